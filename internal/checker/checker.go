@@ -7,6 +7,14 @@
 // without Redis.
 package checker
 
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
 // Verdict of a checker or a whole run.
 type Verdict string
 
@@ -75,4 +83,124 @@ type Result struct {
 	Verdict   Verdict   `json:"verdict"`
 	Summary   string    `json:"summary"`
 	Anomalies []Anomaly `json:"anomalies,omitempty"`
+}
+
+// Options tune Check.
+type Options struct {
+	// Timeout bounds the porcupine search (wall time, not scenario time);
+	// 0 means DefaultTimeout. A search that runs out of time gives Unknown.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is the porcupine budget when Options.Timeout is 0.
+const DefaultTimeout = 10 * time.Second
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return o.Timeout
+}
+
+// Checker names, in the fixed order of Report.Results.
+const (
+	CheckerMutex        = "mutex"
+	CheckerLinearizable = "linearizable"
+	CheckerFencing      = "fencing"
+	CheckerEffects      = "effects"
+)
+
+// Report is the judgement of a whole history.
+type Report struct {
+	// Verdict merges the Results' verdicts with Merge.
+	Verdict Verdict `json:"verdict"`
+	// Results in the fixed order mutex, linearizable, fencing, effects.
+	Results []Result `json:"results"`
+	// Linearization is what the linearizable checker gave porcupine and got
+	// back, for the report's porcupine.Visualize; nil when that checker
+	// panicked before running porcupine.
+	Linearization *Linearization `json:"-"`
+}
+
+// Anomalies returns every anomaly of every result, in result order
+// (informational ones included; see Anomaly.Informational).
+func (r Report) Anomalies() []Anomaly {
+	var out []Anomaly
+	for _, res := range r.Results {
+		out = append(out, res.Anomalies...)
+	}
+	return out
+}
+
+// checkFunc is one checker. rep lets the linearizable checker hand back its
+// porcupine artefacts.
+type checkFunc func(ctx context.Context, h history.History, o Options, rep *Report) Result
+
+// checkers is the fixed list Check runs; tests replace entries to inject a
+// panicking checker.
+var checkers = []struct {
+	name string
+	run  checkFunc
+}{
+	{CheckerMutex, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Mutex(ctx, h) }},
+	{CheckerLinearizable, func(ctx context.Context, h history.History, o Options, rep *Report) Result {
+		res, lin := Linearizable(ctx, h, o)
+		rep.Linearization = &lin
+		return res
+	}},
+	{CheckerFencing, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Fencing(ctx, h) }},
+	{CheckerEffects, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Effects(ctx, h) }},
+}
+
+// Check runs every checker on h, each inside a recover wrapper (a panic
+// gives Unknown with the panic text in the Summary, never Valid: Jepsen's
+// check-safe, design §8), and merges the verdicts with Merge. A cancelled
+// ctx makes the checkers that have not finished Unknown.
+func Check(ctx context.Context, h history.History, o Options) Report {
+	rep := Report{Results: make([]Result, 0, len(checkers))}
+	vs := make([]Verdict, 0, len(checkers))
+	for _, c := range checkers {
+		r := safeRun(ctx, c.name, c.run, h, o, &rep)
+		rep.Results = append(rep.Results, r)
+		vs = append(vs, r.Verdict)
+	}
+	rep.Verdict = Merge(vs...)
+	return rep
+}
+
+func safeRun(ctx context.Context, name string, f checkFunc, h history.History, o Options, rep *Report) (r Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = Result{Checker: name, Verdict: Unknown, Summary: fmt.Sprintf("checker panicked: %v", p)}
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return Result{Checker: name, Verdict: Unknown, Summary: "not checked: " + err.Error()}
+	}
+	r = f(ctx, h, o, rep)
+	r.Checker = name
+	return r
+}
+
+// verdictOf is Invalid when any anomaly is not informational.
+func verdictOf(as []Anomaly) Verdict {
+	for _, a := range as {
+		if !a.Informational {
+			return Invalid
+		}
+	}
+	return Valid
+}
+
+// About describes one checker for `locksim list`.
+type About struct{ Name, About string }
+
+// Checkers lists the checkers Check runs, in order, with one line each.
+func Checkers() []About {
+	return []About{
+		{CheckerMutex, "believed-hold intervals of different clients on one key must not overlap; also foreign-unlock"},
+		{CheckerLinearizable, "porcupine: the lock and resource history must fit a sequential lease model, per key"},
+		{CheckerFencing, "fencing tokens of grants strictly increase; accepted writes never go back to a lower token"},
+		{CheckerEffects, "each invoice is charged at most once (double-effect)"},
+	}
 }

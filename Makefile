@@ -1,0 +1,27 @@
+# locksim — make targets. `make test` is the README's test command and what
+# CI runs.
+GO ?= go
+
+.PHONY: test vet unit scenarios bench build clean
+
+test: vet unit scenarios
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+# Every shipped scenario must meet its `expect` (exit 0).
+scenarios: build
+	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run scenarios/ --out $$out; status=$$?; rm -rf $$out; exit $$status
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 5x ./internal/... ./cmd/...
+
+build:
+	$(GO) build -o locksim ./cmd/locksim
+
+clean:
+	rm -f locksim

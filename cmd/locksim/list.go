@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// faultAbout describes the fault kinds a scenario may name.
+var faultAbout = map[string]string{
+	"pause": "freeze a client (job, timers, renewer) at a named point: after-acquire, before-write, before-release",
+}
+
+// workloadAbout describes the workloads.
+var workloadAbout = map[string]string{
+	"payment": "charge an invoice through a non-idempotent gateway; a second charge is a double charge",
+}
+
+func cmdList(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "locksim list: takes no arguments")
+		return exitUsage
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ALGORITHMS\t")
+	for _, n := range clients.Names() {
+		fmt.Fprintf(tw, "  %s\t%s\n", n, clients.About(n))
+	}
+	fmt.Fprintln(tw, "WORKLOADS\t")
+	for _, n := range scenario.Workloads {
+		fmt.Fprintf(tw, "  %s\t%s\n", n, workloadAbout[n])
+	}
+	fmt.Fprintln(tw, "FAULTS\t")
+	for _, n := range scenario.FaultKinds {
+		fmt.Fprintf(tw, "  %s\t%s\n", n, faultAbout[n])
+	}
+	fmt.Fprintln(tw, "CHECKERS\t")
+	for _, c := range checker.Checkers() {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, c.About)
+	}
+	if err := tw.Flush(); err != nil {
+		return exitInternal
+	}
+	return exitValid
+}

@@ -1,0 +1,81 @@
+package checker
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// foreignUnlocks implements the foreign-unlock rule documented on Mutex.
+func foreignUnlocks(h history.History) []Anomaly {
+	perKey := map[string][]int{}      // ok acquires by Complete
+	perOwner := map[[2]string][]int{} // ok acquires of one client on one key by Complete
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0 && isClientOp(*op) {
+			perKey[op.Key] = append(perKey[op.Key], i)
+			k := [2]string{op.Client, op.Key}
+			perOwner[k] = append(perOwner[k], i)
+		}
+	}
+	byComplete := func(v []int) { sortIdx(h, v, completeOf) }
+	for _, v := range perKey {
+		byComplete(v)
+	}
+	for _, v := range perOwner {
+		byComplete(v)
+	}
+	var out []Anomaly
+	for ri := range h.Ops {
+		rel := &h.Ops[ri]
+		if rel.F != history.Release || rel.Type != history.OK || !rel.Value.Removed || !isClientOp(*rel) {
+			continue
+		}
+		own := perOwner[[2]string{rel.Client, rel.Key}]
+		n := sort.Search(len(own), func(j int) bool { return h.Ops[own[j]].Complete > rel.Invoke })
+		if n == 0 {
+			continue // no definite acquire of its own: nothing to compare against
+		}
+		mine := &h.Ops[own[n-1]]
+		all := perKey[rel.Key]
+		lo := sort.Search(len(all), func(j int) bool { return h.Ops[all[j]].Complete > mine.Complete })
+		hi := sort.Search(len(all), func(j int) bool { return h.Ops[all[j]].Complete >= rel.Invoke })
+		var other *history.Op
+		for j := hi - 1; j >= lo; j-- {
+			o := &h.Ops[all[j]]
+			if o.Client != rel.Client && o.Invoke > mine.Complete && nodesMeet(o.Value.Nodes, rel.Value.Nodes) {
+				other = o
+				break
+			}
+		}
+		if other == nil {
+			continue
+		}
+		explain := fmt.Sprintf("%s's release of %s at %s removed the key although %s had been granted %s at %s, after %s's own grant at %s; a release must only remove its own lease",
+			rel.Client, rel.Key, at(h, rel.Invoke), other.Client, rel.Key, at(h, other.Complete), rel.Client, at(h, mine.Complete))
+		end := rel.Complete
+		if end < rel.Invoke {
+			end = rel.Invoke
+		}
+		out = append(out, newAnomaly(h, KindForeignUnlock, rel.Key, []string{rel.Client, other.Client},
+			rel.Invoke, end, explain, mine.Index, other.Index, rel.Index))
+	}
+	return out
+}
+
+// nodesMeet reports whether two node sets share a node; an empty set (a
+// single-node lock that records no nodes) meets everything.
+func nodesMeet(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,125 @@
+package checker
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// genConfig describes a generated history of a correct lock: per key,
+// holds follow one another without overlap (a client acquires, claims with
+// its fencing token, reads the invoice, the first holder of each invoice
+// charges and marks it paid, then releases); other clients' acquires fail
+// meanwhile. Holds on different keys run concurrently.
+type genConfig struct {
+	seed    uint64
+	clients int
+	keys    int
+	ops     int  // stop after about this many ops
+	fenced  bool // Header.FencingEnforced
+	// inject one overlap: during one hold, another client is granted the
+	// key and writes, then the stale holder's write is accepted.
+	inject bool
+}
+
+type genResult struct {
+	h history.History
+	// injected overlap, when cfg.inject: stale and fresh client, key, and
+	// the window in true ns.
+	stale, fresh, key string
+	from, to          int64
+}
+
+func genHistory(cfg genConfig) genResult {
+	r := rand.New(rand.NewPCG(cfg.seed, 0x10c5))
+	var g genResult
+	g.h.Header = history.Header{Format: history.Format, Version: history.Version, TimeScale: 1, FencingEnforced: cfg.fenced}
+	ops := make([]history.Op, 0, cfg.ops+16)
+	procOf := make([]int, cfg.clients)
+	for i := range procOf {
+		procOf[i] = i
+	}
+	clientName := make([]string, cfg.clients)
+	for i := range clientName {
+		clientName[i] = fmt.Sprintf("w%d", i+1)
+	}
+	keyName := make([]string, cfg.keys)
+	for i := range keyName {
+		keyName[i] = fmt.Sprintf("invoice-%d", i+1)
+	}
+	keyAt := make([]int64, cfg.keys)
+	clientAt := make([]int64, cfg.clients)
+	fence := make([]int64, cfg.keys)
+	paid := make([]bool, cfg.keys)
+	add := func(c int, f history.Func, k int, inv, comp int64, t history.Type, v history.Value) {
+		ops = append(ops, history.Op{Index: len(ops), Process: procOf[c], Client: clientName[c], F: f, Key: keyName[k],
+			Value: v, Invoke: inv, Complete: comp, Type: t})
+	}
+	step := func() int64 { return 1_000_000 + r.Int64N(9_000_000) } // 1–10 ms
+	injectAt := -1
+	if cfg.inject {
+		injectAt = r.IntN(max(1, cfg.ops/8))
+	}
+	for hold := 0; len(ops) < cfg.ops; hold++ {
+		k := r.IntN(cfg.keys)
+		c := r.IntN(cfg.clients)
+		t := max(keyAt[k], clientAt[c]) + step()
+		status := func() string {
+			if paid[k] {
+				return "paid"
+			}
+			return "unpaid"
+		}
+		// acquire
+		fence[k]++
+		myFence := fence[k]
+		add(c, history.Acquire, k, t, t+step(), history.OK, history.Value{Token: "t", Fence: myFence, TTL: 30e9})
+		t = ops[len(ops)-1].Complete + step()
+		// a competitor's failed acquire during the hold
+		if cfg.clients > 1 && r.IntN(2) == 0 {
+			o := (c + 1 + r.IntN(cfg.clients-1)) % cfg.clients
+			add(o, history.Acquire, k, t, t+step(), history.Fail, history.Value{})
+		}
+		add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionClaim, Fence: myFence})
+		t = ops[len(ops)-1].Complete + step()
+		add(c, history.Read, k, t, t+step(), history.OK, history.Value{Action: ActionReadStatus, Result: status()})
+		t = ops[len(ops)-1].Complete + step()
+		if !paid[k] {
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionCharge, Fence: myFence})
+			t = ops[len(ops)-1].Complete + step()
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionMarkPaid, Fence: myFence})
+			t = ops[len(ops)-1].Complete + step()
+			paid[k] = true
+		}
+		removed := true
+		if hold == injectAt {
+			o := (c + 1 + r.IntN(cfg.clients-1)) % cfg.clients
+			fence[k]++
+			add(o, history.Acquire, k, t, t+step(), history.OK, history.Value{Token: "t", Fence: fence[k], TTL: 30e9})
+			g.from = ops[len(ops)-1].Complete
+			t = g.from + step()
+			add(o, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionClaim, Fence: fence[k]})
+			t = ops[len(ops)-1].Complete + step()
+			// the stale holder's write is accepted
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionClaim, Fence: myFence})
+			t = ops[len(ops)-1].Complete + step()
+			g.to = t
+			g.stale, g.fresh, g.key = clientName[c], clientName[o], keyName[k]
+			removed = false
+			rt := t + step()
+			add(c, history.Release, k, t, rt, history.OK, history.Value{})
+			t = rt + step()
+			add(o, history.Release, k, t, t+step(), history.OK, history.Value{Removed: true})
+			clientAt[o] = ops[len(ops)-1].Complete
+			t = ops[len(ops)-1].Complete
+		} else {
+			add(c, history.Release, k, t, t+step(), history.OK, history.Value{Removed: removed})
+			t = ops[len(ops)-1].Complete
+		}
+		keyAt[k] = t
+		clientAt[c] = t
+	}
+	g.h.Ops = ops
+	return g
+}

@@ -1,0 +1,87 @@
+package checker
+
+import (
+	"github.com/locksim/locksim/internal/history"
+)
+
+// hb builds hand-written histories; times are scenario seconds with
+// TimeScale 1, so 1 s = 1e9 true ns.
+type hb struct {
+	h     history.History
+	procs map[string]int
+	next  int
+}
+
+func newHB(fenced bool) *hb {
+	return &hb{
+		h:     history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1, FencingEnforced: fenced}},
+		procs: map[string]int{},
+	}
+}
+
+func ns(s float64) int64 { return int64(s * 1e9) }
+
+func (b *hb) proc(c string) int {
+	p, ok := b.procs[c]
+	if !ok {
+		p = b.next
+		b.next++
+		b.procs[c] = p
+	}
+	return p
+}
+
+// op appends one op; comp < 0 means never completed. After an info outcome
+// the client gets a new process (Jepsen's rule).
+func (b *hb) op(c string, f history.Func, key string, inv, comp float64, t history.Type, v history.Value) int {
+	i := len(b.h.Ops)
+	c2 := int64(-1)
+	if comp >= 0 {
+		c2 = ns(comp)
+	}
+	b.h.Ops = append(b.h.Ops, history.Op{Index: i, Process: b.proc(c), Client: c, F: f, Key: key, Value: v,
+		Invoke: ns(inv), Complete: c2, Type: t})
+	if t == history.Info {
+		delete(b.procs, c)
+	}
+	return i
+}
+
+func (b *hb) acquire(c, key string, inv, comp float64, fence int64) int {
+	return b.op(c, history.Acquire, key, inv, comp, history.OK, history.Value{Token: c + "-tok", Fence: fence, TTL: ns(30)})
+}
+
+func (b *hb) acquireFail(c, key string, inv, comp float64) int {
+	return b.op(c, history.Acquire, key, inv, comp, history.Fail, history.Value{})
+}
+
+func (b *hb) acquireInfo(c, key string, inv float64) int {
+	return b.op(c, history.Acquire, key, inv, -1, history.Info, history.Value{Token: c + "-tok"})
+}
+
+func (b *hb) release(c, key string, inv, comp float64, removed bool) int {
+	return b.op(c, history.Release, key, inv, comp, history.OK, history.Value{Removed: removed})
+}
+
+func (b *hb) write(c, key, action string, inv, comp float64, fence int64) int {
+	return b.op(c, history.Write, key, inv, comp, history.OK, history.Value{Action: action, Fence: fence})
+}
+
+func (b *hb) refused(c, key, action string, inv, comp float64, fence int64, reason string) int {
+	return b.op(c, history.Write, key, inv, comp, history.Fail, history.Value{Action: action, Fence: fence, Reason: reason})
+}
+
+func (b *hb) read(c, key string, inv, comp float64, result string) int {
+	return b.op(c, history.Read, key, inv, comp, history.OK, history.Value{Action: ActionReadStatus, Result: result})
+}
+
+func (b *hb) lost(c, key string, t float64) int {
+	return b.op(c, history.Lost, key, t, t, history.OK, history.Value{})
+}
+
+func (b *hb) fault(kind string, targets []string, from, to float64) int {
+	i := len(b.h.Ops)
+	b.h.Ops = append(b.h.Ops, history.Op{Index: i, Process: history.NemesisProcess, Client: history.NemesisClient,
+		F: history.Fault, Value: history.Value{Fault: kind, Targets: targets}, Invoke: ns(from), Complete: ns(to), Type: history.OK})
+	return i
+}

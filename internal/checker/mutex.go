@@ -1,0 +1,381 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Hold is one believed-hold interval of a client on a key (lock-theory §8.1).
+type Hold struct {
+	Client string
+	Key    string
+	// Start and End are true ns. Start is the Complete of the ok acquire;
+	// for a hold taken over from an info acquire the client acted on,
+	// Start is the Invoke of its first accepted write (see Holds).
+	Start, End int64
+	// Acquire is the history index of the acquire that began the hold.
+	Acquire int
+	// Fence is the acquire's fencing token (0 when none or unknown).
+	Fence int64
+	// TTL is the lease TTL in scenario ns, as the acquire recorded it.
+	TTL int64
+	// Possible marks a hold from an info acquire the client then acted on.
+	Possible bool
+}
+
+// Holds returns every believed-hold interval of h, per lock-theory §8.1:
+// from the return (Complete) of an ok acquire to the earliest of the
+// client's next release invoke on that key, a lost op of the client (on that
+// key, or with no key: all its keys), the invoke of another acquire by the
+// client on that key, or — when the client never ends the hold — the
+// client's last recorded instant (the end of the history when the client's
+// last op never completed: it is still inside it, still believing).
+//
+// Info acquires (the client never learnt whether it got the lock) are only
+// possible holds. A possible hold counts as a believed hold only if the
+// client then has an accepted write on the key before it ends the possible
+// hold (release, lost, another acquire): it acted as holder. The hold then
+// starts at the Invoke of that first accepted write — the first instant it
+// certainly behaved as holder — never at the acquire's invoke. Possible
+// holds the client never acted on are ignored: they neither count as held
+// nor as not held. Clients are identified by Client name across the new
+// process ids Jepsen's rule gives them after an info outcome.
+func Holds(h history.History) []Hold {
+	eoh := endOfHistory(h)
+	byClient := map[string][]int{}
+	var clients []string
+	for i, op := range h.Ops {
+		if op.Process == history.NemesisProcess || op.Client == history.NemesisClient {
+			continue
+		}
+		switch op.F {
+		case history.Acquire, history.Release, history.Extend, history.Read, history.Write, history.Lost:
+		default:
+			continue
+		}
+		if _, ok := byClient[op.Client]; !ok {
+			clients = append(clients, op.Client)
+		}
+		byClient[op.Client] = append(byClient[op.Client], i)
+	}
+	sort.Strings(clients)
+	var holds []Hold
+	type possible struct {
+		acq int
+	}
+	for _, c := range clients {
+		idx := byClient[c]
+		sortIdx(h, idx, invokeOf)
+		last := int64(0)
+		for _, i := range idx {
+			op := &h.Ops[i]
+			if op.Complete < 0 {
+				last = eoh
+				break
+			}
+			last = max(last, op.Complete, op.Invoke)
+		}
+		held := map[string]*Hold{}
+		maybe := map[string]possible{}
+		closeHold := func(key string, t int64) {
+			if hd := held[key]; hd != nil {
+				hd.End = max(t, hd.Start)
+				holds = append(holds, *hd)
+				delete(held, key)
+			}
+			delete(maybe, key)
+		}
+		for _, i := range idx {
+			op := &h.Ops[i]
+			switch op.F {
+			case history.Acquire:
+				closeHold(op.Key, op.Invoke)
+				switch {
+				case op.Type == history.OK && op.Complete >= 0:
+					held[op.Key] = &Hold{Client: c, Key: op.Key, Start: op.Complete, Acquire: op.Index,
+						Fence: op.Value.Fence, TTL: op.Value.TTL}
+				case open(*op):
+					maybe[op.Key] = possible{acq: i}
+				}
+			case history.Release:
+				closeHold(op.Key, op.Invoke)
+			case history.Lost:
+				if op.Key != "" {
+					closeHold(op.Key, op.Invoke)
+					break
+				}
+				keys := make([]string, 0, len(held)+len(maybe))
+				for k := range held {
+					keys = append(keys, k)
+				}
+				for k := range maybe {
+					keys = append(keys, k)
+				}
+				for _, k := range keys {
+					closeHold(k, op.Invoke)
+				}
+			case history.Write:
+				if held[op.Key] == nil && accepted(*op) {
+					if p, ok := maybe[op.Key]; ok {
+						acq := h.Ops[p.acq]
+						held[op.Key] = &Hold{Client: c, Key: op.Key, Start: op.Invoke, Acquire: acq.Index,
+							Fence: acq.Value.Fence, TTL: acq.Value.TTL, Possible: true}
+						delete(maybe, op.Key)
+					}
+				}
+			}
+		}
+		keys := make([]string, 0, len(held))
+		for k := range held {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			closeHold(k, last)
+		}
+	}
+	return holds
+}
+
+// Mutex is the mutex checker (design §8, lock-theory §8.1). It reports:
+//
+//   - mutex-overlap: believed-hold intervals (see Holds) of two different
+//     clients on one key intersect in true time; holds that merely touch
+//     (one ends at the instant the other starts) do not overlap. The window
+//     is [later start, earlier end]. When Header.FencingEnforced is true and
+//     the stale holder (lower fencing token; without tokens the earlier
+//     acquirer) had no accepted write whose [Invoke, Complete] meets the
+//     window, the overlap is Informational: the fenced resource kept the
+//     stale holder out (Kleppmann 2016, fencing; lock-theory §9 S03, S06).
+//     Otherwise it is a violation (Kleppmann 2016, timeline 1; S01).
+//   - foreign-unlock: a release of client A typed ok with Removed true while
+//     A's lease was no longer the latest granted one: another client's ok
+//     acquire on the key was invoked after A's acquire returned and completed
+//     before A's release was invoked (and, for multi-node locks, shares a
+//     node with the release). A removed someone else's key (redis.io
+//     single-instance section; lock-theory §9 S04).
+func Mutex(ctx context.Context, h history.History) Result {
+	holds := Holds(h)
+	if err := ctx.Err(); err != nil {
+		return Result{Verdict: Unknown, Summary: "not checked: " + err.Error()}
+	}
+	ix := newWriteIndex(h)
+	byKey := map[string][]Hold{}
+	var keys []string
+	for _, hd := range holds {
+		if _, ok := byKey[hd.Key]; !ok {
+			keys = append(keys, hd.Key)
+		}
+		byKey[hd.Key] = append(byKey[hd.Key], hd)
+	}
+	sort.Strings(keys)
+	var rc *reasonCtx // built on the first overlap
+	var anomalies []Anomaly
+	overlaps, informational := 0, 0
+	for _, k := range keys {
+		hs := byKey[k]
+		sort.SliceStable(hs, func(a, b int) bool { return hs[a].Start < hs[b].Start })
+		var active []Hold
+		for _, cur := range hs {
+			kept := active[:0]
+			for _, a := range active {
+				if a.End > cur.Start {
+					kept = append(kept, a)
+				}
+			}
+			active = kept
+			for _, a := range active {
+				if a.Client == cur.Client || cur.End <= cur.Start {
+					continue
+				}
+				if rc == nil {
+					rc = newReasonCtx(h)
+				}
+				an := overlapAnomaly(h, ix, rc, a, cur)
+				overlaps++
+				if an.Informational {
+					informational++
+				}
+				anomalies = append(anomalies, an)
+			}
+			if cur.End > cur.Start {
+				active = append(active, cur)
+			}
+		}
+	}
+	foreign := foreignUnlocks(h)
+	anomalies = append(anomalies, foreign...)
+	var parts []string
+	if overlaps == 0 {
+		parts = append(parts, fmt.Sprintf("no overlapping holds among %s", plural(len(holds), "believed hold", "believed holds")))
+	} else {
+		s := plural(overlaps, "believed-hold overlap", "believed-hold overlaps")
+		if informational > 0 {
+			s += fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
+		}
+		parts = append(parts, s)
+	}
+	if len(foreign) > 0 {
+		parts = append(parts, plural(len(foreign), "foreign unlock", "foreign unlocks"))
+	}
+	return Result{Checker: CheckerMutex, Verdict: verdictOf(anomalies), Summary: strings.Join(parts, ", "), Anomalies: anomalies}
+}
+
+func overlapAnomaly(h history.History, ix writeIndex, rc *reasonCtx, a, b Hold) Anomaly {
+	start, end := max(a.Start, b.Start), min(a.End, b.End)
+	stale, fresh := a, b
+	switch {
+	case a.Fence > 0 && b.Fence > 0 && a.Fence != b.Fence:
+		if b.Fence < a.Fence {
+			stale, fresh = b, a
+		}
+	case b.Start < a.Start:
+		stale, fresh = b, a
+	}
+	staleWrites := ix.acceptedIn(stale.Client, stale.Key, start, end)
+	info := h.Header.FencingEnforced && len(staleWrites) == 0
+	why := rc.reason(stale, fresh, start)
+	explain := fmt.Sprintf("%s and %s both believed they held %s from %s to %s: %s",
+		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), why)
+	if info {
+		explain += fmt.Sprintf("; the fenced resource accepted no write from %s in that window, so this is informational", stale.Client)
+	} else if len(staleWrites) > 0 {
+		w := h.Ops[staleWrites[0]]
+		explain += fmt.Sprintf(", and the resource accepted %s's %s at %s", stale.Client, actionName(w), at(h, w.Complete))
+	}
+	ops := []int{stale.Acquire, fresh.Acquire}
+	for _, i := range staleWrites {
+		ops = append(ops, h.Ops[i].Index)
+	}
+	an := newAnomaly(h, KindMutexOverlap, stale.Key, []string{a.Client, b.Client}, start, end, explain, ops...)
+	an.Informational = info
+	return an
+}
+
+// reasonCtx holds what overlap explanations look up, computed once.
+type reasonCtx struct {
+	h       history.History
+	eoh     int64
+	faults  []history.Op
+	clients map[string]bool
+	removes map[string][]int // per key: releases that removed a key, by Invoke
+}
+
+func newReasonCtx(h history.History) *reasonCtx {
+	rc := &reasonCtx{h: h, eoh: endOfHistory(h), faults: faultOps(h), clients: map[string]bool{}, removes: map[string][]int{}}
+	for i, op := range h.Ops {
+		if op.Process != history.NemesisProcess && op.Client != history.NemesisClient {
+			rc.clients[op.Client] = true
+		}
+		if op.F == history.Release && op.Type == history.OK && op.Value.Removed {
+			rc.removes[op.Key] = append(rc.removes[op.Key], i)
+		}
+	}
+	for _, v := range rc.removes {
+		sortIdx(h, v, invokeOf)
+	}
+	return rc
+}
+
+// reason says in words why two holds overlapped: a fault on the stale
+// client, its TTL running out, a third client's release removing its key, a
+// fault on the nodes, or just "granted while still believed held".
+func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
+	h := rc.h
+	for _, f := range rc.faults {
+		fEnd := f.Complete
+		if fEnd < 0 {
+			fEnd = rc.eoh
+		}
+		if f.Invoke > start || fEnd < stale.Start || !slices.Contains(f.Value.Targets, stale.Client) {
+			continue
+		}
+		if f.Value.Fault == "pause" {
+			return fmt.Sprintf("%s's lease expired while it was paused and %s acquired it", stale.Client, fresh.Client)
+		}
+		return fmt.Sprintf("%s's lease expired during a %s fault on it and %s acquired it", stale.Client, f.Value.Fault, fresh.Client)
+	}
+	if stale.TTL > 0 && h.Header.ScenarioSeconds(start-stale.Start) >= float64(stale.TTL)/1e9 {
+		return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working and %s acquired it",
+			stale.Client, float64(stale.TTL)/1e9, fresh.Client)
+	}
+	rs := rc.removes[stale.Key]
+	for j := sort.Search(len(rs), func(j int) bool { return h.Ops[rs[j]].Invoke >= stale.Start }); j < len(rs); j++ {
+		op := h.Ops[rs[j]]
+		if op.Invoke > start {
+			break
+		}
+		if op.Client != stale.Client && op.Client != fresh.Client {
+			return fmt.Sprintf("%s's release at %s removed %s's key and %s acquired it", op.Client, at(h, op.Invoke), stale.Client, fresh.Client)
+		}
+	}
+	for _, f := range rc.faults {
+		fEnd := f.Complete
+		if fEnd < 0 {
+			fEnd = rc.eoh
+		}
+		onClient := false
+		for _, t := range f.Value.Targets {
+			onClient = onClient || rc.clients[t]
+		}
+		if !onClient && f.Invoke <= start && fEnd >= stale.Start {
+			return fmt.Sprintf("%s was granted the lock during a %s fault on %s while %s still believed it held it",
+				fresh.Client, f.Value.Fault, strings.Join(f.Value.Targets, ", "), stale.Client)
+		}
+	}
+	if stale.Possible || fresh.Possible {
+		return fmt.Sprintf("%s was granted the lock while %s acted on a lease it may have been granted", fresh.Client, stale.Client)
+	}
+	return fmt.Sprintf("%s was granted the lock while %s still believed it held it", fresh.Client, stale.Client)
+}
+
+// faultOps returns the nemesis fault ops of h.
+func faultOps(h history.History) []history.Op {
+	var fs []history.Op
+	for _, op := range h.Ops {
+		if op.F == history.Fault {
+			fs = append(fs, op)
+		}
+	}
+	return fs
+}
+
+// writeIndex finds accepted writes per client and key, sorted by Invoke.
+type writeIndex struct {
+	h  history.History
+	by map[[2]string][]int
+}
+
+func newWriteIndex(h history.History) writeIndex {
+	ix := writeIndex{h: h, by: map[[2]string][]int{}}
+	for i := range h.Ops {
+		if op := &h.Ops[i]; accepted(*op) {
+			k := [2]string{op.Client, op.Key}
+			ix.by[k] = append(ix.by[k], i)
+		}
+	}
+	for _, v := range ix.by {
+		sortIdx(h, v, invokeOf)
+	}
+	return ix
+}
+
+// acceptedIn returns the positions of client's accepted writes on key whose
+// [Invoke, Complete] meets [from, to].
+func (ix writeIndex) acceptedIn(client, key string, from, to int64) []int {
+	ws := ix.by[[2]string{client, key}]
+	// writes invoked after `to` cannot meet the window
+	n := sort.Search(len(ws), func(j int) bool { return ix.h.Ops[ws[j]].Invoke > to })
+	var out []int
+	for _, i := range ws[:n] {
+		if ix.h.Ops[i].Complete >= from {
+			out = append(out, i)
+		}
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package checker
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Resource actions of the payment workload (design §6).
+const (
+	ActionReadStatus = "read-status"
+	ActionClaim      = "claim"
+	ActionCharge     = "charge"
+	ActionMarkPaid   = "mark-paid"
+)
+
+// open reports whether op's outcome is unknown: type info, or never
+// completed. Such an op may have taken effect at any time after its invoke.
+func open(op history.Op) bool { return op.Type == history.Info || op.Complete < 0 }
+
+// isClientOp reports whether op is a client's lock or resource op on a key
+// (not a nemesis fault, not the final liveness probe).
+func isClientOp(op history.Op) bool {
+	if op.Process == history.NemesisProcess || op.Client == history.NemesisClient || op.Key == "" {
+		return false
+	}
+	switch op.F {
+	case history.Acquire, history.Release, history.Extend, history.Read, history.Write:
+		return true
+	}
+	return false
+}
+
+// accepted reports whether op is a write the resource accepted.
+func accepted(op history.Op) bool {
+	return op.F == history.Write && op.Type == history.OK && op.Complete >= 0
+}
+
+// fenceRefusal reports whether a refused write was refused because of its
+// fencing token (lock-theory §7.2). The resource says so in Value.Reason
+// ("stale fencing token 1 < 2"); a refusal for any other reason (declined
+// card, already paid) is not evidence about who held the lock.
+func fenceRefusal(op history.Op) bool {
+	r := strings.ToLower(op.Value.Reason)
+	return strings.Contains(r, "fenc") || strings.Contains(r, "stale") || strings.Contains(r, "token")
+}
+
+// endOfHistory is the latest instant (true ns) recorded in h.
+func endOfHistory(h history.History) int64 {
+	var end int64
+	for _, op := range h.Ops {
+		end = max(end, op.Invoke, op.Complete)
+	}
+	return end
+}
+
+// secs formats true-time ns as scenario seconds, "30.0s" or "30.012s".
+func secs(h history.History, ns int64) string {
+	s := h.Header.ScenarioSeconds(ns)
+	if math.Abs(s*10-math.Round(s*10)) < 1e-6 {
+		return strconv.FormatFloat(s, 'f', 1, 64) + "s"
+	}
+	return strconv.FormatFloat(s, 'f', 3, 64) + "s"
+}
+
+// at formats "t=30.0s".
+func at(h history.History, ns int64) string { return "t=" + secs(h, ns) }
+
+// newAnomaly fills the common fields; clients are sorted and deduplicated.
+func newAnomaly(h history.History, kind, key string, clients []string, start, end int64, explain string, ops ...int) Anomaly {
+	cs := append([]string(nil), clients...)
+	sort.Strings(cs)
+	cs = compactStrings(cs)
+	return Anomaly{
+		Kind: kind, Clients: cs, Key: key,
+		Start: start, End: end,
+		StartS: h.Header.ScenarioSeconds(start), EndS: h.Header.ScenarioSeconds(end),
+		Explain: explain, Ops: ops,
+	}
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// plural returns "1 thing" / "2 things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// actionName names a resource op for sentences: its Action, or its Func.
+func actionName(op history.Op) string {
+	if op.Value.Action != "" {
+		return op.Value.Action
+	}
+	return string(op.F)
+}
+
+// sortIdx stably sorts positions of h.Ops by a time of the op, skipping the
+// sort when they are already in order (the usual case: histories are
+// recorded in invoke order).
+func sortIdx(h history.History, idx []int, t func(*history.Op) int64) {
+	less := func(a, b int) int {
+		ta, tb := t(&h.Ops[a]), t(&h.Ops[b])
+		switch {
+		case ta < tb:
+			return -1
+		case ta > tb:
+			return 1
+		}
+		return 0
+	}
+	if slices.IsSortedFunc(idx, less) {
+		return
+	}
+	slices.SortStableFunc(idx, less)
+}
+
+func invokeOf(op *history.Op) int64   { return op.Invoke }
+func completeOf(op *history.Op) int64 { return op.Complete }

@@ -1,0 +1,159 @@
+package clients
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// PointInAcquire is the pause point a Redlock client reaches after its SET
+// commands got their replies and before it measures the elapsed time: a
+// pause there is Kleppmann's "pause while the replies are in flight"
+// (lock-theory §2.7, S09).
+const PointInAcquire = "in-acquire"
+
+// comparePExpire extends the key only while it still holds the caller's
+// owner token.
+var comparePExpire = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`)
+
+// redlock is the Redlock algorithm as the redis.io page "Distributed Locks
+// with Redis" specifies it: a random owner value set with SET NX PX on each
+// of N independent masters in turn, each with a per-node timeout much
+// smaller than the TTL; granted when a quorum N/2+1 said OK and the validity
+// TTL − elapsed − drift (drift = TTL×0.01 + 2 ms, elapsed on the client's
+// own clock) is still positive; otherwise every node is unlocked.
+// checkValidity false gives redlock-nocheck, which skips the validity test
+// (the mistake node-redlock shipped, lock-theory §5.5).
+type redlock struct {
+	name          string
+	cfg           Config
+	checkValidity bool
+}
+
+func newRedlock(c Config) (Locker, error) {
+	return &redlock{name: "redlock", cfg: c, checkValidity: true}, nil
+}
+
+func newRedlockNoCheck(c Config) (Locker, error) {
+	return &redlock{name: "redlock-nocheck", cfg: c}, nil
+}
+
+func (r *redlock) Name() string { return r.name }
+
+func (r *redlock) quorum() int { return len(r.cfg.Nodes)/2 + 1 }
+
+// drift is the clock-drift allowance: TTL × 0.01 + 2 ms (redis.io).
+func (r *redlock) drift() time.Duration {
+	return time.Duration(float64(r.cfg.TTL)*0.01) + 2*time.Millisecond
+}
+
+// nodeTimeout is the per-node timeout: a fiftieth of the TTL, at least 5 ms.
+func (r *redlock) nodeTimeout() time.Duration {
+	if r.cfg.NodeTimeout > 0 {
+		return r.cfg.NodeTimeout
+	}
+	return max(r.cfg.TTL/50, 5*time.Millisecond)
+}
+
+// Acquire runs one Redlock attempt. ErrNotAcquired (wrapped with the count
+// of granting nodes) when below quorum or out of validity; the partial
+// grants have then been unlocked.
+func (r *redlock) Acquire(ctx context.Context, key string) (Lease, error) {
+	token := newToken(r.cfg.Rand)
+	start := r.cfg.Clock.Now()
+	var granted []string
+	for _, n := range r.cfg.Nodes {
+		nctx, cancel := context.WithTimeout(ctx, r.nodeTimeout())
+		ok, err := n.Cmd.SetNX(nctx, key, token, r.cfg.TTL).Result()
+		cancel()
+		if err == nil && ok {
+			granted = append(granted, n.Name)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if r.cfg.Gate != nil {
+		_ = r.cfg.Gate.Point(ctx, PointInAcquire)
+	}
+	elapsed := r.cfg.Clock.Now().Sub(start)
+	validity := r.cfg.TTL - elapsed - r.drift()
+	l := Lease{Key: key, Token: token, ValidUntil: start.Add(r.cfg.TTL - r.drift()), Nodes: granted}
+	if len(granted) >= r.quorum() && (validity > 0 || !r.checkValidity) {
+		return l, nil
+	}
+	r.unlockAll(context.WithoutCancel(ctx), l)
+	if len(granted) >= r.quorum() {
+		return Lease{}, fmt.Errorf("%w: %d/%d nodes but validity %v ≤ 0", ErrNotAcquired, len(granted), len(r.cfg.Nodes), validity)
+	}
+	return Lease{}, fmt.Errorf("%w: %d/%d nodes, quorum %d", ErrNotAcquired, len(granted), len(r.cfg.Nodes), r.quorum())
+}
+
+// unlockAll sends compare-and-delete to every node, granted or not (a node
+// may have set the key while its reply was lost).
+func (r *redlock) unlockAll(ctx context.Context, l Lease) (removed []string, unknown int) {
+	for _, n := range r.cfg.Nodes {
+		nctx, cancel := context.WithTimeout(ctx, r.nodeTimeout())
+		v, err := compareAndDelete.Run(nctx, n.Cmd, []string{l.Key}, l.Token).Int64()
+		cancel()
+		switch {
+		case err != nil:
+			unknown++
+		case v == 1:
+			removed = append(removed, n.Name)
+		}
+	}
+	return removed, unknown
+}
+
+// Release unlocks every node. nil when it removed the key from at least one
+// node; ErrNotHeld when every node answered and none held our token;
+// otherwise unknown.
+func (r *redlock) Release(ctx context.Context, l Lease) error {
+	removed, unknown := r.unlockAll(ctx, l)
+	switch {
+	case len(removed) > 0:
+		return nil
+	case unknown == 0:
+		return ErrNotHeld
+	default:
+		return fmt.Errorf("release: %d nodes did not answer", unknown)
+	}
+}
+
+// Extend resets the TTL on every node still holding our token; the lease is
+// extended when a quorum did so within the new validity (redis.io,
+// "extending the lock").
+func (r *redlock) Extend(ctx context.Context, l Lease) (Lease, error) {
+	start := r.cfg.Clock.Now()
+	var ok []string
+	unknown := 0
+	for _, n := range r.cfg.Nodes {
+		nctx, cancel := context.WithTimeout(ctx, r.nodeTimeout())
+		v, err := comparePExpire.Run(nctx, n.Cmd, []string{l.Key}, l.Token, ttlMillis(r.cfg.TTL)).Int64()
+		cancel()
+		switch {
+		case err != nil:
+			unknown++
+		case v == 1:
+			ok = append(ok, n.Name)
+		}
+	}
+	validity := r.cfg.TTL - r.cfg.Clock.Now().Sub(start) - r.drift()
+	if len(ok) >= r.quorum() && validity > 0 {
+		l.ValidUntil = start.Add(r.cfg.TTL - r.drift())
+		l.Nodes = ok
+		return l, nil
+	}
+	if unknown == 0 {
+		return l, ErrNotHeld
+	}
+	return l, errors.New("extend: below quorum with nodes not answering")
+}

@@ -1,0 +1,99 @@
+package clients
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// compareAndDelete removes the key only while it still holds the caller's
+// owner token (redis.io, "Distributed Locks with Redis", single instance).
+var compareAndDelete = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`)
+
+// fencedAcquire sets the lock key and increments a never-expiring fence
+// counter in one script, so tokens are issued in grant order on this node
+// (lock-theory §7.1; what Redisson's RFencedLock does).
+var fencedAcquire = redis.NewScript(`
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false`)
+
+// single is a single-instance lock; the fields choose the variant.
+type single struct {
+	name   string
+	cfg    Config
+	node   Node
+	fenced bool // acquire with fencedAcquire
+	cad    bool // release with compareAndDelete (else plain DEL)
+}
+
+func newNaive(c Config) (Locker, error) {
+	return &single{name: "naive", cfg: c, node: c.Nodes[0]}, nil
+}
+
+func newSafe(c Config) (Locker, error) {
+	return &single{name: "safe", cfg: c, node: c.Nodes[0], cad: true}, nil
+}
+
+func newFenced(c Config) (Locker, error) {
+	return &single{name: "fenced", cfg: c, node: c.Nodes[0], cad: true, fenced: true}, nil
+}
+
+func (s *single) Name() string { return s.name }
+
+// FenceKey is the key of the fence counter for a lock key.
+func FenceKey(key string) string { return "fence:{" + key + "}" }
+
+// Acquire sets the key with NX PX TTL. The lease's ValidUntil is measured
+// from the moment before the command was sent, on the client's clock.
+func (s *single) Acquire(ctx context.Context, key string) (Lease, error) {
+	token := newToken(s.cfg.Rand)
+	start := s.cfg.Clock.Now()
+	l := Lease{Key: key, Token: token, ValidUntil: start.Add(s.cfg.TTL), Nodes: []string{s.node.Name}}
+	if s.fenced {
+		fence, err := fencedAcquire.Run(ctx, s.node.Cmd, []string{key, FenceKey(key)}, token, ttlMillis(s.cfg.TTL)).Int64()
+		switch {
+		case errors.Is(err, redis.Nil):
+			return Lease{}, ErrNotAcquired
+		case err != nil:
+			return Lease{}, fmt.Errorf("fenced acquire on %s: %w", s.node.Name, err)
+		}
+		l.Fence = fence
+		return l, nil
+	}
+	ok, err := s.node.Cmd.SetNX(ctx, key, token, s.cfg.TTL).Result()
+	switch {
+	case err != nil:
+		return Lease{}, fmt.Errorf("set nx on %s: %w", s.node.Name, err)
+	case !ok:
+		return Lease{}, ErrNotAcquired
+	}
+	return l, nil
+}
+
+// Release deletes the key: with compare-and-delete for safe and fenced, with
+// a plain DEL for naive (which removes whatever lease is there, perhaps
+// another client's).
+func (s *single) Release(ctx context.Context, l Lease) error {
+	var n int64
+	var err error
+	if s.cad {
+		n, err = compareAndDelete.Run(ctx, s.node.Cmd, []string{l.Key}, l.Token).Int64()
+	} else {
+		n, err = s.node.Cmd.Del(ctx, l.Key).Result()
+	}
+	if err != nil {
+		return fmt.Errorf("release on %s: %w", s.node.Name, err)
+	}
+	if n == 0 {
+		return ErrNotHeld
+	}
+	return nil
+}

@@ -1,0 +1,341 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"sync"
+
+	toxiproxy "github.com/Shopify/toxiproxy/v2"
+	"github.com/rs/zerolog"
+)
+
+// Backend names accepted in Options.Backend and returned by Cluster.Backend.
+const (
+	// BackendLocal runs real redis-server processes started by locksim.
+	BackendLocal = "local"
+	// BackendEmbedded runs in-process miniredis servers (emulated Redis).
+	BackendEmbedded = "embedded"
+)
+
+// Persistence modes accepted in Options.Persistence.
+const (
+	// PersistenceNone disables RDB and AOF: a restarted node comes back empty.
+	PersistenceNone = "none"
+	// PersistenceAOFEverysec enables AOF with appendfsync everysec.
+	PersistenceAOFEverysec = "aof-everysec"
+	// PersistenceAOFAlways enables AOF with appendfsync always.
+	PersistenceAOFAlways = "aof-always"
+)
+
+// MaxNodes is the largest node count Start accepts.
+const MaxNodes = 16
+
+// ErrClosed is returned by operations on a Cluster (or its nodes and links)
+// after Close.
+var ErrClosed = errors.New("cluster is closed")
+
+// Options configures Start.
+type Options struct {
+	// Backend is "local", "embedded", or "" for auto: local when redis-server
+	// is found (RedisServer or PATH), else embedded.
+	Backend string
+	// Nodes is the number of Redis nodes, 1..MaxNodes (locksim uses 1 or 5).
+	Nodes int
+	// Persistence is "none" (also for ""), "aof-everysec" or "aof-always".
+	Persistence string
+	// Clients are the client names (e.g. "w1", "w2"); each gets one proxy per
+	// node. Names must be unique and match [A-Za-z0-9_.-]+. At least one.
+	Clients []string
+	// Logger receives debug/info lines about nodes and faults; nil = discard.
+	Logger *slog.Logger
+	// RedisServer is the path of redis-server; "" = look it up on PATH.
+	RedisServer string
+}
+
+// Cluster is the environment of one run. Its methods are safe for concurrent
+// use.
+type Cluster struct {
+	backend string
+	version string
+	log     *slog.Logger
+
+	nodes   []*Node
+	clients []string
+	links   map[string][]*Link // client → per node
+
+	proxySrv *toxiproxy.ApiServer
+
+	mu     sync.Mutex
+	closed bool
+}
+
+var clientNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// Start validates o, starts o.Nodes Redis nodes and one toxiproxy proxy per
+// (client, node) link, all on 127.0.0.1. On any error everything already
+// started is torn down again. Errors: invalid options; "redis-server not
+// found" for Backend "local" without a binary; a node that does not start or
+// answer PING within 5 s (the error names the node and includes the tail of
+// its log); a proxy that cannot listen. ctx bounds the start-up.
+func Start(ctx context.Context, o Options) (*Cluster, error) {
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if o.Nodes < 1 || o.Nodes > MaxNodes {
+		return nil, fmt.Errorf("start cluster: nodes must be 1..%d, got %d", MaxNodes, o.Nodes)
+	}
+	persistence := o.Persistence
+	if persistence == "" {
+		persistence = PersistenceNone
+	}
+	switch persistence {
+	case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways:
+	default:
+		return nil, fmt.Errorf("start cluster: unknown persistence %q (want none, aof-everysec or aof-always)", o.Persistence)
+	}
+	if len(o.Clients) == 0 {
+		return nil, errors.New("start cluster: no clients")
+	}
+	seen := map[string]bool{}
+	for _, name := range o.Clients {
+		if !clientNameRE.MatchString(name) {
+			return nil, fmt.Errorf("start cluster: bad client name %q (want [A-Za-z0-9_.-]+)", name)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("start cluster: duplicate client name %q", name)
+		}
+		seen[name] = true
+	}
+
+	backend, bin, err := resolveBackend(o.Backend, o.RedisServer)
+	if err != nil {
+		return nil, fmt.Errorf("start cluster: %w", err)
+	}
+
+	c := &Cluster{
+		backend: backend,
+		log:     log,
+		clients: append([]string(nil), o.Clients...),
+		links:   map[string][]*Link{},
+		// Toxiproxy logs through zerolog; keep it quiet (never stdout).
+		proxySrv: toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop()),
+	}
+
+	if backend == BackendLocal {
+		removeStaleDirs(log)
+	}
+
+	for i := 0; i < o.Nodes; i++ {
+		name := "n" + strconv.Itoa(i+1)
+		var impl nodeImpl
+		if backend == BackendLocal {
+			impl = newLocalNode(name, bin, persistence, log)
+		} else {
+			impl = newEmbeddedNode(name, persistence, log)
+		}
+		n := &Node{name: name, index: i, impl: impl, log: log}
+		if err := impl.start(ctx); err != nil {
+			_ = impl.close()
+			_ = c.Close()
+			return nil, fmt.Errorf("start node %s: %w", name, err)
+		}
+		c.nodes = append(c.nodes, n)
+	}
+
+	if backend == BackendLocal {
+		v, err := c.nodes[0].impl.version(ctx)
+		if err != nil {
+			_ = c.Close()
+			return nil, fmt.Errorf("start cluster: read version of n1: %w", err)
+		}
+		c.version = v
+	} else {
+		c.version = miniredisVersion()
+	}
+
+	for _, client := range c.clients {
+		for _, n := range c.nodes {
+			l, err := newLink(c.proxySrv, client, n)
+			if err != nil {
+				_ = c.Close()
+				return nil, fmt.Errorf("start cluster: %w", err)
+			}
+			c.links[client] = append(c.links[client], l)
+		}
+	}
+	log.Info("cluster started", "backend", c.backend, "version", c.version,
+		"nodes", len(c.nodes), "clients", len(c.clients), "persistence", persistence)
+	return c, nil
+}
+
+// resolveBackend picks the backend and, for local, the redis-server path.
+func resolveBackend(backend, redisServer string) (string, string, error) {
+	lookup := func() (string, error) {
+		name := redisServer
+		if name == "" {
+			name = "redis-server"
+		}
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return "", fmt.Errorf("redis-server not found (%s): %w", name, err)
+		}
+		return p, nil
+	}
+	switch backend {
+	case BackendLocal:
+		p, err := lookup()
+		if err != nil {
+			return "", "", fmt.Errorf("backend local: %w (use backend embedded for emulated Redis)", err)
+		}
+		return BackendLocal, p, nil
+	case BackendEmbedded:
+		return BackendEmbedded, "", nil
+	case "":
+		if p, err := lookup(); err == nil {
+			return BackendLocal, p, nil
+		}
+		return BackendEmbedded, "", nil
+	default:
+		return "", "", fmt.Errorf("unknown backend %q (want local, embedded or empty for auto)", backend)
+	}
+}
+
+// Backend returns "local" or "embedded".
+func (c *Cluster) Backend() string { return c.backend }
+
+// RedisVersion returns the server version, e.g. "7.0.15" for local nodes, or
+// "miniredis v2.40.0 (emulated Redis)" for embedded ones.
+func (c *Cluster) RedisVersion() string { return c.version }
+
+// NodeNames returns the node names "n1".."nN" in index order.
+func (c *Cluster) NodeNames() []string {
+	out := make([]string, len(c.nodes))
+	for i, n := range c.nodes {
+		out[i] = n.name
+	}
+	return out
+}
+
+// Clients returns the client names given to Start, in order.
+func (c *Cluster) Clients() []string { return append([]string(nil), c.clients...) }
+
+// Nodes returns all nodes in index order.
+func (c *Cluster) Nodes() []*Node { return append([]*Node(nil), c.nodes...) }
+
+// Links returns every link, grouped by client in Start order, then by node.
+func (c *Cluster) Links() []*Link {
+	var out []*Link
+	for _, client := range c.clients {
+		out = append(out, c.links[client]...)
+	}
+	return out
+}
+
+// LinkAddr returns "127.0.0.1:port" of the proxy between client and node
+// (0-based), or "" when either is unknown.
+func (c *Cluster) LinkAddr(client string, node int) string {
+	l := c.Link(client, node)
+	if l == nil {
+		return ""
+	}
+	return l.Addr()
+}
+
+// NodeAddr returns the direct "127.0.0.1:port" of node (0-based), bypassing
+// every proxy, or "" when node is out of range. For the harness only
+// (observers, FLUSHALL); lock clients must use LinkAddr.
+func (c *Cluster) NodeAddr(node int) string {
+	n := c.Node(node)
+	if n == nil {
+		return ""
+	}
+	return n.Addr()
+}
+
+// Link returns the link between client and node (0-based), or nil when either
+// is unknown.
+func (c *Cluster) Link(client string, node int) *Link {
+	ls := c.links[client]
+	if node < 0 || node >= len(ls) {
+		return nil
+	}
+	return ls[node]
+}
+
+// Node returns node i (0-based), or nil when i is out of range.
+func (c *Cluster) Node(i int) *Node {
+	if i < 0 || i >= len(c.nodes) {
+		return nil
+	}
+	return c.nodes[i]
+}
+
+// HealAll removes every toxic, re-enables every proxy, resumes paused nodes
+// and restarts killed (or crashed) ones. Idempotent; errors of the single
+// steps are joined. Returns ErrClosed after Close.
+func (c *Cluster) HealAll(ctx context.Context) error {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return fmt.Errorf("heal all: %w", ErrClosed)
+	}
+	var errs []error
+	for _, n := range c.nodes {
+		switch n.State() {
+		case StatePaused:
+			if err := n.Resume(); err != nil {
+				errs = append(errs, err)
+			}
+		case StateDown:
+			if err := n.Restart(ctx); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	for _, l := range c.Links() {
+		if err := l.Heal(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("heal all: %w", err)
+	}
+	return nil
+}
+
+// Close stops every proxy, kills every node (SIGKILL on its process group for
+// local nodes) and removes the node temp dirs. Idempotent: later calls return
+// nil. Errors of the single steps are joined.
+func (c *Cluster) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+
+	var errs []error
+	for _, ls := range c.links {
+		for _, l := range ls {
+			l.close()
+		}
+	}
+	for _, n := range c.nodes {
+		if err := n.close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close cluster: %w", err)
+	}
+	c.log.Debug("cluster closed")
+	return nil
+}

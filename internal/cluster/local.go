@@ -1,0 +1,492 @@
+package cluster
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+const (
+	// startTimeout bounds how long a node may take to answer PING.
+	startTimeout = 5 * time.Second
+	// startAttempts is how often a first start is tried with a fresh port
+	// when the port turns out to be taken.
+	startAttempts = 4
+	// ownerFile holds the pid of the locksim process owning a node dir.
+	ownerFile = "owner.pid"
+	// nodePIDFile holds the pid of the node's redis-server.
+	nodePIDFile = "redis-server.pid"
+	logFile     = "redis.log"
+	stderrFile  = "redis.stderr"
+	dirPrefix   = "locksim-"
+)
+
+// localNode is a redis-server process started by locksim.
+type localNode struct {
+	name        string
+	bin         string
+	persistence string
+	log         *slog.Logger
+
+	port    int
+	dataDir string
+
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when cmd.Wait returned
+	paused bool
+
+	admin *redis.Client // direct connection for the harness
+}
+
+func newLocalNode(name, bin, persistence string, log *slog.Logger) *localNode {
+	return &localNode{name: name, bin: bin, persistence: persistence, log: log}
+}
+
+func (n *localNode) addr() string { return "127.0.0.1:" + strconv.Itoa(n.port) }
+func (n *localNode) dir() string  { return n.dataDir }
+
+func (n *localNode) running() bool {
+	if n.cmd == nil {
+		return false
+	}
+	select {
+	case <-n.done:
+		return false
+	default:
+		return true
+	}
+}
+
+func (n *localNode) pid() int {
+	if !n.running() {
+		return 0
+	}
+	return n.cmd.Process.Pid
+}
+
+func (n *localNode) state() string {
+	switch {
+	case !n.running():
+		return StateDown
+	case n.paused:
+		return StatePaused
+	default:
+		return StateRunning
+	}
+}
+
+func (n *localNode) start(ctx context.Context) error {
+	dir, err := os.MkdirTemp("", dirPrefix+n.name+"-*")
+	if err != nil {
+		return fmt.Errorf("create dir: %w", err)
+	}
+	n.dataDir = dir
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", ownerFile, err)
+	}
+	var lastErr error
+	for attempt := 0; attempt < startAttempts; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		n.port = port
+		err = n.launch(ctx)
+		if err == nil {
+			return nil
+		}
+		lastErr = err
+		if !errors.Is(err, errPortInUse) || ctx.Err() != nil {
+			return err
+		}
+		n.log.Debug("node port taken, retrying", "node", n.name, "port", port)
+	}
+	return lastErr
+}
+
+func (n *localNode) restart(ctx context.Context) error {
+	// Same port: retry briefly in case the old socket is still being torn
+	// down or something grabbed the port in between.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		err := n.launch(ctx)
+		if err == nil || !errors.Is(err, errPortInUse) || time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var errPortInUse = errors.New("port in use")
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find free port: %w", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	if err := l.Close(); err != nil {
+		return 0, fmt.Errorf("find free port: %w", err)
+	}
+	return port, nil
+}
+
+func (n *localNode) args() []string {
+	appendonly, fsync := "no", "everysec"
+	switch n.persistence {
+	case PersistenceAOFEverysec:
+		appendonly = "yes"
+	case PersistenceAOFAlways:
+		appendonly, fsync = "yes", "always"
+	}
+	return []string{
+		"--bind", "127.0.0.1",
+		"--port", strconv.Itoa(n.port),
+		"--dir", n.dataDir,
+		"--save", "",
+		"--appendonly", appendonly,
+		"--appendfsync", fsync,
+		"--hz", "100",
+		"--daemonize", "no",
+		"--protected-mode", "yes",
+		"--logfile", filepath.Join(n.dataDir, logFile),
+		"--loglevel", "notice",
+		"--tcp-backlog", "128",
+	}
+}
+
+// launch starts the process on n.port and waits until it answers PING.
+func (n *localNode) launch(ctx context.Context) error {
+	stderr, err := os.OpenFile(filepath.Join(n.dataDir, stderrFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", stderrFile, err)
+	}
+	defer stderr.Close()
+	logStart := fileSize(filepath.Join(n.dataDir, logFile))
+
+	cmd := exec.Command(n.bin, n.args()...)
+	cmd.Dir = n.dataDir
+	cmd.Stdout = stderr
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Pdeathsig fires when the *thread* that forked the child exits. Go only
+	// ends threads that are locked when their goroutine returns, so fork
+	// from a locked thread and unlock it again: it goes back to the pool and
+	// lives as long as the process.
+	runtime.LockOSThread()
+	err = cmd.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
+		return fmt.Errorf("exec %s: %w", n.bin, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	n.cmd, n.done, n.paused = cmd, done, false
+	_ = os.WriteFile(filepath.Join(n.dataDir, nodePIDFile), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644)
+
+	if n.admin == nil {
+		n.admin = newAdminClient(n.addr())
+	}
+
+	if err := n.waitReady(ctx, done); err != nil {
+		n.killProc()
+		tail := n.logTail(logStart)
+		if strings.Contains(tail, "Address already in use") {
+			err = fmt.Errorf("%w: %w", errPortInUse, err)
+		}
+		return fmt.Errorf("start redis-server on %s: %w; log tail:\n%s", n.addr(), err, tail)
+	}
+	n.log.Debug("node started", "node", n.name, "addr", n.addr(), "pid", cmd.Process.Pid, "dir", n.dataDir)
+	return nil
+}
+
+func (n *localNode) waitReady(ctx context.Context, done <-chan struct{}) error {
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	for {
+		select {
+		case <-done:
+			return fmt.Errorf("process exited: %v", n.cmd.ProcessState)
+		default:
+		}
+		err := rawPing(ctx, n.addr())
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no PONG within %v: %w (last: %v)", startTimeout, ctx.Err(), err)
+		case <-done:
+			return fmt.Errorf("process exited: %v", n.cmd.ProcessState)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// rawPing sends one inline PING over a fresh TCP connection and expects
+// +PONG (a loading server answers -LOADING, which counts as not ready).
+func rawPing(ctx context.Context, addr string) error {
+	ctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
+	defer cancel()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(dl)
+	}
+	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
+		return err
+	}
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if line = strings.TrimSpace(line); line != "+PONG" {
+		return fmt.Errorf("PING answered %q", line)
+	}
+	return nil
+}
+
+// killProc sends SIGKILL to the node's process group and waits for the exit.
+func (n *localNode) killProc() {
+	if n.cmd == nil || n.cmd.Process == nil {
+		return
+	}
+	pid := n.cmd.Process.Pid
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = n.cmd.Process.Kill()
+	select {
+	case <-n.done:
+	case <-time.After(5 * time.Second):
+		n.log.Warn("node did not exit after SIGKILL", "node", n.name, "pid", pid)
+	}
+	n.paused = false
+}
+
+func (n *localNode) kill() error {
+	if !n.running() {
+		return nil
+	}
+	n.killProc()
+	if n.running() {
+		return fmt.Errorf("pid %d still alive after SIGKILL", n.cmd.Process.Pid)
+	}
+	// Drop pooled connections to the dead process.
+	n.resetAdmin()
+	return nil
+}
+
+func (n *localNode) resetAdmin() {
+	if n.admin != nil {
+		_ = n.admin.Close()
+	}
+	n.admin = newAdminClient(n.addr())
+}
+
+// newAdminClient returns the harness's direct client to a node: no retries
+// (the shift script is not idempotent), deadlines from the caller's ctx.
+func newAdminClient(addr string) *redis.Client {
+	return redis.NewClient(&redis.Options{
+		Addr:                  addr,
+		DialTimeout:           time.Second,
+		ReadTimeout:           5 * time.Second,
+		WriteTimeout:          5 * time.Second,
+		MaxRetries:            -1,
+		DialerRetries:         1,
+		PoolSize:              2,
+		ContextTimeoutEnabled: true,
+		DisableIdentity:       true,
+	})
+}
+
+func (n *localNode) signal(sig syscall.Signal) error {
+	if !n.running() {
+		return ErrNodeNotRunning
+	}
+	if err := syscall.Kill(-n.cmd.Process.Pid, sig); err != nil {
+		return fmt.Errorf("send %v to pid %d: %w", sig, n.cmd.Process.Pid, err)
+	}
+	return nil
+}
+
+func (n *localNode) pause() error {
+	if n.paused && n.running() {
+		return nil
+	}
+	if err := n.signal(syscall.SIGSTOP); err != nil {
+		return err
+	}
+	n.paused = true
+	return nil
+}
+
+func (n *localNode) resume() error {
+	if !n.running() {
+		return ErrNodeNotRunning
+	}
+	if !n.paused {
+		return nil
+	}
+	if err := n.signal(syscall.SIGCONT); err != nil {
+		return err
+	}
+	n.paused = false
+	return nil
+}
+
+func (n *localNode) shiftClock(ctx context.Context, delta time.Duration) (int, error) {
+	if n.state() != StateRunning {
+		return 0, ErrNodeNotRunning
+	}
+	cnt, err := n.admin.Eval(ctx, shiftScript, nil, deltaMillis(delta)).Int()
+	if err != nil {
+		return 0, fmt.Errorf("shift script: %w", err)
+	}
+	return cnt, nil
+}
+
+func (n *localNode) version(ctx context.Context) (string, error) {
+	info, err := n.admin.Info(ctx, "server").Result()
+	if err != nil {
+		return "", fmt.Errorf("info server: %w", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(info))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "redis_version:"); ok {
+			return v, nil
+		}
+	}
+	return "", errors.New("info server: no redis_version field")
+}
+
+func (n *localNode) close() error {
+	n.killProc()
+	if n.admin != nil {
+		_ = n.admin.Close()
+		n.admin = nil
+	}
+	if n.dataDir == "" {
+		return nil
+	}
+	if err := os.RemoveAll(n.dataDir); err != nil {
+		return fmt.Errorf("remove dir: %w", err)
+	}
+	return nil
+}
+
+// logTail returns the last lines of the node's log written since offset
+// logStart, plus its stderr, for error messages.
+func (n *localNode) logTail(logStart int64) string {
+	var b strings.Builder
+	if t := tailFile(filepath.Join(n.dataDir, logFile), logStart, 12); t != "" {
+		b.WriteString(t)
+	}
+	if t := tailFile(filepath.Join(n.dataDir, stderrFile), 0, 6); t != "" {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("stderr: ")
+		b.WriteString(t)
+	}
+	if b.Len() == 0 {
+		return "(empty log)"
+	}
+	return b.String()
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// tailFile returns the last maxLines lines of path after offset from.
+func tailFile(path string, from int64, maxLines int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	size := fileSize(path)
+	const maxBytes = 8 << 10
+	if size-from > maxBytes {
+		from = size - maxBytes
+	}
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return ""
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > maxLines {
+		lines = lines[len(lines)-maxLines:]
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// removeStaleDirs deletes os.TempDir()/locksim-* node dirs whose owner
+// process is dead (a previous locksim was SIGKILLed), killing a leftover
+// redis-server whose working dir is that dir first. Dirs without an
+// owner.pid file are not ours and are left alone.
+func removeStaleDirs(log *slog.Logger) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+	for _, dir := range dirs {
+		owner, ok := readPID(filepath.Join(dir, ownerFile))
+		if !ok || owner == os.Getpid() || pidAlive(owner) {
+			continue
+		}
+		if pid, ok := readPID(filepath.Join(dir, nodePIDFile)); ok && pidAlive(pid) {
+			if cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil && cwd == dir {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			log.Warn("cannot remove stale node dir", "dir", dir, "err", err)
+			continue
+		}
+		log.Info("removed stale node dir", "dir", dir, "owner", owner)
+	}
+}
+
+func readPID(path string) (int, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return 0, false
+	}
+	return pid, true
+}
+
+// pidAlive reports whether a process with this pid exists (zombies count as
+// alive: their parent has not reaped them yet).
+func pidAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

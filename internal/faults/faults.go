@@ -1,0 +1,137 @@
+// Package faults holds the fault kinds a nemesis injects and the seeded plan
+// of when they fire. A pause freezes a client at a named point of its work
+// through its [Gate], as a stop-the-world GC or SIGSTOP would.
+//
+// Durations here are wall time unless a name says otherwise; the runner
+// converts scenario time with the run's time scale.
+package faults
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Pause is one planned pause of a client: the Occurrence-th time the client
+// reaches Point, it freezes for Duration (wall time).
+type Pause struct {
+	Client     string
+	Point      string
+	Occurrence int
+	Duration   time.Duration
+	// Scenario is the pause's length in scenario time, for the record.
+	Scenario time.Duration
+}
+
+// Hooks tell the nemesis's observer when a fault starts and ends, so the
+// runner can record it in the history. Either may be nil.
+type Hooks struct {
+	Start func(p Pause) (end func())
+}
+
+// Gate is a client's pause gate. Everything the client does (its job, its
+// renewer, its timers) passes through the gate and stops while it is
+// frozen. A Gate is safe for concurrent use.
+type Gate struct {
+	client string
+	hooks  Hooks
+
+	mu     sync.Mutex
+	seen   map[string]int // times each point was reached
+	plan   []Pause
+	thawed chan struct{} // nil when not frozen; closed on thaw
+}
+
+// NewGate returns the gate of client with its planned pauses.
+func NewGate(client string, plan []Pause, hooks Hooks) *Gate {
+	var mine []Pause
+	for _, p := range plan {
+		if p.Client == client {
+			mine = append(mine, p)
+		}
+	}
+	return &Gate{client: client, hooks: hooks, seen: map[string]int{}, plan: mine}
+}
+
+// Point is called by the client when it reaches a named point. When a pause
+// is planned there, the calling goroutine freezes the whole client for the
+// pause's duration and then returns. It returns ctx.Err() when ctx ends
+// first (the pause is still recorded as ended then).
+func (g *Gate) Point(ctx context.Context, point string) error {
+	g.mu.Lock()
+	g.seen[point]++
+	n := g.seen[point]
+	var hit *Pause
+	for i := range g.plan {
+		if g.plan[i].Point == point && g.plan[i].Occurrence == n {
+			hit = &g.plan[i]
+			break
+		}
+	}
+	g.mu.Unlock()
+	if hit == nil {
+		return g.Wait(ctx)
+	}
+	return g.Freeze(ctx, *hit)
+}
+
+// Freeze stops the client for p.Duration, recording the fault through the
+// hooks, and returns when it thaws or ctx ends.
+func (g *Gate) Freeze(ctx context.Context, p Pause) error {
+	thawed := make(chan struct{})
+	g.mu.Lock()
+	g.thawed = thawed
+	g.mu.Unlock()
+	var end func()
+	if g.hooks.Start != nil {
+		end = g.hooks.Start(p)
+	}
+	t := time.NewTimer(p.Duration)
+	var err error
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+		err = ctx.Err()
+	}
+	g.mu.Lock()
+	g.thawed = nil
+	g.mu.Unlock()
+	close(thawed)
+	if end != nil {
+		end()
+	}
+	return err
+}
+
+// Wait blocks while the client is frozen, so that other goroutines of the
+// client (a renewer, a timer) stop too. It returns at once when not frozen.
+func (g *Gate) Wait(ctx context.Context) error {
+	g.mu.Lock()
+	ch := g.thawed
+	g.mu.Unlock()
+	if ch == nil {
+		return ctx.Err()
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Sleep waits d (wall time) as the client: a freeze that begins during the
+// sleep extends it until the thaw, as a stop-the-world pause would.
+func (g *Gate) Sleep(ctx context.Context, d time.Duration) error {
+	if d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+	return g.Wait(ctx)
+}

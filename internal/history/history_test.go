@@ -1,0 +1,129 @@
+package history
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func sample() History {
+	r := NewRecorder(time.Now())
+	p := r.Begin(0, "w1", Acquire, "invoice-1", Value{TTL: int64(30 * time.Second)})
+	p.End(OK, Value{Token: "abc", Fence: 1, TTL: int64(30 * time.Second), Nodes: []string{"n1"}}, "")
+	r.Begin(1, "w2", Acquire, "invoice-1", Value{}) // never completes
+	r.Instant(0, "w1", Lost, "invoice-1", Value{}, OK)
+	return History{Header: Header{Scenario: "s", Seed: 7, TimeScale: 50, Backend: "local", Clients: []string{"w1", "w2"}}, Ops: r.Ops()}
+}
+
+func TestHistoryRoundTrip(t *testing.T) {
+	t.Run("a written history reads back identical", func(t *testing.T) {
+		h := sample()
+		var b bytes.Buffer
+		if err := Encode(&b, h); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Decode(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Ops) != len(h.Ops) || got.Header.Seed != 7 || got.Header.Format != Format {
+			t.Fatalf("round trip lost data: %+v", got)
+		}
+		for i := range h.Ops {
+			if got.Ops[i].Invoke != h.Ops[i].Invoke || got.Ops[i].Type != h.Ops[i].Type || got.Ops[i].Value.Token != h.Ops[i].Value.Token {
+				t.Errorf("op %d differs: %+v vs %+v", i, got.Ops[i], h.Ops[i])
+			}
+		}
+	})
+	t.Run("an operation that never completed is open and info", func(t *testing.T) {
+		op := sample().Ops[1]
+		if !op.Open() || op.Type != Info {
+			t.Errorf("op %+v should be open and info", op)
+		}
+	})
+}
+
+func TestDecodeRefusesBadFiles(t *testing.T) {
+	good := func() string {
+		var b bytes.Buffer
+		_ = Encode(&b, sample())
+		return b.String()
+	}()
+	lines := strings.Split(strings.TrimSpace(good), "\n")
+	tests := []struct {
+		name, text, want string
+		line            int
+	}{
+		{"an empty file has no header", "", "empty file", 1},
+		{"a file of another format is refused", `{"format":"other","version":1}`, "format", 1},
+		{"a newer version is refused", `{"format":"locksim-history","version":99}`, "version 99", 1},
+		{"an unknown field is refused", lines[0] + "\n" + strings.Replace(lines[1], `"index":0`, `"index":0,"bogus":1`, 1), "bogus", 2},
+		{"a gap in indices is refused", lines[0] + "\n" + lines[2], "index 1, want 0", 2},
+		{"a bad type is refused", lines[0] + "\n" + strings.Replace(lines[1], `"type":"ok"`, `"type":"maybe"`, 1), "type", 2},
+		{"a completion before the invoke is refused", lines[0] + "\n" + strings.Replace(lines[1], `"invoke_ns":`, `"invoke_ns":99999999999`, 1), "before", 2},
+		{"broken JSON is refused", lines[0] + "\n{", "op", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Decode(strings.NewReader(tt.text))
+			var re *ReadError
+			if !errors.As(err, &re) {
+				t.Fatalf("error %v is not a *ReadError", err)
+			}
+			if re.Line != tt.line || !strings.Contains(re.Msg, tt.want) {
+				t.Errorf("got line %d %q, want line %d containing %q", re.Line, re.Msg, tt.line, tt.want)
+			}
+		})
+	}
+}
+
+func TestRecorderIsSafeForConcurrentUse(t *testing.T) {
+	r := NewRecorder(time.Now())
+	var wg sync.WaitGroup
+	for c := 0; c < 8; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 500; i++ {
+				p := r.Begin(c, "w", Write, "k", Value{})
+				p.End(OK, Value{}, "")
+			}
+		}()
+	}
+	wg.Wait()
+	ops := r.Ops()
+	if len(ops) != 4000 {
+		t.Fatalf("recorded %d ops, want 4000", len(ops))
+	}
+	for i, op := range ops {
+		if op.Index != i || op.Open() || op.Complete < op.Invoke {
+			t.Fatalf("op %d malformed: %+v", i, op)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	var b bytes.Buffer
+	_ = Encode(&b, sample())
+	f.Add(b.String())
+	f.Add("")
+	f.Add(`{"format":"locksim-history","version":1}` + "\n{\"index\":0}")
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := Decode(strings.NewReader(s))
+		if err != nil {
+			var re *ReadError
+			if !errors.As(err, &re) || re.Line < 1 {
+				t.Fatalf("error without a line: %v", err)
+			}
+			return
+		}
+		for i, op := range h.Ops {
+			if op.Index != i {
+				t.Fatalf("accepted op with index %d at %d", op.Index, i)
+			}
+		}
+	})
+}

@@ -1,0 +1,21 @@
+// Package report turns one checked run into the files a person reads
+// (design §9): results.json, index.html, timeline.png, latency.png,
+// history.html and scenario.yaml in a report directory.
+//
+// Time. A history records true time: wall-clock nanoseconds since the run
+// started. Everything a reader sees — the narrative, the anomaly windows, the
+// x axis of the PNGs — is scenario time in seconds, obtained with
+// [history.Header.ScenarioSeconds] (scenario s = wall s × TimeScale). Lease
+// TTLs in a history ([history.Value.TTL]) are already scenario ns; the
+// instant a key expires in Redis is therefore derived as
+// acquire Complete (wall ns) + TTL / TimeScale (wall ns).
+//
+// Key expiry is not an operation in the history: [Narrative] and the
+// timeline derive it from ok acquires, extends and removing releases.
+//
+// Language. Every user-visible string lives in one table per language
+// (see messages.go); Input.Lang selects it, falling back to English.
+//
+// report imports only checker and history (design §11), plus porcupine
+// for history.html and gonum/plot for the PNGs.
+package report

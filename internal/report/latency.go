@@ -1,0 +1,92 @@
+package report
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// writeLatency draws latency.png: for every acquire, its latency in wall
+// milliseconds (Complete − Invoke, true time) against its start in scenario
+// seconds; granted, refused and unknown-outcome attempts with different
+// glyphs; fault windows shaded. Unknown outcomes are drawn at the top.
+func writeLatency(path string, in Input) error {
+	m := newModel(in.History)
+	lang := in.Lang
+	var okXY, failXY, infoXY plotter.XYs
+	maxMS := 0.0
+	for _, o := range in.History.Ops {
+		if o.F != history.Acquire && o.F != history.Probe {
+			continue
+		}
+		if o.Open() {
+			infoXY = append(infoXY, plotter.XY{X: m.sec(o.Invoke)})
+			continue
+		}
+		ms := float64(o.Complete-o.Invoke) / 1e6
+		maxMS = max(maxMS, ms)
+		xy := plotter.XY{X: m.sec(o.Invoke), Y: ms}
+		switch o.Type {
+		case history.OK:
+			okXY = append(okXY, xy)
+		case history.Fail:
+			failXY = append(failXY, xy)
+		default:
+			infoXY = append(infoXY, xy)
+		}
+	}
+	top := maxMS * 1.15
+	if top <= 0 {
+		top = 1
+	}
+	for i := range infoXY {
+		if infoXY[i].Y == 0 {
+			infoXY[i].Y = top * 0.97
+		}
+	}
+	endS := max(m.sec(m.end), 1e-9)
+	title := tr(lang, "p.latency.title", in.History.Header.Scenario)
+	if emulated(in.History.Header) {
+		title += " — " + tr(lang, "emulated")
+	}
+	p := newPlot(title)
+	p.X.Label.Text = tr(lang, "p.x")
+	p.Y.Label.Text = tr(lang, "p.latency.y")
+	p.X.Min, p.X.Max = 0, endS*1.03
+	p.Y.Min, p.Y.Max = 0, top
+	p.X.Tick.Marker = plot.TickerFunc(niceTicks)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	p.Add(grid)
+	var legend []legendEntry
+	seen := map[string]bool{}
+	for _, w := range m.faults {
+		col, key := colFault, tr(lang, "p.fault", w.Fault)
+		if w.Fault == "pause" {
+			col, key = colPause, tr(lang, "p.pause")
+		}
+		r := rect(m.sec(w.Start), m.sec(w.End), 0, top, col, noLine())
+		p.Add(r)
+		if !seen[key] {
+			seen[key] = true
+			legend = append(legend, legendEntry{r, key})
+		}
+	}
+	add := func(xys plotter.XYs, g draw.GlyphStyle, key string) {
+		if len(xys) == 0 {
+			return
+		}
+		s := scatter(xys, g)
+		p.Add(s)
+		legend = append(legend, legendEntry{s, tr(lang, key)})
+	}
+	add(failXY, draw.GlyphStyle{Color: color.Gray{Y: 100}, Radius: vg.Points(5), Shape: draw.RingGlyph{}}, "p.fail")
+	add(okXY, draw.GlyphStyle{Color: clientPalette[0], Radius: vg.Points(7), Shape: draw.CircleGlyph{}}, "p.ok")
+	add(infoXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(8), Shape: draw.TriangleGlyph{}}, "p.info")
+	return savePNG(path, p, legend, latencyW, latencyH)
+}

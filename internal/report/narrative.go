@@ -1,0 +1,306 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Step is one line of the story of a run.
+type Step struct {
+	T    float64 `json:"t"`    // scenario seconds since the run's start
+	Text string  `json:"text"` // one sentence, in Input.Lang, without the time
+	Kind string  `json:"kind"` // one of the Step* kinds
+}
+
+// Step kinds.
+const (
+	StepAcquire  = "acquire"  // a lock granted (or an acquire with unknown outcome)
+	StepRetries  = "retries"  // a run of refused acquire attempts, summarised
+	StepRead     = "read"     // a read of the resource
+	StepWrite    = "write"    // a write the resource accepted
+	StepRefused  = "refused"  // a write the resource refused
+	StepRelease  = "release"  // a release (removing or not)
+	StepExtend   = "extend"   // a renewal
+	StepLost     = "lost"     // the client concluded its lease was lost
+	StepFault    = "fault"    // a fault started (e.g. a pause)
+	StepHeal     = "heal"     // a fault ended (e.g. the paused client woke up)
+	StepExpiry   = "expiry"   // a key expired in Redis (derived, not an op)
+	StepProbe    = "probe"    // the final liveness probe
+	StepViolated = "violated" // an anomaly became true
+)
+
+// String renders a step as "t=30.0s  text".
+func (s Step) String() string { return "t=" + fmtT(s.T) + "s  " + s.Text }
+
+func fmtT(s float64) string { return fmt.Sprintf("%.1f", s) }
+
+// fmtDur renders a scenario-time duration given in seconds.
+func fmtDur(s float64) string {
+	d := time.Duration(s * 1e9)
+	switch {
+	case d >= time.Second:
+		d = d.Round(100 * time.Millisecond)
+	case d >= time.Millisecond:
+		d = d.Round(time.Millisecond)
+	}
+	return d.String()
+}
+
+type rawStep struct {
+	ns   int64
+	prio int
+	seq  int
+	Step
+}
+
+// Narrative builds the step-by-step story of in.History in scenario time:
+// grants, reads, writes (accepted or refused), releases, faults and their
+// end, key expiries derived from TTLs, and the instants the anomalies of
+// in.Results became true. Runs of refused acquire attempts are summarised
+// in one step each. Steps are ordered by time.
+func Narrative(in Input) []Step {
+	m := newModel(in.History)
+	lang := in.Lang
+	var raw []rawStep
+	add := func(ns int64, prio int, kind, text string) {
+		raw = append(raw, rawStep{ns: ns, prio: prio, seq: len(raw), Step: Step{T: m.sec(ns), Kind: kind, Text: text}})
+	}
+	multiKey := len(m.keys) > 1
+
+	type tries struct {
+		n           int
+		first, last int64
+	}
+	pending := map[string]*tries{} // client+"\x00"+key
+	flush := func(client, key string) {
+		k := client + "\x00" + key
+		t := pending[k]
+		if t == nil {
+			return
+		}
+		delete(pending, k)
+		if t.n == 1 {
+			add(t.first, 2, StepRetries, tr(lang, "n.tries.one", client, key))
+			return
+		}
+		add(t.first, 2, StepRetries, tr(lang, "n.tries", client, key, t.n, fmtT(m.sec(t.first)), fmtT(m.sec(t.last))))
+	}
+	_ = multiKey
+
+	tokenText := func(fence int64, token string) string {
+		if fence > 0 {
+			return tr(lang, "n.token.fence", fence)
+		}
+		if len(token) > 8 {
+			token = token[:8]
+		}
+		return tr(lang, "n.token.owner", token)
+	}
+	withToken := func(o history.Op) string {
+		f := o.Value.Fence
+		if f <= 0 {
+			if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
+				f = l.Fence
+			}
+		}
+		if f <= 0 {
+			return ""
+		}
+		return tr(lang, "n.with.token", f)
+	}
+
+	ops := in.History.Ops
+	for i, o := range ops {
+		if o.F == history.Fault {
+			continue
+		}
+		if !(o.F == history.Acquire && o.Type == history.Fail) {
+			flush(o.Client, o.Key)
+		}
+		switch o.F {
+		case history.Acquire, history.Probe:
+			switch o.Type {
+			case history.Fail:
+				k := o.Client + "\x00" + o.Key
+				if pending[k] == nil {
+					pending[k] = &tries{first: o.Invoke}
+				}
+				pending[k].n++
+				pending[k].last = o.Invoke
+			case history.Info:
+				add(o.Invoke, 2, StepAcquire, tr(lang, "n.acquire.info", o.Client, o.Key))
+			case history.OK:
+				ttl := time.Duration(o.Value.TTL).String()
+				tt := tokenText(o.Value.Fence, o.Value.Token)
+				switch {
+				case o.F == history.Probe:
+					add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
+				case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
+					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, len(o.Value.Nodes), len(m.nodes), tt, ttl))
+				default:
+					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
+				}
+			}
+		case history.Read:
+			if o.Type == history.OK {
+				res := o.Value.Result
+				if res == "" {
+					res = "?"
+				}
+				add(o.Invoke, 2, StepRead, tr(lang, "n.read", o.Client, o.Key, res))
+			}
+		case history.Write:
+			tok := withToken(o)
+			switch o.Type {
+			case history.OK:
+				var s string
+				switch o.Value.Action {
+				case "charge":
+					s = tr(lang, "n.write.charge", o.Client, o.Key, tok)
+				case "claim":
+					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
+				case "mark-paid":
+					s = tr(lang, "n.write.markpaid", o.Client, o.Key, tok)
+				default:
+					s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
+				}
+				add(o.Invoke, 2, StepWrite, s)
+			case history.Fail:
+				reason := o.Value.Reason
+				if reason == "" {
+					reason = o.Error
+				}
+				add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, o.Value.Action, o.Key, tok, reason))
+			default:
+				add(o.Invoke, 2, StepWrite, tr(lang, "n.write.info", o.Client, o.Value.Action, o.Key, tok))
+			}
+		case history.Release:
+			switch {
+			case o.Type == history.OK && o.Value.Removed:
+				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.ok", o.Client, o.Key))
+			case o.Type == history.OK:
+				if owner, ok := m.keyOwnerAt(o.Key, o.Invoke); ok && owner.Client != o.Client {
+					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.none.other", o.Client, o.Key, owner.Client))
+				} else if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok && l.KeyEnd <= o.Invoke {
+					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.none.expired", o.Client, o.Key))
+				} else {
+					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.none", o.Client, o.Key))
+				}
+			case o.Type == history.Fail:
+				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.fail", o.Client, o.Key))
+			default:
+				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.info", o.Client, o.Key))
+			}
+		case history.Extend:
+			if o.Type == history.OK {
+				add(o.Invoke, 2, StepExtend, tr(lang, "n.extend.ok", o.Client, o.Key))
+			} else {
+				add(o.Invoke, 2, StepExtend, tr(lang, "n.extend.fail", o.Client, o.Key))
+			}
+		case history.Lost:
+			add(o.Invoke, 2, StepLost, tr(lang, "n.lost", o.Client, o.Key))
+		}
+		_ = i
+	}
+	for k := range pending {
+		parts := strings.SplitN(k, "\x00", 2)
+		flush(parts[0], parts[1])
+	}
+
+	// Faults: start and end.
+	for _, w := range m.faults {
+		targets := joinAnd(lang, w.Targets)
+		dur := fmtDur(m.sec(w.End) - m.sec(w.Start))
+		if w.Fault == "pause" {
+			pt := ""
+			if w.Point != "" {
+				pt = tr(lang, "n.pause.point", w.Point)
+			}
+			add(w.Start, 1, StepFault, tr(lang, "n.pause", targets, dur, pt))
+			for _, c := range w.Targets {
+				belief := ""
+				if l, ok := m.leaseAt(c, "", w.End); ok {
+					belief = tr(lang, "n.resume.belief", l.Key, strings.TrimPrefix(tokenText(l.Fence, l.Token), "token "))
+				}
+				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
+			}
+			continue
+		}
+		det := ""
+		if w.Detail != "" {
+			det = " (" + w.Detail + ")"
+		}
+		add(w.Start, 1, StepFault, tr(lang, "n.fault", w.Fault, targets, det))
+		add(w.End, 0, StepHeal, tr(lang, "n.fault.end", w.Fault, targets))
+	}
+
+	// Derived expiries.
+	for _, l := range m.leases {
+		if !l.Expired {
+			continue
+		}
+		ttl := time.Duration(l.TTL).String()
+		switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
+		case paused:
+			add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client))
+		case l.BelievedEnd > l.KeyEnd:
+			add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.belief", l.Client, l.Key, ttl, l.Client))
+		default:
+			add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired", l.Client, l.Key, ttl))
+		}
+	}
+
+	// Anomalies, at the instant they became true.
+	for _, a := range allAnomalies(in.Results) {
+		at := a.End
+		switch a.Kind {
+		case checker.KindMutexOverlap, checker.KindSplitBrain, checker.KindOverAdmission, checker.KindStuckLock, checker.KindUnavailable:
+			at = a.Start
+		}
+		if a.Informational {
+			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", a.Kind, a.Explain))
+		} else {
+			add(at, 9, StepViolated, tr(lang, "n.anomaly", a.Kind, a.Explain))
+		}
+	}
+
+	sort.SliceStable(raw, func(a, b int) bool {
+		x, y := raw[a], raw[b]
+		if x.ns != y.ns {
+			return x.ns < y.ns
+		}
+		if x.prio != y.prio {
+			return x.prio < y.prio
+		}
+		return x.seq < y.seq
+	})
+	out := make([]Step, len(raw))
+	for i, r := range raw {
+		out[i] = r.Step
+	}
+	return out
+}
+
+func joinAnd(lang string, xs []string) string {
+	switch len(xs) {
+	case 0:
+		return "?"
+	case 1:
+		return xs[0]
+	}
+	return tr(lang, "and", strings.Join(xs[:len(xs)-1], ", "), xs[len(xs)-1])
+}
+
+// allAnomalies flattens the anomalies of every checker, in checker order.
+func allAnomalies(rs []checker.Result) []checker.Anomaly {
+	var out []checker.Anomaly
+	for _, r := range rs {
+		out = append(out, r.Anomalies...)
+	}
+	return out
+}

@@ -1,0 +1,242 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// Image geometry. PNGs are rendered at pngDPI, so a size in pixels is
+// px × 72 / pngDPI points (vg units).
+const (
+	pngDPI       = 96
+	timelineW    = 1600 // px
+	timelineBase = 300  // px, plus laneHeight per lane
+	laneHeight   = 90   // px
+	latencyW     = 1600 // px
+	latencyH     = 600  // px
+	legendH      = 110  // px, strip under the plot
+	fontSize     = 17   // pt; ≥ 14 so it reads projected
+)
+
+func px(n float64) vg.Length { return vg.Length(n * 72 / pngDPI) }
+
+// Colours: Okabe–Ito, distinguishable for colour-blind readers and on a
+// projector; none is the red of violations or the green of accepted writes.
+var clientPalette = []color.NRGBA{
+	{0, 114, 178, 255},   // blue
+	{230, 159, 0, 255},   // orange
+	{204, 121, 167, 255}, // purple
+	{86, 180, 233, 255},  // sky
+	{120, 94, 60, 255},   // brown
+	{90, 90, 90, 255},    // grey
+}
+
+var (
+	colAccepted  = color.NRGBA{0, 140, 60, 255}
+	colRefused   = color.NRGBA{200, 0, 0, 255}
+	colViolation = color.NRGBA{230, 0, 0, 55}
+	colPause     = color.NRGBA{60, 60, 60, 90}
+	colFault     = color.NRGBA{120, 60, 160, 60}
+	colBelieved  = color.NRGBA{255, 200, 200, 255}
+	colTryFail   = color.NRGBA{110, 110, 110, 255}
+)
+
+func clientColor(i int) color.NRGBA {
+	if i < 0 {
+		return clientPalette[len(clientPalette)-1]
+	}
+	return clientPalette[i%len(clientPalette)]
+}
+
+func lighter(c color.NRGBA) color.NRGBA {
+	return color.NRGBA{uint8(255 - (255-int(c.R))*55/100), uint8(255 - (255-int(c.G))*55/100), uint8(255 - (255-int(c.B))*55/100), 255}
+}
+
+func clientCSS(i int) string {
+	c := lighter(clientColor(i))
+	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+}
+
+// sans is the plots' typeface: a sans serif reads better projected.
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+func textStyle(size float64, c color.Color) text.Style {
+	return text.Style{Color: c, Font: font.From(sans, vg.Points(size)), Handler: plot.DefaultTextHandler,
+		XAlign: draw.XLeft, YAlign: draw.YCenter}
+}
+
+func boldStyle(size float64, c color.Color) text.Style {
+	s := textStyle(size, c)
+	s.Font.Weight = 700 // font.Weight is x/image/font.Weight; 700 ≈ bold
+	return s
+}
+
+// newPlot returns a plot with large fonts.
+func newPlot(title string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = font.From(sans, vg.Points(fontSize+4))
+	p.Title.Padding = vg.Points(8)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, vg.Points(fontSize))
+		a.Tick.Label.Font = font.From(sans, vg.Points(fontSize))
+		a.Padding = vg.Points(4)
+	}
+	return p
+}
+
+// rect is a filled rectangle in data coordinates.
+func rect(x0, x1, y0, y1 float64, fill color.Color, line draw.LineStyle) *plotter.Polygon {
+	pg, _ := plotter.NewPolygon(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	pg.Color = fill
+	pg.LineStyle = line
+	return pg
+}
+
+func noLine() draw.LineStyle { return draw.LineStyle{} }
+
+// labels builds a Labels plotter; each label has its own style.
+func labels(xys plotter.XYs, strs []string, styles []text.Style) *plotter.Labels {
+	l, _ := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: strs})
+	copy(l.TextStyle, styles)
+	return l
+}
+
+// thickCross is a red X glyph thicker than draw.CrossGlyph's 0.5 pt.
+type thickCross struct{ width vg.Length }
+
+func (g thickCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: g.width})
+	r := sty.Radius * 0.8
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
+	c.Stroke(p)
+	p = p[:0]
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
+	c.Stroke(p)
+}
+
+// outlinedCircle is a filled circle with a dark edge.
+type outlinedCircle struct{}
+
+func (outlinedCircle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	draw.CircleGlyph{}.DrawGlyph(c, sty, pt)
+	draw.RingGlyph{}.DrawGlyph(c, draw.GlyphStyle{Color: color.Black, Radius: sty.Radius, Shape: draw.RingGlyph{}}, pt)
+}
+
+func scatter(xys plotter.XYs, g draw.GlyphStyle) *plotter.Scatter {
+	s, _ := plotter.NewScatter(xys)
+	s.GlyphStyle = g
+	return s
+}
+
+type legendEntry struct {
+	thumb plot.Thumbnailer
+	text  string
+}
+
+// lineThumb draws a short vertical line as a legend thumbnail.
+type lineThumb struct{ sty draw.LineStyle }
+
+func (l lineThumb) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(l.sty, x, c.Min.Y, x, c.Max.Y)
+}
+
+// drawLegend lays entries out left to right, wrapping, inside c.
+func drawLegend(c draw.Canvas, entries []legendEntry) {
+	sty := textStyle(fontSize, color.Black)
+	thumbW, thumbH := px(36), px(24)
+	gap, rowH := px(28), px(38)
+	x, y := c.Min.X+px(20), c.Max.Y-px(12)-thumbH/2
+	for _, e := range entries {
+		w := thumbW + px(8) + sty.Width(e.text)
+		if x+w > c.Max.X-px(10) && x > c.Min.X+px(20) {
+			x, y = c.Min.X+px(20), y-rowH
+		}
+		tc := draw.Crop(c, 0, 0, 0, 0)
+		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: x, Y: y - thumbH/2}, Max: vg.Point{X: x + thumbW, Y: y + thumbH/2}}
+		e.thumb.Thumbnail(&tc)
+		c.FillText(sty, vg.Point{X: x + thumbW + px(8), Y: y}, e.text)
+		x += w + gap
+	}
+}
+
+// savePNG draws p over the top of a wPx×hPx image, the legend in a strip
+// under it, and writes the PNG to path.
+func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64) error {
+	img := vgimg.NewWith(vgimg.UseWH(px(wPx), px(hPx)), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))
+	dc := draw.New(img)
+	lh := px(legendH)
+	if len(entries) == 0 {
+		lh = 0
+	}
+	p.Draw(draw.Crop(dc, px(10), -px(20), lh, -px(6)))
+	if len(entries) > 0 {
+		lc := dc
+		lc.Max.Y = lc.Min.Y + lh
+		drawLegend(lc, entries)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// thickPlus is a + glyph with a chosen line width.
+type thickPlus struct{ width vg.Length }
+
+func (g thickPlus) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: g.width})
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	c.Stroke(p)
+	p = p[:0]
+	p.Move(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y + r})
+	c.Stroke(p)
+}
+
+// niceTicks puts a labelled tick every 1, 2 or 5 × 10^k scenario seconds so
+// there are about ten, and an unlabelled one halfway.
+func niceTicks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if span <= 0 {
+		return nil
+	}
+	step := math.Pow(10, math.Floor(math.Log10(span/10)))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if span/(step*f) <= 12 {
+			step *= f
+			break
+		}
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		if v+step/2 <= hi {
+			ts = append(ts, plot.Tick{Value: v + step/2})
+		}
+	}
+	return ts
+}

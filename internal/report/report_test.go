@@ -1,0 +1,436 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const scale = 50.0
+
+// at converts scenario seconds to true-time ns at scale 50.
+func at(s float64) int64 { return int64(s / scale * 1e9) }
+
+type opSpec struct {
+	client string
+	f      history.Func
+	typ    history.Type
+	v      history.Value
+	s, e   float64 // scenario seconds
+}
+
+// gcPause is Kleppmann's timeline 1 (lock-theory §2.2): w1 takes the lock
+// (token 1), reads "unpaid", is paused 1 s → 36 s; its key expires at 30 s;
+// w2, retrying every second, gets the lock at 30.1 s (token 2), charges at
+// 31 s and releases; w1 wakes at 36 s and charges again. fenced makes the
+// resource refuse w1's late charge instead.
+func gcPause(backend string, fenced bool) history.History {
+	specs := []opSpec{
+		{"w1", history.Acquire, history.OK, history.Value{Token: "a1b2c3d4e5f6", Fence: 1, TTL: 30e9, Nodes: []string{"n1"}}, 0, 0.01},
+		{"w1", history.Read, history.OK, history.Value{Action: "read-status", Result: "unpaid"}, 0.5, 0.52},
+		{history.NemesisClient, history.Fault, history.Info, history.Value{Fault: "pause", Targets: []string{"w1"}, Point: "before-write"}, 1.0, 36.0},
+	}
+	for s := 1.0; s <= 30.0; s++ {
+		specs = append(specs, opSpec{"w2", history.Acquire, history.Fail, history.Value{}, s, s + 0.01})
+	}
+	specs = append(specs,
+		opSpec{"w2", history.Acquire, history.OK, history.Value{Token: "ffee0011", Fence: 2, TTL: 30e9, Nodes: []string{"n1"}}, 30.09, 30.1},
+		opSpec{"w2", history.Read, history.OK, history.Value{Action: "read-status", Result: "unpaid"}, 30.3, 30.32},
+		opSpec{"w2", history.Write, history.OK, history.Value{Action: "charge", Fence: 2}, 31.0, 31.05},
+		opSpec{"w2", history.Write, history.OK, history.Value{Action: "mark-paid", Fence: 2}, 31.5, 31.52},
+		opSpec{"w2", history.Release, history.OK, history.Value{Token: "ffee0011", Removed: true, Nodes: []string{"n1"}}, 32.0, 32.01},
+	)
+	if fenced {
+		specs = append(specs,
+			opSpec{"w1", history.Write, history.Fail, history.Value{Action: "charge", Fence: 1, Reason: "stale fencing token 1 < 2"}, 36.0, 36.02},
+			opSpec{"w1", history.Release, history.OK, history.Value{Token: "a1b2c3d4e5f6"}, 36.5, 36.51},
+		)
+	} else {
+		specs = append(specs,
+			opSpec{"w1", history.Write, history.OK, history.Value{Action: "charge", Fence: 1}, 36.0, 36.05},
+			opSpec{"w1", history.Write, history.OK, history.Value{Action: "mark-paid", Fence: 1}, 36.3, 36.32},
+			opSpec{"w1", history.Release, history.OK, history.Value{Token: "a1b2c3d4e5f6"}, 36.5, 36.51},
+		)
+	}
+	sort.SliceStable(specs, func(i, j int) bool { return specs[i].s < specs[j].s })
+	h := history.History{Header: history.Header{
+		Format: history.Format, Version: history.Version, Scenario: "gc-pause", Seed: 42, TimeScale: scale,
+		Backend: backend, Algorithm: "fenced", Workload: "payment", FencingEnforced: fenced,
+		Clients: []string{"w1", "w2"}, Nodes: []string{"n1"}, RedisVersion: "7.0.15",
+	}}
+	for i, sp := range specs {
+		proc := 0
+		switch sp.client {
+		case "w2":
+			proc = 1
+		case history.NemesisClient:
+			proc = history.NemesisProcess
+		}
+		key := "invoice-1"
+		if sp.f == history.Fault {
+			key = ""
+		}
+		h.Ops = append(h.Ops, history.Op{Index: i, Process: proc, Client: sp.client, F: sp.f, Key: key, Value: sp.v,
+			Invoke: at(sp.s), Complete: at(sp.e), Type: sp.typ})
+	}
+	return h
+}
+
+func indexOf(h history.History, client string, f history.Func, action string) []int {
+	var out []int
+	for _, o := range h.Ops {
+		if o.Client == client && o.F == f && (action == "" || o.Value.Action == action) {
+			out = append(out, o.Index)
+		}
+	}
+	return out
+}
+
+func gcPauseInput(backend string, fenced bool) Input {
+	h := gcPause(backend, fenced)
+	charges := append(indexOf(h, "w2", history.Write, "charge"), indexOf(h, "w1", history.Write, "charge")...)
+	overlap := checker.Anomaly{Kind: checker.KindMutexOverlap, Clients: []string{"w1", "w2"}, Key: "invoice-1",
+		Start: at(30.1), End: at(36.5), StartS: 30.1, EndS: 36.5,
+		Explain: "w1 and w2 both believed they held invoice-1 from t=30.1s to t=36.5s.", Informational: fenced}
+	in := Input{
+		History: h, ScenarioFile: "scenarios/gc-pause.yaml", Description: "Kleppmann's timeline 1: a GC pause longer than the TTL.",
+		Reproduce: "locksim run scenarios/gc-pause.yaml --seed 42", Version: "v0.1.0-test", WallSeconds: 0.81, Lang: "en",
+		ScenarioYAML: []byte("name: gc-pause\nclients: 2\nalgorithm: fenced\nttl: 30s\ntime_scale: 50\n"),
+	}
+	if fenced {
+		in.Verdict, in.Expect = checker.Valid, "valid"
+		in.Results = []checker.Result{
+			{Checker: "mutex", Verdict: checker.Valid, Summary: "believed holds overlapped, but the fenced resource refused the stale holder", Anomalies: []checker.Anomaly{overlap}},
+			{Checker: "effects", Verdict: checker.Valid, Summary: "every invoice charged at most once"},
+		}
+		return in
+	}
+	in.Verdict, in.Expect = checker.Invalid, "invalid"
+	in.Results = []checker.Result{
+		{Checker: "mutex", Verdict: checker.Invalid, Summary: "1 overlap", Anomalies: []checker.Anomaly{overlap}},
+		{Checker: "effects", Verdict: checker.Invalid, Summary: "1 double charge", Anomalies: []checker.Anomaly{{
+			Kind: checker.KindDoubleEffect, Clients: []string{"w2", "w1"}, Key: "invoice-1",
+			Start: at(31), End: at(36), StartS: 31, EndS: 36, Ops: charges,
+			Explain: "invoice-1 was charged twice: by w2 (token 2) at t=31.0s and by w1 (token 1) at t=36.0s."}}},
+		{Checker: "linearizable", Verdict: checker.Invalid, Summary: "not linearizable"},
+		{Checker: "fencing", Verdict: checker.Valid, Summary: "no fencing on this resource"},
+	}
+	return in
+}
+
+// porcupineView checks the resource ops with a tiny paid/unpaid model, as
+// the linearizable checker would.
+func porcupineView(h history.History) *PorcupineView {
+	type in struct{ action string }
+	model := porcupine.Model{
+		Init: func() any { return false },
+		Step: func(st, i, o any) (bool, any) {
+			paid := st.(bool)
+			switch i.(in).action {
+			case "read-status":
+				return (o.(string) == "paid") == paid, paid
+			case "charge":
+				return !paid, paid
+			default:
+				return true, true
+			}
+		},
+		DescribeOperation: func(i, o any) string { return i.(in).action + " → " + o.(string) },
+	}
+	var ops []porcupine.Operation
+	for _, o := range h.Ops {
+		if (o.F == history.Read || o.F == history.Write) && o.Type == history.OK {
+			ops = append(ops, porcupine.Operation{ClientId: o.Process, Input: in{o.Value.Action}, Output: o.Value.Result, Call: o.Invoke, Return: o.Complete})
+		}
+	}
+	_, info := porcupine.CheckOperationsVerbose(model, ops, 0)
+	return &PorcupineView{Model: model, Info: info}
+}
+
+func writeReport(t *testing.T, in Input) (string, Results) {
+	t.Helper()
+	dir := t.TempDir()
+	res, err := Write(dir, in)
+	if err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return dir, res
+}
+
+func TestWrite(t *testing.T) {
+	in := gcPauseInput("local", false)
+	in.Porcupine = porcupineView(in.History)
+	dir, _ := writeReport(t, in)
+
+	t.Run("creates every report file", func(t *testing.T) {
+		for _, f := range []string{"results.json", "index.html", "timeline.png", "latency.png", "history.html", "scenario.yaml"} {
+			st, err := os.Stat(filepath.Join(dir, f))
+			if err != nil {
+				t.Errorf("%s: %v", f, err)
+			} else if st.Size() == 0 {
+				t.Errorf("%s is empty", f)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "history.jsonl")); err == nil {
+			t.Errorf("Write wrote history.jsonl; that is the runner's job")
+		}
+	})
+
+	t.Run("results.json decodes with the run's fields", func(t *testing.T) {
+		b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(b, &raw); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"scenario", "file", "seed", "backend", "redis_version", "time_scale", "verdict", "expect",
+			"expectation_met", "checkers", "anomalies", "scenario_seconds", "wall_seconds", "report_dir", "reproduce", "emulated"} {
+			if _, ok := raw[k]; !ok {
+				t.Errorf("results.json has no %q", k)
+			}
+		}
+		var r Results
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Scenario != "gc-pause" || r.Seed != 42 || r.Verdict != checker.Invalid || r.TimeScale != 50 || r.Backend != "local" || r.Emulated {
+			t.Errorf("results = %+v", r)
+		}
+		if r.ExpectationMet == nil || !*r.ExpectationMet {
+			t.Errorf("expectation_met = %v, want true", r.ExpectationMet)
+		}
+		if r.Checkers["mutex"] != checker.Invalid || r.Checkers["fencing"] != checker.Valid || len(r.Anomalies) != 2 {
+			t.Errorf("checkers %v, %d anomalies", r.Checkers, len(r.Anomalies))
+		}
+		if r.ScenarioSeconds < 36.5 || r.ScenarioSeconds > 36.6 {
+			t.Errorf("scenario_seconds = %v, want ≈36.51", r.ScenarioSeconds)
+		}
+		if r.ReportDir != dir || r.Reproduce != in.Reproduce || r.File != in.ScenarioFile {
+			t.Errorf("report_dir %q reproduce %q file %q", r.ReportDir, r.Reproduce, r.File)
+		}
+	})
+
+	for _, c := range []struct {
+		file string
+		w, h int
+	}{
+		{"timeline.png", timelineW, timelineBase + laneHeight*3}, // w1, w2, node n1
+		{"latency.png", latencyW, latencyH},
+	} {
+		t.Run(c.file+" decodes as a PNG of the expected size", func(t *testing.T) {
+			f, err := os.Open(filepath.Join(dir, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cfg, err := png.DecodeConfig(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Width != c.w || cfg.Height != c.h {
+				t.Errorf("size %d×%d, want %d×%d", cfg.Width, cfg.Height, c.w, c.h)
+			}
+		})
+	}
+
+	t.Run("index.html links history.html and shows both images", func(t *testing.T) {
+		b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+		for _, s := range []string{`href="history.html"`, `src="timeline.png"`, `src="latency.png"`, "locksim run scenarios/gc-pause.yaml --seed 42", "1 s of wall time = 50 s of scenario time"} {
+			if !bytes.Contains(b, []byte(s)) {
+				t.Errorf("index.html lacks %q", s)
+			}
+		}
+	})
+
+	t.Run("history.html carries the pause as an annotation", func(t *testing.T) {
+		b, _ := os.ReadFile(filepath.Join(dir, "history.html"))
+		if !bytes.Contains(b, []byte("pause w1")) {
+			t.Errorf("history.html has no pause annotation")
+		}
+	})
+
+	if d := os.Getenv("LOCKSIM_REPORT_KEEP"); d != "" {
+		os.MkdirAll(d, 0o755)
+		Write(d, in)
+		fin := gcPauseInput("embedded", true)
+		os.MkdirAll(d+"-fenced", 0o755)
+		Write(d+"-fenced", fin)
+	}
+}
+
+func TestNarrative(t *testing.T) {
+	steps := Narrative(gcPauseInput("local", false))
+	var b strings.Builder
+	for _, s := range steps {
+		b.WriteString(s.String() + "\n")
+	}
+	got := b.String()
+
+	t.Run("matches the golden gc-pause story", func(t *testing.T) {
+		golden := filepath.Join("testdata", "gc-pause.narrative.golden")
+		if *update {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if got != string(want) {
+			t.Errorf("narrative changed; got:\n%s\nwant:\n%s", got, want)
+		}
+	})
+
+	t.Run("tells the key steps in order", func(t *testing.T) {
+		order := []string{
+			"t=0.0s  w1 acquired the lock on invoice-1 (token 1",
+			"t=1.0s  w1 was paused",
+			"w2 tried to acquire invoice-1 30 times between t=1.0s and t=30.0s",
+			"t=30.0s  w1's lock on invoice-1 expired in Redis (TTL 30s) while w1 was paused",
+			"t=30.1s  w2 acquired the lock on invoice-1 (token 2",
+			"t=31.0s  w2 charged invoice-1 with token 2: accepted",
+			"t=36.0s  w1 woke up after 35s paused and still believes it holds the lock on invoice-1",
+			"t=36.0s  w1 charged invoice-1 with token 1: accepted",
+			"Violation (double-effect)",
+		}
+		pos := 0
+		for _, want := range order {
+			i := strings.Index(got[pos:], want)
+			if i < 0 {
+				t.Fatalf("after position %d, no %q in:\n%s", pos, want, got)
+			}
+			pos += i + len(want)
+		}
+	})
+
+	t.Run("summarises refused retries instead of telling each", func(t *testing.T) {
+		n := 0
+		for _, s := range steps {
+			if s.Kind == StepRetries {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d retry steps, want 1", n)
+		}
+	})
+
+	t.Run("times are scenario seconds", func(t *testing.T) {
+		last := steps[len(steps)-1]
+		if last.T < 36 || last.T > 37 {
+			t.Errorf("last step at %v s, want ≈36.5 (scenario time, not wall)", last.T)
+		}
+	})
+}
+
+func TestFencedVariant(t *testing.T) {
+	in := gcPauseInput("local", true)
+	var b strings.Builder
+	for _, s := range Narrative(in) {
+		b.WriteString(s.String() + "\n")
+	}
+	got := b.String()
+	for _, c := range []struct{ name, want string }{
+		{"narrates the refused late charge", "w1's charge of invoice-1 with token 1 was REFUSED by the resource: stale fencing token 1 < 2."},
+		{"notes the overlap as informational", "Noted (mutex-overlap, informational)"},
+		{"tells that w1's release found nothing of its own", "w1 tried to release invoice-1, but its key was already gone"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(got, c.want) {
+				t.Errorf("narrative lacks %q:\n%s", c.want, got)
+			}
+		})
+	}
+	t.Run("headline says fencing saved the day", func(t *testing.T) {
+		want := "The fencing token saved the day: w1's late charge (token 1) was refused because the resource had already seen token 2."
+		if h := Headline(in); h != want {
+			t.Errorf("Headline = %q, want %q", h, want)
+		}
+	})
+}
+
+func TestIndexHTML(t *testing.T) {
+	const doubleCharge = "The invoice (invoice-1) was charged twice: w1 kept acting on a lock that had expired 6.0 s earlier."
+	for _, c := range []struct {
+		name         string
+		backend      string
+		wantEmulated bool
+	}{
+		{"says emulated Redis when the backend is embedded", "embedded", true},
+		{"does not say emulated Redis for real local nodes", "local", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, res := writeReport(t, gcPauseInput(c.backend, false))
+			b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			if got := strings.Contains(page, "emulated Redis (miniredis)"); got != c.wantEmulated {
+				t.Errorf("emulated marker present = %v, want %v", got, c.wantEmulated)
+			}
+			if res.Emulated != c.wantEmulated {
+				t.Errorf("results emulated = %v, want %v", res.Emulated, c.wantEmulated)
+			}
+			if !strings.Contains(page, doubleCharge) {
+				t.Errorf("index.html lacks the verdict sentence %q", doubleCharge)
+			}
+			if !strings.Contains(page, `class="banner invalid"`) {
+				t.Errorf("index.html has no red invalid banner")
+			}
+			if !strings.Contains(page, "No history.html") {
+				t.Errorf("index.html does not say why there is no history.html")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "history.html")); err == nil {
+				t.Errorf("history.html written without porcupine info")
+			}
+		})
+	}
+	t.Run("says so when no expectation is declared", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		in.Expect = ""
+		dir, res := writeReport(t, in)
+		if res.ExpectationMet != nil {
+			t.Errorf("expectation_met = %v, want null", *res.ExpectationMet)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+		if !bytes.Contains(b, []byte(`"expectation_met": null`)) {
+			t.Errorf("results.json does not carry expectation_met: null")
+		}
+	})
+	t.Run("reports an unmet expectation", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		in.Expect = "valid"
+		dir, _ := writeReport(t, in)
+		b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+		if !bytes.Contains(b, []byte("Expected valid, got invalid: expectation NOT met.")) {
+			t.Errorf("index.html does not say the expectation failed")
+		}
+	})
+}
+
+func TestEveryLanguageHasEveryKey(t *testing.T) {
+	for lang, table := range messages {
+		for key := range messages["en"] {
+			if _, ok := table[key]; !ok {
+				t.Errorf("language %q lacks message %q", lang, key)
+			}
+		}
+	}
+}

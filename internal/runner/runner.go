@@ -1,0 +1,202 @@
+// Package runner carries out one run of a scenario: it starts the cluster,
+// builds each client's lock algorithm on its own proxied connections, runs
+// the workload and the nemesis together, winds down and returns the history.
+// Violations are not errors: Run returns an error only when the harness
+// itself could not do its job (infrastructure or internal failure).
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// Options configure one run.
+type Options struct {
+	// Seed drives every random choice of the run.
+	Seed int64
+	// Backend: "local", "embedded" or "" (auto).
+	Backend string
+	// RedisServer is the redis-server binary; "" looks it up on PATH.
+	RedisServer string
+	Logger      *slog.Logger
+}
+
+// Result is a finished run.
+type Result struct {
+	History history.History
+	// Wall is the run's wall time, cluster start to last operation.
+	Wall time.Duration
+}
+
+// Run runs sc once. sc.TimeScale is final (flags already applied).
+func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) {
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	began := time.Now()
+	names := make([]string, sc.Clients)
+	for i := range names {
+		names[i] = scenario.ClientName(i)
+	}
+	cl, err := cluster.Start(ctx, cluster.Options{
+		Backend: o.Backend, Nodes: sc.Nodes, Persistence: sc.Persistence,
+		Clients: names, Logger: log, RedisServer: o.RedisServer,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start cluster: %w", err)
+	}
+	defer cl.Close()
+
+	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names}
+	r.scale = sc.TimeScale
+	r.ledger = newLedger(sc.Workload.Fencing)
+	if err := r.setupClients(); err != nil {
+		return nil, err
+	}
+	defer r.closeClients()
+	if err := r.warmUp(ctx); err != nil {
+		return nil, err
+	}
+
+	r.rec = history.NewRecorder(time.Now())
+	h := history.History{Header: history.Header{
+		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
+		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,
+		FencingEnforced: sc.Workload.Fencing, Clients: names, Nodes: cl.NodeNames(),
+		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
+	}}
+
+	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range r.workers {
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			w.run(runCtx)
+		}(r.workers[i])
+	}
+	wg.Wait()
+	if err := cl.HealAll(context.WithoutCancel(ctx)); err != nil {
+		return nil, fmt.Errorf("heal faults: %w", err)
+	}
+	h.Ops = r.rec.Ops()
+	if err := ctx.Err(); err != nil {
+		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)
+	}
+	return &Result{History: h, Wall: time.Since(began)}, nil
+}
+
+// run is the state of one run.
+type run struct {
+	sc     scenario.Scenario
+	seed   int64
+	scale  float64
+	log    *slog.Logger
+	cl     *cluster.Cluster
+	names  []string
+	ledger *ledger
+	rec    *history.Recorder
+
+	conns    []*redis.Client
+	workers  []*worker
+	nextProc atomic.Int64
+}
+
+// wall converts a scenario duration to wall time.
+func (r *run) wall(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / r.scale)
+}
+
+// opTimeout bounds one Redis command of a client, wall time: half the TTL,
+// between 50 ms and 2 s. A command that times out is recorded as info.
+func (r *run) opTimeout() time.Duration {
+	t := r.wall(r.sc.TTL.D()) / 2
+	return min(max(t, 50*time.Millisecond), 2*time.Second)
+}
+
+func (r *run) setupClients() error {
+	pauses := make([]faults.Pause, 0, len(r.sc.Faults))
+	for _, f := range r.sc.Faults {
+		if f.Kind == "pause" {
+			pauses = append(pauses, faults.Pause{Client: f.Client, Point: f.Point, Occurrence: f.Occurrence, Duration: r.wall(f.Duration.D()), Scenario: f.Duration.D()})
+		}
+	}
+	r.nextProc.Store(int64(len(r.names)))
+	for i, name := range r.names {
+		var nodes []clients.Node
+		for n, nodeName := range r.cl.NodeNames() {
+			c := redis.NewClient(&redis.Options{
+				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1,
+				DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
+				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true,
+			})
+			r.conns = append(r.conns, c)
+			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c})
+		}
+		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
+		lk, err := clients.New(r.sc.Algorithm, clients.Config{Nodes: nodes, TTL: r.wall(r.sc.TTL.D()), Rand: rng})
+		if err != nil {
+			return fmt.Errorf("client %s: %w", name, err)
+		}
+		w := &worker{r: r, name: name, proc: i, lock: lk, rng: rng}
+		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause})
+		r.workers = append(r.workers, w)
+	}
+	return nil
+}
+
+// warmUp opens every client's connections before time zero, so the first
+// acquire does not pay for a TCP handshake through the proxy.
+func (r *run) warmUp(ctx context.Context) error {
+	for _, c := range r.conns {
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := c.Ping(pctx).Err()
+		cancel()
+		if err != nil {
+			return fmt.Errorf("reach node %s through its proxy: %w", c.Options().Addr, err)
+		}
+	}
+	return nil
+}
+
+func (r *run) closeClients() {
+	for _, c := range r.conns {
+		_ = c.Close()
+	}
+}
+
+// outcome maps a lock error to a history type: nil → ok, a definite "no" →
+// fail, anything else → info (the operation may have taken effect).
+func outcome(err error) history.Type {
+	switch {
+	case err == nil:
+		return history.OK
+	case errors.Is(err, clients.ErrNotAcquired), errors.Is(err, clients.ErrNotHeld):
+		return history.Fail
+	default:
+		return history.Info
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,1003 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Known kinds. The CLI's `locksim list` and validation read the same tables.
+var (
+	Algorithms   = []string{"naive", "safe", "fenced"}
+	Workloads    = []string{"payment"}
+	FaultKinds   = []string{"pause"}
+	PausePoints  = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease}
+	Persistences = []string{"none", "aof-everysec", "aof-always"}
+	// Expectations are the values of Scenario.Expect ("" means none).
+	Expectations = []string{"valid", "invalid", "unknown"}
+)
+
+// Limits of a scenario file and its values.
+const (
+	// MaxFileSize is the largest scenario file accepted, in bytes.
+	MaxFileSize = 1 << 20
+	// MaxDepth is the deepest nesting of YAML collections accepted; a
+	// scenario needs 3 (faults → fault → field).
+	MaxDepth = 16
+
+	MaxClients   = 1000
+	MaxKeys      = 100000
+	MaxTimeScale = 10000
+	// MinWallTTL is the shortest TTL Redis can be given (SET PX is in ms).
+	MinWallTTL = time.Millisecond
+)
+
+// Defaults applied by Parse.
+const (
+	DefaultTimeScale   = 1.0
+	DefaultDuration    = Duration(10 * time.Minute)
+	DefaultNodes       = 1
+	DefaultPersistence = "none"
+	DefaultRetryDelay  = Duration(time.Second)
+	DefaultStagger     = Duration(time.Second)
+	DefaultWorkload    = "payment"
+	DefaultKeys        = 1
+	DefaultOccurrence  = 1
+)
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// Field names of each mapping, in schema order.
+var (
+	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
+		"persistence", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
+		"faults", "expect"}
+	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim"}
+	faultFields    = []string{"kind", "client", "point", "occurrence", "duration"}
+)
+
+// Load reads and parses the scenario file at path. A file that cannot be read
+// gives the os error (wrapped); an invalid scenario gives a *ErrorList.
+func Load(path string) (Scenario, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("read scenario: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return Scenario{}, fmt.Errorf("read scenario: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse parses data; file is used in error messages only (and for the
+// default name). Every problem found is returned at once in a *ErrorList.
+func Parse(file string, data []byte) (s Scenario, err error) {
+	p := &parser{file: file}
+	defer func() {
+		// yaml.v3 is not known to panic on any input since v3.0.1; this
+		// keeps a parser bug from taking the CLI down if one turns up.
+		if r := recover(); r != nil {
+			s = Scenario{}
+			p.errs = nil
+			p.at(1, 1, "", fmt.Sprintf("internal error while parsing (please report): %v", r))
+			err = p.list()
+		}
+	}()
+	s = p.parse(data)
+	if len(p.errs) > 0 {
+		return Scenario{}, p.list()
+	}
+	s.File = file
+	return s, nil
+}
+
+// Normalize returns the scenario as YAML with every default filled in
+// (durations as Go duration strings like "30s"), for the report's
+// scenario.yaml. Parse(Normalize(s)) gives s back (File and fault positions
+// aside). Zero fields whose zero value is invalid are given their defaults;
+// RetryDelay and Stagger are written as they are, since 0 is valid.
+func Normalize(s Scenario) ([]byte, error) {
+	if s.Name == "" && s.File != "" {
+		s.Name = nameFromFile(s.File)
+	}
+	if s.TimeScale == 0 {
+		s.TimeScale = DefaultTimeScale
+	}
+	if s.Duration == 0 {
+		s.Duration = DefaultDuration
+	}
+	if s.Nodes == 0 {
+		s.Nodes = DefaultNodes
+	}
+	if s.Persistence == "" {
+		s.Persistence = DefaultPersistence
+	}
+	if s.Workload.Kind == "" {
+		s.Workload.Kind = DefaultWorkload
+	}
+	if s.Workload.Keys == 0 {
+		s.Workload.Keys = DefaultKeys
+	}
+	if s.Workload.Claim == nil {
+		c := s.Workload.Fencing
+		s.Workload.Claim = &c
+	}
+	if len(s.Faults) > 0 {
+		faults := make([]Fault, len(s.Faults))
+		copy(faults, s.Faults)
+		for i := range faults {
+			if faults[i].Occurrence == 0 {
+				faults[i].Occurrence = DefaultOccurrence
+			}
+		}
+		s.Faults = faults
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(s); err != nil {
+		return nil, fmt.Errorf("normalize scenario: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("normalize scenario: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// MarshalYAML writes d as a Go duration string ("30s", "1m30s").
+func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
+
+// nameFromFile is the default name: the file's base name without extension.
+func nameFromFile(file string) string {
+	base := filepath.Base(file)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// parser collects the problems of one file.
+type parser struct {
+	file string
+	errs []*FieldError
+}
+
+func (p *parser) at(line, col int, path, msg string) {
+	if line < 1 {
+		line, col = 1, 1
+	}
+	if col < 0 {
+		col = 0
+	}
+	p.errs = append(p.errs, &FieldError{File: p.file, Line: line, Column: col, Path: path, Msg: msg})
+}
+
+func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
+	p.at(n.Line, n.Column, path, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) list() *ErrorList {
+	l := &ErrorList{Errs: p.errs}
+	l.finish()
+	return l
+}
+
+func (p *parser) parse(data []byte) Scenario {
+	if len(data) > MaxFileSize {
+		p.at(1, 1, "", fmt.Sprintf("file is %d bytes; a scenario file may be at most %d bytes (1 MiB)", len(data), MaxFileSize))
+		return Scenario{}
+	}
+	if !p.checkText(data) {
+		return Scenario{}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			p.at(1, 1, "", "file is empty; a scenario needs at least clients, algorithm and ttl")
+		} else {
+			p.syntax(err)
+		}
+		return Scenario{}
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		line, col := next.Line, next.Column
+		if len(next.Content) > 0 {
+			line, col = next.Content[0].Line, next.Content[0].Column
+		}
+		p.at(line, col, "", "second YAML document (after ---); a scenario file holds exactly one")
+	case !errors.Is(err, io.EOF):
+		p.syntax(err)
+		p.at(1, 1, "", "file holds more than one YAML document; a scenario file holds exactly one")
+	}
+	p.scan(&doc)
+
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		p.at(1, 1, "", "file holds no scenario")
+		return Scenario{}
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		p.errorf(root, "", "file holds no scenario (the document is empty); a scenario needs at least clients, algorithm and ttl")
+		return Scenario{}
+	}
+	if root.Kind != yaml.MappingNode {
+		p.errorf(root, "", "a scenario must be a mapping of fields like \"clients: 2\" (got %s)", describe(root))
+		return Scenario{}
+	}
+	return p.scenario(root)
+}
+
+// checkText refuses content that is not UTF-8 or holds characters YAML
+// forbids, at the position of the first bad byte.
+func (p *parser) checkText(data []byte) bool {
+	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+		p.at(1, 1, "", "file is UTF-16 encoded; save it as UTF-8")
+		return false
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			p.at(line, col, "", fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x at offset %d); save it as UTF-8", data[i], i))
+			return false
+		case !printable(r):
+			p.at(line, col, "", fmt.Sprintf("character %U is not allowed in YAML (offset %d)", r, i))
+			return false
+		}
+		i += size
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return true
+}
+
+// printable is YAML 1.2's c-printable set (§5.1).
+func printable(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r':
+		return true
+	case r >= 0x20 && r <= 0x7E:
+		return true
+	case r == 0x85:
+		return true
+	case r >= 0xA0 && r <= 0xD7FF:
+		return true
+	case r >= 0xE000 && r <= 0xFFFD:
+		return true
+	case r >= 0x10000 && r <= 0x10FFFF:
+		return true
+	}
+	return false
+}
+
+var syntaxLineRE = regexp.MustCompile(`^line (\d+): `)
+
+// syntax reports a yaml.v3 error, which gives a line but no column.
+func (p *parser) syntax(err error) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if m := syntaxLineRE.FindStringSubmatch(msg); m != nil {
+		if n, convErr := strconv.Atoi(m[1]); convErr == nil && n >= 1 {
+			line = n
+		}
+		msg = msg[len(m[0]):]
+	}
+	p.at(line, 0, "", "invalid YAML: "+msg)
+}
+
+// scan walks the whole tree without recursion, refusing aliases (no
+// billion-laughs expansion) and nesting deeper than MaxDepth.
+func (p *parser) scan(doc *yaml.Node) {
+	type frame struct {
+		n      *yaml.Node
+		depth  int
+		parent *frame
+		seg    string // path segment: ".key" or "[i]"
+	}
+	pathOf := func(f *frame) string {
+		var segs []string
+		for ; f != nil; f = f.parent {
+			segs = append(segs, f.seg)
+		}
+		var b strings.Builder
+		for i := len(segs) - 1; i >= 0; i-- {
+			b.WriteString(segs[i])
+		}
+		return strings.TrimPrefix(b.String(), ".")
+	}
+	stack := []*frame{{n: doc}}
+	tooDeep := false
+	var firstAlias *frame
+	aliases := 0
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := f.n
+		if n == nil {
+			continue
+		}
+		if n.Kind == yaml.AliasNode {
+			if aliases == 0 {
+				firstAlias = f
+			}
+			aliases++
+			continue
+		}
+		if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode && n.Kind != yaml.DocumentNode {
+			continue
+		}
+		if f.depth > MaxDepth {
+			if !tooDeep {
+				p.errorf(n, pathOf(f), "nested more than %d levels deep", MaxDepth)
+				tooDeep = true
+			}
+			continue
+		}
+		depth := f.depth + 1
+		if n.Kind == yaml.DocumentNode {
+			depth = f.depth
+		}
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			c := n.Content[i]
+			seg := ""
+			switch n.Kind {
+			case yaml.SequenceNode:
+				seg = "[" + strconv.Itoa(i) + "]"
+			case yaml.MappingNode:
+				if i%2 == 0 {
+					seg = "." + keyText(c)
+				} else {
+					seg = "." + keyText(n.Content[i-1])
+				}
+			}
+			stack = append(stack, &frame{n: c, depth: depth, parent: f, seg: seg})
+		}
+	}
+	if firstAlias != nil {
+		msg := fmt.Sprintf("YAML aliases (*%s) are not allowed in a scenario; write the value out", clip(firstAlias.n.Value))
+		if aliases > 1 {
+			msg += fmt.Sprintf(" (%d aliases in this file, first shown)", aliases)
+		}
+		p.errorf(firstAlias.n, pathOf(firstAlias), "%s", msg)
+	}
+}
+
+func keyText(k *yaml.Node) string {
+	if k.Kind == yaml.ScalarNode {
+		return clip(k.Value)
+	}
+	return "?"
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	cut := 60
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// quote is %q of a clipped string.
+func quote(s string) string { return strconv.Quote(clip(s)) }
+
+// describe names what a node holds, for "got …".
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		return quote(n.Value)
+	case "!!null":
+		return "null"
+	case "!!bool":
+		return "boolean " + clip(n.Value)
+	case "!!int", "!!float":
+		return clip(n.Value)
+	}
+	return n.ShortTag() + " " + quote(n.Value)
+}
+
+// field is one key/value pair of a mapping.
+type field struct {
+	key, val *yaml.Node
+}
+
+// fields checks the keys of mapping m (unknown, duplicate, non-string) and
+// returns the known ones.
+func (p *parser) fields(m *yaml.Node, path string, allowed []string) map[string]field {
+	out := make(map[string]field, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind == yaml.AliasNode {
+			continue // reported by scan
+		}
+		if k.Kind != yaml.ScalarNode {
+			p.errorf(k, path, "field names must be plain strings (got %s)", describe(k))
+			continue
+		}
+		fpath := join(path, clip(k.Value))
+		if !contains(allowed, k.Value) {
+			msg := fmt.Sprintf("unknown field %s", quote(k.Value))
+			if s := suggest(k.Value, allowed); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			where := "a scenario"
+			if path != "" {
+				where = path
+			}
+			msg += fmt.Sprintf("; fields allowed in %s: %s", where, strings.Join(allowed, ", "))
+			p.errorf(k, fpath, "%s", msg)
+			continue
+		}
+		if prev, dup := out[k.Value]; dup {
+			p.errorf(k, fpath, "duplicate field (first set at line %d)", prev.key.Line)
+			continue
+		}
+		out[k.Value] = field{k, v}
+	}
+	return out
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest returns the entry of list closest to s, if close enough to be a
+// likely typo.
+func suggest(s string, list []string) string {
+	if len(s) > 64 {
+		return ""
+	}
+	norm := func(x string) string { return strings.ReplaceAll(strings.ToLower(x), "-", "_") }
+	ns := norm(s)
+	best, bestD := "", 3
+	for _, c := range list {
+		nc := norm(c)
+		if ns == nc {
+			return c
+		}
+		d := levenshtein(ns, nc)
+		if limit := max(1, len(nc)/3); d <= limit+1 && d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// state of a field after reading it.
+type state int
+
+const (
+	absent state = iota // not in the file, or null
+	bad                 // present but wrong; already reported
+	good
+)
+
+// scalar checks that f holds a scalar with a standard tag. It returns
+// absent for a missing field or null.
+func (p *parser) scalar(f field, path, want string) (*yaml.Node, state) {
+	n := f.val
+	if n == nil {
+		return nil, absent
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return nil, bad // reported by scan
+	case yaml.ScalarNode:
+	default:
+		p.errorf(n, path, "must be %s (got %s)", want, describe(n))
+		return nil, bad
+	}
+	switch tag := n.ShortTag(); tag {
+	case "!!null":
+		return nil, absent
+	case "!!str", "!!int", "!!float", "!!bool", "!!timestamp":
+	default:
+		p.errorf(n, path, "YAML tag %s is not supported here; must be %s", clip(tag), want)
+		return nil, bad
+	}
+	return n, good
+}
+
+func (p *parser) str(f field, path string) (string, *yaml.Node, state) {
+	n, st := p.scalar(f, path, "a string")
+	if st != good {
+		return "", n, st
+	}
+	if n.ShortTag() == "!!bool" {
+		p.errorf(n, path, "must be a string (got %s)", describe(n))
+		return "", n, bad
+	}
+	return n.Value, n, good
+}
+
+func (p *parser) integer(f field, path string) (int64, *yaml.Node, state) {
+	n, st := p.scalar(f, path, "an integer")
+	if st != good {
+		return 0, n, st
+	}
+	switch n.ShortTag() {
+	case "!!int":
+		var v int64
+		if err := n.Decode(&v); err != nil {
+			p.errorf(n, path, "integer %s is out of range", clip(n.Value))
+			return 0, n, bad
+		}
+		return v, n, good
+	case "!!float":
+		if strings.Trim(n.Value, "+-0123456789_") == "" {
+			p.errorf(n, path, "integer %s is out of range", clip(n.Value))
+			return 0, n, bad
+		}
+	}
+	p.errorf(n, path, "must be an integer (got %s)", describe(n))
+	return 0, n, bad
+}
+
+// smallInt reads an integer that must lie in [lo, hi].
+func (p *parser) smallInt(f field, path string, lo, hi int64, why string) (int, state) {
+	v, n, st := p.integer(f, path)
+	if st != good {
+		return 0, st
+	}
+	if v < lo || v > hi {
+		msg := fmt.Sprintf("must be between %d and %d (got %s)", lo, hi, clip(n.Value))
+		if hi == math.MaxInt32 {
+			msg = fmt.Sprintf("must be ≥ %d (got %s)", lo, clip(n.Value))
+		}
+		if why != "" {
+			msg += "; " + why
+		}
+		p.errorf(n, path, "%s", msg)
+		return 0, bad
+	}
+	return int(v), good
+}
+
+func (p *parser) number(f field, path string) (float64, *yaml.Node, state) {
+	n, st := p.scalar(f, path, "a number")
+	if st != good {
+		return 0, n, st
+	}
+	switch n.ShortTag() {
+	case "!!int", "!!float":
+		var v float64
+		if err := n.Decode(&v); err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			p.errorf(n, path, "must be a finite number (got %s)", describe(n))
+			return 0, n, bad
+		}
+		return v, n, good
+	}
+	p.errorf(n, path, "must be a number (got %s)", describe(n))
+	return 0, n, bad
+}
+
+func (p *parser) boolean(f field, path string) (bool, *yaml.Node, state) {
+	n, st := p.scalar(f, path, "true or false")
+	if st != good {
+		return false, n, st
+	}
+	if n.ShortTag() == "!!bool" {
+		var v bool
+		if err := n.Decode(&v); err == nil {
+			return v, n, good
+		}
+	}
+	p.errorf(n, path, "must be true or false (got %s)", describe(n))
+	return false, n, bad
+}
+
+func (p *parser) duration(f field, path string) (Duration, *yaml.Node, state) {
+	const want = `a duration string with a unit, like "30s", "250ms" or "1m30s"`
+	n, st := p.scalar(f, path, want)
+	if st != good {
+		return 0, n, st
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		d, err := time.ParseDuration(n.Value)
+		if err != nil {
+			why := "not a Go duration"
+			if strings.Contains(err.Error(), "missing unit") {
+				why = "no unit"
+			} else if strings.Contains(err.Error(), "invalid duration") && n.Value != "" && strings.Trim(n.Value, "+-0123456789.nsuµμmh") == "" {
+				why = "out of range"
+			}
+			p.errorf(n, path, "must be %s (got %s: %s)", want, describe(n), why)
+			return 0, n, bad
+		}
+		return Duration(d), n, good
+	case "!!int":
+		if v, err := strconv.ParseInt(n.Value, 10, 64); err == nil && v == 0 {
+			return 0, n, good
+		}
+		p.errorf(n, path, "must be %s (got %s: a bare number has no unit)", want, describe(n))
+		return 0, n, bad
+	case "!!float":
+		p.errorf(n, path, "must be %s (got %s: a bare number has no unit)", want, describe(n))
+		return 0, n, bad
+	}
+	p.errorf(n, path, "must be %s (got %s)", want, describe(n))
+	return 0, n, bad
+}
+
+// enum reads a string that must be one of list.
+func (p *parser) enum(f field, path, what string, list []string) (string, *yaml.Node, state) {
+	v, n, st := p.str(f, path)
+	if st != good {
+		return "", n, st
+	}
+	if !contains(list, v) {
+		msg := fmt.Sprintf("unknown %s %s", what, quote(v))
+		if s := suggest(v, list); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		msg += "; valid: " + strings.Join(list, ", ")
+		p.errorf(n, path, "%s", msg)
+		return "", n, bad
+	}
+	return v, n, good
+}
+
+// required reports a missing required field: at the null value if the key
+// is there, else at the parent mapping.
+func (p *parser) required(parent *yaml.Node, f field, path, hint string) {
+	if f.val != nil {
+		p.errorf(f.val, path, "must be set (got null); %s", hint)
+		return
+	}
+	p.errorf(parent, path, "missing required field; %s", hint)
+}
+
+func (p *parser) scenario(root *yaml.Node) Scenario {
+	var s Scenario
+	fs := p.fields(root, "", scenarioFields)
+
+	// name
+	name, nameNode, st := p.str(fs["name"], "name")
+	switch st {
+	case good:
+		if !nameRE.MatchString(name) {
+			p.errorf(nameNode, "name", "must match %s: lowercase letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters; it becomes a directory name (got %s)", nameRE, quote(name))
+		}
+		s.Name = name
+	case absent:
+		if p.file == "" {
+			p.required(root, fs["name"], "name", `give the scenario a name like "gc-pause"`)
+			break
+		}
+		s.Name = nameFromFile(p.file)
+		if !nameRE.MatchString(s.Name) {
+			p.errorf(root, "name", "not set, and the file's base name %s cannot be used as the name (it must match %s); add a name field", quote(s.Name), nameRE)
+		}
+	}
+
+	if d, _, st := p.str(fs["description"], "description"); st == good {
+		s.Description = d
+	}
+	if v, _, st := p.integer(fs["seed"], "seed"); st == good {
+		s.Seed = &v
+	}
+
+	// time_scale
+	scale, scaleNode, scaleSt := p.number(fs["time_scale"], "time_scale")
+	switch scaleSt {
+	case good:
+		if scale <= 0 || scale > MaxTimeScale {
+			p.errorf(scaleNode, "time_scale", "must be > 0 and ≤ %d (got %s); wall time = scenario time / time_scale", MaxTimeScale, clip(scaleNode.Value))
+			if scale <= 0 {
+				scaleSt = bad
+			}
+		}
+		s.TimeScale = scale
+	case absent:
+		s.TimeScale = DefaultTimeScale
+		scaleSt = good
+	}
+
+	// duration
+	dur, durNode, durSt := p.duration(fs["duration"], "duration")
+	switch durSt {
+	case good:
+		if dur <= 0 {
+			p.errorf(durNode, "duration", "must be > 0 (got %s)", describe(durNode))
+			durSt = bad
+		}
+		s.Duration = dur
+	case absent:
+		s.Duration = DefaultDuration
+		durSt = good
+	}
+
+	// nodes
+	nodes, nodesNode, st := p.integer(fs["nodes"], "nodes")
+	switch st {
+	case good:
+		if nodes != 1 && nodes != 5 {
+			p.errorf(nodesNode, "nodes", "must be 1 or 5 (got %s): 1 for a single Redis instance, 5 for Redlock's quorum", clip(nodesNode.Value))
+		}
+		s.Nodes = int(nodes)
+	case absent:
+		s.Nodes = DefaultNodes
+	}
+
+	// persistence
+	switch v, _, st := p.enum(fs["persistence"], "persistence", "persistence", Persistences); st {
+	case good:
+		s.Persistence = v
+	case absent:
+		s.Persistence = DefaultPersistence
+	}
+
+	// clients
+	clients, clientsSt := p.smallInt(fs["clients"], "clients", 1, MaxClients, "")
+	switch clientsSt {
+	case good:
+		s.Clients = clients
+	case absent:
+		p.required(root, fs["clients"], "clients", "how many lock clients (w1..wN) compete, e.g. \"clients: 2\"")
+	}
+
+	// algorithm
+	switch v, _, st := p.enum(fs["algorithm"], "algorithm", "algorithm", Algorithms); st {
+	case good:
+		s.Algorithm = v
+	case absent:
+		p.required(root, fs["algorithm"], "algorithm", "one of "+strings.Join(Algorithms, ", "))
+	}
+
+	// ttl
+	ttl, ttlNode, ttlSt := p.duration(fs["ttl"], "ttl")
+	switch ttlSt {
+	case good:
+		if ttl <= 0 {
+			p.errorf(ttlNode, "ttl", "must be > 0 (got %s)", describe(ttlNode))
+			break
+		}
+		s.TTL = ttl
+		if scaleSt == good && scale > 0 {
+			if wall := float64(ttl) / scale; wall < float64(MinWallTTL) {
+				p.errorf(ttlNode, "ttl", "ttl %s at time_scale %s is %sms of wall time; Redis PX needs at least 1ms (raise ttl or lower time_scale)",
+					ttl, strconv.FormatFloat(scale, 'f', -1, 64), strconv.FormatFloat(wall/1e6, 'g', 3, 64))
+			}
+		}
+	case absent:
+		p.required(root, fs["ttl"], "ttl", "the lease time in scenario time, e.g. \"ttl: 30s\"")
+	}
+
+	s.RetryDelay = p.nonNegDuration(fs["retry_delay"], "retry_delay", DefaultRetryDelay)
+	s.Stagger = p.nonNegDuration(fs["stagger"], "stagger", DefaultStagger)
+
+	s.Workload = p.workload(fs["workload"], s.Algorithm)
+
+	var runDur Duration
+	if durSt == good {
+		runDur = s.Duration
+	}
+	s.Faults = p.faults(fs["faults"], s.Clients, runDur)
+
+	if v, n, st := p.str(fs["expect"], "expect"); st == good {
+		if v != "" && !contains(Expectations, v) {
+			p.errorf(n, "expect", "unknown verdict %s; valid: %s (or leave it out)", quote(v), strings.Join(Expectations, ", "))
+		}
+		s.Expect = v
+	}
+	return s
+}
+
+func (p *parser) nonNegDuration(f field, path string, def Duration) Duration {
+	d, n, st := p.duration(f, path)
+	switch st {
+	case good:
+		if d < 0 {
+			p.errorf(n, path, "must be ≥ 0 (got %s)", describe(n))
+		}
+		return d
+	case absent:
+		return def
+	}
+	return 0
+}
+
+func (p *parser) workload(f field, algorithm string) (w Workload) {
+	w = Workload{Kind: DefaultWorkload, Keys: DefaultKeys}
+	defer func() {
+		if w.Claim == nil {
+			c := w.Fencing
+			w.Claim = &c
+		}
+	}()
+	m := f.val
+	if m == nil || m.Kind == yaml.AliasNode || (m.Kind == yaml.ScalarNode && m.ShortTag() == "!!null") {
+		return w
+	}
+	if m.Kind != yaml.MappingNode {
+		p.errorf(m, "workload", "must be a mapping like {kind: payment, job: 45s} (got %s)", describe(m))
+		return w
+	}
+	fs := p.fields(m, "workload", workloadFields)
+	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", Workloads); st == good {
+		w.Kind = v
+	}
+	if v, st := p.smallInt(fs["keys"], "workload.keys", 1, MaxKeys, ""); st == good {
+		w.Keys = v
+	}
+	w.Read = p.nonNegDuration(fs["read"], "workload.read", 0)
+	w.Job = p.nonNegDuration(fs["job"], "workload.job", 0)
+	if v, n, st := p.boolean(fs["fencing"], "workload.fencing"); st == good {
+		w.Fencing = v
+		if v && algorithm != "" && algorithm != "fenced" {
+			p.errorf(n, "workload.fencing", "true needs algorithm fenced (got %s): only fenced hands out increasing fencing tokens; with %s every lease's token is 0, so the resource cannot tell a stale holder from the current one", algorithm, algorithm)
+		}
+	}
+	if v, n, st := p.boolean(fs["claim"], "workload.claim"); st == good {
+		w.Claim = &v
+		if v && algorithm != "" && algorithm != "fenced" {
+			p.errorf(n, "workload.claim", "true needs algorithm fenced (got %s): a claim registers the lease's fencing token at the resource, and only fenced hands out tokens", algorithm)
+		}
+	}
+	return w
+}
+
+func (p *parser) faults(f field, clients int, runDur Duration) []Fault {
+	seq := f.val
+	if seq == nil || seq.Kind == yaml.AliasNode || (seq.Kind == yaml.ScalarNode && seq.ShortTag() == "!!null") {
+		return nil
+	}
+	if seq.Kind != yaml.SequenceNode {
+		p.errorf(seq, "faults", "must be a list of faults like [{kind: pause, client: w1, point: after-acquire, duration: 15s}] (got %s)", describe(seq))
+		return nil
+	}
+	var out []Fault
+	for i, m := range seq.Content {
+		path := "faults[" + strconv.Itoa(i) + "]"
+		if m.Kind == yaml.AliasNode {
+			continue
+		}
+		if m.Kind != yaml.MappingNode {
+			p.errorf(m, path, "must be a mapping like {kind: pause, client: w1, point: after-acquire, duration: 15s} (got %s)", describe(m))
+			continue
+		}
+		out = append(out, p.fault(m, path, clients, runDur))
+	}
+	return out
+}
+
+func (p *parser) fault(m *yaml.Node, path string, clients int, runDur Duration) Fault {
+	ft := Fault{Line: m.Line, Column: m.Column, Occurrence: DefaultOccurrence}
+	fs := p.fields(m, path, faultFields)
+
+	kind, _, kindSt := p.enum(fs["kind"], path+".kind", "fault kind", FaultKinds)
+	switch kindSt {
+	case good:
+		ft.Kind = kind
+	case absent:
+		p.required(m, fs["kind"], path+".kind", "one of "+strings.Join(FaultKinds, ", "))
+	}
+	isPause := kind == "pause"
+
+	switch v, n, st := p.str(fs["client"], path+".client"); st {
+	case good:
+		ft.Client = v
+		if clients > 0 && !isClient(v, clients) {
+			p.errorf(n, path+".client", "no client %s: this scenario has %d client%s (%s)", quote(v), clients, plural(clients), clientRange(clients))
+		}
+	case absent:
+		if isPause {
+			p.required(m, fs["client"], path+".client", "the client to pause, e.g. \"client: w1\"")
+		}
+	}
+
+	switch v, _, st := p.enum(fs["point"], path+".point", "pause point", PausePoints); st {
+	case good:
+		ft.Point = v
+	case absent:
+		if isPause {
+			p.required(m, fs["point"], path+".point", "where the client freezes: "+strings.Join(PausePoints, ", "))
+		}
+	}
+
+	if v, st := p.smallInt(fs["occurrence"], path+".occurrence", 1, math.MaxInt32, "the pause fires the Nth time the client reaches the point"); st == good {
+		ft.Occurrence = v
+	}
+
+	d, n, st := p.duration(fs["duration"], path+".duration")
+	switch st {
+	case good:
+		ft.Duration = d
+		switch {
+		case d <= 0:
+			p.errorf(n, path+".duration", "must be > 0 (got %s)", describe(n))
+		case runDur > 0 && d > runDur:
+			p.errorf(n, path+".duration", "pause of %s is longer than the run (duration %s)", d, runDur)
+		}
+	case absent:
+		p.required(m, fs["duration"], path+".duration", "how long the fault lasts, e.g. \"duration: 15s\"")
+	}
+	return ft
+}
+
+// isClient reports whether name is one of w1..wN.
+func isClient(name string, clients int) bool {
+	if len(name) < 2 || name[0] != 'w' || name[1] == '0' {
+		return false
+	}
+	n, err := strconv.Atoi(name[1:])
+	return err == nil && n >= 1 && n <= clients && ClientName(n-1) == name
+}
+
+func clientRange(n int) string {
+	if n == 1 {
+		return "w1"
+	}
+	return "w1.." + ClientName(n-1)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
