@@ -55,7 +55,7 @@ func TestDecodeRefusesBadFiles(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(good), "\n")
 	tests := []struct {
 		name, text, want string
-		line            int
+		line             int
 	}{
 		{"an empty file has no header", "", "empty file", 1},
 		{"a file of another format is refused", `{"format":"other","version":1}`, "format", 1},
