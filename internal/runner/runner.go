@@ -144,7 +144,7 @@ func (r *run) setupClients() error {
 			c := redis.NewClient(&redis.Options{
 				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1,
 				DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
-				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true,
+				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true, DialerRetries: 1,
 			})
 			r.conns = append(r.conns, c)
 			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c})
