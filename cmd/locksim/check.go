@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -21,9 +23,14 @@ Redis at all. Given a report directory, it reads history.jsonl and
 scenario.yaml there and rewrites the report in place; given a history file,
 it writes the report beside it.
 
+The verdict equals the original run's; an aborted run stays aborted. Exit
+codes as for run: 0 valid (or expectation met), 1 invalid (or not met),
+2 unknown, 254 bad input, 255 internal error.
+
 Examples:
   locksim check reports/gc-pause/20261129-101500-seed42
-  locksim check /tmp/history.jsonl --json
+  locksim check reports/gc-pause/20261129-101500-seed42/history.jsonl --json
+  for d in reports/*/*/; do locksim check "$d"; done
 
 Flags:
 `
@@ -33,11 +40,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, checkUsage); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "print the results object as JSON on stdout")
+	lang := fs.String("lang", "en", "report language: en or vi")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitValid
 		}
+		return exitUsage
+	}
+	if *lang != "en" && *lang != "vi" {
+		fmt.Fprintf(stderr, "locksim check: --lang %q: want en or vi\n", *lang)
 		return exitUsage
 	}
 	if len(paths) != 1 {
@@ -67,12 +79,46 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		sc = stored
 	}
-	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed)
-	repro := fmt.Sprintf("locksim check %s", path)
-	in, err := analyse(context.Background(), sc, h, repro)
+	// Keep what only the original run knew: its reproduce command, wall
+	// time and whether it was aborted.
+	var prev struct {
+		Reproduce   string  `json:"reproduce"`
+		WallSeconds float64 `json:"wall_seconds"`
+		Aborted     bool    `json:"aborted"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "results.json")); err == nil {
+		_ = json.Unmarshal(b, &prev)
+	}
+	repro := prev.Reproduce
+	if repro == "" {
+		repro = fmt.Sprintf("locksim check %s", path)
+	}
+	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed, "aborted", prev.Aborted)
+	in, err := analyse(context.Background(), sc, h, repro, prev.Aborted, *lang)
 	if err != nil {
 		log.Error("check", "err", err)
 		return exitInternal
 	}
-	return finish(dir, in, *asJSON, log, stdout)
+	in.WallSeconds = prev.WallSeconds
+	r, err := report.Write(dir, in)
+	if err != nil {
+		log.Error("write report", "dir", dir, "err", err)
+		return exitInternal
+	}
+	if *asJSON {
+		b, err := json.Marshal(runLine{Results: r, ExitCode: exitCode(r)})
+		if err != nil {
+			log.Error("encode results", "err", err)
+			return exitInternal
+		}
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		line := summaryLine(r)
+		if prev.Aborted {
+			line += " [aborted]"
+		}
+		fmt.Fprintln(stdout, line)
+	}
+	log.Info("report written", "path", filepath.Join(dir, "index.html"))
+	return exitCode(r)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -20,8 +22,27 @@ var workloadAbout = map[string]string{
 	"payment": "charge an invoice through a non-idempotent gateway; a second charge is a double charge",
 }
 
+const listUsage = `Usage: locksim list
+
+Prints the lock algorithms, workloads, faults and checkers a scenario may
+name, one line each.
+
+Examples:
+  locksim list
+  locksim list | grep -i fencing
+`
+
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, listUsage) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitValid
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "locksim list: takes no arguments")
 		return exitUsage
 	}

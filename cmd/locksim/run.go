@@ -10,32 +10,50 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/runner"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
-const runUsage = `Usage: locksim run <file|dir>... [flags]
+const runUsage = `Usage: locksim run <file|dir|glob>... [flags]
 
 Runs each scenario: starts its Redis nodes (real redis-server when on PATH,
 else the embedded emulated backend), drives the lock clients through
 toxiproxy, injects the faults, saves history.jsonl, checks it and writes a
-report to <out>/<scenario>/<run-id>/. A directory means every *.yaml in it.
+report to <out>/<scenario>/<run-id>/. A directory means every *.yaml in it;
+a path with * ? or [ is a glob. Runs go in parallel (--parallel), each with
+its own nodes and ports. A suite (more than one run) also writes
+<out>/index.html and prints a summary table on stdout.
+
+Ctrl-C (or SIGTERM) stops the workload, heals the faults, stops the nodes,
+saves the partial history with the report marked aborted and exits 130
+(143); a second Ctrl-C exits at once, still killing every node.
 
 Examples:
   locksim run scenarios/gc-pause.yaml
   locksim run scenarios/gc-pause.yaml --seed 7 --time-scale 1   # real time
-  locksim run scenarios/gc-pause.yaml --count 20                # seeds N..N+19
+  locksim run scenarios/gc-pause.yaml --count 50                # seeds N..N+49, violation rate
+  locksim run scenarios/ --junit out.xml                        # CI: every scenario, JUnit XML
+  locksim run 'scenarios/gc-*.yaml' --parallel 2 --out /tmp/rep
   locksim run scenarios/ --json > results.jsonl
+
+Exit codes: 0 valid (or expectation met), 1 invalid (or not met), 2 unknown,
+254 bad usage or scenario, 255 internal or infrastructure error, 130/143
+interrupted. Several runs combine as 255 > 254 > 1 > 2 > 0.
 
 Flags:
 `
@@ -46,12 +64,17 @@ type runFlags struct {
 	seed      int64
 	seedSet   bool
 	count     int
+	parallel  int
 	timeScale float64
 	backend   string
 	json      bool
+	junit     string
 	lang      string
 	verbose   bool
 }
+
+// exitNow ends the process at once (second interrupt); a variable for tests.
+var exitNow = os.Exit
 
 // parseInterleaved parses flags that may stand before, between or after the
 // positional arguments ("run a.yaml --seed 7").
@@ -70,6 +93,25 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// job is one run to do: a scenario with one seed.
+type job struct {
+	n    int // position in the suite, 0-based
+	sc   scenario.Scenario
+	seed int64
+}
+
+// outcome is a finished (or failed, or aborted) run.
+type outcome struct {
+	job
+	code int
+	// res is nil when the run produced no report (infrastructure error,
+	// or interrupted before the workload started).
+	res     *report.Results
+	aborted bool
+	err     string
+	wall    time.Duration
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var f runFlags
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -77,11 +119,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, runUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.out, "out", "reports", "report root directory")
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
-	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds")
+	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
+	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at the same time")
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
-	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout")
-	fs.StringVar(&f.lang, "lang", "en", "report language: en")
+	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout (instead of the summary)")
+	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
+	fs.StringVar(&f.lang, "lang", "en", "report language: en (English) or vi (Vietnamese)")
 	fs.BoolVar(&f.verbose, "v", false, "debug logging")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -104,14 +148,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	case f.count < 1:
 		fmt.Fprintf(stderr, "locksim run: --count %d: must be ≥ 1\n", f.count)
 		return exitUsage
+	case f.parallel < 1:
+		fmt.Fprintf(stderr, "locksim run: --parallel %d: must be ≥ 1\n", f.parallel)
+		return exitUsage
 	case f.timeScale < 0 || f.timeScale > 10000:
 		fmt.Fprintf(stderr, "locksim run: --time-scale %g: must be in (0, 10000]\n", f.timeScale)
 		return exitUsage
 	case f.backend != "" && f.backend != "local" && f.backend != "embedded":
 		fmt.Fprintf(stderr, "locksim run: --backend %q: want local or embedded\n", f.backend)
 		return exitUsage
-	case f.lang != "en":
-		fmt.Fprintf(stderr, "locksim run: --lang %q: want en\n", f.lang)
+	case f.lang != "en" && f.lang != "vi":
+		fmt.Fprintf(stderr, "locksim run: --lang %q: want en or vi\n", f.lang)
 		return exitUsage
 	}
 
@@ -125,42 +172,189 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if code != exitValid {
 		return code
 	}
+	if f.backend == cluster.BackendLocal {
+		if _, err := exec.LookPath("redis-server"); err != nil {
+			fmt.Fprintf(stderr, "locksim run: --backend local: redis-server not found on PATH (%v); install redis-server or use --backend embedded (emulated Redis)\n", err)
+			return exitInternal
+		}
+	}
 
+	prog := newProgress(stderr)
 	level := slog.LevelInfo
 	if f.verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	codes := []int{}
+	var jobs []job
 	for _, sc := range scs {
 		base := resolveSeed(sc, f)
-		for i := 0; i < f.count; i++ {
-			c := runOne(ctx, sc, base+int64(i), f, log, stdout)
-			codes = append(codes, c)
-			if ctx.Err() != nil {
-				return exitInternal
-			}
+		if !f.seedSet && sc.Seed == nil {
+			log.Info("seed drawn", "scenario", sc.Name, "seed", base)
 		}
+		for i := 0; i < f.count; i++ {
+			jobs = append(jobs, job{n: len(jobs), sc: sc, seed: base + int64(i)})
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	interrupted, stopSignals := handleSignals(cancel, log)
+	defer stopSignals()
+
+	prog.start(len(jobs))
+	outs := runAll(ctx, jobs, f, log, func(o *outcome) {
+		if o.aborted {
+			o.code = int(interrupted.Load())
+		}
+		prog.finished(*o, len(jobs))
+		if f.json {
+			printJSON(stdout, *o, log)
+		}
+	})
+	prog.stop()
+
+	if len(outs) > 1 {
+		writeSuite(f.out, outs, f.lang, log)
+	}
+	if !f.json {
+		printSummary(stdout, outs, f.count > 1)
+	} else if f.count > 1 {
+		for _, line := range sweepLines(outs) {
+			log.Info(line)
+		}
+	}
+	if f.junit != "" {
+		if err := writeJUnit(f.junit, outs); err != nil {
+			log.Error("write JUnit file", "file", f.junit, "err", err)
+			return exitInternal
+		}
+		log.Info("JUnit written", "file", f.junit)
+	}
+	if c := interrupted.Load(); c != 0 {
+		log.Warn("interrupted", "runs_finished", countFinished(outs), "runs_planned", len(jobs), "exit", c)
+		return int(c)
+	}
+	codes := make([]int, len(outs))
+	for i, o := range outs {
+		codes[i] = o.code
+	}
+	if len(outs) > 1 {
+		log.Info("suite report written", "path", filepath.Join(f.out, "index.html"))
+	} else if len(outs) == 1 && outs[0].res != nil {
+		log.Info("report written", "path", filepath.Join(outs[0].res.ReportDir, "index.html"))
 	}
 	return combine(codes)
 }
 
-// expandPaths turns files and directories into a sorted list of scenario
-// files; a directory contributes its *.yaml and *.yml files.
+// handleSignals cancels the run on the first SIGINT/SIGTERM and records the
+// exit code it asks for (130, 143; 0 while none came). A second signal kills
+// every node of every run and exits at once. stop ends the handling.
+func handleSignals(cancel context.CancelFunc, log *slog.Logger) (code *atomic.Int32, stop func()) {
+	code = new(atomic.Int32)
+	sigs := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		for first := true; ; first = false {
+			var s os.Signal
+			select {
+			case s = <-sigs:
+			case <-done:
+				return
+			}
+			if first {
+				code.Store(int32(128 + int(s.(syscall.Signal))))
+				log.Warn("interrupted: stopping the workload, healing faults, stopping nodes and saving partial histories (again to exit at once)", "signal", s.String())
+				cancel()
+				continue
+			}
+			log.Error("interrupted again: killing every node and exiting now", "signal", s.String())
+			if err := cluster.KillAll(); err != nil {
+				log.Error("kill nodes", "err", err)
+			}
+			exitNow(int(code.Load()))
+			return
+		}
+	}()
+	return code, func() { signal.Stop(sigs); close(done) }
+}
+
+// runAll runs the jobs, at most f.parallel at a time, calls done as each
+// finishes and returns the outcomes in job order. Jobs not started before
+// ctx is cancelled are left out.
+func runAll(ctx context.Context, jobs []job, f runFlags, log *slog.Logger, done func(*outcome)) []outcome {
+	next := make(chan job)
+	results := make(chan outcome)
+	var wg sync.WaitGroup
+	for w := 0; w < min(f.parallel, len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				results <- runOne(ctx, j, f, log.With("scenario", j.sc.Name, "seed", j.seed))
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for _, j := range jobs {
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case next <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	var outs []outcome
+	for o := range results {
+		done(&o)
+		outs = append(outs, o)
+	}
+	sort.Slice(outs, func(a, b int) bool { return outs[a].n < outs[b].n })
+	return outs
+}
+
+// expandPaths turns files, directories and globs into a list of scenario
+// files without duplicates; a directory contributes its *.yaml and *.yml
+// files (sorted).
 func expandPaths(paths []string) ([]string, error) {
 	var out []string
-	for _, p := range paths {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[filepath.Clean(p)] {
+			seen[filepath.Clean(p)] = true
+			out = append(out, p)
+		}
+	}
+	var expand func(p string, fromGlob bool) error
+	expand = func(p string, fromGlob bool) error {
+		if !fromGlob && strings.ContainsAny(p, "*?[") {
+			m, err := filepath.Glob(p)
+			if err != nil {
+				return fmt.Errorf("pattern %s: %w", p, err)
+			}
+			if len(m) == 0 {
+				return fmt.Errorf("pattern %s matches no file", p)
+			}
+			for _, q := range m {
+				if err := expand(q, true); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", p, err)
+			return fmt.Errorf("scenario %s: %w", p, err)
 		}
 		if !st.IsDir() {
-			out = append(out, p)
-			continue
+			add(p)
+			return nil
 		}
 		var found []string
 		for _, pat := range []string{"*.yaml", "*.yml"} {
@@ -168,10 +362,18 @@ func expandPaths(paths []string) ([]string, error) {
 			found = append(found, m...)
 		}
 		if len(found) == 0 {
-			return nil, fmt.Errorf("directory %s has no *.yaml scenario", p)
+			return fmt.Errorf("directory %s has no *.yaml scenario", p)
 		}
 		sort.Strings(found)
-		out = append(out, found...)
+		for _, q := range found {
+			add(q)
+		}
+		return nil
+	}
+	for _, p := range paths {
+		if err := expand(p, false); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -215,39 +417,65 @@ func resolveSeed(sc scenario.Scenario, f runFlags) int64 {
 	}
 }
 
-// runOne runs one scenario with one seed and returns its exit code.
-func runOne(ctx context.Context, sc scenario.Scenario, seed int64, f runFlags, log *slog.Logger, stdout io.Writer) int {
+// runOne runs one scenario with one seed. An infrastructure error gives
+// exit 255 and no verdict; an interrupted run keeps its partial history and
+// a report marked aborted.
+func runOne(ctx context.Context, j job, f runFlags, log *slog.Logger) outcome {
+	sc, seed := j.sc, j.seed
+	o := outcome{job: j}
 	repro := reproduceCommand(sc, seed, f)
-	log.Info("locksim run", "scenario", sc.Name, "seed", seed, "time_scale", sc.TimeScale, "version", version(), "reproduce", repro)
+	log.Info("locksim run", "time_scale", sc.TimeScale, "version", version(), "reproduce", repro)
+	began := time.Now()
 	res, err := runner.Run(ctx, sc, runner.Options{Seed: seed, Backend: f.backend, Logger: log})
+	o.wall = time.Since(began)
 	if err != nil {
-		log.Error("run failed", "scenario", sc.Name, "err", err)
-		return exitInternal
+		if ctx.Err() == nil || res == nil {
+			o.code, o.err, o.aborted = exitInternal, err.Error(), ctx.Err() != nil
+			if o.aborted {
+				log.Warn("run interrupted before its workload started; nothing to save", "err", err)
+			} else {
+				log.Error("run failed; no verdict", "err", err)
+			}
+			return o
+		}
+		o.aborted = true
+		log.Warn("run interrupted; saving the partial history", "ops", len(res.History.Ops))
 	}
 	if res.History.Header.Backend == "embedded" {
 		log.Warn("redis-server not used: embedded backend (emulated Redis, miniredis); install redis-server for the real thing")
 	}
+	fail := func(what string, err error) outcome {
+		log.Error(what, "err", err)
+		o.code, o.err = exitInternal, fmt.Sprintf("%s: %v", what, err)
+		return o
+	}
 	dir, err := newRunDir(f.out, sc.Name, seed)
 	if err != nil {
-		log.Error("report directory", "err", err)
-		return exitInternal
+		return fail("report directory", err)
 	}
 	// Save before checking (Jepsen): the history survives a checker crash.
 	if err := history.WriteFile(filepath.Join(dir, "history.jsonl"), res.History); err != nil {
-		log.Error("save history", "err", err)
-		return exitInternal
+		return fail("save history", err)
 	}
-	in, err := analyse(ctx, sc, res.History, repro)
+	// An aborted run is still checked: its violations are real, but a clean
+	// partial history proves nothing (analyse makes it unknown).
+	in, err := analyse(context.WithoutCancel(ctx), sc, res.History, repro, o.aborted, f.lang)
 	if err != nil {
-		log.Error("check", "err", err)
-		return exitInternal
+		return fail("check", err)
 	}
 	in.WallSeconds = res.Wall.Seconds()
-	return finish(dir, in, f.json, log, stdout)
+	r, err := report.Write(dir, in)
+	if err != nil {
+		return fail("write report", err)
+	}
+	o.res, o.code = &r, exitCode(r)
+	log.Info("report written", "verdict", r.Verdict, "path", filepath.Join(dir, "index.html"))
+	return o
 }
 
-// analyse checks a history and assembles the report's input.
-func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro string) (report.Input, error) {
+// analyse checks a history and assembles the report's input. The verdict of
+// an aborted run is invalid when a violation was found, else unknown.
+func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro string, aborted bool, lang string) (report.Input, error) {
 	norm, err := scenario.Normalize(sc)
 	if err != nil {
 		return report.Input{}, fmt.Errorf("normalise scenario: %w", err)
@@ -257,55 +485,58 @@ func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro
 	if l := rep.Linearization; l != nil {
 		pv = &report.PorcupineView{Model: l.Model, Info: l.Info}
 	}
+	verdict := rep.Verdict
+	if aborted && verdict != checker.Invalid {
+		verdict = checker.Unknown
+	}
 	return report.Input{
-		History: h, Verdict: rep.Verdict, Results: rep.Results, ScenarioYAML: norm,
+		History: h, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
 		ScenarioFile: sc.File, Description: sc.Description, Expect: sc.Expect,
-		Reproduce: repro, Version: version(), Porcupine: pv, Lang: "en",
+		Reproduce: repro, Version: version(), Porcupine: pv, Lang: lang, Aborted: aborted,
 	}, nil
 }
 
-// finish writes the report, prints the summary and returns the exit code.
-func finish(dir string, in report.Input, asJSON bool, log *slog.Logger, stdout io.Writer) int {
-	results, err := report.Write(dir, in)
-	if err != nil {
-		log.Error("write report", "dir", dir, "err", err)
-		return exitInternal
-	}
-	if asJSON {
-		b, err := json.Marshal(results)
-		if err != nil {
-			log.Error("encode results", "err", err)
-			return exitInternal
-		}
-		fmt.Fprintln(stdout, string(b))
-	} else {
-		fmt.Fprintln(stdout, summaryLine(results))
-	}
-	log.Info("report written", "path", filepath.Join(dir, "index.html"))
-	return exitCode(results)
+// runLine is one --json line: the results object plus what the CLI knows.
+type runLine struct {
+	report.Results
+	Error    string `json:"error,omitempty"`
+	ExitCode int    `json:"exit_code"`
 }
 
+func lineOf(o outcome) runLine {
+	l := runLine{Error: o.err, ExitCode: o.code}
+	l.Aborted = o.aborted
+	if o.res != nil {
+		l.Results = *o.res
+	} else {
+		l.Results = report.Results{Scenario: o.sc.Name, File: o.sc.File, Seed: o.seed, WallSeconds: o.wall.Seconds()}
+	}
+	return l
+}
+
+func printJSON(stdout io.Writer, o outcome, log *slog.Logger) {
+	b, err := json.Marshal(lineOf(o))
+	if err != nil {
+		log.Error("encode results", "err", err)
+		return
+	}
+	fmt.Fprintln(stdout, string(b))
+}
+
+// summaryLine is a one-line summary of one run's results.
 func summaryLine(r report.Results) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", r.Scenario, strings.ToUpper(string(r.Verdict)))
-	kinds := map[string]bool{}
-	var ks []string
-	for _, a := range r.Anomalies {
-		if !a.Informational && !kinds[a.Kind] {
-			kinds[a.Kind] = true
-			ks = append(ks, a.Kind)
-		}
-	}
-	if len(ks) > 0 {
+	if ks := violationKinds(r); len(ks) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(ks, ", "))
 	}
-	if r.Expect != "" {
-		met := r.ExpectationMet != nil && *r.ExpectationMet
-		if met {
-			fmt.Fprintf(&b, " — expected %s: met", r.Expect)
-		} else {
-			fmt.Fprintf(&b, " — expected %s, got %s: NOT MET", r.Expect, r.Verdict)
-		}
+	switch m := r.ExpectationMet; {
+	case m != nil && *m:
+		fmt.Fprintf(&b, " — expected %s: met", r.Expect)
+	case m != nil:
+		fmt.Fprintf(&b, " — expected %s, got %s: NOT MET", r.Expect, r.Verdict)
+	case r.Expect != "":
+		fmt.Fprintf(&b, " — expected %s: not judged", r.Expect)
 	}
 	fmt.Fprintf(&b, " seed=%d", r.Seed)
 	if r.Emulated {
@@ -313,6 +544,19 @@ func summaryLine(r report.Results) string {
 	}
 	fmt.Fprintf(&b, " report=%s", filepath.Join(r.ReportDir, "index.html"))
 	return b.String()
+}
+
+// violationKinds lists the non-informational anomaly kinds, first seen first.
+func violationKinds(r report.Results) []string {
+	seen := map[string]bool{}
+	var ks []string
+	for _, a := range r.Anomalies {
+		if !a.Informational && !seen[a.Kind] {
+			seen[a.Kind] = true
+			ks = append(ks, a.Kind)
+		}
+	}
+	return ks
 }
 
 // exitCode maps a run's results to the process exit code (design §10).
@@ -366,7 +610,7 @@ func newRunDir(out, name string, seed int64) (string, error) {
 
 // reproduceCommand is the copy-pasteable command that repeats this run.
 func reproduceCommand(sc scenario.Scenario, seed int64, f runFlags) string {
-	parts := []string{"locksim", "run", sc.File, "--seed", fmt.Sprint(seed)}
+	parts := []string{"locksim", "run", shellQuote(sc.File), "--seed", fmt.Sprint(seed)}
 	if f.timeScale > 0 {
 		parts = append(parts, "--time-scale", fmt.Sprint(f.timeScale))
 	}
@@ -374,4 +618,12 @@ func reproduceCommand(sc scenario.Scenario, seed int64, f runFlags) string {
 		parts = append(parts, "--backend", f.backend)
 	}
 	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

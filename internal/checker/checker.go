@@ -154,7 +154,9 @@ var checkers = []struct {
 
 // Check runs every checker on h, each inside a recover wrapper (a panic
 // gives Unknown with the panic text in the Summary, never Valid: Jepsen's
-// check-safe, design §8), and merges the verdicts with Merge. A cancelled
+// check-safe, design §8), and merges the verdicts with Merge. A result
+// with a verdict outside valid/invalid/unknown becomes Unknown; a result
+// that lists a non-informational anomaly is Invalid whatever it said. A cancelled
 // ctx makes the checkers that have not finished Unknown.
 func Check(ctx context.Context, h history.History, o Options) Report {
 	rep := Report{Results: make([]Result, 0, len(checkers))}
@@ -179,6 +181,14 @@ func safeRun(ctx context.Context, name string, f checkFunc, h history.History, o
 	}
 	r = f(ctx, h, o, rep)
 	r.Checker = name
+	switch {
+	case r.Verdict != Valid && r.Verdict != Invalid && r.Verdict != Unknown:
+		r.Summary = fmt.Sprintf("checker gave no verdict (%q): %s", r.Verdict, r.Summary)
+		r.Verdict = Unknown
+	case r.Verdict != Invalid && verdictOf(r.Anomalies) == Invalid:
+		// A violation found is a violation, whatever the checker said.
+		r.Verdict = Invalid
+	}
 	return r
 }
 

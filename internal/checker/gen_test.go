@@ -21,6 +21,13 @@ type genConfig struct {
 	// inject one overlap: during one hold, another client is granted the
 	// key and writes, then the stale holder's write is accepted.
 	inject bool
+	// infos mixes in operations with unknown outcomes and their Jepsen
+	// process switches, none of which break the lock: competitors' acquires
+	// that never return (and are never acted on), holders whose acquire
+	// never returned but who act alone on the key, claims that never
+	// return, holds ended by the client's own lost marker, and (fenced
+	// runs) late writes of an earlier holder that the fence refuses.
+	infos bool
 }
 
 type genResult struct {
@@ -39,6 +46,14 @@ func genHistory(cfg genConfig) genResult {
 	procOf := make([]int, cfg.clients)
 	for i := range procOf {
 		procOf[i] = i
+	}
+	nextProc := cfg.clients
+	newProc := func(c int) { procOf[c] = nextProc; nextProc++ }
+	chance := func(n int) bool { return cfg.infos && r.IntN(n) == 0 }
+	prevHolder := make([]int, cfg.keys) // client of the key's last hold, -1 none
+	prevFence := make([]int64, cfg.keys)
+	for i := range prevHolder {
+		prevHolder[i] = -1
 	}
 	clientName := make([]string, cfg.clients)
 	for i := range clientName {
@@ -71,18 +86,45 @@ func genHistory(cfg genConfig) genResult {
 			}
 			return "unpaid"
 		}
-		// acquire
+		// acquire; sometimes its reply is lost (info, new process) and the
+		// client acts as holder anyway: a possible hold it acted on
 		fence[k]++
 		myFence := fence[k]
-		add(c, history.Acquire, k, t, t+step(), history.OK, history.Value{Token: "t", Fence: myFence, TTL: 30e9})
-		t = ops[len(ops)-1].Complete + step()
-		// a competitor's failed acquire during the hold
+		if chance(6) && hold != injectAt {
+			add(c, history.Acquire, k, t, -1, history.Info, history.Value{Token: "t", TTL: 30e9})
+			newProc(c)
+			t += step()
+		} else {
+			add(c, history.Acquire, k, t, t+step(), history.OK, history.Value{Token: "t", Fence: myFence, TTL: 30e9})
+			t = ops[len(ops)-1].Complete + step()
+		}
+		// a competitor's failed acquire during the hold; sometimes one that
+		// never returns (the competitor never acts on it)
 		if cfg.clients > 1 && r.IntN(2) == 0 {
 			o := (c + 1 + r.IntN(cfg.clients-1)) % cfg.clients
-			add(o, history.Acquire, k, t, t+step(), history.Fail, history.Value{})
+			if chance(4) {
+				add(o, history.Acquire, k, t, -1, history.Info, history.Value{Token: "t"})
+				newProc(o)
+			} else {
+				add(o, history.Acquire, k, t, t+step(), history.Fail, history.Value{})
+			}
+		}
+		if chance(8) {
+			add(c, history.Write, k, t, -1, history.Info, history.Value{Action: ActionClaim, Fence: myFence})
+			newProc(c)
+			t += step()
 		}
 		add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionClaim, Fence: myFence})
 		t = ops[len(ops)-1].Complete + step()
+		// an earlier holder's late write with its old token, refused by the
+		// fence (it released long ago; the refusal is legal)
+		if cfg.fenced && prevHolder[k] >= 0 && prevHolder[k] != c && chance(3) {
+			p := prevHolder[k]
+			add(p, history.Write, k, t, t+step(), history.Fail, history.Value{Action: ActionCharge, Fence: prevFence[k],
+				Reason: fmt.Sprintf("stale fencing token %d < %d", prevFence[k], myFence)})
+			clientAt[p] = max(clientAt[p], ops[len(ops)-1].Complete)
+			t = ops[len(ops)-1].Complete + step()
+		}
 		add(c, history.Read, k, t, t+step(), history.OK, history.Value{Action: ActionReadStatus, Result: status()})
 		t = ops[len(ops)-1].Complete + step()
 		if !paid[k] {
@@ -114,9 +156,14 @@ func genHistory(cfg genConfig) genResult {
 			clientAt[o] = ops[len(ops)-1].Complete
 			t = ops[len(ops)-1].Complete
 		} else {
+			if chance(5) { // the client's own validity check ends the hold first
+				add(c, history.Lost, k, t, t, history.OK, history.Value{})
+				t += step()
+			}
 			add(c, history.Release, k, t, t+step(), history.OK, history.Value{Removed: removed})
 			t = ops[len(ops)-1].Complete
 		}
+		prevHolder[k], prevFence[k] = c, myFence
 		keyAt[k] = t
 		clientAt[c] = t
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -350,13 +351,23 @@ func Linearizable(ctx context.Context, h history.History, o Options) (Result, Li
 		info porcupine.LinearizationInfo
 	}
 	done := make(chan answer, 1)
+	panicked := make(chan string, 1)
 	go func() {
+		defer func() {
+			// A panic here would kill the process (safeRun's recover
+			// cannot see this goroutine); make it Unknown instead.
+			if p := recover(); p != nil {
+				panicked <- fmt.Sprint(p)
+			}
+		}()
 		r, info := porcupineCheck(model, ops, timeout)
 		done <- answer{r, info}
 	}()
 	var a answer
 	select {
 	case a = <-done:
+	case p := <-panicked:
+		return Result{Checker: CheckerLinearizable, Verdict: Unknown, Summary: "checker panicked: " + p}, lin
 	case <-ctx.Done():
 		return Result{Checker: CheckerLinearizable, Verdict: Unknown, Summary: "not checked: " + ctx.Err().Error()}, lin
 	}
@@ -401,10 +412,21 @@ func illegalAnomalies(h history.History, model porcupine.Model, parts [][]porcup
 		if len(longest) == len(part) {
 			continue // complete linearization: this key is fine
 		}
+		inLongest := make([]bool, len(part))
+		for _, id := range longest {
+			inLongest[id] = true
+		}
+		// Name an op no partial linearization placed; when every op was
+		// placed in some partial order (ops at one instant, all concurrent),
+		// name one the longest order could not place.
+		skip := placed
+		if !slices.Contains(placed, false) {
+			skip = inLongest
+		}
 		first := -1
 		var unplaced []int
 		for i, op := range part {
-			if placed[i] {
+			if skip[i] {
 				continue
 			}
 			unplaced = append(unplaced, op.Metadata.(int))

@@ -34,7 +34,12 @@ type Hold struct {
 // key, or with no key: all its keys), the invoke of another acquire by the
 // client on that key, or — when the client never ends the hold — the
 // client's last recorded instant (the end of the history when the client's
-// last op never completed: it is still inside it, still believing).
+// last op never completed: it is still inside it, still believing), or the
+// end of a fault that targeted the client and did not kill it (a pause, a
+// partition: the client is still alive and still believes it holds; an
+// unhealed one lasts to the end of the history), whichever is later. A
+// client that simply stops recording is taken to have stopped (crashed) at
+// its last instant.
 //
 // Info acquires (the client never learnt whether it got the lock) are only
 // possible holds. A possible hold counts as a believed hold only if the
@@ -64,6 +69,7 @@ func Holds(h history.History) []Hold {
 		byClient[op.Client] = append(byClient[op.Client], i)
 	}
 	sort.Strings(clients)
+	alive := faultEnds(h, eoh)
 	var holds []Hold
 	type possible struct {
 		acq int
@@ -80,6 +86,7 @@ func Holds(h history.History) []Hold {
 			}
 			last = max(last, op.Complete, op.Invoke)
 		}
+		last = max(last, alive[c])
 		held := map[string]*Hold{}
 		maybe := map[string]possible{}
 		closeHold := func(key string, t int64) {
@@ -146,19 +153,30 @@ func Holds(h history.History) []Hold {
 //
 //   - mutex-overlap: believed-hold intervals (see Holds) of two different
 //     clients on one key intersect in true time; holds that merely touch
-//     (one ends at the instant the other starts) do not overlap. The window
-//     is [later start, earlier end]. When Header.FencingEnforced is true and
-//     the stale holder (lower fencing token; without tokens the earlier
+//     (one ends at the instant the other starts) do not overlap, but a
+//     zero-length hold strictly inside another client's hold does (see
+//     holdsOverlap). The window is [later start, earlier end]. When
+//     Header.FencingEnforced is true, both holds carry fencing tokens, and
+//     the stale holder (lower fencing token; with equal tokens the earlier
 //     acquirer) had no accepted write whose [Invoke, Complete] meets the
 //     window, the overlap is Informational: the fenced resource kept the
 //     stale holder out (Kleppmann 2016, fencing; lock-theory §9 S03, S06).
+//     Without tokens a "fenced" resource refuses nobody, so the overlap is
+//     a violation even if the stale holder happened not to write.
 //     Otherwise it is a violation (Kleppmann 2016, timeline 1; S01).
 //   - foreign-unlock: a release of client A typed ok with Removed true while
 //     A's lease was no longer the latest granted one: another client's ok
 //     acquire on the key was invoked after A's acquire returned and completed
 //     before A's release was invoked (and, for multi-node locks, shares a
 //     node with the release). A removed someone else's key (redis.io
-//     single-instance section; lock-theory §9 S04).
+//     single-instance section; lock-theory §9 S04). When both grants carry
+//     fencing tokens, a grant with a higher token than A's that completed
+//     before A's release was invoked counts too, even if its acquire ran
+//     concurrently with A's and returned first: the token says it was
+//     granted after A (token order itself is the fencing checker's job).
+//     A release is not judged when A has an acquire with unknown outcome
+//     (info) on the key invoked before it: that acquire may have applied
+//     late and the release removed A's own lease.
 func Mutex(ctx context.Context, h history.History) Result {
 	holds := Holds(h)
 	if err := ctx.Err(); err != nil {
@@ -176,32 +194,44 @@ func Mutex(ctx context.Context, h history.History) Result {
 	sort.Strings(keys)
 	var rc *reasonCtx // built on the first overlap
 	var anomalies []Anomaly
-	overlaps, informational := 0, 0
+	overlaps, informational, dropped := 0, 0, 0
+	kept := [2]int{} // recorded anomalies: [violations, informational]
+	steps := 0
 	for _, k := range keys {
 		hs := byKey[k]
 		sort.SliceStable(hs, func(a, b int) bool { return hs[a].Start < hs[b].Start })
 		var active []Hold
 		for _, cur := range hs {
-			kept := active[:0]
+			live := active[:0]
 			for _, a := range active {
 				if a.End > cur.Start {
-					kept = append(kept, a)
+					live = append(live, a)
 				}
 			}
-			active = kept
+			active = live
 			for _, a := range active {
-				if a.Client == cur.Client || cur.End <= cur.Start {
+				if steps++; steps%4096 == 0 && ctx.Err() != nil {
+					return Result{Verdict: Unknown, Summary: "not checked: " + ctx.Err().Error()}
+				}
+				if a.Client == cur.Client || !holdsOverlap(a, cur) {
 					continue
 				}
+				o := classifyOverlap(h, ix, a, cur)
+				overlaps++
+				slot := 0
+				if o.info {
+					informational++
+					slot = 1
+				}
+				if kept[slot] >= maxOverlapAnomalies {
+					dropped++
+					continue
+				}
+				kept[slot]++
 				if rc == nil {
 					rc = newReasonCtx(h)
 				}
-				an := overlapAnomaly(h, ix, rc, a, cur)
-				overlaps++
-				if an.Informational {
-					informational++
-				}
-				anomalies = append(anomalies, an)
+				anomalies = append(anomalies, overlapAnomaly(h, rc, o))
 			}
 			if cur.End > cur.Start {
 				active = append(active, cur)
@@ -218,6 +248,9 @@ func Mutex(ctx context.Context, h history.History) Result {
 		if informational > 0 {
 			s += fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
 		}
+		if dropped > 0 {
+			s += fmt.Sprintf(" (%d not listed)", dropped)
+		}
 		parts = append(parts, s)
 	}
 	if len(foreign) > 0 {
@@ -226,19 +259,61 @@ func Mutex(ctx context.Context, h history.History) Result {
 	return Result{Checker: CheckerMutex, Verdict: verdictOf(anomalies), Summary: strings.Join(parts, ", "), Anomalies: anomalies}
 }
 
-func overlapAnomaly(h history.History, ix writeIndex, rc *reasonCtx, a, b Hold) Anomaly {
-	start, end := max(a.Start, b.Start), min(a.End, b.End)
-	stale, fresh := a, b
+// maxOverlapAnomalies caps the listed violating overlaps, and separately
+// the listed informational ones, so a pathological history (thousands of
+// clients that never release) gives a bounded report; the summary still
+// counts every overlap, and a violation is listed before the cap is
+// reached by informational ones, so the verdict never depends on the cap.
+const maxOverlapAnomalies = 1000
+
+// holdsOverlap reports whether two believed holds intersect in more than a
+// touch. Holds are closed intervals; they merely touch when the only shared
+// instant is one at which one hold ends and the other starts (a release
+// invoked at the instant the next grant returns). A zero-length hold (a
+// grant the client gave up at once, or a client that stopped right after its
+// grant) strictly inside another client's hold is an overlap: the lock was
+// granted while the other client believed it held it.
+func holdsOverlap(a, b Hold) bool {
+	lo, hi := max(a.Start, b.Start), min(a.End, b.End)
+	switch {
+	case lo < hi:
+		return true
+	case lo > hi:
+		return false
+	}
+	point := func(p, q Hold) bool { return p.Start == p.End && q.Start < p.Start && p.Start < q.End }
+	return point(a, b) || point(b, a)
+}
+
+// overlap is one classified overlap of two holds.
+type overlap struct {
+	stale, fresh Hold
+	start, end   int64
+	staleWrites  []int // positions of the stale holder's accepted writes in the window
+	info         bool
+}
+
+func classifyOverlap(h history.History, ix writeIndex, a, b Hold) overlap {
+	o := overlap{stale: a, fresh: b, start: max(a.Start, b.Start), end: min(a.End, b.End)}
 	switch {
 	case a.Fence > 0 && b.Fence > 0 && a.Fence != b.Fence:
 		if b.Fence < a.Fence {
-			stale, fresh = b, a
+			o.stale, o.fresh = b, a
 		}
 	case b.Start < a.Start:
-		stale, fresh = b, a
+		o.stale, o.fresh = b, a
 	}
-	staleWrites := ix.acceptedIn(stale.Client, stale.Key, start, end)
-	info := h.Header.FencingEnforced && len(staleWrites) == 0
+	o.staleWrites = ix.acceptedIn(o.stale.Client, o.stale.Key, o.start, o.end)
+	// Informational only when the fence could actually refuse the stale
+	// holder: both grants carry tokens. A "fenced" resource with token 0
+	// everywhere (e.g. Redlock, which has none) refuses nobody; a stale
+	// holder that happened not to write was luck, not protection.
+	o.info = h.Header.FencingEnforced && o.stale.Fence > 0 && o.fresh.Fence > 0 && len(o.staleWrites) == 0
+	return o
+}
+
+func overlapAnomaly(h history.History, rc *reasonCtx, o overlap) Anomaly {
+	stale, fresh, start, end, staleWrites, info := o.stale, o.fresh, o.start, o.end, o.staleWrites, o.info
 	why := rc.reason(stale, fresh, start)
 	explain := fmt.Sprintf("%s and %s both believed they held %s from %s to %s: %s",
 		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), why)
@@ -252,7 +327,7 @@ func overlapAnomaly(h history.History, ix writeIndex, rc *reasonCtx, a, b Hold) 
 	for _, i := range staleWrites {
 		ops = append(ops, h.Ops[i].Index)
 	}
-	an := newAnomaly(h, KindMutexOverlap, stale.Key, []string{a.Client, b.Client}, start, end, explain, ops...)
+	an := newAnomaly(h, KindMutexOverlap, stale.Key, []string{stale.Client, fresh.Client}, start, end, explain, ops...)
 	an.Informational = info
 	return an
 }
@@ -332,6 +407,30 @@ func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 		return fmt.Sprintf("%s was granted the lock while %s acted on a lease it may have been granted", fresh.Client, stale.Client)
 	}
 	return fmt.Sprintf("%s was granted the lock while %s still believed it held it", fresh.Client, stale.Client)
+}
+
+// faultEnds maps each client to the latest end of a fault that targeted it
+// and left it alive (any kind but a crash or kill); an unhealed fault ends
+// at eoh.
+func faultEnds(h history.History, eoh int64) map[string]int64 {
+	out := map[string]int64{}
+	for _, f := range h.Ops {
+		if f.F != history.Fault {
+			continue
+		}
+		switch strings.ToLower(f.Value.Fault) {
+		case "crash", "kill", "kill-9", "sigkill":
+			continue
+		}
+		end := f.Complete
+		if end < 0 {
+			end = eoh
+		}
+		for _, c := range f.Value.Targets {
+			out[c] = max(out[c], end)
+		}
+	}
+	return out
 }
 
 // faultOps returns the nemesis fault ops of h.

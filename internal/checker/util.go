@@ -3,10 +3,10 @@ package checker
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/locksim/locksim/internal/history"
 )
@@ -43,12 +43,16 @@ func accepted(op history.Op) bool {
 
 // fenceRefusal reports whether a refused write was refused because of its
 // fencing token (lock-theory §7.2). The resource says so in Value.Reason
-// ("stale fencing token 1 < 2"); a refusal for any other reason (declined
-// card, already paid) is not evidence about who held the lock.
+// ("stale fencing token 1 < 2"): the reason must name a fence or fencing
+// token as a word. A refusal for any other reason (declined card, "card token
+// expired", "stale invoice version", already paid) is not evidence about who
+// held the lock; the bare words "token" or "stale" are not enough, since the
+// lease model treats a fence refusal of the current holder as illegal.
 func fenceRefusal(op history.Op) bool {
-	r := strings.ToLower(op.Value.Reason)
-	return strings.Contains(r, "fenc") || strings.Contains(r, "stale") || strings.Contains(r, "token")
+	return fenceReason.MatchString(op.Value.Reason)
 }
+
+var fenceReason = regexp.MustCompile(`(?i)\bfenc(e|ed|es|ing)\b`)
 
 // endOfHistory is the latest instant (true ns) recorded in h.
 func endOfHistory(h history.History) int64 {

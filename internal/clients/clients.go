@@ -97,6 +97,9 @@ type Config struct {
 	// Gate, when set, is told when the algorithm reaches an internal pause
 	// point (e.g. PointInAcquire), so a fault can freeze it there.
 	Gate Gate
+	// Library holds the options of a third-party library behind an adapter
+	// (redsync, redislock); built-in algorithms ignore it.
+	Library LibraryOptions
 }
 
 // Gate is a client's pause gate as an algorithm sees it.
@@ -115,6 +118,9 @@ var constructors = map[string]struct {
 	"fenced":          {"safe lock whose acquire script also INCRs a fence counter: a fencing token per grant (Kleppmann 2016)", newFenced},
 	"redlock":         {"Redlock on N masters: quorum N/2+1, validity = TTL − elapsed − drift on the client clock (redis.io distlock)", newRedlock},
 	"redlock-nocheck": {"Redlock without the post-acquire validity check (the mistake node-redlock shipped)", newRedlockNoCheck},
+	"redsync":         {aboutRedsync, newRedsync},
+	"redislock":       {aboutRedislock, newRedislock},
+	"redlock-fenced":  {"Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)", newRedlockFenced},
 }
 
 // New builds the named algorithm.

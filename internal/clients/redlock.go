@@ -35,10 +35,18 @@ type redlock struct {
 	name          string
 	cfg           Config
 	checkValidity bool
+	// fenced takes a fencing token after each grant from a separate
+	// never-expiring counter on the first node (INCR), the "separate
+	// linearizable source" of lock-theory §7.4: Redlock itself has none.
+	fenced bool
 }
 
 func newRedlock(c Config) (Locker, error) {
 	return &redlock{name: "redlock", cfg: c, checkValidity: true}, nil
+}
+
+func newRedlockFenced(c Config) (Locker, error) {
+	return &redlock{name: "redlock-fenced", cfg: c, checkValidity: true, fenced: true}, nil
 }
 
 func newRedlockNoCheck(c Config) (Locker, error) {
@@ -87,7 +95,20 @@ func (r *redlock) Acquire(ctx context.Context, key string) (Lease, error) {
 	validity := r.cfg.TTL - elapsed - r.drift()
 	l := Lease{Key: key, Token: token, ValidUntil: start.Add(r.cfg.TTL - r.drift()), Nodes: granted}
 	if len(granted) >= r.quorum() && (validity > 0 || !r.checkValidity) {
-		return l, nil
+		if !r.fenced {
+			return l, nil
+		}
+		nctx, cancel := context.WithTimeout(ctx, r.nodeTimeout())
+		fence, err := r.cfg.Nodes[0].Cmd.Incr(nctx, FenceKey(key)).Result()
+		cancel()
+		if err == nil {
+			l.Fence = fence
+			return l, nil
+		}
+		// Without a token the grant is useless to a fenced resource; give
+		// it back. The counter may have moved: that only skips a number.
+		r.unlockAll(context.WithoutCancel(ctx), l)
+		return Lease{}, fmt.Errorf("%w: fence counter on %s: %v", ErrNotAcquired, r.cfg.Nodes[0].Name, err)
 	}
 	r.unlockAll(context.WithoutCancel(ctx), l)
 	if len(granted) >= r.quorum() {
@@ -113,18 +134,32 @@ func (r *redlock) unlockAll(ctx context.Context, l Lease) (removed []string, unk
 	return removed, unknown
 }
 
+// NodeReleaser is implemented by multi-node algorithms that can tell which
+// nodes a release removed the key from (the history records them, so a
+// checker does not mistake a release on other nodes for a foreign unlock).
+type NodeReleaser interface {
+	ReleaseNodes(ctx context.Context, l Lease) (removed []string, err error)
+}
+
 // Release unlocks every node. nil when it removed the key from at least one
 // node; ErrNotHeld when every node answered and none held our token;
 // otherwise unknown.
 func (r *redlock) Release(ctx context.Context, l Lease) error {
+	_, err := r.ReleaseNodes(ctx, l)
+	return err
+}
+
+// ReleaseNodes is Release that also returns the nodes it removed the key
+// from.
+func (r *redlock) ReleaseNodes(ctx context.Context, l Lease) ([]string, error) {
 	removed, unknown := r.unlockAll(ctx, l)
 	switch {
 	case len(removed) > 0:
-		return nil
+		return removed, nil
 	case unknown == 0:
-		return ErrNotHeld
+		return nil, ErrNotHeld
 	default:
-		return fmt.Errorf("release: %d nodes did not answer", unknown)
+		return nil, fmt.Errorf("release: %d nodes did not answer", unknown)
 	}
 }
 

@@ -55,6 +55,9 @@ type Options struct {
 	Logger *slog.Logger
 	// RedisServer is the path of redis-server; "" = look it up on PATH.
 	RedisServer string
+	// NodePersistence overrides Persistence per node name ("n3" →
+	// "aof-always"); same values as Persistence.
+	NodePersistence map[string]string
 }
 
 // Cluster is the environment of one run. Its methods are safe for concurrent
@@ -133,6 +136,16 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 
 	for i := 0; i < o.Nodes; i++ {
 		name := "n" + strconv.Itoa(i+1)
+		persistence := persistence
+		if p, ok := o.NodePersistence[name]; ok && p != "" {
+			switch p {
+			case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways:
+				persistence = p
+			default:
+				_ = c.Close()
+				return nil, fmt.Errorf("start cluster: node %s: unknown persistence %q (want none, aof-everysec or aof-always)", name, p)
+			}
+		}
 		var impl nodeImpl
 		if backend == BackendLocal {
 			impl = newLocalNode(name, bin, persistence, log)
@@ -171,6 +184,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	}
 	log.Info("cluster started", "backend", c.backend, "version", c.version,
 		"nodes", len(c.nodes), "clients", len(c.clients), "persistence", persistence)
+	register(c)
 	return c, nil
 }
 
@@ -321,6 +335,7 @@ func (c *Cluster) Close() error {
 	}
 	c.closed = true
 	c.mu.Unlock()
+	defer unregister(c)
 
 	var errs []error
 	for _, ls := range c.links {

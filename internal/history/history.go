@@ -119,6 +119,9 @@ type Header struct {
 	Nodes           []string  `json:"nodes"`
 	RedisVersion    string    `json:"redis_version,omitempty"`
 	Started         time.Time `json:"started"`
+	// Plan is the run's fault plan, one plain line per fault in scenario
+	// time; it depends on the scenario and the seed alone.
+	Plan []string `json:"plan,omitempty"`
 }
 
 // ScenarioSeconds converts a true-time offset in ns to scenario seconds.

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"regexp"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/history"
 )
@@ -16,11 +19,17 @@ type lease struct {
 	Op                 int   // index into History.Ops of the granting acquire
 	Start              int64 // acquire Complete
 	Expire             int64 // derived instant the key expires in Redis: Start (or last extend) + TTL/TimeScale
-	KeyEnd             int64 // instant the key left Redis: min(Expire, removal, next grant of the key)
+	KeyEnd             int64 // instant the lock was lost in Redis: for one node min(Expire, removal, next grant); for N nodes when fewer than a quorum still held the key
 	Expired            bool  // KeyEnd is the TTL expiry, inside the history
 	Removed            bool  // a removing release ended the key
 	BelievedEnd        int64 // release Invoke, lost, or the end of the history
 	EndHow             string
+	// NodeEnd is, per granting node, the instant the key left that node;
+	// NodeHow says why: "expired", "clock" (its clock jumped), "crash",
+	// "released", "removed:<client>" or "taken:<client>".
+	NodeEnd  map[string]int64
+	NodeHow  map[string]string
+	EndCause string // NodeHow of the node that decided KeyEnd
 }
 
 // window is a fault's active interval (wall ns).
@@ -99,6 +108,7 @@ func newModel(h history.History) *model {
 
 func (m *model) deriveLeases() {
 	ops := m.h.Ops
+	const never = int64(1<<62 - 1)
 	for i, o := range ops {
 		if (o.F != history.Acquire && o.F != history.Probe) || o.Type != history.OK || o.Open() {
 			continue
@@ -114,9 +124,10 @@ func (m *model) deriveLeases() {
 		}
 		l.Expire = l.Start + m.wallOfScenarioNS(l.TTL)
 		if l.TTL <= 0 {
-			l.Expire = 1<<62 - 1
+			l.Expire = never
 		}
-		removal := int64(1<<62 - 1)
+		l.NodeEnd = map[string]int64{}
+		l.NodeHow = map[string]string{}
 		for j, p := range ops {
 			if j == i || p.Key != o.Key || p.Invoke < o.Complete {
 				continue
@@ -125,8 +136,8 @@ func (m *model) deriveLeases() {
 			switch {
 			case same && l.EndHow == "end" && (p.F == history.Release || p.F == history.Lost):
 				l.BelievedEnd, l.EndHow = p.Invoke, string(p.F)
-				if p.F == history.Release && p.Type == history.OK && p.Value.Removed && p.Invoke < removal {
-					removal = p.Invoke
+				if p.F == history.Release && p.Type == history.OK && p.Value.Removed {
+					l.removeOn(p.Value.Nodes, p.Invoke, "released")
 				}
 			case same && p.F == history.Extend && p.Type == history.OK && !p.Open() && p.Invoke <= l.Expire && l.EndHow == "end":
 				ttl := p.Value.TTL
@@ -135,37 +146,139 @@ func (m *model) deriveLeases() {
 				}
 				l.Expire = p.Complete + m.wallOfScenarioNS(ttl)
 			}
-			if p.Client != o.Client && (p.F == history.Release || p.F == history.Probe) && p.Type == history.OK &&
-				p.Value.Removed && p.Invoke < removal && p.Invoke < l.Expire && (len(p.Value.Nodes) == 0 || shareNode(p.Value.Nodes, l.Nodes)) {
-				removal = p.Invoke // a foreign plain DEL (naive) while the key was still ours
+			// A compare-and-delete release carrying another owner token
+			// cannot remove our key; only a plain DEL (naive, or no token) can.
+			plainDel := m.h.Header.Algorithm == "naive" || p.Value.Token == "" || l.Token == ""
+			if p.Client != o.Client && plainDel && (p.F == history.Release || p.F == history.Probe) && p.Type == history.OK &&
+				p.Value.Removed && p.Invoke < l.Expire && (len(p.Value.Nodes) == 0 || shareNode(p.Value.Nodes, l.Nodes)) {
+				l.removeOn(p.Value.Nodes, p.Invoke, "removed:"+p.Client) // a foreign plain DEL (naive) while the key was still ours
 			}
 		}
-		l.KeyEnd = l.Expire
-		if removal < l.KeyEnd {
-			l.KeyEnd, l.Removed = removal, true
+		// Per node: the TTL expiry, earlier when the node's clock jumped
+		// forward or the node crashed (no persistence) while the key lived.
+		for _, n := range l.Nodes {
+			end, how := l.Expire, "expired"
+			for _, w := range m.faults {
+				if !containsStr(w.Targets, n) || w.Start < l.Start || w.Start >= end {
+					continue
+				}
+				switch w.Fault {
+				case "clock-jump":
+					if d, ok := parseJump(w.Detail); ok && d > 0 {
+						e := max(w.Start, end-m.wallOfScenarioNS(int64(d)))
+						if e < end {
+							end, how = e, "clock"
+						}
+					}
+				case "crash":
+					end, how = w.Start, "crash"
+				}
+			}
+			if r, ok := l.NodeEnd[n]; !ok || end < r {
+				l.NodeEnd[n], l.NodeHow[n] = end, how
+			}
 		}
 		m.leases = append(m.leases, l)
 	}
-	// A later grant of the same key on a shared node means the key was gone
-	// by then: clip (our derived expiry is an estimate).
+	// A later grant of the same key on a node means the key was gone from
+	// that node by then: clip (our derived expiry is an estimate).
 	sort.SliceStable(m.leases, func(a, b int) bool { return m.leases[a].Start < m.leases[b].Start })
 	for a := range m.leases {
+		la := &m.leases[a]
 		for b := a + 1; b < len(m.leases); b++ {
-			la, lb := &m.leases[a], m.leases[b]
-			if la.Key == lb.Key && shareNode(la.Nodes, lb.Nodes) && lb.Start < la.KeyEnd {
-				if la.Expire <= lb.Start+m.wallOfScenarioNS(int64(1e9)) && !la.Removed {
-					la.KeyEnd = lb.Start // expired, a hair earlier than we estimated
-				} else {
-					la.KeyEnd, la.Removed = lb.Start, true
+			lb := m.leases[b]
+			if la.Key != lb.Key {
+				continue
+			}
+			for _, n := range lb.Nodes {
+				e, ok := la.NodeEnd[n]
+				if !ok || lb.Start >= e {
+					continue
 				}
-				break
+				if la.NodeHow[n] == "expired" && la.Expire <= lb.Start+m.wallOfScenarioNS(int64(1e9)) {
+					la.NodeEnd[n] = lb.Start // expired, a hair earlier than we estimated
+				} else if la.NodeHow[n] == "expired" {
+					la.NodeEnd[n], la.NodeHow[n] = lb.Start, "taken:"+lb.Client
+				} else {
+					la.NodeEnd[n] = lb.Start
+				}
 			}
 		}
 	}
+	quorum := len(m.nodes)/2 + 1
 	for a := range m.leases {
 		l := &m.leases[a]
+		ends := make([]int64, 0, len(l.Nodes))
+		for _, n := range l.Nodes {
+			ends = append(ends, l.NodeEnd[n])
+		}
+		sort.Slice(ends, func(i, j int) bool { return ends[i] > ends[j] })
+		q := 1
+		if len(m.nodes) > 1 && len(l.Nodes) >= quorum {
+			q = quorum
+		}
+		q = min(q, len(ends))
+		l.KeyEnd = ends[q-1]
+		how := ""
+		for _, n := range l.Nodes {
+			if l.NodeEnd[n] == l.KeyEnd {
+				how = l.NodeHow[n]
+				break
+			}
+		}
+		l.Removed = how != "expired" && how != "clock" && how != "crash"
 		l.Expired = !l.Removed && l.KeyEnd <= m.end
+		l.EndCause = how
 	}
+}
+
+// removeOn records that the key was deleted from nodes (all of the
+// lease's nodes when none is named) at t.
+func (l *lease) removeOn(nodes []string, t int64, how string) {
+	if len(nodes) == 0 {
+		nodes = l.Nodes
+	}
+	for _, n := range nodes {
+		if !containsStr(l.Nodes, n) {
+			continue
+		}
+		if e, ok := l.NodeEnd[n]; !ok || t < e {
+			l.NodeEnd[n], l.NodeHow[n] = t, how
+		}
+	}
+}
+
+var jumpRE = regexp.MustCompile(`([+-]?)\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\b`)
+
+// parseJump reads the first signed duration in a fault's detail ("n3's
+// clock jumps +15s", "clock of n3 jumped forward by 15s"); a "back"
+// wording or a minus sign makes it negative.
+func parseJump(detail string) (time.Duration, bool) {
+	mm := jumpRE.FindStringSubmatch(detail)
+	if mm == nil {
+		return 0, false
+	}
+	d, err := time.ParseDuration(mm[2] + mm[3])
+	if err != nil {
+		return 0, false
+	}
+	if mm[1] == "-" || strings.Contains(strings.ToLower(detail), "back") {
+		d = -d
+	}
+	return d, true
+}
+
+// declaredDuration is the fault's length as the scenario declared it,
+// read from its detail ("stop-the-world pause of 35s").
+func declaredDuration(detail string) (time.Duration, bool) {
+	d, ok := parseJump(detail)
+	if !ok {
+		return 0, false
+	}
+	if d < 0 {
+		d = -d
+	}
+	return d, d > 0
 }
 
 func shareNode(a, b []string) bool {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html/template"
 	"os"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,8 +22,8 @@ type pageStep struct {
 }
 
 type pageAnomaly struct {
-	Kind, Clients, Key, Window, Explain string
-	Informational                       bool
+	Kind, Clients, Key, Window, Explain, Why, Checker string
+	Informational                                     bool
 }
 
 type pageRun struct {
@@ -31,7 +33,11 @@ type pageRun struct {
 
 type page struct {
 	Lang, Title, Description       string
+	Aborted                        bool
 	Emulated                       bool
+	Fix                            *remedy
+	FixedReport                    string // relative link to the fixed scenario's latest report, when present
+	Rate                           bool
 	EmulatedText                   string
 	Verdict, VerdictWord, Headline string
 	ExpectClass, ExpectText        string
@@ -44,32 +50,32 @@ type page struct {
 }
 
 func buildPage(in Input, res Results, hist historyInfo) page {
-	lang := in.Lang
-	if lang == "" {
-		lang = "en"
-	}
+	lang := normLang(in.Lang)
 	h := in.History.Header
 	p := page{
-		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: in.Description,
+		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: in.Description, Aborted: in.Aborted,
+		Fix: buildRemedy(in, lang), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
-		Headline: Headline(in), History: hist, YAML: string(in.ScenarioYAML), Checkers: in.Results,
+		Headline: Headline(withLang(in, lang)), History: hist, YAML: string(in.ScenarioYAML), Checkers: in.Results,
 	}
 	switch {
 	case res.ExpectationMet == nil:
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.none")
 	case *res.ExpectationMet:
-		p.ExpectClass, p.ExpectText = "met", tr(lang, "expect.met", in.Expect, res.Verdict)
+		p.ExpectClass, p.ExpectText = "met", tr(lang, "expect.met", tr(lang, "verdict."+in.Expect), tr(lang, "verdict."+string(res.Verdict)))
 	default:
-		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", in.Expect, res.Verdict)
+		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", tr(lang, "verdict."+in.Expect), tr(lang, "verdict."+string(res.Verdict)))
 	}
-	for _, s := range Narrative(in) {
+	for _, s := range Narrative(withLang(in, lang)) {
 		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind,
 			Info: s.Kind == StepViolated && strings.Contains(s.Text, "informational")})
 	}
+	m := newModel(in.History)
 	for _, a := range res.Anomalies {
-		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: a.Kind, Clients: strings.Join(a.Clients, ", "), Key: a.Key,
-			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: a.Explain, Informational: a.Informational})
+		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
+			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: whyAnomaly(lang, a),
+			Checker: a.Explain, Informational: a.Informational})
 	}
 	backend := h.Backend
 	if res.Emulated {
@@ -101,10 +107,32 @@ func buildPage(in Input, res Results, hist historyInfo) page {
 	return p
 }
 
+func withLang(in Input, lang string) Input { in.Lang = lang; return in }
+
+// fixedReport finds the latest report of the fixed scenario next to this
+// run's (<out>/<scenario>/<run>/ → <out>/<fixed>/<run>/index.html) and
+// returns its path relative to dir.
+func fixedReport(dir, fixed string) string {
+	if fixed == "" {
+		return ""
+	}
+	ms, _ := filepath.Glob(filepath.Join(dir, "..", "..", fixed, "*", IndexFile))
+	if len(ms) == 0 {
+		return ""
+	}
+	sort.Strings(ms)
+	rel, err := filepath.Rel(dir, ms[len(ms)-1])
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
 func writeIndex(path string, in Input, res Results, hist historyInfo) error {
-	lang := in.Lang
+	lang := normLang(in.Lang)
 	t, err := template.New("index").Funcs(template.FuncMap{
-		"t": func(key string) string { return tr(lang, key) },
+		"t":  func(key string) string { return tr(lang, key) },
+		"tf": func(key string, args ...any) string { return tr(lang, key, args...) },
 	}).Parse(indexTemplate)
 	if err != nil {
 		return fmt.Errorf("parse template: %w", err)
@@ -113,9 +141,21 @@ func writeIndex(path string, in Input, res Results, hist historyInfo) error {
 	if err != nil {
 		return err
 	}
-	if err := t.Execute(f, buildPage(in, res, hist)); err != nil {
+	pg := buildPage(in, res, hist)
+	if pg.Fix != nil {
+		pg.FixedReport = fixedReport(filepath.Dir(path), pg.Fix.Fixed)
+	}
+	if err := t.Execute(f, pg); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// normLang maps "" and unknown languages to "en".
+func normLang(lang string) string {
+	if _, ok := messages[lang]; ok {
+		return lang
+	}
+	return "en"
 }

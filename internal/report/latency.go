@@ -17,7 +17,7 @@ import (
 // glyphs; fault windows shaded. Unknown outcomes are drawn at the top.
 func writeLatency(path string, in Input) error {
 	m := newModel(in.History)
-	lang := in.Lang
+	lang := normLang(in.Lang)
 	var okXY, failXY, infoXY plotter.XYs
 	maxMS := 0.0
 	for _, o := range in.History.Ops {
@@ -63,20 +63,7 @@ func writeLatency(path string, in Input) error {
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	p.Add(grid)
-	var legend []legendEntry
-	seen := map[string]bool{}
-	for _, w := range m.faults {
-		col, key := colFault, tr(lang, "p.fault", w.Fault)
-		if w.Fault == "pause" {
-			col, key = colPause, tr(lang, "p.pause")
-		}
-		r := rect(m.sec(w.Start), m.sec(w.End), 0, top, col, noLine())
-		p.Add(r)
-		if !seen[key] {
-			seen[key] = true
-			legend = append(legend, legendEntry{r, key})
-		}
-	}
+	legend := shadeFaults(p, m, lang, top)
 	add := func(xys plotter.XYs, g draw.GlyphStyle, key string) {
 		if len(xys) == 0 {
 			return

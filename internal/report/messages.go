@@ -6,13 +6,17 @@ import "fmt"
 // language. Values are fmt formats; their verbs and argument order are part
 // of the key's contract (documented beside the English text). To add a
 // language, add a table with the same keys: missing keys fall back to
-// English (TestEveryLanguageHasEveryKey keeps them complete).
+// English (TestEveryLanguageHasEveryKey keeps them complete). The
+// Vietnamese table uses the course's own terms (lessons 42–51): khoá phân
+// tán, lock, TTL, fencing token, idempotency key, Lua script, Redlock.
 var messages = map[string]map[string]string{
 	"en": {
 		// Page chrome.
 		"title":            "locksim report: %s",                                                // scenario
 		"emulated":         "emulated Redis (miniredis)",                                        //
 		"emulated.warning": "Not real Redis: this run used %s. Timing and expiry are emulated.", // "emulated Redis (miniredis)"
+		"aborted":          "ABORTED — partial history",
+		"aborted.text":     "The run was interrupted before it finished: the story, the plots and the verdict cover only what happened until then.",
 		"verdict.valid":    "VALID",
 		"verdict.invalid":  "INVALID",
 		"verdict.unknown":  "UNKNOWN",
@@ -21,29 +25,36 @@ var messages = map[string]map[string]string{
 		"expect.notmet":    "Expected %s, got %s: expectation NOT met.",
 		"h.story":          "What happened, step by step",
 		"h.story.note":     "Times are scenario time (t=0 is the start of the run).",
-		"h.anomalies":      "Anomalies",
+		"h.anomalies":      "What went wrong",
+		"h.fix":            "What would have prevented it",
 		"h.checkers":       "Checkers",
 		"h.timeline":       "Timeline",
+		"h.timeline.how":   "One row per worker (w1, w2, …) and one per Redis node. A coloured bar is a lock held, labelled with its token; on a node row it is the lock key stored on that node. Shaded areas are faults; the red band is when the lock was broken.",
 		"h.latency":        "Acquire latency",
+		"h.rate":           "Acquire rate",
 		"h.history":        "Linearizability (porcupine)",
 		"h.scenario":       "Scenario",
 		"h.run":            "Run",
 		"no.anomalies":     "No anomalies.",
-		"col.kind":         "Kind",
+		"col.kind":         "What",
 		"col.clients":      "Clients",
 		"col.key":          "Key",
 		"col.window":       "Window (scenario s)",
 		"col.explain":      "Explanation",
+		"col.why":          "Why it matters",
 		"col.checker":      "Checker",
 		"col.verdict":      "Verdict",
 		"col.summary":      "Summary",
 		"informational":    "informational (does not fail the run)",
-		"history.link":     "Open the porcupine visualisation of the resource history (history.html)",
+		"checker.words":    "The checker's own words",
+		"history.link":     "Open the porcupine visualisation of the lock and resource history (history.html)",
 		"history.none":     "No history.html: no linearizability information was given for this run.",
-		"history.toobig":   "No history.html: the history has %d porcupine operations, more than the limit of %d.", // n, limit
-		"history.faults":   "Fault windows are shown as annotations in the \"faults\" row.",
+		"history.toobig":   "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
+		"history.window":   "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
+		"history.faults":   "Faults, lock holds and anomalies are shown as annotations in their own rows.",
 		"alt.timeline":     "Timeline: who held the lock when, faults and writes",
 		"alt.latency":      "Acquire latency over scenario time",
+		"alt.rate":         "Acquires granted and refused per second of scenario time",
 		"run.seed":         "Seed",
 		"run.reproduce":    "Reproduce",
 		"run.version":      "locksim version",
@@ -59,83 +70,432 @@ var messages = map[string]map[string]string{
 		"run.workload":     "Workload",
 		"unknown.value":    "unknown",
 
+		// What would have prevented it.
+		"fix.safe":          "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
+		"fix.fencing":       "Fencing token: every grant carries a number that only grows; the resource (here the payment gateway) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).",
+		"fix.idempotency":   "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
+		"fix.atomic":        "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
+		"fix.enforce":       "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
+		"fix.redlock":       "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
+		"fix.ttl":           "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
+		"fix.unavailable":   "The lock service was unavailable: this is a liveness problem, not a safety one; more nodes (Redlock quorum) or retries with backoff help (lesson 47).",
+		"fix.fixed":         "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
+		"fix.fixed.run":     "Run it with",                                                                                                                                             //
+		"fix.fixed.report":  "open its report",                                                                                                                                         //
+		"fix.saved.fencing": "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
+
 		// Verdict sentences.
-		"say.double.late":   "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                        // Key, client, seconds
-		"say.double":        "The invoice (%s) was charged twice, by %s.",                                                                           // Key, clients
-		"say.overlap":       "Two workers held the lock at the same time: %s both believed they held %s for %.1f s.",                                // clients, key, seconds
-		"say.stale":         "The resource accepted a stale write: %s",                                                                              // explain
-		"say.other":         "%s: %s",                                                                                                               // kind, explain
-		"say.fenced":        "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.", // client, action, token, seen
-		"say.fenced.plain":  "The fencing token saved the day: a late write by %s was refused.",
-		"say.valid":         "No checker found a problem: the lock kept its promise in this run.",
-		"say.unknown":       "Inconclusive: %s",
-		"say.unknown.plain": "Inconclusive: a checker could not decide.",
-		"and":               "%s and %s",
+		"say.double.late":    "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
+		"say.double.clock":   "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
+		"say.double.removed": "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
+		"say.double":         "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
+		"say.overlap":        "Two workers held the lock at the same time: %s both believed they held %s for %.1f s.",                                                                     // clients, key, seconds
+		"say.cause.clock":    " It started when %s's clock jumped %s.",                                                                                                                    // node, jump
+		"say.stale":          "The resource accepted a stale write: %s",                                                                                                                   // explain
+		"say.other":          "%s: %s",                                                                                                                                                    // kind, explain
+		"say.fenced":         "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
+		"say.fenced.plain":   "The fencing token saved the day: a late write by %s was refused.",
+		"say.valid":          "No checker found a problem: the lock kept its promise in this run.",
+		"say.unknown":        "Inconclusive: %s",
+		"say.unknown.plain":  "Inconclusive: a checker could not decide.",
+		"and":                "%s and %s",
 
 		// Narrative. Times are scenario seconds, formatted by the caller.
-		"n.acquire":              "%s acquired the lock on %s (%s, TTL %s).", // client, key, token text, ttl
-		"n.acquire.nodes":        "%s acquired the lock on %s on %d of %d nodes (%s, TTL %s).",
-		"n.probe":                "Final probe: %s acquired the lock on %s (%s).", // client, key, token text
-		"n.token.fence":          "token %d",
-		"n.token.owner":          "owner token %s",
-		"n.tries.one":            "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
-		"n.tries":                "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
-		"n.acquire.info":         "%s's acquire of %s got no answer: outcome unknown.",
-		"n.read":                 "%s read %s: %s.",                                   // client, key, result
-		"n.write.ok":             "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
-		"n.write.charge":         "%s charged %s%s: accepted by the payment gateway.", // client, key, token suffix
-		"n.write.claim":          "%s registered its token at the resource for %s%s: accepted.",
-		"n.write.markpaid":       "%s marked %s as paid%s.",
-		"n.write.refused":        "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
-		"n.write.info":           "%s's %s of %s%s got no answer: it may or may not have happened.",
-		"n.with.token":           " with token %d",
-		"n.release.ok":           "%s released %s (key deleted).",
-		"n.release.none.expired": "%s tried to release %s, but its key was already gone from Redis (expired): nothing of its own to delete.",
-		"n.release.none.other":   "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
-		"n.release.none":         "%s tried to release %s: nothing of its own to delete.",
-		"n.release.fail":         "%s's release of %s failed.",
-		"n.release.info":         "%s's release of %s got no answer: outcome unknown.",
-		"n.extend.ok":            "%s extended its lock on %s.",
-		"n.extend.fail":          "%s could not extend its lock on %s.",
-		"n.lost":                 "%s concluded its lock on %s was lost and stopped.",
-		"n.pause":                "%s was paused (stop-the-world GC) for %s%s.", // client(s), duration, point suffix
-		"n.pause.point":          " at %s",
-		"n.resume":               "%s woke up after %s paused%s.", // client, duration, belief suffix
-		"n.resume.belief":        " and still believes it holds the lock on %s (token %s)",
-		"n.fault":                "Fault %s on %s started%s.", // kind, targets, detail
-		"n.fault.end":            "Fault %s on %s healed.",
-		"n.expired.paused":       "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
-		"n.expired.belief":       "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
-		"n.expired":              "%s's lock on %s expired in Redis (TTL %s).",
-		"n.anomaly":              "Violation (%s): %s", // kind, explain
-		"n.anomaly.info":         "Noted (%s, informational): %s",
+		"n.acquire":             "%s acquired the lock on %s (%s, TTL %s).",                          // client, key, token text, ttl
+		"n.acquire.nodes":       "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).", // client, key, nodes, n, total, quorum, token text, ttl
+		"n.probe":               "Final probe: %s acquired the lock on %s (%s).",                     // client, key, token text
+		"n.token.fence":         "token %d",
+		"n.token.owner":         "owner token %s",
+		"n.tries.one":           "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
+		"n.tries":               "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
+		"n.acquire.info":        "%s's acquire of %s got no answer: outcome unknown.",
+		"n.read":                "%s read %s: %s.",                                   // client, key, result
+		"n.write.ok":            "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
+		"n.write.charge":        "%s charged %s%s: accepted by the payment gateway.", // client, key, token suffix
+		"n.write.claim":         "%s registered its token at the resource for %s%s: accepted.",
+		"n.write.markpaid":      "%s marked %s as paid%s.",
+		"n.write.refused":       "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
+		"n.write.info":          "%s's %s of %s%s got no answer: it may or may not have happened.",
+		"n.with.token":          " with token %d",
+		"n.release.ok":          "%s released %s (key deleted).",
+		"n.release.gone":        "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.", // client, key, cause
+		"n.gone.expired":        "it had expired at t=%ss",                                                          // t
+		"n.gone.clock":          "it had expired early at t=%ss, when a node's clock jumped",                        // t
+		"n.gone.removed":        "%[2]s had deleted it at t=%[1]ss",                                                 // t, client
+		"n.gone.taken.released": "; %s had already taken and released the lock",                                     // client
+		"n.gone.taken.holds":    "; %s holds the lock now",                                                          // client
+		"n.release.none.other":  "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
+		"n.release.none":        "%s tried to release %s: nothing of its own to delete.",
+		"n.release.info":        "%s's release of %s got no answer: outcome unknown.",
+		"n.extend.ok":           "%s extended its lock on %s.",
+		"n.extend.fail":         "%s could not extend its lock on %s.",
+		"n.lost":                "%s concluded its lock on %s was lost and stopped.",
+		"n.pause":               "%s was frozen by a stop-the-world GC pause of %s%s.", // client(s), duration, point suffix
+		"n.pause.point":         ", %s",                                                // point words
+		"point.before-write":    "just before its write",
+		"point.after-acquire":   "right after acquiring the lock",
+		"point.before-release":  "just before releasing the lock",
+		"n.resume":              "%s woke up after being frozen for %s%s.",                        // client, duration, belief suffix
+		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",               // key, token text
+		"n.fault":               "Fault: %s on %s for %s%s.",                                      // fault word, targets, duration, detail
+		"n.fault.end":           "Fault healed: %s on %s.",                                        // fault word, targets
+		"n.partition":           "Network partition: %s, for %s.",                                 // cut sentences, duration
+		"n.partition.nodes":     "Network partition: %s cut off from everyone for %s.",            // nodes, duration
+		"n.cut.one":             "%s cannot reach %s",                                             // from, to
+		"n.cut.heal":            "%s can reach %s again",                                          // from, to
+		"n.partition.end":       "Network partition healed: %s.",                                  // heal sentences
+		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",      // nodes, signed jump
+		"n.clock.rate":          "%s's clock runs at the wrong speed for %s (%s).",                // nodes, duration, detail
+		"n.crash":               "%s crashed and lost its keys; down for %s.",                     // nodes, duration
+		"n.pause.node":          "Redis on %s was frozen for %s.",                                 // nodes, duration
+		"n.latency":             "The network to %s was slowed down for %s (%s).",                 // targets, duration, detail
+		"n.reset":               "Connections to %s were reset.",                                  // targets
+		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
+		"n.expired.belief":      "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
+		"n.expired":             "%s's lock on %s expired in Redis (TTL %s).",
+		"n.expired.nodes":       "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
+		"n.expired.clock":       "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
+		"n.expired.crash":       "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
+		"n.quorum.lost":         "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
+		"n.anomaly":             "Violation (%s): %s",                                                                                                        // kind word, sentence
+		"n.anomaly.info":        "Noted (%s, informational): %s",
+
+		// Fault kinds.
+		"fault.pause":      "GC pause",
+		"fault.partition":  "network partition",
+		"fault.latency":    "network latency",
+		"fault.reset":      "connection reset",
+		"fault.crash":      "node crash",
+		"fault.pause-node": "node pause",
+		"fault.clock-jump": "clock jump",
+		"fault.clock-rate": "clock drift",
+
+		// Anomaly kinds, their sentence and why they matter.
+		"kind.mutex-overlap":        "two holders at once",
+		"kind.double-effect":        "charged twice",
+		"kind.stale-write-accepted": "stale write accepted",
+		"kind.foreign-unlock":       "unlocked someone else's lock",
+		"kind.lost-update":          "lost update",
+		"kind.oversell":             "oversold",
+		"kind.over-admission":       "too many admitted",
+		"kind.split-brain":          "two leaders",
+		"kind.duplicate-run":        "job ran twice",
+		"kind.token-regression":     "fencing token went backwards",
+		"kind.unavailable":          "lock unavailable",
+		"kind.stuck-lock":           "lock stuck",
+		"kind.not-linearizable":     "not linearizable",
+		"a.mutex-overlap":           "%s both believed they held %s from t=%ss to t=%ss.",                                                         // clients, key, t0, t1
+		"a.double-effect":           "%s was charged %d times: %s. A payment must happen once.",                                                   // key, n, list
+		"a.double-effect.plain":     "%s was charged more than once, by %s.",                                                                      // key, clients
+		"a.at":                      "%s at t=%ss",                                                                                                // client, t
+		"a.not-linearizable":        "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).", // key, clients, t
+		"a.generic":                 "%s: %s on %s, t=%ss – t=%ss.",                                                                               // kind word, clients, key, t0, t1
+		"a.foreign-unlock":          "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                   // releaser, key, owners, t
+		"why.mutex-overlap":         "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
+		"why.double-effect":         "Correctness: the customer paid twice. This is real damage, not just wasted work.",
+		"why.stale-write-accepted":  "Correctness: an old holder's write overwrote a newer one.",
+		"why.foreign-unlock":        "Correctness: a client deleted a lock it did not own, letting a third client in.",
+		"why.not-linearizable":      "Correctness: the resource's history cannot be explained by one lock holder at a time.",
+		"why.oversell":              "Correctness: more was sold than there was stock.",
+		"why.lost-update":           "Correctness: one write silently erased another.",
+		"why.duplicate-run":         "Efficiency or correctness: a job meant to run once ran twice; harmless only if the job is idempotent.",
+		"why.split-brain":           "Correctness: two leaders acted at the same time.",
+		"why.over-admission":        "Correctness: more clients than allowed were inside at once.",
+		"why.token-regression":      "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
+		"why.unavailable":           "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
+		"why.stuck-lock":            "Liveness: the lock stayed taken with nobody using it.",
+		"why.informational":         "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
+		"why.other":                 "Correctness: a safety property of the lock did not hold.",
 
 		// Plots.
 		"p.timeline.title": "%s — %s", // scenario, verdict
 		"p.x":              "scenario time (s)",
-		"p.hold":           "%s holds the lock (key in Redis)", // client
-		"p.believed":       "believes it holds, key already gone",
-		"p.key":            "key exists on node",
-		"p.pause":          "pause (GC)",
+		"p.hold":           "%s holds the lock", // client
+		"p.believed":       "believes it holds, but the key is gone",
+		"p.key":            "key on node",
+		"p.pause":          "GC pause (client frozen)",
 		"p.pause.word":     "GC pause",
 		"p.paused":         "%s frozen: %s %s", // clients, fault word, duration
 		"p.other.ok":       "other write accepted (claim, mark-paid)",
-		"p.fault":          "fault: %s",
-		"p.violation":      "violation",
+		"p.fault":          "%s",
+		"p.violation":      "lock broken",
 		"p.charge.ok":      "charge accepted",
 		"p.write.refused":  "write refused",
 		"p.acquire.fail":   "acquire refused",
 		"p.expired":        "expired",
 		"p.node":           "node %s",
+		"p.cut":            "cut from %s", // nodes or clients
+		"p.owner":          "owner %s",
+		"p.quorum.lost":    "quorum lost",
+		"p.charge.bad":     "charge accepted without the lock (violation)",
 		"p.latency.title":  "%s — acquire latency", // scenario
 		"p.latency.y":      "acquire latency (ms, wall time)",
+		"p.rate.title":     "%s — acquires per second", // scenario
+		"p.rate.y":         "acquires / s (scenario time)",
 		"p.ok":             "granted",
 		"p.fail":           "refused",
 		"p.info":           "unknown (no reply)",
 		"p.charged":        "charged",
 		"p.refused":        "refused",
+
+		// Suite page.
+		"suite.title":    "locksim suite: %d runs", // n
+		"suite.totals":   "%d runs: %d valid, %d invalid, %d unknown. %d met their expectation, %d did not.",
+		"suite.scenario": "Scenario",
+		"suite.seed":     "Seed",
+		"suite.verdict":  "Verdict",
+		"suite.expect":   "Expected",
+		"suite.met":      "Met",
+		"suite.wall":     "Wall s",
+		"suite.timeline": "Timeline",
+		"suite.report":   "Report",
+		"suite.open":     "open",
+		"suite.yes":      "yes",
+		"suite.no":       "NO",
+		"suite.none":     "—",
+		"suite.aborted":  "aborted",
+	},
+	"vi": {
+		"title":            "Báo cáo locksim: %s",
+		"emulated":         "Redis giả lập (miniredis)",
+		"emulated.warning": "Không phải Redis thật: lần chạy này dùng %s. Thời gian và TTL được giả lập.",
+		"aborted":          "ĐÃ HUỶ — lịch sử không đầy đủ",
+		"aborted.text":     "Lần chạy bị ngắt trước khi kết thúc: diễn biến, biểu đồ và kết luận chỉ phản ánh những gì xảy ra đến lúc đó.",
+		"verdict.valid":    "HỢP LỆ",
+		"verdict.invalid":  "VI PHẠM",
+		"verdict.unknown":  "CHƯA KẾT LUẬN",
+		"expect.none":      "Kịch bản này không khai báo kết quả mong đợi.",
+		"expect.met":       "Mong đợi %s, nhận được %s: đúng như mong đợi.",
+		"expect.notmet":    "Mong đợi %s, nhận được %s: KHÔNG đúng như mong đợi.",
+		"h.story":          "Diễn biến từng bước",
+		"h.story.note":     "Thời gian tính theo thời gian kịch bản (t=0 là lúc bắt đầu chạy).",
+		"h.anomalies":      "Điều gì đã sai",
+		"h.fix":            "Điều gì đã có thể ngăn chặn nó",
+		"h.checkers":       "Các checker",
+		"h.timeline":       "Dòng thời gian",
+		"h.timeline.how":   "Mỗi hàng là một worker (w1, w2, …) hoặc một Redis node. Thanh màu là lock đang được giữ, ghi kèm token; trên hàng node, đó là key của lock lưu trên node đó. Vùng tô bóng là lỗi (fault); dải đỏ là lúc khoá phân tán bị phá vỡ.",
+		"h.latency":        "Độ trễ acquire",
+		"h.rate":           "Tốc độ acquire",
+		"h.history":        "Tính tuyến tính (porcupine)",
+		"h.scenario":       "Kịch bản",
+		"h.run":            "Lần chạy",
+		"no.anomalies":     "Không có bất thường nào.",
+		"col.kind":         "Vấn đề",
+		"col.clients":      "Client",
+		"col.key":          "Key",
+		"col.window":       "Khoảng thời gian (s kịch bản)",
+		"col.explain":      "Giải thích",
+		"col.why":          "Vì sao quan trọng",
+		"col.checker":      "Checker",
+		"col.verdict":      "Kết luận",
+		"col.summary":      "Tóm tắt",
+		"informational":    "chỉ để tham khảo (không làm lần chạy thất bại)",
+		"checker.words":    "Nguyên văn của checker (tiếng Anh)",
+		"history.link":     "Mở hình ảnh porcupine của lịch sử lock và tài nguyên (history.html)",
+		"history.none":     "Không có history.html: lần chạy này không có thông tin kiểm tra tính tuyến tính.",
+		"history.toobig":   "Không có history.html: lịch sử có %d thao tác porcupine, vượt giới hạn %d.",
+		"history.window":   "Lịch sử có %d thao tác porcupine, vượt giới hạn %d: history.html chỉ hiển thị %d thao tác từ t=%ss đến t=%ss, khoảng bận rộn nhất quanh bất thường đầu tiên.",
+		"history.faults":   "Lỗi (fault), thời gian giữ lock và các bất thường được hiển thị thành chú thích trên các hàng riêng.",
+		"alt.timeline":     "Dòng thời gian: ai giữ lock lúc nào, các lỗi và các lần ghi",
+		"alt.latency":      "Độ trễ acquire theo thời gian kịch bản",
+		"alt.rate":         "Số lần acquire thành công và bị từ chối mỗi giây thời gian kịch bản",
+		"run.seed":         "Seed",
+		"run.reproduce":    "Chạy lại",
+		"run.version":      "Phiên bản locksim",
+		"run.redis":        "Phiên bản Redis",
+		"run.backend":      "Backend",
+		"run.scale":        "Tỉ lệ thời gian",
+		"run.scale.text":   "1 s thời gian thực = %s s thời gian kịch bản",
+		"run.wall":         "Thời gian thực",
+		"run.wall.text":    "%.2f s",
+		"run.scenario.s":   "Thời gian kịch bản đã chạy",
+		"run.file":         "File kịch bản",
+		"run.algorithm":    "Thuật toán",
+		"run.workload":     "Workload",
+		"unknown.value":    "không rõ",
+
+		"fix.safe":          "Unlock an toàn: mỗi người giữ lock có một owner token ngẫu nhiên, và release bằng Lua script atomic chỉ xoá key nếu key vẫn chứa token của mình (bài 45).",
+		"fix.fencing":       "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là payment gateway) reject mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
+		"fix.idempotency":   "Idempotency key: gán cho lần charge một key duy nhất mà payment gateway ghi nhớ, nên lần charge thứ hai của cùng hoá đơn bị từ chối, dù ai gửi (bài 48).",
+		"fix.atomic":        "Không cần lock: kiểm tra và thay đổi trong một lệnh Redis atomic hoặc Lua script (vd check-and-decrement), nên không còn khoảng hở nào (bài 42).",
+		"fix.enforce":       "Đã có token nhưng tài nguyên không kiểm tra: tài nguyên phải reject các lần ghi mang fencing token cũ (bài 46).",
+		"fix.redlock":       "An toàn của Redlock phụ thuộc vào đồng hồ và thời gian: một cú nhảy đồng hồ, một lần pause hay mạng chậm cho phép hai client cùng có quorum. Đừng dựa vào nó cho correctness; thêm fencing token do tài nguyên kiểm tra (bài 47).",
+		"fix.ttl":           "Đặt TTL cho lock, để lock của client bị crash tự được giải phóng (bài 42).",
+		"fix.unavailable":   "Dịch vụ lock không khả dụng: đây là vấn đề liveness, không phải safety; thêm node (quorum của Redlock) hoặc retry với backoff sẽ giúp (bài 47).",
+		"fix.fixed":         "Cùng lỗi đó, nhưng vô hại: kịch bản %s.",
+		"fix.fixed.run":     "Chạy bằng lệnh",
+		"fix.fixed.report":  "mở báo cáo của nó",
+		"fix.saved.fencing": "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã reject người giữ lock cũ.",
+
+		"say.double.late":    "Hoá đơn (%s) bị charge hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
+		"say.double.clock":   "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
+		"say.double.removed": "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
+		"say.double":         "Hoá đơn (%s) bị charge hai lần, bởi %s.",
+		"say.overlap":        "Hai worker cùng giữ lock một lúc: %s đều tin rằng mình giữ %s trong %.1f s.",
+		"say.cause.clock":    " Bắt đầu khi đồng hồ của %s nhảy %s.",
+		"say.stale":          "Tài nguyên đã chấp nhận một lần ghi cũ (stale): %s",
+		"say.other":          "%s: %s",
+		"say.fenced":         "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị reject vì tài nguyên đã thấy token %[4]d.",
+		"say.fenced.plain":   "Fencing token đã cứu nguy: một lần ghi muộn của %s bị reject.",
+		"say.valid":          "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
+		"say.unknown":        "Chưa kết luận được: %s",
+		"say.unknown.plain":  "Chưa kết luận được: một checker không thể quyết định.",
+		"and":                "%s và %s",
+
+		"n.acquire":             "%s acquire được lock trên %s (%s, TTL %s).",
+		"n.acquire.nodes":       "%s acquire được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
+		"n.probe":               "Kiểm tra cuối: %s acquire được lock trên %s (%s).",
+		"n.token.fence":         "token %d",
+		"n.token.owner":         "owner token %s",
+		"n.tries.one":           "%s thử acquire %s và bị từ chối (người khác đang giữ).",
+		"n.tries":               "%s thử acquire %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (người khác đang giữ).",
+		"n.acquire.info":        "Lệnh acquire %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+		"n.read":                "%s đọc %s: %s.",
+		"n.write.ok":            "%s: %s %s được chấp nhận%s.",
+		"n.write.charge":        "%s charge %s%s: payment gateway chấp nhận.",
+		"n.write.claim":         "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
+		"n.write.markpaid":      "%s đánh dấu %s là đã thanh toán%s.",
+		"n.write.refused":       "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên REJECT: %[5]s.",
+		"n.write.info":          "Lần %[2]s %[3]s%[4]s của %[1]s không nhận được trả lời: có thể đã xảy ra hoặc chưa.",
+		"n.with.token":          " với token %d",
+		"n.release.ok":          "%s release %s (key đã bị xoá).",
+		"n.release.gone":        "%s thử release %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
+		"n.gone.expired":        "key đã expire lúc t=%ss",
+		"n.gone.clock":          "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
+		"n.gone.removed":        "%[2]s đã xoá nó lúc t=%[1]ss",
+		"n.gone.taken.released": "; %s đã lấy lock và release xong rồi",
+		"n.gone.taken.holds":    "; giờ %s đang giữ lock",
+		"n.release.none.other":  "%s thử release %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
+		"n.release.none":        "%s thử release %s: không có gì của mình để xoá.",
+		"n.release.info":        "Lệnh release %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+		"n.extend.ok":           "%s gia hạn lock trên %s.",
+		"n.extend.fail":         "%s không gia hạn được lock trên %s.",
+		"n.lost":                "%s kết luận lock trên %s đã mất và dừng lại.",
+		"n.pause":               "%s bị đóng băng bởi một GC pause (stop-the-world) dài %s%s.",
+		"n.pause.point":         ", %s",
+		"point.before-write":    "ngay trước khi ghi",
+		"point.after-acquire":   "ngay sau khi acquire lock",
+		"point.before-release":  "ngay trước khi release lock",
+		"n.resume":              "%s tỉnh dậy sau %s bị đóng băng%s.",
+		"n.resume.belief":       " và vẫn tin rằng mình giữ lock trên %s (%s)",
+		"n.fault":               "Lỗi: %s trên %s trong %s%s.",
+		"n.fault.end":           "Hết lỗi: %s trên %s.",
+		"n.partition":           "Chia cắt mạng (network partition): %s, trong %s.",
+		"n.partition.nodes":     "Chia cắt mạng: %s bị cô lập khỏi mọi node khác trong %s.",
+		"n.cut.one":             "%s không kết nối được tới %s",
+		"n.cut.heal":            "%s kết nối lại được tới %s",
+		"n.partition.end":       "Hết chia cắt mạng: %s.",
+		"n.clock.jump":          "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
+		"n.clock.rate":          "Đồng hồ của %s chạy sai tốc độ trong %s (%s).",
+		"n.crash":               "%s bị crash và mất các key; ngừng hoạt động %s.",
+		"n.pause.node":          "Redis trên %s bị đóng băng trong %s.",
+		"n.latency":             "Mạng tới %s bị làm chậm trong %s (%s).",
+		"n.reset":               "Các kết nối tới %s bị reset.",
+		"n.expired.paused":      "Lock của %s trên %s đã expire trong Redis (TTL %s) trong lúc %s đang bị pause.",
+		"n.expired.belief":      "Lock của %s trên %s đã expire trong Redis (TTL %s) trong khi %s vẫn tin rằng mình đang giữ.",
+		"n.expired":             "Lock của %s trên %s đã expire trong Redis (TTL %s).",
+		"n.expired.nodes":       "Key %[2]s của %[1]s đã expire trên %[3]s (TTL %[4]s).",
+		"n.expired.clock":       "Key %[2]s của %[1]s expire sớm trên %[3]s: đồng hồ của node đã nhảy.",
+		"n.expired.crash":       "Key %[2]s của %[1]s bị mất trên %[3]s: node bị crash.",
+		"n.quorum.lost":         "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
+		"n.anomaly":             "Vi phạm (%s): %s",
+		"n.anomaly.info":        "Ghi nhận (%s, chỉ để tham khảo): %s",
+
+		"fault.pause":      "GC pause",
+		"fault.partition":  "chia cắt mạng",
+		"fault.latency":    "độ trễ mạng",
+		"fault.reset":      "reset kết nối",
+		"fault.crash":      "node crash",
+		"fault.pause-node": "node bị đóng băng",
+		"fault.clock-jump": "nhảy đồng hồ",
+		"fault.clock-rate": "lệch tốc độ đồng hồ",
+
+		"kind.mutex-overlap":        "hai người cùng giữ lock",
+		"kind.double-effect":        "charge hai lần",
+		"kind.stale-write-accepted": "chấp nhận lần ghi cũ",
+		"kind.foreign-unlock":       "unlock nhầm lock của người khác",
+		"kind.lost-update":          "mất cập nhật",
+		"kind.oversell":             "bán vượt tồn kho",
+		"kind.over-admission":       "cho vào quá số lượng",
+		"kind.split-brain":          "hai leader",
+		"kind.duplicate-run":        "job chạy hai lần",
+		"kind.token-regression":     "fencing token đi lùi",
+		"kind.unavailable":          "lock không khả dụng",
+		"kind.stuck-lock":           "lock bị kẹt",
+		"kind.not-linearizable":     "không tuyến tính",
+		"a.mutex-overlap":           "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
+		"a.double-effect":           "%s bị charge %d lần: %s. Một khoản thanh toán chỉ được xảy ra một lần.",
+		"a.double-effect.plain":     "%s bị charge nhiều hơn một lần, bởi %s.",
+		"a.at":                      "%s lúc t=%ss",
+		"a.not-linearizable":        "Porcupine không tìm được thứ tự nào của các thao tác trên %s mà mỗi lúc chỉ một client giữ lock (%s, từ t=%ss).",
+		"a.generic":                 "%s: %s trên %s, t=%ss – t=%ss.",
+		"a.foreign-unlock":          "%s đã xoá key lock trên %s thuộc về %s (t=%ss).",
+		"why.mutex-overlap":         "Correctness: mutual exclusion (loại trừ lẫn nhau) bị phá vỡ; mọi việc cả hai làm với tài nguyên trong khoảng này có thể sai.",
+		"why.double-effect":         "Correctness: khách hàng bị trừ tiền hai lần. Đây là thiệt hại thật, không chỉ là tốn công.",
+		"why.stale-write-accepted":  "Correctness: lần ghi của người giữ lock cũ đã đè lên lần ghi mới hơn.",
+		"why.foreign-unlock":        "Correctness: một client đã xoá lock không phải của mình, để client thứ ba vào.",
+		"why.not-linearizable":      "Correctness: lịch sử của tài nguyên không thể giải thích bằng việc mỗi lúc chỉ một người giữ lock.",
+		"why.oversell":              "Correctness: bán nhiều hơn số hàng tồn kho.",
+		"why.lost-update":           "Correctness: một lần ghi đã lặng lẽ xoá mất lần ghi khác.",
+		"why.duplicate-run":         "Efficiency hoặc correctness: một job chỉ được chạy một lần đã chạy hai lần; chỉ vô hại nếu job là idempotent.",
+		"why.split-brain":           "Correctness: hai leader cùng hành động một lúc.",
+		"why.over-admission":        "Correctness: số client vào cùng lúc vượt mức cho phép.",
+		"why.token-regression":      "Correctness: fencing token chỉ được tăng; token cũ xuất hiện sau token mới làm fencing vô dụng.",
+		"why.unavailable":           "Liveness: không ai lấy được lock; dữ liệu không sai, nhưng công việc bị dừng.",
+		"why.stuck-lock":            "Liveness: lock vẫn bị chiếm dù không ai dùng.",
+		"why.informational":         "Chỉ là efficiency: lock bị phá vỡ, nhưng tài nguyên đã reject người giữ lock cũ nên dữ liệu không bị hại.",
+		"why.other":                 "Correctness: một tính chất an toàn của lock không được đảm bảo.",
+
+		"p.timeline.title": "%s — %s",
+		"p.x":              "thời gian kịch bản (s)",
+		"p.hold":           "%s giữ lock",
+		"p.believed":       "tin là mình giữ, nhưng key đã mất",
+		"p.key":            "key trên node",
+		"p.pause":          "GC pause (client bị đóng băng)",
+		"p.pause.word":     "GC pause",
+		"p.paused":         "%s bị đóng băng: %s %s",
+		"p.other.ok":       "lần ghi khác được chấp nhận (claim, mark-paid)",
+		"p.fault":          "%s",
+		"p.violation":      "lock bị phá vỡ",
+		"p.charge.ok":      "charge được chấp nhận",
+		"p.write.refused":  "lần ghi bị reject",
+		"p.acquire.fail":   "acquire bị từ chối",
+		"p.expired":        "expire",
+		"p.node":           "node %s",
+		"p.cut":            "bị cắt khỏi %s",
+		"p.owner":          "owner %s",
+		"p.quorum.lost":    "mất quorum",
+		"p.charge.bad":     "charge được chấp nhận khi không giữ lock (vi phạm)",
+		"p.latency.title":  "%s — độ trễ acquire",
+		"p.latency.y":      "độ trễ acquire (ms, thời gian thực)",
+		"p.rate.title":     "%s — số lần acquire mỗi giây",
+		"p.rate.y":         "acquire / s (thời gian kịch bản)",
+		"p.ok":             "thành công",
+		"p.fail":           "bị từ chối",
+		"p.info":           "không rõ (không có trả lời)",
+		"p.charged":        "đã charge",
+		"p.refused":        "bị reject",
+
+		"suite.title":    "Bộ kịch bản locksim: %d lần chạy",
+		"suite.totals":   "%d lần chạy: %d hợp lệ, %d vi phạm, %d chưa kết luận. %d đúng như mong đợi, %d không.",
+		"suite.scenario": "Kịch bản",
+		"suite.seed":     "Seed",
+		"suite.verdict":  "Kết luận",
+		"suite.expect":   "Mong đợi",
+		"suite.met":      "Đúng mong đợi",
+		"suite.wall":     "Thời gian (s)",
+		"suite.timeline": "Dòng thời gian",
+		"suite.report":   "Báo cáo",
+		"suite.open":     "mở",
+		"suite.yes":      "có",
+		"suite.no":       "KHÔNG",
+		"suite.none":     "—",
+		"suite.aborted":  "đã huỷ",
 	},
 }
+
+// Languages are the languages the report can be written in.
+var Languages = []string{"en", "vi"}
 
 // tr formats the message key in lang, falling back to English, then to the
 // key itself so a missing message is visible rather than silent.

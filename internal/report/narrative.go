@@ -92,15 +92,7 @@ func Narrative(in Input) []Step {
 	}
 	_ = multiKey
 
-	tokenText := func(fence int64, token string) string {
-		if fence > 0 {
-			return tr(lang, "n.token.fence", fence)
-		}
-		if len(token) > 8 {
-			token = token[:8]
-		}
-		return tr(lang, "n.token.owner", token)
-	}
+	tokenText := func(fence int64, token string) string { return tokenText(lang, fence, token) }
 	withToken := func(o history.Op) string {
 		f := o.Value.Fence
 		if f <= 0 {
@@ -141,7 +133,8 @@ func Narrative(in Input) []Step {
 				case o.F == history.Probe:
 					add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
 				case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
-					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, len(o.Value.Nodes), len(m.nodes), tt, ttl))
+					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, strings.Join(o.Value.Nodes, ", "),
+						len(o.Value.Nodes), len(m.nodes), len(m.nodes)/2+1, tt, ttl))
 				default:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
 				}
@@ -183,16 +176,8 @@ func Narrative(in Input) []Step {
 			switch {
 			case o.Type == history.OK && o.Value.Removed:
 				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.ok", o.Client, o.Key))
-			case o.Type == history.OK:
-				if owner, ok := m.keyOwnerAt(o.Key, o.Invoke); ok && owner.Client != o.Client {
-					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.none.other", o.Client, o.Key, owner.Client))
-				} else if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok && l.KeyEnd <= o.Invoke {
-					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.none.expired", o.Client, o.Key))
-				} else {
-					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.none", o.Client, o.Key))
-				}
-			case o.Type == history.Fail:
-				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.fail", o.Client, o.Key))
+			case o.Type == history.OK || o.Type == history.Fail:
+				add(o.Invoke, 2, StepRelease, m.releaseNothing(lang, o))
 			default:
 				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.info", o.Client, o.Key))
 			}
@@ -215,43 +200,88 @@ func Narrative(in Input) []Step {
 	// Faults: start and end.
 	for _, w := range m.faults {
 		targets := joinAnd(lang, w.Targets)
-		dur := fmtDur(m.sec(w.End) - m.sec(w.Start))
+		dur := m.faultDur(w)
 		if w.Fault == "pause" {
 			pt := ""
 			if w.Point != "" {
-				pt = tr(lang, "n.pause.point", w.Point)
+				pt = tr(lang, "n.pause.point", pointWord(lang, w.Point))
 			}
 			add(w.Start, 1, StepFault, tr(lang, "n.pause", targets, dur, pt))
 			for _, c := range w.Targets {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
-					belief = tr(lang, "n.resume.belief", l.Key, strings.TrimPrefix(tokenText(l.Fence, l.Token), "token "))
+					belief = tr(lang, "n.resume.belief", l.Key, tokenText(l.Fence, l.Token))
 				}
 				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
 			}
 			continue
 		}
-		det := ""
-		if w.Detail != "" {
-			det = " (" + w.Detail + ")"
+		add(w.Start, 1, StepFault, m.faultSentence(lang, w, dur))
+		if from, to, _ := linkTargets(w.Targets); w.Fault == "partition" && len(from) > 0 {
+			var parts []string
+			for _, f := range from {
+				parts = append(parts, tr(lang, "n.cut.heal", f, joinAnd(lang, to[f])))
+			}
+			add(w.End, 0, StepHeal, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
+		} else if w.Fault != "clock-jump" {
+			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, w.Fault), targets))
 		}
-		add(w.Start, 1, StepFault, tr(lang, "n.fault", w.Fault, targets, det))
-		add(w.End, 0, StepHeal, tr(lang, "n.fault.end", w.Fault, targets))
 	}
 
-	// Derived expiries.
+	// Derived expiries: one step per instant the key left some nodes
+	// (single node: the classic sentence).
 	for _, l := range m.leases {
-		if !l.Expired {
+		ttl := time.Duration(l.TTL).String()
+		if len(m.nodes) <= 1 || len(l.Nodes) <= 1 {
+			if !l.Expired {
+				continue
+			}
+			switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
+			case paused:
+				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client))
+			case l.BelievedEnd > l.KeyEnd:
+				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.belief", l.Client, l.Key, ttl, l.Client))
+			default:
+				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired", l.Client, l.Key, ttl))
+			}
 			continue
 		}
-		ttl := time.Duration(l.TTL).String()
-		switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
-		case paused:
-			add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client))
-		case l.BelievedEnd > l.KeyEnd:
-			add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.belief", l.Client, l.Key, ttl, l.Client))
-		default:
-			add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired", l.Client, l.Key, ttl))
+		byEnd := map[int64][]string{}
+		var ends []int64
+		for _, n := range l.Nodes {
+			e := l.NodeEnd[n]
+			how := l.NodeHow[n]
+			if e > m.end || (how != "expired" && how != "clock" && how != "crash") {
+				continue
+			}
+			if _, ok := byEnd[e]; !ok {
+				ends = append(ends, e)
+			}
+			byEnd[e] = append(byEnd[e], n)
+		}
+		sort.Slice(ends, func(a, b int) bool { return ends[a] < ends[b] })
+		for _, e := range ends {
+			ns := byEnd[e]
+			left := 0
+			for _, n := range l.Nodes {
+				if l.NodeEnd[n] > e {
+					left++
+				}
+			}
+			var s string
+			switch l.NodeHow[ns[0]] {
+			case "clock":
+				s = tr(lang, "n.expired.clock", l.Client, l.Key, joinAnd(lang, ns))
+			case "crash":
+				s = tr(lang, "n.expired.crash", l.Client, l.Key, joinAnd(lang, ns))
+			default:
+				s = tr(lang, "n.expired.nodes", l.Client, l.Key, joinAnd(lang, ns), ttl)
+			}
+			q := len(m.nodes)/2 + 1
+			if left < q && left+len(ns) >= q && l.BelievedEnd > e {
+				s += " " + tr(lang, "n.quorum.lost", left, len(m.nodes), q, l.Client)
+			}
+			add(e, 1, StepExpiry, s)
 		}
 	}
 
@@ -263,9 +293,9 @@ func Narrative(in Input) []Step {
 			at = a.Start
 		}
 		if a.Informational {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", a.Kind, a.Explain))
+			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 		} else {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly", a.Kind, a.Explain))
+			add(at, 9, StepViolated, tr(lang, "n.anomaly", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 		}
 	}
 
@@ -284,6 +314,17 @@ func Narrative(in Input) []Step {
 		out[i] = r.Step
 	}
 	return out
+}
+
+// tokenText is "token 3" for a fencing token, else "owner token 2e5a3c5a".
+func tokenText(lang string, fence int64, token string) string {
+	if fence > 0 {
+		return tr(lang, "n.token.fence", fence)
+	}
+	if len(token) > 8 {
+		token = token[:8]
+	}
+	return tr(lang, "n.token.owner", token)
 }
 
 func joinAnd(lang string, xs []string) string {

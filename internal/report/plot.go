@@ -21,11 +21,11 @@ import (
 const (
 	pngDPI       = 96
 	timelineW    = 1600 // px
-	timelineBase = 300  // px, plus laneHeight per lane
-	laneHeight   = 90   // px
+	timelineBase = 330  // px, plus laneHeight per lane
+	laneHeight   = 100  // px
 	latencyW     = 1600 // px
 	latencyH     = 600  // px
-	legendH      = 110  // px, strip under the plot
+	legendH      = 120  // px, strip under the plot
 	fontSize     = 17   // pt; ≥ 14 so it reads projected
 )
 

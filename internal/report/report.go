@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/anishathalye/porcupine"
 
@@ -30,9 +31,13 @@ type Input struct {
 	// Its operations' Call/Return times must be the history's true-time ns,
 	// so fault windows can be added as annotations on the same axis.
 	Porcupine *PorcupineView
-	// Lang selects the message table ("en"; unknown languages fall back to
-	// English).
+	// Lang selects the message table ("en" or "vi"; unknown languages
+	// fall back to English).
 	Lang string
+	// Aborted marks a run interrupted before its end (Ctrl-C): the page
+	// shows an "ABORTED — partial history" banner and results.json
+	// carries "aborted": true.
+	Aborted bool
 }
 
 // PorcupineView is the linearizability result history.html visualises.
@@ -63,6 +68,8 @@ type Results struct {
 	Reproduce       string  `json:"reproduce"`
 	// Emulated is true when the nodes were miniredis, not redis-server.
 	Emulated bool `json:"emulated"`
+	// Aborted is true for a run interrupted before its end.
+	Aborted bool `json:"aborted,omitempty"`
 }
 
 // Emulated reports whether the history's backend is emulated Redis.
@@ -78,7 +85,7 @@ func BuildResults(in Input, dir string) Results {
 		RedisVersion: h.RedisVersion, TimeScale: m.scale, Verdict: in.Verdict, Expect: in.Expect,
 		Checkers: map[string]checker.Verdict{}, Anomalies: allAnomalies(in.Results),
 		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, ReportDir: dir,
-		Reproduce: in.Reproduce, Emulated: emulated(h),
+		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted,
 	}
 	if r.Verdict == "" {
 		var vs []checker.Verdict
@@ -97,7 +104,8 @@ func BuildResults(in Input, dir string) Results {
 			r.Checkers[c.Checker] = c.Verdict
 		}
 	}
-	if in.Expect != "" {
+	// A partial history can neither meet nor miss an expectation.
+	if in.Expect != "" && !in.Aborted {
 		met := checker.Verdict(in.Expect) == r.Verdict
 		r.ExpectationMet = &met
 	}
@@ -130,9 +138,12 @@ func Write(dir string, in Input) (Results, error) {
 	if err := writeLatency(filepath.Join(dir, LatencyFile), in); err != nil {
 		errs = append(errs, fmt.Errorf("write %s: %w", LatencyFile, err))
 	}
+	if err := writeRate(filepath.Join(dir, RateFile), in); err != nil {
+		errs = append(errs, fmt.Errorf("write %s: %w", RateFile, err))
+	}
 	hist := historyStatus(in)
 	if hist.Written {
-		if err := writeHistoryHTML(filepath.Join(dir, HistoryFile), in); err != nil {
+		if err := writeHistoryHTML(filepath.Join(dir, HistoryFile), in, hist); err != nil {
 			errs = append(errs, fmt.Errorf("write %s: %w", HistoryFile, err))
 			hist.Written = false
 			hist.Note = err.Error()
@@ -152,9 +163,10 @@ const (
 	HistoryFile  = "history.html"
 )
 
-// MaxPorcupineOps caps history.html: a larger history is not visualised
-// (the browser page would be unusable).
-const MaxPorcupineOps = 20000
+// MaxPorcupineOps caps history.html: a larger history is visualised only
+// in the busiest window of this many operations around the first anomaly
+// (the whole page would be unusable). A variable so tests can lower it.
+var MaxPorcupineOps = 20000
 
 // Headline is the one plain sentence under the verdict banner, derived from
 // the anomalies: a double effect first, then a mutex overlap, then any
@@ -186,18 +198,44 @@ func Headline(in Input) string {
 		a := anoms[0]
 		switch a.Kind {
 		case checker.KindDoubleEffect:
-			if w, ok := lastAcceptedWrite(in.History, a); ok {
-				if l, ok := m.leaseAt(w.Client, w.Key, w.Invoke); ok && l.KeyEnd < w.Invoke {
-					return tr(lang, "say.double.late", a.Key, w.Client, m.sec(w.Invoke)-m.sec(l.KeyEnd))
+			// The earliest accepted write made after its writer's lock
+			// was gone is the one that did the damage.
+			for _, w := range acceptedWrites(in.History, a) {
+				l, ok := m.leaseAt(w.Client, w.Key, w.Invoke)
+				if !ok || l.KeyEnd >= w.Invoke {
+					continue
 				}
+				late := m.sec(w.Invoke) - m.sec(l.KeyEnd)
+				switch {
+				case l.EndCause == "clock":
+					var ns []string
+					for _, n := range l.Nodes {
+						if l.NodeHow[n] == "clock" {
+							ns = append(ns, n)
+						}
+					}
+					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, ns))
+				case strings.HasPrefix(l.EndCause, "removed:"):
+					return tr(lang, "say.double.removed", a.Key, w.Client, strings.TrimPrefix(l.EndCause, "removed:"), late)
+				}
+				return tr(lang, "say.double.late", a.Key, w.Client, late)
 			}
 			return tr(lang, "say.double", a.Key, joinAnd(lang, a.Clients))
 		case checker.KindMutexOverlap:
-			return tr(lang, "say.overlap", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS)
+			s := tr(lang, "say.overlap", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS)
+			// A clock jump shortly before the overlap is its likely cause.
+			for _, w := range m.faults {
+				if w.Fault == "clock-jump" && w.Start <= a.Start {
+					if d, ok := parseJump(w.Detail); ok {
+						s += tr(lang, "say.cause.clock", joinAnd(lang, w.Targets), signedDur(d))
+					}
+				}
+			}
+			return s
 		case checker.KindStaleWriteAccepted:
-			return tr(lang, "say.stale", a.Explain)
+			return tr(lang, "say.stale", m.describeAnomaly(lang, a))
 		}
-		return tr(lang, "say.other", a.Kind, a.Explain)
+		return tr(lang, "say.other", kindWord(lang, a.Kind), m.describeAnomaly(lang, a))
 	}
 	switch verdict {
 	case checker.Invalid:
@@ -250,23 +288,15 @@ func Headline(in Input) string {
 	return tr(lang, "say.valid")
 }
 
-// lastAcceptedWrite finds the latest accepted write the anomaly is about:
-// from its Ops indices when given, else by its key and clients.
-func lastAcceptedWrite(h history.History, a checker.Anomaly) (history.Op, bool) {
+// acceptedWrites lists the accepted writes an anomaly is about, earliest
+// first: from its Ops indices when given, else by its key and clients
+// (charges only).
+func acceptedWrites(h history.History, a checker.Anomaly) []history.Op {
 	want := map[int]bool{}
 	for _, i := range a.Ops {
 		want[i] = true
 	}
-	inClients := func(c string) bool {
-		for _, x := range a.Clients {
-			if x == c {
-				return true
-			}
-		}
-		return len(a.Clients) == 0
-	}
-	var best history.Op
-	found := false
+	var out []history.Op
 	for _, o := range h.Ops {
 		if o.F != history.Write || o.Type != history.OK {
 			continue
@@ -275,12 +305,11 @@ func lastAcceptedWrite(h history.History, a checker.Anomaly) (history.Op, bool) 
 			if !want[o.Index] {
 				continue
 			}
-		} else if o.Key != a.Key || !inClients(o.Client) || (o.Value.Action != "" && o.Value.Action != "charge") {
+		} else if o.Key != a.Key || (len(a.Clients) > 0 && !containsStr(a.Clients, o.Client)) || (o.Value.Action != "" && o.Value.Action != "charge") {
 			continue
 		}
-		if !found || o.Invoke > best.Invoke {
-			best, found = o, true
-		}
+		out = append(out, o)
 	}
-	return best, found
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Invoke < out[j].Invoke })
+	return out
 }

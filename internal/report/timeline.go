@@ -12,20 +12,107 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
-// maxMarkerLabels bounds the text labels on write markers; beyond it the
-// markers stay and the words go, so a busy run stays readable.
+// maxMarkerLabels bounds the text labels on write markers and hold bars;
+// beyond it the markers stay and the words go, so a busy run stays
+// readable.
 const maxMarkerLabels = 24
 
+// band is a violation window on the timeline: overlapping anomalies are
+// merged into one band with one label listing their kinds.
+type band struct {
+	s, e  float64 // scenario s
+	kinds []string
+}
+
+// mergeBands merges the non-informational anomalies' windows that overlap
+// (or touch) into bands, ordered by start; minW widens instants so they
+// stay visible.
+func mergeBands(as []checker.Anomaly, minW float64) []band {
+	var bs []band
+	for _, a := range as {
+		if a.Informational {
+			continue
+		}
+		s, e := a.StartS, a.EndS
+		if e-s < minW {
+			e = s + minW
+		}
+		bs = append(bs, band{s, e, []string{a.Kind}})
+	}
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].s < bs[j].s })
+	var out []band
+	for _, b := range bs {
+		if n := len(out); n > 0 && b.s <= out[n-1].e {
+			last := &out[n-1]
+			last.e = max(last.e, b.e)
+			for _, k := range b.kinds {
+				if !containsStr(last.kinds, k) {
+					last.kinds = append(last.kinds, k)
+				}
+			}
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// faultColor is the shade of one fault kind (its legend entry too).
+func faultColor(kind string) color.NRGBA {
+	switch kind {
+	case "pause":
+		return color.NRGBA{30, 30, 30, 120}
+	case "pause-node":
+		return color.NRGBA{90, 90, 90, 110}
+	case "partition":
+		return color.NRGBA{240, 190, 0, 120}
+	case "latency":
+		return color.NRGBA{0, 158, 115, 90}
+	case "reset":
+		return color.NRGBA{140, 140, 0, 110}
+	case "crash":
+		return color.NRGBA{0, 0, 0, 150}
+	case "clock-jump":
+		return color.NRGBA{148, 0, 211, 150}
+	case "clock-rate":
+		return color.NRGBA{255, 105, 180, 110}
+	}
+	return color.NRGBA{120, 60, 160, 70}
+}
+
+// wrapText breaks s into lines of at most n runes at spaces.
+func wrapText(s string, n int) string {
+	var lines []string
+	var cur []rune
+	for _, w := range strings.Fields(s) {
+		r := []rune(w)
+		if len(cur) > 0 && len(cur)+1+len(r) > n {
+			lines = append(lines, string(cur))
+			cur = cur[:0]
+		}
+		if len(cur) > 0 {
+			cur = append(cur, ' ')
+		}
+		cur = append(cur, r...)
+	}
+	if len(cur) > 0 {
+		lines = append(lines, string(cur))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // writeTimeline draws timeline.png: x is scenario seconds; one lane per
-// client (hold bars, the part held after the key expired, pauses, refused
-// acquires, writes) and one per node (when the lock key existed there and
-// whose it was); violation windows as red bands across all lanes.
+// client (hold bars labelled with tokens, the part held after the lock was
+// lost, pauses and link faults, refused acquires, writes) and one per node
+// (when the lock key existed there and whose it was, node faults);
+// violation windows as red bands across all lanes.
 func writeTimeline(path string, in Input) error {
 	m := newModel(in.History)
-	lang := in.Lang
+	lang := normLang(in.Lang)
 	nc := len(m.clients)
 	lanes := nc + len(m.nodes)
 	laneY := func(i int) float64 { return float64(lanes - 1 - i) }
@@ -33,21 +120,41 @@ func writeTimeline(path string, in Input) error {
 	for i, n := range m.nodes {
 		nodeLane[n] = nc + i
 	}
+	laneOf := func(name string) int {
+		if i := m.laneOf(name); i >= 0 {
+			return i
+		}
+		if i, ok := nodeLane[name]; ok {
+			return i
+		}
+		return -1
+	}
 	endS := m.sec(m.end)
 	if endS <= 0 {
 		endS = 1
 	}
 	multiKey := len(m.keys) > 1
+	// Data units per pixel on x (approximate plot area: image minus the
+	// y-axis labels), for placing labels so they do not collide.
+	perPx := endS * 1.1 / float64(timelineW-190)
 
 	title := in.History.Header.Scenario + " — " + tr(lang, "verdict."+string(in.Verdict))
 	if emulated(in.History.Header) {
 		title += " — " + tr(lang, "emulated")
 	}
-	title += "\n" + Headline(in)
+	if in.Aborted {
+		title += " — " + tr(lang, "aborted")
+	}
+	title += "\n" + wrapText(Headline(withLang(in, lang)), 120)
 	p := newPlot(title)
 	p.X.Label.Text = tr(lang, "p.x")
 	p.X.Min, p.X.Max = 0, endS*1.1
-	p.Y.Min, p.Y.Max = -0.6, float64(lanes)-0.4+0.45
+	bands := mergeBands(allAnomalies(in.Results), endS*0.004)
+	top := float64(lanes) - 0.5 + 0.15
+	if len(bands) > 0 {
+		top += 0.45
+	}
+	p.Y.Min, p.Y.Max = -0.55, top
 	var ticks []plot.Tick
 	for i, c := range m.clients {
 		ticks = append(ticks, plot.Tick{Value: laneY(i), Label: c})
@@ -80,90 +187,127 @@ func writeTimeline(path string, in Input) error {
 		lblText = append(lblText, s)
 		lblStyle = append(lblStyle, sty)
 	}
-	minLabelW := endS * 0.06 // a bar narrower than this gets its label outside
+	// Labels placed left-aligned on one row of one lane must not overlap:
+	// rowEnd remembers where the last one ended (data x).
+	rowEnd := map[string]float64{}
+	placeLeft := func(row string, x, y float64, s string, sty text.Style) bool {
+		w := float64(sty.Width(s)) * 96 / 72 * perPx
+		if x < rowEnd[row] {
+			return false
+		}
+		rowEnd[row] = x + w + 8*perPx
+		label(x, y, s, sty)
+		return true
+	}
+	minLabelPx := func(s string, sty text.Style) float64 { return (float64(sty.Width(s))*96/72 + 16) * perPx }
 
-	// Violation bands (behind everything), merged when they overlap.
-	type band struct {
-		s, e  float64
-		kinds []string
-	}
-	var bands []band
-	for _, a := range allAnomalies(in.Results) {
-		if a.Informational {
-			continue
-		}
-		s, e := a.StartS, a.EndS
-		if e-s < endS*0.004 {
-			e = s + endS*0.004
-		}
-		merged := false
-		for i := range bands {
-			if s <= bands[i].e && e >= bands[i].s {
-				bands[i].s, bands[i].e = min(bands[i].s, s), max(bands[i].e, e)
-				if !containsStr(bands[i].kinds, a.Kind) {
-					bands[i].kinds = append(bands[i].kinds, a.Kind)
-				}
-				merged = true
-				break
-			}
-		}
-		if !merged {
-			bands = append(bands, band{s, e, []string{a.Kind}})
-		}
-	}
+	// Violation bands (behind everything), one label each, stacked when
+	// two labels would overlap.
+	var lastLabelEnd = -1e18
+	row := 0
 	for _, b := range bands {
-		r := rect(b.s, b.e, -0.5, float64(lanes)-0.5+0.4, colViolation, draw.LineStyle{Color: colRefused, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}})
+		r := rect(b.s, b.e, -0.5, float64(lanes)-0.5+0.15, colViolation, draw.LineStyle{Color: colRefused, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}})
 		p.Add(r)
+		var words []string
+		for _, k := range b.kinds {
+			words = append(words, kindWord(lang, k))
+		}
+		s := tr(lang, "p.violation") + ": " + strings.Join(words, ", ")
 		sty := boldStyle(fontSize, colRefused)
-		sty.XAlign = draw.XCenter
-		label((b.s+b.e)/2, float64(lanes)-0.5+0.2, tr(lang, "p.violation")+": "+strings.Join(b.kinds, ", "), sty)
+		w := float64(sty.Width(s)) * 96 / 72 * perPx
+		x := b.s
+		if x+w > p.X.Max {
+			x = max(0, p.X.Max-w)
+		}
+		if x < lastLabelEnd {
+			row++
+		} else {
+			row = 0
+		}
+		lastLabelEnd = x + w + 10*perPx
+		label(x, float64(lanes)-0.5+0.42-0.0*float64(row), s, sty)
 	}
 	if len(bands) > 0 {
 		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colViolation, draw.LineStyle{Color: colRefused, Width: vg.Points(1.5)}), tr(lang, "p.violation")})
 	}
 
-	// Faults: pauses shaded over the paused client's lane; others over
-	// their targets' lanes (or every lane when the target is not a lane).
+	// Faults. Node faults and link faults shade lanes behind the bars;
+	// client pauses are drawn over the hold bars afterwards.
 	seenFault := map[string]bool{}
+	addFaultLegend := func(kind string) {
+		if seenFault[kind] {
+			return
+		}
+		seenFault[kind] = true
+		word := faultWord(lang, kind)
+		if kind == "pause" {
+			word = tr(lang, "p.pause")
+		}
+		legend = append(legend, legendEntry{rect(0, 1, 0, 1, faultColor(kind), draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}), tr(lang, "p.fault", word)})
+	}
+	var pauses []window
+	faultLabel := boldStyle(fontSize-1, color.NRGBA{60, 0, 90, 255})
 	for _, w := range m.faults {
 		s, e := m.sec(w.Start), m.sec(w.End)
-		col, key := colFault, tr(lang, "p.fault", w.Fault)
+		if e-s < endS*0.004 {
+			e = s + endS*0.004
+		}
+		col := faultColor(w.Fault)
+		from, to, rest := linkTargets(w.Targets)
+		addFaultLegend(w.Fault)
 		if w.Fault == "pause" {
-			col, key = colPause, tr(lang, "p.pause")
+			pauses = append(pauses, w)
+			continue
 		}
-		var ys []int
-		for _, t := range w.Targets {
-			if i := m.laneOf(t); i >= 0 {
-				ys = append(ys, i)
-			} else if i, ok := nodeLane[t]; ok {
-				ys = append(ys, i)
+		short := faultWord(lang, w.Fault)
+		if d, ok := parseJump(w.Detail); ok && w.Fault == "clock-jump" {
+			short += " " + signedDur(d)
+		}
+		shaded := false
+		for _, t := range rest {
+			i := laneOf(t)
+			if i < 0 {
+				continue
 			}
-		}
-		pg := rect(0, 1, 0, 1, col, draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)})
-		if len(ys) == 0 {
-			p.Add(rect(s, e, -0.5, float64(lanes)-0.5, col, noLine()))
-		}
-		for _, i := range ys {
+			shaded = true
 			y := laneY(i)
-			p.Add(rect(s, e, y-0.45, y+0.45, col, draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}))
-			word := w.Fault
-			if w.Fault == "pause" {
-				word = tr(lang, "p.pause.word")
-			}
-			sty := boldStyle(fontSize+1, color.White)
-			sty.XAlign = draw.XCenter
-			label((s+e)/2, y, tr(lang, "p.paused", strings.Join(w.Targets, ", "), word, fmtDur(e-s)), sty)
+			p.Add(rect(s, e, y-0.46, y+0.46, col, noLine()))
+			placeLeft(fmt.Sprintf("fault%d", i), s+4*perPx, y+0.33, short, faultLabel)
 		}
-		if !seenFault[key] {
-			seenFault[key] = true
-			legend = append(legend, legendEntry{pg, key})
+		// A link fault a→b: shade b's lane ("cut from a") and a thin
+		// strip at the bottom of a's lane ("cut from b, c").
+		for _, a := range from {
+			ai := laneOf(a)
+			for _, b := range to[a] {
+				if bi := laneOf(b); bi >= 0 {
+					shaded = true
+					y := laneY(bi)
+					p.Add(rect(s, e, y-0.46, y+0.46, col, noLine()))
+					placeLeft(fmt.Sprintf("fault%d", bi), s+4*perPx, y+0.33, tr(lang, "p.cut", a), faultLabel)
+				}
+			}
+			if ai >= 0 {
+				shaded = true
+				y := laneY(ai)
+				p.Add(rect(s, e, y-0.46, y-0.3, col, draw.LineStyle{Color: color.Gray{Y: 90}, Width: vg.Points(1)}))
+				placeLeft(fmt.Sprintf("cut%d", ai), s+4*perPx, y-0.38, tr(lang, "p.cut", strings.Join(to[a], ", ")), boldStyle(fontSize-3, color.Black))
+			}
+		}
+		if !shaded {
+			p.Add(rect(s, e, -0.5, float64(lanes)-0.5, col, noLine()))
 		}
 	}
 
 	// Lock holds on client lanes and key lifetimes on node lanes.
 	seenClient := map[string]bool{}
 	hasBelieved := false
-	expiredXY := map[int]plotter.XYs{}
+	type mark struct {
+		x, y   float64
+		word   string
+		client int // client lane, -1 on a node lane
+	}
+	var expiries []mark
+	labelAll := len(m.leases) <= maxMarkerLabels
 	for _, l := range m.leases {
 		ci := m.laneOf(l.Client)
 		if ci < 0 {
@@ -172,73 +316,107 @@ func writeTimeline(path string, in Input) error {
 		col := clientColor(ci)
 		y := laneY(ci)
 		s, held := m.sec(l.Start), m.sec(min(l.KeyEnd, l.BelievedEnd))
-		if held <= s {
-			held = s + endS*0.002
+		if l.KeyEnd > m.end && l.BelievedEnd >= m.end {
+			held = endS
 		}
-		name := tokenLabel(l)
+		if held <= s {
+			held = s + endS*0.003
+		}
+		name := tokenLabel(lang, l)
 		if multiKey {
 			name = l.Key + " " + name
 		}
-		bar := rect(s, held, y-0.3, y+0.3, col, draw.LineStyle{Color: color.Black, Width: vg.Points(1)})
+		bar := rect(s, held, y-0.2, y+0.2, col, draw.LineStyle{Color: color.Black, Width: vg.Points(1)})
 		p.Add(bar)
 		if !seenClient[l.Client] {
 			seenClient[l.Client] = true
 			legend = append(legend, legendEntry{bar, tr(lang, "p.hold", l.Client)})
 		}
-		white := boldStyle(fontSize, color.White)
-		if held-s >= minLabelW {
-			label(s+endS*0.006, y, name, white)
-		} else {
-			label(s+endS*0.004, y+0.42, name, boldStyle(fontSize-2, color.Black))
+		if labelAll || held-s >= minLabelPx(name, boldStyle(fontSize, color.Black)) {
+			placeLeft(fmt.Sprintf("hold%d", ci), s, y+0.41, name, boldStyle(fontSize, color.Black))
 		}
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			hasBelieved = true
-			p.Add(rect(held, be, y-0.3, y+0.3, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}))
+			p.Add(rect(held, be, y-0.2, y+0.2, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}))
 		}
-		// Node lanes: the key existed from the grant until KeyEnd.
+		// Node lanes: the key existed on each granting node until its
+		// NodeEnd.
 		for _, n := range l.Nodes {
 			ni, ok := nodeLane[n]
 			if !ok {
 				continue
 			}
 			ny := laneY(ni)
-			ke := m.sec(l.KeyEnd)
-			if l.KeyEnd > m.end {
+			ne := l.NodeEnd[n]
+			ke := m.sec(ne)
+			if ne > m.end {
 				ke = endS
 			}
-			p.Add(rect(s, ke, ny-0.25, ny+0.25, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1.5)}))
-			if ke-s >= minLabelW {
-				label(s+endS*0.006, ny, "key = "+l.Client+" "+name, boldStyle(fontSize-1, color.Black))
+			if ke <= s {
+				ke = s + endS*0.003
 			}
-			if l.Expired {
-				expiredXY[ni] = append(expiredXY[ni], plotter.XY{X: ke, Y: ny})
+			p.Add(rect(s, ke, ny-0.2, ny+0.2, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1.5)}))
+			kl := l.Client + " " + name
+			sty := boldStyle(fontSize-1, color.Black)
+			if ke-s >= minLabelPx(kl, sty) {
+				label(s+6*perPx, ny, kl, sty)
+			} else if labelAll {
+				placeLeft(fmt.Sprintf("key%d", ni), s, ny-0.33, kl, boldStyle(fontSize-3, color.Black))
+			}
+			if how := l.NodeHow[n]; ne <= m.end && (how == "expired" || how == "clock" || how == "crash") {
+				expiries = append(expiries, mark{ke, ny, tr(lang, "p.expired"), -1})
 			}
 		}
-		if l.Expired {
-			expiredXY[ci] = append(expiredXY[ci], plotter.XY{X: m.sec(l.KeyEnd), Y: y})
+		if l.Expired && len(l.Nodes) > 1 && len(m.nodes) > 1 {
+			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, tr(lang, "p.quorum.lost"), ci})
+		} else if l.Expired {
+			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, tr(lang, "p.expired"), ci})
 		}
 	}
 	if hasBelieved {
 		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}), tr(lang, "p.believed")})
 	}
-	// Expiry: a thick vertical tick and the word.
-	expSty := draw.LineStyle{Color: color.Black, Width: vg.Points(3)}
-	lanesWithExp := make([]int, 0, len(expiredXY))
-	for li := range expiredXY {
-		lanesWithExp = append(lanesWithExp, li)
-	}
-	sort.Ints(lanesWithExp)
-	for _, li := range lanesWithExp {
-		for _, xy := range expiredXY[li] {
-			ln, _ := plotter.NewLine(plotter.XYs{{X: xy.X, Y: xy.Y - 0.4}, {X: xy.X, Y: xy.Y + 0.4}})
-			ln.LineStyle = expSty
-			p.Add(ln)
-			sty := boldStyle(fontSize-1, color.Black)
-			sty.XAlign = draw.XRight
-			label(xy.X-endS*0.003, xy.Y-0.4, tr(lang, "p.expired"), sty)
+
+	// Client pauses over the hold bars: dark, with the pause in words.
+	for _, w := range pauses {
+		s, e := m.sec(w.Start), m.sec(w.End)
+		for _, t := range w.Targets {
+			i := m.laneOf(t)
+			if i < 0 {
+				continue
+			}
+			y := laneY(i)
+			p.Add(rect(s, e, y-0.27, y+0.27, faultColor("pause"), draw.LineStyle{Color: color.Black, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}))
+			txt := tr(lang, "p.paused", t, tr(lang, "p.pause.word"), m.faultDur(w))
+			sty := boldStyle(fontSize+1, color.White)
+			if (e-s)/perPx > float64(sty.Width(txt))*96/72+20 {
+				sty.XAlign = draw.XCenter
+				label((s+e)/2, y, txt, sty)
+			} else {
+				label(s, y-0.38, txt, boldStyle(fontSize-2, color.Black))
+			}
 		}
 	}
-	if len(expiredXY) > 0 {
+
+	// Expiry: a thick vertical tick and the word, left of it.
+	expSty := draw.LineStyle{Color: color.Black, Width: vg.Points(3)}
+	sort.SliceStable(expiries, func(i, j int) bool { return expiries[i].x < expiries[j].x })
+	for _, xy := range expiries {
+		ln, _ := plotter.NewLine(plotter.XYs{{X: xy.x, Y: xy.y - 0.32}, {X: xy.x, Y: xy.y + 0.32}})
+		ln.LineStyle = expSty
+		p.Add(ln)
+	}
+	// The word goes only on client lanes, right of the tick on the row of
+	// the token labels; on node lanes the legend explains the tick.
+	if len(expiries) <= maxMarkerLabels {
+		for _, xy := range expiries {
+			if xy.client < 0 {
+				continue
+			}
+			placeLeft(fmt.Sprintf("hold%d", xy.client), xy.x+5*perPx, xy.y+0.41, xy.word, boldStyle(fontSize-1, color.Black))
+		}
+	}
+	if len(expiries) > 0 {
 		legend = append(legend, legendEntry{lineThumb{expSty}, tr(lang, "p.expired") + " (TTL)"})
 	}
 
@@ -247,7 +425,7 @@ func writeTimeline(path string, in Input) error {
 	for _, o := range in.History.Ops {
 		if o.F == history.Acquire && o.Type == history.Fail {
 			if i := m.laneOf(o.Client); i >= 0 {
-				tries = append(tries, plotter.XY{X: m.sec(o.Invoke), Y: laneY(i) - 0.38})
+				tries = append(tries, plotter.XY{X: m.sec(o.Invoke), Y: laneY(i) - 0.42})
 			}
 		}
 	}
@@ -257,9 +435,10 @@ func writeTimeline(path string, in Input) error {
 		legend = append(legend, legendEntry{sc, tr(lang, "p.acquire.fail")})
 	}
 
-	// Writes: accepted (green filled) and refused (red X).
-	var okXY, badXY, otherXY plotter.XYs
-	var okW, badW []history.Op
+	// Writes: accepted (green), accepted without the lock (red, the
+	// violating write) and refused (red X).
+	var okXY, badXY, staleXY, otherXY plotter.XYs
+	var okW, badW, staleW []history.Op
 	for _, o := range in.History.Ops {
 		if o.F != history.Write {
 			continue
@@ -271,8 +450,14 @@ func writeTimeline(path string, in Input) error {
 		xy := plotter.XY{X: m.sec(o.Invoke), Y: laneY(i)}
 		switch o.Type {
 		case history.OK:
+			l, held := m.leaseAt(o.Client, o.Key, o.Invoke)
+			violating := in.History.Header.FencingEnforced == false && (!held || l.KeyEnd < o.Invoke)
 			if o.Value.Action != "charge" && o.Value.Action != "" {
 				otherXY = append(otherXY, xy)
+				continue
+			}
+			if violating {
+				staleXY, staleW = append(staleXY, xy), append(staleW, o)
 				continue
 			}
 			okXY, okW = append(okXY, xy), append(okW, o)
@@ -290,27 +475,36 @@ func writeTimeline(path string, in Input) error {
 		p.Add(sc)
 		legend = append(legend, legendEntry{sc, tr(lang, "p.charge.ok")})
 	}
+	if len(staleXY) > 0 {
+		sc := scatter(staleXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: outlinedCircle{}})
+		p.Add(sc)
+		legend = append(legend, legendEntry{sc, tr(lang, "p.charge.bad")})
+	}
 	if len(badXY) > 0 {
 		sc := scatter(badXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: thickCross{vg.Points(4)}})
 		p.Add(sc)
 		legend = append(legend, legendEntry{sc, tr(lang, "p.write.refused")})
 	}
-	if len(okW)+len(badW) <= maxMarkerLabels {
+	if len(okW)+len(badW)+len(staleW) <= maxMarkerLabels {
 		for i, o := range okW {
-			sty := boldStyle(fontSize, colAccepted)
-			label(okXY[i].X+endS*0.01, okXY[i].Y-0.2, tr(lang, "p.charged")+fenceSuffix(m, o), sty)
+			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), okXY[i].X+12*perPx, okXY[i].Y-0.3, tr(lang, "p.charged")+fenceSuffix(m, o), boldStyle(fontSize, colAccepted))
+		}
+		for i, o := range staleW {
+			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), staleXY[i].X+14*perPx, staleXY[i].Y-0.3, tr(lang, "p.charged")+fenceSuffix(m, o), boldStyle(fontSize, colRefused))
 		}
 		for i, o := range badW {
-			sty := boldStyle(fontSize, colRefused)
-			label(badXY[i].X+endS*0.01, badXY[i].Y-0.2, tr(lang, "p.refused")+fenceSuffix(m, o), sty)
+			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), badXY[i].X+14*perPx, badXY[i].Y-0.3, tr(lang, "p.refused")+fenceSuffix(m, o), boldStyle(fontSize, colRefused))
 		}
 	}
 
 	if len(lblXY) > 0 {
 		p.Add(labels(lblXY, lblText, lblStyle))
 	}
-	return savePNG(path, p, legend, timelineW, timelineBase+laneHeight*float64(lanes))
+	return savePNG(path, p, legend, timelineW, timelineHeight(lanes))
 }
+
+// timelineHeight is timeline.png's height in pixels for a number of lanes.
+func timelineHeight(lanes int) float64 { return timelineBase + laneHeight*float64(lanes) }
 
 func containsStr(xs []string, s string) bool {
 	for _, x := range xs {
@@ -321,7 +515,7 @@ func containsStr(xs []string, s string) bool {
 	return false
 }
 
-// fenceSuffix is ", token N" for a write made under fencing token N.
+// fenceSuffix is " (token N)" for a write made under fencing token N.
 func fenceSuffix(m *model, o history.Op) string {
 	f := o.Value.Fence
 	if f <= 0 {

@@ -33,6 +33,13 @@ type Options struct {
 	// RedisServer is the redis-server binary; "" looks it up on PATH.
 	RedisServer string
 	Logger      *slog.Logger
+
+	// inspect, when set (tests), is called after the final heal and before
+	// the cluster is closed.
+	inspect func(*cluster.Cluster)
+	// applied, when set (tests), is called right after a fault step was
+	// applied, while it is active.
+	applied func(faults.Step, *cluster.Cluster)
 }
 
 // Result is a finished run.
@@ -56,16 +63,25 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	cl, err := cluster.Start(ctx, cluster.Options{
 		Backend: o.Backend, Nodes: sc.Nodes, Persistence: sc.Persistence,
 		Clients: names, Logger: log, RedisServer: o.RedisServer,
+		NodePersistence: sc.NodePersistence,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start cluster: %w", err)
 	}
 	defer cl.Close()
 
-	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names}
+	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names, applied: o.applied}
 	r.scale = sc.TimeScale
 	r.ledger = newLedger(sc.Workload.Fencing)
-	if err := r.setupClients(); err != nil {
+	plan, err := faults.NewPlan(sc, o.Seed, cl.NodeNames(), names)
+	if err != nil {
+		return nil, fmt.Errorf("fault plan: %w", err)
+	}
+	for _, line := range plan.Lines() {
+		log.Info("fault plan", "step", line)
+	}
+	r.nem = newNemesis(r, plan)
+	if err := r.setupClients(plan); err != nil {
 		return nil, err
 	}
 	defer r.closeClients()
@@ -79,10 +95,14 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fencing, Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
+		Plan: plan.Lines(),
 	}}
 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
 	defer cancel()
+	r.runCtx = runCtx
+	r.nem.prepare(runCtx)
+	r.nem.start(runCtx)
 	var wg sync.WaitGroup
 	for i := range r.workers {
 		wg.Add(1)
@@ -92,8 +112,14 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		}(r.workers[i])
 	}
 	wg.Wait()
-	if err := cl.HealAll(context.WithoutCancel(ctx)); err != nil {
-		return nil, fmt.Errorf("heal faults: %w", err)
+	r.nem.stop()
+	healErr := cl.HealAll(context.WithoutCancel(ctx))
+	r.nem.finish()
+	if o.inspect != nil {
+		o.inspect(cl)
+	}
+	if healErr != nil {
+		return nil, fmt.Errorf("heal faults: %w", healErr)
 	}
 	h.Ops = r.rec.Ops()
 	if err := ctx.Err(); err != nil {
@@ -115,7 +141,36 @@ type run struct {
 
 	conns    []*redis.Client
 	workers  []*worker
+	clocks   map[string]*clients.FaultyClock
+	nem      *nemesis
+	applied  func(faults.Step, *cluster.Cluster)
+	runCtx   context.Context
 	nextProc atomic.Int64
+}
+
+// worker returns the named worker, or nil.
+func (r *run) worker(name string) *worker {
+	for _, w := range r.workers {
+		if w.name == name {
+			return w
+		}
+	}
+	return nil
+}
+
+// gateForAlgorithm lets an algorithm reach its client's pause points (e.g.
+// in-acquire). A stop-the-world pause is not bounded by the operation's
+// deadline, so the freeze runs under the run's context instead.
+type gateForAlgorithm struct {
+	r    *run
+	gate *faults.Gate
+}
+
+func (g gateForAlgorithm) Point(ctx context.Context, point string) error {
+	if g.r.runCtx != nil {
+		ctx = g.r.runCtx
+	}
+	return g.gate.Point(ctx, point)
 }
 
 // wall converts a scenario duration to wall time.
@@ -130,13 +185,9 @@ func (r *run) opTimeout() time.Duration {
 	return min(max(t, 50*time.Millisecond), 2*time.Second)
 }
 
-func (r *run) setupClients() error {
-	pauses := make([]faults.Pause, 0, len(r.sc.Faults))
-	for _, f := range r.sc.Faults {
-		if f.Kind == "pause" {
-			pauses = append(pauses, faults.Pause{Client: f.Client, Point: f.Point, Occurrence: f.Occurrence, Duration: r.wall(f.Duration.D()), Scenario: f.Duration.D()})
-		}
-	}
+func (r *run) setupClients(plan faults.Plan) error {
+	pauses := plan.Pauses(r.scale)
+	r.clocks = map[string]*clients.FaultyClock{}
 	r.nextProc.Store(int64(len(r.names)))
 	for i, name := range r.names {
 		var nodes []clients.Node
@@ -150,12 +201,16 @@ func (r *run) setupClients() error {
 			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c})
 		}
 		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
-		lk, err := clients.New(r.sc.Algorithm, clients.Config{Nodes: nodes, TTL: r.wall(r.sc.TTL.D()), Rand: rng})
+		clock := clients.NewFaultyClock()
+		r.clocks[name] = clock
+		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock}
+		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause})
+		lk, err := clients.New(r.sc.Algorithm, clients.Config{Nodes: nodes, TTL: r.wall(r.sc.TTL.D()), Rand: rng,
+			Clock: clock, Gate: gateForAlgorithm{r: r, gate: w.gate}})
 		if err != nil {
 			return fmt.Errorf("client %s: %w", name, err)
 		}
-		w := &worker{r: r, name: name, proc: i, lock: lk, rng: rng}
-		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause})
+		w.lock = lk
 		r.workers = append(r.workers, w)
 	}
 	return nil

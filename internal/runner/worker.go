@@ -16,12 +16,13 @@ import (
 // invoice, acquire the lock, (claim with its fencing token,) read the
 // invoice, do the slow job, charge, mark paid, release.
 type worker struct {
-	r    *run
-	name string
-	proc int
-	lock clients.Locker
-	gate *faults.Gate
-	rng  *rand.Rand
+	r     *run
+	name  string
+	proc  int
+	lock  clients.Locker
+	gate  *faults.Gate
+	rng   *rand.Rand
+	clock *clients.FaultyClock
 }
 
 // recordPause records a pause of this worker as a nemesis operation whose
@@ -29,6 +30,10 @@ type worker struct {
 func (w *worker) recordPause(p faults.Pause) func() {
 	v := history.Value{Fault: "pause", Targets: []string{w.name}, Point: p.Point,
 		Detail: fmt.Sprintf("stop-the-world pause of %s", p.Scenario)}
+	if p.Point == "random" {
+		v.Point = ""
+		v.Detail = fmt.Sprintf("stop-the-world pause of %s at a random moment", p.Scenario)
+	}
 	pend := w.r.rec.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, "", v)
 	return func() { pend.End(history.OK, v, "") }
 }
@@ -46,7 +51,11 @@ func (w *worker) run(ctx context.Context) {
 			idx = i
 		}
 	}
-	if err := w.gate.Sleep(ctx, w.r.wall(w.r.sc.Stagger.D())*time.Duration(idx)); err != nil {
+	start := w.r.wall(w.r.sc.Stagger.D()) * time.Duration(idx)
+	if d, ok := w.r.sc.ClientStart[w.name]; ok {
+		start = w.r.wall(d.D())
+	}
+	if err := w.gate.Sleep(ctx, start); err != nil {
 		return
 	}
 	for k := 1; k <= w.r.sc.Workload.Keys; k++ {
@@ -88,7 +97,7 @@ func (w *worker) processInvoice(ctx context.Context, key string) bool {
 			w.release(ctx, lease)
 			return true
 		}
-		if w.gate.Sleep(ctx, w.r.wall(sc.Workload.Job.D())) != nil {
+		if w.job(ctx, lease) != nil {
 			return false
 		}
 		if w.gate.Point(ctx, scenario.PointBeforeWrite) != nil {
@@ -119,19 +128,50 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 	if t == history.Info {
 		w.newProcess()
 	}
+	if t == history.OK {
+		w.r.nem.event(w.name, lease.Nodes)
+	}
 	return lease, t == history.OK
+}
+
+// job does the slow work: the workload's Job, or, with UntilValidity,
+// until the client's own clock says the lease has only that much validity
+// left (lock-theory S16: a slow client clock makes it overstay).
+func (w *worker) job(ctx context.Context, l clients.Lease) error {
+	margin := w.r.sc.Workload.UntilValidity.D()
+	if margin <= 0 {
+		return w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Job.D()))
+	}
+	target := l.ValidUntil.Add(-w.r.wall(margin))
+	for {
+		left := target.Sub(w.clock.Now())
+		if left <= 0 {
+			return w.gate.Wait(ctx)
+		}
+		// Sleep half the remaining clock time (at least 100µs): the loop
+		// converges whatever the clock's rate.
+		if err := w.gate.Sleep(ctx, max(left/2, 100*time.Microsecond)); err != nil {
+			return err
+		}
+	}
 }
 
 func (w *worker) release(ctx context.Context, l clients.Lease) {
 	v := history.Value{Token: l.Token, Fence: l.Fence}
 	p := w.r.rec.Begin(w.proc, w.name, history.Release, l.Key, v)
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
-	err := w.lock.Release(octx, l)
+	removedFrom := l.Nodes
+	var err error
+	if nr, ok := w.lock.(clients.NodeReleaser); ok {
+		removedFrom, err = nr.ReleaseNodes(octx, l)
+	} else {
+		err = w.lock.Release(octx, l)
+	}
 	cancel()
 	t := outcome(err)
 	if t == history.OK {
 		v.Removed = true
-		v.Nodes = l.Nodes
+		v.Nodes = removedFrom
 	}
 	p.End(t, v, errText(err))
 	if t == history.Info {

@@ -19,10 +19,10 @@ import (
 
 // Known kinds. The CLI's `locksim list` and validation read the same tables.
 var (
-	Algorithms   = []string{"naive", "safe", "fenced"}
+	Algorithms   = []string{"naive", "safe", "fenced", "redlock", "redlock-nocheck", "redlock-fenced", "redsync", "redislock"}
 	Workloads    = []string{"payment"}
-	FaultKinds   = []string{"pause"}
-	PausePoints  = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease}
+	FaultKinds   = []string{"pause", KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate}
+	PausePoints  = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire, PointRandom}
 	Persistences = []string{"none", "aof-everysec", "aof-always"}
 	// Expectations are the values of Scenario.Expect ("" means none).
 	Expectations = []string{"valid", "invalid", "unknown"}
@@ -62,9 +62,10 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"persistence", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
-		"faults", "expect"}
-	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim"}
-	faultFields    = []string{"kind", "client", "point", "occurrence", "duration"}
+		"faults", "expect", "nemesis", "client_start", "node_persistence", "library"}
+	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity"}
+	faultFields    = []string{"kind", "client", "point", "occurrence", "duration",
+		"at", "when", "delay", "nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read
@@ -837,6 +838,11 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 		runDur = s.Duration
 	}
 	s.Faults = p.faults(fs["faults"], s.Clients, runDur)
+	s.Faults = p.faultsMore(fs["faults"], s.Faults, s.Clients, s.Nodes, runDur)
+	s.Nemesis = p.nemesis(fs["nemesis"], runDur)
+	s.ClientStart = p.clientStart(fs["client_start"], s.Clients)
+	s.NodePersistence = p.nodePersistence(fs["node_persistence"], s.Nodes)
+	s.Library = p.library(fs, s)
 
 	if v, n, st := p.str(fs["expect"], "expect"); st == good {
 		if v != "" && !contains(Expectations, v) {
@@ -886,16 +892,17 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 	}
 	w.Read = p.nonNegDuration(fs["read"], "workload.read", 0)
 	w.Job = p.nonNegDuration(fs["job"], "workload.job", 0)
+	w.UntilValidity = p.nonNegDuration(fs["until_validity"], "workload.until_validity", 0)
 	if v, n, st := p.boolean(fs["fencing"], "workload.fencing"); st == good {
 		w.Fencing = v
-		if v && algorithm != "" && algorithm != "fenced" {
-			p.errorf(n, "workload.fencing", "true needs algorithm fenced (got %s): only fenced hands out increasing fencing tokens; with %s every lease's token is 0, so the resource cannot tell a stale holder from the current one", algorithm, algorithm)
+		if v && algorithm != "" && !contains(FencedAlgorithms, algorithm) {
+			p.errorf(n, "workload.fencing", "true needs algorithm fenced or redlock-fenced (got %s): only fenced hands out increasing fencing tokens; with %s every lease's token is 0, so the resource cannot tell a stale holder from the current one", algorithm, algorithm)
 		}
 	}
 	if v, n, st := p.boolean(fs["claim"], "workload.claim"); st == good {
 		w.Claim = &v
-		if v && algorithm != "" && algorithm != "fenced" {
-			p.errorf(n, "workload.claim", "true needs algorithm fenced (got %s): a claim registers the lease's fencing token at the resource, and only fenced hands out tokens", algorithm)
+		if v && algorithm != "" && !contains(FencedAlgorithms, algorithm) {
+			p.errorf(n, "workload.claim", "true needs algorithm fenced or redlock-fenced (got %s): a claim registers the lease's fencing token at the resource, and only fenced hands out tokens", algorithm)
 		}
 	}
 	return w
@@ -968,13 +975,16 @@ func (p *parser) fault(m *yaml.Node, path string, clients int, runDur Duration) 
 	case good:
 		ft.Duration = d
 		switch {
+		case d == 0 && !isPause: // until the end of the run
 		case d <= 0:
 			p.errorf(n, path+".duration", "must be > 0 (got %s)", describe(n))
 		case runDur > 0 && d > runDur:
 			p.errorf(n, path+".duration", "pause of %s is longer than the run (duration %s)", d, runDur)
 		}
 	case absent:
-		p.required(m, fs["duration"], path+".duration", "how long the fault lasts, e.g. \"duration: 15s\"")
+		if isPause {
+			p.required(m, fs["duration"], path+".duration", "how long the fault lasts, e.g. \"duration: 15s\"")
+		}
 	}
 	return ft
 }

@@ -28,7 +28,8 @@ type Scenario struct {
 	Persistence string `yaml:"persistence"`
 	// Clients is the number of lock clients, named w1..wN. Required, ≥ 1.
 	Clients int `yaml:"clients"`
-	// Algorithm is the lock algorithm: naive, safe, fenced. Required.
+	// Algorithm is the lock algorithm: naive, safe, fenced, redlock,
+	// redlock-nocheck, redlock-fenced. Required.
 	Algorithm string `yaml:"algorithm"`
 	// TTL of the lease, scenario time. Required, > 0.
 	TTL Duration `yaml:"ttl"`
@@ -38,6 +39,16 @@ type Scenario struct {
 	Stagger  Duration `yaml:"stagger"`
 	Workload Workload `yaml:"workload"`
 	Faults   []Fault  `yaml:"faults"`
+	// Nemesis is an optional seeded random fault schedule (Jepsen style).
+	Nemesis *Nemesis `yaml:"nemesis,omitempty"`
+	// ClientStart overrides the stagger for the named clients: client →
+	// start offset, scenario time.
+	ClientStart map[string]Duration `yaml:"client_start,omitempty"`
+	// NodePersistence overrides Persistence for the named nodes.
+	NodePersistence map[string]string `yaml:"node_persistence,omitempty"`
+	// Library holds the options of a third-party lock library (algorithm
+	// redsync or redislock); nil when the file has no library block.
+	Library *Library `yaml:"library,omitempty"`
 	// Expect is the verdict the scenario is meant to produce: "" (none),
 	// valid, invalid or unknown.
 	Expect string `yaml:"expect"`
@@ -65,6 +76,10 @@ type Workload struct {
 	// right after acquiring (Kleppmann's fencing with "claim first",
 	// lock-theory §7.2). Default: true when Fencing is on.
 	Claim *bool `yaml:"claim"`
+	// UntilValidity, when > 0, replaces Job: the client works until its
+	// own clock says its lease's validity has only this much left
+	// (lock-theory S16). Scenario time.
+	UntilValidity Duration `yaml:"until_validity,omitempty"`
 }
 
 // Pause points of a client (design §5).
@@ -72,22 +87,103 @@ const (
 	PointAfterAcquire  = "after-acquire"
 	PointBeforeWrite   = "before-write"
 	PointBeforeRelease = "before-release"
+	// PointInAcquire is inside a multi-node acquire, after the SET replies
+	// arrived and before the elapsed time is measured (Redlock, S09).
+	PointInAcquire = "in-acquire"
+	// PointRandom lets the seeded plan pick one of the workload's points.
+	PointRandom = "random"
 )
+
+// Fault kinds.
+const (
+	KindPause     = "pause"
+	KindPartition = "partition"
+	KindLatency   = "latency"
+	KindReset     = "reset"
+	KindCrash     = "crash"
+	KindPauseNode = "pause-node"
+	KindClockJump = "clock-jump"
+	KindClockRate = "clock-rate"
+)
+
+// Selectors choose nodes or clients from the run's seed.
+const (
+	SelectOne      = "one"
+	SelectMinority = "minority"
+	SelectMajority = "majority"
+	SelectAll      = "all"
+)
+
+// Trigger events of a fault relative to a client event.
+const (
+	// EventAcquired fires when the client's acquire first returns ok.
+	EventAcquired = "acquired"
+	// EventGrantedBy fires when an ok acquire of the client first names
+	// the node among its granting nodes.
+	EventGrantedBy = "granted-by"
+)
+
+// When ties a fault to a client event: it fires Delay after the first time
+// Client's Event happens.
+type When struct {
+	Client string `yaml:"client"`
+	Event  string `yaml:"event"`
+	Node   string `yaml:"node,omitempty"`
+}
+
+// Nemesis is a seeded random fault schedule: every Interval (scenario time)
+// one fault of a kind drawn from Faults starts on targets drawn from the
+// seed and lasts Duration.
+type Nemesis struct {
+	Interval Duration `yaml:"interval"`
+	Duration Duration `yaml:"duration"`
+	Faults   []string `yaml:"faults"`
+	// Start is the scenario time of the first fault; default Interval.
+	Start Duration `yaml:"start,omitempty"`
+}
 
 // Fault is one scheduled fault.
 type Fault struct {
-	// Kind: pause.
+	// Kind: pause, partition, latency, reset, crash, pause-node,
+	// clock-jump, clock-rate.
 	Kind string `yaml:"kind"`
 	// Client the fault acts on (pause), e.g. w1.
-	Client string `yaml:"client"`
+	Client string `yaml:"client,omitempty"`
 	// Point at which a pause freezes the client: after-acquire,
 	// before-write, before-release.
-	Point string `yaml:"point"`
+	Point string `yaml:"point,omitempty"`
 	// Occurrence: the pause fires the Nth time the client reaches Point.
 	// Default 1.
 	Occurrence int `yaml:"occurrence"`
-	// Duration of the fault, scenario time. Required, > 0.
-	Duration Duration `yaml:"duration"`
+	// Duration of the fault, scenario time. Required for pause; for other
+	// kinds 0 means "until the end of the run" (clock-jump: instantaneous).
+	Duration Duration `yaml:"duration,omitempty"`
+
+	// At is the fault's start, scenario time since the workload's time
+	// zero; ≤ 0 applies it before any client starts. Nil with When nil
+	// means 0 (pause faults use Point instead).
+	At *Duration `yaml:"at,omitempty"`
+	// When ties the start to a client event instead of a time; Delay is
+	// added to the event's time.
+	When  *When    `yaml:"when,omitempty"`
+	Delay Duration `yaml:"delay,omitempty"`
+	// Nodes and Clients are the targets: names, or one selector
+	// (one|minority|majority|all) as a single element.
+	Nodes   []string `yaml:"nodes,omitempty"`
+	Clients []string `yaml:"clients,omitempty"`
+	// Mode (drop|refuse) and Direction (both|replies) of a partition.
+	Mode      string `yaml:"mode,omitempty"`
+	Direction string `yaml:"direction,omitempty"`
+	// Latency and Jitter of a latency fault, scenario time.
+	Latency Duration `yaml:"latency,omitempty"`
+	Jitter  Duration `yaml:"jitter,omitempty"`
+	// Delta of a clock-jump (negative = backwards), scenario time.
+	Delta Duration `yaml:"delta,omitempty"`
+	// Rate of a clock-rate fault: seconds per real second (1.5 = 50 % fast).
+	Rate float64 `yaml:"rate,omitempty"`
+	// RestartAfter restarts a crashed node after this long; nil keeps it
+	// down until the run's final heal.
+	RestartAfter *Duration `yaml:"restart_after,omitempty"`
 
 	// Line and Column locate the fault in its file (not YAML fields).
 	Line   int `yaml:"-"`

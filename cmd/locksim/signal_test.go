@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// locksimBinary builds the locksim command once per test binary.
+func locksimBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "locksim-test-bin-")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "locksim")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = err
+			t.Logf("go build: %s", out)
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build locksim: %v", binErr)
+	}
+	return binPath
+}
+
+// childRedis lists the redis-server processes whose parent is pid.
+func childRedis(t *testing.T, pid int) []int {
+	t.Helper()
+	var out []int
+	for _, p := range redisPids(t) {
+		b, err := os.ReadFile(filepath.Join("/proc", p, "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			n, _ := strconv.Atoi(p)
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// alive reports which of pids still exist (zombies excluded).
+func alive(pids []int) []int {
+	var out []int
+	for _, p := range pids {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "stat"))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 0 && f[0] != "Z" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ownedTempDirs lists os.TempDir()/locksim-* dirs whose owner.pid is pid.
+func ownedTempDirs(pid int) []string {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "locksim-*"))
+	var out []string
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "owner.pid"))
+		if err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(pid) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// slowRun starts the binary on gc-pause at time scale 2 (a minute of wall
+// time) and waits until its redis-server runs, plus a moment.
+func slowRun(t *testing.T, out string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, []int) {
+	t.Helper()
+	cmd := exec.Command(locksimBinary(t), "run", "../../scenarios/gc-pause.yaml", "--time-scale", "2", "--backend", "local", "--out", out, "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	deadline := time.Now().Add(10 * time.Second)
+	var kids []int
+	for len(kids) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		kids = childRedis(t, cmd.Process.Pid)
+	}
+	if len(kids) == 0 {
+		t.Fatalf("no redis-server child appeared\n%s", stderr.String())
+	}
+	time.Sleep(time.Second)
+	return cmd, &stdout, &stderr, kids
+}
+
+// waitExit waits for cmd and returns its exit code.
+func waitExit(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("locksim did not exit within 20 s of the signal\n%s", stderr.String())
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+func TestAnInterruptedRunSavesItsPartialHistoryAndLeavesNothingBehind(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("needs redis-server")
+	}
+	tests := []struct {
+		name    string
+		signals []syscall.Signal
+		want    int
+		report  bool // a report of the partial history is written
+	}{
+		{"Ctrl-C exits 130 with an aborted report", []syscall.Signal{syscall.SIGINT}, 130, true},
+		{"SIGTERM exits 143 with an aborted report", []syscall.Signal{syscall.SIGTERM}, 143, true},
+		{"a second Ctrl-C exits at once and still kills the nodes", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}, 130, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			cmd, stdout, stderr, kids := slowRun(t, out)
+			for _, s := range tt.signals {
+				if err := cmd.Process.Signal(s); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			code := waitExit(t, cmd, stderr)
+			if code != tt.want {
+				t.Errorf("exit %d, want %d\n%s", code, tt.want, stderr.String())
+			}
+			if left := alive(kids); len(left) > 0 {
+				t.Errorf("redis-server %v still running after locksim exited", left)
+			}
+			if left := ownedTempDirs(cmd.Process.Pid); len(left) > 0 {
+				t.Errorf("temp dirs left behind: %v", left)
+			}
+			if !tt.report {
+				return
+			}
+			var line struct {
+				Aborted   bool   `json:"aborted"`
+				ReportDir string `json:"report_dir"`
+				Verdict   string `json:"verdict"`
+				ExitCode  int    `json:"exit_code"`
+			}
+			if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &line); err != nil {
+				t.Fatalf("stdout is not one results line: %v\n%s\n%s", err, stdout.String(), stderr.String())
+			}
+			if !line.Aborted || line.ExitCode != tt.want || line.Verdict == "valid" {
+				t.Errorf("results line %+v, want aborted, exit %d, no valid verdict", line, tt.want)
+			}
+			b, err := os.ReadFile(filepath.Join(line.ReportDir, "results.json"))
+			if err != nil || !bytes.Contains(b, []byte(`"aborted": true`)) {
+				t.Errorf("results.json not marked aborted (%v):\n%s", err, b)
+			}
+			if st, err := os.Stat(filepath.Join(line.ReportDir, "history.jsonl")); err != nil || st.Size() == 0 {
+				t.Errorf("partial history not saved: %v", err)
+			}
+			var cs bytes.Buffer
+			if code := realMain([]string{"check", line.ReportDir, "--json"}, &cs, &bytes.Buffer{}); code == exitInternal || code == exitUsage || !bytes.Contains(cs.Bytes(), []byte(`"aborted":true`)) || !bytes.Contains(cs.Bytes(), []byte(`"verdict":"`+line.Verdict+`"`)) {
+				t.Errorf("check of the aborted report: exit %d, %s", code, cs.String())
+			}
+		})
+	}
+}
+
+func TestAfterSIGKILLTheNodesDieAndTheNextRunStartsCleanly(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("needs redis-server")
+	}
+	cmd, _, stderr, kids := slowRun(t, t.TempDir())
+	pid := cmd.Process.Pid
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	t.Run("every redis-server child dies within 3 s", func(t *testing.T) {
+		deadline := time.Now().Add(3 * time.Second)
+		for len(alive(kids)) > 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if left := alive(kids); len(left) > 0 {
+			t.Errorf("redis-server %v outlived the SIGKILLed locksim\n%s", left, stderr.String())
+		}
+	})
+	t.Run("the next run succeeds and removes the dead run's temp dirs", func(t *testing.T) {
+		if len(ownedTempDirs(pid)) == 0 {
+			t.Log("the dead run left no temp dir to clean up")
+		}
+		next := exec.Command(locksimBinary(t), "run", "../../scenarios/gc-pause.yaml", "--backend", "local", "--out", t.TempDir())
+		b, err := next.CombinedOutput()
+		if err != nil {
+			t.Fatalf("next run: %v\n%s", err, b)
+		}
+		if left := ownedTempDirs(pid); len(left) > 0 {
+			t.Errorf("temp dirs of the dead run remain: %v", left)
+		}
+	})
+}

@@ -1,0 +1,466 @@
+package checker
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// updateCorpus rewrites testdata/histories from corpusCases:
+//
+//	go test ./internal/checker/ -run TestStoredHistories -update-corpus
+//
+// Review the diff: the .expect files state what a correct checker must say,
+// so they are written from the table's reasoning, never from the checker.
+var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/histories from corpusCases")
+
+const corpusDir = "testdata/histories"
+
+// expectation is a stored case's .expect file: the merged verdict, the
+// kinds of the violations (non-informational anomalies) and the kinds of
+// the informational anomalies, each as a sorted set.
+type expectation struct {
+	verdict       Verdict
+	kinds         []string
+	informational []string
+}
+
+func (e expectation) String() string {
+	s := fmt.Sprintf("verdict: %s\nkinds: %s\n", e.verdict, strings.Join(e.kinds, ", "))
+	if len(e.informational) > 0 {
+		s += fmt.Sprintf("informational: %s\n", strings.Join(e.informational, ", "))
+	}
+	return s
+}
+
+func parseExpect(path string) (expectation, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return expectation{}, err
+	}
+	defer f.Close()
+	var e expectation
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			return e, fmt.Errorf("%s:%d: want \"key: value\", got %q", path, n, line)
+		}
+		var list []string
+		for _, x := range strings.Split(v, ",") {
+			if x = strings.TrimSpace(x); x != "" {
+				list = append(list, x)
+			}
+		}
+		sort.Strings(list)
+		switch strings.TrimSpace(k) {
+		case "verdict":
+			e.verdict = Verdict(strings.TrimSpace(v))
+		case "kinds":
+			e.kinds = list
+		case "informational":
+			e.informational = list
+		default:
+			return e, fmt.Errorf("%s:%d: unknown key %q", path, n, k)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return e, err
+	}
+	if e.verdict != Valid && e.verdict != Invalid && e.verdict != Unknown {
+		return e, fmt.Errorf("%s: verdict %q, want valid, invalid or unknown", path, e.verdict)
+	}
+	return e, nil
+}
+
+// kindsOf returns the sorted sets of violation kinds and informational kinds.
+func kindsOf(rep Report) (kinds, informational []string) {
+	for _, a := range rep.Anomalies() {
+		if a.Informational {
+			informational = append(informational, a.Kind)
+		} else {
+			kinds = append(kinds, a.Kind)
+		}
+	}
+	sort.Strings(kinds)
+	sort.Strings(informational)
+	return slices.Compact(kinds), slices.Compact(informational)
+}
+
+func TestStoredHistories(t *testing.T) {
+	if *updateCorpus {
+		writeCorpus(t)
+	}
+	files, err := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("the corpus has %d histories, want at least 20", len(files))
+	}
+	readme, err := os.ReadFile(filepath.Join(corpusDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		want, err := parseExpect(strings.TrimSuffix(f, ".jsonl") + ".expect")
+		t.Run(name+" is judged as its .expect file says", func(t *testing.T) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(readme), "`"+name+"`") {
+				t.Errorf("README.md does not list %s", name)
+			}
+			h, err := history.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := Check(context.Background(), h, Options{})
+			kinds, info := kindsOf(rep)
+			if rep.Verdict != want.verdict || !slices.Equal(kinds, want.kinds) || !slices.Equal(info, want.informational) {
+				var b strings.Builder
+				for _, a := range rep.Anomalies() {
+					fmt.Fprintf(&b, "\n  %s (informational %v): %s", a.Kind, a.Informational, a.Explain)
+				}
+				t.Errorf("got verdict %s, kinds %v, informational %v; want %s, %v, %v%s",
+					rep.Verdict, kinds, info, want.verdict, want.kinds, want.informational, b.String())
+			}
+		})
+	}
+}
+
+func writeCorpus(t *testing.T) {
+	t.Helper()
+	for _, c := range corpusCases() {
+		base := filepath.Join(corpusDir, c.name)
+		if err := history.WriteFile(base+".jsonl", c.h); err != nil {
+			t.Fatal(err)
+		}
+		e := c.want
+		sort.Strings(e.kinds)
+		sort.Strings(e.informational)
+		body := "# " + c.source + "\n" + e.String()
+		if err := os.WriteFile(base+".expect", []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+type corpusCase struct {
+	name, source string
+	h            history.History
+	want         expectation
+}
+
+func valid(info ...string) expectation { return expectation{verdict: Valid, informational: info} }
+func invalid(kinds ...string) expectation {
+	return expectation{verdict: Invalid, kinds: kinds}
+}
+
+func named(h history.History, scenario string) history.History {
+	h.Header.Scenario = scenario
+	h.Header.Workload = "payment"
+	h.Header.Backend = "local"
+	h.Header.Algorithm = "single"
+	cs := map[string]bool{}
+	for _, op := range h.Ops {
+		if op.Client != history.NemesisClient && !cs[op.Client] {
+			cs[op.Client] = true
+			h.Header.Clients = append(h.Header.Clients, op.Client)
+		}
+	}
+	return h
+}
+
+// corpusCases is the source of testdata/histories (see README.md there).
+func corpusCases() []corpusCase {
+	var cs []corpusCase
+	add := func(name, source string, h history.History, want expectation) {
+		cs = append(cs, corpusCase{name, source, named(h, name), want})
+	}
+
+	// ---- known valid ----
+	add("valid-sequential-holds", "sequential holds, one charge; every checker valid", sequentialHistory(), valid())
+	add("valid-touching-holds", "w1's release is invoked at the instant w2's acquire returns (design §8: touching is not overlap)", touchingHistory(), valid())
+	add("valid-info-acquire-never-applied", "Jepsen info rule: w1's acquire never returns, w2 then holds; w1 never acts on it", infoAcquireHistory(), valid())
+	{
+		b := newHB(false)
+		b.acquireInfo("w1", inv1, 0)
+		b.read("w1", inv1, 0.5, 0.6, "unpaid")
+		b.write("w1", inv1, ActionCharge, 1, 1.1, 0)
+		b.write("w1", inv1, ActionMarkPaid, 1.2, 1.3, 0)
+		b.release("w1", inv1, 2, 2.1, true)
+		b.acquire("w2", inv1, 3, 3.1, 0)
+		b.read("w2", inv1, 3.2, 3.3, "paid")
+		b.release("w2", inv1, 4, 4.1, true)
+		add("valid-info-acquire-applied", "Jepsen info rule: w1's acquire never returns but did apply (w1 acts alone, releases); w2 follows", b.h, valid())
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.release("w1", inv1, 1, 1.1, true)
+		b.acquire("w2", inv1, 2, 2.1, 0)
+		b.write("w2", inv1, ActionCharge, 2.2, 2.3, 0)
+		b.write("w2", inv1, ActionMarkPaid, 2.4, 2.5, 0)
+		b.release("w2", inv1, 3, 3.1, true)
+		b.acquireInfo("w1", inv1, 4)
+		b.read("w1", inv1, 5, 5.1, "paid")
+		b.release("w1", inv1, 6, 6.1, true)
+		add("valid-release-after-info-reacquire", "Part A finding (property test): w1's release removes the key its info re-acquire may have set; w2's earlier grant is not proof of a foreign unlock",
+			b.h, valid())
+	}
+	add("valid-fenced-pause-s03", "lock-theory S03 / Kleppmann timeline 1 with fencing and claim-first: w1's stale charge refused", kleppmann1(true), valid(KindMutexOverlap))
+	{
+		b := newHB(true)
+		b.acquire("C1", inv1, 0, 0.1, 33)
+		b.fault("pause", []string{"C1"}, 1, 15)
+		b.acquire("C2", inv1, 10, 10.1, 34)
+		b.write("C2", inv1, ActionClaim, 10.5, 10.6, 34)
+		b.read("C2", inv1, 10.7, 10.8, "unpaid")
+		b.write("C2", inv1, ActionCharge, 11, 11.1, 34)
+		b.write("C2", inv1, ActionMarkPaid, 11.2, 11.3, 34)
+		b.refused("C1", inv1, ActionCharge, 15, 15.1, 33, "stale fencing token 33 < 34")
+		b.release("C1", inv1, 15.2, 15.3, false)
+		b.release("C2", inv1, 16, 16.1, true)
+		add("valid-fenced-33-34-s06", "Kleppmann's fencing figure (tokens 33/34), lock-theory S06: the resource refuses C1's token 33", b.h, valid(KindMutexOverlap))
+	}
+	{
+		b := newHB(true)
+		b.acquire("w1", inv1, 0, 0.1, 1)
+		b.write("w1", inv1, ActionClaim, 0.2, 0.3, 1)
+		b.fault("pause", []string{"w1"}, 1, 40)
+		b.acquire("w2", inv1, 30, 30.1, 2)
+		b.write("w2", inv1, ActionClaim, 30.2, 30.3, 2)
+		b.read("w2", inv1, 30.4, 30.5, "unpaid")
+		b.write("w2", inv1, ActionCharge, 31, 31.1, 2)
+		b.write("w2", inv1, ActionMarkPaid, 31.2, 31.3, 2)
+		b.release("w2", inv1, 32, 32.1, true)
+		b.refused("w1", inv1, ActionCharge, 40, 40.1, 1, "stale fencing token 1 < 2")
+		b.release("w1", inv1, 40.2, 40.3, false)
+		add("valid-refused-after-fresh-released", "refused fenced write of a stale holder after the fresh holder already released (no one holds: the refusal is still legal)", b.h, valid(KindMutexOverlap))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.refused("w1", inv1, ActionCharge, 1, 1.1, 0, "card token expired")
+		b.release("w1", inv1, 2, 2.1, true)
+		b.acquire("w2", inv1, 3, 3.1, 0)
+		b.read("w2", inv1, 3.2, 3.3, "unpaid")
+		b.write("w2", inv1, ActionCharge, 4, 4.1, 0)
+		b.write("w2", inv1, ActionMarkPaid, 4.2, 4.3, 0)
+		b.release("w2", inv1, 5, 5.1, true)
+		add("valid-refused-unrelated-reason", "Part A finding: the holder's charge refused for a reason that mentions a card token, not a fencing token", b.h, valid())
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.lost("w1", inv1, 10)
+		b.acquire("w2", inv1, 12, 12.1, 0)
+		b.read("w2", inv1, 12.2, 12.3, "unpaid")
+		b.write("w2", inv1, ActionCharge, 13, 13.1, 0)
+		b.write("w2", inv1, ActionMarkPaid, 13.2, 13.3, 0)
+		b.release("w2", inv1, 14, 14.1, true)
+		b.acquire("w1", inv1, 20, 20.1, 0)
+		b.read("w1", inv1, 20.2, 20.3, "paid")
+		b.release("w1", inv1, 21, 21.1, true)
+		add("valid-reacquire-after-lost", "w1's validity check ends its hold (lost), w2 is granted, w1 re-acquires the same key later", b.h, valid())
+	}
+	{
+		b := newHB(true)
+		i := b.acquireInfo("w1", inv1, 0)
+		b.h.Ops[i].Value.Fence, b.h.Ops[i].Complete = 7, ns(1)
+		b.acquire("w2", inv1, 2, 2.1, 8)
+		b.write("w2", inv1, ActionClaim, 2.2, 2.3, 8)
+		b.read("w2", inv1, 2.4, 2.5, "unpaid")
+		b.write("w2", inv1, ActionCharge, 3, 3.1, 8)
+		b.write("w2", inv1, ActionMarkPaid, 3.2, 3.3, 8)
+		b.release("w2", inv1, 4, 4.1, true)
+		add("valid-fence-on-info-acquire", "a fencing token recorded on an info acquire (INCR ran, the reply was lost) followed by a higher grant", b.h, valid())
+	}
+	{
+		b := newHB(true)
+		const inv2, inv3 = "invoice-2", "invoice-3"
+		b.acquire("w1", inv1, 0, 0.1, 1)
+		b.acquire("w1", inv2, 0.2, 0.3, 1)
+		b.acquire("w2", inv3, 0.2, 0.3, 1)
+		b.acquireFail("w2", inv1, 0.4, 0.5)
+		b.write("w1", inv1, ActionClaim, 0.6, 0.7, 1)
+		b.write("w1", inv2, ActionClaim, 0.6, 0.7, 1)
+		b.write("w2", inv3, ActionClaim, 0.6, 0.7, 1)
+		b.write("w1", inv1, ActionCharge, 1, 1.1, 1)
+		b.write("w1", inv2, ActionCharge, 1, 1.1, 1)
+		b.write("w2", inv3, ActionCharge, 1, 1.1, 1)
+		b.release("w1", inv1, 2, 2.1, true)
+		b.acquire("w2", inv1, 2.1, 2.2, 2)
+		b.write("w2", inv1, ActionClaim, 2.3, 2.4, 2)
+		b.release("w2", inv1, 3, 3.1, true)
+		b.release("w1", inv2, 3, 3.1, true)
+		b.release("w2", inv3, 3, 3.1, true)
+		add("valid-multi-key-holds", "one client holds two keys at once, another a third; tokens start at 1 on every key", b.h, valid())
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0, 0)
+		b.write("w1", inv1, ActionCharge, 0, 0, 0)
+		b.write("w1", inv1, ActionMarkPaid, 0, 0, 0)
+		b.release("w1", inv1, 0, 0, true)
+		b.acquire("w2", inv1, 0, 0, 0)
+		b.read("w2", inv1, 0, 0, "paid")
+		b.release("w2", inv1, 0, 0, true)
+		add("valid-time-zero", "every op at true time 0 (coarse clock): holds touch, nothing overlaps", b.h, valid())
+	}
+
+	// ---- known invalid ----
+	add("invalid-kleppmann-timeline-1-s01", "Kleppmann timeline 1 / lock-theory S01: pause past the TTL, double charge",
+		kleppmann1(false), invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable))
+	add("invalid-naive-del-s04", "lock-theory S04: A's DEL after its lease expired removes B's key, C acquires while B works",
+		naiveDelHistory(), invalid(KindForeignUnlock, KindMutexOverlap, KindNotLinearizable))
+	add("invalid-token-regression-s06b", "lock-theory S06b: the fence counter restarts, token 5 after 34",
+		tokenRegressionHistory(), invalid(KindTokenRegression))
+	add("invalid-stale-write-s06-unfenced", "lock-theory S06 variant \"storage ignores tokens\": token 33 accepted after 34",
+		staleWriteHistory(), invalid(KindMutexOverlap, KindNotLinearizable, KindStaleWriteAccepted))
+	add("invalid-info-acquire-acted", "w1's acquire never returns, yet w1 writes as holder while w2 certainly holds",
+		infoAcquireActedHistory(), invalid(KindMutexOverlap, KindNotLinearizable))
+	{
+		b := newHB(true)
+		b.acquire("w1", inv1, 0, 0.1, 1)
+		b.write("w1", inv1, ActionClaim, 0.2, 0.3, 1)
+		b.read("w1", inv1, 0.4, 0.5, "unpaid")
+		b.write("w1", inv1, ActionCharge, 29, 29.1, 1)
+		b.fault("pause", []string{"w1"}, 29.2, 40)
+		b.acquire("w2", inv1, 30, 30.1, 2)
+		b.write("w2", inv1, ActionClaim, 30.2, 30.3, 2)
+		b.read("w2", inv1, 30.4, 30.5, "unpaid")
+		b.write("w2", inv1, ActionCharge, 31, 31.1, 2)
+		b.write("w2", inv1, ActionMarkPaid, 31.2, 31.3, 2)
+		b.release("w2", inv1, 32, 32.1, true)
+		b.refused("w1", inv1, ActionMarkPaid, 40, 40.1, 1, "stale fencing token 1 < 2")
+		b.release("w1", inv1, 40.2, 40.3, false)
+		add("invalid-fenced-charge-then-pause-s03", "lock-theory S03 counter-case: w1 charges inside its lease, pauses before mark-paid; fencing cannot undo the charge",
+			b.h, expectation{verdict: Invalid, kinds: []string{KindDoubleEffect, KindNotLinearizable}, informational: []string{KindMutexOverlap}})
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 1, 0)
+		b.acquire("w2", inv1, 4, 5, 0)
+		b.release("w2", inv1, 5, 5.1, true)
+		b.release("w1", inv1, 10, 10.1, false)
+		add("invalid-zero-length-hold-inside", "Part A finding: w2's zero-length hold (release invoked the instant its grant returned) lies strictly inside w1's hold",
+			b.h, invalid(KindMutexOverlap))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		f := b.fault("pause", []string{"w1"}, 5, 0)
+		b.h.Ops[f].Complete, b.h.Ops[f].Type = -1, history.Info // never healed
+		b.acquire("w2", inv1, 30, 30.1, 0)
+		b.read("w2", inv1, 30.2, 30.3, "unpaid")
+		b.write("w2", inv1, ActionCharge, 31, 31.1, 0)
+		b.write("w2", inv1, ActionMarkPaid, 31.2, 31.3, 0)
+		b.release("w2", inv1, 32, 32.1, true)
+		add("invalid-paused-until-end", "Part A finding: Kleppmann timeline 1 where the run ends while w1 is still paused (unhealed pause): w1 still believes it holds",
+			b.h, invalid(KindMutexOverlap))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 5, 1)
+		b.acquire("w2", inv1, 1, 2, 2)
+		b.release("w1", inv1, 6, 6.1, true)
+		b.acquire("w3", inv1, 6.5, 6.6, 3)
+		b.release("w3", inv1, 7, 7.1, true)
+		b.release("w2", inv1, 8, 8.1, false)
+		add("invalid-foreign-unlock-token-order", "Part A finding: concurrent acquires return in the other order than granted (tokens 1, 2); w1's release removes w2's key",
+			b.h, invalid(KindForeignUnlock, KindMutexOverlap))
+	}
+	{
+		b := newHB(true)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.fault("pause", []string{"w1"}, 1, 35)
+		b.acquire("w2", inv1, 30, 30.1, 0)
+		b.read("w2", inv1, 30.2, 30.3, "unpaid")
+		b.write("w2", inv1, ActionCharge, 31, 31.1, 0)
+		b.write("w2", inv1, ActionMarkPaid, 31.2, 31.3, 0)
+		b.release("w1", inv1, 35, 35.1, false)
+		b.release("w2", inv1, 36, 36.1, true)
+		add("invalid-fenced-resource-without-tokens", "Part A finding: the resource is marked fenced but the lock hands out no tokens (Redlock, lock-theory §7.4); the overlap is not protected",
+			b.h, invalid(KindMutexOverlap))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 5, 0)
+		b.acquire("w2", inv1, 1, 2, 0)
+		b.release("w1", inv1, 10, 10.1, false)
+		b.release("w2", inv1, 10, 10.1, true)
+		add("invalid-concurrent-acquires-both-granted", "two concurrent acquires both return ok (completion order differs from grant order); both believe until 10 s",
+			b.h, invalid(KindMutexOverlap))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 5)
+		b.lost("w1", inv1, 10)
+		b.acquire("w2", inv1, 11, 11.1, 5)
+		b.release("w2", inv1, 12, 12.1, true)
+		add("invalid-token-granted-twice", "two clients get the same fencing token for one key (equal, not lower, is still a regression)",
+			b.h, invalid(KindTokenRegression))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.lost("w1", inv1, 9)
+		b.acquire("w2", inv1, 10, 10.1, 0)
+		b.op("w1", history.Extend, inv1, 11, 11.1, history.OK, history.Value{})
+		b.release("w2", inv1, 12, 12.1, true)
+		add("invalid-extend-after-superseded", "w1 extends its lease after w2 was granted the key: only the holder may extend",
+			b.h, invalid(KindNotLinearizable))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.write("w1", inv1, ActionCharge, 1, 1.1, 0)
+		b.write("w1", inv1, ActionMarkPaid, 1.2, 1.3, 0)
+		b.release("w1", inv1, 2, 2.1, true)
+		b.acquire("w2", inv1, 3, 3.1, 0)
+		b.read("w2", inv1, 3.2, 3.3, "unpaid")
+		b.release("w2", inv1, 4, 4.1, true)
+		add("invalid-read-unpaid-after-paid", "w2 reads unpaid after w1 marked the invoice paid: the resource lost a write (not linearizable only)",
+			b.h, invalid(KindNotLinearizable))
+	}
+	{
+		b := newHB(true)
+		b.acquire("w1", inv1, 0, 0.1, 3)
+		b.refused("w1", inv1, ActionClaim, 0.2, 0.3, 3, "stale fencing token 3 < 4")
+		b.release("w1", inv1, 1, 1.1, true)
+		add("invalid-fence-refuses-holder", "the resource refuses the current holder's token though no newer grant exists (a broken fence)",
+			b.h, invalid(KindNotLinearizable))
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0, 0)
+		b.write("w1", inv1, ActionCharge, 0, 0, 0)
+		b.release("w1", inv1, 0, 0, true)
+		b.acquire("w2", inv1, 0, 0, 0)
+		b.write("w2", inv1, ActionCharge, 0, 0, 0)
+		b.release("w2", inv1, 0, 0, true)
+		add("invalid-time-zero-double-charge", "every op at true time 0, two accepted charges",
+			b.h, invalid(KindDoubleEffect, KindNotLinearizable))
+	}
+	return cs
+}

@@ -1,0 +1,179 @@
+// Package clientstest is the conformance suite every [clients.Locker] must
+// pass — the built-in algorithms and each third-party adapter — against real
+// Redis (or emulated Redis when redis-server is missing outside CI), with
+// every connection going through locksim's toxiproxy links.
+//
+//	func TestMyLock(t *testing.T) {
+//		clientstest.Run(t, func(c clients.Config) (clients.Locker, error) {
+//			return NewMyLock(c), nil
+//		}, clientstest.Expect{})
+//	}
+package clientstest
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// Factory builds one client's Locker from its Config. cfg.Nodes reach the
+// cluster through that client's own proxies.
+type Factory func(cfg clients.Config) (clients.Locker, error)
+
+// Algorithm is the Factory of a named algorithm of package clients.
+func Algorithm(name string) Factory {
+	return func(cfg clients.Config) (clients.Locker, error) { return clients.New(name, cfg) }
+}
+
+// Cluster is a test cluster: redis nodes, one toxiproxy link per client ×
+// node, and go-redis clients over those links. Everything is closed when
+// the test that started it ends. Methods that can fail take the (sub)test
+// to fail.
+type Cluster struct {
+	*cluster.Cluster
+	t     testing.TB
+	names []string
+	seeds atomic.Uint64
+
+	mu     sync.Mutex
+	direct map[int]*redis.Client
+}
+
+// commandTimeout bounds one Redis command of a suite client, as the runner
+// bounds its clients' commands.
+const commandTimeout = 500 * time.Millisecond
+
+// StartCluster starts nodes Redis nodes and links for clients w1..wN. It uses
+// real redis-server when it is on PATH and embedded miniredis otherwise;
+// under CI=true a missing redis-server fails the test instead.
+func StartCluster(t testing.TB, nodes, n int) *Cluster {
+	t.Helper()
+	backend := cluster.BackendLocal
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("redis-server is required when CI=true: %v", err)
+		}
+		t.Logf("redis-server not on PATH: running on embedded miniredis (emulated Redis): %v", err)
+		backend = cluster.BackendEmbedded
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = scenario.ClientName(i)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	cl, err := cluster.Start(ctx, cluster.Options{Backend: backend, Nodes: nodes, Clients: names})
+	if err != nil {
+		t.Fatalf("start a %d-node cluster: %v", nodes, err)
+	}
+	t.Cleanup(func() {
+		if err := cl.Close(); err != nil {
+			t.Errorf("close cluster: %v", err)
+		}
+	})
+	return &Cluster{Cluster: cl, t: t, names: names}
+}
+
+// Client opens a go-redis client to addr configured like the runner's
+// clients (no retries, bounded commands, RESP2), closed at test end.
+func (c *Cluster) Client(addr string) *redis.Client {
+	rc := redis.NewClient(&redis.Options{
+		Addr: addr, Protocol: 2, MaxRetries: -1,
+		DialTimeout: commandTimeout, ReadTimeout: commandTimeout, WriteTimeout: commandTimeout,
+		ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true, DialerRetries: 1,
+	})
+	c.t.Cleanup(func() { _ = rc.Close() })
+	return rc
+}
+
+// Nodes returns client i's (0-based) view of the nodes: one go-redis client
+// per node through that client's own proxy.
+func (c *Cluster) Nodes(i int) []clients.Node {
+	var out []clients.Node
+	for n, name := range c.NodeNames() {
+		out = append(out, clients.Node{Name: name, Cmd: c.Client(c.LinkAddr(c.names[i], n))})
+	}
+	return out
+}
+
+// Config is client i's Config: its proxied nodes, ttl, a random source with
+// a seed of its own (no two Configs draw the same tokens), and a 50 ms
+// per-node timeout for multi-node algorithms.
+func (c *Cluster) Config(i int, ttl time.Duration) clients.Config {
+	return clients.Config{
+		Nodes: c.Nodes(i), TTL: ttl, NodeTimeout: 50 * time.Millisecond,
+		Rand: rand.New(rand.NewPCG(uint64(i+1), c.seeds.Add(1))),
+	}
+}
+
+// Locker builds client i's Locker with f and ttl, failing the test on error.
+func (c *Cluster) Locker(t testing.TB, f Factory, i int, ttl time.Duration) clients.Locker {
+	t.Helper()
+	l, err := f(c.Config(i, ttl))
+	if err != nil {
+		t.Fatalf("build client %s's locker: %v", c.names[i], err)
+	}
+	return l
+}
+
+// Lockers builds one Locker per client with f and ttl.
+func (c *Cluster) Lockers(t testing.TB, f Factory, ttl time.Duration) []clients.Locker {
+	t.Helper()
+	out := make([]clients.Locker, len(c.names))
+	for i := range out {
+		out[i] = c.Locker(t, f, i, ttl)
+	}
+	return out
+}
+
+// Direct returns a client to node i that bypasses every proxy, for
+// observing keys.
+func (c *Cluster) Direct(node int) *redis.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.direct == nil {
+		c.direct = map[int]*redis.Client{}
+	}
+	if c.direct[node] == nil {
+		c.direct[node] = c.Client(c.NodeAddr(node))
+	}
+	return c.direct[node]
+}
+
+// Values returns the value of key on every node ("" when absent), read
+// directly.
+func (c *Cluster) Values(t testing.TB, key string) []string {
+	t.Helper()
+	out := make([]string, len(c.NodeNames()))
+	for i := range out {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		v, err := c.Direct(i).Get(ctx, key).Result()
+		cancel()
+		if err != nil && err != redis.Nil {
+			t.Fatalf("read %s on node %d directly: %v", key, i, err)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// Heal undoes every fault, failing the test on error.
+func (c *Cluster) Heal(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.HealAll(ctx); err != nil {
+		t.Fatalf("heal: %v", err)
+	}
+}

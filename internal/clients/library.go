@@ -1,0 +1,138 @@
+package clients
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// LibraryOptions are the options of a third-party lock library behind an
+// adapter (redsync, redislock); the built-in algorithms ignore them.
+// Durations are wall time. The zero value means one attempt per Acquire (the
+// runner retries with its own retry delay), the library's own defaults for
+// everything else, and no refresh.
+type LibraryOptions struct {
+	// Tries is the number of attempts one Acquire makes (redsync WithTries;
+	// redislock LimitRetry(…, Tries-1)); 0 means 1.
+	Tries int
+	// RetryDelay is the wait between two attempts inside one Acquire; 0
+	// picks the library's default (redsync: uniform in [50 ms, 250 ms);
+	// redislock has none, the adapter uses 50 ms).
+	RetryDelay time.Duration
+	// DriftFactor is redsync's clock-drift factor (validity = expiry −
+	// elapsed − expiry×DriftFactor); nil picks its default, 0.01.
+	DriftFactor *float64
+	// Refresh, when > 0, extends a granted lease every Refresh with the
+	// library's own call (redsync ExtendContext, redislock Refresh) until
+	// the lease is released or a refresh fails: the refresh loop a user of
+	// the library writes. It passes the client's pause gate, so a
+	// stop-the-world pause freezes it too. 0 means never.
+	Refresh time.Duration
+}
+
+// tries is the number of attempts per Acquire, at least 1.
+func (o LibraryOptions) tries() int { return max(o.Tries, 1) }
+
+// pointInRenew is the pause point a refresh loop passes before each refresh
+// (design §5, "in-renew").
+const pointInRenew = "in-renew"
+
+// libraryToken draws 16 bytes from the run's seeded source, the size both
+// libraries use, so a run's tokens are reproducible.
+func libraryToken(r *rand.Rand, enc *base64.Encoding) string {
+	var b [16]byte
+	for i := 0; i < len(b); i += 8 {
+		v := r.Uint64()
+		for j := range 8 {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+	return enc.EncodeToString(b[:])
+}
+
+// refresher runs one refresh loop per granted lease, keyed by token.
+type refresher struct {
+	every time.Duration
+	gate  Gate
+	mu    sync.Mutex
+	stops map[string]context.CancelFunc
+}
+
+func newRefresher(c Config) *refresher {
+	if c.Library.Refresh <= 0 {
+		return nil
+	}
+	return &refresher{every: c.Library.Refresh, gate: c.Gate, stops: map[string]context.CancelFunc{}}
+}
+
+// start refreshes the lease with token every r.every until stop(token) or
+// the first refresh that does not succeed. extend gets a context bounded by
+// timeout.
+func (r *refresher) start(token string, timeout time.Duration, extend func(ctx context.Context) error) {
+	if r == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.mu.Lock()
+	r.stops[token] = cancel
+	r.mu.Unlock()
+	go func() {
+		defer r.stop(token)
+		t := time.NewTicker(r.every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if r.gate != nil && r.gate.Point(ctx, pointInRenew) != nil {
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			ectx, ecancel := context.WithTimeout(ctx, timeout)
+			err := extend(ectx)
+			ecancel()
+			if err != nil {
+				return
+			}
+		}
+	}()
+}
+
+// stop ends the refresh loop of token, if any.
+func (r *refresher) stop(token string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	cancel := r.stops[token]
+	delete(r.stops, token)
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// walkJoined calls f on every leaf of a tree of errors.Join errors (it does
+// not descend into single-error wrappers).
+func walkJoined(err error, f func(error)) {
+	if err == nil {
+		return
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			walkJoined(e, f)
+		}
+		return
+	}
+	f(err)
+}
+
+// errUnknownOwner is returned when a lease was not issued by this locker.
+var errUnknownOwner = errors.New("lease was not obtained through this locker")

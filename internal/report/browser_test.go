@@ -1,0 +1,180 @@
+package report
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// probeScript records, into the DOM, every window error, console.error and
+// failed resource load, and after load every <img> whose naturalWidth is 0,
+// so --dump-dom can read them back.
+const probeScript = `<script>
+(function () {
+  var errs = [];
+  window.addEventListener('error', function (e) {
+    var t = e.target;
+    if (t && t !== window && (t.src || t.href)) { errs.push('failed to load ' + (t.src || t.href)); }
+    else { errs.push('error: ' + (e.message || e)); }
+  }, true);
+  var ce = console.error;
+  console.error = function () { errs.push('console.error: ' + Array.prototype.join.call(arguments, ' ')); ce.apply(console, arguments); };
+  window.addEventListener('load', function () {
+    var imgs = document.images;
+    for (var i = 0; i < imgs.length; i++) {
+      if (!imgs[i].complete || imgs[i].naturalWidth === 0) { errs.push('missing image ' + imgs[i].getAttribute('src')); }
+    }
+    var d = document.createElement('pre');
+    d.id = 'locksim-probe';
+    d.textContent = 'IMAGES=' + imgs.length + '\n' + errs.join('\n');
+    document.body.appendChild(d);
+  });
+})();
+</script>`
+
+// chromium returns the headless browser's path; without one the test is
+// skipped, except in CI (CI=true) where it fails.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no headless Chromium found, and CI=true requires the browser test (apt-get install -y chromium)")
+	}
+	t.Skip("no Chromium found: skipping the browser test (apt-get install -y chromium; required in CI)")
+	return ""
+}
+
+func chromiumArgs(profile string, extra ...string) []string {
+	return append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+		"--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000"}, extra...)
+}
+
+var consoleErrRE = regexp.MustCompile(`(?m)^.*(CONSOLE|console).*(Uncaught|Error|error).*$`)
+
+// render loads page (with the probe injected into a copy next to it) and
+// returns the probe's findings and the browser's console error lines.
+func render(t *testing.T, bin, page string) (images int, problems []string) {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	i := strings.Index(html, "<head>")
+	if i < 0 {
+		t.Fatalf("%s has no <head>", page)
+	}
+	probe := filepath.Join(filepath.Dir(page), ".probe-"+filepath.Base(page))
+	if err := os.WriteFile(probe, []byte(html[:i+6]+probeScript+html[i+6:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(probe)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, chromiumArgs(t.TempDir(), "--dump-dom", "file://"+probe)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	dom := string(out)
+	j := strings.Index(dom, `id="locksim-probe">`)
+	if j < 0 {
+		t.Fatalf("the probe never ran (page did not finish loading?):\n%s", stderr.String())
+	}
+	rep := dom[j+len(`id="locksim-probe">`):]
+	rep = rep[:strings.Index(rep, "</pre>")]
+	lines := strings.Split(strings.TrimSpace(rep), "\n")
+	if n, ok := strings.CutPrefix(lines[0], "IMAGES="); ok {
+		for _, c := range n {
+			images = images*10 + int(c-'0')
+		}
+	}
+	for _, l := range lines[1:] {
+		if l = strings.TrimSpace(l); l != "" {
+			problems = append(problems, l)
+		}
+	}
+	for _, l := range consoleErrRE.FindAllString(stderr.String(), -1) {
+		problems = append(problems, "console: "+l)
+	}
+	return images, problems
+}
+
+// TestBrowser renders the report pages in headless Chromium and fails on
+// console errors, failed loads and images that do not display.
+func TestBrowser(t *testing.T) {
+	bin := chromium(t)
+	out := t.TempDir()
+	if d := os.Getenv("LOCKSIM_REPORT_KEEP"); d != "" {
+		out = d
+	}
+	var runs []Results
+	type page struct {
+		name, path string
+		images     int
+	}
+	var pages []page
+	for _, c := range shipped() {
+		for _, lang := range Languages {
+			in := c.in
+			in.Lang = lang
+			in.Porcupine = porcupineView(in.History)
+			dir := filepath.Join(out, c.name+"-"+lang)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Write(dir, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lang == "en" {
+				runs = append(runs, res)
+			}
+			pages = append(pages, page{c.name + " (" + lang + ") index.html", filepath.Join(dir, IndexFile), 3},
+				page{c.name + " (" + lang + ") history.html", filepath.Join(dir, HistoryFile), 0})
+		}
+	}
+	if err := WriteSuite(out, runs, "en"); err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, page{"the suite page", filepath.Join(out, IndexFile), len(runs)})
+	for _, p := range pages {
+		t.Run(p.name+" renders without errors and shows every image", func(t *testing.T) {
+			n, problems := render(t, bin, p.path)
+			for _, pr := range problems {
+				t.Error(pr)
+			}
+			if n < p.images {
+				t.Errorf("%d images on the page, want at least %d", n, p.images)
+			}
+		})
+	}
+	t.Run("a missing image is detected", func(t *testing.T) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "p.html"), []byte(`<!DOCTYPE html><html><head><title>x</title></head><body><img src="nope.png"></body></html>`), 0o644)
+		_, problems := render(t, bin, filepath.Join(dir, "p.html"))
+		if !strings.Contains(strings.Join(problems, "\n"), "nope.png") {
+			t.Errorf("probe did not report the missing image: %v", problems)
+		}
+	})
+	t.Run("a script error is detected", func(t *testing.T) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "p.html"), []byte(`<!DOCTYPE html><html><head><title>x</title></head><body><script>undefinedFn()</script></body></html>`), 0o644)
+		_, problems := render(t, bin, filepath.Join(dir, "p.html"))
+		if len(problems) == 0 {
+			t.Errorf("probe did not report the script error")
+		}
+	})
+}

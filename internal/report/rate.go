@@ -1,0 +1,118 @@
+package report
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// RateFile is the throughput plot of a report directory.
+const RateFile = "rate.png"
+
+// rateBin is the bin width (scenario s) for a run of span seconds: one
+// second, widened so there are at most 150 bins.
+func rateBin(span float64) float64 {
+	b := 1.0
+	for span/b > 150 {
+		b *= 2
+	}
+	return b
+}
+
+// writeRate draws rate.png: acquires granted and refused per second of
+// scenario time (Jepsen's rate plot), fault windows shaded per kind.
+func writeRate(path string, in Input) error {
+	m := newModel(in.History)
+	lang := normLang(in.Lang)
+	endS := max(m.sec(m.end), 1e-9)
+	bin := rateBin(endS)
+	n := int(math.Ceil(endS/bin)) + 1
+	ok, fail := make([]float64, n), make([]float64, n)
+	for _, o := range in.History.Ops {
+		if o.F != history.Acquire || o.Open() {
+			continue
+		}
+		i := int(m.sec(o.Invoke) / bin)
+		switch o.Type {
+		case history.OK:
+			ok[i]++
+		case history.Fail:
+			fail[i]++
+		}
+	}
+	top := 1.0
+	series := func(c []float64) plotter.XYs {
+		xys := make(plotter.XYs, 0, 2*n)
+		for i, v := range c {
+			r := v / bin
+			top = max(top, r)
+			xys = append(xys, plotter.XY{X: float64(i) * bin, Y: r}, plotter.XY{X: float64(i+1) * bin, Y: r})
+		}
+		return xys
+	}
+	okXY, failXY := series(ok), series(fail)
+	top *= 1.15
+	title := tr(lang, "p.rate.title", in.History.Header.Scenario)
+	if emulated(in.History.Header) {
+		title += " — " + tr(lang, "emulated")
+	}
+	p := newPlot(title)
+	p.X.Label.Text = tr(lang, "p.x")
+	p.Y.Label.Text = tr(lang, "p.rate.y")
+	p.X.Min, p.X.Max = 0, endS*1.03
+	p.Y.Min, p.Y.Max = 0, top
+	p.X.Tick.Marker = plot.TickerFunc(niceTicks)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	p.Add(grid)
+	legend := shadeFaults(p, m, lang, top)
+	for _, s := range []struct {
+		xys plotter.XYs
+		col color.Color
+		w   float64
+		key string
+	}{
+		{failXY, color.Gray{Y: 110}, 3, "p.fail"},
+		{okXY, clientPalette[0], 4, "p.ok"},
+	} {
+		l, err := plotter.NewLine(s.xys)
+		if err != nil {
+			return err
+		}
+		l.LineStyle = draw.LineStyle{Color: s.col, Width: vg.Points(s.w)}
+		p.Add(l)
+		legend = append(legend, legendEntry{l, tr(lang, s.key)})
+	}
+	return savePNG(path, p, legend, latencyW, latencyH)
+}
+
+// shadeFaults shades every fault window over the whole height (0..top) of
+// a perf plot, one colour and legend entry per kind.
+func shadeFaults(p *plot.Plot, m *model, lang string, top float64) []legendEntry {
+	var legend []legendEntry
+	seen := map[string]bool{}
+	endS := max(m.sec(m.end), 1e-9)
+	for _, w := range m.faults {
+		s, e := m.sec(w.Start), m.sec(w.End)
+		if e-s < endS*0.004 {
+			e = s + endS*0.004
+		}
+		r := rect(s, e, 0, top, faultColor(w.Fault), noLine())
+		p.Add(r)
+		if !seen[w.Fault] {
+			seen[w.Fault] = true
+			word := faultWord(lang, w.Fault)
+			if w.Fault == "pause" {
+				word = tr(lang, "p.pause")
+			}
+			legend = append(legend, legendEntry{r, word})
+		}
+	}
+	return legend
+}

@@ -1,0 +1,108 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/locksim/locksim/internal/checker"
+)
+
+// fixedScenarios maps a scenario to the shipped scenario that shows the
+// same fault made harmless (the page links it under "what would have
+// prevented it"). A name ending in "*" matches every scenario with that
+// prefix. This and remedies are the one table of fixes.
+var fixedScenarios = []struct{ scenario, fixed string }{
+	{"gc-pause", "gc-pause-fencing"},
+	{"slow-job", "gc-pause-fencing"},
+	{"redlock-gc-pause", "redlock-gc-pause-fenced"},
+	{"redlock-restart", "redlock-delayed-restart"},
+	{"redlock-*", "redlock-gc-pause-fenced"},
+	{"naive-*", "gc-pause-fencing"},
+}
+
+// remedies says what would have prevented an anomaly, by the scenario's
+// algorithm ("" = any, a trailing "*" = prefix) and anomaly kind ("" =
+// any); the first matching row wins. Each advice is a message key "fix.*".
+var remedies = []struct {
+	algorithm, kind string
+	advice          []string
+}{
+	{"naive", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}},
+	{"naive", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}},
+	{"redlock*", "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}},
+	{"fenced", "", []string{"fix.enforce", "fix.idempotency"}},
+	{"", checker.KindOversell, []string{"fix.atomic"}},
+	{"", checker.KindLostUpdate, []string{"fix.atomic", "fix.fencing"}},
+	{"", checker.KindDuplicateRun, []string{"fix.idempotency", "fix.fencing"}},
+	{"", checker.KindForeignUnlock, []string{"fix.safe"}},
+	{"", checker.KindStuckLock, []string{"fix.ttl"}},
+	{"", checker.KindUnavailable, []string{"fix.unavailable"}},
+	{"", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}},
+}
+
+func matchName(pattern, name string) bool {
+	if p, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, p)
+	}
+	return pattern == name
+}
+
+// remedy is the "what would have prevented it" section.
+type remedy struct {
+	Advice    []string // sentences in lang
+	Fixed     string   // fixed scenario's name, "" when none
+	FixedFile string   // its file next to the run's scenario file, when it exists
+	FixedCmd  string   // command that runs it
+	Saved     string   // for a valid fenced run: what saved it
+}
+
+// buildRemedy chooses the advice for a run from the tables above; nil when
+// the run had no (non-informational) anomaly and no fencing refusal.
+func buildRemedy(in Input, lang string) *remedy {
+	h := in.History.Header
+	var anoms []checker.Anomaly
+	for _, a := range allAnomalies(in.Results) {
+		if !a.Informational {
+			anoms = append(anoms, a)
+		}
+	}
+	if len(anoms) == 0 {
+		if in.Verdict == checker.Valid && h.FencingEnforced {
+			return &remedy{Saved: tr(lang, "fix.saved.fencing")}
+		}
+		return nil
+	}
+	r := &remedy{}
+	seen := map[string]bool{}
+	for _, a := range anoms {
+		for _, row := range remedies {
+			if (row.algorithm == "" || matchName(row.algorithm, h.Algorithm)) && (row.kind == "" || row.kind == a.Kind) {
+				for _, k := range row.advice {
+					if !seen[k] {
+						seen[k] = true
+						r.Advice = append(r.Advice, tr(lang, k))
+					}
+				}
+				break
+			}
+		}
+	}
+	for _, f := range fixedScenarios {
+		if matchName(f.scenario, h.Scenario) && f.fixed != h.Scenario {
+			r.Fixed = f.fixed
+			break
+		}
+	}
+	if r.Fixed != "" {
+		file := "scenarios/" + r.Fixed + ".yaml"
+		if in.ScenarioFile != "" {
+			file = filepath.Join(filepath.Dir(in.ScenarioFile), r.Fixed+".yaml")
+			if _, err := os.Stat(file); err == nil {
+				r.FixedFile = file
+			}
+		}
+		r.FixedCmd = "locksim run " + file
+	}
+	return r
+}

@@ -1,0 +1,436 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// redlockClockJump is Kleppmann's timeline 3 on five nodes (scale 10):
+// w1 is cut from n4, n5 and granted by n1, n2, n3 at 0.4 s; n3's clock
+// jumps +15 s at 1.4 s (w1's key there expires at once: TTL 10 s); w2,
+// cut from n1, n2, is granted by n3, n4, n5 at 2.4 s. Both charge.
+func redlockClockJump() Input {
+	const sc = 10.0
+	at := func(s float64) int64 { return int64(s / sc * 1e9) }
+	h := history.History{Header: history.Header{
+		Format: history.Format, Version: history.Version, Scenario: "redlock-clock-jump", Seed: 8, TimeScale: sc,
+		Backend: "local", Algorithm: "redlock", Workload: "payment", Clients: []string{"w1", "w2"},
+		Nodes: []string{"n1", "n2", "n3", "n4", "n5"}, RedisVersion: "7.0.15",
+	}}
+	add := func(proc int, client string, f history.Func, key string, v history.Value, s, e float64) {
+		h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: proc, Client: client, F: f, Key: key, Value: v,
+			Invoke: at(s), Complete: at(e), Type: history.OK})
+	}
+	nem, k := history.NemesisProcess, "invoice-1"
+	add(nem, history.NemesisClient, history.Fault, "", history.Value{Fault: "partition", Targets: []string{"w1→n4", "w1→n5"}, Detail: "w1 cut from n4, n5"}, 0, 11)
+	add(nem, history.NemesisClient, history.Fault, "", history.Value{Fault: "partition", Targets: []string{"w2→n1", "w2→n2"}, Detail: "w2 cut from n1, n2"}, 0.01, 11)
+	add(0, "w1", history.Acquire, k, history.Value{Token: "459ccd4396bb", TTL: 10e9, Nodes: []string{"n1", "n2", "n3"}}, 0.01, 0.4)
+	add(0, "w1", history.Read, k, history.Value{Action: "read-status", Result: "unpaid"}, 0.42, 0.5)
+	add(nem, history.NemesisClient, history.Fault, "", history.Value{Fault: "clock-jump", Targets: []string{"n3"}, Detail: "n3's clock jumped forward 15s"}, 1.4, 1.41)
+	add(1, "w2", history.Acquire, k, history.Value{Token: "cfbc443151b0", TTL: 10e9, Nodes: []string{"n3", "n4", "n5"}}, 2.0, 2.4)
+	add(1, "w2", history.Read, k, history.Value{Action: "read-status", Result: "unpaid"}, 2.42, 2.5)
+	add(0, "w1", history.Write, k, history.Value{Action: "charge"}, 8.5, 8.51)
+	add(0, "w1", history.Release, k, history.Value{Token: "459ccd4396bb", Nodes: []string{"n1", "n2"}, Removed: true}, 8.52, 8.9)
+	add(1, "w2", history.Write, k, history.Value{Action: "charge"}, 10.5, 10.51)
+	add(1, "w2", history.Release, k, history.Value{Token: "cfbc443151b0", Nodes: []string{"n3", "n4", "n5"}, Removed: true}, 10.52, 10.9)
+	return Input{
+		History: h, ScenarioFile: "scenarios/redlock-clock-jump.yaml", Reproduce: "locksim run scenarios/redlock-clock-jump.yaml --seed 8",
+		Description: "n3's clock jumps 15 s forward while w1 holds a bare majority (n1–n3); w2 then locks n3–n5.",
+		Version:     "v0.1.0-test", WallSeconds: 1.1, Lang: "en", Verdict: checker.Invalid, Expect: "invalid",
+		Results: []checker.Result{
+			{Checker: "mutex", Verdict: checker.Invalid, Summary: "1 overlap", Anomalies: []checker.Anomaly{{
+				Kind: checker.KindMutexOverlap, Clients: []string{"w1", "w2"}, Key: k, Start: at(2.4), End: at(8.52), StartS: 2.4, EndS: 8.52,
+				Explain: "w1 and w2 both believed they held invoice-1 from t=2.4s to t=8.5s"}}},
+			{Checker: "effects", Verdict: checker.Invalid, Summary: "1 double charge", Anomalies: []checker.Anomaly{{
+				Kind: checker.KindDoubleEffect, Clients: []string{"w1", "w2"}, Key: k, Start: at(8.5), End: at(10.5), StartS: 8.5, EndS: 10.5,
+				Ops: []int{7, 9}, Explain: "invoice-1 was charged 2 times"}}},
+		},
+	}
+}
+
+// shipped are the runs whose story must read well (issue 6's "done").
+func shipped() []struct {
+	name string
+	in   Input
+} {
+	return []struct {
+		name string
+		in   Input
+	}{
+		{"gc-pause", gcPauseInput("local", false)},
+		{"gc-pause-fencing", gcPauseInput("local", true)},
+		{"redlock-clock-jump", redlockClockJump()},
+	}
+}
+
+func TestNarrativeGolden(t *testing.T) {
+	for _, c := range shipped() {
+		for _, lang := range Languages {
+			t.Run("the "+c.name+" story in "+lang+" matches its golden file", func(t *testing.T) {
+				in := c.in
+				in.Lang = lang
+				var b strings.Builder
+				b.WriteString(Headline(in) + "\n\n")
+				for _, s := range Narrative(in) {
+					b.WriteString(s.String() + "\n")
+				}
+				got := b.String()
+				golden := filepath.Join("testdata", c.name+"."+lang+".narrative.golden")
+				if *update {
+					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update to create it)", err)
+				}
+				if got != string(want) {
+					t.Errorf("narrative changed (go test -update rewrites it); got:\n%s\nwant:\n%s", got, want)
+				}
+			})
+		}
+	}
+}
+
+func TestRedlockStory(t *testing.T) {
+	in := redlockClockJump()
+	var b strings.Builder
+	for _, s := range Narrative(in) {
+		b.WriteString(s.String() + "\n")
+	}
+	got := b.String()
+	for _, c := range []struct{ name, want string }{
+		{"names the granting nodes and the quorum", "w1 acquired the lock on invoice-1 on n1, n2, n3 (3/5, quorum 3)"},
+		{"tells the partition per client", "Network partition: w1 cannot reach n4 and n5"},
+		{"tells the clock jump with its size", "n3's clock jumped +15s"},
+		{"tells that w1's key expired early on n3 only", "w1's key invoice-1 expired early on n3: its clock had jumped."},
+		{"tells that w1 lost its quorum without knowing", "Only 2 of 5 nodes still hold it, fewer than the quorum of 3: w1 no longer really holds the lock"},
+		{"tells w2's grant on the other majority", "w2 acquired the lock on invoice-1 on n3, n4, n5 (3/5, quorum 3)"},
+		{"tells the partition heal", "Network partition healed: w1 can reach n4 and n5 again."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(got, c.want) {
+				t.Errorf("narrative lacks %q:\n%s", c.want, got)
+			}
+		})
+	}
+	t.Run("the headline blames the clock jump", func(t *testing.T) {
+		want := "w1 kept acting on a lock it had lost 7.1 s earlier, when n3's clock jumped"
+		if h := Headline(in); !strings.Contains(h, want) {
+			t.Errorf("Headline = %q, want it to contain %q", h, want)
+		}
+	})
+	t.Run("n3's key of w1 ends at the jump while n1's lives on", func(t *testing.T) {
+		m := newModel(in.History)
+		l := m.leases[0]
+		if got := m.sec(l.NodeEnd["n3"]); got < 1.39 || got > 1.42 {
+			t.Errorf("w1's key on n3 ends at %.2fs, want ≈1.4s", got)
+		}
+		if got := m.sec(l.NodeEnd["n1"]); got < 8.5 {
+			t.Errorf("w1's key on n1 ends at %.2fs, want its release at ≈8.5s", got)
+		}
+		if !l.Expired || m.sec(l.KeyEnd) > 1.42 {
+			t.Errorf("w1's lock should be lost (quorum) at ≈1.4s, got KeyEnd %.2fs expired=%v", m.sec(l.KeyEnd), l.Expired)
+		}
+	})
+}
+
+func TestPauseLength(t *testing.T) {
+	for _, c := range []struct {
+		name, detail string
+		measured     float64
+		want         string
+	}{
+		{"the declared length wins when the measured one is within 5%", "stop-the-world pause of 35s", 35.1, "35s"},
+		{"the measured length wins when it differs by more than 5%", "stop-the-world pause of 35s", 38, "38s"},
+		{"the measured length is used when nothing is declared", "", 35.1, "35.1s"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := &model{h: history.History{Header: history.Header{TimeScale: 1}}, scale: 1}
+			w := window{Fault: "pause", Detail: c.detail, Start: 0, End: int64(c.measured * 1e9)}
+			if got := m.faultDur(w); got != c.want {
+				t.Errorf("faultDur = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestMergeBands(t *testing.T) {
+	an := func(kind string, s, e float64, info bool) checker.Anomaly {
+		return checker.Anomaly{Kind: kind, StartS: s, EndS: e, Informational: info}
+	}
+	for _, c := range []struct {
+		name string
+		in   []checker.Anomaly
+		want []band
+	}{
+		{"overlapping windows become one band with every kind",
+			[]checker.Anomaly{an("mutex-overlap", 30.3, 31.4, false), an("double-effect", 31.4, 36.3, false), an("not-linearizable", 36.25, 36.26, false)},
+			[]band{{30.3, 36.3, []string{"mutex-overlap", "double-effect", "not-linearizable"}}}},
+		{"a chain merges even when listed out of order",
+			[]checker.Anomaly{an("c", 5, 6, false), an("a", 1, 2, false), an("b", 1.5, 5.5, false)},
+			[]band{{1, 6, []string{"a", "b", "c"}}}},
+		{"separate windows stay separate", []checker.Anomaly{an("a", 1, 2, false), an("b", 3, 4, false)},
+			[]band{{1, 2, []string{"a"}}, {3, 4, []string{"b"}}}},
+		{"informational anomalies draw no band", []checker.Anomaly{an("a", 1, 2, true)}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := mergeBands(c.in, 0.01)
+			if len(got) != len(c.want) {
+				t.Fatalf("got %d bands %+v, want %d", len(got), got, len(c.want))
+			}
+			for i := range got {
+				if got[i].s != c.want[i].s || got[i].e < c.want[i].e || strings.Join(got[i].kinds, ",") != strings.Join(c.want[i].kinds, ",") {
+					t.Errorf("band %d = %+v, want %+v", i, got[i], c.want[i])
+				}
+			}
+		})
+	}
+}
+
+func pngSize(t *testing.T, path string) (int, int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return cfg.Width, cfg.Height
+}
+
+func TestPNGs(t *testing.T) {
+	keep := os.Getenv("LOCKSIM_REPORT_KEEP")
+	for _, c := range shipped() {
+		for _, lang := range Languages {
+			in := c.in
+			in.Lang = lang
+			dir := t.TempDir()
+			if keep != "" {
+				dir = filepath.Join(keep, c.name+"-"+lang)
+				os.MkdirAll(dir, 0o755)
+			}
+			if _, err := Write(dir, in); err != nil {
+				t.Fatalf("Write: %v", err)
+			}
+			lanes := len(in.History.Header.Clients) + len(in.History.Header.Nodes)
+			for _, f := range []struct {
+				name string
+				w, h int
+			}{
+				{TimelineFile, timelineW, int(timelineHeight(lanes))},
+				{LatencyFile, latencyW, latencyH},
+				{RateFile, latencyW, latencyH},
+			} {
+				t.Run(c.name+" "+lang+" "+f.name+" decodes at the expected size", func(t *testing.T) {
+					w, h := pngSize(t, filepath.Join(dir, f.name))
+					if w != f.w || h != f.h {
+						t.Errorf("%d×%d, want %d×%d", w, h, f.w, f.h)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestVietnamesePage(t *testing.T) {
+	in := gcPauseInput("local", false)
+	in.Lang = "vi"
+	dir, _ := writeReport(t, in)
+	b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+	page := string(b)
+	for _, c := range []struct{ name, want string }{
+		{"declares the language", `<html lang="vi">`},
+		{"shows the verdict word in Vietnamese", "VI PHẠM"},
+		{"tells the headline in Vietnamese", "Hoá đơn (invoice-1) bị charge hai lần"},
+		{"tells the story in Vietnamese", "bị đóng băng bởi một GC pause"},
+		{"gives the fix with the course's term", "Fencing token: mỗi lần cấp lock"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(page, c.want) {
+				t.Errorf("index.html (vi) lacks %q", c.want)
+			}
+		})
+	}
+	t.Run("has no English sentence outside the checker's own words", func(t *testing.T) {
+		own := page
+		for {
+			i := strings.Index(own, "<details>")
+			j := strings.Index(own, "</details>")
+			if i < 0 || j < i {
+				break
+			}
+			own = own[:i] + own[j+len("</details>"):]
+		}
+		for _, en := range []string{"acquired the lock", "was charged twice", "What happened", "would have prevented"} {
+			if strings.Contains(own, en) {
+				t.Errorf("index.html (vi) contains English %q", en)
+			}
+		}
+	})
+}
+
+func TestRemedy(t *testing.T) {
+	t.Run("gc-pause points at fencing and links gc-pause-fencing", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		dir, _ := writeReport(t, in)
+		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		for _, want := range []string{"What would have prevented it", "Fencing token: every grant", "scenario gc-pause-fencing", "locksim run scenarios/gc-pause-fencing.yaml"} {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("index.html lacks %q", want)
+			}
+		}
+	})
+	t.Run("redlock points at Redlock's timing assumptions", func(t *testing.T) {
+		r := buildRemedy(redlockClockJump(), "en")
+		if r == nil || len(r.Advice) == 0 || !strings.Contains(r.Advice[0], "Redlock's safety depends on clocks") {
+			t.Errorf("remedy = %+v", r)
+		}
+	})
+	t.Run("a fenced valid run says fencing already saved it", func(t *testing.T) {
+		in := gcPauseInput("local", true)
+		in.History.Header.FencingEnforced = true
+		if r := buildRemedy(in, "en"); r == nil || r.Saved == "" {
+			t.Errorf("remedy = %+v, want the saved sentence", r)
+		}
+	})
+}
+
+func TestAborted(t *testing.T) {
+	in := gcPauseInput("local", false)
+	in.Aborted = true
+	dir, res := writeReport(t, in)
+	t.Run("results.json says aborted", func(t *testing.T) {
+		b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+		var raw map[string]any
+		json.Unmarshal(b, &raw)
+		if raw["aborted"] != true || !res.Aborted {
+			t.Errorf("aborted = %v", raw["aborted"])
+		}
+	})
+	t.Run("index.html shows the aborted banner", func(t *testing.T) {
+		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		if !bytes.Contains(b, []byte("ABORTED — partial history")) {
+			t.Errorf("no aborted banner")
+		}
+	})
+	t.Run("a complete run's results.json has no aborted field", func(t *testing.T) {
+		dir, _ := writeReport(t, gcPauseInput("local", false))
+		b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+		if bytes.Contains(b, []byte(`"aborted"`)) {
+			t.Errorf("results.json mentions aborted")
+		}
+	})
+}
+
+func TestHistoryCap(t *testing.T) {
+	old := MaxPorcupineOps
+	MaxPorcupineOps = 6
+	defer func() { MaxPorcupineOps = old }()
+	in := gcPauseInput("local", false)
+	in.Porcupine = porcupineView(in.History)
+	dir, _ := writeReport(t, in)
+	t.Run("history.html is still written", func(t *testing.T) {
+		if _, err := os.Stat(filepath.Join(dir, HistoryFile)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("the page says only a window around the first anomaly is shown", func(t *testing.T) {
+		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		if !bytes.Contains(b, []byte("history.html shows only the 6 operations from t=")) {
+			t.Errorf("index.html does not say history.html is a window")
+		}
+	})
+	t.Run("the window contains the first anomaly", func(t *testing.T) {
+		w, t0, t1, n := anomalyWindow(in, 6)
+		if n != 6 || t0 > at(30.1) || t1 < at(30.1) {
+			t.Errorf("window of %d ops [%v, %v] does not contain the overlap start", n, t0, t1)
+		}
+		faults := 0
+		for _, o := range w.Ops {
+			if o.F == history.Fault {
+				faults++
+			}
+		}
+		if faults != 1 {
+			t.Errorf("window keeps %d fault ops, want the pause", faults)
+		}
+	})
+}
+
+func TestWriteSuite(t *testing.T) {
+	out := t.TempDir()
+	var runs []Results
+	for _, c := range shipped() {
+		dir := filepath.Join(out, c.name, "run1")
+		os.MkdirAll(dir, 0o755)
+		res, err := Write(dir, c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, res)
+	}
+	for _, lang := range Languages {
+		if err := WriteSuite(out, runs, lang); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(filepath.Join(out, IndexFile))
+		page := string(b)
+		t.Run("the "+lang+" suite page has one row per run with a thumbnail and a link", func(t *testing.T) {
+			for _, c := range shipped() {
+				for _, want := range []string{`src="` + c.name + `/run1/timeline.png"`, `href="` + c.name + `/run1/index.html"`} {
+					if !strings.Contains(page, want) {
+						t.Errorf("suite page lacks %s", want)
+					}
+				}
+			}
+		})
+		t.Run("the "+lang+" suite page gives the totals", func(t *testing.T) {
+			want := map[string]string{"en": "3 runs: 1 valid, 2 invalid, 0 unknown. 3 met their expectation, 0 did not.",
+				"vi": "3 lần chạy: 1 hợp lệ, 2 vi phạm, 0 chưa kết luận. 3 đúng như mong đợi, 0 không."}[lang]
+			if !strings.Contains(page, want) {
+				t.Errorf("suite page lacks totals %q", want)
+			}
+		})
+	}
+}
+
+func TestEveryMessageKeyUsedExists(t *testing.T) {
+	// Every key the code formats must be in the English table (a typo
+	// would show the key itself on the page).
+	src, _ := filepath.Glob("*.go")
+	var missing []string
+	for _, f := range src {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, _ := os.ReadFile(f)
+		for _, part := range strings.Split(string(b), "tr(lang, \"")[1:] {
+			end := strings.Index(part, "\"")
+			key := part[:end]
+			if strings.HasPrefix(part[end+1:], "+") {
+				continue // a computed key ("verdict."+v): checked by its own tests
+			}
+			if _, ok := messages["en"][key]; !ok {
+				missing = append(missing, f+": "+key)
+			}
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("keys used but not defined:\n%s", strings.Join(missing, "\n"))
+	}
+}

@@ -1,0 +1,138 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/locksim/locksim/internal/checker"
+)
+
+type suiteRow struct {
+	Scenario, Seed, Verdict, VerdictWord, Expect, Met, MetClass, Wall string
+	Thumb, Link                                                       string // relative to the suite page; "" when unknown
+	Aborted                                                           bool
+}
+
+type suitePage struct {
+	Lang, Title, Totals string
+	Rows                []suiteRow
+}
+
+// suiteRel is target relative to outDir, slash-separated, "" when it
+// cannot be expressed.
+func suiteRel(outDir, target string) string {
+	if target == "" {
+		return ""
+	}
+	if !filepath.IsAbs(target) {
+		if abs, err := filepath.Abs(target); err == nil {
+			target = abs
+		}
+	}
+	base, err := filepath.Abs(outDir)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(base, target)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// WriteSuite writes <outDir>/index.html for a multi-scenario run: one row
+// per run (scenario, seed, verdict, expected, met, wall seconds, a
+// thumbnail of its timeline.png and a link to its index.html, both by
+// relative path from outDir to the run's ReportDir) and the totals. The
+// page is self-contained (no network); lang is "en" or "vi".
+func WriteSuite(outDir string, runs []Results, lang string) error {
+	lang = normLang(lang)
+	pg := suitePage{Lang: lang, Title: tr(lang, "suite.title", len(runs))}
+	var nv, ni, nu, met, notMet int
+	for _, r := range runs {
+		row := suiteRow{Scenario: r.Scenario, Seed: strconv.FormatInt(r.Seed, 10), Verdict: string(r.Verdict),
+			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Wall: fmt.Sprintf("%.2f", r.WallSeconds), Aborted: r.Aborted,
+			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none")}
+		if r.Expect != "" {
+			row.Expect = tr(lang, "verdict."+r.Expect)
+		}
+		switch r.Verdict {
+		case checker.Valid:
+			nv++
+		case checker.Invalid:
+			ni++
+		default:
+			nu++
+		}
+		if r.ExpectationMet != nil {
+			if *r.ExpectationMet {
+				met++
+				row.Met, row.MetClass = tr(lang, "suite.yes"), "met"
+			} else {
+				notMet++
+				row.Met, row.MetClass = tr(lang, "suite.no"), "notmet"
+			}
+		}
+		if r.ReportDir != "" {
+			if _, err := os.Stat(filepath.Join(r.ReportDir, TimelineFile)); err == nil {
+				row.Thumb = suiteRel(outDir, filepath.Join(r.ReportDir, TimelineFile))
+			}
+			row.Link = suiteRel(outDir, filepath.Join(r.ReportDir, IndexFile))
+		}
+		pg.Rows = append(pg.Rows, row)
+	}
+	pg.Totals = tr(lang, "suite.totals", len(runs), nv, ni, nu, met, notMet)
+	t, err := template.New("suite").Funcs(template.FuncMap{
+		"t": func(key string) string { return tr(lang, key) },
+	}).Parse(suiteTemplate)
+	if err != nil {
+		return fmt.Errorf("parse suite template: %w", err)
+	}
+	f, err := os.Create(filepath.Join(outDir, IndexFile))
+	if err != nil {
+		return err
+	}
+	if err := t.Execute(f, pg); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+const suiteTemplate = `<!DOCTYPE html>
+<html lang="{{.Lang}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+  body { font-family: "Liberation Sans", "Helvetica Neue", Arial, sans-serif; font-size: 22px; line-height: 1.4;
+         color: #111; background: #fff; margin: 0 auto; max-width: 1600px; padding: 24px 32px 64px; }
+  h1 { font-size: 34px; }
+  .totals { font-size: 26px; font-weight: 700; margin: 12px 0 24px; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { border: 1px solid #bbb; padding: 8px 10px; text-align: left; vertical-align: middle; }
+  th { background: #f0f0f0; }
+  td.v-valid { color: #1b7f3b; font-weight: 800; } td.v-invalid { color: #b3261e; font-weight: 800; } td.v-unknown { color: #9a6700; font-weight: 800; }
+  td.met { color: #1b7f3b; font-weight: 700; } td.notmet { color: #fff; background: #b3261e; font-weight: 800; } td.none { color: #666; }
+  img { width: 420px; border: 1px solid #bbb; display: block; }
+  .aborted { background: #3a3a3a; color: #fff; padding: 2px 8px; border-radius: 4px; font-size: 18px; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="totals" id="totals">{{.Totals}}</p>
+<table id="runs">
+<tr><th>{{t "suite.scenario"}}</th><th>{{t "suite.seed"}}</th><th>{{t "suite.verdict"}}</th><th>{{t "suite.expect"}}</th><th>{{t "suite.met"}}</th><th>{{t "suite.wall"}}</th><th>{{t "suite.timeline"}}</th><th>{{t "suite.report"}}</th></tr>
+{{range .Rows}}<tr>
+<td><b>{{.Scenario}}</b>{{if .Aborted}} <span class="aborted">{{t "suite.aborted"}}</span>{{end}}</td><td>{{.Seed}}</td><td class="v-{{.Verdict}}">{{.VerdictWord}}</td><td>{{.Expect}}</td><td class="{{.MetClass}}">{{.Met}}</td><td>{{.Wall}}</td>
+<td>{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Scenario}} {{t "suite.timeline"}}"></a>{{end}}</td>
+<td>{{if .Link}}<a href="{{.Link}}">{{t "suite.open"}}</a>{{end}}</td>
+</tr>
+{{end}}</table>
+</body>
+</html>
+`

@@ -1,0 +1,342 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// testBackend is real redis-server when it is on PATH, the embedded backend
+// otherwise; under CI=true a missing redis-server fails the test.
+func testBackend(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		return cluster.BackendLocal
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("redis-server is not on PATH; CI must test against real Redis")
+	}
+	t.Log("redis-server not found: using the embedded backend (emulated Redis)")
+	return cluster.BackendEmbedded
+}
+
+func parse(t *testing.T, yaml string) scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse("test.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatalf("parse scenario: %v", err)
+	}
+	return sc
+}
+
+func runScenario(t *testing.T, sc scenario.Scenario, o Options) *Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if o.Backend == "" {
+		o.Backend = testBackend(t)
+	}
+	res, err := Run(ctx, sc, o)
+	if err != nil {
+		t.Fatalf("run %s: %v", sc.Name, err)
+	}
+	return res
+}
+
+func acquires(h history.History, client string, t history.Type) []history.Op {
+	var out []history.Op
+	for _, op := range h.Ops {
+		if op.F == history.Acquire && op.Client == client && op.Type == t {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// TestFaultsReachOnlyTheirLinks cuts (or slows) the single link w1→n1 and
+// checks, while the fault is active, that no other link carries a toxic,
+// and afterwards that only w1's grants miss n1.
+func TestFaultsReachOnlyTheirLinks(t *testing.T) {
+	cases := []struct {
+		name, fault string
+		toxics      []string
+	}{
+		{"a partition of w1 from n1 cuts only the link w1→n1",
+			"{kind: partition, at: 0s, clients: [w1], nodes: [n1], mode: drop}", []string{"cut_downstream", "cut_upstream"}},
+		{"a refused partition of w1 from n1 disables only the proxy w1→n1",
+			"{kind: partition, at: 0s, clients: [w1], nodes: [n1], mode: refuse}", []string{"disabled"}},
+		{"a latency of w1 to n1 slows only the link w1→n1",
+			"{kind: latency, at: 0s, clients: [w1], nodes: [n1], latency: 5s}", []string{"latency_downstream"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sc := parse(t, `
+name: isolation
+time_scale: 10
+duration: 20s
+nodes: 5
+clients: 2
+algorithm: redlock
+ttl: 10s
+retry_delay: 100ms
+stagger: 0s
+workload: {keys: 3, job: 200ms}
+faults:
+  - `+c.fault+`
+`)
+			var mu sync.Mutex
+			checked := false
+			o := Options{Seed: 1, applied: func(_ faults.Step, cl *cluster.Cluster) {
+				mu.Lock()
+				defer mu.Unlock()
+				checked = true
+				for _, l := range cl.Links() {
+					got := l.Toxics()
+					if l.Name() == "w1-n1" {
+						if !slices.Equal(got, c.toxics) {
+							t.Errorf("link w1-n1 has %v, want %v", got, c.toxics)
+						}
+					} else if len(got) > 0 {
+						t.Errorf("link %s has %v; the fault named only w1→n1", l.Name(), got)
+					}
+				}
+			}}
+			res := runScenario(t, sc, o)
+			if !checked {
+				t.Fatal("the fault was never applied")
+			}
+			w1, w2 := acquires(res.History, "w1", history.OK), acquires(res.History, "w2", history.OK)
+			if len(w1) == 0 || len(w2) == 0 {
+				t.Fatalf("w1 got %d grants and w2 %d; both should acquire with 4 of 5 nodes", len(w1), len(w2))
+			}
+			for _, op := range w1 {
+				if slices.Contains(op.Value.Nodes, "n1") {
+					t.Errorf("w1's grant at op %d names n1 (%v) through a faulty link", op.Index, op.Value.Nodes)
+				}
+			}
+			n1 := false
+			for _, op := range w2 {
+				n1 = n1 || slices.Contains(op.Value.Nodes, "n1")
+			}
+			if !n1 {
+				t.Error("no grant of w2 names n1: the fault reached w2→n1 too")
+			}
+		})
+	}
+}
+
+// allFaults has a fault of every kind active when the run ends.
+const allFaults = `
+name: all-faults
+time_scale: 10
+duration: 4s
+nodes: 5
+clients: 2
+algorithm: redlock
+ttl: 10s
+retry_delay: 100ms
+stagger: 0s
+workload: {keys: 50, job: 100ms}
+faults:
+  - {kind: partition, at: 0s, clients: [w1], nodes: [n1], mode: drop}
+  - {kind: partition, at: 0s, clients: [w2], nodes: [n1], mode: refuse}
+  - {kind: partition, at: 0s, clients: [w1], nodes: [n2], direction: replies}
+  - {kind: latency, at: 0s, clients: [w2], nodes: [n2], latency: 1s, jitter: 100ms}
+  - {kind: reset, at: 500ms, nodes: [n3]}
+  - {kind: crash, at: 1s, nodes: [n4]}
+  - {kind: pause-node, at: 1s, nodes: [n5]}
+  - {kind: clock-rate, at: 0s, nodes: [n2], rate: 2}
+  - {kind: clock-rate, at: 0s, clients: [w2], rate: 1.5}
+  - {kind: clock-jump, at: 200ms, nodes: [n3], delta: 5s}
+  - {kind: clock-jump, when: {client: w1, event: acquired}, clients: [w1], delta: -1s}
+  - {kind: pause, client: w2, point: random, duration: 500ms}
+nemesis: {interval: 1s, duration: 500ms, faults: [pause, partition]}
+`
+
+func TestEveryFaultIsGoneAfterTheRun(t *testing.T) {
+	sc := parse(t, allFaults)
+	var pids []int
+	var plans [][]string
+	for i := range 2 {
+		o := Options{Seed: 99, inspect: func(cl *cluster.Cluster) {
+			for _, l := range cl.Links() {
+				if got := l.Toxics(); len(got) > 0 {
+					t.Errorf("run %d: after the run link %s still has %v", i, l.Name(), got)
+				}
+			}
+			for _, n := range cl.Nodes() {
+				if st := n.State(); st != cluster.StateRunning {
+					t.Errorf("run %d: after the run node %s is %s", i, n.Name(), st)
+				}
+				if p := n.PID(); p > 0 {
+					pids = append(pids, p)
+				}
+			}
+		}}
+		res := runScenario(t, sc, o)
+		plans = append(plans, res.History.Header.Plan)
+		kinds := map[string]bool{}
+		for _, op := range res.History.Ops {
+			if op.F != history.Fault {
+				continue
+			}
+			kinds[op.Value.Fault] = true
+			if op.Open() {
+				t.Errorf("run %d: fault op %d (%s %v) was never closed", i, op.Index, op.Value.Fault, op.Value.Targets)
+			}
+			if op.Type == history.Fail {
+				t.Errorf("run %d: fault op %d (%s) failed: %s", i, op.Index, op.Value.Fault, op.Error)
+			}
+		}
+		var got []string
+		for k := range kinds {
+			got = append(got, k)
+		}
+		sort.Strings(got)
+		want := []string{"clock-jump", "clock-rate", "crash", "latency", "partition", "pause", "pause-node", "reset"}
+		if !slices.Equal(got, want) {
+			t.Errorf("run %d: recorded fault kinds %v, want %v", i, got, want)
+		}
+	}
+	t.Run("the plan of one seed is identical across runs", func(t *testing.T) {
+		if len(plans[0]) == 0 || !slices.Equal(plans[0], plans[1]) {
+			t.Fatalf("plans differ or are empty:\n%v\n%v", plans[0], plans[1])
+		}
+	})
+	t.Run("no redis-server of the runs survives", func(t *testing.T) {
+		for _, p := range pids {
+			if err := syscall.Kill(p, 0); err == nil {
+				t.Errorf("redis-server pid %d is still alive", p)
+			}
+		}
+	})
+}
+
+// TestShippedScenarios runs every scenario of this issue and checks its
+// verdict and the kinds of its anomalies.
+func TestShippedScenarios(t *testing.T) {
+	broken := []string{checker.KindDoubleEffect, checker.KindMutexOverlap, checker.KindNotLinearizable}
+	cases := []struct {
+		file    string
+		verdict checker.Verdict
+		kinds   []string // non-informational anomaly kinds, sorted
+		extra   func(t *testing.T, h history.History)
+	}{
+		{"redlock-happy.yaml", checker.Valid, nil, everyClientAcquires},
+		{"redlock-clock-jump.yaml", checker.Invalid, broken, bareMajorities},
+		{"redlock-clock-jump-control.yaml", checker.Valid, nil, nil},
+		{"redlock-pause-in-flight.yaml", checker.Valid, nil, nil},
+		{"redlock-pause-in-flight-nocheck.yaml", checker.Invalid, broken, nil},
+		{"redlock-gc-pause.yaml", checker.Invalid, broken, nil},
+		{"redlock-gc-pause-fenced.yaml", checker.Valid, nil, nil},
+		{"redlock-restart.yaml", checker.Invalid, broken, bareMajorities},
+		{"redlock-delayed-restart.yaml", checker.Valid, nil, nil},
+		{"redlock-restart-aof.yaml", checker.Valid, nil, nil},
+		{"redlock-minority-partition.yaml", checker.Valid, nil, everyClientAcquires},
+		{"redlock-majority-partition.yaml", checker.Valid, nil, noGrantWhileCut},
+		{"client-clock-skew.yaml", checker.Invalid, broken, nil},
+		{"client-clock-skew-safe.yaml", checker.Valid, nil, nil},
+		{"node-clock-rate.yaml", checker.Invalid, broken, bareMajorities},
+		{"node-clock-rate-safe.yaml", checker.Valid, nil, nil},
+	}
+	backend := testBackend(t)
+	for _, c := range cases {
+		sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", c.file))
+		if err != nil {
+			t.Fatalf("load %s: %v", c.file, err)
+		}
+		t.Run(sc.Name+" is "+string(c.verdict), func(t *testing.T) {
+			if sc.Expect != string(c.verdict) {
+				t.Fatalf("the file expects %q, the test %q", sc.Expect, c.verdict)
+			}
+			res := runScenario(t, sc, Options{Seed: *sc.Seed, Backend: backend})
+			rep := checker.Check(context.Background(), res.History, checker.Options{})
+			kinds := map[string]bool{}
+			for _, a := range rep.Anomalies() {
+				if !a.Informational {
+					kinds[a.Kind] = true
+				}
+			}
+			var got []string
+			for k := range kinds {
+				got = append(got, k)
+			}
+			sort.Strings(got)
+			if rep.Verdict != c.verdict || !slices.Equal(got, c.kinds) {
+				t.Errorf("verdict %s with anomalies %v; want %s with %v", rep.Verdict, got, c.verdict, c.kinds)
+				for _, a := range rep.Anomalies() {
+					t.Logf("  %s: %s", a.Kind, a.Explain)
+				}
+			}
+			if len(res.History.Header.Plan) == 0 {
+				t.Error("the history header holds no fault plan")
+			}
+			if c.extra != nil {
+				c.extra(t, res.History)
+			}
+		})
+	}
+}
+
+func everyClientAcquires(t *testing.T, h history.History) {
+	for _, c := range h.Header.Clients {
+		if len(acquires(h, c, history.OK)) == 0 {
+			t.Errorf("%s never acquired: the run was not live", c)
+		}
+	}
+}
+
+// bareMajorities: the overlap comes from two grants of three nodes that
+// share exactly one node.
+func bareMajorities(t *testing.T, h history.History) {
+	w1, w2 := acquires(h, "w1", history.OK), acquires(h, "w2", history.OK)
+	if len(w1) == 0 || len(w2) == 0 {
+		t.Fatalf("w1 has %d grants, w2 %d", len(w1), len(w2))
+	}
+	a, b := w1[0].Value.Nodes, w2[0].Value.Nodes
+	if len(a) != 3 || len(b) != 3 || !slices.Contains(a, "n3") || !slices.Contains(b, "n3") {
+		t.Errorf("w1 was granted by %v and w2 by %v; want two bare majorities meeting at n3", a, b)
+	}
+}
+
+// noGrantWhileCut: no acquire returns ok inside the partition's window, and
+// some do afterwards.
+func noGrantWhileCut(t *testing.T, h history.History) {
+	var cut *history.Op
+	for i, op := range h.Ops {
+		if op.F == history.Fault && op.Value.Fault == scenario.KindPartition {
+			cut = &h.Ops[i]
+		}
+	}
+	if cut == nil {
+		t.Fatal("no partition in the history")
+	}
+	after := 0
+	for _, op := range h.Ops {
+		if op.F != history.Acquire || op.Type != history.OK {
+			continue
+		}
+		if op.Complete < cut.Complete {
+			t.Errorf("%s acquired at %.2fs while the majority was cut (until %.2fs)", op.Client,
+				h.Header.ScenarioSeconds(op.Complete), h.Header.ScenarioSeconds(cut.Complete))
+		} else {
+			after++
+		}
+	}
+	if after == 0 {
+		t.Error("no client acquired after the partition healed")
+	}
+}
