@@ -148,6 +148,11 @@ func metCell(o outcome) string {
 // printSummary prints the summary table, the violation rates of sweeps and
 // the runs that need attention.
 func printSummary(w io.Writer, outs []outcome, sweep bool) {
+	// One run: one line, verdict first, then the report's path.
+	if len(outs) == 1 && outs[0].res != nil {
+		fmt.Fprintln(w, summaryLine(*outs[0].res))
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCENARIO\tSEED\tVERDICT\tEXPECTED\tMET\tWALL\tREPORT")
 	for _, o := range outs {

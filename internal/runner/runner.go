@@ -206,7 +206,7 @@ func (r *run) setupClients(plan faults.Plan) error {
 		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock}
 		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause})
 		lk, err := clients.New(r.sc.Algorithm, clients.Config{Nodes: nodes, TTL: r.wall(r.sc.TTL.D()), Rand: rng,
-			Clock: clock, Gate: gateForAlgorithm{r: r, gate: w.gate}})
+			Clock: clock, Gate: gateForAlgorithm{r: r, gate: w.gate}, Library: r.library()})
 		if err != nil {
 			return fmt.Errorf("client %s: %w", name, err)
 		}
@@ -254,4 +254,15 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// library is the scenario's library block with durations in wall time; the
+// zero value (library defaults) when absent.
+func (r *run) library() clients.LibraryOptions {
+	l := r.sc.Library
+	if l == nil {
+		return clients.LibraryOptions{}
+	}
+	return clients.LibraryOptions{Tries: l.Tries, RetryDelay: r.wall(l.RetryDelay.D()),
+		DriftFactor: l.DriftFactor, Refresh: r.wall(l.Refresh.D())}
 }
