@@ -48,8 +48,13 @@ const (
 	Read    Func = "read"
 	Write   Func = "write"
 	Lost    Func = "lost"
-	Fault   Func = "fault"
-	Probe   Func = "probe"
+	// Done marks the instant a client left its critical section: it will
+	// do nothing more under this lease but release it. Like Lost, it ends
+	// the client's believed hold (lock-theory S05: work finished, then a
+	// pause before the release).
+	Done  Func = "done"
+	Fault Func = "fault"
+	Probe Func = "probe"
 )
 
 // NemesisProcess is the Process of every fault operation, and NemesisClient
@@ -75,6 +80,9 @@ type Value struct {
 	Action string `json:"action,omitempty"` // "read-status", "claim", "charge", "mark-paid", …
 	Result string `json:"result,omitempty"` // what a read returned, e.g. "unpaid"
 	Reason string `json:"reason,omitempty"` // why the resource refused, e.g. "stale fencing token 1 < 2"
+	// Num is a number the operation read or wrote: a counter value, the
+	// stock left after a sale. nil when the operation has none.
+	Num *int64 `json:"num,omitempty"`
 
 	// Fault fields (Func == Fault).
 	Fault   string   `json:"fault,omitempty"`   // fault kind, e.g. "pause"
@@ -122,6 +130,9 @@ type Header struct {
 	// Plan is the run's fault plan, one plain line per fault in scenario
 	// time; it depends on the scenario and the seed alone.
 	Plan []string `json:"plan,omitempty"`
+	// Params are the workload's numeric parameters the checkers need, e.g.
+	// "stock" (initial inventory) or "permits" (semaphore size).
+	Params map[string]int64 `json:"params,omitempty"`
 }
 
 // ScenarioSeconds converts a true-time offset in ns to scenario seconds.
