@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
@@ -94,13 +95,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		repro = fmt.Sprintf("locksim check %s", path)
 	}
 	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed, "aborted", prev.Aborted)
+	stopProgress := checkProgress(log, "checking", len(h.Ops))
 	in, err := analyse(context.Background(), sc, h, repro, prev.Aborted, *lang)
+	stopProgress("checked")
 	if err != nil {
 		log.Error("check", "err", err)
 		return exitInternal
 	}
 	in.WallSeconds = prev.WallSeconds
+	stopProgress = checkProgress(log, "writing report", len(h.Ops))
 	r, err := report.Write(dir, in)
+	stopProgress("report written")
 	if err != nil {
 		log.Error("write report", "dir", dir, "err", err)
 		return exitInternal
@@ -121,4 +126,34 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("report written", "path", filepath.Join(dir, "index.html"))
 	return exitCode(r)
+}
+
+// checkProgress logs what (e.g. "checking") at once and every 2 s until
+// stop is called (a big history takes seconds), then, for a big history,
+// one line with what was done and how long it took.
+func checkProgress(log *slog.Logger, what string, ops int) (stop func(done string)) {
+	began := time.Now()
+	log.Info(what, "ops", ops)
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				log.Info(what, "ops", ops, "elapsed", time.Since(began).Round(100*time.Millisecond).String())
+			}
+		}
+	}()
+	return func(done string) {
+		close(quit)
+		<-finished
+		if ops >= 10000 {
+			log.Info(done, "ops", ops, "seconds", fmt.Sprintf("%.2f", time.Since(began).Seconds()))
+		}
+	}
 }

@@ -14,7 +14,14 @@ import (
 
 // faultAbout describes the fault kinds a scenario may name.
 var faultAbout = map[string]string{
-	"pause": "freeze a client (job, timers, renewer) at a named point: after-acquire, before-write, before-release",
+	"pause":      "freeze a client (job, timers, renewer) at a point: after-acquire, before-write, before-release, in-acquire, random",
+	"partition":  "cut clients from nodes: mode drop (silent, timeout toxic) or refuse (proxy disabled); direction both or replies",
+	"latency":    "add latency and jitter to the replies on chosen client→node links (toxiproxy latency toxic)",
+	"reset":      "reset chosen links with TCP RST (toxiproxy reset_peer toxic)",
+	"crash":      "kill -9 nodes; restart_after brings them back with their persistence (none restarts empty)",
+	"pause-node": "SIGSTOP a node for a while, then SIGCONT; overdue keys expire on resume",
+	"clock-jump": "step a node's clock (shift every key's TTL) or a client's clock, forward or backward",
+	"clock-rate": "run a node's clock (periodic TTL shifts) or a client's clock fast or slow",
 }
 
 // workloadAbout describes the workloads.

@@ -9,9 +9,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 )
 
@@ -61,29 +64,74 @@ func kinds(r report.Results, informational bool) []string {
 	return ks
 }
 
+// shippedFiles are the single-node course scenarios the CLI tests look at
+// closely; shippedResults runs them once, together, for every test here
+// (each takes a few seconds of wall time: their races need wide margins).
+var shippedFiles = []string{"gc-pause.yaml", "gc-pause-fencing.yaml", "slow-job.yaml"}
+
+var (
+	shippedOnce sync.Once
+	shippedDir  string
+	shippedCode int
+	shippedRes  map[string]report.Results
+	shippedErr  string
+)
+
+// shippedResults runs shippedFiles in one `locksim run` and returns its exit
+// code and the results by scenario name. The reports stay until TestMain
+// removes shippedDir.
+func shippedResults(t *testing.T) (int, map[string]report.Results) {
+	t.Helper()
+	backend := testBackend(t)
+	shippedOnce.Do(func() {
+		var err error
+		if shippedDir, err = os.MkdirTemp("", "locksim-test-shipped-"); err != nil {
+			shippedErr = err.Error()
+			return
+		}
+		args := []string{"run"}
+		for _, f := range shippedFiles {
+			args = append(args, filepath.Join("..", "..", "scenarios", f))
+		}
+		args = append(args, "--out", shippedDir, "--backend", backend, "--parallel", "3")
+		code, rs, stderr := runJSON(t, args...)
+		shippedCode, shippedErr = code, stderr
+		shippedRes = map[string]report.Results{}
+		for _, r := range rs {
+			shippedRes[r.Scenario] = r
+		}
+	})
+	if shippedRes == nil {
+		t.Fatalf("running the shipped scenarios: %s", shippedErr)
+	}
+	return shippedCode, shippedRes
+}
+
 func TestShippedScenariosMeetTheirExpectations(t *testing.T) {
 	backend := testBackend(t)
 	tests := []struct {
-		file        string
+		name        string
 		verdict     checker.Verdict
 		violations  []string // non-informational anomaly kinds, sorted
 		informative []string // informational anomaly kinds, sorted
 	}{
-		{"gc-pause.yaml", checker.Invalid, []string{checker.KindDoubleEffect, checker.KindMutexOverlap, checker.KindNotLinearizable}, nil},
-		{"gc-pause-fencing.yaml", checker.Valid, nil, []string{checker.KindMutexOverlap}},
-		{"slow-job.yaml", checker.Invalid, []string{checker.KindDoubleEffect, checker.KindMutexOverlap, checker.KindNotLinearizable}, nil},
+		{"gc-pause", checker.Invalid, []string{checker.KindDoubleEffect, checker.KindMutexOverlap, checker.KindNotLinearizable}, nil},
+		{"gc-pause-fencing", checker.Valid, nil, []string{checker.KindMutexOverlap}},
+		{"slow-job", checker.Invalid, []string{checker.KindDoubleEffect, checker.KindMutexOverlap, checker.KindNotLinearizable}, nil},
+	}
+	code, rs := shippedResults(t)
+	if code != exitValid {
+		t.Errorf("exit code %d, want 0 (every expectation met)\nstderr:\n%s", code, shippedErr)
+	}
+	if len(rs) != len(tests) {
+		t.Fatalf("got %d results, want %d", len(rs), len(tests))
 	}
 	for _, tt := range tests {
-		t.Run(tt.file+" comes out "+string(tt.verdict)+" with the expected anomalies", func(t *testing.T) {
-			out := t.TempDir()
-			code, rs, stderr := runJSON(t, "run", filepath.Join("..", "..", "scenarios", tt.file), "--out", out, "--backend", backend)
-			if code != exitValid {
-				t.Fatalf("exit code %d, want 0 (expectation met)\nstderr:\n%s", code, stderr)
+		t.Run(tt.name+" comes out "+string(tt.verdict)+" with the expected anomalies", func(t *testing.T) {
+			r, ok := rs[tt.name]
+			if !ok {
+				t.Fatalf("no result for %s", tt.name)
 			}
-			if len(rs) != 1 {
-				t.Fatalf("got %d results, want 1", len(rs))
-			}
-			r := rs[0]
 			if r.Verdict != tt.verdict {
 				t.Errorf("verdict %s, want %s", r.Verdict, tt.verdict)
 			}
@@ -105,14 +153,56 @@ func TestShippedScenariosMeetTheirExpectations(t *testing.T) {
 	}
 }
 
+// firstOK is a client's first successful acquire.
+func firstOK(h history.History, client string) (history.Op, bool) {
+	for _, op := range h.Ops {
+		if op.Client == client && op.F == history.Acquire && op.Type == history.OK {
+			return op, true
+		}
+	}
+	return history.Op{}, false
+}
+
+// TestGCPauseOverlapStartsWhenTheKeyExpires pins the overlap to the key's
+// expiry from the run's own history, not to a fixed time: w1's key expires a
+// TTL after its SET (within w1's acquire), so the overlap may not start
+// before that, and w2 must get the lock on its first attempt after it.
 func TestGCPauseOverlapStartsWhenTheKeyExpires(t *testing.T) {
-	backend := testBackend(t)
-	code, rs, stderr := runJSON(t, "run", "../../scenarios/gc-pause.yaml", "--out", t.TempDir(), "--backend", backend)
-	if code != exitValid || len(rs) != 1 {
-		t.Fatalf("exit %d, %d results\n%s", code, len(rs), stderr)
+	_, rs := shippedResults(t)
+	r, ok := rs["gc-pause"]
+	if !ok {
+		t.Fatal("no gc-pause result")
+	}
+	h, err := history.ReadFile(filepath.Join(r.ReportDir, "history.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w1, ok1 := firstOK(h, "w1")
+	w2, ok2 := firstOK(h, "w2")
+	if !ok1 || !ok2 {
+		t.Fatalf("w1 acquired: %v, w2 acquired: %v; want both", ok1, ok2)
+	}
+	ttl := int64(float64(w1.Value.TTL) / h.Header.TimeScale) // wall ns
+	const slack = int64(time.Millisecond)                    // Redis's clock vs the history's
+	expiryLo, expiryHi := w1.Invoke+ttl, w1.Complete+ttl
+	sec := h.Header.ScenarioSeconds
+	for _, op := range h.Ops {
+		if op.Client == "w2" && op.F == history.Acquire && op.Type == history.Fail && op.Invoke > expiryHi+slack {
+			t.Errorf("w2 was refused at %.2fs, after w1's key expired (by %.2fs)", sec(op.Invoke), sec(expiryHi))
+		}
+	}
+	var charge *history.Op
+	for i, op := range h.Ops {
+		if op.Client == "w1" && op.F == history.Write && op.Value.Action == "charge" {
+			charge = &h.Ops[i]
+			break
+		}
+	}
+	if charge == nil {
+		t.Fatal("w1 never charged")
 	}
 	found := false
-	for _, a := range rs[0].Anomalies {
+	for _, a := range r.Anomalies {
 		if a.Kind != checker.KindMutexOverlap {
 			continue
 		}
@@ -120,28 +210,28 @@ func TestGCPauseOverlapStartsWhenTheKeyExpires(t *testing.T) {
 		if !slices.Equal(a.Clients, []string{"w1", "w2"}) {
 			t.Errorf("overlap clients %v, want [w1 w2]", a.Clients)
 		}
-		// TTL 30 s from w1's acquire at ≈0 s; w2 retries every 250 ms.
-		if a.StartS < 29.5 || a.StartS > 31.5 {
-			t.Errorf("overlap starts at %.2fs, want ≈30s (the key's expiry)", a.StartS)
+		if a.Start < expiryLo-slack || a.Start > w2.Complete {
+			t.Errorf("overlap starts at %.2fs, want at w2's grant (%.2fs–%.2fs), after w1's key expired (from %.2fs)",
+				a.StartS, sec(w2.Invoke), sec(w2.Complete), sec(expiryLo))
 		}
 		// The overlap lasts until w2 releases after its 1 s job; w1 still
 		// sleeps then (its 35 s pause began after ≈1.1 s of work).
-		if a.EndS <= a.StartS || a.EndS > 36.5 {
-			t.Errorf("overlap ends at %.2fs, want after its start and before w1 wakes", a.EndS)
+		if a.End <= a.Start || a.End > charge.Invoke {
+			t.Errorf("overlap ends at %.2fs, want after its start and before w1 wakes and charges (%.2fs)", a.EndS, sec(charge.Invoke))
 		}
 	}
 	if !found {
-		t.Fatalf("no mutex-overlap anomaly in %+v", rs[0].Anomalies)
+		t.Fatalf("no mutex-overlap anomaly in %+v", r.Anomalies)
 	}
 }
 
 func TestTheVerdictIsTheSameWithLessTimeCompression(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs gc-pause at time scale 10 (≈4 s)")
+		t.Skip("runs redlock-gc-pause at time scale 5 (≈4 s)")
 	}
 	backend := testBackend(t)
-	code, rs, stderr := runJSON(t, "run", "../../scenarios/gc-pause.yaml", "--out", t.TempDir(), "--backend", backend, "--time-scale", "10")
-	if code != exitValid || len(rs) != 1 || rs[0].Verdict != checker.Invalid {
+	code, rs, stderr := runJSON(t, "run", "../../scenarios/redlock-gc-pause.yaml", "--out", t.TempDir(), "--backend", backend, "--time-scale", "5")
+	if code != exitValid || len(rs) != 1 || rs[0].Verdict != checker.Invalid || rs[0].TimeScale != 5 {
 		t.Fatalf("exit %d, results %+v\n%s", code, rs, stderr)
 	}
 }
@@ -171,8 +261,8 @@ func TestNoRedisServerSurvivesARun(t *testing.T) {
 		t.Skip("needs redis-server")
 	}
 	// Only this process's children count: other tests and other users may
-	// run redis-server at the same time.
-	code, _, stderr := runJSON(t, "run", "../../scenarios/gc-pause.yaml", "--out", t.TempDir(), "--backend", "local")
+	// run redis-server at the same time. Any scenario will do: a short one.
+	code, _, stderr := runJSON(t, "run", "../../scenarios/redislock-happy.yaml", "--out", t.TempDir(), "--backend", "local")
 	if code != exitValid {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}

@@ -71,6 +71,16 @@ type runFlags struct {
 	junit     string
 	lang      string
 	verbose   bool
+
+	// External backend (--backend external).
+	clusterFile string
+	redisAddrs  string
+	toxiproxy   string
+	proxyHost   string
+	external    *cluster.External
+	// reuse keeps each parallel worker's nodes and proxies between its
+	// consecutive runs (reset in between) instead of starting new ones.
+	reuse bool
 }
 
 // exitNow ends the process at once (second interrupt); a variable for tests.
@@ -122,7 +132,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
 	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at the same time")
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
-	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
+	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
+	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a `cluster:` block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
+	fs.StringVar(&f.redisAddrs, "redis-addrs", "", "external backend: comma-separated host:port of the Redis nodes (n1, n2, …)")
+	fs.StringVar(&f.toxiproxy, "toxiproxy", "", "external backend: toxiproxy API host:port (e.g. 127.0.0.1:8474)")
+	fs.StringVar(&f.proxyHost, "proxy-host", "", "external backend: host the proxies listen on and locksim dials (default 127.0.0.1)")
+	fs.BoolVar(&f.reuse, "reuse", true, "reuse each worker's nodes and proxies between consecutive runs (FLUSHALL, toxics removed); false starts fresh ones per run")
 	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout (instead of the summary)")
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
 	fs.StringVar(&f.lang, "lang", "en", "report language: en (English) or vi (Vietnamese)")
@@ -154,14 +169,25 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	case f.timeScale < 0 || f.timeScale > 10000:
 		fmt.Fprintf(stderr, "locksim run: --time-scale %g: must be in (0, 10000]\n", f.timeScale)
 		return exitUsage
-	case f.backend != "" && f.backend != "local" && f.backend != "embedded":
-		fmt.Fprintf(stderr, "locksim run: --backend %q: want local or embedded\n", f.backend)
+	case f.backend != "" && f.backend != "local" && f.backend != "embedded" && f.backend != cluster.BackendExternal:
+		fmt.Fprintf(stderr, "locksim run: --backend %q: want local, embedded or external\n", f.backend)
+		return exitUsage
+	case f.backend != cluster.BackendExternal && (f.clusterFile != "" || f.redisAddrs != "" || f.toxiproxy != "" || f.proxyHost != ""):
+		fmt.Fprintln(stderr, "locksim run: --cluster, --redis-addrs, --toxiproxy and --proxy-host need --backend external")
 		return exitUsage
 	case f.lang != "en" && f.lang != "vi":
 		fmt.Fprintf(stderr, "locksim run: --lang %q: want en or vi\n", f.lang)
 		return exitUsage
 	}
 
+	if f.backend == cluster.BackendExternal {
+		if f.external, err = externalConfig(f); err != nil {
+			fmt.Fprintf(stderr, "locksim run: %v\n", err)
+			return exitUsage
+		}
+		// One set of nodes: runs take turns on it.
+		f.parallel = 1
+	}
 	files, err := expandPaths(paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim run: %v\n", err)
@@ -291,8 +317,24 @@ func runAll(ctx context.Context, jobs []job, f runFlags, log *slog.Logger, done 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var env reusable
+			defer env.close()
 			for j := range next {
-				results <- runOne(ctx, j, f, log.With("scenario", j.sc.Name, "seed", j.seed))
+				jlog := log.With("scenario", j.sc.Name, "seed", j.seed)
+				cl, err := env.get(ctx, j, f, jlog)
+				if err != nil {
+					o := outcome{job: j, code: exitInternal, err: "start cluster: " + err.Error(), aborted: ctx.Err() != nil}
+					jlog.Error("run failed; no verdict", "err", o.err)
+					results <- o
+					continue
+				}
+				o := runOne(ctx, j, f, cl, jlog)
+				if o.code == exitInternal {
+					// Never carry a cluster that may be broken into the
+					// next run.
+					env.close()
+				}
+				results <- o
 			}
 		}()
 	}
@@ -420,13 +462,50 @@ func resolveSeed(sc scenario.Scenario, f runFlags) int64 {
 // runOne runs one scenario with one seed. An infrastructure error gives
 // exit 255 and no verdict; an interrupted run keeps its partial history and
 // a report marked aborted.
-func runOne(ctx context.Context, j job, f runFlags, log *slog.Logger) outcome {
+// reusable is one worker's cluster, kept between its consecutive runs
+// (--reuse): a run whose scenario needs the same shape (nodes,
+// persistence, clients) gets it back after runner.Run resets it; another
+// shape closes it and starts a new one.
+type reusable struct{ cl *cluster.Cluster }
+
+// get returns the cluster for j, or nil without reuse (the run then starts
+// its own).
+func (e *reusable) get(ctx context.Context, j job, f runFlags, log *slog.Logger) (*cluster.Cluster, error) {
+	if !f.reuse {
+		return nil, nil
+	}
+	o := runner.ClusterOptions(j.sc, runnerOptions(f, j.seed, nil, log))
+	if e.cl != nil && e.cl.Fits(o) {
+		return e.cl, nil
+	}
+	e.close()
+	cl, err := cluster.Start(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	e.cl = cl
+	return cl, nil
+}
+
+func (e *reusable) close() {
+	if e.cl != nil {
+		_ = e.cl.Close()
+		e.cl = nil
+	}
+}
+
+// runnerOptions are the runner options of one run.
+func runnerOptions(f runFlags, seed int64, cl *cluster.Cluster, log *slog.Logger) runner.Options {
+	return runner.Options{Seed: seed, Backend: f.backend, Logger: log, Cluster: cl, External: f.external}
+}
+
+func runOne(ctx context.Context, j job, f runFlags, cl *cluster.Cluster, log *slog.Logger) outcome {
 	sc, seed := j.sc, j.seed
 	o := outcome{job: j}
 	repro := reproduceCommand(sc, seed, f)
 	log.Info("locksim run", "time_scale", sc.TimeScale, "version", version(), "reproduce", repro)
 	began := time.Now()
-	res, err := runner.Run(ctx, sc, runner.Options{Seed: seed, Backend: f.backend, Logger: log})
+	res, err := runner.Run(ctx, sc, runnerOptions(f, seed, cl, log))
 	o.wall = time.Since(began)
 	if err != nil {
 		if ctx.Err() == nil || res == nil {
@@ -616,6 +695,15 @@ func reproduceCommand(sc scenario.Scenario, seed int64, f runFlags) string {
 	}
 	if f.backend != "" {
 		parts = append(parts, "--backend", f.backend)
+	}
+	if f.clusterFile != "" {
+		parts = append(parts, "--cluster", shellQuote(f.clusterFile))
+	}
+	if f.redisAddrs != "" {
+		parts = append(parts, "--redis-addrs", shellQuote(f.redisAddrs))
+	}
+	if f.toxiproxy != "" {
+		parts = append(parts, "--toxiproxy", shellQuote(f.toxiproxy))
 	}
 	return strings.Join(parts, " ")
 }

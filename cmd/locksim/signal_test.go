@@ -23,8 +23,10 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		_ = os.RemoveAll(binDir)
+	for _, d := range []string{binDir, shippedDir} {
+		if d != "" {
+			_ = os.RemoveAll(d)
+		}
 	}
 	os.Exit(code)
 }
@@ -223,7 +225,7 @@ func TestAfterSIGKILLTheNodesDieAndTheNextRunStartsCleanly(t *testing.T) {
 		if len(ownedTempDirs(pid)) == 0 {
 			t.Log("the dead run left no temp dir to clean up")
 		}
-		next := exec.Command(locksimBinary(t), "run", "../../scenarios/gc-pause.yaml", "--backend", "local", "--out", t.TempDir())
+		next := exec.Command(locksimBinary(t), "run", "../../scenarios/redislock-happy.yaml", "--backend", "local", "--out", t.TempDir())
 		b, err := next.CombinedOutput()
 		if err != nil {
 			t.Fatalf("next run: %v\n%s", err, b)

@@ -55,6 +55,10 @@ const (
 	KindUnavailable        = "unavailable"
 	KindStuckLock          = "stuck-lock"
 	KindNotLinearizable    = "not-linearizable"
+	// KindDuplicateWork is waste, not corruption: two clients did the same
+	// work at once under an efficiency lock (Kleppmann 2016, "efficiency
+	// vs correctness"; workload cache-rebuild). Always Informational.
+	KindDuplicateWork = "duplicate-work"
 )
 
 // Anomaly is one finding. Start and End are true time (wall ns since the
@@ -108,13 +112,16 @@ const (
 	CheckerLinearizable = "linearizable"
 	CheckerFencing      = "fencing"
 	CheckerEffects      = "effects"
+	CheckerLiveness     = "liveness"
+	CheckerCoverage     = "coverage"
 )
 
 // Report is the judgement of a whole history.
 type Report struct {
 	// Verdict merges the Results' verdicts with Merge.
 	Verdict Verdict `json:"verdict"`
-	// Results in the fixed order mutex, linearizable, fencing, effects.
+	// Results in the fixed order mutex, linearizable, fencing, effects,
+	// liveness, coverage.
 	Results []Result `json:"results"`
 	// Linearization is what the linearizable checker gave porcupine and got
 	// back, for the report's porcupine.Visualize; nil when that checker
@@ -150,6 +157,8 @@ var checkers = []struct {
 	}},
 	{CheckerFencing, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Fencing(ctx, h) }},
 	{CheckerEffects, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Effects(ctx, h) }},
+	{CheckerLiveness, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Liveness(ctx, h) }},
+	{CheckerCoverage, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Coverage(ctx, h) }},
 }
 
 // Check runs every checker on h, each inside a recover wrapper (a panic
@@ -211,6 +220,8 @@ func Checkers() []About {
 		{CheckerMutex, "believed-hold intervals of different clients on one key must not overlap; also foreign-unlock"},
 		{CheckerLinearizable, "porcupine: the lock and resource history must fit a sequential lease model, per key"},
 		{CheckerFencing, "fencing tokens of grants strictly increase; accepted writes never go back to a lower token"},
-		{CheckerEffects, "each invoice is charged at most once (double-effect)"},
+		{CheckerEffects, "what the resource accepted: no double charge, lost update, oversell, duplicate run, split brain or over-admission; duplicate work (cache-rebuild) is informational"},
+		{CheckerLiveness, "after faults heal the final probe acquire succeeds (stuck-lock, unavailable); a violation only when the scenario sets expect_live, else informational"},
+		{CheckerCoverage, "the faults overlapped a believed hold or an in-flight lock op and enough acquires succeeded, else unknown (a run that proves nothing must not pass)"},
 	}
 }

@@ -326,7 +326,7 @@ func TestCheck(t *testing.T) {
 			for _, r := range rep.Results {
 				names = append(names, r.Checker)
 			}
-			if want := []string{CheckerMutex, CheckerLinearizable, CheckerFencing, CheckerEffects}; !slices.Equal(names, want) {
+			if want := []string{CheckerMutex, CheckerLinearizable, CheckerFencing, CheckerEffects, CheckerLiveness, CheckerCoverage}; !slices.Equal(names, want) {
 				t.Errorf("results order %v, want %v", names, want)
 			}
 			if rep.Linearization == nil || len(rep.Linearization.Ops) == 0 {

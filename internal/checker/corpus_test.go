@@ -173,9 +173,13 @@ func invalid(kinds ...string) expectation {
 
 func named(h history.History, scenario string) history.History {
 	h.Header.Scenario = scenario
-	h.Header.Workload = "payment"
+	if h.Header.Workload == "" {
+		h.Header.Workload = "payment"
+	}
 	h.Header.Backend = "local"
-	h.Header.Algorithm = "single"
+	if h.Header.Algorithm == "" {
+		h.Header.Algorithm = "single"
+	}
 	cs := map[string]bool{}
 	for _, op := range h.Ops {
 		if op.Client != history.NemesisClient && !cs[op.Client] {
@@ -461,6 +465,11 @@ func corpusCases() []corpusCase {
 		b.release("w2", inv1, 0, 0, true)
 		add("invalid-time-zero-double-charge", "every op at true time 0, two accepted charges",
 			b.h, invalid(KindDoubleEffect, KindNotLinearizable))
+	}
+	for _, w := range workloadCases() {
+		if w.stored {
+			add(w.name, w.source, w.h, w.corpus)
+		}
 	}
 	return cs
 }

@@ -9,38 +9,106 @@ import (
 	"github.com/locksim/locksim/internal/history"
 )
 
-// Effects is the effects checker for the payment workload (design §8,
-// lock-theory §8.1 DOUBLE_EFFECT, §9 S01, S03): per invoice key, count the
-// charges the payment gateway accepted (write, Action "charge", type ok).
-// More than one is a double-effect anomaly; the window runs from the first
-// accepted charge's Complete to the second's (true ns). Charges with an
-// unknown outcome (info) are not counted: they may not have happened.
+// Effects is the effects checker (design §8, lock-theory §8.1): it judges
+// what the protected resource accepted, per workload, from the resource's
+// own decisions (writes typed ok = accepted). Writes with an unknown outcome
+// (info) are not counted: they may not have happened. Each rule looks only
+// at its own actions, so a history of any workload runs them all:
+//
+//   - double-effect (payment; S01, S19): more than one accepted "charge"
+//     of one invoice key. Charges refused by an idempotency key ("duplicate
+//     idempotency key …") are refusals, not charges.
+//   - lost-update (counter; Jepsen's lock-set idea): an accepted
+//     "set-counter" whose Num is ≤ the Num of the previous accepted one on
+//     that key, in the order of the resource's decisions (op Complete: the
+//     harness serialises them); or, with no such pair, a final value (Num
+//     of the last accepted set-counter) below the number of accepted
+//     set-counters (the counter starts at 0 and every write adds one).
+//     Inventory: an accepted "sell" whose Num (stock written back) is ≥
+//     the previous accepted sell's Num (two sales wrote back the same
+//     stock; S18).
+//   - oversell (inventory; S18): more accepted "sell"s on one item key than
+//     Header.Params["stock"]; without that parameter, an accepted sell that
+//     wrote back a negative stock.
+//   - duplicate-run (cron; S22): more than one accepted "run-job" for one
+//     job key (job@<fire time>).
+//   - split-brain (leader; S20): client A's "lead" write is accepted
+//     (invoked) after client B's later grant on that key completed, where
+//     A's own latest grant before the write is older than B's (by fencing
+//     epoch when both carry one, else by grant Complete), and B too had an
+//     accepted "lead" under that grant: two leaders acted.
+//   - over-admission (semaphore; S21): more than Header.Params["permits"]
+//     clients at once between their accepted "enter" (Complete: certainly
+//     admitted) and their next "exit" (Invoke; the end of the history when
+//     they never exit). Without the parameter the rule cannot judge and is
+//     skipped (said in the summary).
+//   - duplicate-work (cache-rebuild): accepted "rebuild"s of two clients
+//     on one key whose [Invoke, Complete] overlap (more than touching).
+//     Always Informational: the lock is an efficiency lock, the waste is
+//     not corruption (Kleppmann 2016, "efficiency vs correctness").
 func Effects(ctx context.Context, h history.History) Result {
-	charges := map[string][]int{}
+	rules := []func(history.History) effectFinding{
+		doubleCharges, lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,
+	}
+	var anomalies []Anomaly
+	var parts []string
+	for _, r := range rules {
+		if err := ctx.Err(); err != nil {
+			return Result{Checker: CheckerEffects, Verdict: Unknown, Summary: "not checked: " + err.Error()}
+		}
+		f := r(h)
+		anomalies = append(anomalies, f.anomalies...)
+		if f.summary != "" {
+			parts = append(parts, f.summary)
+		}
+	}
+	if len(parts) == 0 {
+		return Result{Checker: CheckerEffects, Verdict: Valid, Summary: "no accepted charges or other effects to judge"}
+	}
+	return Result{Checker: CheckerEffects, Verdict: verdictOf(anomalies), Summary: strings.Join(parts, "; "), Anomalies: anomalies}
+}
+
+// effectFinding is one rule's outcome: its anomalies and a summary clause
+// ("" when the history had nothing for the rule).
+type effectFinding struct {
+	anomalies []Anomaly
+	summary   string
+}
+
+// acceptedByKey returns the positions of accepted client writes with action,
+// per key (sorted by Complete), and the sorted keys.
+func acceptedByKey(h history.History, action string) (map[string][]int, []string) {
+	by := map[string][]int{}
 	var keys []string
 	for i := range h.Ops {
 		op := &h.Ops[i]
-		if !accepted(*op) || op.Value.Action != ActionCharge || !isClientOp(*op) {
+		if !accepted(*op) || op.Value.Action != action || !isClientOp(*op) {
 			continue
 		}
-		if _, ok := charges[op.Key]; !ok {
+		if _, ok := by[op.Key]; !ok {
 			keys = append(keys, op.Key)
 		}
-		charges[op.Key] = append(charges[op.Key], i)
+		by[op.Key] = append(by[op.Key], i)
 	}
-	if err := ctx.Err(); err != nil {
-		return Result{Checker: CheckerEffects, Verdict: Unknown, Summary: "not checked: " + err.Error()}
+	for _, v := range by {
+		sortIdx(h, v, completeOf)
 	}
 	sort.Strings(keys)
-	var anomalies []Anomaly
+	return by, keys
+}
+
+// repeated reports every key with more than one accepted action (the
+// double-effect and duplicate-run rules).
+func repeated(h history.History, action, kind, what, one, many, must string) effectFinding {
+	by, keys := acceptedByKey(h, action)
+	var f effectFinding
 	total := 0
 	for _, k := range keys {
-		cs := charges[k]
+		cs := by[k]
 		total += len(cs)
 		if len(cs) < 2 {
 			continue
 		}
-		sortIdx(h, cs, completeOf)
 		var who, clients []string
 		var ops []int
 		for _, i := range cs {
@@ -49,17 +117,380 @@ func Effects(ctx context.Context, h history.History) Result {
 			clients = append(clients, op.Client)
 			ops = append(ops, op.Index)
 		}
-		explain := fmt.Sprintf("%s was charged %d times (%s); a payment must happen once", k, len(cs), strings.Join(who, ", "))
-		anomalies = append(anomalies, newAnomaly(h, KindDoubleEffect, k, clients,
+		explain := fmt.Sprintf("%s %s %d times (%s); %s", k, what, len(cs), strings.Join(who, ", "), must)
+		f.anomalies = append(f.anomalies, newAnomaly(h, kind, k, clients,
 			h.Ops[cs[0]].Complete, h.Ops[cs[1]].Complete, explain, ops...))
 	}
-	if total == 0 {
-		return Result{Checker: CheckerEffects, Verdict: Valid, Summary: "no accepted charges"}
+	switch {
+	case total == 0:
+	case len(f.anomalies) == 0:
+		f.summary = fmt.Sprintf("%s on %s, none twice", plural(total, "accepted "+action, "accepted "+action+"s"), plural(len(keys), one, many))
+	default:
+		f.summary = fmt.Sprintf("%s with more than one accepted %s", plural(len(f.anomalies), one, many), action)
 	}
-	if len(anomalies) == 0 {
-		return Result{Checker: CheckerEffects, Verdict: Valid,
-			Summary: fmt.Sprintf("%s on %s, none twice", plural(total, "accepted charge", "accepted charges"), plural(len(keys), "invoice", "invoices"))}
+	return f
+}
+
+func doubleCharges(h history.History) effectFinding {
+	f := repeated(h, ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
+	if len(f.anomalies) > 0 {
+		f.summary = fmt.Sprintf("%s charged more than once", plural(len(f.anomalies), "invoice", "invoices"))
 	}
-	return Result{Checker: CheckerEffects, Verdict: Invalid,
-		Summary: fmt.Sprintf("%s charged more than once", plural(len(anomalies), "invoice", "invoices")), Anomalies: anomalies}
+	return f
+}
+
+func duplicateRuns(h history.History) effectFinding {
+	return repeated(h, ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
+}
+
+func lostUpdates(h history.History) effectFinding {
+	var f effectFinding
+	var clauses []string
+	// counter: set-counter values must strictly increase.
+	by, keys := acceptedByKey(h, ActionSetCounter)
+	writes := 0
+	for _, k := range keys {
+		ws := withNum(h, by[k])
+		writes += len(ws)
+		found := false
+		for j := 1; j < len(ws); j++ {
+			prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
+			if *cur.Value.Num > *prev.Value.Num {
+				continue
+			}
+			found = true
+			explain := fmt.Sprintf("the resource accepted %s's write of %s = %d at %s after %s's write of %d at %s; one increment was lost",
+				cur.Client, k, *cur.Value.Num, at(h, cur.Complete), prev.Client, *prev.Value.Num, at(h, prev.Complete))
+			f.anomalies = append(f.anomalies, newAnomaly(h, KindLostUpdate, k, []string{prev.Client, cur.Client},
+				prev.Complete, cur.Complete, explain, prev.Index, cur.Index))
+		}
+		if !found && len(ws) > 0 {
+			last := h.Ops[ws[len(ws)-1]]
+			if *last.Value.Num < int64(len(ws)) {
+				first := h.Ops[ws[0]]
+				explain := fmt.Sprintf("%s ended at %d after %d accepted increments; %d were lost",
+					k, *last.Value.Num, len(ws), int64(len(ws))-*last.Value.Num)
+				f.anomalies = append(f.anomalies, newAnomaly(h, KindLostUpdate, k, []string{first.Client, last.Client},
+					first.Complete, last.Complete, explain, first.Index, last.Index))
+			}
+		}
+	}
+	if writes > 0 {
+		clauses = append(clauses, fmt.Sprintf("%s on %s", plural(writes, "accepted counter write", "accepted counter writes"), plural(len(keys), "counter", "counters")))
+	}
+	// inventory: the stock written back must strictly decrease.
+	by, keys = acceptedByKey(h, ActionSell)
+	for _, k := range keys {
+		ws := withNum(h, by[k])
+		for j := 1; j < len(ws); j++ {
+			prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
+			if *cur.Value.Num < *prev.Value.Num {
+				continue
+			}
+			explain := fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; one sale was not subtracted",
+				cur.Client, k, *cur.Value.Num, at(h, cur.Complete), prev.Client, *prev.Value.Num, at(h, prev.Complete))
+			f.anomalies = append(f.anomalies, newAnomaly(h, KindLostUpdate, k, []string{prev.Client, cur.Client},
+				prev.Complete, cur.Complete, explain, prev.Index, cur.Index))
+		}
+	}
+	n := 0
+	for _, a := range f.anomalies {
+		if a.Kind == KindLostUpdate {
+			n++
+		}
+	}
+	if n > 0 {
+		f.summary = plural(n, "lost update", "lost updates")
+	} else if len(clauses) > 0 {
+		f.summary = clauses[0] + ", no lost update"
+	}
+	return f
+}
+
+// withNum keeps the positions whose op has a Num.
+func withNum(h history.History, idx []int) []int {
+	out := idx[:0:0]
+	for _, i := range idx {
+		if h.Ops[i].Value.Num != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func oversells(h history.History) effectFinding {
+	var f effectFinding
+	by, keys := acceptedByKey(h, ActionSell)
+	stock, haveStock := h.Header.Params[ParamStock]
+	total := 0
+	for _, k := range keys {
+		ss := by[k]
+		total += len(ss)
+		if haveStock {
+			if int64(len(ss)) <= stock {
+				continue
+			}
+			extra := ss[stock:]
+			var clients []string
+			var ops []int
+			for _, i := range extra {
+				clients = append(clients, h.Ops[i].Client)
+				ops = append(ops, h.Ops[i].Index)
+			}
+			start := h.Ops[ss[0]].Complete
+			if stock > 0 {
+				start = h.Ops[ss[stock-1]].Complete
+			}
+			first := h.Ops[extra[0]]
+			explain := fmt.Sprintf("the shop sold %d items of %s with only %d in stock; %s's sale at %s was one too many",
+				len(ss), k, stock, first.Client, at(h, first.Complete))
+			f.anomalies = append(f.anomalies, newAnomaly(h, KindOversell, k, clients, start, h.Ops[extra[len(extra)-1]].Complete, explain, ops...))
+			continue
+		}
+		for _, i := range ss {
+			op := h.Ops[i]
+			if op.Value.Num != nil && *op.Value.Num < 0 {
+				explain := fmt.Sprintf("%s's sale of %s at %s left the stock at %d; stock must never go below 0",
+					op.Client, k, at(h, op.Complete), *op.Value.Num)
+				f.anomalies = append(f.anomalies, newAnomaly(h, KindOversell, k, []string{op.Client}, op.Complete, op.Complete, explain, op.Index))
+				break
+			}
+		}
+	}
+	switch {
+	case total == 0:
+	case len(f.anomalies) > 0:
+		f.summary = fmt.Sprintf("%s oversold", plural(len(f.anomalies), "item", "items"))
+	case haveStock:
+		f.summary = fmt.Sprintf("%s on %s, none beyond the stock of %d", plural(total, "accepted sale", "accepted sales"), plural(len(keys), "item", "items"), stock)
+	default:
+		f.summary = fmt.Sprintf("%s, stock never below 0 (no stock parameter)", plural(total, "accepted sale", "accepted sales"))
+	}
+	return f
+}
+
+func splitBrains(h history.History) effectFinding {
+	var f effectFinding
+	by, keys := acceptedByKey(h, ActionLead)
+	if len(keys) == 0 {
+		return f
+	}
+	grants := map[string][]int{} // ok acquires per key, by Complete
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0 && isClientOp(*op) {
+			grants[op.Key] = append(grants[op.Key], i)
+		}
+	}
+	for _, v := range grants {
+		sortIdx(h, v, completeOf)
+	}
+	total := 0
+	for _, k := range keys {
+		ws := by[k]
+		total += len(ws)
+		gs := grants[k]
+		// term of a write: the writer's latest grant completed before the write's invoke
+		term := func(w history.Op) int {
+			t := -1
+			for _, g := range gs {
+				if h.Ops[g].Client == w.Client && h.Ops[g].Complete <= w.Invoke {
+					t = g
+				}
+			}
+			return t
+		}
+		later := func(a, b int) bool { // grant b is a later election than grant a
+			ga, gb := h.Ops[a], h.Ops[b]
+			if ga.Value.Fence > 0 && gb.Value.Fence > 0 && ga.Value.Fence != gb.Value.Fence {
+				return gb.Value.Fence > ga.Value.Fence
+			}
+			return gb.Complete > ga.Complete
+		}
+		reported := map[[2]string]bool{}
+		for _, wi := range ws {
+			w := h.Ops[wi]
+			tw := term(w)
+			if tw < 0 {
+				continue
+			}
+			for _, bi := range ws {
+				b := h.Ops[bi]
+				if b.Client == w.Client || reported[[2]string{w.Client, b.Client}] {
+					continue
+				}
+				tb := term(b)
+				if tb < 0 || !later(tw, tb) || h.Ops[tb].Complete >= w.Invoke {
+					continue
+				}
+				reported[[2]string{w.Client, b.Client}] = true
+				g := h.Ops[tb]
+				explain := fmt.Sprintf("%s was elected leader of %s at %s, yet the resource accepted %s's lead write at %s from an older term; two leaders acted",
+					b.Client, k, at(h, g.Complete), w.Client, at(h, w.Complete))
+				if g.Value.Fence > 0 || w.Value.Fence > 0 {
+					explain = fmt.Sprintf("%s was elected leader of %s at %s (epoch %d), yet the resource accepted %s's lead write with epoch %d at %s; two leaders acted",
+						b.Client, k, at(h, g.Complete), g.Value.Fence, w.Client, w.Value.Fence, at(h, w.Complete))
+				}
+				f.anomalies = append(f.anomalies, newAnomaly(h, KindSplitBrain, k, []string{w.Client, b.Client},
+					g.Complete, w.Complete, explain, h.Ops[tw].Index, g.Index, b.Index, w.Index))
+			}
+		}
+	}
+	if len(f.anomalies) > 0 {
+		f.summary = plural(len(f.anomalies), "split brain", "split brains")
+	} else {
+		f.summary = fmt.Sprintf("%s, one leader at a time", plural(total, "accepted lead write", "accepted lead writes"))
+	}
+	return f
+}
+
+func overAdmissions(h history.History) effectFinding {
+	var f effectFinding
+	type ev struct {
+		t      int64
+		delta  int
+		client string
+		op     int
+	}
+	perKey := map[string][]ev{}
+	var keys []string
+	eoh := endOfHistory(h)
+	inside := map[[2]string]int{} // client,key → position of its open enter
+	idx := make([]int, 0)
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if isClientOp(*op) && op.F == history.Write && (op.Value.Action == ActionEnter || op.Value.Action == ActionExit) {
+			idx = append(idx, i)
+		}
+	}
+	sortIdx(h, idx, invokeOf)
+	enters := 0
+	add := func(k string, e ev) {
+		if _, ok := perKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		perKey[k] = append(perKey[k], e)
+	}
+	for _, i := range idx {
+		op := h.Ops[i]
+		ck := [2]string{op.Client, op.Key}
+		switch op.Value.Action {
+		case ActionEnter:
+			if !accepted(op) {
+				continue
+			}
+			if _, ok := inside[ck]; ok {
+				continue // already inside: a second enter adds no permit
+			}
+			enters++
+			inside[ck] = i
+			add(op.Key, ev{op.Complete, +1, op.Client, op.Index})
+		case ActionExit:
+			if _, ok := inside[ck]; !ok {
+				continue
+			}
+			delete(inside, ck)
+			add(op.Key, ev{op.Invoke, -1, op.Client, op.Index})
+		}
+	}
+	for ck := range inside {
+		add(ck[1], ev{eoh, -1, ck[0], -1})
+	}
+	if enters == 0 {
+		return f
+	}
+	permits, ok := h.Header.Params[ParamPermits]
+	if !ok {
+		f.summary = fmt.Sprintf("%s, not judged: no permits parameter", plural(enters, "accepted enter", "accepted enters"))
+		return f
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		es := perKey[k]
+		// exits before enters at one instant: touching is not overlap
+		sort.SliceStable(es, func(a, b int) bool {
+			if es[a].t != es[b].t {
+				return es[a].t < es[b].t
+			}
+			return es[a].delta < es[b].delta
+		})
+		in := map[string]int{}
+		var start int64
+		var peak int64
+		var peakClients []string
+		var ops []int
+		over := false
+		for _, e := range es {
+			if e.delta > 0 {
+				in[e.client] = e.op
+			} else {
+				delete(in, e.client)
+			}
+			n := int64(len(in))
+			switch {
+			case n > permits && !over:
+				over, start, peak = true, e.t, 0
+				fallthrough
+			case n > permits:
+				if n > peak {
+					peak = n
+					peakClients, ops = nil, nil // fresh: earlier anomalies keep theirs
+					for c, o := range in {
+						peakClients = append(peakClients, c)
+						ops = append(ops, o)
+					}
+					sort.Strings(peakClients)
+					sort.Ints(ops)
+				}
+			case over:
+				over = false
+				explain := fmt.Sprintf("%d clients (%s) were inside %s at once from %s to %s, with only %d permits",
+					peak, strings.Join(peakClients, ", "), k, at(h, start), at(h, e.t), permits)
+				f.anomalies = append(f.anomalies, newAnomaly(h, KindOverAdmission, k, peakClients, start, e.t, explain, ops...))
+			}
+		}
+	}
+	if len(f.anomalies) > 0 {
+		f.summary = plural(len(f.anomalies), "over-admission", "over-admissions")
+	} else {
+		f.summary = fmt.Sprintf("%s, never more than %d inside at once", plural(enters, "accepted enter", "accepted enters"), permits)
+	}
+	return f
+}
+
+func duplicateWork(h history.History) effectFinding {
+	var f effectFinding
+	by, keys := acceptedByKey(h, ActionRebuild)
+	total := 0
+	for _, k := range keys {
+		rs := by[k]
+		total += len(rs)
+		sortIdx(h, rs, invokeOf)
+		for a := 0; a < len(rs); a++ {
+			ra := h.Ops[rs[a]]
+			for b := a + 1; b < len(rs); b++ {
+				rb := h.Ops[rs[b]]
+				if rb.Invoke >= ra.Complete {
+					break
+				}
+				if rb.Client == ra.Client {
+					continue
+				}
+				end := min(ra.Complete, rb.Complete)
+				explain := fmt.Sprintf("%s and %s both rebuilt %s from %s to %s: wasted work, not corruption (an efficiency lock)",
+					ra.Client, rb.Client, k, at(h, rb.Invoke), at(h, end))
+				an := newAnomaly(h, KindDuplicateWork, k, []string{ra.Client, rb.Client}, rb.Invoke, end, explain, ra.Index, rb.Index)
+				an.Informational = true
+				f.anomalies = append(f.anomalies, an)
+			}
+		}
+	}
+	switch {
+	case total == 0:
+	case len(f.anomalies) > 0:
+		f.summary = fmt.Sprintf("%s of %s overlapped (informational: duplicate work)", plural(len(f.anomalies), "pair", "pairs"), plural(total, "rebuild", "rebuilds"))
+	default:
+		f.summary = fmt.Sprintf("%s, none at the same time", plural(total, "rebuild", "rebuilds"))
+	}
+	return f
 }

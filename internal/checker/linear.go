@@ -22,6 +22,13 @@ type LeaseInput struct {
 	Key    string
 	Action string
 	Fence  int64
+	// Num is the number a write wrote (HasNum false when none).
+	Num    int64
+	HasNum bool
+	// Free drops the holder rules (see Porcupine): the key has no lock ops
+	// (a lock-free algorithm), or the workload's lock is advisory for the
+	// resource (cache-rebuild, semaphore).
+	Free bool
 	// Index is the op's history index.
 	Index int
 }
@@ -35,6 +42,11 @@ type LeaseOutput struct {
 	// FenceRefusal marks a refused write the resource refused for its
 	// fencing token (see the model rules on Porcupine).
 	FenceRefusal bool
+	// OutOfStock marks a sell the resource refused as out of stock.
+	OutOfStock bool
+	// Num is the number a read returned (HasNum false when none).
+	Num    int64
+	HasNum bool
 }
 
 // LeaseState is the per-key state of the lease model.
@@ -42,6 +54,14 @@ type LeaseState struct {
 	Holder  string // client holding the lease, "" for none
 	Charged int    // accepted charges
 	Paid    bool
+	// Value is the counter register (counter workload), known from its
+	// first read or write (ValueKnown): a run may start from any value.
+	Value      int64
+	ValueKnown bool
+	// Stock is the item's stock (inventory), known from
+	// Header.Params["stock"] or else from the first read or sale.
+	Stock      int64
+	StockKnown bool
 }
 
 // Linearization is what the linearizable checker gave porcupine and got
@@ -94,6 +114,27 @@ var porcupineCheck = porcupine.CheckOperationsVerbose
 //     accepted, otherwise no change; always legal.
 //   - read "read-status" ok → "paid" legal iff paid, "unpaid" iff !paid;
 //     other reads and outcomes are legal.
+//   - counter (a register): "read-counter" ok with Num → legal iff Num ==
+//     value (the value is taken from the first read or write: a run may
+//     start anywhere); accepted "set-counter" (holder rule
+//     as above) sets value = Num. A lost update shows as a read of a value
+//     another write already replaced, or a write by a superseded holder.
+//   - inventory: stock starts at Header.Params["stock"] (else it is taken
+//     from the first read or sale); "read-stock" ok → legal iff Num ==
+//     stock; accepted "sell" (holder rule) → legal iff stock > 0 and its Num
+//     (the stock written back), when given, is stock − 1, then stock − 1;
+//     a sell refused "out of stock" → legal iff stock ≤ 0.
+//   - cron, leader: the holder rule on "run-job" and "lead" writes is all
+//     the model says; duplicate-run and split-brain are judged by the
+//     effects checker. Semaphore and cache-rebuild: Free (a semaphore has
+//     several holders, a cache-rebuild lock is an efficiency lock); their
+//     anomalies are the effects checker's over-admission and
+//     duplicate-work.
+//   - Free inputs (a key with no lock ops at all — a lock-free algorithm
+//     such as atomic-lua or idempotency-key — or a semaphore or
+//     cache-rebuild workload) skip the holder rules: writes need no holder,
+//     releases and extends are always legal; the workload rules above
+//     still apply.
 //   - release ok with Removed → legal iff holder == client, holder = none
 //     (else a foreign unlock); ok without Removed, fail → legal, no change;
 //     info → holder = none if holder == client.
@@ -113,29 +154,46 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 	for i, p := range plist {
 		procs[p] = i
 	}
+	locked := map[string]bool{} // keys with lock ops
+	for _, op := range h.Ops {
+		if isClientOp(op) && (op.F == history.Acquire || op.F == history.Release || op.F == history.Extend) {
+			locked[op.Key] = true
+		}
+	}
+	advisory := efficiencyLock(h) || h.Header.Workload == WorkloadSemaphore
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for _, op := range h.Ops {
 		if !isClientOp(op) {
 			continue
 		}
-		in := LeaseInput{F: op.F, Client: op.Client, Key: op.Key, Action: op.Value.Action, Fence: op.Value.Fence, Index: op.Index}
+		in := LeaseInput{F: op.F, Client: op.Client, Key: op.Key, Action: op.Value.Action, Fence: op.Value.Fence, Index: op.Index,
+			Free: advisory || !locked[op.Key]}
 		out := LeaseOutput{Type: op.Type, Removed: op.Value.Removed, Result: op.Value.Result}
+		if n := op.Value.Num; n != nil {
+			if op.F == history.Write {
+				in.Num, in.HasNum = *n, true
+			} else {
+				out.Num, out.HasNum = *n, true
+			}
+		}
 		r := op.Complete
 		if open(op) {
 			out = LeaseOutput{Type: history.Info}
 			r = ret
 		} else if op.F == history.Write && op.Type == history.Fail {
 			out.FenceRefusal = fenceRefusal(op)
+			out.OutOfStock = strings.Contains(strings.ToLower(op.Value.Reason), "out of stock")
 		}
 		ops = append(ops, porcupine.Operation{ClientId: procs[op.Process], Input: in, Call: op.Invoke, Output: out, Return: r, Metadata: op.Index})
 	}
-	return leaseModel(), ops
+	return leaseModel(h.Header.Params), ops
 }
 
-func leaseModel() porcupine.Model {
+func leaseModel(params map[string]int64) porcupine.Model {
+	stock, haveStock := params[ParamStock]
 	return porcupine.Model{
 		Partition: partitionByKey,
-		Init:      func() interface{} { return LeaseState{} },
+		Init:      func() interface{} { return LeaseState{Stock: stock, StockKnown: haveStock} },
 		Step: func(state, input, output interface{}) (bool, interface{}) {
 			return leaseStep(state.(LeaseState), input.(LeaseInput), output.(LeaseOutput))
 		},
@@ -147,7 +205,13 @@ func leaseModel() porcupine.Model {
 			if s.Paid {
 				v |= 1
 			}
-			return f.Sum64() ^ (v * 0x9e3779b97f4a7c15)
+			if s.StockKnown {
+				v |= 1 << 40
+			}
+			if s.ValueKnown {
+				v |= 1 << 41
+			}
+			return f.Sum64() ^ (v * 0x9e3779b97f4a7c15) ^ uint64(s.Value)*0xbf58476d1ce4e5b9 ^ uint64(s.Stock)*0x94d049bb133111eb
 		},
 		DescribeOperation: func(input, output interface{}) string {
 			return describeLeaseOp(input.(LeaseInput), output.(LeaseOutput))
@@ -162,7 +226,14 @@ func leaseModel() porcupine.Model {
 			if s.Paid {
 				paid = "paid"
 			}
-			return fmt.Sprintf("holder %s, charged %d, %s", holder, s.Charged, paid)
+			d := fmt.Sprintf("holder %s, charged %d, %s", holder, s.Charged, paid)
+			if s.ValueKnown {
+				d += fmt.Sprintf(", counter %d", s.Value)
+			}
+			if s.StockKnown {
+				d += fmt.Sprintf(", stock %d", s.Stock)
+			}
+			return d
 		},
 		DescribeOperationMetadata: func(info interface{}) string {
 			if i, ok := info.(int); ok {
@@ -191,7 +262,7 @@ func partitionByKey(ops []porcupine.Operation) [][]porcupine.Operation {
 }
 
 func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{}) {
-	mine := s.Holder == in.Client
+	mine := s.Holder == in.Client || (in.Free && in.F != history.Write)
 	switch in.F {
 	case history.Acquire:
 		if out.Type == history.OK || out.Type == history.Info {
@@ -215,6 +286,22 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 		}
 		return true, s
 	case history.Read:
+		if out.Type == history.OK && out.HasNum {
+			switch in.Action {
+			case ActionReadCounter:
+				if !s.ValueKnown {
+					s.Value, s.ValueKnown = out.Num, true
+					return true, s
+				}
+				return out.Num == s.Value, s
+			case ActionReadStock:
+				if !s.StockKnown {
+					s.Stock, s.StockKnown = out.Num, true
+					return true, s
+				}
+				return out.Num == s.Stock, s
+			}
+		}
 		if out.Type == history.OK && in.Action == ActionReadStatus {
 			switch out.Result {
 			case "paid":
@@ -231,7 +318,10 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 			return ok, next
 		case history.Fail:
 			if out.FenceRefusal {
-				return !mine, s
+				return in.Free || s.Holder != in.Client, s
+			}
+			if out.OutOfStock && in.Action == ActionSell && s.StockKnown {
+				return s.Stock <= 0, s
 			}
 			return true, s
 		default: // info: applied if it could have been accepted now
@@ -246,10 +336,23 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 
 // applyWrite applies an accepted write; ok is false when the model forbids it.
 func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
-	if s.Holder != in.Client {
+	if !in.Free && s.Holder != in.Client {
 		return false, s
 	}
 	switch in.Action {
+	case ActionSetCounter:
+		if in.HasNum {
+			s.Value, s.ValueKnown = in.Num, true
+		}
+	case ActionSell:
+		switch {
+		case s.StockKnown && (s.Stock <= 0 || (in.HasNum && in.Num != s.Stock-1)):
+			return false, s
+		case s.StockKnown:
+			s.Stock--
+		case in.HasNum:
+			s.Stock, s.StockKnown = in.Num, true
+		}
 	case ActionCharge:
 		if s.Charged != 0 {
 			return false, s
@@ -269,6 +372,9 @@ func describeLeaseOp(in LeaseInput, out LeaseOutput) string {
 	if in.Fence > 0 {
 		what += fmt.Sprintf("(fence %d)", in.Fence)
 	}
+	if in.HasNum {
+		what += fmt.Sprintf(" %d", in.Num)
+	}
 	var res string
 	switch out.Type {
 	case history.Info:
@@ -285,6 +391,8 @@ func describeLeaseOp(in LeaseInput, out LeaseOutput) string {
 			res = "accepted"
 		case in.F == history.Read && out.Result != "":
 			res = out.Result
+		case in.F == history.Read && out.HasNum:
+			res = fmt.Sprint(out.Num)
 		case in.F == history.Release && out.Removed:
 			res = "removed"
 		case in.F == history.Release:

@@ -30,8 +30,9 @@ type Hold struct {
 
 // Holds returns every believed-hold interval of h, per lock-theory §8.1:
 // from the return (Complete) of an ok acquire to the earliest of the
-// client's next release invoke on that key, a lost op of the client (on that
-// key, or with no key: all its keys), the invoke of another acquire by the
+// client's next release invoke on that key, a lost or done op of the client
+// (on that key, or with no key: all its keys; done = the client left its
+// critical section and will only release, lock-theory S05), the invoke of another acquire by the
 // client on that key, or — when the client never ends the hold — the
 // client's last recorded instant (the end of the history when the client's
 // last op never completed: it is still inside it, still believing), or the
@@ -59,7 +60,7 @@ func Holds(h history.History) []Hold {
 			continue
 		}
 		switch op.F {
-		case history.Acquire, history.Release, history.Extend, history.Read, history.Write, history.Lost:
+		case history.Acquire, history.Release, history.Extend, history.Read, history.Write, history.Lost, history.Done:
 		default:
 			continue
 		}
@@ -111,7 +112,7 @@ func Holds(h history.History) []Hold {
 				}
 			case history.Release:
 				closeHold(op.Key, op.Invoke)
-			case history.Lost:
+			case history.Lost, history.Done:
 				if op.Key != "" {
 					closeHold(op.Key, op.Invoke)
 					break
@@ -192,6 +193,10 @@ func Mutex(ctx context.Context, h history.History) Result {
 		byKey[hd.Key] = append(byKey[hd.Key], hd)
 	}
 	sort.Strings(keys)
+	permits := int64(1)
+	if h.Header.Workload == WorkloadSemaphore {
+		permits = max(1, h.Header.Params[ParamPermits])
+	}
 	var rc *reasonCtx // built on the first overlap
 	var anomalies []Anomaly
 	overlaps, informational, dropped := 0, 0, 0
@@ -209,6 +214,22 @@ func Mutex(ctx context.Context, h history.History) Result {
 				}
 			}
 			active = live
+			if permits > 1 {
+				// A semaphore: up to permits holders at once are allowed.
+				if an, ok := semaphoreOverlap(h, active, cur, permits); ok {
+					overlaps++
+					if kept[0] < maxOverlapAnomalies {
+						kept[0]++
+						anomalies = append(anomalies, an)
+					} else {
+						dropped++
+					}
+				}
+				if cur.End > cur.Start {
+					active = append(active, cur)
+				}
+				continue
+			}
 			for _, a := range active {
 				if steps++; steps%4096 == 0 && ctx.Err() != nil {
 					return Result{Verdict: Unknown, Summary: "not checked: " + ctx.Err().Error()}
@@ -238,14 +259,28 @@ func Mutex(ctx context.Context, h history.History) Result {
 			}
 		}
 	}
-	foreign := foreignUnlocks(h)
+	var foreign []Anomaly
+	// A semaphore's release removes the client's own permit entry, never
+	// the key: another holder's grant does not make it foreign.
+	if h.Header.Workload != WorkloadSemaphore {
+		foreign = foreignUnlocks(h)
+	}
+	if efficiencyLock(h) {
+		for i := range foreign {
+			foreign[i].Informational = true
+			foreign[i].Explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness"
+		}
+	}
 	anomalies = append(anomalies, foreign...)
 	var parts []string
 	if overlaps == 0 {
 		parts = append(parts, fmt.Sprintf("no overlapping holds among %s", plural(len(holds), "believed hold", "believed holds")))
 	} else {
 		s := plural(overlaps, "believed-hold overlap", "believed-hold overlaps")
-		if informational > 0 {
+		switch {
+		case informational > 0 && efficiencyLock(h):
+			s += fmt.Sprintf(" (%d informational: an efficiency lock, duplicate work is waste)", informational)
+		case informational > 0:
 			s += fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
 		}
 		if dropped > 0 {
@@ -291,6 +326,7 @@ type overlap struct {
 	start, end   int64
 	staleWrites  []int // positions of the stale holder's accepted writes in the window
 	info         bool
+	efficiency   bool // the workload's lock is an efficiency lock
 }
 
 func classifyOverlap(h history.History, ix writeIndex, a, b Hold) overlap {
@@ -309,6 +345,10 @@ func classifyOverlap(h history.History, ix writeIndex, a, b Hold) overlap {
 	// everywhere (e.g. Redlock, which has none) refuses nobody; a stale
 	// holder that happened not to write was luck, not protection.
 	o.info = h.Header.FencingEnforced && o.stale.Fence > 0 && o.fresh.Fence > 0 && len(o.staleWrites) == 0
+	// An efficiency lock (cache-rebuild): a broken lock costs duplicate
+	// work, never correctness (Kleppmann 2016, "efficiency vs correctness").
+	o.efficiency = efficiencyLock(h)
+	o.info = o.info || o.efficiency
 	return o
 }
 
@@ -317,7 +357,9 @@ func overlapAnomaly(h history.History, rc *reasonCtx, o overlap) Anomaly {
 	why := rc.reason(stale, fresh, start)
 	explain := fmt.Sprintf("%s and %s both believed they held %s from %s to %s: %s",
 		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), why)
-	if info {
+	if o.efficiency {
+		explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness (informational)"
+	} else if info {
 		explain += fmt.Sprintf("; the fenced resource accepted no write from %s in that window, so this is informational", stale.Client)
 	} else if len(staleWrites) > 0 {
 		w := h.Ops[staleWrites[0]]
@@ -477,4 +519,36 @@ func (ix writeIndex) acceptedIn(client, key string, from, to int64) []int {
 		}
 	}
 	return out
+}
+
+// efficiencyLock reports whether h's workload uses its lock for efficiency
+// only (cache-rebuild): two holders waste work but corrupt nothing.
+func efficiencyLock(h history.History) bool { return h.Header.Workload == WorkloadCacheRebuild }
+
+// semaphoreOverlap reports more than permits clients believing they hold a
+// permit of one semaphore key at once: cur plus the distinct other clients
+// of active whose holds overlap cur. The window is [cur.Start, the earliest
+// end among them].
+func semaphoreOverlap(h history.History, active []Hold, cur Hold, permits int64) (Anomaly, bool) {
+	seen := map[string]bool{cur.Client: true}
+	clients := []string{cur.Client}
+	ops := []int{cur.Acquire}
+	end := cur.End
+	for _, a := range active {
+		if seen[a.Client] || !holdsOverlap(a, cur) {
+			continue
+		}
+		seen[a.Client] = true
+		clients = append(clients, a.Client)
+		ops = append(ops, a.Acquire)
+		end = min(end, a.End)
+	}
+	if int64(len(clients)) <= permits {
+		return Anomaly{}, false
+	}
+	end = max(end, cur.Start)
+	sort.Strings(clients)
+	explain := fmt.Sprintf("%d clients (%s) believed they held one of the %d permits of %s at once from %s to %s",
+		len(clients), strings.Join(clients, ", "), permits, cur.Key, at(h, cur.Start), at(h, end))
+	return newAnomaly(h, KindMutexOverlap, cur.Key, clients, cur.Start, end, explain, ops...), true
 }

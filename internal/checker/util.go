@@ -19,6 +19,46 @@ const (
 	ActionMarkPaid   = "mark-paid"
 )
 
+// Workloads (Header.Workload, design §6).
+const (
+	WorkloadPayment      = "payment"
+	WorkloadCounter      = "counter"
+	WorkloadInventory    = "inventory"
+	WorkloadCron         = "cron"
+	WorkloadLeader       = "leader"
+	WorkloadSemaphore    = "semaphore"
+	WorkloadCacheRebuild = "cache-rebuild"
+)
+
+// Resource actions of the other workloads (Value.Action; Value.Num is the
+// number read or written).
+const (
+	ActionReadCounter = "read-counter" // counter: read, Num = value read
+	ActionSetCounter  = "set-counter"  // counter: write, Num = value written
+	ActionReadStock   = "read-stock"   // inventory: read, Num = stock read
+	ActionSell        = "sell"         // inventory: ok = one item shipped, Num = stock written back
+	ActionRunJob      = "run-job"      // cron: Key "job@<k>", one run per fire time
+	ActionLead        = "lead"         // leader: Fence = epoch
+	ActionEnter       = "enter"        // semaphore: a client takes a permit
+	ActionExit        = "exit"         // semaphore: a client gives its permit back
+	ActionRebuild     = "rebuild"      // cache-rebuild: Invoke..Complete is the rebuild
+)
+
+// Header.Params keys the checkers read.
+const (
+	// ParamStock is the inventory's initial stock per item key.
+	ParamStock = "stock"
+	// ParamPermits is the semaphore's size.
+	ParamPermits = "permits"
+	// ParamExpectLive = 1 makes liveness findings violations (see Liveness).
+	ParamExpectLive = "expect_live"
+	// ParamUnavailableMS overrides the unavailable bound (scenario ms).
+	ParamUnavailableMS = "unavailable_ms"
+	// ParamMinAcquires overrides coverage's minimum of ok acquires (or, in
+	// a lock-free history, of accepted writes).
+	ParamMinAcquires = "min_acquires"
+)
+
 // open reports whether op's outcome is unknown: type info, or never
 // completed. Such an op may have taken effect at any time after its invoke.
 func open(op history.Op) bool { return op.Type == history.Info || op.Complete < 0 }

@@ -126,7 +126,13 @@ func TestBrowser(t *testing.T) {
 		images     int
 	}
 	var pages []page
-	for _, c := range shipped() {
+	// Each render starts a Chromium: the three course stories in every
+	// language, one history.html and the suite page keep the test under a
+	// minute; the workload stories are covered by the golden and PNG tests.
+	for i, c := range shipped() {
+		if i >= 3 {
+			break
+		}
 		for _, lang := range Languages {
 			in := c.in
 			in.Lang = lang
@@ -142,8 +148,10 @@ func TestBrowser(t *testing.T) {
 			if lang == "en" {
 				runs = append(runs, res)
 			}
-			pages = append(pages, page{c.name + " (" + lang + ") index.html", filepath.Join(dir, IndexFile), 3},
-				page{c.name + " (" + lang + ") history.html", filepath.Join(dir, HistoryFile), 0})
+			pages = append(pages, page{c.name + " (" + lang + ") index.html", filepath.Join(dir, IndexFile), 3})
+			if i == 0 && lang == "en" {
+				pages = append(pages, page{c.name + " (" + lang + ") history.html", filepath.Join(dir, HistoryFile), 0})
+			}
 		}
 	}
 	if err := WriteSuite(out, runs, "en"); err != nil {

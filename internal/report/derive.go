@@ -134,7 +134,7 @@ func (m *model) deriveLeases() {
 			}
 			same := p.Client == o.Client && (p.Value.Token == "" || l.Token == "" || p.Value.Token == l.Token)
 			switch {
-			case same && l.EndHow == "end" && (p.F == history.Release || p.F == history.Lost):
+			case same && l.EndHow == "end" && (p.F == history.Release || p.F == history.Lost || p.F == history.Done):
 				l.BelievedEnd, l.EndHow = p.Invoke, string(p.F)
 				if p.F == history.Release && p.Type == history.OK && p.Value.Removed {
 					l.removeOn(p.Value.Nodes, p.Invoke, "released")

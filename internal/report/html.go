@@ -69,12 +69,12 @@ func buildPage(in Input, res Results, hist historyInfo) page {
 	}
 	for _, s := range Narrative(withLang(in, lang)) {
 		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind,
-			Info: s.Kind == StepViolated && strings.Contains(s.Text, "informational")})
+			Info: s.Kind == StepViolated && (strings.Contains(s.Text, "informational") || strings.Contains(s.Text, tr(lang, "informational.short")))})
 	}
 	m := newModel(in.History)
 	for _, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
-			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: whyAnomaly(lang, a),
+			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
 			Checker: a.Explain, Informational: a.Informational})
 	}
 	backend := h.Backend

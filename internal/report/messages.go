@@ -206,6 +206,65 @@ var messages = map[string]map[string]string{
 		"why.stuck-lock":            "Liveness: the lock stayed taken with nobody using it.",
 		"why.informational":         "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
 		"why.other":                 "Correctness: a safety property of the lock did not hold.",
+		"kind.duplicate-work":       "duplicate work",
+		"informational.short":       "informational",
+		"a.mutex-overlap.many":      "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
+		"a.lost-update":             "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
+		"a.oversell":                "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
+		"a.oversell.plain":          "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
+		"a.duplicate-run":           "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
+		"a.split-brain":             "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
+		"a.over-admission":          "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
+		"a.duplicate-work":          "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
+		"a.stuck-lock":              "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
+		"a.unavailable":             "Nobody held %s, yet no one could acquire it from t=%ss to t=%ss.",                                                        // key, t0, t1
+		"why.duplicate-work":        "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
+		"why.efficiency":            "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
+		"why.liveness.info":         " Informational: this scenario does not ask for liveness (expect_live).",
+		"say.lost-update":           "An update was lost: %s",       // describe
+		"say.oversell":              "Inventory oversold: %s",       // describe
+		"say.duplicate-run":         "A job ran more than once: %s", // describe
+		"say.split-brain":           "Split brain, two leaders: %s", // describe
+		"say.over-admission":        "The semaphore let too many in: %s",
+		"say.stuck-lock":            "The lock got stuck: %s",
+		"say.unavailable":           "The lock was unavailable: %s",
+		"say.waste":                 "No data was harmed, but work was wasted: %s", // describe
+		"say.notlive":               "Safe, but not live: %s",                      // describe
+		"fix.incr":                  "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+		"fix.lua.stock":             "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
+		"fix.cron":                  "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
+		"fix.epoch":                 "Epoch check: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen (lessons 46, 49).",
+		"fix.semaphore":             "A correct semaphore: the fair semaphore (a counter and an owner set, not client clocks), with permits checked at the resource, so a paused holder's late entry is refused (lesson 50).",
+		"fix.idempotency.charge":    "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
+		"n.read.counter":            "%s read %s = %d.",                                                            // client, key, n
+		"n.read.stock":              "%s read the stock of %s: %d.",                                                // client, key, n
+		"n.write.counter":           "%s wrote %s = %d%s.",                                                         // client, key, n, token suffix
+		"n.write.sell":              "%s sold one %s (stock %d → %d)%s.",                                           // client, key, before, after, token suffix
+		"n.write.sell.plain":        "%s sold one %s%s.",                                                           // client, key, token suffix
+		"n.write.runjob":            "%s ran %s%s.",                                                                // client, key, token suffix
+		"n.write.runjob.second":     "%s ran %s%s (second run).",                                                   // client, key, token suffix
+		"n.write.runjob.nth":        "%s ran %s%s (run number %d).",                                                // client, key, token suffix, n
+		"n.write.lead":              "%s acted as leader of %s (epoch %d).",                                        // client, key, epoch
+		"n.write.lead.plain":        "%s acted as leader of %s.",                                                   // client, key
+		"n.write.enter":             "%s entered %s (%d of %d permits in use).",                                    // client, key, in use, permits
+		"n.write.enter.plain":       "%s entered %s (%d inside).",                                                  // client, key, in use
+		"n.write.exit":              "%s left %s (%d of %d permits in use).",                                       // client, key, in use, permits
+		"n.write.exit.plain":        "%s left %s (%d inside).",                                                     // client, key, in use
+		"n.write.rebuild":           "%s rebuilt %s (%s of work).",                                                 // client, key, duration
+		"n.done":                    "%s finished its work on %s and left its critical section.",                   // client, key
+		"n.done.all":                "%s finished its work and left its critical section.",                         // client
+		"n.lost.all":                "%s concluded its lock was lost and stopped.",                                 // client
+		"n.probe.fail":              "Final probe: after every fault healed, %s could not acquire the lock on %s.", // client, key
+		"n.probe.info":              "Final probe: %s's acquire of %s got no answer.",                              // client, key
+		"p.waste":                   "wasted work (informational)",
+		"p.effect.ok":               "effect accepted (sale, write, run, …)",
+		"p.effect.bad":              "effect accepted without the lock (violation)",
+		"p.act.sell":                "sold",
+		"p.act.set-counter":         "set",
+		"p.act.run-job":             "ran",
+		"p.act.lead":                "led",
+		"p.act.enter":               "entered",
+		"p.act.rebuild":             "rebuilt",
 
 		// Plots.
 		"p.timeline.title": "%s — %s", // scenario, verdict
@@ -415,7 +474,7 @@ var messages = map[string]map[string]string{
 		"kind.stale-write-accepted": "chấp nhận lần ghi cũ",
 		"kind.foreign-unlock":       "unlock nhầm lock của người khác",
 		"kind.lost-update":          "mất cập nhật",
-		"kind.oversell":             "bán vượt tồn kho",
+		"kind.oversell":             "oversell (bán quá số lượng tồn kho)",
 		"kind.over-admission":       "cho vào quá số lượng",
 		"kind.split-brain":          "hai leader",
 		"kind.duplicate-run":        "job chạy hai lần",
@@ -445,6 +504,65 @@ var messages = map[string]map[string]string{
 		"why.stuck-lock":            "Liveness: lock vẫn bị chiếm dù không ai dùng.",
 		"why.informational":         "Chỉ là efficiency: lock bị phá vỡ, nhưng tài nguyên đã reject người giữ lock cũ nên dữ liệu không bị hại.",
 		"why.other":                 "Correctness: một tính chất an toàn của lock không được đảm bảo.",
+		"kind.duplicate-work":       "làm trùng việc",
+		"informational.short":       "chỉ để tham khảo",
+		"a.mutex-overlap.many":      "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
+		"a.lost-update":             "Một lần cập nhật %s bị mất trong khoảng t=%ss đến t=%ss (%s).",
+		"a.oversell":                "%s bị oversell (bán quá số lượng tồn kho): bán %d trong khi tồn kho chỉ có %d (%s).",
+		"a.oversell.plain":          "%s bị oversell (bán quá số lượng tồn kho): tồn kho xuống dưới 0 (%s).",
+		"a.duplicate-run":           "%s chạy %d lần: %s. Một cron job chỉ được chạy một lần cho mỗi thời điểm kích hoạt.",
+		"a.split-brain":             "%[1]s đều hành động như leader của %[2]s: lần ghi của leader cũ được chấp nhận lúc t=%[3]ss, sau khi leader mới được bầu lúc t=%[4]ss.",
+		"a.over-admission":          "%s cùng ở trong %s một lúc từ t=%ss đến t=%ss, trong khi chỉ có %d permit.",
+		"a.duplicate-work":          "%s cùng rebuild %s từ t=%ss đến t=%ss: tốn công thừa, dữ liệu vẫn đúng.",
+		"a.stuck-lock":              "Sau khi hết lỗi, %s vẫn bị %s giữ và lần kiểm tra cuối không lấy được lock (giữ từ t=%ss).",
+		"a.unavailable":             "Không ai giữ %s, vậy mà không ai acquire được từ t=%ss đến t=%ss.",
+		"why.duplicate-work":        "Chỉ là efficiency: hai worker làm cùng một việc. Tốn công thừa, không sai data: đây là efficiency lock (Kleppmann 2016, efficiency và correctness).",
+		"why.efficiency":            "Chỉ là efficiency: lock bị phá vỡ, nhưng cache-rebuild chỉ dùng lock để tránh làm thừa, nên cái giá là làm trùng việc, không phải sai data.",
+		"why.liveness.info":         " Chỉ để tham khảo: kịch bản này không yêu cầu liveness (expect_live).",
+		"say.lost-update":           "Mất cập nhật (lost update): %s",
+		"say.oversell":              "Inventory oversell (bán quá số lượng tồn kho): %s",
+		"say.duplicate-run":         "Một job chạy nhiều hơn một lần: %s",
+		"say.split-brain":           "Split brain, hai leader: %s",
+		"say.over-admission":        "Semaphore cho vào quá số lượng: %s",
+		"say.stuck-lock":            "Lock bị kẹt: %s",
+		"say.unavailable":           "Lock không khả dụng: %s",
+		"say.waste":                 "Dữ liệu không bị hại, nhưng đã tốn công thừa: %s",
+		"say.notlive":               "An toàn, nhưng không đảm bảo liveness: %s",
+		"fix.incr":                  "Tăng atomic: làm read-modify-write trong một lệnh Redis (INCR) hoặc Lua script, hoặc dùng fencing token để tài nguyên reject người ghi cũ (bài 42, 46).",
+		"fix.lua.stock":             "Lua check-and-decrement: kiểm tra tồn kho và trừ trong một Lua script atomic (thuật toán atomic-lua); không cần lock, không còn khoảng hở (bài 42).",
+		"fix.cron":                  "Mỗi thời điểm kích hoạt một lock riêng (key job@<thời điểm>, không release sớm, hoặc lockAtLeastFor ≥ độ lệch đồng hồ), và làm cho job idempotent (bài 51).",
+		"fix.epoch":                 "Kiểm tra epoch: mỗi lần bầu leader tăng epoch; tài nguyên reject mọi hành động của leader có epoch nhỏ hơn epoch lớn nhất đã thấy (bài 46, 49).",
+		"fix.semaphore":             "Semaphore đúng: dùng fair semaphore (counter và owner ZSET, không dựa vào đồng hồ client), và tài nguyên kiểm tra permit, để lần vào muộn của client bị pause bị reject (bài 50).",
+		"fix.idempotency.charge":    "Idempotency key: payment gateway ghi nhớ key của lần charge mỗi hoá đơn và reject lần thứ hai (\"duplicate idempotency key\"), dù ai gửi (bài 48).",
+		"n.read.counter":            "%s đọc %s = %d.",
+		"n.read.stock":              "%s đọc tồn kho của %s: %d.",
+		"n.write.counter":           "%s ghi %s = %d%s.",
+		"n.write.sell":              "%s bán một %s (tồn kho %d → %d)%s.",
+		"n.write.sell.plain":        "%s bán một %s%s.",
+		"n.write.runjob":            "%s chạy %s%s.",
+		"n.write.runjob.second":     "%s chạy %s%s (lần chạy thứ hai).",
+		"n.write.runjob.nth":        "%s chạy %s%s (lần chạy thứ %d).",
+		"n.write.lead":              "%s hành động với vai trò leader của %s (epoch %d).",
+		"n.write.lead.plain":        "%s hành động với vai trò leader của %s.",
+		"n.write.enter":             "%s vào %s (%d/%d permit đang dùng).",
+		"n.write.enter.plain":       "%s vào %s (%d client bên trong).",
+		"n.write.exit":              "%s rời %s (%d/%d permit đang dùng).",
+		"n.write.exit.plain":        "%s rời %s (%d client bên trong).",
+		"n.write.rebuild":           "%s rebuild %s (mất %s).",
+		"n.done":                    "%s làm xong việc trên %s và rời critical section.",
+		"n.done.all":                "%s làm xong việc và rời critical section.",
+		"n.lost.all":                "%s kết luận lock đã mất và dừng lại.",
+		"n.probe.fail":              "Kiểm tra cuối: sau khi mọi lỗi đã hết, %s không acquire được lock trên %s.",
+		"n.probe.info":              "Kiểm tra cuối: lệnh acquire %[2]s của %[1]s không nhận được trả lời.",
+		"p.waste":                   "làm trùng việc (chỉ để tham khảo)",
+		"p.effect.ok":               "thao tác được chấp nhận (bán, ghi, chạy job, …)",
+		"p.effect.bad":              "thao tác được chấp nhận khi không giữ lock (vi phạm)",
+		"p.act.sell":                "đã bán",
+		"p.act.set-counter":         "đã ghi",
+		"p.act.run-job":             "đã chạy",
+		"p.act.lead":                "leader",
+		"p.act.enter":               "đã vào",
+		"p.act.rebuild":             "đã rebuild",
 
 		"p.timeline.title": "%s — %s",
 		"p.x":              "thời gian kịch bản (s)",

@@ -27,6 +27,7 @@ const (
 	StepRelease  = "release"  // a release (removing or not)
 	StepExtend   = "extend"   // a renewal
 	StepLost     = "lost"     // the client concluded its lease was lost
+	StepDone     = "done"     // the client left its critical section
 	StepFault    = "fault"    // a fault started (e.g. a pause)
 	StepHeal     = "heal"     // a fault ended (e.g. the paused client woke up)
 	StepExpiry   = "expiry"   // a key expired in Redis (derived, not an op)
@@ -106,6 +107,25 @@ func Narrative(in Input) []Step {
 		return tr(lang, "n.with.token", f)
 	}
 
+	// Per-key resource state the sentences need: the stock before a sale,
+	// how often a job ran, who is inside a semaphore.
+	params := in.History.Header.Params
+	stock := map[string]int64{}
+	runs := map[string]int{}
+	inside := map[string]map[string]bool{}
+	permits, havePermits := params["permits"]
+	semCount := func(key, client string, enter bool) int {
+		if inside[key] == nil {
+			inside[key] = map[string]bool{}
+		}
+		if enter {
+			inside[key][client] = true
+		} else {
+			delete(inside[key], client)
+		}
+		return len(inside[key])
+	}
+
 	ops := in.History.Ops
 	for i, o := range ops {
 		if o.F == history.Fault {
@@ -118,6 +138,10 @@ func Narrative(in Input) []Step {
 		case history.Acquire, history.Probe:
 			switch o.Type {
 			case history.Fail:
+				if o.F == history.Probe {
+					add(o.Invoke, 2, StepProbe, tr(lang, "n.probe.fail", o.Client, o.Key))
+					break
+				}
 				k := o.Client + "\x00" + o.Key
 				if pending[k] == nil {
 					pending[k] = &tries{first: o.Invoke}
@@ -125,6 +149,10 @@ func Narrative(in Input) []Step {
 				pending[k].n++
 				pending[k].last = o.Invoke
 			case history.Info:
+				if o.F == history.Probe {
+					add(o.Invoke, 2, StepProbe, tr(lang, "n.probe.info", o.Client, o.Key))
+					break
+				}
 				add(o.Invoke, 2, StepAcquire, tr(lang, "n.acquire.info", o.Client, o.Key))
 			case history.OK:
 				ttl := time.Duration(o.Value.TTL).String()
@@ -140,7 +168,14 @@ func Narrative(in Input) []Step {
 				}
 			}
 		case history.Read:
-			if o.Type == history.OK {
+			if o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "" {
+				switch o.Value.Action {
+				case checker.ActionReadStock:
+					add(o.Invoke, 2, StepRead, tr(lang, "n.read.stock", o.Client, o.Key, *o.Value.Num))
+				default:
+					add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
+				}
+			} else if o.Type == history.OK {
 				res := o.Value.Result
 				if res == "" {
 					res = "?"
@@ -159,6 +194,56 @@ func Narrative(in Input) []Step {
 					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
 				case "mark-paid":
 					s = tr(lang, "n.write.markpaid", o.Client, o.Key, tok)
+				case checker.ActionSetCounter:
+					if o.Value.Num != nil {
+						s = tr(lang, "n.write.counter", o.Client, o.Key, *o.Value.Num, tok)
+					} else {
+						s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
+					}
+				case checker.ActionSell:
+					before, known := stock[o.Key]
+					if !known {
+						before, known = params["stock"]
+					}
+					switch {
+					case o.Value.Num != nil:
+						if !known {
+							before = *o.Value.Num + 1
+						}
+						s = tr(lang, "n.write.sell", o.Client, o.Key, before, *o.Value.Num, tok)
+						stock[o.Key] = *o.Value.Num
+					case known:
+						s = tr(lang, "n.write.sell", o.Client, o.Key, before, before-1, tok)
+						stock[o.Key] = before - 1
+					default:
+						s = tr(lang, "n.write.sell.plain", o.Client, o.Key, tok)
+					}
+				case checker.ActionRunJob:
+					runs[o.Key]++
+					switch n := runs[o.Key]; n {
+					case 1:
+						s = tr(lang, "n.write.runjob", o.Client, o.Key, tok)
+					case 2:
+						s = tr(lang, "n.write.runjob.second", o.Client, o.Key, tok)
+					default:
+						s = tr(lang, "n.write.runjob.nth", o.Client, o.Key, tok, n)
+					}
+				case checker.ActionLead:
+					if o.Value.Fence > 0 {
+						s = tr(lang, "n.write.lead", o.Client, o.Key, o.Value.Fence)
+					} else {
+						s = tr(lang, "n.write.lead.plain", o.Client, o.Key)
+					}
+				case checker.ActionEnter, checker.ActionExit:
+					n := semCount(o.Key, o.Client, o.Value.Action == checker.ActionEnter)
+					key := "n.write." + o.Value.Action
+					if havePermits {
+						s = tr(lang, key, o.Client, o.Key, n, permits)
+					} else {
+						s = tr(lang, key+".plain", o.Client, o.Key, n)
+					}
+				case checker.ActionRebuild:
+					s = tr(lang, "n.write.rebuild", o.Client, o.Key, fmtDur(m.sec(o.Complete)-m.sec(o.Invoke)))
 				default:
 					s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
 				}
@@ -188,7 +273,17 @@ func Narrative(in Input) []Step {
 				add(o.Invoke, 2, StepExtend, tr(lang, "n.extend.fail", o.Client, o.Key))
 			}
 		case history.Lost:
-			add(o.Invoke, 2, StepLost, tr(lang, "n.lost", o.Client, o.Key))
+			if o.Key == "" {
+				add(o.Invoke, 2, StepLost, tr(lang, "n.lost.all", o.Client))
+			} else {
+				add(o.Invoke, 2, StepLost, tr(lang, "n.lost", o.Client, o.Key))
+			}
+		case history.Done:
+			if o.Key == "" {
+				add(o.Invoke, 2, StepDone, tr(lang, "n.done.all", o.Client))
+			} else {
+				add(o.Invoke, 2, StepDone, tr(lang, "n.done", o.Client, o.Key))
+			}
 		}
 		_ = i
 	}
@@ -289,7 +384,8 @@ func Narrative(in Input) []Step {
 	for _, a := range allAnomalies(in.Results) {
 		at := a.End
 		switch a.Kind {
-		case checker.KindMutexOverlap, checker.KindSplitBrain, checker.KindOverAdmission, checker.KindStuckLock, checker.KindUnavailable:
+		case checker.KindMutexOverlap, checker.KindSplitBrain, checker.KindOverAdmission, checker.KindStuckLock, checker.KindUnavailable,
+			checker.KindDuplicateWork:
 			at = a.Start
 		}
 		if a.Informational {

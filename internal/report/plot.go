@@ -46,6 +46,8 @@ var (
 	colAccepted  = color.NRGBA{0, 140, 60, 255}
 	colRefused   = color.NRGBA{200, 0, 0, 255}
 	colViolation = color.NRGBA{230, 0, 0, 55}
+	colWaste     = color.NRGBA{255, 176, 0, 70}  // informational wasted work (duplicate-work)
+	colWasteEdge = color.NRGBA{200, 120, 0, 255} //
 	colPause     = color.NRGBA{60, 60, 60, 90}
 	colFault     = color.NRGBA{120, 60, 160, 60}
 	colBelieved  = color.NRGBA{255, 200, 200, 255}

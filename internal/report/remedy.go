@@ -28,13 +28,18 @@ var remedies = []struct {
 	algorithm, kind string
 	advice          []string
 }{
+	// The workload anomalies of issue 4 have one remedy each, whatever the
+	// algorithm (lock-theory S18–S22).
+	{"", checker.KindOversell, []string{"fix.lua.stock"}},
+	{"", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}},
+	{"", checker.KindDuplicateRun, []string{"fix.cron"}},
+	{"", checker.KindSplitBrain, []string{"fix.epoch"}},
+	{"", checker.KindOverAdmission, []string{"fix.semaphore"}},
 	{"naive", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}},
 	{"naive", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}},
 	{"redlock*", "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}},
 	{"fenced", "", []string{"fix.enforce", "fix.idempotency"}},
-	{"", checker.KindOversell, []string{"fix.atomic"}},
-	{"", checker.KindLostUpdate, []string{"fix.atomic", "fix.fencing"}},
-	{"", checker.KindDuplicateRun, []string{"fix.idempotency", "fix.fencing"}},
+	{"", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}},
 	{"", checker.KindForeignUnlock, []string{"fix.safe"}},
 	{"", checker.KindStuckLock, []string{"fix.ttl"}},
 	{"", checker.KindUnavailable, []string{"fix.unavailable"}},

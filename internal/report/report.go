@@ -182,7 +182,10 @@ func Headline(in Input) string {
 			anoms = append(anoms, a)
 		}
 	}
-	prio := map[string]int{checker.KindDoubleEffect: 0, checker.KindMutexOverlap: 1, checker.KindStaleWriteAccepted: 2}
+	// Damage to the resource first, then the broken lock, then liveness.
+	prio := map[string]int{checker.KindDoubleEffect: 0, checker.KindOversell: 0, checker.KindSplitBrain: 0,
+		checker.KindOverAdmission: 0, checker.KindDuplicateRun: 0, checker.KindLostUpdate: 1,
+		checker.KindMutexOverlap: 2, checker.KindStaleWriteAccepted: 3}
 	sort.SliceStable(anoms, func(i, j int) bool {
 		pi, ok := prio[anoms[i].Kind]
 		if !ok {
@@ -235,6 +238,9 @@ func Headline(in Input) string {
 		case checker.KindStaleWriteAccepted:
 			return tr(lang, "say.stale", m.describeAnomaly(lang, a))
 		}
+		if _, ok := messages["en"]["say."+a.Kind]; ok {
+			return tr(lang, "say."+a.Kind, m.describeAnomaly(lang, a))
+		}
 		return tr(lang, "say.other", kindWord(lang, a.Kind), m.describeAnomaly(lang, a))
 	}
 	switch verdict {
@@ -251,6 +257,18 @@ func Headline(in Input) string {
 			}
 		}
 		return tr(lang, "say.unknown.plain")
+	}
+	// Valid but with informational findings that are not about fencing:
+	// wasted work (an efficiency lock) or a liveness problem.
+	if verdict == checker.Valid {
+		for _, a := range allAnomalies(in.Results) {
+			switch a.Kind {
+			case checker.KindDuplicateWork:
+				return tr(lang, "say.waste", m.describeAnomaly(lang, a))
+			case checker.KindStuckLock, checker.KindUnavailable:
+				return tr(lang, "say.notlive", m.describeAnomaly(lang, a))
+			}
+		}
 	}
 	// Valid: did fencing save the day?
 	for _, o := range in.History.Ops {

@@ -183,6 +183,9 @@ func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
 	t0, t1 := fmtT(a.StartS), fmtT(a.EndS)
 	switch a.Kind {
 	case checker.KindMutexOverlap:
+		if len(a.Clients) > 2 {
+			return tr(lang, "a.mutex-overlap.many", clients, a.Key, t0, t1)
+		}
 		return tr(lang, "a.mutex-overlap", clients, a.Key, t0, t1)
 	case checker.KindDoubleEffect:
 		if list, n := m.chargesOf(lang, a); n >= 2 {
@@ -195,14 +198,53 @@ func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
 		}
 	case checker.KindNotLinearizable:
 		return tr(lang, "a.not-linearizable", a.Key, clients, t0)
+	case checker.KindLostUpdate:
+		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
+	case checker.KindOversell:
+		stock, ok := m.h.Header.Params[checker.ParamStock]
+		sold := 0
+		for _, o := range m.h.Ops {
+			if o.F == history.Write && o.Type == history.OK && o.Key == a.Key && o.Value.Action == checker.ActionSell {
+				sold++
+			}
+		}
+		if ok {
+			return tr(lang, "a.oversell", a.Key, sold, stock, clients)
+		}
+		return tr(lang, "a.oversell.plain", a.Key, clients)
+	case checker.KindDuplicateRun:
+		if list, n := m.chargesOf(lang, a); n >= 2 {
+			return tr(lang, "a.duplicate-run", a.Key, n, list)
+		}
+	case checker.KindSplitBrain:
+		return tr(lang, "a.split-brain", clients, a.Key, t1, t0)
+	case checker.KindOverAdmission:
+		return tr(lang, "a.over-admission", clients, a.Key, t0, t1, m.h.Header.Params[checker.ParamPermits])
+	case checker.KindDuplicateWork:
+		return tr(lang, "a.duplicate-work", clients, a.Key, t0, t1)
+	case checker.KindStuckLock:
+		return tr(lang, "a.stuck-lock", a.Key, clients, t0)
+	case checker.KindUnavailable:
+		return tr(lang, "a.unavailable", a.Key, t0, t1)
 	}
 	return tr(lang, "a.generic", kindWord(lang, a.Kind), clients, a.Key, t0, t1)
 }
 
 // whyAnomaly says why an anomaly matters: a correctness problem (data is
-// wrong) or only an efficiency one (work was wasted).
-func whyAnomaly(lang string, a checker.Anomaly) string {
-	if a.Informational {
+// wrong), only an efficiency one (work was wasted: duplicate work, or any
+// broken lock of an efficiency-lock workload), or liveness.
+func (m *model) whyAnomaly(lang string, a checker.Anomaly) string {
+	switch {
+	case a.Kind == checker.KindDuplicateWork:
+		return tr(lang, "why.duplicate-work")
+	case a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable:
+		if a.Informational {
+			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
+		}
+		return tr(lang, "why."+a.Kind)
+	case a.Informational && m.h.Header.Workload == checker.WorkloadCacheRebuild:
+		return tr(lang, "why.efficiency")
+	case a.Informational:
 		return tr(lang, "why.informational")
 	}
 	if _, ok := messages["en"]["why."+a.Kind]; ok {

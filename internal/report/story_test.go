@@ -62,14 +62,14 @@ func shipped() []struct {
 	name string
 	in   Input
 } {
-	return []struct {
+	return append([]struct {
 		name string
 		in   Input
 	}{
 		{"gc-pause", gcPauseInput("local", false)},
 		{"gc-pause-fencing", gcPauseInput("local", true)},
 		{"redlock-clock-jump", redlockClockJump()},
-	}
+	}, workloadStories()...)
 }
 
 func TestNarrativeGolden(t *testing.T) {
@@ -399,8 +399,8 @@ func TestWriteSuite(t *testing.T) {
 			}
 		})
 		t.Run("the "+lang+" suite page gives the totals", func(t *testing.T) {
-			want := map[string]string{"en": "3 runs: 1 valid, 2 invalid, 0 unknown. 3 met their expectation, 0 did not.",
-				"vi": "3 lần chạy: 1 hợp lệ, 2 vi phạm, 0 chưa kết luận. 3 đúng như mong đợi, 0 không."}[lang]
+			want := map[string]string{"en": "10 runs: 2 valid, 8 invalid, 0 unknown. 10 met their expectation, 0 did not.",
+				"vi": "10 lần chạy: 2 hợp lệ, 8 vi phạm, 0 chưa kết luận. 10 đúng như mong đợi, 0 không."}[lang]
 			if !strings.Contains(page, want) {
 				t.Errorf("suite page lacks totals %q", want)
 			}

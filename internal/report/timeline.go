@@ -230,6 +230,25 @@ func writeTimeline(path string, in Input) error {
 	if len(bands) > 0 {
 		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colViolation, draw.LineStyle{Color: colRefused, Width: vg.Points(1.5)}), tr(lang, "p.violation")})
 	}
+	// Wasted work (informational duplicate-work): an amber band over the
+	// lanes of the clients involved, dotted, never red: waste, not harm.
+	waste := false
+	for _, a := range allAnomalies(in.Results) {
+		if a.Kind != checker.KindDuplicateWork {
+			continue
+		}
+		e := max(a.EndS, a.StartS+endS*0.004)
+		for _, c := range a.Clients {
+			if i := m.laneOf(c); i >= 0 {
+				y := laneY(i)
+				p.Add(rect(a.StartS, e, y-0.45, y+0.45, colWaste, draw.LineStyle{Color: colWasteEdge, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}}))
+				waste = true
+			}
+		}
+	}
+	if waste {
+		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colWaste, draw.LineStyle{Color: colWasteEdge, Width: vg.Points(1.5)}), tr(lang, "p.waste")})
+	}
 
 	// Faults. Node faults and link faults shade lanes behind the bars;
 	// client pauses are drawn over the hold bars afterwards.
@@ -438,6 +457,7 @@ func writeTimeline(path string, in Input) error {
 	// Writes: accepted (green), accepted without the lock (red, the
 	// violating write) and refused (red X).
 	var okXY, badXY, staleXY, otherXY plotter.XYs
+	effects := false // an accepted effect other than a charge: generic legend words
 	var okW, badW, staleW []history.Op
 	for _, o := range in.History.Ops {
 		if o.F != history.Write {
@@ -451,10 +471,14 @@ func writeTimeline(path string, in Input) error {
 		switch o.Type {
 		case history.OK:
 			l, held := m.leaseAt(o.Client, o.Key, o.Invoke)
-			violating := in.History.Header.FencingEnforced == false && (!held || l.KeyEnd < o.Invoke)
-			if o.Value.Action != "charge" && o.Value.Action != "" {
+			violating := in.History.Header.FencingEnforced == false && (!held || l.KeyEnd < o.Invoke) &&
+				len(m.leases) > 0 && in.History.Header.Workload != checker.WorkloadCacheRebuild // lock-free, or an efficiency lock
+			if !effectAction(o.Value.Action) {
 				otherXY = append(otherXY, xy)
 				continue
+			}
+			if o.Value.Action != checker.ActionCharge {
+				effects = true
 			}
 			if violating {
 				staleXY, staleW = append(staleXY, xy), append(staleW, o)
@@ -473,12 +497,12 @@ func writeTimeline(path string, in Input) error {
 	if len(okXY) > 0 {
 		sc := scatter(okXY, draw.GlyphStyle{Color: colAccepted, Radius: vg.Points(8), Shape: outlinedCircle{}})
 		p.Add(sc)
-		legend = append(legend, legendEntry{sc, tr(lang, "p.charge.ok")})
+		legend = append(legend, legendEntry{sc, tr(lang, pick(effects, "p.effect.ok", "p.charge.ok"))})
 	}
 	if len(staleXY) > 0 {
 		sc := scatter(staleXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: outlinedCircle{}})
 		p.Add(sc)
-		legend = append(legend, legendEntry{sc, tr(lang, "p.charge.bad")})
+		legend = append(legend, legendEntry{sc, tr(lang, pick(effects, "p.effect.bad", "p.charge.bad"))})
 	}
 	if len(badXY) > 0 {
 		sc := scatter(badXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: thickCross{vg.Points(4)}})
@@ -487,10 +511,10 @@ func writeTimeline(path string, in Input) error {
 	}
 	if len(okW)+len(badW)+len(staleW) <= maxMarkerLabels {
 		for i, o := range okW {
-			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), okXY[i].X+12*perPx, okXY[i].Y-0.3, tr(lang, "p.charged")+fenceSuffix(m, o), boldStyle(fontSize, colAccepted))
+			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), okXY[i].X+12*perPx, okXY[i].Y-0.3, actWord(lang, o)+fenceSuffix(m, o), boldStyle(fontSize, colAccepted))
 		}
 		for i, o := range staleW {
-			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), staleXY[i].X+14*perPx, staleXY[i].Y-0.3, tr(lang, "p.charged")+fenceSuffix(m, o), boldStyle(fontSize, colRefused))
+			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), staleXY[i].X+14*perPx, staleXY[i].Y-0.3, actWord(lang, o)+fenceSuffix(m, o), boldStyle(fontSize, colRefused))
 		}
 		for i, o := range badW {
 			placeLeft(fmt.Sprintf("w%d", m.laneOf(o.Client)), badXY[i].X+14*perPx, badXY[i].Y-0.3, tr(lang, "p.refused")+fenceSuffix(m, o), boldStyle(fontSize, colRefused))
@@ -527,4 +551,36 @@ func fenceSuffix(m *model, o history.Op) string {
 		return ""
 	}
 	return fmt.Sprintf(" (token %d)", f)
+}
+
+// effectAction reports whether a write action is a workload's effect (the
+// thing the lock protects), drawn as a big marker: a charge, a sale, a
+// counter write, a job run, a leader action, a semaphore entry, a rebuild.
+// Other writes (claim, mark-paid, exit) are small squares.
+func effectAction(action string) bool {
+	switch action {
+	case "", checker.ActionCharge, checker.ActionSell, checker.ActionSetCounter, checker.ActionRunJob,
+		checker.ActionLead, checker.ActionEnter, checker.ActionRebuild:
+		return true
+	}
+	return false
+}
+
+// actWord labels an accepted effect marker: "charged", "sold", "set 3", …
+func actWord(lang string, o history.Op) string {
+	if _, ok := messages["en"]["p.act."+o.Value.Action]; !ok {
+		return tr(lang, "p.charged")
+	}
+	w := tr(lang, "p.act."+o.Value.Action)
+	if o.Value.Num != nil && o.Value.Action == checker.ActionSetCounter {
+		w += fmt.Sprintf(" %d", *o.Value.Num)
+	}
+	return w
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }

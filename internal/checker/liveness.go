@@ -1,0 +1,292 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// DefaultUnavailableBound is the unavailable bound, in scenario time, for a
+// key whose grants record no TTL.
+const DefaultUnavailableBound = 10e9 // ns of scenario time
+
+// Liveness is the liveness checker (design §8; lock-theory §8.1 "liveness
+// findings", S14, S15b, S24). Liveness is not safety: Jepsen reports
+// availability separately from correctness, so its findings are
+// Informational unless the scenario asks for liveness with
+// Header.Params["expect_live"] == 1, in which case they are violations.
+// (A scenario that expects liveness but recorded no probe gives Unknown.)
+//
+// Rules, per key:
+//
+//   - The final probe (history.Probe, one per key after every fault
+//     healed; the runner types it ok when it acquired within its bound)
+//     failed or got no answer (info), and the key was still held: some
+//     client's grant (ok acquire; an info acquire counts from its invoke)
+//     was not followed by that client's removing release, and it was
+//     granted at least its TTL before the probe (TTL 0 = a lock with no
+//     expiry: at once) → stuck-lock. The holder's lease should have run
+//     out (a crashed client, S24) or is being renewed for ever (a hung
+//     worker under a watchdog, S15b).
+//   - The probe failed otherwise → unavailable: no one held the key past
+//     its lease, yet the lock could not be taken.
+//   - During the run: a client's acquire of the key was refused while no
+//     lease could be live (every grant's lease had ended: released, or its
+//     TTL since the grant or the last ok extend had passed; an info acquire
+//     counts as a lease from its invoke), and no acquire of the key
+//     succeeded for longer than the bound after that refusal →
+//     unavailable, window [first such refusal, next grant or end of
+//     history]. The bound is Header.Params["unavailable_ms"] (scenario ms)
+//     when set, else the key's longest recorded lease TTL (a free lock that
+//     stays ungrantable for a whole lease is down, not busy), else 10 s.
+func Liveness(ctx context.Context, h history.History) Result {
+	expect := h.Header.Params[ParamExpectLive] == 1
+	eoh := endOfHistory(h)
+	type keyOps struct{ lock, probes []int }
+	per := map[string]*keyOps{}
+	var keys []string
+	get := func(k string) *keyOps {
+		if per[k] == nil {
+			per[k] = &keyOps{}
+			keys = append(keys, k)
+		}
+		return per[k]
+	}
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		switch {
+		case op.F == history.Probe && op.Key != "":
+			get(op.Key).probes = append(get(op.Key).probes, i)
+		case isClientOp(*op) && (op.F == history.Acquire || op.F == history.Release || op.F == history.Extend):
+			get(op.Key).lock = append(get(op.Key).lock, i)
+		}
+	}
+	sort.Strings(keys)
+	var anomalies []Anomaly
+	probes, probeFails := 0, 0
+	for _, k := range keys {
+		if err := ctx.Err(); err != nil {
+			return Result{Checker: CheckerLiveness, Verdict: Unknown, Summary: "not checked: " + err.Error()}
+		}
+		ko := per[k]
+		sortIdx(h, ko.lock, invokeOf)
+		leases, maxTTL := leaseWindows(h, ko.lock, eoh)
+		for _, p := range ko.probes {
+			probes++
+			pr := h.Ops[p]
+			if pr.Type == history.OK && pr.Complete >= 0 {
+				continue
+			}
+			probeFails++
+			anomalies = append(anomalies, probeAnomaly(h, ko.lock, pr, eoh))
+		}
+		bound := maxTTL
+		if ms, ok := h.Header.Params[ParamUnavailableMS]; ok && ms > 0 {
+			bound = trueNS(h, ms*1e6)
+		} else if bound <= 0 {
+			bound = trueNS(h, DefaultUnavailableBound)
+		}
+		anomalies = append(anomalies, unavailableStretches(h, k, ko.lock, leases, bound, eoh)...)
+	}
+	for i := range anomalies {
+		anomalies[i].Informational = !expect
+	}
+	policy := "informational: the scenario does not set expect_live"
+	if expect {
+		policy = "the scenario expects liveness"
+	}
+	var parts []string
+	switch {
+	case probes == 0:
+		parts = append(parts, "no final probe")
+	case probeFails == 0:
+		parts = append(parts, fmt.Sprintf("%s succeeded", plural(probes, "final probe", "final probes")))
+	default:
+		parts = append(parts, fmt.Sprintf("%d of %s failed", probeFails, plural(probes, "final probe", "final probes")))
+	}
+	if n := len(anomalies) - probeFails; n > 0 {
+		parts = append(parts, plural(n, "stretch unavailable", "stretches unavailable"))
+	}
+	summary := strings.Join(parts, ", ")
+	if len(anomalies) > 0 {
+		summary += " (" + policy + ")"
+	}
+	if expect && probes == 0 {
+		return Result{Checker: CheckerLiveness, Verdict: Unknown, Anomalies: anomalies,
+			Summary: "the scenario expects liveness but recorded no final probe"}
+	}
+	return Result{Checker: CheckerLiveness, Verdict: verdictOf(anomalies), Summary: summary, Anomalies: anomalies}
+}
+
+// trueNS converts scenario ns to true ns.
+func trueNS(h history.History, scenarioNS int64) int64 {
+	scale := h.Header.TimeScale
+	if scale <= 0 {
+		scale = 1
+	}
+	return int64(float64(scenarioNS) / scale)
+}
+
+// leaseWindows returns the true-time windows in which some lease on the key
+// may be live (see Liveness), and the longest TTL recorded (true ns).
+func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64, maxTTL int64) {
+	for _, i := range lock {
+		if op := h.Ops[i]; op.F == history.Acquire {
+			maxTTL = max(maxTTL, trueNS(h, op.Value.TTL))
+		}
+	}
+	for n, i := range lock {
+		op := h.Ops[i]
+		if op.F != history.Acquire || op.Type == history.Fail {
+			continue
+		}
+		start := op.Complete
+		if open(op) {
+			start = op.Invoke
+		}
+		ttl := trueNS(h, op.Value.TTL)
+		if ttl <= 0 && open(op) {
+			ttl = maxTTL
+		}
+		end := eoh
+		renewed := start
+		released := false
+		for _, j := range lock[n+1:] {
+			o := h.Ops[j]
+			if o.Client != op.Client {
+				continue
+			}
+			if o.F == history.Acquire {
+				break // a new lease of this client starts its own window
+			}
+			if o.F == history.Extend && o.Type == history.OK && o.Complete >= 0 {
+				renewed = o.Complete
+				if t := trueNS(h, o.Value.TTL); t > 0 {
+					ttl = t
+				}
+			}
+			if o.F == history.Release && o.Type == history.OK && o.Value.Removed {
+				end, released = o.Invoke, true
+				break
+			}
+		}
+		if ttl > 0 {
+			end = min(end, renewed+ttl)
+		} else if !released {
+			end = eoh
+		}
+		windows = append(windows, [2]int64{start, max(end, start)})
+	}
+	return windows, maxTTL
+}
+
+func covered(ws [][2]int64, t int64) bool {
+	for _, w := range ws {
+		if w[0] <= t && t < w[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func unavailableStretches(h history.History, key string, lock []int, leases [][2]int64, bound, eoh int64) []Anomaly {
+	var grants []int64
+	for _, i := range lock {
+		if op := h.Ops[i]; op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0 {
+			grants = append(grants, op.Complete)
+		}
+	}
+	sort.Slice(grants, func(a, b int) bool { return grants[a] < grants[b] })
+	var out []Anomaly
+	until := int64(-1) // refusals before this are inside a reported stretch
+	for _, i := range lock {
+		op := h.Ops[i]
+		if op.F != history.Acquire || op.Type != history.Fail || op.Invoke < until || covered(leases, op.Invoke) {
+			continue
+		}
+		end := eoh
+		if j := sort.Search(len(grants), func(j int) bool { return grants[j] > op.Invoke }); j < len(grants) {
+			end = grants[j]
+		}
+		until = end
+		if end-op.Invoke <= bound {
+			continue
+		}
+		var clients []string
+		var ops []int
+		for _, j := range lock {
+			o := h.Ops[j]
+			if o.F == history.Acquire && o.Type == history.Fail && o.Invoke >= op.Invoke && o.Invoke < end {
+				clients = append(clients, o.Client)
+				if len(ops) < 20 {
+					ops = append(ops, o.Index)
+				}
+			}
+		}
+		explain := fmt.Sprintf("no one held %s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
+			key, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
+		out = append(out, newAnomaly(h, KindUnavailable, key, clients, op.Invoke, end, explain, ops...))
+	}
+	return out
+}
+
+// probeAnomaly classifies a failed probe as stuck-lock or unavailable.
+func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64) Anomaly {
+	// the latest client whose grant is not followed by its removing release
+	holder := -1
+	for _, i := range lock {
+		op := h.Ops[i]
+		if op.Invoke > pr.Invoke {
+			break
+		}
+		switch {
+		case op.F == history.Acquire && op.Type != history.Fail:
+			holder = i
+		case op.F == history.Release && op.Type == history.OK && op.Value.Removed && holder >= 0 && h.Ops[holder].Client == op.Client:
+			holder = -1
+		}
+	}
+	end := pr.Complete
+	if end < 0 {
+		end = eoh
+	}
+	what := "could not acquire"
+	if open(pr) {
+		what = "got no answer acquiring"
+	}
+	if holder >= 0 {
+		g := h.Ops[holder]
+		granted := g.Complete
+		if open(g) {
+			granted = g.Invoke
+		}
+		ttl := trueNS(h, g.Value.TTL)
+		if pr.Invoke-granted >= ttl {
+			last := lastInstant(h, g.Client)
+			why := fmt.Sprintf("its TTL of %s had long passed", secs(h, ttl))
+			if ttl <= 0 {
+				why = "the key had no TTL, so it never expires"
+			}
+			explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
+				what, pr.Key, at(h, pr.Invoke), g.Client, at(h, granted), at(h, last), why)
+			return newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
+		}
+	}
+	explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
+		what, pr.Key, at(h, pr.Invoke))
+	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)
+}
+
+// lastInstant is the latest instant a client recorded.
+func lastInstant(h history.History, client string) int64 {
+	var t int64
+	for _, op := range h.Ops {
+		if op.Client == client {
+			t = max(t, op.Invoke, op.Complete)
+		}
+	}
+	return t
+}
