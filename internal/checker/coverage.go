@@ -21,10 +21,12 @@ const DefaultMinAcquires = 2
 // path, and says so). With faults, the result is Unknown, never Invalid,
 // when
 //
-//   - no fault's active window [Invoke, Complete] (an unhealed fault lasts
-//     to the end of the history; closed intervals, touching counts) meets
-//     any believed hold (see Holds) or any in-flight lock op (acquire,
-//     release, extend of a client, [Invoke, Complete]); in a lock-free
+//   - no fault's active window [Invoke, Complete] (an unhealed fault, and
+//     a jump of a client's clock, lasts to the end of the history; closed
+//     intervals, touching counts) meets any believed hold (see Holds) or any
+//     in-flight lock op (acquire, release, extend, [Invoke, Complete]) of a
+//     client the fault bears on (a fault on links only the clients of those
+//     links; see affects); in a lock-free
 //     history (no lock ops at all: atomic-lua, idempotency-key) any
 //     in-flight resource op (read, write) counts instead; or
 //   - fewer than Params["min_acquires"] (default 2) acquires succeeded (ok),
@@ -44,10 +46,14 @@ func Coverage(ctx context.Context, h history.History) Result {
 			break
 		}
 	}
-	var spans [][2]int64
+	type span struct {
+		client     string
+		start, end int64
+	}
+	var spans []span
 	if !lockFree {
 		for _, hd := range Holds(h) {
-			spans = append(spans, [2]int64{hd.Start, hd.End})
+			spans = append(spans, span{hd.Client, hd.Start, hd.End})
 		}
 	}
 	ran := 0
@@ -61,7 +67,7 @@ func Coverage(ctx context.Context, h history.History) Result {
 			if end < 0 {
 				end = eoh
 			}
-			spans = append(spans, [2]int64{op.Invoke, end})
+			spans = append(spans, span{op.Client, op.Invoke, end})
 		}
 		switch {
 		case !lockFree && op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0:
@@ -76,11 +82,11 @@ func Coverage(ctx context.Context, h history.History) Result {
 	hit := 0
 	for _, f := range faults {
 		fEnd := f.Complete
-		if fEnd < 0 {
+		if fEnd < 0 || persistsOnClient(h, f) {
 			fEnd = eoh
 		}
 		for _, s := range spans {
-			if f.Invoke <= s[1] && fEnd >= s[0] {
+			if f.Invoke <= s.end && fEnd >= s.start && affects(h, f, s.client) {
 				hit++
 				break
 			}
@@ -108,4 +114,46 @@ func Coverage(ctx context.Context, h history.History) Result {
 	}
 	return Result{Checker: CheckerCoverage, Verdict: Valid,
 		Summary: fmt.Sprintf("%d of %s overlapped %s; %s", hit, plural(len(faults), "fault", "faults"), target, plural(ran, unit, units))}
+}
+
+// affects reports whether fault f bears on client's operations. A fault on
+// links ("w2→n1": a partition, latency, a reset) reaches only the clients
+// of those links: cutting w2 while only w1 holds the lock tests nothing.
+// A fault on nodes, or on a client itself (a pause, a crash, a clock step),
+// bears on everyone: while one client is frozen or wrong about the time,
+// the others' operations are what could conflict with it.
+func affects(h history.History, f history.Op, client string) bool {
+	links := false
+	for _, t := range f.Value.Targets {
+		if strings.Contains(t, "→") {
+			links = true
+			if strings.HasPrefix(t, client+"→") {
+				return true
+			}
+		}
+	}
+	return !links
+}
+
+func isNode(h history.History, name string) bool {
+	for _, n := range h.Header.Nodes {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// persistsOnClient reports a fault whose effect outlives its recorded
+// window: a client's clock that jumped stays where it jumped to.
+func persistsOnClient(h history.History, f history.Op) bool {
+	if f.Value.Fault != "clock-jump" {
+		return false
+	}
+	for _, t := range f.Value.Targets {
+		if !isNode(h, t) {
+			return true
+		}
+	}
+	return false
 }

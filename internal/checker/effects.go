@@ -26,7 +26,9 @@ import (
 //     set-counters (the counter starts at 0 and every write adds one).
 //     Inventory: an accepted "sell" whose Num (stock written back) is ≥
 //     the previous accepted sell's Num (two sales wrote back the same
-//     stock; S18).
+//     stock; S18). Two writes that overlap in time may have been applied
+//     in either order, so between them only an equal value counts (see
+//     regressed).
 //   - oversell (inventory; S18): more accepted "sell"s on one item key than
 //     Header.Params["stock"]; without that parameter, an accepted sell that
 //     wrote back a negative stock.
@@ -155,7 +157,7 @@ func lostUpdates(h history.History) effectFinding {
 		found := false
 		for j := 1; j < len(ws); j++ {
 			prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
-			if *cur.Value.Num > *prev.Value.Num {
+			if !regressed(prev, cur, +1) {
 				continue
 			}
 			found = true
@@ -184,7 +186,7 @@ func lostUpdates(h history.History) effectFinding {
 		ws := withNum(h, by[k])
 		for j := 1; j < len(ws); j++ {
 			prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
-			if *cur.Value.Num < *prev.Value.Num {
+			if !regressed(prev, cur, -1) {
 				continue
 			}
 			explain := fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; one sale was not subtracted",
@@ -205,6 +207,24 @@ func lostUpdates(h history.History) effectFinding {
 		f.summary = clauses[0] + ", no lost update"
 	}
 	return f
+}
+
+// regressed reports whether cur, accepted after prev (Complete order), lost
+// prev's update: the value must move in direction dir (+1 counter, -1
+// stock). Two writes of the same value always lose one. When the two
+// operations overlap in time, the resource may have applied them in either
+// order (atomic sells on Redis finish in the same instant), so only equal
+// values count then; when prev completed before cur was invoked, the
+// real-time order is the order they were applied in.
+func regressed(prev, cur history.Op, dir int64) bool {
+	p, c := *prev.Value.Num, *cur.Value.Num
+	if p == c {
+		return true
+	}
+	if cur.Invoke <= prev.Complete {
+		return false
+	}
+	return (c-p)*dir < 0
 }
 
 // withNum keeps the positions whose op has a Num.

@@ -345,6 +345,12 @@ func classifyOverlap(h history.History, ix writeIndex, a, b Hold) overlap {
 	// everywhere (e.g. Redlock, which has none) refuses nobody; a stale
 	// holder that happened not to write was luck, not protection.
 	o.info = h.Header.FencingEnforced && o.stale.Fence > 0 && o.fresh.Fence > 0 && len(o.staleWrites) == 0
+	// An idempotent resource guards the effect itself: when it accepted
+	// nothing from the stale holder in the window and refused one of its
+	// writes as a duplicate while it still (wrongly) believed it held the
+	// lock, the key kept the stale holder out just as a fence would
+	// (lock-theory S19: idempotency key).
+	o.info = o.info || (len(o.staleWrites) == 0 && refusedAsDuplicate(h, o.stale.Client, o.stale.Key, o.start, o.stale.End))
 	// An efficiency lock (cache-rebuild): a broken lock costs duplicate
 	// work, never correctness (Kleppmann 2016, "efficiency vs correctness").
 	o.efficiency = efficiencyLock(h)
@@ -360,7 +366,7 @@ func overlapAnomaly(h history.History, rc *reasonCtx, o overlap) Anomaly {
 	if o.efficiency {
 		explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness (informational)"
 	} else if info {
-		explain += fmt.Sprintf("; the fenced resource accepted no write from %s in that window, so this is informational", stale.Client)
+		explain += fmt.Sprintf("; the resource (fencing token or idempotency key) accepted no write from %s in that window, so this is informational", stale.Client)
 	} else if len(staleWrites) > 0 {
 		w := h.Ops[staleWrites[0]]
 		explain += fmt.Sprintf(", and the resource accepted %s's %s at %s", stale.Client, actionName(w), at(h, w.Complete))
@@ -519,6 +525,19 @@ func (ix writeIndex) acceptedIn(client, key string, from, to int64) []int {
 		}
 	}
 	return out
+}
+
+// refusedAsDuplicate reports whether the resource refused one of client's
+// writes on key, whose [Invoke, Complete] meets [from, to], because its
+// idempotency key had already been used.
+func refusedAsDuplicate(h history.History, client, key string, from, to int64) bool {
+	for _, op := range h.Ops {
+		if op.F == history.Write && op.Type == history.Fail && op.Client == client && op.Key == key &&
+			op.Invoke <= to && op.Complete >= from && strings.Contains(op.Value.Reason, "idempotency key") {
+			return true
+		}
+	}
+	return false
 }
 
 // efficiencyLock reports whether h's workload uses its lock for efficiency

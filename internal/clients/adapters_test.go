@@ -134,23 +134,45 @@ func TestAdapterOptions(t *testing.T) {
 			}
 		}
 	})
+	// The refresh tests keep every margin in the hundreds of milliseconds: a
+	// lease of 600 ms refreshed every 150 ms, 200 ms per node. The loop stops
+	// at its first failed refresh, so a per-node timeout a loaded machine's
+	// scheduling can exceed would end the lease early and fail the test.
+	const (
+		refreshTTL     = 600 * time.Millisecond
+		refreshEvery   = 150 * time.Millisecond
+		refreshNodeOut = 200 * time.Millisecond
+	)
+	// refreshLocker is client i's locker; refresh turns the refresh loop on,
+	// with the pauses given.
+	refreshLocker := func(t *testing.T, algorithm string, i int, refresh bool, pauses ...faults.Pause) clients.Locker {
+		t.Helper()
+		cfg := c.Config(i, refreshTTL)
+		cfg.NodeTimeout = refreshNodeOut
+		if refresh {
+			cfg.Library.Refresh = refreshEvery
+		}
+		if len(pauses) > 0 {
+			cfg.Gate = faults.NewGate("w1", pauses, faults.Hooks{})
+		}
+		lk, err := clients.New(algorithm, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lk
+	}
 	for _, algorithm := range []string{"redsync", "redislock"} {
 		t.Run(algorithm+"'s refresh loop keeps the lease past its TTL until it is released", func(t *testing.T) {
 			key := "refresh-" + algorithm
-			cfg := c.Config(0, 300*time.Millisecond)
-			cfg.Library.Refresh = 100 * time.Millisecond
-			a, err := clients.New(algorithm, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := c.Locker(t, clientstest.Algorithm(algorithm), 1, time.Second)
+			a := refreshLocker(t, algorithm, 0, true)
+			b := refreshLocker(t, algorithm, 1, false)
 			l, err := acquire(t, a, key)
 			if err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(700 * time.Millisecond)
+			time.Sleep(5 * refreshTTL / 2)
 			if _, err := acquire(t, b, key); !errors.Is(err, clients.ErrNotAcquired) {
-				t.Fatalf("acquire after 2×TTL of a refreshed lease: %v, want ErrNotAcquired", err)
+				t.Fatalf("acquire after 2.5×TTL of a refreshed lease: %v, want ErrNotAcquired", err)
 			}
 			if err := release(t, a, l); err != nil {
 				t.Fatalf("release: %v", err)
@@ -163,20 +185,14 @@ func TestAdapterOptions(t *testing.T) {
 		})
 		t.Run(algorithm+"'s refresh loop freezes with a paused client, and the lease expires", func(t *testing.T) {
 			key := "refresh-paused-" + algorithm
-			cfg := c.Config(0, 300*time.Millisecond)
-			cfg.Library.Refresh = 100 * time.Millisecond
-			cfg.Gate = faults.NewGate("w1", []faults.Pause{{Client: "w1", Point: "in-renew", Occurrence: 1, Duration: time.Second}}, faults.Hooks{})
-			a, err := clients.New(algorithm, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := c.Locker(t, clientstest.Algorithm(algorithm), 1, time.Second)
+			a := refreshLocker(t, algorithm, 0, true, faults.Pause{Client: "w1", Point: "in-renew", Occurrence: 1, Duration: 4 * refreshTTL})
+			b := refreshLocker(t, algorithm, 1, false)
 			l, err := acquire(t, a, key)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer release(t, a, l)
-			time.Sleep(500 * time.Millisecond)
+			time.Sleep(5 * refreshTTL / 3)
 			lb, err := acquire(t, b, key)
 			if err != nil {
 				t.Fatalf("acquire while the holder's refresh loop is frozen past the TTL: %v, want a grant", err)

@@ -39,6 +39,10 @@ type Lease struct {
 	ValidUntil time.Time
 	// Nodes are the names of the nodes that granted the lease.
 	Nodes []string
+	// Lost, when not nil, is closed when the algorithm concluded the lease
+	// is gone (a watchdog renewal failed or found the key gone): the job
+	// must stop acting under it.
+	Lost <-chan struct{}
 }
 
 // Locker is one client's lock algorithm.
@@ -100,6 +104,14 @@ type Config struct {
 	// Library holds the options of a third-party library behind an adapter
 	// (redsync, redislock); built-in algorithms ignore it.
 	Library LibraryOptions
+	// Shared is the in-process state every client of one run shares
+	// (control-mutex); nil uses a package-wide one.
+	Shared *Shared
+	// Permits is the size of a semaphore (algorithm semaphore); 0 means 1.
+	Permits int
+	// OpTimeout bounds one command a background renewer sends, wall time;
+	// 0 means TTL/3, between 10 ms and 2 s.
+	OpTimeout time.Duration
 }
 
 // Gate is a client's pause gate as an algorithm sees it.
@@ -121,6 +133,13 @@ var constructors = map[string]struct {
 	"redsync":         {aboutRedsync, newRedsync},
 	"redislock":       {aboutRedislock, newRedislock},
 	"redlock-fenced":  {"Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)", newRedlockFenced},
+	"watchdog":        {"safe lock plus a renewer that extends the lease every TTL/3 with compare-and-pexpire and tells the job when a renewal fails (Redisson's watchdog)", newWatchdog},
+	"setnx-expire":    {"SETNX, then a separate PEXPIRE: the non-atomic acquire; a crash in between leaves a key that never expires (S24)", newSetnxExpire},
+	"semaphore":       {"sorted-set semaphore of N permits scored by the client clock: ZREMRANGEBYSCORE expired, ZADD, ZRANK < N (Redis in Action 6.3)", newSemaphore},
+	"atomic-lua":      {"no lock: one Lua script checks the stock and decrements it atomically on Redis (lesson 48, S18)", newLockFree("atomic-lua")},
+	"idempotency-key": {"no lock: each charge carries the invoice as an idempotency key; the gateway refuses a second charge with the same key (lesson 48, S19)", newLockFree("idempotency-key")},
+	"control-mutex":   {"positive control: one in-process mutex shared by every client of the run, no Redis; correct by construction", newControlMutex},
+	"no-lock":         {"negative control: Acquire always succeeds at once; no mutual exclusion at all", newNoLock},
 }
 
 // New builds the named algorithm.

@@ -62,12 +62,17 @@ func (r *redlock) drift() time.Duration {
 	return time.Duration(float64(r.cfg.TTL)*0.01) + 2*time.Millisecond
 }
 
-// nodeTimeout is the per-node timeout: a fiftieth of the TTL, at least 5 ms.
+// nodeTimeout is the per-node timeout: a fiftieth of the TTL, but at least
+// 50 ms of wall time (or a tenth of a very short TTL). With time compressed
+// a fiftieth can be 20 ms of wall time, which a loaded machine's scheduling
+// delays alone exceed: every node then "fails" and an attempt that should
+// get the lock does not, flipping a scenario's verdict. A silent node costs
+// an attempt this timeout, still a small part of any scenario's TTL.
 func (r *redlock) nodeTimeout() time.Duration {
 	if r.cfg.NodeTimeout > 0 {
 		return r.cfg.NodeTimeout
 	}
-	return max(r.cfg.TTL/50, 5*time.Millisecond)
+	return max(r.cfg.TTL/50, min(50*time.Millisecond, r.cfg.TTL/10))
 }
 
 // Acquire runs one Redlock attempt. ErrNotAcquired (wrapped with the count

@@ -58,6 +58,8 @@ type Options struct {
 	// NodePersistence overrides Persistence per node name ("n3" →
 	// "aof-always"); same values as Persistence.
 	NodePersistence map[string]string
+	// External configures Backend "external" (required for it).
+	External *External
 }
 
 // Cluster is the environment of one run. Its methods are safe for concurrent
@@ -72,6 +74,12 @@ type Cluster struct {
 	links   map[string][]*Link // client → per node
 
 	proxySrv *toxiproxy.ApiServer
+	// ext is set for the external backend (see external.go).
+	ext *externalEnv
+
+	// persistence and nodePersistence are the start options, for Fits.
+	persistence     string
+	nodePersistence map[string]string
 
 	mu     sync.Mutex
 	closed bool
@@ -122,16 +130,22 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	}
 
 	c := &Cluster{
-		backend: backend,
-		log:     log,
-		clients: append([]string(nil), o.Clients...),
-		links:   map[string][]*Link{},
+		backend:     backend,
+		log:         log,
+		clients:     append([]string(nil), o.Clients...),
+		links:       map[string][]*Link{},
+		persistence: persistence, nodePersistence: o.NodePersistence,
 		// Toxiproxy logs through zerolog; keep it quiet (never stdout).
 		proxySrv: toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop()),
 	}
 
 	if backend == BackendLocal {
 		removeStaleDirs(log)
+	}
+	if backend == BackendExternal {
+		if c.ext, err = newExternalEnv(o); err != nil {
+			return nil, fmt.Errorf("start cluster: %w", err)
+		}
 	}
 
 	for i := 0; i < o.Nodes; i++ {
@@ -149,19 +163,33 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		var impl nodeImpl
 		if backend == BackendLocal {
 			impl = newLocalNode(name, bin, persistence, log)
+		} else if backend == BackendExternal {
+			impl = newExternalNode(name, c.ext.cfg.Nodes[i], c.ext.cfg.Commands[name], c.ext.cfg.ReadyTimeout, log)
 		} else {
 			impl = newEmbeddedNode(name, persistence, log)
 		}
-		n := &Node{name: name, index: i, impl: impl, log: log}
-		if err := impl.start(ctx); err != nil {
-			_ = impl.close()
-			_ = c.Close()
-			return nil, fmt.Errorf("start node %s: %w", name, err)
-		}
-		c.nodes = append(c.nodes, n)
+		c.nodes = append(c.nodes, &Node{name: name, index: i, impl: impl, log: log})
+	}
+	// Start the nodes at the same time: a redis-server takes ~80 ms to come
+	// up, and five in a row would cost most of a short run.
+	startErrs := make([]error, len(c.nodes))
+	var wg sync.WaitGroup
+	for i, n := range c.nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := n.impl.start(ctx); err != nil {
+				startErrs[i] = fmt.Errorf("start node %s: %w", n.name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(startErrs...); err != nil {
+		_ = c.Close()
+		return nil, err
 	}
 
-	if backend == BackendLocal {
+	if backend == BackendLocal || backend == BackendExternal {
 		v, err := c.nodes[0].impl.version(ctx)
 		if err != nil {
 			_ = c.Close()
@@ -174,7 +202,13 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 
 	for _, client := range c.clients {
 		for _, n := range c.nodes {
-			l, err := newLink(c.proxySrv, client, n)
+			var l *Link
+			var err error
+			if c.ext != nil {
+				l, err = c.ext.newAPILink(client, n)
+			} else {
+				l, err = newLink(c.proxySrv, client, n)
+			}
 			if err != nil {
 				_ = c.Close()
 				return nil, fmt.Errorf("start cluster: %w", err)
@@ -210,17 +244,19 @@ func resolveBackend(backend, redisServer string) (string, string, error) {
 		return BackendLocal, p, nil
 	case BackendEmbedded:
 		return BackendEmbedded, "", nil
+	case BackendExternal:
+		return BackendExternal, "", nil
 	case "":
 		if p, err := lookup(); err == nil {
 			return BackendLocal, p, nil
 		}
 		return BackendEmbedded, "", nil
 	default:
-		return "", "", fmt.Errorf("unknown backend %q (want local, embedded or empty for auto)", backend)
+		return "", "", fmt.Errorf("unknown backend %q (want local, embedded, external or empty for auto)", backend)
 	}
 }
 
-// Backend returns "local" or "embedded".
+// Backend returns "local", "embedded" or "external".
 func (c *Cluster) Backend() string { return c.backend }
 
 // RedisVersion returns the server version, e.g. "7.0.15" for local nodes, or

@@ -43,7 +43,8 @@ const (
 type Link struct {
 	client string
 	node   *Node
-	proxy  *toxiproxy.Proxy
+	name   string
+	px     proxyHandle
 	addr   string
 
 	mu       sync.Mutex
@@ -62,11 +63,62 @@ func newLink(srv *toxiproxy.ApiServer, client string, n *Node) (*Link, error) {
 	p.Lock()
 	addr := p.Listen
 	p.Unlock()
-	return &Link{client: client, node: n, proxy: p, addr: addr, toxics: map[string]bool{}}, nil
+	return &Link{client: client, node: n, name: name, px: inprocProxy{p}, addr: addr, toxics: map[string]bool{}}, nil
 }
 
+// proxyHandle is the toxiproxy proxy behind a Link: in this process
+// (inprocProxy) or on a toxiproxy server reached through its HTTP API
+// (external backend, apiProxy).
+type proxyHandle interface {
+	addToxic(name, typ, stream string, attrs map[string]any) error
+	// removeToxic returns nil when the toxic is not there.
+	removeToxic(name string) error
+	// disable closes every connection and stops listening; enable listens
+	// again on the same address.
+	disable() error
+	enable() error
+	// stop ends the proxy for good.
+	stop()
+}
+
+type inprocProxy struct{ p *toxiproxy.Proxy }
+
+func (ip inprocProxy) addToxic(name, typ, stream string, attrs map[string]any) error {
+	body, err := json.Marshal(map[string]any{
+		"name":       name,
+		"type":       typ,
+		"stream":     stream,
+		"toxicity":   1.0,
+		"attributes": attrs,
+	})
+	if err != nil {
+		return fmt.Errorf("encode toxic %s: %w", name, err)
+	}
+	_, err = ip.p.Toxics.AddToxicJson(strings.NewReader(string(body)))
+	return err
+}
+
+func (ip inprocProxy) removeToxic(name string) error {
+	err := ip.p.Toxics.RemoveToxic(context.Background(), name)
+	if errors.Is(err, toxiproxy.ErrToxicNotFound) {
+		return nil
+	}
+	return err
+}
+
+func (ip inprocProxy) disable() error { ip.p.Stop(); return nil }
+
+func (ip inprocProxy) enable() error {
+	if err := ip.p.Start(); err != nil && !errors.Is(err, toxiproxy.ErrProxyAlreadyStarted) {
+		return err
+	}
+	return nil
+}
+
+func (ip inprocProxy) stop() { ip.p.Stop() }
+
 // Name returns "<client>-<node>", e.g. "w1-n1" (the proxy's name).
-func (l *Link) Name() string { return l.proxy.Name }
+func (l *Link) Name() string { return l.name }
 
 // Client returns the client name of this link.
 func (l *Link) Client() string { return l.client }
@@ -147,7 +199,9 @@ func (l *Link) Cut(mode, direction string) error {
 		}
 	}
 	if mode == CutRefuse && !l.disabled {
-		l.proxy.Stop()
+		if err := l.px.disable(); err != nil {
+			return l.errf("cut", err)
+		}
 		l.disabled = true
 	} else if mode == CutDrop && l.disabled {
 		if err := l.enable(); err != nil {
@@ -233,7 +287,7 @@ func (l *Link) Heal() error {
 
 // enable restarts a disabled proxy on its old address; l.mu held.
 func (l *Link) enable() error {
-	if err := l.proxy.Start(); err != nil && !errors.Is(err, toxiproxy.ErrProxyAlreadyStarted) {
+	if err := l.px.enable(); err != nil {
 		return fmt.Errorf("enable proxy on %s: %w", l.addr, err)
 	}
 	l.disabled = false
@@ -242,17 +296,7 @@ func (l *Link) enable() error {
 
 // addToxic adds one toxic through toxiproxy's JSON API; l.mu held.
 func (l *Link) addToxic(name, typ, stream string, attrs map[string]any) error {
-	body, err := json.Marshal(map[string]any{
-		"name":       name,
-		"type":       typ,
-		"stream":     stream,
-		"toxicity":   1.0,
-		"attributes": attrs,
-	})
-	if err != nil {
-		return fmt.Errorf("encode toxic %s: %w", name, err)
-	}
-	if _, err := l.proxy.Toxics.AddToxicJson(strings.NewReader(string(body))); err != nil {
+	if err := l.px.addToxic(name, typ, stream, attrs); err != nil {
 		return fmt.Errorf("add toxic %s: %w", name, err)
 	}
 	l.toxics[name] = true
@@ -261,8 +305,7 @@ func (l *Link) addToxic(name, typ, stream string, attrs map[string]any) error {
 
 // removeToxic removes one toxic by name; l.mu held.
 func (l *Link) removeToxic(name string) error {
-	err := l.proxy.Toxics.RemoveToxic(context.Background(), name)
-	if err != nil && !errors.Is(err, toxiproxy.ErrToxicNotFound) {
+	if err := l.px.removeToxic(name); err != nil {
 		return fmt.Errorf("remove toxic %s: %w", name, err)
 	}
 	delete(l.toxics, name)
@@ -277,7 +320,7 @@ func (l *Link) close() {
 		return
 	}
 	l.closed = true
-	l.proxy.Stop()
+	l.px.stop()
 	l.disabled = true
 }
 

@@ -33,6 +33,7 @@ type nodeImpl interface {
 	resume() error
 	shiftClock(ctx context.Context, delta time.Duration) (int, error)
 	version(ctx context.Context) (string, error)
+	flush(ctx context.Context) error // FLUSHALL (Reset)
 	addr() string
 	pid() int
 	dir() string

@@ -22,7 +22,7 @@ func buildLocksim(b *testing.B) string {
 // BenchmarkGCPauseEndToEnd measures `locksim run scenarios/gc-pause.yaml` at
 // its default time scale, end to end: nodes started, run, checked, report
 // written. It reports wall seconds per run and the compression factor
-// (scenario seconds / wall seconds). Target (issue 2): ≤ 1.5 s wall per run
+// (scenario seconds / wall seconds). Target (issue 8): ≤ 1.0 s wall per run
 // on a 2-core machine; the verdict must stay invalid.
 func BenchmarkGCPauseEndToEnd(b *testing.B) {
 	bin := buildLocksim(b)

@@ -8,9 +8,14 @@ package faults
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
+
+// ErrCrashed is what a crashed client's gate returns from then on: the
+// client stopped for good.
+var ErrCrashed = errors.New("client crashed")
 
 // Pause is one planned pause of a client: the Occurrence-th time the client
 // reaches Point, it freezes for Duration (wall time).
@@ -21,12 +26,16 @@ type Pause struct {
 	Duration   time.Duration
 	// Scenario is the pause's length in scenario time, for the record.
 	Scenario time.Duration
+	// Crash makes the client stop for good at Point instead of pausing.
+	Crash bool
 }
 
 // Hooks tell the nemesis's observer when a fault starts and ends, so the
 // runner can record it in the history. Either may be nil.
 type Hooks struct {
 	Start func(p Pause) (end func())
+	// Crash is called once when a planned crash stops the client.
+	Crash func(p Pause)
 }
 
 // Gate is a client's pause gate. Everything the client does (its job, its
@@ -36,10 +45,11 @@ type Gate struct {
 	client string
 	hooks  Hooks
 
-	mu     sync.Mutex
-	seen   map[string]int // times each point was reached
-	plan   []Pause
-	thawed chan struct{} // nil when not frozen; closed on thaw
+	mu      sync.Mutex
+	seen    map[string]int // times each point was reached
+	plan    []Pause
+	thawed  chan struct{} // nil when not frozen; closed on thaw
+	crashed bool
 }
 
 // NewGate returns the gate of client with its planned pauses.
@@ -59,6 +69,10 @@ func NewGate(client string, plan []Pause, hooks Hooks) *Gate {
 // first (the pause is still recorded as ended then).
 func (g *Gate) Point(ctx context.Context, point string) error {
 	g.mu.Lock()
+	if g.crashed {
+		g.mu.Unlock()
+		return ErrCrashed
+	}
 	g.seen[point]++
 	n := g.seen[point]
 	var hit *Pause
@@ -72,7 +86,30 @@ func (g *Gate) Point(ctx context.Context, point string) error {
 	if hit == nil {
 		return g.Wait(ctx)
 	}
+	if hit.Crash {
+		g.Crash()
+		if g.hooks.Crash != nil {
+			g.hooks.Crash(*hit)
+		}
+		return ErrCrashed
+	}
 	return g.Freeze(ctx, *hit)
+}
+
+// Crash stops the client for good: from now on every Point, Wait and Sleep
+// of the gate returns ErrCrashed (at once, or when a pause in progress
+// ends), so the client's job and its renewer both stop.
+func (g *Gate) Crash() {
+	g.mu.Lock()
+	g.crashed = true
+	g.mu.Unlock()
+}
+
+// Crashed reports whether the client crashed.
+func (g *Gate) Crashed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.crashed
 }
 
 // Freeze stops the client for p.Duration, recording the fault through the
@@ -101,6 +138,9 @@ func (g *Gate) Freeze(ctx context.Context, p Pause) error {
 	if end != nil {
 		end()
 	}
+	if err == nil && g.Crashed() {
+		err = ErrCrashed
+	}
 	return err
 }
 
@@ -108,13 +148,19 @@ func (g *Gate) Freeze(ctx context.Context, p Pause) error {
 // client (a renewer, a timer) stop too. It returns at once when not frozen.
 func (g *Gate) Wait(ctx context.Context) error {
 	g.mu.Lock()
-	ch := g.thawed
+	ch, crashed := g.thawed, g.crashed
 	g.mu.Unlock()
+	if crashed {
+		return ErrCrashed
+	}
 	if ch == nil {
 		return ctx.Err()
 	}
 	select {
 	case <-ch:
+		if g.Crashed() {
+			return ErrCrashed
+		}
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -134,4 +180,47 @@ func (g *Gate) Sleep(ctx context.Context, d time.Duration) error {
 		}
 	}
 	return g.Wait(ctx)
+}
+
+// Latch holds back whoever waits on it while it is shut: a starve-renewals
+// fault shuts the client's renewer latch, so only its renewals wait while
+// its job runs on. Safe for concurrent use; the zero value is open.
+type Latch struct {
+	mu sync.Mutex
+	ch chan struct{} // nil when open; closed on open
+}
+
+// Shut makes Wait block until Open.
+func (l *Latch) Shut() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ch == nil {
+		l.ch = make(chan struct{})
+	}
+}
+
+// Open releases every waiter; it is a no-op on an open latch.
+func (l *Latch) Open() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ch != nil {
+		close(l.ch)
+		l.ch = nil
+	}
+}
+
+// Wait returns when the latch is open or ctx ends (then ctx.Err()).
+func (l *Latch) Wait(ctx context.Context) error {
+	l.mu.Lock()
+	ch := l.ch
+	l.mu.Unlock()
+	if ch == nil {
+		return ctx.Err()
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -70,13 +70,27 @@ func (p Plan) Lines() []string {
 func (p Plan) Pauses(scale float64) []Pause {
 	var out []Pause
 	for _, s := range p.Steps {
-		if s.Kind != scenario.KindPause || s.Random {
+		if !s.Gated() {
 			continue
 		}
 		out = append(out, Pause{Client: s.Clients[0], Point: s.Point, Occurrence: s.Occurrence,
-			Duration: time.Duration(float64(s.Duration) / scale), Scenario: s.Duration})
+			Duration: time.Duration(float64(s.Duration) / scale), Scenario: s.Duration,
+			Crash: s.Kind == scenario.KindCrashClient})
 	}
 	return out
+}
+
+// Gated reports whether the step fires at a point of the client's work
+// (through its pause gate) rather than at a time or an event: a planned
+// pause, or a crash-client with a point.
+func (s Step) Gated() bool {
+	switch s.Kind {
+	case scenario.KindPause:
+		return !s.Random
+	case scenario.KindCrashClient:
+		return s.Point != ""
+	}
+	return false
 }
 
 // Links returns the link targets "w1→n4" of a network step.
@@ -95,7 +109,7 @@ func (s Step) Targets() []string {
 	switch s.Kind {
 	case scenario.KindPartition, scenario.KindLatency, scenario.KindReset:
 		return s.Links()
-	case scenario.KindPause:
+	case scenario.KindPause, scenario.KindStarveRenewals, scenario.KindCrashClient:
 		return s.Clients
 	}
 	if len(s.Nodes) > 0 {
@@ -153,6 +167,10 @@ func (s Step) Detail() string {
 		return fmt.Sprintf("%s's own clock runs at %g× speed", who(), s.Rate)
 	case scenario.KindPause:
 		return fmt.Sprintf("stop-the-world pause of %s", s.Duration)
+	case scenario.KindStarveRenewals:
+		return fmt.Sprintf("%s's lease renewer starved for %s while its job runs on", join(s.Clients), s.Duration)
+	case scenario.KindCrashClient:
+		return fmt.Sprintf("%s crashed: it stops for good and never releases its lock", join(s.Clients))
 	}
 	return s.Kind
 }
@@ -161,7 +179,7 @@ func (s Step) Detail() string {
 func (s Step) String() string {
 	var when string
 	switch {
-	case s.Kind == scenario.KindPause:
+	case s.Gated():
 		when = fmt.Sprintf("when %s reaches %s (time %d)", s.Clients[0], s.Point, s.Occurrence)
 	case s.Trigger != nil && s.Trigger.Event == scenario.EventGrantedBy:
 		when = fmt.Sprintf("%s after %s first holds the lock on %s", s.Delay, s.Trigger.Client, s.Trigger.Node)
@@ -174,7 +192,7 @@ func (s Step) String() string {
 	}
 	line := fmt.Sprintf("#%d %s: %s — %s", s.ID, when, s.Kind, s.Detail())
 	switch {
-	case s.Kind == scenario.KindClockJump || s.Kind == scenario.KindPause || s.Kind == scenario.KindCrash:
+	case s.Kind == scenario.KindClockJump || s.Kind == scenario.KindPause || s.Kind == scenario.KindCrash || s.Kind == scenario.KindCrashClient:
 	case s.Duration > 0:
 		line += fmt.Sprintf(", for %s", s.Duration)
 	default:
@@ -283,6 +301,12 @@ func resolve(rng *rand.Rand, f scenario.Fault, sc scenario.Scenario, nodes, clie
 		s.Clients = []string{f.Client}
 		if s.Point == scenario.PointRandom {
 			s.Point = workPoints[rng.IntN(len(workPoints))]
+		}
+		return s, nil
+	case scenario.KindStarveRenewals, scenario.KindCrashClient:
+		s.Clients = []string{f.Client}
+		if !slices.Contains(clients, f.Client) {
+			return s, fmt.Errorf("unknown client %q (have %s)", f.Client, join(clients))
 		}
 		return s, nil
 	case scenario.KindPartition, scenario.KindLatency, scenario.KindReset:

@@ -88,7 +88,7 @@ func (n *nemesis) waitEvent(k string) <-chan struct{} {
 // prepare applies the steps at or before time zero, synchronously.
 func (n *nemesis) prepare(ctx context.Context) {
 	for _, s := range n.plan.Steps {
-		if s.Kind == scenario.KindPause && !s.Random || s.Trigger != nil || s.At > 0 {
+		if s.Gated() || s.Trigger != nil || s.At > 0 {
 			continue
 		}
 		n.apply(ctx, s)
@@ -99,7 +99,7 @@ func (n *nemesis) prepare(ctx context.Context) {
 func (n *nemesis) start(ctx context.Context) {
 	n.ctx, n.cancel = context.WithCancel(ctx)
 	for _, s := range n.plan.Steps {
-		if s.Kind == scenario.KindPause && !s.Random {
+		if s.Gated() {
 			continue // fired by the client's gate at its point
 		}
 		if s.Trigger == nil && s.At <= 0 {
@@ -162,7 +162,7 @@ func (n *nemesis) hold(s faults.Step) {
 	switch {
 	case s.Kind == scenario.KindCrash && s.Restart:
 		d = n.r.wall(s.RestartAfter)
-	case s.Kind == scenario.KindCrash || s.Kind == scenario.KindClockJump || s.Kind == scenario.KindPause:
+	case s.Kind == scenario.KindCrash || s.Kind == scenario.KindClockJump || s.Kind == scenario.KindPause || s.Kind == scenario.KindCrashClient:
 		return
 	case s.Duration > 0:
 		d = n.r.wall(s.Duration)
@@ -205,6 +205,18 @@ func (n *nemesis) apply(ctx context.Context, s faults.Step) bool {
 			return false
 		}
 		_ = w.gate.Freeze(n.ctx, faults.Pause{Client: w.name, Point: "random", Duration: r.wall(s.Duration), Scenario: s.Duration})
+		return false
+	}
+	if s.Kind == scenario.KindCrashClient {
+		w := r.worker(s.Clients[0])
+		if w == nil {
+			return false
+		}
+		w.crash("")
+		r.log.Info("nemesis", "step", s.ID, "fault", s.Kind, "detail", s.Detail())
+		if r.applied != nil {
+			r.applied(s, r.cl)
+		}
 		return false
 	}
 	pend := r.rec.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, "", v)
@@ -260,6 +272,24 @@ func (n *nemesis) nodes(s faults.Step) ([]*cluster.Node, error) {
 func (n *nemesis) do(ctx context.Context, s faults.Step, a *activeFault) error {
 	r := n.r
 	switch s.Kind {
+	case scenario.KindStarveRenewals:
+		var ws []*worker
+		for _, c := range s.Clients {
+			w := r.worker(c)
+			if w == nil {
+				return fmt.Errorf("no client %s", c)
+			}
+			ws = append(ws, w)
+		}
+		for _, w := range ws {
+			w.starve.Shut()
+		}
+		a.final = func() {
+			for _, w := range ws {
+				w.starve.Open()
+			}
+		}
+		return nil
 	case scenario.KindPartition, scenario.KindLatency, scenario.KindReset:
 		ls, err := n.links(s)
 		if err != nil {
@@ -368,6 +398,13 @@ func (n *nemesis) skew(ctx context.Context, ns []*cluster.Node, rate float64) {
 // undo ends a step at the end of its window.
 func (n *nemesis) undo(s faults.Step) error {
 	switch s.Kind {
+	case scenario.KindStarveRenewals:
+		for _, c := range s.Clients {
+			if w := n.r.worker(c); w != nil {
+				w.starve.Open()
+			}
+		}
+		return nil
 	case scenario.KindPartition, scenario.KindLatency, scenario.KindReset:
 		ls, err := n.links(s)
 		if err != nil {

@@ -5,27 +5,33 @@ import (
 	"sync"
 )
 
-// ledger is the payment workload's protected resource: the invoices' status
-// and a non-idempotent payment gateway, in the harness. It is the ground
-// truth of what happened: every decision it makes is recorded in the
-// history. With fencing on, it refuses a fencing token lower than the highest
-// it has seen for that invoice, checking and writing in one step
-// (Kleppmann 2016; lock-theory §7.2).
+// ledger is the protected resource of every workload, in the harness: the
+// invoices and the payment gateway, the counters, the inventory's shipping
+// ledger, the leader's work log. It is the ground truth of what happened:
+// every decision it makes is recorded in the history. With fencing on, it
+// refuses a fencing token (or a leader's epoch) lower than the highest it
+// has seen for that object, checking and writing in one step (Kleppmann
+// 2016; lock-theory §7.2).
 type ledger struct {
-	fencing bool
+	fencing     bool
+	idempotency bool
 
 	mu       sync.Mutex
 	invoices map[string]*invoice
+	fences   map[string]int64 // highest fencing token seen, per object
+	counters map[string]int64
+	shipped  map[string]int64
+	terms    int64
 }
 
 type invoice struct {
-	paid     bool
-	maxFence int64
-	charges  int
+	paid    bool
+	charges int
 }
 
-func newLedger(fencing bool) *ledger {
-	return &ledger{fencing: fencing, invoices: map[string]*invoice{}}
+func newLedger(fencing, idempotency bool) *ledger {
+	return &ledger{fencing: fencing, idempotency: idempotency, invoices: map[string]*invoice{},
+		fences: map[string]int64{}, counters: map[string]int64{}, shipped: map[string]int64{}}
 }
 
 func (l *ledger) get(key string) *invoice {
@@ -38,15 +44,15 @@ func (l *ledger) get(key string) *invoice {
 }
 
 // admit applies fencing: it reports why a token is refused, or "" and
-// raises the invoice's highest token. Call with l.mu held.
-func (l *ledger) admit(inv *invoice, fence int64) string {
+// raises the object's highest token. Call with l.mu held.
+func (l *ledger) admit(key string, fence int64) string {
 	if !l.fencing {
 		return ""
 	}
-	if fence < inv.maxFence {
-		return fmt.Sprintf("stale fencing token %d < %d", fence, inv.maxFence)
+	if max := l.fences[key]; fence < max {
+		return fmt.Sprintf("stale fencing token %d < %d", fence, max)
 	}
-	inv.maxFence = fence
+	l.fences[key] = fence
 	return ""
 }
 
@@ -60,21 +66,26 @@ func (l *ledger) status(key string) string {
 	return "unpaid"
 }
 
-// claim registers a fencing token at the invoice ("claim first").
+// claim registers a fencing token at the object ("claim first").
 func (l *ledger) claim(key string, fence int64) (refused string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.admit(l.get(key), fence)
+	return l.admit(key, fence)
 }
 
 // charge takes the money. Every accepted charge is money taken, whatever the
-// invoice's status: the gateway is not idempotent.
+// invoice's status: the gateway is not idempotent, unless idempotency is on:
+// then it keys each charge by the invoice and refuses a second one
+// (Stripe-style idempotency keys, lock-theory S19).
 func (l *ledger) charge(key string, fence int64) (refused string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	inv := l.get(key)
-	if r := l.admit(inv, fence); r != "" {
+	if r := l.admit(key, fence); r != "" {
 		return r
+	}
+	if l.idempotency && inv.charges > 0 {
+		return "duplicate idempotency key " + key
 	}
 	inv.charges++
 	return ""
@@ -85,9 +96,51 @@ func (l *ledger) markPaid(key string, fence int64) (refused string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	inv := l.get(key)
-	if r := l.admit(inv, fence); r != "" {
+	if r := l.admit(key, fence); r != "" {
 		return r
 	}
 	inv.paid = true
 	return ""
+}
+
+// readCounter returns the counter's value.
+func (l *ledger) readCounter(key string) int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.counters[key]
+}
+
+// setCounter writes v to the counter (the write of a read-modify-write).
+func (l *ledger) setCounter(key string, fence, v int64) (refused string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if r := l.admit(key, fence); r != "" {
+		return r
+	}
+	l.counters[key] = v
+	return ""
+}
+
+// ship records one item shipped for a sale Redis accepted.
+func (l *ledger) ship(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.shipped[key]++
+}
+
+// nextTerm numbers a leader election in grant order, for algorithms that
+// hand out no fencing token.
+func (l *ledger) nextTerm() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.terms++
+	return l.terms
+}
+
+// lead accepts one unit of a leader's work under epoch; with the epoch
+// check on it refuses an epoch lower than the highest seen.
+func (l *ledger) lead(key string, epoch int64) (refused string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.admit(key, epoch)
 }

@@ -33,6 +33,14 @@ type Options struct {
 	// RedisServer is the redis-server binary; "" looks it up on PATH.
 	RedisServer string
 	Logger      *slog.Logger
+	// Cluster, when set, is an already started cluster to run on instead
+	// of starting one (sweeps reuse one per worker). It must fit the
+	// scenario (ClusterOptions, Cluster.Fits); Run resets it first
+	// (cluster.Reset: toxics removed, nodes healed, FLUSHALL) and leaves it
+	// open. Backend and RedisServer are then ignored.
+	Cluster *cluster.Cluster
+	// External configures the external backend (Backend "external").
+	External *cluster.External
 
 	// inspect, when set (tests), is called after the final heal and before
 	// the cluster is closed.
@@ -60,19 +68,25 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	for i := range names {
 		names[i] = scenario.ClientName(i)
 	}
-	cl, err := cluster.Start(ctx, cluster.Options{
-		Backend: o.Backend, Nodes: sc.Nodes, Persistence: sc.Persistence,
-		Clients: names, Logger: log, RedisServer: o.RedisServer,
-		NodePersistence: sc.NodePersistence,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("start cluster: %w", err)
+	cl := o.Cluster
+	if cl != nil {
+		if err := cl.Reset(ctx); err != nil {
+			return nil, fmt.Errorf("reuse cluster: %w", err)
+		}
+	} else {
+		var err error
+		if cl, err = cluster.Start(ctx, ClusterOptions(sc, o)); err != nil {
+			return nil, fmt.Errorf("start cluster: %w", err)
+		}
+		defer cl.Close()
 	}
-	defer cl.Close()
 
 	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names, applied: o.applied}
 	r.scale = sc.TimeScale
-	r.ledger = newLedger(sc.Workload.Fencing)
+	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency)
+	r.lockFree = clients.LockFree(sc.Algorithm)
+	r.shared = clients.NewShared()
+	r.locked = map[string]bool{}
 	plan, err := faults.NewPlan(sc, o.Seed, cl.NodeNames(), names)
 	if err != nil {
 		return nil, fmt.Errorf("fault plan: %w", err)
@@ -88,14 +102,17 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	if err := r.warmUp(ctx); err != nil {
 		return nil, err
 	}
+	if err := r.setupResource(ctx); err != nil {
+		return nil, err
+	}
 
 	r.rec = history.NewRecorder(time.Now())
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,
-		FencingEnforced: sc.Workload.Fencing, Clients: names, Nodes: cl.NodeNames(),
+		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
-		Plan: plan.Lines(),
+		Plan: plan.Lines(), Params: params(sc),
 	}}
 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
@@ -121,11 +138,30 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	if healErr != nil {
 		return nil, fmt.Errorf("heal faults: %w", healErr)
 	}
+	if sc.ProbeEnabled() && ctx.Err() == nil {
+		if err := r.probe(ctx); err != nil {
+			return nil, err
+		}
+	}
 	h.Ops = r.rec.Ops()
 	if err := ctx.Err(); err != nil {
 		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)
 	}
 	return &Result{History: h, Wall: time.Since(began)}, nil
+}
+
+// ClusterOptions are the cluster options a run of sc needs (for starting
+// a cluster to pass as Options.Cluster, or checking one with Fits).
+func ClusterOptions(sc scenario.Scenario, o Options) cluster.Options {
+	names := make([]string, sc.Clients)
+	for i := range names {
+		names[i] = scenario.ClientName(i)
+	}
+	return cluster.Options{
+		Backend: o.Backend, Nodes: sc.Nodes, Persistence: sc.Persistence,
+		Clients: names, Logger: o.Logger, RedisServer: o.RedisServer,
+		NodePersistence: sc.NodePersistence, External: o.External,
+	}
 }
 
 // run is the state of one run.
@@ -146,6 +182,18 @@ type run struct {
 	applied  func(faults.Step, *cluster.Cluster)
 	runCtx   context.Context
 	nextProc atomic.Int64
+	lockFree bool
+	shared   *clients.Shared
+
+	lockedMu sync.Mutex
+	locked   map[string]bool // lock keys some client acquired
+}
+
+// lockKey notes a lock key some client acquired, for the final probe.
+func (r *run) lockKey(key string) {
+	r.lockedMu.Lock()
+	r.locked[key] = true
+	r.lockedMu.Unlock()
 }
 
 // worker returns the named worker, or nil.
@@ -162,15 +210,22 @@ func (r *run) worker(name string) *worker {
 // in-acquire). A stop-the-world pause is not bounded by the operation's
 // deadline, so the freeze runs under the run's context instead.
 type gateForAlgorithm struct {
-	r    *run
-	gate *faults.Gate
+	r *run
+	w *worker
 }
 
+// Point passes the client's gate; before a renewal (in-renew) it first
+// waits while a starve-renewals fault holds the renewer back.
 func (g gateForAlgorithm) Point(ctx context.Context, point string) error {
 	if g.r.runCtx != nil {
 		ctx = g.r.runCtx
 	}
-	return g.gate.Point(ctx, point)
+	if point == scenario.PointInRenew {
+		if err := g.w.starve.Wait(ctx); err != nil {
+			return err
+		}
+	}
+	return g.w.gate.Point(ctx, point)
 }
 
 // wall converts a scenario duration to wall time.
@@ -203,10 +258,10 @@ func (r *run) setupClients(plan faults.Plan) error {
 		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
 		clock := clients.NewFaultyClock()
 		r.clocks[name] = clock
-		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock}
-		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause})
-		lk, err := clients.New(r.sc.Algorithm, clients.Config{Nodes: nodes, TTL: r.wall(r.sc.TTL.D()), Rand: rng,
-			Clock: clock, Gate: gateForAlgorithm{r: r, gate: w.gate}, Library: r.library()})
+		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, nodes: nodes}
+		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause,
+			Crash: func(p faults.Pause) { w.crash(p.Point) }})
+		lk, err := clients.New(r.sc.Algorithm, r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w}))
 		if err != nil {
 			return fmt.Errorf("client %s: %w", name, err)
 		}
@@ -214,6 +269,12 @@ func (r *run) setupClients(plan faults.Plan) error {
 		r.workers = append(r.workers, w)
 	}
 	return nil
+}
+
+// lockConfig is the algorithm configuration of one client.
+func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clock, gate clients.Gate) clients.Config {
+	return clients.Config{Nodes: nodes, TTL: r.wall(r.sc.TTL.D()), Rand: rng, Clock: clock, Gate: gate,
+		Library: r.library(), Shared: r.shared, Permits: r.sc.Workload.Permits, OpTimeout: r.opTimeout()}
 }
 
 // warmUp opens every client's connections before time zero, so the first

@@ -2,8 +2,10 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/locksim/locksim/internal/clients"
@@ -12,9 +14,9 @@ import (
 	"github.com/locksim/locksim/internal/scenario"
 )
 
-// worker is one lock client running the payment workload: for every
-// invoice, acquire the lock, (claim with its fencing token,) read the
-// invoice, do the slow job, charge, mark paid, release.
+// worker is one lock client running the scenario's workload (workloads.go):
+// for every protected object, acquire the lock, do the critical section
+// against the resource, record `done`, release.
 type worker struct {
 	r     *run
 	name  string
@@ -23,7 +25,17 @@ type worker struct {
 	gate  *faults.Gate
 	rng   *rand.Rand
 	clock *clients.FaultyClock
+	// nodes are this client's own links to the nodes.
+	nodes []clients.Node
+	// starve holds back only this client's lease renewer (starve-renewals).
+	starve faults.Latch
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // ends the worker's context (crash)
 }
+
+// errLost ends a critical section whose lease the algorithm declared lost.
+var errLost = errors.New("lease lost")
 
 // recordPause records a pause of this worker as a nemesis operation whose
 // window is the pause itself.
@@ -38,6 +50,22 @@ func (w *worker) recordPause(p faults.Pause) func() {
 	return func() { pend.End(history.OK, v, "") }
 }
 
+// crash stops the client for good: its gate refuses everything from now on
+// (its job and its renewer stop) and its context ends. The crash is one
+// instant fault operation in the history.
+func (w *worker) crash(point string) {
+	w.gate.Crash()
+	v := history.Value{Fault: scenario.KindCrashClient, Targets: []string{w.name}, Point: point,
+		Detail: fmt.Sprintf("%s crashed: it stops for good and never releases its lock", w.name)}
+	w.r.rec.Instant(history.NemesisProcess, history.NemesisClient, history.Fault, "", v, history.OK)
+	w.mu.Lock()
+	cancel := w.cancel
+	w.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
 // newProcess gives the worker a fresh process id after an info outcome: its
 // old operation may still take effect (Jepsen's rule).
 func (w *worker) newProcess() {
@@ -45,6 +73,14 @@ func (w *worker) newProcess() {
 }
 
 func (w *worker) run(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w.mu.Lock()
+	w.cancel = cancel
+	w.mu.Unlock()
+	if w.gate.Crashed() {
+		return
+	}
 	idx := 0
 	for i, n := range w.r.names {
 		if n == w.name {
@@ -58,60 +94,121 @@ func (w *worker) run(ctx context.Context) {
 	if err := w.gate.Sleep(ctx, start); err != nil {
 		return
 	}
-	for k := 1; k <= w.r.sc.Workload.Keys; k++ {
-		if !w.processInvoice(ctx, fmt.Sprintf("invoice-%d", k)) {
-			return
-		}
-	}
+	w.workload(ctx)
 }
 
-// processInvoice handles one invoice until it is done (charged by this
-// worker, found paid, or refused as stale). It returns false when the run
-// is over.
-func (w *worker) processInvoice(ctx context.Context, key string) bool {
-	sc := w.r.sc
+// withLock runs cs under the lock on key: it acquires (retrying every retry
+// delay), passes after-acquire, runs cs, records done unless the lease was
+// lost, passes before-release and releases. cs returns finished=false to
+// have the whole thing retried (e.g. its lease was lost), and an error when
+// the run is over for this client. With a lock-free algorithm cs runs
+// alone, with no lease. withLock returns false when the run is over.
+func (w *worker) withLock(ctx context.Context, key string, cs func(l clients.Lease) (finished bool, err error)) bool {
+	if w.r.lockFree {
+		_, err := cs(clients.Lease{Key: key})
+		return err == nil
+	}
 	for {
 		if ctx.Err() != nil {
 			return false
 		}
 		lease, ok := w.acquire(ctx, key)
 		if !ok {
-			if w.gate.Sleep(ctx, w.r.wall(sc.RetryDelay.D())) != nil {
+			if w.gate.Sleep(ctx, w.r.wall(w.r.sc.RetryDelay.D())) != nil {
 				return false
 			}
 			continue
 		}
-		if w.gate.Point(ctx, scenario.PointAfterAcquire) != nil {
+		finished, ok := w.hold(ctx, lease, cs)
+		if !ok {
 			return false
 		}
-		if sc.Workload.ClaimFirst() {
-			if !w.write(key, "claim", lease.Fence, w.r.ledger.claim) {
-				w.release(ctx, lease)
-				return true
-			}
-		}
-		if w.read(ctx, key) == "paid" {
-			if w.gate.Point(ctx, scenario.PointBeforeRelease) != nil {
-				return false
-			}
-			w.release(ctx, lease)
+		if finished {
 			return true
 		}
-		if w.job(ctx, lease) != nil {
+		if w.gate.Sleep(ctx, w.r.wall(w.r.sc.RetryDelay.D())) != nil {
 			return false
 		}
-		if w.gate.Point(ctx, scenario.PointBeforeWrite) != nil {
-			return false
-		}
-		if w.write(key, "charge", lease.Fence, w.r.ledger.charge) {
-			w.write(key, "mark-paid", lease.Fence, w.r.ledger.markPaid)
-		}
-		if w.gate.Point(ctx, scenario.PointBeforeRelease) != nil {
-			return false
-		}
-		w.release(ctx, lease)
-		return true
 	}
+}
+
+// hold runs the critical section under a granted lease and releases it.
+// ok is false when the run is over for this client.
+func (w *worker) hold(ctx context.Context, lease clients.Lease, cs func(l clients.Lease) (bool, error)) (finished, ok bool) {
+	return w.holdThen(ctx, lease, cs, true)
+}
+
+// holdThen is hold; with release false the lease is left to expire (a
+// per-fire-time cron lock).
+func (w *worker) holdThen(ctx context.Context, lease clients.Lease, cs func(l clients.Lease) (bool, error), release bool) (finished, ok bool) {
+	stop := w.watchLost(lease)
+	defer stop()
+	if w.gate.Point(ctx, scenario.PointAfterAcquire) != nil {
+		return false, false
+	}
+	finished, err := cs(lease)
+	switch {
+	case errors.Is(err, errLost):
+		finished = false
+	case err != nil:
+		return false, false
+	default:
+		w.done(lease)
+	}
+	if w.gate.Point(ctx, scenario.PointBeforeRelease) != nil {
+		return false, false
+	}
+	stop()
+	if release {
+		w.release(ctx, lease)
+	}
+	return finished, true
+}
+
+// watchLost records a `lost` operation the moment the lease's algorithm
+// declares it lost (a failed watchdog renewal). stop ends the watch.
+func (w *worker) watchLost(l clients.Lease) (stop func()) {
+	if l.Lost == nil {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var once sync.Once
+	proc := w.proc
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-l.Lost:
+			v := history.Value{Token: l.Token, Fence: l.Fence, Detail: "lease renewal failed or found the key gone"}
+			w.r.rec.Instant(proc, w.name, history.Lost, l.Key, v, history.OK)
+		case <-quit:
+		}
+	}()
+	return func() {
+		once.Do(func() { close(quit); <-done })
+	}
+}
+
+// lost reports whether the lease was declared lost.
+func lost(l clients.Lease) bool {
+	if l.Lost == nil {
+		return false
+	}
+	select {
+	case <-l.Lost:
+		return true
+	default:
+		return false
+	}
+}
+
+// done records that the client finished its critical section: it will do
+// nothing more under this lease but release it.
+func (w *worker) done(l clients.Lease) {
+	if lost(l) {
+		return
+	}
+	w.r.rec.Instant(w.proc, w.name, history.Done, l.Key, history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
 }
 
 func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) {
@@ -125,6 +222,9 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
 	}
 	p.End(t, v, errText(err))
+	if t != history.Fail {
+		w.r.lockKey(key) // granted, or perhaps granted: probe it at the end
+	}
 	if t == history.Info {
 		w.newProcess()
 	}
@@ -134,13 +234,37 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 	return lease, t == history.OK
 }
 
+// sleep waits d (wall time) as the client, like gate.Sleep, but returns
+// errLost at once when the lease is declared lost.
+func (w *worker) sleep(ctx context.Context, d time.Duration, l clients.Lease) error {
+	if l.Lost == nil {
+		return w.gate.Sleep(ctx, d)
+	}
+	if lost(l) {
+		return errLost
+	}
+	if d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-l.Lost:
+			t.Stop()
+			return errLost
+		}
+	}
+	return w.gate.Wait(ctx)
+}
+
 // job does the slow work: the workload's Job, or, with UntilValidity,
 // until the client's own clock says the lease has only that much validity
 // left (lock-theory S16: a slow client clock makes it overstay).
 func (w *worker) job(ctx context.Context, l clients.Lease) error {
 	margin := w.r.sc.Workload.UntilValidity.D()
 	if margin <= 0 {
-		return w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Job.D()))
+		return w.sleep(ctx, w.r.wall(w.r.sc.Workload.Job.D()), l)
 	}
 	target := l.ValidUntil.Add(-w.r.wall(margin))
 	for {
@@ -150,10 +274,22 @@ func (w *worker) job(ctx context.Context, l clients.Lease) error {
 		}
 		// Sleep half the remaining clock time (at least 100µs): the loop
 		// converges whatever the clock's rate.
-		if err := w.gate.Sleep(ctx, max(left/2, 100*time.Microsecond)); err != nil {
+		if err := w.sleep(ctx, max(left/2, 100*time.Microsecond), l); err != nil {
 			return err
 		}
 	}
+}
+
+// beforeWrite passes the before-write point and then checks the lease: a
+// client told its lease is gone stops acting.
+func (w *worker) beforeWrite(ctx context.Context, l clients.Lease) error {
+	if err := w.gate.Point(ctx, scenario.PointBeforeWrite); err != nil {
+		return err
+	}
+	if lost(l) {
+		return errLost
+	}
+	return nil
 }
 
 func (w *worker) release(ctx context.Context, l clients.Lease) {

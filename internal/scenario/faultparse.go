@@ -16,6 +16,8 @@ var (
 	CutModes     = []string{"drop", "refuse"}
 	Directions   = []string{"both", "replies"}
 	Events       = []string{EventAcquired, EventGrantedBy}
+	// crashPoints are the points a crash-client fault can name.
+	crashPoints = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire}
 	// FencedAlgorithms hand out fencing tokens.
 	FencedAlgorithms = []string{"fenced", "redlock-fenced"}
 
@@ -146,6 +148,18 @@ func (p *parser) faultMore(m *yaml.Node, fs map[string]field, path string, ft *F
 	switch kind {
 	case KindPause:
 		refuse("nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after", "at", "when", "delay")
+		return
+	case KindStarveRenewals:
+		refuse("nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after")
+		return
+	case KindCrashClient:
+		refuse("nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after", "duration")
+		if ft.Point != "" && (ft.At != nil || ft.When != nil) {
+			p.errorf(m, path, "give one of at (a scenario time), when (a client event) or point (a point of the client's work), not several")
+		}
+		if ft.Point == PointRandom {
+			p.errorf(fs["point"].val, path+".point", "a crash needs a named point: %s", strings.Join(crashPoints, ", "))
+		}
 		return
 	case KindPartition:
 		need("nodes", len(ft.Nodes) > 0, "the nodes to cut off, e.g. \"nodes: [n4, n5]\" or \"nodes: minority\"")

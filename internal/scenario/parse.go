@@ -19,10 +19,12 @@ import (
 
 // Known kinds. The CLI's `locksim list` and validation read the same tables.
 var (
-	Algorithms   = []string{"naive", "safe", "fenced", "redlock", "redlock-nocheck", "redlock-fenced", "redsync", "redislock"}
-	Workloads    = []string{"payment"}
-	FaultKinds   = []string{"pause", KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate}
-	PausePoints  = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire, PointRandom}
+	Algorithms = []string{"naive", "safe", "fenced", "redlock", "redlock-nocheck", "redlock-fenced", "redsync", "redislock",
+		"watchdog", "setnx-expire", "semaphore", "atomic-lua", "idempotency-key", "control-mutex", "no-lock"}
+	Workloads = []string{WorkloadPayment, WorkloadCounter, WorkloadInventory, WorkloadCron, WorkloadLeader,
+		WorkloadSemaphore, WorkloadCacheRebuild}
+	FaultKinds   = []string{"pause", KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate, KindStarveRenewals, KindCrashClient}
+	PausePoints  = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire, PointInRenew, PointRandom}
 	Persistences = []string{"none", "aof-everysec", "aof-always"}
 	// Expectations are the values of Scenario.Expect ("" means none).
 	Expectations = []string{"valid", "invalid", "unknown"}
@@ -62,9 +64,10 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"persistence", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
-		"faults", "expect", "nemesis", "client_start", "node_persistence", "library"}
-	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity"}
-	faultFields    = []string{"kind", "client", "point", "occurrence", "duration",
+		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires"}
+	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
+		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits"}
+	faultFields = []string{"kind", "client", "point", "occurrence", "duration",
 		"at", "when", "delay", "nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after"}
 )
 
@@ -135,6 +138,10 @@ func Normalize(s Scenario) ([]byte, error) {
 	if s.Workload.Claim == nil {
 		c := s.Workload.Fencing
 		s.Workload.Claim = &c
+	}
+	if s.Probe == nil {
+		pr := s.ProbeEnabled()
+		s.Probe = &pr
 	}
 	if len(s.Faults) > 0 {
 		faults := make([]Fault, len(s.Faults))
@@ -832,6 +839,26 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	s.Stagger = p.nonNegDuration(fs["stagger"], "stagger", DefaultStagger)
 
 	s.Workload = p.workload(fs["workload"], s.Algorithm)
+	p.workloadMore(fs["workload"], &s.Workload, s.Algorithm)
+	switch v, n, st := p.boolean(fs["probe"], "probe"); st {
+	case good:
+		if v && contains(LockFreeAlgorithms, s.Algorithm) {
+			p.errorf(n, "probe", "true needs a lock: %s takes none, so there is no lock key to probe", s.Algorithm)
+		}
+		s.Probe = &v
+	default:
+		pr := s.ProbeEnabled()
+		s.Probe = &pr
+	}
+	if v, n, st := p.boolean(fs["expect_live"], "expect_live"); st == good {
+		if v && !s.ProbeEnabled() {
+			p.errorf(n, "expect_live", "true needs the final probe (probe: true and an algorithm that takes a lock)")
+		}
+		s.ExpectLive = v
+	}
+	if v, st := p.smallInt(fs["min_acquires"], "min_acquires", 0, math.MaxInt32, "the fewest granted acquires for the run to count as tested"); st == good {
+		s.MinAcquires = &v
+	}
 
 	var runDur Duration
 	if durSt == good {
@@ -944,6 +971,7 @@ func (p *parser) fault(m *yaml.Node, path string, clients int, runDur Duration) 
 		p.required(m, fs["kind"], path+".kind", "one of "+strings.Join(FaultKinds, ", "))
 	}
 	isPause := kind == "pause"
+	onClient := isPause || kind == KindStarveRenewals || kind == KindCrashClient
 
 	switch v, n, st := p.str(fs["client"], path+".client"); st {
 	case good:
@@ -952,8 +980,10 @@ func (p *parser) fault(m *yaml.Node, path string, clients int, runDur Duration) 
 			p.errorf(n, path+".client", "no client %s: this scenario has %d client%s (%s)", quote(v), clients, plural(clients), clientRange(clients))
 		}
 	case absent:
-		if isPause {
-			p.required(m, fs["client"], path+".client", "the client to pause, e.g. \"client: w1\"")
+		if onClient {
+			p.required(m, fs["client"], path+".client", map[string]string{
+				KindPause: "the client to pause", KindStarveRenewals: "the client whose renewer starves",
+				KindCrashClient: "the client to crash"}[kind]+", e.g. \"client: w1\"")
 		}
 	}
 
@@ -975,14 +1005,14 @@ func (p *parser) fault(m *yaml.Node, path string, clients int, runDur Duration) 
 	case good:
 		ft.Duration = d
 		switch {
-		case d == 0 && !isPause: // until the end of the run
+		case d == 0 && !isPause && kind != KindStarveRenewals: // until the end of the run
 		case d <= 0:
 			p.errorf(n, path+".duration", "must be > 0 (got %s)", describe(n))
 		case runDur > 0 && d > runDur:
 			p.errorf(n, path+".duration", "pause of %s is longer than the run (duration %s)", d, runDur)
 		}
 	case absent:
-		if isPause {
+		if isPause || kind == KindStarveRenewals {
 			p.required(m, fs["duration"], path+".duration", "how long the fault lasts, e.g. \"duration: 15s\"")
 		}
 	}

@@ -49,6 +49,17 @@ type Scenario struct {
 	// Library holds the options of a third-party lock library (algorithm
 	// redsync or redislock); nil when the file has no library block.
 	Library *Library `yaml:"library,omitempty"`
+	// Probe makes the runner do one final liveness probe per lock key after
+	// every fault healed and the workers finished: a fresh client acquires
+	// and releases it through a healthy link. Default true, false for the
+	// lock-free algorithms (atomic-lua, idempotency-key).
+	Probe *bool `yaml:"probe,omitempty"`
+	// ExpectLive makes liveness findings (stuck-lock, unavailable)
+	// violations rather than informational (history Params "expect_live").
+	ExpectLive bool `yaml:"expect_live,omitempty"`
+	// MinAcquires overrides the coverage checker's minimum of granted
+	// acquires (history Params "min_acquires"); nil keeps its default.
+	MinAcquires *int `yaml:"min_acquires,omitempty"`
 	// Expect is the verdict the scenario is meant to produce: "" (none),
 	// valid, invalid or unknown.
 	Expect string `yaml:"expect"`
@@ -80,7 +91,54 @@ type Workload struct {
 	// own clock says its lease's validity has only this much left
 	// (lock-theory S16). Scenario time.
 	UntilValidity Duration `yaml:"until_validity,omitempty"`
+
+	// Idempotency (payment): the payment gateway keys each charge by
+	// invoice and refuses a second charge with the same key.
+	Idempotency bool `yaml:"idempotency,omitempty"`
+	// Stock (inventory): items in stock at time zero. Default 1.
+	Stock int `yaml:"stock,omitempty"`
+	// Interval and Fires (cron): a fire time every Interval (scenario
+	// time, on each scheduler's own clock), Fires times.
+	Interval Duration `yaml:"interval,omitempty"`
+	Fires    int      `yaml:"fires,omitempty"`
+	// LockPerFire (cron): lock one key per fire time, never released
+	// (it expires), instead of one key per job released after each run.
+	LockPerFire bool `yaml:"lock_per_fire,omitempty"`
+	// Terms (leader): units of work an elected leader does. Default 1.
+	Terms int `yaml:"terms,omitempty"`
+	// EpochCheck (leader): the resource refuses a lower epoch than the
+	// highest it has seen.
+	EpochCheck bool `yaml:"epoch_check,omitempty"`
+	// Permits (semaphore): how many clients may hold the semaphore.
+	Permits int `yaml:"permits,omitempty"`
 }
+
+// Workload kinds.
+const (
+	WorkloadPayment      = "payment"
+	WorkloadCounter      = "counter"
+	WorkloadInventory    = "inventory"
+	WorkloadCron         = "cron"
+	WorkloadLeader       = "leader"
+	WorkloadSemaphore    = "semaphore"
+	WorkloadCacheRebuild = "cache-rebuild"
+)
+
+// LockFreeAlgorithms take no lock at all: the workload's resource makes the
+// operation safe by itself (lesson 48, lock-theory S18, S19).
+var LockFreeAlgorithms = []string{"atomic-lua", "idempotency-key"}
+
+// ProbeEnabled reports whether the runner probes the lock keys at the end.
+func (s Scenario) ProbeEnabled() bool {
+	if s.Probe != nil {
+		return *s.Probe
+	}
+	return !contains(LockFreeAlgorithms, s.Algorithm)
+}
+
+// Fencing reports whether the resource refuses stale fencing tokens or
+// epochs.
+func (w Workload) Fenced() bool { return w.Fencing || w.EpochCheck }
 
 // Pause points of a client (design §5).
 const (
@@ -90,6 +148,8 @@ const (
 	// PointInAcquire is inside a multi-node acquire, after the SET replies
 	// arrived and before the elapsed time is measured (Redlock, S09).
 	PointInAcquire = "in-acquire"
+	// PointInRenew is before each renewal of a lease renewer (watchdog).
+	PointInRenew = "in-renew"
 	// PointRandom lets the seeded plan pick one of the workload's points.
 	PointRandom = "random"
 )
@@ -104,6 +164,12 @@ const (
 	KindPauseNode = "pause-node"
 	KindClockJump = "clock-jump"
 	KindClockRate = "clock-rate"
+	// KindStarveRenewals delays only the client's lease renewer (its
+	// watchdog) while its job keeps running (bug-reports BR-08, BR-11).
+	KindStarveRenewals = "starve-renewals"
+	// KindCrashClient stops the client for good, at a time, an event or a
+	// point of its work; its lock must expire.
+	KindCrashClient = "crash-client"
 )
 
 // Selectors choose nodes or clients from the run's seed.

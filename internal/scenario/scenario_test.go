@@ -35,6 +35,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				RetryDelay:  Duration(time.Second),
 				Stagger:     Duration(time.Second),
 				Workload:    Workload{Kind: "payment", Keys: 1, Claim: ptr(false)},
+				Probe:       ptr(true),
 			},
 		},
 		{
@@ -56,6 +57,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				Workload:    Workload{Kind: "payment", Keys: 1, Job: Duration(45 * time.Second), Claim: ptr(false)},
 				Faults: []Fault{{Kind: "pause", Client: "w1", Point: PointBeforeWrite, Occurrence: 1,
 					Duration: Duration(40 * time.Second), Line: 14, Column: 5}},
+				Probe:  ptr(true),
 				Expect: "invalid",
 			},
 		},
@@ -82,6 +84,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 					{Kind: "pause", Client: "w1", Point: PointBeforeRelease, Occurrence: 1,
 						Duration: Duration(2 * time.Minute), Line: 21, Column: 5},
 				},
+				Probe:  ptr(true),
 				Expect: "valid",
 			},
 		},

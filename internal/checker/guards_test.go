@@ -1,0 +1,148 @@
+package checker
+
+import (
+	"context"
+	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// gcPauseIdempotent is gc-pause with an idempotent gateway: w1's late charge
+// is refused as a duplicate after w2 charged (lock-theory S19).
+func gcPauseIdempotent(refuse bool) history.History {
+	b := newHB(false)
+	b.acquire("w1", "invoice-1", 0, 0, 0)
+	b.read("w1", "invoice-1", 0, 0.1, "unpaid")
+	b.acquire("w2", "invoice-1", 30.1, 30.1, 0)
+	b.read("w2", "invoice-1", 30.1, 30.2, "unpaid")
+	b.write("w2", "invoice-1", ActionCharge, 31, 31, 0)
+	b.write("w2", "invoice-1", ActionMarkPaid, 31, 31, 0)
+	b.release("w2", "invoice-1", 31.2, 31.2, true)
+	if refuse {
+		b.refused("w1", "invoice-1", ActionCharge, 36, 36, 0, "duplicate idempotency key invoice-1")
+	} else {
+		b.write("w1", "invoice-1", ActionCharge, 36, 36, 0)
+	}
+	b.release("w1", "invoice-1", 36.1, 36.1, false)
+	return b.h
+}
+
+func TestAnIdempotencyKeyMakesTheOverlapInformational(t *testing.T) {
+	tests := []struct {
+		name      string
+		refuse    bool
+		want      Verdict
+		wantInfo  bool
+		wantKinds []string
+	}{
+		{"a stale charge refused as a duplicate leaves the history valid", true, Valid, true, nil},
+		{"a stale charge accepted is still a violation", false, Invalid, false, []string{KindDoubleEffect}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Check(context.Background(), gcPauseIdempotent(tt.refuse), Options{})
+			if rep.Verdict != tt.want {
+				t.Fatalf("verdict %s, want %s: %+v", rep.Verdict, tt.want, rep.Results)
+			}
+			found := false
+			for _, a := range rep.Anomalies() {
+				if a.Kind == KindMutexOverlap {
+					found = true
+					if a.Informational != tt.wantInfo {
+						t.Errorf("overlap informational = %v, want %v", a.Informational, tt.wantInfo)
+					}
+				}
+			}
+			if !found {
+				t.Error("the w1/w2 overlap is not reported at all")
+			}
+			for _, k := range tt.wantKinds {
+				if !hasKind(rep.Anomalies(), k) {
+					t.Errorf("no %s anomaly", k)
+				}
+			}
+		})
+	}
+}
+
+func hasKind(as []Anomaly, kind string) bool {
+	for _, a := range as {
+		if a.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCoverageCountsOnlyTheClientsAFaultReaches(t *testing.T) {
+	base := func() *hb {
+		b := newHB(false)
+		b.h.Header.Clients = []string{"w1", "w2"}
+		b.h.Header.Nodes = []string{"n1"}
+		b.acquire("w1", "k", 0, 0, 0)
+		b.release("w1", "k", 5, 5, true)
+		b.acquire("w2", "k", 10, 10, 0)
+		b.release("w2", "k", 15, 15, true)
+		return b
+	}
+	tests := []struct {
+		name    string
+		targets []string
+		kind    string
+		from    float64
+		to      float64
+		want    Verdict
+	}{
+		{"a partition of w2 while only w1 holds proves nothing", []string{"w2→n1"}, "partition", 1, 4, Unknown},
+		{"a partition of w1 while w1 holds is covered", []string{"w1→n1"}, "partition", 1, 4, Valid},
+		{"a node fault reaches every client", []string{"n1"}, "pause-node", 1, 4, Valid},
+		{"a jump of w2's clock lasts until w2 holds the lock", []string{"w2"}, "clock-jump", 6, 6, Valid},
+		{"a pause of w2 while w1 holds bears on w1's hold", []string{"w2"}, "pause", 1, 4, Valid},
+		{"a jump of n1's clock between holds proves nothing", []string{"n1"}, "clock-jump", 6, 6, Unknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := base()
+			b.fault(tt.kind, tt.targets, tt.from, tt.to)
+			if got := Coverage(context.Background(), b.h); got.Verdict != tt.want {
+				t.Errorf("coverage %s (%s), want %s", got.Verdict, got.Summary, tt.want)
+			}
+		})
+	}
+}
+
+func TestConcurrentAtomicSalesAreNotALostUpdate(t *testing.T) {
+	num := func(n int64) *int64 { return &n }
+	sell := func(b *hb, c string, inv, comp float64, left int64) {
+		b.op(c, history.Write, "item-1", inv, comp, history.OK, history.Value{Action: ActionSell, Num: num(left)})
+	}
+	tests := []struct {
+		name string
+		make func(b *hb)
+		want bool
+	}{
+		{"two overlapping sales that finish in either order are fine", func(b *hb) {
+			sell(b, "w1", 1, 2, 4) // applied second by Redis…
+			sell(b, "w2", 1, 2, 5) // …but recorded as finishing after
+		}, false},
+		{"two sales that write back the same stock lose one", func(b *hb) {
+			sell(b, "w1", 1, 2, 4)
+			sell(b, "w2", 1, 2, 4)
+		}, true},
+		{"a later sale that writes back more stock lost an update", func(b *hb) {
+			sell(b, "w1", 1, 2, 4)
+			sell(b, "w2", 3, 4, 5)
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newHB(false)
+			b.h.Header.Params = map[string]int64{"stock": 10}
+			tt.make(b)
+			got := hasKind(Effects(context.Background(), b.h).Anomalies, KindLostUpdate)
+			if got != tt.want {
+				t.Errorf("lost-update reported = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

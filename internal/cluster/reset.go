@@ -1,0 +1,80 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Fits reports whether the cluster was started with the same shape as o
+// (backend, node count, persistence, client names), so that a run needing o
+// can reuse it after Reset instead of starting a new one.
+func (c *Cluster) Fits(o Options) bool {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return false
+	}
+	p := o.Persistence
+	if p == "" {
+		p = PersistenceNone
+	}
+	if o.Backend != "" && o.Backend != c.backend {
+		return false
+	}
+	return o.Nodes == len(c.nodes) && p == c.persistence &&
+		slices.Equal(o.Clients, c.clients) &&
+		maps.Equal(nonEmpty(o.NodePersistence), nonEmpty(c.nodePersistence))
+}
+
+func nonEmpty(m map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Reset returns a used cluster to the state of a fresh one, so that
+// consecutive runs can share nodes and proxies: every toxic is removed and
+// every proxy enabled, paused nodes are resumed and killed ones restarted
+// (HealAll), then every node is emptied with FLUSHALL (which also wipes the
+// AOF of a persistent node, and with it every shifted expiry: node clock
+// shifts only ever live in key TTLs). Client clocks belong to the runner,
+// which makes new ones per run. Returns ErrClosed after Close.
+func (c *Cluster) Reset(ctx context.Context) error {
+	if err := c.HealAll(ctx); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	var errs []error
+	for _, n := range c.nodes {
+		err := n.do("flush", func() error { return n.impl.flush(ctx) })
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	return nil
+}
+
+func (n *localNode) flush(ctx context.Context) error {
+	if n.state() != StateRunning {
+		return ErrNodeNotRunning
+	}
+	return n.admin.FlushAll(ctx).Err()
+}
+
+func (n *embeddedNode) flush(ctx context.Context) error {
+	if n.state() != StateRunning {
+		return ErrNodeNotRunning
+	}
+	n.m.FlushAll()
+	return nil
+}

@@ -1,0 +1,68 @@
+package e2e
+
+import (
+	"context"
+	"maps"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/internal/runner"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// verdicts runs sc once and returns the merged verdict and each checker's.
+func verdicts(t *testing.T, sc scenario.Scenario, o runner.Options) map[string]checker.Verdict {
+	t.Helper()
+	res, err := runner.Run(context.Background(), sc, o)
+	if err != nil {
+		t.Fatalf("%s: %v", sc.Name, err)
+	}
+	rep := checker.Check(context.Background(), res.History, checker.Options{})
+	v := map[string]checker.Verdict{"merged": rep.Verdict}
+	for _, r := range rep.Results {
+		v[string(r.Checker)] = r.Verdict
+	}
+	return v
+}
+
+// TestReusedEnvironmentSameVerdicts proves that sweep reuse is sound: a
+// scenario run on nodes and proxies that a previous run used (and dirtied
+// with its faults: crashes, clock jumps, pauses), after cluster.Reset,
+// gives the same verdicts, checker by checker, as on a fresh cluster.
+func TestReusedEnvironmentSameVerdicts(t *testing.T) {
+	needRedis(t)
+	if testing.Short() {
+		t.Skip("runs nine scenarios")
+	}
+	// Each group runs in order on one reused cluster.
+	groups := [][]string{
+		{"gc-pause", "gc-pause-fencing", "gc-pause"},
+		{"redlock-restart", "redlock-clock-jump", "redlock-gc-pause"},
+	}
+	for _, g := range groups {
+		var shared *cluster.Cluster
+		for i, name := range g {
+			sc, err := scenario.Load("../../scenarios/" + name + ".yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed := *sc.Seed
+			fresh := verdicts(t, sc, runner.Options{Seed: seed, Backend: cluster.BackendLocal})
+			co := runner.ClusterOptions(sc, runner.Options{Backend: cluster.BackendLocal})
+			if shared == nil {
+				if shared, err = cluster.Start(context.Background(), co); err != nil {
+					t.Fatal(err)
+				}
+				defer shared.Close()
+			}
+			if !shared.Fits(co) {
+				t.Fatalf("%s does not fit the group's cluster", name)
+			}
+			reused := verdicts(t, sc, runner.Options{Seed: seed, Cluster: shared})
+			if !maps.Equal(fresh, reused) {
+				t.Errorf("%s (run %d on a reused cluster): verdicts %v, fresh cluster %v", name, i+1, reused, fresh)
+			}
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report"
+)
+
+// BenchmarkCatalogue runs `locksim run scenarios/` (every shipped
+// scenario, default parallelism) and reports its wall time and the
+// fraction of runs that met their expectation. Target (issue 8): ≤ 30 s.
+func BenchmarkCatalogue(b *testing.B) {
+	needRedis(b)
+	bin := buildLocksim(b)
+	var wall, met float64
+	for b.Loop() {
+		out := b.TempDir()
+		began := time.Now()
+		stdout, _ := exec.Command(bin, "run", "../../scenarios/", "--out", out, "--json").Output()
+		wall += time.Since(began).Seconds()
+		met += metFraction(b, stdout)
+	}
+	b.ReportMetric(wall/float64(b.N), "wall-s")
+	b.ReportMetric(met/float64(b.N), "met-fraction")
+}
+
+// metFraction reads --json lines and returns the share of runs whose
+// expectation was met.
+func metFraction(b *testing.B, stdout []byte) float64 {
+	var runs, met int
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var r struct {
+			ExpectationMet *bool `json:"expectation_met"`
+		}
+		if json.Unmarshal(sc.Bytes(), &r) != nil {
+			continue
+		}
+		runs++
+		if r.ExpectationMet != nil && *r.ExpectationMet {
+			met++
+		}
+	}
+	if runs == 0 {
+		b.Logf("no run results:\n%s", stdout)
+		return 0
+	}
+	return float64(met) / float64(runs)
+}
+
+// sweepScenario is the one-node scenario of the sweep figure.
+const sweepScenario = "../../scenarios/gc-pause.yaml"
+
+// BenchmarkSweep runs `locksim run scenarios/gc-pause.yaml --count N`
+// (N = $LOCKSIM_SWEEP_COUNT, default 1000) with default parallelism and
+// node reuse, and reports the wall time and the share of runs with the
+// expected verdict. Target (issue 8): 1000 runs ≤ 60 s.
+func BenchmarkSweep(b *testing.B) {
+	needRedis(b)
+	count := 1000
+	if s := os.Getenv("LOCKSIM_SWEEP_COUNT"); s != "" {
+		count, _ = strconv.Atoi(s)
+	}
+	bin := buildLocksim(b)
+	var wall, met float64
+	for b.Loop() {
+		out := b.TempDir()
+		began := time.Now()
+		stdout, _ := exec.Command(bin, "run", sweepScenario, "--count", strconv.Itoa(count), "--out", out, "--json").Output()
+		wall += time.Since(began).Seconds()
+		met += metFraction(b, stdout)
+	}
+	b.ReportMetric(wall/float64(b.N), "wall-s")
+	b.ReportMetric(float64(count)*float64(b.N)/wall, "runs/s")
+	b.ReportMetric(met/float64(b.N), "met-fraction")
+}
+
+// BenchmarkReportWrite100k writes the report (results.json, PNGs,
+// history.html, index.html) of a generated 100,000-operation history,
+// checked beforehand. Target (issue 8): ≤ 3 s, history.html ≤ 20 MB.
+func BenchmarkReportWrite100k(b *testing.B) {
+	h := genPayment(3, 100_000, 1000, 16)
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	if rep.Verdict != checker.Valid {
+		b.Fatalf("generated history: verdict %s", rep.Verdict)
+	}
+	var pv *report.PorcupineView
+	if l := rep.Linearization; l != nil {
+		pv = &report.PorcupineView{Model: l.Model, Info: l.Info}
+	}
+	in := report.Input{History: h, Verdict: rep.Verdict, Results: rep.Results,
+		ScenarioFile: "generated", Reproduce: "go test -bench ReportWrite100k ./internal/e2e", Version: "bench", Porcupine: pv, Lang: "en"}
+	var size int64
+	for b.Loop() {
+		dir := b.TempDir()
+		if _, err := report.Write(dir, in); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if st, err := os.Stat(filepath.Join(dir, report.HistoryFile)); err == nil {
+			size = st.Size()
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(h.Ops)), "ops")
+	b.ReportMetric(float64(size)/1e6, "history-html-MB")
+}
+
+// BenchmarkCheckCommand100k runs `locksim check` on a stored, generated
+// 100,000-operation history (every checker, then the whole report) and
+// reports its wall time and how many progress lines it printed on stderr
+// (issue 8: at least one).
+func BenchmarkCheckCommand100k(b *testing.B) {
+	bin := buildLocksim(b)
+	dir := b.TempDir()
+	file := filepath.Join(dir, "history.jsonl")
+	if err := history.WriteFile(file, genPayment(4, 100_000, 1000, 16)); err != nil {
+		b.Fatal(err)
+	}
+	var wall float64
+	var lines int
+	for b.Loop() {
+		var stderr bytes.Buffer
+		c := exec.Command(bin, "check", file)
+		c.Stderr = &stderr
+		began := time.Now()
+		if err := c.Run(); err != nil {
+			if _, ok := err.(*exec.ExitError); !ok {
+				b.Fatal(err)
+			}
+		}
+		wall += time.Since(began).Seconds()
+		lines = strings.Count(stderr.String(), "msg=checking")
+	}
+	b.ReportMetric(wall/float64(b.N), "wall-s")
+	b.ReportMetric(float64(lines), "progress-lines")
+}

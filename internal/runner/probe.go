@@ -1,0 +1,151 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// params are the workload's numbers the checkers need (history
+// Header.Params).
+func params(sc scenario.Scenario) map[string]int64 {
+	w := sc.Workload
+	p := map[string]int64{"keys": int64(w.Keys), "clients": int64(sc.Clients)}
+	b := func(v bool) int64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	switch w.Kind {
+	case scenario.WorkloadPayment:
+		p["idempotency"] = b(w.Idempotency)
+	case scenario.WorkloadInventory:
+		p["stock"] = int64(w.Stock)
+	case scenario.WorkloadCron:
+		p["fires"] = int64(w.Fires)
+		p["interval_ns"] = int64(w.Interval)
+		p["lock_per_fire"] = b(w.LockPerFire)
+	case scenario.WorkloadLeader:
+		p["terms"] = int64(w.Terms)
+		p["epoch_check"] = b(w.EpochCheck)
+	case scenario.WorkloadSemaphore:
+		p["permits"] = int64(w.Permits)
+	}
+	if sc.ProbeEnabled() {
+		p["probe_bound_ns"] = int64(probeBound(sc))
+	}
+	if sc.ExpectLive {
+		p["expect_live"] = 1
+	}
+	if sc.MinAcquires != nil {
+		p["min_acquires"] = int64(*sc.MinAcquires)
+	}
+	return p
+}
+
+// probeBound is how long the final probe may wait for a grant, scenario
+// time: twice the TTL.
+func probeBound(sc scenario.Scenario) time.Duration { return 2 * sc.TTL.D() }
+
+// setupResource prepares the resource in Redis before time zero: the
+// inventory's stock, set on n1 directly (not through any client's link).
+func (r *run) setupResource(ctx context.Context) error {
+	if r.sc.Workload.Kind != scenario.WorkloadInventory {
+		return nil
+	}
+	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})
+	defer c.Close()
+	for _, item := range objectKeys(r.sc.Workload) {
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := c.Set(sctx, stockKey(item), r.sc.Workload.Stock, 0).Err()
+		cancel()
+		if err != nil {
+			return fmt.Errorf("set the stock of %s on n1: %w", item, err)
+		}
+	}
+	return nil
+}
+
+// probe is the final liveness probe: after every fault healed and the
+// workers finished, a fresh client reaching every node directly (a healthy
+// link) acquires and releases each lock key some client acquired during the
+// run. Each probe is one `probe` operation: ok when it got the lock within
+// twice the TTL (scenario time), fail when it did not.
+func (r *run) probe(ctx context.Context) error {
+	r.lockedMu.Lock()
+	keys := make([]string, 0, len(r.locked))
+	for k := range r.locked {
+		keys = append(keys, k)
+	}
+	r.lockedMu.Unlock()
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return nil
+	}
+	var nodes []clients.Node
+	for i, name := range r.cl.NodeNames() {
+		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1,
+			DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
+			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true})
+		defer c.Close()
+		nodes = append(nodes, clients.Node{Name: name, Cmd: c})
+	}
+	rng := rand.New(rand.NewPCG(uint64(r.seed), 0x70726f6265)) // "probe"
+	lk, err := clients.New(r.sc.Algorithm, r.lockConfig(nodes, rng, clients.SystemClock{}, nil))
+	if err != nil {
+		return fmt.Errorf("probe client: %w", err)
+	}
+	bound := r.wall(probeBound(r.sc))
+	every := min(max(r.wall(r.sc.RetryDelay.D()), time.Millisecond), max(r.wall(r.sc.TTL.D())/10, time.Millisecond))
+	for _, key := range keys {
+		r.probeKey(ctx, lk, key, bound, every)
+	}
+	return nil
+}
+
+func (r *run) probeKey(ctx context.Context, lk clients.Locker, key string, bound, every time.Duration) {
+	proc := int(r.nextProc.Add(1) - 1)
+	v := history.Value{TTL: int64(r.sc.TTL.D()),
+		Detail: "final liveness probe: a fresh client on a healthy link must get the lock within " + probeBound(r.sc).String()}
+	p := r.rec.Begin(proc, "probe", history.Probe, key, v)
+	deadline := time.Now().Add(bound)
+	var last error
+	for attempt := 1; ; attempt++ {
+		octx, cancel := context.WithTimeout(ctx, r.opTimeout())
+		lease, err := lk.Acquire(octx, key)
+		cancel()
+		if err == nil {
+			v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
+			rctx, cancel := context.WithTimeout(ctx, r.opTimeout())
+			if lk.Release(rctx, lease) == nil {
+				v.Removed = true
+			}
+			cancel()
+			p.End(history.OK, v, "")
+			return
+		}
+		last = err
+		if !time.Now().Add(every).Before(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(every)
+		_ = attempt
+	}
+	msg := "no grant within " + probeBound(r.sc).String()
+	if last != nil && !errors.Is(last, clients.ErrNotAcquired) {
+		msg += ": " + last.Error()
+	}
+	v.Result = "attempts ended after " + strconv.FormatFloat(bound.Seconds()*r.scale, 'f', 1, 64) + "s"
+	p.End(history.Fail, v, msg)
+}

@@ -1,0 +1,342 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// Keys of the workloads' protected objects.
+const (
+	keyLeader    = "leader"
+	keySemaphore = "sem-1"
+	cronJob      = "cron:report"
+)
+
+// stockKey is the Redis key holding an inventory item's stock.
+func stockKey(item string) string { return "stock:" + item }
+
+// objectKeys are the workload's protected objects, named by kind.
+func objectKeys(w scenario.Workload) []string {
+	prefix := map[string]string{scenario.WorkloadPayment: "invoice", scenario.WorkloadCounter: "counter",
+		scenario.WorkloadInventory: "item", scenario.WorkloadCacheRebuild: "cache"}[w.Kind]
+	if prefix == "" {
+		return nil
+	}
+	out := make([]string, w.Keys)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%d", prefix, i+1)
+	}
+	return out
+}
+
+// workload runs the scenario's workload as this client.
+func (w *worker) workload(ctx context.Context) {
+	wl := w.r.sc.Workload
+	switch wl.Kind {
+	case scenario.WorkloadCron:
+		w.cron(ctx)
+		return
+	case scenario.WorkloadLeader:
+		w.leader(ctx)
+		return
+	case scenario.WorkloadSemaphore:
+		w.withLock(ctx, keySemaphore, w.usePermit(ctx))
+		return
+	}
+	for _, key := range objectKeys(wl) {
+		var cs func(clients.Lease) (bool, error)
+		switch wl.Kind {
+		case scenario.WorkloadCounter:
+			cs = w.increment(ctx, key)
+		case scenario.WorkloadInventory:
+			cs = w.buy(ctx, key)
+		case scenario.WorkloadCacheRebuild:
+			cs = w.rebuild(ctx, key)
+		default:
+			cs = w.pay(ctx, key)
+		}
+		if !w.withLock(ctx, key, cs) {
+			return
+		}
+	}
+}
+
+// pay is the payment workload's critical section: (claim with the fencing
+// token,) read the invoice, do the slow job, charge, mark paid. Lock-free
+// (idempotency-key), the client just charges with the invoice as its
+// idempotency key.
+func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool, error) {
+	return func(l clients.Lease) (bool, error) {
+		led := w.r.ledger
+		if !w.r.lockFree {
+			if w.r.sc.Workload.ClaimFirst() && !w.write(key, "claim", l.Fence, led.claim) {
+				return true, nil
+			}
+			if w.read(ctx, key) == "paid" {
+				return true, nil
+			}
+		}
+		if err := w.job(ctx, l); err != nil {
+			return false, err
+		}
+		if err := w.beforeWrite(ctx, l); err != nil {
+			return false, err
+		}
+		if w.write(key, "charge", l.Fence, led.charge) {
+			w.write(key, "mark-paid", l.Fence, led.markPaid)
+		}
+		return true, nil
+	}
+}
+
+// increment is the counter workload's read-modify-write.
+func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) (bool, error) {
+	return func(l clients.Lease) (bool, error) {
+		led := w.r.ledger
+		if w.r.sc.Workload.ClaimFirst() && !w.write(key, "claim", l.Fence, led.claim) {
+			return true, nil
+		}
+		v, ok := w.readNum(ctx, key, "read-counter", func(context.Context) (int64, error) { return led.readCounter(key), nil })
+		if !ok {
+			return false, ctx.Err()
+		}
+		if err := w.job(ctx, l); err != nil {
+			return false, err
+		}
+		if err := w.beforeWrite(ctx, l); err != nil {
+			return false, err
+		}
+		w.writeNum(key, "set-counter", l.Fence, func() (int64, string, error) {
+			return v + 1, led.setCounter(key, l.Fence, v+1), nil
+		})
+		return true, nil
+	}
+}
+
+// buy is the inventory workload: under the lock, read the stock from Redis,
+// and if there is any, do the job and write the stock back one lower (a
+// sale). Lock-free (atomic-lua), one Lua script checks and decrements.
+func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool, error) {
+	node := w.nodes[0]
+	sk := stockKey(key)
+	return func(l clients.Lease) (bool, error) {
+		if w.r.lockFree {
+			if err := w.job(ctx, l); err != nil {
+				return false, err
+			}
+			if err := w.beforeWrite(ctx, l); err != nil {
+				return false, err
+			}
+			w.writeNum(key, "sell", 0, func() (int64, string, error) {
+				octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
+				defer cancel()
+				left, err := clients.AtomicDecrement(octx, node, sk)
+				switch {
+				case errors.Is(err, clients.ErrOutOfStock):
+					return 0, "out of stock", nil
+				case err != nil:
+					return 0, "", err
+				}
+				w.r.ledger.ship(key)
+				return left, "", nil
+			})
+			return true, nil
+		}
+		n, ok := w.readNum(ctx, key, "read-stock", func(ctx context.Context) (int64, error) {
+			octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
+			defer cancel()
+			return node.Cmd.Get(octx, sk).Int64()
+		})
+		if !ok {
+			return false, ctx.Err()
+		}
+		if n <= 0 {
+			return true, nil
+		}
+		if err := w.job(ctx, l); err != nil {
+			return false, err
+		}
+		if err := w.beforeWrite(ctx, l); err != nil {
+			return false, err
+		}
+		w.writeNum(key, "sell", l.Fence, func() (int64, string, error) {
+			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
+			defer cancel()
+			if err := node.Cmd.Set(octx, sk, n-1, 0).Err(); err != nil {
+				return 0, "", err
+			}
+			w.r.ledger.ship(key)
+			return n - 1, "", nil
+		})
+		return true, nil
+	}
+}
+
+// rebuild is the cache-rebuild workload: one write whose Invoke..Complete
+// is the whole rebuild. Overlapping rebuilds are waste, not corruption.
+func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (bool, error) {
+	return func(l clients.Lease) (bool, error) {
+		v := history.Value{Action: "rebuild", Fence: l.Fence}
+		p := w.r.rec.Begin(w.proc, w.name, history.Write, key, v)
+		err := w.job(ctx, l)
+		if err != nil && !errors.Is(err, errLost) {
+			p.End(history.Info, v, err.Error())
+			return false, err
+		}
+		p.End(history.OK, v, "")
+		return true, nil
+	}
+}
+
+// usePermit is the semaphore workload: enter, work, exit.
+func (w *worker) usePermit(ctx context.Context) func(clients.Lease) (bool, error) {
+	accept := func(string, int64) string { return "" }
+	return func(l clients.Lease) (bool, error) {
+		w.write(keySemaphore, "enter", l.Fence, accept)
+		if err := w.job(ctx, l); err != nil && !errors.Is(err, errLost) {
+			return false, err
+		}
+		if err := w.gate.Point(ctx, scenario.PointBeforeWrite); err != nil {
+			return false, err
+		}
+		w.write(keySemaphore, "exit", l.Fence, accept)
+		return true, nil
+	}
+}
+
+// cron is one scheduler: at every fire time of its own clock it tries the
+// lock once; the one that gets it runs the job (a run-job write spanning
+// the job) and, with one lock per job, releases it; with one lock per fire
+// time it never releases (the key expires).
+func (w *worker) cron(ctx context.Context) {
+	wl := w.r.sc.Workload
+	every := w.r.wall(wl.Interval.D())
+	zero := w.r.rec.Start()
+	for k := 1; k <= wl.Fires; k++ {
+		due := zero.Add(every * time.Duration(k))
+		for {
+			left := due.Sub(w.clock.Now())
+			if left <= 0 {
+				break
+			}
+			if w.gate.Sleep(ctx, max(left/2, 100*time.Microsecond)) != nil {
+				return
+			}
+		}
+		key := cronJob
+		if wl.LockPerFire {
+			key = fmt.Sprintf("%s@%d", cronJob, k)
+		}
+		jobKey := fmt.Sprintf("job@%d", k)
+		lease, ok := w.acquire(ctx, key)
+		if !ok {
+			if ctx.Err() != nil || w.gate.Crashed() {
+				return
+			}
+			continue // another scheduler has this fire time
+		}
+		_, ok = w.holdThen(ctx, lease, func(l clients.Lease) (bool, error) {
+			if err := w.beforeWrite(ctx, l); err != nil {
+				return false, err
+			}
+			v := history.Value{Action: "run-job", Fence: l.Fence}
+			p := w.r.rec.Begin(w.proc, w.name, history.Write, jobKey, v)
+			err := w.gate.Sleep(ctx, w.r.wall(wl.Job.D()))
+			if err != nil {
+				p.End(history.Info, v, err.Error())
+				return false, err
+			}
+			p.End(history.OK, v, "")
+			return true, nil
+		}, !wl.LockPerFire)
+		if !ok {
+			return
+		}
+	}
+}
+
+// leader campaigns for the leader lease until elected once; the leader does
+// Terms units of work, each a `lead` write carrying its epoch (the fencing
+// token, or the election's number in grant order), then abdicates.
+func (w *worker) leader(ctx context.Context) {
+	wl := w.r.sc.Workload
+	for {
+		if ctx.Err() != nil {
+			return
+		}
+		lease, ok := w.acquire(ctx, keyLeader)
+		if !ok {
+			if w.gate.Sleep(ctx, w.r.wall(w.r.sc.RetryDelay.D())) != nil {
+				return
+			}
+			continue
+		}
+		epoch := lease.Fence
+		if epoch == 0 {
+			epoch = w.r.ledger.nextTerm()
+		}
+		w.hold(ctx, lease, func(l clients.Lease) (bool, error) {
+			for range wl.Terms {
+				if err := w.job(ctx, l); err != nil {
+					return false, err
+				}
+				if err := w.beforeWrite(ctx, l); err != nil {
+					return false, err
+				}
+				if !w.write(keyLeader, "lead", epoch, w.r.ledger.lead) {
+					return true, nil // deposed: the resource saw a newer epoch
+				}
+			}
+			return true, nil
+		})
+		return
+	}
+}
+
+// readNum records one read of a number from the resource; false when the
+// read failed (recorded as info).
+func (w *worker) readNum(ctx context.Context, key, action string, get func(context.Context) (int64, error)) (int64, bool) {
+	v := history.Value{Action: action}
+	p := w.r.rec.Begin(w.proc, w.name, history.Read, key, v)
+	if err := w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D())); err != nil {
+		p.End(history.Info, v, err.Error())
+		return 0, false
+	}
+	n, err := get(ctx)
+	if err != nil {
+		p.End(history.Info, v, err.Error())
+		w.newProcess()
+		return 0, false
+	}
+	v.Num = &n
+	p.End(history.OK, v, "")
+	return n, true
+}
+
+// writeNum records one write of a number to the resource: do returns the
+// number written, or the resource's reason to refuse, or an error when
+// the outcome is unknown.
+func (w *worker) writeNum(key, action string, fence int64, do func() (int64, string, error)) history.Type {
+	v := history.Value{Action: action, Fence: fence}
+	p := w.r.rec.Begin(w.proc, w.name, history.Write, key, v)
+	n, refused, err := do()
+	switch {
+	case err != nil:
+		p.End(history.Info, v, err.Error())
+		w.newProcess()
+		return history.Info
+	case refused != "":
+		v.Reason = refused
+		p.End(history.Fail, v, "")
+		return history.Fail
+	}
+	v.Num = &n
+	p.End(history.OK, v, "")
+	return history.OK
+}

@@ -1,0 +1,149 @@
+package scenario
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// workloadOnly names, for each workload field that belongs to some kinds
+// only, the kinds it applies to.
+var workloadOnly = map[string][]string{
+	"idempotency":   {WorkloadPayment},
+	"stock":         {WorkloadInventory},
+	"interval":      {WorkloadCron},
+	"fires":         {WorkloadCron},
+	"lock_per_fire": {WorkloadCron},
+	"terms":         {WorkloadLeader},
+	"epoch_check":   {WorkloadLeader},
+	"permits":       {WorkloadSemaphore},
+	"fencing":       {WorkloadPayment, WorkloadCounter},
+	"claim":         {WorkloadPayment, WorkloadCounter},
+}
+
+// algorithmWorkloads names the workloads an algorithm can run; algorithms
+// not listed run every workload but semaphore.
+var algorithmWorkloads = map[string][]string{
+	"atomic-lua":      {WorkloadInventory},
+	"idempotency-key": {WorkloadPayment},
+	"semaphore":       {WorkloadSemaphore},
+}
+
+// semaphoreAlgorithms can run the semaphore workload.
+var semaphoreAlgorithms = []string{"semaphore", "no-lock", "control-mutex"}
+
+// workloadMore reads the workload fields beyond payment's, and checks that
+// the workload and the algorithm fit together. Unknown and duplicate
+// fields were reported by workload; the first occurrence of each known
+// field is used here.
+func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
+	m := f.val
+	if m == nil || m.Kind != yaml.MappingNode {
+		p.defaultsFor(w)
+		return
+	}
+	fs := map[string]field{}
+	for k := 0; k+1 < len(m.Content); k += 2 {
+		key := m.Content[k]
+		if key.Kind != yaml.ScalarNode || !contains(workloadFields, key.Value) {
+			continue
+		}
+		if _, dup := fs[key.Value]; !dup {
+			fs[key.Value] = field{key, m.Content[k+1]}
+		}
+	}
+	kind := w.Kind
+	kindOK := true
+	if kf := fs["kind"]; kf.val != nil {
+		if v, isStr := kf.val.Value, kf.val.Kind == yaml.ScalarNode; !isStr || !contains(Workloads, v) {
+			kindOK = false // reported by workload
+		}
+	}
+	for name, kinds := range workloadOnly {
+		f := fs[name]
+		if (name == "fencing" || name == "claim") && f.val != nil && f.val.Value == "false" {
+			continue // written by Normalize for every workload
+		}
+		if f.key != nil && kindOK && !contains(kinds, kind) {
+			p.errorf(f.key, "workload."+name, "does not apply to the %s workload (only to %s)", kind, strings.Join(kinds, ", "))
+		}
+	}
+	if v, _, st := p.boolean(fs["idempotency"], "workload.idempotency"); st == good {
+		w.Idempotency = v
+	}
+	if v, st := p.smallInt(fs["stock"], "workload.stock", 1, 1_000_000, "items in stock at time zero"); st == good {
+		w.Stock = v
+	}
+	d, n, st := p.duration(fs["interval"], "workload.interval")
+	switch st {
+	case good:
+		if d <= 0 {
+			p.errorf(n, "workload.interval", "must be > 0 (got %s)", describe(n))
+		}
+		w.Interval = d
+	case absent:
+		if kind == WorkloadCron && kindOK {
+			p.required(m, fs["interval"], "workload.interval", "the time between two fire times, e.g. \"interval: 60s\"")
+		}
+	}
+	if v, st := p.smallInt(fs["fires"], "workload.fires", 1, 10_000, "how many fire times each scheduler goes through"); st == good {
+		w.Fires = v
+	}
+	if v, _, st := p.boolean(fs["lock_per_fire"], "workload.lock_per_fire"); st == good {
+		w.LockPerFire = v
+	}
+	if v, st := p.smallInt(fs["terms"], "workload.terms", 1, 10_000, "units of work an elected leader does"); st == good {
+		w.Terms = v
+	}
+	if v, _, st := p.boolean(fs["epoch_check"], "workload.epoch_check"); st == good {
+		w.EpochCheck = v
+	}
+	switch v, st := p.smallInt(fs["permits"], "workload.permits", 1, MaxClients, "how many clients may hold the semaphore at once"); st {
+	case good:
+		w.Permits = v
+	case absent:
+		if kind == WorkloadSemaphore && kindOK {
+			p.required(m, fs["permits"], "workload.permits", "how many clients may hold the semaphore at once, e.g. \"permits: 2\"")
+		}
+	}
+	p.defaultsFor(w)
+	if !kindOK || algorithm == "" {
+		return
+	}
+	at := m
+	if kf := fs["kind"]; kf.val != nil {
+		at = kf.val
+	}
+	if ws, ok := algorithmWorkloads[algorithm]; ok && !contains(ws, kind) {
+		p.errorf(at, "workload.kind", "algorithm %s runs the %s workload only (got %s)", algorithm, strings.Join(ws, ", "), kind)
+	}
+	if kind == WorkloadSemaphore && !contains(semaphoreAlgorithms, algorithm) {
+		p.errorf(at, "workload.kind", "the semaphore workload needs algorithm %s (got %s): a lock admits one client, a semaphore N", strings.Join(semaphoreAlgorithms, ", "), algorithm)
+	}
+	if algorithm == "idempotency-key" && kind == WorkloadPayment && !w.Idempotency {
+		msg := "algorithm idempotency-key takes no lock and relies on the gateway's idempotency key; set \"idempotency: true\""
+		if f := fs["idempotency"]; f.val != nil {
+			p.errorf(f.val, "workload.idempotency", "%s", msg)
+		} else {
+			p.errorf(m, "workload.idempotency", "%s", msg)
+		}
+	}
+}
+
+// defaultsFor fills the defaults of the workload's own fields.
+func (p *parser) defaultsFor(w *Workload) {
+	switch w.Kind {
+	case WorkloadInventory:
+		if w.Stock == 0 {
+			w.Stock = 1
+		}
+	case WorkloadCron:
+		if w.Fires == 0 {
+			w.Fires = 1
+		}
+	case WorkloadLeader:
+		if w.Terms == 0 {
+			w.Terms = 1
+		}
+	}
+}
