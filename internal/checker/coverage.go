@@ -1,8 +1,11 @@
 package checker
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/locksim/locksim/internal/history"
@@ -46,19 +49,16 @@ func Coverage(ctx context.Context, h history.History) Result {
 			break
 		}
 	}
-	type span struct {
-		client     string
-		start, end int64
-	}
-	var spans []span
+	spans := spanIndex{}
 	if !lockFree {
 		for _, hd := range Holds(h) {
-			spans = append(spans, span{hd.Client, hd.Start, hd.End})
+			spans.add(hd.Client, hd.Start, hd.End)
 		}
 	}
 	ran := 0
-	for _, op := range h.Ops {
-		if !isClientOp(op) {
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if !isClientOp(*op) {
 			continue
 		}
 		lockOp := op.F == history.Acquire || op.F == history.Release || op.F == history.Extend
@@ -67,26 +67,27 @@ func Coverage(ctx context.Context, h history.History) Result {
 			if end < 0 {
 				end = eoh
 			}
-			spans = append(spans, span{op.Client, op.Invoke, end})
+			spans.add(op.Client, op.Invoke, end)
 		}
 		switch {
 		case !lockFree && op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0:
 			ran++
-		case lockFree && accepted(op):
+		case lockFree && accepted(*op):
 			ran++
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
+	spans.index()
 	hit := 0
 	for _, f := range faults {
 		fEnd := f.Complete
 		if fEnd < 0 || persistsOnClient(h, f) {
 			fEnd = eoh
 		}
-		for _, s := range spans {
-			if f.Invoke <= s.end && fEnd >= s.start && affects(h, f, s.client) {
+		for _, c := range spans.clients {
+			if affects(h, f, c) && spans.by[c].meets(f.Invoke, fEnd) {
 				hit++
 				break
 			}
@@ -156,4 +157,56 @@ func persistsOnClient(h history.History, f history.Op) bool {
 		}
 	}
 	return false
+}
+
+// spanIndex holds the closed time spans coverage looks at, per client,
+// sorted by start with the running maximum of their ends, so "does a span
+// of this client meet [from, to]" is one binary search.
+type spanIndex struct {
+	clients []string
+	by      map[string]*clientSpans
+}
+
+type clientSpans struct {
+	start, end []int64 // end becomes the running maximum in index
+}
+
+func (x *spanIndex) add(client string, start, end int64) {
+	if x.by == nil {
+		x.by = map[string]*clientSpans{}
+	}
+	cs := x.by[client]
+	if cs == nil {
+		cs = &clientSpans{}
+		x.by[client] = cs
+		x.clients = append(x.clients, client)
+	}
+	cs.start = append(cs.start, start)
+	cs.end = append(cs.end, end)
+}
+
+func (x *spanIndex) index() {
+	for _, cs := range x.by {
+		if !slices.IsSorted(cs.start) {
+			ord := make([]int, len(cs.start))
+			for i := range ord {
+				ord[i] = i
+			}
+			slices.SortFunc(ord, func(a, b int) int { return cmp.Compare(cs.start[a], cs.start[b]) })
+			st, en := make([]int64, len(ord)), make([]int64, len(ord))
+			for j, i := range ord {
+				st[j], en[j] = cs.start[i], cs.end[i]
+			}
+			cs.start, cs.end = st, en
+		}
+		for j := 1; j < len(cs.end); j++ {
+			cs.end[j] = max(cs.end[j], cs.end[j-1])
+		}
+	}
+}
+
+// meets reports whether some span [start, end] has start <= to and end >= from.
+func (cs *clientSpans) meets(from, to int64) bool {
+	n := sort.Search(len(cs.start), func(j int) bool { return cs.start[j] > to }) // spans starting at or before to
+	return n > 0 && cs.end[n-1] >= from
 }

@@ -3,6 +3,7 @@ package checker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,7 +50,8 @@ import (
 //     Always Informational: the lock is an efficiency lock, the waste is
 //     not corruption (Kleppmann 2016, "efficiency vs correctness").
 func Effects(ctx context.Context, h history.History) Result {
-	rules := []func(history.History) effectFinding{
+	ix := newAcceptedIndex(h)
+	rules := []func(history.History, *acceptedIndex) effectFinding{
 		doubleCharges, lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,
 	}
 	var anomalies []Anomaly
@@ -58,7 +60,7 @@ func Effects(ctx context.Context, h history.History) Result {
 		if err := ctx.Err(); err != nil {
 			return Result{Checker: CheckerEffects, Verdict: Unknown, Summary: "not checked: " + err.Error()}
 		}
-		f := r(h)
+		f := r(h, ix)
 		anomalies = append(anomalies, f.anomalies...)
 		if f.summary != "" {
 			parts = append(parts, f.summary)
@@ -77,23 +79,42 @@ type effectFinding struct {
 	summary   string
 }
 
-// acceptedByKey returns the positions of accepted client writes with action,
-// per key (sorted by Complete), and the sorted keys.
-func acceptedByKey(h history.History, action string) (map[string][]int, []string) {
-	by := map[string][]int{}
-	var keys []string
+// acceptedIndex holds the positions of accepted client writes per action
+// and key, each sorted by Complete, built in one pass over the history.
+type acceptedIndex struct {
+	by map[string]map[string][]int // action → key → positions
+}
+
+func newAcceptedIndex(h history.History) *acceptedIndex {
+	ix := &acceptedIndex{by: map[string]map[string][]int{}}
 	for i := range h.Ops {
 		op := &h.Ops[i]
-		if !accepted(*op) || op.Value.Action != action || !isClientOp(*op) {
+		if op.F != history.Write || op.Type != history.OK || op.Complete < 0 || !isClientOp(*op) {
 			continue
 		}
-		if _, ok := by[op.Key]; !ok {
-			keys = append(keys, op.Key)
+		m := ix.by[op.Value.Action]
+		if m == nil {
+			m = map[string][]int{}
+			ix.by[op.Value.Action] = m
 		}
-		by[op.Key] = append(by[op.Key], i)
+		m[op.Key] = append(m[op.Key], i)
 	}
-	for _, v := range by {
-		sortIdx(h, v, completeOf)
+	for _, m := range ix.by {
+		for _, v := range m {
+			sortIdx(h, v, completeOf)
+		}
+	}
+	return ix
+}
+
+// acceptedByKey returns the positions of accepted client writes with action,
+// per key (sorted by Complete), and the sorted keys. The lists belong to
+// the index: callers must not reorder them.
+func (ix *acceptedIndex) acceptedByKey(action string) (map[string][]int, []string) {
+	by := ix.by[action]
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return by, keys
@@ -101,8 +122,8 @@ func acceptedByKey(h history.History, action string) (map[string][]int, []string
 
 // repeated reports every key with more than one accepted action (the
 // double-effect and duplicate-run rules).
-func repeated(h history.History, action, kind, what, one, many, must string) effectFinding {
-	by, keys := acceptedByKey(h, action)
+func repeated(h history.History, ix *acceptedIndex, action, kind, what, one, many, must string) effectFinding {
+	by, keys := ix.acceptedByKey(action)
 	var f effectFinding
 	total := 0
 	for _, k := range keys {
@@ -133,23 +154,23 @@ func repeated(h history.History, action, kind, what, one, many, must string) eff
 	return f
 }
 
-func doubleCharges(h history.History) effectFinding {
-	f := repeated(h, ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
+func doubleCharges(h history.History, ix *acceptedIndex) effectFinding {
+	f := repeated(h, ix, ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
 	if len(f.anomalies) > 0 {
 		f.summary = fmt.Sprintf("%s charged more than once", plural(len(f.anomalies), "invoice", "invoices"))
 	}
 	return f
 }
 
-func duplicateRuns(h history.History) effectFinding {
-	return repeated(h, ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
+func duplicateRuns(h history.History, ix *acceptedIndex) effectFinding {
+	return repeated(h, ix, ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
 }
 
-func lostUpdates(h history.History) effectFinding {
+func lostUpdates(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
 	var clauses []string
 	// counter: set-counter values must strictly increase.
-	by, keys := acceptedByKey(h, ActionSetCounter)
+	by, keys := ix.acceptedByKey(ActionSetCounter)
 	writes := 0
 	for _, k := range keys {
 		ws := withNum(h, by[k])
@@ -181,7 +202,7 @@ func lostUpdates(h history.History) effectFinding {
 		clauses = append(clauses, fmt.Sprintf("%s on %s", plural(writes, "accepted counter write", "accepted counter writes"), plural(len(keys), "counter", "counters")))
 	}
 	// inventory: the stock written back must strictly decrease.
-	by, keys = acceptedByKey(h, ActionSell)
+	by, keys = ix.acceptedByKey(ActionSell)
 	for _, k := range keys {
 		ws := withNum(h, by[k])
 		for j := 1; j < len(ws); j++ {
@@ -238,9 +259,9 @@ func withNum(h history.History, idx []int) []int {
 	return out
 }
 
-func oversells(h history.History) effectFinding {
+func oversells(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := acceptedByKey(h, ActionSell)
+	by, keys := ix.acceptedByKey(ActionSell)
 	stock, haveStock := h.Header.Params[ParamStock]
 	total := 0
 	for _, k := range keys {
@@ -289,9 +310,9 @@ func oversells(h history.History) effectFinding {
 	return f
 }
 
-func splitBrains(h history.History) effectFinding {
+func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := acceptedByKey(h, ActionLead)
+	by, keys := ix.acceptedByKey(ActionLead)
 	if len(keys) == 0 {
 		return f
 	}
@@ -310,15 +331,22 @@ func splitBrains(h history.History) effectFinding {
 		ws := by[k]
 		total += len(ws)
 		gs := grants[k]
+		byClient := map[string][]int{} // the key's grants per client, by Complete
+		for _, g := range gs {
+			byClient[h.Ops[g].Client] = append(byClient[h.Ops[g].Client], g)
+		}
 		// term of a write: the writer's latest grant completed before the write's invoke
-		term := func(w history.Op) int {
-			t := -1
-			for _, g := range gs {
-				if h.Ops[g].Client == w.Client && h.Ops[g].Complete <= w.Invoke {
-					t = g
-				}
+		term := func(w *history.Op) int {
+			cg := byClient[w.Client]
+			n := sort.Search(len(cg), func(j int) bool { return h.Ops[cg[j]].Complete > w.Invoke })
+			if n == 0 {
+				return -1
 			}
-			return t
+			return cg[n-1]
+		}
+		terms := make([]int, len(ws))
+		for j, wi := range ws {
+			terms[j] = term(&h.Ops[wi])
 		}
 		later := func(a, b int) bool { // grant b is a later election than grant a
 			ga, gb := h.Ops[a], h.Ops[b]
@@ -328,18 +356,18 @@ func splitBrains(h history.History) effectFinding {
 			return gb.Complete > ga.Complete
 		}
 		reported := map[[2]string]bool{}
-		for _, wi := range ws {
+		for wj, wi := range ws {
 			w := h.Ops[wi]
-			tw := term(w)
+			tw := terms[wj]
 			if tw < 0 {
 				continue
 			}
-			for _, bi := range ws {
-				b := h.Ops[bi]
+			for bj, bi := range ws {
+				b := &h.Ops[bi]
 				if b.Client == w.Client || reported[[2]string{w.Client, b.Client}] {
 					continue
 				}
-				tb := term(b)
+				tb := terms[bj]
 				if tb < 0 || !later(tw, tb) || h.Ops[tb].Complete >= w.Invoke {
 					continue
 				}
@@ -364,7 +392,7 @@ func splitBrains(h history.History) effectFinding {
 	return f
 }
 
-func overAdmissions(h history.History) effectFinding {
+func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 	var f effectFinding
 	type ev struct {
 		t      int64
@@ -478,12 +506,12 @@ func overAdmissions(h history.History) effectFinding {
 	return f
 }
 
-func duplicateWork(h history.History) effectFinding {
+func duplicateWork(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := acceptedByKey(h, ActionRebuild)
+	by, keys := ix.acceptedByKey(ActionRebuild)
 	total := 0
 	for _, k := range keys {
-		rs := by[k]
+		rs := slices.Clone(by[k])
 		total += len(rs)
 		sortIdx(h, rs, invokeOf)
 		for a := 0; a < len(rs); a++ {

@@ -26,12 +26,23 @@ func foreignUnlocks(h history.History) []Anomaly {
 			perOwner[k] = append(perOwner[k], i)
 		}
 	}
-	byComplete := func(v []int) { sortIdx(h, v, completeOf) }
-	for _, v := range perKey {
-		byComplete(v)
+	// Each list sorted by Complete, with its Complete times alongside so
+	// the binary searches below do not chase positions into h.Ops.
+	completes := func(v []int) []int64 {
+		sortIdx(h, v, completeOf)
+		ts := make([]int64, len(v))
+		for j, i := range v {
+			ts[j] = h.Ops[i].Complete
+		}
+		return ts
 	}
-	for _, v := range perOwner {
-		byComplete(v)
+	keyComplete := make(map[string][]int64, len(perKey))
+	for k, v := range perKey {
+		keyComplete[k] = completes(v)
+	}
+	ownerComplete := make(map[[2]string][]int64, len(perOwner))
+	for k, v := range perOwner {
+		ownerComplete[k] = completes(v)
 	}
 	var out []Anomaly
 	for ri := range h.Ops {
@@ -45,15 +56,16 @@ func foreignUnlocks(h history.History) []Anomaly {
 			// removed that lease: nothing certain to report.
 			continue
 		}
-		own := perOwner[[2]string{rel.Client, rel.Key}]
-		n := sort.Search(len(own), func(j int) bool { return h.Ops[own[j]].Complete > rel.Invoke })
+		ok := [2]string{rel.Client, rel.Key}
+		own, ownT := perOwner[ok], ownerComplete[ok]
+		n := sort.Search(len(own), func(j int) bool { return ownT[j] > rel.Invoke })
 		if n == 0 {
 			continue // no definite acquire of its own: nothing to compare against
 		}
 		mine := &h.Ops[own[n-1]]
-		all := perKey[rel.Key]
-		lo := sort.Search(len(all), func(j int) bool { return h.Ops[all[j]].Complete > mine.Complete })
-		hi := sort.Search(len(all), func(j int) bool { return h.Ops[all[j]].Complete >= rel.Invoke })
+		all, allT := perKey[rel.Key], keyComplete[rel.Key]
+		lo := sort.Search(len(all), func(j int) bool { return allT[j] > mine.Complete })
+		hi := sort.Search(len(all), func(j int) bool { return allT[j] >= rel.Invoke })
 		var other *history.Op
 		for j := hi - 1; j >= lo; j-- {
 			o := &h.Ops[all[j]]
@@ -70,7 +82,12 @@ func foreignUnlocks(h history.History) []Anomaly {
 			// token says (a regression is the fencing checker's finding).
 			for j := hi - 1; j >= 0; j-- {
 				o := &h.Ops[all[j]]
-				if o.Client != rel.Client && o.Complete >= mine.Invoke && o.Value.Fence > mine.Value.Fence && nodesMeet(o.Value.Nodes, rel.Value.Nodes) {
+				if o.Complete < mine.Invoke {
+					// all is sorted by Complete: no earlier grant
+					// completed at or after mine was invoked.
+					break
+				}
+				if o.Client != rel.Client && o.Value.Fence > mine.Value.Fence && nodesMeet(o.Value.Nodes, rel.Value.Nodes) {
 					other = o
 					break
 				}

@@ -1,8 +1,10 @@
 package checker
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,6 +69,13 @@ func Liveness(ctx context.Context, h history.History) Result {
 	sort.Strings(keys)
 	var anomalies []Anomaly
 	probes, probeFails := 0, 0
+	var lastOf map[string]int64 // latest instant per client, built on first use
+	lastInstant := func(client string) int64 {
+		if lastOf == nil {
+			lastOf = lastInstants(h)
+		}
+		return lastOf[client]
+	}
 	for _, k := range keys {
 		if err := ctx.Err(); err != nil {
 			return Result{Checker: CheckerLiveness, Verdict: Unknown, Summary: "not checked: " + err.Error()}
@@ -81,7 +90,7 @@ func Liveness(ctx context.Context, h history.History) Result {
 				continue
 			}
 			probeFails++
-			anomalies = append(anomalies, probeAnomaly(h, ko.lock, pr, eoh))
+			anomalies = append(anomalies, probeAnomaly(h, ko.lock, pr, eoh, lastInstant))
 		}
 		bound := maxTTL
 		if ms, ok := h.Header.Params[ParamUnavailableMS]; ok && ms > 0 {
@@ -138,6 +147,17 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 			maxTTL = max(maxTTL, trueNS(h, op.Value.TTL))
 		}
 	}
+	// each lock op's client's next lock op on the key (position in lock, -1 none)
+	next := make([]int, len(lock))
+	lastAt := map[string]int{}
+	for n := len(lock) - 1; n >= 0; n-- {
+		c := h.Ops[lock[n]].Client
+		next[n] = -1
+		if j, ok := lastAt[c]; ok {
+			next[n] = j
+		}
+		lastAt[c] = n
+	}
 	for n, i := range lock {
 		op := h.Ops[i]
 		if op.F != history.Acquire || op.Type == history.Fail {
@@ -154,11 +174,8 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 		end := eoh
 		renewed := start
 		released := false
-		for _, j := range lock[n+1:] {
-			o := h.Ops[j]
-			if o.Client != op.Client {
-				continue
-			}
+		for m := next[n]; m >= 0; m = next[m] {
+			o := &h.Ops[lock[m]]
 			if o.F == history.Acquire {
 				break // a new lease of this client starts its own window
 			}
@@ -183,13 +200,27 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 	return windows, maxTTL
 }
 
-func covered(ws [][2]int64, t int64) bool {
-	for _, w := range ws {
-		if w[0] <= t && t < w[1] {
-			return true
+// leaseCover answers "is t inside some window [start, end)" by binary
+// search: the windows sorted by start, with the running maximum of their
+// ends.
+type leaseCover struct{ start, maxEnd []int64 }
+
+func newLeaseCover(ws [][2]int64) leaseCover {
+	s := slices.Clone(ws)
+	slices.SortFunc(s, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	c := leaseCover{start: make([]int64, len(s)), maxEnd: make([]int64, len(s))}
+	for j, w := range s {
+		c.start[j], c.maxEnd[j] = w[0], w[1]
+		if j > 0 {
+			c.maxEnd[j] = max(c.maxEnd[j], c.maxEnd[j-1])
 		}
 	}
-	return false
+	return c
+}
+
+func (c leaseCover) covered(t int64) bool {
+	n := sort.Search(len(c.start), func(j int) bool { return c.start[j] > t })
+	return n > 0 && c.maxEnd[n-1] > t
 }
 
 func unavailableStretches(h history.History, key string, lock []int, leases [][2]int64, bound, eoh int64) []Anomaly {
@@ -201,10 +232,11 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 	}
 	sort.Slice(grants, func(a, b int) bool { return grants[a] < grants[b] })
 	var out []Anomaly
+	cover := newLeaseCover(leases)
 	until := int64(-1) // refusals before this are inside a reported stretch
 	for _, i := range lock {
 		op := h.Ops[i]
-		if op.F != history.Acquire || op.Type != history.Fail || op.Invoke < until || covered(leases, op.Invoke) {
+		if op.F != history.Acquire || op.Type != history.Fail || op.Invoke < until || cover.covered(op.Invoke) {
 			continue
 		}
 		end := eoh
@@ -217,9 +249,14 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 		}
 		var clients []string
 		var ops []int
-		for _, j := range lock {
-			o := h.Ops[j]
-			if o.F == history.Acquire && o.Type == history.Fail && o.Invoke >= op.Invoke && o.Invoke < end {
+		// lock is sorted by Invoke: the ops invoked in [op.Invoke, end) are contiguous
+		from := sort.Search(len(lock), func(j int) bool { return h.Ops[lock[j]].Invoke >= op.Invoke })
+		for _, j := range lock[from:] {
+			o := &h.Ops[j]
+			if o.Invoke >= end {
+				break
+			}
+			if o.F == history.Acquire && o.Type == history.Fail {
 				clients = append(clients, o.Client)
 				if len(ops) < 20 {
 					ops = append(ops, o.Index)
@@ -234,7 +271,7 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 }
 
 // probeAnomaly classifies a failed probe as stuck-lock or unavailable.
-func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64) Anomaly {
+func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
 	// the latest client whose grant is not followed by its removing release
 	holder := -1
 	for _, i := range lock {
@@ -265,7 +302,7 @@ func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64) Anoma
 		}
 		ttl := trueNS(h, g.Value.TTL)
 		if pr.Invoke-granted >= ttl {
-			last := lastInstant(h, g.Client)
+			last := lastInstant(g.Client)
 			why := fmt.Sprintf("its TTL of %s had long passed", secs(h, ttl))
 			if ttl <= 0 {
 				why = "the key had no TTL, so it never expires"
@@ -280,13 +317,12 @@ func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64) Anoma
 	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)
 }
 
-// lastInstant is the latest instant a client recorded.
-func lastInstant(h history.History, client string) int64 {
-	var t int64
-	for _, op := range h.Ops {
-		if op.Client == client {
-			t = max(t, op.Invoke, op.Complete)
-		}
+// lastInstants maps each client to the latest instant it recorded.
+func lastInstants(h history.History) map[string]int64 {
+	out := map[string]int64{}
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		out[op.Client] = max(out[op.Client], op.Invoke, op.Complete)
 	}
-	return t
+	return out
 }

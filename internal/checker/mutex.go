@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -55,12 +56,16 @@ func Holds(h history.History) []Hold {
 	eoh := endOfHistory(h)
 	byClient := map[string][]int{}
 	var clients []string
-	for i, op := range h.Ops {
+	acquires := 0 // an upper bound on the number of holds
+	for i := range h.Ops {
+		op := &h.Ops[i]
 		if op.Process == history.NemesisProcess || op.Client == history.NemesisClient {
 			continue
 		}
 		switch op.F {
-		case history.Acquire, history.Release, history.Extend, history.Read, history.Write, history.Lost, history.Done:
+		case history.Acquire:
+			acquires++
+		case history.Release, history.Extend, history.Read, history.Write, history.Lost, history.Done:
 		default:
 			continue
 		}
@@ -71,7 +76,7 @@ func Holds(h history.History) []Hold {
 	}
 	sort.Strings(clients)
 	alive := faultEnds(h, eoh)
-	var holds []Hold
+	holds := make([]Hold, 0, acquires)
 	type possible struct {
 		acq int
 	}
@@ -88,12 +93,12 @@ func Holds(h history.History) []Hold {
 			last = max(last, op.Complete, op.Invoke)
 		}
 		last = max(last, alive[c])
-		held := map[string]*Hold{}
+		held := map[string]Hold{}
 		maybe := map[string]possible{}
 		closeHold := func(key string, t int64) {
-			if hd := held[key]; hd != nil {
+			if hd, ok := held[key]; ok {
 				hd.End = max(t, hd.Start)
-				holds = append(holds, *hd)
+				holds = append(holds, hd)
 				delete(held, key)
 			}
 			delete(maybe, key)
@@ -105,7 +110,7 @@ func Holds(h history.History) []Hold {
 				closeHold(op.Key, op.Invoke)
 				switch {
 				case op.Type == history.OK && op.Complete >= 0:
-					held[op.Key] = &Hold{Client: c, Key: op.Key, Start: op.Complete, Acquire: op.Index,
+					held[op.Key] = Hold{Client: c, Key: op.Key, Start: op.Complete, Acquire: op.Index,
 						Fence: op.Value.Fence, TTL: op.Value.TTL}
 				case open(*op):
 					maybe[op.Key] = possible{acq: i}
@@ -128,10 +133,10 @@ func Holds(h history.History) []Hold {
 					closeHold(k, op.Invoke)
 				}
 			case history.Write:
-				if held[op.Key] == nil && accepted(*op) {
+				if _, ok := held[op.Key]; !ok && accepted(*op) {
 					if p, ok := maybe[op.Key]; ok {
-						acq := h.Ops[p.acq]
-						held[op.Key] = &Hold{Client: c, Key: op.Key, Start: op.Invoke, Acquire: acq.Index,
+						acq := &h.Ops[p.acq]
+						held[op.Key] = Hold{Client: c, Key: op.Key, Start: op.Invoke, Acquire: acq.Index,
 							Fence: acq.Value.Fence, TTL: acq.Value.TTL, Possible: true}
 						delete(maybe, op.Key)
 					}
@@ -184,13 +189,14 @@ func Mutex(ctx context.Context, h history.History) Result {
 		return Result{Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
 	ix := newWriteIndex(h)
-	byKey := map[string][]Hold{}
+	byKey := map[string][]int{} // positions in holds
 	var keys []string
-	for _, hd := range holds {
-		if _, ok := byKey[hd.Key]; !ok {
-			keys = append(keys, hd.Key)
+	for i := range holds {
+		k := holds[i].Key
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
 		}
-		byKey[hd.Key] = append(byKey[hd.Key], hd)
+		byKey[k] = append(byKey[k], i)
 	}
 	sort.Strings(keys)
 	permits := int64(1)
@@ -204,9 +210,10 @@ func Mutex(ctx context.Context, h history.History) Result {
 	steps := 0
 	for _, k := range keys {
 		hs := byKey[k]
-		sort.SliceStable(hs, func(a, b int) bool { return hs[a].Start < hs[b].Start })
+		slices.SortStableFunc(hs, func(a, b int) int { return cmp.Compare(holds[a].Start, holds[b].Start) })
 		var active []Hold
-		for _, cur := range hs {
+		for _, hi := range hs {
+			cur := holds[hi]
 			live := active[:0]
 			for _, a := range active {
 				if a.End > cur.Start {
@@ -329,7 +336,7 @@ type overlap struct {
 	efficiency   bool // the workload's lock is an efficiency lock
 }
 
-func classifyOverlap(h history.History, ix writeIndex, a, b Hold) overlap {
+func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	o := overlap{stale: a, fresh: b, start: max(a.Start, b.Start), end: min(a.End, b.End)}
 	switch {
 	case a.Fence > 0 && b.Fence > 0 && a.Fence != b.Fence:
@@ -350,7 +357,7 @@ func classifyOverlap(h history.History, ix writeIndex, a, b Hold) overlap {
 	// writes as a duplicate while it still (wrongly) believed it held the
 	// lock, the key kept the stale holder out just as a fence would
 	// (lock-theory S19: idempotency key).
-	o.info = o.info || (len(o.staleWrites) == 0 && refusedAsDuplicate(h, o.stale.Client, o.stale.Key, o.start, o.stale.End))
+	o.info = o.info || (len(o.staleWrites) == 0 && ix.refusedAsDuplicate(o.stale.Client, o.stale.Key, o.start, o.stale.End))
 	// An efficiency lock (cache-rebuild): a broken lock costs duplicate
 	// work, never correctness (Kleppmann 2016, "efficiency vs correctness").
 	o.efficiency = efficiencyLock(h)
@@ -492,34 +499,63 @@ func faultOps(h history.History) []history.Op {
 	return fs
 }
 
-// writeIndex finds accepted writes per client and key, sorted by Invoke.
+// writeIndex finds accepted writes per client and key, sorted by Invoke,
+// and (built on first use) writes refused as duplicates of an idempotency
+// key. Each list carries the running maximum of its ops' Complete, so a
+// window query skips, by binary search, every op that ended before it.
 type writeIndex struct {
-	h  history.History
-	by map[[2]string][]int
+	h    history.History
+	by   map[[2]string]spanList
+	dups map[[2]string]spanList
 }
 
-func newWriteIndex(h history.History) writeIndex {
-	ix := writeIndex{h: h, by: map[[2]string][]int{}}
+// spanList is positions of h.Ops sorted by Invoke, with maxComplete[j] the
+// largest Complete among the first j+1.
+type spanList struct {
+	idx         []int
+	maxComplete []int64
+}
+
+func newSpanLists(h history.History, by map[[2]string][]int) map[[2]string]spanList {
+	out := make(map[[2]string]spanList, len(by))
+	for k, v := range by {
+		sortIdx(h, v, invokeOf)
+		mc := make([]int64, len(v))
+		for j, i := range v {
+			mc[j] = h.Ops[i].Complete
+			if j > 0 {
+				mc[j] = max(mc[j], mc[j-1])
+			}
+		}
+		out[k] = spanList{idx: v, maxComplete: mc}
+	}
+	return out
+}
+
+// window returns the part of l whose ops may meet [from, to]: every op
+// outside it was invoked after to or completed before from.
+func (l spanList) window(h history.History, from, to int64) []int {
+	n := sort.Search(len(l.idx), func(j int) bool { return h.Ops[l.idx[j]].Invoke > to })
+	lo := sort.Search(n, func(j int) bool { return l.maxComplete[j] >= from })
+	return l.idx[lo:n]
+}
+
+func newWriteIndex(h history.History) *writeIndex {
+	by := map[[2]string][]int{}
 	for i := range h.Ops {
-		if op := &h.Ops[i]; accepted(*op) {
+		if op := &h.Ops[i]; op.F == history.Write && op.Type == history.OK && op.Complete >= 0 {
 			k := [2]string{op.Client, op.Key}
-			ix.by[k] = append(ix.by[k], i)
+			by[k] = append(by[k], i)
 		}
 	}
-	for _, v := range ix.by {
-		sortIdx(h, v, invokeOf)
-	}
-	return ix
+	return &writeIndex{h: h, by: newSpanLists(h, by)}
 }
 
 // acceptedIn returns the positions of client's accepted writes on key whose
 // [Invoke, Complete] meets [from, to].
-func (ix writeIndex) acceptedIn(client, key string, from, to int64) []int {
-	ws := ix.by[[2]string{client, key}]
-	// writes invoked after `to` cannot meet the window
-	n := sort.Search(len(ws), func(j int) bool { return ix.h.Ops[ws[j]].Invoke > to })
+func (ix *writeIndex) acceptedIn(client, key string, from, to int64) []int {
 	var out []int
-	for _, i := range ws[:n] {
+	for _, i := range ix.by[[2]string{client, key}].window(ix.h, from, to) {
 		if ix.h.Ops[i].Complete >= from {
 			out = append(out, i)
 		}
@@ -530,10 +566,19 @@ func (ix writeIndex) acceptedIn(client, key string, from, to int64) []int {
 // refusedAsDuplicate reports whether the resource refused one of client's
 // writes on key, whose [Invoke, Complete] meets [from, to], because its
 // idempotency key had already been used.
-func refusedAsDuplicate(h history.History, client, key string, from, to int64) bool {
-	for _, op := range h.Ops {
-		if op.F == history.Write && op.Type == history.Fail && op.Client == client && op.Key == key &&
-			op.Invoke <= to && op.Complete >= from && strings.Contains(op.Value.Reason, "idempotency key") {
+func (ix *writeIndex) refusedAsDuplicate(client, key string, from, to int64) bool {
+	if ix.dups == nil {
+		by := map[[2]string][]int{}
+		for i := range ix.h.Ops {
+			if op := &ix.h.Ops[i]; op.F == history.Write && op.Type == history.Fail && strings.Contains(op.Value.Reason, "idempotency key") {
+				k := [2]string{op.Client, op.Key}
+				by[k] = append(by[k], i)
+			}
+		}
+		ix.dups = newSpanLists(ix.h, by)
+	}
+	for _, i := range ix.dups[[2]string{client, key}].window(ix.h, from, to) {
+		if ix.h.Ops[i].Complete >= from {
 			return true
 		}
 	}

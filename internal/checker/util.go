@@ -156,22 +156,40 @@ func actionName(op history.Op) string {
 
 // sortIdx stably sorts positions of h.Ops by a time of the op, skipping the
 // sort when they are already in order (the usual case: histories are
-// recorded in invoke order).
+// recorded in invoke order). The times are read once into a compact slice
+// and sorted by (time, place in idx), which is the stable order.
 func sortIdx(h history.History, idx []int, t func(*history.Op) int64) {
-	less := func(a, b int) int {
-		ta, tb := t(&h.Ops[a]), t(&h.Ops[b])
-		switch {
-		case ta < tb:
-			return -1
-		case ta > tb:
-			return 1
+	sorted := true
+	for j := 1; j < len(idx); j++ {
+		if t(&h.Ops[idx[j]]) < t(&h.Ops[idx[j-1]]) {
+			sorted = false
+			break
 		}
-		return 0
 	}
-	if slices.IsSortedFunc(idx, less) {
+	if sorted {
 		return
 	}
-	slices.SortStableFunc(idx, less)
+	type keyed struct {
+		t   int64
+		seq int
+		i   int
+	}
+	ks := make([]keyed, len(idx))
+	for j, i := range idx {
+		ks[j] = keyed{t(&h.Ops[i]), j, i}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		}
+		return a.seq - b.seq
+	})
+	for j := range ks {
+		idx[j] = ks[j].i
+	}
 }
 
 func invokeOf(op *history.Op) int64   { return op.Invoke }

@@ -51,6 +51,9 @@ type Node struct {
 
 	mu     sync.Mutex
 	closed bool
+	// killed is set by Kill (and cleared by Restart): a node that is down
+	// without it died on its own.
+	killed bool
 }
 
 // Name returns the node name, "n1".."nN".
@@ -100,7 +103,26 @@ func (n *Node) do(op string, f func() error) error {
 // Restart depends on Options.Persistence (none: nothing; aof-*: every
 // acknowledged write, lock-theory §6.4). Killing a down node is a no-op.
 func (n *Node) Kill() error {
-	return n.do("kill", n.impl.kill)
+	return n.do("kill", func() error {
+		n.killed = true
+		return n.impl.kill()
+	})
+}
+
+// DiedOnItsOwn reports whether the node is down although nobody killed it
+// (its process exited or crashed by itself), with the tail of its log for
+// the error message (local nodes; "" otherwise). Such a run has no verdict:
+// its history was not made by the scenario's faults.
+func (n *Node) DiedOnItsOwn() (bool, string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed || n.killed || n.impl.state() != StateDown {
+		return false, ""
+	}
+	if l, ok := n.impl.(interface{ logTail(int64) string }); ok {
+		return true, l.logTail(0)
+	}
+	return true, ""
 }
 
 // Restart starts the node again on the same port with the same dir and
@@ -115,6 +137,7 @@ func (n *Node) Restart(ctx context.Context) error {
 				return err
 			}
 		}
+		n.killed = false
 		return n.impl.restart(ctx)
 	})
 }

@@ -130,6 +130,13 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 	wg.Wait()
 	r.nem.stop()
+	// A node that died by itself makes the history meaningless: its
+	// violations were not made by the scenario's faults. No verdict then.
+	for _, n := range cl.Nodes() {
+		if died, tail := n.DiedOnItsOwn(); died {
+			return nil, fmt.Errorf("node %s died on its own during the run (no scheduled fault killed it); log tail:\n%s", n.Name(), tail)
+		}
+	}
 	healErr := cl.HealAll(context.WithoutCancel(ctx))
 	r.nem.finish()
 	if o.inspect != nil {
