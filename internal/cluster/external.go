@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -277,25 +276,15 @@ func (n *externalNode) shiftClock(ctx context.Context, delta time.Duration) (int
 	if n.state() != StateRunning {
 		return 0, ErrNodeNotRunning
 	}
-	cnt, err := n.admin.Eval(ctx, shiftScript, nil, deltaMillis(delta)).Int()
-	if err != nil {
-		return 0, fmt.Errorf("shift script: %w", err)
-	}
-	return cnt, nil
+	return shiftKeys(ctx, n.admin, delta)
 }
 
 func (n *externalNode) version(ctx context.Context) (string, error) {
-	info, err := n.admin.Info(ctx, "server").Result()
+	v, err := serverVersion(ctx, n.admin)
 	if err != nil {
-		return "", fmt.Errorf("info server: %w", err)
+		return "", err
 	}
-	sc := bufio.NewScanner(strings.NewReader(info))
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "redis_version:"); ok {
-			return v + " (external)", nil
-		}
-	}
-	return "", errors.New("info server: no redis_version field")
+	return v + " (external)", nil
 }
 
 func (n *externalNode) flush(ctx context.Context) error {

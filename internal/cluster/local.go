@@ -358,25 +358,15 @@ func (n *localNode) shiftClock(ctx context.Context, delta time.Duration) (int, e
 	if n.state() != StateRunning {
 		return 0, ErrNodeNotRunning
 	}
-	cnt, err := n.admin.Eval(ctx, shiftScript, nil, deltaMillis(delta)).Int()
-	if err != nil {
-		return 0, fmt.Errorf("shift script: %w", err)
-	}
-	return cnt, nil
+	return shiftKeys(ctx, n.admin, delta)
 }
 
 func (n *localNode) version(ctx context.Context) (string, error) {
-	info, err := n.admin.Info(ctx, "server").Result()
+	v, err := serverVersion(ctx, n.admin)
 	if err != nil {
-		return "", fmt.Errorf("info server: %w", err)
+		return "", err
 	}
-	sc := bufio.NewScanner(strings.NewReader(info))
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "redis_version:"); ok {
-			return v, nil
-		}
-	}
-	return "", errors.New("info server: no redis_version field")
+	return v, nil
 }
 
 func (n *localNode) close() error {
@@ -489,4 +479,30 @@ func readPID(path string) (int, bool) {
 func pidAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// shiftKeys runs the TTL-shifting script on a node (lock-theory §6.3): every
+// volatile key loses delta of its TTL (gains it when delta < 0); it returns
+// how many keys it touched.
+func shiftKeys(ctx context.Context, admin *redis.Client, delta time.Duration) (int, error) {
+	cnt, err := admin.Eval(ctx, shiftScript, nil, deltaMillis(delta)).Int()
+	if err != nil {
+		return 0, fmt.Errorf("shift script: %w", err)
+	}
+	return cnt, nil
+}
+
+// serverVersion reads redis_version from INFO server.
+func serverVersion(ctx context.Context, admin *redis.Client) (string, error) {
+	info, err := admin.Info(ctx, "server").Result()
+	if err != nil {
+		return "", fmt.Errorf("info server: %w", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(info))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "redis_version:"); ok {
+			return v, nil
+		}
+	}
+	return "", errors.New("info server: no redis_version field")
 }
