@@ -50,12 +50,27 @@ type model struct {
 	clients []string
 	nodes   []string
 	keys    []string
+
+	lane     map[string]int           // client → lane (first occurrence)
+	opsByKey map[string][]int         // positions of each key's ops in History.Ops, in index order
+	byClient map[string]*leaseList    // leases per client
+	byKey    map[string]*leaseList    // leases per key
+	byCK     map[clientKey]*leaseList // leases per client and key
 }
 
 func (m *model) sec(ns int64) float64 { return m.h.Header.ScenarioSeconds(ns) }
 
 // wallOfScenarioNS converts a scenario-time duration (ns) to wall ns.
 func (m *model) wallOfScenarioNS(d int64) int64 { return int64(float64(d) / m.scale) }
+
+// historyEnd is the last instant in h (wall ns).
+func historyEnd(h history.History) int64 {
+	var end int64
+	for _, o := range h.Ops {
+		end = max(end, o.Invoke, o.Complete)
+	}
+	return end
+}
 
 func opEnd(o history.Op, end int64) int64 {
 	if o.Open() {
@@ -92,6 +107,16 @@ func newModel(h history.History) *model {
 			m.keys = append(m.keys, o.Key)
 		}
 	}
+	m.lane = make(map[string]int, len(m.clients))
+	for i, c := range m.clients {
+		if _, ok := m.lane[c]; !ok {
+			m.lane[c] = i
+		}
+	}
+	m.opsByKey = map[string][]int{}
+	for i, o := range h.Ops {
+		m.opsByKey[o.Key] = append(m.opsByKey[o.Key], i)
+	}
 	m.nodes = append(m.nodes, h.Header.Nodes...)
 	if len(m.nodes) == 0 {
 		m.nodes = []string{"redis"}
@@ -106,9 +131,96 @@ func newModel(h history.History) *model {
 	return m
 }
 
+// clientKey names the operations of one client on one key.
+type clientKey struct{ client, key string }
+
+// opList is a list of op positions (into History.Ops) in index order.
+type opList struct {
+	pos []int
+	// sorted reports whether the ops' Invoke never decreases along pos
+	// (true of every recorded history: the recorder numbers ops as they
+	// are invoked); lookups by instant then use binary search.
+	sorted bool
+}
+
+func (l *opList) add(ops []history.Op, j int) {
+	if n := len(l.pos); n == 0 {
+		l.sorted = true
+	} else if ops[l.pos[n-1]].Invoke > ops[j].Invoke {
+		l.sorted = false
+	}
+	l.pos = append(l.pos, j)
+}
+
+// from returns the first position in l whose op may be invoked at or
+// after t: exact when l is sorted, 0 otherwise (callers filter).
+func (l *opList) from(ops []history.Op, t int64) int {
+	if !l.sorted {
+		return 0
+	}
+	return sort.Search(len(l.pos), func(q int) bool { return ops[l.pos[q]].Invoke >= t })
+}
+
+// leaseList is the leases of one client, one key or one client on one
+// key, in m.leases order (by Start), with running maxima for lookups.
+type leaseList struct {
+	idx   []int   // into m.leases
+	start []int64 // Start of each
+	beMax []int64 // beMax[q] = max BelievedEnd of idx[0..q]
+	keMax []int64 // keMax[q] = max KeyEnd of idx[0..q]
+}
+
+func (ll *leaseList) add(i int, l *lease) {
+	be, ke := l.BelievedEnd, l.KeyEnd
+	if n := len(ll.idx); n > 0 {
+		be, ke = max(be, ll.beMax[n-1]), max(ke, ll.keMax[n-1])
+	}
+	ll.idx, ll.start = append(ll.idx, i), append(ll.start, l.Start)
+	ll.beMax, ll.keMax = append(ll.beMax, be), append(ll.keMax, ke)
+}
+
+// upTo is the number of leases of ll that started at or before t.
+func (ll *leaseList) upTo(t int64) int {
+	return sort.Search(len(ll.start), func(q int) bool { return ll.start[q] > t })
+}
+
+// deriveLeases derives m.leases from the ok acquires. For each grant it
+// looks only at its own client's ops on the key (the release, lost or
+// done that ends the believed hold, the renewals before it) and at the
+// removing releases of the key invoked while the key could still live,
+// so the cost grows with the history, not with its square.
 func (m *model) deriveLeases() {
 	ops := m.h.Ops
 	const never = int64(1<<62 - 1)
+	byCK := map[clientKey]*opList{}
+	removals := map[string][]int{} // per key: ok removing releases and probes, by (Invoke, index)
+	for j, p := range ops {
+		k := clientKey{p.Client, p.Key}
+		l := byCK[k]
+		if l == nil {
+			l = &opList{}
+			byCK[k] = l
+		}
+		l.add(ops, j)
+		if (p.F == history.Release || p.F == history.Probe) && p.Type == history.OK && p.Value.Removed {
+			removals[p.Key] = append(removals[p.Key], j)
+		}
+	}
+	for _, rs := range removals {
+		sort.SliceStable(rs, func(a, b int) bool { return ops[rs[a]].Invoke < ops[rs[b]].Invoke })
+	}
+	type extension struct {
+		j      int // op position of the renewal
+		expire int64
+	}
+	type removal struct {
+		j     int
+		nodes []string
+		t     int64
+		how   string
+	}
+	var exts []extension
+	var rems []removal
 	for i, o := range ops {
 		if (o.F != history.Acquire && o.F != history.Probe) || o.Type != history.OK || o.Open() {
 			continue
@@ -128,31 +240,77 @@ func (m *model) deriveLeases() {
 		}
 		l.NodeEnd = map[string]int64{}
 		l.NodeHow = map[string]string{}
-		for j, p := range ops {
-			if j == i || p.Key != o.Key || p.Invoke < o.Complete {
+		exts, rems = exts[:0], rems[:0]
+		// The client's own ops on the key from o.Complete on, in index
+		// order: renewals, then the release, lost or done that ends the
+		// believed hold (nothing after it matters).
+		own := byCK[clientKey{o.Client, o.Key}]
+		for _, j := range own.pos[own.from(ops, o.Complete):] {
+			p := ops[j]
+			if j == i || p.Invoke < o.Complete || !(p.Value.Token == "" || l.Token == "" || p.Value.Token == l.Token) {
 				continue
 			}
-			same := p.Client == o.Client && (p.Value.Token == "" || l.Token == "" || p.Value.Token == l.Token)
-			switch {
-			case same && l.EndHow == "end" && (p.F == history.Release || p.F == history.Lost || p.F == history.Done):
-				l.BelievedEnd, l.EndHow = p.Invoke, string(p.F)
-				if p.F == history.Release && p.Type == history.OK && p.Value.Removed {
-					l.removeOn(p.Value.Nodes, p.Invoke, "released")
+			if p.F == history.Release || p.F == history.Lost || p.F == history.Done {
+				if l.EndHow == "end" {
+					l.BelievedEnd, l.EndHow = p.Invoke, string(p.F)
 				}
-			case same && p.F == history.Extend && p.Type == history.OK && !p.Open() && p.Invoke <= l.Expire && l.EndHow == "end":
+				if p.F == history.Release && p.Type == history.OK && p.Value.Removed {
+					rems = append(rems, removal{j, p.Value.Nodes, p.Invoke, "released"})
+				}
+				if p.F == history.Done {
+					// The work is over; the release that follows may still
+					// remove the key.
+					continue
+				}
+				break
+			}
+			if p.F == history.Extend && p.Type == history.OK && !p.Open() && p.Invoke <= l.Expire && l.EndHow == "end" {
 				ttl := p.Value.TTL
 				if ttl <= 0 {
 					ttl = l.TTL
 				}
 				l.Expire = p.Complete + m.wallOfScenarioNS(ttl)
+				exts = append(exts, extension{j, l.Expire})
 			}
-			// A compare-and-delete release carrying another owner token
-			// cannot remove our key; only a plain DEL (naive, or no token) can.
+		}
+		// Foreign removals: a compare-and-delete release carrying another
+		// owner token cannot remove our key; only a plain DEL (naive, or
+		// no token) can, invoked while the key was still ours (before the
+		// expiry in force at that point of the history).
+		latest := l.Start + m.wallOfScenarioNS(l.TTL)
+		if l.TTL <= 0 {
+			latest = never
+		}
+		for _, e := range exts {
+			latest = max(latest, e.expire)
+		}
+		rs := removals[o.Key]
+		for q := sort.Search(len(rs), func(q int) bool { return ops[rs[q]].Invoke >= o.Complete }); q < len(rs); q++ {
+			j := rs[q]
+			p := ops[j]
+			if p.Invoke >= latest {
+				break
+			}
 			plainDel := m.h.Header.Algorithm == "naive" || p.Value.Token == "" || l.Token == ""
-			if p.Client != o.Client && plainDel && (p.F == history.Release || p.F == history.Probe) && p.Type == history.OK &&
-				p.Value.Removed && p.Invoke < l.Expire && (len(p.Value.Nodes) == 0 || shareNode(p.Value.Nodes, l.Nodes)) {
-				l.removeOn(p.Value.Nodes, p.Invoke, "removed:"+p.Client) // a foreign plain DEL (naive) while the key was still ours
+			if j == i || p.Client == o.Client || !plainDel || (len(p.Value.Nodes) > 0 && !shareNode(p.Value.Nodes, l.Nodes)) {
+				continue
 			}
+			expire := l.Start + m.wallOfScenarioNS(l.TTL) // the expiry in force when op j comes
+			if l.TTL <= 0 {
+				expire = never
+			}
+			for _, e := range exts {
+				if e.j < j {
+					expire = e.expire
+				}
+			}
+			if p.Invoke < expire {
+				rems = append(rems, removal{j, p.Value.Nodes, p.Invoke, "removed:" + p.Client}) // a foreign plain DEL (naive) while the key was still ours
+			}
+		}
+		sort.SliceStable(rems, func(a, b int) bool { return rems[a].j < rems[b].j })
+		for _, r := range rems {
+			l.removeOn(r.nodes, r.t, r.how)
 		}
 		// Per node: the TTL expiry, earlier when the node's clock jumped
 		// forward or the node crashed (no persistence) while the key lived.
@@ -181,26 +339,36 @@ func (m *model) deriveLeases() {
 		m.leases = append(m.leases, l)
 	}
 	// A later grant of the same key on a node means the key was gone from
-	// that node by then: clip (our derived expiry is an estimate).
+	// that node by then: clip (our derived expiry is an estimate). Leases
+	// are by Start, so the later grants of a key that can still clip a
+	// lease are those before its latest node end.
 	sort.SliceStable(m.leases, func(a, b int) bool { return m.leases[a].Start < m.leases[b].Start })
+	byKey := map[string][]int{}
 	for a := range m.leases {
-		la := &m.leases[a]
-		for b := a + 1; b < len(m.leases); b++ {
-			lb := m.leases[b]
-			if la.Key != lb.Key {
-				continue
-			}
-			for _, n := range lb.Nodes {
-				e, ok := la.NodeEnd[n]
-				if !ok || lb.Start >= e {
-					continue
+		byKey[m.leases[a].Key] = append(byKey[m.leases[a].Key], a)
+	}
+	for _, group := range byKey {
+		for x, a := range group {
+			la := &m.leases[a]
+			last := latestNodeEnd(la)
+			for _, b := range group[x+1:] {
+				lb := &m.leases[b]
+				if lb.Start >= last {
+					break
 				}
-				if la.NodeHow[n] == "expired" && la.Expire <= lb.Start+m.wallOfScenarioNS(int64(1e9)) {
-					la.NodeEnd[n] = lb.Start // expired, a hair earlier than we estimated
-				} else if la.NodeHow[n] == "expired" {
-					la.NodeEnd[n], la.NodeHow[n] = lb.Start, "taken:"+lb.Client
-				} else {
-					la.NodeEnd[n] = lb.Start
+				for _, n := range lb.Nodes {
+					e, ok := la.NodeEnd[n]
+					if !ok || lb.Start >= e {
+						continue
+					}
+					if la.NodeHow[n] == "expired" && la.Expire <= lb.Start+m.wallOfScenarioNS(int64(1e9)) {
+						la.NodeEnd[n] = lb.Start // expired, a hair earlier than we estimated
+					} else if la.NodeHow[n] == "expired" {
+						la.NodeEnd[n], la.NodeHow[n] = lb.Start, "taken:"+lb.Client
+					} else {
+						la.NodeEnd[n] = lb.Start
+					}
+					last = latestNodeEnd(la)
 				}
 			}
 		}
@@ -229,6 +397,44 @@ func (m *model) deriveLeases() {
 		l.Removed = how != "expired" && how != "clock" && how != "crash"
 		l.Expired = !l.Removed && l.KeyEnd <= m.end
 		l.EndCause = how
+	}
+	m.indexLeases()
+}
+
+// latestNodeEnd is the last instant the lease's key lived on any node.
+func latestNodeEnd(l *lease) int64 {
+	last := int64(-1 << 62)
+	for _, e := range l.NodeEnd {
+		last = max(last, e)
+	}
+	return last
+}
+
+// indexLeases builds the per-client, per-key and per-client-and-key
+// lease lists the lookups below use.
+func (m *model) indexLeases() {
+	m.byClient = map[string]*leaseList{}
+	m.byKey = map[string]*leaseList{}
+	m.byCK = map[clientKey]*leaseList{}
+	get := func(mp map[string]*leaseList, k string) *leaseList {
+		ll := mp[k]
+		if ll == nil {
+			ll = &leaseList{}
+			mp[k] = ll
+		}
+		return ll
+	}
+	for i := range m.leases {
+		l := &m.leases[i]
+		get(m.byClient, l.Client).add(i, l)
+		get(m.byKey, l.Key).add(i, l)
+		ck := clientKey{l.Client, l.Key}
+		ll := m.byCK[ck]
+		if ll == nil {
+			ll = &leaseList{}
+			m.byCK[ck] = ll
+		}
+		ll.add(i, l)
 	}
 }
 
@@ -307,33 +513,47 @@ func (m *model) pausedAt(client string, t int64) (window, bool) {
 	return window{}, false
 }
 
-// leaseAt returns the lease client believed it held on key at instant t.
+// leaseAt returns the lease client believed it held on key at instant t
+// (any key when key is ""): the last one by Start that started at or
+// before t and whose believed hold had not ended.
 func (m *model) leaseAt(client, key string, t int64) (lease, bool) {
-	for i := len(m.leases) - 1; i >= 0; i-- {
-		l := m.leases[i]
-		if l.Client == client && (key == "" || l.Key == key) && l.Start <= t && t <= l.BelievedEnd {
+	var ll *leaseList
+	if key == "" {
+		ll = m.byClient[client]
+	} else {
+		ll = m.byCK[clientKey{client, key}]
+	}
+	if ll == nil {
+		return lease{}, false
+	}
+	for q := ll.upTo(t) - 1; q >= 0 && ll.beMax[q] >= t; q-- {
+		if l := m.leases[ll.idx[q]]; t <= l.BelievedEnd {
 			return l, true
 		}
 	}
 	return lease{}, false
 }
 
-// keyOwnerAt returns the lease whose key existed in Redis on key at t.
+// keyOwnerAt returns the lease whose key existed in Redis on key at t:
+// the first by Start with Start ≤ t < KeyEnd.
 func (m *model) keyOwnerAt(key string, t int64) (lease, bool) {
-	for _, l := range m.leases {
-		if l.Key == key && l.Start <= t && t < l.KeyEnd {
-			return l, true
-		}
+	ll := m.byKey[key]
+	if ll == nil {
+		return lease{}, false
+	}
+	// The first lease whose key outlived t is the first where the running
+	// maximum of KeyEnd passes t; later ones started no earlier.
+	q := sort.Search(len(ll.keMax), func(q int) bool { return ll.keMax[q] > t })
+	if q < len(ll.idx) && ll.start[q] <= t {
+		return m.leases[ll.idx[q]], true
 	}
 	return lease{}, false
 }
 
 // laneOf maps a client name to its lane index (0 = top).
 func (m *model) laneOf(client string) int {
-	for i, c := range m.clients {
-		if c == client {
-			return i
-		}
+	if i, ok := m.lane[client]; ok {
+		return i
 	}
 	return -1
 }

@@ -29,7 +29,7 @@ func porcupineOps(h history.History) int {
 	return len(ops)
 }
 
-func historyStatus(in Input) historyInfo {
+func historyStatus(in Input, m *model) historyInfo {
 	lang := normLang(in.Lang)
 	if in.Porcupine == nil {
 		return historyInfo{Note: tr(lang, "history.none")}
@@ -42,7 +42,6 @@ func historyStatus(in Input) historyInfo {
 	if shown == 0 {
 		return historyInfo{Note: tr(lang, "history.toobig", n, MaxPorcupineOps), Ops: n}
 	}
-	m := newModel(in.History)
 	return historyInfo{Written: true, Ops: n, Window: &w,
 		Note: tr(lang, "history.window", n, MaxPorcupineOps, shown, fmtT(m.sec(t0)), fmtT(m.sec(t1)))}
 }
@@ -67,8 +66,8 @@ func anomalyWindow(in Input, limit int) (history.History, int64, int64, int) {
 	if len(idx) == 0 || limit <= 0 {
 		return history.History{}, 0, 0, 0
 	}
-	m := newModel(h)
-	focus := m.end / 2
+	end := historyEnd(h)
+	focus := end / 2
 	first := int64(-1)
 	for _, a := range allAnomalies(in.Results) {
 		if !a.Informational && (first < 0 || a.Start < first) {
@@ -104,11 +103,11 @@ func anomalyWindow(in Input, limit int) (history.History, int64, int64, int) {
 	t0, t1 := h.Ops[idx[bestLo]].Invoke, int64(0)
 	for _, i := range idx[bestLo : bestLo+size] {
 		keep[i] = true
-		t1 = max(t1, opEnd(h.Ops[i], m.end))
+		t1 = max(t1, opEnd(h.Ops[i], end))
 	}
 	out := history.History{Header: h.Header}
 	for i, o := range h.Ops {
-		isFault := o.F == history.Fault && o.Invoke <= t1 && opEnd(o, m.end) >= t0
+		isFault := o.F == history.Fault && o.Invoke <= t1 && opEnd(o, end) >= t0
 		if keep[i] || isFault {
 			out.Ops = append(out.Ops, o)
 		}
@@ -119,7 +118,7 @@ func anomalyWindow(in Input, limit int) (history.History, int64, int64, int) {
 // writeHistoryHTML writes porcupine's visualisation with the fault
 // windows, the derived lock holds and the anomaly windows as annotations
 // (true-time ns, the same axis as the operations).
-func writeHistoryHTML(path string, in Input, hist historyInfo) error {
+func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 	model, info := in.Porcupine.Model, in.Porcupine.Info // copy: annotations are ours only
 	if hist.Window != nil {
 		// Rebuild a smaller porcupine input from the window's ops.
@@ -127,8 +126,8 @@ func writeHistoryHTML(path string, in Input, hist historyInfo) error {
 		model, ops = checker.Porcupine(*hist.Window)
 		_, info = porcupine.CheckOperationsVerbose(model, ops, 10*time.Second)
 		in.History = *hist.Window
+		m = newModel(in.History)
 	}
-	m := newModel(in.History)
 	var anns []porcupine.Annotation
 	for _, w := range m.faults {
 		desc := w.Fault + " " + strings.Join(w.Targets, ",")

@@ -49,7 +49,7 @@ type page struct {
 	YAML                           string
 }
 
-func buildPage(in Input, res Results, hist historyInfo) page {
+func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) page {
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	p := page{
@@ -57,7 +57,7 @@ func buildPage(in Input, res Results, hist historyInfo) page {
 		Fix: buildRemedy(in, lang), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
-		Headline: Headline(withLang(in, lang)), History: hist, YAML: string(in.ScenarioYAML), Checkers: in.Results,
+		Headline: headline, History: hist, YAML: string(in.ScenarioYAML), Checkers: in.Results,
 	}
 	switch {
 	case res.ExpectationMet == nil:
@@ -67,11 +67,10 @@ func buildPage(in Input, res Results, hist historyInfo) page {
 	default:
 		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", tr(lang, "verdict."+in.Expect), tr(lang, "verdict."+string(res.Verdict)))
 	}
-	for _, s := range Narrative(withLang(in, lang)) {
+	for _, s := range narrative(withLang(in, lang), m) {
 		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind,
 			Info: s.Kind == StepViolated && (strings.Contains(s.Text, "informational") || strings.Contains(s.Text, tr(lang, "informational.short")))})
 	}
-	m := newModel(in.History)
 	for _, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
 			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
@@ -128,7 +127,7 @@ func fixedReport(dir, fixed string) string {
 	return filepath.ToSlash(rel)
 }
 
-func writeIndex(path string, in Input, res Results, hist historyInfo) error {
+func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string) error {
 	lang := normLang(in.Lang)
 	t, err := template.New("index").Funcs(template.FuncMap{
 		"t":  func(key string) string { return tr(lang, key) },
@@ -141,7 +140,7 @@ func writeIndex(path string, in Input, res Results, hist historyInfo) error {
 	if err != nil {
 		return err
 	}
-	pg := buildPage(in, res, hist)
+	pg := buildPage(in, m, res, hist, headline)
 	if pg.Fix != nil {
 		pg.FixedReport = fixedReport(filepath.Dir(path), pg.Fix.Fixed)
 	}

@@ -15,8 +15,7 @@ import (
 // milliseconds (Complete − Invoke, true time) against its start in scenario
 // seconds; granted, refused and unknown-outcome attempts with different
 // glyphs; fault windows shaded. Unknown outcomes are drawn at the top.
-func writeLatency(path string, in Input) error {
-	m := newModel(in.History)
+func writeLatency(path string, in Input, m *model) error {
 	lang := normLang(in.Lang)
 	var okXY, failXY, infoXY plotter.XYs
 	maxMS := 0.0
@@ -64,11 +63,13 @@ func writeLatency(path string, in Input) error {
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	p.Add(grid)
 	legend := shadeFaults(p, m, lang, top)
+	// Data units per pixel, for thinning the markers of a busy run.
+	perX, perY := p.X.Max/float64(latencyW-150), top/float64(latencyH-legendH-120)
 	add := func(xys plotter.XYs, g draw.GlyphStyle, key string) {
 		if len(xys) == 0 {
 			return
 		}
-		s := scatter(xys, g)
+		s := scatter(thinXY(xys, perX, perY), g)
 		p.Add(s)
 		legend = append(legend, legendEntry{s, tr(lang, key)})
 	}

@@ -196,7 +196,7 @@ func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64)
 	if err != nil {
 		return err
 	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+	if err := encodePNG(f, img.Image()); err != nil {
 		f.Close()
 		return err
 	}

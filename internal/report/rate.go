@@ -27,8 +27,7 @@ func rateBin(span float64) float64 {
 
 // writeRate draws rate.png: acquires granted and refused per second of
 // scenario time (Jepsen's rate plot), fault windows shaded per kind.
-func writeRate(path string, in Input) error {
-	m := newModel(in.History)
+func writeRate(path string, in Input, m *model) error {
 	lang := normLang(in.Lang)
 	endS := max(m.sec(m.end), 1e-9)
 	bin := rateBin(endS)

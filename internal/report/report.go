@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/anishathalye/porcupine"
 
@@ -77,9 +78,10 @@ func emulated(h history.Header) bool { return h.Backend == "embedded" }
 
 // BuildResults assembles results.json's content; dir is recorded as
 // ReportDir.
-func BuildResults(in Input, dir string) Results {
+func BuildResults(in Input, dir string) Results { return buildResults(in, dir, newModel(in.History)) }
+
+func buildResults(in Input, dir string, m *model) Results {
 	h := in.History.Header
-	m := newModel(in.History)
 	r := Results{
 		Scenario: h.Scenario, File: in.ScenarioFile, Seed: h.Seed, Backend: h.Backend,
 		RedisVersion: h.RedisVersion, TimeScale: m.scale, Verdict: in.Verdict, Expect: in.Expect,
@@ -117,8 +119,15 @@ func BuildResults(in Input, dir string) Results {
 // latency.png and, when in.Porcupine is set and the history is small
 // enough, history.html. It does not write history.jsonl. It writes every
 // file it can and returns the first error met together with the Results.
+//
+// The history is derived once (leases, faults, lanes) and shared by every
+// file; the three PNGs are drawn concurrently with history.html and
+// index.html.
 func Write(dir string, in Input) (Results, error) {
-	res := BuildResults(in, dir)
+	in.Lang = normLang(in.Lang)
+	m := newModel(in.History)
+	res := buildResults(in, dir, m)
+	headline := headline(in, m)
 	var errs []error
 	if len(in.ScenarioYAML) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), in.ScenarioYAML, 0o644); err != nil {
@@ -132,26 +141,39 @@ func Write(dir string, in Input) (Results, error) {
 	if err != nil {
 		errs = append(errs, fmt.Errorf("write results.json: %w", err))
 	}
-	if err := writeTimeline(filepath.Join(dir, TimelineFile), in); err != nil {
-		errs = append(errs, fmt.Errorf("write %s: %w", TimelineFile, err))
+	// The PNGs in the background (m is read-only from here on); errors
+	// keep the order of the files.
+	var wg sync.WaitGroup
+	pngErrs := make([]error, 3)
+	for i, w := range []struct {
+		file string
+		draw func(string) error
+	}{
+		{TimelineFile, func(p string) error { return writeTimeline(p, in, m, headline) }},
+		{LatencyFile, func(p string) error { return writeLatency(p, in, m) }},
+		{RateFile, func(p string) error { return writeRate(p, in, m) }},
+	} {
+		wg.Go(func() {
+			if err := w.draw(filepath.Join(dir, w.file)); err != nil {
+				pngErrs[i] = fmt.Errorf("write %s: %w", w.file, err)
+			}
+		})
 	}
-	if err := writeLatency(filepath.Join(dir, LatencyFile), in); err != nil {
-		errs = append(errs, fmt.Errorf("write %s: %w", LatencyFile, err))
-	}
-	if err := writeRate(filepath.Join(dir, RateFile), in); err != nil {
-		errs = append(errs, fmt.Errorf("write %s: %w", RateFile, err))
-	}
-	hist := historyStatus(in)
+	var histErr, indexErr error
+	hist := historyStatus(in, m)
 	if hist.Written {
-		if err := writeHistoryHTML(filepath.Join(dir, HistoryFile), in, hist); err != nil {
-			errs = append(errs, fmt.Errorf("write %s: %w", HistoryFile, err))
+		if err := writeHistoryHTML(filepath.Join(dir, HistoryFile), in, m, hist); err != nil {
+			histErr = fmt.Errorf("write %s: %w", HistoryFile, err)
 			hist.Written = false
 			hist.Note = err.Error()
 		}
 	}
-	if err := writeIndex(filepath.Join(dir, IndexFile), in, res, hist); err != nil {
-		errs = append(errs, fmt.Errorf("write %s: %w", IndexFile, err))
+	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, headline); err != nil {
+		indexErr = fmt.Errorf("write %s: %w", IndexFile, err)
 	}
+	wg.Wait()
+	errs = append(errs, pngErrs...)
+	errs = append(errs, histErr, indexErr)
 	return res, errors.Join(errs...)
 }
 
@@ -172,9 +194,10 @@ var MaxPorcupineOps = 20000
 // the anomalies: a double effect first, then a mutex overlap, then any
 // other; for a valid run whose stale write the resource refused, the
 // fencing sentence.
-func Headline(in Input) string {
+func Headline(in Input) string { return headline(in, newModel(in.History)) }
+
+func headline(in Input, m *model) string {
 	lang := in.Lang
-	m := newModel(in.History)
 	verdict := in.Verdict
 	var anoms []checker.Anomaly
 	for _, a := range allAnomalies(in.Results) {

@@ -116,11 +116,13 @@ func pointWord(lang, point string) string {
 // the client's any more, and who had it meanwhile.
 func (m *model) releaseNothing(lang string, o history.Op) string {
 	var own *lease
-	for i := len(m.leases) - 1; i >= 0; i-- {
-		l := &m.leases[i]
-		if l.Client == o.Client && l.Key == o.Key && l.Start <= o.Invoke && (o.Value.Token == "" || l.Token == "" || o.Value.Token == l.Token) {
-			own = l
-			break
+	if ll := m.byCK[clientKey{o.Client, o.Key}]; ll != nil {
+		for q := ll.upTo(o.Invoke) - 1; q >= 0; q-- {
+			l := &m.leases[ll.idx[q]]
+			if o.Value.Token == "" || l.Token == "" || o.Value.Token == l.Token {
+				own = l
+				break
+			}
 		}
 	}
 	if own == nil || own.KeyEnd > o.Invoke {
@@ -139,16 +141,19 @@ func (m *model) releaseNothing(lang string, o history.Op) string {
 		cause = tr(lang, "n.gone.expired", fmtT(m.sec(own.KeyEnd)))
 	}
 	// Who took the lock after ours ended, and do they still hold it?
-	for _, l := range m.leases {
-		if l.Key != o.Key || l.Client == o.Client || l.Start < own.KeyEnd || l.Start > o.Invoke {
-			continue
+	if ll := m.byKey[o.Key]; ll != nil {
+		for q := sort.Search(len(ll.start), func(q int) bool { return ll.start[q] >= own.KeyEnd }); q < len(ll.idx) && ll.start[q] <= o.Invoke; q++ {
+			l := m.leases[ll.idx[q]]
+			if l.Client == o.Client {
+				continue
+			}
+			if l.KeyEnd <= o.Invoke {
+				cause += tr(lang, "n.gone.taken.released", l.Client)
+			} else {
+				cause += tr(lang, "n.gone.taken.holds", l.Client)
+			}
+			break
 		}
-		if l.KeyEnd <= o.Invoke {
-			cause += tr(lang, "n.gone.taken.released", l.Client)
-		} else {
-			cause += tr(lang, "n.gone.taken.holds", l.Client)
-		}
-		break
 	}
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
@@ -161,7 +166,8 @@ func (m *model) chargesOf(lang string, a checker.Anomaly) (string, int) {
 		want[i] = true
 	}
 	var parts []string
-	for _, o := range m.h.Ops {
+	for _, i := range m.opsByKey[a.Key] {
+		o := m.h.Ops[i]
 		if o.F != history.Write || o.Type != history.OK || o.Key != a.Key {
 			continue
 		}
@@ -203,8 +209,8 @@ func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
 	case checker.KindOversell:
 		stock, ok := m.h.Header.Params[checker.ParamStock]
 		sold := 0
-		for _, o := range m.h.Ops {
-			if o.F == history.Write && o.Type == history.OK && o.Key == a.Key && o.Value.Action == checker.ActionSell {
+		for _, i := range m.opsByKey[a.Key] {
+			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Key == a.Key && o.Value.Action == checker.ActionSell {
 				sold++
 			}
 		}

@@ -110,8 +110,7 @@ func wrapText(s string, n int) string {
 // lost, pauses and link faults, refused acquires, writes) and one per node
 // (when the lock key existed there and whose it was, node faults);
 // violation windows as red bands across all lanes.
-func writeTimeline(path string, in Input) error {
-	m := newModel(in.History)
+func writeTimeline(path string, in Input, m *model, headline string) error {
 	lang := normLang(in.Lang)
 	nc := len(m.clients)
 	lanes := nc + len(m.nodes)
@@ -145,7 +144,7 @@ func writeTimeline(path string, in Input) error {
 	if in.Aborted {
 		title += " — " + tr(lang, "aborted")
 	}
-	title += "\n" + wrapText(Headline(withLang(in, lang)), 120)
+	title += "\n" + wrapText(headline, 120)
 	p := newPlot(title)
 	p.X.Label.Text = tr(lang, "p.x")
 	p.X.Min, p.X.Max = 0, endS*1.1
@@ -327,6 +326,11 @@ func writeTimeline(path string, in Input) error {
 	}
 	var expiries []mark
 	labelAll := len(m.leases) <= maxMarkerLabels
+	// A busy run draws its bars per pixel column instead (see dense.go).
+	dense := len(m.leases) > maxTimelineBars
+	cols := newColumns(p.X.Max, perPx)
+	holdSpans, believedSpans, nodeSpans := make([][]span, nc), make([][]span, nc), make([][]span, len(m.nodes))
+	holdStyle := boldStyle(fontSize, color.Black)
 	for _, l := range m.leases {
 		ci := m.laneOf(l.Client)
 		if ci < 0 {
@@ -346,17 +350,26 @@ func writeTimeline(path string, in Input) error {
 			name = l.Key + " " + name
 		}
 		bar := rect(s, held, y-0.2, y+0.2, col, draw.LineStyle{Color: color.Black, Width: vg.Points(1)})
-		p.Add(bar)
+		if dense {
+			holdSpans[ci] = append(holdSpans[ci], span{s, held, ci})
+		} else {
+			p.Add(bar)
+		}
 		if !seenClient[l.Client] {
 			seenClient[l.Client] = true
 			legend = append(legend, legendEntry{bar, tr(lang, "p.hold", l.Client)})
 		}
-		if labelAll || held-s >= minLabelPx(name, boldStyle(fontSize, color.Black)) {
-			placeLeft(fmt.Sprintf("hold%d", ci), s, y+0.41, name, boldStyle(fontSize, color.Black))
+		// (A label is at least 16 px wide: narrower bars need no measuring.)
+		if labelAll || (held-s >= 16*perPx && held-s >= minLabelPx(name, holdStyle)) {
+			placeLeft(fmt.Sprintf("hold%d", ci), s, y+0.41, name, holdStyle)
 		}
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			hasBelieved = true
-			p.Add(rect(held, be, y-0.2, y+0.2, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}))
+			if dense {
+				believedSpans[ci] = append(believedSpans[ci], span{held, be, ci})
+			} else {
+				p.Add(rect(held, be, y-0.2, y+0.2, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}))
+			}
 		}
 		// Node lanes: the key existed on each granting node until its
 		// NodeEnd.
@@ -374,10 +387,14 @@ func writeTimeline(path string, in Input) error {
 			if ke <= s {
 				ke = s + endS*0.003
 			}
-			p.Add(rect(s, ke, ny-0.2, ny+0.2, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1.5)}))
+			if dense {
+				nodeSpans[ni-nc] = append(nodeSpans[ni-nc], span{s, ke, ci})
+			} else {
+				p.Add(rect(s, ke, ny-0.2, ny+0.2, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1.5)}))
+			}
 			kl := l.Client + " " + name
 			sty := boldStyle(fontSize-1, color.Black)
-			if ke-s >= minLabelPx(kl, sty) {
+			if ke-s >= 16*perPx && ke-s >= minLabelPx(kl, sty) {
 				label(s+6*perPx, ny, kl, sty)
 			} else if labelAll {
 				placeLeft(fmt.Sprintf("key%d", ni), s, ny-0.33, kl, boldStyle(fontSize-3, color.Black))
@@ -390,6 +407,29 @@ func writeTimeline(path string, in Input) error {
 			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, tr(lang, "p.quorum.lost"), ci})
 		} else if l.Expired {
 			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, tr(lang, "p.expired"), ci})
+		}
+	}
+	if dense {
+		for ci := range holdSpans {
+			y := laneY(ci)
+			col := clientColor(ci)
+			for _, r := range cols.paint(holdSpans[ci]) {
+				p.Add(rect(r.s, r.e, y-0.2, y+0.2, col, draw.LineStyle{Color: color.Black, Width: vg.Points(1)}))
+			}
+			for _, r := range cols.paint(believedSpans[ci]) {
+				p.Add(rect(r.s, r.e, y-0.2, y+0.2, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}))
+			}
+		}
+		for i, spans := range nodeSpans {
+			ny := laneY(nc + i)
+			for _, r := range cols.paint(spans) {
+				col := clientColor(r.owner)
+				if (r.e-r.s)/perPx >= 4 {
+					p.Add(rect(r.s, r.e, ny-0.2, ny+0.2, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1.5)}))
+				} else {
+					p.Add(rect(r.s, r.e, ny-0.2, ny+0.2, col, noLine()))
+				}
+			}
 		}
 	}
 	if hasBelieved {
@@ -420,10 +460,24 @@ func writeTimeline(path string, in Input) error {
 	// Expiry: a thick vertical tick and the word, left of it.
 	expSty := draw.LineStyle{Color: color.Black, Width: vg.Points(3)}
 	sort.SliceStable(expiries, func(i, j int) bool { return expiries[i].x < expiries[j].x })
-	for _, xy := range expiries {
-		ln, _ := plotter.NewLine(plotter.XYs{{X: xy.x, Y: xy.y - 0.32}, {X: xy.x, Y: xy.y + 0.32}})
-		ln.LineStyle = expSty
-		p.Add(ln)
+	if len(expiries) > maxTimelineMarks {
+		// One tick per lane and pixel column, all in one plotter.
+		ticks := segments{sty: expSty}
+		seen := map[[2]int]bool{}
+		for _, xy := range expiries {
+			k := [2]int{int(xy.y), cols.col(xy.x)}
+			if !seen[k] {
+				seen[k] = true
+				ticks.xys = append(ticks.xys, plotter.XY{X: xy.x, Y: xy.y - 0.32}, plotter.XY{X: xy.x, Y: xy.y + 0.32})
+			}
+		}
+		p.Add(ticks)
+	} else {
+		for _, xy := range expiries {
+			ln, _ := plotter.NewLine(plotter.XYs{{X: xy.x, Y: xy.y - 0.32}, {X: xy.x, Y: xy.y + 0.32}})
+			ln.LineStyle = expSty
+			p.Add(ln)
+		}
 	}
 	// The word goes only on client lanes, right of the tick on the row of
 	// the token labels; on node lanes the legend explains the tick.
@@ -449,7 +503,7 @@ func writeTimeline(path string, in Input) error {
 		}
 	}
 	if len(tries) > 0 {
-		sc := scatter(tries, draw.GlyphStyle{Color: colTryFail, Radius: vg.Points(4), Shape: thickPlus{vg.Points(1.5)}})
+		sc := scatter(thinXY(tries, perPx, 0.02), draw.GlyphStyle{Color: colTryFail, Radius: vg.Points(4), Shape: thickPlus{vg.Points(1.5)}})
 		p.Add(sc)
 		legend = append(legend, legendEntry{sc, tr(lang, "p.acquire.fail")})
 	}
@@ -490,22 +544,22 @@ func writeTimeline(path string, in Input) error {
 		}
 	}
 	if len(otherXY) > 0 {
-		sc := scatter(otherXY, draw.GlyphStyle{Color: colAccepted, Radius: vg.Points(5), Shape: draw.BoxGlyph{}})
+		sc := scatter(thinXY(otherXY, perPx, 0.02), draw.GlyphStyle{Color: colAccepted, Radius: vg.Points(5), Shape: draw.BoxGlyph{}})
 		p.Add(sc)
 		legend = append(legend, legendEntry{sc, tr(lang, "p.other.ok")})
 	}
 	if len(okXY) > 0 {
-		sc := scatter(okXY, draw.GlyphStyle{Color: colAccepted, Radius: vg.Points(8), Shape: outlinedCircle{}})
+		sc := scatter(thinXY(okXY, perPx, 0.02), draw.GlyphStyle{Color: colAccepted, Radius: vg.Points(8), Shape: outlinedCircle{}})
 		p.Add(sc)
 		legend = append(legend, legendEntry{sc, tr(lang, pick(effects, "p.effect.ok", "p.charge.ok"))})
 	}
 	if len(staleXY) > 0 {
-		sc := scatter(staleXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: outlinedCircle{}})
+		sc := scatter(thinXY(staleXY, perPx, 0.02), draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: outlinedCircle{}})
 		p.Add(sc)
 		legend = append(legend, legendEntry{sc, tr(lang, pick(effects, "p.effect.bad", "p.charge.bad"))})
 	}
 	if len(badXY) > 0 {
-		sc := scatter(badXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: thickCross{vg.Points(4)}})
+		sc := scatter(thinXY(badXY, perPx, 0.02), draw.GlyphStyle{Color: colRefused, Radius: vg.Points(10), Shape: thickCross{vg.Points(4)}})
 		p.Add(sc)
 		legend = append(legend, legendEntry{sc, tr(lang, "p.write.refused")})
 	}
