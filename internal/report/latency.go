@@ -3,7 +3,6 @@ package report
 import (
 	"image/color"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -48,21 +47,7 @@ func writeLatency(path string, in Input, m *model) error {
 			infoXY[i].Y = top * 0.97
 		}
 	}
-	endS := max(m.sec(m.end), 1e-9)
-	title := tr(lang, "p.latency.title", in.History.Header.Scenario)
-	if emulated(in.History.Header) {
-		title += " — " + tr(lang, "emulated")
-	}
-	p := newPlot(title)
-	p.X.Label.Text = tr(lang, "p.x")
-	p.Y.Label.Text = tr(lang, "p.latency.y")
-	p.X.Min, p.X.Max = 0, endS*1.03
-	p.Y.Min, p.Y.Max = 0, top
-	p.X.Tick.Marker = plot.TickerFunc(niceTicks)
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
-	p.Add(grid)
-	legend := shadeFaults(p, m, lang, top)
+	p, legend := newPerfPlot(in, m, lang, "p.latency.title", "p.latency.y", top)
 	// Data units per pixel, for thinning the markers of a busy run.
 	perX, perY := p.X.Max/float64(latencyW-150), top/float64(latencyH-legendH-120)
 	add := func(xys plotter.XYs, g draw.GlyphStyle, key string) {

@@ -85,6 +85,27 @@ func boldStyle(size float64, c color.Color) text.Style {
 }
 
 // newPlot returns a plot with large fonts.
+// newPerfPlot starts one of Jepsen's perf plots (latency.png, rate.png):
+// title (marked when the Redis is emulated), scenario-time x axis from 0 to
+// the end of the run, y from 0 to top, a light grid and the fault windows
+// shaded. It returns the plot and the fault legend entries.
+func newPerfPlot(in Input, m *model, lang, titleKey, yKey string, top float64) (*plot.Plot, []legendEntry) {
+	title := tr(lang, titleKey, in.History.Header.Scenario)
+	if emulated(in.History.Header) {
+		title += " — " + tr(lang, "emulated")
+	}
+	p := newPlot(title)
+	p.X.Label.Text = tr(lang, "p.x")
+	p.Y.Label.Text = tr(lang, yKey)
+	p.X.Min, p.X.Max = 0, max(m.sec(m.end), 1e-9)*1.03
+	p.Y.Min, p.Y.Max = 0, top
+	p.X.Tick.Marker = plot.TickerFunc(niceTicks)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	p.Add(grid)
+	return p, shadeFaults(p, m, lang, top)
+}
+
 func newPlot(title string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title

@@ -57,20 +57,7 @@ func writeRate(path string, in Input, m *model) error {
 	}
 	okXY, failXY := series(ok), series(fail)
 	top *= 1.15
-	title := tr(lang, "p.rate.title", in.History.Header.Scenario)
-	if emulated(in.History.Header) {
-		title += " — " + tr(lang, "emulated")
-	}
-	p := newPlot(title)
-	p.X.Label.Text = tr(lang, "p.x")
-	p.Y.Label.Text = tr(lang, "p.rate.y")
-	p.X.Min, p.X.Max = 0, endS*1.03
-	p.Y.Min, p.Y.Max = 0, top
-	p.X.Tick.Marker = plot.TickerFunc(niceTicks)
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
-	p.Add(grid)
-	legend := shadeFaults(p, m, lang, top)
+	p, legend := newPerfPlot(in, m, lang, "p.rate.title", "p.rate.y", top)
 	for _, s := range []struct {
 		xys plotter.XYs
 		col color.Color
