@@ -14,19 +14,27 @@ import (
 
 // faultAbout describes the fault kinds a scenario may name.
 var faultAbout = map[string]string{
-	"pause":      "freeze a client (job, timers, renewer) at a point: after-acquire, before-write, before-release, in-acquire, random",
-	"partition":  "cut clients from nodes: mode drop (silent, timeout toxic) or refuse (proxy disabled); direction both or replies",
-	"latency":    "add latency and jitter to the replies on chosen client→node links (toxiproxy latency toxic)",
-	"reset":      "reset chosen links with TCP RST (toxiproxy reset_peer toxic)",
-	"crash":      "kill -9 nodes; restart_after brings them back with their persistence (none restarts empty)",
-	"pause-node": "SIGSTOP a node for a while, then SIGCONT; overdue keys expire on resume",
-	"clock-jump": "step a node's clock (shift every key's TTL) or a client's clock, forward or backward",
-	"clock-rate": "run a node's clock (periodic TTL shifts) or a client's clock fast or slow",
+	"pause":           "freeze a client (job, timers, renewer) at a point: after-acquire, before-write, before-release, in-acquire, random",
+	"partition":       "cut clients from nodes: mode drop (silent, timeout toxic) or refuse (proxy disabled); direction both or replies",
+	"latency":         "add latency and jitter to the replies on chosen client→node links (toxiproxy latency toxic)",
+	"reset":           "reset chosen links with TCP RST (toxiproxy reset_peer toxic)",
+	"crash":           "kill -9 nodes; restart_after brings them back with their persistence (none restarts empty)",
+	"pause-node":      "SIGSTOP a node for a while, then SIGCONT; overdue keys expire on resume",
+	"clock-jump":      "step a node's clock (shift every key's TTL) or a client's clock, forward or backward",
+	"clock-rate":      "run a node's clock (periodic TTL shifts) or a client's clock fast or slow",
+	"starve-renewals": "delay only a client's renewer (watchdog) while its job keeps running",
+	"crash-client":    "stop a client for good at a time, an event or a point; its lease must expire",
 }
 
 // workloadAbout describes the workloads.
 var workloadAbout = map[string]string{
-	"payment": "charge an invoice through a non-idempotent gateway; a second charge is a double charge",
+	"payment":       "charge an invoice through a non-idempotent gateway; a second charge is a double charge (idempotency: true keys charges)",
+	"counter":       "read-modify-write of a counter under the lock; an increment that vanishes is a lost update",
+	"inventory":     "check the stock in Redis and sell one item; more sales than stock is an oversell",
+	"cron":          "schedulers with their own clocks run a job per fire time; a second run of one fire time is a duplicate run",
+	"leader":        "the lease holder leads and writes with its epoch; two leaders' writes accepted is split brain",
+	"semaphore":     "N permits in a sorted set; more holders than permits at once is over-admission",
+	"cache-rebuild": "an efficiency lock: overlapping rebuilds are reported as wasted work, not as a violation",
 }
 
 const listUsage = `Usage: locksim list
