@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -133,7 +134,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at the same time")
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
-	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a `cluster:` block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
+	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a cluster: block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
 	fs.StringVar(&f.redisAddrs, "redis-addrs", "", "external backend: comma-separated host:port of the Redis nodes (n1, n2, …)")
 	fs.StringVar(&f.toxiproxy, "toxiproxy", "", "external backend: toxiproxy API host:port (e.g. 127.0.0.1:8474)")
 	fs.StringVar(&f.proxyHost, "proxy-host", "", "external backend: host the proxies listen on and locksim dials (default 127.0.0.1)")
@@ -150,12 +151,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *seed != "" {
-		if _, err := fmt.Sscan(*seed, &f.seed); err != nil {
+		n, err := strconv.ParseInt(*seed, 10, 64)
+		if err != nil {
 			fmt.Fprintf(stderr, "locksim run: --seed %q: not an integer\n", *seed)
 			return exitUsage
 		}
-		f.seedSet = true
+		f.seed, f.seedSet = n, true
 	}
+	timeScaleSet := false
+	fs.Visit(func(fl *flag.Flag) { timeScaleSet = timeScaleSet || fl.Name == "time-scale" })
 	switch {
 	case len(paths) == 0:
 		fmt.Fprintln(stderr, "locksim run: no scenario given (try: locksim run scenarios/gc-pause.yaml)")
@@ -166,7 +170,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	case f.parallel < 1:
 		fmt.Fprintf(stderr, "locksim run: --parallel %d: must be ≥ 1\n", f.parallel)
 		return exitUsage
-	case f.timeScale < 0 || f.timeScale > 10000:
+	case timeScaleSet && !(f.timeScale > 0 && f.timeScale <= 10000): // also refuses NaN
 		fmt.Fprintf(stderr, "locksim run: --time-scale %g: must be in (0, 10000]\n", f.timeScale)
 		return exitUsage
 	case f.backend != "" && f.backend != "local" && f.backend != "embedded" && f.backend != cluster.BackendExternal:
@@ -197,6 +201,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	scs, code := loadAll(files, f.timeScale, stderr)
 	if code != exitValid {
 		return code
+	}
+	// Reports must have somewhere to go before anything starts.
+	if err := checkWritable(f.out); err != nil {
+		fmt.Fprintf(stderr, "locksim run: --out %s: %v\n", f.out, err)
+		return exitUsage
 	}
 	if f.backend == cluster.BackendLocal {
 		if _, err := exec.LookPath("redis-server"); err != nil {
@@ -555,9 +564,14 @@ func runOne(ctx context.Context, j job, f runFlags, cl *cluster.Cluster, log *sl
 // analyse checks a history and assembles the report's input. The verdict of
 // an aborted run is invalid when a violation was found, else unknown.
 func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro string, aborted bool, lang string) (report.Input, error) {
-	norm, err := scenario.Normalize(sc)
-	if err != nil {
-		return report.Input{}, fmt.Errorf("normalise scenario: %w", err)
+	// A history checked on its own (no scenario.yaml beside it) has only
+	// the header's name and scale: write no scenario.yaml from that.
+	var norm []byte
+	if sc.Clients > 0 {
+		var err error
+		if norm, err = scenario.Normalize(sc); err != nil {
+			return report.Input{}, fmt.Errorf("normalise scenario: %w", err)
+		}
 	}
 	rep := checker.Check(ctx, h, checker.Options{})
 	var pv *report.PorcupineView
@@ -714,4 +728,18 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// checkWritable makes sure dir exists (creating it) and takes a file.
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	probe, err := os.CreateTemp(dir, ".locksim-write-check-*")
+	if err != nil {
+		return err
+	}
+	name := probe.Name()
+	_ = probe.Close()
+	return os.Remove(name)
 }

@@ -19,7 +19,8 @@ const DefaultMinAcquires = 2
 
 // Coverage is the coverage checker (design §8: "the fault really overlapped
 // a hold and enough operations ran, otherwise unknown — a scenario that
-// proves nothing must not pass"). A history with no faults at all is not
+// proves nothing must not pass"). A history whose fault plan
+// (Header.Plan) never fired is Unknown. A history with no faults at all is not
 // penalised (Valid: a happy-path scenario tests nothing but the happy
 // path, and says so). With faults, the result is Unknown, never Invalid,
 // when
@@ -39,6 +40,10 @@ const DefaultMinAcquires = 2
 func Coverage(ctx context.Context, h history.History) Result {
 	faults := faultOps(h)
 	if len(faults) == 0 {
+		if n := len(h.Header.Plan); n > 0 {
+			return Result{Checker: CheckerCoverage, Verdict: Unknown,
+				Summary: fmt.Sprintf("this run proves nothing: the fault plan had %s but none took effect before the workload ended", plural(n, "fault", "faults"))}
+		}
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: "no faults in this run: nothing to cover"}
 	}
 	eoh := endOfHistory(h)

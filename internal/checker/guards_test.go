@@ -146,3 +146,27 @@ func TestConcurrentAtomicSalesAreNotALostUpdate(t *testing.T) {
 		})
 	}
 }
+
+func TestAPlanThatNeverFiredProvesNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		plan []string
+		want Verdict
+	}{
+		{"a run with no fault planned is not penalised", nil, Valid},
+		{"a run whose planned faults never fired is unknown", []string{"#1 at 2s: crash — n1"}, Unknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newHB(false)
+			b.h.Header.Plan = tt.plan
+			b.acquire("w1", "k", 0, 0, 0)
+			b.release("w1", "k", 1, 1, true)
+			b.acquire("w2", "k", 2, 2, 0)
+			b.release("w2", "k", 3, 3, true)
+			if got := Coverage(context.Background(), b.h); got.Verdict != tt.want {
+				t.Errorf("coverage %s (%s), want %s", got.Verdict, got.Summary, tt.want)
+			}
+		})
+	}
+}
