@@ -60,6 +60,8 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		Headline: headline, History: hist, YAML: string(in.ScenarioYAML), Checkers: in.Results,
 	}
 	switch {
+	case in.Aborted && in.Expect != "":
+		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.aborted", tr(lang, "verdict."+in.Expect))
 	case res.ExpectationMet == nil:
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.none")
 	case *res.ExpectationMet:

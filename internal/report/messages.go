@@ -21,6 +21,8 @@ var messages = map[string]map[string]string{
 		"verdict.invalid":  "INVALID",
 		"verdict.unknown":  "UNKNOWN",
 		"expect.none":      "This scenario declares no expected verdict.",
+		"expect.aborted":   "Expected %s: not judged — the run was interrupted before it finished.",
+		"say.aborted":      "The run was interrupted before it finished; the partial history shows no violation so far.",
 		"expect.met":       "Expected %s, got %s: expectation met.", // expect, verdict
 		"expect.notmet":    "Expected %s, got %s: expectation NOT met.",
 		"h.story":          "What happened, step by step",
@@ -353,6 +355,8 @@ var messages = map[string]map[string]string{
 		"verdict.invalid":  "VI PHẠM",
 		"verdict.unknown":  "CHƯA KẾT LUẬN",
 		"expect.none":      "Kịch bản này không khai báo kết quả mong đợi.",
+		"expect.aborted":   "Mong đợi %s: không đánh giá — lần chạy bị ngắt trước khi kết thúc.",
+		"say.aborted":      "Lần chạy bị ngắt trước khi kết thúc; lịch sử không đầy đủ chưa cho thấy vi phạm nào.",
 		"expect.met":       "Mong đợi %s, nhận được %s: đúng như mong đợi.",
 		"expect.notmet":    "Mong đợi %s, nhận được %s: KHÔNG đúng như mong đợi.",
 		"h.story":          "Diễn biến từng bước",

@@ -220,6 +220,9 @@ func headline(in Input, m *model) string {
 		}
 		return pi < pj
 	})
+	if in.Aborted && len(anoms) == 0 {
+		return tr(lang, "say.aborted")
+	}
 	if len(anoms) > 0 && verdict != checker.Valid {
 		a := anoms[0]
 		switch a.Kind {

@@ -327,6 +327,22 @@ func TestAborted(t *testing.T) {
 			t.Errorf("no aborted banner")
 		}
 	})
+	t.Run("an interrupted run's expectation is not judged", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		in.Aborted, in.Expect = true, "invalid"
+		dir, res := writeReport(t, in)
+		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		if res.ExpectationMet != nil || !bytes.Contains(b, []byte("not judged")) {
+			t.Errorf("expectation met = %v; page does not say it was not judged", res.ExpectationMet)
+		}
+	})
+	t.Run("an interrupted run without a violation says so in its headline", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		in.Aborted, in.Results, in.Verdict = true, nil, "unknown"
+		if got := Headline(in); !strings.Contains(got, "interrupted") {
+			t.Errorf("headline %q does not say the run was interrupted", got)
+		}
+	})
 	t.Run("a complete run's results.json has no aborted field", func(t *testing.T) {
 		dir, _ := writeReport(t, gcPauseInput("local", false))
 		b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
