@@ -80,18 +80,31 @@ func buildRemedy(in Input, lang string) *remedy {
 	}
 	r := &remedy{}
 	seen := map[string]bool{}
+	add := func(keys []string) {
+		for _, k := range keys {
+			if !seen[k] {
+				seen[k] = true
+				r.Advice = append(r.Advice, tr(lang, k))
+			}
+		}
+	}
+	// The catch-all row speaks only when no anomaly has advice of its own.
+	generic := len(remedies) - 1
+	needGeneric := false
 	for _, a := range anoms {
-		for _, row := range remedies {
+		for ri, row := range remedies {
 			if (row.algorithm == "" || matchName(row.algorithm, h.Algorithm)) && (row.kind == "" || row.kind == a.Kind) {
-				for _, k := range row.advice {
-					if !seen[k] {
-						seen[k] = true
-						r.Advice = append(r.Advice, tr(lang, k))
-					}
+				if ri == generic {
+					needGeneric = true
+				} else {
+					add(row.advice)
 				}
 				break
 			}
 		}
+	}
+	if len(r.Advice) == 0 && needGeneric {
+		add(remedies[generic].advice)
 	}
 	for _, f := range fixedScenarios {
 		if matchName(f.scenario, h.Scenario) && f.fixed != h.Scenario {

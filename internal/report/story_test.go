@@ -450,3 +450,14 @@ func TestEveryMessageKeyUsedExists(t *testing.T) {
 		t.Errorf("keys used but not defined:\n%s", strings.Join(missing, "\n"))
 	}
 }
+
+func TestRemedyGivesEachAdviceOnce(t *testing.T) {
+	r := buildRemedy(gcPauseInput("local", false), "en")
+	if r == nil {
+		t.Fatal("no remedy for the gc-pause double charge")
+	}
+	want := []string{tr("en", "fix.idempotency.charge"), tr("en", "fix.fencing")}
+	if len(r.Advice) != len(want) || r.Advice[0] != want[0] || r.Advice[1] != want[1] {
+		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", r.Advice, want)
+	}
+}
