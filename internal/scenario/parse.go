@@ -38,7 +38,9 @@ const (
 	// scenario needs 3 (faults → fault → field).
 	MaxDepth = 16
 
-	MaxClients   = 1000
+	MaxClients = 1000
+	// MaxLinks bounds clients × nodes: every pair is a toxiproxy link.
+	MaxLinks     = 2000
 	MaxKeys      = 100000
 	MaxTimeScale = 10000
 	// MinWallTTL is the shortest TTL Redis can be given (SET PX is in ms).
@@ -804,6 +806,12 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	switch clientsSt {
 	case good:
 		s.Clients = clients
+		// One toxiproxy link (a listener and its connections) per client
+		// and node: past MaxLinks the machine runs out of file descriptors
+		// mid-run instead of failing here.
+		if nodes := s.Nodes; nodes > 0 && clients*nodes > MaxLinks {
+			p.errorf(fs["clients"].val, "clients", "%d clients × %d nodes = %d proxied links; at most %d (fewer clients, or one node)", clients, nodes, clients*nodes, MaxLinks)
+		}
 	case absent:
 		p.required(root, fs["clients"], "clients", "how many lock clients (w1..wN) compete, e.g. \"clients: 2\"")
 	}
