@@ -442,11 +442,17 @@ func loadAll(files []string, timeScale float64, stderr io.Writer) ([]scenario.Sc
 			continue
 		}
 		if timeScale > 0 {
+			declared := sc.TimeScale
 			sc.TimeScale = timeScale
-			if wall := time.Duration(float64(sc.TTL) / timeScale); wall < time.Millisecond {
+			wall := time.Duration(float64(sc.TTL) / timeScale)
+			if wall < time.Millisecond {
 				fmt.Fprintf(stderr, "%s: ttl %v at --time-scale %g is %v of wall time; Redis PX needs at least 1ms\n", file, sc.TTL, timeScale, wall)
 				bad = true
 				continue
+			}
+			if wall < minSteadyTTL {
+				fmt.Fprintf(stderr, "warning: %s: ttl %v at --time-scale %g is only %v of wall time: scheduling delays of a few ms become seconds of scenario time, and the verdict may differ from the scenario's own time_scale %g\n",
+					file, sc.TTL, timeScale, wall, declared)
 			}
 		}
 		scs = append(scs, sc)
@@ -743,3 +749,8 @@ func checkWritable(dir string) error {
 	_ = probe.Close()
 	return os.Remove(name)
 }
+
+// minSteadyTTL is the wall-time TTL below which a compressed run's timing
+// races become too tight for a loaded machine (the shipped scenarios keep
+// 100–200 ms of wall time on every race they depend on).
+const minSteadyTTL = 50 * time.Millisecond
