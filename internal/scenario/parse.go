@@ -196,6 +196,16 @@ func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
 	p.at(n.Line, n.Column, path, fmt.Sprintf(format, args...))
 }
 
+// reported tells whether a problem at path is already recorded.
+func (p *parser) reported(path string) bool {
+	for _, e := range p.errs {
+		if e.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *parser) list() *ErrorList {
 	l := &ErrorList{Errs: p.errs}
 	l.finish()
@@ -714,6 +724,9 @@ func (p *parser) enum(f field, path, what string, list []string) (string, *yaml.
 // required reports a missing required field: at the null value if the key
 // is there, else at the parent mapping.
 func (p *parser) required(parent *yaml.Node, f field, path, hint string) {
+	if p.reported(path) {
+		return // its value was already refused: one message per mistake
+	}
 	if f.val != nil {
 		p.errorf(f.val, path, "must be set (got null); %s", hint)
 		return
