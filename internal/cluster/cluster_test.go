@@ -438,8 +438,11 @@ func TestLinkLatencyAndReset(t *testing.T) {
 				if err := slow.Ping(ctx).Err(); err != nil {
 					t.Fatal(err)
 				}
-				if d := time.Since(start); d > 100*time.Millisecond {
-					t.Fatalf("PING after Heal took %v", d)
+				// Healed: the reply no longer waits out the 150 ms toxic (a
+				// loaded machine may still be slow, never by the toxic's
+				// full delay on top of its own).
+				if d := time.Since(start); d >= 150*time.Millisecond {
+					t.Fatalf("PING after Heal took %v, as if the latency were still there", d)
 				}
 			})
 			t.Run("reset makes commands fail fast without running them until Heal", func(t *testing.T) {
