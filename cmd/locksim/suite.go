@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/xml"
 	"fmt"
-	"github.com/locksim/locksim/internal/report"
 	"io"
 	"log/slog"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+
+	"github.com/locksim/locksim/internal/report"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"

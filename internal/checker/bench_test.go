@@ -15,7 +15,7 @@ import (
 func withFaultsAndProbes(g genResult, keys, faults int) history.History {
 	h := g.h
 	ops := append([]history.Op(nil), h.Ops...)
-	eoh := endOfHistory(h)
+	eoh := h.End()
 	add := func(op history.Op) {
 		op.Index = len(ops)
 		ops = append(ops, op)

@@ -46,7 +46,7 @@ func Coverage(ctx context.Context, h history.History) Result {
 		}
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: "no faults in this run: nothing to cover"}
 	}
-	eoh := endOfHistory(h)
+	eoh := h.End()
 	lockFree := true
 	for _, op := range h.Ops {
 		if isClientOp(op) && (op.F == history.Acquire || op.F == history.Release || op.F == history.Extend) {

@@ -402,7 +402,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 	}
 	perKey := map[string][]ev{}
 	var keys []string
-	eoh := endOfHistory(h)
+	eoh := h.End()
 	inside := map[[2]string]int{} // client,key → position of its open enter
 	idx := make([]int, 0)
 	for i := range h.Ops {

@@ -139,7 +139,7 @@ var porcupineCheck = porcupine.CheckOperationsVerbose
 //     (else a foreign unlock); ok without Removed, fail → legal, no change;
 //     info → holder = none if holder == client.
 func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
-	ret := endOfHistory(h) + 1
+	ret := h.End() + 1
 	procs := map[int]int{}
 	var plist []int
 	for _, op := range h.Ops {
@@ -160,7 +160,7 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 			locked[op.Key] = true
 		}
 	}
-	advisory := efficiencyLock(h) || h.Header.Workload == WorkloadSemaphore
+	advisory := efficiencyLock(h) || h.Header.Workload == history.WorkloadSemaphore
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for _, op := range h.Ops {
 		if !isClientOp(op) {
@@ -406,7 +406,7 @@ func describeLeaseOp(in LeaseInput, out LeaseOutput) string {
 // "nemesis", its active window in true ns; an unhealed fault ends at the
 // end of the history), for the visualisation.
 func FaultAnnotations(h history.History) []porcupine.Annotation {
-	eoh := endOfHistory(h)
+	eoh := h.End()
 	var out []porcupine.Annotation
 	for _, f := range faultOps(h) {
 		end := f.Complete
@@ -492,7 +492,7 @@ func Linearizable(ctx context.Context, h history.History, o Options) (Result, Li
 	}
 	anomalies := illegalAnomalies(h, model, parts, a.info)
 	if len(anomalies) == 0 { // should not happen; never report Valid for Illegal
-		anomalies = append(anomalies, newAnomaly(h, KindNotLinearizable, "", nil, 0, endOfHistory(h),
+		anomalies = append(anomalies, newAnomaly(h, KindNotLinearizable, "", nil, 0, h.End(),
 			"porcupine found no order of the operations in which one lease at a time explains them"))
 	}
 	return Result{Checker: CheckerLinearizable, Verdict: Invalid,

@@ -46,7 +46,7 @@ const DefaultUnavailableBound = 10e9 // ns of scenario time
 //     stays ungrantable for a whole lease is down, not busy), else 10 s.
 func Liveness(ctx context.Context, h history.History) Result {
 	expect := h.Header.Params[ParamExpectLive] == 1
-	eoh := endOfHistory(h)
+	eoh := h.End()
 	type keyOps struct{ lock, probes []int }
 	per := map[string]*keyOps{}
 	var keys []string

@@ -53,7 +53,7 @@ type Hold struct {
 // nor as not held. Clients are identified by Client name across the new
 // process ids Jepsen's rule gives them after an info outcome.
 func Holds(h history.History) []Hold {
-	eoh := endOfHistory(h)
+	eoh := h.End()
 	byClient := map[string][]int{}
 	var clients []string
 	acquires := 0 // an upper bound on the number of holds
@@ -200,7 +200,7 @@ func Mutex(ctx context.Context, h history.History) Result {
 	}
 	sort.Strings(keys)
 	permits := int64(1)
-	if h.Header.Workload == WorkloadSemaphore {
+	if h.Header.Workload == history.WorkloadSemaphore {
 		permits = max(1, h.Header.Params[ParamPermits])
 	}
 	var rc *reasonCtx // built on the first overlap
@@ -269,7 +269,7 @@ func Mutex(ctx context.Context, h history.History) Result {
 	var foreign []Anomaly
 	// A semaphore's release removes the client's own permit entry, never
 	// the key: another holder's grant does not make it foreign.
-	if h.Header.Workload != WorkloadSemaphore {
+	if h.Header.Workload != history.WorkloadSemaphore {
 		foreign = foreignUnlocks(h)
 	}
 	if efficiencyLock(h) {
@@ -397,7 +397,7 @@ type reasonCtx struct {
 }
 
 func newReasonCtx(h history.History) *reasonCtx {
-	rc := &reasonCtx{h: h, eoh: endOfHistory(h), faults: faultOps(h), clients: map[string]bool{}, removes: map[string][]int{}}
+	rc := &reasonCtx{h: h, eoh: h.End(), faults: faultOps(h), clients: map[string]bool{}, removes: map[string][]int{}}
 	for i, op := range h.Ops {
 		if op.Process != history.NemesisProcess && op.Client != history.NemesisClient {
 			rc.clients[op.Client] = true
@@ -587,7 +587,7 @@ func (ix *writeIndex) refusedAsDuplicate(client, key string, from, to int64) boo
 
 // efficiencyLock reports whether h's workload uses its lock for efficiency
 // only (cache-rebuild): two holders waste work but corrupt nothing.
-func efficiencyLock(h history.History) bool { return h.Header.Workload == WorkloadCacheRebuild }
+func efficiencyLock(h history.History) bool { return h.Header.Workload == history.WorkloadCacheRebuild }
 
 // semaphoreOverlap reports more than permits clients believing they hold a
 // permit of one semaphore key at once: cur plus the distinct other clients

@@ -19,17 +19,6 @@ const (
 	ActionMarkPaid   = "mark-paid"
 )
 
-// Workloads (Header.Workload, design §6).
-const (
-	WorkloadPayment      = "payment"
-	WorkloadCounter      = "counter"
-	WorkloadInventory    = "inventory"
-	WorkloadCron         = "cron"
-	WorkloadLeader       = "leader"
-	WorkloadSemaphore    = "semaphore"
-	WorkloadCacheRebuild = "cache-rebuild"
-)
-
 // Resource actions of the other workloads (Value.Action; Value.Num is the
 // number read or written).
 const (
@@ -93,15 +82,6 @@ func fenceRefusal(op history.Op) bool {
 }
 
 var fenceReason = regexp.MustCompile(`(?i)\bfenc(e|ed|es|ing)\b`)
-
-// endOfHistory is the latest instant (true ns) recorded in h.
-func endOfHistory(h history.History) int64 {
-	var end int64
-	for _, op := range h.Ops {
-		end = max(end, op.Invoke, op.Complete)
-	}
-	return end
-}
 
 // secs formats true-time ns as scenario seconds, "30.0s" or "30.012s".
 func secs(h history.History, ns int64) string {

@@ -60,7 +60,7 @@ func workloadCases() []workloadCase {
 
 	// ---- counter ----
 	{
-		b := newHB(false).workload(WorkloadCounter, "single", nil)
+		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
 		b.numRead("w1", "counter-1", 0.2, 0.3, ActionReadCounter, 0)
 		b.numWrite("w1", "counter-1", ActionSetCounter, 0.4, 0.5, 0, 1)
@@ -73,7 +73,7 @@ func workloadCases() []workloadCase {
 		add(true, "valid-counter-increments", "counter workload: two increments under the lock, 0 → 1 → 2", b, valid())
 	}
 	{
-		b := newHB(false).workload(WorkloadCounter, "single", nil)
+		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
 		b.numRead("w1", "counter-1", 0.2, 0.3, ActionReadCounter, 0)
 		b.fault("pause", []string{"w1"}, 1, 35)
@@ -87,7 +87,7 @@ func workloadCases() []workloadCase {
 			b, invalid(KindLostUpdate, KindMutexOverlap, KindNotLinearizable))
 	}
 	{
-		b := newHB(false).workload(WorkloadCounter, "single", nil)
+		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
 		b.numWrite("w1", "counter-1", ActionSetCounter, 0.4, 0.5, 0, 0)
 		b.numWrite("w1", "counter-1", ActionSetCounter, 0.6, 0.7, 0, 1)
@@ -98,7 +98,7 @@ func workloadCases() []workloadCase {
 
 	// ---- inventory ----
 	{
-		b := newHB(false).workload(WorkloadInventory, "single", map[string]int64{ParamStock: 1})
+		b := newHB(false).workload(history.WorkloadInventory, "single", map[string]int64{ParamStock: 1})
 		b.acquireTTL("b1", "item-1", 0, 0.1, 0, 2)
 		b.numRead("b1", "item-1", 0.2, 0.3, ActionReadStock, 1)
 		b.fault("pause", []string{"b1"}, 0.4, 3.4)
@@ -112,7 +112,7 @@ func workloadCases() []workloadCase {
 			b, invalid(KindOversell, KindLostUpdate, KindMutexOverlap, KindNotLinearizable))
 	}
 	{
-		b := newHB(false).workload(WorkloadInventory, "atomic-lua", map[string]int64{ParamStock: 2})
+		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{ParamStock: 2})
 		b.numWrite("b1", "item-1", ActionSell, 0, 0.1, 0, 1)
 		b.fault("pause", []string{"b2"}, 0.5, 3.5)
 		b.numWrite("b2", "item-1", ActionSell, 0.4, 3.6, 0, 0)
@@ -122,7 +122,7 @@ func workloadCases() []workloadCase {
 			b, valid())
 	}
 	{
-		b := newHB(false).workload(WorkloadInventory, "atomic-lua", map[string]int64{ParamStock: 0})
+		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{ParamStock: 0})
 		b.numWrite("b1", "item-1", ActionSell, 0, 0.1, 0, -1)
 		add(false, "an atomic sale with no stock left is an oversell and not linearizable", "", b,
 			expectation{verdict: Invalid, kinds: []string{KindOversell, KindNotLinearizable}})
@@ -130,7 +130,7 @@ func workloadCases() []workloadCase {
 
 	// ---- cron ----
 	{
-		b := newHB(false).workload(WorkloadCron, "single", nil)
+		b := newHB(false).workload(history.WorkloadCron, "single", nil)
 		b.acquire("s2", "lock:J", 59.2, 59.3, 0)
 		b.write("s2", "job@3", ActionRunJob, 59.4, 59.7, 0)
 		b.release("s2", "lock:J", 59.8, 59.9, true)
@@ -142,7 +142,7 @@ func workloadCases() []workloadCase {
 			b, invalid(KindDuplicateRun))
 	}
 	{
-		b := newHB(false).workload(WorkloadCron, "per-fire-key", nil)
+		b := newHB(false).workload(history.WorkloadCron, "per-fire-key", nil)
 		b.acquire("s2", "job@3", 59.2, 59.3, 0)
 		b.write("s2", "job@3", ActionRunJob, 59.4, 59.7, 0)
 		b.fault("clock-jump", []string{"s1"}, 59, 61)
@@ -154,7 +154,7 @@ func workloadCases() []workloadCase {
 
 	// ---- leader ----
 	leader := func(fenced bool) *hb {
-		b := newHB(fenced).workload(WorkloadLeader, "lease", nil)
+		b := newHB(fenced).workload(history.WorkloadLeader, "lease", nil)
 		b.acquireTTL("L1", "leader", 0, 0.1, 1, 5)
 		b.write("L1", "leader", ActionLead, 1, 1.1, 1)
 		b.fault("pause", []string{"L1"}, 10, 18)
@@ -175,7 +175,7 @@ func workloadCases() []workloadCase {
 
 	// ---- semaphore ----
 	sem := func(over bool) *hb {
-		b := newHB(false).workload(WorkloadSemaphore, "zset-semaphore", map[string]int64{ParamPermits: 2})
+		b := newHB(false).workload(history.WorkloadSemaphore, "zset-semaphore", map[string]int64{ParamPermits: 2})
 		for i, c := range []string{"S1", "S2"} {
 			t := float64(i)
 			b.acquireTTL(c, "sem-1", t, t+0.1, 0, 10)
@@ -206,7 +206,7 @@ func workloadCases() []workloadCase {
 
 	// ---- cache-rebuild ----
 	{
-		b := newHB(false).workload(WorkloadCacheRebuild, "single", nil)
+		b := newHB(false).workload(history.WorkloadCacheRebuild, "single", nil)
 		b.acquireTTL("w1", "cache-1", 0, 0.1, 0, 5)
 		b.fault("pause", []string{"w1"}, 1, 7)
 		b.write("w1", "cache-1", ActionRebuild, 0.5, 8, 0)
@@ -220,7 +220,7 @@ func workloadCases() []workloadCase {
 
 	// ---- payment with an idempotency key, lock-free ----
 	{
-		b := newHB(false).workload(WorkloadPayment, "idempotency-key", nil)
+		b := newHB(false).workload(history.WorkloadPayment, "idempotency-key", nil)
 		b.fault("reset", []string{"w1"}, 0.5, 0.6)
 		b.op("w1", history.Write, inv1, 0, -1, history.Info, history.Value{Action: ActionCharge})
 		b.write("w1", inv1, ActionCharge, 2, 2.1, 0)
@@ -253,7 +253,7 @@ func workloadCases() []workloadCase {
 	stuck := func(expect bool) *hb {
 		b := newHB(false)
 		if expect {
-			b.workload(WorkloadPayment, "setnx-expire", map[string]int64{ParamExpectLive: 1})
+			b.workload(history.WorkloadPayment, "setnx-expire", map[string]int64{ParamExpectLive: 1})
 		}
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 0) // SETNX, killed before PEXPIRE: no TTL
 		b.fault("crash", []string{"C1"}, 0.2, 0.3)
@@ -267,7 +267,7 @@ func workloadCases() []workloadCase {
 	add(true, "invalid-stuck-lock-s24-expect-live", "lock-theory S24 with expect_live = 1: the stuck key is a violation of what the scenario asked for",
 		stuck(true), expectation{verdict: Invalid, kinds: []string{KindStuckLock}})
 	{
-		b := newHB(false).workload(WorkloadPayment, "redlock", map[string]int64{ParamExpectLive: 1})
+		b := newHB(false).workload(history.WorkloadPayment, "redlock", map[string]int64{ParamExpectLive: 1})
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 10)
 		b.release("C1", inv1, 1, 1.1, true)
 		b.fault("partition", []string{"n1", "n2", "n3"}, 2, 40)

@@ -149,3 +149,25 @@ type History struct {
 	Header Header
 	Ops    []Op
 }
+
+// End is the latest instant recorded in h: the largest invoke or complete
+// time, true ns since the run's start (0 for an empty history).
+func (h History) End() int64 {
+	var end int64
+	for _, op := range h.Ops {
+		end = max(end, op.Invoke, op.Complete)
+	}
+	return end
+}
+
+// Workload kinds, as Header.Workload names them (design §6). The scenario
+// parser accepts these names and the checkers judge by them.
+const (
+	WorkloadPayment      = "payment"
+	WorkloadCounter      = "counter"
+	WorkloadInventory    = "inventory"
+	WorkloadCron         = "cron"
+	WorkloadLeader       = "leader"
+	WorkloadSemaphore    = "semaphore"
+	WorkloadCacheRebuild = "cache-rebuild"
+)

@@ -63,15 +63,6 @@ func (m *model) sec(ns int64) float64 { return m.h.Header.ScenarioSeconds(ns) }
 // wallOfScenarioNS converts a scenario-time duration (ns) to wall ns.
 func (m *model) wallOfScenarioNS(d int64) int64 { return int64(float64(d) / m.scale) }
 
-// historyEnd is the last instant in h (wall ns).
-func historyEnd(h history.History) int64 {
-	var end int64
-	for _, o := range h.Ops {
-		end = max(end, o.Invoke, o.Complete)
-	}
-	return end
-}
-
 func opEnd(o history.Op, end int64) int64 {
 	if o.Open() {
 		return end

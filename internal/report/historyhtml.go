@@ -66,7 +66,7 @@ func anomalyWindow(in Input, limit int) (history.History, int64, int64, int) {
 	if len(idx) == 0 || limit <= 0 {
 		return history.History{}, 0, 0, 0
 	}
-	end := historyEnd(h)
+	end := h.End()
 	focus := end / 2
 	first := int64(-1)
 	for _, a := range allAnomalies(in.Results) {

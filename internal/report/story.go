@@ -248,7 +248,7 @@ func (m *model) whyAnomaly(lang string, a checker.Anomaly) string {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}
 		return tr(lang, "why."+a.Kind)
-	case a.Informational && m.h.Header.Workload == checker.WorkloadCacheRebuild:
+	case a.Informational && m.h.Header.Workload == history.WorkloadCacheRebuild:
 		return tr(lang, "why.efficiency")
 	case a.Informational:
 		return tr(lang, "why.informational")

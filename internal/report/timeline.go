@@ -526,7 +526,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		case history.OK:
 			l, held := m.leaseAt(o.Client, o.Key, o.Invoke)
 			violating := in.History.Header.FencingEnforced == false && (!held || l.KeyEnd < o.Invoke) &&
-				len(m.leases) > 0 && in.History.Header.Workload != checker.WorkloadCacheRebuild // lock-free, or an efficiency lock
+				len(m.leases) > 0 && in.History.Header.Workload != history.WorkloadCacheRebuild // lock-free, or an efficiency lock
 			if !effectAction(o.Value.Action) {
 				otherXY = append(otherXY, xy)
 				continue

@@ -28,18 +28,18 @@ func params(sc scenario.Scenario) map[string]int64 {
 		return 0
 	}
 	switch w.Kind {
-	case scenario.WorkloadPayment:
+	case history.WorkloadPayment:
 		p["idempotency"] = b(w.Idempotency)
-	case scenario.WorkloadInventory:
+	case history.WorkloadInventory:
 		p["stock"] = int64(w.Stock)
-	case scenario.WorkloadCron:
+	case history.WorkloadCron:
 		p["fires"] = int64(w.Fires)
 		p["interval_ns"] = int64(w.Interval)
 		p["lock_per_fire"] = b(w.LockPerFire)
-	case scenario.WorkloadLeader:
+	case history.WorkloadLeader:
 		p["terms"] = int64(w.Terms)
 		p["epoch_check"] = b(w.EpochCheck)
-	case scenario.WorkloadSemaphore:
+	case history.WorkloadSemaphore:
 		p["permits"] = int64(w.Permits)
 	}
 	if sc.ProbeEnabled() {
@@ -61,7 +61,7 @@ func probeBound(sc scenario.Scenario) time.Duration { return 2 * sc.TTL.D() }
 // setupResource prepares the resource in Redis before time zero: the
 // inventory's stock, set on n1 directly (not through any client's link).
 func (r *run) setupResource(ctx context.Context) error {
-	if r.sc.Workload.Kind != scenario.WorkloadInventory {
+	if r.sc.Workload.Kind != history.WorkloadInventory {
 		return nil
 	}
 	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})

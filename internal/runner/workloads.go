@@ -23,8 +23,8 @@ func stockKey(item string) string { return "stock:" + item }
 
 // objectKeys are the workload's protected objects, named by kind.
 func objectKeys(w scenario.Workload) []string {
-	prefix := map[string]string{scenario.WorkloadPayment: "invoice", scenario.WorkloadCounter: "counter",
-		scenario.WorkloadInventory: "item", scenario.WorkloadCacheRebuild: "cache"}[w.Kind]
+	prefix := map[string]string{history.WorkloadPayment: "invoice", history.WorkloadCounter: "counter",
+		history.WorkloadInventory: "item", history.WorkloadCacheRebuild: "cache"}[w.Kind]
 	if prefix == "" {
 		return nil
 	}
@@ -39,24 +39,24 @@ func objectKeys(w scenario.Workload) []string {
 func (w *worker) workload(ctx context.Context) {
 	wl := w.r.sc.Workload
 	switch wl.Kind {
-	case scenario.WorkloadCron:
+	case history.WorkloadCron:
 		w.cron(ctx)
 		return
-	case scenario.WorkloadLeader:
+	case history.WorkloadLeader:
 		w.leader(ctx)
 		return
-	case scenario.WorkloadSemaphore:
+	case history.WorkloadSemaphore:
 		w.withLock(ctx, keySemaphore, w.usePermit(ctx))
 		return
 	}
 	for _, key := range objectKeys(wl) {
 		var cs func(clients.Lease) (bool, error)
 		switch wl.Kind {
-		case scenario.WorkloadCounter:
+		case history.WorkloadCounter:
 			cs = w.increment(ctx, key)
-		case scenario.WorkloadInventory:
+		case history.WorkloadInventory:
 			cs = w.buy(ctx, key)
-		case scenario.WorkloadCacheRebuild:
+		case history.WorkloadCacheRebuild:
 			cs = w.rebuild(ctx, key)
 		default:
 			cs = w.pay(ctx, key)

@@ -15,14 +15,16 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/locksim/locksim/internal/history"
 )
 
 // Known kinds. The CLI's `locksim list` and validation read the same tables.
 var (
 	Algorithms = []string{"naive", "safe", "fenced", "redlock", "redlock-nocheck", "redlock-fenced", "redsync", "redislock",
 		"watchdog", "setnx-expire", "semaphore", "atomic-lua", "idempotency-key", "control-mutex", "no-lock"}
-	Workloads = []string{WorkloadPayment, WorkloadCounter, WorkloadInventory, WorkloadCron, WorkloadLeader,
-		WorkloadSemaphore, WorkloadCacheRebuild}
+	Workloads = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
+		history.WorkloadSemaphore, history.WorkloadCacheRebuild}
 	FaultKinds   = []string{"pause", KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate, KindStarveRenewals, KindCrashClient}
 	PausePoints  = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire, PointInRenew, PointRandom}
 	Persistences = []string{"none", "aof-everysec", "aof-always"}

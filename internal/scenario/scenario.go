@@ -113,17 +113,6 @@ type Workload struct {
 	Permits int `yaml:"permits,omitempty"`
 }
 
-// Workload kinds.
-const (
-	WorkloadPayment      = "payment"
-	WorkloadCounter      = "counter"
-	WorkloadInventory    = "inventory"
-	WorkloadCron         = "cron"
-	WorkloadLeader       = "leader"
-	WorkloadSemaphore    = "semaphore"
-	WorkloadCacheRebuild = "cache-rebuild"
-)
-
 // LockFreeAlgorithms take no lock at all: the workload's resource makes the
 // operation safe by itself (lesson 48, lock-theory S18, S19).
 var LockFreeAlgorithms = []string{"atomic-lua", "idempotency-key"}

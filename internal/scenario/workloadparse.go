@@ -4,29 +4,31 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/locksim/locksim/internal/history"
 )
 
 // workloadOnly names, for each workload field that belongs to some kinds
 // only, the kinds it applies to.
 var workloadOnly = map[string][]string{
-	"idempotency":   {WorkloadPayment},
-	"stock":         {WorkloadInventory},
-	"interval":      {WorkloadCron},
-	"fires":         {WorkloadCron},
-	"lock_per_fire": {WorkloadCron},
-	"terms":         {WorkloadLeader},
-	"epoch_check":   {WorkloadLeader},
-	"permits":       {WorkloadSemaphore},
-	"fencing":       {WorkloadPayment, WorkloadCounter},
-	"claim":         {WorkloadPayment, WorkloadCounter},
+	"idempotency":   {history.WorkloadPayment},
+	"stock":         {history.WorkloadInventory},
+	"interval":      {history.WorkloadCron},
+	"fires":         {history.WorkloadCron},
+	"lock_per_fire": {history.WorkloadCron},
+	"terms":         {history.WorkloadLeader},
+	"epoch_check":   {history.WorkloadLeader},
+	"permits":       {history.WorkloadSemaphore},
+	"fencing":       {history.WorkloadPayment, history.WorkloadCounter},
+	"claim":         {history.WorkloadPayment, history.WorkloadCounter},
 }
 
 // algorithmWorkloads names the workloads an algorithm can run; algorithms
 // not listed run every workload but semaphore.
 var algorithmWorkloads = map[string][]string{
-	"atomic-lua":      {WorkloadInventory},
-	"idempotency-key": {WorkloadPayment},
-	"semaphore":       {WorkloadSemaphore},
+	"atomic-lua":      {history.WorkloadInventory},
+	"idempotency-key": {history.WorkloadPayment},
+	"semaphore":       {history.WorkloadSemaphore},
 }
 
 // semaphoreAlgorithms can run the semaphore workload.
@@ -82,7 +84,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 		}
 		w.Interval = d
 	case absent:
-		if kind == WorkloadCron && kindOK {
+		if kind == history.WorkloadCron && kindOK {
 			p.required(m, fs["interval"], "workload.interval", "the time between two fire times, e.g. \"interval: 60s\"")
 		}
 	}
@@ -102,7 +104,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	case good:
 		w.Permits = v
 	case absent:
-		if kind == WorkloadSemaphore && kindOK {
+		if kind == history.WorkloadSemaphore && kindOK {
 			p.required(m, fs["permits"], "workload.permits", "how many clients may hold the semaphore at once, e.g. \"permits: 2\"")
 		}
 	}
@@ -117,10 +119,10 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	if ws, ok := algorithmWorkloads[algorithm]; ok && !contains(ws, kind) {
 		p.errorf(at, "workload.kind", "algorithm %s runs the %s workload only (got %s)", algorithm, strings.Join(ws, ", "), kind)
 	}
-	if kind == WorkloadSemaphore && !contains(semaphoreAlgorithms, algorithm) {
+	if kind == history.WorkloadSemaphore && !contains(semaphoreAlgorithms, algorithm) {
 		p.errorf(at, "workload.kind", "the semaphore workload needs algorithm %s (got %s): a lock admits one client, a semaphore N", strings.Join(semaphoreAlgorithms, ", "), algorithm)
 	}
-	if algorithm == "idempotency-key" && kind == WorkloadPayment && !w.Idempotency {
+	if algorithm == "idempotency-key" && kind == history.WorkloadPayment && !w.Idempotency {
 		msg := "algorithm idempotency-key takes no lock and relies on the gateway's idempotency key; set \"idempotency: true\""
 		if f := fs["idempotency"]; f.val != nil {
 			p.errorf(f.val, "workload.idempotency", "%s", msg)
@@ -133,15 +135,15 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 // defaultsFor fills the defaults of the workload's own fields.
 func (p *parser) defaultsFor(w *Workload) {
 	switch w.Kind {
-	case WorkloadInventory:
+	case history.WorkloadInventory:
 		if w.Stock == 0 {
 			w.Stock = 1
 		}
-	case WorkloadCron:
+	case history.WorkloadCron:
 		if w.Fires == 0 {
 			w.Fires = 1
 		}
-	case WorkloadLeader:
+	case history.WorkloadLeader:
 		if w.Terms == 0 {
 			w.Terms = 1
 		}
