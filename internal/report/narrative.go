@@ -97,16 +97,10 @@ func narrative(in Input, m *model) []Step {
 
 	tokenText := func(fence int64, token string) string { return tokenText(lang, fence, token) }
 	withToken := func(o history.Op) string {
-		f := o.Value.Fence
-		if f <= 0 {
-			if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
-				f = l.Fence
-			}
+		if f := m.fenceOf(o); f > 0 {
+			return tr(lang, "n.with.token", f)
 		}
-		if f <= 0 {
-			return ""
-		}
-		return tr(lang, "n.with.token", f)
+		return ""
 	}
 
 	// Per-key resource state the sentences need: the stock before a sale,

@@ -593,18 +593,24 @@ func containsStr(xs []string, s string) bool {
 	return false
 }
 
+// fenceOf is the fencing token a write was made under: its own, else the
+// token of the lease its client held then; 0 when none.
+func (m *model) fenceOf(o history.Op) int64 {
+	if o.Value.Fence > 0 {
+		return o.Value.Fence
+	}
+	if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
+		return l.Fence
+	}
+	return 0
+}
+
 // fenceSuffix is " (token N)" for a write made under fencing token N.
 func fenceSuffix(m *model, o history.Op) string {
-	f := o.Value.Fence
-	if f <= 0 {
-		if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
-			f = l.Fence
-		}
+	if f := m.fenceOf(o); f > 0 {
+		return fmt.Sprintf(" (token %d)", f)
 	}
-	if f <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (token %d)", f)
+	return ""
 }
 
 // effectAction reports whether a write action is a workload's effect (the
