@@ -167,16 +167,27 @@ func (g *Gate) Wait(ctx context.Context) error {
 	}
 }
 
+// ErrStopped is returned by SleepOr when its stop channel closed first.
+var ErrStopped = errors.New("sleep stopped")
+
 // Sleep waits d (wall time) as the client: a freeze that begins during the
 // sleep extends it until the thaw, as a stop-the-world pause would.
 func (g *Gate) Sleep(ctx context.Context, d time.Duration) error {
+	return g.SleepOr(ctx, d, nil)
+}
+
+// SleepOr is Sleep that also ends, with ErrStopped, when stop closes (a
+// watchdog declaring the lease lost); a nil stop never closes.
+func (g *Gate) SleepOr(ctx context.Context, d time.Duration, stop <-chan struct{}) error {
 	if d > 0 {
 		t := time.NewTimer(d)
+		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-			t.Stop()
 			return ctx.Err()
+		case <-stop:
+			return ErrStopped
 		}
 	}
 	return g.Wait(ctx)

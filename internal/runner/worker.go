@@ -237,25 +237,14 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 // sleep waits d (wall time) as the client, like gate.Sleep, but returns
 // errLost at once when the lease is declared lost.
 func (w *worker) sleep(ctx context.Context, d time.Duration, l clients.Lease) error {
-	if l.Lost == nil {
-		return w.gate.Sleep(ctx, d)
-	}
 	if lost(l) {
 		return errLost
 	}
-	if d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-l.Lost:
-			t.Stop()
-			return errLost
-		}
+	err := w.gate.SleepOr(ctx, d, l.Lost)
+	if errors.Is(err, faults.ErrStopped) {
+		return errLost
 	}
-	return w.gate.Wait(ctx)
+	return err
 }
 
 // job does the slow work: the workload's Job, or, with UntilValidity,
