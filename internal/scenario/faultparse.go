@@ -368,16 +368,7 @@ func (p *parser) faultsMore(f field, fts []Fault, clients, nodes int, runDur Dur
 		if j >= len(fts) {
 			break
 		}
-		fs := map[string]field{}
-		for k := 0; k+1 < len(m.Content); k += 2 {
-			key := m.Content[k]
-			if key.Kind != yaml.ScalarNode || !contains(faultFields, key.Value) {
-				continue
-			}
-			if _, dup := fs[key.Value]; !dup {
-				fs[key.Value] = field{key, m.Content[k+1]}
-			}
-		}
+		fs := knownFields(m, faultFields)
 		p.faultMore(m, fs, "faults["+strconv.Itoa(i)+"]", &fts[j], clients, nodes, runDur)
 		j++
 	}

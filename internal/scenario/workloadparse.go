@@ -44,16 +44,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 		p.defaultsFor(w)
 		return
 	}
-	fs := map[string]field{}
-	for k := 0; k+1 < len(m.Content); k += 2 {
-		key := m.Content[k]
-		if key.Kind != yaml.ScalarNode || !contains(workloadFields, key.Value) {
-			continue
-		}
-		if _, dup := fs[key.Value]; !dup {
-			fs[key.Value] = field{key, m.Content[k+1]}
-		}
-	}
+	fs := knownFields(m, workloadFields)
 	kind := w.Kind
 	kindOK := true
 	if kf := fs["kind"]; kf.val != nil {
@@ -148,4 +139,22 @@ func (p *parser) defaultsFor(w *Workload) {
 			w.Terms = 1
 		}
 	}
+}
+
+// knownFields maps the allowed keys of mapping m to their fields, for a
+// second pass over a mapping whose problems (unknown or duplicate keys)
+// the first pass (parser.fields) already reported; a duplicate keeps its
+// first value.
+func knownFields(m *yaml.Node, allowed []string) map[string]field {
+	fs := map[string]field{}
+	for k := 0; k+1 < len(m.Content); k += 2 {
+		key := m.Content[k]
+		if key.Kind != yaml.ScalarNode || !contains(allowed, key.Value) {
+			continue
+		}
+		if _, dup := fs[key.Value]; !dup {
+			fs[key.Value] = field{key, m.Content[k+1]}
+		}
+	}
+	return fs
 }
