@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,24 +13,13 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/clients/clientstest"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 )
 
-// testBackend is the backend scenario tests run on: real redis-server when it
-// is on PATH; otherwise the embedded backend, except under CI=true where a
-// missing redis-server is a failure.
-func testBackend(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err == nil {
-		return "local"
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("redis-server is not on PATH and CI=true: scenario tests must run on real Redis")
-	}
-	t.Log("redis-server not on PATH: running on the embedded backend (emulated Redis)")
-	return "embedded"
-}
+// testBackend is the backend tests run on (see clientstest.Backend).
+func testBackend(t *testing.T) string { return clientstest.Backend(t) }
 
 // runJSON runs the CLI with --json and returns the exit code and the results
 // objects printed on stdout.

@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,25 +11,15 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/clients/clientstest"
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
-// testBackend is real redis-server when it is on PATH, the embedded backend
-// otherwise; under CI=true a missing redis-server fails the test.
-func testBackend(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err == nil {
-		return cluster.BackendLocal
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("redis-server is not on PATH; CI must test against real Redis")
-	}
-	t.Log("redis-server not found: using the embedded backend (emulated Redis)")
-	return cluster.BackendEmbedded
-}
+// testBackend is the backend tests run on (see clientstest.Backend).
+func testBackend(t *testing.T) string { return clientstest.Backend(t) }
 
 func parse(t *testing.T, yaml string) scenario.Scenario {
 	t.Helper()

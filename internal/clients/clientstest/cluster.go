@@ -54,19 +54,28 @@ type Cluster struct {
 // bounds its clients' commands.
 const commandTimeout = 500 * time.Millisecond
 
+// Backend is the backend tests that need Redis run on: "local" (real
+// redis-server) when it is on PATH, else "embedded" (miniredis, emulated
+// Redis, said in the test log); under CI=true a missing redis-server fails
+// the test instead.
+func Backend(t testing.TB) string {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		return cluster.BackendLocal
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("redis-server is not on PATH and CI=true: tests must run on real Redis")
+	}
+	t.Log("redis-server not on PATH: running on the embedded backend (emulated Redis)")
+	return cluster.BackendEmbedded
+}
+
 // StartCluster starts nodes Redis nodes and links for clients w1..wN. It uses
 // real redis-server when it is on PATH and embedded miniredis otherwise;
 // under CI=true a missing redis-server fails the test instead.
 func StartCluster(t testing.TB, nodes, n int) *Cluster {
 	t.Helper()
-	backend := cluster.BackendLocal
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server is required when CI=true: %v", err)
-		}
-		t.Logf("redis-server not on PATH: running on embedded miniredis (emulated Redis): %v", err)
-		backend = cluster.BackendEmbedded
-	}
+	backend := Backend(t)
 	names := make([]string, n)
 	for i := range names {
 		names[i] = scenario.ClientName(i)
