@@ -330,6 +330,8 @@ func runAll(ctx context.Context, jobs []job, f runFlags, log *slog.Logger, done 
 			defer env.close()
 			for j := range next {
 				jlog := log.With("scenario", j.sc.Name, "seed", j.seed)
+				// First line of every run: the seed and how to repeat it.
+				jlog.Info("locksim run", "time_scale", j.sc.TimeScale, "version", version(), "reproduce", reproduceCommand(j.sc, j.seed, f))
 				cl, err := env.get(ctx, j, f, jlog)
 				if err != nil {
 					o := outcome{job: j, code: exitInternal, err: "start cluster: " + err.Error(), aborted: ctx.Err() != nil}
@@ -474,9 +476,6 @@ func resolveSeed(sc scenario.Scenario, f runFlags) int64 {
 	}
 }
 
-// runOne runs one scenario with one seed. An infrastructure error gives
-// exit 255 and no verdict; an interrupted run keeps its partial history and
-// a report marked aborted.
 // reusable is one worker's cluster, kept between its consecutive runs
 // (--reuse): a run whose scenario needs the same shape (nodes,
 // persistence, clients) gets it back after runner.Run resets it; another
@@ -514,11 +513,13 @@ func runnerOptions(f runFlags, seed int64, cl *cluster.Cluster, log *slog.Logger
 	return runner.Options{Seed: seed, Backend: f.backend, Logger: log, Cluster: cl, External: f.external}
 }
 
+// runOne runs one scenario with one seed (its "locksim run" line is
+// already logged). An infrastructure error gives exit 255 and no verdict;
+// an interrupted run keeps its partial history and a report marked aborted.
 func runOne(ctx context.Context, j job, f runFlags, cl *cluster.Cluster, log *slog.Logger) outcome {
 	sc, seed := j.sc, j.seed
 	o := outcome{job: j}
 	repro := reproduceCommand(sc, seed, f)
-	log.Info("locksim run", "time_scale", sc.TimeScale, "version", version(), "reproduce", repro)
 	began := time.Now()
 	res, err := runner.Run(ctx, sc, runnerOptions(f, seed, cl, log))
 	o.wall = time.Since(began)
