@@ -82,11 +82,15 @@ func (r *redlock) Acquire(ctx context.Context, key string) (Lease, error) {
 	token := newToken(r.cfg.Rand)
 	start := r.cfg.Clock.Now()
 	var granted []string
+	silent := 0 // nodes whose SET may have run although no reply came
 	for _, n := range r.cfg.Nodes {
 		nctx, cancel := context.WithTimeout(ctx, r.nodeTimeout())
 		ok, err := n.Cmd.SetNX(nctx, key, token, r.cfg.TTL).Result()
 		cancel()
-		if err == nil && ok {
+		switch {
+		case err != nil:
+			silent++
+		case ok:
 			granted = append(granted, n.Name)
 		}
 		if ctx.Err() != nil {
@@ -118,6 +122,11 @@ func (r *redlock) Acquire(ctx context.Context, key string) (Lease, error) {
 	r.unlockAll(context.WithoutCancel(ctx), l)
 	if len(granted) >= r.quorum() {
 		return Lease{}, fmt.Errorf("%w: %d/%d nodes but validity %v ≤ 0", ErrNotAcquired, len(granted), len(r.cfg.Nodes), validity)
+	}
+	if len(granted)+silent >= r.quorum() {
+		// A SET whose reply was lost may still land after the unlock (it
+		// travels on another connection): a quorum may hold our token.
+		return Lease{}, fmt.Errorf("redlock acquire outcome unknown: %d/%d nodes granted, %d did not answer", len(granted), len(r.cfg.Nodes), silent)
 	}
 	return Lease{}, fmt.Errorf("%w: %d/%d nodes, quorum %d", ErrNotAcquired, len(granted), len(r.cfg.Nodes), r.quorum())
 }
