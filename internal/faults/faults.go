@@ -73,6 +73,10 @@ func (g *Gate) Point(ctx context.Context, point string) error {
 		g.mu.Unlock()
 		return ErrCrashed
 	}
+	if len(g.plan) == 0 { // nothing planned here: no need to count
+		g.mu.Unlock()
+		return g.Wait(ctx)
+	}
 	g.seen[point]++
 	n := g.seen[point]
 	var hit *Pause

@@ -81,29 +81,53 @@ func TestDecodeRefusesBadFiles(t *testing.T) {
 }
 
 func TestRecorderIsSafeForConcurrentUse(t *testing.T) {
-	r := NewRecorder(time.Now())
-	var wg sync.WaitGroup
-	for c := 0; c < 8; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 500; i++ {
-				p := r.Begin(c, "w", Write, "k", Value{})
-				p.End(OK, Value{}, "")
+	tests := []struct {
+		name   string
+		ownLog bool
+	}{
+		{"clients sharing the recorder's log lose nothing", false},
+		{"clients each with a log of their own lose nothing", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewRecorder(time.Now())
+			var wg sync.WaitGroup
+			for c := 0; c < 8; c++ {
+				begin := r.Begin
+				if tt.ownLog {
+					begin = r.Log().Begin
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < 500; i++ {
+						p := begin(c, "w", Write, "k", Value{Num: ptr(int64(i))})
+						p.End(OK, Value{Num: ptr(int64(i)), Result: "done"}, "")
+					}
+				}()
 			}
-		}()
-	}
-	wg.Wait()
-	ops := r.Ops()
-	if len(ops) != 4000 {
-		t.Fatalf("recorded %d ops, want 4000", len(ops))
-	}
-	for i, op := range ops {
-		if op.Index != i || op.Open() || op.Complete < op.Invoke {
-			t.Fatalf("op %d malformed: %+v", i, op)
-		}
+			wg.Wait()
+			ops := r.Ops()
+			if len(ops) != 4000 {
+				t.Fatalf("recorded %d ops, want 4000", len(ops))
+			}
+			last := map[int]int64{}
+			for i, op := range ops {
+				if op.Index != i || op.Open() || op.Complete < op.Invoke || op.Value.Result != "done" {
+					t.Fatalf("op %d malformed: %+v", i, op)
+				}
+				// Each client's ops come in the order it recorded them,
+				// and End completed the op Begin opened (across chunks).
+				if n, seen := last[op.Process]; (seen && *op.Value.Num != n+1) || (!seen && *op.Value.Num != 0) {
+					t.Fatalf("client %d: op %d carries %d after %d", op.Process, i, *op.Value.Num, n)
+				}
+				last[op.Process] = *op.Value.Num
+			}
+		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func FuzzDecode(f *testing.F) {
 	var b bytes.Buffer

@@ -31,6 +31,9 @@ type nemesis struct {
 	active map[int]*activeFault
 	fired  map[string]bool
 	events map[string]chan struct{}
+	// triggered is true when some step waits for a client event; event
+	// has nothing to do otherwise.
+	triggered bool
 }
 
 // activeFault is a fault whose window is still open.
@@ -44,8 +47,12 @@ type activeFault struct {
 }
 
 func newNemesis(r *run, plan faults.Plan) *nemesis {
-	return &nemesis{r: r, plan: plan, active: map[int]*activeFault{},
+	n := &nemesis{r: r, plan: plan, active: map[int]*activeFault{},
 		fired: map[string]bool{}, events: map[string]chan struct{}{}}
+	for _, s := range plan.Steps {
+		n.triggered = n.triggered || s.Trigger != nil
+	}
+	return n
 }
 
 func eventKey(client, event, node string) string { return client + "|" + event + "|" + node }
@@ -53,6 +60,9 @@ func eventKey(client, event, node string) string { return client + "|" + event +
 // event is called by a worker after an ok acquire: it fires the client's
 // "acquired" event and a "granted-by" event per granting node, once each.
 func (n *nemesis) event(client string, nodes []string) {
+	if !n.triggered {
+		return
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	keys := []string{eventKey(client, scenario.EventAcquired, "")}

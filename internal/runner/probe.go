@@ -66,7 +66,7 @@ func (r *run) setupResource(ctx context.Context) error {
 	}
 	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})
 	defer c.Close()
-	for _, item := range objectKeys(r.sc.Workload) {
+	for item := range objectKeys(r.sc.Workload) {
 		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		err := c.Set(sctx, stockKey(item), r.sc.Workload.Stock, 0).Err()
 		cancel()

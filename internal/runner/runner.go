@@ -107,6 +107,9 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 
 	r.rec = history.NewRecorder(time.Now())
+	for _, w := range r.workers {
+		w.log = r.rec.Log()
+	}
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,

@@ -27,6 +27,8 @@ type worker struct {
 	clock *clients.FaultyClock
 	// nodes are this client's own links to the nodes.
 	nodes []clients.Node
+	// log is the client's own part of the run's recording.
+	log *history.Log
 	// starve holds back only this client's lease renewer (starve-renewals).
 	starve faults.Latch
 
@@ -46,7 +48,7 @@ func (w *worker) recordPause(p faults.Pause) func() {
 		v.Point = ""
 		v.Detail = fmt.Sprintf("stop-the-world pause of %s at a random moment", p.Scenario)
 	}
-	pend := w.r.rec.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, "", v)
+	pend := w.log.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, "", v)
 	return func() { pend.End(history.OK, v, "") }
 }
 
@@ -57,7 +59,7 @@ func (w *worker) crash(point string) {
 	w.gate.Crash()
 	v := history.Value{Fault: scenario.KindCrashClient, Targets: []string{w.name}, Point: point,
 		Detail: fmt.Sprintf("%s crashed: it stops for good and never releases its lock", w.name)}
-	w.r.rec.Instant(history.NemesisProcess, history.NemesisClient, history.Fault, "", v, history.OK)
+	w.log.Instant(history.NemesisProcess, history.NemesisClient, history.Fault, "", v, history.OK)
 	w.mu.Lock()
 	cancel := w.cancel
 	w.mu.Unlock()
@@ -180,7 +182,7 @@ func (w *worker) watchLost(l clients.Lease) (stop func()) {
 		select {
 		case <-l.Lost:
 			v := history.Value{Token: l.Token, Fence: l.Fence, Detail: "lease renewal failed or found the key gone"}
-			w.r.rec.Instant(proc, w.name, history.Lost, l.Key, v, history.OK)
+			w.log.Instant(proc, w.name, history.Lost, l.Key, v, history.OK)
 		case <-quit:
 		}
 	}()
@@ -208,12 +210,12 @@ func (w *worker) done(l clients.Lease) {
 	if lost(l) {
 		return
 	}
-	w.r.rec.Instant(w.proc, w.name, history.Done, l.Key, history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
+	w.log.Instant(w.proc, w.name, history.Done, l.Key, history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
 }
 
 func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) {
 	v := history.Value{TTL: int64(w.r.sc.TTL.D())}
-	p := w.r.rec.Begin(w.proc, w.name, history.Acquire, key, v)
+	p := w.log.Begin(w.proc, w.name, history.Acquire, key, v)
 	octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
 	lease, err := w.lock.Acquire(octx, key)
 	cancel()
@@ -283,7 +285,7 @@ func (w *worker) beforeWrite(ctx context.Context, l clients.Lease) error {
 
 func (w *worker) release(ctx context.Context, l clients.Lease) {
 	v := history.Value{Token: l.Token, Fence: l.Fence}
-	p := w.r.rec.Begin(w.proc, w.name, history.Release, l.Key, v)
+	p := w.log.Begin(w.proc, w.name, history.Release, l.Key, v)
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
 	removedFrom := l.Nodes
 	var err error
@@ -307,7 +309,7 @@ func (w *worker) release(ctx context.Context, l clients.Lease) {
 // read reads the invoice's status; reading takes the workload's Read time.
 func (w *worker) read(ctx context.Context, key string) string {
 	v := history.Value{Action: "read-status"}
-	p := w.r.rec.Begin(w.proc, w.name, history.Read, key, v)
+	p := w.log.Begin(w.proc, w.name, history.Read, key, v)
 	_ = w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D()))
 	v.Result = w.r.ledger.status(key)
 	p.End(history.OK, v, "")
@@ -318,7 +320,7 @@ func (w *worker) read(ctx context.Context, key string) string {
 // decision: ok when accepted, fail with the reason when refused.
 func (w *worker) write(key, action string, fence int64, do func(key string, fence int64) string) bool {
 	v := history.Value{Action: action, Fence: fence}
-	p := w.r.rec.Begin(w.proc, w.name, history.Write, key, v)
+	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 	reason := do(key, fence)
 	if reason != "" {
 		v.Reason = reason

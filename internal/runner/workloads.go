@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
+	"strconv"
 	"time"
 
 	"github.com/locksim/locksim/internal/clients"
@@ -21,18 +23,25 @@ const (
 // stockKey is the Redis key holding an inventory item's stock.
 func stockKey(item string) string { return "stock:" + item }
 
-// objectKeys are the workload's protected objects, named by kind.
-func objectKeys(w scenario.Workload) []string {
-	prefix := map[string]string{history.WorkloadPayment: "invoice", history.WorkloadCounter: "counter",
-		history.WorkloadInventory: "item", history.WorkloadCacheRebuild: "cache"}[w.Kind]
-	if prefix == "" {
-		return nil
+// objectPrefix names each workload kind's protected objects.
+var objectPrefix = map[string]string{history.WorkloadPayment: "invoice", history.WorkloadCounter: "counter",
+	history.WorkloadInventory: "item", history.WorkloadCacheRebuild: "cache"}
+
+// objectKeys yields the workload's protected objects in order ("invoice-1",
+// "invoice-2", …), each named when it is reached: a client that works
+// through a few of 100,000 invoices names only those.
+func objectKeys(w scenario.Workload) iter.Seq[string] {
+	prefix := objectPrefix[w.Kind]
+	return func(yield func(string) bool) {
+		if prefix == "" {
+			return
+		}
+		for i := 1; i <= w.Keys; i++ {
+			if !yield(prefix + "-" + strconv.Itoa(i)) {
+				return
+			}
+		}
 	}
-	out := make([]string, w.Keys)
-	for i := range out {
-		out[i] = fmt.Sprintf("%s-%d", prefix, i+1)
-	}
-	return out
 }
 
 // workload runs the scenario's workload as this client.
@@ -49,7 +58,7 @@ func (w *worker) workload(ctx context.Context) {
 		w.withLock(ctx, keySemaphore, w.usePermit(ctx))
 		return
 	}
-	for _, key := range objectKeys(wl) {
+	for key := range objectKeys(wl) {
 		var cs func(clients.Lease) (bool, error)
 		switch wl.Kind {
 		case history.WorkloadCounter:
@@ -183,7 +192,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (bool, error) {
 	return func(l clients.Lease) (bool, error) {
 		v := history.Value{Action: "rebuild", Fence: l.Fence}
-		p := w.r.rec.Begin(w.proc, w.name, history.Write, key, v)
+		p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 		err := w.job(ctx, l)
 		if err != nil && !errors.Is(err, errLost) {
 			p.End(history.Info, v, err.Error())
@@ -246,7 +255,7 @@ func (w *worker) cron(ctx context.Context) {
 				return false, err
 			}
 			v := history.Value{Action: "run-job", Fence: l.Fence}
-			p := w.r.rec.Begin(w.proc, w.name, history.Write, jobKey, v)
+			p := w.log.Begin(w.proc, w.name, history.Write, jobKey, v)
 			err := w.gate.Sleep(ctx, w.r.wall(wl.Job.D()))
 			if err != nil {
 				p.End(history.Info, v, err.Error())
@@ -303,7 +312,7 @@ func (w *worker) leader(ctx context.Context) {
 // read failed (recorded as info).
 func (w *worker) readNum(ctx context.Context, key, action string, get func(context.Context) (int64, error)) (int64, bool) {
 	v := history.Value{Action: action}
-	p := w.r.rec.Begin(w.proc, w.name, history.Read, key, v)
+	p := w.log.Begin(w.proc, w.name, history.Read, key, v)
 	if err := w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D())); err != nil {
 		p.End(history.Info, v, err.Error())
 		return 0, false
@@ -324,7 +333,7 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 // the outcome is unknown.
 func (w *worker) writeNum(key, action string, fence int64, do func() (int64, string, error)) history.Type {
 	v := history.Value{Action: action, Fence: fence}
-	p := w.r.rec.Begin(w.proc, w.name, history.Write, key, v)
+	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 	n, refused, err := do()
 	switch {
 	case err != nil:
