@@ -51,6 +51,7 @@ func TestBadRunFlagsAreRefusedBeforeAnythingStarts(t *testing.T) {
 		{"a zero time scale is refused", []string{"--time-scale", "0"}, "--time-scale 0"},
 		{"a NaN time scale is refused", []string{"--time-scale", "NaN"}, "--time-scale NaN"},
 		{"a fractional seed is refused", []string{"--seed", "1.5"}, "not an integer"},
+		{"an unknown charts choice is refused", []string{"--charts", "some"}, `--charts "some": want notable or all`},
 		{"an output directory that cannot be made is refused", []string{"--out", "/proc/locksim-nope"}, "--out /proc/locksim-nope"},
 	}
 	for _, tt := range tests {

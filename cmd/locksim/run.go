@@ -48,6 +48,7 @@ Examples:
   locksim run scenarios/gc-pause.yaml
   locksim run scenarios/gc-pause.yaml --seed 7 --time-scale 1   # real time
   locksim run scenarios/gc-pause.yaml --count 50                # seeds N..N+49, violation rate
+                                                                # (charts for notable runs only; --charts all)
   locksim run scenarios/ --junit out.xml                        # CI: every scenario, JUnit XML
   locksim run 'scenarios/gc-*.yaml' --parallel 2 --out /tmp/rep
   locksim run scenarios/ --json > results.jsonl
@@ -82,6 +83,53 @@ type runFlags struct {
 	// reuse keeps each parallel worker's nodes and proxies between its
 	// consecutive runs (reset in between) instead of starting new ones.
 	reuse bool
+	// charts is "all" or "notable" (--charts); notes is the shared record
+	// that decides which runs of a sweep are notable.
+	charts string
+	notes  *notable
+}
+
+// Values of --charts.
+const (
+	chartsAll     = "all"
+	chartsNotable = "notable"
+)
+
+// notable decides which runs of a sweep get charts (timeline.png,
+// latency.png, rate.png): drawing them is most of a short run's CPU, and a
+// sweep of 1000 runs needs pictures only of what differs. A run is notable
+// when its scenario runs only once in this invocation, when it missed its
+// expectation, or when it is the first run of its scenario to finish with
+// its verdict. Safe for concurrent use.
+type notable struct {
+	mu      sync.Mutex
+	runs    map[string]int  // runs planned per scenario file
+	verdict map[string]bool // scenario file + verdict already drawn
+}
+
+func newNotable(jobs []job) *notable {
+	n := &notable{runs: map[string]int{}, verdict: map[string]bool{}}
+	for _, j := range jobs {
+		n.runs[j.sc.File]++
+	}
+	return n
+}
+
+// charts reports whether the run of sc with this verdict gets charts
+// (expect "" means the scenario declares none: every verdict is met).
+func (n *notable) charts(sc scenario.Scenario, verdict checker.Verdict) bool {
+	if n == nil {
+		return true
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.runs[sc.File] <= 1 || (sc.Expect != "" && sc.Expect != string(verdict)) {
+		return true
+	}
+	k := sc.File + "\x00" + string(verdict)
+	first := !n.verdict[k]
+	n.verdict[k] = true
+	return first
 }
 
 // exitNow ends the process at once (second interrupt); a variable for tests.
@@ -131,7 +179,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.out, "out", "reports", "report root directory")
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
-	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at the same time")
+	fs.IntVar(&f.parallel, "parallel", defaultParallel(), "runs at the same time; the default is 4 per CPU, at most 32 (runs mostly wait in scenario time)")
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
 	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a cluster: block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
@@ -139,6 +187,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.toxiproxy, "toxiproxy", "", "external backend: toxiproxy API host:port (e.g. 127.0.0.1:8474)")
 	fs.StringVar(&f.proxyHost, "proxy-host", "", "external backend: host the proxies listen on and locksim dials (default 127.0.0.1)")
 	fs.BoolVar(&f.reuse, "reuse", true, "reuse each worker's nodes and proxies between consecutive runs (FLUSHALL, toxics removed); false starts fresh ones per run")
+	fs.StringVar(&f.charts, "charts", chartsNotable, "which runs get timeline/latency/rate PNGs: notable (single runs; in a sweep the first run of each verdict and every run that missed its expectation) or all")
 	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout (instead of the summary)")
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
 	fs.StringVar(&f.lang, "lang", "en", "report language: en (English) or vi (Vietnamese)")
@@ -178,6 +227,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	case f.backend != cluster.BackendExternal && (f.clusterFile != "" || f.redisAddrs != "" || f.toxiproxy != "" || f.proxyHost != ""):
 		fmt.Fprintln(stderr, "locksim run: --cluster, --redis-addrs, --toxiproxy and --proxy-host need --backend external")
+		return exitUsage
+	case f.charts != chartsAll && f.charts != chartsNotable:
+		fmt.Fprintf(stderr, "locksim run: --charts %q: want notable or all\n", f.charts)
 		return exitUsage
 	case f.lang != "en" && f.lang != "vi":
 		fmt.Fprintf(stderr, "locksim run: --lang %q: want en or vi\n", f.lang)
@@ -231,6 +283,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			jobs = append(jobs, job{n: len(jobs), sc: sc, seed: base + int64(i)})
 		}
 	}
+
+	f.notes = newNotable(jobs)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -559,6 +613,7 @@ func runOne(ctx context.Context, j job, f runFlags, cl *cluster.Cluster, log *sl
 		return fail("check", err)
 	}
 	in.WallSeconds = res.Wall.Seconds()
+	in.SkipCharts = f.charts == chartsNotable && !f.notes.charts(sc, in.Verdict)
 	r, err := report.Write(dir, in)
 	if err != nil {
 		return fail("write report", err)
@@ -755,3 +810,8 @@ func checkWritable(dir string) error {
 // races become too tight for a loaded machine (the shipped scenarios keep
 // 100–200 ms of wall time on every race they depend on).
 const minSteadyTTL = 50 * time.Millisecond
+
+// defaultParallel is --parallel's default: four runs per CPU, at most 32.
+// A run spends most of its wall time waiting (its scenario time, compressed);
+// drawing its charts is most of its CPU.
+func defaultParallel() int { return min(4*runtime.NumCPU(), 32) }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/scenario"
 )
 
 func TestExitCodesOfSeveralRunsCombineByPriority(t *testing.T) {
@@ -223,12 +225,57 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 			}
 		}
 	})
+	t.Run("only the first run of the verdict gets charts, the others say how to draw them", func(t *testing.T) {
+		dirs, _ := filepath.Glob(filepath.Join(out, "redlock-gc-pause", "*"))
+		var drawn int
+		for _, d := range dirs {
+			_, err := os.Stat(filepath.Join(d, report.TimelineFile))
+			page, _ := os.ReadFile(filepath.Join(d, report.IndexFile))
+			switch {
+			case err == nil:
+				drawn++
+			case !strings.Contains(string(page), `id="no-charts"`) || !strings.Contains(string(page), "locksim check "+d) || strings.Contains(string(page), "latency.png"):
+				t.Errorf("%s: no charts, and its page does not say how to draw them", d)
+			}
+		}
+		if len(dirs) != 3 || drawn != 1 {
+			t.Errorf("%d of %d runs have charts, want 1 of 3", drawn, len(dirs))
+		}
+	})
 	t.Run("re-running a printed seed gives the same verdict", func(t *testing.T) {
 		code, rs, stderr := runJSON(t, "run", "../../scenarios/redlock-gc-pause.yaml", "--seed", "101", "--out", t.TempDir(), "--backend", backend)
 		if code != exitValid || len(rs) != 1 || rs[0].Verdict != checker.Invalid || rs[0].Seed != 101 {
 			t.Errorf("exit %d, results %+v\n%s", code, rs, stderr)
 		}
 	})
+}
+
+func TestNotableRunsOfASweepGetCharts(t *testing.T) {
+	sweep := scenario.Scenario{File: "sweep.yaml", Expect: "valid"}
+	single := scenario.Scenario{File: "single.yaml", Expect: "valid"}
+	noExpect := scenario.Scenario{File: "free.yaml"}
+	n := newNotable([]job{{sc: sweep}, {sc: sweep}, {sc: sweep}, {sc: sweep}, {sc: single}, {sc: noExpect}, {sc: noExpect}})
+	tests := []struct {
+		name    string
+		sc      scenario.Scenario
+		verdict checker.Verdict
+		want    bool
+	}{
+		{"the first run of a sweep with its verdict is drawn", sweep, checker.Valid, true},
+		{"a second run with the same verdict is not", sweep, checker.Valid, false},
+		{"a run that missed its expectation is drawn", sweep, checker.Invalid, true},
+		{"every run that missed it is drawn", sweep, checker.Invalid, true},
+		{"a scenario run once is drawn", single, checker.Valid, true},
+		{"without an expectation the first run of a verdict is drawn", noExpect, checker.Invalid, true},
+		{"and a repeat of that verdict is not", noExpect, checker.Invalid, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := n.charts(tt.sc, tt.verdict); got != tt.want {
+				t.Errorf("charts = %v, want %v", got, tt.want)
+			}
+		})
+	}
 }
 
 // schedule is what a seed fixes in a history: the fault plan, each client's

@@ -38,6 +38,7 @@ type page struct {
 	Fix                            *remedy
 	FixedReport                    string // relative link to the fixed scenario's latest report, when present
 	Rate                           bool
+	NoCharts                       string // why the PNGs were not drawn; "" when they were
 	EmulatedText                   string
 	Verdict, VerdictWord, Headline string
 	ExpectClass, ExpectText        string
@@ -143,6 +144,9 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		return err
 	}
 	pg := buildPage(in, m, res, hist, headline)
+	if in.SkipCharts {
+		pg.NoCharts = tr(lang, "charts.skipped", "locksim check "+filepath.Dir(path))
+	}
 	if pg.Fix != nil {
 		pg.FixedReport = fixedReport(filepath.Dir(path), pg.Fix.Fixed)
 	}

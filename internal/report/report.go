@@ -39,6 +39,10 @@ type Input struct {
 	// shows an "ABORTED — partial history" banner and results.json
 	// carries "aborted": true.
 	Aborted bool
+	// SkipCharts leaves out timeline.png, latency.png and rate.png (a
+	// sweep's unremarkable runs, where drawing them is most of a run's
+	// CPU); the page says so and how to draw them (locksim check DIR).
+	SkipCharts bool
 }
 
 // PorcupineView is the linearizability result history.html visualises.
@@ -145,14 +149,21 @@ func Write(dir string, in Input) (Results, error) {
 	// keep the order of the files.
 	var wg sync.WaitGroup
 	pngErrs := make([]error, 3)
-	for i, w := range []struct {
+	charts := []struct {
 		file string
 		draw func(string) error
 	}{
 		{TimelineFile, func(p string) error { return writeTimeline(p, in, m, headline) }},
 		{LatencyFile, func(p string) error { return writeLatency(p, in, m) }},
 		{RateFile, func(p string) error { return writeRate(p, in, m) }},
-	} {
+	}
+	if in.SkipCharts {
+		charts = nil
+		for _, f := range []string{TimelineFile, LatencyFile, RateFile} {
+			_ = os.Remove(filepath.Join(dir, f)) // none of an earlier report's
+		}
+	}
+	for i, w := range charts {
 		wg.Go(func() {
 			if err := w.draw(filepath.Join(dir, w.file)); err != nil {
 				pngErrs[i] = fmt.Errorf("write %s: %w", w.file, err)

@@ -193,6 +193,24 @@ func TestWrite(t *testing.T) {
 		}
 	})
 
+	t.Run("a report written again without charts drops the old ones and says why", func(t *testing.T) {
+		again := in
+		again.SkipCharts = true
+		if _, err := Write(dir, again); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = Write(dir, in) }) // the other subtests read the full report
+		for _, f := range []string{TimelineFile, LatencyFile, RateFile} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				t.Errorf("%s still there", f)
+			}
+		}
+		page, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		if !strings.Contains(string(page), `id="no-charts"`) || !strings.Contains(string(page), "locksim check "+dir) || strings.Contains(string(page), ".png") {
+			t.Errorf("page without charts neither says how to draw them nor drops the images:\n%s", page)
+		}
+	})
+
 	t.Run("results.json decodes with the run's fields", func(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(dir, "results.json"))
 		if err != nil {

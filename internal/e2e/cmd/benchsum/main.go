@@ -90,7 +90,7 @@ func main() {
 		{name: "  peak RSS (incl. generating the history)", bench: "BenchmarkLinearizable100k", metric: "maxrss-MiB", target: 1024, atMost: true, unit: "MiB"},
 		{name: "`locksim check` of a 100,000-op history prints progress", bench: "BenchmarkCheckCommand100k", metric: "progress-lines", target: 1, unit: "lines"},
 		{name: "`locksim check`, 100,000-op history, check + report (wall)", bench: "BenchmarkCheckCommand100k", metric: "wall-s", unit: "s", info: true},
-		{name: fmt.Sprintf("sweep --count %d, one-node scenario (wall)", *sweepCount), bench: "BenchmarkSweep", metric: "wall-s", target: 60 * float64(*sweepCount) / 1000, atMost: true, unit: "s"},
+		{name: fmt.Sprintf("sweep --count %d of fencing-random-nemesis.yaml, one node (wall)", *sweepCount), bench: "BenchmarkSweep", metric: "wall-s", target: 60 * float64(*sweepCount) / 1000, atMost: true, unit: "s"},
 		{name: "  sweep runs with expected verdict", bench: "BenchmarkSweep", metric: "met-fraction", target: 1, unit: ""},
 		{name: "report for a 100,000-op history (write)", bench: "BenchmarkReportWrite100k", metric: "s/op", target: 3, atMost: true, unit: "s"},
 		{name: "  history.html size", bench: "BenchmarkReportWrite100k", metric: "history-html-MB", target: 20, atMost: true, unit: "MB"},
