@@ -174,24 +174,37 @@ func TestSetnxExpireCrashBetweenCommandsLeavesAKeyWithoutTTL(t *testing.T) {
 }
 
 func TestSemaphore(t *testing.T) {
+	for _, alg := range []string{"semaphore", "fair-semaphore"} {
+		t.Run("the "+alg, func(t *testing.T) { testSemaphore(t, alg) })
+	}
+}
+
+func testSemaphore(t *testing.T, alg string) {
 	c := clientstest.StartCluster(t, 1, 3)
 	const ttl = 300 * time.Millisecond
 	sems := make([]clients.Locker, 3)
 	for i := range sems {
 		cfg := c.Config(i, ttl)
 		cfg.Permits = 2
-		s, err := clients.New("semaphore", cfg)
+		s, err := clients.New(alg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sems[i] = s
 	}
+	// The basic semaphore ranks callers by millisecond timestamps, and
+	// callers within one millisecond by their random tokens: one caller
+	// per millisecond here, or a third caller could rank ahead (the flaw
+	// TestOnlyTheFairSemaphoreKeepsALateCallerWithAnEarlierClockOut shows).
+	nextMs := func() { time.Sleep(2 * time.Millisecond) }
 	t.Run("two permits admit two clients and refuse the third", func(t *testing.T) {
 		l0, err0 := sems[0].Acquire(ctx(t), "sem-a")
+		nextMs()
 		l1, err1 := sems[1].Acquire(ctx(t), "sem-a")
 		if err0 != nil || err1 != nil {
 			t.Fatalf("first two acquires: %v, %v", err0, err1)
 		}
+		nextMs()
 		if _, err := sems[2].Acquire(ctx(t), "sem-a"); !errors.Is(err, clients.ErrNotAcquired) {
 			t.Fatalf("third acquire: err = %v, want ErrNotAcquired", err)
 		}
@@ -219,6 +232,53 @@ func TestSemaphore(t *testing.T) {
 		_ = sems[1].Release(ctx(t), l1)
 		_ = sems[2].Release(ctx(t), l2)
 	})
+}
+
+// Redis in Action 6.3.1 vs 6.3.2: a caller whose timestamp is earlier than
+// the holders' (its clock is behind, or it read its clock before theirs and
+// arrived after) ranks ahead of them in the basic semaphore and is let in
+// over the limit; the fair semaphore puts it in line after them.
+func TestOnlyTheFairSemaphoreKeepsALateCallerWithAnEarlierClockOut(t *testing.T) {
+	tests := []struct {
+		alg      string
+		admitted bool
+	}{
+		{"semaphore", true},
+		{"fair-semaphore", false},
+	}
+	for _, tt := range tests {
+		name := "the fair semaphore refuses the third caller"
+		if tt.admitted {
+			name = "the basic semaphore admits a third caller to two permits"
+		}
+		t.Run(name, func(t *testing.T) {
+			c := clientstest.StartCluster(t, 1, 3)
+			sems := make([]clients.Locker, 3)
+			for i := range sems {
+				cfg := c.Config(i, 10*time.Second)
+				cfg.Permits = 2
+				clock := clients.NewFaultyClock()
+				if i == 2 {
+					clock.Jump(-time.Second) // behind the holders, well within the timeout
+				}
+				cfg.Clock = clock
+				s, err := clients.New(tt.alg, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sems[i] = s
+			}
+			for i := range 2 {
+				if _, err := sems[i].Acquire(ctx(t), "sem-late"); err != nil {
+					t.Fatalf("holder %d: %v", i, err)
+				}
+			}
+			_, err := sems[2].Acquire(ctx(t), "sem-late")
+			if admitted := err == nil; admitted != tt.admitted {
+				t.Fatalf("third caller admitted = %v (err %v), want %v", admitted, err, tt.admitted)
+			}
+		})
+	}
 }
 
 func TestAtomicDecrementSellsExactlyTheStock(t *testing.T) {

@@ -62,3 +62,74 @@ func (s *semaphore) Release(ctx context.Context, l Lease) error {
 	}
 	return nil
 }
+
+// fairSemaphoreAcquire is the fair semaphore of Redis in Action 6.3.2, in
+// one script. KEYS: the timeout set (holders scored by the client-clock
+// timestamp of their acquire), the owner set (holders scored by their
+// place in line) and the line counter. ARGV: now (client ms), timeout
+// (ms), token, permits. Holders older than the timeout are dropped from
+// both sets; the caller takes the next number from the counter, so it
+// ranks after every current holder whatever its clock says, and keeps its
+// place only if it ranks among the first N. Clock skew can still purge a
+// working holder early, and a paused holder is still purged like a dead one
+// (lock-theory S21, run B').
+var fairSemaphoreAcquire = redis.NewScript(`
+local now, timeout = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - timeout)
+redis.call('ZINTERSTORE', KEYS[2], 2, KEYS[2], KEYS[1], 'WEIGHTS', 1, 0)
+local place = redis.call('INCR', KEYS[3])
+redis.call('ZADD', KEYS[1], now, ARGV[3])
+redis.call('ZADD', KEYS[2], place, ARGV[3])
+if redis.call('ZRANK', KEYS[2], ARGV[3]) < tonumber(ARGV[4]) then
+  return 1
+end
+redis.call('ZREM', KEYS[1], ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[3])
+return 0`)
+
+// fairSemaphoreRelease removes the holder from both sets; it returns how
+// many entries of the timeout set it removed (0: the holder was purged).
+var fairSemaphoreRelease = redis.NewScript(`
+redis.call('ZREM', KEYS[2], ARGV[1])
+return redis.call('ZREM', KEYS[1], ARGV[1])`)
+
+// fairSemaphore is the counting semaphore of Redis in Action 6.3.2 on one
+// node: the semaphore key is the timeout set, key+":owner" the owner set,
+// key+":counter" the line counter.
+type fairSemaphore struct{ semaphore }
+
+func newFairSemaphore(c Config) (Locker, error) {
+	return &fairSemaphore{semaphore{cfg: c, node: c.Nodes[0], permits: max(c.Permits, 1)}}, nil
+}
+
+func (s *fairSemaphore) Name() string { return "fair-semaphore" }
+
+func fairKeys(key string) []string { return []string{key, key + ":owner", key + ":counter"} }
+
+// Acquire takes a permit of the semaphore key, in line after every current
+// holder; ErrNotAcquired when all permits are taken.
+func (s *fairSemaphore) Acquire(ctx context.Context, key string) (Lease, error) {
+	token := newToken(s.cfg.Rand)
+	now := s.cfg.Clock.Now()
+	ok, err := fairSemaphoreAcquire.Run(ctx, s.node.Cmd, fairKeys(key),
+		now.UnixMilli(), ttlMillis(s.cfg.TTL), token, s.permits).Int64()
+	if err != nil {
+		return Lease{}, fmt.Errorf("fair semaphore acquire on %s: %w", s.node.Name, err)
+	}
+	if ok == 0 {
+		return Lease{}, ErrNotAcquired
+	}
+	return Lease{Key: key, Token: token, ValidUntil: now.Add(s.cfg.TTL), Nodes: []string{s.node.Name}}, nil
+}
+
+// Release gives the permit back; ErrNotHeld when it was purged.
+func (s *fairSemaphore) Release(ctx context.Context, l Lease) error {
+	n, err := fairSemaphoreRelease.Run(ctx, s.node.Cmd, fairKeys(l.Key)[:2], l.Token).Int64()
+	if err != nil {
+		return fmt.Errorf("fair semaphore release on %s: %w", s.node.Name, err)
+	}
+	if n == 0 {
+		return ErrNotHeld
+	}
+	return nil
+}

@@ -91,7 +91,7 @@ var clientNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 // (client, node) link, all on 127.0.0.1. On any error everything already
 // started is torn down again. Errors: invalid options; "redis-server not
 // found" for Backend "local" without a binary; a node that does not start or
-// answer PING within 5 s (the error names the node and includes the tail of
+// answer within 5 s (the error names the node and includes the tail of
 // its log); a proxy that cannot listen. ctx bounds the start-up.
 func Start(ctx context.Context, o Options) (*Cluster, error) {
 	log := o.Logger

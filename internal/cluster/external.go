@@ -38,7 +38,7 @@ type External struct {
 	// argument list run without a shell, e.g. {"docker", "compose", "kill",
 	// "redis-3"}. A node fault without its command fails with an error.
 	Commands map[string]NodeCommands
-	// ReadyTimeout bounds the wait for a restarted node to answer PING;
+	// ReadyTimeout bounds the wait for a restarted node to answer INFO server;
 	// 0 = 20 s.
 	ReadyTimeout time.Duration
 }
@@ -183,12 +183,12 @@ func (n *externalNode) start(ctx context.Context) error {
 func (n *externalNode) waitReady(ctx context.Context, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
 	for {
-		err := rawPing(ctx, n.address)
+		_, err := rawInfoPID(ctx, n.address)
 		if err == nil {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("%s does not answer PING: %w", n.external, err)
+			return fmt.Errorf("%s does not answer INFO server: %w", n.external, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

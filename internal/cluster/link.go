@@ -63,6 +63,7 @@ func newLink(srv *toxiproxy.ApiServer, client string, n *Node) (*Link, error) {
 	p.Lock()
 	addr := p.Listen
 	p.Unlock()
+	ports.claimAddr(addr) // kept while a refuse partition stops the proxy
 	return &Link{client: client, node: n, name: name, px: inprocProxy{p}, addr: addr, toxics: map[string]bool{}}, nil
 }
 
@@ -322,6 +323,9 @@ func (l *Link) close() {
 	l.closed = true
 	l.px.stop()
 	l.disabled = true
+	if _, inproc := l.px.(inprocProxy); inproc {
+		ports.releaseAddr(l.addr)
+	}
 }
 
 func ceilMillis(d time.Duration) int64 {

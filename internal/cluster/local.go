@@ -21,7 +21,7 @@ import (
 )
 
 const (
-	// startTimeout bounds how long a node may take to answer PING.
+	// startTimeout bounds how long a node may take to answer INFO server.
 	startTimeout = 5 * time.Second
 	// startAttempts is how often a first start is tried with a fresh port
 	// when the port turns out to be taken.
@@ -42,8 +42,11 @@ type localNode struct {
 	persistence string
 	log         *slog.Logger
 
-	port    int
-	dataDir string
+	port int
+	// portOwned: n.port is claimed in ports (from the first start until
+	// close, through crashes and restarts).
+	portOwned bool
+	dataDir   string
 
 	cmd    *exec.Cmd
 	done   chan struct{} // closed when cmd.Wait returned
@@ -100,15 +103,17 @@ func (n *localNode) start(ctx context.Context) error {
 	}
 	var lastErr error
 	for attempt := 0; attempt < startAttempts; attempt++ {
-		port, err := freePort()
+		port, err := ports.free()
 		if err != nil {
 			return err
 		}
-		n.port = port
+		n.port, n.portOwned = port, true
 		err = n.launch(ctx)
 		if err == nil {
 			return nil
 		}
+		ports.release(port)
+		n.portOwned = false
 		lastErr = err
 		if !errors.Is(err, errPortInUse) || ctx.Err() != nil {
 			return err
@@ -132,18 +137,6 @@ func (n *localNode) restart(ctx context.Context) error {
 }
 
 var errPortInUse = errors.New("port in use")
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find free port: %w", err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		return 0, fmt.Errorf("find free port: %w", err)
-	}
-	return port, nil
-}
 
 func (n *localNode) args() []string {
 	appendonly, fsync := "no", "everysec"
@@ -169,7 +162,8 @@ func (n *localNode) args() []string {
 	}
 }
 
-// launch starts the process on n.port and waits until it answers PING.
+// launch starts the process on n.port and waits until it answers INFO
+// server with its own pid.
 func (n *localNode) launch(ctx context.Context) error {
 	stderr, err := os.OpenFile(filepath.Join(n.dataDir, stderrFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -226,13 +220,16 @@ func (n *localNode) waitReady(ctx context.Context, done <-chan struct{}) error {
 			return fmt.Errorf("process exited: %v", n.cmd.ProcessState)
 		default:
 		}
-		err := rawPing(ctx, n.addr())
-		if err == nil {
+		pid, err := rawInfoPID(ctx, n.addr())
+		if err == nil && pid == n.cmd.Process.Pid {
 			return nil
+		}
+		if err == nil {
+			err = fmt.Errorf("%w: redis-server pid %d answers there, not ours (pid %d)", errPortInUse, pid, n.cmd.Process.Pid)
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("no PONG within %v: %w (last: %v)", startTimeout, ctx.Err(), err)
+			return fmt.Errorf("not ready (INFO server from our pid) within %v: %w (last: %v)", startTimeout, ctx.Err(), err)
 		case <-done:
 			return fmt.Errorf("process exited: %v", n.cmd.ProcessState)
 		case <-time.After(10 * time.Millisecond):
@@ -240,31 +237,45 @@ func (n *localNode) waitReady(ctx context.Context, done <-chan struct{}) error {
 	}
 }
 
-// rawPing sends one inline PING over a fresh TCP connection and expects
-// +PONG (a loading server answers -LOADING, which counts as not ready).
-func rawPing(ctx context.Context, addr string) error {
+// rawInfoPID sends one inline INFO server over a fresh TCP connection and
+// returns the answering server's process_id (a loading server answers
+// -LOADING, which counts as not ready). The pid tells our node from
+// another redis-server that answers on the same port.
+func rawInfoPID(ctx context.Context, addr string) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
 	defer cancel()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer conn.Close()
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(dl)
 	}
-	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
-		return err
+	if _, err := conn.Write([]byte("INFO server\r\n")); err != nil {
+		return 0, err
 	}
-	line, err := bufio.NewReader(conn).ReadString('\n')
+	r := bufio.NewReader(conn)
+	line, err := r.ReadString('\n')
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if line = strings.TrimSpace(line); line != "+PONG" {
-		return fmt.Errorf("PING answered %q", line)
+	line = strings.TrimSpace(line)
+	size, err := strconv.Atoi(strings.TrimPrefix(line, "$"))
+	if !strings.HasPrefix(line, "$") || err != nil || size < 0 {
+		return 0, fmt.Errorf("INFO server answered %q", line)
 	}
-	return nil
+	body := make([]byte, size)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "process_id:"); ok {
+			return strconv.Atoi(v)
+		}
+	}
+	return 0, errors.New("INFO server has no process_id")
 }
 
 // killProc sends SIGKILL to the node's process group and waits for the exit.
@@ -371,6 +382,10 @@ func (n *localNode) version(ctx context.Context) (string, error) {
 
 func (n *localNode) close() error {
 	n.killProc()
+	if n.portOwned { // the port stays owned through crashes and restarts, until here
+		ports.release(n.port)
+		n.portOwned = false
+	}
 	if n.admin != nil {
 		_ = n.admin.Close()
 		n.admin = nil

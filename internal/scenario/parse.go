@@ -22,7 +22,7 @@ import (
 // Known kinds. The CLI's `locksim list` and validation read the same tables.
 var (
 	Algorithms = []string{"naive", "safe", "fenced", "redlock", "redlock-nocheck", "redlock-fenced", "redsync", "redislock",
-		"watchdog", "setnx-expire", "semaphore", "atomic-lua", "idempotency-key", "control-mutex", "no-lock"}
+		"watchdog", "setnx-expire", "semaphore", "fair-semaphore", "atomic-lua", "idempotency-key", "control-mutex", "no-lock"}
 	Workloads = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
 		history.WorkloadSemaphore, history.WorkloadCacheRebuild}
 	FaultKinds   = []string{"pause", KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate, KindStarveRenewals, KindCrashClient}

@@ -32,7 +32,7 @@ var algorithmWorkloads = map[string][]string{
 }
 
 // semaphoreAlgorithms can run the semaphore workload.
-var semaphoreAlgorithms = []string{"semaphore", "no-lock", "control-mutex"}
+var semaphoreAlgorithms = []string{"semaphore", "fair-semaphore", "no-lock", "control-mutex"}
 
 // workloadMore reads the workload fields beyond payment's, and checks that
 // the workload and the algorithm fit together. Unknown and duplicate
