@@ -195,6 +195,12 @@ func (n *localNode) launch(ctx context.Context) error {
 	n.cmd, n.done, n.paused = cmd, done, false
 	_ = os.WriteFile(filepath.Join(n.dataDir, nodePIDFile), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644)
 
+	// A first start retried on a fresh port needs an admin client for the
+	// new address, not the one of the port that was taken.
+	if n.admin != nil && n.admin.Options().Addr != n.addr() {
+		_ = n.admin.Close()
+		n.admin = nil
+	}
 	if n.admin == nil {
 		n.admin = newAdminClient(n.addr())
 	}

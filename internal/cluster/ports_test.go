@@ -3,8 +3,10 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +50,23 @@ func TestANodeIsNotReadyWhenAnotherRedisServerAnswersOnItsPort(t *testing.T) {
 	if !errors.Is(err, errPortInUse) {
 		t.Fatalf("launch on a port another redis-server answers: %v, want errPortInUse", err)
 	}
+
+	t.Run("retried on a fresh port, the node's own commands reach the new process", func(t *testing.T) {
+		port, err := ports.free()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ports.release(port)
+		n.port = port
+		if err := n.launch(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		info, err := n.admin.Info(context.Background(), "server").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("process_id:%d\r", n.pid()); !strings.Contains(info, want) {
+			t.Errorf("the admin client reached another process (want %q):\n%s", want, info)
+		}
+	})
 }
