@@ -227,6 +227,35 @@ func corpusCases() []corpusCase {
 		add("valid-release-after-info-reacquire", "Part A finding (property test): w1's release removes the key its info re-acquire may have set; w2's earlier grant is not proof of a foreign unlock",
 			b.h, valid())
 	}
+	{
+		// payment-idempotency.yaml as one parallel catalogue run saw it: w2's
+		// acquire stalled, so paused w1 woke and charged first.
+		b := newHB(false).workload("payment", "safe", map[string]int64{"idempotency": 1})
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.fault("pause", []string{"w1"}, 1, 36)
+		b.acquire("w2", inv1, 30, 35.3, 0)
+		b.read("w2", inv1, 35.3, 35.4, "unpaid")
+		b.write("w1", inv1, ActionCharge, 36.1, 36.2, 0)
+		b.write("w1", inv1, ActionMarkPaid, 36.2, 36.3, 0)
+		b.release("w1", inv1, 36.3, 36.4, false)
+		b.refused("w2", inv1, ActionCharge, 36.5, 36.6, 0, "duplicate idempotency key invoice-1")
+		b.release("w2", inv1, 36.7, 36.8, true)
+		add("valid-idempotency-stale-charges-first", "lock-theory S19: the paused holder's charge lands first and the idempotency key refuses the new holder's repeat; one charge",
+			b.h, valid(KindMutexOverlap))
+	}
+	{
+		b := newHB(false).workload("payment", "safe", map[string]int64{"idempotency": 1})
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.fault("pause", []string{"w1"}, 1, 36)
+		b.acquire("w2", inv1, 30, 30.1, 0)
+		b.write("w2", inv1, ActionCharge, 31, 31.1, 0)
+		b.write("w1", inv1, ActionCharge, 36.1, 36.2, 0)
+		b.release("w1", inv1, 36.3, 36.4, false)
+		b.release("w2", inv1, 36.7, 36.8, true)
+		add("invalid-idempotency-key-not-enforced", "a gateway that was told to deduplicate but accepted both charges: the overlap matters again",
+			b.h, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable))
+	}
 	add("valid-fenced-pause-s03", "lock-theory S03 / Kleppmann timeline 1 with fencing and claim-first: w1's stale charge refused", kleppmann1(true), valid(KindMutexOverlap))
 	{
 		b := newHB(true)

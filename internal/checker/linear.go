@@ -27,7 +27,8 @@ type LeaseInput struct {
 	HasNum bool
 	// Free drops the holder rules (see Porcupine): the key has no lock ops
 	// (a lock-free algorithm), or the workload's lock is advisory for the
-	// resource (cache-rebuild, semaphore).
+	// resource (cache-rebuild, semaphore, payments deduplicated by an
+	// idempotency key).
 	Free bool
 	// Index is the op's history index.
 	Index int
@@ -160,7 +161,7 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 			locked[op.Key] = true
 		}
 	}
-	advisory := efficiencyLock(h) || h.Header.Workload == history.WorkloadSemaphore
+	advisory := efficiencyLock(h) || h.Header.Workload == history.WorkloadSemaphore || idempotentPayments(h)
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for _, op := range h.Ops {
 		if !isClientOp(op) {

@@ -334,6 +334,9 @@ type overlap struct {
 	staleWrites  []int // positions of the stale holder's accepted writes in the window
 	info         bool
 	efficiency   bool // the workload's lock is an efficiency lock
+	// freshDeduped: the stale holder's write went through first and the
+	// idempotency key refused the fresh holder's repeat.
+	freshDeduped bool
 }
 
 func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
@@ -358,6 +361,13 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	// lock, the key kept the stale holder out just as a fence would
 	// (lock-theory S19: idempotency key).
 	o.info = o.info || (len(o.staleWrites) == 0 && ix.refusedAsDuplicate(o.stale.Client, o.stale.Key, o.start, o.stale.End))
+	// The same when the stale holder came first: the key then refused the
+	// fresh holder's repeat, which got nothing accepted in the window —
+	// still only one of the two acted (exactly one charge).
+	if !o.info && len(ix.acceptedIn(o.fresh.Client, o.fresh.Key, o.start, o.end)) == 0 &&
+		ix.refusedAsDuplicate(o.fresh.Client, o.fresh.Key, o.start, o.fresh.End) {
+		o.info, o.freshDeduped = true, true
+	}
 	// An efficiency lock (cache-rebuild): a broken lock costs duplicate
 	// work, never correctness (Kleppmann 2016, "efficiency vs correctness").
 	o.efficiency = efficiencyLock(h)
@@ -372,6 +382,8 @@ func overlapAnomaly(h history.History, rc *reasonCtx, o overlap) Anomaly {
 		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), why)
 	if o.efficiency {
 		explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness (informational)"
+	} else if o.freshDeduped {
+		explain += fmt.Sprintf("; %s's write went through first and the idempotency key refused %s's repeat, so only one of them acted: informational", stale.Client, fresh.Client)
 	} else if info {
 		explain += fmt.Sprintf("; the resource (fencing token or idempotency key) accepted no write from %s in that window, so this is informational", stale.Client)
 	} else if len(staleWrites) > 0 {
@@ -583,6 +595,12 @@ func (ix *writeIndex) refusedAsDuplicate(client, key string, from, to int64) boo
 		}
 	}
 	return false
+}
+
+// idempotentPayments reports whether h's payment gateway deduplicates
+// charges by idempotency key (lock-theory S19).
+func idempotentPayments(h history.History) bool {
+	return h.Header.Workload == history.WorkloadPayment && h.Header.Params[ParamIdempotency] == 1
 }
 
 // efficiencyLock reports whether h's workload uses its lock for efficiency

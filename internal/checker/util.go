@@ -39,6 +39,9 @@ const (
 	ParamStock = "stock"
 	// ParamPermits is the semaphore's size.
 	ParamPermits = "permits"
+	// ParamIdempotency = 1: the payment gateway deduplicates charges by the
+	// invoice as idempotency key (lock-theory S19).
+	ParamIdempotency = "idempotency"
 	// ParamExpectLive = 1 makes liveness findings violations (see Liveness).
 	ParamExpectLive = "expect_live"
 	// ParamUnavailableMS overrides the unavailable bound (scenario ms).
