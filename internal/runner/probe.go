@@ -83,12 +83,17 @@ func (r *run) setupResource(ctx context.Context) error {
 // run. Each probe is one `probe` operation: ok when it got the lock within
 // twice the TTL (scenario time), fail when it did not.
 func (r *run) probe(ctx context.Context) error {
-	r.lockedMu.Lock()
-	keys := make([]string, 0, len(r.locked))
-	for k := range r.locked {
-		keys = append(keys, k)
+	// The workers have finished: their key sets are theirs no more.
+	seen := map[string]bool{}
+	var keys []string
+	for _, w := range r.workers {
+		for k := range w.locked {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
 	}
-	r.lockedMu.Unlock()
 	sort.Strings(keys)
 	if len(keys) == 0 {
 		return nil

@@ -86,7 +86,6 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency)
 	r.lockFree = clients.LockFree(sc.Algorithm)
 	r.shared = clients.NewShared()
-	r.locked = map[string]bool{}
 	plan, err := faults.NewPlan(sc, o.Seed, cl.NodeNames(), names)
 	if err != nil {
 		return nil, fmt.Errorf("fault plan: %w", err)
@@ -194,16 +193,6 @@ type run struct {
 	nextProc atomic.Int64
 	lockFree bool
 	shared   *clients.Shared
-
-	lockedMu sync.Mutex
-	locked   map[string]bool // lock keys some client acquired
-}
-
-// lockKey notes a lock key some client acquired, for the final probe.
-func (r *run) lockKey(key string) {
-	r.lockedMu.Lock()
-	r.locked[key] = true
-	r.lockedMu.Unlock()
 }
 
 // worker returns the named worker, or nil.
@@ -268,7 +257,7 @@ func (r *run) setupClients(plan faults.Plan) error {
 		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
 		clock := clients.NewFaultyClock()
 		r.clocks[name] = clock
-		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, nodes: nodes}
+		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, nodes: nodes, locked: map[string]bool{}}
 		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause,
 			Crash: func(p faults.Pause) { w.crash(p.Point) }})
 		lk, err := clients.New(r.sc.Algorithm, r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w}))

@@ -29,6 +29,9 @@ type worker struct {
 	nodes []clients.Node
 	// log is the client's own part of the run's recording.
 	log *history.Log
+	// locked are the lock keys this client acquired (or perhaps did), for
+	// the final probe; only the worker's own goroutine writes it.
+	locked map[string]bool
 	// starve holds back only this client's lease renewer (starve-renewals).
 	starve faults.Latch
 
@@ -225,7 +228,7 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 	}
 	p.End(t, v, errText(err))
 	if t != history.Fail {
-		w.r.lockKey(key) // granted, or perhaps granted: probe it at the end
+		w.locked[key] = true // granted, or perhaps granted: probe it at the end
 	}
 	if t == history.Info {
 		w.newProcess()
