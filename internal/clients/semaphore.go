@@ -22,47 +22,6 @@ end
 redis.call('ZREM', KEYS[1], ARGV[3])
 return 0`)
 
-// semaphore is a counting semaphore of cfg.Permits permits on one node.
-type semaphore struct {
-	cfg     Config
-	node    Node
-	permits int
-}
-
-func newSemaphore(c Config) (Locker, error) {
-	return &semaphore{cfg: c, node: c.Nodes[0], permits: max(c.Permits, 1)}, nil
-}
-
-func (s *semaphore) Name() string { return "semaphore" }
-
-// Acquire takes a permit of the semaphore key; ErrNotAcquired when all
-// permits are taken.
-func (s *semaphore) Acquire(ctx context.Context, key string) (Lease, error) {
-	token := newToken(s.cfg.Rand)
-	now := s.cfg.Clock.Now()
-	ok, err := semaphoreAcquire.Run(ctx, s.node.Cmd, []string{key},
-		now.UnixMilli(), ttlMillis(s.cfg.TTL), token, s.permits).Int64()
-	if err != nil {
-		return Lease{}, fmt.Errorf("semaphore acquire on %s: %w", s.node.Name, err)
-	}
-	if ok == 0 {
-		return Lease{}, ErrNotAcquired
-	}
-	return Lease{Key: key, Token: token, ValidUntil: now.Add(s.cfg.TTL), Nodes: []string{s.node.Name}}, nil
-}
-
-// Release gives the permit back (ZREM); ErrNotHeld when it was purged.
-func (s *semaphore) Release(ctx context.Context, l Lease) error {
-	n, err := s.node.Cmd.ZRem(ctx, l.Key, l.Token).Result()
-	if err != nil {
-		return fmt.Errorf("semaphore release on %s: %w", s.node.Name, err)
-	}
-	if n == 0 {
-		return ErrNotHeld
-	}
-	return nil
-}
-
 // fairSemaphoreAcquire is the fair semaphore of Redis in Action 6.3.2, in
 // one script. KEYS: the timeout set (holders scored by the client-clock
 // timestamp of their acquire), the owner set (holders scored by their
@@ -93,28 +52,54 @@ var fairSemaphoreRelease = redis.NewScript(`
 redis.call('ZREM', KEYS[2], ARGV[1])
 return redis.call('ZREM', KEYS[1], ARGV[1])`)
 
-// fairSemaphore is the counting semaphore of Redis in Action 6.3.2 on one
-// node: the semaphore key is the timeout set, key+":owner" the owner set,
-// key+":counter" the line counter.
-type fairSemaphore struct{ semaphore }
-
-func newFairSemaphore(c Config) (Locker, error) {
-	return &fairSemaphore{semaphore{cfg: c, node: c.Nodes[0], permits: max(c.Permits, 1)}}, nil
+// semaphore is a counting semaphore of cfg.Permits permits on one node:
+// the basic one (Redis in Action 6.3.1) or, with fair, the fair one
+// (6.3.2), whose semaphore key is the timeout set, key+":owner" the owner
+// set and key+":counter" the line counter.
+type semaphore struct {
+	cfg     Config
+	node    Node
+	permits int
+	fair    bool
 }
 
-func (s *fairSemaphore) Name() string { return "fair-semaphore" }
+func newSemaphore(c Config) (Locker, error) {
+	return &semaphore{cfg: c, node: c.Nodes[0], permits: max(c.Permits, 1)}, nil
+}
 
-func fairKeys(key string) []string { return []string{key, key + ":owner", key + ":counter"} }
+func newFairSemaphore(c Config) (Locker, error) {
+	return &semaphore{cfg: c, node: c.Nodes[0], permits: max(c.Permits, 1), fair: true}, nil
+}
 
-// Acquire takes a permit of the semaphore key, in line after every current
-// holder; ErrNotAcquired when all permits are taken.
-func (s *fairSemaphore) Acquire(ctx context.Context, key string) (Lease, error) {
+func (s *semaphore) Name() string {
+	if s.fair {
+		return "fair-semaphore"
+	}
+	return "semaphore"
+}
+
+// keys are the Redis keys of the semaphore key: the timeout set, and for
+// the fair semaphore the owner set and the line counter.
+func (s *semaphore) keys(key string) []string {
+	if s.fair {
+		return []string{key, key + ":owner", key + ":counter"}
+	}
+	return []string{key}
+}
+
+// Acquire takes a permit of the semaphore key; ErrNotAcquired when all
+// permits are taken.
+func (s *semaphore) Acquire(ctx context.Context, key string) (Lease, error) {
+	script := semaphoreAcquire
+	if s.fair {
+		script = fairSemaphoreAcquire
+	}
 	token := newToken(s.cfg.Rand)
 	now := s.cfg.Clock.Now()
-	ok, err := fairSemaphoreAcquire.Run(ctx, s.node.Cmd, fairKeys(key),
+	ok, err := script.Run(ctx, s.node.Cmd, s.keys(key),
 		now.UnixMilli(), ttlMillis(s.cfg.TTL), token, s.permits).Int64()
 	if err != nil {
-		return Lease{}, fmt.Errorf("fair semaphore acquire on %s: %w", s.node.Name, err)
+		return Lease{}, fmt.Errorf("%s acquire on %s: %w", s.Name(), s.node.Name, err)
 	}
 	if ok == 0 {
 		return Lease{}, ErrNotAcquired
@@ -122,11 +107,18 @@ func (s *fairSemaphore) Acquire(ctx context.Context, key string) (Lease, error) 
 	return Lease{Key: key, Token: token, ValidUntil: now.Add(s.cfg.TTL), Nodes: []string{s.node.Name}}, nil
 }
 
-// Release gives the permit back; ErrNotHeld when it was purged.
-func (s *fairSemaphore) Release(ctx context.Context, l Lease) error {
-	n, err := fairSemaphoreRelease.Run(ctx, s.node.Cmd, fairKeys(l.Key)[:2], l.Token).Int64()
+// Release gives the permit back (ZREM from the timeout set, and from the
+// owner set of a fair semaphore); ErrNotHeld when it was purged.
+func (s *semaphore) Release(ctx context.Context, l Lease) error {
+	var n int64
+	var err error
+	if s.fair {
+		n, err = fairSemaphoreRelease.Run(ctx, s.node.Cmd, s.keys(l.Key)[:2], l.Token).Int64()
+	} else {
+		n, err = s.node.Cmd.ZRem(ctx, l.Key, l.Token).Result()
+	}
 	if err != nil {
-		return fmt.Errorf("fair semaphore release on %s: %w", s.node.Name, err)
+		return fmt.Errorf("%s release on %s: %w", s.Name(), s.node.Name, err)
 	}
 	if n == 0 {
 		return ErrNotHeld
