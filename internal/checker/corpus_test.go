@@ -256,6 +256,88 @@ func corpusCases() []corpusCase {
 		add("invalid-idempotency-key-not-enforced", "a gateway that was told to deduplicate but accepted both charges: the overlap matters again",
 			b.h, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable))
 	}
+	idem := func(fenced bool) *hb { return newHB(fenced).workload("payment", "safe", map[string]int64{"idempotency": 1}) }
+	{
+		// A helper's finding: the new holder waits, the paused one charges
+		// first, then the new holder reads "paid" and stops.
+		b := idem(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.fault("pause", []string{"w1"}, 1, 36)
+		b.acquire("w2", inv1, 30, 36.15, 0)
+		b.write("w1", inv1, ActionCharge, 36.1, 36.2, 0)
+		b.write("w1", inv1, ActionMarkPaid, 36.2, 36.3, 0)
+		b.release("w1", inv1, 36.3, 36.4, false)
+		b.read("w2", inv1, 36.31, 36.35, "paid")
+		b.release("w2", inv1, 36.4, 36.5, true)
+		add("valid-idempotency-new-holder-reads-paid", "lock-theory S19: the paused holder charges first and the new holder finds the invoice paid; one charge, no refusal needed",
+			b.h, valid(KindMutexOverlap))
+	}
+	{
+		b := idem(true)
+		b.acquire("w1", inv1, 0, 0.1, 1)
+		b.write("w1", inv1, ActionClaim, 0.15, 0.2, 1)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.fault("pause", []string{"w1"}, 1, 36)
+		b.acquire("w2", inv1, 30, 36.0, 2)
+		b.write("w1", inv1, ActionCharge, 36.05, 36.1, 1)
+		b.write("w2", inv1, ActionClaim, 36.15, 36.2, 2)
+		b.read("w2", inv1, 36.2, 36.25, "unpaid")
+		b.refused("w1", inv1, ActionMarkPaid, 36.3, 36.35, 1, "stale fencing token 1 < 2")
+		b.release("w1", inv1, 36.4, 36.45, false)
+		b.refused("w2", inv1, ActionCharge, 37.3, 37.4, 2, "duplicate idempotency key invoice-1")
+		b.release("w2", inv1, 37.5, 37.6, true)
+		add("valid-fencing-and-idempotency", "fencing with claim-first and an idempotent charge (lock-theory S03's fix, \"make the charge itself idempotent\"): the stale charge lands before the new claim, the key refuses the repeat",
+			b.h, valid(KindMutexOverlap))
+	}
+	{
+		b := idem(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.fault("pause", []string{"w1"}, 1, 36)
+		b.acquire("w2", inv1, 30, 30.1, 0)
+		b.read("w2", inv1, 30.2, 30.3, "unpaid")
+		b.op("w2", history.Write, inv1, 31, 33, history.Info, history.Value{Action: ActionCharge})
+		b.refused("w2", inv1, ActionCharge, 33.1, 33.2, 0, "duplicate idempotency key invoice-1")
+		b.write("w1", inv1, ActionCharge, 36.1, 36.2, 0)
+		b.write("w1", inv1, ActionMarkPaid, 36.2, 36.3, 0)
+		b.release("w1", inv1, 36.3, 36.4, false)
+		b.release("w2", inv1, 37, 37.1, true)
+		add("invalid-idempotency-charge-after-refusal", "a helper's finding: w2's retry is refused as a duplicate (so its first charge went through) and w1's later charge is accepted: a second charge",
+			b.h, invalid(KindMutexOverlap, KindNotLinearizable))
+	}
+	{
+		b := idem(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.lost("w1", inv1, 9)
+		b.acquire("w2", inv1, 10, 10.1, 0)
+		b.op("w1", history.Extend, inv1, 11, 11.1, history.OK, history.Value{})
+		b.release("w2", inv1, 12, 12.1, true)
+		add("invalid-idempotency-extend-after-superseded", "an idempotency key keeps the charge single, not the lock correct: only the holder may extend",
+			b.h, invalid(KindNotLinearizable))
+	}
+	{
+		b := idem(true)
+		b.acquire("w1", inv1, 0, 0.1, 3)
+		b.refused("w1", inv1, ActionClaim, 0.2, 0.3, 3, "stale fencing token 3 < 4")
+		b.release("w1", inv1, 1, 1.1, true)
+		add("invalid-idempotency-fence-refuses-holder", "with an idempotency key too, a fence that refuses the current holder is broken",
+			b.h, invalid(KindNotLinearizable))
+	}
+	{
+		b := idem(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.write("w1", inv1, ActionCharge, 0.5, 0.6, 0)
+		b.write("w1", inv1, ActionMarkPaid, 0.7, 0.8, 0)
+		b.acquireFail("w3", inv1, 1.5, 1.6)
+		b.release("w3", inv1, 2, 2.1, true)
+		b.acquire("w2", inv1, 3, 3.1, 0)
+		b.refused("w2", inv1, ActionCharge, 3.2, 3.3, 0, "duplicate idempotency key invoice-1")
+		b.release("w2", inv1, 4, 4.1, true)
+		b.release("w1", inv1, 5, 5.1, false)
+		add("invalid-idempotency-release-by-non-holder", "a helper's finding: w3, never granted, removes w1's key; the idempotency key saves the charge, not the lock",
+			b.h, expectation{verdict: Invalid, kinds: []string{KindNotLinearizable}, informational: []string{KindMutexOverlap}})
+	}
 	add("valid-fenced-pause-s03", "lock-theory S03 / Kleppmann timeline 1 with fencing and claim-first: w1's stale charge refused", kleppmann1(true), valid(KindMutexOverlap))
 	{
 		b := newHB(true)

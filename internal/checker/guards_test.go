@@ -10,7 +10,7 @@ import (
 // gcPauseIdempotent is gc-pause with an idempotent gateway: w1's late charge
 // is refused as a duplicate after w2 charged (lock-theory S19).
 func gcPauseIdempotent(refuse bool) history.History {
-	b := newHB(false)
+	b := newHB(false).workload("payment", "safe", map[string]int64{ParamIdempotency: 1})
 	b.acquire("w1", "invoice-1", 0, 0, 0)
 	b.read("w1", "invoice-1", 0, 0.1, "unpaid")
 	b.acquire("w2", "invoice-1", 30.1, 30.1, 0)

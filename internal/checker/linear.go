@@ -27,9 +27,13 @@ type LeaseInput struct {
 	HasNum bool
 	// Free drops the holder rules (see Porcupine): the key has no lock ops
 	// (a lock-free algorithm), or the workload's lock is advisory for the
-	// resource (cache-rebuild, semaphore, payments deduplicated by an
-	// idempotency key).
+	// resource (cache-rebuild, semaphore).
 	Free bool
+	// Unguarded drops only the holder rule of accepted writes: payments
+	// deduplicated by an idempotency key, whose key, not the lock, keeps
+	// the charge single. Acquire, extend, release and fence refusals keep
+	// their rules: the key does not make the lock correct.
+	Unguarded bool
 	// Index is the op's history index.
 	Index int
 }
@@ -45,6 +49,9 @@ type LeaseOutput struct {
 	FenceRefusal bool
 	// OutOfStock marks a sell the resource refused as out of stock.
 	OutOfStock bool
+	// Duplicate marks a charge refused because its idempotency key was
+	// already used: legal only once a charge went through.
+	Duplicate bool
 	// Num is the number a read returned (HasNum false when none).
 	Num    int64
 	HasNum bool
@@ -109,8 +116,10 @@ var porcupineCheck = porcupine.CheckOperationsVerbose
 //     change nothing.
 //   - write refused for its fencing token (Value.Reason mentions a stale or
 //     fencing token) → legal iff holder != client (a correct fence refuses
-//     only a superseded holder); refused for any other reason → legal, no
-//     change (a declined or duplicate charge says nothing about the lock).
+//     only a superseded holder); a charge refused as a duplicate of its
+//     idempotency key → legal iff charged ≥ 1; refused for any other
+//     reason → legal, no change (a declined charge says nothing about the
+//     lock).
 //   - write info → if it could have been accepted now, it is applied as
 //     accepted, otherwise no change; always legal.
 //   - read "read-status" ok → "paid" legal iff paid, "unpaid" iff !paid;
@@ -161,14 +170,15 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 			locked[op.Key] = true
 		}
 	}
-	advisory := efficiencyLock(h) || h.Header.Workload == history.WorkloadSemaphore || idempotentPayments(h)
+	advisory := efficiencyLock(h) || h.Header.Workload == history.WorkloadSemaphore
+	unguarded := idempotentPayments(h)
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for _, op := range h.Ops {
 		if !isClientOp(op) {
 			continue
 		}
 		in := LeaseInput{F: op.F, Client: op.Client, Key: op.Key, Action: op.Value.Action, Fence: op.Value.Fence, Index: op.Index,
-			Free: advisory || !locked[op.Key]}
+			Free: advisory || !locked[op.Key], Unguarded: unguarded}
 		out := LeaseOutput{Type: op.Type, Removed: op.Value.Removed, Result: op.Value.Result}
 		if n := op.Value.Num; n != nil {
 			if op.F == history.Write {
@@ -184,6 +194,7 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 		} else if op.F == history.Write && op.Type == history.Fail {
 			out.FenceRefusal = fenceRefusal(op)
 			out.OutOfStock = strings.Contains(strings.ToLower(op.Value.Reason), "out of stock")
+			out.Duplicate = op.Value.Action == ActionCharge && duplicateRefusal(op)
 		}
 		ops = append(ops, porcupine.Operation{ClientId: procs[op.Process], Input: in, Call: op.Invoke, Output: out, Return: r, Metadata: op.Index})
 	}
@@ -324,6 +335,9 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 			if out.OutOfStock && in.Action == ActionSell && s.StockKnown {
 				return s.Stock <= 0, s
 			}
+			if out.Duplicate {
+				return s.Charged > 0, s
+			}
 			return true, s
 		default: // info: applied if it could have been accepted now
 			if ok, next := applyWrite(s, in); ok {
@@ -337,7 +351,7 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 
 // applyWrite applies an accepted write; ok is false when the model forbids it.
 func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
-	if !in.Free && s.Holder != in.Client {
+	if !in.Free && !in.Unguarded && s.Holder != in.Client {
 		return false, s
 	}
 	switch in.Action {

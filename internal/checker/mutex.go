@@ -287,6 +287,10 @@ func Mutex(ctx context.Context, h history.History) Result {
 		switch {
 		case informational > 0 && efficiencyLock(h):
 			s += fmt.Sprintf(" (%d informational: an efficiency lock, duplicate work is waste)", informational)
+		case informational > 0 && idempotentPayments(h) && h.Header.FencingEnforced:
+			s += fmt.Sprintf(" (%d informational: the fencing token or the idempotency key kept the second holder's effect out)", informational)
+		case informational > 0 && idempotentPayments(h):
+			s += fmt.Sprintf(" (%d informational: the idempotency key let only one charge through)", informational)
 		case informational > 0:
 			s += fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
 		}
@@ -334,9 +338,9 @@ type overlap struct {
 	staleWrites  []int // positions of the stale holder's accepted writes in the window
 	info         bool
 	efficiency   bool // the workload's lock is an efficiency lock
-	// freshDeduped: the stale holder's write went through first and the
-	// idempotency key refused the fresh holder's repeat.
-	freshDeduped bool
+	// idempotent: informational because the idempotency key let only one
+	// of the two holders charge.
+	idempotent bool
 }
 
 func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
@@ -355,18 +359,15 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	// everywhere (e.g. Redlock, which has none) refuses nobody; a stale
 	// holder that happened not to write was luck, not protection.
 	o.info = h.Header.FencingEnforced && o.stale.Fence > 0 && o.fresh.Fence > 0 && len(o.staleWrites) == 0
-	// An idempotent resource guards the effect itself: when it accepted
-	// nothing from the stale holder in the window and refused one of its
-	// writes as a duplicate while it still (wrongly) believed it held the
-	// lock, the key kept the stale holder out just as a fence would
-	// (lock-theory S19: idempotency key).
-	o.info = o.info || (len(o.staleWrites) == 0 && ix.refusedAsDuplicate(o.stale.Client, o.stale.Key, o.start, o.stale.End))
-	// The same when the stale holder came first: the key then refused the
-	// fresh holder's repeat, which got nothing accepted in the window —
-	// still only one of the two acted (exactly one charge).
-	if !o.info && len(ix.acceptedIn(o.fresh.Client, o.fresh.Key, o.start, o.end)) == 0 &&
-		ix.refusedAsDuplicate(o.fresh.Client, o.fresh.Key, o.start, o.fresh.End) {
-		o.info, o.freshDeduped = true, true
+	// An idempotent payment gateway guards the effect itself (lock-theory
+	// S19): its key lets at most one charge through, whichever holder
+	// charges first. The overlap is informational unless both holders got
+	// a charge through during their holds (accepted, or an unknown outcome
+	// that may have been); a second accepted charge is then also the
+	// effects checker's double-effect.
+	if idempotentPayments(h) && !(ix.chargedIn(o.stale.Client, o.stale.Key, o.stale.Start, o.stale.End) &&
+		ix.chargedIn(o.fresh.Client, o.fresh.Key, o.fresh.Start, o.fresh.End)) {
+		o.info, o.idempotent = true, true
 	}
 	// An efficiency lock (cache-rebuild): a broken lock costs duplicate
 	// work, never correctness (Kleppmann 2016, "efficiency vs correctness").
@@ -382,8 +383,8 @@ func overlapAnomaly(h history.History, rc *reasonCtx, o overlap) Anomaly {
 		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), why)
 	if o.efficiency {
 		explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness (informational)"
-	} else if o.freshDeduped {
-		explain += fmt.Sprintf("; %s's write went through first and the idempotency key refused %s's repeat, so only one of them acted: informational", stale.Client, fresh.Client)
+	} else if o.idempotent {
+		explain += "; the idempotency key let only one of them charge, so this is informational"
 	} else if info {
 		explain += fmt.Sprintf("; the resource (fencing token or idempotency key) accepted no write from %s in that window, so this is informational", stale.Client)
 	} else if len(staleWrites) > 0 {
@@ -512,13 +513,13 @@ func faultOps(h history.History) []history.Op {
 }
 
 // writeIndex finds accepted writes per client and key, sorted by Invoke,
-// and (built on first use) writes refused as duplicates of an idempotency
-// key. Each list carries the running maximum of its ops' Complete, so a
+// and (built on first use) charges accepted or of unknown outcome. Each
+// list carries the running maximum of its ops' Complete, so a
 // window query skips, by binary search, every op that ended before it.
 type writeIndex struct {
-	h    history.History
-	by   map[[2]string]spanList
-	dups map[[2]string]spanList
+	h       history.History
+	by      map[[2]string]spanList
+	charges map[[2]string][]int
 }
 
 // spanList is positions of h.Ops sorted by Invoke, with maxComplete[j] the
@@ -575,22 +576,23 @@ func (ix *writeIndex) acceptedIn(client, key string, from, to int64) []int {
 	return out
 }
 
-// refusedAsDuplicate reports whether the resource refused one of client's
-// writes on key, whose [Invoke, Complete] meets [from, to], because its
-// idempotency key had already been used.
-func (ix *writeIndex) refusedAsDuplicate(client, key string, from, to int64) bool {
-	if ix.dups == nil {
-		by := map[[2]string][]int{}
+// chargedIn reports whether one of client's charges on key got through,
+// or may have (accepted, or an unknown outcome), with [Invoke, Complete]
+// meeting [from, to].
+func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
+	if ix.charges == nil {
+		ix.charges = map[[2]string][]int{}
 		for i := range ix.h.Ops {
-			if op := &ix.h.Ops[i]; op.F == history.Write && op.Type == history.Fail && strings.Contains(op.Value.Reason, "idempotency key") {
+			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == ActionCharge && op.Type != history.Fail {
 				k := [2]string{op.Client, op.Key}
-				by[k] = append(by[k], i)
+				ix.charges[k] = append(ix.charges[k], i)
 			}
 		}
-		ix.dups = newSpanLists(ix.h, by)
 	}
-	for _, i := range ix.dups[[2]string{client, key}].window(ix.h, from, to) {
-		if ix.h.Ops[i].Complete >= from {
+	// A client charges one key a few times at most: a scan will do.
+	for _, i := range ix.charges[[2]string{client, key}] {
+		op := &ix.h.Ops[i]
+		if op.Invoke <= to && (op.Open() || op.Complete >= from) {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/locksim/locksim/internal/history"
 )
@@ -85,6 +86,12 @@ func fenceRefusal(op history.Op) bool {
 }
 
 var fenceReason = regexp.MustCompile(`(?i)\bfenc(e|ed|es|ing)\b`)
+
+// duplicateRefusal reports whether a refused write was refused because its
+// idempotency key had already been used ("duplicate idempotency key …").
+func duplicateRefusal(op history.Op) bool {
+	return strings.Contains(op.Value.Reason, "idempotency key")
+}
 
 // secs formats true-time ns as scenario seconds, "30.0s" or "30.012s".
 func secs(h history.History, ns int64) string {
