@@ -256,7 +256,9 @@ func corpusCases() []corpusCase {
 		add("invalid-idempotency-key-not-enforced", "a gateway that was told to deduplicate but accepted both charges: the overlap matters again",
 			b.h, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable))
 	}
-	idem := func(fenced bool) *hb { return newHB(fenced).workload("payment", "safe", map[string]int64{"idempotency": 1}) }
+	idem := func(fenced bool) *hb {
+		return newHB(fenced).workload("payment", "safe", map[string]int64{"idempotency": 1})
+	}
 	{
 		// A helper's finding: the new holder waits, the paused one charges
 		// first, then the new holder reads "paid" and stops.
