@@ -87,6 +87,9 @@ func (p *parser) faultMore(m *yaml.Node, fs map[string]field, path string, ft *F
 	kind := ft.Kind
 	if d, n, st := p.duration(fs["at"], path+".at"); st == good {
 		ft.At = &d
+		if d < 0 {
+			p.errorf(n, path+".at", "must be ≥ 0 (got %s; at: 0s is before the clients start)", describe(n))
+		}
 		if runDur > 0 && d >= runDur {
 			p.errorf(n, path+".at", "is at or after the end of the run (duration %s)", runDur)
 		}
