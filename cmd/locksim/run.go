@@ -285,6 +285,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 
 	f.notes = newNotable(jobs)
+	if len(jobs) > 1 {
+		// Runs still racing their scenario time keep half the CPUs while
+		// others draw their charts.
+		report.LimitDrawing(runtime.NumCPU() / 2)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

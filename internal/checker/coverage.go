@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/history"
 )
@@ -36,8 +37,14 @@ const DefaultMinAcquires = 2
 //   - fewer than Params["min_acquires"] (default 2) acquires succeeded (ok),
 //     or in a lock-free history fewer writes were accepted.
 //
+// Any history, with faults or without, is Unknown when the machine was too
+// busy to keep the run's compressed time (see MaxTimerLag).
+//
 // Probes and faults themselves never count.
 func Coverage(ctx context.Context, h history.History) Result {
+	if why, lost := timingLost(h); lost {
+		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + why}
+	}
 	faults := faultOps(h)
 	if len(faults) == 0 {
 		if n := len(h.Header.Plan); n > 0 {
@@ -214,4 +221,41 @@ func (x *spanIndex) index() {
 func (cs *clientSpans) meets(from, to int64) bool {
 	n := sort.Search(len(cs.start), func(j int) bool { return cs.start[j] > to }) // spans starting at or before to
 	return n > 0 && cs.end[n-1] >= from
+}
+
+// MaxTimerLag is the harness timer lag (Header.MaxTimerLagNS, wall time)
+// at and above which a run's timing is lost, when it is also at least a
+// tenth of the TTL in scenario time: the shipped scenarios keep at least
+// 100 ms of wall time on every race their verdict depends on, and a race
+// inside a tenth of the TTL decides most lock anomalies. A run that lost
+// its timing may have seen the race go either way; its valid verdict
+// proves nothing (a violation it found still happened).
+const MaxTimerLag = 100 * time.Millisecond
+
+// timingLost reports whether h's harness timers fired so late that its
+// timing races cannot be trusted, and says why.
+func timingLost(h history.History) (string, bool) {
+	lag := time.Duration(h.Header.MaxTimerLagNS)
+	if lag < MaxTimerLag {
+		return "", false
+	}
+	scale := h.Header.TimeScale
+	if scale <= 0 {
+		scale = 1
+	}
+	var ttl int64
+	for _, op := range h.Ops {
+		if op.F == history.Acquire {
+			ttl = max(ttl, op.Value.TTL)
+		}
+	}
+	scenarioLag := time.Duration(float64(lag) * scale)
+	if ttl > 0 && scenarioLag < time.Duration(ttl)/10 {
+		return "", false
+	}
+	why := fmt.Sprintf("the machine was too busy to keep compressed time: a harness timer fired %v late (wall), %v of scenario time", lag.Round(time.Millisecond), scenarioLag.Round(time.Millisecond))
+	if ttl > 0 {
+		why += fmt.Sprintf(", over a tenth of the %v TTL", time.Duration(ttl))
+	}
+	return why + "; run fewer at once (--parallel) or at a lower --time-scale", true
 }

@@ -133,6 +133,11 @@ type Header struct {
 	// Params are the workload's numeric parameters the checkers need, e.g.
 	// "stock" (initial inventory) or "permits" (semaphore size).
 	Params map[string]int64 `json:"params,omitempty"`
+	// MaxTimerLagNS is how late, at worst, a short timer of the harness
+	// fired while the workload ran (wall ns; 0 when not measured): how
+	// busy the machine was. Every wall ns of lag is TimeScale ns of
+	// scenario time the clients did not get on time.
+	MaxTimerLagNS int64 `json:"max_timer_lag_ns,omitempty"`
 }
 
 // ScenarioSeconds converts a true-time offset in ns to scenario seconds.

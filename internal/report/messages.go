@@ -67,6 +67,8 @@ var messages = map[string]map[string]string{
 		"run.scale.text":   "1 s of wall time = %s s of scenario time", // scale
 		"run.wall":         "Wall time",
 		"run.wall.text":    "%.2f s",
+		"run.lag":          "Machine load",
+		"run.lag.text":     "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time", // wall ms, scenario s
 		"run.scenario.s":   "Scenario time covered",
 		"run.file":         "Scenario file",
 		"run.algorithm":    "Algorithm",
@@ -402,6 +404,8 @@ var messages = map[string]map[string]string{
 		"run.scale.text":   "1 s thời gian thực = %s s thời gian kịch bản",
 		"run.wall":         "Thời gian thực",
 		"run.wall.text":    "%.2f s",
+		"run.lag":          "Độ tải của máy",
+		"run.lag.text":     "bộ hẹn giờ của harness trễ tối đa %.1f ms (thời gian thực), tức %.2f s thời gian kịch bản",
 		"run.scenario.s":   "Thời gian kịch bản đã chạy",
 		"run.file":         "File kịch bản",
 		"run.algorithm":    "Thuật toán",

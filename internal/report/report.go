@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -165,6 +166,8 @@ func Write(dir string, in Input) (Results, error) {
 	}
 	for i, w := range charts {
 		wg.Go(func() {
+			drawing <- struct{}{}
+			defer func() { <-drawing }()
 			if err := w.draw(filepath.Join(dir, w.file)); err != nil {
 				pngErrs[i] = fmt.Errorf("write %s: %w", w.file, err)
 			}
@@ -187,6 +190,17 @@ func Write(dir string, in Input) (Results, error) {
 	errs = append(errs, histErr, indexErr)
 	return res, errors.Join(errs...)
 }
+
+// drawing bounds the charts drawn at once in this process, whatever the
+// number of reports being written (see LimitDrawing); one slot per CPU
+// until then.
+var drawing = make(chan struct{}, runtime.NumCPU())
+
+// LimitDrawing sets how many charts the process draws at once (at least
+// one). Call it before any report is written. Drawing a PNG is CPU-bound;
+// a suite whose runs are still racing their compressed scenario time while
+// other runs' reports are drawn should leave CPUs to the runs.
+func LimitDrawing(n int) { drawing = make(chan struct{}, max(1, n)) }
 
 // File names inside a report directory.
 const (

@@ -122,6 +122,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.runCtx = runCtx
 	r.nem.prepare(runCtx)
 	r.nem.start(runCtx)
+	lag := watchTimerLag()
 	var wg sync.WaitGroup
 	for i := range r.workers {
 		wg.Add(1)
@@ -131,6 +132,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		}(r.workers[i])
 	}
 	wg.Wait()
+	h.Header.MaxTimerLagNS = int64(lag())
 	r.nem.stop()
 	// A node that died by itself makes the history meaningless: its
 	// violations were not made by the scenario's faults. No verdict then.
@@ -280,11 +282,21 @@ func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clo
 // acquire does not pay for a TCP handshake through the proxy.
 func (r *run) warmUp(ctx context.Context) error {
 	for _, c := range r.conns {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		err := c.Ping(pctx).Err()
-		cancel()
-		if err != nil {
-			return fmt.Errorf("reach node %s through its proxy: %w", c.Options().Addr, err)
+		// The clients' dial and read timeouts are scaled to the run (tens
+		// of ms at high compression); on a busy machine one ping may miss
+		// them. Retry for up to 5 s before calling the link broken.
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			pctx, cancel := context.WithDeadline(ctx, deadline)
+			err := c.Ping(pctx).Err()
+			cancel()
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil || !time.Now().Add(20*time.Millisecond).Before(deadline) {
+				return fmt.Errorf("reach node %s through its proxy: %w", c.Options().Addr, err)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	return nil
@@ -325,4 +337,37 @@ func (r *run) library() clients.LibraryOptions {
 	}
 	return clients.LibraryOptions{Tries: l.Tries, RetryDelay: r.wall(l.RetryDelay.D()),
 		DriftFactor: l.DriftFactor, Refresh: r.wall(l.Refresh.D())}
+}
+
+// lagTick is the period of the timer-lag watch.
+const lagTick = 5 * time.Millisecond
+
+// watchTimerLag starts measuring how late a lagTick timer fires, as the
+// workers' own timers and sleeps would on a busy machine (Go scheduler and
+// CPU contention); stop ends the watch and returns the worst lag seen.
+func watchTimerLag() (stop func() time.Duration) {
+	quit := make(chan struct{})
+	done := make(chan time.Duration)
+	go func() {
+		var worst time.Duration
+		t := time.NewTimer(lagTick)
+		defer t.Stop()
+		due := time.Now().Add(lagTick)
+		for {
+			select {
+			case <-quit:
+				done <- worst
+				return
+			case <-t.C:
+				now := time.Now() // after the scheduler ran us: that delay counts
+				worst = max(worst, now.Sub(due))
+				due = now.Add(lagTick)
+				t.Reset(lagTick)
+			}
+		}
+	}()
+	return func() time.Duration {
+		close(quit)
+		return <-done
+	}
 }
