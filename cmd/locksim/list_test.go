@@ -52,6 +52,7 @@ func TestBadRunFlagsAreRefusedBeforeAnythingStarts(t *testing.T) {
 		{"a NaN time scale is refused", []string{"--time-scale", "NaN"}, "--time-scale NaN"},
 		{"a fractional seed is refused", []string{"--seed", "1.5"}, "not an integer"},
 		{"an unknown charts choice is refused", []string{"--charts", "some"}, `--charts "some": want notable or all`},
+		{"a JUnit file that cannot be written is refused before the runs", []string{"--junit", "/proc/locksim-nope/x.xml"}, "--junit /proc/locksim-nope/x.xml"},
 		{"an output directory that cannot be made is refused", []string{"--out", "/proc/locksim-nope"}, "--out /proc/locksim-nope"},
 	}
 	for _, tt := range tests {

@@ -179,7 +179,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.out, "out", "reports", "report root directory")
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
-	fs.IntVar(&f.parallel, "parallel", defaultParallel(), "runs at the same time; the default is 4 per CPU, at most 32 (runs mostly wait in scenario time)")
+	fs.IntVar(&f.parallel, "parallel", defaultParallel(), "runs at the same time; default 4 per CPU, capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)")
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
 	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a cluster: block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
@@ -187,7 +187,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.toxiproxy, "toxiproxy", "", "external backend: toxiproxy API host:port (e.g. 127.0.0.1:8474)")
 	fs.StringVar(&f.proxyHost, "proxy-host", "", "external backend: host the proxies listen on and locksim dials (default 127.0.0.1)")
 	fs.BoolVar(&f.reuse, "reuse", true, "reuse each worker's nodes and proxies between consecutive runs (FLUSHALL, toxics removed); false starts fresh ones per run")
-	fs.StringVar(&f.charts, "charts", chartsNotable, "which runs get timeline/latency/rate PNGs: notable (single runs; in a sweep the first run of each verdict and every run that missed its expectation) or all")
+	fs.StringVar(&f.charts, "charts", chartsNotable, "which runs get timeline/latency/rate PNGs: notable (a scenario run once; in a sweep, per scenario, the first run to finish with each verdict and every run that missed its expectation) or all")
 	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout (instead of the summary)")
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
 	fs.StringVar(&f.lang, "lang", "en", "report language: en (English) or vi (Vietnamese)")
@@ -236,6 +236,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
+	if f.parallel > 4*runtime.NumCPU() {
+		fmt.Fprintf(stderr, "warning: --parallel %d is more than 4 runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, runtime.NumCPU())
+	}
 	if f.backend == cluster.BackendExternal {
 		if f.external, err = externalConfig(f); err != nil {
 			fmt.Fprintf(stderr, "locksim run: %v\n", err)
@@ -258,6 +261,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err := checkWritable(f.out); err != nil {
 		fmt.Fprintf(stderr, "locksim run: --out %s: %v\n", f.out, err)
 		return exitUsage
+	}
+	if f.junit != "" {
+		if st, err := os.Stat(f.junit); err == nil && st.IsDir() {
+			fmt.Fprintf(stderr, "locksim run: --junit %s: is a directory; give a file name\n", f.junit)
+			return exitUsage
+		}
+		if err := checkWritable(filepath.Dir(f.junit)); err != nil {
+			fmt.Fprintf(stderr, "locksim run: --junit %s: %v\n", f.junit, err)
+			return exitUsage
+		}
 	}
 	if f.backend == cluster.BackendLocal {
 		if _, err := exec.LookPath("redis-server"); err != nil {
@@ -303,13 +316,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		prog.finished(*o, len(jobs))
 		if f.json {
-			printJSON(stdout, *o, log)
+			printJSON(stdout, *o, f, log)
 		}
 	})
 	prog.stop()
 
 	if len(outs) > 1 {
-		writeSuite(f.out, outs, f.lang, log)
+		writeSuite(f.out, outs, f, log)
 	}
 	if !f.json {
 		printSummary(stdout, outs, f.count > 1)
@@ -659,23 +672,28 @@ func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro
 // runLine is one --json line: the results object plus what the CLI knows.
 type runLine struct {
 	report.Results
-	Error    string `json:"error,omitempty"`
-	ExitCode int    `json:"exit_code"`
+	ExitCode int `json:"exit_code"`
 }
 
-func lineOf(o outcome) runLine {
-	l := runLine{Error: o.err, ExitCode: o.code}
+func lineOf(o outcome, f runFlags) runLine {
+	l := runLine{Results: resultsOf(o, f), ExitCode: o.code}
 	l.Aborted = o.aborted
-	if o.res != nil {
-		l.Results = *o.res
-	} else {
-		l.Results = report.Results{Scenario: o.sc.Name, File: o.sc.File, Seed: o.seed, WallSeconds: o.wall.Seconds()}
-	}
 	return l
 }
 
-func printJSON(stdout io.Writer, o outcome, log *slog.Logger) {
-	b, err := json.Marshal(lineOf(o))
+// resultsOf is the run's results; for a run with no report, what is known
+// of it and why it has no verdict.
+func resultsOf(o outcome, f runFlags) report.Results {
+	if o.res != nil {
+		return *o.res
+	}
+	return report.Results{Scenario: o.sc.Name, File: o.sc.File, Seed: o.seed, Expect: o.sc.Expect,
+		TimeScale: o.sc.TimeScale, WallSeconds: o.wall.Seconds(), Reproduce: reproduceCommand(o.sc, o.seed, f),
+		Aborted: o.aborted, Error: o.err}
+}
+
+func printJSON(stdout io.Writer, o outcome, f runFlags, log *slog.Logger) {
+	b, err := json.Marshal(lineOf(o, f))
 	if err != nil {
 		log.Error("encode results", "err", err)
 		return

@@ -230,13 +230,13 @@ func tally(outs []outcome) string {
 }
 
 // sweepLines gives each scenario's violation rate and failing seeds, e.g.
-// "gc-pause (safe lock): 37/100 runs invalid; seeds: 3 5 …".
+// "gc-pause (algorithm safe): 37/100 runs invalid (37%); invalid seeds: 3 5 …".
 func sweepLines(outs []outcome) []string {
 	type rate struct {
-		name, algo   string
-		runs, bad    int
-		seeds        []string
-		errs, aborts int
+		name, algo         string
+		runs, bad, unknown int
+		seeds              []string
+		errs, aborts       int
 	}
 	var order []string
 	by := map[string]*rate{}
@@ -254,24 +254,30 @@ func sweepLines(outs []outcome) []string {
 			r.errs++
 		default:
 			r.runs++
-			if o.res.Verdict == checker.Invalid {
+			switch o.res.Verdict {
+			case checker.Invalid:
 				r.bad++
 				r.seeds = append(r.seeds, fmt.Sprint(o.seed))
+			case checker.Unknown:
+				r.unknown++
 			}
 		}
 	}
 	var lines []string
 	for _, f := range order {
 		r := by[f]
-		l := fmt.Sprintf("%s (%s lock): %d/%d runs invalid", r.name, r.algo, r.bad, r.runs)
+		l := fmt.Sprintf("%s (algorithm %s): %d/%d runs invalid", r.name, r.algo, r.bad, r.runs)
 		if r.runs > 0 {
 			l += fmt.Sprintf(" (%.0f%%)", 100*float64(r.bad)/float64(r.runs))
 		}
 		if len(r.seeds) > 0 {
 			l += "; invalid seeds: " + strings.Join(r.seeds, " ")
 		}
+		if r.unknown > 0 {
+			l += fmt.Sprintf("; %d unknown", r.unknown)
+		}
 		if r.errs > 0 {
-			l += fmt.Sprintf("; %d runs failed (no verdict)", r.errs)
+			l += "; " + count(r.errs, "run", "runs") + " failed (no verdict)"
 		}
 		if r.aborts > 0 {
 			l += fmt.Sprintf("; %d aborted", r.aborts)
@@ -279,6 +285,14 @@ func sweepLines(outs []outcome) []string {
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// count is "1 run", "2 runs".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func countFinished(outs []outcome) int {
@@ -293,14 +307,12 @@ func countFinished(outs []outcome) int {
 
 // writeSuite writes <out>/index.html: one row per finished run with its
 // verdict, expectation, timeline thumbnail and a link to its report.
-func writeSuite(out string, outs []outcome, lang string, log *slog.Logger) {
-	var runs []report.Results
+func writeSuite(out string, outs []outcome, f runFlags, log *slog.Logger) {
+	runs := make([]report.Results, 0, len(outs))
 	for _, o := range outs {
-		if o.res != nil {
-			runs = append(runs, *o.res)
-		}
+		runs = append(runs, resultsOf(o, f)) // runs with errors too
 	}
-	if err := report.WriteSuite(out, runs, lang); err != nil {
+	if err := report.WriteSuite(out, runs, f.lang); err != nil {
 		log.Error("write suite index", "err", err)
 	}
 }
@@ -403,7 +415,7 @@ func failureOf(o outcome) *junitProblem {
 	}
 	msg := head
 	if len(explains) > 0 {
-		msg += ": " + strings.Join(explains, " ")
+		msg += ": " + strings.Join(explains, " | ")
 	} else if r.Verdict != checker.Valid {
 		msg += ": no violation found"
 	} else {

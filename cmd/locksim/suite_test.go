@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -214,7 +215,7 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 	t.Run("the rate and the failing seeds are printed", func(t *testing.T) {
-		if want := "redlock-gc-pause (redlock lock): 3/3 runs invalid (100%); invalid seeds: 100 101 102"; !strings.Contains(stdout.String(), want) {
+		if want := "redlock-gc-pause (algorithm redlock): 3/3 runs invalid (100%); invalid seeds: 100 101 102"; !strings.Contains(stdout.String(), want) {
 			t.Errorf("no %q in:\n%s", want, stdout.String())
 		}
 	})
@@ -426,6 +427,42 @@ func TestInfrastructureFailuresExit255WithoutAVerdict(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestRunsWithoutAVerdictStillShowInTheSuite(t *testing.T) {
+	fake := t.TempDir()
+	script := "#!/bin/sh\necho 'FATAL CONFIG FILE ERROR: bad directive' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(fake, "redis-server"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", fake)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := realMain([]string{"run", "../../scenarios/gc-pause.yaml", "--count", "2", "--backend", "local", "--out", out, "--json"}, &stdout, &stderr); code != exitInternal {
+		t.Fatalf("exit %d, want 255\n%s", code, stderr.String())
+	}
+	t.Run("each JSON line says what is known of the run and why it has no verdict", func(t *testing.T) {
+		for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			var r struct {
+				Expect, Reproduce, Error, Verdict string
+			}
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Expect != "invalid" || !strings.Contains(r.Reproduce, "--seed") || !strings.Contains(r.Error, "FATAL CONFIG FILE ERROR") || r.Verdict != "" {
+				t.Errorf("line %s", line)
+			}
+		}
+	})
+	t.Run("the suite page lists both runs as errors", func(t *testing.T) {
+		page, err := os.ReadFile(filepath.Join(out, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(page), `class="v-error"`); n != 2 || !strings.Contains(string(page), "2 had no verdict") {
+			t.Errorf("%d error rows, or no error total:\n%s", n, page)
+		}
+	})
 }
 
 func TestEverySubcommandHelpShowsExamples(t *testing.T) {

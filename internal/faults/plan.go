@@ -192,7 +192,8 @@ func (s Step) String() string {
 	}
 	line := fmt.Sprintf("#%d %s: %s — %s", s.ID, when, s.Kind, s.Detail())
 	switch {
-	case s.Kind == scenario.KindClockJump || s.Kind == scenario.KindPause || s.Kind == scenario.KindCrash || s.Kind == scenario.KindCrashClient:
+	case s.Kind == scenario.KindClockJump || s.Kind == scenario.KindPause || s.Kind == scenario.KindCrash || s.Kind == scenario.KindCrashClient,
+		s.Kind == scenario.KindPauseNode || s.Kind == scenario.KindStarveRenewals: // the detail says how long
 	case s.Duration > 0:
 		line += fmt.Sprintf(", for %s", s.Duration)
 	default:

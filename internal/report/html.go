@@ -148,7 +148,11 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	}
 	pg := buildPage(in, m, res, hist, headline)
 	if in.SkipCharts {
-		pg.NoCharts = tr(lang, "charts.skipped", "locksim check "+filepath.Dir(path))
+		cmd := "locksim check " + filepath.Dir(path)
+		if lang != "en" {
+			cmd += " --lang " + lang
+		}
+		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
 	if pg.Fix != nil {
 		pg.FixedReport = fixedReport(filepath.Dir(path), pg.Fix.Fixed)

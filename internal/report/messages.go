@@ -317,7 +317,9 @@ var messages = map[string]map[string]string{
 		"p.acquire.fail":   "acquire refused",
 		"p.expired":        "expired",
 		"p.node":           "node %s",
-		"p.cut":            "cut from %s", // nodes or clients
+		"p.cut":            "cut from %s",             // nodes or clients
+		"p.slow":           "slow link to %s",         // nodes or clients
+		"p.reset":          "connections to %s reset", // nodes or clients
 		"p.owner":          "owner %s",
 		"p.quorum.lost":    "quorum lost",
 		"p.charge.bad":     "charge accepted without the lock (violation)",
@@ -334,6 +336,8 @@ var messages = map[string]map[string]string{
 		// Suite page.
 		"suite.title":    "locksim suite: %d runs", // n
 		"suite.totals":   "%d runs: %d valid, %d invalid, %d unknown. %d met their expectation, %d did not.",
+		"suite.errors":   "%d had no verdict (an infrastructure error; see the last column).",
+		"suite.error":    "ERROR",
 		"suite.scenario": "Scenario",
 		"suite.seed":     "Seed",
 		"suite.verdict":  "Verdict",
@@ -649,6 +653,8 @@ var messages = map[string]map[string]string{
 		"p.expired":        "expire",
 		"p.node":           "node %s",
 		"p.cut":            "bị cắt khỏi %s",
+		"p.slow":           "kết nối chậm tới %s",
+		"p.reset":          "kết nối tới %s bị reset",
 		"p.owner":          "owner %s",
 		"p.quorum.lost":    "mất quorum",
 		"p.charge.bad":     "charge được chấp nhận khi không giữ lock (vi phạm)",
@@ -664,6 +670,8 @@ var messages = map[string]map[string]string{
 
 		"suite.title":    "Bộ kịch bản locksim: %d lần chạy",
 		"suite.totals":   "%d lần chạy: %d hợp lệ, %d vi phạm, %d chưa kết luận. %d đúng như mong đợi, %d không.",
+		"suite.errors":   "%d lần không có kết luận (lỗi hạ tầng; xem cột cuối).",
+		"suite.error":    "LỖI",
 		"suite.scenario": "Kịch bản",
 		"suite.seed":     "Seed",
 		"suite.verdict":  "Kết luận",

@@ -76,6 +76,9 @@ type Results struct {
 	Emulated bool `json:"emulated"`
 	// Aborted is true for a run interrupted before its end.
 	Aborted bool `json:"aborted,omitempty"`
+	// Error says why a run has no verdict (an infrastructure error; then
+	// Verdict is empty and there is no report); empty otherwise.
+	Error string `json:"error,omitempty"`
 }
 
 // Emulated reports whether the history's backend is emulated Redis.

@@ -14,6 +14,7 @@ type suiteRow struct {
 	Scenario, Seed, Verdict, VerdictWord, Expect, Met, MetClass, Wall string
 	Thumb, Link                                                       string // relative to the suite page; "" when unknown
 	Aborted                                                           bool
+	Error                                                             string // why the run has no verdict
 }
 
 type suitePage struct {
@@ -46,12 +47,13 @@ func suiteRel(outDir, target string) string {
 // WriteSuite writes <outDir>/index.html for a multi-scenario run: one row
 // per run (scenario, seed, verdict, expected, met, wall seconds, a
 // thumbnail of its timeline.png and a link to its index.html, both by
-// relative path from outDir to the run's ReportDir) and the totals. The
-// page is self-contained (no network); lang is "en" or "vi".
+// relative path from outDir to the run's ReportDir; a run with Error set
+// has no verdict and says why) and the totals. The page is self-contained
+// (no network); lang is "en" or "vi".
 func WriteSuite(outDir string, runs []Results, lang string) error {
 	lang = normLang(lang)
 	pg := suitePage{Lang: lang, Title: tr(lang, "suite.title", len(runs))}
-	var nv, ni, nu, met, notMet int
+	var nv, ni, nu, ne, met, notMet int
 	for _, r := range runs {
 		row := suiteRow{Scenario: r.Scenario, Seed: strconv.FormatInt(r.Seed, 10), Verdict: string(r.Verdict),
 			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Wall: fmt.Sprintf("%.2f", r.WallSeconds), Aborted: r.Aborted,
@@ -59,10 +61,13 @@ func WriteSuite(outDir string, runs []Results, lang string) error {
 		if r.Expect != "" {
 			row.Expect = tr(lang, "verdict."+r.Expect)
 		}
-		switch r.Verdict {
-		case checker.Valid:
+		switch {
+		case r.Error != "":
+			ne++
+			row.Verdict, row.VerdictWord, row.Error = "error", tr(lang, "suite.error"), r.Error
+		case r.Verdict == checker.Valid:
 			nv++
-		case checker.Invalid:
+		case r.Verdict == checker.Invalid:
 			ni++
 		default:
 			nu++
@@ -85,6 +90,9 @@ func WriteSuite(outDir string, runs []Results, lang string) error {
 		pg.Rows = append(pg.Rows, row)
 	}
 	pg.Totals = tr(lang, "suite.totals", len(runs), nv, ni, nu, met, notMet)
+	if ne > 0 {
+		pg.Totals += " " + tr(lang, "suite.errors", ne)
+	}
 	t, err := template.New("suite").Funcs(template.FuncMap{
 		"t": func(key string) string { return tr(lang, key) },
 	}).Parse(suiteTemplate)
@@ -116,6 +124,7 @@ const suiteTemplate = `<!DOCTYPE html>
   table { border-collapse: collapse; width: 100%; }
   th, td { border: 1px solid #bbb; padding: 8px 10px; text-align: left; vertical-align: middle; }
   th { background: #f0f0f0; }
+  td.v-error { color: #fff; background: #3a3a3a; font-weight: 800; }
   td.v-valid { color: #1b7f3b; font-weight: 800; } td.v-invalid { color: #b3261e; font-weight: 800; } td.v-unknown { color: #9a6700; font-weight: 800; }
   td.met { color: #1b7f3b; font-weight: 700; } td.notmet { color: #fff; background: #b3261e; font-weight: 800; } td.none { color: #666; }
   img { width: 420px; border: 1px solid #bbb; display: block; }
@@ -130,7 +139,7 @@ const suiteTemplate = `<!DOCTYPE html>
 {{range .Rows}}<tr>
 <td><b>{{.Scenario}}</b>{{if .Aborted}} <span class="aborted">{{t "suite.aborted"}}</span>{{end}}</td><td>{{.Seed}}</td><td class="v-{{.Verdict}}">{{.VerdictWord}}</td><td>{{.Expect}}</td><td class="{{.MetClass}}">{{.Met}}</td><td>{{.Wall}}</td>
 <td>{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Scenario}} {{t "suite.timeline"}}"></a>{{end}}</td>
-<td>{{if .Link}}<a href="{{.Link}}">{{t "suite.open"}}</a>{{end}}</td>
+<td>{{if .Link}}<a href="{{.Link}}">{{t "suite.open"}}</a>{{else if .Error}}<code>{{.Error}}</code>{{end}}</td>
 </tr>
 {{end}}</table>
 </body>

@@ -293,7 +293,15 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 			placeLeft(fmt.Sprintf("fault%d", i), s+4*perPx, y+0.33, short, faultLabel)
 		}
 		// A link fault a→b: shade b's lane ("cut from a") and a thin
-		// strip at the bottom of a's lane ("cut from b, c").
+		// strip at the bottom of a's lane ("cut from b, c"); latency and
+		// resets say so instead of "cut".
+		linkWord := "p.cut"
+		switch w.Fault {
+		case "latency":
+			linkWord = "p.slow"
+		case "reset":
+			linkWord = "p.reset"
+		}
 		for _, a := range from {
 			ai := laneOf(a)
 			for _, b := range to[a] {
@@ -301,14 +309,14 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 					shaded = true
 					y := laneY(bi)
 					p.Add(rect(s, e, y-0.46, y+0.46, col, noLine()))
-					placeLeft(fmt.Sprintf("fault%d", bi), s+4*perPx, y+0.33, tr(lang, "p.cut", a), faultLabel)
+					placeLeft(fmt.Sprintf("fault%d", bi), s+4*perPx, y+0.33, tr(lang, linkWord, a), faultLabel)
 				}
 			}
 			if ai >= 0 {
 				shaded = true
 				y := laneY(ai)
 				p.Add(rect(s, e, y-0.46, y-0.3, col, draw.LineStyle{Color: color.Gray{Y: 90}, Width: vg.Points(1)}))
-				placeLeft(fmt.Sprintf("cut%d", ai), s+4*perPx, y-0.38, tr(lang, "p.cut", strings.Join(to[a], ", ")), boldStyle(fontSize-3, color.Black))
+				placeLeft(fmt.Sprintf("cut%d", ai), s+4*perPx, y-0.38, tr(lang, linkWord, strings.Join(to[a], ", ")), boldStyle(fontSize-3, color.Black))
 			}
 		}
 		if !shaded {
