@@ -28,10 +28,11 @@ func main() {
 const usage = `locksim — when does a Redis distributed lock keep its promise?
 
 Usage:
-  locksim run <file|dir>... [flags]   run scenarios on real Redis through toxiproxy, check, report
+  locksim run <file|dir|glob>... [flags]
+                                      run scenarios on real Redis through toxiproxy, check, report
   locksim check <report dir|history.jsonl>
                                       re-check a stored history (no Redis needed)
-  locksim validate <file>...          parse and validate scenario files only
+  locksim validate <file|dir>...      parse and validate scenario files only
   locksim list                        algorithms, workloads, faults, checkers
   locksim version
 
@@ -39,10 +40,12 @@ Examples:
   locksim run scenarios/gc-pause.yaml
   locksim run scenarios/gc-pause.yaml --seed 7 --time-scale 1
   locksim run scenarios/ --out /tmp/reports --json
+  locksim run scenarios/fencing-random-nemesis.yaml --count 1000
   locksim check reports/gc-pause/20261129-101500-seed42
 
 Exit codes: 0 valid (or expectation met), 1 invalid (or expectation not met),
-2 unknown, 254 bad usage or scenario, 255 internal or infrastructure error.
+2 unknown, 254 bad usage or scenario, 255 internal or infrastructure error,
+130/143 interrupted (SIGINT/SIGTERM).
 Run 'locksim <command> --help' for a command's flags.
 `
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -215,6 +216,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	case f.count < 1:
 		fmt.Fprintf(stderr, "locksim run: --count %d: must be ≥ 1\n", f.count)
+		return exitUsage
+	case f.seedSet && f.seed > math.MaxInt64-int64(f.count-1):
+		fmt.Fprintf(stderr, "locksim run: --seed %d with --count %d: the last seed would overflow int64\n", f.seed, f.count)
 		return exitUsage
 	case f.parallel < 1:
 		fmt.Fprintf(stderr, "locksim run: --parallel %d: must be ≥ 1\n", f.parallel)
