@@ -226,6 +226,12 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the suite page gives the rate and the failing seeds too", func(t *testing.T) {
+		page, _ := os.ReadFile(filepath.Join(out, "index.html"))
+		if want := "redlock-gc-pause: 3 of 3 runs invalid (100%), 0 unknown, 0 errors. Invalid seeds: 100 101 102"; !strings.Contains(string(page), want) {
+			t.Errorf("no %q in the suite page", want)
+		}
+	})
 	t.Run("only the first run of the verdict gets charts, the others say how to draw them", func(t *testing.T) {
 		dirs, _ := filepath.Glob(filepath.Join(out, "redlock-gc-pause", "*"))
 		var drawn int

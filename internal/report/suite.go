@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
 )
@@ -19,7 +20,66 @@ type suiteRow struct {
 
 type suitePage struct {
 	Lang, Title, Totals string
-	Rows                []suiteRow
+	// Rates has one line per scenario run more than once (a sweep): its
+	// violation rate and the seeds of its invalid runs.
+	Rates []string
+	Rows  []suiteRow
+}
+
+// maxRateSeeds is how many invalid seeds a rate line lists.
+const maxRateSeeds = 30
+
+// sweepRates gives, per scenario file run more than once, "name: k/n runs
+// invalid (p%); invalid seeds: …" in the order the files first appear.
+func sweepRates(lang string, runs []Results) []string {
+	type rate struct {
+		name              string
+		n, bad, unk, errs int
+		seeds             []string
+	}
+	var order []string
+	by := map[string]*rate{}
+	for _, r := range runs {
+		k := r.File + "\x00" + r.Scenario
+		g := by[k]
+		if g == nil {
+			g = &rate{name: r.Scenario}
+			by[k] = g
+			order = append(order, k)
+		}
+		switch {
+		case r.Error != "":
+			g.errs++
+			continue
+		case r.Verdict == checker.Invalid:
+			g.bad++
+			if len(g.seeds) < maxRateSeeds {
+				g.seeds = append(g.seeds, strconv.FormatInt(r.Seed, 10))
+			} else if len(g.seeds) == maxRateSeeds {
+				g.seeds = append(g.seeds, "…")
+			}
+		case r.Verdict == checker.Unknown:
+			g.unk++
+		}
+		g.n++
+	}
+	var out []string
+	for _, k := range order {
+		g := by[k]
+		if g.n+g.errs < 2 {
+			continue
+		}
+		pct := 0.0
+		if g.n > 0 {
+			pct = 100 * float64(g.bad) / float64(g.n)
+		}
+		line := tr(lang, "suite.rate", g.name, g.bad, g.n, pct, g.unk, g.errs)
+		if len(g.seeds) > 0 {
+			line += " " + tr(lang, "suite.rate.seeds", strings.Join(g.seeds, " "))
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // suiteRel is target relative to outDir, slash-separated, "" when it
@@ -90,6 +150,7 @@ func WriteSuite(outDir string, runs []Results, lang string) error {
 		pg.Rows = append(pg.Rows, row)
 	}
 	pg.Totals = tr(lang, "suite.totals", len(runs), nv, ni, nu, met, notMet)
+	pg.Rates = sweepRates(lang, runs)
 	if ne > 0 {
 		pg.Totals += " " + tr(lang, "suite.errors", ne)
 	}
@@ -134,6 +195,7 @@ const suiteTemplate = `<!DOCTYPE html>
 <body>
 <h1>{{.Title}}</h1>
 <p class="totals" id="totals">{{.Totals}}</p>
+{{if .Rates}}<ul id="rates">{{range .Rates}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <table id="runs">
 <tr><th>{{t "suite.scenario"}}</th><th>{{t "suite.seed"}}</th><th>{{t "suite.verdict"}}</th><th>{{t "suite.expect"}}</th><th>{{t "suite.met"}}</th><th>{{t "suite.wall"}}</th><th>{{t "suite.timeline"}}</th><th>{{t "suite.report"}}</th></tr>
 {{range .Rows}}<tr>
