@@ -339,6 +339,7 @@ var messages = map[string]map[string]string{
 		"suite.errors":     "%d had no verdict (an infrastructure error; see the last column).",
 		"suite.rate":       "%s: %d of %d runs invalid (%.0f%%), %d unknown, %d errors.", // scenario, invalid, runs with a verdict, percent, unknown, runs with an infrastructure error
 		"suite.rate.seeds": "Invalid seeds: %s",
+		"suite.nochart":    "not drawn in this sweep (the run's page says how)",
 		"suite.error":      "ERROR",
 		"suite.scenario":   "Scenario",
 		"suite.seed":       "Seed",
@@ -675,6 +676,7 @@ var messages = map[string]map[string]string{
 		"suite.errors":     "%d lần không có kết luận (lỗi hạ tầng; xem cột cuối).",
 		"suite.rate":       "%s: %d trên %d lần chạy vi phạm (%.0f%%), %d chưa kết luận, %d lỗi hạ tầng.",
 		"suite.rate.seeds": "Các seed vi phạm: %s",
+		"suite.nochart":    "không vẽ trong lần chạy lặp này (trang của lần chạy chỉ cách vẽ)",
 		"suite.error":      "LỖI",
 		"suite.scenario":   "Kịch bản",
 		"suite.seed":       "Seed",

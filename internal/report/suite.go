@@ -189,6 +189,7 @@ const suiteTemplate = `<!DOCTYPE html>
   td.v-valid { color: #1b7f3b; font-weight: 800; } td.v-invalid { color: #b3261e; font-weight: 800; } td.v-unknown { color: #9a6700; font-weight: 800; }
   td.met { color: #1b7f3b; font-weight: 700; } td.notmet { color: #fff; background: #b3261e; font-weight: 800; } td.none { color: #666; }
   img { width: 420px; border: 1px solid #bbb; display: block; }
+  .nochart { color: #666; font-size: 18px; }
   .aborted { background: #3a3a3a; color: #fff; padding: 2px 8px; border-radius: 4px; font-size: 18px; }
 </style>
 </head>
@@ -200,7 +201,7 @@ const suiteTemplate = `<!DOCTYPE html>
 <tr><th>{{t "suite.scenario"}}</th><th>{{t "suite.seed"}}</th><th>{{t "suite.verdict"}}</th><th>{{t "suite.expect"}}</th><th>{{t "suite.met"}}</th><th>{{t "suite.wall"}}</th><th>{{t "suite.timeline"}}</th><th>{{t "suite.report"}}</th></tr>
 {{range .Rows}}<tr>
 <td><b>{{.Scenario}}</b>{{if .Aborted}} <span class="aborted">{{t "suite.aborted"}}</span>{{end}}</td><td>{{.Seed}}</td><td class="v-{{.Verdict}}">{{.VerdictWord}}</td><td>{{.Expect}}</td><td class="{{.MetClass}}">{{.Met}}</td><td>{{.Wall}}</td>
-<td>{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Scenario}} {{t "suite.timeline"}}"></a>{{end}}</td>
+<td>{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Scenario}} {{t "suite.timeline"}}"></a>{{else if .Link}}<span class="nochart">{{t "suite.nochart"}}</span>{{end}}</td>
 <td>{{if .Link}}<a href="{{.Link}}">{{t "suite.open"}}</a>{{else if .Error}}<code>{{.Error}}</code>{{end}}</td>
 </tr>
 {{end}}</table>
