@@ -81,14 +81,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		sc = stored
 	}
 	// Keep what only the original run knew: its reproduce command, wall
-	// time and whether it was aborted.
+	// time, scenario file and whether it was aborted.
 	var prev struct {
 		Reproduce   string  `json:"reproduce"`
 		WallSeconds float64 `json:"wall_seconds"`
 		Aborted     bool    `json:"aborted"`
+		File        string  `json:"file"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "results.json")); err == nil {
 		_ = json.Unmarshal(b, &prev)
+	}
+	if prev.File != "" {
+		sc.File = prev.File
 	}
 	repro := prev.Reproduce
 	if repro == "" {

@@ -392,6 +392,9 @@ func TestCheckReproducesTheVerdictOfStoredReports(t *testing.T) {
 				if c.Reproduce != r.Reproduce {
 					t.Errorf("reproduce %q, run said %q", c.Reproduce, r.Reproduce)
 				}
+				if c.File != r.File {
+					t.Errorf("scenario file %q, run said %q", c.File, r.File)
+				}
 			})
 		}
 	}
