@@ -190,6 +190,24 @@ func named(h history.History, scenario string) history.History {
 	return h
 }
 
+// extendAfterSuperseded: w1 extends its lease after w2 was granted the key.
+func extendAfterSuperseded(b *hb) history.History {
+	b.acquire("w1", inv1, 0, 0.1, 0)
+	b.lost("w1", inv1, 9)
+	b.acquire("w2", inv1, 10, 10.1, 0)
+	b.op("w1", history.Extend, inv1, 11, 11.1, history.OK, history.Value{})
+	b.release("w2", inv1, 12, 12.1, true)
+	return b.h
+}
+
+// fenceRefusesHolder: the resource refuses the only holder's token.
+func fenceRefusesHolder(b *hb) history.History {
+	b.acquire("w1", inv1, 0, 0.1, 3)
+	b.refused("w1", inv1, ActionClaim, 0.2, 0.3, 3, "stale fencing token 3 < 4")
+	b.release("w1", inv1, 1, 1.1, true)
+	return b.h
+}
+
 // corpusCases is the source of testdata/histories (see README.md there).
 func corpusCases() []corpusCase {
 	var cs []corpusCase
@@ -308,24 +326,10 @@ func corpusCases() []corpusCase {
 		add("invalid-idempotency-charge-after-refusal", "a helper's finding: w2's retry is refused as a duplicate (so its first charge went through) and w1's later charge is accepted: a second charge",
 			b.h, invalid(KindMutexOverlap, KindNotLinearizable))
 	}
-	{
-		b := idem(false)
-		b.acquire("w1", inv1, 0, 0.1, 0)
-		b.lost("w1", inv1, 9)
-		b.acquire("w2", inv1, 10, 10.1, 0)
-		b.op("w1", history.Extend, inv1, 11, 11.1, history.OK, history.Value{})
-		b.release("w2", inv1, 12, 12.1, true)
-		add("invalid-idempotency-extend-after-superseded", "an idempotency key keeps the charge single, not the lock correct: only the holder may extend",
-			b.h, invalid(KindNotLinearizable))
-	}
-	{
-		b := idem(true)
-		b.acquire("w1", inv1, 0, 0.1, 3)
-		b.refused("w1", inv1, ActionClaim, 0.2, 0.3, 3, "stale fencing token 3 < 4")
-		b.release("w1", inv1, 1, 1.1, true)
-		add("invalid-idempotency-fence-refuses-holder", "with an idempotency key too, a fence that refuses the current holder is broken",
-			b.h, invalid(KindNotLinearizable))
-	}
+	add("invalid-idempotency-extend-after-superseded", "an idempotency key keeps the charge single, not the lock correct: only the holder may extend",
+		extendAfterSuperseded(idem(false)), invalid(KindNotLinearizable))
+	add("invalid-idempotency-fence-refuses-holder", "with an idempotency key too, a fence that refuses the current holder is broken",
+		fenceRefusesHolder(idem(true)), invalid(KindNotLinearizable))
 	{
 		b := idem(false)
 		b.acquire("w1", inv1, 0, 0.1, 0)
@@ -538,16 +542,8 @@ func corpusCases() []corpusCase {
 		add("invalid-token-granted-twice", "two clients get the same fencing token for one key (equal, not lower, is still a regression)",
 			b.h, invalid(KindTokenRegression))
 	}
-	{
-		b := newHB(false)
-		b.acquire("w1", inv1, 0, 0.1, 0)
-		b.lost("w1", inv1, 9)
-		b.acquire("w2", inv1, 10, 10.1, 0)
-		b.op("w1", history.Extend, inv1, 11, 11.1, history.OK, history.Value{})
-		b.release("w2", inv1, 12, 12.1, true)
-		add("invalid-extend-after-superseded", "w1 extends its lease after w2 was granted the key: only the holder may extend",
-			b.h, invalid(KindNotLinearizable))
-	}
+	add("invalid-extend-after-superseded", "w1 extends its lease after w2 was granted the key: only the holder may extend",
+		extendAfterSuperseded(newHB(false)), invalid(KindNotLinearizable))
 	{
 		b := newHB(false)
 		b.acquire("w1", inv1, 0, 0.1, 0)
@@ -560,14 +556,8 @@ func corpusCases() []corpusCase {
 		add("invalid-read-unpaid-after-paid", "w2 reads unpaid after w1 marked the invoice paid: the resource lost a write (not linearizable only)",
 			b.h, invalid(KindNotLinearizable))
 	}
-	{
-		b := newHB(true)
-		b.acquire("w1", inv1, 0, 0.1, 3)
-		b.refused("w1", inv1, ActionClaim, 0.2, 0.3, 3, "stale fencing token 3 < 4")
-		b.release("w1", inv1, 1, 1.1, true)
-		add("invalid-fence-refuses-holder", "the resource refuses the current holder's token though no newer grant exists (a broken fence)",
-			b.h, invalid(KindNotLinearizable))
-	}
+	add("invalid-fence-refuses-holder", "the resource refuses the current holder's token though no newer grant exists (a broken fence)",
+		fenceRefusesHolder(newHB(true)), invalid(KindNotLinearizable))
 	{
 		b := newHB(false)
 		b.acquire("w1", inv1, 0, 0, 0)
