@@ -99,38 +99,40 @@ const (
 // notable decides which runs of a sweep get charts (timeline.png,
 // latency.png, rate.png): drawing them is most of a short run's CPU, and a
 // sweep of 1000 runs needs pictures only of what differs. A run is notable
-// when its scenario runs only once in this invocation, when it missed its
-// expectation, or when it is the first run of its scenario to finish with
-// its verdict. Safe for concurrent use.
+// when its scenario runs only once in this invocation, when it has its
+// scenario's first seed, when it missed its expectation, or, for a scenario
+// that declares none, when it is not valid. The choice depends on the seeds
+// and verdicts alone, not on which run finishes first.
 type notable struct {
-	mu      sync.Mutex
-	runs    map[string]int  // runs planned per scenario file
-	verdict map[string]bool // scenario file + verdict already drawn
+	runs  map[string]int   // runs planned per scenario file
+	first map[string]int64 // first seed per scenario file
 }
 
 func newNotable(jobs []job) *notable {
-	n := &notable{runs: map[string]int{}, verdict: map[string]bool{}}
+	n := &notable{runs: map[string]int{}, first: map[string]int64{}}
 	for _, j := range jobs {
+		if n.runs[j.sc.File] == 0 {
+			n.first[j.sc.File] = j.seed
+		}
 		n.runs[j.sc.File]++
 	}
 	return n
 }
 
-// charts reports whether the run of sc with this verdict gets charts
-// (expect "" means the scenario declares none: every verdict is met).
-func (n *notable) charts(sc scenario.Scenario, verdict checker.Verdict) bool {
+// charts reports whether the run of sc with this seed and verdict gets
+// charts.
+func (n *notable) charts(sc scenario.Scenario, seed int64, verdict checker.Verdict) bool {
 	if n == nil {
 		return true
 	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.runs[sc.File] <= 1 || (sc.Expect != "" && sc.Expect != string(verdict)) {
+	switch {
+	case n.runs[sc.File] <= 1, seed == n.first[sc.File]:
 		return true
+	case sc.Expect != "":
+		return sc.Expect != string(verdict)
+	default:
+		return verdict != checker.Valid
 	}
-	k := sc.File + "\x00" + string(verdict)
-	first := !n.verdict[k]
-	n.verdict[k] = true
-	return first
 }
 
 // exitNow ends the process at once (second interrupt); a variable for tests.
@@ -188,7 +190,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.toxiproxy, "toxiproxy", "", "external backend: toxiproxy API host:port (e.g. 127.0.0.1:8474)")
 	fs.StringVar(&f.proxyHost, "proxy-host", "", "external backend: host the proxies listen on and locksim dials (default 127.0.0.1)")
 	fs.BoolVar(&f.reuse, "reuse", true, "reuse each worker's nodes and proxies between consecutive runs (FLUSHALL, toxics removed); false starts fresh ones per run")
-	fs.StringVar(&f.charts, "charts", chartsNotable, "which runs get timeline/latency/rate PNGs: notable (a scenario run once; in a sweep, per scenario, the first run to finish with each verdict and every run that missed its expectation) or all")
+	fs.StringVar(&f.charts, "charts", chartsNotable, "which runs get timeline/latency/rate PNGs: notable (a scenario run once; in a sweep its first seed, every run that missed its expectation and, without an expectation, every run that is not valid) or all")
 	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout (instead of the summary)")
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
 	fs.StringVar(&f.lang, "lang", "en", "report language: en (English) or vi (Vietnamese)")
@@ -635,7 +637,7 @@ func runOne(ctx context.Context, j job, f runFlags, cl *cluster.Cluster, log *sl
 		return fail("check", err)
 	}
 	in.WallSeconds = res.Wall.Seconds()
-	in.SkipCharts = f.charts == chartsNotable && !f.notes.charts(sc, in.Verdict)
+	in.SkipCharts = f.charts == chartsNotable && !f.notes.charts(sc, seed, in.Verdict)
 	r, err := report.Write(dir, in)
 	if err != nil {
 		return fail("write report", err)

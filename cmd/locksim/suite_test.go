@@ -232,7 +232,7 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 			t.Errorf("no %q in the suite page", want)
 		}
 	})
-	t.Run("only the first run of the verdict gets charts, the others say how to draw them", func(t *testing.T) {
+	t.Run("only the first seed gets charts, the others say how to draw them", func(t *testing.T) {
 		dirs, _ := filepath.Glob(filepath.Join(out, "redlock-gc-pause", "*"))
 		var drawn int
 		for _, d := range dirs {
@@ -241,6 +241,9 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 			switch {
 			case err == nil:
 				drawn++
+				if !strings.HasSuffix(d, "-seed100") {
+					t.Errorf("%s has charts; the first seed, 100, should", d)
+				}
 			case !strings.Contains(string(page), `id="no-charts"`) || !strings.Contains(string(page), "locksim check "+d) || strings.Contains(string(page), "latency.png"):
 				t.Errorf("%s: no charts, and its page does not say how to draw them", d)
 			}
@@ -261,24 +264,29 @@ func TestNotableRunsOfASweepGetCharts(t *testing.T) {
 	sweep := scenario.Scenario{File: "sweep.yaml", Expect: "valid"}
 	single := scenario.Scenario{File: "single.yaml", Expect: "valid"}
 	noExpect := scenario.Scenario{File: "free.yaml"}
-	n := newNotable([]job{{sc: sweep}, {sc: sweep}, {sc: sweep}, {sc: sweep}, {sc: single}, {sc: noExpect}, {sc: noExpect}})
+	var jobs []job
+	for seed := int64(10); seed < 14; seed++ {
+		jobs = append(jobs, job{sc: sweep, seed: seed}, job{sc: noExpect, seed: seed})
+	}
+	n := newNotable(append(jobs, job{sc: single, seed: 99}))
 	tests := []struct {
 		name    string
 		sc      scenario.Scenario
+		seed    int64
 		verdict checker.Verdict
 		want    bool
 	}{
-		{"the first run of a sweep with its verdict is drawn", sweep, checker.Valid, true},
-		{"a second run with the same verdict is not", sweep, checker.Valid, false},
-		{"a run that missed its expectation is drawn", sweep, checker.Invalid, true},
-		{"every run that missed it is drawn", sweep, checker.Invalid, true},
-		{"a scenario run once is drawn", single, checker.Valid, true},
-		{"without an expectation the first run of a verdict is drawn", noExpect, checker.Invalid, true},
-		{"and a repeat of that verdict is not", noExpect, checker.Invalid, false},
+		{"the first seed of a sweep is drawn", sweep, 10, checker.Valid, true},
+		{"the first seed is drawn whatever its verdict", sweep, 10, checker.Invalid, true},
+		{"a later seed that met its expectation is not", sweep, 12, checker.Valid, false},
+		{"a run that missed its expectation is drawn", sweep, 13, checker.Invalid, true},
+		{"a scenario run once is drawn", single, 99, checker.Valid, true},
+		{"without an expectation a run that is not valid is drawn", noExpect, 11, checker.Invalid, true},
+		{"and a valid one is not", noExpect, 12, checker.Valid, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := n.charts(tt.sc, tt.verdict); got != tt.want {
+			if got := n.charts(tt.sc, tt.seed, tt.verdict); got != tt.want {
 				t.Errorf("charts = %v, want %v", got, tt.want)
 			}
 		})

@@ -55,7 +55,7 @@ var messages = map[string]map[string]string{
 		"history.window":   "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
 		"history.faults":   "Faults, lock holds and anomalies are shown as annotations in their own rows.",
 		"alt.timeline":     "Timeline: who held the lock when, faults and writes",
-		"charts.skipped":   "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first run of each verdict and every run that missed its expectation (--charts all draws every run). To draw them now: %s", // command
+		"charts.skipped":   "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first seed, every run that missed its expectation and, without an expectation, every run that is not valid (--charts all draws every run). To draw them now: %s", // command
 		"alt.latency":      "Acquire latency over scenario time",
 		"alt.rate":         "Acquires granted and refused per second of scenario time",
 		"run.seed":         "Seed",
@@ -399,7 +399,7 @@ var messages = map[string]map[string]string{
 		"history.window":   "Lịch sử có %d thao tác porcupine, vượt giới hạn %d: history.html chỉ hiển thị %d thao tác từ t=%ss đến t=%ss, khoảng bận rộn nhất quanh bất thường đầu tiên.",
 		"history.faults":   "Lỗi (fault), thời gian giữ lock và các bất thường được hiển thị thành chú thích trên các hàng riêng.",
 		"alt.timeline":     "Dòng thời gian: ai giữ lock lúc nào, các lỗi và các lần ghi",
-		"charts.skipped":   "Không vẽ biểu đồ cho lần chạy này: khi chạy lặp (--count) chỉ những lần chạy đáng chú ý mới có biểu đồ — lần đầu tiên của mỗi kết luận và mọi lần không khớp kết quả mong đợi (--charts all để vẽ cho mọi lần). Để vẽ ngay: %s",
+		"charts.skipped":   "Không vẽ biểu đồ cho lần chạy này: khi chạy lặp (--count) chỉ những lần chạy đáng chú ý mới có biểu đồ — seed đầu tiên, mọi lần không khớp kết quả mong đợi và, khi không khai báo kết quả mong đợi, mọi lần không hợp lệ (--charts all để vẽ cho mọi lần). Để vẽ ngay: %s",
 		"alt.latency":      "Độ trễ acquire theo thời gian kịch bản",
 		"alt.rate":         "Số lần acquire thành công và bị từ chối mỗi giây thời gian kịch bản",
 		"run.seed":         "Seed",
