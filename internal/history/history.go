@@ -133,6 +133,10 @@ type Header struct {
 	// Params are the workload's numeric parameters the checkers need, e.g.
 	// "stock" (initial inventory) or "permits" (semaphore size).
 	Params map[string]int64 `json:"params,omitempty"`
+	// Persistence is each node's persistence ("none", "aof-everysec",
+	// "aof-always"), by node name: whether a crashed node comes back with
+	// its keys. Absent in histories that predate it (then: none).
+	Persistence map[string]string `json:"persistence,omitempty"`
 	// MaxTimerLagNS is how late, at worst, a short timer of the harness
 	// fired while the workload ran (wall ns; 0 when not measured): how
 	// busy the machine was. Every wall ns of lag is TimeScale ns of

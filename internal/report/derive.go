@@ -304,7 +304,8 @@ func (m *model) deriveLeases() {
 			l.removeOn(r.nodes, r.t, r.how)
 		}
 		// Per node: the TTL expiry, earlier when the node's clock jumped
-		// forward or the node crashed (no persistence) while the key lived.
+		// forward or the node crashed while the key lived and kept nothing
+		// on disk (an AOF node comes back with its keys).
 		for _, n := range l.Nodes {
 			end, how := l.Expire, "expired"
 			for _, w := range m.faults {
@@ -320,7 +321,9 @@ func (m *model) deriveLeases() {
 						}
 					}
 				case "crash":
-					end, how = w.Start, "crash"
+					if keysLostOnCrash(m.h.Header, n) {
+						end, how = w.Start, "crash"
+					}
 				}
 			}
 			if r, ok := l.NodeEnd[n]; !ok || end < r {
@@ -547,4 +550,11 @@ func (m *model) laneOf(client string) int {
 		return i
 	}
 	return -1
+}
+
+// keysLostOnCrash reports whether node n comes back from a kill -9 without
+// its keys: it persisted nothing (or the history does not say).
+func keysLostOnCrash(h history.Header, n string) bool {
+	p := h.Persistence[n]
+	return p == "" || p == "none"
 }

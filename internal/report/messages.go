@@ -76,21 +76,23 @@ var messages = map[string]map[string]string{
 		"unknown.value":    "unknown",
 
 		// What would have prevented it.
-		"fix.safe":          "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
-		"fix.fencing":       "Fencing token: every grant carries a number that only grows; the resource (here the payment gateway) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).",
-		"fix.idempotency":   "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
-		"fix.atomic":        "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
-		"fix.enforce":       "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
-		"fix.redlock":       "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
-		"fix.ttl":           "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
-		"fix.unavailable":   "The lock service was unavailable: this is a liveness problem, not a safety one; more nodes (Redlock quorum) or retries with backoff help (lesson 47).",
-		"fix.fixed":         "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
-		"fix.fixed.run":     "Run it with",                                                                                                                                             //
-		"fix.fixed.report":  "open its report",                                                                                                                                         //
-		"fix.saved.fencing": "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
+		"fix.safe":            "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
+		"fix.fencing":         "Fencing token: every grant carries a number that only grows; the resource (here the payment gateway) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).",
+		"fix.idempotency":     "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
+		"fix.atomic":          "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
+		"fix.enforce":         "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
+		"fix.durable.counter": "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
+		"fix.redlock":         "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
+		"fix.ttl":             "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
+		"fix.unavailable":     "The lock service was unavailable: this is a liveness problem, not a safety one; more nodes (Redlock quorum) or retries with backoff help (lesson 47).",
+		"fix.fixed":           "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
+		"fix.fixed.run":       "Run it with",                                                                                                                                             //
+		"fix.fixed.report":    "open its report",                                                                                                                                         //
+		"fix.saved.fencing":   "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
 
 		// Verdict sentences.
 		"say.double.late":    "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
+		"say.double.crash":   "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
 		"say.double.clock":   "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
 		"say.double.removed": "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
 		"say.double":         "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
@@ -140,22 +142,23 @@ var messages = map[string]map[string]string{
 		"point.before-write":    "just before its write",
 		"point.after-acquire":   "right after acquiring the lock",
 		"point.before-release":  "just before releasing the lock",
-		"n.resume":              "%s woke up after being frozen for %s%s.",                        // client, duration, belief suffix
-		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",               // key, token text
-		"n.fault":               "Fault: %s on %s for %s%s.",                                      // fault word, targets, duration, detail
-		"n.fault.end":           "Fault healed: %s on %s.",                                        // fault word, targets
-		"n.partition":           "Network partition: %s, for %s.",                                 // cut sentences, duration
-		"n.partition.nodes":     "Network partition: %s cut off from everyone for %s.",            // nodes, duration
-		"n.cut.one":             "%s cannot reach %s",                                             // from, to
-		"n.cut.heal":            "%s can reach %s again",                                          // from, to
-		"n.partition.end":       "Network partition healed: %s.",                                  // heal sentences
-		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",      // nodes, signed jump
-		"n.clock.rate":          "%s's clock runs at the wrong speed for %s (%s).",                // nodes, duration, detail
-		"n.crash":               "%s crashed and lost its keys; down for %s.",                     // nodes, duration
-		"n.pause.node":          "Redis on %s was frozen for %s.",                                 // nodes, duration
-		"n.latency":             "The network to %s was slowed down for %s (%s).",                 // targets, duration, detail
-		"n.reset":               "Connections to %s were reset.",                                  // targets
-		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
+		"n.resume":              "%s woke up after being frozen for %s%s.",                                        // client, duration, belief suffix
+		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",                               // key, token text
+		"n.fault":               "Fault: %s on %s for %s%s.",                                                      // fault word, targets, duration, detail
+		"n.fault.end":           "Fault healed: %s on %s.",                                                        // fault word, targets
+		"n.partition":           "Network partition: %s, for %s.",                                                 // cut sentences, duration
+		"n.partition.nodes":     "Network partition: %s cut off from everyone for %s.",                            // nodes, duration
+		"n.cut.one":             "%s cannot reach %s",                                                             // from, to
+		"n.cut.heal":            "%s can reach %s again",                                                          // from, to
+		"n.partition.end":       "Network partition healed: %s.",                                                  // heal sentences
+		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",                      // nodes, signed jump
+		"n.clock.rate":          "%s's clock runs at the wrong speed for %s (%s).",                                // nodes, duration, detail
+		"n.crash":               "%s crashed and lost its keys; down for %s.",                                     // nodes, duration
+		"n.crash.kept":          "%s crashed and came back with its keys from its append-only file; down for %s.", // nodes, duration
+		"n.pause.node":          "Redis on %s was frozen for %s.",                                                 // nodes, duration
+		"n.latency":             "The network to %s was slowed down for %s (%s).",                                 // targets, duration, detail
+		"n.reset":               "Connections to %s were reset.",                                                  // targets
+		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                 // client, key, ttl, client
 		"n.expired.belief":      "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 		"n.expired":             "%s's lock on %s expired in Redis (TTL %s).",
 		"n.expired.nodes":       "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
@@ -189,13 +192,14 @@ var messages = map[string]map[string]string{
 		"kind.unavailable":          "lock unavailable",
 		"kind.stuck-lock":           "lock stuck",
 		"kind.not-linearizable":     "not linearizable",
-		"a.mutex-overlap":           "%s both believed they held %s from t=%ss to t=%ss.",                                                         // clients, key, t0, t1
-		"a.double-effect":           "%s was charged %d times: %s. A payment must happen once.",                                                   // key, n, list
-		"a.double-effect.plain":     "%s was charged more than once, by %s.",                                                                      // key, clients
-		"a.at":                      "%s at t=%ss",                                                                                                // client, t
-		"a.not-linearizable":        "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).", // key, clients, t
-		"a.generic":                 "%s: %s on %s, t=%ss – t=%ss.",                                                                               // kind word, clients, key, t0, t1
-		"a.foreign-unlock":          "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                   // releaser, key, owners, t
+		"a.mutex-overlap":           "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
+		"a.token-regression":        "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
+		"a.double-effect":           "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
+		"a.double-effect.plain":     "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
+		"a.at":                      "%s at t=%ss",                                                                                                                                                                            // client, t
+		"a.not-linearizable":        "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
+		"a.generic":                 "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
+		"a.foreign-unlock":          "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
 		"why.mutex-overlap":         "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
 		"why.double-effect":         "Correctness: the customer paid twice. This is real damage, not just wasted work.",
 		"why.stale-write-accepted":  "Correctness: an old holder's write overwrote a newer one.",
@@ -419,20 +423,22 @@ var messages = map[string]map[string]string{
 		"run.workload":     "Workload",
 		"unknown.value":    "không rõ",
 
-		"fix.safe":          "Unlock an toàn: mỗi người giữ lock có một owner token ngẫu nhiên, và release bằng Lua script atomic chỉ xoá key nếu key vẫn chứa token của mình (bài 45).",
-		"fix.fencing":       "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là payment gateway) reject mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
-		"fix.idempotency":   "Idempotency key: gán cho lần charge một key duy nhất mà payment gateway ghi nhớ, nên lần charge thứ hai của cùng hoá đơn bị từ chối, dù ai gửi (bài 48).",
-		"fix.atomic":        "Không cần lock: kiểm tra và thay đổi trong một lệnh Redis atomic hoặc Lua script (vd check-and-decrement), nên không còn khoảng hở nào (bài 42).",
-		"fix.enforce":       "Đã có token nhưng tài nguyên không kiểm tra: tài nguyên phải reject các lần ghi mang fencing token cũ (bài 46).",
-		"fix.redlock":       "An toàn của Redlock phụ thuộc vào đồng hồ và thời gian: một cú nhảy đồng hồ, một lần pause hay mạng chậm cho phép hai client cùng có quorum. Đừng dựa vào nó cho correctness; thêm fencing token do tài nguyên kiểm tra (bài 47).",
-		"fix.ttl":           "Đặt TTL cho lock, để lock của client bị crash tự được giải phóng (bài 42).",
-		"fix.unavailable":   "Dịch vụ lock không khả dụng: đây là vấn đề liveness, không phải safety; thêm node (quorum của Redlock) hoặc retry với backoff sẽ giúp (bài 47).",
-		"fix.fixed":         "Cùng lỗi đó, nhưng vô hại: kịch bản %s.",
-		"fix.fixed.run":     "Chạy bằng lệnh",
-		"fix.fixed.report":  "mở báo cáo của nó",
-		"fix.saved.fencing": "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã reject người giữ lock cũ.",
+		"fix.safe":            "Unlock an toàn: mỗi người giữ lock có một owner token ngẫu nhiên, và release bằng Lua script atomic chỉ xoá key nếu key vẫn chứa token của mình (bài 45).",
+		"fix.fencing":         "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là payment gateway) reject mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
+		"fix.idempotency":     "Idempotency key: gán cho lần charge một key duy nhất mà payment gateway ghi nhớ, nên lần charge thứ hai của cùng hoá đơn bị từ chối, dù ai gửi (bài 48).",
+		"fix.atomic":          "Không cần lock: kiểm tra và thay đổi trong một lệnh Redis atomic hoặc Lua script (vd check-and-decrement), nên không còn khoảng hở nào (bài 42).",
+		"fix.enforce":         "Đã có token nhưng tài nguyên không kiểm tra: tài nguyên phải reject các lần ghi mang fencing token cũ (bài 46).",
+		"fix.durable.counter": "Nơi cấp token đã đi lùi: giữ bộ đếm fencing bền vững (appendonly yes, appendfsync always) hoặc trên một kho không mất dữ liệu khi khởi động lại, để lần cấp mới không bao giờ lặp lại token cũ (bài 46, lock-theory S06b).",
+		"fix.redlock":         "An toàn của Redlock phụ thuộc vào đồng hồ và thời gian: một cú nhảy đồng hồ, một lần pause hay mạng chậm cho phép hai client cùng có quorum. Đừng dựa vào nó cho correctness; thêm fencing token do tài nguyên kiểm tra (bài 47).",
+		"fix.ttl":             "Đặt TTL cho lock, để lock của client bị crash tự được giải phóng (bài 42).",
+		"fix.unavailable":     "Dịch vụ lock không khả dụng: đây là vấn đề liveness, không phải safety; thêm node (quorum của Redlock) hoặc retry với backoff sẽ giúp (bài 47).",
+		"fix.fixed":           "Cùng lỗi đó, nhưng vô hại: kịch bản %s.",
+		"fix.fixed.run":       "Chạy bằng lệnh",
+		"fix.fixed.report":    "mở báo cáo của nó",
+		"fix.saved.fencing":   "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã reject người giữ lock cũ.",
 
 		"say.double.late":    "Hoá đơn (%s) bị charge hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
+		"say.double.crash":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
 		"say.double.clock":   "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
 		"say.double.removed": "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
 		"say.double":         "Hoá đơn (%s) bị charge hai lần, bởi %s.",
@@ -493,6 +499,7 @@ var messages = map[string]map[string]string{
 		"n.clock.jump":          "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
 		"n.clock.rate":          "Đồng hồ của %s chạy sai tốc độ trong %s (%s).",
 		"n.crash":               "%s bị crash và mất các key; ngừng hoạt động %s.",
+		"n.crash.kept":          "%s bị crash rồi khởi động lại, vẫn còn các key nhờ file append-only; ngừng hoạt động %s.",
 		"n.pause.node":          "Redis trên %s bị đóng băng trong %s.",
 		"n.latency":             "Mạng tới %s bị làm chậm trong %s (%s).",
 		"n.reset":               "Các kết nối tới %s bị reset.",
@@ -529,6 +536,7 @@ var messages = map[string]map[string]string{
 		"kind.stuck-lock":           "lock bị kẹt",
 		"kind.not-linearizable":     "không tuyến tính",
 		"a.mutex-overlap":           "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
+		"a.token-regression":        "%s được cấp fencing token trên %s không tăng (từ t=%ss đến t=%ss): lần cấp sau lặp lại hoặc nhỏ hơn token trước, nên tài nguyên không phân biệt được ai là người giữ cũ.",
 		"a.double-effect":           "%s bị charge %d lần: %s. Một khoản thanh toán chỉ được xảy ra một lần.",
 		"a.double-effect.plain":     "%s bị charge nhiều hơn một lần, bởi %s.",
 		"a.at":                      "%s lúc t=%ss",

@@ -328,6 +328,8 @@ func narrative(in Input, m *model) []Step {
 				continue
 			}
 			switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
+			case len(l.Nodes) == 1 && l.NodeHow[l.Nodes[0]] == "crash":
+				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.crash", l.Client, l.Key, l.Nodes[0]))
 			case paused:
 				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client))
 			case l.BelievedEnd > l.KeyEnd:

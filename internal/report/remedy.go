@@ -19,6 +19,8 @@ var fixedScenarios = []struct{ scenario, fixed string }{
 	{"redlock-restart", "redlock-delayed-restart"},
 	{"redlock-*", "redlock-gc-pause-fenced"},
 	{"naive-*", "gc-pause-fencing"},
+	{"fencing-counter-lost", "fencing-counter-aof"},
+	{"longer-ttl-pause", "gc-pause-fencing"},
 }
 
 // remedies says what would have prevented an anomaly, by the scenario's
@@ -35,6 +37,7 @@ var remedies = []struct {
 	{"", checker.KindDuplicateRun, []string{"fix.cron"}},
 	{"", checker.KindSplitBrain, []string{"fix.epoch"}},
 	{"", checker.KindOverAdmission, []string{"fix.semaphore"}},
+	{"", checker.KindTokenRegression, []string{"fix.durable.counter"}},
 	{"naive", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}},
 	{"naive", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}},
 	{"redlock*", "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}},
@@ -73,7 +76,7 @@ func buildRemedy(in Input, lang string) *remedy {
 		}
 	}
 	if len(anoms) == 0 {
-		if in.Verdict == checker.Valid && h.FencingEnforced {
+		if in.Verdict == checker.Valid && h.FencingEnforced && hasInformational(in.Results, checker.KindMutexOverlap) {
 			return &remedy{Saved: tr(lang, "fix.saved.fencing")}
 		}
 		return nil
@@ -86,6 +89,14 @@ func buildRemedy(in Input, lang string) *remedy {
 				seen[k] = true
 				r.Advice = append(r.Advice, tr(lang, k))
 			}
+		}
+	}
+	// A token issuer that went backwards is the root cause: checking the
+	// tokens harder would not have helped (lock-theory S06b).
+	for _, a := range anoms {
+		if a.Kind == checker.KindTokenRegression {
+			anoms = []checker.Anomaly{a}
+			break
 		}
 	}
 	// The catch-all row speaks only when no anomaly has advice of its own.
@@ -123,4 +134,15 @@ func buildRemedy(in Input, lang string) *remedy {
 		r.FixedCmd = "locksim run " + file
 	}
 	return r
+}
+
+// hasInformational reports whether some checker reported an informational
+// anomaly of kind.
+func hasInformational(results []checker.Result, kind string) bool {
+	for _, a := range allAnomalies(results) {
+		if a.Informational && a.Kind == kind {
+			return true
+		}
+	}
+	return false
 }

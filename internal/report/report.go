@@ -274,6 +274,8 @@ func headline(in Input, m *model) string {
 					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, ns))
 				case strings.HasPrefix(l.EndCause, "removed:"):
 					return tr(lang, "say.double.removed", a.Key, w.Client, strings.TrimPrefix(l.EndCause, "removed:"), late)
+				case l.EndCause == "crash":
+					return tr(lang, "say.double.crash", a.Key, w.Client, late)
 				}
 				return tr(lang, "say.double.late", a.Key, w.Client, late)
 			}

@@ -67,7 +67,12 @@ func (m *model) faultSentence(lang string, w window, dur string) string {
 	case "clock-rate":
 		return tr(lang, "n.clock.rate", joinAnd(lang, w.Targets), dur, w.Detail)
 	case "crash":
-		return tr(lang, "n.crash", joinAnd(lang, w.Targets), dur)
+		for _, n := range w.Targets {
+			if keysLostOnCrash(m.h.Header, n) {
+				return tr(lang, "n.crash", joinAnd(lang, w.Targets), dur)
+			}
+		}
+		return tr(lang, "n.crash.kept", joinAnd(lang, w.Targets), dur)
 	case "pause-node":
 		return tr(lang, "n.pause.node", joinAnd(lang, w.Targets), dur)
 	case "latency":
@@ -204,6 +209,8 @@ func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
 		}
 	case checker.KindNotLinearizable:
 		return tr(lang, "a.not-linearizable", a.Key, clients, t0)
+	case checker.KindTokenRegression:
+		return tr(lang, "a.token-regression", clients, a.Key, t0, t1)
 	case checker.KindLostUpdate:
 		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
 	case checker.KindOversell:

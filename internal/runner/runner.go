@@ -114,7 +114,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
-		Plan: plan.Lines(), Params: params(sc),
+		Plan: plan.Lines(), Params: params(sc), Persistence: persistence(sc, cl.NodeNames()),
 	}}
 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
@@ -370,4 +370,17 @@ func watchTimerLag() (stop func() time.Duration) {
 		close(quit)
 		return <-done
 	}
+}
+
+// persistence is each node's persistence: the scenario's, or its
+// node_persistence override.
+func persistence(sc scenario.Scenario, nodes []string) map[string]string {
+	out := make(map[string]string, len(nodes))
+	for _, n := range nodes {
+		out[n] = sc.Persistence
+		if p := sc.NodePersistence[n]; p != "" {
+			out[n] = p
+		}
+	}
+	return out
 }
