@@ -119,6 +119,14 @@ type Gate interface {
 	Point(ctx context.Context, point string) error
 }
 
+// RenewRecorder is an optional Gate extension: an algorithm that renews
+// leases in the background (watchdog) calls Renewing before each renewal
+// and done with its outcome, so the run's history shows every renewal as
+// an extend operation.
+type RenewRecorder interface {
+	Renewing(l Lease) (done func(err error))
+}
+
 // constructors maps algorithm names to constructors; `locksim list` and
 // scenario validation read the same names.
 var constructors = map[string]struct {

@@ -90,9 +90,16 @@ func (w *watchdog) renew(ctx context.Context, l Lease, lost chan struct{}) {
 		if ctx.Err() != nil {
 			return
 		}
+		var done func(error)
+		if r, ok := w.cfg.Gate.(RenewRecorder); ok {
+			done = r.Renewing(l)
+		}
 		ectx, cancel := context.WithTimeout(ctx, w.timeout)
 		_, err := w.extend(ectx, l)
 		cancel()
+		if done != nil {
+			done(err)
+		}
 		if ctx.Err() != nil {
 			return // released meanwhile
 		}

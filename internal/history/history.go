@@ -107,6 +107,10 @@ type Op struct {
 	Error    string `json:"error,omitempty"`
 }
 
+// DetailRenewal is the Value.Detail of an extend operation that a client's
+// background renewer (a watchdog) made, not the client's own code.
+const DetailRenewal = "watchdog renewal"
+
 // Open reports whether the operation has no known completion time.
 func (o Op) Open() bool { return o.Complete < 0 }
 

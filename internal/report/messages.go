@@ -135,6 +135,8 @@ var messages = map[string]map[string]string{
 		"n.release.none":        "%s tried to release %s: nothing of its own to delete.",
 		"n.release.info":        "%s's release of %s got no answer: outcome unknown.",
 		"n.extend.ok":           "%s extended its lock on %s.",
+		"n.renew.ok":            "%s's watchdog renewed its lock on %s.",
+		"n.renew.fail":          "%s's watchdog could not renew its lock on %s.",
 		"n.extend.fail":         "%s could not extend its lock on %s.",
 		"n.lost":                "%s concluded its lock on %s was lost and stopped.",
 		"n.pause":               "%s was frozen by a stop-the-world GC pause of %s%s.", // client(s), duration, point suffix
@@ -480,6 +482,8 @@ var messages = map[string]map[string]string{
 		"n.release.none":        "%s thử release %s: không có gì của mình để xoá.",
 		"n.release.info":        "Lệnh release %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
 		"n.extend.ok":           "%s gia hạn lock trên %s.",
+		"n.renew.ok":            "Watchdog của %s đã gia hạn lock trên %s.",
+		"n.renew.fail":          "Watchdog của %s không gia hạn được lock trên %s.",
 		"n.extend.fail":         "%s không gia hạn được lock trên %s.",
 		"n.lost":                "%s kết luận lock trên %s đã mất và dừng lại.",
 		"n.pause":               "%s bị đóng băng bởi một GC pause (stop-the-world) dài %s%s.",

@@ -264,9 +264,9 @@ func narrative(in Input, m *model) []Step {
 			}
 		case history.Extend:
 			if o.Type == history.OK {
-				add(o.Invoke, 2, StepExtend, tr(lang, "n.extend.ok", o.Client, o.Key))
+				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "ok"), o.Client, o.Key))
 			} else {
-				add(o.Invoke, 2, StepExtend, tr(lang, "n.extend.fail", o.Client, o.Key))
+				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "fail"), o.Client, o.Key))
 			}
 		case history.Lost:
 			if o.Key == "" {
@@ -558,4 +558,13 @@ func allAnomalies(rs []checker.Result) []checker.Anomaly {
 		out = append(out, r.Anomalies...)
 	}
 	return out
+}
+
+// extendKey is the message key of an extend step: a watchdog's background
+// renewal (history.DetailRenewal) or the client's own extend.
+func extendKey(o history.Op, outcome string) string {
+	if o.Value.Detail == history.DetailRenewal {
+		return "n.renew." + outcome
+	}
+	return "n.extend." + outcome
 }

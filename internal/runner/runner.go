@@ -229,6 +229,30 @@ func (g gateForAlgorithm) Point(ctx context.Context, point string) error {
 	return g.w.gate.Point(ctx, point)
 }
 
+// Renewing records a background renewal of the worker's lease (watchdog)
+// as an extend operation. Renewals get a process of their own (they run
+// beside the worker's own operations), a new one after an unknown outcome.
+func (g gateForAlgorithm) Renewing(l clients.Lease) func(err error) {
+	w := g.w
+	w.mu.Lock()
+	if w.renewProc == 0 {
+		w.renewProc = int(g.r.nextProc.Add(1) - 1)
+	}
+	proc := w.renewProc
+	w.mu.Unlock()
+	v := history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(g.r.sc.TTL.D()), Detail: history.DetailRenewal}
+	p := w.log.Begin(proc, w.name, history.Extend, l.Key, v)
+	return func(err error) {
+		t := outcome(err)
+		p.End(t, v, errText(err))
+		if t == history.Info {
+			w.mu.Lock()
+			w.renewProc = 0
+			w.mu.Unlock()
+		}
+	}
+}
+
 // wall converts a scenario duration to wall time.
 func (r *run) wall(d time.Duration) time.Duration {
 	return time.Duration(float64(d) / r.scale)

@@ -321,3 +321,39 @@ func noGrantWhileCut(t *testing.T, h history.History) {
 		t.Error("no client acquired after the partition healed")
 	}
 }
+
+func TestWatchdogRenewalsAreExtendOperationsInTheHistory(t *testing.T) {
+	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "watchdog-slow-job.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runScenario(t, sc, Options{Seed: 7})
+	workerProc := map[int]bool{}
+	var renewals []history.Op
+	for _, op := range res.History.Ops {
+		switch {
+		case op.F == history.Extend && op.Client == "w1":
+			renewals = append(renewals, op)
+		case op.Client == "w1":
+			workerProc[op.Process] = true
+		}
+	}
+	t.Run("the 45 s job under a 30 s lease was renewed, and each renewal is in the history", func(t *testing.T) {
+		ok := 0
+		for _, op := range renewals {
+			if op.Type == history.OK && op.Value.Token != "" {
+				ok++
+			}
+		}
+		if ok < 2 {
+			t.Fatalf("%d ok renewals of w1, want at least 2 (every TTL/3 of a 45 s job): %+v", ok, renewals)
+		}
+	})
+	t.Run("renewals run on a process of their own, beside the worker's operations", func(t *testing.T) {
+		for _, op := range renewals {
+			if workerProc[op.Process] {
+				t.Fatalf("renewal on the worker's own process %d: %+v", op.Process, op)
+			}
+		}
+	})
+}

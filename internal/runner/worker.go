@@ -35,8 +35,9 @@ type worker struct {
 	// starve holds back only this client's lease renewer (starve-renewals).
 	starve faults.Latch
 
-	mu     sync.Mutex
-	cancel context.CancelFunc // ends the worker's context (crash)
+	mu        sync.Mutex
+	cancel    context.CancelFunc // ends the worker's context (crash)
+	renewProc int                // process of its background renewals; 0 = none yet
 }
 
 // errLost ends a critical section whose lease the algorithm declared lost.
