@@ -430,6 +430,13 @@ func newReasonCtx(h history.History) *reasonCtx {
 // fault on the nodes, or just "granted while still believed held".
 func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 	h := rc.h
+	// When the lease expired (true time), from its TTL in scenario time.
+	scale := h.Header.TimeScale
+	if scale <= 0 {
+		scale = 1
+	}
+	expiry := stale.Start + int64(float64(stale.TTL)/scale)
+	pausedBefore := false
 	for _, f := range rc.faults {
 		fEnd := f.Complete
 		if fEnd < 0 {
@@ -439,11 +446,19 @@ func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 			continue
 		}
 		if f.Value.Fault == "pause" {
+			if stale.TTL > 0 && fEnd < expiry {
+				pausedBefore = true // the pause ended before the lease did
+				continue
+			}
 			return fmt.Sprintf("%s's lease expired while it was paused and %s acquired it", stale.Client, fresh.Client)
 		}
 		return fmt.Sprintf("%s's lease expired during a %s fault on it and %s acquired it", stale.Client, f.Value.Fault, fresh.Client)
 	}
 	if stale.TTL > 0 && h.Header.ScenarioSeconds(start-stale.Start) >= float64(stale.TTL)/1e9 {
+		if pausedBefore {
+			return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working, a pause having used up part of it, and %s acquired it",
+				stale.Client, float64(stale.TTL)/1e9, fresh.Client)
+		}
 		return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working and %s acquired it",
 			stale.Client, float64(stale.TTL)/1e9, fresh.Client)
 	}

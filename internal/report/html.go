@@ -106,7 +106,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	add("run.scenario.s", fmtDur(res.ScenarioSeconds), false)
 	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
 	if lag := h.MaxTimerLagNS; lag > 0 {
-		add("run.lag", tr(lang, "run.lag.text", float64(lag)/1e6, float64(lag)*res.TimeScale/1e9), false)
+		add("run.lag", tr(lang, "run.lag.text", float64(lag)/1e6, float64(lag)*res.TimeScale/1e9, checker.MaxTimerLag.Milliseconds()), false)
 	}
 	add("run.version", in.Version, true)
 	return p

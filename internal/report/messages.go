@@ -68,7 +68,7 @@ var messages = map[string]map[string]string{
 		"run.wall":         "Wall time",
 		"run.wall.text":    "%.2f s",
 		"run.lag":          "Machine load",
-		"run.lag.text":     "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time", // wall ms, scenario s
+		"run.lag.text":     "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; from %d ms that is also a tenth of the TTL, a run proves nothing (unknown)", // wall ms, scenario s, threshold ms
 		"run.scenario.s":   "Scenario time covered",
 		"run.file":         "Scenario file",
 		"run.algorithm":    "Algorithm",
@@ -77,7 +77,7 @@ var messages = map[string]map[string]string{
 
 		// What would have prevented it.
 		"fix.safe":            "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
-		"fix.fencing":         "Fencing token: every grant carries a number that only grows; the resource (here the payment gateway) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).",
+		"fix.fencing":         "Fencing token: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).",
 		"fix.idempotency":     "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
 		"fix.atomic":          "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
 		"fix.enforce":         "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
@@ -418,7 +418,7 @@ var messages = map[string]map[string]string{
 		"run.wall":         "Thời gian thực",
 		"run.wall.text":    "%.2f s",
 		"run.lag":          "Độ tải của máy",
-		"run.lag.text":     "bộ hẹn giờ của harness trễ tối đa %.1f ms (thời gian thực), tức %.2f s thời gian kịch bản",
+		"run.lag.text":     "bộ hẹn giờ của harness trễ tối đa %.1f ms (thời gian thực), tức %.2f s thời gian kịch bản; từ %d ms và đồng thời bằng một phần mười TTL, lần chạy không chứng minh được gì (unknown)",
 		"run.scenario.s":   "Thời gian kịch bản đã chạy",
 		"run.file":         "File kịch bản",
 		"run.algorithm":    "Thuật toán",
@@ -426,7 +426,7 @@ var messages = map[string]map[string]string{
 		"unknown.value":    "không rõ",
 
 		"fix.safe":            "Unlock an toàn: mỗi người giữ lock có một owner token ngẫu nhiên, và release bằng Lua script atomic chỉ xoá key nếu key vẫn chứa token của mình (bài 45).",
-		"fix.fencing":         "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là payment gateway) reject mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
+		"fix.fencing":         "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (payment gateway, bộ đếm, tồn kho…) reject mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
 		"fix.idempotency":     "Idempotency key: gán cho lần charge một key duy nhất mà payment gateway ghi nhớ, nên lần charge thứ hai của cùng hoá đơn bị từ chối, dù ai gửi (bài 48).",
 		"fix.atomic":          "Không cần lock: kiểm tra và thay đổi trong một lệnh Redis atomic hoặc Lua script (vd check-and-decrement), nên không còn khoảng hở nào (bài 42).",
 		"fix.enforce":         "Đã có token nhưng tài nguyên không kiểm tra: tài nguyên phải reject các lần ghi mang fencing token cũ (bài 46).",

@@ -76,6 +76,10 @@ type Results struct {
 	Emulated bool `json:"emulated"`
 	// Aborted is true for a run interrupted before its end.
 	Aborted bool `json:"aborted,omitempty"`
+	// MaxTimerLagMS is how late, at worst, a harness timer fired during
+	// the run (wall ms; 0 when not measured): the machine's load. Coverage
+	// makes a run unknown at checker.MaxTimerLag and a tenth of the TTL.
+	MaxTimerLagMS float64 `json:"max_timer_lag_ms"`
 	// Error says why a run has no verdict (an infrastructure error; then
 	// Verdict is empty and there is no report); empty otherwise.
 	Error string `json:"error,omitempty"`
@@ -94,7 +98,7 @@ func buildResults(in Input, dir string, m *model) Results {
 		Scenario: h.Scenario, File: in.ScenarioFile, Seed: h.Seed, Backend: h.Backend,
 		RedisVersion: h.RedisVersion, TimeScale: m.scale, Verdict: in.Verdict, Expect: in.Expect,
 		Checkers: map[string]checker.Verdict{}, Anomalies: allAnomalies(in.Results),
-		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, ReportDir: dir,
+		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, MaxTimerLagMS: float64(h.MaxTimerLagNS) / 1e6, ReportDir: dir,
 		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted,
 	}
 	if r.Verdict == "" {

@@ -41,3 +41,37 @@ func TestARunThatLostItsTimingProvesNothing(t *testing.T) {
 		})
 	}
 }
+
+func TestTheOverlapSaysWhetherThePauseOutlastedTheLease(t *testing.T) {
+	tests := []struct {
+		name        string
+		pauseEnd    float64
+		want, wrong string
+	}{
+		{"a pause past the expiry is why the lease expired", 70, "expired while it was paused", "used up part"},
+		{"a pause that ended long before the expiry only used up part of the lease", 25, "a pause having used up part of it", "while it was paused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newHB(false)
+			b.acquireTTL("w1", inv1, 0, 0.1, 0, 60)
+			b.read("w1", inv1, 0.2, 0.3, "unpaid")
+			b.fault("pause", []string{"w1"}, 0.4, tt.pauseEnd)
+			b.acquireTTL("w2", inv1, 60.2, 60.3, 0, 60)
+			b.write("w1", inv1, ActionCharge, 71, 71.1, 0)
+			b.release("w1", inv1, 71.2, 71.3, false)
+			b.release("w2", inv1, 72, 72.1, true)
+			rep := Check(context.Background(), b.h, Options{})
+			for _, a := range rep.Anomalies() {
+				if a.Kind != KindMutexOverlap {
+					continue
+				}
+				if !strings.Contains(a.Explain, tt.want) || strings.Contains(a.Explain, tt.wrong) {
+					t.Errorf("explanation %q, want %q", a.Explain, tt.want)
+				}
+				return
+			}
+			t.Fatal("no mutex-overlap")
+		})
+	}
+}
