@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -180,7 +181,10 @@ func (s Step) String() string {
 	var when string
 	switch {
 	case s.Gated():
-		when = fmt.Sprintf("when %s reaches %s (time %d)", s.Clients[0], s.Point, s.Occurrence)
+		when = fmt.Sprintf("the %s time %s reaches %s", ordinal(s.Occurrence), s.Clients[0], s.Point)
+		if s.Occurrence <= 1 {
+			when = fmt.Sprintf("when %s first reaches %s", s.Clients[0], s.Point)
+		}
 	case s.Trigger != nil && s.Trigger.Event == scenario.EventGrantedBy:
 		when = fmt.Sprintf("%s after %s first holds the lock on %s", s.Delay, s.Trigger.Client, s.Trigger.Node)
 	case s.Trigger != nil:
@@ -206,6 +210,21 @@ func (s Step) String() string {
 }
 
 func join(xs []string) string { return strings.Join(xs, ", ") }
+
+// ordinal is "2nd", "3rd", "11th", …
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
 
 // NewPlan resolves sc's faults and random nemesis into a plan, drawing every
 // choice (selectors, random points, nemesis kinds and targets) from seed
