@@ -172,9 +172,10 @@ func Write(dir string, in Input) (Results, error) {
 		}
 	}
 	for i, w := range charts {
+		slots := drawing
 		wg.Go(func() {
-			drawing <- struct{}{}
-			defer func() { <-drawing }()
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			if err := w.draw(filepath.Join(dir, w.file)); err != nil {
 				pngErrs[i] = fmt.Errorf("write %s: %w", w.file, err)
 			}
