@@ -322,6 +322,7 @@ var messages = map[string]map[string]string{
 		"p.write.refused":  "write refused",
 		"p.acquire.fail":   "acquire refused",
 		"p.expired":        "expired",
+		"p.lost.crash":     "lost in crash",
 		"p.node":           "node %s",
 		"p.cut":            "cut from %s",             // nodes or clients
 		"p.slow":           "slow link to %s",         // nodes or clients
@@ -666,6 +667,7 @@ var messages = map[string]map[string]string{
 		"p.write.refused":  "lần ghi bị reject",
 		"p.acquire.fail":   "acquire bị từ chối",
 		"p.expired":        "expire",
+		"p.lost.crash":     "mất do crash",
 		"p.node":           "node %s",
 		"p.cut":            "bị cắt khỏi %s",
 		"p.slow":           "kết nối chậm tới %s",

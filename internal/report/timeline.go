@@ -84,6 +84,24 @@ func faultColor(kind string) color.NRGBA {
 	return color.NRGBA{120, 60, 160, 70}
 }
 
+// endWord labels where a key ended: lost in a crash, or expired (its TTL,
+// perhaps shortened by a clock jump).
+func endWord(lang, how string) string {
+	if how == "crash" {
+		return tr(lang, "p.lost.crash")
+	}
+	return tr(lang, "p.expired")
+}
+
+// darkShade reports whether a fault shade is dark enough (over white) that
+// its label wants white text: the crash and node-pause greys.
+func darkShade(c color.NRGBA) bool {
+	// Luminance of c blended over white by its alpha.
+	a := float64(c.A) / 255
+	lum := (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255
+	return a*lum+(1-a) < 0.55
+}
+
 // wrapText breaks s into lines of at most n runes at spaces.
 func wrapText(s string, n int) string {
 	var lines []string
@@ -290,7 +308,11 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 			shaded = true
 			y := laneY(i)
 			p.Add(rect(s, e, y-0.46, y+0.46, col, noLine()))
-			placeLeft(fmt.Sprintf("fault%d", i), s+4*perPx, y+0.33, short, faultLabel)
+			lbl := faultLabel
+			if darkShade(col) { // purple on a dark shade is unreadable
+				lbl = boldStyle(fontSize-1, color.White)
+			}
+			placeLeft(fmt.Sprintf("fault%d", i), s+4*perPx, y+0.33, short, lbl)
 		}
 		// A link fault a→b: shade b's lane ("cut from a") and a thin
 		// strip at the bottom of a's lane ("cut from b, c"); latency and
@@ -408,13 +430,13 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 				placeLeft(fmt.Sprintf("key%d", ni), s, ny-0.33, kl, boldStyle(fontSize-3, color.Black))
 			}
 			if how := l.NodeHow[n]; ne <= m.end && (how == "expired" || how == "clock" || how == "crash") {
-				expiries = append(expiries, mark{ke, ny, tr(lang, "p.expired"), -1})
+				expiries = append(expiries, mark{ke, ny, endWord(lang, how), -1})
 			}
 		}
 		if l.Expired && len(l.Nodes) > 1 && len(m.nodes) > 1 {
 			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, tr(lang, "p.quorum.lost"), ci})
 		} else if l.Expired {
-			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, tr(lang, "p.expired"), ci})
+			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, endWord(lang, l.EndCause), ci})
 		}
 	}
 	if dense {
@@ -521,6 +543,14 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 	var okXY, badXY, staleXY, otherXY plotter.XYs
 	effects := false // an accepted effect other than a charge: generic legend words
 	var okW, badW, staleW []history.Op
+	inViolation := map[int]bool{} // ops a checker named in a violation
+	for _, a := range allAnomalies(in.Results) {
+		if !a.Informational {
+			for _, i := range a.Ops {
+				inViolation[i] = true
+			}
+		}
+	}
 	for _, o := range in.History.Ops {
 		if o.F != history.Write {
 			continue
@@ -533,7 +563,10 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		switch o.Type {
 		case history.OK:
 			l, held := m.leaseAt(o.Client, o.Key, o.Invoke)
-			violating := in.History.Header.FencingEnforced == false && (!held || l.KeyEnd < o.Invoke) &&
+			// A write without the lock is a violation unless a fence
+			// vouched for it; a fenced write counts when a checker named
+			// it in a violation (a token the issuer had handed out twice).
+			violating := (!in.History.Header.FencingEnforced || inViolation[o.Index]) && (!held || l.KeyEnd < o.Invoke) &&
 				len(m.leases) > 0 && in.History.Header.Workload != history.WorkloadCacheRebuild // lock-free, or an efficiency lock
 			if !effectAction(o.Value.Action) {
 				otherXY = append(otherXY, xy)
