@@ -323,8 +323,20 @@ func corpusCases() []corpusCase {
 		b.write("w1", inv1, ActionMarkPaid, 36.2, 36.3, 0)
 		b.release("w1", inv1, 36.3, 36.4, false)
 		b.release("w2", inv1, 37, 37.1, true)
-		add("invalid-idempotency-charge-after-refusal", "a helper's finding: w2's retry is refused as a duplicate (so its first charge went through) and w1's later charge is accepted: a second charge",
-			b.h, invalid(KindMutexOverlap, KindNotLinearizable))
+		add("invalid-idempotency-charge-after-refusal", "a helper's finding: w2's retry is refused as a duplicate (so its first charge went through) and w1's later charge is accepted: a second charge, which porcupine proves (the overlap alone proves nothing: w2's charge has no reply)",
+			b.h, expectation{verdict: Invalid, kinds: []string{KindNotLinearizable}, informational: []string{KindMutexOverlap}})
+	}
+	{
+		// A helper's finding: two charges with no reply under the key; at
+		// most one of them went through.
+		b := idem(false)
+		b.acquire("w1", inv1, 0, 0.01, 0)
+		b.fault("pause", []string{"w1"}, 5, 35)
+		b.acquire("w2", inv1, 29.99, 30, 0)
+		b.op("w2", history.Write, inv1, 30.8, -1, history.Info, history.Value{Action: ActionCharge})
+		b.op("w1", history.Write, inv1, 35.5, -1, history.Info, history.Value{Action: ActionCharge})
+		add("valid-idempotency-two-unanswered-charges", "two holders' charges get no reply under an idempotency key: at most one went through (lock-theory S19), nothing proves a second",
+			b.h, valid(KindMutexOverlap))
 	}
 	add("invalid-idempotency-extend-after-superseded", "an idempotency key keeps the charge single, not the lock correct: only the holder may extend",
 		extendAfterSuperseded(idem(false)), invalid(KindNotLinearizable))

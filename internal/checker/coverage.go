@@ -225,7 +225,7 @@ func (cs *clientSpans) meets(from, to int64) bool {
 
 // MaxTimerLag is the harness timer lag (Header.MaxTimerLagNS, wall time)
 // at and above which a run's timing is lost, when it is also at least a
-// tenth of the TTL in scenario time: the shipped scenarios keep at least
+// tenth of the shortest TTL granted, in scenario time: the shipped scenarios keep at least
 // 100 ms of wall time on every race their verdict depends on, and a race
 // inside a tenth of the TTL decides most lock anomalies. A run that lost
 // its timing may have seen the race go either way; its valid verdict
@@ -243,10 +243,11 @@ func timingLost(h history.History) (string, bool) {
 	if scale <= 0 {
 		scale = 1
 	}
+	// The shortest TTL granted: its races are the tightest in the run.
 	var ttl int64
 	for _, op := range h.Ops {
-		if op.F == history.Acquire {
-			ttl = max(ttl, op.Value.TTL)
+		if op.F == history.Acquire && op.Type == history.OK && op.Value.TTL > 0 && (ttl == 0 || op.Value.TTL < ttl) {
+			ttl = op.Value.TTL
 		}
 	}
 	scenarioLag := time.Duration(float64(lag) * scale)

@@ -361,10 +361,11 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	o.info = h.Header.FencingEnforced && o.stale.Fence > 0 && o.fresh.Fence > 0 && len(o.staleWrites) == 0
 	// An idempotent payment gateway guards the effect itself (lock-theory
 	// S19): its key lets at most one charge through, whichever holder
-	// charges first. The overlap is informational unless both holders got
-	// a charge through during their holds (accepted, or an unknown outcome
-	// that may have been); a second accepted charge is then also the
-	// effects checker's double-effect.
+	// charges first. The overlap is informational unless both holders had
+	// a charge accepted during their holds (then it is also the effects
+	// checker's double-effect). A charge of unknown outcome proves
+	// nothing here: if the key let it through, the other holder's was
+	// refused; porcupine's payment model judges such histories.
 	if idempotentPayments(h) && !(ix.chargedIn(o.stale.Client, o.stale.Key, o.stale.Start, o.stale.End) &&
 		ix.chargedIn(o.fresh.Client, o.fresh.Key, o.fresh.Start, o.fresh.End)) {
 		o.info, o.idempotent = true, true
@@ -528,8 +529,7 @@ func faultOps(h history.History) []history.Op {
 }
 
 // writeIndex finds accepted writes per client and key, sorted by Invoke,
-// and (built on first use) charges accepted or of unknown outcome. Each
-// list carries the running maximum of its ops' Complete, so a
+// and (built on first use) accepted charges. Each list carries the running maximum of its ops' Complete, so a
 // window query skips, by binary search, every op that ended before it.
 type writeIndex struct {
 	h       history.History
@@ -591,14 +591,13 @@ func (ix *writeIndex) acceptedIn(client, key string, from, to int64) []int {
 	return out
 }
 
-// chargedIn reports whether one of client's charges on key got through,
-// or may have (accepted, or an unknown outcome), with [Invoke, Complete]
-// meeting [from, to].
+// chargedIn reports whether one of client's charges on key was accepted
+// with [Invoke, Complete] meeting [from, to].
 func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
 	if ix.charges == nil {
 		ix.charges = map[[2]string][]int{}
 		for i := range ix.h.Ops {
-			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == ActionCharge && op.Type != history.Fail {
+			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == ActionCharge && op.Type == history.OK && !op.Open() {
 				k := [2]string{op.Client, op.Key}
 				ix.charges[k] = append(ix.charges[k], i)
 			}
@@ -607,7 +606,7 @@ func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
 	// A client charges one key a few times at most: a scan will do.
 	for _, i := range ix.charges[[2]string{client, key}] {
 		op := &ix.h.Ops[i]
-		if op.Invoke <= to && (op.Open() || op.Complete >= from) {
+		if op.Invoke <= to && op.Complete >= from {
 			return true
 		}
 	}

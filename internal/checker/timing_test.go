@@ -22,6 +22,7 @@ func TestARunThatLostItsTimingProvesNothing(t *testing.T) {
 		{"a 150 ms stall at time_scale 50 makes a valid run unknown", sequentialHistory, 150 * time.Millisecond, 50, Unknown, "too busy"},
 		{"the same stall in real time is a small part of the TTL", sequentialHistory, 150 * time.Millisecond, 1, Valid, ""},
 		{"a violation found under a stall still happened", func() history.History { return kleppmann1(false) }, 150 * time.Millisecond, 50, Invalid, ""},
+		{"the shortest TTL granted decides, not a long one beside it", twoTTLs, 150 * time.Millisecond, 1, Unknown, "over a tenth of the 1s TTL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,4 +75,17 @@ func TestTheOverlapSaysWhetherThePauseOutlastedTheLease(t *testing.T) {
 			t.Fatal("no mutex-overlap")
 		})
 	}
+}
+
+// twoTTLs: a key with a 1 s lease and one with a 10 min lease in one run.
+func twoTTLs() history.History {
+	b := newHB(false)
+	b.acquireTTL("w1", "k-short", 0, 0.01, 0, 1)
+	b.write("w1", "k-short", ActionCharge, 0.1, 0.2, 0)
+	b.release("w1", "k-short", 0.3, 0.31, true)
+	b.acquireTTL("w2", "k-short", 0.5, 0.51, 0, 1)
+	b.release("w2", "k-short", 0.6, 0.61, true)
+	b.acquireTTL("w3", "k-long", 0, 0.01, 0, 600)
+	b.release("w3", "k-long", 0.6, 0.61, true)
+	return b.h
 }
