@@ -168,7 +168,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		} else {
 			impl = newEmbeddedNode(name, persistence, log)
 		}
-		c.nodes = append(c.nodes, &Node{name: name, index: i, impl: impl, log: log})
+		c.nodes = append(c.nodes, &Node{name: name, index: i, impl: impl, log: log, persistence: persistence})
 	}
 	// Start the nodes at the same time: a redis-server takes ~80 ms to come
 	// up, and five in a row would cost most of a short run.

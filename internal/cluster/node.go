@@ -48,6 +48,10 @@ type Node struct {
 	index int
 	impl  nodeImpl
 	log   *slog.Logger
+	// persistence is the node's persistence as configured ("none",
+	// "aof-everysec", "aof-always"); for an external node, what the
+	// options declared (its own config decides).
+	persistence string
 
 	mu     sync.Mutex
 	closed bool
@@ -58,6 +62,10 @@ type Node struct {
 
 // Name returns the node name, "n1".."nN".
 func (n *Node) Name() string { return n.name }
+
+// Persistence is the node's persistence: "none", "aof-everysec" or
+// "aof-always" (whether a killed node comes back with its keys).
+func (n *Node) Persistence() string { return n.persistence }
 
 // Index returns the 0-based node index.
 func (n *Node) Index() int { return n.index }

@@ -114,7 +114,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
-		Plan: plan.Lines(), Params: params(sc), Persistence: persistence(sc, cl.NodeNames()),
+		Plan: plan.Lines(), Params: params(sc), Persistence: persistence(cl),
 	}}
 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
@@ -396,15 +396,12 @@ func watchTimerLag() (stop func() time.Duration) {
 	}
 }
 
-// persistence is each node's persistence: the scenario's, or its
-// node_persistence override.
-func persistence(sc scenario.Scenario, nodes []string) map[string]string {
-	out := make(map[string]string, len(nodes))
-	for _, n := range nodes {
-		out[n] = sc.Persistence
-		if p := sc.NodePersistence[n]; p != "" {
-			out[n] = p
-		}
+// persistence is each node's persistence, by name, as the cluster
+// started it.
+func persistence(cl *cluster.Cluster) map[string]string {
+	out := map[string]string{}
+	for _, n := range cl.Nodes() {
+		out[n.Name()] = n.Persistence()
 	}
 	return out
 }
