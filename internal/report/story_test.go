@@ -461,3 +461,40 @@ func TestRemedyGivesEachAdviceOnce(t *testing.T) {
 		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", r.Advice, want)
 	}
 }
+
+// A node killed and restarted: without persistence w1's key is gone with
+// it; with an append-only file it comes back (lock-theory S06b).
+func TestACrashLosesKeysOnlyWithoutPersistence(t *testing.T) {
+	tests := []struct {
+		persistence, want, wrong string
+	}{
+		{"none", "was lost on n1: the node crashed", "came back with its keys"},
+		{"aof-always", "came back with its keys", "lost"},
+	}
+	for _, tt := range tests {
+		t.Run("a node with persistence "+tt.persistence, func(t *testing.T) {
+			const sc = 20.0
+			at := func(s float64) int64 { return int64(s / sc * 1e9) }
+			h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "crash",
+				TimeScale: sc, Backend: "local", Algorithm: "fenced", Workload: "payment", Clients: []string{"w1"},
+				Nodes: []string{"n1"}, Persistence: map[string]string{"n1": tt.persistence}}}
+			add := func(proc int, client string, f history.Func, v history.Value, s, e float64) {
+				h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: proc, Client: client, F: f, Key: "invoice-1",
+					Value: v, Invoke: at(s), Complete: at(e), Type: history.OK})
+			}
+			add(0, "w1", history.Acquire, history.Value{Token: "t1", Fence: 1, TTL: 10e9, Nodes: []string{"n1"}}, 0, 0.1)
+			h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: history.NemesisProcess, Client: history.NemesisClient,
+				F: history.Fault, Value: history.Value{Fault: "crash", Targets: []string{"n1"}}, Invoke: at(1), Complete: at(1.5), Type: history.OK})
+			add(0, "w1", history.Write, history.Value{Action: "charge", Fence: 1}, 5, 5.1)
+			add(0, "w1", history.Release, history.Value{Token: "t1", Fence: 1, Removed: tt.persistence != "none", Nodes: []string{"n1"}}, 5.2, 5.3)
+			var story []string
+			for _, s := range Narrative(Input{History: h, Lang: "en", Verdict: checker.Valid}) {
+				story = append(story, s.Text)
+			}
+			text := strings.Join(story, "\n")
+			if !strings.Contains(text, tt.want) || strings.Contains(text, tt.wrong) {
+				t.Errorf("story lacks %q or says %q:\n%s", tt.want, tt.wrong, text)
+			}
+		})
+	}
+}
