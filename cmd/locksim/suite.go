@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -232,55 +233,38 @@ func tally(outs []outcome) string {
 // sweepLines gives each scenario's violation rate and failing seeds, e.g.
 // "gc-pause (algorithm safe): 37/100 runs invalid (37%); invalid seeds: 3 5 …".
 func sweepLines(outs []outcome) []string {
-	type rate struct {
-		name, algo         string
-		runs, bad, unknown int
-		seeds              []string
-		errs, aborts       int
-	}
-	var order []string
-	by := map[string]*rate{}
-	for _, o := range outs {
-		r := by[o.sc.File]
-		if r == nil {
-			r = &rate{name: o.sc.Name, algo: o.sc.Algorithm}
-			by[o.sc.File] = r
-			order = append(order, o.sc.File)
+	runs := make([]report.Results, len(outs))
+	algo := map[string]string{}
+	for i, o := range outs {
+		runs[i] = report.Results{Scenario: o.sc.Name, File: o.sc.File, Seed: o.seed, Aborted: o.aborted, Error: o.err}
+		if o.res != nil {
+			runs[i].Verdict = o.res.Verdict
+		} else if runs[i].Error == "" {
+			runs[i].Error = "no verdict"
 		}
-		switch {
-		case o.aborted:
-			r.aborts++
-		case o.res == nil:
-			r.errs++
-		default:
-			r.runs++
-			switch o.res.Verdict {
-			case checker.Invalid:
-				r.bad++
-				r.seeds = append(r.seeds, fmt.Sprint(o.seed))
-			case checker.Unknown:
-				r.unknown++
-			}
-		}
+		algo[o.sc.File] = o.sc.Algorithm
 	}
 	var lines []string
-	for _, f := range order {
-		r := by[f]
-		l := fmt.Sprintf("%s (algorithm %s): %d/%d runs invalid", r.name, r.algo, r.bad, r.runs)
-		if r.runs > 0 {
-			l += fmt.Sprintf(" (%.0f%%)", 100*float64(r.bad)/float64(r.runs))
+	for _, r := range report.SweepRates(runs) {
+		l := fmt.Sprintf("%s (algorithm %s): %d/%d runs invalid", r.Scenario, algo[r.File], r.Invalid, r.Runs)
+		if r.Runs > 0 {
+			l += fmt.Sprintf(" (%.0f%%)", 100*float64(r.Invalid)/float64(r.Runs))
 		}
-		if len(r.seeds) > 0 {
-			l += "; invalid seeds: " + strings.Join(r.seeds, " ")
+		if len(r.InvalidSeeds) > 0 {
+			seeds := make([]string, len(r.InvalidSeeds))
+			for i, s := range r.InvalidSeeds {
+				seeds[i] = strconv.FormatInt(s, 10)
+			}
+			l += "; invalid seeds: " + strings.Join(seeds, " ")
 		}
-		if r.unknown > 0 {
-			l += fmt.Sprintf("; %d unknown", r.unknown)
+		if r.Unknown > 0 {
+			l += fmt.Sprintf("; %d unknown", r.Unknown)
 		}
-		if r.errs > 0 {
-			l += "; " + count(r.errs, "run", "runs") + " failed (no verdict)"
+		if r.Errors > 0 {
+			l += "; " + count(r.Errors, "run", "runs") + " failed (no verdict)"
 		}
-		if r.aborts > 0 {
-			l += fmt.Sprintf("; %d aborted", r.aborts)
+		if r.Aborted > 0 {
+			l += fmt.Sprintf("; %d aborted", r.Aborted)
 		}
 		lines = append(lines, l)
 	}

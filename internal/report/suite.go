@@ -26,56 +26,76 @@ type suitePage struct {
 	Rows  []suiteRow
 }
 
-// maxRateSeeds is how many invalid seeds a rate line lists.
+// maxRateSeeds is how many invalid seeds a suite page's rate line lists.
 const maxRateSeeds = 30
 
-// sweepRates gives, per scenario file run more than once, "name: k/n runs
-// invalid (p%); invalid seeds: …" in the order the files first appear.
-func sweepRates(lang string, runs []Results) []string {
-	type rate struct {
-		name              string
-		n, bad, unk, errs int
-		seeds             []string
-	}
-	var order []string
-	by := map[string]*rate{}
+// SweepRate is one scenario's tally over the runs of an invocation: how
+// many runs got a verdict (Runs), how many of those were invalid (with
+// their seeds, in run order) or unknown, and how many had no verdict
+// (Errors) or were interrupted (Aborted; not counted in Runs).
+type SweepRate struct {
+	Scenario, File         string
+	Runs, Invalid, Unknown int
+	Errors, Aborted        int
+	InvalidSeeds           []int64
+}
+
+// SweepRates tallies runs per scenario file, in the order the files first
+// appear.
+func SweepRates(runs []Results) []SweepRate {
+	var out []SweepRate
+	at := map[string]int{}
 	for _, r := range runs {
 		k := r.File + "\x00" + r.Scenario
-		g := by[k]
-		if g == nil {
-			g = &rate{name: r.Scenario}
-			by[k] = g
-			order = append(order, k)
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, SweepRate{Scenario: r.Scenario, File: r.File})
 		}
+		g := &out[i]
 		switch {
+		case r.Aborted:
+			g.Aborted++
 		case r.Error != "":
-			g.errs++
-			continue
-		case r.Verdict == checker.Invalid:
-			g.bad++
-			if len(g.seeds) < maxRateSeeds {
-				g.seeds = append(g.seeds, strconv.FormatInt(r.Seed, 10))
-			} else if len(g.seeds) == maxRateSeeds {
-				g.seeds = append(g.seeds, "…")
+			g.Errors++
+		default:
+			g.Runs++
+			switch r.Verdict {
+			case checker.Invalid:
+				g.Invalid++
+				g.InvalidSeeds = append(g.InvalidSeeds, r.Seed)
+			case checker.Unknown:
+				g.Unknown++
 			}
-		case r.Verdict == checker.Unknown:
-			g.unk++
 		}
-		g.n++
 	}
+	return out
+}
+
+// sweepRates gives, per scenario file run more than once, "name: k of n
+// runs invalid (p%), …; invalid seeds: …".
+func sweepRates(lang string, runs []Results) []string {
 	var out []string
-	for _, k := range order {
-		g := by[k]
-		if g.n+g.errs < 2 {
+	for _, g := range SweepRates(runs) {
+		if g.Runs+g.Errors+g.Aborted < 2 {
 			continue
 		}
 		pct := 0.0
-		if g.n > 0 {
-			pct = 100 * float64(g.bad) / float64(g.n)
+		if g.Runs > 0 {
+			pct = 100 * float64(g.Invalid) / float64(g.Runs)
 		}
-		line := tr(lang, "suite.rate", g.name, g.bad, g.n, pct, g.unk, g.errs)
-		if len(g.seeds) > 0 {
-			line += " " + tr(lang, "suite.rate.seeds", strings.Join(g.seeds, " "))
+		line := tr(lang, "suite.rate", g.Scenario, g.Invalid, g.Runs, pct, g.Unknown, g.Errors)
+		if len(g.InvalidSeeds) > 0 {
+			seeds := make([]string, 0, min(len(g.InvalidSeeds), maxRateSeeds+1))
+			for i, sd := range g.InvalidSeeds {
+				if i == maxRateSeeds {
+					seeds = append(seeds, "…")
+					break
+				}
+				seeds = append(seeds, strconv.FormatInt(sd, 10))
+			}
+			line += " " + tr(lang, "suite.rate.seeds", strings.Join(seeds, " "))
 		}
 		out = append(out, line)
 	}
