@@ -52,10 +52,8 @@ func (s *portSet) claim(port int) bool {
 
 // claimAddr claims the port of a "host:port" address a proxy listens on.
 func (s *portSet) claimAddr(addr string) {
-	if _, p, err := net.SplitHostPort(addr); err == nil {
-		if port, err := strconv.Atoi(p); err == nil {
-			s.claim(port)
-		}
+	if port, ok := portOf(addr); ok {
+		s.claim(port)
 	}
 }
 
@@ -68,9 +66,17 @@ func (s *portSet) release(port int) {
 
 // releaseAddr releases the port of a "host:port" address.
 func (s *portSet) releaseAddr(addr string) {
-	if _, p, err := net.SplitHostPort(addr); err == nil {
-		if port, err := strconv.Atoi(p); err == nil {
-			s.release(port)
-		}
+	if port, ok := portOf(addr); ok {
+		s.release(port)
 	}
+}
+
+// portOf is the port of a "host:port" address.
+func portOf(addr string) (int, bool) {
+	_, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return 0, false
+	}
+	port, err := strconv.Atoi(p)
+	return port, err == nil
 }
