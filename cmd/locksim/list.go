@@ -9,22 +9,9 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/scenario"
 )
-
-// faultAbout describes the fault kinds a scenario may name.
-var faultAbout = map[string]string{
-	"pause":           "freeze a client (job, timers, renewer) at a point: after-acquire, before-write, before-release, in-acquire, random",
-	"partition":       "cut clients from nodes: mode drop (silent, timeout toxic) or refuse (proxy disabled); direction both or replies",
-	"latency":         "add latency and jitter to the replies on chosen client→node links (toxiproxy latency toxic)",
-	"reset":           "reset chosen links with TCP RST (toxiproxy reset_peer toxic)",
-	"crash":           "kill -9 nodes; restart_after brings them back with their persistence (none restarts empty)",
-	"pause-node":      "SIGSTOP a node for a while, then SIGCONT; overdue keys expire on resume",
-	"clock-jump":      "step a node's clock (shift every key's TTL) or a client's clock, forward or backward",
-	"clock-rate":      "run a node's clock (periodic TTL shifts) or a client's clock fast or slow",
-	"starve-renewals": "delay only a client's renewer (watchdog) while its job keeps running",
-	"crash-client":    "stop a client for good at a time, an event or a point; its lease must expire",
-}
 
 // workloadAbout describes the workloads.
 var workloadAbout = map[string]string{
@@ -71,8 +58,8 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "  %s\t%s\n", n, workloadAbout[n])
 	}
 	fmt.Fprintln(tw, "FAULTS\t")
-	for _, n := range scenario.FaultKinds {
-		fmt.Fprintf(tw, "  %s\t%s\n", n, faultAbout[n])
+	for _, k := range faults.Kinds() {
+		fmt.Fprintf(tw, "  %s\t%s\n", k.Name, k.About)
 	}
 	fmt.Fprintln(tw, "CHECKERS\t")
 	for _, c := range checker.Checkers() {

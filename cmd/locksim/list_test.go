@@ -9,6 +9,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -27,7 +28,7 @@ func TestListDescribesEveryKind(t *testing.T) {
 		}
 		return false
 	}
-	groups := map[string][]string{"algorithm": clients.Names(), "workload": scenario.Workloads, "fault": scenario.FaultKinds}
+	groups := map[string][]string{"algorithm": clients.Names(), "workload": scenario.Workloads, "fault": faults.Names()}
 	for _, c := range checker.Checkers() {
 		groups["checker"] = append(groups["checker"], c.Name)
 	}

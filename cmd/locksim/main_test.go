@@ -170,8 +170,8 @@ func TestGCPauseOverlapStartsWhenTheKeyExpires(t *testing.T) {
 	if !ok1 || !ok2 {
 		t.Fatalf("w1 acquired: %v, w2 acquired: %v; want both", ok1, ok2)
 	}
-	ttl := int64(float64(w1.Value.TTL) / h.Header.TimeScale) // wall ns
-	const slack = int64(time.Millisecond)                    // Redis's clock vs the history's
+	ttl := w1.Value.TTL                   // wall ns
+	const slack = int64(time.Millisecond) // Redis's clock vs the history's
 	expiryLo, expiryHi := w1.Invoke+ttl, w1.Complete+ttl
 	sec := h.Header.ScenarioSeconds
 	for _, op := range h.Ops {

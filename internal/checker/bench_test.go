@@ -22,15 +22,17 @@ func withFaultsAndProbes(g genResult, keys, faults int) history.History {
 	}
 	for i := range faults {
 		t := eoh / int64(faults+1) * int64(i+1)
-		var v history.Value
+		var st history.FaultStep
 		switch i % 3 {
 		case 0:
-			v = history.Value{Fault: "pause", Targets: []string{fmt.Sprintf("w%d", i%16+1)}}
+			st = stepOf("pause", []string{fmt.Sprintf("w%d", i%16+1)})
 		case 1:
-			v = history.Value{Fault: "partition", Targets: []string{fmt.Sprintf("w%d→n1", i%16+1)}}
+			st = stepOf("partition", []string{fmt.Sprintf("w%d→n1", i%16+1)})
 		default:
-			v = history.Value{Fault: "partition", Targets: []string{"w99→n1"}}
+			st = stepOf("partition", []string{"w99→n1"})
 		}
+		st.ID = i + 1
+		v := history.Value{Fault: &st}
 		add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
 			Value: v, Invoke: t, Complete: t + 50_000_000, Type: history.OK})
 	}

@@ -87,6 +87,9 @@ type Result struct {
 	Verdict   Verdict   `json:"verdict"`
 	Summary   string    `json:"summary"`
 	Anomalies []Anomaly `json:"anomalies,omitempty"`
+	// Missed lists the IDs of the fault plan's steps (history
+	// Header.Plan) that never took effect (coverage only).
+	Missed []int `json:"missed_steps,omitempty"`
 }
 
 // Options tune Check.

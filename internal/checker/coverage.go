@@ -20,32 +20,64 @@ const DefaultMinAcquires = 2
 
 // Coverage is the coverage checker (design §8: "the fault really overlapped
 // a hold and enough operations ran, otherwise unknown — a scenario that
-// proves nothing must not pass"). A history whose fault plan
-// (Header.Plan) never fired is Unknown. A history with no faults at all is not
-// penalised (Valid: a happy-path scenario tests nothing but the happy
-// path, and says so). With faults, the result is Unknown, never Invalid,
-// when
+// proves nothing must not pass"). It counts the plan, not what happened to
+// fire (design §12). The result is Unknown, never Invalid, when
 //
-//   - no fault's active window [Invoke, Complete] (an unhealed fault, and
-//     a jump of a client's clock, lasts to the end of the history; closed
-//     intervals, touching counts) meets any believed hold (see Holds) or any
-//     in-flight lock op (acquire, release, extend, [Invoke, Complete]) of a
-//     client the fault bears on (a fault on links only the clients of those
-//     links; see affects); in a lock-free
-//     history (no lock ops at all: atomic-lua, idempotency-key) any
-//     in-flight resource op (read, write) counts instead; or
+//   - a step of the fault plan (Header.Plan) that is not optional never
+//     fired, or fired and failed to apply: the run did not test what the
+//     scenario says (Result.Missed names the steps). A random nemesis's
+//     steps are optional by nature;
+//   - the plan had steps but none took effect at all;
+//   - no applied fault's active window [Invoke, Complete] (an unhealed
+//     fault, and a jump of a client's clock, lasts to the end of the
+//     history; closed intervals, touching counts) meets any believed hold
+//     (see Holds) or any in-flight lock op (acquire, release, extend,
+//     [Invoke, Complete]) of a client the fault bears on (a fault on links
+//     only the clients of those links; see affects); in a lock-free history
+//     (no lock ops at all: atomic-lua, idempotency-key) any in-flight
+//     resource op (read, write) counts instead; or
 //   - fewer than Params["min_acquires"] (default 2) acquires succeeded (ok),
 //     or in a lock-free history fewer writes were accepted.
 //
-// Any history, with faults or without, is Unknown when the machine was too
-// busy to keep the run's compressed time (see MaxTimerLag).
+// A history with no faults at all is not penalised (Valid: a happy-path
+// scenario tests nothing but the happy path, and says so). Any history is
+// Unknown when the machine was too busy to keep the run's compressed time
+// (see MaxTimerLag). An invalid verdict of another checker still stands
+// (Merge): the violation happened.
 //
 // Probes and faults themselves never count.
 func Coverage(ctx context.Context, h history.History) Result {
 	if why, lost := timingLost(h); lost {
 		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + why}
 	}
-	faults := faultOps(h)
+	var faults []history.Op // applied fault operations
+	applied := map[int]bool{}
+	failed := map[int]bool{}
+	for _, op := range h.Faults() {
+		if op.Type == history.Fail {
+			failed[op.Value.Fault.ID] = true
+			continue
+		}
+		faults = append(faults, op)
+		applied[op.Value.Fault.ID] = true
+	}
+	var missed []int
+	var missedWhy []string
+	for _, st := range h.Header.Plan {
+		if st.Optional || applied[st.ID] {
+			continue
+		}
+		missed = append(missed, st.ID)
+		what := "never fired"
+		if failed[st.ID] {
+			what = "failed to apply"
+		}
+		missedWhy = append(missedWhy, fmt.Sprintf("step #%d (%s) %s", st.ID, st.Kind, what))
+	}
+	if len(missed) > 0 {
+		return Result{Checker: CheckerCoverage, Verdict: Unknown, Missed: missed,
+			Summary: fmt.Sprintf("this run proves nothing: the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", "))}
+	}
 	if len(faults) == 0 {
 		if n := len(h.Header.Plan); n > 0 {
 			return Result{Checker: CheckerCoverage, Verdict: Unknown,
@@ -95,18 +127,18 @@ func Coverage(ctx context.Context, h history.History) Result {
 	hit := 0
 	for _, f := range faults {
 		fEnd := f.Complete
-		if fEnd < 0 || persistsOnClient(h, f) {
+		if fEnd < 0 || persistsOnClient(*f.Value.Fault) {
 			fEnd = eoh
 		}
 		for _, c := range spans.clients {
-			if affects(h, f, c) && spans.by[c].meets(f.Invoke, fEnd) {
+			if affects(*f.Value.Fault, c) && spans.by[c].meets(f.Invoke, fEnd) {
 				hit++
 				break
 			}
 		}
 	}
 	minRan := int64(DefaultMinAcquires)
-	if v, ok := h.Header.Params[ParamMinAcquires]; ok {
+	if v, ok := h.Header.Params[history.ParamMinAcquires]; ok {
 		minRan = v
 	}
 	unit, units := "ok acquire", "ok acquires"
@@ -130,45 +162,22 @@ func Coverage(ctx context.Context, h history.History) Result {
 }
 
 // affects reports whether fault f bears on client's operations. A fault on
-// links ("w2→n1": a partition, latency, a reset) reaches only the clients
-// of those links: cutting w2 while only w1 holds the lock tests nothing.
-// A fault on nodes, or on a client itself (a pause, a crash, a clock step),
-// bears on everyone: while one client is frozen or wrong about the time,
-// the others' operations are what could conflict with it.
-func affects(h history.History, f history.Op, client string) bool {
-	links := false
-	for _, t := range f.Value.Targets {
-		if strings.Contains(t, "→") {
-			links = true
-			if strings.HasPrefix(t, client+"→") {
-				return true
-			}
-		}
+// links (a partition, latency, a reset) reaches only the clients of those
+// links: cutting w2 while only w1 holds the lock tests nothing. A fault on
+// nodes, or on a client itself (a pause, a crash, a clock step), bears on
+// everyone: while one client is frozen or wrong about the time, the others'
+// operations are what could conflict with it.
+func affects(f history.FaultStep, client string) bool {
+	if f.OnLinks() {
+		return f.Touches(client)
 	}
-	return !links
-}
-
-func isNode(h history.History, name string) bool {
-	for _, n := range h.Header.Nodes {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return true
 }
 
 // persistsOnClient reports a fault whose effect outlives its recorded
 // window: a client's clock that jumped stays where it jumped to.
-func persistsOnClient(h history.History, f history.Op) bool {
-	if f.Value.Fault != "clock-jump" {
-		return false
-	}
-	for _, t := range f.Value.Targets {
-		if !isNode(h, t) {
-			return true
-		}
-	}
-	return false
+func persistsOnClient(f history.FaultStep) bool {
+	return f.Effect == history.EffectClientClock && f.Rate == 0
 }
 
 // spanIndex holds the closed time spans coverage looks at, per client,
@@ -239,24 +248,20 @@ func timingLost(h history.History) (string, bool) {
 	if lag < MaxTimerLag {
 		return "", false
 	}
-	scale := h.Header.TimeScale
-	if scale <= 0 {
-		scale = 1
-	}
-	// The shortest TTL granted: its races are the tightest in the run.
+	// The shortest TTL granted (wall ns): its races are the tightest in the run.
 	var ttl int64
 	for _, op := range h.Ops {
 		if op.F == history.Acquire && op.Type == history.OK && op.Value.TTL > 0 && (ttl == 0 || op.Value.TTL < ttl) {
 			ttl = op.Value.TTL
 		}
 	}
-	scenarioLag := time.Duration(float64(lag) * scale)
-	if ttl > 0 && scenarioLag < time.Duration(ttl)/10 {
+	if ttl > 0 && int64(lag) < ttl/10 {
 		return "", false
 	}
+	scenarioLag := h.Header.ScenarioTime(int64(lag))
 	why := fmt.Sprintf("the machine was too busy to keep compressed time: a harness timer fired %v late (wall), %v of scenario time", lag.Round(time.Millisecond), scenarioLag.Round(time.Millisecond))
 	if ttl > 0 {
-		why += fmt.Sprintf(", over a tenth of the %v TTL", time.Duration(ttl))
+		why += fmt.Sprintf(", over a tenth of the %v TTL", h.Header.ScenarioTime(ttl))
 	}
 	return why + "; run fewer at once (--parallel) or at a lower --time-scale", true
 }

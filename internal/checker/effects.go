@@ -155,7 +155,7 @@ func repeated(h history.History, ix *acceptedIndex, action, kind, what, one, man
 }
 
 func doubleCharges(h history.History, ix *acceptedIndex) effectFinding {
-	f := repeated(h, ix, ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
+	f := repeated(h, ix, history.ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
 	if len(f.anomalies) > 0 {
 		f.summary = fmt.Sprintf("%s charged more than once", plural(len(f.anomalies), "invoice", "invoices"))
 	}
@@ -163,14 +163,14 @@ func doubleCharges(h history.History, ix *acceptedIndex) effectFinding {
 }
 
 func duplicateRuns(h history.History, ix *acceptedIndex) effectFinding {
-	return repeated(h, ix, ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
+	return repeated(h, ix, history.ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
 }
 
 func lostUpdates(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
 	var clauses []string
 	// counter: set-counter values must strictly increase.
-	by, keys := ix.acceptedByKey(ActionSetCounter)
+	by, keys := ix.acceptedByKey(history.ActionSetCounter)
 	writes := 0
 	for _, k := range keys {
 		ws := withNum(h, by[k])
@@ -202,7 +202,7 @@ func lostUpdates(h history.History, ix *acceptedIndex) effectFinding {
 		clauses = append(clauses, fmt.Sprintf("%s on %s", plural(writes, "accepted counter write", "accepted counter writes"), plural(len(keys), "counter", "counters")))
 	}
 	// inventory: the stock written back must strictly decrease.
-	by, keys = ix.acceptedByKey(ActionSell)
+	by, keys = ix.acceptedByKey(history.ActionSell)
 	for _, k := range keys {
 		ws := withNum(h, by[k])
 		for j := 1; j < len(ws); j++ {
@@ -261,8 +261,8 @@ func withNum(h history.History, idx []int) []int {
 
 func oversells(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := ix.acceptedByKey(ActionSell)
-	stock, haveStock := h.Header.Params[ParamStock]
+	by, keys := ix.acceptedByKey(history.ActionSell)
+	stock, haveStock := h.Header.Params[history.ParamStock]
 	total := 0
 	for _, k := range keys {
 		ss := by[k]
@@ -312,7 +312,7 @@ func oversells(h history.History, ix *acceptedIndex) effectFinding {
 
 func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := ix.acceptedByKey(ActionLead)
+	by, keys := ix.acceptedByKey(history.ActionLead)
 	if len(keys) == 0 {
 		return f
 	}
@@ -407,7 +407,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 	idx := make([]int, 0)
 	for i := range h.Ops {
 		op := &h.Ops[i]
-		if isClientOp(*op) && op.F == history.Write && (op.Value.Action == ActionEnter || op.Value.Action == ActionExit) {
+		if isClientOp(*op) && op.F == history.Write && (op.Value.Action == history.ActionEnter || op.Value.Action == history.ActionExit) {
 			idx = append(idx, i)
 		}
 	}
@@ -423,7 +423,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 		op := h.Ops[i]
 		ck := [2]string{op.Client, op.Key}
 		switch op.Value.Action {
-		case ActionEnter:
+		case history.ActionEnter:
 			if !accepted(op) {
 				continue
 			}
@@ -433,7 +433,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 			enters++
 			inside[ck] = i
 			add(op.Key, ev{op.Complete, +1, op.Client, op.Index})
-		case ActionExit:
+		case history.ActionExit:
 			if _, ok := inside[ck]; !ok {
 				continue
 			}
@@ -447,7 +447,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 	if enters == 0 {
 		return f
 	}
-	permits, ok := h.Header.Params[ParamPermits]
+	permits, ok := h.Header.Params[history.ParamPermits]
 	if !ok {
 		f.summary = fmt.Sprintf("%s, not judged: no permits parameter", plural(enters, "accepted enter", "accepted enters"))
 		return f
@@ -508,7 +508,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 
 func duplicateWork(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := ix.acceptedByKey(ActionRebuild)
+	by, keys := ix.acceptedByKey(history.ActionRebuild)
 	total := 0
 	for _, k := range keys {
 		rs := slices.Clone(by[k])

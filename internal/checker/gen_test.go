@@ -110,27 +110,27 @@ func genHistory(cfg genConfig) genResult {
 			}
 		}
 		if chance(8) {
-			add(c, history.Write, k, t, -1, history.Info, history.Value{Action: ActionClaim, Fence: myFence})
+			add(c, history.Write, k, t, -1, history.Info, history.Value{Action: history.ActionClaim, Fence: myFence})
 			newProc(c)
 			t += step()
 		}
-		add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionClaim, Fence: myFence})
+		add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionClaim, Fence: myFence})
 		t = ops[len(ops)-1].Complete + step()
 		// an earlier holder's late write with its old token, refused by the
 		// fence (it released long ago; the refusal is legal)
 		if cfg.fenced && prevHolder[k] >= 0 && prevHolder[k] != c && chance(3) {
 			p := prevHolder[k]
-			add(p, history.Write, k, t, t+step(), history.Fail, history.Value{Action: ActionCharge, Fence: prevFence[k],
-				Reason: fmt.Sprintf("stale fencing token %d < %d", prevFence[k], myFence)})
+			add(p, history.Write, k, t, t+step(), history.Fail, history.Value{Action: history.ActionCharge, Fence: prevFence[k],
+				Refusal: history.RefusalStaleFence, SeenFence: myFence})
 			clientAt[p] = max(clientAt[p], ops[len(ops)-1].Complete)
 			t = ops[len(ops)-1].Complete + step()
 		}
-		add(c, history.Read, k, t, t+step(), history.OK, history.Value{Action: ActionReadStatus, Result: status()})
+		add(c, history.Read, k, t, t+step(), history.OK, history.Value{Action: history.ActionReadStatus, Result: status()})
 		t = ops[len(ops)-1].Complete + step()
 		if !paid[k] {
-			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionCharge, Fence: myFence})
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionCharge, Fence: myFence})
 			t = ops[len(ops)-1].Complete + step()
-			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionMarkPaid, Fence: myFence})
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionMarkPaid, Fence: myFence})
 			t = ops[len(ops)-1].Complete + step()
 			paid[k] = true
 		}
@@ -141,10 +141,10 @@ func genHistory(cfg genConfig) genResult {
 			add(o, history.Acquire, k, t, t+step(), history.OK, history.Value{Token: "t", Fence: fence[k], TTL: 30e9})
 			g.from = ops[len(ops)-1].Complete
 			t = g.from + step()
-			add(o, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionClaim, Fence: fence[k]})
+			add(o, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionClaim, Fence: fence[k]})
 			t = ops[len(ops)-1].Complete + step()
 			// the stale holder's write is accepted
-			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: ActionClaim, Fence: myFence})
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionClaim, Fence: myFence})
 			t = ops[len(ops)-1].Complete + step()
 			g.to = t
 			g.stale, g.fresh, g.key = clientName[c], clientName[o], keyName[k]

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/locksim/locksim/internal/history"
@@ -10,18 +11,18 @@ import (
 // gcPauseIdempotent is gc-pause with an idempotent gateway: w1's late charge
 // is refused as a duplicate after w2 charged (lock-theory S19).
 func gcPauseIdempotent(refuse bool) history.History {
-	b := newHB(false).workload("payment", "safe", map[string]int64{ParamIdempotency: 1})
+	b := newHB(false).workload("payment", "safe", map[string]int64{history.ParamIdempotency: 1})
 	b.acquire("w1", "invoice-1", 0, 0, 0)
 	b.read("w1", "invoice-1", 0, 0.1, "unpaid")
 	b.acquire("w2", "invoice-1", 30.1, 30.1, 0)
 	b.read("w2", "invoice-1", 30.1, 30.2, "unpaid")
-	b.write("w2", "invoice-1", ActionCharge, 31, 31, 0)
-	b.write("w2", "invoice-1", ActionMarkPaid, 31, 31, 0)
+	b.write("w2", "invoice-1", history.ActionCharge, 31, 31, 0)
+	b.write("w2", "invoice-1", history.ActionMarkPaid, 31, 31, 0)
 	b.release("w2", "invoice-1", 31.2, 31.2, true)
 	if refuse {
-		b.refused("w1", "invoice-1", ActionCharge, 36, 36, 0, "duplicate idempotency key invoice-1")
+		b.refused("w1", "invoice-1", history.ActionCharge, 36, 36, 0, history.RefusalDuplicateKey, 0)
 	} else {
-		b.write("w1", "invoice-1", ActionCharge, 36, 36, 0)
+		b.write("w1", "invoice-1", history.ActionCharge, 36, 36, 0)
 	}
 	b.release("w1", "invoice-1", 36.1, 36.1, false)
 	return b.h
@@ -114,7 +115,7 @@ func TestCoverageCountsOnlyTheClientsAFaultReaches(t *testing.T) {
 func TestConcurrentAtomicSalesAreNotALostUpdate(t *testing.T) {
 	num := func(n int64) *int64 { return &n }
 	sell := func(b *hb, c string, inv, comp float64, left int64) {
-		b.op(c, history.Write, "item-1", inv, comp, history.OK, history.Value{Action: ActionSell, Num: num(left)})
+		b.op(c, history.Write, "item-1", inv, comp, history.OK, history.Value{Action: history.ActionSell, Num: num(left)})
 	}
 	tests := []struct {
 		name string
@@ -148,24 +149,48 @@ func TestConcurrentAtomicSalesAreNotALostUpdate(t *testing.T) {
 }
 
 func TestAPlanThatNeverFiredProvesNothing(t *testing.T) {
+	pause := stepOf("pause", []string{"w1"})
+	pause.ID, pause.Trigger = 1, history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: history.PointBeforeWrite, Occurrence: 3}
+	latency := stepOf("latency", []string{"w1→n1", "w2→n1"})
+	latency.ID, latency.Trigger = 2, history.Trigger{Kind: history.TriggerAt}
+	optional := pause
+	optional.Optional = true
 	tests := []struct {
-		name string
-		plan []string
-		want Verdict
+		name   string
+		plan   []history.FaultStep
+		fired  []history.FaultStep // applied during the run
+		failed []history.FaultStep // tried, refused by the cluster
+		want   Verdict
+		missed []int
 	}{
-		{"a run with no fault planned is not penalised", nil, Valid},
-		{"a run whose planned faults never fired is unknown", []string{"#1 at 2s: crash — n1"}, Unknown},
+		{"a run with no fault planned is not penalised", nil, nil, nil, Valid, nil},
+		{"a run whose planned faults never fired is unknown", []history.FaultStep{pause}, nil, nil, Unknown, []int{1}},
+		{"a planned pause that never fired makes the run unknown even when another fault fired and overlapped",
+			[]history.FaultStep{pause, latency}, []history.FaultStep{latency}, nil, Unknown, []int{1}},
+		{"a step that failed to apply counts as never fired", []history.FaultStep{latency}, nil, []history.FaultStep{latency}, Unknown, []int{2}},
+		{"an optional step that never fired is no reason to doubt the run",
+			[]history.FaultStep{optional, latency}, []history.FaultStep{latency}, nil, Valid, nil},
+		{"every planned step fired and overlapped a hold", []history.FaultStep{latency}, []history.FaultStep{latency}, nil, Valid, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newHB(false)
 			b.h.Header.Plan = tt.plan
 			b.acquire("w1", "k", 0, 0, 0)
+			for _, st := range tt.fired {
+				b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NemesisProcess, Client: history.NemesisClient,
+					F: history.Fault, Value: history.Value{Fault: &st}, Invoke: 0, Complete: ns(10), Type: history.OK})
+			}
+			for _, st := range tt.failed {
+				b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NemesisProcess, Client: history.NemesisClient,
+					F: history.Fault, Value: history.Value{Fault: &st}, Invoke: 0, Complete: 0, Type: history.Fail, Error: "node is not running"})
+			}
 			b.release("w1", "k", 1, 1, true)
 			b.acquire("w2", "k", 2, 2, 0)
 			b.release("w2", "k", 3, 3, true)
-			if got := Coverage(context.Background(), b.h); got.Verdict != tt.want {
-				t.Errorf("coverage %s (%s), want %s", got.Verdict, got.Summary, tt.want)
+			got := Coverage(context.Background(), b.h)
+			if got.Verdict != tt.want || !slices.Equal(got.Missed, tt.missed) {
+				t.Errorf("coverage %s (%s), missed %v; want %s, missed %v", got.Verdict, got.Summary, got.Missed, tt.want, tt.missed)
 			}
 		})
 	}

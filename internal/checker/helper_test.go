@@ -2,6 +2,7 @@ package checker
 
 import (
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 )
 
 // hb builds hand-written histories; times are scenario seconds with
@@ -67,21 +68,40 @@ func (b *hb) write(c, key, action string, inv, comp float64, fence int64) int {
 	return b.op(c, history.Write, key, inv, comp, history.OK, history.Value{Action: action, Fence: fence})
 }
 
-func (b *hb) refused(c, key, action string, inv, comp float64, fence int64, reason string) int {
-	return b.op(c, history.Write, key, inv, comp, history.Fail, history.Value{Action: action, Fence: fence, Reason: reason})
+// refused appends a write the resource refused with the reason code why
+// (history Refusal*), having seen fencing token seen.
+func (b *hb) refused(c, key, action string, inv, comp float64, fence int64, why string, seen int64) int {
+	return b.op(c, history.Write, key, inv, comp, history.Fail, history.Value{Action: action, Fence: fence, Refusal: why, SeenFence: seen})
 }
 
 func (b *hb) read(c, key string, inv, comp float64, result string) int {
-	return b.op(c, history.Read, key, inv, comp, history.OK, history.Value{Action: ActionReadStatus, Result: result})
+	return b.op(c, history.Read, key, inv, comp, history.OK, history.Value{Action: history.ActionReadStatus, Result: result})
 }
 
 func (b *hb) lost(c, key string, t float64) int {
 	return b.op(c, history.Lost, key, t, t, history.OK, history.Value{})
 }
 
+// fault appends an applied fault of kind on targets (client names, node
+// names n1…, or links "w1→n4") active from..to (to < 0: never healed).
 func (b *hb) fault(kind string, targets []string, from, to float64) int {
 	i := len(b.h.Ops)
+	st := stepOf(kind, targets)
+	st.ID = i + 1
+	comp := ns(to)
+	if to < 0 {
+		comp = -1
+	}
+	typ := history.OK
+	if comp < 0 {
+		typ = history.Info
+	}
 	b.h.Ops = append(b.h.Ops, history.Op{Index: i, Process: history.NemesisProcess, Client: history.NemesisClient,
-		F: history.Fault, Value: history.Value{Fault: kind, Targets: targets}, Invoke: ns(from), Complete: ns(to), Type: history.OK})
+		F: history.Fault, Value: history.Value{Fault: &st}, Invoke: ns(from), Complete: comp, Type: typ})
 	return i
+}
+
+// stepOf is the plan step of a fault of kind on targets (historytest.Step).
+func stepOf(kind string, targets []string) history.FaultStep {
+	return historytest.Step(kind, targets...)
 }

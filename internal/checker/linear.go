@@ -114,8 +114,8 @@ var porcupineCheck = porcupine.CheckOperationsVerbose
 //     current lease holder may act); charge additionally needs charged == 0
 //     and sets charged = 1; mark-paid sets paid; claim and other actions
 //     change nothing.
-//   - write refused for its fencing token (Value.Reason mentions a stale or
-//     fencing token) → legal iff holder != client (a correct fence refuses
+//   - write refused for its fencing token (Value.Refusal stale-fence) →
+//     legal iff holder != client (a correct fence refuses
 //     only a superseded holder); a charge refused as a duplicate of its
 //     idempotency key → legal iff charged ≥ 1; refused for any other
 //     reason → legal, no change (a declined charge says nothing about the
@@ -193,8 +193,8 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 			r = ret
 		} else if op.F == history.Write && op.Type == history.Fail {
 			out.FenceRefusal = fenceRefusal(op)
-			out.OutOfStock = strings.Contains(strings.ToLower(op.Value.Reason), "out of stock")
-			out.Duplicate = op.Value.Action == ActionCharge && duplicateRefusal(op)
+			out.OutOfStock = op.Value.Refusal == history.RefusalOutOfStock
+			out.Duplicate = op.Value.Action == history.ActionCharge && duplicateRefusal(op)
 		}
 		ops = append(ops, porcupine.Operation{ClientId: procs[op.Process], Input: in, Call: op.Invoke, Output: out, Return: r, Metadata: op.Index})
 	}
@@ -202,7 +202,7 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 }
 
 func leaseModel(params map[string]int64) porcupine.Model {
-	stock, haveStock := params[ParamStock]
+	stock, haveStock := params[history.ParamStock]
 	return porcupine.Model{
 		Partition: partitionByKey,
 		Init:      func() interface{} { return LeaseState{Stock: stock, StockKnown: haveStock} },
@@ -300,13 +300,13 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 	case history.Read:
 		if out.Type == history.OK && out.HasNum {
 			switch in.Action {
-			case ActionReadCounter:
+			case history.ActionReadCounter:
 				if !s.ValueKnown {
 					s.Value, s.ValueKnown = out.Num, true
 					return true, s
 				}
 				return out.Num == s.Value, s
-			case ActionReadStock:
+			case history.ActionReadStock:
 				if !s.StockKnown {
 					s.Stock, s.StockKnown = out.Num, true
 					return true, s
@@ -314,7 +314,7 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 				return out.Num == s.Stock, s
 			}
 		}
-		if out.Type == history.OK && in.Action == ActionReadStatus {
+		if out.Type == history.OK && in.Action == history.ActionReadStatus {
 			switch out.Result {
 			case "paid":
 				return s.Paid, s
@@ -332,7 +332,7 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 			if out.FenceRefusal {
 				return in.Free || s.Holder != in.Client, s
 			}
-			if out.OutOfStock && in.Action == ActionSell && s.StockKnown {
+			if out.OutOfStock && in.Action == history.ActionSell && s.StockKnown {
 				return s.Stock <= 0, s
 			}
 			if out.Duplicate {
@@ -355,11 +355,11 @@ func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
 		return false, s
 	}
 	switch in.Action {
-	case ActionSetCounter:
+	case history.ActionSetCounter:
 		if in.HasNum {
 			s.Value, s.ValueKnown = in.Num, true
 		}
-	case ActionSell:
+	case history.ActionSell:
 		switch {
 		case s.StockKnown && (s.Stock <= 0 || (in.HasNum && in.Num != s.Stock-1)):
 			return false, s
@@ -368,12 +368,12 @@ func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
 		case in.HasNum:
 			s.Stock, s.StockKnown = in.Num, true
 		}
-	case ActionCharge:
+	case history.ActionCharge:
 		if s.Charged != 0 {
 			return false, s
 		}
 		s.Charged++
-	case ActionMarkPaid:
+	case history.ActionMarkPaid:
 		s.Paid = true
 	}
 	return true, s
@@ -423,21 +423,25 @@ func describeLeaseOp(in LeaseInput, out LeaseOutput) string {
 func FaultAnnotations(h history.History) []porcupine.Annotation {
 	eoh := h.End()
 	var out []porcupine.Annotation
-	for _, f := range faultOps(h) {
+	for _, f := range appliedFaults(h) {
 		end := f.Complete
 		if end < 0 {
 			end = eoh
 		}
-		desc := f.Value.Fault
-		if len(f.Value.Targets) > 0 {
-			desc += " " + strings.Join(f.Value.Targets, ",")
+		st := f.Value.Fault
+		var on []string
+		on = append(on, st.Clients...)
+		for _, l := range st.Links {
+			on = append(on, l.Client+"→"+l.Node)
+		}
+		on = append(on, st.Nodes...)
+		desc := st.Kind
+		if len(on) > 0 {
+			desc += " " + strings.Join(on, ",")
 		}
 		details := fmt.Sprintf("%s from %s to %s", desc, at(h, f.Invoke), at(h, end))
-		if f.Value.Point != "" {
-			details += " at " + f.Value.Point
-		}
-		if f.Value.Detail != "" {
-			details += ": " + f.Value.Detail
+		if st.Trigger.Kind == history.TriggerPoint {
+			details += " at " + st.Trigger.Point
 		}
 		out = append(out, porcupine.Annotation{Tag: "nemesis", Start: f.Invoke, End: end,
 			Description: desc, Details: details, BackgroundColor: "#f4cccc"})

@@ -7,13 +7,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/history"
 )
 
 // DefaultUnavailableBound is the unavailable bound, in scenario time, for a
 // key whose grants record no TTL.
-const DefaultUnavailableBound = 10e9 // ns of scenario time
+const DefaultUnavailableBound = 10 * time.Second
 
 // Liveness is the liveness checker (design §8; lock-theory §8.1 "liveness
 // findings", S14, S15b, S24). Liveness is not safety: Jepsen reports
@@ -41,11 +42,11 @@ const DefaultUnavailableBound = 10e9 // ns of scenario time
 //     counts as a lease from its invoke), and no acquire of the key
 //     succeeded for longer than the bound after that refusal →
 //     unavailable, window [first such refusal, next grant or end of
-//     history]. The bound is Header.Params["unavailable_ms"] (scenario ms)
+//     history]. The bound is Header.Params["unavailable_ns"] (wall ns)
 //     when set, else the key's longest recorded lease TTL (a free lock that
 //     stays ungrantable for a whole lease is down, not busy), else 10 s.
 func Liveness(ctx context.Context, h history.History) Result {
-	expect := h.Header.Params[ParamExpectLive] == 1
+	expect := h.Header.Params[history.ParamExpectLive] == 1
 	eoh := h.End()
 	type keyOps struct{ lock, probes []int }
 	per := map[string]*keyOps{}
@@ -93,10 +94,10 @@ func Liveness(ctx context.Context, h history.History) Result {
 			anomalies = append(anomalies, probeAnomaly(h, ko.lock, pr, eoh, lastInstant))
 		}
 		bound := maxTTL
-		if ms, ok := h.Header.Params[ParamUnavailableMS]; ok && ms > 0 {
-			bound = trueNS(h, ms*1e6)
+		if ns, ok := h.Header.Params[history.ParamUnavailableNS]; ok && ns > 0 {
+			bound = ns
 		} else if bound <= 0 {
-			bound = trueNS(h, DefaultUnavailableBound)
+			bound = h.Header.Wall(DefaultUnavailableBound)
 		}
 		anomalies = append(anomalies, unavailableStretches(h, k, ko.lock, leases, bound, eoh)...)
 	}
@@ -130,21 +131,12 @@ func Liveness(ctx context.Context, h history.History) Result {
 	return Result{Checker: CheckerLiveness, Verdict: verdictOf(anomalies), Summary: summary, Anomalies: anomalies}
 }
 
-// trueNS converts scenario ns to true ns.
-func trueNS(h history.History, scenarioNS int64) int64 {
-	scale := h.Header.TimeScale
-	if scale <= 0 {
-		scale = 1
-	}
-	return int64(float64(scenarioNS) / scale)
-}
-
 // leaseWindows returns the true-time windows in which some lease on the key
 // may be live (see Liveness), and the longest TTL recorded (true ns).
 func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64, maxTTL int64) {
 	for _, i := range lock {
 		if op := h.Ops[i]; op.F == history.Acquire {
-			maxTTL = max(maxTTL, trueNS(h, op.Value.TTL))
+			maxTTL = max(maxTTL, op.Value.TTL)
 		}
 	}
 	// each lock op's client's next lock op on the key (position in lock, -1 none)
@@ -167,7 +159,7 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 		if open(op) {
 			start = op.Invoke
 		}
-		ttl := trueNS(h, op.Value.TTL)
+		ttl := op.Value.TTL
 		if ttl <= 0 && open(op) {
 			ttl = maxTTL
 		}
@@ -181,7 +173,7 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 			}
 			if o.F == history.Extend && o.Type == history.OK && o.Complete >= 0 {
 				renewed = o.Complete
-				if t := trueNS(h, o.Value.TTL); t > 0 {
+				if t := o.Value.TTL; t > 0 {
 					ttl = t
 				}
 			}
@@ -300,7 +292,7 @@ func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastI
 		if open(g) {
 			granted = g.Invoke
 		}
-		ttl := trueNS(h, g.Value.TTL)
+		ttl := g.Value.TTL
 		if pr.Invoke-granted >= ttl {
 			last := lastInstant(g.Client)
 			why := fmt.Sprintf("its TTL of %s had long passed", secs(h, ttl))

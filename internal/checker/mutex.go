@@ -23,7 +23,7 @@ type Hold struct {
 	Acquire int
 	// Fence is the acquire's fencing token (0 when none or unknown).
 	Fence int64
-	// TTL is the lease TTL in scenario ns, as the acquire recorded it.
+	// TTL is the lease TTL in wall ns, as the acquire recorded it.
 	TTL int64
 	// Possible marks a hold from an info acquire the client then acted on.
 	Possible bool
@@ -39,9 +39,10 @@ type Hold struct {
 // last op never completed: it is still inside it, still believing), or the
 // end of a fault that targeted the client and did not kill it (a pause, a
 // partition: the client is still alive and still believes it holds; an
-// unhealed one lasts to the end of the history), whichever is later. A
-// client that simply stops recording is taken to have stopped (crashed) at
-// its last instant.
+// unhealed one lasts to the end of the history), whichever is later — but
+// never past a recorded crash of the client (EffectCrashClient), which ends
+// every belief at the crash instant. A client that simply stops recording
+// is taken to have stopped (crashed) at its last instant.
 //
 // Info acquires (the client never learnt whether it got the lock) are only
 // possible holds. A possible hold counts as a believed hold only if the
@@ -75,7 +76,7 @@ func Holds(h history.History) []Hold {
 		byClient[op.Client] = append(byClient[op.Client], i)
 	}
 	sort.Strings(clients)
-	alive := faultEnds(h, eoh)
+	alive, crashed := faultEnds(h, eoh)
 	holds := make([]Hold, 0, acquires)
 	type possible struct {
 		acq int
@@ -93,6 +94,11 @@ func Holds(h history.History) []Hold {
 			last = max(last, op.Complete, op.Invoke)
 		}
 		last = max(last, alive[c])
+		if t, ok := crashed[c]; ok && t < last {
+			// A crashed client believes nothing after its crash, even
+			// with an operation that never completed.
+			last = t
+		}
 		held := map[string]Hold{}
 		maybe := map[string]possible{}
 		closeHold := func(key string, t int64) {
@@ -201,7 +207,7 @@ func Mutex(ctx context.Context, h history.History) Result {
 	sort.Strings(keys)
 	permits := int64(1)
 	if h.Header.Workload == history.WorkloadSemaphore {
-		permits = max(1, h.Header.Params[ParamPermits])
+		permits = max(1, h.Header.Params[history.ParamPermits])
 	}
 	var rc *reasonCtx // built on the first overlap
 	var anomalies []Anomaly
@@ -406,16 +412,12 @@ type reasonCtx struct {
 	h       history.History
 	eoh     int64
 	faults  []history.Op
-	clients map[string]bool
 	removes map[string][]int // per key: releases that removed a key, by Invoke
 }
 
 func newReasonCtx(h history.History) *reasonCtx {
-	rc := &reasonCtx{h: h, eoh: h.End(), faults: faultOps(h), clients: map[string]bool{}, removes: map[string][]int{}}
+	rc := &reasonCtx{h: h, eoh: h.End(), faults: appliedFaults(h), removes: map[string][]int{}}
 	for i, op := range h.Ops {
-		if op.Process != history.NemesisProcess && op.Client != history.NemesisClient {
-			rc.clients[op.Client] = true
-		}
 		if op.F == history.Release && op.Type == history.OK && op.Value.Removed {
 			rc.removes[op.Key] = append(rc.removes[op.Key], i)
 		}
@@ -431,37 +433,34 @@ func newReasonCtx(h history.History) *reasonCtx {
 // fault on the nodes, or just "granted while still believed held".
 func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 	h := rc.h
-	// When the lease expired (true time), from its TTL in scenario time.
-	scale := h.Header.TimeScale
-	if scale <= 0 {
-		scale = 1
-	}
-	expiry := stale.Start + int64(float64(stale.TTL)/scale)
+	expiry := stale.Start + stale.TTL // when the lease expired (true time)
+	ttl := h.Header.ScenarioTime(stale.TTL).Seconds()
 	pausedBefore := false
 	for _, f := range rc.faults {
 		fEnd := f.Complete
 		if fEnd < 0 {
 			fEnd = rc.eoh
 		}
-		if f.Invoke > start || fEnd < stale.Start || !slices.Contains(f.Value.Targets, stale.Client) {
+		st := f.Value.Fault
+		if f.Invoke > start || fEnd < stale.Start || !st.Touches(stale.Client) {
 			continue
 		}
-		if f.Value.Fault == "pause" {
+		if st.Effect == history.EffectFreezeClient {
 			if stale.TTL > 0 && fEnd < expiry {
 				pausedBefore = true // the pause ended before the lease did
 				continue
 			}
 			return fmt.Sprintf("%s's lease expired while it was paused and %s acquired it", stale.Client, fresh.Client)
 		}
-		return fmt.Sprintf("%s's lease expired during a %s fault on it and %s acquired it", stale.Client, f.Value.Fault, fresh.Client)
+		return fmt.Sprintf("%s's lease expired during a %s fault on it and %s acquired it", stale.Client, st.Kind, fresh.Client)
 	}
-	if stale.TTL > 0 && h.Header.ScenarioSeconds(start-stale.Start) >= float64(stale.TTL)/1e9 {
+	if stale.TTL > 0 && start-stale.Start >= stale.TTL {
 		if pausedBefore {
 			return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working, a pause having used up part of it, and %s acquired it",
-				stale.Client, float64(stale.TTL)/1e9, fresh.Client)
+				stale.Client, ttl, fresh.Client)
 		}
 		return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working and %s acquired it",
-			stale.Client, float64(stale.TTL)/1e9, fresh.Client)
+			stale.Client, ttl, fresh.Client)
 	}
 	rs := rc.removes[stale.Key]
 	for j := sort.Search(len(rs), func(j int) bool { return h.Ops[rs[j]].Invoke >= stale.Start }); j < len(rs); j++ {
@@ -478,13 +477,11 @@ func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 		if fEnd < 0 {
 			fEnd = rc.eoh
 		}
-		onClient := false
-		for _, t := range f.Value.Targets {
-			onClient = onClient || rc.clients[t]
-		}
-		if !onClient && f.Invoke <= start && fEnd >= stale.Start {
+		st := f.Value.Fault
+		onNodes := len(st.Clients) == 0 && len(st.Links) == 0
+		if onNodes && f.Invoke <= start && fEnd >= stale.Start {
 			return fmt.Sprintf("%s was granted the lock during a %s fault on %s while %s still believed it held it",
-				fresh.Client, f.Value.Fault, strings.Join(f.Value.Targets, ", "), stale.Client)
+				fresh.Client, st.Kind, strings.Join(st.Nodes, ", "), stale.Client)
 		}
 	}
 	if stale.Possible || fresh.Possible {
@@ -493,35 +490,44 @@ func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 	return fmt.Sprintf("%s was granted the lock while %s still believed it held it", fresh.Client, stale.Client)
 }
 
-// faultEnds maps each client to the latest end of a fault that targeted it
-// and left it alive (any kind but a crash or kill); an unhealed fault ends
-// at eoh.
-func faultEnds(h history.History, eoh int64) map[string]int64 {
-	out := map[string]int64{}
-	for _, f := range h.Ops {
-		if f.F != history.Fault {
-			continue
-		}
-		switch strings.ToLower(f.Value.Fault) {
-		case "crash", "kill", "kill-9", "sigkill":
+// faultEnds maps each client to the latest end of an applied fault that
+// touched it (on the client or on one of its links) and left it alive; an
+// unhealed fault ends at eoh. A crash of the client (EffectCrashClient)
+// counts up to the crash instant, and crashed holds each crashed client's
+// first crash: it was alive until then and is gone after.
+func faultEnds(h history.History, eoh int64) (alive, crashed map[string]int64) {
+	alive, crashed = map[string]int64{}, map[string]int64{}
+	for _, f := range appliedFaults(h) {
+		st := f.Value.Fault
+		if st.Effect == history.EffectCrashClient {
+			for _, c := range st.Clients {
+				alive[c] = max(alive[c], f.Invoke)
+				if t, ok := crashed[c]; !ok || f.Invoke < t {
+					crashed[c] = f.Invoke
+				}
+			}
 			continue
 		}
 		end := f.Complete
 		if end < 0 {
 			end = eoh
 		}
-		for _, c := range f.Value.Targets {
-			out[c] = max(out[c], end)
+		for _, c := range st.Clients {
+			alive[c] = max(alive[c], end)
+		}
+		for _, c := range st.LinkClients() {
+			alive[c] = max(alive[c], end)
 		}
 	}
-	return out
+	return alive, crashed
 }
 
-// faultOps returns the nemesis fault ops of h.
-func faultOps(h history.History) []history.Op {
+// appliedFaults returns the fault ops of h that took effect (not those
+// whose apply failed), in index order.
+func appliedFaults(h history.History) []history.Op {
 	var fs []history.Op
-	for _, op := range h.Ops {
-		if op.F == history.Fault {
+	for _, op := range h.Faults() {
+		if op.Type != history.Fail {
 			fs = append(fs, op)
 		}
 	}
@@ -597,7 +603,7 @@ func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
 	if ix.charges == nil {
 		ix.charges = map[[2]string][]int{}
 		for i := range ix.h.Ops {
-			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == ActionCharge && op.Type == history.OK && !op.Open() {
+			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == history.ActionCharge && op.Type == history.OK && !op.Open() {
 				k := [2]string{op.Client, op.Key}
 				ix.charges[k] = append(ix.charges[k], i)
 			}
@@ -616,7 +622,7 @@ func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
 // idempotentPayments reports whether h's payment gateway deduplicates
 // charges by idempotency key (lock-theory S19).
 func idempotentPayments(h history.History) bool {
-	return h.Header.Workload == history.WorkloadPayment && h.Header.Params[ParamIdempotency] == 1
+	return h.Header.Workload == history.WorkloadPayment && h.Header.Params[history.ParamIdempotency] == 1
 }
 
 // efficiencyLock reports whether h's workload uses its lock for efficiency

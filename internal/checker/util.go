@@ -3,53 +3,11 @@ package checker
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/locksim/locksim/internal/history"
-)
-
-// Resource actions of the payment workload (design §6).
-const (
-	ActionReadStatus = "read-status"
-	ActionClaim      = "claim"
-	ActionCharge     = "charge"
-	ActionMarkPaid   = "mark-paid"
-)
-
-// Resource actions of the other workloads (Value.Action; Value.Num is the
-// number read or written).
-const (
-	ActionReadCounter = "read-counter" // counter: read, Num = value read
-	ActionSetCounter  = "set-counter"  // counter: write, Num = value written
-	ActionReadStock   = "read-stock"   // inventory: read, Num = stock read
-	ActionSell        = "sell"         // inventory: ok = one item shipped, Num = stock written back
-	ActionRunJob      = "run-job"      // cron: Key "job@<k>", one run per fire time
-	ActionLead        = "lead"         // leader: Fence = epoch
-	ActionEnter       = "enter"        // semaphore: a client takes a permit
-	ActionExit        = "exit"         // semaphore: a client gives its permit back
-	ActionRebuild     = "rebuild"      // cache-rebuild: Invoke..Complete is the rebuild
-)
-
-// Header.Params keys the checkers read.
-const (
-	// ParamStock is the inventory's initial stock per item key.
-	ParamStock = "stock"
-	// ParamPermits is the semaphore's size.
-	ParamPermits = "permits"
-	// ParamIdempotency = 1: the payment gateway deduplicates charges by the
-	// invoice as idempotency key (lock-theory S19).
-	ParamIdempotency = "idempotency"
-	// ParamExpectLive = 1 makes liveness findings violations (see Liveness).
-	ParamExpectLive = "expect_live"
-	// ParamUnavailableMS overrides the unavailable bound (scenario ms).
-	ParamUnavailableMS = "unavailable_ms"
-	// ParamMinAcquires overrides coverage's minimum of ok acquires (or, in
-	// a lock-free history, of accepted writes).
-	ParamMinAcquires = "min_acquires"
 )
 
 // open reports whether op's outcome is unknown: type info, or never
@@ -75,23 +33,14 @@ func accepted(op history.Op) bool {
 }
 
 // fenceRefusal reports whether a refused write was refused because of its
-// fencing token (lock-theory §7.2). The resource says so in Value.Reason
-// ("stale fencing token 1 < 2"): the reason must name a fence or fencing
-// token as a word. A refusal for any other reason (declined card, "card token
-// expired", "stale invoice version", already paid) is not evidence about who
-// held the lock; the bare words "token" or "stale" are not enough, since the
-// lease model treats a fence refusal of the current holder as illegal.
-func fenceRefusal(op history.Op) bool {
-	return fenceReason.MatchString(op.Value.Reason)
-}
-
-var fenceReason = regexp.MustCompile(`(?i)\bfenc(e|ed|es|ing)\b`)
+// fencing token (or epoch): the resource's own reason code
+// (lock-theory §7.2). A refusal for any other reason is no evidence about
+// who held the lock.
+func fenceRefusal(op history.Op) bool { return op.Value.Refusal == history.RefusalStaleFence }
 
 // duplicateRefusal reports whether a refused write was refused because its
-// idempotency key had already been used ("duplicate idempotency key …").
-func duplicateRefusal(op history.Op) bool {
-	return strings.Contains(op.Value.Reason, "idempotency key")
-}
+// idempotency key had already been used.
+func duplicateRefusal(op history.Op) bool { return op.Value.Refusal == history.RefusalDuplicateKey }
 
 // secs formats true-time ns as scenario seconds, "30.0s" or "30.012s".
 func secs(h history.History, ns int64) string {

@@ -62,26 +62,26 @@ func workloadCases() []workloadCase {
 	{
 		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
-		b.numRead("w1", "counter-1", 0.2, 0.3, ActionReadCounter, 0)
-		b.numWrite("w1", "counter-1", ActionSetCounter, 0.4, 0.5, 0, 1)
+		b.numRead("w1", "counter-1", 0.2, 0.3, history.ActionReadCounter, 0)
+		b.numWrite("w1", "counter-1", history.ActionSetCounter, 0.4, 0.5, 0, 1)
 		b.release("w1", "counter-1", 0.6, 0.7, true)
 		b.fault("pause", []string{"w1"}, 0.2, 0.3)
 		b.acquire("w2", "counter-1", 1, 1.1, 0)
-		b.numRead("w2", "counter-1", 1.2, 1.3, ActionReadCounter, 1)
-		b.numWrite("w2", "counter-1", ActionSetCounter, 1.4, 1.5, 0, 2)
+		b.numRead("w2", "counter-1", 1.2, 1.3, history.ActionReadCounter, 1)
+		b.numWrite("w2", "counter-1", history.ActionSetCounter, 1.4, 1.5, 0, 2)
 		b.release("w2", "counter-1", 1.6, 1.7, true)
 		add(true, "valid-counter-increments", "counter workload: two increments under the lock, 0 → 1 → 2", b, valid())
 	}
 	{
 		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
-		b.numRead("w1", "counter-1", 0.2, 0.3, ActionReadCounter, 0)
+		b.numRead("w1", "counter-1", 0.2, 0.3, history.ActionReadCounter, 0)
 		b.fault("pause", []string{"w1"}, 1, 35)
 		b.acquire("w2", "counter-1", 30, 30.1, 0)
-		b.numRead("w2", "counter-1", 30.2, 30.3, ActionReadCounter, 0)
-		b.numWrite("w2", "counter-1", ActionSetCounter, 30.4, 30.5, 0, 1)
+		b.numRead("w2", "counter-1", 30.2, 30.3, history.ActionReadCounter, 0)
+		b.numWrite("w2", "counter-1", history.ActionSetCounter, 30.4, 30.5, 0, 1)
 		b.release("w2", "counter-1", 30.6, 30.7, true)
-		b.numWrite("w1", "counter-1", ActionSetCounter, 35.1, 35.2, 0, 1)
+		b.numWrite("w1", "counter-1", history.ActionSetCounter, 35.1, 35.2, 0, 1)
 		b.release("w1", "counter-1", 35.3, 35.4, false)
 		add(true, "invalid-counter-lost-update", "Kleppmann timeline 1 on a counter (Jepsen lock-set idea): w1 reads 0, pauses past its TTL, writes 1 over w2's 1",
 			b, invalid(KindLostUpdate, KindMutexOverlap, KindNotLinearizable))
@@ -89,8 +89,8 @@ func workloadCases() []workloadCase {
 	{
 		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
-		b.numWrite("w1", "counter-1", ActionSetCounter, 0.4, 0.5, 0, 0)
-		b.numWrite("w1", "counter-1", ActionSetCounter, 0.6, 0.7, 0, 1)
+		b.numWrite("w1", "counter-1", history.ActionSetCounter, 0.4, 0.5, 0, 0)
+		b.numWrite("w1", "counter-1", history.ActionSetCounter, 0.6, 0.7, 0, 1)
 		b.release("w1", "counter-1", 0.8, 0.9, true)
 		add(false, "a counter ending below the number of accepted writes lost an update", "", b,
 			expectation{verdict: Invalid, kinds: []string{KindLostUpdate}})
@@ -98,32 +98,32 @@ func workloadCases() []workloadCase {
 
 	// ---- inventory ----
 	{
-		b := newHB(false).workload(history.WorkloadInventory, "single", map[string]int64{ParamStock: 1})
+		b := newHB(false).workload(history.WorkloadInventory, "single", map[string]int64{history.ParamStock: 1})
 		b.acquireTTL("b1", "item-1", 0, 0.1, 0, 2)
-		b.numRead("b1", "item-1", 0.2, 0.3, ActionReadStock, 1)
+		b.numRead("b1", "item-1", 0.2, 0.3, history.ActionReadStock, 1)
 		b.fault("pause", []string{"b1"}, 0.4, 3.4)
 		b.acquireTTL("b2", "item-1", 2.1, 2.2, 0, 2)
-		b.numRead("b2", "item-1", 2.3, 2.4, ActionReadStock, 1)
-		b.numWrite("b2", "item-1", ActionSell, 2.5, 2.6, 0, 0)
+		b.numRead("b2", "item-1", 2.3, 2.4, history.ActionReadStock, 1)
+		b.numWrite("b2", "item-1", history.ActionSell, 2.5, 2.6, 0, 0)
 		b.release("b2", "item-1", 2.7, 2.8, true)
-		b.numWrite("b1", "item-1", ActionSell, 3.5, 3.6, 0, 0)
+		b.numWrite("b1", "item-1", history.ActionSell, 3.5, 3.6, 0, 0)
 		b.release("b1", "item-1", 3.7, 3.8, false)
 		add(true, "invalid-oversell-s18", "lock-theory S18 run A: b1 reads stock 1, pauses 3 s past its 2 s TTL, sells after b2 sold the last item",
 			b, invalid(KindOversell, KindLostUpdate, KindMutexOverlap, KindNotLinearizable))
 	}
 	{
-		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{ParamStock: 2})
-		b.numWrite("b1", "item-1", ActionSell, 0, 0.1, 0, 1)
+		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{history.ParamStock: 2})
+		b.numWrite("b1", "item-1", history.ActionSell, 0, 0.1, 0, 1)
 		b.fault("pause", []string{"b2"}, 0.5, 3.5)
-		b.numWrite("b2", "item-1", ActionSell, 0.4, 3.6, 0, 0)
-		b.op("b3", history.Write, "item-1", 1, 1.1, history.Fail, history.Value{Action: ActionSell, Reason: "out of stock"})
-		b.numRead("b3", "item-1", 4, 4.1, ActionReadStock, 0)
+		b.numWrite("b2", "item-1", history.ActionSell, 0.4, 3.6, 0, 0)
+		b.op("b3", history.Write, "item-1", 1, 1.1, history.Fail, history.Value{Action: history.ActionSell, Refusal: history.RefusalOutOfStock})
+		b.numRead("b3", "item-1", 4, 4.1, history.ActionReadStock, 0)
 		add(true, "valid-atomic-lua-s18", "lock-theory S18 run B: lock-free Lua check-and-decrement; the pause only delays b2's sale; b3 is refused out of stock",
 			b, valid())
 	}
 	{
-		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{ParamStock: 0})
-		b.numWrite("b1", "item-1", ActionSell, 0, 0.1, 0, -1)
+		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{history.ParamStock: 0})
+		b.numWrite("b1", "item-1", history.ActionSell, 0, 0.1, 0, -1)
 		add(false, "an atomic sale with no stock left is an oversell and not linearizable", "", b,
 			expectation{verdict: Invalid, kinds: []string{KindOversell, KindNotLinearizable}})
 	}
@@ -132,11 +132,11 @@ func workloadCases() []workloadCase {
 	{
 		b := newHB(false).workload(history.WorkloadCron, "single", nil)
 		b.acquire("s2", "lock:J", 59.2, 59.3, 0)
-		b.write("s2", "job@3", ActionRunJob, 59.4, 59.7, 0)
+		b.write("s2", "job@3", history.ActionRunJob, 59.4, 59.7, 0)
 		b.release("s2", "lock:J", 59.8, 59.9, true)
 		b.fault("clock-jump", []string{"s1"}, 59, 61)
 		b.acquire("s1", "lock:J", 60, 60.1, 0)
-		b.write("s1", "job@3", ActionRunJob, 60.2, 60.5, 0)
+		b.write("s1", "job@3", history.ActionRunJob, 60.2, 60.5, 0)
 		b.release("s1", "lock:J", 60.6, 60.7, true)
 		add(true, "invalid-duplicate-run-s22", "lock-theory S22 run A: lock + DEL, skewed clocks; s1 fires after s2 released and runs job@3 again",
 			b, invalid(KindDuplicateRun))
@@ -144,11 +144,11 @@ func workloadCases() []workloadCase {
 	{
 		b := newHB(false).workload(history.WorkloadCron, "per-fire-key", nil)
 		b.acquire("s2", "job@3", 59.2, 59.3, 0)
-		b.write("s2", "job@3", ActionRunJob, 59.4, 59.7, 0)
+		b.write("s2", "job@3", history.ActionRunJob, 59.4, 59.7, 0)
 		b.fault("clock-jump", []string{"s1"}, 59, 61)
 		b.acquireFail("s1", "job@3", 60, 60.1)
 		b.acquire("s1", "job@4", 120, 120.1, 0)
-		b.write("s1", "job@4", ActionRunJob, 120.2, 120.5, 0)
+		b.write("s1", "job@4", history.ActionRunJob, 120.2, 120.5, 0)
 		add(false, "a per-fire-time key lets each fire time run once", "", b, valid())
 	}
 
@@ -156,14 +156,14 @@ func workloadCases() []workloadCase {
 	leader := func(fenced bool) *hb {
 		b := newHB(fenced).workload(history.WorkloadLeader, "lease", nil)
 		b.acquireTTL("L1", "leader", 0, 0.1, 1, 5)
-		b.write("L1", "leader", ActionLead, 1, 1.1, 1)
+		b.write("L1", "leader", history.ActionLead, 1, 1.1, 1)
 		b.fault("pause", []string{"L1"}, 10, 18)
 		b.acquireTTL("L2", "leader", 15, 15.1, 2, 5)
-		b.write("L2", "leader", ActionLead, 15.5, 15.6, 2)
+		b.write("L2", "leader", history.ActionLead, 15.5, 15.6, 2)
 		if fenced {
-			b.refused("L1", "leader", ActionLead, 18, 18.1, 1, "stale fencing token 1 < 2")
+			b.refused("L1", "leader", history.ActionLead, 18, 18.1, 1, history.RefusalStaleFence, 2)
 		} else {
-			b.write("L1", "leader", ActionLead, 18, 18.1, 1)
+			b.write("L1", "leader", history.ActionLead, 18, 18.1, 1)
 		}
 		b.lost("L1", "leader", 18.5)
 		return b
@@ -175,26 +175,26 @@ func workloadCases() []workloadCase {
 
 	// ---- semaphore ----
 	sem := func(over bool) *hb {
-		b := newHB(false).workload(history.WorkloadSemaphore, "zset-semaphore", map[string]int64{ParamPermits: 2})
+		b := newHB(false).workload(history.WorkloadSemaphore, "zset-semaphore", map[string]int64{history.ParamPermits: 2})
 		for i, c := range []string{"S1", "S2"} {
 			t := float64(i)
 			b.acquireTTL(c, "sem-1", t, t+0.1, 0, 10)
-			b.write(c, "sem-1", ActionEnter, t+0.2, t+0.3, 0)
+			b.write(c, "sem-1", history.ActionEnter, t+0.2, t+0.3, 0)
 		}
 		b.fault("clock-jump", []string{"S3"}, 2, 4)
 		start := 3.0
 		if !over {
-			b.write("S1", "sem-1", ActionExit, 2.5, 2.6, 0)
+			b.write("S1", "sem-1", history.ActionExit, 2.5, 2.6, 0)
 			b.release("S1", "sem-1", 2.7, 2.8, true)
 		}
 		b.acquireTTL("S3", "sem-1", start, start+0.1, 0, 10)
-		b.write("S3", "sem-1", ActionEnter, start+0.2, start+0.3, 0)
-		b.write("S3", "sem-1", ActionExit, 8, 8.1, 0)
+		b.write("S3", "sem-1", history.ActionEnter, start+0.2, start+0.3, 0)
+		b.write("S3", "sem-1", history.ActionExit, 8, 8.1, 0)
 		b.release("S3", "sem-1", 8.2, 8.3, true)
-		b.write("S2", "sem-1", ActionExit, 9, 9.1, 0)
+		b.write("S2", "sem-1", history.ActionExit, 9, 9.1, 0)
 		b.release("S2", "sem-1", 9.2, 9.3, true)
 		if over {
-			b.write("S1", "sem-1", ActionExit, 9.5, 9.6, 0)
+			b.write("S1", "sem-1", history.ActionExit, 9.5, 9.6, 0)
 			b.release("S1", "sem-1", 9.7, 9.8, true)
 		}
 		return b
@@ -209,9 +209,9 @@ func workloadCases() []workloadCase {
 		b := newHB(false).workload(history.WorkloadCacheRebuild, "single", nil)
 		b.acquireTTL("w1", "cache-1", 0, 0.1, 0, 5)
 		b.fault("pause", []string{"w1"}, 1, 7)
-		b.write("w1", "cache-1", ActionRebuild, 0.5, 8, 0)
+		b.write("w1", "cache-1", history.ActionRebuild, 0.5, 8, 0)
 		b.acquireTTL("w2", "cache-1", 5.1, 5.2, 0, 5)
-		b.write("w2", "cache-1", ActionRebuild, 5.3, 7.5, 0)
+		b.write("w2", "cache-1", history.ActionRebuild, 5.3, 7.5, 0)
 		b.release("w2", "cache-1", 7.6, 7.7, true)
 		b.release("w1", "cache-1", 8.1, 8.2, false)
 		add(true, "valid-cache-rebuild-duplicate-work", "Kleppmann 2016 efficiency vs correctness: w1's lease expires mid-rebuild, w2 rebuilds too; waste, not corruption",
@@ -221,11 +221,11 @@ func workloadCases() []workloadCase {
 	// ---- payment with an idempotency key, lock-free ----
 	{
 		b := newHB(false).workload(history.WorkloadPayment, "idempotency-key", nil)
-		b.fault("reset", []string{"w1"}, 0.5, 0.6)
-		b.op("w1", history.Write, inv1, 0, -1, history.Info, history.Value{Action: ActionCharge})
-		b.write("w1", inv1, ActionCharge, 2, 2.1, 0)
-		b.refused("w2", inv1, ActionCharge, 3, 3.1, 0, "duplicate idempotency key invoice-1")
-		b.write("w2", inv1, ActionMarkPaid, 3.2, 3.3, 0)
+		b.fault("reset", []string{"w1→n1"}, 0.5, 0.6)
+		b.op("w1", history.Write, inv1, 0, -1, history.Info, history.Value{Action: history.ActionCharge})
+		b.write("w1", inv1, history.ActionCharge, 2, 2.1, 0)
+		b.refused("w2", inv1, history.ActionCharge, 3, 3.1, 0, history.RefusalDuplicateKey, 0)
+		b.write("w2", inv1, history.ActionMarkPaid, 3.2, 3.3, 0)
 		add(true, "valid-idempotency-key-s19", "lock-theory S19 run B: the first charge's reply is lost, the retry and w2's charge are answered from the idempotency key",
 			b, valid())
 	}
@@ -234,12 +234,12 @@ func workloadCases() []workloadCase {
 	{
 		b := newHB(false)
 		b.acquireTTL("A", inv1, 0, 0.01, 0, 10)
-		b.write("A", inv1, ActionClaim, 1, 1.1, 0)
+		b.write("A", inv1, history.ActionClaim, 1, 1.1, 0)
 		b.done("A", inv1, 8)
 		b.fault("pause", []string{"A"}, 8, 13)
 		b.acquireFail("B", inv1, 5, 5.01)
 		b.acquireTTL("B", inv1, 9.99, 10, 0, 10)
-		b.write("B", inv1, ActionClaim, 10.5, 10.6, 0)
+		b.write("B", inv1, history.ActionClaim, 10.5, 10.6, 0)
 		b.release("A", inv1, 13, 13.01, false)
 		b.acquireFail("C", inv1, 13.02, 13.03)
 		b.release("B", inv1, 18, 18.01, true)
@@ -253,10 +253,10 @@ func workloadCases() []workloadCase {
 	stuck := func(expect bool) *hb {
 		b := newHB(false)
 		if expect {
-			b.workload(history.WorkloadPayment, "setnx-expire", map[string]int64{ParamExpectLive: 1})
+			b.workload(history.WorkloadPayment, "setnx-expire", map[string]int64{history.ParamExpectLive: 1})
 		}
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 0) // SETNX, killed before PEXPIRE: no TTL
-		b.fault("crash", []string{"C1"}, 0.2, 0.3)
+		b.fault("crash-client", []string{"C1"}, 0.2, 0.3)
 		b.acquireFail("C2", inv1, 1, 1.1)
 		b.acquireFail("C2", inv1, 20, 20.1)
 		b.probe(inv1, 40, 50, history.Fail)
@@ -267,10 +267,10 @@ func workloadCases() []workloadCase {
 	add(true, "invalid-stuck-lock-s24-expect-live", "lock-theory S24 with expect_live = 1: the stuck key is a violation of what the scenario asked for",
 		stuck(true), expectation{verdict: Invalid, kinds: []string{KindStuckLock}})
 	{
-		b := newHB(false).workload(history.WorkloadPayment, "redlock", map[string]int64{ParamExpectLive: 1})
+		b := newHB(false).workload(history.WorkloadPayment, "redlock", map[string]int64{history.ParamExpectLive: 1})
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 10)
 		b.release("C1", inv1, 1, 1.1, true)
-		b.fault("partition", []string{"n1", "n2", "n3"}, 2, 40)
+		b.fault("partition", []string{"C2→n1", "C2→n2", "C2→n3"}, 2, 40)
 		for t := 3.0; t < 40; t += 3 {
 			b.acquireFail("C2", inv1, t, t+0.05)
 		}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/clients/clientstest"
-	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
 )
 
 func acquire(t *testing.T, l clients.Locker, key string) (clients.Lease, error) {
@@ -145,7 +146,7 @@ func TestAdapterOptions(t *testing.T) {
 	)
 	// refreshLocker is client i's locker; refresh turns the refresh loop on,
 	// with the pauses given.
-	refreshLocker := func(t *testing.T, algorithm string, i int, refresh bool, pauses ...faults.Pause) clients.Locker {
+	refreshLocker := func(t *testing.T, algorithm string, i int, refresh bool, pauses ...*freezeAt) clients.Locker {
 		t.Helper()
 		cfg := c.Config(i, refreshTTL)
 		cfg.NodeTimeout = refreshNodeOut
@@ -153,7 +154,7 @@ func TestAdapterOptions(t *testing.T) {
 			cfg.Library.Refresh = refreshEvery
 		}
 		if len(pauses) > 0 {
-			cfg.Gate = faults.NewGate("w1", pauses, faults.Hooks{})
+			cfg.Gate = pauses[0]
 		}
 		lk, err := clients.New(algorithm, cfg)
 		if err != nil {
@@ -185,7 +186,7 @@ func TestAdapterOptions(t *testing.T) {
 		})
 		t.Run(algorithm+"'s refresh loop freezes with a paused client, and the lease expires", func(t *testing.T) {
 			key := "refresh-paused-" + algorithm
-			a := refreshLocker(t, algorithm, 0, true, faults.Pause{Client: "w1", Point: "in-renew", Occurrence: 1, Duration: 4 * refreshTTL})
+			a := refreshLocker(t, algorithm, 0, true, &freezeAt{point: history.PointInRenew, d: 4 * refreshTTL})
 			b := refreshLocker(t, algorithm, 1, false)
 			l, err := acquire(t, a, key)
 			if err != nil {
@@ -210,4 +211,29 @@ func TestAboutSaysClientClockFaultsDoNotReachTheAdapters(t *testing.T) {
 			}
 		})
 	}
+}
+
+// freezeAt is a pause gate that freezes the client for d the first time it
+// reaches point (a stop-the-world pause of its renewer there).
+type freezeAt struct {
+	point string
+	d     time.Duration
+	once  sync.Once
+}
+
+func (f *freezeAt) Point(ctx context.Context, point string) error {
+	if point != f.point {
+		return ctx.Err()
+	}
+	var err error
+	f.once.Do(func() {
+		t := time.NewTimer(f.d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	})
+	return err
 }

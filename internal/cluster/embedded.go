@@ -194,3 +194,5 @@ func (n *embeddedNode) close() error {
 	}
 	return nil
 }
+
+func (n *embeddedNode) adminClient() *redis.Client { return n.admin }

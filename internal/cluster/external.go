@@ -302,3 +302,5 @@ func (n *externalNode) close() error {
 	}
 	return nil
 }
+
+func (n *externalNode) adminClient() *redis.Client { return n.admin }

@@ -527,3 +527,5 @@ func serverVersion(ctx context.Context, admin *redis.Client) (string, error) {
 	}
 	return "", errors.New("info server: no redis_version field")
 }
+
+func (n *localNode) adminClient() *redis.Client { return n.admin }

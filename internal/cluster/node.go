@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	"log/slog"
 	"sync"
 	"time"
@@ -34,6 +35,7 @@ type nodeImpl interface {
 	shiftClock(ctx context.Context, delta time.Duration) (int, error)
 	version(ctx context.Context) (string, error)
 	flush(ctx context.Context) error // FLUSHALL (Reset)
+	adminClient() *redis.Client      // the harness's direct connection; nil when down
 	addr() string
 	pid() int
 	dir() string
@@ -183,6 +185,28 @@ func (n *Node) ShiftClock(ctx context.Context, delta time.Duration) error {
 			return err
 		}
 		n.log.Debug("clock shifted", "node", n.name, "delta", delta, "keys", cnt)
+		return nil
+	})
+}
+
+// DeleteKey deletes key on the node over the harness's direct connection
+// (not through any client's proxy), as a janitor or an operator would: by
+// key, whatever its owner. Returns ErrNodeNotRunning when the node is
+// paused or down.
+func (n *Node) DeleteKey(ctx context.Context, key string) error {
+	return n.do("delete a key on", func() error {
+		if n.impl.state() != StateRunning {
+			return ErrNodeNotRunning
+		}
+		c := n.impl.adminClient()
+		if c == nil {
+			return ErrNodeNotRunning
+		}
+		deleted, err := c.Del(ctx, key).Result()
+		if err != nil {
+			return err
+		}
+		n.log.Debug("key deleted", "node", n.name, "key", key, "existed", deleted > 0)
 		return nil
 	})
 }

@@ -1,241 +1,331 @@
-// Package faults holds the fault kinds a nemesis injects and the seeded plan
-// of when they fire. A pause freezes a client at a named point of its work
-// through its [Gate], as a stop-the-world GC or SIGSTOP would.
+// Package faults holds the fault kinds a nemesis injects, each a registered
+// value in a file of its own (in the way toxiproxy registers its toxics),
+// the seeded plan of when they fire, and the generic scheduler that carries
+// a plan out.
 //
-// Durations here are wall time unless a name says otherwise; the runner
-// converts scenario time with the run's time scale.
+// A kind does four things, and nothing outside its file knows how:
+//
+//   - Decode: read its own attributes from a scenario's fault mapping,
+//     strictly, through a [Decoder] (the scenario parser implements it with
+//     file:line:column errors);
+//   - Resolve: turn them into a [history.FaultStep] — concrete targets drawn
+//     from the run's seed, every time in wall ns, the step's effect in the
+//     checkers' terms;
+//   - Apply: start the step against the run's [Env] (links, nodes, clients)
+//     and return how to undo it;
+//   - optionally Draw: pick its attributes at random for the Jepsen-style
+//     random nemesis ([Drawer]).
+//
+// When a step fires is one [Trigger]: at a time, on a client event, or at a
+// point of a client's work; the [Scheduler] waits for it, applies the step,
+// records it as a fault operation, holds it for its duration and undoes it.
+//
+// Durations in a scenario (and in a kind's decoded attributes) are scenario
+// time; a resolved step holds wall time, the scenario time divided by the
+// run's time scale.
 package faults
 
 import (
 	"context"
-	"errors"
-	"sync"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
 	"time"
+
+	"github.com/locksim/locksim/internal/history"
 )
 
-// ErrCrashed is what a crashed client's gate returns from then on: the
-// client stopped for good.
-var ErrCrashed = errors.New("client crashed")
-
-// Pause is one planned pause of a client: the Occurrence-th time the client
-// reaches Point, it freezes for Duration (wall time).
-type Pause struct {
-	Client     string
-	Point      string
-	Occurrence int
-	Duration   time.Duration
-	// Scenario is the pause's length in scenario time, for the record.
-	Scenario time.Duration
-	// Crash makes the client stop for good at Point instead of pausing.
-	Crash bool
+// Kind is one registered fault kind.
+type Kind struct {
+	// Name is what a scenario writes as `kind:`.
+	Name string
+	// About is one line for `locksim list`.
+	About string
+	// Fields are the kind's own attribute names, beyond the ones every
+	// fault has (kind, optional) and the trigger fields it accepts.
+	Fields []string
+	// Triggers are the trigger kinds the kind accepts (history.Trigger*),
+	// the default first: a fault that names none gets TriggerAt at 0s, or
+	// must name a point when TriggerPoint is the only one.
+	Triggers []string
+	// PointHint explains the point of a point-triggered kind in the
+	// "missing required field" message ("where the client freezes").
+	PointHint string
+	// Points are the points a point-triggered kind may fire at.
+	Points []string
+	// RandomPoint allows `point: random` (a work point drawn from the
+	// seed).
+	RandomPoint bool
+	// Nemesis: the random nemesis may draw this kind (it implements
+	// Drawer).
+	Nemesis bool
+	// New returns a zero value of the kind's attributes, to decode into.
+	New func() Fault
 }
 
-// Hooks tell the nemesis's observer when a fault starts and ends, so the
-// runner can record it in the history. Either may be nil.
-type Hooks struct {
-	Start func(p Pause) (end func())
-	// Crash is called once when a planned crash stops the client.
-	Crash func(p Pause)
+// Fault is one fault kind's attributes, in scenario time, and its
+// behaviour. Implementations are the kinds' own types; the exported fields
+// of their structs, with yaml tags, are what a normalised scenario writes.
+type Fault interface {
+	// Decode reads the kind's attributes (Kind.Fields) from d, reporting
+	// every problem through d.
+	Decode(d Decoder)
+	// Resolve fills s with the kind's resolved targets, effect and
+	// parameters (wall ns), drawing selectors from r.Rand. s.ID, s.Kind
+	// and s.Trigger are already set.
+	Resolve(r *Resolver, s *history.FaultStep) error
+	// Apply starts the step on env. undo ends it; a nil undo means the
+	// step was an instant with nothing to undo (a clock jump, a crash of a
+	// client). Apply may block only as long as its action takes.
+	Apply(ctx context.Context, env Env, s history.FaultStep) (undo Undo, err error)
 }
 
-// Gate is a client's pause gate. Everything the client does (its job, its
-// renewer, its timers) passes through the gate and stops while it is
-// frozen. A Gate is safe for concurrent use.
-type Gate struct {
-	client string
-	hooks  Hooks
+// Undo ends an applied step. ctx bounds slow undos (a node restart).
+type Undo func(ctx context.Context) error
 
-	mu      sync.Mutex
-	seen    map[string]int // times each point was reached
-	plan    []Pause
-	thawed  chan struct{} // nil when not frozen; closed on thaw
-	crashed bool
+// Drawer is implemented by kinds the random nemesis can draw: Draw sets the
+// fault's attributes for a step of window (scenario time) from r.Rand.
+type Drawer interface {
+	Draw(r *Resolver, window time.Duration)
 }
 
-// NewGate returns the gate of client with its planned pauses.
-func NewGate(client string, plan []Pause, hooks Hooks) *Gate {
-	var mine []Pause
-	for _, p := range plan {
-		if p.Client == client {
-			mine = append(mine, p)
+// Decoder reads one scenario fault mapping's attributes for a kind. Every
+// method reports what is wrong itself (with the field's position), so a
+// kind only says what it needs. A field that is absent (or null) is "not
+// present"; a present field that is wrong is reported and also "not
+// present" to the kind.
+type Decoder interface {
+	// Has reports whether the field is in the mapping (and not null).
+	Has(field string) bool
+	// Duration reads a duration (scenario time). With min set (≥ 0 or
+	// > 0) a value below it is refused.
+	Duration(field string, min Bound) (time.Duration, bool)
+	// Number reads a finite number in (lo, hi], explained by why.
+	Number(field string, lo, hi float64, why string) (float64, bool)
+	// String reads a non-empty string.
+	String(field string) (string, bool)
+	// Enum reads one of values; what names it in messages ("partition
+	// mode").
+	Enum(field, what string, values []string) (string, bool)
+	// Client reads one client name (w1..wN).
+	Client(field string) (string, bool)
+	// Targets reads a list of node or client names, or one selector
+	// (one|minority|majority|all); what is "node" or "client".
+	Targets(field, what string) ([]string, bool)
+	// Required reports the field missing, with a hint of what to write.
+	Required(field, hint string)
+	// Errorf reports a problem at the field (its value, or its key when
+	// it has none); field "" is the fault mapping itself.
+	Errorf(field, format string, args ...any)
+	// RunDuration is the scenario's run duration (0 when unknown).
+	RunDuration() time.Duration
+}
+
+// Bound is the lower bound of a decoded duration.
+type Bound int
+
+// Bounds of Decoder.Duration.
+const (
+	AnyDuration Bound = iota // negative allowed (a backward clock jump)
+	NonNegative              // ≥ 0
+	Positive                 // > 0
+)
+
+// Resolver is what resolving a plan needs: the seed's generator and the
+// run's names and time scale.
+type Resolver struct {
+	Rand    *rand.Rand
+	Nodes   []string // n1, n2, … in order
+	Clients []string // w1, w2, … in order
+	// Scale is the run's time scale: wall = scenario / Scale.
+	Scale float64
+	// TTL is the scenario's lease TTL, scenario time (the random nemesis
+	// sizes its latencies and jumps by it).
+	TTL time.Duration
+}
+
+// Wall converts a scenario duration to wall ns.
+func (r *Resolver) Wall(d time.Duration) int64 { return int64(float64(d) / r.Scale) }
+
+// Select resolves a target list: concrete names are kept; a single selector
+// picks one|minority|majority|all of pool from r.Rand, in pool order. An
+// empty list gives def.
+func (r *Resolver) Select(sel, pool, def []string) ([]string, error) {
+	if len(sel) == 0 {
+		return slices.Clone(def), nil
+	}
+	if len(sel) == 1 {
+		n := len(pool)
+		k := -1
+		switch sel[0] {
+		case SelectOne:
+			k = 1
+		case SelectMinority:
+			k = max(1, (n-1)/2)
+		case SelectMajority:
+			k = n/2 + 1
+		case SelectAll:
+			return slices.Clone(pool), nil
+		}
+		if k >= 0 {
+			perm := r.Rand.Perm(n)[:min(k, n)]
+			slices.Sort(perm)
+			out := make([]string, len(perm))
+			for i, j := range perm {
+				out[i] = pool[j]
+			}
+			return out, nil
 		}
 	}
-	return &Gate{client: client, hooks: hooks, seen: map[string]int{}, plan: mine}
-}
-
-// Point is called by the client when it reaches a named point. When a pause
-// is planned there, the calling goroutine freezes the whole client for the
-// pause's duration and then returns. It returns ctx.Err() when ctx ends
-// first (the pause is still recorded as ended then).
-func (g *Gate) Point(ctx context.Context, point string) error {
-	g.mu.Lock()
-	if g.crashed {
-		g.mu.Unlock()
-		return ErrCrashed
-	}
-	if len(g.plan) == 0 { // nothing planned here: no need to count
-		g.mu.Unlock()
-		return g.Wait(ctx)
-	}
-	g.seen[point]++
-	n := g.seen[point]
-	var hit *Pause
-	for i := range g.plan {
-		if g.plan[i].Point == point && g.plan[i].Occurrence == n {
-			hit = &g.plan[i]
-			break
+	for _, s := range sel {
+		if !slices.Contains(pool, s) {
+			return nil, fmt.Errorf("unknown target %q (have %s)", s, strings.Join(pool, ", "))
 		}
 	}
-	g.mu.Unlock()
-	if hit == nil {
-		return g.Wait(ctx)
-	}
-	if hit.Crash {
-		g.Crash()
-		if g.hooks.Crash != nil {
-			g.hooks.Crash(*hit)
-		}
-		return ErrCrashed
-	}
-	return g.Freeze(ctx, *hit)
+	return slices.Clone(sel), nil
 }
 
-// Crash stops the client for good: from now on every Point, Wait and Sleep
-// of the gate returns ErrCrashed (at once, or when a pause in progress
-// ends), so the client's job and its renewer both stop.
-func (g *Gate) Crash() {
-	g.mu.Lock()
-	g.crashed = true
-	g.mu.Unlock()
+// pick draws one selector's worth of pool (a random nemesis step).
+func (r *Resolver) pick(sel string, pool []string) []string {
+	out, _ := r.Select([]string{sel}, pool, nil)
+	return out
 }
 
-// Crashed reports whether the client crashed.
-func (g *Gate) Crashed() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.crashed
-}
+// Selectors choose nodes or clients from the run's seed.
+const (
+	SelectOne      = "one"
+	SelectMinority = "minority"
+	SelectMajority = "majority"
+	SelectAll      = "all"
+)
 
-// Freeze stops the client for p.Duration, recording the fault through the
-// hooks, and returns when it thaws or ctx ends.
-func (g *Gate) Freeze(ctx context.Context, p Pause) error {
-	thawed := make(chan struct{})
-	g.mu.Lock()
-	g.thawed = thawed
-	g.mu.Unlock()
-	var end func()
-	if g.hooks.Start != nil {
-		end = g.hooks.Start(p)
-	}
-	t := time.NewTimer(p.Duration)
-	var err error
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-		t.Stop()
-		err = ctx.Err()
-	}
-	g.mu.Lock()
-	g.thawed = nil
-	g.mu.Unlock()
-	close(thawed)
-	if end != nil {
-		end()
-	}
-	if err == nil && g.Crashed() {
-		err = ErrCrashed
-	}
-	return err
-}
+// Selectors lists the selectors, in the order messages name them.
+func Selectors() []string { return []string{SelectOne, SelectMinority, SelectMajority, SelectAll} }
 
-// Wait blocks while the client is frozen, so that other goroutines of the
-// client (a renewer, a timer) stop too. It returns at once when not frozen.
-func (g *Gate) Wait(ctx context.Context) error {
-	g.mu.Lock()
-	ch, crashed := g.thawed, g.crashed
-	g.mu.Unlock()
-	if crashed {
-		return ErrCrashed
-	}
-	if ch == nil {
-		return ctx.Err()
-	}
-	select {
-	case <-ch:
-		if g.Crashed() {
-			return ErrCrashed
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// ErrStopped is returned by SleepOr when its stop channel closed first.
-var ErrStopped = errors.New("sleep stopped")
-
-// Sleep waits d (wall time) as the client: a freeze that begins during the
-// sleep extends it until the thaw, as a stop-the-world pause would.
-func (g *Gate) Sleep(ctx context.Context, d time.Duration) error {
-	return g.SleepOr(ctx, d, nil)
-}
-
-// SleepOr is Sleep that also ends, with ErrStopped, when stop closes (a
-// watchdog declaring the lease lost); a nil stop never closes.
-func (g *Gate) SleepOr(ctx context.Context, d time.Duration, stop <-chan struct{}) error {
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-stop:
-			return ErrStopped
+// links is every link clients × nodes.
+func links(clients, nodes []string) []history.Link {
+	out := make([]history.Link, 0, len(clients)*len(nodes))
+	for _, c := range clients {
+		for _, n := range nodes {
+			out = append(out, history.Link{Client: c, Node: n})
 		}
 	}
-	return g.Wait(ctx)
+	return out
 }
 
-// Latch holds back whoever waits on it while it is shut: a starve-renewals
-// fault shuts the client's renewer latch, so only its renewals wait while
-// its job runs on. Safe for concurrent use; the zero value is open.
-type Latch struct {
-	mu sync.Mutex
-	ch chan struct{} // nil when open; closed on open
+// Env is the run as a fault step acts on it; the runner implements it.
+type Env interface {
+	// Link is the proxied connection from client to node.
+	Link(client, node string) (Link, error)
+	// Node is a Redis node by name.
+	Node(name string) (Node, error)
+	// Client is a lock client by name.
+	Client(name string) (Client, error)
 }
 
-// Shut makes Wait block until Open.
-func (l *Latch) Shut() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ch == nil {
-		l.ch = make(chan struct{})
-	}
+// Link is one client→node proxy. Times are wall time.
+type Link interface {
+	Cut(mode, direction string) error
+	Uncut() error
+	AddLatency(latency, jitter time.Duration) error
+	RemoveLatency() error
+	Reset() error
+	RemoveReset() error
 }
 
-// Open releases every waiter; it is a no-op on an open latch.
-func (l *Latch) Open() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ch != nil {
-		close(l.ch)
-		l.ch = nil
-	}
+// Node is one Redis node. Times are wall time.
+type Node interface {
+	Kill() error
+	Restart(ctx context.Context) error
+	Pause() error
+	Resume() error
+	// ShiftClock moves the node's clock by delta: every key's remaining
+	// TTL changes by −delta (lock-theory §6.3).
+	ShiftClock(ctx context.Context, delta time.Duration) error
+	// DeleteKey deletes key on the node, as a janitor or operator would.
+	DeleteKey(ctx context.Context, key string) error
 }
 
-// Wait returns when the latch is open or ctx ends (then ctx.Err()).
-func (l *Latch) Wait(ctx context.Context) error {
-	l.mu.Lock()
-	ch := l.ch
-	l.mu.Unlock()
-	if ch == nil {
-		return ctx.Err()
-	}
-	select {
-	case <-ch:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+// Client is one lock client as faults see it.
+type Client interface {
+	// Freeze stops the world of the client until Thaw: its job, renewer
+	// and timers wait at their next gate.
+	Freeze()
+	Thaw()
+	// Crash stops the client for good.
+	Crash()
+	// Starve holds back only the client's lease renewer until Feed.
+	Starve()
+	Feed()
+	// Clock is the client's own clock.
+	Clock() Clock
 }
+
+// Clock is a client's own clock as faults change it (wall time).
+type Clock interface {
+	Jump(d time.Duration)
+	SetRate(rate float64)
+}
+
+// registry holds the registered kinds by name.
+var registry = map[string]Kind{}
+
+// Register adds a kind; it panics on a duplicate or incomplete
+// registration (a programming error, found at init).
+func Register(k Kind) {
+	if k.Name == "" || k.New == nil || len(k.Triggers) == 0 || k.About == "" {
+		panic(fmt.Sprintf("faults: incomplete registration of kind %q", k.Name))
+	}
+	if _, dup := registry[k.Name]; dup {
+		panic(fmt.Sprintf("faults: kind %q registered twice", k.Name))
+	}
+	if _, ok := k.New().(Drawer); k.Nemesis && !ok {
+		panic(fmt.Sprintf("faults: kind %q is drawn by the nemesis but has no Draw", k.Name))
+	}
+	registry[k.Name] = k
+}
+
+// Lookup returns the kind registered under name.
+func Lookup(name string) (Kind, bool) {
+	k, ok := registry[name]
+	return k, ok
+}
+
+// Kinds returns every registered kind, sorted by name.
+func Kinds() []Kind {
+	out := make([]Kind, 0, len(registry))
+	for _, k := range registry {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names returns the registered kinds' names, sorted.
+func Names() []string {
+	var out []string
+	for _, k := range Kinds() {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// NemesisNames returns the names of the kinds the random nemesis can draw,
+// sorted.
+func NemesisNames() []string {
+	var out []string
+	for _, k := range Kinds() {
+		if k.Nemesis {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// Accepts reports whether the kind accepts the trigger kind t.
+func (k Kind) Accepts(t string) bool { return slices.Contains(k.Triggers, t) }
+
+// Wall-time helpers for kinds.
+func wall(ns int64) time.Duration { return time.Duration(ns) }

@@ -8,208 +8,243 @@ import (
 	"strings"
 	"time"
 
-	"github.com/locksim/locksim/internal/scenario"
+	"gopkg.in/yaml.v3"
+
+	"github.com/locksim/locksim/internal/history"
 )
 
-// Step is one resolved fault of a run's plan: concrete targets and times,
-// all in scenario time. Steps with a Trigger start Delay after their client
-// event; the others start At after time zero (≤ 0: before any client
-// starts).
-type Step struct {
-	// ID numbers the steps of a plan from 1.
-	ID   int
+// Spec is one fault of a scenario file: its kind, when it fires and the
+// kind's attributes, all in scenario time.
+type Spec struct {
 	Kind string
-	// At is the start, scenario time (ignored when Trigger is set).
+	// When is when the fault fires.
+	When When
+	// Optional: the run is not judged incomplete when the fault never
+	// fires (scenario `optional: true`).
+	Optional bool
+	// Fault is the kind's decoded attributes.
+	Fault Fault
+	// Line and Column locate the fault in its file (0 when not from one).
+	Line, Column int
+}
+
+// When is a scenario fault's trigger, scenario time: exactly one of a time
+// (Kind history.TriggerAt), a client event (TriggerEvent) or a point of the
+// client's work (TriggerPoint; the client is the fault's own client).
+type When struct {
+	Kind string
+	// At: TriggerAt's start since the workload's time zero; 0 applies the
+	// fault before any client starts.
 	At time.Duration
-	// Trigger, when set, starts the step Delay after a client event.
-	Trigger *scenario.When
-	Delay   time.Duration
-	// Duration is the active window; 0 means until the end of the run
-	// (clock-jump: instantaneous).
-	Duration time.Duration
-	// Nodes and Clients are the concrete targets. A partition, latency or
-	// reset acts on every link Clients × Nodes.
-	Nodes   []string
-	Clients []string
-	// Mode and Direction of a partition.
-	Mode, Direction string
-	// Latency and Jitter of a latency step.
-	Latency, Jitter time.Duration
-	// Delta of a clock-jump.
-	Delta time.Duration
-	// Rate of a clock-rate step.
-	Rate float64
-	// Restart: a crashed node restarts RestartAfter after the crash.
-	Restart      bool
-	RestartAfter time.Duration
-	// Point and Occurrence of a client pause.
+	// Client, Event, Node and Delay: TriggerEvent.
+	Client string
+	Event  string
+	Node   string
+	Delay  time.Duration
+	// Point and Occurrence (1 = the first time): TriggerPoint. Point may be
+	// PointRandom, drawn from the seed when the plan is resolved.
 	Point      string
 	Occurrence int
-	// Random marks a step drawn by the random nemesis.
-	Random bool
+}
+
+// PointRandom lets the seeded plan pick one of the workload's points.
+const PointRandom = "random"
+
+// Nemesis is a seeded random fault schedule (Jepsen style): every Interval
+// (scenario time) from Start (default: Interval) one fault of a kind drawn
+// from Faults starts, on targets drawn from the seed, and lasts Duration.
+// Its steps are optional by nature.
+type Nemesis struct {
+	Interval time.Duration `yaml:"interval"`
+	Duration time.Duration `yaml:"duration"`
+	Faults   []string      `yaml:"faults"`
+	Start    time.Duration `yaml:"start,omitempty"`
 }
 
 // Plan is the resolved fault schedule of one run. It depends only on the
-// scenario and the seed.
+// scenario and the seed. Steps[i] is carried out by faults[i].
 type Plan struct {
-	Seed  int64
-	Steps []Step
+	Seed   int64
+	Steps  []history.FaultStep
+	faults []Fault
 }
 
-// Lines is the plan in plain words, one line per step, for the history
-// header and the log.
-func (p Plan) Lines() []string {
+// Topology is what resolving a plan needs to know of the run.
+type Topology struct {
+	Nodes   []string // n1, n2, … in order
+	Clients []string // w1, w2, … in order
+	// Scale is the run's time scale (wall = scenario / Scale).
+	Scale float64
+	// TTL is the lease TTL and Duration the run's length, scenario time.
+	TTL, Duration time.Duration
+}
+
+// NewPlan resolves a scenario's faults and random nemesis into a plan,
+// drawing every choice (selectors, random points, nemesis kinds and
+// targets) from seed alone.
+func NewPlan(specs []Spec, nm *Nemesis, seed int64, t Topology) (Plan, error) {
+	if t.Scale <= 0 {
+		t.Scale = 1
+	}
+	r := &Resolver{Rand: rand.New(rand.NewPCG(uint64(seed), 0x6e656d65736973)), // "nemesis"
+		Nodes: t.Nodes, Clients: t.Clients, Scale: t.Scale, TTL: t.TTL}
+	plan := Plan{Seed: seed}
+	add := func(kind string, w When, optional, random bool, f Fault) error {
+		s := history.FaultStep{ID: len(plan.Steps) + 1, Kind: kind, Optional: optional, Random: random}
+		if err := f.Resolve(r, &s); err != nil {
+			return err
+		}
+		tr, err := r.trigger(kind, w, s)
+		if err != nil {
+			return err
+		}
+		s.Trigger = tr
+		plan.Steps = append(plan.Steps, s)
+		plan.faults = append(plan.faults, f)
+		return nil
+	}
+	for i, sp := range specs {
+		if sp.Fault == nil {
+			return Plan{}, fmt.Errorf("faults[%d] (%s): no attributes decoded", i, sp.Kind)
+		}
+		if err := add(sp.Kind, sp.When, sp.Optional, false, sp.Fault); err != nil {
+			return Plan{}, fmt.Errorf("faults[%d] (%s): %w", i, sp.Kind, err)
+		}
+	}
+	if nm != nil && nm.Interval > 0 && len(nm.Faults) > 0 {
+		start := nm.Start
+		if start == 0 {
+			start = nm.Interval
+		}
+		for at := start; at+nm.Duration < t.Duration; at += nm.Interval {
+			name := nm.Faults[r.Rand.IntN(len(nm.Faults))]
+			k, ok := Lookup(name)
+			if !ok || !k.Nemesis {
+				return Plan{}, fmt.Errorf("nemesis: kind %q cannot be drawn", name)
+			}
+			f := k.New()
+			f.(Drawer).Draw(r, nm.Duration)
+			if err := add(name, When{Kind: history.TriggerAt, At: at}, true, true, f); err != nil {
+				return Plan{}, fmt.Errorf("nemesis step at %s (%s): %w", at, name, err)
+			}
+		}
+	}
+	return plan, nil
+}
+
+// trigger resolves a fault's When into the history's Trigger (wall ns).
+func (r *Resolver) trigger(kind string, w When, s history.FaultStep) (history.Trigger, error) {
+	switch w.Kind {
+	case history.TriggerAt, "":
+		return history.Trigger{Kind: history.TriggerAt, At: r.Wall(max(w.At, 0))}, nil
+	case history.TriggerEvent:
+		return history.Trigger{Kind: history.TriggerEvent, Client: w.Client, Event: w.Event, Node: w.Node, Delay: r.Wall(w.Delay)}, nil
+	case history.TriggerPoint:
+		if len(s.Clients) != 1 {
+			return history.Trigger{}, fmt.Errorf("a %s at a point needs exactly one client (got %d)", kind, len(s.Clients))
+		}
+		point := w.Point
+		if point == PointRandom {
+			wp := history.WorkPoints()
+			point = wp[r.Rand.IntN(len(wp))]
+		}
+		return history.Trigger{Kind: history.TriggerPoint, Client: s.Clients[0], Point: point, Occurrence: max(w.Occurrence, 1)}, nil
+	}
+	return history.Trigger{}, fmt.Errorf("unknown trigger %q", w.Kind)
+}
+
+// Lines is the plan in plain words, one line per step in scenario time,
+// for the log (never parsed back: the plan itself is data,
+// history.Header.Plan). scale is the run's time scale.
+func (p Plan) Lines(scale float64) []string {
 	out := make([]string, 0, len(p.Steps))
 	for _, s := range p.Steps {
-		out = append(out, s.String())
+		out = append(out, Describe(s, scale))
 	}
 	return out
 }
 
-// Pauses returns the client pauses of the plan for the pause gates; scale
-// converts scenario time to wall time.
-func (p Plan) Pauses(scale float64) []Pause {
-	var out []Pause
-	for _, s := range p.Steps {
-		if !s.Gated() {
-			continue
-		}
-		out = append(out, Pause{Client: s.Clients[0], Point: s.Point, Occurrence: s.Occurrence,
-			Duration: time.Duration(float64(s.Duration) / scale), Scenario: s.Duration,
-			Crash: s.Kind == scenario.KindCrashClient})
+// Describe is one English line about a resolved step, in scenario time
+// (scale is the run's time scale), for logs and error messages: "#1 when w1
+// first reaches before-write: pause on w1, for 35s". The report tells steps
+// in its own words from the same data.
+func Describe(s history.FaultStep, scale float64) string {
+	if scale <= 0 {
+		scale = 1
 	}
-	return out
-}
-
-// Gated reports whether the step fires at a point of the client's work
-// (through its pause gate) rather than at a time or an event: a planned
-// pause, or a crash-client with a point.
-func (s Step) Gated() bool {
-	switch s.Kind {
-	case scenario.KindPause:
-		return !s.Random
-	case scenario.KindCrashClient:
-		return s.Point != ""
-	}
-	return false
-}
-
-// Links returns the link targets "w1→n4" of a network step.
-func (s Step) Links() []string {
-	var out []string
-	for _, c := range s.Clients {
-		for _, n := range s.Nodes {
-			out = append(out, c+"→"+n)
+	sc := func(ns int64) string { return time.Duration(float64(ns) * scale).Round(time.Microsecond).String() }
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d ", s.ID)
+	t := s.Trigger
+	switch t.Kind {
+	case history.TriggerPoint:
+		if t.Occurrence <= 1 {
+			fmt.Fprintf(&b, "when %s first reaches %s", t.Client, t.Point)
+		} else {
+			fmt.Fprintf(&b, "the %s time %s reaches %s", ordinal(t.Occurrence), t.Client, t.Point)
 		}
-	}
-	return out
-}
-
-// Targets are the step's targets as the history records them.
-func (s Step) Targets() []string {
-	switch s.Kind {
-	case scenario.KindPartition, scenario.KindLatency, scenario.KindReset:
-		return s.Links()
-	case scenario.KindPause, scenario.KindStarveRenewals, scenario.KindCrashClient:
-		return s.Clients
-	}
-	if len(s.Nodes) > 0 {
-		return s.Nodes
-	}
-	return s.Clients
-}
-
-// Detail is one plain sentence about what the step does, scenario time.
-func (s Step) Detail() string {
-	who := func() string {
-		if len(s.Nodes) > 0 {
-			return join(s.Nodes)
+	case history.TriggerEvent:
+		if t.Event == history.EventGrantedBy {
+			fmt.Fprintf(&b, "%s after %s first holds the lock on %s", sc(t.Delay), t.Client, t.Node)
+		} else {
+			fmt.Fprintf(&b, "%s after %s's acquire first returns ok", sc(t.Delay), t.Client)
 		}
-		return join(s.Clients)
-	}
-	switch s.Kind {
-	case scenario.KindPartition:
-		how := "silently dropped"
-		if s.Mode == "refuse" {
-			how = "refused"
-		}
-		if s.Direction == "replies" {
-			how = "lost on the way back (commands still reach Redis)"
-		}
-		return fmt.Sprintf("%s cut from %s: traffic %s", join(s.Clients), join(s.Nodes), how)
-	case scenario.KindLatency:
-		d := fmt.Sprintf("replies from %s to %s delayed by %s", join(s.Nodes), join(s.Clients), s.Latency)
-		if s.Jitter > 0 {
-			d += fmt.Sprintf(" ± %s", s.Jitter)
-		}
-		return d
-	case scenario.KindReset:
-		return fmt.Sprintf("connections from %s to %s reset (TCP RST)", join(s.Clients), join(s.Nodes))
-	case scenario.KindCrash:
-		if s.Restart {
-			return fmt.Sprintf("%s killed (kill -9), restarted after %s", join(s.Nodes), s.RestartAfter)
-		}
-		return fmt.Sprintf("%s killed (kill -9), down until the end of the run", join(s.Nodes))
-	case scenario.KindPauseNode:
-		return fmt.Sprintf("%s stopped (SIGSTOP) for %s", join(s.Nodes), s.Duration)
-	case scenario.KindClockJump:
-		dir, d := "forward", s.Delta
-		if d < 0 {
-			dir, d = "backward", -d
-		}
-		if len(s.Nodes) > 0 {
-			return fmt.Sprintf("%s's clock jumped %s %s", who(), dir, d)
-		}
-		return fmt.Sprintf("%s's own clock jumped %s %s", who(), dir, d)
-	case scenario.KindClockRate:
-		if len(s.Nodes) > 0 {
-			return fmt.Sprintf("%s's clock runs at %g× speed", who(), s.Rate)
-		}
-		return fmt.Sprintf("%s's own clock runs at %g× speed", who(), s.Rate)
-	case scenario.KindPause:
-		return fmt.Sprintf("stop-the-world pause of %s", s.Duration)
-	case scenario.KindStarveRenewals:
-		return fmt.Sprintf("%s's lease renewer starved for %s while its job runs on", join(s.Clients), s.Duration)
-	case scenario.KindCrashClient:
-		return fmt.Sprintf("%s crashed: it stops for good and never releases its lock", join(s.Clients))
-	}
-	return s.Kind
-}
-
-// String is the step's line in the plan: when, what, how long.
-func (s Step) String() string {
-	var when string
-	switch {
-	case s.Gated():
-		when = fmt.Sprintf("the %s time %s reaches %s", ordinal(s.Occurrence), s.Clients[0], s.Point)
-		if s.Occurrence <= 1 {
-			when = fmt.Sprintf("when %s first reaches %s", s.Clients[0], s.Point)
-		}
-	case s.Trigger != nil && s.Trigger.Event == scenario.EventGrantedBy:
-		when = fmt.Sprintf("%s after %s first holds the lock on %s", s.Delay, s.Trigger.Client, s.Trigger.Node)
-	case s.Trigger != nil:
-		when = fmt.Sprintf("%s after %s's acquire first returns ok", s.Delay, s.Trigger.Client)
-	case s.At <= 0:
-		when = "before the clients start"
 	default:
-		when = "at " + s.At.String()
+		if t.At <= 0 {
+			b.WriteString("before the clients start")
+		} else {
+			fmt.Fprintf(&b, "at %s", sc(t.At))
+		}
 	}
-	line := fmt.Sprintf("#%d %s: %s — %s", s.ID, when, s.Kind, s.Detail())
+	fmt.Fprintf(&b, ": %s", s.Kind)
+	var on []string
+	on = append(on, s.Clients...)
+	for _, l := range s.Links {
+		on = append(on, l.Client+"→"+l.Node)
+	}
+	on = append(on, s.Nodes...)
+	if len(on) > 0 {
+		fmt.Fprintf(&b, " on %s", strings.Join(on, ", "))
+	}
+	if s.Key != "" {
+		fmt.Fprintf(&b, " key %s", s.Key)
+	}
+	var params []string
+	if s.Delta != 0 {
+		params = append(params, "delta "+sc(s.Delta))
+	}
+	if s.Rate != 0 {
+		params = append(params, "rate "+strconv.FormatFloat(s.Rate, 'g', -1, 64))
+	}
+	if s.Latency != 0 {
+		params = append(params, "latency "+sc(s.Latency))
+	}
+	if s.Jitter != 0 {
+		params = append(params, "jitter "+sc(s.Jitter))
+	}
+	if s.Mode != "" {
+		params = append(params, "mode "+s.Mode)
+	}
+	if s.Direction != "" {
+		params = append(params, "direction "+s.Direction)
+	}
+	if len(params) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(params, ", "))
+	}
 	switch {
-	case s.Kind == scenario.KindClockJump || s.Kind == scenario.KindPause || s.Kind == scenario.KindCrash || s.Kind == scenario.KindCrashClient,
-		s.Kind == scenario.KindPauseNode || s.Kind == scenario.KindStarveRenewals: // the detail says how long
+	case s.UntilEnd:
+		b.WriteString(", until the end of the run")
 	case s.Duration > 0:
-		line += fmt.Sprintf(", for %s", s.Duration)
-	default:
-		line += ", until the end of the run"
+		fmt.Fprintf(&b, ", for %s", sc(s.Duration))
 	}
 	if s.Random {
-		line += " (random nemesis)"
+		b.WriteString(" (random nemesis)")
 	}
-	return line
+	if s.Optional && !s.Random {
+		b.WriteString(" (optional)")
+	}
+	return b.String()
 }
-
-func join(xs []string) string { return strings.Join(xs, ", ") }
 
 // ordinal is "2nd", "3rd", "11th", …
 func ordinal(n int) string {
@@ -226,177 +261,69 @@ func ordinal(n int) string {
 	return strconv.Itoa(n) + suffix
 }
 
-// NewPlan resolves sc's faults and random nemesis into a plan, drawing every
-// choice (selectors, random points, nemesis kinds and targets) from seed
-// alone. nodes and clients are the run's names in order.
-func NewPlan(sc scenario.Scenario, seed int64, nodes, clients []string) (Plan, error) {
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x6e656d65736973)) // "nemesis"
-	plan := Plan{Seed: seed}
-	for i, f := range sc.Faults {
-		s, err := resolve(rng, f, sc, nodes, clients)
-		if err != nil {
-			return Plan{}, fmt.Errorf("faults[%d] (%s): %w", i, f.Kind, err)
+// MarshalYAML writes the spec as the mapping a scenario file holds: kind,
+// the trigger's fields, optional, then the kind's own attributes (the
+// exported fields of its type), for the normalised scenario.yaml.
+func (s Spec) MarshalYAML() (any, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	put := func(k string, v any) error {
+		var val yaml.Node
+		if err := val.Encode(v); err != nil {
+			return err
 		}
-		plan.Steps = append(plan.Steps, s)
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &val)
+		return nil
 	}
-	if nm := sc.Nemesis; nm != nil && nm.Interval > 0 && len(nm.Faults) > 0 {
-		start := time.Duration(nm.Start)
-		if start == 0 {
-			start = nm.Interval.D()
+	if err := put("kind", s.Kind); err != nil {
+		return nil, err
+	}
+	var attrs yaml.Node
+	if s.Fault != nil {
+		if err := attrs.Encode(s.Fault); err != nil {
+			return nil, fmt.Errorf("fault %s: %w", s.Kind, err)
 		}
-		for at := start; at+nm.Duration.D() < sc.Duration.D(); at += nm.Interval.D() {
-			kind := nm.Faults[rng.IntN(len(nm.Faults))]
-			plan.Steps = append(plan.Steps, randomStep(rng, kind, at, nm.Duration.D(), sc, nodes, clients))
-		}
 	}
-	for i := range plan.Steps {
-		plan.Steps[i].ID = i + 1
-	}
-	return plan, nil
-}
-
-// Select resolves a target list: concrete names are kept; a single
-// selector picks one|minority|majority|all of pool from rng, in pool order.
-// An empty list gives def.
-func Select(rng *rand.Rand, sel []string, pool []string, def []string) ([]string, error) {
-	if len(sel) == 0 {
-		return def, nil
-	}
-	if len(sel) == 1 {
-		n := len(pool)
-		k := -1
-		switch sel[0] {
-		case scenario.SelectOne:
-			k = 1
-		case scenario.SelectMinority:
-			k = max(1, (n-1)/2)
-		case scenario.SelectMajority:
-			k = n/2 + 1
-		case scenario.SelectAll:
-			return slices.Clone(pool), nil
-		}
-		if k >= 0 {
-			perm := rng.Perm(n)[:min(k, n)]
-			slices.Sort(perm)
-			out := make([]string, len(perm))
-			for i, j := range perm {
-				out[i] = pool[j]
+	// The kind's client comes first, as people write it.
+	rest := attrs.Content
+	if attrs.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(rest); i += 2 {
+			if rest[i].Value == "client" {
+				m.Content = append(m.Content, rest[i], rest[i+1])
+				rest = slices.Delete(slices.Clone(rest), i, i+2)
+				break
 			}
-			return out, nil
 		}
 	}
-	for _, s := range sel {
-		if !slices.Contains(pool, s) {
-			return nil, fmt.Errorf("unknown target %q (have %s)", s, join(pool))
-		}
-	}
-	return slices.Clone(sel), nil
-}
-
-var workPoints = []string{scenario.PointAfterAcquire, scenario.PointBeforeWrite, scenario.PointBeforeRelease}
-
-func resolve(rng *rand.Rand, f scenario.Fault, sc scenario.Scenario, nodes, clients []string) (Step, error) {
-	s := Step{Kind: f.Kind, Duration: f.Duration.D(), Mode: f.Mode, Direction: f.Direction,
-		Latency: f.Latency.D(), Jitter: f.Jitter.D(), Delta: f.Delta.D(), Rate: f.Rate,
-		Point: f.Point, Occurrence: max(f.Occurrence, 1)}
-	if f.At != nil {
-		s.At = f.At.D()
-	}
-	if f.When != nil {
-		w := *f.When
-		s.Trigger, s.Delay = &w, f.Delay.D()
-	}
-	if f.RestartAfter != nil {
-		s.Restart, s.RestartAfter = true, f.RestartAfter.D()
-	}
-	if s.Mode == "" {
-		s.Mode = "drop"
-	}
-	if s.Direction == "" {
-		s.Direction = "both"
-	}
+	w := s.When
 	var err error
-	switch f.Kind {
-	case scenario.KindPause:
-		s.Clients = []string{f.Client}
-		if s.Point == scenario.PointRandom {
-			s.Point = workPoints[rng.IntN(len(workPoints))]
+	switch w.Kind {
+	case history.TriggerPoint:
+		err = put("point", w.Point)
+		if err == nil {
+			err = put("occurrence", max(w.Occurrence, 1))
 		}
-		return s, nil
-	case scenario.KindStarveRenewals, scenario.KindCrashClient:
-		s.Clients = []string{f.Client}
-		if !slices.Contains(clients, f.Client) {
-			return s, fmt.Errorf("unknown client %q (have %s)", f.Client, join(clients))
+	case history.TriggerEvent:
+		ev := map[string]string{"client": w.Client, "event": w.Event}
+		if w.Node != "" {
+			ev["node"] = w.Node
 		}
-		return s, nil
-	case scenario.KindPartition, scenario.KindLatency, scenario.KindReset:
-		if s.Nodes, err = Select(rng, f.Nodes, nodes, nil); err != nil {
-			return s, err
+		err = put("when", ev)
+		if err == nil && w.Delay != 0 {
+			err = put("delay", w.Delay)
 		}
-		s.Clients, err = Select(rng, f.Clients, clients, clients)
-		return s, err
-	case scenario.KindCrash, scenario.KindPauseNode:
-		s.Nodes, err = Select(rng, f.Nodes, nodes, nil)
-		return s, err
-	case scenario.KindClockJump, scenario.KindClockRate:
-		if len(f.Nodes) > 0 {
-			s.Nodes, err = Select(rng, f.Nodes, nodes, nil)
-		} else {
-			s.Clients, err = Select(rng, f.Clients, clients, nil)
-		}
-		return s, err
+	default:
+		err = put("at", w.At)
 	}
-	return s, fmt.Errorf("unknown fault kind %q", f.Kind)
-}
-
-// randomStep draws one nemesis fault of kind at scenario time at.
-func randomStep(rng *rand.Rand, kind string, at, d time.Duration, sc scenario.Scenario, nodes, clients []string) Step {
-	pick := func(sel string, pool []string) []string {
-		out, _ := Select(rng, []string{sel}, pool, nil)
-		return out
+	if err != nil {
+		return nil, err
 	}
-	s := Step{Kind: kind, At: at, Duration: d, Random: true, Mode: "drop", Direction: "both", Occurrence: 1}
-	ttl := sc.TTL.D()
-	switch kind {
-	case scenario.KindPartition:
-		// Either a minority of nodes from every client, or one client from
-		// a majority (Jepsen's partition-random-halves, on links).
-		if rng.IntN(2) == 0 {
-			s.Nodes, s.Clients = pick(scenario.SelectMinority, nodes), slices.Clone(clients)
-		} else {
-			s.Nodes, s.Clients = pick(scenario.SelectMajority, nodes), pick(scenario.SelectOne, clients)
-		}
-		if rng.IntN(4) == 0 {
-			s.Direction = "replies"
-		}
-	case scenario.KindLatency:
-		s.Nodes, s.Clients = pick(scenario.SelectOne, nodes), slices.Clone(clients)
-		s.Latency = max(ttl/20, time.Millisecond)
-		s.Jitter = s.Latency / 2
-	case scenario.KindReset:
-		s.Nodes, s.Clients = pick(scenario.SelectOne, nodes), slices.Clone(clients)
-	case scenario.KindCrash:
-		s.Nodes = pick(scenario.SelectOne, nodes)
-		s.Restart, s.RestartAfter = true, d
-		s.Duration = 0
-	case scenario.KindPauseNode:
-		s.Nodes = pick(scenario.SelectOne, nodes)
-	case scenario.KindClockJump:
-		s.Nodes = pick(scenario.SelectOne, nodes)
-		s.Delta = ttl / 2
-		if rng.IntN(2) == 0 {
-			s.Delta = -s.Delta
-		}
-		s.Duration = 0
-	case scenario.KindClockRate:
-		s.Nodes = pick(scenario.SelectOne, nodes)
-		s.Rate = 1.5
-	case scenario.KindPause:
-		s.Clients = pick(scenario.SelectOne, clients)
-		s.Point = workPoints[rng.IntN(len(workPoints))]
-		// A nemesis pause fires at the client's next point at or after
-		// the slot; Occurrence 0 marks "next" for the runner.
-		s.Occurrence = 0
+	if attrs.Kind == yaml.MappingNode {
+		m.Content = append(m.Content, rest...)
 	}
-	return s
+	if s.Optional {
+		if err := put("optional", true); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }

@@ -1,4 +1,4 @@
-package faults
+package faults_test
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -15,24 +17,48 @@ var (
 	fiveClient = []string{"w1", "w2", "w3", "w4", "w5"}
 )
 
-func nemesisScenario() scenario.Scenario {
-	d := func(s string) scenario.Duration { x, _ := time.ParseDuration(s); return scenario.Duration(x) }
-	return scenario.Scenario{
-		Name: "nemesis", TimeScale: 10, Duration: d("2m"), Nodes: 5, Clients: 5, Algorithm: "redlock", TTL: d("10s"),
-		Faults: []scenario.Fault{
-			{Kind: scenario.KindPartition, Nodes: []string{"minority"}, Clients: []string{"one"}, Duration: d("5s")},
-			{Kind: scenario.KindPause, Client: "w2", Point: scenario.PointRandom, Occurrence: 1, Duration: d("3s")},
-		},
-		Nemesis: &scenario.Nemesis{Interval: d("5s"), Duration: d("2s"),
-			Faults: []string{scenario.KindPartition, scenario.KindPauseNode, scenario.KindClockJump, scenario.KindCrash, scenario.KindLatency, scenario.KindPause}},
+const nemesisYAML = `
+name: nemesis
+time_scale: 10
+duration: 2m
+nodes: 5
+clients: 5
+algorithm: redlock
+ttl: 10s
+faults:
+  - {kind: partition, nodes: minority, clients: one, duration: 5s}
+  - {kind: pause, client: w2, point: random, duration: 3s}
+nemesis:
+  interval: 5s
+  duration: 2s
+  faults: [partition, pause-node, clock-jump, crash, latency, pause]
+`
+
+func parse(t *testing.T, yaml string) scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse("test.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
 	}
+	return sc
+}
+
+func topology(sc scenario.Scenario) faults.Topology {
+	var nodes, clients []string
+	for i := range sc.Nodes {
+		nodes = append(nodes, fiveNodes[i])
+	}
+	for i := range sc.Clients {
+		clients = append(clients, scenario.ClientName(i))
+	}
+	return faults.Topology{Nodes: nodes, Clients: clients, Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D()}
 }
 
 func TestPlanDependsOnTheSeedAlone(t *testing.T) {
-	sc := nemesisScenario()
-	plan := func(seed int64) Plan {
+	sc := parse(t, nemesisYAML)
+	plan := func(seed int64) faults.Plan {
 		t.Helper()
-		p, err := NewPlan(sc, seed, fiveNodes, fiveClient)
+		p, err := faults.NewPlan(sc.Faults, sc.Nemesis, seed, topology(sc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,28 +66,26 @@ func TestPlanDependsOnTheSeedAlone(t *testing.T) {
 	}
 	t.Run("the same seed gives an identical plan", func(t *testing.T) {
 		a, b := plan(42), plan(42)
-		if !reflect.DeepEqual(a, b) {
-			t.Fatalf("plans differ:\n%v\n%v", a.Lines(), b.Lines())
-		}
-		if !slices.Equal(a.Lines(), b.Lines()) {
-			t.Fatal("plan lines differ")
+		if !reflect.DeepEqual(a.Steps, b.Steps) {
+			t.Fatalf("plans differ:\n%v\n%v", a.Lines(10), b.Lines(10))
 		}
 	})
 	t.Run("a different seed gives a different random nemesis", func(t *testing.T) {
 		a, b := plan(42), plan(43)
-		if slices.Equal(a.Lines(), b.Lines()) {
-			t.Fatalf("seeds 42 and 43 gave the same plan:\n%v", a.Lines())
+		if reflect.DeepEqual(a.Steps, b.Steps) {
+			t.Fatalf("seeds 42 and 43 gave the same plan:\n%v", a.Lines(10))
 		}
 	})
-	t.Run("the random nemesis fills the run at its interval", func(t *testing.T) {
-		p := plan(42)
+	t.Run("the random nemesis fills the run at its interval, optional and in wall time", func(t *testing.T) {
 		var random int
-		for _, s := range p.Steps {
-			if s.Random {
-				random++
-				if s.At%(5*time.Second) != 0 || s.At+s.Duration >= sc.Duration.D() && s.Duration > 0 {
-					t.Errorf("step %v at %v: not on the 5s grid inside the run", s, s.At)
-				}
+		for _, s := range plan(42).Steps {
+			if !s.Random {
+				continue
+			}
+			random++
+			// 5 s of scenario time at scale 10 is 500 ms of wall time.
+			if s.Trigger.Kind != history.TriggerAt || s.Trigger.At%int64(500*time.Millisecond) != 0 || !s.Optional {
+				t.Errorf("step %s: want an optional step on the 5 s grid (500 ms wall)", faults.Describe(s, 10))
 			}
 		}
 		// 5s, 10s, …, 115s: 23 slots end before 2m.
@@ -69,13 +93,24 @@ func TestPlanDependsOnTheSeedAlone(t *testing.T) {
 			t.Errorf("got %d random steps, want 23", random)
 		}
 	})
-	t.Run("a random pause point resolves to a named point", func(t *testing.T) {
+	t.Run("a random pause point resolves to a named work point", func(t *testing.T) {
 		for seed := int64(0); seed < 20; seed++ {
 			for _, s := range plan(seed).Steps {
-				if s.Kind == scenario.KindPause && !slices.Contains(workPoints, s.Point) {
-					t.Fatalf("seed %d: pause point %q", seed, s.Point)
+				if s.Kind == "pause" && !s.Random && !slices.Contains(history.WorkPoints(), s.Trigger.Point) {
+					t.Fatalf("seed %d: pause point %q", seed, s.Trigger.Point)
 				}
 			}
+		}
+	})
+	t.Run("steps are numbered from 1 and carry their effect and wall-time window", func(t *testing.T) {
+		p := plan(7)
+		for i, s := range p.Steps {
+			if s.ID != i+1 || s.Effect == "" {
+				t.Fatalf("step %d: id %d effect %q", i, s.ID, s.Effect)
+			}
+		}
+		if pause := p.Steps[1]; pause.Duration != int64(300*time.Millisecond) || pause.Effect != history.EffectFreezeClient {
+			t.Errorf("the 3 s pause at scale 10 resolved to %+v, want 300 ms wall freezing w2", pause)
 		}
 	})
 }
@@ -100,7 +135,8 @@ func TestSelectors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			seen := map[string]bool{}
 			for seed := uint64(0); seed < 50; seed++ {
-				got, err := Select(rand.New(rand.NewPCG(seed, 1)), c.sel, c.pool, nil)
+				r := &faults.Resolver{Rand: rand.New(rand.NewPCG(seed, 1))}
+				got, err := r.Select(c.sel, c.pool, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -123,8 +159,70 @@ func TestSelectors(t *testing.T) {
 		})
 	}
 	t.Run("an unknown name is an error", func(t *testing.T) {
-		if _, err := Select(rand.New(rand.NewPCG(1, 1)), []string{"n9"}, fiveNodes, nil); err == nil {
+		r := &faults.Resolver{Rand: rand.New(rand.NewPCG(1, 1))}
+		if _, err := r.Select([]string{"n9"}, fiveNodes, nil); err == nil {
 			t.Fatal("Select accepted n9 among n1..n5")
+		}
+	})
+}
+
+func TestRegistry(t *testing.T) {
+	t.Run("every kind describes itself and accepts at least one trigger", func(t *testing.T) {
+		for _, k := range faults.Kinds() {
+			if k.About == "" || len(k.Triggers) == 0 || len(k.Fields) == 0 {
+				t.Errorf("kind %s: incomplete registration %+v", k.Name, k)
+			}
+			if k.Accepts(history.TriggerPoint) && k.PointHint == "" {
+				t.Errorf("kind %s fires at points but has no hint for a missing point", k.Name)
+			}
+		}
+	})
+	t.Run("every kind the nemesis draws resolves to a step with an effect", func(t *testing.T) {
+		top := faults.Topology{Nodes: fiveNodes, Clients: fiveClient, Scale: 1, TTL: 10 * time.Second, Duration: time.Minute}
+		for _, name := range faults.NemesisNames() {
+			p, err := faults.NewPlan(nil, &faults.Nemesis{Interval: 5 * time.Second, Duration: 2 * time.Second, Faults: []string{name}}, 1, top)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if len(p.Steps) == 0 || p.Steps[0].Effect == "" || p.Steps[0].Kind != name {
+				t.Fatalf("%s: steps %+v", name, p.Steps)
+			}
+		}
+	})
+	t.Run("a normalised fault parses back to the same step", func(t *testing.T) {
+		sc := parse(t, `
+clients: 2
+nodes: 5
+algorithm: redlock
+ttl: 10s
+duration: 1m
+faults:
+  - {kind: partition, at: 1s, duration: 5s, clients: [w1], nodes: [n4, n5], mode: refuse}
+  - {kind: clock-jump, when: {client: w1, event: granted-by, node: n3}, delay: 1s, nodes: [n3], delta: -15s}
+  - {kind: pause, client: w2, point: before-write, occurrence: 2, duration: 3s, optional: true}
+  - {kind: crash, at: 2s, nodes: [n1], restart_after: 300ms}
+  - {kind: delete-key, at: 3s, key: invoice-1, nodes: all}
+  - {kind: crash-client, client: w1, point: after-acquire}
+  - {kind: latency, at: 0s, nodes: one, latency: 5ms, jitter: 1ms}
+`)
+		y, err := scenario.Normalize(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := scenario.Parse("normalised.yaml", y)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, y)
+		}
+		a, err := faults.NewPlan(sc.Faults, nil, 3, topology(sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := faults.NewPlan(back.Faults, nil, 3, topology(back))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a.Steps, b.Steps) {
+			t.Errorf("round trip changed the plan:\n%v\n%v\n%s", a.Lines(1), b.Lines(1), y)
 		}
 	})
 }

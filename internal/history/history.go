@@ -1,22 +1,30 @@
 // Package history is the run's record of everything that happened: lock
 // operations of the clients, decisions of the protected resource and faults of
-// the nemesis, one [Op] per operation, in the JSON Lines form of design §7.
+// the nemesis, one [Op] per operation, in the JSON Lines form of design §7
+// (format version 2, design §12).
 //
-// Every time in a history is true time: nanoseconds of the harness's
-// monotonic clock since the run started (wall time, not scenario time). The
-// header's TimeScale converts: scenario seconds = wall seconds × TimeScale.
+// A history is data only: no field holds prose meant to be read back. Every
+// instant and every duration in a history is true wall time in nanoseconds
+// (instants: since the run's monotonic start), whatever it describes: a TTL,
+// a pause's planned length, a clock jump's delta. The header's TimeScale
+// converts: scenario time = wall time × TimeScale ([Header.ScenarioTime]).
 // Client clocks never appear here.
 //
 // history imports nothing from the runtime packages, so a stored history can
 // be checked and reported without Redis (`locksim check`).
 package history
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
-// Format and Version identify the file format on the header line.
+// Format and Version identify the file format on the header line. Version 2
+// made faults, refusals and the plan structured data and put every time in
+// wall ns; version 1 files are refused with a message naming the version.
 const (
 	Format  = "locksim-history"
-	Version = 1
+	Version = 2
 )
 
 // Type is an operation's outcome, in Jepsen's words.
@@ -64,31 +72,39 @@ const (
 	NemesisClient  = "nemesis"
 )
 
+// ProbeClient is the Client of the final liveness probe's operations.
+const ProbeClient = "probe"
+
 // Value carries what an operation was about. Only the fields that apply are
 // set.
 type Value struct {
 	// Lock fields.
 	Token string   `json:"token,omitempty"`  // random owner token of the lease
 	Fence int64    `json:"fence,omitempty"`  // fencing token; 0 when the algorithm has none
-	TTL   int64    `json:"ttl_ns,omitempty"` // lease TTL in scenario ns, as the scenario wrote it
+	TTL   int64    `json:"ttl_ns,omitempty"` // lease TTL, wall ns, as given to Redis
 	Nodes []string `json:"nodes,omitempty"`  // nodes that granted (acquire) or released the key
 	// Removed is set on a Release/Probe that removed the key; Removed false
 	// with type OK means the release found nothing of its own to remove.
 	Removed bool `json:"removed,omitempty"`
+	// Renewal marks an extend that the client's background renewer (a
+	// watchdog) made, not the client's own code.
+	Renewal bool `json:"renewal,omitempty"`
 
 	// Resource fields (Read and Write).
-	Action string `json:"action,omitempty"` // "read-status", "claim", "charge", "mark-paid", …
-	Result string `json:"result,omitempty"` // what a read returned, e.g. "unpaid"
-	Reason string `json:"reason,omitempty"` // why the resource refused, e.g. "stale fencing token 1 < 2"
+	Action string `json:"action,omitempty"` // one of the Action* constants
+	Result string `json:"result,omitempty"` // what a read returned: Result* constants
+	// Refusal says why the resource refused a write (type Fail): one of the
+	// Refusal* constants. SeenFence is the highest fencing token (or epoch)
+	// the resource had seen for the object when it refused a stale one.
+	Refusal   string `json:"refusal,omitempty"`
+	SeenFence int64  `json:"seen_fence,omitempty"`
 	// Num is a number the operation read or wrote: a counter value, the
 	// stock left after a sale. nil when the operation has none.
 	Num *int64 `json:"num,omitempty"`
 
-	// Fault fields (Func == Fault).
-	Fault   string   `json:"fault,omitempty"`   // fault kind, e.g. "pause"
-	Targets []string `json:"targets,omitempty"` // clients or nodes it acted on
-	Point   string   `json:"point,omitempty"`   // pause point, e.g. "before-write"
-	Detail  string   `json:"detail,omitempty"`  // free text for the narrative
+	// Fault is set on every Func == Fault operation: the plan step that
+	// fired, with its resolved targets.
+	Fault *FaultStep `json:"fault,omitempty"`
 }
 
 // Op is one operation. Invoke and Complete are true-time ns since the run's
@@ -104,12 +120,10 @@ type Op struct {
 	Invoke   int64  `json:"invoke_ns"`
 	Complete int64  `json:"complete_ns"`
 	Type     Type   `json:"type"`
-	Error    string `json:"error,omitempty"`
+	// Error is the error text a client library returned, verbatim, for a
+	// reader; no part of locksim interprets it.
+	Error string `json:"error,omitempty"`
 }
-
-// DetailRenewal is the Value.Detail of an extend operation that a client's
-// background renewer (a watchdog) made, not the client's own code.
-const DetailRenewal = "watchdog renewal"
 
 // Open reports whether the operation has no known completion time.
 func (o Op) Open() bool { return o.Complete < 0 }
@@ -131,36 +145,67 @@ type Header struct {
 	Nodes           []string  `json:"nodes"`
 	RedisVersion    string    `json:"redis_version,omitempty"`
 	Started         time.Time `json:"started"`
-	// Plan is the run's fault plan, one plain line per fault in scenario
-	// time; it depends on the scenario and the seed alone.
-	Plan []string `json:"plan,omitempty"`
-	// Params are the workload's numeric parameters the checkers need, e.g.
-	// "stock" (initial inventory) or "permits" (semaphore size).
+	// Plan is the run's fault plan, one step per fault, resolved from the
+	// scenario and the seed alone (targets drawn, times in wall ns). Each
+	// fault operation of the history carries the step it fired.
+	Plan []FaultStep `json:"plan,omitempty"`
+	// Params are the workload's numbers the checkers need (Param*
+	// constants); durations among them are wall ns like every time here.
 	Params map[string]int64 `json:"params,omitempty"`
 	// Persistence is each node's persistence ("none", "aof-everysec",
 	// "aof-always"), by node name: whether a crashed node comes back with
-	// its keys. Absent in histories that predate it (then: none).
+	// its keys.
 	Persistence map[string]string `json:"persistence,omitempty"`
 	// MaxTimerLagNS is how late, at worst, a short timer of the harness
 	// fired while the workload ran (wall ns; 0 when not measured): how
 	// busy the machine was. Every wall ns of lag is TimeScale ns of
 	// scenario time the clients did not get on time.
 	MaxTimerLagNS int64 `json:"max_timer_lag_ns,omitempty"`
+	// Streaming is true in the header of a file still being written while
+	// the run goes on (Recorder.Stream); the finished run's file is
+	// rewritten without it. A file whose header still says streaming was
+	// cut off: its writer died (SIGKILL) before the run ended.
+	Streaming bool `json:"streaming,omitempty"`
+	// Cut is true in a file written from a cut-off history (History.Cut),
+	// e.g. one `locksim check` saved beside its report.
+	Cut bool `json:"cut,omitempty"`
 }
 
-// ScenarioSeconds converts a true-time offset in ns to scenario seconds.
-func (h Header) ScenarioSeconds(ns int64) float64 {
-	scale := h.TimeScale
-	if scale <= 0 {
-		scale = 1
+// scale is the header's time scale, 1 when unset.
+func (h Header) scale() float64 {
+	if h.TimeScale <= 0 || math.IsNaN(h.TimeScale) || math.IsInf(h.TimeScale, 0) {
+		return 1
 	}
-	return float64(ns) / 1e9 * scale
+	return h.TimeScale
+}
+
+// ScenarioSeconds converts a wall-time offset or duration in ns to scenario
+// seconds.
+func (h Header) ScenarioSeconds(ns int64) float64 {
+	return float64(ns) / 1e9 * h.scale()
+}
+
+// ScenarioTime converts a wall-time duration in ns to scenario time, rounded to
+// the microsecond (the wall value was scenario time divided by the scale, so
+// a 35 s pause at scale 3 reads 35 s again, not 34.999999998 s).
+func (h Header) ScenarioTime(ns int64) time.Duration {
+	return time.Duration(float64(ns) * h.scale()).Round(time.Microsecond)
+}
+
+// Wall converts a scenario-time duration to wall ns.
+func (h Header) Wall(d time.Duration) int64 {
+	return int64(float64(d) / h.scale())
 }
 
 // History is a header and its operations, ordered by Index.
 type History struct {
 	Header Header
 	Ops    []Op
+	// Cut is set by Decode on a history whose writer died before the run
+	// ended (its header still says streaming, or its last line is cut
+	// off): it holds what was on disk, and operations still in flight were
+	// recorded open. Not part of the file.
+	Cut bool `json:"-"`
 }
 
 // End is the latest instant recorded in h: the largest invoke or complete
@@ -173,14 +218,13 @@ func (h History) End() int64 {
 	return end
 }
 
-// Workload kinds, as Header.Workload names them (design §6). The scenario
-// parser accepts these names and the checkers judge by them.
-const (
-	WorkloadPayment      = "payment"
-	WorkloadCounter      = "counter"
-	WorkloadInventory    = "inventory"
-	WorkloadCron         = "cron"
-	WorkloadLeader       = "leader"
-	WorkloadSemaphore    = "semaphore"
-	WorkloadCacheRebuild = "cache-rebuild"
-)
+// Faults returns the fault operations of h, in index order.
+func (h History) Faults() []Op {
+	var fs []Op
+	for _, op := range h.Ops {
+		if op.F == Fault && op.Value.Fault != nil {
+			fs = append(fs, op)
+		}
+	}
+	return fs
+}

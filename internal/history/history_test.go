@@ -64,7 +64,9 @@ func TestDecodeRefusesBadFiles(t *testing.T) {
 		{"a gap in indices is refused", lines[0] + "\n" + lines[2], "index 1, want 0", 2},
 		{"a bad type is refused", lines[0] + "\n" + strings.Replace(lines[1], `"type":"ok"`, `"type":"maybe"`, 1), "type", 2},
 		{"a completion before the invoke is refused", lines[0] + "\n" + strings.Replace(lines[1], `"invoke_ns":`, `"invoke_ns":99999999999`, 1), "before", 2},
-		{"broken JSON is refused", lines[0] + "\n{", "op", 2},
+		{"broken JSON before the last line is refused", lines[0] + "\n{\n" + lines[1], "op", 2},
+		{"a version 1 file names its version", `{"format":"locksim-history","version":1,"plan":["#1 prose"]}`, "version 1 was written by an older locksim", 1},
+		{"a gap in a finished file is refused", lines[0] + "\n" + lines[1] + "\n" + lines[3], "index 2, want 1", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,6 +80,114 @@ func TestDecodeRefusesBadFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestDecodeKeepsWhatACutFileHolds(t *testing.T) {
+	var b bytes.Buffer
+	_ = Encode(&b, sample())
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	streamed := strings.Replace(lines[0], `"version":2,`, `"version":2,"streaming":true,`, 1)
+	tests := []struct {
+		name    string
+		text    string
+		ops     int
+		cut     bool
+		firstTy Type
+	}{
+		{"a finished file is not cut", b.String(), 3, false, OK},
+		{"a last line cut in the middle is dropped and the history is cut", lines[0] + "\n" + lines[1] + "\n" + lines[2][:len(lines[2])/2], 1, true, OK},
+		{"a streamed file keeps the last line of each index", streamed + "\n" + strings.Replace(lines[1], `"type":"ok"`, `"type":"info"`, 1) + "\n" + lines[2] + "\n" + lines[1] + "\n", 2, true, OK},
+		{"a streamed file may hold its operations out of order and with gaps", streamed + "\n" + lines[3] + "\n" + lines[1] + "\n", 2, true, OK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := Decode(strings.NewReader(tt.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(h.Ops) != tt.ops || h.Cut != tt.cut {
+				t.Fatalf("got %d ops, cut %v; want %d ops, cut %v", len(h.Ops), h.Cut, tt.ops, tt.cut)
+			}
+			for i, op := range h.Ops {
+				if op.Index != i {
+					t.Fatalf("op %d has index %d: not renumbered densely", i, op.Index)
+				}
+			}
+			if h.Ops[0].Type != tt.firstTy {
+				t.Errorf("first op is %s, want %s (the last line of its index)", h.Ops[0].Type, tt.firstTy)
+			}
+		})
+	}
+}
+
+func TestStreamLeavesEveryOperationOnDisk(t *testing.T) {
+	t.Run("a stream read before it stops holds completed and in-flight operations", func(t *testing.T) {
+		r := NewRecorder(time.Now())
+		var b syncBuffer
+		stop := r.Stream(&b, Header{Scenario: "s", TimeScale: 2}, time.Millisecond)
+		done := r.Log().Begin(0, "w1", Acquire, "k", Value{})
+		done.End(OK, Value{Token: "t"}, "")
+		r.Begin(1, "w2", Acquire, "k", Value{}) // in flight when "killed"
+		deadline := time.Now().Add(10 * time.Second)
+		var h History
+		for {
+			var err error
+			h, err = Decode(strings.NewReader(b.String()))
+			if err == nil && len(h.Ops) == 2 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("stream never held both ops (err %v, %d ops)", err, len(h.Ops))
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if !h.Cut || h.Ops[0].Type != OK || !h.Ops[1].Open() {
+			t.Errorf("cut %v, ops %+v: want a cut history with one ok and one open op", h.Cut, h.Ops)
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("an operation written open is written again once it completes", func(t *testing.T) {
+		r := NewRecorder(time.Now())
+		var b syncBuffer
+		p := r.Begin(0, "w1", Acquire, "k", Value{})
+		stop := r.Stream(&b, Header{Scenario: "s"}, time.Millisecond)
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(b.String(), `"complete_ns":-1`); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the open op never reached the stream")
+			}
+		}
+		p.End(Fail, Value{}, "")
+		if err := stop(); err != nil { // the final flush writes the completion
+			t.Fatal(err)
+		}
+		h, err := Decode(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h.Ops) != 1 || h.Ops[0].Type != Fail || h.Ops[0].Open() {
+			t.Errorf("ops %+v, want the one op completed as fail", h.Ops)
+		}
+	})
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func TestRecorderIsSafeForConcurrentUse(t *testing.T) {

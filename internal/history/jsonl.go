@@ -2,11 +2,14 @@ package history
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -19,7 +22,8 @@ func Encode(w io.Writer, h History) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	hd := h.Header
-	hd.Format, hd.Version = Format, Version
+	hd.Format, hd.Version, hd.Streaming = Format, Version, false
+	hd.Cut = hd.Cut || h.Cut
 	if err := enc.Encode(hd); err != nil {
 		return fmt.Errorf("write history header: %w", err)
 	}
@@ -34,18 +38,31 @@ func Encode(w io.Writer, h History) error {
 	return nil
 }
 
-// WriteFile writes h to path (created or truncated).
+// WriteFile writes h to path, replacing any file there (a streamed one,
+// say) in one step: the history is written to a temporary file beside it
+// and renamed over path.
 func WriteFile(path string, h History) error {
-	f, err := os.Create(path)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("create history: %w", err)
 	}
+	tmp := f.Name()
 	if err := Encode(f, h); err != nil {
 		f.Close()
+		os.Remove(tmp)
 		return err
 	}
 	if err := f.Close(); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("close history: %w", err)
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write history: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write history: %w", err)
 	}
 	return nil
 }
@@ -59,51 +76,142 @@ type ReadError struct {
 func (e *ReadError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // Decode parses a history file. The first line must be a header of this
-// format and version. Errors are *ReadError values naming the line.
+// format and version (a version 1 file, from a locksim before structured
+// faults, is refused with a message saying so). Errors are *ReadError
+// values naming the line.
+//
+// A finished run's file holds its operations dense and in index order, and
+// anything else is an error. A file written by Recorder.Stream whose run
+// was cut off (its header still says streaming) may hold operations in any
+// order, an operation more than once (the last line of an index wins: it
+// was written open, then completed) and gaps (operations never written):
+// Decode sorts them by index, renumbers them densely and sets
+// History.Cut. A last line cut off in the middle (no newline, not JSON) is
+// dropped and also sets Cut.
 func Decode(r io.Reader) (History, error) {
 	var h History
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), MaxLineBytes)
+	br := bufio.NewReaderSize(r, 64*1024)
 	line := 0
-	for sc.Scan() {
+	byIndex := map[int]int{} // streamed: index → position in h.Ops
+	for {
+		b, rerr := readLine(br)
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			if errors.Is(rerr, bufio.ErrTooLong) {
+				return h, &ReadError{line + 1, fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
+			}
+			return h, fmt.Errorf("read history: %w", rerr)
+		}
+		last := errors.Is(rerr, io.EOF) // b is the file's last line, without a newline
+		if len(b) == 0 && last {
+			break
+		}
 		line++
-		b := sc.Bytes()
 		if len(strings.TrimSpace(string(b))) == 0 {
+			if last {
+				break
+			}
 			continue
 		}
 		dec := json.NewDecoder(strings.NewReader(string(b)))
 		dec.DisallowUnknownFields()
 		if line == 1 {
 			if err := dec.Decode(&h.Header); err != nil {
+				if v, ok := versionOf(b); ok && v != Version {
+					return h, &ReadError{line, versionMsg(v)}
+				}
 				return h, &ReadError{line, "header: " + err.Error()}
 			}
 			if h.Header.Format != Format {
 				return h, &ReadError{line, fmt.Sprintf("header: format %q, want %q", h.Header.Format, Format)}
 			}
 			if h.Header.Version != Version {
-				return h, &ReadError{line, fmt.Sprintf("header: version %d, this locksim reads version %d", h.Header.Version, Version)}
+				return h, &ReadError{line, versionMsg(h.Header.Version)}
+			}
+			h.Cut = h.Header.Streaming || h.Header.Cut
+			if last {
+				break
 			}
 			continue
 		}
 		var op Op
 		if err := dec.Decode(&op); err != nil {
+			if last && !json.Valid(b) {
+				h.Cut = true // the writer died in the middle of this line
+				break
+			}
 			return h, &ReadError{line, "op: " + err.Error()}
 		}
-		if err := validOp(op, len(h.Ops)); err != nil {
+		want := len(h.Ops)
+		if h.Header.Streaming {
+			want = op.Index
+		}
+		if err := validOp(op, want); err != nil {
 			return h, &ReadError{line, err.Error()}
 		}
-		h.Ops = append(h.Ops, op)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return h, &ReadError{line + 1, fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
+		if h.Header.Streaming {
+			if at, ok := byIndex[op.Index]; ok {
+				h.Ops[at] = op
+			} else {
+				byIndex[op.Index] = len(h.Ops)
+				h.Ops = append(h.Ops, op)
+			}
+		} else {
+			h.Ops = append(h.Ops, op)
 		}
-		return h, fmt.Errorf("read history: %w", err)
+		if last {
+			break
+		}
 	}
 	if line == 0 {
 		return h, &ReadError{1, "empty file: no header"}
 	}
+	if h.Header.Streaming {
+		slices.SortFunc(h.Ops, func(a, b Op) int { return a.Index - b.Index })
+		for i := range h.Ops {
+			h.Ops[i].Index = i
+		}
+	}
 	return h, nil
+}
+
+// readLine reads one line without its line ending. io.EOF comes with the
+// file's last line when it does not end in a newline (and with nothing at
+// the very end).
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		if len(out) > MaxLineBytes+1 {
+			return nil, bufio.ErrTooLong
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil:
+			return out, err
+		}
+		return bytes.TrimRight(out, "\r\n"), nil
+	}
+}
+
+// versionOf reads the version field of a header line that did not decode.
+func versionOf(b []byte) (int, bool) {
+	var v struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Format != Format {
+		return 0, false
+	}
+	return v.Version, true
+}
+
+func versionMsg(v int) string {
+	if v == 1 {
+		return "header: history format version 1 was written by an older locksim (faults as prose, TTLs in scenario time); this locksim reads version 2. Re-run the scenario to get a version 2 history"
+	}
+	return fmt.Sprintf("header: history format version %d, this locksim reads version %d", v, Version)
 }
 
 func validOp(op Op, want int) error {

@@ -1,6 +1,10 @@
 package history
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -137,4 +141,106 @@ func (r *Recorder) Ops() []Op {
 		out[i].Index = i
 	}
 	return out
+}
+
+// Stream writes the recording to w while it goes on: the header hd first
+// (with Streaming set), then, every period (wall time), every operation
+// invoked or completed since the last write, one JSON line each. An
+// operation still in flight is written open (Complete -1, type info) and
+// written again once it completes; a reader keeps the last line of each
+// index (Decode). So a run killed with SIGKILL leaves on disk every
+// operation completed up to period before, and those in flight as open.
+//
+// stop writes what is left and returns the first write error; it does not
+// close w. The finished run's file is meant to be rewritten whole
+// (WriteFile) after stop, without the Streaming flag.
+func (r *Recorder) Stream(w io.Writer, hd Header, period time.Duration) (stop func() error) {
+	s := &streamer{r: r, bw: bufio.NewWriterSize(w, 64<<10), cursor: map[*Log]int{}, open: map[*Log][]int{}}
+	hd.Format, hd.Version, hd.Streaming = Format, Version, true
+	s.enc = json.NewEncoder(s.bw)
+	if err := s.enc.Encode(hd); err != nil {
+		s.err = fmt.Errorf("stream history header: %w", err)
+	}
+	s.flushWriter()
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				s.flush()
+				return
+			case <-t.C:
+				s.flush()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() error {
+		once.Do(func() { close(quit); <-done })
+		return s.err
+	}
+}
+
+// streamer is the state of one Stream: how far each log was written, and
+// which of its operations were written open.
+type streamer struct {
+	r      *Recorder
+	bw     *bufio.Writer
+	enc    *json.Encoder
+	cursor map[*Log]int   // operations of each log already written
+	open   map[*Log][]int // positions written open, awaiting completion
+	batch  []Op
+	err    error
+}
+
+// flush writes every change since the last flush.
+func (s *streamer) flush() {
+	s.r.mu.Lock()
+	logs := slices.Clone(s.r.logs)
+	s.r.mu.Unlock()
+	s.batch = s.batch[:0]
+	for _, l := range logs {
+		l.mu.Lock()
+		still := s.open[l][:0]
+		for _, pos := range s.open[l] {
+			op := l.chunks[pos/logChunk][pos%logChunk]
+			if op.Complete < 0 {
+				still = append(still, pos)
+				continue
+			}
+			s.batch = append(s.batch, op)
+		}
+		n := 0
+		for _, c := range l.chunks {
+			n += len(c)
+		}
+		for pos := s.cursor[l]; pos < n; pos++ {
+			op := l.chunks[pos/logChunk][pos%logChunk]
+			if op.Complete < 0 {
+				still = append(still, pos)
+			}
+			s.batch = append(s.batch, op)
+		}
+		s.cursor[l] = n
+		s.open[l] = still
+		l.mu.Unlock()
+	}
+	for i := range s.batch {
+		if s.err != nil {
+			break
+		}
+		if err := s.enc.Encode(&s.batch[i]); err != nil {
+			s.err = fmt.Errorf("stream history op %d: %w", s.batch[i].Index, err)
+		}
+	}
+	s.flushWriter()
+}
+
+func (s *streamer) flushWriter() {
+	if err := s.bw.Flush(); err != nil && s.err == nil {
+		s.err = fmt.Errorf("stream history: %w", err)
+	}
 }

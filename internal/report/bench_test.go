@@ -12,6 +12,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 )
 
 // genBusy generates a realistic fenced payment history of about n
@@ -82,7 +83,7 @@ func genBusy(seed uint64, n, clients, keys int) history.History {
 			if !s.paid {
 				if seen[k] > s.fence {
 					add(c, history.Write, k, history.Value{Action: "charge", Fence: s.fence,
-						Reason: fmt.Sprintf("stale fencing token %d < %d", s.fence, seen[k])}, history.Fail, 3*ms)
+						Refusal: history.RefusalStaleFence, SeenFence: seen[k]}, history.Fail, 3*ms)
 				} else {
 					add(c, history.Write, k, history.Value{Action: "charge", Fence: s.fence}, history.OK, 3*ms)
 					add(c, history.Write, k, history.Value{Action: "mark-paid", Fence: s.fence}, history.OK, 2*ms)
@@ -129,8 +130,11 @@ func genBusy(seed uint64, n, clients, keys int) history.History {
 		if pauses < 5 && len(ops) > (pauses+1)*n/6 && !paid[k] {
 			pauses++
 			w := clock[c]
+			st := historytest.Step("pause", names[c])
+			st.ID, st.Duration = pauses, pause
+			st.Trigger = history.Trigger{Kind: history.TriggerPoint, Client: names[c], Point: history.PointBeforeWrite, Occurrence: 1}
 			ops = append(ops, history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
-				Value:  history.Value{Fault: "pause", Targets: []string{names[c]}, Point: "before-write", Detail: "stop-the-world pause of 15s"},
+				Value:  historytest.Value(st),
 				Invoke: w, Complete: w + pause, Type: history.Info})
 			clock[c] = w + pause
 			free[k] = granted + ttl // the key expires while c sleeps
@@ -151,7 +155,7 @@ func genBusy(seed uint64, n, clients, keys int) history.History {
 		end = max(end, o.Complete)
 	}
 	ops = append(ops, history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
-		Value:  history.Value{Fault: "latency", Targets: []string{"n1"}, Detail: "+50ms"},
+		Value:  historytest.Value(historytest.Step("latency", "w1→n1", "w2→n1")),
 		Invoke: end / 3, Complete: end/3 + 20*int64(time.Second), Type: history.Info})
 	sort.SliceStable(ops, func(i, j int) bool { return ops[i].Invoke < ops[j].Invoke })
 	for i := range ops {

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"regexp"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
@@ -14,7 +12,7 @@ import (
 type lease struct {
 	Client, Key, Token string
 	Fence              int64
-	TTL                int64 // scenario ns, as in the history
+	TTL                int64 // wall ns, as in the history
 	Nodes              []string
 	Op                 int   // index into History.Ops of the granting acquire
 	Start              int64 // acquire Complete
@@ -25,20 +23,31 @@ type lease struct {
 	BelievedEnd        int64 // release Invoke, lost, or the end of the history
 	EndHow             string
 	// NodeEnd is, per granting node, the instant the key left that node;
-	// NodeHow says why: "expired", "clock" (its clock jumped), "crash",
-	// "released", "removed:<client>" or "taken:<client>".
+	// NodeHow says why.
 	NodeEnd  map[string]int64
-	NodeHow  map[string]string
-	EndCause string // NodeHow of the node that decided KeyEnd
+	NodeHow  map[string]keyEnd
+	EndCause keyEnd // NodeHow of the node that decided KeyEnd
 }
 
-// window is a fault's active interval (wall ns).
+// keyEnd is how a lease's key left a node: How is "expired", "clock" (the
+// node's clock jumped), "crash", "deleted" (a delete-key fault: a
+// janitor), "released", "removed" (another client's DEL, By) or "taken"
+// (another client, By, was granted the key there).
+type keyEnd struct{ How, By string }
+
+// gone reports whether the key ran out on its own or was lost with the
+// node (not removed by a client).
+func (e keyEnd) gone() bool { return e.How == "expired" || e.How == "clock" || e.How == "crash" }
+
+// window is an applied fault step and its active interval (wall ns).
 type window struct {
-	Fault, Point, Detail string
-	Targets              []string
-	Start, End           int64
-	Op                   int
+	Step       history.FaultStep
+	Start, End int64
+	Op         int
 }
+
+// Kind is the window's fault kind.
+func (w window) Kind() string { return w.Step.Kind }
 
 // model is what the narrative and the plots derive from a history.
 type model struct {
@@ -59,9 +68,6 @@ type model struct {
 }
 
 func (m *model) sec(ns int64) float64 { return m.h.Header.ScenarioSeconds(ns) }
-
-// wallOfScenarioNS converts a scenario-time duration (ns) to wall ns.
-func (m *model) wallOfScenarioNS(d int64) int64 { return int64(float64(d) / m.scale) }
 
 func opEnd(o history.Op, end int64) int64 {
 	if o.Open() {
@@ -113,9 +119,8 @@ func newModel(h history.History) *model {
 		m.nodes = []string{"redis"}
 	}
 	for i, o := range h.Ops {
-		if o.F == history.Fault {
-			m.faults = append(m.faults, window{Fault: o.Value.Fault, Point: o.Value.Point, Detail: o.Value.Detail,
-				Targets: o.Value.Targets, Start: o.Invoke, End: opEnd(o, m.end), Op: i})
+		if o.F == history.Fault && o.Value.Fault != nil && o.Type != history.Fail {
+			m.faults = append(m.faults, window{Step: *o.Value.Fault, Start: o.Invoke, End: opEnd(o, m.end), Op: i})
 		}
 	}
 	m.deriveLeases()
@@ -208,7 +213,7 @@ func (m *model) deriveLeases() {
 		j     int
 		nodes []string
 		t     int64
-		how   string
+		how   keyEnd
 	}
 	var exts []extension
 	var rems []removal
@@ -225,12 +230,12 @@ func (m *model) deriveLeases() {
 				l.Nodes = append([]string(nil), m.nodes...)
 			}
 		}
-		l.Expire = l.Start + m.wallOfScenarioNS(l.TTL)
+		l.Expire = l.Start + l.TTL
 		if l.TTL <= 0 {
 			l.Expire = never
 		}
 		l.NodeEnd = map[string]int64{}
-		l.NodeHow = map[string]string{}
+		l.NodeHow = map[string]keyEnd{}
 		exts, rems = exts[:0], rems[:0]
 		// The client's own ops on the key from o.Complete on, in index
 		// order: renewals, then the release, lost or done that ends the
@@ -246,7 +251,7 @@ func (m *model) deriveLeases() {
 					l.BelievedEnd, l.EndHow = p.Invoke, string(p.F)
 				}
 				if p.F == history.Release && p.Type == history.OK && p.Value.Removed {
-					rems = append(rems, removal{j, p.Value.Nodes, p.Invoke, "released"})
+					rems = append(rems, removal{j, p.Value.Nodes, p.Invoke, keyEnd{How: "released"}})
 				}
 				if p.F == history.Done {
 					// The work is over; the release that follows may still
@@ -260,7 +265,7 @@ func (m *model) deriveLeases() {
 				if ttl <= 0 {
 					ttl = l.TTL
 				}
-				l.Expire = p.Complete + m.wallOfScenarioNS(ttl)
+				l.Expire = p.Complete + ttl
 				exts = append(exts, extension{j, l.Expire})
 			}
 		}
@@ -268,7 +273,7 @@ func (m *model) deriveLeases() {
 		// owner token cannot remove our key; only a plain DEL (naive, or
 		// no token) can, invoked while the key was still ours (before the
 		// expiry in force at that point of the history).
-		latest := l.Start + m.wallOfScenarioNS(l.TTL)
+		latest := l.Start + l.TTL
 		if l.TTL <= 0 {
 			latest = never
 		}
@@ -286,7 +291,7 @@ func (m *model) deriveLeases() {
 			if j == i || p.Client == o.Client || !plainDel || (len(p.Value.Nodes) > 0 && !shareNode(p.Value.Nodes, l.Nodes)) {
 				continue
 			}
-			expire := l.Start + m.wallOfScenarioNS(l.TTL) // the expiry in force when op j comes
+			expire := l.Start + l.TTL // the expiry in force when op j comes
 			if l.TTL <= 0 {
 				expire = never
 			}
@@ -296,7 +301,7 @@ func (m *model) deriveLeases() {
 				}
 			}
 			if p.Invoke < expire {
-				rems = append(rems, removal{j, p.Value.Nodes, p.Invoke, "removed:" + p.Client}) // a foreign plain DEL (naive) while the key was still ours
+				rems = append(rems, removal{j, p.Value.Nodes, p.Invoke, keyEnd{"removed", p.Client}}) // a foreign plain DEL (naive) while the key was still ours
 			}
 		}
 		sort.SliceStable(rems, func(a, b int) bool { return rems[a].j < rems[b].j })
@@ -307,22 +312,26 @@ func (m *model) deriveLeases() {
 		// forward or the node crashed while the key lived and kept nothing
 		// on disk (an AOF node comes back with its keys).
 		for _, n := range l.Nodes {
-			end, how := l.Expire, "expired"
+			end, how := l.Expire, keyEnd{How: "expired"}
 			for _, w := range m.faults {
-				if !containsStr(w.Targets, n) || w.Start < l.Start || w.Start >= end {
+				if !containsStr(w.Step.Nodes, n) || w.Start < l.Start || w.Start >= end {
 					continue
 				}
-				switch w.Fault {
-				case "clock-jump":
-					if d, ok := parseJump(w.Detail); ok && d > 0 {
-						e := max(w.Start, end-m.wallOfScenarioNS(int64(d)))
+				switch w.Step.Effect {
+				case history.EffectNodeClock:
+					if d := w.Step.Delta; d > 0 {
+						e := max(w.Start, end-d)
 						if e < end {
-							end, how = e, "clock"
+							end, how = e, keyEnd{How: "clock"}
 						}
 					}
-				case "crash":
+				case history.EffectCrashNode:
 					if keysLostOnCrash(m.h.Header, n) {
-						end, how = w.Start, "crash"
+						end, how = w.Start, keyEnd{How: "crash"}
+					}
+				case history.EffectDeleteKey:
+					if w.Step.Key == l.Key {
+						end, how = w.Start, keyEnd{How: "deleted"}
 					}
 				}
 			}
@@ -355,10 +364,10 @@ func (m *model) deriveLeases() {
 					if !ok || lb.Start >= e {
 						continue
 					}
-					if la.NodeHow[n] == "expired" && la.Expire <= lb.Start+m.wallOfScenarioNS(int64(1e9)) {
+					if la.NodeHow[n].How == "expired" && la.Expire <= lb.Start+m.h.Header.Wall(time.Second) {
 						la.NodeEnd[n] = lb.Start // expired, a hair earlier than we estimated
-					} else if la.NodeHow[n] == "expired" {
-						la.NodeEnd[n], la.NodeHow[n] = lb.Start, "taken:"+lb.Client
+					} else if la.NodeHow[n].How == "expired" {
+						la.NodeEnd[n], la.NodeHow[n] = lb.Start, keyEnd{"taken", lb.Client}
 					} else {
 						la.NodeEnd[n] = lb.Start
 					}
@@ -381,14 +390,14 @@ func (m *model) deriveLeases() {
 		}
 		q = min(q, len(ends))
 		l.KeyEnd = ends[q-1]
-		how := ""
+		var how keyEnd
 		for _, n := range l.Nodes {
 			if l.NodeEnd[n] == l.KeyEnd {
 				how = l.NodeHow[n]
 				break
 			}
 		}
-		l.Removed = how != "expired" && how != "clock" && how != "crash"
+		l.Removed = !how.gone()
 		l.Expired = !l.Removed && l.KeyEnd <= m.end
 		l.EndCause = how
 	}
@@ -434,7 +443,7 @@ func (m *model) indexLeases() {
 
 // removeOn records that the key was deleted from nodes (all of the
 // lease's nodes when none is named) at t.
-func (l *lease) removeOn(nodes []string, t int64, how string) {
+func (l *lease) removeOn(nodes []string, t int64, how keyEnd) {
 	if len(nodes) == 0 {
 		nodes = l.Nodes
 	}
@@ -446,39 +455,6 @@ func (l *lease) removeOn(nodes []string, t int64, how string) {
 			l.NodeEnd[n], l.NodeHow[n] = t, how
 		}
 	}
-}
-
-var jumpRE = regexp.MustCompile(`([+-]?)\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\b`)
-
-// parseJump reads the first signed duration in a fault's detail ("n3's
-// clock jumps +15s", "clock of n3 jumped forward by 15s"); a "back"
-// wording or a minus sign makes it negative.
-func parseJump(detail string) (time.Duration, bool) {
-	mm := jumpRE.FindStringSubmatch(detail)
-	if mm == nil {
-		return 0, false
-	}
-	d, err := time.ParseDuration(mm[2] + mm[3])
-	if err != nil {
-		return 0, false
-	}
-	if mm[1] == "-" || strings.Contains(strings.ToLower(detail), "back") {
-		d = -d
-	}
-	return d, true
-}
-
-// declaredDuration is the fault's length as the scenario declared it,
-// read from its detail ("stop-the-world pause of 35s").
-func declaredDuration(detail string) (time.Duration, bool) {
-	d, ok := parseJump(detail)
-	if !ok {
-		return 0, false
-	}
-	if d < 0 {
-		d = -d
-	}
-	return d, d > 0
 }
 
 func shareNode(a, b []string) bool {
@@ -495,13 +471,11 @@ func shareNode(a, b []string) bool {
 // pausedAt returns the pause window of client covering instant t, if any.
 func (m *model) pausedAt(client string, t int64) (window, bool) {
 	for _, w := range m.faults {
-		if w.Fault != "pause" || w.Start > t || w.End < t {
+		if w.Step.Effect != history.EffectFreezeClient || w.Start > t || w.End < t {
 			continue
 		}
-		for _, c := range w.Targets {
-			if c == client {
-				return w, true
-			}
+		if containsStr(w.Step.Clients, client) {
+			return w, true
 		}
 	}
 	return window{}, false

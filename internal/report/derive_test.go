@@ -5,8 +5,10 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 )
 
 // deriveLeasesRef is the straightforward (quadratic) derivation the
@@ -27,12 +29,12 @@ func (m *model) deriveLeasesRef() {
 				l.Nodes = append([]string(nil), m.nodes...)
 			}
 		}
-		l.Expire = l.Start + m.wallOfScenarioNS(l.TTL)
+		l.Expire = l.Start + l.TTL
 		if l.TTL <= 0 {
 			l.Expire = never
 		}
 		l.NodeEnd = map[string]int64{}
-		l.NodeHow = map[string]string{}
+		l.NodeHow = map[string]keyEnd{}
 		ended := false // a release or lost after which nothing of ours matters
 		for j, p := range ops {
 			if j == i || p.Key != o.Key || p.Invoke < o.Complete {
@@ -46,41 +48,45 @@ func (m *model) deriveLeasesRef() {
 				}
 				ended = p.F != history.Done // after done, the release may still remove the key
 				if p.F == history.Release && p.Type == history.OK && p.Value.Removed {
-					l.removeOn(p.Value.Nodes, p.Invoke, "released")
+					l.removeOn(p.Value.Nodes, p.Invoke, keyEnd{How: "released"})
 				}
 			case same && p.F == history.Extend && p.Type == history.OK && !p.Open() && p.Invoke <= l.Expire && l.EndHow == "end":
 				ttl := p.Value.TTL
 				if ttl <= 0 {
 					ttl = l.TTL
 				}
-				l.Expire = p.Complete + m.wallOfScenarioNS(ttl)
+				l.Expire = p.Complete + ttl
 			}
 			// A compare-and-delete release carrying another owner token
 			// cannot remove our key; only a plain DEL (naive, or no token) can.
 			plainDel := m.h.Header.Algorithm == "naive" || p.Value.Token == "" || l.Token == ""
 			if p.Client != o.Client && plainDel && (p.F == history.Release || p.F == history.Probe) && p.Type == history.OK &&
 				p.Value.Removed && p.Invoke < l.Expire && (len(p.Value.Nodes) == 0 || shareNode(p.Value.Nodes, l.Nodes)) {
-				l.removeOn(p.Value.Nodes, p.Invoke, "removed:"+p.Client) // a foreign plain DEL (naive) while the key was still ours
+				l.removeOn(p.Value.Nodes, p.Invoke, keyEnd{"removed", p.Client}) // a foreign plain DEL (naive) while the key was still ours
 			}
 		}
 		// Per node: the TTL expiry, earlier when the node's clock jumped
 		// forward or the node crashed (no persistence) while the key lived.
 		for _, n := range l.Nodes {
-			end, how := l.Expire, "expired"
+			end, how := l.Expire, keyEnd{How: "expired"}
 			for _, w := range m.faults {
-				if !containsStr(w.Targets, n) || w.Start < l.Start || w.Start >= end {
+				if !containsStr(w.Step.Nodes, n) || w.Start < l.Start || w.Start >= end {
 					continue
 				}
-				switch w.Fault {
-				case "clock-jump":
-					if d, ok := parseJump(w.Detail); ok && d > 0 {
-						e := max(w.Start, end-m.wallOfScenarioNS(int64(d)))
+				switch w.Step.Effect {
+				case history.EffectNodeClock:
+					if d := w.Step.Delta; d > 0 {
+						e := max(w.Start, end-d)
 						if e < end {
-							end, how = e, "clock"
+							end, how = e, keyEnd{How: "clock"}
 						}
 					}
-				case "crash":
-					end, how = w.Start, "crash"
+				case history.EffectCrashNode:
+					end, how = w.Start, keyEnd{How: "crash"}
+				case history.EffectDeleteKey:
+					if w.Step.Key == l.Key {
+						end, how = w.Start, keyEnd{How: "deleted"}
+					}
 				}
 			}
 			if r, ok := l.NodeEnd[n]; !ok || end < r {
@@ -104,10 +110,10 @@ func (m *model) deriveLeasesRef() {
 				if !ok || lb.Start >= e {
 					continue
 				}
-				if la.NodeHow[n] == "expired" && la.Expire <= lb.Start+m.wallOfScenarioNS(int64(1e9)) {
+				if la.NodeHow[n].How == "expired" && la.Expire <= lb.Start+m.h.Header.Wall(time.Second) {
 					la.NodeEnd[n] = lb.Start // expired, a hair earlier than we estimated
-				} else if la.NodeHow[n] == "expired" {
-					la.NodeEnd[n], la.NodeHow[n] = lb.Start, "taken:"+lb.Client
+				} else if la.NodeHow[n].How == "expired" {
+					la.NodeEnd[n], la.NodeHow[n] = lb.Start, keyEnd{"taken", lb.Client}
 				} else {
 					la.NodeEnd[n] = lb.Start
 				}
@@ -128,14 +134,14 @@ func (m *model) deriveLeasesRef() {
 		}
 		q = min(q, len(ends))
 		l.KeyEnd = ends[q-1]
-		how := ""
+		var how keyEnd
 		for _, n := range l.Nodes {
 			if l.NodeEnd[n] == l.KeyEnd {
 				how = l.NodeHow[n]
 				break
 			}
 		}
-		l.Removed = how != "expired" && how != "clock" && how != "crash"
+		l.Removed = !how.gone()
 		l.Expired = !l.Removed && l.KeyEnd <= m.end
 		l.EndCause = how
 	}
@@ -189,8 +195,13 @@ func randomHistory(rng *rand.Rand, n int, shuffled bool) history.History {
 			o.Value.Nodes = append([]string(nil), ns[:1+rng.IntN(len(ns))]...)
 		}
 		if rng.IntN(12) == 0 {
+			st := historytest.Step([]string{"clock-jump", "crash", "delete-key"}[rng.IntN(3)], nodes[rng.IntN(3)])
+			st.Delta, st.Key = 4e9, keys[rng.IntN(2)]
+			if rng.IntN(3) == 0 {
+				st = historytest.Step("pause", clients[rng.IntN(3)])
+			}
 			o = history.Op{Client: history.NemesisClient, Process: history.NemesisProcess, F: history.Fault, Invoke: t, Complete: t + d,
-				Value: history.Value{Fault: []string{"clock-jump", "crash", "pause"}[rng.IntN(3)], Targets: []string{nodes[rng.IntN(3)]}, Detail: "jumps +4s"}}
+				Value: historytest.Value(st)}
 		}
 		if rng.IntN(15) == 0 {
 			o.Key = ""

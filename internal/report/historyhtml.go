@@ -119,6 +119,7 @@ func anomalyWindow(in Input, limit int) (history.History, int64, int64, int) {
 // windows, the derived lock holds and the anomaly windows as annotations
 // (true-time ns, the same axis as the operations).
 func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
+	lang := normLang(in.Lang)
 	model, info := in.Porcupine.Model, in.Porcupine.Info // copy: annotations are ours only
 	if hist.Window != nil {
 		// Rebuild a smaller porcupine input from the window's ops.
@@ -130,10 +131,10 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 	}
 	var anns []porcupine.Annotation
 	for _, w := range m.faults {
-		desc := w.Fault + " " + strings.Join(w.Targets, ",")
+		desc := faultWord(lang, w.Kind()) + " " + strings.Join(targetsOf(w.Step), ",")
 		anns = append(anns, porcupine.Annotation{
 			Tag: "faults", Start: w.Start, End: w.End, Description: desc,
-			Details:         fmt.Sprintf("%s t=%ss → t=%ss (scenario) %s %s", desc, fmtT(m.sec(w.Start)), fmtT(m.sec(w.End)), w.Point, w.Detail),
+			Details:         fmt.Sprintf("t=%ss → t=%ss (scenario): %s", fmtT(m.sec(w.Start)), fmtT(m.sec(w.End)), m.faultSentence(lang, w, m.faultDur(w))),
 			BackgroundColor: "#d0d0d0",
 		})
 	}
@@ -147,7 +148,7 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 				ne := min(l.NodeEnd[n], m.end)
 				anns = append(anns, porcupine.Annotation{
 					Tag: "node " + n, Start: l.Start, End: ne, Description: label,
-					Details:         fmt.Sprintf("%s on %s: key on node t=%ss → t=%ss (scenario), ended: %s", label, n, fmtT(m.sec(l.Start)), fmtT(m.sec(ne)), l.NodeHow[n]),
+					Details:         fmt.Sprintf("%s on %s: key on node t=%ss → t=%ss (scenario), ended: %s", label, n, fmtT(m.sec(l.Start)), fmtT(m.sec(ne)), endWord(lang, l.NodeHow[n])),
 					BackgroundColor: clientCSS(m.laneOf(l.Client)),
 				})
 			}

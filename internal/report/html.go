@@ -71,8 +71,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", tr(lang, "verdict."+in.Expect), tr(lang, "verdict."+string(res.Verdict)))
 	}
 	for _, s := range narrative(withLang(in, lang), m) {
-		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind,
-			Info: s.Kind == StepViolated && (strings.Contains(s.Text, "informational") || strings.Contains(s.Text, tr(lang, "informational.short")))})
+		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Info: s.Info})
 	}
 	for _, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,

@@ -95,6 +95,7 @@ var messages = map[string]map[string]string{
 		"say.double.crash":   "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
 		"say.double.clock":   "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
 		"say.double.removed": "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
+		"say.double.deleted": "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
 		"say.double":         "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
 		"say.overlap":        "Two workers held the lock at the same time: %s both believed they held %s for %.1f s.",                                                                     // clients, key, seconds
 		"say.cause.clock":    " It started when %s's clock jumped %s.",                                                                                                                    // node, jump
@@ -129,6 +130,7 @@ var messages = map[string]map[string]string{
 		"n.gone.expired":        "it had expired at t=%ss",                                                          // t
 		"n.gone.clock":          "it had expired early at t=%ss, when a node's clock jumped",                        // t
 		"n.gone.removed":        "%[2]s had deleted it at t=%[1]ss",                                                 // t, client
+		"n.gone.deleted":        "a janitor had deleted it at t=%ss",                                                // t
 		"n.gone.taken.released": "; %s had already taken and released the lock",                                     // client
 		"n.gone.taken.holds":    "; %s holds the lock now",                                                          // client
 		"n.release.none.other":  "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
@@ -144,23 +146,28 @@ var messages = map[string]map[string]string{
 		"point.before-write":    "just before its write",
 		"point.after-acquire":   "right after acquiring the lock",
 		"point.before-release":  "just before releasing the lock",
-		"n.resume":              "%s woke up after being frozen for %s%s.",                                        // client, duration, belief suffix
-		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",                               // key, token text
-		"n.fault":               "Fault: %s on %s for %s%s.",                                                      // fault word, targets, duration, detail
-		"n.fault.end":           "Fault healed: %s on %s.",                                                        // fault word, targets
-		"n.partition":           "Network partition: %s, for %s.",                                                 // cut sentences, duration
-		"n.partition.nodes":     "Network partition: %s cut off from everyone for %s.",                            // nodes, duration
-		"n.cut.one":             "%s cannot reach %s",                                                             // from, to
-		"n.cut.heal":            "%s can reach %s again",                                                          // from, to
-		"n.partition.end":       "Network partition healed: %s.",                                                  // heal sentences
-		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",                      // nodes, signed jump
-		"n.clock.rate":          "%s's clock runs at the wrong speed for %s (%s).",                                // nodes, duration, detail
-		"n.crash":               "%s crashed and lost its keys; down for %s.",                                     // nodes, duration
-		"n.crash.kept":          "%s crashed and came back with its keys from its append-only file; down for %s.", // nodes, duration
-		"n.pause.node":          "Redis on %s was frozen for %s.",                                                 // nodes, duration
-		"n.latency":             "The network to %s was slowed down for %s (%s).",                                 // targets, duration, detail
-		"n.reset":               "Connections to %s were reset.",                                                  // targets
-		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                 // client, key, ttl, client
+		"n.resume":              "%s woke up after being frozen for %s%s.",                                                   // client, duration, belief suffix
+		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",                                          // key, token text
+		"n.fault":               "Fault: %s on %s for %s%s.",                                                                 // fault word, targets, duration, detail
+		"n.fault.end":           "Fault healed: %s on %s.",                                                                   // fault word, targets
+		"n.partition":           "Network partition: %s, for %s.",                                                            // cut sentences, duration
+		"n.cut.one":             "%s cannot reach %s",                                                                        // from, to
+		"n.cut.heal":            "%s can reach %s again",                                                                     // from, to
+		"n.partition.end":       "Network partition healed: %s.",                                                             // heal sentences
+		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",                                 // nodes, signed jump
+		"n.clock.jump.client":   "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",  // clients, signed jump
+		"n.clock.rate":          "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).", // nodes, duration, rate
+		"n.clock.rate.client":   "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                      // clients, duration, rate
+		"n.starve":              "%s's lease renewer was starved for %s while its job ran on.",                               // client, duration
+		"n.crash.client":        "%s crashed: it stops for good and never releases its lock.",                                // client
+		"n.delete.key":          "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",   // key, nodes
+		"n.crash":               "%s crashed and lost its keys; down for %s.",                                                // nodes, duration
+		"n.crash.kept":          "%s crashed and came back with its keys from its append-only file; down for %s.",            // nodes, duration
+		"n.pause.node":          "Redis on %s was frozen for %s.",                                                            // nodes, duration
+		"n.latency":             "Network latency: replies to %s delayed for %s (%v ± %v).",                                  // slow sentences, duration, latency, jitter
+		"n.slow.one":            "%s from %s",                                                                                // client, nodes
+		"n.reset":               "Connections reset (TCP RST): %s.",                                                          // cut sentences
+		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                            // client, key, ttl, client
 		"n.expired.belief":      "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 		"n.expired":             "%s's lock on %s expired in Redis (TTL %s).",
 		"n.expired.nodes":       "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
@@ -171,14 +178,21 @@ var messages = map[string]map[string]string{
 		"n.anomaly.info":        "Noted (%s, informational): %s",
 
 		// Fault kinds.
-		"fault.pause":      "GC pause",
-		"fault.partition":  "network partition",
-		"fault.latency":    "network latency",
-		"fault.reset":      "connection reset",
-		"fault.crash":      "node crash",
-		"fault.pause-node": "node pause",
-		"fault.clock-jump": "clock jump",
-		"fault.clock-rate": "clock drift",
+		"fault.pause":           "GC pause",
+		"fault.partition":       "network partition",
+		"fault.latency":         "network latency",
+		"fault.reset":           "connection reset",
+		"fault.crash":           "node crash",
+		"fault.pause-node":      "node pause",
+		"fault.clock-jump":      "clock jump",
+		"fault.clock-rate":      "clock drift",
+		"fault.starve-renewals": "starved renewer",
+		"fault.crash-client":    "client crash",
+		"fault.delete-key":      "key deleted",
+		"refusal.stale-fence":   "stale fencing token %d < %d",  // token, highest seen
+		"refusal.duplicate-key": "duplicate idempotency key %s", // key
+		"refusal.out-of-stock":  "out of stock",
+		"refusal.unknown":       "no reason given",
 
 		// Anomaly kinds, their sentence and why they matter.
 		"kind.mutex-overlap":        "two holders at once",
@@ -323,6 +337,7 @@ var messages = map[string]map[string]string{
 		"p.acquire.fail":   "acquire refused",
 		"p.expired":        "expired",
 		"p.lost.crash":     "lost in crash",
+		"p.deleted":        "deleted by janitor",
 		"p.node":           "node %s",
 		"p.cut":            "cut from %s",             // nodes or clients
 		"p.slow":           "slow link to %s",         // nodes or clients
@@ -444,6 +459,7 @@ var messages = map[string]map[string]string{
 		"say.double.crash":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
 		"say.double.clock":   "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
 		"say.double.removed": "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
+		"say.double.deleted": "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
 		"say.double":         "Hoá đơn (%s) bị charge hai lần, bởi %s.",
 		"say.overlap":        "Hai worker cùng giữ lock một lúc: %s đều tin rằng mình giữ %s trong %.1f s.",
 		"say.cause.clock":    " Bắt đầu khi đồng hồ của %s nhảy %s.",
@@ -477,6 +493,7 @@ var messages = map[string]map[string]string{
 		"n.gone.expired":        "key đã expire lúc t=%ss",
 		"n.gone.clock":          "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
 		"n.gone.removed":        "%[2]s đã xoá nó lúc t=%[1]ss",
+		"n.gone.deleted":        "một tiến trình dọn dẹp đã xoá nó lúc t=%ss",
 		"n.gone.taken.released": "; %s đã lấy lock và release xong rồi",
 		"n.gone.taken.holds":    "; giờ %s đang giữ lock",
 		"n.release.none.other":  "%s thử release %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
@@ -497,17 +514,22 @@ var messages = map[string]map[string]string{
 		"n.fault":               "Lỗi: %s trên %s trong %s%s.",
 		"n.fault.end":           "Hết lỗi: %s trên %s.",
 		"n.partition":           "Chia cắt mạng (network partition): %s, trong %s.",
-		"n.partition.nodes":     "Chia cắt mạng: %s bị cô lập khỏi mọi node khác trong %s.",
 		"n.cut.one":             "%s không kết nối được tới %s",
 		"n.cut.heal":            "%s kết nối lại được tới %s",
 		"n.partition.end":       "Hết chia cắt mạng: %s.",
 		"n.clock.jump":          "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
-		"n.clock.rate":          "Đồng hồ của %s chạy sai tốc độ trong %s (%s).",
+		"n.clock.jump.client":   "Đồng hồ riêng của %s nhảy %s; không key Redis nào thay đổi, chỉ những gì %[1]s tính từ đồng hồ của nó.",
+		"n.clock.rate":          "Đồng hồ của %s chạy nhanh gấp %[3]s lần trong %[2]s: các key trên đó expire sớm hơn (hoặc muộn hơn) tương ứng.",
+		"n.clock.rate.client":   "Đồng hồ riêng của %s chạy nhanh gấp %[3]s lần trong %[2]s; không key Redis nào thay đổi.",
+		"n.starve":              "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
+		"n.crash.client":        "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
+		"n.delete.key":          "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
 		"n.crash":               "%s bị crash và mất các key; ngừng hoạt động %s.",
 		"n.crash.kept":          "%s bị crash rồi khởi động lại, vẫn còn các key nhờ file append-only; ngừng hoạt động %s.",
 		"n.pause.node":          "Redis trên %s bị đóng băng trong %s.",
-		"n.latency":             "Mạng tới %s bị làm chậm trong %s (%s).",
-		"n.reset":               "Các kết nối tới %s bị reset.",
+		"n.latency":             "Độ trễ mạng: phản hồi tới %s bị chậm trong %s (%v ± %v).",
+		"n.slow.one":            "%s từ %s",
+		"n.reset":               "Các kết nối bị reset (TCP RST): %s.",
 		"n.expired.paused":      "Lock của %s trên %s đã expire trong Redis (TTL %s) trong lúc %s đang bị pause.",
 		"n.expired.belief":      "Lock của %s trên %s đã expire trong Redis (TTL %s) trong khi %s vẫn tin rằng mình đang giữ.",
 		"n.expired":             "Lock của %s trên %s đã expire trong Redis (TTL %s).",
@@ -518,14 +540,21 @@ var messages = map[string]map[string]string{
 		"n.anomaly":             "Vi phạm (%s): %s",
 		"n.anomaly.info":        "Ghi nhận (%s, chỉ để tham khảo): %s",
 
-		"fault.pause":      "GC pause",
-		"fault.partition":  "chia cắt mạng",
-		"fault.latency":    "độ trễ mạng",
-		"fault.reset":      "reset kết nối",
-		"fault.crash":      "node crash",
-		"fault.pause-node": "node bị đóng băng",
-		"fault.clock-jump": "nhảy đồng hồ",
-		"fault.clock-rate": "lệch tốc độ đồng hồ",
+		"fault.pause":           "GC pause",
+		"fault.partition":       "chia cắt mạng",
+		"fault.latency":         "độ trễ mạng",
+		"fault.reset":           "reset kết nối",
+		"fault.crash":           "node crash",
+		"fault.pause-node":      "node bị đóng băng",
+		"fault.clock-jump":      "nhảy đồng hồ",
+		"fault.clock-rate":      "lệch tốc độ đồng hồ",
+		"fault.starve-renewals": "bộ gia hạn bị bỏ đói",
+		"fault.crash-client":    "client crash",
+		"fault.delete-key":      "key bị xoá",
+		"refusal.stale-fence":   "fencing token cũ %d < %d",
+		"refusal.duplicate-key": "idempotency key %s bị trùng",
+		"refusal.out-of-stock":  "hết hàng",
+		"refusal.unknown":       "không rõ lý do",
 
 		"kind.mutex-overlap":        "hai người cùng giữ lock",
 		"kind.double-effect":        "charge hai lần",
@@ -668,6 +697,7 @@ var messages = map[string]map[string]string{
 		"p.acquire.fail":   "acquire bị từ chối",
 		"p.expired":        "expire",
 		"p.lost.crash":     "mất do crash",
+		"p.deleted":        "bị janitor xoá",
 		"p.node":           "node %s",
 		"p.cut":            "bị cắt khỏi %s",
 		"p.slow":           "kết nối chậm tới %s",

@@ -15,6 +15,9 @@ type Step struct {
 	T    float64 `json:"t"`    // scenario seconds since the run's start
 	Text string  `json:"text"` // one sentence, in Input.Lang, without the time
 	Kind string  `json:"kind"` // one of the Step* kinds
+	// Info marks a StepViolated step about an informational anomaly (it
+	// does not make the run invalid).
+	Info bool `json:"info,omitempty"`
 }
 
 // Step kinds.
@@ -79,9 +82,9 @@ func narrative(in Input, m *model) []Step {
 		n           int
 		first, last int64
 	}
-	pending := map[string]*tries{} // client+"\x00"+key
+	pending := map[clientKey]*tries{}
 	flush := func(client, key string) {
-		k := client + "\x00" + key
+		k := clientKey{client, key}
 		t := pending[k]
 		if t == nil {
 			return
@@ -138,7 +141,7 @@ func narrative(in Input, m *model) []Step {
 					add(o.Invoke, 2, StepProbe, tr(lang, "n.probe.fail", o.Client, o.Key))
 					break
 				}
-				k := o.Client + "\x00" + o.Key
+				k := clientKey{o.Client, o.Key}
 				if pending[k] == nil {
 					pending[k] = &tries{first: o.Invoke}
 				}
@@ -151,7 +154,7 @@ func narrative(in Input, m *model) []Step {
 				}
 				add(o.Invoke, 2, StepAcquire, tr(lang, "n.acquire.info", o.Client, o.Key))
 			case history.OK:
-				ttl := time.Duration(o.Value.TTL).String()
+				ttl := m.sdur(o.Value.TTL).String()
 				tt := tokenText(o.Value.Fence, o.Value.Token)
 				switch {
 				case o.F == history.Probe:
@@ -166,7 +169,7 @@ func narrative(in Input, m *model) []Step {
 		case history.Read:
 			if o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "" {
 				switch o.Value.Action {
-				case checker.ActionReadStock:
+				case history.ActionReadStock:
 					add(o.Invoke, 2, StepRead, tr(lang, "n.read.stock", o.Client, o.Key, *o.Value.Num))
 				default:
 					add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
@@ -190,13 +193,13 @@ func narrative(in Input, m *model) []Step {
 					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
 				case "mark-paid":
 					s = tr(lang, "n.write.markpaid", o.Client, o.Key, tok)
-				case checker.ActionSetCounter:
+				case history.ActionSetCounter:
 					if o.Value.Num != nil {
 						s = tr(lang, "n.write.counter", o.Client, o.Key, *o.Value.Num, tok)
 					} else {
 						s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
 					}
-				case checker.ActionSell:
+				case history.ActionSell:
 					before, known := stock[o.Key]
 					if !known {
 						before, known = params["stock"]
@@ -214,7 +217,7 @@ func narrative(in Input, m *model) []Step {
 					default:
 						s = tr(lang, "n.write.sell.plain", o.Client, o.Key, tok)
 					}
-				case checker.ActionRunJob:
+				case history.ActionRunJob:
 					runs[o.Key]++
 					switch n := runs[o.Key]; n {
 					case 1:
@@ -224,32 +227,28 @@ func narrative(in Input, m *model) []Step {
 					default:
 						s = tr(lang, "n.write.runjob.nth", o.Client, o.Key, tok, n)
 					}
-				case checker.ActionLead:
+				case history.ActionLead:
 					if o.Value.Fence > 0 {
 						s = tr(lang, "n.write.lead", o.Client, o.Key, o.Value.Fence)
 					} else {
 						s = tr(lang, "n.write.lead.plain", o.Client, o.Key)
 					}
-				case checker.ActionEnter, checker.ActionExit:
-					n := semCount(o.Key, o.Client, o.Value.Action == checker.ActionEnter)
+				case history.ActionEnter, history.ActionExit:
+					n := semCount(o.Key, o.Client, o.Value.Action == history.ActionEnter)
 					key := "n.write." + o.Value.Action
 					if havePermits {
 						s = tr(lang, key, o.Client, o.Key, n, permits)
 					} else {
 						s = tr(lang, key+".plain", o.Client, o.Key, n)
 					}
-				case checker.ActionRebuild:
+				case history.ActionRebuild:
 					s = tr(lang, "n.write.rebuild", o.Client, o.Key, fmtDur(m.sec(o.Complete)-m.sec(o.Invoke)))
 				default:
 					s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
 				}
 				add(o.Invoke, 2, StepWrite, s)
 			case history.Fail:
-				reason := o.Value.Reason
-				if reason == "" {
-					reason = o.Error
-				}
-				add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, o.Value.Action, o.Key, tok, reason))
+				add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, o.Value.Action, o.Key, tok, refusalText(lang, o)))
 			default:
 				add(o.Invoke, 2, StepWrite, tr(lang, "n.write.info", o.Client, o.Value.Action, o.Key, tok))
 			}
@@ -284,21 +283,22 @@ func narrative(in Input, m *model) []Step {
 		_ = i
 	}
 	for k := range pending {
-		parts := strings.SplitN(k, "\x00", 2)
-		flush(parts[0], parts[1])
+		flush(k.client, k.key)
 	}
 
 	// Faults: start and end.
 	for _, w := range m.faults {
-		targets := joinAnd(lang, w.Targets)
+		st := w.Step
+		targets := joinAnd(lang, targetsOf(st))
 		dur := m.faultDur(w)
-		if w.Fault == "pause" {
+		switch {
+		case st.Effect == history.EffectFreezeClient:
 			pt := ""
-			if w.Point != "" {
-				pt = tr(lang, "n.pause.point", pointWord(lang, w.Point))
+			if st.Trigger.Kind == history.TriggerPoint {
+				pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
 			}
 			add(w.Start, 1, StepFault, tr(lang, "n.pause", targets, dur, pt))
-			for _, c := range w.Targets {
+			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
 					belief = tr(lang, "n.resume.belief", l.Key, tokenText(l.Fence, l.Token))
@@ -306,29 +306,32 @@ func narrative(in Input, m *model) []Step {
 				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
 			}
 			continue
-		}
-		add(w.Start, 1, StepFault, m.faultSentence(lang, w, dur))
-		if from, to, _ := linkTargets(w.Targets); w.Fault == "partition" && len(from) > 0 {
+		case st.Effect == history.EffectCutLinks:
+			add(w.Start, 1, StepFault, m.faultSentence(lang, w, dur))
+			from, to := linkGroups(st.Links)
 			var parts []string
 			for _, f := range from {
 				parts = append(parts, tr(lang, "n.cut.heal", f, joinAnd(lang, to[f])))
 			}
 			add(w.End, 0, StepHeal, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
-		} else if w.Fault != "clock-jump" {
-			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, w.Fault), targets))
+			continue
+		}
+		add(w.Start, 1, StepFault, m.faultSentence(lang, w, dur))
+		if !st.Instant() {
+			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st.Kind), targets))
 		}
 	}
 
 	// Derived expiries: one step per instant the key left some nodes
 	// (single node: the classic sentence).
 	for _, l := range m.leases {
-		ttl := time.Duration(l.TTL).String()
+		ttl := m.sdur(l.TTL).String()
 		if len(m.nodes) <= 1 || len(l.Nodes) <= 1 {
 			if !l.Expired {
 				continue
 			}
 			switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
-			case len(l.Nodes) == 1 && l.NodeHow[l.Nodes[0]] == "crash":
+			case len(l.Nodes) == 1 && l.NodeHow[l.Nodes[0]].How == "crash":
 				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.crash", l.Client, l.Key, l.Nodes[0]))
 			case paused:
 				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client))
@@ -343,8 +346,7 @@ func narrative(in Input, m *model) []Step {
 		var ends []int64
 		for _, n := range l.Nodes {
 			e := l.NodeEnd[n]
-			how := l.NodeHow[n]
-			if e > m.end || (how != "expired" && how != "clock" && how != "crash") {
+			if e > m.end || !l.NodeHow[n].gone() {
 				continue
 			}
 			if _, ok := byEnd[e]; !ok {
@@ -362,7 +364,7 @@ func narrative(in Input, m *model) []Step {
 				}
 			}
 			var s string
-			switch l.NodeHow[ns[0]] {
+			switch l.NodeHow[ns[0]].How {
 			case "clock":
 				s = tr(lang, "n.expired.clock", l.Client, l.Key, joinAnd(lang, ns))
 			case "crash":
@@ -388,6 +390,7 @@ func narrative(in Input, m *model) []Step {
 		}
 		if a.Informational {
 			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			raw[len(raw)-1].Info = true
 		} else {
 			add(at, 9, StepViolated, tr(lang, "n.anomaly", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 		}
@@ -561,10 +564,30 @@ func allAnomalies(rs []checker.Result) []checker.Anomaly {
 }
 
 // extendKey is the message key of an extend step: a watchdog's background
-// renewal (history.DetailRenewal) or the client's own extend.
+// renewal (Value.Renewal) or the client's own extend.
 func extendKey(o history.Op, outcome string) string {
-	if o.Value.Detail == history.DetailRenewal {
+	if o.Value.Renewal {
 		return "n.renew." + outcome
 	}
 	return "n.extend." + outcome
+}
+
+// refusalText says in lang why the resource refused a write, from its
+// reason code (history Refusal*); a refusal without a code gives the
+// client library's error text.
+func refusalText(lang string, o history.Op) string {
+	switch o.Value.Refusal {
+	case history.RefusalStaleFence:
+		return tr(lang, "refusal.stale-fence", o.Value.Fence, o.Value.SeenFence)
+	case history.RefusalDuplicateKey:
+		return tr(lang, "refusal.duplicate-key", o.Key)
+	case history.RefusalOutOfStock:
+		return tr(lang, "refusal.out-of-stock")
+	case "":
+		if o.Error != "" {
+			return o.Error
+		}
+		return tr(lang, "refusal.unknown")
+	}
+	return o.Value.Refusal
 }

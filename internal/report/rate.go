@@ -89,15 +89,11 @@ func shadeFaults(p *plot.Plot, m *model, lang string, top float64) []legendEntry
 		if e-s < endS*0.004 {
 			e = s + endS*0.004
 		}
-		r := rect(s, e, 0, top, faultColor(w.Fault), noLine())
+		r := rect(s, e, 0, top, faultColor(w.Step), noLine())
 		p.Add(r)
-		if !seen[w.Fault] {
-			seen[w.Fault] = true
-			word := faultWord(lang, w.Fault)
-			if w.Fault == "pause" {
-				word = tr(lang, "p.pause")
-			}
-			legend = append(legend, legendEntry{r, word})
+		if !seen[w.Kind()] {
+			seen[w.Kind()] = true
+			legend = append(legend, legendEntry{r, faultLegendWord(lang, w.Step)})
 		}
 	}
 	return legend

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/anishathalye/porcupine"
@@ -269,30 +268,31 @@ func headline(in Input, m *model) string {
 				}
 				late := m.sec(w.Invoke) - m.sec(l.KeyEnd)
 				switch {
-				case l.EndCause == "clock":
+				case l.EndCause.How == "clock":
 					var ns []string
 					for _, n := range l.Nodes {
-						if l.NodeHow[n] == "clock" {
+						if l.NodeHow[n].How == "clock" {
 							ns = append(ns, n)
 						}
 					}
 					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, ns))
-				case strings.HasPrefix(l.EndCause, "removed:"):
-					return tr(lang, "say.double.removed", a.Key, w.Client, strings.TrimPrefix(l.EndCause, "removed:"), late)
-				case l.EndCause == "crash":
+				case l.EndCause.How == "removed":
+					return tr(lang, "say.double.removed", a.Key, w.Client, l.EndCause.By, late)
+				case l.EndCause.How == "crash":
 					return tr(lang, "say.double.crash", a.Key, w.Client, late)
+				case l.EndCause.How == "deleted":
+					return tr(lang, "say.double.deleted", a.Key, w.Client, late)
 				}
 				return tr(lang, "say.double.late", a.Key, w.Client, late)
 			}
 			return tr(lang, "say.double", a.Key, joinAnd(lang, a.Clients))
 		case checker.KindMutexOverlap:
 			s := tr(lang, "say.overlap", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS)
-			// A clock jump shortly before the overlap is its likely cause.
+			// A node's clock jump before the overlap is its likely cause (a
+			// client's clock cannot expire a Redis key).
 			for _, w := range m.faults {
-				if w.Fault == "clock-jump" && w.Start <= a.Start {
-					if d, ok := parseJump(w.Detail); ok {
-						s += tr(lang, "say.cause.clock", joinAnd(lang, w.Targets), signedDur(d))
-					}
+				if st := w.Step; st.Effect == history.EffectNodeClock && st.Rate == 0 && w.Start <= a.Start {
+					s += tr(lang, "say.cause.clock", joinAnd(lang, st.Nodes), signedDur(m.sdur(st.Delta)))
 				}
 			}
 			return s

@@ -15,6 +15,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -39,15 +40,15 @@ type opSpec struct {
 // resource refuse w1's late charge instead.
 func gcPause(backend string, fenced bool) history.History {
 	specs := []opSpec{
-		{"w1", history.Acquire, history.OK, history.Value{Token: "a1b2c3d4e5f6", Fence: 1, TTL: 30e9, Nodes: []string{"n1"}}, 0, 0.01},
+		{"w1", history.Acquire, history.OK, history.Value{Token: "a1b2c3d4e5f6", Fence: 1, TTL: at(30), Nodes: []string{"n1"}}, 0, 0.01},
 		{"w1", history.Read, history.OK, history.Value{Action: "read-status", Result: "unpaid"}, 0.5, 0.52},
-		{history.NemesisClient, history.Fault, history.Info, history.Value{Fault: "pause", Targets: []string{"w1"}, Point: "before-write"}, 1.0, 36.0},
+		{history.NemesisClient, history.Fault, history.Info, pauseAt("w1", history.PointBeforeWrite, 35), 1.0, 36.0},
 	}
 	for s := 1.0; s <= 30.0; s++ {
 		specs = append(specs, opSpec{"w2", history.Acquire, history.Fail, history.Value{}, s, s + 0.01})
 	}
 	specs = append(specs,
-		opSpec{"w2", history.Acquire, history.OK, history.Value{Token: "ffee0011", Fence: 2, TTL: 30e9, Nodes: []string{"n1"}}, 30.09, 30.1},
+		opSpec{"w2", history.Acquire, history.OK, history.Value{Token: "ffee0011", Fence: 2, TTL: at(30), Nodes: []string{"n1"}}, 30.09, 30.1},
 		opSpec{"w2", history.Read, history.OK, history.Value{Action: "read-status", Result: "unpaid"}, 30.3, 30.32},
 		opSpec{"w2", history.Write, history.OK, history.Value{Action: "charge", Fence: 2}, 31.0, 31.05},
 		opSpec{"w2", history.Write, history.OK, history.Value{Action: "mark-paid", Fence: 2}, 31.5, 31.52},
@@ -55,7 +56,7 @@ func gcPause(backend string, fenced bool) history.History {
 	)
 	if fenced {
 		specs = append(specs,
-			opSpec{"w1", history.Write, history.Fail, history.Value{Action: "charge", Fence: 1, Reason: "stale fencing token 1 < 2"}, 36.0, 36.02},
+			opSpec{"w1", history.Write, history.Fail, history.Value{Action: "charge", Fence: 1, Refusal: history.RefusalStaleFence, SeenFence: 2}, 36.0, 36.02},
 			opSpec{"w1", history.Release, history.OK, history.Value{Token: "a1b2c3d4e5f6"}, 36.5, 36.51},
 		)
 	} else {
@@ -91,6 +92,15 @@ func gcPause(backend string, fenced bool) history.History {
 			Invoke: at(sp.s), Complete: at(sp.e), Type: sp.typ})
 	}
 	return h
+}
+
+// pauseAt is the value of a pause of client at point lasting d scenario
+// seconds, as the scheduler records it.
+func pauseAt(client, point string, d float64) history.Value {
+	st := historytest.Step("pause", client)
+	st.ID, st.Duration = 1, at(d)
+	st.Trigger = history.Trigger{Kind: history.TriggerPoint, Client: client, Point: point, Occurrence: 1}
+	return historytest.Value(st)
 }
 
 func indexOf(h history.History, client string, f history.Func, action string) []int {

@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,14 +11,13 @@ import (
 	"github.com/locksim/locksim/internal/history"
 )
 
-// faultDur is a fault's length as the reader should see it: the length the
-// scenario declared (from the fault op's Detail, e.g. "stop-the-world pause
-// of 35s"), or the measured window when it differs from that by more than
-// 5 % (or nothing was declared).
+// faultDur is a fault's length as the reader should see it, scenario
+// time: the length the plan declared, or the measured window when it
+// differs from that by more than 5 % (or the step declared none).
 func (m *model) faultDur(w window) string {
 	measured := m.sec(w.End) - m.sec(w.Start)
-	if d, ok := declaredDuration(w.Detail); ok && w.Fault != "clock-jump" {
-		decl := d.Seconds()
+	if w.Step.Duration > 0 {
+		decl := m.sec(w.Step.Duration)
 		if math.Abs(measured-decl) <= 0.05*decl {
 			return fmtDur(decl)
 		}
@@ -25,66 +25,88 @@ func (m *model) faultDur(w window) string {
 	return fmtDur(measured)
 }
 
-// linkTargets splits "w1→n4" (or "w1->n4") targets into from → []to, in
-// order of first appearance; plain targets are returned in rest.
-func linkTargets(ts []string) (from []string, to map[string][]string, rest []string) {
+// linkGroups groups a step's links by client, in order of first
+// appearance: w1 → [n4, n5].
+func linkGroups(ls []history.Link) (from []string, to map[string][]string) {
 	to = map[string][]string{}
-	for _, t := range ts {
-		a, b, ok := strings.Cut(t, "→")
-		if !ok {
-			a, b, ok = strings.Cut(t, "->")
+	for _, l := range ls {
+		if _, seen := to[l.Client]; !seen {
+			from = append(from, l.Client)
 		}
-		if !ok {
-			rest = append(rest, t)
-			continue
-		}
-		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
-		if _, seen := to[a]; !seen {
-			from = append(from, a)
-		}
-		to[a] = append(to[a], b)
+		to[l.Client] = append(to[l.Client], l.Node)
 	}
-	return from, to, rest
+	return from, to
 }
 
-// faultSentence tells a non-pause fault's start in lang.
+// targetsOf is who a step acts on, for a sentence: its clients, nodes, or
+// the clients of its links.
+func targetsOf(st history.FaultStep) []string {
+	switch {
+	case len(st.Clients) > 0:
+		return st.Clients
+	case len(st.Nodes) > 0:
+		return st.Nodes
+	}
+	return st.LinkClients()
+}
+
+// sdur is a wall-time duration of the history as scenario time.
+func (m *model) sdur(ns int64) time.Duration { return m.h.Header.ScenarioTime(ns) }
+
+// faultSentence tells a fault step's start in lang (a pause is told by the
+// narrative itself).
 func (m *model) faultSentence(lang string, w window, dur string) string {
-	from, to, rest := linkTargets(w.Targets)
-	switch w.Fault {
-	case "partition":
-		if len(from) > 0 {
-			var parts []string
-			for _, f := range from {
-				parts = append(parts, tr(lang, "n.cut.one", f, joinAnd(lang, to[f])))
-			}
-			return tr(lang, "n.partition", strings.Join(parts, "; "), dur)
+	st := w.Step
+	targets := joinAnd(lang, targetsOf(st))
+	switch st.Effect {
+	case history.EffectCutLinks:
+		from, to := linkGroups(st.Links)
+		var parts []string
+		for _, f := range from {
+			parts = append(parts, tr(lang, "n.cut.one", f, joinAnd(lang, to[f])))
 		}
-		return tr(lang, "n.partition.nodes", joinAnd(lang, rest), dur)
-	case "clock-jump":
-		if d, ok := parseJump(w.Detail); ok {
-			return tr(lang, "n.clock.jump", joinAnd(lang, w.Targets), signedDur(d))
+		return tr(lang, "n.partition", strings.Join(parts, "; "), dur)
+	case history.EffectSlowLinks:
+		from, to := linkGroups(st.Links)
+		var parts []string
+		for _, f := range from {
+			parts = append(parts, tr(lang, "n.slow.one", f, joinAnd(lang, to[f])))
 		}
-	case "clock-rate":
-		return tr(lang, "n.clock.rate", joinAnd(lang, w.Targets), dur, w.Detail)
-	case "crash":
-		for _, n := range w.Targets {
+		return tr(lang, "n.latency", strings.Join(parts, "; "), dur, m.sdur(st.Latency), m.sdur(st.Jitter))
+	case history.EffectResetLinks:
+		from, to := linkGroups(st.Links)
+		var parts []string
+		for _, f := range from {
+			parts = append(parts, tr(lang, "n.cut.one", f, joinAnd(lang, to[f])))
+		}
+		return tr(lang, "n.reset", strings.Join(parts, "; "))
+	case history.EffectNodeClock:
+		if st.Rate != 0 {
+			return tr(lang, "n.clock.rate", targets, dur, strconv.FormatFloat(st.Rate, 'g', -1, 64))
+		}
+		return tr(lang, "n.clock.jump", targets, signedDur(m.sdur(st.Delta)))
+	case history.EffectClientClock:
+		if st.Rate != 0 {
+			return tr(lang, "n.clock.rate.client", targets, dur, strconv.FormatFloat(st.Rate, 'g', -1, 64))
+		}
+		return tr(lang, "n.clock.jump.client", targets, signedDur(m.sdur(st.Delta)))
+	case history.EffectCrashNode:
+		for _, n := range st.Nodes {
 			if keysLostOnCrash(m.h.Header, n) {
-				return tr(lang, "n.crash", joinAnd(lang, w.Targets), dur)
+				return tr(lang, "n.crash", targets, dur)
 			}
 		}
-		return tr(lang, "n.crash.kept", joinAnd(lang, w.Targets), dur)
-	case "pause-node":
-		return tr(lang, "n.pause.node", joinAnd(lang, w.Targets), dur)
-	case "latency":
-		return tr(lang, "n.latency", joinAnd(lang, w.Targets), dur, w.Detail)
-	case "reset":
-		return tr(lang, "n.reset", joinAnd(lang, w.Targets))
+		return tr(lang, "n.crash.kept", targets, dur)
+	case history.EffectFreezeNode:
+		return tr(lang, "n.pause.node", targets, dur)
+	case history.EffectStarveRenewer:
+		return tr(lang, "n.starve", targets, dur)
+	case history.EffectCrashClient:
+		return tr(lang, "n.crash.client", targets)
+	case history.EffectDeleteKey:
+		return tr(lang, "n.delete.key", st.Key, targets)
 	}
-	det := ""
-	if w.Detail != "" {
-		det = " (" + w.Detail + ")"
-	}
-	return tr(lang, "n.fault", faultWord(lang, w.Fault), joinAnd(lang, w.Targets), dur, det)
+	return tr(lang, "n.fault", faultWord(lang, st.Kind), targets, dur, "")
 }
 
 func signedDur(d time.Duration) string {
@@ -138,9 +160,11 @@ func (m *model) releaseNothing(lang string, o history.Op) string {
 	}
 	var cause string
 	switch {
-	case strings.HasPrefix(own.EndCause, "removed:"):
-		cause = tr(lang, "n.gone.removed", fmtT(m.sec(own.KeyEnd)), strings.TrimPrefix(own.EndCause, "removed:"))
-	case own.EndCause == "clock":
+	case own.EndCause.How == "removed":
+		cause = tr(lang, "n.gone.removed", fmtT(m.sec(own.KeyEnd)), own.EndCause.By)
+	case own.EndCause.How == "deleted":
+		cause = tr(lang, "n.gone.deleted", fmtT(m.sec(own.KeyEnd)))
+	case own.EndCause.How == "clock":
 		cause = tr(lang, "n.gone.clock", fmtT(m.sec(own.KeyEnd)))
 	default:
 		cause = tr(lang, "n.gone.expired", fmtT(m.sec(own.KeyEnd)))
@@ -214,10 +238,10 @@ func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
 	case checker.KindLostUpdate:
 		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
 	case checker.KindOversell:
-		stock, ok := m.h.Header.Params[checker.ParamStock]
+		stock, ok := m.h.Header.Params[history.ParamStock]
 		sold := 0
 		for _, i := range m.opsByKey[a.Key] {
-			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Key == a.Key && o.Value.Action == checker.ActionSell {
+			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Key == a.Key && o.Value.Action == history.ActionSell {
 				sold++
 			}
 		}
@@ -232,7 +256,7 @@ func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
 	case checker.KindSplitBrain:
 		return tr(lang, "a.split-brain", clients, a.Key, t1, t0)
 	case checker.KindOverAdmission:
-		return tr(lang, "a.over-admission", clients, a.Key, t0, t1, m.h.Header.Params[checker.ParamPermits])
+		return tr(lang, "a.over-admission", clients, a.Key, t0, t1, m.h.Header.Params[history.ParamPermits])
 	case checker.KindDuplicateWork:
 		return tr(lang, "a.duplicate-work", clients, a.Key, t0, t1)
 	case checker.KindStuckLock:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 )
 
 // redlockClockJump is Kleppmann's timeline 3 on five nodes (scale 10):
@@ -31,12 +32,19 @@ func redlockClockJump() Input {
 			Invoke: at(s), Complete: at(e), Type: history.OK})
 	}
 	nem, k := history.NemesisProcess, "invoice-1"
-	add(nem, history.NemesisClient, history.Fault, "", history.Value{Fault: "partition", Targets: []string{"w1→n4", "w1→n5"}, Detail: "w1 cut from n4, n5"}, 0, 11)
-	add(nem, history.NemesisClient, history.Fault, "", history.Value{Fault: "partition", Targets: []string{"w2→n1", "w2→n2"}, Detail: "w2 cut from n1, n2"}, 0.01, 11)
-	add(0, "w1", history.Acquire, k, history.Value{Token: "459ccd4396bb", TTL: 10e9, Nodes: []string{"n1", "n2", "n3"}}, 0.01, 0.4)
+	cut := func(id int, targets ...string) history.Value {
+		st := historytest.Step("partition", targets...)
+		st.ID, st.Duration, st.Mode, st.Direction = id, at(15), "drop", "both"
+		return historytest.Value(st)
+	}
+	jump := historytest.Step("clock-jump", "n3")
+	jump.ID, jump.Delta = 3, at(15)
+	add(nem, history.NemesisClient, history.Fault, "", cut(1, "w1→n4", "w1→n5"), 0, 11)
+	add(nem, history.NemesisClient, history.Fault, "", cut(2, "w2→n1", "w2→n2"), 0.01, 11)
+	add(0, "w1", history.Acquire, k, history.Value{Token: "459ccd4396bb", TTL: at(10), Nodes: []string{"n1", "n2", "n3"}}, 0.01, 0.4)
 	add(0, "w1", history.Read, k, history.Value{Action: "read-status", Result: "unpaid"}, 0.42, 0.5)
-	add(nem, history.NemesisClient, history.Fault, "", history.Value{Fault: "clock-jump", Targets: []string{"n3"}, Detail: "n3's clock jumped forward 15s"}, 1.4, 1.41)
-	add(1, "w2", history.Acquire, k, history.Value{Token: "cfbc443151b0", TTL: 10e9, Nodes: []string{"n3", "n4", "n5"}}, 2.0, 2.4)
+	add(nem, history.NemesisClient, history.Fault, "", historytest.Value(jump), 1.4, 1.41)
+	add(1, "w2", history.Acquire, k, history.Value{Token: "cfbc443151b0", TTL: at(10), Nodes: []string{"n3", "n4", "n5"}}, 2.0, 2.4)
 	add(1, "w2", history.Read, k, history.Value{Action: "read-status", Result: "unpaid"}, 2.42, 2.5)
 	add(0, "w1", history.Write, k, history.Value{Action: "charge"}, 8.5, 8.51)
 	add(0, "w1", history.Release, k, history.Value{Token: "459ccd4396bb", Nodes: []string{"n1", "n2"}, Removed: true}, 8.52, 8.9)
@@ -147,17 +155,20 @@ func TestRedlockStory(t *testing.T) {
 
 func TestPauseLength(t *testing.T) {
 	for _, c := range []struct {
-		name, detail string
-		measured     float64
-		want         string
+		name     string
+		declared float64
+		measured float64
+		want     string
 	}{
-		{"the declared length wins when the measured one is within 5%", "stop-the-world pause of 35s", 35.1, "35s"},
-		{"the measured length wins when it differs by more than 5%", "stop-the-world pause of 35s", 38, "38s"},
-		{"the measured length is used when nothing is declared", "", 35.1, "35.1s"},
+		{"the declared length wins when the measured one is within 5%", 35, 35.1, "35s"},
+		{"the measured length wins when it differs by more than 5%", 35, 38, "38s"},
+		{"the measured length is used when nothing is declared", 0, 35.1, "35.1s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := &model{h: history.History{Header: history.Header{TimeScale: 1}}, scale: 1}
-			w := window{Fault: "pause", Detail: c.detail, Start: 0, End: int64(c.measured * 1e9)}
+			st := historytest.Step("pause", "w1")
+			st.Duration = int64(c.declared * 1e9)
+			w := window{Step: st, Start: 0, End: int64(c.measured * 1e9)}
 			if got := m.faultDur(w); got != c.want {
 				t.Errorf("faultDur = %q, want %q", got, c.want)
 			}
@@ -482,9 +493,9 @@ func TestACrashLosesKeysOnlyWithoutPersistence(t *testing.T) {
 				h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: proc, Client: client, F: f, Key: "invoice-1",
 					Value: v, Invoke: at(s), Complete: at(e), Type: history.OK})
 			}
-			add(0, "w1", history.Acquire, history.Value{Token: "t1", Fence: 1, TTL: 10e9, Nodes: []string{"n1"}}, 0, 0.1)
+			add(0, "w1", history.Acquire, history.Value{Token: "t1", Fence: 1, TTL: at(10), Nodes: []string{"n1"}}, 0, 0.1)
 			h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: history.NemesisProcess, Client: history.NemesisClient,
-				F: history.Fault, Value: history.Value{Fault: "crash", Targets: []string{"n1"}}, Invoke: at(1), Complete: at(1.5), Type: history.OK})
+				F: history.Fault, Value: historytest.Value(historytest.Step("crash", "n1")), Invoke: at(1), Complete: at(1.5), Type: history.OK})
 			add(0, "w1", history.Write, history.Value{Action: "charge", Fence: 1}, 5, 5.1)
 			add(0, "w1", history.Release, history.Value{Token: "t1", Fence: 1, Removed: tt.persistence != "none", Nodes: []string{"n1"}}, 5.2, 5.3)
 			var story []string

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,34 +62,49 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 	return out
 }
 
-// faultColor is the shade of one fault kind (its legend entry too).
-func faultColor(kind string) color.NRGBA {
-	switch kind {
-	case "pause":
+// faultColor is the shade of one fault step (its legend entry too), by
+// what it does: a new fault kind with a known effect gets its colour.
+func faultColor(st history.FaultStep) color.NRGBA {
+	switch st.Effect {
+	case history.EffectFreezeClient:
 		return color.NRGBA{30, 30, 30, 120}
-	case "pause-node":
+	case history.EffectFreezeNode:
 		return color.NRGBA{90, 90, 90, 110}
-	case "partition":
+	case history.EffectCutLinks:
 		return color.NRGBA{240, 190, 0, 120}
-	case "latency":
+	case history.EffectSlowLinks:
 		return color.NRGBA{0, 158, 115, 90}
-	case "reset":
+	case history.EffectResetLinks:
 		return color.NRGBA{140, 140, 0, 110}
-	case "crash":
+	case history.EffectCrashNode, history.EffectCrashClient:
 		return color.NRGBA{0, 0, 0, 150}
-	case "clock-jump":
+	case history.EffectNodeClock, history.EffectClientClock:
+		if st.Rate != 0 {
+			return color.NRGBA{255, 105, 180, 110}
+		}
 		return color.NRGBA{148, 0, 211, 150}
-	case "clock-rate":
-		return color.NRGBA{255, 105, 180, 110}
+	case history.EffectDeleteKey:
+		return color.NRGBA{213, 94, 0, 150}
 	}
 	return color.NRGBA{120, 60, 160, 70}
 }
 
-// endWord labels where a key ended: lost in a crash, or expired (its TTL,
-// perhaps shortened by a clock jump).
-func endWord(lang, how string) string {
-	if how == "crash" {
+// faultLegendWord names a fault step's kind in the legend.
+func faultLegendWord(lang string, st history.FaultStep) string {
+	if st.Effect == history.EffectFreezeClient {
+		return tr(lang, "p.pause")
+	}
+	return faultWord(lang, st.Kind)
+}
+
+// endWord labels where a key ended: lost in a crash, deleted by a
+// janitor, or expired (its TTL, perhaps shortened by a clock jump).
+func endWord(lang string, how keyEnd) string {
+	switch how.How {
+	case "crash":
 		return tr(lang, "p.lost.crash")
+	case "deleted":
+		return tr(lang, "p.deleted")
 	}
 	return tr(lang, "p.expired")
 }
@@ -270,16 +286,12 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 	// Faults. Node faults and link faults shade lanes behind the bars;
 	// client pauses are drawn over the hold bars afterwards.
 	seenFault := map[string]bool{}
-	addFaultLegend := func(kind string) {
-		if seenFault[kind] {
+	addFaultLegend := func(st history.FaultStep) {
+		if seenFault[st.Kind] {
 			return
 		}
-		seenFault[kind] = true
-		word := faultWord(lang, kind)
-		if kind == "pause" {
-			word = tr(lang, "p.pause")
-		}
-		legend = append(legend, legendEntry{rect(0, 1, 0, 1, faultColor(kind), draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}), tr(lang, "p.fault", word)})
+		seenFault[st.Kind] = true
+		legend = append(legend, legendEntry{rect(0, 1, 0, 1, faultColor(st), draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}), tr(lang, "p.fault", faultLegendWord(lang, st))})
 	}
 	var pauses []window
 	faultLabel := boldStyle(fontSize-1, color.NRGBA{60, 0, 90, 255})
@@ -288,16 +300,18 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		if e-s < endS*0.004 {
 			e = s + endS*0.004
 		}
-		col := faultColor(w.Fault)
-		from, to, rest := linkTargets(w.Targets)
-		addFaultLegend(w.Fault)
-		if w.Fault == "pause" {
+		st := w.Step
+		col := faultColor(st)
+		from, to := linkGroups(st.Links)
+		rest := append(slices.Clone(st.Clients), st.Nodes...)
+		addFaultLegend(st)
+		if st.Effect == history.EffectFreezeClient {
 			pauses = append(pauses, w)
 			continue
 		}
-		short := faultWord(lang, w.Fault)
-		if d, ok := parseJump(w.Detail); ok && w.Fault == "clock-jump" {
-			short += " " + signedDur(d)
+		short := faultWord(lang, st.Kind)
+		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {
+			short += " " + signedDur(m.sdur(st.Delta))
 		}
 		shaded := false
 		for _, t := range rest {
@@ -318,10 +332,10 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		// strip at the bottom of a's lane ("cut from b, c"); latency and
 		// resets say so instead of "cut".
 		linkWord := "p.cut"
-		switch w.Fault {
-		case "latency":
+		switch st.Effect {
+		case history.EffectSlowLinks:
 			linkWord = "p.slow"
-		case "reset":
+		case history.EffectResetLinks:
 			linkWord = "p.reset"
 		}
 		for _, a := range from {
@@ -429,8 +443,8 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 			} else if labelAll {
 				placeLeft(fmt.Sprintf("key%d", ni), s, ny-0.33, kl, boldStyle(fontSize-3, color.Black))
 			}
-			if how := l.NodeHow[n]; ne <= m.end && (how == "expired" || how == "clock" || how == "crash") {
-				expiries = append(expiries, mark{ke, ny, endWord(lang, how), -1})
+			if ne <= m.end && l.NodeHow[n].gone() {
+				expiries = append(expiries, mark{ke, ny, endWord(lang, l.NodeHow[n]), -1})
 			}
 		}
 		if l.Expired && len(l.Nodes) > 1 && len(m.nodes) > 1 {
@@ -469,13 +483,13 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 	// Client pauses over the hold bars: dark, with the pause in words.
 	for _, w := range pauses {
 		s, e := m.sec(w.Start), m.sec(w.End)
-		for _, t := range w.Targets {
+		for _, t := range w.Step.Clients {
 			i := m.laneOf(t)
 			if i < 0 {
 				continue
 			}
 			y := laneY(i)
-			p.Add(rect(s, e, y-0.27, y+0.27, faultColor("pause"), draw.LineStyle{Color: color.Black, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}))
+			p.Add(rect(s, e, y-0.27, y+0.27, faultColor(w.Step), draw.LineStyle{Color: color.Black, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}))
 			txt := tr(lang, "p.paused", t, tr(lang, "p.pause.word"), m.faultDur(w))
 			sty := boldStyle(fontSize+1, color.White)
 			if (e-s)/perPx > float64(sty.Width(txt))*96/72+20 {
@@ -572,7 +586,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 				otherXY = append(otherXY, xy)
 				continue
 			}
-			if o.Value.Action != checker.ActionCharge {
+			if o.Value.Action != history.ActionCharge {
 				effects = true
 			}
 			if violating {
@@ -660,8 +674,8 @@ func fenceSuffix(m *model, o history.Op) string {
 // Other writes (claim, mark-paid, exit) are small squares.
 func effectAction(action string) bool {
 	switch action {
-	case "", checker.ActionCharge, checker.ActionSell, checker.ActionSetCounter, checker.ActionRunJob,
-		checker.ActionLead, checker.ActionEnter, checker.ActionRebuild:
+	case "", history.ActionCharge, history.ActionSell, history.ActionSetCounter, history.ActionRunJob,
+		history.ActionLead, history.ActionEnter, history.ActionRebuild:
 		return true
 	}
 	return false
@@ -673,7 +687,7 @@ func actWord(lang string, o history.Op) string {
 		return tr(lang, "p.charged")
 	}
 	w := tr(lang, "p.act."+o.Value.Action)
-	if o.Value.Num != nil && o.Value.Action == checker.ActionSetCounter {
+	if o.Value.Num != nil && o.Value.Action == history.ActionSetCounter {
 		w += fmt.Sprintf(" %d", *o.Value.Num)
 	}
 	return w

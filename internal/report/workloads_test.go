@@ -5,6 +5,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 )
 
 // wb builds a hand-written history of one of issue 4's workloads (TimeScale
@@ -44,18 +45,25 @@ func (b *wb) release(c, key string, inv, comp float64, removed bool) {
 func (b *wb) write(c, key, action string, inv, comp float64, fence int64, n *int64) {
 	b.op(c, history.Write, key, inv, comp, history.OK, history.Value{Action: action, Fence: fence, Num: n})
 }
-func (b *wb) refused(c, key, action string, inv, comp float64, fence int64, reason string) {
-	b.op(c, history.Write, key, inv, comp, history.Fail, history.Value{Action: action, Fence: fence, Reason: reason})
+func (b *wb) refused(c, key, action string, inv, comp float64, fence int64, why string, seen int64) {
+	b.op(c, history.Write, key, inv, comp, history.Fail, history.Value{Action: action, Fence: fence, Refusal: why, SeenFence: seen})
 }
 func (b *wb) read(c, key, action string, inv, comp float64, n int64) {
 	b.op(c, history.Read, key, inv, comp, history.OK, history.Value{Action: action, Num: &n})
 }
 func (b *wb) pause(c string, from, to float64) {
 	b.op(history.NemesisClient, history.Fault, "", from, to, history.OK,
-		history.Value{Fault: "pause", Targets: []string{c}, Detail: "stop-the-world pause"})
+		historytest.Value(historytest.Step("pause", c)))
 }
 
 func n64(n int64) *int64 { return &n }
+
+// jumpOf is a jump of client's own clock by d scenario seconds.
+func jumpOf(client string, d float64) history.Value {
+	st := historytest.Step("clock-jump", client)
+	st.Delta = sec(d)
+	return historytest.Value(st)
+}
 
 // input checks the history with the real checkers and wraps it for the
 // report; the expectation is the verdict the case is built to show.
@@ -112,7 +120,7 @@ func workloadStories() []struct {
 		b.acquire("s2", "lock:J", 59.2, 59.3, 0, 30)
 		b.write("s2", "job@3", "run-job", 59.4, 59.7, 0, nil)
 		b.release("s2", "lock:J", 59.8, 59.9, true)
-		b.op(history.NemesisClient, history.Fault, "", 59, 61, history.OK, history.Value{Fault: "clock-jump", Targets: []string{"s1"}, Detail: "s1's clock -0.8s"})
+		b.op(history.NemesisClient, history.Fault, "", 59, 61, history.OK, jumpOf("s1", -0.8))
 		b.acquire("s1", "lock:J", 60, 60.1, 0, 30)
 		b.write("s1", "job@3", "run-job", 60.2, 60.5, 0, nil)
 		b.release("s1", "lock:J", 60.6, 60.7, true)
@@ -135,7 +143,7 @@ func workloadStories() []struct {
 		b.write("S1", "sem-1", "enter", 0.2, 0.3, 0, nil)
 		b.acquire("S2", "sem-1", 1, 1.1, 0, 10)
 		b.write("S2", "sem-1", "enter", 1.2, 1.3, 0, nil)
-		b.op(history.NemesisClient, history.Fault, "", 2, 4, history.OK, history.Value{Fault: "clock-jump", Targets: []string{"S3"}, Detail: "S3's clock +15s"})
+		b.op(history.NemesisClient, history.Fault, "", 2, 4, history.OK, jumpOf("S3", 15))
 		b.acquire("S3", "sem-1", 3, 3.1, 0, 10)
 		b.write("S3", "sem-1", "enter", 3.2, 3.3, 0, nil)
 		b.write("S3", "sem-1", "exit", 8, 8.1, 0, nil)

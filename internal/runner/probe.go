@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -17,10 +16,11 @@ import (
 )
 
 // params are the workload's numbers the checkers need (history
-// Header.Params).
-func params(sc scenario.Scenario) map[string]int64 {
+// Header.Params), durations in wall ns.
+func (r *run) params() map[string]int64 {
+	sc := r.sc
 	w := sc.Workload
-	p := map[string]int64{"keys": int64(w.Keys), "clients": int64(sc.Clients)}
+	p := map[string]int64{history.ParamKeys: int64(w.Keys), history.ParamClients: int64(sc.Clients)}
 	b := func(v bool) int64 {
 		if v {
 			return 1
@@ -29,27 +29,27 @@ func params(sc scenario.Scenario) map[string]int64 {
 	}
 	switch w.Kind {
 	case history.WorkloadPayment:
-		p["idempotency"] = b(w.Idempotency)
+		p[history.ParamIdempotency] = b(w.Idempotency)
 	case history.WorkloadInventory:
-		p["stock"] = int64(w.Stock)
+		p[history.ParamStock] = int64(w.Stock)
 	case history.WorkloadCron:
-		p["fires"] = int64(w.Fires)
-		p["interval_ns"] = int64(w.Interval)
-		p["lock_per_fire"] = b(w.LockPerFire)
+		p[history.ParamFires] = int64(w.Fires)
+		p[history.ParamIntervalNS] = int64(r.wall(w.Interval.D()))
+		p[history.ParamLockPerFire] = b(w.LockPerFire)
 	case history.WorkloadLeader:
-		p["terms"] = int64(w.Terms)
-		p["epoch_check"] = b(w.EpochCheck)
+		p[history.ParamTerms] = int64(w.Terms)
+		p[history.ParamEpochCheck] = b(w.EpochCheck)
 	case history.WorkloadSemaphore:
-		p["permits"] = int64(w.Permits)
+		p[history.ParamPermits] = int64(w.Permits)
 	}
 	if sc.ProbeEnabled() {
-		p["probe_bound_ns"] = int64(probeBound(sc))
+		p[history.ParamProbeBoundNS] = int64(r.wall(probeBound(sc)))
 	}
 	if sc.ExpectLive {
-		p["expect_live"] = 1
+		p[history.ParamExpectLive] = 1
 	}
 	if sc.MinAcquires != nil {
-		p["min_acquires"] = int64(*sc.MinAcquires)
+		p[history.ParamMinAcquires] = int64(*sc.MinAcquires)
 	}
 	return p
 }
@@ -121,9 +121,8 @@ func (r *run) probe(ctx context.Context) error {
 
 func (r *run) probeKey(ctx context.Context, lk clients.Locker, key string, bound, every time.Duration) {
 	proc := int(r.nextProc.Add(1) - 1)
-	v := history.Value{TTL: int64(r.sc.TTL.D()),
-		Detail: "final liveness probe: a fresh client on a healthy link must get the lock within " + probeBound(r.sc).String()}
-	p := r.rec.Begin(proc, "probe", history.Probe, key, v)
+	v := history.Value{TTL: int64(r.ttl())}
+	p := r.rec.Begin(proc, history.ProbeClient, history.Probe, key, v)
 	deadline := time.Now().Add(bound)
 	var last error
 	for attempt := 1; ; attempt++ {
@@ -147,10 +146,9 @@ func (r *run) probeKey(ctx context.Context, lk clients.Locker, key string, bound
 		time.Sleep(every)
 		_ = attempt
 	}
-	msg := "no grant within " + probeBound(r.sc).String()
+	msg := ""
 	if last != nil && !errors.Is(last, clients.ErrNotAcquired) {
-		msg += ": " + last.Error()
+		msg = last.Error()
 	}
-	v.Result = "attempts ended after " + strconv.FormatFloat(bound.Seconds()*r.scale, 'f', 1, 64) + "s"
 	p.End(history.Fail, v, msg)
 }

@@ -1,9 +1,18 @@
 package runner
 
 import (
-	"fmt"
 	"sync"
+
+	"github.com/locksim/locksim/internal/history"
 )
+
+// refusal is the resource's reason to refuse a write (history Refusal*
+// codes), with the highest fencing token it had seen for a stale one; the
+// zero value accepts.
+type refusal struct {
+	why  string
+	seen int64
+}
 
 // ledger is the protected resource of every workload, in the harness: the
 // invoices and the payment gateway, the counters, the inventory's shipping
@@ -43,31 +52,31 @@ func (l *ledger) get(key string) *invoice {
 	return inv
 }
 
-// admit applies fencing: it reports why a token is refused, or "" and
-// raises the object's highest token. Call with l.mu held.
-func (l *ledger) admit(key string, fence int64) string {
+// admit applies fencing: it refuses a token lower than the object's
+// highest, or accepts it and raises the highest. Call with l.mu held.
+func (l *ledger) admit(key string, fence int64) refusal {
 	if !l.fencing {
-		return ""
+		return refusal{}
 	}
-	if max := l.fences[key]; fence < max {
-		return fmt.Sprintf("stale fencing token %d < %d", fence, max)
+	if seen := l.fences[key]; fence < seen {
+		return refusal{history.RefusalStaleFence, seen}
 	}
 	l.fences[key] = fence
-	return ""
+	return refusal{}
 }
 
-// status reads an invoice: "paid" or "unpaid".
+// status reads an invoice: history.ResultPaid or ResultUnpaid.
 func (l *ledger) status(key string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.get(key).paid {
-		return "paid"
+		return history.ResultPaid
 	}
-	return "unpaid"
+	return history.ResultUnpaid
 }
 
 // claim registers a fencing token at the object ("claim first").
-func (l *ledger) claim(key string, fence int64) (refused string) {
+func (l *ledger) claim(key string, fence int64) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.admit(key, fence)
@@ -77,30 +86,30 @@ func (l *ledger) claim(key string, fence int64) (refused string) {
 // invoice's status: the gateway is not idempotent, unless idempotency is on:
 // then it keys each charge by the invoice and refuses a second one
 // (Stripe-style idempotency keys, lock-theory S19).
-func (l *ledger) charge(key string, fence int64) (refused string) {
+func (l *ledger) charge(key string, fence int64) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	inv := l.get(key)
-	if r := l.admit(key, fence); r != "" {
+	if r := l.admit(key, fence); r.why != "" {
 		return r
 	}
 	if l.idempotency && inv.charges > 0 {
-		return "duplicate idempotency key " + key
+		return refusal{why: history.RefusalDuplicateKey}
 	}
 	inv.charges++
-	return ""
+	return refusal{}
 }
 
 // markPaid sets the invoice's status to paid.
-func (l *ledger) markPaid(key string, fence int64) (refused string) {
+func (l *ledger) markPaid(key string, fence int64) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	inv := l.get(key)
-	if r := l.admit(key, fence); r != "" {
+	if r := l.admit(key, fence); r.why != "" {
 		return r
 	}
 	inv.paid = true
-	return ""
+	return refusal{}
 }
 
 // readCounter returns the counter's value.
@@ -111,14 +120,14 @@ func (l *ledger) readCounter(key string) int64 {
 }
 
 // setCounter writes v to the counter (the write of a read-modify-write).
-func (l *ledger) setCounter(key string, fence, v int64) (refused string) {
+func (l *ledger) setCounter(key string, fence, v int64) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if r := l.admit(key, fence); r != "" {
+	if r := l.admit(key, fence); r.why != "" {
 		return r
 	}
 	l.counters[key] = v
-	return ""
+	return refusal{}
 }
 
 // ship records one item shipped for a sale Redis accepted.
@@ -139,7 +148,7 @@ func (l *ledger) nextTerm() int64 {
 
 // lead accepts one unit of a leader's work under epoch; with the epoch
 // check on it refuses an epoch lower than the highest seen.
-func (l *ledger) lead(key string, epoch int64) (refused string) {
+func (l *ledger) lead(key string, epoch int64) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.admit(key, epoch)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"sync"
@@ -41,13 +42,19 @@ type Options struct {
 	Cluster *cluster.Cluster
 	// External configures the external backend (Backend "external").
 	External *cluster.External
+	// Stream, when set, receives the history while the run goes on
+	// (history.Recorder.Stream): the header, then operations as they are
+	// invoked and complete, every StreamPeriod. A run killed mid-way
+	// leaves what it did there. The caller rewrites the file whole from
+	// Result.History at the end.
+	Stream io.Writer
 
 	// inspect, when set (tests), is called after the final heal and before
 	// the cluster is closed.
 	inspect func(*cluster.Cluster)
 	// applied, when set (tests), is called right after a fault step was
 	// applied, while it is active.
-	applied func(faults.Step, *cluster.Cluster)
+	applied func(history.FaultStep, *cluster.Cluster)
 }
 
 // Result is a finished run.
@@ -81,20 +88,20 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		defer cl.Close()
 	}
 
-	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names, applied: o.applied}
+	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names}
 	r.scale = sc.TimeScale
 	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency)
 	r.lockFree = clients.LockFree(sc.Algorithm)
 	r.shared = clients.NewShared()
-	plan, err := faults.NewPlan(sc, o.Seed, cl.NodeNames(), names)
+	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, o.Seed, faults.Topology{Nodes: cl.NodeNames(), Clients: names,
+		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D()})
 	if err != nil {
 		return nil, fmt.Errorf("fault plan: %w", err)
 	}
-	for _, line := range plan.Lines() {
+	for _, line := range plan.Lines(sc.TimeScale) {
 		log.Info("fault plan", "step", line)
 	}
-	r.nem = newNemesis(r, plan)
-	if err := r.setupClients(plan); err != nil {
+	if err := r.setupClients(); err != nil {
 		return nil, err
 	}
 	defer r.closeClients()
@@ -109,19 +116,33 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	for _, w := range r.workers {
 		w.log = r.rec.Log()
 	}
+	schedOpts := faults.SchedulerOptions{Logger: log, Scale: sc.TimeScale}
+	if o.applied != nil {
+		schedOpts.Applied = func(s history.FaultStep) { o.applied(s, cl) }
+	}
+	r.sched = faults.NewScheduler(plan, env{r}, r.rec, schedOpts)
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
-		Plan: plan.Lines(), Params: params(sc), Persistence: persistence(cl),
+		Plan: plan.Steps, Params: r.params(), Persistence: persistence(cl),
 	}}
+
+	if o.Stream != nil {
+		stop := r.rec.Stream(o.Stream, h.Header, StreamPeriod)
+		defer func() {
+			if err := stop(); err != nil {
+				log.Warn("streaming the history failed; the history is kept in memory", "err", err)
+			}
+		}()
+	}
 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
 	defer cancel()
 	r.runCtx = runCtx
-	r.nem.prepare(runCtx)
-	r.nem.start(runCtx)
+	r.sched.Prepare(runCtx)
+	r.sched.Start(runCtx)
 	lag := watchTimerLag()
 	var wg sync.WaitGroup
 	for i := range r.workers {
@@ -133,7 +154,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 	wg.Wait()
 	h.Header.MaxTimerLagNS = int64(lag())
-	r.nem.stop()
+	r.sched.Stop()
 	// A node that died by itself makes the history meaningless: its
 	// violations were not made by the scenario's faults. No verdict then.
 	for _, n := range cl.Nodes() {
@@ -141,8 +162,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 			return nil, fmt.Errorf("node %s died on its own during the run (no scheduled fault killed it); log tail:\n%s", n.Name(), tail)
 		}
 	}
-	healErr := cl.HealAll(context.WithoutCancel(ctx))
-	r.nem.finish()
+	healErr := r.healAll(context.WithoutCancel(ctx))
 	if o.inspect != nil {
 		o.inspect(cl)
 	}
@@ -160,6 +180,10 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 	return &Result{History: h, Wall: time.Since(began)}, nil
 }
+
+// StreamPeriod is how often a streamed history is written (wall time): a
+// run killed with SIGKILL loses at most this much of its record.
+const StreamPeriod = 100 * time.Millisecond
 
 // ClusterOptions are the cluster options a run of sc needs (for starting
 // a cluster to pass as Options.Cluster, or checking one with Fits).
@@ -188,9 +212,7 @@ type run struct {
 
 	conns    []*redis.Client
 	workers  []*worker
-	clocks   map[string]*clients.FaultyClock
-	nem      *nemesis
-	applied  func(faults.Step, *cluster.Cluster)
+	sched    *faults.Scheduler
 	runCtx   context.Context
 	nextProc atomic.Int64
 	lockFree bool
@@ -221,7 +243,7 @@ func (g gateForAlgorithm) Point(ctx context.Context, point string) error {
 	if g.r.runCtx != nil {
 		ctx = g.r.runCtx
 	}
-	if point == scenario.PointInRenew {
+	if point == history.PointInRenew {
 		if err := g.w.starve.Wait(ctx); err != nil {
 			return err
 		}
@@ -240,7 +262,7 @@ func (g gateForAlgorithm) Renewing(l clients.Lease) func(err error) {
 	}
 	proc := w.renewProc
 	w.mu.Unlock()
-	v := history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(g.r.sc.TTL.D()), Detail: history.DetailRenewal}
+	v := history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(g.r.ttl()), Renewal: true}
 	p := w.log.Begin(proc, w.name, history.Extend, l.Key, v)
 	return func(err error) {
 		t := outcome(err)
@@ -258,6 +280,9 @@ func (r *run) wall(d time.Duration) time.Duration {
 	return time.Duration(float64(d) / r.scale)
 }
 
+// ttl is the lease TTL in wall time, as the algorithms are given it.
+func (r *run) ttl() time.Duration { return r.wall(r.sc.TTL.D()) }
+
 // opTimeout bounds one Redis command of a client, wall time: half the TTL,
 // between 50 ms and 2 s. A command that times out is recorded as info.
 func (r *run) opTimeout() time.Duration {
@@ -265,9 +290,7 @@ func (r *run) opTimeout() time.Duration {
 	return min(max(t, 50*time.Millisecond), 2*time.Second)
 }
 
-func (r *run) setupClients(plan faults.Plan) error {
-	pauses := plan.Pauses(r.scale)
-	r.clocks = map[string]*clients.FaultyClock{}
+func (r *run) setupClients() error {
 	r.nextProc.Store(int64(len(r.names)))
 	for i, name := range r.names {
 		var nodes []clients.Node
@@ -282,10 +305,8 @@ func (r *run) setupClients(plan faults.Plan) error {
 		}
 		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
 		clock := clients.NewFaultyClock()
-		r.clocks[name] = clock
 		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, nodes: nodes, locked: map[string]bool{}}
-		w.gate = faults.NewGate(name, pauses, faults.Hooks{Start: w.recordPause,
-			Crash: func(p faults.Pause) { w.crash(p.Point) }})
+		w.gate = faults.NewGate(func(point string) { r.sched.Point(name, point) })
 		lk, err := clients.New(r.sc.Algorithm, r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w}))
 		if err != nil {
 			return fmt.Errorf("client %s: %w", name, err)
@@ -298,7 +319,7 @@ func (r *run) setupClients(plan faults.Plan) error {
 
 // lockConfig is the algorithm configuration of one client.
 func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clock, gate clients.Gate) clients.Config {
-	return clients.Config{Nodes: nodes, TTL: r.wall(r.sc.TTL.D()), Rand: rng, Clock: clock, Gate: gate,
+	return clients.Config{Nodes: nodes, TTL: r.ttl(), Rand: rng, Clock: clock, Gate: gate,
 		Library: r.library(), Shared: r.shared, Permits: r.sc.Workload.Permits, OpTimeout: r.opTimeout()}
 }
 

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"sync"
@@ -87,7 +88,7 @@ faults:
 `)
 			var mu sync.Mutex
 			checked := false
-			o := Options{Seed: 1, applied: func(_ faults.Step, cl *cluster.Cluster) {
+			o := Options{Seed: 1, applied: func(_ history.FaultStep, cl *cluster.Cluster) {
 				mu.Lock()
 				defer mu.Unlock()
 				checked = true
@@ -157,7 +158,7 @@ nemesis: {interval: 1s, duration: 500ms, faults: [pause, partition]}
 func TestEveryFaultIsGoneAfterTheRun(t *testing.T) {
 	sc := parse(t, allFaults)
 	var pids []int
-	var plans [][]string
+	var plans [][]history.FaultStep
 	for i := range 2 {
 		o := Options{Seed: 99, inspect: func(cl *cluster.Cluster) {
 			for _, l := range cl.Links() {
@@ -181,12 +182,12 @@ func TestEveryFaultIsGoneAfterTheRun(t *testing.T) {
 			if op.F != history.Fault {
 				continue
 			}
-			kinds[op.Value.Fault] = true
+			kinds[op.Value.Fault.Kind] = true
 			if op.Open() {
-				t.Errorf("run %d: fault op %d (%s %v) was never closed", i, op.Index, op.Value.Fault, op.Value.Targets)
+				t.Errorf("run %d: fault op %d (%s) was never closed", i, op.Index, faults.Describe(*op.Value.Fault, sc.TimeScale))
 			}
 			if op.Type == history.Fail {
-				t.Errorf("run %d: fault op %d (%s) failed: %s", i, op.Index, op.Value.Fault, op.Error)
+				t.Errorf("run %d: fault op %d (%s) failed: %s", i, op.Index, op.Value.Fault.Kind, op.Error)
 			}
 		}
 		var got []string
@@ -200,7 +201,7 @@ func TestEveryFaultIsGoneAfterTheRun(t *testing.T) {
 		}
 	}
 	t.Run("the plan of one seed is identical across runs", func(t *testing.T) {
-		if len(plans[0]) == 0 || !slices.Equal(plans[0], plans[1]) {
+		if len(plans[0]) == 0 || !reflect.DeepEqual(plans[0], plans[1]) {
 			t.Fatalf("plans differ or are empty:\n%v\n%v", plans[0], plans[1])
 		}
 	})
@@ -298,7 +299,7 @@ func bareMajorities(t *testing.T, h history.History) {
 func noGrantWhileCut(t *testing.T, h history.History) {
 	var cut *history.Op
 	for i, op := range h.Ops {
-		if op.F == history.Fault && op.Value.Fault == scenario.KindPartition {
+		if op.F == history.Fault && op.Value.Fault.Effect == history.EffectCutLinks {
 			cut = &h.Ops[i]
 		}
 	}

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
-	"github.com/locksim/locksim/internal/scenario"
 )
 
 // worker is one lock client running the scenario's workload (workloads.go):
@@ -42,35 +40,6 @@ type worker struct {
 
 // errLost ends a critical section whose lease the algorithm declared lost.
 var errLost = errors.New("lease lost")
-
-// recordPause records a pause of this worker as a nemesis operation whose
-// window is the pause itself.
-func (w *worker) recordPause(p faults.Pause) func() {
-	v := history.Value{Fault: "pause", Targets: []string{w.name}, Point: p.Point,
-		Detail: fmt.Sprintf("stop-the-world pause of %s", p.Scenario)}
-	if p.Point == "random" {
-		v.Point = ""
-		v.Detail = fmt.Sprintf("stop-the-world pause of %s at a random moment", p.Scenario)
-	}
-	pend := w.log.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, "", v)
-	return func() { pend.End(history.OK, v, "") }
-}
-
-// crash stops the client for good: its gate refuses everything from now on
-// (its job and its renewer stop) and its context ends. The crash is one
-// instant fault operation in the history.
-func (w *worker) crash(point string) {
-	w.gate.Crash()
-	v := history.Value{Fault: scenario.KindCrashClient, Targets: []string{w.name}, Point: point,
-		Detail: fmt.Sprintf("%s crashed: it stops for good and never releases its lock", w.name)}
-	w.log.Instant(history.NemesisProcess, history.NemesisClient, history.Fault, "", v, history.OK)
-	w.mu.Lock()
-	cancel := w.cancel
-	w.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
 
 // newProcess gives the worker a fresh process id after an info outcome: its
 // old operation may still take effect (Jepsen's rule).
@@ -149,7 +118,7 @@ func (w *worker) hold(ctx context.Context, lease clients.Lease, cs func(l client
 func (w *worker) holdThen(ctx context.Context, lease clients.Lease, cs func(l clients.Lease) (bool, error), release bool) (finished, ok bool) {
 	stop := w.watchLost(lease)
 	defer stop()
-	if w.gate.Point(ctx, scenario.PointAfterAcquire) != nil {
+	if w.gate.Point(ctx, history.PointAfterAcquire) != nil {
 		return false, false
 	}
 	finished, err := cs(lease)
@@ -161,7 +130,7 @@ func (w *worker) holdThen(ctx context.Context, lease clients.Lease, cs func(l cl
 	default:
 		w.done(lease)
 	}
-	if w.gate.Point(ctx, scenario.PointBeforeRelease) != nil {
+	if w.gate.Point(ctx, history.PointBeforeRelease) != nil {
 		return false, false
 	}
 	stop()
@@ -185,7 +154,7 @@ func (w *worker) watchLost(l clients.Lease) (stop func()) {
 		defer close(done)
 		select {
 		case <-l.Lost:
-			v := history.Value{Token: l.Token, Fence: l.Fence, Detail: "lease renewal failed or found the key gone"}
+			v := history.Value{Token: l.Token, Fence: l.Fence}
 			w.log.Instant(proc, w.name, history.Lost, l.Key, v, history.OK)
 		case <-quit:
 		}
@@ -218,7 +187,7 @@ func (w *worker) done(l clients.Lease) {
 }
 
 func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) {
-	v := history.Value{TTL: int64(w.r.sc.TTL.D())}
+	v := history.Value{TTL: int64(w.r.ttl())}
 	p := w.log.Begin(w.proc, w.name, history.Acquire, key, v)
 	octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
 	lease, err := w.lock.Acquire(octx, key)
@@ -235,7 +204,7 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		w.newProcess()
 	}
 	if t == history.OK {
-		w.r.nem.event(w.name, lease.Nodes)
+		w.r.sched.Event(w.name, lease.Nodes)
 	}
 	return lease, t == history.OK
 }
@@ -278,7 +247,7 @@ func (w *worker) job(ctx context.Context, l clients.Lease) error {
 // beforeWrite passes the before-write point and then checks the lease: a
 // client told its lease is gone stops acting.
 func (w *worker) beforeWrite(ctx context.Context, l clients.Lease) error {
-	if err := w.gate.Point(ctx, scenario.PointBeforeWrite); err != nil {
+	if err := w.gate.Point(ctx, history.PointBeforeWrite); err != nil {
 		return err
 	}
 	if lost(l) {
@@ -312,7 +281,7 @@ func (w *worker) release(ctx context.Context, l clients.Lease) {
 
 // read reads the invoice's status; reading takes the workload's Read time.
 func (w *worker) read(ctx context.Context, key string) string {
-	v := history.Value{Action: "read-status"}
+	v := history.Value{Action: history.ActionReadStatus}
 	p := w.log.Begin(w.proc, w.name, history.Read, key, v)
 	_ = w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D()))
 	v.Result = w.r.ledger.status(key)
@@ -322,12 +291,11 @@ func (w *worker) read(ctx context.Context, key string) string {
 
 // write performs one resource write through do and records the resource's
 // decision: ok when accepted, fail with the reason when refused.
-func (w *worker) write(key, action string, fence int64, do func(key string, fence int64) string) bool {
+func (w *worker) write(key, action string, fence int64, do func(key string, fence int64) refusal) bool {
 	v := history.Value{Action: action, Fence: fence}
 	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
-	reason := do(key, fence)
-	if reason != "" {
-		v.Reason = reason
+	if r := do(key, fence); r.why != "" {
+		v.Refusal, v.SeenFence = r.why, r.seen
 		p.End(history.Fail, v, "")
 		return false
 	}

@@ -84,10 +84,10 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 	return func(l clients.Lease) (bool, error) {
 		led := w.r.ledger
 		if !w.r.lockFree {
-			if w.r.sc.Workload.ClaimFirst() && !w.write(key, "claim", l.Fence, led.claim) {
+			if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, l.Fence, led.claim) {
 				return true, nil
 			}
-			if w.read(ctx, key) == "paid" {
+			if w.read(ctx, key) == history.ResultPaid {
 				return true, nil
 			}
 		}
@@ -97,8 +97,8 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		if w.write(key, "charge", l.Fence, led.charge) {
-			w.write(key, "mark-paid", l.Fence, led.markPaid)
+		if w.write(key, history.ActionCharge, l.Fence, led.charge) {
+			w.write(key, history.ActionMarkPaid, l.Fence, led.markPaid)
 		}
 		return true, nil
 	}
@@ -108,10 +108,10 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) (bool, error) {
 	return func(l clients.Lease) (bool, error) {
 		led := w.r.ledger
-		if w.r.sc.Workload.ClaimFirst() && !w.write(key, "claim", l.Fence, led.claim) {
+		if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, l.Fence, led.claim) {
 			return true, nil
 		}
-		v, ok := w.readNum(ctx, key, "read-counter", func(context.Context) (int64, error) { return led.readCounter(key), nil })
+		v, ok := w.readNum(ctx, key, history.ActionReadCounter, func(context.Context) (int64, error) { return led.readCounter(key), nil })
 		if !ok {
 			return false, ctx.Err()
 		}
@@ -121,7 +121,7 @@ func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) 
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		w.writeNum(key, "set-counter", l.Fence, func() (int64, string, error) {
+		w.writeNum(key, history.ActionSetCounter, l.Fence, func() (int64, refusal, error) {
 			return v + 1, led.setCounter(key, l.Fence, v+1), nil
 		})
 		return true, nil
@@ -142,22 +142,22 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 			if err := w.beforeWrite(ctx, l); err != nil {
 				return false, err
 			}
-			w.writeNum(key, "sell", 0, func() (int64, string, error) {
+			w.writeNum(key, history.ActionSell, 0, func() (int64, refusal, error) {
 				octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
 				defer cancel()
 				left, err := clients.AtomicDecrement(octx, node, sk)
 				switch {
 				case errors.Is(err, clients.ErrOutOfStock):
-					return 0, "out of stock", nil
+					return 0, refusal{why: history.RefusalOutOfStock}, nil
 				case err != nil:
-					return 0, "", err
+					return 0, refusal{}, err
 				}
 				w.r.ledger.ship(key)
-				return left, "", nil
+				return left, refusal{}, nil
 			})
 			return true, nil
 		}
-		n, ok := w.readNum(ctx, key, "read-stock", func(ctx context.Context) (int64, error) {
+		n, ok := w.readNum(ctx, key, history.ActionReadStock, func(ctx context.Context) (int64, error) {
 			octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
 			defer cancel()
 			return node.Cmd.Get(octx, sk).Int64()
@@ -174,14 +174,14 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		w.writeNum(key, "sell", l.Fence, func() (int64, string, error) {
+		w.writeNum(key, history.ActionSell, l.Fence, func() (int64, refusal, error) {
 			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
 			defer cancel()
 			if err := node.Cmd.Set(octx, sk, n-1, 0).Err(); err != nil {
-				return 0, "", err
+				return 0, refusal{}, err
 			}
 			w.r.ledger.ship(key)
-			return n - 1, "", nil
+			return n - 1, refusal{}, nil
 		})
 		return true, nil
 	}
@@ -191,7 +191,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 // is the whole rebuild. Overlapping rebuilds are waste, not corruption.
 func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (bool, error) {
 	return func(l clients.Lease) (bool, error) {
-		v := history.Value{Action: "rebuild", Fence: l.Fence}
+		v := history.Value{Action: history.ActionRebuild, Fence: l.Fence}
 		p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 		err := w.job(ctx, l)
 		if err != nil && !errors.Is(err, errLost) {
@@ -205,16 +205,16 @@ func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (b
 
 // usePermit is the semaphore workload: enter, work, exit.
 func (w *worker) usePermit(ctx context.Context) func(clients.Lease) (bool, error) {
-	accept := func(string, int64) string { return "" }
+	accept := func(string, int64) refusal { return refusal{} }
 	return func(l clients.Lease) (bool, error) {
-		w.write(keySemaphore, "enter", l.Fence, accept)
+		w.write(keySemaphore, history.ActionEnter, l.Fence, accept)
 		if err := w.job(ctx, l); err != nil && !errors.Is(err, errLost) {
 			return false, err
 		}
-		if err := w.gate.Point(ctx, scenario.PointBeforeWrite); err != nil {
+		if err := w.gate.Point(ctx, history.PointBeforeWrite); err != nil {
 			return false, err
 		}
-		w.write(keySemaphore, "exit", l.Fence, accept)
+		w.write(keySemaphore, history.ActionExit, l.Fence, accept)
 		return true, nil
 	}
 }
@@ -254,7 +254,7 @@ func (w *worker) cron(ctx context.Context) {
 			if err := w.beforeWrite(ctx, l); err != nil {
 				return false, err
 			}
-			v := history.Value{Action: "run-job", Fence: l.Fence}
+			v := history.Value{Action: history.ActionRunJob, Fence: l.Fence}
 			p := w.log.Begin(w.proc, w.name, history.Write, jobKey, v)
 			err := w.gate.Sleep(ctx, w.r.wall(wl.Job.D()))
 			if err != nil {
@@ -298,7 +298,7 @@ func (w *worker) leader(ctx context.Context) {
 				if err := w.beforeWrite(ctx, l); err != nil {
 					return false, err
 				}
-				if !w.write(keyLeader, "lead", epoch, w.r.ledger.lead) {
+				if !w.write(keyLeader, history.ActionLead, epoch, w.r.ledger.lead) {
 					return true, nil // deposed: the resource saw a newer epoch
 				}
 			}
@@ -331,7 +331,7 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 // writeNum records one write of a number to the resource: do returns the
 // number written, or the resource's reason to refuse, or an error when
 // the outcome is unknown.
-func (w *worker) writeNum(key, action string, fence int64, do func() (int64, string, error)) history.Type {
+func (w *worker) writeNum(key, action string, fence int64, do func() (int64, refusal, error)) history.Type {
 	v := history.Value{Action: action, Fence: fence}
 	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 	n, refused, err := do()
@@ -340,8 +340,8 @@ func (w *worker) writeNum(key, action string, fence int64, do func() (int64, str
 		p.End(history.Info, v, err.Error())
 		w.newProcess()
 		return history.Info
-	case refused != "":
-		v.Reason = refused
+	case refused.why != "":
+		v.Refusal, v.SeenFence = refused.why, refused.seen
 		p.End(history.Fail, v, "")
 		return history.Fail
 	}

@@ -1,29 +1,63 @@
 package scenario
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
 )
 
-// Fault kinds other than pause, the nemesis's kinds, and their options.
-var (
-	NodeFaultKinds = []string{KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate}
-	// NemesisKinds are the kinds a random nemesis can draw.
-	NemesisKinds = []string{KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate, KindPause}
-	Selectors    = []string{SelectOne, SelectMinority, SelectMajority, SelectAll}
-	CutModes     = []string{"drop", "refuse"}
-	Directions   = []string{"both", "replies"}
-	Events       = []string{EventAcquired, EventGrantedBy}
-	// crashPoints are the points a crash-client fault can name.
-	crashPoints = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire}
-	// FencedAlgorithms hand out fencing tokens.
-	FencedAlgorithms = []string{"fenced", "redlock-fenced"}
+// Fault is one scheduled fault of a scenario: its kind, its trigger and
+// the kind's own attributes (package faults decodes and runs each kind).
+type Fault = faults.Spec
 
-	nemesisFields = []string{"interval", "duration", "faults", "start"}
-	whenFields    = []string{"client", "event", "node"}
-)
+// Nemesis is a seeded random fault schedule (package faults).
+type Nemesis = faults.Nemesis
+
+// Trigger fields of a fault, by the trigger kind they belong to.
+var triggerFields = map[string][]string{
+	history.TriggerAt:    {"at"},
+	history.TriggerEvent: {"when", "delay"},
+	history.TriggerPoint: {"point", "occurrence"},
+}
+
+// faultCommon are the fields of every fault.
+func faultCommon() []string { return []string{"kind", "optional"} }
+
+// allFaultFields is every field some fault kind accepts.
+func allFaultFields() []string {
+	out := faultCommon()
+	for _, t := range []string{history.TriggerAt, history.TriggerEvent, history.TriggerPoint} {
+		out = append(out, triggerFields[t]...)
+	}
+	for _, k := range faults.Kinds() {
+		for _, f := range k.Fields {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// kindFields are the fields a fault of kind k accepts, in the order they
+// are listed: kind, the kind's own, its trigger fields, optional.
+func kindFields(k faults.Kind) []string {
+	out := []string{"kind"}
+	out = append(out, k.Fields...)
+	for _, t := range k.Triggers {
+		out = append(out, triggerFields[t]...)
+	}
+	return append(out, "optional")
+}
+
+var whenFields = []string{"client", "event", "node"}
 
 // isNode reports whether name is one of n1..nN.
 func isNode(name string, nodes int) bool {
@@ -41,6 +75,7 @@ func (p *parser) targets(f field, path, what string, valid func(string) bool, co
 	if n == nil || n.Kind == yaml.AliasNode || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
 		return nil
 	}
+	sels := faults.Selectors()
 	var items []*yaml.Node
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -48,7 +83,7 @@ func (p *parser) targets(f field, path, what string, valid func(string) bool, co
 	case yaml.SequenceNode:
 		items = n.Content
 	default:
-		p.errorf(n, path, "must be a list of %s names or one of %s (got %s)", what, strings.Join(Selectors, ", "), describe(n))
+		p.errorf(n, path, "must be a list of %s names or one of %s (got %s)", what, strings.Join(sels, ", "), describe(n))
 		return nil
 	}
 	var out []string
@@ -61,7 +96,7 @@ func (p *parser) targets(f field, path, what string, valid func(string) bool, co
 		if st != good {
 			continue
 		}
-		if contains(Selectors, v) {
+		if contains(sels, v) {
 			if len(items) > 1 {
 				p.errorf(it, ipath, "selector %s must stand alone (write %s: %s)", quote(v), path, v)
 			}
@@ -69,7 +104,7 @@ func (p *parser) targets(f field, path, what string, valid func(string) bool, co
 			continue
 		}
 		if count > 0 && !valid(v) {
-			p.errorf(it, ipath, "no %s %s (this scenario has %d; or use one of %s)", what, quote(v), count, strings.Join(Selectors, ", "))
+			p.errorf(it, ipath, "no %s %s (this scenario has %d; or use one of %s)", what, quote(v), count, strings.Join(sels, ", "))
 			continue
 		}
 		if contains(out, v) {
@@ -81,131 +116,261 @@ func (p *parser) targets(f field, path, what string, valid func(string) bool, co
 	return out
 }
 
-// faultMore reads the fields of the fault kinds beyond pause. ft.Kind is
-// set when the kind was valid.
-func (p *parser) faultMore(m *yaml.Node, fs map[string]field, path string, ft *Fault, clients, nodes int, runDur Duration) {
-	kind := ft.Kind
-	if d, n, st := p.duration(fs["at"], path+".at"); st == good {
-		ft.At = &d
-		if d < 0 {
-			p.errorf(n, path+".at", "must be ≥ 0 (got %s; at: 0s is before the clients start)", describe(n))
+// faults reads the faults list.
+func (p *parser) faults(f field, clients, nodes int, runDur Duration) []Fault {
+	seq := f.val
+	if seq == nil || seq.Kind == yaml.AliasNode || (seq.Kind == yaml.ScalarNode && seq.ShortTag() == "!!null") {
+		return nil
+	}
+	if seq.Kind != yaml.SequenceNode {
+		p.errorf(seq, "faults", "must be a list of faults like [{kind: pause, client: w1, point: after-acquire, duration: 15s}] (got %s)", describe(seq))
+		return nil
+	}
+	var out []Fault
+	for i, m := range seq.Content {
+		path := "faults[" + strconv.Itoa(i) + "]"
+		if m.Kind == yaml.AliasNode {
+			continue
 		}
-		if runDur > 0 && d >= runDur {
-			p.errorf(n, path+".at", "is at or after the end of the run (duration %s)", runDur)
+		if m.Kind != yaml.MappingNode {
+			p.errorf(m, path, "must be a mapping like {kind: pause, client: w1, point: after-acquire, duration: 15s} (got %s)", describe(m))
+			continue
 		}
+		out = append(out, p.fault(m, path, clients, nodes, runDur))
 	}
-	if w := fs["when"].val; w != nil && !(w.Kind == yaml.ScalarNode && w.ShortTag() == "!!null") && w.Kind != yaml.AliasNode {
-		if w.Kind != yaml.MappingNode {
-			p.errorf(w, path+".when", "must be a mapping like {client: w1, event: acquired} (got %s)", describe(w))
-		} else {
-			ft.When = p.when(w, path+".when", clients, nodes)
-		}
-	}
-	if ft.At != nil && ft.When != nil {
-		p.errorf(m, path, "give either at (a scenario time) or when (a client event), not both")
-	}
-	ft.Delay = p.nonNegDuration(fs["delay"], path+".delay", 0)
-	if ft.When == nil && fs["delay"].val != nil && ft.Delay != 0 {
-		p.errorf(fs["delay"].key, path+".delay", "delay counts from a client event; it needs when")
-	}
-	ft.Nodes = p.targets(fs["nodes"], path+".nodes", "node", func(s string) bool { return isNode(s, nodes) }, nodes)
-	ft.Clients = p.targets(fs["clients"], path+".clients", "client", func(s string) bool { return isClient(s, clients) }, clients)
-	if v, _, st := p.enum(fs["mode"], path+".mode", "partition mode", CutModes); st == good {
-		ft.Mode = v
-	}
-	if v, _, st := p.enum(fs["direction"], path+".direction", "direction", Directions); st == good {
-		ft.Direction = v
-	}
-	ft.Latency = p.nonNegDuration(fs["latency"], path+".latency", 0)
-	ft.Jitter = p.nonNegDuration(fs["jitter"], path+".jitter", 0)
-	if d, _, st := p.duration(fs["delta"], path+".delta"); st == good {
-		ft.Delta = d
-	}
-	if v, n, st := p.number(fs["rate"], path+".rate"); st == good {
-		if v <= 0 || v > 100 {
-			p.errorf(n, path+".rate", "must be > 0 and ≤ 100 (got %s): seconds of the clock per real second", clip(n.Value))
-		}
-		ft.Rate = v
-	}
-	if d, n, st := p.duration(fs["restart_after"], path+".restart_after"); st == good {
-		if d < 0 {
-			p.errorf(n, path+".restart_after", "must be ≥ 0 (got %s)", describe(n))
-		}
-		ft.RestartAfter = &d
-	}
-	if kind == "" {
-		return
-	}
-	need := func(name string, ok bool, hint string) {
-		if !ok {
-			p.required(m, fs[name], path+"."+name, hint)
-		}
-	}
-	refuse := func(names ...string) {
-		for _, name := range names {
-			if f := fs[name]; f.key != nil {
-				p.errorf(f.key, path+"."+name, "does not apply to a %s fault", kind)
-			}
-		}
-	}
-	switch kind {
-	case KindPause:
-		refuse("nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after", "at", "when", "delay")
-		return
-	case KindStarveRenewals:
-		refuse("nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after")
-		return
-	case KindCrashClient:
-		refuse("nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after", "duration")
-		if ft.Point != "" && (ft.At != nil || ft.When != nil) {
-			p.errorf(m, path, "give one of at (a scenario time), when (a client event) or point (a point of the client's work), not several")
-		}
-		if ft.Point == PointRandom {
-			p.errorf(fs["point"].val, path+".point", "a crash needs a named point: %s", strings.Join(crashPoints, ", "))
-		}
-		return
-	case KindPartition:
-		need("nodes", len(ft.Nodes) > 0, "the nodes to cut off, e.g. \"nodes: [n4, n5]\" or \"nodes: minority\"")
-		refuse("latency", "jitter", "delta", "rate", "restart_after")
-		if ft.Mode == "refuse" && ft.Direction == "replies" {
-			p.errorf(fs["direction"].val, path+".direction", "mode refuse closes the connection both ways; use mode drop for a replies-only cut")
-		}
-	case KindLatency:
-		need("nodes", len(ft.Nodes) > 0, "the nodes whose links get slow, e.g. \"nodes: all\"")
-		need("latency", ft.Latency > 0, "the added delay, e.g. \"latency: 100ms\"")
-		refuse("mode", "direction", "delta", "rate", "restart_after")
-	case KindReset:
-		need("nodes", len(ft.Nodes) > 0, "the nodes whose links reset connections, e.g. \"nodes: [n3]\"")
-		refuse("mode", "direction", "latency", "jitter", "delta", "rate", "restart_after")
-	case KindCrash, KindPauseNode:
-		need("nodes", len(ft.Nodes) > 0, "the nodes to "+map[string]string{KindCrash: "kill -9", KindPauseNode: "SIGSTOP"}[kind]+", e.g. \"nodes: [n3]\"")
-		refuse("clients", "mode", "direction", "latency", "jitter", "delta", "rate")
-		if kind == KindPauseNode {
-			refuse("restart_after")
-		}
-	case KindClockJump:
-		refuse("mode", "direction", "latency", "jitter", "rate", "restart_after")
-		need("delta", ft.Delta != 0, "how far the clock steps, e.g. \"delta: 15s\" (negative = backwards)")
-	case KindClockRate:
-		refuse("mode", "direction", "latency", "jitter", "delta", "restart_after")
-		need("rate", ft.Rate > 0, "the clock's speed, e.g. \"rate: 1.5\" (50 % fast)")
-	}
-	if kind == KindClockJump || kind == KindClockRate {
-		switch {
-		case len(ft.Nodes) > 0 && len(ft.Clients) > 0:
-			p.errorf(m, path, "a clock fault acts on nodes (TTL shifting) or on clients (their own clock), not both")
-		case len(ft.Nodes) == 0 && len(ft.Clients) == 0:
-			p.errorf(m, path, "missing targets: give nodes (e.g. \"nodes: [n3]\") or clients (e.g. \"clients: [w1]\")")
-		}
-	}
-	if d := fs["duration"]; d.key != nil && kind == KindClockJump {
-		p.errorf(d.key, path+".duration", "a clock jump is a step; it has no duration")
-	}
+	return out
 }
 
-func (p *parser) when(w *yaml.Node, path string, clients, nodes int) *When {
+// fault reads one fault: its kind, the fields that apply to it, its
+// trigger, and then the kind's own attributes through the kind's Decode.
+func (p *parser) fault(m *yaml.Node, path string, clients, nodes int, runDur Duration) Fault {
+	ft := Fault{Line: m.Line, Column: m.Column}
+	// The kind decides which fields apply: read it first.
+	var kind faults.Kind
+	kindOK := false
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "kind" {
+			v := m.Content[i+1]
+			if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
+				kind, kindOK = faults.Lookup(v.Value)
+			}
+			break
+		}
+	}
+	var fs map[string]field
+	if kindOK {
+		fs = p.fieldsFor(m, path, kindFields(kind), allFaultFields(), "a "+kind.Name+" fault")
+	} else {
+		fs = p.fields(m, path, allFaultFields())
+	}
+	switch v, _, st := p.enum(fs["kind"], path+".kind", "fault kind", faults.Names()); st {
+	case good:
+		ft.Kind = v
+	case absent:
+		p.required(m, fs["kind"], path+".kind", "one of "+strings.Join(faults.Names(), ", "))
+	}
+	if v, _, st := p.boolean(fs["optional"], path+".optional"); st == good {
+		ft.Optional = v
+	}
+	if !kindOK {
+		return ft
+	}
+	d := &faultDecoder{p: p, m: m, fs: fs, path: path, clients: clients, nodes: nodes, runDur: runDur}
+	ft.When = p.trigger(kind, d)
+	ft.Fault = kind.New()
+	ft.Fault.Decode(d)
+	return ft
+}
+
+// trigger reads when a fault of kind fires: at a time, on a client event,
+// or at a point of its client's work, whichever the kind accepts.
+func (p *parser) trigger(kind faults.Kind, d *faultDecoder) faults.When {
+	m, fs, path := d.m, d.fs, d.path
+	var forms []string
+	for _, t := range kind.Triggers {
+		if d.Has(triggerFields[t][0]) {
+			forms = append(forms, t)
+		}
+	}
+	if len(forms) > 1 {
+		if len(kind.Triggers) == 3 {
+			p.errorf(m, path, "give one of at (a scenario time), when (a client event) or point (a point of the client's work), not several")
+		} else {
+			p.errorf(m, path, "give either at (a scenario time) or when (a client event), not both")
+		}
+	}
+	w := faults.When{Kind: kind.Triggers[0]}
+	if len(forms) > 0 {
+		w.Kind = forms[0]
+	}
+	if kind.Accepts(history.TriggerEvent) {
+		if fs["delay"].key != nil && !d.Has("when") {
+			p.errorf(fs["delay"].key, path+".delay", "delay counts from a client event; it needs when")
+		}
+		w.Delay = time.Duration(p.nonNegDuration(fs["delay"], path+".delay", 0))
+	}
+	if kind.Accepts(history.TriggerPoint) && fs["occurrence"].key != nil && !d.Has("point") && len(forms) > 0 {
+		p.errorf(fs["occurrence"].key, path+".occurrence", "occurrence counts the times the client reaches its point; it needs point")
+	}
+	switch w.Kind {
+	case history.TriggerAt:
+		if v, n, st := p.duration(fs["at"], path+".at"); st == good {
+			if v < 0 {
+				p.errorf(n, path+".at", "must be ≥ 0 (got %s; at: 0s is before the clients start)", describe(n))
+			}
+			if d.runDur > 0 && v >= d.runDur {
+				p.errorf(n, path+".at", "is at or after the end of the run (duration %s)", d.runDur)
+			}
+			w.At = time.Duration(v)
+		}
+	case history.TriggerEvent:
+		if wn := fs["when"].val; wn.Kind != yaml.MappingNode {
+			p.errorf(wn, path+".when", "must be a mapping like {client: w1, event: acquired} (got %s)", describe(wn))
+		} else {
+			p.when(wn, path+".when", d.clients, d.nodes, &w)
+		}
+	case history.TriggerPoint:
+		points := kind.Points
+		if kind.RandomPoint {
+			points = append(slices.Clone(points), faults.PointRandom)
+		}
+		what := "point"
+		if kind.Name == "pause" {
+			what = "pause point"
+		}
+		switch v, n, st := p.str(fs["point"], path+".point"); {
+		case st == absent:
+			p.required(m, fs["point"], path+".point", kind.PointHint)
+		case st == good && v == faults.PointRandom && !kind.RandomPoint:
+			p.errorf(n, path+".point", "a %s needs a named point: %s", kind.Name, strings.Join(kind.Points, ", "))
+		case st == good:
+			if v, _, st := p.enum(fs["point"], path+".point", what, points); st == good {
+				w.Point = v
+			}
+		}
+		w.Occurrence = 1
+		if v, st := p.smallInt(fs["occurrence"], path+".occurrence", 1, math.MaxInt32, "the fault fires the Nth time the client reaches the point"); st == good {
+			w.Occurrence = v
+		}
+	}
+	return w
+}
+
+// faultDecoder is the scenario side of faults.Decoder: one fault mapping's
+// fields, read with the parser's positions and messages.
+type faultDecoder struct {
+	p              *parser
+	m              *yaml.Node
+	fs             map[string]field
+	path           string
+	clients, nodes int
+	runDur         Duration
+}
+
+func (d *faultDecoder) at(name string) string { return d.path + "." + name }
+
+func (d *faultDecoder) Has(name string) bool {
+	v := d.fs[name].val
+	return v != nil && !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null")
+}
+
+func (d *faultDecoder) Duration(name string, min faults.Bound) (time.Duration, bool) {
+	v, n, st := d.p.duration(d.fs[name], d.at(name))
+	if st != good {
+		return 0, false
+	}
+	switch {
+	case min == faults.NonNegative && v < 0:
+		d.p.errorf(n, d.at(name), "must be ≥ 0 (got %s)", describe(n))
+		return 0, false
+	case min == faults.Positive && v <= 0:
+		d.p.errorf(n, d.at(name), "must be > 0 (got %s)", describe(n))
+		return 0, false
+	}
+	return time.Duration(v), true
+}
+
+func (d *faultDecoder) Number(name string, lo, hi float64, why string) (float64, bool) {
+	v, n, st := d.p.number(d.fs[name], d.at(name))
+	if st != good {
+		return 0, false
+	}
+	if v <= lo || v > hi {
+		d.p.errorf(n, d.at(name), "must be > %s and ≤ %s (got %s): %s",
+			strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64), clip(n.Value), why)
+		return 0, false
+	}
+	return v, true
+}
+
+func (d *faultDecoder) String(name string) (string, bool) {
+	v, n, st := d.p.str(d.fs[name], d.at(name))
+	if st != good {
+		return "", false
+	}
+	if strings.TrimSpace(v) == "" {
+		d.p.errorf(n, d.at(name), "must not be empty")
+		return "", false
+	}
+	return v, true
+}
+
+func (d *faultDecoder) Enum(name, what string, values []string) (string, bool) {
+	v, _, st := d.p.enum(d.fs[name], d.at(name), what, values)
+	return v, st == good
+}
+
+func (d *faultDecoder) Client(name string) (string, bool) {
+	v, n, st := d.p.str(d.fs[name], d.at(name))
+	if st != good {
+		return "", false
+	}
+	if d.clients > 0 && !isClient(v, d.clients) {
+		d.p.errorf(n, d.at(name), "no client %s: this scenario has %d client%s (%s)", quote(v), d.clients, plural(d.clients), clientRange(d.clients))
+		return "", false
+	}
+	return v, true
+}
+
+func (d *faultDecoder) Targets(name, what string) ([]string, bool) {
+	f := d.fs[name]
+	if !d.Has(name) {
+		return nil, false
+	}
+	before := len(d.p.errs)
+	var out []string
+	if what == "node" {
+		out = d.p.targets(f, d.at(name), what, func(s string) bool { return isNode(s, d.nodes) }, d.nodes)
+	} else {
+		out = d.p.targets(f, d.at(name), what, func(s string) bool { return isClient(s, d.clients) }, d.clients)
+	}
+	return out, len(d.p.errs) == before
+}
+
+func (d *faultDecoder) Required(name, hint string) {
+	d.p.required(d.m, d.fs[name], d.at(name), hint)
+}
+
+func (d *faultDecoder) Errorf(name, format string, args ...any) {
+	if name == "" {
+		d.p.errorf(d.m, d.path, format, args...)
+		return
+	}
+	f := d.fs[name]
+	n := f.val
+	if n == nil {
+		n = f.key
+	}
+	if n == nil {
+		n = d.m
+	}
+	d.p.errorf(n, d.at(name), format, args...)
+}
+
+func (d *faultDecoder) RunDuration() time.Duration { return time.Duration(d.runDur) }
+
+func (p *parser) when(w *yaml.Node, path string, clients, nodes int, out *faults.When) {
 	fs := p.fields(w, path, whenFields)
-	out := &When{}
 	switch v, n, st := p.str(fs["client"], path+".client"); st {
 	case good:
 		out.Client = v
@@ -215,11 +380,12 @@ func (p *parser) when(w *yaml.Node, path string, clients, nodes int) *When {
 	case absent:
 		p.required(w, fs["client"], path+".client", "the client whose event starts the fault, e.g. \"client: w1\"")
 	}
-	switch v, _, st := p.enum(fs["event"], path+".event", "event", Events); st {
+	events := []string{history.EventAcquired, history.EventGrantedBy}
+	switch v, _, st := p.enum(fs["event"], path+".event", "event", events); st {
 	case good:
 		out.Event = v
 	case absent:
-		p.required(w, fs["event"], path+".event", "one of "+strings.Join(Events, ", "))
+		p.required(w, fs["event"], path+".event", "one of "+strings.Join(events, ", "))
 	}
 	switch v, n, st := p.str(fs["node"], path+".node"); st {
 	case good:
@@ -227,15 +393,14 @@ func (p *parser) when(w *yaml.Node, path string, clients, nodes int) *When {
 		if nodes > 0 && !isNode(v, nodes) {
 			p.errorf(n, path+".node", "no node %s: this scenario has %d node%s", quote(v), nodes, plural(nodes))
 		}
-		if out.Event != EventGrantedBy {
+		if out.Event != history.EventGrantedBy {
 			p.errorf(n, path+".node", "node applies to event granted-by only")
 		}
 	case absent:
-		if out.Event == EventGrantedBy {
+		if out.Event == history.EventGrantedBy {
 			p.required(w, fs["node"], path+".node", "the granting node, e.g. \"node: n3\"")
 		}
 	}
-	return out
 }
 
 // nemesis reads the optional random nemesis.
@@ -248,7 +413,7 @@ func (p *parser) nemesis(f field, runDur Duration) *Nemesis {
 		p.errorf(m, "nemesis", "must be a mapping like {interval: 5s, duration: 2s, faults: [partition, pause-node]} (got %s)", describe(m))
 		return nil
 	}
-	fs := p.fields(m, "nemesis", nemesisFields)
+	fs := p.fields(m, "nemesis", []string{"interval", "duration", "faults", "start"})
 	nm := &Nemesis{}
 	d, n, st := p.duration(fs["interval"], "nemesis.interval")
 	switch st {
@@ -256,7 +421,7 @@ func (p *parser) nemesis(f field, runDur Duration) *Nemesis {
 		if d <= 0 {
 			p.errorf(n, "nemesis.interval", "must be > 0 (got %s)", describe(n))
 		}
-		nm.Interval = d
+		nm.Interval = time.Duration(d)
 	case absent:
 		p.required(m, fs["interval"], "nemesis.interval", "time between two faults, e.g. \"interval: 5s\"")
 	}
@@ -266,15 +431,15 @@ func (p *parser) nemesis(f field, runDur Duration) *Nemesis {
 		if d <= 0 {
 			p.errorf(n, "nemesis.duration", "must be > 0 (got %s)", describe(n))
 		}
-		if nm.Interval > 0 && d > nm.Interval {
+		if nm.Interval > 0 && time.Duration(d) > nm.Interval {
 			p.errorf(n, "nemesis.duration", "%s is longer than the interval %s; faults would overlap", d, nm.Interval)
 		}
-		nm.Duration = d
+		nm.Duration = time.Duration(d)
 	case absent:
 		p.required(m, fs["duration"], "nemesis.duration", "how long each fault lasts, e.g. \"duration: 2s\"")
 	}
-	nm.Start = p.nonNegDuration(fs["start"], "nemesis.start", 0)
-	if runDur > 0 && nm.Start >= runDur {
+	nm.Start = time.Duration(p.nonNegDuration(fs["start"], "nemesis.start", 0))
+	if runDur > 0 && nm.Start >= time.Duration(runDur) {
 		p.errorf(fs["start"].val, "nemesis.start", "is at or after the end of the run (duration %s)", runDur)
 	}
 	seq := fs["faults"].val
@@ -286,12 +451,12 @@ func (p *parser) nemesis(f field, runDur Duration) *Nemesis {
 	default:
 		for i, it := range seq.Content {
 			ipath := "nemesis.faults[" + strconv.Itoa(i) + "]"
-			if v, _, st := p.enum(field{val: it}, ipath, "fault kind", NemesisKinds); st == good {
+			if v, _, st := p.enum(field{val: it}, ipath, "fault kind", faults.NemesisNames()); st == good {
 				nm.Faults = append(nm.Faults, v)
 			}
 		}
 		if len(seq.Content) == 0 {
-			p.errorf(seq, "nemesis.faults", "must name at least one fault kind: %s", strings.Join(NemesisKinds, ", "))
+			p.errorf(seq, "nemesis.faults", "must name at least one fault kind: %s", strings.Join(faults.NemesisNames(), ", "))
 		}
 	}
 	return nm
@@ -353,27 +518,4 @@ func (p *parser) nodePersistence(f field, nodes int) map[string]string {
 		}
 	}
 	return out
-}
-
-// faultsMore reads, for each fault already parsed by faults, the fields of
-// the kinds beyond pause. Unknown and duplicate fields were reported by
-// faults; here the first occurrence of each known field is used.
-func (p *parser) faultsMore(f field, fts []Fault, clients, nodes int, runDur Duration) []Fault {
-	seq := f.val
-	if seq == nil || seq.Kind != yaml.SequenceNode {
-		return fts
-	}
-	j := 0
-	for i, m := range seq.Content {
-		if m.Kind != yaml.MappingNode {
-			continue
-		}
-		if j >= len(fts) {
-			break
-		}
-		fs := knownFields(m, faultFields)
-		p.faultMore(m, fs, "faults["+strconv.Itoa(i)+"]", &fts[j], clients, nodes, runDur)
-		j++
-	}
-	return fts
 }

@@ -23,10 +23,10 @@ import (
 var (
 	Algorithms = []string{"naive", "safe", "fenced", "redlock", "redlock-nocheck", "redlock-fenced", "redsync", "redislock",
 		"watchdog", "setnx-expire", "semaphore", "fair-semaphore", "atomic-lua", "idempotency-key", "control-mutex", "no-lock"}
-	Workloads = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
+	// FencedAlgorithms hand out fencing tokens.
+	FencedAlgorithms = []string{"fenced", "redlock-fenced"}
+	Workloads        = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
 		history.WorkloadSemaphore, history.WorkloadCacheRebuild}
-	FaultKinds   = []string{"pause", KindPartition, KindLatency, KindReset, KindCrash, KindPauseNode, KindClockJump, KindClockRate, KindStarveRenewals, KindCrashClient}
-	PausePoints  = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire, PointInRenew, PointRandom}
 	Persistences = []string{"none", "aof-everysec", "aof-always"}
 	// Expectations are the values of Scenario.Expect ("" means none).
 	Expectations = []string{"valid", "invalid", "unknown"}
@@ -59,7 +59,6 @@ const (
 	DefaultStagger     = Duration(time.Second)
 	DefaultWorkload    = "payment"
 	DefaultKeys        = 1
-	DefaultOccurrence  = 1
 )
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -71,8 +70,6 @@ var (
 		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits"}
-	faultFields = []string{"kind", "client", "point", "occurrence", "duration",
-		"at", "when", "delay", "nodes", "clients", "mode", "direction", "latency", "jitter", "delta", "rate", "restart_after"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read
@@ -146,16 +143,6 @@ func Normalize(s Scenario) ([]byte, error) {
 	if s.Probe == nil {
 		pr := s.ProbeEnabled()
 		s.Probe = &pr
-	}
-	if len(s.Faults) > 0 {
-		faults := make([]Fault, len(s.Faults))
-		copy(faults, s.Faults)
-		for i := range faults {
-			if faults[i].Occurrence == 0 {
-				faults[i].Occurrence = DefaultOccurrence
-			}
-		}
-		s.Faults = faults
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
@@ -456,6 +443,13 @@ type field struct {
 // fields checks the keys of mapping m (unknown, duplicate, non-string) and
 // returns the known ones.
 func (p *parser) fields(m *yaml.Node, path string, allowed []string) map[string]field {
+	return p.fieldsFor(m, path, allowed, nil, "")
+}
+
+// fieldsFor is fields where the names in elsewhere are known fields of
+// other variants (other fault kinds): they are reported as not applying
+// to this one (named by what), not as unknown.
+func (p *parser) fieldsFor(m *yaml.Node, path string, allowed, elsewhere []string, what string) map[string]field {
 	out := make(map[string]field, len(m.Content)/2)
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -468,6 +462,10 @@ func (p *parser) fields(m *yaml.Node, path string, allowed []string) map[string]
 		}
 		fpath := join(path, clip(k.Value))
 		if !contains(allowed, k.Value) {
+			if contains(elsewhere, k.Value) {
+				p.errorf(k, fpath, "does not apply to %s", what)
+				continue
+			}
 			msg := fmt.Sprintf("unknown field %s", quote(k.Value))
 			if s := suggest(k.Value, allowed); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -887,8 +885,7 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	if durSt == good {
 		runDur = s.Duration
 	}
-	s.Faults = p.faults(fs["faults"], s.Clients, runDur)
-	s.Faults = p.faultsMore(fs["faults"], s.Faults, s.Clients, s.Nodes, runDur)
+	s.Faults = p.faults(fs["faults"], s.Clients, s.Nodes, runDur)
 	s.Nemesis = p.nemesis(fs["nemesis"], runDur)
 	s.ClientStart = p.clientStart(fs["client_start"], s.Clients)
 	s.NodePersistence = p.nodePersistence(fs["node_persistence"], s.Nodes)
@@ -956,90 +953,6 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		}
 	}
 	return w
-}
-
-func (p *parser) faults(f field, clients int, runDur Duration) []Fault {
-	seq := f.val
-	if seq == nil || seq.Kind == yaml.AliasNode || (seq.Kind == yaml.ScalarNode && seq.ShortTag() == "!!null") {
-		return nil
-	}
-	if seq.Kind != yaml.SequenceNode {
-		p.errorf(seq, "faults", "must be a list of faults like [{kind: pause, client: w1, point: after-acquire, duration: 15s}] (got %s)", describe(seq))
-		return nil
-	}
-	var out []Fault
-	for i, m := range seq.Content {
-		path := "faults[" + strconv.Itoa(i) + "]"
-		if m.Kind == yaml.AliasNode {
-			continue
-		}
-		if m.Kind != yaml.MappingNode {
-			p.errorf(m, path, "must be a mapping like {kind: pause, client: w1, point: after-acquire, duration: 15s} (got %s)", describe(m))
-			continue
-		}
-		out = append(out, p.fault(m, path, clients, runDur))
-	}
-	return out
-}
-
-func (p *parser) fault(m *yaml.Node, path string, clients int, runDur Duration) Fault {
-	ft := Fault{Line: m.Line, Column: m.Column, Occurrence: DefaultOccurrence}
-	fs := p.fields(m, path, faultFields)
-
-	kind, _, kindSt := p.enum(fs["kind"], path+".kind", "fault kind", FaultKinds)
-	switch kindSt {
-	case good:
-		ft.Kind = kind
-	case absent:
-		p.required(m, fs["kind"], path+".kind", "one of "+strings.Join(FaultKinds, ", "))
-	}
-	isPause := kind == "pause"
-	onClient := isPause || kind == KindStarveRenewals || kind == KindCrashClient
-
-	switch v, n, st := p.str(fs["client"], path+".client"); st {
-	case good:
-		ft.Client = v
-		if clients > 0 && !isClient(v, clients) {
-			p.errorf(n, path+".client", "no client %s: this scenario has %d client%s (%s)", quote(v), clients, plural(clients), clientRange(clients))
-		}
-	case absent:
-		if onClient {
-			p.required(m, fs["client"], path+".client", map[string]string{
-				KindPause: "the client to pause", KindStarveRenewals: "the client whose renewer starves",
-				KindCrashClient: "the client to crash"}[kind]+", e.g. \"client: w1\"")
-		}
-	}
-
-	switch v, _, st := p.enum(fs["point"], path+".point", "pause point", PausePoints); st {
-	case good:
-		ft.Point = v
-	case absent:
-		if isPause {
-			p.required(m, fs["point"], path+".point", "where the client freezes: "+strings.Join(PausePoints, ", "))
-		}
-	}
-
-	if v, st := p.smallInt(fs["occurrence"], path+".occurrence", 1, math.MaxInt32, "the pause fires the Nth time the client reaches the point"); st == good {
-		ft.Occurrence = v
-	}
-
-	d, n, st := p.duration(fs["duration"], path+".duration")
-	switch st {
-	case good:
-		ft.Duration = d
-		switch {
-		case d == 0 && !isPause && kind != KindStarveRenewals: // until the end of the run
-		case d <= 0:
-			p.errorf(n, path+".duration", "must be > 0 (got %s)", describe(n))
-		case runDur > 0 && d > runDur:
-			p.errorf(n, path+".duration", "pause of %s is longer than the run (duration %s)", d, runDur)
-		}
-	case absent:
-		if isPause || kind == KindStarveRenewals {
-			p.required(m, fs["duration"], path+".duration", "how long the fault lasts, e.g. \"duration: 15s\"")
-		}
-	}
-	return ft
 }
 
 // isClient reports whether name is one of w1..wN.

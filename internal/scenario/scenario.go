@@ -38,7 +38,7 @@ type Scenario struct {
 	// Stagger delays client wN's start by (N-1)×Stagger. Default 1s.
 	Stagger  Duration `yaml:"stagger"`
 	Workload Workload `yaml:"workload"`
-	Faults   []Fault  `yaml:"faults"`
+	Faults   []Fault  `yaml:"faults,omitempty"`
 	// Nemesis is an optional seeded random fault schedule (Jepsen style).
 	Nemesis *Nemesis `yaml:"nemesis,omitempty"`
 	// ClientStart overrides the stagger for the named clients: client →
@@ -128,122 +128,6 @@ func (s Scenario) ProbeEnabled() bool {
 // Fencing reports whether the resource refuses stale fencing tokens or
 // epochs.
 func (w Workload) Fenced() bool { return w.Fencing || w.EpochCheck }
-
-// Pause points of a client (design §5).
-const (
-	PointAfterAcquire  = "after-acquire"
-	PointBeforeWrite   = "before-write"
-	PointBeforeRelease = "before-release"
-	// PointInAcquire is inside a multi-node acquire, after the SET replies
-	// arrived and before the elapsed time is measured (Redlock, S09).
-	PointInAcquire = "in-acquire"
-	// PointInRenew is before each renewal of a lease renewer (watchdog).
-	PointInRenew = "in-renew"
-	// PointRandom lets the seeded plan pick one of the workload's points.
-	PointRandom = "random"
-)
-
-// Fault kinds.
-const (
-	KindPause     = "pause"
-	KindPartition = "partition"
-	KindLatency   = "latency"
-	KindReset     = "reset"
-	KindCrash     = "crash"
-	KindPauseNode = "pause-node"
-	KindClockJump = "clock-jump"
-	KindClockRate = "clock-rate"
-	// KindStarveRenewals delays only the client's lease renewer (its
-	// watchdog) while its job keeps running (bug-reports BR-08, BR-11).
-	KindStarveRenewals = "starve-renewals"
-	// KindCrashClient stops the client for good, at a time, an event or a
-	// point of its work; its lock must expire.
-	KindCrashClient = "crash-client"
-)
-
-// Selectors choose nodes or clients from the run's seed.
-const (
-	SelectOne      = "one"
-	SelectMinority = "minority"
-	SelectMajority = "majority"
-	SelectAll      = "all"
-)
-
-// Trigger events of a fault relative to a client event.
-const (
-	// EventAcquired fires when the client's acquire first returns ok.
-	EventAcquired = "acquired"
-	// EventGrantedBy fires when an ok acquire of the client first names
-	// the node among its granting nodes.
-	EventGrantedBy = "granted-by"
-)
-
-// When ties a fault to a client event: it fires Delay after the first time
-// Client's Event happens.
-type When struct {
-	Client string `yaml:"client"`
-	Event  string `yaml:"event"`
-	Node   string `yaml:"node,omitempty"`
-}
-
-// Nemesis is a seeded random fault schedule: every Interval (scenario time)
-// one fault of a kind drawn from Faults starts on targets drawn from the
-// seed and lasts Duration.
-type Nemesis struct {
-	Interval Duration `yaml:"interval"`
-	Duration Duration `yaml:"duration"`
-	Faults   []string `yaml:"faults"`
-	// Start is the scenario time of the first fault; default Interval.
-	Start Duration `yaml:"start,omitempty"`
-}
-
-// Fault is one scheduled fault.
-type Fault struct {
-	// Kind: pause, partition, latency, reset, crash, pause-node,
-	// clock-jump, clock-rate.
-	Kind string `yaml:"kind"`
-	// Client the fault acts on (pause), e.g. w1.
-	Client string `yaml:"client,omitempty"`
-	// Point at which a pause freezes the client: after-acquire,
-	// before-write, before-release.
-	Point string `yaml:"point,omitempty"`
-	// Occurrence: the pause fires the Nth time the client reaches Point.
-	// Default 1.
-	Occurrence int `yaml:"occurrence"`
-	// Duration of the fault, scenario time. Required for pause; for other
-	// kinds 0 means "until the end of the run" (clock-jump: instantaneous).
-	Duration Duration `yaml:"duration,omitempty"`
-
-	// At is the fault's start, scenario time since the workload's time
-	// zero; ≤ 0 applies it before any client starts. Nil with When nil
-	// means 0 (pause faults use Point instead).
-	At *Duration `yaml:"at,omitempty"`
-	// When ties the start to a client event instead of a time; Delay is
-	// added to the event's time.
-	When  *When    `yaml:"when,omitempty"`
-	Delay Duration `yaml:"delay,omitempty"`
-	// Nodes and Clients are the targets: names, or one selector
-	// (one|minority|majority|all) as a single element.
-	Nodes   []string `yaml:"nodes,omitempty"`
-	Clients []string `yaml:"clients,omitempty"`
-	// Mode (drop|refuse) and Direction (both|replies) of a partition.
-	Mode      string `yaml:"mode,omitempty"`
-	Direction string `yaml:"direction,omitempty"`
-	// Latency and Jitter of a latency fault, scenario time.
-	Latency Duration `yaml:"latency,omitempty"`
-	Jitter  Duration `yaml:"jitter,omitempty"`
-	// Delta of a clock-jump (negative = backwards), scenario time.
-	Delta Duration `yaml:"delta,omitempty"`
-	// Rate of a clock-rate fault: seconds per real second (1.5 = 50 % fast).
-	Rate float64 `yaml:"rate,omitempty"`
-	// RestartAfter restarts a crashed node after this long; nil keeps it
-	// down until the run's final heal.
-	RestartAfter *Duration `yaml:"restart_after,omitempty"`
-
-	// Line and Column locate the fault in its file (not YAML fields).
-	Line   int `yaml:"-"`
-	Column int `yaml:"-"`
-}
 
 // Duration is a time.Duration written in YAML as a Go duration string
 // ("30s", "1m30s", "250ms").

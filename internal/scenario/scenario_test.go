@@ -3,22 +3,27 @@ package scenario
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 func TestParseAppliesDefaults(t *testing.T) {
 	tests := []struct {
-		name string
-		file string
-		want Scenario
+		name   string
+		file   string
+		want   Scenario
+		faults []string // each fault as the normalised scenario writes it (flow style)
 	}{
 		{
 			name: "a minimal scenario gets every default",
@@ -55,11 +60,10 @@ func TestParseAppliesDefaults(t *testing.T) {
 				RetryDelay:  Duration(time.Second),
 				Stagger:     Duration(time.Second),
 				Workload:    Workload{Kind: "payment", Keys: 1, Job: Duration(45 * time.Second), Claim: ptr(false)},
-				Faults: []Fault{{Kind: "pause", Client: "w1", Point: PointBeforeWrite, Occurrence: 1,
-					Duration: Duration(40 * time.Second), Line: 14, Column: 5}},
-				Probe:  ptr(true),
-				Expect: "invalid",
+				Probe:       ptr(true),
+				Expect:      "invalid",
 			},
+			faults: []string{"{kind: pause, client: w1, point: before-write, occurrence: 1, duration: 40s} at 14:5"},
 		},
 		{
 			name: "a scenario that sets every field keeps every value, zero retry delay included",
@@ -78,14 +82,12 @@ func TestParseAppliesDefaults(t *testing.T) {
 				Stagger:     Duration(250 * time.Millisecond),
 				Workload: Workload{Kind: "payment", Keys: 4, Read: Duration(10 * time.Millisecond),
 					Job: Duration(45 * time.Second), Fencing: true, Claim: ptr(false)},
-				Faults: []Fault{
-					{Kind: "pause", Client: "w3", Point: PointAfterAcquire, Occurrence: 2,
-						Duration: Duration(90 * time.Second), Line: 20, Column: 5},
-					{Kind: "pause", Client: "w1", Point: PointBeforeRelease, Occurrence: 1,
-						Duration: Duration(2 * time.Minute), Line: 21, Column: 5},
-				},
 				Probe:  ptr(true),
 				Expect: "valid",
+			},
+			faults: []string{
+				"{kind: pause, client: w3, point: after-acquire, occurrence: 2, duration: 1m30s} at 20:5",
+				"{kind: pause, client: w1, point: before-release, occurrence: 1, duration: 2m0s} at 21:5",
 			},
 		},
 	}
@@ -96,8 +98,16 @@ func TestParseAppliesDefaults(t *testing.T) {
 				t.Fatalf("Load(%s): %v", tt.file, err)
 			}
 			tt.want.File = tt.file
+			var gotFaults []string
+			for _, f := range got.Faults {
+				gotFaults = append(gotFaults, fmt.Sprintf("%s at %d:%d", faultText(t, f), f.Line, f.Column))
+			}
+			got.Faults = nil
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Load(%s)\n got  %+v\n want %+v", tt.file, got, tt.want)
+			}
+			if !slices.Equal(gotFaults, tt.faults) {
+				t.Errorf("Load(%s) faults\n got  %q\n want %q", tt.file, gotFaults, tt.faults)
 			}
 		})
 	}
@@ -321,8 +331,11 @@ func TestNormalizeRoundTrips(t *testing.T) {
 		}
 	})
 	t.Run("a hand-built scenario gets its defaults filled in", func(t *testing.T) {
-		out, err := Normalize(Scenario{File: "dir/hand.yaml", Clients: 1, Algorithm: "naive", TTL: Duration(time.Second),
-			Faults: []Fault{{Kind: "pause", Client: "w1", Point: PointAfterAcquire, Duration: Duration(time.Second)}}})
+		parsed, err := Parse("x.yaml", []byte("clients: 1\nalgorithm: naive\nttl: 1s\nfaults: [{kind: pause, client: w1, point: after-acquire, duration: 1s}]\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Normalize(Scenario{File: "dir/hand.yaml", Clients: 1, Algorithm: "naive", TTL: Duration(time.Second), Faults: parsed.Faults})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,7 +343,7 @@ func TestNormalizeRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse(Normalize) = %v\n%s", err, out)
 		}
-		if s.Name != "hand" || s.TimeScale != 1 || s.Nodes != 1 || s.Faults[0].Occurrence != 1 {
+		if s.Name != "hand" || s.TimeScale != 1 || s.Nodes != 1 || s.Faults[0].When.Occurrence != 1 {
 			t.Errorf("defaults not filled: %+v", s)
 		}
 	})
@@ -364,6 +377,22 @@ func comparable(s Scenario) Scenario {
 		s.Faults = f
 	}
 	return s
+}
+
+// faultText is a fault as the normalised scenario writes it, in YAML flow
+// style on one line.
+func faultText(t *testing.T, f Fault) string {
+	t.Helper()
+	var n yaml.Node
+	if err := n.Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	n.Style = yaml.FlowStyle
+	b, err := yaml.Marshal(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // checkErrorList asserts that err is nil or a *ErrorList of positioned

@@ -1,0 +1,29 @@
+package faults
+
+import "github.com/locksim/locksim/internal/history"
+
+// clockTargets reads the targets of a clock fault: nodes (their keys' TTLs
+// shift) or clients (their own clocks), not both and not neither.
+func clockTargets(d Decoder) (nodes, clients []string) {
+	nodes, _ = d.Targets("nodes", "node")
+	clients, _ = d.Targets("clients", "client")
+	switch {
+	case len(nodes) > 0 && len(clients) > 0:
+		d.Errorf("", "a clock fault acts on nodes (TTL shifting) or on clients (their own clock), not both")
+	case len(nodes) == 0 && len(clients) == 0 && !d.Has("nodes") && !d.Has("clients"):
+		d.Errorf("", `missing targets: give nodes (e.g. "nodes: [n3]") or clients (e.g. "clients: [w1]")`)
+	}
+	return nodes, clients
+}
+
+// resolveClock resolves a clock fault's targets and effect.
+func resolveClock(r *Resolver, nodes, clients []string, s *history.FaultStep) error {
+	if len(nodes) > 0 {
+		ns, err := r.Select(nodes, r.Nodes, nil)
+		s.Effect, s.Nodes = history.EffectNodeClock, ns
+		return err
+	}
+	cs, err := r.Select(clients, r.Clients, nil)
+	s.Effect, s.Clients = history.EffectClientClock, cs
+	return err
+}

@@ -1,0 +1,179 @@
+package faults
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// ErrCrashed is what a crashed client's gate returns from then on: the
+// client stopped for good.
+var ErrCrashed = errors.New("client crashed")
+
+// Gate is a client's pause gate. Everything the client does (its job, its
+// renewer, its timers) passes through the gate and stops while it is
+// frozen, as a stop-the-world GC or SIGSTOP would stop it. A Gate is safe
+// for concurrent use.
+type Gate struct {
+	// atPoint, when set, is told each time the client reaches a named
+	// point of its work; it fires the steps planned there (the
+	// Scheduler's Point), which may freeze or crash the client.
+	atPoint func(point string)
+
+	mu      sync.Mutex
+	frozen  int           // freezes in force (steps may overlap)
+	thawed  chan struct{} // nil when not frozen; closed on the last thaw
+	crashed bool
+}
+
+// NewGate returns a client's gate; atPoint (may be nil) is called at every
+// named point before the client passes it.
+func NewGate(atPoint func(point string)) *Gate { return &Gate{atPoint: atPoint} }
+
+// Point is called by the client when it reaches a named point: the steps
+// planned there fire, and the calling goroutine then waits while the
+// client is frozen. It returns ErrCrashed once the client crashed, and
+// ctx.Err() when ctx ends first.
+func (g *Gate) Point(ctx context.Context, point string) error {
+	if g.Crashed() {
+		return ErrCrashed
+	}
+	if g.atPoint != nil {
+		g.atPoint(point)
+	}
+	return g.Wait(ctx)
+}
+
+// Freeze stops the client's world until a matching Thaw: from now on its
+// goroutines wait at their next Point, Wait or Sleep.
+func (g *Gate) Freeze() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.frozen++
+	if g.thawed == nil {
+		g.thawed = make(chan struct{})
+	}
+}
+
+// Thaw ends one Freeze; the client runs again when none is left.
+func (g *Gate) Thaw() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.frozen == 0 {
+		return
+	}
+	g.frozen--
+	if g.frozen == 0 {
+		close(g.thawed)
+		g.thawed = nil
+	}
+}
+
+// Crash stops the client for good: from now on every Point, Wait and Sleep
+// of the gate returns ErrCrashed (at once, or when a freeze in progress
+// ends), so the client's job and its renewer both stop.
+func (g *Gate) Crash() {
+	g.mu.Lock()
+	g.crashed = true
+	g.mu.Unlock()
+}
+
+// Crashed reports whether the client crashed.
+func (g *Gate) Crashed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.crashed
+}
+
+// Wait blocks while the client is frozen, so that other goroutines of the
+// client (a renewer, a timer) stop too. It returns at once when not frozen.
+func (g *Gate) Wait(ctx context.Context) error {
+	g.mu.Lock()
+	ch, crashed := g.thawed, g.crashed
+	g.mu.Unlock()
+	if crashed {
+		return ErrCrashed
+	}
+	if ch == nil {
+		return ctx.Err()
+	}
+	select {
+	case <-ch:
+		if g.Crashed() {
+			return ErrCrashed
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// ErrStopped is returned by SleepOr when its stop channel closed first.
+var ErrStopped = errors.New("sleep stopped")
+
+// Sleep waits d (wall time) as the client: a freeze that begins during the
+// sleep extends it until the thaw, as a stop-the-world pause would.
+func (g *Gate) Sleep(ctx context.Context, d time.Duration) error {
+	return g.SleepOr(ctx, d, nil)
+}
+
+// SleepOr is Sleep that also ends, with ErrStopped, when stop closes (a
+// watchdog declaring the lease lost); a nil stop never closes.
+func (g *Gate) SleepOr(ctx context.Context, d time.Duration, stop <-chan struct{}) error {
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-stop:
+			return ErrStopped
+		}
+	}
+	return g.Wait(ctx)
+}
+
+// Latch holds back whoever waits on it while it is shut: a starve-renewals
+// fault shuts the client's renewer latch, so only its renewals wait while
+// its job runs on. Safe for concurrent use; the zero value is open.
+type Latch struct {
+	mu sync.Mutex
+	ch chan struct{} // nil when open; closed on open
+}
+
+// Shut makes Wait block until Open.
+func (l *Latch) Shut() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ch == nil {
+		l.ch = make(chan struct{})
+	}
+}
+
+// Open releases every waiter; it is a no-op on an open latch.
+func (l *Latch) Open() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ch != nil {
+		close(l.ch)
+		l.ch = nil
+	}
+}
+
+// Wait returns when the latch is open or ctx ends (then ctx.Err()).
+func (l *Latch) Wait(ctx context.Context) error {
+	l.mu.Lock()
+	ch := l.ch
+	l.mu.Unlock()
+	if ch == nil {
+		return ctx.Err()
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

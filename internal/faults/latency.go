@@ -1,0 +1,77 @@
+package faults
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// latency delays the replies on chosen client→node links by latency ±
+// jitter (a toxiproxy latency toxic on the downstream stream).
+type latency struct {
+	Clients  []string      `yaml:"clients,omitempty"`
+	Nodes    []string      `yaml:"nodes"`
+	Duration time.Duration `yaml:"duration,omitempty"`
+	Latency  time.Duration `yaml:"latency"`
+	Jitter   time.Duration `yaml:"jitter,omitempty"`
+}
+
+func init() {
+	Register(Kind{
+		Name:     "latency",
+		About:    "add latency and jitter to the replies on chosen client→node links (toxiproxy latency toxic)",
+		Fields:   []string{"nodes", "clients", "duration", "latency", "jitter"},
+		Triggers: []string{history.TriggerAt, history.TriggerEvent},
+		Nemesis:  true,
+		New:      func() Fault { return &latency{} },
+	})
+}
+
+func (f *latency) Decode(d Decoder) {
+	f.Nodes = requiredNodes(d, `the nodes whose links get slow, e.g. "nodes: all"`)
+	f.Clients, _ = d.Targets("clients", "client")
+	f.Duration = windowDuration(d)
+	v, ok := d.Duration("latency", NonNegative)
+	switch {
+	case !d.Has("latency"):
+		d.Required("latency", `the added delay, e.g. "latency: 100ms"`)
+	case ok && v == 0:
+		d.Errorf("latency", "must be > 0 (got 0s): a latency fault adds a delay")
+	}
+	f.Latency = v
+	f.Jitter, _ = d.Duration("jitter", NonNegative)
+}
+
+// Draw slows one node's links for every client by a twentieth of the TTL.
+func (f *latency) Draw(r *Resolver, window time.Duration) {
+	f.Nodes, f.Clients = r.pick(SelectOne, r.Nodes), slices.Clone(r.Clients)
+	f.Latency = max(r.TTL/20, time.Millisecond)
+	f.Jitter = f.Latency / 2
+	f.Duration = window
+}
+
+func (f *latency) Resolve(r *Resolver, s *history.FaultStep) error {
+	nodes, err := r.Select(f.Nodes, r.Nodes, nil)
+	if err != nil {
+		return err
+	}
+	clients, err := r.Select(f.Clients, r.Clients, r.Clients)
+	if err != nil {
+		return err
+	}
+	s.Effect, s.Links = history.EffectSlowLinks, links(clients, nodes)
+	s.Latency, s.Jitter = r.Wall(f.Latency), r.Wall(f.Jitter)
+	setWindow(r, f.Duration, s)
+	return nil
+}
+
+func (f *latency) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {
+	ls, err := envLinks(env, s.Links)
+	if err != nil {
+		return nil, err
+	}
+	undo := func(context.Context) error { return each(ls, Link.RemoveLatency) }
+	return undo, each(ls, func(l Link) error { return l.AddLatency(wall(s.Latency), wall(s.Jitter)) })
+}

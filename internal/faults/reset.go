@@ -1,0 +1,62 @@
+package faults
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// reset resets the connections on chosen client→node links with a TCP RST
+// (a toxiproxy reset_peer toxic) for as long as it lasts.
+type reset struct {
+	Clients  []string      `yaml:"clients,omitempty"`
+	Nodes    []string      `yaml:"nodes"`
+	Duration time.Duration `yaml:"duration,omitempty"`
+}
+
+func init() {
+	Register(Kind{
+		Name:     "reset",
+		About:    "reset chosen links with TCP RST (toxiproxy reset_peer toxic)",
+		Fields:   []string{"nodes", "clients", "duration"},
+		Triggers: []string{history.TriggerAt, history.TriggerEvent},
+		Nemesis:  true,
+		New:      func() Fault { return &reset{} },
+	})
+}
+
+func (f *reset) Decode(d Decoder) {
+	f.Nodes = requiredNodes(d, `the nodes whose links reset connections, e.g. "nodes: [n3]"`)
+	f.Clients, _ = d.Targets("clients", "client")
+	f.Duration = windowDuration(d)
+}
+
+// Draw resets one node's links for every client.
+func (f *reset) Draw(r *Resolver, window time.Duration) {
+	f.Nodes, f.Clients, f.Duration = r.pick(SelectOne, r.Nodes), slices.Clone(r.Clients), window
+}
+
+func (f *reset) Resolve(r *Resolver, s *history.FaultStep) error {
+	nodes, err := r.Select(f.Nodes, r.Nodes, nil)
+	if err != nil {
+		return err
+	}
+	clients, err := r.Select(f.Clients, r.Clients, r.Clients)
+	if err != nil {
+		return err
+	}
+	s.Effect, s.Links = history.EffectResetLinks, links(clients, nodes)
+	setWindow(r, f.Duration, s)
+	return nil
+}
+
+func (f *reset) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {
+	ls, err := envLinks(env, s.Links)
+	if err != nil {
+		return nil, err
+	}
+	undo := func(context.Context) error { return each(ls, Link.RemoveReset) }
+	return undo, each(ls, Link.Reset)
+}

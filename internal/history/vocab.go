@@ -1,0 +1,117 @@
+package history
+
+// The vocabulary of a history, in one place: workload kinds, resource
+// actions and results, refusal reasons, client pause points and the header's
+// parameter names. The scenario parser, the runner, the checkers and the
+// report all use these constants; none spells the words again.
+
+// Workload kinds, as Header.Workload names them (design §6).
+const (
+	WorkloadPayment      = "payment"
+	WorkloadCounter      = "counter"
+	WorkloadInventory    = "inventory"
+	WorkloadCron         = "cron"
+	WorkloadLeader       = "leader"
+	WorkloadSemaphore    = "semaphore"
+	WorkloadCacheRebuild = "cache-rebuild"
+)
+
+// Workloads lists the workload kinds in the order `locksim list` shows them.
+func Workloads() []string {
+	return []string{WorkloadPayment, WorkloadCounter, WorkloadInventory, WorkloadCron, WorkloadLeader,
+		WorkloadSemaphore, WorkloadCacheRebuild}
+}
+
+// Resource actions (Value.Action of Read and Write operations; Value.Num is
+// the number read or written where one applies).
+const (
+	// payment
+	ActionReadStatus = "read-status" // read, Result = ResultPaid | ResultUnpaid
+	ActionClaim      = "claim"       // register the lease's fencing token at the object
+	ActionCharge     = "charge"      // take the money
+	ActionMarkPaid   = "mark-paid"   // set the invoice paid
+	// counter
+	ActionReadCounter = "read-counter" // read, Num = value read
+	ActionSetCounter  = "set-counter"  // write, Num = value written
+	// inventory
+	ActionReadStock = "read-stock" // read, Num = stock read
+	ActionSell      = "sell"       // ok = one item shipped, Num = stock written back
+	// cron: Key "job@<k>", one run per fire time
+	ActionRunJob = "run-job"
+	// leader: Fence = epoch
+	ActionLead = "lead"
+	// semaphore
+	ActionEnter = "enter" // a client takes a permit
+	ActionExit  = "exit"  // a client gives its permit back
+	// cache-rebuild: Invoke..Complete is the rebuild
+	ActionRebuild = "rebuild"
+)
+
+// Results of a read (Value.Result).
+const (
+	ResultPaid   = "paid"
+	ResultUnpaid = "unpaid"
+)
+
+// Refusal reasons of the resource (Value.Refusal of a Write of type Fail).
+const (
+	// RefusalStaleFence: the write's fencing token (or leader epoch) is
+	// lower than the highest the resource has seen for the object
+	// (Value.SeenFence); Kleppmann 2016, lock-theory §7.2.
+	RefusalStaleFence = "stale-fence"
+	// RefusalDuplicateKey: the charge's idempotency key was already used
+	// (lock-theory S19).
+	RefusalDuplicateKey = "duplicate-key"
+	// RefusalOutOfStock: the atomic sale found no stock left.
+	RefusalOutOfStock = "out-of-stock"
+)
+
+// Pause points of a client (design §5): where a point-triggered fault step
+// fires inside the client's work.
+const (
+	PointAfterAcquire  = "after-acquire"
+	PointBeforeWrite   = "before-write"
+	PointBeforeRelease = "before-release"
+	// PointInAcquire is inside a multi-node acquire, after the SET replies
+	// arrived and before the elapsed time is measured (Redlock, S09).
+	PointInAcquire = "in-acquire"
+	// PointInRenew is before each renewal of a lease renewer (watchdog).
+	PointInRenew = "in-renew"
+)
+
+// WorkPoints are the points every workload passes through while it holds a
+// lease (a random point is drawn from these).
+func WorkPoints() []string {
+	return []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease}
+}
+
+// Header.Params names.
+const (
+	ParamKeys    = "keys"    // protected objects per client
+	ParamClients = "clients" // number of lock clients
+	// ParamStock is the inventory's initial stock per item key.
+	ParamStock = "stock"
+	// ParamPermits is the semaphore's size.
+	ParamPermits = "permits"
+	// ParamIdempotency = 1: the payment gateway deduplicates charges by the
+	// invoice as idempotency key (lock-theory S19).
+	ParamIdempotency = "idempotency"
+	// ParamFires, ParamIntervalNS (wall ns) and ParamLockPerFire = 1
+	// describe the cron workload.
+	ParamFires       = "fires"
+	ParamIntervalNS  = "interval_ns"
+	ParamLockPerFire = "lock_per_fire"
+	// ParamTerms and ParamEpochCheck = 1 describe the leader workload.
+	ParamTerms      = "terms"
+	ParamEpochCheck = "epoch_check"
+	// ParamProbeBoundNS is how long the final probe may wait, wall ns.
+	ParamProbeBoundNS = "probe_bound_ns"
+	// ParamExpectLive = 1 makes liveness findings violations.
+	ParamExpectLive = "expect_live"
+	// ParamUnavailableNS overrides the liveness checker's unavailable
+	// bound, wall ns.
+	ParamUnavailableNS = "unavailable_ns"
+	// ParamMinAcquires overrides coverage's minimum of ok acquires (or, in
+	// a lock-free history, of accepted writes).
+	ParamMinAcquires = "min_acquires"
+)

@@ -1,0 +1,80 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/locksim/locksim/internal/faults"
+)
+
+// env is the run as its fault steps act on it (faults.Env): the cluster's
+// links and nodes, and the workers.
+type env struct{ r *run }
+
+func (e env) Link(client, node string) (faults.Link, error) {
+	l := e.r.cl.LinkByName(client, node)
+	if l == nil {
+		return nil, fmt.Errorf("no link %s→%s", client, node)
+	}
+	return l, nil
+}
+
+func (e env) Node(name string) (faults.Node, error) {
+	n := e.r.cl.NodeByName(name)
+	if n == nil {
+		return nil, fmt.Errorf("no node %s", name)
+	}
+	return n, nil
+}
+
+func (e env) Client(name string) (faults.Client, error) {
+	w := e.r.worker(name)
+	if w == nil {
+		return nil, fmt.Errorf("no client %s", name)
+	}
+	return w, nil
+}
+
+// A worker is a faults.Client: a pause freezes its gate, a crash stops it
+// for good, a starved renewer waits at its latch, a clock fault moves its
+// own clock.
+
+// Freeze stops the world of the worker until Thaw.
+func (w *worker) Freeze() { w.gate.Freeze() }
+
+// Thaw ends one Freeze.
+func (w *worker) Thaw() { w.gate.Thaw() }
+
+// Starve holds back the worker's lease renewer until Feed.
+func (w *worker) Starve() { w.starve.Shut() }
+
+// Feed lets the worker's lease renewer go on.
+func (w *worker) Feed() { w.starve.Open() }
+
+// Clock is the worker's own clock.
+func (w *worker) Clock() faults.Clock { return w.clock }
+
+// Crash stops the worker for good: its gate refuses everything from now on
+// (its job and its renewer stop) and its context ends.
+func (w *worker) Crash() {
+	w.gate.Crash()
+	w.mu.Lock()
+	cancel := w.cancel
+	w.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+var _ faults.Client = (*worker)(nil)
+
+// healAll ends every fault still active at the end of the run: the
+// scheduler undoes its steps (closing their operations), then the cluster
+// heals whatever remains (a toxic, a paused or down node) as a safety net.
+func (r *run) healAll(ctx context.Context) error {
+	schedErr := r.sched.Finish()
+	if err := r.cl.HealAll(ctx); err != nil {
+		return err
+	}
+	return schedErr
+}
