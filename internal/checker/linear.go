@@ -234,9 +234,9 @@ func leaseModel(params map[string]int64) porcupine.Model {
 			if holder == "" {
 				holder = "none"
 			}
-			paid := "unpaid"
+			paid := history.ResultUnpaid
 			if s.Paid {
-				paid = "paid"
+				paid = history.ResultPaid
 			}
 			d := fmt.Sprintf("holder %s, charged %d, %s", holder, s.Charged, paid)
 			if s.ValueKnown {
@@ -316,9 +316,9 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 		}
 		if out.Type == history.OK && in.Action == history.ActionReadStatus {
 			switch out.Result {
-			case "paid":
+			case history.ResultPaid:
 				return s.Paid, s
-			case "unpaid":
+			case history.ResultUnpaid:
 				return !s.Paid, s
 			}
 		}

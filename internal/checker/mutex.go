@@ -462,6 +462,13 @@ func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 		return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working and %s acquired it",
 			stale.Client, ttl, fresh.Client)
 	}
+	for _, f := range rc.faults {
+		st := f.Value.Fault
+		if st.Effect == history.EffectDeleteKey && st.Key == stale.Key && f.Invoke >= stale.Start && f.Invoke <= start {
+			return fmt.Sprintf("a delete-key fault deleted %s's key on %s at %s (by key, not by owner) and %s acquired it",
+				stale.Client, strings.Join(st.Nodes, ", "), at(h, f.Invoke), fresh.Client)
+		}
+	}
 	rs := rc.removes[stale.Key]
 	for j := sort.Search(len(rs), func(j int) bool { return h.Ops[rs[j]].Invoke >= stale.Start }); j < len(rs); j++ {
 		op := h.Ops[rs[j]]

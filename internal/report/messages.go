@@ -106,6 +106,14 @@ var messages = map[string]map[string]string{
 		"say.valid":          "No checker found a problem: the lock kept its promise in this run.",
 		"say.unknown":        "Inconclusive: %s",
 		"say.unknown.plain":  "Inconclusive: a checker could not decide.",
+		"say.unknown.missed": "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
+		"step.missed":        "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
+		"when.at":            "at t=%ss",                                                                                      // t
+		"when.start":         "before the clients start",                                                                      //
+		"when.event":         "%s after %s first acquired the lock",                                                           // delay, client
+		"when.granted":       "%s after %s was first granted the lock by %s",                                                  // delay, client, node
+		"when.point":         "the first time %s is %s",                                                                       // client, point words
+		"when.point.nth":     "the %s time %s is %s",                                                                          // ordinal, client, point words
 		"and":                "%s and %s",
 
 		// Narrative. Times are scenario seconds, formatted by the caller.
@@ -470,6 +478,14 @@ var messages = map[string]map[string]string{
 		"say.valid":          "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
 		"say.unknown":        "Chưa kết luận được: %s",
 		"say.unknown.plain":  "Chưa kết luận được: một checker không thể quyết định.",
+		"say.unknown.missed": "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
+		"step.missed":        "bước #%d (%s trên %s, %s)",
+		"when.at":            "lúc t=%ss",
+		"when.start":         "trước khi các client bắt đầu",
+		"when.event":         "%s sau khi %s lấy được lock lần đầu",
+		"when.granted":       "%s sau khi %s lần đầu được %s cấp lock",
+		"when.point":         "lần đầu tiên %s ở %s",
+		"when.point.nth":     "lần thứ %s %s ở %s",
 		"and":                "%s và %s",
 
 		"n.acquire":             "%s acquire được lock trên %s (%s, TTL %s).",

@@ -112,7 +112,7 @@ func narrative(in Input, m *model) []Step {
 	stock := map[string]int64{}
 	runs := map[string]int{}
 	inside := map[string]map[string]bool{}
-	permits, havePermits := params["permits"]
+	permits, havePermits := params[history.ParamPermits]
 	semCount := func(key, client string, enter bool) int {
 		if inside[key] == nil {
 			inside[key] = map[string]bool{}
@@ -187,11 +187,11 @@ func narrative(in Input, m *model) []Step {
 			case history.OK:
 				var s string
 				switch o.Value.Action {
-				case "charge":
+				case history.ActionCharge:
 					s = tr(lang, "n.write.charge", o.Client, o.Key, tok)
-				case "claim":
+				case history.ActionClaim:
 					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
-				case "mark-paid":
+				case history.ActionMarkPaid:
 					s = tr(lang, "n.write.markpaid", o.Client, o.Key, tok)
 				case history.ActionSetCounter:
 					if o.Value.Num != nil {
@@ -202,7 +202,7 @@ func narrative(in Input, m *model) []Step {
 				case history.ActionSell:
 					before, known := stock[o.Key]
 					if !known {
-						before, known = params["stock"]
+						before, known = params[history.ParamStock]
 					}
 					switch {
 					case o.Value.Num != nil:

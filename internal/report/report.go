@@ -313,6 +313,11 @@ func headline(in Input, m *model) string {
 		}
 	case checker.Unknown:
 		for _, r := range in.Results {
+			if r.Checker == checker.CheckerCoverage && len(r.Missed) > 0 {
+				return tr(lang, "say.unknown.missed", m.missedSteps(lang, r.Missed))
+			}
+		}
+		for _, r := range in.Results {
 			if r.Verdict == checker.Unknown && r.Summary != "" {
 				return tr(lang, "say.unknown", r.Summary)
 			}
@@ -384,7 +389,7 @@ func acceptedWrites(h history.History, a checker.Anomaly) []history.Op {
 			if !want[o.Index] {
 				continue
 			}
-		} else if o.Key != a.Key || (len(a.Clients) > 0 && !containsStr(a.Clients, o.Client)) || (o.Value.Action != "" && o.Value.Action != "charge") {
+		} else if o.Key != a.Key || (len(a.Clients) > 0 && !containsStr(a.Clients, o.Client)) || (o.Value.Action != "" && o.Value.Action != history.ActionCharge) {
 			continue
 		}
 		out = append(out, o)

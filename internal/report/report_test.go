@@ -452,3 +452,23 @@ func TestEveryLanguageHasEveryKey(t *testing.T) {
 		}
 	}
 }
+
+func TestTheHeadlineNamesAPlannedStepThatNeverFired(t *testing.T) {
+	h := gcPause("local", false)
+	pause := historytest.Step("pause", "w1")
+	pause.ID, pause.Duration = 1, at(35)
+	pause.Trigger = history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: history.PointBeforeWrite, Occurrence: 3}
+	h.Header.Plan = []history.FaultStep{pause}
+	for _, tt := range []struct{ lang, want string }{
+		{"en", "because step #1 (GC pause on w1, the 3rd time w1 is just before its write) never took effect."},
+		{"vi", "vì bước #1 (GC pause trên w1, lần thứ 3 w1 ở ngay trước khi ghi) không hề xảy ra."},
+	} {
+		t.Run("in "+tt.lang+" the unknown verdict says which step never fired", func(t *testing.T) {
+			in := Input{History: h, Lang: tt.lang, Verdict: checker.Unknown, Results: []checker.Result{
+				{Checker: checker.CheckerCoverage, Verdict: checker.Unknown, Summary: "this run proves nothing", Missed: []int{1}}}}
+			if got := Headline(in); !strings.HasSuffix(got, tt.want) {
+				t.Errorf("headline %q, want it to end %q", got, tt.want)
+			}
+		})
+	}
+}

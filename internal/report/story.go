@@ -203,7 +203,7 @@ func (m *model) chargesOf(lang string, a checker.Anomaly) (string, int) {
 		if len(want) > 0 && !want[o.Index] {
 			continue
 		}
-		if len(want) == 0 && o.Value.Action != "charge" {
+		if len(want) == 0 && o.Value.Action != history.ActionCharge {
 			continue
 		}
 		parts = append(parts, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
@@ -298,4 +298,57 @@ func sortedKeys[V any](mp map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// missedSteps names the plan steps (by ID) that never took effect, in lang:
+// "step #1 (GC pause on w1, the 3-th time w1 reaches …)".
+func (m *model) missedSteps(lang string, ids []int) string {
+	var parts []string
+	for _, id := range ids {
+		for _, st := range m.h.Header.Plan {
+			if st.ID == id {
+				parts = append(parts, tr(lang, "step.missed", st.ID, faultWord(lang, st.Kind), joinAnd(lang, targetsOf(st)), m.whenText(lang, st.Trigger)))
+			}
+		}
+	}
+	return joinAnd(lang, parts)
+}
+
+// whenText tells a step's trigger in lang, scenario time.
+func (m *model) whenText(lang string, t history.Trigger) string {
+	switch t.Kind {
+	case history.TriggerPoint:
+		if t.Occurrence <= 1 {
+			return tr(lang, "when.point", t.Client, pointWord(lang, t.Point))
+		}
+		return tr(lang, "when.point.nth", ordinal(lang, t.Occurrence), t.Client, pointWord(lang, t.Point))
+	case history.TriggerEvent:
+		if t.Event == history.EventGrantedBy {
+			return tr(lang, "when.granted", m.sdur(t.Delay), t.Client, t.Node)
+		}
+		return tr(lang, "when.event", m.sdur(t.Delay), t.Client)
+	}
+	if t.At <= 0 {
+		return tr(lang, "when.start")
+	}
+	return tr(lang, "when.at", fmtT(m.sec(t.At)))
+}
+
+// ordinal is "2nd", "3rd", "11th" in English and the plain number in
+// Vietnamese ("lần thứ 3").
+func ordinal(lang string, n int) string {
+	if lang != "en" {
+		return strconv.Itoa(n)
+	}
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }

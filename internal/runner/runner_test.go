@@ -358,3 +358,46 @@ func TestWatchdogRenewalsAreExtendOperationsInTheHistory(t *testing.T) {
 		}
 	})
 }
+
+// TestAPlannedFaultThatNeverFiresMakesTheRunUnknown is issue 13's
+// reproduction: gc-pause with its pause moved to an occurrence that never
+// comes, and a latency fault that does fire and overlap the holds. The run
+// must not pass: coverage counts the plan and names the pause.
+func TestAPlannedFaultThatNeverFiresMakesTheRunUnknown(t *testing.T) {
+	sc := parse(t, `
+name: gc-pause-unfired
+time_scale: 50
+duration: 2m
+clients: 2
+algorithm: safe
+ttl: 30s
+retry_delay: 250ms
+workload: {kind: payment, keys: 1, read: 100ms, job: 5s}
+faults:
+  - {kind: pause, client: w1, point: before-write, occurrence: 3, duration: 35s}
+  - {kind: latency, at: 0s, duration: 10s, clients: all, nodes: all, latency: 5ms}
+`)
+	res := runScenario(t, sc, Options{Seed: 42})
+	rep := checker.Check(context.Background(), res.History, checker.Options{})
+	var cov checker.Result
+	for _, r := range rep.Results {
+		if r.Checker == checker.CheckerCoverage {
+			cov = r
+		}
+	}
+	if rep.Verdict != checker.Unknown || !slices.Equal(cov.Missed, []int{1}) {
+		t.Fatalf("verdict %s, coverage %q missed %v; want unknown naming step 1 (the pause)", rep.Verdict, cov.Summary, cov.Missed)
+	}
+	fired := 0
+	for _, op := range res.History.Ops {
+		if op.F == history.Fault {
+			fired++
+			if op.Value.Fault.Kind != "latency" {
+				t.Errorf("step %s fired; only the latency should", op.Value.Fault.Kind)
+			}
+		}
+	}
+	if fired != 1 {
+		t.Errorf("%d fault operations, want the latency's one", fired)
+	}
+}
