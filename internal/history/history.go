@@ -63,7 +63,25 @@ const (
 	Done  Func = "done"
 	Fault Func = "fault"
 	Probe Func = "probe"
+	// NodeCmd is a command a node executed, as its observer saw it
+	// (MONITOR): Process NodeProcess, Client the sender (a client name,
+	// ProbeClient, AdminClient, or "" when it could not be told),
+	// Value.Node the node, Value.Cmd the command and its arguments
+	// (Value.Lua: run inside the script of the sender's preceding EVAL).
+	// Invoke == Complete is the node's own timestamp on the run's clock.
+	NodeCmd Func = "node-cmd"
+	// Unobserved is a window [Invoke, Complete] in which Value.Node's
+	// commands were not observed (its observer was reconnecting after the
+	// node went away): node events are missing there.
+	Unobserved Func = "unobserved"
 )
+
+// NodeProcess is the Process of every node event.
+const NodeProcess = -2
+
+// AdminClient is the sender of the harness's own commands on a node
+// (FLUSHALL, clock shifts, a janitor's DEL), as node events name it.
+const AdminClient = "admin"
 
 // NemesisProcess is the Process of every fault operation, and NemesisClient
 // its Client.
@@ -105,6 +123,11 @@ type Value struct {
 	// Fault is set on every Func == Fault operation: the plan step that
 	// fired, with its resolved targets.
 	Fault *FaultStep `json:"fault,omitempty"`
+
+	// Node event fields (Func NodeCmd, Unobserved).
+	Node string   `json:"node,omitempty"`
+	Cmd  []string `json:"cmd,omitempty"`
+	Lua  bool     `json:"lua,omitempty"`
 }
 
 // Op is one operation. Invoke and Complete are true-time ns since the run's
@@ -166,6 +189,10 @@ type Header struct {
 	// rewritten without it. A file whose header still says streaming was
 	// cut off: its writer died (SIGKILL) before the run ended.
 	Streaming bool `json:"streaming,omitempty"`
+	// Observed names the nodes whose commands the history records as node
+	// events (NodeCmd); empty: node events not observed (observation off,
+	// or a backend that cannot observe, like the embedded one).
+	Observed []string `json:"observed,omitempty"`
 	// Cut is true in a file written from a cut-off history (History.Cut),
 	// e.g. one `locksim check` saved beside its report.
 	Cut bool `json:"cut,omitempty"`

@@ -1,0 +1,130 @@
+package observe_test
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/observe"
+)
+
+func TestParseLine(t *testing.T) {
+	tests := []struct {
+		name, line string
+		addr       string
+		args       []string
+		bad        bool
+	}{
+		{"a client's SET is read with its address and arguments",
+			`1701417600.123456 [0 127.0.0.1:53530] "SET" "invoice-1" "tok" "NX" "PX" "600"`,
+			"127.0.0.1:53530", []string{"SET", "invoice-1", "tok", "NX", "PX", "600"}, false},
+		{"a command inside a script is marked lua", `1701417600.123470 [0 lua] "del" "invoice-1"`, "lua", []string{"del", "invoice-1"}, false},
+		{"quotes, backslashes and control bytes are unquoted", `1.5 [0 127.0.0.1:1] "set" "a \"b\" \\ c" "\x00\n\t"`,
+			"127.0.0.1:1", []string{"set", `a "b" \ c`, "\x00\n\t"}, false},
+		{"a unix socket address is kept", `2.0 [3 unix:/tmp/r.sock] "ping"`, "unix:/tmp/r.sock", []string{"ping"}, false},
+		{"a line without a closing quote is refused", `2.0 [0 127.0.0.1:1] "set" "a`, "", nil, true},
+		{"a line without an address is refused", `2.0 [0] "ping"`, "", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := observe.ParseLine(tt.line)
+			if tt.bad {
+				if err == nil {
+					t.Fatalf("parsed %+v, want an error", l)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Addr != tt.addr || !slices.Equal(l.Args, tt.args) {
+				t.Errorf("got %q %q, want %q %q", l.Addr, l.Args, tt.addr, tt.args)
+			}
+		})
+	}
+	t.Run("the timestamp keeps its microseconds", func(t *testing.T) {
+		l, err := observe.ParseLine(`1701417600.000042 [0 lua] "get" "k"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Time.Unix() != 1701417600 || l.Time.Nanosecond() != 42000 {
+			t.Errorf("time %v", l.Time)
+		}
+	})
+}
+
+func TestObserverRecordsWhatTheNodeExecuted(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not on PATH: MONITOR needs the real thing")
+	}
+	ctx := context.Background()
+	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	rec := history.NewRecorder(time.Now())
+	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), rec.Log(), rec.Start(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w1 := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, ClientName: observe.ClientName("w1", "n1")})
+	defer w1.Close()
+	anon := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})
+	defer anon.Close()
+	if err := w1.SetNX(ctx, "invoice-1", "tok", time.Second).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const cad = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`
+	if err := w1.Eval(ctx, cad, []string{"invoice-1"}, "tok").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := anon.Get(ctx, "other").Err(); err != redis.Nil {
+		t.Fatal(err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := o.Drain(dctx); err != nil {
+		t.Fatal(err)
+	}
+	o.Stop()
+	var got []string
+	for _, op := range rec.Ops() {
+		if op.F != history.NodeCmd || op.Value.Node != "n1" {
+			t.Fatalf("unexpected op %+v", op)
+		}
+		if c := strings.ToLower(op.Value.Cmd[0]); c == "hello" || c == "client" || c == "ping" {
+			continue // connection set-up
+		}
+		s := op.Client + ":" + strings.ToLower(strings.Join(op.Value.Cmd, " "))
+		if op.Value.Lua {
+			s = "lua " + s
+		}
+		if op.Invoke < 0 || op.Invoke != op.Complete {
+			t.Errorf("op %q at [%d, %d]: want one instant on the run's clock", s, op.Invoke, op.Complete)
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"w1:set invoice-1 tok ex 1 nx",
+		"w1:eval sha1:", // the script's source is recorded as its SHA1
+		"lua w1:get invoice-1",
+		"lua w1:del invoice-1",
+		":get other",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("recorded\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,334 @@
+// Package observe records what each Redis node really executed: one direct
+// connection per node (not through any client's proxy) runs MONITOR, and
+// every command the node ran becomes a node event of the run's history
+// (history.NodeCmd), with the node's own timestamp mapped onto the run's
+// clock and the client that sent it.
+//
+// Senders are named by the CLIENT SETNAME of their connections
+// (ClientName: "locksim:<client>:<node>"), looked up through CLIENT LIST
+// when a new address appears; a command whose sender cannot be told is
+// recorded with an empty client. Commands a Lua script runs appear in
+// MONITOR as "[0 lua]" lines right after the EVAL that ran them (checked on
+// Redis 7.0.15) and are attributed to that EVAL's sender. MONITOR costs
+// the node throughput; scenarios turn observation off with `observe: false`.
+package observe
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// namePrefix starts every connection name locksim sets.
+const namePrefix = "locksim:"
+
+// ClientName is the connection name of client's connections to node: the
+// observer tells the sender of each command from it.
+func ClientName(client, node string) string { return namePrefix + client + ":" + node }
+
+// AdminName is the connection name of the harness's own direct
+// connections (FLUSHALL, clock shifts, janitors' deletes).
+const AdminName = namePrefix + history.AdminClient
+
+// observerName names the observer's own lookup connection; its commands
+// are not recorded.
+const observerName = namePrefix + "observer"
+
+// Observer watches one node.
+type Observer struct {
+	node  string
+	addr  string
+	log   *history.Log
+	start time.Time
+	slog  *slog.Logger
+	admin *redis.Client
+
+	mu    sync.Mutex
+	names map[string]string // addr → client ("" while unknown)
+	conn  net.Conn
+	drain map[string]chan struct{}
+	err   error
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Start connects to the node at addr (directly, 127.0.0.1) and records what
+// it executes into log, times relative to start (the run's time zero). It
+// returns once MONITOR is running, so every command sent after Start
+// returns is seen.
+func Start(ctx context.Context, node, addr string, log *history.Log, start time.Time, lg *slog.Logger) (*Observer, error) {
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	o := &Observer{node: node, addr: addr, log: log, start: start, slog: lg, names: map[string]string{},
+		drain: map[string]chan struct{}{}, done: make(chan struct{})}
+	o.admin = redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, DisableIdentity: true, ClientName: observerName,
+		MaxRetries: -1, PoolSize: 1})
+	conn, br, err := o.dial(ctx)
+	if err != nil {
+		_ = o.admin.Close()
+		return nil, fmt.Errorf("observe node %s: %w", node, err)
+	}
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	o.cancel = cancel
+	go o.run(rctx, conn, br)
+	return o, nil
+}
+
+// dial opens the MONITOR connection and waits for its +OK.
+func (o *Observer) dial(ctx context.Context) (net.Conn, *bufio.Reader, error) {
+	var d net.Dialer
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	conn, err := d.DialContext(dctx, "tcp", o.addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := conn.Write([]byte("CLIENT SETNAME " + namePrefix + "monitor\r\nMONITOR\r\n")); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	br := bufio.NewReaderSize(conn, 256<<10)
+	for range 2 {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			conn.Close()
+			return nil, nil, err
+		}
+		if !strings.HasPrefix(line, "+OK") {
+			conn.Close()
+			return nil, nil, fmt.Errorf("MONITOR refused: %s", strings.TrimSpace(line))
+		}
+	}
+	_ = conn.SetDeadline(time.Time{})
+	o.mu.Lock()
+	o.conn = conn
+	o.mu.Unlock()
+	return conn, br, nil
+}
+
+// run reads the MONITOR stream until ctx ends, reconnecting after the node
+// went away (a crash); the time it was not watching becomes an
+// Unobserved operation.
+func (o *Observer) run(ctx context.Context, conn net.Conn, br *bufio.Reader) {
+	defer close(o.done)
+	last := "" // sender of the last command outside a script
+	for {
+		err := o.read(ctx, br, &last)
+		conn.Close()
+		if ctx.Err() != nil {
+			return
+		}
+		lost := o.now()
+		o.slog.Debug("observer lost its node; reconnecting", "node", o.node, "err", err)
+		for {
+			t := time.NewTimer(10 * time.Millisecond)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				o.log.Span(history.NodeProcess, history.Unobserved, "", "", history.Value{Node: o.node}, lost, o.now())
+				return
+			case <-t.C:
+			}
+			c, b, derr := o.dial(ctx)
+			if derr == nil {
+				conn, br = c, b
+				break
+			}
+		}
+		o.log.Span(history.NodeProcess, history.Unobserved, "", "", history.Value{Node: o.node}, lost, o.now())
+		last = ""
+	}
+}
+
+func (o *Observer) now() int64 { return max(int64(time.Since(o.start)), 0) }
+
+// read records lines until the connection fails.
+func (o *Observer) read(ctx context.Context, br *bufio.Reader, last *string) error {
+	for {
+		s, err := br.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		s = strings.TrimRight(s, "\r\n")
+		if !strings.HasPrefix(s, "+") {
+			continue
+		}
+		l, err := ParseLine(s[1:])
+		if err != nil || len(l.Args) == 0 {
+			o.slog.Debug("observer skipped a line", "node", o.node, "err", err)
+			continue
+		}
+		client := *last
+		if !l.Lua() {
+			client = o.sender(ctx, l.Addr)
+			*last = client
+		}
+		if client == observerMark {
+			o.drained(l) // our own lookups and drain markers
+			continue
+		}
+		t := max(int64(l.Time.Sub(o.start)), 0)
+		args := compact(l.Args)
+		o.log.Span(history.NodeProcess, history.NodeCmd, client, KeyOf(args), history.Value{Node: o.node, Cmd: args, Lua: l.Lua()}, t, t)
+	}
+}
+
+// observerMark stands for the observer's own connections.
+const observerMark = "\x00observer"
+
+// sender names the client behind addr, asking CLIENT LIST on a new one.
+func (o *Observer) sender(ctx context.Context, addr string) string {
+	o.mu.Lock()
+	name, ok := o.names[addr]
+	o.mu.Unlock()
+	if ok {
+		return name
+	}
+	lctx, cancel := context.WithTimeout(ctx, time.Second)
+	list, err := o.admin.ClientList(lctx).Result()
+	cancel()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err == nil {
+		for _, line := range strings.Split(list, "\n") {
+			a, n := field(line, "addr="), field(line, "name=")
+			if a == "" {
+				continue
+			}
+			o.names[a] = clientOf(n)
+		}
+	}
+	if _, ok := o.names[addr]; !ok {
+		o.names[addr] = "" // gone before we asked: unattributed
+	}
+	return o.names[addr]
+}
+
+// clientOf maps a connection name to the client it stands for.
+func clientOf(name string) string {
+	switch {
+	case name == observerName || name == namePrefix+"monitor":
+		return observerMark
+	case !strings.HasPrefix(name, namePrefix):
+		return ""
+	}
+	c, _, _ := strings.Cut(strings.TrimPrefix(name, namePrefix), ":")
+	return c
+}
+
+// field reads "key=value" out of a CLIENT LIST line.
+func field(line, key string) string {
+	for _, f := range strings.Fields(line) {
+		if v, ok := strings.CutPrefix(f, key); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// compact shortens a script's source to its SHA1 (the account replays what
+// the script ran, from the lines after it).
+func compact(args []string) []string {
+	if len(args) > 1 && strings.EqualFold(args[0], "eval") {
+		sum := sha1.Sum([]byte(args[1]))
+		out := append([]string(nil), args...)
+		out[1] = "sha1:" + hex.EncodeToString(sum[:])
+		return out
+	}
+	return args
+}
+
+// drainPrefix marks the ECHO a Drain sends.
+const drainPrefix = "locksim-drain-"
+
+// drained reports (and signals) a drain marker.
+func (o *Observer) drained(l Line) bool {
+	if len(l.Args) != 2 || !strings.EqualFold(l.Args[0], "echo") || !strings.HasPrefix(l.Args[1], drainPrefix) {
+		return false
+	}
+	o.mu.Lock()
+	if ch, ok := o.drain[l.Args[1]]; ok {
+		close(ch)
+		delete(o.drain, l.Args[1])
+	}
+	o.mu.Unlock()
+	return true
+}
+
+var drainSeq struct {
+	sync.Mutex
+	n int
+}
+
+// Drain waits until every command the node executed before Drain was
+// called has been recorded: it sends a marker and waits to see it.
+func (o *Observer) Drain(ctx context.Context) error {
+	drainSeq.Lock()
+	drainSeq.n++
+	mark := drainPrefix + strconv.Itoa(drainSeq.n)
+	drainSeq.Unlock()
+	ch := make(chan struct{})
+	o.mu.Lock()
+	o.drain[mark] = ch
+	o.mu.Unlock()
+	if err := o.admin.Echo(ctx, mark).Err(); err != nil {
+		return fmt.Errorf("drain observer of %s: %w", o.node, err)
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-o.done:
+		return errors.New("observer of " + o.node + " stopped")
+	case <-ctx.Done():
+		return fmt.Errorf("drain observer of %s: %w", o.node, ctx.Err())
+	}
+}
+
+// Stop ends the observation and closes its connections.
+func (o *Observer) Stop() {
+	o.cancel()
+	o.mu.Lock()
+	if o.conn != nil {
+		o.conn.Close()
+	}
+	o.mu.Unlock()
+	<-o.done
+	_ = o.admin.Close()
+}
+
+// KeyOf is the first key a command names ("" for a command without one):
+// the first argument of a key command, the first key of an EVAL/EVALSHA.
+func KeyOf(args []string) string {
+	if len(args) < 2 {
+		return ""
+	}
+	switch strings.ToLower(args[0]) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall":
+		if len(args) > 3 {
+			if n, err := strconv.Atoi(args[2]); err == nil && n > 0 {
+				return args[3]
+			}
+		}
+		return ""
+	case "ping", "echo", "hello", "client", "info", "flushall", "flushdb", "select", "auth", "config", "command",
+		"monitor", "keys", "scan", "dbsize", "time", "multi", "exec", "discard", "script", "debug", "shutdown", "save", "bgsave":
+		return ""
+	}
+	return args[1]
+}
