@@ -128,8 +128,8 @@ func (n *notable) charts(sc scenario.Scenario, seed int64, verdict checker.Verdi
 	switch {
 	case n.runs[sc.File] <= 1, seed == n.first[sc.File]:
 		return true
-	case sc.Expect != "":
-		return sc.Expect != string(verdict)
+	case sc.Expect.Verdict != "":
+		return sc.Expect.Verdict != string(verdict)
 	default:
 		return verdict != checker.Valid
 	}
@@ -670,7 +670,7 @@ func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro
 	}
 	return report.Input{
 		History: h, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
-		ScenarioFile: sc.File, Description: sc.Description, Expect: sc.Expect,
+		ScenarioFile: sc.File, Description: sc.Description, Expect: sc.Expect.Verdict,
 		Reproduce: repro, Version: version(), Porcupine: pv, Lang: lang, Aborted: aborted,
 	}, nil
 }
@@ -693,7 +693,7 @@ func resultsOf(o outcome, f runFlags) report.Results {
 	if o.res != nil {
 		return *o.res
 	}
-	return report.Results{Scenario: o.sc.Name, File: o.sc.File, Seed: o.seed, Expect: o.sc.Expect,
+	return report.Results{Scenario: o.sc.Name, File: o.sc.File, Seed: o.seed, Expect: o.sc.Expect.Verdict,
 		TimeScale: o.sc.TimeScale, WallSeconds: o.wall.Seconds(), Reproduce: reproduceCommand(o.sc, o.seed, f),
 		Aborted: o.aborted, Error: o.err}
 }

@@ -158,7 +158,7 @@ func printSummary(w io.Writer, outs []outcome, sweep bool) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCENARIO\tSEED\tVERDICT\tEXPECTED\tMET\tWALL\tREPORT")
 	for _, o := range outs {
-		expect, report := o.sc.Expect, "-"
+		expect, report := o.sc.Expect.Verdict, "-"
 		if expect == "" {
 			expect = "-"
 		}

@@ -261,8 +261,8 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 }
 
 func TestNotableRunsOfASweepGetCharts(t *testing.T) {
-	sweep := scenario.Scenario{File: "sweep.yaml", Expect: "valid"}
-	single := scenario.Scenario{File: "single.yaml", Expect: "valid"}
+	sweep := scenario.Scenario{File: "sweep.yaml", Expect: scenario.Expectation{Verdict: "valid"}}
+	single := scenario.Scenario{File: "single.yaml", Expect: scenario.Expectation{Verdict: "valid"}}
 	noExpect := scenario.Scenario{File: "free.yaml"}
 	var jobs []job
 	for seed := int64(10); seed < 14; seed++ {

@@ -240,7 +240,7 @@ func TestShippedScenarios(t *testing.T) {
 			t.Fatalf("load %s: %v", c.file, err)
 		}
 		t.Run(sc.Name+" is "+string(c.verdict), func(t *testing.T) {
-			if sc.Expect != string(c.verdict) {
+			if sc.Expect.Verdict != string(c.verdict) {
 				t.Fatalf("the file expects %q, the test %q", sc.Expect, c.verdict)
 			}
 			res := runScenario(t, sc, Options{Seed: *sc.Seed, Backend: backend})

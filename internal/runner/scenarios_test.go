@@ -52,7 +52,7 @@ func TestIssue4Scenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sc.Expect == "" {
+			if sc.Expect.Verdict == "" {
 				t.Fatalf("%s has no expect", tt.file)
 			}
 			res := runScenario(t, sc, Options{Seed: *sc.Seed})
@@ -65,7 +65,7 @@ func TestIssue4Scenarios(t *testing.T) {
 					got = append(got, a.Kind)
 				}
 			}
-			if string(rep.Verdict) != sc.Expect {
+			if string(rep.Verdict) != sc.Expect.Verdict {
 				t.Errorf("verdict %s, want %s (violations %v)", rep.Verdict, sc.Expect, got)
 			}
 			for _, k := range tt.kinds {

@@ -58,7 +58,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				Faults: []Fault{{Kind: "pause", Client: "w1", Point: PointBeforeWrite, Occurrence: 1,
 					Duration: Duration(40 * time.Second), Line: 14, Column: 5}},
 				Probe:  ptr(true),
-				Expect: "invalid",
+				Expect: Expectation{Verdict: "invalid"},
 			},
 		},
 		{
@@ -85,7 +85,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 						Duration: Duration(2 * time.Minute), Line: 21, Column: 5},
 				},
 				Probe:  ptr(true),
-				Expect: "valid",
+				Expect: Expectation{Verdict: "valid"},
 			},
 		},
 	}
