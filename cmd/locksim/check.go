@@ -41,16 +41,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, checkUsage); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "print the results object as JSON on stdout")
-	lang := fs.String("lang", "en", "report language: en or vi")
+	lang := report.English
+	fs.Var(&lang, "lang", "report language: "+report.LanguageList())
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitValid
 		}
-		return exitUsage
-	}
-	if *lang != "en" && *lang != "vi" {
-		fmt.Fprintf(stderr, "locksim check: --lang %q: want en or vi\n", *lang)
 		return exitUsage
 	}
 	if len(paths) != 1 {
@@ -100,7 +97,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed, "aborted", prev.Aborted)
 	stopProgress := checkProgress(log, "checking", len(h.Ops))
-	in, err := analyse(context.Background(), sc, h, repro, prev.Aborted, *lang)
+	in, err := analyse(context.Background(), sc, h, repro, prev.Aborted, lang)
 	stopProgress("checked")
 	if err != nil {
 		log.Error("check", "err", err)

@@ -72,7 +72,7 @@ type runFlags struct {
 	backend   string
 	json      bool
 	junit     string
-	lang      string
+	lang      report.Lang
 	verbose   bool
 
 	// External backend (--backend external).
@@ -193,7 +193,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.charts, "charts", chartsNotable, "which runs get timeline/latency/rate PNGs: notable (a scenario run once; in a sweep its first seed, every run that missed its expectation and, without an expectation, every run that is not valid) or all")
 	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout (instead of the summary)")
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
-	fs.StringVar(&f.lang, "lang", "en", "report language: en (English) or vi (Vietnamese)")
+	f.lang = report.English
+	fs.Var(&f.lang, "lang", "report language: "+report.LanguageList()+" (en English, vi Vietnamese)")
 	fs.BoolVar(&f.verbose, "v", false, "debug logging")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -236,9 +237,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	case f.charts != chartsAll && f.charts != chartsNotable:
 		fmt.Fprintf(stderr, "locksim run: --charts %q: want notable or all\n", f.charts)
-		return exitUsage
-	case f.lang != "en" && f.lang != "vi":
-		fmt.Fprintf(stderr, "locksim run: --lang %q: want en or vi\n", f.lang)
 		return exitUsage
 	}
 
@@ -649,7 +647,7 @@ func runOne(ctx context.Context, j job, f runFlags, cl *cluster.Cluster, log *sl
 
 // analyse checks a history and assembles the report's input. The verdict of
 // an aborted run is invalid when a violation was found, else unknown.
-func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro string, aborted bool, lang string) (report.Input, error) {
+func analyse(ctx context.Context, sc scenario.Scenario, h history.History, repro string, aborted bool, lang report.Lang) (report.Input, error) {
 	// A history checked on its own (no scenario.yaml beside it) has only
 	// the header's name and scale: write no scenario.yaml from that.
 	var norm []byte

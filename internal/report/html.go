@@ -32,7 +32,8 @@ type pageRun struct {
 }
 
 type page struct {
-	Lang, Title, Description       string
+	Lang                           Lang
+	Title, Description             string
 	Aborted                        bool
 	Emulated                       bool
 	Fix                            *remedy
@@ -112,7 +113,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	return p
 }
 
-func withLang(in Input, lang string) Input { in.Lang = lang; return in }
+func withLang(in Input, lang Lang) Input { in.Lang = lang; return in }
 
 // fixedReport finds the latest report of the fixed scenario next to this
 // run's (<out>/<scenario>/<run>/ → <out>/<fixed>/<run>/index.html) and
@@ -149,8 +150,8 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	pg := buildPage(in, m, res, hist, headline)
 	if in.SkipCharts {
 		cmd := "locksim check " + filepath.Dir(path)
-		if lang != "en" {
-			cmd += " --lang " + lang
+		if lang != English {
+			cmd += " --lang " + string(lang)
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
@@ -162,12 +163,4 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		return err
 	}
 	return f.Close()
-}
-
-// normLang maps "" and unknown languages to "en".
-func normLang(lang string) string {
-	if _, ok := messages[lang]; ok {
-		return lang
-	}
-	return "en"
 }

@@ -9,7 +9,7 @@ import "fmt"
 // English (TestEveryLanguageHasEveryKey keeps them complete). The
 // Vietnamese table uses the course's own terms (lessons 42–51): khoá phân
 // tán, lock, TTL, fencing token, idempotency key, Lua script, Redlock.
-var messages = map[string]map[string]string{
+var messages = map[Lang]map[string]string{
 	"en": {
 		// Page chrome.
 		"title":            "locksim report: %s",                                                // scenario
@@ -708,15 +708,12 @@ var messages = map[string]map[string]string{
 	},
 }
 
-// Languages are the languages the report can be written in.
-var Languages = []string{"en", "vi"}
-
 // tr formats the message key in lang, falling back to English, then to the
 // key itself so a missing message is visible rather than silent.
-func tr(lang, key string, args ...any) string {
+func tr(lang Lang, key string, args ...any) string {
 	f, ok := messages[lang][key]
 	if !ok {
-		f, ok = messages["en"][key]
+		f, ok = messages[English][key]
 	}
 	if !ok {
 		f = key

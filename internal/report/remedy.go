@@ -67,7 +67,7 @@ type remedy struct {
 
 // buildRemedy chooses the advice for a run from the tables above; nil when
 // the run had no (non-informational) anomaly and no fencing refusal.
-func buildRemedy(in Input, lang string) *remedy {
+func buildRemedy(in Input, lang Lang) *remedy {
 	h := in.History.Header
 	var anoms []checker.Anomaly
 	for _, a := range allAnomalies(in.Results) {

@@ -33,9 +33,9 @@ type Input struct {
 	// Its operations' Call/Return times must be the history's true-time ns,
 	// so fault windows can be added as annotations on the same axis.
 	Porcupine *PorcupineView
-	// Lang selects the message table ("en" or "vi"; unknown languages
-	// fall back to English).
-	Lang string
+	// Lang selects the message table (one of Languages; "" and unknown
+	// languages fall back to English).
+	Lang Lang
 	// Aborted marks a run interrupted before its end (Ctrl-C): the page
 	// shows an "ABORTED — partial history" banner and results.json
 	// carries "aborted": true.

@@ -74,10 +74,11 @@ func shipped() []struct {
 
 func TestNarrativeGolden(t *testing.T) {
 	for _, c := range shipped() {
-		for _, lang := range Languages {
+		for _, l := range Languages() {
+			lang := string(l)
 			t.Run("the "+c.name+" story in "+lang+" matches its golden file", func(t *testing.T) {
 				in := c.in
-				in.Lang = lang
+				in.Lang = l
 				var b strings.Builder
 				b.WriteString(Headline(in) + "\n\n")
 				for _, s := range Narrative(in) {
@@ -215,9 +216,10 @@ func pngSize(t *testing.T, path string) (int, int) {
 func TestPNGs(t *testing.T) {
 	keep := os.Getenv("LOCKSIM_REPORT_KEEP")
 	for _, c := range shipped() {
-		for _, lang := range Languages {
+		for _, l := range Languages() {
+			lang := string(l)
 			in := c.in
-			in.Lang = lang
+			in.Lang = l
 			dir := t.TempDir()
 			if keep != "" {
 				dir = filepath.Join(keep, c.name+"-"+lang)
@@ -399,8 +401,9 @@ func TestWriteSuite(t *testing.T) {
 		}
 		runs = append(runs, res)
 	}
-	for _, lang := range Languages {
-		if err := WriteSuite(out, runs, lang); err != nil {
+	for _, l := range Languages() {
+		lang := string(l)
+		if err := WriteSuite(out, runs, l); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(filepath.Join(out, IndexFile))

@@ -86,7 +86,7 @@ func faultColor(kind string) color.NRGBA {
 
 // endWord labels where a key ended: lost in a crash, or expired (its TTL,
 // perhaps shortened by a clock jump).
-func endWord(lang, how string) string {
+func endWord(lang Lang, how string) string {
 	if how == "crash" {
 		return tr(lang, "p.lost.crash")
 	}
@@ -668,7 +668,7 @@ func effectAction(action string) bool {
 }
 
 // actWord labels an accepted effect marker: "charged", "sold", "set 3", …
-func actWord(lang string, o history.Op) string {
+func actWord(lang Lang, o history.Op) string {
 	if _, ok := messages["en"]["p.act."+o.Value.Action]; !ok {
 		return tr(lang, "p.charged")
 	}
