@@ -140,7 +140,7 @@ func WriteSuite(outDir string, runs []Results, lang Lang) error {
 			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Wall: fmt.Sprintf("%.2f", r.WallSeconds), Aborted: r.Aborted,
 			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none")}
 		if r.Expect != "" {
-			row.Expect = tr(lang, "verdict."+r.Expect)
+			row.Expect = expectWords(lang, r.Expect, r.ExpectKinds)
 		}
 		switch {
 		case r.Error != "":
