@@ -14,7 +14,6 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
-	"github.com/locksim/locksim/internal/scenario"
 )
 
 func TestExitCodesOfSeveralRunsCombineByPriority(t *testing.T) {
@@ -258,39 +257,6 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 			t.Errorf("exit %d, results %+v\n%s", code, rs, stderr)
 		}
 	})
-}
-
-func TestNotableRunsOfASweepGetCharts(t *testing.T) {
-	sweep := scenario.Scenario{File: "sweep.yaml", Expect: scenario.Expectation{Verdict: "valid"}}
-	single := scenario.Scenario{File: "single.yaml", Expect: scenario.Expectation{Verdict: "valid"}}
-	noExpect := scenario.Scenario{File: "free.yaml"}
-	var jobs []job
-	for seed := int64(10); seed < 14; seed++ {
-		jobs = append(jobs, job{sc: sweep, seed: seed}, job{sc: noExpect, seed: seed})
-	}
-	n := newNotable(append(jobs, job{sc: single, seed: 99}))
-	tests := []struct {
-		name    string
-		sc      scenario.Scenario
-		seed    int64
-		verdict checker.Verdict
-		want    bool
-	}{
-		{"the first seed of a sweep is drawn", sweep, 10, checker.Valid, true},
-		{"the first seed is drawn whatever its verdict", sweep, 10, checker.Invalid, true},
-		{"a later seed that met its expectation is not", sweep, 12, checker.Valid, false},
-		{"a run that missed its expectation is drawn", sweep, 13, checker.Invalid, true},
-		{"a scenario run once is drawn", single, 99, checker.Valid, true},
-		{"without an expectation a run that is not valid is drawn", noExpect, 11, checker.Invalid, true},
-		{"and a valid one is not", noExpect, 12, checker.Valid, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := n.charts(tt.sc, tt.seed, tt.verdict); got != tt.want {
-				t.Errorf("charts = %v, want %v", got, tt.want)
-			}
-		})
-	}
 }
 
 // schedule is what a seed fixes in a history: the fault plan, each client's
