@@ -37,7 +37,8 @@ its own nodes and ports. A suite (more than one run) also writes
 
 Ctrl-C (or SIGTERM) stops the workload, heals the faults, stops the nodes,
 saves the partial history with the report marked aborted and exits 130
-(143); a second Ctrl-C exits at once, still killing every node.
+(143); a second Ctrl-C more than a second later exits at once, still
+killing every node (two at once, as timeout -s INT sends them, are one).
 
 Examples:
   locksim run scenarios/gc-pause.yaml
