@@ -260,14 +260,19 @@ func linkFixed(outs []Outcome, o Options) {
 			first[k] = filepath.Join(out.Results.ReportDir, report.IndexFile)
 		}
 	}
+	earlier := map[string]string{} // fixed file → its newest earlier report ("" when none)
 	for _, out := range outs {
 		fixed := out.Scenario.FixedByFile()
 		if out.Results == nil || fixed == "" {
 			continue
 		}
-		target := first[fileKey(fixed)]
+		k := fileKey(fixed)
+		target := first[k]
 		if target == "" {
-			target = report.LatestReport(o.out(), fixedName(fixed), o.Lang)
+			if _, ok := earlier[k]; !ok {
+				earlier[k] = report.LatestReport(o.out(), fixedName(fixed), o.Lang)
+			}
+			target = earlier[k]
 		}
 		if target == "" {
 			continue
