@@ -15,6 +15,7 @@ import (
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/suite"
 )
 
 const checkUsage = `Usage: locksim check <report dir | history.jsonl> [flags]
@@ -41,16 +42,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, checkUsage); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "print the results object as JSON on stdout")
-	lang := fs.String("lang", "en", "report language: en or vi")
+	lang := report.English
+	fs.Var(&lang, "lang", "report language: "+report.LanguageList())
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitValid
 		}
-		return exitUsage
-	}
-	if *lang != "en" && *lang != "vi" {
-		fmt.Fprintf(stderr, "locksim check: --lang %q: want en or vi\n", *lang)
 		return exitUsage
 	}
 	if len(paths) != 1 {
@@ -73,7 +71,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	sc := scenario.Scenario{Name: h.Header.Scenario, TimeScale: h.Header.TimeScale, File: file}
 	if st, err := os.Stat(filepath.Join(dir, "scenario.yaml")); err == nil && !st.IsDir() {
-		stored, err := scenario.Load(filepath.Join(dir, "scenario.yaml"))
+		// Parse, not Load: the stored copy lives away from the scenario's
+		// directory (its fixed_by comes from results.json).
+		data, err := os.ReadFile(filepath.Join(dir, "scenario.yaml"))
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim check: stored scenario: %v\n", err)
+			return exitUsage
+		}
+		stored, err := scenario.Parse(filepath.Join(dir, "scenario.yaml"), data)
 		if err != nil {
 			fmt.Fprintf(stderr, "locksim check: stored scenario: %v\n", err)
 			return exitUsage
@@ -81,12 +86,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		sc = stored
 	}
 	// Keep what only the original run knew: its reproduce command, wall
-	// time, scenario file and whether it was aborted.
+	// time, scenario file, the scenario that fixes it and whether it was
+	// aborted.
 	var prev struct {
 		Reproduce   string  `json:"reproduce"`
 		WallSeconds float64 `json:"wall_seconds"`
 		Aborted     bool    `json:"aborted"`
 		File        string  `json:"file"`
+		FixedBy     string  `json:"fixed_by"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "results.json")); err == nil {
 		_ = json.Unmarshal(b, &prev)
@@ -98,15 +105,25 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if repro == "" {
 		repro = fmt.Sprintf("locksim check %s", path)
 	}
-	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed, "aborted", prev.Aborted)
+	cut := h.Cut
+	if cut {
+		log.Warn("the history is cut off: the run stopped while streaming it; the verdict is at most unknown unless it shows a violation", "history", file)
+	}
+	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed, "aborted", prev.Aborted, "cut", cut)
 	stopProgress := checkProgress(log, "checking", len(h.Ops))
-	in, err := analyse(context.Background(), sc, h, repro, prev.Aborted, *lang)
+	in, err := suite.Analyse(context.Background(), sc, h, suite.AnalyseOptions{
+		Reproduce: repro, Aborted: prev.Aborted, Cut: cut, Lang: lang, Version: version(), FixedBy: prev.FixedBy})
 	stopProgress("checked")
 	if err != nil {
 		log.Error("check", "err", err)
 		return exitInternal
 	}
 	in.WallSeconds = prev.WallSeconds
+	if in.FixedBy != nil {
+		// <out>/<scenario>/<run>/: the fixed scenario's newest report in
+		// the same out dir and language, if any.
+		in.FixedBy.Report = report.LatestReport(filepath.Dir(filepath.Dir(dir)), in.FixedBy.Name, lang)
+	}
 	stopProgress = checkProgress(log, "writing report", len(h.Ops))
 	r, err := report.Write(dir, in)
 	stopProgress("report written")
@@ -122,9 +139,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout, string(b))
 	} else {
-		line := summaryLine(r)
+		line := suite.SummaryLine(r)
 		if prev.Aborted {
 			line += " [aborted]"
+		}
+		if cut {
+			line += " [cut off]"
 		}
 		fmt.Fprintln(stdout, line)
 	}

@@ -101,10 +101,12 @@ func ownedTempDirs(pid int) []string {
 }
 
 // slowRun starts the binary on gc-pause at time scale 2 (a minute of wall
-// time) and waits until its redis-server runs, plus a moment.
+// time), in a process group of its own (as under `timeout`), and waits
+// until its redis-server runs, plus a moment.
 func slowRun(t *testing.T, out string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, []int) {
 	t.Helper()
 	cmd := exec.Command(locksimBinary(t), "run", "../../scenarios/gc-pause.yaml", "--time-scale", "2", "--backend", "local", "--out", out, "--json")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -142,25 +144,46 @@ func TestAnInterruptedRunSavesItsPartialHistoryAndLeavesNothingBehind(t *testing
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("needs redis-server")
 	}
+	// A signal to send: to the process, or to its process group, after a
+	// pause.
+	type send struct {
+		sig     syscall.Signal
+		toGroup bool
+		after   time.Duration
+	}
 	tests := []struct {
 		name    string
-		signals []syscall.Signal
+		signals []send
 		want    int
 		report  bool // a report of the partial history is written
 	}{
-		{"Ctrl-C exits 130 with an aborted report", []syscall.Signal{syscall.SIGINT}, 130, true},
-		{"SIGTERM exits 143 with an aborted report", []syscall.Signal{syscall.SIGTERM}, 143, true},
-		{"a second Ctrl-C exits at once and still kills the nodes", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}, 130, false},
+		{"Ctrl-C exits 130 with an aborted report", []send{{syscall.SIGINT, false, 0}}, 130, true},
+		{"SIGTERM exits 143 with an aborted report", []send{{syscall.SIGTERM, false, 0}}, 143, true},
+		// 10 ms apart: signals sent closer than the runtime takes to
+		// deliver the first are merged into one by the kernel.
+		{"two SIGINTs back to back, to the process and its group as timeout -s INT sends them, are one interrupt with an aborted report",
+			[]send{{syscall.SIGINT, false, 0}, {syscall.SIGINT, true, 10 * time.Millisecond}}, 130, true},
+		// An interrupted gc-pause run saves its report in well under the
+		// second that makes a repeat the same interrupt: it is frozen
+		// (SIGSTOP) meanwhile, and the later Ctrl-C is waiting when it
+		// goes on (SIGCONT).
+		{"a second Ctrl-C more than a second after the first exits at once and still kills the nodes",
+			[]send{{syscall.SIGINT, false, 0}, {syscall.SIGSTOP, false, 10 * time.Millisecond},
+				{syscall.SIGINT, false, sameInterrupt + 100*time.Millisecond}, {syscall.SIGCONT, false, 0}}, 130, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
 			cmd, stdout, stderr, kids := slowRun(t, out)
 			for _, s := range tt.signals {
-				if err := cmd.Process.Signal(s); err != nil {
+				time.Sleep(s.after)
+				pid := cmd.Process.Pid
+				if s.toGroup {
+					pid = -pid
+				}
+				if err := syscall.Kill(pid, s.sig); err != nil {
 					t.Fatal(err)
 				}
-				time.Sleep(2 * time.Millisecond)
 			}
 			code := waitExit(t, cmd, stderr)
 			if code != tt.want {
@@ -173,7 +196,15 @@ func TestAnInterruptedRunSavesItsPartialHistoryAndLeavesNothingBehind(t *testing
 				t.Errorf("temp dirs left behind: %v", left)
 			}
 			if !tt.report {
+				if !strings.Contains(stderr.String(), "killing every node and exiting now") {
+					t.Errorf("the second interrupt did not end the run at once:\n%s", stderr.String())
+				}
 				return
+			}
+			for _, bad := range []string{"exiting now", "cluster is closed", "nothing to save"} {
+				if strings.Contains(stderr.String(), bad) {
+					t.Errorf("stderr says %q:\n%s", bad, stderr.String())
+				}
 			}
 			var line struct {
 				Aborted   bool   `json:"aborted"`

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
-	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/suite"
 )
 
 func TestExitCodesOfSeveralRunsCombineByPriority(t *testing.T) {
@@ -111,15 +112,20 @@ type junitDoc struct {
 }
 
 // writeScenario copies a shipped scenario into dir under a new name,
-// applying replacements to its text.
-func writeScenario(t *testing.T, dir, from, name string, repl ...string) string {
+// without its fixed_by (a file next to the shipped one) and, when expect is
+// not "", with "expect: <expect>" instead of its own.
+func writeScenario(t *testing.T, dir, from, name, expect string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "scenarios", from))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := regexp.MustCompile(`(?m)^name: .*$`).ReplaceAllString(string(b), "name: "+name)
-	s = strings.NewReplacer(repl...).Replace(s)
+	// fixed_by names a file next to the shipped scenario, not in dir.
+	s = regexp.MustCompile(`(?m)^fixed_by: .*\n`).ReplaceAllString(s, "")
+	if expect != "" {
+		s = regexp.MustCompile(`(?m)^expect: .*$`).ReplaceAllString(s, "expect: "+expect)
+	}
 	p := filepath.Join(dir, name+".yaml")
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
@@ -130,8 +136,8 @@ func writeScenario(t *testing.T, dir, from, name string, repl ...string) string 
 func TestASuiteWithAWrongExpectationFailsAndNamesIt(t *testing.T) {
 	backend := testBackend(t)
 	dir := t.TempDir()
-	wrong := writeScenario(t, dir, "gc-pause.yaml", "wrong-expect", "expect: invalid", "expect: valid")
-	right := writeScenario(t, dir, "gc-pause-fencing.yaml", "right-expect")
+	wrong := writeScenario(t, dir, "gc-pause.yaml", "wrong-expect", "valid")
+	right := writeScenario(t, dir, "gc-pause-fencing.yaml", "right-expect", "")
 	out, junit := filepath.Join(dir, "out"), filepath.Join(dir, "junit.xml")
 	var stdout, stderr bytes.Buffer
 	code := realMain([]string{"run", wrong, right, "--out", out, "--backend", backend, "--junit", junit}, &stdout, &stderr)
@@ -259,39 +265,6 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 			t.Errorf("exit %d, results %+v\n%s", code, rs, stderr)
 		}
 	})
-}
-
-func TestNotableRunsOfASweepGetCharts(t *testing.T) {
-	sweep := scenario.Scenario{File: "sweep.yaml", Expect: "valid"}
-	single := scenario.Scenario{File: "single.yaml", Expect: "valid"}
-	noExpect := scenario.Scenario{File: "free.yaml"}
-	var jobs []job
-	for seed := int64(10); seed < 14; seed++ {
-		jobs = append(jobs, job{sc: sweep, seed: seed}, job{sc: noExpect, seed: seed})
-	}
-	n := newNotable(append(jobs, job{sc: single, seed: 99}))
-	tests := []struct {
-		name    string
-		sc      scenario.Scenario
-		seed    int64
-		verdict checker.Verdict
-		want    bool
-	}{
-		{"the first seed of a sweep is drawn", sweep, 10, checker.Valid, true},
-		{"the first seed is drawn whatever its verdict", sweep, 10, checker.Invalid, true},
-		{"a later seed that met its expectation is not", sweep, 12, checker.Valid, false},
-		{"a run that missed its expectation is drawn", sweep, 13, checker.Invalid, true},
-		{"a scenario run once is drawn", single, 99, checker.Valid, true},
-		{"without an expectation a run that is not valid is drawn", noExpect, 11, checker.Invalid, true},
-		{"and a valid one is not", noExpect, 12, checker.Valid, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := n.charts(tt.sc, tt.seed, tt.verdict); got != tt.want {
-				t.Errorf("charts = %v, want %v", got, tt.want)
-			}
-		})
-	}
 }
 
 // schedule is what a seed fixes in a history: the fault plan, each client's
@@ -521,5 +494,88 @@ func TestValidateReportsEveryProblemOfEveryFile(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "gc-pause.yaml: ok") {
 		t.Errorf("the good file is not reported ok: %q", stdout.String())
+	}
+}
+
+func TestExpectedKindsDecideTheExitCode(t *testing.T) {
+	backend := testBackend(t)
+	dir := t.TempDir()
+	runs := []struct {
+		name, from, expect string
+		code               int
+		line               string // in the one-line summary
+	}{
+		{"the-kinds-it-shows", "gc-pause.yaml", "{verdict: invalid, kinds: [mutex-overlap, double-effect, not-linearizable]}", exitValid, "expected invalid: met"},
+		{"a-kind-it-misses", "gc-pause.yaml", "{verdict: invalid, kinds: [double-effect, lost-update, mutex-overlap, not-linearizable]}", exitInvalid, "NOT MET (missing kinds: lost-update)"},
+		{"a-kind-it-did-not-expect", "gc-pause.yaml", "{verdict: invalid, kinds: [double-effect, mutex-overlap]}", exitInvalid, "NOT MET (unexpected kinds: not-linearizable)"},
+		{"informational-findings-ignored", "gc-pause-fencing.yaml", "{verdict: valid, kinds: []}", exitValid, "expected valid: met"},
+	}
+	args := []string{"run"}
+	for _, r := range runs {
+		args = append(args, writeScenario(t, dir, r.from, r.name, r.expect))
+	}
+	code, rs, stderr := runJSON(t, append(args, "--out", filepath.Join(dir, "out"), "--backend", backend)...)
+	t.Run("the suite exits 1, for the runs that missed their kinds", func(t *testing.T) {
+		if code != exitInvalid {
+			t.Errorf("exit %d, want 1\n%s", code, stderr)
+		}
+	})
+	byName := map[string]report.Results{}
+	for _, r := range rs {
+		byName[r.Scenario] = r
+	}
+	for _, r := range runs {
+		t.Run(r.name+" exits "+strconv.Itoa(r.code)+" and says why", func(t *testing.T) {
+			res, ok := byName[r.name]
+			if !ok {
+				t.Fatalf("no result for %s", r.name)
+			}
+			if got := exitCode(res); got != r.code {
+				t.Errorf("exit code %d, want %d", got, r.code)
+			}
+			if line := suite.SummaryLine(res); !strings.Contains(line, r.line) {
+				t.Errorf("summary %q lacks %q", line, r.line)
+			}
+			if res.ExpectKinds == nil {
+				t.Errorf("results carry no expect_kinds")
+			}
+		})
+	}
+}
+
+func TestBadExpectedKindsAndFixedByAreRefusedBeforeAnythingStarts(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, expect, extra, want string
+	}{
+		{"an unknown kind is refused with its position", "{verdict: invalid, kinds: [double-efect]}", "", `:36: expect.kinds[0]: unknown anomaly kind "double-efect" (did you mean "double-effect"?)`},
+		{"kinds for a valid run are refused", "{verdict: valid, kinds: [mutex-overlap]}", "", ": expect.kinds: a valid run shows no violation"},
+		{"a fixed_by naming a missing file is refused with its position", "invalid", "fixed_by: gc-pause-fixed.yaml\n", `:11: fixed_by: no file ` + filepath.Join(dir, "gc-pause-fixed.yaml")},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeScenario(t, dir, "gc-pause.yaml", "bad-"+strconv.Itoa(i), tt.expect)
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = f.WriteString(tt.extra)
+			_ = f.Close()
+			out := filepath.Join(dir, "out")
+			var stderr bytes.Buffer
+			if code := realMain([]string{"run", p, "--out", out}, &bytes.Buffer{}, &stderr); code != exitUsage {
+				t.Errorf("exit %d, want 254", code)
+			}
+			if !strings.Contains(stderr.String(), p) || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("stderr %q lacks %s…%s", stderr.String(), p, tt.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a report directory was made for a bad scenario")
+			}
+			var vs bytes.Buffer
+			if code := realMain([]string{"validate", p}, &bytes.Buffer{}, &vs); code != exitUsage || !strings.Contains(vs.String(), tt.want) {
+				t.Errorf("validate: exit %d, %q", code, vs.String())
+			}
+		})
 	}
 }

@@ -40,25 +40,27 @@ func Merge(vs ...Verdict) Verdict {
 	return out
 }
 
-// Anomaly kinds (design §8).
+// Anomaly kinds (design §8). The names are the shared vocabulary of
+// package history (history.AnomalyKinds), which the scenario parser
+// validates `expect` kinds against.
 const (
-	KindMutexOverlap       = "mutex-overlap"
-	KindDoubleEffect       = "double-effect"
-	KindStaleWriteAccepted = "stale-write-accepted"
-	KindForeignUnlock      = "foreign-unlock"
-	KindLostUpdate         = "lost-update"
-	KindOversell           = "oversell"
-	KindOverAdmission      = "over-admission"
-	KindSplitBrain         = "split-brain"
-	KindDuplicateRun       = "duplicate-run"
-	KindTokenRegression    = "token-regression"
-	KindUnavailable        = "unavailable"
-	KindStuckLock          = "stuck-lock"
-	KindNotLinearizable    = "not-linearizable"
+	KindMutexOverlap       = history.AnomalyMutexOverlap
+	KindDoubleEffect       = history.AnomalyDoubleEffect
+	KindStaleWriteAccepted = history.AnomalyStaleWriteAccepted
+	KindForeignUnlock      = history.AnomalyForeignUnlock
+	KindLostUpdate         = history.AnomalyLostUpdate
+	KindOversell           = history.AnomalyOversell
+	KindOverAdmission      = history.AnomalyOverAdmission
+	KindSplitBrain         = history.AnomalySplitBrain
+	KindDuplicateRun       = history.AnomalyDuplicateRun
+	KindTokenRegression    = history.AnomalyTokenRegression
+	KindUnavailable        = history.AnomalyUnavailable
+	KindStuckLock          = history.AnomalyStuckLock
+	KindNotLinearizable    = history.AnomalyNotLinearizable
 	// KindDuplicateWork is waste, not corruption: two clients did the same
 	// work at once under an efficiency lock (Kleppmann 2016, "efficiency
 	// vs correctness"; workload cache-rebuild). Always Informational.
-	KindDuplicateWork = "duplicate-work"
+	KindDuplicateWork = history.AnomalyDuplicateWork
 )
 
 // Anomaly is one finding. Start and End are true time (wall ns since the

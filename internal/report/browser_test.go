@@ -133,9 +133,10 @@ func TestBrowser(t *testing.T) {
 		if i >= 3 {
 			break
 		}
-		for _, lang := range Languages {
+		for _, l := range Languages() {
+			lang := string(l)
 			in := c.in
-			in.Lang = lang
+			in.Lang = l
 			in.Porcupine = porcupineView(in.History)
 			dir := filepath.Join(out, c.name+"-"+lang)
 			if err := os.MkdirAll(dir, 0o755); err != nil {

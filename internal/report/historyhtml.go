@@ -180,7 +180,7 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 	return porcupine.VisualizePath(model, info, path)
 }
 
-func tokenLabel(lang string, l lease) string {
+func tokenLabel(lang Lang, l lease) string {
 	if l.Fence > 0 {
 		return tr(lang, "n.token.fence", l.Fence)
 	}

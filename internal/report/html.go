@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -32,8 +31,9 @@ type pageRun struct {
 }
 
 type page struct {
-	Lang, Title, Description       string
-	Aborted                        bool
+	Lang                           Lang
+	Title, Description             string
+	Aborted, Cut                   bool
 	Emulated                       bool
 	Fix                            *remedy
 	FixedReport                    string // relative link to the fixed scenario's latest report, when present
@@ -54,21 +54,30 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	p := page{
-		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: in.Description, Aborted: in.Aborted,
+		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: in.Description, Aborted: in.Aborted, Cut: in.Cut,
 		Fix: buildRemedy(in, lang), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
 		Headline: headline, History: hist, YAML: string(in.ScenarioYAML), Checkers: in.Results,
 	}
+	expect := expectWords(lang, in.Expect, in.ExpectKinds)
 	switch {
 	case in.Aborted && in.Expect != "":
-		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.aborted", tr(lang, "verdict."+in.Expect))
+		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.aborted", expect)
+	case in.Cut && in.Expect != "":
+		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.cut", expect)
 	case res.ExpectationMet == nil:
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.none")
 	case *res.ExpectationMet:
-		p.ExpectClass, p.ExpectText = "met", tr(lang, "expect.met", tr(lang, "verdict."+in.Expect), tr(lang, "verdict."+string(res.Verdict)))
+		p.ExpectClass, p.ExpectText = "met", tr(lang, "expect.met", expect, tr(lang, "verdict."+string(res.Verdict)))
 	default:
-		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", tr(lang, "verdict."+in.Expect), tr(lang, "verdict."+string(res.Verdict)))
+		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", expect, tr(lang, "verdict."+string(res.Verdict)))
+		if len(res.MissingKinds) > 0 {
+			p.ExpectText += " " + tr(lang, "expect.missing", kindWords(lang, res.MissingKinds))
+		}
+		if len(res.UnexpectedKinds) > 0 {
+			p.ExpectText += " " + tr(lang, "expect.unexpected", kindWords(lang, res.UnexpectedKinds))
+		}
 	}
 	for _, s := range narrative(withLang(in, lang), m) {
 		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Info: s.Info})
@@ -111,26 +120,21 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	return p
 }
 
-func withLang(in Input, lang string) Input { in.Lang = lang; return in }
+func withLang(in Input, lang Lang) Input { in.Lang = lang; return in }
 
-// fixedReport finds the latest report of the fixed scenario next to this
-// run's (<out>/<scenario>/<run>/ → <out>/<fixed>/<run>/index.html) and
-// returns its path relative to dir.
-func fixedReport(dir, fixed string) string {
-	if fixed == "" {
-		return ""
+// expectWords is the expectation in lang: "INVALID", or with its kinds
+// "INVALID (double-effect, mutex-overlap)".
+func expectWords(lang Lang, verdict string, kinds []string) string {
+	w := tr(lang, "verdict."+verdict)
+	if len(kinds) > 0 {
+		w += " (" + kindWords(lang, kinds) + ")"
 	}
-	ms, _ := filepath.Glob(filepath.Join(dir, "..", "..", fixed, "*", IndexFile))
-	if len(ms) == 0 {
-		return ""
-	}
-	sort.Strings(ms)
-	rel, err := filepath.Rel(dir, ms[len(ms)-1])
-	if err != nil {
-		return ""
-	}
-	return filepath.ToSlash(rel)
+	return w
 }
+
+// kindWords lists anomaly kinds as the scenario's expect writes them (the
+// same in every language), comma-separated.
+func kindWords(_ Lang, kinds []string) string { return strings.Join(kinds, ", ") }
 
 func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string) error {
 	lang := normLang(in.Lang)
@@ -148,25 +152,19 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	pg := buildPage(in, m, res, hist, headline)
 	if in.SkipCharts {
 		cmd := "locksim check " + filepath.Dir(path)
-		if lang != "en" {
-			cmd += " --lang " + lang
+		if lang != English {
+			cmd += " --lang " + string(lang)
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
-	if pg.Fix != nil {
-		pg.FixedReport = fixedReport(filepath.Dir(path), pg.Fix.Fixed)
+	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
+		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
+			pg.FixedReport = rel
+		}
 	}
 	if err := t.Execute(f, pg); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
-}
-
-// normLang maps "" and unknown languages to "en".
-func normLang(lang string) string {
-	if _, ok := messages[lang]; ok {
-		return lang
-	}
-	return "en"
 }

@@ -450,7 +450,7 @@ func storyPrio(kind string) int {
 var storyKinds = []string{StepAcquire, StepRetries, StepRead, StepWrite, StepRefused, StepRelease, StepExtend, StepLost,
 	StepDone, StepFault, StepHeal, StepExpiry, StepProbe, StepViolated}
 
-func capStory(lang string, steps []Step) []Step {
+func capStory(lang Lang, steps []Step) []Step {
 	n := len(steps)
 	if n <= maxStorySteps {
 		return steps
@@ -534,7 +534,7 @@ full:
 }
 
 // tokenText is "token 3" for a fencing token, else "owner token 2e5a3c5a".
-func tokenText(lang string, fence int64, token string) string {
+func tokenText(lang Lang, fence int64, token string) string {
 	if fence > 0 {
 		return tr(lang, "n.token.fence", fence)
 	}
@@ -544,7 +544,7 @@ func tokenText(lang string, fence int64, token string) string {
 	return tr(lang, "n.token.owner", token)
 }
 
-func joinAnd(lang string, xs []string) string {
+func joinAnd(lang Lang, xs []string) string {
 	switch len(xs) {
 	case 0:
 		return "?"
@@ -575,7 +575,7 @@ func extendKey(o history.Op, outcome string) string {
 // refusalText says in lang why the resource refused a write, from its
 // reason code (history Refusal*); a refusal without a code gives the
 // client library's error text.
-func refusalText(lang string, o history.Op) string {
+func refusalText(lang Lang, o history.Op) string {
 	switch o.Value.Refusal {
 	case history.RefusalStaleFence:
 		return tr(lang, "refusal.stale-fence", o.Value.Fence, o.Value.SeenFence)

@@ -89,7 +89,7 @@ func boldStyle(size float64, c color.Color) text.Style {
 // title (marked when the Redis is emulated), scenario-time x axis from 0 to
 // the end of the run, y from 0 to top, a light grid and the fault windows
 // shaded. It returns the plot and the fault legend entries.
-func newPerfPlot(in Input, m *model, lang, titleKey, yKey string, top float64) (*plot.Plot, []legendEntry) {
+func newPerfPlot(in Input, m *model, lang Lang, titleKey, yKey string, top float64) (*plot.Plot, []legendEntry) {
 	title := tr(lang, titleKey, in.History.Header.Scenario)
 	if emulated(in.History.Header) {
 		title += " — " + tr(lang, "emulated")

@@ -80,7 +80,7 @@ func writeRate(path string, in Input, m *model) error {
 
 // shadeFaults shades every fault window over the whole height (0..top) of
 // a perf plot, one colour and legend entry per kind.
-func shadeFaults(p *plot.Plot, m *model, lang string, top float64) []legendEntry {
+func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []legendEntry {
 	var legend []legendEntry
 	seen := map[string]bool{}
 	endS := max(m.sec(m.end), 1e-9)

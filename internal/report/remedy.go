@@ -1,27 +1,10 @@
 package report
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
 )
-
-// fixedScenarios maps a scenario to the shipped scenario that shows the
-// same fault made harmless (the page links it under "what would have
-// prevented it"). A name ending in "*" matches every scenario with that
-// prefix. This and remedies are the one table of fixes.
-var fixedScenarios = []struct{ scenario, fixed string }{
-	{"gc-pause", "gc-pause-fencing"},
-	{"slow-job", "gc-pause-fencing"},
-	{"redlock-gc-pause", "redlock-gc-pause-fenced"},
-	{"redlock-restart", "redlock-delayed-restart"},
-	{"redlock-*", "redlock-gc-pause-fenced"},
-	{"naive-*", "gc-pause-fencing"},
-	{"fencing-counter-lost", "fencing-counter-aof"},
-	{"longer-ttl-pause", "gc-pause-fencing"},
-}
 
 // remedies says what would have prevented an anomaly, by the scenario's
 // algorithm ("" = any, a trailing "*" = prefix) and anomaly kind ("" =
@@ -58,16 +41,15 @@ func matchName(pattern, name string) bool {
 
 // remedy is the "what would have prevented it" section.
 type remedy struct {
-	Advice    []string // sentences in lang
-	Fixed     string   // fixed scenario's name, "" when none
-	FixedFile string   // its file next to the run's scenario file, when it exists
-	FixedCmd  string   // command that runs it
-	Saved     string   // for a valid fenced run: what saved it
+	Advice   []string // sentences in lang
+	Fixed    string   // fixed scenario's name (the scenario's fixed_by), "" when none
+	FixedCmd string   // command that runs it
+	Saved    string   // for a valid fenced run: what saved it
 }
 
 // buildRemedy chooses the advice for a run from the tables above; nil when
 // the run had no (non-informational) anomaly and no fencing refusal.
-func buildRemedy(in Input, lang string) *remedy {
+func buildRemedy(in Input, lang Lang) *remedy {
 	h := in.History.Header
 	var anoms []checker.Anomaly
 	for _, a := range allAnomalies(in.Results) {
@@ -117,21 +99,8 @@ func buildRemedy(in Input, lang string) *remedy {
 	if len(r.Advice) == 0 && needGeneric {
 		add(remedies[generic].advice)
 	}
-	for _, f := range fixedScenarios {
-		if matchName(f.scenario, h.Scenario) && f.fixed != h.Scenario {
-			r.Fixed = f.fixed
-			break
-		}
-	}
-	if r.Fixed != "" {
-		file := "scenarios/" + r.Fixed + ".yaml"
-		if in.ScenarioFile != "" {
-			file = filepath.Join(filepath.Dir(in.ScenarioFile), r.Fixed+".yaml")
-			if _, err := os.Stat(file); err == nil {
-				r.FixedFile = file
-			}
-		}
-		r.FixedCmd = "locksim run " + file
+	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
+		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
 	}
 	return r
 }

@@ -21,24 +21,34 @@ type Input struct {
 	History      history.History
 	Verdict      checker.Verdict // merged verdict of the run
 	Results      []checker.Result
-	ScenarioYAML []byte  // normalised scenario, written as scenario.yaml
-	ScenarioFile string  // path given by the user
-	Description  string  // scenario's description (may be empty)
-	Expect       string  // "", valid, invalid, unknown
-	Reproduce    string  // copy-pasteable command, e.g. "locksim run scenarios/gc-pause.yaml --seed 42"
-	Version      string  // locksim version
-	WallSeconds  float64 // wall time of the run, seconds
+	ScenarioYAML []byte // normalised scenario, written as scenario.yaml
+	ScenarioFile string // path given by the user
+	Description  string // scenario's description (may be empty)
+	Expect       string // "", valid, invalid, unknown
+	// ExpectKinds are the non-informational anomaly kinds the run must
+	// show, exactly; nil when the kinds are not judged (see Judge).
+	ExpectKinds []string
+	// FixedBy is the scenario that shows the same fault made harmless
+	// (the scenario's fixed_by); nil when it names none.
+	FixedBy     *Fixed
+	Reproduce   string  // copy-pasteable command, e.g. "locksim run scenarios/gc-pause.yaml --seed 42"
+	Version     string  // locksim version
+	WallSeconds float64 // wall time of the run, seconds
 	// Porcupine is optional; nil means no history.html (the page says so).
 	// Its operations' Call/Return times must be the history's true-time ns,
 	// so fault windows can be added as annotations on the same axis.
 	Porcupine *PorcupineView
-	// Lang selects the message table ("en" or "vi"; unknown languages
-	// fall back to English).
-	Lang string
+	// Lang selects the message table (one of Languages; "" and unknown
+	// languages fall back to English).
+	Lang Lang
 	// Aborted marks a run interrupted before its end (Ctrl-C): the page
 	// shows an "ABORTED — partial history" banner and results.json
 	// carries "aborted": true.
 	Aborted bool
+	// Cut marks a history that ends early (its file was cut off while
+	// the run streamed it): like Aborted, the page says so, results.json
+	// carries "cut": true and the expectation is not judged.
+	Cut bool
 	// SkipCharts leaves out timeline.png, latency.png and rate.png (a
 	// sweep's unremarkable runs, where drawing them is most of a run's
 	// CPU); the page says so and how to draw them (locksim check DIR).
@@ -61,10 +71,18 @@ type Results struct {
 	TimeScale    float64         `json:"time_scale"` // scenario s per wall s
 	Verdict      checker.Verdict `json:"verdict"`
 	Expect       string          `json:"expect"`
-	// ExpectationMet is null when the scenario declares no expectation.
-	ExpectationMet *bool                      `json:"expectation_met"`
-	Checkers       map[string]checker.Verdict `json:"checkers"`
-	Anomalies      []checker.Anomaly          `json:"anomalies"`
+	// ExpectKinds are the anomaly kinds the expectation names (null when
+	// it judges the verdict only).
+	ExpectKinds []string `json:"expect_kinds"`
+	// ExpectationMet is null when the scenario declares no expectation
+	// (or the run was aborted or its history cut off).
+	ExpectationMet *bool `json:"expectation_met"`
+	// MissingKinds are expected kinds the run did not show;
+	// UnexpectedKinds non-informational kinds it showed unexpected.
+	MissingKinds    []string                   `json:"missing_kinds,omitempty"`
+	UnexpectedKinds []string                   `json:"unexpected_kinds,omitempty"`
+	Checkers        map[string]checker.Verdict `json:"checkers"`
+	Anomalies       []checker.Anomaly          `json:"anomalies"`
 	// ScenarioSeconds is the scenario time the history covers (last
 	// instant, scenario s); WallSeconds the run's wall time (s).
 	ScenarioSeconds float64 `json:"scenario_seconds"`
@@ -75,6 +93,13 @@ type Results struct {
 	Emulated bool `json:"emulated"`
 	// Aborted is true for a run interrupted before its end.
 	Aborted bool `json:"aborted,omitempty"`
+	// Cut is true for a history that ends early (a cut-off file).
+	Cut bool `json:"cut,omitempty"`
+	// FixedBy is the file of the scenario that shows the same fault made
+	// harmless (the scenario's fixed_by, as a path like File).
+	FixedBy string `json:"fixed_by,omitempty"`
+	// Lang is the language of the report's pages.
+	Lang Lang `json:"lang,omitempty"`
 	// MaxTimerLagMS is how late, at worst, a harness timer fired during
 	// the run (wall ms; 0 when not measured): the machine's load. Coverage
 	// makes a run unknown at checker.MaxTimerLag and a tenth of the TTL.
@@ -98,7 +123,11 @@ func buildResults(in Input, dir string, m *model) Results {
 		RedisVersion: h.RedisVersion, TimeScale: m.scale, Verdict: in.Verdict, Expect: in.Expect,
 		Checkers: map[string]checker.Verdict{}, Anomalies: allAnomalies(in.Results),
 		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, MaxTimerLagMS: float64(h.MaxTimerLagNS) / 1e6, ReportDir: dir,
-		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted,
+		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted, Cut: in.Cut,
+		ExpectKinds: in.ExpectKinds, Lang: normLang(in.Lang),
+	}
+	if in.FixedBy != nil {
+		r.FixedBy = in.FixedBy.File
 	}
 	if r.Verdict == "" {
 		var vs []checker.Verdict
@@ -118,9 +147,9 @@ func buildResults(in Input, dir string, m *model) Results {
 		}
 	}
 	// A partial history can neither meet nor miss an expectation.
-	if in.Expect != "" && !in.Aborted {
-		met := checker.Verdict(in.Expect) == r.Verdict
-		r.ExpectationMet = &met
+	if in.Expect != "" && !in.Aborted && !in.Cut {
+		j := Judge(in.Expect, in.ExpectKinds, r.Verdict, r.Anomalies)
+		r.ExpectationMet, r.MissingKinds, r.UnexpectedKinds = &j.Met, j.Missing, j.Unexpected
 	}
 	return r
 }
@@ -254,6 +283,9 @@ func headline(in Input, m *model) string {
 	})
 	if in.Aborted && len(anoms) == 0 {
 		return tr(lang, "say.aborted")
+	}
+	if in.Cut && len(anoms) == 0 {
+		return tr(lang, "say.cut")
 	}
 	if len(anoms) > 0 && verdict != checker.Valid {
 		a := anoms[0]

@@ -459,11 +459,14 @@ func TestTheHeadlineNamesAPlannedStepThatNeverFired(t *testing.T) {
 	pause.ID, pause.Duration = 1, at(35)
 	pause.Trigger = history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: history.PointBeforeWrite, Occurrence: 3}
 	h.Header.Plan = []history.FaultStep{pause}
-	for _, tt := range []struct{ lang, want string }{
+	for _, tt := range []struct {
+		lang Lang
+		want string
+	}{
 		{"en", "because step #1 (GC pause on w1, the 3rd time w1 is just before its write) never took effect."},
 		{"vi", "vì bước #1 (GC pause trên w1, lần thứ 3 w1 ở ngay trước khi ghi) không hề xảy ra."},
 	} {
-		t.Run("in "+tt.lang+" the unknown verdict says which step never fired", func(t *testing.T) {
+		t.Run("in "+string(tt.lang)+" the unknown verdict says which step never fired", func(t *testing.T) {
 			in := Input{History: h, Lang: tt.lang, Verdict: checker.Unknown, Results: []checker.Result{
 				{Checker: checker.CheckerCoverage, Verdict: checker.Unknown, Summary: "this run proves nothing", Missed: []int{1}}}}
 			if got := Headline(in); !strings.HasSuffix(got, tt.want) {

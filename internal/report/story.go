@@ -55,7 +55,7 @@ func (m *model) sdur(ns int64) time.Duration { return m.h.Header.ScenarioTime(ns
 
 // faultSentence tells a fault step's start in lang (a pause is told by the
 // narrative itself).
-func (m *model) faultSentence(lang string, w window, dur string) string {
+func (m *model) faultSentence(lang Lang, w window, dur string) string {
 	st := w.Step
 	targets := joinAnd(lang, targetsOf(st))
 	switch st.Effect {
@@ -117,7 +117,7 @@ func signedDur(d time.Duration) string {
 }
 
 // faultWord is the reader's name of a fault kind ("clock jump").
-func faultWord(lang, kind string) string {
+func faultWord(lang Lang, kind string) string {
 	if _, ok := messages["en"]["fault."+kind]; ok {
 		return tr(lang, "fault."+kind)
 	}
@@ -125,14 +125,14 @@ func faultWord(lang, kind string) string {
 }
 
 // kindWord is the reader's name of an anomaly kind.
-func kindWord(lang, kind string) string {
+func kindWord(lang Lang, kind string) string {
 	if _, ok := messages["en"]["kind."+kind]; ok {
 		return tr(lang, "kind."+kind)
 	}
 	return kind
 }
 
-func pointWord(lang, point string) string {
+func pointWord(lang Lang, point string) string {
 	if _, ok := messages["en"]["point."+point]; ok {
 		return tr(lang, "point."+point)
 	}
@@ -141,7 +141,7 @@ func pointWord(lang, point string) string {
 
 // releaseNothing tells a release that removed nothing: why the key was not
 // the client's any more, and who had it meanwhile.
-func (m *model) releaseNothing(lang string, o history.Op) string {
+func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	var own *lease
 	if ll := m.byCK[clientKey{o.Client, o.Key}]; ll != nil {
 		for q := ll.upTo(o.Invoke) - 1; q >= 0; q-- {
@@ -189,7 +189,7 @@ func (m *model) releaseNothing(lang string, o history.Op) string {
 
 // chargesOf lists the accepted charges an anomaly is about as
 // "w2 at t=31.4s, w1 at t=36.3s".
-func (m *model) chargesOf(lang string, a checker.Anomaly) (string, int) {
+func (m *model) chargesOf(lang Lang, a checker.Anomaly) (string, int) {
 	want := map[int]bool{}
 	for _, i := range a.Ops {
 		want[i] = true
@@ -213,7 +213,7 @@ func (m *model) chargesOf(lang string, a checker.Anomaly) (string, int) {
 
 // describeAnomaly is one sentence in lang about what an anomaly is; the
 // checker's own Explain (English) is shown beside it on the page.
-func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
+func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	clients := joinAnd(lang, a.Clients)
 	t0, t1 := fmtT(a.StartS), fmtT(a.EndS)
 	switch a.Kind {
@@ -270,7 +270,7 @@ func (m *model) describeAnomaly(lang string, a checker.Anomaly) string {
 // whyAnomaly says why an anomaly matters: a correctness problem (data is
 // wrong), only an efficiency one (work was wasted: duplicate work, or any
 // broken lock of an efficiency-lock workload), or liveness.
-func (m *model) whyAnomaly(lang string, a checker.Anomaly) string {
+func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 	switch {
 	case a.Kind == checker.KindDuplicateWork:
 		return tr(lang, "why.duplicate-work")
@@ -302,7 +302,7 @@ func sortedKeys[V any](mp map[string]V) []string {
 
 // missedSteps names the plan steps (by ID) that never took effect, in lang:
 // "step #1 (GC pause on w1, the 3-th time w1 reaches …)".
-func (m *model) missedSteps(lang string, ids []int) string {
+func (m *model) missedSteps(lang Lang, ids []int) string {
 	var parts []string
 	for _, id := range ids {
 		for _, st := range m.h.Header.Plan {
@@ -315,7 +315,7 @@ func (m *model) missedSteps(lang string, ids []int) string {
 }
 
 // whenText tells a step's trigger in lang, scenario time.
-func (m *model) whenText(lang string, t history.Trigger) string {
+func (m *model) whenText(lang Lang, t history.Trigger) string {
 	switch t.Kind {
 	case history.TriggerPoint:
 		if t.Occurrence <= 1 {
@@ -336,7 +336,7 @@ func (m *model) whenText(lang string, t history.Trigger) string {
 
 // ordinal is "2nd", "3rd", "11th" in English and the plain number in
 // Vietnamese ("lần thứ 3").
-func ordinal(lang string, n int) string {
+func ordinal(lang Lang, n int) string {
 	if lang != "en" {
 		return strconv.Itoa(n)
 	}

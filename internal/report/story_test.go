@@ -82,10 +82,11 @@ func shipped() []struct {
 
 func TestNarrativeGolden(t *testing.T) {
 	for _, c := range shipped() {
-		for _, lang := range Languages {
+		for _, l := range Languages() {
+			lang := string(l)
 			t.Run("the "+c.name+" story in "+lang+" matches its golden file", func(t *testing.T) {
 				in := c.in
-				in.Lang = lang
+				in.Lang = l
 				var b strings.Builder
 				b.WriteString(Headline(in) + "\n\n")
 				for _, s := range Narrative(in) {
@@ -226,9 +227,10 @@ func pngSize(t *testing.T, path string) (int, int) {
 func TestPNGs(t *testing.T) {
 	keep := os.Getenv("LOCKSIM_REPORT_KEEP")
 	for _, c := range shipped() {
-		for _, lang := range Languages {
+		for _, l := range Languages() {
+			lang := string(l)
 			in := c.in
-			in.Lang = lang
+			in.Lang = l
 			dir := t.TempDir()
 			if keep != "" {
 				dir = filepath.Join(keep, c.name+"-"+lang)
@@ -295,14 +297,26 @@ func TestVietnamesePage(t *testing.T) {
 }
 
 func TestRemedy(t *testing.T) {
-	t.Run("gc-pause points at fencing and links gc-pause-fencing", func(t *testing.T) {
+	t.Run("gc-pause points at fencing and names the fixed_by of its scenario", func(t *testing.T) {
 		in := gcPauseInput("local", false)
+		in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml"}
 		dir, _ := writeReport(t, in)
 		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
 		for _, want := range []string{"What would have prevented it", "Fencing token: every grant", "scenario gc-pause-fencing", "locksim run scenarios/gc-pause-fencing.yaml"} {
 			if !bytes.Contains(b, []byte(want)) {
 				t.Errorf("index.html lacks %q", want)
 			}
+		}
+	})
+	t.Run("a scenario without fixed_by names no fixed scenario, whatever its name", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		dir, _ := writeReport(t, in)
+		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		if bytes.Contains(b, []byte("The same fault, made harmless")) || bytes.Contains(b, []byte(`id="fixed-report"`)) {
+			t.Errorf("index.html names a fixed scenario the run did not give")
+		}
+		if r := buildRemedy(redlockClockJump(), "en"); r == nil || r.Fixed != "" {
+			t.Errorf("remedy of redlock-clock-jump = %+v, want advice and no fixed scenario", r)
 		}
 	})
 	t.Run("redlock points at Redlock's timing assumptions", func(t *testing.T) {
@@ -410,8 +424,9 @@ func TestWriteSuite(t *testing.T) {
 		}
 		runs = append(runs, res)
 	}
-	for _, lang := range Languages {
-		if err := WriteSuite(out, runs, lang); err != nil {
+	for _, l := range Languages() {
+		lang := string(l)
+		if err := WriteSuite(out, runs, l); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(filepath.Join(out, IndexFile))

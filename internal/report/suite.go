@@ -19,7 +19,8 @@ type suiteRow struct {
 }
 
 type suitePage struct {
-	Lang, Title, Totals string
+	Lang          Lang
+	Title, Totals string
 	// Rates has one line per scenario run more than once (a sweep): its
 	// violation rate and the seeds of its invalid runs.
 	Rates []string
@@ -75,7 +76,7 @@ func SweepRates(runs []Results) []SweepRate {
 
 // sweepRates gives, per scenario file run more than once, "name: k of n
 // runs invalid (p%), …; invalid seeds: …".
-func sweepRates(lang string, runs []Results) []string {
+func sweepRates(lang Lang, runs []Results) []string {
 	var out []string
 	for _, g := range SweepRates(runs) {
 		if g.Runs+g.Errors+g.Aborted < 2 {
@@ -130,7 +131,7 @@ func suiteRel(outDir, target string) string {
 // relative path from outDir to the run's ReportDir; a run with Error set
 // has no verdict and says why) and the totals. The page is self-contained
 // (no network); lang is "en" or "vi".
-func WriteSuite(outDir string, runs []Results, lang string) error {
+func WriteSuite(outDir string, runs []Results, lang Lang) error {
 	lang = normLang(lang)
 	pg := suitePage{Lang: lang, Title: tr(lang, "suite.title", len(runs))}
 	var nv, ni, nu, ne, met, notMet int
@@ -139,7 +140,7 @@ func WriteSuite(outDir string, runs []Results, lang string) error {
 			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Wall: fmt.Sprintf("%.2f", r.WallSeconds), Aborted: r.Aborted,
 			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none")}
 		if r.Expect != "" {
-			row.Expect = tr(lang, "verdict."+r.Expect)
+			row.Expect = expectWords(lang, r.Expect, r.ExpectKinds)
 		}
 		switch {
 		case r.Error != "":

@@ -90,7 +90,7 @@ func faultColor(st history.FaultStep) color.NRGBA {
 }
 
 // faultLegendWord names a fault step's kind in the legend.
-func faultLegendWord(lang string, st history.FaultStep) string {
+func faultLegendWord(lang Lang, st history.FaultStep) string {
 	if st.Effect == history.EffectFreezeClient {
 		return tr(lang, "p.pause")
 	}
@@ -99,7 +99,7 @@ func faultLegendWord(lang string, st history.FaultStep) string {
 
 // endWord labels where a key ended: lost in a crash, deleted by a
 // janitor, or expired (its TTL, perhaps shortened by a clock jump).
-func endWord(lang string, how keyEnd) string {
+func endWord(lang Lang, how keyEnd) string {
 	switch how.How {
 	case "crash":
 		return tr(lang, "p.lost.crash")
@@ -682,7 +682,7 @@ func effectAction(action string) bool {
 }
 
 // actWord labels an accepted effect marker: "charged", "sold", "set 3", …
-func actWord(lang string, o history.Op) string {
+func actWord(lang Lang, o history.Op) string {
 	if _, ok := messages["en"]["p.act."+o.Value.Action]; !ok {
 		return tr(lang, "p.charged")
 	}

@@ -28,7 +28,7 @@ var (
 	Workloads        = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
 		history.WorkloadSemaphore, history.WorkloadCacheRebuild}
 	Persistences = []string{"none", "aof-everysec", "aof-always"}
-	// Expectations are the values of Scenario.Expect ("" means none).
+	// Expectations are the verdicts of Scenario.Expect ("" means none).
 	Expectations = []string{"valid", "invalid", "unknown"}
 )
 
@@ -67,13 +67,15 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"persistence", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
-		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires"}
+		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read
 // gives the os error (wrapped); an invalid scenario gives a *ErrorList.
+// Unlike Parse, Load also checks what the file names on disk: the file
+// fixed_by names must exist next to it.
 func Load(path string) (Scenario, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -84,13 +86,17 @@ func Load(path string) (Scenario, error) {
 	if err != nil {
 		return Scenario{}, fmt.Errorf("read scenario: %w", err)
 	}
-	return Parse(path, data)
+	return parse(path, data, true)
 }
 
 // Parse parses data; file is used in error messages only (and for the
 // default name). Every problem found is returned at once in a *ErrorList.
-func Parse(file string, data []byte) (s Scenario, err error) {
-	p := &parser{file: file}
+// Parse reads no other file: fixed_by is taken as written (a stored copy
+// of a scenario, away from its directory, still parses).
+func Parse(file string, data []byte) (s Scenario, err error) { return parse(file, data, false) }
+
+func parse(file string, data []byte, checkFiles bool) (s Scenario, err error) {
+	p := &parser{file: file, checkFiles: checkFiles}
 	defer func() {
 		// yaml.v3 is not known to panic on any input since v3.0.1; this
 		// keeps a parser bug from taking the CLI down if one turns up.
@@ -111,8 +117,9 @@ func Parse(file string, data []byte) (s Scenario, err error) {
 
 // Normalize returns the scenario as YAML with every default filled in
 // (durations as Go duration strings like "30s"), for the report's
-// scenario.yaml. Parse(Normalize(s)) gives s back (File and fault positions
-// aside). Zero fields whose zero value is invalid are given their defaults;
+// scenario.yaml. Parse(Normalize(s)) gives s back (File, FixedBy and fault
+// positions aside: fixed_by is relative to the original file, so a stored
+// copy leaves it out). Zero fields whose zero value is invalid are given their defaults;
 // RetryDelay and Stagger are written as they are, since 0 is valid.
 func Normalize(s Scenario) ([]byte, error) {
 	if s.Name == "" && s.File != "" {
@@ -169,6 +176,8 @@ func nameFromFile(file string) string {
 type parser struct {
 	file string
 	errs []*FieldError
+	// checkFiles makes fixed_by's file be looked for on disk (Load).
+	checkFiles bool
 }
 
 func (p *parser) at(line, col int, path, msg string) {
@@ -847,9 +856,8 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 		}
 		s.TTL = ttl
 		if scaleSt == good && scale > 0 {
-			if wall := float64(ttl) / scale; wall < float64(MinWallTTL) {
-				p.errorf(ttlNode, "ttl", "ttl %s at time_scale %s is %sms of wall time; Redis PX needs at least 1ms (raise ttl or lower time_scale)",
-					ttl, strconv.FormatFloat(scale, 'f', -1, 64), strconv.FormatFloat(wall/1e6, 'g', 3, 64))
+			if err := CheckTTLAtScale(ttl, scale); err != nil {
+				p.errorf(ttlNode, "ttl", "%v (raise ttl or lower time_scale)", err)
 			}
 		}
 	case absent:
@@ -891,13 +899,22 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	s.NodePersistence = p.nodePersistence(fs["node_persistence"], s.Nodes)
 	s.Library = p.library(fs, s)
 
-	if v, n, st := p.str(fs["expect"], "expect"); st == good {
-		if v != "" && !contains(Expectations, v) {
-			p.errorf(n, "expect", "unknown verdict %s; valid: %s (or leave it out)", quote(v), strings.Join(Expectations, ", "))
-		}
-		s.Expect = v
-	}
+	s.Expect = p.expect(fs["expect"], s)
+	s.FixedBy = p.fixedBy(fs["fixed_by"], s)
 	return s
+}
+
+// CheckTTLAtScale says whether a lease of ttl (scenario time) compressed by
+// scale is still a TTL Redis can take: SET PX counts whole milliseconds, so
+// the wall TTL must be at least MinWallTTL. The parser applies it to a
+// file's ttl and time_scale; the CLI to --time-scale, which overrides the
+// file's.
+func CheckTTLAtScale(ttl Duration, scale float64) error {
+	if wall := float64(ttl) / scale; !(wall >= float64(MinWallTTL)) { // also refuses NaN
+		return fmt.Errorf("ttl %s at time scale %s is %sms of wall time; Redis PX needs at least 1ms",
+			ttl, strconv.FormatFloat(scale, 'f', -1, 64), strconv.FormatFloat(wall/1e6, 'g', 3, 64))
+	}
+	return nil
 }
 
 func (p *parser) nonNegDuration(f field, path string, def Duration) Duration {

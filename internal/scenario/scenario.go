@@ -60,9 +60,15 @@ type Scenario struct {
 	// MinAcquires overrides the coverage checker's minimum of granted
 	// acquires (history Params "min_acquires"); nil keeps its default.
 	MinAcquires *int `yaml:"min_acquires,omitempty"`
-	// Expect is the verdict the scenario is meant to produce: "" (none),
-	// valid, invalid or unknown.
-	Expect string `yaml:"expect"`
+	// Expect is what the scenario is meant to produce: a verdict (valid,
+	// invalid, unknown; none when zero) and, in the long form, the
+	// anomaly kinds.
+	Expect Expectation `yaml:"expect,omitempty"`
+	// FixedBy names the scenario that shows the same fault made harmless,
+	// a path relative to this file's directory ("gc-pause-fencing.yaml");
+	// "" when none is shipped. Normalize leaves it out: a stored copy of
+	// the scenario lives elsewhere (results.json keeps it, resolved).
+	FixedBy string `yaml:"-"`
 
 	// File is the path the scenario was loaded from (not a YAML field).
 	File string `yaml:"-"`

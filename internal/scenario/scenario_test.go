@@ -61,7 +61,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				Stagger:     Duration(time.Second),
 				Workload:    Workload{Kind: "payment", Keys: 1, Job: Duration(45 * time.Second), Claim: ptr(false)},
 				Probe:       ptr(true),
-				Expect:      "invalid",
+				Expect:      Expectation{Verdict: "invalid"},
 			},
 			faults: []string{"{kind: pause, client: w1, point: before-write, occurrence: 1, duration: 40s} at 14:5"},
 		},
@@ -83,7 +83,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				Workload: Workload{Kind: "payment", Keys: 4, Read: Duration(10 * time.Millisecond),
 					Job: Duration(45 * time.Second), Fencing: true, Claim: ptr(false)},
 				Probe:  ptr(true),
-				Expect: "valid",
+				Expect: Expectation{Verdict: "valid"},
 			},
 			faults: []string{
 				"{kind: pause, client: w3, point: after-acquire, occurrence: 2, duration: 1m30s} at 20:5",

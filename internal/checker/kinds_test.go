@@ -1,0 +1,48 @@
+package checker
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+)
+
+// TestEveryKindIsFromTheHistoryVocabulary keeps the checker's Kind*
+// constants defined as history.Anomaly* values: a kind with a literal of
+// its own would be unknown to the scenario parser, so no scenario could
+// expect it.
+func TestEveryKindIsFromTheHistoryVocabulary(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "checker.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if len(name.Name) < 5 || name.Name[:4] != "Kind" || i >= len(vs.Values) {
+					continue
+				}
+				n++
+				t.Run(name.Name+" is a history.Anomaly constant", func(t *testing.T) {
+					sel, ok := vs.Values[i].(*ast.SelectorExpr)
+					if !ok {
+						t.Fatalf("%s is not defined as history.Anomaly…", name.Name)
+					}
+					if x, isIdent := sel.X.(*ast.Ident); !isIdent || x.Name != "history" || !strings.HasPrefix(sel.Sel.Name, "Anomaly") {
+						t.Errorf("%s is not defined as history.Anomaly…", name.Name)
+					}
+				})
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Kind constants found in checker.go")
+	}
+}

@@ -1,0 +1,44 @@
+package history
+
+// Anomaly kinds: the names the checkers give what they find (design §8),
+// and the words a scenario's `expect: {verdict: invalid, kinds: […]}` is
+// written in. They live here, in the shared vocabulary, so that the
+// scenario parser can validate them without importing the checker; the
+// checker's Kind* constants are these values.
+const (
+	AnomalyMutexOverlap       = "mutex-overlap"
+	AnomalyDoubleEffect       = "double-effect"
+	AnomalyStaleWriteAccepted = "stale-write-accepted"
+	AnomalyForeignUnlock      = "foreign-unlock"
+	AnomalyLostUpdate         = "lost-update"
+	AnomalyOversell           = "oversell"
+	AnomalyOverAdmission      = "over-admission"
+	AnomalySplitBrain         = "split-brain"
+	AnomalyDuplicateRun       = "duplicate-run"
+	AnomalyTokenRegression    = "token-regression"
+	AnomalyUnavailable        = "unavailable"
+	AnomalyStuckLock          = "stuck-lock"
+	AnomalyNotLinearizable    = "not-linearizable"
+	// AnomalyDuplicateWork is waste, not corruption (an efficiency lock);
+	// it is always informational.
+	AnomalyDuplicateWork = "duplicate-work"
+)
+
+// AnomalyKinds returns every anomaly kind, in the order of the constants
+// above. The slice is the caller's: each call returns a new one.
+func AnomalyKinds() []string {
+	return []string{
+		AnomalyMutexOverlap, AnomalyDoubleEffect, AnomalyStaleWriteAccepted, AnomalyForeignUnlock,
+		AnomalyLostUpdate, AnomalyOversell, AnomalyOverAdmission, AnomalySplitBrain, AnomalyDuplicateRun,
+		AnomalyTokenRegression, AnomalyUnavailable, AnomalyStuckLock, AnomalyNotLinearizable, AnomalyDuplicateWork,
+	}
+}
+
+// AlwaysInformational reports whether anomalies of kind never make a run
+// invalid, whatever the scenario (wasted work under an efficiency lock).
+func AlwaysInformational(kind string) bool { return kind == AnomalyDuplicateWork }
+
+// LivenessKind reports whether kind is a liveness finding (a stuck lock, a
+// client that could not get in), informational unless the scenario sets
+// expect_live: true.
+func LivenessKind(kind string) bool { return kind == AnomalyStuckLock || kind == AnomalyUnavailable }

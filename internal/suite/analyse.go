@@ -1,0 +1,73 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// AnalyseOptions is what Analyse knows of a history beyond its content.
+type AnalyseOptions struct {
+	// Reproduce is the command that repeats the run.
+	Reproduce string
+	// Aborted: the run was interrupted before its end.
+	Aborted bool
+	// Cut: the history ends early (its file was cut off while the run
+	// streamed it; history.History.Cut once the decoder reports it).
+	Cut bool
+	// Lang of the report.
+	Lang report.Lang
+	// Version of locksim, written in the report.
+	Version string
+	// FixedBy, when set, is the file of the scenario that fixes this one,
+	// overriding the scenario's own fixed_by (a stored report knows it
+	// from its results.json; its scenario.yaml leaves fixed_by out).
+	FixedBy string
+}
+
+// Analyse checks a history and assembles its report's input: the checkers'
+// verdict and anomalies, the scenario normalised, the expectation with its
+// kinds, and the scenario named by fixed_by. `locksim run` (every run of a
+// suite) and `locksim check` share it.
+//
+// A partial history — an aborted run, or a cut-off file — is invalid when
+// a violation was found (a violation stands) and unknown otherwise: a
+// clean part of a run proves nothing.
+func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o AnalyseOptions) (report.Input, error) {
+	// A history checked on its own (no scenario.yaml beside it) has only
+	// the header's name and scale: write no scenario.yaml from that.
+	var norm []byte
+	if sc.Clients > 0 {
+		var err error
+		if norm, err = scenario.Normalize(sc); err != nil {
+			return report.Input{}, fmt.Errorf("normalise scenario: %w", err)
+		}
+	}
+	rep := checker.Check(ctx, h, checker.Options{})
+	var pv *report.PorcupineView
+	if l := rep.Linearization; l != nil {
+		pv = &report.PorcupineView{Model: l.Model, Info: l.Info}
+	}
+	verdict := rep.Verdict
+	if (o.Aborted || o.Cut) && verdict != checker.Invalid {
+		verdict = checker.Unknown
+	}
+	fixed := o.FixedBy
+	if fixed == "" {
+		fixed = sc.FixedByFile()
+	}
+	var fb *report.Fixed
+	if fixed != "" {
+		fb = &report.Fixed{Name: fixedName(fixed), File: fixed}
+	}
+	return report.Input{
+		History: h, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
+		ScenarioFile: sc.File, Description: sc.Description, Expect: sc.Expect.Verdict, ExpectKinds: sc.Expect.Kinds,
+		FixedBy: fb, Reproduce: o.Reproduce, Version: o.Version, Porcupine: pv, Lang: o.Lang,
+		Aborted: o.Aborted, Cut: o.Cut,
+	}, nil
+}

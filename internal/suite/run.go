@@ -1,0 +1,177 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/runner"
+)
+
+// runJob runs one job on the worker's cluster env (started or reused as
+// the scenario needs); its first log line has the seed and the reproduce
+// command.
+func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable) Outcome {
+	log := o.log().With("scenario", j.Scenario.Name, "seed", j.Seed)
+	repro := o.reproduce(j.Scenario, j.Seed)
+	// First line of every run: the seed and how to repeat it.
+	log.Info("locksim run", "time_scale", j.Scenario.TimeScale, "version", o.Version, "reproduce", repro)
+	cl, err := env.get(ctx, j, o, log)
+	if err != nil {
+		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil}
+		log.Error("run failed; no verdict", "err", out.Err)
+		return out
+	}
+	out := runOne(ctx, j, o, notes, cl, repro, log)
+	if out.Results == nil {
+		// Never carry a cluster that may be broken into the next run.
+		env.close()
+	}
+	return out
+}
+
+// reusable is one worker's cluster, kept between its consecutive runs
+// (Options.Reuse): a run whose scenario needs the same shape (nodes,
+// persistence, clients) gets it back after runner.Run resets it; another
+// shape closes it and starts a new one.
+type reusable struct{ cl *cluster.Cluster }
+
+// get returns the cluster for j, or nil without reuse (the run then starts
+// its own).
+func (e *reusable) get(ctx context.Context, j Job, o Options, log *slog.Logger) (*cluster.Cluster, error) {
+	if !o.Reuse {
+		return nil, nil
+	}
+	co := runner.ClusterOptions(j.Scenario, runnerOptions(o, j.Seed, nil, log))
+	if e.cl != nil && e.cl.Fits(co) {
+		return e.cl, nil
+	}
+	e.close()
+	cl, err := cluster.Start(ctx, co)
+	if err != nil {
+		return nil, err
+	}
+	e.cl = cl
+	return cl, nil
+}
+
+func (e *reusable) close() {
+	if e.cl != nil {
+		_ = e.cl.Close()
+		e.cl = nil
+	}
+}
+
+// runnerOptions are the runner options of one run.
+func runnerOptions(o Options, seed int64, cl *cluster.Cluster, log *slog.Logger) runner.Options {
+	return runner.Options{Seed: seed, Backend: o.Backend, Logger: log, Cluster: cl, External: o.External}
+}
+
+// runOne runs one scenario with one seed into a report directory made
+// before the run starts, with history.jsonl open in it. An infrastructure
+// error gives no verdict (and no directory when nothing was saved); an
+// interrupted run keeps its partial history and a report marked aborted.
+func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.Cluster, repro string, log *slog.Logger) Outcome {
+	sc, seed := j.Scenario, j.Seed
+	out := Outcome{Job: j, Reproduce: repro}
+	fail := func(what string, err error) Outcome {
+		log.Error(what, "err", err)
+		out.Err = fmt.Sprintf("%s: %v", what, err)
+		return out
+	}
+	dir, err := newRunDir(o.out(), sc.Name, seed)
+	if err != nil {
+		return fail("report directory", err)
+	}
+	histPath := filepath.Join(dir, "history.jsonl")
+	hist, err := os.Create(histPath)
+	if err != nil {
+		return fail("open history", err)
+	}
+	ro := runnerOptions(o, seed, cl, log)
+	// The history streams into the report directory while the run goes: a
+	// run killed mid-way leaves it behind, and `locksim check` reads it
+	// back with History.Cut set.
+	ro.Stream = hist
+	began := time.Now()
+	res, runErr := runner.Run(ctx, sc, ro)
+	out.Wall = time.Since(began)
+	if err := hist.Close(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("history file: %w", err)
+	}
+	if runErr != nil {
+		if ctx.Err() == nil || res == nil {
+			out.Err, out.Aborted = runErr.Error(), ctx.Err() != nil
+			removeIfNothingSaved(dir, histPath)
+			if out.Aborted {
+				log.Warn("run interrupted before its workload started; nothing to save", "err", runErr)
+			} else {
+				log.Error("run failed; no verdict", "err", runErr)
+			}
+			return out
+		}
+		out.Aborted = true
+		log.Warn("run interrupted; saving the partial history", "ops", len(res.History.Ops))
+	}
+	if res.History.Header.Backend == "embedded" {
+		log.Warn("redis-server not used: embedded backend (emulated Redis, miniredis); install redis-server for the real thing")
+	}
+	// Save before checking (Jepsen): the history survives a checker crash.
+	// The whole history replaces what was streamed.
+	if err := history.WriteFile(histPath, res.History); err != nil {
+		return fail("save history", err)
+	}
+	// An aborted run is still checked: its violations are real, but a clean
+	// partial history proves nothing (Analyse makes it unknown).
+	in, err := Analyse(context.WithoutCancel(ctx), sc, res.History, AnalyseOptions{
+		Reproduce: repro, Aborted: out.Aborted, Lang: o.Lang, Version: o.Version})
+	if err != nil {
+		return fail("check", err)
+	}
+	in.WallSeconds = res.Wall.Seconds()
+	in.SkipCharts = o.Charts != ChartsAll && !notes.charts(sc, seed, in)
+	r, err := report.Write(dir, in)
+	if err != nil {
+		return fail("write report", err)
+	}
+	out.Results = &r
+	log.Info("report written", "verdict", r.Verdict, "path", filepath.Join(dir, report.IndexFile))
+	return out
+}
+
+// removeIfNothingSaved removes a run's report directory when its history
+// file is empty: a run that failed before recording anything leaves no
+// trace in the report root.
+func removeIfNothingSaved(dir, histPath string) {
+	if st, err := os.Stat(histPath); err != nil || st.Size() > 0 {
+		return
+	}
+	_ = os.Remove(histPath)
+	_ = os.Remove(dir) // only if empty
+}
+
+// newRunDir creates <out>/<scenario>/<yyyymmdd-hhmmss>-seed<N>[-k]/.
+func newRunDir(out, name string, seed int64) (string, error) {
+	base := filepath.Join(out, name, fmt.Sprintf("%s-seed%d", time.Now().Format("20060102-150405"), seed))
+	dir := base
+	for k := 2; ; k++ {
+		err := os.MkdirAll(filepath.Dir(dir), 0o755)
+		if err == nil {
+			err = os.Mkdir(dir, 0o755)
+		}
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", fmt.Errorf("create report directory: %w", err)
+		}
+		dir = fmt.Sprintf("%s-%d", base, k)
+	}
+}

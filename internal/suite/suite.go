@@ -1,0 +1,302 @@
+// Package suite runs many scenario runs as one invocation: the seeds of a
+// sweep, a pool of parallel workers each reusing its cluster between its
+// runs, the report of every run (with charts only for the notable ones of
+// a sweep), the links between reports once every run has finished, the
+// suite page, the violation rates and the JUnit file. Analyse is the
+// check-and-report glue of one history, shared with `locksim check`.
+//
+// The CLI (cmd/locksim) keeps flags, usage, signals, printing and exit
+// codes; this package decides nothing about them:
+//
+//	jobs := suite.Plan(scenarios, opts)   // one Job per scenario and seed
+//	outs := suite.Run(ctx, jobs, opts)    // opts.Done is called as each run ends
+//	for _, l := range suite.SweepLines(outs) { … }
+//
+// A run that ends because ctx was cancelled keeps its partial history and
+// a report marked aborted; jobs not started by then are left out.
+package suite
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// Charts chooses which runs get timeline.png, latency.png and rate.png.
+type Charts string
+
+const (
+	// ChartsNotable draws them for a scenario run once and, in a sweep,
+	// for its first seed, every run that missed its expectation and, for
+	// a scenario without one, every run that is not valid (drawing them
+	// is most of a short run's CPU).
+	ChartsNotable Charts = "notable"
+	// ChartsAll draws them for every run.
+	ChartsAll Charts = "all"
+)
+
+// Options configure a suite. The zero value runs each scenario once, one
+// run at a time, into "reports", in English, on the default backend.
+type Options struct {
+	// Out is the report root: a run writes <Out>/<scenario>/<run-id>/, a
+	// suite of more than one run also <Out>/index.html. Default "reports".
+	Out string
+	// Seed, when set, is the first seed of every scenario; else the
+	// scenario's own seed, else one drawn (and logged) per scenario.
+	Seed *int64
+	// Count is the number of runs per scenario, with consecutive seeds
+	// from the first (a sweep when > 1). Default 1.
+	Count int
+	// Parallel is the most runs at the same time. Default 1.
+	Parallel int
+	// Backend and External choose the nodes (runner.Options).
+	Backend  string
+	External *cluster.External
+	// Reuse keeps each worker's cluster (nodes and proxies) for its next
+	// run when the scenario needs the same shape; runner.Run resets it.
+	Reuse bool
+	// Charts: ChartsNotable (default) or ChartsAll.
+	Charts Charts
+	// Lang is the language of every report and of the suite page.
+	Lang report.Lang
+	// Version is locksim's version, logged first and written in reports.
+	Version string
+	// Reproduce returns the command that repeats one run (only the CLI
+	// knows its flags); nil gives "locksim run <file> --seed N".
+	Reproduce func(sc scenario.Scenario, seed int64) string
+	// Logger receives every run's log lines; nil discards them.
+	Logger *slog.Logger
+	// Done, when set, is called once per finished run (aborted and failed
+	// ones included), in the order the runs finish, one call at a time.
+	Done func(Outcome)
+}
+
+func (o Options) out() string {
+	if o.Out == "" {
+		return "reports"
+	}
+	return o.Out
+}
+
+func (o Options) count() int { return max(o.Count, 1) }
+
+func (o Options) log() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
+func (o Options) reproduce(sc scenario.Scenario, seed int64) string {
+	if o.Reproduce != nil {
+		return o.Reproduce(sc, seed)
+	}
+	return fmt.Sprintf("locksim run %s --seed %d", sc.File, seed)
+}
+
+// DefaultParallel is four runs per CPU, at most 32: a run spends most of
+// its wall time waiting (its scenario time, compressed), and drawing its
+// charts is most of its CPU.
+func DefaultParallel() int { return min(4*runtime.NumCPU(), 32) }
+
+// Job is one run to do: a scenario with one seed.
+type Job struct {
+	N        int // position in the suite, 0-based
+	Scenario scenario.Scenario
+	Seed     int64
+}
+
+// Outcome is a finished, failed or aborted run.
+type Outcome struct {
+	Job
+	// Results is the run's results.json; nil when the run produced no
+	// report (an infrastructure error, or interrupted before its workload
+	// started).
+	Results *report.Results
+	// Aborted: the run was interrupted (ctx cancelled) before its end.
+	Aborted bool
+	// Err says why the run has no verdict, or what failed after it.
+	Err string
+	// Wall is the run's wall time.
+	Wall time.Duration
+	// Reproduce is the command that repeats the run.
+	Reproduce string
+}
+
+// Result is the run's results, or for a run with no report what is known
+// of it and why it has no verdict.
+func (o Outcome) Result() report.Results {
+	if o.Results != nil {
+		r := *o.Results
+		r.Aborted = r.Aborted || o.Aborted
+		return r
+	}
+	sc := o.Scenario
+	return report.Results{Scenario: sc.Name, File: sc.File, Seed: o.Seed, Expect: sc.Expect.Verdict, ExpectKinds: sc.Expect.Kinds,
+		TimeScale: sc.TimeScale, WallSeconds: o.Wall.Seconds(), Reproduce: o.Reproduce, FixedBy: sc.FixedByFile(),
+		Aborted: o.Aborted, Error: o.Err}
+}
+
+// Passed reports whether the run did what its scenario promised: met its
+// expectation, or without one came out valid. A run without a report
+// did not pass.
+func (o Outcome) Passed() bool {
+	r := o.Results
+	switch {
+	case r == nil:
+		return false
+	case r.ExpectationMet != nil:
+		return *r.ExpectationMet
+	}
+	return r.Verdict == checker.Valid
+}
+
+// Plan lists the runs of a suite: Count consecutive seeds per scenario,
+// in the order given. A scenario with neither Options.Seed nor its own
+// seed gets one drawn, logged.
+func Plan(scs []scenario.Scenario, o Options) []Job {
+	var jobs []Job
+	for _, sc := range scs {
+		var base int64
+		switch {
+		case o.Seed != nil:
+			base = *o.Seed
+		case sc.Seed != nil:
+			base = *sc.Seed
+		default:
+			base = rand.Int64N(1 << 40)
+			o.log().Info("seed drawn", "scenario", sc.Name, "seed", base)
+		}
+		for i := 0; i < o.count(); i++ {
+			jobs = append(jobs, Job{N: len(jobs), Scenario: sc, Seed: base + int64(i)})
+		}
+	}
+	return jobs
+}
+
+// Run runs the jobs, at most Options.Parallel at a time, each with its own
+// nodes and ports, and returns their outcomes in job order. Jobs not
+// started before ctx is cancelled are left out. Once every run has
+// finished, each report links the report of its scenario's fixed_by (this
+// suite's, else the newest one in Out in the same language), and a suite
+// of more than one run writes <Out>/index.html.
+func Run(ctx context.Context, jobs []Job, o Options) []Outcome {
+	if len(jobs) > 1 {
+		// Runs still racing their scenario time keep half the CPUs while
+		// others draw their charts.
+		report.LimitDrawing(runtime.NumCPU() / 2)
+	}
+	notes := newNotable(jobs)
+	next := make(chan Job)
+	results := make(chan Outcome)
+	var wg sync.WaitGroup
+	for w := 0; w < min(max(o.Parallel, 1), len(jobs)); w++ {
+		wg.Go(func() {
+			var env reusable
+			defer env.close()
+			for j := range next {
+				results <- runJob(ctx, j, o, notes, &env)
+			}
+		})
+	}
+	go func() {
+		defer close(next)
+		for _, j := range jobs {
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case next <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	var outs []Outcome
+	for out := range results {
+		if o.Done != nil {
+			o.Done(out)
+		}
+		outs = append(outs, out)
+	}
+	sort.Slice(outs, func(a, b int) bool { return outs[a].N < outs[b].N })
+	linkFixed(outs, o)
+	if len(outs) > 1 {
+		runs := make([]report.Results, 0, len(outs))
+		for _, out := range outs {
+			runs = append(runs, out.Result()) // runs with errors too
+		}
+		if err := report.WriteSuite(o.out(), runs, o.Lang); err != nil {
+			o.log().Error("write suite index", "err", err)
+		}
+	}
+	return outs
+}
+
+// linkFixed links every report whose scenario names a fixed_by to a report
+// of that scenario: the first of this suite's runs of it, else the newest
+// earlier one under Out in the same language. It runs after every run has
+// finished, so the link does not depend on which finished first.
+func linkFixed(outs []Outcome, o Options) {
+	first := map[string]string{} // scenario file → its first report's index.html
+	for _, out := range outs {
+		if out.Results == nil {
+			continue
+		}
+		if k := fileKey(out.Scenario.File); first[k] == "" {
+			first[k] = filepath.Join(out.Results.ReportDir, report.IndexFile)
+		}
+	}
+	earlier := map[string]string{} // fixed file → its newest earlier report ("" when none)
+	for _, out := range outs {
+		fixed := out.Scenario.FixedByFile()
+		if out.Results == nil || fixed == "" {
+			continue
+		}
+		k := fileKey(fixed)
+		target := first[k]
+		if target == "" {
+			if _, ok := earlier[k]; !ok {
+				earlier[k] = report.LatestReport(o.out(), fixedName(fixed), o.Lang)
+			}
+			target = earlier[k]
+		}
+		if target == "" {
+			continue
+		}
+		if err := report.LinkFixed(out.Results.ReportDir, target); err != nil {
+			o.log().Warn("link the fixed scenario's report", "report", out.Results.ReportDir, "err", err)
+		}
+	}
+}
+
+// fileKey identifies a scenario file however its path was written.
+func fileKey(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}
+
+// fixedName is the name of the scenario in file: its name field, or its
+// base name when the file cannot be read.
+func fixedName(file string) string {
+	if sc, err := scenario.Load(file); err == nil {
+		return sc.Name
+	}
+	base := filepath.Base(file)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
