@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/internal/history"
 )
 
 var (
@@ -237,12 +239,35 @@ func TestAfterSIGKILLTheNodesDieAndTheNextRunStartsCleanly(t *testing.T) {
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("needs redis-server")
 	}
-	cmd, _, stderr, kids := slowRun(t, t.TempDir())
+	out := t.TempDir()
+	cmd, _, stderr, kids := slowRun(t, out)
 	pid := cmd.Process.Pid
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
+	t.Run("the streamed history holds what the run did and check says it was cut off", func(t *testing.T) {
+		files, _ := filepath.Glob(filepath.Join(out, "gc-pause", "*", "history.jsonl"))
+		if len(files) != 1 {
+			t.Fatalf("history files %v, want the one the killed run streamed", files)
+		}
+		h, err := history.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		granted := false
+		for _, op := range h.Ops {
+			granted = granted || (op.F == history.Acquire && op.Type == history.OK && op.Client == "w1")
+		}
+		if !h.Cut || !granted {
+			t.Fatalf("cut %v, w1 granted %v in %d ops: want a cut history holding w1's grant", h.Cut, granted, len(h.Ops))
+		}
+		check := exec.Command(locksimBinary(t), "check", filepath.Dir(files[0]))
+		b, _ := check.CombinedOutput()
+		if code := check.ProcessState.ExitCode(); code != exitUnknown || !strings.Contains(string(b), "cut off") {
+			t.Errorf("check exited %d, want %d (unknown) saying the run was cut off:\n%s", code, exitUnknown, b)
+		}
+	})
 	t.Run("every redis-server child dies within 3 s", func(t *testing.T) {
 		deadline := time.Now().Add(3 * time.Second)
 		for len(alive(kids)) > 0 && time.Now().Before(deadline) {
