@@ -203,11 +203,24 @@ func TestAdapterOptions(t *testing.T) {
 }
 
 func TestAboutSaysClientClockFaultsDoNotReachTheAdapters(t *testing.T) {
-	for _, name := range []string{"redsync", "redislock"} {
-		t.Run(name+"'s description says so", func(t *testing.T) {
-			if !strings.Contains(clients.About(name), "client clock faults (jumps, skew) do not reach it") {
-				t.Errorf("About(%q) = %q", name, clients.About(name))
+	immune := 0
+	for _, a := range clients.All() {
+		if a.Traits.ClientClock || a.Traits.LockFree {
+			continue // lock-free algorithms hold nothing a clock could time
+		}
+		immune++
+		t.Run(a.Name+"'s description says client clock faults do not reach it", func(t *testing.T) {
+			if !strings.Contains(a.About, "client clock faults (jumps, skew) do not reach it") {
+				t.Errorf("About(%q) = %q", a.Name, a.About)
 			}
 		})
+	}
+	for _, name := range []string{"redsync", "redislock"} {
+		if a, _ := clients.Lookup(name); a.Traits.ClientClock {
+			t.Errorf("%s reads time with Go's monotonic clock, but its traits say client clock faults reach it", name)
+		}
+	}
+	if immune < 2 {
+		t.Errorf("%d algorithms are immune to client clock faults, want at least redsync and redislock", immune)
 	}
 }

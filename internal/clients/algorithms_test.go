@@ -351,8 +351,12 @@ func TestControls(t *testing.T) {
 	})
 	t.Run("the lock-free algorithms are known as lock-free and the locks are not", func(t *testing.T) {
 		for name, want := range map[string]bool{"atomic-lua": true, "idempotency-key": true, "safe": false, "no-lock": false, "control-mutex": false} {
-			if got := clients.LockFree(name); got != want {
-				t.Errorf("LockFree(%q) = %v, want %v", name, got, want)
+			a, ok := clients.Lookup(name)
+			if !ok {
+				t.Fatalf("%s is not registered", name)
+			}
+			if got := a.Traits.LockFree; got != want {
+				t.Errorf("%s: Traits.LockFree = %v, want %v", name, got, want)
 			}
 		}
 	})

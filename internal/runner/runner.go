@@ -84,7 +84,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names, applied: o.applied}
 	r.scale = sc.TimeScale
 	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency)
-	r.lockFree = clients.LockFree(sc.Algorithm)
+	algo, _ := clients.Lookup(sc.Algorithm) // the parser refused unregistered names
+	r.lockFree = algo.Traits.LockFree
 	r.shared = clients.NewShared()
 	plan, err := faults.NewPlan(sc, o.Seed, cl.NodeNames(), names)
 	if err != nil {
