@@ -18,8 +18,6 @@ var (
 	Events       = []string{EventAcquired, EventGrantedBy}
 	// crashPoints are the points a crash-client fault can name.
 	crashPoints = []string{PointAfterAcquire, PointBeforeWrite, PointBeforeRelease, PointInAcquire}
-	// FencedAlgorithms hand out fencing tokens.
-	FencedAlgorithms = []string{"fenced", "redlock-fenced"}
 
 	nemesisFields = []string{"interval", "duration", "faults", "start"}
 	whenFields    = []string{"client", "event", "node"}
