@@ -133,7 +133,7 @@ func TestBrowser(t *testing.T) {
 		if i >= 3 {
 			break
 		}
-		for _, lang := range Languages {
+		for _, lang := range Languages() {
 			in := c.in
 			in.Lang = lang
 			in.Porcupine = porcupineView(in.History)

@@ -708,8 +708,9 @@ var messages = map[string]map[string]string{
 	},
 }
 
-// Languages are the languages the report can be written in.
-var Languages = []string{"en", "vi"}
+// Languages are the languages the report can be written in, as a fresh
+// slice.
+func Languages() []string { return []string{"en", "vi"} }
 
 // tr formats the message key in lang, falling back to English, then to the
 // key itself so a missing message is visible rather than silent.

@@ -74,7 +74,7 @@ func shipped() []struct {
 
 func TestNarrativeGolden(t *testing.T) {
 	for _, c := range shipped() {
-		for _, lang := range Languages {
+		for _, lang := range Languages() {
 			t.Run("the "+c.name+" story in "+lang+" matches its golden file", func(t *testing.T) {
 				in := c.in
 				in.Lang = lang
@@ -215,7 +215,7 @@ func pngSize(t *testing.T, path string) (int, int) {
 func TestPNGs(t *testing.T) {
 	keep := os.Getenv("LOCKSIM_REPORT_KEEP")
 	for _, c := range shipped() {
-		for _, lang := range Languages {
+		for _, lang := range Languages() {
 			in := c.in
 			in.Lang = lang
 			dir := t.TempDir()
@@ -399,7 +399,7 @@ func TestWriteSuite(t *testing.T) {
 		}
 		runs = append(runs, res)
 	}
-	for _, lang := range Languages {
+	for _, lang := range Languages() {
 		if err := WriteSuite(out, runs, lang); err != nil {
 			t.Fatal(err)
 		}
