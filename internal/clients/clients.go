@@ -1,6 +1,13 @@
 // Package clients holds the lock algorithms behind one interface, [Locker],
 // the extension point for third-party lock libraries (design §5).
 //
+// Each algorithm is registered once, as an [Algorithm]: its name, a
+// one-line description, its constructor and its [Traits] (fenced,
+// lock-free, semaphore, the workloads it runs, library adapter, single- or
+// multi-node, whether client clock faults reach it). The scenario parser,
+// the runner and `locksim list` read the registration ([Lookup], [All]);
+// nothing else lists algorithms. [Register] adds one.
+//
 // An algorithm reads time only through its client's [Clock], so a clock fault
 // injected on a client reaches its validity computations. Durations handed to
 // an algorithm (TTL, timeouts) are wall time: the runner has already divided
