@@ -50,8 +50,12 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ALGORITHMS\t")
-	for _, n := range clients.Names() {
-		fmt.Fprintf(tw, "  %s\t%s\n", n, clients.About(n))
+	for _, a := range clients.All() {
+		about := a.About
+		if t := a.Traits.String(); t != "" {
+			about = "[" + t + "] " + about
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", a.Name, about)
 	}
 	fmt.Fprintln(tw, "WORKLOADS\t")
 	for _, n := range scenario.Workloads {

@@ -3,6 +3,8 @@ package clients_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -32,10 +34,11 @@ func TestConformanceOfNewAlgorithms(t *testing.T) {
 
 // gate is a test pause gate: Point blocks while held.
 type gate struct {
-	mu     sync.Mutex
-	block  chan struct{}
-	err    error
-	points []string
+	mu       sync.Mutex
+	block    chan struct{}
+	err      error
+	points   []string
+	renewals []renewal
 }
 
 func (g *gate) Point(ctx context.Context, point string) error {
@@ -84,6 +87,40 @@ func lostWithin(l clients.Lease, d time.Duration) bool {
 	}
 }
 
+// renewal is one renewal a watchdog reported to its gate (RenewRecorder).
+type renewal struct {
+	invoke, done time.Time
+	err          error
+}
+
+// Renewing records a renewal's start and, through done, its outcome.
+func (g *gate) Renewing(clients.Lease) func(error) {
+	invoke := time.Now()
+	return func(err error) {
+		g.mu.Lock()
+		g.renewals = append(g.renewals, renewal{invoke: invoke, done: time.Now(), err: err})
+		g.mu.Unlock()
+	}
+}
+
+func (g *gate) renewed() []renewal {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.renewals)
+}
+
+// settle bounds a wait for something that must happen (a loss reported,
+// a key expired) however loaded the machine is.
+const settle = 10 * time.Second
+
+// margin is how far the tests trust their clock against Redis's expiry.
+const margin = 10 * time.Millisecond
+
+// TestWatchdog judges every claim by what certainly happened: a renewal
+// that succeeded proves the key was the lease's when it ran and keeps it
+// until its invocation + TTL; a renewal that timed out (a loaded machine
+// makes the 100 ms renewal timeout) is an unknown outcome that makes the
+// watchdog give the lease up, as designed, and the run is tried again.
 func TestWatchdog(t *testing.T) {
 	c := clientstest.StartCluster(t, 1, 2)
 	const ttl = 300 * time.Millisecond
@@ -97,27 +134,71 @@ func TestWatchdog(t *testing.T) {
 		return l
 	}
 	t.Run("the renewer keeps the lease alive for several TTLs and the lease is not lost", func(t *testing.T) {
-		a, b := build(t, 0, nil), build(t, 1, nil)
-		l, err := a.Acquire(ctx(t), "wd-keep")
-		if err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(3 * ttl)
-		if _, err := b.Acquire(ctx(t), "wd-keep"); !errors.Is(err, clients.ErrNotAcquired) {
-			t.Fatalf("second client after 3×TTL: err = %v, want ErrNotAcquired (renewed)", err)
-		}
-		if lostWithin(l, 0) {
-			t.Fatal("lease reported lost while renewals succeed")
-		}
-		if err := a.Release(ctx(t), l); err != nil {
-			t.Fatalf("release: %v", err)
-		}
-		if lostWithin(l, ttl) {
-			t.Fatal("a released lease was reported lost: the renewer did not stop")
-		}
+		try := 0
+		clientstest.Conclusively(t, func() string {
+			try++
+			key := fmt.Sprintf("wd-keep-%d", try)
+			g := &gate{}
+			a, b := build(t, 0, g), build(t, 1, nil)
+			invoke := time.Now()
+			l, err := a.Acquire(ctx(t), key)
+			if clientstest.Unknown(err) {
+				return fmt.Sprintf("acquire: %v", err)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Release(ctx(t), l)
+			time.Sleep(3 * ttl)
+			lb, err := b.Acquire(ctx(t), key)
+			done := time.Now()
+			if err == nil {
+				defer b.Release(ctx(t), lb)
+			}
+			// A lost lease has its failed renewal recorded already.
+			lost := lostWithin(l, 0)
+			// The lease certainly lived until the last renewal that
+			// succeeded + TTL; a failed one ends the renewals.
+			live := invoke.Add(ttl - margin)
+			var failed *renewal
+			for _, r := range g.renewed() {
+				if r.err != nil {
+					failed = &r
+					break
+				}
+				live = r.invoke.Add(ttl - margin)
+			}
+			switch {
+			case failed != nil && clientstest.Unknown(failed.err):
+				return fmt.Sprintf("a renewal had an unknown outcome (%v) and the watchdog gave the lease up", failed.err)
+			case failed != nil && failed.done.Before(live):
+				t.Fatalf("a renewal of a lease that certainly lived failed: %v", failed.err)
+			case failed != nil:
+				return fmt.Sprintf("the renewals fell behind the TTL; the last failed with %v", failed.err)
+			case lost:
+				t.Fatal("lease reported lost while renewals succeed")
+			case err == nil && done.Before(live):
+				t.Fatalf("second client granted after 3×TTL while every renewal succeeded in time")
+			case err == nil:
+				return "the renewals fell behind the TTL"
+			case clientstest.Unknown(err):
+				return fmt.Sprintf("second acquire: %v", err)
+			case !errors.Is(err, clients.ErrNotAcquired):
+				t.Fatalf("second client after 3×TTL: err = %v, want ErrNotAcquired (renewed)", err)
+			}
+			if err := a.Release(ctx(t), l); clientstest.Unknown(err) {
+				return fmt.Sprintf("release: %v", err)
+			} else if err != nil {
+				t.Fatalf("release: %v", err)
+			}
+			if lostWithin(l, ttl) {
+				t.Fatal("a released lease was reported lost: the renewer did not stop")
+			}
+			return ""
+		})
 	})
 	t.Run("a renewal that finds the key gone tells the job the lease is lost", func(t *testing.T) {
-		a := build(t, 0, nil)
+		g := &gate{}
+		a := build(t, 0, g)
 		l, err := a.Acquire(ctx(t), "wd-gone")
 		if err != nil {
 			t.Fatal(err)
@@ -125,52 +206,88 @@ func TestWatchdog(t *testing.T) {
 		if err := c.Direct(0).Del(ctx(t), "wd-gone").Err(); err != nil {
 			t.Fatal(err)
 		}
-		if !lostWithin(l, ttl) {
-			t.Fatal("lease not reported lost within one TTL after its key was deleted")
+		deleted := time.Now()
+		if !lostWithin(l, settle) {
+			t.Fatalf("lease not reported lost within %v after its key was deleted", settle)
+		}
+		// The first renewal that started after the deletion is the one
+		// that told: none after it succeeded.
+		for _, r := range g.renewed() {
+			if r.invoke.After(deleted) && r.err == nil {
+				t.Errorf("a renewal %v after the key was deleted succeeded", r.invoke.Sub(deleted))
+			}
 		}
 	})
 	t.Run("a held renewer (paused client, starved renewals) lets the key expire and reports the loss on thaw", func(t *testing.T) {
-		g := &gate{}
-		a, b := build(t, 0, g), build(t, 1, nil)
-		l, err := a.Acquire(ctx(t), "wd-paused")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.hold()
-		time.Sleep(ttl + ttl/2)
-		lb, err := b.Acquire(ctx(t), "wd-paused")
-		if err != nil {
-			t.Fatalf("acquire after the held renewer let the key expire: %v", err)
-		}
-		if lostWithin(l, 0) {
-			t.Fatal("lost reported while the renewer was held: it must not run")
-		}
-		g.thaw()
-		if !lostWithin(l, ttl) {
-			t.Fatal("after the thaw the renewal found another owner but the lease was not reported lost")
-		}
-		_ = b.Release(ctx(t), lb)
+		// The gate is held before the acquire, so not one renewal runs:
+		// the key expires a TTL after it was set, however late b comes.
+		try := 0
+		clientstest.Conclusively(t, func() string {
+			try++
+			key := fmt.Sprintf("wd-paused-%d", try)
+			g := &gate{}
+			a, b := build(t, 0, g), build(t, 1, nil)
+			g.hold()
+			l, err := a.Acquire(ctx(t), key)
+			if clientstest.Unknown(err) {
+				g.thaw()
+				return fmt.Sprintf("acquire: %v", err)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(ttl + ttl/2)
+			lb, err := b.Acquire(ctx(t), key)
+			if clientstest.Unknown(err) {
+				g.thaw()
+				return fmt.Sprintf("second acquire: %v", err)
+			} else if err != nil {
+				t.Fatalf("acquire after the held renewer let the key expire: %v", err)
+			}
+			defer b.Release(ctx(t), lb)
+			if lostWithin(l, 0) {
+				t.Fatal("lost reported while the renewer was held: it must not run")
+			}
+			g.thaw()
+			if !lostWithin(l, settle) {
+				t.Fatal("after the thaw the renewal found another owner but the lease was not reported lost")
+			}
+			if rs := g.renewed(); len(rs) != 1 || !errors.Is(rs[0].err, clients.ErrNotHeld) {
+				t.Errorf("renewals after the thaw: %+v, want one that found another owner (ErrNotHeld)", rs)
+			}
+			return ""
+		})
 	})
 }
 
 func TestSetnxExpireCrashBetweenCommandsLeavesAKeyWithoutTTL(t *testing.T) {
 	c := clientstest.StartCluster(t, 1, 1)
 	cfg := c.Config(0, 300*time.Millisecond)
-	cfg.Gate = &gate{err: errors.New("crashed")}
+	crashed := errors.New("crashed")
+	cfg.Gate = &gate{err: crashed}
 	l, err := clients.New("setnx-expire", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Acquire(ctx(t), "s24"); err == nil || errors.Is(err, clients.ErrNotAcquired) {
-		t.Fatalf("acquire that crashed after SETNX: err = %v, want an unknown outcome", err)
-	}
-	pttl, err := c.Direct(0).PTTL(ctx(t), "s24").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pttl != -1 {
-		t.Fatalf("PTTL after a crash between SETNX and PEXPIRE = %v, want -1 (no expiry)", pttl)
-	}
+	try := 0
+	clientstest.Conclusively(t, func() string {
+		try++
+		key := fmt.Sprintf("s24-%d", try)
+		_, err := l.Acquire(ctx(t), key)
+		switch {
+		case err == nil || errors.Is(err, clients.ErrNotAcquired):
+			t.Fatalf("acquire that crashed after SETNX: err = %v, want an unknown outcome", err)
+		case !errors.Is(err, crashed):
+			return fmt.Sprintf("the SETNX itself had an unknown outcome, so the crash point was never reached: %v", err)
+		}
+		pttl, err := c.Direct(0).PTTL(ctx(t), key).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pttl != -1 {
+			t.Fatalf("PTTL after a crash between SETNX and PEXPIRE = %v, want -1 (no expiry)", pttl)
+		}
+		return ""
+	})
 }
 
 func TestSemaphore(t *testing.T) {
@@ -197,40 +314,89 @@ func testSemaphore(t *testing.T, alg string) {
 	// per millisecond here, or a third caller could rank ahead (the flaw
 	// TestOnlyTheFairSemaphoreKeepsALateCallerWithAnEarlierClockOut shows).
 	nextMs := func() { time.Sleep(2 * time.Millisecond) }
+	// A holder is timed out TTL after its acquire's timestamp, taken on
+	// the (here correct) client clock after the acquire was invoked: a
+	// refusal is only owed while the first holder certainly has not timed
+	// out. Unknown outcomes (timeouts) prove nothing; the run is tried
+	// again with a fresh key.
 	t.Run("two permits admit two clients and refuse the third", func(t *testing.T) {
-		l0, err0 := sems[0].Acquire(ctx(t), "sem-a")
-		nextMs()
-		l1, err1 := sems[1].Acquire(ctx(t), "sem-a")
-		if err0 != nil || err1 != nil {
-			t.Fatalf("first two acquires: %v, %v", err0, err1)
-		}
-		nextMs()
-		if _, err := sems[2].Acquire(ctx(t), "sem-a"); !errors.Is(err, clients.ErrNotAcquired) {
-			t.Fatalf("third acquire: err = %v, want ErrNotAcquired", err)
-		}
-		if err := sems[0].Release(ctx(t), l0); err != nil {
-			t.Fatalf("release: %v", err)
-		}
-		l2, err := sems[2].Acquire(ctx(t), "sem-a")
-		if err != nil {
-			t.Fatalf("acquire after a release: %v", err)
-		}
-		_ = sems[1].Release(ctx(t), l1)
-		_ = sems[2].Release(ctx(t), l2)
+		try := 0
+		clientstest.Conclusively(t, func() string {
+			try++
+			key := fmt.Sprintf("sem-a-%d", try)
+			invoke := time.Now()
+			l0, err0 := sems[0].Acquire(ctx(t), key)
+			nextMs()
+			l1, err1 := sems[1].Acquire(ctx(t), key)
+			defer sems[0].Release(ctx(t), l0)
+			defer sems[1].Release(ctx(t), l1)
+			if clientstest.Unknown(err0) || clientstest.Unknown(err1) {
+				return fmt.Sprintf("first two acquires: %v, %v", err0, err1)
+			}
+			if err0 != nil || err1 != nil {
+				t.Fatalf("first two acquires: %v, %v", err0, err1)
+			}
+			nextMs()
+			l2, err := sems[2].Acquire(ctx(t), key)
+			done := time.Now()
+			switch {
+			case err == nil:
+				_ = sems[2].Release(ctx(t), l2)
+				if done.Before(invoke.Add(ttl - margin)) {
+					t.Fatalf("third acquire admitted while both holders certainly held a permit")
+				}
+				return fmt.Sprintf("the third acquire came back %v after the first, when its holder may have timed out", done.Sub(invoke))
+			case clientstest.Unknown(err):
+				return fmt.Sprintf("third acquire: %v", err)
+			case !errors.Is(err, clients.ErrNotAcquired):
+				t.Fatalf("third acquire: err = %v, want ErrNotAcquired", err)
+			}
+			if err := sems[0].Release(ctx(t), l0); clientstest.Unknown(err) {
+				return fmt.Sprintf("release: %v", err)
+			} else if err != nil && time.Now().Before(invoke.Add(ttl-margin)) {
+				t.Fatalf("release: %v", err)
+			}
+			l2, err = sems[2].Acquire(ctx(t), key)
+			if clientstest.Unknown(err) {
+				return fmt.Sprintf("acquire after a release: %v", err)
+			} else if err != nil {
+				t.Fatalf("acquire after a release: %v", err)
+			}
+			_ = sems[2].Release(ctx(t), l2)
+			return ""
+		})
 	})
 	t.Run("a holder older than the timeout is purged by the next acquire, and its release reports ErrNotHeld", func(t *testing.T) {
-		l0, _ := sems[0].Acquire(ctx(t), "sem-b")
-		l1, _ := sems[1].Acquire(ctx(t), "sem-b")
-		time.Sleep(ttl + 100*time.Millisecond)
-		l2, err := sems[2].Acquire(ctx(t), "sem-b")
-		if err != nil {
-			t.Fatalf("acquire after both holders timed out: %v", err)
-		}
-		if err := sems[0].Release(ctx(t), l0); !errors.Is(err, clients.ErrNotHeld) {
-			t.Fatalf("purged holder's release: err = %v, want ErrNotHeld", err)
-		}
-		_ = sems[1].Release(ctx(t), l1)
-		_ = sems[2].Release(ctx(t), l2)
+		// Time only moves on: however late the machine runs the steps,
+		// both holders are past their timeout when the third comes.
+		try := 0
+		clientstest.Conclusively(t, func() string {
+			try++
+			key := fmt.Sprintf("sem-b-%d", try)
+			l0, err0 := sems[0].Acquire(ctx(t), key)
+			l1, err1 := sems[1].Acquire(ctx(t), key)
+			if clientstest.Unknown(err0) || clientstest.Unknown(err1) {
+				return fmt.Sprintf("first two acquires: %v, %v", err0, err1)
+			}
+			if err0 != nil || err1 != nil {
+				t.Fatalf("first two acquires: %v, %v", err0, err1)
+			}
+			time.Sleep(ttl + 100*time.Millisecond)
+			l2, err := sems[2].Acquire(ctx(t), key)
+			if clientstest.Unknown(err) {
+				return fmt.Sprintf("third acquire: %v", err)
+			} else if err != nil {
+				t.Fatalf("acquire after both holders timed out: %v", err)
+			}
+			defer sems[2].Release(ctx(t), l2)
+			if err := sems[0].Release(ctx(t), l0); clientstest.Unknown(err) {
+				return fmt.Sprintf("purged holder's release: %v", err)
+			} else if !errors.Is(err, clients.ErrNotHeld) {
+				t.Fatalf("purged holder's release: err = %v, want ErrNotHeld", err)
+			}
+			_ = sems[1].Release(ctx(t), l1)
+			return ""
+		})
 	})
 }
 
@@ -351,8 +517,12 @@ func TestControls(t *testing.T) {
 	})
 	t.Run("the lock-free algorithms are known as lock-free and the locks are not", func(t *testing.T) {
 		for name, want := range map[string]bool{"atomic-lua": true, "idempotency-key": true, "safe": false, "no-lock": false, "control-mutex": false} {
-			if got := clients.LockFree(name); got != want {
-				t.Errorf("LockFree(%q) = %v, want %v", name, got, want)
+			a, ok := clients.Lookup(name)
+			if !ok {
+				t.Fatalf("%s is not registered", name)
+			}
+			if got := a.Traits.LockFree; got != want {
+				t.Errorf("%s: Traits.LockFree = %v, want %v", name, got, want)
 			}
 		}
 	})

@@ -1,6 +1,13 @@
 // Package clients holds the lock algorithms behind one interface, [Locker],
 // the extension point for third-party lock libraries (design §5).
 //
+// Each algorithm is registered once, as an [Algorithm]: its name, a
+// one-line description, its constructor and its [Traits] (fenced,
+// lock-free, semaphore, the workloads it runs, library adapter, single- or
+// multi-node, whether client clock faults reach it). The scenario parser,
+// the runner and `locksim list` read the registration ([Lookup], [All]);
+// nothing else lists algorithms. [Register] adds one.
+//
 // An algorithm reads time only through its client's [Clock], so a clock fault
 // injected on a client reaches its validity computations. Durations handed to
 // an algorithm (TTL, timeouts) are wall time: the runner has already divided
@@ -13,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -127,33 +133,9 @@ type RenewRecorder interface {
 	Renewing(l Lease) (done func(err error))
 }
 
-// constructors maps algorithm names to constructors; `locksim list` and
-// scenario validation read the same names.
-var constructors = map[string]struct {
-	about string
-	build func(Config) (Locker, error)
-}{
-	"naive":           {"SET NX PX to acquire, plain DEL to release (can delete another client's lock)", newNaive},
-	"safe":            {"random owner token, compare-and-delete Lua release (redis.io distlock, single instance)", newSafe},
-	"fenced":          {"safe lock whose acquire script also INCRs a fence counter: a fencing token per grant (Kleppmann 2016)", newFenced},
-	"redlock":         {"Redlock on N masters: quorum N/2+1, validity = TTL − elapsed − drift on the client clock (redis.io distlock)", newRedlock},
-	"redlock-nocheck": {"Redlock without the post-acquire validity check (the mistake node-redlock shipped)", newRedlockNoCheck},
-	"redsync":         {aboutRedsync, newRedsync},
-	"redislock":       {aboutRedislock, newRedislock},
-	"redlock-fenced":  {"Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)", newRedlockFenced},
-	"watchdog":        {"safe lock plus a renewer that extends the lease every TTL/3 with compare-and-pexpire and tells the job when a renewal fails (Redisson's watchdog)", newWatchdog},
-	"setnx-expire":    {"SETNX, then a separate PEXPIRE: the non-atomic acquire; a crash in between leaves a key that never expires (S24)", newSetnxExpire},
-	"semaphore":       {"basic sorted-set semaphore of N permits ranked by client-clock timestamps: ZREMRANGEBYSCORE expired, ZADD, ZRANK < N (Redis in Action 6.3.1); a later caller with an earlier timestamp can rank ahead of holders", newSemaphore},
-	"fair-semaphore":  {"fair semaphore of N permits: a counter gives each caller its place in line after every holder; timestamps only time holders out (Redis in Action 6.3.2)", newFairSemaphore},
-	"atomic-lua":      {"no lock: one Lua script checks the stock and decrements it atomically on Redis (lesson 48, S18)", newLockFree("atomic-lua")},
-	"idempotency-key": {"no lock: each charge carries the invoice as an idempotency key; the gateway refuses a second charge with the same key (lesson 48, S19)", newLockFree("idempotency-key")},
-	"control-mutex":   {"positive control: one in-process mutex shared by every client of the run, no Redis; correct by construction", newControlMutex},
-	"no-lock":         {"negative control: Acquire always succeeds at once; no mutual exclusion at all", newNoLock},
-}
-
-// New builds the named algorithm.
+// New builds the named registered algorithm for one client.
 func New(name string, c Config) (Locker, error) {
-	k, ok := constructors[name]
+	a, ok := Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown algorithm %q (known: %v)", name, Names())
 	}
@@ -169,21 +151,8 @@ func New(name string, c Config) (Locker, error) {
 	if c.Rand == nil {
 		return nil, fmt.Errorf("algorithm %s: no random source", name)
 	}
-	return k.build(c)
+	return a.New(c)
 }
-
-// Names lists the algorithms, sorted.
-func Names() []string {
-	out := make([]string, 0, len(constructors))
-	for n := range constructors {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// About is the one-line description of an algorithm.
-func About(name string) string { return constructors[name].about }
 
 // newToken draws a 128-bit owner token as 32 hex digits.
 func newToken(r *rand.Rand) string {

@@ -3,11 +3,14 @@ package clients_test
 import (
 	"testing"
 
+	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/clients/clientstest"
 )
 
 // TestConformance runs the conformance suite on every built-in algorithm
-// and every adapter, on real Redis through locksim's proxies.
+// and every adapter, on real Redis through locksim's proxies. Whether a
+// lease must carry fencing tokens comes from the algorithm's registered
+// traits.
 func TestConformance(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -16,17 +19,39 @@ func TestConformance(t *testing.T) {
 	}{
 		{"naive (known to release another client's lock)", "naive", clientstest.Expect{UnsafeRelease: true}},
 		{"safe", "safe", clientstest.Expect{}},
-		{"fenced", "fenced", clientstest.Expect{Fencing: true}},
+		{"fenced", "fenced", clientstest.Expect{}},
 		{"redlock on five nodes", "redlock", clientstest.Expect{Nodes: 5}},
 		{"redlock-nocheck on five nodes", "redlock-nocheck", clientstest.Expect{Nodes: 5}},
+		{"redlock-fenced on five nodes", "redlock-fenced", clientstest.Expect{Nodes: 5}},
 		{"the redsync adapter on one node", "redsync", clientstest.Expect{}},
 		{"the redsync adapter on five nodes", "redsync", clientstest.Expect{Nodes: 5}},
 		{"the redislock adapter", "redislock", clientstest.Expect{}},
 	}
+	// Registered algorithms the suite does not fit, and what tests them.
+	elsewhere := map[string]string{
+		"watchdog":       "TestWatchdog (its renewer keeps leases alive by design)",
+		"setnx-expire":   "TestConformanceOfNewAlgorithms",
+		"semaphore":      "TestSemaphore (admits N, not one)",
+		"fair-semaphore": "TestSemaphore (admits N, not one)",
+		"control-mutex":  "TestControls (no Redis)",
+		"no-lock":        "TestControls (no mutual exclusion)",
+	}
+	covered := map[string]bool{}
 	for _, tt := range tests {
+		a, ok := clients.Lookup(tt.algorithm)
+		if !ok {
+			t.Fatalf("%s is not registered", tt.algorithm)
+		}
+		covered[tt.algorithm] = true
+		tt.expect.Fencing = a.Traits.Fenced
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			clientstest.Run(t, clientstest.Algorithm(tt.algorithm), tt.expect)
 		})
+	}
+	for _, a := range clients.All() {
+		if !covered[a.Name] && elsewhere[a.Name] == "" && !a.Traits.LockFree {
+			t.Errorf("registered algorithm %s takes a lock but no conformance run covers it", a.Name)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
@@ -17,10 +16,31 @@ type noLock struct {
 	cfg  Config
 }
 
+var noLockAlgorithm = Algorithm{
+	Name:   "no-lock",
+	About:  "negative control: Acquire always succeeds at once; no mutual exclusion at all",
+	New:    newNoLock,
+	Traits: Traits{Control: true, ClientClock: true},
+}
+
+var atomicLuaAlgorithm = Algorithm{
+	Name:   "atomic-lua",
+	About:  "no lock: one Lua script checks the stock and decrements it atomically on Redis (lesson 48, S18)",
+	New:    newLockFree("atomic-lua"),
+	Traits: Traits{LockFree: true, Workloads: []string{"inventory"}},
+}
+
+var idempotencyKeyAlgorithm = Algorithm{
+	Name:   "idempotency-key",
+	About:  "no lock: each charge carries the invoice as an idempotency key; the gateway refuses a second charge with the same key (lesson 48, S19)",
+	New:    newLockFree("idempotency-key"),
+	Traits: Traits{LockFree: true, IdempotencyKey: true, Workloads: []string{"payment"}},
+}
+
 func newNoLock(c Config) (Locker, error) { return &noLock{name: "no-lock", cfg: c}, nil }
 
 // newLockFree builds the placeholder Locker of an algorithm that takes no
-// lock at all (the runner never calls it; see LockFree).
+// lock at all (the runner never calls it; see Traits.LockFree).
 func newLockFree(name string) func(Config) (Locker, error) {
 	return func(c Config) (Locker, error) { return &noLock{name: name, cfg: c}, nil }
 }
@@ -34,13 +54,6 @@ func (n *noLock) Acquire(_ context.Context, key string) (Lease, error) {
 
 // Release does nothing and succeeds.
 func (n *noLock) Release(context.Context, Lease) error { return nil }
-
-// LockFree reports whether the algorithm takes no lock at all: the
-// workload's own resource (a Lua script, an idempotency key) keeps it safe,
-// and the runner records no acquire or release for it.
-func LockFree(name string) bool {
-	return slices.Contains([]string{"atomic-lua", "idempotency-key"}, name)
-}
 
 // Shared is the in-process state every client of one run shares: the
 // control-mutex's table of holders.
@@ -61,6 +74,13 @@ var defaultShared = NewShared()
 type controlMutex struct {
 	cfg    Config
 	shared *Shared
+}
+
+var controlMutexAlgorithm = Algorithm{
+	Name:   "control-mutex",
+	About:  "positive control: one in-process mutex shared by every client of the run, no Redis; correct by construction",
+	New:    newControlMutex,
+	Traits: Traits{Control: true, ClientClock: true},
 }
 
 func newControlMutex(c Config) (Locker, error) {

@@ -41,6 +41,16 @@ type redislockLocker struct {
 	locks map[string]*redislock.Lock
 }
 
+// redislockAlgorithm wraps one connection (one node only) and tracks no
+// validity (no drift factor); its monotonic clock keeps client clock faults
+// away.
+var redislockAlgorithm = Algorithm{
+	Name:   "redislock",
+	About:  aboutRedislock,
+	New:    newRedislock,
+	Traits: Traits{Library: true, SingleNode: true},
+}
+
 func newRedislock(c Config) (Locker, error) {
 	sc, ok := c.Nodes[0].Cmd.(redis.Scripter)
 	if !ok {

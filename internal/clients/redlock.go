@@ -41,6 +41,27 @@ type redlock struct {
 	fenced bool
 }
 
+var redlockAlgorithm = Algorithm{
+	Name:   "redlock",
+	About:  "Redlock on N masters: quorum N/2+1, validity = TTL − elapsed − drift on the client clock (redis.io distlock)",
+	New:    newRedlock,
+	Traits: Traits{MultiNode: true, ClientClock: true},
+}
+
+var redlockFencedAlgorithm = Algorithm{
+	Name:   "redlock-fenced",
+	About:  "Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)",
+	New:    newRedlockFenced,
+	Traits: Traits{Fenced: true, MultiNode: true, ClientClock: true},
+}
+
+var redlockNoCheckAlgorithm = Algorithm{
+	Name:   "redlock-nocheck",
+	About:  "Redlock without the post-acquire validity check (the mistake node-redlock shipped)",
+	New:    newRedlockNoCheck,
+	Traits: Traits{MultiNode: true, ClientClock: true},
+}
+
 func newRedlock(c Config) (Locker, error) {
 	return &redlock{name: "redlock", cfg: c, checkValidity: true}, nil
 }

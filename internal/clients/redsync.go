@@ -130,6 +130,15 @@ func (c loggedConn) Eval(script *redsyncredis.Script, keysAndArgs ...any) (any, 
 	return v, err
 }
 
+// redsyncAlgorithm takes a library block with a drift factor, on 1 or 5
+// nodes; its monotonic clock keeps client clock faults away.
+var redsyncAlgorithm = Algorithm{
+	Name:   "redsync",
+	About:  aboutRedsync,
+	New:    newRedsync,
+	Traits: Traits{Library: true, DriftFactor: true, MultiNode: true},
+}
+
 func newRedsync(c Config) (Locker, error) {
 	seen := newGrantLog()
 	pools := make([]redsyncredis.Pool, len(c.Nodes))

@@ -63,6 +63,22 @@ type semaphore struct {
 	fair    bool
 }
 
+// semaphoreAlgorithm runs the semaphore workload only; the fair one runs
+// every workload.
+var semaphoreAlgorithm = Algorithm{
+	Name:   "semaphore",
+	About:  "basic sorted-set semaphore of N permits ranked by client-clock timestamps: ZREMRANGEBYSCORE expired, ZADD, ZRANK < N (Redis in Action 6.3.1); a later caller with an earlier timestamp can rank ahead of holders",
+	New:    newSemaphore,
+	Traits: Traits{Semaphore: true, Workloads: []string{workloadSemaphore}, ClientClock: true},
+}
+
+var fairSemaphoreAlgorithm = Algorithm{
+	Name:   "fair-semaphore",
+	About:  "fair semaphore of N permits: a counter gives each caller its place in line after every holder; timestamps only time holders out (Redis in Action 6.3.2)",
+	New:    newFairSemaphore,
+	Traits: Traits{Semaphore: true, ClientClock: true},
+}
+
 func newSemaphore(c Config) (Locker, error) {
 	return &semaphore{cfg: c, node: c.Nodes[0], permits: max(c.Permits, 1)}, nil
 }

@@ -16,6 +16,13 @@ type setnxExpire struct {
 	node Node
 }
 
+var setnxExpireAlgorithm = Algorithm{
+	Name:   "setnx-expire",
+	About:  "SETNX, then a separate PEXPIRE: the non-atomic acquire; a crash in between leaves a key that never expires (S24)",
+	New:    newSetnxExpire,
+	Traits: Traits{ClientClock: true},
+}
+
 func newSetnxExpire(c Config) (Locker, error) {
 	return &setnxExpire{cfg: c, node: c.Nodes[0]}, nil
 }

@@ -34,6 +34,27 @@ type single struct {
 	cad    bool // release with compareAndDelete (else plain DEL)
 }
 
+var naiveAlgorithm = Algorithm{
+	Name:   "naive",
+	About:  "SET NX PX to acquire, plain DEL to release (can delete another client's lock)",
+	New:    newNaive,
+	Traits: Traits{ClientClock: true},
+}
+
+var safeAlgorithm = Algorithm{
+	Name:   "safe",
+	About:  "random owner token, compare-and-delete Lua release (redis.io distlock, single instance)",
+	New:    newSafe,
+	Traits: Traits{ClientClock: true},
+}
+
+var fencedAlgorithm = Algorithm{
+	Name:   "fenced",
+	About:  "safe lock whose acquire script also INCRs a fence counter: a fencing token per grant (Kleppmann 2016)",
+	New:    newFenced,
+	Traits: Traits{Fenced: true, ClientClock: true},
+}
+
 func newNaive(c Config) (Locker, error) {
 	return &single{name: "naive", cfg: c, node: c.Nodes[0]}, nil
 }

@@ -36,6 +36,13 @@ type watchdog struct {
 	stops map[string]context.CancelFunc
 }
 
+var watchdogAlgorithm = Algorithm{
+	Name:   "watchdog",
+	About:  "safe lock plus a renewer that extends the lease every TTL/3 with compare-and-pexpire and tells the job when a renewal fails (Redisson's watchdog)",
+	New:    newWatchdog,
+	Traits: Traits{ClientClock: true},
+}
+
 func newWatchdog(c Config) (Locker, error) {
 	// A renewal that takes longer than a renewal period counts as failed:
 	// the job hears of it while the key still has two periods to live.

@@ -53,15 +53,34 @@ func startCluster(t *testing.T, o Options) *Cluster {
 	return c
 }
 
-// testClient is a go-redis client with short timeouts and no retries, so a
-// cut link shows up as a timeout within about 200 ms.
+// settle bounds a wait for something that must happen (a healed link
+// answering, a restarted node serving) however loaded the machine is.
+const settle = 10 * time.Second
+
+// testClient is a go-redis client for commands that must succeed: its
+// timeouts are generous, so a loaded machine's scheduling delays do not
+// turn a working link into a failed test. No retries.
 func testClient(t *testing.T, addr string) *redis.Client {
+	t.Helper()
+	return newTestClient(t, addr, 5*time.Second)
+}
+
+// cutClient is a go-redis client for a link a test cuts: with short
+// timeouts and no retries, the cut shows up as a timeout within about
+// 200 ms. Load can only make that timeout come sooner; commands that must
+// succeed through it are retried with eventually.
+func cutClient(t *testing.T, addr string) *redis.Client {
+	t.Helper()
+	return newTestClient(t, addr, 200*time.Millisecond)
+}
+
+func newTestClient(t *testing.T, addr string, timeout time.Duration) *redis.Client {
 	t.Helper()
 	rc := redis.NewClient(&redis.Options{
 		Addr:            addr,
-		DialTimeout:     200 * time.Millisecond,
-		ReadTimeout:     200 * time.Millisecond,
-		WriteTimeout:    200 * time.Millisecond,
+		DialTimeout:     timeout,
+		ReadTimeout:     timeout,
+		WriteTimeout:    timeout,
 		MaxRetries:      -1,
 		DialerRetries:   1,
 		PoolSize:        2,

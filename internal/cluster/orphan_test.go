@@ -67,7 +67,7 @@ func TestNodesDieWithLocksim(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = cmd.Wait()
-		if err := eventually(3*time.Second, func() error {
+		if err := eventually(settle, func() error {
 			var ws syscall.WaitStatus
 			got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 			switch {

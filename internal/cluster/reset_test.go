@@ -42,7 +42,7 @@ func checkFresh(t *testing.T, c *Cluster) {
 			t.Errorf("link %s still has %v", l.Name(), ts)
 		}
 		rc := testClient(t, l.Addr())
-		if err := eventually(2*time.Second, func() error { return rc.Ping(ctx).Err() }); err != nil {
+		if err := eventually(settle, func() error { return rc.Ping(ctx).Err() }); err != nil {
 			t.Errorf("link %s: %v", l.Name(), err)
 		}
 	}
@@ -125,8 +125,8 @@ func TestExternalBackend(t *testing.T) {
 		t.Errorf("backend %q version %q", c.Backend(), c.RedisVersion())
 	}
 	ctx := context.Background()
-	w1n1 := testClient(t, c.LinkAddr("w1", 0))
-	if err := w1n1.Set(ctx, "k", "v", 0).Err(); err != nil {
+	w1n1 := cutClient(t, c.LinkAddr("w1", 0))
+	if err := eventually(settle, func() error { return w1n1.Set(ctx, "k", "v", 0).Err() }); err != nil {
 		t.Fatalf("through the external proxy: %v", err)
 	}
 	if err := c.Link("w1", 0).Cut(CutDrop, DirBoth); err != nil {

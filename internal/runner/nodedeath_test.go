@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/internal/cluster"
 )
 
@@ -34,8 +36,17 @@ workload:
 	}
 	defer cl.Close()
 	pid := cl.Node(0).PID()
+	// Kill n1 once a client holds the invoice's lock (it is inside its 1 s
+	// wall job then), not after a fixed sleep, which a loaded machine's
+	// slow start-up could make land before the workload began.
+	direct := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), MaxRetries: -1, DisableIdentity: true})
+	defer direct.Close()
 	go func() {
-		time.Sleep(300 * time.Millisecond) // w1 is inside its 1 s (wall) job
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if n, err := direct.Exists(ctx, "invoice-1").Result(); err == nil && n == 1 {
+				break
+			}
+		}
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}()
 	res, err := Run(ctx, sc, Options{Seed: 1, Cluster: cl})

@@ -91,7 +91,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names}
 	r.scale = sc.TimeScale
 	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency)
-	r.lockFree = clients.LockFree(sc.Algorithm)
+	algo, _ := clients.Lookup(sc.Algorithm) // the parser refused unregistered names
+	r.lockFree = algo.Traits.LockFree
 	r.shared = clients.NewShared()
 	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, o.Seed, faults.Topology{Nodes: cl.NodeNames(), Clients: names,
 		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D()})

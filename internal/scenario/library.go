@@ -1,14 +1,8 @@
 package scenario
 
 import (
-	"strings"
-
 	"gopkg.in/yaml.v3"
 )
-
-// LibraryAlgorithms are the adapters of third-party lock libraries; only
-// they take a library block.
-var LibraryAlgorithms = []string{"redsync", "redislock"}
 
 // libraryFields are the fields of a library block, in schema order.
 var libraryFields = []string{"tries", "retry_delay", "drift_factor", "refresh"}
@@ -43,9 +37,9 @@ type Library struct {
 // library reads the library block and checks the adapters' constraints
 // that hold with or without one.
 func (p *parser) library(root map[string]field, s Scenario) *Library {
-	isLib := contains(LibraryAlgorithms, s.Algorithm)
-	if n := root["nodes"].val; s.Algorithm == "redislock" && s.Nodes > 1 && n != nil {
-		p.errorf(n, "nodes", "redislock locks a single Redis node; use nodes: 1 (got %d)", s.Nodes)
+	traits := traitsOf(s.Algorithm)
+	if n := root["nodes"].val; traits.SingleNode && s.Nodes > 1 && n != nil {
+		p.errorf(n, "nodes", "%s locks a single Redis node; use nodes: 1 (got %d)", s.Algorithm, s.Nodes)
 	}
 	f := root["library"]
 	m := f.val
@@ -56,8 +50,8 @@ func (p *parser) library(root map[string]field, s Scenario) *Library {
 		p.errorf(m, "library", "must be a mapping like {tries: 1, retry_delay: 50ms, drift_factor: 0.01, refresh: 0s} (got %s)", describe(m))
 		return nil
 	}
-	if !isLib && s.Algorithm != "" {
-		p.errorf(f.key, "library", "library options apply only to the library adapters %s (got algorithm %s)", strings.Join(LibraryAlgorithms, ", "), s.Algorithm)
+	if !traits.Library && s.Algorithm != "" {
+		p.errorf(f.key, "library", "library options apply only to the library adapters %s (got algorithm %s)", libraryNames(), s.Algorithm)
 		return nil
 	}
 	lib := &Library{Tries: DefaultLibraryTries}
@@ -68,13 +62,13 @@ func (p *parser) library(root map[string]field, s Scenario) *Library {
 	lib.RetryDelay = p.nonNegDuration(fs["retry_delay"], "library.retry_delay", 0)
 	v, n, st := p.number(fs["drift_factor"], "library.drift_factor")
 	switch {
-	case st == good && s.Algorithm == "redislock":
-		p.errorf(n, "library.drift_factor", "redislock has no drift factor: it tracks no validity on the client (only redsync takes one)")
+	case st == good && s.Algorithm != "" && !traits.DriftFactor:
+		p.errorf(n, "library.drift_factor", "%s has no drift factor: it tracks no validity on the client (only %s takes one)", s.Algorithm, driftFactorNames())
 	case st == good && (v < 0 || v >= 1):
 		p.errorf(n, "library.drift_factor", "must be ≥ 0 and < 1 (got %s); redsync's validity is expiry − elapsed − expiry×drift_factor", clip(n.Value))
 	case st == good:
 		lib.DriftFactor = &v
-	case st == absent && s.Algorithm != "redislock":
+	case st == absent && traits.DriftFactor:
 		d := DefaultLibraryDriftFactor
 		lib.DriftFactor = &d
 	}

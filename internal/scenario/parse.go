@@ -19,13 +19,10 @@ import (
 	"github.com/locksim/locksim/internal/history"
 )
 
-// Known kinds. The CLI's `locksim list` and validation read the same tables.
+// Known kinds. The CLI's `locksim list` and validation read the same tables;
+// the algorithms are the registered ones (clients.Names).
 var (
-	Algorithms = []string{"naive", "safe", "fenced", "redlock", "redlock-nocheck", "redlock-fenced", "redsync", "redislock",
-		"watchdog", "setnx-expire", "semaphore", "fair-semaphore", "atomic-lua", "idempotency-key", "control-mutex", "no-lock"}
-	// FencedAlgorithms hand out fencing tokens.
-	FencedAlgorithms = []string{"fenced", "redlock-fenced"}
-	Workloads        = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
+	Workloads = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
 		history.WorkloadSemaphore, history.WorkloadCacheRebuild}
 	Persistences = []string{"none", "aof-everysec", "aof-always"}
 	// Expectations are the verdicts of Scenario.Expect ("" means none).
@@ -839,11 +836,12 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	}
 
 	// algorithm
-	switch v, _, st := p.enum(fs["algorithm"], "algorithm", "algorithm", Algorithms); st {
+	algorithms := algorithmNames()
+	switch v, _, st := p.enum(fs["algorithm"], "algorithm", "algorithm", algorithms); st {
 	case good:
 		s.Algorithm = v
 	case absent:
-		p.required(root, fs["algorithm"], "algorithm", "one of "+strings.Join(Algorithms, ", "))
+		p.required(root, fs["algorithm"], "algorithm", "one of "+strings.Join(algorithms, ", "))
 	}
 
 	// ttl
@@ -871,7 +869,7 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	p.workloadMore(fs["workload"], &s.Workload, s.Algorithm)
 	switch v, n, st := p.boolean(fs["probe"], "probe"); st {
 	case good:
-		if v && contains(LockFreeAlgorithms, s.Algorithm) {
+		if v && lockFree(s.Algorithm) {
 			p.errorf(n, "probe", "true needs a lock: %s takes none, so there is no lock key to probe", s.Algorithm)
 		}
 		s.Probe = &v
@@ -959,14 +957,14 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 	w.UntilValidity = p.nonNegDuration(fs["until_validity"], "workload.until_validity", 0)
 	if v, n, st := p.boolean(fs["fencing"], "workload.fencing"); st == good {
 		w.Fencing = v
-		if v && algorithm != "" && !contains(FencedAlgorithms, algorithm) {
-			p.errorf(n, "workload.fencing", "true needs algorithm fenced or redlock-fenced (got %s): only fenced hands out increasing fencing tokens; with %s every lease's token is 0, so the resource cannot tell a stale holder from the current one", algorithm, algorithm)
+		if v && algorithm != "" && !traitsOf(algorithm).Fenced {
+			p.errorf(n, "workload.fencing", "true needs algorithm %s (got %s): only fenced hands out increasing fencing tokens; with %s every lease's token is 0, so the resource cannot tell a stale holder from the current one", fencedNames(), algorithm, algorithm)
 		}
 	}
 	if v, n, st := p.boolean(fs["claim"], "workload.claim"); st == good {
 		w.Claim = &v
-		if v && algorithm != "" && !contains(FencedAlgorithms, algorithm) {
-			p.errorf(n, "workload.claim", "true needs algorithm fenced or redlock-fenced (got %s): a claim registers the lease's fencing token at the resource, and only fenced hands out tokens", algorithm)
+		if v && algorithm != "" && !traitsOf(algorithm).Fenced {
+			p.errorf(n, "workload.claim", "true needs algorithm %s (got %s): a claim registers the lease's fencing token at the resource, and only fenced hands out tokens", fencedNames(), algorithm)
 		}
 	}
 	return w

@@ -119,16 +119,12 @@ type Workload struct {
 	Permits int `yaml:"permits,omitempty"`
 }
 
-// LockFreeAlgorithms take no lock at all: the workload's resource makes the
-// operation safe by itself (lesson 48, lock-theory S18, S19).
-var LockFreeAlgorithms = []string{"atomic-lua", "idempotency-key"}
-
 // ProbeEnabled reports whether the runner probes the lock keys at the end.
 func (s Scenario) ProbeEnabled() bool {
 	if s.Probe != nil {
 		return *s.Probe
 	}
-	return !contains(LockFreeAlgorithms, s.Algorithm)
+	return !lockFree(s.Algorithm) // a lock-free algorithm has no lock key
 }
 
 // Fencing reports whether the resource refuses stale fencing tokens or

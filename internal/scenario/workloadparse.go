@@ -23,17 +23,6 @@ var workloadOnly = map[string][]string{
 	"claim":         {history.WorkloadPayment, history.WorkloadCounter},
 }
 
-// algorithmWorkloads names the workloads an algorithm can run; algorithms
-// not listed run every workload but semaphore.
-var algorithmWorkloads = map[string][]string{
-	"atomic-lua":      {history.WorkloadInventory},
-	"idempotency-key": {history.WorkloadPayment},
-	"semaphore":       {history.WorkloadSemaphore},
-}
-
-// semaphoreAlgorithms can run the semaphore workload.
-var semaphoreAlgorithms = []string{"semaphore", "fair-semaphore", "no-lock", "control-mutex"}
-
 // workloadMore reads the workload fields beyond payment's, and checks that
 // the workload and the algorithm fit together. Unknown and duplicate
 // fields were reported by workload; the first occurrence of each known
@@ -107,14 +96,15 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	if kf := fs["kind"]; kf.val != nil {
 		at = kf.val
 	}
-	if ws, ok := algorithmWorkloads[algorithm]; ok && !contains(ws, kind) {
+	traits := traitsOf(algorithm)
+	if ws := traits.Workloads; len(ws) > 0 && !contains(ws, kind) {
 		p.errorf(at, "workload.kind", "algorithm %s runs the %s workload only (got %s)", algorithm, strings.Join(ws, ", "), kind)
 	}
-	if kind == history.WorkloadSemaphore && !contains(semaphoreAlgorithms, algorithm) {
-		p.errorf(at, "workload.kind", "the semaphore workload needs algorithm %s (got %s): a lock admits one client, a semaphore N", strings.Join(semaphoreAlgorithms, ", "), algorithm)
+	if kind == history.WorkloadSemaphore && !traits.Runs(kind) {
+		p.errorf(at, "workload.kind", "the semaphore workload needs algorithm %s (got %s): a lock admits one client, a semaphore N", runnersOf(kind), algorithm)
 	}
-	if algorithm == "idempotency-key" && kind == history.WorkloadPayment && !w.Idempotency {
-		msg := "algorithm idempotency-key takes no lock and relies on the gateway's idempotency key; set \"idempotency: true\""
+	if traits.IdempotencyKey && kind == history.WorkloadPayment && !w.Idempotency {
+		msg := "algorithm " + algorithm + " takes no lock and relies on the gateway's idempotency key; set \"idempotency: true\""
 		if f := fs["idempotency"]; f.val != nil {
 			p.errorf(f.val, "workload.idempotency", "%s", msg)
 		} else {

@@ -116,12 +116,18 @@ func (c *Cluster) Nodes(i int) []clients.Node {
 	return out
 }
 
+// nodeTimeout is the per-node timeout of multi-node algorithms under test:
+// long enough that a loaded machine's scheduling rarely makes a node miss
+// it (the suite treats a timeout as the unknown outcome it is, and tries
+// again), short enough that a silent node costs an attempt little.
+const nodeTimeout = 250 * time.Millisecond
+
 // Config is client i's Config: its proxied nodes, ttl, a random source with
-// a seed of its own (no two Configs draw the same tokens), and a 50 ms
-// per-node timeout for multi-node algorithms.
+// a seed of its own (no two Configs draw the same tokens), and a per-node
+// timeout of 250 ms for multi-node algorithms.
 func (c *Cluster) Config(i int, ttl time.Duration) clients.Config {
 	return clients.Config{
-		Nodes: c.Nodes(i), TTL: ttl, NodeTimeout: 50 * time.Millisecond,
+		Nodes: c.Nodes(i), TTL: ttl, NodeTimeout: nodeTimeout,
 		Rand: rand.New(rand.NewPCG(uint64(i+1), c.seeds.Add(1))),
 	}
 }
@@ -146,8 +152,13 @@ func (c *Cluster) Lockers(t testing.TB, f Factory, ttl time.Duration) []clients.
 	return out
 }
 
+// observeTimeout bounds one command of a Direct client. Those observe the
+// nodes for the test and are no part of what is tested, so a loaded
+// machine must not make them fail.
+const observeTimeout = 5 * time.Second
+
 // Direct returns a client to node i that bypasses every proxy, for
-// observing keys.
+// observing keys; its commands have generous timeouts.
 func (c *Cluster) Direct(node int) *redis.Client {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -155,7 +166,13 @@ func (c *Cluster) Direct(node int) *redis.Client {
 		c.direct = map[int]*redis.Client{}
 	}
 	if c.direct[node] == nil {
-		c.direct[node] = c.Client(c.NodeAddr(node))
+		rc := redis.NewClient(&redis.Options{
+			Addr: c.NodeAddr(node), Protocol: 2, MaxRetries: -1,
+			DialTimeout: observeTimeout, ReadTimeout: observeTimeout, WriteTimeout: observeTimeout,
+			PoolSize: 2, DisableIdentity: true,
+		})
+		c.t.Cleanup(func() { _ = rc.Close() })
+		c.direct[node] = rc
 	}
 	return c.direct[node]
 }
@@ -166,7 +183,7 @@ func (c *Cluster) Values(t testing.TB, key string) []string {
 	t.Helper()
 	out := make([]string, len(c.NodeNames()))
 	for i := range out {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), observeTimeout)
 		v, err := c.Direct(i).Get(ctx, key).Result()
 		cancel()
 		if err != nil && err != redis.Nil {
