@@ -10,7 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/faults"
-	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // workloadAbout describes the workloads.
@@ -58,7 +58,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "  %s\t%s\n", a.Name, about)
 	}
 	fmt.Fprintln(tw, "WORKLOADS\t")
-	for _, n := range scenario.Workloads {
+	for _, n := range history.Workloads() {
 		fmt.Fprintf(tw, "  %s\t%s\n", n, workloadAbout[n])
 	}
 	fmt.Fprintln(tw, "FAULTS\t")

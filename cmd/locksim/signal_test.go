@@ -282,6 +282,15 @@ func TestAfterSIGKILLTheNodesDieAndTheNextRunStartsCleanly(t *testing.T) {
 	out := t.TempDir()
 	cmd, _, stderr, kids := slowRun(t, out)
 	pid := cmd.Process.Pid
+	// Kill once the stream (written every 100 ms) holds w1's grant.
+	for deadline := time.Now().Add(settle); ; time.Sleep(20 * time.Millisecond) {
+		if w1GrantedOnDisk(out) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the streamed history never showed w1's grant within %v", settle)
+		}
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -295,12 +304,8 @@ func TestAfterSIGKILLTheNodesDieAndTheNextRunStartsCleanly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		granted := false
-		for _, op := range h.Ops {
-			granted = granted || (op.F == history.Acquire && op.Type == history.OK && op.Client == "w1")
-		}
-		if !h.Cut || !granted {
-			t.Fatalf("cut %v, w1 granted %v in %d ops: want a cut history holding w1's grant", h.Cut, granted, len(h.Ops))
+		if !h.Cut || !w1GrantedOnDisk(out) {
+			t.Fatalf("cut %v in %d ops: want a cut history holding w1's grant", h.Cut, len(h.Ops))
 		}
 		check := exec.Command(locksimBinary(t), "check", filepath.Dir(files[0]))
 		b, _ := check.CombinedOutput()
@@ -330,4 +335,23 @@ func TestAfterSIGKILLTheNodesDieAndTheNextRunStartsCleanly(t *testing.T) {
 			t.Errorf("temp dirs of the dead run remain: %v", left)
 		}
 	})
+}
+
+// w1GrantedOnDisk reports whether gc-pause's history under out holds w1's
+// ok acquire.
+func w1GrantedOnDisk(out string) bool {
+	files, _ := filepath.Glob(filepath.Join(out, "gc-pause", "*", "history.jsonl"))
+	if len(files) != 1 {
+		return false
+	}
+	h, err := history.ReadFile(files[0])
+	if err != nil {
+		return false
+	}
+	for _, op := range h.Ops {
+		if op.F == history.Acquire && op.Type == history.OK && op.Client == "w1" {
+			return true
+		}
+	}
+	return false
 }

@@ -73,7 +73,7 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 		t.Fatalf("%d algorithms registered, want locksim's 16 at least", len(all))
 	}
 	for _, a := range all {
-		kind := firstRun(a.Traits, Workloads...)
+		kind := firstRun(a.Traits, history.Workloads()...)
 		t.Run("the registered algorithm "+a.Name+" is accepted on the "+kind+" workload", func(t *testing.T) {
 			s, err := Parse("t.yaml", []byte(scenarioFor(a.Name, kind, "", "")))
 			if err != nil {
@@ -106,8 +106,8 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 	t.Run("every workload a registration names is a workload kind", func(t *testing.T) {
 		for _, a := range all {
 			for _, w := range a.Traits.Workloads {
-				if !contains(Workloads, w) {
-					t.Errorf("%s runs workload %q, which is no workload kind (%v)", a.Name, w, Workloads)
+				if !contains(history.Workloads(), w) {
+					t.Errorf("%s runs workload %q, which is no workload kind (%v)", a.Name, w, history.Workloads())
 				}
 			}
 		}
@@ -162,7 +162,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "a library block",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, Workloads...), "", "library: {tries: 2}\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {tries: 2}\n")
 			},
 			allowed: func(t clients.Traits) bool { return t.Library },
 			why: func(t clients.Traits) string {
@@ -181,7 +181,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				if !a.Traits.Library {
 					return "" // the library block itself is refused
 				}
-				return scenarioFor(a.Name, firstRun(a.Traits, Workloads...), "", "library: {drift_factor: 0.02}\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {drift_factor: 0.02}\n")
 			},
 			allowed: func(t clients.Traits) bool { return t.DriftFactor },
 			why: func(t clients.Traits) string {
@@ -197,7 +197,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "nodes: 5",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, Workloads...), "", "nodes: 5\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "nodes: 5\n")
 			},
 			allowed: func(t clients.Traits) bool { return !t.SingleNode },
 			why: func(t clients.Traits) string {
@@ -213,7 +213,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "probe: true",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, Workloads...), "", "probe: true\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "probe: true\n")
 			},
 			allowed: func(t clients.Traits) bool { return !t.LockFree },
 			why: func(t clients.Traits) string {
@@ -246,7 +246,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			},
 		},
 	}
-	for _, kind := range Workloads {
+	for _, kind := range history.Workloads() {
 		rules = append(rules, rule{
 			what: "the " + kind + " workload",
 			src:  func(a clients.Algorithm) string { return scenarioFor(a.Name, kind, "", "") },

@@ -14,6 +14,9 @@ import (
 	"github.com/locksim/locksim/internal/history"
 )
 
+// Expectations are the verdicts an expect may name, as a fresh slice.
+func Expectations() []string { return []string{"valid", "invalid", "unknown"} }
+
 // Expectation is what a scenario is meant to produce: its `expect` field,
 // either the short form `expect: invalid` or the long form
 // `expect: {verdict: invalid, kinds: [double-effect, mutex-overlap]}`.
@@ -88,35 +91,35 @@ func (p *parser) expect(f field, s Scenario) Expectation {
 		if st != good || v == "" {
 			return e
 		}
-		if !contains(Expectations, v) {
+		if !contains(Expectations(), v) {
 			msg := fmt.Sprintf("unknown verdict %s", quote(v))
-			if sg := suggest(v, Expectations); sg != "" {
+			if sg := suggest(v, Expectations()); sg != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", sg)
 			}
-			p.errorf(vn, "expect", "%s; valid: %s (or leave it out), or the long form %s", msg, strings.Join(Expectations, ", "), long)
+			p.errorf(vn, "expect", "%s; valid: %s (or leave it out), or the long form %s", msg, strings.Join(Expectations(), ", "), long)
 			return e
 		}
 		e.Verdict = v
 		return e
 	case yaml.MappingNode:
 	default:
-		p.errorf(n, "expect", "must be a verdict (%s) or a mapping like %s (got %s)", strings.Join(Expectations, ", "), long, describe(n))
+		p.errorf(n, "expect", "must be a verdict (%s) or a mapping like %s (got %s)", strings.Join(Expectations(), ", "), long, describe(n))
 		return e
 	}
 	fs := p.fields(n, "expect", expectFields)
 	switch v, vn, st := p.str(fs["verdict"], "expect.verdict"); st {
 	case good:
-		if !contains(Expectations, v) {
+		if !contains(Expectations(), v) {
 			msg := fmt.Sprintf("unknown verdict %s", quote(v))
-			if sg := suggest(v, Expectations); sg != "" {
+			if sg := suggest(v, Expectations()); sg != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", sg)
 			}
-			p.errorf(vn, "expect.verdict", "%s; valid: %s", msg, strings.Join(Expectations, ", "))
+			p.errorf(vn, "expect.verdict", "%s; valid: %s", msg, strings.Join(Expectations(), ", "))
 			break
 		}
 		e.Verdict = v
 	case absent:
-		p.required(n, fs["verdict"], "expect.verdict", "the verdict the run must give: "+strings.Join(Expectations, ", "))
+		p.required(n, fs["verdict"], "expect.verdict", "the verdict the run must give: "+strings.Join(Expectations(), ", "))
 	}
 	kf := fs["kinds"]
 	seq := kf.val

@@ -513,7 +513,7 @@ func (p *parser) nodePersistence(f field, nodes int) map[string]string {
 			p.errorf(k, path, "no node %s: this scenario has %d node%s", quote(k.Value), nodes, plural(nodes))
 			continue
 		}
-		if x, _, st := p.enum(field{key: k, val: v}, path, "persistence", Persistences); st == good {
+		if x, _, st := p.enum(field{key: k, val: v}, path, "persistence", Persistences()); st == good {
 			out[k.Value] = x
 		}
 	}

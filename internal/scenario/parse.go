@@ -19,15 +19,9 @@ import (
 	"github.com/locksim/locksim/internal/history"
 )
 
-// Known kinds. The CLI's `locksim list` and validation read the same tables;
-// the algorithms are the registered ones (clients.Names).
-var (
-	Workloads = []string{history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron, history.WorkloadLeader,
-		history.WorkloadSemaphore, history.WorkloadCacheRebuild}
-	Persistences = []string{"none", "aof-everysec", "aof-always"}
-	// Expectations are the verdicts of Scenario.Expect ("" means none).
-	Expectations = []string{"valid", "invalid", "unknown"}
-)
+// Persistences are the values of persistence and node_persistence, as a
+// fresh slice.
+func Persistences() []string { return []string{"none", "aof-everysec", "aof-always"} }
 
 // Limits of a scenario file and its values.
 const (
@@ -813,7 +807,7 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	}
 
 	// persistence
-	switch v, _, st := p.enum(fs["persistence"], "persistence", "persistence", Persistences); st {
+	switch v, _, st := p.enum(fs["persistence"], "persistence", "persistence", Persistences()); st {
 	case good:
 		s.Persistence = v
 	case absent:
@@ -946,7 +940,7 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		return w
 	}
 	fs := p.fields(m, "workload", workloadFields)
-	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", Workloads); st == good {
+	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", history.Workloads()); st == good {
 		w.Kind = v
 	}
 	if v, st := p.smallInt(fs["keys"], "workload.keys", 1, MaxKeys, ""); st == good {

@@ -37,7 +37,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	kind := w.Kind
 	kindOK := true
 	if kf := fs["kind"]; kf.val != nil {
-		if v, isStr := kf.val.Value, kf.val.Kind == yaml.ScalarNode; !isStr || !contains(Workloads, v) {
+		if v, isStr := kf.val.Value, kf.val.Kind == yaml.ScalarNode; !isStr || !contains(history.Workloads(), v) {
 			kindOK = false // reported by workload
 		}
 	}
