@@ -161,7 +161,10 @@ type Header struct {
 	TimeScale float64 `json:"time_scale"`
 	Backend   string  `json:"backend"` // "local", "embedded" or "external"
 	Algorithm string  `json:"algorithm"`
-	Workload  string  `json:"workload"`
+	// Traits are what the algorithm's registration declares of it that a
+	// reader needs (Trait* constants).
+	Traits   []string `json:"traits,omitempty"`
+	Workload string   `json:"workload"`
 	// FencingEnforced is true when the resource refuses stale fencing tokens.
 	FencingEnforced bool      `json:"fencing_enforced"`
 	Clients         []string  `json:"clients"`

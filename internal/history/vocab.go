@@ -115,3 +115,15 @@ const (
 	// a lock-free history, of accepted writes).
 	ParamMinAcquires = "min_acquires"
 )
+
+// Algorithm traits (Header.Traits), as the algorithm's registration
+// declares them.
+const (
+	// TraitFenced: every grant carries an increasing fencing token.
+	TraitFenced = "fenced"
+	// TraitMultiNode: Redlock-style, granted by a quorum of independent
+	// masters.
+	TraitMultiNode = "multi-node"
+	// TraitLockFree: no lock at all; the resource makes the operation safe.
+	TraitLockFree = "lock-free"
+)

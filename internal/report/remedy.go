@@ -1,42 +1,37 @@
 package report
 
 import (
-	"strings"
+	"slices"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
 )
 
-// remedies says what would have prevented an anomaly, by the scenario's
-// algorithm ("" = any, a trailing "*" = prefix) and anomaly kind ("" =
-// any); the first matching row wins. Each advice is a message key "fix.*".
+// remedies says what would have prevented an anomaly, by the run's
+// algorithm (its name, or a trait of it from the history header, or "" =
+// any) and anomaly kind ("" = any); the first matching row wins. Each
+// advice is a message key "fix.*".
 var remedies = []struct {
-	algorithm, kind string
-	advice          []string
+	algorithm, trait, kind string
+	advice                 []string
 }{
 	// The workload anomalies of issue 4 have one remedy each, whatever the
 	// algorithm (lock-theory S18–S22).
-	{"", checker.KindOversell, []string{"fix.lua.stock"}},
-	{"", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}},
-	{"", checker.KindDuplicateRun, []string{"fix.cron"}},
-	{"", checker.KindSplitBrain, []string{"fix.epoch"}},
-	{"", checker.KindOverAdmission, []string{"fix.semaphore"}},
-	{"", checker.KindTokenRegression, []string{"fix.durable.counter"}},
-	{"naive", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}},
-	{"naive", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}},
-	{"redlock*", "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}},
-	{"fenced", "", []string{"fix.enforce", "fix.idempotency"}},
-	{"", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}},
-	{"", checker.KindForeignUnlock, []string{"fix.safe"}},
-	{"", checker.KindStuckLock, []string{"fix.ttl"}},
-	{"", checker.KindUnavailable, []string{"fix.unavailable"}},
-	{"", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}},
-}
-
-func matchName(pattern, name string) bool {
-	if p, ok := strings.CutSuffix(pattern, "*"); ok {
-		return strings.HasPrefix(name, p)
-	}
-	return pattern == name
+	{"", "", checker.KindOversell, []string{"fix.lua.stock"}},
+	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}},
+	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}},
+	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}},
+	{"", "", checker.KindOverAdmission, []string{"fix.semaphore"}},
+	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}},
+	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}},
+	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}},
+	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}},
+	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}},
+	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}},
+	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}},
+	{"", "", checker.KindStuckLock, []string{"fix.ttl"}},
+	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}},
+	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}},
 }
 
 // remedy is the "what would have prevented it" section.
@@ -86,7 +81,8 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	needGeneric := false
 	for _, a := range anoms {
 		for ri, row := range remedies {
-			if (row.algorithm == "" || matchName(row.algorithm, h.Algorithm)) && (row.kind == "" || row.kind == a.Kind) {
+			if (row.algorithm == "" || row.algorithm == h.Algorithm) && (row.trait == "" || slices.Contains(h.Traits, row.trait)) &&
+				(row.kind == "" || row.kind == a.Kind) {
 				if ri == generic {
 					needGeneric = true
 				} else {

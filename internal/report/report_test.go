@@ -68,12 +68,13 @@ func gcPause(backend string, fenced bool) history.History {
 	}
 	sort.SliceStable(specs, func(i, j int) bool { return specs[i].s < specs[j].s })
 	algorithm, name := "safe", "gc-pause"
+	var traits []string
 	if fenced {
-		algorithm, name = "fenced", "gc-pause-fencing"
+		algorithm, name, traits = "fenced", "gc-pause-fencing", []string{history.TraitFenced}
 	}
 	h := history.History{Header: history.Header{
 		Format: history.Format, Version: history.Version, Scenario: name, Seed: 42, TimeScale: scale,
-		Backend: backend, Algorithm: algorithm, Workload: "payment", FencingEnforced: fenced,
+		Backend: backend, Algorithm: algorithm, Traits: traits, Workload: "payment", FencingEnforced: fenced,
 		Clients: []string{"w1", "w2"}, Nodes: []string{"n1"}, RedisVersion: "7.0.15",
 	}}
 	for i, sp := range specs {

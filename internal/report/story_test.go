@@ -24,7 +24,7 @@ func redlockClockJump() Input {
 	at := func(s float64) int64 { return int64(s / sc * 1e9) }
 	h := history.History{Header: history.Header{
 		Format: history.Format, Version: history.Version, Scenario: "redlock-clock-jump", Seed: 8, TimeScale: sc,
-		Backend: "local", Algorithm: "redlock", Workload: "payment", Clients: []string{"w1", "w2"},
+		Backend: "local", Algorithm: "redlock", Traits: []string{history.TraitMultiNode}, Workload: "payment", Clients: []string{"w1", "w2"},
 		Nodes: []string{"n1", "n2", "n3", "n4", "n5"}, RedisVersion: "7.0.15",
 	}}
 	add := func(proc int, client string, f history.Func, key string, v history.Value, s, e float64) {
@@ -502,7 +502,7 @@ func TestACrashLosesKeysOnlyWithoutPersistence(t *testing.T) {
 			const sc = 20.0
 			at := func(s float64) int64 { return int64(s / sc * 1e9) }
 			h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "crash",
-				TimeScale: sc, Backend: "local", Algorithm: "fenced", Workload: "payment", Clients: []string{"w1"},
+				TimeScale: sc, Backend: "local", Algorithm: "fenced", Traits: []string{history.TraitFenced}, Workload: "payment", Clients: []string{"w1"},
 				Nodes: []string{"n1"}, Persistence: map[string]string{"n1": tt.persistence}}}
 			add := func(proc int, client string, f history.Func, v history.Value, s, e float64) {
 				h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: proc, Client: client, F: f, Key: "invoice-1",

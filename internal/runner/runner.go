@@ -124,7 +124,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.sched = faults.NewScheduler(plan, env{r}, r.rec, schedOpts)
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
-		Backend: cl.Backend(), Algorithm: sc.Algorithm, Workload: sc.Workload.Kind,
+		Backend: cl.Backend(), Algorithm: sc.Algorithm, Traits: traits(algo.Traits), Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
 		Plan: plan.Steps, Params: r.params(), Persistence: persistence(cl),
@@ -424,6 +424,21 @@ func persistence(cl *cluster.Cluster) map[string]string {
 	out := map[string]string{}
 	for _, n := range cl.Nodes() {
 		out[n.Name()] = n.Persistence()
+	}
+	return out
+}
+
+// traits is what the history header records of an algorithm's traits.
+func traits(t clients.Traits) []string {
+	var out []string
+	if t.Fenced {
+		out = append(out, history.TraitFenced)
+	}
+	if t.MultiNode {
+		out = append(out, history.TraitMultiNode)
+	}
+	if t.LockFree {
+		out = append(out, history.TraitLockFree)
 	}
 	return out
 }
