@@ -12,6 +12,7 @@ import (
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/observe"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -64,7 +65,7 @@ func (r *run) setupResource(ctx context.Context) error {
 	if r.sc.Workload.Kind != history.WorkloadInventory {
 		return nil
 	}
-	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})
+	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, ClientName: observe.AdminName})
 	defer c.Close()
 	for item := range objectKeys(r.sc.Workload) {
 		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -100,7 +101,7 @@ func (r *run) probe(ctx context.Context) error {
 	}
 	var nodes []clients.Node
 	for i, name := range r.cl.NodeNames() {
-		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1,
+		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1, ClientName: observe.ClientName(history.ProbeClient, name),
 			DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
 			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true})
 		defer c.Close()
