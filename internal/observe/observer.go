@@ -176,6 +176,13 @@ func (o *Observer) read(ctx context.Context, br *bufio.Reader, last *string) err
 		}
 		client := *last
 		if !l.Lua() {
+			if len(l.Args) == 3 && strings.EqualFold(l.Args[0], "client") && strings.EqualFold(l.Args[1], "setname") {
+				// A new connection names itself: take the name from here, as
+				// CLIENT LIST may not show it yet.
+				o.mu.Lock()
+				o.names[l.Addr] = clientOf(l.Args[2])
+				o.mu.Unlock()
+			}
 			client = o.sender(ctx, l.Addr)
 			*last = client
 		}

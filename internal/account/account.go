@@ -1,0 +1,293 @@
+// Package account derives, once per history, the facts of a run that every
+// checker and the report share (design §12, "one account"): for every node,
+// each key's lifetime — who set it, with which owner token, when it started,
+// its deadline, when and why it ended — and each sorted-set member's (a
+// semaphore permit); for every client, its believed holds and why they
+// ended; the grants with the key lives that backed them; the applied faults.
+//
+// Node events (history.NodeCmd, recorded by the node observers) are the
+// ground truth where they exist: the account replays them through a model
+// of the Redis commands the algorithms send, so it knows whether a SET NX
+// took, which DEL removed whose key, and when a key's deadline passed.
+// Where a node was not observed (the embedded backend, observe: false, a
+// window after a crash), the lifetimes are inferred from the clients'
+// outcomes instead, and say so (KeyLife.Observed).
+//
+// Every instant here is true time: wall ns since the run's start, like the
+// history's.
+package account
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Account is the derived facts of one history. Build it with New; it is
+// read-only afterwards and safe for concurrent readers.
+type Account struct {
+	H history.History
+	// Keys are the lifetimes of every string key on every node (lock keys,
+	// and others the workloads touch), ordered by Start.
+	Keys []KeyLife
+	// Members are the lifetimes of every sorted-set member on every node
+	// (a semaphore's permits), ordered by Start.
+	Members []MemberLife
+	// Holds are the clients' believed holds (see Holds).
+	Holds []Hold
+	// Faults are the applied fault steps with their windows, in index order.
+	Faults []FaultWindow
+	// Counters are the values an INCR-family command left on a node, in
+	// time order (a fence counter beside each grant).
+	Counters []CounterValue
+	// Observed reports, per node, whether its commands were recorded.
+	Observed map[string]bool
+	// Gaps are, per node, windows in which an observed node's commands
+	// were not recorded (history.Unobserved).
+	Gaps map[string][][2]int64
+
+	end    int64
+	byKey  map[string][]int // node|key → positions in Keys
+	byMem  map[string][]int // node|key → positions in Members
+	grants map[int][]int    // acquire op index → positions in Keys it was granted by
+}
+
+// KeyLife is one instance of a key on one node: from the command that
+// created it to the moment it left the node.
+type KeyLife struct {
+	Node, Key string
+	// Value is the stored value: the owner token of a lock key.
+	Value string
+	// Owner is the client whose command created the key ("" when it could
+	// not be told).
+	Owner string
+	// Start is when the key was created, Deadline the expiry in force at
+	// its end (-1: no TTL), End when it left the node (the end of the
+	// history when it never did: Ended.Kind EndHeld).
+	Start, Deadline, End int64
+	Ended                End
+	// Moves are the deadline changes after the start (an extend, a clock
+	// shift), in time order.
+	Moves []Move
+	// Set is the history index of the node event that created the key, or
+	// of the acquire op a life was inferred from.
+	Set int
+	// Grant is the history index of the client's acquire that this key
+	// backed (-1: none matched).
+	Grant int
+	// Observed: derived from node events; else inferred from client
+	// outcomes (the times are then the client's, not the node's).
+	Observed bool
+}
+
+// Move is one change of a key's deadline.
+type Move struct {
+	At       int64 // when
+	Deadline int64 // the new deadline (-1: none)
+	By       string
+	// Clock: the move was a node clock fault shifting the key's TTL (the
+	// harness's admin command inside a node-clock step), not a client's
+	// extend.
+	Clock bool
+	Step  int // the clock step's ID when Clock
+}
+
+// End is how a key (or member) left its node.
+type End struct {
+	Kind string
+	// By is the client whose command removed it (released, deleted,
+	// overwritten, purged).
+	By string
+	// Op is the history index of the event that ended it (-1: none, e.g.
+	// an expiry).
+	Op int
+	// Step is the fault step that ended it (crashed, janitor, clock).
+	Step int
+}
+
+// How a key or member left its node.
+const (
+	// EndReleased: removed by its owner (a release, a compare-and-delete
+	// with the owner's token).
+	EndReleased = "released"
+	// EndDeleted: removed by another client's command (a plain DEL of a
+	// key that was not its own: a foreign unlock).
+	EndDeleted = "deleted"
+	// EndExpired: its deadline passed.
+	EndExpired = "expired"
+	// EndClock: a node clock fault shifted its TTL to nothing (or the
+	// deadline that passed was one a clock fault had moved earlier).
+	EndClock = "clock"
+	// EndCrashed: its node crashed without persisting it.
+	EndCrashed = "crashed"
+	// EndJanitor: a delete-key fault removed it by name.
+	EndJanitor = "janitor"
+	// EndFlushed: FLUSHALL or FLUSHDB.
+	EndFlushed = "flushed"
+	// EndOverwritten: a SET without NX replaced it with another value.
+	EndOverwritten = "overwritten"
+	// EndPurged: a sorted-set member removed by a range (a semaphore's
+	// timeout purge) or an intersection.
+	EndPurged = "purged"
+	// EndHeld: still there when the history ends.
+	EndHeld = "held"
+)
+
+// Gone reports whether the key ran out or was lost with its node (no
+// client removed it).
+func (e End) Gone() bool {
+	switch e.Kind {
+	case EndExpired, EndClock, EndCrashed, EndFlushed:
+		return true
+	}
+	return false
+}
+
+// MemberLife is one sorted-set member on one node: a semaphore permit.
+type MemberLife struct {
+	Node, Key, Member string
+	Owner             string
+	Start, End        int64
+	Score             float64
+	Ended             End
+	Set               int
+	Grant             int
+	Observed          bool
+}
+
+// CounterValue is a counter's value after an INCR-family command.
+type CounterValue struct {
+	Node, Key string
+	At        int64
+	Value     int64
+	By        string
+	Op        int
+}
+
+// FaultWindow is an applied fault step and its active window.
+type FaultWindow struct {
+	Step       history.FaultStep
+	Start, End int64
+	Op         int
+}
+
+// New derives the account of h.
+func New(h history.History) *Account {
+	a := &Account{H: h, Observed: map[string]bool{}, Gaps: map[string][][2]int64{},
+		byKey: map[string][]int{}, byMem: map[string][]int{}, grants: map[int][]int{}}
+	a.end = h.End()
+	for _, n := range h.Header.Observed {
+		a.Observed[n] = true
+	}
+	for i, op := range h.Ops {
+		switch {
+		case op.F == history.Fault && op.Value.Fault != nil && op.Type != history.Fail:
+			end := op.Complete
+			if end < 0 {
+				end = a.end
+			}
+			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i})
+		case op.F == history.Unobserved:
+			a.Gaps[op.Value.Node] = append(a.Gaps[op.Value.Node], [2]int64{op.Invoke, op.Complete})
+		}
+	}
+	a.replay()
+	a.infer()
+	sort.SliceStable(a.Keys, func(i, j int) bool { return a.Keys[i].Start < a.Keys[j].Start })
+	sort.SliceStable(a.Members, func(i, j int) bool { return a.Members[i].Start < a.Members[j].Start })
+	a.index()
+	a.Holds = holds(h)
+	return a
+}
+
+func nk(node, key string) string { return node + "\x00" + key }
+
+func (a *Account) index() {
+	for i, k := range a.Keys {
+		a.byKey[nk(k.Node, k.Key)] = append(a.byKey[nk(k.Node, k.Key)], i)
+		if k.Grant >= 0 {
+			a.grants[k.Grant] = append(a.grants[k.Grant], i)
+		}
+	}
+	for i, m := range a.Members {
+		a.byMem[nk(m.Node, m.Key)] = append(a.byMem[nk(m.Node, m.Key)], i)
+	}
+}
+
+// End is the last instant of the history.
+func (a *Account) End() int64 { return a.end }
+
+// LivesOf returns the lifetimes of key on node, by Start.
+func (a *Account) LivesOf(node, key string) []KeyLife {
+	var out []KeyLife
+	for _, i := range a.byKey[nk(node, key)] {
+		out = append(out, a.Keys[i])
+	}
+	return out
+}
+
+// GrantedBy returns the key lives that backed the acquire op at index op,
+// one per granting node.
+func (a *Account) GrantedBy(op int) []KeyLife {
+	var out []KeyLife
+	for _, i := range a.grants[op] {
+		out = append(out, a.Keys[i])
+	}
+	return out
+}
+
+// LiveAt returns the key's life on node that existed at instant t (Start ≤
+// t < End), if any.
+func (a *Account) LiveAt(node, key string, t int64) (KeyLife, bool) {
+	for _, i := range a.byKey[nk(node, key)] {
+		k := a.Keys[i]
+		if k.Start <= t && t < k.End {
+			return k, true
+		}
+	}
+	return KeyLife{}, false
+}
+
+// MembersOf returns the member lives of the sorted set key on node.
+func (a *Account) MembersOf(node, key string) []MemberLife {
+	var out []MemberLife
+	for _, i := range a.byMem[nk(node, key)] {
+		out = append(out, a.Members[i])
+	}
+	return out
+}
+
+// FaultsAt returns the applied faults whose window contains t.
+func (a *Account) FaultsAt(t int64) []FaultWindow {
+	var out []FaultWindow
+	for _, f := range a.Faults {
+		if f.Start <= t && t <= f.End {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// PausedAt returns the freeze of client covering t, if any.
+func (a *Account) PausedAt(client string, t int64) (FaultWindow, bool) {
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectFreezeClient && f.Start <= t && t <= f.End && slices.Contains(f.Step.Clients, client) {
+			return f, true
+		}
+	}
+	return FaultWindow{}, false
+}
+
+// observedAt reports whether node's commands were recorded at t.
+func (a *Account) observedAt(node string, t int64) bool {
+	if !a.Observed[node] {
+		return false
+	}
+	for _, g := range a.Gaps[node] {
+		if g[0] <= t && t <= g[1] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,552 @@
+package account
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// replay derives the key and member lives of every observed node from its
+// node events, through a model of the Redis commands locksim's algorithms
+// and workloads send (strings with TTLs, counters, sorted sets; the
+// commands a Lua script runs arrive as their own events). A command the
+// model does not know changes nothing in it.
+func (a *Account) replay() {
+	per := map[string][]int{}
+	for i, op := range a.H.Ops {
+		if op.F == history.NodeCmd && a.Observed[op.Value.Node] && len(op.Value.Cmd) > 0 {
+			per[op.Value.Node] = append(per[op.Value.Node], i)
+		}
+	}
+	for _, node := range a.H.Header.Observed {
+		ev := per[node]
+		sort.SliceStable(ev, func(i, j int) bool { return a.H.Ops[ev[i]].Invoke < a.H.Ops[ev[j]].Invoke })
+		s := &sim{a: a, node: node, strs: map[string]int{}, zsets: map[string]map[string]int{}}
+		crashes := a.crashesOf(node)
+		for _, i := range ev {
+			op := &a.H.Ops[i]
+			for len(crashes) > 0 && crashes[0].Start <= op.Invoke {
+				s.crash(crashes[0])
+				crashes = crashes[1:]
+			}
+			s.exec(i, op)
+		}
+		for _, c := range crashes {
+			s.crash(c)
+		}
+		s.finish()
+	}
+	a.matchGrants()
+}
+
+// crashesOf lists the crashes of node that lost its keys, by start.
+func (a *Account) crashesOf(node string) []FaultWindow {
+	var out []FaultWindow
+	p := a.H.Header.Persistence[node]
+	if p != "" && p != "none" {
+		return nil // an AOF node comes back with its keys
+	}
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, node) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// sim is one node's state while its events are replayed.
+type sim struct {
+	a     *Account
+	node  string
+	strs  map[string]int            // key → position in a.Keys of its live instance
+	zsets map[string]map[string]int // key → member → position in a.Members
+}
+
+// expire ends key's instance if its deadline passed by t.
+func (s *sim) expire(key string, t int64) {
+	i, ok := s.strs[key]
+	if !ok {
+		return
+	}
+	k := &s.a.Keys[i]
+	if k.Deadline >= 0 && k.Deadline <= t {
+		kind := EndExpired
+		if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
+			kind = EndClock // the deadline that passed was one a clock fault set
+		}
+		s.endKey(key, k.Deadline, End{Kind: kind, Op: -1, Step: lastClockStep(k)})
+	}
+}
+
+func lastClockStep(k *KeyLife) int {
+	if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
+		return k.Moves[n-1].Step
+	}
+	return 0
+}
+
+func (s *sim) endKey(key string, t int64, e End) {
+	i, ok := s.strs[key]
+	if !ok {
+		return
+	}
+	k := &s.a.Keys[i]
+	k.End, k.Ended = max(t, k.Start), e
+	delete(s.strs, key)
+}
+
+func (s *sim) endMember(key, member string, t int64, e End) {
+	m := s.zsets[key]
+	i, ok := m[member]
+	if !ok {
+		return
+	}
+	ml := &s.a.Members[i]
+	ml.End, ml.Ended = max(t, ml.Start), e
+	delete(m, member)
+	if len(m) == 0 {
+		delete(s.zsets, key)
+	}
+}
+
+// removal is how a command that removes a key is told: by its owner, by
+// another client, or by the harness inside a fault.
+func (s *sim) removal(owner, by, key string, t int64, op int) End {
+	if by == history.AdminClient {
+		if st, ok := s.step(history.EffectDeleteKey, key, t); ok {
+			return End{Kind: EndJanitor, By: by, Op: op, Step: st}
+		}
+		if st, ok := s.step(history.EffectNodeClock, "", t); ok {
+			return End{Kind: EndClock, By: by, Op: op, Step: st}
+		}
+	}
+	if by == owner && by != "" {
+		return End{Kind: EndReleased, By: by, Op: op}
+	}
+	return End{Kind: EndDeleted, By: by, Op: op}
+}
+
+// stepSlack is how far outside a fault step's recorded window the
+// harness's commands of that step may appear on the node's clock: the
+// step's operation is recorded around its apply, the node stamps the
+// command while it runs.
+const stepSlack = int64(5e6) // 5 ms
+
+// step finds an applied step of effect on this node (and key, for a
+// delete-key) whose window holds t.
+func (s *sim) step(effect, key string, t int64) (int, bool) {
+	for _, f := range s.a.Faults {
+		st := f.Step
+		if st.Effect != effect || !slices.Contains(st.Nodes, s.node) || (key != "" && st.Key != key) {
+			continue
+		}
+		if f.Start-stepSlack <= t && t <= f.End+stepSlack {
+			return st.ID, true
+		}
+	}
+	return 0, false
+}
+
+func (s *sim) crash(f FaultWindow) {
+	for key := range s.strs {
+		s.expire(key, f.Start)
+	}
+	for key := range s.strs {
+		s.endKey(key, f.Start, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
+	}
+	for key, m := range s.zsets {
+		for member := range m {
+			s.endMember(key, member, f.Start, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
+		}
+	}
+}
+
+// finish closes what is left at the end of the history.
+func (s *sim) finish() {
+	end := s.a.end
+	for key := range s.strs {
+		s.expire(key, end)
+	}
+	for key, i := range s.strs {
+		s.a.Keys[i].End, s.a.Keys[i].Ended = end, End{Kind: EndHeld, Op: -1}
+		delete(s.strs, key)
+	}
+	for _, m := range s.zsets {
+		for _, i := range m {
+			s.a.Members[i].End, s.a.Members[i].Ended = end, End{Kind: EndHeld, Op: -1}
+		}
+	}
+}
+
+// create starts a key instance.
+func (s *sim) create(key, value, by string, t, deadline int64, op int) {
+	s.a.Keys = append(s.a.Keys, KeyLife{Node: s.node, Key: key, Value: value, Owner: by, Start: t, Deadline: deadline,
+		Set: op, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
+	s.strs[key] = len(s.a.Keys) - 1
+}
+
+func (s *sim) exec(i int, op *history.Op) {
+	args := op.Value.Cmd
+	cmd := strings.ToLower(args[0])
+	t, by := op.Invoke, op.Client
+	switch cmd {
+	case "set":
+		if len(args) < 3 {
+			return
+		}
+		key, val := args[1], args[2]
+		s.expire(key, t)
+		nx, xx, ttl, keep := false, false, int64(-1), false
+		for j := 3; j < len(args); j++ {
+			switch strings.ToLower(args[j]) {
+			case "nx":
+				nx = true
+			case "xx":
+				xx = true
+			case "keepttl":
+				keep = true
+			case "px", "ex", "pxat", "exat":
+				if j+1 < len(args) {
+					ttl = deadlineOf(strings.ToLower(args[j]), args[j+1], t)
+					j++
+				}
+			}
+		}
+		cur, exists := s.strs[key]
+		switch {
+		case nx && exists, xx && !exists:
+			return
+		case exists:
+			k := &s.a.Keys[cur]
+			if k.Owner == by && k.Value == val {
+				d := ttl
+				if keep {
+					d = k.Deadline
+				}
+				k.Deadline = d
+				k.Moves = append(k.Moves, Move{At: t, Deadline: d, By: by})
+				return
+			}
+			if keep {
+				ttl = k.Deadline
+			}
+			s.endKey(key, t, End{Kind: EndOverwritten, By: by, Op: i})
+		}
+		s.create(key, val, by, t, ttl, i)
+	case "setnx":
+		if len(args) < 3 {
+			return
+		}
+		s.expire(args[1], t)
+		if _, exists := s.strs[args[1]]; !exists {
+			s.create(args[1], args[2], by, t, -1, i)
+		}
+	case "del", "unlink", "getdel":
+		for _, key := range args[1:] {
+			s.expire(key, t)
+			if j, ok := s.strs[key]; ok {
+				s.endKey(key, t, s.removal(s.a.Keys[j].Owner, by, key, t, i))
+			}
+			for member, j := range s.zsets[key] {
+				s.endMember(key, member, t, s.removal(s.a.Members[j].Owner, by, key, t, i))
+			}
+			if cmd == "getdel" {
+				break
+			}
+		}
+	case "pexpire", "expire", "pexpireat", "expireat":
+		if len(args) < 3 {
+			return
+		}
+		key := args[1]
+		s.expire(key, t)
+		j, ok := s.strs[key]
+		if !ok {
+			return
+		}
+		unit := map[string]string{"pexpire": "px", "expire": "ex", "pexpireat": "pxat", "expireat": "exat"}[cmd]
+		d := deadlineOf(unit, args[2], t)
+		k := &s.a.Keys[j]
+		mv := Move{At: t, Deadline: d, By: by}
+		if by == history.AdminClient {
+			if st, ok := s.step(history.EffectNodeClock, "", t); ok {
+				mv.Clock, mv.Step = true, st
+			}
+		}
+		if d >= 0 && d <= t {
+			e := s.removal(k.Owner, by, key, t, i)
+			if mv.Clock {
+				e = End{Kind: EndClock, By: by, Op: i, Step: mv.Step}
+			}
+			s.endKey(key, t, e)
+			return
+		}
+		k.Deadline = d
+		k.Moves = append(k.Moves, mv)
+	case "persist":
+		if len(args) > 1 {
+			s.expire(args[1], t)
+			if j, ok := s.strs[args[1]]; ok {
+				s.a.Keys[j].Deadline = -1
+				s.a.Keys[j].Moves = append(s.a.Keys[j].Moves, Move{At: t, Deadline: -1, By: by})
+			}
+		}
+	case "incr", "decr", "incrby", "decrby":
+		if len(args) < 2 {
+			return
+		}
+		key := args[1]
+		s.expire(key, t)
+		d := int64(1)
+		if (cmd == "incrby" || cmd == "decrby") && len(args) > 2 {
+			d, _ = strconv.ParseInt(args[2], 10, 64)
+		}
+		if cmd == "decr" || cmd == "decrby" {
+			d = -d
+		}
+		j, ok := s.strs[key]
+		if !ok {
+			s.create(key, "0", by, t, -1, i)
+			j = s.strs[key]
+		}
+		k := &s.a.Keys[j]
+		v, _ := strconv.ParseInt(k.Value, 10, 64)
+		v += d
+		k.Value = strconv.FormatInt(v, 10)
+		s.a.Counters = append(s.a.Counters, CounterValue{Node: s.node, Key: key, At: t, Value: v, By: by, Op: i})
+	case "zadd":
+		s.zadd(i, op, args)
+	case "zrem":
+		if len(args) < 3 {
+			return
+		}
+		for _, m := range args[2:] {
+			if j, ok := s.zsets[args[1]][m]; ok {
+				s.endMember(args[1], m, t, s.removal(s.a.Members[j].Owner, by, args[1], t, i))
+			}
+		}
+	case "zremrangebyscore":
+		if len(args) < 4 {
+			return
+		}
+		lo, loEx := scoreBound(args[2])
+		hi, hiEx := scoreBound(args[3])
+		for member, j := range s.zsets[args[1]] {
+			sc := s.a.Members[j].Score
+			if (sc > lo || (!loEx && sc == lo)) && (sc < hi || (!hiEx && sc == hi)) {
+				s.endMember(args[1], member, t, End{Kind: EndPurged, By: by, Op: i})
+			}
+		}
+	case "zinterstore":
+		s.zinterstore(i, op, args)
+	case "flushall", "flushdb":
+		for key := range s.strs {
+			s.expire(key, t)
+		}
+		for key := range s.strs {
+			s.endKey(key, t, End{Kind: EndFlushed, By: by, Op: i})
+		}
+		for key, m := range s.zsets {
+			for member := range m {
+				s.endMember(key, member, t, End{Kind: EndFlushed, By: by, Op: i})
+			}
+		}
+	}
+}
+
+// deadlineOf is the absolute deadline a TTL argument sets at t: unit px
+// (ms), ex (s), pxat (unix ms), exat (unix s). Absolute forms are mapped
+// with the run's start; -1 when the value does not parse.
+func deadlineOf(unit, v string, t int64) int64 {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return -1
+	}
+	switch unit {
+	case "px":
+		return t + n*1e6
+	case "ex":
+		return t + n*1e9
+	}
+	return -1 // absolute deadlines: not sent by locksim's algorithms
+}
+
+func scoreBound(s string) (float64, bool) {
+	ex := strings.HasPrefix(s, "(")
+	s = strings.TrimPrefix(s, "(")
+	switch strings.ToLower(s) {
+	case "-inf":
+		return math.Inf(-1), ex
+	case "+inf", "inf":
+		return math.Inf(1), ex
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN(), ex
+	}
+	return v, ex
+}
+
+func (s *sim) zadd(i int, op *history.Op, args []string) {
+	if len(args) < 4 {
+		return
+	}
+	key, t, by := args[1], op.Invoke, op.Client
+	j := 2
+	nx, xx := false, false
+	for ; j < len(args); j++ {
+		switch strings.ToLower(args[j]) {
+		case "nx":
+			nx = true
+			continue
+		case "xx":
+			xx = true
+			continue
+		case "gt", "lt", "ch", "incr":
+			continue
+		}
+		break
+	}
+	for ; j+1 < len(args); j += 2 {
+		sc, err := strconv.ParseFloat(args[j], 64)
+		if err != nil {
+			return
+		}
+		member := args[j+1]
+		m := s.zsets[key]
+		if pos, ok := m[member]; ok {
+			if !nx {
+				s.a.Members[pos].Score = sc
+			}
+			continue
+		}
+		if xx {
+			continue
+		}
+		if m == nil {
+			m = map[string]int{}
+			s.zsets[key] = m
+		}
+		s.a.Members = append(s.a.Members, MemberLife{Node: s.node, Key: key, Member: member, Owner: by, Start: t,
+			Score: sc, Set: i, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
+		m[member] = len(s.a.Members) - 1
+	}
+}
+
+// zinterstore keeps in dest the members of every source, scored by the
+// weighted sum (locksim's fair semaphore intersects its owner set with its
+// timeout set, which only drops the timed-out owners).
+func (s *sim) zinterstore(i int, op *history.Op, args []string) {
+	if len(args) < 4 {
+		return
+	}
+	dest, t, by := args[1], op.Invoke, op.Client
+	n, err := strconv.Atoi(args[2])
+	if err != nil || len(args) < 3+n {
+		return
+	}
+	srcs := args[3 : 3+n]
+	weights := make([]float64, n)
+	for w := range weights {
+		weights[w] = 1
+	}
+	rest := args[3+n:]
+	for j := 0; j < len(rest); j++ {
+		if strings.EqualFold(rest[j], "weights") {
+			for w := 0; w < n && j+1+w < len(rest); w++ {
+				weights[w], _ = strconv.ParseFloat(rest[j+1+w], 64)
+			}
+		}
+	}
+	keep := map[string]float64{}
+	for member, pos := range s.zsets[srcs[0]] {
+		sum := s.a.Members[pos].Score * weights[0]
+		in := true
+		for w, src := range srcs[1:] {
+			p, ok := s.zsets[src][member]
+			if !ok {
+				in = false
+				break
+			}
+			sum += s.a.Members[p].Score * weights[w+1]
+		}
+		if in {
+			keep[member] = sum
+		}
+	}
+	for member := range s.zsets[dest] {
+		if _, ok := keep[member]; !ok {
+			s.endMember(dest, member, t, End{Kind: EndPurged, By: by, Op: i})
+		}
+	}
+	for member, sc := range keep {
+		if pos, ok := s.zsets[dest][member]; ok {
+			s.a.Members[pos].Score = sc
+			continue
+		}
+		if s.zsets[dest] == nil {
+			s.zsets[dest] = map[string]int{}
+		}
+		s.a.Members = append(s.a.Members, MemberLife{Node: s.node, Key: dest, Member: member, Owner: by, Start: t,
+			Score: sc, Set: i, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
+		s.zsets[dest][member] = len(s.a.Members) - 1
+	}
+}
+
+// grantSlack is how far the node's stamp of a command may fall outside the
+// client's [invoke, complete] of the operation that sent it (the two clocks
+// are read at different moments).
+const grantSlack = int64(2e6) // 2 ms
+
+// matchGrants ties each client acquire (and final probe) to the key or
+// member lives its commands created: same node, key, owner and token,
+// created within the operation's window. An acquire with an unknown
+// outcome that matched a life did take effect, at that instant.
+func (a *Account) matchGrants() {
+	type slot struct{ node, key, owner string }
+	keys, members := map[slot][]int{}, map[slot][]int{}
+	for i := range a.Keys {
+		k := a.Keys[i]
+		keys[slot{k.Node, k.Key, k.Owner}] = append(keys[slot{k.Node, k.Key, k.Owner}], i)
+	}
+	for i := range a.Members {
+		m := a.Members[i]
+		members[slot{m.Node, m.Key, m.Owner}] = append(members[slot{m.Node, m.Key, m.Owner}], i)
+	}
+	for idx, op := range a.H.Ops {
+		if (op.F != history.Acquire && op.F != history.Probe) || op.Type == history.Fail || op.Key == "" {
+			continue
+		}
+		end := op.Complete
+		if end < 0 {
+			end = a.end
+		}
+		nodes := op.Value.Nodes
+		if len(nodes) == 0 {
+			nodes = a.H.Header.Observed
+		}
+		for _, n := range nodes {
+			if !a.Observed[n] {
+				continue
+			}
+			for _, i := range keys[slot{n, op.Key, op.Client}] {
+				k := &a.Keys[i]
+				if k.Grant < 0 && k.Start >= op.Invoke-grantSlack && k.Start <= end+grantSlack && (op.Value.Token == "" || k.Value == op.Value.Token) {
+					k.Grant = idx
+					break
+				}
+			}
+			for _, i := range members[slot{n, op.Key, op.Client}] {
+				m := &a.Members[i]
+				if m.Grant < 0 && m.Start >= op.Invoke-grantSlack && m.Start <= end+grantSlack && (op.Value.Token == "" || m.Member == op.Value.Token) {
+					m.Grant = idx
+					break
+				}
+			}
+		}
+	}
+}
