@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -132,6 +133,9 @@ type Report struct {
 	// back, for the report's porcupine.Visualize; nil when that checker
 	// panicked before running porcupine.
 	Linearization *Linearization `json:"-"`
+	// Account is the run's facts the checkers judged by (nil when it could
+	// not be derived); the report renders from the same.
+	Account *account.Account `json:"-"`
 }
 
 // Anomalies returns every anomaly of every result, in result order
@@ -144,9 +148,9 @@ func (r Report) Anomalies() []Anomaly {
 	return out
 }
 
-// checkFunc is one checker. rep lets the linearizable checker hand back its
-// porcupine artefacts.
-type checkFunc func(ctx context.Context, h history.History, o Options, rep *Report) Result
+// checkFunc is one checker, judging the history through its account. rep
+// lets the linearizable checker hand back its porcupine artefacts.
+type checkFunc func(ctx context.Context, a *account.Account, o Options, rep *Report) Result
 
 // checkers is the fixed list Check runs; tests replace entries to inject a
 // panicking checker.
@@ -154,16 +158,16 @@ var checkers = []struct {
 	name string
 	run  checkFunc
 }{
-	{CheckerMutex, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Mutex(ctx, h) }},
-	{CheckerLinearizable, func(ctx context.Context, h history.History, o Options, rep *Report) Result {
-		res, lin := Linearizable(ctx, h, o)
+	{CheckerMutex, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return mutex(ctx, a) }},
+	{CheckerLinearizable, func(ctx context.Context, a *account.Account, o Options, rep *Report) Result {
+		res, lin := Linearizable(ctx, a.H, o)
 		rep.Linearization = &lin
 		return res
 	}},
-	{CheckerFencing, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Fencing(ctx, h) }},
-	{CheckerEffects, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Effects(ctx, h) }},
-	{CheckerLiveness, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Liveness(ctx, h) }},
-	{CheckerCoverage, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Coverage(ctx, h) }},
+	{CheckerFencing, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return Fencing(ctx, a.H) }},
+	{CheckerEffects, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return effects(ctx, a) }},
+	{CheckerLiveness, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return liveness(ctx, a) }},
+	{CheckerCoverage, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return coverage(ctx, a) }},
 }
 
 // Check runs every checker on h, each inside a recover wrapper (a panic
@@ -175,8 +179,17 @@ var checkers = []struct {
 func Check(ctx context.Context, h history.History, o Options) Report {
 	rep := Report{Results: make([]Result, 0, len(checkers))}
 	vs := make([]Verdict, 0, len(checkers))
+	a, err := newAccount(h)
+	if err != nil {
+		for _, c := range checkers {
+			rep.Results = append(rep.Results, Result{Checker: c.name, Verdict: Unknown, Summary: err.Error()})
+		}
+		rep.Verdict = Unknown
+		return rep
+	}
+	rep.Account = a
 	for _, c := range checkers {
-		r := safeRun(ctx, c.name, c.run, h, o, &rep)
+		r := safeRun(ctx, c.name, c.run, a, o, &rep)
 		rep.Results = append(rep.Results, r)
 		vs = append(vs, r.Verdict)
 	}
@@ -184,7 +197,18 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 	return rep
 }
 
-func safeRun(ctx context.Context, name string, f checkFunc, h history.History, o Options, rep *Report) (r Result) {
+// newAccount derives h's account; a panic in the derivation gives an
+// error, and every checker Unknown, never Valid.
+func newAccount(h history.History) (a *account.Account, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			a, err = nil, fmt.Errorf("deriving the run's account panicked: %v", p)
+		}
+	}()
+	return account.New(h), nil
+}
+
+func safeRun(ctx context.Context, name string, f checkFunc, a *account.Account, o Options, rep *Report) (r Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			r = Result{Checker: name, Verdict: Unknown, Summary: fmt.Sprintf("checker panicked: %v", p)}
@@ -193,7 +217,7 @@ func safeRun(ctx context.Context, name string, f checkFunc, h history.History, o
 	if err := ctx.Err(); err != nil {
 		return Result{Checker: name, Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
-	r = f(ctx, h, o, rep)
+	r = f(ctx, a, o, rep)
 	r.Checker = name
 	switch {
 	case r.Verdict != Valid && r.Verdict != Invalid && r.Verdict != Unknown:

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -46,7 +47,10 @@ const DefaultMinAcquires = 2
 // (Merge): the violation happened.
 //
 // Probes and faults themselves never count.
-func Coverage(ctx context.Context, h history.History) Result {
+func Coverage(ctx context.Context, h history.History) Result { return coverage(ctx, account.New(h)) }
+
+func coverage(ctx context.Context, a *account.Account) Result {
+	h := a.H
 	if why, lost := timingLost(h); lost {
 		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + why}
 	}
@@ -95,7 +99,7 @@ func Coverage(ctx context.Context, h history.History) Result {
 	}
 	spans := spanIndex{}
 	if !lockFree {
-		for _, hd := range Holds(h) {
+		for _, hd := range a.Holds {
 			spans.add(hd.Client, hd.Start, hd.End)
 		}
 	}

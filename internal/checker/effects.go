@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -49,7 +50,10 @@ import (
 //     on one key whose [Invoke, Complete] overlap (more than touching).
 //     Always Informational: the lock is an efficiency lock, the waste is
 //     not corruption (Kleppmann 2016, "efficiency vs correctness").
-func Effects(ctx context.Context, h history.History) Result {
+func Effects(ctx context.Context, h history.History) Result { return effects(ctx, account.New(h)) }
+
+func effects(ctx context.Context, a *account.Account) Result {
+	h := a.H
 	ix := newAcceptedIndex(h)
 	rules := []func(history.History, *acceptedIndex) effectFinding{
 		doubleCharges, lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -45,7 +46,10 @@ const DefaultUnavailableBound = 10 * time.Second
 //     history]. The bound is Header.Params["unavailable_ns"] (wall ns)
 //     when set, else the key's longest recorded lease TTL (a free lock that
 //     stays ungrantable for a whole lease is down, not busy), else 10 s.
-func Liveness(ctx context.Context, h history.History) Result {
+func Liveness(ctx context.Context, h history.History) Result { return liveness(ctx, account.New(h)) }
+
+func liveness(ctx context.Context, a *account.Account) Result {
+	h := a.H
 	expect := h.Header.Params[history.ParamExpectLive] == 1
 	eoh := h.End()
 	type keyOps struct{ lock, probes []int }

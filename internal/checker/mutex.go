@@ -8,158 +8,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
-// Hold is one believed-hold interval of a client on a key (lock-theory §8.1).
-type Hold struct {
-	Client string
-	Key    string
-	// Start and End are true ns. Start is the Complete of the ok acquire;
-	// for a hold taken over from an info acquire the client acted on,
-	// Start is the Invoke of its first accepted write (see Holds).
-	Start, End int64
-	// Acquire is the history index of the acquire that began the hold.
-	Acquire int
-	// Fence is the acquire's fencing token (0 when none or unknown).
-	Fence int64
-	// TTL is the lease TTL in wall ns, as the acquire recorded it.
-	TTL int64
-	// Possible marks a hold from an info acquire the client then acted on.
-	Possible bool
-}
+// Hold is one believed-hold interval of a client on a key (account.Hold).
+type Hold = account.Hold
 
-// Holds returns every believed-hold interval of h, per lock-theory §8.1:
-// from the return (Complete) of an ok acquire to the earliest of the
-// client's next release invoke on that key, a lost or done op of the client
-// (on that key, or with no key: all its keys; done = the client left its
-// critical section and will only release, lock-theory S05), the invoke of another acquire by the
-// client on that key, or — when the client never ends the hold — the
-// client's last recorded instant (the end of the history when the client's
-// last op never completed: it is still inside it, still believing), or the
-// end of a fault that targeted the client and did not kill it (a pause, a
-// partition: the client is still alive and still believes it holds; an
-// unhealed one lasts to the end of the history), whichever is later — but
-// never past a recorded crash of the client (EffectCrashClient), which ends
-// every belief at the crash instant. A client that simply stops recording
-// is taken to have stopped (crashed) at its last instant.
-//
-// Info acquires (the client never learnt whether it got the lock) are only
-// possible holds. A possible hold counts as a believed hold only if the
-// client then has an accepted write on the key before it ends the possible
-// hold (release, lost, another acquire): it acted as holder. The hold then
-// starts at the Invoke of that first accepted write — the first instant it
-// certainly behaved as holder — never at the acquire's invoke. Possible
-// holds the client never acted on are ignored: they neither count as held
-// nor as not held. Clients are identified by Client name across the new
-// process ids Jepsen's rule gives them after an info outcome.
-func Holds(h history.History) []Hold {
-	eoh := h.End()
-	byClient := map[string][]int{}
-	var clients []string
-	acquires := 0 // an upper bound on the number of holds
-	for i := range h.Ops {
-		op := &h.Ops[i]
-		if op.Process == history.NemesisProcess || op.Client == history.NemesisClient {
-			continue
-		}
-		switch op.F {
-		case history.Acquire:
-			acquires++
-		case history.Release, history.Extend, history.Read, history.Write, history.Lost, history.Done:
-		default:
-			continue
-		}
-		if _, ok := byClient[op.Client]; !ok {
-			clients = append(clients, op.Client)
-		}
-		byClient[op.Client] = append(byClient[op.Client], i)
-	}
-	sort.Strings(clients)
-	alive, crashed := faultEnds(h, eoh)
-	holds := make([]Hold, 0, acquires)
-	type possible struct {
-		acq int
-	}
-	for _, c := range clients {
-		idx := byClient[c]
-		sortIdx(h, idx, invokeOf)
-		last := int64(0)
-		for _, i := range idx {
-			op := &h.Ops[i]
-			if op.Complete < 0 {
-				last = eoh
-				break
-			}
-			last = max(last, op.Complete, op.Invoke)
-		}
-		last = max(last, alive[c])
-		if t, ok := crashed[c]; ok && t < last {
-			// A crashed client believes nothing after its crash, even
-			// with an operation that never completed.
-			last = t
-		}
-		held := map[string]Hold{}
-		maybe := map[string]possible{}
-		closeHold := func(key string, t int64) {
-			if hd, ok := held[key]; ok {
-				hd.End = max(t, hd.Start)
-				holds = append(holds, hd)
-				delete(held, key)
-			}
-			delete(maybe, key)
-		}
-		for _, i := range idx {
-			op := &h.Ops[i]
-			switch op.F {
-			case history.Acquire:
-				closeHold(op.Key, op.Invoke)
-				switch {
-				case op.Type == history.OK && op.Complete >= 0:
-					held[op.Key] = Hold{Client: c, Key: op.Key, Start: op.Complete, Acquire: op.Index,
-						Fence: op.Value.Fence, TTL: op.Value.TTL}
-				case open(*op):
-					maybe[op.Key] = possible{acq: i}
-				}
-			case history.Release:
-				closeHold(op.Key, op.Invoke)
-			case history.Lost, history.Done:
-				if op.Key != "" {
-					closeHold(op.Key, op.Invoke)
-					break
-				}
-				keys := make([]string, 0, len(held)+len(maybe))
-				for k := range held {
-					keys = append(keys, k)
-				}
-				for k := range maybe {
-					keys = append(keys, k)
-				}
-				for _, k := range keys {
-					closeHold(k, op.Invoke)
-				}
-			case history.Write:
-				if _, ok := held[op.Key]; !ok && accepted(*op) {
-					if p, ok := maybe[op.Key]; ok {
-						acq := &h.Ops[p.acq]
-						held[op.Key] = Hold{Client: c, Key: op.Key, Start: op.Invoke, Acquire: acq.Index,
-							Fence: acq.Value.Fence, TTL: acq.Value.TTL, Possible: true}
-						delete(maybe, op.Key)
-					}
-				}
-			}
-		}
-		keys := make([]string, 0, len(held))
-		for k := range held {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			closeHold(k, last)
-		}
-	}
-	return holds
-}
+// Holds returns every believed-hold interval of h (account.Holds).
+func Holds(h history.History) []Hold { return account.New(h).Holds }
 
 // Mutex is the mutex checker (design §8, lock-theory §8.1). It reports:
 //
@@ -189,8 +46,11 @@ func Holds(h history.History) []Hold {
 //     A release is not judged when A has an acquire with unknown outcome
 //     (info) on the key invoked before it: that acquire may have applied
 //     late and the release removed A's own lease.
-func Mutex(ctx context.Context, h history.History) Result {
-	holds := Holds(h)
+func Mutex(ctx context.Context, h history.History) Result { return mutex(ctx, account.New(h)) }
+
+func mutex(ctx context.Context, a *account.Account) Result {
+	h := a.H
+	holds := a.Holds
 	if err := ctx.Err(); err != nil {
 		return Result{Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
@@ -495,38 +355,6 @@ func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
 		return fmt.Sprintf("%s was granted the lock while %s acted on a lease it may have been granted", fresh.Client, stale.Client)
 	}
 	return fmt.Sprintf("%s was granted the lock while %s still believed it held it", fresh.Client, stale.Client)
-}
-
-// faultEnds maps each client to the latest end of an applied fault that
-// touched it (on the client or on one of its links) and left it alive; an
-// unhealed fault ends at eoh. A crash of the client (EffectCrashClient)
-// counts up to the crash instant, and crashed holds each crashed client's
-// first crash: it was alive until then and is gone after.
-func faultEnds(h history.History, eoh int64) (alive, crashed map[string]int64) {
-	alive, crashed = map[string]int64{}, map[string]int64{}
-	for _, f := range appliedFaults(h) {
-		st := f.Value.Fault
-		if st.Effect == history.EffectCrashClient {
-			for _, c := range st.Clients {
-				alive[c] = max(alive[c], f.Invoke)
-				if t, ok := crashed[c]; !ok || f.Invoke < t {
-					crashed[c] = f.Invoke
-				}
-			}
-			continue
-		}
-		end := f.Complete
-		if end < 0 {
-			end = eoh
-		}
-		for _, c := range st.Clients {
-			alive[c] = max(alive[c], end)
-		}
-		for _, c := range st.LinkClients() {
-			alive[c] = max(alive[c], end)
-		}
-	}
-	return alive, crashed
 }
 
 // appliedFaults returns the fault ops of h that took effect (not those
