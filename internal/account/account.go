@@ -18,8 +18,9 @@
 package account
 
 import (
+	"cmp"
 	"slices"
-	"sort"
+	"sync"
 
 	"github.com/locksim/locksim/internal/history"
 )
@@ -28,29 +29,26 @@ import (
 // read-only afterwards and safe for concurrent readers.
 type Account struct {
 	H history.History
-	// Keys are the lifetimes of every string key on every node (lock keys,
-	// and others the workloads touch), ordered by Start.
-	Keys []KeyLife
-	// Members are the lifetimes of every sorted-set member on every node
-	// (a semaphore's permits), ordered by Start.
-	Members []MemberLife
 	// Holds are the clients' believed holds (see Holds).
 	Holds []Hold
 	// Faults are the applied fault steps with their windows, in index order.
 	Faults []FaultWindow
-	// Counters are the values an INCR-family command left on a node, in
-	// time order (a fence counter beside each grant).
-	Counters []CounterValue
 	// Observed reports, per node, whether its commands were recorded.
 	Observed map[string]bool
 	// Gaps are, per node, windows in which an observed node's commands
 	// were not recorded (history.Unobserved).
 	Gaps map[string][][2]int64
 
-	end    int64
-	byKey  map[string][]int // node|key → positions in Keys
-	byMem  map[string][]int // node|key → positions in Members
-	grants map[int][]int    // acquire op index → positions in Keys it was granted by
+	end int64
+	// The key and member lives are derived on first use (Keys): a checker
+	// that finds nothing to explain never pays for them.
+	lives    sync.Once
+	keys     []KeyLife
+	members  []MemberLife
+	counters []CounterValue
+	byKey    map[string][]int // node|key → positions in Keys
+	byMem    map[string][]int // node|key → positions in Members
+	grants   map[int][]int    // acquire op index → positions in Keys it was granted by
 }
 
 // KeyLife is one instance of a key on one node: from the command that
@@ -192,25 +190,62 @@ func New(h history.History) *Account {
 			a.Gaps[op.Value.Node] = append(a.Gaps[op.Value.Node], [2]int64{op.Invoke, op.Complete})
 		}
 	}
-	a.replay()
-	a.infer()
-	sort.SliceStable(a.Keys, func(i, j int) bool { return a.Keys[i].Start < a.Keys[j].Start })
-	sort.SliceStable(a.Members, func(i, j int) bool { return a.Members[i].Start < a.Members[j].Start })
-	a.index()
 	a.Holds = holds(h)
 	return a
 }
 
+// derive computes the key and member lives once.
+func (a *Account) derive() {
+	a.lives.Do(func() {
+		a.replay()
+		a.infer()
+		a.keys = byStart(a.keys, func(k *KeyLife) int64 { return k.Start })
+		a.members = byStart(a.members, func(m *MemberLife) int64 { return m.Start })
+		a.index()
+	})
+}
+
+// Keys returns the lifetimes of every string key on every node (lock
+// keys, and the others the workloads touch), ordered by Start. The slice
+// is the account's: do not modify it.
+func (a *Account) Keys() []KeyLife { a.derive(); return a.keys }
+
+// Members returns the lifetimes of every sorted-set member on every node
+// (a semaphore's permits), ordered by Start. Do not modify the slice.
+func (a *Account) Members() []MemberLife { a.derive(); return a.members }
+
+// Counters returns the values an INCR-family command left on a node, in
+// time order (a fence counter beside each grant).
+func (a *Account) Counters() []CounterValue { a.derive(); return a.counters }
+
 func nk(node, key string) string { return node + "\x00" + key }
 
+// byStart returns xs stably sorted by start, moving each (large) element
+// once: the order is found on positions.
+func byStart[T any](xs []T, start func(*T) int64) []T {
+	if slices.IsSortedFunc(xs, func(a, b T) int { return cmp.Compare(start(&a), start(&b)) }) {
+		return xs
+	}
+	pos := make([]int, len(xs))
+	for i := range pos {
+		pos[i] = i
+	}
+	slices.SortStableFunc(pos, func(i, j int) int { return cmp.Compare(start(&xs[i]), start(&xs[j])) })
+	out := make([]T, len(xs))
+	for i, p := range pos {
+		out[i] = xs[p]
+	}
+	return out
+}
+
 func (a *Account) index() {
-	for i, k := range a.Keys {
+	for i, k := range a.keys {
 		a.byKey[nk(k.Node, k.Key)] = append(a.byKey[nk(k.Node, k.Key)], i)
 		if k.Grant >= 0 {
 			a.grants[k.Grant] = append(a.grants[k.Grant], i)
 		}
 	}
-	for i, m := range a.Members {
+	for i, m := range a.members {
 		a.byMem[nk(m.Node, m.Key)] = append(a.byMem[nk(m.Node, m.Key)], i)
 	}
 }
@@ -220,9 +255,10 @@ func (a *Account) End() int64 { return a.end }
 
 // LivesOf returns the lifetimes of key on node, by Start.
 func (a *Account) LivesOf(node, key string) []KeyLife {
+	a.derive()
 	var out []KeyLife
 	for _, i := range a.byKey[nk(node, key)] {
-		out = append(out, a.Keys[i])
+		out = append(out, a.keys[i])
 	}
 	return out
 }
@@ -230,9 +266,10 @@ func (a *Account) LivesOf(node, key string) []KeyLife {
 // GrantedBy returns the key lives that backed the acquire op at index op,
 // one per granting node.
 func (a *Account) GrantedBy(op int) []KeyLife {
+	a.derive()
 	var out []KeyLife
 	for _, i := range a.grants[op] {
-		out = append(out, a.Keys[i])
+		out = append(out, a.keys[i])
 	}
 	return out
 }
@@ -240,8 +277,9 @@ func (a *Account) GrantedBy(op int) []KeyLife {
 // LiveAt returns the key's life on node that existed at instant t (Start ≤
 // t < End), if any.
 func (a *Account) LiveAt(node, key string, t int64) (KeyLife, bool) {
+	a.derive()
 	for _, i := range a.byKey[nk(node, key)] {
-		k := a.Keys[i]
+		k := a.keys[i]
 		if k.Start <= t && t < k.End {
 			return k, true
 		}
@@ -251,9 +289,10 @@ func (a *Account) LiveAt(node, key string, t int64) (KeyLife, bool) {
 
 // MembersOf returns the member lives of the sorted set key on node.
 func (a *Account) MembersOf(node, key string) []MemberLife {
+	a.derive()
 	var out []MemberLife
 	for _, i := range a.byMem[nk(node, key)] {
-		out = append(out, a.Members[i])
+		out = append(out, a.members[i])
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package account
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/locksim/locksim/internal/history"
@@ -78,7 +80,7 @@ func holds(h history.History) []Hold {
 	}
 	for _, c := range clients {
 		idx := byClient[c]
-		sort.SliceStable(idx, func(i, j int) bool { return h.Ops[idx[i]].Invoke < h.Ops[idx[j]].Invoke })
+		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(h.Ops[i].Invoke, h.Ops[j].Invoke) })
 		last := int64(0)
 		for _, i := range idx {
 			op := &h.Ops[i]

@@ -1,8 +1,8 @@
 package account
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
@@ -31,7 +31,8 @@ import (
 func (a *Account) infer() {
 	ops := a.H.Ops
 	byKey := map[string][]int{} // key → positions of its client lock ops, by invoke
-	for i, op := range ops {
+	for i := range ops {
+		op := &ops[i]
 		switch op.F {
 		case history.Acquire, history.Release, history.Extend, history.Probe:
 			if op.Key != "" && op.Process != history.NemesisProcess {
@@ -40,9 +41,9 @@ func (a *Account) infer() {
 		}
 	}
 	for _, v := range byKey {
-		sort.SliceStable(v, func(i, j int) bool { return ops[v[i]].Invoke < ops[v[j]].Invoke })
+		slices.SortStableFunc(v, func(i, j int) int { return cmp.Compare(ops[i].Invoke, ops[j].Invoke) })
 	}
-	nodesOf := func(op history.Op) []string {
+	nodesOf := func(op *history.Op) []string {
 		if len(op.Value.Nodes) > 0 {
 			return op.Value.Nodes
 		}
@@ -52,22 +53,22 @@ func (a *Account) infer() {
 		return []string{""}
 	}
 	matched := map[[2]int]bool{} // (op, node position) backed by an observed life
-	for _, k := range a.Keys {
+	for _, k := range a.keys {
 		if k.Grant >= 0 {
-			ni := slices.Index(nodesOf(ops[k.Grant]), k.Node)
+			ni := slices.Index(nodesOf(&ops[k.Grant]), k.Node)
 			matched[[2]int{k.Grant, ni}] = true
 		}
 	}
-	for _, m := range a.Members {
+	for _, m := range a.members {
 		if m.Grant >= 0 {
-			ni := slices.Index(nodesOf(ops[m.Grant]), m.Node)
+			ni := slices.Index(nodesOf(&ops[m.Grant]), m.Node)
 			matched[[2]int{m.Grant, ni}] = true
 		}
 	}
 	var inferred []KeyLife
 	for key, idx := range byKey {
 		for p, i := range idx {
-			op := ops[i]
+			op := &ops[i]
 			if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 {
 				continue
 			}
@@ -79,22 +80,21 @@ func (a *Account) infer() {
 			}
 		}
 	}
-	a.clipByLaterGrants(inferred)
-	a.Keys = append(a.Keys, inferred...)
+	a.keys = append(a.keys, a.clipByLaterGrants(inferred)...)
 }
 
 // inferLife follows one grant on one node through the key's later lock
 // ops (later).
 func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 	ops := a.H.Ops
-	g := ops[i]
+	g := &ops[i]
 	k := KeyLife{Node: node, Key: key, Value: g.Value.Token, Owner: g.Client, Start: g.Complete, Deadline: -1,
 		End: a.end, Ended: End{Kind: EndHeld, Op: -1}, Set: i, Grant: i}
 	if g.Value.TTL > 0 {
 		k.Deadline = k.Start + g.Value.TTL
 	}
-	onNode := func(o history.Op) bool { return len(o.Value.Nodes) == 0 || slices.Contains(o.Value.Nodes, node) }
-	ownToken := func(o history.Op) bool { return o.Value.Token == "" || k.Value == "" || o.Value.Token == k.Value }
+	onNode := func(o *history.Op) bool { return len(o.Value.Nodes) == 0 || slices.Contains(o.Value.Nodes, node) }
+	ownToken := func(o *history.Op) bool { return o.Value.Token == "" || k.Value == "" || o.Value.Token == k.Value }
 	plainDel := a.H.Header.Algorithm == "naive" // deletes by key, whatever the token
 	endAt := func(t int64, e End) {
 		if t < k.End {
@@ -103,7 +103,7 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 	}
 	ownDone := false // the owner's release or another acquire: its later ops are of another lease
 	for _, j := range later {
-		o := ops[j]
+		o := &ops[j]
 		if k.Deadline >= 0 && o.Invoke >= k.Deadline {
 			break
 		}
@@ -174,8 +174,8 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 // clipByLaterGrants ends an inferred life at a later grant of its key on
 // its node to another client: the key was gone by then (our deadline is
 // the client's estimate, and a removal we cannot see may have come first).
-func (a *Account) clipByLaterGrants(ls []KeyLife) {
-	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Start < ls[j].Start })
+func (a *Account) clipByLaterGrants(ls []KeyLife) []KeyLife {
+	ls = byStart(ls, func(k *KeyLife) int64 { return k.Start })
 	by := map[string][]int{}
 	for i := range ls {
 		by[nk(ls[i].Node, ls[i].Key)] = append(by[nk(ls[i].Node, ls[i].Key)], i)
@@ -204,6 +204,7 @@ func (a *Account) clipByLaterGrants(ls []KeyLife) {
 			}
 		}
 	}
+	return ls
 }
 
 // EndTaken: an inferred life that another client's later grant on the same

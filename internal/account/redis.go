@@ -62,8 +62,8 @@ func (a *Account) crashesOf(node string) []FaultWindow {
 type sim struct {
 	a     *Account
 	node  string
-	strs  map[string]int            // key → position in a.Keys of its live instance
-	zsets map[string]map[string]int // key → member → position in a.Members
+	strs  map[string]int            // key → position in a.keys of its live instance
+	zsets map[string]map[string]int // key → member → position in a.members
 }
 
 // expire ends key's instance if its deadline passed by t.
@@ -72,7 +72,7 @@ func (s *sim) expire(key string, t int64) {
 	if !ok {
 		return
 	}
-	k := &s.a.Keys[i]
+	k := &s.a.keys[i]
 	if k.Deadline >= 0 && k.Deadline <= t {
 		kind := EndExpired
 		if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
@@ -94,7 +94,7 @@ func (s *sim) endKey(key string, t int64, e End) {
 	if !ok {
 		return
 	}
-	k := &s.a.Keys[i]
+	k := &s.a.keys[i]
 	k.End, k.Ended = max(t, k.Start), e
 	delete(s.strs, key)
 }
@@ -105,7 +105,7 @@ func (s *sim) endMember(key, member string, t int64, e End) {
 	if !ok {
 		return
 	}
-	ml := &s.a.Members[i]
+	ml := &s.a.members[i]
 	ml.End, ml.Ended = max(t, ml.Start), e
 	delete(m, member)
 	if len(m) == 0 {
@@ -172,21 +172,21 @@ func (s *sim) finish() {
 		s.expire(key, end)
 	}
 	for key, i := range s.strs {
-		s.a.Keys[i].End, s.a.Keys[i].Ended = end, End{Kind: EndHeld, Op: -1}
+		s.a.keys[i].End, s.a.keys[i].Ended = end, End{Kind: EndHeld, Op: -1}
 		delete(s.strs, key)
 	}
 	for _, m := range s.zsets {
 		for _, i := range m {
-			s.a.Members[i].End, s.a.Members[i].Ended = end, End{Kind: EndHeld, Op: -1}
+			s.a.members[i].End, s.a.members[i].Ended = end, End{Kind: EndHeld, Op: -1}
 		}
 	}
 }
 
 // create starts a key instance.
 func (s *sim) create(key, value, by string, t, deadline int64, op int) {
-	s.a.Keys = append(s.a.Keys, KeyLife{Node: s.node, Key: key, Value: value, Owner: by, Start: t, Deadline: deadline,
+	s.a.keys = append(s.a.keys, KeyLife{Node: s.node, Key: key, Value: value, Owner: by, Start: t, Deadline: deadline,
 		Set: op, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
-	s.strs[key] = len(s.a.Keys) - 1
+	s.strs[key] = len(s.a.keys) - 1
 }
 
 func (s *sim) exec(i int, op *history.Op) {
@@ -221,7 +221,7 @@ func (s *sim) exec(i int, op *history.Op) {
 		case nx && exists, xx && !exists:
 			return
 		case exists:
-			k := &s.a.Keys[cur]
+			k := &s.a.keys[cur]
 			if k.Owner == by && k.Value == val {
 				d := ttl
 				if keep {
@@ -249,10 +249,10 @@ func (s *sim) exec(i int, op *history.Op) {
 		for _, key := range args[1:] {
 			s.expire(key, t)
 			if j, ok := s.strs[key]; ok {
-				s.endKey(key, t, s.removal(s.a.Keys[j].Owner, by, key, t, i))
+				s.endKey(key, t, s.removal(s.a.keys[j].Owner, by, key, t, i))
 			}
 			for member, j := range s.zsets[key] {
-				s.endMember(key, member, t, s.removal(s.a.Members[j].Owner, by, key, t, i))
+				s.endMember(key, member, t, s.removal(s.a.members[j].Owner, by, key, t, i))
 			}
 			if cmd == "getdel" {
 				break
@@ -270,7 +270,7 @@ func (s *sim) exec(i int, op *history.Op) {
 		}
 		unit := map[string]string{"pexpire": "px", "expire": "ex", "pexpireat": "pxat", "expireat": "exat"}[cmd]
 		d := deadlineOf(unit, args[2], t)
-		k := &s.a.Keys[j]
+		k := &s.a.keys[j]
 		mv := Move{At: t, Deadline: d, By: by}
 		if by == history.AdminClient {
 			if st, ok := s.step(history.EffectNodeClock, "", t); ok {
@@ -291,8 +291,8 @@ func (s *sim) exec(i int, op *history.Op) {
 		if len(args) > 1 {
 			s.expire(args[1], t)
 			if j, ok := s.strs[args[1]]; ok {
-				s.a.Keys[j].Deadline = -1
-				s.a.Keys[j].Moves = append(s.a.Keys[j].Moves, Move{At: t, Deadline: -1, By: by})
+				s.a.keys[j].Deadline = -1
+				s.a.keys[j].Moves = append(s.a.keys[j].Moves, Move{At: t, Deadline: -1, By: by})
 			}
 		}
 	case "incr", "decr", "incrby", "decrby":
@@ -313,11 +313,11 @@ func (s *sim) exec(i int, op *history.Op) {
 			s.create(key, "0", by, t, -1, i)
 			j = s.strs[key]
 		}
-		k := &s.a.Keys[j]
+		k := &s.a.keys[j]
 		v, _ := strconv.ParseInt(k.Value, 10, 64)
 		v += d
 		k.Value = strconv.FormatInt(v, 10)
-		s.a.Counters = append(s.a.Counters, CounterValue{Node: s.node, Key: key, At: t, Value: v, By: by, Op: i})
+		s.a.counters = append(s.a.counters, CounterValue{Node: s.node, Key: key, At: t, Value: v, By: by, Op: i})
 	case "zadd":
 		s.zadd(i, op, args)
 	case "zrem":
@@ -326,7 +326,7 @@ func (s *sim) exec(i int, op *history.Op) {
 		}
 		for _, m := range args[2:] {
 			if j, ok := s.zsets[args[1]][m]; ok {
-				s.endMember(args[1], m, t, s.removal(s.a.Members[j].Owner, by, args[1], t, i))
+				s.endMember(args[1], m, t, s.removal(s.a.members[j].Owner, by, args[1], t, i))
 			}
 		}
 	case "zremrangebyscore":
@@ -336,7 +336,7 @@ func (s *sim) exec(i int, op *history.Op) {
 		lo, loEx := scoreBound(args[2])
 		hi, hiEx := scoreBound(args[3])
 		for member, j := range s.zsets[args[1]] {
-			sc := s.a.Members[j].Score
+			sc := s.a.members[j].Score
 			if (sc > lo || (!loEx && sc == lo)) && (sc < hi || (!hiEx && sc == hi)) {
 				s.endMember(args[1], member, t, End{Kind: EndPurged, By: by, Op: i})
 			}
@@ -420,7 +420,7 @@ func (s *sim) zadd(i int, op *history.Op, args []string) {
 		m := s.zsets[key]
 		if pos, ok := m[member]; ok {
 			if !nx {
-				s.a.Members[pos].Score = sc
+				s.a.members[pos].Score = sc
 			}
 			continue
 		}
@@ -431,9 +431,9 @@ func (s *sim) zadd(i int, op *history.Op, args []string) {
 			m = map[string]int{}
 			s.zsets[key] = m
 		}
-		s.a.Members = append(s.a.Members, MemberLife{Node: s.node, Key: key, Member: member, Owner: by, Start: t,
+		s.a.members = append(s.a.members, MemberLife{Node: s.node, Key: key, Member: member, Owner: by, Start: t,
 			Score: sc, Set: i, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
-		m[member] = len(s.a.Members) - 1
+		m[member] = len(s.a.members) - 1
 	}
 }
 
@@ -464,7 +464,7 @@ func (s *sim) zinterstore(i int, op *history.Op, args []string) {
 	}
 	keep := map[string]float64{}
 	for member, pos := range s.zsets[srcs[0]] {
-		sum := s.a.Members[pos].Score * weights[0]
+		sum := s.a.members[pos].Score * weights[0]
 		in := true
 		for w, src := range srcs[1:] {
 			p, ok := s.zsets[src][member]
@@ -472,7 +472,7 @@ func (s *sim) zinterstore(i int, op *history.Op, args []string) {
 				in = false
 				break
 			}
-			sum += s.a.Members[p].Score * weights[w+1]
+			sum += s.a.members[p].Score * weights[w+1]
 		}
 		if in {
 			keep[member] = sum
@@ -485,15 +485,15 @@ func (s *sim) zinterstore(i int, op *history.Op, args []string) {
 	}
 	for member, sc := range keep {
 		if pos, ok := s.zsets[dest][member]; ok {
-			s.a.Members[pos].Score = sc
+			s.a.members[pos].Score = sc
 			continue
 		}
 		if s.zsets[dest] == nil {
 			s.zsets[dest] = map[string]int{}
 		}
-		s.a.Members = append(s.a.Members, MemberLife{Node: s.node, Key: dest, Member: member, Owner: by, Start: t,
+		s.a.members = append(s.a.members, MemberLife{Node: s.node, Key: dest, Member: member, Owner: by, Start: t,
 			Score: sc, Set: i, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
-		s.zsets[dest][member] = len(s.a.Members) - 1
+		s.zsets[dest][member] = len(s.a.members) - 1
 	}
 }
 
@@ -509,12 +509,12 @@ const grantSlack = int64(2e6) // 2 ms
 func (a *Account) matchGrants() {
 	type slot struct{ node, key, owner string }
 	keys, members := map[slot][]int{}, map[slot][]int{}
-	for i := range a.Keys {
-		k := a.Keys[i]
+	for i := range a.keys {
+		k := a.keys[i]
 		keys[slot{k.Node, k.Key, k.Owner}] = append(keys[slot{k.Node, k.Key, k.Owner}], i)
 	}
-	for i := range a.Members {
-		m := a.Members[i]
+	for i := range a.members {
+		m := a.members[i]
 		members[slot{m.Node, m.Key, m.Owner}] = append(members[slot{m.Node, m.Key, m.Owner}], i)
 	}
 	for idx, op := range a.H.Ops {
@@ -534,14 +534,14 @@ func (a *Account) matchGrants() {
 				continue
 			}
 			for _, i := range keys[slot{n, op.Key, op.Client}] {
-				k := &a.Keys[i]
+				k := &a.keys[i]
 				if k.Grant < 0 && k.Start >= op.Invoke-grantSlack && k.Start <= end+grantSlack && (op.Value.Token == "" || k.Value == op.Value.Token) {
 					k.Grant = idx
 					break
 				}
 			}
 			for _, i := range members[slot{n, op.Key, op.Client}] {
-				m := &a.Members[i]
+				m := &a.members[i]
 				if m.Grant < 0 && m.Start >= op.Invoke-grantSlack && m.Start <= end+grantSlack && (op.Value.Token == "" || m.Member == op.Value.Token) {
 					m.Grant = idx
 					break

@@ -503,7 +503,8 @@ func BenchmarkCheck1M(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		rs := []Result{Mutex(ctx, g.h), Fencing(ctx, g.h), Effects(ctx, g.h)}
+		a := account.New(g.h) // derived once per history, as Check does
+		rs := []Result{mutex(ctx, a), Fencing(ctx, g.h), effects(ctx, a)}
 		for _, r := range rs {
 			if r.Verdict != Valid {
 				b.Fatalf("%s: %s %s", r.Checker, r.Verdict, r.Summary)
