@@ -318,8 +318,8 @@ func (a *Account) PausedAt(client string, t int64) (FaultWindow, bool) {
 	return FaultWindow{}, false
 }
 
-// observedAt reports whether node's commands were recorded at t.
-func (a *Account) observedAt(node string, t int64) bool {
+// ObservedAt reports whether node's commands were recorded at t.
+func (a *Account) ObservedAt(node string, t int64) bool {
 	if !a.Observed[node] {
 		return false
 	}

@@ -69,12 +69,25 @@ const (
 type Anomaly struct {
 	Kind    string   `json:"kind"`
 	Clients []string `json:"clients"`
-	Key     string   `json:"key"`
+	// The clients by what they did, where the kind has roles: Stale is the
+	// holder (or leader, or writer) whose lease was superseded and Current
+	// the one that superseded it (mutex-overlap, split-brain,
+	// stale-write-accepted, token-regression); Deleter removed Owner's key
+	// (foreign-unlock); Owner also holds a stuck or orphaned lease.
+	Stale   string `json:"stale,omitempty"`
+	Current string `json:"current,omitempty"`
+	Deleter string `json:"deleter,omitempty"`
+	Owner   string `json:"owner,omitempty"`
+	Key     string `json:"key"`
 	Start   int64    `json:"start_ns"`
 	End     int64    `json:"end_ns"`
 	StartS  float64  `json:"start_s"`
 	EndS    float64  `json:"end_s"`
-	// Explain is one plain sentence, in scenario time.
+	// Cause is why it happened, as data (see Cause); nil when the kind
+	// needs none.
+	Cause *Cause `json:"cause,omitempty"`
+	// Explain is one plain English sentence, in scenario time, rendered
+	// from the fields above.
 	Explain string `json:"explain"`
 	// Ops are the history indices the anomaly is about.
 	Ops []int `json:"ops,omitempty"`
@@ -82,7 +95,23 @@ type Anomaly struct {
 	// invalid (e.g. a believed-hold overlap whose stale holder the fenced
 	// resource refused every time).
 	Informational bool `json:"informational,omitempty"`
+	// Harmless says why an informational anomaly did no harm (Harmless*).
+	Harmless string `json:"harmless,omitempty"`
 }
+
+// Why an informational anomaly did no harm (Anomaly.Harmless).
+const (
+	// HarmlessFenced: the resource refused the stale holder's writes by
+	// their fencing token or epoch.
+	HarmlessFenced = "fenced"
+	// HarmlessIdempotent: the idempotency key let only one charge through.
+	HarmlessIdempotent = "idempotent"
+	// HarmlessEfficiency: an efficiency lock; the overlap is wasted work.
+	HarmlessEfficiency = "efficiency"
+	// HarmlessLiveness: a liveness finding the scenario does not hold the
+	// run to (no expect_live).
+	HarmlessLiveness = "liveness"
+)
 
 // Result is one checker's judgement.
 type Result struct {

@@ -175,8 +175,16 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 			if o.F == history.Acquire {
 				break // a new lease of this client starts its own window
 			}
-			if o.F == history.Extend && o.Type == history.OK && o.Complete >= 0 {
+			switch {
+			case o.F == history.Extend && o.Type == history.OK && o.Complete >= 0:
 				renewed = o.Complete
+				if t := o.Value.TTL; t > 0 {
+					ttl = t
+				}
+			case o.F == history.Extend && open(*o) && o.Invoke <= renewed+ttl:
+				// An extend of unknown outcome may have renewed the
+				// lease, from its invoke on.
+				renewed = max(renewed, o.Invoke)
 				if t := o.Value.TTL; t > 0 {
 					ttl = t
 				}
@@ -186,15 +194,24 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 				break
 			}
 		}
-		if ttl > 0 {
+		switch {
+		case released && !deletesByKey(h):
+			// A removing release by the owner's token proves the key lived
+			// until then, renewed or not.
+		case ttl > 0:
 			end = min(end, renewed+ttl)
-		} else if !released {
+		case !released:
 			end = eoh
 		}
 		windows = append(windows, [2]int64{start, max(end, start)})
 	}
 	return windows, maxTTL
 }
+
+// deletesByKey reports whether h's algorithm releases with a plain DEL,
+// whatever the key's owner (naive): its removing release proves nothing
+// about its own lease.
+func deletesByKey(h history.History) bool { return h.Header.Algorithm == "naive" }
 
 // leaseCover answers "is t inside some window [start, end)" by binary
 // search: the windows sorted by start, with the running maximum of their
