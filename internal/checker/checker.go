@@ -74,15 +74,15 @@ type Anomaly struct {
 	// the one that superseded it (mutex-overlap, split-brain,
 	// stale-write-accepted, token-regression); Deleter removed Owner's key
 	// (foreign-unlock); Owner also holds a stuck or orphaned lease.
-	Stale   string `json:"stale,omitempty"`
-	Current string `json:"current,omitempty"`
-	Deleter string `json:"deleter,omitempty"`
-	Owner   string `json:"owner,omitempty"`
-	Key     string `json:"key"`
-	Start   int64    `json:"start_ns"`
-	End     int64    `json:"end_ns"`
-	StartS  float64  `json:"start_s"`
-	EndS    float64  `json:"end_s"`
+	Stale   string  `json:"stale,omitempty"`
+	Current string  `json:"current,omitempty"`
+	Deleter string  `json:"deleter,omitempty"`
+	Owner   string  `json:"owner,omitempty"`
+	Key     string  `json:"key"`
+	Start   int64   `json:"start_ns"`
+	End     int64   `json:"end_ns"`
+	StartS  float64 `json:"start_s"`
+	EndS    float64 `json:"end_s"`
 	// Cause is why it happened, as data (see Cause); nil when the kind
 	// needs none.
 	Cause *Cause `json:"cause,omitempty"`
