@@ -25,14 +25,15 @@ func (a *Account) replay() {
 	for _, node := range a.H.Header.Observed {
 		ev := per[node]
 		sort.SliceStable(ev, func(i, j int) bool { return a.H.Ops[ev[i]].Invoke < a.H.Ops[ev[j]].Invoke })
-		s := &sim{a: a, node: node, strs: map[string]int{}, zsets: map[string]map[string]int{}}
+		s := &sim{a: a, node: node, ev: ev, strs: map[string]int{}, zsets: map[string]map[string]int{}}
 		crashes := a.crashesOf(node)
-		for _, i := range ev {
+		for p, i := range ev {
 			op := &a.H.Ops[i]
 			for len(crashes) > 0 && crashes[0].Start <= op.Invoke {
 				s.crash(crashes[0])
 				crashes = crashes[1:]
 			}
+			s.p = p
 			s.exec(i, op)
 		}
 		for _, c := range crashes {
@@ -62,8 +63,204 @@ func (a *Account) crashesOf(node string) []FaultWindow {
 type sim struct {
 	a     *Account
 	node  string
+	ev    []int                     // the node's events (positions in a.H.Ops), in node order
+	p     int                       // position in ev of the event being replayed
 	strs  map[string]int            // key → position in a.keys of its live instance
 	zsets map[string]map[string]int // key → member → position in a.members
+}
+
+// expirySlack is how close to a key's deadline a command may run before
+// the node's stamps alone cannot tell whether the key was still there: the
+// node stamps a command when MONITOR sees it, and sets and checks a TTL a
+// moment later, which a busy machine can stretch to a millisecond or more.
+// Within it the node's own later answers decide (see settle).
+const expirySlack = int64(5e6) // 5 ms, wall time
+
+// settle ends key's instance if its deadline passed by the command being
+// replayed at t. A deadline within expirySlack of t is decided by what the
+// node showed it had: the command's script (a compare that went on to DEL
+// or PEXPIRE found the key; a SET NX in a script that went on found none),
+// a later compare script of the same sender and value, or the sender's
+// client outcome for a SET NX. Without such evidence the stamps decide.
+func (s *sim) settle(key string, t int64) {
+	i, ok := s.strs[key]
+	if !ok {
+		return
+	}
+	k := &s.a.keys[i]
+	if k.Deadline < 0 || k.Deadline > t+expirySlack {
+		return
+	}
+	if k.Deadline > t-expirySlack {
+		if alive, known := s.evidence(key); known {
+			if !alive {
+				s.expireAt(key, min(k.Deadline, t))
+			} else if k.Deadline <= t {
+				k.Deadline = t + 1 // it outlived its stamped deadline by a hair
+			}
+			return
+		}
+	}
+	s.expire(key, t)
+}
+
+// expireAt ends key's instance as expired at t (before its stamped
+// deadline: the node showed it gone).
+func (s *sim) expireAt(key string, t int64) {
+	k := &s.a.keys[s.strs[key]]
+	kind := EndExpired
+	if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
+		kind = EndClock
+	}
+	s.endKey(key, t, End{Kind: kind, Op: -1, Step: lastClockStep(k)})
+}
+
+// evidence says whether the node still had key's current instance when it
+// ran the command being replayed, from what the node and the sender showed
+// (see settle); known false when nothing tells.
+func (s *sim) evidence(key string) (alive, known bool) {
+	ops := s.a.H.Ops
+	op := &ops[s.ev[s.p]]
+	args := op.Value.Cmd
+	cmd := strings.ToLower(args[0])
+	cur := s.a.keys[s.strs[key]]
+	switch {
+	case op.Value.Lua && (cmd == "del" || cmd == "pexpire" || cmd == "expire"):
+		// Locksim's scripts remove or extend a key only after their GET
+		// found the caller's token in it.
+		return true, true
+	case op.Value.Lua && cmd == "get":
+		tok, ok := s.scriptArg(s.p)
+		if !ok || tok != cur.Value {
+			return false, false
+		}
+		return s.wentOn(s.p, key), true
+	case cmd == "set" && len(args) > 2 && hasWord(args[3:], "nx"):
+		if op.Value.Lua {
+			// A fenced acquire goes on (INCR) only when its SET NX took.
+			return !s.wentOn(s.p, ""), true
+		}
+		if took, ok := s.laterCompare(op.Client, key, args[2]); ok {
+			return !took, true
+		}
+		if took, ok := s.clientGrant(op, args[2]); ok {
+			return !took, true
+		}
+	case cmd == "setnx" && len(args) > 2:
+		if took, ok := s.clientGrant(op, args[2]); ok {
+			return !took, true
+		}
+	}
+	return false, false
+}
+
+// wentOn reports whether the script line at position p is followed, in
+// the same script, by another line (on key, when key is not empty).
+func (s *sim) wentOn(p int, key string) bool {
+	for q := p + 1; q < len(s.ev); q++ {
+		o := &s.a.H.Ops[s.ev[q]]
+		if !o.Value.Lua {
+			return false
+		}
+		if key == "" || (len(o.Value.Cmd) > 1 && o.Value.Cmd[1] == key) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptArg is the first ARGV of the script whose lua line is at p: the
+// EVAL or EVALSHA line before it.
+func (s *sim) scriptArg(p int) (string, bool) {
+	for q := p - 1; q >= 0; q-- {
+		o := &s.a.H.Ops[s.ev[q]]
+		if o.Value.Lua {
+			continue
+		}
+		return evalArg(o.Value.Cmd)
+	}
+	return "", false
+}
+
+// evalArg is ARGV[1] of an EVAL or EVALSHA command.
+func evalArg(cmd []string) (string, bool) {
+	if len(cmd) < 3 {
+		return "", false
+	}
+	if c := strings.ToLower(cmd[0]); c != "eval" && c != "evalsha" {
+		return "", false
+	}
+	n, err := strconv.Atoi(cmd[2])
+	if err != nil || len(cmd) <= 3+n {
+		return "", false
+	}
+	return cmd[3+n], true
+}
+
+// laterCompare finds by's next compare script on key with value val on
+// this node (before by sets key again) and reports whether its GET found
+// val there: a SET NX that wrote val took. Unknown when there is none, or
+// when val could have expired before it ran.
+func (s *sim) laterCompare(by, key, val string) (took, ok bool) {
+	ops := s.a.H.Ops
+	set := &ops[s.ev[s.p]]
+	ttl := int64(-1)
+	for j := 3; j+1 < len(set.Value.Cmd); j++ {
+		if u := strings.ToLower(set.Value.Cmd[j]); u == "px" || u == "ex" {
+			ttl = deadlineOf(u, set.Value.Cmd[j+1], 0)
+		}
+	}
+	for q := s.p + 1; q < len(s.ev); q++ {
+		o := &ops[s.ev[q]]
+		if o.Client != by || o.Value.Lua || len(o.Value.Cmd) < 2 {
+			continue
+		}
+		c := strings.ToLower(o.Value.Cmd[0])
+		if (c == "set" || c == "setnx") && o.Value.Cmd[1] == key {
+			return false, false
+		}
+		if arg, isEval := evalArg(o.Value.Cmd); isEval && arg == val && slices.Contains(o.Value.Cmd[3:], key) {
+			if q+1 >= len(s.ev) || !ops[s.ev[q+1]].Value.Lua {
+				continue // a NOSCRIPT EVALSHA: the EVAL that follows runs it
+			}
+			if s.wentOn(q+1, key) {
+				return true, true
+			}
+			if ttl >= 0 && o.Invoke >= set.Invoke+ttl-expirySlack {
+				return false, false // val may have expired by then
+			}
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// clientGrant reports what the sender of a SET NX of val was told: its
+// acquire (or probe) with that token completed ok with this node among the
+// granting ones (took), or completed without it while naming the nodes
+// that granted (did not take). Unknown otherwise.
+func (s *sim) clientGrant(set *history.Op, val string) (took, ok bool) {
+	for i := range s.a.H.Ops {
+		o := &s.a.H.Ops[i]
+		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != set.Client || o.Value.Token != val || o.Complete < 0 {
+			continue
+		}
+		if set.Invoke < o.Invoke-grantSlack || set.Invoke > o.Complete+grantSlack {
+			continue
+		}
+		switch {
+		case o.Type == history.OK && (slices.Contains(o.Value.Nodes, s.node) || (len(o.Value.Nodes) == 0 && len(s.a.H.Header.Nodes) == 1)):
+			return true, true
+		case o.Type == history.OK && len(o.Value.Nodes) > 0:
+			return false, true
+		}
+		return false, false
+	}
+	return false, false
+}
+
+func hasWord(args []string, w string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, w) })
 }
 
 // expire ends key's instance if its deadline passed by t.
@@ -199,7 +396,7 @@ func (s *sim) exec(i int, op *history.Op) {
 			return
 		}
 		key, val := args[1], args[2]
-		s.expire(key, t)
+		s.settle(key, t)
 		nx, xx, ttl, keep := false, false, int64(-1), false
 		for j := 3; j < len(args); j++ {
 			switch strings.ToLower(args[j]) {
@@ -241,13 +438,13 @@ func (s *sim) exec(i int, op *history.Op) {
 		if len(args) < 3 {
 			return
 		}
-		s.expire(args[1], t)
+		s.settle(args[1], t)
 		if _, exists := s.strs[args[1]]; !exists {
 			s.create(args[1], args[2], by, t, -1, i)
 		}
 	case "del", "unlink", "getdel":
 		for _, key := range args[1:] {
-			s.expire(key, t)
+			s.settle(key, t)
 			if j, ok := s.strs[key]; ok {
 				s.endKey(key, t, s.removal(s.a.keys[j].Owner, by, key, t, i))
 			}
@@ -263,7 +460,7 @@ func (s *sim) exec(i int, op *history.Op) {
 			return
 		}
 		key := args[1]
-		s.expire(key, t)
+		s.settle(key, t)
 		j, ok := s.strs[key]
 		if !ok {
 			return

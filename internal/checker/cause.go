@@ -42,6 +42,9 @@ type Cause struct {
 	// Observed: the node events show it (else the account inferred it
 	// from the clients' outcomes).
 	Observed bool `json:"observed,omitempty"`
+	// Write is the history index of the write the stale holder made on the
+	// lost lock (double-effect); 0 with no such write.
+	Write int `json:"write,omitempty"`
 }
 
 // Cause kinds beyond the account's End kinds.

@@ -57,6 +57,7 @@ const (
 	KindTokenRegression    = history.AnomalyTokenRegression
 	KindUnavailable        = history.AnomalyUnavailable
 	KindStuckLock          = history.AnomalyStuckLock
+	KindOrphanedLease      = history.AnomalyOrphanedLease
 	KindNotLinearizable    = history.AnomalyNotLinearizable
 	// KindDuplicateWork is waste, not corruption: two clients did the same
 	// work at once under an efficiency lock (Kleppmann 2016, "efficiency

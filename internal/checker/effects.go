@@ -57,7 +57,8 @@ func effects(ctx context.Context, a *account.Account) Result {
 	h := a.H
 	ix := newAcceptedIndex(h)
 	rules := []func(history.History, *acceptedIndex) effectFinding{
-		doubleCharges, lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,
+		func(h history.History, ix *acceptedIndex) effectFinding { return doubleCharges(a, ix) },
+		lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,
 	}
 	var anomalies []Anomaly
 	var parts []string
@@ -159,12 +160,78 @@ func repeated(h history.History, ix *acceptedIndex, action, kind, what, one, man
 	return f
 }
 
-func doubleCharges(h history.History, ix *acceptedIndex) effectFinding {
+func doubleCharges(a *account.Account, ix *acceptedIndex) effectFinding {
+	h := a.H
 	f := repeated(h, ix, history.ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
 	if len(f.anomalies) > 0 {
 		f.summary = fmt.Sprintf("%s charged more than once", plural(len(f.anomalies), "invoice", "invoices"))
 	}
+	for i := range f.anomalies {
+		lateCharge(a, &f.anomalies[i])
+	}
 	return f
+}
+
+// lateCharge finds, among a double-effect's charges, the earliest one made
+// after its writer's lock was gone from the node, and records why it was
+// gone (Cause, with Write the late charge) and who acted on the lost lock
+// (Stale) and who held it then (Current).
+func lateCharge(a *account.Account, an *Anomaly) {
+	h := a.H
+	for _, oi := range an.Ops {
+		w := &h.Ops[oi]
+		hold, ok := holdAt(a, w.Client, w.Key, w.Invoke)
+		if !ok || hold.Possible {
+			continue
+		}
+		lives := a.GrantedBy(hold.Acquire)
+		if len(lives) == 0 {
+			continue
+		}
+		// The lock is lost once fewer than a quorum of its granting nodes
+		// (one for a single node) still hold its key.
+		need := 1
+		if len(lives) > 1 {
+			need = len(h.Header.Nodes)/2 + 1
+		}
+		var ended []account.KeyLife
+		for _, l := range lives {
+			if l.End <= w.Invoke {
+				ended = append(ended, l)
+			}
+		}
+		if len(lives)-len(ended) >= need || len(ended) == 0 {
+			continue
+		}
+		// The node whose loss broke the quorum: the latest to end.
+		last := ended[0]
+		for _, l := range ended[1:] {
+			if l.End > last.End {
+				last = l
+			}
+		}
+		c := &Cause{Kind: last.Ended.Kind, Client: w.Client, Nodes: []string{last.Node}, At: last.End, By: last.Ended.By,
+			Step: last.Ended.Step, TTL: hold.TTL, Observed: last.Observed, Write: w.Index}
+		bearing(a, hold, c)
+		an.Cause, an.Stale = c, w.Client
+		for _, other := range an.Clients {
+			if other != w.Client {
+				an.Current = other
+				break
+			}
+		}
+		return
+	}
+}
+
+// holdAt is client's believed hold of key around instant t, if any.
+func holdAt(a *account.Account, client, key string, t int64) (Hold, bool) {
+	for _, hd := range a.Holds {
+		if hd.Client == client && hd.Key == key && hd.Start <= t && t <= hd.End {
+			return hd, true
+		}
+	}
+	return Hold{}, false
 }
 
 func duplicateRuns(h history.History, ix *acceptedIndex) effectFinding {

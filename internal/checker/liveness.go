@@ -107,6 +107,17 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	}
 	for i := range anomalies {
 		anomalies[i].Informational = !expect
+		if anomalies[i].Informational {
+			anomalies[i].Harmless = HarmlessLiveness
+		}
+	}
+	// Orphaned leases are reported for their duration; they break what a
+	// scenario expects only when no TTL bounded them.
+	for _, o := range orphanedLeases(a, keys) {
+		if !expect || !o.unbounded {
+			o.an.Informational, o.an.Harmless = true, HarmlessLiveness
+		}
+		anomalies = append(anomalies, o.an)
 	}
 	policy := "informational: the scenario does not set expect_live"
 	if expect {
@@ -206,6 +217,100 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 		windows = append(windows, [2]int64{start, max(end, start)})
 	}
 	return windows, maxTTL
+}
+
+// orphan is one orphaned-lease finding and whether a TTL bounded it.
+type orphan struct {
+	an        Anomaly
+	unbounded bool
+}
+
+// orphanedLeases finds the keys held on a node by a token that no live
+// client believes it holds — its owner's believed hold had ended (it
+// crashed, gave the lease up, or decided it was lost) — while other
+// clients were refused the lock (bug-reports-2 BR-31's ghost, BR-34). The
+// window runs from the end of the owner's belief to the key's end; a
+// window shorter than a tenth of the lease's TTL is a release in flight,
+// not an orphan. One finding per grant: its longest node.
+func orphanedLeases(a *account.Account, keys []string) []orphan {
+	h := a.H
+	if h.Header.Params[history.ParamLockPerFire] == 1 {
+		return nil // a lock per fire time is left to expire by design
+	}
+	lockKey := map[string]bool{}
+	for _, k := range keys {
+		lockKey[k] = true
+	}
+	holdEnd := map[int]int64{} // acquire op index → end of its believed hold
+	for _, hd := range a.Holds {
+		holdEnd[hd.Acquire] = max(holdEnd[hd.Acquire], hd.End)
+	}
+	refusals := map[string][]int{} // key → refused acquires (by invoke)
+	for i, op := range h.Ops {
+		if op.F == history.Acquire && op.Type == history.Fail && isClientOp(op) {
+			refusals[op.Key] = append(refusals[op.Key], i)
+		}
+	}
+	best := map[int]orphan{}
+	for _, l := range a.Keys() {
+		if l.Grant < 0 || !lockKey[l.Key] || h.Ops[l.Grant].F != history.Acquire {
+			continue
+		}
+		g := h.Ops[l.Grant]
+		from, ok := holdEnd[g.Index]
+		if !ok {
+			// The client never believed it held this grant (its acquire's
+			// outcome was unknown to it, and it did not act on it).
+			from = max(l.Start, g.Invoke)
+			if g.Complete >= 0 {
+				from = max(l.Start, g.Complete)
+			}
+		}
+		if from >= l.End {
+			continue
+		}
+		if g.Value.TTL > 0 && l.End-from < g.Value.TTL/10 {
+			continue
+		}
+		var refused []int
+		var who []string
+		for _, i := range refusals[l.Key] {
+			op := h.Ops[i]
+			if op.Client != l.Owner && op.Invoke >= from && op.Invoke < l.End {
+				refused = append(refused, op.Index)
+				if !slices.Contains(who, op.Client) {
+					who = append(who, op.Client)
+				}
+			}
+		}
+		if len(refused) == 0 {
+			continue
+		}
+		if prev, ok := best[l.Grant]; ok && prev.an.End-prev.an.Start >= l.End-from {
+			continue
+		}
+		end := "until the end of the run"
+		if l.Ended.Kind != account.EndHeld {
+			end = fmt.Sprintf("until %s (%s)", at(h, l.End), l.Ended.Kind)
+		}
+		on := ""
+		if l.Node != "" {
+			on = " on " + l.Node
+		}
+		explain := fmt.Sprintf("%s's key %s stayed%s from %s %s, %s after %s stopped believing it held it, while %s %s refused %s",
+			l.Owner, l.Key, on, at(h, from), end, secs(h, l.End-from), l.Owner, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"))
+		an := newAnomaly(h, KindOrphanedLease, l.Key, append([]string{l.Owner}, who...), from, l.End, explain, append([]int{g.Index}, refused...)...)
+		an.Owner = l.Owner
+		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: g.Value.TTL, Observed: l.Observed}
+		unbounded := l.Ended.Kind == account.EndHeld || g.Value.TTL <= 0 || l.End-from > g.Value.TTL
+		best[l.Grant] = orphan{an: an, unbounded: unbounded}
+	}
+	out := make([]orphan, 0, len(best))
+	for _, o := range best {
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(x, y orphan) int { return cmp.Compare(x.an.Start, y.an.Start) })
+	return out
 }
 
 // deletesByKey reports whether h's algorithm releases with a plain DEL,
@@ -338,4 +443,11 @@ func lastInstants(h history.History) map[string]int64 {
 		out[op.Client] = max(out[op.Client], op.Invoke, op.Complete)
 	}
 	return out
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }

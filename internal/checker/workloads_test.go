@@ -142,7 +142,7 @@ func workloadCases() []workloadCase {
 			b, invalid(KindDuplicateRun))
 	}
 	{
-		b := newHB(false).workload(history.WorkloadCron, "per-fire-key", nil)
+		b := newHB(false).workload(history.WorkloadCron, "per-fire-key", map[string]int64{history.ParamLockPerFire: 1})
 		b.acquire("s2", "job@3", 59.2, 59.3, 0)
 		b.write("s2", "job@3", history.ActionRunJob, 59.4, 59.7, 0)
 		b.fault("clock-jump", []string{"s1"}, 59, 61)
@@ -263,9 +263,9 @@ func workloadCases() []workloadCase {
 		return b
 	}
 	add(true, "unknown-stuck-lock-s24-informational", "lock-theory S24 (no expect_live): SETNX then crash before EXPIRE; the probe fails: liveness, not safety; one grant is too few for coverage",
-		stuck(false), expectation{verdict: Unknown, informational: []string{KindStuckLock}})
+		stuck(false), expectation{verdict: Unknown, informational: []string{KindOrphanedLease, KindStuckLock}})
 	add(true, "invalid-stuck-lock-s24-expect-live", "lock-theory S24 with expect_live = 1: the stuck key is a violation of what the scenario asked for",
-		stuck(true), expectation{verdict: Invalid, kinds: []string{KindStuckLock}})
+		stuck(true), expectation{verdict: Invalid, kinds: []string{KindOrphanedLease, KindStuckLock}})
 	{
 		b := newHB(false).workload(history.WorkloadPayment, "redlock", map[string]int64{history.ParamExpectLive: 1})
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 10)
@@ -342,8 +342,8 @@ func workloadCases() []workloadCase {
 		b.acquireTTL("w2", inv1, 10.5, 10.51, 0, 10)
 		b.write("w2", inv1, history.ActionCharge, 11, 11.1, 0)
 		b.release("w2", inv1, 12, 12.1, true)
-		add(true, "valid-crashed-client-stops-believing", "issue 14 class 14: crash-client ends the crashed client's belief at the crash, not at the fault window's end",
-			b, valid())
+		add(true, "valid-crashed-client-stops-believing", "issue 14 class 14: crash-client ends the crashed client's belief at the crash, not at the fault window's end; its key is orphaned until its TTL",
+			b, valid(KindOrphanedLease))
 	}
 	{
 		// Class 15: an operation that never completed does not keep a

@@ -70,6 +70,9 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.none")
 	case *res.ExpectationMet:
 		p.ExpectClass, p.ExpectText = "met", tr(lang, "expect.met", expect, tr(lang, "verdict."+string(res.Verdict)))
+		if len(res.UnjudgedKinds) > 0 {
+			p.ExpectText += " " + tr(lang, "expect.unjudged", kindWords(lang, res.UnjudgedKinds))
+		}
 	default:
 		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", expect, tr(lang, "verdict."+string(res.Verdict)))
 		if len(res.MissingKinds) > 0 {

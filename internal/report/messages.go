@@ -25,9 +25,10 @@ var messages = map[Lang]map[string]string{
 		"say.aborted":       "The run was interrupted before it finished; the partial history shows no violation so far.",
 		"expect.met":        "Expected %s, got %s: expectation met.", // expect, verdict
 		"expect.notmet":     "Expected %s, got %s: expectation NOT met.",
-		"expect.missing":    "Missing: %s.",                                      // kinds
-		"expect.unexpected": "Found but not expected: %s.",                       // kinds
-		"expect.cut":        "Expected %s: not judged — the history is cut off.", // expect
+		"expect.missing":    "Missing: %s.",                                                                                            // kinds
+		"expect.unjudged":   "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.", // kinds
+		"expect.unexpected": "Found but not expected: %s.",                                                                             // kinds
+		"expect.cut":        "Expected %s: not judged — the history is cut off.",                                                       // expect
 		"cut":               "CUT OFF — the history ends early",
 		"cut.text":          "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
 		"say.cut":           "The history is cut off; what it holds shows no violation.",
@@ -406,6 +407,7 @@ var messages = map[Lang]map[string]string{
 		"expect.met":        "Mong đợi %s, nhận được %s: đúng như mong đợi.",
 		"expect.notmet":     "Mong đợi %s, nhận được %s: KHÔNG đúng như mong đợi.",
 		"expect.missing":    "Thiếu: %s.",
+		"expect.unjudged":   "Chưa đánh giá: %s — chỉ bản ghi của chính các node về lệnh chúng đã thực thi mới cho thấy điều này, và lần chạy này không ghi lại bản ghi đó.",
 		"expect.unexpected": "Có nhưng không mong đợi: %s.",
 		"expect.cut":        "Mong đợi %s: không đánh giá — lịch sử bị cắt ngang.",
 		"cut":               "BỊ CẮT — lịch sử kết thúc sớm",

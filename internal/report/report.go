@@ -79,10 +79,13 @@ type Results struct {
 	ExpectationMet *bool `json:"expectation_met"`
 	// MissingKinds are expected kinds the run did not show;
 	// UnexpectedKinds non-informational kinds it showed unexpected.
-	MissingKinds    []string                   `json:"missing_kinds,omitempty"`
-	UnexpectedKinds []string                   `json:"unexpected_kinds,omitempty"`
-	Checkers        map[string]checker.Verdict `json:"checkers"`
-	Anomalies       []checker.Anomaly          `json:"anomalies"`
+	MissingKinds    []string `json:"missing_kinds,omitempty"`
+	UnexpectedKinds []string `json:"unexpected_kinds,omitempty"`
+	// UnjudgedKinds are expected kinds this run could not show: only node
+	// events reveal them and it recorded none (see Judge).
+	UnjudgedKinds []string                   `json:"unjudged_kinds,omitempty"`
+	Checkers      map[string]checker.Verdict `json:"checkers"`
+	Anomalies     []checker.Anomaly          `json:"anomalies"`
 	// ScenarioSeconds is the scenario time the history covers (last
 	// instant, scenario s); WallSeconds the run's wall time (s).
 	ScenarioSeconds float64 `json:"scenario_seconds"`
@@ -148,8 +151,8 @@ func buildResults(in Input, dir string, m *model) Results {
 	}
 	// A partial history can neither meet nor miss an expectation.
 	if in.Expect != "" && !in.Aborted && !in.Cut {
-		j := Judge(in.Expect, in.ExpectKinds, r.Verdict, r.Anomalies)
-		r.ExpectationMet, r.MissingKinds, r.UnexpectedKinds = &j.Met, j.Missing, j.Unexpected
+		j := Judge(in.Expect, in.ExpectKinds, r.Verdict, r.Anomalies, len(in.History.Header.Observed) > 0)
+		r.ExpectationMet, r.MissingKinds, r.UnexpectedKinds, r.UnjudgedKinds = &j.Met, j.Missing, j.Unexpected, j.Unjudged
 	}
 	return r
 }

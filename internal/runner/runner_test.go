@@ -259,7 +259,8 @@ func expectMet(t *testing.T, sc scenario.Scenario, rep checker.Report) {
 	if sc.Expect.Verdict == "" || sc.Expect.Kinds == nil {
 		t.Fatalf("%s declares no expect with kinds", sc.File)
 	}
-	if j := report.Judge(sc.Expect.Verdict, sc.Expect.Kinds, rep.Verdict, rep.Anomalies()); !j.Met {
+	observed := rep.Account != nil && len(rep.Account.H.Header.Observed) > 0
+	if j := report.Judge(sc.Expect.Verdict, sc.Expect.Kinds, rep.Verdict, rep.Anomalies(), observed); !j.Met {
 		t.Errorf("verdict %s with violations %v; want %s (missing %v, unexpected %v)",
 			rep.Verdict, report.ViolationKinds(rep.Anomalies()), sc.Expect, j.Missing, j.Unexpected)
 		for _, a := range rep.Anomalies() {
