@@ -22,10 +22,11 @@ func (a *Account) replay() {
 			per[op.Value.Node] = append(per[op.Value.Node], i)
 		}
 	}
+	owners := a.tokenOwners()
 	for _, node := range a.H.Header.Observed {
 		ev := per[node]
 		sort.SliceStable(ev, func(i, j int) bool { return a.H.Ops[ev[i]].Invoke < a.H.Ops[ev[j]].Invoke })
-		s := &sim{a: a, node: node, ev: ev, strs: map[string]int{}, zsets: map[string]map[string]int{}}
+		s := &sim{a: a, node: node, ev: ev, owners: owners, strs: map[string]int{}, zsets: map[string]map[string]int{}}
 		crashes := a.crashesOf(node)
 		for p, i := range ev {
 			op := &a.H.Ops[i]
@@ -42,6 +43,22 @@ func (a *Account) replay() {
 		s.finish()
 	}
 	a.matchGrants()
+}
+
+// tokenOwners maps each owner token of a client's lock operation to its
+// client: a command whose connection the observer could not name (closed
+// before it asked) is told by the token it carries, tokens being unique.
+func (a *Account) tokenOwners() map[string]string {
+	out := map[string]string{}
+	for _, op := range a.H.Ops {
+		switch op.F {
+		case history.Acquire, history.Probe, history.Extend, history.Release:
+			if op.Value.Token != "" && op.Client != "" && op.Process != history.NodeProcess {
+				out[op.Value.Token] = op.Client
+			}
+		}
+	}
+	return out
 }
 
 // crashesOf lists the crashes of node that lost its keys, by start.
@@ -61,12 +78,14 @@ func (a *Account) crashesOf(node string) []FaultWindow {
 
 // sim is one node's state while its events are replayed.
 type sim struct {
-	a     *Account
-	node  string
-	ev    []int                     // the node's events (positions in a.H.Ops), in node order
-	p     int                       // position in ev of the event being replayed
-	strs  map[string]int            // key → position in a.keys of its live instance
-	zsets map[string]map[string]int // key → member → position in a.members
+	a      *Account
+	node   string
+	ev     []int                     // the node's events (positions in a.H.Ops), in node order
+	p      int                       // position in ev of the event being replayed
+	owners map[string]string         // owner token → the client it was drawn for
+	by     string                    // sender of the event being replayed
+	strs   map[string]int            // key → position in a.keys of its live instance
+	zsets  map[string]map[string]int // key → member → position in a.members
 }
 
 // expirySlack is how close to a key's deadline a command may run before
@@ -140,7 +159,7 @@ func (s *sim) evidence(key string) (alive, known bool) {
 			// A fenced acquire goes on (INCR) only when its SET NX took.
 			return !s.wentOn(s.p, ""), true
 		}
-		if took, ok := s.laterCompare(op.Client, key, args[2]); ok {
+		if took, ok := s.laterCompare(s.by, key, args[2]); ok {
 			return !took, true
 		}
 		if took, ok := s.clientGrant(op, args[2]); ok {
@@ -152,6 +171,35 @@ func (s *sim) evidence(key string) (alive, known bool) {
 		}
 	}
 	return false, false
+}
+
+// senderOf is the sender of the event at position q: its connection's
+// client, or the one its token tells.
+func (s *sim) senderOf(q int) string {
+	o := &s.a.H.Ops[s.ev[q]]
+	if o.Client != "" {
+		return o.Client
+	}
+	p := s.p
+	s.p = q
+	defer func() { s.p = p }()
+	return s.senderByToken(o)
+}
+
+// senderByToken tells an unnamed command's sender by the owner token it
+// carries: a SET's value, or a script's ARGV[1] for the lines it ran. ""
+// when none is a client's.
+func (s *sim) senderByToken(op *history.Op) string {
+	args := op.Value.Cmd
+	switch {
+	case op.Value.Lua:
+		if tok, ok := s.scriptArg(s.p); ok {
+			return s.owners[tok]
+		}
+	case len(args) > 2 && (strings.EqualFold(args[0], "set") || strings.EqualFold(args[0], "setnx")):
+		return s.owners[args[2]]
+	}
+	return ""
 }
 
 // wentOn reports whether the script line at position p is followed, in
@@ -212,7 +260,7 @@ func (s *sim) laterCompare(by, key, val string) (took, ok bool) {
 	}
 	for q := s.p + 1; q < len(s.ev); q++ {
 		o := &ops[s.ev[q]]
-		if o.Client != by || o.Value.Lua || len(o.Value.Cmd) < 2 {
+		if o.Value.Lua || len(o.Value.Cmd) < 2 || (o.Client != by && (o.Client != "" || s.senderOf(q) != by)) {
 			continue
 		}
 		c := strings.ToLower(o.Value.Cmd[0])
@@ -242,7 +290,7 @@ func (s *sim) laterCompare(by, key, val string) (took, ok bool) {
 func (s *sim) clientGrant(set *history.Op, val string) (took, ok bool) {
 	for i := range s.a.H.Ops {
 		o := &s.a.H.Ops[i]
-		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != set.Client || o.Value.Token != val || o.Complete < 0 {
+		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != s.by || o.Value.Token != val || o.Complete < 0 {
 			continue
 		}
 		if set.Invoke < o.Invoke-grantSlack || set.Invoke > o.Complete+grantSlack {
@@ -390,6 +438,10 @@ func (s *sim) exec(i int, op *history.Op) {
 	args := op.Value.Cmd
 	cmd := strings.ToLower(args[0])
 	t, by := op.Invoke, op.Client
+	if by == "" {
+		by = s.senderByToken(op)
+	}
+	s.by = by
 	switch cmd {
 	case "set":
 		if len(args) < 3 {
@@ -446,7 +498,13 @@ func (s *sim) exec(i int, op *history.Op) {
 		for _, key := range args[1:] {
 			s.settle(key, t)
 			if j, ok := s.strs[key]; ok {
-				s.endKey(key, t, s.removal(s.a.keys[j].Owner, by, key, t, i))
+				k := &s.a.keys[j]
+				if tok, isScript := s.scriptArg(s.p); op.Value.Lua && isScript && k.Owner == "" && tok == k.Value {
+					// A compare-and-delete removes only its caller's token:
+					// a key of unknown sender holding it was the caller's.
+					k.Owner = by
+				}
+				s.endKey(key, t, s.removal(k.Owner, by, key, t, i))
 			}
 			for member, j := range s.zsets[key] {
 				s.endMember(key, member, t, s.removal(s.a.members[j].Owner, by, key, t, i))

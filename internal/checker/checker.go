@@ -123,6 +123,10 @@ type Result struct {
 	// Missed lists the IDs of the fault plan's steps (history
 	// Header.Plan) that never took effect (coverage only).
 	Missed []int `json:"missed_steps,omitempty"`
+	// TimingLost: the machine was too busy to keep the run's compressed
+	// time (coverage only); the run's valid verdict proves nothing and a
+	// rerun with less load can settle it.
+	TimingLost bool `json:"timing_lost,omitempty"`
 }
 
 // Options tune Check.

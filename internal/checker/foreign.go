@@ -23,7 +23,8 @@ func foreignOnNodes(a *account.Account) []Anomaly {
 	var out []Anomaly
 	for _, k := range a.Keys() {
 		e := k.Ended
-		if !k.Observed || e.Kind != account.EndDeleted || !lockKeys[k.Key] || e.By == "" || e.By == history.AdminClient || e.By == k.Owner {
+		// A key whose sender no one could name is no one's to be foreign to.
+		if !k.Observed || e.Kind != account.EndDeleted || !lockKeys[k.Key] || e.By == "" || k.Owner == "" || e.By == history.AdminClient || e.By == k.Owner {
 			continue
 		}
 		rel := releaseAround(h, e.By, k.Key, k.End)

@@ -101,10 +101,11 @@ func (r *run) probe(ctx context.Context) error {
 	}
 	var nodes []clients.Node
 	for i, name := range r.cl.NodeNames() {
-		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1, ClientName: observe.ClientName(history.ProbeClient, name),
+		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1, Dialer: observe.Dialer(observe.ClientName(history.ProbeClient, name), r.opTimeout()),
 			DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
 			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true})
 		defer c.Close()
+		c.AddHook(stallHook{sink: &r.stalls, client: history.ProbeClient, node: name})
 		nodes = append(nodes, clients.Node{Name: name, Cmd: c})
 	}
 	rng := rand.New(rand.NewPCG(uint64(r.seed), 0x70726f6265)) // "probe"

@@ -115,6 +115,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 
 	r.rec = history.NewRecorder(time.Now())
+	r.stalls.Store(&stallSink{rec: r.rec, log: r.rec.Log()})
 	for _, w := range r.workers {
 		w.log = r.rec.Log()
 	}
@@ -218,6 +219,7 @@ type run struct {
 	names  []string
 	ledger *ledger
 	rec    *history.Recorder
+	stalls atomic.Pointer[stallSink] // set with rec: the clients' stall hooks record there
 
 	conns    []*redis.Client
 	workers  []*worker
@@ -306,10 +308,11 @@ func (r *run) setupClients() error {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
 			c := redis.NewClient(&redis.Options{
-				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1, ClientName: observe.ClientName(name, nodeName),
+				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1, Dialer: observe.Dialer(observe.ClientName(name, nodeName), r.opTimeout()),
 				DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
 				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true, DialerRetries: 1,
 			})
+			c.AddHook(stallHook{sink: &r.stalls, client: name, node: nodeName})
 			r.conns = append(r.conns, c)
 			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c})
 		}
