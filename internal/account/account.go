@@ -42,13 +42,16 @@ type Account struct {
 	end int64
 	// The key and member lives are derived on first use (Keys): a checker
 	// that finds nothing to explain never pays for them.
-	lives    sync.Once
-	keys     []KeyLife
-	members  []MemberLife
-	counters []CounterValue
-	byKey    map[string][]int // node|key → positions in Keys
-	byMem    map[string][]int // node|key → positions in Members
-	grants   map[int][]int    // acquire op index → positions in Keys it was granted by
+	lives        sync.Once
+	keys         []KeyLife
+	members      []MemberLife
+	counters     []CounterValue
+	byKey        map[string][]int // node|key → positions in Keys
+	byMem        map[string][]int // node|key → positions in Members
+	grants       map[int][]int    // acquire op index → positions in Keys it was granted by
+	memberGrants map[int][]int    // acquire op index → positions in Members it was granted by
+	grantList    []Grant
+	grantAt      map[int]int // acquire op index → position in grantList
 }
 
 // KeyLife is one instance of a key on one node: from the command that
@@ -202,6 +205,7 @@ func (a *Account) derive() {
 		a.keys = byStart(a.keys, func(k *KeyLife) int64 { return k.Start })
 		a.members = byStart(a.members, func(m *MemberLife) int64 { return m.Start })
 		a.index()
+		a.deriveGrants()
 	})
 }
 
@@ -245,8 +249,12 @@ func (a *Account) index() {
 			a.grants[k.Grant] = append(a.grants[k.Grant], i)
 		}
 	}
+	a.memberGrants = map[int][]int{}
 	for i, m := range a.members {
 		a.byMem[nk(m.Node, m.Key)] = append(a.byMem[nk(m.Node, m.Key)], i)
+		if m.Grant >= 0 {
+			a.memberGrants[m.Grant] = append(a.memberGrants[m.Grant], i)
+		}
 	}
 }
 
@@ -329,4 +337,122 @@ func (a *Account) ObservedAt(node string, t int64) bool {
 		}
 	}
 	return true
+}
+
+// Grant is one granted lock as the account sees it: an ok acquire (or the
+// final probe's) and the key lives that backed it, one per granting node.
+type Grant struct {
+	Op                 int // history index of the acquire (or probe)
+	Client, Key, Token string
+	Fence              int64
+	TTL                int64    // wall ns, as the acquire recorded it
+	Nodes              []string // the granting nodes (the lock's one node when the acquire named none)
+	Start              int64    // the acquire's Complete
+	Lives              []KeyLife
+	// Members are the sorted-set members (semaphore permits) that backed
+	// it, for an algorithm that grants by member, not by key.
+	Members []MemberLife
+	// End is when the lock was lost: on one node, when its key left it; on
+	// N nodes, when fewer than a quorum (N/2+1) still held it. Ended is
+	// why, on EndNode, the node whose key's end decided it. A grant no key
+	// life backs (a lock that keeps none) ends at the end of the history,
+	// EndHeld.
+	End     int64
+	Ended   End
+	EndNode string
+}
+
+// Grants returns every granted lock, ordered by Start. Do not modify the
+// slice.
+func (a *Account) Grants() []Grant { a.derive(); return a.grantList }
+
+// GrantOf returns the grant of the acquire at history index op.
+func (a *Account) GrantOf(op int) (Grant, bool) {
+	a.derive()
+	i, ok := a.grantAt[op]
+	if !ok {
+		return Grant{}, false
+	}
+	return a.grantList[i], true
+}
+
+// deriveGrants derives the Grants from the ok acquires and probes and the key
+// lives matched to them.
+func (a *Account) deriveGrants() {
+	h := a.H
+	quorum := len(h.Header.Nodes)/2 + 1
+	a.grantAt = map[int]int{}
+	for i, op := range h.Ops {
+		if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 || op.Process == history.NodeProcess {
+			continue
+		}
+		g := Grant{Op: i, Client: op.Client, Key: op.Key, Token: op.Value.Token, Fence: op.Value.Fence, TTL: op.Value.TTL,
+			Nodes: op.Value.Nodes, Start: op.Complete, End: a.end, Ended: End{Kind: EndHeld, Op: -1}}
+		if len(g.Nodes) == 0 && len(h.Header.Nodes) == 1 {
+			g.Nodes = h.Header.Nodes[:1]
+		}
+		for _, j := range a.grants[i] {
+			g.Lives = append(g.Lives, a.keys[j])
+		}
+		for _, j := range a.memberGrants[i] {
+			g.Members = append(g.Members, a.members[j])
+		}
+		if len(g.Lives) == 0 && len(g.Members) > 0 {
+			// A permit: the lock ends when its last member does.
+			last := g.Members[0]
+			for _, ml := range g.Members[1:] {
+				if ml.End > last.End {
+					last = ml
+				}
+			}
+			g.End, g.Ended, g.EndNode = last.End, last.Ended, last.Node
+		}
+		if n := len(g.Lives); n > 0 {
+			ends := make([]int, n)
+			for j := range ends {
+				ends[j] = j
+			}
+			slices.SortStableFunc(ends, func(x, y int) int { return cmp.Compare(g.Lives[y].End, g.Lives[x].End) })
+			q := 1
+			if len(h.Header.Nodes) > 1 && len(g.Nodes) >= quorum {
+				q = quorum
+			}
+			l := g.Lives[ends[min(q, n)-1]]
+			g.End, g.Ended, g.EndNode = l.End, l.Ended, l.Node
+		}
+		a.grantAt[i] = len(a.grantList)
+		a.grantList = append(a.grantList, g)
+	}
+	slices.SortStableFunc(a.grantList, func(x, y Grant) int { return cmp.Compare(x.Start, y.Start) })
+	for j, g := range a.grantList {
+		a.grantAt[g.Op] = j
+	}
+}
+
+// RemovedBy returns the key lives the client operation at history index
+// op removed: those whose end is a command its client sent on a node
+// while op ran (observed), or op itself (inferred).
+func (a *Account) RemovedBy(op int) []KeyLife {
+	a.derive()
+	o := a.H.Ops[op]
+	end := o.Complete
+	if end < 0 {
+		end = a.end
+	}
+	var out []KeyLife
+	for _, k := range a.keys {
+		e := k.Ended
+		if e.Kind != EndReleased && e.Kind != EndDeleted || e.Op < 0 || k.Key != o.Key {
+			continue
+		}
+		if e.Op == op {
+			out = append(out, k)
+			continue
+		}
+		ev := a.H.Ops[e.Op]
+		if ev.Process == history.NodeProcess && e.By == o.Client && ev.Invoke >= o.Invoke-grantSlack && ev.Invoke <= end+grantSlack {
+			out = append(out, k)
+		}
+	}
+	return out
 }

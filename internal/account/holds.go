@@ -24,7 +24,21 @@ type Hold struct {
 	TTL int64
 	// Possible marks a hold from an info acquire the client then acted on.
 	Possible bool
+	// Ended is why the belief ended (Hold* below); EndOp is the history
+	// index of the operation that ended it (-1 for HoldCrashed, HoldLast).
+	Ended string
+	EndOp int
 }
+
+// Why a believed hold ended (Hold.Ended).
+const (
+	HoldReleased   = "released"   // the client invoked its release
+	HoldLost       = "lost"       // the client decided its lease was lost
+	HoldDone       = "done"       // the client left its critical section (it will only release)
+	HoldReacquired = "reacquired" // the client invoked another acquire of the key
+	HoldCrashed    = "crashed"    // a crash-client fault killed the client
+	HoldLast       = "last"       // the client's last recorded instant (or the end of the history)
+)
 
 // holds returns every believed-hold interval of h, per lock-theory §8.1:
 // from the return (Complete) of an ok acquire to the earliest of the
@@ -98,9 +112,10 @@ func holds(h history.History) []Hold {
 		}
 		held := map[string]Hold{}
 		maybe := map[string]possible{}
-		closeHold := func(key string, t int64) {
+		closeHold := func(key string, t int64, why string, by int) {
 			if hd, ok := held[key]; ok {
 				hd.End = max(t, hd.Start)
+				hd.Ended, hd.EndOp = why, by
 				holds = append(holds, hd)
 				delete(held, key)
 			}
@@ -110,7 +125,7 @@ func holds(h history.History) []Hold {
 			op := &h.Ops[i]
 			switch op.F {
 			case history.Acquire:
-				closeHold(op.Key, op.Invoke)
+				closeHold(op.Key, op.Invoke, HoldReacquired, op.Index)
 				switch {
 				case op.Type == history.OK && op.Complete >= 0:
 					held[op.Key] = Hold{Client: c, Key: op.Key, Start: op.Complete, Acquire: op.Index,
@@ -119,10 +134,14 @@ func holds(h history.History) []Hold {
 					maybe[op.Key] = possible{acq: i}
 				}
 			case history.Release:
-				closeHold(op.Key, op.Invoke)
+				closeHold(op.Key, op.Invoke, HoldReleased, op.Index)
 			case history.Lost, history.Done:
+				why := HoldLost
+				if op.F == history.Done {
+					why = HoldDone
+				}
 				if op.Key != "" {
-					closeHold(op.Key, op.Invoke)
+					closeHold(op.Key, op.Invoke, why, op.Index)
 					break
 				}
 				keys := make([]string, 0, len(held)+len(maybe))
@@ -133,7 +152,7 @@ func holds(h history.History) []Hold {
 					keys = append(keys, k)
 				}
 				for _, k := range keys {
-					closeHold(k, op.Invoke)
+					closeHold(k, op.Invoke, why, op.Index)
 				}
 			case history.Write:
 				if _, ok := held[op.Key]; !ok && accepted(*op) {
@@ -151,8 +170,12 @@ func holds(h history.History) []Hold {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		why := HoldLast
+		if t, ok := crashed[c]; ok && t == last {
+			why = HoldCrashed
+		}
 		for _, k := range keys {
-			closeHold(k, last)
+			closeHold(k, last, why, -1)
 		}
 	}
 	return holds

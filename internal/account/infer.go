@@ -65,6 +65,10 @@ func (a *Account) infer() {
 			matched[[2]int{m.Grant, ni}] = true
 		}
 	}
+	if a.H.Header.Workload == history.WorkloadSemaphore {
+		a.inferPermits(byKey, nodesOf, matched)
+		return
+	}
 	var inferred []KeyLife
 	for key, idx := range byKey {
 		for p, i := range idx {
@@ -210,3 +214,38 @@ func (a *Account) clipByLaterGrants(ls []KeyLife) []KeyLife {
 // EndTaken: an inferred life that another client's later grant on the same
 // node shows was gone, for no reason the history records.
 const EndTaken = "taken"
+
+// inferPermits derives, for a semaphore, the permit (sorted-set member)
+// of every grant no node event backs: the grant's owner token as the
+// member, from the acquire's return to its owner's next release of the key
+// (released) or the end of the history. A purge of a timed-out permit is
+// seen only in node events.
+func (a *Account) inferPermits(byKey map[string][]int, nodesOf func(*history.Op) []string, matched map[[2]int]bool) {
+	ops := a.H.Ops
+	for key, idx := range byKey {
+		for p, i := range idx {
+			g := &ops[i]
+			if (g.F != history.Acquire && g.F != history.Probe) || g.Type != history.OK || g.Complete < 0 {
+				continue
+			}
+			for ni, n := range nodesOf(g) {
+				if matched[[2]int{i, ni}] {
+					continue
+				}
+				ml := MemberLife{Node: n, Key: key, Member: g.Value.Token, Owner: g.Client, Start: g.Complete, End: a.end,
+					Ended: End{Kind: EndHeld, Op: -1}, Set: i, Grant: i}
+				for _, j := range idx[p+1:] {
+					o := &ops[j]
+					if o.Client != g.Client || (o.F != history.Release && o.F != history.Acquire) {
+						continue
+					}
+					if o.F == history.Release && o.Type == history.OK && o.Value.Removed {
+						ml.End, ml.Ended = max(o.Invoke, ml.Start), End{Kind: EndReleased, By: o.Client, Op: j}
+					}
+					break
+				}
+				a.members = append(a.members, ml)
+			}
+		}
+	}
+}

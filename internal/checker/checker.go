@@ -92,6 +92,18 @@ type Anomaly struct {
 	Explain string `json:"explain"`
 	// Ops are the history indices the anomaly is about.
 	Ops []int `json:"ops,omitempty"`
+	// At is the instant the anomaly became true (true ns; AtS in scenario
+	// seconds): the event that completes it — the second hold's start of
+	// an overlap, the entry past the permits, the start of a stuck or
+	// orphaned lease; for every other kind the accepted write (or
+	// removal) that made the damage, End.
+	At  int64   `json:"at_ns"`
+	AtS float64 `json:"at_s"`
+	// Violating are the history indices of the accepted writes that are
+	// the violation itself — the second charge, the stale leader's write,
+	// the sale past the stock — as a timeline marks them; empty for kinds
+	// about holds, not writes.
+	Violating []int `json:"violating,omitempty"`
 	// Informational anomalies are reported but do not make the verdict
 	// invalid (e.g. a believed-hold overlap whose stale holder the fenced
 	// resource refused every time).
@@ -253,6 +265,9 @@ func safeRun(ctx context.Context, name string, f checkFunc, a *account.Account, 
 	}
 	r = f(ctx, a, o, rep)
 	r.Checker = name
+	for i := range r.Anomalies {
+		complete(a.H, &r.Anomalies[i])
+	}
 	switch {
 	case r.Verdict != Valid && r.Verdict != Invalid && r.Verdict != Unknown:
 		r.Summary = fmt.Sprintf("checker gave no verdict (%q): %s", r.Verdict, r.Summary)

@@ -65,9 +65,9 @@ func TestResultsSayWhichKindsWereMissingOrUnexpected(t *testing.T) {
 		unexpected []string
 		page       string
 	}{
-		{"the run's own kinds meet it", []string{"double-effect", "mutex-overlap"}, true, nil, nil, "expectation met"},
-		{"a kind the run did not show is missing", []string{"double-effect", "lost-update", "mutex-overlap"}, false, []string{"lost-update"}, nil, "Missing: lost-update."},
-		{"a kind not expected is unexpected", []string{"mutex-overlap"}, false, nil, []string{"double-effect"}, "Found but not expected: double-effect."},
+		{"the run's own kinds meet it", []string{"double-effect", "mutex-overlap", "not-linearizable"}, true, nil, nil, "expectation met"},
+		{"a kind the run did not show is missing", []string{"double-effect", "lost-update", "mutex-overlap", "not-linearizable"}, false, []string{"lost-update"}, nil, "Missing: lost-update."},
+		{"a kind not expected is unexpected", []string{"mutex-overlap", "not-linearizable"}, false, nil, []string{"double-effect"}, "Found but not expected: double-effect."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
