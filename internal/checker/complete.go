@@ -8,8 +8,8 @@ import (
 )
 
 // complete sets the fields every anomaly carries whatever its checker: the
-// instant it became true (At) and the writes that are the violation
-// (Violating).
+// writes that are the violation (Violating) and the instant it became true
+// (At): for a violation made of writes, the last of them.
 func complete(h history.History, an *Anomaly) {
 	switch an.Kind {
 	case KindMutexOverlap, KindOverAdmission, KindDuplicateWork, KindStuckLock, KindUnavailable, KindOrphanedLease:
@@ -17,10 +17,19 @@ func complete(h history.History, an *Anomaly) {
 	default:
 		an.At = an.End
 	}
-	an.AtS = h.Header.ScenarioSeconds(an.At)
 	if an.Violating == nil {
 		an.Violating = violatingWrites(h, *an)
 	}
+	// A violation made of writes is complete at the last of them: "ran 3
+	// times" is true once the third run happened, not before.
+	if n := len(an.Violating); n > 0 && an.At == an.End {
+		last := h.Ops[an.Violating[0]].Invoke
+		for _, i := range an.Violating[1:] {
+			last = max(last, h.Ops[i].Invoke)
+		}
+		an.At = last
+	}
+	an.AtS = h.Header.ScenarioSeconds(an.At)
 }
 
 // violatingWrites picks, among an anomaly's accepted writes, the ones that

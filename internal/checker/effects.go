@@ -148,7 +148,7 @@ func repeated(h history.History, ix *acceptedIndex, action, kind, what, one, man
 		}
 		explain := fmt.Sprintf("%s %s %d times (%s); %s", k, what, len(cs), strings.Join(who, ", "), must)
 		f.anomalies = append(f.anomalies, newAnomaly(h, kind, k, clients,
-			h.Ops[cs[0]].Complete, h.Ops[cs[1]].Complete, explain, ops...))
+			h.Ops[cs[0]].Complete, h.Ops[cs[len(cs)-1]].Complete, explain, ops...))
 	}
 	switch {
 	case total == 0:

@@ -14,6 +14,9 @@ import (
 // believed. One anomaly per removed key instance.
 func foreignOnNodes(a *account.Account) []Anomaly {
 	h := a.H
+	if len(a.Observed) == 0 {
+		return nil // no node events: the client rule judges (foreignUnlocks)
+	}
 	lockKeys := map[string]bool{}
 	for _, op := range h.Ops {
 		if op.F == history.Acquire && op.Key != "" {

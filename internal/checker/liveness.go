@@ -241,9 +241,16 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 	for _, k := range keys {
 		lockKey[k] = true
 	}
-	holdEnd := map[int]int64{} // acquire op index → end of its believed hold
+	holdEnd := map[int]int64{} // acquire op index → end of its owner's belief that it holds the key
+	releases := releaseTimes(h)
 	for _, hd := range a.Holds {
-		holdEnd[hd.Acquire] = max(holdEnd[hd.Acquire], hd.End)
+		end := hd.End
+		if hd.Ended == account.HoldDone {
+			// Out of its critical section, the client still means to
+			// release: it believes it holds the key until its release.
+			end = nextRelease(releases[[2]string{hd.Client, hd.Key}], hd.End)
+		}
+		holdEnd[hd.Acquire] = max(holdEnd[hd.Acquire], end)
 	}
 	refusals := map[string][]int{} // key → refused acquires (by invoke)
 	for i, op := range h.Ops {
@@ -450,4 +457,29 @@ func pick(c bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+// releaseTimes lists, per client and key, the invokes of its releases, in
+// order.
+func releaseTimes(h history.History) map[[2]string][]int64 {
+	out := map[[2]string][]int64{}
+	for _, op := range h.Ops {
+		if op.F == history.Release {
+			k := [2]string{op.Client, op.Key}
+			out[k] = append(out[k], op.Invoke)
+		}
+	}
+	for _, v := range out {
+		slices.Sort(v)
+	}
+	return out
+}
+
+// nextRelease is the first of the release invokes ts at or after t, or t
+// when there is none.
+func nextRelease(ts []int64, t int64) int64 {
+	if i, _ := slices.BinarySearch(ts, t); i < len(ts) {
+		return ts[i]
+	}
+	return t
 }

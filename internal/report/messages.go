@@ -129,6 +129,7 @@ var messages = map[Lang]map[string]string{
 		"a.stale-write-accepted":  "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
 		"n.acquire.nodes":         "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
 		"n.probe":                 "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
+		"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
 		"n.token.fence":           "token %d",
 		"n.token.owner":           "owner token %s",
 		"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
@@ -143,13 +144,14 @@ var messages = map[Lang]map[string]string{
 		"n.write.info":            "%s's %s of %s%s got no answer: it may or may not have happened.",
 		"n.with.token":            " with token %d",
 		"n.release.ok":            "%s released %s (key deleted).",
-		"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.", // client, key, cause
-		"n.gone.expired":          "it had expired at t=%ss",                                                          // t
-		"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                        // t
-		"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                 // t, client
-		"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                // t
-		"n.gone.taken.released":   "; %s had already taken and released the lock",                                     // client
-		"n.gone.taken.holds":      "; %s holds the lock now",                                                          // client
+		"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
+		"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
+		"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
+		"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
+		"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
+		"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
+		"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                       // client
+		"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
 		"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
 		"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
 		"n.release.info":          "%s's release of %s got no answer: outcome unknown.",
@@ -165,6 +167,7 @@ var messages = map[Lang]map[string]string{
 		"point.before-release":    "just before releasing the lock",
 		"n.resume":                "%s woke up after being frozen for %s%s.",                                                   // client, duration, belief suffix
 		"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                          // key, token text
+		"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                          // key, token text
 		"n.fault":                 "Fault: %s on %s for %s%s.",                                                                 // fault word, targets, duration, detail
 		"n.fault.end":             "Fault healed: %s on %s.",                                                                   // fault word, targets
 		"n.partition":             "Network partition: %s, for %s.",                                                            // cut sentences, duration
@@ -268,7 +271,7 @@ var messages = map[Lang]map[string]string{
 		"say.duplicate-run":         "%s",
 		"say.split-brain":           "Split brain, two leaders: %s", // describe
 		"say.over-admission":        "%s",
-		"say.stuck-lock":            "The lock got stuck: %s",
+		"say.stuck-lock":            "%s",
 		"say.unavailable":           "%s",
 		"say.waste":                 "No data was harmed, but work was wasted: %s", // describe
 		"say.notlive":               "Safe, but not live: %s",                      // describe
@@ -393,24 +396,24 @@ var messages = map[Lang]map[string]string{
 		"suite.none":       "—",
 		"suite.aborted":    "aborted",
 		// Facts of the run's account (issue 14).
-		"n.fence.seen":          " — the fence counter on %s read %d",                                                                                                              // node, value
-		"n.write.sell.stale":    "%[1]s wrote back stock %[3]d for %[2]s, computed from its own read of %[4]d — but the stock was already %[5]d%[6]s.",                             // client, key, written, read, real, token suffix
-		"n.write.sell.read":     "%[1]s sold one %[2]s: it wrote back stock %[3]d, computed from its read of %[4]d%[5]s.",                                                          // client, key, written, read, token suffix
-		"n.write.sell.num":      "%[1]s sold one %[2]s and wrote back stock %[3]d%[4]s.",                                                                                           // client, key, written, token suffix
-		"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                                                           // releaser, owners, key
-		"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                                                       // client, key, nodes
-		"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                                            // client, key, node, by
-		"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",                                        // client, key
-		"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                                                   // owner, key, held for
-		"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                                                      // owner, key, node
-		"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                                                                     // t, node
-		"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                                                    // t
-		"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                                         // t
-		"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                                                     // t
-		"n.gone.taken.ended":    "; %s had taken the lock since, and lost it too",                                                                                                  // client
-		"c.expired.paused":      "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                                                 // stale, current
-		"c.expired.used":        "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it",                          // stale, current, ttl
-		"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired during a %[4]s on it and %[2]s acquired it",                                                                    // stale, current, ttl, fault
+		"n.fence.seen":          " — the fence counter on %s read %d",                                                                                     // node, value
+		"n.write.sell.stale":    "%[1]s wrote back stock %[3]d for %[2]s, computed from its own read of %[4]d — but the stock was already %[5]d%[6]s.",    // client, key, written, read, real, token suffix
+		"n.write.sell.read":     "%[1]s sold one %[2]s: it wrote back stock %[3]d, computed from its read of %[4]d%[5]s.",                                 // client, key, written, read, token suffix
+		"n.write.sell.num":      "%[1]s sold one %[2]s and wrote back stock %[3]d%[4]s.",                                                                  // client, key, written, token suffix
+		"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                                  // releaser, owners, key
+		"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                              // client, key, nodes
+		"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                   // client, key, node, by
+		"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",               // client, key
+		"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                          // owner, key, held for
+		"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                             // owner, key, node
+		"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                                            // t, node
+		"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
+		"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
+		"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t
+		"n.gone.taken.ended":    "; %s had taken the lock since, and lost it too",                                                                         // client
+		"c.expired.paused":      "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
+		"c.expired.used":        "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
+		"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
 		"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                              // stale, current, ttl
 		"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                                       // stale, current, nodes
 		"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                                           // stale, current, deleter, t
@@ -550,6 +553,7 @@ var messages = map[Lang]map[string]string{
 		"a.stale-write-accepted":  "Tài nguyên đã chấp nhận lần ghi của %[1]s trên %[3]s lúc t=%[4]ss dù %[2]s đã ghi vào đó dưới một lease mới hơn.",
 		"n.acquire.nodes":         "%s acquire được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
 		"n.probe":                 "Kiểm tra cuối: %s acquire được lock trên %s (%s).",
+		"n.probe.permit":          "Kiểm tra cuối: %s lấy được một permit của %s (%s).",
 		"n.token.fence":           "token %d",
 		"n.token.owner":           "owner token %s",
 		"n.tries.one":             "%s thử acquire %s và bị từ chối (người khác đang giữ).",
@@ -565,6 +569,7 @@ var messages = map[Lang]map[string]string{
 		"n.with.token":            " với token %d",
 		"n.release.ok":            "%s release %s (key đã bị xoá).",
 		"n.release.gone":          "%s thử release %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
+		"n.release.permit.gone":   "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
 		"n.gone.expired":          "key đã expire lúc t=%ss",
 		"n.gone.clock":            "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
 		"n.gone.removed":          "%[2]s đã xoá nó lúc t=%[1]ss",
@@ -586,6 +591,7 @@ var messages = map[Lang]map[string]string{
 		"point.before-release":    "ngay trước khi release lock",
 		"n.resume":                "%s tỉnh dậy sau %s bị đóng băng%s.",
 		"n.resume.belief":         " và vẫn tin rằng mình giữ lock trên %s (%s)",
+		"n.resume.belief.permit":  " và vẫn tin rằng mình giữ một permit của %s (%s)",
 		"n.fault":                 "Lỗi: %s trên %s trong %s%s.",
 		"n.fault.end":             "Hết lỗi: %s trên %s.",
 		"n.partition":             "Chia cắt mạng (network partition): %s, trong %s.",
@@ -687,7 +693,7 @@ var messages = map[Lang]map[string]string{
 		"say.duplicate-run":         "%s",
 		"say.split-brain":           "Split brain, hai leader: %s",
 		"say.over-admission":        "%s",
-		"say.stuck-lock":            "Lock bị kẹt: %s",
+		"say.stuck-lock":            "%s",
 		"say.unavailable":           "%s",
 		"say.waste":                 "Dữ liệu không bị hại, nhưng đã tốn công thừa: %s",
 		"say.notlive":               "An toàn, nhưng không đảm bảo liveness: %s",
@@ -826,7 +832,7 @@ var messages = map[Lang]map[string]string{
 		"n.gone.taken.ended":    "; sau đó %s đã lấy lock, và cũng đã mất nó",
 		"c.expired.paused":      "lease của %[1]s hết hạn trong lúc nó bị pause và %[2]s đã lấy được lock",
 		"c.expired.used":        "lease của %[1]s (TTL %[3]s) hết hạn khi nó vẫn đang làm việc — một lần pause đã ăn mất một phần lease — và %[2]s đã lấy được lock",
-		"c.expired.during":      "lease của %[1]s (TTL %[3]s) hết hạn trong lúc nó bị %[4]s và %[2]s đã lấy được lock",
+		"c.expired.during":      "lease của %[1]s (TTL %[3]s) hết hạn trong lúc nó đang chịu một fault (%[4]s), và %[2]s đã lấy được lock",
 		"c.expired":             "lease của %[1]s (TTL %[3]s) hết hạn khi nó vẫn đang làm việc và %[2]s đã lấy được lock",
 		"c.taken":               "%[2]s được cấp lock trên %[3]s trong khi %[1]s vẫn tin rằng mình đang giữ",
 		"c.deleted":             "lệnh release của %[3]s lúc t=%[4]ss đã xoá key của %[1]s và %[2]s đã lấy được lock",

@@ -162,6 +162,8 @@ func narrative(in Input, m *model) []Step {
 					tt += tr(lang, "n.fence.seen", r.Node, r.Value)
 				}
 				switch {
+				case o.F == history.Probe && in.History.Header.Workload == history.WorkloadSemaphore:
+					add(o.Complete, 2, StepProbe, tr(lang, "n.probe.permit", o.Client, o.Key, tt))
 				case o.F == history.Probe:
 					add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
 				case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
@@ -313,7 +315,7 @@ func narrative(in Input, m *model) []Step {
 			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
-					belief = tr(lang, "n.resume.belief", l.Key, tokenText(l.Fence, l.Token))
+					belief = tr(lang, pick(in.History.Header.Workload == history.WorkloadSemaphore, "n.resume.belief.permit", "n.resume.belief"), l.Key, tokenText(l.Fence, l.Token))
 				}
 				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
 			}
@@ -348,31 +350,41 @@ func narrative(in Input, m *model) []Step {
 			}
 			continue
 		}
-		byEnd := map[int64][]string{}
-		kind := map[int64]string{}
-		var ends []int64
-		for _, k := range l.Lives {
+		// Keys that left their nodes at the same printed instant, the same
+		// way, are told together (observed ends differ by microseconds).
+		type group struct {
+			at, last int64
+			kind     string
+			nodes    []string
+		}
+		var groups []*group
+		byLabel := map[string]*group{}
+		lives := append([]account.KeyLife(nil), l.Lives...)
+		sort.SliceStable(lives, func(a, b int) bool { return lives[a].End < lives[b].End })
+		for _, k := range lives {
 			if k.End > m.end || !k.Ended.Gone() {
 				continue
 			}
-			if _, ok := byEnd[k.End]; !ok {
-				ends = append(ends, k.End)
-				kind[k.End] = k.Ended.Kind
+			label := fmtT(m.sec(k.End)) + k.Ended.Kind
+			g, ok := byLabel[label]
+			if !ok {
+				g = &group{at: k.End, kind: k.Ended.Kind}
+				byLabel[label] = g
+				groups = append(groups, g)
 			}
-			byEnd[k.End] = append(byEnd[k.End], k.Node)
+			g.nodes, g.last = append(g.nodes, k.Node), k.End
 		}
-		sort.Slice(ends, func(a, b int) bool { return ends[a] < ends[b] })
 		q := len(m.nodes)/2 + 1
-		for _, e := range ends {
-			ns := byEnd[e]
+		for _, g := range groups {
+			e, ns := g.at, g.nodes
 			left := 0
 			for _, k := range l.Lives {
-				if k.End > e {
+				if k.End > g.last {
 					left++
 				}
 			}
 			var s string
-			switch kind[e] {
+			switch g.kind {
 			case account.EndClock:
 				s = tr(lang, "n.expired.clock", l.Client, l.Key, joinAnd(lang, ns))
 			case account.EndCrashed:
@@ -391,7 +403,14 @@ func narrative(in Input, m *model) []Step {
 
 	// Semaphore permits a purge (or a flush) removed: the account's member
 	// lives. (A permit its owner released is told by the release.)
+	lockKeys := map[string]bool{}
+	for _, k := range m.keys {
+		lockKeys[k] = true
+	}
 	for _, ml := range m.a.Members() {
+		if !lockKeys[ml.Key] {
+			continue // a helper set (a fair semaphore's owner set): its twin on the lock key is told
+		}
 		switch ml.Ended.Kind {
 		case account.EndPurged:
 			add(ml.End, 1, StepExpiry, tr(lang, "n.permit.purged", ml.Owner, ml.Key, fmtDur(m.sec(ml.End)-m.sec(ml.Start))))

@@ -185,6 +185,9 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		return tr(lang, "n.release.none", o.Client, o.Key)
 	}
 	t := fmtT(m.sec(own.KeyEnd))
+	if own.Cause.Kind == account.EndPurged {
+		return tr(lang, "n.release.permit.gone", o.Client, o.Key, t)
+	}
 	var cause string
 	switch own.Cause.Kind {
 	case account.EndDeleted:
@@ -305,7 +308,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindStaleWriteAccepted:
 		if a.Stale != "" && a.Current != "" {
-			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, t1)
+			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, fmtT(a.AtS))
 		}
 	case checker.KindNotLinearizable:
 		return tr(lang, "a.not-linearizable", a.Key, clients, t0)
@@ -315,14 +318,14 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
 	case checker.KindOversell:
 		stock, ok := m.h.Header.Params[history.ParamStock]
-		sold := 0
+		var sales []string
 		for _, i := range m.opsByKey[a.Key] {
-			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Key == a.Key && o.Value.Action == history.ActionSell {
-				sold++
+			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Value.Action == history.ActionSell && o.Invoke <= a.End {
+				sales = append(sales, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
 			}
 		}
 		if ok {
-			return tr(lang, "a.oversell", a.Key, sold, stock, clients)
+			return tr(lang, "a.oversell", a.Key, len(sales), stock, strings.Join(sales, ", "))
 		}
 		return tr(lang, "a.oversell.plain", a.Key, clients)
 	case checker.KindDuplicateRun:
@@ -331,7 +334,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindSplitBrain:
 		if a.Stale != "" && a.Current != "" {
-			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, t1, t0)
+			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, fmtT(a.AtS), t0)
 		}
 		return tr(lang, "a.split-brain", clients, a.Key, t1, t0)
 	case checker.KindOverAdmission:
