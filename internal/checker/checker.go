@@ -94,9 +94,9 @@ type Anomaly struct {
 	Ops []int `json:"ops,omitempty"`
 	// At is the instant the anomaly became true (true ns; AtS in scenario
 	// seconds): the event that completes it — the second hold's start of
-	// an overlap, the entry past the permits, the start of a stuck or
-	// orphaned lease; for every other kind the accepted write (or
-	// removal) that made the damage, End.
+	// an overlap, the entry past the permits; the last of the writes that
+	// are the violation (Violating); else End (a liveness finding is
+	// known when its window closes).
 	At  int64   `json:"at_ns"`
 	AtS float64 `json:"at_s"`
 	// Violating are the history indices of the accepted writes that are

@@ -12,7 +12,7 @@ import (
 // (At): for a violation made of writes, the last of them.
 func complete(h history.History, an *Anomaly) {
 	switch an.Kind {
-	case KindMutexOverlap, KindOverAdmission, KindDuplicateWork, KindStuckLock, KindUnavailable, KindOrphanedLease:
+	case KindMutexOverlap, KindOverAdmission, KindDuplicateWork:
 		an.At = an.Start
 	default:
 		an.At = an.End

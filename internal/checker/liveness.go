@@ -388,7 +388,7 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 				}
 			}
 		}
-		explain := fmt.Sprintf("no one held %s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
+		explain := fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
 			key, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
 		out = append(out, newAnomaly(h, KindUnavailable, key, clients, op.Invoke, end, explain, ops...))
 	}

@@ -141,7 +141,7 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 	multiNode := len(m.nodes) > 1
 	for _, l := range m.leases {
 		end := l.BelievedEnd
-		label := l.Client + " " + tokenLabel(in.Lang, l)
+		label := l.Client + " " + m.tokenLabel(in.Lang, l)
 		if multiNode {
 			// Node events: when the key existed on each node.
 			for _, k := range l.Lives {
@@ -180,13 +180,13 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 	return porcupine.VisualizePath(model, info, path)
 }
 
-func tokenLabel(lang Lang, l lease) string {
+func (m *model) tokenLabel(lang Lang, l lease) string {
 	if l.Fence > 0 {
 		return tr(lang, "n.token.fence", l.Fence)
 	}
 	t := l.Token
-	if len(t) > 6 {
-		t = t[:6]
+	if short, ok := m.tokens[t]; ok {
+		t = short // shortened only as far as it stays distinct
 	}
 	if t == "" {
 		return "lock"

@@ -423,10 +423,10 @@ func narrative(in Input, m *model) []Step {
 	for _, a := range allAnomalies(in.Results) {
 		at := a.At // the event that completes it, as the checker says
 		if a.Informational {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 			raw[len(raw)-1].Info = true
 		} else {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			add(at, 9, StepViolated, tr(lang, "n.anomaly", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 		}
 	}
 

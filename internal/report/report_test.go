@@ -323,7 +323,7 @@ func TestNarrative(t *testing.T) {
 			"t=31.0s  w2 charged invoice-1: accepted",
 			"t=36.0s  w1 woke up after being frozen for 35s and still believes it holds the lock on invoice-1 (owner token a1b2c3d4)",
 			"t=36.0s  w1 charged invoice-1: accepted",
-			"Violation (charged twice)",
+			"Violation (charged more than once)",
 		}
 		pos := 0
 		for _, want := range order {

@@ -125,6 +125,15 @@ func faultWord(lang Lang, kind string) string {
 	return kind
 }
 
+// kindWord is the reader's name of an anomaly kind in this run: a
+// semaphore's "overlap" is more holders than permits.
+func (m *model) kindWord(lang Lang, kind string) string {
+	if kind == checker.KindMutexOverlap && m.h.Header.Workload == history.WorkloadSemaphore {
+		return tr(lang, "kind.mutex-overlap.semaphore")
+	}
+	return kindWord(lang, kind)
+}
+
 // kindWord is the reader's name of an anomaly kind.
 func kindWord(lang Lang, kind string) string {
 	if _, ok := messages["en"]["kind."+kind]; ok {

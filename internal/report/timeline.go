@@ -111,7 +111,19 @@ type mark struct {
 // owner's colour from the ZADD to its end, and returns the markers of the
 // permits a purge removed.
 func (m *model) drawPermits(p *plot.Plot, nodeLane map[string]int, laneY func(int) float64, endS float64, lang Lang) []mark {
-	ms := m.a.Members()
+	lockKeys := map[string]bool{}
+	for _, k := range m.keys {
+		lockKeys[k] = true
+	}
+	// The permits that backed a grant, on the lock's own key (a fair
+	// semaphore's owner set is its twin; a refused attempt's member lives
+	// for an instant and backs nothing).
+	var ms []account.MemberLife
+	for _, ml := range m.a.Members() {
+		if lockKeys[ml.Key] && ml.Grant >= 0 {
+			ms = append(ms, ml)
+		}
+	}
 	if len(ms) == 0 {
 		return nil
 	}
@@ -237,6 +249,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		endS = 1
 	}
 	multiKey := len(m.keys) > 1
+	semaphore := in.History.Header.Workload == history.WorkloadSemaphore
 	// Data units per pixel on x (approximate plot area: image minus the
 	// y-axis labels), for placing labels so they do not collide.
 	perPx := endS * 1.1 / float64(timelineW-190)
@@ -313,7 +326,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		p.Add(r)
 		var words []string
 		for _, k := range b.kinds {
-			words = append(words, kindWord(lang, k))
+			words = append(words, m.kindWord(lang, k))
 		}
 		s := tr(lang, "p.violation") + ": " + strings.Join(words, ", ")
 		sty := boldStyle(fontSize, colRefused)
@@ -454,7 +467,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		if held <= s {
 			held = s + endS*0.003
 		}
-		name := tokenLabel(lang, l)
+		name := m.tokenLabel(lang, l)
 		if multiKey {
 			name = l.Key + " " + name
 		}
@@ -466,7 +479,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		}
 		if !seenClient[l.Client] {
 			seenClient[l.Client] = true
-			legend = append(legend, legendEntry{bar, tr(lang, "p.hold", l.Client)})
+			legend = append(legend, legendEntry{bar, tr(lang, pick(semaphore, "p.hold.permit", "p.hold"), l.Client)})
 		}
 		// (A label is at least 16 px wide: narrower bars need no measuring.)
 		if labelAll || (held-s >= 16*perPx && held-s >= minLabelPx(name, holdStyle)) {
@@ -544,7 +557,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		}
 	}
 	if hasBelieved {
-		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}), tr(lang, "p.believed")})
+		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}), tr(lang, pick(semaphore, "p.believed.permit", "p.believed"))})
 	}
 
 	// Client pauses over the hold bars: dark, with the pause in words.
@@ -601,7 +614,13 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		}
 	}
 	if len(expiries) > 0 {
-		legend = append(legend, legendEntry{lineThumb{expSty}, tr(lang, "p.expired") + " (TTL)"})
+		var words []string
+		for _, e := range expiries {
+			if !containsStr(words, e.word) {
+				words = append(words, e.word)
+			}
+		}
+		legend = append(legend, legendEntry{lineThumb{expSty}, tr(lang, "p.ended", strings.Join(words, ", "))})
 	}
 
 	// Refused acquire attempts: small grey marks at the bottom of the lane.
