@@ -1,0 +1,159 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// accuracyCase is a report-accuracy corpus case's expectation
+// (testdata/accuracy/<name>.yaml; see its README): what the checkers must
+// find, in structured form, and what the report must say, and must no
+// longer say, in each language.
+type accuracyCase struct {
+	Class   int    `yaml:"class"`
+	Source  string `yaml:"source"`
+	Shows   string `yaml:"shows"`
+	Verdict string `yaml:"verdict"`
+	// Anomalies must each match one anomaly of the run on every field
+	// given (roles, the cause's kind, informational).
+	Anomalies []struct {
+		Kind          string `yaml:"kind"`
+		Stale         string `yaml:"stale"`
+		Current       string `yaml:"current"`
+		Deleter       string `yaml:"deleter"`
+		Owner         string `yaml:"owner"`
+		Cause         string `yaml:"cause"`
+		Informational *bool  `yaml:"informational"`
+	} `yaml:"anomalies"`
+	// AbsentKinds are kinds the run must not show at all.
+	AbsentKinds []string `yaml:"absent_kinds"`
+	// Violating lists the writes marked as the violation, "client action
+	// t=S" (scenario seconds of the write's invoke), when given: exactly
+	// these.
+	Violating []string `yaml:"violating"`
+	// Says are, per language, texts the report must contain (each within
+	// one sentence of the page: the headline, a story step, an anomaly's
+	// description, why it matters, or the checker's explanation);
+	// SaidBefore are the false statements the report made before the run's
+	// account existed, which it must no longer make.
+	Says       map[string][]string `yaml:"says"`
+	SaidBefore map[string][]string `yaml:"said_before"`
+}
+
+// pageSentences are the sentences a report page in lang says about in.
+func pageSentences(in Input, lang Lang) []string {
+	in.Lang = lang
+	m := newModel(in.History, in.Account)
+	out := []string{headline(in, m)}
+	for _, s := range narrative(in, m) {
+		out = append(out, s.String())
+	}
+	for _, a := range allAnomalies(in.Results) {
+		out = append(out, m.describeAnomaly(lang, a), m.whyAnomaly(lang, a), a.Explain)
+	}
+	return out
+}
+
+func TestReportAccuracyCorpus(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "accuracy", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := map[int]bool{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		raw, err := os.ReadFile(strings.TrimSuffix(f, ".jsonl") + ".yaml")
+		if err != nil {
+			t.Errorf("%s has no expectation: %v", name, err)
+			continue
+		}
+		var want accuracyCase
+		if err := yaml.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("%s.yaml: %v", name, err)
+		}
+		classes[want.Class] = true
+		h, err := history.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := checker.Check(context.Background(), h, checker.Options{})
+		in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+		all := rep.Anomalies()
+		t.Run(fmt.Sprintf("class %d: %s", want.Class, name), func(t *testing.T) {
+			if string(rep.Verdict) != want.Verdict {
+				t.Errorf("verdict %s, want %s", rep.Verdict, want.Verdict)
+			}
+			for _, w := range want.Anomalies {
+				found := slices.ContainsFunc(all, func(a checker.Anomaly) bool {
+					cause := ""
+					if a.Cause != nil {
+						cause = a.Cause.Kind
+					}
+					return a.Kind == w.Kind && (w.Stale == "" || a.Stale == w.Stale) && (w.Current == "" || a.Current == w.Current) &&
+						(w.Deleter == "" || a.Deleter == w.Deleter) && (w.Owner == "" || a.Owner == w.Owner) &&
+						(w.Cause == "" || cause == w.Cause) && (w.Informational == nil || a.Informational == *w.Informational)
+				})
+				if !found {
+					t.Errorf("no anomaly %+v among:", w)
+					for _, a := range all {
+						t.Logf("  %s stale=%s current=%s deleter=%s owner=%s informational=%v: %s", a.Kind, a.Stale, a.Current, a.Deleter, a.Owner, a.Informational, a.Explain)
+					}
+				}
+			}
+			for _, k := range want.AbsentKinds {
+				if slices.ContainsFunc(all, func(a checker.Anomaly) bool { return a.Kind == k }) {
+					t.Errorf("the run shows %s; it must not", k)
+				}
+			}
+			if want.Violating != nil {
+				var got []string
+				for _, a := range all {
+					if a.Informational {
+						continue
+					}
+					for _, i := range a.Violating {
+						o := h.Ops[i]
+						s := fmt.Sprintf("%s %s t=%.1f", o.Client, o.Value.Action, h.Header.ScenarioSeconds(o.Invoke))
+						if !slices.Contains(got, s) {
+							got = append(got, s)
+						}
+					}
+				}
+				slices.Sort(got)
+				exp := slices.Clone(want.Violating)
+				slices.Sort(exp)
+				if !slices.Equal(got, exp) {
+					t.Errorf("writes marked as the violation %v, want %v", got, exp)
+				}
+			}
+			for _, lang := range Languages() {
+				says := pageSentences(in, lang)
+				for _, s := range want.Says[string(lang)] {
+					if !slices.ContainsFunc(says, func(x string) bool { return strings.Contains(x, s) }) {
+						t.Errorf("%s report does not say %q; it says:\n  %s", lang, s, strings.Join(says, "\n  "))
+					}
+				}
+				for _, s := range want.SaidBefore[string(lang)] {
+					if slices.ContainsFunc(says, func(x string) bool { return strings.Contains(x, s) }) {
+						t.Errorf("%s report still says %q", lang, s)
+					}
+				}
+			}
+		})
+	}
+	for c := 1; c <= 16; c++ {
+		if !classes[c] {
+			t.Errorf("no case of class %d (issue 14's list of wrong statements and misjudgements)", c)
+		}
+	}
+}
