@@ -25,6 +25,10 @@ func (c *Cluster) Fits(o Options) bool {
 	if o.Backend != "" && o.Backend != c.backend {
 		return false
 	}
+	// A replicated cluster's roles change in a failover: never reused.
+	if o.Replicas > 0 || o.Sentinels > 0 || len(c.topo.replicas) > 0 || len(c.topo.sentinels) > 0 {
+		return false
+	}
 	return o.Nodes == len(c.nodes) && p == c.persistence &&
 		slices.Equal(o.Clients, c.clients) &&
 		maps.Equal(nonEmpty(o.NodePersistence), nonEmpty(c.nodePersistence))
@@ -68,7 +72,14 @@ func (n *localNode) flush(ctx context.Context) error {
 	if n.state() != StateRunning {
 		return ErrNodeNotRunning
 	}
-	return n.admin.FlushAll(ctx).Err()
+	if err := n.admin.FlushAll(ctx).Err(); err != nil {
+		return err
+	}
+	if n.persistence == PersistenceRDB {
+		// The next run must not restart from this run's snapshot.
+		return n.admin.Save(ctx).Err()
+	}
+	return nil
 }
 
 func (n *embeddedNode) flush(ctx context.Context) error {
