@@ -35,6 +35,9 @@ func TestConformance(t *testing.T) {
 		"fair-semaphore": "TestSemaphore (admits N, not one)",
 		"control-mutex":  "TestControls (no Redis)",
 		"no-lock":        "TestControls (no mutual exclusion)",
+		"safe-wait":      "TestWaitLocks (needs replicas)",
+		"safe-wait-all":  "TestWaitLocks (needs replicas)",
+		"fenced-wait":    "TestWaitLocks (needs replicas)",
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"time"
 
@@ -194,4 +195,18 @@ func (n *Node) role2(ctx context.Context) (string, int64, bool) {
 	role, _ := v[0].(string)
 	off, _ := v[1].(int64)
 	return role, off, true
+}
+
+// DirectMasterDialer is a go-redis Dialer for the harness (the final
+// probe): each connection goes straight to the node the sentinels name as
+// group's master, through no link.
+func (c *Cluster) DirectMasterDialer(group string) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, _ string) (net.Conn, error) {
+		m, err := c.Master(ctx, group)
+		if err != nil {
+			return nil, err
+		}
+		var d net.Dialer
+		return d.DialContext(ctx, network, m.Addr())
+	}
 }

@@ -39,9 +39,11 @@ import (
 // Sentinel's own clocks are scaled with the run: down-after-milliseconds
 // and failover-timeout are the scenario's (Options.Sentinel, wall time),
 // and SENTINEL DEBUG sets the ask and publish periods to a tenth of
-// down-after (at most Redis's own 1000 and 2000 ms), so that the sentinels
-// agree that a master is down, and learn of a promotion, in a time
-// proportional to the run's. Two periods stay Redis's: the ping period
+// down-after (at most Redis's own 1000 and 2000 ms) and the INFO period to
+// down-after (at most Redis's 10 s, at least 100 ms), so that the
+// sentinels agree that a master is down, learn of a promotion and turn a
+// returning old master into a replica in a time proportional to the
+// run's. Two periods stay Redis's: the ping period
 // (1 s: a replica's INFO must be younger than five ping periods to be
 // promoted, and Sentinel polls a failing master's replicas once a second,
 // a constant of sentinel.c), and the tilt trigger (2 s).
@@ -220,9 +222,26 @@ func (c *Cluster) waitReplicasOnline(ctx context.Context) error {
 			case <-time.After(10 * time.Millisecond):
 			}
 		}
+		// After a diskless first sync Redis streams commands to a replica
+		// only once that replica's first REPLCONF ACK came (up to a second
+		// later): one write that every replica acknowledges says the
+		// stream runs, so the run's first WAIT is not the one that waits.
+		admin := m.impl.adminClient()
+		if err := admin.Set(ctx, readyKey, "1", 0).Err(); err != nil {
+			return fmt.Errorf("replication of %s: %w", m.name, err)
+		}
+		if n, err := admin.Wait(ctx, want, startTimeout).Result(); err != nil || n < int64(want) {
+			return fmt.Errorf("replication of %s: %d of %d replicas acknowledged a write (%v)", m.name, n, want, err)
+		}
+		if err := admin.Del(ctx, readyKey).Err(); err != nil {
+			return fmt.Errorf("replication of %s: %w", m.name, err)
+		}
 	}
 	return nil
 }
+
+// readyKey is the harness's key for checking that replication streams.
+const readyKey = "locksim:replication-ready"
 
 func clip(s string) string {
 	if len(s) > 400 {
@@ -296,9 +315,10 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 	}
 	ask := min(time.Second, max(10*time.Millisecond, so.DownAfter/10))
 	publish := min(2*time.Second, max(10*time.Millisecond, so.DownAfter/10))
+	info := min(10*time.Second, max(100*time.Millisecond, so.DownAfter))
 	for _, s := range t.sentinels {
 		err := s.impl.adminClient().Do(ctx, "SENTINEL", "DEBUG", "ask-period", ask.Milliseconds(),
-			"publish-period", publish.Milliseconds()).Err()
+			"publish-period", publish.Milliseconds(), "info-period", info.Milliseconds()).Err()
 		if err != nil {
 			return fmt.Errorf("sentinel debug on %s: %w", s.name, err)
 		}
@@ -448,25 +468,34 @@ func (c *Cluster) nodeByAddr(addr string) *Node {
 // client's link to the group's initial master.
 func (c *Cluster) MasterDialer(client, group string) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, _ string) (net.Conn, error) {
-		target, err := c.resolveMaster(ctx, client, group)
+		target, node, err := c.resolveMaster(ctx, client, group)
 		if err != nil {
 			return nil, err
 		}
 		var d net.Dialer
+		// A proxy accepts a connection before it reaches its node, so a
+		// dead master would only show as an EOF after the command was
+		// sent. Knock on the node itself first: a dead one refuses the
+		// connection, as it would a client's direct one.
+		probe, err := d.DialContext(ctx, network, node)
+		if err != nil {
+			return nil, err
+		}
+		_ = probe.Close()
 		return d.DialContext(ctx, network, target)
 	}
 }
 
 // resolveMaster is the proxied address of client's link to group's
-// current master.
-func (c *Cluster) resolveMaster(ctx context.Context, client, group string) (string, error) {
+// current master, and the master's own address.
+func (c *Cluster) resolveMaster(ctx context.Context, client, group string) (string, string, error) {
 	t := c.topo
 	if len(t.sentinels) == 0 {
 		l := c.LinkByName(client, group)
 		if l == nil {
-			return "", fmt.Errorf("no link %s→%s", client, group)
+			return "", "", fmt.Errorf("no link %s→%s", client, group)
 		}
-		return l.Addr(), nil
+		return l.Addr(), l.node.Addr(), nil
 	}
 	t.mu.Lock()
 	scs := t.sentinelClients[client]
@@ -494,15 +523,15 @@ func (c *Cluster) resolveMaster(ctx context.Context, client, group string) (stri
 		t.mu.Unlock()
 		n := c.nodeByAddr(net.JoinHostPort(v[0], v[1]))
 		if n == nil {
-			return "", fmt.Errorf("sentinel %s names master %s:%s of %s, which is no node of this cluster", t.sentinels[i].name, v[0], v[1], group)
+			return "", "", fmt.Errorf("sentinel %s names master %s:%s of %s, which is no node of this cluster", t.sentinels[i].name, v[0], v[1], group)
 		}
 		l := c.LinkByName(client, n.name)
 		if l == nil {
-			return "", fmt.Errorf("no link %s→%s", client, n.name)
+			return "", "", fmt.Errorf("no link %s→%s", client, n.name)
 		}
-		return l.Addr(), nil
+		return l.Addr(), n.Addr(), nil
 	}
-	return "", fmt.Errorf("no sentinel named the master of %s: %w", group, errors.Join(errs...))
+	return "", "", fmt.Errorf("no sentinel named the master of %s: %w", group, errors.Join(errs...))
 }
 
 // closeTopology closes the sentinel clients, replication links and the

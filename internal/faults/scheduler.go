@@ -255,6 +255,9 @@ func (s *Scheduler) apply(ctx context.Context, i int) *activeStep {
 	v := history.Value{Fault: &st}
 	pend := s.rec.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, st.Key, v)
 	undo, err := s.plan.faults[i].Apply(ctx, s.env, st)
+	if o, ok := s.plan.faults[i].(Outcomer); ok {
+		o.Outcome(&st) // what the step did (a failover's promotion), recorded on its completion
+	}
 	if err != nil {
 		pend.End(history.Fail, v, err.Error())
 		s.log.Warn("nemesis: fault failed", "step", st.ID, "fault", st.Kind, "err", err)

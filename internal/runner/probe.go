@@ -100,9 +100,13 @@ func (r *run) probe(ctx context.Context) error {
 	}
 	var nodes []clients.Node
 	for i, name := range r.cl.NodeNames() {
-		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1,
+		opts := &redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1,
 			DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
-			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true})
+			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true}
+		if len(r.cl.Sentinels()) > 0 {
+			opts.Dialer = r.cl.DirectMasterDialer(name) // whoever is master now (issue 17)
+		}
+		c := redis.NewClient(opts)
 		defer c.Close()
 		nodes = append(nodes, clients.Node{Name: name, Cmd: c})
 	}

@@ -95,7 +95,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.lockFree = algo.Traits.LockFree
 	r.shared = clients.NewShared()
 	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, o.Seed, faults.Topology{Nodes: cl.NodeNames(), Clients: names,
-		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D()})
+		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D(),
+		Replicas: nodeNames(cl.Replicas()), Sentinels: nodeNames(cl.Sentinels())})
 	if err != nil {
 		return nil, fmt.Errorf("fault plan: %w", err)
 	}
@@ -193,10 +194,16 @@ func ClusterOptions(sc scenario.Scenario, o Options) cluster.Options {
 	for i := range names {
 		names[i] = scenario.ClientName(i)
 	}
+	wall := func(d time.Duration) time.Duration { return time.Duration(float64(d) / sc.TimeScale) }
+	st := sc.SentinelTimings()
 	return cluster.Options{
 		Backend: o.Backend, Nodes: sc.Nodes, Persistence: sc.Persistence,
 		Clients: names, Logger: o.Logger, RedisServer: o.RedisServer,
 		NodePersistence: sc.NodePersistence, External: o.External,
+		// Replicated topologies and persistence timings (issue 17).
+		Replicas: sc.Replicas, Sentinels: sc.Sentinels,
+		Sentinel:     cluster.SentinelOptions{DownAfter: wall(st.DownAfter.D()), FailoverTimeout: wall(st.FailoverTimeout.D())},
+		SaveInterval: wall(sc.SnapshotInterval().D()), PowerLossWindow: wall(time.Second),
 	}
 }
 
@@ -296,11 +303,16 @@ func (r *run) setupClients() error {
 	for i, name := range r.names {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
-			c := redis.NewClient(&redis.Options{
+			opts := &redis.Options{
 				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1,
 				DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
 				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true, DialerRetries: 1,
-			})
+			}
+			if len(r.cl.Sentinels()) > 0 {
+				// The master is whichever node the sentinels name (issue 17).
+				opts.Dialer = r.cl.MasterDialer(name, nodeName)
+			}
+			c := redis.NewClient(opts)
 			r.conns = append(r.conns, c)
 			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c})
 		}
@@ -424,6 +436,15 @@ func persistence(cl *cluster.Cluster) map[string]string {
 	out := map[string]string{}
 	for _, n := range cl.Nodes() {
 		out[n.Name()] = n.Persistence()
+	}
+	return out
+}
+
+// nodeNames are the names of nodes.
+func nodeNames(ns []*cluster.Node) []string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, n.Name())
 	}
 	return out
 }
