@@ -102,6 +102,30 @@ type topology struct {
 	mu              sync.Mutex
 	sentinelClients map[string][]*redis.Client
 	lastSentinel    map[string]int
+	// conns are the clients' open connections to masters (MasterDialer),
+	// closed when the sentinel a client asks announces +switch-master
+	// away from their node, as go-redis's FailoverClient drops them.
+	conns map[*trackedConn]struct{}
+	// stopWatch ends the +switch-master subscriptions.
+	stopWatch func()
+}
+
+// trackedConn is a client's connection to a master, known to the
+// topology until it is closed.
+type trackedConn struct {
+	net.Conn
+	t                   *topology
+	client, group, node string // node: the master's own address
+	once                sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() {
+		c.t.mu.Lock()
+		delete(c.t.conns, c)
+		c.t.mu.Unlock()
+	})
+	return c.Conn.Close()
 }
 
 // validateTopology checks the replicated part of o.
@@ -138,7 +162,7 @@ func sentinelID(name string) string {
 // sentinels and every client's links to them, once the masters run.
 func (c *Cluster) startTopology(ctx context.Context, o Options, bin string) error {
 	t := &topology{repl: map[string]*Link{}, extra: map[string]map[string]*Link{}, groups: map[string][]string{},
-		sentinelClients: map[string][]*redis.Client{}, lastSentinel: map[string]int{}}
+		sentinelClients: map[string][]*redis.Client{}, lastSentinel: map[string]int{}, conns: map[*trackedConn]struct{}{}}
 	c.topo = t
 	if o.Replicas == 0 && o.Sentinels == 0 {
 		return nil
@@ -323,7 +347,11 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 			return fmt.Errorf("sentinel debug on %s: %w", s.name, err)
 		}
 	}
-	return c.waitSentinelsReady(ctx)
+	if err := c.waitSentinelsReady(ctx); err != nil {
+		return err
+	}
+	c.watchSwitches()
+	return nil
 }
 
 // sentinelBinary finds redis-sentinel.
@@ -482,7 +510,77 @@ func (c *Cluster) MasterDialer(client, group string) func(ctx context.Context, n
 			return nil, err
 		}
 		_ = probe.Close()
-		return d.DialContext(ctx, network, target)
+		conn, err := d.DialContext(ctx, network, target)
+		if err != nil {
+			return nil, err
+		}
+		tc := &trackedConn{Conn: conn, t: c.topo, client: client, group: group, node: node}
+		c.topo.mu.Lock()
+		c.topo.conns[tc] = struct{}{}
+		c.topo.mu.Unlock()
+		return tc, nil
+	}
+}
+
+// watchSwitches subscribes to +switch-master on every sentinel (the
+// harness's own connections) and, when sentinel i announces a new master,
+// closes the connections to the old one of the clients that ask sentinel
+// i — what go-redis's FailoverClient does on its sentinel's +switch-master
+// (it filters them out of its pool).
+func (c *Cluster) watchSwitches() {
+	t := c.topo
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var subs []*redis.Client
+	for i, s := range t.sentinels {
+		sc := redis.NewClient(&redis.Options{Addr: s.Addr(), Protocol: 2, DisableIdentity: true, MaxRetries: -1})
+		subs = append(subs, sc)
+		ps := sc.Subscribe(ctx, "+switch-master")
+		wg.Go(func() {
+			defer ps.Close()
+			ch := ps.Channel()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case m, ok := <-ch:
+					if !ok {
+						return
+					}
+					// "<group> <old ip> <old port> <new ip> <new port>"
+					f := strings.Fields(m.Payload)
+					if len(f) == 5 {
+						c.switched(i, f[0], net.JoinHostPort(f[1], f[2]))
+					}
+				}
+			}
+		})
+	}
+	t.stopWatch = func() {
+		cancel()
+		for _, sc := range subs {
+			_ = sc.Close()
+		}
+		wg.Wait()
+	}
+}
+
+// switched closes the connections to old of the clients asking sentinel i.
+func (c *Cluster) switched(i int, group, old string) {
+	t := c.topo
+	t.mu.Lock()
+	var drop []*trackedConn
+	for tc := range t.conns {
+		if tc.group == group && tc.node == old && t.lastSentinel[tc.client] == i {
+			drop = append(drop, tc)
+		}
+	}
+	t.mu.Unlock()
+	for _, tc := range drop {
+		_ = tc.Close()
+	}
+	if len(drop) > 0 {
+		c.log.Debug("switch-master: dropped connections to the old master", "group", group, "old", old, "conns", len(drop))
 	}
 }
 
@@ -540,6 +638,9 @@ func (c *Cluster) closeTopology() []error {
 	t := c.topo
 	if t == nil {
 		return nil
+	}
+	if t.stopWatch != nil {
+		t.stopWatch()
 	}
 	t.mu.Lock()
 	for _, scs := range t.sentinelClients {

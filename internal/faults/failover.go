@@ -24,8 +24,6 @@ type failover struct {
 	Nodes        []string       `yaml:"nodes"`
 	Mode         string         `yaml:"mode,omitempty"`
 	RestartAfter *time.Duration `yaml:"restart_after,omitempty"`
-
-	promos []history.Promotion
 }
 
 // Failover modes.
@@ -93,12 +91,11 @@ func (f *failover) Apply(ctx context.Context, env Env, s history.FaultStep) (Und
 	if !ok {
 		return nil, errors.New("a failover needs a replicated cluster with sentinels")
 	}
-	f.promos = nil
 	var olds []Node
 	var errs []error
 	for _, g := range s.Nodes {
 		p, err := re.Failover(ctx, g, s.FailoverMode, failoverWait)
-		f.promos = append(f.promos, p)
+		Record(ctx, func(st *history.FaultStep) { st.Promotions = append(st.Promotions, p) })
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -117,6 +114,3 @@ func (f *failover) Apply(ctx context.Context, env Env, s history.FaultStep) (Und
 	}
 	return undo, errors.Join(errs...)
 }
-
-// Outcome records the promotions of the last Apply.
-func (f *failover) Outcome(s *history.FaultStep) { s.Promotions = slices.Clone(f.promos) }

@@ -11,12 +11,23 @@ import (
 // optional interfaces, so that a kind that needs replicas or sentinels
 // asks for them and every other kind and environment stays as it was.
 
-// Outcomer is implemented by kinds whose steps find out what they did only
-// when they run (a failover learns which replica was promoted): the
-// scheduler calls Outcome right after Apply, and what it writes into the
-// step is recorded on the fault operation's completion.
-type Outcomer interface {
-	Outcome(s *history.FaultStep)
+// Record lets a kind's Apply write what its step did, found out only as it
+// ran (a failover learns which replica was promoted), into the step the
+// fault operation records on its completion. A kind's value is shared by
+// every run of a scenario, so it keeps no state of its own: the outcome
+// travels in ctx, which the scheduler gives each Apply. Outside a
+// scheduler Record does nothing.
+func Record(ctx context.Context, f func(s *history.FaultStep)) {
+	if st, ok := ctx.Value(outcomeKey{}).(*history.FaultStep); ok {
+		f(st)
+	}
+}
+
+type outcomeKey struct{}
+
+// withOutcome is ctx carrying the step Record writes into.
+func withOutcome(ctx context.Context, st *history.FaultStep) context.Context {
+	return context.WithValue(ctx, outcomeKey{}, st)
 }
 
 // TopologyDecoder is implemented by a Decoder that knows the scenario's
