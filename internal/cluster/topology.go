@@ -37,7 +37,8 @@ import (
 // a sentinel as well as from a node.
 //
 // Sentinel's own clocks are scaled with the run: down-after-milliseconds
-// and failover-timeout are the scenario's (Options.Sentinel, wall time),
+// (s1's; the others' staggered, see downAfter) and failover-timeout are
+// the scenario's (Options.Sentinel, wall time),
 // and SENTINEL DEBUG sets the ask and publish periods to a tenth of
 // down-after (at most Redis's own 1000 and 2000 ms) and the INFO period to
 // down-after (at most Redis's 10 s, at least 100 ms), so that the
@@ -299,7 +300,7 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 		t.sentinels = append(t.sentinels, &Node{name: name, index: -1, impl: impl, log: c.log, persistence: PersistenceNone, role: RoleSentinel})
 	}
 	quorum := o.Sentinels/2 + 1
-	for _, s := range t.sentinels {
+	for k, s := range t.sentinels {
 		ln := s.impl.(*localNode)
 		var b strings.Builder
 		fmt.Fprintf(&b, "port %d\nbind 127.0.0.1\ndir %s\nlogfile %s\ndaemonize no\nprotected-mode no\nsentinel myid %s\n",
@@ -307,7 +308,7 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 		for _, m := range c.nodes {
 			host, port, _ := net.SplitHostPort(m.Addr())
 			fmt.Fprintf(&b, "sentinel monitor %s %s %s %d\n", m.name, host, port, quorum)
-			fmt.Fprintf(&b, "sentinel down-after-milliseconds %s %d\n", m.name, max(1, so.DownAfter.Milliseconds()))
+			fmt.Fprintf(&b, "sentinel down-after-milliseconds %s %d\n", m.name, max(1, downAfter(so.DownAfter, k).Milliseconds()))
 			fmt.Fprintf(&b, "sentinel failover-timeout %s %d\n", m.name, max(1, so.FailoverTimeout.Milliseconds()))
 			fmt.Fprintf(&b, "sentinel parallel-syncs %s 1\n", m.name)
 			for _, rn := range t.groups[m.name] {
@@ -353,6 +354,16 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 	c.watchSwitches()
 	return nil
 }
+
+// downAfter is sentinel k's (0-based) down-after-milliseconds: the
+// scenario's for s1, half as much again for each next one (s2 1.5×, s3
+// 2×, …). Sentinels that all see the master down in the same instant each
+// start a failover, vote for themselves and none wins; Sentinel then waits
+// twice failover-timeout before it tries again (sentinel.c), far longer
+// than a run. Staggered, the first two agree while the later ones have not
+// started a failover of their own and give their vote to whoever asks
+// first, so an election has a majority.
+func downAfter(d time.Duration, k int) time.Duration { return d + time.Duration(k)*d/2 }
 
 // sentinelBinary finds redis-sentinel.
 func sentinelBinary(path string) (string, error) {
