@@ -30,7 +30,9 @@ import (
 //   - aof-everysec: appendfsync everysec. Redis writes the AOF buffer to
 //     the OS before it replies and fsyncs once a second in the background,
 //     so a killed process (kill -9) keeps every acknowledged write — the
-//     page cache survives it — while a power loss drops what was written
+//     page cache survives it; except a write that found the previous
+//     fsync still running, which Redis postpones (up to 2 s) while its
+//     reply already went out — while a power loss drops what was written
 //     since the last fsync: "you may lose 1 second of data" (redis.io,
 //     "Redis persistence", AOF advantages). A crash with power_loss
 //     models that: the node is killed, then its current AOF file is cut

@@ -102,6 +102,26 @@ func TestReplicasAndSentinels(t *testing.T) {
 		}
 	})
 
+	t.Run("a client cut from one sentinel finds the master through another", func(t *testing.T) {
+		c := startCluster(t, opts)
+		if err := c.LinkByName("w1", "s1").Cut(CutRefuse, DirBoth); err != nil {
+			t.Fatal(err)
+		}
+		w1 := masterClient(t, c, "w1", "n1")
+		if err := w1.Set(ctx, "k", "v", 0).Err(); err != nil {
+			t.Fatalf("w1, cut from s1, cannot reach the master: %v", err)
+		}
+		for _, s := range []string{"s1", "s2", "s3"} {
+			if err := c.LinkByName("w1", s).Cut(CutRefuse, DirBoth); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cut := masterClient(t, c, "w1", "n1")
+		if err := cut.Ping(ctx).Err(); err == nil {
+			t.Fatal("a client cut from every sentinel still found a master")
+		}
+	})
+
 	t.Run("SENTINEL FAILOVER promotes a replica while the master is alive", func(t *testing.T) {
 		c := startCluster(t, opts)
 		p, err := c.Failover(ctx, "n1", FailoverCommand, settle)
