@@ -47,6 +47,9 @@ type background struct {
 	stopOnce sync.Once
 	quit     chan struct{}
 	wg       sync.WaitGroup
+	// rewind restarts the save interval (Reset: a reused node's snapshots
+	// count from the new run, as a fresh node's from its start).
+	rewind chan struct{}
 
 	mu      sync.Mutex
 	samples []aofSample // aof-everysec: recent (time, file, size) samples
@@ -86,7 +89,7 @@ func (c *Cluster) startBackground(o Options) {
 		}
 		switch n.persistence {
 		case PersistenceRDB:
-			ln.bg = &background{quit: make(chan struct{})}
+			ln.bg = &background{quit: make(chan struct{}), rewind: make(chan struct{}, 1)}
 			ln.bg.wg.Go(func() { n.snapshots(save) })
 		case PersistenceAOFEverysec:
 			ln.bg = &background{quit: make(chan struct{}), window: window}
@@ -104,6 +107,9 @@ func (n *Node) snapshots(interval time.Duration) {
 		select {
 		case <-ln.bg.quit:
 			return
+		case <-ln.bg.rewind:
+			t.Reset(interval)
+			continue
 		case <-t.C:
 		}
 		if err := n.Snapshot(context.Background()); err != nil {
