@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"testing"
@@ -119,6 +120,28 @@ func TestReplicasAndSentinels(t *testing.T) {
 		cut := masterClient(t, c, "w1", "n1")
 		if err := cut.Ping(ctx).Err(); err == nil {
 			t.Fatal("a client cut from every sentinel still found a master")
+		}
+	})
+
+	t.Run("a stopped master is replaced, and once resumed it is turned into a replica of the new one", func(t *testing.T) {
+		c := startCluster(t, opts)
+		p, err := c.Failover(ctx, "n1", FailoverStop, settle)
+		if err != nil {
+			t.Fatalf("failover: %v", err)
+		}
+		if p.Promoted == "" || c.NodeByName("n1").State() != StatePaused {
+			t.Fatalf("promotion %+v, n1 %s; want a replica promoted and n1 paused", p, c.NodeByName("n1").State())
+		}
+		if err := c.NodeByName("n1").Resume(); err != nil {
+			t.Fatal(err)
+		}
+		if err := eventually(settle, func() error {
+			if role, _, ok := c.NodeByName("n1").role2(ctx); !ok || role != "slave" {
+				return fmt.Errorf("n1's role is %q", role)
+			}
+			return nil
+		}); err != nil {
+			t.Fatalf("the resumed old master was never demoted: %v", err)
 		}
 	})
 

@@ -160,28 +160,30 @@ var messages = map[Lang]map[string]string{
 		"point.before-write":    "just before its write",
 		"point.after-acquire":   "right after acquiring the lock",
 		"point.before-release":  "just before releasing the lock",
-		"n.resume":              "%s woke up after being frozen for %s%s.",                                                   // client, duration, belief suffix
-		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",                                          // key, token text
-		"n.fault":               "Fault: %s on %s for %s%s.",                                                                 // fault word, targets, duration, detail
-		"n.fault.end":           "Fault healed: %s on %s.",                                                                   // fault word, targets
-		"n.partition":           "Network partition: %s, for %s.",                                                            // cut sentences, duration
-		"n.cut.one":             "%s cannot reach %s",                                                                        // from, to
-		"n.cut.heal":            "%s can reach %s again",                                                                     // from, to
-		"n.partition.end":       "Network partition healed: %s.",                                                             // heal sentences
-		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",                                 // nodes, signed jump
-		"n.clock.jump.client":   "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",  // clients, signed jump
-		"n.clock.rate":          "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).", // nodes, duration, rate
-		"n.clock.rate.client":   "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                      // clients, duration, rate
-		"n.starve":              "%s's lease renewer was starved for %s while its job ran on.",                               // client, duration
-		"n.crash.client":        "%s crashed: it stops for good and never releases its lock.",                                // client
-		"n.delete.key":          "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",   // key, nodes
-		"n.crash":               "%s crashed and lost its keys; down for %s.",                                                // nodes, duration
-		"n.crash.kept":          "%s crashed and came back with its keys from its append-only file; down for %s.",            // nodes, duration
-		"n.pause.node":          "Redis on %s was frozen for %s.",                                                            // nodes, duration
-		"n.latency":             "Network latency: replies to %s delayed for %s (%v ± %v).",                                  // slow sentences, duration, latency, jitter
-		"n.slow.one":            "%s from %s",                                                                                // client, nodes
-		"n.reset":               "Connections reset (TCP RST): %s.",                                                          // cut sentences
-		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                            // client, key, ttl, client
+		"n.resume":              "%s woke up after being frozen for %s%s.",                                                                                                                              // client, duration, belief suffix
+		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",                                                                                                                     // key, token text
+		"n.fault":               "Fault: %s on %s for %s%s.",                                                                                                                                            // fault word, targets, duration, detail
+		"n.fault.end":           "Fault healed: %s on %s.",                                                                                                                                              // fault word, targets
+		"n.partition":           "Network partition: %s, for %s.",                                                                                                                                       // cut sentences, duration
+		"n.cut.one":             "%s cannot reach %s",                                                                                                                                                   // from, to
+		"n.cut.heal":            "%s can reach %s again",                                                                                                                                                // from, to
+		"n.partition.end":       "Network partition healed: %s.",                                                                                                                                        // heal sentences
+		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",                                                                                                            // nodes, signed jump
+		"n.clock.jump.client":   "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",                                                                             // clients, signed jump
+		"n.clock.rate":          "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",                                                                            // nodes, duration, rate
+		"n.clock.rate.client":   "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                                 // clients, duration, rate
+		"n.starve":              "%s's lease renewer was starved for %s while its job ran on.",                                                                                                          // client, duration
+		"n.crash.client":        "%s crashed: it stops for good and never releases its lock.",                                                                                                           // client
+		"n.delete.key":          "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                                                              // key, nodes
+		"n.failover":            "The master of %s, %s, failed (%s); Sentinel promoted %s after %.1f s, which had %d of the %d bytes of replication stream %s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
+		"n.failover.none":       "The master of %s failed (%s), and no replica was promoted.",                                                                                                           // group, mode
+		"n.crash":               "%s crashed and lost its keys; down for %s.",                                                                                                                           // nodes, duration
+		"n.crash.kept":          "%s crashed and came back with its keys from its append-only file; down for %s.",                                                                                       // nodes, duration
+		"n.pause.node":          "Redis on %s was frozen for %s.",                                                                                                                                       // nodes, duration
+		"n.latency":             "Network latency: replies to %s delayed for %s (%v ± %v).",                                                                                                             // slow sentences, duration, latency, jitter
+		"n.slow.one":            "%s from %s",                                                                                                                                                           // client, nodes
+		"n.reset":               "Connections reset (TCP RST): %s.",                                                                                                                                     // cut sentences
+		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                                                                                                       // client, key, ttl, client
 		"n.expired.belief":      "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 		"n.expired":             "%s's lock on %s expired in Redis (TTL %s).",
 		"n.expired.nodes":       "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
@@ -559,6 +561,8 @@ var messages = map[Lang]map[string]string{
 		"n.starve":              "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
 		"n.crash.client":        "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
 		"n.delete.key":          "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
+		"n.failover":            "Master của %s, %s, gặp sự cố (%s); Sentinel nâng %s lên master sau %.1f s, replica này có %d trong %d byte luồng sao chép mà %s đã ghi: phần còn thiếu bị mất.",
+		"n.failover.none":       "Master của %s gặp sự cố (%s), và không replica nào được nâng lên.",
 		"n.crash":               "%s bị crash và mất các key; ngừng hoạt động %s.",
 		"n.crash.kept":          "%s bị crash rồi khởi động lại, vẫn còn các key nhờ file append-only; ngừng hoạt động %s.",
 		"n.pause.node":          "Redis trên %s bị đóng băng trong %s.",

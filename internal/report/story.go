@@ -105,6 +105,13 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.crash.client", targets)
 	case history.EffectDeleteKey:
 		return tr(lang, "n.delete.key", st.Key, targets)
+	case history.EffectFailover:
+		if len(st.Promotions) > 0 && st.Promotions[0].Promoted != "" {
+			p := st.Promotions[0]
+			return tr(lang, "n.failover", p.Group, p.Old, st.FailoverMode, p.Promoted,
+				m.sdur(p.TookNS).Seconds(), p.ReplicaOffsets[p.Promoted], p.MasterOffset, p.Old)
+		}
+		return tr(lang, "n.failover.none", targets, st.FailoverMode)
 	}
 	return tr(lang, "n.fault", faultWord(lang, st.Kind), targets, dur, "")
 }

@@ -828,7 +828,8 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 		// One toxiproxy link (a listener and its connections) per client
 		// and node: past MaxLinks the machine runs out of file descriptors
 		// mid-run instead of failing here.
-		if nodes := s.Nodes; nodes > 0 && clients*nodes > MaxLinks {
+		// Replicas and sentinels get a link from every client too.
+		if nodes := s.Nodes*(1+s.Replicas) + s.Sentinels; s.Nodes > 0 && clients*nodes > MaxLinks {
 			p.errorf(fs["clients"].val, "clients", "%d clients × %d nodes = %d proxied links; at most %d (fewer clients, or one node)", clients, nodes, clients*nodes, MaxLinks)
 		}
 	case absent:
