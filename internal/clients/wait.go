@@ -18,8 +18,9 @@ import (
 // What WAIT does, in Redis's own words (redis.io, WAIT command): it
 // "blocks the current client until all the previous write commands are
 // successfully transferred and acknowledged by at least the number of
-// replicas" given, or until the timeout, and returns the number of
-// replicas that acknowledged them either way. What it does not: "WAIT
+// replicas you specify", or until the timeout, and "will always return
+// the number of replicas that acknowledged the write commands sent by the
+// current client before the WAIT command" either way. What it does not: "WAIT
 // does not make Redis a strongly consistent store"; after a failover
 // "it is more likely (but not guaranteed)" that a replica that received
 // the write is promoted, since Sentinel makes "a best-effort attempt to
@@ -40,7 +41,7 @@ import (
 // and the acquire says ErrNotAcquired; if that delete's outcome is
 // unknown, so is the acquire's. safe-wait asks for 1; safe-wait-all for
 // every replica the master counts (INFO replication connected_slaves, at
-// least 1), Redisson's checkLockSyncedSlaves (Redisson Config:
+// least 1), Redisson's checkLockSyncedSlaves (Redisson's Config.java:
 // checkLockSyncedSlaves true, slavesSyncTimeout 1000 ms) that made
 // "none of slaves were synced" its users' error (redisson #4706).
 
