@@ -326,7 +326,7 @@ func (m *model) deriveLeases() {
 						}
 					}
 				case history.EffectCrashNode:
-					if keysLostOnCrash(m.h.Header, n) {
+					if crashLoses(m.h.Header, w.Step, n) {
 						end, how = w.Start, keyEnd{How: "crash"}
 					}
 				case history.EffectDeleteKey:
@@ -530,5 +530,13 @@ func (m *model) laneOf(client string) int {
 // its keys: it persisted nothing (or the history does not say).
 func keysLostOnCrash(h history.Header, n string) bool {
 	p := h.Persistence[n]
-	return p == "" || p == "none"
+	// rdb restarts from its last snapshot: a lock taken since is gone.
+	return p == "" || p == "none" || p == "rdb"
+}
+
+// crashLoses reports whether crash step st loses node n's recent keys: as
+// keysLostOnCrash, or a power loss of an aof-everysec node (its last
+// second never reached the disk).
+func crashLoses(h history.Header, st history.FaultStep, n string) bool {
+	return keysLostOnCrash(h, n) || (st.PowerLoss && h.Persistence[n] == "aof-everysec")
 }

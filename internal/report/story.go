@@ -92,7 +92,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.clock.jump.client", targets, signedDur(m.sdur(st.Delta)))
 	case history.EffectCrashNode:
 		for _, n := range st.Nodes {
-			if keysLostOnCrash(m.h.Header, n) {
+			if crashLoses(m.h.Header, st, n) {
 				return tr(lang, "n.crash", targets, dur)
 			}
 		}
