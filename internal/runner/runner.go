@@ -159,7 +159,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.sched.Stop()
 	// A node that died by itself makes the history meaningless: its
 	// violations were not made by the scenario's faults. No verdict then.
-	for _, n := range cl.Nodes() {
+	for _, n := range append(cl.Nodes(), append(cl.Replicas(), cl.Sentinels()...)...) {
 		if died, tail := n.DiedOnItsOwn(); died {
 			return nil, fmt.Errorf("node %s died on its own during the run (no scheduled fault killed it); log tail:\n%s", n.Name(), tail)
 		}
