@@ -80,6 +80,9 @@ type KeyLife struct {
 	// Observed: derived from node events; else inferred from client
 	// outcomes (the times are then the client's, not the node's).
 	Observed bool
+	// handedOver: its master failed over with nothing lost; its end comes
+	// from the clients' outcomes (see handOver).
+	handedOver bool
 }
 
 // Move is one change of a key's deadline.
@@ -131,6 +134,10 @@ const (
 	// EndPurged: a sorted-set member removed by a range (a semaphore's
 	// timeout purge) or an intersection.
 	EndPurged = "purged"
+	// EndFailover: its master failed and Sentinel promoted a replica that
+	// had not received all the master had written (history.Promotion): the
+	// key is taken as lost with the old master.
+	EndFailover = "failover"
 	// EndHeld: still there when the history ends.
 	EndHeld = "held"
 )
@@ -139,7 +146,7 @@ const (
 // client removed it).
 func (e End) Gone() bool {
 	switch e.Kind {
-	case EndExpired, EndClock, EndCrashed, EndFlushed:
+	case EndExpired, EndClock, EndCrashed, EndFlushed, EndFailover:
 		return true
 	}
 	return false
@@ -191,6 +198,13 @@ func New(h history.History) *Account {
 			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i})
 		case op.F == history.Unobserved:
 			a.Gaps[op.Value.Node] = append(a.Gaps[op.Value.Node], [2]int64{op.Invoke, op.Complete})
+		}
+	}
+	// After a failover the group's commands reach a promoted replica no
+	// observer watches: a gap to the end of the history.
+	for node, fos := range a.failovers() {
+		if a.Observed[node] {
+			a.Gaps[node] = append(a.Gaps[node], [2]int64{fos[0].At, a.end})
 		}
 	}
 	a.Holds = holds(h)

@@ -120,6 +120,23 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 			want: []string{"n1 invoice-1=A (w1) 4.9–1005.5 expired", "n1 invoice-1=P (probe) 1653.9–1679.7 released by probe"},
 		},
 		{
+			// inventory-oversell seed 21: w3's SET NX came 0.5 ms after w1's
+			// deadline, but w3 was refused, so the key was still w1's and
+			// w2's later grant is w2's own (no foreign unlock by w2).
+			name: "a SET NX a hair past the deadline whose single-node acquire was refused did not take",
+			build: func(r *run) {
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1.7, false, "set", "invoice-1", "A", "px", "500", "nx")
+				r.acquire("w3", "", 502.0, 502.4)
+				r.cmd("n1", "w3", 502.2, false, "set", "invoice-1", "C", "px", "500", "nx")
+				r.acquire("w2", "B", 511.4, 511.6, "n1")
+				r.cmd("n1", "w2", 511.5, false, "set", "invoice-1", "B", "px", "500", "nx")
+				r.release("w2", "B", 568.1, 568.9, true, "n1")
+				r.compareAndDelete("n1", "w2", "B", 568.8, true)
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.7–502.2 expired", "n1 invoice-1=B (w2) 511.5–568.8 released by w2"},
+		},
+		{
 			name: "a SET NX a hair past the deadline that a later compare found did take",
 			build: func(r *run) {
 				r.acquire("w1", "A", 2, 5, "n1")

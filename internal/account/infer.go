@@ -69,6 +69,23 @@ func (a *Account) infer() {
 		a.inferPermits(byKey, nodesOf, matched)
 		return
 	}
+	// Lives a failover handed over to a promoted replica (nothing lost):
+	// their end is the clients' to tell from here on.
+	for i := range a.keys {
+		k := &a.keys[i]
+		if !k.handedOver {
+			continue
+		}
+		k.End, k.Ended = a.end, End{Kind: EndHeld, Op: -1}
+		if k.Grant >= 0 {
+			idx := byKey[k.Key]
+			p := slices.Index(idx, k.Grant)
+			inf := a.inferLife(k.Key, k.Node, k.Grant, idx[p+1:])
+			k.End, k.Ended, k.Deadline, k.Moves = max(inf.End, k.Start), inf.Ended, inf.Deadline, append(k.Moves, inf.Moves...)
+		} else if k.Deadline >= 0 && k.Deadline < a.end {
+			k.End, k.Ended = k.Deadline, End{Kind: EndExpired, Op: -1}
+		}
+	}
 	var inferred []KeyLife
 	for key, idx := range byKey {
 		for p, i := range idx {
@@ -155,7 +172,7 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 				}
 			}
 		case history.EffectCrashNode:
-			if p := a.H.Header.Persistence[node]; p == "" || p == "none" {
+			if a.CrashLoses(st, node) {
 				endAt(f.Start, End{Kind: EndCrashed, Op: f.Op, Step: st.ID})
 			}
 		case history.EffectDeleteKey:

@@ -23,19 +23,27 @@ func (a *Account) replay() {
 		}
 	}
 	owners := a.tokenOwners()
+	failovers := a.failovers()
 	for _, node := range a.H.Header.Observed {
 		ev := per[node]
 		sort.SliceStable(ev, func(i, j int) bool { return a.H.Ops[ev[i]].Invoke < a.H.Ops[ev[j]].Invoke })
 		s := &sim{a: a, node: node, ev: ev, owners: owners, strs: map[string]int{}, zsets: map[string]map[string]int{}}
 		crashes := a.crashesOf(node)
+		fos := failovers[node]
 		for p, i := range ev {
 			op := &a.H.Ops[i]
 			for len(crashes) > 0 && crashes[0].Start <= op.Invoke {
 				s.crash(crashes[0])
 				crashes = crashes[1:]
 			}
+			if len(fos) > 0 && fos[0].At <= op.Invoke {
+				break // the group's commands now reach a process no observer watches
+			}
 			s.p = p
 			s.exec(i, op)
+		}
+		if len(fos) > 0 {
+			s.handOver(fos[0])
 		}
 		for _, c := range crashes {
 			s.crash(c)
@@ -64,16 +72,28 @@ func (a *Account) tokenOwners() map[string]string {
 // crashesOf lists the crashes of node that lost its keys, by start.
 func (a *Account) crashesOf(node string) []FaultWindow {
 	var out []FaultWindow
-	p := a.H.Header.Persistence[node]
-	if p != "" && p != "none" {
-		return nil // an AOF node comes back with its keys
-	}
 	for _, f := range a.Faults {
-		if f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, node) {
+		if f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, node) && a.CrashLoses(f.Step, node) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// CrashLoses reports whether crash step st lost node's recent keys: the
+// node persisted nothing (or the history does not say), or restarts from
+// an rdb snapshot (a lock taken since it is gone), or lost power with an
+// aof-everysec file (its last second never reached the disk). An
+// appendfsync-always node, and an everysec one killed without a power
+// loss, come back with their keys.
+func (a *Account) CrashLoses(st history.FaultStep, node string) bool {
+	switch p := a.H.Header.Persistence[node]; p {
+	case "", "none", "rdb":
+		return true
+	case "aof-everysec":
+		return st.PowerLoss
+	}
+	return false
 }
 
 // sim is one node's state while its events are replayed.
@@ -284,22 +304,30 @@ func (s *sim) laterCompare(by, key, val string) (took, ok bool) {
 }
 
 // clientGrant reports what the sender of a SET NX of val was told: its
-// acquire (or probe) with that token completed ok with this node among the
-// granting ones (took), or completed without it while naming the nodes
-// that granted (did not take). Unknown otherwise.
+// acquire (or probe) whose window holds the SET completed ok with this
+// node among the granting ones (took), completed ok naming other granting
+// nodes (did not take), or was refused by the lock's only node (did not
+// take: a single-instance lock refuses exactly when its SET NX found the
+// key). Unknown otherwise.
 func (s *sim) clientGrant(set *history.Op, val string) (took, ok bool) {
+	single := len(s.a.H.Header.Nodes) == 1
 	for i := range s.a.H.Ops {
 		o := &s.a.H.Ops[i]
-		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != s.by || o.Value.Token != val || o.Complete < 0 {
+		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != s.by || o.Complete < 0 || o.Process == history.NodeProcess {
 			continue
 		}
 		if set.Invoke < o.Invoke-grantSlack || set.Invoke > o.Complete+grantSlack {
 			continue
 		}
+		if o.Value.Token != "" && o.Value.Token != val {
+			continue
+		}
 		switch {
-		case o.Type == history.OK && (slices.Contains(o.Value.Nodes, s.node) || (len(o.Value.Nodes) == 0 && len(s.a.H.Header.Nodes) == 1)):
+		case o.Type == history.OK && (slices.Contains(o.Value.Nodes, s.node) || (len(o.Value.Nodes) == 0 && single)):
 			return true, true
 		case o.Type == history.OK && len(o.Value.Nodes) > 0:
+			return false, true
+		case o.Type == history.Fail && single:
 			return false, true
 		}
 		return false, false

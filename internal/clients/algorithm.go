@@ -72,7 +72,7 @@ type Traits struct {
 	// beside Redlock on the same five nodes.
 	SingleNode bool
 	// MultiNode: Redlock-style, the lock is granted by a quorum N/2+1 of
-	// all the nodes, so it is meant for five.
+	// all the nodes (1 to 9; three and five are the usual).
 	MultiNode bool
 	// ClientClock: the algorithm reads time only through Config.Clock, so
 	// a client clock fault (clock-jump, clock-rate on a client) reaches its

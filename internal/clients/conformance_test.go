@@ -21,10 +21,12 @@ func TestConformance(t *testing.T) {
 		{"safe", "safe", clientstest.Expect{}},
 		{"fenced", "fenced", clientstest.Expect{}},
 		{"redlock on five nodes", "redlock", clientstest.Expect{Nodes: 5}},
+		{"redlock on three nodes (quorum 2)", "redlock", clientstest.Expect{Nodes: 3}},
 		{"redlock-nocheck on five nodes", "redlock-nocheck", clientstest.Expect{Nodes: 5}},
 		{"redlock-fenced on five nodes", "redlock-fenced", clientstest.Expect{Nodes: 5}},
 		{"the redsync adapter on one node", "redsync", clientstest.Expect{}},
 		{"the redsync adapter on five nodes", "redsync", clientstest.Expect{Nodes: 5}},
+		{"the redsync adapter on three nodes (quorum 2)", "redsync", clientstest.Expect{Nodes: 3}},
 		{"the redislock adapter", "redislock", clientstest.Expect{}},
 	}
 	// Registered algorithms the suite does not fit, and what tests them.
@@ -35,6 +37,9 @@ func TestConformance(t *testing.T) {
 		"fair-semaphore": "TestSemaphore (admits N, not one)",
 		"control-mutex":  "TestControls (no Redis)",
 		"no-lock":        "TestControls (no mutual exclusion)",
+		"safe-wait":      "TestWaitLocks (needs replicas)",
+		"safe-wait-all":  "TestWaitLocks (needs replicas)",
+		"fenced-wait":    "TestWaitLocks (needs replicas)",
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

@@ -130,8 +130,8 @@ func (c loggedConn) Eval(script *redsyncredis.Script, keysAndArgs ...any) (any, 
 	return v, err
 }
 
-// redsyncAlgorithm takes a library block with a drift factor, on 1 or 5
-// nodes; its monotonic clock keeps client clock faults away.
+// redsyncAlgorithm takes a library block with a drift factor, on 1 to 9
+// nodes (quorum N/2+1); its monotonic clock keeps client clock faults away.
 var redsyncAlgorithm = Algorithm{
 	Name:   "redsync",
 	About:  aboutRedsync,

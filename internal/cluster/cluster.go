@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"time"
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/rs/zerolog"
@@ -30,6 +31,9 @@ const (
 	PersistenceAOFEverysec = "aof-everysec"
 	// PersistenceAOFAlways enables AOF with appendfsync always.
 	PersistenceAOFAlways = "aof-always"
+	// PersistenceRDB writes a snapshot every Options.SaveInterval (BGSAVE);
+	// a killed node restarts from the last one (snapshot.go).
+	PersistenceRDB = "rdb"
 )
 
 // MaxNodes is the largest node count Start accepts.
@@ -60,6 +64,22 @@ type Options struct {
 	NodePersistence map[string]string
 	// External configures Backend "external" (required for it).
 	External *External
+
+	// Replicas is the number of replicas of every master (0..MaxReplicas);
+	// Sentinels the number of redis-sentinel processes watching them (0,
+	// 1, 3 or 5); Sentinel their timings, wall time. Local backend only
+	// (topology.go).
+	Replicas  int
+	Sentinels int
+	Sentinel  SentinelOptions
+	// RedisSentinel is the path of redis-sentinel; "" = look it up on PATH.
+	RedisSentinel string
+	// SaveInterval is how often an rdb node writes a snapshot (BGSAVE),
+	// wall time; 0 = 60 s. PowerLossWindow is how much of an aof-everysec
+	// node's last writes a power-loss crash drops, wall time; 0 = 1 s
+	// (snapshot.go).
+	SaveInterval    time.Duration
+	PowerLossWindow time.Duration
 }
 
 // Cluster is the environment of one run. Its methods are safe for concurrent
@@ -76,6 +96,9 @@ type Cluster struct {
 	proxySrv *toxiproxy.ApiServer
 	// ext is set for the external backend (see external.go).
 	ext *externalEnv
+	// topo holds the replicas and sentinels (topology.go); never nil
+	// after Start.
+	topo *topology
 
 	// persistence and nodePersistence are the start options, for Fits.
 	persistence     string
@@ -106,9 +129,9 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		persistence = PersistenceNone
 	}
 	switch persistence {
-	case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways:
+	case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways, PersistenceRDB:
 	default:
-		return nil, fmt.Errorf("start cluster: unknown persistence %q (want none, aof-everysec or aof-always)", o.Persistence)
+		return nil, fmt.Errorf("start cluster: unknown persistence %q (want none, aof-everysec, aof-always or rdb)", o.Persistence)
 	}
 	if len(o.Clients) == 0 {
 		return nil, errors.New("start cluster: no clients")
@@ -128,6 +151,9 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start cluster: %w", err)
 	}
+	if err := validateTopology(o, backend); err != nil {
+		return nil, fmt.Errorf("start cluster: %w", err)
+	}
 
 	c := &Cluster{
 		backend:     backend,
@@ -135,6 +161,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		clients:     append([]string(nil), o.Clients...),
 		links:       map[string][]*Link{},
 		persistence: persistence, nodePersistence: o.NodePersistence,
+		topo: &topology{},
 		// Toxiproxy logs through zerolog; keep it quiet (never stdout).
 		proxySrv: toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop()),
 	}
@@ -153,11 +180,11 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		persistence := persistence
 		if p, ok := o.NodePersistence[name]; ok && p != "" {
 			switch p {
-			case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways:
+			case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways, PersistenceRDB:
 				persistence = p
 			default:
 				_ = c.Close()
-				return nil, fmt.Errorf("start cluster: node %s: unknown persistence %q (want none, aof-everysec or aof-always)", name, p)
+				return nil, fmt.Errorf("start cluster: node %s: unknown persistence %q (want none, aof-everysec, aof-always or rdb)", name, p)
 			}
 		}
 		var impl nodeImpl
@@ -187,6 +214,14 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err := errors.Join(startErrs...); err != nil {
 		_ = c.Close()
 		return nil, err
+	}
+
+	if err := c.startTopology(ctx, o, bin); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("start cluster: %w", err)
+	}
+	if backend == BackendLocal {
+		c.startBackground(o)
 	}
 
 	if backend == BackendLocal || backend == BackendExternal {
@@ -337,7 +372,7 @@ func (c *Cluster) HealAll(ctx context.Context) error {
 		return fmt.Errorf("heal all: %w", ErrClosed)
 	}
 	var errs []error
-	for _, n := range c.nodes {
+	for _, n := range c.everyNode() {
 		switch n.State() {
 		case StatePaused:
 			if err := n.Resume(); err != nil {
@@ -349,7 +384,7 @@ func (c *Cluster) HealAll(ctx context.Context) error {
 			}
 		}
 	}
-	for _, l := range c.Links() {
+	for _, l := range c.allLinks() {
 		if err := l.Heal(); err != nil {
 			errs = append(errs, err)
 		}
@@ -373,7 +408,7 @@ func (c *Cluster) Close() error {
 	c.mu.Unlock()
 	defer unregister(c)
 
-	var errs []error
+	errs := c.closeTopology()
 	for _, ls := range c.links {
 		for _, l := range ls {
 			l.close()

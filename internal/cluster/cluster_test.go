@@ -548,7 +548,11 @@ func TestStartRejectsBadOptions(t *testing.T) {
 		want string
 	}{
 		{"zero nodes are rejected", Options{Backend: BackendEmbedded, Nodes: 0, Clients: []string{"w1"}}, "nodes"},
-		{"an unknown persistence is rejected", Options{Backend: BackendEmbedded, Nodes: 1, Persistence: "rdb", Clients: []string{"w1"}}, "persistence"},
+		{"an unknown persistence is rejected", Options{Backend: BackendEmbedded, Nodes: 1, Persistence: "rdb-hourly", Clients: []string{"w1"}}, "persistence"},
+		{"snapshots need real redis-server", Options{Backend: BackendEmbedded, Nodes: 1, Persistence: PersistenceRDB, Clients: []string{"w1"}}, "local backend"},
+		{"replicas need real redis-server", Options{Backend: BackendEmbedded, Nodes: 1, Replicas: 1, Clients: []string{"w1"}}, "local backend"},
+		{"sentinels need a replica to promote", Options{Backend: BackendEmbedded, Nodes: 1, Sentinels: 3, Clients: []string{"w1"}}, "replicas ≥ 1"},
+		{"an even number of sentinels is rejected", Options{Backend: BackendEmbedded, Nodes: 1, Replicas: 1, Sentinels: 2, Clients: []string{"w1"}}, "sentinels must be"},
 		{"no clients are rejected", Options{Backend: BackendEmbedded, Nodes: 1}, "no clients"},
 		{"duplicate clients are rejected", Options{Backend: BackendEmbedded, Nodes: 1, Clients: []string{"w1", "w1"}}, "duplicate"},
 		{"a client name with a space is rejected", Options{Backend: BackendEmbedded, Nodes: 1, Clients: []string{"w 1"}}, "bad client name"},

@@ -119,8 +119,8 @@ func (e *externalEnv) newAPILink(client string, n *Node) (*Link, error) {
 // apiProxy is a proxy on a toxiproxy server, driven through its HTTP API.
 type apiProxy struct{ p *toxiclient.Proxy }
 
-func (ap apiProxy) addToxic(name, typ, stream string, attrs map[string]any) error {
-	_, err := ap.p.AddToxic(name, typ, stream, 1.0, toxiclient.Attributes(attrs))
+func (ap apiProxy) addToxic(name, typ, stream string, toxicity float64, attrs map[string]any) error {
+	_, err := ap.p.AddToxic(name, typ, stream, float32(toxicity), toxiclient.Attributes(attrs))
 	return err
 }
 

@@ -71,7 +71,7 @@ func newLink(srv *toxiproxy.ApiServer, client string, n *Node) (*Link, error) {
 // (inprocProxy) or on a toxiproxy server reached through its HTTP API
 // (external backend, apiProxy).
 type proxyHandle interface {
-	addToxic(name, typ, stream string, attrs map[string]any) error
+	addToxic(name, typ, stream string, toxicity float64, attrs map[string]any) error
 	// removeToxic returns nil when the toxic is not there.
 	removeToxic(name string) error
 	// disable closes every connection and stops listening; enable listens
@@ -84,12 +84,12 @@ type proxyHandle interface {
 
 type inprocProxy struct{ p *toxiproxy.Proxy }
 
-func (ip inprocProxy) addToxic(name, typ, stream string, attrs map[string]any) error {
+func (ip inprocProxy) addToxic(name, typ, stream string, toxicity float64, attrs map[string]any) error {
 	body, err := json.Marshal(map[string]any{
 		"name":       name,
 		"type":       typ,
 		"stream":     stream,
-		"toxicity":   1.0,
+		"toxicity":   toxicity,
 		"attributes": attrs,
 	})
 	if err != nil {
@@ -297,7 +297,7 @@ func (l *Link) enable() error {
 
 // addToxic adds one toxic through toxiproxy's JSON API; l.mu held.
 func (l *Link) addToxic(name, typ, stream string, attrs map[string]any) error {
-	if err := l.px.addToxic(name, typ, stream, attrs); err != nil {
+	if err := l.px.addToxic(name, typ, stream, 1, attrs); err != nil {
 		return fmt.Errorf("add toxic %s: %w", name, err)
 	}
 	l.toxics[name] = true

@@ -52,12 +52,38 @@ func (c *Cluster) LinkByName(client, node string) *Link {
 			return l
 		}
 	}
+	if c.topo != nil {
+		return c.topo.extra[client][node]
+	}
 	return nil
 }
 
-// NodeByName returns the named node, or nil.
+// allLinks is every client link (to masters, replicas and sentinels) and
+// every replication link.
+func (c *Cluster) allLinks() []*Link {
+	out := c.Links()
+	if c.topo == nil {
+		return out
+	}
+	for _, client := range c.clients {
+		for _, n := range append(append([]*Node(nil), c.topo.replicas...), c.topo.sentinels...) {
+			if l := c.topo.extra[client][n.name]; l != nil {
+				out = append(out, l)
+			}
+		}
+	}
+	for _, r := range c.topo.replicas {
+		if l := c.topo.repl[r.name]; l != nil {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// NodeByName returns the named node (a master, replica or sentinel), or
+// nil.
 func (c *Cluster) NodeByName(name string) *Node {
-	for _, n := range c.nodes {
+	for _, n := range c.everyNode() {
 		if n.name == name {
 			return n
 		}

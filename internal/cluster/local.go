@@ -55,6 +55,20 @@ type localNode struct {
 	paused bool
 
 	admin *redis.Client // direct connection for the harness
+
+	// sentinel: the process is redis-sentinel, run from its own config
+	// file (sentinel.conf in dataDir, written before the first launch).
+	sentinel bool
+	// replicaOf is the "host:port" a replica follows (its replication
+	// link's proxy); "" for a master. The first launch starts without it
+	// and Start sends REPLICAOF (which connects at once, where the config
+	// option waits for the next replication cron); a restart passes it as
+	// --replicaof, as a replica's config file would.
+	replicaOf string
+	launches  int
+	// bg are the node's background jobs (snapshots, AOF size samples),
+	// stopped by close.
+	bg *background
 }
 
 func newLocalNode(name, bin, persistence string, log *slog.Logger) *localNode {
@@ -94,7 +108,8 @@ func (n *localNode) state() string {
 	}
 }
 
-func (n *localNode) start(ctx context.Context) error {
+// makeDir creates the node's temp dir with its owner file.
+func (n *localNode) makeDir() error {
 	dir, err := os.MkdirTemp("", dirPrefix+n.name+"-*")
 	if err != nil {
 		return fmt.Errorf("create dir: %w", err)
@@ -102,6 +117,13 @@ func (n *localNode) start(ctx context.Context) error {
 	n.dataDir = dir
 	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", ownerFile, err)
+	}
+	return nil
+}
+
+func (n *localNode) start(ctx context.Context) error {
+	if err := n.makeDir(); err != nil {
+		return err
 	}
 	var lastErr error
 	for attempt := 0; attempt < startAttempts; attempt++ {
@@ -141,6 +163,9 @@ func (n *localNode) restart(ctx context.Context) error {
 var errPortInUse = errors.New("port in use")
 
 func (n *localNode) args() []string {
+	if n.sentinel {
+		return []string{filepath.Join(n.dataDir, sentinelConfFile)}
+	}
 	appendonly, fsync := "no", "everysec"
 	switch n.persistence {
 	case PersistenceAOFEverysec:
@@ -148,7 +173,7 @@ func (n *localNode) args() []string {
 	case PersistenceAOFAlways:
 		appendonly, fsync = "yes", "always"
 	}
-	return []string{
+	args := []string{
 		"--bind", "127.0.0.1",
 		"--port", strconv.Itoa(n.port),
 		"--dir", n.dataDir,
@@ -161,7 +186,15 @@ func (n *localNode) args() []string {
 		"--logfile", filepath.Join(n.dataDir, logFile),
 		"--loglevel", "notice",
 		"--tcp-backlog", "128",
+		// A replica's first sync must not wait Redis 7's default 5 s for
+		// more replicas to join a diskless transfer.
+		"--repl-diskless-sync-delay", "0",
 	}
+	if n.replicaOf != "" && n.launches > 0 {
+		host, port, _ := net.SplitHostPort(n.replicaOf)
+		args = append(args, "--replicaof", host, port)
+	}
+	return args
 }
 
 // launch starts the process on n.port and waits until it answers INFO
@@ -175,6 +208,7 @@ func (n *localNode) launch(ctx context.Context) error {
 	logStart := fileSize(filepath.Join(n.dataDir, logFile))
 
 	cmd := exec.Command(n.bin, n.args()...)
+	n.launches++
 	cmd.Dir = n.dataDir
 	cmd.Stdout = stderr
 	cmd.Stderr = stderr
@@ -390,6 +424,7 @@ func (n *localNode) version(ctx context.Context) (string, error) {
 }
 
 func (n *localNode) close() error {
+	n.bg.stop()
 	n.killProc()
 	if n.portOwned { // the port stays owned through crashes and restarts, until here
 		ports.release(n.port)

@@ -54,6 +54,9 @@ type Node struct {
 	// "aof-everysec", "aof-always"); for an external node, what the
 	// options declared (its own config decides).
 	persistence string
+	// role is RoleReplica or RoleSentinel ("" for a master); group is a
+	// replica's master (its replication group).
+	role, group string
 
 	mu     sync.Mutex
 	closed bool

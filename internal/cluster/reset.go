@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Fits reports whether the cluster was started with the same shape as o
@@ -23,6 +27,10 @@ func (c *Cluster) Fits(o Options) bool {
 		p = PersistenceNone
 	}
 	if o.Backend != "" && o.Backend != c.backend {
+		return false
+	}
+	// A replicated cluster's roles change in a failover: never reused.
+	if o.Replicas > 0 || o.Sentinels > 0 || len(c.topo.replicas) > 0 || len(c.topo.sentinels) > 0 {
 		return false
 	}
 	return o.Nodes == len(c.nodes) && p == c.persistence &&
@@ -68,7 +76,54 @@ func (n *localNode) flush(ctx context.Context) error {
 	if n.state() != StateRunning {
 		return ErrNodeNotRunning
 	}
-	return n.admin.FlushAll(ctx).Err()
+	if err := n.admin.FlushAll(ctx).Err(); err != nil {
+		return err
+	}
+	switch n.persistence {
+	case PersistenceRDB:
+		// The next run must not restart from this run's snapshot, and its
+		// save interval starts with it.
+		if n.bg != nil {
+			select {
+			case n.bg.rewind <- struct{}{}:
+			default:
+			}
+		}
+		return n.admin.Save(ctx).Err()
+	case PersistenceAOFEverysec:
+		// A power loss drops the AOF's last second: it must not reach back
+		// past this FLUSHALL into the previous run's keys. Rewrite the AOF
+		// (an empty base, a fresh incr file), so the next run's writes are
+		// all a power loss can drop, as on a fresh node.
+		return rewriteAOF(ctx, n.admin)
+	}
+	return nil
+}
+
+// rewriteAOF runs BGREWRITEAOF and waits until it is done.
+func rewriteAOF(ctx context.Context, admin *redis.Client) error {
+	if err := admin.BgRewriteAOF(ctx).Err(); err != nil && !strings.Contains(err.Error(), "in progress") {
+		return fmt.Errorf("rewrite aof: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	for {
+		info, err := admin.Info(ctx, "persistence").Result()
+		if err != nil {
+			return fmt.Errorf("rewrite aof: %w", err)
+		}
+		if infoField(info, "aof_rewrite_in_progress") == "0" && infoField(info, "aof_rewrite_scheduled") == "0" {
+			if st := infoField(info, "aof_last_bgrewrite_status"); st != "ok" {
+				return fmt.Errorf("rewrite aof: status %s", st)
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("rewrite aof: %w", ctx.Err())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
 }
 
 func (n *embeddedNode) flush(ctx context.Context) error {

@@ -144,6 +144,9 @@ type Resolver struct {
 	// TTL is the scenario's lease TTL, scenario time (the random nemesis
 	// sizes its latencies and jumps by it).
 	TTL time.Duration
+	// Replicas and Sentinels of a replicated run (topology.go): names a
+	// step may target beside the masters.
+	Replicas, Sentinels []string
 }
 
 // Wall converts a scenario duration to wall ns.
@@ -180,7 +183,7 @@ func (r *Resolver) Select(sel, pool, def []string) ([]string, error) {
 		}
 	}
 	for _, s := range sel {
-		if !slices.Contains(pool, s) {
+		if !slices.Contains(pool, s) && !slices.Contains(r.Replicas, s) && !slices.Contains(r.Sentinels, s) {
 			return nil, fmt.Errorf("unknown target %q (have %s)", s, strings.Join(pool, ", "))
 		}
 	}

@@ -9,20 +9,25 @@ import (
 )
 
 // latency delays the replies on chosen client→node links by latency ±
-// jitter (a toxiproxy latency toxic on the downstream stream).
+// jitter (a toxiproxy latency toxic on the downstream stream); with
+// stream upstream the requests are delayed instead (the command reaches
+// Redis late), with both each way; toxicity gives it to that share of the
+// connections (toxics.go).
 type latency struct {
 	Clients  []string      `yaml:"clients,omitempty"`
 	Nodes    []string      `yaml:"nodes"`
 	Duration time.Duration `yaml:"duration,omitempty"`
 	Latency  time.Duration `yaml:"latency"`
 	Jitter   time.Duration `yaml:"jitter,omitempty"`
+	Stream   string        `yaml:"stream,omitempty"`
+	Toxicity float64       `yaml:"toxicity,omitempty"`
 }
 
 func init() {
 	Register(Kind{
 		Name:     "latency",
 		About:    "add latency and jitter to the replies on chosen client→node links (toxiproxy latency toxic)",
-		Fields:   []string{"nodes", "clients", "duration", "latency", "jitter"},
+		Fields:   []string{"nodes", "clients", "duration", "latency", "jitter", "stream", "toxicity"},
 		Triggers: []string{history.TriggerAt, history.TriggerEvent},
 		Nemesis:  true,
 		New:      func() Fault { return &latency{} },
@@ -42,6 +47,7 @@ func (f *latency) Decode(d Decoder) {
 	}
 	f.Latency = v
 	f.Jitter, _ = d.Duration("jitter", NonNegative)
+	f.Stream, f.Toxicity = decodeStream(d)
 }
 
 // Draw slows one node's links for every client by a twentieth of the TTL.
@@ -63,11 +69,18 @@ func (f *latency) Resolve(r *Resolver, s *history.FaultStep) error {
 	}
 	s.Effect, s.Links = history.EffectSlowLinks, links(clients, nodes)
 	s.Latency, s.Jitter = r.Wall(f.Latency), r.Wall(f.Jitter)
+	if (f.Stream != "" && f.Stream != StreamDownstream) || (f.Toxicity > 0 && f.Toxicity < 1) {
+		resolveToxic(r, s, "latency", f.Stream, StreamDownstream, f.Toxicity,
+			map[string]int64{"latency": ceilMS(s.Latency), "jitter": ceilMS(s.Jitter)})
+	}
 	setWindow(r, f.Duration, s)
 	return nil
 }
 
 func (f *latency) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {
+	if s.Toxic != nil {
+		return applyToxic(env, s, "latency")
+	}
 	ls, err := envLinks(env, s.Links)
 	if err != nil {
 		return nil, err

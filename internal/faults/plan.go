@@ -77,6 +77,10 @@ type Topology struct {
 	Scale float64
 	// TTL is the lease TTL and Duration the run's length, scenario time.
 	TTL, Duration time.Duration
+	// Replicas (n1r1, …) and Sentinels (s1, …) of a replicated run, in
+	// order: fault steps may name them as nodes; selectors still choose
+	// among the masters (Nodes).
+	Replicas, Sentinels []string
 }
 
 // NewPlan resolves a scenario's faults and random nemesis into a plan,
@@ -87,7 +91,8 @@ func NewPlan(specs []Spec, nm *Nemesis, seed int64, t Topology) (Plan, error) {
 		t.Scale = 1
 	}
 	r := &Resolver{Rand: rand.New(rand.NewPCG(uint64(seed), 0x6e656d65736973)), // "nemesis"
-		Nodes: t.Nodes, Clients: t.Clients, Scale: t.Scale, TTL: t.TTL}
+		Nodes: t.Nodes, Clients: t.Clients, Scale: t.Scale, TTL: t.TTL,
+		Replicas: t.Replicas, Sentinels: t.Sentinels}
 	plan := Plan{Seed: seed}
 	add := func(kind string, w When, optional, random bool, f Fault) error {
 		s := history.FaultStep{ID: len(plan.Steps) + 1, Kind: kind, Optional: optional, Random: random}
@@ -227,6 +232,21 @@ func Describe(s history.FaultStep, scale float64) string {
 	}
 	if s.Direction != "" {
 		params = append(params, "direction "+s.Direction)
+	}
+	if s.Stream != "" {
+		params = append(params, "stream "+s.Stream)
+	}
+	if s.Toxicity != 0 {
+		params = append(params, "toxicity "+strconv.FormatFloat(s.Toxicity, 'g', -1, 64))
+	}
+	if s.Toxic != nil {
+		params = append(params, "toxic "+s.Toxic.Type)
+	}
+	if s.FailoverMode != "" {
+		params = append(params, "failover "+s.FailoverMode)
+	}
+	if s.PowerLoss {
+		params = append(params, "power loss")
 	}
 	if len(params) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(params, ", "))

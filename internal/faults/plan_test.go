@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -115,6 +116,15 @@ func TestPlanDependsOnTheSeedAlone(t *testing.T) {
 	})
 }
 
+// nodes is n1..nN.
+func nodes(n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, "n"+strconv.Itoa(i))
+	}
+	return out
+}
+
 func TestSelectors(t *testing.T) {
 	cases := []struct {
 		name string
@@ -126,6 +136,11 @@ func TestSelectors(t *testing.T) {
 		{"minority picks two of five", []string{"minority"}, fiveNodes, 2},
 		{"majority picks three of five", []string{"majority"}, fiveNodes, 3},
 		{"all picks every node", []string{"all"}, fiveNodes, 5},
+		{"minority picks one of three", []string{"minority"}, nodes(3), 1},
+		{"majority picks two of three, the quorum", []string{"majority"}, nodes(3), 2},
+		{"minority picks three of seven", []string{"minority"}, nodes(7), 3},
+		{"majority picks five of nine, the quorum", []string{"majority"}, nodes(9), 5},
+		{"minority picks four of nine", []string{"minority"}, nodes(9), 4},
 		{"minority of two clients is one", []string{"minority"}, []string{"w1", "w2"}, 1},
 		{"majority of two clients is both", []string{"majority"}, []string{"w1", "w2"}, 2},
 		{"names are kept as given", []string{"n4", "n2"}, fiveNodes, 2},

@@ -9,18 +9,24 @@ import (
 )
 
 // reset resets the connections on chosen client→node links with a TCP RST
-// (a toxiproxy reset_peer toxic) for as long as it lasts.
+// (a toxiproxy reset_peer toxic) for as long as it lasts: at once when the
+// client sends, or with timeout that long after the connection's data
+// started through (toxiproxy's reset_peer timeout); stream and toxicity
+// as for every toxic (toxics.go).
 type reset struct {
 	Clients  []string      `yaml:"clients,omitempty"`
 	Nodes    []string      `yaml:"nodes"`
 	Duration time.Duration `yaml:"duration,omitempty"`
+	Timeout  time.Duration `yaml:"timeout,omitempty"`
+	Stream   string        `yaml:"stream,omitempty"`
+	Toxicity float64       `yaml:"toxicity,omitempty"`
 }
 
 func init() {
 	Register(Kind{
 		Name:     "reset",
 		About:    "reset chosen links with TCP RST (toxiproxy reset_peer toxic)",
-		Fields:   []string{"nodes", "clients", "duration"},
+		Fields:   []string{"nodes", "clients", "duration", "timeout", "stream", "toxicity"},
 		Triggers: []string{history.TriggerAt, history.TriggerEvent},
 		Nemesis:  true,
 		New:      func() Fault { return &reset{} },
@@ -31,6 +37,8 @@ func (f *reset) Decode(d Decoder) {
 	f.Nodes = requiredNodes(d, `the nodes whose links reset connections, e.g. "nodes: [n3]"`)
 	f.Clients, _ = d.Targets("clients", "client")
 	f.Duration = windowDuration(d)
+	f.Timeout, _ = d.Duration("timeout", NonNegative)
+	f.Stream, f.Toxicity = decodeStream(d)
 }
 
 // Draw resets one node's links for every client.
@@ -48,11 +56,18 @@ func (f *reset) Resolve(r *Resolver, s *history.FaultStep) error {
 		return err
 	}
 	s.Effect, s.Links = history.EffectResetLinks, links(clients, nodes)
+	if f.Timeout > 0 || (f.Stream != "" && f.Stream != StreamUpstream) || (f.Toxicity > 0 && f.Toxicity < 1) {
+		resolveToxic(r, s, "reset_peer", f.Stream, StreamUpstream, f.Toxicity,
+			map[string]int64{"timeout": ceilMS(r.Wall(f.Timeout))})
+	}
 	setWindow(r, f.Duration, s)
 	return nil
 }
 
 func (f *reset) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {
+	if s.Toxic != nil {
+		return applyToxic(env, s, "reset")
+	}
 	ls, err := envLinks(env, s.Links)
 	if err != nil {
 		return nil, err

@@ -254,7 +254,14 @@ func (s *Scheduler) apply(ctx context.Context, i int) *activeStep {
 	st := s.plan.Steps[i]
 	v := history.Value{Fault: &st}
 	pend := s.rec.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, st.Key, v)
-	undo, err := s.plan.faults[i].Apply(ctx, s.env, st)
+	// What the step did (a failover's promotion) is written by Record
+	// into a copy, recorded on the operation's completion (st itself may
+	// be read by the history's stream meanwhile).
+	done := st.Clone()
+	undo, err := s.plan.faults[i].Apply(withOutcome(ctx, &done), s.env, st)
+	if len(done.Promotions) > 0 {
+		v = history.Value{Fault: &done}
+	}
 	if err != nil {
 		pend.End(history.Fail, v, err.Error())
 		s.log.Warn("nemesis: fault failed", "step", st.ID, "fault", st.Kind, "err", err)

@@ -1,6 +1,9 @@
 package history
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // FaultStep is one step of a run's fault plan, as the header's Plan and
 // every fault operation's Value.Fault record it: data only, every time in
@@ -43,6 +46,22 @@ type FaultStep struct {
 	// Mode (drop|refuse) and Direction (both|replies) of a partition.
 	Mode      string `json:"mode,omitempty"`
 	Direction string `json:"direction,omitempty"`
+	// Stream (upstream|downstream|both) and Toxicity (the probability a
+	// connection gets the toxic, 1 when 0) of a toxic step; Toxic its
+	// toxiproxy type and attributes (ms, bytes, KB/s), when the kind is a
+	// toxic of its own (bandwidth, slicer, limit-data, slow-close,
+	// timeout) or a latency or reset with a stream or a timeout.
+	Stream   string  `json:"stream,omitempty"`
+	Toxicity float64 `json:"toxicity,omitempty"`
+	Toxic    *Toxic  `json:"toxic,omitempty"`
+	// FailoverMode (crash|stop|sentinel) of an EffectFailover step;
+	// Promotions is what it did, once it fired (one per group): set on
+	// the fault operation's value when it completes.
+	FailoverMode string      `json:"failover_mode,omitempty"`
+	Promotions   []Promotion `json:"promotions,omitempty"`
+	// PowerLoss: a crash that also drops what no fsync reached (an
+	// aof-everysec node loses its last second of writes).
+	PowerLoss bool `json:"power_loss,omitempty"`
 	// Optional: the run is not judged incomplete when this step never
 	// fires (scenario `optional: true`; every random nemesis step).
 	Optional bool `json:"optional,omitempty"`
@@ -50,7 +69,35 @@ type FaultStep struct {
 	Random bool `json:"random,omitempty"`
 }
 
-// Link is one client→node proxied connection.
+// Toxic is a toxiproxy toxic as a step applies it: its type and its
+// attributes, in toxiproxy's own units (latency, jitter, delay and timeout
+// in ms of wall time; rate in KB/s; bytes, average_size and
+// size_variation in bytes).
+type Toxic struct {
+	Type       string           `json:"type"`
+	Attributes map[string]int64 `json:"attributes,omitempty"`
+	// Seed drives the per-connection toxicity draws of this step.
+	Seed uint64 `json:"seed,omitempty"`
+}
+
+// Promotion is what one group's failover did: the master that failed, the
+// replica the sentinels promoted, and the replication offsets just before
+// the failure (the master's; each replica's, -1 when it did not answer)
+// and of the promoted replica when it was first seen as master. A write
+// the master acknowledged beyond PromotedOffset is lost.
+type Promotion struct {
+	Group          string           `json:"group"`
+	Old            string           `json:"old"`
+	Promoted       string           `json:"promoted,omitempty"`
+	MasterOffset   int64            `json:"master_offset"`
+	ReplicaOffsets map[string]int64 `json:"replica_offsets,omitempty"`
+	PromotedOffset int64            `json:"promoted_offset,omitempty"`
+	// TookNS is the failure-to-promotion time, wall ns.
+	TookNS int64 `json:"took_ns,omitempty"`
+}
+
+// Link is one client→node proxied connection. A replication link is one
+// too: its Client is the replica, its Node the master it follows.
 type Link struct {
 	Client string `json:"client"`
 	Node   string `json:"node"`
@@ -130,6 +177,11 @@ const (
 	// EffectDeleteKey: something outside the lock (a janitor, an operator)
 	// deletes Key on the Nodes.
 	EffectDeleteKey = "delete-key"
+	// EffectFailover: the master of each of the Nodes' replication groups
+	// fails (FailoverMode) and the sentinels promote a replica
+	// (Promotions); what the master acknowledged and the promoted replica
+	// had not received is gone from the group.
+	EffectFailover = "failover"
 )
 
 // OnLinks reports whether the step acts on client→node links (a partition,
@@ -195,5 +247,14 @@ func (s FaultStep) Clone() FaultStep {
 	s.Clients = slices.Clone(s.Clients)
 	s.Nodes = slices.Clone(s.Nodes)
 	s.Links = slices.Clone(s.Links)
+	if s.Toxic != nil {
+		t := *s.Toxic
+		t.Attributes = maps.Clone(t.Attributes)
+		s.Toxic = &t
+	}
+	s.Promotions = slices.Clone(s.Promotions)
+	for i := range s.Promotions {
+		s.Promotions[i].ReplicaOffsets = maps.Clone(s.Promotions[i].ReplicaOffsets)
+	}
 	return s
 }

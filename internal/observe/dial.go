@@ -3,9 +3,11 @@ package observe
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -19,9 +21,16 @@ import (
 // timeout bounds the TCP dial (wall time); the caller's context still
 // applies.
 func Dialer(name string, timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := net.Dialer{Timeout: timeout}
+	return Named(name, d.DialContext)
+}
+
+// Named is Dialer over another dialer: dial opens the connection (a
+// Sentinel-aware dialer that finds the current master, say), and the
+// connection names itself name as Dialer's do.
+func Named(name string, dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		d := net.Dialer{Timeout: timeout}
-		c, err := d.DialContext(ctx, network, addr)
+		c, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
@@ -48,6 +57,18 @@ type namedConn struct {
 	prefix  []byte // nil once sent
 	rmu     sync.Mutex
 	skipped bool // the reply line is consumed
+}
+
+// SyscallConn lets go-redis's pool check a pooled connection's socket
+// for a peer that went away (a crashed node) before reusing it; without
+// it every command after a node restart would meet a dead connection
+// (EOF). The check peeks (MSG_PEEK), so it never takes the reply line
+// Read skips.
+func (c *namedConn) SyscallConn() (syscall.RawConn, error) {
+	if sc, ok := c.Conn.(syscall.Conn); ok {
+		return sc.SyscallConn()
+	}
+	return nil, errors.New("observe: the dialed connection has no file descriptor")
 }
 
 func (c *namedConn) Write(p []byte) (int, error) {

@@ -151,3 +151,33 @@ func TestADialedConnectionIsNamedAndWorksAsUsual(t *testing.T) {
 		}
 	}
 }
+
+func TestADialedConnectionSurvivesARestartedNode(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not on PATH")
+	}
+	ctx := context.Background()
+	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	// MaxRetries -1, as the runner's clients: a dead pooled connection must
+	// be found by the pool's health check, not by a failed command.
+	c := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, MaxRetries: -1,
+		Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
+	defer c.Close()
+	if err := c.Set(ctx, "k", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	n := cl.Node(0)
+	if err := n.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(ctx, "k", "v2", 0).Err(); err != nil {
+		t.Errorf("the first command after the node restarted: %v (the pool reused the dead connection)", err)
+	}
+}

@@ -38,6 +38,8 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 		return tr(lang, "c.crashed", stale, current, on, t)
 	case account.EndClock:
 		return tr(lang, "c.clock", stale, current, on, t)
+	case account.EndFailover:
+		return tr(lang, "c.failover", stale, current, on, t)
 	case account.EndFlushed, account.EndOverwritten, account.EndPurged:
 		return tr(lang, "c.ended."+c.Kind, stale, current, on, t)
 	case checker.CausePossible:

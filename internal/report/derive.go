@@ -250,13 +250,6 @@ func (m *model) laneOf(client string) int {
 	return -1
 }
 
-// keysLostOnCrash reports whether node n comes back from a kill -9 without
-// its keys: it persisted nothing (or the history does not say).
-func keysLostOnCrash(h history.Header, n string) bool {
-	p := h.Persistence[n]
-	return p == "" || p == "none"
-}
-
 // shortTokens maps every owner token of h to how the report writes it:
 // its first 8 characters while those stay distinct among the run's
 // tokens, else as long a prefix as keeps every token apart (the full

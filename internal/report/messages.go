@@ -98,28 +98,29 @@ var messages = map[Lang]map[string]string{
 		"fix.saved.fencing":   "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
 
 		// Verdict sentences.
-		"say.double.late":    "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
-		"say.double.crash":   "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
-		"say.double.clock":   "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
-		"say.double.removed": "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
-		"say.double.deleted": "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
-		"say.double":         "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
-		"say.stale":          "The resource accepted a stale write: %s",                                                                                                                   // explain
-		"say.other":          "%s: %s",                                                                                                                                                    // kind, explain
-		"say.fenced":         "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
-		"say.fenced.plain":   "The fencing token saved the day: a late write by %s was refused.",
-		"say.valid":          "No checker found a problem: the lock kept its promise in this run.",
-		"say.unknown":        "Inconclusive: %s",
-		"say.unknown.plain":  "Inconclusive: a checker could not decide.",
-		"say.unknown.missed": "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
-		"step.missed":        "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
-		"when.at":            "at t=%ss",                                                                                      // t
-		"when.start":         "before the clients start",                                                                      //
-		"when.event":         "%s after %s first acquired the lock",                                                           // delay, client
-		"when.granted":       "%s after %s was first granted the lock by %s",                                                  // delay, client, node
-		"when.point":         "the first time %s is %s",                                                                       // client, point words
-		"when.point.nth":     "the %s time %s is %s",                                                                          // ordinal, client, point words
-		"and":                "%s and %s",
+		"say.double.late":     "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
+		"say.double.crash":    "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
+		"say.double.clock":    "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
+		"say.double.removed":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
+		"say.double.deleted":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
+		"say.double.failover": "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",             // key, client, seconds, group
+		"say.double":          "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
+		"say.stale":           "The resource accepted a stale write: %s",                                                                                                                   // explain
+		"say.other":           "%s: %s",                                                                                                                                                    // kind, explain
+		"say.fenced":          "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
+		"say.fenced.plain":    "The fencing token saved the day: a late write by %s was refused.",
+		"say.valid":           "No checker found a problem: the lock kept its promise in this run.",
+		"say.unknown":         "Inconclusive: %s",
+		"say.unknown.plain":   "Inconclusive: a checker could not decide.",
+		"say.unknown.missed":  "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
+		"step.missed":         "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
+		"when.at":             "at t=%ss",                                                                                      // t
+		"when.start":          "before the clients start",                                                                      //
+		"when.event":          "%s after %s first acquired the lock",                                                           // delay, client
+		"when.granted":        "%s after %s was first granted the lock by %s",                                                  // delay, client, node
+		"when.point":          "the first time %s is %s",                                                                       // client, point words
+		"when.point.nth":      "the %s time %s is %s",                                                                          // ordinal, client, point words
+		"and":                 "%s and %s",
 
 		// Narrative. Times are scenario seconds, formatted by the caller.
 		"n.acquire":               "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
@@ -193,9 +194,12 @@ var messages = map[Lang]map[string]string{
 		"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
 		"n.expired.clock":         "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
 		"n.expired.crash":         "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
+		"n.lost.failover":         "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",    // client, key, group
 		"n.quorum.lost":           "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
 		"n.anomaly":               "Violation (%s): %s",                                                                                                        // kind word, sentence
 		"n.anomaly.info":          "Noted (%s, informational): %s",
+		"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s after %.1[5]f s. %[4]s had received %[6]d of the %[7]d bytes of replication stream %[8]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
+		"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                              // group, mode
 
 		// Fault kinds.
 		"fault.pause":           "GC pause",
@@ -209,6 +213,13 @@ var messages = map[Lang]map[string]string{
 		"fault.starve-renewals": "starved renewer",
 		"fault.crash-client":    "client crash",
 		"fault.delete-key":      "key deleted",
+		"fault.failover":        "failover",
+		"fault.replication-lag": "replication lag",
+		"fault.bandwidth":       "bandwidth limit",
+		"fault.slicer":          "sliced packets",
+		"fault.limit-data":      "data limit",
+		"fault.slow-close":      "slow close",
+		"fault.timeout":         "connection timeout",
 		"refusal.stale-fence":   "stale fencing token %d < %d",  // token, highest seen
 		"refusal.duplicate-key": "duplicate idempotency key %s", // key
 		"refusal.out-of-stock":  "out of stock",
@@ -411,6 +422,7 @@ var messages = map[Lang]map[string]string{
 		"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                          // owner, key, held for
 		"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                             // owner, key, node
 		"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                                            // t, node
+		"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                                       // t, group
 		"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
 		"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
 		"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t
@@ -424,6 +436,7 @@ var messages = map[Lang]map[string]string{
 		"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                               // stale, current, nodes, t
 		"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                           // stale, current, nodes, t
 		"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                     // stale, current, nodes, t
+		"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                                             // stale, current, group, t
 		"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                              // stale, current, nodes, t
 		"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                          // stale, current, nodes, t
 		"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                // stale, current, nodes, t
@@ -440,6 +453,7 @@ var messages = map[Lang]map[string]string{
 		"p.released":            "released",
 		"p.purged":              "purged",
 		"p.clock":               "expired early (clock)",
+		"p.failover":            "lost in failover",
 		"p.held":                "still held",
 	},
 	"vi": {
@@ -527,28 +541,29 @@ var messages = map[Lang]map[string]string{
 		"fix.fixed.report":    "mở báo cáo của nó",
 		"fix.saved.fencing":   "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã reject người giữ lock cũ.",
 
-		"say.double.late":    "Hoá đơn (%s) bị charge hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
-		"say.double.crash":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
-		"say.double.clock":   "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
-		"say.double.removed": "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
-		"say.double.deleted": "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
-		"say.double":         "Hoá đơn (%s) bị charge hai lần, bởi %s.",
-		"say.stale":          "Tài nguyên đã chấp nhận một lần ghi cũ (stale): %s",
-		"say.other":          "%s: %s",
-		"say.fenced":         "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị reject vì tài nguyên đã thấy token %[4]d.",
-		"say.fenced.plain":   "Fencing token đã cứu nguy: một lần ghi muộn của %s bị reject.",
-		"say.valid":          "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
-		"say.unknown":        "Chưa kết luận được: %s",
-		"say.unknown.plain":  "Chưa kết luận được: một checker không thể quyết định.",
-		"say.unknown.missed": "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
-		"step.missed":        "bước #%d (%s trên %s, %s)",
-		"when.at":            "lúc t=%ss",
-		"when.start":         "trước khi các client bắt đầu",
-		"when.event":         "%s sau khi %s lấy được lock lần đầu",
-		"when.granted":       "%s sau khi %s lần đầu được %s cấp lock",
-		"when.point":         "lần đầu tiên %s ở %s",
-		"when.point.nth":     "lần thứ %s %s ở %s",
-		"and":                "%s và %s",
+		"say.double.late":     "Hoá đơn (%s) bị charge hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
+		"say.double.crash":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
+		"say.double.clock":    "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
+		"say.double.removed":  "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
+		"say.double.deleted":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
+		"say.double.failover": "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi %s failover sang một replica không có key của nó.",
+		"say.double":          "Hoá đơn (%s) bị charge hai lần, bởi %s.",
+		"say.stale":           "Tài nguyên đã chấp nhận một lần ghi cũ (stale): %s",
+		"say.other":           "%s: %s",
+		"say.fenced":          "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị reject vì tài nguyên đã thấy token %[4]d.",
+		"say.fenced.plain":    "Fencing token đã cứu nguy: một lần ghi muộn của %s bị reject.",
+		"say.valid":           "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
+		"say.unknown":         "Chưa kết luận được: %s",
+		"say.unknown.plain":   "Chưa kết luận được: một checker không thể quyết định.",
+		"say.unknown.missed":  "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
+		"step.missed":         "bước #%d (%s trên %s, %s)",
+		"when.at":             "lúc t=%ss",
+		"when.start":          "trước khi các client bắt đầu",
+		"when.event":          "%s sau khi %s lấy được lock lần đầu",
+		"when.granted":        "%s sau khi %s lần đầu được %s cấp lock",
+		"when.point":          "lần đầu tiên %s ở %s",
+		"when.point.nth":      "lần thứ %s %s ở %s",
+		"and":                 "%s và %s",
 
 		"n.acquire":               "%s acquire được lock trên %s (%s, TTL %s).",
 		"n.acquire.permit":        "%s lấy được một permit của %s (%s, TTL %s).",
@@ -621,9 +636,12 @@ var messages = map[Lang]map[string]string{
 		"n.expired.nodes":         "Key %[2]s của %[1]s đã expire trên %[3]s (TTL %[4]s).",
 		"n.expired.clock":         "Key %[2]s của %[1]s expire sớm trên %[3]s: đồng hồ của node đã nhảy.",
 		"n.expired.crash":         "Key %[2]s của %[1]s bị mất trên %[3]s: node bị crash.",
+		"n.lost.failover":         "Key %[2]s của %[1]s bị mất trong lần failover của %[3]s: replica được promote chưa nhận đủ những gì master đã ghi.",
 		"n.quorum.lost":           "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
 		"n.anomaly":               "Vi phạm (%s): %s",
 		"n.anomaly.info":          "Ghi nhận (%s, chỉ để tham khảo): %s",
+		"n.failover":              "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master sau %.1[5]f s. %[4]s đã nhận %[6]d trong %[7]d byte luồng sao chép mà %[8]s đã ghi: phần còn thiếu bị mất.",
+		"n.failover.none":         "Master của %s gặp sự cố (%s), và không replica nào được nâng lên.",
 
 		"fault.pause":           "GC pause",
 		"fault.partition":       "chia cắt mạng",
@@ -636,6 +654,13 @@ var messages = map[Lang]map[string]string{
 		"fault.starve-renewals": "bộ gia hạn bị bỏ đói",
 		"fault.crash-client":    "client crash",
 		"fault.delete-key":      "key bị xoá",
+		"fault.failover":        "failover",
+		"fault.replication-lag": "độ trễ sao chép",
+		"fault.bandwidth":       "giới hạn băng thông",
+		"fault.slicer":          "gói tin bị cắt nhỏ",
+		"fault.limit-data":      "giới hạn dữ liệu",
+		"fault.slow-close":      "đóng kết nối chậm",
+		"fault.timeout":         "hết thời gian kết nối",
 		"refusal.stale-fence":   "fencing token cũ %d < %d",
 		"refusal.duplicate-key": "idempotency key %s bị trùng",
 		"refusal.out-of-stock":  "hết hàng",
@@ -834,6 +859,7 @@ var messages = map[Lang]map[string]string{
 		"n.permit.purged":       "Permit của %[1]s trên %[2]s bị dọn (purge) vì quá hạn, sau %[3]s.",
 		"n.permit.lost":         "Permit của %[1]s trên %[2]s bị mất trên %[3]s.",
 		"n.gone.crashed":        "nó bị mất lúc t=%[1]ss, khi %[2]s bị crash",
+		"n.gone.failover":       "nó bị mất lúc t=%[1]ss trong lần failover của %[2]s",
 		"n.gone.taken":          "nó đã không còn từ t=%ss, vì một lý do lịch sử không cho thấy",
 		"n.gone.flushed":        "nó bị flush lúc t=%ss",
 		"n.gone.overwritten":    "nó bị ghi đè lúc t=%ss",
@@ -847,6 +873,7 @@ var messages = map[Lang]map[string]string{
 		"c.janitor":             "một fault delete-key đã xoá key của %[1]s trên %[3]s lúc t=%[4]ss và %[2]s đã lấy được lock",
 		"c.crashed":             "%[3]s bị crash lúc t=%[4]ss và mất key của %[1]s, và %[2]s đã lấy được lock",
 		"c.clock":               "đồng hồ của %[3]s nhảy và key của %[1]s ở đó expire sớm lúc t=%[4]ss, và %[2]s đã lấy được lock",
+		"c.failover":            "%[3]s failover lúc t=%[4]ss sang một replica chưa nhận được key của %[1]s, và %[2]s đã lấy được lock",
 		"c.ended.flushed":       "key của %[1]s trên %[3]s bị flush lúc t=%[4]ss và %[2]s đã lấy được lock",
 		"c.ended.overwritten":   "key của %[1]s trên %[3]s bị ghi đè lúc t=%[4]ss và %[2]s đã lấy được lock",
 		"c.ended.purged":        "permit của %[1]s trên %[3]s bị dọn lúc t=%[4]ss và %[2]s đã vào",
@@ -863,6 +890,7 @@ var messages = map[Lang]map[string]string{
 		"p.released":            "đã release",
 		"p.purged":              "bị dọn (purge)",
 		"p.clock":               "expire sớm (đồng hồ)",
+		"p.failover":            "mất khi failover",
 		"p.held":                "vẫn còn giữ",
 	},
 }

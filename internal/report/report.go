@@ -315,6 +315,8 @@ func headline(in Input, m *model) string {
 					return tr(lang, "say.double.crash", a.Key, w.Client, late)
 				case account.EndJanitor:
 					return tr(lang, "say.double.deleted", a.Key, w.Client, late)
+				case account.EndFailover:
+					return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 				}
 				return tr(lang, "say.double.late", a.Key, w.Client, late)
 			}

@@ -93,7 +93,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.clock.jump.client", targets, signedDur(m.sdur(st.Delta)))
 	case history.EffectCrashNode:
 		for _, n := range st.Nodes {
-			if keysLostOnCrash(m.h.Header, n) {
+			if m.a.CrashLoses(st, n) {
 				return tr(lang, "n.crash", targets, dur)
 			}
 		}
@@ -106,6 +106,13 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.crash.client", targets)
 	case history.EffectDeleteKey:
 		return tr(lang, "n.delete.key", st.Key, targets)
+	case history.EffectFailover:
+		if len(st.Promotions) > 0 && st.Promotions[0].Promoted != "" {
+			p := st.Promotions[0]
+			return tr(lang, "n.failover", p.Group, p.Old, st.FailoverMode, p.Promoted,
+				m.sdur(p.TookNS).Seconds(), p.ReplicaOffsets[p.Promoted], p.MasterOffset, p.Old)
+		}
+		return tr(lang, "n.failover.none", targets, st.FailoverMode)
 	}
 	return tr(lang, "n.fault", faultWord(lang, st.Kind), targets, dur, "")
 }
@@ -207,6 +214,8 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		cause = tr(lang, "n.gone.clock", t)
 	case account.EndCrashed:
 		cause = tr(lang, "n.gone.crashed", t, own.CauseNode)
+	case account.EndFailover:
+		cause = tr(lang, "n.gone.failover", t, own.CauseNode)
 	case account.EndTaken:
 		cause = tr(lang, "n.gone.taken", t)
 	case account.EndFlushed, account.EndOverwritten:
@@ -241,6 +250,8 @@ func (m *model) lossSentence(lang Lang, l lease, ttl string) (string, bool) {
 	switch l.Cause.Kind {
 	case account.EndCrashed:
 		return tr(lang, "n.expired.crash", l.Client, l.Key, node), true
+	case account.EndFailover:
+		return tr(lang, "n.lost.failover", l.Client, l.Key, node), true
 	case account.EndClock:
 		return tr(lang, "n.expired.clock", l.Client, l.Key, node), true
 	case account.EndPurged:

@@ -185,6 +185,8 @@ func endWord(lang Lang, e account.End) string {
 		return tr(lang, "p.purged")
 	case account.EndClock:
 		return tr(lang, "p.clock")
+	case account.EndFailover:
+		return tr(lang, "p.failover")
 	case account.EndHeld:
 		return tr(lang, "p.held")
 	}

@@ -3,8 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // env is the run as its fault steps act on it (faults.Env): the cluster's
@@ -67,6 +70,27 @@ func (w *worker) Crash() {
 }
 
 var _ faults.Client = (*worker)(nil)
+
+// Failover and ReplicationLink make env a faults.ReplicatedEnv (issue 17).
+func (e env) Failover(ctx context.Context, group, mode string, wait time.Duration) (history.Promotion, error) {
+	p, err := e.r.cl.Failover(ctx, group, mode, wait)
+	return history.Promotion{Group: p.Group, Old: p.Old, Promoted: p.Promoted, MasterOffset: p.MasterOffset,
+		ReplicaOffsets: p.ReplicaOffsets, PromotedOffset: p.PromotedOffset, TookNS: int64(p.Took)}, err
+}
+
+func (e env) ReplicationLink(replica string) (faults.Link, error) {
+	l := e.r.cl.ReplicationLink(replica)
+	if l == nil {
+		return nil, fmt.Errorf("no replication link of %s", replica)
+	}
+	return l, nil
+}
+
+var (
+	_ faults.ReplicatedEnv = env{}
+	_ faults.ToxicLink     = (*cluster.Link)(nil)
+	_ faults.PowerLossNode = (*cluster.Node)(nil)
+)
 
 // healAll ends every fault still active at the end of the run: the
 // scheduler undoes its steps (closing their operations), then the cluster

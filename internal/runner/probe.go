@@ -101,9 +101,13 @@ func (r *run) probe(ctx context.Context) error {
 	}
 	var nodes []clients.Node
 	for i, name := range r.cl.NodeNames() {
-		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1, Dialer: observe.Dialer(observe.ClientName(history.ProbeClient, name), r.opTimeout()),
+		opts := &redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1, Dialer: observe.Dialer(observe.ClientName(history.ProbeClient, name), r.opTimeout()),
 			DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
-			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true})
+			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true}
+		if len(r.cl.Sentinels()) > 0 {
+			opts.Dialer = observe.Named(observe.ClientName(history.ProbeClient, name), r.cl.DirectMasterDialer(name)) // whoever is master now (issue 17)
+		}
+		c := redis.NewClient(opts)
 		defer c.Close()
 		c.AddHook(stallHook{sink: &r.stalls, client: history.ProbeClient, node: name})
 		nodes = append(nodes, clients.Node{Name: name, Cmd: c})

@@ -96,7 +96,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.lockFree = algo.Traits.LockFree
 	r.shared = clients.NewShared()
 	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, o.Seed, faults.Topology{Nodes: cl.NodeNames(), Clients: names,
-		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D()})
+		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D(),
+		Replicas: nodeNames(cl.Replicas()), Sentinels: nodeNames(cl.Sentinels())})
 	if err != nil {
 		return nil, fmt.Errorf("fault plan: %w", err)
 	}
@@ -165,7 +166,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.sched.Stop()
 	// A node that died by itself makes the history meaningless: its
 	// violations were not made by the scenario's faults. No verdict then.
-	for _, n := range cl.Nodes() {
+	for _, n := range append(cl.Nodes(), append(cl.Replicas(), cl.Sentinels()...)...) {
 		if died, tail := n.DiedOnItsOwn(); died {
 			return nil, fmt.Errorf("node %s died on its own during the run (no scheduled fault killed it); log tail:\n%s", n.Name(), tail)
 		}
@@ -202,10 +203,16 @@ func ClusterOptions(sc scenario.Scenario, o Options) cluster.Options {
 	for i := range names {
 		names[i] = scenario.ClientName(i)
 	}
+	wall := func(d time.Duration) time.Duration { return time.Duration(float64(d) / sc.TimeScale) }
+	st := sc.SentinelTimings()
 	return cluster.Options{
 		Backend: o.Backend, Nodes: sc.Nodes, Persistence: sc.Persistence,
 		Clients: names, Logger: o.Logger, RedisServer: o.RedisServer,
 		NodePersistence: sc.NodePersistence, External: o.External,
+		// Replicated topologies and persistence timings (issue 17).
+		Replicas: sc.Replicas, Sentinels: sc.Sentinels,
+		Sentinel:     cluster.SentinelOptions{DownAfter: wall(st.DownAfter.D()), FailoverTimeout: wall(st.FailoverTimeout.D())},
+		SaveInterval: wall(sc.SnapshotInterval().D()), PowerLossWindow: wall(time.Second),
 	}
 }
 
@@ -307,11 +314,17 @@ func (r *run) setupClients() error {
 	for i, name := range r.names {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
-			c := redis.NewClient(&redis.Options{
-				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1, Dialer: observe.Dialer(observe.ClientName(name, nodeName), r.opTimeout()),
+			opts := &redis.Options{
+				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1,
+				Dialer:      observe.Dialer(observe.ClientName(name, nodeName), r.opTimeout()),
 				DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
 				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true, DialerRetries: 1,
-			})
+			}
+			if len(r.cl.Sentinels()) > 0 {
+				// The master is whichever node the sentinels name (issue 17).
+				opts.Dialer = observe.Named(observe.ClientName(name, nodeName), r.cl.MasterDialer(name, nodeName))
+			}
+			c := redis.NewClient(opts)
 			c.AddHook(stallHook{sink: &r.stalls, client: name, node: nodeName})
 			r.conns = append(r.conns, c)
 			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c})
@@ -436,6 +449,15 @@ func persistence(cl *cluster.Cluster) map[string]string {
 	out := map[string]string{}
 	for _, n := range cl.Nodes() {
 		out[n.Name()] = n.Persistence()
+	}
+	return out
+}
+
+// nodeNames are the names of nodes.
+func nodeNames(ns []*cluster.Node) []string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, n.Name())
 	}
 	return out
 }

@@ -68,6 +68,25 @@ func isNode(name string, nodes int) bool {
 	return err == nil && n >= 1 && n <= nodes && "n"+strconv.Itoa(n) == name
 }
 
+// isReplica reports whether name is replica nIrJ of this topology.
+func isReplica(name string, nodes, replicas int) bool {
+	i := strings.LastIndexByte(name, 'r')
+	if i < 2 || replicas == 0 {
+		return false
+	}
+	j, err := strconv.Atoi(name[i+1:])
+	return err == nil && isNode(name[:i], nodes) && j >= 1 && j <= replicas && name[i+1:] == strconv.Itoa(j)
+}
+
+// isSentinel reports whether name is sentinel sK of this topology.
+func isSentinel(name string, sentinels int) bool {
+	if len(name) < 2 || name[0] != 's' || name[1] == '0' {
+		return false
+	}
+	k, err := strconv.Atoi(name[1:])
+	return err == nil && k >= 1 && k <= sentinels && "s"+strconv.Itoa(k) == name
+}
+
 // targets reads a target list: a list of names, or one name or selector as a
 // scalar. valid checks one name.
 func (p *parser) targets(f field, path, what string, valid func(string) bool, count int) []string {
@@ -175,7 +194,8 @@ func (p *parser) fault(m *yaml.Node, path string, clients, nodes int, runDur Dur
 	if !kindOK {
 		return ft
 	}
-	d := &faultDecoder{p: p, m: m, fs: fs, path: path, clients: clients, nodes: nodes, runDur: runDur}
+	d := &faultDecoder{p: p, m: m, fs: fs, path: path, clients: clients, nodes: nodes, runDur: runDur,
+		replicas: p.replicas, sentinels: p.sentinels}
 	ft.When = p.trigger(kind, d)
 	ft.Fault = kind.New()
 	ft.Fault.Decode(d)
@@ -265,6 +285,18 @@ type faultDecoder struct {
 	path           string
 	clients, nodes int
 	runDur         Duration
+	// replicas per master and sentinels of the scenario.
+	replicas, sentinels int
+}
+
+// Replicas and Sentinels are the scenario's topology (faults.TopologyDecoder).
+func (d *faultDecoder) Replicas() int  { return d.replicas }
+func (d *faultDecoder) Sentinels() int { return d.sentinels }
+
+// Bool reads true or false (faults.BoolDecoder).
+func (d *faultDecoder) Bool(name string) (bool, bool) {
+	v, _, st := d.p.boolean(d.fs[name], d.at(name))
+	return v, st == good
 }
 
 func (d *faultDecoder) at(name string) string { return d.path + "." + name }
@@ -339,9 +371,18 @@ func (d *faultDecoder) Targets(name, what string) ([]string, bool) {
 	}
 	before := len(d.p.errs)
 	var out []string
-	if what == "node" {
-		out = d.p.targets(f, d.at(name), what, func(s string) bool { return isNode(s, d.nodes) }, d.nodes)
-	} else {
+	switch what {
+	case "node":
+		out = d.p.targets(f, d.at(name), what, func(s string) bool {
+			return isNode(s, d.nodes) || isReplica(s, d.nodes, d.replicas) || isSentinel(s, d.sentinels)
+		}, d.nodes)
+	case "replica":
+		if d.replicas == 0 {
+			d.p.errorf(f.val, d.at(name), "this scenario has no replicas (replicas: 1 gives each master one)")
+			return nil, false
+		}
+		out = d.p.targets(f, d.at(name), what, func(s string) bool { return isReplica(s, d.nodes, d.replicas) }, d.nodes*d.replicas)
+	default:
 		out = d.p.targets(f, d.at(name), what, func(s string) bool { return isClient(s, d.clients) }, d.clients)
 	}
 	return out, len(d.p.errs) == before

@@ -21,7 +21,10 @@ import (
 
 // Persistences are the values of persistence and node_persistence, as a
 // fresh slice.
-func Persistences() []string { return []string{"none", "aof-everysec", "aof-always"} }
+func Persistences() []string { return []string{"none", "aof-everysec", "aof-always", "rdb"} }
+
+// MaxNodes is the most masters a scenario may have.
+const MaxNodes = 9
 
 // Limits of a scenario file and its values.
 const (
@@ -57,7 +60,7 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 // Field names of each mapping, in schema order.
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
-		"persistence", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
+		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
 		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits"}
@@ -169,6 +172,8 @@ type parser struct {
 	errs []*FieldError
 	// checkFiles makes fixed_by's file be looked for on disk (Load).
 	checkFiles bool
+	// replicas and sentinels of the scenario, once read (fault targets).
+	replicas, sentinels int
 }
 
 func (p *parser) at(line, col int, path, msg string) {
@@ -798,13 +803,14 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	nodes, nodesNode, st := p.integer(fs["nodes"], "nodes")
 	switch st {
 	case good:
-		if nodes != 1 && nodes != 5 {
-			p.errorf(nodesNode, "nodes", "must be 1 or 5 (got %s): 1 for a single Redis instance, 5 for Redlock's quorum", clip(nodesNode.Value))
+		if nodes < 1 || nodes > MaxNodes {
+			p.errorf(nodesNode, "nodes", "must be between 1 and %d (got %s): 1 for a single Redis instance, 3, 5 or more for Redlock's quorum N/2+1", MaxNodes, clip(nodesNode.Value))
 		}
 		s.Nodes = int(nodes)
 	case absent:
 		s.Nodes = DefaultNodes
 	}
+	p.topology(fs, &s)
 
 	// persistence
 	switch v, _, st := p.enum(fs["persistence"], "persistence", "persistence", Persistences()); st {
@@ -822,7 +828,8 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 		// One toxiproxy link (a listener and its connections) per client
 		// and node: past MaxLinks the machine runs out of file descriptors
 		// mid-run instead of failing here.
-		if nodes := s.Nodes; nodes > 0 && clients*nodes > MaxLinks {
+		// Replicas and sentinels get a link from every client too.
+		if nodes := s.Nodes*(1+s.Replicas) + s.Sentinels; s.Nodes > 0 && clients*nodes > MaxLinks {
 			p.errorf(fs["clients"].val, "clients", "%d clients × %d nodes = %d proxied links; at most %d (fewer clients, or one node)", clients, nodes, clients*nodes, MaxLinks)
 		}
 	case absent:

@@ -22,10 +22,22 @@ type Scenario struct {
 	TimeScale float64 `yaml:"time_scale"`
 	// Duration bounds the run in scenario time. Default 10m.
 	Duration Duration `yaml:"duration"`
-	// Nodes is the number of redis nodes: 1 or 5. Default 1.
+	// Nodes is the number of redis masters, 1..9 (Redlock's quorum is
+	// Nodes/2+1). Default 1.
 	Nodes int `yaml:"nodes"`
-	// Persistence of every node: none (default), aof-everysec, aof-always.
+	// Replicas is the number of replicas of every master (0..4), each
+	// following it through its own replication link; Sentinels the number
+	// of redis-sentinel processes watching them (0, 1, 3 or 5), with the
+	// timings in Sentinel (issue 17). Default 0.
+	Replicas  int       `yaml:"replicas,omitempty"`
+	Sentinels int       `yaml:"sentinels,omitempty"`
+	Sentinel  *Sentinel `yaml:"sentinel,omitempty"`
+	// Persistence of every node: none (default), aof-everysec, aof-always,
+	// rdb (a snapshot every SaveInterval).
 	Persistence string `yaml:"persistence"`
+	// SaveInterval is how often an rdb node writes its snapshot, scenario
+	// time. Default 60s.
+	SaveInterval Duration `yaml:"save_interval,omitempty"`
 	// Clients is the number of lock clients, named w1..wN. Required, ≥ 1.
 	Clients int `yaml:"clients"`
 	// Algorithm is the lock algorithm: naive, safe, fenced, redlock,
@@ -77,6 +89,24 @@ type Scenario struct {
 	// File is the path the scenario was loaded from (not a YAML field).
 	File string `yaml:"-"`
 }
+
+// Sentinel holds Sentinel's timings, scenario time (scaled like every
+// duration): down-after-milliseconds and failover-timeout.
+type Sentinel struct {
+	// DownAfter: how long a master must not answer before a sentinel
+	// thinks it down. Default 30s, Redis's.
+	DownAfter Duration `yaml:"down_after"`
+	// FailoverTimeout: Sentinel's failover-timeout. Default 3m, Redis's.
+	FailoverTimeout Duration `yaml:"failover_timeout"`
+}
+
+// Sentinel timing defaults: Redis's own (sentinel.conf, "Redis Sentinel"
+// on redis.io).
+const (
+	DefaultDownAfter       = Duration(30 * time.Second)
+	DefaultFailoverTimeout = Duration(180 * time.Second)
+	DefaultSaveInterval    = Duration(60 * time.Second)
+)
 
 // Workload describes the protected resource and what each client does.
 type Workload struct {

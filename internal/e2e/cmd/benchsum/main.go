@@ -60,6 +60,7 @@ func main() {
 	sweep := fmt.Sprintf("LOCKSIM_SWEEP_COUNT=%d", *sweepCount)
 	benches := []bench{
 		{"./internal/e2e", "BenchmarkGCPauseEndToEnd", 3, nil},
+		{"./internal/e2e", "BenchmarkFailoverEndToEnd", 3, nil},
 		{"./internal/e2e", "BenchmarkCatalogue", 1, nil},
 		{"./internal/e2e", "BenchmarkStressThroughput", 2, nil},
 		{"./internal/checker", "BenchmarkCheck1M", 2, nil},
@@ -78,6 +79,8 @@ func main() {
 	figures := []figure{
 		{name: "gc-pause.yaml end to end (wall per run)", bench: "BenchmarkGCPauseEndToEnd", metric: "wall-s/run", target: 1.0, atMost: true, unit: "s"},
 		{name: "gc-pause compression factor (scenario s / wall s)", bench: "BenchmarkGCPauseEndToEnd", metric: "x-compression", unit: "x", info: true},
+		{name: "failover-wait.yaml end to end: master, replica, 3 sentinels (wall per run)", bench: "BenchmarkFailoverEndToEnd", metric: "failover-wait-wall-s/run", target: 3.0, atMost: true, unit: "s"},
+		{name: "failover-lost-lock.yaml end to end (wall per run)", bench: "BenchmarkFailoverEndToEnd", metric: "failover-lost-lock-wall-s/run", unit: "s", info: true},
 		{name: "scenarios/ catalogue, default parallelism (wall)", bench: "BenchmarkCatalogue", metric: "wall-s", target: 30, atMost: true, unit: "s"},
 		{name: "catalogue compression factor (scenario s / wall s)", bench: "BenchmarkCatalogue", metric: "x-compression", unit: "x", info: true},
 		{name: "catalogue expectations met", bench: "BenchmarkCatalogue", metric: "met-fraction", target: 1, unit: ""},

@@ -1,0 +1,73 @@
+package account
+
+import (
+	"github.com/locksim/locksim/internal/history"
+)
+
+// failover is a master's failure and Sentinel's promotion of a replica in
+// its group (an EffectFailover step): from At on, the group's commands
+// reach a process the node observer does not watch.
+type failover struct {
+	At int64
+	// Lost: the promoted replica had received less of the replication
+	// stream than the master had written (or none was promoted): the keys
+	// the master held are taken as lost with it.
+	Lost bool
+	Op   int
+	Step int
+}
+
+// failovers maps each group (node name) to its failovers, by start.
+func (a *Account) failovers() map[string][]failover {
+	out := map[string][]failover{}
+	for _, f := range a.Faults {
+		st := f.Step
+		if st.Effect != history.EffectFailover {
+			continue
+		}
+		for _, g := range st.Nodes {
+			fo := failover{At: f.Start, Lost: true, Op: f.Op, Step: st.ID}
+			for _, p := range st.Promotions {
+				if p.Group == g && p.Promoted != "" {
+					off, ok := p.ReplicaOffsets[p.Promoted]
+					if !ok {
+						off = p.PromotedOffset
+					}
+					fo.Lost = off < p.MasterOffset
+				}
+			}
+			out[g] = append(out[g], fo)
+		}
+	}
+	return out
+}
+
+// handOver ends the replay of node at a failover: a key life still on the
+// failed master ends there when the promoted replica lacked part of the
+// stream (EndFailover); otherwise it lives on, on the new master, and its
+// end is inferred from the clients' outcomes like an unobserved grant's.
+func (s *sim) handOver(fo failover) {
+	for key, i := range s.strs {
+		s.expire(key, fo.At)
+		if _, ok := s.strs[key]; !ok {
+			continue
+		}
+		if fo.Lost {
+			s.endKey(key, fo.At, End{Kind: EndFailover, Op: fo.Op, Step: fo.Step})
+			continue
+		}
+		k := &s.a.keys[i]
+		k.handedOver = true
+		delete(s.strs, key)
+	}
+	for key, m := range s.zsets {
+		for member := range m {
+			if fo.Lost {
+				s.endMember(key, member, fo.At, End{Kind: EndFailover, Op: fo.Op, Step: fo.Step})
+			}
+		}
+		if !fo.Lost {
+			delete(s.zsets, key)
+		}
+	}
+}
