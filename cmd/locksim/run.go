@@ -48,6 +48,9 @@ Examples:
   locksim run scenarios/ --junit out.xml                        # CI: every scenario, JUnit XML
   locksim run 'scenarios/gc-*.yaml' --parallel 2 --out /tmp/rep
   locksim run scenarios/ --json > results.jsonl
+  locksim run scenarios/ --count 20 --seed 1 --shard 2/3 --out shard-2
+                                                                # one of three machines; then
+                                                                # locksim merge shard-1 shard-2 shard-3 --out all
 
 Exit codes: 0 valid (or expectation met), 1 invalid (or not met), 2 unknown,
 254 bad usage or scenario, 255 internal or infrastructure error, 130/143
@@ -74,6 +77,8 @@ type runFlags struct {
 	reuse bool
 	// charts is suite.ChartsNotable or suite.ChartsAll (--charts).
 	charts string
+	// shard is the part of the runs this invocation does (--shard K/N).
+	shard suite.Shard
 
 	// External backend (--backend external).
 	clusterFile string
@@ -124,7 +129,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if f.seedSet {
 		opts.Seed = &f.seed
 	}
-	jobs := suite.Plan(scs, opts)
+	plan := suite.Plan(scs, opts)
+	jobs := f.shard.Of(plan)
+	if !f.shard.Whole() {
+		log.Info("shard", "shard", f.shard.String(), "runs", len(jobs), "of", len(plan))
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -155,13 +164,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		log.Info("JUnit written", "file", f.junit)
 	}
+	codes := make([]int, len(outs))
+	for i, o := range outs {
+		codes[i] = codeOf(o, int(interrupted.Load()))
+	}
+	if !f.shard.Whole() {
+		m := suite.NewManifest(f.out, f.shard, plan, len(jobs), outs, codes, int(interrupted.Load()), f.lang)
+		if err := suite.WriteManifest(f.out, m); err != nil {
+			log.Error("write the shard manifest", "err", err)
+			return exitInternal
+		}
+		log.Info("shard manifest written", "path", filepath.Join(f.out, suite.ManifestFile))
+	}
 	if c := interrupted.Load(); c != 0 {
 		log.Warn("interrupted", "runs_finished", countFinished(outs), "runs_planned", len(jobs), "exit", c)
 		return int(c)
-	}
-	codes := make([]int, len(outs))
-	for i, o := range outs {
-		codes[i] = codeOf(o, 0)
 	}
 	if len(outs) > 1 {
 		log.Info("suite report written", "path", filepath.Join(f.out, report.IndexFile))
@@ -194,6 +211,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
 	f.lang = report.English
 	fs.Var(&f.lang, "lang", "report language: "+report.LanguageList()+" (en English, vi Vietnamese)")
+	shard := fs.String("shard", "", "run only part K of N of the runs (e.g. 2/3): each scenario × seed is placed by a hash, so N invocations with K = 1..N do every run exactly once; needs fixed seeds (--seed or each scenario's seed) and writes "+suite.ManifestFile+" for locksim merge")
 	fs.BoolVar(&f.verbose, "v", false, "debug logging")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -209,6 +227,14 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 			return f, nil, exitUsage, false
 		}
 		f.seed, f.seedSet = n, true
+	}
+	if *shard != "" {
+		sh, err := suite.ParseShard(*shard)
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim run: --shard: %v\n", err)
+			return f, nil, exitUsage, false
+		}
+		f.shard = sh
 	}
 	timeScaleSet := false
 	fs.Visit(func(fl *flag.Flag) { timeScaleSet = timeScaleSet || fl.Name == "time-scale" })
@@ -260,6 +286,16 @@ func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scena
 	scs, code := loadAll(files, f.timeScale, stderr)
 	if code != exitValid {
 		return nil, code
+	}
+	if !f.shard.Whole() && !f.seedSet {
+		// A drawn seed differs on every machine: the shards would not be
+		// parts of one plan.
+		for _, sc := range scs {
+			if sc.Seed == nil {
+				fmt.Fprintf(stderr, "locksim run: --shard %s: %s has no seed, and a drawn one would differ on every shard; give --seed N or a seed in the file\n", f.shard, sc.File)
+				return nil, exitUsage
+			}
+		}
 	}
 	// Reports must have somewhere to go before anything starts.
 	if err := checkWritable(f.out); err != nil {
