@@ -32,6 +32,8 @@ Usage:
                                       run scenarios on real Redis through toxiproxy, check, report
   locksim check <report dir|history.jsonl>
                                       re-check a stored history (no Redis needed)
+  locksim shrink <report dir|scenario --seed N> [flags]
+                                      find the smallest fault schedule that still fails
   locksim merge <dir>... [flags]      combine the results of a suite's shards (run --shard K/N)
   locksim validate <file|dir>...      parse and validate scenario files only
   locksim list                        algorithms, workloads, faults, checkers
@@ -63,6 +65,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
+	case "shrink":
+		return cmdShrink(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
 	case "list":

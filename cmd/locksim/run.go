@@ -312,13 +312,24 @@ func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scena
 			return nil, exitUsage
 		}
 	}
-	if f.backend == cluster.BackendLocal {
-		if _, err := exec.LookPath("redis-server"); err != nil {
-			fmt.Fprintf(stderr, "locksim run: --backend local: redis-server not found on PATH (%v); install redis-server or use --backend embedded (emulated Redis)\n", err)
-			return nil, exitInternal
-		}
+	if err := needRedis(f.backend); err != nil {
+		fmt.Fprintf(stderr, "locksim run: %v\n", err)
+		return nil, exitInternal
 	}
 	return scs, exitValid
+}
+
+// needRedis says what is missing for --backend local: redis-server on
+// PATH. Another backend (or none, which falls back to embedded) needs
+// nothing.
+func needRedis(backend string) error {
+	if backend != cluster.BackendLocal {
+		return nil
+	}
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		return fmt.Errorf("--backend local: redis-server not found on PATH (%v); install redis-server or use --backend embedded (emulated Redis)", err)
+	}
+	return nil
 }
 
 func expandPaths(paths []string) ([]string, error) {
