@@ -307,7 +307,7 @@ const pageTemplate = `<!DOCTYPE html>
   .verdict { font-size: 24px; font-weight: 700; }
   .verdict.ok { color: #b3261e; } .verdict.none { color: #9a6700; }
   .sides { display: grid; grid-template-columns: 1fr 1fr; gap: 24px; }
-  .side { border: 1px solid #bbb; padding: 12px 16px; }
+  .side { border: 1px solid #bbb; padding: 12px 16px; min-width: 0; }
   .side h2 { margin-top: 0; }
   pre { background: #f6f6f6; padding: 12px; font-size: 15px; overflow-x: auto; }
   table { border-collapse: collapse; width: 100%; font-size: 17px; }
@@ -329,10 +329,12 @@ const pageTemplate = `<!DOCTYPE html>
 <pre>{{.OriginalYAML}}</pre>
 </div>
 <div class="side" id="minimal">
-<h2>Minimal schedule — {{.After}}</h2>
+{{if .Failing}}<h2>Minimal schedule — {{.After}}</h2>
 <ol>{{range .Minimal}}<li>{{.}}</li>{{else}}<li>no fault</li>{{end}}</ol>
 {{if .MinimalReport}}<p><a href="{{.MinimalReport}}">Report of its first run</a> · <a href="{{.MinimalFile}}">{{.MinimalFile}}</a></p>{{end}}
 <pre>{{.MinimalYAML}}</pre>
+{{else}}<h2>No minimal schedule</h2>
+<p>The original schedule does not fail in every seed, so no smaller one was looked for. Try another failing run, or a smaller --k.</p>{{end}}
 </div>
 </div>
 <h2>Candidates</h2>
