@@ -41,7 +41,11 @@ func NewPool(o Options) *Pool {
 // job order (by Job.N); Options.Done is called as each finishes. Jobs not
 // started before ctx is cancelled are left out. Unlike the package's Run
 // it writes no suite page and links no fixed scenario.
-func (p *Pool) Run(ctx context.Context, jobs []Job) []Outcome {
+func (p *Pool) Run(ctx context.Context, jobs []Job) []Outcome { return p.RunEach(ctx, jobs, p.o.Done) }
+
+// RunEach is Run with done called as each run finishes instead of
+// Options.Done (one call at a time; nil for none).
+func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Outcome {
 	o := p.o
 	if len(jobs) > 1 {
 		// Runs still racing their scenario time keep half the CPUs while
@@ -86,8 +90,8 @@ func (p *Pool) Run(ctx context.Context, jobs []Job) []Outcome {
 	go func() { workers.Wait(); finishers.Wait(); close(results) }()
 	var outs []Outcome
 	for out := range results {
-		if o.Done != nil {
-			o.Done(out)
+		if done != nil {
+			done(out)
 		}
 		outs = append(outs, out)
 	}
