@@ -198,7 +198,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	fs.StringVar(&f.out, "out", "reports", "report root directory")
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
-	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time; default 4 per CPU, capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)")
+	fs.IntVar(&f.parallel, "parallel", 0, fmt.Sprintf("runs at the same time; default 4 per CPU (%d here), 6 per CPU (%d) for a sweep (--count > 1, charts for notable runs only), capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)", suite.DefaultParallel(), suite.SweepParallel()))
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
 	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a cluster: block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
@@ -236,8 +236,17 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 		}
 		f.shard = sh
 	}
-	timeScaleSet := false
-	fs.Visit(func(fl *flag.Flag) { timeScaleSet = timeScaleSet || fl.Name == "time-scale" })
+	timeScaleSet, parallelSet := false, false
+	fs.Visit(func(fl *flag.Flag) {
+		timeScaleSet = timeScaleSet || fl.Name == "time-scale"
+		parallelSet = parallelSet || fl.Name == "parallel"
+	})
+	if !parallelSet {
+		f.parallel = suite.DefaultParallel()
+		if f.count > 1 && suite.Charts(f.charts) != suite.ChartsAll {
+			f.parallel = suite.SweepParallel()
+		}
+	}
 	switch {
 	case len(paths) == 0:
 		fmt.Fprintln(stderr, "locksim run: no scenario given (try: locksim run scenarios/gc-pause.yaml)")
@@ -266,8 +275,12 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 // starts), somewhere for the reports to go, redis-server for local nodes.
 func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scenario, int) {
 	var err error
-	if f.parallel > 4*runtime.NumCPU() {
-		fmt.Fprintf(stderr, "warning: --parallel %d is more than 4 runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, runtime.NumCPU())
+	if limit := 4 * runtime.NumCPU(); f.parallel > limit && (f.count == 1 || f.parallel > 6*runtime.NumCPU()) {
+		per := 4
+		if f.count > 1 {
+			per = 6
+		}
+		fmt.Fprintf(stderr, "warning: --parallel %d is more than %d runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, per, runtime.NumCPU())
 	}
 	if f.backend == cluster.BackendExternal {
 		if f.external, err = externalConfig(*f); err != nil {

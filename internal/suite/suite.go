@@ -112,6 +112,13 @@ func (o Options) reproduce(sc scenario.Scenario, seed int64) string {
 // charts is most of its CPU.
 func DefaultParallel() int { return min(4*runtime.NumCPU(), 32) }
 
+// SweepParallel is six runs per CPU, at most 32: the default of a sweep
+// (--count > 1), a map and a shrink, whose runs draw no charts but for a
+// few notable ones (drawing them is most of a short run's CPU, and what
+// four per CPU leaves room for). A short one-node run then costs about
+// 30 ms of CPU for 300 ms of wall time.
+func SweepParallel() int { return min(6*runtime.NumCPU(), 32) }
+
 // Job is one run to do: a scenario with one seed.
 type Job struct {
 	N        int // position in the suite, 0-based
