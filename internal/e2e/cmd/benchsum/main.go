@@ -44,7 +44,7 @@ type figure struct {
 
 func main() {
 	sweepCount := flag.Int("sweep-count", 1000, "runs of the sweep figure (issue: 1000)")
-	shardCount := flag.Int("shard-count", 300, "runs of the shard figure (each done twice: whole, then in three shards)")
+	shardCount := flag.Int("shard-count", 600, "runs of the shard figure (each done twice: whole, then in three shards)")
 	only := flag.String("only", "", "run only benchmarks whose name matches this regexp")
 	flag.Parse()
 
