@@ -315,8 +315,9 @@ type Map struct {
 	Seeds       []int64      `json:"seeds"`
 	Cells       []CellResult `json:"cells"`
 	Runs        int          `json:"runs"`
-	Seconds     float64      `json:"wall_seconds"`
-	Aborted     bool         `json:"aborted,omitempty"`
+	// Seconds is the wall time of every cell's runs, seconds.
+	Seconds float64 `json:"wall_seconds"`
+	Aborted bool    `json:"aborted,omitempty"`
 }
 
 // Cell returns the result at x, y.

@@ -36,7 +36,8 @@ type Summary struct {
 	Kinds          []string `json:"kinds"`
 	Candidates     int      `json:"candidates"`
 	Runs           int      `json:"runs"`
-	ElapsedSeconds float64  `json:"elapsed_seconds"`
+	// ElapsedSeconds is the search's wall time, seconds.
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	// Exhausted: the budget ran out before the search was done.
 	Exhausted     bool     `json:"exhausted"`
 	OriginalSteps []string `json:"original_steps"`

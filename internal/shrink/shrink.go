@@ -87,7 +87,8 @@ type Step struct {
 	Failing bool
 	// Dir is the directory of the candidate's runs and its YAML.
 	Dir string
-	// TotalRuns and Elapsed are the search's so far, after this step.
+	// TotalRuns and Elapsed (wall time) are the search's so far, after
+	// this step.
 	TotalRuns int
 	Elapsed   time.Duration
 }
@@ -126,8 +127,9 @@ type Result struct {
 	// smaller fails, or when the original does not fail).
 	Original, Minimal Candidate
 	Steps             []Step
-	Runs              int
-	Elapsed           time.Duration
+	// Runs is every run of every candidate; Elapsed the search's wall time.
+	Runs    int
+	Elapsed time.Duration
 	// Exhausted: the budget ran out before a round changed nothing.
 	Exhausted bool
 	Seeds     []int64
