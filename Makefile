@@ -17,10 +17,11 @@ unit:
 scenarios: build
 	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run scenarios/ --out $$out; status=$$?; rm -rf $$out; exit $$status
 
-# Issue 8: every performance figure with its target and PASS/FAIL (each
-# benchmark runs in its own process; see internal/e2e/cmd/benchsum). Takes
-# several minutes (the sweep figure runs 1000 scenario runs);
-# BENCHFLAGS='-sweep-count 100' or BENCHFLAGS='-only Stress' for less.
+# Issues 8 and 18: every performance figure with its target and PASS/FAIL
+# (each benchmark runs in its own process; see internal/e2e/cmd/benchsum).
+# Takes several minutes (the sweep figure runs 1000 scenario runs, the map
+# 250, the shard figure 1200); BENCHFLAGS='-sweep-count 100' or
+# BENCHFLAGS='-only Map|Shrink|Shards' for less.
 bench:
 	$(GO) run ./internal/e2e/cmd/benchsum $(BENCHFLAGS)
 

@@ -32,6 +32,11 @@ Usage:
                                       run scenarios on real Redis through toxiproxy, check, report
   locksim check <report dir|history.jsonl>
                                       re-check a stored history (no Redis needed)
+  locksim shrink <report dir|scenario --seed N> [flags]
+                                      find the smallest fault schedule that still fails
+  locksim map <scenario> --vary path=values [--vary …] | <map file> [flags]
+                                      map the violation rate over one or two parameters
+  locksim merge <dir>... [flags]      combine the results of a suite's shards (run --shard K/N)
   locksim validate <file|dir>...      parse and validate scenario files only
   locksim list                        algorithms, workloads, faults, checkers
   locksim version
@@ -60,6 +65,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(args[1:], stdout, stderr)
+	case "shrink":
+		return cmdShrink(args[1:], stdout, stderr)
+	case "map":
+		return cmdMap(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
 	case "list":

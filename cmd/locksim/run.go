@@ -50,6 +50,9 @@ Examples:
   locksim run scenarios/ --junit out.xml                        # CI: every scenario, JUnit XML
   locksim run 'scenarios/gc-*.yaml' --parallel 2 --out /tmp/rep
   locksim run scenarios/ --json > results.jsonl
+  locksim run scenarios/ --count 20 --seed 1 --shard 2/3 --out shard-2
+                                                                # one of three machines; then
+                                                                # locksim merge shard-1 shard-2 shard-3 --out all
 
 Exit codes: 0 valid (or expectation met), 1 invalid (or not met), 2 unknown,
 254 bad usage or scenario, 255 internal or infrastructure error, 130/143
@@ -76,6 +79,8 @@ type runFlags struct {
 	reuse bool
 	// charts is suite.ChartsNotable or suite.ChartsAll (--charts).
 	charts string
+	// shard is the part of the runs this invocation does (--shard K/N).
+	shard suite.Shard
 
 	// External backend (--backend external).
 	clusterFile string
@@ -130,7 +135,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if f.seedSet {
 		opts.Seed = &f.seed
 	}
-	jobs := suite.Plan(scs, opts)
+	plan := suite.Plan(scs, opts)
+	jobs := f.shard.Of(plan)
+	if !f.shard.Whole() {
+		log.Info("shard", "shard", f.shard.String(), "runs", len(jobs), "of", len(plan))
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -161,13 +170,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		log.Info("JUnit written", "file", f.junit)
 	}
+	codes := make([]int, len(outs))
+	for i, o := range outs {
+		codes[i] = codeOf(o, int(interrupted.Load()))
+	}
+	if !f.shard.Whole() {
+		m := suite.NewManifest(f.out, f.shard, plan, len(jobs), outs, codes, int(interrupted.Load()), f.lang)
+		if err := suite.WriteManifest(f.out, m); err != nil {
+			log.Error("write the shard manifest", "err", err)
+			return exitInternal
+		}
+		log.Info("shard manifest written", "path", filepath.Join(f.out, suite.ManifestFile))
+	}
 	if c := interrupted.Load(); c != 0 {
 		log.Warn("interrupted", "runs_finished", countFinished(outs), "runs_planned", len(jobs), "exit", c)
 		return int(c)
-	}
-	codes := make([]int, len(outs))
-	for i, o := range outs {
-		codes[i] = codeOf(o, 0)
 	}
 	if len(outs) > 1 {
 		log.Info("suite report written", "path", filepath.Join(f.out, report.IndexFile))
@@ -187,7 +204,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	fs.StringVar(&f.out, "out", "reports", "report root directory")
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
-	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time; default 4 per CPU, capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)")
+	fs.IntVar(&f.parallel, "parallel", 0, fmt.Sprintf("runs at the same time; default 4 per CPU (%d here), 6 per CPU (%d) for a sweep (--count > 1, charts for notable runs only), capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)", suite.DefaultParallel(), suite.SweepParallel()))
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
 	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a cluster: block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
@@ -200,6 +217,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")
 	f.lang = report.English
 	fs.Var(&f.lang, "lang", "report language: "+report.LanguageList()+" (en English, vi Vietnamese)")
+	shard := fs.String("shard", "", "run only part K of N of the runs (e.g. 2/3): each scenario × seed is placed by a hash, so N invocations with K = 1..N do every run exactly once; needs fixed seeds (--seed or each scenario's seed) and writes "+suite.ManifestFile+" for locksim merge")
 	fs.BoolVar(&f.verbose, "v", false, "debug logging")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -216,8 +234,25 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 		}
 		f.seed, f.seedSet = n, true
 	}
-	timeScaleSet := false
-	fs.Visit(func(fl *flag.Flag) { timeScaleSet = timeScaleSet || fl.Name == "time-scale" })
+	if *shard != "" {
+		sh, err := suite.ParseShard(*shard)
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim run: --shard: %v\n", err)
+			return f, nil, exitUsage, false
+		}
+		f.shard = sh
+	}
+	timeScaleSet, parallelSet := false, false
+	fs.Visit(func(fl *flag.Flag) {
+		timeScaleSet = timeScaleSet || fl.Name == "time-scale"
+		parallelSet = parallelSet || fl.Name == "parallel"
+	})
+	if !parallelSet {
+		f.parallel = suite.DefaultParallel()
+		if f.count > 1 && suite.Charts(f.charts) != suite.ChartsAll {
+			f.parallel = suite.SweepParallel()
+		}
+	}
 	switch {
 	case len(paths) == 0:
 		fmt.Fprintln(stderr, "locksim run: no scenario given (try: locksim run scenarios/gc-pause.yaml)")
@@ -246,8 +281,12 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 // starts), somewhere for the reports to go, redis-server for local nodes.
 func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scenario, int) {
 	var err error
-	if f.parallel > 4*runtime.NumCPU() {
-		fmt.Fprintf(stderr, "warning: --parallel %d is more than 4 runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, runtime.NumCPU())
+	if limit := 4 * runtime.NumCPU(); f.parallel > limit && (f.count == 1 || f.parallel > 6*runtime.NumCPU()) {
+		per := 4
+		if f.count > 1 {
+			per = 6
+		}
+		fmt.Fprintf(stderr, "warning: --parallel %d is more than %d runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, per, runtime.NumCPU())
 	}
 	if f.backend == cluster.BackendExternal {
 		if f.external, err = externalConfig(*f); err != nil {
@@ -267,6 +306,16 @@ func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scena
 	if code != exitValid {
 		return nil, code
 	}
+	if !f.shard.Whole() && !f.seedSet {
+		// A drawn seed differs on every machine: the shards would not be
+		// parts of one plan.
+		for _, sc := range scs {
+			if sc.Seed == nil {
+				fmt.Fprintf(stderr, "locksim run: --shard %s: %s has no seed, and a drawn one would differ on every shard; give --seed N or a seed in the file\n", f.shard, sc.File)
+				return nil, exitUsage
+			}
+		}
+	}
 	// Reports must have somewhere to go before anything starts.
 	if err := checkWritable(f.out); err != nil {
 		fmt.Fprintf(stderr, "locksim run: --out %s: %v\n", f.out, err)
@@ -282,13 +331,24 @@ func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scena
 			return nil, exitUsage
 		}
 	}
-	if f.backend == cluster.BackendLocal {
-		if _, err := exec.LookPath("redis-server"); err != nil {
-			fmt.Fprintf(stderr, "locksim run: --backend local: redis-server not found on PATH (%v); install redis-server or use --backend embedded (emulated Redis)\n", err)
-			return nil, exitInternal
-		}
+	if err := needRedis(f.backend); err != nil {
+		fmt.Fprintf(stderr, "locksim run: %v\n", err)
+		return nil, exitInternal
 	}
 	return scs, exitValid
+}
+
+// needRedis says what is missing for --backend local: redis-server on
+// PATH. Another backend (or none, which falls back to embedded) needs
+// nothing.
+func needRedis(backend string) error {
+	if backend != cluster.BackendLocal {
+		return nil
+	}
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		return fmt.Errorf("--backend local: redis-server not found on PATH (%v); install redis-server or use --backend embedded (emulated Redis)", err)
+	}
+	return nil
 }
 
 func expandPaths(paths []string) ([]string, error) {

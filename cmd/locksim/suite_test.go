@@ -465,7 +465,7 @@ func TestRunsWithoutAVerdictStillShowInTheSuite(t *testing.T) {
 }
 
 func TestEverySubcommandHelpShowsExamples(t *testing.T) {
-	for _, cmd := range []string{"run", "check", "validate", "list"} {
+	for _, cmd := range []string{"run", "check", "shrink", "map", "merge", "validate", "list"} {
 		t.Run(cmd+" --help exits 0 and shows examples", func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			if code := realMain([]string{cmd, "--help"}, &stdout, &stderr); code != exitValid {

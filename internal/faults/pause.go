@@ -10,8 +10,9 @@ import (
 
 // pause is a stop-the-world pause of one client (a GC pause, SIGSTOP of the
 // worker): its job, its renewer and its timers freeze at a point of its
-// work (Kleppmann 2016, timeline 1; lock-theory S01), or, drawn by the
-// random nemesis, wherever it is at a time.
+// work (Kleppmann 2016, timeline 1; lock-theory S01), or wherever it is at
+// a time — what the random nemesis draws, and what `locksim shrink` writes
+// such a drawn step as.
 type pause struct {
 	Client   string        `yaml:"client"`
 	Duration time.Duration `yaml:"duration"`
@@ -20,10 +21,10 @@ type pause struct {
 func init() {
 	Register(Kind{
 		Name:        "pause",
-		About:       "freeze a client (job, timers, renewer) at a point: after-acquire, before-write, before-release, in-acquire, in-renew, random",
+		About:       "freeze a client (job, timers, renewer) at a point (after-acquire, before-write, before-release, in-acquire, in-renew, random) or at a time",
 		Fields:      []string{"client", "duration"},
-		Triggers:    []string{history.TriggerPoint},
-		PointHint:   "where the client freezes: " + strings.Join(pausePoints(), ", "),
+		Triggers:    []string{history.TriggerPoint, history.TriggerAt},
+		PointHint:   "where the client freezes: " + strings.Join(pausePoints(), ", ") + ` (or "at: 10s", a scenario time)`,
 		Points:      pausePoints(),
 		RandomPoint: true,
 		Nemesis:     true,

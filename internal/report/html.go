@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -165,7 +166,13 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 			pg.FixedReport = rel
 		}
 	}
-	if err := t.Execute(f, pg); err != nil {
+	// Buffered: the template writes in hundreds of small pieces.
+	w := bufio.NewWriterSize(f, 64<<10)
+	if err := t.Execute(w, pg); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
 		f.Close()
 		return err
 	}

@@ -213,10 +213,18 @@ func (p *parser) trigger(kind faults.Kind, d *faultDecoder) faults.When {
 		}
 	}
 	if len(forms) > 1 {
-		if len(kind.Triggers) == 3 {
-			p.errorf(m, path, "give one of at (a scenario time), when (a client event) or point (a point of the client's work), not several")
+		words := map[string]string{history.TriggerAt: "at (a scenario time)", history.TriggerEvent: "when (a client event)",
+			history.TriggerPoint: "point (a point of the client's work)"}
+		var accepted []string
+		for _, t := range []string{history.TriggerAt, history.TriggerEvent, history.TriggerPoint} {
+			if kind.Accepts(t) {
+				accepted = append(accepted, words[t])
+			}
+		}
+		if len(accepted) == 2 {
+			p.errorf(m, path, "give either %s or %s, not both", accepted[0], accepted[1])
 		} else {
-			p.errorf(m, path, "give either at (a scenario time) or when (a client event), not both")
+			p.errorf(m, path, "give one of %s or %s, not several", strings.Join(accepted[:len(accepted)-1], ", "), accepted[len(accepted)-1])
 		}
 	}
 	w := faults.When{Kind: kind.Triggers[0]}

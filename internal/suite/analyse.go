@@ -2,7 +2,10 @@ package suite
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
@@ -70,4 +73,35 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 		FixedBy: fb, Reproduce: o.Reproduce, Version: o.Version, Porcupine: pv, Lang: o.Lang,
 		Aborted: o.Aborted, Cut: o.Cut,
 	}, nil
+}
+
+// Redraw rewrites the stored report in dir from its history.jsonl with
+// every chart, keeping what its results.json says of the run (the
+// reproduce command, its wall time, an interruption): what `locksim check`
+// does, for the few runs of a shrink or a map that their pages link. sc is
+// the run's scenario.
+func Redraw(ctx context.Context, dir string, sc scenario.Scenario, lang report.Lang, version string) (report.Results, error) {
+	h, err := history.ReadFile(filepath.Join(dir, "history.jsonl"))
+	if err != nil {
+		return report.Results{}, fmt.Errorf("redraw %s: %w", dir, err)
+	}
+	var old report.Results
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &old)
+	}
+	if err != nil {
+		return report.Results{}, fmt.Errorf("redraw %s: results.json: %w", dir, err)
+	}
+	in, err := Analyse(ctx, sc, h, AnalyseOptions{Reproduce: old.Reproduce, Aborted: old.Aborted, Cut: h.Cut,
+		Lang: lang, Version: version, FixedBy: old.FixedBy})
+	if err != nil {
+		return report.Results{}, fmt.Errorf("redraw %s: %w", dir, err)
+	}
+	in.WallSeconds = old.WallSeconds
+	r, err := report.Write(dir, in)
+	if err != nil {
+		return r, fmt.Errorf("redraw %s: %w", dir, err)
+	}
+	return r, nil
 }

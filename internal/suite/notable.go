@@ -21,11 +21,22 @@ type notable struct {
 
 func newNotable(jobs []Job) *notable {
 	n := &notable{runs: map[string]int{}, first: map[string]int64{}}
+	planned := map[string]bool{}
 	for _, j := range jobs {
-		if n.runs[j.Scenario.File] == 0 {
-			n.first[j.Scenario.File] = j.Seed
+		f := j.Scenario.File
+		if j.planned > 0 {
+			// Plan knows the whole suite, of which jobs may be one shard.
+			planned[f] = true
+			n.runs[f], n.first[f] = j.planned, j.firstSeed
+			continue
 		}
-		n.runs[j.Scenario.File]++
+		if planned[f] {
+			continue
+		}
+		if n.runs[f] == 0 {
+			n.first[f] = j.Seed
+		}
+		n.runs[f]++
 	}
 	return n
 }

@@ -17,8 +17,9 @@ import (
 
 // runJob runs one job on the worker's cluster env (started or reused as
 // the scenario needs); its first log line has the seed and the reproduce
-// command.
-func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable) Outcome {
+// command. A run that got a history returns finish, which saves, checks
+// and reports it without the cluster; otherwise the outcome is final.
+func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable) (Outcome, func() Outcome) {
 	log := o.log().With("scenario", j.Scenario.Name, "seed", j.Seed)
 	repro := o.reproduce(j.Scenario, j.Seed)
 	// First line of every run: the seed and how to repeat it.
@@ -27,14 +28,14 @@ func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable
 	if err != nil {
 		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil}
 		log.Error("run failed; no verdict", "err", out.Err)
-		return out
+		return out, nil
 	}
-	out := runOne(ctx, j, o, notes, cl, repro, log)
-	if out.Results == nil {
+	out, finish := runOne(ctx, j, o, notes, cl, repro, log)
+	if finish == nil && out.Results == nil {
 		// Never carry a cluster that may be broken into the next run.
 		env.close()
 	}
-	return out
+	return out, finish
 }
 
 // reusable is one worker's cluster, kept between its consecutive runs
@@ -78,7 +79,9 @@ func runnerOptions(o Options, seed int64, cl *cluster.Cluster, log *slog.Logger)
 // before the run starts, with history.jsonl open in it. An infrastructure
 // error gives no verdict (and no directory when nothing was saved); an
 // interrupted run keeps its partial history and a report marked aborted.
-func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.Cluster, repro string, log *slog.Logger) Outcome {
+// Once the run has its history, finish does the rest: save it whole,
+// check it, write the report.
+func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.Cluster, repro string, log *slog.Logger) (Outcome, func() Outcome) {
 	sc, seed := j.Scenario, j.Seed
 	out := Outcome{Job: j, Reproduce: repro}
 	fail := func(what string, err error) Outcome {
@@ -86,14 +89,14 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		out.Err = fmt.Sprintf("%s: %v", what, err)
 		return out
 	}
-	dir, err := newRunDir(o.out(), sc.Name, seed)
+	dir, err := newRunDir(j.out(o), sc.Name, seed)
 	if err != nil {
-		return fail("report directory", err)
+		return fail("report directory", err), nil
 	}
 	histPath := filepath.Join(dir, "history.jsonl")
 	hist, err := os.Create(histPath)
 	if err != nil {
-		return fail("open history", err)
+		return fail("open history", err), nil
 	}
 	ro := runnerOptions(o, seed, cl, log)
 	// The history streams into the report directory while the run goes: a
@@ -115,35 +118,44 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 			} else {
 				log.Error("run failed; no verdict", "err", runErr)
 			}
-			return out
+			return out, nil
 		}
 		out.Aborted = true
 		log.Warn("run interrupted; saving the partial history", "ops", len(res.History.Ops))
 	}
-	if res.History.Header.Backend == "embedded" {
-		log.Warn("redis-server not used: embedded backend (emulated Redis, miniredis); install redis-server for the real thing")
+	finish := func() Outcome {
+		if res.History.Header.Backend == "embedded" {
+			log.Warn("redis-server not used: embedded backend (emulated Redis, miniredis); install redis-server for the real thing")
+		}
+		// Save before checking (Jepsen): the history survives a checker
+		// crash. The whole history replaces what was streamed.
+		if err := history.WriteFile(histPath, res.History); err != nil {
+			return fail("save history", err)
+		}
+		// An aborted run is still checked: its violations are real, but a
+		// clean partial history proves nothing (Analyse makes it unknown).
+		in, err := Analyse(context.WithoutCancel(ctx), sc, res.History, AnalyseOptions{
+			Reproduce: repro, Aborted: out.Aborted, Lang: o.Lang, Version: o.Version})
+		if err != nil {
+			return fail("check", err)
+		}
+		in.WallSeconds = res.Wall.Seconds()
+		switch o.Charts {
+		case ChartsAll:
+		case ChartsNone:
+			in.SkipCharts = true
+		default:
+			in.SkipCharts = !notes.charts(sc, seed, in)
+		}
+		r, err := report.Write(dir, in)
+		if err != nil {
+			return fail("write report", err)
+		}
+		out.Results = &r
+		log.Info("report written", "verdict", r.Verdict, "path", filepath.Join(dir, report.IndexFile))
+		return out
 	}
-	// Save before checking (Jepsen): the history survives a checker crash.
-	// The whole history replaces what was streamed.
-	if err := history.WriteFile(histPath, res.History); err != nil {
-		return fail("save history", err)
-	}
-	// An aborted run is still checked: its violations are real, but a clean
-	// partial history proves nothing (Analyse makes it unknown).
-	in, err := Analyse(context.WithoutCancel(ctx), sc, res.History, AnalyseOptions{
-		Reproduce: repro, Aborted: out.Aborted, Lang: o.Lang, Version: o.Version})
-	if err != nil {
-		return fail("check", err)
-	}
-	in.WallSeconds = res.Wall.Seconds()
-	in.SkipCharts = o.Charts != ChartsAll && !notes.charts(sc, seed, in)
-	r, err := report.Write(dir, in)
-	if err != nil {
-		return fail("write report", err)
-	}
-	out.Results = &r
-	log.Info("report written", "verdict", r.Verdict, "path", filepath.Join(dir, report.IndexFile))
-	return out
+	return out, finish
 }
 
 // removeIfNothingSaved removes a run's report directory when its history

@@ -23,9 +23,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -45,6 +43,9 @@ const (
 	ChartsNotable Charts = "notable"
 	// ChartsAll draws them for every run.
 	ChartsAll Charts = "all"
+	// ChartsNone draws them for no run (shrink candidates, map cells:
+	// their callers redraw the few reports they link; see Redraw).
+	ChartsNone Charts = "none"
 )
 
 // Options configure a suite. The zero value runs each scenario once, one
@@ -111,11 +112,34 @@ func (o Options) reproduce(sc scenario.Scenario, seed int64) string {
 // charts is most of its CPU.
 func DefaultParallel() int { return min(4*runtime.NumCPU(), 32) }
 
+// SweepParallel is six runs per CPU, at most 32: the default of a sweep
+// (--count > 1), a map and a shrink, whose runs draw no charts but for a
+// few notable ones (drawing them is most of a short run's CPU, and what
+// four per CPU leaves room for). A short one-node run then costs about
+// 30 ms of CPU for 300 ms of wall time.
+func SweepParallel() int { return min(6*runtime.NumCPU(), 32) }
+
 // Job is one run to do: a scenario with one seed.
 type Job struct {
 	N        int // position in the suite, 0-based
 	Scenario scenario.Scenario
 	Seed     int64
+	// Out, when set, is this run's report root instead of Options.Out
+	// (a map's cells each have their own).
+	Out string
+
+	// planned and firstSeed are, when Plan made the job, how many runs of
+	// its scenario file the whole plan has and the first one's seed: which
+	// runs are notable does not change when only a shard of the plan runs.
+	planned   int
+	firstSeed int64
+}
+
+func (j Job) out(o Options) string {
+	if j.Out != "" {
+		return j.Out
+	}
+	return o.out()
 }
 
 // Outcome is a finished, failed or aborted run.
@@ -180,7 +204,7 @@ func Plan(scs []scenario.Scenario, o Options) []Job {
 			o.log().Info("seed drawn", "scenario", sc.Name, "seed", base)
 		}
 		for i := 0; i < o.count(); i++ {
-			jobs = append(jobs, Job{N: len(jobs), Scenario: sc, Seed: base + int64(i)})
+			jobs = append(jobs, Job{N: len(jobs), Scenario: sc, Seed: base + int64(i), planned: o.count(), firstSeed: base})
 		}
 	}
 	return jobs
@@ -193,46 +217,9 @@ func Plan(scs []scenario.Scenario, o Options) []Job {
 // suite's, else the newest one in Out in the same language), and a suite
 // of more than one run writes <Out>/index.html.
 func Run(ctx context.Context, jobs []Job, o Options) []Outcome {
-	if len(jobs) > 1 {
-		// Runs still racing their scenario time keep half the CPUs while
-		// others draw their charts.
-		report.LimitDrawing(runtime.NumCPU() / 2)
-	}
-	notes := newNotable(jobs)
-	next := make(chan Job)
-	results := make(chan Outcome)
-	var wg sync.WaitGroup
-	for w := 0; w < min(max(o.Parallel, 1), len(jobs)); w++ {
-		wg.Go(func() {
-			var env reusable
-			defer env.close()
-			for j := range next {
-				results <- runJob(ctx, j, o, notes, &env)
-			}
-		})
-	}
-	go func() {
-		defer close(next)
-		for _, j := range jobs {
-			if ctx.Err() != nil {
-				return
-			}
-			select {
-			case next <- j:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	var outs []Outcome
-	for out := range results {
-		if o.Done != nil {
-			o.Done(out)
-		}
-		outs = append(outs, out)
-	}
-	sort.Slice(outs, func(a, b int) bool { return outs[a].N < outs[b].N })
+	p := NewPool(o)
+	defer p.Close()
+	outs := p.Run(ctx, jobs)
 	linkFixed(outs, o)
 	if len(outs) > 1 {
 		runs := make([]report.Results, 0, len(outs))

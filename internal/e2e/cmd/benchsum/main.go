@@ -1,12 +1,12 @@
-// Command benchsum runs locksim's issue-8 benchmarks and prints every
-// figure as "figure / measured / target / PASS|FAIL" (`make bench`).
+// Command benchsum runs locksim's benchmarks (issues 8 and 18) and prints
+// every figure as "figure / measured / target / PASS|FAIL" (`make bench`).
 //
 // It builds the test binaries of internal/checker and internal/e2e, runs
 // each benchmark in its own process (so that the process's peak RSS is the
 // memory figure) and exits 1 when a figure misses its target. Benchmarks
 // never fail because something is slow; only this summary judges.
 //
-//	go run ./internal/e2e/cmd/benchsum [-sweep-count 1000] [-only regexp]
+//	go run ./internal/e2e/cmd/benchsum [-sweep-count 1000] [-shard-count 300] [-only regexp]
 package main
 
 import (
@@ -44,6 +44,7 @@ type figure struct {
 
 func main() {
 	sweepCount := flag.Int("sweep-count", 1000, "runs of the sweep figure (issue: 1000)")
+	shardCount := flag.Int("shard-count", 600, "runs of the shard figure (each done twice: whole, then in three shards)")
 	only := flag.String("only", "", "run only benchmarks whose name matches this regexp")
 	flag.Parse()
 
@@ -58,6 +59,7 @@ func main() {
 	defer os.RemoveAll(tmp)
 
 	sweep := fmt.Sprintf("LOCKSIM_SWEEP_COUNT=%d", *sweepCount)
+	shards := fmt.Sprintf("LOCKSIM_SHARD_COUNT=%d", *shardCount)
 	benches := []bench{
 		{"./internal/e2e", "BenchmarkGCPauseEndToEnd", 3, nil},
 		{"./internal/e2e", "BenchmarkFailoverEndToEnd", 3, nil},
@@ -68,6 +70,9 @@ func main() {
 		{"./internal/e2e", "BenchmarkCheckCommand100k", 1, nil},
 		{"./internal/e2e", "BenchmarkSweep", 1, []string{sweep}},
 		{"./internal/e2e", "BenchmarkReportWrite100k", 2, nil},
+		{"./internal/e2e", "BenchmarkMap", 1, nil},
+		{"./internal/e2e", "BenchmarkShrink", 1, nil},
+		{"./internal/e2e", "BenchmarkShards", 1, []string{shards}},
 	}
 	cmd := func(b bench) string {
 		env := strings.Join(b.env, " ")
@@ -94,10 +99,16 @@ func main() {
 		{name: "  peak RSS (incl. generating the history)", bench: "BenchmarkLinearizable100k", metric: "maxrss-MiB", target: 1024, atMost: true, unit: "MiB"},
 		{name: "`locksim check` of a 100,000-op history prints progress", bench: "BenchmarkCheckCommand100k", metric: "progress-lines", target: 1, unit: "lines"},
 		{name: "`locksim check`, 100,000-op history, check + report (wall)", bench: "BenchmarkCheckCommand100k", metric: "wall-s", unit: "s", info: true},
-		{name: fmt.Sprintf("sweep --count %d of fencing-random-nemesis.yaml, one node (wall)", *sweepCount), bench: "BenchmarkSweep", metric: "wall-s", target: 60 * float64(*sweepCount) / 1000, atMost: true, unit: "s"},
+		{name: fmt.Sprintf("sweep --count %d of fencing-random-nemesis.yaml, one node (wall)", *sweepCount), bench: "BenchmarkSweep", metric: "wall-s", target: 30 * float64(*sweepCount) / 1000, atMost: true, unit: "s"},
 		{name: "  sweep runs with expected verdict", bench: "BenchmarkSweep", metric: "met-fraction", target: 1, unit: ""},
 		{name: "report for a 100,000-op history (write)", bench: "BenchmarkReportWrite100k", metric: "s/op", target: 3, atMost: true, unit: "s"},
 		{name: "  history.html size", bench: "BenchmarkReportWrite100k", metric: "history-html-MB", target: 20, atMost: true, unit: "MB"},
+		{name: "map of gc-pause, 5 × 5 cells × 10 seeds = 250 runs (wall)", bench: "BenchmarkMap", metric: "wall-s", target: 45, atMost: true, unit: "s"},
+		{name: "  cells on the side of pause + work = TTL the map promises", bench: "BenchmarkMap", metric: "shape-fraction", target: 1, unit: ""},
+		{name: "shrink a failing 10-fault random schedule, fence off, k = 5 (wall)", bench: "BenchmarkShrink", metric: "wall-s", target: 60, atMost: true, unit: "s"},
+		{name: "  faults left in the minimal schedule", bench: "BenchmarkShrink", metric: "minimal-faults", target: 2, atMost: true, unit: ""},
+		{name: fmt.Sprintf("--shard 1/3, 2/3, 3/3 one after another + merge / one run, --count %d", *shardCount), bench: "BenchmarkShards", metric: "sharded/whole", target: 1.15, atMost: true, unit: "x"},
+		{name: "  merge gives the unsharded verdicts, rates and exit code", bench: "BenchmarkShards", metric: "same-results", target: 1, unit: ""},
 	}
 
 	re := regexp.MustCompile(".")

@@ -1,0 +1,115 @@
+package suite
+
+import (
+	"context"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/locksim/locksim/internal/report"
+)
+
+// Pool is a set of Options.Parallel workers, each keeping its cluster
+// (Options.Reuse) from one run to the next, across calls of Pool.Run: a
+// shrink's candidates and a map's cells run on the same nodes as a
+// sweep's seeds do. Close stops every node.
+//
+// A worker is busy only while its run uses the cluster: the run's
+// history is saved, checked and its report written off the worker (at
+// most one per CPU at a time), while the worker already runs its next job.
+type Pool struct {
+	o    Options
+	envs chan *reusable // idle workers' clusters
+	// finishing bounds the runs being checked and reported at once.
+	finishing chan struct{}
+	mu        sync.Mutex
+	closed    bool
+}
+
+// NewPool makes a pool of Options.Parallel (at least one) workers; no node
+// starts before a run needs it.
+func NewPool(o Options) *Pool {
+	n := max(o.Parallel, 1)
+	p := &Pool{o: o, envs: make(chan *reusable, n), finishing: make(chan struct{}, max(1, runtime.NumCPU()))}
+	for range n {
+		p.envs <- &reusable{}
+	}
+	return p
+}
+
+// Run runs the jobs on the pool's workers and returns their outcomes in
+// job order (by Job.N); Options.Done is called as each finishes. Jobs not
+// started before ctx is cancelled are left out. Unlike the package's Run
+// it writes no suite page and links no fixed scenario.
+func (p *Pool) Run(ctx context.Context, jobs []Job) []Outcome { return p.RunEach(ctx, jobs, p.o.Done) }
+
+// RunEach is Run with done called as each run finishes instead of
+// Options.Done (one call at a time; nil for none).
+func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Outcome {
+	o := p.o
+	if len(jobs) > 1 {
+		// Runs still racing their scenario time keep half the CPUs while
+		// others draw their charts.
+		report.LimitDrawing(runtime.NumCPU() / 2)
+	}
+	notes := newNotable(jobs)
+	next := make(chan Job)
+	results := make(chan Outcome)
+	var workers, finishers sync.WaitGroup
+	for w := 0; w < min(cap(p.envs), len(jobs)); w++ {
+		workers.Go(func() {
+			env := <-p.envs
+			defer func() { p.envs <- env }()
+			for j := range next {
+				out, finish := runJob(ctx, j, o, notes, env)
+				if finish == nil {
+					results <- out
+					continue
+				}
+				p.finishing <- struct{}{}
+				finishers.Go(func() {
+					defer func() { <-p.finishing }()
+					results <- finish()
+				})
+			}
+		})
+	}
+	go func() {
+		defer close(next)
+		for _, j := range jobs {
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case next <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { workers.Wait(); finishers.Wait(); close(results) }()
+	var outs []Outcome
+	for out := range results {
+		if done != nil {
+			done(out)
+		}
+		outs = append(outs, out)
+	}
+	sort.Slice(outs, func(a, b int) bool { return outs[a].N < outs[b].N })
+	return outs
+}
+
+// Close stops every worker's nodes. The pool must not be running.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.closed = true
+	for range cap(p.envs) {
+		env := <-p.envs
+		env.close()
+		p.envs <- env
+	}
+}

@@ -1,0 +1,286 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/clients/clientstest"
+	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+func TestAShardIsReadAsKOfN(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Shard
+		wantErr string
+	}{
+		{"1/3", Shard{1, 3}, ""},
+		{"3/3", Shard{3, 3}, ""},
+		{" 2 / 5 ", Shard{2, 5}, ""},
+		{"0/3", Shard{}, "K must be between 1 and N"},
+		{"4/3", Shard{}, "K must be between 1 and N"},
+		{"1/0", Shard{}, "N must be between 1 and"},
+		{"2", Shard{}, "want K/N"},
+		{"a/b", Shard{}, "want K/N"},
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%q is shard %v", tt.in, tt.want)
+		if tt.wantErr != "" {
+			name = fmt.Sprintf("%q is refused", tt.in)
+		}
+		t.Run(name, func(t *testing.T) {
+			got, err := ParseShard(tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("got %v, %v", got, err)
+			}
+		})
+	}
+}
+
+// sweepPlan is three scenarios × 40 seeds.
+func sweepPlan() []Job {
+	var scs []scenario.Scenario
+	for _, n := range []string{"gc-pause", "slow-job", "fencing-random-nemesis"} {
+		seed := int64(len(n))
+		scs = append(scs, scenario.Scenario{Name: n, File: n + ".yaml", Seed: &seed, Expect: scenario.Expectation{Verdict: "valid"}})
+	}
+	return Plan(scs, Options{Count: 40})
+}
+
+func TestEveryRunLandsInExactlyOneShardWhateverN(t *testing.T) {
+	plan := sweepPlan()
+	for _, n := range []int{1, 2, 3, 7, 16} {
+		t.Run(fmt.Sprintf("with %d shards", n), func(t *testing.T) {
+			count := map[int]int{}
+			for k := 1; k <= n; k++ {
+				for _, j := range (Shard{K: k, N: n}).Of(plan) {
+					count[j.N]++
+				}
+			}
+			for _, j := range plan {
+				if count[j.N] != 1 {
+					t.Errorf("%s seed %d is in %d shards", j.Scenario.Name, j.Seed, count[j.N])
+				}
+			}
+		})
+	}
+	t.Run("a run's shard depends on its scenario and seed, not on the rest of the plan", func(t *testing.T) {
+		alone := Plan([]scenario.Scenario{plan[len(plan)-1].Scenario}, Options{Count: 40})
+		for k := 1; k <= 3; k++ {
+			s := Shard{K: k, N: 3}
+			for _, j := range alone {
+				if want := s.Has(j); want != s.Has(plan[80+j.N]) {
+					t.Errorf("%s seed %d moved shard when the plan changed", j.Scenario.Name, j.Seed)
+				}
+			}
+		}
+	})
+	t.Run("three shards of 120 runs are about even", func(t *testing.T) {
+		for k := 1; k <= 3; k++ {
+			if n := len((Shard{K: k, N: 3}).Of(plan)); n < 25 || n > 55 {
+				t.Errorf("shard %d/3 has %d of 120 runs", k, n)
+			}
+		}
+	})
+}
+
+func TestAShardsRunsKeepTheirPlaceAndNotabilityInTheWholePlan(t *testing.T) {
+	plan := sweepPlan()
+	whole := newNotable(plan)
+	valid := report.Input{Verdict: checker.Valid}
+	for k := 1; k <= 3; k++ {
+		s := Shard{K: k, N: 3}
+		jobs := s.Of(plan)
+		part := newNotable(jobs)
+		t.Run(fmt.Sprintf("shard %s judges every run as the whole plan does", s), func(t *testing.T) {
+			for _, j := range jobs {
+				if plan[j.N].Seed != j.Seed || plan[j.N].Scenario.Name != j.Scenario.Name {
+					t.Fatalf("job N=%d is %s seed %d in the shard, %s seed %d in the plan", j.N, j.Scenario.Name, j.Seed, plan[j.N].Scenario.Name, plan[j.N].Seed)
+				}
+				if got, want := part.charts(j.Scenario, j.Seed, valid), whole.charts(j.Scenario, j.Seed, valid); got != want {
+					t.Errorf("%s seed %d: charts %v in the shard, %v in the whole plan", j.Scenario.Name, j.Seed, got, want)
+				}
+			}
+		})
+	}
+}
+
+// writeRun writes a run's results.json under root/<rel>.
+func writeRun(t *testing.T, root, rel string, r report.Results) {
+	t.Helper()
+	dir := filepath.Join(root, rel)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.ReportDir = "/somewhere/else/" + rel // as the shard's machine wrote it
+	b, _ := json.Marshal(r)
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeShards runs nothing: it writes the manifests and results of the
+// shards of plan as `locksim run --shard` would, invalid for odd seeds.
+func writeShards(t *testing.T, root string, plan []Job, n int, skip int) []string {
+	t.Helper()
+	var dirs []string
+	for k := 1; k <= n; k++ {
+		if k == skip {
+			continue
+		}
+		s := Shard{K: k, N: n}
+		out := filepath.Join(root, "artifacts", fmt.Sprintf("shard-%d", k), "reports")
+		jobs := s.Of(plan)
+		var outs []Outcome
+		var codes []int
+		for _, j := range jobs {
+			v := checker.Valid
+			if j.Seed%2 == 1 {
+				v = checker.Invalid
+			}
+			rel := fmt.Sprintf("%s/run-seed%d", j.Scenario.Name, j.Seed)
+			r := report.Results{Scenario: j.Scenario.Name, File: j.Scenario.File, Seed: j.Seed, Verdict: v}
+			writeRun(t, out, rel, r)
+			r.ReportDir = filepath.Join(out, rel)
+			outs = append(outs, Outcome{Job: j, Results: &r})
+			codes = append(codes, 0)
+		}
+		if err := WriteManifest(out, NewManifest(out, s, plan, len(jobs), outs, codes, 0, report.English)); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, filepath.Join(root, "artifacts", fmt.Sprintf("shard-%d", k)))
+	}
+	return dirs
+}
+
+func TestMergeCombinesShardsIntoThePlansOrder(t *testing.T) {
+	plan := sweepPlan()
+	root := t.TempDir()
+	dirs := writeShards(t, root, plan, 3, 0)
+	m, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("every run of the plan is there once, in plan order", func(t *testing.T) {
+		if len(m.Outcomes) != len(plan) {
+			t.Fatalf("%d runs, want %d", len(m.Outcomes), len(plan))
+		}
+		for i, o := range m.Outcomes {
+			if o.N != i || o.Seed != plan[i].Seed || o.Scenario.Name != plan[i].Scenario.Name {
+				t.Fatalf("run %d is %s seed %d (N %d), want %s seed %d", i, o.Scenario.Name, o.Seed, o.N, plan[i].Scenario.Name, plan[i].Seed)
+			}
+		}
+	})
+	t.Run("each report is found where it lies now, not where its shard wrote it", func(t *testing.T) {
+		for _, o := range m.Outcomes {
+			if _, err := os.Stat(filepath.Join(o.Results.ReportDir, "results.json")); err != nil {
+				t.Fatalf("%s seed %d: %v", o.Scenario.Name, o.Seed, err)
+			}
+		}
+	})
+	t.Run("the sweep rates are those of the whole plan", func(t *testing.T) {
+		for _, l := range SweepLines(m.Outcomes) {
+			if !strings.Contains(l, "20/40 runs invalid") {
+				t.Errorf("rate line %q, want 20 of 40 invalid", l)
+			}
+		}
+	})
+	t.Run("the shards found are named", func(t *testing.T) {
+		if strings.Join(m.Shards, " ") != "1/3 2/3 3/3" || m.Loose != 0 {
+			t.Errorf("shards %v, loose %d", m.Shards, m.Loose)
+		}
+	})
+}
+
+func TestMergeRefusesShardsThatAreNotOneWholePlan(t *testing.T) {
+	plan := sweepPlan()
+	t.Run("a missing shard is named", func(t *testing.T) {
+		_, err := Merge(writeShards(t, t.TempDir(), plan, 3, 2))
+		if err == nil || !strings.Contains(err.Error(), "shard 2/3 is missing") {
+			t.Errorf("err %v", err)
+		}
+	})
+	t.Run("the same shard twice is refused", func(t *testing.T) {
+		dirs := writeShards(t, t.TempDir(), plan, 3, 0)
+		_, err := Merge(append(dirs, dirs[0]))
+		if err == nil || !strings.Contains(err.Error(), "shard 1/3 twice") {
+			t.Errorf("err %v", err)
+		}
+	})
+	t.Run("a shard of another plan is refused", func(t *testing.T) {
+		root := t.TempDir()
+		dirs := writeShards(t, filepath.Join(root, "a"), plan, 3, 3)
+		other := writeShards(t, filepath.Join(root, "b"), plan[:60], 3, 0)
+		_, err := Merge(append(dirs, other[2]))
+		if err == nil || !strings.Contains(err.Error(), "of another suite") {
+			t.Errorf("err %v", err)
+		}
+	})
+	t.Run("a directory that does not exist is refused", func(t *testing.T) {
+		if _, err := Merge([]string{filepath.Join(t.TempDir(), "nope")}); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+func TestMergeTakesRunsOutsideAnyShardByTheirOwnResults(t *testing.T) {
+	root := t.TempDir()
+	for _, seed := range []int64{3, 1, 2} {
+		writeRun(t, root, fmt.Sprintf("gc-pause/seed%d", seed), report.Results{Scenario: "gc-pause", File: "gc-pause.yaml", Seed: seed, Verdict: checker.Invalid})
+	}
+	m, err := Merge([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Loose != 3 || len(m.Outcomes) != 3 || m.Outcomes[0].Seed != 1 || m.Outcomes[2].Seed != 3 {
+		t.Errorf("loose %d, outcomes %+v", m.Loose, m.Outcomes)
+	}
+}
+
+func TestAPoolKeepsItsNodesFromOneCallToTheNext(t *testing.T) {
+	backend := clientstest.Backend(t)
+	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "control-positive.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Reuse: true, Charts: ChartsNone}
+	p := NewPool(opts)
+	defer p.Close()
+	first := p.Run(context.Background(), Plan([]scenario.Scenario{sc}, opts))
+	env := <-p.envs
+	cl := env.cl
+	p.envs <- env
+	second := p.Run(context.Background(), Plan([]scenario.Scenario{sc}, opts))
+	env = <-p.envs
+	p.envs <- env
+	t.Run("both calls ran their scenario to a verdict", func(t *testing.T) {
+		for _, outs := range [][]Outcome{first, second} {
+			if len(outs) != 1 || outs[0].Results == nil || outs[0].Results.Verdict != checker.Valid {
+				t.Fatalf("outcomes %+v", outs)
+			}
+		}
+	})
+	t.Run("the second call ran on the first call's cluster", func(t *testing.T) {
+		if cl == nil || env.cl != cl {
+			t.Errorf("cluster %p after the first call, %p after the second", cl, env.cl)
+		}
+	})
+	t.Run("no charts are drawn with ChartsNone", func(t *testing.T) {
+		if _, err := os.Stat(filepath.Join(second[0].Results.ReportDir, report.TimelineFile)); err == nil {
+			t.Error("timeline.png drawn")
+		}
+	})
+}
