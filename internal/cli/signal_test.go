@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func locksimBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "locksim")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/locksim").CombinedOutput()
 		if err != nil {
 			binErr = err
 			t.Logf("go build: %s", out)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,8 +12,10 @@ import (
 	"github.com/locksim/locksim/internal/cluster"
 )
 
-// exitNow ends the process at once (second interrupt); a variable for tests.
-var exitNow = os.Exit
+// exitNow makes Main return at once with the code (second interrupt); Main
+// sets it, tests replace it. Nil outside Main: the interrupt then only
+// kills the nodes.
+var exitNow func(code int)
 
 // sameInterrupt is how long after the first signal another one still
 // counts as the same interrupt. `timeout -s INT 3 locksim run …` sends two
@@ -55,7 +57,9 @@ func handleSignals(cancel context.CancelFunc, log *slog.Logger) (code *atomic.In
 				if err := cluster.KillAll(); err != nil {
 					log.Error("kill nodes", "err", err)
 				}
-				exitNow(int(code.Load()))
+				if exitNow != nil {
+					exitNow(int(code.Load()))
+				}
 				return
 			}
 		}
