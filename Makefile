@@ -2,9 +2,9 @@
 # CI runs.
 GO ?= go
 
-.PHONY: test vet unit scenarios bench build clean
+.PHONY: test vet unit examples scenarios bench build clean
 
-test: vet unit scenarios
+test: vet unit examples scenarios
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
@@ -12,6 +12,12 @@ vet:
 
 unit:
 	$(GO) test -count=1 ./...
+
+# The module under examples/ uses only the public API (lock, locksimtest,
+# locksim.Main), as a lock library's own repository would: its adapter's
+# conformance test, a scenario and the catalogue, and its own binary.
+examples:
+	cd examples && $(GO) vet ./... && $(GO) test -count=1 ./... && $(GO) build -o /dev/null ./cmd/mylocksim
 
 # Every shipped scenario must meet its `expect` (exit 0).
 scenarios: build
