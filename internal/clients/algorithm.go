@@ -42,6 +42,7 @@ func init() {
 		semaphoreAlgorithm, fairSemaphoreAlgorithm,
 		atomicLuaAlgorithm, idempotencyKeyAlgorithm,
 		noLockAlgorithm, controlMutexAlgorithm,
+		processAlgorithm,
 	} {
 		Register(a)
 	}
