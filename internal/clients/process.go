@@ -242,7 +242,7 @@ func startProcessWith(c Config, probe bool, prep func(*fakeTime)) (*procLock, er
 	}()
 
 	req := procRequest{Type: "hello", Protocol: ProtocolVersion, Client: c.Client, TTLMS: ms(c.TTL),
-		TimeoutMS: ms(p.timeout()), Seed: c.Seed, Probe: probe, Options: po.Options}
+		TimeoutMS: ms(p.commandTimeout()), Seed: c.Seed, Probe: probe, Options: po.Options}
 	for _, n := range c.Nodes {
 		req.Nodes = append(req.Nodes, procNode{Name: n.Name, Addr: n.Addr, ConnName: n.ConnName})
 	}
@@ -448,13 +448,20 @@ func (p *procLock) send(r procRequest) error {
 	return err
 }
 
-// timeout bounds one reply: the process block's timeout, else the
-// command timeout, else the default of the TTL.
+// timeout bounds one reply: the process block's timeout; by default room
+// for one command per node and an unlock of every node after a failed
+// attempt, each bounded by the per-command timeout the process is told
+// (timeout_ms), and one more.
 func (p *procLock) timeout() time.Duration {
-	switch {
-	case p.cfg.Process.Timeout > 0:
+	if p.cfg.Process.Timeout > 0 {
 		return p.cfg.Process.Timeout
-	case p.cfg.CommandTimeout > 0:
+	}
+	return p.commandTimeout() * time.Duration(2*max(len(p.cfg.Nodes), 1)+1)
+}
+
+// commandTimeout is the per-command timeout the process is told.
+func (p *procLock) commandTimeout() time.Duration {
+	if p.cfg.CommandTimeout > 0 {
 		return p.cfg.CommandTimeout
 	}
 	return lock.DefaultCommandTimeout(p.cfg.TTL)
@@ -490,8 +497,14 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 		}
 		return procReply{}, fmt.Errorf("%s outcome unknown: writing the request: %w", r.Type, err)
 	}
+	// The reply timeout starts once the in-flight point is passed: a pause
+	// there (which stops the process) is not the process's slowness, and
+	// the operation's own deadline no longer cuts the wait short, so a
+	// reply that waited in the pipe through the pause is still read.
+	done := ctx.Done()
 	if inFlight != nil {
 		inFlight()
+		done = nil
 	}
 	t := time.NewTimer(p.timeout())
 	defer t.Stop()
@@ -504,7 +517,7 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 	case <-t.C:
 		forget()
 		return procReply{}, fmt.Errorf("%s outcome unknown: no reply within %v", r.Type, p.timeout())
-	case <-ctx.Done():
+	case <-done:
 		forget()
 		return procReply{}, fmt.Errorf("%s outcome unknown: %w", r.Type, ctx.Err())
 	}
