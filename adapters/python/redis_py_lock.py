@@ -21,7 +21,8 @@ How the answers are sorted:
     is safe against deleting another holder's lock, like locksim's `safe`.
   - extend: Lock.extend(ttl, replace_ttl=True): ok; LockNotOwnedError ->
     not-held.
-  - valid: Lock.owned() (GET and compare with our token).
+  - valid: Lock.owned() (GET and compare with our token); options
+    {valid: false} leaves it out, as a caller that never asks.
 """
 
 import json
@@ -55,8 +56,10 @@ class Adapter:
                 host=host, port=int(port), client_name=node.get("conn_name") or None,
                 socket_timeout=timeout, socket_connect_timeout=timeout,
                 retry_on_timeout=False)
-        return {"name": "redis-py %s Lock" % redis.__version__,
-                "ops": ["acquire", "release", "extend", "valid"]}
+        ops = ["acquire", "release", "extend", "valid"]
+        if (msg.get("options") or {}).get("valid") is False:
+            ops.remove("valid")  # run as a caller that never asks owned()
+        return {"name": "redis-py %s Lock" % redis.__version__, "ops": ops}
 
     def acquire(self, msg, received):
         lk = self.client.lock(msg["key"], timeout=self.ttl, blocking=False, thread_local=False)
