@@ -9,7 +9,9 @@
 // {type: "not-acquired"}, {type: "not-held"}, {type: "unknown", error}).
 // A handler that throws gives "unknown" with the error's text: the outcome
 // of a call that failed in an unexpected way is not known. notify(event)
-// writes an unsolicited event such as {type: "lost", key, token}.
+// writes an unsolicited event such as {type: "lost", key, token}. The
+// optional clock request is answered here: the process's wall clock and
+// monotonic clock as it reads them (libfaketime's faults show there).
 // stdout carries only protocol lines: log to stderr.
 'use strict';
 
@@ -50,6 +52,10 @@ function serve(adapter) {
     if (!hello) {
       process.stderr.write(`locksim protocol: ${msg.type} before hello\n`);
       process.exit(2);
+    }
+    if (msg.type === 'clock') { // the process's own clocks, for locksim's clock tests
+      write({ type: 'ok', id: msg.id, now_ms: Date.now(), mono_ms: performance.now() });
+      return;
     }
     const handler = adapter[msg.type];
     if (typeof handler !== 'function') {

@@ -122,6 +122,10 @@ def main():
             sys.stderr.write("locksim protocol: %s before hello\n" % msg.get("type"))
             return 2
         received = time.time()
+        if msg.get("type") == "clock":  # the process's own clocks
+            write({"type": "ok", "id": msg.get("id"), "now_ms": received * 1000.0,
+                   "mono_ms": time.monotonic() * 1000.0})
+            continue
         handler = getattr(adapter, msg.get("type", ""), None) if msg.get("type") in ("acquire", "release", "extend", "valid") else None
         if handler is None:
             reply = {"type": "unknown", "error": "operation %s is not supported" % msg.get("type")}

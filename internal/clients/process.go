@@ -85,6 +85,7 @@ type procReply struct {
 	ValidityMS *float64 `json:"validity_ms"`
 	Nodes      []string `json:"nodes"`
 	Valid      *bool    `json:"valid"`
+	MonoMS     float64  `json:"mono_ms"`
 	Error      string   `json:"error"`
 	// lost event
 	Key string `json:"key"`
@@ -655,6 +656,39 @@ func (p *procLock) valid(ctx context.Context, l Lease) (bool, error) {
 	}
 	p.fail(fmt.Errorf("broke the protocol: %s is no reply to valid", rep.Type))
 	return false, p.gone()
+}
+
+// ProcessClock asks a lock client process for its own clocks (the
+// protocol's optional clock request): its wall clock and its monotonic
+// clock, as it reads them.
+func ProcessClock(ctx context.Context, l Locker) (wall time.Time, mono time.Duration, err error) {
+	p := asProc(l)
+	if p == nil {
+		return time.Time{}, 0, errors.New("not a lock client process")
+	}
+	rep, err := p.call(ctx, procRequest{Type: "clock"}, nil)
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	if rep.Type != replyOK || rep.NowMS == 0 {
+		return time.Time{}, 0, fmt.Errorf("clock: %s %s", rep.Type, rep.Error)
+	}
+	return time.UnixMicro(int64(rep.NowMS * 1000)), time.Duration(rep.MonoMS * float64(time.Millisecond)), nil
+}
+
+// asProc is the procLock behind a process Locker, or nil.
+func asProc(l Locker) *procLock {
+	switch p := l.(type) {
+	case *procLock:
+		return p
+	case *procExtend:
+		return p.procLock
+	case *procValid:
+		return p.procLock
+	case *procExtendValid:
+		return p.procLock
+	}
+	return nil
 }
 
 // Freeze stops the process group (SIGSTOP): everything the process does,
