@@ -7,11 +7,19 @@ the protocol's failure rules. argv[1] chooses how it answers an acquire:
   exit      writes to stderr and exits with status 3
   silent    never replies
   ok        grants (token "t1"), so the process works at all
+  stubborn  grants like ok, but ignores SIGHUP, SIGINT and SIGTERM and
+            lives on after its stdin closes: only SIGKILL ends it
 """
 import json
+import signal
 import sys
+import time
 
 mode = sys.argv[1]
+if mode == "stubborn":
+    for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
+n = 0
 for line in sys.stdin:
     msg = json.loads(line)
     if msg["type"] == "hello":
@@ -28,4 +36,8 @@ for line in sys.stdin:
     elif mode == "silent":
         pass
     else:
-        print(json.dumps({"type": "ok", "id": msg["id"], "token": "t1"}), flush=True)
+        n += 1
+        print(json.dumps({"type": "ok", "id": msg["id"], "token": "t%d" % n}), flush=True)
+if mode == "stubborn":
+    while True:
+        time.sleep(3600)
