@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/cluster"
 )
 
@@ -57,6 +58,7 @@ func handleSignals(cancel context.CancelFunc, log *slog.Logger) (code *atomic.In
 				if err := cluster.KillAll(); err != nil {
 					log.Error("kill nodes", "err", err)
 				}
+				clients.KillAllProcesses()
 				if exitNow != nil {
 					exitNow(int(code.Load()))
 				}
