@@ -29,4 +29,15 @@ function splitAddr(addr) {
   return [addr.slice(0, i), Number(addr.slice(i + 1))];
 }
 
-module.exports = { connect };
+// ready resolves once every client is connected (or after limitMs): a
+// process should be connected before it answers its hello, so that its
+// first acquire does not pay for a TCP handshake through the proxy
+// (locksim warms its own connections the same way).
+function ready(clients, limitMs) {
+  return Promise.race([
+    Promise.all(clients.map((c) => (c.status === 'ready' ? null : new Promise((res) => c.once('ready', res))))),
+    new Promise((res) => setTimeout(res, limitMs).unref()),
+  ]);
+}
+
+module.exports = { connect, ready };

@@ -25,7 +25,7 @@
 const Mutex = require('redis-semaphore').Mutex;
 const { delIfEqualLua } = require('redis-semaphore/lib/mutex/release');
 const { serve, notify } = require('./protocol');
-const { connect } = require('./redis');
+const { connect, ready } = require('./redis');
 
 let client = null;
 let ttl = 0;
@@ -37,7 +37,17 @@ serve({
     ttl = Math.max(1, Math.round(msg.ttl_ms));
     const opts = msg.options || {};
     if (typeof opts.refresh_interval_ms === 'number') refresh = Math.round(opts.refresh_interval_ms);
-    if (!msg.probe) client = connect(msg.nodes[0], msg.timeout_ms);
+    if (!msg.probe) {
+      client = connect(msg.nodes[0], msg.timeout_ms);
+      await ready([client], 5000);
+      // One acquire and release of a key of its own before time zero: the
+      // library's code is compiled on first use, which on a busy machine
+      // would make this client's first acquire lose its race for nothing.
+      try {
+        const w = new Mutex(client, 'locksim-warmup:' + msg.client, { lockTimeout: ttl, acquireAttemptsLimit: 1, refreshInterval: 0 });
+        if (await w.tryAcquire()) await w.release();
+      } catch (e) { /* the node may be down */ }
+    }
     return { name: 'redis-semaphore 5.8.0 Mutex', ops: ['acquire', 'release', 'valid'] };
   },
 

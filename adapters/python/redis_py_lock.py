@@ -56,6 +56,12 @@ class Adapter:
                 host=host, port=int(port), client_name=node.get("conn_name") or None,
                 socket_timeout=timeout, socket_connect_timeout=timeout,
                 retry_on_timeout=False)
+            try:
+                # Connected before the hello is answered, so the first
+                # acquire pays for no TCP handshake through the proxy.
+                self.client.ping()
+            except redis.RedisError:
+                pass
         ops = ["acquire", "release", "extend", "valid"]
         if (msg.get("options") or {}).get("valid") is False:
             ops.remove("valid")  # run as a caller that never asks owned()
