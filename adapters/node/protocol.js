@@ -51,7 +51,7 @@ function serve(adapter) {
       }
       hello = msg;
       const info = await adapter.hello(msg);
-      write({ type: 'hello_ok', protocol: PROTOCOL, name: info.name, ops: info.ops, now_ms: Date.now() });
+      write({ type: 'hello_ok', protocol: PROTOCOL, name: info.name, ops: info.ops, events: info.events || [], now_ms: Date.now() });
       return;
     }
     if (!hello) {

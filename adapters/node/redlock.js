@@ -24,7 +24,7 @@
 'use strict';
 
 const Redlock = require('redlock');
-const { serve } = require('./protocol');
+const { serve, notify } = require('./protocol');
 const { connect, ready } = require('./redis');
 
 let redlock = null;
@@ -34,6 +34,8 @@ let errors = 0; // node errors seen so far (clientError events)
 const held = new Map(); // token → Lock
 let names = []; // node names by client index
 let said = null; // the current call's yes-saying nodes, by script name
+let current = 0; // the id of the acquire being worked on, for its sent event
+let issued = 0; // lock scripts issued in the current acquire
 
 // watch records which nodes answered a lock, extend or unlock script with
 // "done" (the library counts those as votes).
@@ -41,6 +43,11 @@ function watch(rl) {
   const exec = rl._executeScript.bind(rl);
   rl._executeScript = function (server, name, args, callback) {
     const i = clients.indexOf(server);
+    if (name === 'lockScript' && current && ++issued === clients.length) {
+      // Every node has been sent its SET: from now on the replies are in
+      // flight (locksim pauses a process planned in-acquire here).
+      setImmediate(((id) => () => notify({ type: 'sent', id }))(current));
+    }
     return exec(server, name, args, (err, res) => {
       if (!err && said && (res === 1 || res === '1')) {
         (said[name] = said[name] || []).push(names[i]);
@@ -72,12 +79,14 @@ serve({
       try { await redlock.unlock(await redlock.lock('locksim-warmup:' + msg.client, ttl)); } catch (e) { /* a node may be down */ }
       errors = 0;
     }
-    return { name: 'node-redlock 4.2.0', ops: ['acquire', 'release', 'extend'] };
+    return { name: 'node-redlock 4.2.0', ops: ['acquire', 'release', 'extend'], events: ['sent'] };
   },
 
   async acquire(msg, received) {
     const before = errors;
     said = {};
+    current = msg.id;
+    issued = 0;
     try {
       const lock = await redlock.lock(msg.key, ttl);
       held.set(lock.value, lock);
@@ -87,6 +96,8 @@ serve({
         return { type: 'not-acquired', error: e.message };
       }
       return { type: 'unknown', error: String(e.message || e) };
+    } finally {
+      current = 0;
     }
   },
 

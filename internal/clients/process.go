@@ -78,6 +78,7 @@ type procReply struct {
 	Protocol int      `json:"protocol"`
 	Name     string   `json:"name"`
 	Ops      []string `json:"ops"`
+	Events   []string `json:"events"`
 	NowMS    float64  `json:"now_ms"`
 	// operations
 	Token      string   `json:"token"`
@@ -99,6 +100,7 @@ const (
 	replyNotHeld     = "not-held"
 	replyUnknown     = "unknown"
 	eventLost        = "lost"
+	eventSent        = "sent"
 )
 
 // procLock is one client's lock process.
@@ -116,7 +118,9 @@ type procLock struct {
 	mu      sync.Mutex
 	nextID  int64
 	pending map[int64]chan procReply
+	sent    map[int64]chan struct{}  // by request id, when the process announces sent events
 	lost    map[string]chan struct{} // by token
+	sends   bool                     // the process sends "sent" events
 	failed  error                    // set once: exited or broke the protocol
 	crashed bool                     // killed on purpose (crash-client, Close)
 	stopped bool                     // SIGSTOPped
@@ -193,7 +197,7 @@ func startProcessWith(c Config, probe bool, prep func(*fakeTime)) (*procLock, er
 	if po == nil || len(po.Command) == 0 {
 		return nil, errors.New("algorithm process: no process.command")
 	}
-	p := &procLock{cfg: c, pending: map[int64]chan procReply{}, lost: map[string]chan struct{}{},
+	p := &procLock{cfg: c, pending: map[int64]chan procReply{}, sent: map[int64]chan struct{}{}, lost: map[string]chan struct{}{},
 		dead: make(chan struct{}), stderr: &tailBuffer{max: stderrTail}, waited: make(chan struct{})}
 	cmd := exec.Command(po.Command[0], po.Command[1:]...)
 	cmd.Dir = po.Dir
@@ -266,6 +270,9 @@ func startProcessWith(c Config, probe bool, prep func(*fakeTime)) (*procLock, er
 		p.ops = map[string]bool{}
 		for _, op := range r.Ops {
 			p.ops[op] = true
+		}
+		for _, ev := range r.Events {
+			p.sends = p.sends || ev == eventSent
 		}
 		if probe {
 			p.fake.probed = r.NowMS
@@ -366,6 +373,14 @@ func (p *procLock) read(stdout io.Reader, hello chan<- procReply) {
 			return
 		case r.Type == eventLost:
 			p.markLost(r.Token)
+			continue
+		case r.Type == eventSent:
+			p.mu.Lock()
+			if ch := p.sent[r.ID]; ch != nil {
+				close(ch)
+				delete(p.sent, r.ID)
+			}
+			p.mu.Unlock()
 			continue
 		}
 		if err := checkReply(r); err != nil {
@@ -477,14 +492,20 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 		return procReply{}, err
 	}
 	ch := make(chan procReply, 1)
+	var sent chan struct{}
 	p.mu.Lock()
 	p.nextID++
 	r.ID = p.nextID
 	p.pending[r.ID] = ch
+	if inFlight != nil && p.sends {
+		sent = make(chan struct{})
+		p.sent[r.ID] = sent
+	}
 	p.mu.Unlock()
 	forget := func() {
 		p.mu.Lock()
 		delete(p.pending, r.ID)
+		delete(p.sent, r.ID)
 		p.mu.Unlock()
 	}
 	if err := ctx.Err(); err != nil {
@@ -503,12 +524,38 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 	// the operation's own deadline no longer cuts the wait short, so a
 	// reply that waited in the pipe through the pause is still read.
 	done := ctx.Done()
-	if inFlight != nil {
-		inFlight()
-		done = nil
-	}
 	t := time.NewTimer(p.timeout())
 	defer t.Stop()
+	if inFlight != nil {
+		// A process that announces "sent" events is paused once its
+		// commands are on their way, so that their replies wait in its
+		// socket while it is stopped (Kleppmann's pause with the replies
+		// in flight); else right after the request was written.
+		var early *procReply
+		if sent != nil {
+			select {
+			case <-sent:
+			case rep := <-ch:
+				early = &rep
+			case <-p.dead:
+			case <-t.C:
+				t.Reset(0)
+			}
+		}
+		inFlight()
+		if early != nil {
+			forget()
+			return *early, nil
+		}
+		done = nil
+		if !t.Stop() {
+			select {
+			case <-t.C:
+			default:
+			}
+		}
+		t.Reset(p.timeout())
+	}
 	select {
 	case rep := <-ch:
 		return rep, nil
