@@ -59,6 +59,7 @@ func TestEveryAdapterScenarioGivesTheVerdictOfLocksimsOwnAlgorithm(t *testing.T)
 	}{
 		{"node-redlock doubles the charge of a GC pause as the safe lock does", "node-redlock", "node-redlock-gc-pause", "gc-pause"},
 		{"node-redlock on five nodes breaks under Kleppmann's clock jump as redlock does", "node-redlock", "node-redlock-clock-jump", "redlock-clock-jump"},
+		{"node-redlock stopped with its replies in flight hands out no expired lease, as redlock", "node-redlock", "node-redlock-pause-in-flight", "redlock-pause-in-flight"},
 		{"redis-semaphore's refresh frozen by a pause doubles the charge as the watchdog's does", "redis-semaphore", "redis-semaphore-gc-pause", "watchdog-gc-pause"},
 		{"redis-semaphore's refresh keeps a slow job's lease as the watchdog does", "redis-semaphore", "redis-semaphore-slow-job", "watchdog-slow-job"},
 		{"redis-py's Lock doubles the charge of a GC pause as the safe lock does", "redis-py", "redis-py-gc-pause", "gc-pause"},
