@@ -35,7 +35,7 @@ type myLock struct {
 
 // New builds one client's lock on its proxied connection to the node.
 func New(c lock.Config) (lock.Locker, error) {
-	cmd, ok := c.Nodes[0].Cmd.(redis.Scripter)
+	cmd, ok := c.Nodes[0].Cmd.(redis.Scripter) // the client's proxied connection
 	if !ok {
 		return nil, errors.New("mylock: the node's client cannot run scripts")
 	}
@@ -50,9 +50,9 @@ func (m *myLock) Acquire(ctx context.Context, key string) (lock.Lease, error) {
 	start := time.Now()
 	lk, err := m.client.Obtain(ctx, key, m.ttl, nil)
 	if errors.Is(err, redislock.ErrNotObtained) {
-		return lock.Lease{}, lock.ErrNotAcquired
+		return lock.Lease{}, lock.ErrNotAcquired // definitely not granted
 	} else if err != nil {
-		return lock.Lease{}, err
+		return lock.Lease{}, err // anything else: the outcome is unknown
 	}
 	m.mu.Lock()
 	m.held[lk.Token()] = lk

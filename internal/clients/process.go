@@ -609,7 +609,7 @@ func (p *procLock) Acquire(ctx context.Context, key string) (Lease, error) {
 			valid = time.Duration(*rep.ValidityMS * float64(time.Millisecond))
 		}
 		return Lease{Key: key, Token: rep.Token, Fence: rep.Fence, ValidUntil: start.Add(valid),
-			Nodes: rep.Nodes, Lost: p.lostOf(rep.Token)}, nil
+			Nodes: p.inOrder(rep.Nodes), Lost: p.lostOf(rep.Token)}, nil
 	case replyNotAcquired:
 		return Lease{}, definite(ErrNotAcquired, rep.Error)
 	case replyNotHeld:
@@ -624,6 +624,22 @@ func definite(sentinel error, text string) error {
 		return sentinel
 	}
 	return fmt.Errorf("%w: %s", sentinel, text)
+}
+
+// inOrder lists the nodes a reply named in the client's node order (n1,
+// n2, …): a process that asks every node at once names them as their
+// replies came.
+func (p *procLock) inOrder(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range p.cfg.Nodes {
+		for _, m := range names {
+			if m == n.Name {
+				out = append(out, n.Name)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Release asks the process to release the lease.
@@ -642,7 +658,7 @@ func (p *procLock) ReleaseNodes(ctx context.Context, l Lease) ([]string, error) 
 	switch rep.Type {
 	case replyOK:
 		if rep.Nodes != nil {
-			return rep.Nodes, nil
+			return p.inOrder(rep.Nodes), nil
 		}
 		return l.Nodes, nil
 	case replyNotHeld:

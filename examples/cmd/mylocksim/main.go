@@ -12,4 +12,5 @@ import (
 
 func main() {
 	os.Exit(locksim.Main(locksim.WithAlgorithm(mylock.Algorithm)))
+	// or locksim.WithLocker("my-lock", mylock.New, lock.Traits{SingleNode: true})
 }
