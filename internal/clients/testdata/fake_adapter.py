@@ -24,7 +24,7 @@ for line in sys.stdin:
     msg = json.loads(line)
     if msg["type"] == "hello":
         print(json.dumps({"type": "hello_ok", "protocol": 1, "name": "fake " + mode,
-                          "ops": ["acquire", "release"], "now_ms": 1}), flush=True)
+                          "ops": ["acquire", "release"], "now_ms": time.time() * 1000}), flush=True)
         continue
     if mode == "garbage":
         print("this is not json", flush=True)
