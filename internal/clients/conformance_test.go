@@ -35,6 +35,7 @@ func TestConformance(t *testing.T) {
 		"fair-semaphore": "TestSemaphore (admits N, not one)",
 		"control-mutex":  "TestControls (no Redis)",
 		"no-lock":        "TestControls (no mutual exclusion)",
+		"process":        "TestEveryShippedAdapterPassesTheConformanceSuite (one run per shipped adapter)",
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

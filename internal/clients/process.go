@@ -400,7 +400,14 @@ func (p *procLock) read(stdout io.Reader, hello chan<- procReply) {
 		p.fail(fmt.Errorf("broke the protocol: reading its stdout: %v", err))
 		return
 	}
-	p.fail(errors.New("closed its stdout"))
+	// A process that closes its stdout is usually exiting: wait a little
+	// for its exit, so that the error says how it ended and quotes all it
+	// wrote to stderr.
+	select {
+	case <-p.waited:
+	case <-time.After(time.Second):
+		p.fail(errors.New("closed its stdout"))
+	}
 }
 
 // checkReply refuses a reply that is not one of the protocol's.
