@@ -75,19 +75,3 @@ func (m *myLock) Release(ctx context.Context, l lock.Lease) error {
 	}
 	return err
 }
-
-// Valid asks the library how long the lock has left: a lease whose key is
-// gone or someone else's has none.
-func (m *myLock) Valid(ctx context.Context, l lock.Lease) (bool, error) {
-	m.mu.Lock()
-	lk := m.held[l.Token]
-	m.mu.Unlock()
-	if lk == nil {
-		return false, nil
-	}
-	ttl, err := lk.TTL(ctx)
-	if err != nil {
-		return false, err
-	}
-	return ttl > 0, nil
-}
