@@ -88,8 +88,6 @@ type procReply struct {
 	Valid      *bool    `json:"valid"`
 	MonoMS     float64  `json:"mono_ms"`
 	Error      string   `json:"error"`
-	// lost event
-	Key string `json:"key"`
 }
 
 // Reply and event types.
@@ -123,7 +121,6 @@ type procLock struct {
 	sends   bool                     // the process sends "sent" events
 	failed  error                    // set once: exited or broke the protocol
 	crashed bool                     // killed on purpose (crash-client, Close)
-	stopped bool                     // SIGSTOPped
 	dead    chan struct{}            // closed when failed is set or the process is gone
 
 	stderr *tailBuffer
@@ -763,20 +760,10 @@ func asProc(l Locker) *procLock {
 
 // Freeze stops the process group (SIGSTOP): everything the process does,
 // its lock library's timers and refreshes included, stops.
-func (p *procLock) Freeze() {
-	p.mu.Lock()
-	p.stopped = true
-	p.mu.Unlock()
-	_ = syscall.Kill(-p.pgid, syscall.SIGSTOP)
-}
+func (p *procLock) Freeze() { _ = syscall.Kill(-p.pgid, syscall.SIGSTOP) }
 
 // Thaw continues the process group (SIGCONT).
-func (p *procLock) Thaw() {
-	p.mu.Lock()
-	p.stopped = false
-	p.mu.Unlock()
-	_ = syscall.Kill(-p.pgid, syscall.SIGCONT)
-}
+func (p *procLock) Thaw() { _ = syscall.Kill(-p.pgid, syscall.SIGCONT) }
 
 // Crash kills the process group (SIGKILL): the client's operations from
 // now on are unknown, and its run goes on without it.
