@@ -198,7 +198,7 @@ func probeFakeTime(po ProcessOptions) error {
 		return errors.New("the command's hello_ok carries no now_ms, so locksim cannot tell whether libfaketime reaches it")
 	}
 	if skew := got.Sub(time.Now().Add(probeOffset)); skew < -time.Hour || skew > time.Hour {
-		return fmt.Errorf("libfaketime does not reach the command: with its clock set %v ahead it reported %s (%v off)", probeOffset, got.UTC().Format(time.RFC3339), time.Until(got).Round(time.Second))
+		return fmt.Errorf("libfaketime does not reach the command: with its clock set %v ahead it reported %s, %v from the true time", probeOffset, got.UTC().Format(time.RFC3339), time.Until(got).Round(time.Second))
 	}
 	return nil
 }
