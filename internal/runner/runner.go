@@ -355,6 +355,7 @@ func (r *run) brokenClient() error {
 
 func (r *run) setupClients() error {
 	r.nextProc.Store(int64(len(r.names)))
+	var builds []func() error
 	for i, name := range r.names {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
@@ -373,14 +374,38 @@ func (r *run) setupClients() error {
 		w.gate = faults.NewGate(func(point string) { r.sched.Point(name, point) })
 		cfg := r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w})
 		cfg.Client, cfg.Seed = name, uint64(r.seed)^uint64(i+1)<<32
-		lk, err := clients.New(r.sc.Algorithm, cfg)
-		if err != nil {
-			return fmt.Errorf("client %s: %w", name, err)
-		}
-		w.lock = lk
+		builds = append(builds, func() error {
+			lk, err := clients.New(r.sc.Algorithm, cfg)
+			if err != nil {
+				return fmt.Errorf("client %s: %w", name, err)
+			}
+			w.lock = lk
+			return nil
+		})
 		r.workers = append(r.workers, w)
 	}
-	return nil
+	return buildLockers(builds)
+}
+
+// buildLockers runs the clients' constructors, a few at once: a lock
+// client process takes a while to start (an interpreter loading its
+// libraries), and fifty of them one after the other would take seconds.
+// It returns their errors joined; every constructor has returned by then.
+func buildLockers(builds []func() error) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(builds))
+	sem := make(chan struct{}, 8)
+	for i, b := range builds {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = b()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // lockConfig is the algorithm configuration of one client.
