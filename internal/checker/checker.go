@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -56,6 +57,7 @@ const (
 	KindTokenRegression    = history.AnomalyTokenRegression
 	KindUnavailable        = history.AnomalyUnavailable
 	KindStuckLock          = history.AnomalyStuckLock
+	KindOrphanedLease      = history.AnomalyOrphanedLease
 	KindNotLinearizable    = history.AnomalyNotLinearizable
 	// KindDuplicateWork is waste, not corruption: two clients did the same
 	// work at once under an efficiency lock (Kleppmann 2016, "efficiency
@@ -68,20 +70,61 @@ const (
 type Anomaly struct {
 	Kind    string   `json:"kind"`
 	Clients []string `json:"clients"`
-	Key     string   `json:"key"`
-	Start   int64    `json:"start_ns"`
-	End     int64    `json:"end_ns"`
-	StartS  float64  `json:"start_s"`
-	EndS    float64  `json:"end_s"`
-	// Explain is one plain sentence, in scenario time.
+	// The clients by what they did, where the kind has roles: Stale is the
+	// holder (or leader, or writer) whose lease was superseded and Current
+	// the one that superseded it (mutex-overlap, split-brain,
+	// stale-write-accepted, token-regression); Deleter removed Owner's key
+	// (foreign-unlock); Owner also holds a stuck or orphaned lease.
+	Stale   string  `json:"stale,omitempty"`
+	Current string  `json:"current,omitempty"`
+	Deleter string  `json:"deleter,omitempty"`
+	Owner   string  `json:"owner,omitempty"`
+	Key     string  `json:"key"`
+	Start   int64   `json:"start_ns"`
+	End     int64   `json:"end_ns"`
+	StartS  float64 `json:"start_s"`
+	EndS    float64 `json:"end_s"`
+	// Cause is why it happened, as data (see Cause); nil when the kind
+	// needs none.
+	Cause *Cause `json:"cause,omitempty"`
+	// Explain is one plain English sentence, in scenario time, rendered
+	// from the fields above.
 	Explain string `json:"explain"`
 	// Ops are the history indices the anomaly is about.
 	Ops []int `json:"ops,omitempty"`
+	// At is the instant the anomaly became true (true ns; AtS in scenario
+	// seconds): the event that completes it — the second hold's start of
+	// an overlap, the entry past the permits; the last of the writes that
+	// are the violation (Violating); else End (a liveness finding is
+	// known when its window closes).
+	At  int64   `json:"at_ns"`
+	AtS float64 `json:"at_s"`
+	// Violating are the history indices of the accepted writes that are
+	// the violation itself — the second charge, the stale leader's write,
+	// the sale past the stock — as a timeline marks them; empty for kinds
+	// about holds, not writes.
+	Violating []int `json:"violating,omitempty"`
 	// Informational anomalies are reported but do not make the verdict
 	// invalid (e.g. a believed-hold overlap whose stale holder the fenced
 	// resource refused every time).
 	Informational bool `json:"informational,omitempty"`
+	// Harmless says why an informational anomaly did no harm (Harmless*).
+	Harmless string `json:"harmless,omitempty"`
 }
+
+// Why an informational anomaly did no harm (Anomaly.Harmless).
+const (
+	// HarmlessFenced: the resource refused the stale holder's writes by
+	// their fencing token or epoch.
+	HarmlessFenced = "fenced"
+	// HarmlessIdempotent: the idempotency key let only one charge through.
+	HarmlessIdempotent = "idempotent"
+	// HarmlessEfficiency: an efficiency lock; the overlap is wasted work.
+	HarmlessEfficiency = "efficiency"
+	// HarmlessLiveness: a liveness finding the scenario does not hold the
+	// run to (no expect_live).
+	HarmlessLiveness = "liveness"
+)
 
 // Result is one checker's judgement.
 type Result struct {
@@ -92,6 +135,10 @@ type Result struct {
 	// Missed lists the IDs of the fault plan's steps (history
 	// Header.Plan) that never took effect (coverage only).
 	Missed []int `json:"missed_steps,omitempty"`
+	// TimingLost: the machine was too busy to keep the run's compressed
+	// time (coverage only); the run's valid verdict proves nothing and a
+	// rerun with less load can settle it.
+	TimingLost bool `json:"timing_lost,omitempty"`
 }
 
 // Options tune Check.
@@ -132,6 +179,9 @@ type Report struct {
 	// back, for the report's porcupine.Visualize; nil when that checker
 	// panicked before running porcupine.
 	Linearization *Linearization `json:"-"`
+	// Account is the run's facts the checkers judged by (nil when it could
+	// not be derived); the report renders from the same.
+	Account *account.Account `json:"-"`
 }
 
 // Anomalies returns every anomaly of every result, in result order
@@ -144,9 +194,9 @@ func (r Report) Anomalies() []Anomaly {
 	return out
 }
 
-// checkFunc is one checker. rep lets the linearizable checker hand back its
-// porcupine artefacts.
-type checkFunc func(ctx context.Context, h history.History, o Options, rep *Report) Result
+// checkFunc is one checker, judging the history through its account. rep
+// lets the linearizable checker hand back its porcupine artefacts.
+type checkFunc func(ctx context.Context, a *account.Account, o Options, rep *Report) Result
 
 // checkers is the fixed list Check runs; tests replace entries to inject a
 // panicking checker.
@@ -154,16 +204,16 @@ var checkers = []struct {
 	name string
 	run  checkFunc
 }{
-	{CheckerMutex, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Mutex(ctx, h) }},
-	{CheckerLinearizable, func(ctx context.Context, h history.History, o Options, rep *Report) Result {
-		res, lin := Linearizable(ctx, h, o)
+	{CheckerMutex, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return mutex(ctx, a) }},
+	{CheckerLinearizable, func(ctx context.Context, a *account.Account, o Options, rep *Report) Result {
+		res, lin := Linearizable(ctx, a.H, o)
 		rep.Linearization = &lin
 		return res
 	}},
-	{CheckerFencing, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Fencing(ctx, h) }},
-	{CheckerEffects, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Effects(ctx, h) }},
-	{CheckerLiveness, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Liveness(ctx, h) }},
-	{CheckerCoverage, func(ctx context.Context, h history.History, _ Options, _ *Report) Result { return Coverage(ctx, h) }},
+	{CheckerFencing, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return Fencing(ctx, a.H) }},
+	{CheckerEffects, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return effects(ctx, a) }},
+	{CheckerLiveness, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return liveness(ctx, a) }},
+	{CheckerCoverage, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return coverage(ctx, a) }},
 }
 
 // Check runs every checker on h, each inside a recover wrapper (a panic
@@ -175,8 +225,17 @@ var checkers = []struct {
 func Check(ctx context.Context, h history.History, o Options) Report {
 	rep := Report{Results: make([]Result, 0, len(checkers))}
 	vs := make([]Verdict, 0, len(checkers))
+	a, err := newAccount(h)
+	if err != nil {
+		for _, c := range checkers {
+			rep.Results = append(rep.Results, Result{Checker: c.name, Verdict: Unknown, Summary: err.Error()})
+		}
+		rep.Verdict = Unknown
+		return rep
+	}
+	rep.Account = a
 	for _, c := range checkers {
-		r := safeRun(ctx, c.name, c.run, h, o, &rep)
+		r := safeRun(ctx, c.name, c.run, a, o, &rep)
 		rep.Results = append(rep.Results, r)
 		vs = append(vs, r.Verdict)
 	}
@@ -184,7 +243,18 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 	return rep
 }
 
-func safeRun(ctx context.Context, name string, f checkFunc, h history.History, o Options, rep *Report) (r Result) {
+// newAccount derives h's account; a panic in the derivation gives an
+// error, and every checker Unknown, never Valid.
+func newAccount(h history.History) (a *account.Account, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			a, err = nil, fmt.Errorf("deriving the run's account panicked: %v", p)
+		}
+	}()
+	return account.New(h), nil
+}
+
+func safeRun(ctx context.Context, name string, f checkFunc, a *account.Account, o Options, rep *Report) (r Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			r = Result{Checker: name, Verdict: Unknown, Summary: fmt.Sprintf("checker panicked: %v", p)}
@@ -193,8 +263,11 @@ func safeRun(ctx context.Context, name string, f checkFunc, h history.History, o
 	if err := ctx.Err(); err != nil {
 		return Result{Checker: name, Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
-	r = f(ctx, h, o, rep)
+	r = f(ctx, a, o, rep)
 	r.Checker = name
+	for i := range r.Anomalies {
+		complete(a.H, &r.Anomalies[i])
+	}
 	switch {
 	case r.Verdict != Valid && r.Verdict != Invalid && r.Verdict != Unknown:
 		r.Summary = fmt.Sprintf("checker gave no verdict (%q): %s", r.Verdict, r.Summary)

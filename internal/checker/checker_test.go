@@ -10,6 +10,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -340,7 +341,7 @@ func TestCheck(t *testing.T) {
 func TestCheckerThatPanicsIsUnknown(t *testing.T) {
 	saved := checkers[2].run
 	t.Cleanup(func() { checkers[2].run = saved })
-	checkers[2].run = func(context.Context, history.History, Options, *Report) Result { panic("boom") }
+	checkers[2].run = func(context.Context, *account.Account, Options, *Report) Result { panic("boom") }
 	rep := Check(context.Background(), sequentialHistory(), Options{})
 	r := result(t, rep, checkers[2].name)
 	if r.Verdict != Unknown || !strings.Contains(r.Summary, "boom") {
@@ -502,7 +503,8 @@ func BenchmarkCheck1M(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		rs := []Result{Mutex(ctx, g.h), Fencing(ctx, g.h), Effects(ctx, g.h)}
+		a := account.New(g.h) // derived once per history, as Check does
+		rs := []Result{mutex(ctx, a), Fencing(ctx, g.h), effects(ctx, a)}
 		for _, r := range rs {
 			if r.Verdict != Valid {
 				b.Fatalf("%s: %s %s", r.Checker, r.Verdict, r.Summary)
@@ -568,13 +570,13 @@ func TestCheckSafe(t *testing.T) {
 		run  checkFunc
 		want Verdict
 	}{
-		{"a checker that returns no verdict is unknown", func(context.Context, history.History, Options, *Report) Result {
+		{"a checker that returns no verdict is unknown", func(context.Context, *account.Account, Options, *Report) Result {
 			return Result{}
 		}, Unknown},
-		{"a checker that says valid but lists a violation is invalid", func(_ context.Context, h history.History, _ Options, _ *Report) Result {
+		{"a checker that says valid but lists a violation is invalid", func(context.Context, *account.Account, Options, *Report) Result {
 			return Result{Verdict: Valid, Anomalies: []Anomaly{{Kind: KindMutexOverlap}}}
 		}, Invalid},
-		{"a checker that panics with an error value is unknown", func(context.Context, history.History, Options, *Report) Result {
+		{"a checker that panics with an error value is unknown", func(context.Context, *account.Account, Options, *Report) Result {
 			panic(context.DeadlineExceeded)
 		}, Unknown},
 	}

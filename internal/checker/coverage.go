@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -46,9 +47,16 @@ const DefaultMinAcquires = 2
 // (Merge): the violation happened.
 //
 // Probes and faults themselves never count.
-func Coverage(ctx context.Context, h history.History) Result {
-	if why, lost := timingLost(h); lost {
-		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + why}
+func Coverage(ctx context.Context, h history.History) Result { return coverage(ctx, account.New(h)) }
+
+func coverage(ctx context.Context, a *account.Account) Result {
+	h := a.H
+	busy, lost := timingLost(h)
+	if !lost {
+		busy, lost = unexplainedStall(a)
+	}
+	if lost {
+		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + busy, TimingLost: true}
 	}
 	var faults []history.Op // applied fault operations
 	applied := map[int]bool{}
@@ -95,7 +103,7 @@ func Coverage(ctx context.Context, h history.History) Result {
 	}
 	spans := spanIndex{}
 	if !lockFree {
-		for _, hd := range Holds(h) {
+		for _, hd := range a.Holds {
 			spans.add(hd.Client, hd.Start, hd.End)
 		}
 	}
@@ -241,6 +249,74 @@ func (cs *clientSpans) meets(from, to int64) bool {
 // proves nothing (a violation it found still happened).
 const MaxTimerLag = 100 * time.Millisecond
 
+// stallSlack is how long after a fault ends a client's command may still
+// get no answer because of it (wall time): connections re-dial a restarted
+// node, a healed link drains what queued behind it.
+const stallSlack = int64(500 * time.Millisecond)
+
+// unexplainedStall finds a client command that got no answer within its
+// deadline, or took MaxTimerLag or more and a tenth of the shortest TTL
+// (history.Stalled), while no fault stood between the client and the
+// node: no step acting on the client, the node or their link was active
+// from a stallSlack before the command to its end. Such a stall means the
+// machine, not the scenario, lost a timing race (a Redlock per-node
+// timeout is tens of ms of wall time; the shipped scenarios keep 100 ms on
+// the races they depend on), so a valid verdict proves nothing.
+func unexplainedStall(a *account.Account) (string, bool) {
+	h := a.H
+	slow := max(int64(MaxTimerLag), shortestTTL(h)/10)
+	for _, op := range h.Ops {
+		if op.F != history.Stalled || (op.Type != history.Info && op.Complete-op.Invoke < slow) {
+			continue
+		}
+		explained := false
+		for _, f := range a.Faults {
+			if f.Start > op.Complete || f.End+stallSlack < op.Invoke || !stallCause(f.Step, op.Client, op.Value.Node) {
+				continue
+			}
+			explained = true
+			break
+		}
+		if explained {
+			continue
+		}
+		what := strings.Join(op.Value.Cmd, " ")
+		took := time.Duration(op.Complete - op.Invoke).Round(time.Millisecond)
+		how := fmt.Sprintf("was answered only after %v (wall)", took)
+		if op.Type == history.Info {
+			how = fmt.Sprintf("got no answer within its %v deadline (wall)", took)
+		}
+		return fmt.Sprintf("the machine was too busy for compressed time: %s's %s to %s at %s %s, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
+			op.Client, what, op.Value.Node, at(h, op.Invoke), how), true
+	}
+	return "", false
+}
+
+// shortestTTL is the shortest TTL granted in h (wall ns), 0 when none.
+func shortestTTL(h history.History) int64 {
+	var ttl int64
+	for _, op := range h.Ops {
+		if op.F == history.Acquire && op.Type == history.OK && op.Value.TTL > 0 && (ttl == 0 || op.Value.TTL < ttl) {
+			ttl = op.Value.TTL
+		}
+	}
+	return ttl
+}
+
+// stallCause reports whether step st can keep client's commands to node
+// from being answered: it acts on the client, the node or their link, and
+// is not a clock or key fault (those answer at once).
+func stallCause(st history.FaultStep, client, node string) bool {
+	switch st.Effect {
+	case history.EffectClientClock, history.EffectNodeClock, history.EffectDeleteKey:
+		return false
+	}
+	if slices.Contains(st.Clients, client) || slices.Contains(st.Nodes, node) {
+		return true
+	}
+	return slices.ContainsFunc(st.Links, func(l history.Link) bool { return l.Client == client && l.Node == node })
+}
+
 // timingLost reports whether h's harness timers fired so late that its
 // timing races cannot be trusted, and says why.
 func timingLost(h history.History) (string, bool) {
@@ -249,12 +325,7 @@ func timingLost(h history.History) (string, bool) {
 		return "", false
 	}
 	// The shortest TTL granted (wall ns): its races are the tightest in the run.
-	var ttl int64
-	for _, op := range h.Ops {
-		if op.F == history.Acquire && op.Type == history.OK && op.Value.TTL > 0 && (ttl == 0 || op.Value.TTL < ttl) {
-			ttl = op.Value.TTL
-		}
-	}
+	ttl := shortestTTL(h)
 	if ttl > 0 && int64(lag) < ttl/10 {
 		return "", false
 	}

@@ -1,12 +1,14 @@
 package checker
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -49,10 +51,14 @@ import (
 //     on one key whose [Invoke, Complete] overlap (more than touching).
 //     Always Informational: the lock is an efficiency lock, the waste is
 //     not corruption (Kleppmann 2016, "efficiency vs correctness").
-func Effects(ctx context.Context, h history.History) Result {
+func Effects(ctx context.Context, h history.History) Result { return effects(ctx, account.New(h)) }
+
+func effects(ctx context.Context, a *account.Account) Result {
+	h := a.H
 	ix := newAcceptedIndex(h)
 	rules := []func(history.History, *acceptedIndex) effectFinding{
-		doubleCharges, lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,
+		func(h history.History, ix *acceptedIndex) effectFinding { return doubleCharges(a, ix) },
+		lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,
 	}
 	var anomalies []Anomaly
 	var parts []string
@@ -142,7 +148,7 @@ func repeated(h history.History, ix *acceptedIndex, action, kind, what, one, man
 		}
 		explain := fmt.Sprintf("%s %s %d times (%s); %s", k, what, len(cs), strings.Join(who, ", "), must)
 		f.anomalies = append(f.anomalies, newAnomaly(h, kind, k, clients,
-			h.Ops[cs[0]].Complete, h.Ops[cs[1]].Complete, explain, ops...))
+			h.Ops[cs[0]].Complete, h.Ops[cs[len(cs)-1]].Complete, explain, ops...))
 	}
 	switch {
 	case total == 0:
@@ -154,12 +160,78 @@ func repeated(h history.History, ix *acceptedIndex, action, kind, what, one, man
 	return f
 }
 
-func doubleCharges(h history.History, ix *acceptedIndex) effectFinding {
+func doubleCharges(a *account.Account, ix *acceptedIndex) effectFinding {
+	h := a.H
 	f := repeated(h, ix, history.ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
 	if len(f.anomalies) > 0 {
 		f.summary = fmt.Sprintf("%s charged more than once", plural(len(f.anomalies), "invoice", "invoices"))
 	}
+	for i := range f.anomalies {
+		lateCharge(a, &f.anomalies[i])
+	}
 	return f
+}
+
+// lateCharge finds, among a double-effect's charges, the earliest one made
+// after its writer's lock was gone from the node, and records why it was
+// gone (Cause, with Write the late charge) and who acted on the lost lock
+// (Stale) and who held it then (Current).
+func lateCharge(a *account.Account, an *Anomaly) {
+	h := a.H
+	for _, oi := range an.Ops {
+		w := &h.Ops[oi]
+		hold, ok := holdAt(a, w.Client, w.Key, w.Invoke)
+		if !ok || hold.Possible {
+			continue
+		}
+		lives := a.GrantedBy(hold.Acquire)
+		if len(lives) == 0 {
+			continue
+		}
+		// The lock is lost once fewer than a quorum of its granting nodes
+		// (one for a single node) still hold its key.
+		need := 1
+		if len(lives) > 1 {
+			need = len(h.Header.Nodes)/2 + 1
+		}
+		var ended []account.KeyLife
+		for _, l := range lives {
+			if l.End <= w.Invoke {
+				ended = append(ended, l)
+			}
+		}
+		if len(lives)-len(ended) >= need || len(ended) == 0 {
+			continue
+		}
+		// The node whose loss broke the quorum: the latest to end.
+		last := ended[0]
+		for _, l := range ended[1:] {
+			if l.End > last.End {
+				last = l
+			}
+		}
+		c := &Cause{Kind: last.Ended.Kind, Client: w.Client, Nodes: []string{last.Node}, At: last.End, By: last.Ended.By,
+			Step: last.Ended.Step, TTL: hold.TTL, Observed: last.Observed, Write: w.Index}
+		bearing(a, hold, c)
+		an.Cause, an.Stale = c, w.Client
+		for _, other := range an.Clients {
+			if other != w.Client {
+				an.Current = other
+				break
+			}
+		}
+		return
+	}
+}
+
+// holdAt is client's believed hold of key around instant t, if any.
+func holdAt(a *account.Account, client, key string, t int64) (Hold, bool) {
+	for _, hd := range a.Holds {
+		if hd.Client == client && hd.Key == key && hd.Start <= t && t <= hd.End {
+			return hd, true
+		}
+	}
+	return Hold{}, false
 }
 
 func duplicateRuns(h history.History, ix *acceptedIndex) effectFinding {
@@ -316,71 +388,95 @@ func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 	if len(keys) == 0 {
 		return f
 	}
-	grants := map[string][]int{} // ok acquires per key, by Complete
+	// Each client's grants of a key: ok acquires from their return, and
+	// acquires of unknown outcome from their invoke (Jepsen: they may have
+	// taken effect at any time after it), by that instant.
+	type grant struct {
+		at int64
+		op int
+	}
+	grants := map[[2]string][]grant{}
 	for i := range h.Ops {
 		op := &h.Ops[i]
-		if op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0 && isClientOp(*op) {
-			grants[op.Key] = append(grants[op.Key], i)
+		if op.F != history.Acquire || !isClientOp(*op) || op.Type == history.Fail {
+			continue
 		}
+		g := grant{op.Complete, i}
+		if open(*op) {
+			g.at = op.Invoke
+		}
+		k := [2]string{op.Client, op.Key}
+		grants[k] = append(grants[k], g)
 	}
 	for _, v := range grants {
-		sortIdx(h, v, completeOf)
+		slices.SortFunc(v, func(a, b grant) int { return cmp.Compare(a.at, b.at) })
+	}
+	// term of a write: the writer's latest grant before its invoke (-1).
+	term := func(w *history.Op) int {
+		gs := grants[[2]string{w.Client, w.Key}]
+		n := sort.Search(len(gs), func(j int) bool { return gs[j].at > w.Invoke })
+		if n == 0 {
+			return -1
+		}
+		return gs[n-1].op
 	}
 	total := 0
 	for _, k := range keys {
 		ws := by[k]
 		total += len(ws)
-		gs := grants[k]
-		byClient := map[string][]int{} // the key's grants per client, by Complete
-		for _, g := range gs {
-			byClient[h.Ops[g].Client] = append(byClient[h.Ops[g].Client], g)
-		}
-		// term of a write: the writer's latest grant completed before the write's invoke
-		term := func(w *history.Op) int {
-			cg := byClient[w.Client]
-			n := sort.Search(len(cg), func(j int) bool { return h.Ops[cg[j]].Complete > w.Invoke })
-			if n == 0 {
-				return -1
-			}
-			return cg[n-1]
-		}
-		terms := make([]int, len(ws))
-		for j, wi := range ws {
-			terms[j] = term(&h.Ops[wi])
-		}
-		later := func(a, b int) bool { // grant b is a later election than grant a
-			ga, gb := h.Ops[a], h.Ops[b]
-			if ga.Value.Fence > 0 && gb.Value.Fence > 0 && ga.Value.Fence != gb.Value.Fence {
-				return gb.Value.Fence > ga.Value.Fence
-			}
-			return gb.Complete > ga.Complete
-		}
 		reported := map[[2]string]bool{}
-		for wj, wi := range ws {
-			w := h.Ops[wi]
-			tw := terms[wj]
-			if tw < 0 {
-				continue
-			}
-			for bj, bi := range ws {
+		for _, wi := range ws {
+			w := &h.Ops[wi]
+			tw := term(w)
+			for _, bi := range ws {
 				b := &h.Ops[bi]
 				if b.Client == w.Client || reported[[2]string{w.Client, b.Client}] {
 					continue
 				}
-				tb := terms[bj]
-				if tb < 0 || !later(tw, tb) || h.Ops[tb].Complete >= w.Invoke {
+				tb := term(b)
+				if tb < 0 {
 					continue
 				}
-				reported[[2]string{w.Client, b.Client}] = true
-				g := h.Ops[tb]
-				explain := fmt.Sprintf("%s was elected leader of %s at %s, yet the resource accepted %s's lead write at %s from an older term; two leaders acted",
-					b.Client, k, at(h, g.Complete), w.Client, at(h, w.Complete))
-				if g.Value.Fence > 0 || w.Value.Fence > 0 {
-					explain = fmt.Sprintf("%s was elected leader of %s at %s (epoch %d), yet the resource accepted %s's lead write with epoch %d at %s; two leaders acted",
-						b.Client, k, at(h, g.Complete), g.Value.Fence, w.Client, w.Value.Fence, at(h, w.Complete))
+				g := &h.Ops[tb]
+				elected := g.Complete
+				if open(*g) {
+					elected = g.Invoke
 				}
-				f.anomalies = append(f.anomalies, newAnomaly(h, KindSplitBrain, k, []string{w.Client, b.Client},
-					g.Complete, w.Complete, explain, h.Ops[tw].Index, g.Index, b.Index, w.Index))
+				if elected >= w.Invoke {
+					continue // b's election came after w: w is not from an older term
+				}
+				// b's term is the later one: by the epochs the writes carry
+				// when both do, else by the grants' order.
+				switch {
+				case w.Value.Fence > 0 && b.Value.Fence > 0:
+					if b.Value.Fence <= w.Value.Fence {
+						continue
+					}
+				case tw < 0:
+					continue // no grant of its own: not this rule's finding
+				default:
+					own := h.Ops[tw].Complete
+					if open(h.Ops[tw]) {
+						own = h.Ops[tw].Invoke
+					}
+					if own >= elected {
+						continue
+					}
+				}
+				reported[[2]string{w.Client, b.Client}] = true
+				explain := fmt.Sprintf("%s was elected leader of %s at %s, yet the resource accepted %s's lead write at %s from an older term; two leaders acted",
+					b.Client, k, at(h, elected), w.Client, at(h, w.Complete))
+				if w.Value.Fence > 0 && b.Value.Fence > 0 {
+					explain = fmt.Sprintf("%s was elected leader of %s at %s (its writes carry epoch %d), yet the resource accepted %s's lead write with epoch %d at %s; two leaders acted",
+						b.Client, k, at(h, elected), b.Value.Fence, w.Client, w.Value.Fence, at(h, w.Complete))
+				}
+				ops := []int{g.Index, b.Index, w.Index}
+				if tw >= 0 {
+					ops = append([]int{h.Ops[tw].Index}, ops...)
+				}
+				an := newAnomaly(h, KindSplitBrain, k, []string{w.Client, b.Client}, elected, w.Complete, explain, ops...)
+				an.Stale, an.Current = w.Client, b.Client
+				f.anomalies = append(f.anomalies, an)
 			}
 		}
 	}

@@ -67,16 +67,20 @@ func Fencing(ctx context.Context, h history.History) Result {
 			prev, cur := h.Ops[p[0]], h.Ops[p[1]]
 			explain := fmt.Sprintf("%s was granted fencing token %d for %s at %s, not above token %d granted to %s at %s; a lock service's tokens must strictly increase",
 				cur.Client, cur.Value.Fence, k, at(h, cur.Complete), prev.Value.Fence, prev.Client, at(h, prev.Complete))
-			anomalies = append(anomalies, newAnomaly(h, KindTokenRegression, k, []string{prev.Client, cur.Client},
-				min(prev.Complete, cur.Complete), max(prev.Complete, cur.Complete), explain, prev.Index, cur.Index))
+			an := newAnomaly(h, KindTokenRegression, k, []string{prev.Client, cur.Client},
+				min(prev.Complete, cur.Complete), max(prev.Complete, cur.Complete), explain, prev.Index, cur.Index)
+			an.Stale, an.Current = cur.Client, prev.Client // the later grant repeats or undercuts the earlier one
+			anomalies = append(anomalies, an)
 			regressions++
 		}
 		for _, p := range fenceSweep(h, wr[k], false) {
 			prev, cur := h.Ops[p[0]], h.Ops[p[1]]
 			explain := fmt.Sprintf("the resource accepted %s's %s on %s with fencing token %d at %s after it had accepted token %d from %s at %s; a stale token must be refused",
 				cur.Client, actionName(cur), k, cur.Value.Fence, at(h, cur.Complete), prev.Value.Fence, prev.Client, at(h, prev.Complete))
-			anomalies = append(anomalies, newAnomaly(h, KindStaleWriteAccepted, k, []string{prev.Client, cur.Client},
-				prev.Complete, cur.Complete, explain, prev.Index, cur.Index))
+			an := newAnomaly(h, KindStaleWriteAccepted, k, []string{prev.Client, cur.Client},
+				prev.Complete, cur.Complete, explain, prev.Index, cur.Index)
+			an.Stale, an.Current = cur.Client, prev.Client
+			anomalies = append(anomalies, an)
 			stale++
 		}
 	}

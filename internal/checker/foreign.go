@@ -4,11 +4,92 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
-// foreignUnlocks implements the foreign-unlock rule documented on Mutex.
-func foreignUnlocks(h history.History) []Anomaly {
+// foreignOnNodes judges foreign unlocks on the observed nodes (design
+// §12): a command of a client removed a lock key that another client's
+// command had set — the removal the node executed, whatever the clients
+// believed. One anomaly per removed key instance.
+func foreignOnNodes(a *account.Account) []Anomaly {
+	h := a.H
+	if len(a.Observed) == 0 {
+		return nil // no node events: the client rule judges (foreignUnlocks)
+	}
+	lockKeys := map[string]bool{}
+	for _, op := range h.Ops {
+		if op.F == history.Acquire && op.Key != "" {
+			lockKeys[op.Key] = true
+		}
+	}
+	var out []Anomaly
+	for _, k := range a.Keys() {
+		e := k.Ended
+		// A key whose sender no one could name is no one's to be foreign to.
+		if !k.Observed || e.Kind != account.EndDeleted || !lockKeys[k.Key] || e.By == "" || k.Owner == "" || e.By == history.AdminClient || e.By == k.Owner {
+			continue
+		}
+		rel := releaseAround(h, e.By, k.Key, k.End)
+		ops := []int{}
+		if k.Grant >= 0 {
+			ops = append(ops, h.Ops[k.Grant].Index)
+		}
+		when := ""
+		if rel >= 0 {
+			ops = append(ops, h.Ops[rel].Index)
+			when = fmt.Sprintf(" (its release invoked at %s)", at(h, h.Ops[rel].Invoke))
+		}
+		explain := fmt.Sprintf("%s's command removed %s's key %s on %s at %s%s: a release must only remove its own lease",
+			e.By, k.Owner, k.Key, k.Node, at(h, k.End), when)
+		an := newAnomaly(h, KindForeignUnlock, k.Key, []string{e.By, k.Owner}, k.End, k.End, explain, ops...)
+		an.Deleter, an.Owner = e.By, k.Owner
+		an.Cause = &Cause{Kind: account.EndDeleted, Client: k.Owner, Nodes: []string{k.Node}, At: k.End, By: e.By, Observed: true}
+		out = append(out, an)
+	}
+	return out
+}
+
+// releaseAround finds client's release of key whose [Invoke, Complete]
+// holds t (the node's stamp of its command), or -1.
+func releaseAround(h history.History, client, key string, t int64) int {
+	for i, op := range h.Ops {
+		if op.Client != client || op.Key != key || (op.F != history.Release && op.F != history.Probe) {
+			continue
+		}
+		end := op.Complete
+		if end < 0 {
+			end = h.End()
+		}
+		if op.Invoke-grantTolerance <= t && t <= end+grantTolerance {
+			return i
+		}
+	}
+	return -1
+}
+
+// observedRelease reports whether every node a release could have touched
+// was observed when it ran: the nodes judge it then (foreignOnNodes).
+func observedRelease(a *account.Account, rel history.Op) bool {
+	nodes := rel.Value.Nodes
+	if len(nodes) == 0 {
+		nodes = a.H.Header.Nodes
+	}
+	if len(nodes) == 0 {
+		return false
+	}
+	for _, n := range nodes {
+		if !a.ObservedAt(n, rel.Invoke) {
+			return false
+		}
+	}
+	return true
+}
+
+// foreignUnlocks implements the foreign-unlock rule documented on Mutex
+// from the clients' outcomes, for releases no node observation judges.
+func foreignUnlocks(a *account.Account) []Anomaly {
+	h := a.H
 	perKey := map[string][]int{}      // ok acquires by Complete
 	perOwner := map[[2]string][]int{} // ok acquires of one client on one key by Complete
 	maybeOwn := map[[2]string]int64{} // earliest invoke of a client's open acquire on a key
@@ -47,7 +128,7 @@ func foreignUnlocks(h history.History) []Anomaly {
 	var out []Anomaly
 	for ri := range h.Ops {
 		rel := &h.Ops[ri]
-		if rel.F != history.Release || rel.Type != history.OK || !rel.Value.Removed || !isClientOp(*rel) {
+		if rel.F != history.Release || rel.Type != history.OK || !rel.Value.Removed || !isClientOp(*rel) || observedRelease(a, *rel) {
 			continue
 		}
 		if t, ok := maybeOwn[[2]string{rel.Client, rel.Key}]; ok && t < rel.Invoke {
@@ -106,8 +187,10 @@ func foreignUnlocks(h history.History) []Anomaly {
 		if end < rel.Invoke {
 			end = rel.Invoke
 		}
-		out = append(out, newAnomaly(h, KindForeignUnlock, rel.Key, []string{rel.Client, other.Client},
-			rel.Invoke, end, explain, mine.Index, other.Index, rel.Index))
+		an := newAnomaly(h, KindForeignUnlock, rel.Key, []string{rel.Client, other.Client},
+			rel.Invoke, end, explain, mine.Index, other.Index, rel.Index)
+		an.Deleter, an.Owner = rel.Client, other.Client
+		out = append(out, an)
 	}
 	return out
 }

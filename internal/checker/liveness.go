@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -45,7 +46,10 @@ const DefaultUnavailableBound = 10 * time.Second
 //     history]. The bound is Header.Params["unavailable_ns"] (wall ns)
 //     when set, else the key's longest recorded lease TTL (a free lock that
 //     stays ungrantable for a whole lease is down, not busy), else 10 s.
-func Liveness(ctx context.Context, h history.History) Result {
+func Liveness(ctx context.Context, h history.History) Result { return liveness(ctx, account.New(h)) }
+
+func liveness(ctx context.Context, a *account.Account) Result {
+	h := a.H
 	expect := h.Header.Params[history.ParamExpectLive] == 1
 	eoh := h.End()
 	type keyOps struct{ lock, probes []int }
@@ -103,6 +107,17 @@ func Liveness(ctx context.Context, h history.History) Result {
 	}
 	for i := range anomalies {
 		anomalies[i].Informational = !expect
+		if anomalies[i].Informational {
+			anomalies[i].Harmless = HarmlessLiveness
+		}
+	}
+	// Orphaned leases are reported for their duration; they break what a
+	// scenario expects only when no TTL bounded them.
+	for _, o := range orphanedLeases(a, keys) {
+		if !expect || !o.unbounded {
+			o.an.Informational, o.an.Harmless = true, HarmlessLiveness
+		}
+		anomalies = append(anomalies, o.an)
 	}
 	policy := "informational: the scenario does not set expect_live"
 	if expect {
@@ -171,8 +186,16 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 			if o.F == history.Acquire {
 				break // a new lease of this client starts its own window
 			}
-			if o.F == history.Extend && o.Type == history.OK && o.Complete >= 0 {
+			switch {
+			case o.F == history.Extend && o.Type == history.OK && o.Complete >= 0:
 				renewed = o.Complete
+				if t := o.Value.TTL; t > 0 {
+					ttl = t
+				}
+			case o.F == history.Extend && open(*o) && o.Invoke <= renewed+ttl:
+				// An extend of unknown outcome may have renewed the
+				// lease, from its invoke on.
+				renewed = max(renewed, o.Invoke)
 				if t := o.Value.TTL; t > 0 {
 					ttl = t
 				}
@@ -182,15 +205,125 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 				break
 			}
 		}
-		if ttl > 0 {
+		switch {
+		case released && !deletesByKey(h):
+			// A removing release by the owner's token proves the key lived
+			// until then, renewed or not.
+		case ttl > 0:
 			end = min(end, renewed+ttl)
-		} else if !released {
+		case !released:
 			end = eoh
 		}
 		windows = append(windows, [2]int64{start, max(end, start)})
 	}
 	return windows, maxTTL
 }
+
+// orphan is one orphaned-lease finding and whether a TTL bounded it.
+type orphan struct {
+	an        Anomaly
+	unbounded bool
+}
+
+// orphanedLeases finds the keys held on a node by a token that no live
+// client believes it holds — its owner's believed hold had ended (it
+// crashed, gave the lease up, or decided it was lost) — while other
+// clients were refused the lock (bug-reports-2 BR-31's ghost, BR-34). The
+// window runs from the end of the owner's belief to the key's end; a
+// window shorter than a tenth of the lease's TTL is a release in flight,
+// not an orphan. One finding per grant: its longest node.
+func orphanedLeases(a *account.Account, keys []string) []orphan {
+	h := a.H
+	if h.Header.Params[history.ParamLockPerFire] == 1 {
+		return nil // a lock per fire time is left to expire by design
+	}
+	lockKey := map[string]bool{}
+	for _, k := range keys {
+		lockKey[k] = true
+	}
+	holdEnd := map[int]int64{} // acquire op index → end of its owner's belief that it holds the key
+	releases := releaseTimes(h)
+	for _, hd := range a.Holds {
+		end := hd.End
+		if hd.Ended == account.HoldDone {
+			// Out of its critical section, the client still means to
+			// release: it believes it holds the key until its release.
+			end = nextRelease(releases[[2]string{hd.Client, hd.Key}], hd.End)
+		}
+		holdEnd[hd.Acquire] = max(holdEnd[hd.Acquire], end)
+	}
+	refusals := map[string][]int{} // key → refused acquires (by invoke)
+	for i, op := range h.Ops {
+		if op.F == history.Acquire && op.Type == history.Fail && isClientOp(op) {
+			refusals[op.Key] = append(refusals[op.Key], i)
+		}
+	}
+	best := map[int]orphan{}
+	for _, l := range a.Keys() {
+		if l.Grant < 0 || !lockKey[l.Key] || h.Ops[l.Grant].F != history.Acquire {
+			continue
+		}
+		g := h.Ops[l.Grant]
+		from, ok := holdEnd[g.Index]
+		if !ok {
+			// The client never believed it held this grant (its acquire's
+			// outcome was unknown to it, and it did not act on it).
+			from = max(l.Start, g.Invoke)
+			if g.Complete >= 0 {
+				from = max(l.Start, g.Complete)
+			}
+		}
+		if from >= l.End {
+			continue
+		}
+		if g.Value.TTL > 0 && l.End-from < g.Value.TTL/10 {
+			continue
+		}
+		var refused []int
+		var who []string
+		for _, i := range refusals[l.Key] {
+			op := h.Ops[i]
+			if op.Client != l.Owner && op.Invoke >= from && op.Invoke < l.End {
+				refused = append(refused, op.Index)
+				if !slices.Contains(who, op.Client) {
+					who = append(who, op.Client)
+				}
+			}
+		}
+		if len(refused) == 0 {
+			continue
+		}
+		if prev, ok := best[l.Grant]; ok && prev.an.End-prev.an.Start >= l.End-from {
+			continue
+		}
+		end := "until the end of the run"
+		if l.Ended.Kind != account.EndHeld {
+			end = fmt.Sprintf("until %s (%s)", at(h, l.End), l.Ended.Kind)
+		}
+		on := ""
+		if l.Node != "" {
+			on = " on " + l.Node
+		}
+		explain := fmt.Sprintf("%s's key %s stayed%s from %s %s, %s after %s stopped believing it held it, while %s %s refused %s",
+			l.Owner, l.Key, on, at(h, from), end, secs(h, l.End-from), l.Owner, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"))
+		an := newAnomaly(h, KindOrphanedLease, l.Key, append([]string{l.Owner}, who...), from, l.End, explain, append([]int{g.Index}, refused...)...)
+		an.Owner = l.Owner
+		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: g.Value.TTL, Observed: l.Observed}
+		unbounded := l.Ended.Kind == account.EndHeld || g.Value.TTL <= 0 || l.End-from > g.Value.TTL
+		best[l.Grant] = orphan{an: an, unbounded: unbounded}
+	}
+	out := make([]orphan, 0, len(best))
+	for _, o := range best {
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(x, y orphan) int { return cmp.Compare(x.an.Start, y.an.Start) })
+	return out
+}
+
+// deletesByKey reports whether h's algorithm releases with a plain DEL,
+// whatever the key's owner (naive): its removing release proves nothing
+// about its own lease.
+func deletesByKey(h history.History) bool { return h.Header.Algorithm == "naive" }
 
 // leaseCover answers "is t inside some window [start, end)" by binary
 // search: the windows sorted by start, with the running maximum of their
@@ -255,7 +388,7 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 				}
 			}
 		}
-		explain := fmt.Sprintf("no one held %s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
+		explain := fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
 			key, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
 		out = append(out, newAnomaly(h, KindUnavailable, key, clients, op.Invoke, end, explain, ops...))
 	}
@@ -317,4 +450,36 @@ func lastInstants(h history.History) map[string]int64 {
 		out[op.Client] = max(out[op.Client], op.Invoke, op.Complete)
 	}
 	return out
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}
+
+// releaseTimes lists, per client and key, the invokes of its releases, in
+// order.
+func releaseTimes(h history.History) map[[2]string][]int64 {
+	out := map[[2]string][]int64{}
+	for _, op := range h.Ops {
+		if op.F == history.Release {
+			k := [2]string{op.Client, op.Key}
+			out[k] = append(out[k], op.Invoke)
+		}
+	}
+	for _, v := range out {
+		slices.Sort(v)
+	}
+	return out
+}
+
+// nextRelease is the first of the release invokes ts at or after t, or t
+// when there is none.
+func nextRelease(ts []int64, t int64) int64 {
+	if i, _ := slices.BinarySearch(ts, t); i < len(ts) {
+		return ts[i]
+	}
+	return t
 }

@@ -8,158 +8,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
-// Hold is one believed-hold interval of a client on a key (lock-theory §8.1).
-type Hold struct {
-	Client string
-	Key    string
-	// Start and End are true ns. Start is the Complete of the ok acquire;
-	// for a hold taken over from an info acquire the client acted on,
-	// Start is the Invoke of its first accepted write (see Holds).
-	Start, End int64
-	// Acquire is the history index of the acquire that began the hold.
-	Acquire int
-	// Fence is the acquire's fencing token (0 when none or unknown).
-	Fence int64
-	// TTL is the lease TTL in wall ns, as the acquire recorded it.
-	TTL int64
-	// Possible marks a hold from an info acquire the client then acted on.
-	Possible bool
-}
+// Hold is one believed-hold interval of a client on a key (account.Hold).
+type Hold = account.Hold
 
-// Holds returns every believed-hold interval of h, per lock-theory §8.1:
-// from the return (Complete) of an ok acquire to the earliest of the
-// client's next release invoke on that key, a lost or done op of the client
-// (on that key, or with no key: all its keys; done = the client left its
-// critical section and will only release, lock-theory S05), the invoke of another acquire by the
-// client on that key, or — when the client never ends the hold — the
-// client's last recorded instant (the end of the history when the client's
-// last op never completed: it is still inside it, still believing), or the
-// end of a fault that targeted the client and did not kill it (a pause, a
-// partition: the client is still alive and still believes it holds; an
-// unhealed one lasts to the end of the history), whichever is later — but
-// never past a recorded crash of the client (EffectCrashClient), which ends
-// every belief at the crash instant. A client that simply stops recording
-// is taken to have stopped (crashed) at its last instant.
-//
-// Info acquires (the client never learnt whether it got the lock) are only
-// possible holds. A possible hold counts as a believed hold only if the
-// client then has an accepted write on the key before it ends the possible
-// hold (release, lost, another acquire): it acted as holder. The hold then
-// starts at the Invoke of that first accepted write — the first instant it
-// certainly behaved as holder — never at the acquire's invoke. Possible
-// holds the client never acted on are ignored: they neither count as held
-// nor as not held. Clients are identified by Client name across the new
-// process ids Jepsen's rule gives them after an info outcome.
-func Holds(h history.History) []Hold {
-	eoh := h.End()
-	byClient := map[string][]int{}
-	var clients []string
-	acquires := 0 // an upper bound on the number of holds
-	for i := range h.Ops {
-		op := &h.Ops[i]
-		if op.Process == history.NemesisProcess || op.Client == history.NemesisClient {
-			continue
-		}
-		switch op.F {
-		case history.Acquire:
-			acquires++
-		case history.Release, history.Extend, history.Read, history.Write, history.Lost, history.Done:
-		default:
-			continue
-		}
-		if _, ok := byClient[op.Client]; !ok {
-			clients = append(clients, op.Client)
-		}
-		byClient[op.Client] = append(byClient[op.Client], i)
-	}
-	sort.Strings(clients)
-	alive, crashed := faultEnds(h, eoh)
-	holds := make([]Hold, 0, acquires)
-	type possible struct {
-		acq int
-	}
-	for _, c := range clients {
-		idx := byClient[c]
-		sortIdx(h, idx, invokeOf)
-		last := int64(0)
-		for _, i := range idx {
-			op := &h.Ops[i]
-			if op.Complete < 0 {
-				last = eoh
-				break
-			}
-			last = max(last, op.Complete, op.Invoke)
-		}
-		last = max(last, alive[c])
-		if t, ok := crashed[c]; ok && t < last {
-			// A crashed client believes nothing after its crash, even
-			// with an operation that never completed.
-			last = t
-		}
-		held := map[string]Hold{}
-		maybe := map[string]possible{}
-		closeHold := func(key string, t int64) {
-			if hd, ok := held[key]; ok {
-				hd.End = max(t, hd.Start)
-				holds = append(holds, hd)
-				delete(held, key)
-			}
-			delete(maybe, key)
-		}
-		for _, i := range idx {
-			op := &h.Ops[i]
-			switch op.F {
-			case history.Acquire:
-				closeHold(op.Key, op.Invoke)
-				switch {
-				case op.Type == history.OK && op.Complete >= 0:
-					held[op.Key] = Hold{Client: c, Key: op.Key, Start: op.Complete, Acquire: op.Index,
-						Fence: op.Value.Fence, TTL: op.Value.TTL}
-				case open(*op):
-					maybe[op.Key] = possible{acq: i}
-				}
-			case history.Release:
-				closeHold(op.Key, op.Invoke)
-			case history.Lost, history.Done:
-				if op.Key != "" {
-					closeHold(op.Key, op.Invoke)
-					break
-				}
-				keys := make([]string, 0, len(held)+len(maybe))
-				for k := range held {
-					keys = append(keys, k)
-				}
-				for k := range maybe {
-					keys = append(keys, k)
-				}
-				for _, k := range keys {
-					closeHold(k, op.Invoke)
-				}
-			case history.Write:
-				if _, ok := held[op.Key]; !ok && accepted(*op) {
-					if p, ok := maybe[op.Key]; ok {
-						acq := &h.Ops[p.acq]
-						held[op.Key] = Hold{Client: c, Key: op.Key, Start: op.Invoke, Acquire: acq.Index,
-							Fence: acq.Value.Fence, TTL: acq.Value.TTL, Possible: true}
-						delete(maybe, op.Key)
-					}
-				}
-			}
-		}
-		keys := make([]string, 0, len(held))
-		for k := range held {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			closeHold(k, last)
-		}
-	}
-	return holds
-}
+// Holds returns every believed-hold interval of h (account.Holds).
+func Holds(h history.History) []Hold { return account.New(h).Holds }
 
 // Mutex is the mutex checker (design §8, lock-theory §8.1). It reports:
 //
@@ -189,8 +46,11 @@ func Holds(h history.History) []Hold {
 //     A release is not judged when A has an acquire with unknown outcome
 //     (info) on the key invoked before it: that acquire may have applied
 //     late and the release removed A's own lease.
-func Mutex(ctx context.Context, h history.History) Result {
-	holds := Holds(h)
+func Mutex(ctx context.Context, h history.History) Result { return mutex(ctx, account.New(h)) }
+
+func mutex(ctx context.Context, a *account.Account) Result {
+	h := a.H
+	holds := a.Holds
 	if err := ctx.Err(); err != nil {
 		return Result{Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
@@ -209,7 +69,6 @@ func Mutex(ctx context.Context, h history.History) Result {
 	if h.Header.Workload == history.WorkloadSemaphore {
 		permits = max(1, h.Header.Params[history.ParamPermits])
 	}
-	var rc *reasonCtx // built on the first overlap
 	var anomalies []Anomaly
 	overlaps, informational, dropped := 0, 0, 0
 	kept := [2]int{} // recorded anomalies: [violations, informational]
@@ -243,14 +102,14 @@ func Mutex(ctx context.Context, h history.History) Result {
 				}
 				continue
 			}
-			for _, a := range active {
+			for _, other := range active {
 				if steps++; steps%4096 == 0 && ctx.Err() != nil {
 					return Result{Verdict: Unknown, Summary: "not checked: " + ctx.Err().Error()}
 				}
-				if a.Client == cur.Client || !holdsOverlap(a, cur) {
+				if other.Client == cur.Client || !holdsOverlap(other, cur) {
 					continue
 				}
-				o := classifyOverlap(h, ix, a, cur)
+				o := classifyOverlap(h, ix, other, cur)
 				overlaps++
 				slot := 0
 				if o.info {
@@ -262,10 +121,7 @@ func Mutex(ctx context.Context, h history.History) Result {
 					continue
 				}
 				kept[slot]++
-				if rc == nil {
-					rc = newReasonCtx(h)
-				}
-				anomalies = append(anomalies, overlapAnomaly(h, rc, o))
+				anomalies = append(anomalies, overlapAnomaly(a, o))
 			}
 			if cur.End > cur.Start {
 				active = append(active, cur)
@@ -276,11 +132,11 @@ func Mutex(ctx context.Context, h history.History) Result {
 	// A semaphore's release removes the client's own permit entry, never
 	// the key: another holder's grant does not make it foreign.
 	if h.Header.Workload != history.WorkloadSemaphore {
-		foreign = foreignUnlocks(h)
+		foreign = append(foreignOnNodes(a), foreignUnlocks(a)...)
 	}
 	if efficiencyLock(h) {
 		for i := range foreign {
-			foreign[i].Informational = true
+			foreign[i].Informational, foreign[i].Harmless = true, HarmlessEfficiency
 			foreign[i].Explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness"
 		}
 	}
@@ -343,15 +199,34 @@ type overlap struct {
 	start, end   int64
 	staleWrites  []int // positions of the stale holder's accepted writes in the window
 	info         bool
-	efficiency   bool // the workload's lock is an efficiency lock
-	// idempotent: informational because the idempotency key let only one
-	// of the two holders charge.
-	idempotent bool
+	harmless     string // why info (Harmless*)
 }
 
+// classifyOverlap decides which of two overlapping holds is the stale one
+// and whether the overlap did harm.
+//
+// The stale holder is the one that may never have been granted when
+// exactly one hold is possible (it acted on an acquire whose outcome it
+// never learnt); else the lower fencing token when both carry distinct
+// ones; else the earlier start.
+//
+// The overlap is informational when the resource kept the stale holder
+// out by its fence (FencingEnforced) and accepted no write of it in the
+// window: either both grants carry distinct tokens, the stale one lower
+// (Kleppmann 2016, fencing), or the resource refused the stale holder's
+// writes for a stale token or epoch while it held (the epoch on a leader's
+// writes). Equal tokens never: the fence cannot tell the two apart, and a
+// resource that accepts an equal token twice charged twice. An
+// idempotent payment gateway (lock-theory S19) makes it informational
+// unless both holders had a charge accepted during their holds; an
+// efficiency lock (cache-rebuild) always.
 func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	o := overlap{stale: a, fresh: b, start: max(a.Start, b.Start), end: min(a.End, b.End)}
 	switch {
+	case a.Possible != b.Possible:
+		if b.Possible {
+			o.stale, o.fresh = b, a
+		}
 	case a.Fence > 0 && b.Fence > 0 && a.Fence != b.Fence:
 		if b.Fence < a.Fence {
 			o.stale, o.fresh = b, a
@@ -359,174 +234,49 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	case b.Start < a.Start:
 		o.stale, o.fresh = b, a
 	}
-	o.staleWrites = ix.acceptedIn(o.stale.Client, o.stale.Key, o.start, o.end)
-	// Informational only when the fence could actually refuse the stale
-	// holder: both grants carry tokens. A "fenced" resource with token 0
-	// everywhere (e.g. Redlock, which has none) refuses nobody; a stale
-	// holder that happened not to write was luck, not protection.
-	o.info = h.Header.FencingEnforced && o.stale.Fence > 0 && o.fresh.Fence > 0 && len(o.staleWrites) == 0
-	// An idempotent payment gateway guards the effect itself (lock-theory
-	// S19): its key lets at most one charge through, whichever holder
-	// charges first. The overlap is informational unless both holders had
-	// a charge accepted during their holds (then it is also the effects
-	// checker's double-effect). A charge of unknown outcome proves
-	// nothing here: if the key let it through, the other holder's was
-	// refused; porcupine's payment model judges such histories.
-	if idempotentPayments(h) && !(ix.chargedIn(o.stale.Client, o.stale.Key, o.stale.Start, o.stale.End) &&
-		ix.chargedIn(o.fresh.Client, o.fresh.Key, o.fresh.Start, o.fresh.End)) {
-		o.info, o.idempotent = true, true
+	st := o.stale
+	o.staleWrites = ix.acceptedIn(st.Client, st.Key, o.start, o.end)
+	tokensTell := st.Fence > 0 && o.fresh.Fence > 0 && st.Fence < o.fresh.Fence
+	if h.Header.FencingEnforced && len(o.staleWrites) == 0 && (tokensTell || ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End)) {
+		o.info, o.harmless = true, HarmlessFenced
 	}
-	// An efficiency lock (cache-rebuild): a broken lock costs duplicate
-	// work, never correctness (Kleppmann 2016, "efficiency vs correctness").
-	o.efficiency = efficiencyLock(h)
-	o.info = o.info || o.efficiency
+	if idempotentPayments(h) && !(ix.chargedIn(st.Client, st.Key, st.Start, st.End) &&
+		ix.chargedIn(o.fresh.Client, o.fresh.Key, o.fresh.Start, o.fresh.End)) {
+		o.info, o.harmless = true, HarmlessIdempotent
+	}
+	if efficiencyLock(h) {
+		o.info, o.harmless = true, HarmlessEfficiency
+	}
 	return o
 }
 
-func overlapAnomaly(h history.History, rc *reasonCtx, o overlap) Anomaly {
-	stale, fresh, start, end, staleWrites, info := o.stale, o.fresh, o.start, o.end, o.staleWrites, o.info
-	why := rc.reason(stale, fresh, start)
+func overlapAnomaly(a *account.Account, o overlap) Anomaly {
+	h := a.H
+	stale, fresh, start, end := o.stale, o.fresh, o.start, o.end
+	c := overlapCause(a, stale, fresh)
 	explain := fmt.Sprintf("%s and %s both believed they held %s from %s to %s: %s",
-		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), why)
-	if o.efficiency {
+		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), causeText(h, c, stale.Client, fresh.Client))
+	switch o.harmless {
+	case HarmlessEfficiency:
 		explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness (informational)"
-	} else if o.idempotent {
+	case HarmlessIdempotent:
 		explain += "; the idempotency key let only one of them charge, so this is informational"
-	} else if info {
-		explain += fmt.Sprintf("; the resource (fencing token or idempotency key) accepted no write from %s in that window, so this is informational", stale.Client)
-	} else if len(staleWrites) > 0 {
-		w := h.Ops[staleWrites[0]]
-		explain += fmt.Sprintf(", and the resource accepted %s's %s at %s", stale.Client, actionName(w), at(h, w.Complete))
+	case HarmlessFenced:
+		explain += fmt.Sprintf("; the resource's fence accepted no write from %s in that window, so this is informational", stale.Client)
+	default:
+		if len(o.staleWrites) > 0 {
+			w := h.Ops[o.staleWrites[0]]
+			explain += fmt.Sprintf(", and the resource accepted %s's %s at %s", stale.Client, actionName(w), at(h, w.Complete))
+		}
 	}
 	ops := []int{stale.Acquire, fresh.Acquire}
-	for _, i := range staleWrites {
+	for _, i := range o.staleWrites {
 		ops = append(ops, h.Ops[i].Index)
 	}
 	an := newAnomaly(h, KindMutexOverlap, stale.Key, []string{stale.Client, fresh.Client}, start, end, explain, ops...)
-	an.Informational = info
+	an.Stale, an.Current, an.Cause = stale.Client, fresh.Client, c
+	an.Informational, an.Harmless = o.info, o.harmless
 	return an
-}
-
-// reasonCtx holds what overlap explanations look up, computed once.
-type reasonCtx struct {
-	h       history.History
-	eoh     int64
-	faults  []history.Op
-	removes map[string][]int // per key: releases that removed a key, by Invoke
-}
-
-func newReasonCtx(h history.History) *reasonCtx {
-	rc := &reasonCtx{h: h, eoh: h.End(), faults: appliedFaults(h), removes: map[string][]int{}}
-	for i, op := range h.Ops {
-		if op.F == history.Release && op.Type == history.OK && op.Value.Removed {
-			rc.removes[op.Key] = append(rc.removes[op.Key], i)
-		}
-	}
-	for _, v := range rc.removes {
-		sortIdx(h, v, invokeOf)
-	}
-	return rc
-}
-
-// reason says in words why two holds overlapped: a fault on the stale
-// client, its TTL running out, a third client's release removing its key, a
-// fault on the nodes, or just "granted while still believed held".
-func (rc *reasonCtx) reason(stale, fresh Hold, start int64) string {
-	h := rc.h
-	expiry := stale.Start + stale.TTL // when the lease expired (true time)
-	ttl := h.Header.ScenarioTime(stale.TTL).Seconds()
-	pausedBefore := false
-	for _, f := range rc.faults {
-		fEnd := f.Complete
-		if fEnd < 0 {
-			fEnd = rc.eoh
-		}
-		st := f.Value.Fault
-		if f.Invoke > start || fEnd < stale.Start || !st.Touches(stale.Client) {
-			continue
-		}
-		if st.Effect == history.EffectFreezeClient {
-			if stale.TTL > 0 && fEnd < expiry {
-				pausedBefore = true // the pause ended before the lease did
-				continue
-			}
-			return fmt.Sprintf("%s's lease expired while it was paused and %s acquired it", stale.Client, fresh.Client)
-		}
-		return fmt.Sprintf("%s's lease expired during a %s fault on it and %s acquired it", stale.Client, st.Kind, fresh.Client)
-	}
-	if stale.TTL > 0 && start-stale.Start >= stale.TTL {
-		if pausedBefore {
-			return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working, a pause having used up part of it, and %s acquired it",
-				stale.Client, ttl, fresh.Client)
-		}
-		return fmt.Sprintf("%s's lease (TTL %.1fs) expired while it was still working and %s acquired it",
-			stale.Client, ttl, fresh.Client)
-	}
-	for _, f := range rc.faults {
-		st := f.Value.Fault
-		if st.Effect == history.EffectDeleteKey && st.Key == stale.Key && f.Invoke >= stale.Start && f.Invoke <= start {
-			return fmt.Sprintf("a delete-key fault deleted %s's key on %s at %s (by key, not by owner) and %s acquired it",
-				stale.Client, strings.Join(st.Nodes, ", "), at(h, f.Invoke), fresh.Client)
-		}
-	}
-	rs := rc.removes[stale.Key]
-	for j := sort.Search(len(rs), func(j int) bool { return h.Ops[rs[j]].Invoke >= stale.Start }); j < len(rs); j++ {
-		op := h.Ops[rs[j]]
-		if op.Invoke > start {
-			break
-		}
-		if op.Client != stale.Client && op.Client != fresh.Client {
-			return fmt.Sprintf("%s's release at %s removed %s's key and %s acquired it", op.Client, at(h, op.Invoke), stale.Client, fresh.Client)
-		}
-	}
-	for _, f := range rc.faults {
-		fEnd := f.Complete
-		if fEnd < 0 {
-			fEnd = rc.eoh
-		}
-		st := f.Value.Fault
-		onNodes := len(st.Clients) == 0 && len(st.Links) == 0
-		if onNodes && f.Invoke <= start && fEnd >= stale.Start {
-			return fmt.Sprintf("%s was granted the lock during a %s fault on %s while %s still believed it held it",
-				fresh.Client, st.Kind, strings.Join(st.Nodes, ", "), stale.Client)
-		}
-	}
-	if stale.Possible || fresh.Possible {
-		return fmt.Sprintf("%s was granted the lock while %s acted on a lease it may have been granted", fresh.Client, stale.Client)
-	}
-	return fmt.Sprintf("%s was granted the lock while %s still believed it held it", fresh.Client, stale.Client)
-}
-
-// faultEnds maps each client to the latest end of an applied fault that
-// touched it (on the client or on one of its links) and left it alive; an
-// unhealed fault ends at eoh. A crash of the client (EffectCrashClient)
-// counts up to the crash instant, and crashed holds each crashed client's
-// first crash: it was alive until then and is gone after.
-func faultEnds(h history.History, eoh int64) (alive, crashed map[string]int64) {
-	alive, crashed = map[string]int64{}, map[string]int64{}
-	for _, f := range appliedFaults(h) {
-		st := f.Value.Fault
-		if st.Effect == history.EffectCrashClient {
-			for _, c := range st.Clients {
-				alive[c] = max(alive[c], f.Invoke)
-				if t, ok := crashed[c]; !ok || f.Invoke < t {
-					crashed[c] = f.Invoke
-				}
-			}
-			continue
-		}
-		end := f.Complete
-		if end < 0 {
-			end = eoh
-		}
-		for _, c := range st.Clients {
-			alive[c] = max(alive[c], end)
-		}
-		for _, c := range st.LinkClients() {
-			alive[c] = max(alive[c], end)
-		}
-	}
-	return alive, crashed
 }
 
 // appliedFaults returns the fault ops of h that took effect (not those
@@ -548,6 +298,7 @@ type writeIndex struct {
 	h       history.History
 	by      map[[2]string]spanList
 	charges map[[2]string][]int
+	refused map[[2]string][]int
 }
 
 // spanList is positions of h.Ops sorted by Invoke, with maxComplete[j] the
@@ -630,6 +381,28 @@ func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
 // charges by idempotency key (lock-theory S19).
 func idempotentPayments(h history.History) bool {
 	return h.Header.Workload == history.WorkloadPayment && h.Header.Params[history.ParamIdempotency] == 1
+}
+
+// fenceRefusedIn reports whether one of client's writes on key was
+// refused for a stale fencing token or epoch with [Invoke, Complete]
+// meeting [from, to].
+func (ix *writeIndex) fenceRefusedIn(client, key string, from, to int64) bool {
+	if ix.refused == nil {
+		ix.refused = map[[2]string][]int{}
+		for i := range ix.h.Ops {
+			if op := &ix.h.Ops[i]; op.F == history.Write && op.Type == history.Fail && fenceRefusal(*op) {
+				k := [2]string{op.Client, op.Key}
+				ix.refused[k] = append(ix.refused[k], i)
+			}
+		}
+	}
+	for _, i := range ix.refused[[2]string{client, key}] {
+		op := &ix.h.Ops[i]
+		if op.Invoke <= to && op.Complete >= from {
+			return true
+		}
+	}
+	return false
 }
 
 // efficiencyLock reports whether h's workload uses its lock for efficiency

@@ -94,3 +94,83 @@ func twoTTLs() history.History {
 	b.release("w3", "k-long", 0.6, 0.61, true)
 	return b.h
 }
+
+func TestAStallNoFaultExplainsMakesAValidRunUnknown(t *testing.T) {
+	// stall adds w2's command to n1, sent at from seconds and answered (or
+	// given up) after took, to h.
+	stall := func(h *history.History, from float64, took time.Duration, answered bool) {
+		typ := history.Info
+		if answered {
+			typ = history.OK
+		}
+		h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: history.NodeProcess, Client: "w2", F: history.Stalled, Key: inv1,
+			Value: history.Value{Node: "n1", Cmd: []string{"set", inv1}}, Invoke: ns(from), Complete: ns(from) + int64(took), Type: typ})
+	}
+	tests := []struct {
+		name    string
+		build   func() history.History
+		want    Verdict
+		mention string
+	}{
+		{"a command that got no answer within its deadline, with no fault about, loses the run's timing", func() history.History {
+			h := sequentialHistory()
+			stall(&h, 0.5, 50*time.Millisecond, false)
+			return h
+		}, Unknown, "w2's set invoice-1 to n1 at t=0.5s got no answer within its 50ms deadline"},
+		{"a command cut off by a partition of its link is the fault at work", func() history.History {
+			b := newHB(false)
+			b.h = sequentialHistory()
+			b.fault("partition", []string{"w2→n1"}, 0.4, 0.6)
+			stall(&b.h, 0.5, 50*time.Millisecond, false)
+			return b.h
+		}, Valid, ""},
+		{"a command to a node that came back from a crash a moment ago is the crash at work", func() history.History {
+			b := newHB(false)
+			b.h = sequentialHistory()
+			b.fault("crash", []string{"n1"}, 0.3, 0.4)
+			stall(&b.h, 0.6, 50*time.Millisecond, false)
+			return b.h
+		}, Valid, ""},
+		{"a partition of another client's link explains nothing", func() history.History {
+			b := newHB(false)
+			b.h = sequentialHistory()
+			b.fault("partition", []string{"w1→n1"}, 0.4, 0.6)
+			stall(&b.h, 0.5, 50*time.Millisecond, false)
+			return b.h
+		}, Unknown, "no fault stood between them"},
+		{"an answer 150 ms late is a lost race beside a 1 s TTL", func() history.History {
+			h := twoTTLs()
+			stall(&h, 0.4, 150*time.Millisecond, true)
+			return h
+		}, Unknown, "answered only after 150ms"},
+		{"an answer 150 ms late is nothing beside a 30 s TTL", func() history.History {
+			h := sequentialHistory()
+			stall(&h, 0.5, 150*time.Millisecond, true)
+			return h
+		}, Valid, ""},
+		{"a violation found beside a stall still happened", func() history.History {
+			h := kleppmann1(false)
+			stall(&h, 0.5, 50*time.Millisecond, false)
+			return h
+		}, Invalid, "no fault stood between them"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Check(context.Background(), tt.build(), Options{})
+			if rep.Verdict != tt.want {
+				t.Fatalf("verdict %s, want %s: %+v", rep.Verdict, tt.want, rep.Results)
+			}
+			for _, r := range rep.Results {
+				if r.Checker != CheckerCoverage {
+					continue
+				}
+				if r.TimingLost != (tt.mention != "") {
+					t.Errorf("TimingLost %v; coverage says %q", r.TimingLost, r.Summary)
+				}
+				if tt.mention != "" && !strings.Contains(r.Summary, tt.mention) {
+					t.Errorf("coverage says %q, want it to mention %q", r.Summary, tt.mention)
+				}
+			}
+		})
+	}
+}

@@ -142,7 +142,7 @@ func workloadCases() []workloadCase {
 			b, invalid(KindDuplicateRun))
 	}
 	{
-		b := newHB(false).workload(history.WorkloadCron, "per-fire-key", nil)
+		b := newHB(false).workload(history.WorkloadCron, "per-fire-key", map[string]int64{history.ParamLockPerFire: 1})
 		b.acquire("s2", "job@3", 59.2, 59.3, 0)
 		b.write("s2", "job@3", history.ActionRunJob, 59.4, 59.7, 0)
 		b.fault("clock-jump", []string{"s1"}, 59, 61)
@@ -263,9 +263,9 @@ func workloadCases() []workloadCase {
 		return b
 	}
 	add(true, "unknown-stuck-lock-s24-informational", "lock-theory S24 (no expect_live): SETNX then crash before EXPIRE; the probe fails: liveness, not safety; one grant is too few for coverage",
-		stuck(false), expectation{verdict: Unknown, informational: []string{KindStuckLock}})
+		stuck(false), expectation{verdict: Unknown, informational: []string{KindOrphanedLease, KindStuckLock}})
 	add(true, "invalid-stuck-lock-s24-expect-live", "lock-theory S24 with expect_live = 1: the stuck key is a violation of what the scenario asked for",
-		stuck(true), expectation{verdict: Invalid, kinds: []string{KindStuckLock}})
+		stuck(true), expectation{verdict: Invalid, kinds: []string{KindOrphanedLease, KindStuckLock}})
 	{
 		b := newHB(false).workload(history.WorkloadPayment, "redlock", map[string]int64{history.ParamExpectLive: 1})
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 10)
@@ -279,6 +279,100 @@ func workloadCases() []workloadCase {
 		b.probe(inv1, 43, 43.1, history.OK)
 		add(true, "invalid-unavailable-majority-partition-s14", "lock-theory S14 with expect_live = 1: no grant for 38 s with no holder (bound = TTL 10 s)",
 			b, expectation{verdict: Invalid, kinds: []string{KindUnavailable}})
+	}
+
+	// ---- issue 14: misjudgements found by crafting histories ----
+	{
+		// Class 11: a leader's writes carry its epoch (the grants carry no
+		// fence: safe + epoch check); the resource refused the deposed
+		// leader's write by its epoch, so the overlap did no harm.
+		b := newHB(true).workload(history.WorkloadLeader, "safe", map[string]int64{history.ParamEpochCheck: 1})
+		b.acquireTTL("L1", "leader", 0, 0.1, 0, 5)
+		b.write("L1", "leader", history.ActionLead, 1, 1.1, 1)
+		b.fault("pause", []string{"L1"}, 2, 12)
+		b.acquireTTL("L2", "leader", 7.5, 7.6, 0, 5)
+		b.write("L2", "leader", history.ActionLead, 8, 8.1, 2)
+		b.refused("L1", "leader", history.ActionLead, 12, 12.1, 1, history.RefusalStaleFence, 2)
+		b.release("L1", "leader", 12.2, 12.3, false)
+		b.release("L2", "leader", 13, 13.1, true)
+		add(true, "valid-epoch-refusal-without-grant-fences", "issue 14 class 11: the epoch on the deposed leader's write was refused though the grants carry no fence",
+			b, valid(KindMutexOverlap))
+	}
+	{
+		// Class 12: a leader's acquire with an unknown outcome took
+		// effect (its write carries epoch 3, above the current leader's
+		// 2): no split brain.
+		b := newHB(true).workload(history.WorkloadLeader, "fenced", map[string]int64{history.ParamEpochCheck: 1})
+		b.acquireTTL("L1", "leader", 0, 0.1, 1, 5)
+		b.write("L1", "leader", history.ActionLead, 0.5, 0.6, 1)
+		b.release("L1", "leader", 0.8, 0.9, true)
+		b.acquireTTL("L2", "leader", 1, 1.1, 2, 5)
+		b.write("L2", "leader", history.ActionLead, 2, 2.1, 2)
+		b.release("L2", "leader", 2.5, 2.6, true)
+		b.acquireInfo("L1", "leader", 3)
+		b.write("L1", "leader", history.ActionLead, 4, 4.1, 3)
+		add(true, "valid-leader-info-acquire-took-effect", "issue 14 class 12: a term from an acquire of unknown outcome, proved by the write's own epoch",
+			b, valid())
+	}
+	{
+		// Class 13: an extend of unknown outcome renewed the lease, and
+		// the holder's later removing release proves the key existed:
+		// the refusals meanwhile are no unavailability.
+		b := newHB(false).workload(history.WorkloadPayment, "watchdog", map[string]int64{history.ParamExpectLive: 1})
+		b.acquireTTL("w1", inv1, 0, 0.1, 0, 10)
+		b.op("w1", history.Extend, inv1, 8, -1, history.Info, history.Value{Token: "w1-tok", TTL: ns(10)})
+		for t := 12.0; t < 22; t += 3 {
+			b.acquireFail("w2", inv1, t, t+0.05)
+		}
+		b.release("w1", inv1, 22, 22.1, true)
+		b.acquireTTL("w2", inv1, 23, 23.1, 0, 10)
+		b.release("w2", inv1, 24, 24.1, true)
+		b.probe(inv1, 25, 25.1, history.OK)
+		add(true, "valid-extend-of-unknown-outcome-renewed", "issue 14 class 13: an info extend and a later removing release keep the lease live; no unavailable stretch",
+			b, valid())
+	}
+	{
+		// Class 14: a crashed client stops believing at its crash (a
+		// recorded crash-client with a window, as a hand-made history may
+		// have it).
+		b := newHB(false)
+		b.acquireTTL("w1", inv1, 0, 0.01, 0, 10)
+		b.fault("crash-client", []string{"w1"}, 1, 30)
+		b.acquireFail("w2", inv1, 2, 2.01)
+		b.acquireTTL("w2", inv1, 10.5, 10.51, 0, 10)
+		b.write("w2", inv1, history.ActionCharge, 11, 11.1, 0)
+		b.release("w2", inv1, 12, 12.1, true)
+		add(true, "valid-crashed-client-stops-believing", "issue 14 class 14: crash-client ends the crashed client's belief at the crash, not at the fault window's end; its key is orphaned until its TTL",
+			b, valid(KindOrphanedLease))
+	}
+	{
+		// Class 15: an operation that never completed does not keep a
+		// crashed client believing to the end of the history.
+		b := newHB(false)
+		b.acquireTTL("w1", inv1, 0, 0.01, 0, 10)
+		b.op("w1", history.Write, inv1, 0.5, -1, history.Info, history.Value{Action: history.ActionCharge})
+		b.fault("crash-client", []string{"w1"}, 1, 1)
+		b.acquireTTL("w2", inv1, 11, 11.01, 0, 10)
+		b.read("w2", inv1, 11.1, 11.2, "unpaid")
+		b.write("w2", inv1, history.ActionCharge, 12, 12.1, 0)
+		b.release("w2", inv1, 13, 13.1, true)
+		add(true, "valid-crash-ends-an-open-operation", "issue 14 class 15: after a recorded crash the client believes nothing, even with an operation that never completed",
+			b, valid())
+	}
+	{
+		// Class 3: the token was granted twice (the counter regressed); a
+		// fenced resource accepts the equal token twice: the overlap is
+		// harm, not informational.
+		b := newHB(true)
+		b.acquireTTL("w1", inv1, 0, 0.1, 1, 10)
+		b.fault("pause", []string{"w1"}, 1, 15)
+		b.acquireTTL("w2", inv1, 10.5, 10.6, 1, 10)
+		b.write("w2", inv1, history.ActionCharge, 11, 11.1, 1)
+		b.release("w2", inv1, 12, 12.1, true)
+		b.write("w1", inv1, history.ActionCharge, 15.1, 15.2, 1)
+		b.release("w1", inv1, 16, 16.1, false)
+		add(true, "invalid-equal-token-accepted-twice", "issue 14 class 3: an equal fencing token accepted twice is a double charge; the overlap is not informational",
+			b, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable, KindTokenRegression))
 	}
 
 	// ---- coverage ----

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/report"
@@ -116,6 +118,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	// go-redis reports every failed dial (a crashed node, a cut link) on
+	// stderr by itself; those are the faults the run injects, so they go to
+	// the debug log.
+	redis.SetLogger(redisLog{log})
 	opts := suite.Options{
 		Out: f.out, Count: f.count, Parallel: f.parallel, Backend: f.backend, External: f.external,
 		Reuse: f.reuse, Charts: suite.Charts(f.charts), Lang: f.lang, Version: version(), Logger: log,
@@ -482,3 +488,11 @@ func checkWritable(dir string) error {
 // races become too tight for a loaded machine (the shipped scenarios keep
 // 100–200 ms of wall time on every race they depend on).
 const minSteadyTTL = 50 * time.Millisecond
+
+// redisLog sends go-redis's own log lines to the run's logger at debug
+// level.
+type redisLog struct{ l *slog.Logger }
+
+func (r redisLog) Printf(ctx context.Context, format string, v ...any) {
+	r.l.DebugContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
+}

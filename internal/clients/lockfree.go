@@ -51,8 +51,8 @@ func (n *noLock) Acquire(_ context.Context, key string) (Lease, error) {
 	return Lease{Key: key, Token: newToken(n.cfg.Rand), ValidUntil: n.cfg.Clock.Now().Add(n.cfg.TTL)}, nil
 }
 
-// Release does nothing and succeeds.
-func (n *noLock) Release(context.Context, Lease) error { return nil }
+// Release removes nothing (there is no key), and says so: ErrNotHeld.
+func (n *noLock) Release(context.Context, Lease) error { return ErrNotHeld }
 
 var defaultShared = NewShared()
 

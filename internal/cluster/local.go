@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/observe"
 )
 
 const (
@@ -333,6 +335,7 @@ func newAdminClient(addr string) *redis.Client {
 		PoolSize:              2,
 		ContextTimeoutEnabled: true,
 		DisableIdentity:       true,
+		ClientName:            observe.AdminName, // node observers tell the harness's commands by it
 	})
 }
 

@@ -129,8 +129,24 @@ func TestExternalBackendSameVerdicts(t *testing.T) {
 	bin := buildLocksimT(t)
 	file := externalStack(t)
 	scs := []string{"../../scenarios/gc-pause.yaml", "../../scenarios/redlock-clock-jump.yaml"}
-	local := runVerdicts(t, bin, scs...)
-	ext := runVerdicts(t, bin, append(scs, "--backend", "external", "--cluster", file)...)
+	var local, ext map[string]string
+	// A run that lost its compressed time or missed a step on a loaded
+	// machine has coverage unknown: such a pair proves nothing about the
+	// backend, and runs again (at most five times in all).
+	for attempt := 1; attempt <= 5; attempt++ {
+		local = runVerdicts(t, bin, scs...)
+		ext = runVerdicts(t, bin, append(scs, "--backend", "external", "--cluster", file)...)
+		busy := false
+		for k, v := range local {
+			if v != ext[k] && (strings.Contains(v, `"coverage":"unknown"`) || strings.Contains(ext[k], `"coverage":"unknown"`)) {
+				busy = true
+			}
+		}
+		if !busy {
+			break
+		}
+		t.Logf("attempt %d: a run's coverage was unknown (a busy machine); running both again", attempt)
+	}
 	for _, name := range []string{"gc-pause", "redlock-clock-jump"} {
 		if local[name] == "" || local[name] != ext[name] {
 			t.Errorf("%s: external %q, local %q", name, ext[name], local[name])

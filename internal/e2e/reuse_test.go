@@ -48,7 +48,6 @@ func TestReusedEnvironmentSameVerdicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			seed := *sc.Seed
-			fresh := verdicts(t, sc, runner.Options{Seed: seed, Backend: cluster.BackendLocal})
 			co := runner.ClusterOptions(sc, runner.Options{Backend: cluster.BackendLocal})
 			if shared == nil {
 				if shared, err = cluster.Start(context.Background(), co); err != nil {
@@ -59,9 +58,20 @@ func TestReusedEnvironmentSameVerdicts(t *testing.T) {
 			if !shared.Fits(co) {
 				t.Fatalf("%s does not fit the group's cluster", name)
 			}
-			reused := verdicts(t, sc, runner.Options{Seed: seed, Cluster: shared})
-			if !maps.Equal(fresh, reused) {
-				t.Errorf("%s (run %d on a reused cluster): verdicts %v, fresh cluster %v", name, i+1, reused, fresh)
+			// A loaded machine can make a run miss a step of its plan or lose
+			// its compressed time (its coverage is then unknown): such a pair
+			// proves nothing about reuse, and is run again, at most four times.
+			for attempt := 1; ; attempt++ {
+				fresh := verdicts(t, sc, runner.Options{Seed: seed, Backend: cluster.BackendLocal})
+				reused := verdicts(t, sc, runner.Options{Seed: seed, Cluster: shared})
+				if maps.Equal(fresh, reused) {
+					break
+				}
+				if (fresh["coverage"] == checker.Valid && reused["coverage"] == checker.Valid) || attempt == 5 {
+					t.Errorf("%s (run %d on a reused cluster): verdicts %v, fresh cluster %v", name, i+1, reused, fresh)
+					break
+				}
+				t.Logf("%s: a run missed a planned step or its timing (coverage %s fresh, %s reused); running the pair again", name, fresh["coverage"], reused["coverage"])
 			}
 		}
 	}

@@ -111,7 +111,7 @@ func BenchmarkReportWrite100k(b *testing.B) {
 	if l := rep.Linearization; l != nil {
 		pv = &report.PorcupineView{Model: l.Model, Info: l.Info}
 	}
-	in := report.Input{History: h, Verdict: rep.Verdict, Results: rep.Results,
+	in := report.Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results,
 		ScenarioFile: "generated", Reproduce: "go test -bench ReportWrite100k ./internal/e2e", Version: "bench", Porcupine: pv, Lang: "en"}
 	var size int64
 	for b.Loop() {

@@ -74,7 +74,19 @@ const (
 	// commands were not observed (its observer was reconnecting after the
 	// node went away): node events are missing there.
 	Unobserved Func = "unobserved"
+	// Stalled is one command (or dial) of a client's connection to a node
+	// that was answered late or not at all: Process NodeProcess, Client the
+	// client, Value.Node the node, Value.Cmd the command's name (and key),
+	// [Invoke, Complete] from the send to the answer (Type OK) or to the
+	// deadline that passed (Type Info), wall time. The harness records every
+	// command that took StallNS or more; one that no fault explains shows
+	// the machine was too busy for the run's compressed time.
+	Stalled Func = "stalled"
 )
+
+// StallNS is the round trip (wall ns) from which a client's command is
+// recorded as Stalled.
+const StallNS = int64(50e6)
 
 // NodeProcess is the Process of every node event.
 const NodeProcess = -2
@@ -124,7 +136,7 @@ type Value struct {
 	// fired, with its resolved targets.
 	Fault *FaultStep `json:"fault,omitempty"`
 
-	// Node event fields (Func NodeCmd, Unobserved).
+	// Node event fields (Func NodeCmd, Unobserved, Stalled).
 	Node string   `json:"node,omitempty"`
 	Cmd  []string `json:"cmd,omitempty"`
 	Lua  bool     `json:"lua,omitempty"`

@@ -18,7 +18,10 @@ const (
 	AnomalyTokenRegression    = "token-regression"
 	AnomalyUnavailable        = "unavailable"
 	AnomalyStuckLock          = "stuck-lock"
-	AnomalyNotLinearizable    = "not-linearizable"
+	// AnomalyOrphanedLease: a key held on a node by a token that no live
+	// client believes it holds, while contenders are refused.
+	AnomalyOrphanedLease   = "orphaned-lease"
+	AnomalyNotLinearizable = "not-linearizable"
 	// AnomalyDuplicateWork is waste, not corruption (an efficiency lock);
 	// it is always informational.
 	AnomalyDuplicateWork = "duplicate-work"
@@ -30,7 +33,7 @@ func AnomalyKinds() []string {
 	return []string{
 		AnomalyMutexOverlap, AnomalyDoubleEffect, AnomalyStaleWriteAccepted, AnomalyForeignUnlock,
 		AnomalyLostUpdate, AnomalyOversell, AnomalyOverAdmission, AnomalySplitBrain, AnomalyDuplicateRun,
-		AnomalyTokenRegression, AnomalyUnavailable, AnomalyStuckLock, AnomalyNotLinearizable, AnomalyDuplicateWork,
+		AnomalyTokenRegression, AnomalyUnavailable, AnomalyStuckLock, AnomalyOrphanedLease, AnomalyNotLinearizable, AnomalyDuplicateWork,
 	}
 }
 
@@ -41,4 +44,13 @@ func AlwaysInformational(kind string) bool { return kind == AnomalyDuplicateWork
 // LivenessKind reports whether kind is a liveness finding (a stuck lock, a
 // client that could not get in), informational unless the scenario sets
 // expect_live: true.
-func LivenessKind(kind string) bool { return kind == AnomalyStuckLock || kind == AnomalyUnavailable }
+func LivenessKind(kind string) bool {
+	return kind == AnomalyStuckLock || kind == AnomalyUnavailable || kind == AnomalyOrphanedLease
+}
+
+// NeedsNodeEvents reports whether finding kind can require the nodes'
+// own record of what they executed: an orphaned lease granted by an
+// acquire whose outcome its client never learned exists only on the node.
+// A run without node events (the embedded backend, observe: false) cannot
+// be held to show such a kind.
+func NeedsNodeEvents(kind string) bool { return kind == AnomalyOrphanedLease }

@@ -102,9 +102,9 @@ func (l *Log) Instant(process int, client string, f Func, key string, v Value, t
 // Span records an operation whose times come from elsewhere (a node's own
 // clock, mapped onto the run's): invoke and complete are true ns since the
 // run's start.
-func (l *Log) Span(process int, f Func, client, key string, v Value, invoke, complete int64) {
+func (l *Log) Span(process int, f Func, client, key string, v Value, invoke, complete int64, t Type) {
 	l.mu.Lock()
-	l.add(Op{Process: process, Client: client, F: f, Key: key, Value: v, Invoke: invoke, Complete: complete, Type: OK})
+	l.add(Op{Process: process, Client: client, F: f, Key: key, Value: v, Invoke: invoke, Complete: complete, Type: t})
 	l.mu.Unlock()
 }
 

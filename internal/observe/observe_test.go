@@ -75,7 +75,7 @@ func TestObserverRecordsWhatTheNodeExecuted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w1 := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, ClientName: observe.ClientName("w1", "n1")})
+	w1 := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
 	defer w1.Close()
 	anon := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})
 	defer anon.Close()
@@ -125,6 +125,29 @@ func TestObserverRecordsWhatTheNodeExecuted(t *testing.T) {
 	for i := range want {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("event %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+func TestADialedConnectionIsNamedAndWorksAsUsual(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not on PATH")
+	}
+	cl, err := cluster.Start(context.Background(), cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	c := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
+	defer c.Close()
+	ctx := context.Background()
+	for i := range 3 {
+		name, err := c.ClientGetName(ctx).Result()
+		if err != nil || name != "locksim:w1:n1" {
+			t.Fatalf("call %d: CLIENT GETNAME = %q, %v; want locksim:w1:n1", i, name, err)
+		}
+		if err := c.Set(ctx, "k", "v", 0).Err(); err != nil {
+			t.Fatalf("SET after the name: %v", err)
 		}
 	}
 }

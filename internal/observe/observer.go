@@ -83,6 +83,12 @@ func Start(ctx context.Context, node, addr string, log *history.Log, start time.
 		_ = o.admin.Close()
 		return nil, fmt.Errorf("observe node %s: %w", node, err)
 	}
+	// Connections opened before MONITOR ran (a client's warm-up) announced
+	// their names where no observer saw them: learn them now, while they are
+	// open, not when a command of theirs is read (a connection a timeout
+	// closed would be gone by then). Later connections name themselves in
+	// the stream (Dialer).
+	o.learnNames(ctx)
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	o.cancel = cancel
 	go o.run(rctx, conn, br)
@@ -141,7 +147,7 @@ func (o *Observer) run(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				o.log.Span(history.NodeProcess, history.Unobserved, "", "", history.Value{Node: o.node}, lost, o.now())
+				o.log.Span(history.NodeProcess, history.Unobserved, "", "", history.Value{Node: o.node}, lost, o.now(), history.OK)
 				return
 			case <-t.C:
 			}
@@ -151,7 +157,7 @@ func (o *Observer) run(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 				break
 			}
 		}
-		o.log.Span(history.NodeProcess, history.Unobserved, "", "", history.Value{Node: o.node}, lost, o.now())
+		o.log.Span(history.NodeProcess, history.Unobserved, "", "", history.Value{Node: o.node}, lost, o.now(), history.OK)
 		last = ""
 	}
 }
@@ -176,6 +182,13 @@ func (o *Observer) read(ctx context.Context, br *bufio.Reader, last *string) err
 		}
 		client := *last
 		if !l.Lua() {
+			if len(l.Args) == 3 && strings.EqualFold(l.Args[0], "client") && strings.EqualFold(l.Args[1], "setname") {
+				// A new connection names itself: take the name from here, as
+				// CLIENT LIST may not show it yet.
+				o.mu.Lock()
+				o.names[l.Addr] = clientOf(l.Args[2])
+				o.mu.Unlock()
+			}
 			client = o.sender(ctx, l.Addr)
 			*last = client
 		}
@@ -185,7 +198,7 @@ func (o *Observer) read(ctx context.Context, br *bufio.Reader, last *string) err
 		}
 		t := max(int64(l.Time.Sub(o.start)), 0)
 		args := compact(l.Args)
-		o.log.Span(history.NodeProcess, history.NodeCmd, client, KeyOf(args), history.Value{Node: o.node, Cmd: args, Lua: l.Lua()}, t, t)
+		o.log.Span(history.NodeProcess, history.NodeCmd, client, KeyOf(args), history.Value{Node: o.node, Cmd: args, Lua: l.Lua()}, t, t, history.OK)
 	}
 }
 
@@ -200,24 +213,31 @@ func (o *Observer) sender(ctx context.Context, addr string) string {
 	if ok {
 		return name
 	}
-	lctx, cancel := context.WithTimeout(ctx, time.Second)
-	list, err := o.admin.ClientList(lctx).Result()
-	cancel()
+	o.learnNames(ctx)
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if err == nil {
-		for _, line := range strings.Split(list, "\n") {
-			a, n := field(line, "addr="), field(line, "name=")
-			if a == "" {
-				continue
-			}
-			o.names[a] = clientOf(n)
-		}
-	}
 	if _, ok := o.names[addr]; !ok {
 		o.names[addr] = "" // gone before we asked: unattributed
 	}
 	return o.names[addr]
+}
+
+// learnNames records the name of every connection CLIENT LIST shows.
+func (o *Observer) learnNames(ctx context.Context) {
+	lctx, cancel := context.WithTimeout(ctx, time.Second)
+	list, err := o.admin.ClientList(lctx).Result()
+	cancel()
+	if err != nil {
+		o.slog.Debug("observer could not list the node's connections", "node", o.node, "err", err)
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, line := range strings.Split(list, "\n") {
+		if a, n := field(line, "addr="), field(line, "name="); a != "" {
+			o.names[a] = clientOf(n)
+		}
+	}
 }
 
 // clientOf maps a connection name to the client it stands for.

@@ -87,7 +87,7 @@ func TestBusyReport(t *testing.T) {
 	if l := rep.Linearization; l != nil {
 		in.Porcupine = &PorcupineView{Model: l.Model, Info: l.Info}
 	}
-	if m := newModel(h); len(m.leases) <= maxTimelineBars {
+	if m := newModel(h, nil); len(m.leases) <= maxTimelineBars {
 		t.Fatalf("only %d leases: the timeline is not dense", len(m.leases))
 	}
 	dir := t.TempDir()

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // Judgement is how a run measured up to its scenario's expectation.
@@ -15,13 +16,19 @@ type Judgement struct {
 	// non-informational kinds it showed that were not expected. Both
 	// sorted, nil when none (and always nil when kinds are not judged).
 	Missing, Unexpected []string
+	// Unjudged are expected kinds the run could not be held to: ones only
+	// node events can show (history.NeedsNodeEvents) in a run that
+	// recorded none. Sorted, nil when none.
+	Unjudged []string
 }
 
 // Judge compares a run with its expectation: the expected verdict and,
 // when kinds is not nil, the set of non-informational anomaly kinds it
 // must show (every one, and no other). Informational anomalies never
-// count, whatever their kind.
-func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []checker.Anomaly) Judgement {
+// count, whatever their kind. observed tells whether the run recorded node
+// events (history.Header.Observed not empty); without them an expected
+// kind that needs them is unjudged when absent, not missing.
+func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []checker.Anomaly, observed bool) Judgement {
 	j := Judgement{Met: checker.Verdict(verdict) == got}
 	if kinds == nil {
 		return j
@@ -29,7 +36,11 @@ func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []chec
 	found := ViolationKinds(anomalies)
 	slices.Sort(found)
 	for _, k := range kinds {
-		if !slices.Contains(found, k) && !slices.Contains(j.Missing, k) {
+		switch {
+		case slices.Contains(found, k), slices.Contains(j.Missing, k), slices.Contains(j.Unjudged, k):
+		case !observed && history.NeedsNodeEvents(k):
+			j.Unjudged = append(j.Unjudged, k)
+		default:
 			j.Missing = append(j.Missing, k)
 		}
 	}
@@ -39,6 +50,7 @@ func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []chec
 		}
 	}
 	slices.Sort(j.Missing)
+	slices.Sort(j.Unjudged)
 	j.Met = j.Met && len(j.Missing) == 0 && len(j.Unexpected) == 0
 	return j
 }

@@ -18,31 +18,38 @@ func anomaly(kind string, informational bool) checker.Anomaly {
 func TestJudgeComparesTheVerdictAndTheSetOfViolationKinds(t *testing.T) {
 	overlap, double, lost := anomaly(checker.KindMutexOverlap, false), anomaly(checker.KindDoubleEffect, false), anomaly(checker.KindLostUpdate, false)
 	tests := []struct {
-		name      string
-		verdict   string
-		kinds     []string
-		got       checker.Verdict
-		anomalies []checker.Anomaly
-		want      Judgement
+		name       string
+		verdict    string
+		kinds      []string
+		got        checker.Verdict
+		anomalies  []checker.Anomaly
+		unobserved bool
+		want       Judgement
 	}{
-		{"the verdict alone is judged without kinds", "invalid", nil, checker.Invalid, []checker.Anomaly{lost}, Judgement{Met: true}},
-		{"another verdict misses", "valid", nil, checker.Invalid, []checker.Anomaly{lost}, Judgement{}},
+		{"the verdict alone is judged without kinds", "invalid", nil, checker.Invalid, []checker.Anomaly{lost}, false, Judgement{Met: true}},
+		{"another verdict misses", "valid", nil, checker.Invalid, []checker.Anomaly{lost}, false, Judgement{}},
 		{"the exact kinds meet it, in any order and any number", "invalid", []string{"double-effect", "mutex-overlap"}, checker.Invalid,
-			[]checker.Anomaly{overlap, double, overlap}, Judgement{Met: true}},
+			[]checker.Anomaly{overlap, double, overlap}, false, Judgement{Met: true}},
 		{"a missing kind misses it", "invalid", []string{"double-effect", "mutex-overlap"}, checker.Invalid,
-			[]checker.Anomaly{overlap}, Judgement{Missing: []string{"double-effect"}}},
+			[]checker.Anomaly{overlap}, false, Judgement{Missing: []string{"double-effect"}}},
 		{"an unexpected kind misses it", "invalid", []string{"mutex-overlap"}, checker.Invalid,
-			[]checker.Anomaly{lost, overlap, double}, Judgement{Unexpected: []string{"double-effect", "lost-update"}}},
+			[]checker.Anomaly{lost, overlap, double}, false, Judgement{Unexpected: []string{"double-effect", "lost-update"}}},
 		{"an informational anomaly is never unexpected", "valid", []string{}, checker.Valid,
-			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true)}, Judgement{Met: true}},
+			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true)}, false, Judgement{Met: true}},
 		{"an informational anomaly never counts as the expected kind", "invalid", []string{"mutex-overlap", "double-effect"}, checker.Invalid,
-			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true), double}, Judgement{Missing: []string{"mutex-overlap"}}},
+			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true), double}, false, Judgement{Missing: []string{"mutex-overlap"}}},
 		{"the wrong verdict with the right kinds misses it", "invalid", []string{"mutex-overlap"}, checker.Unknown,
-			[]checker.Anomaly{overlap}, Judgement{}},
+			[]checker.Anomaly{overlap}, false, Judgement{}},
+		{"a kind only node events show is missing from an observed run", "invalid", []string{"orphaned-lease", "stuck-lock"}, checker.Invalid,
+			[]checker.Anomaly{anomaly(checker.KindStuckLock, false)}, false, Judgement{Missing: []string{"orphaned-lease"}}},
+		{"a kind only node events show is unjudged in a run without them", "invalid", []string{"orphaned-lease", "stuck-lock"}, checker.Invalid,
+			[]checker.Anomaly{anomaly(checker.KindStuckLock, false)}, true, Judgement{Met: true, Unjudged: []string{"orphaned-lease"}}},
+		{"a run without node events still misses the kinds it could show", "invalid", []string{"orphaned-lease", "stuck-lock"}, checker.Invalid,
+			nil, true, Judgement{Missing: []string{"stuck-lock"}, Unjudged: []string{"orphaned-lease"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Judge(tt.verdict, tt.kinds, tt.got, tt.anomalies); !reflect.DeepEqual(got, tt.want) {
+			if got := Judge(tt.verdict, tt.kinds, tt.got, tt.anomalies, !tt.unobserved); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Judge = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -58,9 +65,9 @@ func TestResultsSayWhichKindsWereMissingOrUnexpected(t *testing.T) {
 		unexpected []string
 		page       string
 	}{
-		{"the run's own kinds meet it", []string{"double-effect", "mutex-overlap"}, true, nil, nil, "expectation met"},
-		{"a kind the run did not show is missing", []string{"double-effect", "lost-update", "mutex-overlap"}, false, []string{"lost-update"}, nil, "Missing: lost-update."},
-		{"a kind not expected is unexpected", []string{"mutex-overlap"}, false, nil, []string{"double-effect"}, "Found but not expected: double-effect."},
+		{"the run's own kinds meet it", []string{"double-effect", "mutex-overlap", "not-linearizable"}, true, nil, nil, "expectation met"},
+		{"a kind the run did not show is missing", []string{"double-effect", "lost-update", "mutex-overlap", "not-linearizable"}, false, []string{"lost-update"}, nil, "Missing: lost-update."},
+		{"a kind not expected is unexpected", []string{"mutex-overlap", "not-linearizable"}, false, nil, []string{"double-effect"}, "Found but not expected: double-effect."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -127,11 +127,11 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 		model, ops = checker.Porcupine(*hist.Window)
 		_, info = porcupine.CheckOperationsVerbose(model, ops, 10*time.Second)
 		in.History = *hist.Window
-		m = newModel(in.History)
+		m = newModel(in.History, nil) // the window's own account: its op indices are its own
 	}
 	var anns []porcupine.Annotation
 	for _, w := range m.faults {
-		desc := faultWord(lang, w.Kind()) + " " + strings.Join(targetsOf(w.Step), ",")
+		desc := faultWord(lang, w.Step.Kind) + " " + strings.Join(targetsOf(w.Step), ",")
 		anns = append(anns, porcupine.Annotation{
 			Tag: "faults", Start: w.Start, End: w.End, Description: desc,
 			Details:         fmt.Sprintf("t=%ss → t=%ss (scenario): %s", fmtT(m.sec(w.Start)), fmtT(m.sec(w.End)), m.faultSentence(lang, w, m.faultDur(w))),
@@ -141,24 +141,24 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 	multiNode := len(m.nodes) > 1
 	for _, l := range m.leases {
 		end := l.BelievedEnd
-		label := l.Client + " " + tokenLabel(in.Lang, l)
+		label := l.Client + " " + m.tokenLabel(in.Lang, l)
 		if multiNode {
 			// Node events: when the key existed on each node.
-			for _, n := range l.Nodes {
-				ne := min(l.NodeEnd[n], m.end)
+			for _, k := range l.Lives {
+				ne := min(k.End, m.end)
 				anns = append(anns, porcupine.Annotation{
-					Tag: "node " + n, Start: l.Start, End: ne, Description: label,
-					Details:         fmt.Sprintf("%s on %s: key on node t=%ss → t=%ss (scenario), ended: %s", label, n, fmtT(m.sec(l.Start)), fmtT(m.sec(ne)), endWord(lang, l.NodeHow[n])),
+					Tag: "node " + k.Node, Start: k.Start, End: ne, Description: label,
+					Details:         fmt.Sprintf("%s on %s (owner token %s): key on node t=%ss → t=%ss (scenario), ended: %s", l.Client, k.Node, l.Token, fmtT(m.sec(k.Start)), fmtT(m.sec(ne)), endWord(lang, k.Ended)),
 					BackgroundColor: clientCSS(m.laneOf(l.Client)),
 				})
 			}
 		}
 		anns = append(anns, porcupine.Annotation{
 			Tag: "lock " + l.Key, Start: l.Start, End: l.KeyEnd, Description: label,
-			Details:         fmt.Sprintf("%s: key in Redis t=%ss → t=%ss (scenario)", label, fmtT(m.sec(l.Start)), fmtT(m.sec(l.KeyEnd))),
+			Details:         fmt.Sprintf("%s (owner token %s): lock in Redis t=%ss → t=%ss (scenario)", l.Client, l.Token, fmtT(m.sec(l.Start)), fmtT(m.sec(min(l.KeyEnd, m.end)))),
 			BackgroundColor: clientCSS(m.laneOf(l.Client)),
 		})
-		if end > l.KeyEnd {
+		if l.EndHow != "" && end > l.KeyEnd {
 			anns = append(anns, porcupine.Annotation{
 				Tag: "lock " + l.Key, Start: l.KeyEnd, End: end, Description: l.Client + " still believes",
 				Details:         fmt.Sprintf("%s believes it holds the lock, but the key is gone (t=%ss → t=%ss)", l.Client, fmtT(m.sec(l.KeyEnd)), fmtT(m.sec(end))),
@@ -180,13 +180,13 @@ func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
 	return porcupine.VisualizePath(model, info, path)
 }
 
-func tokenLabel(lang Lang, l lease) string {
+func (m *model) tokenLabel(lang Lang, l lease) string {
 	if l.Fence > 0 {
 		return tr(lang, "n.token.fence", l.Fence)
 	}
 	t := l.Token
-	if len(t) > 6 {
-		t = t[:6]
+	if short, ok := m.tokens[t]; ok {
+		t = short // shortened only as far as it stays distinct
 	}
 	if t == "" {
 		return "lock"

@@ -70,6 +70,9 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.none")
 	case *res.ExpectationMet:
 		p.ExpectClass, p.ExpectText = "met", tr(lang, "expect.met", expect, tr(lang, "verdict."+string(res.Verdict)))
+		if len(res.UnjudgedKinds) > 0 {
+			p.ExpectText += " " + tr(lang, "expect.unjudged", kindWords(lang, res.UnjudgedKinds))
+		}
 	default:
 		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", expect, tr(lang, "verdict."+string(res.Verdict)))
 		if len(res.MissingKinds) > 0 {
@@ -83,7 +86,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Info: s.Info})
 	}
 	for _, a := range res.Anomalies {
-		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
+		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
 			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
 			Checker: a.Explain, Informational: a.Informational})
 	}

@@ -25,9 +25,10 @@ var messages = map[Lang]map[string]string{
 		"say.aborted":       "The run was interrupted before it finished; the partial history shows no violation so far.",
 		"expect.met":        "Expected %s, got %s: expectation met.", // expect, verdict
 		"expect.notmet":     "Expected %s, got %s: expectation NOT met.",
-		"expect.missing":    "Missing: %s.",                                      // kinds
-		"expect.unexpected": "Found but not expected: %s.",                       // kinds
-		"expect.cut":        "Expected %s: not judged — the history is cut off.", // expect
+		"expect.missing":    "Missing: %s.",                                                                                            // kinds
+		"expect.unjudged":   "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.", // kinds
+		"expect.unexpected": "Found but not expected: %s.",                                                                             // kinds
+		"expect.cut":        "Expected %s: not judged — the history is cut off.",                                                       // expect
 		"cut":               "CUT OFF — the history ends early",
 		"cut.text":          "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
 		"say.cut":           "The history is cut off; what it holds shows no violation.",
@@ -103,8 +104,6 @@ var messages = map[Lang]map[string]string{
 		"say.double.removed": "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
 		"say.double.deleted": "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
 		"say.double":         "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
-		"say.overlap":        "Two workers held the lock at the same time: %s both believed they held %s for %.1f s.",                                                                     // clients, key, seconds
-		"say.cause.clock":    " It started when %s's clock jumped %s.",                                                                                                                    // node, jump
 		"say.stale":          "The resource accepted a stale write: %s",                                                                                                                   // explain
 		"say.other":          "%s: %s",                                                                                                                                                    // kind, explain
 		"say.fenced":         "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
@@ -123,73 +122,80 @@ var messages = map[Lang]map[string]string{
 		"and":                "%s and %s",
 
 		// Narrative. Times are scenario seconds, formatted by the caller.
-		"n.acquire":             "%s acquired the lock on %s (%s, TTL %s).",                          // client, key, token text, ttl
-		"n.acquire.nodes":       "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).", // client, key, nodes, n, total, quorum, token text, ttl
-		"n.probe":               "Final probe: %s acquired the lock on %s (%s).",                     // client, key, token text
-		"n.token.fence":         "token %d",
-		"n.token.owner":         "owner token %s",
-		"n.tries.one":           "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
-		"n.tries":               "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
-		"n.acquire.info":        "%s's acquire of %s got no answer: outcome unknown.",
-		"n.read":                "%s read %s: %s.",                                   // client, key, result
-		"n.write.ok":            "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
-		"n.write.charge":        "%s charged %s%s: accepted by the payment gateway.", // client, key, token suffix
-		"n.write.claim":         "%s registered its token at the resource for %s%s: accepted.",
-		"n.write.markpaid":      "%s marked %s as paid%s.",
-		"n.write.refused":       "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
-		"n.write.info":          "%s's %s of %s%s got no answer: it may or may not have happened.",
-		"n.with.token":          " with token %d",
-		"n.release.ok":          "%s released %s (key deleted).",
-		"n.release.gone":        "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.", // client, key, cause
-		"n.gone.expired":        "it had expired at t=%ss",                                                          // t
-		"n.gone.clock":          "it had expired early at t=%ss, when a node's clock jumped",                        // t
-		"n.gone.removed":        "%[2]s had deleted it at t=%[1]ss",                                                 // t, client
-		"n.gone.deleted":        "a janitor had deleted it at t=%ss",                                                // t
-		"n.gone.taken.released": "; %s had already taken and released the lock",                                     // client
-		"n.gone.taken.holds":    "; %s holds the lock now",                                                          // client
-		"n.release.none.other":  "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
-		"n.release.none":        "%s tried to release %s: nothing of its own to delete.",
-		"n.release.info":        "%s's release of %s got no answer: outcome unknown.",
-		"n.extend.ok":           "%s extended its lock on %s.",
-		"n.renew.ok":            "%s's watchdog renewed its lock on %s.",
-		"n.renew.fail":          "%s's watchdog could not renew its lock on %s.",
-		"n.extend.fail":         "%s could not extend its lock on %s.",
-		"n.lost":                "%s concluded its lock on %s was lost and stopped.",
-		"n.pause":               "%s was frozen by a stop-the-world GC pause of %s%s.", // client(s), duration, point suffix
-		"n.pause.point":         ", %s",                                                // point words
-		"point.before-write":    "just before its write",
-		"point.after-acquire":   "right after acquiring the lock",
-		"point.before-release":  "just before releasing the lock",
-		"n.resume":              "%s woke up after being frozen for %s%s.",                                                   // client, duration, belief suffix
-		"n.resume.belief":       " and still believes it holds the lock on %s (%s)",                                          // key, token text
-		"n.fault":               "Fault: %s on %s for %s%s.",                                                                 // fault word, targets, duration, detail
-		"n.fault.end":           "Fault healed: %s on %s.",                                                                   // fault word, targets
-		"n.partition":           "Network partition: %s, for %s.",                                                            // cut sentences, duration
-		"n.cut.one":             "%s cannot reach %s",                                                                        // from, to
-		"n.cut.heal":            "%s can reach %s again",                                                                     // from, to
-		"n.partition.end":       "Network partition healed: %s.",                                                             // heal sentences
-		"n.clock.jump":          "%s's clock jumped %s: keys on it expire that much sooner.",                                 // nodes, signed jump
-		"n.clock.jump.client":   "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",  // clients, signed jump
-		"n.clock.rate":          "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).", // nodes, duration, rate
-		"n.clock.rate.client":   "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                      // clients, duration, rate
-		"n.starve":              "%s's lease renewer was starved for %s while its job ran on.",                               // client, duration
-		"n.crash.client":        "%s crashed: it stops for good and never releases its lock.",                                // client
-		"n.delete.key":          "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",   // key, nodes
-		"n.crash":               "%s crashed and lost its keys; down for %s.",                                                // nodes, duration
-		"n.crash.kept":          "%s crashed and came back with its keys from its append-only file; down for %s.",            // nodes, duration
-		"n.pause.node":          "Redis on %s was frozen for %s.",                                                            // nodes, duration
-		"n.latency":             "Network latency: replies to %s delayed for %s (%v ± %v).",                                  // slow sentences, duration, latency, jitter
-		"n.slow.one":            "%s from %s",                                                                                // client, nodes
-		"n.reset":               "Connections reset (TCP RST): %s.",                                                          // cut sentences
-		"n.expired.paused":      "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                            // client, key, ttl, client
-		"n.expired.belief":      "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
-		"n.expired":             "%s's lock on %s expired in Redis (TTL %s).",
-		"n.expired.nodes":       "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
-		"n.expired.clock":       "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
-		"n.expired.crash":       "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
-		"n.quorum.lost":         "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
-		"n.anomaly":             "Violation (%s): %s",                                                                                                        // kind word, sentence
-		"n.anomaly.info":        "Noted (%s, informational): %s",
+		"n.acquire":               "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+		"n.acquire.permit":        "%s acquired a permit of %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+		"a.mutex-overlap.permits": "%s all believed they held a permit of %s from t=%ss to t=%ss: more holders than its %d permits.",                        // clients, key, t0, t1, permits
+		"n.release.permit":        "%s released its permit of %s.",                                                                                          // client, key
+		"a.stale-write-accepted":  "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
+		"n.acquire.nodes":         "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
+		"n.probe":                 "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
+		"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
+		"n.token.fence":           "token %d",
+		"n.token.owner":           "owner token %s",
+		"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
+		"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
+		"n.acquire.info":          "%s's acquire of %s got no answer: outcome unknown.",
+		"n.read":                  "%s read %s: %s.",                                   // client, key, result
+		"n.write.ok":              "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
+		"n.write.charge":          "%s charged %s%s: accepted by the payment gateway.", // client, key, token suffix
+		"n.write.claim":           "%s registered its token at the resource for %s%s: accepted.",
+		"n.write.markpaid":        "%s marked %s as paid%s.",
+		"n.write.refused":         "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
+		"n.write.info":            "%s's %s of %s%s got no answer: it may or may not have happened.",
+		"n.with.token":            " with token %d",
+		"n.release.ok":            "%s released %s (key deleted).",
+		"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
+		"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
+		"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
+		"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
+		"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
+		"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
+		"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                       // client
+		"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
+		"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
+		"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
+		"n.release.info":          "%s's release of %s got no answer: outcome unknown.",
+		"n.extend.ok":             "%s extended its lock on %s.",
+		"n.renew.ok":              "%s's watchdog renewed its lock on %s.",
+		"n.renew.fail":            "%s's watchdog could not renew its lock on %s.",
+		"n.extend.fail":           "%s could not extend its lock on %s.",
+		"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
+		"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.", // client(s), duration, point suffix
+		"n.pause.point":           ", %s",                                                // point words
+		"point.before-write":      "just before its write",
+		"point.after-acquire":     "right after acquiring the lock",
+		"point.before-release":    "just before releasing the lock",
+		"n.resume":                "%s woke up after being frozen for %s%s.",                                                   // client, duration, belief suffix
+		"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                          // key, token text
+		"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                          // key, token text
+		"n.fault":                 "Fault: %s on %s for %s%s.",                                                                 // fault word, targets, duration, detail
+		"n.fault.end":             "Fault healed: %s on %s.",                                                                   // fault word, targets
+		"n.partition":             "Network partition: %s, for %s.",                                                            // cut sentences, duration
+		"n.cut.one":               "%s cannot reach %s",                                                                        // from, to
+		"n.cut.heal":              "%s can reach %s again",                                                                     // from, to
+		"n.partition.end":         "Network partition healed: %s.",                                                             // heal sentences
+		"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                 // nodes, signed jump
+		"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",  // clients, signed jump
+		"n.clock.rate":            "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).", // nodes, duration, rate
+		"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                      // clients, duration, rate
+		"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                               // client, duration
+		"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                // client
+		"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",   // key, nodes
+		"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                // nodes, duration
+		"n.crash.kept":            "%s crashed and came back with its keys from its append-only file; down for %s.",            // nodes, duration
+		"n.pause.node":            "Redis on %s was frozen for %s.",                                                            // nodes, duration
+		"n.latency":               "Network latency: replies to %s delayed for %s (%v ± %v).",                                  // slow sentences, duration, latency, jitter
+		"n.slow.one":              "%s from %s",                                                                                // client, nodes
+		"n.reset":                 "Connections reset (TCP RST): %s.",                                                          // cut sentences
+		"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                            // client, key, ttl, client
+		"n.expired.belief":        "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
+		"n.expired":               "%s's lock on %s expired in Redis (TTL %s).",
+		"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
+		"n.expired.clock":         "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
+		"n.expired.crash":         "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
+		"n.quorum.lost":           "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
+		"n.anomaly":               "Violation (%s): %s",                                                                                                        // kind word, sentence
+		"n.anomaly.info":          "Noted (%s, informational): %s",
 
 		// Fault kinds.
 		"fault.pause":           "GC pause",
@@ -209,165 +215,168 @@ var messages = map[Lang]map[string]string{
 		"refusal.unknown":       "no reason given",
 
 		// Anomaly kinds, their sentence and why they matter.
-		"kind.mutex-overlap":        "two holders at once",
-		"kind.double-effect":        "charged twice",
-		"kind.stale-write-accepted": "stale write accepted",
-		"kind.foreign-unlock":       "unlocked someone else's lock",
-		"kind.lost-update":          "lost update",
-		"kind.oversell":             "oversold",
-		"kind.over-admission":       "too many admitted",
-		"kind.split-brain":          "two leaders",
-		"kind.duplicate-run":        "job ran twice",
-		"kind.token-regression":     "fencing token went backwards",
-		"kind.unavailable":          "lock unavailable",
-		"kind.stuck-lock":           "lock stuck",
-		"kind.not-linearizable":     "not linearizable",
-		"a.mutex-overlap":           "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
-		"a.token-regression":        "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
-		"a.double-effect":           "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
-		"a.double-effect.plain":     "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
-		"a.at":                      "%s at t=%ss",                                                                                                                                                                            // client, t
-		"a.not-linearizable":        "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
-		"a.generic":                 "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
-		"a.foreign-unlock":          "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
-		"why.mutex-overlap":         "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
-		"why.double-effect":         "Correctness: the customer paid twice. This is real damage, not just wasted work.",
-		"why.stale-write-accepted":  "Correctness: an old holder's write overwrote a newer one.",
-		"why.foreign-unlock":        "Correctness: a client deleted a lock it did not own, letting a third client in.",
-		"why.not-linearizable":      "Correctness: the resource's history cannot be explained by one lock holder at a time.",
-		"why.oversell":              "Correctness: more was sold than there was stock.",
-		"why.lost-update":           "Correctness: one write silently erased another.",
-		"why.duplicate-run":         "Efficiency or correctness: a job meant to run once ran twice; harmless only if the job is idempotent.",
-		"why.split-brain":           "Correctness: two leaders acted at the same time.",
-		"why.over-admission":        "Correctness: more clients than allowed were inside at once.",
-		"why.token-regression":      "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
-		"why.unavailable":           "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
-		"why.stuck-lock":            "Liveness: the lock stayed taken with nobody using it.",
-		"why.informational":         "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
-		"why.other":                 "Correctness: a safety property of the lock did not hold.",
-		"kind.duplicate-work":       "duplicate work",
-		"informational.short":       "informational",
-		"a.mutex-overlap.many":      "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
-		"a.lost-update":             "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
-		"a.oversell":                "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
-		"a.oversell.plain":          "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
-		"a.duplicate-run":           "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
-		"a.split-brain":             "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
-		"a.over-admission":          "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
-		"a.duplicate-work":          "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
-		"a.stuck-lock":              "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
-		"a.unavailable":             "Nobody held %s, yet no one could acquire it from t=%ss to t=%ss.",                                                        // key, t0, t1
-		"why.duplicate-work":        "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
-		"why.efficiency":            "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
-		"why.liveness.info":         " Informational: this scenario does not ask for liveness (expect_live).",
-		"say.lost-update":           "An update was lost: %s",       // describe
-		"say.oversell":              "Inventory oversold: %s",       // describe
-		"say.duplicate-run":         "A job ran more than once: %s", // describe
-		"say.split-brain":           "Split brain, two leaders: %s", // describe
-		"say.over-admission":        "The semaphore let too many in: %s",
-		"say.stuck-lock":            "The lock got stuck: %s",
-		"say.unavailable":           "The lock was unavailable: %s",
-		"say.waste":                 "No data was harmed, but work was wasted: %s", // describe
-		"say.notlive":               "Safe, but not live: %s",                      // describe
-		"fix.incr":                  "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
-		"fix.lua.stock":             "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
-		"fix.cron":                  "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
-		"fix.epoch":                 "Epoch check: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen (lessons 46, 49).",
-		"fix.semaphore":             "A correct semaphore: the fair semaphore (a counter and an owner set, not client clocks), with permits checked at the resource, so a paused holder's late entry is refused (lesson 50).",
-		"fix.idempotency.charge":    "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
-		"n.read.counter":            "%s read %s = %d.",                                                            // client, key, n
-		"n.read.stock":              "%s read the stock of %s: %d.",                                                // client, key, n
-		"n.write.counter":           "%s wrote %s = %d%s.",                                                         // client, key, n, token suffix
-		"n.write.sell":              "%s sold one %s (stock %d → %d)%s.",                                           // client, key, before, after, token suffix
-		"n.write.sell.plain":        "%s sold one %s%s.",                                                           // client, key, token suffix
-		"n.write.runjob":            "%s ran %s%s.",                                                                // client, key, token suffix
-		"n.write.runjob.second":     "%s ran %s%s (second run).",                                                   // client, key, token suffix
-		"n.write.runjob.nth":        "%s ran %s%s (run number %d).",                                                // client, key, token suffix, n
-		"n.write.lead":              "%s acted as leader of %s (epoch %d).",                                        // client, key, epoch
-		"n.write.lead.plain":        "%s acted as leader of %s.",                                                   // client, key
-		"n.write.enter":             "%s entered %s (%d of %d permits in use).",                                    // client, key, in use, permits
-		"n.write.enter.plain":       "%s entered %s (%d inside).",                                                  // client, key, in use
-		"n.write.exit":              "%s left %s (%d of %d permits in use).",                                       // client, key, in use, permits
-		"n.write.exit.plain":        "%s left %s (%d inside).",                                                     // client, key, in use
-		"n.write.rebuild":           "%s rebuilt %s (%s of work).",                                                 // client, key, duration
-		"n.done":                    "%s finished its work on %s and left its critical section.",                   // client, key
-		"n.done.all":                "%s finished its work and left its critical section.",                         // client
-		"n.lost.all":                "%s concluded its lock was lost and stopped.",                                 // client
-		"n.probe.fail":              "Final probe: after every fault healed, %s could not acquire the lock on %s.", // client, key
-		"n.probe.info":              "Final probe: %s's acquire of %s got no answer.",                              // client, key
-		"n.more":                    "… %d more steps from t=%ss to t=%ss: %s.",                                    // n, t0, t1, counts
-		"n.more.acquire":            "%d grants",
-		"n.more.retries":            "%d runs of refused acquires",
-		"n.more.read":               "%d reads",
-		"n.more.write":              "%d accepted writes",
-		"n.more.refused":            "%d refused writes",
-		"n.more.release":            "%d releases",
-		"n.more.extend":             "%d renewals",
-		"n.more.lost":               "%d lost locks",
-		"n.more.done":               "%d finished critical sections",
-		"n.more.fault":              "%d faults",
-		"n.more.heal":               "%d fault ends",
-		"n.more.expiry":             "%d key expiries",
-		"n.more.probe":              "%d probes",
-		"n.more.violated":           "%d anomalies",
-		"n.more.acquire.one":        "%d grant",
-		"n.more.retries.one":        "%d run of refused acquires",
-		"n.more.read.one":           "%d read",
-		"n.more.write.one":          "%d accepted write",
-		"n.more.refused.one":        "%d refused write",
-		"n.more.release.one":        "%d release",
-		"n.more.extend.one":         "%d renewal",
-		"n.more.lost.one":           "%d lost lock",
-		"n.more.done.one":           "%d finished critical section",
-		"n.more.fault.one":          "%d fault",
-		"n.more.heal.one":           "%d fault end",
-		"n.more.expiry.one":         "%d key expiry",
-		"n.more.probe.one":          "%d probe",
-		"n.more.violated.one":       "%d anomaly",
-		"p.waste":                   "wasted work (informational)",
-		"p.effect.ok":               "effect accepted (sale, write, run, …)",
-		"p.effect.bad":              "effect accepted without the lock (violation)",
-		"p.act.sell":                "sold",
-		"p.act.set-counter":         "set",
-		"p.act.run-job":             "ran",
-		"p.act.lead":                "led",
-		"p.act.enter":               "entered",
-		"p.act.rebuild":             "rebuilt",
+		"kind.mutex-overlap":           "two holders at once",
+		"kind.mutex-overlap.semaphore": "more holders than permits",
+		"kind.double-effect":           "charged more than once",
+		"kind.stale-write-accepted":    "stale write accepted",
+		"kind.foreign-unlock":          "unlocked someone else's lock",
+		"kind.lost-update":             "lost update",
+		"kind.oversell":                "oversold",
+		"kind.over-admission":          "too many admitted",
+		"kind.split-brain":             "two leaders",
+		"kind.duplicate-run":           "job ran more than once",
+		"kind.token-regression":        "fencing token went backwards",
+		"kind.unavailable":             "lock unavailable",
+		"kind.stuck-lock":              "lock stuck",
+		"kind.not-linearizable":        "not linearizable",
+		"a.mutex-overlap":              "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
+		"a.token-regression":           "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
+		"a.double-effect":              "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
+		"a.double-effect.plain":        "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
+		"a.at":                         "%s at t=%ss",                                                                                                                                                                            // client, t
+		"a.not-linearizable":           "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
+		"a.generic":                    "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
+		"a.foreign-unlock":             "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
+		"why.mutex-overlap":            "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
+		"why.double-effect":            "Correctness: the customer paid twice. This is real damage, not just wasted work.",
+		"why.stale-write-accepted":     "Correctness: an old holder's write overwrote a newer one.",
+		"why.foreign-unlock":           "Correctness: a client deleted a lock it did not own, letting a third client in.",
+		"why.not-linearizable":         "Correctness: the resource's history cannot be explained by one lock holder at a time.",
+		"why.oversell":                 "Correctness: more was sold than there was stock.",
+		"why.lost-update":              "Correctness: one write silently erased another.",
+		"why.duplicate-run":            "Efficiency or correctness: a job meant to run once ran twice; harmless only if the job is idempotent.",
+		"why.split-brain":              "Correctness: two leaders acted at the same time.",
+		"why.over-admission":           "Correctness: more clients than allowed were inside at once.",
+		"why.token-regression":         "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
+		"why.unavailable":              "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
+		"why.stuck-lock":               "Liveness: the lock stayed taken with nobody using it.",
+		"why.informational":            "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
+		"why.other":                    "Correctness: a safety property of the lock did not hold.",
+		"kind.duplicate-work":          "duplicate work",
+		"informational.short":          "informational",
+		"a.mutex-overlap.many":         "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
+		"a.lost-update":                "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
+		"a.oversell":                   "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
+		"a.oversell.plain":             "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
+		"a.duplicate-run":              "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
+		"a.split-brain":                "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
+		"a.over-admission":             "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
+		"a.duplicate-work":             "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
+		"a.stuck-lock":                 "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
+		"a.unavailable":                "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
+		"why.duplicate-work":           "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
+		"why.efficiency":               "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
+		"why.liveness.info":            " Informational: this scenario does not ask for liveness (expect_live).",
+		"say.lost-update":              "%s",
+		"say.oversell":                 "%s",
+		"say.duplicate-run":            "%s",
+		"say.split-brain":              "Split brain, two leaders: %s", // describe
+		"say.over-admission":           "%s",
+		"say.stuck-lock":               "%s",
+		"say.unavailable":              "%s",
+		"say.waste":                    "No data was harmed, but work was wasted: %s", // describe
+		"say.notlive":                  "Safe, but not live: %s",                      // describe
+		"fix.incr":                     "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+		"fix.lua.stock":                "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
+		"fix.cron":                     "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
+		"fix.epoch":                    "Epoch check: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen (lessons 46, 49).",
+		"fix.semaphore":                "A correct semaphore: the fair semaphore (a counter and an owner set, not client clocks), with permits checked at the resource, so a paused holder's late entry is refused (lesson 50).",
+		"fix.idempotency.charge":       "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
+		"n.read.counter":               "%s read %s = %d.",                                                            // client, key, n
+		"n.read.stock":                 "%s read the stock of %s: %d.",                                                // client, key, n
+		"n.write.counter":              "%s wrote %s = %d%s.",                                                         // client, key, n, token suffix
+		"n.write.sell.plain":           "%s sold one %s%s.",                                                           // client, key, token suffix
+		"n.write.runjob":               "%s ran %s%s.",                                                                // client, key, token suffix
+		"n.write.runjob.second":        "%s ran %s%s (second run).",                                                   // client, key, token suffix
+		"n.write.runjob.nth":           "%s ran %s%s (run number %d).",                                                // client, key, token suffix, n
+		"n.write.lead":                 "%s acted as leader of %s (epoch %d).",                                        // client, key, epoch
+		"n.write.lead.plain":           "%s acted as leader of %s.",                                                   // client, key
+		"n.write.enter":                "%s entered %s (%d of %d permits in use).",                                    // client, key, in use, permits
+		"n.write.enter.plain":          "%s entered %s (%d inside).",                                                  // client, key, in use
+		"n.write.exit":                 "%s left %s (%d of %d permits in use).",                                       // client, key, in use, permits
+		"n.write.exit.plain":           "%s left %s (%d inside).",                                                     // client, key, in use
+		"n.write.rebuild":              "%s rebuilt %s (%s of work).",                                                 // client, key, duration
+		"n.done":                       "%s finished its work on %s and left its critical section.",                   // client, key
+		"n.done.all":                   "%s finished its work and left its critical section.",                         // client
+		"n.lost.all":                   "%s concluded its lock was lost and stopped.",                                 // client
+		"n.probe.fail":                 "Final probe: after every fault healed, %s could not acquire the lock on %s.", // client, key
+		"n.probe.info":                 "Final probe: %s's acquire of %s got no answer.",                              // client, key
+		"n.more":                       "… %d more steps from t=%ss to t=%ss: %s.",                                    // n, t0, t1, counts
+		"n.more.acquire":               "%d grants",
+		"n.more.retries":               "%d runs of refused acquires",
+		"n.more.read":                  "%d reads",
+		"n.more.write":                 "%d accepted writes",
+		"n.more.refused":               "%d refused writes",
+		"n.more.release":               "%d releases",
+		"n.more.extend":                "%d renewals",
+		"n.more.lost":                  "%d lost locks",
+		"n.more.done":                  "%d finished critical sections",
+		"n.more.fault":                 "%d faults",
+		"n.more.heal":                  "%d fault ends",
+		"n.more.expiry":                "%d key expiries",
+		"n.more.probe":                 "%d probes",
+		"n.more.violated":              "%d anomalies",
+		"n.more.acquire.one":           "%d grant",
+		"n.more.retries.one":           "%d run of refused acquires",
+		"n.more.read.one":              "%d read",
+		"n.more.write.one":             "%d accepted write",
+		"n.more.refused.one":           "%d refused write",
+		"n.more.release.one":           "%d release",
+		"n.more.extend.one":            "%d renewal",
+		"n.more.lost.one":              "%d lost lock",
+		"n.more.done.one":              "%d finished critical section",
+		"n.more.fault.one":             "%d fault",
+		"n.more.heal.one":              "%d fault end",
+		"n.more.expiry.one":            "%d key expiry",
+		"n.more.probe.one":             "%d probe",
+		"n.more.violated.one":          "%d anomaly",
+		"p.waste":                      "wasted work (informational)",
+		"p.effect.ok":                  "effect accepted (sale, write, run, …)",
+		"p.effect.bad":                 "accepted effect that is the violation (as a checker names it)",
+		"p.act.sell":                   "sold",
+		"p.act.set-counter":            "set",
+		"p.act.run-job":                "ran",
+		"p.act.lead":                   "led",
+		"p.act.enter":                  "entered",
+		"p.act.rebuild":                "rebuilt",
 
 		// Plots.
-		"p.timeline.title": "%s — %s", // scenario, verdict
-		"p.x":              "scenario time (s)",
-		"p.hold":           "%s holds the lock", // client
-		"p.believed":       "believes it holds, but the key is gone",
-		"p.key":            "key on node",
-		"p.pause":          "GC pause (client frozen)",
-		"p.pause.word":     "GC pause",
-		"p.paused":         "%s frozen: %s %s", // clients, fault word, duration
-		"p.other.ok":       "other write accepted (claim, mark-paid)",
-		"p.fault":          "%s",
-		"p.violation":      "lock broken",
-		"p.charge.ok":      "charge accepted",
-		"p.write.refused":  "write refused",
-		"p.acquire.fail":   "acquire refused",
-		"p.expired":        "expired",
-		"p.lost.crash":     "lost in crash",
-		"p.deleted":        "deleted by janitor",
-		"p.node":           "node %s",
-		"p.cut":            "cut from %s",             // nodes or clients
-		"p.slow":           "slow link to %s",         // nodes or clients
-		"p.reset":          "connections to %s reset", // nodes or clients
-		"p.owner":          "owner %s",
-		"p.quorum.lost":    "quorum lost",
-		"p.charge.bad":     "charge accepted without the lock (violation)",
-		"p.latency.title":  "%s — acquire latency", // scenario
-		"p.latency.y":      "acquire latency (ms, wall time)",
-		"p.rate.title":     "%s — acquires per second", // scenario
-		"p.rate.y":         "acquires / s (scenario time)",
-		"p.ok":             "granted",
-		"p.fail":           "refused",
-		"p.info":           "unknown (no reply)",
-		"p.charged":        "charged",
-		"p.refused":        "refused",
+		"p.timeline.title":  "%s — %s", // scenario, verdict
+		"p.x":               "scenario time (s)",
+		"p.hold":            "%s holds the lock", // client
+		"p.hold.permit":     "%s holds a permit", // client
+		"p.believed":        "believes it holds, but the key is gone",
+		"p.believed.permit": "believes it holds a permit, but it is gone",
+		"p.key":             "key on node",
+		"p.pause":           "GC pause (client frozen)",
+		"p.pause.word":      "GC pause",
+		"p.paused":          "%s frozen: %s %s", // clients, fault word, duration
+		"p.other.ok":        "other write accepted (claim, mark-paid)",
+		"p.fault":           "%s",
+		"p.violation":       "violation",
+		"p.charge.ok":       "charge accepted",
+		"p.write.refused":   "write refused",
+		"p.acquire.fail":    "acquire refused",
+		"p.expired":         "expired",
+		"p.ended":           "key ended: %s", // words
+		"p.lost.crash":      "lost in crash",
+		"p.deleted":         "deleted by janitor",
+		"p.node":            "node %s",
+		"p.cut":             "cut from %s",             // nodes or clients
+		"p.slow":            "slow link to %s",         // nodes or clients
+		"p.reset":           "connections to %s reset", // nodes or clients
+		"p.owner":           "owner %s",
+		"p.quorum.lost":     "quorum lost",
+		"p.charge.bad":      "accepted charge that is the violation (as a checker names it)",
+		"p.latency.title":   "%s — acquire latency", // scenario
+		"p.latency.y":       "acquire latency (ms, wall time)",
+		"p.rate.title":      "%s — acquires per second", // scenario
+		"p.rate.y":          "acquires / s (scenario time)",
+		"p.ok":              "granted",
+		"p.fail":            "refused",
+		"p.info":            "unknown (no reply)",
+		"p.charged":         "charged",
+		"p.refused":         "refused",
 
 		// Suite page.
 		"suite.title":      "locksim suite: %d runs", // n
@@ -390,6 +399,48 @@ var messages = map[Lang]map[string]string{
 		"suite.no":         "NO",
 		"suite.none":       "—",
 		"suite.aborted":    "aborted",
+		// Facts of the run's account (issue 14).
+		"n.fence.seen":          " — the fence counter on %s read %d",                                                                                     // node, value
+		"n.write.sell.stale":    "%[1]s wrote back stock %[3]d for %[2]s, computed from its own read of %[4]d — but the stock was already %[5]d%[6]s.",    // client, key, written, read, real, token suffix
+		"n.write.sell.read":     "%[1]s sold one %[2]s: it wrote back stock %[3]d, computed from its read of %[4]d%[5]s.",                                 // client, key, written, read, token suffix
+		"n.write.sell.num":      "%[1]s sold one %[2]s and wrote back stock %[3]d%[4]s.",                                                                  // client, key, written, token suffix
+		"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                                  // releaser, owners, key
+		"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                              // client, key, nodes
+		"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                   // client, key, node, by
+		"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",               // client, key
+		"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                          // owner, key, held for
+		"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                             // owner, key, node
+		"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                                            // t, node
+		"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
+		"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
+		"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t
+		"n.gone.taken.ended":    "; %s had taken the lock since, and lost it too",                                                                         // client
+		"c.expired.paused":      "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
+		"c.expired.used":        "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
+		"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
+		"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                              // stale, current, ttl
+		"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                                       // stale, current, nodes
+		"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                                           // stale, current, deleter, t
+		"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                               // stale, current, nodes, t
+		"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                           // stale, current, nodes, t
+		"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                     // stale, current, nodes, t
+		"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                              // stale, current, nodes, t
+		"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                          // stale, current, nodes, t
+		"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                // stale, current, nodes, t
+		"c.possible":            "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                 // stale, current
+		"c.held":                "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                // stale, current
+		"a.mutex-overlap.cause": "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                 // stale, current, key, t0, t1, cause
+		"a.orphaned-lease":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.", // owner, key, t0, t1, duration
+		"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader of %[3]s: %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",  // stale, current, key, t1, t0
+		"kind.orphaned-lease":   "orphaned lease",
+		"why.orphaned-lease":    "Liveness: a lock nobody believed they held kept others out until it ended.",
+		"say.orphaned-lease":    "A lease was orphaned: %s",                                                                               // describe
+		"say.overlap.cause":     "Two workers held the lock at the same time: %[1]s both believed they held %[2]s for %.1[3]f s — %[4]s.", // clients, key, seconds, cause
+		"p.removed":             "deleted by another client",
+		"p.released":            "released",
+		"p.purged":              "purged",
+		"p.clock":               "expired early (clock)",
+		"p.held":                "still held",
 	},
 	"vi": {
 		"title":             "Báo cáo locksim: %s",
@@ -406,6 +457,7 @@ var messages = map[Lang]map[string]string{
 		"expect.met":        "Mong đợi %s, nhận được %s: đúng như mong đợi.",
 		"expect.notmet":     "Mong đợi %s, nhận được %s: KHÔNG đúng như mong đợi.",
 		"expect.missing":    "Thiếu: %s.",
+		"expect.unjudged":   "Chưa đánh giá: %s — chỉ bản ghi của chính các node về lệnh chúng đã thực thi mới cho thấy điều này, và lần chạy này không ghi lại bản ghi đó.",
 		"expect.unexpected": "Có nhưng không mong đợi: %s.",
 		"expect.cut":        "Mong đợi %s: không đánh giá — lịch sử bị cắt ngang.",
 		"cut":               "BỊ CẮT — lịch sử kết thúc sớm",
@@ -481,8 +533,6 @@ var messages = map[Lang]map[string]string{
 		"say.double.removed": "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
 		"say.double.deleted": "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
 		"say.double":         "Hoá đơn (%s) bị charge hai lần, bởi %s.",
-		"say.overlap":        "Hai worker cùng giữ lock một lúc: %s đều tin rằng mình giữ %s trong %.1f s.",
-		"say.cause.clock":    " Bắt đầu khi đồng hồ của %s nhảy %s.",
 		"say.stale":          "Tài nguyên đã chấp nhận một lần ghi cũ (stale): %s",
 		"say.other":          "%s: %s",
 		"say.fenced":         "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị reject vì tài nguyên đã thấy token %[4]d.",
@@ -500,73 +550,80 @@ var messages = map[Lang]map[string]string{
 		"when.point.nth":     "lần thứ %s %s ở %s",
 		"and":                "%s và %s",
 
-		"n.acquire":             "%s acquire được lock trên %s (%s, TTL %s).",
-		"n.acquire.nodes":       "%s acquire được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
-		"n.probe":               "Kiểm tra cuối: %s acquire được lock trên %s (%s).",
-		"n.token.fence":         "token %d",
-		"n.token.owner":         "owner token %s",
-		"n.tries.one":           "%s thử acquire %s và bị từ chối (người khác đang giữ).",
-		"n.tries":               "%s thử acquire %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (người khác đang giữ).",
-		"n.acquire.info":        "Lệnh acquire %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
-		"n.read":                "%s đọc %s: %s.",
-		"n.write.ok":            "%s: %s %s được chấp nhận%s.",
-		"n.write.charge":        "%s charge %s%s: payment gateway chấp nhận.",
-		"n.write.claim":         "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
-		"n.write.markpaid":      "%s đánh dấu %s là đã thanh toán%s.",
-		"n.write.refused":       "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên REJECT: %[5]s.",
-		"n.write.info":          "Lần %[2]s %[3]s%[4]s của %[1]s không nhận được trả lời: có thể đã xảy ra hoặc chưa.",
-		"n.with.token":          " với token %d",
-		"n.release.ok":          "%s release %s (key đã bị xoá).",
-		"n.release.gone":        "%s thử release %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
-		"n.gone.expired":        "key đã expire lúc t=%ss",
-		"n.gone.clock":          "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
-		"n.gone.removed":        "%[2]s đã xoá nó lúc t=%[1]ss",
-		"n.gone.deleted":        "một tiến trình dọn dẹp đã xoá nó lúc t=%ss",
-		"n.gone.taken.released": "; %s đã lấy lock và release xong rồi",
-		"n.gone.taken.holds":    "; giờ %s đang giữ lock",
-		"n.release.none.other":  "%s thử release %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
-		"n.release.none":        "%s thử release %s: không có gì của mình để xoá.",
-		"n.release.info":        "Lệnh release %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
-		"n.extend.ok":           "%s gia hạn lock trên %s.",
-		"n.renew.ok":            "Watchdog của %s đã gia hạn lock trên %s.",
-		"n.renew.fail":          "Watchdog của %s không gia hạn được lock trên %s.",
-		"n.extend.fail":         "%s không gia hạn được lock trên %s.",
-		"n.lost":                "%s kết luận lock trên %s đã mất và dừng lại.",
-		"n.pause":               "%s bị đóng băng bởi một GC pause (stop-the-world) dài %s%s.",
-		"n.pause.point":         ", %s",
-		"point.before-write":    "ngay trước khi ghi",
-		"point.after-acquire":   "ngay sau khi acquire lock",
-		"point.before-release":  "ngay trước khi release lock",
-		"n.resume":              "%s tỉnh dậy sau %s bị đóng băng%s.",
-		"n.resume.belief":       " và vẫn tin rằng mình giữ lock trên %s (%s)",
-		"n.fault":               "Lỗi: %s trên %s trong %s%s.",
-		"n.fault.end":           "Hết lỗi: %s trên %s.",
-		"n.partition":           "Chia cắt mạng (network partition): %s, trong %s.",
-		"n.cut.one":             "%s không kết nối được tới %s",
-		"n.cut.heal":            "%s kết nối lại được tới %s",
-		"n.partition.end":       "Hết chia cắt mạng: %s.",
-		"n.clock.jump":          "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
-		"n.clock.jump.client":   "Đồng hồ riêng của %s nhảy %s; không key Redis nào thay đổi, chỉ những gì %[1]s tính từ đồng hồ của nó.",
-		"n.clock.rate":          "Đồng hồ của %s chạy nhanh gấp %[3]s lần trong %[2]s: các key trên đó expire sớm hơn (hoặc muộn hơn) tương ứng.",
-		"n.clock.rate.client":   "Đồng hồ riêng của %s chạy nhanh gấp %[3]s lần trong %[2]s; không key Redis nào thay đổi.",
-		"n.starve":              "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
-		"n.crash.client":        "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
-		"n.delete.key":          "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
-		"n.crash":               "%s bị crash và mất các key; ngừng hoạt động %s.",
-		"n.crash.kept":          "%s bị crash rồi khởi động lại, vẫn còn các key nhờ file append-only; ngừng hoạt động %s.",
-		"n.pause.node":          "Redis trên %s bị đóng băng trong %s.",
-		"n.latency":             "Độ trễ mạng: phản hồi tới %s bị chậm trong %s (%v ± %v).",
-		"n.slow.one":            "%s từ %s",
-		"n.reset":               "Các kết nối bị reset (TCP RST): %s.",
-		"n.expired.paused":      "Lock của %s trên %s đã expire trong Redis (TTL %s) trong lúc %s đang bị pause.",
-		"n.expired.belief":      "Lock của %s trên %s đã expire trong Redis (TTL %s) trong khi %s vẫn tin rằng mình đang giữ.",
-		"n.expired":             "Lock của %s trên %s đã expire trong Redis (TTL %s).",
-		"n.expired.nodes":       "Key %[2]s của %[1]s đã expire trên %[3]s (TTL %[4]s).",
-		"n.expired.clock":       "Key %[2]s của %[1]s expire sớm trên %[3]s: đồng hồ của node đã nhảy.",
-		"n.expired.crash":       "Key %[2]s của %[1]s bị mất trên %[3]s: node bị crash.",
-		"n.quorum.lost":         "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
-		"n.anomaly":             "Vi phạm (%s): %s",
-		"n.anomaly.info":        "Ghi nhận (%s, chỉ để tham khảo): %s",
+		"n.acquire":               "%s acquire được lock trên %s (%s, TTL %s).",
+		"n.acquire.permit":        "%s lấy được một permit của %s (%s, TTL %s).",
+		"a.mutex-overlap.permits": "%s đều tin rằng mình giữ một permit của %s từ t=%ss đến t=%ss: nhiều người giữ hơn số %d permit của nó.",
+		"n.release.permit":        "%s trả lại permit của nó trên %s.",
+		"a.stale-write-accepted":  "Tài nguyên đã chấp nhận lần ghi của %[1]s trên %[3]s lúc t=%[4]ss dù %[2]s đã ghi vào đó dưới một lease mới hơn.",
+		"n.acquire.nodes":         "%s acquire được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
+		"n.probe":                 "Kiểm tra cuối: %s acquire được lock trên %s (%s).",
+		"n.probe.permit":          "Kiểm tra cuối: %s lấy được một permit của %s (%s).",
+		"n.token.fence":           "token %d",
+		"n.token.owner":           "owner token %s",
+		"n.tries.one":             "%s thử acquire %s và bị từ chối (người khác đang giữ).",
+		"n.tries":                 "%s thử acquire %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (người khác đang giữ).",
+		"n.acquire.info":          "Lệnh acquire %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+		"n.read":                  "%s đọc %s: %s.",
+		"n.write.ok":              "%s: %s %s được chấp nhận%s.",
+		"n.write.charge":          "%s charge %s%s: payment gateway chấp nhận.",
+		"n.write.claim":           "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
+		"n.write.markpaid":        "%s đánh dấu %s là đã thanh toán%s.",
+		"n.write.refused":         "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên REJECT: %[5]s.",
+		"n.write.info":            "Lần %[2]s %[3]s%[4]s của %[1]s không nhận được trả lời: có thể đã xảy ra hoặc chưa.",
+		"n.with.token":            " với token %d",
+		"n.release.ok":            "%s release %s (key đã bị xoá).",
+		"n.release.gone":          "%s thử release %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
+		"n.release.permit.gone":   "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
+		"n.gone.expired":          "key đã expire lúc t=%ss",
+		"n.gone.clock":            "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
+		"n.gone.removed":          "%[2]s đã xoá nó lúc t=%[1]ss",
+		"n.gone.deleted":          "một tiến trình dọn dẹp đã xoá nó lúc t=%ss",
+		"n.gone.taken.released":   "; %s đã lấy lock và release xong rồi",
+		"n.gone.taken.holds":      "; giờ %s đang giữ lock",
+		"n.release.none.other":    "%s thử release %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
+		"n.release.none":          "%s thử release %s: không có gì của mình để xoá.",
+		"n.release.info":          "Lệnh release %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+		"n.extend.ok":             "%s gia hạn lock trên %s.",
+		"n.renew.ok":              "Watchdog của %s đã gia hạn lock trên %s.",
+		"n.renew.fail":            "Watchdog của %s không gia hạn được lock trên %s.",
+		"n.extend.fail":           "%s không gia hạn được lock trên %s.",
+		"n.lost":                  "%s kết luận lock trên %s đã mất và dừng lại.",
+		"n.pause":                 "%s bị đóng băng bởi một GC pause (stop-the-world) dài %s%s.",
+		"n.pause.point":           ", %s",
+		"point.before-write":      "ngay trước khi ghi",
+		"point.after-acquire":     "ngay sau khi acquire lock",
+		"point.before-release":    "ngay trước khi release lock",
+		"n.resume":                "%s tỉnh dậy sau %s bị đóng băng%s.",
+		"n.resume.belief":         " và vẫn tin rằng mình giữ lock trên %s (%s)",
+		"n.resume.belief.permit":  " và vẫn tin rằng mình giữ một permit của %s (%s)",
+		"n.fault":                 "Lỗi: %s trên %s trong %s%s.",
+		"n.fault.end":             "Hết lỗi: %s trên %s.",
+		"n.partition":             "Chia cắt mạng (network partition): %s, trong %s.",
+		"n.cut.one":               "%s không kết nối được tới %s",
+		"n.cut.heal":              "%s kết nối lại được tới %s",
+		"n.partition.end":         "Hết chia cắt mạng: %s.",
+		"n.clock.jump":            "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
+		"n.clock.jump.client":     "Đồng hồ riêng của %s nhảy %s; không key Redis nào thay đổi, chỉ những gì %[1]s tính từ đồng hồ của nó.",
+		"n.clock.rate":            "Đồng hồ của %s chạy nhanh gấp %[3]s lần trong %[2]s: các key trên đó expire sớm hơn (hoặc muộn hơn) tương ứng.",
+		"n.clock.rate.client":     "Đồng hồ riêng của %s chạy nhanh gấp %[3]s lần trong %[2]s; không key Redis nào thay đổi.",
+		"n.starve":                "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
+		"n.crash.client":          "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
+		"n.delete.key":            "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
+		"n.crash":                 "%s bị crash và mất các key; ngừng hoạt động %s.",
+		"n.crash.kept":            "%s bị crash rồi khởi động lại, vẫn còn các key nhờ file append-only; ngừng hoạt động %s.",
+		"n.pause.node":            "Redis trên %s bị đóng băng trong %s.",
+		"n.latency":               "Độ trễ mạng: phản hồi tới %s bị chậm trong %s (%v ± %v).",
+		"n.slow.one":              "%s từ %s",
+		"n.reset":                 "Các kết nối bị reset (TCP RST): %s.",
+		"n.expired.paused":        "Lock của %s trên %s đã expire trong Redis (TTL %s) trong lúc %s đang bị pause.",
+		"n.expired.belief":        "Lock của %s trên %s đã expire trong Redis (TTL %s) trong khi %s vẫn tin rằng mình đang giữ.",
+		"n.expired":               "Lock của %s trên %s đã expire trong Redis (TTL %s).",
+		"n.expired.nodes":         "Key %[2]s của %[1]s đã expire trên %[3]s (TTL %[4]s).",
+		"n.expired.clock":         "Key %[2]s của %[1]s expire sớm trên %[3]s: đồng hồ của node đã nhảy.",
+		"n.expired.crash":         "Key %[2]s của %[1]s bị mất trên %[3]s: node bị crash.",
+		"n.quorum.lost":           "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
+		"n.anomaly":               "Vi phạm (%s): %s",
+		"n.anomaly.info":          "Ghi nhận (%s, chỉ để tham khảo): %s",
 
 		"fault.pause":           "GC pause",
 		"fault.partition":       "chia cắt mạng",
@@ -584,185 +641,229 @@ var messages = map[Lang]map[string]string{
 		"refusal.out-of-stock":  "hết hàng",
 		"refusal.unknown":       "không rõ lý do",
 
-		"kind.mutex-overlap":        "hai người cùng giữ lock",
-		"kind.double-effect":        "charge hai lần",
-		"kind.stale-write-accepted": "chấp nhận lần ghi cũ",
-		"kind.foreign-unlock":       "unlock nhầm lock của người khác",
-		"kind.lost-update":          "mất cập nhật",
-		"kind.oversell":             "oversell (bán quá số lượng tồn kho)",
-		"kind.over-admission":       "cho vào quá số lượng",
-		"kind.split-brain":          "hai leader",
-		"kind.duplicate-run":        "job chạy hai lần",
-		"kind.token-regression":     "fencing token đi lùi",
-		"kind.unavailable":          "lock không khả dụng",
-		"kind.stuck-lock":           "lock bị kẹt",
-		"kind.not-linearizable":     "không tuyến tính",
-		"a.mutex-overlap":           "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
-		"a.token-regression":        "%s được cấp fencing token trên %s không tăng (từ t=%ss đến t=%ss): lần cấp sau lặp lại hoặc nhỏ hơn token trước, nên tài nguyên không phân biệt được ai là người giữ cũ.",
-		"a.double-effect":           "%s bị charge %d lần: %s. Một khoản thanh toán chỉ được xảy ra một lần.",
-		"a.double-effect.plain":     "%s bị charge nhiều hơn một lần, bởi %s.",
-		"a.at":                      "%s lúc t=%ss",
-		"a.not-linearizable":        "Porcupine không tìm được thứ tự nào của các thao tác trên %s mà mỗi lúc chỉ một client giữ lock (%s, từ t=%ss).",
-		"a.generic":                 "%s: %s trên %s, t=%ss – t=%ss.",
-		"a.foreign-unlock":          "%s đã xoá key lock trên %s thuộc về %s (t=%ss).",
-		"why.mutex-overlap":         "Tính đúng đắn (correctness): mutual exclusion (loại trừ lẫn nhau) bị phá vỡ; mọi việc cả hai làm với tài nguyên trong khoảng này có thể sai.",
-		"why.double-effect":         "Tính đúng đắn (correctness): khách hàng bị trừ tiền hai lần. Đây là thiệt hại thật, không chỉ là tốn công.",
-		"why.stale-write-accepted":  "Tính đúng đắn (correctness): lần ghi của người giữ lock cũ đã đè lên lần ghi mới hơn.",
-		"why.foreign-unlock":        "Tính đúng đắn (correctness): một client đã xoá lock không phải của mình, để client thứ ba vào.",
-		"why.not-linearizable":      "Tính đúng đắn (correctness): lịch sử của tài nguyên không thể giải thích bằng việc mỗi lúc chỉ một người giữ lock.",
-		"why.oversell":              "Tính đúng đắn (correctness): bán nhiều hơn số hàng tồn kho.",
-		"why.lost-update":           "Tính đúng đắn (correctness): một lần ghi đã lặng lẽ xoá mất lần ghi khác.",
-		"why.duplicate-run":         "Efficiency hoặc correctness: một job chỉ được chạy một lần đã chạy hai lần; chỉ vô hại nếu job là idempotent.",
-		"why.split-brain":           "Tính đúng đắn (correctness): hai leader cùng hành động một lúc.",
-		"why.over-admission":        "Tính đúng đắn (correctness): số client vào cùng lúc vượt mức cho phép.",
-		"why.token-regression":      "Tính đúng đắn (correctness): fencing token chỉ được tăng; token cũ xuất hiện sau token mới làm fencing vô dụng.",
-		"why.unavailable":           "Tính sống (liveness): không ai lấy được lock; dữ liệu không sai, nhưng công việc bị dừng.",
-		"why.stuck-lock":            "Tính sống (liveness): lock vẫn bị chiếm dù không ai dùng.",
-		"why.informational":         "Chỉ là efficiency: lock bị phá vỡ, nhưng tài nguyên đã reject người giữ lock cũ nên dữ liệu không bị hại.",
-		"why.other":                 "Tính đúng đắn (correctness): một tính chất an toàn của lock không được đảm bảo.",
-		"kind.duplicate-work":       "làm trùng việc",
-		"informational.short":       "chỉ để tham khảo",
-		"a.mutex-overlap.many":      "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
-		"a.lost-update":             "Một lần cập nhật %s bị mất trong khoảng t=%ss đến t=%ss (%s).",
-		"a.oversell":                "%s bị oversell (bán quá số lượng tồn kho): bán %d trong khi tồn kho chỉ có %d (%s).",
-		"a.oversell.plain":          "%s bị oversell (bán quá số lượng tồn kho): tồn kho xuống dưới 0 (%s).",
-		"a.duplicate-run":           "%s chạy %d lần: %s. Một cron job chỉ được chạy một lần cho mỗi thời điểm kích hoạt.",
-		"a.split-brain":             "%[1]s đều hành động như leader của %[2]s: lần ghi của leader cũ được chấp nhận lúc t=%[3]ss, sau khi leader mới được bầu lúc t=%[4]ss.",
-		"a.over-admission":          "%s cùng ở trong %s một lúc từ t=%ss đến t=%ss, trong khi chỉ có %d permit.",
-		"a.duplicate-work":          "%s cùng rebuild %s từ t=%ss đến t=%ss: tốn công thừa, dữ liệu vẫn đúng.",
-		"a.stuck-lock":              "Sau khi hết lỗi, %s vẫn bị %s giữ và lần kiểm tra cuối không lấy được lock (giữ từ t=%ss).",
-		"a.unavailable":             "Không ai giữ %s, vậy mà không ai acquire được từ t=%ss đến t=%ss.",
-		"why.duplicate-work":        "Chỉ là efficiency: hai worker làm cùng một việc. Tốn công thừa, không sai data: đây là efficiency lock (Kleppmann 2016, efficiency và correctness).",
-		"why.efficiency":            "Chỉ là efficiency: lock bị phá vỡ, nhưng cache-rebuild chỉ dùng lock để tránh làm thừa, nên cái giá là làm trùng việc, không phải sai data.",
-		"why.liveness.info":         " Chỉ để tham khảo: kịch bản này không yêu cầu liveness (expect_live).",
-		"say.lost-update":           "Mất cập nhật (lost update): %s",
-		"say.oversell":              "Inventory oversell (bán quá số lượng tồn kho): %s",
-		"say.duplicate-run":         "Một job chạy nhiều hơn một lần: %s",
-		"say.split-brain":           "Split brain, hai leader: %s",
-		"say.over-admission":        "Semaphore cho vào quá số lượng: %s",
-		"say.stuck-lock":            "Lock bị kẹt: %s",
-		"say.unavailable":           "Lock không khả dụng: %s",
-		"say.waste":                 "Dữ liệu không bị hại, nhưng đã tốn công thừa: %s",
-		"say.notlive":               "An toàn, nhưng không đảm bảo liveness: %s",
-		"fix.incr":                  "Tăng atomic: làm read-modify-write trong một lệnh Redis (INCR) hoặc Lua script, hoặc dùng fencing token để tài nguyên reject người ghi cũ (bài 42, 46).",
-		"fix.lua.stock":             "Lua check-and-decrement: kiểm tra tồn kho và trừ trong một Lua script atomic (thuật toán atomic-lua); không cần lock, không còn khoảng hở (bài 42).",
-		"fix.cron":                  "Mỗi thời điểm kích hoạt một lock riêng (key job@<thời điểm>, không release sớm, hoặc lockAtLeastFor ≥ độ lệch đồng hồ), và làm cho job idempotent (bài 51).",
-		"fix.epoch":                 "Kiểm tra epoch: mỗi lần bầu leader tăng epoch; tài nguyên reject mọi hành động của leader có epoch nhỏ hơn epoch lớn nhất đã thấy (bài 46, 49).",
-		"fix.semaphore":             "Semaphore đúng: dùng fair semaphore (counter và owner ZSET, không dựa vào đồng hồ client), và tài nguyên kiểm tra permit, để lần vào muộn của client bị pause bị reject (bài 50).",
-		"fix.idempotency.charge":    "Idempotency key: payment gateway ghi nhớ key của lần charge mỗi hoá đơn và reject lần thứ hai (\"duplicate idempotency key\"), dù ai gửi (bài 48).",
-		"n.read.counter":            "%s đọc %s = %d.",
-		"n.read.stock":              "%s đọc tồn kho của %s: %d.",
-		"n.write.counter":           "%s ghi %s = %d%s.",
-		"n.write.sell":              "%s bán một %s (tồn kho %d → %d)%s.",
-		"n.write.sell.plain":        "%s bán một %s%s.",
-		"n.write.runjob":            "%s chạy %s%s.",
-		"n.write.runjob.second":     "%s chạy %s%s (lần chạy thứ hai).",
-		"n.write.runjob.nth":        "%s chạy %s%s (lần chạy thứ %d).",
-		"n.write.lead":              "%s hành động với vai trò leader của %s (epoch %d).",
-		"n.write.lead.plain":        "%s hành động với vai trò leader của %s.",
-		"n.write.enter":             "%s vào %s (%d/%d permit đang dùng).",
-		"n.write.enter.plain":       "%s vào %s (%d client bên trong).",
-		"n.write.exit":              "%s rời %s (%d/%d permit đang dùng).",
-		"n.write.exit.plain":        "%s rời %s (%d client bên trong).",
-		"n.write.rebuild":           "%s rebuild %s (mất %s).",
-		"n.done":                    "%s làm xong việc trên %s và rời critical section.",
-		"n.done.all":                "%s làm xong việc và rời critical section.",
-		"n.lost.all":                "%s kết luận lock đã mất và dừng lại.",
-		"n.probe.fail":              "Kiểm tra cuối: sau khi mọi lỗi đã hết, %s không acquire được lock trên %s.",
-		"n.probe.info":              "Kiểm tra cuối: lệnh acquire %[2]s của %[1]s không nhận được trả lời.",
-		"n.more":                    "… thêm %d bước từ t=%ss đến t=%ss: %s.",
-		"n.more.acquire":            "%d lần cấp lock",
-		"n.more.retries":            "%d đợt acquire bị từ chối",
-		"n.more.read":               "%d lần đọc",
-		"n.more.write":              "%d lần ghi được chấp nhận",
-		"n.more.refused":            "%d lần ghi bị từ chối",
-		"n.more.release":            "%d lần release",
-		"n.more.extend":             "%d lần gia hạn",
-		"n.more.lost":               "%d lần mất lock",
-		"n.more.done":               "%d lần rời critical section",
-		"n.more.fault":              "%d lỗi",
-		"n.more.heal":               "%d lần hết lỗi",
-		"n.more.expiry":             "%d lần key expire",
-		"n.more.probe":              "%d lần kiểm tra",
-		"n.more.violated":           "%d vi phạm",
-		"n.more.acquire.one":        "%d lần cấp lock",
-		"n.more.retries.one":        "%d đợt acquire bị từ chối",
-		"n.more.read.one":           "%d lần đọc",
-		"n.more.write.one":          "%d lần ghi được chấp nhận",
-		"n.more.refused.one":        "%d lần ghi bị từ chối",
-		"n.more.release.one":        "%d lần release",
-		"n.more.extend.one":         "%d lần gia hạn",
-		"n.more.lost.one":           "%d lần mất lock",
-		"n.more.done.one":           "%d lần rời critical section",
-		"n.more.fault.one":          "%d lỗi",
-		"n.more.heal.one":           "%d lần hết lỗi",
-		"n.more.expiry.one":         "%d lần key expire",
-		"n.more.probe.one":          "%d lần kiểm tra",
-		"n.more.violated.one":       "%d vi phạm",
-		"p.waste":                   "làm trùng việc (chỉ để tham khảo)",
-		"p.effect.ok":               "thao tác được chấp nhận (bán, ghi, chạy job, …)",
-		"p.effect.bad":              "thao tác được chấp nhận khi không giữ lock (vi phạm)",
-		"p.act.sell":                "đã bán",
-		"p.act.set-counter":         "đã ghi",
-		"p.act.run-job":             "đã chạy",
-		"p.act.lead":                "leader",
-		"p.act.enter":               "đã vào",
-		"p.act.rebuild":             "đã rebuild",
+		"kind.mutex-overlap":           "hai người cùng giữ lock",
+		"kind.mutex-overlap.semaphore": "nhiều người giữ hơn số permit",
+		"kind.double-effect":           "charge nhiều lần",
+		"kind.stale-write-accepted":    "chấp nhận lần ghi cũ",
+		"kind.foreign-unlock":          "unlock nhầm lock của người khác",
+		"kind.lost-update":             "mất cập nhật",
+		"kind.oversell":                "oversell (bán quá số lượng tồn kho)",
+		"kind.over-admission":          "cho vào quá số lượng",
+		"kind.split-brain":             "hai leader",
+		"kind.duplicate-run":           "job chạy nhiều lần",
+		"kind.token-regression":        "fencing token đi lùi",
+		"kind.unavailable":             "lock không khả dụng",
+		"kind.stuck-lock":              "lock bị kẹt",
+		"kind.not-linearizable":        "không tuyến tính",
+		"a.mutex-overlap":              "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
+		"a.token-regression":           "%s được cấp fencing token trên %s không tăng (từ t=%ss đến t=%ss): lần cấp sau lặp lại hoặc nhỏ hơn token trước, nên tài nguyên không phân biệt được ai là người giữ cũ.",
+		"a.double-effect":              "%s bị charge %d lần: %s. Một khoản thanh toán chỉ được xảy ra một lần.",
+		"a.double-effect.plain":        "%s bị charge nhiều hơn một lần, bởi %s.",
+		"a.at":                         "%s lúc t=%ss",
+		"a.not-linearizable":           "Porcupine không tìm được thứ tự nào của các thao tác trên %s mà mỗi lúc chỉ một client giữ lock (%s, từ t=%ss).",
+		"a.generic":                    "%s: %s trên %s, t=%ss – t=%ss.",
+		"a.foreign-unlock":             "%s đã xoá key lock trên %s thuộc về %s (t=%ss).",
+		"why.mutex-overlap":            "Tính đúng đắn (correctness): mutual exclusion (loại trừ lẫn nhau) bị phá vỡ; mọi việc cả hai làm với tài nguyên trong khoảng này có thể sai.",
+		"why.double-effect":            "Tính đúng đắn (correctness): khách hàng bị trừ tiền hai lần. Đây là thiệt hại thật, không chỉ là tốn công.",
+		"why.stale-write-accepted":     "Tính đúng đắn (correctness): lần ghi của người giữ lock cũ đã đè lên lần ghi mới hơn.",
+		"why.foreign-unlock":           "Tính đúng đắn (correctness): một client đã xoá lock không phải của mình, để client thứ ba vào.",
+		"why.not-linearizable":         "Tính đúng đắn (correctness): lịch sử của tài nguyên không thể giải thích bằng việc mỗi lúc chỉ một người giữ lock.",
+		"why.oversell":                 "Tính đúng đắn (correctness): bán nhiều hơn số hàng tồn kho.",
+		"why.lost-update":              "Tính đúng đắn (correctness): một lần ghi đã lặng lẽ xoá mất lần ghi khác.",
+		"why.duplicate-run":            "Efficiency hoặc correctness: một job chỉ được chạy một lần đã chạy hai lần; chỉ vô hại nếu job là idempotent.",
+		"why.split-brain":              "Tính đúng đắn (correctness): hai leader cùng hành động một lúc.",
+		"why.over-admission":           "Tính đúng đắn (correctness): số client vào cùng lúc vượt mức cho phép.",
+		"why.token-regression":         "Tính đúng đắn (correctness): fencing token chỉ được tăng; token cũ xuất hiện sau token mới làm fencing vô dụng.",
+		"why.unavailable":              "Tính sống (liveness): không ai lấy được lock; dữ liệu không sai, nhưng công việc bị dừng.",
+		"why.stuck-lock":               "Tính sống (liveness): lock vẫn bị chiếm dù không ai dùng.",
+		"why.informational":            "Chỉ là efficiency: lock bị phá vỡ, nhưng tài nguyên đã reject người giữ lock cũ nên dữ liệu không bị hại.",
+		"why.other":                    "Tính đúng đắn (correctness): một tính chất an toàn của lock không được đảm bảo.",
+		"kind.duplicate-work":          "làm trùng việc",
+		"informational.short":          "chỉ để tham khảo",
+		"a.mutex-overlap.many":         "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
+		"a.lost-update":                "Một lần cập nhật %s bị mất trong khoảng t=%ss đến t=%ss (%s).",
+		"a.oversell":                   "%s bị oversell (bán quá số lượng tồn kho): bán %d trong khi tồn kho chỉ có %d (%s).",
+		"a.oversell.plain":             "%s bị oversell (bán quá số lượng tồn kho): tồn kho xuống dưới 0 (%s).",
+		"a.duplicate-run":              "%s chạy %d lần: %s. Một cron job chỉ được chạy một lần cho mỗi thời điểm kích hoạt.",
+		"a.split-brain":                "%[1]s đều hành động như leader của %[2]s: lần ghi của leader cũ được chấp nhận lúc t=%[3]ss, sau khi leader mới được bầu lúc t=%[4]ss.",
+		"a.over-admission":             "%s cùng ở trong %s một lúc từ t=%ss đến t=%ss, trong khi chỉ có %d permit.",
+		"a.duplicate-work":             "%s cùng rebuild %s từ t=%ss đến t=%ss: tốn công thừa, dữ liệu vẫn đúng.",
+		"a.stuck-lock":                 "Sau khi hết lỗi, %s vẫn bị %s giữ và lần kiểm tra cuối không lấy được lock (giữ từ t=%ss).",
+		"a.unavailable":                "Không client nào tin rằng mình giữ %s, vậy mà không ai acquire được từ t=%ss đến t=%ss.",
+		"why.duplicate-work":           "Chỉ là efficiency: hai worker làm cùng một việc. Tốn công thừa, không sai data: đây là efficiency lock (Kleppmann 2016, efficiency và correctness).",
+		"why.efficiency":               "Chỉ là efficiency: lock bị phá vỡ, nhưng cache-rebuild chỉ dùng lock để tránh làm thừa, nên cái giá là làm trùng việc, không phải sai data.",
+		"why.liveness.info":            " Chỉ để tham khảo: kịch bản này không yêu cầu liveness (expect_live).",
+		"say.lost-update":              "%s",
+		"say.oversell":                 "%s",
+		"say.duplicate-run":            "%s",
+		"say.split-brain":              "Split brain, hai leader: %s",
+		"say.over-admission":           "%s",
+		"say.stuck-lock":               "%s",
+		"say.unavailable":              "%s",
+		"say.waste":                    "Dữ liệu không bị hại, nhưng đã tốn công thừa: %s",
+		"say.notlive":                  "An toàn, nhưng không đảm bảo liveness: %s",
+		"fix.incr":                     "Tăng atomic: làm read-modify-write trong một lệnh Redis (INCR) hoặc Lua script, hoặc dùng fencing token để tài nguyên reject người ghi cũ (bài 42, 46).",
+		"fix.lua.stock":                "Lua check-and-decrement: kiểm tra tồn kho và trừ trong một Lua script atomic (thuật toán atomic-lua); không cần lock, không còn khoảng hở (bài 42).",
+		"fix.cron":                     "Mỗi thời điểm kích hoạt một lock riêng (key job@<thời điểm>, không release sớm, hoặc lockAtLeastFor ≥ độ lệch đồng hồ), và làm cho job idempotent (bài 51).",
+		"fix.epoch":                    "Kiểm tra epoch: mỗi lần bầu leader tăng epoch; tài nguyên reject mọi hành động của leader có epoch nhỏ hơn epoch lớn nhất đã thấy (bài 46, 49).",
+		"fix.semaphore":                "Semaphore đúng: dùng fair semaphore (counter và owner ZSET, không dựa vào đồng hồ client), và tài nguyên kiểm tra permit, để lần vào muộn của client bị pause bị reject (bài 50).",
+		"fix.idempotency.charge":       "Idempotency key: payment gateway ghi nhớ key của lần charge mỗi hoá đơn và reject lần thứ hai (\"duplicate idempotency key\"), dù ai gửi (bài 48).",
+		"n.read.counter":               "%s đọc %s = %d.",
+		"n.read.stock":                 "%s đọc tồn kho của %s: %d.",
+		"n.write.counter":              "%s ghi %s = %d%s.",
+		"n.write.sell.plain":           "%s bán một %s%s.",
+		"n.write.runjob":               "%s chạy %s%s.",
+		"n.write.runjob.second":        "%s chạy %s%s (lần chạy thứ hai).",
+		"n.write.runjob.nth":           "%s chạy %s%s (lần chạy thứ %d).",
+		"n.write.lead":                 "%s hành động với vai trò leader của %s (epoch %d).",
+		"n.write.lead.plain":           "%s hành động với vai trò leader của %s.",
+		"n.write.enter":                "%s vào %s (%d/%d permit đang dùng).",
+		"n.write.enter.plain":          "%s vào %s (%d client bên trong).",
+		"n.write.exit":                 "%s rời %s (%d/%d permit đang dùng).",
+		"n.write.exit.plain":           "%s rời %s (%d client bên trong).",
+		"n.write.rebuild":              "%s rebuild %s (mất %s).",
+		"n.done":                       "%s làm xong việc trên %s và rời critical section.",
+		"n.done.all":                   "%s làm xong việc và rời critical section.",
+		"n.lost.all":                   "%s kết luận lock đã mất và dừng lại.",
+		"n.probe.fail":                 "Kiểm tra cuối: sau khi mọi lỗi đã hết, %s không acquire được lock trên %s.",
+		"n.probe.info":                 "Kiểm tra cuối: lệnh acquire %[2]s của %[1]s không nhận được trả lời.",
+		"n.more":                       "… thêm %d bước từ t=%ss đến t=%ss: %s.",
+		"n.more.acquire":               "%d lần cấp lock",
+		"n.more.retries":               "%d đợt acquire bị từ chối",
+		"n.more.read":                  "%d lần đọc",
+		"n.more.write":                 "%d lần ghi được chấp nhận",
+		"n.more.refused":               "%d lần ghi bị từ chối",
+		"n.more.release":               "%d lần release",
+		"n.more.extend":                "%d lần gia hạn",
+		"n.more.lost":                  "%d lần mất lock",
+		"n.more.done":                  "%d lần rời critical section",
+		"n.more.fault":                 "%d lỗi",
+		"n.more.heal":                  "%d lần hết lỗi",
+		"n.more.expiry":                "%d lần key expire",
+		"n.more.probe":                 "%d lần kiểm tra",
+		"n.more.violated":              "%d vi phạm",
+		"n.more.acquire.one":           "%d lần cấp lock",
+		"n.more.retries.one":           "%d đợt acquire bị từ chối",
+		"n.more.read.one":              "%d lần đọc",
+		"n.more.write.one":             "%d lần ghi được chấp nhận",
+		"n.more.refused.one":           "%d lần ghi bị từ chối",
+		"n.more.release.one":           "%d lần release",
+		"n.more.extend.one":            "%d lần gia hạn",
+		"n.more.lost.one":              "%d lần mất lock",
+		"n.more.done.one":              "%d lần rời critical section",
+		"n.more.fault.one":             "%d lỗi",
+		"n.more.heal.one":              "%d lần hết lỗi",
+		"n.more.expiry.one":            "%d lần key expire",
+		"n.more.probe.one":             "%d lần kiểm tra",
+		"n.more.violated.one":          "%d vi phạm",
+		"p.waste":                      "làm trùng việc (chỉ để tham khảo)",
+		"p.effect.ok":                  "thao tác được chấp nhận (bán, ghi, chạy job, …)",
+		"p.effect.bad":                 "thao tác được chấp nhận chính là vi phạm (theo checker)",
+		"p.act.sell":                   "đã bán",
+		"p.act.set-counter":            "đã ghi",
+		"p.act.run-job":                "đã chạy",
+		"p.act.lead":                   "leader",
+		"p.act.enter":                  "đã vào",
+		"p.act.rebuild":                "đã rebuild",
 
-		"p.timeline.title": "%s — %s",
-		"p.x":              "thời gian kịch bản (s)",
-		"p.hold":           "%s giữ lock",
-		"p.believed":       "tin là mình giữ, nhưng key đã mất",
-		"p.key":            "key trên node",
-		"p.pause":          "GC pause (client bị đóng băng)",
-		"p.pause.word":     "GC pause",
-		"p.paused":         "%s bị đóng băng: %s %s",
-		"p.other.ok":       "lần ghi khác được chấp nhận (claim, mark-paid)",
-		"p.fault":          "%s",
-		"p.violation":      "lock bị phá vỡ",
-		"p.charge.ok":      "charge được chấp nhận",
-		"p.write.refused":  "lần ghi bị reject",
-		"p.acquire.fail":   "acquire bị từ chối",
-		"p.expired":        "expire",
-		"p.lost.crash":     "mất do crash",
-		"p.deleted":        "bị janitor xoá",
-		"p.node":           "node %s",
-		"p.cut":            "bị cắt khỏi %s",
-		"p.slow":           "kết nối chậm tới %s",
-		"p.reset":          "kết nối tới %s bị reset",
-		"p.owner":          "owner %s",
-		"p.quorum.lost":    "mất quorum",
-		"p.charge.bad":     "charge được chấp nhận khi không giữ lock (vi phạm)",
-		"p.latency.title":  "%s — độ trễ acquire",
-		"p.latency.y":      "độ trễ acquire (ms, thời gian thực)",
-		"p.rate.title":     "%s — số lần acquire mỗi giây",
-		"p.rate.y":         "acquire / s (thời gian kịch bản)",
-		"p.ok":             "thành công",
-		"p.fail":           "bị từ chối",
-		"p.info":           "không rõ (không có trả lời)",
-		"p.charged":        "đã charge",
-		"p.refused":        "bị reject",
+		"p.timeline.title":  "%s — %s",
+		"p.x":               "thời gian kịch bản (s)",
+		"p.hold":            "%s giữ lock",
+		"p.hold.permit":     "%s giữ một permit",
+		"p.believed":        "tin là mình giữ, nhưng key đã mất",
+		"p.believed.permit": "tin là mình giữ permit, nhưng permit đã mất",
+		"p.key":             "key trên node",
+		"p.pause":           "GC pause (client bị đóng băng)",
+		"p.pause.word":      "GC pause",
+		"p.paused":          "%s bị đóng băng: %s %s",
+		"p.other.ok":        "lần ghi khác được chấp nhận (claim, mark-paid)",
+		"p.fault":           "%s",
+		"p.violation":       "vi phạm",
+		"p.charge.ok":       "charge được chấp nhận",
+		"p.write.refused":   "lần ghi bị reject",
+		"p.acquire.fail":    "acquire bị từ chối",
+		"p.expired":         "expire",
+		"p.ended":           "key kết thúc: %s",
+		"p.lost.crash":      "mất do crash",
+		"p.deleted":         "bị janitor xoá",
+		"p.node":            "node %s",
+		"p.cut":             "bị cắt khỏi %s",
+		"p.slow":            "kết nối chậm tới %s",
+		"p.reset":           "kết nối tới %s bị reset",
+		"p.owner":           "owner %s",
+		"p.quorum.lost":     "mất quorum",
+		"p.charge.bad":      "lần charge được chấp nhận chính là vi phạm (theo checker)",
+		"p.latency.title":   "%s — độ trễ acquire",
+		"p.latency.y":       "độ trễ acquire (ms, thời gian thực)",
+		"p.rate.title":      "%s — số lần acquire mỗi giây",
+		"p.rate.y":          "acquire / s (thời gian kịch bản)",
+		"p.ok":              "thành công",
+		"p.fail":            "bị từ chối",
+		"p.info":            "không rõ (không có trả lời)",
+		"p.charged":         "đã charge",
+		"p.refused":         "bị reject",
 
-		"suite.title":      "Bộ kịch bản locksim: %d lần chạy",
-		"suite.totals":     "%d lần chạy: %d hợp lệ, %d vi phạm, %d chưa kết luận. %d đúng như mong đợi, %d không.",
-		"suite.errors":     "%d lần không có kết luận (lỗi hạ tầng; xem cột cuối).",
-		"suite.rate":       "%s: %d trên %d lần chạy vi phạm (%.0f%%), %d chưa kết luận, %d lỗi hạ tầng.",
-		"suite.rate.seeds": "Các seed vi phạm: %s",
-		"suite.nochart":    "không vẽ trong lần chạy lặp này (trang của lần chạy chỉ cách vẽ)",
-		"suite.error":      "LỖI",
-		"suite.scenario":   "Kịch bản",
-		"suite.seed":       "Seed",
-		"suite.verdict":    "Kết luận",
-		"suite.expect":     "Mong đợi",
-		"suite.met":        "Đúng mong đợi",
-		"suite.wall":       "Thời gian (s)",
-		"suite.timeline":   "Dòng thời gian",
-		"suite.report":     "Báo cáo",
-		"suite.open":       "mở",
-		"suite.yes":        "có",
-		"suite.no":         "KHÔNG",
-		"suite.none":       "—",
-		"suite.aborted":    "đã huỷ",
+		"suite.title":           "Bộ kịch bản locksim: %d lần chạy",
+		"suite.totals":          "%d lần chạy: %d hợp lệ, %d vi phạm, %d chưa kết luận. %d đúng như mong đợi, %d không.",
+		"suite.errors":          "%d lần không có kết luận (lỗi hạ tầng; xem cột cuối).",
+		"suite.rate":            "%s: %d trên %d lần chạy vi phạm (%.0f%%), %d chưa kết luận, %d lỗi hạ tầng.",
+		"suite.rate.seeds":      "Các seed vi phạm: %s",
+		"suite.nochart":         "không vẽ trong lần chạy lặp này (trang của lần chạy chỉ cách vẽ)",
+		"suite.error":           "LỖI",
+		"suite.scenario":        "Kịch bản",
+		"suite.seed":            "Seed",
+		"suite.verdict":         "Kết luận",
+		"suite.expect":          "Mong đợi",
+		"suite.met":             "Đúng mong đợi",
+		"suite.wall":            "Thời gian (s)",
+		"suite.timeline":        "Dòng thời gian",
+		"suite.report":          "Báo cáo",
+		"suite.open":            "mở",
+		"suite.yes":             "có",
+		"suite.no":              "KHÔNG",
+		"suite.none":            "—",
+		"suite.aborted":         "đã huỷ",
+		"n.fence.seen":          " — bộ đếm fence trên %s đọc được %d",
+		"n.write.sell.stale":    "%[1]s ghi lại tồn kho %[3]d cho %[2]s, tính từ lần đọc %[4]d của chính nó — nhưng lúc đó tồn kho đã là %[5]d%[6]s.",
+		"n.write.sell.read":     "%[1]s bán một %[2]s: nó ghi lại tồn kho %[3]d, tính từ lần đọc %[4]d%[5]s.",
+		"n.write.sell.num":      "%[1]s bán một %[2]s và ghi lại tồn kho %[3]d%[4]s.",
+		"n.release.foreign":     "Lệnh release của %[1]s đã xoá key %[3]s của %[2]s: một lệnh DEL thường xoá bất kỳ key nào đang ở đó.",
+		"n.flushed":             "Key %[2]s của %[1]s bị xoá sạch (flush) khỏi %[3]s.",
+		"n.overwritten":         "Key %[2]s của %[1]s trên %[3]s bị %[4]s ghi đè.",
+		"n.expired.taken":       "Lock của %[1]s trên %[2]s đã không còn khi một client khác được cấp lock (lịch sử không cho biết vì sao).",
+		"n.permit.purged":       "Permit của %[1]s trên %[2]s bị dọn (purge) vì quá hạn, sau %[3]s.",
+		"n.permit.lost":         "Permit của %[1]s trên %[2]s bị mất trên %[3]s.",
+		"n.gone.crashed":        "nó bị mất lúc t=%[1]ss, khi %[2]s bị crash",
+		"n.gone.taken":          "nó đã không còn từ t=%ss, vì một lý do lịch sử không cho thấy",
+		"n.gone.flushed":        "nó bị flush lúc t=%ss",
+		"n.gone.overwritten":    "nó bị ghi đè lúc t=%ss",
+		"n.gone.taken.ended":    "; sau đó %s đã lấy lock, và cũng đã mất nó",
+		"c.expired.paused":      "lease của %[1]s hết hạn trong lúc nó bị pause và %[2]s đã lấy được lock",
+		"c.expired.used":        "lease của %[1]s (TTL %[3]s) hết hạn khi nó vẫn đang làm việc — một lần pause đã ăn mất một phần lease — và %[2]s đã lấy được lock",
+		"c.expired.during":      "lease của %[1]s (TTL %[3]s) hết hạn trong lúc nó đang chịu một fault (%[4]s), và %[2]s đã lấy được lock",
+		"c.expired":             "lease của %[1]s (TTL %[3]s) hết hạn khi nó vẫn đang làm việc và %[2]s đã lấy được lock",
+		"c.taken":               "%[2]s được cấp lock trên %[3]s trong khi %[1]s vẫn tin rằng mình đang giữ",
+		"c.deleted":             "lệnh release của %[3]s lúc t=%[4]ss đã xoá key của %[1]s và %[2]s đã lấy được lock",
+		"c.janitor":             "một fault delete-key đã xoá key của %[1]s trên %[3]s lúc t=%[4]ss và %[2]s đã lấy được lock",
+		"c.crashed":             "%[3]s bị crash lúc t=%[4]ss và mất key của %[1]s, và %[2]s đã lấy được lock",
+		"c.clock":               "đồng hồ của %[3]s nhảy và key của %[1]s ở đó expire sớm lúc t=%[4]ss, và %[2]s đã lấy được lock",
+		"c.ended.flushed":       "key của %[1]s trên %[3]s bị flush lúc t=%[4]ss và %[2]s đã lấy được lock",
+		"c.ended.overwritten":   "key của %[1]s trên %[3]s bị ghi đè lúc t=%[4]ss và %[2]s đã lấy được lock",
+		"c.ended.purged":        "permit của %[1]s trên %[3]s bị dọn lúc t=%[4]ss và %[2]s đã vào",
+		"c.possible":            "%[1]s đã hành động dựa trên một lease mà có thể nó chưa bao giờ được cấp, trong khi %[2]s đang giữ lock",
+		"c.held":                "%[2]s được cấp lock trong khi %[1]s vẫn tin rằng mình đang giữ",
+		"a.mutex-overlap.cause": "%[1]s và %[2]s đều tin rằng mình giữ %[3]s từ t=%[4]ss đến t=%[5]ss: %[6]s.",
+		"a.orphaned-lease":      "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối.",
+		"a.split-brain.roles":   "%[1]s và %[2]s cùng hành động như leader của %[3]s: lần ghi thuộc nhiệm kỳ cũ của %[1]s được chấp nhận lúc t=%[4]ss, sau khi %[2]s đã được bầu lúc t=%[5]ss.",
+		"kind.orphaned-lease":   "lease mồ côi",
+		"why.orphaned-lease":    "Liveness: một lock mà không ai còn tin là mình giữ đã chặn những client khác cho đến khi nó hết.",
+		"say.orphaned-lease":    "Một lease bị mồ côi: %s",
+		"say.overlap.cause":     "Hai worker cùng giữ lock một lúc: %[1]s đều tin rằng mình giữ %[2]s trong %.1[3]f s — %[4]s.",
+		"p.removed":             "bị client khác xoá",
+		"p.released":            "đã release",
+		"p.purged":              "bị dọn (purge)",
+		"p.clock":               "expire sớm (đồng hồ)",
+		"p.held":                "vẫn còn giữ",
 	},
 }
 

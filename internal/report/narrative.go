@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -68,7 +69,7 @@ type rawStep struct {
 // end, key expiries derived from TTLs, and the instants the anomalies of
 // in.Results became true. Runs of refused acquire attempts are summarised
 // in one step each. Steps are ordered by time.
-func Narrative(in Input) []Step { return narrative(in, newModel(in.History)) }
+func Narrative(in Input) []Step { return narrative(in, newModel(in.History, in.Account)) }
 
 func narrative(in Input, m *model) []Step {
 	lang := in.Lang
@@ -98,7 +99,7 @@ func narrative(in Input, m *model) []Step {
 	}
 	_ = multiKey
 
-	tokenText := func(fence int64, token string) string { return tokenText(lang, fence, token) }
+	tokenText := func(fence int64, token string) string { return m.tokenText(lang, fence, token) }
 	withToken := func(o history.Op) string {
 		if f := m.fenceOf(o); f > 0 {
 			return tr(lang, "n.with.token", f)
@@ -110,6 +111,7 @@ func narrative(in Input, m *model) []Step {
 	// how often a job ran, who is inside a semaphore.
 	params := in.History.Header.Params
 	stock := map[string]int64{}
+	lastRead := map[clientKey]int64{} // each client's last stock read of a key
 	runs := map[string]int{}
 	inside := map[string]map[string]bool{}
 	permits, havePermits := params[history.ParamPermits]
@@ -156,12 +158,19 @@ func narrative(in Input, m *model) []Step {
 			case history.OK:
 				ttl := m.sdur(o.Value.TTL).String()
 				tt := tokenText(o.Value.Fence, o.Value.Token)
+				if r, ok := m.fences[i]; ok {
+					tt += tr(lang, "n.fence.seen", r.Node, r.Value)
+				}
 				switch {
+				case o.F == history.Probe && in.History.Header.Workload == history.WorkloadSemaphore:
+					add(o.Complete, 2, StepProbe, tr(lang, "n.probe.permit", o.Client, o.Key, tt))
 				case o.F == history.Probe:
 					add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
 				case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, strings.Join(o.Value.Nodes, ", "),
 						len(o.Value.Nodes), len(m.nodes), len(m.nodes)/2+1, tt, ttl))
+				case in.History.Header.Workload == history.WorkloadSemaphore:
+					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.permit", o.Client, o.Key, tt, ttl))
 				default:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
 				}
@@ -170,6 +179,7 @@ func narrative(in Input, m *model) []Step {
 			if o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "" {
 				switch o.Value.Action {
 				case history.ActionReadStock:
+					lastRead[clientKey{o.Client, o.Key}] = *o.Value.Num
 					add(o.Invoke, 2, StepRead, tr(lang, "n.read.stock", o.Client, o.Key, *o.Value.Num))
 				default:
 					add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
@@ -200,22 +210,26 @@ func narrative(in Input, m *model) []Step {
 						s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
 					}
 				case history.ActionSell:
+					// A sale writes back the stock its client computed from
+					// its own read; the stock the resource held just before
+					// is the last accepted sale's (or the initial stock).
 					before, known := stock[o.Key]
 					if !known {
 						before, known = params[history.ParamStock]
 					}
+					read, haveRead := lastRead[clientKey{o.Client, o.Key}]
 					switch {
+					case o.Value.Num != nil && haveRead && known && before != read:
+						s = tr(lang, "n.write.sell.stale", o.Client, o.Key, *o.Value.Num, read, before, tok)
+					case o.Value.Num != nil && haveRead:
+						s = tr(lang, "n.write.sell.read", o.Client, o.Key, *o.Value.Num, read, tok)
 					case o.Value.Num != nil:
-						if !known {
-							before = *o.Value.Num + 1
-						}
-						s = tr(lang, "n.write.sell", o.Client, o.Key, before, *o.Value.Num, tok)
-						stock[o.Key] = *o.Value.Num
-					case known:
-						s = tr(lang, "n.write.sell", o.Client, o.Key, before, before-1, tok)
-						stock[o.Key] = before - 1
+						s = tr(lang, "n.write.sell.num", o.Client, o.Key, *o.Value.Num, tok)
 					default:
 						s = tr(lang, "n.write.sell.plain", o.Client, o.Key, tok)
+					}
+					if o.Value.Num != nil {
+						stock[o.Key] = *o.Value.Num
 					}
 				case history.ActionRunJob:
 					runs[o.Key]++
@@ -255,7 +269,7 @@ func narrative(in Input, m *model) []Step {
 		case history.Release:
 			switch {
 			case o.Type == history.OK && o.Value.Removed:
-				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.ok", o.Client, o.Key))
+				add(o.Invoke, 2, StepRelease, m.releaseRemoved(lang, i, o))
 			case o.Type == history.OK || o.Type == history.Fail:
 				add(o.Invoke, 2, StepRelease, m.releaseNothing(lang, o))
 			default:
@@ -301,7 +315,7 @@ func narrative(in Input, m *model) []Step {
 			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
-					belief = tr(lang, "n.resume.belief", l.Key, tokenText(l.Fence, l.Token))
+					belief = tr(lang, pick(in.History.Header.Workload == history.WorkloadSemaphore, "n.resume.belief.permit", "n.resume.belief"), l.Key, tokenText(l.Fence, l.Token))
 				}
 				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
 			}
@@ -322,57 +336,64 @@ func narrative(in Input, m *model) []Step {
 		}
 	}
 
-	// Derived expiries: one step per instant the key left some nodes
-	// (single node: the classic sentence).
+	// How each lock was lost in Redis, from the account: one step per
+	// instant its key left some nodes (one node: the classic sentence). A
+	// release, a foreign DEL or a delete-key fault is told by its own step.
 	for _, l := range m.leases {
+		if !l.lost() {
+			continue
+		}
 		ttl := m.sdur(l.TTL).String()
-		if len(m.nodes) <= 1 || len(l.Nodes) <= 1 {
-			if !l.Expired {
-				continue
-			}
-			switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
-			case len(l.Nodes) == 1 && l.NodeHow[l.Nodes[0]].How == "crash":
-				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.crash", l.Client, l.Key, l.Nodes[0]))
-			case paused:
-				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client))
-			case l.BelievedEnd > l.KeyEnd:
-				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired.belief", l.Client, l.Key, ttl, l.Client))
-			default:
-				add(l.KeyEnd, 1, StepExpiry, tr(lang, "n.expired", l.Client, l.Key, ttl))
+		if len(l.Lives) <= 1 || len(m.nodes) <= 1 {
+			if s, ok := m.lossSentence(lang, l, ttl); ok {
+				add(l.KeyEnd, 1, StepExpiry, s)
 			}
 			continue
 		}
-		byEnd := map[int64][]string{}
-		var ends []int64
-		for _, n := range l.Nodes {
-			e := l.NodeEnd[n]
-			if e > m.end || !l.NodeHow[n].gone() {
+		// Keys that left their nodes at the same printed instant, the same
+		// way, are told together (observed ends differ by microseconds).
+		type group struct {
+			at, last int64
+			kind     string
+			nodes    []string
+		}
+		var groups []*group
+		byLabel := map[string]*group{}
+		lives := append([]account.KeyLife(nil), l.Lives...)
+		sort.SliceStable(lives, func(a, b int) bool { return lives[a].End < lives[b].End })
+		for _, k := range lives {
+			if k.End > m.end || !k.Ended.Gone() {
 				continue
 			}
-			if _, ok := byEnd[e]; !ok {
-				ends = append(ends, e)
+			label := fmtT(m.sec(k.End)) + k.Ended.Kind
+			g, ok := byLabel[label]
+			if !ok {
+				g = &group{at: k.End, kind: k.Ended.Kind}
+				byLabel[label] = g
+				groups = append(groups, g)
 			}
-			byEnd[e] = append(byEnd[e], n)
+			g.nodes, g.last = append(g.nodes, k.Node), k.End
 		}
-		sort.Slice(ends, func(a, b int) bool { return ends[a] < ends[b] })
-		for _, e := range ends {
-			ns := byEnd[e]
+		q := len(m.nodes)/2 + 1
+		for _, g := range groups {
+			e, ns := g.at, g.nodes
 			left := 0
-			for _, n := range l.Nodes {
-				if l.NodeEnd[n] > e {
+			for _, k := range l.Lives {
+				if k.End > g.last {
 					left++
 				}
 			}
 			var s string
-			switch l.NodeHow[ns[0]].How {
-			case "clock":
+			switch g.kind {
+			case account.EndClock:
 				s = tr(lang, "n.expired.clock", l.Client, l.Key, joinAnd(lang, ns))
-			case "crash":
+			case account.EndCrashed:
 				s = tr(lang, "n.expired.crash", l.Client, l.Key, joinAnd(lang, ns))
+			case account.EndFlushed:
+				s = tr(lang, "n.flushed", l.Client, l.Key, joinAnd(lang, ns))
 			default:
 				s = tr(lang, "n.expired.nodes", l.Client, l.Key, joinAnd(lang, ns), ttl)
 			}
-			q := len(m.nodes)/2 + 1
 			if left < q && left+len(ns) >= q && l.BelievedEnd > e {
 				s += " " + tr(lang, "n.quorum.lost", left, len(m.nodes), q, l.Client)
 			}
@@ -380,19 +401,32 @@ func narrative(in Input, m *model) []Step {
 		}
 	}
 
+	// Semaphore permits a purge (or a flush) removed: the account's member
+	// lives. (A permit its owner released is told by the release.)
+	lockKeys := map[string]bool{}
+	for _, k := range m.keys {
+		lockKeys[k] = true
+	}
+	for _, ml := range m.a.Members() {
+		if !lockKeys[ml.Key] {
+			continue // a helper set (a fair semaphore's owner set): its twin on the lock key is told
+		}
+		switch ml.Ended.Kind {
+		case account.EndPurged:
+			add(ml.End, 1, StepExpiry, tr(lang, "n.permit.purged", ml.Owner, ml.Key, fmtDur(m.sec(ml.End)-m.sec(ml.Start))))
+		case account.EndFlushed, account.EndCrashed:
+			add(ml.End, 1, StepExpiry, tr(lang, "n.permit.lost", ml.Owner, ml.Key, ml.Node))
+		}
+	}
+
 	// Anomalies, at the instant they became true.
 	for _, a := range allAnomalies(in.Results) {
-		at := a.End
-		switch a.Kind {
-		case checker.KindMutexOverlap, checker.KindSplitBrain, checker.KindOverAdmission, checker.KindStuckLock, checker.KindUnavailable,
-			checker.KindDuplicateWork:
-			at = a.Start
-		}
+		at := a.At // the event that completes it, as the checker says
 		if a.Informational {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 			raw[len(raw)-1].Info = true
 		} else {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly", kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			add(at, 9, StepViolated, tr(lang, "n.anomaly", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 		}
 	}
 
@@ -533,13 +567,15 @@ full:
 	return out
 }
 
-// tokenText is "token 3" for a fencing token, else "owner token 2e5a3c5a".
-func tokenText(lang Lang, fence int64, token string) string {
+// tokenText is "token 3" for a fencing token, else "owner token
+// 2e5a3c5a": the owner token shortened only as far as it stays distinct
+// from the run's other tokens (shortTokens).
+func (m *model) tokenText(lang Lang, fence int64, token string) string {
 	if fence > 0 {
 		return tr(lang, "n.token.fence", fence)
 	}
-	if len(token) > 8 {
-		token = token[:8]
+	if s, ok := m.tokens[token]; ok {
+		token = s
 	}
 	return tr(lang, "n.token.owner", token)
 }

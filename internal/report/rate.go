@@ -91,8 +91,8 @@ func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []legendEntry {
 		}
 		r := rect(s, e, 0, top, faultColor(w.Step), noLine())
 		p.Add(r)
-		if !seen[w.Kind()] {
-			seen[w.Kind()] = true
+		if !seen[w.Step.Kind] {
+			seen[w.Step.Kind] = true
 			legend = append(legend, legendEntry{r, faultLegendWord(lang, w.Step)})
 		}
 	}

@@ -12,13 +12,18 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
 // Input is everything one run's report needs.
 type Input struct {
-	History      history.History
+	History history.History
+	// Account is the run's account the checkers judged by
+	// (checker.Report.Account); nil derives it from History. The report
+	// tells what it says and derives nothing of its own.
+	Account      *account.Account
 	Verdict      checker.Verdict // merged verdict of the run
 	Results      []checker.Result
 	ScenarioYAML []byte // normalised scenario, written as scenario.yaml
@@ -79,10 +84,13 @@ type Results struct {
 	ExpectationMet *bool `json:"expectation_met"`
 	// MissingKinds are expected kinds the run did not show;
 	// UnexpectedKinds non-informational kinds it showed unexpected.
-	MissingKinds    []string                   `json:"missing_kinds,omitempty"`
-	UnexpectedKinds []string                   `json:"unexpected_kinds,omitempty"`
-	Checkers        map[string]checker.Verdict `json:"checkers"`
-	Anomalies       []checker.Anomaly          `json:"anomalies"`
+	MissingKinds    []string `json:"missing_kinds,omitempty"`
+	UnexpectedKinds []string `json:"unexpected_kinds,omitempty"`
+	// UnjudgedKinds are expected kinds this run could not show: only node
+	// events reveal them and it recorded none (see Judge).
+	UnjudgedKinds []string                   `json:"unjudged_kinds,omitempty"`
+	Checkers      map[string]checker.Verdict `json:"checkers"`
+	Anomalies     []checker.Anomaly          `json:"anomalies"`
 	// ScenarioSeconds is the scenario time the history covers (last
 	// instant, scenario s); WallSeconds the run's wall time (s).
 	ScenarioSeconds float64 `json:"scenario_seconds"`
@@ -114,7 +122,9 @@ func emulated(h history.Header) bool { return h.Backend == "embedded" }
 
 // BuildResults assembles results.json's content; dir is recorded as
 // ReportDir.
-func BuildResults(in Input, dir string) Results { return buildResults(in, dir, newModel(in.History)) }
+func BuildResults(in Input, dir string) Results {
+	return buildResults(in, dir, newModel(in.History, in.Account))
+}
 
 func buildResults(in Input, dir string, m *model) Results {
 	h := in.History.Header
@@ -148,8 +158,8 @@ func buildResults(in Input, dir string, m *model) Results {
 	}
 	// A partial history can neither meet nor miss an expectation.
 	if in.Expect != "" && !in.Aborted && !in.Cut {
-		j := Judge(in.Expect, in.ExpectKinds, r.Verdict, r.Anomalies)
-		r.ExpectationMet, r.MissingKinds, r.UnexpectedKinds = &j.Met, j.Missing, j.Unexpected
+		j := Judge(in.Expect, in.ExpectKinds, r.Verdict, r.Anomalies, len(in.History.Header.Observed) > 0)
+		r.ExpectationMet, r.MissingKinds, r.UnexpectedKinds, r.UnjudgedKinds = &j.Met, j.Missing, j.Unexpected, j.Unjudged
 	}
 	return r
 }
@@ -165,7 +175,7 @@ func buildResults(in Input, dir string, m *model) Results {
 // index.html.
 func Write(dir string, in Input) (Results, error) {
 	in.Lang = normLang(in.Lang)
-	m := newModel(in.History)
+	m := newModel(in.History, in.Account)
 	res := buildResults(in, dir, m)
 	headline := headline(in, m)
 	var errs []error
@@ -255,7 +265,7 @@ var MaxPorcupineOps = 20000
 // the anomalies: a double effect first, then a mutex overlap, then any
 // other; for a valid run whose stale write the resource refused, the
 // fencing sentence.
-func Headline(in Input) string { return headline(in, newModel(in.History)) }
+func Headline(in Input) string { return headline(in, newModel(in.History, in.Account)) }
 
 func headline(in Input, m *model) string {
 	lang := in.Lang
@@ -291,43 +301,27 @@ func headline(in Input, m *model) string {
 		a := anoms[0]
 		switch a.Kind {
 		case checker.KindDoubleEffect:
-			// The earliest accepted write made after its writer's lock
-			// was gone is the one that did the damage.
-			for _, w := range acceptedWrites(in.History, a) {
-				l, ok := m.leaseAt(w.Client, w.Key, w.Invoke)
-				if !ok || l.KeyEnd >= w.Invoke {
-					continue
-				}
-				late := m.sec(w.Invoke) - m.sec(l.KeyEnd)
-				switch {
-				case l.EndCause.How == "clock":
-					var ns []string
-					for _, n := range l.Nodes {
-						if l.NodeHow[n].How == "clock" {
-							ns = append(ns, n)
-						}
-					}
-					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, ns))
-				case l.EndCause.How == "removed":
-					return tr(lang, "say.double.removed", a.Key, w.Client, l.EndCause.By, late)
-				case l.EndCause.How == "crash":
+			// The checker's cause: the late charge and how its writer's
+			// lock had left Redis before it (the account's fact).
+			if c := a.Cause; c != nil && c.Write > 0 && c.Write < len(in.History.Ops) {
+				w := in.History.Ops[c.Write]
+				late := m.sec(w.Invoke) - m.sec(c.At)
+				switch c.Kind {
+				case account.EndClock:
+					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+				case account.EndDeleted:
+					return tr(lang, "say.double.removed", a.Key, w.Client, c.By, late)
+				case account.EndCrashed:
 					return tr(lang, "say.double.crash", a.Key, w.Client, late)
-				case l.EndCause.How == "deleted":
+				case account.EndJanitor:
 					return tr(lang, "say.double.deleted", a.Key, w.Client, late)
 				}
 				return tr(lang, "say.double.late", a.Key, w.Client, late)
 			}
 			return tr(lang, "say.double", a.Key, joinAnd(lang, a.Clients))
 		case checker.KindMutexOverlap:
-			s := tr(lang, "say.overlap", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS)
-			// A node's clock jump before the overlap is its likely cause (a
-			// client's clock cannot expire a Redis key).
-			for _, w := range m.faults {
-				if st := w.Step; st.Effect == history.EffectNodeClock && st.Rate == 0 && w.Start <= a.Start {
-					s += tr(lang, "say.cause.clock", joinAnd(lang, st.Nodes), signedDur(m.sdur(st.Delta)))
-				}
-			}
-			return s
+			stale, current := holderRoles(a)
+			return tr(lang, "say.overlap.cause", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS, m.causeText(lang, a.Cause, stale, current))
 		case checker.KindStaleWriteAccepted:
 			return tr(lang, "say.stale", m.describeAnomaly(lang, a))
 		}
@@ -368,31 +362,13 @@ func headline(in Input, m *model) string {
 			}
 		}
 	}
-	// Valid: did fencing save the day?
+	// Valid: did fencing save the day? The refused write carries its
+	// token and the one the resource had seen.
 	for _, o := range in.History.Ops {
 		if o.F != history.Write || o.Type != history.Fail {
 			continue
 		}
-		tok := o.Value.Fence
-		if tok <= 0 {
-			if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
-				tok = l.Fence
-			}
-		}
-		var seen int64
-		for _, p := range in.History.Ops {
-			if p.F == history.Write && p.Type == history.OK && p.Key == o.Key && p.Invoke <= o.Invoke && p.Value.Fence > seen {
-				seen = p.Value.Fence
-			}
-		}
-		if seen == 0 {
-			for _, l := range m.leases {
-				if l.Key == o.Key && l.Start <= o.Invoke && l.Fence > seen && l.Client != o.Client {
-					seen = l.Fence
-				}
-			}
-		}
-		if tok > 0 && seen > tok {
+		if tok, seen := o.Value.Fence, o.Value.SeenFence; o.Value.Refusal == history.RefusalStaleFence && tok > 0 && seen > tok {
 			action := o.Value.Action
 			if action == "" {
 				action = "write"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -124,6 +125,15 @@ func faultWord(lang Lang, kind string) string {
 	return kind
 }
 
+// kindWord is the reader's name of an anomaly kind in this run: a
+// semaphore's "overlap" is more holders than permits.
+func (m *model) kindWord(lang Lang, kind string) string {
+	if kind == checker.KindMutexOverlap && m.h.Header.Workload == history.WorkloadSemaphore {
+		return tr(lang, "kind.mutex-overlap.semaphore")
+	}
+	return kindWord(lang, kind)
+}
+
 // kindWord is the reader's name of an anomaly kind.
 func kindWord(lang Lang, kind string) string {
 	if _, ok := messages["en"]["kind."+kind]; ok {
@@ -139,52 +149,118 @@ func pointWord(lang Lang, point string) string {
 	return point
 }
 
-// releaseNothing tells a release that removed nothing: why the key was not
-// the client's any more, and who had it meanwhile.
-func (m *model) releaseNothing(lang Lang, o history.Op) string {
-	var own *lease
-	if ll := m.byCK[clientKey{o.Client, o.Key}]; ll != nil {
-		for q := ll.upTo(o.Invoke) - 1; q >= 0; q-- {
-			l := &m.leases[ll.idx[q]]
-			if o.Value.Token == "" || l.Token == "" || o.Value.Token == l.Token {
-				own = l
-				break
-			}
+// releaseRemoved tells a release that removed a key: its own, or — a
+// plain DEL — another client's (the account says whose).
+func (m *model) releaseRemoved(lang Lang, i int, o history.Op) string {
+	if m.h.Header.Workload == history.WorkloadSemaphore {
+		return tr(lang, "n.release.permit", o.Client, o.Key)
+	}
+	var others []string
+	for _, k := range m.a.RemovedBy(i) {
+		if k.Owner != "" && k.Owner != o.Client && !containsStr(others, k.Owner) {
+			others = append(others, k.Owner)
 		}
 	}
-	if own == nil || own.KeyEnd > o.Invoke {
+	if len(others) > 0 {
+		return tr(lang, "n.release.foreign", o.Client, joinAnd(lang, others), o.Key)
+	}
+	return tr(lang, "n.release.ok", o.Client, o.Key)
+}
+
+// ownLease is the lease a client's op on its key was about: the latest one
+// it was granted before the op with the op's owner token.
+func (m *model) ownLease(o history.Op) (lease, bool) {
+	idx := m.byCK[clientKey{o.Client, o.Key}]
+	for q := len(idx) - 1; q >= 0; q-- {
+		l := m.leases[idx[q]]
+		if l.Start > o.Invoke {
+			continue
+		}
+		if o.Value.Token == "" || l.Token == "" || o.Value.Token == l.Token {
+			return l, true
+		}
+	}
+	return lease{}, false
+}
+
+// releaseNothing tells a release that removed nothing: how its key had
+// left Redis (the account's cause) and who had the lock meanwhile.
+func (m *model) releaseNothing(lang Lang, o history.Op) string {
+	own, ok := m.ownLease(o)
+	if !ok || !own.lost() || own.KeyEnd > o.Invoke {
 		if owner, ok := m.keyOwnerAt(o.Key, o.Invoke); ok && owner.Client != o.Client {
 			return tr(lang, "n.release.none.other", o.Client, o.Key, owner.Client)
 		}
 		return tr(lang, "n.release.none", o.Client, o.Key)
 	}
-	var cause string
-	switch {
-	case own.EndCause.How == "removed":
-		cause = tr(lang, "n.gone.removed", fmtT(m.sec(own.KeyEnd)), own.EndCause.By)
-	case own.EndCause.How == "deleted":
-		cause = tr(lang, "n.gone.deleted", fmtT(m.sec(own.KeyEnd)))
-	case own.EndCause.How == "clock":
-		cause = tr(lang, "n.gone.clock", fmtT(m.sec(own.KeyEnd)))
-	default:
-		cause = tr(lang, "n.gone.expired", fmtT(m.sec(own.KeyEnd)))
+	t := fmtT(m.sec(own.KeyEnd))
+	if own.Cause.Kind == account.EndPurged {
+		return tr(lang, "n.release.permit.gone", o.Client, o.Key, t)
 	}
-	// Who took the lock after ours ended, and do they still hold it?
-	if ll := m.byKey[o.Key]; ll != nil {
-		for q := sort.Search(len(ll.start), func(q int) bool { return ll.start[q] >= own.KeyEnd }); q < len(ll.idx) && ll.start[q] <= o.Invoke; q++ {
-			l := m.leases[ll.idx[q]]
-			if l.Client == o.Client {
-				continue
-			}
-			if l.KeyEnd <= o.Invoke {
-				cause += tr(lang, "n.gone.taken.released", l.Client)
-			} else {
-				cause += tr(lang, "n.gone.taken.holds", l.Client)
-			}
-			break
+	var cause string
+	switch own.Cause.Kind {
+	case account.EndDeleted:
+		cause = tr(lang, "n.gone.removed", t, own.Cause.By)
+	case account.EndJanitor:
+		cause = tr(lang, "n.gone.deleted", t)
+	case account.EndClock:
+		cause = tr(lang, "n.gone.clock", t)
+	case account.EndCrashed:
+		cause = tr(lang, "n.gone.crashed", t, own.CauseNode)
+	case account.EndTaken:
+		cause = tr(lang, "n.gone.taken", t)
+	case account.EndFlushed, account.EndOverwritten:
+		cause = tr(lang, "n.gone."+own.Cause.Kind, t)
+	default:
+		cause = tr(lang, "n.gone.expired", t)
+	}
+	// Who took the lock after ours ended, and how did theirs end?
+	for _, q := range m.byKey[o.Key] {
+		l := m.leases[q]
+		if l.Start < own.KeyEnd || l.Client == o.Client || l.Start > o.Invoke || l.EndHow == "" {
+			continue
 		}
+		switch {
+		case l.KeyEnd > o.Invoke:
+			cause += tr(lang, "n.gone.taken.holds", l.Client)
+		case l.Cause.Kind == account.EndReleased:
+			cause += tr(lang, "n.gone.taken.released", l.Client)
+		default:
+			cause += tr(lang, "n.gone.taken.ended", l.Client)
+		}
+		break
 	}
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
+}
+
+// lossSentence tells how a lock on one node left Redis (the account's
+// cause), for the story; false when another step tells it (a release, a
+// foreign DEL, a delete-key fault).
+func (m *model) lossSentence(lang Lang, l lease, ttl string) (string, bool) {
+	node := l.CauseNode
+	switch l.Cause.Kind {
+	case account.EndCrashed:
+		return tr(lang, "n.expired.crash", l.Client, l.Key, node), true
+	case account.EndClock:
+		return tr(lang, "n.expired.clock", l.Client, l.Key, node), true
+	case account.EndPurged:
+		return "", false // told with the semaphore's members
+	case account.EndFlushed:
+		return tr(lang, "n.flushed", l.Client, l.Key, node), true
+	case account.EndOverwritten:
+		return tr(lang, "n.overwritten", l.Client, l.Key, node, l.Cause.By), true
+	case account.EndTaken:
+		return tr(lang, "n.expired.taken", l.Client, l.Key), true
+	case account.EndExpired:
+		switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
+		case paused:
+			return tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client), true
+		case l.BelievedEnd > l.KeyEnd:
+			return tr(lang, "n.expired.belief", l.Client, l.Key, ttl, l.Client), true
+		}
+		return tr(lang, "n.expired", l.Client, l.Key, ttl), true
+	}
+	return "", false
 }
 
 // chargesOf lists the accepted charges an anomaly is about as
@@ -218,18 +294,30 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	t0, t1 := fmtT(a.StartS), fmtT(a.EndS)
 	switch a.Kind {
 	case checker.KindMutexOverlap:
+		if permits, ok := m.h.Header.Params[history.ParamPermits]; ok && m.h.Header.Workload == history.WorkloadSemaphore {
+			return tr(lang, "a.mutex-overlap.permits", clients, a.Key, t0, t1, permits)
+		}
 		if len(a.Clients) > 2 {
 			return tr(lang, "a.mutex-overlap.many", clients, a.Key, t0, t1)
 		}
-		return tr(lang, "a.mutex-overlap", clients, a.Key, t0, t1)
+		stale, current := holderRoles(a)
+		return tr(lang, "a.mutex-overlap.cause", stale, current, a.Key, t0, t1, m.causeText(lang, a.Cause, stale, current))
 	case checker.KindDoubleEffect:
 		if list, n := m.chargesOf(lang, a); n >= 2 {
 			return tr(lang, "a.double-effect", a.Key, n, list)
 		}
 		return tr(lang, "a.double-effect.plain", a.Key, clients)
 	case checker.KindForeignUnlock:
-		if len(a.Clients) >= 2 {
-			return tr(lang, "a.foreign-unlock", a.Clients[0], a.Key, joinAnd(lang, a.Clients[1:]), t0)
+		if a.Deleter != "" && a.Owner != "" {
+			return tr(lang, "a.foreign-unlock", a.Deleter, a.Key, a.Owner, t0)
+		}
+	case checker.KindOrphanedLease:
+		if a.Owner != "" {
+			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, fmtDur(a.EndS-a.StartS))
+		}
+	case checker.KindStaleWriteAccepted:
+		if a.Stale != "" && a.Current != "" {
+			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, fmtT(a.AtS))
 		}
 	case checker.KindNotLinearizable:
 		return tr(lang, "a.not-linearizable", a.Key, clients, t0)
@@ -239,14 +327,14 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
 	case checker.KindOversell:
 		stock, ok := m.h.Header.Params[history.ParamStock]
-		sold := 0
+		var sales []string
 		for _, i := range m.opsByKey[a.Key] {
-			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Key == a.Key && o.Value.Action == history.ActionSell {
-				sold++
+			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Value.Action == history.ActionSell && o.Invoke <= a.End {
+				sales = append(sales, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
 			}
 		}
 		if ok {
-			return tr(lang, "a.oversell", a.Key, sold, stock, clients)
+			return tr(lang, "a.oversell", a.Key, len(sales), stock, strings.Join(sales, ", "))
 		}
 		return tr(lang, "a.oversell.plain", a.Key, clients)
 	case checker.KindDuplicateRun:
@@ -254,6 +342,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "a.duplicate-run", a.Key, n, list)
 		}
 	case checker.KindSplitBrain:
+		if a.Stale != "" && a.Current != "" {
+			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, fmtT(a.AtS), t0)
+		}
 		return tr(lang, "a.split-brain", clients, a.Key, t1, t0)
 	case checker.KindOverAdmission:
 		return tr(lang, "a.over-admission", clients, a.Key, t0, t1, m.h.Header.Params[history.ParamPermits])
@@ -274,7 +365,7 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 	switch {
 	case a.Kind == checker.KindDuplicateWork:
 		return tr(lang, "why.duplicate-work")
-	case a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable:
+	case a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable || a.Kind == checker.KindOrphanedLease:
 		if a.Informational {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -97,14 +98,95 @@ func faultLegendWord(lang Lang, st history.FaultStep) string {
 	return faultWord(lang, st.Kind)
 }
 
+// mark is an end-of-key marker on the timeline: where, its word, and the
+// client lane it sits on (-1 on a node lane).
+type mark struct {
+	x, y   float64
+	word   string
+	client int
+}
+
+// drawPermits draws a semaphore's permits (the account's sorted-set
+// members) on their node's lane, one thin row per permit slot, each in its
+// owner's colour from the ZADD to its end, and returns the markers of the
+// permits a purge removed.
+func (m *model) drawPermits(p *plot.Plot, nodeLane map[string]int, laneY func(int) float64, endS float64, lang Lang) []mark {
+	lockKeys := map[string]bool{}
+	for _, k := range m.keys {
+		lockKeys[k] = true
+	}
+	// The permits that backed a grant, on the lock's own key (a fair
+	// semaphore's owner set is its twin; a refused attempt's member lives
+	// for an instant and backs nothing).
+	var ms []account.MemberLife
+	for _, ml := range m.a.Members() {
+		if lockKeys[ml.Key] && ml.Grant >= 0 {
+			ms = append(ms, ml)
+		}
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	// Rows per node: a permit takes the first row free at its start.
+	rows := map[string][]int64{} // node → end of the last permit in each row
+	var out []mark
+	slot := make([]int, len(ms))
+	for i, ml := range ms {
+		r := rows[ml.Node]
+		j := 0
+		for j < len(r) && r[j] > ml.Start {
+			j++
+		}
+		if j == len(r) {
+			r = append(r, 0)
+		}
+		r[j] = ml.End
+		rows[ml.Node] = r
+		slot[i] = j
+	}
+	for i, ml := range ms {
+		ni, ok := nodeLane[ml.Node]
+		if !ok {
+			continue
+		}
+		n := max(len(rows[ml.Node]), 1)
+		h := 0.8 / float64(n)
+		y0 := laneY(ni) - 0.4 + float64(slot[i])*h
+		ci := m.laneOf(ml.Owner)
+		col := clientColor(max(ci, 0))
+		s, e := m.sec(ml.Start), m.sec(ml.End)
+		if ml.End > m.end {
+			e = endS
+		}
+		if e <= s {
+			e = s + endS*0.003
+		}
+		p.Add(rect(s, e, y0+h*0.1, y0+h*0.9, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1)}))
+		if ml.Ended.Kind == account.EndPurged && ml.End <= m.end {
+			out = append(out, mark{e, y0 + h/2, endWord(lang, ml.Ended), -1})
+		}
+	}
+	return out
+}
+
 // endWord labels where a key ended: lost in a crash, deleted by a
 // janitor, or expired (its TTL, perhaps shortened by a clock jump).
-func endWord(lang Lang, how keyEnd) string {
-	switch how.How {
-	case "crash":
+func endWord(lang Lang, e account.End) string {
+	switch e.Kind {
+	case account.EndCrashed:
 		return tr(lang, "p.lost.crash")
-	case "deleted":
+	case account.EndJanitor:
 		return tr(lang, "p.deleted")
+	case account.EndDeleted:
+		return tr(lang, "p.removed")
+	case account.EndReleased:
+		return tr(lang, "p.released")
+	case account.EndPurged:
+		return tr(lang, "p.purged")
+	case account.EndClock:
+		return tr(lang, "p.clock")
+	case account.EndHeld:
+		return tr(lang, "p.held")
 	}
 	return tr(lang, "p.expired")
 }
@@ -167,6 +249,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		endS = 1
 	}
 	multiKey := len(m.keys) > 1
+	semaphore := in.History.Header.Workload == history.WorkloadSemaphore
 	// Data units per pixel on x (approximate plot area: image minus the
 	// y-axis labels), for placing labels so they do not collide.
 	perPx := endS * 1.1 / float64(timelineW-190)
@@ -243,7 +326,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		p.Add(r)
 		var words []string
 		for _, k := range b.kinds {
-			words = append(words, kindWord(lang, k))
+			words = append(words, m.kindWord(lang, k))
 		}
 		s := tr(lang, "p.violation") + ": " + strings.Join(words, ", ")
 		sty := boldStyle(fontSize, colRefused)
@@ -363,11 +446,6 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 	// Lock holds on client lanes and key lifetimes on node lanes.
 	seenClient := map[string]bool{}
 	hasBelieved := false
-	type mark struct {
-		x, y   float64
-		word   string
-		client int // client lane, -1 on a node lane
-	}
 	var expiries []mark
 	labelAll := len(m.leases) <= maxMarkerLabels
 	// A busy run draws its bars per pixel column instead (see dense.go).
@@ -389,7 +467,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		if held <= s {
 			held = s + endS*0.003
 		}
-		name := tokenLabel(lang, l)
+		name := m.tokenLabel(lang, l)
 		if multiKey {
 			name = l.Key + " " + name
 		}
@@ -401,7 +479,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		}
 		if !seenClient[l.Client] {
 			seenClient[l.Client] = true
-			legend = append(legend, legendEntry{bar, tr(lang, "p.hold", l.Client)})
+			legend = append(legend, legendEntry{bar, tr(lang, pick(semaphore, "p.hold.permit", "p.hold"), l.Client)})
 		}
 		// (A label is at least 16 px wide: narrower bars need no measuring.)
 		if labelAll || (held-s >= 16*perPx && held-s >= minLabelPx(name, holdStyle)) {
@@ -415,44 +493,46 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 				p.Add(rect(held, be, y-0.2, y+0.2, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}))
 			}
 		}
-		// Node lanes: the key existed on each granting node until its
-		// NodeEnd.
-		for _, n := range l.Nodes {
-			ni, ok := nodeLane[n]
+		// Node lanes: the key existed on each granting node from its
+		// SET to its end, as the account has it.
+		for _, k := range l.Lives {
+			ni, ok := nodeLane[k.Node]
 			if !ok {
 				continue
 			}
 			ny := laneY(ni)
-			ne := l.NodeEnd[n]
-			ke := m.sec(ne)
-			if ne > m.end {
+			ks, ke := m.sec(k.Start), m.sec(k.End)
+			if k.End > m.end {
 				ke = endS
 			}
-			if ke <= s {
-				ke = s + endS*0.003
+			if ke <= ks {
+				ke = ks + endS*0.003
 			}
 			if dense {
-				nodeSpans[ni-nc] = append(nodeSpans[ni-nc], span{s, ke, ci})
+				nodeSpans[ni-nc] = append(nodeSpans[ni-nc], span{ks, ke, ci})
 			} else {
-				p.Add(rect(s, ke, ny-0.2, ny+0.2, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1.5)}))
+				p.Add(rect(ks, ke, ny-0.2, ny+0.2, lighter(col), draw.LineStyle{Color: col, Width: vg.Points(1.5)}))
 			}
 			kl := l.Client + " " + name
 			sty := boldStyle(fontSize-1, color.Black)
-			if ke-s >= 16*perPx && ke-s >= minLabelPx(kl, sty) {
-				label(s+6*perPx, ny, kl, sty)
+			if ke-ks >= 16*perPx && ke-ks >= minLabelPx(kl, sty) {
+				label(ks+6*perPx, ny, kl, sty)
 			} else if labelAll {
-				placeLeft(fmt.Sprintf("key%d", ni), s, ny-0.33, kl, boldStyle(fontSize-3, color.Black))
+				placeLeft(fmt.Sprintf("key%d", ni), ks, ny-0.33, kl, boldStyle(fontSize-3, color.Black))
 			}
-			if ne <= m.end && l.NodeHow[n].gone() {
-				expiries = append(expiries, mark{ke, ny, endWord(lang, l.NodeHow[n]), -1})
+			if k.End <= m.end && k.Ended.Gone() {
+				expiries = append(expiries, mark{ke, ny, endWord(lang, k.Ended), -1})
 			}
 		}
-		if l.Expired && len(l.Nodes) > 1 && len(m.nodes) > 1 {
+		switch {
+		case !l.lost() || l.KeyEnd > l.BelievedEnd:
+		case len(l.Lives) > 1 && len(m.nodes) > 1:
 			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, tr(lang, "p.quorum.lost"), ci})
-		} else if l.Expired {
-			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, endWord(lang, l.EndCause), ci})
+		case l.Cause.Gone() || l.Cause.Kind == account.EndTaken || l.Cause.Kind == account.EndPurged:
+			expiries = append(expiries, mark{m.sec(l.KeyEnd), y, endWord(lang, l.Cause), ci})
 		}
 	}
+	expiries = append(expiries, m.drawPermits(p, nodeLane, laneY, endS, lang)...)
 	if dense {
 		for ci := range holdSpans {
 			y := laneY(ci)
@@ -477,7 +557,7 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		}
 	}
 	if hasBelieved {
-		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}), tr(lang, "p.believed")})
+		legend = append(legend, legendEntry{rect(0, 1, 0, 1, colBelieved, draw.LineStyle{Color: colRefused, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}), tr(lang, pick(semaphore, "p.believed.permit", "p.believed"))})
 	}
 
 	// Client pauses over the hold bars: dark, with the pause in words.
@@ -534,7 +614,13 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		}
 	}
 	if len(expiries) > 0 {
-		legend = append(legend, legendEntry{lineThumb{expSty}, tr(lang, "p.expired") + " (TTL)"})
+		var words []string
+		for _, e := range expiries {
+			if !containsStr(words, e.word) {
+				words = append(words, e.word)
+			}
+		}
+		legend = append(legend, legendEntry{lineThumb{expSty}, tr(lang, "p.ended", strings.Join(words, ", "))})
 	}
 
 	// Refused acquire attempts: small grey marks at the bottom of the lane.
@@ -557,10 +643,10 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 	var okXY, badXY, staleXY, otherXY plotter.XYs
 	effects := false // an accepted effect other than a charge: generic legend words
 	var okW, badW, staleW []history.Op
-	inViolation := map[int]bool{} // ops a checker named in a violation
+	inViolation := map[int]bool{} // writes a checker named as the violation
 	for _, a := range allAnomalies(in.Results) {
 		if !a.Informational {
-			for _, i := range a.Ops {
+			for _, i := range a.Violating {
 				inViolation[i] = true
 			}
 		}
@@ -576,12 +662,9 @@ func writeTimeline(path string, in Input, m *model, headline string) error {
 		xy := plotter.XY{X: m.sec(o.Invoke), Y: laneY(i)}
 		switch o.Type {
 		case history.OK:
-			l, held := m.leaseAt(o.Client, o.Key, o.Invoke)
-			// A write without the lock is a violation unless a fence
-			// vouched for it; a fenced write counts when a checker named
-			// it in a violation (a token the issuer had handed out twice).
-			violating := (!in.History.Header.FencingEnforced || inViolation[o.Index]) && (!held || l.KeyEnd < o.Invoke) &&
-				len(m.leases) > 0 && in.History.Header.Workload != history.WorkloadCacheRebuild // lock-free, or an efficiency lock
+			// Only a write a checker names as the violation is drawn as
+			// one (a legitimate first run or charge stays green).
+			violating := inViolation[o.Index]
 			if !effectAction(o.Value.Action) {
 				otherXY = append(otherXY, xy)
 				continue

@@ -66,7 +66,7 @@ func (r *run) setupResource(ctx context.Context) error {
 	if r.sc.Workload.Kind != history.WorkloadInventory {
 		return nil
 	}
-	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})
+	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, ClientName: observe.AdminName})
 	defer c.Close()
 	for item := range objectKeys(r.sc.Workload) {
 		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -102,10 +102,11 @@ func (r *run) probe(ctx context.Context) error {
 	}
 	var nodes []clients.Node
 	for i, name := range r.cl.NodeNames() {
-		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1,
+		c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(i), Protocol: 2, MaxRetries: -1, Dialer: observe.Dialer(observe.ClientName(history.ProbeClient, name), r.opTimeout()),
 			DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
 			ContextTimeoutEnabled: true, PoolSize: 2, DisableIdentity: true})
 		defer c.Close()
+		c.AddHook(stallHook{sink: &r.stalls, client: history.ProbeClient, node: name})
 		nodes = append(nodes, clients.Node{Name: name, Cmd: c, Addr: r.cl.NodeAddr(i),
 			ConnName: observe.ClientName(history.ProbeClient, name)})
 	}

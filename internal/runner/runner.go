@@ -116,6 +116,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 
 	r.rec = history.NewRecorder(time.Now())
+	r.stalls.Store(&stallSink{rec: r.rec, log: r.rec.Log()})
 	for _, w := range r.workers {
 		w.log = r.rec.Log()
 	}
@@ -124,12 +125,17 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		schedOpts.Applied = func(s history.FaultStep) { o.applied(s, cl) }
 	}
 	r.sched = faults.NewScheduler(plan, env{r}, r.rec, schedOpts)
+	observed, err := r.observe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer r.stopObservers()
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Traits: traits(algoTraits), Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
-		Plan: plan.Steps, Params: r.params(), Persistence: persistence(cl),
+		Plan: plan.Steps, Params: r.params(), Persistence: persistence(cl), Observed: observed,
 	}}
 
 	if o.Stream != nil {
@@ -182,6 +188,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 			return nil, err
 		}
 	}
+	// Every command the nodes ran is recorded before the history is read.
+	r.drainObservers(context.WithoutCancel(ctx))
 	h.Ops = r.rec.Ops()
 	if err := ctx.Err(); err != nil {
 		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)
@@ -217,10 +225,12 @@ type run struct {
 	names  []string
 	ledger *ledger
 	rec    *history.Recorder
+	stalls atomic.Pointer[stallSink] // set with rec: the clients' stall hooks record there
 
 	conns    []*redis.Client
 	workers  []*worker
 	sched    *faults.Scheduler
+	obs      []*observe.Observer
 	runCtx   context.Context
 	nextProc atomic.Int64
 	lockFree bool
@@ -360,10 +370,11 @@ func (r *run) setupClients() error {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
 			c := redis.NewClient(&redis.Options{
-				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1,
+				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1, Dialer: observe.Dialer(observe.ClientName(name, nodeName), r.opTimeout()),
 				DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
 				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true, DialerRetries: 1,
 			})
+			c.AddHook(stallHook{sink: &r.stalls, client: name, node: nodeName})
 			r.conns = append(r.conns, c)
 			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c,
 				Addr: r.cl.LinkAddr(name, n), ConnName: observe.ClientName(name, nodeName)})
@@ -550,4 +561,45 @@ func traits(t clients.Traits) []string {
 		out = append(out, history.TraitLockFree)
 	}
 	return out
+}
+
+// observe starts one observer per node (MONITOR on a direct connection) when
+// the scenario observes and the backend can: the embedded backend cannot
+// (miniredis has no MONITOR). It returns the names of the observed nodes.
+func (r *run) observe(ctx context.Context) ([]string, error) {
+	if !r.sc.Observed() || r.cl.Backend() == cluster.BackendEmbedded {
+		return nil, nil
+	}
+	var names []string
+	for i, n := range r.cl.NodeNames() {
+		o, err := observe.Start(ctx, n, r.cl.NodeAddr(i), r.rec.Log(), r.rec.Start(), r.log)
+		if err != nil {
+			r.stopObservers()
+			return nil, fmt.Errorf("observe the nodes: %w", err)
+		}
+		r.obs = append(r.obs, o)
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+// drainObservers waits until every observer recorded what its node ran so
+// far; an observer that cannot drain (its node is down) is logged, and the
+// history keeps what it saw.
+func (r *run) drainObservers(ctx context.Context) {
+	for _, o := range r.obs {
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if err := o.Drain(dctx); err != nil {
+			r.log.Warn("node observer could not drain; its last commands may be missing", "err", err)
+		}
+		cancel()
+	}
+}
+
+// stopObservers ends every observation (idempotent).
+func (r *run) stopObservers() {
+	for _, o := range r.obs {
+		o.Stop()
+	}
+	r.obs = nil
 }

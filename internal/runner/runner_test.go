@@ -39,12 +39,25 @@ func runScenario(t *testing.T, sc scenario.Scenario, o Options) *Result {
 	if o.Backend == "" {
 		o.Backend = testBackend(t)
 	}
-	res, err := Run(ctx, sc, o)
-	if err != nil {
-		t.Fatalf("run %s: %v", sc.Name, err)
+	// A run whose machine was too busy for its compressed time (the
+	// checker's coverage says so, from the harness's own timers and the
+	// clients' stalled commands) proves nothing either way: run it again.
+	for attempt := 1; ; attempt++ {
+		res, err := Run(ctx, sc, o)
+		if err != nil {
+			t.Fatalf("run %s: %v", sc.Name, err)
+		}
+		cov := checker.Coverage(ctx, res.History)
+		if !cov.TimingLost || attempt == busyAttempts {
+			return res
+		}
+		t.Logf("%s, attempt %d: %s; running it again", sc.Name, attempt, cov.Summary)
 	}
-	return res
 }
+
+// busyAttempts is how many times a test runs a scenario whose machine was
+// too busy before it judges the last run as it is.
+const busyAttempts = 5
 
 func acquires(h history.History, client string, t history.Type) []history.Op {
 	var out []history.Op
@@ -259,7 +272,8 @@ func expectMet(t *testing.T, sc scenario.Scenario, rep checker.Report) {
 	if sc.Expect.Verdict == "" || sc.Expect.Kinds == nil {
 		t.Fatalf("%s declares no expect with kinds", sc.File)
 	}
-	if j := report.Judge(sc.Expect.Verdict, sc.Expect.Kinds, rep.Verdict, rep.Anomalies()); !j.Met {
+	observed := rep.Account != nil && len(rep.Account.H.Header.Observed) > 0
+	if j := report.Judge(sc.Expect.Verdict, sc.Expect.Kinds, rep.Verdict, rep.Anomalies(), observed); !j.Met {
 		t.Errorf("verdict %s with violations %v; want %s (missing %v, unexpected %v)",
 			rep.Verdict, report.ViolationKinds(rep.Anomalies()), sc.Expect, j.Missing, j.Unexpected)
 		for _, a := range rep.Anomalies() {

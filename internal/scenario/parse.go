@@ -58,7 +58,7 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"persistence", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
-		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by",
+		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe",
 		"process", "node_timeout"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
@@ -895,6 +895,9 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 			p.errorf(n, "expect_live", "true needs the final probe (probe: true and an algorithm that takes a lock)")
 		}
 		s.ExpectLive = v
+	}
+	if v, _, st := p.boolean(fs["observe"], "observe"); st == good {
+		s.Observe = &v
 	}
 	if v, st := p.smallInt(fs["min_acquires"], "min_acquires", 0, math.MaxInt32, "the fewest granted acquires for the run to count as tested"); st == good {
 		s.MinAcquires = &v

@@ -77,6 +77,10 @@ type Scenario struct {
 	// MinAcquires overrides the coverage checker's minimum of granted
 	// acquires (history Params "min_acquires"); nil keeps its default.
 	MinAcquires *int `yaml:"min_acquires,omitempty"`
+	// Observe records what each Redis node executed as node events (one
+	// MONITOR connection per node, design §12); nil means true. MONITOR
+	// costs the node throughput: a throughput scenario may turn it off.
+	Observe *bool `yaml:"observe,omitempty"`
 	// Expect is what the scenario is meant to produce: a verdict (valid,
 	// invalid, unknown; none when zero) and, in the long form, the
 	// anomaly kinds.
@@ -247,3 +251,6 @@ func (w Workload) ClaimFirst() bool {
 	}
 	return w.Fencing
 }
+
+// Observed reports whether the run records node events.
+func (s Scenario) Observed() bool { return s.Observe == nil || *s.Observe }

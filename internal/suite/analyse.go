@@ -65,7 +65,7 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 		fb = &report.Fixed{Name: fixedName(fixed), File: fixed}
 	}
 	return report.Input{
-		History: h, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
+		History: h, Account: rep.Account, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
 		ScenarioFile: sc.File, Description: sc.Description, Expect: sc.Expect.Verdict, ExpectKinds: sc.Expect.Kinds,
 		FixedBy: fb, Reproduce: o.Reproduce, Version: o.Version, Porcupine: pv, Lang: o.Lang,
 		Aborted: o.Aborted, Cut: o.Cut,

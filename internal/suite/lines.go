@@ -21,6 +21,9 @@ func SummaryLine(r report.Results) string {
 	switch m := r.ExpectationMet; {
 	case m != nil && *m:
 		fmt.Fprintf(&b, " — expected %s: met", r.Expect)
+		if len(r.UnjudgedKinds) > 0 {
+			fmt.Fprintf(&b, " (not judged without node events: %s)", strings.Join(r.UnjudgedKinds, ", "))
+		}
 	case m != nil:
 		fmt.Fprintf(&b, " — expected %s, got %s: NOT MET", r.Expect, r.Verdict)
 		if why := KindsMissed(r); why != "" {

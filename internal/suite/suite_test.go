@@ -95,7 +95,7 @@ func results(expect string, kinds []string, verdict checker.Verdict, anomalies .
 	}
 	var as []checker.Anomaly
 	as = append(as, r.Anomalies...)
-	j := report.Judge(expect, kinds, verdict, as)
+	j := report.Judge(expect, kinds, verdict, as, true)
 	r.ExpectationMet, r.MissingKinds, r.UnexpectedKinds = &j.Met, j.Missing, j.Unexpected
 	return r
 }

@@ -1,0 +1,458 @@
+// Package account derives, once per history, the facts of a run that every
+// checker and the report share (design §12, "one account"): for every node,
+// each key's lifetime — who set it, with which owner token, when it started,
+// its deadline, when and why it ended — and each sorted-set member's (a
+// semaphore permit); for every client, its believed holds and why they
+// ended; the grants with the key lives that backed them; the applied faults.
+//
+// Node events (history.NodeCmd, recorded by the node observers) are the
+// ground truth where they exist: the account replays them through a model
+// of the Redis commands the algorithms send, so it knows whether a SET NX
+// took, which DEL removed whose key, and when a key's deadline passed.
+// Where a node was not observed (the embedded backend, observe: false, a
+// window after a crash), the lifetimes are inferred from the clients'
+// outcomes instead, and say so (KeyLife.Observed).
+//
+// Every instant here is true time: wall ns since the run's start, like the
+// history's.
+package account
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Account is the derived facts of one history. Build it with New; it is
+// read-only afterwards and safe for concurrent readers.
+type Account struct {
+	H history.History
+	// Holds are the clients' believed holds (see Holds).
+	Holds []Hold
+	// Faults are the applied fault steps with their windows, in index order.
+	Faults []FaultWindow
+	// Observed reports, per node, whether its commands were recorded.
+	Observed map[string]bool
+	// Gaps are, per node, windows in which an observed node's commands
+	// were not recorded (history.Unobserved).
+	Gaps map[string][][2]int64
+
+	end int64
+	// The key and member lives are derived on first use (Keys): a checker
+	// that finds nothing to explain never pays for them.
+	lives        sync.Once
+	keys         []KeyLife
+	members      []MemberLife
+	counters     []CounterValue
+	byKey        map[string][]int // node|key → positions in Keys
+	byMem        map[string][]int // node|key → positions in Members
+	grants       map[int][]int    // acquire op index → positions in Keys it was granted by
+	memberGrants map[int][]int    // acquire op index → positions in Members it was granted by
+	grantList    []Grant
+	grantAt      map[int]int // acquire op index → position in grantList
+}
+
+// KeyLife is one instance of a key on one node: from the command that
+// created it to the moment it left the node.
+type KeyLife struct {
+	Node, Key string
+	// Value is the stored value: the owner token of a lock key.
+	Value string
+	// Owner is the client whose command created the key ("" when it could
+	// not be told).
+	Owner string
+	// Start is when the key was created, Deadline the expiry in force at
+	// its end (-1: no TTL), End when it left the node (the end of the
+	// history when it never did: Ended.Kind EndHeld).
+	Start, Deadline, End int64
+	Ended                End
+	// Moves are the deadline changes after the start (an extend, a clock
+	// shift), in time order.
+	Moves []Move
+	// Set is the history index of the node event that created the key, or
+	// of the acquire op a life was inferred from.
+	Set int
+	// Grant is the history index of the client's acquire that this key
+	// backed (-1: none matched).
+	Grant int
+	// Observed: derived from node events; else inferred from client
+	// outcomes (the times are then the client's, not the node's).
+	Observed bool
+}
+
+// Move is one change of a key's deadline.
+type Move struct {
+	At       int64 // when
+	Deadline int64 // the new deadline (-1: none)
+	By       string
+	// Clock: the move was a node clock fault shifting the key's TTL (the
+	// harness's admin command inside a node-clock step), not a client's
+	// extend.
+	Clock bool
+	Step  int // the clock step's ID when Clock
+}
+
+// End is how a key (or member) left its node.
+type End struct {
+	Kind string
+	// By is the client whose command removed it (released, deleted,
+	// overwritten, purged).
+	By string
+	// Op is the history index of the event that ended it (-1: none, e.g.
+	// an expiry).
+	Op int
+	// Step is the fault step that ended it (crashed, janitor, clock).
+	Step int
+}
+
+// How a key or member left its node.
+const (
+	// EndReleased: removed by its owner (a release, a compare-and-delete
+	// with the owner's token).
+	EndReleased = "released"
+	// EndDeleted: removed by another client's command (a plain DEL of a
+	// key that was not its own: a foreign unlock).
+	EndDeleted = "deleted"
+	// EndExpired: its deadline passed.
+	EndExpired = "expired"
+	// EndClock: a node clock fault shifted its TTL to nothing (or the
+	// deadline that passed was one a clock fault had moved earlier).
+	EndClock = "clock"
+	// EndCrashed: its node crashed without persisting it.
+	EndCrashed = "crashed"
+	// EndJanitor: a delete-key fault removed it by name.
+	EndJanitor = "janitor"
+	// EndFlushed: FLUSHALL or FLUSHDB.
+	EndFlushed = "flushed"
+	// EndOverwritten: a SET without NX replaced it with another value.
+	EndOverwritten = "overwritten"
+	// EndPurged: a sorted-set member removed by a range (a semaphore's
+	// timeout purge) or an intersection.
+	EndPurged = "purged"
+	// EndHeld: still there when the history ends.
+	EndHeld = "held"
+)
+
+// Gone reports whether the key ran out or was lost with its node (no
+// client removed it).
+func (e End) Gone() bool {
+	switch e.Kind {
+	case EndExpired, EndClock, EndCrashed, EndFlushed:
+		return true
+	}
+	return false
+}
+
+// MemberLife is one sorted-set member on one node: a semaphore permit.
+type MemberLife struct {
+	Node, Key, Member string
+	Owner             string
+	Start, End        int64
+	Score             float64
+	Ended             End
+	Set               int
+	Grant             int
+	Observed          bool
+}
+
+// CounterValue is a counter's value after an INCR-family command.
+type CounterValue struct {
+	Node, Key string
+	At        int64
+	Value     int64
+	By        string
+	Op        int
+}
+
+// FaultWindow is an applied fault step and its active window.
+type FaultWindow struct {
+	Step       history.FaultStep
+	Start, End int64
+	Op         int
+}
+
+// New derives the account of h.
+func New(h history.History) *Account {
+	a := &Account{H: h, Observed: map[string]bool{}, Gaps: map[string][][2]int64{},
+		byKey: map[string][]int{}, byMem: map[string][]int{}, grants: map[int][]int{}}
+	a.end = h.End()
+	for _, n := range h.Header.Observed {
+		a.Observed[n] = true
+	}
+	for i, op := range h.Ops {
+		switch {
+		case op.F == history.Fault && op.Value.Fault != nil && op.Type != history.Fail:
+			end := op.Complete
+			if end < 0 {
+				end = a.end
+			}
+			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i})
+		case op.F == history.Unobserved:
+			a.Gaps[op.Value.Node] = append(a.Gaps[op.Value.Node], [2]int64{op.Invoke, op.Complete})
+		}
+	}
+	a.Holds = holds(h)
+	return a
+}
+
+// derive computes the key and member lives once.
+func (a *Account) derive() {
+	a.lives.Do(func() {
+		a.replay()
+		a.infer()
+		a.keys = byStart(a.keys, func(k *KeyLife) int64 { return k.Start })
+		a.members = byStart(a.members, func(m *MemberLife) int64 { return m.Start })
+		a.index()
+		a.deriveGrants()
+	})
+}
+
+// Keys returns the lifetimes of every string key on every node (lock
+// keys, and the others the workloads touch), ordered by Start. The slice
+// is the account's: do not modify it.
+func (a *Account) Keys() []KeyLife { a.derive(); return a.keys }
+
+// Members returns the lifetimes of every sorted-set member on every node
+// (a semaphore's permits), ordered by Start. Do not modify the slice.
+func (a *Account) Members() []MemberLife { a.derive(); return a.members }
+
+// Counters returns the values an INCR-family command left on a node, in
+// time order (a fence counter beside each grant).
+func (a *Account) Counters() []CounterValue { a.derive(); return a.counters }
+
+func nk(node, key string) string { return node + "\x00" + key }
+
+// byStart returns xs stably sorted by start, moving each (large) element
+// once: the order is found on positions.
+func byStart[T any](xs []T, start func(*T) int64) []T {
+	if slices.IsSortedFunc(xs, func(a, b T) int { return cmp.Compare(start(&a), start(&b)) }) {
+		return xs
+	}
+	pos := make([]int, len(xs))
+	for i := range pos {
+		pos[i] = i
+	}
+	slices.SortStableFunc(pos, func(i, j int) int { return cmp.Compare(start(&xs[i]), start(&xs[j])) })
+	out := make([]T, len(xs))
+	for i, p := range pos {
+		out[i] = xs[p]
+	}
+	return out
+}
+
+func (a *Account) index() {
+	for i, k := range a.keys {
+		a.byKey[nk(k.Node, k.Key)] = append(a.byKey[nk(k.Node, k.Key)], i)
+		if k.Grant >= 0 {
+			a.grants[k.Grant] = append(a.grants[k.Grant], i)
+		}
+	}
+	a.memberGrants = map[int][]int{}
+	for i, m := range a.members {
+		a.byMem[nk(m.Node, m.Key)] = append(a.byMem[nk(m.Node, m.Key)], i)
+		if m.Grant >= 0 {
+			a.memberGrants[m.Grant] = append(a.memberGrants[m.Grant], i)
+		}
+	}
+}
+
+// End is the last instant of the history.
+func (a *Account) End() int64 { return a.end }
+
+// LivesOf returns the lifetimes of key on node, by Start.
+func (a *Account) LivesOf(node, key string) []KeyLife {
+	a.derive()
+	var out []KeyLife
+	for _, i := range a.byKey[nk(node, key)] {
+		out = append(out, a.keys[i])
+	}
+	return out
+}
+
+// GrantedBy returns the key lives that backed the acquire op at index op,
+// one per granting node.
+func (a *Account) GrantedBy(op int) []KeyLife {
+	a.derive()
+	var out []KeyLife
+	for _, i := range a.grants[op] {
+		out = append(out, a.keys[i])
+	}
+	return out
+}
+
+// LiveAt returns the key's life on node that existed at instant t (Start ≤
+// t < End), if any.
+func (a *Account) LiveAt(node, key string, t int64) (KeyLife, bool) {
+	a.derive()
+	for _, i := range a.byKey[nk(node, key)] {
+		k := a.keys[i]
+		if k.Start <= t && t < k.End {
+			return k, true
+		}
+	}
+	return KeyLife{}, false
+}
+
+// MembersOf returns the member lives of the sorted set key on node.
+func (a *Account) MembersOf(node, key string) []MemberLife {
+	a.derive()
+	var out []MemberLife
+	for _, i := range a.byMem[nk(node, key)] {
+		out = append(out, a.members[i])
+	}
+	return out
+}
+
+// FaultsAt returns the applied faults whose window contains t.
+func (a *Account) FaultsAt(t int64) []FaultWindow {
+	var out []FaultWindow
+	for _, f := range a.Faults {
+		if f.Start <= t && t <= f.End {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// PausedAt returns the freeze of client covering t, if any.
+func (a *Account) PausedAt(client string, t int64) (FaultWindow, bool) {
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectFreezeClient && f.Start <= t && t <= f.End && slices.Contains(f.Step.Clients, client) {
+			return f, true
+		}
+	}
+	return FaultWindow{}, false
+}
+
+// ObservedAt reports whether node's commands were recorded at t.
+func (a *Account) ObservedAt(node string, t int64) bool {
+	if !a.Observed[node] {
+		return false
+	}
+	for _, g := range a.Gaps[node] {
+		if g[0] <= t && t <= g[1] {
+			return false
+		}
+	}
+	return true
+}
+
+// Grant is one granted lock as the account sees it: an ok acquire (or the
+// final probe's) and the key lives that backed it, one per granting node.
+type Grant struct {
+	Op                 int // history index of the acquire (or probe)
+	Client, Key, Token string
+	Fence              int64
+	TTL                int64    // wall ns, as the acquire recorded it
+	Nodes              []string // the granting nodes (the lock's one node when the acquire named none)
+	Start              int64    // the acquire's Complete
+	Lives              []KeyLife
+	// Members are the sorted-set members (semaphore permits) that backed
+	// it, for an algorithm that grants by member, not by key.
+	Members []MemberLife
+	// End is when the lock was lost: on one node, when its key left it; on
+	// N nodes, when fewer than a quorum (N/2+1) still held it. Ended is
+	// why, on EndNode, the node whose key's end decided it. A grant no key
+	// life backs (a lock that keeps none) ends at the end of the history,
+	// EndHeld.
+	End     int64
+	Ended   End
+	EndNode string
+}
+
+// Grants returns every granted lock, ordered by Start. Do not modify the
+// slice.
+func (a *Account) Grants() []Grant { a.derive(); return a.grantList }
+
+// GrantOf returns the grant of the acquire at history index op.
+func (a *Account) GrantOf(op int) (Grant, bool) {
+	a.derive()
+	i, ok := a.grantAt[op]
+	if !ok {
+		return Grant{}, false
+	}
+	return a.grantList[i], true
+}
+
+// deriveGrants derives the Grants from the ok acquires and probes and the key
+// lives matched to them.
+func (a *Account) deriveGrants() {
+	h := a.H
+	quorum := len(h.Header.Nodes)/2 + 1
+	a.grantAt = map[int]int{}
+	for i, op := range h.Ops {
+		if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 || op.Process == history.NodeProcess {
+			continue
+		}
+		g := Grant{Op: i, Client: op.Client, Key: op.Key, Token: op.Value.Token, Fence: op.Value.Fence, TTL: op.Value.TTL,
+			Nodes: op.Value.Nodes, Start: op.Complete, End: a.end, Ended: End{Kind: EndHeld, Op: -1}}
+		if len(g.Nodes) == 0 && len(h.Header.Nodes) == 1 {
+			g.Nodes = h.Header.Nodes[:1]
+		}
+		for _, j := range a.grants[i] {
+			g.Lives = append(g.Lives, a.keys[j])
+		}
+		for _, j := range a.memberGrants[i] {
+			g.Members = append(g.Members, a.members[j])
+		}
+		if len(g.Lives) == 0 && len(g.Members) > 0 {
+			// A permit: the lock ends when its last member does.
+			last := g.Members[0]
+			for _, ml := range g.Members[1:] {
+				if ml.End > last.End {
+					last = ml
+				}
+			}
+			g.End, g.Ended, g.EndNode = last.End, last.Ended, last.Node
+		}
+		if n := len(g.Lives); n > 0 {
+			ends := make([]int, n)
+			for j := range ends {
+				ends[j] = j
+			}
+			slices.SortStableFunc(ends, func(x, y int) int { return cmp.Compare(g.Lives[y].End, g.Lives[x].End) })
+			q := 1
+			if len(h.Header.Nodes) > 1 && len(g.Nodes) >= quorum {
+				q = quorum
+			}
+			l := g.Lives[ends[min(q, n)-1]]
+			g.End, g.Ended, g.EndNode = l.End, l.Ended, l.Node
+		}
+		a.grantAt[i] = len(a.grantList)
+		a.grantList = append(a.grantList, g)
+	}
+	slices.SortStableFunc(a.grantList, func(x, y Grant) int { return cmp.Compare(x.Start, y.Start) })
+	for j, g := range a.grantList {
+		a.grantAt[g.Op] = j
+	}
+}
+
+// RemovedBy returns the key lives the client operation at history index
+// op removed: those whose end is a command its client sent on a node
+// while op ran (observed), or op itself (inferred).
+func (a *Account) RemovedBy(op int) []KeyLife {
+	a.derive()
+	o := a.H.Ops[op]
+	end := o.Complete
+	if end < 0 {
+		end = a.end
+	}
+	var out []KeyLife
+	for _, k := range a.keys {
+		e := k.Ended
+		if e.Kind != EndReleased && e.Kind != EndDeleted || e.Op < 0 || k.Key != o.Key {
+			continue
+		}
+		if e.Op == op {
+			out = append(out, k)
+			continue
+		}
+		ev := a.H.Ops[e.Op]
+		if ev.Process == history.NodeProcess && e.By == o.Client && ev.Invoke >= o.Invoke-grantSlack && ev.Invoke <= end+grantSlack {
+			out = append(out, k)
+		}
+	}
+	return out
+}

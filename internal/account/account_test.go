@@ -1,0 +1,220 @@
+package account_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// ms is a time in milliseconds of wall time, as ns (the histories here run
+// at time scale 1).
+func ms(v float64) int64 { return int64(v * 1e6) }
+
+// run builds a history of one or more observed nodes from client ops and
+// node events, in the order given.
+type run struct {
+	h     history.History
+	procs map[string]int
+}
+
+func newRun(algorithm string, nodes ...string) *run {
+	return &run{h: history.History{Header: history.Header{
+		Format: history.Format, Version: history.Version, TimeScale: 1, Algorithm: algorithm,
+		Clients: []string{"w1", "w2"}, Nodes: nodes, Observed: nodes,
+	}}, procs: map[string]int{}}
+}
+
+func (r *run) add(op history.Op) int {
+	op.Index = len(r.h.Ops)
+	r.h.Ops = append(r.h.Ops, op)
+	return op.Index
+}
+
+func (r *run) proc(c string) int {
+	p, ok := r.procs[c]
+	if !ok {
+		p = len(r.procs)
+		r.procs[c] = p
+	}
+	return p
+}
+
+// acquire is a client's acquire of invoice-1 with token, granted on nodes
+// (none: refused).
+func (r *run) acquire(c, token string, inv, comp float64, nodes ...string) int {
+	t := history.OK
+	if len(nodes) == 0 {
+		t = history.Fail
+	}
+	return r.add(history.Op{Process: r.proc(c), Client: c, F: history.Acquire, Key: "invoice-1", Type: t,
+		Value: history.Value{Token: token, TTL: ms(1000), Nodes: nodes}, Invoke: ms(inv), Complete: ms(comp)})
+}
+
+func (r *run) release(c, token string, inv, comp float64, removed bool, nodes ...string) int {
+	return r.add(history.Op{Process: r.proc(c), Client: c, F: history.Release, Key: "invoice-1", Type: history.OK,
+		Value: history.Value{Token: token, Removed: removed, Nodes: nodes}, Invoke: ms(inv), Complete: ms(comp)})
+}
+
+// cmd is a node event: node ran args (lua: inside a script) from client c
+// at t ms.
+func (r *run) cmd(node, c string, t float64, lua bool, args ...string) int {
+	key := args[1]
+	if c := strings.ToLower(args[0]); c == "eval" || c == "evalsha" {
+		key = args[3]
+	}
+	return r.add(history.Op{Process: history.NodeProcess, Client: c, F: history.NodeCmd, Key: key, Type: history.OK,
+		Value: history.Value{Node: node, Cmd: args, Lua: lua}, Invoke: ms(t), Complete: ms(t)})
+}
+
+// compareAndDelete is the release script's lines: found says whether its
+// GET found token (and so went on to DEL).
+func (r *run) compareAndDelete(node, c, token string, t float64, found bool) {
+	r.cmd(node, c, t, false, "evalsha", "sha1:cad", "1", "invoice-1", token)
+	r.cmd(node, c, t, true, "GET", "invoice-1")
+	if found {
+		r.cmd(node, c, t, true, "DEL", "invoice-1")
+	}
+}
+
+// lives says each key life as "node key=value (owner) start–end end-kind[ by]", in ms.
+func lives(a *account.Account) []string {
+	var out []string
+	for _, k := range a.Keys() {
+		s := fmt.Sprintf("%s %s=%s (%s) %.1f–%.1f %s", k.Node, k.Key, k.Value, k.Owner, float64(k.Start)/1e6, float64(k.End)/1e6, k.Ended.Kind)
+		if k.Ended.By != "" {
+			s += " by " + k.Ended.By
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(r *run)
+		want  []string
+	}{
+		{
+			// redlock-gc-pause seed 12 under load: the node stamped w2's SET NX
+			// 0.6 ms after w1's key's deadline, yet w2's release script found
+			// nothing, so the SET had not taken; the probe's later key is its own.
+			name: "a SET NX a hair past the deadline that a later compare shows did not take leaves the old key",
+			build: func(r *run) {
+				r.acquire("w1", "A", 2, 5, "n1")
+				r.cmd("n1", "w1", 4.9, false, "set", "invoice-1", "A", "ex", "1", "nx")
+				r.acquire("w2", "B", 1004.7, 1005.6)
+				r.cmd("n1", "w2", 1005.5, false, "set", "invoice-1", "B", "ex", "1", "nx")
+				r.release("w2", "B", 1118, 1119, false)
+				r.compareAndDelete("n1", "w2", "B", 1118.4, false)
+				r.add(history.Op{Process: r.proc("probe"), Client: "probe", F: history.Probe, Key: "invoice-1", Type: history.OK,
+					Value: history.Value{Token: "P", Removed: true, Nodes: []string{"n1"}}, Invoke: ms(1650), Complete: ms(1690)})
+				r.cmd("n1", "probe", 1653.9, false, "set", "invoice-1", "P", "ex", "1", "nx")
+				r.compareAndDelete("n1", "probe", "P", 1679.7, true)
+			},
+			want: []string{"n1 invoice-1=A (w1) 4.9–1005.5 expired", "n1 invoice-1=P (probe) 1653.9–1679.7 released by probe"},
+		},
+		{
+			name: "a SET NX a hair past the deadline that a later compare found did take",
+			build: func(r *run) {
+				r.acquire("w1", "A", 2, 5, "n1")
+				r.cmd("n1", "w1", 4.9, false, "set", "invoice-1", "A", "ex", "1", "nx")
+				r.acquire("w2", "B", 1004.7, 1005.6, "n1")
+				r.cmd("n1", "w2", 1005.5, false, "set", "invoice-1", "B", "ex", "1", "nx")
+				r.release("w2", "B", 1118, 1119, true, "n1")
+				r.compareAndDelete("n1", "w2", "B", 1118.4, true)
+			},
+			want: []string{"n1 invoice-1=A (w1) 4.9–1004.9 expired", "n1 invoice-1=B (w2) 1005.5–1118.4 released by w2"},
+		},
+		{
+			name: "a SET NX a hair before the deadline that its client was granted did take",
+			build: func(r *run) {
+				r.acquire("w1", "A", 2, 5, "n1")
+				r.cmd("n1", "w1", 4.9, false, "set", "invoice-1", "A", "ex", "1", "nx")
+				r.acquire("w2", "B", 1003, 1004.6, "n1")
+				r.cmd("n1", "w2", 1004.0, false, "set", "invoice-1", "B", "ex", "1", "nx")
+			},
+			want: []string{"n1 invoice-1=A (w1) 4.9–1004.0 expired", "n1 invoice-1=B (w2) 1004.0–1004.6 held"},
+		},
+		{
+			name: "a script's DEL a hair past the deadline shows the key was still there: a release, not an expiry",
+			build: func(r *run) {
+				r.acquire("w1", "A", 2, 5, "n1")
+				r.cmd("n1", "w1", 4.9, false, "set", "invoice-1", "A", "ex", "1", "nx")
+				r.release("w1", "A", 1005, 1006, true, "n1")
+				r.compareAndDelete("n1", "w1", "A", 1005.8, true)
+			},
+			want: []string{"n1 invoice-1=A (w1) 4.9–1005.8 released by w1"},
+		},
+		{
+			name: "a SET NX well past the deadline takes whatever follows, by the stamps",
+			build: func(r *run) {
+				r.acquire("w1", "A", 2, 5, "n1")
+				r.cmd("n1", "w1", 4.9, false, "set", "invoice-1", "A", "ex", "1", "nx")
+				r.acquire("w2", "B", 1100, 1101, "n1")
+				r.cmd("n1", "w2", 1100.5, false, "set", "invoice-1", "B", "ex", "1", "nx")
+			},
+			want: []string{"n1 invoice-1=A (w1) 4.9–1004.9 expired", "n1 invoice-1=B (w2) 1100.5–1101.0 held"},
+		},
+		{
+			// redlock-restart seed 11 under load: w2's SET came on a connection a
+			// timeout closed before the observer could ask its name.
+			name: "a SET from a connection the observer could not name belongs to the client whose token it wrote",
+			build: func(r *run) {
+				r.add(history.Op{Process: r.proc("w2"), Client: "w2", F: history.Acquire, Key: "invoice-1", Type: history.Info,
+					Value: history.Value{Token: "B", TTL: ms(1000)}, Invoke: ms(305), Complete: ms(564)})
+				r.cmd("n1", "", 470.6, false, "set", "invoice-1", "B", "ex", "1", "nx")
+				r.compareAndDelete("n1", "w2", "B", 564.2, true)
+			},
+			want: []string{"n1 invoice-1=B (w2) 470.6–564.2 released by w2"},
+		},
+		{
+			name: "a key of unknown sender that a client's compare-and-delete removed was that client's",
+			build: func(r *run) {
+				r.add(history.Op{Process: r.proc("w2"), Client: "w2", F: history.Acquire, Key: "invoice-1", Type: history.Info,
+					Value: history.Value{TTL: ms(1000)}, Invoke: ms(305), Complete: ms(564)})
+				r.cmd("n1", "", 470.6, false, "set", "invoice-1", "B", "ex", "1", "nx")
+				r.compareAndDelete("n1", "w2", "B", 564.2, true)
+			},
+			want: []string{"n1 invoice-1=B (w2) 470.6–564.2 released by w2"},
+		},
+		{
+			name: "a plain DEL by another client removes the owner's key",
+			build: func(r *run) {
+				r.acquire("w1", "A", 2, 5, "n1")
+				r.cmd("n1", "w1", 4.9, false, "set", "invoice-1", "A", "ex", "1", "nx")
+				r.release("w2", "", 300, 301, true, "n1")
+				r.cmd("n1", "w2", 300.5, false, "del", "invoice-1")
+			},
+			want: []string{"n1 invoice-1=A (w1) 4.9–300.5 deleted by w2"},
+		},
+		{
+			name: "a fenced acquire's SET NX that went on to INCR took; one that stopped did not",
+			build: func(r *run) {
+				r.acquire("w1", "A", 2, 5, "n1")
+				r.cmd("n1", "w1", 4.9, false, "evalsha", "sha1:fa", "2", "invoice-1", "fence", "A", "1000")
+				r.cmd("n1", "w1", 4.9, true, "SET", "invoice-1", "A", "NX", "PX", "1000")
+				r.cmd("n1", "w1", 4.9, true, "INCR", "fence")
+				r.acquire("w2", "B", 1004, 1006)
+				r.cmd("n1", "w2", 1005.5, false, "evalsha", "sha1:fa", "2", "invoice-1", "fence", "B", "1000")
+				r.cmd("n1", "w2", 1005.5, true, "SET", "invoice-1", "B", "NX", "PX", "1000")
+			},
+			want: []string{"n1 fence=1 (w1) 4.9–1006.0 held", "n1 invoice-1=A (w1) 4.9–1005.5 expired"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRun("safe", "n1")
+			tt.build(r)
+			got := lives(account.New(r.h))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("key lives:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
+			}
+		})
+	}
+}

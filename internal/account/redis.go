@@ -1,0 +1,807 @@
+package account
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// replay derives the key and member lives of every observed node from its
+// node events, through a model of the Redis commands locksim's algorithms
+// and workloads send (strings with TTLs, counters, sorted sets; the
+// commands a Lua script runs arrive as their own events). A command the
+// model does not know changes nothing in it.
+func (a *Account) replay() {
+	per := map[string][]int{}
+	for i, op := range a.H.Ops {
+		if op.F == history.NodeCmd && a.Observed[op.Value.Node] && len(op.Value.Cmd) > 0 {
+			per[op.Value.Node] = append(per[op.Value.Node], i)
+		}
+	}
+	owners := a.tokenOwners()
+	for _, node := range a.H.Header.Observed {
+		ev := per[node]
+		sort.SliceStable(ev, func(i, j int) bool { return a.H.Ops[ev[i]].Invoke < a.H.Ops[ev[j]].Invoke })
+		s := &sim{a: a, node: node, ev: ev, owners: owners, strs: map[string]int{}, zsets: map[string]map[string]int{}}
+		crashes := a.crashesOf(node)
+		for p, i := range ev {
+			op := &a.H.Ops[i]
+			for len(crashes) > 0 && crashes[0].Start <= op.Invoke {
+				s.crash(crashes[0])
+				crashes = crashes[1:]
+			}
+			s.p = p
+			s.exec(i, op)
+		}
+		for _, c := range crashes {
+			s.crash(c)
+		}
+		s.finish()
+	}
+	a.matchGrants()
+}
+
+// tokenOwners maps each owner token of a client's lock operation to its
+// client: a command whose connection the observer could not name (closed
+// before it asked) is told by the token it carries, tokens being unique.
+func (a *Account) tokenOwners() map[string]string {
+	out := map[string]string{}
+	for _, op := range a.H.Ops {
+		switch op.F {
+		case history.Acquire, history.Probe, history.Extend, history.Release:
+			if op.Value.Token != "" && op.Client != "" && op.Process != history.NodeProcess {
+				out[op.Value.Token] = op.Client
+			}
+		}
+	}
+	return out
+}
+
+// crashesOf lists the crashes of node that lost its keys, by start.
+func (a *Account) crashesOf(node string) []FaultWindow {
+	var out []FaultWindow
+	p := a.H.Header.Persistence[node]
+	if p != "" && p != "none" {
+		return nil // an AOF node comes back with its keys
+	}
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, node) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// sim is one node's state while its events are replayed.
+type sim struct {
+	a      *Account
+	node   string
+	ev     []int                     // the node's events (positions in a.H.Ops), in node order
+	p      int                       // position in ev of the event being replayed
+	owners map[string]string         // owner token → the client it was drawn for
+	by     string                    // sender of the event being replayed
+	strs   map[string]int            // key → position in a.keys of its live instance
+	zsets  map[string]map[string]int // key → member → position in a.members
+}
+
+// expirySlack is how close to a key's deadline a command may run before
+// the node's stamps alone cannot tell whether the key was still there: the
+// node stamps a command when MONITOR sees it, and sets and checks a TTL a
+// moment later, which a busy machine can stretch to a millisecond or more.
+// Within it the node's own later answers decide (see settle).
+const expirySlack = int64(5e6) // 5 ms, wall time
+
+// settle ends key's instance if its deadline passed by the command being
+// replayed at t. A deadline within expirySlack of t is decided by what the
+// node showed it had: the command's script (a compare that went on to DEL
+// or PEXPIRE found the key; a SET NX in a script that went on found none),
+// a later compare script of the same sender and value, or the sender's
+// client outcome for a SET NX. Without such evidence the stamps decide.
+func (s *sim) settle(key string, t int64) {
+	i, ok := s.strs[key]
+	if !ok {
+		return
+	}
+	k := &s.a.keys[i]
+	if k.Deadline < 0 || k.Deadline > t+expirySlack {
+		return
+	}
+	if k.Deadline > t-expirySlack {
+		if alive, known := s.evidence(key); known {
+			if !alive {
+				s.expireAt(key, min(k.Deadline, t))
+			} else if k.Deadline <= t {
+				k.Deadline = t + 1 // it outlived its stamped deadline by a hair
+			}
+			return
+		}
+	}
+	s.expire(key, t)
+}
+
+// expireAt ends key's instance as expired at t (before its stamped
+// deadline: the node showed it gone).
+func (s *sim) expireAt(key string, t int64) {
+	k := &s.a.keys[s.strs[key]]
+	kind := EndExpired
+	if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
+		kind = EndClock
+	}
+	s.endKey(key, t, End{Kind: kind, Op: -1, Step: lastClockStep(k)})
+}
+
+// evidence says whether the node still had key's current instance when it
+// ran the command being replayed, from what the node and the sender showed
+// (see settle); known false when nothing tells.
+func (s *sim) evidence(key string) (alive, known bool) {
+	ops := s.a.H.Ops
+	op := &ops[s.ev[s.p]]
+	args := op.Value.Cmd
+	cmd := strings.ToLower(args[0])
+	cur := s.a.keys[s.strs[key]]
+	switch {
+	case op.Value.Lua && (cmd == "del" || cmd == "pexpire" || cmd == "expire"):
+		// Locksim's scripts remove or extend a key only after their GET
+		// found the caller's token in it.
+		return true, true
+	case op.Value.Lua && cmd == "get":
+		tok, ok := s.scriptArg(s.p)
+		if !ok || tok != cur.Value {
+			return false, false
+		}
+		return s.wentOn(s.p, key), true
+	case cmd == "set" && len(args) > 2 && hasWord(args[3:], "nx"):
+		if op.Value.Lua {
+			// A fenced acquire goes on (INCR) only when its SET NX took.
+			return !s.wentOn(s.p, ""), true
+		}
+		if took, ok := s.laterCompare(s.by, key, args[2]); ok {
+			return !took, true
+		}
+		if took, ok := s.clientGrant(op, args[2]); ok {
+			return !took, true
+		}
+	case cmd == "setnx" && len(args) > 2:
+		if took, ok := s.clientGrant(op, args[2]); ok {
+			return !took, true
+		}
+	}
+	return false, false
+}
+
+// senderOf is the sender of the event at position q: its connection's
+// client, or the one its token tells.
+func (s *sim) senderOf(q int) string {
+	o := &s.a.H.Ops[s.ev[q]]
+	if o.Client != "" {
+		return o.Client
+	}
+	p := s.p
+	s.p = q
+	defer func() { s.p = p }()
+	return s.senderByToken(o)
+}
+
+// senderByToken tells an unnamed command's sender by the owner token it
+// carries: a SET's value, or a script's ARGV[1] for the lines it ran. ""
+// when none is a client's.
+func (s *sim) senderByToken(op *history.Op) string {
+	args := op.Value.Cmd
+	switch {
+	case op.Value.Lua:
+		if tok, ok := s.scriptArg(s.p); ok {
+			return s.owners[tok]
+		}
+	case len(args) > 2 && (strings.EqualFold(args[0], "set") || strings.EqualFold(args[0], "setnx")):
+		return s.owners[args[2]]
+	}
+	return ""
+}
+
+// wentOn reports whether the script line at position p is followed, in
+// the same script, by another line (on key, when key is not empty).
+func (s *sim) wentOn(p int, key string) bool {
+	for q := p + 1; q < len(s.ev); q++ {
+		o := &s.a.H.Ops[s.ev[q]]
+		if !o.Value.Lua {
+			return false
+		}
+		if key == "" || (len(o.Value.Cmd) > 1 && o.Value.Cmd[1] == key) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptArg is the first ARGV of the script whose lua line is at p: the
+// EVAL or EVALSHA line before it.
+func (s *sim) scriptArg(p int) (string, bool) {
+	for q := p - 1; q >= 0; q-- {
+		o := &s.a.H.Ops[s.ev[q]]
+		if o.Value.Lua {
+			continue
+		}
+		return evalArg(o.Value.Cmd)
+	}
+	return "", false
+}
+
+// evalArg is ARGV[1] of an EVAL or EVALSHA command.
+func evalArg(cmd []string) (string, bool) {
+	if len(cmd) < 3 {
+		return "", false
+	}
+	if c := strings.ToLower(cmd[0]); c != "eval" && c != "evalsha" {
+		return "", false
+	}
+	n, err := strconv.Atoi(cmd[2])
+	if err != nil || len(cmd) <= 3+n {
+		return "", false
+	}
+	return cmd[3+n], true
+}
+
+// laterCompare finds by's next compare script on key with value val on
+// this node (before by sets key again) and reports whether its GET found
+// val there: a SET NX that wrote val took. Unknown when there is none, or
+// when val could have expired before it ran.
+func (s *sim) laterCompare(by, key, val string) (took, ok bool) {
+	ops := s.a.H.Ops
+	set := &ops[s.ev[s.p]]
+	ttl := int64(-1)
+	for j := 3; j+1 < len(set.Value.Cmd); j++ {
+		if u := strings.ToLower(set.Value.Cmd[j]); u == "px" || u == "ex" {
+			ttl = deadlineOf(u, set.Value.Cmd[j+1], 0)
+		}
+	}
+	for q := s.p + 1; q < len(s.ev); q++ {
+		o := &ops[s.ev[q]]
+		if o.Value.Lua || len(o.Value.Cmd) < 2 || (o.Client != by && (o.Client != "" || s.senderOf(q) != by)) {
+			continue
+		}
+		c := strings.ToLower(o.Value.Cmd[0])
+		if (c == "set" || c == "setnx") && o.Value.Cmd[1] == key {
+			return false, false
+		}
+		if arg, isEval := evalArg(o.Value.Cmd); isEval && arg == val && slices.Contains(o.Value.Cmd[3:], key) {
+			if q+1 >= len(s.ev) || !ops[s.ev[q+1]].Value.Lua {
+				continue // a NOSCRIPT EVALSHA: the EVAL that follows runs it
+			}
+			if s.wentOn(q+1, key) {
+				return true, true
+			}
+			if ttl >= 0 && o.Invoke >= set.Invoke+ttl-expirySlack {
+				return false, false // val may have expired by then
+			}
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// clientGrant reports what the sender of a SET NX of val was told: its
+// acquire (or probe) with that token completed ok with this node among the
+// granting ones (took), or completed without it while naming the nodes
+// that granted (did not take). Unknown otherwise.
+func (s *sim) clientGrant(set *history.Op, val string) (took, ok bool) {
+	for i := range s.a.H.Ops {
+		o := &s.a.H.Ops[i]
+		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != s.by || o.Value.Token != val || o.Complete < 0 {
+			continue
+		}
+		if set.Invoke < o.Invoke-grantSlack || set.Invoke > o.Complete+grantSlack {
+			continue
+		}
+		switch {
+		case o.Type == history.OK && (slices.Contains(o.Value.Nodes, s.node) || (len(o.Value.Nodes) == 0 && len(s.a.H.Header.Nodes) == 1)):
+			return true, true
+		case o.Type == history.OK && len(o.Value.Nodes) > 0:
+			return false, true
+		}
+		return false, false
+	}
+	return false, false
+}
+
+func hasWord(args []string, w string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, w) })
+}
+
+// expire ends key's instance if its deadline passed by t.
+func (s *sim) expire(key string, t int64) {
+	i, ok := s.strs[key]
+	if !ok {
+		return
+	}
+	k := &s.a.keys[i]
+	if k.Deadline >= 0 && k.Deadline <= t {
+		kind := EndExpired
+		if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
+			kind = EndClock // the deadline that passed was one a clock fault set
+		}
+		s.endKey(key, k.Deadline, End{Kind: kind, Op: -1, Step: lastClockStep(k)})
+	}
+}
+
+func lastClockStep(k *KeyLife) int {
+	if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
+		return k.Moves[n-1].Step
+	}
+	return 0
+}
+
+func (s *sim) endKey(key string, t int64, e End) {
+	i, ok := s.strs[key]
+	if !ok {
+		return
+	}
+	k := &s.a.keys[i]
+	k.End, k.Ended = max(t, k.Start), e
+	delete(s.strs, key)
+}
+
+func (s *sim) endMember(key, member string, t int64, e End) {
+	m := s.zsets[key]
+	i, ok := m[member]
+	if !ok {
+		return
+	}
+	ml := &s.a.members[i]
+	ml.End, ml.Ended = max(t, ml.Start), e
+	delete(m, member)
+	if len(m) == 0 {
+		delete(s.zsets, key)
+	}
+}
+
+// removal is how a command that removes a key is told: by its owner, by
+// another client, or by the harness inside a fault.
+func (s *sim) removal(owner, by, key string, t int64, op int) End {
+	if by == history.AdminClient {
+		if st, ok := s.step(history.EffectDeleteKey, key, t); ok {
+			return End{Kind: EndJanitor, By: by, Op: op, Step: st}
+		}
+		if st, ok := s.step(history.EffectNodeClock, "", t); ok {
+			return End{Kind: EndClock, By: by, Op: op, Step: st}
+		}
+	}
+	if by == owner && by != "" {
+		return End{Kind: EndReleased, By: by, Op: op}
+	}
+	return End{Kind: EndDeleted, By: by, Op: op}
+}
+
+// stepSlack is how far outside a fault step's recorded window the
+// harness's commands of that step may appear on the node's clock: the
+// step's operation is recorded around its apply, the node stamps the
+// command while it runs.
+const stepSlack = int64(5e6) // 5 ms
+
+// step finds an applied step of effect on this node (and key, for a
+// delete-key) whose window holds t.
+func (s *sim) step(effect, key string, t int64) (int, bool) {
+	for _, f := range s.a.Faults {
+		st := f.Step
+		if st.Effect != effect || !slices.Contains(st.Nodes, s.node) || (key != "" && st.Key != key) {
+			continue
+		}
+		if f.Start-stepSlack <= t && t <= f.End+stepSlack {
+			return st.ID, true
+		}
+	}
+	return 0, false
+}
+
+func (s *sim) crash(f FaultWindow) {
+	for key := range s.strs {
+		s.expire(key, f.Start)
+	}
+	for key := range s.strs {
+		s.endKey(key, f.Start, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
+	}
+	for key, m := range s.zsets {
+		for member := range m {
+			s.endMember(key, member, f.Start, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
+		}
+	}
+}
+
+// finish closes what is left at the end of the history.
+func (s *sim) finish() {
+	end := s.a.end
+	for key := range s.strs {
+		s.expire(key, end)
+	}
+	for key, i := range s.strs {
+		s.a.keys[i].End, s.a.keys[i].Ended = end, End{Kind: EndHeld, Op: -1}
+		delete(s.strs, key)
+	}
+	for _, m := range s.zsets {
+		for _, i := range m {
+			s.a.members[i].End, s.a.members[i].Ended = end, End{Kind: EndHeld, Op: -1}
+		}
+	}
+}
+
+// create starts a key instance.
+func (s *sim) create(key, value, by string, t, deadline int64, op int) {
+	s.a.keys = append(s.a.keys, KeyLife{Node: s.node, Key: key, Value: value, Owner: by, Start: t, Deadline: deadline,
+		Set: op, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
+	s.strs[key] = len(s.a.keys) - 1
+}
+
+func (s *sim) exec(i int, op *history.Op) {
+	args := op.Value.Cmd
+	cmd := strings.ToLower(args[0])
+	t, by := op.Invoke, op.Client
+	if by == "" {
+		by = s.senderByToken(op)
+	}
+	s.by = by
+	switch cmd {
+	case "set":
+		if len(args) < 3 {
+			return
+		}
+		key, val := args[1], args[2]
+		s.settle(key, t)
+		nx, xx, ttl, keep := false, false, int64(-1), false
+		for j := 3; j < len(args); j++ {
+			switch strings.ToLower(args[j]) {
+			case "nx":
+				nx = true
+			case "xx":
+				xx = true
+			case "keepttl":
+				keep = true
+			case "px", "ex", "pxat", "exat":
+				if j+1 < len(args) {
+					ttl = deadlineOf(strings.ToLower(args[j]), args[j+1], t)
+					j++
+				}
+			}
+		}
+		cur, exists := s.strs[key]
+		switch {
+		case nx && exists, xx && !exists:
+			return
+		case exists:
+			k := &s.a.keys[cur]
+			if k.Owner == by && k.Value == val {
+				d := ttl
+				if keep {
+					d = k.Deadline
+				}
+				k.Deadline = d
+				k.Moves = append(k.Moves, Move{At: t, Deadline: d, By: by})
+				return
+			}
+			if keep {
+				ttl = k.Deadline
+			}
+			s.endKey(key, t, End{Kind: EndOverwritten, By: by, Op: i})
+		}
+		s.create(key, val, by, t, ttl, i)
+	case "setnx":
+		if len(args) < 3 {
+			return
+		}
+		s.settle(args[1], t)
+		if _, exists := s.strs[args[1]]; !exists {
+			s.create(args[1], args[2], by, t, -1, i)
+		}
+	case "del", "unlink", "getdel":
+		for _, key := range args[1:] {
+			s.settle(key, t)
+			if j, ok := s.strs[key]; ok {
+				k := &s.a.keys[j]
+				if tok, isScript := s.scriptArg(s.p); op.Value.Lua && isScript && k.Owner == "" && tok == k.Value {
+					// A compare-and-delete removes only its caller's token:
+					// a key of unknown sender holding it was the caller's.
+					k.Owner = by
+				}
+				s.endKey(key, t, s.removal(k.Owner, by, key, t, i))
+			}
+			for member, j := range s.zsets[key] {
+				s.endMember(key, member, t, s.removal(s.a.members[j].Owner, by, key, t, i))
+			}
+			if cmd == "getdel" {
+				break
+			}
+		}
+	case "pexpire", "expire", "pexpireat", "expireat":
+		if len(args) < 3 {
+			return
+		}
+		key := args[1]
+		s.settle(key, t)
+		j, ok := s.strs[key]
+		if !ok {
+			return
+		}
+		unit := map[string]string{"pexpire": "px", "expire": "ex", "pexpireat": "pxat", "expireat": "exat"}[cmd]
+		d := deadlineOf(unit, args[2], t)
+		k := &s.a.keys[j]
+		mv := Move{At: t, Deadline: d, By: by}
+		if by == history.AdminClient {
+			if st, ok := s.step(history.EffectNodeClock, "", t); ok {
+				mv.Clock, mv.Step = true, st
+			}
+		}
+		if d >= 0 && d <= t {
+			e := s.removal(k.Owner, by, key, t, i)
+			if mv.Clock {
+				e = End{Kind: EndClock, By: by, Op: i, Step: mv.Step}
+			}
+			s.endKey(key, t, e)
+			return
+		}
+		k.Deadline = d
+		k.Moves = append(k.Moves, mv)
+	case "persist":
+		if len(args) > 1 {
+			s.expire(args[1], t)
+			if j, ok := s.strs[args[1]]; ok {
+				s.a.keys[j].Deadline = -1
+				s.a.keys[j].Moves = append(s.a.keys[j].Moves, Move{At: t, Deadline: -1, By: by})
+			}
+		}
+	case "incr", "decr", "incrby", "decrby":
+		if len(args) < 2 {
+			return
+		}
+		key := args[1]
+		s.expire(key, t)
+		d := int64(1)
+		if (cmd == "incrby" || cmd == "decrby") && len(args) > 2 {
+			d, _ = strconv.ParseInt(args[2], 10, 64)
+		}
+		if cmd == "decr" || cmd == "decrby" {
+			d = -d
+		}
+		j, ok := s.strs[key]
+		if !ok {
+			s.create(key, "0", by, t, -1, i)
+			j = s.strs[key]
+		}
+		k := &s.a.keys[j]
+		v, _ := strconv.ParseInt(k.Value, 10, 64)
+		v += d
+		k.Value = strconv.FormatInt(v, 10)
+		s.a.counters = append(s.a.counters, CounterValue{Node: s.node, Key: key, At: t, Value: v, By: by, Op: i})
+	case "zadd":
+		s.zadd(i, op, args)
+	case "zrem":
+		if len(args) < 3 {
+			return
+		}
+		for _, m := range args[2:] {
+			if j, ok := s.zsets[args[1]][m]; ok {
+				s.endMember(args[1], m, t, s.removal(s.a.members[j].Owner, by, args[1], t, i))
+			}
+		}
+	case "zremrangebyscore":
+		if len(args) < 4 {
+			return
+		}
+		lo, loEx := scoreBound(args[2])
+		hi, hiEx := scoreBound(args[3])
+		for member, j := range s.zsets[args[1]] {
+			sc := s.a.members[j].Score
+			if (sc > lo || (!loEx && sc == lo)) && (sc < hi || (!hiEx && sc == hi)) {
+				s.endMember(args[1], member, t, End{Kind: EndPurged, By: by, Op: i})
+			}
+		}
+	case "zinterstore":
+		s.zinterstore(i, op, args)
+	case "flushall", "flushdb":
+		for key := range s.strs {
+			s.expire(key, t)
+		}
+		for key := range s.strs {
+			s.endKey(key, t, End{Kind: EndFlushed, By: by, Op: i})
+		}
+		for key, m := range s.zsets {
+			for member := range m {
+				s.endMember(key, member, t, End{Kind: EndFlushed, By: by, Op: i})
+			}
+		}
+	}
+}
+
+// deadlineOf is the absolute deadline a TTL argument sets at t: unit px
+// (ms), ex (s), pxat (unix ms), exat (unix s). Absolute forms are mapped
+// with the run's start; -1 when the value does not parse.
+func deadlineOf(unit, v string, t int64) int64 {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return -1
+	}
+	switch unit {
+	case "px":
+		return t + n*1e6
+	case "ex":
+		return t + n*1e9
+	}
+	return -1 // absolute deadlines: not sent by locksim's algorithms
+}
+
+func scoreBound(s string) (float64, bool) {
+	ex := strings.HasPrefix(s, "(")
+	s = strings.TrimPrefix(s, "(")
+	switch strings.ToLower(s) {
+	case "-inf":
+		return math.Inf(-1), ex
+	case "+inf", "inf":
+		return math.Inf(1), ex
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN(), ex
+	}
+	return v, ex
+}
+
+func (s *sim) zadd(i int, op *history.Op, args []string) {
+	if len(args) < 4 {
+		return
+	}
+	key, t, by := args[1], op.Invoke, op.Client
+	j := 2
+	nx, xx := false, false
+	for ; j < len(args); j++ {
+		switch strings.ToLower(args[j]) {
+		case "nx":
+			nx = true
+			continue
+		case "xx":
+			xx = true
+			continue
+		case "gt", "lt", "ch", "incr":
+			continue
+		}
+		break
+	}
+	for ; j+1 < len(args); j += 2 {
+		sc, err := strconv.ParseFloat(args[j], 64)
+		if err != nil {
+			return
+		}
+		member := args[j+1]
+		m := s.zsets[key]
+		if pos, ok := m[member]; ok {
+			if !nx {
+				s.a.members[pos].Score = sc
+			}
+			continue
+		}
+		if xx {
+			continue
+		}
+		if m == nil {
+			m = map[string]int{}
+			s.zsets[key] = m
+		}
+		s.a.members = append(s.a.members, MemberLife{Node: s.node, Key: key, Member: member, Owner: by, Start: t,
+			Score: sc, Set: i, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
+		m[member] = len(s.a.members) - 1
+	}
+}
+
+// zinterstore keeps in dest the members of every source, scored by the
+// weighted sum (locksim's fair semaphore intersects its owner set with its
+// timeout set, which only drops the timed-out owners).
+func (s *sim) zinterstore(i int, op *history.Op, args []string) {
+	if len(args) < 4 {
+		return
+	}
+	dest, t, by := args[1], op.Invoke, op.Client
+	n, err := strconv.Atoi(args[2])
+	if err != nil || len(args) < 3+n {
+		return
+	}
+	srcs := args[3 : 3+n]
+	weights := make([]float64, n)
+	for w := range weights {
+		weights[w] = 1
+	}
+	rest := args[3+n:]
+	for j := 0; j < len(rest); j++ {
+		if strings.EqualFold(rest[j], "weights") {
+			for w := 0; w < n && j+1+w < len(rest); w++ {
+				weights[w], _ = strconv.ParseFloat(rest[j+1+w], 64)
+			}
+		}
+	}
+	keep := map[string]float64{}
+	for member, pos := range s.zsets[srcs[0]] {
+		sum := s.a.members[pos].Score * weights[0]
+		in := true
+		for w, src := range srcs[1:] {
+			p, ok := s.zsets[src][member]
+			if !ok {
+				in = false
+				break
+			}
+			sum += s.a.members[p].Score * weights[w+1]
+		}
+		if in {
+			keep[member] = sum
+		}
+	}
+	for member := range s.zsets[dest] {
+		if _, ok := keep[member]; !ok {
+			s.endMember(dest, member, t, End{Kind: EndPurged, By: by, Op: i})
+		}
+	}
+	for member, sc := range keep {
+		if pos, ok := s.zsets[dest][member]; ok {
+			s.a.members[pos].Score = sc
+			continue
+		}
+		if s.zsets[dest] == nil {
+			s.zsets[dest] = map[string]int{}
+		}
+		s.a.members = append(s.a.members, MemberLife{Node: s.node, Key: dest, Member: member, Owner: by, Start: t,
+			Score: sc, Set: i, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
+		s.zsets[dest][member] = len(s.a.members) - 1
+	}
+}
+
+// grantSlack is how far the node's stamp of a command may fall outside the
+// client's [invoke, complete] of the operation that sent it (the two clocks
+// are read at different moments).
+const grantSlack = int64(2e6) // 2 ms
+
+// matchGrants ties each client acquire (and final probe) to the key or
+// member lives its commands created: same node, key, owner and token,
+// created within the operation's window. An acquire with an unknown
+// outcome that matched a life did take effect, at that instant.
+func (a *Account) matchGrants() {
+	type slot struct{ node, key, owner string }
+	keys, members := map[slot][]int{}, map[slot][]int{}
+	for i := range a.keys {
+		k := a.keys[i]
+		keys[slot{k.Node, k.Key, k.Owner}] = append(keys[slot{k.Node, k.Key, k.Owner}], i)
+	}
+	for i := range a.members {
+		m := a.members[i]
+		members[slot{m.Node, m.Key, m.Owner}] = append(members[slot{m.Node, m.Key, m.Owner}], i)
+	}
+	for idx, op := range a.H.Ops {
+		if (op.F != history.Acquire && op.F != history.Probe) || op.Type == history.Fail || op.Key == "" {
+			continue
+		}
+		end := op.Complete
+		if end < 0 {
+			end = a.end
+		}
+		nodes := op.Value.Nodes
+		if len(nodes) == 0 {
+			nodes = a.H.Header.Observed
+		}
+		for _, n := range nodes {
+			if !a.Observed[n] {
+				continue
+			}
+			for _, i := range keys[slot{n, op.Key, op.Client}] {
+				k := &a.keys[i]
+				if k.Grant < 0 && k.Start >= op.Invoke-grantSlack && k.Start <= end+grantSlack && (op.Value.Token == "" || k.Value == op.Value.Token) {
+					k.Grant = idx
+					break
+				}
+			}
+			for _, i := range members[slot{n, op.Key, op.Client}] {
+				m := &a.members[i]
+				if m.Grant < 0 && m.Start >= op.Invoke-grantSlack && m.Start <= end+grantSlack && (op.Value.Token == "" || m.Member == op.Value.Token) {
+					m.Grant = idx
+					break
+				}
+			}
+		}
+	}
+}

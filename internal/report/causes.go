@@ -1,0 +1,82 @@
+package report
+
+import (
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
+)
+
+// causeText renders an overlap's cause (checker.Cause, from the run's
+// account) in lang: why current was granted while stale still believed it
+// held the lock. It computes nothing: every fact is the cause's.
+func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) string {
+	if c == nil {
+		return tr(lang, "c.held", stale, current)
+	}
+	ttl := m.sdur(c.TTL).String()
+	on := joinAnd(lang, c.Nodes)
+	t := fmtT(m.sec(c.At))
+	switch c.Kind {
+	case account.EndExpired:
+		switch {
+		case c.Paused:
+			return tr(lang, "c.expired.paused", stale, current)
+		case c.PauseUsed:
+			return tr(lang, "c.expired.used", stale, current, ttl)
+		case c.During != 0:
+			if st, ok := m.step(c.During); ok {
+				return tr(lang, "c.expired.during", stale, current, ttl, faultWord(lang, st.Kind))
+			}
+		}
+		return tr(lang, "c.expired", stale, current, ttl)
+	case account.EndTaken:
+		return tr(lang, "c.taken", stale, current, on)
+	case account.EndDeleted:
+		return tr(lang, "c.deleted", stale, current, c.By, t)
+	case account.EndJanitor:
+		return tr(lang, "c.janitor", stale, current, on, t)
+	case account.EndCrashed:
+		return tr(lang, "c.crashed", stale, current, on, t)
+	case account.EndClock:
+		return tr(lang, "c.clock", stale, current, on, t)
+	case account.EndFlushed, account.EndOverwritten, account.EndPurged:
+		return tr(lang, "c.ended."+c.Kind, stale, current, on, t)
+	case checker.CausePossible:
+		return tr(lang, "c.possible", stale, current)
+	}
+	return tr(lang, "c.held", stale, current)
+}
+
+// step returns the plan step (or applied fault step) with the ID.
+func (m *model) step(id int) (stepInfo, bool) {
+	for _, s := range m.h.Header.Plan {
+		if s.ID == id {
+			return stepInfo{Kind: s.Kind}, true
+		}
+	}
+	for _, w := range m.faults {
+		if w.Step.ID == id {
+			return stepInfo{Kind: w.Step.Kind}, true
+		}
+	}
+	return stepInfo{}, false
+}
+
+type stepInfo struct{ Kind string }
+
+// holderRoles are an overlap's stale and current holders: the checker's
+// roles, else its clients in order.
+func holderRoles(a checker.Anomaly) (stale, current string) {
+	stale, current = a.Stale, a.Current
+	if stale == "" && len(a.Clients) > 0 {
+		stale = a.Clients[0]
+	}
+	if current == "" {
+		for _, c := range a.Clients {
+			if c != stale {
+				current = c
+				break
+			}
+		}
+	}
+	return stale, current
+}

@@ -1,0 +1,111 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// stallHook records, as history.Stalled operations, the commands (and
+// dials) of one client's connection to one node that got no answer within
+// their deadline or took history.StallNS or more. A stall that no fault explains tells the checker the
+// machine was too busy for the run's compressed time (checker coverage):
+// Redlock's per-node timeout of tens of ms is the tightest race of a run,
+// and a loaded machine loses it without any harness timer firing late.
+type stallHook struct {
+	sink         *atomic.Pointer[stallSink] // nil until the run's clock starts
+	client, node string
+}
+
+// stallSink is where stalls are recorded: the run's recorder and one log.
+type stallSink struct {
+	rec *history.Recorder
+	log *history.Log
+}
+
+func (h stallHook) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		start := time.Now()
+		c, err := next(ctx, network, addr)
+		h.record(start, err, "dial", "")
+		return c, err
+	}
+}
+
+func (h stallHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		start := time.Now()
+		err := next(ctx, cmd)
+		h.record(start, err, cmd.Name(), keyOf(cmd))
+		return err
+	}
+}
+
+func (h stallHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		start := time.Now()
+		err := next(ctx, cmds)
+		if len(cmds) > 0 {
+			h.record(start, err, cmds[0].Name(), keyOf(cmds[0]))
+		}
+		return err
+	}
+}
+
+func (h stallHook) record(start time.Time, err error, name, key string) {
+	sk := h.sink.Load()
+	if sk == nil {
+		return
+	}
+	took := time.Since(start)
+	t := history.OK
+	switch {
+	case timedOut(err):
+		t = history.Info
+	case int64(took) < history.StallNS:
+		return
+	}
+	inv := max(int64(start.Sub(sk.rec.Start())), 0)
+	cmd := []string{strings.ToLower(name)}
+	if key != "" {
+		cmd = append(cmd, key)
+	}
+	sk.log.Span(history.NodeProcess, history.Stalled, h.client, key, history.Value{Node: h.node, Cmd: cmd}, inv, inv+int64(took), t)
+}
+
+// timedOut reports whether err is a deadline that passed (the context's or
+// the connection's), not a refusal or a closed connection.
+func timedOut(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// keyOf is the first key of a command: its first argument after the name
+// (EVAL and EVALSHA: after the script and the key count).
+func keyOf(cmd redis.Cmder) string {
+	args := cmd.Args()
+	at := 1
+	if n := strings.ToLower(cmd.Name()); n == "eval" || n == "evalsha" {
+		at = 3
+	}
+	if len(args) > at {
+		if s, ok := args[at].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
