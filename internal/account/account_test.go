@@ -137,6 +137,23 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 			want: []string{"n1 invoice-1=A (w1) 1.7–502.2 expired", "n1 invoice-1=B (w2) 511.5–568.8 released by w2"},
 		},
 		{
+			// bsm/redislock's obtain script: SET NX, and on failure a GETRANGE
+			// of the key to see whether it is already the caller's. The
+			// script that went on to read the key had found it taken; the
+			// one that stopped after its SET had taken it.
+			name: "a script's SET NX a hair past the deadline is read from what the script did next",
+			build: func(r *run) {
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1.0, false, "set", "invoice-1", "A", "px", "1000", "nx")
+				r.cmd("n1", "w2", 1001.5, false, "evalsha", "sha1:obtain", "1", "invoice-1", "B", "22", "1000")
+				r.cmd("n1", "w2", 1001.5, true, "set", "invoice-1", "B", "NX", "PX", "1000")
+				r.cmd("n1", "w2", 1001.5, true, "getrange", "invoice-1", "0", "21")
+				r.cmd("n1", "w3", 1003.0, false, "evalsha", "sha1:obtain", "1", "invoice-1", "C", "22", "1000")
+				r.cmd("n1", "w3", 1003.0, true, "set", "invoice-1", "C", "NX", "PX", "1000")
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.0–1001.5 expired", "n1 invoice-1=C (w3) 1003.0–1003.0 held"},
+		},
+		{
 			name: "a SET NX a hair past the deadline that a later compare found did take",
 			build: func(r *run) {
 				r.acquire("w1", "A", 2, 5, "n1")

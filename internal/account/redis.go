@@ -175,14 +175,16 @@ func (s *sim) evidence(key string) (alive, known bool) {
 		}
 		return s.wentOn(s.p, key), true
 	case cmd == "set" && len(args) > 2 && hasWord(args[3:], "nx"):
-		if op.Value.Lua {
-			// A fenced acquire goes on (INCR) only when its SET NX took.
-			return !s.wentOn(s.p, ""), true
-		}
-		if took, ok := s.laterCompare(s.by, key, args[2]); ok {
+		if took, ok := s.clientGrant(op, args[2]); ok {
 			return !took, true
 		}
-		if took, ok := s.clientGrant(op, args[2]); ok {
+		if op.Value.Lua {
+			if took, ok := s.scriptTook(key); ok {
+				return !took, true
+			}
+			return false, false
+		}
+		if took, ok := s.laterCompare(s.by, key, args[2]); ok {
 			return !took, true
 		}
 	case cmd == "setnx" && len(args) > 2:
@@ -220,6 +222,30 @@ func (s *sim) senderByToken(op *history.Op) string {
 		return s.owners[args[2]]
 	}
 	return ""
+}
+
+// scriptTook reads, from the line that follows a SET NX inside a script,
+// whether it took: a script that next reads the same key (GET, GETRANGE:
+// a library checking whether the key is already its own, as
+// bsm/redislock's obtain does) found it taken; one that next increments
+// another key (a fence counter, as locksim's fenced acquire does) took it.
+// Unknown for any other script.
+func (s *sim) scriptTook(key string) (took, ok bool) {
+	q := s.p + 1
+	if q >= len(s.ev) {
+		return false, false
+	}
+	o := &s.a.H.Ops[s.ev[q]]
+	if !o.Value.Lua || len(o.Value.Cmd) < 2 {
+		return false, false
+	}
+	switch c := strings.ToLower(o.Value.Cmd[0]); {
+	case (c == "get" || c == "getrange" || c == "pttl" || c == "ttl") && o.Value.Cmd[1] == key:
+		return false, true
+	case (c == "incr" || c == "incrby") && o.Value.Cmd[1] != key:
+		return true, true
+	}
+	return false, false
 }
 
 // wentOn reports whether the script line at position p is followed, in

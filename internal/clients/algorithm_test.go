@@ -2,6 +2,7 @@ package clients_test
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -25,12 +26,24 @@ func TestEveryRegisteredAlgorithmBuildsUnderItsName(t *testing.T) {
 					nodes = append(nodes, clients.Node{Name: "n" + string(rune('0'+i)), Cmd: rdb})
 				}
 			}
-			lk, err := clients.New(a.Name, clients.Config{Nodes: nodes, TTL: time.Second, Rand: rand.New(rand.NewPCG(1, 2))})
+			cfg := clients.Config{Nodes: nodes, TTL: time.Second, Rand: rand.New(rand.NewPCG(1, 2))}
+			if a.Traits.Process {
+				// A lock client process answers to the name its hello gives.
+				cfg.Process = &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", "ok"}}
+			}
+			lk, err := clients.New(a.Name, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lk.Name() != a.Name {
-				t.Errorf("Name() = %q, want %q", lk.Name(), a.Name)
+			if c, ok := lk.(io.Closer); ok {
+				defer c.Close()
+			}
+			if want := a.Name; a.Traits.Process {
+				if lk.Name() != "fake ok" {
+					t.Errorf("Name() = %q, want the process's own %q", lk.Name(), "fake ok")
+				}
+			} else if lk.Name() != want {
+				t.Errorf("Name() = %q, want %q", lk.Name(), want)
 			}
 			if a.About == "" {
 				t.Error("no description")

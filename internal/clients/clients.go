@@ -16,114 +16,54 @@
 package clients
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/locksim/locksim/lock"
 )
 
-// ErrNotAcquired means the lock was definitely not granted. Any other error
-// from Acquire means the outcome is unknown: the lock may have been granted.
-var ErrNotAcquired = errors.New("lock not acquired")
+// The lock interface is the public lock package's; these aliases keep
+// locksim's own algorithms reading as before.
 
-// ErrNotHeld means a Release or Extend definitely changed nothing: the key
-// was gone or held another owner token. Any other error means unknown.
-var ErrNotHeld = errors.New("lock not held")
+// ErrNotAcquired: definitely not granted ([lock.ErrNotAcquired]).
+var ErrNotAcquired = lock.ErrNotAcquired
 
-// Lease is what a granted Acquire returns.
-type Lease struct {
-	Key string
-	// Token is the random owner token stored as the key's value.
-	Token string
-	// Fence is the fencing token; 0 when the algorithm has none.
-	Fence int64
-	// ValidUntil is the client's own estimate of the lease's end, on the
-	// client's Clock (not true time).
-	ValidUntil time.Time
-	// Nodes are the names of the nodes that granted the lease.
-	Nodes []string
-	// Lost, when not nil, is closed when the algorithm concluded the lease
-	// is gone (a watchdog renewal failed or found the key gone): the job
-	// must stop acting under it.
-	Lost <-chan struct{}
-}
+// ErrNotHeld: a release or extend definitely changed nothing
+// ([lock.ErrNotHeld]).
+var ErrNotHeld = lock.ErrNotHeld
 
-// Locker is one client's lock algorithm.
-//
-// Acquire returns ErrNotAcquired when the lock was definitely not granted;
-// any other error means unknown. Release returns nil when it removed the
-// client's own key, ErrNotHeld when it definitely removed nothing, any other
-// error when unknown. Release must be safe to call with a lease that already
-// expired.
-type Locker interface {
-	Name() string
-	Acquire(ctx context.Context, key string) (Lease, error)
-	Release(ctx context.Context, l Lease) error
-}
+type (
+	// Lease is what a granted Acquire returns ([lock.Lease]).
+	Lease = lock.Lease
+	// Locker is one client's lock algorithm ([lock.Locker]).
+	Locker = lock.Locker
+	// Extender extends a lease in place ([lock.Extender]).
+	Extender = lock.Extender
+	// Validator tells whether a lease is still held ([lock.Validator]).
+	Validator = lock.Validator
+	// Clock is a client's own clock ([lock.Clock]).
+	Clock = lock.Clock
+	// SystemClock is the machine's clock ([lock.SystemClock]).
+	SystemClock = lock.SystemClock
+	// Node is one node as one client reaches it ([lock.Node]).
+	Node = lock.Node
+	// Config is what every algorithm is built from ([lock.Config]).
+	Config = lock.Config
+	// Gate is a client's pause gate ([lock.Gate]).
+	Gate = lock.Gate
+	// LibraryOptions are a scenario's library options
+	// ([lock.LibraryOptions]).
+	LibraryOptions = lock.LibraryOptions
+	// ProcessOptions are a scenario's process options
+	// ([lock.ProcessOptions]).
+	ProcessOptions = lock.ProcessOptions
+	// Shared is a run's in-process shared state ([lock.Shared]).
+	Shared = lock.Shared
+)
 
-// Extender is implemented by algorithms that can extend a lease in place.
-// Errors follow Release's definite/unknown split.
-type Extender interface {
-	Extend(ctx context.Context, l Lease) (Lease, error)
-}
-
-// Clock is a client's own notion of wall time. Real clients have clocks that
-// drift and jump; locksim injects those faults here.
-type Clock interface {
-	Now() time.Time
-}
-
-// SystemClock is the machine's clock, with no fault.
-type SystemClock struct{}
-
-// Now returns time.Now().
-func (SystemClock) Now() time.Time { return time.Now() }
-
-// Node is one Redis node as one client reaches it (through that client's own
-// toxiproxy link).
-type Node struct {
-	Name string
-	Cmd  redis.Cmdable
-}
-
-// Config is what every algorithm is built from.
-type Config struct {
-	// Nodes as this client reaches them; single-instance algorithms use the
-	// first.
-	Nodes []Node
-	// TTL of a lease, wall time.
-	TTL time.Duration
-	// Clock is the client's clock; nil means SystemClock.
-	Clock Clock
-	// Rand draws owner tokens; it must be used by one goroutine only. It
-	// comes from the run's seed, so a run's tokens are reproducible.
-	Rand *rand.Rand
-	// NodeTimeout bounds one node's reply in multi-node algorithms, wall
-	// time; 0 picks the algorithm's default.
-	NodeTimeout time.Duration
-	// Gate, when set, is told when the algorithm reaches an internal pause
-	// point (e.g. PointInAcquire), so a fault can freeze it there.
-	Gate Gate
-	// Library holds the options of a third-party library behind an adapter
-	// (redsync, redislock); built-in algorithms ignore it.
-	Library LibraryOptions
-	// Shared is the in-process state every client of one run shares
-	// (control-mutex); nil uses a package-wide one.
-	Shared *Shared
-	// Permits is the size of a semaphore (algorithm semaphore); 0 means 1.
-	Permits int
-	// OpTimeout bounds one command a background renewer sends, wall time;
-	// 0 means TTL/3, between 10 ms and 2 s.
-	OpTimeout time.Duration
-}
-
-// Gate is a client's pause gate as an algorithm sees it.
-type Gate interface {
-	Point(ctx context.Context, point string) error
-}
+// NewShared returns empty shared state for one run.
+func NewShared() *Shared { return lock.NewShared() }
 
 // RenewRecorder is an optional Gate extension: an algorithm that renews
 // leases in the background (watchdog) calls Renewing before each renewal

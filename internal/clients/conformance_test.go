@@ -40,6 +40,7 @@ func TestConformance(t *testing.T) {
 		"safe-wait":      "TestWaitLocks (needs replicas)",
 		"safe-wait-all":  "TestWaitLocks (needs replicas)",
 		"fenced-wait":    "TestWaitLocks (needs replicas)",
+		"process":        "TestEveryShippedAdapterPassesTheConformanceSuite (one run per shipped adapter)",
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

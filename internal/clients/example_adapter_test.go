@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -16,8 +17,9 @@ import (
 	"github.com/locksim/locksim/internal/clients/clientstest"
 )
 
-// The adapter of docs/library.md, "Test your own lock library", verbatim:
-// this test keeps it compiling and passing the conformance suite.
+// An adapter written against the internal names (clients.Config,
+// clients.Locker): the aliases of package lock keep it compiling and
+// passing the conformance suite. The README's adapter is examples/mylock.
 
 // myLock adapts bsm/redislock to locksim's Locker.
 type myLock struct {
@@ -63,33 +65,54 @@ func TestTheDocumentedAdapterPassesTheConformanceSuite(t *testing.T) {
 	clientstest.Run(t, NewMyLock, clientstest.Expect{})
 }
 
-// TestTheDocsShowTheTestedAdapter keeps the documentation's copy of the
-// adapter identical to the code above.
-func TestTheDocsShowTheTestedAdapter(t *testing.T) {
-	src, err := os.ReadFile("example_adapter_test.go")
+// TestTheDocsShowTheTestedCode keeps the README's Go code of "Test your
+// own lock library" identical to the module under examples/ that make test
+// builds and tests: every chunk of every Go block (the interface summary
+// aside) is in one of its files, verbatim.
+func TestTheDocsShowTheTestedCode(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := bytes.Index(src, []byte("// myLock adapts"))
-	end := bytes.Index(src, []byte("func TestTheDocumentedAdapter"))
+	start := bytes.Index(readme, []byte("## Test your own lock library"))
+	end := bytes.Index(readme, []byte("### Timeouts, per-client settings"))
 	if start < 0 || end < start {
-		t.Fatal("adapter markers not found in example_adapter_test.go")
+		t.Fatal(`README.md has no section "Test your own lock library" ending at "Timeouts, per-client settings"`)
 	}
-	code := bytes.TrimSpace(src[start:end])
-	found := false
-	for _, doc := range []string{"../../README.md", "../../docs/library.md"} {
-		text, err := os.ReadFile(doc)
-		if err != nil || !bytes.Contains(text, []byte("## Test your own lock library")) {
-			continue
+	var examples [][]byte
+	for _, f := range []string{"mylock/mylock.go", "mylock/mylock_test.go", "cmd/mylocksim/main.go"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
+		if err != nil {
+			t.Fatal(err)
 		}
-		found = true
-		t.Run(doc+" shows the adapter exactly as tested", func(t *testing.T) {
-			if !bytes.Contains(text, code) {
-				t.Errorf("%s does not contain the adapter of example_adapter_test.go verbatim", doc)
-			}
-		})
+		examples = append(examples, b)
 	}
-	if !found {
-		t.Fatal(`no README.md or docs/library.md has the section "Test your own lock library"`)
+	section := readme[start:end]
+	blocks := 0
+	for {
+		i := bytes.Index(section, []byte("```go\n"))
+		if i < 0 {
+			break
+		}
+		section = section[i+len("```go\n"):]
+		j := bytes.Index(section, []byte("```"))
+		block := section[:j]
+		section = section[j+3:]
+		if bytes.HasPrefix(block, []byte("type Locker interface")) {
+			continue // the interface as a summary, with comments of its own
+		}
+		blocks++
+		for _, chunk := range bytes.Split(bytes.TrimSpace(block), []byte("\n\n")) {
+			found := false
+			for _, e := range examples {
+				found = found || bytes.Contains(e, chunk)
+			}
+			if !found {
+				t.Errorf("README.md shows code that is in no file of examples/:\n%s", chunk)
+			}
+		}
+	}
+	if blocks < 3 {
+		t.Fatalf("README.md shows %d blocks of examples/ code, want the adapter, its tests and the binary", blocks)
 	}
 }

@@ -9,32 +9,8 @@ import (
 	"time"
 )
 
-// LibraryOptions are the options of a third-party lock library behind an
-// adapter (redsync, redislock); the built-in algorithms ignore them.
-// Durations are wall time. The zero value means one attempt per Acquire (the
-// runner retries with its own retry delay), the library's own defaults for
-// everything else, and no refresh.
-type LibraryOptions struct {
-	// Tries is the number of attempts one Acquire makes (redsync WithTries;
-	// redislock LimitRetry(…, Tries-1)); 0 means 1.
-	Tries int
-	// RetryDelay is the wait between two attempts inside one Acquire; 0
-	// picks the library's default (redsync: uniform in [50 ms, 250 ms);
-	// redislock has none, the adapter uses 50 ms).
-	RetryDelay time.Duration
-	// DriftFactor is redsync's clock-drift factor (validity = expiry −
-	// elapsed − expiry×DriftFactor); nil picks its default, 0.01.
-	DriftFactor *float64
-	// Refresh, when > 0, extends a granted lease every Refresh with the
-	// library's own call (redsync ExtendContext, redislock Refresh) until
-	// the lease is released or a refresh fails: the refresh loop a user of
-	// the library writes. It passes the client's pause gate, so a
-	// stop-the-world pause freezes it too. 0 means never.
-	Refresh time.Duration
-}
-
 // tries is the number of attempts per Acquire, at least 1.
-func (o LibraryOptions) tries() int { return max(o.Tries, 1) }
+func libraryTries(o LibraryOptions) int { return max(o.Tries, 1) }
 
 // pointInRenew is the pause point a refresh loop passes before each refresh
 // (design §5, "in-renew").

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -55,16 +54,6 @@ func (n *noLock) Acquire(_ context.Context, key string) (Lease, error) {
 // Release removes nothing (there is no key), and says so: ErrNotHeld.
 func (n *noLock) Release(context.Context, Lease) error { return ErrNotHeld }
 
-// Shared is the in-process state every client of one run shares: the
-// control-mutex's table of holders.
-type Shared struct {
-	mu      sync.Mutex
-	holders map[string]string // key → owner token
-}
-
-// NewShared returns empty shared state for one run.
-func NewShared() *Shared { return &Shared{holders: map[string]string{}} }
-
 var defaultShared = NewShared()
 
 // controlMutex is the positive control: a mutex in the harness's own memory
@@ -100,24 +89,30 @@ func (m *controlMutex) Acquire(ctx context.Context, key string) (Lease, error) {
 		return Lease{}, ErrNotAcquired // nothing was done
 	}
 	token := newToken(m.cfg.Rand)
-	m.shared.mu.Lock()
-	defer m.shared.mu.Unlock()
-	if m.shared.holders[key] != "" {
+	granted := false
+	m.shared.Do(func(holders map[string]string) {
+		if holders[key] == "" {
+			holders[key], granted = token, true
+		}
+	})
+	if !granted {
 		return Lease{}, ErrNotAcquired
 	}
-	m.shared.holders[key] = token
 	return Lease{Key: key, Token: token, ValidUntil: m.cfg.Clock.Now().Add(m.cfg.TTL)}, nil
 }
 
 // Release frees the key's mutex if the lease holds it; ErrNotHeld
 // otherwise.
 func (m *controlMutex) Release(_ context.Context, l Lease) error {
-	m.shared.mu.Lock()
-	defer m.shared.mu.Unlock()
-	if m.shared.holders[l.Key] != l.Token || l.Token == "" {
+	held := false
+	m.shared.Do(func(holders map[string]string) {
+		if held = l.Token != "" && holders[l.Key] == l.Token; held {
+			delete(holders, l.Key)
+		}
+	})
+	if !held {
 		return ErrNotHeld
 	}
-	delete(m.shared.holders, l.Key)
 	return nil
 }
 

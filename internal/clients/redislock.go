@@ -72,14 +72,14 @@ func (r *redislockLocker) Name() string { return "redislock" }
 // retry is the library's retry strategy for Tries attempts.
 func (r *redislockLocker) retry() redislock.RetryStrategy {
 	lib := r.cfg.Library
-	if lib.tries() == 1 {
+	if libraryTries(lib) == 1 {
 		return redislock.NoRetry()
 	}
 	delay := lib.RetryDelay
 	if delay <= 0 {
 		delay = defaultRedislockRetryDelay
 	}
-	return redislock.LimitRetry(redislock.LinearBackoff(delay), lib.tries()-1)
+	return redislock.LimitRetry(redislock.LinearBackoff(delay), libraryTries(lib)-1)
 }
 
 // Acquire runs Obtain. ErrNotObtained is definite; any other error (a

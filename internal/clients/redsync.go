@@ -161,7 +161,7 @@ func newRedsync(c Config) (Locker, error) {
 	r := &redsyncLocker{cfg: c, rs: redsync.New(pools...), names: names, ref: newRefresher(c), seen: seen}
 	r.opts = []redsync.Option{
 		redsync.WithExpiry(c.TTL),
-		redsync.WithTries(lib.tries()),
+		redsync.WithTries(libraryTries(lib)),
 		redsync.WithGenValueFunc(func() (string, error) {
 			r.value = libraryToken(c.Rand, base64.StdEncoding)
 			return r.value, nil

@@ -69,7 +69,7 @@ var semaphoreAlgorithm = Algorithm{
 	Name:   "semaphore",
 	About:  "basic sorted-set semaphore of N permits ranked by client-clock timestamps: ZREMRANGEBYSCORE expired, ZADD, ZRANK < N (Redis in Action 6.3.1); a later caller with an earlier timestamp can rank ahead of holders",
 	New:    newSemaphore,
-	Traits: Traits{Semaphore: true, Workloads: []string{workloadSemaphore}, ClientClock: true},
+	Traits: Traits{Semaphore: true, Workloads: []string{"semaphore"}, ClientClock: true},
 }
 
 var fairSemaphoreAlgorithm = Algorithm{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
@@ -42,11 +43,23 @@ func (e env) Client(name string) (faults.Client, error) {
 // for good, a starved renewer waits at its latch, a clock fault moves its
 // own clock.
 
-// Freeze stops the world of the worker until Thaw.
-func (w *worker) Freeze() { w.gate.Freeze() }
+// Freeze stops the world of the worker until Thaw; a lock client
+// process is stopped too (SIGSTOP of its process group), so its library's
+// timers and refreshes stop with the worker.
+func (w *worker) Freeze() {
+	if p, ok := w.lock.(clients.ProcessLock); ok {
+		p.Freeze()
+	}
+	w.gate.Freeze()
+}
 
-// Thaw ends one Freeze.
-func (w *worker) Thaw() { w.gate.Thaw() }
+// Thaw ends one Freeze (SIGCONT for a lock client process).
+func (w *worker) Thaw() {
+	w.gate.Thaw()
+	if p, ok := w.lock.(clients.ProcessLock); ok {
+		p.Thaw()
+	}
+}
 
 // Starve holds back the worker's lease renewer until Feed.
 func (w *worker) Starve() { w.starve.Shut() }
@@ -54,12 +67,39 @@ func (w *worker) Starve() { w.starve.Shut() }
 // Feed lets the worker's lease renewer go on.
 func (w *worker) Feed() { w.starve.Open() }
 
-// Clock is the worker's own clock.
-func (w *worker) Clock() faults.Clock { return w.clock }
+// Clock is the worker's own clock; for a lock client process started
+// with libfaketime, a fault moves the process's clock too.
+func (w *worker) Clock() faults.Clock {
+	if p, ok := w.lock.(clients.ProcessLock); ok {
+		if fc := p.FakeClock(); fc != nil {
+			return bothClocks{w.clock, fc}
+		}
+	}
+	return w.clock
+}
+
+// bothClocks applies a clock fault to the worker's clock and its lock
+// client process's.
+type bothClocks []faults.Clock
+
+func (b bothClocks) Jump(d time.Duration) {
+	for _, c := range b {
+		c.Jump(d)
+	}
+}
+
+func (b bothClocks) SetRate(rate float64) {
+	for _, c := range b {
+		c.SetRate(rate)
+	}
+}
 
 // Crash stops the worker for good: its gate refuses everything from now on
 // (its job and its renewer stop) and its context ends.
 func (w *worker) Crash() {
+	if p, ok := w.lock.(clients.ProcessLock); ok {
+		p.Crash() // SIGKILL of its process group
+	}
 	w.gate.Crash()
 	w.mu.Lock()
 	cancel := w.cancel

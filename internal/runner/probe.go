@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sort"
 	"time"
@@ -110,12 +111,23 @@ func (r *run) probe(ctx context.Context) error {
 		c := redis.NewClient(opts)
 		defer c.Close()
 		c.AddHook(stallHook{sink: &r.stalls, client: history.ProbeClient, node: name})
-		nodes = append(nodes, clients.Node{Name: name, Cmd: c})
+		nodes = append(nodes, clients.Node{Name: name, Cmd: c, Addr: r.cl.NodeAddr(i),
+			ConnName: observe.ClientName(history.ProbeClient, name)})
 	}
 	rng := rand.New(rand.NewPCG(uint64(r.seed), 0x70726f6265)) // "probe"
-	lk, err := clients.New(r.sc.Algorithm, r.lockConfig(nodes, rng, clients.SystemClock{}, nil))
+	cfg := r.lockConfig(nodes, rng, clients.SystemClock{}, nil)
+	cfg.Client = history.ProbeClient
+	if cfg.Process != nil {
+		p := *cfg.Process
+		p.FakeTime = "" // the probe's clock is true
+		cfg.Process = &p
+	}
+	lk, err := clients.New(r.sc.Algorithm, cfg)
 	if err != nil {
 		return fmt.Errorf("probe client: %w", err)
+	}
+	if c, ok := lk.(io.Closer); ok {
+		defer c.Close() // a lock client process ends here
 	}
 	bound := r.wall(probeBound(r.sc))
 	every := min(max(r.wall(r.sc.RetryDelay.D()), time.Millisecond), max(r.wall(r.sc.TTL.D())/10, time.Millisecond))
@@ -132,12 +144,12 @@ func (r *run) probeKey(ctx context.Context, lk clients.Locker, key string, bound
 	deadline := time.Now().Add(bound)
 	var last error
 	for attempt := 1; ; attempt++ {
-		octx, cancel := context.WithTimeout(ctx, r.opTimeout())
+		octx, cancel := context.WithTimeout(ctx, r.opDeadline())
 		lease, err := lk.Acquire(octx, key)
 		cancel()
 		if err == nil {
 			v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
-			rctx, cancel := context.WithTimeout(ctx, r.opTimeout())
+			rctx, cancel := context.WithTimeout(ctx, r.opDeadline())
 			if lk.Release(rctx, lease) == nil {
 				v.Removed = true
 			}

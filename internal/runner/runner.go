@@ -24,6 +24,7 @@ import (
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/observe"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/lock"
 )
 
 // Options configure one run.
@@ -92,8 +93,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names}
 	r.scale = sc.TimeScale
 	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency)
-	algo, _ := clients.Lookup(sc.Algorithm) // the parser refused unregistered names
-	r.lockFree = algo.Traits.LockFree
+	algoTraits := sc.Traits() // the parser refused unregistered names
+	r.lockFree = algoTraits.LockFree
 	r.shared = clients.NewShared()
 	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, o.Seed, faults.Topology{Nodes: cl.NodeNames(), Clients: names,
 		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D(),
@@ -104,10 +105,10 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	for _, line := range plan.Lines(sc.TimeScale) {
 		log.Info("fault plan", "step", line)
 	}
+	defer r.closeClients() // also the clients built before one failed
 	if err := r.setupClients(); err != nil {
 		return nil, err
 	}
-	defer r.closeClients()
 	if err := r.warmUp(ctx); err != nil {
 		return nil, err
 	}
@@ -132,7 +133,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	defer r.stopObservers()
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
-		Backend: cl.Backend(), Algorithm: sc.Algorithm, Traits: traits(algo.Traits), Workload: sc.Workload.Kind,
+		Backend: cl.Backend(), Algorithm: sc.Algorithm, Traits: traits(algoTraits), Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
 		Plan: plan.Steps, Params: r.params(), Persistence: persistence(cl), Observed: observed,
@@ -149,7 +150,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
 	defer cancel()
-	r.runCtx = runCtx
+	r.runCtx, r.cancelRun = runCtx, cancel
 	r.sched.Prepare(runCtx)
 	r.sched.Start(runCtx)
 	lag := watchTimerLag()
@@ -164,6 +165,11 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	wg.Wait()
 	h.Header.MaxTimerLagNS = int64(lag())
 	r.sched.Stop()
+	// A lock client process that exited or broke the protocol leaves no
+	// verdict: what it did not do was not the lock's doing.
+	if err := r.brokenClient(); err != nil {
+		return nil, err
+	}
 	// A node that died by itself makes the history meaningless: its
 	// violations were not made by the scenario's faults. No verdict then.
 	for _, n := range append(cl.Nodes(), append(cl.Replicas(), cl.Sentinels()...)...) {
@@ -236,6 +242,11 @@ type run struct {
 	nextProc atomic.Int64
 	lockFree bool
 	shared   *clients.Shared
+
+	// cancelRun ends runCtx; broken is the first infrastructure error of
+	// a client (a lock client process that failed), which ends the run.
+	cancelRun context.CancelFunc
+	broken    atomic.Pointer[error]
 }
 
 // worker returns the named worker, or nil.
@@ -302,15 +313,66 @@ func (r *run) wall(d time.Duration) time.Duration {
 // ttl is the lease TTL in wall time, as the algorithms are given it.
 func (r *run) ttl() time.Duration { return r.wall(r.sc.TTL.D()) }
 
-// opTimeout bounds one Redis command of a client, wall time: half the TTL,
-// between 50 ms and 2 s. A command that times out is recorded as info.
+// opTimeout bounds one Redis command of a client, wall time (the go-redis
+// connections' timeouts): the scenario's choice for its algorithm
+// (node_timeout for a multi-node algorithm, library.timeout for an
+// adapter) or by default half the TTL, between 50 ms and 2 s
+// (lock.DefaultCommandTimeout). A command that times out is recorded as
+// info.
 func (r *run) opTimeout() time.Duration {
-	t := r.wall(r.sc.TTL.D()) / 2
-	return min(max(t, 50*time.Millisecond), 2*time.Second)
+	switch {
+	case r.sc.NodeTimeout > 0:
+		return r.wall(r.sc.NodeTimeout.D())
+	case r.sc.Library != nil && r.sc.Library.Timeout > 0:
+		return r.wall(r.sc.Library.Timeout.D())
+	}
+	return lock.DefaultCommandTimeout(r.wall(r.sc.TTL.D()))
+}
+
+// opDeadline bounds one lock operation (an Acquire, Release or Extend
+// call), wall time. By default it is the command timeout; when the
+// scenario chose the algorithm's timeouts it leaves room for what the
+// algorithm does with them (a Redlock acquire sends one command per node,
+// and unlocks every node when it fails) and for a process's own reply
+// timeout.
+func (r *run) opDeadline() time.Duration {
+	d := r.opTimeout()
+	if r.sc.NodeTimeout > 0 || (r.sc.Library != nil && r.sc.Library.Timeout > 0) || r.sc.Process != nil {
+		d *= time.Duration(2*max(r.sc.Nodes, 1) + 1)
+	}
+	if p := r.sc.Process; p != nil && p.Timeout > 0 {
+		d = max(d, r.wall(p.Timeout.D())+r.opTimeout())
+	}
+	return d
+}
+
+// brokeClient records the first infrastructure error of a client (a lock
+// client process that exited or broke the protocol) and ends the run.
+func (r *run) brokeClient(err error) {
+	if r.broken.CompareAndSwap(nil, &err) && r.cancelRun != nil {
+		r.cancelRun()
+	}
+}
+
+// brokenClient is the first infrastructure error of a client: one recorded
+// by brokeClient, or a lock client process found failed.
+func (r *run) brokenClient() error {
+	if e := r.broken.Load(); e != nil {
+		return fmt.Errorf("client: %w", *e)
+	}
+	for _, w := range r.workers {
+		if p, ok := w.lock.(clients.ProcessLock); ok {
+			if err := p.Failed(); err != nil {
+				return fmt.Errorf("client %s: %w", w.name, err)
+			}
+		}
+	}
+	return nil
 }
 
 func (r *run) setupClients() error {
 	r.nextProc.Store(int64(len(r.names)))
+	var builds []func() error
 	for i, name := range r.names {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
@@ -327,26 +389,67 @@ func (r *run) setupClients() error {
 			c := redis.NewClient(opts)
 			c.AddHook(stallHook{sink: &r.stalls, client: name, node: nodeName})
 			r.conns = append(r.conns, c)
-			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c})
+			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c,
+				Addr: r.cl.LinkAddr(name, n), ConnName: observe.ClientName(name, nodeName)})
 		}
 		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
 		clock := clients.NewFaultyClock()
 		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, nodes: nodes, locked: map[string]bool{}}
 		w.gate = faults.NewGate(func(point string) { r.sched.Point(name, point) })
-		lk, err := clients.New(r.sc.Algorithm, r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w}))
-		if err != nil {
-			return fmt.Errorf("client %s: %w", name, err)
-		}
-		w.lock = lk
+		cfg := r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w})
+		cfg.Client, cfg.Seed = name, uint64(r.seed)^uint64(i+1)<<32
+		builds = append(builds, func() error {
+			lk, err := clients.New(r.sc.Algorithm, cfg)
+			if err != nil {
+				return fmt.Errorf("client %s: %w", name, err)
+			}
+			w.lock = lk
+			return nil
+		})
 		r.workers = append(r.workers, w)
 	}
-	return nil
+	return buildLockers(builds)
+}
+
+// buildLockers runs the clients' constructors, a few at once: a lock
+// client process takes a while to start (an interpreter loading its
+// libraries), and fifty of them one after the other would take seconds.
+// It returns their errors joined; every constructor has returned by then.
+func buildLockers(builds []func() error) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(builds))
+	sem := make(chan struct{}, 8)
+	for i, b := range builds {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = b()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // lockConfig is the algorithm configuration of one client.
 func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clock, gate clients.Gate) clients.Config {
-	return clients.Config{Nodes: nodes, TTL: r.ttl(), Rand: rng, Clock: clock, Gate: gate,
+	c := clients.Config{Nodes: nodes, TTL: r.ttl(), Rand: rng, Clock: clock, Gate: gate,
 		Library: r.library(), Shared: r.shared, Permits: r.sc.Workload.Permits, OpTimeout: r.opTimeout()}
+	c.CommandTimeout = r.opTimeout()
+	c.NodeTimeout = r.wall(r.sc.NodeTimeout.D())
+	c.Process = r.process()
+	return c
+}
+
+// process is the scenario's process block in wall time, nil when absent.
+func (r *run) process() *clients.ProcessOptions {
+	p := r.sc.Process
+	if p == nil {
+		return nil
+	}
+	return &clients.ProcessOptions{Command: p.Command, Dir: p.Dir, Env: p.EnvList(),
+		Timeout: r.wall(p.Timeout.D()), Options: p.Options, FakeTime: p.FakeTime}
 }
 
 // warmUp opens every client's connections before time zero, so the first
@@ -374,6 +477,11 @@ func (r *run) warmUp(ctx context.Context) error {
 }
 
 func (r *run) closeClients() {
+	for _, w := range r.workers {
+		if c, ok := w.lock.(io.Closer); ok {
+			_ = c.Close() // a lock client process ends here
+		}
+	}
 	for _, c := range r.conns {
 		_ = c.Close()
 	}
@@ -407,7 +515,7 @@ func (r *run) library() clients.LibraryOptions {
 		return clients.LibraryOptions{}
 	}
 	return clients.LibraryOptions{Tries: l.Tries, RetryDelay: r.wall(l.RetryDelay.D()),
-		DriftFactor: l.DriftFactor, Refresh: r.wall(l.Refresh.D())}
+		DriftFactor: l.DriftFactor, Refresh: r.wall(l.Refresh.D()), Timeout: r.wall(l.Timeout.D())}
 }
 
 // lagTick is the period of the timer-lag watch.

@@ -66,6 +66,9 @@ func (w *worker) run(ctx context.Context) {
 	if d, ok := w.r.sc.ClientStart[w.name]; ok {
 		start = w.r.wall(d.D())
 	}
+	if c, ok := w.r.sc.PerClient[w.name]; ok && c.Start != nil {
+		start = w.r.wall(c.Start.D())
+	}
 	if err := w.gate.Sleep(ctx, start); err != nil {
 		return
 	}
@@ -189,9 +192,12 @@ func (w *worker) done(l clients.Lease) {
 func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) {
 	v := history.Value{TTL: int64(w.r.ttl())}
 	p := w.log.Begin(w.proc, w.name, history.Acquire, key, v)
-	octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
+	octx, cancel := context.WithTimeout(ctx, w.r.opDeadline())
 	lease, err := w.lock.Acquire(octx, key)
 	cancel()
+	if errors.Is(err, clients.ErrInfrastructure) {
+		w.r.brokeClient(err)
+	}
 	t := outcome(err)
 	if t == history.OK {
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
@@ -228,7 +234,7 @@ func (w *worker) sleep(ctx context.Context, d time.Duration, l clients.Lease) er
 func (w *worker) job(ctx context.Context, l clients.Lease) error {
 	margin := w.r.sc.Workload.UntilValidity.D()
 	if margin <= 0 {
-		return w.sleep(ctx, w.r.wall(w.r.sc.Workload.Job.D()), l)
+		return w.sleep(ctx, w.r.wall(w.r.sc.Job(w.name).D()), l)
 	}
 	target := l.ValidUntil.Add(-w.r.wall(margin))
 	for {
@@ -245,7 +251,9 @@ func (w *worker) job(ctx context.Context, l clients.Lease) error {
 }
 
 // beforeWrite passes the before-write point and then checks the lease: a
-// client told its lease is gone stops acting.
+// client told its lease is gone stops acting; so does one whose lock, a
+// lock.Validator, does not confirm the lease is still its own (the check
+// is recorded as the lease lost at that moment).
 func (w *worker) beforeWrite(ctx context.Context, l clients.Lease) error {
 	if err := w.gate.Point(ctx, history.PointBeforeWrite); err != nil {
 		return err
@@ -253,13 +261,38 @@ func (w *worker) beforeWrite(ctx context.Context, l clients.Lease) error {
 	if lost(l) {
 		return errLost
 	}
-	return nil
+	return w.validate(ctx, l)
+}
+
+// validate asks a lock.Validator whether the lease is still held: false or
+// an unknown answer end the hold (a lost operation), so the client does
+// not act.
+func (w *worker) validate(ctx context.Context, l clients.Lease) error {
+	v, ok := w.lock.(clients.Validator)
+	if !ok || w.r.lockFree {
+		return nil
+	}
+	octx, cancel := context.WithTimeout(ctx, w.r.opDeadline())
+	valid, err := v.Valid(octx, l)
+	cancel()
+	if errors.Is(err, clients.ErrInfrastructure) {
+		w.r.brokeClient(err)
+		return err
+	}
+	if err == nil && valid {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	w.log.Instant(w.proc, w.name, history.Lost, l.Key, history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
+	return errLost
 }
 
 func (w *worker) release(ctx context.Context, l clients.Lease) {
 	v := history.Value{Token: l.Token, Fence: l.Fence}
 	p := w.log.Begin(w.proc, w.name, history.Release, l.Key, v)
-	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opDeadline())
 	removedFrom := l.Nodes
 	var err error
 	if nr, ok := w.lock.(clients.NodeReleaser); ok {
@@ -268,6 +301,9 @@ func (w *worker) release(ctx context.Context, l clients.Lease) {
 		err = w.lock.Release(octx, l)
 	}
 	cancel()
+	if errors.Is(err, clients.ErrInfrastructure) {
+		w.r.brokeClient(err)
+	}
 	t := outcome(err)
 	if t == history.OK {
 		v.Removed = true

@@ -44,6 +44,39 @@ func objectKeys(w scenario.Workload) iter.Seq[string] {
 	}
 }
 
+// objectKeys yields this client's protected objects: its own keys when
+// the scenario's clients: mapping gives them, else every object, each
+// round of workload.rounds once, with workload.round_delay between two
+// rounds (a client that cannot wait any more ends the sequence).
+func (w *worker) objectKeys() iter.Seq[string] {
+	wl := w.r.sc.Workload
+	prefix := objectPrefix[wl.Kind]
+	var mine []int
+	if c, ok := w.r.sc.PerClient[w.name]; ok {
+		mine = c.Keys
+	}
+	return func(yield func(string) bool) {
+		for round := range max(wl.Rounds, 1) {
+			if round > 0 && wl.RoundDelay > 0 && w.gate.Sleep(w.r.runCtx, w.r.wall(wl.RoundDelay.D())) != nil {
+				return
+			}
+			if len(mine) == 0 {
+				for key := range objectKeys(wl) {
+					if !yield(key) {
+						return
+					}
+				}
+				continue
+			}
+			for _, k := range mine {
+				if prefix != "" && !yield(prefix+"-"+strconv.Itoa(k)) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // workload runs the scenario's workload as this client.
 func (w *worker) workload(ctx context.Context) {
 	wl := w.r.sc.Workload
@@ -58,7 +91,7 @@ func (w *worker) workload(ctx context.Context) {
 		w.withLock(ctx, keySemaphore, w.usePermit(ctx))
 		return
 	}
-	for key := range objectKeys(wl) {
+	for key := range w.objectKeys() {
 		var cs func(clients.Lease) (bool, error)
 		switch wl.Kind {
 		case history.WorkloadCounter:

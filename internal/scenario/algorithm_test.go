@@ -31,6 +31,9 @@ func scenarioFor(algorithm, kind, workloadExtra, extra string) string {
 	if workloadExtra != "" {
 		w += ", " + workloadExtra
 	}
+	if clientsTraits(algorithm).Process && !strings.Contains(extra, "process:") {
+		extra = "process: {command: [./lock-client]}\n" + extra // a lock client process needs its command
+	}
 	return fmt.Sprintf("clients: 2\nalgorithm: %s\nttl: 30s\nworkload: {%s}\n%s", algorithm, w, extra)
 }
 

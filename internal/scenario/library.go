@@ -5,7 +5,7 @@ import (
 )
 
 // libraryFields are the fields of a library block, in schema order.
-var libraryFields = []string{"tries", "retry_delay", "drift_factor", "refresh"}
+var libraryFields = []string{"tries", "retry_delay", "drift_factor", "refresh", "timeout"}
 
 // Defaults of a library block.
 const (
@@ -32,12 +32,17 @@ type Library struct {
 	// library's own call (redsync Extend, redislock Refresh) until it is
 	// released. Default 0: never. Must be shorter than the ttl.
 	Refresh Duration `yaml:"refresh"`
+	// Timeout bounds one command the library sends, scenario time; it
+	// becomes the clients' per-command timeout (the go-redis read and
+	// write timeouts). 0 (default) keeps the runner's default, half the
+	// ttl between 50 ms and 2 s of wall time.
+	Timeout Duration `yaml:"timeout,omitempty"`
 }
 
 // library reads the library block and checks the adapters' constraints
 // that hold with or without one.
 func (p *parser) library(root map[string]field, s Scenario) *Library {
-	traits := traitsOf(s.Algorithm)
+	traits := p.traitsOf(s.Algorithm)
 	if n := root["nodes"].val; traits.SingleNode && s.Nodes > 1 && n != nil {
 		p.errorf(n, "nodes", "%s locks a single Redis node; use nodes: 1 (got %d)", s.Algorithm, s.Nodes)
 	}
@@ -81,6 +86,16 @@ func (p *parser) library(root map[string]field, s Scenario) *Library {
 			p.errorf(rn, "library.refresh", "refresh every %s is not shorter than the ttl %s: the lease would expire between two refreshes", refresh, s.TTL)
 		default:
 			lib.Refresh = refresh
+		}
+	}
+	if d, n, st := p.duration(fs["timeout"], "library.timeout"); st == good {
+		switch {
+		case d <= 0:
+			p.errorf(n, "library.timeout", "must be > 0 (got %s)", describe(n))
+		case s.TTL > 0 && d >= s.TTL:
+			p.errorf(n, "library.timeout", "%s is not shorter than the ttl %s: a command that may take longer than the lease lasts cannot hold it", d, s.TTL)
+		default:
+			lib.Timeout = d
 		}
 	}
 	return lib

@@ -61,9 +61,11 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
-		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe"}
+		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe",
+		"process", "node_timeout"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
-		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits"}
+		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
+		"rounds", "round_delay"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read
@@ -145,10 +147,17 @@ func Normalize(s Scenario) ([]byte, error) {
 		pr := s.ProbeEnabled()
 		s.Probe = &pr
 	}
+	var doc yaml.Node
+	if err := doc.Encode(s); err != nil {
+		return nil, fmt.Errorf("normalize scenario: %w", err)
+	}
+	if err := writeClients(&doc, s); err != nil {
+		return nil, fmt.Errorf("normalize scenario: %w", err)
+	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(s); err != nil {
+	if err := enc.Encode(&doc); err != nil {
 		return nil, fmt.Errorf("normalize scenario: %w", err)
 	}
 	if err := enc.Close(); err != nil {
@@ -174,6 +183,12 @@ type parser struct {
 	checkFiles bool
 	// replicas and sentinels of the scenario, once read (fault targets).
 	replicas, sentinels int
+
+	// Per-client settings and lock client processes (clientsparse.go).
+	root        *yaml.Node
+	proc        *Process
+	procCommand *yaml.Node
+	keyNodes    []keyNode
 }
 
 func (p *parser) at(line, col int, path, msg string) {
@@ -741,6 +756,7 @@ func (p *parser) required(parent *yaml.Node, f field, path, hint string) {
 
 func (p *parser) scenario(root *yaml.Node) Scenario {
 	var s Scenario
+	p.root = root
 	fs := p.fields(root, "", scenarioFields)
 
 	// name
@@ -820,11 +836,11 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 		s.Persistence = DefaultPersistence
 	}
 
-	// clients
-	clients, clientsSt := p.smallInt(fs["clients"], "clients", 1, MaxClients, "")
+	// clients: a count, or a mapping of w1..wN to their own settings
+	clientsSt := p.clientsField(fs["clients"], &s)
+	clients := s.Clients
 	switch clientsSt {
 	case good:
-		s.Clients = clients
 		// One toxiproxy link (a listener and its connections) per client
 		// and node: past MaxLinks the machine runs out of file descriptors
 		// mid-run instead of failing here.
@@ -863,6 +879,9 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 		p.required(root, fs["ttl"], "ttl", "the lease time in scenario time, e.g. \"ttl: 30s\"")
 	}
 
+	s.Process = p.process(fs["process"], s)
+	p.proc = s.Process
+
 	s.RetryDelay = p.nonNegDuration(fs["retry_delay"], "retry_delay", DefaultRetryDelay)
 	s.Stagger = p.nonNegDuration(fs["stagger"], "stagger", DefaultStagger)
 
@@ -900,6 +919,10 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	s.ClientStart = p.clientStart(fs["client_start"], s.Clients)
 	s.NodePersistence = p.nodePersistence(fs["node_persistence"], s.Nodes)
 	s.Library = p.library(fs, s)
+	s.NodeTimeout = p.nodeTimeout(fs["node_timeout"], s)
+	p.perClientFinish(fs, &s)
+	p.processFinish(&s)
+	p.checkDir(s)
 
 	s.Expect = p.expect(fs["expect"], s)
 	s.FixedBy = p.fixedBy(fs["fixed_by"], s)
@@ -959,15 +982,19 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 	w.Read = p.nonNegDuration(fs["read"], "workload.read", 0)
 	w.Job = p.nonNegDuration(fs["job"], "workload.job", 0)
 	w.UntilValidity = p.nonNegDuration(fs["until_validity"], "workload.until_validity", 0)
+	if v, st := p.smallInt(fs["rounds"], "workload.rounds", 1, 10_000, "how many times each client works through its keys"); st == good {
+		w.Rounds = v
+	}
+	w.RoundDelay = p.nonNegDuration(fs["round_delay"], "workload.round_delay", 0)
 	if v, n, st := p.boolean(fs["fencing"], "workload.fencing"); st == good {
 		w.Fencing = v
-		if v && algorithm != "" && !traitsOf(algorithm).Fenced {
+		if v && algorithm != "" && !p.traitsOf(algorithm).Fenced {
 			p.errorf(n, "workload.fencing", "true needs algorithm %s (got %s): only fenced hands out increasing fencing tokens; with %s every lease's token is 0, so the resource cannot tell a stale holder from the current one", fencedNames(), algorithm, algorithm)
 		}
 	}
 	if v, n, st := p.boolean(fs["claim"], "workload.claim"); st == good {
 		w.Claim = &v
-		if v && algorithm != "" && !traitsOf(algorithm).Fenced {
+		if v && algorithm != "" && !p.traitsOf(algorithm).Fenced {
 			p.errorf(n, "workload.claim", "true needs algorithm %s (got %s): a claim registers the lease's fencing token at the resource, and only fenced hands out tokens", fencedNames(), algorithm)
 		}
 	}

@@ -10,6 +10,8 @@ package scenario
 import (
 	"strconv"
 	"time"
+
+	"github.com/locksim/locksim/internal/clients"
 )
 
 // Scenario is one scenario file after defaults are applied.
@@ -39,7 +41,14 @@ type Scenario struct {
 	// time. Default 60s.
 	SaveInterval Duration `yaml:"save_interval,omitempty"`
 	// Clients is the number of lock clients, named w1..wN. Required, ≥ 1.
+	// The file gives it as a count ("clients: 2") or as a mapping of the
+	// clients w1..wN to their own settings ("clients: {w1: {job: 40s},
+	// w2: {}}"), kept in PerClient.
 	Clients int `yaml:"clients"`
+	// PerClient holds the settings of the clients the mapping form names
+	// (their job, start and keys); nil for the count form. Normalize
+	// writes the mapping form back.
+	PerClient map[string]ClientSpec `yaml:"-"`
 	// Algorithm is the lock algorithm: naive, safe, fenced, redlock,
 	// redlock-nocheck, redlock-fenced. Required.
 	Algorithm string `yaml:"algorithm"`
@@ -61,6 +70,14 @@ type Scenario struct {
 	// Library holds the options of a third-party lock library (algorithm
 	// redsync or redislock); nil when the file has no library block.
 	Library *Library `yaml:"library,omitempty"`
+	// NodeTimeout bounds one node's reply in a multi-node algorithm
+	// (redlock's per-node timeout), scenario time; 0 keeps the
+	// algorithm's default. It also becomes the clients' per-command
+	// timeout.
+	NodeTimeout Duration `yaml:"node_timeout,omitempty"`
+	// Process configures a lock client run as a child process (algorithm
+	// process); nil otherwise.
+	Process *Process `yaml:"process,omitempty"`
 	// Probe makes the runner do one final liveness probe per lock key after
 	// every fault healed and the workers finished: a fresh client acquires
 	// and releases it through a healthy link. Default true, false for the
@@ -151,6 +168,85 @@ type Workload struct {
 	EpochCheck bool `yaml:"epoch_check,omitempty"`
 	// Permits (semaphore): how many clients may hold the semaphore.
 	Permits int `yaml:"permits,omitempty"`
+	// Rounds: how many times each client works through its keys (the
+	// payment, counter, inventory and cache-rebuild workloads), so that a
+	// key is locked again later. Default 1.
+	Rounds int `yaml:"rounds,omitempty"`
+	// RoundDelay is the pause between two rounds, scenario time.
+	RoundDelay Duration `yaml:"round_delay,omitempty"`
+}
+
+// ClientSpec is one client's own settings (the mapping form of clients:).
+// Unset fields keep the scenario's.
+type ClientSpec struct {
+	// Job replaces workload.job for this client.
+	Job *Duration `yaml:"job,omitempty"`
+	// Start replaces the stagger (and client_start) for this client:
+	// its start offset, scenario time.
+	Start *Duration `yaml:"start,omitempty"`
+	// Keys are the numbers (1..workload.keys) of the protected objects
+	// this client works on, in order; empty means all of them.
+	Keys []int `yaml:"keys,omitempty,flow"`
+}
+
+// Process configures a lock client run as a child process speaking
+// locksim's JSON Lines protocol (docs/protocol.md).
+type Process struct {
+	// Command is the program and its arguments, run directly (never
+	// through a shell). Required.
+	Command []string `yaml:"command,flow"`
+	// Dir is the working directory, relative to the scenario file's
+	// directory (made absolute when the file is loaded). Default: that
+	// directory.
+	Dir string `yaml:"dir,omitempty"`
+	// Env are extra environment variables.
+	Env map[string]string `yaml:"env,omitempty"`
+	// Timeout bounds one reply of the process, scenario time; no reply
+	// within it is an unknown outcome. Default: the per-command timeout.
+	Timeout Duration `yaml:"timeout,omitempty"`
+	// Options are passed to the process in its hello message.
+	Options map[string]any `yaml:"options,omitempty"`
+	// Traits are what holds of the lock in the process: fenced,
+	// multi-node, single-node.
+	Traits []string `yaml:"traits,omitempty,flow"`
+	// FakeTime is how client clock faults reach the process through
+	// libfaketime: "jump" (wall clock only) or "rate" (wall and
+	// monotonic); set from the scenario's client clock faults when the
+	// file does not say, "" when it has none.
+	FakeTime string `yaml:"fake_time,omitempty"`
+}
+
+// ProcessTraits are the traits a process block may declare.
+func ProcessTraits() []string { return []string{"fenced", "multi-node", "single-node"} }
+
+// Traits are the traits of the scenario's algorithm: its registration's,
+// and for a lock client process those its process block declares (and
+// ClientClock when client clock faults reach it through libfaketime).
+func (s Scenario) Traits() clients.Traits {
+	t := traitsOf(s.Algorithm)
+	if !t.Process || s.Process == nil {
+		return t
+	}
+	for _, name := range s.Process.Traits {
+		switch name {
+		case "fenced":
+			t.Fenced = true
+		case "multi-node":
+			t.MultiNode = true
+		case "single-node":
+			t.SingleNode = true
+		}
+	}
+	t.ClientClock = s.Process.FakeTime != ""
+	return t
+}
+
+// Job is the job length of the named client, scenario time.
+func (s Scenario) Job(client string) Duration {
+	if c, ok := s.PerClient[client]; ok && c.Job != nil {
+		return *c.Job
+	}
+	return s.Workload.Job
 }
 
 // ProbeEnabled reports whether the runner probes the lock keys at the end.

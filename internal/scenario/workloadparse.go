@@ -96,7 +96,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	if kf := fs["kind"]; kf.val != nil {
 		at = kf.val
 	}
-	traits := traitsOf(algorithm)
+	traits := p.traitsOf(algorithm)
 	if ws := traits.Workloads; len(ws) > 0 && !contains(ws, kind) {
 		p.errorf(at, "workload.kind", "algorithm %s runs the %s workload only (got %s)", algorithm, strings.Join(ws, ", "), kind)
 	}

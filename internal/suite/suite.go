@@ -5,7 +5,7 @@
 // suite page, the violation rates and the JUnit file. Analyse is the
 // check-and-report glue of one history, shared with `locksim check`.
 //
-// The CLI (cmd/locksim) keeps flags, usage, signals, printing and exit
+// The CLI (internal/cli) keeps flags, usage, signals, printing and exit
 // codes; this package decides nothing about them:
 //
 //	jobs := suite.Plan(scenarios, opts)   // one Job per scenario and seed

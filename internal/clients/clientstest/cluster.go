@@ -12,6 +12,7 @@ package clientstest
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -111,7 +112,9 @@ func (c *Cluster) Client(addr string) *redis.Client {
 func (c *Cluster) Nodes(i int) []clients.Node {
 	var out []clients.Node
 	for n, name := range c.NodeNames() {
-		out = append(out, clients.Node{Name: name, Cmd: c.Client(c.LinkAddr(c.names[i], n))})
+		addr := c.LinkAddr(c.names[i], n)
+		out = append(out, clients.Node{Name: name, Cmd: c.Client(addr), Addr: addr,
+			ConnName: "locksim:" + c.names[i] + ":" + name})
 	}
 	return out
 }
@@ -126,18 +129,25 @@ const nodeTimeout = 250 * time.Millisecond
 // a seed of its own (no two Configs draw the same tokens), and a per-node
 // timeout of 250 ms for multi-node algorithms.
 func (c *Cluster) Config(i int, ttl time.Duration) clients.Config {
+	seed := c.seeds.Add(1)
 	return clients.Config{
-		Nodes: c.Nodes(i), TTL: ttl, NodeTimeout: nodeTimeout,
-		Rand: rand.New(rand.NewPCG(uint64(i+1), c.seeds.Add(1))),
+		Client: c.names[i], Nodes: c.Nodes(i), TTL: ttl, NodeTimeout: nodeTimeout,
+		CommandTimeout: commandTimeout,
+		Rand:           rand.New(rand.NewPCG(uint64(i+1), seed)), Seed: seed,
 	}
 }
 
 // Locker builds client i's Locker with f and ttl, failing the test on error.
+// A Locker that is an io.Closer (a lock client process) is closed when the
+// test ends.
 func (c *Cluster) Locker(t testing.TB, f Factory, i int, ttl time.Duration) clients.Locker {
 	t.Helper()
 	l, err := f(c.Config(i, ttl))
 	if err != nil {
 		t.Fatalf("build client %s's locker: %v", c.names[i], err)
+	}
+	if cl, ok := l.(io.Closer); ok {
+		t.Cleanup(func() { _ = cl.Close() })
 	}
 	return l
 }

@@ -1,0 +1,16 @@
+// Command mylocksim is locksim with my-lock registered beside the built-in
+// algorithms: `mylocksim run scenarios/gc-pause.yaml` after replacing its
+// algorithm with my-lock, or `mylocksim list`.
+package main
+
+import (
+	"os"
+
+	"example.com/mylock/mylock"
+	"github.com/locksim/locksim"
+)
+
+func main() {
+	os.Exit(locksim.Main(locksim.WithAlgorithm(mylock.Algorithm)))
+	// or locksim.WithLocker("my-lock", mylock.New, lock.Traits{SingleNode: true})
+}

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/suite"
+)
+
+const checkUsage = `Usage: locksim check <report dir | history.jsonl> [flags]
+
+Re-runs the checkers and rewrites the report from a stored history, with no
+Redis at all. Given a report directory, it reads history.jsonl and
+scenario.yaml there and rewrites the report in place; given a history file,
+it writes the report beside it.
+
+The verdict equals the original run's; an aborted run stays aborted. Exit
+codes as for run: 0 valid (or expectation met), 1 invalid (or not met),
+2 unknown, 254 bad input, 255 internal error.
+
+Examples:
+  locksim check reports/gc-pause/20261129-101500-seed42
+  locksim check reports/gc-pause/20261129-101500-seed42/history.jsonl --json
+  for d in reports/*/*/; do locksim check "$d"; done
+
+Flags:
+`
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, checkUsage); fs.PrintDefaults() }
+	asJSON := fs.Bool("json", false, "print the results object as JSON on stdout")
+	lang := report.English
+	fs.Var(&lang, "lang", "report language: "+report.LanguageList())
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitValid
+		}
+		return exitUsage
+	}
+	if len(paths) != 1 {
+		fmt.Fprintln(stderr, "locksim check: give one report directory or history.jsonl")
+		return exitUsage
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	path := paths[0]
+	dir, file := path, filepath.Join(path, "history.jsonl")
+	if st, err := os.Stat(path); err != nil {
+		fmt.Fprintf(stderr, "locksim check: %v\n", err)
+		return exitUsage
+	} else if !st.IsDir() {
+		dir, file = filepath.Dir(path), path
+	}
+	h, err := history.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim check: %v\n", err)
+		return exitUsage
+	}
+	sc := scenario.Scenario{Name: h.Header.Scenario, TimeScale: h.Header.TimeScale, File: file}
+	if st, err := os.Stat(filepath.Join(dir, "scenario.yaml")); err == nil && !st.IsDir() {
+		// Parse, not Load: the stored copy lives away from the scenario's
+		// directory (its fixed_by comes from results.json).
+		data, err := os.ReadFile(filepath.Join(dir, "scenario.yaml"))
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim check: stored scenario: %v\n", err)
+			return exitUsage
+		}
+		stored, err := scenario.Parse(filepath.Join(dir, "scenario.yaml"), data)
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim check: stored scenario: %v\n", err)
+			return exitUsage
+		}
+		sc = stored
+	}
+	// Keep what only the original run knew: its reproduce command, wall
+	// time, scenario file, the scenario that fixes it and whether it was
+	// aborted.
+	var prev struct {
+		Reproduce   string  `json:"reproduce"`
+		WallSeconds float64 `json:"wall_seconds"`
+		Aborted     bool    `json:"aborted"`
+		File        string  `json:"file"`
+		FixedBy     string  `json:"fixed_by"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "results.json")); err == nil {
+		_ = json.Unmarshal(b, &prev)
+	}
+	if prev.File != "" {
+		sc.File = prev.File
+	}
+	repro := prev.Reproduce
+	if repro == "" {
+		repro = fmt.Sprintf("locksim check %s", path)
+	}
+	cut := h.Cut
+	if cut {
+		log.Warn("the history is cut off: the run stopped while streaming it; the verdict is at most unknown unless it shows a violation", "history", file)
+	}
+	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed, "aborted", prev.Aborted, "cut", cut)
+	stopProgress := checkProgress(log, "checking", len(h.Ops))
+	in, err := suite.Analyse(context.Background(), sc, h, suite.AnalyseOptions{
+		Reproduce: repro, Aborted: prev.Aborted, Cut: cut, Lang: lang, Version: version(), FixedBy: prev.FixedBy})
+	stopProgress("checked")
+	if err != nil {
+		log.Error("check", "err", err)
+		return exitInternal
+	}
+	in.WallSeconds = prev.WallSeconds
+	if in.FixedBy != nil {
+		// <out>/<scenario>/<run>/: the fixed scenario's newest report in
+		// the same out dir and language, if any.
+		in.FixedBy.Report = report.LatestReport(filepath.Dir(filepath.Dir(dir)), in.FixedBy.Name, lang)
+	}
+	stopProgress = checkProgress(log, "writing report", len(h.Ops))
+	r, err := report.Write(dir, in)
+	stopProgress("report written")
+	if err != nil {
+		log.Error("write report", "dir", dir, "err", err)
+		return exitInternal
+	}
+	if *asJSON {
+		b, err := json.Marshal(runLine{Results: r, ExitCode: exitCode(r)})
+		if err != nil {
+			log.Error("encode results", "err", err)
+			return exitInternal
+		}
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		line := suite.SummaryLine(r)
+		if prev.Aborted {
+			line += " [aborted]"
+		}
+		if cut {
+			line += " [cut off]"
+		}
+		fmt.Fprintln(stdout, line)
+	}
+	log.Info("report written", "path", filepath.Join(dir, "index.html"))
+	return exitCode(r)
+}
+
+// checkProgress logs what (e.g. "checking") at once and every 2 s until
+// stop is called (a big history takes seconds), then, for a big history,
+// one line with what was done and how long it took.
+func checkProgress(log *slog.Logger, what string, ops int) (stop func(done string)) {
+	began := time.Now()
+	log.Info(what, "ops", ops)
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				log.Info(what, "ops", ops, "elapsed", time.Since(began).Round(100*time.Millisecond).String())
+			}
+		}
+	}()
+	return func(done string) {
+		close(quit)
+		<-finished
+		if ops >= 10000 {
+			log.Info(done, "ops", ops, "seconds", fmt.Sprintf("%.2f", time.Since(began).Seconds()))
+		}
+	}
+}

@@ -1,0 +1,887 @@
+package clients
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/locksim/locksim/lock"
+)
+
+// ProtocolVersion is the version of the JSON Lines protocol locksim speaks
+// with a lock client process (docs/protocol.md).
+const ProtocolVersion = 1
+
+// ErrInfrastructure marks an error of the harness rather than of the lock:
+// a lock client process that exited or broke the protocol. The run then has
+// no verdict (exit 255).
+var ErrInfrastructure = errors.New("lock client process failed")
+
+// processAlgorithm runs each client's lock in a child process of its own,
+// started from the scenario's process: block and spoken to in JSON Lines
+// over its stdin and stdout. Its traits beyond Process come from that block.
+var processAlgorithm = Algorithm{
+	Name:   "process",
+	About:  "a lock client in any language: a child process per client speaking locksim's JSON Lines protocol (docs/protocol.md), from the scenario's process: block",
+	New:    newProcess,
+	Traits: Traits{Process: true},
+}
+
+// processStart bounds a process's start-up: from exec to its hello reply
+// (an interpreter loading its libraries on a busy machine), wall time.
+const processStart = 20 * time.Second
+
+// stderrTail is how much of a process's stderr an error quotes.
+const stderrTail = 2048
+
+// procNode is one node in the hello message.
+type procNode struct {
+	Name     string `json:"name"`
+	Addr     string `json:"addr"`
+	ConnName string `json:"conn_name,omitempty"`
+}
+
+// procRequest is a message to the process.
+type procRequest struct {
+	Type string `json:"type"`
+	ID   int64  `json:"id,omitempty"`
+	// hello
+	Protocol  int            `json:"protocol,omitempty"`
+	Client    string         `json:"client,omitempty"`
+	Nodes     []procNode     `json:"nodes,omitempty"`
+	TTLMS     float64        `json:"ttl_ms,omitempty"`
+	TimeoutMS float64        `json:"timeout_ms,omitempty"`
+	Seed      uint64         `json:"seed,omitempty"`
+	Probe     bool           `json:"probe,omitempty"`
+	Options   map[string]any `json:"options,omitempty"`
+	// operations
+	Key   string `json:"key,omitempty"`
+	Token string `json:"token,omitempty"`
+	Fence int64  `json:"fence,omitempty"`
+}
+
+// procReply is a message from the process: a reply (ID set) or an event.
+type procReply struct {
+	Type string `json:"type"`
+	ID   int64  `json:"id"`
+	// hello
+	Protocol int      `json:"protocol"`
+	Name     string   `json:"name"`
+	Ops      []string `json:"ops"`
+	Events   []string `json:"events"`
+	NowMS    float64  `json:"now_ms"`
+	// operations
+	Token      string   `json:"token"`
+	Fence      int64    `json:"fence"`
+	ValidityMS *float64 `json:"validity_ms"`
+	Nodes      []string `json:"nodes"`
+	Valid      *bool    `json:"valid"`
+	MonoMS     float64  `json:"mono_ms"`
+	Error      string   `json:"error"`
+}
+
+// Reply and event types.
+const (
+	replyHelloOK     = "hello_ok"
+	replyOK          = "ok"
+	replyNotAcquired = "not-acquired"
+	replyNotHeld     = "not-held"
+	replyUnknown     = "unknown"
+	eventLost        = "lost"
+	eventSent        = "sent"
+)
+
+// procLock is one client's lock process.
+type procLock struct {
+	cfg  Config
+	name string
+	ops  map[string]bool
+	cmd  *exec.Cmd
+	pgid int
+	fake *fakeTime
+
+	wmu   sync.Mutex
+	stdin io.WriteCloser
+
+	mu      sync.Mutex
+	nextID  int64
+	pending map[int64]chan procReply
+	sent    map[int64]chan struct{}  // by request id, when the process announces sent events
+	lost    map[string]chan struct{} // by token
+	sends   bool                     // the process sends "sent" events
+	failed  error                    // set once: exited or broke the protocol
+	crashed bool                     // killed on purpose (crash-client, Close)
+	dead    chan struct{}            // closed when failed is set or the process is gone
+
+	stderr *tailBuffer
+	waited chan struct{} // closed when cmd.Wait returned
+}
+
+// ProcessLock is what the runner knows of a lock client process beyond
+// Locker: it pauses, continues and kills its process group (a client
+// pause is SIGSTOP/SIGCONT, crash-client is SIGKILL), moves its clock
+// through libfaketime, and says whether it failed.
+type ProcessLock interface {
+	Locker
+	io.Closer
+	// Freeze sends SIGSTOP to the process group, Thaw SIGCONT.
+	Freeze()
+	Thaw()
+	// Crash sends SIGKILL to the process group.
+	Crash()
+	// FakeClock is the process's clock as libfaketime moves it; nil when
+	// the process was started without it.
+	FakeClock() interface {
+		Jump(d time.Duration)
+		SetRate(rate float64)
+	}
+	// Failed is the infrastructure error that ended the process (it exited
+	// by itself or broke the protocol), or nil.
+	Failed() error
+	// PID is the process's pid (its process group's id).
+	PID() int
+}
+
+func newProcess(c Config) (Locker, error) {
+	p, err := startProcess(c, false)
+	if err != nil {
+		return nil, err
+	}
+	ext, val := p.ops["extend"], p.ops["valid"]
+	switch {
+	case ext && val:
+		return &procExtendValid{procLock: p}, nil
+	case ext:
+		return &procExtend{procLock: p}, nil
+	case val:
+		return &procValid{procLock: p}, nil
+	}
+	return p, nil
+}
+
+// procExtend, procValid and procExtendValid add the optional operations a
+// process said it supports in its hello reply, so that a Locker is an
+// Extender or a Validator exactly when its process is.
+type procExtend struct{ *procLock }
+type procValid struct{ *procLock }
+type procExtendValid struct{ *procLock }
+
+func (p *procExtend) Extend(ctx context.Context, l Lease) (Lease, error) { return p.extend(ctx, l) }
+func (p *procValid) Valid(ctx context.Context, l Lease) (bool, error)    { return p.valid(ctx, l) }
+func (p *procExtendValid) Extend(ctx context.Context, l Lease) (Lease, error) {
+	return p.extend(ctx, l)
+}
+func (p *procExtendValid) Valid(ctx context.Context, l Lease) (bool, error) { return p.valid(ctx, l) }
+
+// startProcess starts c.Process's command and exchanges hellos.
+func startProcess(c Config, probe bool) (*procLock, error) { return startProcessWith(c, probe, nil) }
+
+// startProcessWith is startProcess; probe starts the process only to read
+// its clock (no nodes), and prep, when set, prepares its fake clock
+// before it starts.
+func startProcessWith(c Config, probe bool, prep func(*fakeTime)) (*procLock, error) {
+	po := c.Process
+	if po == nil || len(po.Command) == 0 {
+		return nil, errors.New("algorithm process: no process.command")
+	}
+	p := &procLock{cfg: c, pending: map[int64]chan procReply{}, sent: map[int64]chan struct{}{}, lost: map[string]chan struct{}{},
+		dead: make(chan struct{}), stderr: &tailBuffer{max: stderrTail}, waited: make(chan struct{})}
+	cmd := exec.Command(po.Command[0], po.Command[1:]...)
+	cmd.Dir = po.Dir
+	cmd.Env = append(os.Environ(), po.Env...)
+	if po.FakeTime != "" {
+		ft, err := newFakeTime(po.FakeTime)
+		if err != nil {
+			return nil, err
+		}
+		p.fake = ft
+		if prep != nil {
+			prep(ft)
+		}
+		cmd.Env = append(cmd.Env, ft.env()...)
+	}
+	cmd.Stderr = p.stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("process %s: %w", po.Command[0], err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("process %s: %w", po.Command[0], err)
+	}
+	// Its own process group, so a pause stops everything it started; and
+	// it dies with locksim. Pdeathsig fires when the forking *thread*
+	// exits: fork from a locked thread that then goes back to the pool.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	runtime.LockOSThread()
+	err = cmd.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
+		p.fake.close()
+		return nil, fmt.Errorf("start lock client process %q: %w", strings.Join(po.Command, " "), err)
+	}
+	p.cmd, p.pgid, p.stdin = cmd, cmd.Process.Pid, stdin
+	if p.fake != nil {
+		p.fake.started = time.Now()
+	}
+	liveProcs.add(p)
+	hello := make(chan procReply, 1)
+	go p.read(stdout, hello)
+	go func() {
+		err := cmd.Wait()
+		close(p.waited)
+		p.fail(fmt.Errorf("exited (%v)", err))
+	}()
+
+	req := procRequest{Type: "hello", Protocol: ProtocolVersion, Client: c.Client, TTLMS: ms(c.TTL),
+		TimeoutMS: ms(p.commandTimeout()), Seed: c.Seed, Probe: probe, Options: po.Options}
+	for _, n := range c.Nodes {
+		req.Nodes = append(req.Nodes, procNode{Name: n.Name, Addr: n.Addr, ConnName: n.ConnName})
+	}
+	if err := p.send(req); err != nil {
+		p.Close()
+		return nil, p.infra("send hello", err)
+	}
+	t := time.NewTimer(processStart)
+	defer t.Stop()
+	select {
+	case r := <-hello:
+		if r.Protocol != ProtocolVersion {
+			p.Close()
+			return nil, p.infra("hello", fmt.Errorf("speaks protocol %d, locksim speaks %d", r.Protocol, ProtocolVersion))
+		}
+		p.name = r.Name
+		if p.name == "" {
+			p.name = "process"
+		}
+		p.ops = map[string]bool{}
+		for _, op := range r.Ops {
+			p.ops[op] = true
+		}
+		for _, ev := range r.Events {
+			p.sends = p.sends || ev == eventSent
+		}
+		if probe {
+			p.fake.probed = r.NowMS
+		}
+		return p, nil
+	case <-p.dead:
+		err := p.Failed()
+		p.Close()
+		return nil, err
+	case <-t.C:
+		p.Close()
+		return nil, p.infra("hello", fmt.Errorf("no hello_ok within %v", processStart))
+	}
+}
+
+// infra wraps err as an infrastructure error quoting the stderr tail.
+func (p *procLock) infra(what string, err error) error {
+	return &infraError{cmd: strings.Join(p.cfg.Process.Command, " "), err: fmt.Errorf("%s: %w", what, err), tail: p.stderr}
+}
+
+// fail records the first infrastructure error and wakes every caller.
+func (p *procLock) fail(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.failed != nil {
+		return
+	}
+	if p.crashed {
+		p.failed = errCrashedOnPurpose
+	} else {
+		p.failed = p.infraLocked(err)
+	}
+	close(p.dead)
+}
+
+// errCrashedOnPurpose is what calls to a process killed by a crash-client
+// fault or by Close return: its operations are unknown, not broken.
+var errCrashedOnPurpose = errors.New("lock client process was killed")
+
+func (p *procLock) infraLocked(err error) error {
+	e := &infraError{cmd: strings.Join(p.cfg.Process.Command, " "), err: err}
+	// The stderr tail is read when the error is printed: the last lines
+	// of a dying process arrive after its stdout closed.
+	e.tail = p.stderr
+	return e
+}
+
+// infraError is an infrastructure error of a process, with its stderr.
+type infraError struct {
+	cmd  string
+	err  error
+	tail *tailBuffer
+}
+
+func (e *infraError) Error() string {
+	msg := fmt.Sprintf("lock client process %q: %v", e.cmd, e.err)
+	if t := strings.TrimSpace(e.tail.String()); t != "" {
+		msg += "; stderr tail:\n" + t
+	}
+	return msg
+}
+
+func (e *infraError) Unwrap() error { return ErrInfrastructure }
+
+// Failed is the infrastructure error that ended the process, or nil (also
+// nil when it was killed on purpose).
+func (p *procLock) Failed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.failed == errCrashedOnPurpose {
+		return nil
+	}
+	return p.failed
+}
+
+// read dispatches every line the process writes.
+func (p *procLock) read(stdout io.Reader, hello chan<- procReply) {
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	helloDone := false
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(strings.TrimSpace(string(line))) == 0 {
+			continue
+		}
+		var r procReply
+		if err := json.Unmarshal(line, &r); err != nil {
+			p.fail(fmt.Errorf("broke the protocol: a line that is not a JSON object: %q", clipLine(line)))
+			return
+		}
+		switch {
+		case r.Type == replyHelloOK && !helloDone:
+			helloDone = true
+			hello <- r
+			continue
+		case !helloDone:
+			p.fail(fmt.Errorf("broke the protocol: %q before its hello_ok", clipLine(line)))
+			return
+		case r.Type == eventLost:
+			p.markLost(r.Token)
+			continue
+		case r.Type == eventSent:
+			p.mu.Lock()
+			if ch := p.sent[r.ID]; ch != nil {
+				close(ch)
+				delete(p.sent, r.ID)
+			}
+			p.mu.Unlock()
+			continue
+		}
+		if err := checkReply(r); err != nil {
+			p.fail(fmt.Errorf("broke the protocol: %v in %q", err, clipLine(line)))
+			return
+		}
+		p.mu.Lock()
+		ch := p.pending[r.ID]
+		delete(p.pending, r.ID)
+		p.mu.Unlock()
+		if ch == nil {
+			continue // the reply to a request whose caller gave up (unknown)
+		}
+		ch <- r
+	}
+	if err := sc.Err(); err != nil {
+		p.fail(fmt.Errorf("broke the protocol: reading its stdout: %v", err))
+		return
+	}
+	// A process that closes its stdout is usually exiting: wait a little
+	// for its exit, so that the error says how it ended and quotes all it
+	// wrote to stderr.
+	select {
+	case <-p.waited:
+	case <-time.After(time.Second):
+		p.fail(errors.New("closed its stdout"))
+	}
+}
+
+// checkReply refuses a reply that is not one of the protocol's.
+func checkReply(r procReply) error {
+	switch r.Type {
+	case replyOK, replyNotAcquired, replyNotHeld, replyUnknown:
+	case "":
+		return errors.New("no type")
+	default:
+		return fmt.Errorf("unknown type %q", r.Type)
+	}
+	if r.ID <= 0 {
+		return errors.New("a reply without its request's id")
+	}
+	return nil
+}
+
+func clipLine(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
+
+// markLost closes the Lost channel of the lease with token.
+func (p *procLock) markLost(token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ch := p.lost[token]
+	if ch == nil {
+		ch = make(chan struct{})
+		p.lost[token] = ch
+	}
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
+}
+
+// lostOf is the Lost channel of the lease with token.
+func (p *procLock) lostOf(token string) chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ch := p.lost[token]
+	if ch == nil {
+		ch = make(chan struct{})
+		p.lost[token] = ch
+	}
+	return ch
+}
+
+func (p *procLock) send(r procRequest) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	_, err = p.stdin.Write(append(b, '\n'))
+	return err
+}
+
+// timeout bounds one reply: the process block's timeout; by default room
+// for one command per node and an unlock of every node after a failed
+// attempt, each bounded by the per-command timeout the process is told
+// (timeout_ms), and one more.
+func (p *procLock) timeout() time.Duration {
+	if p.cfg.Process.Timeout > 0 {
+		return p.cfg.Process.Timeout
+	}
+	return p.commandTimeout() * time.Duration(2*max(len(p.cfg.Nodes), 1)+1)
+}
+
+// commandTimeout is the per-command timeout the process is told.
+func (p *procLock) commandTimeout() time.Duration {
+	if p.cfg.CommandTimeout > 0 {
+		return p.cfg.CommandTimeout
+	}
+	return lock.DefaultCommandTimeout(p.cfg.TTL)
+}
+
+// call sends one request and waits for its reply. It returns an
+// infrastructure error when the process failed, and an unknown-outcome
+// error when no reply came in time (or ctx ended first). inFlight runs
+// once the request is written (the in-acquire pause point).
+func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (procReply, error) {
+	if err := p.gone(); err != nil {
+		return procReply{}, err
+	}
+	ch := make(chan procReply, 1)
+	var sent chan struct{}
+	p.mu.Lock()
+	p.nextID++
+	r.ID = p.nextID
+	p.pending[r.ID] = ch
+	if inFlight != nil && p.sends {
+		sent = make(chan struct{})
+		p.sent[r.ID] = sent
+	}
+	p.mu.Unlock()
+	forget := func() {
+		p.mu.Lock()
+		delete(p.pending, r.ID)
+		delete(p.sent, r.ID)
+		p.mu.Unlock()
+	}
+	if err := ctx.Err(); err != nil {
+		forget()
+		return procReply{}, fmt.Errorf("%s not sent: %w", r.Type, err)
+	}
+	if err := p.send(r); err != nil {
+		forget()
+		if gone := p.gone(); gone != nil {
+			return procReply{}, gone
+		}
+		return procReply{}, fmt.Errorf("%s outcome unknown: writing the request: %w", r.Type, err)
+	}
+	// The reply timeout starts once the in-flight point is passed: a pause
+	// there (which stops the process) is not the process's slowness, and
+	// the operation's own deadline no longer cuts the wait short, so a
+	// reply that waited in the pipe through the pause is still read.
+	done := ctx.Done()
+	t := time.NewTimer(p.timeout())
+	defer t.Stop()
+	if inFlight != nil {
+		// A process that announces "sent" events is paused once its
+		// commands are on their way, so that their replies wait in its
+		// socket while it is stopped (Kleppmann's pause with the replies
+		// in flight); else right after the request was written.
+		var early *procReply
+		if sent != nil {
+			select {
+			case <-sent:
+			case rep := <-ch:
+				early = &rep
+			case <-p.dead:
+			case <-t.C:
+				t.Reset(0)
+			}
+		}
+		inFlight()
+		if early != nil {
+			forget()
+			return *early, nil
+		}
+		done = nil
+		if !t.Stop() {
+			select {
+			case <-t.C:
+			default:
+			}
+		}
+		t.Reset(p.timeout())
+	}
+	select {
+	case rep := <-ch:
+		return rep, nil
+	case <-p.dead:
+		forget()
+		return procReply{}, p.gone()
+	case <-t.C:
+		forget()
+		return procReply{}, fmt.Errorf("%s outcome unknown: no reply within %v", r.Type, p.timeout())
+	case <-done:
+		forget()
+		return procReply{}, fmt.Errorf("%s outcome unknown: %w", r.Type, ctx.Err())
+	}
+}
+
+// gone is the error of a process that can take no request: nil while it
+// lives.
+func (p *procLock) gone() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failed
+}
+
+func (p *procLock) Name() string { return p.name }
+
+// Acquire asks the process for the lock. A pause planned in-acquire fires
+// once the request is written, so the process is stopped while it works
+// on it (or while its reply waits in the pipe).
+func (p *procLock) Acquire(ctx context.Context, key string) (Lease, error) {
+	clock := p.cfg.Clock
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	start := clock.Now()
+	rep, err := p.call(ctx, procRequest{Type: "acquire", Key: key}, func() {
+		if p.cfg.Gate != nil {
+			_ = p.cfg.Gate.Point(ctx, PointInAcquire)
+		}
+	})
+	if err != nil {
+		return Lease{}, err
+	}
+	switch rep.Type {
+	case replyOK:
+		if rep.Token == "" {
+			p.fail(errors.New("broke the protocol: an ok acquire reply without its token"))
+			return Lease{}, p.gone()
+		}
+		valid := p.cfg.TTL
+		if rep.ValidityMS != nil {
+			valid = time.Duration(*rep.ValidityMS * float64(time.Millisecond))
+		}
+		return Lease{Key: key, Token: rep.Token, Fence: rep.Fence, ValidUntil: start.Add(valid),
+			Nodes: p.inOrder(rep.Nodes), Lost: p.lostOf(rep.Token)}, nil
+	case replyNotAcquired:
+		return Lease{}, definite(ErrNotAcquired, rep.Error)
+	case replyNotHeld:
+		p.fail(errors.New("broke the protocol: not-held is no reply to acquire"))
+		return Lease{}, p.gone()
+	}
+	return Lease{}, fmt.Errorf("acquire outcome unknown: %s", rep.Error)
+}
+
+func definite(sentinel error, text string) error {
+	if text == "" {
+		return sentinel
+	}
+	return fmt.Errorf("%w: %s", sentinel, text)
+}
+
+// inOrder lists the nodes a reply named in the client's node order (n1,
+// n2, …): a process that asks every node at once names them as their
+// replies came.
+func (p *procLock) inOrder(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range p.cfg.Nodes {
+		for _, m := range names {
+			if m == n.Name {
+				out = append(out, n.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Release asks the process to release the lease.
+func (p *procLock) Release(ctx context.Context, l Lease) error {
+	_, err := p.ReleaseNodes(ctx, l)
+	return err
+}
+
+// ReleaseNodes is Release that also returns the nodes the process said it
+// removed the key from (its reply's nodes; the lease's when it names none).
+func (p *procLock) ReleaseNodes(ctx context.Context, l Lease) ([]string, error) {
+	rep, err := p.call(ctx, procRequest{Type: "release", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch rep.Type {
+	case replyOK:
+		if rep.Nodes != nil {
+			return p.inOrder(rep.Nodes), nil
+		}
+		return l.Nodes, nil
+	case replyNotHeld:
+		return nil, definite(ErrNotHeld, rep.Error)
+	case replyNotAcquired:
+		p.fail(errors.New("broke the protocol: not-acquired is no reply to release"))
+		return nil, p.gone()
+	}
+	return nil, fmt.Errorf("release outcome unknown: %s", rep.Error)
+}
+
+func (p *procLock) extend(ctx context.Context, l Lease) (Lease, error) {
+	clock := p.cfg.Clock
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	start := clock.Now()
+	rep, err := p.call(ctx, procRequest{Type: "extend", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	if err != nil {
+		return l, err
+	}
+	switch rep.Type {
+	case replyOK:
+		valid := p.cfg.TTL
+		if rep.ValidityMS != nil {
+			valid = time.Duration(*rep.ValidityMS * float64(time.Millisecond))
+		}
+		l.ValidUntil = start.Add(valid)
+		if rep.Token != "" && rep.Token != l.Token {
+			p.fail(fmt.Errorf("broke the protocol: extend answered with another token %q", rep.Token))
+			return l, p.gone()
+		}
+		return l, nil
+	case replyNotHeld:
+		return l, definite(ErrNotHeld, rep.Error)
+	case replyNotAcquired:
+		p.fail(errors.New("broke the protocol: not-acquired is no reply to extend"))
+		return l, p.gone()
+	}
+	return l, fmt.Errorf("extend outcome unknown: %s", rep.Error)
+}
+
+func (p *procLock) valid(ctx context.Context, l Lease) (bool, error) {
+	rep, err := p.call(ctx, procRequest{Type: "valid", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case rep.Type == replyOK && rep.Valid != nil:
+		return *rep.Valid, nil
+	case rep.Type == replyOK:
+		p.fail(errors.New("broke the protocol: an ok valid reply without \"valid\""))
+		return false, p.gone()
+	case rep.Type == replyNotHeld:
+		return false, nil
+	case rep.Type == replyUnknown:
+		return false, fmt.Errorf("valid outcome unknown: %s", rep.Error)
+	}
+	p.fail(fmt.Errorf("broke the protocol: %s is no reply to valid", rep.Type))
+	return false, p.gone()
+}
+
+// ProcessClock asks a lock client process for its own clocks (the
+// protocol's optional clock request): its wall clock and its monotonic
+// clock, as it reads them.
+func ProcessClock(ctx context.Context, l Locker) (wall time.Time, mono time.Duration, err error) {
+	p := asProc(l)
+	if p == nil {
+		return time.Time{}, 0, errors.New("not a lock client process")
+	}
+	rep, err := p.call(ctx, procRequest{Type: "clock"}, nil)
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	if rep.Type != replyOK || rep.NowMS == 0 {
+		return time.Time{}, 0, fmt.Errorf("clock: %s %s", rep.Type, rep.Error)
+	}
+	return time.UnixMicro(int64(rep.NowMS * 1000)), time.Duration(rep.MonoMS * float64(time.Millisecond)), nil
+}
+
+// asProc is the procLock behind a process Locker, or nil.
+func asProc(l Locker) *procLock {
+	switch p := l.(type) {
+	case *procLock:
+		return p
+	case *procExtend:
+		return p.procLock
+	case *procValid:
+		return p.procLock
+	case *procExtendValid:
+		return p.procLock
+	}
+	return nil
+}
+
+// Freeze stops the process group (SIGSTOP): everything the process does,
+// its lock library's timers and refreshes included, stops.
+func (p *procLock) Freeze() { _ = syscall.Kill(-p.pgid, syscall.SIGSTOP) }
+
+// Thaw continues the process group (SIGCONT).
+func (p *procLock) Thaw() { _ = syscall.Kill(-p.pgid, syscall.SIGCONT) }
+
+// Crash kills the process group (SIGKILL): the client's operations from
+// now on are unknown, and its run goes on without it.
+func (p *procLock) Crash() {
+	p.mu.Lock()
+	p.crashed = true
+	p.mu.Unlock()
+	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+}
+
+// PID is the process's pid, which is also its process group's id.
+func (p *procLock) PID() int { return p.pgid }
+
+// FakeClock is the process's libfaketime clock, nil without one.
+func (p *procLock) FakeClock() interface {
+	Jump(d time.Duration)
+	SetRate(rate float64)
+} {
+	if p.fake == nil {
+		return nil
+	}
+	return p.fake
+}
+
+// Close ends the process: its stdin closes (a well-behaved process exits),
+// and after a grace period, or at once when it is stopped, its process
+// group is killed.
+func (p *procLock) Close() error {
+	p.mu.Lock()
+	p.crashed = true // from now on its exit is expected
+	p.mu.Unlock()
+	p.wmu.Lock()
+	_ = p.stdin.Close()
+	p.wmu.Unlock()
+	t := time.NewTimer(500 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-p.waited:
+	case <-t.C:
+	}
+	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	_ = syscall.Kill(-p.pgid, syscall.SIGCONT)
+	<-p.waited
+	liveProcs.remove(p)
+	p.fake.close()
+	return nil
+}
+
+// kill kills the process group at once (KillAllProcesses).
+func (p *procLock) kill() {
+	p.mu.Lock()
+	p.crashed = true
+	p.mu.Unlock()
+	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+}
+
+// liveProcs is every lock client process started and not yet closed, so
+// that a second interrupt kills them all at once.
+var liveProcs procSet
+
+type procSet struct {
+	mu sync.Mutex
+	m  map[*procLock]struct{}
+}
+
+func (s *procSet) add(p *procLock) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[*procLock]struct{}{}
+	}
+	s.m[p] = struct{}{}
+}
+
+func (s *procSet) remove(p *procLock) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, p)
+}
+
+// KillAllProcesses kills every lock client process still running (a second
+// interrupt: locksim exits without waiting for its runs to wind down).
+// Processes also die with locksim on their own (parent-death signal).
+func KillAllProcesses() {
+	liveProcs.mu.Lock()
+	defer liveProcs.mu.Unlock()
+	for p := range liveProcs.m {
+		p.kill()
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, b...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// ms is d in (fractional) milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+var _ ProcessLock = (*procLock)(nil)

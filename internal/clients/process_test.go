@@ -1,0 +1,290 @@
+package clients_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/clients/clientstest"
+)
+
+// repoRoot is the repository root, where the adapters' commands run from.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// adapter returns the named shipped adapter, skipping the test when what
+// it needs is missing — failing instead under CI=true, where nothing may
+// be skipped.
+func adapter(t *testing.T, name string) clients.Adapter {
+	t.Helper()
+	for _, a := range clients.Adapters() {
+		if a.Name != name {
+			continue
+		}
+		if err := a.Ready(repoRoot(t)); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%v (CI=true: adapter tests are not skipped)", err)
+			}
+			t.Skipf("skipped: %v", err)
+		}
+		return a
+	}
+	t.Fatalf("no adapter %s", name)
+	return clients.Adapter{}
+}
+
+// processFactory builds a lock client process running a's command.
+func processFactory(t *testing.T, a clients.Adapter, options map[string]any) clientstest.Factory {
+	root := repoRoot(t)
+	return func(c clients.Config) (clients.Locker, error) {
+		c.Process = &clients.ProcessOptions{Command: a.Command, Dir: root, Options: options}
+		return clients.New("process", c)
+	}
+}
+
+func TestEveryShippedAdapterPassesTheConformanceSuite(t *testing.T) {
+	tests := []struct {
+		name    string
+		adapter string
+		options map[string]any
+		expect  clientstest.Expect
+	}{
+		{"node-redlock on one node", "node-redlock", nil, clientstest.Expect{}},
+		{"node-redlock on five nodes", "node-redlock", nil, clientstest.Expect{Nodes: 5}},
+		// Its automatic refresh would keep every lease alive past its
+		// TTL, which the expiry properties test: off here, on in the
+		// scenarios.
+		{"redis-semaphore's Mutex without its refresh", "redis-semaphore", map[string]any{"refresh_interval_ms": 0}, clientstest.Expect{}},
+		{"redis-py's Lock", "redis-py", nil, clientstest.Expect{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clientstest.Run(t, processFactory(t, adapter(t, tt.adapter), tt.options), tt.expect)
+		})
+	}
+}
+
+// fake builds a lock client process running testdata/fake_adapter.py in
+// mode, on one node of a fresh cluster.
+func fake(t *testing.T, mode string) clients.Locker {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3 for the fake adapter")
+	}
+	c := clientstest.StartCluster(t, 1, 1)
+	f := func(cfg clients.Config) (clients.Locker, error) {
+		cfg.Process = &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", mode},
+			Timeout: 300 * time.Millisecond}
+		return clients.New("process", cfg)
+	}
+	return c.Locker(t, f, 0, time.Second)
+}
+
+func TestAProcessThatBreaksTheProtocolIsAnInfrastructureErrorWithItsStderr(t *testing.T) {
+	tests := []struct {
+		name, mode, says string
+	}{
+		{"a line that is not JSON breaks the protocol", "garbage", "broke the protocol"},
+		{"a reply of a type the protocol lacks breaks the protocol", "badtype", `unknown type "granted"`},
+		{"a process that exits is an infrastructure error quoting its stderr", "exit", "fake adapter: giving up on acquire"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lk := fake(t, tt.mode)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, err := lk.Acquire(ctx, "k")
+			if !errors.Is(err, clients.ErrInfrastructure) {
+				t.Fatalf("acquire = %v, want an infrastructure error", err)
+			}
+			if !strings.Contains(err.Error(), tt.says) {
+				t.Fatalf("error %q does not say %q", err, tt.says)
+			}
+			if p := lk.(clients.ProcessLock); p.Failed() == nil {
+				t.Fatal("the process is not marked failed")
+			}
+		})
+	}
+}
+
+func TestNoReplyWithinTheProcessTimeoutIsAnUnknownOutcome(t *testing.T) {
+	lk := fake(t, "silent")
+	_, err := lk.Acquire(context.Background(), "k")
+	if !clientstest.Unknown(err) || errors.Is(err, clients.ErrInfrastructure) {
+		t.Fatalf("acquire = %v, want an unknown outcome that is no infrastructure error", err)
+	}
+	if p := lk.(clients.ProcessLock); p.Failed() != nil {
+		t.Fatalf("a silent process is marked failed: %v", p.Failed())
+	}
+}
+
+// monitor counts, from a MONITOR connection to node 0, the commands that
+// mention key; count reads the current total.
+func monitor(t *testing.T, c *clientstest.Cluster, key string) (count func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ch := make(chan string, 1024)
+	m := c.Direct(0).Monitor(ctx, ch)
+	m.Start()
+	t.Cleanup(m.Stop)
+	var mu sync.Mutex
+	n := 0
+	go func() {
+		for line := range ch {
+			if strings.Contains(line, `"`+key+`"`) {
+				mu.Lock()
+				n++
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return n
+	}
+}
+
+// eventually polls cond until it holds, failing the test after limit.
+func eventually(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(limit); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, limit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestAPausedProcessSendsNothingUntilItIsContinued(t *testing.T) {
+	a := adapter(t, "redis-semaphore")
+	if clientstest.Backend(t) != "local" {
+		t.Skip("needs real redis-server for MONITOR")
+	}
+	c := clientstest.StartCluster(t, 1, 1)
+	const ttl = 2 * time.Second // refreshed every 40 ms, so it never expires while the process runs
+	lk := c.Locker(t, processFactory(t, a, map[string]any{"refresh_interval_ms": 40}), 0, ttl)
+	key := "paused-" + strconv.Itoa(os.Getpid())
+	count := monitor(t, c, key)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	lease, err := lk.Acquire(ctx, key)
+	if err != nil {
+		t.Fatalf("acquire: %v", err)
+	}
+	eventually(t, "the Mutex refreshes its key", 10*time.Second, func() bool { return count() >= 3 })
+	p := lk.(clients.ProcessLock)
+	p.Freeze()
+	time.Sleep(100 * time.Millisecond) // a refresh already on the wire lands
+	before := count()
+	time.Sleep(400 * time.Millisecond) // ten refresh intervals
+	if during := count() - before; during != 0 {
+		t.Fatalf("the stopped process sent %d commands on %s", during, key)
+	}
+	p.Thaw()
+	eventually(t, "the continued process refreshes again", 10*time.Second, func() bool { return count() > before })
+	if err := lk.Release(ctx, lease); err != nil {
+		t.Fatalf("release: %v", err)
+	}
+}
+
+func TestAClientClockFaultReachesTheProcessThroughLibfaketime(t *testing.T) {
+	a := adapter(t, "redis-py")
+	if _, err := clients.Libfaketime(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("skipped: %v", err)
+	}
+	c := clientstest.StartCluster(t, 1, 1)
+	start := func(t *testing.T, mode string) clients.Locker {
+		root := repoRoot(t)
+		return c.Locker(t, func(cfg clients.Config) (clients.Locker, error) {
+			cfg.Process = &clients.ProcessOptions{Command: a.Command, Dir: root, FakeTime: mode}
+			return clients.New("process", cfg)
+		}, 0, time.Second)
+	}
+	read := func(t *testing.T, lk clients.Locker) (time.Time, time.Duration) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		wall, mono, err := clients.ProcessClock(ctx, lk)
+		if err != nil {
+			t.Fatalf("read the process's clock: %v", err)
+		}
+		return wall, mono
+	}
+	t.Run("a jump moves the process's wall clock and leaves its monotonic clock alone", func(t *testing.T) {
+		lk := start(t, clients.FakeTimeJump)
+		_, mono0 := read(t, lk)
+		lk.(clients.ProcessLock).FakeClock().Jump(time.Hour)
+		real := time.Now()
+		wall, mono1 := read(t, lk)
+		if off := wall.Sub(real); off < 59*time.Minute || off > 61*time.Minute {
+			t.Fatalf("the process's wall clock is %v off true time, want about +1h", off)
+		}
+		if step := mono1 - mono0; step < 0 || step > 30*time.Minute {
+			t.Fatalf("the process's monotonic clock moved %v, want it untouched by the jump", step)
+		}
+	})
+	t.Run("a rate fault makes both of the process's clocks run fast", func(t *testing.T) {
+		lk := start(t, clients.FakeTimeRate)
+		lk.(clients.ProcessLock).FakeClock().SetRate(20)
+		w0, m0 := read(t, lk)
+		real0 := time.Now()
+		time.Sleep(200 * time.Millisecond)
+		w1, m1 := read(t, lk)
+		real := time.Since(real0)
+		if got := w1.Sub(w0); got < 5*real {
+			t.Fatalf("the wall clock advanced %v in %v of true time, want it 20× fast", got, real)
+		}
+		if got := m1 - m0; got < 5*real {
+			t.Fatalf("the monotonic clock advanced %v in %v of true time, want it 20× fast", got, real)
+		}
+	})
+}
+
+func TestTheLibfaketimeProbeRefusesACommandItDoesNotReach(t *testing.T) {
+	a := adapter(t, "redis-py")
+	if _, err := clients.Libfaketime(); err != nil {
+		t.Skipf("skipped: %v", err)
+	}
+	root := repoRoot(t)
+	tests := []struct {
+		name    string
+		command []string
+		refused bool
+	}{
+		{"the Python adapter sees the faked time", a.Command, false},
+		// env drops the preload before Python starts: libfaketime never
+		// loads, as with a statically linked program.
+		{"a command that drops LD_PRELOAD is refused", append([]string{"env", "-u", "LD_PRELOAD"}, a.Command...), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := clients.ProbeFakeTime(clients.ProcessOptions{Command: tt.command, Dir: root, FakeTime: clients.FakeTimeJump})
+			switch {
+			case tt.refused && err == nil:
+				t.Fatal("accepted")
+			case tt.refused && !strings.Contains(err.Error(), "libfaketime does not reach the command"):
+				t.Fatalf("refused for another reason: %v", err)
+			case !tt.refused && err != nil:
+				t.Fatalf("refused: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/python3
+"""A lock client process that misbehaves on purpose, for locksim's tests of
+the protocol's failure rules. argv[1] chooses how it answers an acquire:
+
+  garbage   writes a line that is not JSON
+  badtype   replies with a type the protocol does not have
+  exit      writes to stderr and exits with status 3
+  silent    never replies
+  ok        grants (token "t1"), so the process works at all
+  stubborn  grants like ok, but ignores SIGHUP, SIGINT and SIGTERM and
+            lives on after its stdin closes: only SIGKILL ends it
+"""
+import json
+import signal
+import sys
+import time
+
+mode = sys.argv[1]
+if mode == "stubborn":
+    for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
+n = 0
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello_ok", "protocol": 1, "name": "fake " + mode,
+                          "ops": ["acquire", "release"], "now_ms": time.time() * 1000}), flush=True)
+        continue
+    if mode == "garbage":
+        print("this is not json", flush=True)
+    elif mode == "badtype":
+        print(json.dumps({"type": "granted", "id": msg["id"]}), flush=True)
+    elif mode == "exit":
+        sys.stderr.write("fake adapter: giving up on %s\n" % msg["type"])
+        sys.exit(3)
+    elif mode == "silent":
+        pass
+    else:
+        n += 1
+        print(json.dumps({"type": "ok", "id": msg["id"], "token": "t%d" % n}), flush=True)
+if mode == "stubborn":
+    while True:
+        time.sleep(3600)

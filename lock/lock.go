@@ -1,0 +1,265 @@
+// Package lock is locksim's public lock interface: what a lock algorithm or
+// an adapter of a third-party lock library implements so that locksim can
+// drive it through faults and check what it promised.
+//
+// A lock client is a [Locker], built once per simulated client by a
+// constructor that takes a [Config]. Its answers are sorted into two kinds:
+// definite ("certainly not granted", "certainly removed nothing") and
+// unknown (anything else: the command may or may not have taken effect).
+// The history records a definite refusal as fail and an unknown outcome as
+// info, and the checkers treat an info operation as possibly effective
+// from its invocation on (Jepsen's rule).
+//
+// Units. Every duration a Locker is given (Config.TTL, Config.NodeTimeout,
+// Config.CommandTimeout, LibraryOptions' durations) is wall time: the
+// scenario's own time divided by its time_scale. Lease.ValidUntil is a
+// reading of the client's own [Clock], not true time.
+//
+// An algorithm is made known to scenarios by registering it once, with its
+// constructor and its [Traits], through [Register]; every list of
+// algorithms locksim shows or checks against (the scenario parser, the
+// runner, `locksim list`, locksimtest.Catalogue) is derived from that
+// registration.
+package lock
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrNotAcquired means the lock was definitely not granted: no node kept
+// this client's key. Any other error from Acquire means the outcome is
+// unknown: the lock may have been granted.
+var ErrNotAcquired = errors.New("lock not acquired")
+
+// ErrNotHeld means a Release or Extend definitely changed nothing: the key
+// was gone or held another owner token. Any other error means unknown.
+var ErrNotHeld = errors.New("lock not held")
+
+// Lease is what a granted Acquire returns.
+type Lease struct {
+	Key string
+	// Token is the owner value stored under the key (a random token for a
+	// safe lock).
+	Token string
+	// Fence is the fencing token; 0 when the algorithm has none. With
+	// Traits.Fenced every grant's Fence is larger than the one before.
+	Fence int64
+	// ValidUntil is the client's own estimate of the lease's end, on the
+	// client's Clock (not true time).
+	ValidUntil time.Time
+	// Nodes are the names of the nodes that granted the lease (may be
+	// empty on one node).
+	Nodes []string
+	// Lost, when not nil, is closed when the algorithm concluded the lease
+	// is gone (a renewal failed or found the key gone): the job must stop
+	// acting under it. locksim records the moment as the end of the hold.
+	Lost <-chan struct{}
+}
+
+// Locker is one client's lock algorithm.
+//
+// Acquire returns ErrNotAcquired when the lock was definitely not granted;
+// any other error means unknown. Release returns nil when it removed the
+// client's own key, ErrNotHeld when it definitely removed nothing, any other
+// error when unknown. Release must be safe to call with a lease that
+// already expired. The context bounds one call; an implementation should
+// return once it ends (the outcome is then unknown unless nothing was
+// sent).
+type Locker interface {
+	Name() string
+	Acquire(ctx context.Context, key string) (Lease, error)
+	Release(ctx context.Context, l Lease) error
+}
+
+// Extender is implemented by algorithms that can extend a lease in place.
+// nil: the lease now runs a further TTL (the returned Lease carries the new
+// ValidUntil). ErrNotHeld: definitely not extended. Any other error:
+// unknown.
+type Extender interface {
+	Extend(ctx context.Context, l Lease) (Lease, error)
+}
+
+// Validator is implemented by algorithms that can tell whether a lease is
+// still theirs (a library's "is this lock still valid / owned?" call). When
+// a Locker is a Validator, locksim calls Valid at the client's
+// before-write point, just before the critical section acts on the
+// resource: false (definitely not held any more) and an error (unknown)
+// both make the client stop acting under the lease, as a careful user of
+// the library would; locksim records that moment as the end of its hold.
+type Validator interface {
+	Valid(ctx context.Context, l Lease) (bool, error)
+}
+
+// Clock is a client's own notion of wall time. Real clients have clocks
+// that drift and jump; locksim injects those faults here. An algorithm
+// whose validity arithmetic reads time only through its Clock declares
+// Traits.ClientClock.
+type Clock interface {
+	Now() time.Time
+}
+
+// SystemClock is the machine's clock, with no fault.
+type SystemClock struct{}
+
+// Now returns time.Now().
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// Node is one Redis node as one client reaches it: through that client's
+// own toxiproxy link, so every partition, latency, reset and node fault
+// of a scenario reaches what is sent on it.
+type Node struct {
+	// Name is the node's name in the scenario (n1, n2, …).
+	Name string
+	// Cmd is a go-redis client whose connections go through the client's
+	// link to the node.
+	Cmd redis.Cmdable
+	// Addr is the link's address (host:port) for a library that opens
+	// its own connections; they then go through the same link.
+	Addr string
+	// ConnName is the name the client's connections to this node should
+	// carry (CLIENT SETNAME), "locksim:<client>:<node>", so that node
+	// observation can attribute the commands; Cmd already carries it when
+	// the runner names connections.
+	ConnName string
+}
+
+// Config is what every algorithm is built from.
+type Config struct {
+	// Client is the simulated client's name (w1, w2, …).
+	Client string
+	// Nodes as this client reaches them; single-instance algorithms use the
+	// first.
+	Nodes []Node
+	// TTL of a lease, wall time.
+	TTL time.Duration
+	// Clock is the client's clock; nil means SystemClock.
+	Clock Clock
+	// Rand draws owner tokens; it must be used by one goroutine only. It
+	// comes from the run's seed, so a run's tokens are reproducible.
+	Rand *rand.Rand
+	// Seed is the seed of this client's Rand (for a lock that draws its
+	// own randomness elsewhere, e.g. in a child process).
+	Seed uint64
+	// NodeTimeout bounds one node's reply in multi-node algorithms, wall
+	// time (a scenario's node_timeout); 0 picks the algorithm's default.
+	NodeTimeout time.Duration
+	// CommandTimeout bounds one Redis command the client sends, wall time:
+	// what the runner gives its connections as read and write timeouts and
+	// what an adapter should pass to its library. The runner's default is
+	// [DefaultCommandTimeout] of the TTL; a scenario's node_timeout or
+	// library.timeout replaces it.
+	CommandTimeout time.Duration
+	// Gate, when set, is told when the algorithm reaches an internal pause
+	// point (e.g. PointInAcquire), so a fault can freeze it there.
+	Gate Gate
+	// Library holds the scenario's `library:` options for an adapter of a
+	// third-party library; built-in algorithms ignore it.
+	Library LibraryOptions
+	// Shared is the in-process state every client of one run shares (the
+	// harness's own control-mutex); a Redis lock ignores it.
+	Shared *Shared
+	// Permits is the size of a semaphore (Traits.Semaphore); 0 means 1.
+	Permits int
+	// OpTimeout bounds one command a background renewer sends, wall time;
+	// 0 means TTL/3, between 10 ms and 2 s.
+	OpTimeout time.Duration
+	// Process is the scenario's `process:` block for a lock client run as
+	// a child process (algorithm process); nil otherwise.
+	Process *ProcessOptions
+}
+
+// ProcessOptions configure a lock client run as a child process speaking
+// locksim's JSON Lines protocol (docs/protocol.md). Durations are wall
+// time.
+type ProcessOptions struct {
+	// Command is the program and its arguments, run directly (never
+	// through a shell), from Dir.
+	Command []string
+	// Dir is the working directory; "" is locksim's.
+	Dir string
+	// Env are extra environment variables, NAME=value.
+	Env []string
+	// Timeout bounds one reply; none within it is an unknown outcome.
+	// 0 picks the command timeout.
+	Timeout time.Duration
+	// Options are passed through to the process in its hello message.
+	Options map[string]any
+	// FakeTime makes the process's clock fault-injectable through
+	// libfaketime: "" (none), "jump" (wall clock only: DONT_FAKE_MONOTONIC)
+	// or "rate" (wall and monotonic clocks).
+	FakeTime string
+}
+
+// DefaultCommandTimeout is the per-command timeout the runner uses when a
+// scenario sets none: half the TTL, between 50 ms and 2 s (wall time).
+func DefaultCommandTimeout(ttl time.Duration) time.Duration {
+	return min(max(ttl/2, 50*time.Millisecond), 2*time.Second)
+}
+
+// Gate is a client's pause gate as an algorithm sees it.
+type Gate interface {
+	// Point is called when the algorithm reaches a named pause point; a
+	// fault planned there fires, and Point returns when the client may go
+	// on (an error when it crashed or ctx ended).
+	Point(ctx context.Context, point string) error
+}
+
+// Pause points an algorithm may report through its Gate.
+const (
+	// PointInAcquire: the acquire's commands were sent (and, in-process,
+	// their replies read) but the outcome is not yet decided: a pause
+	// there is Kleppmann's "pause while the replies are in flight".
+	PointInAcquire = "in-acquire"
+	// PointInRenew: a background renewer is about to renew.
+	PointInRenew = "in-renew"
+)
+
+// LibraryOptions are a scenario's `library:` options of a third-party lock
+// library behind an adapter. Durations are wall time. The zero value means
+// one attempt per Acquire (the runner retries with its own retry delay),
+// the library's own defaults for everything else, and no refresh.
+type LibraryOptions struct {
+	// Tries is the number of attempts one Acquire makes; 0 means 1.
+	Tries int
+	// RetryDelay is the wait between two attempts inside one Acquire; 0
+	// picks the library's default.
+	RetryDelay time.Duration
+	// DriftFactor is the library's clock-drift factor (validity = expiry −
+	// elapsed − expiry×DriftFactor); nil picks its default.
+	DriftFactor *float64
+	// Refresh, when > 0, extends a granted lease every Refresh with the
+	// library's own call until the lease is released or a refresh fails:
+	// the refresh loop a user of the library writes. 0 means never.
+	Refresh time.Duration
+	// Timeout bounds one command the library sends (library.timeout); 0
+	// keeps Config.CommandTimeout.
+	Timeout time.Duration
+}
+
+// Shared is in-process state every client of one run shares. locksim's
+// positive control (control-mutex) keeps its table of holders here; a
+// Redis lock has no use for it. Safe for concurrent use.
+type Shared struct {
+	mu      sync.Mutex
+	holders map[string]string
+}
+
+// NewShared returns empty shared state for one run.
+func NewShared() *Shared { return &Shared{holders: map[string]string{}} }
+
+// Do calls f with the shared table (key → owner token) while holding its
+// mutex.
+func (s *Shared) Do(f func(holders map[string]string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.holders == nil {
+		s.holders = map[string]string{}
+	}
+	f(s.holders)
+}
