@@ -20,6 +20,7 @@ package account
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/locksim/locksim/internal/history"
@@ -52,6 +53,8 @@ type Account struct {
 	memberGrants map[int][]int    // acquire op index → positions in Members it was granted by
 	grantList    []Grant
 	grantAt      map[int]int // acquire op index → position in grantList
+	removals     sync.Once
+	removedBy    map[int][]int // client op index → positions in Keys it removed (RemovedBy)
 }
 
 // KeyLife is one instance of a key on one node: from the command that
@@ -448,25 +451,52 @@ func (a *Account) deriveGrants() {
 // while op ran (observed), or op itself (inferred).
 func (a *Account) RemovedBy(op int) []KeyLife {
 	a.derive()
-	o := a.H.Ops[op]
-	end := o.Complete
-	if end < 0 {
-		end = a.end
-	}
+	a.removals.Do(a.indexRemovals)
 	var out []KeyLife
-	for _, k := range a.keys {
-		e := k.Ended
-		if e.Kind != EndReleased && e.Kind != EndDeleted || e.Op < 0 || k.Key != o.Key {
-			continue
+	for _, i := range a.removedBy[op] {
+		out = append(out, a.keys[i])
+	}
+	return out
+}
+
+// indexRemovals ties each removed key life to the client operation that
+// removed it (see RemovedBy), once.
+func (a *Account) indexRemovals() {
+	a.removedBy = map[int][]int{}
+	type ck struct{ client, key string }
+	ops := map[ck][]int{} // a client's releases and probes of a key, by invoke
+	for i, o := range a.H.Ops {
+		if (o.F == history.Release || o.F == history.Probe) && o.Process != history.NodeProcess {
+			ops[ck{o.Client, o.Key}] = append(ops[ck{o.Client, o.Key}], i)
 		}
-		if e.Op == op {
-			out = append(out, k)
+	}
+	for _, v := range ops {
+		slices.SortStableFunc(v, func(x, y int) int { return cmp.Compare(a.H.Ops[x].Invoke, a.H.Ops[y].Invoke) })
+	}
+	for i, k := range a.keys {
+		e := k.Ended
+		if e.Kind != EndReleased && e.Kind != EndDeleted || e.Op < 0 {
 			continue
 		}
 		ev := a.H.Ops[e.Op]
-		if ev.Process == history.NodeProcess && e.By == o.Client && ev.Invoke >= o.Invoke-grantSlack && ev.Invoke <= end+grantSlack {
-			out = append(out, k)
+		if ev.Process != history.NodeProcess {
+			a.removedBy[e.Op] = append(a.removedBy[e.Op], i)
+			continue
+		}
+		cands := ops[ck{e.By, k.Key}]
+		// The last of the client's releases invoked before the node ran the
+		// command, if the command fell inside its window.
+		n := sort.Search(len(cands), func(j int) bool { return a.H.Ops[cands[j]].Invoke-grantSlack > ev.Invoke })
+		if n == 0 {
+			continue
+		}
+		o := a.H.Ops[cands[n-1]]
+		end := o.Complete
+		if end < 0 {
+			end = a.end
+		}
+		if ev.Invoke <= end+grantSlack {
+			a.removedBy[cands[n-1]] = append(a.removedBy[cands[n-1]], i)
 		}
 	}
-	return out
 }

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/locksim/locksim/internal/account"
@@ -186,17 +188,22 @@ func (m *model) readLeases() {
 // the acquire's window.
 func (m *model) readFences() {
 	m.fences = map[int]fenceReading{}
-	cs := m.a.Counters()
+	cs := slices.Clone(m.a.Counters())
 	if len(cs) == 0 {
 		return
 	}
+	slices.SortStableFunc(cs, func(x, y account.CounterValue) int { return cmp.Compare(x.At, y.At) })
 	for _, l := range m.leases {
 		if l.Fence <= 0 {
 			continue
 		}
 		op := m.h.Ops[l.Op]
-		for _, c := range cs {
-			if c.By == l.Client && c.At >= op.Invoke-2e6 && c.At <= op.Complete+2e6 {
+		from := sort.Search(len(cs), func(i int) bool { return cs[i].At >= op.Invoke-2e6 })
+		for _, c := range cs[from:] {
+			if c.At > op.Complete+2e6 {
+				break
+			}
+			if c.By == l.Client {
 				m.fences[l.Op] = fenceReading{Node: c.Node, Value: c.Value}
 				break
 			}

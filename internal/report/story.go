@@ -224,9 +224,14 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		cause = tr(lang, "n.gone.expired", t)
 	}
 	// Who took the lock after ours ended, and how did theirs end?
-	for _, q := range m.byKey[o.Key] {
+	idx := m.byKey[o.Key]
+	from := sort.Search(len(idx), func(q int) bool { return m.leases[idx[q]].Start >= own.KeyEnd })
+	for _, q := range idx[from:] {
 		l := m.leases[q]
-		if l.Start < own.KeyEnd || l.Client == o.Client || l.Start > o.Invoke || l.EndHow == "" {
+		if l.Start > o.Invoke {
+			break
+		}
+		if l.Client == o.Client || l.EndHow == "" {
 			continue
 		}
 		switch {
