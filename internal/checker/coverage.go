@@ -55,6 +55,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if !lost {
 		busy, lost = unexplainedStall(a)
 	}
+	if !lost {
+		busy, lost = unplannedSwitch(a)
+	}
 	if lost {
 		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + busy, TimingLost: true}
 	}
@@ -301,6 +304,34 @@ func shortestTTL(h history.History) int64 {
 		}
 	}
 	return ttl
+}
+
+// unplannedSwitch finds a promotion Sentinel announced (history
+// MasterSwitch) that no failover step explains: no failover of that group
+// was active from its start to a stallSlack after its end. The sentinels
+// then judged a healthy master down, which on a loaded machine means they
+// missed its replies for their down-after: the topology moved under the
+// scenario, and a valid verdict proves nothing.
+func unplannedSwitch(a *account.Account) (string, bool) {
+	h := a.H
+	for _, op := range h.Ops {
+		if op.F != history.MasterSwitch || len(op.Value.Cmd) < 2 {
+			continue
+		}
+		explained := false
+		for _, f := range a.Faults {
+			if f.Step.Effect == history.EffectFailover && slices.Contains(f.Step.Nodes, op.Value.Node) &&
+				f.Start <= op.Invoke && op.Invoke <= f.End+stallSlack {
+				explained = true
+				break
+			}
+		}
+		if !explained {
+			return fmt.Sprintf("Sentinel promoted %s over %s in group %s at %s with no failover in the plan: the machine was too busy for the sentinels' down-after; run fewer at once (--parallel) or at a lower --time-scale",
+				op.Value.Cmd[1], op.Value.Cmd[0], op.Value.Node, at(h, op.Invoke)), true
+		}
+	}
+	return "", false
 }
 
 // stallCause reports whether step st can keep client's commands to node
