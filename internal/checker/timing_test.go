@@ -221,3 +221,31 @@ func TestAPromotionNoFailoverExplainsMakesAValidRunUnknown(t *testing.T) {
 		})
 	}
 }
+
+func TestAFaultThatOutlastedItsPlanMakesAValidRunUnknown(t *testing.T) {
+	// crash adds a crash of n1 planned for 0.3 s, from 0.6 s, that lasted
+	// `lasted` seconds (the history's TTLs are 30 s: a tenth is 3 s).
+	crash := func(lasted float64) history.History {
+		b := newHB(false)
+		b.h = sequentialHistory()
+		i := b.fault("crash", []string{"n1"}, 0.6, 0.6+lasted)
+		b.h.Ops[i].Value.Fault.Duration = ns(0.3)
+		return b.h
+	}
+	tests := []struct {
+		name   string
+		lasted float64
+		want   Verdict
+	}{
+		{"a restart that took a moment longer than planned changes nothing", 0.5, Valid},
+		{"a restart that took seconds longer than planned was the machine's, not the scenario's", 4, Unknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Check(context.Background(), crash(tt.lasted), Options{})
+			if rep.Verdict != tt.want {
+				t.Errorf("verdict %s, want %s: %+v", rep.Verdict, tt.want, rep.Results)
+			}
+		})
+	}
+}
