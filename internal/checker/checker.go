@@ -143,6 +143,11 @@ type Result struct {
 	// time (coverage only); the run's valid verdict proves nothing and a
 	// rerun with less load can settle it.
 	TimingLost bool `json:"timing_lost,omitempty"`
+	// OffPlan: the run's topology moved without its plan (Sentinel
+	// promoted a replica no failover step asked for; coverage only). What
+	// the run shows then is the environment's doing, not the scenario's: the
+	// whole run is unknown, whatever it found.
+	OffPlan bool `json:"off_plan,omitempty"`
 }
 
 // Options tune Check.
@@ -245,6 +250,11 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 	}
 	busyLiveness(&rep, vs)
 	rep.Verdict = Merge(vs...)
+	for _, r := range rep.Results {
+		if r.OffPlan {
+			rep.Verdict = Unknown
+		}
+	}
 	return rep
 }
 

@@ -55,8 +55,8 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if !lost {
 		busy, lost = unexplainedStall(a)
 	}
-	if !lost {
-		busy, lost = unplannedSwitch(a)
+	if why, off := unplannedSwitch(a); off {
+		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + why, TimingLost: true, OffPlan: true}
 	}
 	if !lost {
 		busy, lost = overlongFault(a)

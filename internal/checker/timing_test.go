@@ -211,6 +211,11 @@ func TestAPromotionNoFailoverExplainsMakesAValidRunUnknown(t *testing.T) {
 			sw(&b.h, 2.9)
 			return b.h
 		}, Unknown},
+		{"a violation after an unplanned promotion is the environment's doing, not the scenario's", func() history.History {
+			h := kleppmann1(false)
+			sw(&h, 1.5)
+			return h
+		}, Unknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
