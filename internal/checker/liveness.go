@@ -73,7 +73,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	}
 	sort.Strings(keys)
 	var anomalies []Anomaly
-	probes, probeFails := 0, 0
+	probes, probeFails, stretches, orphaned := 0, 0, 0, 0
 	var lastOf map[string]int64 // latest instant per client, built on first use
 	lastInstant := func(client string) int64 {
 		if lastOf == nil {
@@ -95,7 +95,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 				continue
 			}
 			probeFails++
-			anomalies = append(anomalies, probeAnomaly(h, ko.lock, pr, eoh, lastInstant))
+			anomalies = append(anomalies, probeAnomaly(h, a, ko.lock, pr, eoh, lastInstant))
 		}
 		bound := maxTTL
 		if ns, ok := h.Header.Params[history.ParamUnavailableNS]; ok && ns > 0 {
@@ -103,7 +103,9 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		} else if bound <= 0 {
 			bound = h.Header.Wall(DefaultUnavailableBound)
 		}
-		anomalies = append(anomalies, unavailableStretches(h, k, ko.lock, leases, bound, eoh)...)
+		st := unavailableStretches(h, k, ko.lock, leases, bound, eoh)
+		stretches += len(st)
+		anomalies = append(anomalies, st...)
 	}
 	for i := range anomalies {
 		anomalies[i].Informational = !expect
@@ -118,6 +120,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 			o.an.Informational, o.an.Harmless = true, HarmlessLiveness
 		}
 		anomalies = append(anomalies, o.an)
+		orphaned++
 	}
 	policy := "informational: the scenario does not set expect_live"
 	if expect {
@@ -132,8 +135,11 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	default:
 		parts = append(parts, fmt.Sprintf("%d of %s failed", probeFails, plural(probes, "final probe", "final probes")))
 	}
-	if n := len(anomalies) - probeFails; n > 0 {
-		parts = append(parts, plural(n, "stretch unavailable", "stretches unavailable"))
+	if stretches > 0 {
+		parts = append(parts, plural(stretches, "stretch unavailable", "stretches unavailable"))
+	}
+	if orphaned > 0 {
+		parts = append(parts, plural(orphaned, "orphaned lease", "orphaned leases"))
 	}
 	summary := strings.Join(parts, ", ")
 	if len(anomalies) > 0 {
@@ -396,7 +402,7 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 }
 
 // probeAnomaly classifies a failed probe as stuck-lock or unavailable.
-func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
+func probeAnomaly(h history.History, a *account.Account, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
 	// the latest client whose grant is not followed by its removing release
 	holder := -1
 	for _, i := range lock {
@@ -432,6 +438,16 @@ func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastI
 			if ttl <= 0 {
 				why = "the key had no TTL, so it never expires"
 			}
+			if k, ok := heldKey(a, pr.Key, g.Client, pr.Invoke); ok {
+				// What the node held says why, not the TTL the client asked for
+				// (setnx-expire's EXPIRE may never have run).
+				why = fmt.Sprintf("its key on %s was still there", k.Node)
+				if k.Deadline < 0 {
+					why += " with no TTL, so it never expires"
+				} else {
+					why += fmt.Sprintf(" until %s", at(h, k.Deadline))
+				}
+			}
 			explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
 				what, pr.Key, at(h, pr.Invoke), g.Client, at(h, granted), at(h, last), why)
 			return newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
@@ -440,6 +456,20 @@ func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastI
 	explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
 		what, pr.Key, at(h, pr.Invoke))
 	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)
+}
+
+// heldKey returns an observed life of key that client created and that was
+// live at t, from the account (false when none or no account).
+func heldKey(a *account.Account, key, client string, t int64) (account.KeyLife, bool) {
+	if a == nil {
+		return account.KeyLife{}, false
+	}
+	for _, k := range a.Keys() {
+		if k.Key == key && k.Owner == client && k.Observed && k.Start <= t && t < k.End {
+			return k, true
+		}
+	}
+	return account.KeyLife{}, false
 }
 
 // lastInstants maps each client to the latest instant it recorded.

@@ -427,3 +427,36 @@ func TestWorkloadHistories(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckLockIsExplainedByWhatTheNodeHeld: a setnx-expire client asked
+// for a 10 s TTL, but its EXPIRE never ran: the node's key had none. The
+// stuck-lock finding must say so, not that "its TTL of 10 s had long passed".
+func TestStuckLockIsExplainedByWhatTheNodeHeld(t *testing.T) {
+	b := newHB(false).workload(history.WorkloadPayment, "setnx-expire", map[string]int64{history.ParamExpectLive: 1})
+	b.h.Header.Observed = []string{"n1"}
+	b.acquireTTL("C1", inv1, 0, 0.1, 0, 10)
+	b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: "C1", F: history.NodeCmd,
+		Key: inv1, Type: history.OK, Value: history.Value{Node: "n1", Cmd: []string{"SETNX", inv1, "C1-tok"}},
+		Invoke: ns(0.05), Complete: ns(0.05)})
+	b.fault("crash-client", []string{"C1"}, 0.2, 0.3)
+	b.acquireFail("C2", inv1, 1, 1.1)
+	b.probe(inv1, 40, 50, history.Fail)
+	var found bool
+	for _, r := range Check(context.Background(), b.h, Options{}).Results {
+		if r.Checker == CheckerLiveness && strings.Contains(r.Summary, "stretch") {
+			t.Errorf("liveness summary counts a stretch unavailable that it did not find: %s", r.Summary)
+		}
+		for _, an := range r.Anomalies {
+			if an.Kind != KindStuckLock {
+				continue
+			}
+			found = true
+			if strings.Contains(an.Explain, "had long passed") || !strings.Contains(an.Explain, "no TTL") {
+				t.Fatalf("stuck-lock explained from the client's request, not the node's key: %s", an.Explain)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no stuck-lock finding")
+	}
+}

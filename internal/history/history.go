@@ -164,6 +164,9 @@ type Op struct {
 	// Error is the error text a client library returned, verbatim, for a
 	// reader; no part of locksim interprets it.
 	Error string `json:"error,omitempty"`
+	// Failure classifies the Error of an unknown outcome (Type Info;
+	// FailureOf) for a reader; empty otherwise.
+	Failure Failure `json:"failure,omitempty"`
 }
 
 // Open reports whether the operation has no known completion time.

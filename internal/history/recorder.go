@@ -131,6 +131,22 @@ func (p *Pending) End(t Type, v Value, errText string) {
 	p.l.mu.Unlock()
 }
 
+// EndErr is End with the error itself: its text is recorded, and its
+// Failure class when the outcome is unknown (t == Info).
+func (p *Pending) EndErr(t Type, v Value, err error) {
+	now := p.l.r.Now()
+	p.l.mu.Lock()
+	op := &p.l.chunks[p.pos/logChunk][p.pos%logChunk]
+	op.Complete, op.Type, op.Value = now, t, v
+	if err != nil {
+		op.Error = err.Error()
+	}
+	if t == Info {
+		op.Failure = FailureOf(err)
+	}
+	p.l.mu.Unlock()
+}
+
 // Ops returns a copy of every operation recorded so far, in recording
 // order, with Index renumbered 0, 1, 2, … in that order.
 func (r *Recorder) Ops() []Op {

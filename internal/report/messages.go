@@ -136,6 +136,9 @@ var messages = map[Lang]map[string]string{
 		"n.token.owner":           "owner token %s",
 		"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
 		"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
+		"n.acquire.info.refused":  "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
+		"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
+		"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
 		"n.acquire.info":          "%s's acquire of %s got no answer: outcome unknown.",
 		"n.read":                  "%s read %s: %s.",                                   // client, key, result
 		"n.write.ok":              "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
@@ -143,6 +146,9 @@ var messages = map[Lang]map[string]string{
 		"n.write.claim":           "%s registered its token at the resource for %s%s: accepted.",
 		"n.write.markpaid":        "%s marked %s as paid%s.",
 		"n.write.refused":         "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
+		"n.write.info.refused":    "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
+		"n.write.info.reset":      "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
+		"n.write.info.error":      "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
 		"n.write.info":            "%s's %s of %s%s got no answer: it may or may not have happened.",
 		"n.with.token":            " with token %d",
 		"n.release.ok":            "%s released %s (key deleted).",
@@ -156,6 +162,9 @@ var messages = map[Lang]map[string]string{
 		"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
 		"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
 		"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
+		"n.release.info.refused":  "%s's release of %s could not connect (connection refused): recorded as unknown.",
+		"n.release.info.reset":    "%s's release of %s lost its connection before the reply: outcome unknown.",
+		"n.release.info.error":    "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
 		"n.release.info":          "%s's release of %s got no answer: outcome unknown.",
 		"n.extend.ok":             "%s extended its lock on %s.",
 		"n.renew.ok":              "%s's watchdog renewed its lock on %s.",
@@ -167,29 +176,30 @@ var messages = map[Lang]map[string]string{
 		"point.before-write":      "just before its write",
 		"point.after-acquire":     "right after acquiring the lock",
 		"point.before-release":    "just before releasing the lock",
-		"n.resume":                "%s woke up after being frozen for %s%s.",                                                   // client, duration, belief suffix
-		"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                          // key, token text
-		"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                          // key, token text
-		"n.fault":                 "Fault: %s on %s for %s%s.",                                                                 // fault word, targets, duration, detail
-		"n.fault.end":             "Fault healed: %s on %s.",                                                                   // fault word, targets
-		"n.partition":             "Network partition: %s, for %s.",                                                            // cut sentences, duration
-		"n.cut.one":               "%s cannot reach %s",                                                                        // from, to
-		"n.cut.heal":              "%s can reach %s again",                                                                     // from, to
-		"n.partition.end":         "Network partition healed: %s.",                                                             // heal sentences
-		"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                 // nodes, signed jump
-		"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",  // clients, signed jump
-		"n.clock.rate":            "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).", // nodes, duration, rate
-		"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                      // clients, duration, rate
-		"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                               // client, duration
-		"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                // client
-		"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",   // key, nodes
-		"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                // nodes, duration
-		"n.crash.kept":            "%s crashed and came back with its keys from its append-only file; down for %s.",            // nodes, duration
-		"n.pause.node":            "Redis on %s was frozen for %s.",                                                            // nodes, duration
-		"n.latency":               "Network latency: replies to %s delayed for %s (%v ± %v).",                                  // slow sentences, duration, latency, jitter
-		"n.slow.one":              "%s from %s",                                                                                // client, nodes
-		"n.reset":                 "Connections reset (TCP RST): %s.",                                                          // cut sentences
-		"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                            // client, key, ttl, client
+		"n.resume":                "%s woke up after being frozen for %s%s.",                                                          // client, duration, belief suffix
+		"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                                 // key, token text
+		"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                                 // key, token text
+		"n.fault":                 "Fault: %s on %s for %s%s.",                                                                        // fault word, targets, duration, detail
+		"n.fault.end":             "Fault healed: %s on %s.",                                                                          // fault word, targets
+		"n.partition":             "Network partition: %s, for %s.",                                                                   // cut sentences, duration
+		"n.cut.one":               "%s cannot reach %s",                                                                               // from, to
+		"n.cut.heal":              "%s can reach %s again",                                                                            // from, to
+		"n.partition.end":         "Network partition healed: %s.",                                                                    // heal sentences
+		"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
+		"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump
+		"n.clock.rate":            "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",        // nodes, duration, rate
+		"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                             // clients, duration, rate
+		"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                      // client, duration
+		"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.", // node, key, client
+		"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                       // client
+		"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",          // key, nodes
+		"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                       // nodes, duration
+		"n.crash.kept":            "%s crashed and came back with its keys from its append-only file; down for %s.",                   // nodes, duration
+		"n.pause.node":            "Redis on %s was frozen for %s.",                                                                   // nodes, duration
+		"n.latency":               "Network latency: replies to %s delayed for %s (%v ± %v).",                                         // slow sentences, duration, latency, jitter
+		"n.slow.one":              "%s from %s",                                                                                       // client, nodes
+		"n.reset":                 "Connections reset (TCP RST): %s.",                                                                 // cut sentences
+		"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                                   // client, key, ttl, client
 		"n.expired.belief":        "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 		"n.expired":               "%s's lock on %s expired in Redis (TTL %s).",
 		"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
@@ -313,8 +323,11 @@ var messages = map[Lang]map[string]string{
 		"n.done.all":                   "%s finished its work and left its critical section.",                         // client
 		"n.lost.all":                   "%s concluded its lock was lost and stopped.",                                 // client
 		"n.probe.fail":                 "Final probe: after every fault healed, %s could not acquire the lock on %s.", // client, key
-		"n.probe.info":                 "Final probe: %s's acquire of %s got no answer.",                              // client, key
-		"n.more":                       "… %d more steps from t=%ss to t=%ss: %s.",                                    // n, t0, t1, counts
+		"n.probe.info.refused":         "Final probe: %s's acquire of %s could not connect (connection refused).",
+		"n.probe.info.reset":           "Final probe: %s's acquire of %s lost its connection before the reply.",
+		"n.probe.info.error":           "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
+		"n.probe.info":                 "Final probe: %s's acquire of %s got no answer.", // client, key
+		"n.more":                       "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
 		"n.more.acquire":               "%d grants",
 		"n.more.retries":               "%d runs of refused acquires",
 		"n.more.read":                  "%d reads",
@@ -580,6 +593,9 @@ var messages = map[Lang]map[string]string{
 		"n.token.owner":           "owner token %s",
 		"n.tries.one":             "%s thử acquire %s và bị từ chối (người khác đang giữ).",
 		"n.tries":                 "%s thử acquire %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (người khác đang giữ).",
+		"n.acquire.info.refused":  "Lệnh acquire %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
+		"n.acquire.info.reset":    "Lệnh acquire %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
+		"n.acquire.info.error":    "Lệnh acquire %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
 		"n.acquire.info":          "Lệnh acquire %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
 		"n.read":                  "%s đọc %s: %s.",
 		"n.write.ok":              "%s: %s %s được chấp nhận%s.",
@@ -587,6 +603,9 @@ var messages = map[Lang]map[string]string{
 		"n.write.claim":           "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
 		"n.write.markpaid":        "%s đánh dấu %s là đã thanh toán%s.",
 		"n.write.refused":         "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên REJECT: %[5]s.",
+		"n.write.info.refused":    "Lần %[2]s %[3]s%[4]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
+		"n.write.info.reset":      "Lần %[2]s %[3]s%[4]s của %[1]s mất kết nối trước khi có trả lời: có thể đã xảy ra hoặc chưa.",
+		"n.write.info.error":      "Lần %[2]s %[3]s%[4]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: có thể đã xảy ra hoặc chưa.",
 		"n.write.info":            "Lần %[2]s %[3]s%[4]s của %[1]s không nhận được trả lời: có thể đã xảy ra hoặc chưa.",
 		"n.with.token":            " với token %d",
 		"n.release.ok":            "%s release %s (key đã bị xoá).",
@@ -600,6 +619,9 @@ var messages = map[Lang]map[string]string{
 		"n.gone.taken.holds":      "; giờ %s đang giữ lock",
 		"n.release.none.other":    "%s thử release %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
 		"n.release.none":          "%s thử release %s: không có gì của mình để xoá.",
+		"n.release.info.refused":  "Lệnh release %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
+		"n.release.info.reset":    "Lệnh release %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
+		"n.release.info.error":    "Lệnh release %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
 		"n.release.info":          "Lệnh release %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
 		"n.extend.ok":             "%s gia hạn lock trên %s.",
 		"n.renew.ok":              "Watchdog của %s đã gia hạn lock trên %s.",
@@ -625,6 +647,7 @@ var messages = map[Lang]map[string]string{
 		"n.clock.rate":            "Đồng hồ của %s chạy nhanh gấp %[3]s lần trong %[2]s: các key trên đó expire sớm hơn (hoặc muộn hơn) tương ứng.",
 		"n.clock.rate.client":     "Đồng hồ riêng của %s chạy nhanh gấp %[3]s lần trong %[2]s; không key Redis nào thay đổi.",
 		"n.starve":                "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
+		"n.key.nottl":             "%[1]s lưu %[2]s cho %[3]s mà không có TTL: nếu không ai xoá, key sẽ không bao giờ hết hạn.",
 		"n.crash.client":          "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
 		"n.delete.key":            "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
 		"n.crash":                 "%s bị crash và mất các key; ngừng hoạt động %s.",
@@ -755,6 +778,9 @@ var messages = map[Lang]map[string]string{
 		"n.done.all":                   "%s làm xong việc và rời critical section.",
 		"n.lost.all":                   "%s kết luận lock đã mất và dừng lại.",
 		"n.probe.fail":                 "Kiểm tra cuối: sau khi mọi lỗi đã hết, %s không acquire được lock trên %s.",
+		"n.probe.info.refused":         "Kiểm tra cuối: lệnh acquire %[2]s của %[1]s không kết nối được (connection refused).",
+		"n.probe.info.reset":           "Kiểm tra cuối: lệnh acquire %[2]s của %[1]s mất kết nối trước khi có trả lời.",
+		"n.probe.info.error":           "Kiểm tra cuối: lệnh acquire %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn.",
 		"n.probe.info":                 "Kiểm tra cuối: lệnh acquire %[2]s của %[1]s không nhận được trả lời.",
 		"n.more":                       "… thêm %d bước từ t=%ss đến t=%ss: %s.",
 		"n.more.acquire":               "%d lần cấp lock",

@@ -129,7 +129,9 @@ func narrative(in Input, m *model) []Step {
 
 	ops := in.History.Ops
 	for i, o := range ops {
-		if o.F == history.Fault {
+		if o.F == history.Fault || o.Process == history.NodeProcess {
+			// Node events are told from the account, and must not break a
+			// client's run of refused acquires into one step per SET NX.
 			continue
 		}
 		if !(o.F == history.Acquire && o.Type == history.Fail) {
@@ -151,10 +153,10 @@ func narrative(in Input, m *model) []Step {
 				pending[k].last = o.Invoke
 			case history.Info:
 				if o.F == history.Probe {
-					add(o.Invoke, 2, StepProbe, tr(lang, "n.probe.info", o.Client, o.Key))
+					add(o.Invoke, 2, StepProbe, tr(lang, infoKey("n.probe.info", o), o.Client, o.Key))
 					break
 				}
-				add(o.Invoke, 2, StepAcquire, tr(lang, "n.acquire.info", o.Client, o.Key))
+				add(o.Invoke, 2, StepAcquire, tr(lang, infoKey("n.acquire.info", o), o.Client, o.Key))
 			case history.OK:
 				ttl := m.sdur(o.Value.TTL).String()
 				tt := tokenText(o.Value.Fence, o.Value.Token)
@@ -264,7 +266,7 @@ func narrative(in Input, m *model) []Step {
 			case history.Fail:
 				add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, o.Value.Action, o.Key, tok, refusalText(lang, o)))
 			default:
-				add(o.Invoke, 2, StepWrite, tr(lang, "n.write.info", o.Client, o.Value.Action, o.Key, tok))
+				add(o.Invoke, 2, StepWrite, tr(lang, infoKey("n.write.info", o), o.Client, o.Value.Action, o.Key, tok))
 			}
 		case history.Release:
 			switch {
@@ -273,7 +275,7 @@ func narrative(in Input, m *model) []Step {
 			case o.Type == history.OK || o.Type == history.Fail:
 				add(o.Invoke, 2, StepRelease, m.releaseNothing(lang, o))
 			default:
-				add(o.Invoke, 2, StepRelease, tr(lang, "n.release.info", o.Client, o.Key))
+				add(o.Invoke, 2, StepRelease, tr(lang, infoKey("n.release.info", o), o.Client, o.Key))
 			}
 		case history.Extend:
 			if o.Type == history.OK {
@@ -417,6 +419,22 @@ func narrative(in Input, m *model) []Step {
 		case account.EndFlushed, account.EndCrashed:
 			add(ml.End, 1, StepExpiry, tr(lang, "n.permit.lost", ml.Owner, ml.Key, ml.Node))
 		}
+	}
+
+	// A lock key a node kept with no TTL to the end of the run (SETNX whose
+	// EXPIRE never ran; a lock with no TTL whose holder died): nothing would
+	// ever have expired it. Keys released or deleted are told by their ends.
+	acquired := map[string]bool{}
+	for _, o := range in.History.Ops {
+		if o.F == history.Acquire && o.Process != history.NodeProcess {
+			acquired[o.Key] = true
+		}
+	}
+	for _, k := range m.a.Keys() {
+		if !acquired[k.Key] || !k.Observed || k.Owner == "" || k.Deadline >= 0 || k.Ended.Kind != account.EndHeld || hadTTL(k) {
+			continue
+		}
+		add(k.Start, 1, StepAcquire, tr(lang, "n.key.nottl", k.Node, k.Key, k.Owner))
 	}
 
 	// Anomalies, at the instant they became true.
@@ -626,4 +644,30 @@ func refusalText(lang Lang, o history.Op) string {
 		return tr(lang, "refusal.unknown")
 	}
 	return o.Value.Refusal
+}
+
+// infoKey is the message of an unknown outcome, fitted to how the
+// operation failed (history.Failure): only a timeout "got no answer".
+func infoKey(base string, o history.Op) string {
+	switch o.Failure {
+	case history.FailTimeout:
+		return base
+	case history.FailRefused, history.FailReset:
+		return base + "." + string(o.Failure)
+	default:
+		return base + ".error"
+	}
+}
+
+// hadTTL reports whether the key life had a deadline at any moment.
+func hadTTL(k account.KeyLife) bool {
+	if k.Deadline >= 0 {
+		return true
+	}
+	for _, mv := range k.Moves {
+		if mv.Deadline >= 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -297,7 +297,7 @@ func (g gateForAlgorithm) Renewing(l clients.Lease) func(err error) {
 	p := w.log.Begin(proc, w.name, history.Extend, l.Key, v)
 	return func(err error) {
 		t := outcome(err)
-		p.End(t, v, errText(err))
+		p.EndErr(t, v, err)
 		if t == history.Info {
 			w.mu.Lock()
 			w.renewProc = 0
@@ -499,13 +499,6 @@ func outcome(err error) history.Type {
 	default:
 		return history.Info
 	}
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // library is the scenario's library block with durations in wall time; the

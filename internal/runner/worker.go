@@ -202,7 +202,7 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 	if t == history.OK {
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
 	}
-	p.End(t, v, errText(err))
+	p.EndErr(t, v, err)
 	if t != history.Fail {
 		w.locked[key] = true // granted, or perhaps granted: probe it at the end
 	}
@@ -309,7 +309,7 @@ func (w *worker) release(ctx context.Context, l clients.Lease) {
 		v.Removed = true
 		v.Nodes = removedFrom
 	}
-	p.End(t, v, errText(err))
+	p.EndErr(t, v, err)
 	if t == history.Info {
 		w.newProcess()
 	}

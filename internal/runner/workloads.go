@@ -228,7 +228,7 @@ func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (b
 		p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 		err := w.job(ctx, l)
 		if err != nil && !errors.Is(err, errLost) {
-			p.End(history.Info, v, err.Error())
+			p.EndErr(history.Info, v, err)
 			return false, err
 		}
 		p.End(history.OK, v, "")
@@ -291,7 +291,7 @@ func (w *worker) cron(ctx context.Context) {
 			p := w.log.Begin(w.proc, w.name, history.Write, jobKey, v)
 			err := w.gate.Sleep(ctx, w.r.wall(wl.Job.D()))
 			if err != nil {
-				p.End(history.Info, v, err.Error())
+				p.EndErr(history.Info, v, err)
 				return false, err
 			}
 			p.End(history.OK, v, "")
@@ -347,12 +347,12 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 	v := history.Value{Action: action}
 	p := w.log.Begin(w.proc, w.name, history.Read, key, v)
 	if err := w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D())); err != nil {
-		p.End(history.Info, v, err.Error())
+		p.EndErr(history.Info, v, err)
 		return 0, false
 	}
 	n, err := get(ctx)
 	if err != nil {
-		p.End(history.Info, v, err.Error())
+		p.EndErr(history.Info, v, err)
 		w.newProcess()
 		return 0, false
 	}
@@ -370,7 +370,7 @@ func (w *worker) writeNum(key, action string, fence int64, do func() (int64, ref
 	n, refused, err := do()
 	switch {
 	case err != nil:
-		p.End(history.Info, v, err.Error())
+		p.EndErr(history.Info, v, err)
 		w.newProcess()
 		return history.Info
 	case refused.why != "":
