@@ -86,6 +86,9 @@ type KeyLife struct {
 	// handedOver: its master failed over with nothing lost; its end comes
 	// from the clients' outcomes (see handOver).
 	handedOver bool
+	// retracted: a node's own dump showed this life never existed (see
+	// sim.held); dropped before the account is read.
+	retracted bool
 }
 
 // Move is one change of a key's deadline.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 )
 
 // ms is a time in milliseconds of wall time, as ns (the histories here run
@@ -239,6 +240,43 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 				r.cmd("n1", "w2", 1005.5, true, "SET", "invoice-1", "B", "NX", "PX", "1000")
 			},
 			want: []string{"n1 fence=1 (w1) 4.9–1006.0 held", "n1 invoice-1=A (w1) 4.9–1005.5 expired"},
+		},
+		{
+			// A fooling run (snapshot-kept-lock): n1 restarts from an RDB
+			// snapshot that has w1's key; w2's SET NX after the restart finds
+			// it. The node's dump after the restart shows w1's key: it
+			// survived, and w2's key never existed.
+			name: "a key the node showed it came back with survives the crash, and a SET NX the model took for granted is retracted",
+			build: func(r *run) {
+				r.h.Header.Persistence = map[string]string{"n1": "rdb"}
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "30000", "nx")
+				crash := historytest.Step("crash", "n1")
+				crash.ID, crash.Duration = 1, ms(300)
+				r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+					Value: historytest.Value(crash), Invoke: ms(5000), Complete: ms(5300), Type: history.OK})
+				r.cmd("n1", "w2", 5310, false, "set", "invoice-1", "B", "px", "30000", "nx")
+				r.add(history.Op{Process: history.NodeProcess, F: history.NodeHeld, Type: history.OK, Invoke: ms(5320), Complete: ms(5320),
+					Value: history.Value{Node: "n1", Held: []history.HeldKey{{Key: "invoice-1", Value: "A", TTL: ms(24680)}}}})
+				r.release("w1", "A", 10000, 10002, true, "n1")
+				r.compareAndDelete("n1", "w1", "A", 10001, true)
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.0–10001.0 released by w1"},
+		},
+		{
+			name: "a key the node did not come back with was lost in the crash",
+			build: func(r *run) {
+				r.h.Header.Persistence = map[string]string{"n1": "aof-always"}
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "30000", "nx")
+				crash := historytest.Step("crash", "n1")
+				crash.ID, crash.Duration = 1, ms(300)
+				r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+					Value: historytest.Value(crash), Invoke: ms(5000), Complete: ms(5300), Type: history.OK})
+				r.add(history.Op{Process: history.NodeProcess, F: history.NodeHeld, Type: history.OK, Invoke: ms(5320), Complete: ms(5320),
+					Value: history.Value{Node: "n1", Held: []history.HeldKey{}}})
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.0–5000.0 crashed"},
 		},
 	}
 	for _, tt := range tests {

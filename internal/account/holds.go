@@ -224,3 +224,22 @@ func open(op history.Op) bool { return op.Type == history.Info || op.Complete < 
 func accepted(op history.Op) bool {
 	return op.F == history.Write && op.Type == history.OK && op.Complete >= 0
 }
+
+// ClientCrashes maps each client to the instants (true ns, ascending) at
+// which an applied crash-client fault (EffectCrashClient) killed it. A
+// client is inside nothing after its crash: whatever it entered ends there.
+func ClientCrashes(h history.History) map[string][]int64 {
+	out := map[string][]int64{}
+	for _, f := range h.Faults() {
+		if f.Type == history.Fail || f.Value.Fault == nil || f.Value.Fault.Effect != history.EffectCrashClient {
+			continue
+		}
+		for _, c := range f.Value.Fault.Clients {
+			out[c] = append(out[c], f.Invoke)
+		}
+	}
+	for _, ts := range out {
+		slices.Sort(ts)
+	}
+	return out
+}

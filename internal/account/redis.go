@@ -18,7 +18,7 @@ import (
 func (a *Account) replay() {
 	per := map[string][]int{}
 	for i, op := range a.H.Ops {
-		if op.F == history.NodeCmd && a.Observed[op.Value.Node] && len(op.Value.Cmd) > 0 {
+		if (op.F == history.NodeCmd && len(op.Value.Cmd) > 0 || op.F == history.NodeHeld) && a.Observed[op.Value.Node] {
 			per[op.Value.Node] = append(per[op.Value.Node], i)
 		}
 	}
@@ -40,6 +40,10 @@ func (a *Account) replay() {
 				break // the group's commands now reach a process no observer watches
 			}
 			s.p = p
+			if op.F == history.NodeHeld {
+				s.held(i, op)
+				continue
+			}
 			s.exec(i, op)
 		}
 		if len(fos) > 0 {
@@ -50,7 +54,106 @@ func (a *Account) replay() {
 		}
 		s.finish()
 	}
+	a.dropRetracted()
 	a.matchGrants()
+}
+
+// dropRetracted removes the key lives a node's own dump showed never
+// existed (see held).
+func (a *Account) dropRetracted() {
+	a.keys = slices.DeleteFunc(a.keys, func(k KeyLife) bool { return k.retracted })
+}
+
+// held reconciles the model with what the node showed it held after it
+// came back (history.NodeHeld: every string key, read atomically, so
+// exact at its timestamp). A key the model had lost in the crash but the
+// node still holds with the same value survived it (its persistence kept
+// it): its life goes on. A key the model believed created since the crash
+// with another value (a SET NX the model took for granted, which found the
+// restored key) never existed: it is retracted. A key the model holds that
+// the node does not: created since the crash, it never existed; older, the
+// crash lost it. Anything else the node holds is a key no observed command
+// set: a life from that instant, its owner told by its value.
+func (s *sim) held(i int, op *history.Op) {
+	t := op.Invoke
+	crash, crashed := s.lastCrash(t)
+	shown := map[string]history.HeldKey{}
+	for _, hk := range op.Value.Held {
+		shown[hk.Key] = hk
+	}
+	for key := range s.strs {
+		s.expire(key, t)
+	}
+	for key, j := range s.strs {
+		k := &s.a.keys[j]
+		hk, ok := shown[key]
+		switch {
+		case ok && hk.Value == k.Value:
+			continue
+		case crashed && k.Start >= crash.Start:
+			k.retracted = true
+			delete(s.strs, key)
+		case !ok && crashed:
+			s.endKey(key, crash.Start, End{Kind: EndCrashed, Op: crash.Op, Step: crash.Step.ID})
+		}
+	}
+	keys := make([]string, 0, len(shown))
+	for key := range shown {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		hk := shown[key]
+		deadline := int64(-1)
+		if hk.TTL >= 0 {
+			deadline = t + hk.TTL
+		}
+		if j, ok := s.strs[key]; ok {
+			if k := &s.a.keys[j]; k.Deadline != deadline {
+				k.Deadline = deadline
+			}
+			continue
+		}
+		if j := s.crashedLife(key, hk.Value, crash, crashed); j >= 0 {
+			k := &s.a.keys[j]
+			k.End, k.Ended, k.Deadline = 0, End{Kind: EndHeld, Op: -1}, deadline
+			s.strs[key] = j
+			continue
+		}
+		s.create(key, hk.Value, s.owners[hk.Value], t, deadline, i)
+	}
+}
+
+// lastCrash is the latest crash of the node (whatever its persistence)
+// that began at or before t.
+func (s *sim) lastCrash(t int64) (FaultWindow, bool) {
+	var out FaultWindow
+	found := false
+	for _, f := range s.a.Faults {
+		if f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, s.node) && f.Start <= t {
+			out, found = f, true
+		}
+	}
+	return out, found
+}
+
+// crashedLife finds the life of key with value that the crash ended on
+// this node, or -1.
+func (s *sim) crashedLife(key, value string, crash FaultWindow, crashed bool) int {
+	if !crashed {
+		return -1
+	}
+	for j := len(s.a.keys) - 1; j >= 0; j-- {
+		k := &s.a.keys[j]
+		if k.Node != s.node || k.Key != key || k.retracted {
+			continue
+		}
+		if k.Ended.Kind == EndCrashed && k.Ended.Step == crash.Step.ID && k.Value == value {
+			return j
+		}
+		return -1
+	}
+	return -1
 }
 
 // tokenOwners maps each owner token of a client's lock operation to its
@@ -94,6 +197,27 @@ func (a *Account) CrashLoses(st history.FaultStep, node string) bool {
 		return st.PowerLoss
 	}
 	return false
+}
+
+// CrashOutcome returns the string keys node held when the crash window f
+// began that outlived it (kept, by its persistence) and those the crash
+// ended (lost), each sorted and without repeats.
+func (a *Account) CrashOutcome(f FaultWindow, node string) (kept, lost []string) {
+	a.derive()
+	for _, k := range a.keys {
+		if k.Node != node || k.Start >= f.Start {
+			continue
+		}
+		switch {
+		case k.Ended.Kind == EndCrashed && k.Ended.Step == f.Step.ID:
+			lost = append(lost, k.Key)
+		case k.End > f.End:
+			kept = append(kept, k.Key)
+		}
+	}
+	slices.Sort(kept)
+	slices.Sort(lost)
+	return slices.Compact(kept), slices.Compact(lost)
 }
 
 // sim is one node's state while its events are replayed.

@@ -246,6 +246,60 @@ func corpusCases() []corpusCase {
 			b.h, valid())
 	}
 	{
+		// Found by a helper asked to fool the checker: w1's first acquire
+		// went unanswered under a partition, its second was granted; paused
+		// before its release, it wakes after w2's grant and its plain DEL
+		// removes w2's key. The unknown SET NX could never have taken a key
+		// w2 held throughout, so the removal was certainly foreign.
+		b := newHB(false).workload("counter", "naive", nil)
+		b.fault("partition", []string{"w1→n1"}, 0, 0.9)
+		b.acquireInfo("w1", inv1, 0)
+		b.acquireTTL("w1", inv1, 1, 1.01, 0, 10)
+		for t := 2.0; t < 11; t++ {
+			b.acquireFail("w2", inv1, t, t+0.005)
+		}
+		b.done("w1", inv1, 8.92)
+		b.fault("pause", []string{"w1"}, 8.93, 13.93)
+		b.acquireTTL("w2", inv1, 11.5, 11.51, 0, 10)
+		b.done("w2", inv1, 12.02)
+		b.release("w1", inv1, 13.94, 13.95, true)
+		b.op("w2", history.Release, inv1, 16.04, 16.05, history.Fail, history.Value{Token: "w2-tok"})
+		add("invalid-foreign-unlock-after-unknown-acquire", "checker-fooling case: an earlier unknown acquire of the deleter does not excuse a DEL of a key the other client certainly held throughout",
+			b.h, invalid(KindForeignUnlock))
+	}
+	{
+		b := newHB(false).workload("counter", "naive", nil)
+		b.acquireInfo("w1", inv1, 0)
+		b.acquireTTL("w1", inv1, 1, 1.01, 0, 10)
+		b.done("w1", inv1, 5)
+		b.acquireTTL("w2", inv1, 11.5, 11.51, 0, 10)
+		b.done("w2", inv1, 12)
+		b.release("w1", inv1, 22, 22.1, true)
+		add("valid-release-after-unknown-acquire-past-ttl", "the same DEL after w2's TTL could have run out: w1's unknown acquire may have set the key it removed; nothing certain",
+			b.h, valid())
+	}
+	{
+		// Found by a helper asked to fool the checker (and by a real
+		// fair-semaphore run): S1 is killed inside its permit; once its
+		// permit times out S3 enters beside S2. A dead client is inside
+		// nothing: two inside, with two permits.
+		b := newHB(false).workload(history.WorkloadSemaphore, "semaphore", map[string]int64{history.ParamPermits: 2})
+		b.acquireTTL("S1", "sem-1", 0, 0.1, 0, 10)
+		b.write("S1", "sem-1", history.ActionEnter, 0.2, 0.3, 0)
+		b.acquireTTL("S2", "sem-1", 1, 1.1, 0, 10)
+		b.write("S2", "sem-1", history.ActionEnter, 1.2, 1.3, 0)
+		b.fault("crash-client", []string{"S1"}, 2, 2)
+		b.acquireFail("S3", "sem-1", 3, 3.05)
+		b.acquireTTL("S3", "sem-1", 10.5, 10.6, 0, 10)
+		b.write("S3", "sem-1", history.ActionEnter, 10.7, 10.8, 0)
+		b.write("S2", "sem-1", history.ActionExit, 11, 11.1, 0)
+		b.release("S2", "sem-1", 11.2, 11.3, true)
+		b.write("S3", "sem-1", history.ActionExit, 15, 15.1, 0)
+		b.release("S3", "sem-1", 15.2, 15.3, true)
+		add("valid-semaphore-crashed-holder-is-not-inside", "checker-fooling case: a client killed inside its permit counts as inside only until its crash, not to the end of the history",
+			b.h, valid())
+	}
+	{
 		// payment-idempotency.yaml as one parallel catalogue run saw it: w2's
 		// acquire stalled, so paused w1 woke and charged first.
 		b := newHB(false).workload("payment", "safe", map[string]int64{"idempotency": 1})

@@ -44,8 +44,8 @@ import (
 //     accepted "lead" under that grant: two leaders acted.
 //   - over-admission (semaphore; S21): more than Header.Params["permits"]
 //     clients at once between their accepted "enter" (Complete: certainly
-//     admitted) and their next "exit" (Invoke; the end of the history when
-//     they never exit). Without the parameter the rule cannot judge and is
+//     admitted) and their next "exit" (Invoke; when they never exit, their
+//     crash (a crash-client fault) or else the end of the history). Without the parameter the rule cannot judge and is
 //     skipped (said in the summary).
 //   - duplicate-work (cache-rebuild): accepted "rebuild"s of two clients
 //     on one key whose [Invoke, Complete] overlap (more than touching).
@@ -537,8 +537,18 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 			add(op.Key, ev{op.Invoke, -1, op.Client, op.Index})
 		}
 	}
-	for ck := range inside {
-		add(ck[1], ev{eoh, -1, ck[0], -1})
+	// A client that never exits is inside until the end of the history, or
+	// until a crash killed it (as a believed hold ends at a crash).
+	crashes := account.ClientCrashes(h)
+	for ck, i := range inside {
+		end := eoh
+		for _, t := range crashes[ck[0]] {
+			if t >= h.Ops[i].Complete {
+				end = min(end, t)
+				break
+			}
+		}
+		add(ck[1], ev{end, -1, ck[0], -1})
 	}
 	if enters == 0 {
 		return f

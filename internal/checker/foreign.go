@@ -131,12 +131,8 @@ func foreignUnlocks(a *account.Account) []Anomaly {
 		if rel.F != history.Release || rel.Type != history.OK || !rel.Value.Removed || !isClientOp(*rel) || observedRelease(a, *rel) {
 			continue
 		}
-		if t, ok := maybeOwn[[2]string{rel.Client, rel.Key}]; ok && t < rel.Invoke {
-			// An acquire of its own with unknown outcome may have applied
-			// at any time after its invoke, and the release may have
-			// removed that lease: nothing certain to report.
-			continue
-		}
+		t, maybe := maybeOwn[[2]string{rel.Client, rel.Key}]
+		maybe = maybe && t < rel.Invoke
 		ok := [2]string{rel.Client, rel.Key}
 		own, ownT := perOwner[ok], ownerComplete[ok]
 		n := sort.Search(len(own), func(j int) bool { return ownT[j] > rel.Invoke })
@@ -177,6 +173,12 @@ func foreignUnlocks(a *account.Account) []Anomaly {
 		if other == nil {
 			continue
 		}
+		if maybe && !heldThrough(a, *other, *rel) {
+			// An acquire of its own with unknown outcome may have applied
+			// at any time after its invoke, and the release may have
+			// removed that lease: nothing certain to report.
+			continue
+		}
 		after := fmt.Sprintf("after %s's own grant at %s", rel.Client, at(h, mine.Complete))
 		if other.Complete <= mine.Complete {
 			after = fmt.Sprintf("with fencing token %d, a later grant than %s's own token %d", other.Value.Fence, rel.Client, mine.Value.Fence)
@@ -209,4 +211,42 @@ func nodesMeet(a, b []string) bool {
 		}
 	}
 	return false
+}
+
+// heldThrough reports whether other's granted key certainly still stood,
+// and was certainly other's, when rel was invoked: one node, no fault that
+// touches a node's keys (crash, restart, clock, flush, deletion) in the
+// run, rel invoked before other's TTL could have run out counted from
+// other's invoke, and no other release of the key in between. A SET NX of
+// rel's client in flight could then not have taken the key, so rel removed
+// other's key whatever became of that unknown acquire.
+func heldThrough(a *account.Account, other, rel history.Op) bool {
+	h := a.H
+	if len(h.Header.Nodes) > 1 || other.Value.TTL <= 0 || rel.Invoke >= other.Invoke+other.Value.TTL {
+		return false
+	}
+	for _, w := range a.Faults {
+		switch w.Step.Effect {
+		case history.EffectCutLinks, history.EffectSlowLinks, history.EffectResetLinks, history.EffectFreezeClient,
+			history.EffectCrashClient, history.EffectStarveRenewer, history.EffectClientClock:
+		default:
+			return false
+		}
+	}
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.Key == rel.Key && op.F == history.Release && op.Index != rel.Index && isClientOp(*op) &&
+			op.Invoke < rel.Invoke && opEndOr(h, *op) > other.Invoke {
+			return false
+		}
+	}
+	return true
+}
+
+// opEndOr is op's completion, or the end of the history when it has none.
+func opEndOr(h history.History, op history.Op) int64 {
+	if op.Complete < 0 {
+		return h.End()
+	}
+	return op.Complete
 }

@@ -88,7 +88,23 @@ const (
 	// One that no failover fault explains means the sentinels judged a
 	// healthy master down: the machine was too busy for their down-after.
 	MasterSwitch Func = "switch-master"
+	// NodeHeld is every string key a node held at one instant, read by its
+	// observer in one atomic script right after it reconnected to a node
+	// that had gone away (a crash and restart): what the node came back
+	// with from its persistence. Process NodeProcess, Value.Node the node,
+	// Value.Held the keys (complete: a string key not listed was not
+	// there), Invoke == Complete the node's own timestamp of the script
+	// (MONITOR), so it is ordered exactly among the node's commands.
+	NodeHeld Func = "node-held"
 )
+
+// HeldKey is one string key a node showed it held (Func NodeHeld).
+type HeldKey struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// TTL is the remaining time to live in wall ns; -1: none.
+	TTL int64 `json:"ttl_ns"`
+}
 
 // StallNS is the round trip (wall ns) from which a client's command is
 // recorded as Stalled.
@@ -142,10 +158,11 @@ type Value struct {
 	// fired, with its resolved targets.
 	Fault *FaultStep `json:"fault,omitempty"`
 
-	// Node event fields (Func NodeCmd, Unobserved, Stalled).
-	Node string   `json:"node,omitempty"`
-	Cmd  []string `json:"cmd,omitempty"`
-	Lua  bool     `json:"lua,omitempty"`
+	// Node event fields (Func NodeCmd, Unobserved, Stalled, NodeHeld).
+	Node string    `json:"node,omitempty"`
+	Cmd  []string  `json:"cmd,omitempty"`
+	Lua  bool      `json:"lua,omitempty"`
+	Held []HeldKey `json:"held,omitempty"`
 }
 
 // Op is one operation. Invoke and Complete are true-time ns since the run's

@@ -181,3 +181,63 @@ func TestADialedConnectionSurvivesARestartedNode(t *testing.T) {
 		t.Errorf("the first command after the node restarted: %v (the pool reused the dead connection)", err)
 	}
 }
+
+func TestAfterARestartTheObserverRecordsWhatTheNodeCameBackWith(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not on PATH: MONITOR needs the real thing")
+	}
+	ctx := context.Background()
+	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"},
+		Persistence: cluster.PersistenceAOFAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	rec := history.NewRecorder(time.Now())
+	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), rec.Log(), rec.Start(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Stop()
+	c := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, MaxRetries: -1,
+		Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
+	defer c.Close()
+	if err := c.Set(ctx, "invoice-1", "tok", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(ctx, "fence", "3", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	n := cl.Node(0)
+	if err := n.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var held *history.Op
+	for deadline := time.Now().Add(20 * time.Second); held == nil && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, op := range rec.Ops() {
+			if op.F == history.NodeHeld {
+				held = &op
+				break
+			}
+		}
+	}
+	if held == nil {
+		t.Fatal("no node-held event after the node restarted")
+	}
+	got := map[string]history.HeldKey{}
+	for _, k := range held.Value.Held {
+		got[k.Key] = k
+	}
+	if k := got["invoice-1"]; k.Value != "tok" || k.TTL <= 0 || k.TTL > int64(time.Minute) {
+		t.Errorf("invoice-1 came back as %+v, want value tok with a TTL of at most a minute", k)
+	}
+	if k := got["fence"]; k.Value != "3" || k.TTL != -1 {
+		t.Errorf("fence came back as %+v, want value 3 with no TTL", k)
+	}
+	if held.Invoke != held.Complete || held.Value.Node != "n1" {
+		t.Errorf("node-held event %+v: want one instant on n1", *held)
+	}
+}

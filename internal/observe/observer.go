@@ -60,6 +60,7 @@ type Observer struct {
 	names map[string]string // addr → client ("" while unknown)
 	conn  net.Conn
 	drain map[string]chan struct{}
+	dumps map[string]chan int64 // dump marker → its node timestamp (dumpHeld)
 	err   error
 
 	cancel context.CancelFunc
@@ -75,7 +76,7 @@ func Start(ctx context.Context, node, addr string, log *history.Log, start time.
 		lg = slog.New(slog.DiscardHandler)
 	}
 	o := &Observer{node: node, addr: addr, log: log, start: start, slog: lg, names: map[string]string{},
-		drain: map[string]chan struct{}{}, done: make(chan struct{})}
+		drain: map[string]chan struct{}{}, dumps: map[string]chan int64{}, done: make(chan struct{})}
 	o.admin = redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, DisableIdentity: true, ClientName: observerName,
 		MaxRetries: -1, PoolSize: 1})
 	conn, br, err := o.dial(ctx)
@@ -159,6 +160,67 @@ func (o *Observer) run(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 		}
 		o.log.Span(history.NodeProcess, history.Unobserved, "", "", history.Value{Node: o.node}, lost, o.now(), history.OK)
 		last = ""
+		go o.dumpHeld(ctx)
+	}
+}
+
+// dumpScript lists every string key with its value and PTTL (ms), in one
+// atomic step; its first line carries a marker the MONITOR stream is
+// searched for (see held).
+const dumpScript = `-- %s
+local out = {}
+for _, k in ipairs(redis.call('KEYS', '*')) do
+  if redis.call('TYPE', k).ok == 'string' then
+    out[#out+1] = k
+    out[#out+1] = redis.call('GET', k)
+    out[#out+1] = redis.call('PTTL', k)
+  end
+end
+return out`
+
+// dumpPrefix marks the dump script's EVAL in the MONITOR stream.
+const dumpPrefix = "locksim-dump-"
+
+// dumpHeld records what the node holds right after the observer came back
+// to it (history.NodeHeld): the keys it restarted with. The event takes
+// the node's own timestamp of the script, read from the MONITOR stream.
+func (o *Observer) dumpHeld(ctx context.Context) {
+	drainSeq.Lock()
+	drainSeq.n++
+	mark := dumpPrefix + strconv.Itoa(drainSeq.n)
+	drainSeq.Unlock()
+	at := make(chan int64, 1)
+	o.mu.Lock()
+	o.dumps[mark] = at
+	o.mu.Unlock()
+	defer func() {
+		o.mu.Lock()
+		delete(o.dumps, mark)
+		o.mu.Unlock()
+	}()
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	res, err := o.admin.Eval(dctx, fmt.Sprintf(dumpScript, mark), nil).Slice()
+	if err != nil {
+		o.slog.Debug("observer could not read what the node came back with", "node", o.node, "err", err)
+		return
+	}
+	held := []history.HeldKey{}
+	for i := 0; i+2 < len(res); i += 3 {
+		k, _ := res[i].(string)
+		v, _ := res[i+1].(string)
+		ms, _ := res[i+2].(int64)
+		ttl := int64(-1)
+		if ms >= 0 {
+			ttl = ms * int64(time.Millisecond)
+		}
+		held = append(held, history.HeldKey{Key: k, Value: v, TTL: ttl})
+	}
+	select {
+	case t := <-at:
+		o.log.Span(history.NodeProcess, history.NodeHeld, "", "", history.Value{Node: o.node, Held: held}, t, t, history.OK)
+	case <-dctx.Done():
+		o.slog.Debug("observer did not see its own dump in the stream", "node", o.node)
 	}
 }
 
@@ -193,7 +255,9 @@ func (o *Observer) read(ctx context.Context, br *bufio.Reader, last *string) err
 			*last = client
 		}
 		if client == observerMark {
-			o.drained(l) // our own lookups and drain markers
+			if !o.drained(l) { // our own lookups and drain markers
+				o.dumped(l)
+			}
 			continue
 		}
 		t := max(int64(l.Time.Sub(o.start)), 0)
@@ -289,6 +353,28 @@ func (o *Observer) drained(l Line) bool {
 	}
 	o.mu.Unlock()
 	return true
+}
+
+// dumped hands the node's timestamp of a dump script's EVAL to the
+// dumpHeld waiting for it.
+func (o *Observer) dumped(l Line) {
+	if len(l.Args) < 2 || !strings.EqualFold(l.Args[0], "eval") {
+		return
+	}
+	first, _, _ := strings.Cut(l.Args[1], "\n")
+	mark, ok := strings.CutPrefix(first, "-- ")
+	if !ok || !strings.HasPrefix(mark, dumpPrefix) {
+		return
+	}
+	o.mu.Lock()
+	ch := o.dumps[mark]
+	o.mu.Unlock()
+	if ch != nil {
+		select {
+		case ch <- max(int64(l.Time.Sub(o.start)), 0):
+		default:
+		}
+	}
 }
 
 var drainSeq struct {

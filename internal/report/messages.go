@@ -194,12 +194,15 @@ var messages = map[Lang]map[string]string{
 		"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                       // client
 		"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",          // key, nodes
 		"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                       // nodes, duration
-		"n.crash.kept":            "%s crashed and came back with its keys from its append-only file; down for %s.",                   // nodes, duration
-		"n.pause.node":            "Redis on %s was frozen for %s.",                                                                   // nodes, duration
-		"n.latency":               "Network latency: replies to %s delayed for %s (%v ± %v).",                                         // slow sentences, duration, latency, jitter
-		"n.slow.one":              "%s from %s",                                                                                       // client, nodes
-		"n.reset":                 "Connections reset (TCP RST): %s.",                                                                 // cut sentences
-		"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.",                                   // client, key, ttl, client
+		"n.crash.kept":            "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
+		"n.crash.some":            "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
+		"n.crash.from.aof":        "its append-only file",
+		"n.crash.from.rdb":        "its last RDB snapshot",                                          // nodes, duration
+		"n.pause.node":            "Redis on %s was frozen for %s.",                                 // nodes, duration
+		"n.latency":               "Network latency: replies to %s delayed for %s (%v ± %v).",       // slow sentences, duration, latency, jitter
+		"n.slow.one":              "%s from %s",                                                     // client, nodes
+		"n.reset":                 "Connections reset (TCP RST): %s.",                               // cut sentences
+		"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
 		"n.expired.belief":        "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 		"n.expired":               "%s's lock on %s expired in Redis (TTL %s).",
 		"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
@@ -651,7 +654,10 @@ var messages = map[Lang]map[string]string{
 		"n.crash.client":          "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
 		"n.delete.key":            "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
 		"n.crash":                 "%s bị crash và mất các key; ngừng hoạt động %s.",
-		"n.crash.kept":            "%s bị crash rồi khởi động lại, vẫn còn các key nhờ file append-only; ngừng hoạt động %s.",
+		"n.crash.kept":            "%s bị crash rồi khởi động lại, vẫn còn các key nhờ %[3]s; ngừng hoạt động %[2]s.",
+		"n.crash.some":            "%s bị crash; ngừng hoạt động %s. Khi khởi động lại từ %s, nó còn %s nhưng mất %s.",
+		"n.crash.from.aof":        "file append-only",
+		"n.crash.from.rdb":        "bản snapshot RDB gần nhất",
 		"n.pause.node":            "Redis trên %s bị đóng băng trong %s.",
 		"n.latency":               "Độ trễ mạng: phản hồi tới %s bị chậm trong %s (%v ± %v).",
 		"n.slow.one":              "%s từ %s",

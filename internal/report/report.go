@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/anishathalye/porcupine"
 
@@ -334,7 +336,7 @@ func headline(in Input, m *model) string {
 		if _, ok := messages["en"]["say."+a.Kind]; ok {
 			return tr(lang, "say."+a.Kind, m.describeAnomaly(lang, a))
 		}
-		return tr(lang, "say.other", kindWord(lang, a.Kind), m.describeAnomaly(lang, a))
+		return tr(lang, "say.other", upperFirst(kindWord(lang, a.Kind)), m.describeAnomaly(lang, a))
 	}
 	switch verdict {
 	case checker.Invalid:
@@ -410,4 +412,13 @@ func acceptedWrites(h history.History, a checker.Anomaly) []history.Op {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Invoke < out[j].Invoke })
 	return out
+}
+
+// upperFirst starts a sentence: its first letter in upper case.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,12 +93,31 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		}
 		return tr(lang, "n.clock.jump.client", targets, signedDur(m.sdur(st.Delta)))
 	case history.EffectCrashNode:
+		// What the nodes came back with (the account, from the keys they
+		// showed after the restart); the persistence says only where from.
+		var kept, lost []string
+		for _, n := range st.Nodes {
+			k, l := m.a.CrashOutcome(w, n)
+			kept, lost = append(kept, k...), append(lost, l...)
+		}
+		from := tr(lang, "n.crash.from.aof")
+		if len(st.Nodes) > 0 && m.h.Header.Persistence[st.Nodes[0]] == "rdb" {
+			from = tr(lang, "n.crash.from.rdb")
+		}
+		switch {
+		case len(kept) > 0 && len(lost) > 0:
+			return tr(lang, "n.crash.some", targets, dur, from, joinAnd(lang, slices.Compact(slices.Sorted(slices.Values(kept)))), joinAnd(lang, slices.Compact(slices.Sorted(slices.Values(lost)))))
+		case len(kept) > 0:
+			return tr(lang, "n.crash.kept", targets, dur, from)
+		case len(lost) > 0:
+			return tr(lang, "n.crash", targets, dur)
+		}
 		for _, n := range st.Nodes {
 			if m.a.CrashLoses(st, n) {
 				return tr(lang, "n.crash", targets, dur)
 			}
 		}
-		return tr(lang, "n.crash.kept", targets, dur)
+		return tr(lang, "n.crash.kept", targets, dur, from)
 	case history.EffectFreezeNode:
 		return tr(lang, "n.pause.node", targets, dur)
 	case history.EffectStarveRenewer:
