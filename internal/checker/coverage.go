@@ -181,8 +181,11 @@ func coverage(ctx context.Context, a *account.Account) Result {
 // nodes, or on a client itself (a pause, a crash, a clock step), bears on
 // everyone: while one client is frozen or wrong about the time, the others'
 // operations are what could conflict with it.
+//
+// A replication link (a replica's link to its master: replication-lag) is
+// the node's, not a client's: it bears on everyone, as a node fault does.
 func affects(f history.FaultStep, client string) bool {
-	if f.OnLinks() {
+	if f.OnLinks() && !slices.ContainsFunc(f.Links, func(l history.Link) bool { return replicaOf(l.Client, l.Node) }) {
 		return f.Touches(client)
 	}
 	return true
@@ -277,7 +280,7 @@ func unexplainedStall(a *account.Account) (string, bool) {
 		}
 		explained := false
 		for _, f := range a.Faults {
-			if f.Start > op.Complete || f.End+stallSlack < op.Invoke || !stallCause(f.Step, op.Client, op.Value.Node) {
+			if f.Start > op.Complete || f.End+stallSlack < op.Invoke || !stallCause(f.Step, op.Client, op.Value.Node, op.Value.Cmd) {
 				continue
 			}
 			explained = true
@@ -364,13 +367,23 @@ func overlongFault(a *account.Account) (string, bool) {
 // stallCause reports whether step st can keep client's commands to node
 // from being answered: it acts on the client, the node or their link, and
 // is not a clock or key fault (those answer at once).
-func stallCause(st history.FaultStep, client, node string) bool {
+//
+// A WAIT blocks by design until the node's replicas acknowledge: a fault on
+// the node's replication (a link from one of its replicas, a replica
+// itself) explains its stall too.
+func stallCause(st history.FaultStep, client, node string, cmd []string) bool {
 	switch st.Effect {
 	case history.EffectClientClock, history.EffectNodeClock, history.EffectDeleteKey:
 		return false
 	}
 	if slices.Contains(st.Clients, client) || slices.Contains(st.Nodes, node) {
 		return true
+	}
+	if len(cmd) > 0 && strings.EqualFold(cmd[0], "wait") {
+		if slices.ContainsFunc(st.Links, func(l history.Link) bool { return l.Node == node }) ||
+			slices.ContainsFunc(st.Nodes, func(n string) bool { return replicaOf(n, node) }) {
+			return true
+		}
 	}
 	return slices.ContainsFunc(st.Links, func(l history.Link) bool { return l.Client == client && l.Node == node })
 }
@@ -393,4 +406,19 @@ func timingLost(h history.History) (string, bool) {
 		why += fmt.Sprintf(", over a tenth of the %v TTL", h.Header.ScenarioTime(ttl))
 	}
 	return why + "; run fewer at once (--parallel) or at a lower --time-scale", true
+}
+
+// replicaOf reports whether n names a replica of master: the cluster names
+// master n1's replicas n1r1, n1r2, ….
+func replicaOf(n, master string) bool {
+	rest, ok := strings.CutPrefix(n, master+"r")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
