@@ -320,15 +320,28 @@ func shortestTTL(h history.History) int64 {
 // scenario, and a valid verdict proves nothing.
 func unplannedSwitch(a *account.Account) (string, bool) {
 	h := a.H
+	used := map[int]bool{} // failover steps whose announced promotion was heard
 	for _, op := range h.Ops {
 		if op.F != history.MasterSwitch || len(op.Value.Cmd) < 2 {
 			continue
 		}
 		explained := false
 		for _, f := range a.Faults {
-			if f.Step.Effect == history.EffectFailover && slices.Contains(f.Step.Nodes, op.Value.Node) &&
-				f.Start <= op.Invoke && op.Invoke <= f.End+stallSlack {
+			if f.Step.Effect != history.EffectFailover || !slices.Contains(f.Step.Nodes, op.Value.Node) || op.Invoke < f.Start {
+				continue
+			}
+			// Within the step's window, or the announcement of the very
+			// promotion the step recorded (a SENTINEL FAILOVER is
+			// announced once the old master is reconfigured, which can be
+			// long after the promotion the step waited for) — once.
+			promoted := slices.ContainsFunc(f.Step.Promotions, func(p history.Promotion) bool {
+				return p.Group == op.Value.Node && p.Old == op.Value.Cmd[0] && p.Promoted == op.Value.Cmd[1]
+			})
+			if op.Invoke <= f.End+stallSlack || promoted && !used[f.Step.ID] {
 				explained = true
+				if promoted {
+					used[f.Step.ID] = true
+				}
 				break
 			}
 		}

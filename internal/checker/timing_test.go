@@ -181,9 +181,9 @@ func TestAPromotionNoFailoverExplainsMakesAValidRunUnknown(t *testing.T) {
 		h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: history.NodeProcess, F: history.MasterSwitch,
 			Value: history.Value{Node: "n1", Cmd: []string{"n1", "n1r2"}}, Invoke: ns(s), Complete: ns(s), Type: history.OK})
 	}
-	failover := func(b *hb, from, to float64) {
+	failover := func(b *hb, from, to float64, promoted ...history.Promotion) {
 		i := len(b.h.Ops)
-		st := history.FaultStep{ID: i + 1, Kind: "failover", Effect: history.EffectFailover, Nodes: []string{"n1"}}
+		st := history.FaultStep{ID: i + 1, Kind: "failover", Effect: history.EffectFailover, Nodes: []string{"n1"}, Promotions: promoted}
 		b.h.Ops = append(b.h.Ops, history.Op{Index: i, Process: history.NemesisProcess, Client: history.NemesisClient,
 			F: history.Fault, Value: history.Value{Fault: &st}, Invoke: ns(from), Complete: ns(to), Type: history.OK})
 	}
@@ -209,6 +209,21 @@ func TestAPromotionNoFailoverExplainsMakesAValidRunUnknown(t *testing.T) {
 			b.h = sequentialHistory()
 			failover(b, 0.1, 0.2)
 			sw(&b.h, 2.9)
+			return b.h
+		}, Unknown},
+		{"a SENTINEL FAILOVER announced long after its step, naming the promotion the step recorded, is that failover", func() history.History {
+			b := newHB(false)
+			b.h = sequentialHistory()
+			failover(b, 0.1, 0.2, history.Promotion{Group: "n1", Old: "n1", Promoted: "n1r2"})
+			sw(&b.h, 2.9)
+			return b.h
+		}, Valid},
+		{"a second announcement of the same promotion is not explained twice", func() history.History {
+			b := newHB(false)
+			b.h = sequentialHistory()
+			failover(b, 0.1, 0.2, history.Promotion{Group: "n1", Old: "n1", Promoted: "n1r2"})
+			sw(&b.h, 2.9)
+			sw(&b.h, 3.5)
 			return b.h
 		}, Unknown},
 		{"a violation after an unplanned promotion is the environment's doing, not the scenario's", func() history.History {
