@@ -71,6 +71,20 @@ func (r *run) cmd(node, c string, t float64, lua bool, args ...string) int {
 		Value: history.Value{Node: node, Cmd: args, Lua: lua}, Invoke: ms(t), Complete: ms(t)})
 }
 
+// crashN1 is a crash of n1 from inv to comp ms.
+func (r *run) crashN1(inv, comp float64) {
+	crash := historytest.Step("crash", "n1")
+	crash.ID, crash.Duration = 1, ms(comp-inv)
+	r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+		Value: historytest.Value(crash), Invoke: ms(inv), Complete: ms(comp), Type: history.OK})
+}
+
+// held is n1's dump of every string key it held at t ms (node-held).
+func (r *run) held(t float64, keys ...history.HeldKey) {
+	r.add(history.Op{Process: history.NodeProcess, F: history.NodeHeld, Type: history.OK, Invoke: ms(t), Complete: ms(t),
+		Value: history.Value{Node: "n1", Held: keys}})
+}
+
 // compareAndDelete is the release script's lines: found says whether its
 // GET found token (and so went on to DEL).
 func (r *run) compareAndDelete(node, c, token string, t float64, found bool) {
@@ -251,13 +265,9 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 				r.h.Header.Persistence = map[string]string{"n1": "rdb"}
 				r.acquire("w1", "A", 0, 2, "n1")
 				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "30000", "nx")
-				crash := historytest.Step("crash", "n1")
-				crash.ID, crash.Duration = 1, ms(300)
-				r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
-					Value: historytest.Value(crash), Invoke: ms(5000), Complete: ms(5300), Type: history.OK})
+				r.crashN1(5000, 5300)
 				r.cmd("n1", "w2", 5310, false, "set", "invoice-1", "B", "px", "30000", "nx")
-				r.add(history.Op{Process: history.NodeProcess, F: history.NodeHeld, Type: history.OK, Invoke: ms(5320), Complete: ms(5320),
-					Value: history.Value{Node: "n1", Held: []history.HeldKey{{Key: "invoice-1", Value: "A", TTL: ms(24680)}}}})
+				r.held(5320, history.HeldKey{Key: "invoice-1", Value: "A", TTL: ms(24680)})
 				r.release("w1", "A", 10000, 10002, true, "n1")
 				r.compareAndDelete("n1", "w1", "A", 10001, true)
 			},
@@ -269,12 +279,8 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 				r.h.Header.Persistence = map[string]string{"n1": "aof-always"}
 				r.acquire("w1", "A", 0, 2, "n1")
 				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "30000", "nx")
-				crash := historytest.Step("crash", "n1")
-				crash.ID, crash.Duration = 1, ms(300)
-				r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
-					Value: historytest.Value(crash), Invoke: ms(5000), Complete: ms(5300), Type: history.OK})
-				r.add(history.Op{Process: history.NodeProcess, F: history.NodeHeld, Type: history.OK, Invoke: ms(5320), Complete: ms(5320),
-					Value: history.Value{Node: "n1", Held: []history.HeldKey{}}})
+				r.crashN1(5000, 5300)
+				r.held(5320)
 			},
 			want: []string{"n1 invoice-1=A (w1) 1.0–5000.0 crashed"},
 		},
