@@ -35,6 +35,7 @@ const (
 	HoldReleased   = "released"   // the client invoked its release
 	HoldLost       = "lost"       // the client decided its lease was lost
 	HoldDone       = "done"       // the client left its critical section (it will only release)
+	HoldStopped    = "stopped"    // the run ended while the client was still inside its critical section
 	HoldReacquired = "reacquired" // the client invoked another acquire of the key
 	HoldCrashed    = "crashed"    // a crash-client fault killed the client
 	HoldLast       = "last"       // the client's last recorded instant (or the end of the history)
@@ -77,7 +78,7 @@ func holds(h history.History) []Hold {
 		switch op.F {
 		case history.Acquire:
 			acquires++
-		case history.Release, history.Extend, history.Read, history.Write, history.Lost, history.Done:
+		case history.Release, history.Extend, history.Read, history.Write, history.Lost, history.Done, history.Stopped:
 		default:
 			continue
 		}
@@ -135,10 +136,13 @@ func holds(h history.History) []Hold {
 				}
 			case history.Release:
 				closeHold(op.Key, op.Invoke, HoldReleased, op.Index)
-			case history.Lost, history.Done:
+			case history.Lost, history.Done, history.Stopped:
 				why := HoldLost
-				if op.F == history.Done {
+				switch op.F {
+				case history.Done:
 					why = HoldDone
+				case history.Stopped:
+					why = HoldStopped
 				}
 				if op.Key != "" {
 					closeHold(op.Key, op.Invoke, why, op.Index)

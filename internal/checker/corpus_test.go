@@ -300,6 +300,24 @@ func corpusCases() []corpusCase {
 			b.h, valid())
 	}
 	{
+		// Found by a helper asked to fool the checker: a 50 s job on a 10 s
+		// TTL, the run's duration ending both jobs. The harness records that
+		// it stopped each client inside its critical section: w1 believed
+		// it held the lock until then, so w2's grant after the TTL overlaps.
+		b := newHB(false)
+		b.acquireTTL("w1", inv1, 0, 0.01, 0, 10)
+		b.read("w1", inv1, 0.01, 0.11, "unpaid")
+		for t := 2.0; t < 10; t++ {
+			b.acquireFail("w2", inv1, t, t+0.005)
+		}
+		b.acquireTTL("w2", inv1, 10.05, 10.06, 0, 10)
+		b.read("w2", inv1, 10.06, 10.16, "unpaid")
+		b.op("w1", history.Stopped, inv1, 20, 20, history.OK, history.Value{Token: "w1-tok"})
+		b.op("w2", history.Stopped, inv1, 20, 20, history.OK, history.Value{Token: "w2-tok"})
+		add("invalid-overlap-until-the-run-stopped-the-holder", "checker-fooling case: a holder the run's end stopped inside its critical section believed until then; without the stopped record its belief ended at its last read",
+			b.h, invalid(KindMutexOverlap))
+	}
+	{
 		// payment-idempotency.yaml as one parallel catalogue run saw it: w2's
 		// acquire stalled, so paused w1 woke and charged first.
 		b := newHB(false).workload("payment", "safe", map[string]int64{"idempotency": 1})

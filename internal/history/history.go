@@ -60,9 +60,14 @@ const (
 	// do nothing more under this lease but release it. Like Lost, it ends
 	// the client's believed hold (lock-theory S05: work finished, then a
 	// pause before the release).
-	Done  Func = "done"
-	Fault Func = "fault"
-	Probe Func = "probe"
+	Done Func = "done"
+	// Stopped is an instant at which the harness stopped the client at the
+	// run's end while it was still inside its critical section on Key (its
+	// work unfinished): it believed it held the lock until then. Unlike
+	// Done, the client never finished.
+	Stopped Func = "stopped"
+	Fault   Func = "fault"
+	Probe   Func = "probe"
 	// NodeCmd is a command a node executed, as its observer saw it
 	// (MONITOR): Process NodeProcess, Client the sender (a client name,
 	// ProbeClient, AdminClient, or "" when it could not be told),

@@ -308,24 +308,25 @@ var messages = map[Lang]map[string]string{
 		"fix.epoch":                    "Epoch check: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen (lessons 46, 49).",
 		"fix.semaphore":                "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
 		"fix.idempotency.charge":       "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
-		"n.read.counter":               "%s read %s = %d.",                                                            // client, key, n
-		"n.read.stock":                 "%s read the stock of %s: %d.",                                                // client, key, n
-		"n.write.counter":              "%s wrote %s = %d%s.",                                                         // client, key, n, token suffix
-		"n.write.sell.plain":           "%s sold one %s%s.",                                                           // client, key, token suffix
-		"n.write.runjob":               "%s ran %s%s.",                                                                // client, key, token suffix
-		"n.write.runjob.second":        "%s ran %s%s (second run).",                                                   // client, key, token suffix
-		"n.write.runjob.nth":           "%s ran %s%s (run number %d).",                                                // client, key, token suffix, n
-		"n.write.lead":                 "%s acted as leader of %s (epoch %d).",                                        // client, key, epoch
-		"n.write.lead.plain":           "%s acted as leader of %s.",                                                   // client, key
-		"n.write.enter":                "%s entered %s (%d of %d permits in use).",                                    // client, key, in use, permits
-		"n.write.enter.plain":          "%s entered %s (%d inside).",                                                  // client, key, in use
-		"n.write.exit":                 "%s left %s (%d of %d permits in use).",                                       // client, key, in use, permits
-		"n.write.exit.plain":           "%s left %s (%d inside).",                                                     // client, key, in use
-		"n.write.rebuild":              "%s rebuilt %s (%s of work).",                                                 // client, key, duration
-		"n.done":                       "%s finished its work on %s and left its critical section.",                   // client, key
-		"n.done.all":                   "%s finished its work and left its critical section.",                         // client
-		"n.lost.all":                   "%s concluded its lock was lost and stopped.",                                 // client
-		"n.probe.fail":                 "Final probe: after every fault healed, %s could not acquire the lock on %s.", // client, key
+		"n.read.counter":               "%s read %s = %d.",                                                                                                                  // client, key, n
+		"n.read.stock":                 "%s read the stock of %s: %d.",                                                                                                      // client, key, n
+		"n.write.counter":              "%s wrote %s = %d%s.",                                                                                                               // client, key, n, token suffix
+		"n.write.sell.plain":           "%s sold one %s%s.",                                                                                                                 // client, key, token suffix
+		"n.write.runjob":               "%s ran %s%s.",                                                                                                                      // client, key, token suffix
+		"n.write.runjob.second":        "%s ran %s%s (second run).",                                                                                                         // client, key, token suffix
+		"n.write.runjob.nth":           "%s ran %s%s (run number %d).",                                                                                                      // client, key, token suffix, n
+		"n.write.lead":                 "%s acted as leader of %s (epoch %d).",                                                                                              // client, key, epoch
+		"n.write.lead.plain":           "%s acted as leader of %s.",                                                                                                         // client, key
+		"n.write.enter":                "%s entered %s (%d of %d permits in use).",                                                                                          // client, key, in use, permits
+		"n.write.enter.plain":          "%s entered %s (%d inside).",                                                                                                        // client, key, in use
+		"n.write.exit":                 "%s left %s (%d of %d permits in use).",                                                                                             // client, key, in use, permits
+		"n.write.exit.plain":           "%s left %s (%d inside).",                                                                                                           // client, key, in use
+		"n.write.rebuild":              "%s rebuilt %s (%s of work).",                                                                                                       // client, key, duration
+		"n.done":                       "%s finished its work on %s and left its critical section.",                                                                         // client, key
+		"n.stopped":                    "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
+		"n.done.all":                   "%s finished its work and left its critical section.",                                                                               // client
+		"n.lost.all":                   "%s concluded its lock was lost and stopped.",                                                                                       // client
+		"n.probe.fail":                 "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
 		"n.probe.info.refused":         "Final probe: %s's acquire of %s could not connect (connection refused).",
 		"n.probe.info.reset":           "Final probe: %s's acquire of %s lost its connection before the reply.",
 		"n.probe.info.error":           "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
@@ -781,6 +782,7 @@ var messages = map[Lang]map[string]string{
 		"n.write.exit.plain":           "%s rời %s (%d client bên trong).",
 		"n.write.rebuild":              "%s rebuild %s (mất %s).",
 		"n.done":                       "%s làm xong việc trên %s và rời critical section.",
+		"n.stopped":                    "Lượt chạy kết thúc khi %s vẫn còn trong critical section trên %s, chưa làm xong việc: đến lúc đó nó vẫn tin mình đang giữ lock.",
 		"n.done.all":                   "%s làm xong việc và rời critical section.",
 		"n.lost.all":                   "%s kết luận lock đã mất và dừng lại.",
 		"n.probe.fail":                 "Kiểm tra cuối: sau khi mọi lỗi đã hết, %s không acquire được lock trên %s.",

@@ -295,6 +295,8 @@ func narrative(in Input, m *model) []Step {
 			} else {
 				add(o.Invoke, 2, StepDone, tr(lang, "n.done", o.Client, o.Key))
 			}
+		case history.Stopped:
+			add(o.Invoke, 2, StepDone, tr(lang, "n.stopped", o.Client, o.Key))
 		}
 		_ = i
 	}

@@ -129,6 +129,12 @@ func (w *worker) holdThen(ctx context.Context, lease clients.Lease, cs func(l cl
 	case errors.Is(err, errLost):
 		finished = false
 	case err != nil:
+		if ctx.Err() != nil && !w.gate.Crashed() {
+			// The run ended (or was interrupted) with the client inside its
+			// critical section: it believed it held the lock until now. (A
+			// crash-client fault ends the context too: its crash is told.)
+			w.log.Instant(w.proc, w.name, history.Stopped, lease.Key, history.Value{Token: lease.Token, Fence: lease.Fence}, history.OK)
+		}
 		return false, false
 	default:
 		w.done(lease)
