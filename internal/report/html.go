@@ -55,7 +55,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	p := page{
-		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: in.Description, Aborted: in.Aborted, Cut: in.Cut,
+		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: description(in), Aborted: in.Aborted, Cut: in.Cut,
 		Fix: buildRemedy(in, lang), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
@@ -125,6 +125,15 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 }
 
 func withLang(in Input, lang Lang) Input { in.Lang = lang; return in }
+
+// description is the scenario's description in the report's language:
+// description_vi in a vi report when the scenario gives one.
+func description(in Input) string {
+	if normLang(in.Lang) == Vietnamese && in.DescriptionVI != "" {
+		return in.DescriptionVI
+	}
+	return in.Description
+}
 
 // expectWords is the expectation in lang: "INVALID", or with its kinds
 // "INVALID (double-effect, mutex-overlap)".

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -29,7 +30,13 @@ type Input struct {
 	ScenarioYAML []byte // normalised scenario, written as scenario.yaml
 	ScenarioFile string // path given by the user
 	Description  string // scenario's description (may be empty)
-	Expect       string // "", valid, invalid, unknown
+	// DescriptionVI is the description in Vietnamese (the scenario's
+	// description_vi); a vi report shows it, falling back to Description.
+	DescriptionVI string
+	// Lessons are the course lessons (42–51) the scenario illustrates
+	// (its lesson:); the suite's lesson pages group runs by them.
+	Lessons []int
+	Expect  string // "", valid, invalid, unknown
 	// ExpectKinds are the non-informational anomaly kinds the run must
 	// show, exactly; nil when the kinds are not judged (see Judge).
 	ExpectKinds []string
@@ -115,6 +122,19 @@ type Results struct {
 	// Error says why a run has no verdict (an infrastructure error; then
 	// Verdict is empty and there is no report); empty otherwise.
 	Error string `json:"error,omitempty"`
+
+	// What a suite's lesson and requirements pages group the runs by,
+	// copied from the history header and the scenario (data, no prose):
+	// the algorithm, the workload, the effects of the fault plan's steps
+	// (history.Effect*, in plan order, each once), the course lessons and
+	// the description in the report's language. Headline is the verdict
+	// sentence the run's page leads with, in its language.
+	Algorithm   string   `json:"algorithm,omitempty"`
+	Workload    string   `json:"workload,omitempty"`
+	Effects     []string `json:"fault_effects,omitempty"`
+	Lessons     []int    `json:"lessons,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Headline    string   `json:"headline,omitempty"`
 }
 
 // Emulated reports whether the history's backend is emulated Redis.
@@ -135,6 +155,12 @@ func buildResults(in Input, dir string, m *model) Results {
 		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, MaxTimerLagMS: float64(h.MaxTimerLagNS) / 1e6, ReportDir: dir,
 		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted, Cut: in.Cut,
 		ExpectKinds: in.ExpectKinds, Lang: normLang(in.Lang),
+		Algorithm: h.Algorithm, Workload: h.Workload, Lessons: in.Lessons, Description: description(in),
+	}
+	for _, st := range h.Plan {
+		if st.Effect != "" && !slices.Contains(r.Effects, st.Effect) {
+			r.Effects = append(r.Effects, st.Effect)
+		}
 	}
 	if in.FixedBy != nil {
 		r.FixedBy = in.FixedBy.File
@@ -178,6 +204,7 @@ func Write(dir string, in Input) (Results, error) {
 	m := newModel(in.History, in.Account)
 	res := buildResults(in, dir, m)
 	headline := headline(in, m)
+	res.Headline = headline
 	var errs []error
 	if len(in.ScenarioYAML) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), in.ScenarioYAML, 0o644); err != nil {

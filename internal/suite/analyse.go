@@ -69,7 +69,7 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 	}
 	return report.Input{
 		History: h, Account: rep.Account, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
-		ScenarioFile: sc.File, Description: sc.Description, Expect: sc.Expect.Verdict, ExpectKinds: sc.Expect.Kinds,
+		ScenarioFile: sc.File, Description: sc.Description, DescriptionVI: sc.DescriptionVI, Lessons: sc.Lessons, Expect: sc.Expect.Verdict, ExpectKinds: sc.Expect.Kinds,
 		FixedBy: fb, Reproduce: o.Reproduce, Version: o.Version, Porcupine: pv, Lang: o.Lang,
 		Aborted: o.Aborted, Cut: o.Cut,
 	}, nil
