@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 
@@ -33,6 +32,9 @@ type Input struct {
 	// DescriptionVI is the description in Vietnamese (the scenario's
 	// description_vi); a vi report shows it, falling back to Description.
 	DescriptionVI string
+	// Library names the lock client process's adapter (the file name of
+	// its program, "redis_py_lock.py"); "" for locksim's own algorithms.
+	Library string
 	// Lessons are the course lessons (42–51) the scenario illustrates
 	// (its lesson:); the suite's lesson pages group runs by them.
 	Lessons []int
@@ -123,18 +125,27 @@ type Results struct {
 	// Verdict is empty and there is no report); empty otherwise.
 	Error string `json:"error,omitempty"`
 
-	// What a suite's lesson and requirements pages group the runs by,
-	// copied from the history header and the scenario (data, no prose):
-	// the algorithm, the workload, the effects of the fault plan's steps
-	// (history.Effect*, in plan order, each once), the course lessons and
-	// the description in the report's language. Headline is the verdict
+	// What a suite's lesson and requirements pages group and compare the
+	// runs by, copied from the history header and the scenario (data, no
+	// prose): the algorithm and its traits, the workload, whether the
+	// resource checked fencing tokens (or epochs), each node's
+	// persistence, the fault plan, the course lessons and the
+	// description in the report's language. Headline is the verdict
 	// sentence the run's page leads with, in its language.
-	Algorithm   string   `json:"algorithm,omitempty"`
-	Workload    string   `json:"workload,omitempty"`
-	Effects     []string `json:"fault_effects,omitempty"`
-	Lessons     []int    `json:"lessons,omitempty"`
-	Description string   `json:"description,omitempty"`
-	Headline    string   `json:"headline,omitempty"`
+	Algorithm       string              `json:"algorithm,omitempty"`
+	Library         string              `json:"library,omitempty"`
+	Traits          []string            `json:"traits,omitempty"`
+	Workload        string              `json:"workload,omitempty"`
+	FencingEnforced bool                `json:"fencing_enforced,omitempty"`
+	Persistence     map[string]string   `json:"persistence,omitempty"`
+	Plan            []history.FaultStep `json:"plan,omitempty"`
+	Params          map[string]int64    `json:"params,omitempty"`
+	Lessons         []int               `json:"lessons,omitempty"`
+	Description     string              `json:"description,omitempty"`
+	// DescriptionLang is "en" when a report in another language had no
+	// description of its own language and gives the English one.
+	DescriptionLang string `json:"description_lang,omitempty"`
+	Headline        string `json:"headline,omitempty"`
 }
 
 // Emulated reports whether the history's backend is emulated Redis.
@@ -155,12 +166,9 @@ func buildResults(in Input, dir string, m *model) Results {
 		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, MaxTimerLagMS: float64(h.MaxTimerLagNS) / 1e6, ReportDir: dir,
 		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted, Cut: in.Cut,
 		ExpectKinds: in.ExpectKinds, Lang: normLang(in.Lang),
-		Algorithm: h.Algorithm, Workload: h.Workload, Lessons: in.Lessons, Description: description(in),
-	}
-	for _, st := range h.Plan {
-		if st.Effect != "" && !slices.Contains(r.Effects, st.Effect) {
-			r.Effects = append(r.Effects, st.Effect)
-		}
+		Algorithm: h.Algorithm, Library: in.Library, Traits: h.Traits, Workload: h.Workload, FencingEnforced: h.FencingEnforced,
+		Persistence: h.Persistence, Plan: h.Plan, Params: h.Params, Lessons: in.Lessons, Description: description(in),
+		DescriptionLang: descriptionLang(in),
 	}
 	if in.FixedBy != nil {
 		r.FixedBy = in.FixedBy.File
@@ -367,6 +375,9 @@ func headline(in Input, m *model) string {
 	case checker.Invalid:
 		for _, r := range in.Results {
 			if r.Verdict == checker.Invalid {
+				if normLang(lang) != English {
+					return tr(lang, "say.other", r.Checker, m.dataSummary(lang, r))
+				}
 				return tr(lang, "say.other", r.Checker, r.Summary)
 			}
 		}
@@ -378,6 +389,10 @@ func headline(in Input, m *model) string {
 		}
 		for _, r := range in.Results {
 			if r.Verdict == checker.Unknown && r.Summary != "" {
+				if normLang(lang) != English {
+					// The checker's summary is English: tell its data.
+					return tr(lang, "say.unknown", m.dataSummary(lang, r))
+				}
 				return tr(lang, "say.unknown", r.Summary)
 			}
 		}
@@ -406,7 +421,7 @@ func headline(in Input, m *model) string {
 			if action == "" {
 				action = "write"
 			}
-			return tr(lang, "say.fenced", o.Client, action, tok, seen)
+			return tr(lang, "say.fenced", o.Client, actionWord(lang, action), tok, seen)
 		}
 		return tr(lang, "say.fenced.plain", o.Client)
 	}

@@ -476,7 +476,7 @@ func TestRemedyGivesEachAdviceOnce(t *testing.T) {
 	if r == nil {
 		t.Fatal("no remedy for the gc-pause double charge")
 	}
-	want := []string{tr("en", "fix.idempotency.charge"), tr("en", "fix.fencing")}
+	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", "fix.fencing", "payment")}
 	if len(r.Advice) != len(want) || r.Advice[0] != want[0] || r.Advice[1] != want[1] {
 		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", r.Advice, want)
 	}
