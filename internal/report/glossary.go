@@ -51,6 +51,7 @@ var Glossary = []Term{
 	{"stale", "cũ"},
 	{"refused", "bị từ chối"},
 	{"accepted", "được chấp nhận"},
+	{"fault", "lỗi"},
 	{"partition", "chia cắt mạng"},
 	{"pause", "GC pause"},
 	{"crash", "crash"},

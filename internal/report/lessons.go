@@ -548,18 +548,29 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 				}
 				cell.Runs = append(cell.Runs, rr)
 			}
+			need := tr(lang, "req.need.any")
+			switch req {
+			case ReqFaultTolerance:
+				need = tr(lang, "req.need.fault")
+			case ReqDeadlockFree:
+				need = tr(lang, "req.need.holder")
+			}
+			var ran []string
+			for _, r := range byAlg[a] {
+				if !slices.Contains(ran, r.R.Scenario) {
+					ran = append(ran, r.R.Scenario)
+				}
+			}
 			switch {
 			case len(cell.Runs) > 0:
 			case lockFreeOnly && req != ReqSafety:
 				cell.NA = tr(lang, "req.na", a)
-			case req == ReqFaultTolerance:
-				cell.Empty = tr(lang, "req.empty.need", a, tr(lang, "req.need.fault"))
-			case req == ReqDeadlockFree:
-				cell.Empty = tr(lang, "req.empty.need", a, tr(lang, "req.need.holder"))
 			case req == ReqLiveness:
 				cell.Empty = tr(lang, "req.empty")
 			default:
-				cell.Empty = tr(lang, "req.empty.need", a, tr(lang, "req.need.any"))
+				// Its runs did not test it (no such fault) or their
+				// findings do not tell (an overlap of unknown cause).
+				cell.Empty = tr(lang, "req.undecided", joinAnd(lang, ran), a, need)
 			}
 			row.Cells = append(row.Cells, cell)
 		}

@@ -83,7 +83,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.kept":          "kept",
 		"req.broken":        "broken",
 		"req.empty":         "No run in this suite shows it.",
-		"req.empty.need":    "No run in this suite shows it: run a %s scenario with %s.", // algorithm, what
+		"req.undecided":     "No run in this suite shows it (%s ran, but did not test it or its findings do not tell); run a %s scenario with %s.", // runs, algorithm, what
 		"req.need.fault":    "a fault on its nodes or links",
 		"req.need.holder":   "a fault that stops or crashes a holder",
 		"req.need.any":      "any fault",
@@ -134,6 +134,9 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.missed":       "the run did not test what the scenario describes: %s never took effect", // steps
 		"result.paid":      "paid",                                                                   // a read of an invoice's status
 		"result.unpaid":    "unpaid",                                                                 //
+		// A semaphore's refused acquires: no permit was free.
+		"n.tries.permit.one": "%s asked for a permit of %s and was refused (no permit was free).",                                             // client, key
+		"n.tries.permit":     "%s asked for a permit of %s %d times between t=%ss and t=%ss and was refused every time (no permit was free).", // client, key, n, t0, t1
 		// The protected resource, as the fencing advice names it.
 		"wl.resource.payment":       "the payment gateway",
 		"wl.resource.counter":       "the counter",
@@ -230,7 +233,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.kept":          "được giữ",
 		"req.broken":        "bị phá vỡ",
 		"req.empty":         "Không lần chạy nào trong bộ này cho thấy điều đó.",
-		"req.empty.need":    "Không lần chạy nào trong bộ này cho thấy điều đó: hãy chạy một kịch bản %s với %s.",
+		"req.undecided":     "Không lần chạy nào trong bộ này cho thấy điều đó (%s đã chạy nhưng không kiểm tra điều này hoặc kết quả không cho biết); hãy chạy một kịch bản %s với %s.",
 		"req.need.fault":    "một lỗi trên node hoặc kết nối của nó",
 		"req.need.holder":   "một lỗi làm dừng hoặc crash người giữ lock",
 		"req.need.any":      "một lỗi bất kỳ",
@@ -276,6 +279,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.offplan":               "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
 		"result.paid":               "đã thanh toán",
 		"result.unpaid":             "chưa thanh toán",
+		"n.tries.permit.one":        "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
+		"n.tries.permit":            "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
 		"wl.resource.payment":       "cổng thanh toán",
 		"wl.resource.counter":       "bộ đếm",
 		"wl.resource.inventory":     "tồn kho",

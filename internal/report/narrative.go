@@ -91,11 +91,15 @@ func narrative(in Input, m *model) []Step {
 			return
 		}
 		delete(pending, k)
+		tries := "n.tries"
+		if m.h.Header.Workload == history.WorkloadSemaphore {
+			tries = "n.tries.permit" // refused a permit, not a single holder's lock
+		}
 		if t.n == 1 {
-			add(t.first, 2, StepRetries, tr(lang, "n.tries.one", client, key))
+			add(t.first, 2, StepRetries, tr(lang, tries+".one", client, key))
 			return
 		}
-		add(t.first, 2, StepRetries, tr(lang, "n.tries", client, key, t.n, fmtT(m.sec(t.first)), fmtT(m.sec(t.last))))
+		add(t.first, 2, StepRetries, tr(lang, tries, client, key, t.n, fmtT(m.sec(t.first)), fmtT(m.sec(t.last))))
 	}
 	_ = multiKey
 
