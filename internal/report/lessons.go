@@ -162,6 +162,15 @@ func samePlan(a, b []history.FaultStep) bool {
 	return true
 }
 
+// withoutTriggers is a copy of a plan with each step's trigger cleared.
+func withoutTriggers(plan []history.FaultStep) []history.FaultStep {
+	out := slices.Clone(plan)
+	for i := range out {
+		out[i].Trigger = history.Trigger{}
+	}
+	return out
+}
+
 // diffLine is one line of a "what to change" diff: Op is "-", "+" or " ".
 type diffLine struct{ Op, Text string }
 
@@ -194,7 +203,7 @@ func changes(lang Lang, b, f Results) []codeChange {
 	}
 	param := func(r Results, k string) bool { return r.Params[k] != 0 }
 	if b.Algorithm == "no-lock" && f.Algorithm != "no-lock" {
-		add(tr(lang, "diff.shared"), "-lock := newLock(client)        // each client its own", "+lock := sharedLock               // one lock for every client")
+		add(tr(lang, "diff.shared"), "-Acquire(key): return granted       // no lock: every acquire succeeds", "+Acquire(key): sharedMutex.Lock()   // one lock every client shares")
 	}
 	if b.Algorithm == "naive" && f.Algorithm != "naive" {
 		add(tr(lang, "diff.unlock"),
@@ -253,47 +262,34 @@ func changes(lang Lang, b, f Results) []codeChange {
 	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
 		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl", "+WAIT 1 timeout")
 	}
-	if durable(f) && !durable(b) {
-		lines := []string{}
-		for _, p := range persistences(b) {
+	// Persistence: the nodes the fix made aof-always (every node, or the
+	// few node_persistence names).
+	var aofNodes []string
+	var before []string
+	for _, n := range sortedKeys(f.Persistence) {
+		if f.Persistence[n] == "aof-always" && b.Persistence[n] != "aof-always" {
+			aofNodes = append(aofNodes, n)
+			if p := b.Persistence[n]; !slices.Contains(before, p) {
+				before = append(before, p)
+			}
+		}
+	}
+	if len(aofNodes) > 0 {
+		var lines []string
+		for _, p := range before {
 			switch p {
 			case "rdb":
-				lines = append(lines, "-save 60 1")
+				lines = append(lines, "-appendonly no        # rdb: a snapshot every save_interval, nothing in between")
 			case "aof-everysec":
-				lines = append(lines, "-appendonly yes", "-appendfsync everysec")
+				lines = append(lines, "-appendfsync everysec")
 			default:
 				lines = append(lines, "-appendonly no")
 			}
 		}
-		lines = append(lines, "+appendonly yes", "+appendfsync always")
+		lines = append(lines, "+appendonly yes       # "+strings.Join(aofNodes, ", "), "+appendfsync always")
 		add(tr(lang, "diff.aof"), lines...)
 	}
 	return out
-}
-
-// durable reports whether every node of the run is aof-always.
-func durable(r Results) bool {
-	if len(r.Persistence) == 0 {
-		return false
-	}
-	for _, p := range r.Persistence {
-		if p != "aof-always" {
-			return false
-		}
-	}
-	return true
-}
-
-// persistences are the distinct persistences of the run's nodes, sorted.
-func persistences(r Results) []string {
-	var ps []string
-	for _, p := range r.Persistence {
-		if !slices.Contains(ps, p) {
-			ps = append(ps, p)
-		}
-	}
-	slices.Sort(ps)
-	return ps
 }
 
 // yamlDiff is the unified diff of the two runs' normalised scenario.yaml,
@@ -346,9 +342,12 @@ func pairOf(lang Lang, b, f *suiteRun) pairView {
 	} else {
 		p.Seeds = tr(lang, "lesson.seed.diff", b.R.Seed, f.R.Seed)
 	}
-	if samePlan(b.R.Plan, f.R.Plan) {
+	switch {
+	case samePlan(b.R.Plan, f.R.Plan):
 		p.Faults = tr(lang, "lesson.fault.same", b.Card.Faults)
-	} else {
+	case samePlan(withoutTriggers(b.R.Plan), withoutTriggers(f.R.Plan)):
+		p.Faults = tr(lang, "lesson.fault.when", b.Card.Faults)
+	default:
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
 	}
 	bs, fs := fmtT(b.R.ScenarioSeconds), fmtT(f.R.ScenarioSeconds)

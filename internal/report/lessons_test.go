@@ -185,3 +185,71 @@ func TestASuiteWritesAPagePerLessonWithBrokenAndFixedSideBySide(t *testing.T) {
 		}
 	})
 }
+
+func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
+	step := func(trig history.Trigger, d int64) []history.FaultStep {
+		return []history.FaultStep{{ID: 1, Kind: "crash-client", Effect: history.EffectCrashClient, Clients: []string{"w1"}, Trigger: trig, Duration: d}}
+	}
+	point := history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: "after-setnx"}
+	event := history.Trigger{Kind: history.TriggerEvent, Client: "w1", Delay: 1e9}
+	tests := []struct {
+		name string
+		b, f []history.FaultStep
+		want string
+	}{
+		{"the same steps are the same fault plan", step(point, 0), step(point, 0), "The same fault plan: client crash on w1."},
+		{"steps that differ only by their trigger are the same faults at another moment", step(point, 0), step(event, 0),
+			"The same faults, fired at another moment or on another trigger: client crash on w1."},
+		{"steps that differ otherwise are different plans", step(point, 0), step(point, 5e9),
+			"The fault plans differ: broken client crash on w1; fixed client crash on w1 for 5s."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mk := func(plan []history.FaultStep) *suiteRun {
+				r := Results{Plan: plan, TimeScale: 1}
+				return &suiteRun{R: r, Card: runCard{Faults: planWords(English, r)}}
+			}
+			if got := pairOf(English, mk(tt.b), mk(tt.f)).Faults; got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWhatToChangeIsChosenFromTheTwoRunsData(t *testing.T) {
+	tests := []struct {
+		name string
+		b, f Results
+		want []string // notes, in order
+	}{
+		{"a plain DEL fixed by the safe lock is compare-and-delete", Results{Algorithm: "naive"}, Results{Algorithm: "safe"},
+			[]string{tr(English, "diff.unlock")}},
+		{"SETNX then EXPIRE fixed is SET NX PX", Results{Algorithm: "setnx-expire"}, Results{Algorithm: "safe"},
+			[]string{tr(English, "diff.ttl")}},
+		{"one node made aof-always is persistence on that node", Results{Algorithm: "redlock", Persistence: map[string]string{"n1": "none", "n3": "none"}},
+			Results{Algorithm: "redlock", Persistence: map[string]string{"n1": "none", "n3": "aof-always"}}, []string{tr(English, "diff.aof")}},
+		{"WAIT 1 made WAIT for every replica", Results{Algorithm: "safe-wait"}, Results{Algorithm: "safe-wait-all"},
+			[]string{tr(English, "diff.wait", tr(English, "diff.wait.all"))}},
+		{"a fenced lock with an enforcing resource is two changes", Results{Algorithm: "safe", Workload: "counter"},
+			Results{Algorithm: "fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "counter"},
+			[]string{tr(English, "diff.fence.grant"), tr(English, "diff.fence")}},
+		{"the same algorithm and resource change nothing", Results{Algorithm: "safe"}, Results{Algorithm: "safe"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, c := range changes(English, tt.b, tt.f) {
+				got = append(got, c.Note)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("the persistence diff names the node it changes", func(t *testing.T) {
+		c := changes(English, Results{Persistence: map[string]string{"n3": "none"}}, Results{Persistence: map[string]string{"n3": "aof-always"}})
+		if len(c) != 1 || !strings.Contains(c[0].Lines[1].Text, "n3") {
+			t.Errorf("%+v", c)
+		}
+	})
+}

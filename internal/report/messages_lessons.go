@@ -36,6 +36,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seed.diff":   "The runs used different seeds: %d and %d (each file's own seed).",                                                       // broken seed, fixed seed
 		"lesson.fault.same":  "The same fault plan: %s.",                                                                                               // steps
 		"lesson.fault.diff":  "The fault plans differ: broken %s; fixed %s.",                                                                           // steps, steps
+		"lesson.fault.when":  "The same faults, fired at another moment or on another trigger: %s.",                                                    // steps
 		"lesson.fault.none":  "no fault",                                                                                                               //
 		"lesson.axis.same":   "Both timelines span t=0 to t=%ss of scenario time.",                                                                     // seconds
 		"lesson.axis.diff":   "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (fixed) of scenario time: compare them by their axis labels.", // seconds, seconds
@@ -189,6 +190,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seed.diff":   "Hai lần chạy dùng seed khác nhau: %d và %d (seed riêng của mỗi file).",
 		"lesson.fault.same":  "Cùng một kế hoạch lỗi: %s.",
 		"lesson.fault.diff":  "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đã sửa %s.",
+		"lesson.fault.when":  "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
 		"lesson.fault.none":  "không có lỗi",
 		"lesson.axis.same":   "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
 		"lesson.axis.diff":   "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đã sửa) thời gian kịch bản: hãy so theo nhãn trục.",
