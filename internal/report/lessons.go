@@ -203,7 +203,7 @@ func changes(lang Lang, b, f Results) []codeChange {
 	}
 	param := func(r Results, k string) bool { return r.Params[k] != 0 }
 	if b.Algorithm == "no-lock" && f.Algorithm != "no-lock" {
-		add(tr(lang, "diff.shared"), "-Acquire(key): return granted       // no lock: every acquire succeeds", "+Acquire(key): sharedMutex.Lock()   // one lock every client shares")
+		add(tr(lang, "diff.shared"), "-func Acquire(key string) { return }", "+func Acquire(key string) { sharedMutex.Lock() }")
 	}
 	if b.Algorithm == "naive" && f.Algorithm != "naive" {
 		add(tr(lang, "diff.unlock"),
@@ -218,22 +218,24 @@ func changes(lang Lang, b, f Results) []codeChange {
 	}
 	if b.Algorithm == "redlock-nocheck" && f.Algorithm == "redlock" {
 		add(tr(lang, "diff.validity"),
-			" granted := setOnEveryNode(key, token, ttl)   // a quorum said yes",
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
 			"+validity := ttl - elapsed - drift",
 			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
 	}
 	if f.Algorithm == "watchdog" && b.Algorithm != "watchdog" {
 		add(tr(lang, "diff.watchdog"),
-			"+every ttl/3: EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
-			"+                    return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
-			"+on a failed renewal: stop the job")
+			"+for range time.Tick(ttl / 3) {",
+			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
+			"+    if reply == 0 { job.Stop(); break }",
+			"+}")
 	}
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
 	if fFenced && !bFenced {
 		add(tr(lang, "diff.fence.grant"),
 			"-SET lock-key owner-token NX PX ttl",
 			"+EVAL \"if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then",
-			"+        return redis.call('INCR', KEYS[2])   -- the fencing token",
+			"+        return redis.call('INCR', KEYS[2])",
 			"+      end\" 2 lock-key fence-counter owner-token ttl")
 	}
 	if param(f, history.ParamEpochCheck) && !param(b, history.ParamEpochCheck) {
@@ -254,7 +256,7 @@ func changes(lang Lang, b, f Results) []codeChange {
 		add(tr(lang, "diff.idempotency"), "-gateway.Charge(invoice)", "+gateway.Charge(invoice, IdempotencyKey(invoice))")
 	}
 	if param(f, history.ParamLockPerFire) && !param(b, history.ParamLockPerFire) {
-		add(tr(lang, "diff.perfire"), "-key := \"lock:\" + job            // released after each run", "+key := \"lock:\" + job + \"@\" + fireTime   // never released")
+		add(tr(lang, "diff.perfire"), "-key := \"lock:\" + job", "+key := \"lock:\" + job + \"@\" + fireTime", "-release(key)")
 	}
 	switch {
 	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
@@ -279,7 +281,7 @@ func changes(lang Lang, b, f Results) []codeChange {
 		for _, p := range before {
 			switch p {
 			case "rdb":
-				lines = append(lines, "-appendonly no        # rdb: a snapshot every save_interval, nothing in between")
+				lines = append(lines, "-appendonly no        # rdb")
 			case "aof-everysec":
 				lines = append(lines, "-appendfsync everysec")
 			default:
