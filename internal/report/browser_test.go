@@ -143,6 +143,7 @@ func TestBrowser(t *testing.T) {
 			lang := string(l)
 			in := c.in
 			in.Lang = l
+			in.Lessons = []int{44}
 			in.Porcupine = porcupineView(in.History)
 			dir := filepath.Join(out, c.name+"-"+lang)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -164,7 +165,9 @@ func TestBrowser(t *testing.T) {
 	if err := WriteSuite(out, runs, "en"); err != nil {
 		t.Fatal(err)
 	}
-	pages = append(pages, page{"the suite page", filepath.Join(out, IndexFile), len(runs)})
+	pages = append(pages, page{"the suite page", filepath.Join(out, IndexFile), len(runs)},
+		page{"the suite's lesson page", filepath.Join(out, LessonFile(44)), len(runs)},
+		page{"the suite's requirements page", filepath.Join(out, RequirementsFile), 0})
 	for _, p := range pages {
 		t.Run(p.name+" renders without errors and shows every image", func(t *testing.T) {
 			n, problems := render(t, bin, p.path)
