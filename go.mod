@@ -9,6 +9,7 @@ require (
 	github.com/bsm/redislock v0.9.4
 	github.com/compose-spec/compose-go/v2 v2.10.1
 	github.com/go-redsync/redsync/v4 v4.18.1
+	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/rhysd/actionlint v1.7.12
 	github.com/rs/zerolog v1.28.0

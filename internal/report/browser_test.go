@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 
 // probeScript records, into the DOM, every window error, console.error and
 // failed resource load, and after load every <img> whose naturalWidth is 0,
-// so --dump-dom can read them back.
+// so --dump-dom can read them back. Lazy images are made eager first.
 const probeScript = `<script>
 (function () {
   var errs = [];
@@ -24,6 +25,11 @@ const probeScript = `<script>
   }, true);
   var ce = console.error;
   console.error = function () { errs.push('console.error: ' + Array.prototype.join.call(arguments, ' ')); ce.apply(console, arguments); };
+  // Lazy-loaded thumbnails below the fold would never load in a headless
+  // render: make every image eager, so load waits for all of them.
+  document.addEventListener('DOMContentLoaded', function () {
+    for (var i = 0; i < document.images.length; i++) { document.images[i].loading = 'eager'; }
+  });
   window.addEventListener('load', function () {
     var imgs = document.images;
     for (var i = 0; i < imgs.length; i++) {
@@ -137,6 +143,7 @@ func TestBrowser(t *testing.T) {
 			lang := string(l)
 			in := c.in
 			in.Lang = l
+			in.Lessons = []int{44}
 			in.Porcupine = porcupineView(in.History)
 			dir := filepath.Join(out, c.name+"-"+lang)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -158,7 +165,9 @@ func TestBrowser(t *testing.T) {
 	if err := WriteSuite(out, runs, "en"); err != nil {
 		t.Fatal(err)
 	}
-	pages = append(pages, page{"the suite page", filepath.Join(out, IndexFile), len(runs)})
+	pages = append(pages, page{"the suite page", filepath.Join(out, IndexFile), len(runs)},
+		page{"the suite's lesson page", filepath.Join(out, LessonFile(44)), len(runs)},
+		page{"the suite's requirements page", filepath.Join(out, RequirementsFile), 0})
 	for _, p := range pages {
 		t.Run(p.name+" renders without errors and shows every image", func(t *testing.T) {
 			n, problems := render(t, bin, p.path)
@@ -184,6 +193,90 @@ func TestBrowser(t *testing.T) {
 		_, problems := render(t, bin, filepath.Join(dir, "p.html"))
 		if len(problems) == 0 {
 			t.Errorf("probe did not report the script error")
+		}
+	})
+}
+
+// stepProbe drives the classroom step-through from the keyboard and
+// records, after each key, how many story steps are shown and the text of
+// the last one shown.
+const stepProbe = `<script>
+window.addEventListener('load', function () {
+  var out = [], items = document.querySelectorAll('#story > li:not(.next)');
+  function shown() {
+    var n = 0, last = '';
+    for (var i = 0; i < items.length; i++) {
+      if (getComputedStyle(items[i]).display !== 'none') { n++; last = items[i].textContent; }
+    }
+    return n + '|' + last;
+  }
+  function key(k) { document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true})); out.push(k + '=' + shown()); }
+  out.push('before=' + shown());
+  document.getElementById('step-toggle').click();
+  out.push('toggle=' + shown());
+  key('ArrowRight'); key(' '); key('ArrowLeft'); key('End'); key('Escape');
+  var d = document.createElement('pre');
+  d.id = 'step-probe';
+  d.textContent = out.join('\n');
+  document.body.appendChild(d);
+});
+</script>`
+
+func TestClassroomStepThroughRevealsTheStoryInOrder(t *testing.T) {
+	bin := chromium(t)
+	in := gcPauseInput("local", false)
+	dir, _ := writeReport(t, in)
+	page := filepath.Join(dir, IndexFile)
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(dir, ".step-"+IndexFile)
+	html := strings.Replace(string(b), "</body>", stepProbe+"</body>", 1)
+	if err := os.WriteFile(probe, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, chromiumArgs(t.TempDir(), "--dump-dom", "file://"+probe)...).Output()
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	dom := string(out)
+	i := strings.Index(dom, `id="step-probe">`)
+	if i < 0 {
+		t.Fatal("the step probe never ran")
+	}
+	rep := dom[i+len(`id="step-probe">`):]
+	rep = rep[:strings.Index(rep, "</pre>")]
+	got := map[string]string{}
+	for _, l := range strings.Split(rep, "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			got[k] = v
+		}
+	}
+	steps := Narrative(in)
+	count := func(k string) string { n, _, _ := strings.Cut(got[k], "|"); return n }
+	last := func(k string) string { _, s, _ := strings.Cut(got[k], "|"); return s }
+	all := strconv.Itoa(len(steps))
+	for _, tt := range []struct{ name, key, want string }{
+		{"the whole story shows before the mode is on", "before", all},
+		{"turning the mode on hides every step", "toggle", "0"},
+		{"→ reveals the first step", "ArrowRight", "1"},
+		{"space reveals the second", " ", "2"},
+		{"← hides it again", "ArrowLeft", "1"},
+		{"End reveals all", "End", all},
+		{"Esc leaves the mode with the story whole", "Escape", all},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if c := count(tt.key); c != tt.want {
+				t.Errorf("%s steps shown after %q, want %s (probe: %q)", c, tt.key, tt.want, rep)
+			}
+		})
+	}
+	t.Run("the first step revealed is the story's first", func(t *testing.T) {
+		if !strings.Contains(last("ArrowRight"), steps[0].Text) {
+			t.Errorf("first revealed %q, want the step %q", last("ArrowRight"), steps[0].Text)
 		}
 	})
 }

@@ -7,10 +7,12 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
 )
 
 //go:embed index.html.tmpl
@@ -26,6 +28,13 @@ type pageAnomaly struct {
 	Informational                                     bool
 }
 
+// pageChecker is one row of the checkers table: the summary in the page's
+// language, rendered from the checker's data, and in a language other
+// than English the checker's own English words beside it.
+type pageChecker struct {
+	Checker, Verdict, Summary, English string
+}
+
 type pageRun struct {
 	Name, Value string
 	Code        bool
@@ -34,6 +43,7 @@ type pageRun struct {
 type page struct {
 	Lang                           Lang
 	Title, Description             string
+	DescriptionLang                string // "en" when a non-English page falls back to the English description
 	Aborted, Cut                   bool
 	Emulated                       bool
 	Fix                            *remedy
@@ -45,7 +55,8 @@ type page struct {
 	ExpectClass, ExpectText        string
 	Steps                          []pageStep
 	Anomalies                      []pageAnomaly
-	Checkers                       []checker.Result
+	Checkers                       []pageChecker
+	TimelineHow, TimelineAlt       string
 	History                        historyInfo
 	Run                            []pageRun
 	YAML                           string
@@ -55,12 +66,17 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	p := page{
-		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: in.Description, Aborted: in.Aborted, Cut: in.Cut,
+		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: description(in), Aborted: in.Aborted, Cut: in.Cut,
 		Fix: buildRemedy(in, lang), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
-		Headline: headline, History: hist, YAML: string(in.ScenarioYAML), Checkers: in.Results,
+		Headline: headline, History: hist, YAML: string(in.ScenarioYAML),
+		TimelineHow: timelineHow(lang, h.Workload), TimelineAlt: tr(lang, "alt.timeline.run", h.Scenario, headline),
 	}
+	for _, r := range in.Results {
+		p.Checkers = append(p.Checkers, m.checkerRow(lang, r))
+	}
+	p.DescriptionLang = descriptionLang(in)
 	expect := expectWords(lang, in.Expect, in.ExpectKinds)
 	switch {
 	case in.Aborted && in.Expect != "":
@@ -110,8 +126,8 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	add("run.file", in.ScenarioFile, true)
 	add("run.seed", strconv.FormatInt(h.Seed, 10), true)
 	add("run.reproduce", in.Reproduce, true)
-	add("run.algorithm", h.Algorithm, false)
-	add("run.workload", h.Workload, false)
+	add("run.algorithm", h.Algorithm, true)
+	add("run.workload", h.Workload, true)
 	add("run.backend", backend, false)
 	add("run.redis", redis, false)
 	add("run.scale", tr(lang, "run.scale.text", strconv.FormatFloat(res.TimeScale, 'g', -1, 64)), false)
@@ -125,6 +141,82 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 }
 
 func withLang(in Input, lang Lang) Input { in.Lang = lang; return in }
+
+// descriptionLang is "en" when a page in another language shows the
+// English description for want of its own, "" otherwise.
+func descriptionLang(in Input) string {
+	if normLang(in.Lang) != English && in.DescriptionVI == "" && in.Description != "" {
+		return string(English)
+	}
+	return ""
+}
+
+// timelineHow is the timeline's legend in the words of the workload: a
+// permit or a lock held, the protected object, what a write is.
+func timelineHow(lang Lang, workload string) string {
+	hold := tr(lang, "wl.hold.lock")
+	if workload == history.WorkloadSemaphore {
+		hold = tr(lang, "wl.hold.semaphore")
+	}
+	if _, ok := messages[English]["wl."+workload]; !ok {
+		return tr(lang, "h.timeline.how")
+	}
+	return tr(lang, "h.timeline.how.wl", hold, tr(lang, "wl."+workload), tr(lang, "wl.write."+workload))
+}
+
+// checkerRow renders a checker's result: in English its own summary; in
+// another language a summary rendered from its data (verdict, findings'
+// kinds, missed steps, lost timing), with the English one beside it.
+func (m *model) checkerRow(lang Lang, r checker.Result) pageChecker {
+	row := pageChecker{Checker: r.Checker, Verdict: string(r.Verdict), Summary: r.Summary}
+	if lang == English {
+		return row
+	}
+	row.English = r.Summary
+	row.Summary = m.dataSummary(lang, r)
+	return row
+}
+
+// dataSummary is a checker's finding told from its data alone.
+func (m *model) dataSummary(lang Lang, r checker.Result) string {
+	if r.Verdict == checker.Unknown || r.OffPlan || r.TimingLost || len(r.Missed) > 0 {
+		switch {
+		case len(r.Missed) > 0:
+			return tr(lang, "sum.missed", m.missedSteps(lang, r.Missed))
+		case r.OffPlan:
+			return tr(lang, "sum.offplan")
+		case r.TimingLost:
+			return tr(lang, "sum.busy")
+		case r.Verdict == checker.Unknown:
+			return tr(lang, "sum.unknown")
+		}
+	}
+	var words []string
+	n, info := 0, true
+	for _, a := range r.Anomalies {
+		n++
+		info = info && a.Informational
+		if w := m.kindWord(lang, a.Kind); !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	switch {
+	case n == 0:
+		return tr(lang, "sum.valid")
+	case info:
+		return tr(lang, "sum.invalid.info", n, strings.Join(words, ", "))
+	}
+	return tr(lang, "sum.invalid", n, strings.Join(words, ", "))
+}
+
+// description is the scenario's description in the report's language:
+// description_vi in a vi report when the scenario gives one.
+func description(in Input) string {
+	if normLang(in.Lang) == Vietnamese && in.DescriptionVI != "" {
+		return in.DescriptionVI
+	}
+	return in.Description
+}
 
 // expectWords is the expectation in lang: "INVALID", or with its kinds
 // "INVALID (double-effect, mutex-overlap)".

@@ -91,11 +91,15 @@ func narrative(in Input, m *model) []Step {
 			return
 		}
 		delete(pending, k)
+		tries := "n.tries"
+		if m.h.Header.Workload == history.WorkloadSemaphore {
+			tries = "n.tries.permit" // refused a permit, not a single holder's lock
+		}
 		if t.n == 1 {
-			add(t.first, 2, StepRetries, tr(lang, "n.tries.one", client, key))
+			add(t.first, 2, StepRetries, tr(lang, tries+".one", client, key))
 			return
 		}
-		add(t.first, 2, StepRetries, tr(lang, "n.tries", client, key, t.n, fmtT(m.sec(t.first)), fmtT(m.sec(t.last))))
+		add(t.first, 2, StepRetries, tr(lang, tries, client, key, t.n, fmtT(m.sec(t.first)), fmtT(m.sec(t.last))))
 	}
 	_ = multiKey
 
@@ -191,6 +195,9 @@ func narrative(in Input, m *model) []Step {
 				if res == "" {
 					res = "?"
 				}
+				if _, ok := messages[English]["result."+res]; ok {
+					res = tr(lang, "result."+res) // a workload value in the page's language
+				}
 				add(o.Invoke, 2, StepRead, tr(lang, "n.read", o.Client, o.Key, res))
 			}
 		case history.Write:
@@ -209,7 +216,7 @@ func narrative(in Input, m *model) []Step {
 					if o.Value.Num != nil {
 						s = tr(lang, "n.write.counter", o.Client, o.Key, *o.Value.Num, tok)
 					} else {
-						s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
+						s = tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
 					}
 				case history.ActionSell:
 					// A sale writes back the stock its client computed from
@@ -260,13 +267,13 @@ func narrative(in Input, m *model) []Step {
 				case history.ActionRebuild:
 					s = tr(lang, "n.write.rebuild", o.Client, o.Key, fmtDur(m.sec(o.Complete)-m.sec(o.Invoke)))
 				default:
-					s = tr(lang, "n.write.ok", o.Client, o.Value.Action, o.Key, tok)
+					s = tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
 				}
 				add(o.Invoke, 2, StepWrite, s)
 			case history.Fail:
-				add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, o.Value.Action, o.Key, tok, refusalText(lang, o)))
+				add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, actionWord(lang, o.Value.Action), o.Key, tok, refusalText(lang, o)))
 			default:
-				add(o.Invoke, 2, StepWrite, tr(lang, infoKey("n.write.info", o), o.Client, o.Value.Action, o.Key, tok))
+				add(o.Invoke, 2, StepWrite, tr(lang, infoKey("n.write.info", o), o.Client, actionWord(lang, o.Value.Action), o.Key, tok))
 			}
 		case history.Release:
 			switch {

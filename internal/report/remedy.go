@@ -70,7 +70,7 @@ func buildRemedy(in Input, lang Lang) *remedy {
 			}
 			if !seen[k] {
 				seen[k] = true
-				r.Advice = append(r.Advice, tr(lang, k))
+				r.Advice = append(r.Advice, adviceText(lang, k, h.Workload))
 			}
 		}
 	}
@@ -116,4 +116,16 @@ func hasInformational(results []checker.Result, kind string) bool {
 		}
 	}
 	return false
+}
+
+// adviceText is advice k in lang, fitted to the run's workload where the
+// advice names the protected resource: fencing names this run's resource
+// (the counter, the stock, …), not a list of every workload's.
+func adviceText(lang Lang, k, workload string) string {
+	if k == "fix.fencing" {
+		if _, ok := messages[English]["wl.resource."+workload]; ok {
+			return tr(lang, "fix.fencing.wl", tr(lang, "wl.resource."+workload))
+		}
+	}
+	return tr(lang, k)
 }

@@ -31,7 +31,16 @@ type Input struct {
 	ScenarioYAML []byte // normalised scenario, written as scenario.yaml
 	ScenarioFile string // path given by the user
 	Description  string // scenario's description (may be empty)
-	Expect       string // "", valid, invalid, unknown
+	// DescriptionVI is the description in Vietnamese (the scenario's
+	// description_vi); a vi report shows it, falling back to Description.
+	DescriptionVI string
+	// Library names the lock client process's adapter (the file name of
+	// its program, "redis_py_lock.py"); "" for locksim's own algorithms.
+	Library string
+	// Lessons are the course lessons (42–51) the scenario illustrates
+	// (its lesson:); the suite's lesson pages group runs by them.
+	Lessons []int
+	Expect  string // "", valid, invalid, unknown
 	// ExpectKinds are the non-informational anomaly kinds the run must
 	// show, exactly; nil when the kinds are not judged (see Judge).
 	ExpectKinds []string
@@ -117,6 +126,28 @@ type Results struct {
 	// Error says why a run has no verdict (an infrastructure error; then
 	// Verdict is empty and there is no report); empty otherwise.
 	Error string `json:"error,omitempty"`
+
+	// What a suite's lesson and requirements pages group and compare the
+	// runs by, copied from the history header and the scenario (data, no
+	// prose): the algorithm and its traits, the workload, whether the
+	// resource checked fencing tokens (or epochs), each node's
+	// persistence, the fault plan, the course lessons and the
+	// description in the report's language. Headline is the verdict
+	// sentence the run's page leads with, in its language.
+	Algorithm       string              `json:"algorithm,omitempty"`
+	Library         string              `json:"library,omitempty"`
+	Traits          []string            `json:"traits,omitempty"`
+	Workload        string              `json:"workload,omitempty"`
+	FencingEnforced bool                `json:"fencing_enforced,omitempty"`
+	Persistence     map[string]string   `json:"persistence,omitempty"`
+	Plan            []history.FaultStep `json:"plan,omitempty"`
+	Params          map[string]int64    `json:"params,omitempty"`
+	Lessons         []int               `json:"lessons,omitempty"`
+	Description     string              `json:"description,omitempty"`
+	// DescriptionLang is "en" when a report in another language had no
+	// description of its own language and gives the English one.
+	DescriptionLang string `json:"description_lang,omitempty"`
+	Headline        string `json:"headline,omitempty"`
 }
 
 // Emulated reports whether the history's backend is emulated Redis.
@@ -137,6 +168,9 @@ func buildResults(in Input, dir string, m *model) Results {
 		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, MaxTimerLagMS: float64(h.MaxTimerLagNS) / 1e6, ReportDir: dir,
 		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted, Cut: in.Cut,
 		ExpectKinds: in.ExpectKinds, Lang: normLang(in.Lang),
+		Algorithm: h.Algorithm, Library: in.Library, Traits: h.Traits, Workload: h.Workload, FencingEnforced: h.FencingEnforced,
+		Persistence: h.Persistence, Plan: h.Plan, Params: h.Params, Lessons: in.Lessons, Description: description(in),
+		DescriptionLang: descriptionLang(in),
 	}
 	if in.FixedBy != nil {
 		r.FixedBy = in.FixedBy.File
@@ -180,6 +214,7 @@ func Write(dir string, in Input) (Results, error) {
 	m := newModel(in.History, in.Account)
 	res := buildResults(in, dir, m)
 	headline := headline(in, m)
+	res.Headline = headline
 	var errs []error
 	if len(in.ScenarioYAML) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), in.ScenarioYAML, 0o644); err != nil {
@@ -342,6 +377,9 @@ func headline(in Input, m *model) string {
 	case checker.Invalid:
 		for _, r := range in.Results {
 			if r.Verdict == checker.Invalid {
+				if normLang(lang) != English {
+					return tr(lang, "say.other", r.Checker, m.dataSummary(lang, r))
+				}
 				return tr(lang, "say.other", r.Checker, r.Summary)
 			}
 		}
@@ -353,6 +391,10 @@ func headline(in Input, m *model) string {
 		}
 		for _, r := range in.Results {
 			if r.Verdict == checker.Unknown && r.Summary != "" {
+				if normLang(lang) != English {
+					// The checker's summary is English: tell its data.
+					return tr(lang, "say.unknown", m.dataSummary(lang, r))
+				}
 				return tr(lang, "say.unknown", r.Summary)
 			}
 		}
@@ -381,7 +423,7 @@ func headline(in Input, m *model) string {
 			if action == "" {
 				action = "write"
 			}
-			return tr(lang, "say.fenced", o.Client, action, tok, seen)
+			return tr(lang, "say.fenced", o.Client, actionWord(lang, action), tok, seen)
 		}
 		return tr(lang, "say.fenced.plain", o.Client)
 	}

@@ -262,7 +262,7 @@ func TestVietnamesePage(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"declares the language", `<html lang="vi">`},
 		{"shows the verdict word in Vietnamese", "VI PHẠM"},
-		{"tells the headline in Vietnamese", "Hoá đơn (invoice-1) bị charge hai lần"},
+		{"tells the headline in Vietnamese", "Hoá đơn (invoice-1) bị trừ tiền hai lần"},
 		{"tells the story in Vietnamese", "bị đóng băng bởi một GC pause"},
 		{"gives the fix with the course's term", "Fencing token: mỗi lần cấp lock"},
 	} {
@@ -436,7 +436,7 @@ func TestWriteSuite(t *testing.T) {
 		})
 		t.Run("the "+lang+" suite page gives the totals", func(t *testing.T) {
 			want := map[string]string{"en": "10 runs: 2 valid, 8 invalid, 0 unknown. 10 met their expectation, 0 did not.",
-				"vi": "10 lần chạy: 2 hợp lệ, 8 vi phạm, 0 chưa kết luận. 10 đúng như mong đợi, 0 không."}[lang]
+				"vi": "10 lần chạy: 2 hợp lệ, 8 vi phạm, 0 chưa kết luận. 10 đúng kỳ vọng, 0 không."}[lang]
 			if !strings.Contains(page, want) {
 				t.Errorf("suite page lacks totals %q", want)
 			}
@@ -476,7 +476,7 @@ func TestRemedyGivesEachAdviceOnce(t *testing.T) {
 	if r == nil {
 		t.Fatal("no remedy for the gc-pause double charge")
 	}
-	want := []string{tr("en", "fix.idempotency.charge"), tr("en", "fix.fencing")}
+	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", "fix.fencing", "payment")}
 	if len(r.Advice) != len(want) || r.Advice[0] != want[0] || r.Advice[1] != want[1] {
 		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", r.Advice, want)
 	}

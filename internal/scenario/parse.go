@@ -62,7 +62,7 @@ var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
 		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe",
-		"process", "node_timeout"}
+		"process", "node_timeout", "description_vi", "lesson"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
 		"rounds", "round_delay"}
@@ -781,6 +781,8 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	if d, _, st := p.str(fs["description"], "description"); st == good {
 		s.Description = d
 	}
+	s.DescriptionVI = p.descriptionVI(fs["description_vi"], s.Description)
+	s.Lessons = p.lessons(fs["lesson"])
 	if v, _, st := p.integer(fs["seed"], "seed"); st == good {
 		s.Seed = &v
 	}

@@ -18,6 +18,12 @@ import (
 type Scenario struct {
 	Name        string `yaml:"name"`
 	Description string `yaml:"description"`
+	// DescriptionVI is the description in Vietnamese, for a report
+	// written in vi; "" falls back to Description.
+	DescriptionVI string `yaml:"description_vi,omitempty"`
+	// Lessons are the course lessons (42–51) the scenario illustrates;
+	// a suite writes one page per lesson from them.
+	Lessons Lessons `yaml:"lesson,omitempty"`
 	// Seed drives every random choice of the run; nil means "draw one".
 	Seed *int64 `yaml:"seed"`
 	// TimeScale compresses time: wall = scenario / TimeScale. Default 1.

@@ -67,9 +67,13 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 	if fixed != "" {
 		fb = &report.Fixed{Name: fixedName(fixed), File: fixed}
 	}
+	var library string
+	if sc.Process != nil && len(sc.Process.Command) > 0 {
+		library = filepath.Base(sc.Process.Command[len(sc.Process.Command)-1])
+	}
 	return report.Input{
 		History: h, Account: rep.Account, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
-		ScenarioFile: sc.File, Description: sc.Description, Expect: sc.Expect.Verdict, ExpectKinds: sc.Expect.Kinds,
+		ScenarioFile: sc.File, Description: sc.Description, DescriptionVI: sc.DescriptionVI, Lessons: sc.Lessons, Library: library, Expect: sc.Expect.Verdict, ExpectKinds: sc.Expect.Kinds,
 		FixedBy: fb, Reproduce: o.Reproduce, Version: o.Version, Porcupine: pv, Lang: o.Lang,
 		Aborted: o.Aborted, Cut: o.Cut,
 	}, nil

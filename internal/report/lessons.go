@@ -1,0 +1,614 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// Suite pages beside index.html: one per course lesson its runs name, and
+// the requirements scorecard.
+const (
+	RequirementsFile = "requirements.html"
+)
+
+// LessonFile is the page of course lesson n in a suite directory.
+func LessonFile(n int) string { return "lesson-" + strconv.Itoa(n) + ".html" }
+
+// runCard is one run as the suite's pages show it.
+type runCard struct {
+	Scenario, Seed, Verdict, VerdictWord string
+	Headline, Description, DescLang      string
+	Expect, Met, MetClass, Wall          string
+	Faults                               string // the fault plan in words
+	Link, Thumb, Alt                     string // relative to the page; "" when unknown
+	Error                                string
+	Aborted                              bool
+	Fix                                  string // the fixed_by scenario's name, "" when none
+}
+
+// suiteRun is a run of the suite with what its pages need of it.
+type suiteRun struct {
+	R    Results
+	Card runCard
+}
+
+// newSuiteRuns makes the cards of every run, with links relative to outDir.
+func newSuiteRuns(lang Lang, outDir string, runs []Results) []*suiteRun {
+	out := make([]*suiteRun, 0, len(runs))
+	for _, r := range runs {
+		c := runCard{Scenario: r.Scenario, Seed: strconv.FormatInt(r.Seed, 10), Verdict: string(r.Verdict),
+			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Headline: r.Headline, Description: r.Description, DescLang: r.DescriptionLang,
+			Wall: fmt.Sprintf("%.2f", r.WallSeconds), Aborted: r.Aborted,
+			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none"), Faults: planWords(lang, r)}
+		if r.Expect != "" {
+			c.Expect = expectWords(lang, r.Expect, r.ExpectKinds)
+		}
+		if r.Error != "" {
+			c.Verdict, c.VerdictWord, c.Error = "error", tr(lang, "suite.error"), r.Error
+		}
+		if r.ExpectationMet != nil {
+			if *r.ExpectationMet {
+				c.Met, c.MetClass = tr(lang, "suite.yes"), "met"
+			} else {
+				c.Met, c.MetClass = tr(lang, "suite.no"), "notmet"
+			}
+		}
+		if r.ReportDir != "" {
+			if _, err := os.Stat(filepath.Join(r.ReportDir, TimelineFile)); err == nil {
+				c.Thumb = suiteRel(outDir, filepath.Join(r.ReportDir, TimelineFile))
+			}
+			c.Link = suiteRel(outDir, filepath.Join(r.ReportDir, IndexFile))
+		}
+		c.Alt = tr(lang, "alt.timeline.run", r.Scenario, r.Headline)
+		if r.FixedBy != "" {
+			c.Fix = scenarioName(r.FixedBy)
+		}
+		out = append(out, &suiteRun{R: r, Card: c})
+	}
+	return out
+}
+
+// scenarioName is the name of the scenario in file: its name field, or
+// its base name when the file cannot be read.
+func scenarioName(file string) string {
+	if sc, err := scenario.Load(file); err == nil && sc.Name != "" {
+		return sc.Name
+	}
+	base := filepath.Base(file)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// sameFile tells whether two scenario paths name one file.
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return aa == bb
+}
+
+// fixOf finds the run of r's fixed_by scenario: the one with r's seed if
+// there is one, else the first.
+func fixOf(r *suiteRun, runs []*suiteRun) *suiteRun {
+	var first *suiteRun
+	for _, f := range runs {
+		if f == r || !sameFile(f.R.File, r.R.FixedBy) {
+			continue
+		}
+		if f.R.Seed == r.R.Seed {
+			return f
+		}
+		if first == nil {
+			first = f
+		}
+	}
+	return first
+}
+
+// planWords tells a run's fault plan: "GC pause on w1 for 35s, clock jump
+// on n3", or "no fault".
+func planWords(lang Lang, r Results) string {
+	if len(r.Plan) == 0 {
+		return tr(lang, "lesson.fault.none")
+	}
+	scale := r.TimeScale
+	if scale <= 0 {
+		scale = 1
+	}
+	parts := make([]string, 0, len(r.Plan))
+	for _, st := range r.Plan {
+		targets := joinAnd(lang, targetsOf(st))
+		if st.Duration > 0 {
+			parts = append(parts, tr(lang, "lesson.step.for", faultWord(lang, st.Kind), targets,
+				strconv.FormatFloat(float64(st.Duration)/1e9*scale, 'f', -1, 64)))
+		} else {
+			parts = append(parts, tr(lang, "lesson.step", faultWord(lang, st.Kind), targets))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// samePlan tells whether two fault plans are the same steps (ids aside).
+func samePlan(a, b []history.FaultStep) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		x.ID, y.ID = 0, 0
+		xb, _ := json.Marshal(x)
+		yb, _ := json.Marshal(y)
+		if !bytes.Equal(xb, yb) {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutTriggers is a copy of a plan with each step's trigger cleared.
+func withoutTriggers(plan []history.FaultStep) []history.FaultStep {
+	out := slices.Clone(plan)
+	for i := range out {
+		out[i].Trigger = history.Trigger{}
+	}
+	return out
+}
+
+// diffLine is one line of a "what to change" diff: Op is "-", "+" or " ".
+type diffLine struct{ Op, Text string }
+
+// codeChange is one change a fix makes, as a comment and the code.
+type codeChange struct {
+	Note  string
+	Lines []diffLine
+}
+
+// pairView is a broken run beside the run of its fixed_by scenario.
+type pairView struct {
+	Broken, Fixed       runCard
+	Seeds, Faults, Axis string
+	Changes             []codeChange
+	YAML                []diffLine
+	YAMLNone            bool
+}
+
+// changes are the code changes from broken to fixed, chosen by what the
+// two runs' headers say of them (algorithm, traits, fencing, workload
+// parameters, persistence), in this order.
+func changes(lang Lang, b, f Results) []codeChange {
+	var out []codeChange
+	add := func(note string, lines ...string) {
+		c := codeChange{Note: note}
+		for _, l := range lines {
+			c.Lines = append(c.Lines, diffLine{Op: l[:1], Text: l[1:]})
+		}
+		out = append(out, c)
+	}
+	param := func(r Results, k string) bool { return r.Params[k] != 0 }
+	if b.Algorithm == "no-lock" && f.Algorithm != "no-lock" {
+		add(tr(lang, "diff.shared"), "-func Acquire(key string) { return }", "+func Acquire(key string) { sharedMutex.Lock() }")
+	}
+	if b.Algorithm == "naive" && f.Algorithm != "naive" {
+		add(tr(lang, "diff.unlock"),
+			"-DEL lock-key",
+			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+        return redis.call('DEL', KEYS[1])",
+			"+      end",
+			"+      return 0\" 1 lock-key owner-token")
+	}
+	if b.Algorithm == "setnx-expire" && f.Algorithm != "setnx-expire" {
+		add(tr(lang, "diff.ttl"), "-SETNX lock-key owner-token", "-PEXPIRE lock-key ttl", "+SET lock-key owner-token NX PX ttl")
+	}
+	if b.Algorithm == "redlock-nocheck" && f.Algorithm == "redlock" {
+		add(tr(lang, "diff.validity"),
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
+			"+validity := ttl - elapsed - drift",
+			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
+	}
+	if f.Algorithm == "watchdog" && b.Algorithm != "watchdog" {
+		add(tr(lang, "diff.watchdog"),
+			"+for range time.Tick(ttl / 3) {",
+			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
+			"+    if reply == 0 { job.Stop(); break }",
+			"+}")
+	}
+	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
+	if fFenced && !bFenced {
+		add(tr(lang, "diff.fence.grant"),
+			"-SET lock-key owner-token NX PX ttl",
+			"+EVAL \"if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then",
+			"+        return redis.call('INCR', KEYS[2])",
+			"+      end\" 2 lock-key fence-counter owner-token ttl")
+	}
+	if param(f, history.ParamEpochCheck) && !param(b, history.ParamEpochCheck) {
+		add(tr(lang, "diff.epoch"), "+if write.epoch < highestEpoch { refuse }", "+highestEpoch = write.epoch", " accept(write)")
+	} else if f.FencingEnforced && !b.FencingEnforced {
+		w := tr(lang, "wl.write."+f.Workload)
+		add(tr(lang, "diff.fence"), "+if token < highestToken[key] { refuse }   // "+w, "+highestToken[key] = token", " accept(write)")
+	}
+	if f.Algorithm == "atomic-lua" && b.Algorithm != "atomic-lua" {
+		add(tr(lang, "diff.stock"),
+			"-lock(item); stock := GET stock-key",
+			"-if stock > 0 { SET stock-key stock-1 }; unlock(item)",
+			"+EVAL \"local s = tonumber(redis.call('GET', KEYS[1]))",
+			"+      if s ~= nil and s > 0 then return redis.call('DECR', KEYS[1]) end",
+			"+      return -1\" 1 stock-key")
+	}
+	if param(f, history.ParamIdempotency) && !param(b, history.ParamIdempotency) {
+		add(tr(lang, "diff.idempotency"), "-gateway.Charge(invoice)", "+gateway.Charge(invoice, IdempotencyKey(invoice))")
+	}
+	if param(f, history.ParamLockPerFire) && !param(b, history.ParamLockPerFire) {
+		add(tr(lang, "diff.perfire"), "-key := \"lock:\" + job", "+key := \"lock:\" + job + \"@\" + fireTime", "-release(key)")
+	}
+	switch {
+	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")), "-WAIT 1 timeout", "+WAIT replicas timeout")
+	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl", "+WAIT 1 timeout")
+	}
+	// Persistence: the nodes the fix made aof-always (every node, or the
+	// few node_persistence names).
+	var aofNodes []string
+	var before []string
+	for _, n := range sortedKeys(f.Persistence) {
+		if f.Persistence[n] == "aof-always" && b.Persistence[n] != "aof-always" {
+			aofNodes = append(aofNodes, n)
+			if p := b.Persistence[n]; !slices.Contains(before, p) {
+				before = append(before, p)
+			}
+		}
+	}
+	if len(aofNodes) > 0 {
+		var lines []string
+		for _, p := range before {
+			switch p {
+			case "rdb":
+				lines = append(lines, "-appendonly no        # rdb")
+			case "aof-everysec":
+				lines = append(lines, "-appendfsync everysec")
+			default:
+				lines = append(lines, "-appendonly no")
+			}
+		}
+		lines = append(lines, "+appendonly yes       # "+strings.Join(aofNodes, ", "), "+appendfsync always")
+		add(tr(lang, "diff.aof"), lines...)
+	}
+	return out
+}
+
+// yamlDiff is the unified diff of the two runs' normalised scenario.yaml,
+// without the lines that differ by name and description alone.
+func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
+	read := func(r Results) []string {
+		if r.ReportDir == "" {
+			return nil
+		}
+		raw, err := os.ReadFile(filepath.Join(r.ReportDir, "scenario.yaml"))
+		if err != nil {
+			return nil
+		}
+		var keep []string
+		for _, l := range difflib.SplitLines(string(raw)) {
+			if strings.HasPrefix(l, "name:") || strings.HasPrefix(l, "description:") || strings.HasPrefix(l, "description_vi:") ||
+				strings.HasPrefix(l, "seed:") || strings.HasPrefix(l, "lesson:") {
+				continue
+			}
+			keep = append(keep, l)
+		}
+		return keep
+	}
+	a, c := read(b), read(f)
+	if a == nil || c == nil {
+		return nil, false
+	}
+	text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: a, B: c, Context: 1})
+	if err != nil {
+		return nil, false
+	}
+	for _, l := range difflib.SplitLines(text) {
+		l = strings.TrimRight(l, "\n")
+		switch {
+		case l == "", strings.HasPrefix(l, "---"), strings.HasPrefix(l, "+++"):
+		case strings.HasPrefix(l, "@@"):
+			lines = append(lines, diffLine{Op: "@", Text: "…"})
+		default:
+			lines = append(lines, diffLine{Op: l[:1], Text: l[1:]})
+		}
+	}
+	return lines, true
+}
+
+// pairOf puts a broken run beside its fix, saying what they share.
+func pairOf(lang Lang, b, f *suiteRun) pairView {
+	p := pairView{Broken: b.Card, Fixed: f.Card}
+	if b.R.Seed == f.R.Seed {
+		p.Seeds = tr(lang, "lesson.seed.same", b.R.Seed)
+	} else {
+		p.Seeds = tr(lang, "lesson.seed.diff", b.R.Seed, f.R.Seed)
+	}
+	switch {
+	case samePlan(b.R.Plan, f.R.Plan):
+		p.Faults = tr(lang, "lesson.fault.same", b.Card.Faults)
+	case samePlan(withoutTriggers(b.R.Plan), withoutTriggers(f.R.Plan)):
+		p.Faults = tr(lang, "lesson.fault.when", b.Card.Faults)
+	default:
+		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
+	}
+	bs, fs := fmtT(b.R.ScenarioSeconds), fmtT(f.R.ScenarioSeconds)
+	if bs == fs {
+		p.Axis = tr(lang, "lesson.axis.same", bs)
+	} else {
+		p.Axis = tr(lang, "lesson.axis.diff", bs, fs)
+	}
+	p.Changes = changes(lang, b.R, f.R)
+	if y, ok := yamlDiff(b.R, f.R); ok {
+		p.YAML = y
+		p.YAMLNone = len(y) == 0
+	}
+	return p
+}
+
+// navItem links a suite page.
+type navItem struct {
+	Label, Href string
+	Current     bool
+}
+
+// lessonPage is one lesson's page.
+type lessonPage struct {
+	Lang        Lang
+	Title, Head string
+	Nav         []navItem
+	Pairs       []pairView
+	Missing     []string
+	More        []runCard
+	NoPair      bool
+	Index, Req  string
+	ReqLabel    string
+	IndexLabel  string
+}
+
+// lessonsOf lists the lessons the runs name, ascending.
+func lessonsOf(runs []*suiteRun) []int {
+	var ls []int
+	for _, r := range runs {
+		for _, l := range r.R.Lessons {
+			if !slices.Contains(ls, l) {
+				ls = append(ls, l)
+			}
+		}
+	}
+	slices.Sort(ls)
+	return ls
+}
+
+func lessonName(lang Lang, n int) string { return tr(lang, "lesson."+strconv.Itoa(n)) }
+
+func lessonNav(lang Lang, lessons []int, current int) []navItem {
+	var nav []navItem
+	for _, l := range lessons {
+		nav = append(nav, navItem{Label: tr(lang, "lesson.word", l), Href: LessonFile(l), Current: l == current})
+	}
+	return nav
+}
+
+// lessonGroup is the runs of one lesson in the order its pages show them:
+// each broken run followed by the run of its fix, then the others.
+type lessonGroup struct {
+	Pairs   [][2]*suiteRun
+	Missing []*suiteRun // broken runs whose fix this suite did not run
+	Others  []*suiteRun
+}
+
+func groupLesson(n int, runs []*suiteRun) lessonGroup {
+	var g lessonGroup
+	used := map[*suiteRun]bool{}
+	in := func(r *suiteRun) bool { return n == 0 && len(r.R.Lessons) == 0 || slices.Contains(r.R.Lessons, n) }
+	for _, r := range runs {
+		if !in(r) || r.R.FixedBy == "" || used[r] {
+			continue
+		}
+		if f := fixOf(r, runs); f != nil {
+			g.Pairs = append(g.Pairs, [2]*suiteRun{r, f})
+			used[r], used[f] = true, true
+		} else {
+			g.Missing = append(g.Missing, r)
+			used[r] = true
+		}
+	}
+	for _, r := range runs {
+		if in(r) && !used[r] {
+			g.Others = append(g.Others, r)
+		}
+	}
+	return g
+}
+
+// writeLessonPages writes one page per lesson the runs name.
+func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
+	lessons := lessonsOf(runs)
+	t, err := template.New("lesson").Funcs(pageFuncs(lang)).Parse(suiteCSS + lessonTemplate)
+	if err != nil {
+		return fmt.Errorf("parse lesson template: %w", err)
+	}
+	for _, n := range lessons {
+		g := groupLesson(n, runs)
+		pg := lessonPage{Lang: lang, Title: tr(lang, "lesson.page.title", n, lessonName(lang, n)),
+			Head: tr(lang, "lesson.title", n, lessonName(lang, n)), Nav: lessonNav(lang, lessons, n),
+			Index: IndexFile, Req: RequirementsFile, NoPair: len(g.Pairs) == 0}
+		for _, p := range g.Pairs {
+			pg.Pairs = append(pg.Pairs, pairOf(lang, p[0], p[1]))
+		}
+		for _, r := range g.Missing {
+			pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.fix", r.R.Scenario, r.R.FixedBy))
+			pg.More = append(pg.More, r.Card)
+		}
+		for _, r := range g.Others {
+			pg.More = append(pg.More, r.Card)
+		}
+		if err := writeTemplate(filepath.Join(outDir, LessonFile(n)), t, pg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reqCell is one cell of the requirements grid.
+type reqCell struct {
+	Runs  []reqRun
+	Empty string // what is missing, when no run shows it
+	NA    string
+}
+
+type reqRun struct {
+	Name, Link, Verdict, VerdictWord, Showing, Mark string
+}
+
+type reqRow struct {
+	Algorithm string
+	Cells     []reqCell
+}
+
+type reqPage struct {
+	Lang        Lang
+	Title, Head string
+	Nav         []navItem
+	Cols        []string
+	Rules       []string
+	Rows        []reqRow
+	Index       string
+}
+
+// algorithmLabel is a run's row on the requirements page: its algorithm
+// (the library's name for redsync and redislock; a lock client process
+// is "process" with its adapter's file name).
+func algorithmLabel(r Results) string {
+	if r.Library != "" {
+		return r.Algorithm + ": " + r.Library
+	}
+	return r.Algorithm
+}
+
+// writeRequirements writes requirements.html: algorithm × requirement.
+func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
+	pg := reqPage{Lang: lang, Title: tr(lang, "req.page.title"), Head: tr(lang, "req.title"),
+		Nav: lessonNav(lang, lessonsOf(runs), 0), Index: IndexFile}
+	for _, req := range Requirements() {
+		pg.Cols = append(pg.Cols, tr(lang, "req."+req))
+		pg.Rules = append(pg.Rules, tr(lang, "req."+req)+": "+tr(lang, "req."+req+".rule"))
+	}
+	var algs []string
+	byAlg := map[string][]*suiteRun{}
+	for _, r := range runs {
+		if !Judged(r.R) {
+			continue // an error, an interrupted or an unknown run proves nothing
+		}
+		a := algorithmLabel(r.R)
+		if _, ok := byAlg[a]; !ok {
+			algs = append(algs, a)
+		}
+		byAlg[a] = append(byAlg[a], r)
+	}
+	slices.Sort(algs)
+	for _, a := range algs {
+		row := reqRow{Algorithm: a}
+		for _, req := range Requirements() {
+			var cell reqCell
+			seen := map[string]bool{}
+			lockFreeOnly := true
+			for _, r := range byAlg[a] {
+				lockFreeOnly = lockFreeOnly && lockFree(r.R)
+				s := Shows(r.R, req)
+				if s == NotShown || seen[r.R.Scenario+string(rune(s))] {
+					continue
+				}
+				seen[r.R.Scenario+string(rune(s))] = true
+				rr := reqRun{Name: r.R.Scenario, Link: r.Card.Link, Verdict: string(r.R.Verdict), VerdictWord: tr(lang, "verdict."+string(r.R.Verdict))}
+				if s == Kept {
+					rr.Showing, rr.Mark = tr(lang, "req.kept"), "✔"
+				} else {
+					rr.Showing, rr.Mark = tr(lang, "req.broken"), "✘"
+				}
+				cell.Runs = append(cell.Runs, rr)
+			}
+			need := tr(lang, "req.need.any")
+			switch req {
+			case ReqFaultTolerance:
+				need = tr(lang, "req.need.fault")
+			case ReqDeadlockFree:
+				need = tr(lang, "req.need.holder")
+			}
+			var ran []string
+			for _, r := range byAlg[a] {
+				if !slices.Contains(ran, r.R.Scenario) {
+					ran = append(ran, r.R.Scenario)
+				}
+			}
+			switch {
+			case len(cell.Runs) > 0:
+			case lockFreeOnly && req != ReqSafety:
+				cell.NA = tr(lang, "req.na", a)
+			case req == ReqLiveness:
+				cell.Empty = tr(lang, "req.empty")
+			default:
+				// Its runs did not test it (no such fault) or their
+				// findings do not tell (an overlap of unknown cause).
+				cell.Empty = tr(lang, "req.undecided", joinAnd(lang, ran), a, need)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		pg.Rows = append(pg.Rows, row)
+	}
+	t, err := template.New("req").Funcs(pageFuncs(lang)).Parse(suiteCSS + requirementsTemplate)
+	if err != nil {
+		return fmt.Errorf("parse requirements template: %w", err)
+	}
+	return writeTemplate(filepath.Join(outDir, RequirementsFile), t, pg)
+}
+
+func pageFuncs(lang Lang) template.FuncMap {
+	return template.FuncMap{
+		"t":    func(key string) string { return tr(lang, key) },
+		"tf":   func(key string, args ...any) string { return tr(lang, key, args...) },
+		"mark": verdictMark,
+	}
+}
+
+func writeTemplate(path string, t *template.Template, data any) error {
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return fmt.Errorf("render %s: %w", filepath.Base(path), err)
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// verdictMark is the shape that tells a verdict besides its colour.
+func verdictMark(v string) string {
+	switch checker.Verdict(v) {
+	case checker.Valid:
+		return "✔"
+	case checker.Invalid:
+		return "✘"
+	case checker.Unknown:
+		return "?"
+	}
+	return "⚠"
+}

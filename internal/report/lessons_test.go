@@ -1,0 +1,255 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// lessonSuite writes, under out, the report directories of a few shipped
+// scenarios' runs (their normalised scenario.yaml and a timeline.png) and
+// returns the runs' Results as a suite has them.
+func lessonSuite(t *testing.T, out string) []Results {
+	t.Helper()
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 700e6}}
+	expired := &checker.Cause{Kind: account.EndExpired}
+	ok, notOK := true, false
+	runs := []struct {
+		file    string
+		res     Results
+		lessons []int
+	}{
+		{"gc-pause.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "payment", Plan: pause, TimeScale: 50, Seed: 42,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Cause: expired}, {Kind: checker.KindDoubleEffect}},
+			Headline:  "The invoice (invoice-1) was charged twice.", ExpectationMet: &ok}, []int{44}},
+		{"gc-pause-fencing.yaml", Results{Verdict: checker.Valid, Algorithm: "fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true,
+			Workload: "payment", Plan: pause, TimeScale: 50, Seed: 42, ExpectationMet: &ok,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Cause: expired, Informational: true}}}, []int{46}},
+		{"naive-del-foreign-unlock.yaml", Results{Verdict: checker.Invalid, Algorithm: "naive", Workload: "counter", Plan: pause, Seed: 4,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindForeignUnlock}}, ExpectationMet: &ok}, []int{43, 45}},
+		{"safe-unlock.yaml", Results{Verdict: checker.Valid, Algorithm: "safe", Workload: "counter", Plan: pause, Seed: 4, ExpectationMet: &ok}, []int{45}},
+		{"inventory-oversell.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "inventory", Plan: pause, Seed: 21,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindOversell}}, ExpectationMet: &ok}, []int{48}},
+		{"inventory-atomic-lua.yaml", Results{Verdict: checker.Valid, Algorithm: "atomic-lua", Traits: []string{history.TraitLockFree},
+			Workload: "inventory", Plan: pause, Seed: 21, ExpectationMet: &notOK}, []int{48}},
+		{"coverage-miss.yaml", Results{Error: "redis-server did not start"}, nil},
+	}
+	var out2 []Results
+	for _, r := range runs {
+		file := filepath.Join("..", "..", "scenarios", r.file)
+		sc, err := scenario.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(out, sc.Name, "run1")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		yml, err := scenario.Normalize(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "scenario.yaml"), yml, 0o644)
+		os.WriteFile(filepath.Join(dir, TimelineFile), []byte("png"), 0o644)
+		res := r.res
+		res.Scenario, res.File, res.ReportDir, res.Lessons, res.Description = sc.Name, file, dir, r.lessons, sc.Description
+		if sc.FixedBy != "" {
+			res.FixedBy = sc.FixedByFile()
+		}
+		if res.Error == "" {
+			res.Checkers = map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+		}
+		out2 = append(out2, res)
+	}
+	return out2
+}
+
+func TestASuiteWritesAPagePerLessonWithBrokenAndFixedSideBySide(t *testing.T) {
+	out := t.TempDir()
+	runs := lessonSuite(t, out)
+	if err := WriteSuite(out, runs, English); err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	t.Run("one page is written per lesson the runs name, and no other", func(t *testing.T) {
+		for _, n := range []int{43, 44, 45, 46, 48} {
+			if _, err := os.Stat(filepath.Join(out, LessonFile(n))); err != nil {
+				t.Errorf("lesson %d: %v", n, err)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(out, LessonFile(47))); err == nil {
+			t.Error("a page for lesson 47, which no run names")
+		}
+	})
+	l44 := read(LessonFile(44))
+	t.Run("the broken run and the run of its fix stand side by side", func(t *testing.T) {
+		for _, want := range []string{`data-broken="gc-pause" data-fixed="gc-pause-fencing"`, `src="gc-pause/run1/timeline.png"`,
+			`src="gc-pause-fencing/run1/timeline.png"`, `href="gc-pause-fencing/run1/index.html"`, "The invoice (invoice-1) was charged twice."} {
+			if !strings.Contains(l44, want) {
+				t.Errorf("lesson 44 lacks %s", want)
+			}
+		}
+	})
+	t.Run("the page says the two runs share their seed and their fault plan", func(t *testing.T) {
+		for _, want := range []string{"Both runs used seed 42.", "The same fault plan: GC pause on w1 for 35s."} {
+			if !strings.Contains(l44, want) {
+				t.Errorf("lesson 44 lacks %q", want)
+			}
+		}
+	})
+	t.Run("what to change is chosen from the two runs' data", func(t *testing.T) {
+		for page, want := range map[string]string{
+			LessonFile(44): "highestToken[key]",                             // a token check at the resource
+			LessonFile(45): "redis.call(&#39;GET&#39;, KEYS[1]) == ARGV[1]", // compare-and-delete
+			LessonFile(48): "redis.call(&#39;DECR&#39;, KEYS[1])",           // Lua DECR for the stock
+		} {
+			if !strings.Contains(read(page), want) {
+				t.Errorf("%s lacks %s", page, want)
+			}
+		}
+		if strings.Contains(read(LessonFile(48)), "highestToken") {
+			t.Error("lesson 48 offers a token check for a lock-free fix")
+		}
+	})
+	t.Run("the scenario files' difference is shown as a diff", func(t *testing.T) {
+		if !strings.Contains(l44, `<span class="del">− algorithm: safe</span>`) || !strings.Contains(l44, `<span class="add">+ algorithm: fenced</span>`) {
+			t.Error("lesson 44 lacks the algorithm line of the scenario diff")
+		}
+	})
+	index := read(IndexFile)
+	t.Run("the index lists the lessons in order, each broken run followed by its fix", func(t *testing.T) {
+		i43, i44, i48 := strings.Index(index, `id="lesson-43"`), strings.Index(index, `id="lesson-44"`), strings.Index(index, `id="lesson-48"`)
+		if i43 < 0 || i43 > i44 || i44 > i48 {
+			t.Errorf("lesson headings at %d, %d, %d", i43, i44, i48)
+		}
+		b, f := strings.Index(index, `href="gc-pause/run1/index.html"`), strings.Index(index, `href="gc-pause-fencing/run1/index.html"`)
+		if b < 0 || f < b || !strings.Contains(index[b:f], "fixed by gc-pause-fencing") {
+			t.Error("gc-pause-fencing does not follow gc-pause as its fix")
+		}
+		if strings.Index(index, `id="other"`) < i48 || !strings.Contains(index, `class="v-error"`) {
+			t.Error("the run that names no lesson (an error) is not last")
+		}
+	})
+	t.Run("every thumbnail is lazy-loaded and carries the run's headline", func(t *testing.T) {
+		if n, lazy := strings.Count(index, "<img "), strings.Count(index, `loading="lazy"`); n == 0 || n != lazy {
+			t.Errorf("%d images, %d lazy", n, lazy)
+		}
+		if !strings.Contains(index, `alt="Timeline of gc-pause: The invoice (invoice-1) was charged twice."`) {
+			t.Error("the thumbnail's alt text lacks the headline")
+		}
+	})
+	req := read(RequirementsFile)
+	t.Run("the requirements page links each run under what it kept or broke", func(t *testing.T) {
+		for _, want := range []string{"✘ broken</span>: <a href=\"gc-pause/run1/index.html\">gc-pause</a>",
+			"✔ kept</span>: <a href=\"gc-pause-fencing/run1/index.html\">gc-pause-fencing</a>",
+			"✘ broken</span>: <a href=\"naive-del-foreign-unlock/run1/index.html\">naive-del-foreign-unlock</a>"} {
+			if !strings.Contains(req, want) {
+				t.Errorf("requirements.html lacks %s", want)
+			}
+		}
+	})
+	t.Run("an empty cell says which scenario is missing", func(t *testing.T) {
+		if !strings.Contains(req, "No run in this suite shows it (gc-pause, safe-unlock and inventory-oversell ran, but did not test it or its findings do not tell); run a safe scenario with a fault on its nodes or links.") {
+			t.Error("the safe row's fault tolerance cell does not say what is missing")
+		}
+		if !strings.Contains(req, "does not apply: atomic-lua takes no lock") {
+			t.Error("the lock-free row does not say the lock's requirements do not apply")
+		}
+	})
+	t.Run("a run with no verdict gets no row", func(t *testing.T) {
+		if strings.Contains(req, "coverage-miss") {
+			t.Error("an error run is on the requirements page")
+		}
+	})
+	if err := WriteSuite(out, runs, Vietnamese); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("the vi pages speak Vietnamese", func(t *testing.T) {
+		for page, want := range map[string]string{LessonFile(44): "Bài 44 — Vấn đề lock hết hạn", RequirementsFile: "Năm yêu cầu của một lock phân tán",
+			IndexFile: "Bài 43 — Lock cơ bản với SET NX EX"} {
+			if p := read(page); !strings.Contains(p, want) {
+				t.Errorf("%s lacks %q", page, want)
+			}
+		}
+	})
+}
+
+func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
+	step := func(trig history.Trigger, d int64) []history.FaultStep {
+		return []history.FaultStep{{ID: 1, Kind: "crash-client", Effect: history.EffectCrashClient, Clients: []string{"w1"}, Trigger: trig, Duration: d}}
+	}
+	point := history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: "after-setnx"}
+	event := history.Trigger{Kind: history.TriggerEvent, Client: "w1", Delay: 1e9}
+	tests := []struct {
+		name string
+		b, f []history.FaultStep
+		want string
+	}{
+		{"the same steps are the same fault plan", step(point, 0), step(point, 0), "The same fault plan: client crash on w1."},
+		{"steps that differ only by their trigger are the same faults at another moment", step(point, 0), step(event, 0),
+			"The same faults, fired at another moment or on another trigger: client crash on w1."},
+		{"steps that differ otherwise are different plans", step(point, 0), step(point, 5e9),
+			"The fault plans differ: broken client crash on w1; fixed client crash on w1 for 5s."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mk := func(plan []history.FaultStep) *suiteRun {
+				r := Results{Plan: plan, TimeScale: 1}
+				return &suiteRun{R: r, Card: runCard{Faults: planWords(English, r)}}
+			}
+			if got := pairOf(English, mk(tt.b), mk(tt.f)).Faults; got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWhatToChangeIsChosenFromTheTwoRunsData(t *testing.T) {
+	tests := []struct {
+		name string
+		b, f Results
+		want []string // notes, in order
+	}{
+		{"a plain DEL fixed by the safe lock is compare-and-delete", Results{Algorithm: "naive"}, Results{Algorithm: "safe"},
+			[]string{tr(English, "diff.unlock")}},
+		{"SETNX then EXPIRE fixed is SET NX PX", Results{Algorithm: "setnx-expire"}, Results{Algorithm: "safe"},
+			[]string{tr(English, "diff.ttl")}},
+		{"one node made aof-always is persistence on that node", Results{Algorithm: "redlock", Persistence: map[string]string{"n1": "none", "n3": "none"}},
+			Results{Algorithm: "redlock", Persistence: map[string]string{"n1": "none", "n3": "aof-always"}}, []string{tr(English, "diff.aof")}},
+		{"WAIT 1 made WAIT for every replica", Results{Algorithm: "safe-wait"}, Results{Algorithm: "safe-wait-all"},
+			[]string{tr(English, "diff.wait", tr(English, "diff.wait.all"))}},
+		{"a fenced lock with an enforcing resource is two changes", Results{Algorithm: "safe", Workload: "counter"},
+			Results{Algorithm: "fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "counter"},
+			[]string{tr(English, "diff.fence.grant"), tr(English, "diff.fence")}},
+		{"the same algorithm and resource change nothing", Results{Algorithm: "safe"}, Results{Algorithm: "safe"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, c := range changes(English, tt.b, tt.f) {
+				got = append(got, c.Note)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("the persistence diff names the node it changes", func(t *testing.T) {
+		c := changes(English, Results{Persistence: map[string]string{"n3": "none"}}, Results{Persistence: map[string]string{"n3": "aof-always"}})
+		if len(c) != 1 || !strings.Contains(c[0].Lines[1].Text, "n3") {
+			t.Errorf("%+v", c)
+		}
+	})
+}

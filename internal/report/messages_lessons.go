@@ -1,0 +1,330 @@
+package report
+
+// The messages of a suite's lesson pages, its requirements page, the
+// classroom mode and the glossary (issue 15), one table per language like
+// messages; init merges them into messages, so tr, the language list and
+// TestEveryLanguageHasEveryKey see one catalogue. Kept in their own file
+// so that other work on messages.go does not meet them.
+var lessonMessages = map[Lang]map[string]string{
+	"en": {
+		// The course module (lesson-42-distributed-lock.vi.txt, "Bài 43…51").
+		"lesson.42": "Why distributed locks",
+		"lesson.43": "A basic lock with SET NX EX",
+		"lesson.44": "Lock expiration",
+		"lesson.45": "Safe unlock with Lua",
+		"lesson.46": "Fencing token",
+		"lesson.47": "Redlock and the Kleppmann–antirez debate",
+		"lesson.48": "Idempotency key against double payment",
+		"lesson.49": "Leader election with Redis",
+		"lesson.50": "Distributed semaphore",
+		"lesson.51": "Singleton worker and cron deduplication",
+
+		"lesson.word":        "Lesson %d",               // lesson number
+		"lesson.title":       "Lesson %d — %s",          // number, name
+		"lesson.page.title":  "locksim — lesson %d: %s", // number, name
+		"lesson.other":       "Scenarios without a lesson",
+		"lesson.back":        "Back to the suite",
+		"lesson.nav":         "Lessons",
+		"lesson.pairs":       "Broken and fixed, side by side",
+		"lesson.more":        "More runs of this lesson",
+		"lesson.broken":      "broken",
+		"lesson.fixed":       "fixed",
+		"lesson.fixedby":     "fixed by %s",                                                                                                            // scenario
+		"lesson.nopair":      "This suite holds no broken run of this lesson together with the run of its fixed_by scenario.",                          //
+		"lesson.missing.fix": "The fix of %s, %s, was not run in this suite; run both files together to see them side by side.",                        // broken, fixed file
+		"lesson.seed.same":   "Both runs used seed %d.",                                                                                                // seed
+		"lesson.seed.diff":   "The runs used different seeds: %d and %d (each file's own seed).",                                                       // broken seed, fixed seed
+		"lesson.fault.same":  "The same fault plan: %s.",                                                                                               // steps
+		"lesson.fault.diff":  "The fault plans differ: broken %s; fixed %s.",                                                                           // steps, steps
+		"lesson.fault.when":  "The same faults, fired at another moment or on another trigger: %s.",                                                    // steps
+		"lesson.fault.none":  "no fault",                                                                                                               //
+		"lesson.axis.same":   "Both timelines span t=0 to t=%ss of scenario time.",                                                                     // seconds
+		"lesson.axis.diff":   "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (fixed) of scenario time: compare them by their axis labels.", // seconds, seconds
+		"lesson.change":      "What to change",
+		"lesson.change.yaml": "What the scenario file changes (scenario.yaml of each run, normalised):",
+		"lesson.change.none": "The two scenario files differ in nothing but their name and description.",
+		"lesson.open":        "open the report",
+		"lesson.notimeline":  "No timeline was drawn for this run.",
+		"lesson.step":        "%s on %s", // fault word, targets
+		"lesson.step.for":    "%s on %s for %ss",
+
+		// What to change: comment lines of the code diffs (the code itself
+		// is the same in every language).
+		"diff.unlock":      "Release: delete the key only if it still holds your owner token (one Lua script, atomic).",
+		"diff.ttl":         "Set the key and its TTL in one command.",
+		"diff.fence":       "At the resource, in the same step as the write: refuse a fencing token lower than the highest seen.",
+		"diff.fence.grant": "The lock hands out a fencing token that only grows (INCR in the acquire script).",
+		"diff.epoch":       "At the resource: refuse a write from an older leader term (epoch).",
+		"diff.stock":       "No lock: check and decrement the stock in one Lua script, which Redis runs atomically.",
+		"diff.idempotency": "The payment gateway remembers each charge's idempotency key and refuses a second charge with it.",
+		"diff.perfire":     "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
+		"diff.aof":         "Persistence: fsync every write before replying, so a restarted node still has the key.",
+		"diff.wait":        "After acquiring: wait until %s acknowledged the key before using the lock.", // "1 replica" / "every replica"
+		"diff.wait.one":    "one replica",
+		"diff.wait.all":    "every replica",
+		"diff.watchdog":    "While the job runs: renew the lease every TTL/3, and stop the job when a renewal fails.",
+		"diff.validity":    "After the quorum: the lease is valid only for TTL − elapsed − drift; give up when that is not positive.",
+		"diff.shared":      "Every client uses the same lock: one key, one owner at a time.",
+
+		// The requirements page (lesson 42's five requirements).
+		"req.title":         "The five requirements of a distributed lock (lesson 42)",
+		"req.page.title":    "locksim — the five requirements",
+		"req.intro":         "Each cell lists the runs of this suite that show the requirement kept (✔) or broken (✘), with their verdicts. A run counts only if it was judged valid or invalid (an unknown run proves nothing) and, for a requirement that needs a fault, only if its fault plan held one.",
+		"req.algorithm":     "Algorithm",
+		"req.mutual":        "Mutual exclusion",
+		"req.deadlock":      "Deadlock-free",
+		"req.fault":         "Fault tolerance",
+		"req.safety":        "Safety",
+		"req.liveness":      "Liveness",
+		"req.mutual.rule":   "Broken: two clients were let in at once by the lock itself — the first holder's key was deleted by another client, lost on its node (crash, clock, failover) or never excluded the second (an overlap whose key had merely expired by its TTL is not counted here), or a semaphore admitted more than its permits. Kept: a run with no such finding.",
+		"req.deadlock.rule": "Broken: a lock stayed stuck (stuck-lock). Kept: a run whose faults stopped, cut off or crashed a holder, with no stuck lock.",
+		"req.fault.rule":    "Broken: a finding whose cause is a node's failure (crash, clock fault, failover, flush, power loss). Kept: a run whose faults struck a node or cut links, with no such finding.",
+		"req.safety.rule":   "Broken: a violation that is not informational (two holders acting at once, a double charge, a lost update, an oversell, a split brain, a duplicate run, a stale write or token accepted). Kept: a run with none — an overlap the resource refused is informational and keeps safety.",
+		"req.liveness.rule": "Broken: the lock was unavailable, stuck or orphaned (a liveness finding, informational or not, unless the machine was too busy). Kept: a run whose liveness checker ran and found nothing.",
+		"req.kept":          "kept",
+		"req.broken":        "broken",
+		"req.empty":         "No run in this suite shows it.",
+		"req.undecided":     "No run in this suite shows it (%s ran, but did not test it or its findings do not tell); run a %s scenario with %s.", // runs, algorithm, what
+		"req.need.fault":    "a fault on its nodes or links",
+		"req.need.holder":   "a fault that stops or crashes a holder",
+		"req.need.any":      "any fault",
+		"req.na":            "does not apply: %s takes no lock", // algorithm
+		"req.rules":         "How each cell is decided",
+
+		// Classroom mode (every run page).
+		"class.toggle": "Step through the story",
+		"class.help":   "Keys: → or space shows the next step, ← hides it, Home shows none, End shows all, Esc leaves.",
+		"class.next":   "What happens next? (press → or space)",
+		"class.done":   "That is the whole story.",
+		"class.prev":   "← back",
+		"class.more":   "next →",
+		"class.print":  "Print or project",
+
+		// Workload-specific legend and labels (the page's own text).
+		"wl.payment":             "invoice",
+		"wl.counter":             "counter",
+		"wl.inventory":           "stock",
+		"wl.cron":                "cron fire",
+		"wl.leader":              "leader term",
+		"wl.semaphore":           "permit",
+		"wl.cache-rebuild":       "cache entry",
+		"wl.write.payment":       "charge",
+		"wl.write.counter":       "counter write",
+		"wl.write.inventory":     "sale",
+		"wl.write.cron":          "job run",
+		"wl.write.leader":        "leader's write",
+		"wl.write.semaphore":     "work under a permit",
+		"wl.write.cache-rebuild": "cache rebuild",
+		"h.timeline.how.wl":      "One row per worker (w1, w2, …) and one per Redis node. A coloured bar is a %[1]s held, labelled with its token; on a node row it is the lock key as that node held it (outlined in dashes where the node was not observed and the clients' outcomes tell it). Marks on a worker's row are its writes to the protected %[2]s (each a %[3]s). Shaded areas are faults; a red band is where a checker found a violation.", // hold word, object word, write word
+		"wl.hold.lock":           "lock",
+		"wl.hold.semaphore":      "permit",
+		"alt.timeline.run":       "Timeline of %s: %s", // scenario, headline
+
+		// The suite index grouped by lesson.
+		"suite.reqlink":  "The five requirements: which runs kept or broke them",
+		"suite.lessonpg": "lesson page",
+		"suite.pair":     "fixed by",
+
+		// The checkers table's summary, rendered from the checker's data.
+		"sum.valid":        "no problem found",
+		"sum.invalid":      "%d finding(s): %s", // count, kinds
+		"sum.invalid.info": "%d finding(s), all informational: %s",
+		"sum.unknown":      "could not decide",
+		"sum.busy":         "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
+		"sum.offplan":      "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
+		"sum.missed":       "the run did not test what the scenario describes: %s never took effect", // steps
+		"result.paid":      "paid",                                                                   // a read of an invoice's status
+		"result.unpaid":    "unpaid",                                                                 //
+		// A semaphore's refused acquires: no permit was free.
+		"n.tries.permit.one": "%s asked for a permit of %s and was refused (no permit was free).",                                             // client, key
+		"n.tries.permit":     "%s asked for a permit of %s %d times between t=%ss and t=%ss and was refused every time (no permit was free).", // client, key, n, t0, t1
+		// The protected resource, as the fencing advice names it.
+		"wl.resource.payment":       "the payment gateway",
+		"wl.resource.counter":       "the counter",
+		"wl.resource.inventory":     "the stock",
+		"wl.resource.cron":          "the job's target",
+		"wl.resource.leader":        "the resource the leader writes to",
+		"wl.resource.semaphore":     "the resource behind the semaphore",
+		"wl.resource.cache-rebuild": "the cache",
+		"fix.fencing.wl":            "Fencing token: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).", // resource
+		// A write's action as the story names it (history.Action*): in
+		// English the action's own code, as the checkers write it.
+		"act.charge":      "charge",
+		"act.claim":       "claim",
+		"act.mark-paid":   "mark-paid",
+		"act.set-counter": "set-counter",
+		"act.sell":        "sell",
+		"act.run-job":     "run-job",
+		"act.lead":        "lead",
+		"act.enter":       "enter",
+		"act.exit":        "exit",
+		"act.rebuild":     "rebuild",
+		"act.write":       "write",
+	},
+	"vi": {
+		"lesson.42": "Tại sao cần lock phân tán",
+		"lesson.43": "Lock cơ bản với SET NX EX",
+		"lesson.44": "Vấn đề lock hết hạn",
+		"lesson.45": "Unlock an toàn với Lua",
+		"lesson.46": "Fencing token",
+		"lesson.47": "Redlock và tranh luận Kleppmann–antirez",
+		"lesson.48": "Idempotency key chống trừ tiền hai lần",
+		"lesson.49": "Bầu leader với Redis",
+		"lesson.50": "Semaphore phân tán",
+		"lesson.51": "Singleton worker và chống chạy trùng cron",
+
+		"lesson.word":        "Bài %d",
+		"lesson.title":       "Bài %d — %s",
+		"lesson.page.title":  "locksim — bài %d: %s",
+		"lesson.other":       "Kịch bản không thuộc bài nào",
+		"lesson.back":        "Về trang bộ kịch bản",
+		"lesson.nav":         "Các bài",
+		"lesson.pairs":       "Bản lỗi và bản đã sửa, đặt cạnh nhau",
+		"lesson.more":        "Các lần chạy khác của bài này",
+		"lesson.broken":      "bản lỗi",
+		"lesson.fixed":       "bản đã sửa",
+		"lesson.fixedby":     "được sửa bởi %s",
+		"lesson.nopair":      "Bộ kịch bản này không có lần chạy lỗi nào của bài này cùng với lần chạy của kịch bản fixed_by của nó.",
+		"lesson.missing.fix": "Bản sửa của %s, %s, không được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.seed.same":   "Cả hai lần chạy dùng seed %d.",
+		"lesson.seed.diff":   "Hai lần chạy dùng seed khác nhau: %d và %d (seed riêng của mỗi file).",
+		"lesson.fault.same":  "Cùng một kế hoạch lỗi: %s.",
+		"lesson.fault.diff":  "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đã sửa %s.",
+		"lesson.fault.when":  "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
+		"lesson.fault.none":  "không có lỗi",
+		"lesson.axis.same":   "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
+		"lesson.axis.diff":   "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đã sửa) thời gian kịch bản: hãy so theo nhãn trục.",
+		"lesson.change":      "Cần thay đổi gì",
+		"lesson.change.yaml": "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá):",
+		"lesson.change.none": "Hai file kịch bản chỉ khác nhau ở tên và phần mô tả.",
+		"lesson.open":        "mở báo cáo",
+		"lesson.notimeline":  "Lần chạy này không vẽ dòng thời gian.",
+		"lesson.step":        "%s trên %s",
+		"lesson.step.for":    "%s trên %s trong %ss",
+
+		"diff.unlock":      "Nhả lock: chỉ xoá key nếu key vẫn chứa owner token của mình (một Lua script, atomic).",
+		"diff.ttl":         "Đặt key và TTL của nó trong cùng một lệnh.",
+		"diff.fence":       "Tại tài nguyên, trong cùng bước với lần ghi: từ chối fencing token nhỏ hơn token lớn nhất đã thấy.",
+		"diff.fence.grant": "Lock cấp một fencing token chỉ tăng (INCR trong script lấy lock).",
+		"diff.epoch":       "Tại tài nguyên: từ chối lần ghi của leader thuộc nhiệm kỳ (epoch) cũ hơn.",
+		"diff.stock":       "Không cần lock: kiểm tra và giảm tồn kho trong một Lua script, Redis chạy nó một cách atomic.",
+		"diff.idempotency": "Cổng thanh toán ghi nhớ idempotency key của mỗi lần trừ tiền và từ chối lần trừ tiền thứ hai có cùng key.",
+		"diff.perfire":     "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
+		"diff.aof":         "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
+		"diff.wait":        "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key rồi mới dùng lock.",
+		"diff.wait.one":    "một replica",
+		"diff.wait.all":    "mọi replica",
+		"diff.watchdog":    "Trong khi job chạy: gia hạn lease mỗi TTL/3, và dừng job khi một lần gia hạn thất bại.",
+		"diff.validity":    "Sau khi có quorum: lease chỉ còn hiệu lực TTL − thời gian đã trôi − độ lệch; bỏ cuộc khi giá trị đó không dương.",
+		"diff.shared":      "Mọi client dùng cùng một lock: một key, mỗi lúc một chủ.",
+
+		"req.title":         "Năm yêu cầu của một lock phân tán (bài 42)",
+		"req.page.title":    "locksim — năm yêu cầu",
+		"req.intro":         "Mỗi ô liệt kê các lần chạy trong bộ này cho thấy yêu cầu được giữ (✔) hoặc bị phá vỡ (✘), kèm kết luận của chúng. Một lần chạy chỉ được tính khi nó được kết luận hợp lệ hoặc vi phạm (lần chạy chưa kết luận không chứng minh được gì) và, với yêu cầu cần có lỗi, chỉ khi kế hoạch lỗi của nó có lỗi đó.",
+		"req.algorithm":     "Thuật toán",
+		"req.mutual":        "Loại trừ lẫn nhau",
+		"req.deadlock":      "Không deadlock",
+		"req.fault":         "Chịu lỗi",
+		"req.safety":        "An toàn",
+		"req.liveness":      "Tiến triển",
+		"req.mutual.rule":   "Bị phá vỡ: chính lock đã cho hai client vào cùng lúc — key của người giữ đầu tiên bị client khác xoá, bị mất trên node của nó (crash, đồng hồ, failover) hoặc không hề ngăn người thứ hai (một lần chồng lấn mà key chỉ hết hạn theo TTL thì không tính ở đây), hoặc semaphore cho vào nhiều hơn số permit. Được giữ: lần chạy không có phát hiện nào như vậy.",
+		"req.deadlock.rule": "Bị phá vỡ: một lock bị kẹt mãi (stuck-lock). Được giữ: lần chạy có lỗi làm dừng, cắt hoặc crash người giữ lock mà không có lock nào bị kẹt.",
+		"req.fault.rule":    "Bị phá vỡ: một phát hiện có nguyên nhân là node bị hỏng (crash, lỗi đồng hồ, failover, flush, mất điện). Được giữ: lần chạy có lỗi đánh vào một node hoặc cắt kết nối mà không có phát hiện nào như vậy.",
+		"req.safety.rule":   "Bị phá vỡ: một vi phạm không chỉ mang tính thông tin (hai người giữ cùng hành động, trừ tiền hai lần, mất cập nhật, bán quá số hàng, hai leader, chạy trùng, lần ghi hay token cũ được chấp nhận). Được giữ: lần chạy không có vi phạm nào — một lần chồng lấn mà tài nguyên đã từ chối chỉ mang tính thông tin và vẫn giữ an toàn.",
+		"req.liveness.rule": "Bị phá vỡ: lock không khả dụng, bị kẹt hoặc bị bỏ rơi (một phát hiện về tiến triển, thông tin hay không, trừ khi máy quá bận). Được giữ: lần chạy mà checker tiến triển đã chạy và không thấy gì.",
+		"req.kept":          "được giữ",
+		"req.broken":        "bị phá vỡ",
+		"req.empty":         "Không lần chạy nào trong bộ này cho thấy điều đó.",
+		"req.undecided":     "Không lần chạy nào trong bộ này cho thấy điều đó (%s đã chạy nhưng không kiểm tra điều này hoặc kết quả không cho biết); hãy chạy một kịch bản %s với %s.",
+		"req.need.fault":    "một lỗi trên node hoặc kết nối của nó",
+		"req.need.holder":   "một lỗi làm dừng hoặc crash người giữ lock",
+		"req.need.any":      "một lỗi bất kỳ",
+		"req.na":            "không áp dụng: %s không dùng lock",
+		"req.rules":         "Mỗi ô được quyết định thế nào",
+
+		"class.toggle": "Xem từng bước câu chuyện",
+		"class.help":   "Phím: → hoặc phím cách hiện bước tiếp theo, ← ẩn lại, Home ẩn hết, End hiện hết, Esc để thoát.",
+		"class.next":   "Điều gì xảy ra tiếp theo? (nhấn → hoặc phím cách)",
+		"class.done":   "Câu chuyện đến đây là hết.",
+		"class.prev":   "← lùi",
+		"class.more":   "tiếp →",
+		"class.print":  "In hoặc trình chiếu",
+
+		"wl.payment":             "hoá đơn",
+		"wl.counter":             "bộ đếm",
+		"wl.inventory":           "tồn kho",
+		"wl.cron":                "lần kích hoạt cron",
+		"wl.leader":              "nhiệm kỳ leader",
+		"wl.semaphore":           "permit",
+		"wl.cache-rebuild":       "mục cache",
+		"wl.write.payment":       "lần trừ tiền",
+		"wl.write.counter":       "lần ghi bộ đếm",
+		"wl.write.inventory":     "lần bán",
+		"wl.write.cron":          "lần chạy job",
+		"wl.write.leader":        "lần ghi của leader",
+		"wl.write.semaphore":     "phần việc dưới một permit",
+		"wl.write.cache-rebuild": "lần dựng lại cache",
+		"h.timeline.how.wl":      "Mỗi worker (w1, w2, …) một hàng và mỗi node Redis một hàng. Một thanh màu là một %[1]s đang được giữ, ghi nhãn bằng token của nó; trên hàng của node, đó là key lock như node đó giữ (viền nét đứt ở chỗ node không được quan sát và kết quả của các client cho biết). Các dấu trên hàng của worker là các lần ghi vào %[2]s được bảo vệ (mỗi dấu một %[3]s). Vùng tô bóng là lỗi; dải đỏ là nơi checker phát hiện vi phạm.",
+		"wl.hold.lock":           "lock",
+		"wl.hold.semaphore":      "permit",
+		"alt.timeline.run":       "Dòng thời gian của %s: %s",
+
+		"suite.reqlink":  "Năm yêu cầu: lần chạy nào giữ hay phá vỡ chúng",
+		"suite.lessonpg": "trang bài học",
+		"suite.pair":     "được sửa bởi",
+
+		"sum.valid":                 "không thấy vấn đề",
+		"sum.invalid":               "%d phát hiện: %s",
+		"sum.invalid.info":          "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
+		"sum.unknown":               "không quyết định được",
+		"sum.busy":                  "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
+		"sum.offplan":               "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
+		"result.paid":               "đã thanh toán",
+		"result.unpaid":             "chưa thanh toán",
+		"n.tries.permit.one":        "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
+		"n.tries.permit":            "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
+		"wl.resource.payment":       "cổng thanh toán",
+		"wl.resource.counter":       "bộ đếm",
+		"wl.resource.inventory":     "tồn kho",
+		"wl.resource.cron":          "nơi job ghi kết quả",
+		"wl.resource.leader":        "tài nguyên mà leader ghi vào",
+		"wl.resource.semaphore":     "tài nguyên sau semaphore",
+		"wl.resource.cache-rebuild": "cache",
+		"fix.fencing.wl":            "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
+		"act.charge":                "trừ tiền",
+		"act.claim":                 "đăng ký token",
+		"act.mark-paid":             "đánh dấu đã thanh toán",
+		"act.set-counter":           "ghi bộ đếm",
+		"act.sell":                  "bán",
+		"act.run-job":               "chạy job",
+		"act.lead":                  "làm leader",
+		"act.enter":                 "vào semaphore",
+		"act.exit":                  "rời semaphore",
+		"act.rebuild":               "dựng lại cache",
+		"act.write":                 "ghi",
+		"sum.missed":                "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",
+	},
+}
+
+// actionWord is a write's action in lang: its message, or the code itself
+// when it has none.
+func actionWord(lang Lang, code string) string {
+	if _, ok := messages[English]["act."+code]; ok {
+		return tr(lang, "act."+code)
+	}
+	return code
+}
+
+func init() {
+	for lang, table := range lessonMessages {
+		if messages[lang] == nil {
+			messages[lang] = map[string]string{}
+		}
+		for k, v := range table {
+			if _, dup := messages[lang][k]; dup {
+				panic("report: message " + k + " is in messages.go and messages_lessons.go")
+			}
+			messages[lang][k] = v
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// The five requirements of a distributed lock that lesson 42 names, in the
+// course's order.
+const (
+	ReqMutualExclusion = "mutual"
+	ReqDeadlockFree    = "deadlock"
+	ReqFaultTolerance  = "fault"
+	ReqSafety          = "safety"
+	ReqLiveness        = "liveness"
+)
+
+// Requirements lists the five requirements in the course's order.
+func Requirements() []string {
+	return []string{ReqMutualExclusion, ReqDeadlockFree, ReqFaultTolerance, ReqSafety, ReqLiveness}
+}
+
+// Showing is what one run shows of one requirement.
+type Showing int
+
+// What a run shows of a requirement: nothing (it did not test it, or
+// proves nothing), that it was kept, or that it was broken.
+const (
+	NotShown Showing = iota
+	Kept
+	Broken
+)
+
+// Node-side ends of a key (account End kinds): the lock was lost because a
+// part of the system failed, not because its TTL ran out.
+var nodeEnds = []string{account.EndCrashed, account.EndClock, account.EndFailover, account.EndFlushed}
+
+// Ends of the first holder's key under which the lock itself let a second
+// client in: its key was removed by someone else or lost on its node, or
+// it never excluded the second client. An expiry by the TTL is not one:
+// the lock gave the key to one client at a time; that the first went on
+// acting is safety's concern (lesson 42, requirement 4).
+var exclusionEnds = append([]string{account.EndDeleted, account.EndJanitor, account.EndOverwritten, account.EndPurged,
+	checker.CauseHeld}, nodeEnds...)
+
+// Effects of fault steps that stop, cut off or crash a holder (what
+// deadlock-freedom is tested by) and that strike a node or the links to
+// it (fault tolerance).
+var (
+	holderEffects = []string{history.EffectFreezeClient, history.EffectCrashClient, history.EffectCutLinks, history.EffectStarveRenewer}
+	nodeEffects   = []string{history.EffectCrashNode, history.EffectFreezeNode, history.EffectNodeClock, history.EffectFailover, history.EffectCutLinks}
+)
+
+// safetyKinds are the violations that break safety when not informational.
+var safetyKinds = []string{checker.KindMutexOverlap, checker.KindDoubleEffect, checker.KindLostUpdate, checker.KindOversell,
+	checker.KindSplitBrain, checker.KindDuplicateRun, checker.KindStaleWriteAccepted, checker.KindTokenRegression,
+	checker.KindOverAdmission, checker.KindNotLinearizable, checker.KindForeignUnlock}
+
+// lockFree reports whether the run's algorithm takes no lock (its trait).
+func lockFree(r Results) bool { return slices.Contains(r.Traits, history.TraitLockFree) }
+
+// Judged reports whether a run counts on the requirements page: it has a
+// verdict that proves something (valid or invalid) over a whole history.
+func Judged(r Results) bool {
+	return r.Error == "" && !r.Aborted && !r.Cut && (r.Verdict == checker.Valid || r.Verdict == checker.Invalid)
+}
+
+// Shows says what run r shows of requirement req, from its checkers'
+// findings (their kinds, informational or not, and causes) and its fault
+// plan's effects — never from prose. A run that is not Judged shows
+// nothing; a lock-free run shows only safety.
+func Shows(r Results, req string) Showing {
+	if !Judged(r) || (lockFree(r) && req != ReqSafety) {
+		return NotShown
+	}
+	planHas := func(effects []string) bool {
+		for _, st := range r.Plan {
+			if slices.Contains(effects, st.Effect) {
+				return true
+			}
+		}
+		return false
+	}
+	has := func(ok func(a checker.Anomaly) bool) bool {
+		return slices.ContainsFunc(r.Anomalies, ok)
+	}
+	causeIn := func(a checker.Anomaly, kinds []string) bool {
+		return a.Cause != nil && slices.Contains(kinds, a.Cause.Kind)
+	}
+	liveness := func(a checker.Anomaly) bool {
+		return (a.Kind == checker.KindUnavailable || a.Kind == checker.KindStuckLock || a.Kind == checker.KindOrphanedLease) &&
+			a.Harmless != checker.HarmlessBusy
+	}
+	switch req {
+	case ReqMutualExclusion:
+		if has(func(a checker.Anomaly) bool {
+			return a.Kind == checker.KindForeignUnlock || a.Kind == checker.KindOverAdmission ||
+				(a.Kind == checker.KindMutexOverlap && causeIn(a, exclusionEnds))
+		}) {
+			return Broken
+		}
+		// Kept when every overlap (if any) is of a key its TTL ended:
+		// one of unknown cause neither keeps nor breaks it.
+		if len(r.Plan) > 0 && !has(func(a checker.Anomaly) bool {
+			return a.Kind == checker.KindMutexOverlap && (a.Cause == nil || a.Cause.Kind != account.EndExpired)
+		}) {
+			return Kept
+		}
+	case ReqDeadlockFree:
+		if has(func(a checker.Anomaly) bool {
+			return a.Kind == checker.KindStuckLock && a.Harmless != checker.HarmlessBusy
+		}) {
+			return Broken
+		}
+		if planHas(holderEffects) {
+			return Kept
+		}
+	case ReqFaultTolerance:
+		if !planHas(nodeEffects) {
+			return NotShown
+		}
+		if has(func(a checker.Anomaly) bool { return causeIn(a, nodeEnds) }) {
+			return Broken
+		}
+		return Kept
+	case ReqSafety:
+		if has(func(a checker.Anomaly) bool { return !a.Informational && slices.Contains(safetyKinds, a.Kind) }) {
+			return Broken
+		}
+		if len(r.Plan) > 0 && r.Verdict == checker.Valid {
+			return Kept
+		}
+	case ReqLiveness:
+		if has(liveness) {
+			return Broken
+		}
+		if _, ran := r.Checkers[checker.CheckerLiveness]; ran {
+			return Kept
+		}
+	}
+	return NotShown
+}

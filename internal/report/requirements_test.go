@@ -1,0 +1,72 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient}}
+	crash := []history.FaultStep{{ID: 1, Kind: "crash", Effect: history.EffectCrashNode}}
+	overlap := func(cause string, info bool) checker.Anomaly {
+		return checker.Anomaly{Kind: checker.KindMutexOverlap, Informational: info, Cause: &checker.Cause{Kind: cause}}
+	}
+	live := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+	tests := []struct {
+		name string
+		r    Results
+		want map[string]Showing
+	}{
+		{"a pause past the TTL keeps mutual exclusion but breaks safety (lesson 44)",
+			Results{Verdict: checker.Invalid, Plan: pause, Checkers: live, Anomalies: []checker.Anomaly{
+				overlap(account.EndExpired, false), {Kind: checker.KindDoubleEffect}}},
+			map[string]Showing{ReqMutualExclusion: Kept, ReqDeadlockFree: Kept, ReqFaultTolerance: NotShown, ReqSafety: Broken, ReqLiveness: Kept}},
+		{"a fenced run whose stale holder was refused keeps safety",
+			Results{Verdict: checker.Valid, Plan: pause, Checkers: live, Anomalies: []checker.Anomaly{overlap(account.EndExpired, true)}},
+			map[string]Showing{ReqMutualExclusion: Kept, ReqSafety: Kept, ReqLiveness: Kept}},
+		{"a plain DEL of another's key breaks mutual exclusion",
+			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{{Kind: checker.KindForeignUnlock}, overlap(account.EndDeleted, false)}},
+			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},
+		{"a key lost in a node crash breaks mutual exclusion and fault tolerance",
+			Results{Verdict: checker.Invalid, Plan: crash, Anomalies: []checker.Anomaly{overlap(account.EndCrashed, false)}},
+			map[string]Showing{ReqMutualExclusion: Broken, ReqFaultTolerance: Broken, ReqDeadlockFree: NotShown}},
+		{"a durable node that survives the crash keeps fault tolerance",
+			Results{Verdict: checker.Valid, Plan: crash},
+			map[string]Showing{ReqFaultTolerance: Kept, ReqSafety: Kept, ReqMutualExclusion: Kept}},
+		{"a stuck lock breaks deadlock-freedom and liveness",
+			Results{Verdict: checker.Invalid, Plan: []history.FaultStep{{ID: 1, Kind: "crash-client", Effect: history.EffectCrashClient}},
+				Checkers: live, Anomalies: []checker.Anomaly{{Kind: checker.KindStuckLock}, {Kind: checker.KindUnavailable}}},
+			map[string]Showing{ReqDeadlockFree: Broken, ReqLiveness: Broken}},
+		{"a liveness finding of a machine too busy breaks nothing",
+			Results{Verdict: checker.Valid, Plan: pause, Checkers: live, Anomalies: []checker.Anomaly{
+				{Kind: checker.KindStuckLock, Informational: true, Harmless: checker.HarmlessBusy}}},
+			map[string]Showing{ReqDeadlockFree: Kept, ReqLiveness: Kept}},
+		{"an unknown run shows nothing",
+			Results{Verdict: checker.Unknown, Plan: pause, Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}},
+			map[string]Showing{ReqMutualExclusion: NotShown, ReqSafety: NotShown, ReqLiveness: NotShown}},
+		{"a run with no verdict shows nothing",
+			Results{Error: "redis-server did not start", Plan: pause},
+			map[string]Showing{ReqSafety: NotShown}},
+		{"a lock-free run shows only safety",
+			Results{Verdict: checker.Valid, Plan: pause, Traits: []string{history.TraitLockFree}, Checkers: live},
+			map[string]Showing{ReqSafety: Kept, ReqMutualExclusion: NotShown, ReqLiveness: NotShown}},
+		{"a run with no fault keeps no requirement but may break one",
+			Results{Verdict: checker.Invalid, Anomalies: []checker.Anomaly{overlap(account.EndExpired, false), {Kind: checker.KindDoubleEffect}}},
+			map[string]Showing{ReqSafety: Broken, ReqMutualExclusion: NotShown, ReqDeadlockFree: NotShown}},
+		{"a semaphore that admits more than its permits breaks mutual exclusion",
+			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{{Kind: checker.KindOverAdmission}, overlap(account.EndPurged, false)}},
+			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for req, want := range tt.want {
+				if got := Shows(tt.r, req); got != want {
+					t.Errorf("%s: %d, want %d", req, got, want)
+				}
+			}
+		})
+	}
+}
