@@ -260,7 +260,7 @@ func TestWrite(t *testing.T) {
 		file string
 		w, h int
 	}{
-		{"timeline.png", timelineW, timelineBase + laneHeight*3}, // w1, w2, node n1
+		{"timeline.png", timelineW, timelineBase + laneHeight*4}, // w1, w2, node n1, the payment gateway
 		{"latency.png", latencyW, latencyH},
 		{"rate.png", latencyW, latencyH},
 	} {
@@ -280,9 +280,9 @@ func TestWrite(t *testing.T) {
 		})
 	}
 
-	t.Run("index.html links history.html and shows both images", func(t *testing.T) {
+	t.Run("index.html links history.html and timeline.png and shows the SVG timeline and latency.png", func(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-		for _, s := range []string{`href="history.html"`, `src="timeline.png"`, `src="latency.png"`, "locksim run scenarios/gc-pause.yaml --seed 42", "1 s of wall time = 50 s of scenario time"} {
+		for _, s := range []string{`href="history.html"`, `href="timeline.png"`, `<figure class="lsm-tl"`, `src="latency.png"`, "locksim run scenarios/gc-pause.yaml --seed 42", "1 s of wall time = 50 s of scenario time"} {
 			if !bytes.Contains(b, []byte(s)) {
 				t.Errorf("index.html lacks %q", s)
 			}
