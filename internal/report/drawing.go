@@ -237,6 +237,9 @@ func buildDrawing(in Input, m *model, headline string) *drawing {
 	b.messages() // under the bars and marks
 	b.leases()
 	b.permits()
+	if len(b.endWords) > 0 {
+		b.legendOnce(shEnd, dLegend{Kind: shEnd, Color: -1, Text: tr(lang, "p.ended", strings.Join(b.endWords, ", "))})
+	}
 	b.clocks()
 	b.tries()
 	b.writes()
@@ -446,10 +449,12 @@ func (b *builder) leases() {
 		b.legendOnce(shBelieved, dLegend{Kind: shBelieved, Color: -1, Text: tr(lang, b.believedKey())})
 	}
 	b.keyLives()
-	if len(b.endWords) > 0 {
-		b.legendOnce(shEnd, dLegend{Kind: shEnd, Color: -1, Text: tr(lang, "p.ended", strings.Join(b.endWords, ", "))})
-	}
-	// Client pauses over the hold bars.
+	b.pauses()
+}
+
+// pauses: each client pause over its lane (over the hold bars).
+func (b *builder) pauses() {
+	m, lang, d := b.m, b.lang, b.d
 	for _, w := range m.faults {
 		if w.Step.Effect != history.EffectFreezeClient {
 			continue
@@ -530,6 +535,10 @@ func (b *builder) keyLives() {
 			b.label(dLabel{Lane: ni, X: ks, Dy: 0, Text: name, Style: lbSmall, Width: ke - ks, Prio: prKey})
 			if si < len(stints)-1 || k.End > m.end {
 				continue
+			}
+			if k.Ended.Kind == account.EndDeleted && k.Ended.By != "" {
+				// A foreign unlock: whose command removed whose key.
+				b.label(dLabel{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.removed.by", k.Ended.By), Style: lbBad, Prio: prEnd})
 			}
 			if k.Ended.Gone() || k.Ended.Kind == account.EndTaken || k.Ended.Kind == account.EndPurged {
 				b.shape(dShape{Kind: shEnd, Lane: ni, Lane2: ni, X0: ke, X1: ke, Y0: -0.32, Y1: 0.32, Color: -1, Tip: tip, Op: op})
@@ -709,7 +718,7 @@ func (b *builder) permits() {
 	}
 	b.legendOnce(shPermit, dLegend{Kind: shPermit, Color: 0, Text: tr(lang, "p.permit")})
 	if purged {
-		b.legendOnce("end:purged", dLegend{Kind: shEnd, Color: -1, Text: tr(lang, "p.ended", tr(lang, "p.purged"))})
+		b.endWords = appendNew(b.endWords, endWord(lang, account.End{Kind: account.EndPurged}))
 	}
 }
 

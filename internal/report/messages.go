@@ -56,11 +56,11 @@ var messages = map[Lang]map[string]string{
 		"col.summary":       "Summary",
 		"informational":     "informational (does not fail the run)",
 		"checker.words":     "The checker's own words",
-		"history.link":      "Open the porcupine visualisation of the lock and resource history (history.html)",
+		"history.link":      "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
 		"history.none":      "No history.html: no linearizability information was given for this run.",
 		"history.toobig":    "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
 		"history.window":    "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
-		"history.faults":    "Faults, lock holds and anomalies are shown as annotations in their own rows.",
+		"history.faults":    "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
 		"alt.timeline":      "Timeline: who held the lock when, faults and writes",
 		"charts.skipped":    "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first seed, every run that missed its expectation and, without an expectation, every run that is not valid (--charts all draws every run). To draw them now: %s", // command
 		"alt.latency":       "Acquire latency over scenario time",
@@ -503,11 +503,11 @@ var messages = map[Lang]map[string]string{
 		"col.summary":       "Tóm tắt",
 		"informational":     "chỉ để tham khảo (không làm lần chạy thất bại)",
 		"checker.words":     "Nguyên văn của checker (tiếng Anh)",
-		"history.link":      "Mở hình ảnh porcupine của lịch sử lock và tài nguyên (history.html)",
+		"history.link":      "Mở kết quả kiểm tra của porcupine cho lịch sử lock và tài nguyên, vẽ trên cùng trục thời gian với trang này (history.html)",
 		"history.none":      "Không có history.html: lần chạy này không có thông tin kiểm tra tính tuyến tính.",
 		"history.toobig":    "Không có history.html: lịch sử có %d thao tác porcupine, vượt giới hạn %d.",
 		"history.window":    "Lịch sử có %d thao tác porcupine, vượt giới hạn %d: history.html chỉ hiển thị %d thao tác từ t=%ss đến t=%ss, khoảng bận rộn nhất quanh bất thường đầu tiên.",
-		"history.faults":    "Lỗi (fault), thời gian giữ lock và các bất thường được hiển thị thành chú thích trên các hàng riêng.",
+		"history.faults":    "Ở đó các lỗi và khoảng vi phạm được tô như trên dòng thời gian ở trên; di chuột lên một thao tác để xem đầy đủ.",
 		"alt.timeline":      "Dòng thời gian: ai giữ lock lúc nào, các lỗi và các lần ghi",
 		"charts.skipped":    "Không vẽ biểu đồ cho lần chạy này: khi chạy lặp (--count) chỉ những lần chạy đáng chú ý mới có biểu đồ — seed đầu tiên, mọi lần không khớp kết quả mong đợi và, khi không khai báo kết quả mong đợi, mọi lần không hợp lệ (--charts all để vẽ cho mọi lần). Để vẽ ngay: %s",
 		"alt.latency":       "Độ trễ acquire theo thời gian kịch bản",

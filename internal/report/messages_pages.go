@@ -22,8 +22,9 @@ var pageMessages = map[Lang]map[string]string{
 		"p.hold.cron":        "%s holds the job's lock",  // client
 		"p.believed.quorum":  "believes it holds the lock, but fewer than a majority of nodes still hold its key",
 		"p.key.inferred":     "key on node, inferred from the clients' outcomes (the node's commands were not recorded)",
-		"p.quorum.lost.how":  "quorum lost (%s on %s)", // end word, node
-		"p.node.promoted":    "replica of %s",          // node
+		"p.quorum.lost.how":  "quorum lost — %[2]s: %[1]s", // end word, node
+		"p.node.promoted":    "replica of %s",              // node
+		"p.removed.by":       "deleted by %s",              // client
 		"p.permit":           "a permit on the node (sorted-set member)",
 		"p.clock.rate":       "clock ×%s", // rate
 		"p.clock.offset":     "clock %s",  // signed offset
@@ -98,6 +99,24 @@ var pageMessages = map[Lang]map[string]string{
 		"outcome.fail":          "refused",
 		"outcome.info":          "outcome unknown",
 
+		// history.html.
+		"hist.title":       "%s — porcupine's linearizability check, on the run's own time axis", // scenario
+		"hist.verdict.ok":  "Porcupine found an order of every operation below that keeps one lock holder at a time: the history is linearizable.",
+		"hist.verdict.bad": "Porcupine found no order of the operations below that keeps one lock holder at a time: the history is not linearizable.",
+		"hist.how":         "One row per client. Each bar is one operation porcupine checked, from its call to its return, in scenario seconds (t=0 is the start of the run). Solid: in the longest order porcupine found; dashed outline: not in it. Hover a bar for the operation in full.",
+		"hist.back":        "Back to the report (index.html)",
+		"hist.op":          "%s → %s: %s's %s — %s.",                                                                 // from, to, client, op words, outcome
+		"hist.of":          "%s of %s",                                                                               // op word, key
+		"hist.in":          "Porcupine placed it at position %d of its order for %s.",                                // position, key
+		"hist.out":         "It is not in the longest order porcupine found for %s that keeps one holder at a time.", // key
+		"hist.legend.in":   "an operation in porcupine's longest order (its client's colour)",
+		"hist.legend.out":  "an operation outside that order",
+		"hist.f.acquire":   "acquire",
+		"hist.f.release":   "release",
+		"hist.f.extend":    "renewal",
+		"hist.f.read":      "read",
+		"hist.f.write":     "write",
+
 		// The timeline's tools.
 		"tl.window":    "This run has %d marks, too many to draw one by one: the timeline shows the %d around the first anomaly, t=%ss to t=%ss (timeline.png shows the whole run).", // total, shown, t0, t1
 		"tl.zoom.in":   "zoom in",
@@ -122,8 +141,9 @@ var pageMessages = map[Lang]map[string]string{
 		"p.hold.cron":        "%s giữ lock của job",
 		"p.believed.quorum":  "tin là mình giữ lock, nhưng chưa tới đa số node còn giữ key của nó",
 		"p.key.inferred":     "key trên node, suy ra từ kết quả của các client (các lệnh trên node không được ghi lại)",
-		"p.quorum.lost.how":  "mất quorum (%s trên %s)",
+		"p.quorum.lost.how":  "mất quorum — %[2]s: %[1]s",
 		"p.node.promoted":    "bản sao của %s",
+		"p.removed.by":       "bị %s xoá",
 		"p.permit":           "một permit trên node (phần tử của sorted set)",
 		"p.clock.rate":       "đồng hồ ×%s",
 		"p.clock.offset":     "đồng hồ %s",
@@ -195,6 +215,23 @@ var pageMessages = map[Lang]map[string]string{
 		"outcome.ok":            "thành công",
 		"outcome.fail":          "bị từ chối",
 		"outcome.info":          "không rõ kết quả",
+
+		"hist.title":       "%s — kiểm tra tính tuyến tính của porcupine, trên trục thời gian của lần chạy",
+		"hist.verdict.ok":  "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử có tính tuyến tính.",
+		"hist.verdict.bad": "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử không có tính tuyến tính.",
+		"hist.how":         "Mỗi client một hàng. Mỗi thanh là một thao tác porcupine đã kiểm tra, từ lúc gọi đến lúc trả về, theo giây của kịch bản (t=0 là lúc bắt đầu lần chạy). Tô đặc: nằm trong thứ tự dài nhất porcupine tìm được; viền nét đứt: không nằm trong đó. Di chuột lên một thanh để xem đầy đủ thao tác.",
+		"hist.back":        "Quay lại báo cáo (index.html)",
+		"hist.op":          "%s → %s: %s thực hiện %s — %s.",
+		"hist.of":          "%s trên %s",
+		"hist.in":          "Porcupine đặt nó ở vị trí %d trong thứ tự của %s.",
+		"hist.out":         "Nó không nằm trong thứ tự dài nhất mà porcupine tìm được cho %s với mỗi lúc một client giữ lock.",
+		"hist.legend.in":   "một thao tác trong thứ tự dài nhất của porcupine (màu của client)",
+		"hist.legend.out":  "một thao tác nằm ngoài thứ tự đó",
+		"hist.f.acquire":   "lấy lock",
+		"hist.f.release":   "nhả lock",
+		"hist.f.extend":    "gia hạn",
+		"hist.f.read":      "đọc",
+		"hist.f.write":     "ghi",
 
 		"tl.window":    "Lần chạy này có %d ký hiệu, quá nhiều để vẽ từng cái: dòng thời gian chỉ hiện %d ký hiệu quanh bất thường đầu tiên, từ t=%ss đến t=%ss (timeline.png vẽ toàn bộ lần chạy).",
 		"tl.zoom.in":   "phóng to",

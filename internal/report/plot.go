@@ -181,14 +181,32 @@ func (l lineThumb) Thumbnail(c *draw.Canvas) {
 
 // drawLegend lays entries out left to right, wrapping, inside c.
 func drawLegend(c draw.Canvas, entries []legendEntry) {
+	legendLayout(c, entries, true)
+}
+
+// legendRows is how many rows the legend takes across w px.
+func legendRows(entries []legendEntry, wPx float64) int {
+	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: px(wPx), Y: px(legendH)}}}
+	return legendLayout(c, entries, false)
+}
+
+// legendLayout places the entries in rows from the top of c, drawing them
+// when draw is set, and returns the number of rows.
+func legendLayout(c draw.Canvas, entries []legendEntry, paint bool) int {
 	sty := textStyle(fontSize, color.Black)
 	thumbW, thumbH := px(36), px(24)
 	gap, rowH := px(28), px(38)
 	x, y := c.Min.X+px(20), c.Max.Y-px(12)-thumbH/2
+	rows := 1
 	for _, e := range entries {
 		w := thumbW + px(8) + sty.Width(e.text)
 		if x+w > c.Max.X-px(10) && x > c.Min.X+px(20) {
 			x, y = c.Min.X+px(20), y-rowH
+			rows++
+		}
+		if !paint {
+			x += w + gap
+			continue
 		}
 		tc := draw.Crop(c, 0, 0, 0, 0)
 		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: x, Y: y - thumbH/2}, Max: vg.Point{X: x + thumbW, Y: y + thumbH/2}}
@@ -196,6 +214,7 @@ func drawLegend(c draw.Canvas, entries []legendEntry) {
 		c.FillText(sty, vg.Point{X: x + thumbW + px(8), Y: y}, e.text)
 		x += w + gap
 	}
+	return rows
 }
 
 // savePNG draws p over the top of a wPx×hPx image, the legend in a strip
@@ -203,7 +222,9 @@ func drawLegend(c draw.Canvas, entries []legendEntry) {
 func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64) error {
 	img := vgimg.NewWith(vgimg.UseWH(px(wPx), px(hPx)), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(img)
-	lh := px(legendH)
+	// Every legend row is drawn: more than fit the strip take room from
+	// the plot, not from the legend.
+	lh := px(max(legendH, 38*float64(legendRows(entries, wPx))+30))
 	if len(entries) == 0 {
 		lh = 0
 	}

@@ -224,7 +224,7 @@ func Write(dir string, in Input) (Results, error) {
 	var histErr, indexErr error
 	hist := historyStatus(in, m)
 	if hist.Written {
-		if err := writeHistoryHTML(filepath.Join(dir, HistoryFile), in, m, hist); err != nil {
+		if err := writeHistoryPage(filepath.Join(dir, HistoryFile), in, m, hist); err != nil {
 			histErr = fmt.Errorf("write %s: %w", HistoryFile, err)
 			hist.Written = false
 			hist.Note = err.Error()

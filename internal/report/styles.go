@@ -78,6 +78,12 @@ func styleOf(kind, sub string, c int) shapeStyle {
 			return shapeStyle{Fill: lighter(lighter(col)), Stroke: darker(col), Width: 2, Dash: []float64{6, 4}}
 		}
 		return shapeStyle{Fill: lighter(col), Stroke: col, Width: 1.5}
+	case shOp:
+		col := clientColor(c)
+		if sub == opOut {
+			return shapeStyle{Fill: white, Stroke: colBandEdge, Width: 2.5, Dash: []float64{6, 3}}
+		}
+		return shapeStyle{Fill: lighter(col), Stroke: darker(col), Width: 1.5}
 	case shEnd:
 		return shapeStyle{Stroke: ink, Width: 3}
 	case shClock:
@@ -235,6 +241,8 @@ func timelineCSS() string {
 		rule(fmt.Sprintf(".lsm-tl .s-hold.c%d", i), styleOf(shHold, "", i))
 		rule(fmt.Sprintf(".lsm-tl .s-key.c%d,.lsm-tl .s-permit.c%d", i, i), styleOf(shKey, "", i))
 		rule(fmt.Sprintf(".lsm-tl .s-key.e-inferred.c%d", i), styleOf(shKey, "inferred", i))
+		rule(fmt.Sprintf(".lsm-tl .s-op.e-in.c%d", i), styleOf(shOp, opIn, i))
+		rule(fmt.Sprintf(".lsm-tl .s-op.e-out.c%d", i), styleOf(shOp, opOut, i))
 	}
 	rule(".lsm-tl .s-msg", styleOf(shMsg, msgCmd, -1))
 	rule(".lsm-tl .s-msg.m-lost,.lsm-tl .s-msg.m-norep", styleOf(shMsg, msgLost, -1))
@@ -253,6 +261,7 @@ const timelineBaseCSS = `.lsm-tl{margin:12px 0;position:relative}
 .lsm-tl .lane-bg.resource{fill:#f4f8ff}
 .lsm-tl .lane-name{font-size:18px;font-weight:700;fill:#111}
 .lsm-tl .lane-sub{font-size:14px;font-weight:700;fill:#4a1a6b}
+.lsm-tl .lane-name2{font-size:16px;font-weight:700;fill:#111}
 .lsm-tl .tick line{stroke:#bbb;stroke-width:1px}
 .lsm-tl .tick text,.lsm-tl .axis-name{font-size:15px;fill:#222}
 .lsm-tl text.lb,.lsm-tl text.lb-bad,.lsm-tl text.lb-ok,.lsm-tl text.lb-f,.lsm-tl text.lb-s{font-size:15px;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}

@@ -153,6 +153,9 @@ func placeLabels(ls []dLabel, g geom, width func(dLabel) float64, height float64
 		y := g.yc(l.Lane) + l.Dy*g.laneH
 		if l.Lane < 0 {
 			y = g.yc(-1)
+			if x+w+4 > g.plotW() {
+				x = max(0, g.plotW()-w-4) // a violation's words end at the plot's edge
+			}
 		}
 		box := placement{x - 2, y - height/2, x + w + 4, y + height/2}
 		boxes[i] = box
@@ -225,11 +228,16 @@ func renderSVG(d *drawing, o svgOptions) string {
 	// Lanes and their names.
 	b.WriteString(`<g class="lanes">`)
 	for i, l := range d.Lanes {
+		subClass := "lane-sub"
+		if l.Sub == "" && textWidthPx(l.Label, 18) > svgLaneW-14 {
+			l.Label, l.Sub = splitLabel(l.Label, 18, svgLaneW-14)
+			subClass = "lane-name2"
+		}
 		y := svgTop + float64(i)*svgLaneH
 		fmt.Fprintf(&b, `<rect class="lane-bg %s" data-l="%d" x="%s" y="%s" width="%s" height="%s"/>`, l.Kind, i, f(svgLaneW), f(y), f(svgW-svgLaneW-svgPadR), f(svgLaneH))
 		if l.Sub != "" {
-			fmt.Fprintf(&b, `<text class="lane-name" data-l="%d" data-dy="-0.15" x="8" y="%s">%s</text><text class="lane-sub" data-l="%d" data-dy="0.25" x="8" y="%s">%s</text>`,
-				i, f(g.yc(i)-0.15*svgLaneH+6), esc(l.Label), i, f(g.yc(i)+0.25*svgLaneH+5), esc(l.Sub))
+			fmt.Fprintf(&b, `<text class="lane-name" data-l="%d" data-dy="-0.15" x="8" y="%s">%s</text><text class="%s" data-l="%d" data-dy="0.25" x="8" y="%s">%s</text>`,
+				i, f(g.yc(i)-0.15*svgLaneH+6), esc(l.Label), subClass, i, f(g.yc(i)+0.25*svgLaneH+5), esc(l.Sub))
 		} else {
 			fmt.Fprintf(&b, `<text class="lane-name" data-l="%d" data-dy="0" x="8" y="%s">%s</text>`, i, f(g.yc(i)+6), esc(l.Label))
 		}
@@ -253,10 +261,13 @@ func renderSVG(d *drawing, o svgOptions) string {
 	for _, s := range d.Shapes {
 		writeShape(&b, g, s)
 	}
-	shown, _ := placeLabels(d.Labels, g, func(l dLabel) float64 { return textWidthPx(l.Text, labelSize(l.Style)) }, svgFontPx+4)
+	shown, boxes := placeLabels(d.Labels, g, func(l dLabel) float64 { return textWidthPx(l.Text, labelSize(l.Style)) }, svgFontPx+4)
 	for i, l := range d.Labels {
 		y := g.yc(l.Lane) + l.Dy*svgLaneH
 		x := g.x(l.X)
+		if l.Lane < 0 {
+			x = boxes[i].x0 + 2
+		}
 		anchor := ""
 		if l.Mid {
 			anchor = ` text-anchor="middle"`
@@ -290,6 +301,17 @@ func renderSVG(d *drawing, o svgOptions) string {
 	}
 	b.WriteString("</figure>\n")
 	return b.String()
+}
+
+// splitLabel breaks a lane's name that is wider than w px at size px
+// into two lines at the last space that lets the first fit.
+func splitLabel(s string, size, w float64) (string, string) {
+	for i := len(s) - 1; i > 0; i-- {
+		if s[i] == ' ' && textWidthPx(s[:i], size) <= w {
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
 }
 
 func labelSize(style string) float64 {

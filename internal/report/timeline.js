@@ -210,7 +210,7 @@
       }
     });
     this.placeLabels(X, Y, LH, pw);
-    if (this.range) { this.range.textContent = "t=" + fmt(a) + "s – t=" + fmt(z) + "s"; }
+    if (this.range) { this.range.textContent = "t=" + fmt(Math.max(a, 0)) + "s – t=" + fmt(z) + "s"; }
   };
 
   // placeLabels shows a label only where it overprints no label already
@@ -232,6 +232,7 @@
       var mid = t.getAttribute("text-anchor") === "middle";
       var x = X(s) + (mid ? 0 : 2), y = Y(l) + num(t, "data-dy", 0) * LH;
       t.setAttribute("x", x.toFixed(1)); t.setAttribute("y", y.toFixed(1));
+      if (l < 0 && x + w[i] + 4 > pw) { x = Math.max(0, pw - w[i] - 4); t.setAttribute("x", x.toFixed(1)); } // a violation's words end at the plot's edge
       var x0 = mid ? x - w[i] / 2 : x, box = [x0 - 2, y - hgt / 2, x0 + w[i] + 4, y + hgt / 2];
       var ok = box[2] > 0 && box[0] < pw && (mid || box[2] <= pw + PADR);
       var fit = t.getAttribute("data-fit");
@@ -259,6 +260,18 @@
     figs.forEach(function (f) {
       if (f.sync) { f.a0 = f.a = groups[f.sync].a; f.z0 = f.z = groups[f.sync].z; }
     });
+    // Lay out again whenever a figure's width changes (the first layout
+    // may run before the page has its width).
+    if (window.ResizeObserver) {
+      figs.forEach(function (f) {
+        var last = 0;
+        new ResizeObserver(function () {
+          var w = Math.round(f.svg.getBoundingClientRect().width);
+          if (w > 0 && w !== last) { last = w; requestAnimationFrame(function () { f.layout(); }); }
+        }).observe(f.el);
+      });
+    }
+    window.addEventListener("load", function () { figs.forEach(function (f) { f.layout(); }); });
     var pending = null;
     window.addEventListener("resize", function () {
       clearTimeout(pending);
