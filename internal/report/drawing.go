@@ -96,7 +96,18 @@ type dShape struct {
 	Y0, Y1 float64
 	Color  int    // a client's palette index, -1 none
 	Tip    string // hover: the whole operation and the fact behind it
-	Op     int    // history index of the operation it draws (+1); 0 none
+	// Tipf, when Tip is empty, makes the tip on demand: a busy run's
+	// drawing has tens of thousands of shapes and its SVG shows a window.
+	Tipf func() string
+	Op   int // history index of the operation it draws (+1); 0 none
+}
+
+// tip is the shape's hover text.
+func (s dShape) tip() string {
+	if s.Tip == "" && s.Tipf != nil {
+		return s.Tipf()
+	}
+	return s.Tip
 }
 
 // Label styles (dLabel.Style).
@@ -290,7 +301,7 @@ func fmtT3(s float64) string {
 func (b *builder) bands() {
 	m, lang, d := b.m, b.lang, b.d
 	as := allAnomalies(b.in.Results)
-	bands := mergeBands(as, d.End*0.004)
+	bands := mergeBands(as, d.End*0.01)
 	for _, bd := range bands {
 		var words, tips []string
 		for _, k := range bd.kinds {
@@ -417,13 +428,13 @@ func (b *builder) leases() {
 		if multiKey {
 			name = l.Key + " " + name
 		}
-		tip := b.leaseTip(l)
-		b.shape(dShape{Kind: shHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tip: tip, Op: l.Op + 1})
+		tip := func() string { return b.leaseTip(l) }
+		b.shape(dShape{Kind: shHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: l.Op + 1})
 		b.label(dLabel{Lane: ci, X: s, Dy: -0.36, Text: name, Style: lbPlain, Prio: prHold})
 		b.legendOnce("hold:"+l.Client, dLegend{Kind: shHold, Color: m.laneOf(l.Client), Text: tr(lang, b.holdKey(), l.Client)})
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			believed = true
-			b.shape(dShape{Kind: shBelieved, Lane: ci, Lane2: ci, X0: held, X1: be, Y0: -0.2, Y1: 0.2, Color: -1, Tip: tip, Op: l.Op + 1})
+			b.shape(dShape{Kind: shBelieved, Lane: ci, Lane2: ci, X0: held, X1: be, Y0: -0.2, Y1: 0.2, Color: -1, Tipf: tip, Op: l.Op + 1})
 		}
 		// Where the client's lock was lost, on its own lane: only when the
 		// account's cause says its key was gone (expired, lost with its
@@ -441,7 +452,7 @@ func (b *builder) leases() {
 			word = tr(lang, "p.quorum.lost.how", endWord(lang, l.Cause), l.CauseNode)
 		}
 		x := m.sec(l.KeyEnd)
-		b.shape(dShape{Kind: shEnd, Lane: ci, Lane2: ci, X0: x, X1: x, Y0: -0.32, Y1: 0.32, Color: -1, Tip: tip, Op: l.Op + 1})
+		b.shape(dShape{Kind: shEnd, Lane: ci, Lane2: ci, X0: x, X1: x, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: l.Op + 1})
 		b.label(dLabel{Lane: ci, X: x, Dy: -0.36, Text: word, Style: lbPlain, Prio: prEnd})
 		b.endWords = appendNew(b.endWords, word)
 	}
@@ -513,7 +524,7 @@ func (b *builder) keyLives() {
 		if !k.Observed {
 			sub, inferred = "inferred", true
 		}
-		tip := b.keyTip(k, l)
+		tip := func() string { return b.keyTip(k, l) }
 		stints := m.a.ServersOf(k)
 		for si, st := range stints {
 			ni := b.laneOf(st.Server)
@@ -531,7 +542,7 @@ func (b *builder) keyLives() {
 			if k.Grant < 0 {
 				op = k.Set + 1
 			}
-			b.shape(dShape{Kind: shKey, Sub: sub, Lane: ni, Lane2: ni, X0: ks, X1: ke, Y0: -0.2, Y1: 0.2, Color: max(m.laneOf(k.Owner), 0), Tip: tip, Op: op})
+			b.shape(dShape{Kind: shKey, Sub: sub, Lane: ni, Lane2: ni, X0: ks, X1: ke, Y0: -0.2, Y1: 0.2, Color: max(m.laneOf(k.Owner), 0), Tipf: tip, Op: op})
 			b.label(dLabel{Lane: ni, X: ks, Dy: 0, Text: name, Style: lbSmall, Width: ke - ks, Prio: prKey})
 			if si < len(stints)-1 || k.End > m.end {
 				continue
@@ -541,7 +552,7 @@ func (b *builder) keyLives() {
 				b.label(dLabel{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.removed.by", k.Ended.By), Style: lbBad, Prio: prEnd})
 			}
 			if k.Ended.Gone() || k.Ended.Kind == account.EndTaken || k.Ended.Kind == account.EndPurged {
-				b.shape(dShape{Kind: shEnd, Lane: ni, Lane2: ni, X0: ke, X1: ke, Y0: -0.32, Y1: 0.32, Color: -1, Tip: tip, Op: op})
+				b.shape(dShape{Kind: shEnd, Lane: ni, Lane2: ni, X0: ke, X1: ke, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: op})
 				b.endWords = appendNew(b.endWords, endWord(lang, k.Ended))
 			}
 		}
@@ -781,7 +792,7 @@ func (b *builder) tries() {
 		}
 		x := m.sec(o.Invoke)
 		b.shape(dShape{Kind: shTry, Lane: li, Lane2: li, X0: x, X1: x, Y0: 0.38, Y1: 0.38, Color: -1,
-			Tip: b.at(o.Invoke) + ": " + tr(lang, "n.tries.one", o.Client, o.Key), Op: i + 1})
+			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, "n.tries.one", o.Client, o.Key) }, Op: i + 1})
 		n++
 	}
 	if n > 0 {
@@ -825,7 +836,8 @@ func (b *builder) writes() {
 		}
 		x := m.sec(o.Invoke)
 		fence := m.fenceOf(o)
-		tip := b.writeTip(i, o, fence, inViolation[o.Index])
+		violation := inViolation[o.Index]
+		tip := func() string { return b.writeTip(i, o, fence, violation) }
 		var kind, style, word string
 		switch o.Type {
 		case history.OK:
@@ -862,9 +874,9 @@ func (b *builder) writes() {
 				word += " " + tr(lang, "p.token.short", fence)
 			}
 		}
-		b.shape(dShape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tip: tip, Op: i + 1})
+		b.shape(dShape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
 		if b.res >= 0 {
-			b.shape(dShape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tip: tip, Op: i + 1})
+			b.shape(dShape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
 			if word != "" {
 				b.label(dLabel{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prWrite})
 			}
@@ -1070,9 +1082,11 @@ func (b *builder) messages() {
 			o := ops[j]
 			x := m.sec(o.Invoke)
 			full := b.cmdText(o, inner[j])
-			tip := tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(o.Client, o)
-			b.shape(dShape{Kind: shMsg, Sub: msgCmd, Lane: ci, Lane2: ni, X0: x, X1: x, Color: -1, Tip: tip, Op: j + 1})
-			b.shape(dShape{Kind: shMsg, Sub: msgReply, Lane: ni, Lane2: ci, X0: x, X1: x, Color: -1, Tip: tip, Op: j + 1})
+			tip := func() string {
+				return tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(o.Client, o)
+			}
+			b.shape(dShape{Kind: shMsg, Sub: msgCmd, Lane: ci, Lane2: ni, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			b.shape(dShape{Kind: shMsg, Sub: msgReply, Lane: ni, Lane2: ci, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
 			drawn++
 		}
 	}

@@ -67,11 +67,11 @@ func TestTheDrawingTellsWhatTheAccountSays(t *testing.T) {
 				inferred = append(inferred, s)
 			}
 		}
-		if len(inferred) == 0 || !strings.Contains(inferred[0].Tip, "w2") || !strings.Contains(inferred[0].Tip, "n1r1") {
+		if len(inferred) == 0 || !strings.Contains(inferred[0].tip(), "w2") || !strings.Contains(inferred[0].tip(), "n1r1") {
 			t.Errorf("no inferred key of w2 on n1r1: %v", inferred)
 		}
 		for _, s := range shapesOn(d, laneNamed(d, "n1"), shKey) {
-			if s.Sub == "inferred" && strings.Contains(s.Tip, "w2") && s.X0 > 1 {
+			if s.Sub == "inferred" && strings.Contains(s.tip(), "w2") && s.X0 > 1 {
 				t.Errorf("w2's key after the failover drawn on n1: %+v", s)
 			}
 		}

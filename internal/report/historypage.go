@@ -77,13 +77,20 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 	b.bands()
 	b.faults()
 	pos := linearized(info)
+	// Operations by their Index (a window keeps its ops' indices in the
+	// whole history).
+	at := make(map[int]int, len(in.History.Ops))
+	for i, o := range in.History.Ops {
+		at[o.Index] = i
+	}
 	out := 0
 	for _, o := range ops {
 		li, ok := o.Input.(checker.LeaseInput)
-		if !ok || li.Index < 0 || li.Index >= len(in.History.Ops) {
+		j, found := at[li.Index]
+		if !ok || !found {
 			continue
 		}
-		op := in.History.Ops[li.Index]
+		op := in.History.Ops[j]
 		lane := b.laneOf(op.Client)
 		if lane < 0 {
 			continue
@@ -97,7 +104,7 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 			sub, fact, out = opOut, tr(lang, "hist.out", op.Key), out+1
 		}
 		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, op), tr(lang, "outcome."+string(op.Type))) + "\n" + fact
-		b.shape(dShape{Kind: shOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: li.Index + 1})
+		b.shape(dShape{Kind: shOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: j + 1})
 		b.label(dLabel{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: lbSmall, Width: max(e-s, end*0.04), Prio: prKey})
 	}
 	// Linearizable when porcupine's longest orders hold every operation.

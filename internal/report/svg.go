@@ -156,6 +156,8 @@ func placeLabels(ls []dLabel, g geom, width func(dLabel) float64, height float64
 			if x+w+4 > g.plotW() {
 				x = max(0, g.plotW()-w-4) // a violation's words end at the plot's edge
 			}
+		} else if !l.Mid && l.Width == 0 && x+w+4 > g.plotW()+svgPadR {
+			x -= w + 8 // words of a mark at the right edge go to its left
 		}
 		box := placement{x - 2, y - height/2, x + w + 4, y + height/2}
 		boxes[i] = box
@@ -265,8 +267,8 @@ func renderSVG(d *drawing, o svgOptions) string {
 	for i, l := range d.Labels {
 		y := g.yc(l.Lane) + l.Dy*svgLaneH
 		x := g.x(l.X)
-		if l.Lane < 0 {
-			x = boxes[i].x0 + 2
+		if !l.Mid {
+			x = boxes[i].x0 + 2 // where placeLabels put it
 		}
 		anchor := ""
 		if l.Mid {
@@ -350,8 +352,8 @@ func writeShape(b *strings.Builder, g geom, s dShape) {
 	if s.Lane2 != s.Lane {
 		attrs += fmt.Sprintf(` data-l2="%d"`, s.Lane2)
 	}
-	if s.Tip != "" {
-		attrs += ` data-tip="` + esc(s.Tip) + `"`
+	if tip := s.tip(); tip != "" {
+		attrs += ` data-tip="` + esc(tip) + `"`
 	}
 	if s.Op > 0 {
 		attrs += fmt.Sprintf(` data-op="%d"`, s.Op-1)

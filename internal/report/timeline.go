@@ -30,8 +30,9 @@ type band struct {
 }
 
 // mergeBands merges the non-informational anomalies' windows that overlap
-// (or touch) into bands, ordered by start; minW widens instants so they
-// stay visible.
+// or touch (come within minW of each other: one title for windows a
+// reader sees as one) into bands, ordered by start; minW also widens
+// instants so they stay visible.
 func mergeBands(as []checker.Anomaly, minW float64) []band {
 	var bs []band
 	for _, a := range as {
@@ -47,7 +48,7 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].s < bs[j].s })
 	var out []band
 	for _, b := range bs {
-		if n := len(out); n > 0 && b.s <= out[n-1].e {
+		if n := len(out); n > 0 && b.s <= out[n-1].e+minW {
 			last := &out[n-1]
 			last.e = max(last.e, b.e)
 			for _, k := range b.kinds {
@@ -269,6 +270,7 @@ func writeTimeline(path string, d *drawing) error {
 	var markKinds []string
 	var ticksXY []plotter.XY
 	var arrows []dShape
+	var seenXY []plotter.XY
 	for _, s := range d.Shapes {
 		st := styleOf(s.Kind, s.Sub, s.Color)
 		y := laneY(s.Lane)
@@ -283,9 +285,14 @@ func writeTimeline(path string, d *drawing) error {
 		case s.Kind == shEnd:
 			ticksXY = append(ticksXY, plotter.XY{X: s.X0, Y: y - s.Y0}, plotter.XY{X: s.X0, Y: y - s.Y1})
 		case s.Kind == shSeen:
-			ln, _ := plotter.NewLine(plotter.XYs{{X: s.X0, Y: y - s.Y0}, {X: s.X1, Y: y - s.Y0}})
-			ln.LineStyle = pngLine(st)
-			p.Add(ln)
+			// One dashed line: a busy run's thousands of steps at the
+			// same height are one stroke, not one plotter each.
+			yy := y - s.Y0
+			if n := len(seenXY); n >= 2 && seenXY[n-1].Y == yy && s.X0 <= seenXY[n-1].X+perPx {
+				seenXY[n-1].X = max(seenXY[n-1].X, s.X1)
+			} else {
+				seenXY = append(seenXY, plotter.XY{X: s.X0, Y: yy}, plotter.XY{X: s.X1, Y: yy})
+			}
 		case dense && (s.Kind == shHold || s.Kind == shKey || s.Kind == shBelieved):
 			g := group{s.Kind, s.Sub, s.Lane}
 			if _, ok := spans[g]; !ok {
@@ -323,6 +330,9 @@ func writeTimeline(path string, d *drawing) error {
 			ticksXY = kept
 		}
 		p.Add(segments{xys: ticksXY, sty: pngLine(styleOf(shEnd, "", -1))})
+	}
+	if len(seenXY) > 0 {
+		p.Add(segments{xys: seenXY, sty: pngLine(styleOf(shSeen, "", -1))})
 	}
 	if len(arrows) > 0 {
 		p.Add(arrowLayer{shapes: arrows, laneY: laneY})

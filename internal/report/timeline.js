@@ -233,6 +233,7 @@
       var x = X(s) + (mid ? 0 : 2), y = Y(l) + num(t, "data-dy", 0) * LH;
       t.setAttribute("x", x.toFixed(1)); t.setAttribute("y", y.toFixed(1));
       if (l < 0 && x + w[i] + 4 > pw) { x = Math.max(0, pw - w[i] - 4); t.setAttribute("x", x.toFixed(1)); } // a violation's words end at the plot's edge
+      else if (!mid && t.getAttribute("data-fit") === null && x + w[i] + 4 > pw + PADR) { x = x - w[i] - 6; t.setAttribute("x", x.toFixed(1)); } // words of a mark at the right edge go to its left
       var x0 = mid ? x - w[i] / 2 : x, box = [x0 - 2, y - hgt / 2, x0 + w[i] + 4, y + hgt / 2];
       var ok = box[2] > 0 && box[0] < pw && (mid || box[2] <= pw + PADR);
       var fit = t.getAttribute("data-fit");
