@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,6 +51,14 @@ window.addEventListener('load', function () {
       out.tips[sel] = {shown: !tip.hidden, text: tip.textContent, want: el.getAttribute('data-tip')};
       el.dispatchEvent(new PointerEvent('pointerout', {bubbles: true}));
     });
+    var range = fig.querySelector('.lsm-range');
+    out.zoom = {before: range.textContent};
+    fig.querySelector('button[data-z="in"]').click();
+    out.zoom.in = range.textContent;
+    fig.querySelector('button[data-z="right"]').click();
+    out.zoom.panned = range.textContent;
+    fig.querySelector('button[data-z="reset"]').click();
+    out.zoom.reset = range.textContent;
   } catch (e) { out.errors.push(String(e)); }
   performance.getEntriesByType('resource').forEach(function (e) { out.loaded.push(e.name); });
   var d = document.createElement('pre');
@@ -76,6 +85,14 @@ type timelineReport struct {
 	Errors   []string `json:"errors"`
 	Overlaps []string `json:"overlaps"`
 	Labels   int      `json:"labels"`
+	// Zoom is the range the toolbar shows before and after zooming in,
+	// panning right and going back to the whole run.
+	Zoom struct {
+		Before string `json:"before"`
+		In     string `json:"in"`
+		Panned string `json:"panned"`
+		Reset  string `json:"reset"`
+	} `json:"zoom"`
 }
 
 // probeTimeline loads page in headless Chromium with timelineProbe and
@@ -218,6 +235,21 @@ func TestTheTimelineInABrowser(t *testing.T) {
 				}
 			}
 		})
+		t.Run("zooming in, panning and going back in the "+lang+" SVG change the seconds shown", func(t *testing.T) {
+			a0, z0 := parseRange(t, r.Zoom.Before)
+			a1, z1 := parseRange(t, r.Zoom.In)
+			a2, z2 := parseRange(t, r.Zoom.Panned)
+			a3, z3 := parseRange(t, r.Zoom.Reset)
+			if w0, w1 := z0-a0, z1-a1; w1 > w0*0.6 || w1 < w0*0.4 {
+				t.Errorf("zoom in: %s, then %s (want half the span)", r.Zoom.Before, r.Zoom.In)
+			}
+			if a2 <= a1 || z2-a2 < (z1-a1)*0.99 {
+				t.Errorf("pan right: %s, then %s", r.Zoom.In, r.Zoom.Panned)
+			}
+			if a3 != a0 || z3 != z0 {
+				t.Errorf("whole run: %s, want %s", r.Zoom.Reset, r.Zoom.Before)
+			}
+		})
 		t.Run("the "+lang+" page loads no external URL", func(t *testing.T) {
 			for _, u := range r.Loaded {
 				if !strings.HasPrefix(u, "file://"+dir+"/") && !strings.HasPrefix(u, "data:") {
@@ -230,4 +262,14 @@ func TestTheTimelineInABrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// parseRange reads the toolbar's "t=1.5s – t=9s".
+func parseRange(t *testing.T, s string) (float64, float64) {
+	t.Helper()
+	var a, z float64
+	if _, err := fmt.Sscanf(strings.ReplaceAll(s, "–", "-"), "t=%fs - t=%fs", &a, &z); err != nil {
+		t.Fatalf("range %q: %v", s, err)
+	}
+	return a, z
 }

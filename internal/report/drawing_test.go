@@ -2,6 +2,8 @@ package report
 
 import (
 	"context"
+	"html/template"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -127,5 +129,42 @@ func mapKeys(m map[string]bool) func(func(string) bool) {
 				return
 			}
 		}
+	}
+}
+
+func TestHistoryPageIsDrawnOnTheTimelinesAxis(t *testing.T) {
+	for _, l := range Languages() {
+		in := gcPauseInput("local", false)
+		in.Lang = l
+		in.Porcupine = porcupineView(in.History)
+		dir := t.TempDir()
+		if _, err := Write(dir, in); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, HistoryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		lang := string(l)
+		t.Run("the "+lang+" history.html names its rows by client", func(t *testing.T) {
+			for _, c := range []string{"w1", "w2"} {
+				if !strings.Contains(page, `class="lane-name" data-l="`) || !strings.Contains(page, ">"+c+"</text>") {
+					t.Errorf("no lane named %s", c)
+				}
+			}
+		})
+		t.Run("the "+lang+" history.html is as wide as the timeline, in scenario seconds", func(t *testing.T) {
+			if !strings.Contains(page, `viewBox="0 0 1400 `) || !strings.Contains(page, tr(l, "p.x")) {
+				t.Errorf("not drawn 1400 px wide on the scenario-seconds axis")
+			}
+		})
+		t.Run("the "+lang+" history.html is in its language and says what porcupine found", func(t *testing.T) {
+			for _, want := range []string{tr(l, "hist.title", "gc-pause"), tr(l, "hist.verdict.bad"), tr(l, "hist.legend.out")} {
+				if !strings.Contains(page, template.HTMLEscapeString(want)) {
+					t.Errorf("lacks %q", want)
+				}
+			}
+		})
 	}
 }

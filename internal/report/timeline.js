@@ -261,6 +261,7 @@
     figs.forEach(function (f) {
       if (f.sync) { f.a0 = f.a = groups[f.sync].a; f.z0 = f.z = groups[f.sync].z; }
     });
+    figs.forEach(function (f) { f.layout(); });
     // Lay out again whenever a figure's width changes (the first layout
     // may run before the page has its width).
     if (window.ResizeObserver) {
