@@ -826,6 +826,13 @@ func (b *builder) writes() {
 	}
 	var steps []seenStep
 	fenced := false
+	// Other writes (a claim, a mark-paid) are drawn under the effects: a
+	// mark-paid right after its charge must not hide the charge's mark.
+	first := len(b.d.Shapes)
+	defer func() {
+		ws := b.d.Shapes[first:]
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].Kind == shWriteOth && ws[j].Kind != shWriteOth })
+	}()
 	for i, o := range b.in.History.Ops {
 		if o.F != history.Write {
 			continue
