@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 	"os"
@@ -43,15 +42,9 @@ var clientPalette = []color.NRGBA{
 }
 
 var (
-	colAccepted  = color.NRGBA{0, 140, 60, 255}
 	colRefused   = color.NRGBA{200, 0, 0, 255}
-	colViolation = color.NRGBA{230, 0, 0, 55}
 	colWaste     = color.NRGBA{255, 176, 0, 70}  // informational wasted work (duplicate-work)
 	colWasteEdge = color.NRGBA{200, 120, 0, 255} //
-	colPause     = color.NRGBA{60, 60, 60, 90}
-	colFault     = color.NRGBA{120, 60, 160, 60}
-	colBelieved  = color.NRGBA{255, 200, 200, 255}
-	colTryFail   = color.NRGBA{110, 110, 110, 255}
 )
 
 func clientColor(i int) color.NRGBA {
@@ -63,11 +56,6 @@ func clientColor(i int) color.NRGBA {
 
 func lighter(c color.NRGBA) color.NRGBA {
 	return color.NRGBA{uint8(255 - (255-int(c.R))*55/100), uint8(255 - (255-int(c.G))*55/100), uint8(255 - (255-int(c.B))*55/100), 255}
-}
-
-func clientCSS(i int) string {
-	c := lighter(clientColor(i))
-	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 }
 
 // sans is the plots' typeface: a sans serif reads better projected.
@@ -243,22 +231,6 @@ func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64)
 		return err
 	}
 	return f.Close()
-}
-
-// thickPlus is a + glyph with a chosen line width.
-type thickPlus struct{ width vg.Length }
-
-func (g thickPlus) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: g.width})
-	r := sty.Radius
-	var p vg.Path
-	p.Move(vg.Point{X: pt.X - r, Y: pt.Y})
-	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
-	c.Stroke(p)
-	p = p[:0]
-	p.Move(vg.Point{X: pt.X, Y: pt.Y - r})
-	p.Line(vg.Point{X: pt.X, Y: pt.Y + r})
-	c.Stroke(p)
 }
 
 // niceTicks puts a labelled tick every 1, 2 or 5 × 10^k scenario seconds so

@@ -17,11 +17,6 @@ import (
 	"github.com/locksim/locksim/internal/history"
 )
 
-// maxMarkerLabels bounds the text labels on write markers and hold bars;
-// beyond it the markers stay and the words go, so a busy run stays
-// readable.
-const maxMarkerLabels = 24
-
 // band is a violation window on the timeline: overlapping anomalies are
 // merged into one band with one label listing their kinds.
 type band struct {
@@ -165,14 +160,6 @@ func (m *model) fenceOf(o history.Op) int64 {
 		return l.Fence
 	}
 	return 0
-}
-
-// fenceSuffix is " (token N)" for a write made under fencing token N.
-func fenceSuffix(m *model, o history.Op) string {
-	if f := m.fenceOf(o); f > 0 {
-		return fmt.Sprintf(" (token %d)", f)
-	}
-	return ""
 }
 
 // effectAction reports whether a write action is a workload's effect (the
