@@ -513,7 +513,11 @@ func (b *builder) keyLives() {
 		if i, ok := m.byOp[k.Grant]; ok && k.Grant >= 0 {
 			l = &m.leases[i]
 		}
-		name := k.Owner + " " + m.tokenLabel(lang, lease{Token: k.Value})
+		val := k.Value
+		if _, ok := m.tokens[val]; !ok {
+			val = shortTok(val) // a value no acquire recorded: the tip has it whole
+		}
+		name := k.Owner + " " + m.tokenLabel(lang, lease{Token: val})
 		if l != nil {
 			name = k.Owner + " " + m.tokenLabel(lang, *l)
 		}

@@ -178,8 +178,13 @@ func Write(dir string, in Input) (Results, error) {
 	m := newModel(in.History, in.Account)
 	res := buildResults(in, dir, m)
 	headline := headline(in, m)
-	// One drawing for the page's SVG timeline and timeline.png.
-	dr := buildDrawing(in, m, headline)
+	// One drawing for the page's SVG timeline and timeline.png; none when
+	// the charts are skipped (a sweep's unremarkable runs: the page says
+	// how to draw them).
+	var dr *drawing
+	if !in.SkipCharts {
+		dr = buildDrawing(in, m, headline)
+	}
 	var errs []error
 	if len(in.ScenarioYAML) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), in.ScenarioYAML, 0o644); err != nil {
