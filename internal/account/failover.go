@@ -71,3 +71,41 @@ func (s *sim) handOver(fo failover) {
 		}
 	}
 }
+
+// Stint is a stretch of a key life on one server: the master of its node
+// (group) at the time, named as the run named its process.
+type Stint struct {
+	Server     string
+	Start, End int64
+}
+
+// ServersOf splits a key life by the server that held it: its node's
+// own name until a failover of that node promoted a replica (from the
+// failover's start, the instant the account hands keys over), then the
+// promoted replica's name. A life with no failover in it is one stint on
+// k.Node.
+func (a *Account) ServersOf(k KeyLife) []Stint {
+	server, at := k.Node, k.Start
+	var out []Stint
+	for _, f := range a.Faults {
+		st := f.Step
+		if st.Effect != history.EffectFailover || f.Start > k.End {
+			continue
+		}
+		next := ""
+		for _, p := range st.Promotions {
+			if p.Group == k.Node && p.Promoted != "" {
+				next = p.Promoted
+			}
+		}
+		if next == "" {
+			continue
+		}
+		if f.Start > at {
+			out = append(out, Stint{Server: server, Start: at, End: f.Start})
+			at = f.Start
+		}
+		server = next
+	}
+	return append(out, Stint{Server: server, Start: at, End: k.End})
+}

@@ -156,7 +156,7 @@ func TestBrowser(t *testing.T) {
 			if lang == "en" {
 				runs = append(runs, res)
 			}
-			pages = append(pages, page{c.name + " (" + lang + ") index.html", filepath.Join(dir, IndexFile), 3})
+			pages = append(pages, page{c.name + " (" + lang + ") index.html", filepath.Join(dir, IndexFile), 2})
 			if i == 0 && lang == "en" {
 				pages = append(pages, page{c.name + " (" + lang + ") history.html", filepath.Join(dir, HistoryFile), 0})
 			}

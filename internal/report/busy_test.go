@@ -94,7 +94,7 @@ func TestBusyReport(t *testing.T) {
 	if _, err := Write(dir, in); err != nil {
 		t.Fatal(err)
 	}
-	lanes := len(h.Header.Clients) + len(h.Header.Nodes)
+	lanes := timelineLanes(h)
 	for _, f := range []struct {
 		name string
 		w, h int

@@ -14,12 +14,18 @@ import (
 // fieldWords are the English words of the glossary's field terms that a
 // vi page must not show: every word of a term's English side that is not
 // a loanword.
+// functionWords are the English words of multi-word glossary terms that
+// carry no field meaning of their own.
+var functionWords = []string{"a", "an", "the", "to", "of", "in", "on", "at", "by", "and", "or", "for", "with", "what"}
+
 func fieldWords() map[string]string {
 	out := map[string]string{}
 	for _, t := range Glossary {
 		for _, w := range strings.Fields(strings.ToLower(t.EN)) {
 			for _, part := range strings.Split(w, "-") {
-				if !slices.Contains(Loanwords, part) {
+				// Function words of a multi-word term are not field words
+				// (and "to" is Vietnamese too: "phóng to", zoom in).
+				if !slices.Contains(Loanwords, part) && !slices.Contains(functionWords, part) {
 					out[part] = t.VI
 				}
 			}

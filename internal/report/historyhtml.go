@@ -1,12 +1,7 @@
 package report
 
 import (
-	"fmt"
 	"sort"
-	"strings"
-	"time"
-
-	"github.com/anishathalye/porcupine"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
@@ -113,71 +108,6 @@ func anomalyWindow(in Input, limit int) (history.History, int64, int64, int) {
 		}
 	}
 	return out, t0, t1, size
-}
-
-// writeHistoryHTML writes porcupine's visualisation with the fault
-// windows, the derived lock holds and the anomaly windows as annotations
-// (true-time ns, the same axis as the operations).
-func writeHistoryHTML(path string, in Input, m *model, hist historyInfo) error {
-	lang := normLang(in.Lang)
-	model, info := in.Porcupine.Model, in.Porcupine.Info // copy: annotations are ours only
-	if hist.Window != nil {
-		// Rebuild a smaller porcupine input from the window's ops.
-		var ops []porcupine.Operation
-		model, ops = checker.Porcupine(*hist.Window)
-		_, info = porcupine.CheckOperationsVerbose(model, ops, 10*time.Second)
-		in.History = *hist.Window
-		m = newModel(in.History, nil) // the window's own account: its op indices are its own
-	}
-	var anns []porcupine.Annotation
-	for _, w := range m.faults {
-		desc := faultWord(lang, w.Step.Kind) + " " + strings.Join(targetsOf(w.Step), ",")
-		anns = append(anns, porcupine.Annotation{
-			Tag: "faults", Start: w.Start, End: w.End, Description: desc,
-			Details:         fmt.Sprintf("t=%ss → t=%ss (scenario): %s", fmtT(m.sec(w.Start)), fmtT(m.sec(w.End)), m.faultSentence(lang, w, m.faultDur(w))),
-			BackgroundColor: "#d0d0d0",
-		})
-	}
-	multiNode := len(m.nodes) > 1
-	for _, l := range m.leases {
-		end := l.BelievedEnd
-		label := l.Client + " " + m.tokenLabel(in.Lang, l)
-		if multiNode {
-			// Node events: when the key existed on each node.
-			for _, k := range l.Lives {
-				ne := min(k.End, m.end)
-				anns = append(anns, porcupine.Annotation{
-					Tag: "node " + k.Node, Start: k.Start, End: ne, Description: label,
-					Details:         fmt.Sprintf("%s on %s (owner token %s): key on node t=%ss → t=%ss (scenario), ended: %s", l.Client, k.Node, l.Token, fmtT(m.sec(k.Start)), fmtT(m.sec(ne)), endWord(lang, k.Ended)),
-					BackgroundColor: clientCSS(m.laneOf(l.Client)),
-				})
-			}
-		}
-		anns = append(anns, porcupine.Annotation{
-			Tag: "lock " + l.Key, Start: l.Start, End: l.KeyEnd, Description: label,
-			Details:         fmt.Sprintf("%s (owner token %s): lock in Redis t=%ss → t=%ss (scenario)", l.Client, l.Token, fmtT(m.sec(l.Start)), fmtT(m.sec(min(l.KeyEnd, m.end)))),
-			BackgroundColor: clientCSS(m.laneOf(l.Client)),
-		})
-		if l.EndHow != "" && end > l.KeyEnd {
-			anns = append(anns, porcupine.Annotation{
-				Tag: "lock " + l.Key, Start: l.KeyEnd, End: end, Description: l.Client + " still believes",
-				Details:         fmt.Sprintf("%s believes it holds the lock, but the key is gone (t=%ss → t=%ss)", l.Client, fmtT(m.sec(l.KeyEnd)), fmtT(m.sec(end))),
-				BackgroundColor: "#ffe0e0",
-			})
-		}
-	}
-	for _, a := range allAnomalies(in.Results) {
-		bg := "#ff9a9a"
-		if a.Informational {
-			bg = "#fff0b0"
-		}
-		anns = append(anns, porcupine.Annotation{
-			Tag: "anomalies", Start: a.Start, End: a.End, Description: a.Kind,
-			Details: a.Explain, BackgroundColor: bg,
-		})
-	}
-	info.AddAnnotations(anns)
-	return porcupine.VisualizePath(model, info, path)
 }
 
 func (m *model) tokenLabel(lang Lang, l lease) string {

@@ -60,6 +60,11 @@ type page struct {
 	History                        historyInfo
 	Run                            []pageRun
 	YAML                           string
+	// Timeline is the interactive SVG timeline (svg.go), its stylesheet
+	// and its script, all inline: the page loads nothing.
+	Timeline    template.HTML
+	TimelineCSS template.CSS
+	TimelineJS  template.JS
 }
 
 func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) page {
@@ -232,7 +237,7 @@ func expectWords(lang Lang, verdict string, kinds []string) string {
 // same in every language), comma-separated.
 func kindWords(_ Lang, kinds []string) string { return strings.Join(kinds, ", ") }
 
-func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string) error {
+func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string, d *drawing) error {
 	lang := normLang(in.Lang)
 	t, err := template.New("index").Funcs(template.FuncMap{
 		"t":  func(key string) string { return tr(lang, key) },
@@ -243,9 +248,14 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("create index: %w", err)
 	}
 	pg := buildPage(in, m, res, hist, headline)
+	if d != nil {
+		pg.Timeline = template.HTML(renderSVG(d.windowed(maxSVGShapes, focusOf(in, m)), svgOptions{}))
+		pg.TimelineCSS = template.CSS(timelineCSS())
+		pg.TimelineJS = template.JS(timelineJS)
+	}
 	if in.SkipCharts {
 		cmd := "locksim check " + filepath.Dir(path)
 		if lang != English {

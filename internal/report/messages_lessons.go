@@ -115,7 +115,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.write.leader":        "leader's write",
 		"wl.write.semaphore":     "work under a permit",
 		"wl.write.cache-rebuild": "cache rebuild",
-		"h.timeline.how.wl":      "One row per worker (w1, w2, …) and one per Redis node. A coloured bar is a %[1]s held, labelled with its token; on a node row it is the lock key as that node held it (outlined in dashes where the node was not observed and the clients' outcomes tell it). Marks on a worker's row are its writes to the protected %[2]s (each a %[3]s). Shaded areas are faults; a red band is where a checker found a violation.", // hold word, object word, write word
+		"h.timeline.how.wl":      "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a %[1]s held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Marks are writes to the protected %[2]s (each a %[3]s). Grey arrows are commands to a node and their replies; a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.", // hold word, object word, write word
 		"wl.hold.lock":           "lock",
 		"wl.hold.semaphore":      "permit",
 		"alt.timeline.run":       "Timeline of %s: %s", // scenario, headline
@@ -264,7 +264,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.write.leader":        "lần ghi của leader",
 		"wl.write.semaphore":     "phần việc dưới một permit",
 		"wl.write.cache-rebuild": "lần dựng lại cache",
-		"h.timeline.how.wl":      "Mỗi worker (w1, w2, …) một hàng và mỗi node Redis một hàng. Một thanh màu là một %[1]s đang được giữ, ghi nhãn bằng token của nó; trên hàng của node, đó là key lock như node đó giữ (viền nét đứt ở chỗ node không được quan sát và kết quả của các client cho biết). Các dấu trên hàng của worker là các lần ghi vào %[2]s được bảo vệ (mỗi dấu một %[3]s). Vùng tô bóng là lỗi; dải đỏ là nơi checker phát hiện vi phạm.",
+		"h.timeline.how.wl":      "Mỗi client (w1, w2, …) một hàng, mỗi node Redis một hàng và một hàng cho tài nguyên. Một thanh màu là một %[1]s đang được giữ, ghi nhãn bằng token của nó; trên hàng của node, đó là key lock như node đó giữ (viền nét đứt ở chỗ node không được quan sát và kết quả của các client cho biết). Các dấu là các lần ghi vào %[2]s được bảo vệ (mỗi dấu một %[3]s). Mũi tên xám là lệnh gửi tới node và phản hồi của nó; đường đỏ kết thúc bằng dấu chéo là thông điệp không bao giờ tới nơi. Vùng tô bóng là lỗi; dải đỏ là nơi checker phát hiện vi phạm. Di chuột lên bất kỳ ký hiệu nào để xem đầy đủ thao tác.",
 		"wl.hold.lock":           "lock",
 		"wl.hold.semaphore":      "permit",
 		"alt.timeline.run":       "Dòng thời gian của %s: %s",

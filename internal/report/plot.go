@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 	"os"
@@ -43,15 +42,9 @@ var clientPalette = []color.NRGBA{
 }
 
 var (
-	colAccepted  = color.NRGBA{0, 140, 60, 255}
 	colRefused   = color.NRGBA{200, 0, 0, 255}
-	colViolation = color.NRGBA{230, 0, 0, 55}
 	colWaste     = color.NRGBA{255, 176, 0, 70}  // informational wasted work (duplicate-work)
 	colWasteEdge = color.NRGBA{200, 120, 0, 255} //
-	colPause     = color.NRGBA{60, 60, 60, 90}
-	colFault     = color.NRGBA{120, 60, 160, 60}
-	colBelieved  = color.NRGBA{255, 200, 200, 255}
-	colTryFail   = color.NRGBA{110, 110, 110, 255}
 )
 
 func clientColor(i int) color.NRGBA {
@@ -63,11 +56,6 @@ func clientColor(i int) color.NRGBA {
 
 func lighter(c color.NRGBA) color.NRGBA {
 	return color.NRGBA{uint8(255 - (255-int(c.R))*55/100), uint8(255 - (255-int(c.G))*55/100), uint8(255 - (255-int(c.B))*55/100), 255}
-}
-
-func clientCSS(i int) string {
-	c := lighter(clientColor(i))
-	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 }
 
 // sans is the plots' typeface: a sans serif reads better projected.
@@ -181,14 +169,32 @@ func (l lineThumb) Thumbnail(c *draw.Canvas) {
 
 // drawLegend lays entries out left to right, wrapping, inside c.
 func drawLegend(c draw.Canvas, entries []legendEntry) {
+	legendLayout(c, entries, true)
+}
+
+// legendRows is how many rows the legend takes across w px.
+func legendRows(entries []legendEntry, wPx float64) int {
+	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: px(wPx), Y: px(legendH)}}}
+	return legendLayout(c, entries, false)
+}
+
+// legendLayout places the entries in rows from the top of c, drawing them
+// when draw is set, and returns the number of rows.
+func legendLayout(c draw.Canvas, entries []legendEntry, paint bool) int {
 	sty := textStyle(fontSize, color.Black)
 	thumbW, thumbH := px(36), px(24)
 	gap, rowH := px(28), px(38)
 	x, y := c.Min.X+px(20), c.Max.Y-px(12)-thumbH/2
+	rows := 1
 	for _, e := range entries {
 		w := thumbW + px(8) + sty.Width(e.text)
 		if x+w > c.Max.X-px(10) && x > c.Min.X+px(20) {
 			x, y = c.Min.X+px(20), y-rowH
+			rows++
+		}
+		if !paint {
+			x += w + gap
+			continue
 		}
 		tc := draw.Crop(c, 0, 0, 0, 0)
 		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: x, Y: y - thumbH/2}, Max: vg.Point{X: x + thumbW, Y: y + thumbH/2}}
@@ -196,6 +202,7 @@ func drawLegend(c draw.Canvas, entries []legendEntry) {
 		c.FillText(sty, vg.Point{X: x + thumbW + px(8), Y: y}, e.text)
 		x += w + gap
 	}
+	return rows
 }
 
 // savePNG draws p over the top of a wPx×hPx image, the legend in a strip
@@ -203,7 +210,9 @@ func drawLegend(c draw.Canvas, entries []legendEntry) {
 func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64) error {
 	img := vgimg.NewWith(vgimg.UseWH(px(wPx), px(hPx)), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(img)
-	lh := px(legendH)
+	// Every legend row is drawn: more than fit the strip take room from
+	// the plot, not from the legend.
+	lh := px(max(legendH, 38*float64(legendRows(entries, wPx))+30))
 	if len(entries) == 0 {
 		lh = 0
 	}
@@ -222,22 +231,6 @@ func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64)
 		return err
 	}
 	return f.Close()
-}
-
-// thickPlus is a + glyph with a chosen line width.
-type thickPlus struct{ width vg.Length }
-
-func (g thickPlus) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: g.width})
-	r := sty.Radius
-	var p vg.Path
-	p.Move(vg.Point{X: pt.X - r, Y: pt.Y})
-	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
-	c.Stroke(p)
-	p = p[:0]
-	p.Move(vg.Point{X: pt.X, Y: pt.Y - r})
-	p.Line(vg.Point{X: pt.X, Y: pt.Y + r})
-	c.Stroke(p)
 }
 
 // niceTicks puts a labelled tick every 1, 2 or 5 × 10^k scenario seconds so

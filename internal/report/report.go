@@ -215,6 +215,13 @@ func Write(dir string, in Input) (Results, error) {
 	res := buildResults(in, dir, m)
 	headline := headline(in, m)
 	res.Headline = headline
+	// One drawing for the page's SVG timeline and timeline.png; none when
+	// the charts are skipped (a sweep's unremarkable runs: the page says
+	// how to draw them).
+	var dr *drawing
+	if !in.SkipCharts {
+		dr = buildDrawing(in, m, headline)
+	}
 	var errs []error
 	if len(in.ScenarioYAML) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), in.ScenarioYAML, 0o644); err != nil {
@@ -236,7 +243,7 @@ func Write(dir string, in Input) (Results, error) {
 		file string
 		draw func(string) error
 	}{
-		{TimelineFile, func(p string) error { return writeTimeline(p, in, m, headline) }},
+		{TimelineFile, func(p string) error { return writeTimeline(p, dr) }},
 		{LatencyFile, func(p string) error { return writeLatency(p, in, m) }},
 		{RateFile, func(p string) error { return writeRate(p, in, m) }},
 	}
@@ -247,7 +254,7 @@ func Write(dir string, in Input) (Results, error) {
 		}
 	}
 	for i, w := range charts {
-		slots := drawing
+		slots := drawSlots
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
@@ -259,13 +266,13 @@ func Write(dir string, in Input) (Results, error) {
 	var histErr, indexErr error
 	hist := historyStatus(in, m)
 	if hist.Written {
-		if err := writeHistoryHTML(filepath.Join(dir, HistoryFile), in, m, hist); err != nil {
+		if err := writeHistoryPage(filepath.Join(dir, HistoryFile), in, m, hist); err != nil {
 			histErr = fmt.Errorf("write %s: %w", HistoryFile, err)
 			hist.Written = false
 			hist.Note = err.Error()
 		}
 	}
-	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, headline); err != nil {
+	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, headline, dr); err != nil {
 		indexErr = fmt.Errorf("write %s: %w", IndexFile, err)
 	}
 	wg.Wait()
@@ -277,13 +284,13 @@ func Write(dir string, in Input) (Results, error) {
 // drawing bounds the charts drawn at once in this process, whatever the
 // number of reports being written (see LimitDrawing); one slot per CPU
 // until then.
-var drawing = make(chan struct{}, runtime.NumCPU())
+var drawSlots = make(chan struct{}, runtime.NumCPU())
 
 // LimitDrawing sets how many charts the process draws at once (at least
 // one). Call it before any report is written. Drawing a PNG is CPU-bound;
 // a suite whose runs are still racing their compressed scenario time while
 // other runs' reports are drawn should leave CPUs to the runs.
-func LimitDrawing(n int) { drawing = make(chan struct{}, max(1, n)) }
+func LimitDrawing(n int) { drawSlots = make(chan struct{}, max(1, n)) }
 
 // File names inside a report directory.
 const (

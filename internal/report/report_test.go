@@ -144,31 +144,9 @@ func (in Input) checked() Input {
 	return in
 }
 
-// porcupineView checks the resource ops with a tiny paid/unpaid model, as
-// the linearizable checker would.
+// porcupineView checks h with porcupine as the linearizable checker does.
 func porcupineView(h history.History) *PorcupineView {
-	type in struct{ action string }
-	model := porcupine.Model{
-		Init: func() any { return false },
-		Step: func(st, i, o any) (bool, any) {
-			paid := st.(bool)
-			switch i.(in).action {
-			case "read-status":
-				return (o.(string) == "paid") == paid, paid
-			case "charge":
-				return !paid, paid
-			default:
-				return true, true
-			}
-		},
-		DescribeOperation: func(i, o any) string { return i.(in).action + " → " + o.(string) },
-	}
-	var ops []porcupine.Operation
-	for _, o := range h.Ops {
-		if (o.F == history.Read || o.F == history.Write) && o.Type == history.OK {
-			ops = append(ops, porcupine.Operation{ClientId: o.Process, Input: in{o.Value.Action}, Output: o.Value.Result, Call: o.Invoke, Return: o.Complete})
-		}
-	}
+	model, ops := checker.Porcupine(h)
 	_, info := porcupine.CheckOperationsVerbose(model, ops, 0)
 	return &PorcupineView{Model: model, Info: info}
 }
@@ -260,7 +238,7 @@ func TestWrite(t *testing.T) {
 		file string
 		w, h int
 	}{
-		{"timeline.png", timelineW, timelineBase + laneHeight*3}, // w1, w2, node n1
+		{"timeline.png", timelineW, timelineBase + laneHeight*4}, // w1, w2, node n1, the payment gateway
 		{"latency.png", latencyW, latencyH},
 		{"rate.png", latencyW, latencyH},
 	} {
@@ -280,19 +258,19 @@ func TestWrite(t *testing.T) {
 		})
 	}
 
-	t.Run("index.html links history.html and shows both images", func(t *testing.T) {
+	t.Run("index.html links history.html and timeline.png and shows the SVG timeline and latency.png", func(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-		for _, s := range []string{`href="history.html"`, `src="timeline.png"`, `src="latency.png"`, "locksim run scenarios/gc-pause.yaml --seed 42", "1 s of wall time = 50 s of scenario time"} {
+		for _, s := range []string{`href="history.html"`, `href="timeline.png"`, `<figure class="lsm-tl"`, `src="latency.png"`, "locksim run scenarios/gc-pause.yaml --seed 42", "1 s of wall time = 50 s of scenario time"} {
 			if !bytes.Contains(b, []byte(s)) {
 				t.Errorf("index.html lacks %q", s)
 			}
 		}
 	})
 
-	t.Run("history.html carries the pause as an annotation", func(t *testing.T) {
+	t.Run("history.html draws the pause on w1's lane in scenario seconds", func(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(dir, "history.html"))
-		if !bytes.Contains(b, []byte("pause w1")) {
-			t.Errorf("history.html has no pause annotation")
+		if !bytes.Contains(b, []byte(`class="s s-pause"`)) || !bytes.Contains(b, []byte(`class="lane-name" data-l="0" data-dy="0" x="8" y="62">w1</text>`)) {
+			t.Errorf("history.html has no pause on w1's lane")
 		}
 	})
 

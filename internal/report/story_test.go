@@ -233,7 +233,7 @@ func TestPNGs(t *testing.T) {
 			if _, err := Write(dir, in); err != nil {
 				t.Fatalf("Write: %v", err)
 			}
-			lanes := len(in.History.Header.Clients) + len(in.History.Header.Nodes)
+			lanes := timelineLanes(in.History)
 			for _, f := range []struct {
 				name string
 				w, h int

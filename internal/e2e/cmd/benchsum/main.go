@@ -109,6 +109,7 @@ func main() {
 		{name: "  sweep runs with expected verdict", bench: "BenchmarkSweep", metric: "met-fraction", target: 1, unit: ""},
 		{name: "report for a 100,000-op history (write)", bench: "BenchmarkReportWrite100k", metric: "s/op", target: 3, atMost: true, unit: "s"},
 		{name: "  history.html size", bench: "BenchmarkReportWrite100k", metric: "history-html-MB", target: 20, atMost: true, unit: "MB"},
+		{name: "  index.html size", bench: "BenchmarkReportWrite100k", metric: "index-html-MB", target: 20, atMost: true, unit: "MB"},
 		{name: "map of gc-pause, 5 × 5 cells × 10 seeds = 250 runs (wall)", bench: "BenchmarkMap", metric: "wall-s", target: 45, atMost: true, unit: "s"},
 		{name: "  cells on the side of pause + work = TTL the map promises", bench: "BenchmarkMap", metric: "shape-fraction", target: 1, unit: ""},
 		{name: "shrink a failing 10-fault random schedule, fence off, k = 5 (wall)", bench: "BenchmarkShrink", metric: "wall-s", target: 60, atMost: true, unit: "s"},

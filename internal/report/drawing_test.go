@@ -1,0 +1,170 @@
+package report
+
+import (
+	"context"
+	"html/template"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// recorded reads a recorded run (testdata/timeline/<name>.jsonl: real
+// redis-server runs of the scenario of that name) and checks it, as a
+// report's Input.
+func recorded(t *testing.T, name string) Input {
+	t.Helper()
+	h, err := history.ReadFile(filepath.Join("testdata", "timeline", name+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	return Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+}
+
+func drawingOf(t *testing.T, in Input) *drawing {
+	t.Helper()
+	m := newModel(in.History, in.Account)
+	return buildDrawing(in, m, headline(in, m))
+}
+
+func laneNamed(d *drawing, name string) int {
+	return slices.IndexFunc(d.Lanes, func(l dLane) bool { return l.Name == name })
+}
+
+func shapesOn(d *drawing, lane int, kind string) []dShape {
+	var out []dShape
+	for _, s := range d.Shapes {
+		if s.Lane == lane && s.Kind == kind {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func legendHas(d *drawing, text string) bool {
+	return slices.ContainsFunc(d.Legend, func(e dLegend) bool { return strings.Contains(e.Text, text) })
+}
+
+func TestTheDrawingTellsWhatTheAccountSays(t *testing.T) {
+	t.Run("a key set by SETNX before its client crashed is drawn on its node's lane", func(t *testing.T) {
+		d := drawingOf(t, recorded(t, "setnx-expire-crash"))
+		if ks := shapesOn(d, laneNamed(d, "n1"), shKey); len(ks) == 0 {
+			t.Errorf("node n1's lane has no key")
+		}
+	})
+	t.Run("a key life inferred after a failover is drawn dashed on the promoted replica's lane", func(t *testing.T) {
+		d := drawingOf(t, recorded(t, "failover-lost-lock"))
+		r := laneNamed(d, "n1r1")
+		if r < 0 {
+			t.Fatalf("no lane for the promoted replica n1r1: %v", d.Lanes)
+		}
+		var inferred []dShape
+		for _, s := range shapesOn(d, r, shKey) {
+			if s.Sub == "inferred" {
+				inferred = append(inferred, s)
+			}
+		}
+		if len(inferred) == 0 || !strings.Contains(inferred[0].tip(), "w2") || !strings.Contains(inferred[0].tip(), "n1r1") {
+			t.Errorf("no inferred key of w2 on n1r1: %v", inferred)
+		}
+		for _, s := range shapesOn(d, laneNamed(d, "n1"), shKey) {
+			if s.Sub == "inferred" && strings.Contains(s.tip(), "w2") && s.X0 > 1 {
+				t.Errorf("w2's key after the failover drawn on n1: %+v", s)
+			}
+		}
+		if !legendHas(d, tr(English, "p.key.inferred")) {
+			t.Errorf("the legend does not explain the dashed key")
+		}
+	})
+	t.Run("released keys put no loss mark on any client's lane and no quorum-lost words in the legend", func(t *testing.T) {
+		d := drawingOf(t, recorded(t, "redlock-majority-partition"))
+		for i, l := range d.Lanes {
+			if l.Kind == laneClient && len(shapesOn(d, i, shEnd)) > 0 {
+				t.Errorf("lane %s has a loss mark in a run whose keys were all released", l.Name)
+			}
+		}
+		if legendHas(d, tr(English, "p.quorum.lost")) {
+			t.Errorf("the legend says a quorum was lost: %v", d.Legend)
+		}
+	})
+	t.Run("a node cut from every client says every client it was cut from", func(t *testing.T) {
+		d := drawingOf(t, recorded(t, "redlock-majority-partition"))
+		for _, n := range []string{"n3", "n4", "n5"} {
+			i := laneNamed(d, n)
+			if !slices.ContainsFunc(d.Labels, func(l dLabel) bool { return l.Lane == i && l.Text == tr(English, "p.cut", "w1, w2, w3") }) {
+				t.Errorf("node %s's lane does not say it was cut from w1, w2, w3", n)
+			}
+		}
+	})
+	t.Run("a partitioned Redlock run has one lane per client and node and cut arrows to the cut nodes only", func(t *testing.T) {
+		in := recorded(t, "redlock-majority-partition")
+		d := drawingOf(t, in)
+		m := newModel(in.History, in.Account)
+		for _, n := range append(slices.Clone(m.clients), m.nodes...) {
+			if laneNamed(d, n) < 0 {
+				t.Errorf("no lane for %s", n)
+			}
+		}
+		cut := map[string]bool{}
+		for _, s := range d.Shapes {
+			if s.Kind == shMsg && s.Sub == msgLost {
+				cut[d.Lanes[s.Lane2].Name] = true
+			}
+		}
+		if got := slices.Sorted(mapKeys(cut)); !slices.Equal(got, []string{"n3", "n4", "n5"}) {
+			t.Errorf("cut arrows go to %v, want n3, n4, n5", got)
+		}
+	})
+}
+
+func mapKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func TestHistoryPageIsDrawnOnTheTimelinesAxis(t *testing.T) {
+	for _, l := range Languages() {
+		in := gcPauseInput("local", false)
+		in.Lang = l
+		in.Porcupine = porcupineView(in.History)
+		dir := t.TempDir()
+		if _, err := Write(dir, in); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, HistoryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		lang := string(l)
+		t.Run("the "+lang+" history.html names its rows by client", func(t *testing.T) {
+			for _, c := range []string{"w1", "w2"} {
+				if !strings.Contains(page, `class="lane-name" data-l="`) || !strings.Contains(page, ">"+c+"</text>") {
+					t.Errorf("no lane named %s", c)
+				}
+			}
+		})
+		t.Run("the "+lang+" history.html is as wide as the timeline, in scenario seconds", func(t *testing.T) {
+			if !strings.Contains(page, `viewBox="0 0 1400 `) || !strings.Contains(page, tr(l, "p.x")) {
+				t.Errorf("not drawn 1400 px wide on the scenario-seconds axis")
+			}
+		})
+		t.Run("the "+lang+" history.html is in its language and says what porcupine found", func(t *testing.T) {
+			for _, want := range []string{tr(l, "hist.title", "gc-pause"), tr(l, "hist.verdict.bad"), tr(l, "hist.legend.out")} {
+				if !strings.Contains(page, template.HTMLEscapeString(want)) {
+					t.Errorf("lacks %q", want)
+				}
+			}
+		})
+	}
+}

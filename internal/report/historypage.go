@@ -1,0 +1,196 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"html/template"
+	"os"
+	"strings"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// history.html: porcupine's result on the report's own axis — one lane per
+// client, named as the run names it, each operation porcupine checked as a
+// bar from its call to its return in scenario seconds, solid when it is in
+// the longest order porcupine found that keeps one holder at a time and a
+// dashed outline when it is not; the faults and the violation windows as
+// on the timeline. Every fact is porcupine's (its partial linearizations)
+// or the history's.
+
+// shOp is one operation porcupine checked (Sub: opIn or opOut).
+const shOp = "op"
+
+const (
+	opIn  = "in"  // in porcupine's longest linearizable order
+	opOut = "out" // not in it
+)
+
+// linearized is, per history index, the position of the operation in its
+// partition's longest partial linearization (from 1); absent when it is
+// in none.
+func linearized(info porcupine.LinearizationInfo) map[int]int {
+	out := map[int]int{}
+	for _, part := range info.PartialLinearizationsOperations() {
+		var best []porcupine.Operation
+		for _, lin := range part {
+			if len(lin) > len(best) {
+				best = lin
+			}
+		}
+		for i, op := range best {
+			if in, ok := op.Input.(checker.LeaseInput); ok {
+				out[in.Index] = i + 1
+			}
+		}
+	}
+	return out
+}
+
+// historyDrawing draws the porcupine operations of in (its model m) with
+// info's linearizations.
+func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK bool) *drawing {
+	lang := normLang(in.Lang)
+	h := in.History.Header
+	end := max(m.sec(m.end), 1e-3)
+	d := &drawing{Lang: lang, Title: tr(lang, "hist.title", h.Scenario), End: end}
+	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: -1, legend: map[string]bool{}}
+	_, ops := checker.Porcupine(in.History)
+	has := map[string]bool{}
+	for _, o := range ops {
+		if li, ok := o.Input.(checker.LeaseInput); ok {
+			has[li.Client] = true
+		}
+	}
+	for i, c := range m.clients {
+		if has[c] {
+			b.lane[c] = len(d.Lanes)
+			d.Lanes = append(d.Lanes, dLane{Kind: laneClient, Name: c, Label: c, Color: i})
+		}
+	}
+	if len(d.Lanes) == 0 {
+		d.Lanes = append(d.Lanes, dLane{Kind: laneClient, Name: "", Label: "", Color: -1})
+	}
+	b.bands()
+	b.faults()
+	pos := linearized(info)
+	// Operations by their Index (a window keeps its ops' indices in the
+	// whole history).
+	at := make(map[int]int, len(in.History.Ops))
+	for i, o := range in.History.Ops {
+		at[o.Index] = i
+	}
+	out := 0
+	for _, o := range ops {
+		li, ok := o.Input.(checker.LeaseInput)
+		j, found := at[li.Index]
+		if !ok || !found {
+			continue
+		}
+		op := in.History.Ops[j]
+		lane := b.laneOf(op.Client)
+		if lane < 0 {
+			continue
+		}
+		s, e := m.sec(op.Invoke), m.sec(opEnd(op, m.end))
+		if e-s < end*0.002 {
+			e = s + end*0.002
+		}
+		sub, fact := opIn, tr(lang, "hist.in", pos[li.Index], op.Key)
+		if _, ok := pos[li.Index]; !ok {
+			sub, fact, out = opOut, tr(lang, "hist.out", op.Key), out+1
+		}
+		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, op), tr(lang, "outcome."+string(op.Type))) + "\n" + fact
+		b.shape(dShape{Kind: shOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: j + 1})
+		b.label(dLabel{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: lbSmall, Width: max(e-s, end*0.04), Prio: prKey})
+	}
+	// Linearizable when porcupine's longest orders hold every operation.
+	d.Headline = tr(lang, "hist.verdict.ok")
+	if !linOK || out > 0 {
+		d.Headline = tr(lang, "hist.verdict.bad")
+	}
+	b.pauses()
+	b.legendOnce("op:in", dLegend{Kind: shOp, Sub: opIn, Color: 0, Text: tr(lang, "hist.legend.in")})
+	if out > 0 {
+		b.legendOnce("op:out", dLegend{Kind: shOp, Sub: opOut, Color: 0, Text: tr(lang, "hist.legend.out")})
+	}
+	return d
+}
+
+// opWords is an operation in words: "acquire of invoice-1 (owner token
+// 2e5a3c5a)", "charge of invoice-1 with token 3".
+func opWords(lang Lang, o history.Op) string {
+	what := tr(lang, "hist.f."+string(o.F))
+	if o.F == history.Write && o.Value.Action != "" {
+		what = actionLegendWord(lang, o.Value.Action)
+	}
+	s := tr(lang, "hist.of", what, o.Key)
+	switch {
+	case o.Value.Fence > 0:
+		s += " " + tr(lang, "n.with.token", o.Value.Fence)
+	case o.Value.Token != "":
+		s += " (" + tr(lang, "n.token.owner", shortTok(o.Value.Token)) + ")"
+	}
+	return s
+}
+
+// opShort is an operation's label on its bar: "acquire ✓", "charge ✗".
+func opShort(lang Lang, o history.Op) string {
+	what := tr(lang, "hist.f."+string(o.F))
+	if o.F == history.Write && o.Value.Action != "" {
+		what = actionLegendWord(lang, o.Value.Action)
+	}
+	switch o.Type {
+	case history.OK:
+		return what + " ✓"
+	case history.Fail:
+		return what + " ✗"
+	}
+	return what + " ?"
+}
+
+func shortTok(t string) string {
+	if len(t) > 8 {
+		return t[:8]
+	}
+	return t
+}
+
+// writeHistoryPage writes history.html: the drawing above, in the page's
+// language, self-contained like index.html.
+func writeHistoryPage(path string, in Input, m *model, hist historyInfo) error {
+	lang := normLang(in.Lang)
+	info := in.Porcupine.Info
+	ok := true // as the drawing finds it, unless a window is re-checked
+	if hist.Window != nil {
+		model, ops := checker.Porcupine(*hist.Window)
+		var res porcupine.CheckResult
+		res, info = porcupine.CheckOperationsVerbose(model, ops, 0)
+		ok = res == porcupine.Ok
+		in.History = *hist.Window
+		m = newModel(in.History, nil) // the window's own account: its op indices are its own
+	}
+	d := historyDrawing(in, m, info, ok)
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create history page: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	esc := template.HTMLEscapeString
+	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n", lang, esc(d.Title))
+	fmt.Fprintf(w, "<style>body{font-family:\"Liberation Sans\",Arial,sans-serif;font-size:20px;line-height:1.45;color:#111;max-width:1500px;margin:0 auto;padding:24px 32px}h1{font-size:32px;margin:0 0 8px}.say{font-size:24px;font-weight:700}.desc{color:#444}</style>\n<style>%s</style>\n</head>\n<body>\n", timelineCSS())
+	fmt.Fprintf(w, "<h1>%s</h1>\n<p class=\"say\" id=\"porcupine-verdict\">%s</p>\n<p class=\"desc\">%s</p>\n", esc(d.Title), esc(d.Headline), esc(tr(lang, "hist.how")))
+	if hist.Note != "" {
+		fmt.Fprintf(w, "<p class=\"desc\" id=\"history-window\">%s</p>\n", esc(hist.Note))
+	}
+	w.WriteString(renderSVG(d.windowed(MaxPorcupineOps*2, focusOf(in, m)), svgOptions{}))
+	fmt.Fprintf(w, "<p><a href=\"index.html\">%s</a></p>\n<script>%s</script>\n</body>\n</html>\n", esc(tr(lang, "hist.back")), strings.ReplaceAll(timelineJS, "</", "<\\/"))
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("write history page: %w", err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,256 @@
+package report
+
+// The messages of the interactive timeline, its tips, history.html, the
+// lesson pages, the requirements page and the classroom mode (issue 15),
+// one table per language like messages.go's and merged into it: every
+// key in both (TestEveryLanguageHasEveryKey). Verbs and argument order are
+// documented beside the English text.
+var pageMessages = map[Lang]map[string]string{
+	"en": {
+		// Lanes.
+		"lane.resource":               "resource",
+		"lane.resource.payment":       "payment gateway",
+		"lane.resource.counter":       "counter",
+		"lane.resource.inventory":     "stock",
+		"lane.resource.cron":          "job runs",
+		"lane.resource.leader":        "leader's resource",
+		"lane.resource.semaphore":     "guarded resource",
+		"lane.resource.cache-rebuild": "cache",
+
+		// Legend words.
+		"p.hold.leader":      "%s holds the leader lock", // client
+		"p.hold.cron":        "%s holds the job's lock",  // client
+		"p.believed.quorum":  "believes it holds the lock, but fewer than a majority of nodes still hold its key",
+		"p.key.inferred":     "key on node, inferred from the clients' outcomes (the node's commands were not recorded)",
+		"p.quorum.lost.how":  "quorum lost — %[2]s: %[1]s", // end word, node
+		"p.node.promoted":    "replica of %s",              // node
+		"p.removed.by":       "deleted by %s",              // client
+		"p.permit":           "a permit on the node (sorted-set member)",
+		"p.clock.rate":       "clock ×%s", // rate
+		"p.clock.offset":     "clock %s",  // signed offset
+		"p.clock.legend":     "a clock fault: the node's (or client's) clock offset",
+		"p.token.short":      "· token %d",             // fence
+		"p.seen":             "highest token seen: %d", // fence
+		"p.seen.legend":      "the highest fencing token the resource has seen",
+		"p.effect.accepted":  "accepted: %s", // action words
+		"p.effect.violation": "accepted write that is the violation (as a checker names it)",
+		"p.other.accepted":   "other write accepted: %s", // action words
+		"p.msg":              "a command to a node and its reply (drawn at the instant the node ran it)",
+		"p.msg.cut":          "a message that never arrived (cut)",
+
+		// Write actions, as nouns.
+		"act.charge":      "charge",
+		"act.sell":        "sale",
+		"act.set-counter": "counter write",
+		"act.run-job":     "job run (cron fire)",
+		"act.lead":        "leader action (term)",
+		"act.enter":       "entry (permit taken)",
+		"act.exit":        "exit (permit given back)",
+		"act.rebuild":     "cache rebuild",
+		"act.claim":       "token claim",
+		"act.mark-paid":   "mark-paid",
+		"act.write":       "write",
+
+		// Tips: the whole operation and the fact behind it.
+		"tip.band":              "Violation window t=%ss – t=%ss:",                     // t0, t1
+		"tip.hold":              "%s held the lock on %s (%s, TTL %s), granted at %s.", // client, key, token text, ttl, at
+		"tip.hold.nodes":        "Granted by %s (%d of %d nodes).",                     // nodes, n, total
+		"tip.token":             "Owner token in full: %s.",
+		"tip.quorum":            "fewer than %d nodes (a majority) still held its key", // quorum
+		"tip.lost":              "The lock was lost in Redis at %s: %s.",               // at, why
+		"tip.kept":              "Its key was still in Redis when the history ended.",
+		"tip.belief.released":   "%s released it at %s.",                                           // client, at
+		"tip.belief.lost":       "%s concluded at %s that it had lost it.",                         // client, at
+		"tip.belief.done":       "%s left its critical section at %s.",                             // client, at
+		"tip.belief.reacquired": "%s asked for the lock again at %s.",                              // client, at
+		"tip.belief.crashed":    "%s crashed at %s.",                                               // client, at
+		"tip.belief.last":       "%s's last recorded instant: %s.",                                 // client, at
+		"tip.belief.after":      "%s went on believing it held the lock for %s after it was lost.", // client, duration
+		"tip.key":               "Key %[2]s on %[1]s, set by %[3]s (%[4]s) at %[5]s.",              // node, key, client, token text, at
+		"tip.key.end":           "It left the node at %s: %s.",                                     // at, how
+		"tip.key.held":          "It was still there when the history ended.",
+		"tip.key.server":        "From %[3]s it was on %[1]s, the replica Sentinel had promoted to master of %[2]s.", // server, node, at
+		"tip.key.nogrant":       "It backed no lock that %s was granted.",                                            // owner
+		"tip.key.inferred":      "(Inferred from the clients' outcomes: this node's commands were not recorded.)",
+		"tip.permit":            "Permit of %[3]s in %[2]s on %[1]s, added at %[4]s.",                                              // node, key, owner, at
+		"tip.clock.rate":        "%s's clock ran at %s× speed from %s to %s.",                                                      // name, rate, from, to
+		"tip.clock.jump":        "%s's clock jumped %s at %s: its offset is now %s.",                                               // name, jump, at, total
+		"tip.seen":              "From here the resource had seen fencing token %[2]d on %[1]s (%[3]s): it refuses any lower one.", // key, value, at
+		"tip.write.ok":          "%s: %s's %s of %s%s, accepted by the %s.",                                                        // at, client, action, key, token suffix, resource
+		"tip.write.refused":     "%s: %s's %s of %s%s, REFUSED by the %s: %s.",                                                     // at, client, action, key, token suffix, resource, reason
+		"tip.num":               "Value written: %d.",
+		"tip.write.lost":        "%s believed it held the lock, but the lock had been lost at %s.",                                                                      // client, at
+		"tip.write.held":        "%s held the lock when it wrote.",                                                                                                      // client
+		"tip.write.violation":   "A checker names this write as the violation (%s).",                                                                                    // kind word
+		"tip.msg.cmd":           "%s → %s: %s, run by the node at %s.",                                                                                                  // client, node, command, at
+		"tip.msg.late":          "%s → %s: %s — sent at %s, run by the node at %s, answered at %s (late).",                                                              // client, node, command, sent, ran, answered
+		"tip.msg.norep":         "%[1]s → %[2]s: the reply to %[3]s did not reach %[2]s before it gave up at %[5]s; the command was sent at %[4]s and the node ran it.", // node, client, command, sent, gave up
+		"tip.msg.lost":          "%s → %s: %s never reached the node: sent at %s, no answer by %s, and the node did not run it.",                                        // client, node, command, sent, gave up
+		"tip.msg.script":        "(the script ran: %s)",
+		"tip.msg.part":          "Part of %[2]s's %[1]s of %[3]s at %[4]s (%[5]s).",                                                                                                           // op word, client, key, at, outcome
+		"tip.msg.noanswer":      "%s → %s: %s got no answer: sent at %s, the client gave up at %s (this node's commands were not recorded then, so whether it ran the command is not known).", // client, node, command, sent, gave up
+		"tip.msg.fault":         "A %s stood on this link from %s to %s.",                                                                                                                     // fault word, from, to
+		"tip.msg.nofault":       "No fault stood on this link then: the machine may have been too busy.",
+		"f.acquire":             "acquire",
+		"f.release":             "release",
+		"f.extend":              "renewal",
+		"f.probe":               "final probe",
+		"outcome.ok":            "granted or done",
+		"outcome.fail":          "refused",
+		"outcome.info":          "outcome unknown",
+
+		// history.html.
+		"hist.title":       "%s — porcupine's linearizability check, on the run's own time axis", // scenario
+		"hist.verdict.ok":  "Porcupine found an order of every operation below that keeps one lock holder at a time: the history is linearizable.",
+		"hist.verdict.bad": "Porcupine found no order of the operations below that keeps one lock holder at a time: the history is not linearizable.",
+		"hist.how":         "One row per client. Each bar is one operation porcupine checked, from its call to its return, in scenario seconds (t=0 is the start of the run). Solid: in the longest order porcupine found; dashed outline: not in it. Hover a bar for the operation in full.",
+		"hist.back":        "Back to the report (index.html)",
+		"hist.op":          "%s → %s: %s's %s — %s.",                                                                 // from, to, client, op words, outcome
+		"hist.of":          "%s of %s",                                                                               // op word, key
+		"hist.in":          "Porcupine placed it at position %d of its order for %s.",                                // position, key
+		"hist.out":         "It is not in the longest order porcupine found for %s that keeps one holder at a time.", // key
+		"hist.legend.in":   "an operation in porcupine's longest order (its client's colour)",
+		"hist.legend.out":  "an operation outside that order",
+		"hist.f.acquire":   "acquire",
+		"hist.f.release":   "release",
+		"hist.f.extend":    "renewal",
+		"hist.f.read":      "read",
+		"hist.f.write":     "write",
+
+		// The timeline's tools.
+		"tl.window":    "This run has %d marks, too many to draw one by one: the timeline shows the %d around the first anomaly, t=%ss to t=%ss (timeline.png shows the whole run).", // total, shown, t0, t1
+		"tl.zoom.in":   "zoom in",
+		"tl.zoom.out":  "zoom out",
+		"tl.pan.left":  "earlier",
+		"tl.pan.right": "later",
+		"tl.reset":     "whole run",
+		"tl.hint":      "Hover a mark for what happened. Zoom: + and −, or Ctrl + wheel; pan: drag.",
+		"tl.png":       "The same timeline as a picture (timeline.png), for slides and CI archives",
+	},
+	"vi": {
+		"lane.resource":               "tài nguyên",
+		"lane.resource.payment":       "cổng thanh toán",
+		"lane.resource.counter":       "bộ đếm",
+		"lane.resource.inventory":     "tồn kho",
+		"lane.resource.cron":          "các lần chạy job",
+		"lane.resource.leader":        "tài nguyên của leader",
+		"lane.resource.semaphore":     "tài nguyên được giới hạn",
+		"lane.resource.cache-rebuild": "cache",
+
+		"p.hold.leader":      "%s giữ lock leader",
+		"p.hold.cron":        "%s giữ lock của job",
+		"p.believed.quorum":  "tin là mình giữ lock, nhưng chưa tới đa số node còn giữ key của nó",
+		"p.key.inferred":     "key trên node, suy ra từ kết quả của các client (các lệnh trên node không được ghi lại)",
+		"p.quorum.lost.how":  "mất quorum — %[2]s: %[1]s",
+		"p.node.promoted":    "bản sao của %s",
+		"p.removed.by":       "bị %s xoá",
+		"p.permit":           "một permit trên node (phần tử của sorted set)",
+		"p.clock.rate":       "đồng hồ ×%s",
+		"p.clock.offset":     "đồng hồ %s",
+		"p.clock.legend":     "lỗi đồng hồ: độ lệch đồng hồ của node (hoặc client)",
+		"p.token.short":      "· token %d",
+		"p.seen":             "token lớn nhất đã thấy: %d",
+		"p.seen.legend":      "fencing token lớn nhất mà tài nguyên đã thấy",
+		"p.effect.accepted":  "được chấp nhận: %s",
+		"p.effect.violation": "lần ghi được chấp nhận chính là vi phạm (theo checker)",
+		"p.other.accepted":   "lần ghi khác được chấp nhận: %s",
+		"p.msg":              "một lệnh gửi tới node và phản hồi của nó (vẽ tại thời điểm node chạy lệnh)",
+		"p.msg.cut":          "một thông điệp không bao giờ tới nơi (bị cắt)",
+
+		"act.charge":      "trừ tiền",
+		"act.sell":        "bán hàng",
+		"act.set-counter": "ghi bộ đếm",
+		"act.run-job":     "chạy job (một lần kích hoạt cron)",
+		"act.lead":        "hành động của leader (nhiệm kỳ)",
+		"act.enter":       "vào (lấy một permit)",
+		"act.exit":        "ra (trả permit)",
+		"act.rebuild":     "dựng lại cache",
+		"act.claim":       "đăng ký token",
+		"act.mark-paid":   "đánh dấu đã thanh toán",
+		"act.write":       "ghi",
+
+		"tip.band":              "Khoảng vi phạm t=%ss – t=%ss:",
+		"tip.hold":              "%s giữ lock trên %s (%s, TTL %s), được cấp lúc %s.",
+		"tip.hold.nodes":        "Được cấp bởi %s (%d trên %d node).",
+		"tip.token":             "Token chủ sở hữu đầy đủ: %s.",
+		"tip.quorum":            "chưa tới %d node (đa số) còn giữ key của nó",
+		"tip.lost":              "Lock bị mất trong Redis lúc %s: %s.",
+		"tip.kept":              "Key của nó vẫn còn trong Redis khi lịch sử kết thúc.",
+		"tip.belief.released":   "%s nhả lock lúc %s.",
+		"tip.belief.lost":       "%s kết luận lúc %s rằng mình đã mất lock.",
+		"tip.belief.done":       "%s rời critical section lúc %s.",
+		"tip.belief.reacquired": "%s xin lấy lock lại lúc %s.",
+		"tip.belief.crashed":    "%s bị crash lúc %s.",
+		"tip.belief.last":       "Thời điểm cuối cùng được ghi lại của %s: %s.",
+		"tip.belief.after":      "%s vẫn tin là mình giữ lock thêm %s sau khi lock đã mất.",
+		"tip.key":               "Key %[2]s trên %[1]s, do %[3]s đặt (%[4]s) lúc %[5]s.",
+		"tip.key.end":           "Nó rời node lúc %s: %s.",
+		"tip.key.held":          "Nó vẫn còn đó khi lịch sử kết thúc.",
+		"tip.key.server":        "Từ %[3]s nó nằm trên %[1]s, bản sao mà Sentinel đã nâng lên làm master của %[2]s.",
+		"tip.key.nogrant":       "Key này không ứng với lock nào mà %s được cấp.",
+		"tip.key.inferred":      "(Suy ra từ kết quả của các client: các lệnh trên node này không được ghi lại.)",
+		"tip.permit":            "Permit của %[3]s trong %[2]s trên %[1]s, được thêm lúc %[4]s.",
+		"tip.clock.rate":        "Đồng hồ của %s chạy với tốc độ ×%s từ %s đến %s.",
+		"tip.clock.jump":        "Đồng hồ của %s nhảy %s lúc %s: độ lệch giờ là %s.",
+		"tip.seen":              "Từ đây tài nguyên đã thấy fencing token %[2]d trên %[1]s (%[3]s): nó từ chối mọi token nhỏ hơn.",
+		"tip.write.ok":          "%s: %s thực hiện %s trên %s%s, được %s chấp nhận.",
+		"tip.write.refused":     "%s: %s thực hiện %s trên %s%s, bị %s TỪ CHỐI: %s.",
+		"tip.num":               "Giá trị được ghi: %d.",
+		"tip.write.lost":        "%s tin là mình giữ lock, nhưng lock đã mất từ %s.",
+		"tip.write.held":        "%s đang giữ lock khi ghi.",
+		"tip.write.violation":   "Một checker xác định lần ghi này chính là vi phạm (%s).",
+		"tip.msg.cmd":           "%s → %s: %s, node chạy lệnh lúc %s.",
+		"tip.msg.late":          "%s → %s: %s — gửi lúc %s, node chạy lúc %s, có phản hồi lúc %s (chậm).",
+		"tip.msg.norep":         "%[1]s → %[2]s: phản hồi cho %[3]s không tới được %[2]s trước khi nó bỏ cuộc lúc %[5]s; lệnh được gửi lúc %[4]s và node đã chạy lệnh.",
+		"tip.msg.lost":          "%s → %s: %s không bao giờ tới node: gửi lúc %s, không có phản hồi tới %s, và node không chạy lệnh đó.",
+		"tip.msg.script":        "(script đã chạy: %s)",
+		"tip.msg.noanswer":      "%s → %s: %s không có phản hồi: gửi lúc %s, client bỏ cuộc lúc %s (lúc đó các lệnh trên node này không được ghi lại, nên không biết node có chạy lệnh hay không).",
+		"tip.msg.part":          "Thuộc lần %[1]s của %[2]s trên %[3]s lúc %[4]s (%[5]s).",
+		"tip.msg.fault":         "Một %s chặn đường kết nối này từ %s đến %s.",
+		"tip.msg.nofault":       "Lúc đó không có lỗi nào trên đường kết nối này: có thể máy đã quá bận.",
+		"f.acquire":             "lấy lock",
+		"f.release":             "nhả lock",
+		"f.extend":              "gia hạn",
+		"f.probe":               "kiểm tra cuối",
+		"outcome.ok":            "thành công",
+		"outcome.fail":          "bị từ chối",
+		"outcome.info":          "không rõ kết quả",
+
+		"hist.title":       "%s — kiểm tra tính tuyến tính của porcupine, trên trục thời gian của lần chạy",
+		"hist.verdict.ok":  "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử có tính tuyến tính.",
+		"hist.verdict.bad": "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử không có tính tuyến tính.",
+		"hist.how":         "Mỗi client một hàng. Mỗi thanh là một thao tác porcupine đã kiểm tra, từ lúc gọi đến lúc trả về, theo giây của kịch bản (t=0 là lúc bắt đầu lần chạy). Tô đặc: nằm trong thứ tự dài nhất porcupine tìm được; viền nét đứt: không nằm trong đó. Di chuột lên một thanh để xem đầy đủ thao tác.",
+		"hist.back":        "Quay lại báo cáo (index.html)",
+		"hist.op":          "%s → %s: %s thực hiện %s — %s.",
+		"hist.of":          "%s trên %s",
+		"hist.in":          "Porcupine đặt nó ở vị trí %d trong thứ tự của %s.",
+		"hist.out":         "Nó không nằm trong thứ tự dài nhất mà porcupine tìm được cho %s với mỗi lúc một client giữ lock.",
+		"hist.legend.in":   "một thao tác trong thứ tự dài nhất của porcupine (màu của client)",
+		"hist.legend.out":  "một thao tác nằm ngoài thứ tự đó",
+		"hist.f.acquire":   "lấy lock",
+		"hist.f.release":   "nhả lock",
+		"hist.f.extend":    "gia hạn",
+		"hist.f.read":      "đọc",
+		"hist.f.write":     "ghi",
+
+		"tl.window":    "Lần chạy này có %d ký hiệu, quá nhiều để vẽ từng cái: dòng thời gian chỉ hiện %d ký hiệu quanh bất thường đầu tiên, từ t=%ss đến t=%ss (timeline.png vẽ toàn bộ lần chạy).",
+		"tl.zoom.in":   "phóng to",
+		"tl.zoom.out":  "thu nhỏ",
+		"tl.pan.left":  "sớm hơn",
+		"tl.pan.right": "muộn hơn",
+		"tl.reset":     "toàn bộ lần chạy",
+		"tl.hint":      "Di chuột lên một ký hiệu để xem chuyện gì đã xảy ra. Phóng to: + và −, hoặc Ctrl + lăn chuột; kéo để di chuyển.",
+		"tl.png":       "Cùng dòng thời gian này dưới dạng ảnh (timeline.png), dùng cho slide và lưu trữ CI",
+	},
+}
+
+func init() {
+	for lang, table := range pageMessages {
+		if messages[lang] == nil {
+			messages[lang] = map[string]string{}
+		}
+		for k, v := range table {
+			messages[lang][k] = v
+		}
+	}
+}

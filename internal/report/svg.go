@@ -1,0 +1,424 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The SVG timeline: a drawing (drawing.go) as an inline SVG. Every shape
+// carries its place in scenario seconds and lanes (data-x0, data-l, …)
+// and its tip (data-tip); the Go side writes it laid out for a width of
+// svgW px, so the SVG reads on its own (timeline.svg, a page without
+// scripts), and timeline.js lays it out again at the width it is shown,
+// zoomed and panned in scenario seconds, placing the labels so none
+// overprints another.
+
+//go:embed timeline.js
+var timelineJS string
+
+// SVG geometry, px.
+const (
+	svgW      = 1400.0 // the width it is written for
+	svgLaneW  = 150.0  // the lane names' column
+	svgTop    = 30.0   // the violation labels' row
+	svgLaneH  = 52.0   // one lane
+	svgAxisH  = 44.0   // the x axis under the lanes
+	svgPadR   = 12.0   // right margin of the plot
+	svgFontPx = 15.0   // labels
+	svgSlant  = 5.0    // how far a message arrow leans, px
+	// cutStop is where a cut message stops: this many lane heights
+	// before the centre of the lane it was meant for (just outside it).
+	cutStop = 0.62
+	// svgPad widens the range shown by this share of the run on each
+	// side, so marks at its first and last instants are whole.
+	svgPad = 0.015
+)
+
+// svgHeight is the SVG's height for n lanes.
+func svgHeight(n int) float64 { return svgTop + svgLaneH*float64(n) + svgAxisH }
+
+// geom maps a drawing onto a w px wide canvas with lanes laneH high.
+type geom struct {
+	w, laneH, a, z float64
+}
+
+func (g geom) plotW() float64 { return g.w - svgLaneW - svgPadR }
+
+// x is scenario second s in plot px (the plot's own x origin).
+func (g geom) x(s float64) float64 {
+	if g.z <= g.a {
+		return 0
+	}
+	return (s - g.a) / (g.z - g.a) * g.plotW()
+}
+
+// yc is the centre of lane i (lane -1: the violations' row).
+func (g geom) yc(i int) float64 {
+	if i < 0 {
+		return svgTop / 2
+	}
+	return svgTop + (float64(i)+0.5)*g.laneH
+}
+
+// arrowEnds are a message arrow's end points and whether it is cut
+// (stops half-way, with a cross).
+func (g geom) arrowEnds(s dShape) (x0, y0, x1, y1 float64, cut bool) {
+	ya, yb := g.yc(s.Lane), g.yc(s.Lane2)
+	dir := 1.0
+	if yb < ya {
+		dir = -1
+	}
+	y0, y1 = ya+dir*0.22*g.laneH, yb-dir*0.22*g.laneH
+	x0, x1 = g.x(s.X0), g.x(s.X1)
+	switch s.Sub {
+	case msgCmd:
+		if s.X0 == s.X1 {
+			x0 -= svgSlant
+		}
+	case msgReply:
+		if s.X0 == s.X1 {
+			x1 += svgSlant
+		}
+	case msgLost, msgNoRep:
+		// Stopped just outside the lane it was meant for.
+		x1 = x0 + svgSlant
+		y1 = yb - dir*cutStop*g.laneH
+		cut = true
+	}
+	return x0, y0, x1, y1, cut
+}
+
+// arrowPath is a message arrow as SVG path data: the shaft and an open
+// head, or a cross where a cut message stopped.
+func arrowPath(x0, y0, x1, y1 float64, cut bool) string {
+	f := trimFloat
+	d := "M" + f(x0) + "," + f(y0) + "L" + f(x1) + "," + f(y1)
+	ang := math.Atan2(y1-y0, x1-x0)
+	if cut {
+		const r = 5
+		return d + fmt.Sprintf("M%s,%sL%s,%sM%s,%sL%s,%s", f(x1-r), f(y1-r), f(x1+r), f(y1+r), f(x1-r), f(y1+r), f(x1+r), f(y1-r))
+	}
+	const hl = 8
+	ax, ay := x1-hl*math.Cos(ang-0.45), y1-hl*math.Sin(ang-0.45)
+	bx, by := x1-hl*math.Cos(ang+0.45), y1-hl*math.Sin(ang+0.45)
+	return d + "M" + f(ax) + "," + f(ay) + "L" + f(x1) + "," + f(y1) + "L" + f(bx) + "," + f(by)
+}
+
+// textWidthPx is the width of s in bold Liberation Sans of size px: as a
+// browser draws it in Arial or Helvetica, whose metrics Liberation Sans
+// shares.
+func textWidthPx(s string, size float64) float64 {
+	return float64(boldStyle(size*72/96, ink).Width(s)) * 96 / 72
+}
+
+// placement is a label's box on a canvas, px.
+type placement struct {
+	x0, y0, x1, y1 float64
+}
+
+func (p placement) overlaps(q placement) bool {
+	return p.x0 < q.x1 && q.x0 < p.x1 && p.y0 < q.y1 && q.y0 < p.y1
+}
+
+// placeLabels chooses the labels to draw so that none overprints another
+// and each fits the room it must fit in: by priority, then left to right.
+// width gives a label's width in px; it returns, per label, whether it is
+// drawn and its box.
+func placeLabels(ls []dLabel, g geom, width func(dLabel) float64, height float64) ([]bool, []placement) {
+	order := make([]int, len(ls))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		if ls[order[a]].Prio != ls[order[b]].Prio {
+			return ls[order[a]].Prio > ls[order[b]].Prio
+		}
+		return ls[order[a]].X < ls[order[b]].X
+	})
+	shown := make([]bool, len(ls))
+	boxes := make([]placement, len(ls))
+	var kept []placement
+	for _, i := range order {
+		l := ls[i]
+		w := width(l)
+		x := g.x(l.X)
+		if l.Mid {
+			x -= w / 2
+		}
+		y := g.yc(l.Lane) + l.Dy*g.laneH
+		if l.Lane < 0 {
+			y = g.yc(-1)
+			if x+w+4 > g.plotW() {
+				x = max(0, g.plotW()-w-4) // a violation's words end at the plot's edge
+			}
+		} else if !l.Mid && l.Width == 0 && x+w+4 > g.plotW()+svgPadR {
+			x -= w + 8 // words of a mark at the right edge go to its left
+		}
+		box := placement{x - 2, y - height/2, x + w + 4, y + height/2}
+		boxes[i] = box
+		if l.Width > 0 && g.x(l.X+l.Width)-g.x(l.X) < w+8 {
+			continue
+		}
+		if box.x1 < 0 || box.x0 > g.plotW() {
+			continue
+		}
+		if box.x1 > g.plotW()+svgPadR && !l.Mid {
+			continue
+		}
+		ok := true
+		for _, k := range kept {
+			if box.overlaps(k) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			kept = append(kept, box)
+			shown[i] = true
+		}
+	}
+	return shown, boxes
+}
+
+// svgOptions choose how a drawing is written.
+type svgOptions struct {
+	// Standalone writes a complete SVG file (its own stylesheet and XML
+	// namespace) instead of an element for a page.
+	Standalone bool
+	// Sync names a group of timelines that share one time axis (a lesson
+	// page's broken and fixed runs); Start and End then override the
+	// drawing's range.
+	Sync       string
+	Start, End float64
+}
+
+// renderSVG writes d as an SVG timeline inside its figure (or, with
+// Standalone, as an SVG document).
+func renderSVG(d *drawing, o svgOptions) string {
+	a, z := d.Start, d.End
+	if o.End > o.Start {
+		a, z = o.Start, o.End
+	}
+	pad := (z - a) * svgPad
+	a, z = a-pad, z+pad
+	g := geom{w: svgW, laneH: svgLaneH, a: a, z: z}
+	h := svgHeight(len(d.Lanes))
+	var b strings.Builder
+	b.Grow(512 + 300*len(d.Shapes))
+	esc := template.HTMLEscapeString
+	f := trimFloat
+	if o.Standalone {
+		fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="lsm-svg lsm-tl" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-label="%s">`,
+			f(svgW), f(h), f(svgW), f(h), esc(d.Headline))
+		fmt.Fprintf(&b, "<style>%s.lsm-tl{background:#fff}</style>", timelineCSS())
+	} else {
+		fmt.Fprintf(&b, `<figure class="lsm-tl" data-start="%s" data-end="%s" data-lanes="%d"`, fmtS(a), fmtS(z), len(d.Lanes))
+		if o.Sync != "" {
+			fmt.Fprintf(&b, ` data-sync="%s"`, esc(o.Sync))
+		}
+		b.WriteString(">\n")
+		fmt.Fprintf(&b, `<div class="lsm-tools"><button type="button" data-z="in" aria-label="%s">+</button><button type="button" data-z="out" aria-label="%s">−</button><button type="button" data-z="left" aria-label="%s">◀</button><button type="button" data-z="right" aria-label="%s">▶</button><button type="button" data-z="reset">%s</button><span class="lsm-range"></span><span class="lsm-hint">%s</span></div>`+"\n",
+			esc(tr(d.Lang, "tl.zoom.in")), esc(tr(d.Lang, "tl.zoom.out")), esc(tr(d.Lang, "tl.pan.left")), esc(tr(d.Lang, "tl.pan.right")), esc(tr(d.Lang, "tl.reset")), esc(tr(d.Lang, "tl.hint")))
+		fmt.Fprintf(&b, `<svg class="lsm-svg" viewBox="0 0 %s %s" role="img" aria-label="%s" tabindex="0">`, f(svgW), f(h), esc(d.Headline))
+	}
+	fmt.Fprintf(&b, "<title>%s</title>\n", esc(d.Title+": "+d.Headline))
+	// Lanes and their names.
+	b.WriteString(`<g class="lanes">`)
+	for i, l := range d.Lanes {
+		subClass := "lane-sub"
+		if l.Sub == "" && textWidthPx(l.Label, 18) > svgLaneW-14 {
+			l.Label, l.Sub = splitLabel(l.Label, 18, svgLaneW-14)
+			subClass = "lane-name2"
+		}
+		y := svgTop + float64(i)*svgLaneH
+		fmt.Fprintf(&b, `<rect class="lane-bg %s" data-l="%d" x="%s" y="%s" width="%s" height="%s"/>`, l.Kind, i, f(svgLaneW), f(y), f(svgW-svgLaneW-svgPadR), f(svgLaneH))
+		if l.Sub != "" {
+			fmt.Fprintf(&b, `<text class="lane-name" data-l="%d" data-dy="-0.15" x="8" y="%s">%s</text><text class="%s" data-l="%d" data-dy="0.25" x="8" y="%s">%s</text>`,
+				i, f(g.yc(i)-0.15*svgLaneH+6), esc(l.Label), subClass, i, f(g.yc(i)+0.25*svgLaneH+5), esc(l.Sub))
+		} else {
+			fmt.Fprintf(&b, `<text class="lane-name" data-l="%d" data-dy="0" x="8" y="%s">%s</text>`, i, f(g.yc(i)+6), esc(l.Label))
+		}
+	}
+	b.WriteString("</g>\n")
+	// The plot: a nested viewport clips what a zoom pushes out.
+	fmt.Fprintf(&b, `<svg class="plot" x="%s" y="0" width="%s" height="%s" overflow="hidden">`, f(svgLaneW), f(g.plotW()+svgPadR), f(h))
+	b.WriteString(`<g class="ticks">`)
+	for _, t := range niceTicks(a, z) {
+		if t.Label == "" || t.Value < -1e-9 {
+			continue // a half step, or the padding before t=0
+		}
+		if t.Label == "-0" {
+			t.Label = "0"
+		}
+		x := g.x(t.Value)
+		fmt.Fprintf(&b, `<g class="tick"><line x1="%s" x2="%s" y1="%s" y2="%s"/><text x="%s" y="%s" text-anchor="middle">%s</text></g>`,
+			f(x), f(x), f(svgTop), f(h-svgAxisH), f(x), f(h-svgAxisH+20), t.Label)
+	}
+	b.WriteString("</g>\n")
+	for _, s := range d.Shapes {
+		writeShape(&b, g, s)
+	}
+	shown, boxes := placeLabels(d.Labels, g, func(l dLabel) float64 { return textWidthPx(l.Text, labelSize(l.Style)) }, svgFontPx+4)
+	for i, l := range d.Labels {
+		y := g.yc(l.Lane) + l.Dy*svgLaneH
+		x := g.x(l.X)
+		if !l.Mid {
+			x = boxes[i].x0 + 2 // where placeLabels put it
+		}
+		anchor := ""
+		if l.Mid {
+			anchor = ` text-anchor="middle"`
+		}
+		vis := ""
+		if !shown[i] {
+			vis = ` visibility="hidden"`
+		}
+		fit := ""
+		if l.Width > 0 {
+			fit = ` data-fit="` + fmtS(l.Width) + `"`
+		}
+		fmt.Fprintf(&b, `<text class="%s" data-l="%d" data-x="%s" data-dy="%s" data-prio="%d"%s%s%s x="%s" y="%s" dy="0.35em">%s</text>`,
+			l.Style, l.Lane, fmtS(l.X), f2(l.Dy), l.Prio, fit, anchor, vis, f(x+map[bool]float64{true: 0, false: 2}[l.Mid]), f(y), esc(l.Text))
+	}
+	b.WriteString("\n")
+	b.WriteString("</svg>\n")
+	fmt.Fprintf(&b, `<text class="axis-name" x="%s" y="%s" text-anchor="middle">%s</text>`, f(svgLaneW+g.plotW()/2), f(h-6), esc(tr(d.Lang, "p.x")))
+	b.WriteString("</svg>\n")
+	if o.Standalone {
+		return b.String()
+	}
+	fmt.Fprintf(&b, `<div class="lsm-tip" role="tooltip" hidden></div>`+"\n")
+	b.WriteString(`<ul class="lsm-legend">`)
+	for _, e := range d.Legend {
+		fmt.Fprintf(&b, `<li>%s<span>%s</span></li>`, legendSwatch(e), esc(e.Text))
+	}
+	b.WriteString("</ul>\n")
+	if d.Note != "" {
+		fmt.Fprintf(&b, `<p class="lsm-note">%s</p>`, esc(d.Note))
+	}
+	b.WriteString("</figure>\n")
+	return b.String()
+}
+
+// splitLabel breaks a lane's name that is wider than w px at size px
+// into two lines at the last space that lets the first fit.
+func splitLabel(s string, size, w float64) (string, string) {
+	for i := len(s) - 1; i > 0; i-- {
+		if s[i] == ' ' && textWidthPx(s[:i], size) <= w {
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
+}
+
+func labelSize(style string) float64 {
+	if style == lbSmall {
+		return 13
+	}
+	return svgFontPx
+}
+
+// fmtS writes scenario seconds for a data attribute (µs precision).
+func fmtS(s float64) string { return strconv.FormatFloat(math.Round(s*1e6)/1e6, 'f', -1, 64) }
+
+func f2(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// writeShape writes one shape with its layout attributes.
+func writeShape(b *strings.Builder, g geom, s dShape) {
+	esc := template.HTMLEscapeString
+	f := trimFloat
+	cls := "s s-" + s.Kind
+	if s.Sub != "" {
+		if s.Kind == shMsg {
+			cls += " m-" + s.Sub
+		} else {
+			cls += " e-" + s.Sub
+		}
+	} else if s.Kind == shShade || s.Kind == shStrip {
+		cls += " e-other"
+	}
+	if s.Color >= 0 {
+		cls += fmt.Sprintf(" c%d", s.Color%len(clientPalette))
+	}
+	attrs := fmt.Sprintf(`data-l="%d" data-x0="%s"`, s.Lane, fmtS(s.X0))
+	if s.X1 != s.X0 {
+		attrs += fmt.Sprintf(` data-x1="%s"`, fmtS(s.X1))
+	}
+	if s.Lane2 != s.Lane {
+		attrs += fmt.Sprintf(` data-l2="%d"`, s.Lane2)
+	}
+	if tip := s.tip(); tip != "" {
+		attrs += ` data-tip="` + esc(tip) + `"`
+	}
+	if s.Op > 0 {
+		attrs += fmt.Sprintf(` data-op="%d"`, s.Op-1)
+	}
+	switch {
+	case isMark(s.Kind):
+		x, y := g.x(s.X0), g.yc(s.Lane)+s.Y0*g.laneH
+		p := markPath(s.Kind)
+		fmt.Fprintf(b, `<g class="m %s" %s data-y0="%s" transform="translate(%s,%s)"><path class="halo" d="%s"/><path d="%s"/></g>`+"\n", cls, attrs, f2(s.Y0), f(x), f(y), p, p)
+	case s.Kind == shMsg:
+		x0, y0, x1, y1, cut := g.arrowEnds(s)
+		p := arrowPath(x0, y0, x1, y1, cut)
+		fmt.Fprintf(b, `<g class="%s" %s><path class="halo" d="%s"/><path d="%s"/></g>`+"\n", cls, attrs, p, p)
+	case s.Kind == shEnd:
+		x := g.x(s.X0)
+		fmt.Fprintf(b, `<line class="%s" %s data-y0="%s" data-y1="%s" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", cls, attrs, f2(s.Y0), f2(s.Y1),
+			f(x), f(x), f(g.yc(s.Lane)+s.Y0*g.laneH), f(g.yc(s.Lane)+s.Y1*g.laneH))
+	case s.Kind == shSeen:
+		fmt.Fprintf(b, `<line class="%s" %s data-y0="%s" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", cls, attrs, f2(s.Y0),
+			f(g.x(s.X0)), f(g.x(s.X1)), f(g.yc(s.Lane)+s.Y0*g.laneH), f(g.yc(s.Lane)+s.Y0*g.laneH))
+	default:
+		y0 := g.yc(s.Lane) + s.Y0*g.laneH
+		y1 := g.yc(s.Lane2) + s.Y1*g.laneH
+		x0, x1 := g.x(s.X0), g.x(s.X1)
+		if x1-x0 < 2 {
+			x1 = x0 + 2
+		}
+		fmt.Fprintf(b, `<rect class="%s" %s data-y0="%s" data-y1="%s" x="%s" y="%s" width="%s" height="%s"/>`+"\n", cls, attrs, f2(s.Y0), f2(s.Y1),
+			f(x0), f(y0), f(x1-x0), f(y1-y0))
+	}
+}
+
+// legendSwatch is a legend entry's small picture, drawn like the shape.
+func legendSwatch(e dLegend) string {
+	cls := "s s-" + e.Kind
+	if e.Sub != "" {
+		if e.Kind == shMsg {
+			cls += " m-" + e.Sub
+		} else {
+			cls += " e-" + e.Sub
+		}
+	} else if e.Kind == shShade {
+		cls += " e-other"
+	}
+	if e.Color >= 0 {
+		cls += fmt.Sprintf(" c%d", e.Color%len(clientPalette))
+	}
+	var in string
+	switch {
+	case isMark(e.Kind):
+		p := markPath(e.Kind)
+		in = fmt.Sprintf(`<g class="m %s" transform="translate(17,11)"><path class="halo" d="%s"/><path d="%s"/></g>`, cls, p, p)
+	case e.Kind == shMsg:
+		cut := e.Sub == msgLost || e.Sub == msgNoRep
+		x1, y1 := 28.0, 18.0
+		if cut {
+			x1, y1 = 20, 12
+		}
+		in = fmt.Sprintf(`<g class="%s"><path d="%s"/></g>`, cls, arrowPath(6, 3, x1, y1, cut))
+	case e.Kind == shEnd:
+		in = fmt.Sprintf(`<line class="%s" x1="17" x2="17" y1="2" y2="20"/>`, cls)
+	case e.Kind == shSeen:
+		in = fmt.Sprintf(`<line class="%s" x1="2" x2="32" y1="11" y2="11"/>`, cls)
+	default:
+		in = fmt.Sprintf(`<rect class="%s" x="2" y="4" width="30" height="14"/>`, cls)
+	}
+	return `<svg class="lsm-tl" viewBox="0 0 34 22" aria-hidden="true">` + in + `</svg>`
+}

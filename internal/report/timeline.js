@@ -1,0 +1,286 @@
+// locksim timeline: lays out every .lsm-tl figure of the page at the width
+// it is shown, in scenario seconds; zoom (buttons, + and -, Ctrl or Shift
+// and the wheel) and pan (drag, the arrow buttons) change the seconds
+// shown, for every figure of one data-sync group at once; hovering (or
+// focusing) a shape shows its tip; labels that would overprint another
+// are hidden.
+(function () {
+  "use strict";
+  var figs = [];
+  var SLANT = 5, CUT = 0.62, TOP = 30, AXIS = 44, LANEW = 150, PADR = 12;
+
+  function num(el, k, d) { var v = el.getAttribute(k); return v === null ? d : parseFloat(v); }
+
+  function laneH(fig) {
+    var v = parseFloat(getComputedStyle(fig).getPropertyValue("--lsm-lane"));
+    return v > 0 ? v : 52;
+  }
+
+  function nice(a, z) {
+    var span = z - a, out = [];
+    if (!(span > 0)) { return out; }
+    var step = Math.pow(10, Math.floor(Math.log10(span / 10)));
+    var fs = [1, 2, 5, 10];
+    for (var i = 0; i < fs.length; i++) { if (span / (step * fs[i]) <= 12) { step *= fs[i]; break; } }
+    for (var v = Math.ceil(a / step) * step; v <= z + step * 1e-9; v += step) {
+      out.push(+v.toFixed(9));
+    }
+    return out;
+  }
+
+  function fmt(v) {
+    var s = (Math.round(v * 1000) / 1000).toString();
+    return s;
+  }
+
+  function arrowPath(x0, y0, x1, y1, cut) {
+    var f = function (v) { return (Math.round(v * 10) / 10).toString(); };
+    var d = "M" + f(x0) + "," + f(y0) + "L" + f(x1) + "," + f(y1);
+    if (cut) {
+      var r = 5;
+      return d + "M" + f(x1 - r) + "," + f(y1 - r) + "L" + f(x1 + r) + "," + f(y1 + r) +
+        "M" + f(x1 - r) + "," + f(y1 + r) + "L" + f(x1 + r) + "," + f(y1 - r);
+    }
+    var ang = Math.atan2(y1 - y0, x1 - x0), hl = 8;
+    var ax = x1 - hl * Math.cos(ang - 0.45), ay = y1 - hl * Math.sin(ang - 0.45);
+    var bx = x1 - hl * Math.cos(ang + 0.45), by = y1 - hl * Math.sin(ang + 0.45);
+    return d + "M" + f(ax) + "," + f(ay) + "L" + f(x1) + "," + f(y1) + "L" + f(bx) + "," + f(by);
+  }
+
+  function Fig(el) {
+    this.el = el;
+    this.svg = el.querySelector("svg.lsm-svg");
+    this.plot = this.svg.querySelector("svg.plot");
+    this.tip = el.querySelector(".lsm-tip");
+    this.range = el.querySelector(".lsm-range");
+    this.a0 = num(el, "data-start", 0);
+    this.z0 = num(el, "data-end", 1);
+    this.a = this.a0; this.z = this.z0;
+    this.lanes = num(el, "data-lanes", 1);
+    this.sync = el.getAttribute("data-sync") || "";
+    this.shapes = Array.prototype.slice.call(this.plot.querySelectorAll("[data-x0]"));
+    this.labels = Array.prototype.slice.call(this.plot.querySelectorAll("text[data-x]"));
+    this.laneEls = Array.prototype.slice.call(this.svg.querySelectorAll(".lanes [data-l]"));
+    this.widths = null;
+    var self = this;
+    el.addEventListener("click", function (e) {
+      var b = e.target.closest("button[data-z]");
+      if (!b) { return; }
+      var k = b.getAttribute("data-z"), span = self.z - self.a, mid = (self.a + self.z) / 2;
+      if (k === "in") { self.zoomTo(mid, 0.5); }
+      if (k === "out") { self.zoomTo(mid, 2); }
+      if (k === "left") { self.setDomain(self.a - span * 0.25, self.z - span * 0.25); }
+      if (k === "right") { self.setDomain(self.a + span * 0.25, self.z + span * 0.25); }
+      if (k === "reset") { self.setDomain(self.a0, self.z0); }
+    });
+    this.svg.addEventListener("wheel", function (e) {
+      if (!(e.ctrlKey || e.shiftKey || e.altKey)) { return; }
+      e.preventDefault();
+      self.zoomTo(self.secAt(e.clientX), e.deltaY > 0 ? 1.25 : 0.8);
+    }, { passive: false });
+    var drag = null;
+    this.svg.addEventListener("pointerdown", function (e) {
+      if (e.button !== 0) { return; }
+      drag = { x: e.clientX, a: self.a, z: self.z, moved: false };
+    });
+    window.addEventListener("pointermove", function (e) {
+      if (!drag) { return; }
+      var dx = e.clientX - drag.x;
+      if (Math.abs(dx) > 3) { drag.moved = true; }
+      if (!drag.moved) { return; }
+      var ds = dx / self.plotW() * (drag.z - drag.a);
+      self.setDomain(drag.a - ds, drag.z - ds);
+    });
+    window.addEventListener("pointerup", function () { drag = null; });
+    this.svg.addEventListener("keydown", function (e) {
+      var span = self.z - self.a;
+      if (e.key === "+" || e.key === "=") { self.zoomTo((self.a + self.z) / 2, 0.5); e.preventDefault(); }
+      if (e.key === "-") { self.zoomTo((self.a + self.z) / 2, 2); e.preventDefault(); }
+      if (e.key === "0") { self.setDomain(self.a0, self.z0); e.preventDefault(); }
+      if (e.key === "ArrowLeft") { self.setDomain(self.a - span * 0.2, self.z - span * 0.2); e.preventDefault(); }
+      if (e.key === "ArrowRight") { self.setDomain(self.a + span * 0.2, self.z + span * 0.2); e.preventDefault(); }
+    });
+    var show = function (t, x, y) {
+      if (!self.tip) { return; }
+      self.tip.textContent = t.getAttribute("data-tip");
+      self.tip.hidden = false;
+      var r = self.el.getBoundingClientRect();
+      var left = x - r.left + 14, top = y - r.top + 16;
+      var w = self.tip.offsetWidth;
+      if (left + w > r.width) { left = Math.max(0, r.width - w); }
+      self.tip.style.left = left + "px";
+      self.tip.style.top = top + "px";
+    };
+    this.svg.addEventListener("pointerover", function (e) {
+      var t = e.target.closest("[data-tip]");
+      if (t && self.svg.contains(t)) { show(t, e.clientX, e.clientY); }
+    });
+    this.svg.addEventListener("pointermove", function (e) {
+      var t = e.target.closest("[data-tip]");
+      if (t && !self.tip.hidden) { show(t, e.clientX, e.clientY); }
+    });
+    this.svg.addEventListener("pointerout", function (e) {
+      var t = e.target.closest("[data-tip]");
+      if (t && self.tip) { self.tip.hidden = true; }
+    });
+    this.svg.addEventListener("focusin", function (e) {
+      var t = e.target.closest("[data-tip]");
+      if (t) { var b = t.getBoundingClientRect(); show(t, b.right, b.bottom); }
+    });
+  }
+
+  Fig.prototype.width = function () { return Math.max(320, this.svg.getBoundingClientRect().width || 1400); };
+  Fig.prototype.plotW = function () { return this.width() - LANEW - PADR; };
+  Fig.prototype.secAt = function (clientX) {
+    var r = this.svg.getBoundingClientRect();
+    var px = clientX - r.left - LANEW;
+    return this.a + px / this.plotW() * (this.z - this.a);
+  };
+  Fig.prototype.zoomTo = function (at, f) {
+    var a = at - (at - this.a) * f, z = at + (this.z - at) * f;
+    this.setDomain(a, z);
+  };
+  Fig.prototype.setDomain = function (a, z, fromSync) {
+    var full = this.z0 - this.a0, span = Math.min(Math.max(z - a, full / 2000), full);
+    if (a < this.a0) { a = this.a0; }
+    if (a + span > this.z0) { a = this.z0 - span; }
+    this.a = a; this.z = a + span;
+    this.layout();
+    if (this.sync && !fromSync) {
+      var self = this;
+      figs.forEach(function (g) { if (g !== self && g.sync === self.sync) { g.setDomain(self.a, self.z, true); } });
+    }
+  };
+
+  Fig.prototype.layout = function () {
+    var W = this.width(), LH = laneH(this.el), n = this.lanes;
+    var H = TOP + LH * n + AXIS, pw = W - LANEW - PADR, a = this.a, z = this.z;
+    var X = function (s) { return (s - a) / (z - a) * pw; };
+    var Y = function (l) { return l < 0 ? TOP / 2 : TOP + (l + 0.5) * LH; };
+    this.svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    this.svg.style.height = H + "px";
+    this.plot.setAttribute("width", pw + PADR);
+    this.plot.setAttribute("height", H);
+    this.laneEls.forEach(function (el) {
+      var l = num(el, "data-l", 0);
+      if (el.tagName === "rect") {
+        el.setAttribute("y", TOP + l * LH); el.setAttribute("height", LH); el.setAttribute("width", pw);
+      } else {
+        el.setAttribute("y", Y(l) + num(el, "data-dy", 0) * LH + 6);
+      }
+    });
+    var axisName = this.svg.querySelector(".axis-name");
+    if (axisName) { axisName.setAttribute("x", LANEW + pw / 2); axisName.setAttribute("y", H - 6); }
+    // Ticks.
+    var ticks = this.plot.querySelector(".ticks");
+    var html = "";
+    nice(a, z).forEach(function (v) {
+      if (v < 0) { return; } // the padding before t=0
+      var x = X(v).toFixed(1);
+      html += '<g class="tick"><line x1="' + x + '" x2="' + x + '" y1="' + TOP + '" y2="' + (H - AXIS) + '"/><text x="' + x + '" y="' + (H - AXIS + 20) + '" text-anchor="middle">' + fmt(v) + "</text></g>";
+    });
+    ticks.innerHTML = html;
+    this.shapes.forEach(function (el) {
+      var l = num(el, "data-l", 0), l2 = num(el, "data-l2", l);
+      var x0 = num(el, "data-x0", 0), x1 = num(el, "data-x1", x0);
+      var y0 = num(el, "data-y0", 0), y1 = num(el, "data-y1", y0);
+      var cl = el.classList;
+      if (cl.contains("m")) {
+        el.setAttribute("transform", "translate(" + X(x0).toFixed(1) + "," + (Y(l) + y0 * LH).toFixed(1) + ")");
+      } else if (cl.contains("s-msg")) {
+        var ya = Y(l), yb = Y(l2), dir = yb < ya ? -1 : 1;
+        var p0y = ya + dir * 0.22 * LH, p1y = yb - dir * 0.22 * LH, p0x = X(x0), p1x = X(x1), cut = false;
+        if (cl.contains("m-cmd") && x0 === x1) { p0x -= SLANT; }
+        if (cl.contains("m-reply") && x0 === x1) { p1x += SLANT; }
+        if (cl.contains("m-lost") || cl.contains("m-norep")) { p1x = p0x + SLANT; p1y = yb - dir * CUT * LH; cut = true; }
+        var d = arrowPath(p0x, p0y, p1x, p1y, cut);
+        var ps = el.querySelectorAll("path");
+        for (var i = 0; i < ps.length; i++) { ps[i].setAttribute("d", d); }
+      } else if (el.tagName === "line") {
+        el.setAttribute("x1", X(x0)); el.setAttribute("x2", X(x1));
+        el.setAttribute("y1", Y(l) + y0 * LH); el.setAttribute("y2", Y(l) + y1 * LH);
+      } else {
+        var rx0 = X(x0), rx1 = Math.max(X(x1), rx0 + 2);
+        var ry0 = Y(l) + y0 * LH, ry1 = Y(l2) + y1 * LH;
+        if (rx1 < -10) { rx0 = -20; rx1 = -10; }
+        if (rx0 > pw + 20) { rx0 = pw + 20; rx1 = pw + 30; }
+        el.setAttribute("x", Math.max(rx0, -10).toFixed(1));
+        el.setAttribute("width", (Math.min(rx1, pw + 20) - Math.max(rx0, -10)).toFixed(1));
+        el.setAttribute("y", ry0.toFixed(1)); el.setAttribute("height", (ry1 - ry0).toFixed(1));
+      }
+    });
+    this.placeLabels(X, Y, LH, pw);
+    if (this.range) { this.range.textContent = "t=" + fmt(Math.max(a, 0)) + "s – t=" + fmt(z) + "s"; }
+  };
+
+  // placeLabels shows a label only where it overprints no label already
+  // shown: higher priority first, then left to right.
+  Fig.prototype.placeLabels = function (X, Y, LH, pw) {
+    var ls = this.labels;
+    if (!this.widths) {
+      this.widths = ls.map(function (t) { t.setAttribute("visibility", "visible"); return t.getComputedTextLength(); });
+    }
+    var w = this.widths;
+    var order = ls.map(function (_, i) { return i; });
+    order.sort(function (i, j) {
+      var pi = num(ls[i], "data-prio", 0), pj = num(ls[j], "data-prio", 0);
+      return pi !== pj ? pj - pi : num(ls[i], "data-x", 0) - num(ls[j], "data-x", 0);
+    });
+    var kept = [], hgt = 19;
+    order.forEach(function (i) {
+      var t = ls[i], l = num(t, "data-l", 0), s = num(t, "data-x", 0);
+      var mid = t.getAttribute("text-anchor") === "middle";
+      var x = X(s) + (mid ? 0 : 2), y = Y(l) + num(t, "data-dy", 0) * LH;
+      t.setAttribute("x", x.toFixed(1)); t.setAttribute("y", y.toFixed(1));
+      if (l < 0 && x + w[i] + 4 > pw) { x = Math.max(0, pw - w[i] - 4); t.setAttribute("x", x.toFixed(1)); } // a violation's words end at the plot's edge
+      else if (!mid && t.getAttribute("data-fit") === null && x + w[i] + 4 > pw + PADR) { x = x - w[i] - 6; t.setAttribute("x", x.toFixed(1)); } // words of a mark at the right edge go to its left
+      var x0 = mid ? x - w[i] / 2 : x, box = [x0 - 2, y - hgt / 2, x0 + w[i] + 4, y + hgt / 2];
+      var ok = box[2] > 0 && box[0] < pw && (mid || box[2] <= pw + PADR);
+      var fit = t.getAttribute("data-fit");
+      if (ok && fit !== null && X(s + parseFloat(fit)) - X(s) < w[i] + 8) { ok = false; }
+      for (var k = 0; ok && k < kept.length; k++) {
+        var q = kept[k];
+        if (box[0] < q[2] && q[0] < box[2] && box[1] < q[3] && q[1] < box[3]) { ok = false; }
+      }
+      if (ok) { kept.push(box); }
+      t.setAttribute("visibility", ok ? "visible" : "hidden");
+    });
+  };
+
+
+  function init() {
+    var els = document.querySelectorAll("figure.lsm-tl");
+    for (var i = 0; i < els.length; i++) { figs.push(new Fig(els[i])); }
+    // A sync group shares one axis: the widest range of its members.
+    var groups = {};
+    figs.forEach(function (f) {
+      if (!f.sync) { return; }
+      var g = groups[f.sync] || (groups[f.sync] = { a: f.a0, z: f.z0 });
+      g.a = Math.min(g.a, f.a0); g.z = Math.max(g.z, f.z0);
+    });
+    figs.forEach(function (f) {
+      if (f.sync) { f.a0 = f.a = groups[f.sync].a; f.z0 = f.z = groups[f.sync].z; }
+    });
+    figs.forEach(function (f) { f.layout(); });
+    // Lay out again whenever a figure's width changes (the first layout
+    // may run before the page has its width).
+    if (window.ResizeObserver) {
+      figs.forEach(function (f) {
+        var last = 0;
+        new ResizeObserver(function () {
+          var w = Math.round(f.svg.getBoundingClientRect().width);
+          if (w > 0 && w !== last) { last = w; requestAnimationFrame(function () { f.layout(); }); }
+        }).observe(f.el);
+      });
+    }
+    window.addEventListener("load", function () { figs.forEach(function (f) { f.layout(); }); });
+    var pending = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(pending);
+      pending = setTimeout(function () { figs.forEach(function (f) { f.layout(); }); }, 100);
+    });
+    window.addEventListener("beforeprint", function () { figs.forEach(function (f) { f.setDomain(f.a0, f.z0); }); });
+    document.documentElement.setAttribute("data-lsm-ready", "1");
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
+})();
