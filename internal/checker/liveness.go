@@ -103,7 +103,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		} else if bound <= 0 {
 			bound = h.Header.Wall(DefaultUnavailableBound)
 		}
-		anomalies = append(anomalies, unavailableStretches(h, k, ko.lock, leases, bound, eoh)...)
+		anomalies = append(anomalies, refusedLocally(a, unavailableStretches(h, k, ko.lock, leases, bound, eoh))...)
 	}
 	for i := range anomalies {
 		anomalies[i].Informational = !expect
