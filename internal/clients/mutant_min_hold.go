@@ -56,11 +56,7 @@ func (m *minHoldLock) Name() string { return m.name }
 // on the client's clock, and the client's process.
 func (m *minHoldLock) Acquire(ctx context.Context, key string) (Lease, error) {
 	start := m.cfg.Clock.Now()
-	host := m.cfg.Client
-	if m.cfg.Host != nil {
-		host = m.cfg.Host.Name
-	}
-	val := fmt.Sprintf("ADDED:%d@%s", start.UnixNano(), host)
+	val := fmt.Sprintf("ADDED:%d@%s", start.UnixNano(), m.hostName())
 	if m.checked {
 		val += ":" + newToken(m.cfg.Rand) // PR #2584's unique value
 	}
@@ -107,6 +103,7 @@ func (m *minHoldLock) Release(ctx context.Context, l Lease) error {
 	return nil
 }
 
+// hostName is the process the value names (ShedLock's hostname).
 func (m *minHoldLock) hostName() string {
 	if m.cfg.Host != nil {
 		return m.cfg.Host.Name
