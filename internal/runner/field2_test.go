@@ -108,3 +108,37 @@ ttl: 30s
 		}
 	})
 }
+
+// TestACommandCutByTheRunsEndIsNoStall checks cutByRunEnd: only a command
+// whose deadline was the run's own, with the run over, is cut by it.
+func TestACommandCutByTheRunsEndIsNoStall(t *testing.T) {
+	over, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	<-over.Done()
+	inherited, c1 := context.WithTimeout(over, time.Hour) // the run's deadline is the earlier
+	defer c1()
+	own, c2 := context.WithTimeout(context.WithoutCancel(over), time.Nanosecond)
+	defer c2()
+	<-own.Done()
+	running, c3 := context.WithTimeout(context.Background(), time.Hour)
+	defer c3()
+	child, c4 := context.WithTimeout(running, time.Hour)
+	defer c4()
+	tests := []struct {
+		name     string
+		cmd, run context.Context
+		cut      bool
+	}{
+		{"a command that inherited the deadline of a run that is over was cut by its end", inherited, over, true},
+		{"a command bounded by its own timeout was not, though the run is over", own, over, false},
+		{"nothing is cut while the run goes on", child, running, false},
+		{"nothing is cut before the run started", inherited, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := cutByRunEnd(tt.cmd, tt.run); got != tt.cut {
+				t.Errorf("cutByRunEnd = %v, want %v", got, tt.cut)
+			}
+		})
+	}
+}

@@ -151,6 +151,9 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
 	defer cancel()
 	r.runCtx, r.cancelRun = runCtx, cancel
+	if sk := r.stalls.Load(); sk != nil {
+		r.stalls.Store(&stallSink{rec: sk.rec, log: sk.log, run: runCtx})
+	}
 	r.sched.Prepare(runCtx)
 	r.sched.Start(runCtx)
 	lag := watchTimerLag()
