@@ -81,6 +81,14 @@ type Traits struct {
 	// monotonic clock (redsync, redislock: such faults change nothing for
 	// them) and for lock-free algorithms, which hold nothing to time.
 	ClientClock bool
+	// MinHold: the algorithm keeps a lease taken for at least
+	// Config.MinHold after its grant (ShedLock's lockAtLeastFor), so a
+	// scenario may set min_hold.
+	MinHold bool
+	// Heartbeat: the Locker is a lock.Extender whose Extend is the
+	// heartbeat a scheduler's own loop sends between two units of work,
+	// so a leader workload may set heartbeat: true.
+	Heartbeat bool
 	// Process: the lock runs in a child process started from the
 	// scenario's process: block (Config.Process), which also declares
 	// the traits above that hold for it. Only locksim's own `process`
@@ -124,6 +132,8 @@ func (t Traits) String() string {
 	add(t.SingleNode, "one node only")
 	add(t.MultiNode, "multi-node")
 	add(t.ClientClock, "reads the client clock")
+	add(t.MinHold, "min hold")
+	add(t.Heartbeat, "heartbeat")
 	add(t.Process, "child process")
 	add(len(t.Workloads) > 0, "runs "+strings.Join(t.Workloads, ", ")+" only")
 	return strings.Join(out, "; ")

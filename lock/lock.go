@@ -172,6 +172,14 @@ type Config struct {
 	// Process is the scenario's `process:` block for a lock client run as
 	// a child process (algorithm process); nil otherwise.
 	Process *ProcessOptions
+	// Host is the simulated process the client runs in, shared with the
+	// other clients the scenario places in it; locksim always sets it.
+	Host *Host
+	// MinHold is the scenario's min_hold, wall time: the least time a lease
+	// stays taken after its grant even when released sooner (ShedLock's
+	// lockAtLeastFor). Only algorithms with Traits.MinHold take one; 0
+	// means none.
+	MinHold time.Duration
 }
 
 // ProcessOptions configure a lock client run as a child process speaking

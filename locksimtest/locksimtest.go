@@ -99,27 +99,31 @@ func Catalogue(t *testing.T, a lock.Algorithm) {
 		t.Fatalf("%v", err)
 	}
 	like := reference(a.Traits)
-	entries, err := fs.ReadDir(scenarios.FS, ".")
+	names, err := fs.Glob(scenarios.FS, "*.yaml")
+	if err != nil {
+		t.Fatalf("read the shipped scenarios: %v", err)
+	}
+	field, err := fs.Glob(scenarios.FS, "field/*.yaml") // the field reports (issue 19)
 	if err != nil {
 		t.Fatalf("read the shipped scenarios: %v", err)
 	}
 	var scs []scenario.Scenario
-	for _, e := range entries {
-		data, err := scenarios.FS.ReadFile(e.Name())
+	for _, name := range append(names, field...) {
+		data, err := scenarios.FS.ReadFile(name)
 		if err != nil {
-			t.Fatalf("read %s: %v", e.Name(), err)
+			t.Fatalf("read %s: %v", name, err)
 		}
-		own, err := scenario.Parse(e.Name(), data)
+		own, err := scenario.Parse(name, data)
 		if err != nil || !slices.Contains(like, own.Algorithm) {
 			continue
 		}
-		sc, err := substitute(e.Name(), data, a)
+		sc, err := substitute(name, data, a)
 		if err != nil {
-			t.Logf("%s: left out, its fields do not fit %s: %s", e.Name(), a.Name, firstLine(err.Error()))
+			t.Logf("%s: left out, its fields do not fit %s: %s", name, a.Name, firstLine(err.Error()))
 			continue
 		}
 		if !a.Traits.ClientClock && clientClockFault(sc) {
-			t.Logf("%s: left out, its client clock fault cannot reach %s (it does not read Config.Clock)", e.Name(), a.Name)
+			t.Logf("%s: left out, its client clock fault cannot reach %s (it does not read Config.Clock)", name, a.Name)
 			continue
 		}
 		scs = append(scs, sc)

@@ -5,7 +5,8 @@ package scenarios
 
 import "embed"
 
-// FS holds every shipped scenario file (*.yaml) at its root.
+// FS holds every shipped scenario file: the catalogue (*.yaml) at its root
+// and the field reports (field/*.yaml, issue 19).
 //
-//go:embed *.yaml
+//go:embed *.yaml field/*.yaml
 var FS embed.FS

@@ -51,6 +51,7 @@ type Account struct {
 	byMem        map[string][]int // node|key → positions in Members
 	grants       map[int][]int    // acquire op index → positions in Keys it was granted by
 	memberGrants map[int][]int    // acquire op index → positions in Members it was granted by
+	reentries    map[int][]int    // acquire op index → positions in Keys it re-entered (reentry.go)
 	grantList    []Grant
 	grantAt      map[int]int // acquire op index → position in grantList
 	removals     sync.Once
@@ -224,6 +225,7 @@ func (a *Account) derive() {
 		a.infer()
 		a.keys = byStart(a.keys, func(k *KeyLife) int64 { return k.Start })
 		a.members = byStart(a.members, func(m *MemberLife) int64 { return m.Start })
+		a.matchReentries()
 		a.index()
 		a.deriveGrants()
 	})
@@ -268,6 +270,9 @@ func (a *Account) index() {
 		if k.Grant >= 0 {
 			a.grants[k.Grant] = append(a.grants[k.Grant], i)
 		}
+	}
+	for op, ks := range a.reentries {
+		a.grants[op] = append(a.grants[op], ks...)
 	}
 	a.memberGrants = map[int][]int{}
 	for i, m := range a.members {

@@ -86,6 +86,10 @@ func (a *Account) infer() {
 			k.End, k.Ended = k.Deadline, End{Kind: EndExpired, Op: -1}
 		}
 	}
+	byLockKey := map[string][]int{} // node|key → observed lives, for re-entered grants
+	for i, k := range a.keys {
+		byLockKey[nk(k.Node, k.Key)] = append(byLockKey[nk(k.Node, k.Key)], i)
+	}
 	var inferred []KeyLife
 	for key, idx := range byKey {
 		for p, i := range idx {
@@ -94,8 +98,8 @@ func (a *Account) infer() {
 				continue
 			}
 			for ni, n := range nodesOf(op) {
-				if matched[[2]int{i, ni}] {
-					continue
+				if matched[[2]int{i, ni}] || a.reentryLife(i, n, byLockKey[nk(n, lockKeyOf(op))]) >= 0 {
+					continue // backed by an observed life (one it re-entered: reentry.go)
 				}
 				inferred = append(inferred, a.inferLife(key, n, i, idx[p+1:]))
 			}

@@ -962,11 +962,15 @@ func (a *Account) matchGrants() {
 		if len(nodes) == 0 {
 			nodes = a.H.Header.Observed
 		}
+		lockKey := op.Key
+		if op.Value.LockKey != "" {
+			lockKey = op.Value.LockKey // the algorithm derived its own key
+		}
 		for _, n := range nodes {
 			if !a.Observed[n] {
 				continue
 			}
-			for _, i := range keys[slot{n, op.Key, op.Client}] {
+			for _, i := range keys[slot{n, lockKey, op.Client}] {
 				k := &a.keys[i]
 				if k.Grant < 0 && k.Start >= op.Invoke-grantSlack && k.Start <= end+grantSlack && (op.Value.Token == "" || k.Value == op.Value.Token) {
 					k.Grant = idx

@@ -45,6 +45,9 @@ type Cause struct {
 	// Write is the history index of the write the stale holder made on the
 	// lost lock (double-effect); 0 with no such write.
 	Write int `json:"write,omitempty"`
+	// Keys are the Redis keys the stale and the fresh holder locked, for
+	// CauseOtherKey.
+	Keys []string `json:"keys,omitempty"`
 }
 
 // Cause kinds beyond the account's End kinds.
@@ -57,6 +60,18 @@ const (
 	CauseHeld = "held"
 	// CauseUnknown: the history shows no reason.
 	CauseUnknown = "unknown"
+	// CauseReentered: the fresh holder was granted the stale holder's own
+	// key, re-entering it with the same owner token (a token that names
+	// the process, not the holder; BR-26).
+	CauseReentered = "reentered"
+	// CauseSharerReleased: the key the stale holder's re-entered grant
+	// rested on was removed by its owner, who shares the token (By), and
+	// the fresh holder acquired it.
+	CauseSharerReleased = "sharer-released"
+	// CauseOtherKey: the two holders locked different Redis keys for one
+	// resource (Keys: the stale holder's, then the fresh one's), so
+	// neither lock could exclude the other (BR-33).
+	CauseOtherKey = "other-key"
 )
 
 // overlapCause explains why fresh was granted while stale still believed
@@ -70,6 +85,14 @@ func overlapCause(a *account.Account, stale, fresh Hold) *Cause {
 	}
 	freshLives := a.GrantedBy(fresh.Acquire)
 	staleLives := a.GrantedBy(stale.Acquire)
+	if k := otherKeys(staleLives, freshLives); k != nil {
+		c.Kind, c.Keys, c.Nodes, c.At, c.Observed = CauseOtherKey, k, nodesOf(freshLives), freshLives[0].Start, freshLives[0].Observed
+		return c
+	}
+	if a.Reentered(fresh.Acquire) && sameLife(staleLives, freshLives) {
+		c.Kind, c.Nodes, c.At, c.Observed = CauseReentered, nodesOf(freshLives), fresh.Start, freshLives[0].Observed
+		return c
+	}
 	var best *account.KeyLife
 	for i := range freshLives {
 		f := freshLives[i]
@@ -96,6 +119,9 @@ func overlapCause(a *account.Account, stale, fresh Hold) *Cause {
 		return c
 	}
 	c.Kind, c.Nodes, c.At, c.By, c.Step, c.Observed = best.Ended.Kind, []string{best.Node}, best.End, best.Ended.By, best.Ended.Step, best.Observed
+	if best.Ended.Kind == account.EndReleased && best.Owner != stale.Client && a.Reentered(stale.Acquire) {
+		c.Kind = CauseSharerReleased
+	}
 	for _, l := range staleLives {
 		if l.Node != best.Node && l.End == best.End && l.Ended.Kind == best.Ended.Kind && slices.Contains(nodesOf(freshLives), l.Node) {
 			c.Nodes = append(c.Nodes, l.Node)
@@ -104,6 +130,35 @@ func overlapCause(a *account.Account, stale, fresh Hold) *Cause {
 	slices.Sort(c.Nodes)
 	bearing(a, stale, c)
 	return c
+}
+
+// otherKeys returns the keys of the stale and the fresh holder's grants
+// when the two locked different keys and none in common: the clients
+// computed different lock keys for one resource. nil otherwise.
+func otherKeys(stale, fresh []account.KeyLife) []string {
+	if len(stale) == 0 || len(fresh) == 0 {
+		return nil
+	}
+	for _, s := range stale {
+		for _, f := range fresh {
+			if s.Key == f.Key {
+				return nil
+			}
+		}
+	}
+	return []string{stale[0].Key, fresh[0].Key}
+}
+
+// sameLife reports whether the two grants were backed by one key life.
+func sameLife(stale, fresh []account.KeyLife) bool {
+	for _, s := range stale {
+		for _, f := range fresh {
+			if s.Node == f.Node && s.Key == f.Key && s.Start == f.Start {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // grantTolerance allows for the node's and the client's clocks being read
@@ -187,6 +242,12 @@ func causeText(h history.History, c *Cause, stale, fresh string) string {
 		return fmt.Sprintf("%s acted on a lease it may never have been granted while %s held the lock", stale, fresh)
 	case CauseHeld:
 		return fmt.Sprintf("%s was granted the lock while %s still believed it held it", fresh, stale)
+	case CauseReentered:
+		return fmt.Sprintf("%s's acquire re-entered %s's own key, presenting the same owner token, and was granted it", fresh, stale)
+	case CauseSharerReleased:
+		return fmt.Sprintf("%s's release at %s removed the key %s's grant rested on (its own, under the owner token they share) and %s acquired it", c.By, at(h, c.At), stale, fresh)
+	case CauseOtherKey:
+		return fmt.Sprintf("%s locked %s and %s locked %s: the two computed different lock keys for one resource, so neither lock excluded the other", stale, c.Keys[0], fresh, c.Keys[1])
 	}
 	return fmt.Sprintf("%s was granted the lock while %s still believed it held it", fresh, stale)
 }

@@ -212,6 +212,9 @@ func lateCharge(a *account.Account, an *Anomaly) {
 		}
 		c := &Cause{Kind: last.Ended.Kind, Client: w.Client, Nodes: []string{last.Node}, At: last.End, By: last.Ended.By,
 			Step: last.Ended.Step, TTL: hold.TTL, Observed: last.Observed, Write: w.Index}
+		if c.Kind == account.EndReleased && last.Owner != w.Client && a.Reentered(hold.Acquire) {
+			c.Kind = CauseSharerReleased // its owner, sharing the token, released it
+		}
 		bearing(a, hold, c)
 		an.Cause, an.Stale = c, w.Client
 		for _, other := range an.Clients {

@@ -103,7 +103,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		} else if bound <= 0 {
 			bound = h.Header.Wall(DefaultUnavailableBound)
 		}
-		st := unavailableStretches(h, k, ko.lock, leases, bound, eoh)
+		st := refusedLocally(a, unavailableStretches(h, k, ko.lock, leases, bound, eoh))
 		stretches += len(st)
 		anomalies = append(anomalies, st...)
 	}

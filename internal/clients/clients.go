@@ -60,7 +60,12 @@ type (
 	ProcessOptions = lock.ProcessOptions
 	// Shared is a run's in-process shared state ([lock.Shared]).
 	Shared = lock.Shared
+	// Host is a client's simulated process ([lock.Host]).
+	Host = lock.Host
 )
+
+// NewHost returns the Host of one simulated process ([lock.NewHost]).
+func NewHost(name, id string) *Host { return lock.NewHost(name, id) }
 
 // NewShared returns empty shared state for one run.
 func NewShared() *Shared { return lock.NewShared() }

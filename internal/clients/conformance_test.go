@@ -41,6 +41,17 @@ func TestConformance(t *testing.T) {
 		"safe-wait-all":  "TestWaitLocks (needs replicas)",
 		"fenced-wait":    "TestWaitLocks (needs replicas)",
 		"process":        "TestEveryShippedAdapterPassesTheConformanceSuite (one run per shipped adapter)",
+		// The field reports' mutants (issue 19, part 2): mutants_test.go.
+		"watchdog-unobserved":     "TestMutants (its renewer keeps leases alive by design)",
+		"pid-expire-heartbeat":    "TestMutants (one value for every client; its heartbeat never fails)",
+		"per-host-key":            "TestMutants (the lease names a key of its own)",
+		"fair-queue":              "TestConformanceOfMutants, TestMutants",
+		"checked-heartbeat":       "TestConformanceOfMutants",
+		"reentrant-shared-token":  "TestConformanceOfMutants, TestMutants",
+		"set-xx-unlock":           "TestConformanceOfMutants, TestMutants",
+		"checked-min-hold-unlock": "TestConformanceOfMutants, TestMutants",
+		"two-level-lock":          "TestConformanceOfMutants, TestMutants",
+		"two-level-lock-finally":  "TestConformanceOfMutants, TestMutants",
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

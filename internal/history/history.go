@@ -146,6 +146,11 @@ type Value struct {
 	// Renewal marks an extend that the client's background renewer (a
 	// watchdog) made, not the client's own code.
 	Renewal bool `json:"renewal,omitempty"`
+	// LockKey is the key the lock stored in Redis when the algorithm
+	// derived its own from the resource's (an ok acquire whose lease names
+	// another key than the op's Key); "" when the two agree. The op's Key,
+	// here and on the hold's later operations, stays the resource's.
+	LockKey string `json:"lock_key,omitempty"`
 
 	// Resource fields (Read and Write).
 	Action string `json:"action,omitempty"` // one of the Action* constants

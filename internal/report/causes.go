@@ -44,6 +44,14 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 		return tr(lang, "c.ended."+c.Kind, stale, current, on, t)
 	case checker.CausePossible:
 		return tr(lang, "c.possible", stale, current)
+	case checker.CauseReentered:
+		return tr(lang, "c.reentered", stale, current)
+	case checker.CauseSharerReleased:
+		return tr(lang, "c.sharer-released", stale, current, c.By, t)
+	case checker.CauseOtherKey:
+		if len(c.Keys) == 2 {
+			return tr(lang, "c.other-key", stale, current, c.Keys[0], c.Keys[1])
+		}
 	}
 	return tr(lang, "c.held", stale, current)
 }

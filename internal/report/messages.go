@@ -105,6 +105,7 @@ var messages = map[Lang]map[string]string{
 		"say.double.removed":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
 		"say.double.deleted":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
 		"say.double.failover": "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",             // key, client, seconds, group
+		"say.double.sharer":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.",                  // key, client, releaser, seconds
 		"say.double":          "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
 		"say.stale":           "The resource accepted a stale write: %s",                                                                                                                   // explain
 		"say.other":           "%s: %s",                                                                                                                                                    // kind, explain
@@ -157,6 +158,7 @@ var messages = map[Lang]map[string]string{
 		"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
 		"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
 		"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
+		"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client
 		"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
 		"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                       // client
 		"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
@@ -289,6 +291,7 @@ var messages = map[Lang]map[string]string{
 		"a.duplicate-work":             "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
 		"a.stuck-lock":                 "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
 		"a.unavailable":                "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
+		"a.unavailable.local":          "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
 		"why.duplicate-work":           "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
 		"why.efficiency":               "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
 		"why.liveness.info":            " Informational: this scenario does not ask for liveness (expect_live).",
@@ -461,6 +464,9 @@ var messages = map[Lang]map[string]string{
 		"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                // stale, current, nodes, t
 		"c.possible":            "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                 // stale, current
 		"c.held":                "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                // stale, current
+		"c.reentered":           "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                 // stale, current
+		"c.sharer-released":     "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",           // stale, current, remover, t
+		"c.other-key":           "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",            // stale, current, stale's key, current's key
 		"a.mutex-overlap.cause": "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                 // stale, current, key, t0, t1, cause
 		"a.orphaned-lease":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.", // owner, key, t0, t1, duration
 		"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader of %[3]s: %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",  // stale, current, key, t1, t0
@@ -563,6 +569,7 @@ var messages = map[Lang]map[string]string{
 
 		"say.double.late":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
 		"say.double.crash":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
+		"say.double.sharer":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock mà key của nó đã bị %s — mang cùng một owner token — nhả lock từ %.1f s trước.",
 		"say.double.clock":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
 		"say.double.removed":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
 		"say.double.deleted":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
@@ -618,6 +625,7 @@ var messages = map[Lang]map[string]string{
 		"n.gone.expired":          "key đã expire lúc t=%ss",
 		"n.gone.clock":            "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
 		"n.gone.removed":          "%[2]s đã xoá nó lúc t=%[1]ss",
+		"n.gone.sharer":           "%[2]s, mang cùng một owner token, đã nhả lock lúc t=%[1]ss",
 		"n.gone.deleted":          "một tiến trình dọn dẹp đã xoá nó lúc t=%ss",
 		"n.gone.taken.released":   "; %s đã lấy lock và nhả lock xong rồi",
 		"n.gone.taken.holds":      "; giờ %s đang giữ lock",
@@ -748,6 +756,7 @@ var messages = map[Lang]map[string]string{
 		"a.duplicate-work":             "%s cùng rebuild %s từ t=%ss đến t=%ss: tốn công thừa, dữ liệu vẫn đúng.",
 		"a.stuck-lock":                 "Sau khi hết lỗi, %s vẫn bị %s giữ và lần kiểm tra cuối không lấy được lock (giữ từ t=%ss).",
 		"a.unavailable":                "Không client nào tin rằng mình giữ %s, vậy mà không ai lấy được lock từ t=%ss đến t=%ss.",
+		"a.unavailable.local":          "%[1]s vẫn trống trong Redis từ t=%[2]ss đến t=%[3]ss, vậy mà %[4]s — vẫn sống và vẫn thử — lần nào cũng bị từ chối mà lệnh lấy lock không hề tới Redis: lock đang bị giữ ngay trong tiến trình của nó.",
 		"why.duplicate-work":           "Chỉ là efficiency: hai worker làm cùng một việc. Tốn công thừa, không sai data: đây là efficiency lock (Kleppmann 2016, efficiency và correctness).",
 		"why.efficiency":               "Chỉ là efficiency: lock bị phá vỡ, nhưng cache-rebuild chỉ dùng lock để tránh làm thừa, nên cái giá là làm trùng việc, không phải sai data.",
 		"why.liveness.info":            " Chỉ để tham khảo: kịch bản này không yêu cầu tiến triển (expect_live).",
@@ -917,6 +926,9 @@ var messages = map[Lang]map[string]string{
 		"c.ended.purged":        "permit của %[1]s trên %[3]s bị dọn lúc t=%[4]ss và %[2]s đã vào",
 		"c.possible":            "%[1]s đã hành động dựa trên một lease mà có thể nó chưa bao giờ được cấp, trong khi %[2]s đang giữ lock",
 		"c.held":                "%[2]s được cấp lock trong khi %[1]s vẫn tin rằng mình đang giữ",
+		"c.reentered":           "lệnh lấy lock của %[2]s đã re-enter chính key của %[1]s, vì nó mang cùng một owner token, và được cấp lock",
+		"c.sharer-released":     "lệnh nhả lock của %[3]s lúc t=%[4]ss đã xoá key mà lock của %[1]s dựa vào (key của chính %[3]s, dưới owner token mà hai bên dùng chung) và %[2]s đã lấy được lock",
+		"c.other-key":           "%[1]s lấy lock trên %[3]s còn %[2]s lấy lock trên %[4]s: hai bên tính ra hai lock key khác nhau cho cùng một tài nguyên, nên lock của bên này không loại trừ được bên kia",
 		"a.mutex-overlap.cause": "%[1]s và %[2]s đều tin rằng mình giữ %[3]s từ t=%[4]ss đến t=%[5]ss: %[6]s.",
 		"a.orphaned-lease":      "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối.",
 		"a.split-brain.roles":   "%[1]s và %[2]s cùng làm leader (key %[3]s): lần ghi thuộc nhiệm kỳ cũ của %[1]s được chấp nhận lúc t=%[4]ss, sau khi %[2]s đã được bầu lúc t=%[5]ss.",

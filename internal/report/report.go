@@ -365,6 +365,8 @@ func headline(in Input, m *model) string {
 					return tr(lang, "say.double.deleted", a.Key, w.Client, late)
 				case account.EndFailover:
 					return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+				case checker.CauseSharerReleased:
+					return tr(lang, "say.double.sharer", a.Key, w.Client, c.By, late)
 				}
 				return tr(lang, "say.double.late", a.Key, w.Client, late)
 			}

@@ -240,6 +240,10 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		cause = tr(lang, "n.gone.taken", t)
 	case account.EndFlushed, account.EndOverwritten:
 		cause = tr(lang, "n.gone."+own.Cause.Kind, t)
+	case account.EndReleased:
+		// A grant that re-entered another client's key (the same owner
+		// token): that client's release removed it.
+		cause = tr(lang, "n.gone.sharer", t, own.Cause.By)
 	default:
 		cause = tr(lang, "n.gone.expired", t)
 	}
@@ -379,7 +383,13 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindSplitBrain:
 		if a.Stale != "" && a.Current != "" {
-			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, fmtT(a.AtS), t0)
+			// The stale leader's first violating write, not At: a later
+			// write of the current leader may be what completed it.
+			stale := fmtT(a.AtS)
+			if len(a.Violating) > 0 && a.Violating[0] < len(m.h.Ops) {
+				stale = fmtT(m.sec(m.h.Ops[a.Violating[0]].Invoke))
+			}
+			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, stale, t0)
 		}
 		return tr(lang, "a.split-brain", clients, a.Key, t1, t0)
 	case checker.KindOverAdmission:
@@ -389,6 +399,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	case checker.KindStuckLock:
 		return tr(lang, "a.stuck-lock", a.Key, clients, t0)
 	case checker.KindUnavailable:
+		if c := a.Cause; c != nil && c.Kind == checker.CauseRefusedLocally {
+			return tr(lang, "a.unavailable.local", a.Key, t0, t1, c.Client)
+		}
 		return tr(lang, "a.unavailable", a.Key, t0, t1)
 	}
 	return tr(lang, "a.generic", kindWord(lang, a.Kind), clients, a.Key, t0, t1)

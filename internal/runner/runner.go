@@ -151,6 +151,9 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
 	defer cancel()
 	r.runCtx, r.cancelRun = runCtx, cancel
+	if sk := r.stalls.Load(); sk != nil {
+		r.stalls.Store(&stallSink{rec: sk.rec, log: sk.log, run: runCtx})
+	}
 	r.sched.Prepare(runCtx)
 	r.sched.Start(runCtx)
 	lag := watchTimerLag()
@@ -374,6 +377,7 @@ func (r *run) brokenClient() error {
 func (r *run) setupClients() error {
 	r.nextProc.Store(int64(len(r.names)))
 	var builds []func() error
+	hosts := r.hosts()
 	for i, name := range r.names {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
@@ -399,6 +403,7 @@ func (r *run) setupClients() error {
 		w.gate = faults.NewGate(func(point string) { r.sched.Point(name, point) })
 		cfg := r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w})
 		cfg.Client, cfg.Seed = name, uint64(r.seed)^uint64(i+1)<<32
+		cfg.Host = hosts[name]
 		builds = append(builds, func() error {
 			lk, err := clients.New(r.sc.Algorithm, cfg)
 			if err != nil {
@@ -440,7 +445,28 @@ func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clo
 	c.CommandTimeout = r.opTimeout()
 	c.NodeTimeout = r.wall(r.sc.NodeTimeout.D())
 	c.Process = r.process()
+	c.MinHold = r.wall(r.sc.MinHold.D())
 	return c
+}
+
+// hosts gives every client the simulated process it runs in: the one the
+// scenario names for it (shared with the other clients naming it), or one
+// of its own. Each process's owner identity is drawn from the run's seed,
+// in the order of its first client.
+func (r *run) hosts() map[string]*clients.Host {
+	out := map[string]*clients.Host{}
+	byName := map[string]*clients.Host{}
+	for i, name := range r.names {
+		pname := r.sc.ProcessOf(name)
+		h, ok := byName[pname]
+		if !ok {
+			rng := rand.New(rand.NewPCG(uint64(r.seed), 0x4057<<32|uint64(i+1)))
+			h = clients.NewHost(pname, fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()))
+			byName[pname] = h
+		}
+		out[name] = h
+	}
+	return out
 }
 
 // process is the scenario's process block in wall time, nil when absent.

@@ -25,17 +25,19 @@ type stallHook struct {
 	client, node string
 }
 
-// stallSink is where stalls are recorded: the run's recorder and one log.
+// stallSink is where stalls are recorded: the run's recorder and one log;
+// run, once the workload starts, is its context.
 type stallSink struct {
 	rec *history.Recorder
 	log *history.Log
+	run context.Context
 }
 
 func (h stallHook) DialHook(next redis.DialHook) redis.DialHook {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		start := time.Now()
 		c, err := next(ctx, network, addr)
-		h.record(start, err, "dial", "")
+		h.record(ctx, start, err, "dial", "")
 		return c, err
 	}
 }
@@ -44,7 +46,7 @@ func (h stallHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		start := time.Now()
 		err := next(ctx, cmd)
-		h.record(start, err, cmd.Name(), keyOf(cmd))
+		h.record(ctx, start, err, cmd.Name(), keyOf(cmd))
 		return err
 	}
 }
@@ -54,13 +56,13 @@ func (h stallHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 		start := time.Now()
 		err := next(ctx, cmds)
 		if len(cmds) > 0 {
-			h.record(start, err, cmds[0].Name(), keyOf(cmds[0]))
+			h.record(ctx, start, err, cmds[0].Name(), keyOf(cmds[0]))
 		}
 		return err
 	}
 }
 
-func (h stallHook) record(start time.Time, err error, name, key string) {
+func (h stallHook) record(ctx context.Context, start time.Time, err error, name, key string) {
 	sk := h.sink.Load()
 	if sk == nil {
 		return
@@ -68,6 +70,10 @@ func (h stallHook) record(start time.Time, err error, name, key string) {
 	took := time.Since(start)
 	t := history.OK
 	switch {
+	case timedOut(err) && cutByRunEnd(ctx, sk.run):
+		// Its deadline was the run's own end, reached while it waited:
+		// not a machine too busy to answer it.
+		return
 	case timedOut(err):
 		t = history.Info
 	case int64(took) < history.StallNS:
@@ -79,6 +85,18 @@ func (h stallHook) record(start time.Time, err error, name, key string) {
 		cmd = append(cmd, key)
 	}
 	sk.log.Span(history.NodeProcess, history.Stalled, h.client, key, history.Value{Node: h.node, Cmd: cmd}, inv, inv+int64(took), t)
+}
+
+// cutByRunEnd reports whether a command's context ran out at the run's own
+// deadline: it inherited it (a deadline equal to the run's) and the run is
+// over. A command bounded by a timeout of its own is not.
+func cutByRunEnd(cmd, run context.Context) bool {
+	if cmd == nil || run == nil || run.Err() == nil {
+		return false
+	}
+	rd, ok := run.Deadline()
+	cd, ok2 := cmd.Deadline()
+	return ok && ok2 && cd.Equal(rd)
 }
 
 // timedOut reports whether err is a deadline that passed (the context's or

@@ -32,6 +32,10 @@ type worker struct {
 	locked map[string]bool
 	// starve holds back only this client's lease renewer (starve-renewals).
 	starve faults.Latch
+	// resourceOf maps a lock key the algorithm derived itself (Lease.Key
+	// differs from the key asked for) to the resource's key, which the
+	// history records; only the worker's own goroutine touches it.
+	resourceOf map[string]string
 
 	mu        sync.Mutex
 	cancel    context.CancelFunc // ends the worker's context (crash)
@@ -157,14 +161,14 @@ func (w *worker) watchLost(l clients.Lease) (stop func()) {
 	}
 	quit := make(chan struct{})
 	var once sync.Once
-	proc := w.proc
+	proc, key := w.proc, w.resource(l)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		select {
 		case <-l.Lost:
 			v := history.Value{Token: l.Token, Fence: l.Fence}
-			w.log.Instant(proc, w.name, history.Lost, l.Key, v, history.OK)
+			w.log.Instant(proc, w.name, history.Lost, key, v, history.OK)
 		case <-quit:
 		}
 	}()
@@ -192,7 +196,7 @@ func (w *worker) done(l clients.Lease) {
 	if lost(l) {
 		return
 	}
-	w.log.Instant(w.proc, w.name, history.Done, l.Key, history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
+	w.log.Instant(w.proc, w.name, history.Done, w.resource(l), history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
 }
 
 func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) {
@@ -207,6 +211,13 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 	t := outcome(err)
 	if t == history.OK {
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
+		if lease.Key != "" && lease.Key != key {
+			v.LockKey = lease.Key
+			if w.resourceOf == nil {
+				w.resourceOf = map[string]string{}
+			}
+			w.resourceOf[lease.Key] = key
+		}
 	}
 	p.EndErr(t, v, err)
 	if t != history.Fail {
@@ -219,6 +230,15 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		w.r.sched.Event(w.name, lease.Nodes)
 	}
 	return lease, t == history.OK
+}
+
+// resource is the resource's key of a lease: the key asked for, when the
+// algorithm locked a key of its own derivation.
+func (w *worker) resource(l clients.Lease) string {
+	if r, ok := w.resourceOf[l.Key]; ok {
+		return r
+	}
+	return l.Key
 }
 
 // sleep waits d (wall time) as the client, like gate.Sleep, but returns
@@ -291,13 +311,13 @@ func (w *worker) validate(ctx context.Context, l clients.Lease) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	w.log.Instant(w.proc, w.name, history.Lost, l.Key, history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
+	w.log.Instant(w.proc, w.name, history.Lost, w.resource(l), history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
 	return errLost
 }
 
 func (w *worker) release(ctx context.Context, l clients.Lease) {
 	v := history.Value{Token: l.Token, Fence: l.Fence}
-	p := w.log.Begin(w.proc, w.name, history.Release, l.Key, v)
+	p := w.log.Begin(w.proc, w.name, history.Release, w.resource(l), v)
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opDeadline())
 	removedFrom := l.Nodes
 	var err error

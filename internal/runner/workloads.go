@@ -334,6 +334,12 @@ func (w *worker) leader(ctx context.Context) {
 				if !w.write(keyLeader, history.ActionLead, epoch, w.r.ledger.lead) {
 					return true, nil // deposed: the resource saw a newer epoch
 				}
+				if wl.Heartbeat {
+					var leads bool
+					if l, leads = w.heartbeat(ctx, l); !leads {
+						return false, errLost
+					}
+				}
 			}
 			return true, nil
 		})

@@ -17,7 +17,7 @@ import (
 
 // Fields of the mapping form of clients: and of a process block.
 var (
-	clientSpecFields = []string{"job", "start", "keys"}
+	clientSpecFields = []string{"job", "start", "keys", "process"}
 	processFields    = []string{"command", "dir", "env", "timeout", "options", "traits", "fake_time"}
 )
 
@@ -95,6 +95,7 @@ func (p *parser) clientSpec(v *yaml.Node, path string) ClientSpec {
 		return c
 	}
 	fs := p.fields(v, path, clientSpecFields)
+	p.clientProcess(fs["process"], path, &c)
 	if d, n, st := p.duration(fs["job"], path+".job"); st == good {
 		if d < 0 {
 			p.errorf(n, path+".job", "must be ≥ 0 (got %s)", describe(n))

@@ -62,10 +62,10 @@ var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
 		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe",
-		"process", "node_timeout", "description_vi", "lesson"}
+		"process", "node_timeout", "description_vi", "lesson", "min_hold"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
-		"rounds", "round_delay"}
+		"rounds", "round_delay", "heartbeat"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read
@@ -922,6 +922,7 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	s.NodePersistence = p.nodePersistence(fs["node_persistence"], s.Nodes)
 	s.Library = p.library(fs, s)
 	s.NodeTimeout = p.nodeTimeout(fs["node_timeout"], s)
+	p.minHold(fs["min_hold"], &s)
 	p.perClientFinish(fs, &s)
 	p.processFinish(&s)
 	p.checkDir(s)

@@ -89,6 +89,10 @@ type Scenario struct {
 	// and releases it through a healthy link. Default true, false for the
 	// lock-free algorithms (atomic-lua, idempotency-key).
 	Probe *bool `yaml:"probe,omitempty"`
+	// MinHold is the least time a lease stays taken after its grant, even
+	// when its holder finishes sooner (ShedLock's lockAtLeastFor), scenario
+	// time; only for an algorithm with the min-hold trait. Default 0.
+	MinHold Duration `yaml:"min_hold,omitempty"`
 	// ExpectLive makes liveness findings (stuck-lock, unavailable)
 	// violations rather than informational (history Params "expect_live").
 	ExpectLive bool `yaml:"expect_live,omitempty"`
@@ -172,6 +176,11 @@ type Workload struct {
 	// EpochCheck (leader): the resource refuses a lower epoch than the
 	// highest it has seen.
 	EpochCheck bool `yaml:"epoch_check,omitempty"`
+	// Heartbeat (leader): after each term's write the leader extends its
+	// lease with the algorithm's Extend, in the same loop as its work (a
+	// scheduler's heartbeat: rq's enqueue, then heartbeat); a refused
+	// heartbeat deposes it. Needs an algorithm with the heartbeat trait.
+	Heartbeat bool `yaml:"heartbeat,omitempty"`
 	// Permits (semaphore): how many clients may hold the semaphore.
 	Permits int `yaml:"permits,omitempty"`
 	// Rounds: how many times each client works through its keys (the
@@ -193,6 +202,11 @@ type ClientSpec struct {
 	// Keys are the numbers (1..workload.keys) of the protected objects
 	// this client works on, in order; empty means all of them.
 	Keys []int `yaml:"keys,omitempty,flow"`
+	// Process names the simulated process (one JVM, one Node worker) the
+	// client runs in: clients naming the same process are its threads and
+	// share its owner identity and its process-local locks (lock.Host).
+	// "" means a process of its own.
+	Process string `yaml:"process,omitempty"`
 }
 
 // Process configures a lock client run as a child process speaking
@@ -253,6 +267,15 @@ func (s Scenario) Job(client string) Duration {
 		return *c.Job
 	}
 	return s.Workload.Job
+}
+
+// ProcessOf is the name of the simulated process the named client runs in:
+// the one its clients: entry names, else its own name.
+func (s Scenario) ProcessOf(client string) string {
+	if c, ok := s.PerClient[client]; ok && c.Process != "" {
+		return c.Process
+	}
+	return client
 }
 
 // ProbeEnabled reports whether the runner probes the lock keys at the end.

@@ -18,6 +18,7 @@ var workloadOnly = map[string][]string{
 	"lock_per_fire": {history.WorkloadCron},
 	"terms":         {history.WorkloadLeader},
 	"epoch_check":   {history.WorkloadLeader},
+	"heartbeat":     {history.WorkloadLeader},
 	"permits":       {history.WorkloadSemaphore},
 	"fencing":       {history.WorkloadPayment, history.WorkloadCounter},
 	"claim":         {history.WorkloadPayment, history.WorkloadCounter},
@@ -80,6 +81,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	if v, _, st := p.boolean(fs["epoch_check"], "workload.epoch_check"); st == good {
 		w.EpochCheck = v
 	}
+	p.heartbeat(fs["heartbeat"], w, algorithm)
 	switch v, st := p.smallInt(fs["permits"], "workload.permits", 1, MaxClients, "how many clients may hold the semaphore at once"); st {
 	case good:
 		w.Permits = v
