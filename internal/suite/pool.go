@@ -1,10 +1,13 @@
 package suite
 
 import (
+	"cmp"
 	"context"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/locksim/locksim/internal/report"
 )
@@ -76,7 +79,7 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 	}
 	go func() {
 		defer close(next)
-		for _, j := range jobs {
+		for _, j := range longestFirst(jobs) {
 			if ctx.Err() != nil {
 				return
 			}
@@ -112,4 +115,29 @@ func (p *Pool) Close() {
 		env.close()
 		p.envs <- env
 	}
+}
+
+// longestFirst is the order the pool starts jobs in: the longest expected
+// wall time first (scenario duration / time scale, and a Sentinel
+// topology's failover time), so that a suite's slowest runs do not start
+// last and leave the other workers idle at its end (longest processing
+// time first). Ties keep the suite's order. It changes no run: each has
+// its own seed, nodes and ports, and outcomes are returned in job order.
+func longestFirst(jobs []Job) []Job {
+	out := slices.Clone(jobs)
+	slices.SortStableFunc(out, func(a, b Job) int { return cmp.Compare(expectedWall(b), expectedWall(a)) })
+	return out
+}
+
+// expectedWall estimates a job's wall time from its scenario alone.
+func expectedWall(j Job) time.Duration {
+	sc := j.Scenario
+	w := sc.Duration.D()
+	if sc.TimeScale > 0 {
+		w = time.Duration(float64(w) / sc.TimeScale)
+	}
+	if sc.Sentinels > 0 {
+		w += 3 * time.Second // Sentinel's own timers are not scaled
+	}
+	return w
 }
