@@ -229,9 +229,11 @@ type orphan struct {
 // client believes it holds — its owner's believed hold had ended (it
 // crashed, gave the lease up, or decided it was lost) — while other
 // clients were refused the lock (bug-reports-2 BR-31's ghost, BR-34). The
-// window runs from the end of the owner's belief to the key's end; a
-// window shorter than a tenth of the lease's TTL is a release in flight,
-// not an orphan. One finding per grant: its longest node.
+// window runs from the end of the owner's belief to the key's end; a key
+// its owner's own release removed, and a window shorter than a tenth of
+// the lease's TTL and than a second of scenario time, is a release in
+// flight, not an orphan (a 24 h lease's orphan is found within the run).
+// One finding per grant: its longest node.
 func orphanedLeases(a *account.Account, keys []string) []orphan {
 	h := a.H
 	if h.Header.Params[history.ParamLockPerFire] == 1 {
@@ -276,7 +278,10 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		if from >= l.End {
 			continue
 		}
-		if g.Value.TTL > 0 && l.End-from < g.Value.TTL/10 {
+		if l.Ended.Kind == account.EndReleased && l.Ended.By == l.Owner {
+			continue // its owner's own release, in flight when its belief ended
+		}
+		if g.Value.TTL > 0 && l.End-from < min(g.Value.TTL/10, h.Header.Wall(time.Second)) {
 			continue
 		}
 		var refused []int

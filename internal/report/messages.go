@@ -91,6 +91,7 @@ var messages = map[Lang]map[string]string{
 		"fix.durable.counter": "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
 		"fix.redlock":         "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
 		"fix.ttl":             "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
+		"fix.orphan":          "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
 		"fix.unavailable":     "The lock service was unavailable: this is a liveness problem, not a safety one; more nodes (Redlock quorum) or retries with backoff help (lesson 47).",
 		"fix.fixed":           "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
 		"fix.fixed.run":       "Run it with",                                                                                                                                             //
@@ -535,6 +536,7 @@ var messages = map[Lang]map[string]string{
 		"fix.durable.counter": "Nơi cấp token đã đi lùi: giữ bộ đếm fencing bền vững (appendonly yes, appendfsync always) hoặc trên một kho không mất dữ liệu khi khởi động lại, để lần cấp mới không bao giờ lặp lại token cũ (bài 46, lock-theory S06b).",
 		"fix.redlock":         "An toàn của Redlock phụ thuộc vào đồng hồ và thời gian: một cú nhảy đồng hồ, một lần pause hay mạng chậm cho phép hai client cùng có quorum. Đừng dựa vào nó cho correctness; thêm fencing token do tài nguyên kiểm tra (bài 47).",
 		"fix.ttl":             "Đặt TTL cho lock, để lock của client bị crash tự được giải phóng (bài 42).",
+		"fix.orphan":          "Một lock mà người giữ đã không còn vẫn chặn các client khác cho tới khi TTL hết: đặt TTL vừa với thời gian của job, không phải một giới hạn an toàn rộng rãi, và gia hạn nó khi job còn chạy, để một người giữ đã chết chỉ chặn tối đa một TTL ngắn (BR-34).",
 		"fix.unavailable":     "Dịch vụ lock không khả dụng: đây là vấn đề liveness, không phải safety; thêm node (quorum của Redlock) hoặc retry với backoff sẽ giúp (bài 47).",
 		"fix.fixed":           "Cùng lỗi đó, nhưng vô hại: kịch bản %s.",
 		"fix.fixed.run":       "Chạy bằng lệnh",

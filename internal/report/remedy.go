@@ -30,6 +30,7 @@ var remedies = []struct {
 	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}},
 	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}},
 	{"", "", checker.KindStuckLock, []string{"fix.ttl"}},
+	{"", "", checker.KindOrphanedLease, []string{"fix.orphan"}},
 	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}},
 	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}},
 }

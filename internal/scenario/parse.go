@@ -61,7 +61,7 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
-		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe",
+		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "probe_timeout", "expect_live", "min_acquires", "fixed_by", "observe",
 		"process", "node_timeout"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
@@ -896,6 +896,16 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 	default:
 		pr := s.ProbeEnabled()
 		s.Probe = &pr
+	}
+	if d, n, st := p.duration(fs["probe_timeout"], "probe_timeout"); st == good {
+		switch {
+		case d <= 0:
+			p.errorf(n, "probe_timeout", "must be > 0 (got %s); leave it out to wait twice the TTL", describe(n))
+		case !s.ProbeEnabled():
+			p.errorf(n, "probe_timeout", "there is no final probe to bound (probe: false, or an algorithm that takes no lock)")
+		default:
+			s.ProbeTimeout = d
+		}
 	}
 	if v, n, st := p.boolean(fs["expect_live"], "expect_live"); st == good {
 		if v && !s.ProbeEnabled() {

@@ -83,6 +83,11 @@ type Scenario struct {
 	// and releases it through a healthy link. Default true, false for the
 	// lock-free algorithms (atomic-lua, idempotency-key).
 	Probe *bool `yaml:"probe,omitempty"`
+	// ProbeTimeout bounds how long the final probe waits for the lock,
+	// scenario time; 0 means twice the TTL. A scenario whose TTL is far
+	// longer than the run (a 24 h scheduler mutex, BR-34) sets it so that
+	// a probe of a lock held for the whole TTL does not wait for it.
+	ProbeTimeout Duration `yaml:"probe_timeout,omitempty"`
 	// ExpectLive makes liveness findings (stuck-lock, unavailable)
 	// violations rather than informational (history Params "expect_live").
 	ExpectLive bool `yaml:"expect_live,omitempty"`
@@ -247,6 +252,15 @@ func (s Scenario) Job(client string) Duration {
 		return *c.Job
 	}
 	return s.Workload.Job
+}
+
+// ProbeWait is how long the final probe waits for the lock, scenario
+// time: ProbeTimeout, else twice the TTL.
+func (s Scenario) ProbeWait() Duration {
+	if s.ProbeTimeout > 0 {
+		return s.ProbeTimeout
+	}
+	return 2 * s.TTL
 }
 
 // ProbeEnabled reports whether the runner probes the lock keys at the end.

@@ -8,6 +8,8 @@ import (
 
 func TestShippedScenariosRoundTrip(t *testing.T) {
 	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	field, _ := filepath.Glob("../../scenarios/field/*.yaml")
+	files = append(files, field...)
 	for _, f := range files {
 		t.Run(filepath.Base(f)+" survives Normalize", func(t *testing.T) {
 			s, err := Load(f)
