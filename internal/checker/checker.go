@@ -124,6 +124,10 @@ const (
 	// HarmlessLiveness: a liveness finding the scenario does not hold the
 	// run to (no expect_live).
 	HarmlessLiveness = "liveness"
+	// HarmlessBusy: a liveness finding of a run whose machine was too busy
+	// to keep its compressed time (coverage TimingLost): its bounds were
+	// the machine's, not the lock's.
+	HarmlessBusy = "busy"
 )
 
 // Result is one checker's judgement.
@@ -139,6 +143,11 @@ type Result struct {
 	// time (coverage only); the run's valid verdict proves nothing and a
 	// rerun with less load can settle it.
 	TimingLost bool `json:"timing_lost,omitempty"`
+	// OffPlan: the run's topology moved without its plan (Sentinel
+	// promoted a replica no failover step asked for; coverage only). What
+	// the run shows then is the environment's doing, not the scenario's: the
+	// whole run is unknown, whatever it found.
+	OffPlan bool `json:"off_plan,omitempty"`
 }
 
 // Options tune Check.
@@ -239,8 +248,42 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 		rep.Results = append(rep.Results, r)
 		vs = append(vs, r.Verdict)
 	}
+	busyLiveness(&rep, vs)
 	rep.Verdict = Merge(vs...)
+	for _, r := range rep.Results {
+		if r.OffPlan {
+			rep.Verdict = Unknown
+		}
+	}
 	return rep
+}
+
+// busyLiveness makes the liveness findings of a run that lost its timing
+// informational: a probe that timed out or a lock unavailable past its
+// bound says more about a loaded machine than about the lock. Safety
+// findings stand (the violation happened, however slowly).
+func busyLiveness(rep *Report, vs []Verdict) {
+	busy := false
+	for _, r := range rep.Results {
+		busy = busy || (r.Checker == CheckerCoverage && r.TimingLost)
+	}
+	if !busy {
+		return
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if r.Checker != CheckerLiveness || r.Verdict != Invalid {
+			continue
+		}
+		for j := range r.Anomalies {
+			if !r.Anomalies[j].Informational {
+				r.Anomalies[j].Informational, r.Anomalies[j].Harmless = true, HarmlessBusy
+			}
+		}
+		r.Verdict = Unknown
+		r.Summary += " (not judged: the machine was too busy to keep the run's compressed time)"
+		vs[i] = Unknown
+	}
 }
 
 // newAccount derives h's account; a panic in the derivation gives an

@@ -21,23 +21,29 @@ func complete(h history.History, an *Anomaly) {
 		an.Violating = violatingWrites(h, *an)
 	}
 	// A violation made of writes is complete at the last of them: "ran 3
-	// times" is true once the third run happened, not before.
-	if n := len(an.Violating); n > 0 && an.At == an.End {
-		last := h.Ops[an.Violating[0]].Invoke
-		for _, i := range an.Violating[1:] {
-			last = max(last, h.Ops[i].Invoke)
+	// times" is true once the third run happened, "charged twice" at the
+	// second charge, whichever of them was the wrong one.
+	if an.At == an.End && len(an.Violating) > 0 {
+		last := int64(-1)
+		for _, i := range an.Ops {
+			if i >= 0 && i < len(h.Ops) && h.Ops[i].F == history.Write && h.Ops[i].Type == history.OK {
+				last = max(last, h.Ops[i].Invoke)
+			}
 		}
-		an.At = last
+		if last >= 0 {
+			an.At = last
+		}
 	}
 	an.AtS = h.Header.ScenarioSeconds(an.At)
 }
 
 // violatingWrites picks, among an anomaly's accepted writes, the ones that
 // are the violation: every write of the stale client where the kind has
-// one (split brain, a stale write accepted, a token regression); the last
-// write of a lost update; the sales past the stock of an oversell; the
-// entries past the permits of an over-admission; and for a double effect
-// or a duplicate run every one but the first, the one that would have been
+// one (split brain, a stale write accepted, a token regression); the
+// charge made on a lost lock of a double effect (else every charge but the
+// first); the last write of a lost update; the sales past the stock of an
+// oversell; the entries past the permits of an over-admission; and for a
+// duplicate run every run but the first, the one that would have been
 // right alone.
 func violatingWrites(h history.History, an Anomaly) []int {
 	var ws []int
@@ -64,6 +70,14 @@ func violatingWrites(h history.History, an Anomaly) []int {
 			return out
 		}
 		return ws[len(ws)-1:]
+	case KindDoubleEffect:
+		// The charge made on a lock already lost (its cause's Write) is the
+		// one that should not have happened, first or not; without one,
+		// every charge after the first.
+		if an.Cause != nil && an.Cause.Write > 0 && slices.Contains(ws, an.Cause.Write) {
+			return []int{an.Cause.Write}
+		}
+		return ws[1:]
 	case KindLostUpdate:
 		return ws[len(ws)-1:]
 	case KindOversell:

@@ -55,6 +55,12 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if !lost {
 		busy, lost = unexplainedStall(a)
 	}
+	if why, off := unplannedSwitch(a); off {
+		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + why, TimingLost: true, OffPlan: true}
+	}
+	if !lost {
+		busy, lost = overlongFault(a)
+	}
 	if lost {
 		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + busy, TimingLost: true}
 	}
@@ -301,6 +307,58 @@ func shortestTTL(h history.History) int64 {
 		}
 	}
 	return ttl
+}
+
+// unplannedSwitch finds a promotion Sentinel announced (history
+// MasterSwitch) that no failover step explains: no failover of that group
+// was active from its start to a stallSlack after its end. The sentinels
+// then judged a healthy master down, which on a loaded machine means they
+// missed its replies for their down-after: the topology moved under the
+// scenario, and a valid verdict proves nothing.
+func unplannedSwitch(a *account.Account) (string, bool) {
+	h := a.H
+	for _, op := range h.Ops {
+		if op.F != history.MasterSwitch || len(op.Value.Cmd) < 2 {
+			continue
+		}
+		explained := false
+		for _, f := range a.Faults {
+			if f.Step.Effect == history.EffectFailover && slices.Contains(f.Step.Nodes, op.Value.Node) &&
+				f.Start <= op.Invoke && op.Invoke <= f.End+stallSlack {
+				explained = true
+				break
+			}
+		}
+		if !explained {
+			return fmt.Sprintf("Sentinel promoted %s over %s in group %s at %s with no failover in the plan: the machine was too busy for the sentinels' down-after; run fewer at once (--parallel) or at a lower --time-scale",
+				op.Value.Cmd[1], op.Value.Cmd[0], op.Value.Node, at(h, op.Invoke)), true
+		}
+	}
+	return "", false
+}
+
+// overlongFault finds a fault step that lasted longer than it was planned
+// to by MaxTimerLag and a tenth of the shortest TTL or more (wall time): a
+// node that took that long to come back from a crash, a pause or a
+// partition that healed that late. The harness, not the scenario, set the
+// fault's length then, and the races the scenario keeps around it (a
+// restart before the next client's grant, the holder's job after it) went
+// the machine's way. A failover is left out: Sentinel, not the plan,
+// decides how long its promotion takes.
+func overlongFault(a *account.Account) (string, bool) {
+	h := a.H
+	slack := max(int64(MaxTimerLag), shortestTTL(h)/10)
+	for _, f := range a.Faults {
+		st := f.Step
+		if st.Duration <= 0 || st.Instant() || st.Effect == history.EffectFailover {
+			continue
+		}
+		if over := (f.End - f.Start) - st.Duration; over >= slack {
+			return fmt.Sprintf("the machine was too busy for compressed time: step #%d (%s) lasted %v of scenario time instead of its planned %v; run fewer at once (--parallel) or at a lower --time-scale",
+				st.ID, st.Kind, h.Header.ScenarioTime(f.End-f.Start).Round(time.Millisecond), h.Header.ScenarioTime(st.Duration).Round(time.Millisecond)), true
+		}
+	}
+	return "", false
 }
 
 // stallCause reports whether step st can keep client's commands to node

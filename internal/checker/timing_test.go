@@ -174,3 +174,83 @@ func TestAStallNoFaultExplainsMakesAValidRunUnknown(t *testing.T) {
 		})
 	}
 }
+
+func TestAPromotionNoFailoverExplainsMakesAValidRunUnknown(t *testing.T) {
+	// sw adds Sentinel's announcement that n1r2 replaced n1 at s seconds.
+	sw := func(h *history.History, s float64) {
+		h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: history.NodeProcess, F: history.MasterSwitch,
+			Value: history.Value{Node: "n1", Cmd: []string{"n1", "n1r2"}}, Invoke: ns(s), Complete: ns(s), Type: history.OK})
+	}
+	failover := func(b *hb, from, to float64) {
+		i := len(b.h.Ops)
+		st := history.FaultStep{ID: i + 1, Kind: "failover", Effect: history.EffectFailover, Nodes: []string{"n1"}}
+		b.h.Ops = append(b.h.Ops, history.Op{Index: i, Process: history.NemesisProcess, Client: history.NemesisClient,
+			F: history.Fault, Value: history.Value{Fault: &st}, Invoke: ns(from), Complete: ns(to), Type: history.OK})
+	}
+	tests := []struct {
+		name  string
+		build func() history.History
+		want  Verdict
+	}{
+		{"a promotion with no failover in the plan loses the run's footing", func() history.History {
+			h := sequentialHistory()
+			sw(&h, 1.5)
+			return h
+		}, Unknown},
+		{"a promotion inside a planned failover is that failover", func() history.History {
+			b := newHB(false)
+			b.h = sequentialHistory()
+			failover(b, 1, 2)
+			sw(&b.h, 1.5)
+			return b.h
+		}, Valid},
+		{"a second promotion long after the planned failover is not it", func() history.History {
+			b := newHB(false)
+			b.h = sequentialHistory()
+			failover(b, 0.1, 0.2)
+			sw(&b.h, 2.9)
+			return b.h
+		}, Unknown},
+		{"a violation after an unplanned promotion is the environment's doing, not the scenario's", func() history.History {
+			h := kleppmann1(false)
+			sw(&h, 1.5)
+			return h
+		}, Unknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Check(context.Background(), tt.build(), Options{})
+			if rep.Verdict != tt.want {
+				t.Errorf("verdict %s, want %s: %+v", rep.Verdict, tt.want, rep.Results)
+			}
+		})
+	}
+}
+
+func TestAFaultThatOutlastedItsPlanMakesAValidRunUnknown(t *testing.T) {
+	// crash adds a crash of n1 planned for 0.3 s, from 0.6 s, that lasted
+	// `lasted` seconds (the history's TTLs are 30 s: a tenth is 3 s).
+	crash := func(lasted float64) history.History {
+		b := newHB(false)
+		b.h = sequentialHistory()
+		i := b.fault("crash", []string{"n1"}, 0.6, 0.6+lasted)
+		b.h.Ops[i].Value.Fault.Duration = ns(0.3)
+		return b.h
+	}
+	tests := []struct {
+		name   string
+		lasted float64
+		want   Verdict
+	}{
+		{"a restart that took a moment longer than planned changes nothing", 0.5, Valid},
+		{"a restart that took seconds longer than planned was the machine's, not the scenario's", 4, Unknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Check(context.Background(), crash(tt.lasted), Options{})
+			if rep.Verdict != tt.want {
+				t.Errorf("verdict %s, want %s: %+v", rep.Verdict, tt.want, rep.Results)
+			}
+		})
+	}
+}

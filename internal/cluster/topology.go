@@ -109,6 +109,33 @@ type topology struct {
 	conns map[*trackedConn]struct{}
 	// stopWatch ends the +switch-master subscriptions.
 	stopWatch func()
+	// switches are the promotions the sentinels announced, in order.
+	switches []Switch
+}
+
+// Switch is one promotion a sentinel announced (+switch-master): the
+// group, the old and the new master (node names), and when the harness
+// heard of it (wall clock).
+type Switch struct {
+	Group, Old, New string
+	At              time.Time
+}
+
+// Switches returns the promotions the sentinels announced at or after
+// since, once each (every sentinel announces the same switch).
+func (c *Cluster) Switches(since time.Time) []Switch {
+	if c.topo == nil {
+		return nil
+	}
+	c.topo.mu.Lock()
+	defer c.topo.mu.Unlock()
+	var out []Switch
+	for _, sw := range c.topo.switches {
+		if !sw.At.Before(since) {
+			out = append(out, sw)
+		}
+	}
+	return out
 }
 
 // trackedConn is a client's connection to a master, known to the
@@ -561,6 +588,7 @@ func (c *Cluster) watchSwitches() {
 					// "<group> <old ip> <old port> <new ip> <new port>"
 					f := strings.Fields(m.Payload)
 					if len(f) == 5 {
+						c.recordSwitch(f[0], net.JoinHostPort(f[1], f[2]), net.JoinHostPort(f[3], f[4]))
 						c.switched(i, f[0], net.JoinHostPort(f[1], f[2]))
 					}
 				}
@@ -574,6 +602,30 @@ func (c *Cluster) watchSwitches() {
 		}
 		wg.Wait()
 	}
+}
+
+// recordSwitch keeps one announced promotion of group from old to new
+// (addresses), once however many sentinels announce it.
+func (c *Cluster) recordSwitch(group, old, new string) {
+	name := func(addr string) string {
+		if n := c.nodeByAddr(addr); n != nil {
+			return n.Name()
+		}
+		return addr
+	}
+	sw := Switch{Group: group, Old: name(old), New: name(new), At: time.Now()}
+	t := c.topo
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := len(t.switches) - 1; i >= 0; i-- {
+		if p := t.switches[i]; p.Group == group {
+			if p.Old == sw.Old && p.New == sw.New {
+				return // another sentinel announcing the same switch
+			}
+			break
+		}
+	}
+	t.switches = append(t.switches, sw)
 }
 
 // switched closes the connections to old of the clients asking sentinel i.

@@ -82,6 +82,12 @@ const (
 	// command that took StallNS or more; one that no fault explains shows
 	// the machine was too busy for the run's compressed time.
 	Stalled Func = "stalled"
+	// MasterSwitch is a promotion Sentinel announced (+switch-master):
+	// Process NodeProcess, Value.Node the group, Value.Cmd [old master, new
+	// master] (node names), Invoke == Complete when the harness heard of it.
+	// One that no failover fault explains means the sentinels judged a
+	// healthy master down: the machine was too busy for their down-after.
+	MasterSwitch Func = "switch-master"
 )
 
 // StallNS is the round trip (wall ns) from which a client's command is

@@ -25,6 +25,9 @@ var remedies = []struct {
 	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}},
 	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}},
 	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}},
+	// SETNX then EXPIRE: the key without a TTL is the cause, whatever it
+	// shows (a stuck lock, an orphaned lease, the lock unavailable).
+	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}},
 	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}},
 	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}},
 	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}},
@@ -63,6 +66,9 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	seen := map[string]bool{}
 	add := func(keys []string) {
 		for _, k := range keys {
+			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && h.Workload != history.WorkloadPayment {
+				continue // an idempotency key is the payment gateway's: no use to a counter, a stock, a job
+			}
 			if !seen[k] {
 				seen[k] = true
 				r.Advice = append(r.Advice, tr(lang, k))

@@ -297,7 +297,11 @@ func headline(in Input, m *model) string {
 	if in.Cut && len(anoms) == 0 {
 		return tr(lang, "say.cut")
 	}
-	if len(anoms) > 0 && verdict != checker.Valid {
+	offPlan := false
+	for _, r := range in.Results {
+		offPlan = offPlan || r.OffPlan
+	}
+	if len(anoms) > 0 && verdict != checker.Valid && !offPlan {
 		a := anoms[0]
 		switch a.Kind {
 		case checker.KindDoubleEffect:

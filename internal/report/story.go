@@ -382,6 +382,9 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 	case a.Kind == checker.KindDuplicateWork:
 		return tr(lang, "why.duplicate-work")
 	case a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable || a.Kind == checker.KindOrphanedLease:
+		if a.Harmless == checker.HarmlessBusy {
+			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.busy")
+		}
 		if a.Informational {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}

@@ -191,6 +191,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 	// Every command the nodes ran is recorded before the history is read.
 	r.drainObservers(context.WithoutCancel(ctx))
+	r.recordSwitches()
 	h.Ops = r.rec.Ops()
 	if err := ctx.Err(); err != nil {
 		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)
@@ -583,6 +584,17 @@ func traits(t clients.Traits) []string {
 		out = append(out, history.TraitLockFree)
 	}
 	return out
+}
+
+// recordSwitches adds the promotions the sentinels announced during the
+// run to the history (history.MasterSwitch).
+func (r *run) recordSwitches() {
+	start := r.rec.Start()
+	log := r.rec.Log()
+	for _, sw := range r.cl.Switches(start) {
+		t := max(int64(sw.At.Sub(start)), 0)
+		log.Span(history.NodeProcess, history.MasterSwitch, "", "", history.Value{Node: sw.Group, Cmd: []string{sw.Old, sw.New}}, t, t, history.OK)
+	}
 }
 
 // observe starts one observer per node (MONITOR on a direct connection) when
