@@ -81,6 +81,12 @@ type Traits struct {
 	// monotonic clock (redsync, redislock: such faults change nothing for
 	// them) and for lock-free algorithms, which hold nothing to time.
 	ClientClock bool
+	// MonotonicClock: the algorithm measures elapsed time on a monotonic
+	// clock (Go's time.Since, CLOCK_MONOTONIC): the client's Config.Clock
+	// is then a view of the client clock that a rate fault (clock-rate)
+	// reaches and a step of its wall clock (clock-jump) does not, and the
+	// client's job reads the same view. Needs ClientClock.
+	MonotonicClock bool
 	// Process: the lock runs in a child process started from the
 	// scenario's process: block (Config.Process), which also declares
 	// the traits above that hold for it. Only locksim's own `process`
@@ -124,6 +130,7 @@ func (t Traits) String() string {
 	add(t.SingleNode, "one node only")
 	add(t.MultiNode, "multi-node")
 	add(t.ClientClock, "reads the client clock")
+	add(t.MonotonicClock, "monotonic: clock steps do not reach it")
 	add(t.Process, "child process")
 	add(len(t.Workloads) > 0, "runs "+strings.Join(t.Workloads, ", ")+" only")
 	return strings.Join(out, "; ")
@@ -146,6 +153,8 @@ func (a Algorithm) check() error {
 		return fmt.Errorf("algorithm %s: About must be one line", a.Name)
 	case a.New == nil:
 		return fmt.Errorf("algorithm %s: no constructor", a.Name)
+	case t.MonotonicClock && !t.ClientClock:
+		return fmt.Errorf("algorithm %s: MonotonicClock needs ClientClock (a monotonic clock is a view of the client clock)", a.Name)
 	case t.LockFree && len(t.Workloads) != 1:
 		return fmt.Errorf("algorithm %s: a lock-free algorithm runs exactly one workload (got %d)", a.Name, len(t.Workloads))
 	case t.LockFree && (t.Fenced || t.Semaphore || t.Control || t.Library || t.ClientClock):

@@ -45,6 +45,16 @@ type Cause struct {
 	// Write is the history index of the write the stale holder made on the
 	// lost lock (double-effect); 0 with no such write.
 	Write int `json:"write,omitempty"`
+	// Reset is when the stale holder's own command (an extend that sets a
+	// missing key: redlock-rb #36, BR-08) created its key again with its
+	// token after the key had gone and before its late write (true ns);
+	// 0 when it did not. The gap stayed hidden from the holder.
+	Reset int64 `json:"reset_ns,omitempty"`
+	// Renewed is, for a stuck lock or an orphaned lease, the completion of
+	// the holder's last renewal (an ok extend, true ns) when its renewals
+	// kept the key past its TTL — while no one used it (BR-21, S15b);
+	// 0 when none did.
+	Renewed int64 `json:"renewed_ns,omitempty"`
 }
 
 // Cause kinds beyond the account's End kinds.
@@ -57,6 +67,9 @@ const (
 	CauseHeld = "held"
 	// CauseUnknown: the history shows no reason.
 	CauseUnknown = "unknown"
+	// CauseRenewed: a stuck lock's holder kept renewing it (a watchdog
+	// whose job hung or had finished), so its TTL never ran out.
+	CauseRenewed = "renewed"
 )
 
 // overlapCause explains why fresh was granted while stale still believed

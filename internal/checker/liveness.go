@@ -111,9 +111,12 @@ func liveness(ctx context.Context, a *account.Account) Result {
 			anomalies[i].Harmless = HarmlessLiveness
 		}
 	}
+	stretches := len(anomalies) - probeFails // the unavailable stretches during the run
 	// Orphaned leases are reported for their duration; they break what a
 	// scenario expects only when no TTL bounded them.
+	orphans := 0
 	for _, o := range orphanedLeases(a, keys) {
+		orphans++
 		if !expect || !o.unbounded {
 			o.an.Informational, o.an.Harmless = true, HarmlessLiveness
 		}
@@ -132,8 +135,11 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	default:
 		parts = append(parts, fmt.Sprintf("%d of %s failed", probeFails, plural(probes, "final probe", "final probes")))
 	}
-	if n := len(anomalies) - probeFails; n > 0 {
-		parts = append(parts, plural(n, "stretch unavailable", "stretches unavailable"))
+	if stretches > 0 {
+		parts = append(parts, plural(stretches, "stretch unavailable", "stretches unavailable"))
+	}
+	if orphans > 0 {
+		parts = append(parts, plural(orphans, "orphaned lease", "orphaned leases"))
 	}
 	summary := strings.Join(parts, ", ")
 	if len(anomalies) > 0 {
@@ -247,6 +253,11 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 	releases := releaseTimes(h)
 	for _, hd := range a.Holds {
 		end := hd.End
+		if hd.Ended == account.HoldLast {
+			// Never ended by the client: it still believed, to the end of
+			// the run (a job that hangs, a pause the run's end cut short).
+			end = max(end, h.End())
+		}
 		if hd.Ended == account.HoldDone {
 			// Out of its critical section, the client still means to
 			// release: it believes it holds the key until its release.
@@ -314,6 +325,9 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		an := newAnomaly(h, KindOrphanedLease, l.Key, append([]string{l.Owner}, who...), from, l.End, explain, append([]int{g.Index}, refused...)...)
 		an.Owner = l.Owner
 		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: g.Value.TTL, Observed: l.Observed}
+		if r := lastRenewal(h, l.Owner, l.Key, from, l.End+1); r > 0 {
+			an.Cause.Renewed = r // its renewer went on after its belief ended
+		}
 		unbounded := l.Ended.Kind == account.EndHeld || g.Value.TTL <= 0 || l.End-from > g.Value.TTL
 		best[l.Grant] = orphan{an: an, unbounded: unbounded}
 	}
@@ -437,14 +451,42 @@ func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastI
 			if ttl <= 0 {
 				why = "the key had no TTL, so it never expires"
 			}
+			renewed := lastRenewal(h, g.Client, g.Key, granted, pr.Invoke)
+			if ttl > 0 && renewed > 0 && pr.Invoke-renewed < ttl {
+				why = fmt.Sprintf("its renewals kept it, the last at %s, so its TTL of %s never ran out", at(h, renewed), secs(h, ttl))
+			}
 			explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
 				what, pr.Key, at(h, pr.Invoke), g.Client, at(h, granted), at(h, last), why)
-			return newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
+			an := newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
+			if ttl > 0 && renewed > 0 && renewed-granted >= ttl/3 {
+				an.Cause = &Cause{Kind: CauseRenewed, Client: g.Client, TTL: ttl, At: renewed, Renewed: renewed}
+			}
+			return an
 		}
 	}
 	explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
 		what, pr.Key, at(h, pr.Invoke))
+	if holder >= 0 {
+		// A lease not yet run out: a long TTL whose holder is gone (BR-34).
+		g := h.Ops[holder]
+		explain = fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s's key, granted at %s with a TTL of %s that had not run out, still held it (%s's last operation at %s); the lock was unavailable",
+			what, pr.Key, at(h, pr.Invoke), g.Client, at(h, max(g.Complete, g.Invoke)), secs(h, g.Value.TTL), g.Client, at(h, lastInstant(g.Client)))
+	}
 	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)
+}
+
+// lastRenewal is the completion of client's last ok extend of key in
+// (from, before), true ns; 0 when there is none.
+func lastRenewal(h history.History, client, key string, from, before int64) int64 {
+	var last int64
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.F == history.Extend && op.Type == history.OK && op.Client == client && op.Key == key &&
+			op.Complete > from && op.Complete < before {
+			last = max(last, op.Complete)
+		}
+	}
+	return last
 }
 
 // lastInstants maps each client to the latest instant it recorded.

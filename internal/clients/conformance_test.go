@@ -24,6 +24,7 @@ func TestConformance(t *testing.T) {
 		{"redlock on three nodes (quorum 2)", "redlock", clientstest.Expect{Nodes: 3}},
 		{"redlock-nocheck on five nodes", "redlock-nocheck", clientstest.Expect{Nodes: 5}},
 		{"redlock-fenced on five nodes", "redlock-fenced", clientstest.Expect{Nodes: 5}},
+		{"redlock-monotonic on three nodes", "redlock-monotonic", clientstest.Expect{Nodes: 3}},
 		{"the redsync adapter on one node", "redsync", clientstest.Expect{}},
 		{"the redsync adapter on five nodes", "redsync", clientstest.Expect{Nodes: 5}},
 		{"the redsync adapter on three nodes (quorum 2)", "redsync", clientstest.Expect{Nodes: 3}},
@@ -31,16 +32,25 @@ func TestConformance(t *testing.T) {
 	}
 	// Registered algorithms the suite does not fit, and what tests them.
 	elsewhere := map[string]string{
-		"watchdog":       "TestWatchdog (its renewer keeps leases alive by design)",
-		"setnx-expire":   "TestConformanceOfNewAlgorithms",
-		"semaphore":      "TestSemaphore (admits N, not one)",
-		"fair-semaphore": "TestSemaphore (admits N, not one)",
-		"control-mutex":  "TestControls (no Redis)",
-		"no-lock":        "TestControls (no mutual exclusion)",
-		"safe-wait":      "TestWaitLocks (needs replicas)",
-		"safe-wait-all":  "TestWaitLocks (needs replicas)",
-		"fenced-wait":    "TestWaitLocks (needs replicas)",
-		"process":        "TestEveryShippedAdapterPassesTheConformanceSuite (one run per shipped adapter)",
+		"watchdog":     "TestWatchdog (its renewer keeps leases alive by design)",
+		"setnx-expire": "TestConformanceOfNewAlgorithms",
+		// The watchdog variants renew their leases by design (mutants.go).
+		"watchdog-fenced":           "TestMutants",
+		"watchdog-deadline":         "TestRenewalBounds",
+		"watchdog-bounded":          "TestRenewalBounds",
+		"extend-reacquire":          "TestMutants",
+		"extend-no-owner":           "TestMutants",
+		"exists-check-force-unlock": "TestMutants (its forced unlock releases another client's lock by design)",
+		"watchdog-loss-unobserved":  "the scenario host-sleep (its only difference from watchdog is that it never tells the job)",
+		"watchdog-orphan":           "TestWatchdogOrphan",
+		"semaphore":                 "TestSemaphore (admits N, not one)",
+		"fair-semaphore":            "TestSemaphore (admits N, not one)",
+		"control-mutex":             "TestControls (no Redis)",
+		"no-lock":                   "TestControls (no mutual exclusion)",
+		"safe-wait":                 "TestWaitLocks (needs replicas)",
+		"safe-wait-all":             "TestWaitLocks (needs replicas)",
+		"fenced-wait":               "TestWaitLocks (needs replicas)",
+		"process":                   "TestEveryShippedAdapterPassesTheConformanceSuite (one run per shipped adapter)",
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

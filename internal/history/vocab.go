@@ -62,6 +62,11 @@ const (
 	// RefusalDuplicateKey: the charge's idempotency key was already used
 	// (lock-theory S19).
 	RefusalDuplicateKey = "duplicate-key"
+	// RefusalLockChanged: the resource checks the lock's unique token
+	// (workload check_and_set, lock-theory §7.3): the write's token is not
+	// the one the resource last stored as currlock — a newer holder set
+	// its own since.
+	RefusalLockChanged = "lock-changed"
 	// RefusalOutOfStock: the atomic sale found no stock left.
 	RefusalOutOfStock = "out-of-stock"
 )

@@ -310,6 +310,10 @@ func headline(in Input, m *model) string {
 			if c := a.Cause; c != nil && c.Write > 0 && c.Write < len(in.History.Ops) {
 				w := in.History.Ops[c.Write]
 				late := m.sec(w.Invoke) - m.sec(c.At)
+				switch {
+				case c.Reset > 0:
+					return tr(lang, "say.double.reset", a.Key, w.Client, fmtT(m.sec(c.At)), fmtT(m.sec(c.Reset)), late)
+				}
 				switch c.Kind {
 				case account.EndClock:
 					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, c.Nodes))

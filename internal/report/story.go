@@ -359,7 +359,14 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindSplitBrain:
 		if a.Stale != "" && a.Current != "" {
-			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, fmtT(a.AtS), t0)
+			// The stale leader's accepted write (the first of the writes
+			// the checker names as the violation), not the instant the
+			// split became true (At: the later of the two leaders' writes).
+			stale := fmtT(a.AtS)
+			if len(a.Violating) > 0 && a.Violating[0] < len(m.h.Ops) {
+				stale = fmtT(m.sec(m.h.Ops[a.Violating[0]].Invoke))
+			}
+			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, stale, t0)
 		}
 		return tr(lang, "a.split-brain", clients, a.Key, t1, t0)
 	case checker.KindOverAdmission:

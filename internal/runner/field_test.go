@@ -23,6 +23,23 @@ var fieldScenarios = []struct {
 	{"a watchdog hears of the server clock step only after the next holder got in (BR-06)", "server-clock-step-watchdog"},
 	{"a scheduler killed mid-job leaves a 24 h mutex that skips every later fire (BR-34)", "scheduler-mutex-24h"},
 	{"a mutex TTL sized to the job lets the task run again once it expires (BR-34)", "scheduler-mutex-90s"},
+	{"a plain PEXPIRE extend after a cut extends the next leader's key and both lead (BR-10)", "beat-pexpire-extend"},
+	{"an owner-checked extend stops the cut leader before its key expires (BR-10)", "beat-owner-extend"},
+	{"an EXISTS check passes on the next holder's key and a forced DEL removes it (BR-14)", "writer-exists-check"},
+	{"an owner-checked watchdog stops the cut writer before its key expires (BR-14)", "writer-token-check"},
+	{"a watchdog cancelled only on the unlock's reply renews a released lock for ever (BR-21)", "watchdog-orphan-unlock-lost"},
+	{"a watchdog stopped before the unlock lets a lost unlock expire (BR-21)", "watchdog-unlock-lost"},
+	{"a watchdog renews a hung worker's lock for the rest of the run (S15b)", "watchdog-hung-worker"},
+	{"a renewal cap gives a hung worker's lease up (S15b)", "watchdog-bounded-hung-worker"},
+	{"an extend that sets a missing key hides the lapse and the invoice is charged twice (BR-08)", "extend-after-expiry"},
+	{"an owner-checked extend tells the holder too late to prevent the overlap (BR-08)", "extend-after-expiry-owned"},
+	{"a local lease deadline stops the holder before its key expires (BR-08)", "extend-after-expiry-deadline"},
+	{"a host sleep expires the lock and a watchdog nobody hears lets both charge (BR-07)", "host-sleep"},
+	{"a fenced watchdog lock refuses the stale holder after a host sleep (BR-07)", "host-sleep-fenced"},
+	{"a client wall-clock step back makes a Redlock holder overstay its lease (S16b)", "client-clock-step-back"},
+	{"a monotonic clock keeps the lease's end where it was (S16b)", "client-clock-step-back-monotonic"},
+	{"a resource's check-and-set of the lock's token refuses the stale Redlock holder (lock-theory §7.3)", "redlock-gc-pause-cas"},
+	{"a stale write that lands before the new holder's claim gets past check-and-set (lock-theory §7.3)", "redlock-gc-pause-cas-late-claim"},
 }
 
 // TestFieldScenarios runs each field scenario once on real Redis and holds

@@ -149,6 +149,13 @@ type Workload struct {
 	// right after acquiring (Kleppmann's fencing with "claim first",
 	// lock-theory §7.2). Default: true when Fencing is on.
 	Claim *bool `yaml:"claim"`
+	// CheckAndSet makes the resource check the lock's unique token
+	// instead of an ordered fencing token (antirez's alternative to
+	// fencing, lock-theory §7.3): the claim stores currlock = the lease's
+	// owner token, and a write is accepted only while currlock still equals
+	// the write's token, checked and written in one step. It needs no
+	// fenced algorithm; it cannot order holders. Payment and counter only.
+	CheckAndSet bool `yaml:"check_and_set,omitempty"`
 	// UntilValidity, when > 0, replaces Job: the client works until its
 	// own clock says its lease's validity has only this much left
 	// (lock-theory S16). Scenario time.
@@ -293,7 +300,7 @@ func (w Workload) ClaimFirst() bool {
 	if w.Claim != nil {
 		return *w.Claim
 	}
-	return w.Fencing
+	return w.Fencing || w.CheckAndSet
 }
 
 // Observed reports whether the run records node events.
