@@ -103,30 +103,31 @@ var messages = map[Lang]map[string]string{
 		"fix.saved.cas":       "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 		// Verdict sentences.
-		"say.double.late":     "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                                                           // Key, client, seconds
-		"say.double.reset":    "The invoice (%s) was charged twice: %s's lock expired at t=%ss and its extend set the key again at t=%ss as if it had held it throughout; it charged %.1f s after its lock had expired.", // key, client, t expired, t reset, seconds
-		"say.double.crash":    "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                                               // Key, client, seconds
-		"say.double.clock":    "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.",                               // key, client, seconds, nodes
-		"say.double.removed":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                                                   // key, client, deleter, seconds
-		"say.double.deleted":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                                                            // key, client, seconds
-		"say.double.failover": "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",                                           // key, client, seconds, group
-		"say.double":          "The invoice (%s) was charged twice, by %s.",                                                                                                                                              // Key, clients
-		"say.stale":           "The resource accepted a stale write: %s",                                                                                                                                                 // explain
-		"say.other":           "%s: %s",                                                                                                                                                                                  // kind, explain
-		"say.fenced":          "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                                                    // client, action, token, seen
-		"say.fenced.plain":    "The fencing token saved the day: a late write by %s was refused.",
-		"say.valid":           "No checker found a problem: the lock kept its promise in this run.",
-		"say.unknown":         "Inconclusive: %s",
-		"say.unknown.plain":   "Inconclusive: a checker could not decide.",
-		"say.unknown.missed":  "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
-		"step.missed":         "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
-		"when.at":             "at t=%ss",                                                                                      // t
-		"when.start":          "before the clients start",                                                                      //
-		"when.event":          "%s after %s first acquired the lock",                                                           // delay, client
-		"when.granted":        "%s after %s was first granted the lock by %s",                                                  // delay, client, node
-		"when.point":          "the first time %s is %s",                                                                       // client, point words
-		"when.point.nth":      "the %s time %s is %s",                                                                          // ordinal, client, point words
-		"and":                 "%s and %s",
+		"say.double.late":      "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                                                           // Key, client, seconds
+		"say.double.reset":     "The invoice (%s) was charged twice: %s's lock expired at t=%ss and its extend set the key again at t=%ss as if it had held it throughout; it charged %.1f s after its lock had expired.", // key, client, t expired, t reset, seconds
+		"say.double.crash":     "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                                               // Key, client, seconds
+		"say.double.clock":     "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.",                               // key, client, seconds, nodes
+		"say.double.clock.one": "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped forward and its key expired early.",                                      // key, client, seconds, node
+		"say.double.removed":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                                                   // key, client, deleter, seconds
+		"say.double.deleted":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                                                            // key, client, seconds
+		"say.double.failover":  "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",                                           // key, client, seconds, group
+		"say.double":           "The invoice (%s) was charged twice, by %s.",                                                                                                                                              // Key, clients
+		"say.stale":            "The resource accepted a stale write: %s",                                                                                                                                                 // explain
+		"say.other":            "%s: %s",                                                                                                                                                                                  // kind, explain
+		"say.fenced":           "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                                                    // client, action, token, seen
+		"say.fenced.plain":     "The fencing token saved the day: a late write by %s was refused.",
+		"say.valid":            "No checker found a problem: the lock kept its promise in this run.",
+		"say.unknown":          "Inconclusive: %s",
+		"say.unknown.plain":    "Inconclusive: a checker could not decide.",
+		"say.unknown.missed":   "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
+		"step.missed":          "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
+		"when.at":              "at t=%ss",                                                                                      // t
+		"when.start":           "before the clients start",                                                                      //
+		"when.event":           "%s after %s first acquired the lock",                                                           // delay, client
+		"when.granted":         "%s after %s was first granted the lock by %s",                                                  // delay, client, node
+		"when.point":           "the first time %s is %s",                                                                       // client, point words
+		"when.point.nth":       "the %s time %s is %s",                                                                          // ordinal, client, point words
+		"and":                  "%s and %s",
 
 		// Narrative. Times are scenario seconds, formatted by the caller.
 		"n.acquire":               "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
@@ -555,30 +556,31 @@ var messages = map[Lang]map[string]string{
 		"fix.cas.claim":       "Check-and-set của tài nguyên chỉ reject lần ghi cũ khi người giữ mới hơn đã lưu token của mình vào currlock, và fencing token cũng không hơn gì: người giữ có thể bị pause giữa lúc được cấp lock và lúc claim, và lần ghi cũ đến trong khoảng đó vẫn được chấp nhận. Hãy để mỗi người giữ đọc trạng thái sau khi claim và quyết định theo lần đọc đó (người giữ mới khi đó thấy lần ghi cũ), và gắn idempotency key cho hiệu ứng bên ngoài (lock-theory §7.2, §7.3).",
 		"fix.saved.cas":       "Không cần sửa gì: check-and-set của tài nguyên đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng người giữ mới hơn đã lưu token của mình vào currlock, nên tài nguyên đã reject lần ghi của người giữ lock cũ (antirez 2016, lock-theory §7.3).",
 
-		"say.double.late":     "Hoá đơn (%s) bị charge hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
-		"say.double.reset":    "Hoá đơn (%s) bị charge hai lần: lock của %s hết hạn lúc t=%ss, rồi lệnh extend của nó đặt lại key lúc t=%ss như thể nó đã giữ lock suốt; nó charge %.1f s sau khi lock đã hết hạn.",
-		"say.double.crash":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
-		"say.double.clock":    "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
-		"say.double.removed":  "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
-		"say.double.deleted":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
-		"say.double.failover": "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi %s failover sang một replica không có key của nó.",
-		"say.double":          "Hoá đơn (%s) bị charge hai lần, bởi %s.",
-		"say.stale":           "Tài nguyên đã chấp nhận một lần ghi cũ (stale): %s",
-		"say.other":           "%s: %s",
-		"say.fenced":          "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị reject vì tài nguyên đã thấy token %[4]d.",
-		"say.fenced.plain":    "Fencing token đã cứu nguy: một lần ghi muộn của %s bị reject.",
-		"say.valid":           "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
-		"say.unknown":         "Chưa kết luận được: %s",
-		"say.unknown.plain":   "Chưa kết luận được: một checker không thể quyết định.",
-		"say.unknown.missed":  "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
-		"step.missed":         "bước #%d (%s trên %s, %s)",
-		"when.at":             "lúc t=%ss",
-		"when.start":          "trước khi các client bắt đầu",
-		"when.event":          "%s sau khi %s lấy được lock lần đầu",
-		"when.granted":        "%s sau khi %s lần đầu được %s cấp lock",
-		"when.point":          "lần đầu tiên %s ở %s",
-		"when.point.nth":      "lần thứ %s %s ở %s",
-		"and":                 "%s và %s",
+		"say.double.late":      "Hoá đơn (%s) bị charge hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
+		"say.double.reset":     "Hoá đơn (%s) bị charge hai lần: lock của %s hết hạn lúc t=%ss, rồi lệnh extend của nó đặt lại key lúc t=%ss như thể nó đã giữ lock suốt; nó charge %.1f s sau khi lock đã hết hạn.",
+		"say.double.crash":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
+		"say.double.clock":     "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
+		"say.double.clock.one": "Hoá đơn (%s) bị charge hai lần: %s vẫn tiếp tục hành động với một lock nó đã mất từ %.1f s trước, khi đồng hồ của %s nhảy tới và key của nó hết hạn sớm.",
+		"say.double.removed":   "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
+		"say.double.deleted":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
+		"say.double.failover":  "Hoá đơn (%s) bị charge hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi %s failover sang một replica không có key của nó.",
+		"say.double":           "Hoá đơn (%s) bị charge hai lần, bởi %s.",
+		"say.stale":            "Tài nguyên đã chấp nhận một lần ghi cũ (stale): %s",
+		"say.other":            "%s: %s",
+		"say.fenced":           "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị reject vì tài nguyên đã thấy token %[4]d.",
+		"say.fenced.plain":     "Fencing token đã cứu nguy: một lần ghi muộn của %s bị reject.",
+		"say.valid":            "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
+		"say.unknown":          "Chưa kết luận được: %s",
+		"say.unknown.plain":    "Chưa kết luận được: một checker không thể quyết định.",
+		"say.unknown.missed":   "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
+		"step.missed":          "bước #%d (%s trên %s, %s)",
+		"when.at":              "lúc t=%ss",
+		"when.start":           "trước khi các client bắt đầu",
+		"when.event":           "%s sau khi %s lấy được lock lần đầu",
+		"when.granted":         "%s sau khi %s lần đầu được %s cấp lock",
+		"when.point":           "lần đầu tiên %s ở %s",
+		"when.point.nth":       "lần thứ %s %s ở %s",
+		"and":                  "%s và %s",
 
 		"n.acquire":               "%s acquire được lock trên %s (%s, TTL %s).",
 		"n.acquire.permit":        "%s lấy được một permit của %s (%s, TTL %s).",

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -316,6 +317,10 @@ func headline(in Input, m *model) string {
 				}
 				switch c.Kind {
 				case account.EndClock:
+					if !slices.Contains(in.History.Header.Traits, history.TraitMultiNode) {
+						// One node: no majority to lose; its key expired early.
+						return tr(lang, "say.double.clock.one", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+					}
 					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 				case account.EndDeleted:
 					return tr(lang, "say.double.removed", a.Key, w.Client, c.By, late)
