@@ -87,6 +87,10 @@ type Traits struct {
 	// reaches and a step of its wall clock (clock-jump) does not, and the
 	// client's job reads the same view. Needs ClientClock.
 	MonotonicClock bool
+	// DeletesByKey: the release is a plain DEL of the key, whoever holds
+	// it (naive), so a removing release proves nothing about the client's
+	// own lease.
+	DeletesByKey bool
 	// Process: the lock runs in a child process started from the
 	// scenario's process: block (Config.Process), which also declares
 	// the traits above that hold for it. Only locksim's own `process`
@@ -131,6 +135,7 @@ func (t Traits) String() string {
 	add(t.MultiNode, "multi-node")
 	add(t.ClientClock, "reads the client clock")
 	add(t.MonotonicClock, "monotonic: clock steps do not reach it")
+	add(t.DeletesByKey, "releases with a plain DEL")
 	add(t.Process, "child process")
 	add(len(t.Workloads) > 0, "runs "+strings.Join(t.Workloads, ", ")+" only")
 	return strings.Join(out, "; ")

@@ -342,7 +342,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 // deletesByKey reports whether h's algorithm releases with a plain DEL,
 // whatever the key's owner (naive): its removing release proves nothing
 // about its own lease.
-func deletesByKey(h history.History) bool { return h.Header.Algorithm == "naive" }
+func deletesByKey(h history.History) bool { return h.Header.DeletesByKey() }
 
 // leaseCover answers "is t inside some window [start, end)" by binary
 // search: the windows sorted by start, with the running maximum of their

@@ -45,7 +45,7 @@ var existsCheckForceUnlockAlgorithm = Algorithm{
 	Name:   "exists-check-force-unlock",
 	About:  "watchdog whose holder checks ownership with EXISTS (any holder's key passes), is never told of a failed renewal, and unlocks with a plain DEL (factcast #3706, BR-14)",
 	New:    newExistsCheckForceUnlock,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{ClientClock: true, DeletesByKey: true},
 }
 
 var watchdogLossUnobservedAlgorithm = Algorithm{

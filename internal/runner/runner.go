@@ -151,6 +151,9 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	runCtx, cancel := context.WithTimeout(ctx, r.wall(sc.Duration.D()))
 	defer cancel()
 	r.runCtx, r.cancelRun = runCtx, cancel
+	if end, ok := runCtx.Deadline(); ok {
+		r.stalls.Load().end.Store(end.UnixNano())
+	}
 	r.sched.Prepare(runCtx)
 	r.sched.Start(runCtx)
 	lag := watchTimerLag()
@@ -586,6 +589,9 @@ func traits(t clients.Traits) []string {
 	}
 	if t.LockFree {
 		out = append(out, history.TraitLockFree)
+	}
+	if t.DeletesByKey {
+		out = append(out, history.TraitDeletesByKey)
 	}
 	return out
 }

@@ -29,6 +29,10 @@ type stallHook struct {
 type stallSink struct {
 	rec *history.Recorder
 	log *history.Log
+	// end is the run's deadline (unix ns; 0 until set): a command whose
+	// own deadline was cut to it by the run's end did not stall — the run
+	// was over (a client still retrying when the duration ran out).
+	end atomic.Int64
 }
 
 func (h stallHook) DialHook(next redis.DialHook) redis.DialHook {
@@ -44,16 +48,30 @@ func (h stallHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		start := time.Now()
 		err := next(ctx, cmd)
-		h.record(start, err, cmd.Name(), keyOf(cmd))
+		if !h.cutByRunEnd(ctx, err) {
+			h.record(start, err, cmd.Name(), keyOf(cmd))
+		}
 		return err
 	}
+}
+
+// cutByRunEnd reports whether err is ctx's deadline and that deadline was
+// the run's end: the command was cut short by the wind-down, not slow.
+func (h stallHook) cutByRunEnd(ctx context.Context, err error) bool {
+	sk := h.sink.Load()
+	if sk == nil || !timedOut(err) {
+		return false
+	}
+	end := sk.end.Load()
+	d, ok := ctx.Deadline()
+	return ok && end > 0 && d.UnixNano() >= end
 }
 
 func (h stallHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		start := time.Now()
 		err := next(ctx, cmds)
-		if len(cmds) > 0 {
+		if len(cmds) > 0 && !h.cutByRunEnd(ctx, err) {
 			h.record(start, err, cmds[0].Name(), keyOf(cmds[0]))
 		}
 		return err
