@@ -95,7 +95,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 				continue
 			}
 			probeFails++
-			anomalies = append(anomalies, probeAnomaly(h, ko.lock, pr, eoh, lastInstant))
+			anomalies = append(anomalies, probeAnomaly(a, ko.lock, pr, eoh, lastInstant))
 		}
 		bound := maxTTL
 		if ns, ok := h.Header.Params[history.ParamUnavailableNS]; ok && ns > 0 {
@@ -415,20 +415,11 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 }
 
 // probeAnomaly classifies a failed probe as stuck-lock or unavailable.
-func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
-	// the latest client whose grant is not followed by its removing release
-	holder := -1
-	for _, i := range lock {
-		op := h.Ops[i]
-		if op.Invoke > pr.Invoke {
-			break
-		}
-		switch {
-		case op.F == history.Acquire && op.Type != history.Fail:
-			holder = i
-		case op.F == history.Release && op.Type == history.OK && op.Value.Removed && holder >= 0 && h.Ops[holder].Client == op.Client:
-			holder = -1
-		}
+func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
+	h := a.H
+	holder := keyHolderAt(a, pr.Key, pr.Invoke)
+	if holder < 0 {
+		holder = latestUnreleased(h, lock, pr)
 	}
 	end := pr.Complete
 	if end < 0 {
@@ -473,6 +464,44 @@ func probeAnomaly(h history.History, lock []int, pr history.Op, eoh int64, lastI
 			what, pr.Key, at(h, pr.Invoke), g.Client, at(h, max(g.Complete, g.Invoke)), secs(h, g.Value.TTL), g.Client, at(h, lastInstant(g.Client)))
 	}
 	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)
+}
+
+// keyHolderAt is the grant (history index) whose key held key on a node at
+// instant t, per the account's node-side key lives; -1 when no observed or
+// inferred life of a granted key covers t. An acquire of unknown outcome
+// that never reached the node (cut by the run's end) holds nothing.
+func keyHolderAt(a *account.Account, key string, t int64) int {
+	best := -1
+	var start int64
+	for _, l := range a.Keys() {
+		if l.Key != key || l.Grant < 0 || l.Start > t || l.End <= t {
+			continue
+		}
+		if best < 0 || l.Start > start {
+			best, start = l.Grant, l.Start
+		}
+	}
+	return best
+}
+
+// latestUnreleased is the latest client grant of the key before the probe
+// that its client's removing release did not end (the clients' outcomes
+// alone, for a key the account has no life of); -1 when none.
+func latestUnreleased(h history.History, lock []int, pr history.Op) int {
+	holder := -1
+	for _, i := range lock {
+		op := h.Ops[i]
+		if op.Invoke > pr.Invoke {
+			break
+		}
+		switch {
+		case op.F == history.Acquire && op.Type != history.Fail:
+			holder = i
+		case op.F == history.Release && op.Type == history.OK && op.Value.Removed && holder >= 0 && h.Ops[holder].Client == op.Client:
+			holder = -1
+		}
+	}
+	return holder
 }
 
 // lastRenewal is the completion of client's last ok extend of key in
