@@ -89,6 +89,16 @@ type Traits struct {
 	// heartbeat a scheduler's own loop sends between two units of work,
 	// so a leader workload may set heartbeat: true.
 	Heartbeat bool
+	// MonotonicClock: the algorithm measures elapsed time on a monotonic
+	// clock (Go's time.Since, CLOCK_MONOTONIC): the client's Config.Clock
+	// is then a view of the client clock that a rate fault (clock-rate)
+	// reaches and a step of its wall clock (clock-jump) does not, and the
+	// client's job reads the same view. Needs ClientClock.
+	MonotonicClock bool
+	// DeletesByKey: the release is a plain DEL of the key, whoever holds
+	// it (naive), so a removing release proves nothing about the client's
+	// own lease.
+	DeletesByKey bool
 	// Process: the lock runs in a child process started from the
 	// scenario's process: block (Config.Process), which also declares
 	// the traits above that hold for it. Only locksim's own `process`
@@ -134,6 +144,8 @@ func (t Traits) String() string {
 	add(t.ClientClock, "reads the client clock")
 	add(t.MinHold, "min hold")
 	add(t.Heartbeat, "heartbeat")
+	add(t.MonotonicClock, "monotonic: clock steps do not reach it")
+	add(t.DeletesByKey, "releases with a plain DEL")
 	add(t.Process, "child process")
 	add(len(t.Workloads) > 0, "runs "+strings.Join(t.Workloads, ", ")+" only")
 	return strings.Join(out, "; ")
@@ -156,6 +168,8 @@ func (a Algorithm) check() error {
 		return fmt.Errorf("algorithm %s: About must be one line", a.Name)
 	case a.New == nil:
 		return fmt.Errorf("algorithm %s: no constructor", a.Name)
+	case t.MonotonicClock && !t.ClientClock:
+		return fmt.Errorf("algorithm %s: MonotonicClock needs ClientClock (a monotonic clock is a view of the client clock)", a.Name)
 	case t.LockFree && len(t.Workloads) != 1:
 		return fmt.Errorf("algorithm %s: a lock-free algorithm runs exactly one workload (got %d)", a.Name, len(t.Workloads))
 	case t.LockFree && (t.Fenced || t.Semaphore || t.Control || t.Library || t.ClientClock):

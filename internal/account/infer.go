@@ -120,7 +120,7 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 	}
 	onNode := func(o *history.Op) bool { return len(o.Value.Nodes) == 0 || slices.Contains(o.Value.Nodes, node) }
 	ownToken := func(o *history.Op) bool { return o.Value.Token == "" || k.Value == "" || o.Value.Token == k.Value }
-	plainDel := a.H.Header.Algorithm == "naive" // deletes by key, whatever the token
+	plainDel := a.H.Header.DeletesByKey() // deletes by key, whatever the token
 	endAt := func(t int64, e End) {
 		if t < k.End {
 			k.End, k.Ended = max(t, k.Start), e

@@ -48,6 +48,16 @@ type Cause struct {
 	// Keys are the Redis keys the stale and the fresh holder locked, for
 	// CauseOtherKey.
 	Keys []string `json:"keys,omitempty"`
+	// Reset is when the stale holder's own command (an extend that sets a
+	// missing key: redlock-rb #36, BR-08) created its key again with its
+	// token after the key had gone and before its late write (true ns);
+	// 0 when it did not. The gap stayed hidden from the holder.
+	Reset int64 `json:"reset_ns,omitempty"`
+	// Renewed is, for a stuck lock or an orphaned lease, the completion of
+	// the holder's last renewal (an ok extend, true ns) when its renewals
+	// kept the key past its TTL — while no one used it (BR-21, S15b);
+	// 0 when none did.
+	Renewed int64 `json:"renewed_ns,omitempty"`
 }
 
 // Cause kinds beyond the account's End kinds.
@@ -72,6 +82,9 @@ const (
 	// resource (Keys: the stale holder's, then the fresh one's), so
 	// neither lock could exclude the other (BR-33).
 	CauseOtherKey = "other-key"
+	// CauseRenewed: a stuck lock's holder kept renewing it (a watchdog
+	// whose job hung or had finished), so its TTL never ran out.
+	CauseRenewed = "renewed"
 )
 
 // overlapCause explains why fresh was granted while stale still believed

@@ -117,6 +117,10 @@ const (
 	// HarmlessFenced: the resource refused the stale holder's writes by
 	// their fencing token or epoch.
 	HarmlessFenced = "fenced"
+	// HarmlessCheckAndSet: the resource refused the stale holder's writes
+	// because its currlock held the newer holder's token (check_and_set,
+	// lock-theory §7.3).
+	HarmlessCheckAndSet = "check-and-set"
 	// HarmlessIdempotent: the idempotency key let only one charge through.
 	HarmlessIdempotent = "idempotent"
 	// HarmlessEfficiency: an efficiency lock; the overlap is wasted work.

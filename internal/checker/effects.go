@@ -216,6 +216,14 @@ func lateCharge(a *account.Account, an *Anomaly) {
 			c.Kind = CauseSharerReleased // its owner, sharing the token, released it
 		}
 		bearing(a, hold, c)
+		token := h.Ops[hold.Acquire].Value.Token
+		for _, l := range a.Keys() {
+			if l.Node == last.Node && l.Key == w.Key && l.Owner == w.Client && l.Grant < 0 && token != "" && l.Value == token &&
+				l.Start > last.End && l.Start <= w.Invoke {
+				c.Reset = l.Start // its own extend set the lost key again (BR-08)
+				break
+			}
+		}
 		an.Cause, an.Stale = c, w.Client
 		for _, other := range an.Clients {
 			if other != w.Client {

@@ -95,7 +95,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 				continue
 			}
 			probeFails++
-			anomalies = append(anomalies, probeAnomaly(h, a, ko.lock, pr, eoh, lastInstant))
+			anomalies = append(anomalies, probeAnomaly(a, ko.lock, pr, eoh, lastInstant))
 		}
 		bound := maxTTL
 		if ns, ok := h.Header.Params[history.ParamUnavailableNS]; ok && ns > 0 {
@@ -235,9 +235,11 @@ type orphan struct {
 // client believes it holds — its owner's believed hold had ended (it
 // crashed, gave the lease up, or decided it was lost) — while other
 // clients were refused the lock (bug-reports-2 BR-31's ghost, BR-34). The
-// window runs from the end of the owner's belief to the key's end; a
-// window shorter than a tenth of the lease's TTL is a release in flight,
-// not an orphan. One finding per grant: its longest node.
+// window runs from the end of the owner's belief to the key's end; a key
+// its owner's own release removed, and a window shorter than a tenth of
+// the lease's TTL and than a second of scenario time, is a release in
+// flight, not an orphan (a 24 h lease's orphan is found within the run).
+// One finding per grant: its longest node.
 func orphanedLeases(a *account.Account, keys []string) []orphan {
 	h := a.H
 	if h.Header.Params[history.ParamLockPerFire] == 1 {
@@ -251,6 +253,11 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 	releases := releaseTimes(h)
 	for _, hd := range a.Holds {
 		end := hd.End
+		if hd.Ended == account.HoldLast {
+			// Never ended by the client: it still believed, to the end of
+			// the run (a job that hangs, a pause the run's end cut short).
+			end = max(end, h.End())
+		}
 		if hd.Ended == account.HoldDone {
 			// Out of its critical section, the client still means to
 			// release: it believes it holds the key until its release.
@@ -282,7 +289,10 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		if from >= l.End {
 			continue
 		}
-		if g.Value.TTL > 0 && l.End-from < g.Value.TTL/10 {
+		if l.Ended.Kind == account.EndReleased && l.Ended.By == l.Owner {
+			continue // its owner's own release, in flight when its belief ended
+		}
+		if g.Value.TTL > 0 && l.End-from < min(g.Value.TTL/10, h.Header.Wall(time.Second)) {
 			continue
 		}
 		var refused []int
@@ -315,6 +325,9 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		an := newAnomaly(h, KindOrphanedLease, l.Key, append([]string{l.Owner}, who...), from, l.End, explain, append([]int{g.Index}, refused...)...)
 		an.Owner = l.Owner
 		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: g.Value.TTL, Observed: l.Observed}
+		if r := lastRenewal(h, l.Owner, l.Key, from, l.End+1); r > 0 {
+			an.Cause.Renewed = r // its renewer went on after its belief ended
+		}
 		unbounded := l.Ended.Kind == account.EndHeld || g.Value.TTL <= 0 || l.End-from > g.Value.TTL
 		best[l.Grant] = orphan{an: an, unbounded: unbounded}
 	}
@@ -329,7 +342,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 // deletesByKey reports whether h's algorithm releases with a plain DEL,
 // whatever the key's owner (naive): its removing release proves nothing
 // about its own lease.
-func deletesByKey(h history.History) bool { return h.Header.Algorithm == "naive" }
+func deletesByKey(h history.History) bool { return h.Header.DeletesByKey() }
 
 // leaseCover answers "is t inside some window [start, end)" by binary
 // search: the windows sorted by start, with the running maximum of their
@@ -402,20 +415,11 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 }
 
 // probeAnomaly classifies a failed probe as stuck-lock or unavailable.
-func probeAnomaly(h history.History, a *account.Account, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
-	// the latest client whose grant is not followed by its removing release
-	holder := -1
-	for _, i := range lock {
-		op := h.Ops[i]
-		if op.Invoke > pr.Invoke {
-			break
-		}
-		switch {
-		case op.F == history.Acquire && op.Type != history.Fail:
-			holder = i
-		case op.F == history.Release && op.Type == history.OK && op.Value.Removed && holder >= 0 && h.Ops[holder].Client == op.Client:
-			holder = -1
-		}
+func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
+	h := a.H
+	holder := keyHolderAt(a, pr.Key, pr.Invoke)
+	if holder < 0 {
+		holder = latestUnreleased(h, lock, pr)
 	}
 	end := pr.Complete
 	if end < 0 {
@@ -438,7 +442,10 @@ func probeAnomaly(h history.History, a *account.Account, lock []int, pr history.
 			if ttl <= 0 {
 				why = "the key had no TTL, so it never expires"
 			}
-			if k, ok := heldKey(a, pr.Key, g.Client, pr.Invoke); ok {
+			renewed := lastRenewal(h, g.Client, g.Key, granted, pr.Invoke)
+			if ttl > 0 && renewed > 0 && pr.Invoke-renewed < ttl {
+				why = fmt.Sprintf("its renewals kept it, the last at %s, so its TTL of %s never ran out", at(h, renewed), secs(h, ttl))
+			} else if k, ok := heldKey(a, pr.Key, g.Client, pr.Invoke); ok {
 				// What the node held says why, not the TTL the client asked for
 				// (setnx-expire's EXPIRE may never have run).
 				why = fmt.Sprintf("its key on %s was still there", k.Node)
@@ -450,11 +457,21 @@ func probeAnomaly(h history.History, a *account.Account, lock []int, pr history.
 			}
 			explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
 				what, pr.Key, at(h, pr.Invoke), g.Client, at(h, granted), at(h, last), why)
-			return newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
+			an := newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
+			if ttl > 0 && renewed > 0 && renewed-granted >= ttl/3 {
+				an.Cause = &Cause{Kind: CauseRenewed, Client: g.Client, TTL: ttl, At: renewed, Renewed: renewed}
+			}
+			return an
 		}
 	}
 	explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
 		what, pr.Key, at(h, pr.Invoke))
+	if holder >= 0 {
+		// A lease not yet run out: a long TTL whose holder is gone (BR-34).
+		g := h.Ops[holder]
+		explain = fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s's key, granted at %s with a TTL of %s that had not run out, still held it (%s's last operation at %s); the lock was unavailable",
+			what, pr.Key, at(h, pr.Invoke), g.Client, at(h, max(g.Complete, g.Invoke)), secs(h, g.Value.TTL), g.Client, at(h, lastInstant(g.Client)))
+	}
 	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)
 }
 
@@ -470,6 +487,58 @@ func heldKey(a *account.Account, key, client string, t int64) (account.KeyLife, 
 		}
 	}
 	return account.KeyLife{}, false
+}
+
+// keyHolderAt is the grant (history index) whose key held key on a node at
+// instant t, per the account's node-side key lives; -1 when no observed or
+// inferred life of a granted key covers t. An acquire of unknown outcome
+// that never reached the node (cut by the run's end) holds nothing.
+func keyHolderAt(a *account.Account, key string, t int64) int {
+	best := -1
+	var start int64
+	for _, l := range a.Keys() {
+		if l.Key != key || l.Grant < 0 || l.Start > t || l.End <= t {
+			continue
+		}
+		if best < 0 || l.Start > start {
+			best, start = l.Grant, l.Start
+		}
+	}
+	return best
+}
+
+// latestUnreleased is the latest client grant of the key before the probe
+// that its client's removing release did not end (the clients' outcomes
+// alone, for a key the account has no life of); -1 when none.
+func latestUnreleased(h history.History, lock []int, pr history.Op) int {
+	holder := -1
+	for _, i := range lock {
+		op := h.Ops[i]
+		if op.Invoke > pr.Invoke {
+			break
+		}
+		switch {
+		case op.F == history.Acquire && op.Type != history.Fail:
+			holder = i
+		case op.F == history.Release && op.Type == history.OK && op.Value.Removed && holder >= 0 && h.Ops[holder].Client == op.Client:
+			holder = -1
+		}
+	}
+	return holder
+}
+
+// lastRenewal is the completion of client's last ok extend of key in
+// (from, before), true ns; 0 when there is none.
+func lastRenewal(h history.History, client, key string, from, before int64) int64 {
+	var last int64
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.F == history.Extend && op.Type == history.OK && op.Client == client && op.Key == key &&
+			op.Complete > from && op.Complete < before {
+			last = max(last, op.Complete)
+		}
+	}
+	return last
 }
 
 // lastInstants maps each client to the latest instant it recorded.

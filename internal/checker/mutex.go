@@ -153,6 +153,8 @@ func mutex(ctx context.Context, a *account.Account) Result {
 			s += fmt.Sprintf(" (%d informational: the fencing token or the idempotency key kept the second holder's effect out)", informational)
 		case informational > 0 && idempotentPayments(h):
 			s += fmt.Sprintf(" (%d informational: the idempotency key let only one charge through)", informational)
+		case informational > 0 && h.Header.CheckAndSet:
+			s += fmt.Sprintf(" (%d informational: the resource's check-and-set of the lock's token refused the stale holder)", informational)
 		case informational > 0:
 			s += fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
 		}
@@ -240,6 +242,11 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	if h.Header.FencingEnforced && len(o.staleWrites) == 0 && (tokensTell || ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End)) {
 		o.info, o.harmless = true, HarmlessFenced
 	}
+	if h.Header.CheckAndSet && len(o.staleWrites) == 0 && ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End) {
+		// The resource's currlock held the newer holder's token, so it
+		// refused the stale one (lock-theory §7.3).
+		o.info, o.harmless = true, HarmlessCheckAndSet
+	}
 	if idempotentPayments(h) && !(ix.chargedIn(st.Client, st.Key, st.Start, st.End) &&
 		ix.chargedIn(o.fresh.Client, o.fresh.Key, o.fresh.Start, o.fresh.End)) {
 		o.info, o.harmless = true, HarmlessIdempotent
@@ -263,6 +270,8 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 		explain += "; the idempotency key let only one of them charge, so this is informational"
 	case HarmlessFenced:
 		explain += fmt.Sprintf("; the resource's fence accepted no write from %s in that window, so this is informational", stale.Client)
+	case HarmlessCheckAndSet:
+		explain += fmt.Sprintf("; the resource's currlock held %s's token, so it accepted no write from %s in that window: this is informational", fresh.Client, stale.Client)
 	default:
 		if len(o.staleWrites) > 0 {
 			w := h.Ops[o.staleWrites[0]]

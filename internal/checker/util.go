@@ -33,10 +33,13 @@ func accepted(op history.Op) bool {
 }
 
 // fenceRefusal reports whether a refused write was refused because of its
-// fencing token (or epoch): the resource's own reason code
-// (lock-theory §7.2). A refusal for any other reason is no evidence about
-// who held the lock.
-func fenceRefusal(op history.Op) bool { return op.Value.Refusal == history.RefusalStaleFence }
+// lease: a stale fencing token (or epoch, lock-theory §7.2) or, under
+// check-and-set, an owner token that is no longer the resource's currlock
+// (§7.3) — the resource's own reason codes. A refusal for any other
+// reason is no evidence about who held the lock.
+func fenceRefusal(op history.Op) bool {
+	return op.Value.Refusal == history.RefusalStaleFence || op.Value.Refusal == history.RefusalLockChanged
+}
 
 // duplicateRefusal reports whether a refused write was refused because its
 // idempotency key had already been used.

@@ -36,9 +36,11 @@ func Where(keep func(Traits) bool) []string { return lock.Where(keep) }
 func init() {
 	for _, a := range []Algorithm{
 		naiveAlgorithm, safeAlgorithm, fencedAlgorithm,
-		redlockAlgorithm, redlockNoCheckAlgorithm, redlockFencedAlgorithm,
+		redlockAlgorithm, redlockNoCheckAlgorithm, redlockFencedAlgorithm, redlockMonotonicAlgorithm,
 		redsyncAlgorithm, redislockAlgorithm,
-		watchdogAlgorithm, setnxExpireAlgorithm,
+		watchdogAlgorithm, watchdogFencedAlgorithm, watchdogDeadlineAlgorithm, watchdogBoundedAlgorithm, setnxExpireAlgorithm,
+		extendReacquireAlgorithm, extendNoOwnerAlgorithm, existsCheckForceUnlockAlgorithm,
+		watchdogLossUnobservedAlgorithm, watchdogOrphanAlgorithm,
 		semaphoreAlgorithm, fairSemaphoreAlgorithm,
 		atomicLuaAlgorithm, idempotencyKeyAlgorithm,
 		noLockAlgorithm, controlMutexAlgorithm,

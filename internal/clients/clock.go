@@ -14,6 +14,9 @@ type FaultyClock struct {
 	real  time.Time // real time at the last change
 	local time.Time // local time at the last change
 	rate  float64
+	// jumped is the sum of every step so far: what a monotonic clock,
+	// which steps do not move, is behind (or ahead of) local time.
+	jumped time.Duration
 }
 
 // NewFaultyClock returns a clock that agrees with time.Now() and runs at
@@ -41,6 +44,30 @@ func (c *FaultyClock) Jump(d time.Duration) {
 	defer c.mu.Unlock()
 	real := time.Now()
 	c.local, c.real = c.nowLocked(real).Add(d), real
+	c.jumped += d
+}
+
+// Monotonic is the clock's monotonic view: it runs at the clock's rate but
+// no Jump moves it (CLOCK_MONOTONIC under an NTP step; lock-theory S16b).
+func (c *FaultyClock) Monotonic() Clock { return monotonic{c} }
+
+type monotonic struct{ c *FaultyClock }
+
+// Now is the clock's local time less every step it took.
+func (m monotonic) Now() time.Time { return m.c.monoAt(time.Now()) }
+
+// at and monoAt are the clock's local time and its monotonic view at the
+// real instant real.
+func (c *FaultyClock) at(real time.Time) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nowLocked(real)
+}
+
+func (c *FaultyClock) monoAt(real time.Time) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nowLocked(real).Add(-c.jumped)
 }
 
 // SetRate makes the clock advance rate seconds per real second from now on

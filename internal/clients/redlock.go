@@ -48,6 +48,13 @@ var redlockAlgorithm = Algorithm{
 	Traits: Traits{MultiNode: true, ClientClock: true},
 }
 
+var redlockMonotonicAlgorithm = Algorithm{
+	Name:   "redlock-monotonic",
+	About:  "redlock measuring elapsed time and validity on a monotonic clock (redsync's time.Since): a step of the client's wall clock does not move its validity (lock-theory S16b)",
+	New:    newRedlockMonotonic,
+	Traits: Traits{MultiNode: true, ClientClock: true, MonotonicClock: true},
+}
+
 var redlockFencedAlgorithm = Algorithm{
 	Name:   "redlock-fenced",
 	About:  "Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)",
@@ -64,6 +71,10 @@ var redlockNoCheckAlgorithm = Algorithm{
 
 func newRedlock(c Config) (Locker, error) {
 	return &redlock{name: "redlock", cfg: c, checkValidity: true}, nil
+}
+
+func newRedlockMonotonic(c Config) (Locker, error) {
+	return &redlock{name: "redlock-monotonic", cfg: c, checkValidity: true}, nil
 }
 
 func newRedlockFenced(c Config) (Locker, error) {

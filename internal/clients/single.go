@@ -38,7 +38,7 @@ var naiveAlgorithm = Algorithm{
 	Name:   "naive",
 	About:  "SET NX PX to acquire, plain DEL to release (can delete another client's lock)",
 	New:    newNaive,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{ClientClock: true, DeletesByKey: true},
 }
 
 var safeAlgorithm = Algorithm{

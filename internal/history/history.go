@@ -214,11 +214,15 @@ type Header struct {
 	Traits   []string `json:"traits,omitempty"`
 	Workload string   `json:"workload"`
 	// FencingEnforced is true when the resource refuses stale fencing tokens.
-	FencingEnforced bool      `json:"fencing_enforced"`
-	Clients         []string  `json:"clients"`
-	Nodes           []string  `json:"nodes"`
-	RedisVersion    string    `json:"redis_version,omitempty"`
-	Started         time.Time `json:"started"`
+	FencingEnforced bool `json:"fencing_enforced"`
+	// CheckAndSet is true when the resource stores the lock's unique token
+	// as currlock at the claim and accepts a write only while currlock
+	// still equals the write's token (antirez 2016, lock-theory §7.3).
+	CheckAndSet  bool      `json:"check_and_set,omitempty"`
+	Clients      []string  `json:"clients"`
+	Nodes        []string  `json:"nodes"`
+	RedisVersion string    `json:"redis_version,omitempty"`
+	Started      time.Time `json:"started"`
 	// Plan is the run's fault plan, one step per fault, resolved from the
 	// scenario and the seed alone (targets drawn, times in wall ns). Each
 	// fault operation of the history carries the step it fired.

@@ -5,6 +5,8 @@ package history
 // parameter names. The scenario parser, the runner, the checkers and the
 // report all use these constants; none spells the words again.
 
+import "slices"
+
 // Workload kinds, as Header.Workload names them (design §6).
 const (
 	WorkloadPayment      = "payment"
@@ -62,6 +64,11 @@ const (
 	// RefusalDuplicateKey: the charge's idempotency key was already used
 	// (lock-theory S19).
 	RefusalDuplicateKey = "duplicate-key"
+	// RefusalLockChanged: the resource checks the lock's unique token
+	// (workload check_and_set, lock-theory §7.3): the write's token is not
+	// the one the resource last stored as currlock — a newer holder set
+	// its own since.
+	RefusalLockChanged = "lock-changed"
 	// RefusalOutOfStock: the atomic sale found no stock left.
 	RefusalOutOfStock = "out-of-stock"
 )
@@ -126,4 +133,14 @@ const (
 	TraitMultiNode = "multi-node"
 	// TraitLockFree: no lock at all; the resource makes the operation safe.
 	TraitLockFree = "lock-free"
+	// TraitDeletesByKey: the release is a plain DEL of the key, whoever
+	// holds it (naive; exists-check-force-unlock's forced unlock).
+	TraitDeletesByKey = "deletes-by-key"
 )
+
+// DeletesByKey reports whether the header's algorithm releases with a
+// plain DEL, whatever the key's owner: its trait, or — in a history
+// written before the trait was recorded — the algorithm naive.
+func (h Header) DeletesByKey() bool {
+	return slices.Contains(h.Traits, TraitDeletesByKey) || h.Algorithm == "naive"
+}

@@ -91,38 +91,44 @@ var messages = map[Lang]map[string]string{
 		"fix.durable.counter": "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
 		"fix.redlock":         "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
 		"fix.ttl":             "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
+		"fix.renewal":         "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
+		"fix.orphan":          "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
 		"fix.ttl.atomic":      "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
 		"fix.unavailable":     "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
 		"fix.fixed":           "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
 		"fix.fixed.run":       "Run it with",                                                                                                                                             //
 		"fix.fixed.report":    "open its report",                                                                                                                                         //
 		"fix.saved.fencing":   "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
+		"fix.cas.claim":       "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
+		"fix.saved.cas":       "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 		// Verdict sentences.
-		"say.double.late":     "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
-		"say.double.crash":    "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
-		"say.double.clock":    "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
-		"say.double.removed":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
-		"say.double.deleted":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
-		"say.double.failover": "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",             // key, client, seconds, group
-		"say.double.sharer":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.",                  // key, client, releaser, seconds
-		"say.double":          "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
-		"say.stale":           "The resource accepted a stale write: %s",                                                                                                                   // explain
-		"say.other":           "%s: %s",                                                                                                                                                    // kind, explain
-		"say.fenced":          "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
-		"say.fenced.plain":    "The fencing token saved the day: a late write by %s was refused.",
-		"say.valid":           "No checker found a problem: the lock kept its promise in this run.",
-		"say.unknown":         "Inconclusive: %s",
-		"say.unknown.plain":   "Inconclusive: a checker could not decide.",
-		"say.unknown.missed":  "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
-		"step.missed":         "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
-		"when.at":             "at t=%ss",                                                                                      // t
-		"when.start":          "before the clients start",                                                                      //
-		"when.event":          "%s after %s first acquired the lock",                                                           // delay, client
-		"when.granted":        "%s after %s was first granted the lock by %s",                                                  // delay, client, node
-		"when.point":          "the first time %s is %s",                                                                       // client, point words
-		"when.point.nth":      "the %s time %s is %s",                                                                          // ordinal, client, point words
-		"and":                 "%s and %s",
+		"say.double.late":      "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
+		"say.double.crash":     "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
+		"say.double.clock":     "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
+		"say.double.removed":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
+		"say.double.deleted":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
+		"say.double.failover":  "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",             // key, client, seconds, group
+		"say.double.sharer":    "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.",                  // key, client, releaser, seconds
+		"say.double":           "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
+		"say.stale":            "The resource accepted a stale write: %s",                                                                                                                   // explain
+		"say.other":            "%s: %s",                                                                                                                                                    // kind, explain
+		"say.fenced":           "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
+		"say.fenced.plain":     "The fencing token saved the day: a late write by %s was refused.",
+		"say.valid":            "No checker found a problem: the lock kept its promise in this run.",
+		"say.unknown":          "Inconclusive: %s",
+		"say.unknown.plain":    "Inconclusive: a checker could not decide.",
+		"say.unknown.missed":   "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
+		"step.missed":          "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
+		"when.at":              "at t=%ss",                                                                                      // t
+		"when.start":           "before the clients start",                                                                      //
+		"when.event":           "%s after %s first acquired the lock",                                                           // delay, client
+		"when.granted":         "%s after %s was first granted the lock by %s",                                                  // delay, client, node
+		"when.point":           "the first time %s is %s",                                                                       // client, point words
+		"when.point.nth":       "the %s time %s is %s",                                                                          // ordinal, client, point words
+		"and":                  "%s and %s",
+		"say.double.reset":     "The invoice (%s) was charged twice: %s's lock expired at t=%ss and its extend set the key again at t=%ss as if it had held it throughout; it charged %.1f s after its lock had expired.", // key, client, t expired, t reset, seconds
+		"say.double.clock.one": "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped forward and its key expired early.",                                      // key, client, seconds, node
 
 		// Narrative. Times are scenario seconds, formatted by the caller.
 		"n.acquire":               "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
@@ -152,6 +158,7 @@ var messages = map[Lang]map[string]string{
 		"n.write.info.error":      "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
 		"n.write.info":            "%s's %s of %s%s got no answer: it may or may not have happened.",
 		"n.with.token":            " with token %d",
+		"n.with.word":             "with",
 		"n.release.ok":            "%s released %s (key deleted).",
 		"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
 		"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
@@ -236,8 +243,9 @@ var messages = map[Lang]map[string]string{
 		"fault.limit-data":      "data limit",
 		"fault.slow-close":      "slow close",
 		"fault.timeout":         "connection timeout",
-		"refusal.stale-fence":   "stale fencing token %d < %d",  // token, highest seen
-		"refusal.duplicate-key": "duplicate idempotency key %s", // key
+		"refusal.stale-fence":   "stale fencing token %d < %d",                                           // token, highest seen
+		"refusal.duplicate-key": "duplicate idempotency key %s",                                          // key
+		"refusal.lock-changed":  "%s's currlock holds another holder's token: a newer holder claimed it", // key
 		"refusal.out-of-stock":  "out of stock",
 		"refusal.unknown":       "no reason given",
 
@@ -560,6 +568,8 @@ var messages = map[Lang]map[string]string{
 		"fix.durable.counter": "Nơi cấp token đã đi lùi: giữ bộ đếm fencing bền vững (appendonly yes, appendfsync always) hoặc trên một kho không mất dữ liệu khi khởi động lại, để lần cấp mới không bao giờ lặp lại token cũ (bài 46, lock-theory S06b).",
 		"fix.redlock":         "An toàn của Redlock phụ thuộc vào đồng hồ và thời gian: một cú nhảy đồng hồ, một lần pause hay mạng chậm cho phép hai client cùng có quorum. Đừng dựa vào nó cho correctness; thêm fencing token do tài nguyên kiểm tra (bài 47).",
 		"fix.ttl":             "Đặt TTL cho lock, để lock của client bị crash tự được giải phóng (bài 42).",
+		"fix.renewal":         "Một bộ gia hạn cứ kéo dài một lock mà không ai dùng: dừng bộ gia hạn trước khi gửi lệnh unlock, bất kể unlock trả lời thế nào, và giới hạn số lần gia hạn theo job (giới hạn số lần, hoặc chỉ gia hạn khi job còn tiến triển), để một người giữ bị treo hay đã xong mất lock sau một TTL (BR-21, lock-theory S15b).",
+		"fix.orphan":          "Một lock mà người giữ đã không còn vẫn chặn các client khác cho tới khi TTL hết: đặt TTL vừa với thời gian của job, không phải một giới hạn an toàn rộng rãi, và gia hạn nó khi job còn chạy, để một người giữ đã chết chỉ chặn tối đa một TTL ngắn (BR-34).",
 		"fix.ttl.atomic":      "Đặt key và TTL trong cùng một lệnh, SET key token NX PX ttl: với SETNX rồi EXPIRE, một lần crash giữa hai lệnh để lại một key không bao giờ hết hạn (bài 42).",
 		"fix.unavailable":     "Không client nào lấy được lock lâu hơn mức kịch bản cho phép: đây là vấn đề tiến triển, không phải an toàn. Hãy xem cái gì đã giữ nó: một key mồ côi (người giữ bị crash hoặc đã thôi tin là mình giữ) tồn tại đến hết TTL; mất quorum thì cần nhiều node liên lạc được hơn (bài 47).",
 		"fix.fixed":           "Cùng lỗi đó, nhưng vô hại: kịch bản %s.",
@@ -567,30 +577,34 @@ var messages = map[Lang]map[string]string{
 		"fix.fixed.report":    "mở báo cáo của nó",
 		"fix.saved.fencing":   "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã từ chối người giữ lock cũ.",
 
-		"say.double.late":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
-		"say.double.crash":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
-		"say.double.sharer":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock mà key của nó đã bị %s — mang cùng một owner token — nhả lock từ %.1f s trước.",
-		"say.double.clock":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
-		"say.double.removed":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
-		"say.double.deleted":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
-		"say.double.failover": "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi %s failover sang một replica không có key của nó.",
-		"say.double":          "Hoá đơn (%s) bị trừ tiền hai lần, bởi %s.",
-		"say.stale":           "Tài nguyên đã chấp nhận một lần ghi cũ: %s",
-		"say.other":           "%s: %s",
-		"say.fenced":          "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị từ chối vì tài nguyên đã thấy token %[4]d.",
-		"say.fenced.plain":    "Fencing token đã cứu nguy: một lần ghi muộn của %s bị từ chối.",
-		"say.valid":           "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
-		"say.unknown":         "Chưa kết luận được: %s",
-		"say.unknown.plain":   "Chưa kết luận được: một checker không thể quyết định.",
-		"say.unknown.missed":  "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
-		"step.missed":         "bước #%d (%s trên %s, %s)",
-		"when.at":             "lúc t=%ss",
-		"when.start":          "trước khi các client bắt đầu",
-		"when.event":          "%s sau khi %s lấy được lock lần đầu",
-		"when.granted":        "%s sau khi %s lần đầu được %s cấp lock",
-		"when.point":          "lần đầu tiên %s ở %s",
-		"when.point.nth":      "lần thứ %s %s ở %s",
-		"and":                 "%s và %s",
+		"say.double.late":      "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
+		"say.double.crash":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
+		"say.double.sharer":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock mà key của nó đã bị %s — mang cùng một owner token — nhả lock từ %.1f s trước.",
+		"say.double.clock":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
+		"say.double.removed":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
+		"say.double.deleted":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
+		"say.double.failover":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi %s failover sang một replica không có key của nó.",
+		"say.double":           "Hoá đơn (%s) bị trừ tiền hai lần, bởi %s.",
+		"say.stale":            "Tài nguyên đã chấp nhận một lần ghi cũ: %s",
+		"say.other":            "%s: %s",
+		"say.fenced":           "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị từ chối vì tài nguyên đã thấy token %[4]d.",
+		"say.fenced.plain":     "Fencing token đã cứu nguy: một lần ghi muộn của %s bị từ chối.",
+		"say.valid":            "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
+		"say.unknown":          "Chưa kết luận được: %s",
+		"say.unknown.plain":    "Chưa kết luận được: một checker không thể quyết định.",
+		"say.unknown.missed":   "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
+		"step.missed":          "bước #%d (%s trên %s, %s)",
+		"when.at":              "lúc t=%ss",
+		"when.start":           "trước khi các client bắt đầu",
+		"when.event":           "%s sau khi %s lấy được lock lần đầu",
+		"when.granted":         "%s sau khi %s lần đầu được %s cấp lock",
+		"when.point":           "lần đầu tiên %s ở %s",
+		"when.point.nth":       "lần thứ %s %s ở %s",
+		"and":                  "%s và %s",
+		"fix.cas.claim":        "Check-and-set của tài nguyên chỉ reject lần ghi cũ khi người giữ mới hơn đã lưu token của mình vào currlock, và fencing token cũng không hơn gì: người giữ có thể bị pause giữa lúc được cấp lock và lúc claim, và lần ghi cũ đến trong khoảng đó vẫn được chấp nhận. Hãy để mỗi người giữ đọc trạng thái sau khi claim và quyết định theo lần đọc đó (người giữ mới khi đó thấy lần ghi cũ), và gắn idempotency key cho hiệu ứng bên ngoài (lock-theory §7.2, §7.3).",
+		"fix.saved.cas":        "Không cần sửa gì: check-and-set của tài nguyên đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng người giữ mới hơn đã lưu token của mình vào currlock, nên tài nguyên đã reject lần ghi của người giữ lock cũ (antirez 2016, lock-theory §7.3).",
+		"say.double.reset":     "Hoá đơn (%s) bị trừ tiền hai lần: lock của %s hết hạn lúc t=%ss, rồi lệnh extend của nó đặt lại key lúc t=%ss như thể nó đã giữ lock suốt; nó charge %.1f s sau khi lock đã hết hạn.",
+		"say.double.clock.one": "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock nó đã mất từ %.1f s trước, khi đồng hồ của %s nhảy tới và key của nó hết hạn sớm.",
 
 		"n.acquire":               "%s lấy được lock trên %s (%s, TTL %s).",
 		"n.acquire.permit":        "%s lấy được một permit của %s (%s, TTL %s).",
@@ -621,6 +635,7 @@ var messages = map[Lang]map[string]string{
 		"n.with.token":            " với token %d",
 		"n.release.ok":            "%s nhả lock %s (key đã bị xoá).",
 		"n.release.gone":          "%s thử nhả lock %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
+		"n.with.word":             "với",
 		"n.release.permit.gone":   "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
 		"n.gone.expired":          "key đã expire lúc t=%ss",
 		"n.gone.clock":            "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
@@ -704,6 +719,7 @@ var messages = map[Lang]map[string]string{
 		"fault.timeout":         "hết thời gian kết nối",
 		"refusal.stale-fence":   "fencing token cũ %d < %d",
 		"refusal.duplicate-key": "idempotency key %s bị trùng",
+		"refusal.lock-changed":  "currlock của %s đang giữ token của người khác: một người giữ mới hơn đã claim nó",
 		"refusal.out-of-stock":  "hết hàng",
 		"refusal.unknown":       "không rõ lý do",
 

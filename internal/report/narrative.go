@@ -108,6 +108,9 @@ func narrative(in Input, m *model) []Step {
 		if f := m.fenceOf(o); f > 0 {
 			return tr(lang, "n.with.token", f)
 		}
+		if o.F == history.Write && o.Value.Token != "" && in.History.Header.CheckAndSet {
+			return " " + tr(lang, "n.with.word") + " " + m.tokenText(lang, 0, o.Value.Token)
+		}
 		return ""
 	}
 
@@ -644,6 +647,8 @@ func refusalText(lang Lang, o history.Op) string {
 		return tr(lang, "refusal.stale-fence", o.Value.Fence, o.Value.SeenFence)
 	case history.RefusalDuplicateKey:
 		return tr(lang, "refusal.duplicate-key", o.Key)
+	case history.RefusalLockChanged:
+		return tr(lang, "refusal.lock-changed", o.Key)
 	case history.RefusalOutOfStock:
 		return tr(lang, "refusal.out-of-stock")
 	case "":

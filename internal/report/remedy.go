@@ -9,32 +9,40 @@ import (
 
 // remedies says what would have prevented an anomaly, by the run's
 // algorithm (its name, or a trait of it from the history header, or "" =
-// any) and anomaly kind ("" = any); the first matching row wins. Each
-// advice is a message key "fix.*".
+// any), anomaly kind ("" = any) and, when renewed is set, only for an
+// anomaly whose cause says the holder's renewals kept the key
+// (checker.Cause.Renewed); the first matching row wins. Each advice is a
+// message key "fix.*".
 var remedies = []struct {
 	algorithm, trait, kind string
 	advice                 []string
+	renewed                bool
 }{
 	// The workload anomalies of issue 4 have one remedy each, whatever the
 	// algorithm (lock-theory S18–S22).
-	{"", "", checker.KindOversell, []string{"fix.lua.stock"}},
-	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}},
-	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}},
-	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}},
-	{"", "", checker.KindOverAdmission, []string{"fix.semaphore"}},
-	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}},
-	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}},
-	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}},
+	{"", "", checker.KindOversell, []string{"fix.lua.stock"}, false},
+	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}, false},
+	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}, false},
+	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}, false},
+	{"", "", checker.KindOverAdmission, []string{"fix.semaphore"}, false},
+	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}, false},
+	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}, false},
+	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}, false},
 	// SETNX then EXPIRE: the key without a TTL is the cause, whatever it
 	// shows (a stuck lock, an orphaned lease, the lock unavailable).
-	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}},
-	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}},
-	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}},
-	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}},
-	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}},
-	{"", "", checker.KindStuckLock, []string{"fix.ttl"}},
-	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}},
-	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}},
+	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}, false},
+	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false},
+	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false},
+	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false},
+	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}, false},
+	// A watchdog that renewed a lock nobody used: its TTL was not the
+	// problem (BR-21, S15b).
+	{"", "", checker.KindStuckLock, []string{"fix.renewal"}, true},
+	{"", "", checker.KindOrphanedLease, []string{"fix.renewal"}, true},
+	{"", "", checker.KindStuckLock, []string{"fix.ttl"}, false},
+	{"", "", checker.KindOrphanedLease, []string{"fix.orphan"}, false},
+	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}, false},
+	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}, false},
 }
 
 // remedy is the "what would have prevented it" section.
@@ -59,6 +67,9 @@ func buildRemedy(in Input, lang Lang) *remedy {
 		if in.Verdict == checker.Valid && h.FencingEnforced && hasInformational(in.Results, checker.KindMutexOverlap) {
 			return &remedy{Saved: tr(lang, "fix.saved.fencing")}
 		}
+		if in.Verdict == checker.Valid && h.CheckAndSet && hasInformational(in.Results, checker.KindMutexOverlap) {
+			return &remedy{Saved: tr(lang, "fix.saved.cas")}
+		}
 		return nil
 	}
 	r := &remedy{}
@@ -82,13 +93,23 @@ func buildRemedy(in Input, lang Lang) *remedy {
 			break
 		}
 	}
+	// Under check-and-set a stale write got through before the newer
+	// holder stored its token: a fencing token would have let it through
+	// too (lock-theory §7.2, §7.3), so the table's advice does not apply.
+	if h.CheckAndSet {
+		add([]string{"fix.cas.claim", "fix.idempotency.charge"})
+		if f := in.FixedBy; f != nil && f.Name != h.Scenario {
+			r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
+		}
+		return r
+	}
 	// The catch-all row speaks only when no anomaly has advice of its own.
 	generic := len(remedies) - 1
 	needGeneric := false
 	for _, a := range anoms {
 		for ri, row := range remedies {
 			if (row.algorithm == "" || row.algorithm == h.Algorithm) && (row.trait == "" || slices.Contains(h.Traits, row.trait)) &&
-				(row.kind == "" || row.kind == a.Kind) {
+				(row.kind == "" || row.kind == a.Kind) && (!row.renewed || (a.Cause != nil && a.Cause.Renewed > 0)) {
 				if ri == generic {
 					needGeneric = true
 				} else {

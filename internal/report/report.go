@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"unicode"
@@ -354,8 +355,16 @@ func headline(in Input, m *model) string {
 			if c := a.Cause; c != nil && c.Write > 0 && c.Write < len(in.History.Ops) {
 				w := in.History.Ops[c.Write]
 				late := m.sec(w.Invoke) - m.sec(c.At)
+				switch {
+				case c.Reset > 0:
+					return tr(lang, "say.double.reset", a.Key, w.Client, fmtT(m.sec(c.At)), fmtT(m.sec(c.Reset)), late)
+				}
 				switch c.Kind {
 				case account.EndClock:
+					if !slices.Contains(in.History.Header.Traits, history.TraitMultiNode) {
+						// One node: no majority to lose; its key expired early.
+						return tr(lang, "say.double.clock.one", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+					}
 					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 				case account.EndDeleted:
 					return tr(lang, "say.double.removed", a.Key, w.Client, c.By, late)

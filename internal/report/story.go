@@ -383,8 +383,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindSplitBrain:
 		if a.Stale != "" && a.Current != "" {
-			// The stale leader's first violating write, not At: a later
-			// write of the current leader may be what completed it.
+			// The stale leader's accepted write (the first of the writes
+			// the checker names as the violation), not the instant the
+			// split became true (At: the later of the two leaders' writes).
 			stale := fmtT(a.AtS)
 			if len(a.Violating) > 0 && a.Violating[0] < len(m.h.Ops) {
 				stale = fmtT(m.sec(m.h.Ops[a.Violating[0]].Invoke))

@@ -57,8 +57,8 @@ func (r *run) params() map[string]int64 {
 }
 
 // probeBound is how long the final probe may wait for a grant, scenario
-// time: twice the TTL.
-func probeBound(sc scenario.Scenario) time.Duration { return 2 * sc.TTL.D() }
+// time: the scenario's probe_timeout, else twice the TTL.
+func probeBound(sc scenario.Scenario) time.Duration { return sc.ProbeWait().D() }
 
 // setupResource prepares the resource in Redis before time zero: the
 // inventory's stock, set on n1 directly (not through any client's link).
@@ -83,7 +83,8 @@ func (r *run) setupResource(ctx context.Context) error {
 // workers finished, a fresh client reaching every node directly (a healthy
 // link) acquires and releases each lock key some client acquired during the
 // run. Each probe is one `probe` operation: ok when it got the lock within
-// twice the TTL (scenario time), fail when it did not.
+// probe_timeout (default twice the TTL, scenario time), fail when it did
+// not.
 func (r *run) probe(ctx context.Context) error {
 	// The workers have finished: their key sets are theirs no more.
 	seen := map[string]bool{}

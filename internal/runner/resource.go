@@ -20,10 +20,13 @@ type refusal struct {
 // every decision it makes is recorded in the history. With fencing on, it
 // refuses a fencing token (or a leader's epoch) lower than the highest it
 // has seen for that object, checking and writing in one step (Kleppmann
-// 2016; lock-theory §7.2).
+// 2016; lock-theory §7.2). With check-and-set on, it keeps the token of
+// the last claim per object (currlock) and refuses a write whose token is
+// not that one, in the same step (antirez 2016; lock-theory §7.3).
 type ledger struct {
 	fencing     bool
 	idempotency bool
+	cas         bool
 
 	mu       sync.Mutex
 	invoices map[string]*invoice
@@ -31,6 +34,7 @@ type ledger struct {
 	counters map[string]int64
 	shipped  map[string]int64
 	terms    int64
+	currlock map[string]string // last claimed owner token, per object (cas)
 }
 
 type invoice struct {
@@ -38,9 +42,9 @@ type invoice struct {
 	charges int
 }
 
-func newLedger(fencing, idempotency bool) *ledger {
-	return &ledger{fencing: fencing, idempotency: idempotency, invoices: map[string]*invoice{},
-		fences: map[string]int64{}, counters: map[string]int64{}, shipped: map[string]int64{}}
+func newLedger(fencing, idempotency, cas bool) *ledger {
+	return &ledger{fencing: fencing, idempotency: idempotency, cas: cas, invoices: map[string]*invoice{},
+		fences: map[string]int64{}, counters: map[string]int64{}, shipped: map[string]int64{}, currlock: map[string]string{}}
 }
 
 func (l *ledger) get(key string) *invoice {
@@ -53,8 +57,14 @@ func (l *ledger) get(key string) *invoice {
 }
 
 // admit applies fencing: it refuses a token lower than the object's
-// highest, or accepts it and raises the highest. Call with l.mu held.
-func (l *ledger) admit(key string, fence int64) refusal {
+// highest, or accepts it and raises the highest; with check-and-set it
+// refuses an owner token other than the object's currlock. Call with l.mu
+// held.
+func (l *ledger) admit(key string, p proof) refusal {
+	if l.cas && l.currlock[key] != p.token {
+		return refusal{why: history.RefusalLockChanged}
+	}
+	fence := p.fence
 	if !l.fencing {
 		return refusal{}
 	}
@@ -75,22 +85,35 @@ func (l *ledger) status(key string) string {
 	return history.ResultUnpaid
 }
 
-// claim registers a fencing token at the object ("claim first").
-func (l *ledger) claim(key string, fence int64) refusal {
+// proof is what a write shows the resource of its lease: the fencing
+// token and the owner token.
+type proof struct {
+	fence int64
+	token string
+}
+
+// claim registers a fencing token at the object ("claim first"); with
+// check-and-set it stores the owner token as the object's currlock, as
+// antirez's "set X.currlock = token" on starting work (always accepted).
+func (l *ledger) claim(key string, p proof) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.admit(key, fence)
+	if l.cas {
+		l.currlock[key] = p.token
+		return refusal{}
+	}
+	return l.admit(key, p)
 }
 
 // charge takes the money. Every accepted charge is money taken, whatever the
 // invoice's status: the gateway is not idempotent, unless idempotency is on:
 // then it keys each charge by the invoice and refuses a second one
 // (Stripe-style idempotency keys, lock-theory S19).
-func (l *ledger) charge(key string, fence int64) refusal {
+func (l *ledger) charge(key string, p proof) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	inv := l.get(key)
-	if r := l.admit(key, fence); r.why != "" {
+	if r := l.admit(key, p); r.why != "" {
 		return r
 	}
 	if l.idempotency && inv.charges > 0 {
@@ -101,11 +124,11 @@ func (l *ledger) charge(key string, fence int64) refusal {
 }
 
 // markPaid sets the invoice's status to paid.
-func (l *ledger) markPaid(key string, fence int64) refusal {
+func (l *ledger) markPaid(key string, p proof) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	inv := l.get(key)
-	if r := l.admit(key, fence); r.why != "" {
+	if r := l.admit(key, p); r.why != "" {
 		return r
 	}
 	inv.paid = true
@@ -120,10 +143,10 @@ func (l *ledger) readCounter(key string) int64 {
 }
 
 // setCounter writes v to the counter (the write of a read-modify-write).
-func (l *ledger) setCounter(key string, fence, v int64) refusal {
+func (l *ledger) setCounter(key string, p proof, v int64) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if r := l.admit(key, fence); r.why != "" {
+	if r := l.admit(key, p); r.why != "" {
 		return r
 	}
 	l.counters[key] = v
@@ -148,8 +171,8 @@ func (l *ledger) nextTerm() int64 {
 
 // lead accepts one unit of a leader's work under epoch; with the epoch
 // check on it refuses an epoch lower than the highest seen.
-func (l *ledger) lead(key string, epoch int64) refusal {
+func (l *ledger) lead(key string, p proof) refusal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.admit(key, epoch)
+	return l.admit(key, p)
 }

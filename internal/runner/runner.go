@@ -92,7 +92,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 
 	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names}
 	r.scale = sc.TimeScale
-	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency)
+	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency, sc.Workload.CheckAndSet)
 	algoTraits := sc.Traits() // the parser refused unregistered names
 	r.lockFree = algoTraits.LockFree
 	r.shared = clients.NewShared()
@@ -134,7 +134,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Traits: traits(algoTraits), Workload: sc.Workload.Kind,
-		FencingEnforced: sc.Workload.Fenced(), Clients: names, Nodes: cl.NodeNames(),
+		FencingEnforced: sc.Workload.Fenced(), CheckAndSet: sc.Workload.CheckAndSet, Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
 		Plan: plan.Steps, Params: r.params(), Persistence: persistence(cl), Observed: observed,
 	}}
@@ -399,9 +399,13 @@ func (r *run) setupClients() error {
 		}
 		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
 		clock := clients.NewFaultyClock()
-		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, nodes: nodes, locked: map[string]bool{}}
+		var view clients.Clock = clock
+		if a, ok := clients.Lookup(r.sc.Algorithm); ok && a.Traits.MonotonicClock {
+			view = clock.Monotonic() // clock steps do not reach it (S16b)
+		}
+		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, view: view, nodes: nodes, locked: map[string]bool{}}
 		w.gate = faults.NewGate(func(point string) { r.sched.Point(name, point) })
-		cfg := r.lockConfig(nodes, rng, clock, gateForAlgorithm{r: r, w: w})
+		cfg := r.lockConfig(nodes, rng, view, gateForAlgorithm{r: r, w: w})
 		cfg.Client, cfg.Seed = name, uint64(r.seed)^uint64(i+1)<<32
 		cfg.Host = hosts[name]
 		builds = append(builds, func() error {
@@ -601,6 +605,9 @@ func traits(t clients.Traits) []string {
 	}
 	if t.LockFree {
 		out = append(out, history.TraitLockFree)
+	}
+	if t.DeletesByKey {
+		out = append(out, history.TraitDeletesByKey)
 	}
 	return out
 }

@@ -23,6 +23,9 @@ type worker struct {
 	gate  *faults.Gate
 	rng   *rand.Rand
 	clock *clients.FaultyClock
+	// view is the clock the client's lock and job read: clock itself, or
+	// its monotonic view for an algorithm with Traits.MonotonicClock.
+	view clients.Clock
 	// nodes are this client's own links to the nodes.
 	nodes []clients.Node
 	// log is the client's own part of the run's recording.
@@ -264,7 +267,7 @@ func (w *worker) job(ctx context.Context, l clients.Lease) error {
 	}
 	target := l.ValidUntil.Add(-w.r.wall(margin))
 	for {
-		left := target.Sub(w.clock.Now())
+		left := target.Sub(w.view.Now())
 		if left <= 0 {
 			return w.gate.Wait(ctx)
 		}
@@ -352,11 +355,16 @@ func (w *worker) read(ctx context.Context, key string) string {
 }
 
 // write performs one resource write through do and records the resource's
-// decision: ok when accepted, fail with the reason when refused.
-func (w *worker) write(key, action string, fence int64, do func(key string, fence int64) refusal) bool {
-	v := history.Value{Action: action, Fence: fence}
+// decision: ok when accepted, fail with the reason when refused. A
+// resource that checks owner tokens (check_and_set) has the token
+// recorded on the write.
+func (w *worker) write(key, action string, pr proof, do func(key string, p proof) refusal) bool {
+	v := history.Value{Action: action, Fence: pr.fence}
+	if w.r.sc.Workload.CheckAndSet {
+		v.Token = pr.token
+	}
 	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
-	if r := do(key, fence); r.why != "" {
+	if r := do(key, pr); r.why != "" {
 		v.Refusal, v.SeenFence = r.why, r.seen
 		p.End(history.Fail, v, "")
 		return false

@@ -77,6 +77,9 @@ func (w *worker) objectKeys() iter.Seq[string] {
 	}
 }
 
+// proofOf is what a write under l shows the resource.
+func proofOf(l clients.Lease) proof { return proof{fence: l.Fence, token: l.Token} }
+
 // workload runs the scenario's workload as this client.
 func (w *worker) workload(ctx context.Context) {
 	wl := w.r.sc.Workload
@@ -117,7 +120,7 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 	return func(l clients.Lease) (bool, error) {
 		led := w.r.ledger
 		if !w.r.lockFree {
-			if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, l.Fence, led.claim) {
+			if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, proofOf(l), led.claim) {
 				return true, nil
 			}
 			if w.read(ctx, key) == history.ResultPaid {
@@ -130,8 +133,8 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		if w.write(key, history.ActionCharge, l.Fence, led.charge) {
-			w.write(key, history.ActionMarkPaid, l.Fence, led.markPaid)
+		if w.write(key, history.ActionCharge, proofOf(l), led.charge) {
+			w.write(key, history.ActionMarkPaid, proofOf(l), led.markPaid)
 		}
 		return true, nil
 	}
@@ -141,7 +144,7 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) (bool, error) {
 	return func(l clients.Lease) (bool, error) {
 		led := w.r.ledger
-		if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, l.Fence, led.claim) {
+		if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, proofOf(l), led.claim) {
 			return true, nil
 		}
 		v, ok := w.readNum(ctx, key, history.ActionReadCounter, func(context.Context) (int64, error) { return led.readCounter(key), nil })
@@ -154,8 +157,8 @@ func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) 
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		w.writeNum(key, history.ActionSetCounter, l.Fence, func() (int64, refusal, error) {
-			return v + 1, led.setCounter(key, l.Fence, v+1), nil
+		w.writeNum(key, history.ActionSetCounter, proofOf(l), func() (int64, refusal, error) {
+			return v + 1, led.setCounter(key, proofOf(l), v+1), nil
 		})
 		return true, nil
 	}
@@ -175,7 +178,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 			if err := w.beforeWrite(ctx, l); err != nil {
 				return false, err
 			}
-			w.writeNum(key, history.ActionSell, 0, func() (int64, refusal, error) {
+			w.writeNum(key, history.ActionSell, proof{}, func() (int64, refusal, error) {
 				octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
 				defer cancel()
 				left, err := clients.AtomicDecrement(octx, node, sk)
@@ -207,7 +210,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		w.writeNum(key, history.ActionSell, l.Fence, func() (int64, refusal, error) {
+		w.writeNum(key, history.ActionSell, proofOf(l), func() (int64, refusal, error) {
 			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
 			defer cancel()
 			if err := node.Cmd.Set(octx, sk, n-1, 0).Err(); err != nil {
@@ -238,16 +241,16 @@ func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (b
 
 // usePermit is the semaphore workload: enter, work, exit.
 func (w *worker) usePermit(ctx context.Context) func(clients.Lease) (bool, error) {
-	accept := func(string, int64) refusal { return refusal{} }
+	accept := func(string, proof) refusal { return refusal{} }
 	return func(l clients.Lease) (bool, error) {
-		w.write(keySemaphore, history.ActionEnter, l.Fence, accept)
+		w.write(keySemaphore, history.ActionEnter, proofOf(l), accept)
 		if err := w.job(ctx, l); err != nil && !errors.Is(err, errLost) {
 			return false, err
 		}
 		if err := w.gate.Point(ctx, history.PointBeforeWrite); err != nil {
 			return false, err
 		}
-		w.write(keySemaphore, history.ActionExit, l.Fence, accept)
+		w.write(keySemaphore, history.ActionExit, proofOf(l), accept)
 		return true, nil
 	}
 }
@@ -263,7 +266,7 @@ func (w *worker) cron(ctx context.Context) {
 	for k := 1; k <= wl.Fires; k++ {
 		due := zero.Add(every * time.Duration(k))
 		for {
-			left := due.Sub(w.clock.Now())
+			left := due.Sub(w.view.Now())
 			if left <= 0 {
 				break
 			}
@@ -331,7 +334,7 @@ func (w *worker) leader(ctx context.Context) {
 				if err := w.beforeWrite(ctx, l); err != nil {
 					return false, err
 				}
-				if !w.write(keyLeader, history.ActionLead, epoch, w.r.ledger.lead) {
+				if !w.write(keyLeader, history.ActionLead, proof{fence: epoch}, w.r.ledger.lead) {
 					return true, nil // deposed: the resource saw a newer epoch
 				}
 				if wl.Heartbeat {
@@ -370,8 +373,11 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 // writeNum records one write of a number to the resource: do returns the
 // number written, or the resource's reason to refuse, or an error when
 // the outcome is unknown.
-func (w *worker) writeNum(key, action string, fence int64, do func() (int64, refusal, error)) history.Type {
-	v := history.Value{Action: action, Fence: fence}
+func (w *worker) writeNum(key, action string, pr proof, do func() (int64, refusal, error)) history.Type {
+	v := history.Value{Action: action, Fence: pr.fence}
+	if w.r.sc.Workload.CheckAndSet {
+		v.Token = pr.token
+	}
 	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 	n, refused, err := do()
 	switch {

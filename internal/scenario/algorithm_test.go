@@ -155,7 +155,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				return "it hands out no fencing token"
 			},
 			refusal: func(a clients.Algorithm) string {
-				return "workload." + field + ": true needs algorithm fenced, redlock-fenced or fenced-wait (got " + a.Name + ")"
+				return "workload." + field + ": true needs algorithm fenced, redlock-fenced, watchdog-fenced or fenced-wait (got " + a.Name + ")"
 			},
 		}
 	}
@@ -339,7 +339,7 @@ func TestALockRegisteredByAUserIsParsedByItsTraits(t *testing.T) {
 	})
 	t.Run("fencing messages name it among the fenced algorithms", func(t *testing.T) {
 		p := parseProblems(t, scenarioFor("safe", history.WorkloadPayment, "fencing: true", ""))
-		if len(p) != 1 || !strings.Contains(p[0], "needs algorithm fenced, redlock-fenced, fenced-wait or user-fenced-lock (got safe)") {
+		if len(p) != 1 || !strings.Contains(p[0], "needs algorithm fenced, redlock-fenced, watchdog-fenced, fenced-wait or user-fenced-lock (got safe)") {
 			t.Errorf("problems = %q", p)
 		}
 	})

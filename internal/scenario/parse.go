@@ -61,9 +61,9 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 var (
 	scenarioFields = []string{"name", "description", "seed", "time_scale", "duration", "nodes",
 		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
-		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "expect_live", "min_acquires", "fixed_by", "observe",
+		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "probe_timeout", "expect_live", "min_acquires", "fixed_by", "observe",
 		"process", "node_timeout", "description_vi", "lesson", "min_hold"}
-	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "claim", "until_validity",
+	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "check_and_set", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
 		"rounds", "round_delay", "heartbeat"}
 )
@@ -140,7 +140,7 @@ func Normalize(s Scenario) ([]byte, error) {
 		s.Workload.Keys = DefaultKeys
 	}
 	if s.Workload.Claim == nil {
-		c := s.Workload.Fencing
+		c := s.Workload.Fencing || s.Workload.CheckAndSet
 		s.Workload.Claim = &c
 	}
 	if s.Probe == nil {
@@ -899,6 +899,16 @@ func (p *parser) scenario(root *yaml.Node) Scenario {
 		pr := s.ProbeEnabled()
 		s.Probe = &pr
 	}
+	if d, n, st := p.duration(fs["probe_timeout"], "probe_timeout"); st == good {
+		switch {
+		case d <= 0:
+			p.errorf(n, "probe_timeout", "must be > 0 (got %s); leave it out to wait twice the TTL", describe(n))
+		case !s.ProbeEnabled():
+			p.errorf(n, "probe_timeout", "there is no final probe to bound (probe: false, or an algorithm that takes no lock)")
+		default:
+			s.ProbeTimeout = d
+		}
+	}
 	if v, n, st := p.boolean(fs["expect_live"], "expect_live"); st == good {
 		if v && !s.ProbeEnabled() {
 			p.errorf(n, "expect_live", "true needs the final probe (probe: true and an algorithm that takes a lock)")
@@ -963,7 +973,7 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 	w = Workload{Kind: DefaultWorkload, Keys: DefaultKeys}
 	defer func() {
 		if w.Claim == nil {
-			c := w.Fencing
+			c := w.Fencing || w.CheckAndSet
 			w.Claim = &c
 		}
 	}()
@@ -995,9 +1005,24 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 			p.errorf(n, "workload.fencing", "true needs algorithm %s (got %s): only fenced hands out increasing fencing tokens; with %s every lease's token is 0, so the resource cannot tell a stale holder from the current one", fencedNames(), algorithm, algorithm)
 		}
 	}
+	if v, n, st := p.boolean(fs["check_and_set"], "workload.check_and_set"); st == good && v {
+		switch {
+		case w.Fencing:
+			p.errorf(n, "workload.check_and_set", "cannot be set with fencing: true; the resource checks either ordered fencing tokens (fencing) or the lock's unique token (check_and_set)")
+		case w.Kind != history.WorkloadPayment && w.Kind != history.WorkloadCounter:
+			p.errorf(n, "workload.check_and_set", "works with the payment and counter workloads only (got %s): their writes are what the resource checks against currlock", w.Kind)
+		case algorithm != "" && p.traitsOf(algorithm).LockFree:
+			p.errorf(n, "workload.check_and_set", "needs an algorithm that takes a lock (got %s): the resource checks the lock's token", algorithm)
+		default:
+			w.CheckAndSet = true
+		}
+	}
 	if v, n, st := p.boolean(fs["claim"], "workload.claim"); st == good {
 		w.Claim = &v
-		if v && algorithm != "" && !p.traitsOf(algorithm).Fenced {
+		if !v && w.CheckAndSet {
+			p.errorf(n, "workload.claim", "false leaves check_and_set with no currlock: the claim is what stores the lease's token at the resource; leave claim out")
+		}
+		if v && algorithm != "" && !p.traitsOf(algorithm).Fenced && !w.CheckAndSet {
 			p.errorf(n, "workload.claim", "true needs algorithm %s (got %s): a claim registers the lease's fencing token at the resource, and only fenced hands out tokens", fencedNames(), algorithm)
 		}
 	}

@@ -93,6 +93,11 @@ type Scenario struct {
 	// when its holder finishes sooner (ShedLock's lockAtLeastFor), scenario
 	// time; only for an algorithm with the min-hold trait. Default 0.
 	MinHold Duration `yaml:"min_hold,omitempty"`
+	// ProbeTimeout bounds how long the final probe waits for the lock,
+	// scenario time; 0 means twice the TTL. A scenario whose TTL is far
+	// longer than the run (a 24 h scheduler mutex, BR-34) sets it so that
+	// a probe of a lock held for the whole TTL does not wait for it.
+	ProbeTimeout Duration `yaml:"probe_timeout,omitempty"`
 	// ExpectLive makes liveness findings (stuck-lock, unavailable)
 	// violations rather than informational (history Params "expect_live").
 	ExpectLive bool `yaml:"expect_live,omitempty"`
@@ -154,6 +159,13 @@ type Workload struct {
 	// right after acquiring (Kleppmann's fencing with "claim first",
 	// lock-theory §7.2). Default: true when Fencing is on.
 	Claim *bool `yaml:"claim"`
+	// CheckAndSet makes the resource check the lock's unique token
+	// instead of an ordered fencing token (antirez's alternative to
+	// fencing, lock-theory §7.3): the claim stores currlock = the lease's
+	// owner token, and a write is accepted only while currlock still equals
+	// the write's token, checked and written in one step. It needs no
+	// fenced algorithm; it cannot order holders. Payment and counter only.
+	CheckAndSet bool `yaml:"check_and_set,omitempty"`
 	// UntilValidity, when > 0, replaces Job: the client works until its
 	// own clock says its lease's validity has only this much left
 	// (lock-theory S16). Scenario time.
@@ -278,6 +290,15 @@ func (s Scenario) ProcessOf(client string) string {
 	return client
 }
 
+// ProbeWait is how long the final probe waits for the lock, scenario
+// time: ProbeTimeout, else twice the TTL.
+func (s Scenario) ProbeWait() Duration {
+	if s.ProbeTimeout > 0 {
+		return s.ProbeTimeout
+	}
+	return 2 * s.TTL
+}
+
 // ProbeEnabled reports whether the runner probes the lock keys at the end.
 func (s Scenario) ProbeEnabled() bool {
 	if s.Probe != nil {
@@ -308,7 +329,7 @@ func (w Workload) ClaimFirst() bool {
 	if w.Claim != nil {
 		return *w.Claim
 	}
-	return w.Fencing
+	return w.Fencing || w.CheckAndSet
 }
 
 // Observed reports whether the run records node events.

@@ -1,0 +1,174 @@
+package clients
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The mutants: watchdog locks with one mistake each, the one a field
+// report found in a real library (bug-reports.md, the `mutant:<x>`
+// algorithms). Each is named after what it does, not after the library,
+// and each is registered like any other algorithm, with its traits, so
+// that a scenario can set it and its fix side by side. The fixes that are
+// not locksim's plain watchdog are here too: watchdog-deadline and
+// watchdog-bounded.
+
+// reacquireOrPexpire is redlock-rb's extend before PR #37 (redlock-rb #36):
+// it sets the key again when the key is gone, as well as when it still
+// holds the caller's token, so an extend after expiry re-acquires the lock
+// and reports success.
+var reacquireOrPexpire = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] or not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`)
+
+var extendReacquireAlgorithm = Algorithm{
+	Name:   "extend-reacquire",
+	About:  "watchdog whose extend sets the key again when it is gone: an extend after expiry silently re-acquires the lock and reports success (redlock-rb #36, BR-08)",
+	New:    newExtendReacquire,
+	Traits: Traits{ClientClock: true},
+}
+
+var extendNoOwnerAlgorithm = Algorithm{
+	Name:   "extend-no-owner",
+	About:  "watchdog that extends with a plain PEXPIRE of the key, whoever holds it, and never steps down: after a cut it extends the next holder's key (sibson/redbeat #127, BR-10)",
+	New:    newExtendNoOwner,
+	Traits: Traits{ClientClock: true},
+}
+
+var existsCheckForceUnlockAlgorithm = Algorithm{
+	Name:   "exists-check-force-unlock",
+	About:  "watchdog whose holder checks ownership with EXISTS (any holder's key passes), is never told of a failed renewal, and unlocks with a plain DEL (factcast #3706, BR-14)",
+	New:    newExistsCheckForceUnlock,
+	Traits: Traits{ClientClock: true, DeletesByKey: true},
+}
+
+var watchdogLossUnobservedAlgorithm = Algorithm{
+	Name:   "watchdog-loss-unobserved",
+	About:  "watchdog whose failed renewal is raised where nobody listens: the job is never told its lease is lost (swarthy/redis-semaphore #24, BR-07)",
+	New:    newWatchdogLossUnobserved,
+	Traits: Traits{ClientClock: true},
+}
+
+var watchdogOrphanAlgorithm = Algorithm{
+	Name:   "watchdog-orphan",
+	About:  "watchdog whose renewer is cancelled only when the unlock gets a reply, and which reschedules a renewal that timed out: an unlock lost on the way leaves the lock renewed for ever (redisson #1966, #7272, BR-21)",
+	New:    newWatchdogOrphan,
+	Traits: Traits{ClientClock: true},
+}
+
+var watchdogDeadlineAlgorithm = Algorithm{
+	Name:   "watchdog-deadline",
+	About:  "watchdog plus a local lease deadline: when the lease's validity, less a tenth of the TTL, runs out on the client's clock with no renewal, the job is told the lease is lost, whether or not the renewer ran (node-redlock using()'s abort signal)",
+	New:    newWatchdogDeadline,
+	Traits: Traits{ClientClock: true},
+}
+
+var watchdogBoundedAlgorithm = Algorithm{
+	Name:   "watchdog-bounded",
+	About:  "watchdog that renews a lease at most 3 times (a hold of at most twice the TTL), then tells the job and gives the key up with compare-and-delete: a hung job cannot keep the lock (python-redis-lock #114, PR #115)",
+	New:    newWatchdogBounded,
+	Traits: Traits{ClientClock: true},
+}
+
+var watchdogFencedAlgorithm = Algorithm{
+	Name:   "watchdog-fenced",
+	About:  "watchdog whose acquire script also INCRs a fence counter: a renewed lease with a fencing token per grant (Redisson's RFencedLock)",
+	New:    newWatchdogFenced,
+	Traits: Traits{Fenced: true, ClientClock: true},
+}
+
+// variant builds a watchdog named name and lets set choose its variant.
+func variant(c Config, name string, set func(w *watchdog)) (*watchdog, error) {
+	l, err := newWatchdog(c)
+	if err != nil {
+		return nil, err
+	}
+	w := l.(*watchdog)
+	w.name = name
+	set(w)
+	return w, nil
+}
+
+func newExtendReacquire(c Config) (Locker, error) {
+	return variant(c, "extend-reacquire", func(w *watchdog) {
+		w.extendWith = func(ctx context.Context, w *watchdog, l Lease) (Lease, error) {
+			start := w.cfg.Clock.Now()
+			n, err := reacquireOrPexpire.Run(ctx, w.node.Cmd, []string{l.Key}, l.Token, ttlMillis(w.cfg.TTL)).Int64()
+			if err != nil {
+				return l, fmt.Errorf("extend on %s: %w", w.node.Name, err)
+			}
+			if n == 0 {
+				return l, ErrNotHeld
+			}
+			l.ValidUntil = start.Add(w.cfg.TTL)
+			return l, nil
+		}
+	})
+}
+
+func newExtendNoOwner(c Config) (Locker, error) {
+	return variant(c, "extend-no-owner", func(w *watchdog) {
+		w.quiet, w.retryUnknown = true, true
+		w.extendWith = func(ctx context.Context, w *watchdog, l Lease) (Lease, error) {
+			start := w.cfg.Clock.Now()
+			// PEXPIRE's reply (0: no such key) is not looked at, as in
+			// redbeat's tick before PR #128.
+			if err := w.node.Cmd.PExpire(ctx, l.Key, w.cfg.TTL).Err(); err != nil {
+				return l, fmt.Errorf("pexpire on %s: %w", w.node.Name, err)
+			}
+			l.ValidUntil = start.Add(w.cfg.TTL)
+			return l, nil
+		}
+	})
+}
+
+// existsChecker is exists-check-force-unlock: its Valid asks whether the
+// key exists, and its Release deletes the key whoever holds it.
+type existsChecker struct{ *watchdog }
+
+func newExistsCheckForceUnlock(c Config) (Locker, error) {
+	w, err := variant(c, "exists-check-force-unlock", func(w *watchdog) {
+		w.quiet = true
+		w.cad = false // a plain DEL: the forced unlock on shutdown
+	})
+	if err != nil {
+		return nil, err
+	}
+	return existsChecker{w}, nil
+}
+
+// Valid reports whether the lock key exists on the node: true for any
+// holder's key, the client's own or another's.
+func (e existsChecker) Valid(ctx context.Context, l Lease) (bool, error) {
+	n, err := e.node.Cmd.Exists(ctx, l.Key).Result()
+	if err != nil {
+		return false, fmt.Errorf("exists on %s: %w", e.node.Name, err)
+	}
+	return n == 1, nil
+}
+
+func newWatchdogLossUnobserved(c Config) (Locker, error) {
+	return variant(c, "watchdog-loss-unobserved", func(w *watchdog) { w.quiet = true })
+}
+
+func newWatchdogOrphan(c Config) (Locker, error) {
+	return variant(c, "watchdog-orphan", func(w *watchdog) { w.stopOnReply, w.retryUnknown = true, true })
+}
+
+func newWatchdogDeadline(c Config) (Locker, error) {
+	return variant(c, "watchdog-deadline", func(w *watchdog) { w.deadline = true })
+}
+
+func newWatchdogBounded(c Config) (Locker, error) {
+	return variant(c, "watchdog-bounded", func(w *watchdog) { w.maxRenewals = 3 })
+}
+
+func newWatchdogFenced(c Config) (Locker, error) {
+	return variant(c, "watchdog-fenced", func(w *watchdog) { w.fenced = true })
+}

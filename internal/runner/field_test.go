@@ -1,0 +1,80 @@
+package runner
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// fieldScenarios are the field reports of scenarios/field/ (issue 19):
+// each failing mechanism and its fix, with what each run must show.
+var fieldScenarios = []struct {
+	name string
+	file string
+}{
+	{"a server clock step expires a held lock and the invoice is charged twice (BR-06)", "server-clock-step"},
+	{"a fence counter without a TTL survives the server clock step (BR-06)", "server-clock-step-fenced"},
+	{"a watchdog hears of the server clock step only after the next holder got in (BR-06)", "server-clock-step-watchdog"},
+	{"a scheduler killed mid-job leaves a 24 h mutex that skips every later fire (BR-34)", "scheduler-mutex-24h"},
+	{"a mutex TTL sized to the job lets the task run again once it expires (BR-34)", "scheduler-mutex-90s"},
+	{"a plain PEXPIRE extend after a cut extends the next leader's key and both lead (BR-10)", "beat-pexpire-extend"},
+	{"an owner-checked extend stops the cut leader before its key expires (BR-10)", "beat-owner-extend"},
+	{"an EXISTS check passes on the next holder's key and a forced DEL removes it (BR-14)", "writer-exists-check"},
+	{"an owner-checked watchdog stops the cut writer before its key expires (BR-14)", "writer-token-check"},
+	{"a watchdog cancelled only on the unlock's reply renews a released lock for ever (BR-21)", "watchdog-orphan-unlock-lost"},
+	{"a watchdog stopped before the unlock lets a lost unlock expire (BR-21)", "watchdog-unlock-lost"},
+	{"a watchdog renews a hung worker's lock for the rest of the run (S15b)", "watchdog-hung-worker"},
+	{"a renewal cap gives a hung worker's lease up (S15b)", "watchdog-bounded-hung-worker"},
+	{"an extend that sets a missing key hides the lapse and the invoice is charged twice (BR-08)", "extend-after-expiry"},
+	{"an owner-checked extend tells the holder too late to prevent the overlap (BR-08)", "extend-after-expiry-owned"},
+	{"a local lease deadline stops the holder before its key expires (BR-08)", "extend-after-expiry-deadline"},
+	{"a host sleep expires the lock and a watchdog nobody hears lets both charge (BR-07)", "host-sleep"},
+	{"a fenced watchdog lock refuses the stale holder after a host sleep (BR-07)", "host-sleep-fenced"},
+	{"a client wall-clock step back makes a Redlock holder overstay its lease (S16b)", "client-clock-step-back"},
+	{"a monotonic clock keeps the lease's end where it was (S16b)", "client-clock-step-back-monotonic"},
+	{"a resource's check-and-set of the lock's token refuses the stale Redlock holder (lock-theory §7.3)", "redlock-gc-pause-cas"},
+	{"a stale write that lands before the new holder's claim gets past check-and-set (lock-theory §7.3)", "redlock-gc-pause-cas-late-claim"},
+}
+
+// TestFieldScenarios runs each field scenario once on real Redis and holds
+// it to the file's own expect: its verdict and exactly its anomaly kinds.
+func TestFieldScenarios(t *testing.T) {
+	for _, tt := range fieldScenarios {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", tt.file+".yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := runScenario(t, sc, Options{Seed: *sc.Seed})
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			expectMet(t, sc, checker.Check(ctx, res.History, checker.Options{}))
+		})
+	}
+}
+
+// TestEveryFieldScenarioIsTested keeps the table above complete: a file
+// added to scenarios/field/ without a row would never be held to its
+// expect by go test.
+func TestEveryFieldScenarioIsTested(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "scenarios", "field", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no field scenarios found (%v)", err)
+	}
+	var listed []string
+	for _, tt := range fieldScenarios {
+		listed = append(listed, tt.file)
+	}
+	for _, f := range files {
+		if name := strings.TrimSuffix(filepath.Base(f), ".yaml"); !slices.Contains(listed, name) {
+			t.Errorf("%s has no row in fieldScenarios", f)
+		}
+	}
+}
