@@ -124,6 +124,11 @@ func TestACommandCutByTheRunsEndIsNoStall(t *testing.T) {
 	defer c3()
 	child, c4 := context.WithTimeout(running, time.Hour)
 	defer c4()
+	// A run context whose deadline passed but whose timer has not fired
+	// yet (Err still nil), and a command that inherited that deadline.
+	racingRun := pendingDeadline{Context: context.Background(), at: time.Now().Add(-time.Millisecond)}
+	racing, c5 := context.WithDeadline(context.Background(), racingRun.at)
+	defer c5()
 	tests := []struct {
 		name     string
 		cmd, run context.Context
@@ -133,6 +138,7 @@ func TestACommandCutByTheRunsEndIsNoStall(t *testing.T) {
 		{"a command bounded by its own timeout was not, though the run is over", own, over, false},
 		{"nothing is cut while the run goes on", child, running, false},
 		{"nothing is cut before the run started", inherited, nil, false},
+		{"a run whose deadline passed is over though its context has not said so yet", racing, racingRun, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,3 +148,12 @@ func TestACommandCutByTheRunsEndIsNoStall(t *testing.T) {
 		})
 	}
 }
+
+// pendingDeadline is a context whose deadline is at but which never ends
+// by itself: a deadline timer that has not fired yet.
+type pendingDeadline struct {
+	context.Context
+	at time.Time
+}
+
+func (p pendingDeadline) Deadline() (time.Time, bool) { return p.at, true }
