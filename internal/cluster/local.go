@@ -279,10 +279,12 @@ func (n *localNode) waitReady(ctx context.Context, done <-chan struct{}) error {
 	}
 }
 
-// rawInfoPID sends one inline INFO server over a fresh TCP connection and
-// returns the answering server's process_id (a loading server answers
-// -LOADING, which counts as not ready). The pid tells our node from
-// another redis-server that answers on the same port.
+// rawInfoPID sends one inline INFO server persistence over a fresh TCP
+// connection and returns the answering server's process_id; a server still
+// loading its dataset (loading:1 — Redis 7 answers INFO while it loads an
+// AOF or RDB, and refuses other commands with -LOADING) counts as not
+// ready. The pid tells our node from another redis-server that answers on
+// the same port.
 func rawInfoPID(ctx context.Context, addr string) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
 	defer cancel()
@@ -295,7 +297,7 @@ func rawInfoPID(ctx context.Context, addr string) (int, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(dl)
 	}
-	if _, err := conn.Write([]byte("INFO server\r\n")); err != nil {
+	if _, err := conn.Write([]byte("INFO server persistence\r\n")); err != nil {
 		return 0, err
 	}
 	r := bufio.NewReader(conn)
@@ -312,12 +314,23 @@ func rawInfoPID(ctx context.Context, addr string) (int, error) {
 	if _, err := io.ReadFull(r, body); err != nil {
 		return 0, err
 	}
+	pid, found := 0, false
 	for _, l := range strings.Split(string(body), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "process_id:"); ok {
-			return strconv.Atoi(v)
+		l = strings.TrimSpace(l)
+		if l == "loading:1" {
+			return 0, errors.New("still loading its dataset")
+		}
+		if v, ok := strings.CutPrefix(l, "process_id:"); ok {
+			if pid, err = strconv.Atoi(v); err != nil {
+				return 0, err
+			}
+			found = true
 		}
 	}
-	return 0, errors.New("INFO server has no process_id")
+	if !found {
+		return 0, errors.New("INFO server has no process_id")
+	}
+	return pid, nil
 }
 
 // killProc sends SIGKILL to the node's process group and waits for the exit.
