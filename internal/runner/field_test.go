@@ -42,10 +42,15 @@ var fieldScenarios = []struct {
 	{"a stale write that lands before the new holder's claim gets past check-and-set (lock-theory §7.3)", "redlock-gc-pause-cas-late-claim"},
 }
 
+// allFieldScenarios is part 1's table and part 2's (field2_test.go).
+func allFieldScenarios() []struct{ name, file string } {
+	return append(slices.Clone(fieldScenarios), fieldScenarios2...)
+}
+
 // TestFieldScenarios runs each field scenario once on real Redis and holds
 // it to the file's own expect: its verdict and exactly its anomaly kinds.
 func TestFieldScenarios(t *testing.T) {
-	for _, tt := range fieldScenarios {
+	for _, tt := range allFieldScenarios() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", tt.file+".yaml"))
@@ -69,10 +74,7 @@ func TestEveryFieldScenarioIsTested(t *testing.T) {
 		t.Fatalf("no field scenarios found (%v)", err)
 	}
 	var listed []string
-	for _, tt := range fieldScenarios {
-		listed = append(listed, tt.file)
-	}
-	for _, tt := range fieldScenarios2 { // part 2's table (field2_test.go)
+	for _, tt := range allFieldScenarios() {
 		listed = append(listed, tt.file)
 	}
 	for _, f := range files {
