@@ -63,17 +63,18 @@ Flags:
 
 // runFlags are the flags of `locksim run`.
 type runFlags struct {
-	out       string
-	seed      int64
-	seedSet   bool
-	count     int
-	parallel  int
-	timeScale float64
-	backend   string
-	json      bool
-	junit     string
-	lang      report.Lang
-	verbose   bool
+	retryUnknown int
+	out          string
+	seed         int64
+	seedSet      bool
+	count        int
+	parallel     int
+	timeScale    float64
+	backend      string
+	json         bool
+	junit        string
+	lang         report.Lang
+	verbose      bool
 	// reuse keeps each parallel worker's nodes and proxies between its
 	// consecutive runs (reset in between) instead of starting new ones.
 	reuse bool
@@ -128,7 +129,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// the debug log.
 	redis.SetLogger(redisLog{log})
 	opts := suite.Options{
-		Out: f.out, Count: f.count, Parallel: f.parallel, Backend: f.backend, External: f.external,
+		RetryUnknown: f.retryUnknown,
+		Out:          f.out, Count: f.count, Parallel: f.parallel, Backend: f.backend, External: f.external,
 		Reuse: f.reuse, Charts: suite.Charts(f.charts), Lang: f.lang, Version: version(), Logger: log,
 		Reproduce: func(sc scenario.Scenario, seed int64) string { return reproduceCommand(sc, seed, f) },
 	}
@@ -204,6 +206,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	fs.StringVar(&f.out, "out", "reports", "report root directory")
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
+	fs.IntVar(&f.retryUnknown, "retry-unknown", 0, "run again, one at a time with the same seed, up to N times, a run that came out unknown against its expectation (a busy machine's answer); a definite verdict is never rerun, and the log says which runs were")
 	fs.IntVar(&f.parallel, "parallel", 0, fmt.Sprintf("runs at the same time; default 4 per CPU (%d here), 6 per CPU (%d) for a sweep (--count > 1, charts for notable runs only), capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)", suite.DefaultParallel(), suite.SweepParallel()))
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
@@ -262,6 +265,8 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 		fmt.Fprintf(stderr, "locksim run: --seed %d with --count %d: the last seed would overflow int64\n", f.seed, f.count)
 	case f.parallel < 1:
 		fmt.Fprintf(stderr, "locksim run: --parallel %d: must be ≥ 1\n", f.parallel)
+	case f.retryUnknown < 0:
+		fmt.Fprintf(stderr, "locksim run: --retry-unknown %d: must be ≥ 0\n", f.retryUnknown)
 	case timeScaleSet && !(f.timeScale > 0 && f.timeScale <= scenario.MaxTimeScale): // also refuses NaN
 		fmt.Fprintf(stderr, "locksim run: --time-scale %g: must be in (0, %d]\n", f.timeScale, scenario.MaxTimeScale)
 	case f.backend != "" && f.backend != cluster.BackendLocal && f.backend != cluster.BackendEmbedded && f.backend != cluster.BackendExternal:

@@ -284,3 +284,36 @@ func TestAPoolKeepsItsNodesFromOneCallToTheNext(t *testing.T) {
 		}
 	})
 }
+
+func TestAnUnknownRunAgainstItsExpectationIsRunAgain(t *testing.T) {
+	backend := clientstest.Backend(t)
+	// coverage-miss always comes out unknown (its fault overlaps nothing);
+	// told to expect valid, every try is unknown against its expectation.
+	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "coverage-miss.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Expect.Verdict, sc.Expect.Kinds = "valid", nil
+	ran := 0
+	opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
+		Done: func(Outcome) { ran++ }}
+	outs := Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
+	if ran != 3 {
+		t.Errorf("the run was made %d times, want 3 (once and twice again)", ran)
+	}
+	if len(outs) != 1 || outs[0].Results == nil || outs[0].Results.Verdict != checker.Unknown || outs[0].Passed() {
+		t.Errorf("outcome %+v, want the last try's unknown, not passed", outs)
+	}
+	// A definite verdict is never run again, even when it misses.
+	ran = 0
+	sc.Expect.Verdict = "invalid"
+	sc2, err := scenario.Load(filepath.Join("..", "..", "scenarios", "control-positive.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc2.Expect.Verdict, sc2.Expect.Kinds = "invalid", nil
+	Run(context.Background(), Plan([]scenario.Scenario{sc2}, opts), opts)
+	if ran != 1 {
+		t.Errorf("a valid run expected invalid was made %d times, want 1", ran)
+	}
+}

@@ -82,6 +82,12 @@ type Options struct {
 	// Done, when set, is called once per finished run (aborted and failed
 	// ones included), in the order the runs finish, one call at a time.
 	Done func(Outcome)
+	// RetryUnknown runs again, one at a time and with the same seed, a run
+	// that came out unknown against its expectation, up to this many
+	// times (0: never). Unknown is what a run that lost its compressed
+	// time to a busy machine says; a definite verdict is never rerun. The
+	// rerun's outcome replaces it, and the log says so.
+	RetryUnknown int
 }
 
 func (o Options) out() string {
@@ -220,6 +226,7 @@ func Run(ctx context.Context, jobs []Job, o Options) []Outcome {
 	p := NewPool(o)
 	defer p.Close()
 	outs := p.Run(ctx, jobs)
+	retryUnknown(ctx, p, outs, o)
 	linkFixed(outs, o)
 	if len(outs) > 1 {
 		runs := make([]report.Results, 0, len(outs))
@@ -286,4 +293,23 @@ func fixedName(file string) string {
 	}
 	base := filepath.Base(file)
 	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// retryUnknown reruns, one at a time, each run whose verdict was unknown
+// against its expectation (Options.RetryUnknown), replacing its outcome in
+// outs (same position) with the rerun's.
+func retryUnknown(ctx context.Context, p *Pool, outs []Outcome, o Options) {
+	for i := range outs {
+		for try := 1; try <= o.RetryUnknown && ctx.Err() == nil; try++ {
+			out := outs[i]
+			if out.Results == nil || out.Results.Verdict != checker.Unknown || out.Passed() {
+				break
+			}
+			o.log().Info("running again a run that came out unknown", "scenario", out.Scenario.Name, "seed", out.Seed, "try", try)
+			again := p.RunEach(ctx, []Job{out.Job}, o.Done)
+			if len(again) == 1 {
+				outs[i] = again[0]
+			}
+		}
+	}
 }
