@@ -109,9 +109,7 @@ func (s *sim) held(i int, op *history.Op) {
 			deadline = t + hk.TTL
 		}
 		if j, ok := s.strs[key]; ok {
-			if k := &s.a.keys[j]; k.Deadline != deadline {
-				k.Deadline = deadline
-			}
+			s.a.keys[j].Deadline = deadline
 			continue
 		}
 		if j := s.crashedLife(key, hk.Value, crash, crashed); j >= 0 {

@@ -185,7 +185,7 @@ func coverage(ctx context.Context, a *account.Account) Result {
 // A replication link (a replica's link to its master: replication-lag) is
 // the node's, not a client's: it bears on everyone, as a node fault does.
 func affects(f history.FaultStep, client string) bool {
-	if f.OnLinks() && !slices.ContainsFunc(f.Links, func(l history.Link) bool { return replicaOf(l.Client, l.Node) }) {
+	if f.OnLinks() && !slices.ContainsFunc(f.Links, func(l history.Link) bool { return history.IsReplicaOf(l.Client, l.Node) }) {
 		return f.Touches(client)
 	}
 	return true
@@ -394,7 +394,7 @@ func stallCause(st history.FaultStep, client, node string, cmd []string) bool {
 	}
 	if len(cmd) > 0 && strings.EqualFold(cmd[0], "wait") {
 		if slices.ContainsFunc(st.Links, func(l history.Link) bool { return l.Node == node }) ||
-			slices.ContainsFunc(st.Nodes, func(n string) bool { return replicaOf(n, node) }) {
+			slices.ContainsFunc(st.Nodes, func(n string) bool { return history.IsReplicaOf(n, node) }) {
 			return true
 		}
 	}
@@ -419,19 +419,4 @@ func timingLost(h history.History) (string, bool) {
 		why += fmt.Sprintf(", over a tenth of the %v TTL", h.Header.ScenarioTime(ttl))
 	}
 	return why + "; run fewer at once (--parallel) or at a lower --time-scale", true
-}
-
-// replicaOf reports whether n names a replica of master: the cluster names
-// master n1's replicas n1r1, n1r2, ….
-func replicaOf(n, master string) bool {
-	rest, ok := strings.CutPrefix(n, master+"r")
-	if !ok || rest == "" {
-		return false
-	}
-	for _, c := range rest {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/history"
 )
 
 // Replication and Sentinel (issue 17): the deployments most Redis locks
@@ -174,7 +176,7 @@ func validateTopology(o Options, backend string) error {
 }
 
 // replicaName is the name of replica j (1-based) of master m.
-func replicaName(master string, j int) string { return master + "r" + strconv.Itoa(j) }
+func replicaName(master string, j int) string { return history.ReplicaName(master, j) }
 
 // sentinelName is the name of sentinel i (1-based).
 func sentinelName(i int) string { return "s" + strconv.Itoa(i) }
