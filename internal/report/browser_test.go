@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,6 +145,7 @@ func TestBrowser(t *testing.T) {
 			in := c.in
 			in.Lang = l
 			in.Lessons = []int{44}
+			in.KeepDrawing = true
 			in.Porcupine = porcupineView(in.History)
 			dir := filepath.Join(out, c.name+"-"+lang)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -154,6 +156,12 @@ func TestBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 			if lang == "en" {
+				// gc-pause is fixed by gc-pause-fencing: the lesson page
+				// draws the two on one time axis.
+				res.File = c.name + ".yaml"
+				if c.name == "gc-pause" {
+					res.FixedBy = "gc-pause-fencing.yaml"
+				}
 				runs = append(runs, res)
 			}
 			pages = append(pages, page{c.name + " (" + lang + ") index.html", filepath.Join(dir, IndexFile), 2})
@@ -166,7 +174,9 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages = append(pages, page{"the suite page", filepath.Join(out, IndexFile), len(runs)},
-		page{"the suite's lesson page", filepath.Join(out, LessonFile(44)), len(runs)},
+		// The lesson page draws the pair as SVG timelines: only the third
+		// run keeps its thumbnail.
+		page{"the suite's lesson page", filepath.Join(out, LessonFile(44)), len(runs) - 2},
 		page{"the suite's requirements page", filepath.Join(out, RequirementsFile), 0})
 	for _, p := range pages {
 		t.Run(p.name+" renders without errors and shows every image", func(t *testing.T) {
@@ -179,6 +189,35 @@ func TestBrowser(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the lesson page's broken and fixed timelines share one time axis as they zoom and pan", func(t *testing.T) {
+		js := runProbe(t, bin, filepath.Join(out, LessonFile(44)), syncProbe, "sync-probe")
+		var r struct {
+			Groups []string   `json:"groups"`
+			Steps  [][]string `json:"steps"`
+			Errors []string   `json:"errors"`
+		}
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			t.Fatalf("probe output: %v\n%s", err, js)
+		}
+		if len(r.Errors) > 0 {
+			t.Fatalf("script errors: %v", r.Errors)
+		}
+		if len(r.Groups) != 2 || r.Groups[0] == "" || r.Groups[0] != r.Groups[1] {
+			t.Fatalf("timelines in sync groups %q, want the pair's two in one", r.Groups)
+		}
+		var seen []string
+		for i, st := range r.Steps {
+			if len(st) != 2 || st[0] == "" || st[0] != st[1] {
+				t.Errorf("after step %d the two timelines show %q, want one range", i, st)
+			}
+			if len(st) > 0 {
+				seen = append(seen, st[0])
+			}
+		}
+		if len(seen) != 3 || seen[0] == seen[1] || seen[1] == seen[2] {
+			t.Errorf("ranges %q: zooming the broken run and panning the fixed one should each change the shared range", seen)
+		}
+	})
 	t.Run("a missing image is detected", func(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "p.html"), []byte(`<!DOCTYPE html><html><head><title>x</title></head><body><img src="nope.png"></body></html>`), 0o644)
@@ -196,6 +235,26 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 }
+
+// syncProbe zooms the first timeline of a lesson page, then pans the
+// second, and records after each step the range every timeline shows.
+const syncProbe = `<script>
+window.addEventListener('load', function () {
+  var out = {groups: [], steps: [], errors: []};
+  try {
+    var figs = document.querySelectorAll('figure.lsm-tl');
+    figs.forEach(function (f) { out.groups.push(f.getAttribute('data-sync') || ''); });
+    function ranges() { var r = []; figs.forEach(function (f) { r.push(f.querySelector('.lsm-range').textContent); }); out.steps.push(r); }
+    ranges();
+    figs[0].querySelector('button[data-z="in"]').click(); ranges();
+    figs[1].querySelector('button[data-z="right"]').click(); ranges();
+  } catch (e) { out.errors.push(String(e)); }
+  var d = document.createElement('pre');
+  d.id = 'sync-probe';
+  d.textContent = JSON.stringify(out);
+  document.body.appendChild(d);
+});
+</script>`
 
 // stepProbe drives the classroom step-through from the keyboard and
 // records, after each key, how many story steps are shown and the text of

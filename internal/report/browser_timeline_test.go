@@ -99,6 +99,18 @@ type timelineReport struct {
 // returns its findings.
 func probeTimeline(t *testing.T, bin, page string) timelineReport {
 	t.Helper()
+	var r timelineReport
+	js := runProbe(t, bin, page, timelineProbe, "locksim-timeline-probe")
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatalf("probe output: %v\n%s", err, js)
+	}
+	return r
+}
+
+// runProbe loads page in headless Chromium with script inserted first in
+// its head and returns the text of the <pre id=id> the script appends.
+func runProbe(t *testing.T, bin, page, script, id string) string {
+	t.Helper()
 	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
@@ -108,8 +120,8 @@ func probeTimeline(t *testing.T, bin, page string) timelineReport {
 	if i < 0 {
 		t.Fatalf("%s has no <head>", page)
 	}
-	probe := filepath.Join(filepath.Dir(page), ".probe-timeline.html")
-	if err := os.WriteFile(probe, []byte(html[:i+6]+timelineProbe+html[i+6:]), 0o644); err != nil {
+	probe := filepath.Join(filepath.Dir(page), ".probe-"+id+".html")
+	if err := os.WriteFile(probe, []byte(html[:i+6]+script+html[i+6:]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	defer os.Remove(probe)
@@ -122,17 +134,12 @@ func probeTimeline(t *testing.T, bin, page string) timelineReport {
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, stderr.String())
 	}
-	m := regexp.MustCompile(`(?s)<pre id="locksim-timeline-probe">(.*?)</pre>`).FindSubmatch(out)
+	m := regexp.MustCompile(`(?s)<pre id="` + regexp.QuoteMeta(id) + `">(.*?)</pre>`).FindSubmatch(out)
 	if m == nil {
 		t.Fatalf("the probe never ran:\n%s", stderr.String())
 	}
-	var r timelineReport
-	// --dump-dom writes the JSON as HTML text: only &, < and > are escaped.
-	js := strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(string(m[1]))
-	if err := json.Unmarshal([]byte(js), &r); err != nil {
-		t.Fatalf("probe output: %v\n%s", err, js)
-	}
-	return r
+	// --dump-dom writes the text as HTML: only &, <, > and " are escaped.
+	return strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(string(m[1]))
 }
 
 // TestTheTimelineInABrowser opens the report of a partitioned Redlock run

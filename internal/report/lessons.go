@@ -37,6 +37,9 @@ type runCard struct {
 	Error                                string
 	Aborted                              bool
 	Fix                                  string // the fixed_by scenario's name, "" when none
+	// Below marks a card whose timeline is drawn under the pair, on the
+	// axis it shares with the other run (its thumbnail is left out).
+	Below bool
 }
 
 // suiteRun is a run of the suite with what its pages need of it.
@@ -184,9 +187,13 @@ type codeChange struct {
 type pairView struct {
 	Broken, Fixed       runCard
 	Seeds, Faults, Axis string
-	Changes             []codeChange
-	YAML                []diffLine
-	YAMLNone            bool
+	// Timelines is the two runs' SVG timelines, one above the other on
+	// one time axis (a sync group: zooming one zooms both); "" when a
+	// run's drawing was not kept (a later run of the scenario).
+	Timelines template.HTML
+	Changes   []codeChange
+	YAML      []diffLine
+	YAMLNone  bool
 }
 
 // changes are the code changes from broken to fixed, chosen by what the
@@ -336,8 +343,9 @@ func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 	return lines, true
 }
 
-// pairOf puts a broken run beside its fix, saying what they share.
-func pairOf(lang Lang, b, f *suiteRun) pairView {
+// pairOf puts a broken run beside its fix, saying what they share; sync
+// names the pair's time axis on its page.
+func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 	p := pairView{Broken: b.Card, Fixed: f.Card}
 	if b.R.Seed == f.R.Seed {
 		p.Seeds = tr(lang, "lesson.seed.same", b.R.Seed)
@@ -353,7 +361,21 @@ func pairOf(lang Lang, b, f *suiteRun) pairView {
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
 	}
 	bs, fs := fmtT(b.R.ScenarioSeconds), fmtT(f.R.ScenarioSeconds)
-	if bs == fs {
+	if bd, fd := b.R.drawing, f.R.drawing; bd != nil && fd != nil {
+		o := svgOptions{Sync: sync, Start: min(bd.Start, fd.Start), End: max(bd.End, fd.End)}
+		var t strings.Builder
+		for _, side := range []struct {
+			label string
+			c     runCard
+			d     *drawing
+		}{{tr(lang, "lesson.broken"), b.Card, bd}, {tr(lang, "lesson.fixed"), f.Card, fd}} {
+			fmt.Fprintf(&t, "<p class=\"tl-label\">%s: %s</p>\n", template.HTMLEscapeString(side.label), template.HTMLEscapeString(side.c.Scenario))
+			t.WriteString(renderSVG(side.d, o))
+		}
+		p.Timelines = template.HTML(t.String())
+		p.Broken.Below, p.Fixed.Below = true, true
+		p.Axis = tr(lang, "lesson.axis.shared")
+	} else if bs == fs {
 		p.Axis = tr(lang, "lesson.axis.same", bs)
 	} else {
 		p.Axis = tr(lang, "lesson.axis.diff", bs, fs)
@@ -384,6 +406,9 @@ type lessonPage struct {
 	Index, Req  string
 	ReqLabel    string
 	IndexLabel  string
+	// The timelines' stylesheet and script, when a pair draws its runs.
+	TimelineCSS template.CSS
+	TimelineJS  template.JS
 }
 
 // lessonsOf lists the lessons the runs name, ascending.
@@ -454,8 +479,12 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		pg := lessonPage{Lang: lang, Title: tr(lang, "lesson.page.title", n, lessonName(lang, n)),
 			Head: tr(lang, "lesson.title", n, lessonName(lang, n)), Nav: lessonNav(lang, lessons, n),
 			Index: IndexFile, Req: RequirementsFile, NoPair: len(g.Pairs) == 0}
-		for _, p := range g.Pairs {
-			pg.Pairs = append(pg.Pairs, pairOf(lang, p[0], p[1]))
+		for i, p := range g.Pairs {
+			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
+			if pv.Timelines != "" {
+				pg.TimelineCSS, pg.TimelineJS = template.CSS(timelineCSS()), template.JS(timelineJS)
+			}
+			pg.Pairs = append(pg.Pairs, pv)
 		}
 		for _, r := range g.Missing {
 			pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.fix", r.R.Scenario, r.R.FixedBy))

@@ -209,7 +209,7 @@ func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
 				r := Results{Plan: plan, TimeScale: 1}
 				return &suiteRun{R: r, Card: runCard{Faults: planWords(English, r)}}
 			}
-			if got := pairOf(English, mk(tt.b), mk(tt.f)).Faults; got != tt.want {
+			if got := pairOf(English, mk(tt.b), mk(tt.f), "p").Faults; got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
@@ -250,6 +250,36 @@ func TestWhatToChangeIsChosenFromTheTwoRunsData(t *testing.T) {
 		c := changes(English, Results{Persistence: map[string]string{"n3": "none"}}, Results{Persistence: map[string]string{"n3": "aof-always"}})
 		if len(c) != 1 || !strings.Contains(c[0].Lines[1].Text, "n3") {
 			t.Errorf("%+v", c)
+		}
+	})
+}
+
+func TestAPairDrawsBothRunsOnTheAxisOfTheLongerOne(t *testing.T) {
+	mk := func(end float64, d bool) *suiteRun {
+		r := Results{Scenario: "s", ScenarioSeconds: end}
+		if d {
+			r.drawing = &drawing{Lang: English, Start: 0, End: end, Title: "s", Lanes: []dLane{{Name: "w1", Label: "w1"}}}
+		}
+		return &suiteRun{R: r, Card: runCard{Scenario: "s"}}
+	}
+	t.Run("two kept drawings share the range of the longer run", func(t *testing.T) {
+		p := pairOf(English, mk(10, true), mk(40, true), "pair-3")
+		html := string(p.Timelines)
+		if n := strings.Count(html, `data-sync="pair-3"`); n != 2 {
+			t.Fatalf("%d figures in the sync group, want 2", n)
+		}
+		ends := strings.Count(html, `data-end="`+fmtS(40+40*svgPad)+`"`)
+		if ends != 2 {
+			t.Errorf("%d figures end at the longer run's end, want 2:\n%.400s", ends, html)
+		}
+		if !p.Broken.Below || !p.Fixed.Below || p.Axis != tr(English, "lesson.axis.shared") {
+			t.Errorf("cards below %v %v, axis %q", p.Broken.Below, p.Fixed.Below, p.Axis)
+		}
+	})
+	t.Run("a run whose drawing was not kept keeps the thumbnails", func(t *testing.T) {
+		p := pairOf(English, mk(10, true), mk(40, false), "pair-0")
+		if p.Timelines != "" || p.Broken.Below {
+			t.Errorf("timelines drawn without both drawings")
 		}
 	})
 }

@@ -38,6 +38,7 @@ const suiteCSS = `{{define "css"}}<style>
   .side section.broken { border-color: var(--invalid); } .side section.fixed { border-color: var(--valid); }
   .side img { width: 100%; height: auto; border: 1px solid var(--line); }
   .facts { font-size: 19px; margin: 8px 0; } .facts li { margin: 2px 0; }
+  .tls .tl-label { font-weight: 800; margin: 10px 0 2px; }
   pre.diff { font-family: "Liberation Mono", Menlo, monospace; font-size: 17px; background: #f6f6f6; border: 1px solid var(--line);
              padding: 10px; overflow-x: auto; margin: 4px 0 12px; }
   pre.diff span { display: block; white-space: pre; } pre.diff .del { background: #ffe1e1; color: #6b0000; } pre.diff .add { background: #dcf5dc; color: #0b4d1c; }
@@ -97,6 +98,7 @@ const lessonTemplate = `<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 {{template "css"}}
+{{if .TimelineCSS}}<style>{{.TimelineCSS}}</style>{{end}}
 </head>
 <body>
 <p><a href="{{.Index}}">← {{t "lesson.back"}}</a> · <a href="{{.Req}}">{{t "suite.reqlink"}}</a></p>
@@ -109,6 +111,7 @@ const lessonTemplate = `<!DOCTYPE html>
 <section class="fixed"><p class="pairlabel">{{t "lesson.fixed"}}</p>{{template "side" .Fixed}}</section>
 </div>
 <ul class="facts"><li>{{.Seeds}}</li><li>{{.Faults}}</li><li>{{.Axis}}</li></ul>
+{{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
 {{if or .Changes .YAML .YAMLNone}}<h3>{{t "lesson.change"}}</h3>{{end}}
 {{range .Changes}}<p>{{.Note}}</p><pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}
 {{if .YAML}}<p class="desc">{{t "lesson.change.yaml"}}</p><pre class="diff">{{range .YAML}}{{template "dl" .}}{{end}}</pre>{{else if .YAMLNone}}<p class="desc">{{t "lesson.change.none"}}</p>{{end}}
@@ -117,13 +120,14 @@ const lessonTemplate = `<!DOCTYPE html>
 {{if .NoPair}}<p class="desc">{{t "lesson.nopair"}}</p>{{end}}
 {{range .Missing}}<p class="desc">{{.}}</p>{{end}}
 {{if .More}}<h2>{{t "lesson.more"}}</h2>{{range .More}}{{template "run" .}}{{end}}{{end}}
+{{if .TimelineJS}}<script>{{.TimelineJS}}</script>{{end}}
 </body>
 </html>
 {{define "side"}}<h3>{{if .Link}}<a href="{{.Link}}">{{.Scenario}}</a>{{else}}{{.Scenario}}{{end}}</h3>
 {{if .Description}}<p class="desc"{{if .DescLang}} lang="{{.DescLang}}"{{end}}>{{.Description}}</p>{{end}}
 <p><span class="v-{{.Verdict}}">{{mark .Verdict}} {{.VerdictWord}}</span></p>
 {{if .Headline}}<p class="say">{{.Headline}}</p>{{end}}
-{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" loading="lazy" decoding="async" width="1600" height="900"></a>{{else}}<p class="nochart">{{t "lesson.notimeline"}}</p>{{end}}
+{{if .Below}}{{else if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" loading="lazy" decoding="async" width="1600" height="900"></a>{{else}}<p class="nochart">{{t "lesson.notimeline"}}</p>{{end}}
 {{if .Link}}<p><a class="open" href="{{.Link}}">{{t "lesson.open"}} →</a></p>{{end}}{{end}}
 {{define "dl"}}{{if eq .Op "-"}}<span class="del">− {{.Text}}</span>{{else if eq .Op "+"}}<span class="add">+ {{.Text}}</span>{{else if eq .Op "@"}}<span class="hunk">{{.Text}}</span>{{else}}<span class="ctx">  {{.Text}}</span>{{end}}{{end}}`
 

@@ -29,15 +29,16 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.more":        "More runs of this lesson",
 		"lesson.broken":      "broken",
 		"lesson.fixed":       "fixed",
-		"lesson.fixedby":     "fixed by %s",                                                                                                            // scenario
-		"lesson.nopair":      "This suite holds no broken run of this lesson together with the run of its fixed_by scenario.",                          //
-		"lesson.missing.fix": "The fix of %s, %s, was not run in this suite; run both files together to see them side by side.",                        // broken, fixed file
-		"lesson.seed.same":   "Both runs used seed %d.",                                                                                                // seed
-		"lesson.seed.diff":   "The runs used different seeds: %d and %d (each file's own seed).",                                                       // broken seed, fixed seed
-		"lesson.fault.same":  "The same fault plan: %s.",                                                                                               // steps
-		"lesson.fault.diff":  "The fault plans differ: broken %s; fixed %s.",                                                                           // steps, steps
-		"lesson.fault.when":  "The same faults, fired at another moment or on another trigger: %s.",                                                    // steps
-		"lesson.fault.none":  "no fault",                                                                                                               //
+		"lesson.fixedby":     "fixed by %s",                                                                                     // scenario
+		"lesson.nopair":      "This suite holds no broken run of this lesson together with the run of its fixed_by scenario.",   //
+		"lesson.missing.fix": "The fix of %s, %s, was not run in this suite; run both files together to see them side by side.", // broken, fixed file
+		"lesson.seed.same":   "Both runs used seed %d.",                                                                         // seed
+		"lesson.seed.diff":   "The runs used different seeds: %d and %d (each file's own seed).",                                // broken seed, fixed seed
+		"lesson.fault.same":  "The same fault plan: %s.",                                                                        // steps
+		"lesson.fault.diff":  "The fault plans differ: broken %s; fixed %s.",                                                    // steps, steps
+		"lesson.fault.when":  "The same faults, fired at another moment or on another trigger: %s.",                             // steps
+		"lesson.fault.none":  "no fault",                                                                                        //
+		"lesson.axis.shared": "Both timelines below are drawn on one time axis of scenario time: zooming or panning one moves the other.",
 		"lesson.axis.same":   "Both timelines span t=0 to t=%ss of scenario time.",                                                                     // seconds
 		"lesson.axis.diff":   "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (fixed) of scenario time: compare them by their axis labels.", // seconds, seconds
 		"lesson.change":      "What to change",
@@ -192,6 +193,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.diff":  "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đã sửa %s.",
 		"lesson.fault.when":  "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
 		"lesson.fault.none":  "không có lỗi",
+		"lesson.axis.shared": "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
 		"lesson.axis.same":   "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
 		"lesson.axis.diff":   "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đã sửa) thời gian kịch bản: hãy so theo nhãn trục.",
 		"lesson.change":      "Cần thay đổi gì",

@@ -70,6 +70,11 @@ type Input struct {
 	// sweep's unremarkable runs, where drawing them is most of a run's
 	// CPU); the page says so and how to draw them (locksim check DIR).
 	SkipCharts bool
+	// KeepDrawing keeps the run's timeline drawing in the Results Write
+	// returns (never in results.json), for a suite's lesson pages: they
+	// draw a broken run and the run of its fix on one time axis. A suite
+	// keeps it for the first run of each scenario only (memory).
+	KeepDrawing bool
 }
 
 // PorcupineView is the linearizability result history.html visualises.
@@ -149,6 +154,10 @@ type Results struct {
 	// description of its own language and gives the English one.
 	DescriptionLang string `json:"description_lang,omitempty"`
 	Headline        string `json:"headline,omitempty"`
+
+	// drawing is the run's timeline as its page shows it, when
+	// Input.KeepDrawing asked for it (a suite's lesson pages).
+	drawing *drawing
 }
 
 // Emulated reports whether the history's backend is emulated Redis.
@@ -222,6 +231,9 @@ func Write(dir string, in Input) (Results, error) {
 	var dr *drawing
 	if !in.SkipCharts {
 		dr = buildDrawing(in, m, headline)
+	}
+	if in.KeepDrawing && dr != nil {
+		res.drawing = dr.windowed(maxSVGShapes, focusOf(in, m))
 	}
 	var errs []error
 	if len(in.ScenarioYAML) > 0 {

@@ -147,6 +147,8 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		default:
 			in.SkipCharts = !notes.charts(sc, seed, in)
 		}
+		// The lesson pages draw a scenario's first run beside its fix.
+		in.KeepDrawing = len(sc.Lessons) > 0 && (j.planned == 0 || j.Seed == j.firstSeed)
 		r, err := report.Write(dir, in)
 		if err != nil {
 			return fail("write report", err)
