@@ -59,6 +59,15 @@ window.addEventListener('load', function () {
     out.zoom.panned = range.textContent;
     fig.querySelector('button[data-z="reset"]').click();
     out.zoom.reset = range.textContent;
+    // A two-finger pinch: the fingers 100 px apart move to 300 px apart
+    // about the plot's middle.
+    var svg = fig.querySelector('svg.lsm-svg'), sr = svg.getBoundingClientRect(), mx = sr.left + 150 + (sr.width - 162) / 2, my = sr.top + 60;
+    function touch(type, id, x) { (type === 'pointerdown' ? svg : window).dispatchEvent(new PointerEvent(type, {bubbles: true, pointerId: id, pointerType: 'touch', isPrimary: id === 1, clientX: x, clientY: my, button: 0})); }
+    touch('pointerdown', 1, mx - 50); touch('pointerdown', 2, mx + 50);
+    touch('pointermove', 1, mx - 150); touch('pointermove', 2, mx + 150);
+    out.zoom.pinched = range.textContent;
+    touch('pointerup', 1, mx - 150); touch('pointerup', 2, mx + 150);
+    fig.querySelector('button[data-z="reset"]').click();
   } catch (e) { out.errors.push(String(e)); }
   performance.getEntriesByType('resource').forEach(function (e) { out.loaded.push(e.name); });
   var d = document.createElement('pre');
@@ -92,6 +101,9 @@ type timelineReport struct {
 		In     string `json:"in"`
 		Panned string `json:"panned"`
 		Reset  string `json:"reset"`
+		// Pinched is the range after a two-finger pinch that spreads
+		// the fingers three times apart.
+		Pinched string `json:"pinched"`
 	} `json:"zoom"`
 }
 
@@ -255,6 +267,10 @@ func TestTheTimelineInABrowser(t *testing.T) {
 			}
 			if a3 != a0 || z3 != z0 {
 				t.Errorf("whole run: %s, want %s", r.Zoom.Reset, r.Zoom.Before)
+			}
+			a4, z4 := parseRange(t, r.Zoom.Pinched)
+			if w0, w4 := z0-a0, z4-a4; w4 > w0*0.4 || w4 < w0*0.25 || a4 <= a0 || z4 >= z0 {
+				t.Errorf("pinch out three times: %s, then %s (want a third of the span, about the middle)", r.Zoom.Before, r.Zoom.Pinched)
 			}
 		})
 		t.Run("the "+lang+" page loads no external URL", func(t *testing.T) {

@@ -124,7 +124,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.pan.left":  "earlier",
 		"tl.pan.right": "later",
 		"tl.reset":     "whole run",
-		"tl.hint":      "Hover a mark for what happened. Zoom: + and −, or Ctrl + wheel; pan: drag.",
+		"tl.hint":      "Hover a mark for what happened. Zoom: + and −, Ctrl + wheel, or pinch; pan: drag.",
 		"tl.png":       "The same timeline as a picture (timeline.png), for slides and CI archives",
 	},
 	"vi": {
@@ -239,7 +239,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.pan.left":  "sớm hơn",
 		"tl.pan.right": "muộn hơn",
 		"tl.reset":     "toàn bộ lần chạy",
-		"tl.hint":      "Di chuột lên một ký hiệu để xem chuyện gì đã xảy ra. Phóng to: + và −, hoặc Ctrl + lăn chuột; kéo để di chuyển.",
+		"tl.hint":      "Di chuột lên một ký hiệu để xem chuyện gì đã xảy ra. Phóng to: + và −, Ctrl + lăn chuột, hoặc chụm hai ngón tay; kéo để di chuyển.",
 		"tl.png":       "Cùng dòng thời gian này dưới dạng ảnh (timeline.png), dùng cho slide và lưu trữ CI",
 	},
 }

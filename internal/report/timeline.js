@@ -1,7 +1,7 @@
 // locksim timeline: lays out every .lsm-tl figure of the page at the width
 // it is shown, in scenario seconds; zoom (buttons, + and -, Ctrl or Shift
-// and the wheel) and pan (drag, the arrow buttons) change the seconds
-// shown, for every figure of one data-sync group at once; hovering (or
+// and the wheel, a two-finger pinch) and pan (drag, the arrow buttons)
+// change the seconds shown, for every figure of one data-sync group at once; hovering (or
 // focusing) a shape shows its tip; labels that would overprint another
 // are hidden.
 (function () {
@@ -78,12 +78,38 @@
       e.preventDefault();
       self.zoomTo(self.secAt(e.clientX), e.deltaY > 0 ? 1.25 : 0.8);
     }, { passive: false });
-    var drag = null;
+    // Drag pans; two fingers (touch pointers) pinch to zoom about their
+    // midpoint and pan as it moves.
+    var drag = null, touches = {}, pinch = null;
+    var two = function () {
+      var ids = Object.keys(touches);
+      return ids.length === 2 ? [touches[ids[0]], touches[ids[1]]] : null;
+    };
     this.svg.addEventListener("pointerdown", function (e) {
+      if (e.pointerType === "touch") {
+        touches[e.pointerId] = e.clientX;
+        var p = two();
+        if (p) {
+          pinch = { d: Math.abs(p[0] - p[1]), a: self.a, z: self.z, at: self.secAt((p[0] + p[1]) / 2) };
+          drag = null;
+          return;
+        }
+      }
       if (e.button !== 0) { return; }
       drag = { x: e.clientX, a: self.a, z: self.z, moved: false };
     });
     window.addEventListener("pointermove", function (e) {
+      if (touches[e.pointerId] !== undefined) { touches[e.pointerId] = e.clientX; }
+      var p = pinch && two();
+      if (p) {
+        var d = Math.abs(p[0] - p[1]);
+        if (d < 8 || pinch.d < 8) { return; }
+        var span = (pinch.z - pinch.a) * pinch.d / d, r = self.svg.getBoundingClientRect();
+        var frac = ((p[0] + p[1]) / 2 - r.left - LANEW) / self.plotW();
+        self.setDomain(pinch.at - frac * span, pinch.at - frac * span + span);
+        e.preventDefault();
+        return;
+      }
       if (!drag) { return; }
       var dx = e.clientX - drag.x;
       if (Math.abs(dx) > 3) { drag.moved = true; }
@@ -91,7 +117,13 @@
       var ds = dx / self.plotW() * (drag.z - drag.a);
       self.setDomain(drag.a - ds, drag.z - ds);
     });
-    window.addEventListener("pointerup", function () { drag = null; });
+    var lift = function (e) {
+      delete touches[e.pointerId];
+      if (!two()) { pinch = null; }
+      drag = null;
+    };
+    window.addEventListener("pointerup", lift);
+    window.addEventListener("pointercancel", lift);
     this.svg.addEventListener("keydown", function (e) {
       var span = self.z - self.a;
       if (e.key === "+" || e.key === "=") { self.zoomTo((self.a + self.z) / 2, 0.5); e.preventDefault(); }
