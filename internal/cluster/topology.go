@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -321,14 +322,60 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 		if err := impl.makeDir(); err != nil {
 			return fmt.Errorf("start sentinel %s: %w", name, err)
 		}
+		t.sentinels = append(t.sentinels, &Node{name: name, index: -1, impl: impl, log: c.log, persistence: PersistenceNone, role: RoleSentinel})
+	}
+	// Every sentinel's config names the others' ports: when one port was
+	// taken between choosing and binding it (an outgoing connection's
+	// ephemeral port), every sentinel gets a fresh port and config.
+	for attempt := 0; attempt < startAttempts; attempt++ {
+		if err = c.launchSentinels(ctx, so, o.Sentinels/2+1); err == nil || !errors.Is(err, errPortInUse) || ctx.Err() != nil {
+			break
+		}
+		c.log.Debug("a sentinel's port was taken, retrying", "err", err)
+	}
+	if err != nil {
+		return err
+	}
+	ask := min(time.Second, max(10*time.Millisecond, so.DownAfter/10))
+	publish := min(2*time.Second, max(10*time.Millisecond, so.DownAfter/10))
+	info := min(10*time.Second, max(100*time.Millisecond, so.DownAfter))
+	for _, s := range t.sentinels {
+		err := s.impl.adminClient().Do(ctx, "SENTINEL", "DEBUG", "ask-period", ask.Milliseconds(),
+			"publish-period", publish.Milliseconds(), "info-period", info.Milliseconds()).Err()
+		if err != nil {
+			return fmt.Errorf("sentinel debug on %s: %w", s.name, err)
+		}
+	}
+	if err := c.waitSentinelsReady(ctx); err != nil {
+		return err
+	}
+	c.watchSwitches()
+	return nil
+}
+
+// sentinelPortTaken is, in a test, a port another process listens on: the
+// first sentinel of the next cluster started is given it once, as if an
+// outgoing connection took its port between choosing and binding it.
+var sentinelPortTaken atomic.Int64
+
+// launchSentinels gives every sentinel a port, writes its config (every
+// group with its replicas and the other sentinels) and starts them. On an
+// error it stops the ones it started and gives their ports back.
+func (c *Cluster) launchSentinels(ctx context.Context, so SentinelOptions, quorum int) error {
+	t := c.topo
+	for i, s := range t.sentinels {
 		port, err := ports.free()
 		if err != nil {
 			return err
 		}
-		impl.port, impl.portOwned = port, true
-		t.sentinels = append(t.sentinels, &Node{name: name, index: -1, impl: impl, log: c.log, persistence: PersistenceNone, role: RoleSentinel})
+		if p := int(sentinelPortTaken.Swap(0)); i == 0 && p != 0 {
+			ports.release(port)
+			port = p // a test's: a port another process holds
+			ports.claim(port)
+		}
+		ln := s.impl.(*localNode)
+		ln.port, ln.portOwned = port, true
 	}
-	quorum := o.Sentinels/2 + 1
 	for k, s := range t.sentinels {
 		ln := s.impl.(*localNode)
 		var b strings.Builder
@@ -364,24 +411,16 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	ask := min(time.Second, max(10*time.Millisecond, so.DownAfter/10))
-	publish := min(2*time.Second, max(10*time.Millisecond, so.DownAfter/10))
-	info := min(10*time.Second, max(100*time.Millisecond, so.DownAfter))
-	for _, s := range t.sentinels {
-		err := s.impl.adminClient().Do(ctx, "SENTINEL", "DEBUG", "ask-period", ask.Milliseconds(),
-			"publish-period", publish.Milliseconds(), "info-period", info.Milliseconds()).Err()
-		if err != nil {
-			return fmt.Errorf("sentinel debug on %s: %w", s.name, err)
+	err := errors.Join(errs...)
+	if err != nil {
+		for _, s := range t.sentinels {
+			ln := s.impl.(*localNode)
+			ln.killProc()
+			ports.release(ln.port)
+			ln.portOwned = false
 		}
 	}
-	if err := c.waitSentinelsReady(ctx); err != nil {
-		return err
-	}
-	c.watchSwitches()
-	return nil
+	return err
 }
 
 // downAfter is sentinel k's (0-based) down-after-milliseconds: the

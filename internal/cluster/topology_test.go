@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"testing"
@@ -164,4 +165,29 @@ func TestReplicasAndSentinels(t *testing.T) {
 			t.Fatalf("promotion = %+v", p)
 		}
 	})
+}
+
+func TestASentinelWhosePortWasTakenStartsOnAnotherPort(t *testing.T) {
+	requireSentinel(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	taken := l.Addr().(*net.TCPAddr).Port
+	sentinelPortTaken.Store(int64(taken))
+	defer sentinelPortTaken.Store(0)
+	c := startCluster(t, Options{Backend: BackendLocal, Nodes: 1, Replicas: 1, Sentinels: 3, Clients: []string{"w1"},
+		Sentinel: SentinelOptions{DownAfter: 200 * time.Millisecond, FailoverTimeout: 30 * time.Second}})
+	if sentinelPortTaken.Load() != 0 {
+		t.Fatal("the cluster never tried the taken port")
+	}
+	for _, s := range c.topo.sentinels {
+		if p := s.impl.(*localNode).port; p == taken {
+			t.Errorf("sentinel %s is on the taken port %d", s.name, p)
+		}
+	}
+	if err := masterClient(t, c, "w1", "n1").Set(context.Background(), "k", "v", 0).Err(); err != nil {
+		t.Fatalf("the sentinels started on their second ports do not find the master: %v", err)
+	}
 }

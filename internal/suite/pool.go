@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 )
 
@@ -135,6 +136,15 @@ func expectedWall(j Job) time.Duration {
 	w := sc.Duration.D()
 	if sc.TimeScale > 0 {
 		w = time.Duration(float64(w) / sc.TimeScale)
+	}
+	if sc.ProbeEnabled() && slices.Contains(sc.Expect.Kinds, history.AnomalyUnavailable) {
+		// Expected to find the lock stuck: the final probe waits out
+		// its whole bound, after the duration.
+		p := sc.ProbeWait().D()
+		if sc.TimeScale > 0 {
+			p = time.Duration(float64(p) / sc.TimeScale)
+		}
+		w += p
 	}
 	if sc.Sentinels > 0 {
 		w += 3 * time.Second // Sentinel's own timers are not scaled

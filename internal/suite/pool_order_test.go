@@ -4,12 +4,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
 func TestThePoolStartsTheLongestRunsFirst(t *testing.T) {
 	job := func(n int, dur time.Duration, scale float64, sentinels int) Job {
 		return Job{N: n, Scenario: scenario.Scenario{Duration: scenario.Duration(dur), TimeScale: scale, Sentinels: sentinels}}
+	}
+	// stuck is a job expected to find the lock unavailable, probing for
+	// probe (scenario time) after its duration.
+	stuck := func(n int, dur time.Duration, scale float64, probe time.Duration) Job {
+		j := job(n, dur, scale, 0)
+		j.Scenario.ExpectLive, j.Scenario.Algorithm = true, "safe"
+		j.Scenario.ProbeTimeout = scenario.Duration(probe)
+		j.Scenario.Expect = scenario.Expectation{Verdict: "invalid", Kinds: []string{history.AnomalyUnavailable}}
+		return j
 	}
 	tests := []struct {
 		name string
@@ -20,6 +30,8 @@ func TestThePoolStartsTheLongestRunsFirst(t *testing.T) {
 			[]Job{job(0, 10*time.Second, 10, 0), job(1, 60*time.Second, 10, 0), job(2, 40*time.Second, 20, 0)}, []int{1, 2, 0}},
 		{"a Sentinel topology counts its unscaled failover time",
 			[]Job{job(0, 40*time.Second, 10, 0), job(1, 20*time.Second, 10, 3)}, []int{1, 0}},
+		{"a run expected to find the lock unavailable counts its final probe's wait",
+			[]Job{job(0, 40*time.Second, 10, 0), stuck(1, 20*time.Second, 10, 30*time.Second)}, []int{1, 0}},
 		{"equal estimates keep the suite's order",
 			[]Job{job(0, 10*time.Second, 10, 0), job(1, 20*time.Second, 20, 0), job(2, 5*time.Second, 5, 0)}, []int{0, 1, 2}},
 	}
