@@ -103,6 +103,10 @@ type Cluster struct {
 	// persistence and nodePersistence are the start options, for Fits.
 	persistence     string
 	nodePersistence map[string]string
+	// saveInterval and powerLossWindow are the background jobs' periods
+	// (Options.SaveInterval and PowerLossWindow with their defaults):
+	// a run that needs others cannot reuse the cluster.
+	saveInterval, powerLossWindow time.Duration
 
 	mu     sync.Mutex
 	closed bool
@@ -220,8 +224,9 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		_ = c.Close()
 		return nil, fmt.Errorf("start cluster: %w", err)
 	}
+	c.saveInterval, c.powerLossWindow = backgroundPeriods(o)
 	if backend == BackendLocal {
-		c.startBackground(o)
+		c.startBackground()
 	}
 
 	if backend == BackendLocal || backend == BackendExternal {

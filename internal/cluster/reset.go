@@ -13,7 +13,7 @@ import (
 )
 
 // Fits reports whether the cluster was started with the same shape as o
-// (backend, node count, persistence, client names), so that a run needing o
+// (backend, node count, persistence and its periods, client names), so that a run needing o
 // can reuse it after Reset instead of starting a new one.
 func (c *Cluster) Fits(o Options) bool {
 	c.mu.Lock()
@@ -31,6 +31,11 @@ func (c *Cluster) Fits(o Options) bool {
 	}
 	// A replicated cluster's roles change in a failover: never reused.
 	if o.Replicas > 0 || o.Sentinels > 0 || len(c.topo.replicas) > 0 || len(c.topo.sentinels) > 0 {
+		return false
+	}
+	// A reused rdb node snapshots at the interval it started with, an
+	// aof-everysec node samples for its power-loss window.
+	if save, window := backgroundPeriods(o); save != c.saveInterval || window != c.powerLossWindow {
 		return false
 	}
 	return o.Nodes == len(c.nodes) && p == c.persistence &&

@@ -78,6 +78,16 @@ func TestReset(t *testing.T) {
 				c.Fits(Options{Nodes: 2, Clients: []string{"w1", "w2"}, Persistence: PersistenceAOFAlways}) {
 				t.Error("Fits: other shape fits")
 			}
+			// snapshot-kept-lock (save every 2 s of scenario time) before
+			// snapshot-lost-lock (every 60 s) on one worker: the second
+			// must not snapshot at the first one's pace.
+			if c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, SaveInterval: 200 * time.Millisecond}) ||
+				c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, PowerLossWindow: 50 * time.Millisecond}) {
+				t.Error("Fits: a cluster whose snapshots or power-loss window run at another period fits")
+			}
+			if !c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, SaveInterval: 60 * time.Second, PowerLossWindow: time.Second}) {
+				t.Error("Fits: the default periods written out do not fit")
+			}
 		})
 	}
 }

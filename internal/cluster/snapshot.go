@@ -73,15 +73,8 @@ func (b *background) stop() {
 
 // startBackground starts the snapshot timers of rdb nodes and the AOF
 // samplers of aof-everysec nodes (masters and replicas).
-func (c *Cluster) startBackground(o Options) {
-	save := o.SaveInterval
-	if save <= 0 {
-		save = 60 * time.Second
-	}
-	window := o.PowerLossWindow
-	if window <= 0 {
-		window = time.Second
-	}
+func (c *Cluster) startBackground() {
+	save, window := c.saveInterval, c.powerLossWindow
 	for _, n := range append(append([]*Node(nil), c.nodes...), c.topo.replicas...) {
 		ln, ok := n.impl.(*localNode)
 		if !ok {
@@ -96,6 +89,19 @@ func (c *Cluster) startBackground(o Options) {
 			ln.bg.wg.Go(func() { ln.sampleAOF(window) })
 		}
 	}
+}
+
+// backgroundPeriods are o's save interval and power-loss window, wall
+// time, with their defaults (60 s and 1 s).
+func backgroundPeriods(o Options) (save, window time.Duration) {
+	save, window = o.SaveInterval, o.PowerLossWindow
+	if save <= 0 {
+		save = 60 * time.Second
+	}
+	if window <= 0 {
+		window = time.Second
+	}
+	return save, window
 }
 
 // snapshots sends BGSAVE every interval while the node runs.
