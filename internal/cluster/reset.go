@@ -81,6 +81,13 @@ func (n *localNode) flush(ctx context.Context) error {
 	if n.state() != StateRunning {
 		return ErrNodeNotRunning
 	}
+	if n.persistence == PersistenceRDB {
+		// A snapshot of this run still being written would land after
+		// the FLUSHALL, with this run's keys in it.
+		if err := waitBgsaveDone(ctx, n.admin); err != nil {
+			return err
+		}
+	}
 	if err := n.admin.FlushAll(ctx).Err(); err != nil {
 		return err
 	}
@@ -94,7 +101,7 @@ func (n *localNode) flush(ctx context.Context) error {
 			default:
 			}
 		}
-		return n.admin.Save(ctx).Err()
+		return saveWhenIdle(ctx, n.admin)
 	case PersistenceAOFEverysec:
 		// A power loss drops the AOF's last second: it must not reach back
 		// past this FLUSHALL into the previous run's keys. Rewrite the AOF
@@ -103,6 +110,42 @@ func (n *localNode) flush(ctx context.Context) error {
 		return rewriteAOF(ctx, n.admin)
 	}
 	return nil
+}
+
+// saveWhenIdle writes the dataset with SAVE, waiting for a BGSAVE its
+// save interval started meanwhile ("Background save already in
+// progress") and trying again, for up to startTimeout.
+func saveWhenIdle(ctx context.Context, admin *redis.Client) error {
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	for {
+		err := admin.Save(ctx).Err()
+		if err == nil || !strings.Contains(err.Error(), "in progress") {
+			return err
+		}
+		if err := waitBgsaveDone(ctx, admin); err != nil {
+			return err
+		}
+	}
+}
+
+// waitBgsaveDone waits until no BGSAVE is running (INFO persistence's
+// rdb_bgsave_in_progress:0).
+func waitBgsaveDone(ctx context.Context, admin *redis.Client) error {
+	for {
+		info, err := admin.Info(ctx, "persistence").Result()
+		if err != nil {
+			return fmt.Errorf("wait for bgsave: %w", err)
+		}
+		if infoField(info, "rdb_bgsave_in_progress") != "1" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for bgsave: %w", ctx.Err())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
 }
 
 // rewriteAOF runs BGREWRITEAOF and waits until it is done.

@@ -2,8 +2,10 @@ package cluster
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,5 +173,32 @@ func TestExternalBackend(t *testing.T) {
 	}
 	if rc := testClient(t, c.LinkAddr("w1", 0)); rc.Ping(ctx).Err() == nil {
 		t.Error("proxy still answers after Close")
+	}
+}
+
+func TestASaveWaitsForTheSnapshotInProgress(t *testing.T) {
+	requireBackend(t, BackendLocal)
+	ctx := context.Background()
+	c := startCluster(t, Options{Backend: BackendLocal, Nodes: 1, Clients: []string{"w1"}, Persistence: PersistenceRDB})
+	admin := c.Node(0).impl.(*localNode).admin
+	for i := range 5 {
+		if err := admin.Set(ctx, fmt.Sprint("k", i), "v", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Redis's own testing knob: each key costs the snapshot 40 ms, so the
+	// BGSAVE is still running when the SAVE comes.
+	if err := admin.ConfigSet(ctx, "rdb-key-save-delay", "40000").Err(); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.ConfigSet(ctx, "rdb-key-save-delay", "0")
+	if err := admin.BgSave(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.Save(ctx).Err(); err == nil || !strings.Contains(err.Error(), "in progress") {
+		t.Fatalf("a plain SAVE during the BGSAVE: %v, want Redis's 'in progress' refusal (the case to handle)", err)
+	}
+	if err := saveWhenIdle(ctx, admin); err != nil {
+		t.Errorf("saveWhenIdle: %v", err)
 	}
 }
