@@ -320,6 +320,19 @@ func (a *Account) LiveAt(node, key string, t int64) (KeyLife, bool) {
 	return KeyLife{}, false
 }
 
+// LivesAt returns every life of key, on any node, that existed at instant
+// t (Start ≤ t < End), in the account's order: who held the key when.
+func (a *Account) LivesAt(key string, t int64) []KeyLife {
+	a.derive()
+	var out []KeyLife
+	for _, k := range a.keys {
+		if k.Key == key && k.Start <= t && t < k.End {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // MembersOf returns the member lives of the sorted set key on node.
 func (a *Account) MembersOf(node, key string) []MemberLife {
 	a.derive()

@@ -481,8 +481,8 @@ func heldKey(a *account.Account, key, client string, t int64) (account.KeyLife, 
 	if a == nil {
 		return account.KeyLife{}, false
 	}
-	for _, k := range a.Keys() {
-		if k.Key == key && k.Owner == client && k.Observed && k.Start <= t && t < k.End {
+	for _, k := range a.LivesAt(key, t) {
+		if k.Owner == client && k.Observed {
 			return k, true
 		}
 	}
@@ -490,17 +490,15 @@ func heldKey(a *account.Account, key, client string, t int64) (account.KeyLife, 
 }
 
 // keyHolderAt is the grant (history index) whose key held key on a node at
-// instant t, per the account's node-side key lives; -1 when no observed or
-// inferred life of a granted key covers t. An acquire of unknown outcome
-// that never reached the node (cut by the run's end) holds nothing.
+// instant t, per the account's node-side key lives (the latest begun when
+// several did); -1 when no observed or inferred life of a granted key
+// covers t. An acquire of unknown outcome that never reached the node (cut
+// by the run's end) holds nothing.
 func keyHolderAt(a *account.Account, key string, t int64) int {
 	best := -1
 	var start int64
-	for _, l := range a.Keys() {
-		if l.Key != key || l.Grant < 0 || l.Start > t || l.End <= t {
-			continue
-		}
-		if best < 0 || l.Start > start {
+	for _, l := range a.LivesAt(key, t) {
+		if l.Grant >= 0 && (best < 0 || l.Start > start) {
 			best, start = l.Grant, l.Start
 		}
 	}
