@@ -20,7 +20,7 @@ import (
 // It needs no kind-specific code: a kind's attributes are the exported,
 // yaml-tagged fields of its type named in Kind.Fields, and a step holds
 // each of them under one name (client/clients, nodes, duration or
-// restart_after, delta, rate, latency, jitter, mode, direction, key). The
+// restart_after, delta, rate, latency, jitter, mode, direction, cause, key). The
 // result should go through the scenario parser (scenario.Normalize, then
 // scenario.Parse) before it is run, as every fault does.
 func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
@@ -87,6 +87,9 @@ func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
 	}
 	if has("direction") && s.Direction != "" {
 		attrs["direction"] = s.Direction
+	}
+	if has("cause") && s.Cause != "" {
+		attrs["cause"] = s.Cause
 	}
 	var node yaml.Node
 	if err := node.Encode(attrs); err != nil {

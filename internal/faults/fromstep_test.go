@@ -57,6 +57,7 @@ algorithm: fenced
 ttl: 3s
 faults:
   - {kind: pause, client: w2, point: random, duration: 3500ms}
+  - {kind: pause, client: w1, at: 2s, duration: 1s, cause: event-loop}
   - {kind: partition, when: {client: w1, event: acquired}, delay: 250ms, nodes: all, clients: one, direction: replies, duration: 2s}
   - {kind: crash, at: 20s, nodes: [n1], restart_after: 1s}
   - {kind: crash-client, client: w3, point: before-release, occurrence: 2}

@@ -16,13 +16,16 @@ import (
 type pause struct {
 	Client   string        `yaml:"client"`
 	Duration time.Duration `yaml:"duration"`
+	// Cause names what froze the client, for the report's words only
+	// (history.PauseCauses; default gc).
+	Cause string `yaml:"cause,omitempty"`
 }
 
 func init() {
 	Register(Kind{
 		Name:        "pause",
 		About:       "freeze a client (job, timers, renewer) at a point (after-acquire, before-write, before-release, in-acquire, in-renew, random) or at a time",
-		Fields:      []string{"client", "duration"},
+		Fields:      []string{"client", "duration", "cause"},
 		Triggers:    []string{history.TriggerPoint, history.TriggerAt},
 		PointHint:   "where the client freezes: " + strings.Join(pausePoints(), ", ") + ` (or "at: 10s", a scenario time)`,
 		Points:      pausePoints(),
@@ -47,6 +50,7 @@ func (f *pause) Decode(d Decoder) {
 	} else if !d.Has("duration") {
 		d.Required("duration", `how long the fault lasts, e.g. "duration: 15s"`)
 	}
+	f.Cause, _ = d.Enum("cause", "pause cause", history.PauseCauses())
 }
 
 func (f *pause) Draw(r *Resolver, window time.Duration) {
@@ -56,6 +60,9 @@ func (f *pause) Draw(r *Resolver, window time.Duration) {
 
 func (f *pause) Resolve(r *Resolver, s *history.FaultStep) error {
 	s.Effect, s.Clients, s.Duration = history.EffectFreezeClient, []string{f.Client}, r.Wall(f.Duration)
+	if f.Cause != history.PauseGC {
+		s.Cause = f.Cause // "" (the default) is gc
+	}
 	return nil
 }
 

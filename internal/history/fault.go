@@ -43,6 +43,10 @@ type FaultStep struct {
 	// Latency and Jitter of a latency step, wall ns.
 	Latency int64 `json:"latency_ns,omitempty"`
 	Jitter  int64 `json:"jitter_ns,omitempty"`
+	// Cause is why a freeze-client step froze its client, for the words
+	// of the report only (a checker never reads it): PauseGC (also ""),
+	// PauseEventLoop, PauseSleep or PauseStop.
+	Cause string `json:"cause,omitempty"`
 	// Mode (drop|refuse) and Direction (both|replies) of a partition.
 	Mode      string `json:"mode,omitempty"`
 	Direction string `json:"direction,omitempty"`
@@ -258,3 +262,16 @@ func (s FaultStep) Clone() FaultStep {
 	}
 	return s
 }
+
+// Causes of a client pause (FaultStep.Cause): the same freeze, told as the
+// field reports tell it.
+const (
+	PauseGC        = "gc"         // a stop-the-world garbage collection (Kleppmann 2016)
+	PauseEventLoop = "event-loop" // a blocked event loop (bull #1416, redis-semaphore #9)
+	PauseSleep     = "sleep"      // the host slept (redis-semaphore #24)
+	PauseStop      = "stop"       // SIGSTOP of the process (a debugger, an operator)
+)
+
+// PauseCauses are the causes a pause step may name, PauseGC first (the
+// default).
+func PauseCauses() []string { return []string{PauseGC, PauseEventLoop, PauseSleep, PauseStop} }

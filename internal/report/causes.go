@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // causeText renders an overlap's cause (checker.Cause, from the run's
@@ -24,7 +25,7 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 			return tr(lang, "c.expired.used", stale, current, ttl)
 		case c.During != 0:
 			if st, ok := m.step(c.During); ok {
-				return tr(lang, "c.expired.during", stale, current, ttl, faultWord(lang, st.Kind))
+				return tr(lang, "c.expired.during", stale, current, ttl, faultWord(lang, st))
 			}
 		}
 		return tr(lang, "c.expired", stale, current, ttl)
@@ -57,21 +58,19 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 }
 
 // step returns the plan step (or applied fault step) with the ID.
-func (m *model) step(id int) (stepInfo, bool) {
+func (m *model) step(id int) (history.FaultStep, bool) {
 	for _, s := range m.h.Header.Plan {
 		if s.ID == id {
-			return stepInfo{Kind: s.Kind}, true
+			return s, true
 		}
 	}
 	for _, w := range m.faults {
 		if w.Step.ID == id {
-			return stepInfo{Kind: w.Step.Kind}, true
+			return w.Step, true
 		}
 	}
-	return stepInfo{}, false
+	return history.FaultStep{}, false
 }
-
-type stepInfo struct{ Kind string }
 
 // holderRoles are an overlap's stale and current holders: the checker's
 // roles, else its clients in order.

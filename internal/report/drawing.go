@@ -348,7 +348,7 @@ func (b *builder) faults() {
 		}
 		dur := m.faultDur(w)
 		tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + m.faultSentence(lang, w, dur)
-		short := faultWord(lang, st.Kind)
+		short := faultWord(lang, st)
 		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {
 			short += " " + signedDur(m.sdur(st.Delta))
 		}
@@ -484,10 +484,10 @@ func (b *builder) pauses() {
 			if w.Step.Trigger.Kind == history.TriggerPoint {
 				pt = tr(lang, "n.pause.point", pointWord(lang, w.Step.Trigger.Point))
 			}
-			tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + tr(lang, "n.pause", c, dur, pt)
+			tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + tr(lang, causeKey("n.pause", w.Step), c, dur, pt)
 			b.shape(dShape{Kind: shPause, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.27, Y1: 0.27, Color: -1, Tip: tip, Op: w.Op + 1})
-			b.label(dLabel{Lane: i, X: (s + e) / 2, Dy: 0, Text: tr(lang, "p.paused", c, tr(lang, "p.pause.word"), dur), Style: lbOn, Mid: true, Width: e - s, Prio: prPause})
-			b.legendOnce("f:pause", dLegend{Kind: shPause, Color: -1, Text: tr(lang, "p.pause")})
+			b.label(dLabel{Lane: i, X: (s + e) / 2, Dy: 0, Text: tr(lang, "p.paused", c, tr(lang, causeKey("p.pause.word", w.Step)), dur), Style: lbOn, Mid: true, Width: e - s, Prio: prPause})
+			b.legendOnce("f:pause:"+w.Step.Cause, dLegend{Kind: shPause, Color: -1, Text: tr(lang, causeKey("p.pause", w.Step))})
 		}
 	}
 }
@@ -1156,11 +1156,11 @@ func (b *builder) cutBy(client, node string, t int64) string {
 		}
 		for _, l := range w.Step.Links {
 			if l.Client == client && l.Node == node {
-				return "\n" + tr(b.lang, "tip.msg.fault", faultWord(b.lang, w.Step.Kind), b.at(w.Start), b.at(w.End))
+				return "\n" + tr(b.lang, "tip.msg.fault", faultWord(b.lang, w.Step), b.at(w.Start), b.at(w.End))
 			}
 		}
 		if w.Step.Effect == history.EffectFreezeNode && slices.Contains(w.Step.Nodes, node) {
-			return "\n" + tr(b.lang, "tip.msg.fault", faultWord(b.lang, w.Step.Kind), b.at(w.Start), b.at(w.End))
+			return "\n" + tr(b.lang, "tip.msg.fault", faultWord(b.lang, w.Step), b.at(w.Start), b.at(w.End))
 		}
 	}
 	return "\n" + tr(b.lang, "tip.msg.nofault")

@@ -139,10 +139,10 @@ func planWords(lang Lang, r Results) string {
 	for _, st := range r.Plan {
 		targets := joinAnd(lang, targetsOf(st))
 		if st.Duration > 0 {
-			parts = append(parts, tr(lang, "lesson.step.for", faultWord(lang, st.Kind), targets,
+			parts = append(parts, tr(lang, "lesson.step.for", faultWord(lang, st), targets,
 				strconv.FormatFloat(float64(st.Duration)/1e9*scale, 'f', -1, 64)))
 		} else {
-			parts = append(parts, tr(lang, "lesson.step", faultWord(lang, st.Kind), targets))
+			parts = append(parts, tr(lang, "lesson.step", faultWord(lang, st), targets))
 		}
 	}
 	return strings.Join(parts, ", ")

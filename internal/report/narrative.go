@@ -325,7 +325,7 @@ func narrative(in Input, m *model) []Step {
 			if st.Trigger.Kind == history.TriggerPoint {
 				pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
 			}
-			add(w.Start, 1, StepFault, tr(lang, "n.pause", targets, dur, pt))
+			add(w.Start, 1, StepFault, tr(lang, causeKey("n.pause", st), targets, dur, pt))
 			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
@@ -346,7 +346,7 @@ func narrative(in Input, m *model) []Step {
 		}
 		add(w.Start, 1, StepFault, m.faultSentence(lang, w, dur))
 		if !st.Instant() {
-			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st.Kind), targets))
+			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st), targets))
 		}
 	}
 

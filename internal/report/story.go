@@ -134,7 +134,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		}
 		return tr(lang, "n.failover.none", targets, st.FailoverMode)
 	}
-	return tr(lang, "n.fault", faultWord(lang, st.Kind), targets, dur, "")
+	return tr(lang, "n.fault", faultWord(lang, st), targets, dur, "")
 }
 
 func signedDur(d time.Duration) string {
@@ -144,12 +144,27 @@ func signedDur(d time.Duration) string {
 	return d.String()
 }
 
-// faultWord is the reader's name of a fault kind ("clock jump").
-func faultWord(lang Lang, kind string) string {
-	if _, ok := messages["en"]["fault."+kind]; ok {
-		return tr(lang, "fault."+kind)
+// faultWord is the reader's name of a fault step's kind ("clock jump"); a
+// pause is named by its cause ("GC pause", "blocked event loop").
+func faultWord(lang Lang, st history.FaultStep) string {
+	key := causeKey("fault."+st.Kind, st)
+	if _, ok := messages["en"][key]; ok {
+		return tr(lang, key)
 	}
-	return kind
+	return st.Kind
+}
+
+// causeKey is the message key base+"."+cause for a pause step whose cause
+// has words of its own (history.PauseCauses), else base: a GC pause, the
+// default, keeps the plain key.
+func causeKey(base string, st history.FaultStep) string {
+	if st.Cause == "" || st.Cause == history.PauseGC {
+		return base
+	}
+	if _, ok := messages["en"][base+"."+st.Cause]; ok {
+		return base + "." + st.Cause
+	}
+	return base
 }
 
 // kindWord is the reader's name of an anomaly kind in this run: a
@@ -451,7 +466,7 @@ func (m *model) missedSteps(lang Lang, ids []int) string {
 	for _, id := range ids {
 		for _, st := range m.h.Header.Plan {
 			if st.ID == id {
-				parts = append(parts, tr(lang, "step.missed", st.ID, faultWord(lang, st.Kind), joinAnd(lang, targetsOf(st)), m.whenText(lang, st.Trigger)))
+				parts = append(parts, tr(lang, "step.missed", st.ID, faultWord(lang, st), joinAnd(lang, targetsOf(st)), m.whenText(lang, st.Trigger)))
 			}
 		}
 	}

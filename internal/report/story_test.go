@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -514,6 +515,61 @@ func TestACrashLosesKeysOnlyWithoutPersistence(t *testing.T) {
 			text := strings.Join(story, "\n")
 			if !strings.Contains(text, tt.want) || strings.Contains(text, tt.wrong) {
 				t.Errorf("story lacks %q or says %q:\n%s", tt.want, tt.wrong, text)
+			}
+		})
+	}
+}
+
+func TestAPauseIsToldByItsCause(t *testing.T) {
+	withCause := func(cause string) Input {
+		in := gcPauseInput("local", false)
+		h := in.History
+		h.Header.Plan = slices.Clone(h.Header.Plan)
+		for i := range h.Header.Plan {
+			h.Header.Plan[i].Cause = cause
+		}
+		h.Ops = slices.Clone(h.Ops)
+		for i, o := range h.Ops {
+			if o.Value.Fault != nil {
+				st := *o.Value.Fault
+				st.Cause = cause
+				h.Ops[i].Value.Fault = &st
+			}
+		}
+		in.History = h
+		return in.checked()
+	}
+	tests := []struct {
+		name, cause string
+		lang        Lang
+		want, not   string
+	}{
+		{"a GC pause, the default, is a stop-the-world GC pause", "", English, "stop-the-world GC pause", "event loop"},
+		{"a blocked event loop is told as one, with its timers", history.PauseEventLoop, English, "blocked event loop", "GC"},
+		{"a host sleep is told as one", history.PauseSleep, English, "host sleep", "GC"},
+		{"a SIGSTOP is told as one", history.PauseStop, English, "SIGSTOP", "GC"},
+		{"a blocked event loop is told as one in Vietnamese", history.PauseEventLoop, Vietnamese, "event loop bị chặn", "GC"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := withCause(tt.cause)
+			in.Lang = tt.lang
+			var pause string
+			for _, s := range Narrative(in) {
+				if s.Kind == StepFault {
+					pause = s.Text
+				}
+			}
+			if !strings.Contains(pause, tt.want) || strings.Contains(pause, tt.not) {
+				t.Errorf("the pause step says %q; want %q and no %q", pause, tt.want, tt.not)
+			}
+			d := drawingOf(t, in)
+			var legend []string
+			for _, e := range d.Legend {
+				legend = append(legend, e.Text)
+			}
+			if !strings.Contains(strings.Join(legend, "|"), tr(tt.lang, causeKey("p.pause", history.FaultStep{Cause: tt.cause}))) {
+				t.Errorf("legend %q lacks the pause's own words", legend)
 			}
 		})
 	}

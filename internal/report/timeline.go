@@ -88,9 +88,9 @@ func faultColor(st history.FaultStep) color.NRGBA {
 // faultLegendWord names a fault step's kind in the legend.
 func faultLegendWord(lang Lang, st history.FaultStep) string {
 	if st.Effect == history.EffectFreezeClient {
-		return tr(lang, "p.pause")
+		return tr(lang, causeKey("p.pause", st))
 	}
-	return faultWord(lang, st.Kind)
+	return faultWord(lang, st)
 }
 
 // endWord labels where a key ended: lost in a crash, deleted by a
