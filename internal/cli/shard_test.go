@@ -59,7 +59,7 @@ func TestThreeShardsAndAMergeGiveWhatOneRunOfEverythingGives(t *testing.T) {
 	run := func(out string, extra ...string) (int, string) {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
-		args := append(append([]string{"run"}, files...), "--count", "3", "--seed", "7", "--out", out, "--backend", backend, "--parallel", "4")
+		args := append(append([]string{"run"}, files...), "--count", "3", "--seed", "7", "--out", out, "--backend", backend, "--parallel", "4", "--retry-unknown", "2")
 		code := realMain(append(args, extra...), &stdout, &stderr)
 		if code != exitValid && code != exitInvalid {
 			t.Fatalf("run %v: exit %d\n%s", extra, code, stderr.String())

@@ -188,7 +188,9 @@ func TestASuiteLinksTheFixedScenariosReportOnceEveryRunHasFinished(t *testing.T)
 	}
 	out := filepath.Join(dir, "out")
 	var order []string
-	opts := Options{Out: out, Parallel: 1, Backend: backend, Lang: report.Vietnamese, Reuse: true,
+	// A run a busy machine leaves unknown is run again (the JUnit file
+	// below must show no failure).
+	opts := Options{Out: out, Parallel: 1, Backend: backend, Lang: report.Vietnamese, Reuse: true, RetryUnknown: 2,
 		Done: func(o Outcome) { order = append(order, o.Scenario.Name) }}
 	outs := Run(context.Background(), Plan(scs, opts), opts)
 	if len(outs) != 2 || outs[0].Results == nil || outs[1].Results == nil {
@@ -196,7 +198,7 @@ func TestASuiteLinksTheFixedScenariosReportOnceEveryRunHasFinished(t *testing.T)
 	}
 	broken, harmless := outs[0].Results, outs[1].Results
 	t.Run("the runs finished broken first", func(t *testing.T) {
-		if strings.Join(order, " ") != "broken harmless" {
+		if len(order) < 2 || order[0] != "broken" || order[1] != "harmless" {
 			t.Errorf("finished in the order %v", order)
 		}
 	})
