@@ -24,7 +24,19 @@ func TestShrinkingAStoredFailingRunEndsAtAFewFaultsThatStillFail(t *testing.T) {
 		t.Fatalf("the run to shrink: exit %d, results %+v\n%s", code, rs, stderr)
 	}
 	var stdout, errb bytes.Buffer
-	code = realMain([]string{"shrink", rs[0].ReportDir, "--k", "2", "--budget", "60", "--out", filepath.Join(dir, "shrunk"), "--backend", backend}, &stdout, &errb)
+	// The drawn schedule fails by timing: on a loaded machine one of its k
+	// seeds can come out valid, and shrink then rightly refuses to start.
+	// That is tried again (a fresh shrink), up to three times.
+	for try := 1; ; try++ {
+		stdout.Reset()
+		errb.Reset()
+		os.RemoveAll(filepath.Join(dir, "shrunk"))
+		code = realMain([]string{"shrink", rs[0].ReportDir, "--k", "2", "--budget", "60", "--out", filepath.Join(dir, "shrunk"), "--backend", backend}, &stdout, &errb)
+		if code == exitValid || try == 3 || !strings.Contains(stdout.String(), "is not invalid in every seed") {
+			break
+		}
+		t.Logf("try %d: %s", try, strings.TrimSpace(stdout.String()))
+	}
 	if code != exitValid {
 		t.Fatalf("shrink exit %d\n%s\n%s", code, stdout.String(), errb.String())
 	}
