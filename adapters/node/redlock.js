@@ -249,13 +249,20 @@ const v5 = {
 
   async acquire(msg, received) {
     const before = errors;
-    said = {};
+    const mine = said = {};
     current = msg.id;
     issued = 0;
     try {
       const lock = await redlock.acquire([msg.key], ttl);
       held.set(lock.value, lock);
-      return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: said.lockScript || [] };
+      // The library resolves at a quorum; the other nodes' SETs may still
+      // land. The adapter waits for the attempt's last votes (each bounded
+      // by the command timeout) so that the lease names every node that
+      // holds the key — its caller could start at the quorum, so a slow
+      // node makes locksim see the grant later than the library gave it,
+      // never earlier.
+      await settled(lock.attempts);
+      return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: mine.lockScript || [] };
     } catch (e) {
       if (e instanceof ExecutionError) await settled(e.attempts);
       if (e instanceof ExecutionError && errors === before) {
