@@ -7,13 +7,16 @@
 
 const Redis = require('ioredis');
 
+// A timeoutMs of null leaves commands without a timeout (ioredis's default);
+// the connect timeout is then the library's own default too.
 function connect(node, timeoutMs) {
   const [host, port] = splitAddr(node.addr);
+  const bounded = timeoutMs !== null && timeoutMs !== undefined;
   const client = new Redis({
     host, port,
     connectionName: node.conn_name || undefined,
-    commandTimeout: Math.max(1, Math.round(timeoutMs)),
-    connectTimeout: Math.max(50, Math.round(timeoutMs)),
+    commandTimeout: bounded ? Math.max(1, Math.round(timeoutMs)) : undefined,
+    connectTimeout: bounded ? Math.max(50, Math.round(timeoutMs)) : undefined,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     enableReadyCheck: false,

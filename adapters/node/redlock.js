@@ -1,32 +1,71 @@
-// node-redlock (npm redlock 4.2.0) as a locksim lock client process.
+// node-redlock as a locksim lock client process, at one of two published
+// releases, chosen by the command's one argument (package.json pins each
+// under an npm alias):
 //
 //   algorithm: process
-//   process: {command: [node, adapters/node/redlock.js], traits: [multi-node]}
+//   process: {command: [node, adapters/node/redlock.js], traits: [multi-node]}                 # 4.2.0
+//   process: {command: [node, adapters/node/redlock.js, 5.0.0-beta.2], traits: [multi-node]}
+//
+//   4.2.0 (redlock)               redlock.js, _lock: the lease ends at
+//                                 start + ttl − drift, and a quorum of yes
+//                                 votes counts only while that end is ahead
+//                                 of Date.now() (`votes >= quorum &&
+//                                 lock.expiration > Date.now()`); otherwise
+//                                 it unlocks and refuses. It waits for every
+//                                 node's answer.
+//   5.0.0-beta.2 (redlock-5)      the rewrite (#84, commit 4e5df01,
+//                                 2021-07-24), the newest release: acquire()
+//                                 returns new Lock(…, start + duration −
+//                                 drift) as soon as a quorum said yes, with
+//                                 no comparison against the clock, so a
+//                                 lease that ran out while the replies were
+//                                 on their way is handed out (#296; PR
+//                                 #369, open, adds the check; master's
+//                                 #276 only takes `start` from the last
+//                                 attempt). No release carries a fix.
 //
 // One ioredis client per node (through this client's own proxies). One
 // acquire is one Redlock attempt (retryCount 0): locksim retries with the
 // scenario's retry_delay. Options (process.options): drift_factor (the
-// library's, default 0.01).
+// library's, default 0.01); command_timeout: none gives each ioredis
+// connection ioredis's own default, no per-command timeout, instead of the
+// hello's timeout_ms (locksim's node_timeout, which must stay below the
+// ttl): with it a reply that comes after the lease ran out is still read,
+// as it is by an application that configured no timeout.
 //
-// How the answers are sorted: the library reports only "locked" or a
-// LockError, and every node error as a 'clientError' event; which nodes
-// said yes it keeps to itself. The adapter watches each node's script
-// reply (it wraps the library's _executeScript and changes nothing it
-// sends) to name the granting nodes and the nodes a release removed the
-// key from. A LockError with no node error during the attempt is a
-// definite refusal (every node answered; fewer than a quorum said yes, or
-// the validity had run out); with a node error it is unknown (a SET whose
-// reply was lost may have landed). Release reports what the nodes did: ok
-// when at least one removed our value, not-held when every node answered
-// and none did, unknown otherwise. (The library itself calls a release
-// failed when fewer than a quorum removed it, e.g. when the key had
-// expired on some nodes.)
+// How the answers are sorted: the library reports only "locked" or an
+// error (4.2.0: LockError, and every node error as a 'clientError' event;
+// 5.0.0-beta.2: ExecutionError, and every failed vote as an 'error' event,
+// a ResourceLockedError when the node answered that the key is another's);
+// which nodes said yes it keeps to itself. The adapter watches each node's
+// script reply (it wraps the library's per-node call, _executeScript or
+// _attemptOperationOnClient, and changes nothing it sends) to name the
+// granting nodes and the nodes a release removed the key from. A refusal
+// with no node error during the attempt is definite (every node answered;
+// fewer than a quorum said yes, or, in 4.2.0, the validity had run out);
+// with a node error it is unknown (a SET whose reply was lost may have
+// landed). Release reports what the nodes did: ok when at least one
+// removed our value, not-held when every node answered and none did,
+// unknown otherwise. (The library itself calls a release failed when fewer
+// than a quorum removed it, e.g. when the key had expired on some nodes.)
 'use strict';
 
-const Redlock = require('redlock');
 const { serve, notify } = require('./protocol');
 const { connect, ready } = require('./redis');
 
+const RELEASES = {
+  '4.2.0': 'redlock',
+  '5.0.0-beta.2': 'redlock-5',
+};
+const args = process.argv.slice(2);
+const version = args.length === 0 ? '4.2.0' : args[0];
+if (args.length > 1 || !RELEASES[version]) {
+  process.stderr.write(`redlock.js: usage: redlock.js [${Object.keys(RELEASES).join('|')}] (got ${JSON.stringify(args)})\n`);
+  process.exit(2);
+}
+const lib = require(RELEASES[version]);
+
+// State of either release's adapter.
 let redlock = null;
 let clients = [];
 let ttl = 0;
@@ -36,6 +75,20 @@ let names = []; // node names by client index
 let said = null; // the current call's yes-saying nodes, by script name
 let current = 0; // the id of the acquire being worked on, for its sent event
 let issued = 0; // lock scripts issued in the current acquire
+
+// commandTimeout is the per-command timeout for the ioredis connections:
+// the hello's timeout_ms, or none (null) with option command_timeout: none.
+function commandTimeout(msg) {
+  const opts = msg.options || {};
+  if (opts.command_timeout === undefined) return msg.timeout_ms;
+  if (opts.command_timeout === 'none') return null;
+  process.stderr.write(`redlock.js: option command_timeout: ${JSON.stringify(opts.command_timeout)} is not "none"\n`);
+  process.exit(2);
+}
+
+// ---- 4.2.0
+
+const Redlock = lib;
 
 // watch records which nodes answered a lock, extend or unlock script with
 // "done" (the library counts those as votes).
@@ -57,12 +110,12 @@ function watch(rl) {
   };
 }
 
-serve({
+const v4 = {
   async hello(msg) {
     ttl = Math.max(1, Math.round(msg.ttl_ms));
     const opts = msg.options || {};
     if (!msg.probe) {
-      clients = msg.nodes.map((n) => connect(n, msg.timeout_ms));
+      clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
       redlock = new Redlock(clients, {
         driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
         retryCount: 0,
@@ -79,7 +132,7 @@ serve({
       try { await redlock.unlock(await redlock.lock('locksim-warmup:' + msg.client, ttl)); } catch (e) { /* a node may be down */ }
       errors = 0;
     }
-    return { name: 'node-redlock 4.2.0', ops: ['acquire', 'release', 'extend'], events: ['sent'] };
+    return { name: `node-redlock ${version}`, ops: ['acquire', 'release', 'extend'], events: ['sent'] };
   },
 
   async acquire(msg, received) {
@@ -138,4 +191,130 @@ serve({
   async close() {
     for (const c of clients) c.disconnect();
   },
-});
+};
+
+// ---- 5.0.0-beta.2
+
+const Redlock5 = lib.default;
+const { ExecutionError, ResourceLockedError, Lock: Lock5 } = lib;
+
+// watch5 records which nodes voted "for" in each script call, and sends
+// the sent event once every node has been sent the acquire's SET.
+function watch5(rl) {
+  const attempt = rl._attemptOperationOnClient.bind(rl);
+  rl._attemptOperationOnClient = async function (client, script, keys, a) {
+    const i = clients.indexOf(client);
+    const name = script === rl.scripts.acquireScript ? 'lockScript'
+      : script === rl.scripts.releaseScript ? 'unlockScript' : 'extendScript';
+    const mine = said;
+    if (name === 'lockScript' && current && ++issued === clients.length) {
+      setImmediate(((id) => () => notify({ type: 'sent', id }))(current));
+    }
+    const r = await attempt(client, script, keys, a);
+    if (mine && r.vote === 'for') (mine[name] = mine[name] || []).push(names[i]);
+    return r;
+  };
+}
+
+// settled waits until every node has voted in the call's last attempt
+// (the library resolves at a quorum; each attempt's stats promise resolves
+// once all votes are in, each bounded by the command timeout).
+async function settled(attempts) {
+  if (attempts && attempts.length) await attempts[attempts.length - 1];
+}
+
+const v5 = {
+  async hello(msg) {
+    ttl = Math.max(1, Math.round(msg.ttl_ms));
+    const opts = msg.options || {};
+    if (!msg.probe) {
+      clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
+      redlock = new Redlock5(clients, {
+        driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
+        retryCount: 0,
+        retryDelay: 0,
+        retryJitter: 0,
+      });
+      await ready(clients, 5000);
+      redlock.on('error', (e) => { if (!(e instanceof ResourceLockedError)) errors++; });
+      names = msg.nodes.map((n) => n.name);
+      watch5(redlock);
+      // The warm-up of the 4.2.0 path; it also loads the scripts (EVALSHA
+      // first, EVAL on NOSCRIPT) on every node.
+      try { await redlock.release(await redlock.acquire(['locksim-warmup:' + msg.client], ttl)); } catch (e) { /* a node may be down */ }
+      errors = 0;
+    }
+    return { name: `node-redlock ${version}`, ops: ['acquire', 'release', 'extend'], events: ['sent'] };
+  },
+
+  async acquire(msg, received) {
+    const before = errors;
+    const mine = said = {};
+    current = msg.id;
+    issued = 0;
+    try {
+      const lock = await redlock.acquire([msg.key], ttl);
+      held.set(lock.value, lock);
+      // The library resolves at a quorum; the other nodes' SETs may still
+      // land. The adapter waits for the attempt's last votes (each bounded
+      // by the command timeout) so that the lease names every node that
+      // holds the key — its caller could start at the quorum, so a slow
+      // node makes locksim see the grant later than the library gave it,
+      // never earlier.
+      await settled(lock.attempts);
+      return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: mine.lockScript || [] };
+    } catch (e) {
+      if (e instanceof ExecutionError) await settled(e.attempts);
+      if (e instanceof ExecutionError && errors === before) {
+        return { type: 'not-acquired', error: e.message };
+      }
+      return { type: 'unknown', error: String(e.message || e) };
+    } finally {
+      current = 0;
+    }
+  },
+
+  async release(msg) {
+    const lock = held.get(msg.token) || new Lock5(redlock, [msg.key], msg.token, [], 0);
+    held.delete(msg.token);
+    const before = errors;
+    said = {};
+    const mine = said;
+    let failure = null;
+    try {
+      await settled((await redlock.release(lock)).attempts);
+    } catch (e) {
+      failure = e;
+      if (e instanceof ExecutionError) await settled(e.attempts);
+    }
+    const removed = mine.unlockScript || [];
+    if (removed.length > 0) return { type: 'ok', nodes: removed };
+    if (errors === before && (!failure || failure instanceof ExecutionError)) {
+      return { type: 'not-held', error: failure ? failure.message : '' };
+    }
+    return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
+  },
+
+  async extend(msg, received) {
+    const lock = held.get(msg.token);
+    if (!lock) return { type: 'not-held', error: 'no lock with this token' };
+    const before = errors;
+    try {
+      const l = await redlock.extend(lock, ttl);
+      held.set(l.value, l);
+      return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
+    } catch (e) {
+      if (e instanceof ExecutionError) await settled(e.attempts);
+      if (e instanceof ExecutionError && errors === before) {
+        return { type: 'not-held', error: e.message };
+      }
+      return { type: 'unknown', error: String(e.message || e) };
+    }
+  },
+
+  async close() {
+    for (const c of clients) c.disconnect();
+  },
+};
+
+serve(version === '4.2.0' ? v4 : v5);

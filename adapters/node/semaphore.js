@@ -1,15 +1,43 @@
-// redis-semaphore's Mutex (npm redis-semaphore 5.8.0) as a locksim lock
-// client process, with its automatic refresh.
+// redis-semaphore's Mutex as a locksim lock client process, with its
+// automatic refresh, at one of three published releases, chosen by the
+// command's one argument (package.json pins each under an npm alias):
 //
 //   algorithm: process
-//   process: {command: [node, adapters/node/semaphore.js], traits: [single-node]}
+//   process: {command: [node, adapters/node/semaphore.js], traits: [single-node]}          # 5.8.0
+//   process: {command: [node, adapters/node/semaphore.js, 4.1.0], traits: [single-node]}
+//   process: {command: [node, --unhandled-rejections=warn, adapters/node/semaphore.js, 3.2.1], ...}
+//
+//   5.8.0 (redis-semaphore)    the current release. tryAcquire; the refresh
+//                              script PEXPIREs the key only while it holds our
+//                              identifier (since 5.3.1, #175: a gone key is
+//                              lost, not set again); onLockLost; isAcquired.
+//   4.1.0 (redis-semaphore-4)  the release that answered #24 (2021-01-30,
+//                              commits 0efc0a2 "added isAcquired property" and
+//                              6a082b6 "added lost lock handler"): onLockLost
+//                              (default: throw) and isAcquired. Its refresh
+//                              script (since 4.0.0, 4ea2962) SETs a gone key
+//                              again under our identifier and calls that a
+//                              success. No tryAcquire.
+//   3.2.1 (redis-semaphore-3)  before #24's answer: no onLockLost, no
+//                              isAcquired. A refresh that finds the key gone
+//                              or someone else's throws LostLockError inside
+//                              its setInterval callback — an unhandled
+//                              rejection nobody can catch; the holder is never
+//                              told. (The registry serves no 4.0.x, the
+//                              release #24 was filed against; 4.0.x has the
+//                              same unobservable throw, and its refresh
+//                              re-SETs a gone key like 4.1.0.) Node ≥ 15 ends
+//                              the process at an unhandled rejection; the
+//                              reporter's Node 12 printed a warning and ran
+//                              on, which --unhandled-rejections=warn restores.
 //
 // One ioredis client (node n1, through this client's proxy). One acquire is
-// one attempt (acquireAttemptsLimit 1). The Mutex refreshes its key every
-// refresh_interval_ms (process.options; default the library's 0.8 × ttl, 0
-// = no refresh) and calls onLockLost when a refresh finds the key gone or
-// someone else's: the adapter then sends a "lost" event, which ends the
-// hold in locksim's history.
+// one attempt. The Mutex refreshes its key every refresh_interval_ms
+// (process.options; default the library's 0.8 × ttl, 0 = no refresh). Where
+// the release has onLockLost (4.1.0, 5.8.0) the adapter passes one that
+// sends a "lost" event, which ends the hold in locksim's history, and
+// answers valid with isAcquired; 3.2.1 offers neither, so this adapter
+// lists no valid op for it and sends no lost event: the holder acts on.
 //
 // Two things the library does that the adapter has to work around, read
 // from its code (lib/RedisMutex.js, lib/mutex/release.js):
@@ -17,20 +45,76 @@
 //     key to locksim's lock key, so the nodes hold what locksim observes;
 //   - Mutex.release() resolves whether or not it deleted the key (the
 //     delete script's result is only logged), so it cannot say not-held.
-//     The adapter stops the refresh and runs the library's own delete
-//     script (delIfEqualLua, exported by lib/mutex/release) to read the
-//     result: 1 ok, 0 not-held.
+//     The adapter stops the refresh and runs that release's own delete
+//     script (delIfEqualLua, exported by lib/mutex/release from 4.0.0 on;
+//     3.2.1's, unexported, is copied below verbatim and run through its own
+//     createEval) to read the result: 1 ok, 0 or nil not-held.
 'use strict';
 
-const Mutex = require('redis-semaphore').Mutex;
-const { delIfEqualLua } = require('redis-semaphore/lib/mutex/release');
 const { serve, notify } = require('./protocol');
 const { connect, ready } = require('./redis');
+
+const RELEASES = {
+  '5.8.0': 'redis-semaphore',
+  '4.1.0': 'redis-semaphore-4',
+  '3.2.1': 'redis-semaphore-3',
+};
+const args = process.argv.slice(2);
+const version = args.length === 0 ? '5.8.0' : args[0];
+if (args.length > 1 || !RELEASES[version]) {
+  process.stderr.write(`semaphore.js: usage: semaphore.js [${Object.keys(RELEASES).join('|')}] (got ${JSON.stringify(args)})\n`);
+  process.exit(2);
+}
+const pkg = RELEASES[version];
+const lib = require(pkg);
+const Mutex = lib.Mutex;
+const TimeoutError = require(pkg + '/lib/errors/TimeoutError').default;
+const hasTry = typeof Mutex.prototype.tryAcquire === 'function'; // 5.x
+const observable = version !== '3.2.1'; // onLockLost and isAcquired
+
+let delIfEqualLua;
+if (version === '3.2.1') {
+  const { createEval } = require(pkg + '/lib/utils');
+  // redis-semaphore 3.2.1, lib/mutex/release.js, verbatim.
+  delIfEqualLua = createEval(`
+  local key = KEYS[1]
+  local identifier = ARGV[1]
+
+  if redis.call('get', key) == identifier then
+    return redis.call('del', key)
+  end`, 1);
+} else {
+  delIfEqualLua = require(pkg + '/lib/mutex/release').delIfEqualLua;
+}
 
 let client = null;
 let ttl = 0;
 let refresh = undefined;
 const held = new Map(); // token → Mutex
+
+// options builds the Mutex's options for one attempt: 5.x has
+// acquireAttemptsLimit; 3.2.1 and 4.1.0 loop until acquireTimeout, so a
+// 2 ms timeout with a 2 ms retry interval makes one SET (a refused one
+// waits 2 ms, then the loop ends and acquire throws TimeoutError).
+function options(extra) {
+  const o = hasTry
+    ? { lockTimeout: ttl, acquireTimeout: ttl, acquireAttemptsLimit: 1, retryInterval: 1 }
+    : { lockTimeout: ttl, acquireTimeout: 2, retryInterval: 2 };
+  return Object.assign(o, extra);
+}
+
+// attempt makes one acquire: true granted, false definitely refused; a
+// node error rejects (unknown).
+async function attempt(m) {
+  if (hasTry) return m.tryAcquire();
+  try {
+    await m.acquire();
+    return true;
+  } catch (e) {
+    if (e instanceof TimeoutError) return false;
+    throw e;
+  }
+}
 
 serve({
   async hello(msg) {
@@ -44,28 +128,25 @@ serve({
       // library's code is compiled on first use, which on a busy machine
       // would make this client's first acquire lose its race for nothing.
       try {
-        const w = new Mutex(client, 'locksim-warmup:' + msg.client, { lockTimeout: ttl, acquireAttemptsLimit: 1, refreshInterval: 0 });
-        if (await w.tryAcquire()) await w.release();
+        const w = new Mutex(client, 'locksim-warmup:' + msg.client, options({ refreshInterval: 0 }));
+        if (await attempt(w)) await w.release();
       } catch (e) { /* the node may be down */ }
     }
-    return { name: 'redis-semaphore 5.8.0 Mutex', ops: ['acquire', 'release', 'valid'] };
+    return { name: `redis-semaphore ${version} Mutex`, ops: observable ? ['acquire', 'release', 'valid'] : ['acquire', 'release'] };
   },
 
   async acquire(msg, received) {
-    const options = {
-      lockTimeout: ttl,
-      acquireTimeout: ttl,
-      acquireAttemptsLimit: 1,
-      retryInterval: 1,
-      onLockLost: () => {
+    const extra = {};
+    if (observable) {
+      extra.onLockLost = () => {
         held.delete(m.identifier);
         notify({ type: 'lost', key: msg.key, token: m.identifier });
-      },
-    };
-    if (refresh !== undefined) options.refreshInterval = refresh;
-    const m = new Mutex(client, msg.key, options);
+      };
+    }
+    if (refresh !== undefined) extra.refreshInterval = refresh;
+    const m = new Mutex(client, msg.key, options(extra));
     m._key = msg.key; // the library would lock "mutex:<key>"
-    const ok = await m.tryAcquire(); // a node error rejects: unknown
+    const ok = await attempt(m);
     if (!ok) return { type: 'not-acquired' };
     held.set(m.identifier, m);
     return { type: 'ok', token: m.identifier, validity_ms: ttl - (Date.now() - received) };
@@ -74,7 +155,7 @@ serve({
   async release(msg) {
     const m = held.get(msg.token);
     held.delete(msg.token);
-    if (m) m.stopRefresh();
+    if (m) stop(m);
     const n = await delIfEqualLua(client, [msg.key, msg.token]);
     if (m) m._acquired = false;
     return Number(n) === 1 ? { type: 'ok' } : { type: 'not-held' };
@@ -86,7 +167,14 @@ serve({
   },
 
   async close() {
-    for (const m of held.values()) m.stopRefresh();
+    for (const m of held.values()) stop(m);
     if (client) client.disconnect();
   },
 });
+
+// stop ends a Mutex's refresh: 5.x has stopRefresh(); 3.2.1 and 4.1.0 keep
+// it private as _stopRefresh().
+function stop(m) {
+  if (typeof m.stopRefresh === 'function') m.stopRefresh();
+  else m._stopRefresh();
+}

@@ -68,6 +68,11 @@ func TestEveryShippedAdapterPassesTheConformanceSuite(t *testing.T) {
 		// TTL, which the expiry properties test: off here, on in the
 		// scenarios.
 		{"redis-semaphore's Mutex without its refresh", "redis-semaphore", map[string]any{"refresh_interval_ms": 0}, clientstest.Expect{}},
+		// The pinned affected releases (issue 19, BR-07 and BR-17).
+		{"node-redlock 5.0.0-beta.2 on one node", "node-redlock 5.0.0-beta.2", nil, clientstest.Expect{}},
+		{"node-redlock 5.0.0-beta.2 on five nodes", "node-redlock 5.0.0-beta.2", nil, clientstest.Expect{Nodes: 5}},
+		{"redis-semaphore 4.1.0's Mutex without its refresh", "redis-semaphore 4.1.0", map[string]any{"refresh_interval_ms": 0}, clientstest.Expect{}},
+		{"redis-semaphore 3.2.1's Mutex without its refresh", "redis-semaphore 3.2.1", map[string]any{"refresh_interval_ms": 0}, clientstest.Expect{}},
 		{"redis-py's Lock", "redis-py", nil, clientstest.Expect{}},
 	}
 	for _, tt := range tests {

@@ -22,14 +22,18 @@ type Adapter struct {
 
 // Adapters are the lock client processes shipped in adapters/.
 func Adapters() []Adapter {
-	node := func(root string) error {
-		if _, err := exec.LookPath("node"); err != nil {
-			return fmt.Errorf("node is not on PATH")
+	// node checks for Node.js and the npm package (or npm alias) that the
+	// adapter loads.
+	node := func(pkg string) func(root string) error {
+		return func(root string) error {
+			if _, err := exec.LookPath("node"); err != nil {
+				return fmt.Errorf("node is not on PATH")
+			}
+			if _, err := os.Stat(filepath.Join(root, "adapters", "node", "node_modules", pkg)); err != nil {
+				return fmt.Errorf("adapters/node/node_modules/%s is missing", pkg)
+			}
+			return nil
 		}
-		if _, err := os.Stat(filepath.Join(root, "adapters", "node", "node_modules", "redlock")); err != nil {
-			return fmt.Errorf("adapters/node/node_modules is missing")
-		}
-		return nil
 	}
 	python := func(string) error {
 		out, err := exec.Command("/usr/bin/python3", "-c", "import redis").CombinedOutput()
@@ -40,8 +44,15 @@ func Adapters() []Adapter {
 	}
 	const nodeNeeds = "Node.js ≥ 18 and `npm ci --prefix adapters/node` (make adapters)"
 	return []Adapter{
-		{Name: "node-redlock", Command: []string{"node", "adapters/node/redlock.js"}, Needs: nodeNeeds, ready: node},
-		{Name: "redis-semaphore", Command: []string{"node", "adapters/node/semaphore.js"}, Needs: nodeNeeds, ready: node},
+		{Name: "node-redlock", Command: []string{"node", "adapters/node/redlock.js"}, Needs: nodeNeeds, ready: node("redlock")},
+		// The release that dropped the validity check (BR-17), pinned as
+		// the npm alias redlock-5.
+		{Name: "node-redlock 5.0.0-beta.2", Command: []string{"node", "adapters/node/redlock.js", "5.0.0-beta.2"}, Needs: nodeNeeds, ready: node("redlock-5")},
+		{Name: "redis-semaphore", Command: []string{"node", "adapters/node/semaphore.js"}, Needs: nodeNeeds, ready: node("redis-semaphore")},
+		// BR-07's releases: 4.1.0 answered #24 (onLockLost, isAcquired);
+		// 3.2.1 came before it (a lost lock is an unhandled rejection).
+		{Name: "redis-semaphore 4.1.0", Command: []string{"node", "adapters/node/semaphore.js", "4.1.0"}, Needs: nodeNeeds, ready: node("redis-semaphore-4")},
+		{Name: "redis-semaphore 3.2.1", Command: []string{"node", "--unhandled-rejections=warn", "adapters/node/semaphore.js", "3.2.1"}, Needs: nodeNeeds, ready: node("redis-semaphore-3")},
 		{Name: "redis-py", Command: []string{"/usr/bin/python3", "adapters/python/redis_py_lock.py"},
 			Needs: "Debian's python3-redis (apt-get install python3-redis)", ready: python},
 	}

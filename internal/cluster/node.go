@@ -215,6 +215,12 @@ func (n *Node) DeleteKey(ctx context.Context, key string) error {
 }
 
 func (n *Node) close() error {
+	// An rdb node's snapshot timer takes n.mu (Snapshot): stop it before
+	// holding n.mu, or a snapshot due while the cluster closes waits for
+	// the lock that close holds while it waits for the timer to stop.
+	if ln, ok := n.impl.(*localNode); ok {
+		ln.bg.stop()
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {

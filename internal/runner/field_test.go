@@ -42,15 +42,52 @@ var fieldScenarios = []struct {
 	{"a stale write that lands before the new holder's claim gets past check-and-set (lock-theory §7.3)", "redlock-gc-pause-cas-late-claim"},
 }
 
-// allFieldScenarios is part 1's table and part 2's (field2_test.go).
+// fieldLibraryScenarios run a field report on the real library at its
+// affected release and at its fixed (or last good) one, each client a
+// process of the named shipped adapter (clients.Adapters).
+var fieldLibraryScenarios = []struct {
+	name, file, adapter string
+}{
+	{"redis-semaphore 3.2.1's unobservable lost lock lets both charge after a host sleep (BR-07)", "redis-semaphore-3-host-sleep", "redis-semaphore 3.2.1"},
+	{"redis-semaphore 4.1.0's onLockLost stops the holder before its charge, after the overlap began (BR-07)", "redis-semaphore-4-host-sleep", "redis-semaphore 4.1.0"},
+	{"node-redlock 5.0.0-beta.2 hands out a lease that ran out with its replies in flight (BR-17)", "node-redlock-5-pause-in-flight", "node-redlock 5.0.0-beta.2"},
+	{"node-redlock 4.2.0's validity check refuses the lease that ran out in flight (BR-17)", "node-redlock-4-pause-in-flight", "node-redlock"},
+}
+
+// allFieldScenarios is part 1's table, part 2's (field2_test.go) and the
+// real libraries'.
 func allFieldScenarios() []struct{ name, file string } {
-	return append(slices.Clone(fieldScenarios), fieldScenarios2...)
+	all := append(slices.Clone(fieldScenarios), fieldScenarios2...)
+	for _, tt := range fieldLibraryScenarios {
+		all = append(all, struct{ name, file string }{tt.name, tt.file})
+	}
+	return all
+}
+
+// TestFieldLibraryScenarios runs each real-library field scenario once and
+// holds it to its expect, skipped (failing under CI=true) when its
+// adapter is not installed.
+func TestFieldLibraryScenarios(t *testing.T) {
+	for _, tt := range fieldLibraryScenarios {
+		t.Run(tt.name, func(t *testing.T) {
+			needAdapter(t, tt.adapter)
+			t.Parallel()
+			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", tt.file+".yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := runScenario(t, sc, Options{Seed: *sc.Seed})
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			expectMet(t, sc, checker.Check(ctx, res.History, checker.Options{}))
+		})
+	}
 }
 
 // TestFieldScenarios runs each field scenario once on real Redis and holds
 // it to the file's own expect: its verdict and exactly its anomaly kinds.
 func TestFieldScenarios(t *testing.T) {
-	for _, tt := range allFieldScenarios() {
+	for _, tt := range append(slices.Clone(fieldScenarios), fieldScenarios2...) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", tt.file+".yaml"))
@@ -79,7 +116,7 @@ func TestEveryFieldScenarioIsTested(t *testing.T) {
 	}
 	for _, f := range files {
 		if name := strings.TrimSuffix(filepath.Base(f), ".yaml"); !slices.Contains(listed, name) {
-			t.Errorf("%s has no row in fieldScenarios or fieldScenarios2", f)
+			t.Errorf("%s has no row in fieldScenarios, fieldScenarios2 or fieldLibraryScenarios", f)
 		}
 	}
 }
