@@ -357,6 +357,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindStaleWriteAccepted:
 		if a.Stale != "" && a.Current != "" {
+			if m.violatesWith(a, history.ActionRecordFailure) {
+				return tr(lang, "a.stale-write-accepted.record", a.Stale, a.Current, a.Key, fmtT(a.AtS))
+			}
 			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, fmtT(a.AtS))
 		}
 	case checker.KindNotLinearizable:
@@ -495,4 +498,15 @@ func ordinal(lang Lang, n int) string {
 		suffix = "rd"
 	}
 	return strconv.Itoa(n) + suffix
+}
+
+// violatesWith reports whether one of the writes that are the anomaly's
+// violation (the checker's Violating) has the given action.
+func (m *model) violatesWith(a checker.Anomaly, action string) bool {
+	for _, i := range a.Violating {
+		if i >= 0 && i < len(m.h.Ops) && m.h.Ops[i].Value.Action == action {
+			return true
+		}
+	}
+	return false
 }

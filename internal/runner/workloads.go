@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
@@ -133,11 +135,61 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		if w.write(key, history.ActionCharge, proofOf(l), led.charge) {
+		charged := w.write(key, history.ActionCharge, proofOf(l), led.charge)
+		if w.r.sc.Workload.Completion == scenario.CompletionToken {
+			w.finishJob(ctx, key, l)
+			return true, nil
+		}
+		if charged {
 			w.write(key, history.ActionMarkPaid, proofOf(l), led.markPaid)
 		}
 		return true, nil
 	}
+}
+
+// finishJob is the second write of a two-write job (workload completion:
+// token; Bull's moveToFinished, then Job._saveAttempt): the completion,
+// which the resource accepts only while the lock key on n1 still holds the
+// lease's owner token, and, when it is refused, the failure record —
+// unchecked (it overwrites whatever the job record holds) or checked the
+// same way. The token check is one GET of the lock key on the client's own
+// link to n1, as Bull's Lua script reads it.
+func (w *worker) finishJob(ctx context.Context, key string, l clients.Lease) {
+	led := w.r.ledger
+	owns := func() (bool, error) {
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
+		defer cancel()
+		v, err := w.nodes[0].Cmd.Get(octx, l.Key).Result()
+		switch {
+		case errors.Is(err, redis.Nil):
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("check the owner token of %s on n1: %w", l.Key, err)
+		}
+		return v == l.Token, nil
+	}
+	checked := func(action string, do func(key string, p proof, owns bool) refusal) history.Type {
+		return w.writeOutcome(key, action, proofOf(l), func() (refusal, error) {
+			ok, err := owns()
+			if err != nil {
+				return refusal{}, err
+			}
+			return do(key, proofOf(l), ok), nil
+		})
+	}
+	if checked(history.ActionComplete, led.complete) != history.Fail {
+		return
+	}
+	token := w.r.sc.Workload.FailureRecord == scenario.FailureRecordToken
+	if !token {
+		w.writeOutcome(key, history.ActionRecordFailure, proofOf(l), func() (refusal, error) {
+			return led.recordFailure(key, proofOf(l), false, true), nil
+		})
+		return
+	}
+	checked(history.ActionRecordFailure, func(key string, p proof, owns bool) refusal {
+		return led.recordFailure(key, p, true, owns)
+	})
 }
 
 // increment is the counter workload's read-modify-write.
@@ -368,6 +420,30 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 	v.Num = &n
 	p.End(history.OK, v, "")
 	return n, true
+}
+
+// writeOutcome records one resource write whose decision do returns: the
+// resource's reason to refuse, or an error when the outcome is unknown
+// (recorded as info, under a new process).
+func (w *worker) writeOutcome(key, action string, pr proof, do func() (refusal, error)) history.Type {
+	v := history.Value{Action: action, Fence: pr.fence}
+	if w.r.sc.Workload.CheckAndSet {
+		v.Token = pr.token
+	}
+	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
+	refused, err := do()
+	switch {
+	case err != nil:
+		p.EndErr(history.Info, v, err)
+		w.newProcess()
+		return history.Info
+	case refused.why != "":
+		v.Refusal, v.SeenFence = refused.why, refused.seen
+		p.End(history.Fail, v, "")
+		return history.Fail
+	}
+	p.End(history.OK, v, "")
+	return history.OK
 }
 
 // writeNum records one write of a number to the resource: do returns the
