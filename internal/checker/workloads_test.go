@@ -525,3 +525,65 @@ func TestStuckLockIsExplainedByWhatTheNodeHeld(t *testing.T) {
 		t.Fatal("no stuck-lock finding")
 	}
 }
+
+// TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender: rq #1707
+// (BR-25 scenario B). w1 holds leader-1 and crashes; w2, configured for
+// leader-1 too but refused it, extends it with a plain PEXPIRE at every
+// heartbeat. The orphaned lease must name w2 as the extender, from the
+// node's commands, and a lease nobody else touched must name none.
+func TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender(t *testing.T) {
+	const key = "leader-1"
+	build := func(extender string) history.History {
+		b := newHB(false).workload(history.WorkloadLeader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
+		b.h.Header.Observed = []string{"n1"}
+		cmd := func(client string, t float64, args ...string) {
+			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,
+				Key: key, Type: history.OK, Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(t), Complete: ns(t)})
+		}
+		b.op("w1", history.Acquire, key, 0, 0.1, history.OK, history.Value{Token: "1", TTL: ns(10), Nodes: []string{"n1"}})
+		cmd("w1", 0.05, "SET", key, "1", "NX", "PX", "10000")
+		b.fault("crash-client", []string{"w1"}, 5, 5)
+		end := 15.0 // the key's own TTL, with no one extending it
+		for t := 6.0; t < 40; t += 2 {
+			b.acquireFail("w2", key, t, t+0.01)
+			if extender != "" {
+				cmd(extender, t+0.02, "PEXPIRE", key, "10000")
+				end = t + 10.02
+			}
+		}
+		cmd("", end, "DEL", key) // stands for the expiry the run ends with
+		return b.h
+	}
+	tests := []struct {
+		name, extender string
+	}{
+		{"another client's PEXPIREs of the dead holder's key are named as what kept it", "w2"},
+		{"a key nobody extended after its holder died names no extender", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, r := range Check(context.Background(), build(tt.extender), Options{}).Results {
+				for _, an := range r.Anomalies {
+					if an.Kind == KindOrphanedLease && an.Cause != nil {
+						got = append(got, an.Cause.ExtendedBy)
+					}
+				}
+			}
+			if len(got) == 0 {
+				t.Fatal("no orphaned lease: w1's key outlived its crash")
+			}
+			if tt.extender == "" {
+				for _, g := range got {
+					if g != "" {
+						t.Fatalf("orphan names extender %q; nobody extended the key", g)
+					}
+				}
+				return
+			}
+			if len(got) == 0 || got[0] != tt.extender {
+				t.Fatalf("orphaned leases name extenders %q, want %q", got, tt.extender)
+			}
+		})
+	}
+}

@@ -493,6 +493,10 @@ var messages = map[Lang]map[string]string{
 		"p.clock":               "expired early (clock)",
 		"p.failover":            "lost in failover",
 		"p.held":                "still held",
+
+		// An orphan kept alive by another client's extends (rq #1707, BR-25).
+		"a.orphaned-lease.extended": "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
+		"fix.extend.owner":          "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
 	},
 	"vi": {
 		"title":             "Báo cáo locksim: %s",
@@ -968,6 +972,9 @@ var messages = map[Lang]map[string]string{
 		"p.clock":               "expire sớm (đồng hồ)",
 		"p.failover":            "mất khi failover",
 		"p.held":                "vẫn còn giữ",
+
+		"a.orphaned-lease.extended": "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối: %[6]s cứ gia hạn key này dù nó không giữ key đó (lệnh gia hạn của nó không kiểm tra owner), lần cuối lúc t=%[7]ss.",
+		"fix.extend.owner":          "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một người giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
 	},
 }
 

@@ -352,6 +352,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "a.foreign-unlock", a.Deleter, a.Key, a.Owner, t0)
 		}
 	case checker.KindOrphanedLease:
+		if c := a.Cause; a.Owner != "" && c != nil && c.ExtendedBy != "" {
+			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, fmtDur(a.EndS-a.StartS), c.ExtendedBy, fmtT(m.sec(c.Extended)))
+		}
 		if a.Owner != "" {
 			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, fmtDur(a.EndS-a.StartS))
 		}

@@ -90,6 +90,10 @@ func (w *worker) workload(ctx context.Context) {
 		w.cron(ctx)
 		return
 	case history.WorkloadLeader:
+		if wl.Keys > 1 {
+			w.leaderSet(ctx, w.leaderKeys())
+			return
+		}
 		w.leader(ctx)
 		return
 	case history.WorkloadSemaphore:
@@ -399,6 +403,161 @@ func (w *worker) leader(ctx context.Context) {
 			return true, nil
 		})
 		return
+	}
+}
+
+// leaderKey names the leader lease of object k of a leader workload of
+// several (workload.keys > 1): leader-1..leader-N, one scheduler lock per
+// queue (BR-25).
+func leaderKey(k int) string { return keyLeader + "-" + strconv.Itoa(k) }
+
+// leaderKeys are the leader leases this client campaigns for: its own
+// keys when the scenario's clients: mapping gives them, else every one.
+func (w *worker) leaderKeys() []string {
+	var mine []int
+	if c, ok := w.r.sc.PerClient[w.name]; ok {
+		mine = c.Keys
+	}
+	if len(mine) == 0 {
+		for k := 1; k <= w.r.sc.Workload.Keys; k++ {
+			mine = append(mine, k)
+		}
+	}
+	out := make([]string, len(mine))
+	for i, k := range mine {
+		out[i] = leaderKey(k)
+	}
+	return out
+}
+
+// leaderTerm is one leader lease a client holds in leaderSet: the lease,
+// the epoch its lead writes carry, and the end of its loss watch.
+type leaderTerm struct {
+	lease clients.Lease
+	epoch int64
+	stop  func()
+}
+
+// leaderSet is a scheduler for several queues, each with its own leader
+// lease (rq's scheduler, BR-25): one loop that tries every lease of keys
+// it does not hold, then — holding at least one — does one unit of work
+// and a lead write for each held lease, and heartbeats each of them
+// (workload.heartbeat); Terms units, then it abdicates, releasing what it
+// holds. A refused lead write deposes it from that lease (done, released);
+// a refused heartbeat or a lost lease ends that lease's term (released,
+// with no done). Holding nothing, it tries again after the retry delay.
+func (w *worker) leaderSet(ctx context.Context, keys []string) {
+	wl := w.r.sc.Workload
+	held := map[string]*leaderTerm{}
+	// end releases the lease of k: done first when finished.
+	end := func(k string, finished bool) {
+		t := held[k]
+		t.stop()
+		if finished {
+			w.done(t.lease)
+		}
+		w.release(ctx, t.lease)
+		delete(held, k)
+	}
+	abdicated := false
+	defer func() {
+		for _, k := range keys {
+			if t := held[k]; t != nil {
+				t.stop()
+				if ctx.Err() != nil && !w.gate.Crashed() && !abdicated {
+					// The run ended with the client leading: it believed it
+					// held the lease until now.
+					w.log.Instant(w.proc, w.name, history.Stopped, w.resource(t.lease), history.Value{Token: t.lease.Token, Fence: t.lease.Fence}, history.OK)
+				}
+			}
+		}
+	}()
+	for worked := 0; worked < wl.Terms; {
+		if ctx.Err() != nil {
+			return
+		}
+		for _, k := range keys {
+			if held[k] != nil {
+				continue
+			}
+			lease, ok := w.acquire(ctx, k)
+			if !ok {
+				if ctx.Err() != nil {
+					return
+				}
+				continue
+			}
+			epoch := lease.Fence
+			if epoch == 0 {
+				epoch = w.r.ledger.nextTerm()
+			}
+			held[k] = &leaderTerm{lease: lease, epoch: epoch, stop: w.watchLost(lease)}
+			if w.gate.Point(ctx, history.PointAfterAcquire) != nil {
+				return
+			}
+		}
+		if len(held) == 0 {
+			if w.gate.Sleep(ctx, w.r.wall(w.r.sc.RetryDelay.D())) != nil {
+				return
+			}
+			continue
+		}
+		if w.gate.Sleep(ctx, w.r.wall(w.r.sc.Job(w.name).D())) != nil {
+			return
+		}
+		if w.gate.Point(ctx, history.PointBeforeWrite) != nil {
+			return
+		}
+		for _, k := range keys {
+			t := held[k]
+			if t == nil {
+				continue
+			}
+			if lost(t.lease) || w.validate(ctx, t.lease) != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				end(k, false)
+				continue
+			}
+			if !w.write(k, history.ActionLead, proof{fence: t.epoch}, w.r.ledger.lead) {
+				end(k, true) // deposed: the resource saw a newer epoch
+			}
+		}
+		if wl.Heartbeat {
+			for _, k := range keys {
+				t := held[k]
+				if t == nil {
+					continue
+				}
+				nl, leads := w.heartbeat(ctx, t.lease)
+				if ctx.Err() != nil {
+					return
+				}
+				if !leads {
+					end(k, false)
+					continue
+				}
+				t.lease = nl
+			}
+		}
+		worked++
+	}
+	for _, k := range keys {
+		if t := held[k]; t != nil {
+			t.stop()
+			w.done(t.lease)
+		}
+	}
+	abdicated = true
+	if w.gate.Point(ctx, history.PointBeforeRelease) != nil {
+		return
+	}
+	for _, k := range keys {
+		if t := held[k]; t != nil {
+			w.release(ctx, t.lease)
+			delete(held, k)
+		}
 	}
 }
 

@@ -224,7 +224,9 @@ type ClientSpec struct {
 	// its start offset, scenario time.
 	Start *Duration `yaml:"start,omitempty"`
 	// Keys are the numbers (1..workload.keys) of the protected objects
-	// this client works on, in order; empty means all of them.
+	// this client works on, in order; empty means all of them. For the
+	// leader workload they are the leader leases it campaigns for (one
+	// scheduler lock per queue: leader-1..leader-N).
 	Keys []int `yaml:"keys,omitempty,flow"`
 	// Process names the simulated process (one JVM, one Node worker) the
 	// client runs in: clients naming the same process are its threads and

@@ -61,3 +61,33 @@ func TestABadTwoWriteJobIsRefusedWhereItIsWritten(t *testing.T) {
 		})
 	}
 }
+
+func TestALeaderWorkloadTakesPerClientKeySets(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"each scheduler may name the queues it is configured for", "clients: {w1: {keys: [1]}, w2: {keys: [1, 2]}}\nalgorithm: checked-heartbeat\nttl: 10s\nworkload: {kind: leader, keys: 2, heartbeat: true}\n", ""},
+		{"a queue beyond workload.keys is refused where it is written", "clients: {w1: {keys: [3]}}\nalgorithm: safe\nttl: 10s\nworkload: {kind: leader, keys: 2}\n",
+			`t.yaml:1:23: clients.w1.keys[0]: no object 3: workload.keys is 2`},
+		{"a cron workload still has no objects to split", "clients: {w1: {keys: [1]}}\nalgorithm: safe\nttl: 10s\nworkload: {kind: cron, interval: 60s}\n",
+			`clients: per-client keys need a workload of numbered objects (payment, counter, inventory, cache-rebuild, leader; got cron)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(tt.src))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want == "":
+				if got := s.PerClient["w2"].Keys; len(got) != 2 {
+					t.Fatalf("w2's keys %v, want [1 2]", got)
+				}
+				checkRoundTrip(t, s)
+			case err == nil:
+				t.Fatalf("parsed; want %s", tt.want)
+			case !strings.Contains(err.Error(), tt.want):
+				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
+			}
+		})
+	}
+}
