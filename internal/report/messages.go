@@ -228,6 +228,10 @@ var messages = map[Lang]map[string]string{
 		"n.failover":                     "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s after %.1[5]f s. %[4]s had received %[6]d of the %[7]d bytes of replication stream %[8]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
 		"n.failover.none":                "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                              // group, mode
 
+		// A restart-client fault (kombu PR #905, BR-27's Celery form).
+		"n.restart.client":         "%s was killed and started again %s later as a new process: it restored nothing, left its old lease to its TTL and began its jobs afresh.",                                                                // client, down time
+		"n.restart.client.restore": "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.", // client, down time
+
 		// Fault kinds.
 		"fault.pause":           "GC pause",
 		"fault.partition":       "network partition",
@@ -240,6 +244,7 @@ var messages = map[Lang]map[string]string{
 		"fault.starve-renewals": "starved renewer",
 		"fault.crash-client":    "client crash",
 		"fault.delete-key":      "key deleted",
+		"fault.restart-client":  "client restart",
 		"fault.failover":        "failover",
 		"fault.replication-lag": "replication lag",
 		"fault.bandwidth":       "bandwidth limit",
@@ -712,6 +717,9 @@ var messages = map[Lang]map[string]string{
 		"n.failover":                     "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master sau %.1[5]f s. %[4]s đã nhận %[6]d trong %[7]d byte luồng sao chép mà %[8]s đã ghi: phần còn thiếu bị mất.",
 		"n.failover.none":                "Master của %s gặp sự cố (%s), và không replica nào được nâng lên.",
 
+		"n.restart.client":         "%s bị kill và khởi động lại sau %s như một tiến trình mới: nó không khôi phục gì, để lease cũ tự hết hạn theo TTL và làm lại các job từ đầu.",
+		"n.restart.client.restore": "%s bị kill và khởi động lại sau %s như một tiến trình mới: khi khởi động nó đưa mọi lease của job mà nó thấy trở lại hàng đợi (DEL key lock của mọi job, như kombu khôi phục các message chưa ack), kể cả của các worker đang chạy.",
+
 		"fault.pause":           "GC pause",
 		"fault.partition":       "chia cắt mạng",
 		"fault.latency":         "độ trễ mạng",
@@ -723,6 +731,7 @@ var messages = map[Lang]map[string]string{
 		"fault.starve-renewals": "bộ gia hạn bị bỏ đói",
 		"fault.crash-client":    "client crash",
 		"fault.delete-key":      "key bị xoá",
+		"fault.restart-client":  "client khởi động lại",
 		"fault.failover":        "failover",
 		"fault.replication-lag": "độ trễ sao chép",
 		"fault.bandwidth":       "giới hạn băng thông",

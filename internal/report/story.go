@@ -124,6 +124,11 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.starve", targets, dur)
 	case history.EffectCrashClient:
 		return tr(lang, "n.crash.client", targets)
+	case history.EffectRestartClient:
+		if st.Mode == history.RestoreAll {
+			return tr(lang, "n.restart.client.restore", targets, dur)
+		}
+		return tr(lang, "n.restart.client", targets, dur)
 	case history.EffectDeleteKey:
 		return tr(lang, "n.delete.key", st.Key, targets)
 	case history.EffectFailover:

@@ -29,6 +29,8 @@ var fieldScenarios2 = []struct {
 	{"two threads of one process sharing the owner token both hold the lock (BR-26)", "shared-owner-token"},
 	{"a token per acquire keeps the threads of one process apart (BR-26)", "shared-owner-token-per-holder"},
 	{"a janitor deletes a running job's lock and the invoice is charged twice (BR-27)", "janitor-deletes-lock"},
+	{"a restarted worker re-queues a live worker's job on start and it is charged twice (BR-27, kombu #905)", "restart-restores-live-leases"},
+	{"a restarted worker that restores nothing leaves live leases alone (BR-27)", "restart-restores-nothing"},
 	{"the fence counter survives the janitor and the gateway refuses the older token (BR-27)", "janitor-deletes-lock-fenced"},
 	{"an unlock without an owner check deletes the next scheduler's lock (BR-28)", "unlock-deletes-next-lock"},
 	{"an owner-checked unlock with a lockAtMostFor longer than the run runs one at a time (BR-28)", "unlock-checks-owner"},
@@ -38,6 +40,8 @@ var fieldScenarios2 = []struct {
 	{"one shared lock name runs each fire once (BR-33)", "lock-key-shared-name"},
 	{"a dead waiter heading a fair lock's queue keeps the free lock from the live one (BR-29)", "fair-lock-dead-waiter"},
 	{"a plain lock leaves nothing behind a dead contender (BR-29)", "fair-lock-plain"},
+	{"a waiter killed and restarted queues behind its own dead entry and the free lock is refused to it (BR-29, #4595)", "fair-lock-restarted-waiter"},
+	{"a plain lock lets the restarted waiter in once the holder releases (BR-29)", "fair-lock-restarted-waiter-plain"},
 	{"a failed unlock leaves the local lock held and the process's other thread starves (BR-35)", "local-lock-left-held"},
 	{"a local lock released in a finally block lets the other thread in (BR-35)", "local-lock-finally"},
 }

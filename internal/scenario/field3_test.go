@@ -91,3 +91,32 @@ func TestALeaderWorkloadTakesPerClientKeySets(t *testing.T) {
 		})
 	}
 }
+
+func TestARestartClientFaultIsReadWithItsRestoreMode(t *testing.T) {
+	const head = "clients: 2\nalgorithm: safe\nttl: 30s\nfaults:\n"
+	tests := []struct {
+		name, fault, want string
+	}{
+		{"a restart with restore all is accepted", "  - {kind: restart-client, client: w1, at: 5s, restart_after: 3s, restore: all}\n", ""},
+		{"restore defaults to none", "  - {kind: restart-client, client: w1, at: 5s, restart_after: 3s}\n", ""},
+		{"a restart needs its down time", "  - {kind: restart-client, client: w1, at: 5s}\n",
+			`faults[0].restart_after: missing required field`},
+		{"an unknown restore mode suggests the nearest", "  - {kind: restart-client, client: w1, at: 5s, restart_after: 3s, restore: al}\n",
+			`faults[0].restore: unknown restore-on-start mode "al" (did you mean "all"?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(head+tt.fault))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want == "":
+				checkRoundTrip(t, s)
+			case err == nil:
+				t.Fatalf("parsed; want %s", tt.want)
+			case !strings.Contains(err.Error(), tt.want):
+				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
+			}
+		})
+	}
+}
