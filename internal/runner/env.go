@@ -106,7 +106,8 @@ func (w *worker) CrashToRestart() {
 }
 
 // Restart starts the new incarnation of a worker CrashToRestart killed,
-// with the restore-on-start mode restore (faults.Restore*).
+// with the restore-on-start mode restore (faults.Restore*). A client that
+// had finished all its work before the kill stays finished.
 func (w *worker) Restart(restore string) error {
 	w.mu.Lock()
 	ch := w.restart
