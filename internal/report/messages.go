@@ -131,106 +131,98 @@ var messages = map[Lang]map[string]string{
 		"say.double.clock.one": "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped forward and its key expired early.",                                      // key, client, seconds, node
 
 		// Narrative. Times are scenario seconds, formatted by the caller.
-		"n.acquire":                      "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
-		"n.acquire.permit":               "%s acquired a permit of %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
-		"a.mutex-overlap.permits":        "%s all believed they held a permit of %s from t=%ss to t=%ss: more holders than its %d permits.",                        // clients, key, t0, t1, permits
-		"n.release.permit":               "%s released its permit of %s.",                                                                                          // client, key
-		"a.stale-write-accepted":         "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
-		"n.acquire.nodes":                "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
-		"n.probe":                        "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
-		"n.probe.permit":                 "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
-		"n.token.fence":                  "token %d",
-		"n.token.owner":                  "owner token %s",
-		"n.tries.one":                    "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
-		"n.tries":                        "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
-		"n.acquire.info.refused":         "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
-		"n.acquire.info.reset":           "%s's acquire of %s lost its connection before the reply: outcome unknown.",
-		"n.acquire.info.error":           "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
-		"n.acquire.info":                 "%s's acquire of %s got no answer: outcome unknown.",
-		"n.read":                         "%s read %s: %s.",                                   // client, key, result
-		"n.write.ok":                     "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
-		"n.write.charge":                 "%s charged %s%s: accepted by the payment gateway.", // client, key, token suffix
-		"n.write.claim":                  "%s registered its token at the resource for %s%s: accepted.",
-		"n.write.markpaid":               "%s marked %s as paid%s.",
-		"n.write.complete":               "%s completed the job %s%s: its lock key still held its owner token, so the record is finished.",                                                                                       // client, key, token suffix
-		"n.write.record-failure":         "%s wrote its failure record (failedReason) into the job %s%s, unchecked: accepted.",                                                                                                   // client, key, token suffix
-		"n.write.record-failure.checked": "%s wrote its failure record (failedReason) into the job %s%s: its lock key still held its owner token, so accepted.",                                                                  // client, key, token suffix
-		"a.stale-write-accepted.record":  "The resource accepted %[1]s's failure record on %[3]s at t=%[4]ss over the record of %[2]s's finished run: only the completion was checked against the lock, not the failure record.", // stale, current, key, t
-		"n.write.refused":                "%s's %s of %s%s was REFUSED by the resource: %s.",                                                                                                                                     // client, action, key, token suffix, reason
-		"n.write.info.refused":           "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
-		"n.write.info.reset":             "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
-		"n.write.info.error":             "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
-		"n.write.info":                   "%s's %s of %s%s got no answer: it may or may not have happened.",
-		"n.with.token":                   " with token %d",
-		"n.with.word":                    "with",
-		"n.release.ok":                   "%s released %s (key deleted).",
-		"n.release.gone":                 "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
-		"n.release.permit.gone":          "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
-		"n.gone.expired":                 "it had expired at t=%ss",                                                                                            // t
-		"n.gone.clock":                   "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
-		"n.gone.removed":                 "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
-		"n.gone.sharer":                  "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client
-		"n.gone.deleted":                 "a janitor had deleted it at t=%ss",                                                                                  // t
-		"n.gone.taken.released":          "; %s had already taken and released the lock",                                                                       // client
-		"n.gone.taken.holds":             "; %s holds the lock now",                                                                                            // client
-		"n.release.none.other":           "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
-		"n.release.none":                 "%s tried to release %s: nothing of its own to delete.",
-		"n.release.info.refused":         "%s's release of %s could not connect (connection refused): recorded as unknown.",
-		"n.release.info.reset":           "%s's release of %s lost its connection before the reply: outcome unknown.",
-		"n.release.info.error":           "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
-		"n.release.info":                 "%s's release of %s got no answer: outcome unknown.",
-		"n.extend.ok":                    "%s extended its lock on %s.",
-		"n.renew.ok":                     "%s's watchdog renewed its lock on %s.",
-		"n.renew.fail":                   "%s's watchdog could not renew its lock on %s.",
-		"n.extend.fail":                  "%s could not extend its lock on %s.",
-		"n.lost":                         "%s concluded its lock on %s was lost and stopped.",
-		"n.pause":                        "%s was frozen by a stop-the-world GC pause of %s%s.", // client(s), duration, point suffix
-		"n.pause.point":                  ", %s",                                                // point words
-		"point.before-write":             "just before its write",
-		"point.after-acquire":            "right after acquiring the lock",
-		"point.before-release":           "just before releasing the lock",
-		"n.resume":                       "%s woke up after being frozen for %s%s.",                                                          // client, duration, belief suffix
-		"n.resume.belief":                " and still believes it holds the lock on %s (%s)",                                                 // key, token text
-		"n.resume.belief.permit":         " and still believes it holds a permit of %s (%s)",                                                 // key, token text
-		"n.fault":                        "Fault: %s on %s for %s%s.",                                                                        // fault word, targets, duration, detail
-		"n.fault.end":                    "Fault healed: %s on %s.",                                                                          // fault word, targets
-		"n.partition":                    "Network partition: %s, for %s.",                                                                   // cut sentences, duration
-		"n.cut.one":                      "%s cannot reach %s",                                                                               // from, to
-		"n.cut.heal":                     "%s can reach %s again",                                                                            // from, to
-		"n.partition.end":                "Network partition healed: %s.",                                                                    // heal sentences
-		"n.clock.jump":                   "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
-		"n.clock.jump.client":            "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump
-		"n.clock.rate":                   "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",        // nodes, duration, rate
-		"n.clock.rate.client":            "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                             // clients, duration, rate
-		"n.starve":                       "%s's lease renewer was starved for %s while its job ran on.",                                      // client, duration
-		"n.key.nottl":                    "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.", // node, key, client
-		"n.crash.client":                 "%s crashed: it stops for good and never releases its lock.",                                       // client
-		"n.delete.key":                   "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",          // key, nodes
-		"n.crash":                        "%s crashed and lost its keys; down for %s.",                                                       // nodes, duration
-		"n.crash.kept":                   "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
-		"n.crash.some":                   "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
-		"n.crash.from.aof":               "its append-only file",
-		"n.crash.from.rdb":               "its last RDB snapshot",                                          // nodes, duration
-		"n.pause.node":                   "Redis on %s was frozen for %s.",                                 // nodes, duration
-		"n.latency":                      "Network latency: replies to %s delayed for %s (%v ± %v).",       // slow sentences, duration, latency, jitter
-		"n.slow.one":                     "%s from %s",                                                     // client, nodes
-		"n.reset":                        "Connections reset (TCP RST): %s.",                               // cut sentences
-		"n.expired.paused":               "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
-		"n.expired.belief":               "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
-		"n.expired":                      "%s's lock on %s expired in Redis (TTL %s).",
-		"n.expired.nodes":                "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
-		"n.expired.clock":                "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
-		"n.expired.crash":                "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
-		"n.lost.failover":                "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",    // client, key, group
-		"n.quorum.lost":                  "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
-		"n.anomaly":                      "Violation (%s): %s",                                                                                                        // kind word, sentence
-		"n.anomaly.info":                 "Noted (%s, informational): %s",
-		"n.failover":                     "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s after %.1[5]f s. %[4]s had received %[6]d of the %[7]d bytes of replication stream %[8]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
-		"n.failover.none":                "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                              // group, mode
-
-		// A restart-client fault (kombu PR #905, BR-27's Celery form).
-		"n.restart.client":         "%s was killed and started again %s later as a new process: it restored nothing, left its old lease to its TTL and began its jobs afresh.",                                                                // client, down time
-		"n.restart.client.restore": "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.", // client, down time
+		"n.acquire":               "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+		"n.acquire.permit":        "%s acquired a permit of %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+		"a.mutex-overlap.permits": "%s all believed they held a permit of %s from t=%ss to t=%ss: more holders than its %d permits.",                        // clients, key, t0, t1, permits
+		"n.release.permit":        "%s released its permit of %s.",                                                                                          // client, key
+		"a.stale-write-accepted":  "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
+		"n.acquire.nodes":         "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
+		"n.probe":                 "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
+		"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
+		"n.token.fence":           "token %d",
+		"n.token.owner":           "owner token %s",
+		"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
+		"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
+		"n.acquire.info.refused":  "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
+		"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
+		"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
+		"n.acquire.info":          "%s's acquire of %s got no answer: outcome unknown.",
+		"n.read":                  "%s read %s: %s.",                                   // client, key, result
+		"n.write.ok":              "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
+		"n.write.charge":          "%s charged %s%s: accepted by the payment gateway.", // client, key, token suffix
+		"n.write.claim":           "%s registered its token at the resource for %s%s: accepted.",
+		"n.write.markpaid":        "%s marked %s as paid%s.",
+		"n.write.refused":         "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
+		"n.write.info.refused":    "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
+		"n.write.info.reset":      "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
+		"n.write.info.error":      "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
+		"n.write.info":            "%s's %s of %s%s got no answer: it may or may not have happened.",
+		"n.with.token":            " with token %d",
+		"n.with.word":             "with",
+		"n.release.ok":            "%s released %s (key deleted).",
+		"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
+		"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
+		"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
+		"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
+		"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
+		"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client
+		"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
+		"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                       // client
+		"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
+		"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
+		"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
+		"n.release.info.refused":  "%s's release of %s could not connect (connection refused): recorded as unknown.",
+		"n.release.info.reset":    "%s's release of %s lost its connection before the reply: outcome unknown.",
+		"n.release.info.error":    "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
+		"n.release.info":          "%s's release of %s got no answer: outcome unknown.",
+		"n.extend.ok":             "%s extended its lock on %s.",
+		"n.renew.ok":              "%s's watchdog renewed its lock on %s.",
+		"n.renew.fail":            "%s's watchdog could not renew its lock on %s.",
+		"n.extend.fail":           "%s could not extend its lock on %s.",
+		"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
+		"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.", // client(s), duration, point suffix
+		"n.pause.point":           ", %s",                                                // point words
+		"point.before-write":      "just before its write",
+		"point.after-acquire":     "right after acquiring the lock",
+		"point.before-release":    "just before releasing the lock",
+		"n.resume":                "%s woke up after being frozen for %s%s.",                                                          // client, duration, belief suffix
+		"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                                 // key, token text
+		"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                                 // key, token text
+		"n.fault":                 "Fault: %s on %s for %s%s.",                                                                        // fault word, targets, duration, detail
+		"n.fault.end":             "Fault healed: %s on %s.",                                                                          // fault word, targets
+		"n.partition":             "Network partition: %s, for %s.",                                                                   // cut sentences, duration
+		"n.cut.one":               "%s cannot reach %s",                                                                               // from, to
+		"n.cut.heal":              "%s can reach %s again",                                                                            // from, to
+		"n.partition.end":         "Network partition healed: %s.",                                                                    // heal sentences
+		"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
+		"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump
+		"n.clock.rate":            "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",        // nodes, duration, rate
+		"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                             // clients, duration, rate
+		"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                      // client, duration
+		"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.", // node, key, client
+		"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                       // client
+		"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",          // key, nodes
+		"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                       // nodes, duration
+		"n.crash.kept":            "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
+		"n.crash.some":            "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
+		"n.crash.from.aof":        "its append-only file",
+		"n.crash.from.rdb":        "its last RDB snapshot",                                          // nodes, duration
+		"n.pause.node":            "Redis on %s was frozen for %s.",                                 // nodes, duration
+		"n.latency":               "Network latency: replies to %s delayed for %s (%v ± %v).",       // slow sentences, duration, latency, jitter
+		"n.slow.one":              "%s from %s",                                                     // client, nodes
+		"n.reset":                 "Connections reset (TCP RST): %s.",                               // cut sentences
+		"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
+		"n.expired.belief":        "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
+		"n.expired":               "%s's lock on %s expired in Redis (TTL %s).",
+		"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
+		"n.expired.clock":         "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
+		"n.expired.crash":         "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
+		"n.lost.failover":         "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",    // client, key, group
+		"n.quorum.lost":           "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
+		"n.anomaly":               "Violation (%s): %s",                                                                                                        // kind word, sentence
+		"n.anomaly.info":          "Noted (%s, informational): %s",
+		"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s after %.1[5]f s. %[4]s had received %[6]d of the %[7]d bytes of replication stream %[8]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
+		"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                              // group, mode
 
 		// Fault kinds.
 		"fault.pause":           "GC pause",
@@ -244,7 +236,6 @@ var messages = map[Lang]map[string]string{
 		"fault.starve-renewals": "starved renewer",
 		"fault.crash-client":    "client crash",
 		"fault.delete-key":      "key deleted",
-		"fault.restart-client":  "client restart",
 		"fault.failover":        "failover",
 		"fault.replication-lag": "replication lag",
 		"fault.bandwidth":       "bandwidth limit",
@@ -256,7 +247,6 @@ var messages = map[Lang]map[string]string{
 		"refusal.duplicate-key": "duplicate idempotency key %s",                                          // key
 		"refusal.lock-changed":  "%s's currlock holds another holder's token: a newer holder claimed it", // key
 		"refusal.out-of-stock":  "out of stock",
-		"refusal.lock-mismatch": "the lock key of %s is gone or holds another owner token (Missing lock / Lock mismatch)", // key
 		"refusal.unknown":       "no reason given",
 
 		// Anomaly kinds, their sentence and why they matter.
@@ -499,9 +489,19 @@ var messages = map[Lang]map[string]string{
 		"p.failover":            "lost in failover",
 		"p.held":                "still held",
 
-		// An orphan kept alive by another client's extends (rq #1707, BR-25).
-		"a.orphaned-lease.extended": "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
-		"fix.extend.owner":          "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
+		// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
+		// kept alive by another client's extends (BR-25 #1707) and the client
+		// restart (kombu PR #905, redisson #4595).
+		"n.write.complete":               "%s completed the job %s%s: its lock key still held its owner token, so the record is finished.",                                                                                       // client, key, token suffix
+		"n.write.record-failure":         "%s wrote its failure record (failedReason) into the job %s%s, unchecked: accepted.",                                                                                                   // client, key, token suffix
+		"n.write.record-failure.checked": "%s wrote its failure record (failedReason) into the job %s%s: its lock key still held its owner token, so accepted.",                                                                  // client, key, token suffix
+		"a.stale-write-accepted.record":  "The resource accepted %[1]s's failure record on %[3]s at t=%[4]ss over the record of %[2]s's finished run: only the completion was checked against the lock, not the failure record.", // stale, current, key, t
+		"refusal.lock-mismatch":          "the lock key of %s is gone or holds another owner token (Missing lock / Lock mismatch)",                                                                                               // key
+		"fault.restart-client":           "client restart",
+		"n.restart.client":               "%s was killed and started again %s later as a new process: it restored nothing, left its old lease to its TTL and began its jobs afresh.",                                                                                                                               // client, down time
+		"n.restart.client.restore":       "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.",                                                                // client, down time
+		"a.orphaned-lease.extended":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
+		"fix.extend.owner":               "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
 	},
 	"vi": {
 		"title":             "Báo cáo locksim: %s",
@@ -620,105 +620,98 @@ var messages = map[Lang]map[string]string{
 		"say.double.reset":     "Hoá đơn (%s) bị trừ tiền hai lần: lock của %s hết hạn lúc t=%ss, rồi lệnh extend của nó đặt lại key lúc t=%ss như thể nó đã giữ lock suốt; nó charge %.1f s sau khi lock đã hết hạn.",
 		"say.double.clock.one": "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock nó đã mất từ %.1f s trước, khi đồng hồ của %s nhảy tới và key của nó hết hạn sớm.",
 
-		"n.acquire":                      "%s lấy được lock trên %s (%s, TTL %s).",
-		"n.acquire.permit":               "%s lấy được một permit của %s (%s, TTL %s).",
-		"a.mutex-overlap.permits":        "%s đều tin rằng mình giữ một permit của %s từ t=%ss đến t=%ss: nhiều người giữ hơn số %d permit của nó.",
-		"n.release.permit":               "%s trả lại permit của nó trên %s.",
-		"a.stale-write-accepted":         "Tài nguyên đã chấp nhận lần ghi của %[1]s trên %[3]s lúc t=%[4]ss dù %[2]s đã ghi vào đó dưới một lease mới hơn.",
-		"n.acquire.nodes":                "%s lấy được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
-		"n.probe":                        "Kiểm tra cuối: %s lấy được lock trên %s (%s).",
-		"n.probe.permit":                 "Kiểm tra cuối: %s lấy được một permit của %s (%s).",
-		"n.token.fence":                  "token %d",
-		"n.token.owner":                  "owner token %s",
-		"n.tries.one":                    "%s thử lấy lock %s và bị từ chối (người khác đang giữ).",
-		"n.tries":                        "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (người khác đang giữ).",
-		"n.acquire.info":                 "Lệnh lấy lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
-		"n.acquire.info.refused":         "Lệnh lấy lock %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
-		"n.acquire.info.reset":           "Lệnh lấy lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
-		"n.acquire.info.error":           "Lệnh lấy lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
-		"n.read":                         "%s đọc %s: %s.",
-		"n.write.ok":                     "%s: %s %s được chấp nhận%s.",
-		"n.write.charge":                 "%s trừ tiền %s%s: cổng thanh toán chấp nhận.",
-		"n.write.claim":                  "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
-		"n.write.markpaid":               "%s đánh dấu %s là đã thanh toán%s.",
-		"n.write.complete":               "%s hoàn thành job %s%s: key lock vẫn giữ owner token của nó, nên bản ghi của job là đã xong.",
-		"n.write.record-failure":         "%s ghi lý do thất bại (failedReason) vào job %s%s mà không kiểm tra gì: được chấp nhận.",
-		"n.write.record-failure.checked": "%s ghi lý do thất bại (failedReason) vào job %s%s: key lock vẫn giữ owner token của nó, nên được chấp nhận.",
-		"a.stale-write-accepted.record":  "Tài nguyên đã chấp nhận lý do thất bại mà %[1]s ghi vào %[3]s lúc t=%[4]ss, đè lên bản ghi của lần chạy đã xong của %[2]s: chỉ lần hoàn thành được kiểm tra với lock, lần ghi lý do thất bại thì không.",
-		"n.write.refused":                "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên TỪ CHỐI: %[5]s.",
-		"n.write.info.refused":           "Lần %[2]s %[3]s%[4]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
-		"n.write.info.reset":             "Lần %[2]s %[3]s%[4]s của %[1]s mất kết nối trước khi có trả lời: có thể đã xảy ra hoặc chưa.",
-		"n.write.info.error":             "Lần %[2]s %[3]s%[4]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: có thể đã xảy ra hoặc chưa.",
-		"n.write.info":                   "Lần %[2]s %[3]s%[4]s của %[1]s không nhận được trả lời: có thể đã xảy ra hoặc chưa.",
-		"n.with.token":                   " với token %d",
-		"n.release.ok":                   "%s nhả lock %s (key đã bị xoá).",
-		"n.release.gone":                 "%s thử nhả lock %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
-		"n.with.word":                    "với",
-		"n.release.permit.gone":          "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
-		"n.gone.expired":                 "key đã expire lúc t=%ss",
-		"n.gone.clock":                   "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
-		"n.gone.removed":                 "%[2]s đã xoá nó lúc t=%[1]ss",
-		"n.gone.sharer":                  "%[2]s, mang cùng một owner token, đã nhả lock lúc t=%[1]ss",
-		"n.gone.deleted":                 "một tiến trình dọn dẹp đã xoá nó lúc t=%ss",
-		"n.gone.taken.released":          "; %s đã lấy lock và nhả lock xong rồi",
-		"n.gone.taken.holds":             "; giờ %s đang giữ lock",
-		"n.release.none.other":           "%s thử nhả lock %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
-		"n.release.none":                 "%s thử nhả lock %s: không có gì của mình để xoá.",
-		"n.release.info":                 "Lệnh nhả lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
-		"n.release.info.refused":         "Lệnh nhả lock %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
-		"n.release.info.reset":           "Lệnh nhả lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
-		"n.release.info.error":           "Lệnh nhả lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
-		"n.extend.ok":                    "%s gia hạn lock trên %s.",
-		"n.renew.ok":                     "Watchdog của %s đã gia hạn lock trên %s.",
-		"n.renew.fail":                   "Watchdog của %s không gia hạn được lock trên %s.",
-		"n.extend.fail":                  "%s không gia hạn được lock trên %s.",
-		"n.lost":                         "%s kết luận lock trên %s đã mất và dừng lại.",
-		"n.pause":                        "%s bị đóng băng bởi một GC pause (stop-the-world) dài %s%s.",
-		"n.pause.point":                  ", %s",
-		"point.before-write":             "ngay trước khi ghi",
-		"point.after-acquire":            "ngay sau khi lấy được lock",
-		"point.before-release":           "ngay trước khi nhả lock",
-		"n.resume":                       "%s tỉnh dậy sau %s bị đóng băng%s.",
-		"n.resume.belief":                " và vẫn tin rằng mình giữ lock trên %s (%s)",
-		"n.resume.belief.permit":         " và vẫn tin rằng mình giữ một permit của %s (%s)",
-		"n.fault":                        "Lỗi: %s trên %s trong %s%s.",
-		"n.fault.end":                    "Hết lỗi: %s trên %s.",
-		"n.partition":                    "Chia cắt mạng: %s, trong %s.",
-		"n.cut.one":                      "%s không kết nối được tới %s",
-		"n.cut.heal":                     "%s kết nối lại được tới %s",
-		"n.partition.end":                "Hết chia cắt mạng: %s.",
-		"n.clock.jump":                   "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
-		"n.clock.jump.client":            "Đồng hồ riêng của %s nhảy %s; không key Redis nào thay đổi, chỉ những gì %[1]s tính từ đồng hồ của nó.",
-		"n.clock.rate":                   "Đồng hồ của %s chạy nhanh gấp %[3]s lần trong %[2]s: các key trên đó expire sớm hơn (hoặc muộn hơn) tương ứng.",
-		"n.clock.rate.client":            "Đồng hồ riêng của %s chạy nhanh gấp %[3]s lần trong %[2]s; không key Redis nào thay đổi.",
-		"n.starve":                       "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
-		"n.key.nottl":                    "%[1]s lưu %[2]s cho %[3]s mà không có TTL: nếu không ai xoá, key sẽ không bao giờ hết hạn.",
-		"n.crash.client":                 "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
-		"n.delete.key":                   "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
-		"n.crash":                        "%s bị crash và mất các key; ngừng hoạt động %s.",
-		"n.crash.kept":                   "%s bị crash rồi khởi động lại, vẫn còn các key nhờ %[3]s; ngừng hoạt động %[2]s.",
-		"n.crash.some":                   "%s bị crash; ngừng hoạt động %s. Khi khởi động lại từ %s, nó còn %s nhưng mất %s.",
-		"n.crash.from.aof":               "file append-only",
-		"n.crash.from.rdb":               "bản snapshot RDB gần nhất",
-		"n.pause.node":                   "Redis trên %s bị đóng băng trong %s.",
-		"n.latency":                      "Độ trễ mạng: phản hồi tới %s bị chậm trong %s (%v ± %v).",
-		"n.slow.one":                     "%s từ %s",
-		"n.reset":                        "Các kết nối bị reset (TCP RST): %s.",
-		"n.expired.paused":               "Lock của %s trên %s đã expire trong Redis (TTL %s) trong lúc %s đang bị pause.",
-		"n.expired.belief":               "Lock của %s trên %s đã expire trong Redis (TTL %s) trong khi %s vẫn tin rằng mình đang giữ.",
-		"n.expired":                      "Lock của %s trên %s đã expire trong Redis (TTL %s).",
-		"n.expired.nodes":                "Key %[2]s của %[1]s đã expire trên %[3]s (TTL %[4]s).",
-		"n.expired.clock":                "Key %[2]s của %[1]s expire sớm trên %[3]s: đồng hồ của node đã nhảy.",
-		"n.expired.crash":                "Key %[2]s của %[1]s bị mất trên %[3]s: node bị crash.",
-		"n.lost.failover":                "Key %[2]s của %[1]s bị mất trong lần failover của %[3]s: replica được promote chưa nhận đủ những gì master đã ghi.",
-		"n.quorum.lost":                  "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
-		"n.anomaly":                      "Vi phạm (%s): %s",
-		"n.anomaly.info":                 "Ghi nhận (%s, chỉ để tham khảo): %s",
-		"n.failover":                     "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master sau %.1[5]f s. %[4]s đã nhận %[6]d trong %[7]d byte luồng sao chép mà %[8]s đã ghi: phần còn thiếu bị mất.",
-		"n.failover.none":                "Master của %s gặp sự cố (%s), và không replica nào được nâng lên.",
-
-		"n.restart.client":         "%s bị kill và khởi động lại sau %s như một tiến trình mới: nó không khôi phục gì, để lease cũ tự hết hạn theo TTL và làm lại các job từ đầu.",
-		"n.restart.client.restore": "%s bị kill và khởi động lại sau %s như một tiến trình mới: khi khởi động nó đưa mọi lease của job mà nó thấy trở lại hàng đợi (DEL key lock của mọi job, như kombu khôi phục các message chưa ack), kể cả của các worker đang chạy.",
+		"n.acquire":               "%s lấy được lock trên %s (%s, TTL %s).",
+		"n.acquire.permit":        "%s lấy được một permit của %s (%s, TTL %s).",
+		"a.mutex-overlap.permits": "%s đều tin rằng mình giữ một permit của %s từ t=%ss đến t=%ss: nhiều người giữ hơn số %d permit của nó.",
+		"n.release.permit":        "%s trả lại permit của nó trên %s.",
+		"a.stale-write-accepted":  "Tài nguyên đã chấp nhận lần ghi của %[1]s trên %[3]s lúc t=%[4]ss dù %[2]s đã ghi vào đó dưới một lease mới hơn.",
+		"n.acquire.nodes":         "%s lấy được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
+		"n.probe":                 "Kiểm tra cuối: %s lấy được lock trên %s (%s).",
+		"n.probe.permit":          "Kiểm tra cuối: %s lấy được một permit của %s (%s).",
+		"n.token.fence":           "token %d",
+		"n.token.owner":           "owner token %s",
+		"n.tries.one":             "%s thử lấy lock %s và bị từ chối (người khác đang giữ).",
+		"n.tries":                 "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (người khác đang giữ).",
+		"n.acquire.info":          "Lệnh lấy lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+		"n.acquire.info.refused":  "Lệnh lấy lock %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
+		"n.acquire.info.reset":    "Lệnh lấy lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
+		"n.acquire.info.error":    "Lệnh lấy lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
+		"n.read":                  "%s đọc %s: %s.",
+		"n.write.ok":              "%s: %s %s được chấp nhận%s.",
+		"n.write.charge":          "%s trừ tiền %s%s: cổng thanh toán chấp nhận.",
+		"n.write.claim":           "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
+		"n.write.markpaid":        "%s đánh dấu %s là đã thanh toán%s.",
+		"n.write.refused":         "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên TỪ CHỐI: %[5]s.",
+		"n.write.info.refused":    "Lần %[2]s %[3]s%[4]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
+		"n.write.info.reset":      "Lần %[2]s %[3]s%[4]s của %[1]s mất kết nối trước khi có trả lời: có thể đã xảy ra hoặc chưa.",
+		"n.write.info.error":      "Lần %[2]s %[3]s%[4]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: có thể đã xảy ra hoặc chưa.",
+		"n.write.info":            "Lần %[2]s %[3]s%[4]s của %[1]s không nhận được trả lời: có thể đã xảy ra hoặc chưa.",
+		"n.with.token":            " với token %d",
+		"n.release.ok":            "%s nhả lock %s (key đã bị xoá).",
+		"n.release.gone":          "%s thử nhả lock %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
+		"n.with.word":             "với",
+		"n.release.permit.gone":   "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
+		"n.gone.expired":          "key đã expire lúc t=%ss",
+		"n.gone.clock":            "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
+		"n.gone.removed":          "%[2]s đã xoá nó lúc t=%[1]ss",
+		"n.gone.sharer":           "%[2]s, mang cùng một owner token, đã nhả lock lúc t=%[1]ss",
+		"n.gone.deleted":          "một tiến trình dọn dẹp đã xoá nó lúc t=%ss",
+		"n.gone.taken.released":   "; %s đã lấy lock và nhả lock xong rồi",
+		"n.gone.taken.holds":      "; giờ %s đang giữ lock",
+		"n.release.none.other":    "%s thử nhả lock %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
+		"n.release.none":          "%s thử nhả lock %s: không có gì của mình để xoá.",
+		"n.release.info":          "Lệnh nhả lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+		"n.release.info.refused":  "Lệnh nhả lock %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
+		"n.release.info.reset":    "Lệnh nhả lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
+		"n.release.info.error":    "Lệnh nhả lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
+		"n.extend.ok":             "%s gia hạn lock trên %s.",
+		"n.renew.ok":              "Watchdog của %s đã gia hạn lock trên %s.",
+		"n.renew.fail":            "Watchdog của %s không gia hạn được lock trên %s.",
+		"n.extend.fail":           "%s không gia hạn được lock trên %s.",
+		"n.lost":                  "%s kết luận lock trên %s đã mất và dừng lại.",
+		"n.pause":                 "%s bị đóng băng bởi một GC pause (stop-the-world) dài %s%s.",
+		"n.pause.point":           ", %s",
+		"point.before-write":      "ngay trước khi ghi",
+		"point.after-acquire":     "ngay sau khi lấy được lock",
+		"point.before-release":    "ngay trước khi nhả lock",
+		"n.resume":                "%s tỉnh dậy sau %s bị đóng băng%s.",
+		"n.resume.belief":         " và vẫn tin rằng mình giữ lock trên %s (%s)",
+		"n.resume.belief.permit":  " và vẫn tin rằng mình giữ một permit của %s (%s)",
+		"n.fault":                 "Lỗi: %s trên %s trong %s%s.",
+		"n.fault.end":             "Hết lỗi: %s trên %s.",
+		"n.partition":             "Chia cắt mạng: %s, trong %s.",
+		"n.cut.one":               "%s không kết nối được tới %s",
+		"n.cut.heal":              "%s kết nối lại được tới %s",
+		"n.partition.end":         "Hết chia cắt mạng: %s.",
+		"n.clock.jump":            "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
+		"n.clock.jump.client":     "Đồng hồ riêng của %s nhảy %s; không key Redis nào thay đổi, chỉ những gì %[1]s tính từ đồng hồ của nó.",
+		"n.clock.rate":            "Đồng hồ của %s chạy nhanh gấp %[3]s lần trong %[2]s: các key trên đó expire sớm hơn (hoặc muộn hơn) tương ứng.",
+		"n.clock.rate.client":     "Đồng hồ riêng của %s chạy nhanh gấp %[3]s lần trong %[2]s; không key Redis nào thay đổi.",
+		"n.starve":                "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
+		"n.key.nottl":             "%[1]s lưu %[2]s cho %[3]s mà không có TTL: nếu không ai xoá, key sẽ không bao giờ hết hạn.",
+		"n.crash.client":          "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
+		"n.delete.key":            "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
+		"n.crash":                 "%s bị crash và mất các key; ngừng hoạt động %s.",
+		"n.crash.kept":            "%s bị crash rồi khởi động lại, vẫn còn các key nhờ %[3]s; ngừng hoạt động %[2]s.",
+		"n.crash.some":            "%s bị crash; ngừng hoạt động %s. Khi khởi động lại từ %s, nó còn %s nhưng mất %s.",
+		"n.crash.from.aof":        "file append-only",
+		"n.crash.from.rdb":        "bản snapshot RDB gần nhất",
+		"n.pause.node":            "Redis trên %s bị đóng băng trong %s.",
+		"n.latency":               "Độ trễ mạng: phản hồi tới %s bị chậm trong %s (%v ± %v).",
+		"n.slow.one":              "%s từ %s",
+		"n.reset":                 "Các kết nối bị reset (TCP RST): %s.",
+		"n.expired.paused":        "Lock của %s trên %s đã expire trong Redis (TTL %s) trong lúc %s đang bị pause.",
+		"n.expired.belief":        "Lock của %s trên %s đã expire trong Redis (TTL %s) trong khi %s vẫn tin rằng mình đang giữ.",
+		"n.expired":               "Lock của %s trên %s đã expire trong Redis (TTL %s).",
+		"n.expired.nodes":         "Key %[2]s của %[1]s đã expire trên %[3]s (TTL %[4]s).",
+		"n.expired.clock":         "Key %[2]s của %[1]s expire sớm trên %[3]s: đồng hồ của node đã nhảy.",
+		"n.expired.crash":         "Key %[2]s của %[1]s bị mất trên %[3]s: node bị crash.",
+		"n.lost.failover":         "Key %[2]s của %[1]s bị mất trong lần failover của %[3]s: replica được promote chưa nhận đủ những gì master đã ghi.",
+		"n.quorum.lost":           "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
+		"n.anomaly":               "Vi phạm (%s): %s",
+		"n.anomaly.info":          "Ghi nhận (%s, chỉ để tham khảo): %s",
+		"n.failover":              "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master sau %.1[5]f s. %[4]s đã nhận %[6]d trong %[7]d byte luồng sao chép mà %[8]s đã ghi: phần còn thiếu bị mất.",
+		"n.failover.none":         "Master của %s gặp sự cố (%s), và không replica nào được nâng lên.",
 
 		"fault.pause":           "GC pause",
 		"fault.partition":       "chia cắt mạng",
@@ -731,7 +724,6 @@ var messages = map[Lang]map[string]string{
 		"fault.starve-renewals": "bộ gia hạn bị bỏ đói",
 		"fault.crash-client":    "client crash",
 		"fault.delete-key":      "key bị xoá",
-		"fault.restart-client":  "client khởi động lại",
 		"fault.failover":        "failover",
 		"fault.replication-lag": "độ trễ sao chép",
 		"fault.bandwidth":       "giới hạn băng thông",
@@ -743,7 +735,6 @@ var messages = map[Lang]map[string]string{
 		"refusal.duplicate-key": "idempotency key %s bị trùng",
 		"refusal.lock-changed":  "currlock của %s đang giữ token của người khác: một người giữ mới hơn đã claim nó",
 		"refusal.out-of-stock":  "hết hàng",
-		"refusal.lock-mismatch": "key lock của %s không còn, hoặc đang giữ owner token của người khác (Missing lock / Lock mismatch)",
 		"refusal.unknown":       "không rõ lý do",
 
 		"kind.mutex-overlap":           "hai người cùng giữ lock",
@@ -982,8 +973,19 @@ var messages = map[Lang]map[string]string{
 		"p.failover":            "mất khi failover",
 		"p.held":                "vẫn còn giữ",
 
-		"a.orphaned-lease.extended": "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối: %[6]s cứ gia hạn key này dù nó không giữ key đó (lệnh gia hạn của nó không kiểm tra owner), lần cuối lúc t=%[7]ss.",
-		"fix.extend.owner":          "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một người giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
+		// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
+		// kept alive by another client's extends (BR-25 #1707) and the client
+		// restart (kombu PR #905, redisson #4595).
+		"n.write.complete":               "%s hoàn thành job %s%s: key lock vẫn giữ owner token của nó, nên bản ghi của job là đã xong.",
+		"n.write.record-failure":         "%s ghi lý do thất bại (failedReason) vào job %s%s mà không kiểm tra gì: được chấp nhận.",
+		"n.write.record-failure.checked": "%s ghi lý do thất bại (failedReason) vào job %s%s: key lock vẫn giữ owner token của nó, nên được chấp nhận.",
+		"a.stale-write-accepted.record":  "Tài nguyên đã chấp nhận lý do thất bại mà %[1]s ghi vào %[3]s lúc t=%[4]ss, đè lên bản ghi của lần chạy đã xong của %[2]s: chỉ lần hoàn thành được kiểm tra với lock, lần ghi lý do thất bại thì không.",
+		"refusal.lock-mismatch":          "key lock của %s không còn, hoặc đang giữ owner token của người khác (Missing lock / Lock mismatch)",
+		"fault.restart-client":           "client khởi động lại",
+		"n.restart.client":               "%s bị kill và khởi động lại sau %s như một tiến trình mới: nó không khôi phục gì, để lease cũ tự hết hạn theo TTL và làm lại các job từ đầu.",
+		"n.restart.client.restore":       "%s bị kill và khởi động lại sau %s như một tiến trình mới: khi khởi động nó đưa mọi lease của job mà nó thấy trở lại hàng đợi (DEL key lock của mọi job, như kombu khôi phục các message chưa ack), kể cả của các worker đang chạy.",
+		"a.orphaned-lease.extended":      "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối: %[6]s cứ gia hạn key này dù nó không giữ key đó (lệnh gia hạn của nó không kiểm tra owner), lần cuối lúc t=%[7]ss.",
+		"fix.extend.owner":               "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một người giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
 	},
 }
 

@@ -39,19 +39,17 @@ var pageMessages = map[Lang]map[string]string{
 		"p.msg.cut":          "a message that never arrived (cut)",
 
 		// Write actions, as nouns.
-		"act.charge":         "charge",
-		"act.sell":           "sale",
-		"act.set-counter":    "counter write",
-		"act.run-job":        "job run (cron fire)",
-		"act.lead":           "leader action (term)",
-		"act.enter":          "entry (permit taken)",
-		"act.exit":           "exit (permit given back)",
-		"act.rebuild":        "cache rebuild",
-		"act.claim":          "token claim",
-		"act.mark-paid":      "mark-paid",
-		"act.complete":       "completion (token-checked)",
-		"act.record-failure": "failure record (failedReason)",
-		"act.write":          "write",
+		"act.charge":      "charge",
+		"act.sell":        "sale",
+		"act.set-counter": "counter write",
+		"act.run-job":     "job run (cron fire)",
+		"act.lead":        "leader action (term)",
+		"act.enter":       "entry (permit taken)",
+		"act.exit":        "exit (permit given back)",
+		"act.rebuild":     "cache rebuild",
+		"act.claim":       "token claim",
+		"act.mark-paid":   "mark-paid",
+		"act.write":       "write",
 
 		// Tips: the whole operation and the fact behind it.
 		"tip.band":              "Violation window t=%ss – t=%ss:",                     // t0, t1
@@ -128,6 +126,10 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.reset":     "whole run",
 		"tl.hint":      "Hover a mark for what happened. Zoom: + and −, Ctrl + wheel, or pinch; pan: drag.",
 		"tl.png":       "The same timeline as a picture (timeline.png), for slides and CI archives",
+
+		// The two-write job (BR-23 #1416).
+		"act.complete":       "completion (token-checked)",
+		"act.record-failure": "failure record (failedReason)",
 	},
 	"vi": {
 		"lane.resource":               "tài nguyên",
@@ -159,19 +161,17 @@ var pageMessages = map[Lang]map[string]string{
 		"p.msg":              "một lệnh gửi tới node và phản hồi của nó (vẽ tại thời điểm node chạy lệnh)",
 		"p.msg.cut":          "một thông điệp không bao giờ tới nơi (bị cắt)",
 
-		"act.charge":         "trừ tiền",
-		"act.sell":           "bán hàng",
-		"act.set-counter":    "ghi bộ đếm",
-		"act.run-job":        "chạy job (một lần kích hoạt cron)",
-		"act.lead":           "hành động của leader (nhiệm kỳ)",
-		"act.enter":          "vào (lấy một permit)",
-		"act.exit":           "ra (trả permit)",
-		"act.rebuild":        "dựng lại cache",
-		"act.claim":          "đăng ký token",
-		"act.mark-paid":      "đánh dấu đã thanh toán",
-		"act.complete":       "hoàn thành job (kiểm tra token)",
-		"act.record-failure": "ghi lý do thất bại (failedReason)",
-		"act.write":          "ghi",
+		"act.charge":      "trừ tiền",
+		"act.sell":        "bán hàng",
+		"act.set-counter": "ghi bộ đếm",
+		"act.run-job":     "chạy job (một lần kích hoạt cron)",
+		"act.lead":        "hành động của leader (nhiệm kỳ)",
+		"act.enter":       "vào (lấy một permit)",
+		"act.exit":        "ra (trả permit)",
+		"act.rebuild":     "dựng lại cache",
+		"act.claim":       "đăng ký token",
+		"act.mark-paid":   "đánh dấu đã thanh toán",
+		"act.write":       "ghi",
 
 		"tip.band":              "Khoảng vi phạm t=%ss – t=%ss:",
 		"tip.hold":              "%s giữ lock trên %s (%s, TTL %s), được cấp lúc %s.",
@@ -245,6 +245,10 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.reset":     "toàn bộ lần chạy",
 		"tl.hint":      "Di chuột lên một ký hiệu để xem chuyện gì đã xảy ra. Phóng to: + và −, Ctrl + lăn chuột, hoặc chụm hai ngón tay; kéo để di chuyển.",
 		"tl.png":       "Cùng dòng thời gian này dưới dạng ảnh (timeline.png), dùng cho slide và lưu trữ CI",
+
+		// The two-write job (BR-23 #1416).
+		"act.complete":       "hoàn thành job (kiểm tra token)",
+		"act.record-failure": "ghi lý do thất bại (failedReason)",
 	},
 }
 
