@@ -2,6 +2,7 @@ package account
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"sort"
 
@@ -53,7 +54,9 @@ const (
 // partition: the client is still alive and still believes it holds; an
 // unhealed one lasts to the end of the history), whichever is later — but
 // never past a recorded crash of the client (EffectCrashClient), which ends
-// every belief at the crash instant. A client that simply stops recording
+// every belief at the crash instant, nor past the kill of a restart-client
+// fault (EffectRestartClient), which ends every belief then open; the
+// client's next incarnation, under the same name, holds afresh. A client that simply stops recording
 // is taken to have stopped (crashed) at its last instant.
 //
 // Info acquires (the client never learnt whether it got the lock) are only
@@ -89,6 +92,7 @@ func holds(h history.History) []Hold {
 	}
 	sort.Strings(clients)
 	alive, crashed := faultEnds(h, eoh)
+	restarted := ClientRestarts(h)
 	holds := make([]Hold, 0, acquires)
 	type possible struct {
 		acq int
@@ -122,8 +126,21 @@ func holds(h history.History) []Hold {
 			}
 			delete(maybe, key)
 		}
+		// A restart-client fault kills the incarnation at its instant:
+		// every belief open then ends there, whatever the next
+		// incarnation later does under the same name.
+		restarts, ri := restarted[c], 0
+		killedUpTo := func(t int64) {
+			for ; ri < len(restarts) && restarts[ri] <= t; ri++ {
+				for _, k := range slices.Sorted(maps.Keys(held)) {
+					closeHold(k, restarts[ri], HoldCrashed, -1)
+				}
+				clear(maybe)
+			}
+		}
 		for _, i := range idx {
 			op := &h.Ops[i]
+			killedUpTo(op.Invoke)
 			switch op.F {
 			case history.Acquire:
 				closeHold(op.Key, op.Invoke, HoldReacquired, op.Index)
@@ -169,6 +186,7 @@ func holds(h history.History) []Hold {
 				}
 			}
 		}
+		killedUpTo(last)
 		keys := make([]string, 0, len(held))
 		for k := range held {
 			keys = append(keys, k)
@@ -197,6 +215,12 @@ func faultEnds(h history.History, eoh int64) (alive, crashed map[string]int64) {
 			continue // never took effect
 		}
 		st := f.Value.Fault
+		if st.Effect == history.EffectRestartClient {
+			for _, c := range st.Clients {
+				alive[c] = max(alive[c], f.Invoke) // killed then; its next incarnation records its own ops
+			}
+			continue
+		}
 		if st.Effect == history.EffectCrashClient {
 			for _, c := range st.Clients {
 				alive[c] = max(alive[c], f.Invoke)
@@ -236,6 +260,26 @@ func ClientCrashes(h history.History) map[string][]int64 {
 	out := map[string][]int64{}
 	for _, f := range h.Faults() {
 		if f.Type == history.Fail || f.Value.Fault == nil || f.Value.Fault.Effect != history.EffectCrashClient {
+			continue
+		}
+		for _, c := range f.Value.Fault.Clients {
+			out[c] = append(out[c], f.Invoke)
+		}
+	}
+	for _, ts := range out {
+		slices.Sort(ts)
+	}
+	return out
+}
+
+// ClientRestarts maps each client to the instants (true ns, ascending) at
+// which an applied restart-client fault (EffectRestartClient) killed an
+// incarnation of it; a new incarnation under the same name starts the
+// step's Duration later.
+func ClientRestarts(h history.History) map[string][]int64 {
+	out := map[string][]int64{}
+	for _, f := range h.Faults() {
+		if f.Type == history.Fail || f.Value.Fault == nil || f.Value.Fault.Effect != history.EffectRestartClient {
 			continue
 		}
 		for _, c := range f.Value.Fault.Clients {

@@ -58,6 +58,13 @@ type Cause struct {
 	// kept the key past its TTL — while no one used it (BR-21, S15b);
 	// 0 when none did.
 	Renewed int64 `json:"renewed_ns,omitempty"`
+	// ExtendedBy is, for an orphaned lease, another client whose commands
+	// moved the key's deadline after its owner stopped believing it held
+	// it (an extend that does not check the owner, over a key it never
+	// held: rq #1707, BR-25), as the node showed them; Extended is the
+	// last such move (true ns). "" and 0 when none did.
+	ExtendedBy string `json:"extended_by,omitempty"`
+	Extended   int64  `json:"extended_ns,omitempty"`
 }
 
 // Cause kinds beyond the account's End kinds.

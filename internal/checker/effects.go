@@ -42,6 +42,11 @@ import (
 //     A's own latest grant before the write is older than B's (by fencing
 //     epoch when both carry one, else by grant Complete), and B too had an
 //     accepted "lead" under that grant: two leaders acted.
+//   - stale-write-accepted (payment with completion: token; BR-23, bull
+//     #1416): an accepted "complete" or "record-failure" of a job record
+//     by client A invoked after client B's accepted "complete" of it,
+//     where A's grant is older than B's: a superseded run's write
+//     overwrote the newer run's record (see staleRecords).
 //   - over-admission (semaphore; S21): more than Header.Params["permits"]
 //     clients at once between their accepted "enter" (Complete: certainly
 //     admitted) and their next "exit" (Invoke; when they never exit, their
@@ -58,7 +63,7 @@ func effects(ctx context.Context, a *account.Account) Result {
 	ix := newAcceptedIndex(h)
 	rules := []func(history.History, *acceptedIndex) effectFinding{
 		func(h history.History, ix *acceptedIndex) effectFinding { return doubleCharges(a, ix) },
-		lostUpdates, oversells, duplicateRuns, splitBrains, overAdmissions, duplicateWork,
+		lostUpdates, oversells, duplicateRuns, splitBrains, staleRecords, overAdmissions, duplicateWork,
 	}
 	var anomalies []Anomaly
 	var parts []string
@@ -399,38 +404,8 @@ func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 	if len(keys) == 0 {
 		return f
 	}
-	// Each client's grants of a key: ok acquires from their return, and
-	// acquires of unknown outcome from their invoke (Jepsen: they may have
-	// taken effect at any time after it), by that instant.
-	type grant struct {
-		at int64
-		op int
-	}
-	grants := map[[2]string][]grant{}
-	for i := range h.Ops {
-		op := &h.Ops[i]
-		if op.F != history.Acquire || !isClientOp(*op) || op.Type == history.Fail {
-			continue
-		}
-		g := grant{op.Complete, i}
-		if open(*op) {
-			g.at = op.Invoke
-		}
-		k := [2]string{op.Client, op.Key}
-		grants[k] = append(grants[k], g)
-	}
-	for _, v := range grants {
-		slices.SortFunc(v, func(a, b grant) int { return cmp.Compare(a.at, b.at) })
-	}
-	// term of a write: the writer's latest grant before its invoke (-1).
-	term := func(w *history.Op) int {
-		gs := grants[[2]string{w.Client, w.Key}]
-		n := sort.Search(len(gs), func(j int) bool { return gs[j].at > w.Invoke })
-		if n == 0 {
-			return -1
-		}
-		return gs[n-1].op
-	}
+	tm := newTerms(h)
+	term := tm.term
 	total := 0
 	for _, k := range keys {
 		ws := by[k]
@@ -449,10 +424,7 @@ func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 					continue
 				}
 				g := &h.Ops[tb]
-				elected := g.Complete
-				if open(*g) {
-					elected = g.Invoke
-				}
+				elected := grantedAt(*g)
 				if elected >= w.Invoke {
 					continue // b's election came after w: w is not from an older term
 				}
@@ -466,11 +438,7 @@ func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 				case tw < 0:
 					continue // no grant of its own: not this rule's finding
 				default:
-					own := h.Ops[tw].Complete
-					if open(h.Ops[tw]) {
-						own = h.Ops[tw].Invoke
-					}
-					if own >= elected {
+					if grantedAt(h.Ops[tw]) >= elected {
 						continue
 					}
 				}
@@ -495,6 +463,116 @@ func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 		f.summary = plural(len(f.anomalies), "split brain", "split brains")
 	} else {
 		f.summary = fmt.Sprintf("%s, one leader at a time", plural(total, "accepted lead write", "accepted lead writes"))
+	}
+	return f
+}
+
+// terms are each client's grants of each key, by the instant each took
+// effect, to find the grant a write was made under.
+type terms struct {
+	h      history.History
+	grants map[[2]string][]grant
+}
+
+// grant is one ok (or perhaps ok) acquire: at is grantedAt, op its
+// position in the history.
+type grant struct {
+	at int64
+	op int
+}
+
+// grantedAt is when an acquire took effect: an ok acquire at its return,
+// one of unknown outcome at its invoke (Jepsen: it may have taken effect
+// at any time after it).
+func grantedAt(op history.Op) int64 {
+	if open(op) {
+		return op.Invoke
+	}
+	return op.Complete
+}
+
+func newTerms(h history.History) terms {
+	t := terms{h: h, grants: map[[2]string][]grant{}}
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.F != history.Acquire || !isClientOp(*op) || op.Type == history.Fail {
+			continue
+		}
+		k := [2]string{op.Client, op.Key}
+		t.grants[k] = append(t.grants[k], grant{grantedAt(*op), i})
+	}
+	for _, v := range t.grants {
+		slices.SortFunc(v, func(a, b grant) int { return cmp.Compare(a.at, b.at) })
+	}
+	return t
+}
+
+// term is the position of the writer's latest grant of the write's key
+// before the write was invoked; -1 when it had none.
+func (t terms) term(w *history.Op) int {
+	gs := t.grants[[2]string{w.Client, w.Key}]
+	n := sort.Search(len(gs), func(j int) bool { return gs[j].at > w.Invoke })
+	if n == 0 {
+		return -1
+	}
+	return gs[n-1].op
+}
+
+// staleRecords is the two-write job's rule (workload completion: token;
+// BR-23, bull #1416): an accepted write of a job record — a completion or
+// a failure record — by client A invoked after client B's accepted
+// completion of that record, B's grant being later than A's: A's run was
+// superseded, and its write overwrote the record of B's finished run. It
+// is a stale-write-accepted with A stale and B current.
+func staleRecords(h history.History, ix *acceptedIndex) effectFinding {
+	var f effectFinding
+	done, keys := ix.acceptedByKey(history.ActionComplete)
+	failed, fkeys := ix.acceptedByKey(history.ActionRecordFailure)
+	if len(keys) == 0 && len(fkeys) == 0 {
+		return f
+	}
+	tm := newTerms(h)
+	total := 0
+	for _, k := range keys {
+		total += len(done[k])
+	}
+	for _, k := range fkeys {
+		total += len(failed[k])
+	}
+	for _, k := range keys {
+		writes := append(append([]int(nil), done[k]...), failed[k]...)
+		sortIdx(h, writes, completeOf)
+		reported := map[[2]string]bool{}
+		for _, wi := range writes {
+			w := &h.Ops[wi]
+			tw := tm.term(w)
+			if tw < 0 {
+				continue
+			}
+			for _, bi := range done[k] {
+				b := &h.Ops[bi]
+				if b.Client == w.Client || b.Complete >= w.Invoke || reported[[2]string{w.Client, b.Client}] {
+					continue
+				}
+				tb := tm.term(b)
+				if tb < 0 || grantedAt(h.Ops[tb]) <= grantedAt(h.Ops[tw]) {
+					continue // b's run is not the newer one
+				}
+				reported[[2]string{w.Client, b.Client}] = true
+				explain := fmt.Sprintf("the resource accepted %s's %s on %s at %s, under a grant older than %s's, after %s's completion of it at %s; a superseded run's write overwrote the record of the newer run",
+					w.Client, actionName(*w), k, at(h, w.Complete), b.Client, b.Client, at(h, b.Complete))
+				an := newAnomaly(h, KindStaleWriteAccepted, k, []string{w.Client, b.Client}, b.Complete, w.Complete, explain,
+					h.Ops[tw].Index, h.Ops[tb].Index, b.Index, w.Index)
+				an.Stale, an.Current = w.Client, b.Client
+				an.Violating = []int{w.Index}
+				f.anomalies = append(f.anomalies, an)
+			}
+		}
+	}
+	if len(f.anomalies) > 0 {
+		f.summary = plural(len(f.anomalies), "job record overwritten by a superseded run", "job records overwritten by superseded runs")
+	} else {
+		f.summary = fmt.Sprintf("%s, none by a superseded run", plural(total, "accepted job-record write", "accepted job-record writes"))
 	}
 	return f
 }

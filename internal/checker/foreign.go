@@ -228,7 +228,7 @@ func heldThrough(a *account.Account, other, rel history.Op) bool {
 	for _, w := range a.Faults {
 		switch w.Step.Effect {
 		case history.EffectCutLinks, history.EffectSlowLinks, history.EffectResetLinks, history.EffectFreezeClient,
-			history.EffectCrashClient, history.EffectStarveRenewer, history.EffectClientClock:
+			history.EffectCrashClient, history.EffectRestartClient, history.EffectStarveRenewer, history.EffectClientClock:
 		default:
 			return false
 		}

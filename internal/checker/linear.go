@@ -373,7 +373,7 @@ func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
 			return false, s
 		}
 		s.Charged++
-	case history.ActionMarkPaid:
+	case history.ActionMarkPaid, history.ActionComplete:
 		s.Paid = true
 	}
 	return true, s

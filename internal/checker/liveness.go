@@ -328,6 +328,14 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		if r := lastRenewal(h, l.Owner, l.Key, from, l.End+1); r > 0 {
 			an.Cause.Renewed = r // its renewer went on after its belief ended
 		}
+		for _, mv := range l.Moves {
+			if !mv.Clock && mv.By != "" && mv.By != l.Owner && mv.By != history.AdminClient && mv.At >= from && mv.At <= l.End {
+				an.Cause.ExtendedBy, an.Cause.Extended = mv.By, mv.At // another client's extend kept it
+			}
+		}
+		if c := an.Cause; c.ExtendedBy != "" {
+			an.Explain += fmt.Sprintf("; %s's commands kept extending it, the last at %s, though the key was not %s's", c.ExtendedBy, at(h, c.Extended), c.ExtendedBy)
+		}
 		unbounded := l.Ended.Kind == account.EndHeld || g.Value.TTL <= 0 || l.End-from > g.Value.TTL
 		best[l.Grant] = orphan{an: an, unbounded: unbounded}
 	}

@@ -399,6 +399,71 @@ func workloadCases() []workloadCase {
 		b.release("w1", inv1, 2, 2.1, true)
 		add(false, "a run with no faults is not penalised by coverage", "", b, valid())
 	}
+	// ---- payment with a two-write job (completion: token; BR-23) ----
+	twoWrite := func(checked, idem int64) *hb {
+		return newHB(false).workload(history.WorkloadPayment, "watchdog-unobserved", map[string]int64{
+			history.ParamIdempotency: idem, history.ParamCompletionToken: 1, history.ParamFailureRecordToken: checked})
+	}
+	// stalled runs w1's job (its event loop blocked 5..40 s, the key
+	// expired at 30 s) and w2's job after it; w1 then charges and tries to
+	// complete. finish writes w1's failure record, accepted or refused.
+	stalled := func(b *hb, w1Charge bool, finish func(b *hb)) *hb {
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.fault("pause", []string{"w1"}, 5, 40)
+		b.acquire("w2", inv1, 31, 31.1, 0)
+		b.read("w2", inv1, 31.2, 31.3, "unpaid")
+		b.write("w2", inv1, history.ActionCharge, 36.3, 36.4, 0)
+		b.write("w2", inv1, history.ActionComplete, 36.4, 36.5, 0)
+		b.release("w2", inv1, 36.5, 36.6, true)
+		if w1Charge {
+			b.write("w1", inv1, history.ActionCharge, 40.1, 40.2, 0)
+		} else {
+			b.refused("w1", inv1, history.ActionCharge, 40.1, 40.2, 0, history.RefusalDuplicateKey, 0)
+		}
+		b.refused("w1", inv1, history.ActionComplete, 40.2, 40.3, 0, history.RefusalLockMismatch, 0)
+		finish(b)
+		b.release("w1", inv1, 40.5, 40.6, false)
+		return b
+	}
+	{
+		b := stalled(twoWrite(0, 0), true, func(b *hb) {
+			b.write("w1", inv1, history.ActionRecordFailure, 40.3, 40.4, 0)
+		})
+		add(true, "invalid-stalled-job-failed-reason", "bull #1416 (BR-23): the stalled worker's completion is refused, and its unchecked failedReason write overwrites the record of w2's finished run",
+			b, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable, KindStaleWriteAccepted))
+	}
+	{
+		b := stalled(twoWrite(1, 1), false, func(b *hb) {
+			b.refused("w1", inv1, history.ActionRecordFailure, 40.3, 40.4, 0, history.RefusalLockMismatch, 0)
+		})
+		add(true, "valid-stalled-job-failure-record-checked", "BR-23's fix: the charge keyed by the job, and the failure record checked by token like the completion; w2's record stands",
+			b, valid(KindMutexOverlap))
+	}
+	{
+		// w1's job runs out its lease before w2's; its failure record is
+		// accepted before w2 completes, so w2's completion overwrites it:
+		// no finished record was overwritten.
+		b := twoWrite(0, 1)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.refused("w1", inv1, history.ActionComplete, 31, 31.1, 0, history.RefusalLockMismatch, 0)
+		b.write("w1", inv1, history.ActionRecordFailure, 31.1, 31.2, 0)
+		b.release("w1", inv1, 31.2, 31.3, false)
+		b.acquire("w2", inv1, 31.5, 31.6, 0)
+		b.write("w2", inv1, history.ActionComplete, 32, 32.1, 0)
+		b.release("w2", inv1, 32.1, 32.2, true)
+		add(false, "a failure record written before the newer run completes overwrites nothing", "", b, valid())
+	}
+	{
+		// The one worker completes, then records a failure of its own
+		// run: no other run's record is touched.
+		b := twoWrite(0, 0)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.write("w1", inv1, history.ActionComplete, 1, 1.1, 0)
+		b.write("w1", inv1, history.ActionRecordFailure, 1.1, 1.2, 0)
+		b.release("w1", inv1, 1.2, 1.3, true)
+		add(false, "a worker's failure record over its own completion is no stale write", "", b, valid())
+	}
 	return cs
 }
 
@@ -458,5 +523,67 @@ func TestStuckLockIsExplainedByWhatTheNodeHeld(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no stuck-lock finding")
+	}
+}
+
+// TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender: rq #1707
+// (BR-25 scenario B). w1 holds leader-1 and crashes; w2, configured for
+// leader-1 too but refused it, extends it with a plain PEXPIRE at every
+// heartbeat. The orphaned lease must name w2 as the extender, from the
+// node's commands, and a lease nobody else touched must name none.
+func TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender(t *testing.T) {
+	const key = "leader-1"
+	build := func(extender string) history.History {
+		b := newHB(false).workload(history.WorkloadLeader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
+		b.h.Header.Observed = []string{"n1"}
+		cmd := func(client string, t float64, args ...string) {
+			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,
+				Key: key, Type: history.OK, Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(t), Complete: ns(t)})
+		}
+		b.op("w1", history.Acquire, key, 0, 0.1, history.OK, history.Value{Token: "1", TTL: ns(10), Nodes: []string{"n1"}})
+		cmd("w1", 0.05, "SET", key, "1", "NX", "PX", "10000")
+		b.fault("crash-client", []string{"w1"}, 5, 5)
+		end := 15.0 // the key's own TTL, with no one extending it
+		for t := 6.0; t < 40; t += 2 {
+			b.acquireFail("w2", key, t, t+0.01)
+			if extender != "" {
+				cmd(extender, t+0.02, "PEXPIRE", key, "10000")
+				end = t + 10.02
+			}
+		}
+		cmd("", end, "DEL", key) // stands for the expiry the run ends with
+		return b.h
+	}
+	tests := []struct {
+		name, extender string
+	}{
+		{"another client's PEXPIREs of the dead holder's key are named as what kept it", "w2"},
+		{"a key nobody extended after its holder died names no extender", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, r := range Check(context.Background(), build(tt.extender), Options{}).Results {
+				for _, an := range r.Anomalies {
+					if an.Kind == KindOrphanedLease && an.Cause != nil {
+						got = append(got, an.Cause.ExtendedBy)
+					}
+				}
+			}
+			if len(got) == 0 {
+				t.Fatal("no orphaned lease: w1's key outlived its crash")
+			}
+			if tt.extender == "" {
+				for _, g := range got {
+					if g != "" {
+						t.Fatalf("orphan names extender %q; nobody extended the key", g)
+					}
+				}
+				return
+			}
+			if len(got) == 0 || got[0] != tt.extender {
+				t.Fatalf("orphaned leases name extenders %q, want %q", got, tt.extender)
+			}
+		})
 	}
 }

@@ -110,6 +110,34 @@ func TestMutants(t *testing.T) {
 		}
 	})
 
+	t.Run("pid-expire-heartbeat heartbeats every queue it was configured for and its stop deletes them all, held or not", func(t *testing.T) {
+		a := build(t, "pid-expire-heartbeat", 0, nil, long, 0)
+		b := build(t, "pid-expire-heartbeat", 1, nil, long, 0)
+		la := must(t, a, "mut-q1")
+		if _, err := b.Acquire(ctx(t), "mut-q1"); !errors.Is(err, clients.ErrNotAcquired) {
+			t.Fatalf("b's acquire of a's queue: %v, want ErrNotAcquired", err)
+		}
+		lb := must(t, b, "mut-q2")
+		if err := rdb.PExpire(ctx(t), "mut-q1", 200*time.Millisecond).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.(clients.Extender).Extend(ctx(t), lb); err != nil {
+			t.Fatalf("b's heartbeat: %v", err)
+		}
+		if ttl := rdb.PTTL(ctx(t), "mut-q1").Val(); ttl <= 200*time.Millisecond {
+			t.Errorf("a's queue has %v left after b's heartbeat, want it extended to about %v (rq #1707)", ttl, long)
+		}
+		if err := b.Release(ctx(t), lb); err != nil {
+			t.Fatalf("b's stop: %v", err)
+		}
+		if n := rdb.Exists(ctx(t), "mut-q1", "mut-q2").Val(); n != 0 {
+			t.Errorf("%d of the two queues survived b's stop, want none (rq PR #1914)", n)
+		}
+		if err := a.Release(ctx(t), la); !errors.Is(err, clients.ErrNotHeld) {
+			t.Errorf("a's stop after b's: %v, want ErrNotHeld (nothing left)", err)
+		}
+	})
+
 	t.Run("reentrant-shared-token grants a second thread of one process the key the first holds, and either release removes it", func(t *testing.T) {
 		host := clients.NewHost("p1", "p1-owner-id")
 		a := build(t, "reentrant-shared-token", 0, host, long, 0)

@@ -20,7 +20,8 @@ import (
 // It needs no kind-specific code: a kind's attributes are the exported,
 // yaml-tagged fields of its type named in Kind.Fields, and a step holds
 // each of them under one name (client/clients, nodes, duration or
-// restart_after, delta, rate, latency, jitter, mode, direction, cause, key). The
+// restart_after, delta, rate, latency, jitter, mode or restore,
+// direction, cause, key). The
 // result should go through the scenario parser (scenario.Normalize, then
 // scenario.Parse) before it is run, as every fault does.
 func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
@@ -84,6 +85,9 @@ func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
 	}
 	if has("mode") && s.Mode != "" {
 		attrs["mode"] = s.Mode
+	}
+	if has("restore") && s.Mode != "" {
+		attrs["restore"] = s.Mode
 	}
 	if has("direction") && s.Direction != "" {
 		attrs["direction"] = s.Direction

@@ -157,6 +157,17 @@ const (
 	// EffectCrashClient: the Clients stop for good (kill -9 of the worker)
 	// and never release what they hold.
 	EffectCrashClient = "crash-client"
+	// EffectRestartClient: the Clients are killed (kill -9 of the worker)
+	// at the step's start and a new incarnation of each, under the same
+	// name, starts Duration later; with Mode RestoreAll it first re-queues
+	// every job lease it finds (kombu's restore of unacked messages on a
+	// worker's start, PR #905).
+	EffectRestartClient = "restart-client"
+	// RestoreNone and RestoreAll are the Mode of an EffectRestartClient
+	// step: the new incarnation restores nothing, or re-queues every job
+	// lease it finds on start.
+	RestoreNone = "none"
+	RestoreAll  = "all"
 	// EffectStarveRenewer: only the Clients' lease renewers are held back;
 	// their jobs run on.
 	EffectStarveRenewer = "starve-renewer"

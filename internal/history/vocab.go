@@ -32,6 +32,16 @@ const (
 	ActionClaim      = "claim"       // register the lease's fencing token at the object
 	ActionCharge     = "charge"      // take the money
 	ActionMarkPaid   = "mark-paid"   // set the invoice paid
+	// ActionComplete is a job queue's completion (Bull's moveToFinished):
+	// it sets the job record finished (the invoice paid) only while the
+	// lock key still holds the writer's owner token (workload completion:
+	// token); refused with RefusalLockMismatch otherwise.
+	ActionComplete = "complete"
+	// ActionRecordFailure writes the failure metadata into the job record
+	// (Bull's Job._saveAttempt: failedReason), after a refused completion:
+	// unchecked, or checked by token like the completion (workload
+	// failure_record).
+	ActionRecordFailure = "record-failure"
 	// counter
 	ActionReadCounter = "read-counter" // read, Num = value read
 	ActionSetCounter  = "set-counter"  // write, Num = value written
@@ -69,6 +79,10 @@ const (
 	// the one the resource last stored as currlock — a newer holder set
 	// its own since.
 	RefusalLockChanged = "lock-changed"
+	// RefusalLockMismatch: a token-checked job-record write (Bull's
+	// "Missing lock" / "Lock mismatch") found the lock key on the node
+	// gone or holding another owner token.
+	RefusalLockMismatch = "lock-mismatch"
 	// RefusalOutOfStock: the atomic sale found no stock left.
 	RefusalOutOfStock = "out-of-stock"
 )
@@ -103,6 +117,13 @@ const (
 	// ParamIdempotency = 1: the payment gateway deduplicates charges by the
 	// invoice as idempotency key (lock-theory S19).
 	ParamIdempotency = "idempotency"
+	// ParamCompletionToken = 1: the payment job ends with a token-checked
+	// completion (ActionComplete) instead of an unchecked mark-paid, and a
+	// refused completion is followed by a failure record;
+	// ParamFailureRecordToken = 1: that failure record is token-checked
+	// too (workload completion, failure_record).
+	ParamCompletionToken    = "completion_token"
+	ParamFailureRecordToken = "failure_record_token"
 	// ParamFires, ParamIntervalNS (wall ns) and ParamLockPerFire = 1
 	// describe the cron workload.
 	ParamFires       = "fires"

@@ -500,6 +500,20 @@ var messages = map[Lang]map[string]string{
 		"p.clock":               "expired early (clock)",
 		"p.failover":            "lost in failover",
 		"p.held":                "still held",
+
+		// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
+		// kept alive by another client's extends (BR-25 #1707) and the client
+		// restart (kombu PR #905, redisson #4595).
+		"n.write.complete":               "%s completed the job %s%s: its lock key still held its owner token, so the record is finished.",                                                                                       // client, key, token suffix
+		"n.write.record-failure":         "%s wrote its failure record (failedReason) into the job %s%s, unchecked: accepted.",                                                                                                   // client, key, token suffix
+		"n.write.record-failure.checked": "%s wrote its failure record (failedReason) into the job %s%s: its lock key still held its owner token, so accepted.",                                                                  // client, key, token suffix
+		"a.stale-write-accepted.record":  "The resource accepted %[1]s's failure record on %[3]s at t=%[4]ss over the record of %[2]s's finished run: only the completion was checked against the lock, not the failure record.", // stale, current, key, t
+		"refusal.lock-mismatch":          "the lock key of %s is gone or holds another owner token (Missing lock / Lock mismatch)",                                                                                               // key
+		"fault.restart-client":           "client restart",
+		"n.restart.client":               "%s was killed and started again %s later as a new process: it restored nothing, left its old lease to its TTL and began its jobs afresh.",                                                                                                                               // client, down time
+		"n.restart.client.restore":       "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.",                                                                // client, down time
+		"a.orphaned-lease.extended":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
+		"fix.extend.owner":               "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
 	},
 	"vi": {
 		"title":             "Báo cáo locksim: %s",
@@ -982,6 +996,20 @@ var messages = map[Lang]map[string]string{
 		"p.clock":               "expire sớm (đồng hồ)",
 		"p.failover":            "mất khi failover",
 		"p.held":                "vẫn còn giữ",
+
+		// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
+		// kept alive by another client's extends (BR-25 #1707) and the client
+		// restart (kombu PR #905, redisson #4595).
+		"n.write.complete":               "%s hoàn thành job %s%s: key lock vẫn giữ owner token của nó, nên bản ghi của job là đã xong.",
+		"n.write.record-failure":         "%s ghi lý do thất bại (failedReason) vào job %s%s mà không kiểm tra gì: được chấp nhận.",
+		"n.write.record-failure.checked": "%s ghi lý do thất bại (failedReason) vào job %s%s: key lock vẫn giữ owner token của nó, nên được chấp nhận.",
+		"a.stale-write-accepted.record":  "Tài nguyên đã chấp nhận lý do thất bại mà %[1]s ghi vào %[3]s lúc t=%[4]ss, đè lên bản ghi của lần chạy đã xong của %[2]s: chỉ lần hoàn thành được kiểm tra với lock, lần ghi lý do thất bại thì không.",
+		"refusal.lock-mismatch":          "key lock của %s không còn, hoặc đang giữ owner token của người khác (Missing lock / Lock mismatch)",
+		"fault.restart-client":           "client khởi động lại",
+		"n.restart.client":               "%s bị kill và khởi động lại sau %s như một tiến trình mới: nó không khôi phục gì, để lease cũ tự hết hạn theo TTL và làm lại các job từ đầu.",
+		"n.restart.client.restore":       "%s bị kill và khởi động lại sau %s như một tiến trình mới: khi khởi động nó đưa mọi lease của job mà nó thấy trở lại hàng đợi (DEL key lock của mọi job, như kombu khôi phục các message chưa ack), kể cả của các worker đang chạy.",
+		"a.orphaned-lease.extended":      "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối: %[6]s cứ gia hạn key này dù nó không giữ key đó (lệnh gia hạn của nó không kiểm tra owner), lần cuối lúc t=%[7]ss.",
+		"fix.extend.owner":               "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một người giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
 	},
 }
 

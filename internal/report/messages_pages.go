@@ -126,6 +126,10 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.reset":     "whole run",
 		"tl.hint":      "Hover a mark for what happened. Zoom: + and −, Ctrl + wheel, or pinch; pan: drag.",
 		"tl.png":       "The same timeline as a picture (timeline.png), for slides and CI archives",
+
+		// The two-write job (BR-23 #1416).
+		"act.complete":       "completion (token-checked)",
+		"act.record-failure": "failure record (failedReason)",
 	},
 	"vi": {
 		"lane.resource":               "tài nguyên",
@@ -241,6 +245,10 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.reset":     "toàn bộ lần chạy",
 		"tl.hint":      "Di chuột lên một ký hiệu để xem chuyện gì đã xảy ra. Phóng to: + và −, Ctrl + lăn chuột, hoặc chụm hai ngón tay; kéo để di chuyển.",
 		"tl.png":       "Cùng dòng thời gian này dưới dạng ảnh (timeline.png), dùng cho slide và lưu trữ CI",
+
+		// The two-write job (BR-23 #1416).
+		"act.complete":       "hoàn thành job (kiểm tra token)",
+		"act.record-failure": "ghi lý do thất bại (failedReason)",
 	},
 }
 

@@ -215,6 +215,14 @@ func narrative(in Input, m *model) []Step {
 					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
 				case history.ActionMarkPaid:
 					s = tr(lang, "n.write.markpaid", o.Client, o.Key, tok)
+				case history.ActionComplete:
+					s = tr(lang, "n.write.complete", o.Client, o.Key, tok)
+				case history.ActionRecordFailure:
+					if params[history.ParamFailureRecordToken] == 1 {
+						s = tr(lang, "n.write.record-failure.checked", o.Client, o.Key, tok)
+					} else {
+						s = tr(lang, "n.write.record-failure", o.Client, o.Key, tok)
+					}
 				case history.ActionSetCounter:
 					if o.Value.Num != nil {
 						s = tr(lang, "n.write.counter", o.Client, o.Key, *o.Value.Num, tok)
@@ -651,6 +659,8 @@ func refusalText(lang Lang, o history.Op) string {
 		return tr(lang, "refusal.lock-changed", o.Key)
 	case history.RefusalOutOfStock:
 		return tr(lang, "refusal.out-of-stock")
+	case history.RefusalLockMismatch:
+		return tr(lang, "refusal.lock-mismatch", o.Key)
 	case "":
 		if o.Error != "" {
 			return o.Error

@@ -103,6 +103,14 @@ func buildRemedy(in Input, lang Lang) *remedy {
 		}
 		return r
 	}
+	// An orphan kept alive by another client's extends: the extend, not
+	// the TTL, is the fault (rq #1707, BR-25).
+	for _, a := range anoms {
+		if a.Kind == checker.KindOrphanedLease && a.Cause != nil && a.Cause.ExtendedBy != "" {
+			add([]string{"fix.extend.owner"})
+			break
+		}
+	}
 	// The catch-all row speaks only when no anomaly has advice of its own.
 	generic := len(remedies) - 1
 	needGeneric := false

@@ -50,7 +50,7 @@ var exclusionEnds = append([]string{account.EndDeleted, account.EndJanitor, acco
 // deadlock-freedom is tested by) and that strike a node or the links to
 // it (fault tolerance).
 var (
-	holderEffects = []string{history.EffectFreezeClient, history.EffectCrashClient, history.EffectCutLinks, history.EffectStarveRenewer}
+	holderEffects = []string{history.EffectFreezeClient, history.EffectCrashClient, history.EffectRestartClient, history.EffectCutLinks, history.EffectStarveRenewer}
 	nodeEffects   = []string{history.EffectCrashNode, history.EffectFreezeNode, history.EffectNodeClock, history.EffectFailover, history.EffectCutLinks}
 )
 

@@ -124,6 +124,11 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.starve", targets, dur)
 	case history.EffectCrashClient:
 		return tr(lang, "n.crash.client", targets)
+	case history.EffectRestartClient:
+		if st.Mode == history.RestoreAll {
+			return tr(lang, "n.restart.client.restore", targets, dur)
+		}
+		return tr(lang, "n.restart.client", targets, dur)
 	case history.EffectDeleteKey:
 		return tr(lang, "n.delete.key", st.Key, targets)
 	case history.EffectFailover:
@@ -367,11 +372,17 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "a.foreign-unlock", a.Deleter, a.Key, a.Owner, t0)
 		}
 	case checker.KindOrphanedLease:
+		if c := a.Cause; a.Owner != "" && c != nil && c.ExtendedBy != "" {
+			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, fmtDur(a.EndS-a.StartS), c.ExtendedBy, fmtT(m.sec(c.Extended)))
+		}
 		if a.Owner != "" {
 			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, fmtDur(a.EndS-a.StartS))
 		}
 	case checker.KindStaleWriteAccepted:
 		if a.Stale != "" && a.Current != "" {
+			if m.violatesWith(a, history.ActionRecordFailure) {
+				return tr(lang, "a.stale-write-accepted.record", a.Stale, a.Current, a.Key, fmtT(a.AtS))
+			}
 			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, fmtT(a.AtS))
 		}
 	case checker.KindNotLinearizable:
@@ -510,4 +521,15 @@ func ordinal(lang Lang, n int) string {
 		suffix = "rd"
 	}
 	return strconv.Itoa(n) + suffix
+}
+
+// violatesWith reports whether one of the writes that are the anomaly's
+// violation (the checker's Violating) has the given action.
+func (m *model) violatesWith(a checker.Anomaly, action string) bool {
+	for _, i := range a.Violating {
+		if i >= 0 && i < len(m.h.Ops) && m.h.Ops[i].Value.Action == action {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -320,6 +321,27 @@ func TestRemedy(t *testing.T) {
 			t.Errorf("remedy = %+v", r)
 		}
 	})
+	for _, tt := range []struct {
+		name, file, want string
+	}{
+		{"an orphan kept alive by another client's extends points at an owner-checked extend",
+			"c19f-orphan-kept-by-another-heartbeat.jsonl", "Extend only your own lock"},
+		{"a crashed holder whose key simply expired gets no owner-checked-extend advice",
+			"c14-crashed-client-stops-believing.jsonl", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := history.ReadFile(filepath.Join("testdata", "accuracy", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := checker.Check(context.Background(), h, checker.Options{})
+			r := buildRemedy(Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}, "en")
+			said := r != nil && slices.ContainsFunc(r.Advice, func(a string) bool { return strings.Contains(a, "Extend only your own lock") })
+			if said != (tt.want != "") {
+				t.Errorf("remedy %+v; owner-checked extend advised: %v, want %v", r, said, tt.want != "")
+			}
+		})
+	}
 	t.Run("a fenced valid run says fencing already saved it", func(t *testing.T) {
 		in := gcPauseInput("local", true)
 		in.History.Header.FencingEnforced = true

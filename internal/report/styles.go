@@ -229,7 +229,7 @@ func timelineCSS() string {
 		rule(".lsm-tl .s-"+k, styleOf(k, "", -1))
 	}
 	for _, e := range []string{history.EffectFreezeNode, history.EffectCutLinks, history.EffectSlowLinks, history.EffectResetLinks,
-		history.EffectCrashNode, history.EffectCrashClient, history.EffectNodeClock, history.EffectClientClock, history.EffectDeleteKey,
+		history.EffectCrashNode, history.EffectCrashClient, history.EffectRestartClient, history.EffectNodeClock, history.EffectClientClock, history.EffectDeleteKey,
 		history.EffectFailover, history.EffectStarveRenewer, ""} {
 		sub := e
 		if sub == "" {

@@ -72,7 +72,7 @@ func faultColor(st history.FaultStep) color.NRGBA {
 		return color.NRGBA{0, 158, 115, 90}
 	case history.EffectResetLinks:
 		return color.NRGBA{140, 140, 0, 110}
-	case history.EffectCrashNode, history.EffectCrashClient:
+	case history.EffectCrashNode, history.EffectCrashClient, history.EffectRestartClient:
 		return color.NRGBA{0, 0, 0, 150}
 	case history.EffectNodeClock, history.EffectClientClock:
 		if st.Rate != 0 {

@@ -94,6 +94,34 @@ func (b bothClocks) SetRate(rate float64) {
 	}
 }
 
+// CrashToRestart crashes the worker as Crash does, and makes its goroutine
+// wait for Restart instead of ending (a restart-client fault).
+func (w *worker) CrashToRestart() {
+	w.mu.Lock()
+	if w.restart == nil {
+		w.restart = make(chan string, 1)
+	}
+	w.mu.Unlock()
+	w.Crash()
+}
+
+// Restart starts the new incarnation of a worker CrashToRestart killed,
+// with the restore-on-start mode restore (faults.Restore*). A client that
+// had finished all its work before the kill stays finished.
+func (w *worker) Restart(restore string) error {
+	w.mu.Lock()
+	ch := w.restart
+	w.mu.Unlock()
+	if ch == nil {
+		return fmt.Errorf("client %s was not crashed to restart", w.name)
+	}
+	select {
+	case ch <- restore:
+	default: // already restarted
+	}
+	return nil
+}
+
 // Crash stops the worker for good: its gate refuses everything from now on
 // (its job and its renewer stop) and its context ends.
 func (w *worker) Crash() {

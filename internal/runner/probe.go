@@ -32,6 +32,10 @@ func (r *run) params() map[string]int64 {
 	switch w.Kind {
 	case history.WorkloadPayment:
 		p[history.ParamIdempotency] = b(w.Idempotency)
+		if w.Completion == scenario.CompletionToken {
+			p[history.ParamCompletionToken] = 1
+			p[history.ParamFailureRecordToken] = b(w.FailureRecord == scenario.FailureRecordToken)
+		}
 	case history.WorkloadInventory:
 		p[history.ParamStock] = int64(w.Stock)
 	case history.WorkloadCron:

@@ -40,6 +40,9 @@ type ledger struct {
 type invoice struct {
 	paid    bool
 	charges int
+	// failed is the job record's failure metadata (Bull's failedReason),
+	// written by a record-failure; it overwrites a finished record.
+	failed bool
 }
 
 func newLedger(fencing, idempotency, cas bool) *ledger {
@@ -132,6 +135,38 @@ func (l *ledger) markPaid(key string, p proof) refusal {
 		return r
 	}
 	inv.paid = true
+	return refusal{}
+}
+
+// complete is a job queue's completion (Bull's moveToFinished): the
+// invoice's record set finished (paid), once owns — the token check the
+// client ran on the lock key — said the writer still holds the lock.
+func (l *ledger) complete(key string, p proof, owns bool) refusal {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !owns {
+		return refusal{why: history.RefusalLockMismatch}
+	}
+	if r := l.admit(key, p); r.why != "" {
+		return r
+	}
+	inv := l.get(key)
+	inv.paid, inv.failed = true, false
+	return refusal{}
+}
+
+// recordFailure writes the failure metadata into the invoice's job record
+// (Bull's failedReason): refused only when checked and owns is false.
+func (l *ledger) recordFailure(key string, p proof, checked, owns bool) refusal {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if checked && !owns {
+		return refusal{why: history.RefusalLockMismatch}
+	}
+	if r := l.admit(key, p); r.why != "" {
+		return r
+	}
+	l.get(key).failed = true
 	return refusal{}
 }
 

@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -238,8 +239,12 @@ type run struct {
 	rec    *history.Recorder
 	stalls atomic.Pointer[stallSink] // set with rec: the clients' stall hooks record there
 
-	conns    []*redis.Client
-	workers  []*worker
+	conns   []*redis.Client
+	workers []*worker
+	// retired are the incarnations restart-client faults replaced; wmu
+	// guards workers and retired while the run's faults reach them.
+	retired  []*worker
+	wmu      sync.Mutex
 	sched    *faults.Scheduler
 	obs      []*observe.Observer
 	runCtx   context.Context
@@ -255,12 +260,46 @@ type run struct {
 
 // worker returns the named worker, or nil.
 func (r *run) worker(name string) *worker {
+	r.wmu.Lock()
+	defer r.wmu.Unlock()
 	for _, w := range r.workers {
 		if w.name == name {
 			return w
 		}
 	}
 	return nil
+}
+
+// incarnation builds the next incarnation of a client a restart-client
+// fault killed: a new process (a fresh lock client with its own owner
+// identity, process id, pause gate and random stream, all from the run's
+// seed and the incarnation's number) on the same host (its clock and its
+// links to the nodes). It takes old's place among the workers; old is kept
+// for the final probe and the clean-up.
+func (r *run) incarnation(old *worker) (*worker, error) {
+	i := slices.Index(r.names, old.name)
+	n := old.incarnation + 1
+	rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)|uint64(n)<<40))
+	w := &worker{r: r, name: old.name, proc: int(r.nextProc.Add(1) - 1), rng: rng, clock: old.clock, view: old.view,
+		nodes: old.nodes, locked: old.locked, log: r.rec.Log(), incarnation: n}
+	w.gate = faults.NewGate(func(point string) { r.sched.Point(w.name, point) })
+	cfg := r.lockConfig(old.nodes, rng, old.view, gateForAlgorithm{r: r, w: w})
+	cfg.Client, cfg.Seed = w.name, uint64(r.seed)^uint64(i+1)<<32^uint64(n)<<56
+	cfg.Host = clients.NewHost(r.sc.ProcessOf(w.name), fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()))
+	lk, err := clients.New(r.sc.Algorithm, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("restart client %s: %w", w.name, err)
+	}
+	w.lock = lk
+	r.wmu.Lock()
+	defer r.wmu.Unlock()
+	for j, x := range r.workers {
+		if x == old {
+			r.workers[j] = w
+		}
+	}
+	r.retired = append(r.retired, old)
+	return w, nil
 }
 
 // gateForAlgorithm lets an algorithm reach its client's pause points (e.g.
@@ -508,7 +547,7 @@ func (r *run) warmUp(ctx context.Context) error {
 }
 
 func (r *run) closeClients() {
-	for _, w := range r.workers {
+	for _, w := range slices.Concat(r.workers, r.retired) {
 		if c, ok := w.lock.(io.Closer); ok {
 			_ = c.Close() // a lock client process ends here
 		}

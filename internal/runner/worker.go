@@ -43,6 +43,12 @@ type worker struct {
 	mu        sync.Mutex
 	cancel    context.CancelFunc // ends the worker's context (crash)
 	renewProc int                // process of its background renewals; 0 = none yet
+	// restart, once a restart-client fault killed this incarnation, takes
+	// the restore-on-start mode its new incarnation starts with; nil for a
+	// worker no restart awaits. incarnation counts the restarts before this
+	// one (0: the first).
+	restart     chan string
+	incarnation int
 }
 
 // errLost ends a critical section whose lease the algorithm declared lost.
@@ -77,7 +83,64 @@ func (w *worker) run(ctx context.Context) {
 		start = w.r.wall(c.Start.D())
 	}
 	if err := w.gate.Sleep(ctx, start); err != nil {
+		w.awaitRestart()
 		return
+	}
+	w.workload(ctx)
+	w.awaitRestart()
+}
+
+// awaitRestart runs, in the goroutine of the incarnation a restart-client
+// fault killed, each new incarnation of the client once the fault
+// restarts it (faults.Restarter); it returns at once for a worker no
+// restart awaits, and when the run ends first.
+func (w *worker) awaitRestart() {
+	for cur := w; ; {
+		cur.mu.Lock()
+		ch := cur.restart
+		cur.mu.Unlock()
+		if ch == nil {
+			return
+		}
+		var restore string
+		select {
+		case restore = <-ch:
+		case <-w.r.runCtx.Done():
+			return
+		}
+		next, err := w.r.incarnation(cur)
+		if err != nil {
+			w.r.brokeClient(err)
+			return
+		}
+		next.startAgain(restore)
+		cur = next
+	}
+}
+
+// startAgain is a new incarnation's life: with faults.RestoreAll it first
+// re-queues every job lease it finds (one DEL of every job's lock key on
+// every node, through its own links, kombu's restore on start), then it
+// works through its jobs from the start, with no start delay.
+func (w *worker) startAgain(restore string) {
+	ctx, cancel := context.WithCancel(w.r.runCtx)
+	defer cancel()
+	w.mu.Lock()
+	w.cancel = cancel
+	w.mu.Unlock()
+	if restore == faults.RestoreAll {
+		var keys []string
+		for k := range objectKeys(w.r.sc.Workload) {
+			keys = append(keys, k)
+		}
+		for _, n := range w.nodes {
+			octx, ocancel := context.WithTimeout(ctx, w.r.opDeadline())
+			err := n.Cmd.Del(octx, keys...).Err()
+			ocancel()
+			if err != nil && ctx.Err() == nil {
+				w.r.log.Warn("restore on start failed", "client", w.name, "node", n.Name, "err", err)
+			}
+		}
 	}
 	w.workload(ctx)
 }

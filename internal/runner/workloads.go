@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
@@ -88,6 +90,10 @@ func (w *worker) workload(ctx context.Context) {
 		w.cron(ctx)
 		return
 	case history.WorkloadLeader:
+		if wl.Keys > 1 {
+			w.leaderSet(ctx, w.leaderKeys())
+			return
+		}
 		w.leader(ctx)
 		return
 	case history.WorkloadSemaphore:
@@ -133,11 +139,61 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		if w.write(key, history.ActionCharge, proofOf(l), led.charge) {
+		charged := w.write(key, history.ActionCharge, proofOf(l), led.charge)
+		if w.r.sc.Workload.Completion == scenario.CompletionToken {
+			w.finishJob(ctx, key, l)
+			return true, nil
+		}
+		if charged {
 			w.write(key, history.ActionMarkPaid, proofOf(l), led.markPaid)
 		}
 		return true, nil
 	}
+}
+
+// finishJob is the second write of a two-write job (workload completion:
+// token; Bull's moveToFinished, then Job._saveAttempt): the completion,
+// which the resource accepts only while the lock key on n1 still holds the
+// lease's owner token, and, when it is refused, the failure record —
+// unchecked (it overwrites whatever the job record holds) or checked the
+// same way. The token check is one GET of the lock key on the client's own
+// link to n1, as Bull's Lua script reads it.
+func (w *worker) finishJob(ctx context.Context, key string, l clients.Lease) {
+	led := w.r.ledger
+	owns := func() (bool, error) {
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
+		defer cancel()
+		v, err := w.nodes[0].Cmd.Get(octx, l.Key).Result()
+		switch {
+		case errors.Is(err, redis.Nil):
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("check the owner token of %s on n1: %w", l.Key, err)
+		}
+		return v == l.Token, nil
+	}
+	checked := func(action string, do func(key string, p proof, owns bool) refusal) history.Type {
+		return w.writeOutcome(key, action, proofOf(l), func() (refusal, error) {
+			ok, err := owns()
+			if err != nil {
+				return refusal{}, err
+			}
+			return do(key, proofOf(l), ok), nil
+		})
+	}
+	if checked(history.ActionComplete, led.complete) != history.Fail {
+		return
+	}
+	token := w.r.sc.Workload.FailureRecord == scenario.FailureRecordToken
+	if !token {
+		w.writeOutcome(key, history.ActionRecordFailure, proofOf(l), func() (refusal, error) {
+			return led.recordFailure(key, proofOf(l), false, true), nil
+		})
+		return
+	}
+	checked(history.ActionRecordFailure, func(key string, p proof, owns bool) refusal {
+		return led.recordFailure(key, p, true, owns)
+	})
 }
 
 // increment is the counter workload's read-modify-write.
@@ -350,6 +406,161 @@ func (w *worker) leader(ctx context.Context) {
 	}
 }
 
+// leaderKey names the leader lease of object k of a leader workload of
+// several (workload.keys > 1): leader-1..leader-N, one scheduler lock per
+// queue (BR-25).
+func leaderKey(k int) string { return keyLeader + "-" + strconv.Itoa(k) }
+
+// leaderKeys are the leader leases this client campaigns for: its own
+// keys when the scenario's clients: mapping gives them, else every one.
+func (w *worker) leaderKeys() []string {
+	var mine []int
+	if c, ok := w.r.sc.PerClient[w.name]; ok {
+		mine = c.Keys
+	}
+	if len(mine) == 0 {
+		for k := 1; k <= w.r.sc.Workload.Keys; k++ {
+			mine = append(mine, k)
+		}
+	}
+	out := make([]string, len(mine))
+	for i, k := range mine {
+		out[i] = leaderKey(k)
+	}
+	return out
+}
+
+// leaderTerm is one leader lease a client holds in leaderSet: the lease,
+// the epoch its lead writes carry, and the end of its loss watch.
+type leaderTerm struct {
+	lease clients.Lease
+	epoch int64
+	stop  func()
+}
+
+// leaderSet is a scheduler for several queues, each with its own leader
+// lease (rq's scheduler, BR-25): one loop that tries every lease of keys
+// it does not hold, then — holding at least one — does one unit of work
+// and a lead write for each held lease, and heartbeats each of them
+// (workload.heartbeat); Terms units, then it abdicates, releasing what it
+// holds. A refused lead write deposes it from that lease (done, released);
+// a refused heartbeat or a lost lease ends that lease's term (released,
+// with no done). Holding nothing, it tries again after the retry delay.
+func (w *worker) leaderSet(ctx context.Context, keys []string) {
+	wl := w.r.sc.Workload
+	held := map[string]*leaderTerm{}
+	// end releases the lease of k: done first when finished.
+	end := func(k string, finished bool) {
+		t := held[k]
+		t.stop()
+		if finished {
+			w.done(t.lease)
+		}
+		w.release(ctx, t.lease)
+		delete(held, k)
+	}
+	abdicated := false
+	defer func() {
+		for _, k := range keys {
+			if t := held[k]; t != nil {
+				t.stop()
+				if ctx.Err() != nil && !w.gate.Crashed() && !abdicated {
+					// The run ended with the client leading: it believed it
+					// held the lease until now.
+					w.log.Instant(w.proc, w.name, history.Stopped, w.resource(t.lease), history.Value{Token: t.lease.Token, Fence: t.lease.Fence}, history.OK)
+				}
+			}
+		}
+	}()
+	for worked := 0; worked < wl.Terms; {
+		if ctx.Err() != nil {
+			return
+		}
+		for _, k := range keys {
+			if held[k] != nil {
+				continue
+			}
+			lease, ok := w.acquire(ctx, k)
+			if !ok {
+				if ctx.Err() != nil {
+					return
+				}
+				continue
+			}
+			epoch := lease.Fence
+			if epoch == 0 {
+				epoch = w.r.ledger.nextTerm()
+			}
+			held[k] = &leaderTerm{lease: lease, epoch: epoch, stop: w.watchLost(lease)}
+			if w.gate.Point(ctx, history.PointAfterAcquire) != nil {
+				return
+			}
+		}
+		if len(held) == 0 {
+			if w.gate.Sleep(ctx, w.r.wall(w.r.sc.RetryDelay.D())) != nil {
+				return
+			}
+			continue
+		}
+		if w.gate.Sleep(ctx, w.r.wall(w.r.sc.Job(w.name).D())) != nil {
+			return
+		}
+		if w.gate.Point(ctx, history.PointBeforeWrite) != nil {
+			return
+		}
+		for _, k := range keys {
+			t := held[k]
+			if t == nil {
+				continue
+			}
+			if lost(t.lease) || w.validate(ctx, t.lease) != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				end(k, false)
+				continue
+			}
+			if !w.write(k, history.ActionLead, proof{fence: t.epoch}, w.r.ledger.lead) {
+				end(k, true) // deposed: the resource saw a newer epoch
+			}
+		}
+		if wl.Heartbeat {
+			for _, k := range keys {
+				t := held[k]
+				if t == nil {
+					continue
+				}
+				nl, leads := w.heartbeat(ctx, t.lease)
+				if ctx.Err() != nil {
+					return
+				}
+				if !leads {
+					end(k, false)
+					continue
+				}
+				t.lease = nl
+			}
+		}
+		worked++
+	}
+	for _, k := range keys {
+		if t := held[k]; t != nil {
+			t.stop()
+			w.done(t.lease)
+		}
+	}
+	abdicated = true
+	if w.gate.Point(ctx, history.PointBeforeRelease) != nil {
+		return
+	}
+	for _, k := range keys {
+		if t := held[k]; t != nil {
+			w.release(ctx, t.lease)
+			delete(held, k)
+		}
+	}
+}
+
 // readNum records one read of a number from the resource; false when the
 // read failed (recorded as info).
 func (w *worker) readNum(ctx context.Context, key, action string, get func(context.Context) (int64, error)) (int64, bool) {
@@ -368,6 +579,30 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 	v.Num = &n
 	p.End(history.OK, v, "")
 	return n, true
+}
+
+// writeOutcome records one resource write whose decision do returns: the
+// resource's reason to refuse, or an error when the outcome is unknown
+// (recorded as info, under a new process).
+func (w *worker) writeOutcome(key, action string, pr proof, do func() (refusal, error)) history.Type {
+	v := history.Value{Action: action, Fence: pr.fence}
+	if w.r.sc.Workload.CheckAndSet {
+		v.Token = pr.token
+	}
+	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
+	refused, err := do()
+	switch {
+	case err != nil:
+		p.EndErr(history.Info, v, err)
+		w.newProcess()
+		return history.Info
+	case refused.why != "":
+		v.Refusal, v.SeenFence = refused.why, refused.seen
+		p.End(history.Fail, v, "")
+		return history.Fail
+	}
+	p.End(history.OK, v, "")
+	return history.OK
 }
 
 // writeNum records one write of a number to the resource: do returns the

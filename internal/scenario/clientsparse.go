@@ -159,15 +159,17 @@ func (p *parser) perClientFinish(root map[string]field, s *Scenario) {
 		keyed = keyed || len(c.Keys) > 0
 	}
 	if keyed && objectWorkload(s.Workload.Kind) == "" {
-		p.errorf(root["clients"].val, "clients", "per-client keys need a workload of numbered objects (payment, counter, inventory, cache-rebuild; got %s)", s.Workload.Kind)
+		p.errorf(root["clients"].val, "clients", "per-client keys need a workload of numbered objects (payment, counter, inventory, cache-rebuild, leader; got %s)", s.Workload.Kind)
 	}
 }
 
 // objectWorkload names the objects of a workload of numbered objects, ""
-// for the others (cron, leader, semaphore).
+// for the others (cron, semaphore). The leader workload's objects are its
+// leader leases (leader-1..leader-N when workload.keys > 1 or a client has
+// keys of its own: one scheduler lock per queue, BR-25).
 func objectWorkload(kind string) string {
 	switch kind {
-	case history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCacheRebuild:
+	case history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCacheRebuild, history.WorkloadLeader:
 		return kind
 	}
 	return ""

@@ -65,7 +65,7 @@ var (
 		"process", "node_timeout", "description_vi", "lesson", "min_hold"}
 	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "check_and_set", "claim", "until_validity",
 		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
-		"rounds", "round_delay", "heartbeat"}
+		"rounds", "round_delay", "heartbeat", "completion", "failure_record"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read

@@ -174,6 +174,18 @@ type Workload struct {
 	// Idempotency (payment): the payment gateway keys each charge by
 	// invoice and refuses a second charge with the same key.
 	Idempotency bool `yaml:"idempotency,omitempty"`
+	// Completion (payment), "token": the job ends with two writes of the
+	// job record instead of mark-paid — a completion the resource accepts
+	// only while the lock key on n1 still holds the writer's owner token
+	// (Bull's moveToFinished), and, when that is refused, a failure record
+	// (Bull's failedReason). The charge before them stays unguarded (the
+	// job's side effect). "" keeps mark-paid.
+	Completion string `yaml:"completion,omitempty"`
+	// FailureRecord (payment, with Completion): how the failure record
+	// after a refused completion is written — "unchecked" (Bull's
+	// Job._saveAttempt, the default: it overwrites whatever the record
+	// holds) or "token" (checked like the completion, so refused too).
+	FailureRecord string `yaml:"failure_record,omitempty"`
 	// Stock (inventory): items in stock at time zero. Default 1.
 	Stock int `yaml:"stock,omitempty"`
 	// Interval and Fires (cron): a fire time every Interval (scenario
@@ -212,7 +224,9 @@ type ClientSpec struct {
 	// its start offset, scenario time.
 	Start *Duration `yaml:"start,omitempty"`
 	// Keys are the numbers (1..workload.keys) of the protected objects
-	// this client works on, in order; empty means all of them.
+	// this client works on, in order; empty means all of them. For the
+	// leader workload they are the leader leases it campaigns for (one
+	// scheduler lock per queue: leader-1..leader-N).
 	Keys []int `yaml:"keys,omitempty,flow"`
 	// Process names the simulated process (one JVM, one Node worker) the
 	// client runs in: clients naming the same process are its threads and

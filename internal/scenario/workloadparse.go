@@ -11,17 +11,19 @@ import (
 // workloadOnly names, for each workload field that belongs to some kinds
 // only, the kinds it applies to.
 var workloadOnly = map[string][]string{
-	"idempotency":   {history.WorkloadPayment},
-	"stock":         {history.WorkloadInventory},
-	"interval":      {history.WorkloadCron},
-	"fires":         {history.WorkloadCron},
-	"lock_per_fire": {history.WorkloadCron},
-	"terms":         {history.WorkloadLeader},
-	"epoch_check":   {history.WorkloadLeader},
-	"heartbeat":     {history.WorkloadLeader},
-	"permits":       {history.WorkloadSemaphore},
-	"fencing":       {history.WorkloadPayment, history.WorkloadCounter},
-	"claim":         {history.WorkloadPayment, history.WorkloadCounter},
+	"idempotency":    {history.WorkloadPayment},
+	"completion":     {history.WorkloadPayment},
+	"failure_record": {history.WorkloadPayment},
+	"stock":          {history.WorkloadInventory},
+	"interval":       {history.WorkloadCron},
+	"fires":          {history.WorkloadCron},
+	"lock_per_fire":  {history.WorkloadCron},
+	"terms":          {history.WorkloadLeader},
+	"epoch_check":    {history.WorkloadLeader},
+	"heartbeat":      {history.WorkloadLeader},
+	"permits":        {history.WorkloadSemaphore},
+	"fencing":        {history.WorkloadPayment, history.WorkloadCounter},
+	"claim":          {history.WorkloadPayment, history.WorkloadCounter},
 }
 
 // workloadMore reads the workload fields beyond payment's, and checks that
@@ -54,6 +56,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	if v, _, st := p.boolean(fs["idempotency"], "workload.idempotency"); st == good {
 		w.Idempotency = v
 	}
+	p.completion(fs["completion"], fs["failure_record"], w, algorithm)
 	if v, st := p.smallInt(fs["stock"], "workload.stock", 1, 1_000_000, "items in stock at time zero"); st == good {
 		w.Stock = v
 	}
@@ -149,4 +152,36 @@ func knownFields(m *yaml.Node, allowed []string) map[string]field {
 		}
 	}
 	return fs
+}
+
+// Completion and failure-record styles of the payment workload
+// (Workload.Completion, Workload.FailureRecord).
+const (
+	CompletionToken        = "token"
+	FailureRecordUnchecked = "unchecked"
+	FailureRecordToken     = "token"
+)
+
+// completion reads workload.completion and workload.failure_record: the
+// two-write job of BR-23 (an unguarded charge, then a token-checked
+// completion, then on refusal a failure record).
+func (p *parser) completion(cf, ff field, w *Workload, algorithm string) {
+	if v, n, st := p.enum(cf, "workload.completion", "completion", []string{CompletionToken}); st == good {
+		if algorithm != "" && p.traitsOf(algorithm).LockFree {
+			p.errorf(n, "workload.completion", "needs an algorithm that takes a lock (got %s): the completion checks the lock key's owner token", algorithm)
+		} else {
+			w.Completion = v
+		}
+	}
+	v, n, st := p.enum(ff, "workload.failure_record", "failure record", []string{FailureRecordUnchecked, FailureRecordToken})
+	switch {
+	case st != good:
+		if w.Completion != "" {
+			w.FailureRecord = FailureRecordUnchecked
+		}
+	case cf.val == nil:
+		p.errorf(n, "workload.failure_record", "needs completion: token: the failure record is what a worker writes after its token-checked completion is refused")
+	default:
+		w.FailureRecord = v
+	}
 }

@@ -31,6 +31,8 @@ func Step(kind string, targets ...string) history.FaultStep {
 		st.Effect, st.Clients = history.EffectFreezeClient, targets
 	case "crash-client":
 		st.Effect, st.Clients = history.EffectCrashClient, targets
+	case "restart-client":
+		st.Effect, st.Clients, st.Mode = history.EffectRestartClient, targets, history.RestoreNone
 	case "starve-renewals":
 		st.Effect, st.Clients = history.EffectStarveRenewer, targets
 	case "partition":

@@ -1,0 +1,122 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestTheTwoWriteJobIsReadFromCompletionAndFailureRecord(t *testing.T) {
+	const head = "clients: 2\nalgorithm: safe\nttl: 30s\n"
+	tests := []struct {
+		name, workload     string
+		completion, record string
+	}{
+		{"a payment without completion keeps mark-paid", "{kind: payment}", "", ""},
+		{"completion token defaults the failure record to unchecked", "{kind: payment, completion: token}", CompletionToken, FailureRecordUnchecked},
+		{"a token-checked failure record is kept", "{kind: payment, completion: token, failure_record: token}", CompletionToken, FailureRecordToken},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(head+"workload: "+tt.workload+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Workload.Completion != tt.completion || s.Workload.FailureRecord != tt.record {
+				t.Fatalf("completion %q, failure_record %q; want %q, %q", s.Workload.Completion, s.Workload.FailureRecord, tt.completion, tt.record)
+			}
+			checkRoundTrip(t, s)
+		})
+	}
+}
+
+func TestABadTwoWriteJobIsRefusedWhereItIsWritten(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"an unknown completion suggests the valid one",
+			"clients: 2\nalgorithm: safe\nttl: 30s\nworkload: {completion: tokn}\n",
+			`t.yaml:4:24: workload.completion: unknown completion "tokn" (did you mean "token"?); valid: token`},
+		{"an unknown failure record suggests the nearest",
+			"clients: 2\nalgorithm: safe\nttl: 30s\nworkload: {completion: token, failure_record: uncheked}\n",
+			`t.yaml:4:47: workload.failure_record: unknown failure record "uncheked" (did you mean "unchecked"?)`},
+		{"a failure record needs the token-checked completion",
+			"clients: 2\nalgorithm: safe\nttl: 30s\nworkload: {failure_record: token}\n",
+			`t.yaml:4:28: workload.failure_record: needs completion: token`},
+		{"a completion belongs to the payment workload only",
+			"clients: 2\nalgorithm: safe\nttl: 30s\nworkload: {kind: counter, completion: token}\n",
+			`t.yaml:4:27: workload.completion: does not apply to the counter workload (only to payment)`},
+		{"a lock-free algorithm has no lock key to check",
+			"clients: 2\nalgorithm: idempotency-key\nttl: 30s\nworkload: {idempotency: true, completion: token}\n",
+			`t.yaml:4:43: workload.completion: needs an algorithm that takes a lock (got idempotency-key)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(tt.src))
+			if err == nil {
+				t.Fatalf("parsed; want %s", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestALeaderWorkloadTakesPerClientKeySets(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"each scheduler may name the queues it is configured for", "clients: {w1: {keys: [1]}, w2: {keys: [1, 2]}}\nalgorithm: checked-heartbeat\nttl: 10s\nworkload: {kind: leader, keys: 2, heartbeat: true}\n", ""},
+		{"a queue beyond workload.keys is refused where it is written", "clients: {w1: {keys: [3]}}\nalgorithm: safe\nttl: 10s\nworkload: {kind: leader, keys: 2}\n",
+			`t.yaml:1:23: clients.w1.keys[0]: no object 3: workload.keys is 2`},
+		{"a cron workload still has no objects to split", "clients: {w1: {keys: [1]}}\nalgorithm: safe\nttl: 10s\nworkload: {kind: cron, interval: 60s}\n",
+			`clients: per-client keys need a workload of numbered objects (payment, counter, inventory, cache-rebuild, leader; got cron)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(tt.src))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want == "":
+				if got := s.PerClient["w2"].Keys; len(got) != 2 {
+					t.Fatalf("w2's keys %v, want [1 2]", got)
+				}
+				checkRoundTrip(t, s)
+			case err == nil:
+				t.Fatalf("parsed; want %s", tt.want)
+			case !strings.Contains(err.Error(), tt.want):
+				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestARestartClientFaultIsReadWithItsRestoreMode(t *testing.T) {
+	const head = "clients: 2\nalgorithm: safe\nttl: 30s\nfaults:\n"
+	tests := []struct {
+		name, fault, want string
+	}{
+		{"a restart with restore all is accepted", "  - {kind: restart-client, client: w1, at: 5s, restart_after: 3s, restore: all}\n", ""},
+		{"restore defaults to none", "  - {kind: restart-client, client: w1, at: 5s, restart_after: 3s}\n", ""},
+		{"a restart needs its down time", "  - {kind: restart-client, client: w1, at: 5s}\n",
+			`faults[0].restart_after: missing required field`},
+		{"an unknown restore mode suggests the nearest", "  - {kind: restart-client, client: w1, at: 5s, restart_after: 3s, restore: al}\n",
+			`faults[0].restore: unknown restore-on-start mode "al" (did you mean "all"?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(head+tt.fault))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want == "":
+				checkRoundTrip(t, s)
+			case err == nil:
+				t.Fatalf("parsed; want %s", tt.want)
+			case !strings.Contains(err.Error(), tt.want):
+				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
+			}
+		})
+	}
+}
