@@ -178,6 +178,10 @@ for _, k in ipairs(redis.call('KEYS', '*')) do
 end
 return out`
 
+// dumpPatience bounds how long an observer back at its node keeps trying
+// to read what the node came back with (wall time).
+const dumpPatience = 10 * time.Second
+
 // dumpPrefix marks the dump script's EVAL in the MONITOR stream.
 const dumpPrefix = "locksim-dump-"
 
@@ -198,12 +202,26 @@ func (o *Observer) dumpHeld(ctx context.Context) {
 		delete(o.dumps, mark)
 		o.mu.Unlock()
 	}()
-	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	// A node that accepts connections may still be loading its dataset
+	// (LOADING), and a busy machine may answer late: try again until the
+	// dump is read, for up to dumpPatience.
+	dctx, cancel := context.WithTimeout(ctx, dumpPatience)
 	defer cancel()
-	res, err := o.admin.Eval(dctx, fmt.Sprintf(dumpScript, mark), nil).Slice()
-	if err != nil {
-		o.slog.Debug("observer could not read what the node came back with", "node", o.node, "err", err)
-		return
+	var res []any
+	for {
+		var err error
+		res, err = o.admin.Eval(dctx, fmt.Sprintf(dumpScript, mark), nil).Slice()
+		if err == nil {
+			break
+		}
+		if dctx.Err() != nil {
+			o.slog.Debug("observer could not read what the node came back with", "node", o.node, "err", err)
+			return
+		}
+		select {
+		case <-dctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 	held := []history.HeldKey{}
 	for i := 0; i+2 < len(res); i += 3 {
