@@ -853,13 +853,15 @@ func (b *builder) writes() {
 		switch o.Type {
 		case history.OK:
 			switch {
+			case inViolation[o.Index] != "":
+				// A write a checker names as the violation is drawn as
+				// one, whatever its action (a stale failure record too).
+				kind, style, word = shWriteBad, lbBad, actWord(lang, o)
 			case !effectAction(o.Value.Action):
 				kind = shWriteOth
 				if !containsStr(others, o.Value.Action) {
 					others = append(others, o.Value.Action)
 				}
-			case inViolation[o.Index] != "":
-				kind, style, word = shWriteBad, lbBad, actWord(lang, o)
 			default:
 				kind, style, word = shWriteOK, lbOK, actWord(lang, o)
 			}
@@ -915,7 +917,7 @@ func (b *builder) writes() {
 				text = s.key + ": " + text
 			}
 			b.shape(dShape{Kind: shSeen, Lane: b.res, Lane2: b.res, X0: s.at, X1: next[i], Y0: 0.3, Y1: 0.3, Color: -1,
-				Tip: tr(lang, "tip.seen", s.key, s.value, "t="+fmtT3(s.at)+"s")})
+				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), s.key, s.value, "t="+fmtT3(s.at)+"s")})
 			b.label(dLabel{Lane: b.res, X: s.at, Dy: 0.38, Text: text, Style: lbSmall, Prio: prSeen})
 		}
 		if len(steps) > 0 {

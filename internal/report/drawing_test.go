@@ -168,3 +168,58 @@ func TestHistoryPageIsDrawnOnTheTimelinesAxis(t *testing.T) {
 		})
 	}
 }
+
+func TestTheHighestTokenLineSaysWhetherTheResourceChecksTokens(t *testing.T) {
+	for _, enforced := range []bool{true, false} {
+		name := "a resource that checks tokens refuses a lower one"
+		if !enforced {
+			name = "a resource that checks no token is not said to refuse a lower one"
+		}
+		t.Run(name, func(t *testing.T) {
+			in := gcPauseInput("local", true)
+			in.History.Header.FencingEnforced = enforced
+			in = in.checked()
+			var tips []string
+			for _, s := range drawingOf(t, in).Shapes {
+				if s.Kind == shSeen {
+					tips = append(tips, s.tip())
+				}
+			}
+			if len(tips) == 0 {
+				t.Fatal("no highest-token line drawn")
+			}
+			for _, tip := range tips {
+				if refuses := strings.Contains(tip, "refuses any lower one"); refuses != enforced {
+					t.Errorf("tip %q (fencing enforced: %v)", tip, enforced)
+				}
+			}
+		})
+	}
+}
+
+func TestAWriteACheckerNamesAsTheViolationIsDrawnAsOneWhateverItsAction(t *testing.T) {
+	// c19e: a superseded run's failure record (an "other" action, not an
+	// effect) is the stale-write-accepted violation.
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c19e-stalled-job-failed-reason.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{History: h}.checked()
+	violating := map[int]bool{}
+	for _, a := range allAnomalies(in.Results) {
+		if a.Kind == checker.KindStaleWriteAccepted && !a.Informational {
+			for _, i := range a.Violating {
+				violating[i] = true
+			}
+		}
+	}
+	if len(violating) == 0 {
+		t.Fatal("the case has no stale-write-accepted violation to draw")
+	}
+	d := drawingOf(t, in)
+	for _, s := range d.Shapes {
+		if s.Op > 0 && violating[s.Op-1] && (s.Kind == shWriteOth || s.Kind == shWriteOK) {
+			t.Errorf("op %d, named as the violation, drawn as %s", s.Op-1, s.Kind)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"testing"
+
+	"github.com/locksim/locksim/internal/account"
 )
 
 func TestLanguagesAreTheMessageTables(t *testing.T) {
@@ -50,5 +52,18 @@ func TestALangFlagRefusesALanguageWithoutAMessageTable(t *testing.T) {
 				t.Errorf("--lang %q: lang %q, err %v", tt.arg, l, err)
 			}
 		})
+	}
+}
+
+func TestEveryWayABeliefEndsHasItsTipInEveryLanguage(t *testing.T) {
+	for _, how := range []string{account.HoldReleased, account.HoldLost, account.HoldDone, account.HoldStopped,
+		account.HoldReacquired, account.HoldCrashed, account.HoldLast} {
+		for _, l := range Languages() {
+			t.Run("a belief that ended "+how+" has its "+string(l)+" tip", func(t *testing.T) {
+				if _, ok := messages[l]["tip.belief."+how]; !ok {
+					t.Errorf("no message tip.belief.%s in %s", how, l)
+				}
+			})
+		}
 	}
 }

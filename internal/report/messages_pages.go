@@ -59,25 +59,27 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.quorum":            "fewer than %d nodes (a majority) still held its key", // quorum
 		"tip.lost":              "The lock was lost in Redis at %s: %s.",               // at, why
 		"tip.kept":              "Its key was still in Redis when the history ended.",
-		"tip.belief.released":   "%s released it at %s.",                                           // client, at
-		"tip.belief.lost":       "%s concluded at %s that it had lost it.",                         // client, at
-		"tip.belief.done":       "%s left its critical section at %s.",                             // client, at
-		"tip.belief.reacquired": "%s asked for the lock again at %s.",                              // client, at
-		"tip.belief.crashed":    "%s crashed at %s.",                                               // client, at
-		"tip.belief.last":       "%s's last recorded instant: %s.",                                 // client, at
-		"tip.belief.after":      "%s went on believing it held the lock for %s after it was lost.", // client, duration
-		"tip.key":               "Key %[2]s on %[1]s, set by %[3]s (%[4]s) at %[5]s.",              // node, key, client, token text, at
-		"tip.key.end":           "It left the node at %s: %s.",                                     // at, how
+		"tip.belief.released":   "%s released it at %s.",                                               // client, at
+		"tip.belief.lost":       "%s concluded at %s that it had lost it.",                             // client, at
+		"tip.belief.done":       "%s left its critical section at %s.",                                 // client, at
+		"tip.belief.reacquired": "%s asked for the lock again at %s.",                                  // client, at
+		"tip.belief.crashed":    "%s crashed at %s.",                                                   // client, at
+		"tip.belief.stopped":    "%s was still inside its critical section when the run ended, at %s.", // client, at
+		"tip.belief.last":       "%s's last recorded instant: %s.",                                     // client, at
+		"tip.belief.after":      "%s went on believing it held the lock for %s after it was lost.",     // client, duration
+		"tip.key":               "Key %[2]s on %[1]s, set by %[3]s (%[4]s) at %[5]s.",                  // node, key, client, token text, at
+		"tip.key.end":           "It left the node at %s: %s.",                                         // at, how
 		"tip.key.held":          "It was still there when the history ended.",
 		"tip.key.server":        "From %[3]s it was on %[1]s, the replica Sentinel had promoted to master of %[2]s.", // server, node, at
 		"tip.key.nogrant":       "It backed no lock that %s was granted.",                                            // owner
 		"tip.key.inferred":      "(Inferred from the clients' outcomes: this node's commands were not recorded.)",
-		"tip.permit":            "Permit of %[3]s in %[2]s on %[1]s, added at %[4]s.",                                              // node, key, owner, at
-		"tip.clock.rate":        "%s's clock ran at %s× speed from %s to %s.",                                                      // name, rate, from, to
-		"tip.clock.jump":        "%s's clock jumped %s at %s: its offset is now %s.",                                               // name, jump, at, total
-		"tip.seen":              "From here the resource had seen fencing token %[2]d on %[1]s (%[3]s): it refuses any lower one.", // key, value, at
-		"tip.write.ok":          "%s: %s's %s of %s%s, accepted by the %s.",                                                        // at, client, action, key, token suffix, resource
-		"tip.write.refused":     "%s: %s's %s of %s%s, REFUSED by the %s: %s.",                                                     // at, client, action, key, token suffix, resource, reason
+		"tip.permit":            "Permit of %[3]s in %[2]s on %[1]s, added at %[4]s.",                                                                                          // node, key, owner, at
+		"tip.clock.rate":        "%s's clock ran at %s× speed from %s to %s.",                                                                                                  // name, rate, from, to
+		"tip.clock.jump":        "%s's clock jumped %s at %s: its offset is now %s.",                                                                                           // name, jump, at, total
+		"tip.seen":              "From here the resource had seen fencing token %[2]d on %[1]s (%[3]s): it refuses any lower one.",                                             // key, value, at
+		"tip.seen.unchecked":    "From here the resource had seen fencing token %[2]d on %[1]s (%[3]s); it checks no token in this run, so a lower one would be accepted too.", // key, value, at
+		"tip.write.ok":          "%s: %s's %s of %s%s, accepted by the %s.",                                                                                                    // at, client, action, key, token suffix, resource
+		"tip.write.refused":     "%s: %s's %s of %s%s, REFUSED by the %s: %s.",                                                                                                 // at, client, action, key, token suffix, resource, reason
 		"tip.num":               "Value written: %d.",
 		"tip.write.lost":        "%s believed it held the lock, but the lock had been lost at %s.",                                                                      // client, at
 		"tip.write.held":        "%s held the lock when it wrote.",                                                                                                      // client
@@ -181,6 +183,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.lost":              "Lock bị mất trong Redis lúc %s: %s.",
 		"tip.kept":              "Key của nó vẫn còn trong Redis khi lịch sử kết thúc.",
 		"tip.belief.released":   "%s nhả lock lúc %s.",
+		"tip.belief.stopped":    "%s vẫn còn trong critical section khi lần chạy kết thúc, lúc %s.",
 		"tip.belief.lost":       "%s kết luận lúc %s rằng mình đã mất lock.",
 		"tip.belief.done":       "%s rời critical section lúc %s.",
 		"tip.belief.reacquired": "%s xin lấy lock lại lúc %s.",
@@ -197,6 +200,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.clock.rate":        "Đồng hồ của %s chạy với tốc độ ×%s từ %s đến %s.",
 		"tip.clock.jump":        "Đồng hồ của %s nhảy %s lúc %s: độ lệch giờ là %s.",
 		"tip.seen":              "Từ đây tài nguyên đã thấy fencing token %[2]d trên %[1]s (%[3]s): nó từ chối mọi token nhỏ hơn.",
+		"tip.seen.unchecked":    "Từ đây tài nguyên đã thấy fencing token %[2]d trên %[1]s (%[3]s); lần chạy này nó không kiểm tra token, nên một token nhỏ hơn cũng sẽ được chấp nhận.",
 		"tip.write.ok":          "%s: %s thực hiện %s trên %s%s, được %s chấp nhận.",
 		"tip.write.refused":     "%s: %s thực hiện %s trên %s%s, bị %s TỪ CHỐI: %s.",
 		"tip.num":               "Giá trị được ghi: %d.",

@@ -128,7 +128,13 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		if st.Mode == history.RestoreAll {
 			return tr(lang, "n.restart.client.restore", targets, dur)
 		}
-		return tr(lang, "n.restart.client", targets, dur)
+		for _, c := range st.Clients {
+			if _, ok := m.leaseAt(c, "", w.Start); ok {
+				return tr(lang, "n.restart.client", targets, dur)
+			}
+		}
+		// It held no lease when it was killed: none to leave to its TTL.
+		return tr(lang, "n.restart.client.nolease", targets, dur)
 	case history.EffectDeleteKey:
 		return tr(lang, "n.delete.key", st.Key, targets)
 	case history.EffectFailover:
