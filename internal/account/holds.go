@@ -257,19 +257,7 @@ func accepted(op history.Op) bool {
 // which an applied crash-client fault (EffectCrashClient) killed it. A
 // client is inside nothing after its crash: whatever it entered ends there.
 func ClientCrashes(h history.History) map[string][]int64 {
-	out := map[string][]int64{}
-	for _, f := range h.Faults() {
-		if f.Type == history.Fail || f.Value.Fault == nil || f.Value.Fault.Effect != history.EffectCrashClient {
-			continue
-		}
-		for _, c := range f.Value.Fault.Clients {
-			out[c] = append(out[c], f.Invoke)
-		}
-	}
-	for _, ts := range out {
-		slices.Sort(ts)
-	}
-	return out
+	return clientKills(h, history.EffectCrashClient)
 }
 
 // ClientRestarts maps each client to the instants (true ns, ascending) at
@@ -277,9 +265,15 @@ func ClientCrashes(h history.History) map[string][]int64 {
 // incarnation of it; a new incarnation under the same name starts the
 // step's Duration later.
 func ClientRestarts(h history.History) map[string][]int64 {
+	return clientKills(h, history.EffectRestartClient)
+}
+
+// clientKills maps each client to the instants (true ns, ascending) at
+// which an applied fault of effect killed it.
+func clientKills(h history.History, effect string) map[string][]int64 {
 	out := map[string][]int64{}
 	for _, f := range h.Faults() {
-		if f.Type == history.Fail || f.Value.Fault == nil || f.Value.Fault.Effect != history.EffectRestartClient {
+		if f.Type == history.Fail || f.Value.Fault == nil || f.Value.Fault.Effect != effect {
 			continue
 		}
 		for _, c := range f.Value.Fault.Clients {

@@ -925,11 +925,7 @@ func (b *builder) writes() {
 		}
 	}
 	if len(actions) > 0 {
-		var words []string
-		for _, a := range actions {
-			words = append(words, actionLegendWord(lang, a))
-		}
-		b.legendOnce(shWriteOK, dLegend{Kind: shWriteOK, Color: -1, Text: tr(lang, "p.effect.accepted", strings.Join(words, ", "))})
+		b.legendOnce(shWriteOK, dLegend{Kind: shWriteOK, Color: -1, Text: tr(lang, "p.effect.accepted", actionLegendWords(lang, actions))})
 	}
 	for _, s := range b.d.Shapes {
 		if s.Kind == shWriteBad {
@@ -940,15 +936,20 @@ func (b *builder) writes() {
 		}
 	}
 	if len(others) > 0 {
-		var words []string
-		for _, a := range others {
-			words = append(words, actionLegendWord(lang, a))
-		}
-		b.legendOnce(shWriteOth, dLegend{Kind: shWriteOth, Color: -1, Text: tr(lang, "p.other.accepted", strings.Join(words, ", "))})
+		b.legendOnce(shWriteOth, dLegend{Kind: shWriteOth, Color: -1, Text: tr(lang, "p.other.accepted", actionLegendWords(lang, others))})
 	}
 }
 
 // actionLegendWord names a write action in the legend: "charge", "sale".
+// actionLegendWords joins the legend words of actions ("charge, mark-paid").
+func actionLegendWords(lang Lang, actions []string) string {
+	words := make([]string, 0, len(actions))
+	for _, a := range actions {
+		words = append(words, actionLegendWord(lang, a))
+	}
+	return strings.Join(words, ", ")
+}
+
 func actionLegendWord(lang Lang, action string) string {
 	if _, ok := messages[English]["act."+action]; ok {
 		return tr(lang, "act."+action)

@@ -328,20 +328,26 @@ func fmtS(s float64) string { return strconv.FormatFloat(math.Round(s*1e6)/1e6, 
 
 func f2(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
+// shapeClass is the CSS class list of a shape (or of its legend swatch):
+// its kind, and its message kind or fault effect.
+func shapeClass(kind, sub string) string {
+	cls := "s s-" + kind
+	switch {
+	case sub != "" && kind == shMsg:
+		cls += " m-" + sub
+	case sub != "":
+		cls += " e-" + sub
+	case kind == shShade || kind == shStrip:
+		cls += " e-other"
+	}
+	return cls
+}
+
 // writeShape writes one shape with its layout attributes.
 func writeShape(b *strings.Builder, g geom, s dShape) {
 	esc := template.HTMLEscapeString
 	f := trimFloat
-	cls := "s s-" + s.Kind
-	if s.Sub != "" {
-		if s.Kind == shMsg {
-			cls += " m-" + s.Sub
-		} else {
-			cls += " e-" + s.Sub
-		}
-	} else if s.Kind == shShade || s.Kind == shStrip {
-		cls += " e-other"
-	}
+	cls := shapeClass(s.Kind, s.Sub)
 	if s.Color >= 0 {
 		cls += fmt.Sprintf(" c%d", s.Color%len(clientPalette))
 	}
@@ -388,16 +394,7 @@ func writeShape(b *strings.Builder, g geom, s dShape) {
 
 // legendSwatch is a legend entry's small picture, drawn like the shape.
 func legendSwatch(e dLegend) string {
-	cls := "s s-" + e.Kind
-	if e.Sub != "" {
-		if e.Kind == shMsg {
-			cls += " m-" + e.Sub
-		} else {
-			cls += " e-" + e.Sub
-		}
-	} else if e.Kind == shShade {
-		cls += " e-other"
-	}
+	cls := shapeClass(e.Kind, e.Sub)
 	if e.Color >= 0 {
 		cls += fmt.Sprintf(" c%d", e.Color%len(clientPalette))
 	}

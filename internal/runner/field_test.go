@@ -72,14 +72,7 @@ func TestFieldLibraryScenarios(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			needAdapter(t, tt.adapter)
 			t.Parallel()
-			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", tt.file+".yaml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := runScenario(t, sc, Options{Seed: *sc.Seed})
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			expectMet(t, sc, checker.Check(ctx, res.History, checker.Options{}))
+			holdFieldFileToItsExpect(t, tt.file)
 		})
 	}
 }
@@ -87,19 +80,27 @@ func TestFieldLibraryScenarios(t *testing.T) {
 // TestFieldScenarios runs each field scenario once on real Redis and holds
 // it to the file's own expect: its verdict and exactly its anomaly kinds.
 func TestFieldScenarios(t *testing.T) {
-	for _, tt := range append(slices.Clone(fieldScenarios), fieldScenarios2...) {
+	for _, tt := range allFieldScenarios() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", tt.file+".yaml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := runScenario(t, sc, Options{Seed: *sc.Seed})
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			expectMet(t, sc, checker.Check(ctx, res.History, checker.Options{}))
+			holdFieldFileToItsExpect(t, tt.file)
 		})
 	}
+}
+
+// holdFieldFileToItsExpect runs scenarios/field/<file>.yaml once from its
+// own seed on real Redis and holds it to its expect: its verdict and
+// exactly its anomaly kinds.
+func holdFieldFileToItsExpect(t *testing.T, file string) {
+	t.Helper()
+	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", file+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runScenario(t, sc, Options{Seed: *sc.Seed})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	expectMet(t, sc, checker.Check(ctx, res.History, checker.Options{}))
 }
 
 // TestEveryFieldScenarioIsTested keeps the table above complete: a file

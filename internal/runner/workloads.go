@@ -585,30 +585,26 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 // resource's reason to refuse, or an error when the outcome is unknown
 // (recorded as info, under a new process).
 func (w *worker) writeOutcome(key, action string, pr proof, do func() (refusal, error)) history.Type {
-	v := history.Value{Action: action, Fence: pr.fence}
-	if w.r.sc.Workload.CheckAndSet {
-		v.Token = pr.token
-	}
-	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
-	refused, err := do()
-	switch {
-	case err != nil:
-		p.EndErr(history.Info, v, err)
-		w.newProcess()
-		return history.Info
-	case refused.why != "":
-		v.Refusal, v.SeenFence = refused.why, refused.seen
-		p.End(history.Fail, v, "")
-		return history.Fail
-	}
-	p.End(history.OK, v, "")
-	return history.OK
+	return w.recordWrite(key, action, pr, func() (*int64, refusal, error) {
+		refused, err := do()
+		return nil, refused, err
+	})
 }
 
 // writeNum records one write of a number to the resource: do returns the
 // number written, or the resource's reason to refuse, or an error when
 // the outcome is unknown.
 func (w *worker) writeNum(key, action string, pr proof, do func() (int64, refusal, error)) history.Type {
+	return w.recordWrite(key, action, pr, func() (*int64, refusal, error) {
+		n, refused, err := do()
+		return &n, refused, err
+	})
+}
+
+// recordWrite records one write to the resource: do returns the number written
+// (nil for none), or the resource's reason to refuse, or an error when
+// the outcome is unknown (recorded as info, under a new process).
+func (w *worker) recordWrite(key, action string, pr proof, do func() (*int64, refusal, error)) history.Type {
 	v := history.Value{Action: action, Fence: pr.fence}
 	if w.r.sc.Workload.CheckAndSet {
 		v.Token = pr.token
@@ -625,7 +621,7 @@ func (w *worker) writeNum(key, action string, pr proof, do func() (int64, refusa
 		p.End(history.Fail, v, "")
 		return history.Fail
 	}
-	v.Num = &n
+	v.Num = n
 	p.End(history.OK, v, "")
 	return history.OK
 }
