@@ -346,8 +346,13 @@ func unplannedSwitch(a *account.Account) (string, bool) {
 			}
 		}
 		if !explained {
-			return fmt.Sprintf("Sentinel promoted %s over %s in group %s at %s with no failover in the plan: the machine was too busy for the sentinels' down-after; run fewer at once (--parallel) or at a lower --time-scale",
-				op.Value.Cmd[1], op.Value.Cmd[0], op.Value.Node, at(h, op.Invoke)), true
+			// The sentinels judged the master down when nothing in the
+			// plan stopped it: their scaled down-after was too short for
+			// the machine's load, or for Sentinel's own unscaled periods
+			// (a 1 s INFO poll while a failover settles): locksim cannot
+			// tell which, so it says both.
+			return fmt.Sprintf("Sentinel promoted %s over %s in group %s at %s with no failover in the plan: the sentinels judged %s down, their scaled down-after too short for this machine's load or for Sentinel's own unscaled periods; run fewer at once (--parallel), at a lower --time-scale, or with a longer sentinel.down_after",
+				op.Value.Cmd[1], op.Value.Cmd[0], op.Value.Node, at(h, op.Invoke), op.Value.Cmd[0]), true
 		}
 	}
 	return "", false

@@ -3,8 +3,11 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -37,7 +40,7 @@ func (h stallHook) DialHook(next redis.DialHook) redis.DialHook {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		start := time.Now()
 		c, err := next(ctx, network, addr)
-		h.record(ctx, start, err, "dial", "")
+		h.record(ctx, start, err, "dial", "", 0)
 		return c, err
 	}
 }
@@ -46,7 +49,7 @@ func (h stallHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		start := time.Now()
 		err := next(ctx, cmd)
-		h.record(ctx, start, err, cmd.Name(), keyOf(cmd))
+		h.record(ctx, start, err, cmd.Name(), keyOf(cmd), blocksFor(cmd))
 		return err
 	}
 }
@@ -56,13 +59,16 @@ func (h stallHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 		start := time.Now()
 		err := next(ctx, cmds)
 		if len(cmds) > 0 {
-			h.record(ctx, start, err, cmds[0].Name(), keyOf(cmds[0]))
+			h.record(ctx, start, err, cmds[0].Name(), keyOf(cmds[0]), blocksFor(cmds[0]))
 		}
 		return err
 	}
 }
 
-func (h stallHook) record(ctx context.Context, start time.Time, err error, name, key string) {
+// record records a stall of a command that took longer than history.StallNS
+// beyond by, the time it may wait by design (WAIT's timeout), or got no
+// answer within its deadline.
+func (h stallHook) record(ctx context.Context, start time.Time, err error, name, key string, by time.Duration) {
 	sk := h.sink.Load()
 	if sk == nil {
 		return
@@ -76,7 +82,7 @@ func (h stallHook) record(ctx context.Context, start time.Time, err error, name,
 		return
 	case timedOut(err):
 		t = history.Info
-	case int64(took) < history.StallNS:
+	case took < by || int64(took-by) < history.StallNS:
 		return
 	}
 	inv := max(int64(start.Sub(sk.rec.Start())), 0)
@@ -116,6 +122,28 @@ func timedOut(err error) bool {
 	}
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// blocksFor is how long cmd may wait for its answer by design: WAIT
+// numreplicas timeout blocks until numreplicas replicas acknowledge or
+// timeout ms pass (redis.io, WAIT), so a slow answer within its timeout is
+// the command's meaning, not a machine too busy to answer (after a
+// failover the new master's replicas reconnect first). 0 for every other
+// command; for WAIT 0 (no timeout) for ever: only a WAIT that outlived its
+// client's read deadline is then recorded (as unanswered).
+func blocksFor(cmd redis.Cmder) time.Duration {
+	args := cmd.Args()
+	if !strings.EqualFold(cmd.Name(), "wait") || len(args) < 3 {
+		return 0
+	}
+	ms, err := strconv.ParseInt(fmt.Sprint(args[2]), 10, 64)
+	switch {
+	case err != nil:
+		return 0
+	case ms == 0:
+		return math.MaxInt64
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // keyOf is the first key of a command: its first argument after the name
