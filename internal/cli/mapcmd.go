@@ -85,7 +85,7 @@ func parseMapFlags(args []string, stderr io.Writer) (f mapFlags, pos []string, c
 	fs.Var(&f.set, "set", "a field given one value in every cell, path=value (repeatable; e.g. time_scale=10)")
 	fs.IntVar(&f.count, "count", 10, "runs per cell (seeds from the scenario's seed, or --seed)")
 	seed := fs.String("seed", "", "first seed of every cell (default: the map file's, else the scenario's, else drawn and printed)")
-	fs.IntVar(&f.parallel, "parallel", suite.SweepParallel(), "runs at the same time (default 6 per CPU: their runs draw no charts)")
+	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time (default 6 per CPU)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server) or embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
 	f.lang = report.English
 	fs.Var(&f.lang, "lang", "report language: "+report.LanguageList())

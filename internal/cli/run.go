@@ -207,7 +207,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
 	fs.IntVar(&f.retryUnknown, "retry-unknown", 0, "run again, one at a time with the same seed, up to N times, a run that came out unknown against its expectation (a busy machine's answer); a definite verdict is never rerun, and the log says which runs were")
-	fs.IntVar(&f.parallel, "parallel", 0, fmt.Sprintf("runs at the same time; default 4 per CPU (%d here), 6 per CPU (%d) for a sweep (--count > 1, charts for notable runs only), capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)", suite.DefaultParallel(), suite.SweepParallel()))
+	fs.IntVar(&f.parallel, "parallel", 0, fmt.Sprintf("runs at the same time; default 6 per CPU (%d here), capped at 32 (runs mostly wait in scenario time; more than that can make runs lose their timing, which coverage then reports as unknown)", suite.DefaultParallel()))
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
 	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a cluster: block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
@@ -252,9 +252,6 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	})
 	if !parallelSet {
 		f.parallel = suite.DefaultParallel()
-		if f.count > 1 && suite.Charts(f.charts) != suite.ChartsAll {
-			f.parallel = suite.SweepParallel()
-		}
 	}
 	switch {
 	case len(paths) == 0:

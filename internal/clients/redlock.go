@@ -95,17 +95,25 @@ func (r *redlock) drift() time.Duration {
 }
 
 // nodeTimeout is the per-node timeout: a fiftieth of the TTL, but at least
-// 50 ms of wall time (or a tenth of a very short TTL). With time compressed
-// a fiftieth can be 20 ms of wall time, which a loaded machine's scheduling
-// delays alone exceed: every node then "fails" and an attempt that should
-// get the lock does not, flipping a scenario's verdict. A silent node costs
-// an attempt this timeout, still a small part of any scenario's TTL.
+// 100 ms of wall time (or a tenth of a very short TTL). With time
+// compressed a fiftieth can be 20 ms of wall time, which a loaded
+// machine's scheduling delays alone exceed: every node then "fails" and an
+// attempt that should get the lock does not, flipping a scenario's
+// verdict; at 50 ms a catalogue run at the default parallelism still lost
+// about one Redlock run in a hundred to a command unanswered within it
+// (unknown: "the machine was too busy"). A silent node costs an attempt
+// this timeout, still a small part of any scenario's TTL (a tenth of a
+// 1 s wall TTL at time_scale 10).
 func (r *redlock) nodeTimeout() time.Duration {
 	if r.cfg.NodeTimeout > 0 {
 		return r.cfg.NodeTimeout
 	}
-	return max(r.cfg.TTL/50, min(50*time.Millisecond, r.cfg.TTL/10))
+	return max(r.cfg.TTL/50, min(defaultNodeTimeoutFloor, r.cfg.TTL/10))
 }
+
+// defaultNodeTimeoutFloor is the least default per-node timeout of
+// locksim's Redlock, wall time (see nodeTimeout).
+const defaultNodeTimeoutFloor = 100 * time.Millisecond
 
 // Acquire runs one Redlock attempt. ErrNotAcquired (wrapped with the count
 // of granting nodes) when below quorum or out of validity; the partial
