@@ -37,8 +37,12 @@ func masterClient(t *testing.T, c *Cluster, client, group string) *redis.Client 
 
 func TestReplicasAndSentinels(t *testing.T) {
 	requireSentinel(t)
+	// A failover-timeout of 3 s: when a loaded machine lets the sentinels
+	// see the master down at once and split their votes, Sentinel tries
+	// again after twice failover-timeout (sentinel.c), inside the wait
+	// below; with 30 s it never did (CI: "no replica promoted within 10s").
 	opts := Options{Backend: BackendLocal, Nodes: 1, Replicas: 2, Sentinels: 3, Clients: []string{"w1", "w2"},
-		Sentinel: SentinelOptions{DownAfter: 200 * time.Millisecond, FailoverTimeout: 30 * time.Second}}
+		Sentinel: SentinelOptions{DownAfter: 200 * time.Millisecond, FailoverTimeout: 3 * time.Second}}
 	ctx := context.Background()
 
 	t.Run("each replica follows its master through its own replication link, and a cut link stops its stream", func(t *testing.T) {
@@ -79,7 +83,7 @@ func TestReplicasAndSentinels(t *testing.T) {
 		if n, err := w1.Wait(ctx, 2, 5*time.Second).Result(); err != nil || n != 2 {
 			t.Fatalf("WAIT 2 = %d, %v", n, err)
 		}
-		p, err := c.Failover(ctx, "n1", FailoverCrash, settle)
+		p, err := c.Failover(ctx, "n1", FailoverCrash, 2*settle)
 		if err != nil {
 			t.Fatalf("failover: %v", err)
 		}
@@ -126,7 +130,7 @@ func TestReplicasAndSentinels(t *testing.T) {
 
 	t.Run("a stopped master is replaced, and once resumed the sentinels still name the promoted replica", func(t *testing.T) {
 		c := startCluster(t, opts)
-		p, err := c.Failover(ctx, "n1", FailoverStop, settle)
+		p, err := c.Failover(ctx, "n1", FailoverStop, 2*settle)
 		if err != nil {
 			t.Fatalf("failover: %v", err)
 		}
@@ -157,7 +161,7 @@ func TestReplicasAndSentinels(t *testing.T) {
 
 	t.Run("SENTINEL FAILOVER promotes a replica while the master is alive", func(t *testing.T) {
 		c := startCluster(t, opts)
-		p, err := c.Failover(ctx, "n1", FailoverCommand, settle)
+		p, err := c.Failover(ctx, "n1", FailoverCommand, 2*settle)
 		if err != nil {
 			t.Fatalf("failover: %v", err)
 		}

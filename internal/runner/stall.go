@@ -80,6 +80,10 @@ func (h stallHook) record(ctx context.Context, start time.Time, err error, name,
 		// Its deadline was the run's own end, reached while it waited:
 		// not a machine too busy to answer it.
 		return
+	case timedOut(err) && expiredBefore(ctx, start):
+		// Its caller's deadline had passed before it was sent (a Redlock
+		// attempt out of time for its last nodes): nothing waited.
+		return
 	case timedOut(err):
 		t = history.Info
 	case took < by || int64(took-by) < history.StallNS:
@@ -109,6 +113,12 @@ func cutByRunEnd(cmd, run context.Context) bool {
 	cd, ok2 := cmd.Deadline()
 	over := run.Err() != nil || (ok && !time.Now().Before(rd))
 	return over && ok && ok2 && cd.Equal(rd)
+}
+
+// expiredBefore reports whether ctx's deadline was already past at start.
+func expiredBefore(ctx context.Context, start time.Time) bool {
+	d, ok := ctx.Deadline()
+	return ok && !d.After(start)
 }
 
 // timedOut reports whether err is a deadline that passed (the context's or

@@ -17,12 +17,14 @@ func TestStallHookRecords(t *testing.T) {
 		name string
 		cmd  redis.Cmder
 		took time.Duration
+		err  error
 		want bool
 	}{
-		{"a slow SET is a stall", redis.NewStatusCmd(context.Background(), "set", "k", "v"), slow, true},
-		{"a WAIT answered within its timeout is no stall, however slow", redis.NewIntCmd(context.Background(), "wait", 1, 1500), 1400 * time.Millisecond, false},
-		{"a WAIT answered a stall's length after its timeout is a stall", redis.NewIntCmd(context.Background(), "wait", 1, 100), 100*time.Millisecond + slow, true},
-		{"a WAIT without a timeout is never a slow answer", redis.NewIntCmd(context.Background(), "wait", 1, 0), 10 * time.Second, false},
+		{"a slow SET is a stall", redis.NewStatusCmd(context.Background(), "set", "k", "v"), slow, nil, true},
+		{"a SET unanswered within its deadline is a stall", redis.NewStatusCmd(context.Background(), "set", "k", "v"), 100 * time.Millisecond, context.DeadlineExceeded, true},
+		{"a WAIT answered within its timeout is no stall, however slow", redis.NewIntCmd(context.Background(), "wait", 1, 1500), 1400 * time.Millisecond, nil, false},
+		{"a WAIT answered a stall's length after its timeout is a stall", redis.NewIntCmd(context.Background(), "wait", 1, 100), 100*time.Millisecond + slow, nil, true},
+		{"a WAIT without a timeout is never a slow answer", redis.NewIntCmd(context.Background(), "wait", 1, 0), 10 * time.Second, nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -30,7 +32,7 @@ func TestStallHookRecords(t *testing.T) {
 			var sink atomic.Pointer[stallSink]
 			sink.Store(&stallSink{rec: rec, log: rec.Log()})
 			h := stallHook{sink: &sink, client: "w1", node: "n1"}
-			h.record(context.Background(), time.Now().Add(-c.took), nil, c.cmd.Name(), keyOf(c.cmd), blocksFor(c.cmd))
+			h.record(context.Background(), time.Now().Add(-c.took), c.err, c.cmd.Name(), keyOf(c.cmd), blocksFor(c.cmd))
 			got := false
 			for _, op := range rec.Ops() {
 				got = got || op.F == history.Stalled
@@ -39,5 +41,22 @@ func TestStallHookRecords(t *testing.T) {
 				t.Fatalf("recorded a stall: %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+func TestAStallHookIgnoresACommandSentAfterItsDeadline(t *testing.T) {
+	rec := history.NewRecorder(time.Now().Add(-time.Minute))
+	var sink atomic.Pointer[stallSink]
+	sink.Store(&stallSink{rec: rec, log: rec.Log()})
+	h := stallHook{sink: &sink, client: "probe", node: "n5"}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Millisecond))
+	defer cancel()
+	// A probe's HELLO on a context already out of time fails at once
+	// (redsync-happy: "got no answer within its 0s deadline").
+	h.record(ctx, time.Now(), context.DeadlineExceeded, "hello", "", 0)
+	for _, op := range rec.Ops() {
+		if op.F == history.Stalled {
+			t.Fatalf("recorded %+v as a stall", op)
+		}
 	}
 }
