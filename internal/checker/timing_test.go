@@ -153,6 +153,20 @@ func TestAStallNoFaultExplainsMakesAValidRunUnknown(t *testing.T) {
 			stall(&h, 0.5, 50*time.Millisecond, false)
 			return h
 		}, Invalid, "no fault stood between them"},
+		{"a final probe's slow node changes nothing when the probe got the lock", func() history.History {
+			h := sequentialHistory()
+			h.Ops = append(h.Ops, probeOp(len(h.Ops), history.OK))
+			stall(&h, 0.5, 50*time.Millisecond, false)
+			h.Ops[len(h.Ops)-1].Client = history.ProbeClient
+			return h
+		}, Valid, ""},
+		{"a final probe's slow node may be why the probe got no answer", func() history.History {
+			h := sequentialHistory()
+			h.Ops = append(h.Ops, probeOp(len(h.Ops), history.Info))
+			stall(&h, 0.5, 50*time.Millisecond, false)
+			h.Ops[len(h.Ops)-1].Client = history.ProbeClient
+			return h
+		}, Unknown, "probe's set invoice-1 to n1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -268,4 +282,11 @@ func TestAFaultThatOutlastedItsPlanMakesAValidRunUnknown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// probeOp is a final probe's attempt on invoice-1, at the history's end,
+// of type t.
+func probeOp(i int, t history.Type) history.Op {
+	return history.Op{Index: i, Process: 9, Client: history.ProbeClient, F: history.Probe, Key: inv1,
+		Invoke: ns(0.9), Complete: ns(0.9) + int64(time.Millisecond), Type: t}
 }
