@@ -22,6 +22,15 @@ type Host struct {
 	mu     sync.Mutex
 	locals map[string]*sync.Mutex
 	vals   map[string]string
+
+	smu    sync.Mutex
+	shared map[string]sharedVal
+}
+
+// sharedVal is one Shared value, or the error making it gave.
+type sharedVal struct {
+	v   any
+	err error
 }
 
 // NewHost returns the Host of one simulated process.
@@ -54,4 +63,22 @@ func (h *Host) Do(f func(vals map[string]string)) {
 		h.vals = map[string]string{}
 	}
 	f(h.vals)
+}
+
+// Shared is the value of key that every client of the process shares,
+// made by mk for the first client that asks (the others wait meanwhile);
+// an error of mk is every later caller's too. A lock client process that
+// serves all of a simulated process's clients is one (clients.process).
+func (h *Host) Shared(key string, mk func() (any, error)) (any, error) {
+	h.smu.Lock()
+	defer h.smu.Unlock()
+	if sv, ok := h.shared[key]; ok {
+		return sv.v, sv.err
+	}
+	v, err := mk()
+	if h.shared == nil {
+		h.shared = map[string]sharedVal{}
+	}
+	h.shared[key] = sharedVal{v, err}
+	return v, err
 }

@@ -202,6 +202,10 @@ type ProcessOptions struct {
 	// libfaketime: "" (none), "jump" (wall clock only: DONT_FAKE_MONOTONIC)
 	// or "rate" (wall and monotonic clocks).
 	FakeTime string
+	// NoInFlightPause says no pause is planned inside an acquire (point
+	// in-acquire): the process is told it need not send "sent" events
+	// (hello "sent": false), one line fewer per acquire.
+	NoInFlightPause bool
 }
 
 // DefaultCommandTimeout is the per-command timeout the runner uses when a

@@ -15,7 +15,6 @@
 // stdout carries only protocol lines: log to stderr.
 'use strict';
 
-const readline = require('readline');
 
 // A refused acquire is an exception in most libraries (node-redlock's
 // LockError): capturing a stack trace for each was a tenth of the
@@ -24,18 +23,49 @@ Error.stackTraceLimit = 0;
 
 const PROTOCOL = 1;
 
+// Lines written in one turn of the event loop go out in one write (a
+// process serving fifty clients answers many requests per turn, and a
+// write per line was most of its system time); flush sends them now.
+let out = [];
 function write(obj) {
-  process.stdout.write(JSON.stringify(obj) + '\n');
+  if (out.length === 0) setImmediate(flush);
+  out.push(JSON.stringify(obj));
+}
+
+function flush() {
+  if (out.length === 0) return;
+  const lines = out.join('\n') + '\n';
+  out = [];
+  process.stdout.write(lines);
 }
 
 function notify(event) {
   write(event);
 }
 
-function serve(adapter) {
-  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+// serve(create), with a function, serves several clients in one process:
+// create() makes one adapter object per client (at its hello), the hello
+// reply says "clients": "many", and each request goes to the adapter of
+// its "client" — what locksim does for clients of one simulated process
+// (clients: {wN: {process: NAME}}).
+function serve(adapterOrCreate) {
+  const many = typeof adapterOrCreate === 'function';
+  const adapters = new Map(); // client → adapter, with create
   let hello = null;
-  rl.on('line', async (line) => {
+  // Lines are split here rather than by readline, whose per-line events
+  // were a tenth of a busy process's CPU.
+  let pending = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    pending += chunk;
+    let i;
+    while ((i = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, i);
+      pending = pending.slice(i + 1);
+      onLine(line);
+    }
+  });
+  const onLine = async (line) => {
     if (!line.trim()) return;
     let msg;
     try {
@@ -50,8 +80,15 @@ function serve(adapter) {
         process.exit(2);
       }
       hello = msg;
+      let adapter = adapterOrCreate;
+      if (many) {
+        adapter = adapterOrCreate();
+        adapters.set(msg.client, adapter);
+      }
       const info = await adapter.hello(msg);
-      write({ type: 'hello_ok', protocol: PROTOCOL, name: info.name, ops: info.ops, events: info.events || [], now_ms: Date.now() });
+      const reply = { type: 'hello_ok', protocol: PROTOCOL, name: info.name, ops: info.ops, events: info.events || [], now_ms: Date.now() };
+      if (many) reply.clients = 'many';
+      write(reply);
       return;
     }
     if (!hello) {
@@ -60,6 +97,11 @@ function serve(adapter) {
     }
     if (msg.type === 'clock') { // the process's own clocks, for locksim's clock tests
       write({ type: 'ok', id: msg.id, now_ms: Date.now(), mono_ms: performance.now() });
+      return;
+    }
+    const adapter = many ? adapters.get(msg.client) : adapterOrCreate;
+    if (!adapter) {
+      write({ type: 'unknown', id: msg.id, error: `no hello from client ${JSON.stringify(msg.client)}` });
       return;
     }
     const handler = adapter[msg.type];
@@ -75,11 +117,15 @@ function serve(adapter) {
       reply = { type: 'unknown', error: String((e && e.message) || e) };
     }
     write(Object.assign({ id: msg.id }, reply));
-  });
-  rl.on('close', async () => {
+  };
+  process.stdin.on('end', async () => {
+    flush();
     try {
-      if (adapter.close) await adapter.close();
+      for (const adapter of many ? adapters.values() : [adapterOrCreate]) {
+        if (adapter.close) await adapter.close();
+      }
     } finally {
+      flush();
       process.exit(0);
     }
   });

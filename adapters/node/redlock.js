@@ -65,17 +65,6 @@ if (args.length > 1 || !RELEASES[version]) {
 }
 const lib = require(RELEASES[version]);
 
-// State of either release's adapter.
-let redlock = null;
-let clients = [];
-let ttl = 0;
-let errors = 0; // node errors seen so far (clientError events)
-const held = new Map(); // token → Lock
-let names = []; // node names by client index
-let said = null; // the current call's yes-saying nodes, by script name
-let current = 0; // the id of the acquire being worked on, for its sent event
-let issued = 0; // lock scripts issued in the current acquire
-
 // commandTimeout is the per-command timeout for the ioredis connections:
 // the hello's timeout_ms, or none (null) with option command_timeout: none.
 function commandTimeout(msg) {
@@ -86,235 +75,255 @@ function commandTimeout(msg) {
   process.exit(2);
 }
 
-// ---- 4.2.0
+// create is one client's adapter (protocol.js serves several clients in
+// one process, each with its own connections, library object and state).
+function create() {
+  // State of either release's adapter.
+  let redlock = null;
+  let clients = [];
+  let ttl = 0;
+  let errors = 0; // node errors seen so far (clientError events)
+  const held = new Map(); // token → Lock
+  let names = []; // node names by client index
+  let said = null; // the current call's yes-saying nodes, by script name
+  let current = 0; // the id of the acquire being worked on, for its sent event
+  let issued = 0; // lock scripts issued in the current acquire
+  let wantSent = true; // the hello's "sent": false turns the sent events off
 
-const Redlock = lib;
+  // ---- 4.2.0
 
-// watch records which nodes answered a lock, extend or unlock script with
-// "done" (the library counts those as votes).
-function watch(rl) {
-  const exec = rl._executeScript.bind(rl);
-  rl._executeScript = function (server, name, args, callback) {
-    const i = clients.indexOf(server);
-    if (name === 'lockScript' && current && ++issued === clients.length) {
-      // Every node has been sent its SET: from now on the replies are in
-      // flight (locksim pauses a process planned in-acquire here).
-      setImmediate(((id) => () => notify({ type: 'sent', id }))(current));
-    }
-    return exec(server, name, args, (err, res) => {
-      if (!err && said && (res === 1 || res === '1')) {
-        (said[name] = said[name] || []).push(names[i]);
+  const Redlock = lib;
+
+  // watch records which nodes answered a lock, extend or unlock script with
+  // "done" (the library counts those as votes).
+  function watch(rl) {
+    const exec = rl._executeScript.bind(rl);
+    rl._executeScript = function (server, name, args, callback) {
+      const i = clients.indexOf(server);
+      if (name === 'lockScript' && current && ++issued === clients.length && wantSent) {
+        // Every node has been sent its SET: from now on the replies are in
+        // flight (locksim pauses a process planned in-acquire here).
+        setImmediate(((id) => () => notify({ type: 'sent', id }))(current));
       }
-      callback(err, res);
-    });
-  };
-}
-
-const v4 = {
-  async hello(msg) {
-    ttl = Math.max(1, Math.round(msg.ttl_ms));
-    const opts = msg.options || {};
-    if (!msg.probe) {
-      clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
-      redlock = new Redlock(clients, {
-        driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
-        retryCount: 0,
-        retryDelay: 0,
-        retryJitter: 0,
+      return exec(server, name, args, (err, res) => {
+        if (!err && said && (res === 1 || res === '1')) {
+          (said[name] = said[name] || []).push(names[i]);
+        }
+        callback(err, res);
       });
-      await ready(clients, 5000);
-      redlock.on('clientError', () => { errors++; });
-      names = msg.nodes.map((n) => n.name);
-      watch(redlock);
-      // One lock and unlock of a key of its own before time zero: the
-      // library's code is compiled on first use, which on a busy machine
-      // would make this client's first acquire lose its race for nothing.
-      try { await redlock.unlock(await redlock.lock('locksim-warmup:' + msg.client, ttl)); } catch (e) { /* a node may be down */ }
-      errors = 0;
-    }
-    return { name: `node-redlock ${version}`, ops: ['acquire', 'release', 'extend'], events: ['sent'] };
-  },
+    };
+  }
 
-  async acquire(msg, received) {
-    const before = errors;
-    said = {};
-    current = msg.id;
-    issued = 0;
-    try {
-      const lock = await redlock.lock(msg.key, ttl);
-      held.set(lock.value, lock);
-      return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: said.lockScript || [] };
-    } catch (e) {
-      if (e instanceof Redlock.LockError && errors === before) {
-        return { type: 'not-acquired', error: e.message };
+  const v4 = {
+    async hello(msg) {
+      ttl = Math.max(1, Math.round(msg.ttl_ms));
+      wantSent = msg.sent !== false;
+      const opts = msg.options || {};
+      if (!msg.probe) {
+        clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
+        redlock = new Redlock(clients, {
+          driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
+          retryCount: 0,
+          retryDelay: 0,
+          retryJitter: 0,
+        });
+        await ready(clients, 5000);
+        redlock.on('clientError', () => { errors++; });
+        names = msg.nodes.map((n) => n.name);
+        watch(redlock);
+        // One lock and unlock of a key of its own before time zero: the
+        // library's code is compiled on first use, which on a busy machine
+        // would make this client's first acquire lose its race for nothing.
+        try { await redlock.unlock(await redlock.lock('locksim-warmup:' + msg.client, ttl)); } catch (e) { /* a node may be down */ }
+        errors = 0;
       }
-      return { type: 'unknown', error: String(e.message || e) };
-    } finally {
-      current = 0;
-    }
-  },
+      return { name: `node-redlock ${version}`, ops: ['acquire', 'release', 'extend'], events: ['sent'] };
+    },
 
-  async release(msg) {
-    const lock = held.get(msg.token) || new Redlock.Lock(redlock, msg.key, msg.token, 0, 0, 0);
-    held.delete(msg.token);
-    const before = errors;
-    said = {};
-    let failure = null;
-    try {
-      await redlock.unlock(lock);
-    } catch (e) {
-      failure = e;
-    }
-    const removed = said.unlockScript || [];
-    if (removed.length > 0) return { type: 'ok', nodes: removed };
-    if (errors === before && (!failure || failure instanceof Redlock.LockError)) {
-      return { type: 'not-held', error: failure ? failure.message : '' };
-    }
-    return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
-  },
-
-  async extend(msg, received) {
-    const lock = held.get(msg.token);
-    if (!lock) return { type: 'not-held', error: 'no lock with this token' };
-    const before = errors;
-    try {
-      const l = await redlock.extend(lock, ttl);
-      return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
-    } catch (e) {
-      if (e instanceof Redlock.LockError && errors === before) {
-        return { type: 'not-held', error: e.message };
+    async acquire(msg, received) {
+      const before = errors;
+      said = {};
+      current = msg.id;
+      issued = 0;
+      try {
+        const lock = await redlock.lock(msg.key, ttl);
+        held.set(lock.value, lock);
+        return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: said.lockScript || [] };
+      } catch (e) {
+        if (e instanceof Redlock.LockError && errors === before) {
+          return { type: 'not-acquired', error: e.message };
+        }
+        return { type: 'unknown', error: String(e.message || e) };
+      } finally {
+        current = 0;
       }
-      return { type: 'unknown', error: String(e.message || e) };
-    }
-  },
+    },
 
-  async close() {
-    for (const c of clients) c.disconnect();
-  },
-};
+    async release(msg) {
+      const lock = held.get(msg.token) || new Redlock.Lock(redlock, msg.key, msg.token, 0, 0, 0);
+      held.delete(msg.token);
+      const before = errors;
+      said = {};
+      let failure = null;
+      try {
+        await redlock.unlock(lock);
+      } catch (e) {
+        failure = e;
+      }
+      const removed = said.unlockScript || [];
+      if (removed.length > 0) return { type: 'ok', nodes: removed };
+      if (errors === before && (!failure || failure instanceof Redlock.LockError)) {
+        return { type: 'not-held', error: failure ? failure.message : '' };
+      }
+      return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
+    },
 
-// ---- 5.0.0-beta.2
+    async extend(msg, received) {
+      const lock = held.get(msg.token);
+      if (!lock) return { type: 'not-held', error: 'no lock with this token' };
+      const before = errors;
+      try {
+        const l = await redlock.extend(lock, ttl);
+        return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
+      } catch (e) {
+        if (e instanceof Redlock.LockError && errors === before) {
+          return { type: 'not-held', error: e.message };
+        }
+        return { type: 'unknown', error: String(e.message || e) };
+      }
+    },
 
-const Redlock5 = lib.default;
-const { ExecutionError, ResourceLockedError, Lock: Lock5 } = lib;
-
-// watch5 records which nodes voted "for" in each script call, and sends
-// the sent event once every node has been sent the acquire's SET.
-function watch5(rl) {
-  const attempt = rl._attemptOperationOnClient.bind(rl);
-  rl._attemptOperationOnClient = async function (client, script, keys, a) {
-    const i = clients.indexOf(client);
-    const name = script === rl.scripts.acquireScript ? 'lockScript'
-      : script === rl.scripts.releaseScript ? 'unlockScript' : 'extendScript';
-    const mine = said;
-    if (name === 'lockScript' && current && ++issued === clients.length) {
-      setImmediate(((id) => () => notify({ type: 'sent', id }))(current));
-    }
-    const r = await attempt(client, script, keys, a);
-    if (mine && r.vote === 'for') (mine[name] = mine[name] || []).push(names[i]);
-    return r;
+    async close() {
+      for (const c of clients) c.disconnect();
+    },
   };
+
+  // ---- 5.0.0-beta.2
+
+  const Redlock5 = lib.default;
+  const { ExecutionError, ResourceLockedError, Lock: Lock5 } = lib;
+
+  // watch5 records which nodes voted "for" in each script call, and sends
+  // the sent event once every node has been sent the acquire's SET.
+  function watch5(rl) {
+    const attempt = rl._attemptOperationOnClient.bind(rl);
+    rl._attemptOperationOnClient = async function (client, script, keys, a) {
+      const i = clients.indexOf(client);
+      const name = script === rl.scripts.acquireScript ? 'lockScript'
+        : script === rl.scripts.releaseScript ? 'unlockScript' : 'extendScript';
+      const mine = said;
+      if (name === 'lockScript' && current && ++issued === clients.length && wantSent) {
+        setImmediate(((id) => () => notify({ type: 'sent', id }))(current));
+      }
+      const r = await attempt(client, script, keys, a);
+      if (mine && r.vote === 'for') (mine[name] = mine[name] || []).push(names[i]);
+      return r;
+    };
+  }
+
+  // settled waits until every node has voted in the call's last attempt
+  // (the library resolves at a quorum; each attempt's stats promise resolves
+  // once all votes are in, each bounded by the command timeout).
+  async function settled(attempts) {
+    if (attempts && attempts.length) await attempts[attempts.length - 1];
+  }
+
+  const v5 = {
+    async hello(msg) {
+      ttl = Math.max(1, Math.round(msg.ttl_ms));
+      wantSent = msg.sent !== false;
+      const opts = msg.options || {};
+      if (!msg.probe) {
+        clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
+        redlock = new Redlock5(clients, {
+          driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
+          retryCount: 0,
+          retryDelay: 0,
+          retryJitter: 0,
+        });
+        await ready(clients, 5000);
+        redlock.on('error', (e) => { if (!(e instanceof ResourceLockedError)) errors++; });
+        names = msg.nodes.map((n) => n.name);
+        watch5(redlock);
+        // The warm-up of the 4.2.0 path; it also loads the scripts (EVALSHA
+        // first, EVAL on NOSCRIPT) on every node.
+        try { await redlock.release(await redlock.acquire(['locksim-warmup:' + msg.client], ttl)); } catch (e) { /* a node may be down */ }
+        errors = 0;
+      }
+      return { name: `node-redlock ${version}`, ops: ['acquire', 'release', 'extend'], events: ['sent'] };
+    },
+
+    async acquire(msg, received) {
+      const before = errors;
+      const mine = said = {};
+      current = msg.id;
+      issued = 0;
+      try {
+        const lock = await redlock.acquire([msg.key], ttl);
+        held.set(lock.value, lock);
+        // The library resolves at a quorum; the other nodes' SETs may still
+        // land. The adapter waits for the attempt's last votes (each bounded
+        // by the command timeout) so that the lease names every node that
+        // holds the key — its caller could start at the quorum, so a slow
+        // node makes locksim see the grant later than the library gave it,
+        // never earlier.
+        await settled(lock.attempts);
+        return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: mine.lockScript || [] };
+      } catch (e) {
+        if (e instanceof ExecutionError) await settled(e.attempts);
+        if (e instanceof ExecutionError && errors === before) {
+          return { type: 'not-acquired', error: e.message };
+        }
+        return { type: 'unknown', error: String(e.message || e) };
+      } finally {
+        current = 0;
+      }
+    },
+
+    async release(msg) {
+      const lock = held.get(msg.token) || new Lock5(redlock, [msg.key], msg.token, [], 0);
+      held.delete(msg.token);
+      const before = errors;
+      said = {};
+      const mine = said;
+      let failure = null;
+      try {
+        await settled((await redlock.release(lock)).attempts);
+      } catch (e) {
+        failure = e;
+        if (e instanceof ExecutionError) await settled(e.attempts);
+      }
+      const removed = mine.unlockScript || [];
+      if (removed.length > 0) return { type: 'ok', nodes: removed };
+      if (errors === before && (!failure || failure instanceof ExecutionError)) {
+        return { type: 'not-held', error: failure ? failure.message : '' };
+      }
+      return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
+    },
+
+    async extend(msg, received) {
+      const lock = held.get(msg.token);
+      if (!lock) return { type: 'not-held', error: 'no lock with this token' };
+      const before = errors;
+      try {
+        const l = await redlock.extend(lock, ttl);
+        held.set(l.value, l);
+        return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
+      } catch (e) {
+        if (e instanceof ExecutionError) await settled(e.attempts);
+        if (e instanceof ExecutionError && errors === before) {
+          return { type: 'not-held', error: e.message };
+        }
+        return { type: 'unknown', error: String(e.message || e) };
+      }
+    },
+
+    async close() {
+      for (const c of clients) c.disconnect();
+    },
+  };
+
+  return version === '4.2.0' ? v4 : v5;
 }
 
-// settled waits until every node has voted in the call's last attempt
-// (the library resolves at a quorum; each attempt's stats promise resolves
-// once all votes are in, each bounded by the command timeout).
-async function settled(attempts) {
-  if (attempts && attempts.length) await attempts[attempts.length - 1];
-}
-
-const v5 = {
-  async hello(msg) {
-    ttl = Math.max(1, Math.round(msg.ttl_ms));
-    const opts = msg.options || {};
-    if (!msg.probe) {
-      clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
-      redlock = new Redlock5(clients, {
-        driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
-        retryCount: 0,
-        retryDelay: 0,
-        retryJitter: 0,
-      });
-      await ready(clients, 5000);
-      redlock.on('error', (e) => { if (!(e instanceof ResourceLockedError)) errors++; });
-      names = msg.nodes.map((n) => n.name);
-      watch5(redlock);
-      // The warm-up of the 4.2.0 path; it also loads the scripts (EVALSHA
-      // first, EVAL on NOSCRIPT) on every node.
-      try { await redlock.release(await redlock.acquire(['locksim-warmup:' + msg.client], ttl)); } catch (e) { /* a node may be down */ }
-      errors = 0;
-    }
-    return { name: `node-redlock ${version}`, ops: ['acquire', 'release', 'extend'], events: ['sent'] };
-  },
-
-  async acquire(msg, received) {
-    const before = errors;
-    const mine = said = {};
-    current = msg.id;
-    issued = 0;
-    try {
-      const lock = await redlock.acquire([msg.key], ttl);
-      held.set(lock.value, lock);
-      // The library resolves at a quorum; the other nodes' SETs may still
-      // land. The adapter waits for the attempt's last votes (each bounded
-      // by the command timeout) so that the lease names every node that
-      // holds the key — its caller could start at the quorum, so a slow
-      // node makes locksim see the grant later than the library gave it,
-      // never earlier.
-      await settled(lock.attempts);
-      return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: mine.lockScript || [] };
-    } catch (e) {
-      if (e instanceof ExecutionError) await settled(e.attempts);
-      if (e instanceof ExecutionError && errors === before) {
-        return { type: 'not-acquired', error: e.message };
-      }
-      return { type: 'unknown', error: String(e.message || e) };
-    } finally {
-      current = 0;
-    }
-  },
-
-  async release(msg) {
-    const lock = held.get(msg.token) || new Lock5(redlock, [msg.key], msg.token, [], 0);
-    held.delete(msg.token);
-    const before = errors;
-    said = {};
-    const mine = said;
-    let failure = null;
-    try {
-      await settled((await redlock.release(lock)).attempts);
-    } catch (e) {
-      failure = e;
-      if (e instanceof ExecutionError) await settled(e.attempts);
-    }
-    const removed = mine.unlockScript || [];
-    if (removed.length > 0) return { type: 'ok', nodes: removed };
-    if (errors === before && (!failure || failure instanceof ExecutionError)) {
-      return { type: 'not-held', error: failure ? failure.message : '' };
-    }
-    return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
-  },
-
-  async extend(msg, received) {
-    const lock = held.get(msg.token);
-    if (!lock) return { type: 'not-held', error: 'no lock with this token' };
-    const before = errors;
-    try {
-      const l = await redlock.extend(lock, ttl);
-      held.set(l.value, l);
-      return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
-    } catch (e) {
-      if (e instanceof ExecutionError) await settled(e.attempts);
-      if (e instanceof ExecutionError && errors === before) {
-        return { type: 'not-held', error: e.message };
-      }
-      return { type: 'unknown', error: String(e.message || e) };
-    }
-  },
-
-  async close() {
-    for (const c of clients) c.disconnect();
-  },
-};
-
-serve(version === '4.2.0' ? v4 : v5);
+serve(create);

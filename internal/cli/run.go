@@ -283,12 +283,8 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 // starts), somewhere for the reports to go, redis-server for local nodes.
 func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scenario, int) {
 	var err error
-	if limit := 4 * runtime.NumCPU(); f.parallel > limit && (f.count == 1 || f.parallel > 6*runtime.NumCPU()) {
-		per := 4
-		if f.count > 1 {
-			per = 6
-		}
-		fmt.Fprintf(stderr, "warning: --parallel %d is more than %d runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, per, runtime.NumCPU())
+	if f.parallel > suite.DefaultParallel() && f.parallel > 6*runtime.NumCPU() {
+		fmt.Fprintf(stderr, "warning: --parallel %d is more than 6 runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, runtime.NumCPU())
 	}
 	if f.backend == cluster.BackendExternal {
 		if f.external, err = externalConfig(*f); err != nil {

@@ -63,6 +63,7 @@ type procRequest struct {
 	TimeoutMS float64        `json:"timeout_ms,omitempty"`
 	Seed      uint64         `json:"seed,omitempty"`
 	Probe     bool           `json:"probe,omitempty"`
+	Sent      *bool          `json:"sent,omitempty"` // false: no "sent" events wanted (none planned in-acquire)
 	Options   map[string]any `json:"options,omitempty"`
 	// operations
 	Key   string `json:"key,omitempty"`
@@ -79,6 +80,7 @@ type procReply struct {
 	Name     string   `json:"name"`
 	Ops      []string `json:"ops"`
 	Events   []string `json:"events"`
+	Clients  string   `json:"clients"` // "many": it serves several clients, told apart by each request's client
 	NowMS    float64  `json:"now_ms"`
 	// operations
 	Token      string   `json:"token"`
@@ -98,17 +100,35 @@ const (
 	replyNotHeld     = "not-held"
 	replyUnknown     = "unknown"
 	eventLost        = "lost"
+	clientsMany      = "many"
 	eventSent        = "sent"
 )
 
-// procLock is one client's lock process.
+// procLock is one client's lock in a lock client process: its own
+// configuration (nodes, TTL), the name and operations the process gave in
+// its hello reply, and the process, which it shares with the other clients
+// of its simulated process when the adapter serves several (proc).
 type procLock struct {
 	cfg  Config
 	name string
 	ops  map[string]bool
-	cmd  *exec.Cmd
-	pgid int
-	fake *fakeTime
+	*proc
+	closeOnce sync.Once
+}
+
+// proc is one running lock client process: its pipes, its pending
+// requests (ids are the process's, whichever client sent them) and how it
+// ended.
+type proc struct {
+	cmdLine string // the command, for errors
+	cmd     *exec.Cmd
+	pgid    int
+	fake    *fakeTime
+	hello   chan procReply // each hello_ok, in the order the hellos were sent
+	helloMu sync.Mutex     // one hello at a time
+	helloed bool           // a hello was answered
+	multi   bool           // its first hello_ok said it serves several clients
+	refs    int            // clients joined and not yet closed
 
 	wmu   sync.Mutex
 	stdin io.WriteCloser
@@ -126,6 +146,15 @@ type procLock struct {
 	stderr *tailBuffer
 	waited chan struct{} // closed when cmd.Wait returned
 }
+
+// procKey is the key of a simulated process's lock client process in its
+// lock.Host (Host.Shared).
+const procKey = "lock-client-process"
+
+// ErrOneClientPerProcess is returned when clients of one simulated process
+// share a lock client process whose adapter serves one client only (its
+// hello reply did not say "clients": "many").
+var ErrOneClientPerProcess = errors.New("the lock client process serves one client (its hello_ok has no \"clients\": \"many\")")
 
 // ProcessLock is what the runner knows of a lock client process beyond
 // Locker: it pauses, continues and kills its process group (a client
@@ -153,7 +182,13 @@ type ProcessLock interface {
 }
 
 func newProcess(c Config) (Locker, error) {
-	p, err := startProcess(c, false)
+	var p *procLock
+	var err error
+	if c.Host != nil {
+		p, err = joinShared(c)
+	} else {
+		p, err = startProcess(c, false)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -186,15 +221,39 @@ func (p *procExtendValid) Valid(ctx context.Context, l Lease) (bool, error) { re
 // startProcess starts c.Process's command and exchanges hellos.
 func startProcess(c Config, probe bool) (*procLock, error) { return startProcessWith(c, probe, nil) }
 
+// joinShared is c's lock in the lock client process of its simulated
+// process (c.Host): the first client starts it, the others send their
+// hello on the same pipes. A process serves several clients only when its
+// adapter said so in its first hello reply (ErrOneClientPerProcess).
+func joinShared(c Config) (*procLock, error) {
+	v, err := c.Host.Shared(procKey, func() (any, error) { return launch(c, nil) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*proc).join(c, false)
+}
+
 // startProcessWith is startProcess; probe starts the process only to read
 // its clock (no nodes), and prep, when set, prepares its fake clock
 // before it starts.
 func startProcessWith(c Config, probe bool, prep func(*fakeTime)) (*procLock, error) {
+	pr, err := launch(c, prep)
+	if err != nil {
+		return nil, err
+	}
+	return pr.join(c, probe)
+}
+
+// launch starts c.Process's command: its own process group, dying with
+// locksim, its stdout read by one loop. prep, when set, prepares its fake
+// clock before it starts.
+func launch(c Config, prep func(*fakeTime)) (*proc, error) {
 	po := c.Process
 	if po == nil || len(po.Command) == 0 {
 		return nil, errors.New("algorithm process: no process.command")
 	}
-	p := &procLock{cfg: c, pending: map[int64]chan procReply{}, sent: map[int64]chan struct{}{}, lost: map[string]chan struct{}{},
+	p := &proc{cmdLine: strings.Join(po.Command, " "), pending: map[int64]chan procReply{}, sent: map[int64]chan struct{}{},
+		lost: map[string]chan struct{}{}, hello: make(chan procReply, 1),
 		dead: make(chan struct{}), stderr: &tailBuffer{max: stderrTail}, waited: make(chan struct{})}
 	cmd := exec.Command(po.Command[0], po.Command[1:]...)
 	cmd.Dir = po.Dir
@@ -228,37 +287,61 @@ func startProcessWith(c Config, probe bool, prep func(*fakeTime)) (*procLock, er
 	runtime.UnlockOSThread()
 	if err != nil {
 		p.fake.close()
-		return nil, fmt.Errorf("start lock client process %q: %w", strings.Join(po.Command, " "), err)
+		return nil, fmt.Errorf("start lock client process %q: %w", p.cmdLine, err)
 	}
 	p.cmd, p.pgid, p.stdin = cmd, cmd.Process.Pid, stdin
 	if p.fake != nil {
 		p.fake.started = time.Now()
 	}
 	liveProcs.add(p)
-	hello := make(chan procReply, 1)
-	go p.read(stdout, hello)
+	go p.read(stdout)
 	go func() {
 		err := cmd.Wait()
 		close(p.waited)
 		p.fail(fmt.Errorf("exited (%v)", err))
 	}()
+	return p, nil
+}
 
+// join sends c's hello and waits for its reply: c's lock in this process.
+// On an error the process is closed if no other client uses it.
+func (pr *proc) join(c Config, probe bool) (*procLock, error) {
+	pr.helloMu.Lock()
+	defer pr.helloMu.Unlock()
+	pr.mu.Lock()
+	refused := pr.helloed && !pr.multi
+	if !refused {
+		pr.refs++
+	}
+	pr.mu.Unlock()
+	if refused {
+		name := c.Client
+		if c.Host != nil {
+			name = c.Host.Name
+		}
+		return nil, pr.infra("hello "+c.Client, fmt.Errorf("%w; clients of process %s share it", ErrOneClientPerProcess, name))
+	}
+	p := &procLock{cfg: c, proc: pr}
 	req := procRequest{Type: "hello", Protocol: ProtocolVersion, Client: c.Client, TTLMS: ms(c.TTL),
-		TimeoutMS: ms(p.commandTimeout()), Seed: c.Seed, Probe: probe, Options: po.Options}
+		TimeoutMS: ms(p.commandTimeout()), Seed: c.Seed, Probe: probe, Options: c.Process.Options}
+	if c.Process.NoInFlightPause {
+		no := false
+		req.Sent = &no
+	}
 	for _, n := range c.Nodes {
 		req.Nodes = append(req.Nodes, procNode{Name: n.Name, Addr: n.Addr, ConnName: n.ConnName})
 	}
-	if err := p.send(req); err != nil {
+	if err := pr.send(req); err != nil {
 		p.Close()
-		return nil, p.infra("send hello", err)
+		return nil, pr.infra("send hello", err)
 	}
 	t := time.NewTimer(processStart)
 	defer t.Stop()
 	select {
-	case r := <-hello:
+	case r := <-pr.hello:
 		if r.Protocol != ProtocolVersion {
 			p.Close()
-			return nil, p.infra("hello", fmt.Errorf("speaks protocol %d, locksim speaks %d", r.Protocol, ProtocolVersion))
+			return nil, pr.infra("hello", fmt.Errorf("speaks protocol %d, locksim speaks %d", r.Protocol, ProtocolVersion))
 		}
 		p.name = r.Name
 		if p.name == "" {
@@ -268,30 +351,35 @@ func startProcessWith(c Config, probe bool, prep func(*fakeTime)) (*procLock, er
 		for _, op := range r.Ops {
 			p.ops[op] = true
 		}
+		pr.mu.Lock()
 		for _, ev := range r.Events {
-			p.sends = p.sends || ev == eventSent
+			pr.sends = pr.sends || ev == eventSent
 		}
+		if !pr.helloed {
+			pr.helloed, pr.multi = true, r.Clients == clientsMany
+		}
+		pr.mu.Unlock()
 		if probe {
-			p.fake.probed = r.NowMS
+			pr.fake.probed = r.NowMS
 		}
 		return p, nil
-	case <-p.dead:
-		err := p.Failed()
+	case <-pr.dead:
+		err := pr.Failed()
 		p.Close()
 		return nil, err
 	case <-t.C:
 		p.Close()
-		return nil, p.infra("hello", fmt.Errorf("no hello_ok within %v", processStart))
+		return nil, pr.infra("hello", fmt.Errorf("no hello_ok within %v", processStart))
 	}
 }
 
 // infra wraps err as an infrastructure error quoting the stderr tail.
-func (p *procLock) infra(what string, err error) error {
-	return &infraError{cmd: strings.Join(p.cfg.Process.Command, " "), err: fmt.Errorf("%s: %w", what, err), tail: p.stderr}
+func (p *proc) infra(what string, err error) error {
+	return &infraError{cmd: p.cmdLine, err: fmt.Errorf("%s: %w", what, err), tail: p.stderr}
 }
 
 // fail records the first infrastructure error and wakes every caller.
-func (p *procLock) fail(err error) {
+func (p *proc) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.failed != nil {
@@ -309,8 +397,8 @@ func (p *procLock) fail(err error) {
 // fault or by Close return: its operations are unknown, not broken.
 var errCrashedOnPurpose = errors.New("lock client process was killed")
 
-func (p *procLock) infraLocked(err error) error {
-	e := &infraError{cmd: strings.Join(p.cfg.Process.Command, " "), err: err}
+func (p *proc) infraLocked(err error) error {
+	e := &infraError{cmd: p.cmdLine, err: err}
 	// The stderr tail is read when the error is printed: the last lines
 	// of a dying process arrive after its stdout closed.
 	e.tail = p.stderr
@@ -332,11 +420,12 @@ func (e *infraError) Error() string {
 	return msg
 }
 
-func (e *infraError) Unwrap() error { return ErrInfrastructure }
+// Unwrap is ErrInfrastructure and the error itself (ErrOneClientPerProcess).
+func (e *infraError) Unwrap() []error { return []error{ErrInfrastructure, e.err} }
 
 // Failed is the infrastructure error that ended the process, or nil (also
 // nil when it was killed on purpose).
-func (p *procLock) Failed() error {
+func (p *proc) Failed() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.failed == errCrashedOnPurpose {
@@ -345,8 +434,10 @@ func (p *procLock) Failed() error {
 	return p.failed
 }
 
-// read dispatches every line the process writes.
-func (p *procLock) read(stdout io.Reader, hello chan<- procReply) {
+// read dispatches every line the process writes: each hello_ok to the
+// hello being waited for, events to their leases and requests, replies to
+// their callers.
+func (p *proc) read(stdout io.Reader) {
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	helloDone := false
@@ -361,9 +452,14 @@ func (p *procLock) read(stdout io.Reader, hello chan<- procReply) {
 			return
 		}
 		switch {
-		case r.Type == replyHelloOK && !helloDone:
+		case r.Type == replyHelloOK:
 			helloDone = true
-			hello <- r
+			select {
+			case p.hello <- r:
+			default:
+				p.fail(fmt.Errorf("broke the protocol: a hello_ok no hello asked for: %q", clipLine(line)))
+				return
+			}
 			continue
 		case !helloDone:
 			p.fail(fmt.Errorf("broke the protocol: %q before its hello_ok", clipLine(line)))
@@ -430,7 +526,7 @@ func clipLine(b []byte) string {
 }
 
 // markLost closes the Lost channel of the lease with token.
-func (p *procLock) markLost(token string) {
+func (p *proc) markLost(token string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ch := p.lost[token]
@@ -446,7 +542,7 @@ func (p *procLock) markLost(token string) {
 }
 
 // lostOf is the Lost channel of the lease with token.
-func (p *procLock) lostOf(token string) chan struct{} {
+func (p *proc) lostOf(token string) chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ch := p.lost[token]
@@ -457,7 +553,7 @@ func (p *procLock) lostOf(token string) chan struct{} {
 	return ch
 }
 
-func (p *procLock) send(r procRequest) error {
+func (p *proc) send(r procRequest) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -497,6 +593,7 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 	}
 	ch := make(chan procReply, 1)
 	var sent chan struct{}
+	r.Client = p.cfg.Client // a process serving several clients tells them apart by it
 	p.mu.Lock()
 	p.nextID++
 	r.ID = p.nextID
@@ -577,7 +674,7 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 
 // gone is the error of a process that can take no request: nil while it
 // lives.
-func (p *procLock) gone() error {
+func (p *proc) gone() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.failed
@@ -760,14 +857,14 @@ func asProc(l Locker) *procLock {
 
 // Freeze stops the process group (SIGSTOP): everything the process does,
 // its lock library's timers and refreshes included, stops.
-func (p *procLock) Freeze() { _ = syscall.Kill(-p.pgid, syscall.SIGSTOP) }
+func (p *proc) Freeze() { _ = syscall.Kill(-p.pgid, syscall.SIGSTOP) }
 
 // Thaw continues the process group (SIGCONT).
-func (p *procLock) Thaw() { _ = syscall.Kill(-p.pgid, syscall.SIGCONT) }
+func (p *proc) Thaw() { _ = syscall.Kill(-p.pgid, syscall.SIGCONT) }
 
 // Crash kills the process group (SIGKILL): the client's operations from
 // now on are unknown, and its run goes on without it.
-func (p *procLock) Crash() {
+func (p *proc) Crash() {
 	p.mu.Lock()
 	p.crashed = true
 	p.mu.Unlock()
@@ -775,10 +872,10 @@ func (p *procLock) Crash() {
 }
 
 // PID is the process's pid, which is also its process group's id.
-func (p *procLock) PID() int { return p.pgid }
+func (p *proc) PID() int { return p.pgid }
 
 // FakeClock is the process's libfaketime clock, nil without one.
-func (p *procLock) FakeClock() interface {
+func (p *proc) FakeClock() interface {
 	Jump(d time.Duration)
 	SetRate(rate float64)
 } {
@@ -788,10 +885,26 @@ func (p *procLock) FakeClock() interface {
 	return p.fake
 }
 
-// Close ends the process: its stdin closes (a well-behaved process exits),
-// and after a grace period, or at once when it is stopped, its process
-// group is killed.
+// Close ends the client's use of its process; the last client's Close ends
+// the process: its stdin closes (a well-behaved process exits), and after
+// a grace period, or at once when it is stopped, its process group is
+// killed.
 func (p *procLock) Close() error {
+	last := false
+	p.closeOnce.Do(func() {
+		p.proc.mu.Lock()
+		p.refs--
+		last = p.refs <= 0
+		p.proc.mu.Unlock()
+	})
+	if !last {
+		return nil
+	}
+	return p.proc.close()
+}
+
+// close ends the process (procLock.Close).
+func (p *proc) close() error {
 	p.mu.Lock()
 	p.crashed = true // from now on its exit is expected
 	p.mu.Unlock()
@@ -813,7 +926,7 @@ func (p *procLock) Close() error {
 }
 
 // kill kills the process group at once (KillAllProcesses).
-func (p *procLock) kill() {
+func (p *proc) kill() {
 	p.mu.Lock()
 	p.crashed = true
 	p.mu.Unlock()
@@ -826,19 +939,19 @@ var liveProcs procSet
 
 type procSet struct {
 	mu sync.Mutex
-	m  map[*procLock]struct{}
+	m  map[*proc]struct{}
 }
 
-func (s *procSet) add(p *procLock) {
+func (s *procSet) add(p *proc) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
-		s.m = map[*procLock]struct{}{}
+		s.m = map[*proc]struct{}{}
 	}
 	s.m[p] = struct{}{}
 }
 
-func (s *procSet) remove(p *procLock) {
+func (s *procSet) remove(p *proc) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.m, p)

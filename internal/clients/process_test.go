@@ -3,11 +3,13 @@ package clients_test
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -291,5 +293,78 @@ func TestTheLibfaketimeProbeRefusesACommandItDoesNotReach(t *testing.T) {
 				t.Fatalf("refused: %v", err)
 			}
 		})
+	}
+}
+
+func TestClientsOfOneSimulatedProcessShareOneLockClientProcess(t *testing.T) {
+	a := adapter(t, "node-redlock")
+	c := clientstest.StartCluster(t, 1, 2)
+	host := clients.NewHost("app", "0123456789abcdef0123456789abcdef")
+	f := processFactory(t, a, nil)
+	inApp := func(cfg clients.Config) (clients.Locker, error) {
+		cfg.Host = host
+		return f(cfg)
+	}
+	w1, w2 := c.Locker(t, inApp, 0, 5*time.Second), c.Locker(t, inApp, 1, 5*time.Second)
+	p1, p2 := w1.(clients.ProcessLock), w2.(clients.ProcessLock)
+	if p1.PID() != p2.PID() {
+		t.Fatalf("w1 runs in process %d, w2 in %d: want one process", p1.PID(), p2.PID())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	key := "shared-" + strconv.Itoa(os.Getpid())
+	l1, err := w1.Acquire(ctx, key)
+	if err != nil {
+		t.Fatalf("w1 acquire: %v", err)
+	}
+	if _, err := w2.Acquire(ctx, key); !errors.Is(err, clients.ErrNotAcquired) {
+		t.Fatalf("w2 acquired w1's lock in the same process: %v, want ErrNotAcquired", err)
+	}
+	// w1's connections are its own: its leaving leaves w2 served.
+	if err := w1.Release(ctx, l1); err != nil {
+		t.Fatalf("w1 release: %v", err)
+	}
+	if err := p1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := w2.Acquire(ctx, key)
+	if err != nil {
+		t.Fatalf("w2 acquire after w1 closed: %v", err)
+	}
+	if err := w2.Release(ctx, l2); err != nil {
+		t.Fatalf("w2 release: %v", err)
+	}
+	if err := syscall.Kill(p2.PID(), 0); err != nil {
+		t.Fatalf("the process ended while w2 used it: %v", err)
+	}
+	if err := p2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(p2.PID(), 0); err == nil {
+		t.Fatalf("process %d still runs after its last client closed", p2.PID())
+	}
+}
+
+func TestAnAdapterServingOneClientRefusesASecondClientOfItsProcess(t *testing.T) {
+	a := adapter(t, "redis-semaphore")
+	c := clientstest.StartCluster(t, 1, 2)
+	host := clients.NewHost("app", "0123456789abcdef0123456789abcdef")
+	f := processFactory(t, a, map[string]any{"refresh_interval_ms": 0})
+	cfg := c.Config(0, time.Second)
+	cfg.Host = host
+	first, err := f(cfg)
+	if err != nil {
+		t.Fatalf("w1: %v", err)
+	}
+	defer first.(io.Closer).Close()
+	cfg = c.Config(1, time.Second)
+	cfg.Host = host
+	second, err := f(cfg)
+	if err == nil {
+		second.(io.Closer).Close()
+		t.Fatal("a second client joined a process whose adapter serves one")
+	}
+	if !errors.Is(err, clients.ErrOneClientPerProcess) || !errors.Is(err, clients.ErrInfrastructure) {
+		t.Fatalf("error %v: want ErrOneClientPerProcess, an infrastructure error", err)
 	}
 }

@@ -519,7 +519,21 @@ func (r *run) process() *clients.ProcessOptions {
 		return nil
 	}
 	return &clients.ProcessOptions{Command: p.Command, Dir: p.Dir, Env: p.EnvList(),
-		Timeout: r.wall(p.Timeout.D()), Options: p.Options, FakeTime: p.FakeTime}
+		Timeout: r.wall(p.Timeout.D()), Options: p.Options, FakeTime: p.FakeTime, NoInFlightPause: !r.inFlightPause()}
+}
+
+// inFlightPause reports whether a fault may fire inside an acquire (point
+// in-acquire, or a point the seed draws: a random point or the nemesis).
+func (r *run) inFlightPause() bool {
+	if r.sc.Nemesis != nil {
+		return true
+	}
+	for _, f := range r.sc.Faults {
+		if f.When.Kind == history.TriggerPoint && (f.When.Point == history.PointInAcquire || f.When.Point == faults.PointRandom) {
+			return true
+		}
+	}
+	return false
 }
 
 // warmUp opens every client's connections before time zero, so the first

@@ -46,12 +46,17 @@ func runnersOf(workload string) string {
 }
 
 // orList joins names as "a", "a or b", "a, b or c".
-func orList(names []string) string {
+func orList(names []string) string { return joinList(names, "or") }
+
+// andList joins names as "a", "a and b", "a, b and c".
+func andList(names []string) string { return joinList(names, "and") }
+
+func joinList(names []string, conj string) string {
 	switch len(names) {
 	case 0:
 		return "none"
 	case 1:
 		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }

@@ -298,10 +298,15 @@ func (p *parser) processFinish(s *Scenario) {
 		return
 	}
 	jump, rate := false, false
+	shared := sharedProcesses(*s)
 	for _, f := range s.Faults {
 		at := p.root
 		if f.Line > 0 {
 			at = &yaml.Node{Line: f.Line, Column: f.Column}
+		}
+		if len(shared) > 0 && (f.Kind == "pause" || f.Kind == "crash-client" || f.Kind == "restart-client" || (f.Kind == "clock-jump" || f.Kind == "clock-rate") && clientClock(f)) {
+			p.errorf(at, "faults", "%s acts on a client, and %s: a lock client process is paused, killed, restarted and re-clocked whole, so it would reach every client in it; give the clients of a client fault processes of their own", f.Kind, shared[0])
+			continue
 		}
 		switch f.Kind {
 		case "starve-renewals":
@@ -332,6 +337,30 @@ func (p *parser) processFinish(s *Scenario) {
 		}
 		p.errorf(at, "process.command", "client clock faults cannot reach this process: %v", err)
 	}
+}
+
+// sharedProcesses says, for each simulated process that several clients
+// name (clients: {wN: {process: NAME}}), which clients share its lock
+// client process ("w1 and w2 share process app"), in the order of their
+// first client.
+func sharedProcesses(s Scenario) []string {
+	var order []string
+	by := map[string][]string{}
+	for i := range s.Clients {
+		c := ClientName(i)
+		pn := s.ProcessOf(c)
+		if _, ok := by[pn]; !ok {
+			order = append(order, pn)
+		}
+		by[pn] = append(by[pn], c)
+	}
+	var out []string
+	for _, pn := range order {
+		if cs := by[pn]; len(cs) > 1 {
+			out = append(out, fmt.Sprintf("%s share process %s", andList(cs), pn))
+		}
+	}
+	return out
 }
 
 // clientClock reports whether a clock fault targets clients.

@@ -72,6 +72,8 @@ func TestBadClientsProcessAndTimeoutFieldsAreRefusedWhereTheyAre(t *testing.T) {
 			`t.yaml:3:37: process.traits[0]: unknown process trait "fast"`},
 		{"a process's renewer cannot be starved on its own", "clients: 2\nalgorithm: process\nprocess: {command: [node]}\nttl: 30s\nfaults:\n  - kind: starve-renewals\n    client: w1\n    at: 1s\n    duration: 5s\n",
 			`t.yaml:6:5: faults: starve-renewals holds back a renewer inside locksim`},
+		{"a client fault is refused where clients share a lock client process", "clients: {w1: {process: app}, w2: {process: app}}\nalgorithm: process\nprocess: {command: [node]}\nttl: 30s\nfaults:\n  - kind: pause\n    client: w1\n    at: 1s\n    duration: 5s\n",
+			`t.yaml:6:5: faults: pause acts on a client, and w1 and w2 share process app`},
 		{"node_timeout is for a multi-node algorithm", "clients: 2\nalgorithm: safe\nttl: 30s\nnode_timeout: 100ms\n",
 			`t.yaml:4:15: node_timeout: is the per-node timeout of a multi-node algorithm`},
 		{"node_timeout must be shorter than the ttl", "clients: 2\nnodes: 5\nalgorithm: redlock\nttl: 1s\nnode_timeout: 2s\n",
