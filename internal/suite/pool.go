@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -118,15 +119,37 @@ func (p *Pool) Close() {
 	}
 }
 
-// longestFirst is the order the pool starts jobs in: the longest expected
-// wall time first (scenario duration / time scale, and a Sentinel
+// longestFirst is the order the pool starts jobs in: in rounds, the k-th
+// run of every scenario file in round k, and within a round the longest
+// expected wall time first (scenario duration / time scale, and a Sentinel
 // topology's failover time), so that a suite's slowest runs do not start
 // last and leave the other workers idle at its end (longest processing
-// time first). Ties keep the suite's order. It changes no run: each has
-// its own seed, nodes and ports, and outcomes are returned in job order.
+// time first), and a sweep's runs of one file do not all run at once and
+// contend for the same thing (twelve aof-always nodes fsyncing together
+// answered a SET only after 200 ms; twelve Sentinel topologies). Ties keep
+// the suite's order. It changes no run: each has its own seed, nodes and
+// ports, and outcomes are returned in job order.
 func longestFirst(jobs []Job) []Job {
+	round := make(map[int]int, len(jobs)) // job N → its file's run number
+	seen := map[string]int{}
+	for _, j := range jobs {
+		f := j.Scenario.File
+		if f == "" {
+			f = j.Scenario.Name
+		}
+		if f == "" {
+			f = "#" + strconv.Itoa(j.N) // a scenario not from a file: runs of its own
+		}
+		round[j.N] = seen[f]
+		seen[f]++
+	}
 	out := slices.Clone(jobs)
-	slices.SortStableFunc(out, func(a, b Job) int { return cmp.Compare(expectedWall(b), expectedWall(a)) })
+	slices.SortStableFunc(out, func(a, b Job) int {
+		if c := cmp.Compare(round[a.N], round[b.N]); c != 0 {
+			return c
+		}
+		return cmp.Compare(expectedWall(b), expectedWall(a))
+	})
 	return out
 }
 

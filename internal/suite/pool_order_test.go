@@ -32,6 +32,18 @@ func TestThePoolStartsTheLongestRunsFirst(t *testing.T) {
 			[]Job{job(0, 40*time.Second, 10, 0), job(1, 20*time.Second, 10, 3)}, []int{1, 0}},
 		{"a run expected to find the lock unavailable counts its final probe's wait",
 			[]Job{job(0, 40*time.Second, 10, 0), stuck(1, 20*time.Second, 10, 30*time.Second)}, []int{1, 0}},
+		{"a sweep starts every file's first run before any file's second",
+			func() []Job {
+				a := job(0, 60*time.Second, 10, 0)
+				a.Scenario.File = "long.yaml"
+				a2 := a
+				a2.N = 1
+				b := job(2, 10*time.Second, 10, 0)
+				b.Scenario.File = "short.yaml"
+				b2 := b
+				b2.N = 3
+				return []Job{a, a2, b, b2}
+			}(), []int{0, 2, 1, 3}},
 		{"equal estimates keep the suite's order",
 			[]Job{job(0, 10*time.Second, 10, 0), job(1, 20*time.Second, 20, 0), job(2, 5*time.Second, 5, 0)}, []int{0, 1, 2}},
 	}
