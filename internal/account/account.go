@@ -364,6 +364,29 @@ func (a *Account) PausedAt(client string, t int64) (FaultWindow, bool) {
 	return FaultWindow{}, false
 }
 
+// KeyFreeAt reports whether no life of key, on any node, overlapped
+// [from, to], with every node of the run observed throughout: the nodes'
+// own record says no client's key for it was there (a lock that refused an
+// acquire then refused it for a reason of its own: a fair lock's queue).
+// False whenever a node's record is missing.
+func (a *Account) KeyFreeAt(key string, from, to int64) bool {
+	a.derive()
+	if len(a.H.Header.Nodes) == 0 {
+		return false
+	}
+	for _, n := range a.H.Header.Nodes {
+		if !a.ObservedAt(n, from) || !a.ObservedAt(n, to) {
+			return false
+		}
+	}
+	for _, k := range a.keys {
+		if k.Key == key && k.Start <= to && from < k.End {
+			return false
+		}
+	}
+	return true
+}
+
 // ObservedAt reports whether node's commands were recorded at t.
 func (a *Account) ObservedAt(node string, t int64) bool {
 	if !a.Observed[node] {

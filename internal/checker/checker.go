@@ -152,6 +152,12 @@ type Result struct {
 	// the run shows then is the environment's doing, not the scenario's: the
 	// whole run is unknown, whatever it found.
 	OffPlan bool `json:"off_plan,omitempty"`
+	// ViolationsStand: the run proves nothing a valid verdict would say
+	// (coverage only: lost timing or a step that never fired), but other
+	// checkers found violations, which still happened: the run is invalid.
+	ViolationsStand bool `json:"violations_stand,omitempty"`
+
+	why string // coverage's reason a valid verdict would prove nothing
 }
 
 // Options tune Check.
@@ -259,7 +265,22 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 			rep.Verdict = Unknown
 		}
 	}
+	if rep.Verdict == Invalid {
+		for i, r := range rep.Results {
+			if r.Checker == CheckerCoverage && r.Verdict == Unknown && r.why != "" {
+				rep.Results[i].ViolationsStand = true
+				rep.Results[i].Summary = "a valid verdict would prove nothing on this run (" + r.why + "), but the violations found still happened"
+			}
+		}
+	}
 	return rep
+}
+
+// unproven is coverage's finding that the run proves nothing, for why.
+func unproven(r Result, why string) Result {
+	r.Checker, r.Verdict, r.why = CheckerCoverage, Unknown, why
+	r.Summary = "this run proves nothing: " + why
+	return r
 }
 
 // busyLiveness makes the liveness findings of a run that lost its timing

@@ -56,13 +56,13 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		busy, lost = unexplainedStall(a)
 	}
 	if why, off := unplannedSwitch(a); off {
-		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + why, TimingLost: true, OffPlan: true}
+		return unproven(Result{TimingLost: true, OffPlan: true}, why)
 	}
 	if !lost {
 		busy, lost = overlongFault(a)
 	}
 	if lost {
-		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + busy, TimingLost: true}
+		return unproven(Result{TimingLost: true}, busy)
 	}
 	var faults []history.Op // applied fault operations
 	applied := map[int]bool{}
@@ -89,13 +89,13 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		missedWhy = append(missedWhy, fmt.Sprintf("step #%d (%s) %s", st.ID, st.Kind, what))
 	}
 	if len(missed) > 0 {
-		return Result{Checker: CheckerCoverage, Verdict: Unknown, Missed: missed,
-			Summary: fmt.Sprintf("this run proves nothing: the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", "))}
+		return unproven(Result{Missed: missed},
+			fmt.Sprintf("the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", ")))
 	}
 	if len(faults) == 0 {
 		if n := len(h.Header.Plan); n > 0 {
-			return Result{Checker: CheckerCoverage, Verdict: Unknown,
-				Summary: fmt.Sprintf("this run proves nothing: the fault plan had %s but none took effect before the workload ended", plural(n, "fault", "faults"))}
+			return unproven(Result{},
+				fmt.Sprintf("the fault plan had %s but none took effect before the workload ended", plural(n, "fault", "faults")))
 		}
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: "no faults in this run: nothing to cover"}
 	}
@@ -169,7 +169,7 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		why = append(why, fmt.Sprintf("only %s ran, fewer than the minimum of %d", plural(ran, unit, units), minRan))
 	}
 	if len(why) > 0 {
-		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "this run proves nothing: " + strings.Join(why, "; ")}
+		return unproven(Result{}, strings.Join(why, "; "))
 	}
 	return Result{Checker: CheckerCoverage, Verdict: Valid,
 		Summary: fmt.Sprintf("%d of %s overlapped %s; %s", hit, plural(len(faults), "fault", "faults"), target, plural(ran, unit, units))}

@@ -290,3 +290,25 @@ func probeOp(i int, t history.Type) history.Op {
 	return history.Op{Index: i, Process: 9, Client: history.ProbeClient, F: history.Probe, Key: inv1,
 		Invoke: ns(0.9), Complete: ns(0.9) + int64(time.Millisecond), Type: t}
 }
+
+func TestACoverageRowBesideAViolationSaysTheViolationStands(t *testing.T) {
+	h := kleppmann1(false)
+	h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: history.NodeProcess, Client: "w2", F: history.Stalled, Key: inv1,
+		Value: history.Value{Node: "n1", Cmd: []string{"set", inv1}}, Invoke: ns(0.5), Complete: ns(0.5) + int64(50*time.Millisecond), Type: history.Info})
+	rep := Check(context.Background(), h, Options{})
+	if rep.Verdict != Invalid {
+		t.Fatalf("verdict %s, want invalid", rep.Verdict)
+	}
+	for _, r := range rep.Results {
+		if r.Checker != CheckerCoverage {
+			continue
+		}
+		// "this run proves nothing" beside an INVALID verdict was false
+		// (a report reviewer): the violations stand.
+		if !r.ViolationsStand || strings.Contains(r.Summary, "this run proves nothing") || !strings.Contains(r.Summary, "the violations found still happened") {
+			t.Fatalf("coverage: stands %v, %q", r.ViolationsStand, r.Summary)
+		}
+		return
+	}
+	t.Fatal("no coverage result")
+}

@@ -286,3 +286,17 @@ func shortTokens(h history.History) map[string]string {
 	}
 	return out
 }
+
+// refusalKey is the message of a refused acquire o ("n.tries", ".one" for
+// a single attempt): a semaphore refused a permit; a lock whose key no
+// node held then, by the account, refused it for a reason of its own
+// (a fair lock's queue); else someone else held the lock.
+func (m *model) refusalKey(o history.Op) string {
+	switch {
+	case m.h.Header.Workload == history.WorkloadSemaphore:
+		return "n.tries.permit"
+	case m.a != nil && m.a.KeyFreeAt(o.Key, o.Invoke, o.Complete):
+		return "n.tries.free"
+	}
+	return "n.tries"
+}

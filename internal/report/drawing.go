@@ -796,7 +796,7 @@ func (b *builder) tries() {
 		}
 		x := m.sec(o.Invoke)
 		b.shape(dShape{Kind: shTry, Lane: li, Lane2: li, X0: x, X1: x, Y0: 0.38, Y1: 0.38, Color: -1,
-			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, "n.tries.one", o.Client, o.Key) }, Op: i + 1})
+			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, m.refusalKey(o)+".one", o.Client, o.Key) }, Op: i + 1})
 		n++
 	}
 	if n > 0 {

@@ -186,6 +186,12 @@ func (m *model) checkerRow(lang Lang, r checker.Result) pageChecker {
 func (m *model) dataSummary(lang Lang, r checker.Result) string {
 	if r.Verdict == checker.Unknown || r.OffPlan || r.TimingLost || len(r.Missed) > 0 {
 		switch {
+		case r.ViolationsStand && len(r.Missed) > 0:
+			return tr(lang, "sum.missed.stands", m.missedSteps(lang, r.Missed))
+		case r.ViolationsStand && r.TimingLost:
+			return tr(lang, "sum.busy.stands")
+		case r.ViolationsStand:
+			return tr(lang, "sum.unknown.stands")
 		case len(r.Missed) > 0:
 			return tr(lang, "sum.missed", m.missedSteps(lang, r.Missed))
 		case r.OffPlan:

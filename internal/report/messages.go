@@ -141,8 +141,10 @@ var messages = map[Lang]map[string]string{
 		"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
 		"n.token.fence":           "token %d",
 		"n.token.owner":           "owner token %s",
-		"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                             // client, key
-		"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).", // client, key, n, t0, t1
+		"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                    // client, key
+		"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                        // client, key, n, t0, t1
+		"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held anyone's key for it then.",                                             // client, key
+		"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held anyone's key for it then.", // client, key, n, t0, t1
 		"n.acquire.info.refused":  "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
 		"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
 		"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
@@ -645,6 +647,8 @@ var messages = map[Lang]map[string]string{
 		"n.token.owner":           "owner token %s",
 		"n.tries.one":             "%s thử lấy lock %s và bị từ chối (người khác đang giữ).",
 		"n.tries":                 "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (người khác đang giữ).",
+		"n.tries.free.one":        "%s thử lấy lock %s và bị từ chối, dù khi đó không node nào giữ key của ai cho nó.",
+		"n.tries.free":            "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối, dù khi đó không node nào giữ key của ai cho nó.",
 		"n.acquire.info":          "Lệnh lấy lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
 		"n.acquire.info.refused":  "Lệnh lấy lock %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
 		"n.acquire.info.reset":    "Lệnh lấy lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",

@@ -127,15 +127,18 @@ var lessonMessages = map[Lang]map[string]string{
 		"suite.pair":     "fixed by",
 
 		// The checkers table's summary, rendered from the checker's data.
-		"sum.valid":        "no problem found",
-		"sum.invalid":      "%d finding(s): %s", // count, kinds
-		"sum.invalid.info": "%d finding(s), all informational: %s",
-		"sum.unknown":      "could not decide",
-		"sum.busy":         "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
-		"sum.offplan":      "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
-		"sum.missed":       "the run did not test what the scenario describes: %s never took effect", // steps
-		"result.paid":      "paid",                                                                   // a read of an invoice's status
-		"result.unpaid":    "unpaid",                                                                 //
+		"sum.valid":          "no problem found",
+		"sum.invalid":        "%d finding(s): %s", // count, kinds
+		"sum.invalid.info":   "%d finding(s), all informational: %s",
+		"sum.unknown":        "could not decide",
+		"sum.busy":           "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
+		"sum.offplan":        "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
+		"sum.missed":         "the run did not test what the scenario describes: %s never took effect",                                                                                   // steps
+		"sum.missed.stands":  "the run did not test what the scenario describes (%s never took effect), so a valid verdict would prove nothing, but the violations found still happened", // steps
+		"sum.busy.stands":    "the machine was too busy to keep the run's compressed time, so a valid verdict would prove nothing, but the violations found still happened",
+		"sum.unknown.stands": "a valid verdict would prove nothing on this run, but the violations found still happened",
+		"result.paid":        "paid",   // a read of an invoice's status
+		"result.unpaid":      "unpaid", //
 		// A semaphore's refused acquires: no permit was free.
 		"n.tries.permit.one": "%s asked for a permit of %s and was refused (no permit was free).",                                             // client, key
 		"n.tries.permit":     "%s asked for a permit of %s %d times between t=%ss and t=%ss and was refused every time (no permit was free).", // client, key, n, t0, t1
@@ -305,6 +308,9 @@ var lessonMessages = map[Lang]map[string]string{
 		"act.rebuild":               "dựng lại cache",
 		"act.write":                 "ghi",
 		"sum.missed":                "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",
+		"sum.missed.stands":         "lần chạy không kiểm tra được điều kịch bản mô tả (%s không hề xảy ra), nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.busy.stands":           "máy quá bận để giữ thời gian nén của lần chạy, nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.unknown.stands":        "một kết luận hợp lệ sẽ không chứng minh được gì với lần chạy này, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
 	},
 }
 

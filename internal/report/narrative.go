@@ -82,6 +82,7 @@ func narrative(in Input, m *model) []Step {
 	type tries struct {
 		n           int
 		first, last int64
+		msg         string // refusalKey of the run's attempts
 	}
 	pending := map[clientKey]*tries{}
 	flush := func(client, key string) {
@@ -91,10 +92,7 @@ func narrative(in Input, m *model) []Step {
 			return
 		}
 		delete(pending, k)
-		tries := "n.tries"
-		if m.h.Header.Workload == history.WorkloadSemaphore {
-			tries = "n.tries.permit" // refused a permit, not a single holder's lock
-		}
+		tries := t.msg
 		if t.n == 1 {
 			add(t.first, 2, StepRetries, tr(lang, tries+".one", client, key))
 			return
@@ -153,8 +151,12 @@ func narrative(in Input, m *model) []Step {
 					break
 				}
 				k := clientKey{o.Client, o.Key}
+				msg := m.refusalKey(o)
+				if p := pending[k]; p != nil && p.msg != msg {
+					flush(o.Client, o.Key) // refused for another reason from here on
+				}
 				if pending[k] == nil {
-					pending[k] = &tries{first: o.Invoke}
+					pending[k] = &tries{first: o.Invoke, msg: msg}
 				}
 				pending[k].n++
 				pending[k].last = o.Invoke
