@@ -494,8 +494,8 @@ var messages = map[Lang]map[string]string{
 		"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader of %[3]s: %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",  // stale, current, key, t1, t0
 		"kind.orphaned-lease":   "orphaned lease",
 		"why.orphaned-lease":    "Liveness: a lock nobody believed they held kept others out until it ended.",
-		"say.orphaned-lease":    "A lease was orphaned: %s",                                                                               // describe
-		"say.overlap.cause":     "Two workers held the lock at the same time: %[1]s both believed they held %[2]s for %.1[3]f s — %[4]s.", // clients, key, seconds, cause
+		"say.orphaned-lease":    "A lease was orphaned: %s",                                                                         // describe
+		"say.overlap.cause":     "Two workers believed they held the lock at the same time: %[1]s, for %.1[3]f s on %[2]s — %[4]s.", // clients, key, seconds, cause (one may have been frozen throughout: a belief, not an act)
 		"p.removed":             "deleted by another client",
 		"p.released":            "released",
 		"p.purged":              "purged",
@@ -994,7 +994,7 @@ var messages = map[Lang]map[string]string{
 		"kind.orphaned-lease":   "lease mồ côi",
 		"why.orphaned-lease":    "Tiến triển: một lock mà không ai còn tin là mình giữ đã chặn những client khác cho đến khi nó hết.",
 		"say.orphaned-lease":    "Một lease bị mồ côi: %s",
-		"say.overlap.cause":     "Hai worker cùng giữ lock một lúc: %[1]s đều tin rằng mình giữ %[2]s trong %.1[3]f s — %[4]s.",
+		"say.overlap.cause":     "Hai worker cùng tin rằng mình giữ lock một lúc: %[1]s, trong %.1[3]f s trên %[2]s — %[4]s.",
 		"p.removed":             "bị client khác xoá",
 		"p.released":            "đã nhả lock",
 		"p.purged":              "bị dọn (purge)",
