@@ -408,7 +408,7 @@ type Grant struct {
 	Fence              int64
 	TTL                int64    // wall ns, as the acquire recorded it
 	Nodes              []string // the granting nodes (the lock's one node when the acquire named none)
-	Start              int64    // the acquire's Complete
+	Start              int64    // the acquire's Complete (a probe's: when its key was set)
 	Lives              []KeyLife
 	// Members are the sorted-set members (semaphore permits) that backed
 	// it, for an algorithm that grants by member, not by key.
@@ -454,6 +454,15 @@ func (a *Account) deriveGrants() {
 		}
 		for _, j := range a.grants[i] {
 			g.Lives = append(g.Lives, a.keys[j])
+		}
+		if op.F == history.Probe {
+			// A probe's one operation acquires and releases: its grant is
+			// when its key was set, not the operation's end (after the
+			// release; a report gave the grant a millisecond after its
+			// key's end).
+			for _, k := range g.Lives {
+				g.Start = min(g.Start, max(k.Start, op.Invoke))
+			}
 		}
 		for _, j := range a.memberGrants[i] {
 			g.Members = append(g.Members, a.members[j])

@@ -296,3 +296,21 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 		})
 	}
 }
+
+func TestAProbesGrantIsWhenItsKeyWasSetNotItsOperationsEnd(t *testing.T) {
+	r := newRun("safe", "n1")
+	// The probe's one operation sets its key at 10.2 ms and deletes it at
+	// 10.6 ms; the operation ends at 11 ms, after its own release.
+	op := r.add(history.Op{Process: 9, Client: history.ProbeClient, F: history.Probe, Key: "invoice-1", Type: history.OK,
+		Value: history.Value{Token: "p", TTL: ms(1000), Nodes: []string{"n1"}, Removed: true}, Invoke: ms(10), Complete: ms(11)})
+	r.cmd("n1", history.ProbeClient, 10.2, false, "SET", "invoice-1", "p", "PX", "1000", "NX")
+	r.cmd("n1", history.ProbeClient, 10.6, true, "DEL", "invoice-1")
+	a := account.New(r.h)
+	g, ok := a.GrantOf(op)
+	if !ok {
+		t.Fatal("no grant for the probe")
+	}
+	if g.Start > g.End || g.Start != ms(10.2) {
+		t.Fatalf("probe granted at %d, key ended at %d: want the grant at its SET (%d)", g.Start, g.End, ms(10.2))
+	}
+}
