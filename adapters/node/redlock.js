@@ -114,22 +114,31 @@ function create() {
     };
   }
 
+  // setUp reads the hello of either release: the TTL, whether sent events
+  // are wanted, and (unless it is a probe) one connection per node and the
+  // library's object, made by make(clients, options), with one attempt per
+  // acquire. It reports whether the process is to connect.
+  async function setUp(msg, make) {
+    ttl = Math.max(1, Math.round(msg.ttl_ms));
+    wantSent = msg.sent !== false;
+    const opts = msg.options || {};
+    if (msg.probe) return false;
+    clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
+    redlock = make(clients, {
+      driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
+      retryCount: 0,
+      retryDelay: 0,
+      retryJitter: 0,
+    });
+    await ready(clients, 5000);
+    names = msg.nodes.map((n) => n.name);
+    return true;
+  }
+
   const v4 = {
     async hello(msg) {
-      ttl = Math.max(1, Math.round(msg.ttl_ms));
-      wantSent = msg.sent !== false;
-      const opts = msg.options || {};
-      if (!msg.probe) {
-        clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
-        redlock = new Redlock(clients, {
-          driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
-          retryCount: 0,
-          retryDelay: 0,
-          retryJitter: 0,
-        });
-        await ready(clients, 5000);
+      if (await setUp(msg, (cs, o) => new Redlock(cs, o))) {
         redlock.on('clientError', () => { errors++; });
-        names = msg.nodes.map((n) => n.name);
         watch(redlock);
         // One lock and unlock of a key of its own before time zero: the
         // library's code is compiled on first use, which on a busy machine
@@ -230,20 +239,8 @@ function create() {
 
   const v5 = {
     async hello(msg) {
-      ttl = Math.max(1, Math.round(msg.ttl_ms));
-      wantSent = msg.sent !== false;
-      const opts = msg.options || {};
-      if (!msg.probe) {
-        clients = msg.nodes.map((n) => connect(n, commandTimeout(msg)));
-        redlock = new Redlock5(clients, {
-          driftFactor: typeof opts.drift_factor === 'number' ? opts.drift_factor : 0.01,
-          retryCount: 0,
-          retryDelay: 0,
-          retryJitter: 0,
-        });
-        await ready(clients, 5000);
+      if (await setUp(msg, (cs, o) => new Redlock5(cs, o))) {
         redlock.on('error', (e) => { if (!(e instanceof ResourceLockedError)) errors++; });
-        names = msg.nodes.map((n) => n.name);
         watch5(redlock);
         // The warm-up of the 4.2.0 path; it also loads the scripts (EVALSHA
         // first, EVAL on NOSCRIPT) on every node.

@@ -154,18 +154,10 @@ func TestAStallNoFaultExplainsMakesAValidRunUnknown(t *testing.T) {
 			return h
 		}, Invalid, "no fault stood between them"},
 		{"a final probe's slow node changes nothing when the probe got the lock", func() history.History {
-			h := sequentialHistory()
-			h.Ops = append(h.Ops, probeOp(len(h.Ops), history.OK))
-			stall(&h, 0.5, 50*time.Millisecond, false)
-			h.Ops[len(h.Ops)-1].Client = history.ProbeClient
-			return h
+			return probeStalled(stall, history.OK)
 		}, Valid, ""},
 		{"a final probe's slow node may be why the probe got no answer", func() history.History {
-			h := sequentialHistory()
-			h.Ops = append(h.Ops, probeOp(len(h.Ops), history.Info))
-			stall(&h, 0.5, 50*time.Millisecond, false)
-			h.Ops[len(h.Ops)-1].Client = history.ProbeClient
-			return h
+			return probeStalled(stall, history.Info)
 		}, Unknown, "probe's set invoice-1 to n1"},
 	}
 	for _, tt := range tests {
@@ -282,6 +274,16 @@ func TestAFaultThatOutlastedItsPlanMakesAValidRunUnknown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// probeStalled is sequentialHistory with a final probe of type t whose
+// SET to n1 got no answer within 50 ms (added by stall).
+func probeStalled(stall func(*history.History, float64, time.Duration, bool), t history.Type) history.History {
+	h := sequentialHistory()
+	h.Ops = append(h.Ops, probeOp(len(h.Ops), t))
+	stall(&h, 0.5, 50*time.Millisecond, false)
+	h.Ops[len(h.Ops)-1].Client = history.ProbeClient
+	return h
 }
 
 // probeOp is a final probe's attempt on invoice-1, at the history's end,
