@@ -114,6 +114,18 @@ function create() {
     };
   }
 
+  // releaseReply sorts a release of either release: ok when a node removed
+  // our value; not-held when every node answered (no node error since
+  // before) and none did, the library's refusal being a refusal error;
+  // else unknown.
+  function releaseReply(removed, before, failure, refusal) {
+    if (removed.length > 0) return { type: 'ok', nodes: removed };
+    if (errors === before && (!failure || failure instanceof refusal)) {
+      return { type: 'not-held', error: failure ? failure.message : '' };
+    }
+    return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
+  }
+
   // setUp reads the hello of either release: the TTL, whether sent events
   // are wanted, and (unless it is a probe) one connection per node and the
   // library's object, made by make(clients, options), with one attempt per
@@ -180,11 +192,7 @@ function create() {
         failure = e;
       }
       const removed = said.unlockScript || [];
-      if (removed.length > 0) return { type: 'ok', nodes: removed };
-      if (errors === before && (!failure || failure instanceof Redlock.LockError)) {
-        return { type: 'not-held', error: failure ? failure.message : '' };
-      }
-      return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
+      return releaseReply(removed, before, failure, Redlock.LockError);
     },
 
     async extend(msg, received) {
@@ -291,11 +299,7 @@ function create() {
         if (e instanceof ExecutionError) await settled(e.attempts);
       }
       const removed = mine.unlockScript || [];
-      if (removed.length > 0) return { type: 'ok', nodes: removed };
-      if (errors === before && (!failure || failure instanceof ExecutionError)) {
-        return { type: 'not-held', error: failure ? failure.message : '' };
-      }
-      return { type: 'unknown', error: String((failure && failure.message) || 'a node did not answer') };
+      return releaseReply(removed, before, failure, ExecutionError);
     },
 
     async extend(msg, received) {
