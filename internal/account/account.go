@@ -378,10 +378,10 @@ func (a *Account) KeyFreeAt(key string, from, to int64) bool {
 		if !a.ObservedAt(n, from) || !a.ObservedAt(n, to) {
 			return false
 		}
-	}
-	for _, k := range a.keys {
-		if k.Key == key && k.Start <= to && from < k.End {
-			return false
+		for _, i := range a.byKey[nk(n, key)] { // the report asks once per refused acquire
+			if k := a.keys[i]; k.Start <= to && from < k.End {
+				return false
+			}
 		}
 	}
 	return true

@@ -391,7 +391,7 @@ func overlongFault(a *account.Account) (string, bool) {
 // probeGranted reports whether the history has a final probe and each of
 // its attempts acquired the lock.
 func probeGranted(h history.History) bool {
-	any := false
+	found := false
 	for _, op := range h.Ops {
 		if op.F != history.Probe {
 			continue
@@ -399,9 +399,9 @@ func probeGranted(h history.History) bool {
 		if op.Type != history.OK {
 			return false
 		}
-		any = true
+		found = true
 	}
-	return any
+	return found
 }
 
 // stallCause reports whether step st can keep client's commands to node

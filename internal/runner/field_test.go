@@ -72,7 +72,7 @@ func TestFieldLibraryScenarios(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			needAdapter(t, tt.adapter)
 			t.Parallel()
-			holdFieldFileToItsExpect(t, tt.file)
+			holdFileToItsExpect(t, "field/"+tt.file)
 		})
 	}
 }
@@ -83,17 +83,17 @@ func TestFieldScenarios(t *testing.T) {
 	for _, tt := range allFieldScenarios() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			holdFieldFileToItsExpect(t, tt.file)
+			holdFileToItsExpect(t, "field/"+tt.file)
 		})
 	}
 }
 
-// holdFieldFileToItsExpect runs scenarios/field/<file>.yaml once from its
-// own seed on real Redis and holds it to its expect: its verdict and
-// exactly its anomaly kinds.
-func holdFieldFileToItsExpect(t *testing.T, file string) {
+// holdFileToItsExpect runs scenarios/<file>.yaml once from its own seed
+// on real Redis and holds it to its expect: its verdict and exactly its
+// anomaly kinds.
+func holdFileToItsExpect(t *testing.T, file string) {
 	t.Helper()
-	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "field", file+".yaml"))
+	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", file+".yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

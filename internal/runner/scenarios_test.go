@@ -1,14 +1,6 @@
 package runner
 
-import (
-	"context"
-	"path/filepath"
-	"testing"
-	"time"
-
-	"github.com/locksim/locksim/internal/checker"
-	"github.com/locksim/locksim/internal/scenario"
-)
+import "testing"
 
 // TestIssue4Scenarios runs each scenario of issue 4 once on real Redis and
 // holds it to the file's own expect: its verdict and exactly its anomaly
@@ -46,14 +38,7 @@ func TestIssue4Scenarios(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", tt.file+".yaml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := runScenario(t, sc, Options{Seed: *sc.Seed})
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			expectMet(t, sc, checker.Check(ctx, res.History, checker.Options{}))
+			holdFileToItsExpect(t, tt.file)
 		})
 	}
 }
