@@ -55,7 +55,8 @@ type Account struct {
 	grantList    []Grant
 	grantAt      map[int]int // acquire op index → position in grantList
 	removals     sync.Once
-	removedBy    map[int][]int // client op index → positions in Keys it removed (RemovedBy)
+	removedBy    map[int][]int       // client op index → positions in Keys it removed (RemovedBy)
+	restoreUntil map[restoreOf]int64 // a restore on start → when that client's work began again (restoring)
 }
 
 // KeyLife is one instance of a key on one node: from the command that
@@ -134,6 +135,13 @@ const (
 	EndCrashed = "crashed"
 	// EndJanitor: a delete-key fault removed it by name.
 	EndJanitor = "janitor"
+	// EndRestored: a restarted client's restore on start deleted it (the
+	// DEL of every job's lock key a restart-client step with Mode
+	// history.RestoreAll makes the new incarnation send before its work:
+	// kombu's restore of unacked messages); By is that client, Step the
+	// restart step. The owner may be that client's old incarnation or
+	// another client (a foreign unlock).
+	EndRestored = "restored"
 	// EndFlushed: FLUSHALL or FLUSHDB.
 	EndFlushed = "flushed"
 	// EndOverwritten: a SET without NX replaced it with another value.

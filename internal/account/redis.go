@@ -535,8 +535,12 @@ func (s *sim) endMember(key, member string, t int64, e End) {
 }
 
 // removal is how a command that removes a key is told: by its owner, by
-// another client, or by the harness inside a fault.
+// another client, by a restarted client's restore on start, or by the
+// harness inside a fault.
 func (s *sim) removal(owner, by, key string, t int64, op int) End {
+	if st, ok := s.a.restoring(by, t); ok {
+		return End{Kind: EndRestored, By: by, Op: op, Step: st}
+	}
 	if by == history.AdminClient {
 		if st, ok := s.step(history.EffectDeleteKey, key, t); ok {
 			return End{Kind: EndJanitor, By: by, Op: op, Step: st}
@@ -549,6 +553,48 @@ func (s *sim) removal(owner, by, key string, t int64, op int) End {
 		return End{Kind: EndReleased, By: by, Op: op}
 	}
 	return End{Kind: EndDeleted, By: by, Op: op}
+}
+
+// restoring finds the restart-client step (Mode history.RestoreAll) of
+// client whose restore on start was under way at t (node time): from the
+// step's end, when the new incarnation starts and first deletes every
+// job's lock key, to that client's first operation after it (the
+// incarnation's work begins once the restore is done), or to the end of
+// the history.
+func (a *Account) restoring(client string, t int64) (int, bool) {
+	if client == "" {
+		return 0, false
+	}
+	for _, f := range a.Faults {
+		st := f.Step
+		if st.Effect != history.EffectRestartClient || st.Mode != history.RestoreAll || !slices.Contains(st.Clients, client) || t < f.End-stepSlack {
+			continue
+		}
+		until, ok := a.restoreUntil[restoreOf{f.Op, client}]
+		if !ok {
+			until = a.end
+			for _, o := range a.H.Ops {
+				if o.Client == client && o.Process != history.NodeProcess && o.F != history.Fault && o.Invoke >= f.End && o.Invoke < until {
+					until = o.Invoke
+				}
+			}
+			if a.restoreUntil == nil {
+				a.restoreUntil = map[restoreOf]int64{}
+			}
+			a.restoreUntil[restoreOf{f.Op, client}] = until
+		}
+		if t <= until+stepSlack {
+			return st.ID, true
+		}
+	}
+	return 0, false
+}
+
+// restoreOf is one client's restore on start under one restart step (the
+// step's fault operation).
+type restoreOf struct {
+	op     int
+	client string
 }
 
 // stepSlack is how far outside a fault step's recorded window the

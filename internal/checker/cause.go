@@ -23,10 +23,10 @@ type Cause struct {
 	Nodes []string `json:"nodes,omitempty"`
 	// At is when it ended, true ns.
 	At int64 `json:"at_ns"`
-	// By is the client whose command removed it (deleted, purged).
+	// By is the client whose command removed it (deleted, restored, purged).
 	By string `json:"by,omitempty"`
-	// Step is the fault step that ended it (janitor, crashed, clock), or
-	// During's step.
+	// Step is the fault step that ended it (janitor, crashed, clock,
+	// restored), or During's step.
 	Step int `json:"step,omitempty"`
 	// TTL is the lease's TTL (wall ns).
 	TTL int64 `json:"ttl_ns,omitempty"`
@@ -121,7 +121,7 @@ func overlapCause(a *account.Account, stale, fresh Hold) *Cause {
 			if s.Node != f.Node {
 				continue
 			}
-			if s.End > f.Start+grantTolerance && !s.Ended.Gone() && s.Ended.Kind != account.EndDeleted && s.Ended.Kind != account.EndJanitor {
+			if s.End > f.Start+grantTolerance && !s.Ended.Gone() && s.Ended.Kind != account.EndDeleted && s.Ended.Kind != account.EndJanitor && s.Ended.Kind != account.EndRestored {
 				// Both keys on one node at once: a lock that does not
 				// exclude.
 				c.Kind, c.Nodes, c.At, c.Observed = CauseHeld, []string{s.Node}, f.Start, s.Observed && f.Observed
@@ -250,6 +250,8 @@ func causeText(h history.History, c *Cause, stale, fresh string) string {
 		return fmt.Sprintf("%s's lease (%s) expired while it was still working and %s acquired it", stale, ttl, fresh)
 	case account.EndDeleted:
 		return fmt.Sprintf("%s's release at %s removed %s's key and %s acquired it", c.By, at(h, c.At), stale, fresh)
+	case account.EndRestored:
+		return fmt.Sprintf("%s's restore on start at %s (its restart re-queued every job lease it found) removed %s's key and %s acquired it", c.By, at(h, c.At), stale, fresh)
 	case account.EndJanitor:
 		return fmt.Sprintf("a delete-key fault deleted %s's key on %s at %s (by key, not by owner) and %s acquired it", stale, on, at(h, c.At), fresh)
 	case account.EndCrashed:

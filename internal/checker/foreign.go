@@ -27,7 +27,7 @@ func foreignOnNodes(a *account.Account) []Anomaly {
 	for _, k := range a.Keys() {
 		e := k.Ended
 		// A key whose sender no one could name is no one's to be foreign to.
-		if !k.Observed || e.Kind != account.EndDeleted || !lockKeys[k.Key] || e.By == "" || k.Owner == "" || e.By == history.AdminClient || e.By == k.Owner {
+		if !k.Observed || (e.Kind != account.EndDeleted && e.Kind != account.EndRestored) || !lockKeys[k.Key] || e.By == "" || k.Owner == "" || e.By == history.AdminClient || e.By == k.Owner {
 			continue
 		}
 		rel := releaseAround(h, e.By, k.Key, k.End)
@@ -42,9 +42,13 @@ func foreignOnNodes(a *account.Account) []Anomaly {
 		}
 		explain := fmt.Sprintf("%s's command removed %s's key %s on %s at %s%s: a release must only remove its own lease",
 			e.By, k.Owner, k.Key, k.Node, at(h, k.End), when)
+		if e.Kind == account.EndRestored {
+			explain = fmt.Sprintf("%s's restore on start (its restart, step #%d) removed %s's key %s on %s at %s: a restarted client must only reclaim its own leases, once they have expired",
+				e.By, e.Step, k.Owner, k.Key, k.Node, at(h, k.End))
+		}
 		an := newAnomaly(h, KindForeignUnlock, k.Key, []string{e.By, k.Owner}, k.End, k.End, explain, ops...)
 		an.Deleter, an.Owner = e.By, k.Owner
-		an.Cause = &Cause{Kind: account.EndDeleted, Client: k.Owner, Nodes: []string{k.Node}, At: k.End, By: e.By, Observed: true}
+		an.Cause = &Cause{Kind: e.Kind, Client: k.Owner, Nodes: []string{k.Node}, At: k.End, By: e.By, Step: e.Step, Observed: true}
 		out = append(out, an)
 	}
 	return out

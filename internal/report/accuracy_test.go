@@ -43,7 +43,8 @@ type accuracyCase struct {
 	Violating []string `yaml:"violating"`
 	// Says are, per language, texts the report must contain (each within
 	// one sentence of the page: the headline, a story step, an anomaly's
-	// description, why it matters, or the checker's explanation);
+	// description, why it matters, the checker's explanation, or an advice
+	// of what would have prevented it);
 	// SaidBefore are the false statements the report made before the run's
 	// account existed, which it must no longer make.
 	Says       map[string][]string `yaml:"says"`
@@ -60,6 +61,10 @@ func pageSentences(in Input, lang Lang) []string {
 	}
 	for _, a := range allAnomalies(in.Results) {
 		out = append(out, m.describeAnomaly(lang, a), m.whyAnomaly(lang, a), a.Explain)
+	}
+	if r := buildRemedy(in, lang); r != nil {
+		out = append(out, r.Advice...)
+		out = append(out, r.Saved)
 	}
 	return out
 }

@@ -33,6 +33,8 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 		return tr(lang, "c.taken", stale, current, on)
 	case account.EndDeleted:
 		return tr(lang, "c.deleted", stale, current, c.By, t)
+	case account.EndRestored:
+		return tr(lang, "c.restored", stale, current, c.By, t)
 	case account.EndJanitor:
 		return tr(lang, "c.janitor", stale, current, on, t)
 	case account.EndCrashed:

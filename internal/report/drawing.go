@@ -551,9 +551,12 @@ func (b *builder) keyLives() {
 			if si < len(stints)-1 || k.End > m.end {
 				continue
 			}
-			if k.Ended.Kind == account.EndDeleted && k.Ended.By != "" {
+			switch {
+			case k.Ended.Kind == account.EndDeleted && k.Ended.By != "":
 				// A foreign unlock: whose command removed whose key.
 				b.label(dLabel{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.removed.by", k.Ended.By), Style: lbBad, Prio: prEnd})
+			case k.Ended.Kind == account.EndRestored && k.Ended.By != "" && k.Ended.By != k.Owner:
+				b.label(dLabel{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.restored.by", k.Ended.By), Style: lbBad, Prio: prEnd})
 			}
 			if k.Ended.Gone() || k.Ended.Kind == account.EndTaken || k.Ended.Kind == account.EndPurged {
 				b.shape(dShape{Kind: shEnd, Lane: ni, Lane2: ni, X0: ke, X1: ke, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: op})

@@ -83,6 +83,7 @@ var messages = map[Lang]map[string]string{
 		"unknown.value":     "unknown",
 
 		// What would have prevented it.
+		"fix.restore.own":     "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
 		"fix.safe":            "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
 		"fix.fencing":         "Fencing token: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).",
 		"fix.idempotency":     "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
@@ -106,6 +107,7 @@ var messages = map[Lang]map[string]string{
 		"say.double.late":      "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
 		"say.double.crash":     "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
 		"say.double.clock":     "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
+		"say.double.restored":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, restarted, had deleted on start %.1f s earlier.",                                // key, client, restorer, seconds
 		"say.double.removed":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
 		"say.double.deleted":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
 		"say.double.failover":  "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",             // key, client, seconds, group
@@ -166,6 +168,7 @@ var messages = map[Lang]map[string]string{
 		"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
 		"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
 		"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
+		"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                              // t, client
 		"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
 		"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client
 		"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
@@ -279,6 +282,7 @@ var messages = map[Lang]map[string]string{
 		"a.at":                         "%s at t=%ss",                                                                                                                                                                            // client, t
 		"a.not-linearizable":           "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
 		"a.generic":                    "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
+		"a.foreign-unlock.restored":    "%s, restarted, deleted on start a lock key on %s that belonged to %s (t=%ss): its restore re-queued every job lease it found, live ones included.",                                      // restorer, key, owner, t
 		"a.foreign-unlock":             "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
 		"why.mutex-overlap":            "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
 		"why.double-effect":            "Correctness: the customer paid twice. This is real damage, not just wasted work.",
@@ -476,6 +480,7 @@ var messages = map[Lang]map[string]string{
 		"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
 		"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                              // stale, current, ttl
 		"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                                       // stale, current, nodes
+		"c.restored":            "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it",               // stale, current, restorer, t
 		"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                                           // stale, current, deleter, t
 		"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                               // stale, current, nodes, t
 		"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                           // stale, current, nodes, t
@@ -496,6 +501,7 @@ var messages = map[Lang]map[string]string{
 		"why.orphaned-lease":    "Liveness: a lock nobody believed they held kept others out until it ended.",
 		"say.orphaned-lease":    "A lease was orphaned: %s",                                                                         // describe
 		"say.overlap.cause":     "Two workers believed they held the lock at the same time: %[1]s, for %.1[3]f s on %[2]s — %[4]s.", // clients, key, seconds, cause (one may have been frozen throughout: a belief, not an act)
+		"p.restored":            "deleted by a restarted client's restore on start",
 		"p.removed":             "deleted by another client",
 		"p.released":            "released",
 		"p.purged":              "purged",
@@ -589,6 +595,7 @@ var messages = map[Lang]map[string]string{
 		"run.workload":      "Workload",
 		"unknown.value":     "không rõ",
 
+		"fix.restore.own":     "Chỉ lấy lại những gì của mình, và chỉ khi nó đã hết hạn: một worker khởi động lại nên để các lease cũ của nó tự hết theo TTL (visibility timeout) thay vì xoá key lock của mọi job khi khởi động, kể cả của các worker đang chạy (celery/kombu PR #905, #1098).",
 		"fix.safe":            "Unlock an toàn: mỗi người giữ lock có một owner token ngẫu nhiên, và nhả lock bằng Lua script atomic chỉ xoá key nếu key vẫn chứa token của mình (bài 45).",
 		"fix.fencing":         "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (cổng thanh toán, bộ đếm, tồn kho…) từ chối mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
 		"fix.idempotency":     "Idempotency key: gán cho lần trừ tiền một key duy nhất mà cổng thanh toán ghi nhớ, nên lần trừ tiền thứ hai của cùng hoá đơn bị từ chối, dù ai gửi (bài 48).",
@@ -610,6 +617,7 @@ var messages = map[Lang]map[string]string{
 		"say.double.crash":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
 		"say.double.sharer":    "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock mà key của nó đã bị %s — mang cùng một owner token — nhả lock từ %.1f s trước.",
 		"say.double.clock":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
+		"say.double.restored":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị %s, khi khởi động lại, xoá từ %.1f s trước.",
 		"say.double.removed":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị %s xoá từ %.1f s trước.",
 		"say.double.deleted":   "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock mà key đã bị tiến trình dọn dẹp xoá từ %.1f s trước.",
 		"say.double.failover":  "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn hành động với một lock đã mất từ %.1f s trước, khi %s failover sang một replica không có key của nó.",
@@ -670,6 +678,7 @@ var messages = map[Lang]map[string]string{
 		"n.release.permit.gone":   "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
 		"n.gone.expired":          "key đã expire lúc t=%ss",
 		"n.gone.clock":            "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
+		"n.gone.restored":         "%[2]s, khi khởi động lại, đã xoá nó lúc t=%[1]ss",
 		"n.gone.removed":          "%[2]s đã xoá nó lúc t=%[1]ss",
 		"n.gone.sharer":           "%[2]s, mang cùng một owner token, đã nhả lock lúc t=%[1]ss",
 		"n.gone.deleted":          "một tiến trình dọn dẹp đã xoá nó lúc t=%ss",
@@ -781,6 +790,7 @@ var messages = map[Lang]map[string]string{
 		"a.at":                         "%s lúc t=%ss",
 		"a.not-linearizable":           "Porcupine không tìm được thứ tự nào của các thao tác trên %s mà mỗi lúc chỉ một client giữ lock (%s, từ t=%ss).",
 		"a.generic":                    "%s: %s trên %s, t=%ss – t=%ss.",
+		"a.foreign-unlock.restored":    "%s, sau khi khởi động lại, đã xoá ngay khi khởi động một key lock trên %s thuộc về %s (t=%ss): bước khôi phục của nó đưa mọi lease job tìm thấy trở lại hàng đợi, kể cả lease đang còn hiệu lực.",
 		"a.foreign-unlock":             "%s đã xoá key lock trên %s thuộc về %s (t=%ss).",
 		"why.mutex-overlap":            "Tính đúng đắn: loại trừ lẫn nhau bị phá vỡ; mọi việc cả hai làm với tài nguyên trong khoảng này có thể sai.",
 		"why.double-effect":            "Tính đúng đắn: khách hàng bị trừ tiền hai lần. Đây là thiệt hại thật, không chỉ là tốn công.",
@@ -975,6 +985,7 @@ var messages = map[Lang]map[string]string{
 		"c.expired.during":      "lease của %[1]s (TTL %[3]s) hết hạn trong lúc nó đang chịu một lỗi (%[4]s), và %[2]s đã lấy được lock",
 		"c.expired":             "lease của %[1]s (TTL %[3]s) hết hạn khi nó vẫn đang làm việc và %[2]s đã lấy được lock",
 		"c.taken":               "%[2]s được cấp lock trên %[3]s trong khi %[1]s vẫn tin rằng mình đang giữ",
+		"c.restored":            "%[3]s, khi khởi động lại, đã xoá key của %[1]s lúc t=%[4]ss (bước khôi phục của nó đưa mọi lease job tìm thấy trở lại hàng đợi) và %[2]s đã lấy được lock",
 		"c.deleted":             "lệnh nhả lock của %[3]s lúc t=%[4]ss đã xoá key của %[1]s và %[2]s đã lấy được lock",
 		"c.janitor":             "một lỗi delete-key đã xoá key của %[1]s trên %[3]s lúc t=%[4]ss và %[2]s đã lấy được lock",
 		"c.crashed":             "%[3]s bị crash lúc t=%[4]ss và mất key của %[1]s, và %[2]s đã lấy được lock",
@@ -995,6 +1006,7 @@ var messages = map[Lang]map[string]string{
 		"why.orphaned-lease":    "Tiến triển: một lock mà không ai còn tin là mình giữ đã chặn những client khác cho đến khi nó hết.",
 		"say.orphaned-lease":    "Một lease bị mồ côi: %s",
 		"say.overlap.cause":     "Hai worker cùng tin rằng mình giữ lock một lúc: %[1]s, trong %.1[3]f s trên %[2]s — %[4]s.",
+		"p.restored":            "bị xoá khi một client khởi động lại và khôi phục",
 		"p.removed":             "bị client khác xoá",
 		"p.released":            "đã nhả lock",
 		"p.purged":              "bị dọn (purge)",

@@ -25,6 +25,7 @@ var pageMessages = map[Lang]map[string]string{
 		"p.quorum.lost.how":  "quorum lost — %[2]s: %[1]s", // end word, node
 		"p.node.promoted":    "replica of %s",              // node
 		"p.removed.by":       "deleted by %s",              // client
+		"p.restored.by":      "deleted by %s on restart",   // client
 		"p.permit":           "a permit on the node (sorted-set member)",
 		"p.clock.rate":       "clock ×%s", // rate
 		"p.clock.offset":     "clock %s",  // signed offset
@@ -150,6 +151,7 @@ var pageMessages = map[Lang]map[string]string{
 		"p.quorum.lost.how":  "mất quorum — %[2]s: %[1]s",
 		"p.node.promoted":    "bản sao của %s",
 		"p.removed.by":       "bị %s xoá",
+		"p.restored.by":      "bị %s xoá khi khởi động lại",
 		"p.permit":           "một permit trên node (phần tử của sorted set)",
 		"p.clock.rate":       "đồng hồ ×%s",
 		"p.clock.offset":     "đồng hồ %s",

@@ -3,6 +3,7 @@ package report
 import (
 	"slices"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -11,38 +12,44 @@ import (
 // algorithm (its name, or a trait of it from the history header, or "" =
 // any), anomaly kind ("" = any) and, when renewed is set, only for an
 // anomaly whose cause says the holder's renewals kept the key
-// (checker.Cause.Renewed); the first matching row wins. Each advice is a
-// message key "fix.*".
+// (checker.Cause.Renewed), and, when cause is set, only for an anomaly of
+// that cause (checker.Cause.Kind); the first matching row wins. Each
+// advice is a message key "fix.*".
 var remedies = []struct {
 	algorithm, trait, kind string
 	advice                 []string
 	renewed                bool
+	cause                  string
 }{
 	// The workload anomalies of issue 4 have one remedy each, whatever the
 	// algorithm (lock-theory S18–S22).
-	{"", "", checker.KindOversell, []string{"fix.lua.stock"}, false},
-	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}, false},
-	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}, false},
-	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}, false},
-	{"", "", checker.KindOverAdmission, []string{"fix.semaphore"}, false},
-	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}, false},
-	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}, false},
-	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}, false},
+	{"", "", checker.KindOversell, []string{"fix.lua.stock"}, false, ""},
+	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}, false, ""},
+	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}, false, ""},
+	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}, false, ""},
+	{"", "", checker.KindOverAdmission, []string{"fix.semaphore"}, false, ""},
+	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}, false, ""},
+	// A restarted client's restore on start deleted a live lease: no
+	// unlock script prevents that; restoring only what expired does
+	// (kombu PR #905, BR-27).
+	{"", "", checker.KindForeignUnlock, []string{"fix.restore.own"}, false, account.EndRestored},
+	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}, false, ""},
+	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}, false, ""},
 	// SETNX then EXPIRE: the key without a TTL is the cause, whatever it
 	// shows (a stuck lock, an orphaned lease, the lock unavailable).
-	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}, false},
-	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false},
-	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false},
-	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false},
-	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}, false},
+	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}, false, ""},
+	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false, ""},
+	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false, ""},
+	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false, ""},
+	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}, false, ""},
 	// A watchdog that renewed a lock nobody used: its TTL was not the
 	// problem (BR-21, S15b).
-	{"", "", checker.KindStuckLock, []string{"fix.renewal"}, true},
-	{"", "", checker.KindOrphanedLease, []string{"fix.renewal"}, true},
-	{"", "", checker.KindStuckLock, []string{"fix.ttl"}, false},
-	{"", "", checker.KindOrphanedLease, []string{"fix.orphan"}, false},
-	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}, false},
-	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}, false},
+	{"", "", checker.KindStuckLock, []string{"fix.renewal"}, true, ""},
+	{"", "", checker.KindOrphanedLease, []string{"fix.renewal"}, true, ""},
+	{"", "", checker.KindStuckLock, []string{"fix.ttl"}, false, ""},
+	{"", "", checker.KindOrphanedLease, []string{"fix.orphan"}, false, ""},
+	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}, false, ""},
+	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}, false, ""},
 }
 
 // remedy is the "what would have prevented it" section.
@@ -117,7 +124,8 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	for _, a := range anoms {
 		for ri, row := range remedies {
 			if (row.algorithm == "" || row.algorithm == h.Algorithm) && (row.trait == "" || slices.Contains(h.Traits, row.trait)) &&
-				(row.kind == "" || row.kind == a.Kind) && (!row.renewed || (a.Cause != nil && a.Cause.Renewed > 0)) {
+				(row.kind == "" || row.kind == a.Kind) && (!row.renewed || (a.Cause != nil && a.Cause.Renewed > 0)) &&
+				(row.cause == "" || (a.Cause != nil && a.Cause.Kind == row.cause)) {
 				if ri == generic {
 					needGeneric = true
 				} else {

@@ -380,6 +380,8 @@ func headline(in Input, m *model) string {
 					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 				case account.EndDeleted:
 					return tr(lang, "say.double.removed", a.Key, w.Client, c.By, late)
+				case account.EndRestored:
+					return tr(lang, "say.double.restored", a.Key, w.Client, c.By, late)
 				case account.EndCrashed:
 					return tr(lang, "say.double.crash", a.Key, w.Client, late)
 				case account.EndJanitor:

@@ -43,7 +43,7 @@ var nodeEnds = []string{account.EndCrashed, account.EndClock, account.EndFailove
 // it never excluded the second client. An expiry by the TTL is not one:
 // the lock gave the key to one client at a time; that the first went on
 // acting is safety's concern (lesson 42, requirement 4).
-var exclusionEnds = append([]string{account.EndDeleted, account.EndJanitor, account.EndOverwritten, account.EndPurged,
+var exclusionEnds = append([]string{account.EndDeleted, account.EndRestored, account.EndJanitor, account.EndOverwritten, account.EndPurged,
 	checker.CauseHeld}, nodeEnds...)
 
 // Effects of fault steps that stop, cut off or crash a holder (what

@@ -254,6 +254,8 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	switch own.Cause.Kind {
 	case account.EndDeleted:
 		cause = tr(lang, "n.gone.removed", t, own.Cause.By)
+	case account.EndRestored:
+		cause = tr(lang, "n.gone.restored", t, own.Cause.By)
 	case account.EndJanitor:
 		cause = tr(lang, "n.gone.deleted", t)
 	case account.EndClock:
@@ -375,6 +377,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		return tr(lang, "a.double-effect.plain", a.Key, clients)
 	case checker.KindForeignUnlock:
 		if a.Deleter != "" && a.Owner != "" {
+			if a.Cause != nil && a.Cause.Kind == account.EndRestored {
+				return tr(lang, "a.foreign-unlock.restored", a.Deleter, a.Key, a.Owner, t0)
+			}
 			return tr(lang, "a.foreign-unlock", a.Deleter, a.Key, a.Owner, t0)
 		}
 	case checker.KindOrphanedLease:

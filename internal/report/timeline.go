@@ -103,6 +103,8 @@ func endWord(lang Lang, e account.End) string {
 		return tr(lang, "p.deleted")
 	case account.EndDeleted:
 		return tr(lang, "p.removed")
+	case account.EndRestored:
+		return tr(lang, "p.restored")
 	case account.EndReleased:
 		return tr(lang, "p.released")
 	case account.EndPurged:
