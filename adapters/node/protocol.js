@@ -20,6 +20,9 @@
 // LockError): capturing a stack trace for each was a tenth of the
 // process's CPU under contention, and nobody reads them here.
 Error.stackTraceLimit = 0;
+// With no frames, a stack is its first line; formatting it the default way
+// still cost as much again, each time a library's promise read it.
+Error.prepareStackTrace = (e) => `${e.name || 'Error'}: ${e.message}`;
 
 const PROTOCOL = 1;
 

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -130,8 +131,19 @@ type proc struct {
 	multi   bool           // its first hello_ok said it serves several clients
 	refs    int            // clients joined and not yet closed
 
-	wmu   sync.Mutex
-	stdin io.WriteCloser
+	// Writes to stdin combine: a request sent while another's write is
+	// under way is queued, and that writer sends it next, with every other
+	// line queued meanwhile, in one write (fifty clients sharing a process
+	// sent a write, and woke the process's event loop, per request).
+	wmu     sync.Mutex
+	wcond   sync.Cond // on wmu: a batch was written
+	stdin   io.WriteCloser
+	wbuf    []byte // lines queued for the next batch
+	wspare  []byte // the last batch's buffer, for reuse
+	writing bool   // a sender is writing a batch
+	wnext   uint64 // number of the next batch to be taken
+	wdone   uint64 // batches written so far
+	werr    error  // the first write error: every later send fails with it
 
 	mu      sync.Mutex
 	nextID  int64
@@ -255,6 +267,7 @@ func launch(c Config, prep func(*fakeTime)) (*proc, error) {
 	p := &proc{cmdLine: strings.Join(po.Command, " "), pending: map[int64]chan procReply{}, sent: map[int64]chan struct{}{},
 		lost: map[string]chan struct{}{}, hello: make(chan procReply, 1),
 		dead: make(chan struct{}), stderr: &tailBuffer{max: stderrTail}, waited: make(chan struct{})}
+	p.wcond.L = &p.wmu
 	cmd := exec.Command(po.Command[0], po.Command[1:]...)
 	cmd.Dir = po.Dir
 	cmd.Env = append(os.Environ(), po.Env...)
@@ -331,7 +344,7 @@ func (pr *proc) join(c Config, probe bool) (*procLock, error) {
 	for _, n := range c.Nodes {
 		req.Nodes = append(req.Nodes, procNode{Name: n.Name, Addr: n.Addr, ConnName: n.ConnName})
 	}
-	if err := pr.send(req); err != nil {
+	if err := pr.send(req, true); err != nil {
 		p.Close()
 		return nil, pr.infra("send hello", err)
 	}
@@ -443,7 +456,7 @@ func (p *proc) read(stdout io.Reader) {
 	helloDone := false
 	for sc.Scan() {
 		line := sc.Bytes()
-		if len(strings.TrimSpace(string(line))) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var r procReply
@@ -553,15 +566,47 @@ func (p *proc) lostOf(token string) chan struct{} {
 	return ch
 }
 
-func (p *proc) send(r procRequest) error {
+// send queues r's line for the process's stdin. With no write under way it
+// writes it, and every line queued while it writes, itself; else the
+// writer under way sends it next. wait makes it return only once its line
+// has been written (the in-acquire pause point: the request must be in the
+// pipe before the process is stopped).
+func (p *proc) send(r procRequest, wait bool) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
-	_, err = p.stdin.Write(append(b, '\n'))
-	return err
+	if p.werr != nil {
+		return p.werr
+	}
+	p.wbuf = append(append(p.wbuf, b...), '\n')
+	batch := p.wnext
+	if p.writing {
+		for wait && p.wdone <= batch && p.werr == nil {
+			p.wcond.Wait()
+		}
+		if wait {
+			return p.werr
+		}
+		return nil
+	}
+	p.writing = true
+	for len(p.wbuf) > 0 && p.werr == nil {
+		buf := p.wbuf
+		p.wbuf, p.wnext = p.wspare[:0], p.wnext+1
+		p.wmu.Unlock()
+		_, err := p.stdin.Write(buf)
+		p.wmu.Lock()
+		p.wspare, p.wdone = buf[:0], p.wnext
+		if err != nil {
+			p.werr, p.wbuf = err, nil
+		}
+		p.wcond.Broadcast()
+	}
+	p.writing = false
+	return p.werr
 }
 
 // timeout bounds one reply: the process block's timeout; by default room
@@ -613,7 +658,7 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 		forget()
 		return procReply{}, fmt.Errorf("%s not sent: %w", r.Type, err)
 	}
-	if err := p.send(r); err != nil {
+	if err := p.send(r, inFlight != nil); err != nil {
 		forget()
 		if gone := p.gone(); gone != nil {
 			return procReply{}, gone
