@@ -55,6 +55,8 @@ type Account struct {
 	grantList    []Grant
 	grantAt      map[int]int // acquire op index → position in grantList
 	removals     sync.Once
+	sentIndex    sync.Once
+	sentBy       map[string][]int    // client → its node events (positions in H.Ops), by node time (Reached)
 	removedBy    map[int][]int       // client op index → positions in Keys it removed (RemovedBy)
 	restoreUntil map[restoreOf]int64 // a restore on start → when that client's work began again (restoring)
 }
@@ -518,6 +520,98 @@ func (a *Account) RemovedBy(op int) []KeyLife {
 		out = append(out, a.keys[i])
 	}
 	return out
+}
+
+// ExtendedBy is the key lives that client operation op (an extend or a
+// watchdog's renewal) moved on the nodes, per their record: every life of
+// op's key with a move by op's client (not a clock fault's) within op's
+// window. A life whose Owner is not op's client is another's key that a
+// plain PEXPIRE renewed.
+func (a *Account) ExtendedBy(op int) []KeyLife {
+	a.derive()
+	o := a.H.Ops[op]
+	end := o.Complete
+	if end < 0 {
+		end = a.end
+	}
+	var out []KeyLife
+	for _, n := range a.H.Header.Nodes {
+		for _, i := range a.byKey[nk(n, o.Key)] {
+			k := a.keys[i]
+			if slices.ContainsFunc(k.Moves, func(m Move) bool {
+				return !m.Clock && m.By == o.Client && m.At >= o.Invoke-grantSlack && m.At <= end+grantSlack
+			}) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// NodeDown reports whether node was down at t (true ns): inside an applied
+// step that crashed or froze it (crash-node, freeze-node, a failover that
+// crashed or stopped its master), before the step restarted or resumed it.
+func (a *Account) NodeDown(node string, t int64) bool {
+	for _, f := range a.Faults {
+		st := f.Step
+		switch {
+		case st.Effect == history.EffectCrashNode, st.Effect == history.EffectFreezeNode,
+			st.Effect == history.EffectFailover && st.FailoverMode != "sentinel": // SENTINEL FAILOVER (faults.FailoverCommand) leaves the master up
+		default:
+			continue
+		}
+		if slices.Contains(st.Nodes, node) && f.Start <= t && t < f.End {
+			return true
+		}
+	}
+	return false
+}
+
+// Reached says whether client operation op reached the nodes, per their
+// own record: ran is true when some node ran a command of op's client
+// within op's window (its invoke to its completion, or the history's end);
+// known is true only when every node op names (every node, when it names
+// none) was observed throughout that window. A release of unknown outcome
+// that is known and not ran never left the client: its key stayed.
+func (a *Account) Reached(op int) (ran, known bool) {
+	a.sentIndex.Do(func() {
+		a.sentBy = map[string][]int{}
+		for i, o := range a.H.Ops {
+			if o.F == history.NodeCmd && o.Process == history.NodeProcess {
+				a.sentBy[o.Client] = append(a.sentBy[o.Client], i)
+			}
+		}
+		for _, v := range a.sentBy {
+			slices.SortStableFunc(v, func(x, y int) int { return cmp.Compare(a.H.Ops[x].Invoke, a.H.Ops[y].Invoke) })
+		}
+	})
+	o := a.H.Ops[op]
+	end := o.Complete
+	if end < 0 {
+		end = a.end
+	}
+	nodes := o.Value.Nodes
+	if len(nodes) == 0 {
+		nodes = a.H.Header.Nodes
+	}
+	known = len(nodes) > 0
+	for _, n := range nodes {
+		if !a.ObservedAt(n, o.Invoke) || !a.ObservedAt(n, end) || slices.ContainsFunc(a.Gaps[n], func(g [2]int64) bool { return g[0] <= end && g[1] >= o.Invoke }) {
+			known = false
+		}
+	}
+	evs := a.sentBy[o.Client]
+	from := sort.Search(len(evs), func(j int) bool { return a.H.Ops[evs[j]].Invoke >= o.Invoke-grantSlack })
+	for _, j := range evs[from:] {
+		ev := a.H.Ops[j]
+		if ev.Invoke > end+grantSlack {
+			break
+		}
+		if slices.Contains(nodes, ev.Value.Node) {
+			return true, known
+		}
+	}
+	return false, known
 }
 
 // indexRemovals ties each removed key life to the client operation that

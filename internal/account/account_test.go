@@ -314,3 +314,20 @@ func TestAProbesGrantIsWhenItsKeyWasSetNotItsOperationsEnd(t *testing.T) {
 		t.Fatalf("probe granted at %d, key ended at %d: want the grant at its SET (%d)", g.Start, g.End, ms(10.2))
 	}
 }
+
+func TestAnUnobservedProbeThatRemovedItsKeyLeavesNoKeyHeld(t *testing.T) {
+	// After a failover the group's commands reach a replica no observer
+	// watches (failover-lost-lock): the probe's key is inferred from its
+	// one operation, which says it removed the key it set.
+	r := newRun("safe", "n1")
+	r.h.Header.Observed = nil
+	r.add(history.Op{Process: 9, Client: history.ProbeClient, F: history.Probe, Key: "invoice-1", Type: history.OK,
+		Value: history.Value{Token: "p", TTL: ms(1000), Nodes: []string{"n1"}, Removed: true}, Invoke: ms(10), Complete: ms(11)})
+	r.add(history.Op{Process: 1, Client: "w1", F: history.Acquire, Key: "invoice-2", Type: history.OK,
+		Value: history.Value{Token: "A", TTL: ms(1000), Nodes: []string{"n1"}}, Invoke: ms(20), Complete: ms(21)})
+	got := lives(account.New(r.h))
+	want := []string{"n1 invoice-1=p (probe) 11.0–11.0 released by probe", "n1 invoice-2=A (w1) 21.0–21.0 held"}
+	if !slices.Equal(got, want) {
+		t.Errorf("key lives:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

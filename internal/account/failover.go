@@ -82,14 +82,17 @@ type Stint struct {
 // ServersOf splits a key life by the server that held it: its node's
 // own name until a failover of that node promoted a replica (from the
 // failover's start, the instant the account hands keys over), then the
-// promoted replica's name. A life with no failover in it is one stint on
-// k.Node.
+// promoted replica's name. A life with no failover in it, or one that
+// ended when the failover began, is one stint on k.Node.
 func (a *Account) ServersOf(k KeyLife) []Stint {
 	server, at := k.Node, k.Start
 	var out []Stint
 	for _, f := range a.Faults {
 		st := f.Step
-		if st.Effect != history.EffectFailover || f.Start > k.End {
+		// A life that ended by the failover's start (lost with the old
+		// master: the replica had not received it) never was on the
+		// promoted replica.
+		if st.Effect != history.EffectFailover || f.Start >= k.End {
 			continue
 		}
 		next := ""
@@ -108,4 +111,28 @@ func (a *Account) ServersOf(k KeyLife) []Stint {
 		server = next
 	}
 	return append(out, Stint{Server: server, Start: at, End: k.End})
+}
+
+// IssuerLoss is why a fence counter may have gone back between from and
+// to (true ns): a failover that began then and promoted a replica lacking
+// part of the master's stream (EndFailover), else a node crash step that
+// began then (EndCrashed); the step and its nodes. ok is false when no
+// such fault began in [from, to].
+func (a *Account) IssuerLoss(from, to int64) (kind string, step int, nodes []string, at int64, ok bool) {
+	for g, fos := range a.failovers() {
+		for _, fo := range fos {
+			if fo.Lost && fo.At >= from && fo.At <= to && (!ok || fo.At < at) {
+				kind, step, nodes, at, ok = EndFailover, fo.Step, []string{g}, fo.At, true
+			}
+		}
+	}
+	if ok {
+		return kind, step, nodes, at, ok
+	}
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectCrashNode && f.Start >= from && f.Start <= to {
+			return EndCrashed, f.Step.ID, f.Step.Nodes, f.Start, true
+		}
+	}
+	return "", 0, nil, 0, false
 }

@@ -28,6 +28,7 @@ func TestServersOfSplitsAKeyLifeAtItsNodesPromotion(t *testing.T) {
 		{"a life that ended before the failover stays on its node", "n1r1", 10, 90, []account.Stint{{"n1", ms(10), ms(90)}}},
 		{"a life across the failover moves to the promoted replica at its start", "n1r1", 10, 300, []account.Stint{{"n1", ms(10), ms(100)}, {"n1r1", ms(100), ms(300)}}},
 		{"a life set after the failover lives on the promoted replica", "n1r1", 200, 300, []account.Stint{{"n1r1", ms(200), ms(300)}}},
+		{"a life lost when the failover began never was on the promoted replica", "n1r1", 10, 100, []account.Stint{{"n1", ms(10), ms(100)}}},
 		{"a failover that promoted nobody leaves the life on its node", "", 200, 300, []account.Stint{{"n1", ms(200), ms(300)}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -126,6 +126,12 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 			k.End, k.Ended = max(t, k.Start), e
 		}
 	}
+	if g.F == history.Probe && g.Value.Removed {
+		// The final probe removed the key it set before its operation
+		// completed (history.Probe: one acquire and release).
+		k.End, k.Ended = k.Start, End{Kind: EndReleased, By: g.Client, Op: i}
+		return k
+	}
 	ownDone := false // the owner's release or another acquire: its later ops are of another lease
 	for _, j := range later {
 		o := &ops[j]

@@ -229,7 +229,9 @@ var checkers = []struct {
 		rep.Linearization = &lin
 		return res
 	}},
-	{CheckerFencing, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return Fencing(ctx, a.H) }},
+	{CheckerFencing, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result {
+		return issuerCauses(a, Fencing(ctx, a.H))
+	}},
 	{CheckerEffects, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return effects(ctx, a) }},
 	{CheckerLiveness, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return liveness(ctx, a) }},
 	{CheckerCoverage, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return coverage(ctx, a) }},

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -143,4 +144,22 @@ func fenceSweep(h history.History, idx []int, strict bool) [][2]int {
 		}
 	}
 	return out
+}
+
+// issuerCauses gives each token regression of r the account's reason the
+// counter went back between the two grants (Account.IssuerLoss): a
+// failover to a replica that lacked the counter's last INCR, or a crash of
+// its node. A regression with neither keeps no cause.
+func issuerCauses(a *account.Account, r Result) Result {
+	for i := range r.Anomalies {
+		an := &r.Anomalies[i]
+		if an.Kind != KindTokenRegression || len(an.Ops) < 2 {
+			continue
+		}
+		prev, cur := a.H.Ops[an.Ops[0]], a.H.Ops[an.Ops[1]]
+		if kind, step, nodes, at, ok := a.IssuerLoss(prev.Invoke, cur.Complete); ok {
+			an.Cause = &Cause{Kind: kind, Step: step, Nodes: nodes, At: at, Client: an.Current}
+		}
+	}
+	return r
 }

@@ -83,7 +83,8 @@ const (
 	// that was answered late or not at all: Process NodeProcess, Client the
 	// client, Value.Node the node, Value.Cmd the command's name (and key),
 	// [Invoke, Complete] from the send to the answer (Type OK) or to the
-	// deadline that passed (Type Info), wall time. The harness records every
+	// deadline that passed or the connection's failure, with no answer
+	// (Type Info), wall time. The harness records every
 	// command that took StallNS or more; one that no fault explains shows
 	// the machine was too busy for the run's compressed time.
 	Stalled Func = "stalled"

@@ -307,13 +307,20 @@ func (b *builder) bands() {
 		for _, k := range bd.kinds {
 			words = append(words, m.kindWord(lang, k))
 		}
+		// The tip gives the anomalies' own window: the band is drawn wider
+		// where an instant needs room to be seen.
+		s, e := bd.e, bd.s
 		for _, a := range as {
 			if !a.Informational && a.EndS >= bd.s && a.StartS <= bd.e && containsStr(bd.kinds, a.Kind) {
 				tips = append(tips, m.kindWord(lang, a.Kind)+": "+m.describeAnomaly(lang, a))
+				s, e = min(s, a.StartS), max(e, a.EndS)
 			}
 		}
-		b.shape(dShape{Kind: shBand, Lane: 0, Lane2: len(d.Lanes) - 1, X0: bd.s, X1: bd.e, Y0: -0.5, Y1: 0.5, Color: -1,
-			Tip: tr(lang, "tip.band", fmtT(bd.s), fmtT(bd.e)) + "\n" + strings.Join(tips, "\n")})
+		if s > e {
+			s, e = bd.s, bd.e
+		}
+		b.shape(dShape{Kind: shBand, Lane: 0, Lane2: len(d.Lanes) - 1, X0: bd.s, X1: min(bd.e, max(d.End, e)), Y0: -0.5, Y1: 0.5, Color: -1,
+			Tip: tr(lang, "tip.band", fmtT(s), fmtT(e)) + "\n" + strings.Join(tips, "\n")})
 		b.label(dLabel{Lane: -1, X: bd.s, Dy: 0, Text: tr(lang, "p.violation") + ": " + strings.Join(words, ", "), Style: lbBand, Prio: prBand})
 	}
 	if len(bands) > 0 {

@@ -85,10 +85,11 @@ var messages = map[Lang]map[string]string{
 		// What would have prevented it.
 		"fix.restore.own":     "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
 		"fix.safe":            "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
-		"fix.fencing":         "Fencing token: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).",
+		"fix.fencing":         "Fencing token, claimed first: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).",
 		"fix.idempotency":     "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
 		"fix.atomic":          "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
 		"fix.enforce":         "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
+		"fix.wait.counter":    "The token issuer went backwards in a failover: Sentinel promoted a replica that had not received the counter's last INCR (replication is asynchronous). Have each grant wait until a replica has acknowledged the counter and the key (WAIT 1 before the token is used), so the replica Sentinel promotes has them; persistence on the old master would not have reached the replica (lesson 46, lock-theory S23).",
 		"fix.durable.counter": "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
 		"fix.redlock":         "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
 		"fix.ttl":             "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
@@ -180,9 +181,12 @@ var messages = map[Lang]map[string]string{
 		"n.release.info.reset":    "%s's release of %s lost its connection before the reply: outcome unknown.",
 		"n.release.info.error":    "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
 		"n.release.info":          "%s's release of %s got no answer: outcome unknown.",
+		"n.release.notrun":        "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.", // client, key
 		"n.extend.ok":             "%s extended its lock on %s.",
 		"n.renew.ok":              "%s's watchdog renewed its lock on %s.",
 		"n.renew.fail":            "%s's watchdog could not renew its lock on %s.",
+		"n.renew.foreign":         "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
+		"n.extend.foreign":        "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",           // client, key, owner
 		"n.extend.fail":           "%s could not extend its lock on %s.",
 		"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
 		"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
@@ -201,6 +205,7 @@ var messages = map[Lang]map[string]string{
 		"n.partition":             "Network partition: %s, for %s.",                                                                   // cut sentences, duration
 		"n.cut.one":               "%s cannot reach %s",                                                                               // from, to
 		"n.cut.heal":              "%s can reach %s again",                                                                            // from, to
+		"n.cut.heal.down":         "the cut between %s and %s was lifted, but %s was still down",                                      // from, to, nodes down
 		"n.partition.end":         "Network partition healed: %s.",                                                                    // heal sentences
 		"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
 		"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump
@@ -597,10 +602,11 @@ var messages = map[Lang]map[string]string{
 
 		"fix.restore.own":     "Chỉ lấy lại những gì của mình, và chỉ khi nó đã hết hạn: một worker khởi động lại nên để các lease cũ của nó tự hết theo TTL (visibility timeout) thay vì xoá key lock của mọi job khi khởi động, kể cả của các worker đang chạy (celery/kombu PR #905, #1098).",
 		"fix.safe":            "Unlock an toàn: mỗi người giữ lock có một owner token ngẫu nhiên, và nhả lock bằng Lua script atomic chỉ xoá key nếu key vẫn chứa token của mình (bài 45).",
-		"fix.fencing":         "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (cổng thanh toán, bộ đếm, tồn kho…) từ chối mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
+		"fix.fencing":         "Fencing token, claim trước: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (cổng thanh toán, bộ đếm, tồn kho…) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi người giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: người giữ lock cũ ghi trước lần ghi đầu tiên của người giữ mới vẫn lọt qua, trừ khi người mới đã claim trước (bài 46; lock-theory §7.2).",
 		"fix.idempotency":     "Idempotency key: gán cho lần trừ tiền một key duy nhất mà cổng thanh toán ghi nhớ, nên lần trừ tiền thứ hai của cùng hoá đơn bị từ chối, dù ai gửi (bài 48).",
 		"fix.atomic":          "Không cần lock: kiểm tra và thay đổi trong một lệnh Redis atomic hoặc Lua script (vd check-and-decrement), nên không còn khoảng hở nào (bài 42).",
 		"fix.enforce":         "Đã có token nhưng tài nguyên không kiểm tra: tài nguyên phải từ chối các lần ghi mang fencing token cũ (bài 46).",
+		"fix.wait.counter":    "Nơi cấp token đã đi lùi trong một lần failover: Sentinel đã nâng một bản sao chưa nhận được lệnh INCR cuối cùng của bộ đếm (replication là bất đồng bộ). Hãy để mỗi lần cấp lock chờ tới khi một bản sao xác nhận đã có bộ đếm và key (WAIT 1 trước khi dùng token), để bản sao được Sentinel nâng lên có chúng; lưu bền trên master cũ không giúp được bản sao (bài 46, lock-theory S23).",
 		"fix.durable.counter": "Nơi cấp token đã đi lùi: giữ bộ đếm fencing bền vững (appendonly yes, appendfsync always) hoặc trên một kho không mất dữ liệu khi khởi động lại, để lần cấp mới không bao giờ lặp lại token cũ (bài 46, lock-theory S06b).",
 		"fix.redlock":         "An toàn của Redlock phụ thuộc vào đồng hồ và thời gian: một cú nhảy đồng hồ, một lần pause hay mạng chậm cho phép hai client cùng có quorum. Đừng dựa vào nó cho correctness; thêm fencing token do tài nguyên kiểm tra (bài 47).",
 		"fix.ttl":             "Đặt TTL cho lock, để lock của client bị crash tự được giải phóng (bài 42).",
@@ -687,10 +693,13 @@ var messages = map[Lang]map[string]string{
 		"n.release.none.other":    "%s thử nhả lock %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
 		"n.release.none":          "%s thử nhả lock %s: không có gì của mình để xoá.",
 		"n.release.info":          "Lệnh nhả lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+		"n.release.notrun":        "Lệnh nhả lock %[2]s của %[1]s không bao giờ tới được Redis (không node nào chạy lệnh nào của %[1]s lúc đó): key của nó vẫn còn, dù %[1]s, không nhận được trả lời, không thể biết điều đó.",
 		"n.release.info.refused":  "Lệnh nhả lock %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
 		"n.release.info.reset":    "Lệnh nhả lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
 		"n.release.info.error":    "Lệnh nhả lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
 		"n.extend.ok":             "%s gia hạn lock trên %s.",
+		"n.renew.foreign":         "Watchdog của %[1]s đã gia hạn key lock của %[2]s, nhưng đó là key của %[3]s: lệnh gia hạn của nó không kiểm tra owner token, nên nó giữ cho lease của %[3]s sống, không phải của chính nó.",
+		"n.extend.foreign":        "%[1]s đã gia hạn key lock của %[2]s, nhưng đó là key của %[3]s: lệnh gia hạn của nó không kiểm tra owner token, nên nó giữ cho lease của %[3]s sống, không phải của chính nó.",
 		"n.renew.ok":              "Watchdog của %s đã gia hạn lock trên %s.",
 		"n.renew.fail":            "Watchdog của %s không gia hạn được lock trên %s.",
 		"n.extend.fail":           "%s không gia hạn được lock trên %s.",
@@ -711,6 +720,7 @@ var messages = map[Lang]map[string]string{
 		"n.partition":             "Chia cắt mạng: %s, trong %s.",
 		"n.cut.one":               "%s không kết nối được tới %s",
 		"n.cut.heal":              "%s kết nối lại được tới %s",
+		"n.cut.heal.down":         "đường cắt giữa %s và %s đã được gỡ, nhưng %s vẫn đang sập",
 		"n.partition.end":         "Hết chia cắt mạng: %s.",
 		"n.clock.jump":            "Đồng hồ của %s nhảy %s: các key trên đó expire sớm hơn đúng chừng ấy.",
 		"n.clock.jump.client":     "Đồng hồ riêng của %s nhảy %s; không key Redis nào thay đổi, chỉ những gì %[1]s tính từ đồng hồ của nó.",

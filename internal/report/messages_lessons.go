@@ -116,7 +116,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.write.leader":        "leader's write",
 		"wl.write.semaphore":     "work under a permit",
 		"wl.write.cache-rebuild": "cache rebuild",
-		"h.timeline.how.wl":      "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a %[1]s held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Marks are writes to the protected %[2]s (each a %[3]s). Grey arrows are commands to a node and their replies; a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.", // hold word, object word, write word
+		"h.timeline.how.wl":      "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a %[1]s held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Marks are writes to the protected %[2]s: a %[3]s, or another write the legend names. Grey arrows are commands to a node and their replies; a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.", // hold word, object word, write word
 		"wl.hold.lock":           "lock",
 		"wl.hold.semaphore":      "permit",
 		"alt.timeline.run":       "Timeline of %s: %s", // scenario, headline
@@ -150,7 +150,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.resource.leader":        "the resource the leader writes to",
 		"wl.resource.semaphore":     "the resource behind the semaphore",
 		"wl.resource.cache-rebuild": "the cache",
-		"fix.fencing.wl":            "Fencing token: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen. A paused or cut-off holder then cannot do harm (lesson 46).", // resource
+		"fix.fencing.wl":            "Fencing token, claimed first: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).", // resource
 		// A write's action as the story names it (history.Action*): in
 		// English the action's own code, as the checkers write it.
 		"act.charge":      "charge",
@@ -269,7 +269,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.write.leader":        "lần ghi của leader",
 		"wl.write.semaphore":     "phần việc dưới một permit",
 		"wl.write.cache-rebuild": "lần dựng lại cache",
-		"h.timeline.how.wl":      "Mỗi client (w1, w2, …) một hàng, mỗi node Redis một hàng và một hàng cho tài nguyên. Một thanh màu là một %[1]s đang được giữ, ghi nhãn bằng token của nó; trên hàng của node, đó là key lock như node đó giữ (viền nét đứt ở chỗ node không được quan sát và kết quả của các client cho biết). Các dấu là các lần ghi vào %[2]s được bảo vệ (mỗi dấu một %[3]s). Mũi tên xám là lệnh gửi tới node và phản hồi của nó; đường đỏ kết thúc bằng dấu chéo là thông điệp không bao giờ tới nơi. Vùng tô bóng là lỗi; dải đỏ là nơi checker phát hiện vi phạm. Di chuột lên bất kỳ ký hiệu nào để xem đầy đủ thao tác.",
+		"h.timeline.how.wl":      "Mỗi client (w1, w2, …) một hàng, mỗi node Redis một hàng và một hàng cho tài nguyên. Một thanh màu là một %[1]s đang được giữ, ghi nhãn bằng token của nó; trên hàng của node, đó là key lock như node đó giữ (viền nét đứt ở chỗ node không được quan sát và kết quả của các client cho biết). Các dấu là các lần ghi vào %[2]s được bảo vệ: một %[3]s, hoặc một lần ghi khác mà chú giải gọi tên. Mũi tên xám là lệnh gửi tới node và phản hồi của nó; đường đỏ kết thúc bằng dấu chéo là thông điệp không bao giờ tới nơi. Vùng tô bóng là lỗi; dải đỏ là nơi checker phát hiện vi phạm. Di chuột lên bất kỳ ký hiệu nào để xem đầy đủ thao tác.",
 		"wl.hold.lock":           "lock",
 		"wl.hold.semaphore":      "permit",
 		"alt.timeline.run":       "Dòng thời gian của %s: %s",
@@ -295,7 +295,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.resource.leader":        "tài nguyên mà leader ghi vào",
 		"wl.resource.semaphore":     "tài nguyên sau semaphore",
 		"wl.resource.cache-rebuild": "cache",
-		"fix.fencing.wl":            "Fencing token: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy. Khi đó người giữ lock bị pause hay bị cắt mạng không thể gây hại (bài 46).",
+		"fix.fencing.wl":            "Fencing token, claim trước: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi người giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: người giữ lock cũ ghi trước lần ghi đầu tiên của người giữ mới vẫn lọt qua, trừ khi người mới đã claim trước (bài 46; lock-theory §7.2).",
 		"act.charge":                "trừ tiền",
 		"act.claim":                 "đăng ký token",
 		"act.mark-paid":             "đánh dấu đã thanh toán",

@@ -58,7 +58,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.hold.nodes":        "Granted by %s (%d of %d nodes).",                     // nodes, n, total
 		"tip.token":             "Owner token in full: %s.",
 		"tip.quorum":            "fewer than %d nodes (a majority) still held its key", // quorum
-		"tip.lost":              "The lock was lost in Redis at %s: %s.",               // at, why
+		"tip.lost":              "Its key left Redis at %s: %s.",                       // at, why (released, expired, lost in a crash, …)
 		"tip.kept":              "Its key was still in Redis when the history ended.",
 		"tip.belief.released":   "%s released it at %s.",                                               // client, at
 		"tip.belief.lost":       "%s concluded at %s that it had lost it.",                             // client, at
@@ -182,7 +182,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.hold.nodes":        "Được cấp bởi %s (%d trên %d node).",
 		"tip.token":             "Token chủ sở hữu đầy đủ: %s.",
 		"tip.quorum":            "chưa tới %d node (đa số) còn giữ key của nó",
-		"tip.lost":              "Lock bị mất trong Redis lúc %s: %s.",
+		"tip.lost":              "Key của nó không còn trong Redis từ %s: %s.",
 		"tip.kept":              "Key của nó vẫn còn trong Redis khi lịch sử kết thúc.",
 		"tip.belief.released":   "%s nhả lock lúc %s.",
 		"tip.belief.stopped":    "%s vẫn còn trong critical section khi lần chạy kết thúc, lúc %s.",

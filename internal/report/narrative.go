@@ -295,10 +295,18 @@ func narrative(in Input, m *model) []Step {
 			case o.Type == history.OK || o.Type == history.Fail:
 				add(o.Invoke, 2, StepRelease, m.releaseNothing(lang, o))
 			default:
+				if ran, known := m.a.Reached(i); known && !ran {
+					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.notrun", o.Client, o.Key))
+					break
+				}
 				add(o.Invoke, 2, StepRelease, tr(lang, infoKey("n.release.info", o), o.Client, o.Key))
 			}
 		case history.Extend:
 			if o.Type == history.OK {
+				if owner := m.extendedOwner(i, o); owner != "" {
+					add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "foreign"), o.Client, o.Key, owner))
+					break
+				}
 				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "ok"), o.Client, o.Key))
 			} else {
 				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "fail"), o.Client, o.Key))
@@ -349,6 +357,16 @@ func narrative(in Input, m *model) []Step {
 			from, to := linkGroups(st.Links)
 			var parts []string
 			for _, f := range from {
+				var down []string
+				for _, n := range to[f] {
+					if m.a.NodeDown(n, w.End) {
+						down = append(down, n)
+					}
+				}
+				if len(down) > 0 {
+					parts = append(parts, tr(lang, "n.cut.heal.down", f, joinAnd(lang, to[f]), joinAnd(lang, down)))
+					continue
+				}
 				parts = append(parts, tr(lang, "n.cut.heal", f, joinAnd(lang, to[f])))
 			}
 			add(w.End, 0, StepHeal, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
@@ -637,6 +655,23 @@ func allAnomalies(rs []checker.Result) []checker.Anomaly {
 		out = append(out, r.Anomalies...)
 	}
 	return out
+}
+
+// extendedOwner is the other client whose key extend op i (of client
+// o.Client) moved on the nodes, per the account, when every key it moved
+// was that one client's; "" otherwise (its own key, none observed).
+func (m *model) extendedOwner(i int, o history.Op) string {
+	if m.a == nil {
+		return ""
+	}
+	owner := ""
+	for _, k := range m.a.ExtendedBy(i) {
+		if k.Owner == "" || k.Owner == o.Client || (owner != "" && k.Owner != owner) {
+			return ""
+		}
+		owner = k.Owner
+	}
+	return owner
 }
 
 // extendKey is the message key of an extend step: a watchdog's background

@@ -28,6 +28,9 @@ var remedies = []struct {
 	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}, false, ""},
 	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}, false, ""},
 	{"", "", checker.KindOverAdmission, []string{"fix.semaphore"}, false, ""},
+	// A counter lost in a failover: durability on the old master would
+	// not have reached the replica (S23, BR-20).
+	{"", "", checker.KindTokenRegression, []string{"fix.wait.counter"}, false, account.EndFailover},
 	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}, false, ""},
 	// A restarted client's restore on start deleted a live lease: no
 	// unlock script prevents that; restoring only what expired does

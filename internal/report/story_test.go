@@ -266,7 +266,7 @@ func TestVietnamesePage(t *testing.T) {
 		{"shows the verdict word in Vietnamese", "VI PHẠM"},
 		{"tells the headline in Vietnamese", "Hoá đơn (invoice-1) bị trừ tiền hai lần"},
 		{"tells the story in Vietnamese", "bị đóng băng bởi một GC pause"},
-		{"gives the fix with the course's term", "Fencing token: mỗi lần cấp lock"},
+		{"gives the fix with the course's term", "Fencing token, claim trước: mỗi lần cấp lock"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if !strings.Contains(page, c.want) {
@@ -298,7 +298,7 @@ func TestRemedy(t *testing.T) {
 		in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml"}
 		dir, _ := writeReport(t, in)
 		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
-		for _, want := range []string{"What would have prevented it", "Fencing token: every grant", "scenario gc-pause-fencing", "locksim run scenarios/gc-pause-fencing.yaml"} {
+		for _, want := range []string{"What would have prevented it", "Fencing token, claimed first: every grant", "scenario gc-pause-fencing", "locksim run scenarios/gc-pause-fencing.yaml"} {
 			if !bytes.Contains(b, []byte(want)) {
 				t.Errorf("index.html lacks %q", want)
 			}

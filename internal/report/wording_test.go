@@ -18,13 +18,13 @@ func TestTheAdviceAndTheLegendSpeakTheRunsWorkload(t *testing.T) {
 		{"a counter run gets no invoice or idempotency advice, and fencing names the counter", "counter-lost-update",
 			[]string{"the resource (here the counter)"}, []string{"invoice", "idempotency", "payment gateway"}, "the protected counter", "invoice"},
 		{"a stock run gets the Lua decrement, no invoice advice", "inventory-oversell",
-			[]string{"decrement it in one atomic Lua script"}, []string{"idempotency", "invoice"}, "each a sale", "charge"},
+			[]string{"decrement it in one atomic Lua script"}, []string{"idempotency", "invoice"}, "protected stock: a sale,", "charge"},
 		{"a semaphore run's legend speaks of permits", "semaphore-over-admission",
 			nil, []string{"invoice"}, "is a permit held", "is a lock held"},
 		{"a leader run's legend speaks of the leader's writes", "leader-split-brain",
 			nil, []string{"invoice", "idempotency"}, "leader term", "invoice"},
 		{"a payment run keeps its idempotency advice", "gc-pause",
-			[]string{"Idempotency key"}, nil, "each a charge", "permit"},
+			[]string{"Idempotency key"}, nil, "protected invoice: a charge,", "permit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -88,6 +88,10 @@ func (h stallHook) record(ctx context.Context, start time.Time, err error, name,
 		t = history.Info
 	case took < by || int64(took-by) < history.StallNS:
 		return
+	case err != nil && !nodeAnswered(err):
+		// It ended without an answer from the node (its connection was
+		// reset or closed while it waited): no answer, as a deadline.
+		t = history.Info
 	}
 	inv := max(int64(start.Sub(sk.rec.Start())), 0)
 	cmd := []string{strings.ToLower(name)}
@@ -119,6 +123,13 @@ func cutByRunEnd(cmd, run context.Context) bool {
 func expiredBefore(ctx context.Context, start time.Time) bool {
 	d, ok := ctx.Deadline()
 	return ok && !d.After(start)
+}
+
+// nodeAnswered reports whether err is the node's own answer (a Redis error
+// reply, or Nil), not a failure of the connection.
+func nodeAnswered(err error) bool {
+	var re redis.Error
+	return errors.Is(err, redis.Nil) || errors.As(err, &re)
 }
 
 // timedOut reports whether err is a deadline that passed (the context's or

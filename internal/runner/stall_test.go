@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,12 +20,17 @@ func TestStallHookRecords(t *testing.T) {
 		took time.Duration
 		err  error
 		want bool
+		// unanswered: the stall is recorded as no answer (Type Info)
+		unanswered bool
 	}{
-		{"a slow SET is a stall", redis.NewStatusCmd(context.Background(), "set", "k", "v"), slow, nil, true},
-		{"a SET unanswered within its deadline is a stall", redis.NewStatusCmd(context.Background(), "set", "k", "v"), 100 * time.Millisecond, context.DeadlineExceeded, true},
-		{"a WAIT answered within its timeout is no stall, however slow", redis.NewIntCmd(context.Background(), "wait", 1, 1500), 1400 * time.Millisecond, nil, false},
-		{"a WAIT answered a stall's length after its timeout is a stall", redis.NewIntCmd(context.Background(), "wait", 1, 100), 100*time.Millisecond + slow, nil, true},
-		{"a WAIT without a timeout is never a slow answer", redis.NewIntCmd(context.Background(), "wait", 1, 0), 10 * time.Second, nil, false},
+		{"a slow SET is a stall", redis.NewStatusCmd(context.Background(), "set", "k", "v"), slow, nil, true, false},
+		{"a SET unanswered within its deadline is a stall with no answer", redis.NewStatusCmd(context.Background(), "set", "k", "v"), 100 * time.Millisecond, context.DeadlineExceeded, true, true},
+		{"a slow SET whose connection was reset got no answer", redis.NewStatusCmd(context.Background(), "set", "k", "v"), slow, syscall.ECONNRESET, true, true},
+		{"a slow SET on a client closed meanwhile got no answer", redis.NewStatusCmd(context.Background(), "set", "k", "v"), slow, redis.ErrClosed, true, true},
+		{"a slow GET answered with nil was answered", redis.NewStringCmd(context.Background(), "get", "k"), slow, redis.Nil, true, false},
+		{"a WAIT answered within its timeout is no stall, however slow", redis.NewIntCmd(context.Background(), "wait", 1, 1500), 1400 * time.Millisecond, nil, false, false},
+		{"a WAIT answered a stall's length after its timeout is a stall", redis.NewIntCmd(context.Background(), "wait", 1, 100), 100*time.Millisecond + slow, nil, true, false},
+		{"a WAIT without a timeout is never a slow answer", redis.NewIntCmd(context.Background(), "wait", 1, 0), 10 * time.Second, nil, false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,12 +39,14 @@ func TestStallHookRecords(t *testing.T) {
 			sink.Store(&stallSink{rec: rec, log: rec.Log()})
 			h := stallHook{sink: &sink, client: "w1", node: "n1"}
 			h.record(context.Background(), time.Now().Add(-c.took), c.err, c.cmd.Name(), keyOf(c.cmd), blocksFor(c.cmd))
-			got := false
+			got, unanswered := false, false
 			for _, op := range rec.Ops() {
-				got = got || op.F == history.Stalled
+				if op.F == history.Stalled {
+					got, unanswered = true, op.Type == history.Info
+				}
 			}
-			if got != c.want {
-				t.Fatalf("recorded a stall: %v, want %v", got, c.want)
+			if got != c.want || unanswered != c.unanswered {
+				t.Fatalf("recorded a stall: %v (no answer: %v), want %v (no answer: %v)", got, unanswered, c.want, c.unanswered)
 			}
 		})
 	}
