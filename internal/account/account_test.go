@@ -284,6 +284,23 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 			},
 			want: []string{"n1 invoice-1=A (w1) 1.0–5000.0 crashed"},
 		},
+		{
+			// redis-semaphore-3-host-sleep: n1 was SIGSTOPped from 3 s to
+			// 11 s; the key's deadline at 10 s passed while Redis could
+			// expire nothing.
+			name: "a key whose deadline passed while its node was stopped leaves when the node resumes",
+			build: func(r *run) {
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "1000", "nx")
+				stop := historytest.Step("pause-node", "n1")
+				stop.ID, stop.Duration = 1, ms(800)
+				r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+					Value: historytest.Value(stop), Invoke: ms(300), Complete: ms(1100), Type: history.OK})
+				r.acquire("w2", "B", 1200, 1202, "n1")
+				r.cmd("n1", "w2", 1201, false, "set", "invoice-1", "B", "px", "1000", "nx")
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.0–1100.0 expired", "n1 invoice-1=B (w2) 1201.0–1202.0 held"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

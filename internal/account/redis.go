@@ -499,8 +499,21 @@ func (s *sim) expire(key string, t int64) {
 		if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
 			kind = EndClock // the deadline that passed was one a clock fault set
 		}
-		s.endKey(key, k.Deadline, End{Kind: kind, Op: -1, Step: lastClockStep(k)})
+		s.endKey(key, s.thawedAt(k.Deadline), End{Kind: kind, Op: -1, Step: lastClockStep(k)})
 	}
+}
+
+// thawedAt is when a key whose deadline is t could leave this node: t, or,
+// when a freeze-node step had the node stopped at t (SIGSTOP), the step's
+// end, when it resumed — a stopped Redis expires nothing, and overdue keys
+// go on resume.
+func (s *sim) thawedAt(t int64) int64 {
+	for _, f := range s.a.Faults {
+		if f.Step.Effect == history.EffectFreezeNode && slices.Contains(f.Step.Nodes, s.node) && f.Start <= t && t < f.End {
+			return f.End
+		}
+	}
+	return t
 }
 
 func lastClockStep(k *KeyLife) int {

@@ -270,8 +270,11 @@ func lostUpdates(h history.History, ix *acceptedIndex) effectFinding {
 				continue
 			}
 			found = true
-			explain := fmt.Sprintf("the resource accepted %s's write of %s = %d at %s after %s's write of %d at %s; one increment was lost",
-				cur.Client, k, *cur.Value.Num, at(h, cur.Complete), prev.Client, *prev.Value.Num, at(h, prev.Complete))
+			// It should have written prev+1: every increment from its
+			// value up to that one is lost.
+			lost := *prev.Value.Num + 1 - *cur.Value.Num
+			explain := fmt.Sprintf("the resource accepted %s's write of %s = %d at %s after %s's write of %d at %s; %s lost",
+				cur.Client, k, *cur.Value.Num, at(h, cur.Complete), prev.Client, *prev.Value.Num, at(h, prev.Complete), plural(int(lost), "increment was", "increments were"))
 			f.anomalies = append(f.anomalies, newAnomaly(h, KindLostUpdate, k, []string{prev.Client, cur.Client},
 				prev.Complete, cur.Complete, explain, prev.Index, cur.Index))
 		}
@@ -298,8 +301,11 @@ func lostUpdates(h history.History, ix *acceptedIndex) effectFinding {
 			if !regressed(prev, cur, -1) {
 				continue
 			}
-			explain := fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; one sale was not subtracted",
-				cur.Client, k, *cur.Value.Num, at(h, cur.Complete), prev.Client, *prev.Value.Num, at(h, prev.Complete))
+			// It should have written prev−1: its own sale and every one
+			// its value undid went unsubtracted.
+			lost := *cur.Value.Num - *prev.Value.Num + 1
+			explain := fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; %s not subtracted",
+				cur.Client, k, *cur.Value.Num, at(h, cur.Complete), prev.Client, *prev.Value.Num, at(h, prev.Complete), plural(int(lost), "sale was", "sales were"))
 			f.anomalies = append(f.anomalies, newAnomaly(h, KindLostUpdate, k, []string{prev.Client, cur.Client},
 				prev.Complete, cur.Complete, explain, prev.Index, cur.Index))
 		}

@@ -131,6 +131,16 @@ func (p *Pending) End(t Type, v Value, errText string) {
 	p.l.mu.Unlock()
 }
 
+// EndAt is End with the completion at t (true ns since the run's start,
+// as Recorder.Now gives it) instead of now: an undo whose effect is its
+// first act (a SIGCONT) completes when it began.
+func (p *Pending) EndAt(t int64, typ Type, v Value, errText string) {
+	p.l.mu.Lock()
+	op := &p.l.chunks[p.pos/logChunk][p.pos%logChunk]
+	op.Complete, op.Type, op.Value, op.Error = max(t, op.Invoke), typ, v, errText
+	p.l.mu.Unlock()
+}
+
 // EndErr is End with the error itself: its text is recorded, and its
 // Failure class when the outcome is unknown (t == Info).
 func (p *Pending) EndErr(t Type, v Value, err error) {

@@ -146,16 +146,20 @@ type dLegend struct {
 
 // Label priorities.
 const (
-	prBand   = 9
-	prWrite  = 7
-	prPause  = 8
-	prFault  = 6
-	prEnd    = 5
-	prHold   = 4
-	prKey    = 3
-	prSeen   = 2
-	prStrip  = 1
-	prLowest = 0
+	prBand  = 9
+	prWrite = 7
+	prPause = 8
+	// A write a checker names as the violation keeps its label over a
+	// legitimate write's beside it (two charges 7 ms apart: the red mark
+	// must not carry the other client's name).
+	prViolWrite = 8
+	prFault     = 6
+	prEnd       = 5
+	prHold      = 4
+	prKey       = 3
+	prSeen      = 2
+	prStrip     = 1
+	prLowest    = 0
 )
 
 // maxLabelled bounds the shapes of a drawing that get words: a busy run's
@@ -898,14 +902,18 @@ func (b *builder) writes() {
 			}
 		}
 		b.shape(dShape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
+		prio := prWrite
+		if kind == shWriteBad {
+			prio = prViolWrite
+		}
 		if b.res >= 0 {
 			b.shape(dShape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
 			if word != "" {
-				b.label(dLabel{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prWrite})
+				b.label(dLabel{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio})
 			}
 		}
 		if word != "" {
-			b.label(dLabel{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prWrite - 1})
+			b.label(dLabel{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1})
 		}
 	}
 	// The highest token seen, per key, as a line on the resource lane.

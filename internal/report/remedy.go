@@ -32,6 +32,10 @@ var remedies = []struct {
 	// not have reached the replica (S23, BR-20).
 	{"", "", checker.KindTokenRegression, []string{"fix.wait.counter"}, false, account.EndFailover},
 	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}, false, ""},
+	// A lock lost in a failover to a replica that lacked its key: a fence
+	// counter on that master would have been lost with it
+	// (failover-fence-regression); the grant must wait for a replica.
+	{"", "", "", []string{"fix.wait.lock"}, false, account.EndFailover},
 	// A restarted client's restore on start deleted a live lease: no
 	// unlock script prevents that; restoring only what expired does
 	// (kombu PR #905, BR-27).
@@ -88,6 +92,9 @@ func buildRemedy(in Input, lang Lang) *remedy {
 		for _, k := range keys {
 			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && h.Workload != history.WorkloadPayment {
 				continue // an idempotency key is the payment gateway's: no use to a counter, a stock, a job
+			}
+			if k == "fix.incr" && h.Workload == history.WorkloadInventory {
+				continue // a plain decrement from a stale decision still oversells: the check-and-decrement script is the fix
 			}
 			if !seen[k] {
 				seen[k] = true

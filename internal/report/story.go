@@ -275,7 +275,13 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	default:
 		cause = tr(lang, "n.gone.expired", t)
 	}
-	// Who took the lock after ours ended, and how did theirs end?
+	// Who took the lock after ours ended, and how did theirs end? "Now" is
+	// when the release finished: its check of the key may have run after
+	// the next holder's own release began.
+	now := o.Complete
+	if now < 0 {
+		now = m.end
+	}
 	idx := m.byKey[o.Key]
 	from := sort.Search(len(idx), func(q int) bool { return m.leases[idx[q]].Start >= own.KeyEnd })
 	for _, q := range idx[from:] {
@@ -287,7 +293,7 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 			continue
 		}
 		switch {
-		case l.KeyEnd > o.Invoke:
+		case l.KeyEnd > now:
 			cause += tr(lang, "n.gone.taken.holds", l.Client)
 		case l.Cause.Kind == account.EndReleased:
 			cause += tr(lang, "n.gone.taken.released", l.Client)
