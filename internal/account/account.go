@@ -208,10 +208,7 @@ func New(h history.History) *Account {
 	for i, op := range h.Ops {
 		switch {
 		case op.F == history.Fault && op.Value.Fault != nil && op.Type != history.Fail:
-			end := op.Complete
-			if end < 0 {
-				end = a.end
-			}
+			end := a.endOf(op)
 			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i})
 		case op.F == history.Unobserved:
 			a.Gaps[op.Value.Node] = append(a.Gaps[op.Value.Node], [2]int64{op.Invoke, op.Complete})
@@ -530,10 +527,7 @@ func (a *Account) RemovedBy(op int) []KeyLife {
 func (a *Account) ExtendedBy(op int) []KeyLife {
 	a.derive()
 	o := a.H.Ops[op]
-	end := o.Complete
-	if end < 0 {
-		end = a.end
-	}
+	end := a.endOf(o)
 	var out []KeyLife
 	for _, n := range a.H.Header.Nodes {
 		for _, i := range a.byKey[nk(n, o.Key)] {
@@ -567,6 +561,15 @@ func (a *Account) NodeDown(node string, t int64) bool {
 	return false
 }
 
+// endOf is when o completed, or the history's end for an operation that
+// never did.
+func (a *Account) endOf(o history.Op) int64 {
+	if o.Complete < 0 {
+		return a.end
+	}
+	return o.Complete
+}
+
 // Reached says whether client operation op reached the nodes, per their
 // own record: ran is true when some node ran a command of op's client
 // within op's window (its invoke to its completion, or the history's end);
@@ -586,10 +589,7 @@ func (a *Account) Reached(op int) (ran, known bool) {
 		}
 	})
 	o := a.H.Ops[op]
-	end := o.Complete
-	if end < 0 {
-		end = a.end
-	}
+	end := a.endOf(o)
 	nodes := o.Value.Nodes
 	if len(nodes) == 0 {
 		nodes = a.H.Header.Nodes
@@ -646,10 +646,7 @@ func (a *Account) indexRemovals() {
 			continue
 		}
 		o := a.H.Ops[cands[n-1]]
-		end := o.Complete
-		if end < 0 {
-			end = a.end
-		}
+		end := a.endOf(o)
 		if ev.Invoke <= end+grantSlack {
 			a.removedBy[cands[n-1]] = append(a.removedBy[cands[n-1]], i)
 		}

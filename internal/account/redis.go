@@ -1011,10 +1011,7 @@ func (a *Account) matchGrants() {
 		if (op.F != history.Acquire && op.F != history.Probe) || op.Type == history.Fail || op.Key == "" {
 			continue
 		}
-		end := op.Complete
-		if end < 0 {
-			end = a.end
-		}
+		end := a.endOf(op)
 		nodes := op.Value.Nodes
 		if len(nodes) == 0 {
 			nodes = a.H.Header.Observed
