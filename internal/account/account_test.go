@@ -348,3 +348,28 @@ func TestAnUnobservedProbeThatRemovedItsKeyLeavesNoKeyHeld(t *testing.T) {
 		t.Errorf("key lives:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+func TestReachedSaysWhetherTheNodesRanAnOperationsCommands(t *testing.T) {
+	build := func(ran bool) (*account.Account, int) {
+		r := newRun("safe", "n1")
+		op := r.add(history.Op{Process: 1, Client: "w1", F: history.Release, Key: "invoice-1", Type: history.Info,
+			Value: history.Value{Token: "A"}, Invoke: ms(100), Complete: ms(200)})
+		if ran {
+			r.cmd("n1", "w1", 150, false, "evalsha", "x", "1", "invoice-1", "A")
+		}
+		r.cmd("n1", "w2", 160, false, "set", "invoice-1", "B", "px", "1000", "nx")
+		return account.New(r.h), op
+	}
+	t.Run("a release whose command no node ran never reached Redis", func(t *testing.T) {
+		a, op := build(false)
+		if ran, known := a.Reached(op); ran || !known {
+			t.Errorf("Reached = %v, %v; want false, true", ran, known)
+		}
+	})
+	t.Run("a release whose command the node ran reached it", func(t *testing.T) {
+		a, op := build(true)
+		if ran, known := a.Reached(op); !ran || !known {
+			t.Errorf("Reached = %v, %v; want true, true", ran, known)
+		}
+	})
+}

@@ -40,3 +40,38 @@ func TestServersOfSplitsAKeyLifeAtItsNodesPromotion(t *testing.T) {
 		})
 	}
 }
+
+func TestNodeDownCoversTheStepsThatStopANode(t *testing.T) {
+	r := newRun("safe", "n1", "n2")
+	add := func(kind, mode string, node string, from, to float64) {
+		st := history.FaultStep{ID: len(r.h.Ops) + 1, Kind: kind, Nodes: []string{node}, FailoverMode: mode}
+		switch kind {
+		case "crash":
+			st.Effect = history.EffectCrashNode
+		case "failover":
+			st.Effect = history.EffectFailover
+		}
+		r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault, Type: history.OK,
+			Value: history.Value{Fault: &st}, Invoke: ms(from), Complete: ms(to)})
+	}
+	add("crash", "", "n1", 100, 200)
+	add("failover", "sentinel", "n2", 100, 200)
+	a := account.New(r.h)
+	for _, c := range []struct {
+		name string
+		node string
+		at   float64
+		want bool
+	}{
+		{"a crashed node is down while the step lasts", "n1", 150, true},
+		{"a crashed node is up again once the step restarted it", "n1", 200, false},
+		{"a node is up before its crash", "n1", 50, false},
+		{"a SENTINEL FAILOVER leaves the old master up", "n2", 150, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := a.NodeDown(c.node, ms(c.at)); got != c.want {
+				t.Errorf("NodeDown(%s, %v ms) = %v, want %v", c.node, c.at, got, c.want)
+			}
+		})
+	}
+}

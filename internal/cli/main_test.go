@@ -74,7 +74,10 @@ func shippedResults(t *testing.T) (int, map[string]report.Results) {
 	backend := testBackend(t)
 	shippedOnce.Do(func() {
 		var err error
-		if shippedDir, err = os.MkdirTemp("", "locksim-test-shipped-"); err != nil {
+		sharedDirs.Lock()
+		shippedDir, err = os.MkdirTemp("", "locksim-test-shipped-")
+		sharedDirs.Unlock()
+		if err != nil {
 			shippedErr = err.Error()
 			return
 		}
