@@ -74,10 +74,7 @@ func shippedResults(t *testing.T) (int, map[string]report.Results) {
 	backend := testBackend(t)
 	shippedOnce.Do(func() {
 		var err error
-		sharedDirs.Lock()
-		shippedDir, err = os.MkdirTemp("", "locksim-test-shipped-")
-		sharedDirs.Unlock()
-		if err != nil {
+		if shippedDir, err = os.MkdirTemp("", "locksim-test-shipped-"); err != nil {
 			shippedErr = err.Error()
 			return
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -27,42 +26,20 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	// A test binary stopped by Ctrl-C or SIGTERM (make test interrupted)
-	// removes its shared temp dirs too: the locksim processes it started
-	// die with it, their reports should not stay behind.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-sig
-		removeSharedDirs()
-		os.Exit(130)
-	}()
 	code := m.Run()
-	removeSharedDirs()
-	os.Exit(code)
-}
-
-// sharedDirs guards binDir and shippedDir for removeSharedDirs, which a
-// signal may run while a test is still creating them.
-var sharedDirs sync.Mutex
-
-func removeSharedDirs() {
-	sharedDirs.Lock()
-	defer sharedDirs.Unlock()
 	for _, d := range []string{binDir, shippedDir} {
 		if d != "" {
 			_ = os.RemoveAll(d)
 		}
 	}
+	os.Exit(code)
 }
 
 // locksimBinary builds the locksim command once per test binary.
 func locksimBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		sharedDirs.Lock()
 		binDir, binErr = os.MkdirTemp("", "locksim-test-bin-")
-		sharedDirs.Unlock()
 		if binErr != nil {
 			return
 		}
