@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"html/template"
 	"os"
 	"path/filepath"
@@ -221,5 +222,61 @@ func TestAWriteACheckerNamesAsTheViolationIsDrawnAsOneWhateverItsAction(t *testi
 		if s.Op > 0 && violating[s.Op-1] && (s.Kind == shWriteOth || s.Kind == shWriteOK) {
 			t.Errorf("op %d, named as the violation, drawn as %s", s.Op-1, s.Kind)
 		}
+	}
+}
+
+func TestAViolationBandsTipGivesItsAnomaliesOwnWindow(t *testing.T) {
+	// c19m (failover-lost-lock): the band is drawn at least a hundredth of
+	// the axis wide; its tip said "t=28.1s – t=50.6s" of a run whose last
+	// anomaly ended at 50.1 s.
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c19m-lock-lost-in-failover-advice.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{History: h}.checked()
+	last := 0.0
+	for _, a := range allAnomalies(in.Results) {
+		if !a.Informational {
+			last = max(last, a.EndS)
+		}
+	}
+	d := drawingOf(t, in)
+	bands := 0
+	for _, s := range d.Shapes {
+		if s.Kind != shBand {
+			continue
+		}
+		bands++
+		var t0, t1 float64
+		line, _, _ := strings.Cut(s.Tip, "\n")
+		if _, err := fmt.Sscanf(strings.ReplaceAll(line, "–", "-"), "Violation window t=%fs - t=%fs:", &t0, &t1); err != nil {
+			t.Fatalf("band tip %q: %v", line, err)
+		}
+		if t1 > last+0.05 {
+			t.Errorf("band tip %q ends after the last anomaly (t=%.1fs)", line, last)
+		}
+	}
+	if bands == 0 {
+		t.Fatal("no violation band drawn")
+	}
+}
+
+func TestAViolatingWriteKeepsItsLabelOverALegitimateOneBesideIt(t *testing.T) {
+	// c19n (redis-semaphore-3-host-sleep): w2's charge and w1's violating
+	// charge 7 ms apart; the label kept must name w1.
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c19n-expiry-on-a-stopped-node.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := drawingOf(t, Input{History: h}.checked())
+	res := slices.IndexFunc(d.Lanes, func(l dLane) bool { return l.Kind == laneResource })
+	prio := map[string]int{}
+	for _, l := range d.Labels {
+		if l.Lane == res {
+			prio[l.Text] = l.Prio
+		}
+	}
+	if prio["w1 charged"] <= prio["w2 charged"] {
+		t.Errorf("label priorities on the resource lane: %v; want w1's violating charge above w2's", prio)
 	}
 }
