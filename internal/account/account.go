@@ -564,7 +564,7 @@ func (a *Account) NodeDown(node string, t int64) bool {
 // endOf is when o completed, or the history's end for an operation that
 // never did.
 func (a *Account) endOf(o history.Op) int64 {
-	if o.Complete < 0 {
+	if o.Open() {
 		return a.end
 	}
 	return o.Complete
@@ -596,7 +596,9 @@ func (a *Account) Reached(op int) (ran, known bool) {
 	}
 	known = len(nodes) > 0
 	for _, n := range nodes {
-		if !a.ObservedAt(n, o.Invoke) || !a.ObservedAt(n, end) || slices.ContainsFunc(a.Gaps[n], func(g [2]int64) bool { return g[0] <= end && g[1] >= o.Invoke }) {
+		// Observed throughout: watched, and no gap in its record overlaps
+		// the window.
+		if !a.Observed[n] || slices.ContainsFunc(a.Gaps[n], func(g [2]int64) bool { return g[0] <= end && g[1] >= o.Invoke }) {
 			known = false
 		}
 	}

@@ -113,26 +113,36 @@ func (a *Account) ServersOf(k KeyLife) []Stint {
 	return append(out, Stint{Server: server, Start: at, End: k.End})
 }
 
+// Loss is how a fence counter may have gone back (IssuerLoss): the end
+// kind (EndFailover, EndCrashed), the fault step, its nodes and when it
+// began (true ns).
+type Loss struct {
+	Kind  string
+	Step  int
+	Nodes []string
+	At    int64
+}
+
 // IssuerLoss is why a fence counter may have gone back between from and
 // to (true ns): a failover that began then and promoted a replica lacking
 // part of the master's stream (EndFailover), else a node crash step that
-// began then (EndCrashed); the step and its nodes. ok is false when no
-// such fault began in [from, to].
-func (a *Account) IssuerLoss(from, to int64) (kind string, step int, nodes []string, at int64, ok bool) {
+// began then (EndCrashed). ok is false when no such fault began in
+// [from, to].
+func (a *Account) IssuerLoss(from, to int64) (l Loss, ok bool) {
 	for g, fos := range a.failovers() {
 		for _, fo := range fos {
-			if fo.Lost && fo.At >= from && fo.At <= to && (!ok || fo.At < at) {
-				kind, step, nodes, at, ok = EndFailover, fo.Step, []string{g}, fo.At, true
+			if fo.Lost && fo.At >= from && fo.At <= to && (!ok || fo.At < l.At) {
+				l, ok = Loss{Kind: EndFailover, Step: fo.Step, Nodes: []string{g}, At: fo.At}, true
 			}
 		}
 	}
 	if ok {
-		return kind, step, nodes, at, ok
+		return l, true
 	}
 	for _, f := range a.Faults {
 		if f.Step.Effect == history.EffectCrashNode && f.Start >= from && f.Start <= to {
-			return EndCrashed, f.Step.ID, f.Step.Nodes, f.Start, true
+			return Loss{Kind: EndCrashed, Step: f.Step.ID, Nodes: f.Step.Nodes, At: f.Start}, true
 		}
 	}
-	return "", 0, nil, 0, false
+	return Loss{}, false
 }

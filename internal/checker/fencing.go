@@ -157,8 +157,8 @@ func issuerCauses(a *account.Account, r Result) Result {
 			continue
 		}
 		prev, cur := a.H.Ops[an.Ops[0]], a.H.Ops[an.Ops[1]]
-		if kind, step, nodes, at, ok := a.IssuerLoss(prev.Invoke, cur.Complete); ok {
-			an.Cause = &Cause{Kind: kind, Step: step, Nodes: nodes, At: at, Client: an.Current}
+		if l, ok := a.IssuerLoss(prev.Invoke, cur.Complete); ok {
+			an.Cause = &Cause{Kind: l.Kind, Step: l.Step, Nodes: l.Nodes, At: l.At, Client: an.Current}
 		}
 	}
 	return r

@@ -295,7 +295,7 @@ func (m *model) refusalKey(o history.Op) string {
 	switch {
 	case m.h.Header.Workload == history.WorkloadSemaphore:
 		return "n.tries.permit"
-	case m.a != nil && m.a.KeyFreeAt(o.Key, o.Invoke, o.Complete):
+	case m.a.KeyFreeAt(o.Key, o.Invoke, o.Complete):
 		return "n.tries.free"
 	}
 	return "n.tries"

@@ -661,9 +661,6 @@ func allAnomalies(rs []checker.Result) []checker.Anomaly {
 // o.Client) moved on the nodes, per the account, when every key it moved
 // was that one client's; "" otherwise (its own key, none observed).
 func (m *model) extendedOwner(i int, o history.Op) string {
-	if m.a == nil {
-		return ""
-	}
 	owner := ""
 	for _, k := range m.a.ExtendedBy(i) {
 		if k.Owner == "" || k.Owner == o.Client || (owner != "" && k.Owner != owner) {

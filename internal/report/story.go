@@ -278,10 +278,7 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	// Who took the lock after ours ended, and how did theirs end? "Now" is
 	// when the release finished: its check of the key may have run after
 	// the next holder's own release began.
-	now := o.Complete
-	if now < 0 {
-		now = m.end
-	}
+	now := opEnd(o, m.end)
 	idx := m.byKey[o.Key]
 	from := sort.Search(len(idx), func(q int) bool { return m.leases[idx[q]].Start >= own.KeyEnd })
 	for _, q := range idx[from:] {
