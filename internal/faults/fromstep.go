@@ -15,7 +15,9 @@ import (
 // the trigger and every attribute in scenario time (scale is the run's
 // time scale: scenario = wall × scale, rounded to the microsecond). A step
 // drawn by the random nemesis becomes an ordinary fault at its time, still
-// optional; `locksim shrink` starts from these.
+// optional; a step fired by hand (TriggerManual) becomes an ordinary fault
+// at the time it fired; `locksim shrink` and `locksim serve`'s "Save as
+// scenario" start from these.
 //
 // It needs no kind-specific code: a kind's attributes are the exported,
 // yaml-tagged fields of its type named in Kind.Fields, and a step holds
@@ -107,6 +109,11 @@ func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
 	t := s.Trigger
 	if t.Kind == "" {
 		t.Kind = history.TriggerAt
+	}
+	if t.Kind == history.TriggerManual {
+		// Fired by hand (locksim serve): written as the fault at the time
+		// it fired, which replays it.
+		t = history.Trigger{Kind: history.TriggerAt, At: t.At}
 	}
 	if !k.Accepts(t.Kind) {
 		return Spec{}, fmt.Errorf("step #%d (%s): a %s does not fire on a trigger of kind %q", s.ID, s.Kind, s.Kind, t.Kind)

@@ -67,6 +67,10 @@ type Plan struct {
 	Seed   int64
 	Steps  []history.FaultStep
 	faults []Fault
+	// manual resolves the faults fired by hand during the run
+	// (Scheduler.Manual): the plan's topology, with a generator of its own
+	// so that they draw nothing from the plan's.
+	manual *Resolver
 }
 
 // Topology is what resolving a plan needs to know of the run.
@@ -93,7 +97,8 @@ func NewPlan(specs []Spec, nm *Nemesis, seed int64, t Topology) (Plan, error) {
 	r := &Resolver{Rand: rand.New(rand.NewPCG(uint64(seed), 0x6e656d65736973)), // "nemesis"
 		Nodes: t.Nodes, Clients: t.Clients, Scale: t.Scale, TTL: t.TTL,
 		Replicas: t.Replicas, Sentinels: t.Sentinels}
-	plan := Plan{Seed: seed}
+	plan := Plan{Seed: seed, manual: &Resolver{Rand: rand.New(rand.NewPCG(uint64(seed), 0x68616e64)), // "hand"
+		Nodes: t.Nodes, Clients: t.Clients, Scale: t.Scale, TTL: t.TTL, Replicas: t.Replicas, Sentinels: t.Sentinels}}
 	add := func(kind string, w When, optional, random bool, f Fault) error {
 		s := history.FaultStep{ID: len(plan.Steps) + 1, Kind: kind, Optional: optional, Random: random}
 		if err := f.Resolve(r, &s); err != nil {
@@ -194,6 +199,8 @@ func Describe(s history.FaultStep, scale float64) string {
 		} else {
 			fmt.Fprintf(&b, "%s after %s's acquire first returns ok", sc(t.Delay), t.Client)
 		}
+	case history.TriggerManual:
+		fmt.Fprintf(&b, "by hand at %s", sc(t.At))
 	default:
 		if t.At <= 0 {
 			b.WriteString("before the clients start")

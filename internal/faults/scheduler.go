@@ -49,6 +49,9 @@ type Scheduler struct {
 	events map[string]chan struct{}
 	// closing is set by Stop: nothing fires any more.
 	closing bool
+	// manual are the steps fired by hand (Manual), in firing order, each
+	// as it stands now (its window's length once it ended).
+	manual []history.FaultStep
 }
 
 // activeStep is an applied step whose window is still open.
@@ -57,6 +60,9 @@ type activeStep struct {
 	pend *history.Pending
 	v    history.Value
 	undo Undo
+	// manual: fired by hand; ended: a person ended it by hand (EndManual).
+	// Its window is then recorded as it was (see closeValue).
+	manual, ended bool
 }
 
 // SchedulerOptions tune a Scheduler.
@@ -102,7 +108,7 @@ func (s *Scheduler) atStart(i int) bool {
 func (s *Scheduler) Prepare(ctx context.Context) {
 	for i := range s.plan.Steps {
 		if s.atStart(i) && s.claim(i) {
-			s.apply(ctx, i)
+			_, _ = s.apply(ctx, s.plan.Steps[i], s.plan.faults[i])
 		}
 	}
 }
@@ -125,7 +131,7 @@ func (s *Scheduler) Start(ctx context.Context) {
 			if !s.wait(st) || !s.claim(i) {
 				return
 			}
-			if a := s.apply(s.ctx, i); a != nil {
+			if a, _ := s.apply(s.ctx, s.plan.Steps[i], s.plan.faults[i]); a != nil {
 				s.hold(a)
 			}
 		})
@@ -242,30 +248,30 @@ func (s *Scheduler) Point(client, point string) {
 	}
 	s.mu.Unlock()
 	for _, i := range fire {
-		if a := s.apply(s.ctx, i); a != nil {
+		if a, _ := s.apply(s.ctx, s.plan.Steps[i], s.plan.faults[i]); a != nil {
 			s.wg.Go(func() { s.hold(a) })
 		}
 	}
 }
 
-// apply starts step i and records its operation. It returns the active
-// step to hold, or nil when the step was an instant or failed.
-func (s *Scheduler) apply(ctx context.Context, i int) *activeStep {
-	st := s.plan.Steps[i]
+// apply starts step st (carried out by f) and records its operation. It
+// returns the active step to hold, or nil when the step was an instant or
+// failed (then with the error, which the operation records too).
+func (s *Scheduler) apply(ctx context.Context, st history.FaultStep, f Fault) (*activeStep, error) {
 	v := history.Value{Fault: &st}
 	pend := s.rec.Begin(history.NemesisProcess, history.NemesisClient, history.Fault, st.Key, v)
 	// What the step did (a failover's promotion) is written by Record
 	// into a copy, recorded on the operation's completion (st itself may
 	// be read by the history's stream meanwhile).
 	done := st.Clone()
-	undo, err := s.plan.faults[i].Apply(withOutcome(ctx, &done), s.env, st)
+	undo, err := f.Apply(withOutcome(ctx, &done), s.env, st)
 	if len(done.Promotions) > 0 {
 		v = history.Value{Fault: &done}
 	}
 	if err != nil {
 		pend.End(history.Fail, v, err.Error())
 		s.log.Warn("nemesis: fault failed", "step", st.ID, "fault", st.Kind, "err", err)
-		return nil
+		return nil, err
 	}
 	s.log.Info("nemesis", "step", Describe(st, s.scale))
 	if undo == nil {
@@ -273,16 +279,16 @@ func (s *Scheduler) apply(ctx context.Context, i int) *activeStep {
 		if s.applied != nil {
 			s.applied(st)
 		}
-		return nil
+		return nil, nil
 	}
-	a := &activeStep{step: st, pend: pend, v: v, undo: undo}
+	a := &activeStep{step: st, pend: pend, v: v, undo: undo, manual: st.Trigger.Kind == history.TriggerManual}
 	s.mu.Lock()
 	s.active[st.ID] = a
 	s.mu.Unlock()
 	if s.applied != nil {
 		s.applied(st)
 	}
-	return a
+	return a, nil
 }
 
 // hold keeps an applied step active for its duration, then undoes it. A
@@ -316,10 +322,11 @@ func (s *Scheduler) end(a *activeStep) {
 	began := s.rec.Now()
 	err := a.undo(ctx)
 	cancel()
+	v := s.closeValue(a, began)
 	if healsAtOnce(a.step) {
-		a.pend.EndAt(began, history.OK, a.v, errText(err))
+		a.pend.EndAt(began, history.OK, v, errText(err))
 	} else {
-		a.pend.End(history.OK, a.v, errText(err))
+		a.pend.End(history.OK, v, errText(err))
 	}
 	if err != nil {
 		s.log.Warn("nemesis: undo failed", "step", a.step.ID, "fault", a.step.Kind, "err", err)
@@ -370,9 +377,10 @@ func (s *Scheduler) Finish() error {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
+		began := s.rec.Now()
 		err := a.undo(ctx)
 		cancel()
-		a.pend.End(history.OK, a.v, errText(err))
+		a.pend.End(history.OK, s.closeValue(a, began), errText(err))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("step %d (%s): %w", a.step.ID, a.step.Kind, err))
 		}

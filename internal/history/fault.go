@@ -118,6 +118,13 @@ const (
 	// TriggerPoint fires the Occurrence-th time Trigger.Client reaches
 	// Trigger.Point of its work (Point* constants), inside the client.
 	TriggerPoint = "point"
+	// TriggerManual: a person fired the step by hand during the run
+	// (locksim serve's fault buttons), Trigger.At wall ns after time zero.
+	// No scenario file writes it: a manual step is not planned, it joins
+	// the header's Plan when the run ends, and a scenario that replays the
+	// run writes it as a step at that time (TriggerAt). Every checker and
+	// the report treat it like any other step.
+	TriggerManual = "manual"
 )
 
 // Client events a step can be triggered by.
@@ -133,7 +140,8 @@ const (
 // applies, and only that form's fields are set.
 type Trigger struct {
 	Kind string `json:"kind"`
-	// At is the start of a TriggerAt step, wall ns since time zero.
+	// At is the start of a TriggerAt step (and the instant a TriggerManual
+	// step fired), wall ns since time zero.
 	At int64 `json:"at_ns,omitempty"`
 	// Client whose event or point fires the step.
 	Client string `json:"client,omitempty"`

@@ -226,7 +226,10 @@ type Header struct {
 	Started      time.Time `json:"started"`
 	// Plan is the run's fault plan, one step per fault, resolved from the
 	// scenario and the seed alone (targets drawn, times in wall ns). Each
-	// fault operation of the history carries the step it fired.
+	// fault operation of the history carries the step it fired. The steps
+	// fired by hand (TriggerManual, locksim serve) follow the planned ones
+	// once the run has ended: a history streamed during the run has only
+	// the planned steps in its header.
 	Plan []FaultStep `json:"plan,omitempty"`
 	// Params are the workload's numbers the checkers need (Param*
 	// constants); durations among them are wall ns like every time here.
