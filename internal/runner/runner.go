@@ -6,6 +6,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,10 +48,19 @@ type Options struct {
 	External *cluster.External
 	// Stream, when set, receives the history while the run goes on
 	// (history.Recorder.Stream): the header, then operations as they are
-	// invoked and complete, every StreamPeriod. A run killed mid-way
-	// leaves what it did there. The caller rewrites the file whole from
-	// Result.History at the end.
+	// invoked and complete, every StreamEvery (StreamPeriod when 0). A
+	// run killed mid-way leaves what it did there. The caller rewrites the
+	// file whole from Result.History at the end.
 	Stream io.Writer
+	// StreamEvery is how often the stream is written (wall time); 0 is
+	// StreamPeriod. A page drawing the run as it goes (locksim serve)
+	// streams more often.
+	StreamEvery time.Duration
+
+	// Started, when set (locksim serve), is called once, just before the
+	// clients start, with the run's Control: faults fired by hand go
+	// through it until the workload ends. It must not block.
+	Started func(*Control)
 
 	// inspect, when set (tests), is called after the final heal and before
 	// the cluster is closed.
@@ -141,7 +151,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}}
 
 	if o.Stream != nil {
-		stop := r.rec.Stream(o.Stream, h.Header, StreamPeriod)
+		stop := r.rec.Stream(o.Stream, h.Header, cmp.Or(o.StreamEvery, StreamPeriod))
 		defer func() {
 			if err := stop(); err != nil {
 				log.Warn("streaming the history failed; the history is kept in memory", "err", err)
@@ -157,6 +167,10 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 	r.sched.Prepare(runCtx)
 	r.sched.Start(runCtx)
+	ctl := &Control{sched: r.sched, rec: r.rec, scale: sc.TimeScale, over: make(chan struct{})}
+	if o.Started != nil {
+		o.Started(ctl)
+	}
 	lag := watchTimerLag()
 	var wg sync.WaitGroup
 	for i := range r.workers {
@@ -169,6 +183,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	wg.Wait()
 	h.Header.MaxTimerLagNS = int64(lag())
 	r.sched.Stop()
+	close(ctl.over)
 	// A lock client process that exited or broke the protocol leaves no
 	// verdict: what it did not do was not the lock's doing.
 	if err := r.brokenClient(); err != nil {
@@ -182,6 +197,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		}
 	}
 	healErr := r.healAll(context.WithoutCancel(ctx))
+	// The steps fired by hand join the plan, with the windows they had.
+	h.Header.Plan = append(h.Header.Plan, r.sched.ManualSteps()...)
 	if o.inspect != nil {
 		o.inspect(cl)
 	}

@@ -103,6 +103,9 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 	// run killed mid-way leaves it behind, and `locksim check` reads it
 	// back with History.Cut set.
 	ro.Stream = hist
+	if o.Hook != nil {
+		o.Hook(dir, &ro)
+	}
 	began := time.Now()
 	res, runErr := runner.Run(ctx, sc, ro)
 	out.Wall = time.Since(began)

@@ -29,6 +29,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/runner"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -82,6 +83,11 @@ type Options struct {
 	// Done, when set, is called once per finished run (aborted and failed
 	// ones included), in the order the runs finish, one call at a time.
 	Done func(Outcome)
+	// Hook, when set (locksim serve), is called for each run just before
+	// it starts, with its report directory and its runner options, which
+	// it may extend: a copy of the history's stream (wrap ro.Stream), the
+	// run's Control (ro.Started). It must not block.
+	Hook func(dir string, ro *runner.Options)
 	// RetryUnknown runs again, one at a time and with the same seed, a run
 	// that came out unknown against its expectation, up to this many
 	// times (0: never). Unknown is what a run that lost its compressed
