@@ -440,8 +440,11 @@ func FaultAnnotations(h history.History) []porcupine.Annotation {
 			desc += " " + strings.Join(on, ",")
 		}
 		details := fmt.Sprintf("%s from %s to %s", desc, at(h, f.Invoke), at(h, end))
-		if st.Trigger.Kind == history.TriggerPoint {
+		switch st.Trigger.Kind {
+		case history.TriggerPoint:
 			details += " at " + st.Trigger.Point
+		case history.TriggerManual:
+			details += " (fired by hand)"
 		}
 		out = append(out, porcupine.Annotation{Tag: "nemesis", Start: f.Invoke, End: end,
 			Description: desc, Details: details, BackgroundColor: "#f4cccc"})

@@ -358,7 +358,7 @@ func (b *builder) faults() {
 			continue // drawn over the hold bars (pauses)
 		}
 		dur := m.faultDur(w)
-		tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + m.faultSentence(lang, w, dur)
+		tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, st, m.faultSentence(lang, w, dur))
 		short := faultWord(lang, st)
 		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {
 			short += " " + signedDur(m.sdur(st.Delta))
@@ -495,7 +495,7 @@ func (b *builder) pauses() {
 			if w.Step.Trigger.Kind == history.TriggerPoint {
 				pt = tr(lang, "n.pause.point", pointWord(lang, w.Step.Trigger.Point))
 			}
-			tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + tr(lang, causeKey("n.pause", w.Step), c, dur, pt)
+			tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, w.Step, tr(lang, causeKey("n.pause", w.Step), c, dur, pt))
 			b.shape(dShape{Kind: shPause, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.27, Y1: 0.27, Color: -1, Tip: tip, Op: w.Op + 1})
 			b.label(dLabel{Lane: i, X: (s + e) / 2, Dy: 0, Text: tr(lang, "p.paused", c, tr(lang, causeKey("p.pause.word", w.Step)), dur), Style: lbOn, Mid: true, Width: e - s, Prio: prPause})
 			b.legendOnce("f:pause:"+w.Step.Cause, dLegend{Kind: shPause, Color: -1, Text: tr(lang, causeKey("p.pause", w.Step))})

@@ -343,7 +343,7 @@ func narrative(in Input, m *model) []Step {
 			if st.Trigger.Kind == history.TriggerPoint {
 				pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
 			}
-			add(w.Start, 1, StepFault, tr(lang, causeKey("n.pause", st), targets, dur, pt))
+			add(w.Start, 1, StepFault, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
 			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
@@ -353,7 +353,7 @@ func narrative(in Input, m *model) []Step {
 			}
 			continue
 		case st.Effect == history.EffectCutLinks:
-			add(w.Start, 1, StepFault, m.faultSentence(lang, w, dur))
+			add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
 			from, to := linkGroups(st.Links)
 			var parts []string
 			for _, f := range from {
@@ -372,7 +372,7 @@ func narrative(in Input, m *model) []Step {
 			add(w.End, 0, StepHeal, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
 			continue
 		}
-		add(w.Start, 1, StepFault, m.faultSentence(lang, w, dur))
+		add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
 		if !st.Instant() {
 			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st), targets))
 		}

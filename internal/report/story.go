@@ -157,6 +157,15 @@ func signedDur(d time.Duration) string {
 
 // faultWord is the reader's name of a fault step's kind ("clock jump"); a
 // pause is named by its cause ("GC pause", "blocked event loop").
+// byHand adds to a sentence about a fault step that it was fired by hand
+// (locksim serve), when it was.
+func byHand(lang Lang, st history.FaultStep, sentence string) string {
+	if st.Trigger.Kind != history.TriggerManual {
+		return sentence
+	}
+	return sentence + " " + tr(lang, "n.manual")
+}
+
 func faultWord(lang Lang, st history.FaultStep) string {
 	key := causeKey("fault."+st.Kind, st)
 	if _, ok := messages["en"][key]; ok {
@@ -511,6 +520,8 @@ func (m *model) whenText(lang Lang, t history.Trigger) string {
 			return tr(lang, "when.granted", m.sdur(t.Delay), t.Client, t.Node)
 		}
 		return tr(lang, "when.event", m.sdur(t.Delay), t.Client)
+	case history.TriggerManual:
+		return tr(lang, "when.manual", fmtT(m.sec(t.At)))
 	}
 	if t.At <= 0 {
 		return tr(lang, "when.start")

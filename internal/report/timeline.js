@@ -314,5 +314,17 @@
     window.addEventListener("beforeprint", function () { figs.forEach(function (f) { f.setDomain(f.a0, f.z0); }); });
     document.documentElement.setAttribute("data-lsm-ready", "1");
   }
+  // attach lays out a figure added after the page loaded (a live run's
+  // timeline, replaced as the run goes); figures no longer in the page are
+  // let go.
+  window.lsmTimeline = {
+    attach: function (el) {
+      figs = figs.filter(function (f) { return document.contains(f.el); });
+      var f = new Fig(el);
+      figs.push(f);
+      f.layout();
+      return f;
+    }
+  };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();
