@@ -373,3 +373,28 @@ func TestReachedSaysWhetherTheNodesRanAnOperationsCommands(t *testing.T) {
 		}
 	})
 }
+
+func TestAHistoryCutWhileItsRunWentOnHasItsClientsBelievingToItsEnd(t *testing.T) {
+	r := newRun("safe", "n1")
+	r.acquire("w1", "t1", 0, 1, "n1")
+	r.add(history.Op{Process: r.proc("w1"), Client: "w1", F: history.Read, Key: "invoice-1", Type: history.OK,
+		Value: history.Value{Result: "unpaid"}, Invoke: ms(1), Complete: ms(2)})
+	r.acquire("w2", "", 9, 10) // refused at 10 ms: the history's end
+	for _, c := range []struct {
+		name string
+		cut  bool
+		end  int64
+	}{
+		{"a finished run's client that stops recording is taken to have stopped then", false, ms(2)},
+		{"a cut one's (w1 is in its job as the stream is read) still believes at the end", true, ms(10)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := r.h
+			h.Cut = c.cut
+			a := account.New(h)
+			if len(a.Holds) != 1 || a.Holds[0].Client != "w1" || a.Holds[0].End != c.end {
+				t.Errorf("holds %+v, want w1's to end at %d ns", a.Holds, c.end)
+			}
+		})
+	}
+}

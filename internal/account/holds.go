@@ -49,7 +49,8 @@ const (
 // critical section and will only release, lock-theory S05), the invoke of another acquire by the
 // client on that key, or — when the client never ends the hold — the
 // client's last recorded instant (the end of the history when the client's
-// last op never completed: it is still inside it, still believing), or the
+// last op never completed: it is still inside it, still believing; and in a
+// history cut off while its run went on, history.History.Cut), or the
 // end of a fault that targeted the client and did not kill it (a pause, a
 // partition: the client is still alive and still believes it holds; an
 // unhealed one lasts to the end of the history), whichever is later — but
@@ -110,6 +111,12 @@ func holds(h history.History) []Hold {
 			last = max(last, op.Complete, op.Invoke)
 		}
 		last = max(last, alive[c])
+		if h.Cut {
+			// The recording stopped, not the client: a history cut off
+			// while its run went on (read as it streams, or its file cut
+			// by a kill) has every client still believing at its end.
+			last = eoh
+		}
 		if t, ok := crashed[c]; ok && t < last {
 			// A crashed client believes nothing after its crash, even
 			// with an operation that never completed.
