@@ -1,5 +1,11 @@
 package report
 
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
 // Term is one field term of the pages and the one Vietnamese term the vi
 // pages use for it (the course's own words, lesson-42…51). A term whose
 // Vietnamese is the English word itself is a loanword the course keeps
@@ -90,4 +96,58 @@ var Loanwords = []string{
 	"set", "nx", "ex", "px", "del", "wait", "incr", "decr", "eval", "setnx", "pexpire", "cache", "reset",
 	"stop", "the", "world", "correctness", "atomic", "unlock", "oversell", "linearizable", "timeout", "lockatleastfor",
 	"critical", "section", "kleppmann", "antirez", "redsync", "redislock", "python", "node.js", "sigstop", "sigcont",
+}
+
+// functionWords are the English words of multi-word glossary terms that
+// carry no field meaning of their own.
+var functionWords = []string{"a", "an", "the", "to", "of", "in", "on", "at", "by", "and", "or", "for", "with", "what"}
+
+// fieldWords are the English words of the glossary's field terms that a
+// vi page must not show: every word of a term's English side that is not
+// a loanword, mapped to the term's Vietnamese.
+func fieldWords() map[string]string {
+	out := map[string]string{}
+	for _, t := range Glossary {
+		for _, w := range strings.Fields(strings.ToLower(t.EN)) {
+			for _, part := range strings.Split(w, "-") {
+				// Function words of a multi-word term are not field words
+				// (and "to" is Vietnamese too: "phóng to", zoom in).
+				if !slices.Contains(Loanwords, part) && !slices.Contains(functionWords, part) {
+					out[part] = t.VI
+				}
+			}
+		}
+	}
+	return out
+}
+
+// eachWord calls f with every word of text a reader sees as one, lower
+// case, and the text. An identifier — a word joined to a digit, '-', '_',
+// '.', ':', '/' or '@' (invoice-1, gc-pause, redis_py_lock.py) — is a
+// name, not a word.
+func eachWord(text string, f func(word, context string)) {
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;()[]{}«»\"'“”!?…—–=<>+×≥≤·→←↓✔✘", r)
+	}) {
+		tok = strings.TrimRight(tok, ".:")
+		if tok == "" || strings.ContainsAny(tok, "0123456789-_.:/@%#&") {
+			continue
+		}
+		f(strings.ToLower(tok), text)
+	}
+}
+
+// EnglishFieldWords are the English field words (the glossary's, outside
+// its loanwords) that text, meant for a Vietnamese reader, shows: each
+// with the glossary's Vietnamese for it, as "word → term". Empty when text
+// speaks the glossary.
+func EnglishFieldWords(text string) []string {
+	forbidden := fieldWords()
+	var out []string
+	eachWord(text, func(w, _ string) {
+		if vi, bad := forbidden[w]; bad {
+			out = append(out, w+" → "+vi)
+		}
+	})
+	return out
 }

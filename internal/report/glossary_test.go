@@ -3,36 +3,11 @@ package report
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
 	"golang.org/x/net/html"
 )
-
-// fieldWords are the English words of the glossary's field terms that a
-// vi page must not show: every word of a term's English side that is not
-// a loanword.
-// functionWords are the English words of multi-word glossary terms that
-// carry no field meaning of their own.
-var functionWords = []string{"a", "an", "the", "to", "of", "in", "on", "at", "by", "and", "or", "for", "with", "what"}
-
-func fieldWords() map[string]string {
-	out := map[string]string{}
-	for _, t := range Glossary {
-		for _, w := range strings.Fields(strings.ToLower(t.EN)) {
-			for _, part := range strings.Split(w, "-") {
-				// Function words of a multi-word term are not field words
-				// (and "to" is Vietnamese too: "phóng to", zoom in).
-				if !slices.Contains(Loanwords, part) && !slices.Contains(functionWords, part) {
-					out[part] = t.VI
-				}
-			}
-		}
-	}
-	return out
-}
 
 // visibleWords walks a page and calls f with every word a reader sees in
 // it (text, alt and title attributes), with the text it came from. It
@@ -62,18 +37,6 @@ func visibleWords(n *html.Node, f func(word, context string)) {
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		visibleWords(c, f)
-	}
-}
-
-func eachWord(text string, f func(word, context string)) {
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(",;()[]{}«»\"'“”!?…—–=<>+×≥≤·→←↓✔✘", r)
-	}) {
-		tok = strings.TrimRight(tok, ".:")
-		if tok == "" || strings.ContainsAny(tok, "0123456789-_.:/@%#&") {
-			continue
-		}
-		f(strings.ToLower(tok), text)
 	}
 }
 

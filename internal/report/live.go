@@ -37,6 +37,7 @@ type LiveView struct {
 func Live(ctx context.Context, h history.History, lang Lang) LiveView {
 	lang = normLang(lang)
 	h = settled(h)
+	h.Cut = true // the run goes on: its clients still believe at the end
 	a, found := checker.SoFar(ctx, h)
 	if a == nil {
 		return LiveView{}
