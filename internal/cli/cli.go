@@ -58,6 +58,8 @@ Usage:
                                       map the violation rate over one or two parameters
   locksim merge <dir>... [flags]      combine the results of a suite's shards (run --shard K/N)
   locksim validate <file|dir>...      parse and validate scenario files only
+  locksim serve [flags]               the classroom web application: run scenarios live,
+                                      fire faults by hand, browse past runs (127.0.0.1:7420)
   locksim list                        algorithms, workloads, faults, checkers
   locksim version
 
@@ -93,6 +95,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return cmdMap(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
 	case "list":
 		return cmdList(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
