@@ -357,7 +357,7 @@ func (b *builder) faults() {
 		if st.Effect == history.EffectFreezeClient {
 			continue // drawn over the hold bars (pauses)
 		}
-		dur := m.faultDur(w)
+		dur := m.faultDur(lang, w)
 		tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, st, m.faultSentence(lang, w, dur))
 		short := faultWord(lang, st)
 		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {
@@ -485,7 +485,7 @@ func (b *builder) pauses() {
 		if e-s < d.End*0.004 {
 			e = s + d.End*0.004
 		}
-		dur := m.faultDur(w)
+		dur := m.faultDur(lang, w)
 		for _, c := range w.Step.Clients {
 			i := b.laneOf(c)
 			if i < 0 {

@@ -121,6 +121,14 @@ func TestTheLiveViewTellsOnlyWhatIsTrueSoFar(t *testing.T) {
 			t.Errorf("a step the run has not reached yet: %s", s.Text)
 		}
 	}
+	for _, s := range v.Story {
+		if s.Kind == StepHeal && strings.Contains(s.Text, "w1") {
+			t.Errorf("w1 is still frozen when the stream was read; the story says it woke: %s", s.Text)
+		}
+		if s.Kind == StepFault && !strings.Contains(s.Text, "so far") {
+			t.Errorf("the pause still in force is told with a length it has not had yet: %s", s.Text)
+		}
+	}
 	if strings.Contains(string(v.Timeline), "s-band") {
 		t.Error("a violation band before any violation: the overlap's harm is not known yet")
 	}

@@ -9,12 +9,14 @@ var liveMessages = map[Lang]map[string]string{
 		"when.manual":   "by hand at t=%ss",      // seconds
 		"live.running":  "running",
 		"live.headline": "The run so far, to t=%ss of scenario time.", // seconds
+		"dur.sofar":     "%s so far",                                  // duration
 	},
 	"vi": {
 		"n.manual":      "Lỗi này được kích hoạt bằng tay.",
 		"when.manual":   "bằng tay lúc t=%ss",
 		"live.running":  "đang chạy",
 		"live.headline": "Lần chạy cho đến lúc này, tới t=%ss thời gian kịch bản.",
+		"dur.sofar":     "%s tính đến lúc này",
 	},
 }
 

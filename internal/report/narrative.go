@@ -336,7 +336,7 @@ func narrative(in Input, m *model) []Step {
 	for _, w := range m.faults {
 		st := w.Step
 		targets := joinAnd(lang, targetsOf(st))
-		dur := m.faultDur(w)
+		dur := m.faultDur(lang, w)
 		switch {
 		case st.Effect == history.EffectFreezeClient:
 			pt := ""
@@ -344,6 +344,9 @@ func narrative(in Input, m *model) []Step {
 				pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
 			}
 			add(w.Start, 1, StepFault, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
+			if m.open(w) {
+				continue // still frozen when the history ends: no wake to tell
+			}
 			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
@@ -354,6 +357,9 @@ func narrative(in Input, m *model) []Step {
 			continue
 		case st.Effect == history.EffectCutLinks:
 			add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
+			if m.open(w) {
+				continue
+			}
 			from, to := linkGroups(st.Links)
 			var parts []string
 			for _, f := range from {
@@ -373,7 +379,7 @@ func narrative(in Input, m *model) []Step {
 			continue
 		}
 		add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
-		if !st.Instant() {
+		if !st.Instant() && !m.open(w) {
 			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st), targets))
 		}
 	}

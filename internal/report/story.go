@@ -15,9 +15,14 @@ import (
 
 // faultDur is a fault's length as the reader should see it, scenario
 // time: the length the plan declared, or the measured window when it
-// differs from that by more than 5 % (or the step declared none).
-func (m *model) faultDur(w window) string {
+// differs from that by more than 5 % (or the step declared none); for a
+// fault still in force when the history ends (a run read as it goes, a
+// cut file), its length so far, said so.
+func (m *model) faultDur(lang Lang, w window) string {
 	measured := m.sec(w.End) - m.sec(w.Start)
+	if m.open(w) {
+		return tr(lang, "dur.sofar", fmtDur(measured))
+	}
 	if w.Step.Duration > 0 {
 		decl := m.sec(w.Step.Duration)
 		if math.Abs(measured-decl) <= 0.05*decl {
@@ -26,6 +31,10 @@ func (m *model) faultDur(w window) string {
 	}
 	return fmtDur(measured)
 }
+
+// open reports whether fault window w was still in force when the history
+// ended: its operation never completed.
+func (m *model) open(w window) bool { return w.Op >= 0 && w.Op < len(m.h.Ops) && m.h.Ops[w.Op].Open() }
 
 // linkGroups groups a step's links by client, in order of first
 // appearance: w1 → [n4, n5].

@@ -165,8 +165,8 @@ func TestPauseLength(t *testing.T) {
 			m := &model{h: history.History{Header: history.Header{TimeScale: 1}}, scale: 1}
 			st := historytest.Step("pause", "w1")
 			st.Duration = int64(c.declared * 1e9)
-			w := window{Step: st, Start: 0, End: int64(c.measured * 1e9)}
-			if got := m.faultDur(w); got != c.want {
+			w := window{Step: st, Start: 0, End: int64(c.measured * 1e9), Op: -1}
+			if got := m.faultDur(English, w); got != c.want {
 				t.Errorf("faultDur = %q, want %q", got, c.want)
 			}
 		})
