@@ -9,52 +9,26 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/proctest"
 	"github.com/redis/go-redis/v9"
-)
-
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-	binDir  string
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, d := range []string{binDir, shippedDir} {
-		if d != "" {
-			_ = os.RemoveAll(d)
-		}
+	proctest.Cleanup()
+	if shippedDir != "" {
+		_ = os.RemoveAll(shippedDir)
 	}
 	os.Exit(code)
 }
 
 // locksimBinary builds the locksim command once per test binary.
-func locksimBinary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "locksim-test-bin-")
-		if binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "locksim")
-		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/locksim").CombinedOutput()
-		if err != nil {
-			binErr = err
-			t.Logf("go build: %s", out)
-		}
-	})
-	if binErr != nil {
-		t.Fatalf("build locksim: %v", binErr)
-	}
-	return binPath
-}
+func locksimBinary(t *testing.T) string { return proctest.Binary(t) }
 
 // childRedis lists the redis-server processes whose parent is pid.
 func childRedis(t *testing.T, pid int) []int {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/internal/proctest"
 )
 
 // probeScript records, into the DOM, every window error, console.error and
@@ -45,20 +47,8 @@ const probeScript = `<script>
 </script>`
 
 // chromium returns the headless browser's path; without one the test is
-// skipped, except in CI (CI=true) where it fails.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no headless Chromium found, and CI=true requires the browser test (apt-get install -y chromium)")
-	}
-	t.Skip("no Chromium found: skipping the browser test (apt-get install -y chromium; required in CI)")
-	return ""
-}
+// skipped, except in CI (CI=true), where it fails.
+func chromium(t *testing.T) string { return proctest.Chromium(t) }
 
 func chromiumArgs(profile string, extra ...string) []string {
 	return append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,24 +14,9 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/locksim/locksim/internal/proctest"
 	"github.com/locksim/locksim/internal/report"
 )
-
-// chromiumPath is Debian's headless Chromium; without it the browser tests
-// are skipped, except in CI (CI=true), where they fail.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if full, err := exec.LookPath(p); err == nil {
-			return full
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium found, and CI=true requires the browser test (apt-get install -y chromium)")
-	}
-	t.Skip("no Chromium found: skipping the browser test (apt-get install -y chromium; required in CI)")
-	return ""
-}
 
 // problemsScript runs in every page and frame before the page's own
 // scripts: it keeps every Content-Security-Policy violation and script
@@ -46,7 +30,7 @@ window.addEventListener('error', function (e) { window.__lsmProblems.push('error
 // tab is open on about:blank. It stops with the test.
 func browser(t *testing.T, w, h int) context.Context {
 	t.Helper()
-	bin := chromiumPath(t)
+	bin := proctest.Chromium(t)
 	profile := t.TempDir()
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,

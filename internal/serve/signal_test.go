@@ -10,44 +10,17 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-)
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-	binDir  string
+	"github.com/locksim/locksim/internal/proctest"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		_ = os.RemoveAll(binDir)
-	}
+	proctest.Cleanup()
 	os.Exit(code)
-}
-
-// locksimBinary builds the locksim command once per test binary.
-func locksimBinary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "locksim-serve-test-bin-"); binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "locksim")
-		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/locksim").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("%v: %s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatalf("build locksim: %v", binErr)
-	}
-	return binPath
 }
 
 // proc is one process as /proc tells it.
@@ -172,7 +145,7 @@ func TestNoProcessSurvivesTheServersInterrupt(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()
-			cmd := exec.Command(locksimBinary(t), "serve", "--addr", "127.0.0.1:0", "--scenarios", filepath.Join(root, "scenarios"),
+			cmd := exec.Command(proctest.Binary(t), "serve", "--addr", "127.0.0.1:0", "--scenarios", filepath.Join(root, "scenarios"),
 				"--dir", own, "--out", out, "--backend", "local")
 			cmd.Dir = root
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -180,8 +153,8 @@ func TestNoProcessSurvivesTheServersInterrupt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var stderr syncBuffer
-			cmd.Stderr = &stderr
+			stderr := newLog(t, filepath.Join(t.TempDir(), "serve.log"))
+			cmd.Stderr = stderr.f
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -255,20 +228,24 @@ func streaming(out string) bool {
 	return false
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// logFile is a process's stderr, kept in a file the test reads while the
+// process writes it.
+type logFile struct {
+	f    *os.File
+	path string
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
+func newLog(t *testing.T, path string) logFile {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return logFile{f: f, path: path}
 }
 
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+func (l logFile) String() string {
+	b, _ := os.ReadFile(l.path)
+	return string(b)
 }
