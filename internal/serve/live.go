@@ -46,7 +46,6 @@ type liveRun struct {
 	doc       *scenario.Doc     // sc as a YAML tree (docOf)
 	seed      int64
 	predict   bool
-	created   time.Time
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -106,13 +105,6 @@ func (r *liveRun) touch() {
 func (r *liveRun) wake() {
 	close(r.changed)
 	r.changed = make(chan struct{})
-}
-
-func (r *liveRun) setState(st, errText string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.state, r.errText = st, errText
-	r.touch()
 }
 
 // Write receives the run's history as the recorder streams it.
@@ -397,7 +389,7 @@ func (s *Server) newRun(owner string, e entry, sc scenario.Scenario, predict boo
 		seed = s.rng.Int64N(1 << 40)
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	r := &liveRun{id: randomHex(8), owner: owner, entry: e, sc: sc, seed: seed, predict: predict, created: time.Now(),
+	r := &liveRun{id: randomHex(8), owner: owner, entry: e, sc: sc, seed: seed, predict: predict,
 		ctx: ctx, cancel: cancel, ended: make(chan struct{}), state: stWaiting, active: map[string]int{}, changed: make(chan struct{})}
 	s.runs[r.id] = r
 	s.order = append(s.order, r.id)

@@ -23,7 +23,6 @@ package serve
 import (
 	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -262,6 +261,3 @@ func (s *Server) pastRuns(fresh ...bool) []pastRun {
 	}
 	return s.past
 }
-
-// errNotFound is a request for something the server does not list.
-var errNotFound = errors.New("not found")
