@@ -240,16 +240,6 @@ func lateCharge(a *account.Account, an *Anomaly) {
 	}
 }
 
-// holdAt is client's believed hold of key around instant t, if any.
-func holdAt(a *account.Account, client, key string, t int64) (Hold, bool) {
-	for _, hd := range a.Holds {
-		if hd.Client == client && hd.Key == key && hd.Start <= t && t <= hd.End {
-			return hd, true
-		}
-	}
-	return Hold{}, false
-}
-
 func duplicateRuns(h history.History, ix *acceptedIndex) effectFinding {
 	return repeated(h, ix, history.ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
 }
@@ -485,16 +475,6 @@ type terms struct {
 type grant struct {
 	at int64
 	op int
-}
-
-// grantedAt is when an acquire took effect: an ok acquire at its return,
-// one of unknown outcome at its invoke (Jepsen: it may have taken effect
-// at any time after it).
-func grantedAt(op history.Op) int64 {
-	if open(op) {
-		return op.Invoke
-	}
-	return op.Complete
 }
 
 func newTerms(h history.History) terms {
