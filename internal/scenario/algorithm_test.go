@@ -12,6 +12,7 @@ import (
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/lock"
 )
 
 // scenarioFor is a minimal scenario for algorithm on workload kind (with
@@ -37,13 +38,13 @@ func scenarioFor(algorithm, kind, workloadExtra, extra string) string {
 	return fmt.Sprintf("clients: 2\nalgorithm: %s\nttl: 30s\nworkload: {%s}\n%s", algorithm, w, extra)
 }
 
-func clientsTraits(name string) clients.Traits {
-	a, _ := clients.Lookup(name)
+func clientsTraits(name string) lock.Traits {
+	a, _ := lock.Lookup(name)
 	return a.Traits
 }
 
 // firstRun is the first of kinds the algorithm runs, or "".
-func firstRun(t clients.Traits, kinds ...string) string {
+func firstRun(t lock.Traits, kinds ...string) string {
 	for _, k := range kinds {
 		if t.Runs(k) {
 			return k
@@ -96,13 +97,13 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 		if !ok {
 			t.Fatalf("no list of valid algorithms in %q", problems[0])
 		}
-		if got, want := strings.Split(valid, ", "), clients.Names(); !reflect.DeepEqual(got, want) {
+		if got, want := strings.Split(valid, ", "), lock.Names(); !reflect.DeepEqual(got, want) {
 			t.Errorf("the parser offers\n  %q\nthe registry holds\n  %q", got, want)
 		}
 	})
 	t.Run("a missing algorithm's hint names every registered algorithm", func(t *testing.T) {
 		problems := parseProblems(t, "clients: 2\nttl: 30s\n")
-		if len(problems) != 1 || !strings.HasSuffix(problems[0], "one of "+strings.Join(clients.Names(), ", ")) {
+		if len(problems) != 1 || !strings.HasSuffix(problems[0], "one of "+strings.Join(lock.Names(), ", ")) {
 			t.Errorf("problems = %q", problems)
 		}
 	})
@@ -116,8 +117,8 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 		}
 	})
 	t.Run("the registry's semaphore workload is history's", func(t *testing.T) {
-		if (clients.Traits{}).Runs(history.WorkloadSemaphore) || !(clients.Traits{Semaphore: true}).Runs(history.WorkloadSemaphore) {
-			t.Errorf("clients.Traits.Runs does not treat %q as the semaphore workload", history.WorkloadSemaphore)
+		if (lock.Traits{}).Runs(history.WorkloadSemaphore) || !(lock.Traits{Semaphore: true}).Runs(history.WorkloadSemaphore) {
+			t.Errorf("lock.Traits.Runs does not treat %q as the semaphore workload", history.WorkloadSemaphore)
 		}
 	})
 }
@@ -133,8 +134,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		src func(a clients.Algorithm) string
 		// allowed says whether the traits allow it; why says why (for the
 		// test's name).
-		allowed func(t clients.Traits) bool
-		why     func(t clients.Traits) string
+		allowed func(t lock.Traits) bool
+		why     func(t lock.Traits) string
 		// refusal is a substring of the one problem reported otherwise.
 		refusal func(a clients.Algorithm) string
 	}
@@ -147,8 +148,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				}
 				return ""
 			},
-			allowed: func(t clients.Traits) bool { return t.Fenced },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return t.Fenced },
+			why: func(t lock.Traits) string {
 				if t.Fenced {
 					return "it hands out fencing tokens"
 				}
@@ -167,8 +168,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			src: func(a clients.Algorithm) string {
 				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {tries: 2}\n")
 			},
-			allowed: func(t clients.Traits) bool { return t.Library },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return t.Library },
+			why: func(t lock.Traits) string {
 				if t.Library {
 					return "it is a library adapter"
 				}
@@ -186,8 +187,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				}
 				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {drift_factor: 0.02}\n")
 			},
-			allowed: func(t clients.Traits) bool { return t.DriftFactor },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return t.DriftFactor },
+			why: func(t lock.Traits) string {
 				if t.DriftFactor {
 					return "its validity subtracts a drift allowance"
 				}
@@ -202,8 +203,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			src: func(a clients.Algorithm) string {
 				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "nodes: 5\n")
 			},
-			allowed: func(t clients.Traits) bool { return !t.SingleNode },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return !t.SingleNode },
+			why: func(t lock.Traits) string {
 				if t.SingleNode {
 					return "it locks a single node only"
 				}
@@ -218,8 +219,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			src: func(a clients.Algorithm) string {
 				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "probe: true\n")
 			},
-			allowed: func(t clients.Traits) bool { return !t.LockFree },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return !t.LockFree },
+			why: func(t lock.Traits) string {
 				if t.LockFree {
 					return "it takes no lock to probe"
 				}
@@ -237,8 +238,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				}
 				return scenarioFor(a.Name, history.WorkloadPayment, "idempotency: false", "")
 			},
-			allowed: func(t clients.Traits) bool { return !t.IdempotencyKey },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return !t.IdempotencyKey },
+			why: func(t lock.Traits) string {
 				if t.IdempotencyKey {
 					return "it relies on the gateway's idempotency key"
 				}
@@ -253,10 +254,10 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		rules = append(rules, rule{
 			what: "the " + kind + " workload",
 			src:  func(a clients.Algorithm) string { return scenarioFor(a.Name, kind, "", "") },
-			allowed: func(t clients.Traits) bool {
+			allowed: func(t lock.Traits) bool {
 				return t.Runs(kind)
 			},
-			why: func(t clients.Traits) string {
+			why: func(t lock.Traits) string {
 				switch {
 				case len(t.Workloads) > 0:
 					return "it runs " + strings.Join(t.Workloads, ", ") + " only"
@@ -330,7 +331,7 @@ func TestALockRegisteredByAUserIsParsedByItsTraits(t *testing.T) {
 		New: func(clients.Config) (clients.Locker, error) {
 			return nil, errors.New("not built in parser tests")
 		},
-		Traits: clients.Traits{Fenced: true, SingleNode: true},
+		Traits: lock.Traits{Fenced: true, SingleNode: true},
 	})
 	t.Run("its name is accepted and fencing is allowed since it is fenced", func(t *testing.T) {
 		if p := parseProblems(t, scenarioFor("user-fenced-lock", history.WorkloadPayment, "fencing: true", "")); p != nil {
@@ -350,7 +351,7 @@ func TestALockRegisteredByAUserIsParsedByItsTraits(t *testing.T) {
 		}
 	})
 	t.Run("the parser lists it last, after locksim's own", func(t *testing.T) {
-		if names := clients.Names(); !slices.Contains(names, "user-fenced-lock") || names[len(names)-1] != "user-fenced-lock" {
+		if names := lock.Names(); !slices.Contains(names, "user-fenced-lock") || names[len(names)-1] != "user-fenced-lock" {
 			t.Errorf("Names() = %q", names)
 		}
 	})

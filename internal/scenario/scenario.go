@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/lock"
 )
 
 // Scenario is one scenario file after defaults are applied.
@@ -268,7 +268,7 @@ func ProcessTraits() []string { return []string{"fenced", "multi-node", "single-
 // Traits are the traits of the scenario's algorithm: its registration's,
 // and for a lock client process those its process block declares (and
 // ClientClock when client clock faults reach it through libfaketime).
-func (s Scenario) Traits() clients.Traits {
+func (s Scenario) Traits() lock.Traits {
 	t := traitsOf(s.Algorithm)
 	if !t.Process || s.Process == nil {
 		return t
