@@ -10,6 +10,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Effects is the effects checker (design §8, lock-theory §8.1): it judges
@@ -167,7 +168,7 @@ func repeated(h history.History, ix *acceptedIndex, action, kind, what, one, man
 
 func doubleCharges(a *account.Account, ix *acceptedIndex) effectFinding {
 	h := a.H
-	f := repeated(h, ix, history.ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
+	f := repeated(h, ix, workload.ActionCharge, KindDoubleEffect, "was charged", "invoice", "invoices", "a payment must happen once")
 	if len(f.anomalies) > 0 {
 		f.summary = fmt.Sprintf("%s charged more than once", plural(len(f.anomalies), "invoice", "invoices"))
 	}
@@ -241,14 +242,14 @@ func lateCharge(a *account.Account, an *Anomaly) {
 }
 
 func duplicateRuns(h history.History, ix *acceptedIndex) effectFinding {
-	return repeated(h, ix, history.ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
+	return repeated(h, ix, workload.ActionRunJob, KindDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
 }
 
 func lostUpdates(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
 	var clauses []string
 	// counter: set-counter values must strictly increase.
-	by, keys := ix.acceptedByKey(history.ActionSetCounter)
+	by, keys := ix.acceptedByKey(workload.ActionSetCounter)
 	writes := 0
 	for _, k := range keys {
 		ws := withNum(h, by[k])
@@ -283,7 +284,7 @@ func lostUpdates(h history.History, ix *acceptedIndex) effectFinding {
 		clauses = append(clauses, fmt.Sprintf("%s on %s", plural(writes, "accepted counter write", "accepted counter writes"), plural(len(keys), "counter", "counters")))
 	}
 	// inventory: the stock written back must strictly decrease.
-	by, keys = ix.acceptedByKey(history.ActionSell)
+	by, keys = ix.acceptedByKey(workload.ActionSell)
 	for _, k := range keys {
 		ws := withNum(h, by[k])
 		for j := 1; j < len(ws); j++ {
@@ -345,7 +346,7 @@ func withNum(h history.History, idx []int) []int {
 
 func oversells(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := ix.acceptedByKey(history.ActionSell)
+	by, keys := ix.acceptedByKey(workload.ActionSell)
 	stock, haveStock := h.Header.Params[history.ParamStock]
 	total := 0
 	for _, k := range keys {
@@ -396,7 +397,7 @@ func oversells(h history.History, ix *acceptedIndex) effectFinding {
 
 func splitBrains(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := ix.acceptedByKey(history.ActionLead)
+	by, keys := ix.acceptedByKey(workload.ActionLead)
 	if len(keys) == 0 {
 		return f
 	}
@@ -512,8 +513,8 @@ func (t terms) term(w *history.Op) int {
 // is a stale-write-accepted with A stale and B current.
 func staleRecords(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	done, keys := ix.acceptedByKey(history.ActionComplete)
-	failed, fkeys := ix.acceptedByKey(history.ActionRecordFailure)
+	done, keys := ix.acceptedByKey(workload.ActionComplete)
+	failed, fkeys := ix.acceptedByKey(workload.ActionRecordFailure)
 	if len(keys) == 0 && len(fkeys) == 0 {
 		return f
 	}
@@ -578,7 +579,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 	idx := make([]int, 0)
 	for i := range h.Ops {
 		op := &h.Ops[i]
-		if isClientOp(*op) && op.F == history.Write && (op.Value.Action == history.ActionEnter || op.Value.Action == history.ActionExit) {
+		if isClientOp(*op) && op.F == history.Write && (op.Value.Action == workload.ActionEnter || op.Value.Action == workload.ActionExit) {
 			idx = append(idx, i)
 		}
 	}
@@ -594,7 +595,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 		op := h.Ops[i]
 		ck := [2]string{op.Client, op.Key}
 		switch op.Value.Action {
-		case history.ActionEnter:
+		case workload.ActionEnter:
 			if !accepted(op) {
 				continue
 			}
@@ -604,7 +605,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 			enters++
 			inside[ck] = i
 			add(op.Key, ev{op.Complete, +1, op.Client, op.Index})
-		case history.ActionExit:
+		case workload.ActionExit:
 			if _, ok := inside[ck]; !ok {
 				continue
 			}
@@ -689,7 +690,7 @@ func overAdmissions(h history.History, _ *acceptedIndex) effectFinding {
 
 func duplicateWork(h history.History, ix *acceptedIndex) effectFinding {
 	var f effectFinding
-	by, keys := ix.acceptedByKey(history.ActionRebuild)
+	by, keys := ix.acceptedByKey(workload.ActionRebuild)
 	total := 0
 	for _, k := range keys {
 		rs := slices.Clone(by[k])

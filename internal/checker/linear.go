@@ -13,6 +13,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // LeaseInput is the porcupine input of one client op on a key.
@@ -170,7 +171,7 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 			locked[op.Key] = true
 		}
 	}
-	advisory := efficiencyLock(h) || h.Header.Workload == history.WorkloadSemaphore
+	advisory := efficiencyLock(h) || h.Header.Workload == workload.Semaphore
 	unguarded := idempotentPayments(h)
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for _, op := range h.Ops {
@@ -194,7 +195,7 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 		} else if op.F == history.Write && op.Type == history.Fail {
 			out.FenceRefusal = fenceRefusal(op)
 			out.OutOfStock = op.Value.Refusal == history.RefusalOutOfStock
-			out.Duplicate = op.Value.Action == history.ActionCharge && duplicateRefusal(op)
+			out.Duplicate = op.Value.Action == workload.ActionCharge && duplicateRefusal(op)
 		}
 		ops = append(ops, porcupine.Operation{ClientId: procs[op.Process], Input: in, Call: op.Invoke, Output: out, Return: r, Metadata: op.Index})
 	}
@@ -234,9 +235,9 @@ func leaseModel(params map[string]int64) porcupine.Model {
 			if holder == "" {
 				holder = "none"
 			}
-			paid := history.ResultUnpaid
+			paid := workload.ResultUnpaid
 			if s.Paid {
-				paid = history.ResultPaid
+				paid = workload.ResultPaid
 			}
 			d := fmt.Sprintf("holder %s, charged %d, %s", holder, s.Charged, paid)
 			if s.ValueKnown {
@@ -300,13 +301,13 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 	case history.Read:
 		if out.Type == history.OK && out.HasNum {
 			switch in.Action {
-			case history.ActionReadCounter:
+			case workload.ActionReadCounter:
 				if !s.ValueKnown {
 					s.Value, s.ValueKnown = out.Num, true
 					return true, s
 				}
 				return out.Num == s.Value, s
-			case history.ActionReadStock:
+			case workload.ActionReadStock:
 				if !s.StockKnown {
 					s.Stock, s.StockKnown = out.Num, true
 					return true, s
@@ -314,11 +315,11 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 				return out.Num == s.Stock, s
 			}
 		}
-		if out.Type == history.OK && in.Action == history.ActionReadStatus {
+		if out.Type == history.OK && in.Action == workload.ActionReadStatus {
 			switch out.Result {
-			case history.ResultPaid:
+			case workload.ResultPaid:
 				return s.Paid, s
-			case history.ResultUnpaid:
+			case workload.ResultUnpaid:
 				return !s.Paid, s
 			}
 		}
@@ -332,7 +333,7 @@ func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{})
 			if out.FenceRefusal {
 				return in.Free || s.Holder != in.Client, s
 			}
-			if out.OutOfStock && in.Action == history.ActionSell && s.StockKnown {
+			if out.OutOfStock && in.Action == workload.ActionSell && s.StockKnown {
 				return s.Stock <= 0, s
 			}
 			if out.Duplicate {
@@ -355,11 +356,11 @@ func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
 		return false, s
 	}
 	switch in.Action {
-	case history.ActionSetCounter:
+	case workload.ActionSetCounter:
 		if in.HasNum {
 			s.Value, s.ValueKnown = in.Num, true
 		}
-	case history.ActionSell:
+	case workload.ActionSell:
 		switch {
 		case s.StockKnown && (s.Stock <= 0 || (in.HasNum && in.Num != s.Stock-1)):
 			return false, s
@@ -368,12 +369,12 @@ func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
 		case in.HasNum:
 			s.Stock, s.StockKnown = in.Num, true
 		}
-	case history.ActionCharge:
+	case workload.ActionCharge:
 		if s.Charged != 0 {
 			return false, s
 		}
 		s.Charged++
-	case history.ActionMarkPaid, history.ActionComplete:
+	case workload.ActionMarkPaid, workload.ActionComplete:
 		s.Paid = true
 	}
 	return true, s

@@ -10,6 +10,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Hold is one believed-hold interval of a client on a key (account.Hold).
@@ -66,7 +67,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	}
 	sort.Strings(keys)
 	permits := int64(1)
-	if h.Header.Workload == history.WorkloadSemaphore {
+	if h.Header.Workload == workload.Semaphore {
 		permits = max(1, h.Header.Params[history.ParamPermits])
 	}
 	var anomalies []Anomaly
@@ -131,7 +132,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	var foreign []Anomaly
 	// A semaphore's release removes the client's own permit entry, never
 	// the key: another holder's grant does not make it foreign.
-	if h.Header.Workload != history.WorkloadSemaphore {
+	if h.Header.Workload != workload.Semaphore {
 		foreign = append(foreignOnNodes(a), foreignUnlocks(a)...)
 	}
 	if efficiencyLock(h) {
@@ -370,7 +371,7 @@ func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
 	if ix.charges == nil {
 		ix.charges = map[[2]string][]int{}
 		for i := range ix.h.Ops {
-			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == history.ActionCharge && op.Type == history.OK && !op.Open() {
+			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == workload.ActionCharge && op.Type == history.OK && !op.Open() {
 				k := [2]string{op.Client, op.Key}
 				ix.charges[k] = append(ix.charges[k], i)
 			}
@@ -389,7 +390,7 @@ func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
 // idempotentPayments reports whether h's payment gateway deduplicates
 // charges by idempotency key (lock-theory S19).
 func idempotentPayments(h history.History) bool {
-	return h.Header.Workload == history.WorkloadPayment && h.Header.Params[history.ParamIdempotency] == 1
+	return h.Header.Workload == workload.Payment && h.Header.Params[history.ParamIdempotency] == 1
 }
 
 // fenceRefusedIn reports whether one of client's writes on key was
@@ -416,7 +417,7 @@ func (ix *writeIndex) fenceRefusedIn(client, key string, from, to int64) bool {
 
 // efficiencyLock reports whether h's workload uses its lock for efficiency
 // only (cache-rebuild): two holders waste work but corrupt nothing.
-func efficiencyLock(h history.History) bool { return h.Header.Workload == history.WorkloadCacheRebuild }
+func efficiencyLock(h history.History) bool { return h.Header.Workload == workload.CacheRebuild }
 
 // semaphoreOverlap reports more than permits clients believing they hold a
 // permit of one semaphore key at once: cur plus the distinct other clients

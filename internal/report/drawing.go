@@ -9,6 +9,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // The drawing model. A drawing is the timeline of a run as shapes on lanes
@@ -591,11 +592,11 @@ func appendNew(xs []string, s string) []string {
 // holdKey is the legend's words for a hold bar, by workload.
 func (b *builder) holdKey() string {
 	switch b.in.History.Header.Workload {
-	case history.WorkloadSemaphore:
+	case workload.Semaphore:
 		return "p.hold.permit"
-	case history.WorkloadLeader:
+	case workload.Leader:
 		return "p.hold.leader"
-	case history.WorkloadCron:
+	case workload.Cron:
 		return "p.hold.cron"
 	}
 	return "p.hold"
@@ -605,7 +606,7 @@ func (b *builder) holdKey() string {
 // a permit, a quorum of nodes, or the key.
 func (b *builder) believedKey() string {
 	switch {
-	case b.in.History.Header.Workload == history.WorkloadSemaphore:
+	case b.in.History.Header.Workload == workload.Semaphore:
 		return "p.believed.permit"
 	case len(b.m.nodes) > 1:
 		return "p.believed.quorum"

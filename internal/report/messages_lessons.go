@@ -151,7 +151,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.resource.semaphore":     "the resource behind the semaphore",
 		"wl.resource.cache-rebuild": "the cache",
 		"fix.fencing.wl":            "Fencing token, claimed first: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).", // resource
-		// A write's action as the story names it (history.Action*): in
+		// A write's action as the story names it (a workload's Action*): in
 		// English the action's own code, as the checkers write it.
 		"act.charge":      "charge",
 		"act.claim":       "claim",

@@ -9,6 +9,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Step is one line of the story of a run.
@@ -173,14 +174,14 @@ func narrative(in Input, m *model) []Step {
 					tt += tr(lang, "n.fence.seen", r.Node, r.Value)
 				}
 				switch {
-				case o.F == history.Probe && in.History.Header.Workload == history.WorkloadSemaphore:
+				case o.F == history.Probe && in.History.Header.Workload == workload.Semaphore:
 					add(o.Complete, 2, StepProbe, tr(lang, "n.probe.permit", o.Client, o.Key, tt))
 				case o.F == history.Probe:
 					add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
 				case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, strings.Join(o.Value.Nodes, ", "),
 						len(o.Value.Nodes), len(m.nodes), len(m.nodes)/2+1, tt, ttl))
-				case in.History.Header.Workload == history.WorkloadSemaphore:
+				case in.History.Header.Workload == workload.Semaphore:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.permit", o.Client, o.Key, tt, ttl))
 				default:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
@@ -189,7 +190,7 @@ func narrative(in Input, m *model) []Step {
 		case history.Read:
 			if o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "" {
 				switch o.Value.Action {
-				case history.ActionReadStock:
+				case workload.ActionReadStock:
 					lastRead[clientKey{o.Client, o.Key}] = *o.Value.Num
 					add(o.Invoke, 2, StepRead, tr(lang, "n.read.stock", o.Client, o.Key, *o.Value.Num))
 				default:
@@ -211,27 +212,27 @@ func narrative(in Input, m *model) []Step {
 			case history.OK:
 				var s string
 				switch o.Value.Action {
-				case history.ActionCharge:
+				case workload.ActionCharge:
 					s = tr(lang, "n.write.charge", o.Client, o.Key, tok)
-				case history.ActionClaim:
+				case workload.ActionClaim:
 					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
-				case history.ActionMarkPaid:
+				case workload.ActionMarkPaid:
 					s = tr(lang, "n.write.markpaid", o.Client, o.Key, tok)
-				case history.ActionComplete:
+				case workload.ActionComplete:
 					s = tr(lang, "n.write.complete", o.Client, o.Key, tok)
-				case history.ActionRecordFailure:
+				case workload.ActionRecordFailure:
 					if params[history.ParamFailureRecordToken] == 1 {
 						s = tr(lang, "n.write.record-failure.checked", o.Client, o.Key, tok)
 					} else {
 						s = tr(lang, "n.write.record-failure", o.Client, o.Key, tok)
 					}
-				case history.ActionSetCounter:
+				case workload.ActionSetCounter:
 					if o.Value.Num != nil {
 						s = tr(lang, "n.write.counter", o.Client, o.Key, *o.Value.Num, tok)
 					} else {
 						s = tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
 					}
-				case history.ActionSell:
+				case workload.ActionSell:
 					// A sale writes back the stock its client computed from
 					// its own read; the stock the resource held just before
 					// is the last accepted sale's (or the initial stock).
@@ -253,7 +254,7 @@ func narrative(in Input, m *model) []Step {
 					if o.Value.Num != nil {
 						stock[o.Key] = *o.Value.Num
 					}
-				case history.ActionRunJob:
+				case workload.ActionRunJob:
 					runs[o.Key]++
 					switch n := runs[o.Key]; n {
 					case 1:
@@ -263,21 +264,21 @@ func narrative(in Input, m *model) []Step {
 					default:
 						s = tr(lang, "n.write.runjob.nth", o.Client, o.Key, tok, n)
 					}
-				case history.ActionLead:
+				case workload.ActionLead:
 					if o.Value.Fence > 0 {
 						s = tr(lang, "n.write.lead", o.Client, o.Key, o.Value.Fence)
 					} else {
 						s = tr(lang, "n.write.lead.plain", o.Client, o.Key)
 					}
-				case history.ActionEnter, history.ActionExit:
-					n := semCount(o.Key, o.Client, o.Value.Action == history.ActionEnter)
+				case workload.ActionEnter, workload.ActionExit:
+					n := semCount(o.Key, o.Client, o.Value.Action == workload.ActionEnter)
 					key := "n.write." + o.Value.Action
 					if havePermits {
 						s = tr(lang, key, o.Client, o.Key, n, permits)
 					} else {
 						s = tr(lang, key+".plain", o.Client, o.Key, n)
 					}
-				case history.ActionRebuild:
+				case workload.ActionRebuild:
 					s = tr(lang, "n.write.rebuild", o.Client, o.Key, fmtDur(m.sec(o.Complete)-m.sec(o.Invoke)))
 				default:
 					s = tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
@@ -347,7 +348,7 @@ func narrative(in Input, m *model) []Step {
 			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
-					belief = tr(lang, pick(in.History.Header.Workload == history.WorkloadSemaphore, "n.resume.belief.permit", "n.resume.belief"), l.Key, tokenText(l.Fence, l.Token))
+					belief = tr(lang, pick(in.History.Header.Workload == workload.Semaphore, "n.resume.belief.permit", "n.resume.belief"), l.Key, tokenText(l.Fence, l.Token))
 				}
 				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
 			}

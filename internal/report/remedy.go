@@ -6,6 +6,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // remedies says what would have prevented an anomaly, by the run's
@@ -90,10 +91,10 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	seen := map[string]bool{}
 	add := func(keys []string) {
 		for _, k := range keys {
-			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && h.Workload != history.WorkloadPayment {
+			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && h.Workload != workload.Payment {
 				continue // an idempotency key is the payment gateway's: no use to a counter, a stock, a job
 			}
-			if k == "fix.incr" && h.Workload == history.WorkloadInventory {
+			if k == "fix.incr" && h.Workload == workload.Inventory {
 				continue // a plain decrement from a stale decision still oversells: the check-and-decrement script is the fix
 			}
 			if !seen[k] {

@@ -462,32 +462,6 @@ func headline(in Input, m *model) string {
 	return tr(lang, "say.valid")
 }
 
-// acceptedWrites lists the accepted writes an anomaly is about, earliest
-// first: from its Ops indices when given, else by its key and clients
-// (charges only).
-func acceptedWrites(h history.History, a checker.Anomaly) []history.Op {
-	want := map[int]bool{}
-	for _, i := range a.Ops {
-		want[i] = true
-	}
-	var out []history.Op
-	for _, o := range h.Ops {
-		if o.F != history.Write || o.Type != history.OK {
-			continue
-		}
-		if len(want) > 0 {
-			if !want[o.Index] {
-				continue
-			}
-		} else if o.Key != a.Key || (len(a.Clients) > 0 && !containsStr(a.Clients, o.Client)) || (o.Value.Action != "" && o.Value.Action != history.ActionCharge) {
-			continue
-		}
-		out = append(out, o)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Invoke < out[j].Invoke })
-	return out
-}
-
 // upperFirst starts a sentence: its first letter in upper case.
 func upperFirst(s string) string {
 	r, n := utf8.DecodeRuneInString(s)

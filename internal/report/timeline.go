@@ -15,6 +15,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // band is a violation window on the timeline: overlapping anomalies are
@@ -170,8 +171,8 @@ func (m *model) fenceOf(o history.Op) int64 {
 // Other writes (claim, mark-paid, exit) are small squares.
 func effectAction(action string) bool {
 	switch action {
-	case "", history.ActionCharge, history.ActionSell, history.ActionSetCounter, history.ActionRunJob,
-		history.ActionLead, history.ActionEnter, history.ActionRebuild:
+	case "", workload.ActionCharge, workload.ActionSell, workload.ActionSetCounter, workload.ActionRunJob,
+		workload.ActionLead, workload.ActionEnter, workload.ActionRebuild:
 		return true
 	}
 	return false
@@ -183,7 +184,7 @@ func actWord(lang Lang, o history.Op) string {
 		return tr(lang, "p.charged")
 	}
 	w := tr(lang, "p.act."+o.Value.Action)
-	if o.Value.Num != nil && o.Value.Action == history.ActionSetCounter {
+	if o.Value.Num != nil && o.Value.Action == workload.ActionSetCounter {
 		w += fmt.Sprintf(" %d", *o.Value.Num)
 	}
 	return w

@@ -15,6 +15,7 @@ import (
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/observe"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // params are the workload's numbers the checkers need (history
@@ -30,22 +31,22 @@ func (r *run) params() map[string]int64 {
 		return 0
 	}
 	switch w.Kind {
-	case history.WorkloadPayment:
+	case workload.Payment:
 		p[history.ParamIdempotency] = b(w.Idempotency)
 		if w.Completion == scenario.CompletionToken {
 			p[history.ParamCompletionToken] = 1
 			p[history.ParamFailureRecordToken] = b(w.FailureRecord == scenario.FailureRecordToken)
 		}
-	case history.WorkloadInventory:
+	case workload.Inventory:
 		p[history.ParamStock] = int64(w.Stock)
-	case history.WorkloadCron:
+	case workload.Cron:
 		p[history.ParamFires] = int64(w.Fires)
 		p[history.ParamIntervalNS] = int64(r.wall(w.Interval.D()))
 		p[history.ParamLockPerFire] = b(w.LockPerFire)
-	case history.WorkloadLeader:
+	case workload.Leader:
 		p[history.ParamTerms] = int64(w.Terms)
 		p[history.ParamEpochCheck] = b(w.EpochCheck)
-	case history.WorkloadSemaphore:
+	case workload.Semaphore:
 		p[history.ParamPermits] = int64(w.Permits)
 	}
 	if sc.ProbeEnabled() {
@@ -67,7 +68,7 @@ func probeBound(sc scenario.Scenario) time.Duration { return sc.ProbeWait().D() 
 // setupResource prepares the resource in Redis before time zero: the
 // inventory's stock, set on n1 directly (not through any client's link).
 func (r *run) setupResource(ctx context.Context) error {
-	if r.sc.Workload.Kind != history.WorkloadInventory {
+	if r.sc.Workload.Kind != workload.Inventory {
 		return nil
 	}
 	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, ClientName: observe.AdminName})

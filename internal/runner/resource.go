@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // refusal is the resource's reason to refuse a write (history Refusal*
@@ -78,14 +79,14 @@ func (l *ledger) admit(key string, p proof) refusal {
 	return refusal{}
 }
 
-// status reads an invoice: history.ResultPaid or ResultUnpaid.
+// status reads an invoice: workload.ResultPaid or ResultUnpaid.
 func (l *ledger) status(key string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.get(key).paid {
-		return history.ResultPaid
+		return workload.ResultPaid
 	}
-	return history.ResultUnpaid
+	return workload.ResultUnpaid
 }
 
 // proof is what a write shows the resource of its lease: the fencing

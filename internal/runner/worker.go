@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // worker is one lock client running the scenario's workload (workloads.go):
@@ -409,7 +410,7 @@ func (w *worker) release(ctx context.Context, l clients.Lease) {
 
 // read reads the invoice's status; reading takes the workload's Read time.
 func (w *worker) read(ctx context.Context, key string) string {
-	v := history.Value{Action: history.ActionReadStatus}
+	v := history.Value{Action: workload.ActionReadStatus}
 	p := w.log.Begin(w.proc, w.name, history.Read, key, v)
 	_ = w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D()))
 	v.Result = w.r.ledger.status(key)

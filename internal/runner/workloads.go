@@ -13,6 +13,7 @@ import (
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Keys of the workloads' protected objects.
@@ -26,8 +27,8 @@ const (
 func stockKey(item string) string { return "stock:" + item }
 
 // objectPrefix names each workload kind's protected objects.
-var objectPrefix = map[string]string{history.WorkloadPayment: "invoice", history.WorkloadCounter: "counter",
-	history.WorkloadInventory: "item", history.WorkloadCacheRebuild: "cache"}
+var objectPrefix = map[string]string{workload.Payment: "invoice", workload.Counter: "counter",
+	workload.Inventory: "item", workload.CacheRebuild: "cache"}
 
 // objectKeys yields the workload's protected objects in order ("invoice-1",
 // "invoice-2", …), each named when it is reached: a client that works
@@ -86,28 +87,28 @@ func proofOf(l clients.Lease) proof { return proof{fence: l.Fence, token: l.Toke
 func (w *worker) workload(ctx context.Context) {
 	wl := w.r.sc.Workload
 	switch wl.Kind {
-	case history.WorkloadCron:
+	case workload.Cron:
 		w.cron(ctx)
 		return
-	case history.WorkloadLeader:
+	case workload.Leader:
 		if wl.Keys > 1 {
 			w.leaderSet(ctx, w.leaderKeys())
 			return
 		}
 		w.leader(ctx)
 		return
-	case history.WorkloadSemaphore:
+	case workload.Semaphore:
 		w.withLock(ctx, keySemaphore, w.usePermit(ctx))
 		return
 	}
 	for key := range w.objectKeys() {
 		var cs func(clients.Lease) (bool, error)
 		switch wl.Kind {
-		case history.WorkloadCounter:
+		case workload.Counter:
 			cs = w.increment(ctx, key)
-		case history.WorkloadInventory:
+		case workload.Inventory:
 			cs = w.buy(ctx, key)
-		case history.WorkloadCacheRebuild:
+		case workload.CacheRebuild:
 			cs = w.rebuild(ctx, key)
 		default:
 			cs = w.pay(ctx, key)
@@ -126,10 +127,10 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 	return func(l clients.Lease) (bool, error) {
 		led := w.r.ledger
 		if !w.r.lockFree {
-			if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, proofOf(l), led.claim) {
+			if w.r.sc.Workload.ClaimFirst() && !w.write(key, workload.ActionClaim, proofOf(l), led.claim) {
 				return true, nil
 			}
-			if w.read(ctx, key) == history.ResultPaid {
+			if w.read(ctx, key) == workload.ResultPaid {
 				return true, nil
 			}
 		}
@@ -139,13 +140,13 @@ func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		charged := w.write(key, history.ActionCharge, proofOf(l), led.charge)
+		charged := w.write(key, workload.ActionCharge, proofOf(l), led.charge)
 		if w.r.sc.Workload.Completion == scenario.CompletionToken {
 			w.finishJob(ctx, key, l)
 			return true, nil
 		}
 		if charged {
-			w.write(key, history.ActionMarkPaid, proofOf(l), led.markPaid)
+			w.write(key, workload.ActionMarkPaid, proofOf(l), led.markPaid)
 		}
 		return true, nil
 	}
@@ -181,17 +182,17 @@ func (w *worker) finishJob(ctx context.Context, key string, l clients.Lease) {
 			return do(key, proofOf(l), ok), nil
 		})
 	}
-	if checked(history.ActionComplete, led.complete) != history.Fail {
+	if checked(workload.ActionComplete, led.complete) != history.Fail {
 		return
 	}
 	token := w.r.sc.Workload.FailureRecord == scenario.FailureRecordToken
 	if !token {
-		w.writeOutcome(key, history.ActionRecordFailure, proofOf(l), func() (refusal, error) {
+		w.writeOutcome(key, workload.ActionRecordFailure, proofOf(l), func() (refusal, error) {
 			return led.recordFailure(key, proofOf(l), false, true), nil
 		})
 		return
 	}
-	checked(history.ActionRecordFailure, func(key string, p proof, owns bool) refusal {
+	checked(workload.ActionRecordFailure, func(key string, p proof, owns bool) refusal {
 		return led.recordFailure(key, p, true, owns)
 	})
 }
@@ -200,10 +201,10 @@ func (w *worker) finishJob(ctx context.Context, key string, l clients.Lease) {
 func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) (bool, error) {
 	return func(l clients.Lease) (bool, error) {
 		led := w.r.ledger
-		if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, proofOf(l), led.claim) {
+		if w.r.sc.Workload.ClaimFirst() && !w.write(key, workload.ActionClaim, proofOf(l), led.claim) {
 			return true, nil
 		}
-		v, ok := w.readNum(ctx, key, history.ActionReadCounter, func(context.Context) (int64, error) { return led.readCounter(key), nil })
+		v, ok := w.readNum(ctx, key, workload.ActionReadCounter, func(context.Context) (int64, error) { return led.readCounter(key), nil })
 		if !ok {
 			return false, ctx.Err()
 		}
@@ -213,7 +214,7 @@ func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) 
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		w.writeNum(key, history.ActionSetCounter, proofOf(l), func() (int64, refusal, error) {
+		w.writeNum(key, workload.ActionSetCounter, proofOf(l), func() (int64, refusal, error) {
 			return v + 1, led.setCounter(key, proofOf(l), v+1), nil
 		})
 		return true, nil
@@ -234,7 +235,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 			if err := w.beforeWrite(ctx, l); err != nil {
 				return false, err
 			}
-			w.writeNum(key, history.ActionSell, proof{}, func() (int64, refusal, error) {
+			w.writeNum(key, workload.ActionSell, proof{}, func() (int64, refusal, error) {
 				octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
 				defer cancel()
 				left, err := clients.AtomicDecrement(octx, node, sk)
@@ -249,7 +250,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 			})
 			return true, nil
 		}
-		n, ok := w.readNum(ctx, key, history.ActionReadStock, func(ctx context.Context) (int64, error) {
+		n, ok := w.readNum(ctx, key, workload.ActionReadStock, func(ctx context.Context) (int64, error) {
 			octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
 			defer cancel()
 			return node.Cmd.Get(octx, sk).Int64()
@@ -266,7 +267,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 		if err := w.beforeWrite(ctx, l); err != nil {
 			return false, err
 		}
-		w.writeNum(key, history.ActionSell, proofOf(l), func() (int64, refusal, error) {
+		w.writeNum(key, workload.ActionSell, proofOf(l), func() (int64, refusal, error) {
 			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
 			defer cancel()
 			if err := node.Cmd.Set(octx, sk, n-1, 0).Err(); err != nil {
@@ -283,7 +284,7 @@ func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool,
 // is the whole rebuild. Overlapping rebuilds are waste, not corruption.
 func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (bool, error) {
 	return func(l clients.Lease) (bool, error) {
-		v := history.Value{Action: history.ActionRebuild, Fence: l.Fence}
+		v := history.Value{Action: workload.ActionRebuild, Fence: l.Fence}
 		p := w.log.Begin(w.proc, w.name, history.Write, key, v)
 		err := w.job(ctx, l)
 		if err != nil && !errors.Is(err, errLost) {
@@ -299,14 +300,14 @@ func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (b
 func (w *worker) usePermit(ctx context.Context) func(clients.Lease) (bool, error) {
 	accept := func(string, proof) refusal { return refusal{} }
 	return func(l clients.Lease) (bool, error) {
-		w.write(keySemaphore, history.ActionEnter, proofOf(l), accept)
+		w.write(keySemaphore, workload.ActionEnter, proofOf(l), accept)
 		if err := w.job(ctx, l); err != nil && !errors.Is(err, errLost) {
 			return false, err
 		}
 		if err := w.gate.Point(ctx, history.PointBeforeWrite); err != nil {
 			return false, err
 		}
-		w.write(keySemaphore, history.ActionExit, proofOf(l), accept)
+		w.write(keySemaphore, workload.ActionExit, proofOf(l), accept)
 		return true, nil
 	}
 }
@@ -346,7 +347,7 @@ func (w *worker) cron(ctx context.Context) {
 			if err := w.beforeWrite(ctx, l); err != nil {
 				return false, err
 			}
-			v := history.Value{Action: history.ActionRunJob, Fence: l.Fence}
+			v := history.Value{Action: workload.ActionRunJob, Fence: l.Fence}
 			p := w.log.Begin(w.proc, w.name, history.Write, jobKey, v)
 			err := w.gate.Sleep(ctx, w.r.wall(wl.Job.D()))
 			if err != nil {
@@ -390,7 +391,7 @@ func (w *worker) leader(ctx context.Context) {
 				if err := w.beforeWrite(ctx, l); err != nil {
 					return false, err
 				}
-				if !w.write(keyLeader, history.ActionLead, proof{fence: epoch}, w.r.ledger.lead) {
+				if !w.write(keyLeader, workload.ActionLead, proof{fence: epoch}, w.r.ledger.lead) {
 					return true, nil // deposed: the resource saw a newer epoch
 				}
 				if wl.Heartbeat {
@@ -520,7 +521,7 @@ func (w *worker) leaderSet(ctx context.Context, keys []string) {
 				end(k, false)
 				continue
 			}
-			if !w.write(k, history.ActionLead, proof{fence: t.epoch}, w.r.ledger.lead) {
+			if !w.write(k, workload.ActionLead, proof{fence: t.epoch}, w.r.ledger.lead) {
 				end(k, true) // deposed: the resource saw a newer epoch
 			}
 		}

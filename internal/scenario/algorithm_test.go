@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/clients"
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 	"github.com/locksim/locksim/lock"
 )
 
@@ -21,12 +21,12 @@ import (
 func scenarioFor(algorithm, kind, workloadExtra, extra string) string {
 	w := "kind: " + kind
 	switch kind {
-	case history.WorkloadSemaphore:
+	case workload.Semaphore:
 		w += ", permits: 2"
-	case history.WorkloadCron:
+	case workload.Cron:
 		w += ", interval: 60s"
 	}
-	if kind == history.WorkloadPayment && clientsTraits(algorithm).IdempotencyKey && !strings.Contains(workloadExtra, "idempotency") {
+	if kind == workload.Payment && clientsTraits(algorithm).IdempotencyKey && !strings.Contains(workloadExtra, "idempotency") {
 		w += ", idempotency: true"
 	}
 	if workloadExtra != "" {
@@ -77,7 +77,7 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 		t.Fatalf("%d algorithms registered, want locksim's 16 at least", len(all))
 	}
 	for _, a := range all {
-		kind := firstRun(a.Traits, history.Workloads()...)
+		kind := firstRun(a.Traits, workload.Names()...)
 		t.Run("the registered algorithm "+a.Name+" is accepted on the "+kind+" workload", func(t *testing.T) {
 			s, err := Parse("t.yaml", []byte(scenarioFor(a.Name, kind, "", "")))
 			if err != nil {
@@ -110,15 +110,15 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 	t.Run("every workload a registration names is a workload kind", func(t *testing.T) {
 		for _, a := range all {
 			for _, w := range a.Traits.Workloads {
-				if !contains(history.Workloads(), w) {
-					t.Errorf("%s runs workload %q, which is no workload kind (%v)", a.Name, w, history.Workloads())
+				if !contains(workload.Names(), w) {
+					t.Errorf("%s runs workload %q, which is no workload kind (%v)", a.Name, w, workload.Names())
 				}
 			}
 		}
 	})
 	t.Run("the registry's semaphore workload is history's", func(t *testing.T) {
-		if (lock.Traits{}).Runs(history.WorkloadSemaphore) || !(lock.Traits{Semaphore: true}).Runs(history.WorkloadSemaphore) {
-			t.Errorf("lock.Traits.Runs does not treat %q as the semaphore workload", history.WorkloadSemaphore)
+		if (lock.Traits{}).Runs(workload.Semaphore) || !(lock.Traits{Semaphore: true}).Runs(workload.Semaphore) {
+			t.Errorf("lock.Traits.Runs does not treat %q as the semaphore workload", workload.Semaphore)
 		}
 	})
 }
@@ -143,7 +143,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		return rule{
 			what: "workload." + field + ": true",
 			src: func(a clients.Algorithm) string {
-				if k := firstRun(a.Traits, history.WorkloadPayment, history.WorkloadCounter); k != "" {
+				if k := firstRun(a.Traits, workload.Payment, workload.Counter); k != "" {
 					return scenarioFor(a.Name, k, field+": true", "")
 				}
 				return ""
@@ -166,7 +166,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "a library block",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {tries: 2}\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "library: {tries: 2}\n")
 			},
 			allowed: func(t lock.Traits) bool { return t.Library },
 			why: func(t lock.Traits) string {
@@ -185,7 +185,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				if !a.Traits.Library {
 					return "" // the library block itself is refused
 				}
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {drift_factor: 0.02}\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "library: {drift_factor: 0.02}\n")
 			},
 			allowed: func(t lock.Traits) bool { return t.DriftFactor },
 			why: func(t lock.Traits) string {
@@ -201,7 +201,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "nodes: 5",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "nodes: 5\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "nodes: 5\n")
 			},
 			allowed: func(t lock.Traits) bool { return !t.SingleNode },
 			why: func(t lock.Traits) string {
@@ -217,7 +217,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "probe: true",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "probe: true\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "probe: true\n")
 			},
 			allowed: func(t lock.Traits) bool { return !t.LockFree },
 			why: func(t lock.Traits) string {
@@ -233,10 +233,10 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "a payment workload without idempotency keys",
 			src: func(a clients.Algorithm) string {
-				if !a.Traits.Runs(history.WorkloadPayment) {
+				if !a.Traits.Runs(workload.Payment) {
 					return ""
 				}
-				return scenarioFor(a.Name, history.WorkloadPayment, "idempotency: false", "")
+				return scenarioFor(a.Name, workload.Payment, "idempotency: false", "")
 			},
 			allowed: func(t lock.Traits) bool { return !t.IdempotencyKey },
 			why: func(t lock.Traits) string {
@@ -250,7 +250,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			},
 		},
 	}
-	for _, kind := range history.Workloads() {
+	for _, kind := range workload.Names() {
 		rules = append(rules, rule{
 			what: "the " + kind + " workload",
 			src:  func(a clients.Algorithm) string { return scenarioFor(a.Name, kind, "", "") },
@@ -261,7 +261,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				switch {
 				case len(t.Workloads) > 0:
 					return "it runs " + strings.Join(t.Workloads, ", ") + " only"
-				case kind != history.WorkloadSemaphore:
+				case kind != workload.Semaphore:
 					return "it runs every lock workload"
 				case t.Semaphore:
 					return "it is a semaphore"
@@ -299,7 +299,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				// The semaphore workload on a single-workload algorithm
 				// breaks two rules at once: each says so.
 				want := 1
-				if len(a.Traits.Workloads) > 0 && strings.Contains(r.what, history.WorkloadSemaphore) && !a.Traits.Runs(history.WorkloadSemaphore) {
+				if len(a.Traits.Workloads) > 0 && strings.Contains(r.what, workload.Semaphore) && !a.Traits.Runs(workload.Semaphore) {
 					want = 2
 				}
 				if len(problems) != want || !strings.Contains(problems[0], r.refusal(a)) {
@@ -334,18 +334,18 @@ func TestALockRegisteredByAUserIsParsedByItsTraits(t *testing.T) {
 		Traits: lock.Traits{Fenced: true, SingleNode: true},
 	})
 	t.Run("its name is accepted and fencing is allowed since it is fenced", func(t *testing.T) {
-		if p := parseProblems(t, scenarioFor("user-fenced-lock", history.WorkloadPayment, "fencing: true", "")); p != nil {
+		if p := parseProblems(t, scenarioFor("user-fenced-lock", workload.Payment, "fencing: true", "")); p != nil {
 			t.Errorf("refused: %q", p)
 		}
 	})
 	t.Run("fencing messages name it among the fenced algorithms", func(t *testing.T) {
-		p := parseProblems(t, scenarioFor("safe", history.WorkloadPayment, "fencing: true", ""))
+		p := parseProblems(t, scenarioFor("safe", workload.Payment, "fencing: true", ""))
 		if len(p) != 1 || !strings.Contains(p[0], "needs algorithm fenced, redlock-fenced, watchdog-fenced, fenced-wait or user-fenced-lock (got safe)") {
 			t.Errorf("problems = %q", p)
 		}
 	})
 	t.Run("five nodes are refused since it locks a single node", func(t *testing.T) {
-		p := parseProblems(t, scenarioFor("user-fenced-lock", history.WorkloadPayment, "", "nodes: 5\n"))
+		p := parseProblems(t, scenarioFor("user-fenced-lock", workload.Payment, "", "nodes: 5\n"))
 		if len(p) != 1 || !strings.Contains(p[0], "user-fenced-lock locks a single Redis node") {
 			t.Errorf("problems = %q", p)
 		}

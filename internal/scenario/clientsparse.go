@@ -12,7 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/locksim/locksim/internal/clients"
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 	"github.com/locksim/locksim/lock"
 )
 
@@ -170,7 +170,7 @@ func (p *parser) perClientFinish(root map[string]field, s *Scenario) {
 // keys of its own: one scheduler lock per queue, BR-25).
 func objectWorkload(kind string) string {
 	switch kind {
-	case history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCacheRebuild, history.WorkloadLeader:
+	case workload.Payment, workload.Counter, workload.Inventory, workload.CacheRebuild, workload.Leader:
 		return kind
 	}
 	return ""

@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Persistences are the values of persistence and node_persistence, as a
@@ -986,7 +986,7 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		return w
 	}
 	fs := p.fields(m, "workload", workloadFields)
-	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", history.Workloads()); st == good {
+	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", workload.Names()); st == good {
 		w.Kind = v
 	}
 	if v, st := p.smallInt(fs["keys"], "workload.keys", 1, MaxKeys, ""); st == good {
@@ -1009,7 +1009,7 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		switch {
 		case w.Fencing:
 			p.errorf(n, "workload.check_and_set", "cannot be set with fencing: true; the resource checks either ordered fencing tokens (fencing) or the lock's unique token (check_and_set)")
-		case w.Kind != history.WorkloadPayment && w.Kind != history.WorkloadCounter:
+		case w.Kind != workload.Payment && w.Kind != workload.Counter:
 			p.errorf(n, "workload.check_and_set", "works with the payment and counter workloads only (got %s): their writes are what the resource checks against currlock", w.Kind)
 		case algorithm != "" && p.traitsOf(algorithm).LockFree:
 			p.errorf(n, "workload.check_and_set", "needs an algorithm that takes a lock (got %s): the resource checks the lock's token", algorithm)

@@ -5,25 +5,25 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // workloadOnly names, for each workload field that belongs to some kinds
 // only, the kinds it applies to.
 var workloadOnly = map[string][]string{
-	"idempotency":    {history.WorkloadPayment},
-	"completion":     {history.WorkloadPayment},
-	"failure_record": {history.WorkloadPayment},
-	"stock":          {history.WorkloadInventory},
-	"interval":       {history.WorkloadCron},
-	"fires":          {history.WorkloadCron},
-	"lock_per_fire":  {history.WorkloadCron},
-	"terms":          {history.WorkloadLeader},
-	"epoch_check":    {history.WorkloadLeader},
-	"heartbeat":      {history.WorkloadLeader},
-	"permits":        {history.WorkloadSemaphore},
-	"fencing":        {history.WorkloadPayment, history.WorkloadCounter},
-	"claim":          {history.WorkloadPayment, history.WorkloadCounter},
+	"idempotency":    {workload.Payment},
+	"completion":     {workload.Payment},
+	"failure_record": {workload.Payment},
+	"stock":          {workload.Inventory},
+	"interval":       {workload.Cron},
+	"fires":          {workload.Cron},
+	"lock_per_fire":  {workload.Cron},
+	"terms":          {workload.Leader},
+	"epoch_check":    {workload.Leader},
+	"heartbeat":      {workload.Leader},
+	"permits":        {workload.Semaphore},
+	"fencing":        {workload.Payment, workload.Counter},
+	"claim":          {workload.Payment, workload.Counter},
 }
 
 // workloadMore reads the workload fields beyond payment's, and checks that
@@ -40,7 +40,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	kind := w.Kind
 	kindOK := true
 	if kf := fs["kind"]; kf.val != nil {
-		if v, isStr := kf.val.Value, kf.val.Kind == yaml.ScalarNode; !isStr || !contains(history.Workloads(), v) {
+		if v, isStr := kf.val.Value, kf.val.Kind == yaml.ScalarNode; !isStr || !contains(workload.Names(), v) {
 			kindOK = false // reported by workload
 		}
 	}
@@ -68,7 +68,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 		}
 		w.Interval = d
 	case absent:
-		if kind == history.WorkloadCron && kindOK {
+		if kind == workload.Cron && kindOK {
 			p.required(m, fs["interval"], "workload.interval", "the time between two fire times, e.g. \"interval: 60s\"")
 		}
 	}
@@ -89,7 +89,7 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	case good:
 		w.Permits = v
 	case absent:
-		if kind == history.WorkloadSemaphore && kindOK {
+		if kind == workload.Semaphore && kindOK {
 			p.required(m, fs["permits"], "workload.permits", "how many clients may hold the semaphore at once, e.g. \"permits: 2\"")
 		}
 	}
@@ -105,10 +105,10 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 	if ws := traits.Workloads; len(ws) > 0 && !contains(ws, kind) {
 		p.errorf(at, "workload.kind", "algorithm %s runs the %s workload only (got %s)", algorithm, strings.Join(ws, ", "), kind)
 	}
-	if kind == history.WorkloadSemaphore && !traits.Runs(kind) {
+	if kind == workload.Semaphore && !traits.Runs(kind) {
 		p.errorf(at, "workload.kind", "the semaphore workload needs algorithm %s (got %s): a lock admits one client, a semaphore N", runnersOf(kind), algorithm)
 	}
-	if traits.IdempotencyKey && kind == history.WorkloadPayment && !w.Idempotency {
+	if traits.IdempotencyKey && kind == workload.Payment && !w.Idempotency {
 		msg := "algorithm " + algorithm + " takes no lock and relies on the gateway's idempotency key; set \"idempotency: true\""
 		if f := fs["idempotency"]; f.val != nil {
 			p.errorf(f.val, "workload.idempotency", "%s", msg)
@@ -121,15 +121,15 @@ func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
 // defaultsFor fills the defaults of the workload's own fields.
 func (p *parser) defaultsFor(w *Workload) {
 	switch w.Kind {
-	case history.WorkloadInventory:
+	case workload.Inventory:
 		if w.Stock == 0 {
 			w.Stock = 1
 		}
-	case history.WorkloadCron:
+	case workload.Cron:
 		if w.Fires == 0 {
 			w.Fires = 1
 		}
-	case history.WorkloadLeader:
+	case workload.Leader:
 		if w.Terms == 0 {
 			w.Terms = 1
 		}
