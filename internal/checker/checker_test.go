@@ -410,7 +410,17 @@ func TestModel(t *testing.T) {
 	in := func(f history.Func, c, action string) LeaseInput {
 		return LeaseInput{F: f, Client: c, Key: inv1, Action: action}
 	}
-	held := LeaseState{Holder: "w2"}
+	// States are reached by stepping the model: w2 acquired; w2 acquired
+	// and charged.
+	step := func(s interface{}, in LeaseInput, out LeaseOutput) interface{} {
+		ok, next := m.Step(s, in, out)
+		if !ok {
+			t.Fatalf("setting up: %+v → %+v is illegal", in, out)
+		}
+		return next
+	}
+	held := step(m.Init(), in(history.Acquire, "w2", ""), LeaseOutput{Type: history.OK}).(LeaseState)
+	charged := step(held, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.OK}).(LeaseState)
 	tests := []struct {
 		name  string
 		state LeaseState
@@ -420,7 +430,7 @@ func TestModel(t *testing.T) {
 	}{
 		{"an acquire is granted even while another client holds the lease", held, in(history.Acquire, "w1", ""), LeaseOutput{Type: history.OK}, true},
 		{"a charge by a client that does not hold the lease is illegal", held, in(history.Write, "w1", workload.ActionCharge), LeaseOutput{Type: history.OK}, false},
-		{"a second charge by the holder is illegal", LeaseState{Holder: "w2", Charged: 1}, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.OK}, false},
+		{"a second charge by the holder is illegal", charged, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.OK}, false},
 		{"a fence refusal of a superseded holder is legal", held, in(history.Write, "w1", workload.ActionCharge), LeaseOutput{Type: history.Fail, FenceRefusal: true}, true},
 		{"a fence refusal of the current holder is illegal", held, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.Fail, FenceRefusal: true}, false},
 		{"a refusal for another reason is legal for the holder", held, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.Fail}, true},

@@ -19,8 +19,6 @@ var (
 	sortIdx    = finding.SortIdx
 	invokeOf   = finding.InvokeOf
 	completeOf = finding.CompleteOf
-	grantedAt  = finding.GrantedAt
-	holdAt     = finding.HoldAt
 	bearing    = finding.Bearing
 )
 
@@ -32,7 +30,3 @@ var (
 func fenceRefusal(op history.Op) bool {
 	return op.Value.Refusal == history.RefusalStaleFence || op.Value.Refusal == history.RefusalLockChanged
 }
-
-// duplicateRefusal reports whether a refused write was refused because its
-// idempotency key had already been used.
-func duplicateRefusal(op history.Op) bool { return op.Value.Refusal == history.RefusalDuplicateKey }

@@ -294,7 +294,7 @@ func shortTokens(h history.History) map[string]string {
 // (a fair lock's queue); else someone else held the lock.
 func (m *model) refusalKey(o history.Op) string {
 	switch {
-	case m.h.Header.Workload == workload.Semaphore:
+	case workload.Of(m.h.Header).Permits:
 		return "n.tries.permit"
 	case m.a.KeyFreeAt(o.Key, o.Invoke, o.Complete):
 		return "n.tries.free"

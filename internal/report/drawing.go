@@ -589,15 +589,15 @@ func appendNew(xs []string, s string) []string {
 	return append(xs, s)
 }
 
-// holdKey is the legend's words for a hold bar, by workload.
+// holdKey is the legend's words for a hold bar: a permit, or the
+// workload's own words for its lock ("p.hold.<workload>"), or the lock.
 func (b *builder) holdKey() string {
-	switch b.in.History.Header.Workload {
-	case workload.Semaphore:
+	w := b.in.History.Header.Workload
+	if workload.Of(b.in.History.Header).Permits {
 		return "p.hold.permit"
-	case workload.Leader:
-		return "p.hold.leader"
-	case workload.Cron:
-		return "p.hold.cron"
+	}
+	if _, ok := messages[English]["p.hold."+w]; ok {
+		return "p.hold." + w
 	}
 	return "p.hold"
 }
@@ -606,7 +606,7 @@ func (b *builder) holdKey() string {
 // a permit, a quorum of nodes, or the key.
 func (b *builder) believedKey() string {
 	switch {
-	case b.in.History.Header.Workload == workload.Semaphore:
+	case workload.Of(b.in.History.Header).Permits:
 		return "p.believed.permit"
 	case len(b.m.nodes) > 1:
 		return "p.believed.quorum"

@@ -160,7 +160,7 @@ func descriptionLang(in Input) string {
 // permit or a lock held, the protected object, what a write is.
 func timelineHow(lang Lang, wl string) string {
 	hold := tr(lang, "wl.hold.lock")
-	if wl == workload.Semaphore {
+	if k, _ := workload.Lookup(wl); k.Permits {
 		hold = tr(lang, "wl.hold.semaphore")
 	}
 	if _, ok := messages[English]["wl."+wl]; !ok {

@@ -89,13 +89,14 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	}
 	r := &remedy{}
 	seen := map[string]bool{}
+	kind := workload.Of(h)
 	add := func(keys []string) {
 		for _, k := range keys {
-			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && h.Workload != workload.Payment {
+			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && kind.Deduplicates == nil {
 				continue // an idempotency key is the payment gateway's: no use to a counter, a stock, a job
 			}
-			if k == "fix.incr" && h.Workload == workload.Inventory {
-				continue // a plain decrement from a stale decision still oversells: the check-and-decrement script is the fix
+			if slices.Contains(kind.Unadvised, k) {
+				continue // the workload says the advice does not fit it
 			}
 			if !seen[k] {
 				seen[k] = true

@@ -182,7 +182,7 @@ func causeKey(base string, st history.FaultStep) string {
 // kindWord is the reader's name of an anomaly kind in this run: a
 // semaphore's "overlap" is more holders than permits.
 func (m *model) kindWord(lang Lang, kind string) string {
-	if kind == checker.KindMutexOverlap && m.h.Header.Workload == workload.Semaphore {
+	if kind == checker.KindMutexOverlap && workload.Of(m.h.Header).Permits {
 		return tr(lang, "kind.mutex-overlap.semaphore")
 	}
 	return kindWord(lang, kind)
@@ -206,7 +206,7 @@ func pointWord(lang Lang, point string) string {
 // releaseRemoved tells a release that removed a key: its own, or — a
 // plain DEL — another client's (the account says whose).
 func (m *model) releaseRemoved(lang Lang, i int, o history.Op) string {
-	if m.h.Header.Workload == workload.Semaphore {
+	if workload.Of(m.h.Header).Permits {
 		return tr(lang, "n.release.permit", o.Client, o.Key)
 	}
 	var others []string
@@ -366,7 +366,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	t0, t1 := fmtT(a.StartS), fmtT(a.EndS)
 	switch a.Kind {
 	case checker.KindMutexOverlap:
-		if permits, ok := m.h.Header.Params[history.ParamPermits]; ok && m.h.Header.Workload == workload.Semaphore {
+		if permits, ok := m.h.Header.Params[history.ParamPermits]; ok && workload.Of(m.h.Header).Permits {
 			return tr(lang, "a.mutex-overlap.permits", clients, a.Key, t0, t1, permits)
 		}
 		if len(a.Clients) > 2 {
@@ -464,7 +464,7 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}
 		return tr(lang, "why."+a.Kind)
-	case a.Informational && m.h.Header.Workload == workload.CacheRebuild:
+	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
 	case a.Informational:
 		return tr(lang, "why.informational")

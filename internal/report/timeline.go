@@ -166,16 +166,13 @@ func (m *model) fenceOf(o history.Op) int64 {
 }
 
 // effectAction reports whether a write action is a workload's effect (the
-// thing the lock protects), drawn as a big marker: a charge, a sale, a
-// counter write, a job run, a leader action, a semaphore entry, a rebuild.
-// Other writes (claim, mark-paid, exit) are small squares.
+// thing the lock protects, workload.Action.Effect), drawn as a big marker:
+// a charge, a sale, a counter write, a job run, a leader action, a
+// semaphore entry, a rebuild. Other writes (claim, mark-paid, exit) are
+// small squares.
 func effectAction(action string) bool {
-	switch action {
-	case "", workload.ActionCharge, workload.ActionSell, workload.ActionSetCounter, workload.ActionRunJob,
-		workload.ActionLead, workload.ActionEnter, workload.ActionRebuild:
-		return true
-	}
-	return false
+	a, ok := workload.ActionOf(action)
+	return action == "" || (ok && a.Effect)
 }
 
 // actWord labels an accepted effect marker: "charged", "sold", "set 3", …
@@ -184,7 +181,7 @@ func actWord(lang Lang, o history.Op) string {
 		return tr(lang, "p.charged")
 	}
 	w := tr(lang, "p.act."+o.Value.Action)
-	if o.Value.Num != nil && o.Value.Action == workload.ActionSetCounter {
+	if a, _ := workload.ActionOf(o.Value.Action); o.Value.Num != nil && a.Num {
 		w += fmt.Sprintf(" %d", *o.Value.Num)
 	}
 	return w

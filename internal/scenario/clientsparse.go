@@ -159,21 +159,18 @@ func (p *parser) perClientFinish(root map[string]field, s *Scenario) {
 	for _, c := range s.PerClient {
 		keyed = keyed || len(c.Keys) > 0
 	}
-	if keyed && objectWorkload(s.Workload.Kind) == "" {
-		p.errorf(root["clients"].val, "clients", "per-client keys need a workload of numbered objects (payment, counter, inventory, cache-rebuild, leader; got %s)", s.Workload.Kind)
+	if k, _ := workload.Lookup(s.Workload.Kind); keyed && !k.Keyed {
+		p.errorf(root["clients"].val, "clients", "per-client keys need a workload of numbered objects (%s; got %s)", strings.Join(keyedWorkloads(), ", "), s.Workload.Kind)
 	}
 }
 
-// objectWorkload names the objects of a workload of numbered objects, ""
-// for the others (cron, semaphore). The leader workload's objects are its
-// leader leases (leader-1..leader-N when workload.keys > 1 or a client has
-// keys of its own: one scheduler lock per queue, BR-25).
-func objectWorkload(kind string) string {
-	switch kind {
-	case workload.Payment, workload.Counter, workload.Inventory, workload.CacheRebuild, workload.Leader:
-		return kind
-	}
-	return ""
+// keyedWorkloads names the workloads whose clients may have keys of their
+// own: those of numbered objects, then those whose keys are leases of
+// their own naming (the leader's: leader-1..leader-N, one scheduler lock
+// per queue, BR-25).
+func keyedWorkloads() []string {
+	return append(workload.With(func(k workload.Kind) bool { return k.Keyed && k.Object != "" }),
+		workload.With(func(k workload.Kind) bool { return k.Keyed && k.Object == "" })...)
 }
 
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

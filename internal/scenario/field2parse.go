@@ -53,20 +53,6 @@ func (p *parser) minHold(f field, s *Scenario) {
 	}
 }
 
-// heartbeat reads workload.heartbeat (leader only; the kind was checked by
-// workloadMore) for an algorithm with the heartbeat trait.
-func (p *parser) heartbeat(f field, w *Workload, algorithm string) {
-	v, n, st := p.boolean(f, "workload.heartbeat")
-	if st != good {
-		return
-	}
-	if v && algorithm != "" && !p.traitsOf(algorithm).Heartbeat {
-		p.errorf(n, "workload.heartbeat", "algorithm %s sends no heartbeat; heartbeat: true needs one of %s", algorithm, traitNames(func(t lock.Traits) bool { return t.Heartbeat }))
-		return
-	}
-	w.Heartbeat = v
-}
-
 // traitNames lists the registered algorithms whose traits satisfy keep,
 // as "a, b or c".
 func traitNames(keep func(lock.Traits) bool) string {

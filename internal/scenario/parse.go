@@ -51,7 +51,7 @@ const (
 	DefaultPersistence = "none"
 	DefaultRetryDelay  = Duration(time.Second)
 	DefaultStagger     = Duration(time.Second)
-	DefaultWorkload    = "payment"
+	DefaultWorkload    = workload.Default
 	DefaultKeys        = 1
 )
 
@@ -63,9 +63,6 @@ var (
 		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
 		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "probe_timeout", "expect_live", "min_acquires", "fixed_by", "observe",
 		"process", "node_timeout", "description_vi", "lesson", "min_hold"}
-	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "check_and_set", "claim", "until_validity",
-		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
-		"rounds", "round_delay", "heartbeat", "completion", "failure_record"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read
@@ -970,7 +967,7 @@ func (p *parser) nonNegDuration(f field, path string, def Duration) Duration {
 }
 
 func (p *parser) workload(f field, algorithm string) (w Workload) {
-	w = Workload{Kind: DefaultWorkload, Keys: DefaultKeys}
+	w = Workload{Kind: workload.Default, Keys: DefaultKeys}
 	defer func() {
 		if w.Claim == nil {
 			c := w.Fencing || w.CheckAndSet
@@ -985,7 +982,7 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		p.errorf(m, "workload", "must be a mapping like {kind: payment, job: 45s} (got %s)", describe(m))
 		return w
 	}
-	fs := p.fields(m, "workload", workloadFields)
+	fs := p.fields(m, "workload", workload.Fields())
 	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", workload.Names()); st == good {
 		w.Kind = v
 	}
@@ -1009,8 +1006,8 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		switch {
 		case w.Fencing:
 			p.errorf(n, "workload.check_and_set", "cannot be set with fencing: true; the resource checks either ordered fencing tokens (fencing) or the lock's unique token (check_and_set)")
-		case w.Kind != workload.Payment && w.Kind != workload.Counter:
-			p.errorf(n, "workload.check_and_set", "works with the payment and counter workloads only (got %s): their writes are what the resource checks against currlock", w.Kind)
+		case !contains(guarded(workload.GuardCheckAndSet), w.Kind):
+			p.errorf(n, "workload.check_and_set", "works with the %s workloads only (got %s): their writes are what the resource checks against currlock", andList(guarded(workload.GuardCheckAndSet)), w.Kind)
 		case algorithm != "" && p.traitsOf(algorithm).LockFree:
 			p.errorf(n, "workload.check_and_set", "needs an algorithm that takes a lock (got %s): the resource checks the lock's token", algorithm)
 		default:
