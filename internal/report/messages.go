@@ -1009,13 +1009,26 @@ func tr(lang Lang, key string, args ...any) string {
 	return fmt.Sprintf(f, args...)
 }
 
+// hasMessage reports whether key is a message of the report's tables or
+// a workload's words.
+func hasMessage(key string) bool {
+	_, ok := messages[English][key]
+	return ok
+}
+
 // say renders a workload's sentence (workload.Words) in lang: a Span
-// argument is written as a duration of scenario time.
+// argument is written as a duration of scenario time, an At as an instant,
+// a Term in lang's words.
 func say(lang Lang, w workload.Words) string {
 	args := make([]any, len(w.Args))
 	for i, a := range w.Args {
-		if sp, ok := a.(workload.Span); ok {
-			a = fmtDur(float64(sp))
+		switch v := a.(type) {
+		case workload.Span:
+			a = fmtDur(float64(v))
+		case workload.At:
+			a = fmtT(float64(v))
+		case workload.Term:
+			a = tr(lang, string(v))
 		}
 		args[i] = a
 	}

@@ -194,7 +194,9 @@ func narrative(in Input, m *model) []Step {
 				if res == "" {
 					res = "?"
 				}
-				if _, ok := messages[English]["result."+res]; ok {
+				if own := "result." + in.History.Header.Workload + "." + res; hasMessage(own) {
+					res = tr(lang, own) // the workload's own word for it
+				} else if hasMessage("result." + res) {
 					res = tr(lang, "result."+res) // a workload value in the page's language
 				}
 				add(o.Invoke, 2, StepRead, tr(lang, "n.read", o.Client, o.Key, res))

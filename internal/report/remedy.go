@@ -134,6 +134,10 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	generic := len(remedies) - 1
 	needGeneric := false
 	for _, a := range anoms {
+		if ak, ok := workload.AnomalyOf(a.Kind); ok && len(ak.Advice) > 0 {
+			add(ak.Advice) // a workload's own kind has its own advice
+			continue
+		}
 		for ri, row := range remedies {
 			if (row.algorithm == "" || row.algorithm == h.Algorithm) && (row.trait == "" || slices.Contains(h.Traits, row.trait)) &&
 				(row.kind == "" || row.kind == a.Kind) && (!row.renewed || (a.Cause != nil && a.Cause.Renewed > 0)) &&

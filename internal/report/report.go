@@ -18,6 +18,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Input is everything one run's report needs.
@@ -338,14 +339,7 @@ func headline(in Input, m *model) string {
 		checker.KindOverAdmission: 0, checker.KindDuplicateRun: 0, checker.KindLostUpdate: 1,
 		checker.KindMutexOverlap: 2, checker.KindStaleWriteAccepted: 3}
 	sort.SliceStable(anoms, func(i, j int) bool {
-		pi, ok := prio[anoms[i].Kind]
-		if !ok {
-			pi = 9
-		}
-		pj, ok := prio[anoms[j].Kind]
-		if !ok {
-			pj = 9
-		}
+		pi, pj := rank(prio, anoms[i].Kind), rank(prio, anoms[j].Kind)
 		return pi < pj
 	})
 	if in.Aborted && len(anoms) == 0 {
@@ -460,6 +454,18 @@ func headline(in Input, m *model) string {
 		return tr(lang, "say.fenced.plain", o.Client)
 	}
 	return tr(lang, "say.valid")
+}
+
+// rank is where the headline tells a finding of kind: by prio, or by its
+// workload's registration (workload.AnomalyKind.Rank); 9 for the others.
+func rank(prio map[string]int, kind string) int {
+	if r, ok := prio[kind]; ok {
+		return r
+	}
+	if ak, ok := workload.AnomalyOf(kind); ok {
+		return ak.Rank
+	}
+	return 9
 }
 
 // upperFirst starts a sentence: its first letter in upper case.

@@ -446,6 +446,11 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 		return tr(lang, "a.unavailable", a.Key, t0, t1)
 	}
+	if ak, ok := workload.AnomalyOf(a.Kind); ok && ak.Describe != nil {
+		if w, ok := ak.Describe(m.h, a); ok {
+			return say(lang, w) // a workload's own kind, told from its data
+		}
+	}
 	return tr(lang, "a.generic", kindWord(lang, a.Kind), clients, a.Key, t0, t1)
 }
 

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/lock"
 )
@@ -102,6 +103,52 @@ type Kind struct {
 	// Tell makes, for one story of a run, the teller of its resource
 	// operations; nil leaves every one to the report's generic sentences.
 	Tell func(h history.History) Teller
+	// Anomalies are the anomaly kinds its effects rules find that the
+	// shared vocabulary (history.AnomalyKinds) lacks.
+	Anomalies []AnomalyKind
+}
+
+// AnomalyKind is an anomaly kind of a workload's own: a violation of its
+// resource's rules, which breaks safety (as a double charge does). Its
+// words are the workload's ("kind.<name>" its name, "why.<name>" why it
+// matters, "say.<name>" the report's headline around Describe's sentence).
+type AnomalyKind struct {
+	Name string
+	// Rank is where a report's headline tells it among a run's findings:
+	// 0 damage to the resource (first), 1 a lost update, 2 a broken lock,
+	// 3 a stale write; findings of no rank come after.
+	Rank int
+	// Advice is what would have prevented it: the report's advice keys
+	// ("fix.*"), the workload's own or the report's.
+	Advice []string
+	// Describe is the sentence of one finding, from the finding and the
+	// history alone; false leaves it to the report's generic sentence.
+	Describe func(h history.History, a finding.Anomaly) (Words, bool)
+}
+
+// AnomalyKinds names every registered workload's own anomaly kinds, in
+// the registry's order.
+func AnomalyKinds() []string {
+	var out []string
+	for _, k := range Kinds() {
+		for _, a := range k.Anomalies {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
+// AnomalyOf returns the workload anomaly kind named name, and whether a
+// workload registered one.
+func AnomalyOf(name string) (AnomalyKind, bool) {
+	for _, k := range registry {
+		for _, a := range k.Anomalies {
+			if a.Name == name {
+				return a, true
+			}
+		}
+	}
+	return AnomalyKind{}, false
 }
 
 // Teller tells a workload's resource operations in one story of a run,
@@ -130,6 +177,14 @@ func Say(key string, args ...any) Words { return Words{Key: key, Args: args} }
 // Span is a stretch of scenario time in seconds, an argument of Words the
 // report writes as a duration ("2.5s").
 type Span float64
+
+// At is an instant of scenario time in seconds, an argument of Words the
+// report writes as it writes times ("30.0", after "t=").
+type At float64
+
+// Term is a message key as an argument of Words: the report writes its
+// words in the page's language (a state's name, "result.<…>").
+type Term string
 
 // Advisory reports whether the workload's lock is advisory for the
 // resource: several holders are allowed (permits), or an overlap only
@@ -293,6 +348,11 @@ func Register(k Kind) {
 	}
 	if _, dup := registry[k.Name]; dup {
 		panic(fmt.Sprintf("workload: %q registered twice", k.Name))
+	}
+	for _, a := range k.Anomalies {
+		if _, dup := AnomalyOf(a.Name); dup || slices.Contains(history.AnomalyKinds(), a.Name) {
+			panic(fmt.Sprintf("workload: anomaly kind %q of %q is registered twice", a.Name, k.Name))
+		}
 	}
 	for _, o := range registry {
 		if o.Order == k.Order {
