@@ -42,15 +42,13 @@ type cacheRebuild struct{}
 
 func (*cacheRebuild) Decode(Decoder)                                    {}
 func (*cacheRebuild) Params(func(time.Duration) int64) map[string]int64 { return nil }
-func (w *cacheRebuild) Start(Env) Run                                   { return w }
-func (*cacheRebuild) Setup(context.Context) error                       { return nil }
+func (*cacheRebuild) Start(Env) Run                                     { return rebuilds{} }
 
-func (*cacheRebuild) Work(ctx context.Context, c Client) {
-	for key := range c.Objects() {
-		if !c.With(ctx, key, rebuild(ctx, c, key)) {
-			return
-		}
-	}
+// rebuilds is a run's cache: it keeps nothing.
+type rebuilds struct{ noSetup }
+
+func (rebuilds) Work(ctx context.Context, c Client) {
+	eachObject(ctx, c, func(key string) Body { return rebuild(ctx, c, key) })
 }
 
 // rebuild is one write whose Invoke..Complete is the whole rebuild.

@@ -49,18 +49,13 @@ func (*counter) Start(env Env) Run {
 
 // counters is a run's counters, one per object, each starting at 0.
 type counters struct {
+	noSetup
 	g      *Guard
 	values map[string]int64 // inside g.Do
 }
 
-func (r *counters) Setup(context.Context) error { return nil }
-
 func (r *counters) Work(ctx context.Context, c Client) {
-	for key := range c.Objects() {
-		if !c.With(ctx, key, r.increment(ctx, c, key)) {
-			return
-		}
-	}
+	eachObject(ctx, c, func(key string) Body { return r.increment(ctx, c, key) })
 }
 
 // increment is the read-modify-write: read the counter, do the job, write
@@ -116,13 +111,8 @@ var counterModel = Model{
 		}
 		return true, s
 	},
-	Hash: hashValue,
-	Describe: func(s any) string {
-		if v := s.(knownValue); v.Known {
-			return fmt.Sprintf(", counter %d", v.V)
-		}
-		return ""
-	},
+	Hash:     hashValue,
+	Describe: describeValue("counter"),
 }
 
 // counterLostUpdates is the lost-update rule of the counter (Jepsen's
@@ -142,22 +132,15 @@ func counterLostUpdates(a *account.Account, ix *Index) Finding {
 	for _, k := range keys {
 		ws := withNum(h, by[k])
 		writes += len(ws)
-		found := false
-		for j := 1; j < len(ws); j++ {
-			prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
-			if !regressed(prev, cur, +1) {
-				continue
-			}
-			found = true
+		lostUpdates := regressions(h, k, ws, +1, func(prev, cur history.Op) string {
 			// It should have written prev+1: every increment from its
 			// value up to that one is lost.
 			lost := *prev.Value.Num + 1 - *cur.Value.Num
-			explain := fmt.Sprintf("the resource accepted %s's write of %s = %d at %s after %s's write of %d at %s; %s lost",
+			return fmt.Sprintf("the resource accepted %s's write of %s = %d at %s after %s's write of %d at %s; %s lost",
 				cur.Client, k, *cur.Value.Num, finding.At(h, cur.Complete), prev.Client, *prev.Value.Num, finding.At(h, prev.Complete), finding.Plural(int(lost), "increment was", "increments were"))
-			f.Anomalies = append(f.Anomalies, finding.New(h, history.AnomalyLostUpdate, k, []string{prev.Client, cur.Client},
-				prev.Complete, cur.Complete, explain, prev.Index, cur.Index))
-		}
-		if !found && len(ws) > 0 {
+		})
+		f.Anomalies = append(f.Anomalies, lostUpdates...)
+		if len(lostUpdates) == 0 && len(ws) > 0 {
 			last := h.Ops[ws[len(ws)-1]]
 			if *last.Value.Num < int64(len(ws)) {
 				first := h.Ops[ws[0]]

@@ -121,6 +121,21 @@ func regressed(prev, cur history.Op, dir int64) bool {
 	return (c-p)*dir < 0
 }
 
+// regressions are the lost updates among accepted writes ws of key
+// (positions in Complete order, each with a Num): every two in a row whose
+// values did not move in direction dir (regressed), told by explain.
+func regressions(h history.History, key string, ws []int, dir int64, explain func(prev, cur history.Op) string) []finding.Anomaly {
+	var out []finding.Anomaly
+	for j := 1; j < len(ws); j++ {
+		prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
+		if regressed(prev, cur, dir) {
+			out = append(out, finding.New(h, history.AnomalyLostUpdate, key, []string{prev.Client, cur.Client},
+				prev.Complete, cur.Complete, explain(prev, cur), prev.Index, cur.Index))
+		}
+	}
+	return out
+}
+
 // withNum keeps the positions whose op has a Num.
 func withNum(h history.History, idx []int) []int {
 	out := idx[:0:0]

@@ -91,11 +91,7 @@ func (r *stock) Setup(ctx context.Context) error {
 }
 
 func (r *stock) Work(ctx context.Context, c Client) {
-	for key := range c.Objects() {
-		if !c.With(ctx, key, r.buy(ctx, c, key)) {
-			return
-		}
-	}
+	eachObject(ctx, c, func(key string) Body { return r.buy(ctx, c, key) })
 }
 
 // buy is the sale: under the lock, read the stock from Redis, and if there
@@ -195,13 +191,8 @@ var stockModel = Model{
 		}
 		return true
 	},
-	Hash: hashValue,
-	Describe: func(s any) string {
-		if v := s.(knownValue); v.Known {
-			return fmt.Sprintf(", stock %d", v.V)
-		}
-		return ""
-	},
+	Hash:     hashValue,
+	Describe: describeValue("stock"),
 }
 
 // saleLostUpdates is the lost-update rule of the stock (S18): an accepted
@@ -214,20 +205,13 @@ func saleLostUpdates(a *account.Account, ix *Index) Finding {
 	var f Finding
 	by, keys := ix.ByKey(ActionSell)
 	for _, k := range keys {
-		ws := withNum(h, by[k])
-		for j := 1; j < len(ws); j++ {
-			prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
-			if !regressed(prev, cur, -1) {
-				continue
-			}
+		f.Anomalies = append(f.Anomalies, regressions(h, k, withNum(h, by[k]), -1, func(prev, cur history.Op) string {
 			// It should have written prev−1: its own sale and every one
 			// its value undid went unsubtracted.
 			lost := *cur.Value.Num - *prev.Value.Num + 1
-			explain := fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; %s not subtracted",
+			return fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; %s not subtracted",
 				cur.Client, k, *cur.Value.Num, finding.At(h, cur.Complete), prev.Client, *prev.Value.Num, finding.At(h, prev.Complete), finding.Plural(int(lost), "sale was", "sales were"))
-			f.Anomalies = append(f.Anomalies, finding.New(h, history.AnomalyLostUpdate, k, []string{prev.Client, cur.Client},
-				prev.Complete, cur.Complete, explain, prev.Index, cur.Index))
-		}
+		})...)
 	}
 	if len(f.Anomalies) > 0 {
 		f.Summary = finding.Plural(len(f.Anomalies), "lost update", "lost updates")

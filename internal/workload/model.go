@@ -304,6 +304,16 @@ func readValue(s any, out Output) (bool, any) {
 	return out.Num == v.V, v
 }
 
+// describeValue describes a knownValue as what, once it is known.
+func describeValue(what string) func(any) string {
+	return func(s any) string {
+		if v := s.(knownValue); v.Known {
+			return fmt.Sprintf(", %s %d", what, v.V)
+		}
+		return ""
+	}
+}
+
 func hashValue(s any) uint64 {
 	v := s.(knownValue)
 	h := uint64(v.V) * 0xbf58476d1ce4e5b9

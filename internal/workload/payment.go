@@ -143,6 +143,7 @@ func (w *payment) Start(env Env) Run {
 // invoice and refuses a second one (Stripe-style idempotency keys,
 // lock-theory S19).
 type payments struct {
+	noSetup
 	w        *payment
 	g        *Guard
 	invoices map[string]*invoice // inside g.Do
@@ -165,14 +166,8 @@ func (r *payments) get(key string) *invoice {
 	return inv
 }
 
-func (r *payments) Setup(context.Context) error { return nil }
-
 func (r *payments) Work(ctx context.Context, c Client) {
-	for key := range c.Objects() {
-		if !c.With(ctx, key, r.pay(ctx, c, key)) {
-			return
-		}
-	}
+	eachObject(ctx, c, func(key string) Body { return r.pay(ctx, c, key) })
 }
 
 // pay is the critical section: (claim with the fencing token,) read the

@@ -131,6 +131,21 @@ type Client interface {
 	Begin(key, action string, fence int64) Pending
 }
 
+// eachObject runs job under the lock on each of the client's objects in
+// turn (Client.Objects), until the run is over for the client.
+func eachObject(ctx context.Context, c Client, job func(key string) Body) {
+	for key := range c.Objects() {
+		if !c.With(ctx, key, job(key)) {
+			return
+		}
+	}
+}
+
+// noSetup is a resource with nothing to prepare before time zero.
+type noSetup struct{}
+
+func (noSetup) Setup(context.Context) error { return nil }
+
 // Pending is a write under way (Client.Begin).
 type Pending interface {
 	// End records its outcome: accepted when err is nil, else unknown.

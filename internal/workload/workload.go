@@ -25,10 +25,11 @@
 package workload
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -388,22 +389,11 @@ func Of(h history.Header) Kind {
 
 // Kinds returns every registered workload, in their Order.
 func Kinds() []Kind {
-	out := make([]Kind, 0, len(registry))
-	for _, k := range registry {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Order < out[j].Order })
-	return out
+	return slices.SortedFunc(maps.Values(registry), func(a, b Kind) int { return cmp.Compare(a.Order, b.Order) })
 }
 
 // Names returns the registered workloads' names, in their Order.
-func Names() []string {
-	var out []string
-	for _, k := range Kinds() {
-		out = append(out, k.Name)
-	}
-	return out
-}
+func Names() []string { return With(func(Kind) bool { return true }) }
 
 // ActionOf returns the registered action named name, and whether there is
 // one.
