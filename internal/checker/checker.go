@@ -3,8 +3,10 @@
 // A found violation is a Result, never a Go error; a checker that panics or
 // runs out of time gives Unknown, never Valid (Jepsen's check-safe).
 //
-// checker imports only history (and porcupine), so `locksim check` runs
-// without Redis.
+// checker reads a history through its account (account, history), judges
+// by the workloads' own models and effects rules (workload) and reports
+// findings (finding), with porcupine; nothing of it needs Redis, so
+// `locksim check` runs without it.
 package checker
 
 import (

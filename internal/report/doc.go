@@ -10,12 +10,14 @@
 // instant a key expires in Redis is therefore derived as
 // acquire Complete (wall ns) + TTL / TimeScale (wall ns).
 //
-// Key expiry is not an operation in the history: [Narrative] and the
-// timeline derive it from ok acquires, extends and removing releases.
+// Key expiry is not an operation in the history: the run's account
+// (internal/account) derives each key's life and end; [Narrative] and the
+// timeline render it.
 //
 // Language. Every user-visible string lives in one table per language
-// (see messages.go); Input.Lang selects it, falling back to English.
+// (see messages.go), beside each workload's own words (workload.Kind.Words,
+// merged into it); Input.Lang selects it, falling back to English.
 //
-// report imports only checker and history (design §11), plus porcupine
-// for history.html and gonum/plot for the PNGs.
+// report imports checker, account, workload, scenario and history (design
+// §11), plus porcupine for history.html and gonum/plot for the PNGs.
 package report
