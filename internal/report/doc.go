@@ -6,9 +6,8 @@
 // started. Everything a reader sees — the narrative, the anomaly windows, the
 // x axis of the PNGs — is scenario time in seconds, obtained with
 // [history.Header.ScenarioSeconds] (scenario s = wall s × TimeScale). Lease
-// TTLs in a history ([history.Value.TTL]) are already scenario ns; the
-// instant a key expires in Redis is therefore derived as
-// acquire Complete (wall ns) + TTL / TimeScale (wall ns).
+// TTLs in a history ([history.Value.TTL]) are wall ns too, as Redis was
+// given them.
 //
 // Key expiry is not an operation in the history: the run's account
 // (internal/account) derives each key's life and end; [Narrative] and the
