@@ -65,7 +65,9 @@ func (a *Account) infer() {
 			matched[[2]int{m.Grant, ni}] = true
 		}
 	}
-	if a.H.Header.Workload == history.WorkloadSemaphore {
+	// A resource of several permits (a semaphore: its header gives their
+	// number) keeps sorted-set members, not one key per holder.
+	if _, permits := a.H.Header.Params[history.ParamPermits]; permits {
 		a.inferPermits(byKey, nodesOf, matched)
 		return
 	}

@@ -6,92 +6,22 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
 )
 
-// Cause is why an anomaly happened, as data: the fact of the run's account
-// that made it possible. The report renders it in its languages and the
-// checker's Explain in English; neither works a cause out of its own.
-type Cause struct {
-	// Kind is how the stale holder's key (or permit) left its node — an
-	// account End kind: expired, deleted, janitor, crashed, clock, taken,
-	// flushed, overwritten, purged — or one of the Cause* kinds below.
-	Kind string `json:"kind"`
-	// Client is whose key (or permit) it was.
-	Client string `json:"client,omitempty"`
-	// Nodes are where it ended (the node that let the other client in).
-	Nodes []string `json:"nodes,omitempty"`
-	// At is when it ended, true ns.
-	At int64 `json:"at_ns"`
-	// By is the client whose command removed it (deleted, restored, purged).
-	By string `json:"by,omitempty"`
-	// Step is the fault step that ended it (janitor, crashed, clock,
-	// restored), or During's step.
-	Step int `json:"step,omitempty"`
-	// TTL is the lease's TTL (wall ns).
-	TTL int64 `json:"ttl_ns,omitempty"`
-	// Paused: the client was frozen (a stop-the-world pause) when its key
-	// ended. PauseUsed: a pause that ended before then used up part of
-	// the lease.
-	Paused    bool `json:"paused,omitempty"`
-	PauseUsed bool `json:"pause_used,omitempty"`
-	// During is the fault step (other than a pause) that bore on the
-	// client when its key ended: a partition that cut it off, a clock
-	// fault on its own clock.
-	During int `json:"during,omitempty"`
-	// Observed: the node events show it (else the account inferred it
-	// from the clients' outcomes).
-	Observed bool `json:"observed,omitempty"`
-	// Write is the history index of the write the stale holder made on the
-	// lost lock (double-effect); 0 with no such write.
-	Write int `json:"write,omitempty"`
-	// Keys are the Redis keys the stale and the fresh holder locked, for
-	// CauseOtherKey.
-	Keys []string `json:"keys,omitempty"`
-	// Reset is when the stale holder's own command (an extend that sets a
-	// missing key: redlock-rb #36, BR-08) created its key again with its
-	// token after the key had gone and before its late write (true ns);
-	// 0 when it did not. The gap stayed hidden from the holder.
-	Reset int64 `json:"reset_ns,omitempty"`
-	// Renewed is, for a stuck lock or an orphaned lease, the completion of
-	// the holder's last renewal (an ok extend, true ns) when its renewals
-	// kept the key past its TTL — while no one used it (BR-21, S15b);
-	// 0 when none did.
-	Renewed int64 `json:"renewed_ns,omitempty"`
-	// ExtendedBy is, for an orphaned lease, another client whose commands
-	// moved the key's deadline after its owner stopped believing it held
-	// it (an extend that does not check the owner, over a key it never
-	// held: rq #1707, BR-25), as the node showed them; Extended is the
-	// last such move (true ns). "" and 0 when none did.
-	ExtendedBy string `json:"extended_by,omitempty"`
-	Extended   int64  `json:"extended_ns,omitempty"`
-}
+// Cause is why an anomaly happened, as data (package finding's).
+type Cause = finding.Cause
 
-// Cause kinds beyond the account's End kinds.
+// Cause kinds beyond the account's End kinds (package finding's).
 const (
-	// CausePossible: one of the holders acted on an acquire whose outcome
-	// it never learnt (it may never have been granted).
-	CausePossible = "possible"
-	// CauseHeld: the lock was granted while the other client's key still
-	// existed (a lock that does not exclude: no Redis key, or no NX).
-	CauseHeld = "held"
-	// CauseUnknown: the history shows no reason.
-	CauseUnknown = "unknown"
-	// CauseReentered: the fresh holder was granted the stale holder's own
-	// key, re-entering it with the same owner token (a token that names
-	// the process, not the holder; BR-26).
-	CauseReentered = "reentered"
-	// CauseSharerReleased: the key the stale holder's re-entered grant
-	// rested on was removed by its owner, who shares the token (By), and
-	// the fresh holder acquired it.
-	CauseSharerReleased = "sharer-released"
-	// CauseOtherKey: the two holders locked different Redis keys for one
-	// resource (Keys: the stale holder's, then the fresh one's), so
-	// neither lock could exclude the other (BR-33).
-	CauseOtherKey = "other-key"
-	// CauseRenewed: a stuck lock's holder kept renewing it (a watchdog
-	// whose job hung or had finished), so its TTL never ran out.
-	CauseRenewed = "renewed"
+	CausePossible       = finding.CausePossible
+	CauseHeld           = finding.CauseHeld
+	CauseUnknown        = finding.CauseUnknown
+	CauseReentered      = finding.CauseReentered
+	CauseSharerReleased = finding.CauseSharerReleased
+	CauseOtherKey       = finding.CauseOtherKey
+	CauseRenewed        = finding.CauseRenewed
 )
 
 // overlapCause explains why fresh was granted while stale still believed
@@ -191,26 +121,6 @@ func nodesOf(ls []account.KeyLife) []string {
 		out = append(out, l.Node)
 	}
 	return out
-}
-
-// bearing adds the faults that bore on client when its key ended: a pause
-// then, a pause before that used up part of the lease, another fault on
-// the client or its links.
-func bearing(a *account.Account, stale Hold, c *Cause) {
-	for _, f := range a.Faults {
-		st := f.Step
-		if !st.Touches(stale.Client) || f.Start > c.At || f.End < stale.Start {
-			continue
-		}
-		switch {
-		case st.Effect == history.EffectFreezeClient && f.End >= c.At:
-			c.Paused = true
-		case st.Effect == history.EffectFreezeClient:
-			c.PauseUsed = c.PauseUsed || c.Kind == account.EndExpired
-		case c.During == 0 && f.End >= c.At:
-			c.During = st.ID
-		}
-	}
 }
 
 // step returns the plan step with the ID, if any.

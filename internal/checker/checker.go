@@ -3,8 +3,10 @@
 // A found violation is a Result, never a Go error; a checker that panics or
 // runs out of time gives Unknown, never Valid (Jepsen's check-safe).
 //
-// checker imports only history (and porcupine), so `locksim check` runs
-// without Redis.
+// checker reads a history through its account (account, history), judges
+// by the workloads' own models and effects rules (workload) and reports
+// findings (finding), with porcupine; nothing of it needs Redis, so
+// `locksim check` runs without it.
 package checker
 
 import (
@@ -13,17 +15,18 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
 )
 
-// Verdict of a checker or a whole run.
-type Verdict string
+// Verdict of a checker or a whole run (package finding's).
+type Verdict = finding.Verdict
 
 // Verdicts, merged invalid > unknown > valid.
 const (
-	Valid   Verdict = "valid"
-	Invalid Verdict = "invalid"
-	Unknown Verdict = "unknown"
+	Valid   = finding.Valid
+	Invalid = finding.Invalid
+	Unknown = finding.Unknown
 )
 
 // Merge returns the strongest verdict: Invalid > Unknown > Valid. Merge of
@@ -65,73 +68,17 @@ const (
 	KindDuplicateWork = history.AnomalyDuplicateWork
 )
 
-// Anomaly is one finding. Start and End are true time (wall ns since the
-// run's start); StartS and EndS are the same instants in scenario seconds.
-type Anomaly struct {
-	Kind    string   `json:"kind"`
-	Clients []string `json:"clients"`
-	// The clients by what they did, where the kind has roles: Stale is the
-	// holder (or leader, or writer) whose lease was superseded and Current
-	// the one that superseded it (mutex-overlap, split-brain,
-	// stale-write-accepted, token-regression); Deleter removed Owner's key
-	// (foreign-unlock); Owner also holds a stuck or orphaned lease.
-	Stale   string  `json:"stale,omitempty"`
-	Current string  `json:"current,omitempty"`
-	Deleter string  `json:"deleter,omitempty"`
-	Owner   string  `json:"owner,omitempty"`
-	Key     string  `json:"key"`
-	Start   int64   `json:"start_ns"`
-	End     int64   `json:"end_ns"`
-	StartS  float64 `json:"start_s"`
-	EndS    float64 `json:"end_s"`
-	// Cause is why it happened, as data (see Cause); nil when the kind
-	// needs none.
-	Cause *Cause `json:"cause,omitempty"`
-	// Explain is one plain English sentence, in scenario time, rendered
-	// from the fields above.
-	Explain string `json:"explain"`
-	// Ops are the history indices the anomaly is about.
-	Ops []int `json:"ops,omitempty"`
-	// At is the instant the anomaly became true (true ns; AtS in scenario
-	// seconds): the event that completes it — the second hold's start of
-	// an overlap, the entry past the permits; the last of the writes that
-	// are the violation (Violating); else End (a liveness finding is
-	// known when its window closes).
-	At  int64   `json:"at_ns"`
-	AtS float64 `json:"at_s"`
-	// Violating are the history indices of the accepted writes that are
-	// the violation itself — the second charge, the stale leader's write,
-	// the sale past the stock — as a timeline marks them; empty for kinds
-	// about holds, not writes.
-	Violating []int `json:"violating,omitempty"`
-	// Informational anomalies are reported but do not make the verdict
-	// invalid (e.g. a believed-hold overlap whose stale holder the fenced
-	// resource refused every time).
-	Informational bool `json:"informational,omitempty"`
-	// Harmless says why an informational anomaly did no harm (Harmless*).
-	Harmless string `json:"harmless,omitempty"`
-}
+// Anomaly is one finding (package finding's).
+type Anomaly = finding.Anomaly
 
 // Why an informational anomaly did no harm (Anomaly.Harmless).
 const (
-	// HarmlessFenced: the resource refused the stale holder's writes by
-	// their fencing token or epoch.
-	HarmlessFenced = "fenced"
-	// HarmlessCheckAndSet: the resource refused the stale holder's writes
-	// because its currlock held the newer holder's token (check_and_set,
-	// lock-theory §7.3).
-	HarmlessCheckAndSet = "check-and-set"
-	// HarmlessIdempotent: the idempotency key let only one charge through.
-	HarmlessIdempotent = "idempotent"
-	// HarmlessEfficiency: an efficiency lock; the overlap is wasted work.
-	HarmlessEfficiency = "efficiency"
-	// HarmlessLiveness: a liveness finding the scenario does not hold the
-	// run to (no expect_live).
-	HarmlessLiveness = "liveness"
-	// HarmlessBusy: a liveness finding of a run whose machine was too busy
-	// to keep its compressed time (coverage TimingLost): its bounds were
-	// the machine's, not the lock's.
-	HarmlessBusy = "busy"
+	HarmlessFenced      = finding.HarmlessFenced
+	HarmlessCheckAndSet = finding.HarmlessCheckAndSet
+	HarmlessIdempotent  = finding.HarmlessIdempotent
+	HarmlessEfficiency  = finding.HarmlessEfficiency
+	HarmlessLiveness    = finding.HarmlessLiveness
+	HarmlessBusy        = finding.HarmlessBusy
 )
 
 // Result is one checker's judgement.

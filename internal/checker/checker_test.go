@@ -12,6 +12,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 const inv1 = "invoice-1"
@@ -22,8 +23,8 @@ func sequentialHistory() history.History {
 	b.acquire("w1", inv1, 0, 0.01, 0)
 	b.read("w1", inv1, 0.1, 0.11, "unpaid")
 	b.acquireFail("w2", inv1, 0.5, 0.51)
-	b.write("w1", inv1, history.ActionCharge, 1, 1.1, 0)
-	b.write("w1", inv1, history.ActionMarkPaid, 1.2, 1.3, 0)
+	b.write("w1", inv1, workload.ActionCharge, 1, 1.1, 0)
+	b.write("w1", inv1, workload.ActionMarkPaid, 1.2, 1.3, 0)
 	b.release("w1", inv1, 2, 2.01, true)
 	b.acquire("w2", inv1, 2.5, 2.51, 0)
 	b.read("w2", inv1, 2.6, 2.61, "paid")
@@ -43,23 +44,23 @@ func kleppmann1(fenced bool) history.History {
 	}
 	b.acquire("w1", inv1, 0, 0.01, f1)
 	if fenced {
-		b.write("w1", inv1, history.ActionClaim, 0.05, 0.06, f1)
+		b.write("w1", inv1, workload.ActionClaim, 0.05, 0.06, f1)
 	}
 	b.read("w1", inv1, 0.1, 0.11, "unpaid")
 	b.fault("pause", []string{"w1"}, 5, 35)
 	b.acquireFail("w2", inv1, 1, 1.01)
 	b.acquire("w2", inv1, 29.99, 30, f2)
 	if fenced {
-		b.write("w2", inv1, history.ActionClaim, 30.05, 30.06, f2)
+		b.write("w2", inv1, workload.ActionClaim, 30.05, 30.06, f2)
 	}
 	b.read("w2", inv1, 30.1, 30.11, "unpaid")
-	b.write("w2", inv1, history.ActionCharge, 30.8, 31, f2)
-	b.write("w2", inv1, history.ActionMarkPaid, 31.1, 31.2, f2)
+	b.write("w2", inv1, workload.ActionCharge, 30.8, 31, f2)
+	b.write("w2", inv1, workload.ActionMarkPaid, 31.1, 31.2, f2)
 	if fenced {
-		b.refused("w1", inv1, history.ActionCharge, 35.5, 35.6, f1, history.RefusalStaleFence, 2)
+		b.refused("w1", inv1, workload.ActionCharge, 35.5, 35.6, f1, history.RefusalStaleFence, 2)
 	} else {
-		b.write("w1", inv1, history.ActionCharge, 35.5, 35.6, f1)
-		b.write("w1", inv1, history.ActionMarkPaid, 35.7, 35.8, f1)
+		b.write("w1", inv1, workload.ActionCharge, 35.5, 35.6, f1)
+		b.write("w1", inv1, workload.ActionMarkPaid, 35.7, 35.8, f1)
 	}
 	b.release("w1", inv1, 36, 36.01, false)
 	b.release("w2", inv1, 40, 40.01, true)
@@ -70,8 +71,8 @@ func kleppmann1(fenced bool) history.History {
 func touchingHistory() history.History {
 	b := newHB(false)
 	b.acquire("w1", inv1, 0, 1, 0)
-	b.write("w1", inv1, history.ActionCharge, 2, 3, 0)
-	b.write("w1", inv1, history.ActionMarkPaid, 3.5, 4, 0)
+	b.write("w1", inv1, workload.ActionCharge, 2, 3, 0)
+	b.write("w1", inv1, workload.ActionMarkPaid, 3.5, 4, 0)
 	b.acquire("w2", inv1, 9, 10, 0)
 	b.release("w1", inv1, 10, 10.5, true)
 	b.read("w2", inv1, 11, 11.1, "paid")
@@ -85,8 +86,8 @@ func infoAcquireHistory() history.History {
 	b := newHB(false)
 	b.acquireInfo("w1", inv1, 0)
 	b.acquire("w2", inv1, 1, 1.1, 0)
-	b.write("w2", inv1, history.ActionCharge, 2, 2.1, 0)
-	b.write("w2", inv1, history.ActionMarkPaid, 2.2, 2.3, 0)
+	b.write("w2", inv1, workload.ActionCharge, 2, 2.1, 0)
+	b.write("w2", inv1, workload.ActionMarkPaid, 2.2, 2.3, 0)
 	b.release("w2", inv1, 3, 3.1, true)
 	b.acquire("w1", inv1, 4, 4.1, 0)
 	b.read("w1", inv1, 4.2, 4.3, "paid")
@@ -100,7 +101,7 @@ func infoAcquireActedHistory() history.History {
 	b := newHB(false)
 	b.acquireInfo("w1", inv1, 0)
 	b.acquire("w2", inv1, 1, 1.1, 0)
-	b.write("w1", inv1, history.ActionClaim, 2, 2.1, 0)
+	b.write("w1", inv1, workload.ActionClaim, 2, 2.1, 0)
 	b.release("w1", inv1, 3, 3.1, false)
 	b.release("w2", inv1, 4, 4.1, true)
 	return b.h
@@ -110,7 +111,7 @@ func infoAcquireActedHistory() history.History {
 func tokenRegressionHistory() history.History {
 	b := newHB(false)
 	b.acquire("w1", inv1, 0, 0.1, 34)
-	b.write("w1", inv1, history.ActionClaim, 0.2, 0.3, 34)
+	b.write("w1", inv1, workload.ActionClaim, 0.2, 0.3, 34)
 	b.release("w1", inv1, 5, 5.1, true)
 	b.acquire("w2", inv1, 10, 10.1, 5)
 	b.release("w2", inv1, 11, 11.1, true)
@@ -124,8 +125,8 @@ func staleWriteHistory() history.History {
 	b.acquire("w1", inv1, 0, 0.1, 33)
 	b.fault("pause", []string{"w1"}, 1, 15)
 	b.acquire("w2", inv1, 10, 10.1, 34)
-	b.write("w2", inv1, history.ActionClaim, 10.5, 10.6, 34)
-	b.write("w1", inv1, history.ActionClaim, 15, 15.1, 33)
+	b.write("w2", inv1, workload.ActionClaim, 10.5, 10.6, 34)
+	b.write("w1", inv1, workload.ActionClaim, 15, 15.1, 33)
 	b.release("w1", inv1, 16, 16.1, false)
 	b.release("w2", inv1, 17, 17.1, true)
 	return b.h
@@ -137,8 +138,8 @@ func naiveDelHistory() history.History {
 	b := newHB(false)
 	b.acquire("A", inv1, 0, 0.1, 0)
 	b.read("A", inv1, 1, 1.1, "unpaid")
-	b.write("A", inv1, history.ActionCharge, 7.9, 8, 0)
-	b.write("A", inv1, history.ActionMarkPaid, 8, 8.05, 0)
+	b.write("A", inv1, workload.ActionCharge, 7.9, 8, 0)
+	b.write("A", inv1, workload.ActionMarkPaid, 8, 8.05, 0)
 	b.fault("pause", []string{"A"}, 8.1, 13)
 	b.acquire("B", inv1, 10, 10.1, 0)
 	b.read("B", inv1, 10.2, 10.3, "paid")
@@ -360,7 +361,7 @@ func ambiguousHistory(n int) history.History {
 	for i := range n {
 		c := string(rune('a'+i%26)) + string(rune('a'+i/26))
 		b.acquire(c, inv1, 0, 100, 0)
-		b.write(c, inv1, history.ActionClaim, 0, 100, 0)
+		b.write(c, inv1, workload.ActionClaim, 0, 100, 0)
 	}
 	b.read("reader", inv1, 0, 100, "paid")
 	return b.h
@@ -409,7 +410,17 @@ func TestModel(t *testing.T) {
 	in := func(f history.Func, c, action string) LeaseInput {
 		return LeaseInput{F: f, Client: c, Key: inv1, Action: action}
 	}
-	held := LeaseState{Holder: "w2"}
+	// States are reached by stepping the model: w2 acquired; w2 acquired
+	// and charged.
+	step := func(s interface{}, in LeaseInput, out LeaseOutput) interface{} {
+		ok, next := m.Step(s, in, out)
+		if !ok {
+			t.Fatalf("setting up: %+v → %+v is illegal", in, out)
+		}
+		return next
+	}
+	held := step(m.Init(), in(history.Acquire, "w2", ""), LeaseOutput{Type: history.OK}).(LeaseState)
+	charged := step(held, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.OK}).(LeaseState)
 	tests := []struct {
 		name  string
 		state LeaseState
@@ -418,16 +429,16 @@ func TestModel(t *testing.T) {
 		legal bool
 	}{
 		{"an acquire is granted even while another client holds the lease", held, in(history.Acquire, "w1", ""), LeaseOutput{Type: history.OK}, true},
-		{"a charge by a client that does not hold the lease is illegal", held, in(history.Write, "w1", history.ActionCharge), LeaseOutput{Type: history.OK}, false},
-		{"a second charge by the holder is illegal", LeaseState{Holder: "w2", Charged: 1}, in(history.Write, "w2", history.ActionCharge), LeaseOutput{Type: history.OK}, false},
-		{"a fence refusal of a superseded holder is legal", held, in(history.Write, "w1", history.ActionCharge), LeaseOutput{Type: history.Fail, FenceRefusal: true}, true},
-		{"a fence refusal of the current holder is illegal", held, in(history.Write, "w2", history.ActionCharge), LeaseOutput{Type: history.Fail, FenceRefusal: true}, false},
-		{"a refusal for another reason is legal for the holder", held, in(history.Write, "w2", history.ActionCharge), LeaseOutput{Type: history.Fail}, true},
+		{"a charge by a client that does not hold the lease is illegal", held, in(history.Write, "w1", workload.ActionCharge), LeaseOutput{Type: history.OK}, false},
+		{"a second charge by the holder is illegal", charged, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.OK}, false},
+		{"a fence refusal of a superseded holder is legal", held, in(history.Write, "w1", workload.ActionCharge), LeaseOutput{Type: history.Fail, FenceRefusal: true}, true},
+		{"a fence refusal of the current holder is illegal", held, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.Fail, FenceRefusal: true}, false},
+		{"a refusal for another reason is legal for the holder", held, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.Fail}, true},
 		{"a release that removes another client's key is illegal", held, in(history.Release, "w1", ""), LeaseOutput{Type: history.OK, Removed: true}, false},
 		{"a release that removes nothing is legal", held, in(history.Release, "w1", ""), LeaseOutput{Type: history.OK}, true},
-		{"reading paid before anyone marked it paid is illegal", held, in(history.Read, "w1", history.ActionReadStatus), LeaseOutput{Type: history.OK, Result: "paid"}, false},
+		{"reading paid before anyone marked it paid is illegal", held, in(history.Read, "w1", workload.ActionReadStatus), LeaseOutput{Type: history.OK, Result: "paid"}, false},
 		{"an extend by a superseded holder is illegal", held, in(history.Extend, "w1", ""), LeaseOutput{Type: history.OK}, false},
-		{"an info write by a non-holder is legal", held, in(history.Write, "w1", history.ActionCharge), LeaseOutput{Type: history.Info}, true},
+		{"an info write by a non-holder is legal", held, in(history.Write, "w1", workload.ActionCharge), LeaseOutput{Type: history.Info}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

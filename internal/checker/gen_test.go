@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // genConfig describes a generated history of a correct lock: per key,
@@ -110,27 +111,27 @@ func genHistory(cfg genConfig) genResult {
 			}
 		}
 		if chance(8) {
-			add(c, history.Write, k, t, -1, history.Info, history.Value{Action: history.ActionClaim, Fence: myFence})
+			add(c, history.Write, k, t, -1, history.Info, history.Value{Action: workload.ActionClaim, Fence: myFence})
 			newProc(c)
 			t += step()
 		}
-		add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionClaim, Fence: myFence})
+		add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: workload.ActionClaim, Fence: myFence})
 		t = ops[len(ops)-1].Complete + step()
 		// an earlier holder's late write with its old token, refused by the
 		// fence (it released long ago; the refusal is legal)
 		if cfg.fenced && prevHolder[k] >= 0 && prevHolder[k] != c && chance(3) {
 			p := prevHolder[k]
-			add(p, history.Write, k, t, t+step(), history.Fail, history.Value{Action: history.ActionCharge, Fence: prevFence[k],
+			add(p, history.Write, k, t, t+step(), history.Fail, history.Value{Action: workload.ActionCharge, Fence: prevFence[k],
 				Refusal: history.RefusalStaleFence, SeenFence: myFence})
 			clientAt[p] = max(clientAt[p], ops[len(ops)-1].Complete)
 			t = ops[len(ops)-1].Complete + step()
 		}
-		add(c, history.Read, k, t, t+step(), history.OK, history.Value{Action: history.ActionReadStatus, Result: status()})
+		add(c, history.Read, k, t, t+step(), history.OK, history.Value{Action: workload.ActionReadStatus, Result: status()})
 		t = ops[len(ops)-1].Complete + step()
 		if !paid[k] {
-			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionCharge, Fence: myFence})
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: workload.ActionCharge, Fence: myFence})
 			t = ops[len(ops)-1].Complete + step()
-			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionMarkPaid, Fence: myFence})
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: workload.ActionMarkPaid, Fence: myFence})
 			t = ops[len(ops)-1].Complete + step()
 			paid[k] = true
 		}
@@ -141,10 +142,10 @@ func genHistory(cfg genConfig) genResult {
 			add(o, history.Acquire, k, t, t+step(), history.OK, history.Value{Token: "t", Fence: fence[k], TTL: 30e9})
 			g.from = ops[len(ops)-1].Complete
 			t = g.from + step()
-			add(o, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionClaim, Fence: fence[k]})
+			add(o, history.Write, k, t, t+step(), history.OK, history.Value{Action: workload.ActionClaim, Fence: fence[k]})
 			t = ops[len(ops)-1].Complete + step()
 			// the stale holder's write is accepted
-			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: history.ActionClaim, Fence: myFence})
+			add(c, history.Write, k, t, t+step(), history.OK, history.Value{Action: workload.ActionClaim, Fence: myFence})
 			t = ops[len(ops)-1].Complete + step()
 			g.to = t
 			g.stale, g.fresh, g.key = clientName[c], clientName[o], keyName[k]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // gcPauseIdempotent is gc-pause with an idempotent gateway: w1's late charge
@@ -16,13 +17,13 @@ func gcPauseIdempotent(refuse bool) history.History {
 	b.read("w1", "invoice-1", 0, 0.1, "unpaid")
 	b.acquire("w2", "invoice-1", 30.1, 30.1, 0)
 	b.read("w2", "invoice-1", 30.1, 30.2, "unpaid")
-	b.write("w2", "invoice-1", history.ActionCharge, 31, 31, 0)
-	b.write("w2", "invoice-1", history.ActionMarkPaid, 31, 31, 0)
+	b.write("w2", "invoice-1", workload.ActionCharge, 31, 31, 0)
+	b.write("w2", "invoice-1", workload.ActionMarkPaid, 31, 31, 0)
 	b.release("w2", "invoice-1", 31.2, 31.2, true)
 	if refuse {
-		b.refused("w1", "invoice-1", history.ActionCharge, 36, 36, 0, history.RefusalDuplicateKey, 0)
+		b.refused("w1", "invoice-1", workload.ActionCharge, 36, 36, 0, history.RefusalDuplicateKey, 0)
 	} else {
-		b.write("w1", "invoice-1", history.ActionCharge, 36, 36, 0)
+		b.write("w1", "invoice-1", workload.ActionCharge, 36, 36, 0)
 	}
 	b.release("w1", "invoice-1", 36.1, 36.1, false)
 	return b.h
@@ -115,7 +116,7 @@ func TestCoverageCountsOnlyTheClientsAFaultReaches(t *testing.T) {
 func TestConcurrentAtomicSalesAreNotALostUpdate(t *testing.T) {
 	num := func(n int64) *int64 { return &n }
 	sell := func(b *hb, c string, inv, comp float64, left int64) {
-		b.op(c, history.Write, "item-1", inv, comp, history.OK, history.Value{Action: history.ActionSell, Num: num(left)})
+		b.op(c, history.Write, "item-1", inv, comp, history.OK, history.Value{Action: workload.ActionSell, Num: num(left)})
 	}
 	tests := []struct {
 		name string

@@ -3,6 +3,7 @@ package checker
 import (
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/history/historytest"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // hb builds hand-written histories; times are scenario seconds with
@@ -75,7 +76,7 @@ func (b *hb) refused(c, key, action string, inv, comp float64, fence int64, why 
 }
 
 func (b *hb) read(c, key string, inv, comp float64, result string) int {
-	return b.op(c, history.Read, key, inv, comp, history.OK, history.Value{Action: history.ActionReadStatus, Result: result})
+	return b.op(c, history.Read, key, inv, comp, history.OK, history.Value{Action: workload.ActionReadStatus, Result: result})
 }
 
 func (b *hb) lost(c, key string, t float64) int {

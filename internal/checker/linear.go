@@ -3,7 +3,6 @@ package checker
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"slices"
 	"sort"
@@ -13,64 +12,17 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
-// LeaseInput is the porcupine input of one client op on a key.
-type LeaseInput struct {
-	F      history.Func
-	Client string
-	Key    string
-	Action string
-	Fence  int64
-	// Num is the number a write wrote (HasNum false when none).
-	Num    int64
-	HasNum bool
-	// Free drops the holder rules (see Porcupine): the key has no lock ops
-	// (a lock-free algorithm), or the workload's lock is advisory for the
-	// resource (cache-rebuild, semaphore).
-	Free bool
-	// Unguarded drops only the holder rule of accepted writes: payments
-	// deduplicated by an idempotency key, whose key, not the lock, keeps
-	// the charge single. Acquire, extend, release and fence refusals keep
-	// their rules: the key does not make the lock correct.
-	Unguarded bool
-	// Index is the op's history index.
-	Index int
-}
-
-// LeaseOutput is the porcupine output of one client op.
-type LeaseOutput struct {
-	// Type is ok, fail or info (info: outcome unknown, open return).
-	Type    history.Type
-	Removed bool
-	Result  string
-	// FenceRefusal marks a refused write the resource refused for its
-	// fencing token (see the model rules on Porcupine).
-	FenceRefusal bool
-	// OutOfStock marks a sell the resource refused as out of stock.
-	OutOfStock bool
-	// Duplicate marks a charge refused because its idempotency key was
-	// already used: legal only once a charge went through.
-	Duplicate bool
-	// Num is the number a read returned (HasNum false when none).
-	Num    int64
-	HasNum bool
-}
-
-// LeaseState is the per-key state of the lease model.
-type LeaseState struct {
-	Holder  string // client holding the lease, "" for none
-	Charged int    // accepted charges
-	Paid    bool
-	// Value is the counter register (counter workload), known from its
-	// first read or write (ValueKnown): a run may start from any value.
-	Value      int64
-	ValueKnown bool
-	// Stock is the item's stock (inventory), known from
-	// Header.Params["stock"] or else from the first read or sale.
-	Stock      int64
-	StockKnown bool
-}
+// LeaseInput, LeaseOutput and LeaseState are the lease model's input,
+// output and per-key state (package workload's, whose LeaseModel holds
+// the shared lease-holder rules and each workload its resource's).
+type (
+	LeaseInput  = workload.Input
+	LeaseOutput = workload.Output
+	LeaseState  = workload.State
+)
 
 // Linearization is what the linearizable checker gave porcupine and got
 // back; the report passes Model and Info to porcupine.Visualize.
@@ -94,60 +46,19 @@ func (l *Linearization) Visualize(w io.Writer) error {
 // porcupineCheck is porcupine.CheckOperationsVerbose; tests replace it.
 var porcupineCheck = porcupine.CheckOperationsVerbose
 
-// Porcupine returns the lease model and the porcupine history of h
-// (lock-theory §8.2, extended with the payment rules). Only client lock and
-// resource ops on a key go in (acquire, release, extend, read, write); faults,
-// lost markers and probes do not. ClientId is a dense index of the op's
-// Process (so ops after an info outcome get a new lane); Metadata is the
-// history index. Ops with an unknown outcome (info, or never completed) get
-// an open return: one ns after the last instant of the history, so they may
+// Porcupine returns the lease model of h's workload
+// (workload.LeaseModel: lock-theory §8.2, with the workload's own resource
+// rules) and the porcupine history of h. Only client lock and resource ops
+// on a key go in (acquire, release, extend, read, write); faults, lost
+// markers and probes do not. ClientId is a dense index of the op's Process
+// (so ops after an info outcome get a new lane); Metadata is the history
+// index. Ops with an unknown outcome (info, or never completed) get an
+// open return: one ns after the last instant of the history, so they may
 // linearize at any point after their invoke, including after everything
-// else (= never took effect).
-//
-// Model, per key (Partition splits by key), state {holder, charged, paid}:
-//
-//   - acquire ok → holder = client, always legal (a lease: the previous
-//     holder's lease implicitly expired); fail → no change; info → holder =
-//     client (placing it last covers "not granted").
-//   - extend ok → legal iff holder == client; fail, info → no change.
-//   - write accepted → legal iff holder == client (Kleppmann 2016: only the
-//     current lease holder may act); charge additionally needs charged == 0
-//     and sets charged = 1; mark-paid sets paid; claim and other actions
-//     change nothing.
-//   - write refused for its fencing token (Value.Refusal stale-fence) →
-//     legal iff holder != client (a correct fence refuses
-//     only a superseded holder); a charge refused as a duplicate of its
-//     idempotency key → legal iff charged ≥ 1; refused for any other
-//     reason → legal, no change (a declined charge says nothing about the
-//     lock).
-//   - write info → if it could have been accepted now, it is applied as
-//     accepted, otherwise no change; always legal.
-//   - read "read-status" ok → "paid" legal iff paid, "unpaid" iff !paid;
-//     other reads and outcomes are legal.
-//   - counter (a register): "read-counter" ok with Num → legal iff Num ==
-//     value (the value is taken from the first read or write: a run may
-//     start anywhere); accepted "set-counter" (holder rule
-//     as above) sets value = Num. A lost update shows as a read of a value
-//     another write already replaced, or a write by a superseded holder.
-//   - inventory: stock starts at Header.Params["stock"] (else it is taken
-//     from the first read or sale); "read-stock" ok → legal iff Num ==
-//     stock; accepted "sell" (holder rule) → legal iff stock > 0 and its Num
-//     (the stock written back), when given, is stock − 1, then stock − 1;
-//     a sell refused "out of stock" → legal iff stock ≤ 0.
-//   - cron, leader: the holder rule on "run-job" and "lead" writes is all
-//     the model says; duplicate-run and split-brain are judged by the
-//     effects checker. Semaphore and cache-rebuild: Free (a semaphore has
-//     several holders, a cache-rebuild lock is an efficiency lock); their
-//     anomalies are the effects checker's over-admission and
-//     duplicate-work.
-//   - Free inputs (a key with no lock ops at all — a lock-free algorithm
-//     such as atomic-lua or idempotency-key — or a semaphore or
-//     cache-rebuild workload) skip the holder rules: writes need no holder,
-//     releases and extends are always legal; the workload rules above
-//     still apply.
-//   - release ok with Removed → legal iff holder == client, holder = none
-//     (else a foreign unlock); ok without Removed, fail → legal, no change;
-//     info → holder = none if holder == client.
+// else (= never took effect). A key with no lock ops (a lock-free
+// algorithm) and every key of a workload whose lock is advisory
+// (workload.Kind.Advisory) are Free of the holder rules; effects the
+// resource deduplicates by an idempotency key are Unguarded.
 func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 	ret := h.End() + 1
 	procs := map[int]int{}
@@ -170,8 +81,9 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 			locked[op.Key] = true
 		}
 	}
-	advisory := efficiencyLock(h) || h.Header.Workload == history.WorkloadSemaphore
-	unguarded := idempotentPayments(h)
+	kind := workload.Of(h.Header)
+	advisory := kind.Advisory()
+	unguarded := kind.Dedup(h.Header.Params) != ""
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for _, op := range h.Ops {
 		if !isClientOp(op) {
@@ -193,228 +105,11 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 			r = ret
 		} else if op.F == history.Write && op.Type == history.Fail {
 			out.FenceRefusal = fenceRefusal(op)
-			out.OutOfStock = op.Value.Refusal == history.RefusalOutOfStock
-			out.Duplicate = op.Value.Action == history.ActionCharge && duplicateRefusal(op)
+			out.Refusal = op.Value.Refusal
 		}
 		ops = append(ops, porcupine.Operation{ClientId: procs[op.Process], Input: in, Call: op.Invoke, Output: out, Return: r, Metadata: op.Index})
 	}
-	return leaseModel(h.Header.Params), ops
-}
-
-func leaseModel(params map[string]int64) porcupine.Model {
-	stock, haveStock := params[history.ParamStock]
-	return porcupine.Model{
-		Partition: partitionByKey,
-		Init:      func() interface{} { return LeaseState{Stock: stock, StockKnown: haveStock} },
-		Step: func(state, input, output interface{}) (bool, interface{}) {
-			return leaseStep(state.(LeaseState), input.(LeaseInput), output.(LeaseOutput))
-		},
-		Hash: func(state interface{}) uint64 {
-			s := state.(LeaseState)
-			f := fnv.New64a()
-			_, _ = io.WriteString(f, s.Holder)
-			v := uint64(s.Charged) << 1
-			if s.Paid {
-				v |= 1
-			}
-			if s.StockKnown {
-				v |= 1 << 40
-			}
-			if s.ValueKnown {
-				v |= 1 << 41
-			}
-			return f.Sum64() ^ (v * 0x9e3779b97f4a7c15) ^ uint64(s.Value)*0xbf58476d1ce4e5b9 ^ uint64(s.Stock)*0x94d049bb133111eb
-		},
-		DescribeOperation: func(input, output interface{}) string {
-			return describeLeaseOp(input.(LeaseInput), output.(LeaseOutput))
-		},
-		DescribeState: func(state interface{}) string {
-			s := state.(LeaseState)
-			holder := s.Holder
-			if holder == "" {
-				holder = "none"
-			}
-			paid := history.ResultUnpaid
-			if s.Paid {
-				paid = history.ResultPaid
-			}
-			d := fmt.Sprintf("holder %s, charged %d, %s", holder, s.Charged, paid)
-			if s.ValueKnown {
-				d += fmt.Sprintf(", counter %d", s.Value)
-			}
-			if s.StockKnown {
-				d += fmt.Sprintf(", stock %d", s.Stock)
-			}
-			return d
-		},
-		DescribeOperationMetadata: func(info interface{}) string {
-			if i, ok := info.(int); ok {
-				return fmt.Sprintf("history op %d", i)
-			}
-			return ""
-		},
-	}
-}
-
-// partitionByKey splits by LeaseInput.Key, keys in order of first appearance.
-func partitionByKey(ops []porcupine.Operation) [][]porcupine.Operation {
-	pos := map[string]int{}
-	var parts [][]porcupine.Operation
-	for _, op := range ops {
-		k := op.Input.(LeaseInput).Key
-		i, ok := pos[k]
-		if !ok {
-			i = len(parts)
-			pos[k] = i
-			parts = append(parts, nil)
-		}
-		parts[i] = append(parts[i], op)
-	}
-	return parts
-}
-
-func leaseStep(s LeaseState, in LeaseInput, out LeaseOutput) (bool, interface{}) {
-	mine := s.Holder == in.Client || (in.Free && in.F != history.Write)
-	switch in.F {
-	case history.Acquire:
-		if out.Type == history.OK || out.Type == history.Info {
-			s.Holder = in.Client
-		}
-		return true, s
-	case history.Extend:
-		if out.Type == history.OK {
-			return mine, s
-		}
-		return true, s
-	case history.Release:
-		switch {
-		case out.Type == history.OK && out.Removed:
-			if !mine {
-				return false, s
-			}
-			s.Holder = ""
-		case out.Type == history.Info && mine:
-			s.Holder = ""
-		}
-		return true, s
-	case history.Read:
-		if out.Type == history.OK && out.HasNum {
-			switch in.Action {
-			case history.ActionReadCounter:
-				if !s.ValueKnown {
-					s.Value, s.ValueKnown = out.Num, true
-					return true, s
-				}
-				return out.Num == s.Value, s
-			case history.ActionReadStock:
-				if !s.StockKnown {
-					s.Stock, s.StockKnown = out.Num, true
-					return true, s
-				}
-				return out.Num == s.Stock, s
-			}
-		}
-		if out.Type == history.OK && in.Action == history.ActionReadStatus {
-			switch out.Result {
-			case history.ResultPaid:
-				return s.Paid, s
-			case history.ResultUnpaid:
-				return !s.Paid, s
-			}
-		}
-		return true, s
-	case history.Write:
-		switch out.Type {
-		case history.OK:
-			ok, next := applyWrite(s, in)
-			return ok, next
-		case history.Fail:
-			if out.FenceRefusal {
-				return in.Free || s.Holder != in.Client, s
-			}
-			if out.OutOfStock && in.Action == history.ActionSell && s.StockKnown {
-				return s.Stock <= 0, s
-			}
-			if out.Duplicate {
-				return s.Charged > 0, s
-			}
-			return true, s
-		default: // info: applied if it could have been accepted now
-			if ok, next := applyWrite(s, in); ok {
-				return true, next
-			}
-			return true, s
-		}
-	}
-	return true, s
-}
-
-// applyWrite applies an accepted write; ok is false when the model forbids it.
-func applyWrite(s LeaseState, in LeaseInput) (bool, LeaseState) {
-	if !in.Free && !in.Unguarded && s.Holder != in.Client {
-		return false, s
-	}
-	switch in.Action {
-	case history.ActionSetCounter:
-		if in.HasNum {
-			s.Value, s.ValueKnown = in.Num, true
-		}
-	case history.ActionSell:
-		switch {
-		case s.StockKnown && (s.Stock <= 0 || (in.HasNum && in.Num != s.Stock-1)):
-			return false, s
-		case s.StockKnown:
-			s.Stock--
-		case in.HasNum:
-			s.Stock, s.StockKnown = in.Num, true
-		}
-	case history.ActionCharge:
-		if s.Charged != 0 {
-			return false, s
-		}
-		s.Charged++
-	case history.ActionMarkPaid, history.ActionComplete:
-		s.Paid = true
-	}
-	return true, s
-}
-
-func describeLeaseOp(in LeaseInput, out LeaseOutput) string {
-	what := string(in.F)
-	if in.Action != "" {
-		what = in.Action
-	}
-	if in.Fence > 0 {
-		what += fmt.Sprintf("(fence %d)", in.Fence)
-	}
-	if in.HasNum {
-		what += fmt.Sprintf(" %d", in.Num)
-	}
-	var res string
-	switch out.Type {
-	case history.Info:
-		res = "?"
-	case history.Fail:
-		res = "fail"
-		if in.F == history.Write {
-			res = "refused"
-		}
-	default:
-		res = "ok"
-		switch {
-		case in.F == history.Write:
-			res = "accepted"
-		case in.F == history.Read && out.Result != "":
-			res = out.Result
-		case in.F == history.Read && out.HasNum:
-			res = fmt.Sprint(out.Num)
-		case in.F == history.Release && out.Removed:
-			res = "removed"
-		case in.F == history.Release:
-			res = "not removed"
-		}
-	}
-	return fmt.Sprintf("%s %s → %s", in.Client, what, res)
+	return workload.LeaseModel(kind, h.Header.Params), ops
 }
 
 // FaultAnnotations returns one porcupine annotation per fault op of h (tag

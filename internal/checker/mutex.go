@@ -10,6 +10,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Hold is one believed-hold interval of a client on a key (account.Hold).
@@ -65,8 +66,9 @@ func mutex(ctx context.Context, a *account.Account) Result {
 		byKey[k] = append(byKey[k], i)
 	}
 	sort.Strings(keys)
+	kind := workload.Of(h.Header)
 	permits := int64(1)
-	if h.Header.Workload == history.WorkloadSemaphore {
+	if kind.Permits {
 		permits = max(1, h.Header.Params[history.ParamPermits])
 	}
 	var anomalies []Anomaly
@@ -131,13 +133,13 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	var foreign []Anomaly
 	// A semaphore's release removes the client's own permit entry, never
 	// the key: another holder's grant does not make it foreign.
-	if h.Header.Workload != history.WorkloadSemaphore {
+	if !kind.Permits {
 		foreign = append(foreignOnNodes(a), foreignUnlocks(a)...)
 	}
-	if efficiencyLock(h) {
+	if kind.Efficiency {
 		for i := range foreign {
 			foreign[i].Informational, foreign[i].Harmless = true, HarmlessEfficiency
-			foreign[i].Explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness"
+			foreign[i].Explain += "; " + h.Header.Workload + " uses an efficiency lock, so this costs duplicate work, not correctness"
 		}
 	}
 	anomalies = append(anomalies, foreign...)
@@ -147,11 +149,11 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	} else {
 		s := plural(overlaps, "believed-hold overlap", "believed-hold overlaps")
 		switch {
-		case informational > 0 && efficiencyLock(h):
+		case informational > 0 && kind.Efficiency:
 			s += fmt.Sprintf(" (%d informational: an efficiency lock, duplicate work is waste)", informational)
-		case informational > 0 && idempotentPayments(h) && h.Header.FencingEnforced:
+		case informational > 0 && ix.dedup != "" && h.Header.FencingEnforced:
 			s += fmt.Sprintf(" (%d informational: the fencing token or the idempotency key kept the second holder's effect out)", informational)
-		case informational > 0 && idempotentPayments(h):
+		case informational > 0 && ix.dedup != "":
 			s += fmt.Sprintf(" (%d informational: the idempotency key let only one charge through)", informational)
 		case informational > 0 && h.Header.CheckAndSet:
 			s += fmt.Sprintf(" (%d informational: the resource's check-and-set of the lock's token refused the stale holder)", informational)
@@ -247,11 +249,11 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 		// refused the stale one (lock-theory §7.3).
 		o.info, o.harmless = true, HarmlessCheckAndSet
 	}
-	if idempotentPayments(h) && !(ix.chargedIn(st.Client, st.Key, st.Start, st.End) &&
-		ix.chargedIn(o.fresh.Client, o.fresh.Key, o.fresh.Start, o.fresh.End)) {
+	if ix.dedup != "" && !(ix.dedupedIn(st.Client, st.Key, st.Start, st.End) &&
+		ix.dedupedIn(o.fresh.Client, o.fresh.Key, o.fresh.Start, o.fresh.End)) {
 		o.info, o.harmless = true, HarmlessIdempotent
 	}
-	if efficiencyLock(h) {
+	if workload.Of(h.Header).Efficiency {
 		o.info, o.harmless = true, HarmlessEfficiency
 	}
 	return o
@@ -265,7 +267,7 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), causeText(h, c, stale.Client, fresh.Client))
 	switch o.harmless {
 	case HarmlessEfficiency:
-		explain += "; cache-rebuild uses an efficiency lock, so this costs duplicate work, not correctness (informational)"
+		explain += "; " + h.Header.Workload + " uses an efficiency lock, so this costs duplicate work, not correctness (informational)"
 	case HarmlessIdempotent:
 		explain += "; the idempotency key let only one of them charge, so this is informational"
 	case HarmlessFenced:
@@ -301,12 +303,14 @@ func appliedFaults(h history.History) []history.Op {
 }
 
 // writeIndex finds accepted writes per client and key, sorted by Invoke,
-// and (built on first use) accepted charges. Each list carries the running maximum of its ops' Complete, so a
+// and (built on first use) the accepted writes of the action the resource
+// deduplicates by an idempotency key (dedup, "" for none). Each list carries the running maximum of its ops' Complete, so a
 // window query skips, by binary search, every op that ended before it.
 type writeIndex struct {
 	h       history.History
 	by      map[[2]string]spanList
-	charges map[[2]string][]int
+	dedup   string
+	deduped map[[2]string][]int
 	refused map[[2]string][]int
 }
 
@@ -349,7 +353,7 @@ func newWriteIndex(h history.History) *writeIndex {
 			by[k] = append(by[k], i)
 		}
 	}
-	return &writeIndex{h: h, by: newSpanLists(h, by)}
+	return &writeIndex{h: h, by: newSpanLists(h, by), dedup: workload.Of(h.Header).Dedup(h.Header.Params)}
 }
 
 // acceptedIn returns the positions of client's accepted writes on key whose
@@ -364,32 +368,27 @@ func (ix *writeIndex) acceptedIn(client, key string, from, to int64) []int {
 	return out
 }
 
-// chargedIn reports whether one of client's charges on key was accepted
-// with [Invoke, Complete] meeting [from, to].
-func (ix *writeIndex) chargedIn(client, key string, from, to int64) bool {
-	if ix.charges == nil {
-		ix.charges = map[[2]string][]int{}
+// dedupedIn reports whether one of client's writes of the deduplicated
+// action (a charge) on key was accepted with [Invoke, Complete] meeting
+// [from, to].
+func (ix *writeIndex) dedupedIn(client, key string, from, to int64) bool {
+	if ix.deduped == nil {
+		ix.deduped = map[[2]string][]int{}
 		for i := range ix.h.Ops {
-			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == history.ActionCharge && op.Type == history.OK && !op.Open() {
+			if op := &ix.h.Ops[i]; op.F == history.Write && op.Value.Action == ix.dedup && op.Type == history.OK && !op.Open() {
 				k := [2]string{op.Client, op.Key}
-				ix.charges[k] = append(ix.charges[k], i)
+				ix.deduped[k] = append(ix.deduped[k], i)
 			}
 		}
 	}
 	// A client charges one key a few times at most: a scan will do.
-	for _, i := range ix.charges[[2]string{client, key}] {
+	for _, i := range ix.deduped[[2]string{client, key}] {
 		op := &ix.h.Ops[i]
 		if op.Invoke <= to && op.Complete >= from {
 			return true
 		}
 	}
 	return false
-}
-
-// idempotentPayments reports whether h's payment gateway deduplicates
-// charges by idempotency key (lock-theory S19).
-func idempotentPayments(h history.History) bool {
-	return h.Header.Workload == history.WorkloadPayment && h.Header.Params[history.ParamIdempotency] == 1
 }
 
 // fenceRefusedIn reports whether one of client's writes on key was
@@ -413,10 +412,6 @@ func (ix *writeIndex) fenceRefusedIn(client, key string, from, to int64) bool {
 	}
 	return false
 }
-
-// efficiencyLock reports whether h's workload uses its lock for efficiency
-// only (cache-rebuild): two holders waste work but corrupt nothing.
-func efficiencyLock(h history.History) bool { return h.Header.Workload == history.WorkloadCacheRebuild }
 
 // semaphoreOverlap reports more than permits clients believing they hold a
 // permit of one semaphore key at once: cur plus the distinct other clients

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 func TestARunThatLostItsTimingProvesNothing(t *testing.T) {
@@ -64,7 +65,7 @@ func TestTheOverlapSaysWhetherThePauseOutlastedTheLease(t *testing.T) {
 			b.read("w1", inv1, 0.2, 0.3, "unpaid")
 			b.fault("pause", []string{"w1"}, 0.4, tt.pauseEnd)
 			b.acquireTTL("w2", inv1, 60.2, 60.3, 0, 60)
-			b.write("w1", inv1, history.ActionCharge, 71, 71.1, 0)
+			b.write("w1", inv1, workload.ActionCharge, 71, 71.1, 0)
 			b.release("w1", inv1, 71.2, 71.3, false)
 			b.release("w2", inv1, 72, 72.1, true)
 			rep := Check(context.Background(), b.h, Options{})
@@ -86,7 +87,7 @@ func TestTheOverlapSaysWhetherThePauseOutlastedTheLease(t *testing.T) {
 func twoTTLs() history.History {
 	b := newHB(false)
 	b.acquireTTL("w1", "k-short", 0, 0.01, 0, 1)
-	b.write("w1", "k-short", history.ActionCharge, 0.1, 0.2, 0)
+	b.write("w1", "k-short", workload.ActionCharge, 0.1, 0.2, 0)
 	b.release("w1", "k-short", 0.3, 0.31, true)
 	b.acquireTTL("w2", "k-short", 0.5, 0.51, 0, 1)
 	b.release("w2", "k-short", 0.6, 0.61, true)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Hand-written histories of the workloads of issue 4 (design §6), in the
@@ -60,37 +61,37 @@ func workloadCases() []workloadCase {
 
 	// ---- counter ----
 	{
-		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
+		b := newHB(false).workload(workload.Counter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
-		b.numRead("w1", "counter-1", 0.2, 0.3, history.ActionReadCounter, 0)
-		b.numWrite("w1", "counter-1", history.ActionSetCounter, 0.4, 0.5, 0, 1)
+		b.numRead("w1", "counter-1", 0.2, 0.3, workload.ActionReadCounter, 0)
+		b.numWrite("w1", "counter-1", workload.ActionSetCounter, 0.4, 0.5, 0, 1)
 		b.release("w1", "counter-1", 0.6, 0.7, true)
 		b.fault("pause", []string{"w1"}, 0.2, 0.3)
 		b.acquire("w2", "counter-1", 1, 1.1, 0)
-		b.numRead("w2", "counter-1", 1.2, 1.3, history.ActionReadCounter, 1)
-		b.numWrite("w2", "counter-1", history.ActionSetCounter, 1.4, 1.5, 0, 2)
+		b.numRead("w2", "counter-1", 1.2, 1.3, workload.ActionReadCounter, 1)
+		b.numWrite("w2", "counter-1", workload.ActionSetCounter, 1.4, 1.5, 0, 2)
 		b.release("w2", "counter-1", 1.6, 1.7, true)
 		add(true, "valid-counter-increments", "counter workload: two increments under the lock, 0 → 1 → 2", b, valid())
 	}
 	{
-		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
+		b := newHB(false).workload(workload.Counter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
-		b.numRead("w1", "counter-1", 0.2, 0.3, history.ActionReadCounter, 0)
+		b.numRead("w1", "counter-1", 0.2, 0.3, workload.ActionReadCounter, 0)
 		b.fault("pause", []string{"w1"}, 1, 35)
 		b.acquire("w2", "counter-1", 30, 30.1, 0)
-		b.numRead("w2", "counter-1", 30.2, 30.3, history.ActionReadCounter, 0)
-		b.numWrite("w2", "counter-1", history.ActionSetCounter, 30.4, 30.5, 0, 1)
+		b.numRead("w2", "counter-1", 30.2, 30.3, workload.ActionReadCounter, 0)
+		b.numWrite("w2", "counter-1", workload.ActionSetCounter, 30.4, 30.5, 0, 1)
 		b.release("w2", "counter-1", 30.6, 30.7, true)
-		b.numWrite("w1", "counter-1", history.ActionSetCounter, 35.1, 35.2, 0, 1)
+		b.numWrite("w1", "counter-1", workload.ActionSetCounter, 35.1, 35.2, 0, 1)
 		b.release("w1", "counter-1", 35.3, 35.4, false)
 		add(true, "invalid-counter-lost-update", "Kleppmann timeline 1 on a counter (Jepsen lock-set idea): w1 reads 0, pauses past its TTL, writes 1 over w2's 1",
 			b, invalid(KindLostUpdate, KindMutexOverlap, KindNotLinearizable))
 	}
 	{
-		b := newHB(false).workload(history.WorkloadCounter, "single", nil)
+		b := newHB(false).workload(workload.Counter, "single", nil)
 		b.acquire("w1", "counter-1", 0, 0.1, 0)
-		b.numWrite("w1", "counter-1", history.ActionSetCounter, 0.4, 0.5, 0, 0)
-		b.numWrite("w1", "counter-1", history.ActionSetCounter, 0.6, 0.7, 0, 1)
+		b.numWrite("w1", "counter-1", workload.ActionSetCounter, 0.4, 0.5, 0, 0)
+		b.numWrite("w1", "counter-1", workload.ActionSetCounter, 0.6, 0.7, 0, 1)
 		b.release("w1", "counter-1", 0.8, 0.9, true)
 		add(false, "a counter ending below the number of accepted writes lost an update", "", b,
 			expectation{verdict: Invalid, kinds: []string{KindLostUpdate}})
@@ -98,72 +99,72 @@ func workloadCases() []workloadCase {
 
 	// ---- inventory ----
 	{
-		b := newHB(false).workload(history.WorkloadInventory, "single", map[string]int64{history.ParamStock: 1})
+		b := newHB(false).workload(workload.Inventory, "single", map[string]int64{history.ParamStock: 1})
 		b.acquireTTL("b1", "item-1", 0, 0.1, 0, 2)
-		b.numRead("b1", "item-1", 0.2, 0.3, history.ActionReadStock, 1)
+		b.numRead("b1", "item-1", 0.2, 0.3, workload.ActionReadStock, 1)
 		b.fault("pause", []string{"b1"}, 0.4, 3.4)
 		b.acquireTTL("b2", "item-1", 2.1, 2.2, 0, 2)
-		b.numRead("b2", "item-1", 2.3, 2.4, history.ActionReadStock, 1)
-		b.numWrite("b2", "item-1", history.ActionSell, 2.5, 2.6, 0, 0)
+		b.numRead("b2", "item-1", 2.3, 2.4, workload.ActionReadStock, 1)
+		b.numWrite("b2", "item-1", workload.ActionSell, 2.5, 2.6, 0, 0)
 		b.release("b2", "item-1", 2.7, 2.8, true)
-		b.numWrite("b1", "item-1", history.ActionSell, 3.5, 3.6, 0, 0)
+		b.numWrite("b1", "item-1", workload.ActionSell, 3.5, 3.6, 0, 0)
 		b.release("b1", "item-1", 3.7, 3.8, false)
 		add(true, "invalid-oversell-s18", "lock-theory S18 run A: b1 reads stock 1, pauses 3 s past its 2 s TTL, sells after b2 sold the last item",
 			b, invalid(KindOversell, KindLostUpdate, KindMutexOverlap, KindNotLinearizable))
 	}
 	{
-		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{history.ParamStock: 2})
-		b.numWrite("b1", "item-1", history.ActionSell, 0, 0.1, 0, 1)
+		b := newHB(false).workload(workload.Inventory, "atomic-lua", map[string]int64{history.ParamStock: 2})
+		b.numWrite("b1", "item-1", workload.ActionSell, 0, 0.1, 0, 1)
 		b.fault("pause", []string{"b2"}, 0.5, 3.5)
-		b.numWrite("b2", "item-1", history.ActionSell, 0.4, 3.6, 0, 0)
-		b.op("b3", history.Write, "item-1", 1, 1.1, history.Fail, history.Value{Action: history.ActionSell, Refusal: history.RefusalOutOfStock})
-		b.numRead("b3", "item-1", 4, 4.1, history.ActionReadStock, 0)
+		b.numWrite("b2", "item-1", workload.ActionSell, 0.4, 3.6, 0, 0)
+		b.op("b3", history.Write, "item-1", 1, 1.1, history.Fail, history.Value{Action: workload.ActionSell, Refusal: history.RefusalOutOfStock})
+		b.numRead("b3", "item-1", 4, 4.1, workload.ActionReadStock, 0)
 		add(true, "valid-atomic-lua-s18", "lock-theory S18 run B: lock-free Lua check-and-decrement; the pause only delays b2's sale; b3 is refused out of stock",
 			b, valid())
 	}
 	{
-		b := newHB(false).workload(history.WorkloadInventory, "atomic-lua", map[string]int64{history.ParamStock: 0})
-		b.numWrite("b1", "item-1", history.ActionSell, 0, 0.1, 0, -1)
+		b := newHB(false).workload(workload.Inventory, "atomic-lua", map[string]int64{history.ParamStock: 0})
+		b.numWrite("b1", "item-1", workload.ActionSell, 0, 0.1, 0, -1)
 		add(false, "an atomic sale with no stock left is an oversell and not linearizable", "", b,
 			expectation{verdict: Invalid, kinds: []string{KindOversell, KindNotLinearizable}})
 	}
 
 	// ---- cron ----
 	{
-		b := newHB(false).workload(history.WorkloadCron, "single", nil)
+		b := newHB(false).workload(workload.Cron, "single", nil)
 		b.acquire("s2", "lock:J", 59.2, 59.3, 0)
-		b.write("s2", "job@3", history.ActionRunJob, 59.4, 59.7, 0)
+		b.write("s2", "job@3", workload.ActionRunJob, 59.4, 59.7, 0)
 		b.release("s2", "lock:J", 59.8, 59.9, true)
 		b.fault("clock-jump", []string{"s1"}, 59, 61)
 		b.acquire("s1", "lock:J", 60, 60.1, 0)
-		b.write("s1", "job@3", history.ActionRunJob, 60.2, 60.5, 0)
+		b.write("s1", "job@3", workload.ActionRunJob, 60.2, 60.5, 0)
 		b.release("s1", "lock:J", 60.6, 60.7, true)
 		add(true, "invalid-duplicate-run-s22", "lock-theory S22 run A: lock + DEL, skewed clocks; s1 fires after s2 released and runs job@3 again",
 			b, invalid(KindDuplicateRun))
 	}
 	{
-		b := newHB(false).workload(history.WorkloadCron, "per-fire-key", map[string]int64{history.ParamLockPerFire: 1})
+		b := newHB(false).workload(workload.Cron, "per-fire-key", map[string]int64{history.ParamLockPerFire: 1})
 		b.acquire("s2", "job@3", 59.2, 59.3, 0)
-		b.write("s2", "job@3", history.ActionRunJob, 59.4, 59.7, 0)
+		b.write("s2", "job@3", workload.ActionRunJob, 59.4, 59.7, 0)
 		b.fault("clock-jump", []string{"s1"}, 59, 61)
 		b.acquireFail("s1", "job@3", 60, 60.1)
 		b.acquire("s1", "job@4", 120, 120.1, 0)
-		b.write("s1", "job@4", history.ActionRunJob, 120.2, 120.5, 0)
+		b.write("s1", "job@4", workload.ActionRunJob, 120.2, 120.5, 0)
 		add(false, "a per-fire-time key lets each fire time run once", "", b, valid())
 	}
 
 	// ---- leader ----
 	leader := func(fenced bool) *hb {
-		b := newHB(fenced).workload(history.WorkloadLeader, "lease", nil)
+		b := newHB(fenced).workload(workload.Leader, "lease", nil)
 		b.acquireTTL("L1", "leader", 0, 0.1, 1, 5)
-		b.write("L1", "leader", history.ActionLead, 1, 1.1, 1)
+		b.write("L1", "leader", workload.ActionLead, 1, 1.1, 1)
 		b.fault("pause", []string{"L1"}, 10, 18)
 		b.acquireTTL("L2", "leader", 15, 15.1, 2, 5)
-		b.write("L2", "leader", history.ActionLead, 15.5, 15.6, 2)
+		b.write("L2", "leader", workload.ActionLead, 15.5, 15.6, 2)
 		if fenced {
-			b.refused("L1", "leader", history.ActionLead, 18, 18.1, 1, history.RefusalStaleFence, 2)
+			b.refused("L1", "leader", workload.ActionLead, 18, 18.1, 1, history.RefusalStaleFence, 2)
 		} else {
-			b.write("L1", "leader", history.ActionLead, 18, 18.1, 1)
+			b.write("L1", "leader", workload.ActionLead, 18, 18.1, 1)
 		}
 		b.lost("L1", "leader", 18.5)
 		return b
@@ -175,26 +176,26 @@ func workloadCases() []workloadCase {
 
 	// ---- semaphore ----
 	sem := func(over bool) *hb {
-		b := newHB(false).workload(history.WorkloadSemaphore, "zset-semaphore", map[string]int64{history.ParamPermits: 2})
+		b := newHB(false).workload(workload.Semaphore, "zset-semaphore", map[string]int64{history.ParamPermits: 2})
 		for i, c := range []string{"S1", "S2"} {
 			t := float64(i)
 			b.acquireTTL(c, "sem-1", t, t+0.1, 0, 10)
-			b.write(c, "sem-1", history.ActionEnter, t+0.2, t+0.3, 0)
+			b.write(c, "sem-1", workload.ActionEnter, t+0.2, t+0.3, 0)
 		}
 		b.fault("clock-jump", []string{"S3"}, 2, 4)
 		start := 3.0
 		if !over {
-			b.write("S1", "sem-1", history.ActionExit, 2.5, 2.6, 0)
+			b.write("S1", "sem-1", workload.ActionExit, 2.5, 2.6, 0)
 			b.release("S1", "sem-1", 2.7, 2.8, true)
 		}
 		b.acquireTTL("S3", "sem-1", start, start+0.1, 0, 10)
-		b.write("S3", "sem-1", history.ActionEnter, start+0.2, start+0.3, 0)
-		b.write("S3", "sem-1", history.ActionExit, 8, 8.1, 0)
+		b.write("S3", "sem-1", workload.ActionEnter, start+0.2, start+0.3, 0)
+		b.write("S3", "sem-1", workload.ActionExit, 8, 8.1, 0)
 		b.release("S3", "sem-1", 8.2, 8.3, true)
-		b.write("S2", "sem-1", history.ActionExit, 9, 9.1, 0)
+		b.write("S2", "sem-1", workload.ActionExit, 9, 9.1, 0)
 		b.release("S2", "sem-1", 9.2, 9.3, true)
 		if over {
-			b.write("S1", "sem-1", history.ActionExit, 9.5, 9.6, 0)
+			b.write("S1", "sem-1", workload.ActionExit, 9.5, 9.6, 0)
 			b.release("S1", "sem-1", 9.7, 9.8, true)
 		}
 		return b
@@ -206,12 +207,12 @@ func workloadCases() []workloadCase {
 
 	// ---- cache-rebuild ----
 	{
-		b := newHB(false).workload(history.WorkloadCacheRebuild, "single", nil)
+		b := newHB(false).workload(workload.CacheRebuild, "single", nil)
 		b.acquireTTL("w1", "cache-1", 0, 0.1, 0, 5)
 		b.fault("pause", []string{"w1"}, 1, 7)
-		b.write("w1", "cache-1", history.ActionRebuild, 0.5, 8, 0)
+		b.write("w1", "cache-1", workload.ActionRebuild, 0.5, 8, 0)
 		b.acquireTTL("w2", "cache-1", 5.1, 5.2, 0, 5)
-		b.write("w2", "cache-1", history.ActionRebuild, 5.3, 7.5, 0)
+		b.write("w2", "cache-1", workload.ActionRebuild, 5.3, 7.5, 0)
 		b.release("w2", "cache-1", 7.6, 7.7, true)
 		b.release("w1", "cache-1", 8.1, 8.2, false)
 		add(true, "valid-cache-rebuild-duplicate-work", "Kleppmann 2016 efficiency vs correctness: w1's lease expires mid-rebuild, w2 rebuilds too; waste, not corruption",
@@ -220,12 +221,12 @@ func workloadCases() []workloadCase {
 
 	// ---- payment with an idempotency key, lock-free ----
 	{
-		b := newHB(false).workload(history.WorkloadPayment, "idempotency-key", nil)
+		b := newHB(false).workload(workload.Payment, "idempotency-key", nil)
 		b.fault("reset", []string{"w1→n1"}, 0.5, 0.6)
-		b.op("w1", history.Write, inv1, 0, -1, history.Info, history.Value{Action: history.ActionCharge})
-		b.write("w1", inv1, history.ActionCharge, 2, 2.1, 0)
-		b.refused("w2", inv1, history.ActionCharge, 3, 3.1, 0, history.RefusalDuplicateKey, 0)
-		b.write("w2", inv1, history.ActionMarkPaid, 3.2, 3.3, 0)
+		b.op("w1", history.Write, inv1, 0, -1, history.Info, history.Value{Action: workload.ActionCharge})
+		b.write("w1", inv1, workload.ActionCharge, 2, 2.1, 0)
+		b.refused("w2", inv1, workload.ActionCharge, 3, 3.1, 0, history.RefusalDuplicateKey, 0)
+		b.write("w2", inv1, workload.ActionMarkPaid, 3.2, 3.3, 0)
 		add(true, "valid-idempotency-key-s19", "lock-theory S19 run B: the first charge's reply is lost, the retry and w2's charge are answered from the idempotency key",
 			b, valid())
 	}
@@ -234,12 +235,12 @@ func workloadCases() []workloadCase {
 	{
 		b := newHB(false)
 		b.acquireTTL("A", inv1, 0, 0.01, 0, 10)
-		b.write("A", inv1, history.ActionClaim, 1, 1.1, 0)
+		b.write("A", inv1, workload.ActionClaim, 1, 1.1, 0)
 		b.done("A", inv1, 8)
 		b.fault("pause", []string{"A"}, 8, 13)
 		b.acquireFail("B", inv1, 5, 5.01)
 		b.acquireTTL("B", inv1, 9.99, 10, 0, 10)
-		b.write("B", inv1, history.ActionClaim, 10.5, 10.6, 0)
+		b.write("B", inv1, workload.ActionClaim, 10.5, 10.6, 0)
 		b.release("A", inv1, 13, 13.01, false)
 		b.acquireFail("C", inv1, 13.02, 13.03)
 		b.release("B", inv1, 18, 18.01, true)
@@ -253,7 +254,7 @@ func workloadCases() []workloadCase {
 	stuck := func(expect bool) *hb {
 		b := newHB(false)
 		if expect {
-			b.workload(history.WorkloadPayment, "setnx-expire", map[string]int64{history.ParamExpectLive: 1})
+			b.workload(workload.Payment, "setnx-expire", map[string]int64{history.ParamExpectLive: 1})
 		}
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 0) // SETNX, killed before PEXPIRE: no TTL
 		b.fault("crash-client", []string{"C1"}, 0.2, 0.3)
@@ -267,7 +268,7 @@ func workloadCases() []workloadCase {
 	add(true, "invalid-stuck-lock-s24-expect-live", "lock-theory S24 with expect_live = 1: the stuck key is a violation of what the scenario asked for",
 		stuck(true), expectation{verdict: Invalid, kinds: []string{KindOrphanedLease, KindStuckLock}})
 	{
-		b := newHB(false).workload(history.WorkloadPayment, "redlock", map[string]int64{history.ParamExpectLive: 1})
+		b := newHB(false).workload(workload.Payment, "redlock", map[string]int64{history.ParamExpectLive: 1})
 		b.acquireTTL("C1", inv1, 0, 0.1, 0, 10)
 		b.release("C1", inv1, 1, 1.1, true)
 		b.fault("partition", []string{"C2→n1", "C2→n2", "C2→n3"}, 2, 40)
@@ -286,13 +287,13 @@ func workloadCases() []workloadCase {
 		// Class 11: a leader's writes carry its epoch (the grants carry no
 		// fence: safe + epoch check); the resource refused the deposed
 		// leader's write by its epoch, so the overlap did no harm.
-		b := newHB(true).workload(history.WorkloadLeader, "safe", map[string]int64{history.ParamEpochCheck: 1})
+		b := newHB(true).workload(workload.Leader, "safe", map[string]int64{history.ParamEpochCheck: 1})
 		b.acquireTTL("L1", "leader", 0, 0.1, 0, 5)
-		b.write("L1", "leader", history.ActionLead, 1, 1.1, 1)
+		b.write("L1", "leader", workload.ActionLead, 1, 1.1, 1)
 		b.fault("pause", []string{"L1"}, 2, 12)
 		b.acquireTTL("L2", "leader", 7.5, 7.6, 0, 5)
-		b.write("L2", "leader", history.ActionLead, 8, 8.1, 2)
-		b.refused("L1", "leader", history.ActionLead, 12, 12.1, 1, history.RefusalStaleFence, 2)
+		b.write("L2", "leader", workload.ActionLead, 8, 8.1, 2)
+		b.refused("L1", "leader", workload.ActionLead, 12, 12.1, 1, history.RefusalStaleFence, 2)
 		b.release("L1", "leader", 12.2, 12.3, false)
 		b.release("L2", "leader", 13, 13.1, true)
 		add(true, "valid-epoch-refusal-without-grant-fences", "issue 14 class 11: the epoch on the deposed leader's write was refused though the grants carry no fence",
@@ -302,15 +303,15 @@ func workloadCases() []workloadCase {
 		// Class 12: a leader's acquire with an unknown outcome took
 		// effect (its write carries epoch 3, above the current leader's
 		// 2): no split brain.
-		b := newHB(true).workload(history.WorkloadLeader, "fenced", map[string]int64{history.ParamEpochCheck: 1})
+		b := newHB(true).workload(workload.Leader, "fenced", map[string]int64{history.ParamEpochCheck: 1})
 		b.acquireTTL("L1", "leader", 0, 0.1, 1, 5)
-		b.write("L1", "leader", history.ActionLead, 0.5, 0.6, 1)
+		b.write("L1", "leader", workload.ActionLead, 0.5, 0.6, 1)
 		b.release("L1", "leader", 0.8, 0.9, true)
 		b.acquireTTL("L2", "leader", 1, 1.1, 2, 5)
-		b.write("L2", "leader", history.ActionLead, 2, 2.1, 2)
+		b.write("L2", "leader", workload.ActionLead, 2, 2.1, 2)
 		b.release("L2", "leader", 2.5, 2.6, true)
 		b.acquireInfo("L1", "leader", 3)
-		b.write("L1", "leader", history.ActionLead, 4, 4.1, 3)
+		b.write("L1", "leader", workload.ActionLead, 4, 4.1, 3)
 		add(true, "valid-leader-info-acquire-took-effect", "issue 14 class 12: a term from an acquire of unknown outcome, proved by the write's own epoch",
 			b, valid())
 	}
@@ -318,7 +319,7 @@ func workloadCases() []workloadCase {
 		// Class 13: an extend of unknown outcome renewed the lease, and
 		// the holder's later removing release proves the key existed:
 		// the refusals meanwhile are no unavailability.
-		b := newHB(false).workload(history.WorkloadPayment, "watchdog", map[string]int64{history.ParamExpectLive: 1})
+		b := newHB(false).workload(workload.Payment, "watchdog", map[string]int64{history.ParamExpectLive: 1})
 		b.acquireTTL("w1", inv1, 0, 0.1, 0, 10)
 		b.op("w1", history.Extend, inv1, 8, -1, history.Info, history.Value{Token: "w1-tok", TTL: ns(10)})
 		for t := 12.0; t < 22; t += 3 {
@@ -340,7 +341,7 @@ func workloadCases() []workloadCase {
 		b.fault("crash-client", []string{"w1"}, 1, 30)
 		b.acquireFail("w2", inv1, 2, 2.01)
 		b.acquireTTL("w2", inv1, 10.5, 10.51, 0, 10)
-		b.write("w2", inv1, history.ActionCharge, 11, 11.1, 0)
+		b.write("w2", inv1, workload.ActionCharge, 11, 11.1, 0)
 		b.release("w2", inv1, 12, 12.1, true)
 		add(true, "valid-crashed-client-stops-believing", "issue 14 class 14: crash-client ends the crashed client's belief at the crash, not at the fault window's end; its key is orphaned until its TTL",
 			b, valid(KindOrphanedLease))
@@ -350,11 +351,11 @@ func workloadCases() []workloadCase {
 		// crashed client believing to the end of the history.
 		b := newHB(false)
 		b.acquireTTL("w1", inv1, 0, 0.01, 0, 10)
-		b.op("w1", history.Write, inv1, 0.5, -1, history.Info, history.Value{Action: history.ActionCharge})
+		b.op("w1", history.Write, inv1, 0.5, -1, history.Info, history.Value{Action: workload.ActionCharge})
 		b.fault("crash-client", []string{"w1"}, 1, 1)
 		b.acquireTTL("w2", inv1, 11, 11.01, 0, 10)
 		b.read("w2", inv1, 11.1, 11.2, "unpaid")
-		b.write("w2", inv1, history.ActionCharge, 12, 12.1, 0)
+		b.write("w2", inv1, workload.ActionCharge, 12, 12.1, 0)
 		b.release("w2", inv1, 13, 13.1, true)
 		add(true, "valid-crash-ends-an-open-operation", "issue 14 class 15: after a recorded crash the client believes nothing, even with an operation that never completed",
 			b, valid())
@@ -367,9 +368,9 @@ func workloadCases() []workloadCase {
 		b.acquireTTL("w1", inv1, 0, 0.1, 1, 10)
 		b.fault("pause", []string{"w1"}, 1, 15)
 		b.acquireTTL("w2", inv1, 10.5, 10.6, 1, 10)
-		b.write("w2", inv1, history.ActionCharge, 11, 11.1, 1)
+		b.write("w2", inv1, workload.ActionCharge, 11, 11.1, 1)
 		b.release("w2", inv1, 12, 12.1, true)
-		b.write("w1", inv1, history.ActionCharge, 15.1, 15.2, 1)
+		b.write("w1", inv1, workload.ActionCharge, 15.1, 15.2, 1)
 		b.release("w1", inv1, 16, 16.1, false)
 		add(true, "invalid-equal-token-accepted-twice", "issue 14 class 3: an equal fencing token accepted twice is a double charge; the overlap is not informational",
 			b, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable, KindTokenRegression))
@@ -401,7 +402,7 @@ func workloadCases() []workloadCase {
 	}
 	// ---- payment with a two-write job (completion: token; BR-23) ----
 	twoWrite := func(checked, idem int64) *hb {
-		return newHB(false).workload(history.WorkloadPayment, "watchdog-unobserved", map[string]int64{
+		return newHB(false).workload(workload.Payment, "watchdog-unobserved", map[string]int64{
 			history.ParamIdempotency: idem, history.ParamCompletionToken: 1, history.ParamFailureRecordToken: checked})
 	}
 	// stalled runs w1's job (its event loop blocked 5..40 s, the key
@@ -413,29 +414,29 @@ func workloadCases() []workloadCase {
 		b.fault("pause", []string{"w1"}, 5, 40)
 		b.acquire("w2", inv1, 31, 31.1, 0)
 		b.read("w2", inv1, 31.2, 31.3, "unpaid")
-		b.write("w2", inv1, history.ActionCharge, 36.3, 36.4, 0)
-		b.write("w2", inv1, history.ActionComplete, 36.4, 36.5, 0)
+		b.write("w2", inv1, workload.ActionCharge, 36.3, 36.4, 0)
+		b.write("w2", inv1, workload.ActionComplete, 36.4, 36.5, 0)
 		b.release("w2", inv1, 36.5, 36.6, true)
 		if w1Charge {
-			b.write("w1", inv1, history.ActionCharge, 40.1, 40.2, 0)
+			b.write("w1", inv1, workload.ActionCharge, 40.1, 40.2, 0)
 		} else {
-			b.refused("w1", inv1, history.ActionCharge, 40.1, 40.2, 0, history.RefusalDuplicateKey, 0)
+			b.refused("w1", inv1, workload.ActionCharge, 40.1, 40.2, 0, history.RefusalDuplicateKey, 0)
 		}
-		b.refused("w1", inv1, history.ActionComplete, 40.2, 40.3, 0, history.RefusalLockMismatch, 0)
+		b.refused("w1", inv1, workload.ActionComplete, 40.2, 40.3, 0, history.RefusalLockMismatch, 0)
 		finish(b)
 		b.release("w1", inv1, 40.5, 40.6, false)
 		return b
 	}
 	{
 		b := stalled(twoWrite(0, 0), true, func(b *hb) {
-			b.write("w1", inv1, history.ActionRecordFailure, 40.3, 40.4, 0)
+			b.write("w1", inv1, workload.ActionRecordFailure, 40.3, 40.4, 0)
 		})
 		add(true, "invalid-stalled-job-failed-reason", "bull #1416 (BR-23): the stalled worker's completion is refused, and its unchecked failedReason write overwrites the record of w2's finished run",
 			b, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable, KindStaleWriteAccepted))
 	}
 	{
 		b := stalled(twoWrite(1, 1), false, func(b *hb) {
-			b.refused("w1", inv1, history.ActionRecordFailure, 40.3, 40.4, 0, history.RefusalLockMismatch, 0)
+			b.refused("w1", inv1, workload.ActionRecordFailure, 40.3, 40.4, 0, history.RefusalLockMismatch, 0)
 		})
 		add(true, "valid-stalled-job-failure-record-checked", "BR-23's fix: the charge keyed by the job, and the failure record checked by token like the completion; w2's record stands",
 			b, valid(KindMutexOverlap))
@@ -446,11 +447,11 @@ func workloadCases() []workloadCase {
 		// no finished record was overwritten.
 		b := twoWrite(0, 1)
 		b.acquire("w1", inv1, 0, 0.1, 0)
-		b.refused("w1", inv1, history.ActionComplete, 31, 31.1, 0, history.RefusalLockMismatch, 0)
-		b.write("w1", inv1, history.ActionRecordFailure, 31.1, 31.2, 0)
+		b.refused("w1", inv1, workload.ActionComplete, 31, 31.1, 0, history.RefusalLockMismatch, 0)
+		b.write("w1", inv1, workload.ActionRecordFailure, 31.1, 31.2, 0)
 		b.release("w1", inv1, 31.2, 31.3, false)
 		b.acquire("w2", inv1, 31.5, 31.6, 0)
-		b.write("w2", inv1, history.ActionComplete, 32, 32.1, 0)
+		b.write("w2", inv1, workload.ActionComplete, 32, 32.1, 0)
 		b.release("w2", inv1, 32.1, 32.2, true)
 		add(false, "a failure record written before the newer run completes overwrites nothing", "", b, valid())
 	}
@@ -459,8 +460,8 @@ func workloadCases() []workloadCase {
 		// run: no other run's record is touched.
 		b := twoWrite(0, 0)
 		b.acquire("w1", inv1, 0, 0.1, 0)
-		b.write("w1", inv1, history.ActionComplete, 1, 1.1, 0)
-		b.write("w1", inv1, history.ActionRecordFailure, 1.1, 1.2, 0)
+		b.write("w1", inv1, workload.ActionComplete, 1, 1.1, 0)
+		b.write("w1", inv1, workload.ActionRecordFailure, 1.1, 1.2, 0)
 		b.release("w1", inv1, 1.2, 1.3, true)
 		add(false, "a worker's failure record over its own completion is no stale write", "", b, valid())
 	}
@@ -497,7 +498,7 @@ func TestWorkloadHistories(t *testing.T) {
 // for a 10 s TTL, but its EXPIRE never ran: the node's key had none. The
 // stuck-lock finding must say so, not that "its TTL of 10 s had long passed".
 func TestStuckLockIsExplainedByWhatTheNodeHeld(t *testing.T) {
-	b := newHB(false).workload(history.WorkloadPayment, "setnx-expire", map[string]int64{history.ParamExpectLive: 1})
+	b := newHB(false).workload(workload.Payment, "setnx-expire", map[string]int64{history.ParamExpectLive: 1})
 	b.h.Header.Observed = []string{"n1"}
 	b.acquireTTL("C1", inv1, 0, 0.1, 0, 10)
 	b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: "C1", F: history.NodeCmd,
@@ -534,7 +535,7 @@ func TestStuckLockIsExplainedByWhatTheNodeHeld(t *testing.T) {
 func TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender(t *testing.T) {
 	const key = "leader-1"
 	build := func(extender string) history.History {
-		b := newHB(false).workload(history.WorkloadLeader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
+		b := newHB(false).workload(workload.Leader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
 		b.h.Header.Observed = []string{"n1"}
 		cmd := func(client string, t float64, args ...string) {
 			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,

@@ -10,19 +10,8 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/faults"
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
-
-// workloadAbout describes the workloads.
-var workloadAbout = map[string]string{
-	"payment":       "charge an invoice through a non-idempotent gateway; a second charge is a double charge (idempotency: true keys charges)",
-	"counter":       "read-modify-write of a counter under the lock; an increment that vanishes is a lost update",
-	"inventory":     "check the stock in Redis and sell one item; more sales than stock is an oversell",
-	"cron":          "schedulers with their own clocks run a job per fire time; a second run of one fire time is a duplicate run",
-	"leader":        "the lease holder leads and writes with its epoch; two leaders' writes accepted is split brain",
-	"semaphore":     "N permits in a sorted set; more holders than permits at once is over-admission",
-	"cache-rebuild": "an efficiency lock: overlapping rebuilds are reported as wasted work, not as a violation",
-}
 
 const listUsage = `Usage: locksim list
 
@@ -58,8 +47,8 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "  %s\t%s\n", a.Name, about)
 	}
 	fmt.Fprintln(tw, "WORKLOADS\t")
-	for _, n := range history.Workloads() {
-		fmt.Fprintf(tw, "  %s\t%s\n", n, workloadAbout[n])
+	for _, w := range workload.Kinds() {
+		fmt.Fprintf(tw, "  %s\t%s\n", w.Name, w.About)
 	}
 	fmt.Fprintln(tw, "FAULTS\t")
 	for _, k := range faults.Kinds() {

@@ -10,7 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/faults"
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 func TestListDescribesEveryKind(t *testing.T) {
@@ -28,7 +28,7 @@ func TestListDescribesEveryKind(t *testing.T) {
 		}
 		return false
 	}
-	groups := map[string][]string{"algorithm": clients.Names(), "workload": history.Workloads(), "fault": faults.Names()}
+	groups := map[string][]string{"algorithm": clients.Names(), "workload": workload.Names(), "fault": faults.Names()}
 	for _, c := range checker.Checkers() {
 		groups["checker"] = append(groups["checker"], c.Name)
 	}

@@ -1,69 +1,12 @@
 package history
 
-// The vocabulary of a history, in one place: workload kinds, resource
-// actions and results, refusal reasons, client pause points and the header's
-// parameter names. The scenario parser, the runner, the checkers and the
-// report all use these constants; none spells the words again.
+// The vocabulary of a history, in one place: refusal reasons, client pause
+// points, the header's parameter names and algorithm traits. The scenario
+// parser, the runner, the checkers and the report all use these constants;
+// none spells the words again. Workload kinds and their resource actions
+// are each workload's own (package workload).
 
 import "slices"
-
-// Workload kinds, as Header.Workload names them (design §6).
-const (
-	WorkloadPayment      = "payment"
-	WorkloadCounter      = "counter"
-	WorkloadInventory    = "inventory"
-	WorkloadCron         = "cron"
-	WorkloadLeader       = "leader"
-	WorkloadSemaphore    = "semaphore"
-	WorkloadCacheRebuild = "cache-rebuild"
-)
-
-// Workloads lists the workload kinds in the order `locksim list` shows them.
-func Workloads() []string {
-	return []string{WorkloadPayment, WorkloadCounter, WorkloadInventory, WorkloadCron, WorkloadLeader,
-		WorkloadSemaphore, WorkloadCacheRebuild}
-}
-
-// Resource actions (Value.Action of Read and Write operations; Value.Num is
-// the number read or written where one applies).
-const (
-	// payment
-	ActionReadStatus = "read-status" // read, Result = ResultPaid | ResultUnpaid
-	ActionClaim      = "claim"       // register the lease's fencing token at the object
-	ActionCharge     = "charge"      // take the money
-	ActionMarkPaid   = "mark-paid"   // set the invoice paid
-	// ActionComplete is a job queue's completion (Bull's moveToFinished):
-	// it sets the job record finished (the invoice paid) only while the
-	// lock key still holds the writer's owner token (workload completion:
-	// token); refused with RefusalLockMismatch otherwise.
-	ActionComplete = "complete"
-	// ActionRecordFailure writes the failure metadata into the job record
-	// (Bull's Job._saveAttempt: failedReason), after a refused completion:
-	// unchecked, or checked by token like the completion (workload
-	// failure_record).
-	ActionRecordFailure = "record-failure"
-	// counter
-	ActionReadCounter = "read-counter" // read, Num = value read
-	ActionSetCounter  = "set-counter"  // write, Num = value written
-	// inventory
-	ActionReadStock = "read-stock" // read, Num = stock read
-	ActionSell      = "sell"       // ok = one item shipped, Num = stock written back
-	// cron: Key "job@<k>", one run per fire time
-	ActionRunJob = "run-job"
-	// leader: Fence = epoch
-	ActionLead = "lead"
-	// semaphore
-	ActionEnter = "enter" // a client takes a permit
-	ActionExit  = "exit"  // a client gives its permit back
-	// cache-rebuild: Invoke..Complete is the rebuild
-	ActionRebuild = "rebuild"
-)
-
-// Results of a read (Value.Result).
-const (
-	ResultPaid   = "paid"
-	ResultUnpaid = "unpaid"
-)
 
 // Refusal reasons of the resource (Value.Refusal of a Write of type Fail).
 const (

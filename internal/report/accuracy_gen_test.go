@@ -8,6 +8,7 @@ import (
 
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/history/historytest"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 var updateAccuracy = flag.Bool("update-accuracy", false, "rewrite the crafted histories of the report-accuracy corpus (testdata/accuracy)")
@@ -22,7 +23,7 @@ type ab struct {
 
 func newAB(scenario, algorithm string, nodes []string, observed bool, clients ...string) *ab {
 	b := &ab{h: history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: scenario,
-		Seed: 1, TimeScale: 1, Backend: "local", Algorithm: algorithm, Workload: history.WorkloadPayment,
+		Seed: 1, TimeScale: 1, Backend: "local", Algorithm: algorithm, Workload: workload.Payment,
 		Clients: clients, Nodes: nodes, RedisVersion: "7.0.15", Params: map[string]int64{history.ParamKeys: 1, history.ParamClients: int64(len(clients))}}},
 		procs: map[string]int{}}
 	if observed {
@@ -88,7 +89,7 @@ func crafted() map[string]history.History {
 	b := newAB("extend-recreates-own-key", "safe", []string{"n1"}, true, "w1", "w2")
 	b.add("w1", history.Acquire, "invoice-1", 0, 0.1, history.OK, history.Value{Token: "tokA", TTL: sec(5), Nodes: []string{"n1"}})
 	b.node("n1", "w1", 0.05, false, "set", "invoice-1", "tokA", "px", "5000", "nx")
-	b.add("w1", history.Read, "invoice-1", 0.2, 0.3, history.OK, history.Value{Action: history.ActionReadStatus, Result: "unpaid"})
+	b.add("w1", history.Read, "invoice-1", 0.2, 0.3, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "unpaid"})
 	b.add("w2", history.Acquire, "invoice-1", 5.2, 5.3, history.OK, history.Value{Token: "tokB", TTL: sec(5), Nodes: []string{"n1"}})
 	b.node("n1", "w2", 5.25, false, "set", "invoice-1", "tokB", "px", "5000", "nx")
 	b.add("w2", history.Release, "invoice-1", 5.4, 5.5, history.OK, history.Value{Token: "tokB", Removed: true, Nodes: []string{"n1"}})
@@ -97,7 +98,7 @@ func crafted() map[string]history.History {
 	b.node("n1", "w2", 5.45, true, "DEL", "invoice-1")
 	b.add("w1", history.Extend, "invoice-1", 6, 6.1, history.OK, history.Value{Token: "tokA", TTL: sec(5)})
 	b.node("n1", "w1", 6.05, false, "set", "invoice-1", "tokA", "px", "5000")
-	b.add("w1", history.Write, "invoice-1", 7, 7.1, history.OK, history.Value{Action: history.ActionCharge})
+	b.add("w1", history.Write, "invoice-1", 7, 7.1, history.OK, history.Value{Action: workload.ActionCharge})
 	b.add("w1", history.Release, "invoice-1", 8, 8.1, history.OK, history.Value{Token: "tokA", Removed: true, Nodes: []string{"n1"}})
 	b.node("n1", "w1", 8.05, false, "evalsha", "sha1:cad", "1", "invoice-1", "tokA")
 	b.node("n1", "w1", 8.05, true, "GET", "invoice-1")
@@ -111,7 +112,7 @@ func crafted() map[string]history.History {
 	b = newAB("client-clock-jump-back", "safe", []string{"n1"}, true, "w1", "w2")
 	b.add("w1", history.Acquire, "invoice-1", 0, 0.1, history.OK, history.Value{Token: "tokA", TTL: sec(10), Nodes: []string{"n1"}})
 	b.node("n1", "w1", 0.05, false, "set", "invoice-1", "tokA", "px", "10000", "nx")
-	b.add("w1", history.Read, "invoice-1", 0.2, 0.3, history.OK, history.Value{Action: history.ActionReadStatus, Result: "unpaid"})
+	b.add("w1", history.Read, "invoice-1", 0.2, 0.3, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "unpaid"})
 	jump := historytest.Step("clock-jump", "w1")
 	jump.Delta = sec(-10)
 	b.fault(jump, 1, 1)
@@ -121,9 +122,9 @@ func crafted() map[string]history.History {
 	}
 	b.add("w2", history.Acquire, "invoice-1", 10.1, 10.2, history.OK, history.Value{Token: "tokB", TTL: sec(10), Nodes: []string{"n1"}})
 	b.node("n1", "w2", 10.15, false, "set", "invoice-1", "tokB", "px", "10000", "nx")
-	b.add("w2", history.Read, "invoice-1", 10.3, 10.4, history.OK, history.Value{Action: history.ActionReadStatus, Result: "unpaid"})
-	b.add("w2", history.Write, "invoice-1", 11, 11.1, history.OK, history.Value{Action: history.ActionCharge})
-	b.add("w1", history.Write, "invoice-1", 15, 15.1, history.OK, history.Value{Action: history.ActionCharge})
+	b.add("w2", history.Read, "invoice-1", 10.3, 10.4, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "unpaid"})
+	b.add("w2", history.Write, "invoice-1", 11, 11.1, history.OK, history.Value{Action: workload.ActionCharge})
+	b.add("w1", history.Write, "invoice-1", 15, 15.1, history.OK, history.Value{Action: workload.ActionCharge})
 	b.add("w2", history.Release, "invoice-1", 16, 16.1, history.OK, history.Value{Token: "tokB", Removed: true, Nodes: []string{"n1"}})
 	b.node("n1", "w2", 16.05, false, "evalsha", "sha1:cad", "1", "invoice-1", "tokB")
 	b.node("n1", "w2", 16.05, true, "GET", "invoice-1")
@@ -160,9 +161,9 @@ func crafted() map[string]history.History {
 	for i, n := range nodes[:3] {
 		b.node(n, "w1", 0.1+float64(i)*0.01, false, "set", "invoice-1", "tokA", "px", "10000", "nx")
 	}
-	b.add("w1", history.Read, "invoice-1", 3.1, 3.2, history.OK, history.Value{Action: history.ActionReadStatus, Result: "unpaid"})
-	b.add("w1", history.Write, "invoice-1", 4, 4.1, history.OK, history.Value{Action: history.ActionCharge})
-	b.add("w1", history.Write, "invoice-1", 4.2, 4.3, history.OK, history.Value{Action: history.ActionMarkPaid})
+	b.add("w1", history.Read, "invoice-1", 3.1, 3.2, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "unpaid"})
+	b.add("w1", history.Write, "invoice-1", 4, 4.1, history.OK, history.Value{Action: workload.ActionCharge})
+	b.add("w1", history.Write, "invoice-1", 4.2, 4.3, history.OK, history.Value{Action: workload.ActionMarkPaid})
 	b.add("w1", history.Release, "invoice-1", 12, 12.5, history.OK, history.Value{Token: "tokA"})
 	for i, n := range nodes {
 		b.node(n, "w1", 12.1+float64(i)*0.01, false, "evalsha", "sha1:cad", "1", "invoice-1", "tokA")
@@ -173,12 +174,12 @@ func crafted() map[string]history.History {
 	// Class 9: owner tokens that share their first eight characters.
 	b = newAB("tokens-sharing-a-prefix", "safe", []string{"n1"}, false, "w1", "w2")
 	b.add("w1", history.Acquire, "invoice-1", 0, 0.1, history.OK, history.Value{Token: "179610a1b2c3", TTL: sec(10), Nodes: []string{"n1"}})
-	b.add("w1", history.Read, "invoice-1", 0.2, 0.3, history.OK, history.Value{Action: history.ActionReadStatus, Result: "unpaid"})
-	b.add("w1", history.Write, "invoice-1", 0.4, 0.5, history.OK, history.Value{Action: history.ActionCharge})
-	b.add("w1", history.Write, "invoice-1", 0.6, 0.7, history.OK, history.Value{Action: history.ActionMarkPaid})
+	b.add("w1", history.Read, "invoice-1", 0.2, 0.3, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "unpaid"})
+	b.add("w1", history.Write, "invoice-1", 0.4, 0.5, history.OK, history.Value{Action: workload.ActionCharge})
+	b.add("w1", history.Write, "invoice-1", 0.6, 0.7, history.OK, history.Value{Action: workload.ActionMarkPaid})
 	b.add("w1", history.Release, "invoice-1", 1, 1.1, history.OK, history.Value{Token: "179610a1b2c3", Removed: true, Nodes: []string{"n1"}})
 	b.add("w2", history.Acquire, "invoice-1", 2, 2.1, history.OK, history.Value{Token: "179610a1ffee", TTL: sec(10), Nodes: []string{"n1"}})
-	b.add("w2", history.Read, "invoice-1", 2.2, 2.3, history.OK, history.Value{Action: history.ActionReadStatus, Result: "paid"})
+	b.add("w2", history.Read, "invoice-1", 2.2, 2.3, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "paid"})
 	b.add("w2", history.Release, "invoice-1", 3, 3.1, history.OK, history.Value{Token: "179610a1ffee", Removed: true, Nodes: []string{"n1"}})
 	out["c09-tokens-sharing-a-prefix"] = b.h
 	return out

@@ -7,6 +7,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // lease is one granted lock as the report draws and tells it: a grant of
@@ -293,7 +294,7 @@ func shortTokens(h history.History) map[string]string {
 // (a fair lock's queue); else someone else held the lock.
 func (m *model) refusalKey(o history.Op) string {
 	switch {
-	case m.h.Header.Workload == history.WorkloadSemaphore:
+	case workload.Of(m.h.Header).Permits:
 		return "n.tries.permit"
 	case m.a.KeyFreeAt(o.Key, o.Invoke, o.Complete):
 		return "n.tries.free"

@@ -6,16 +6,17 @@
 // started. Everything a reader sees — the narrative, the anomaly windows, the
 // x axis of the PNGs — is scenario time in seconds, obtained with
 // [history.Header.ScenarioSeconds] (scenario s = wall s × TimeScale). Lease
-// TTLs in a history ([history.Value.TTL]) are already scenario ns; the
-// instant a key expires in Redis is therefore derived as
-// acquire Complete (wall ns) + TTL / TimeScale (wall ns).
+// TTLs in a history ([history.Value.TTL]) are wall ns too, as Redis was
+// given them.
 //
-// Key expiry is not an operation in the history: [Narrative] and the
-// timeline derive it from ok acquires, extends and removing releases.
+// Key expiry is not an operation in the history: the run's account
+// (internal/account) derives each key's life and end; [Narrative] and the
+// timeline render it.
 //
 // Language. Every user-visible string lives in one table per language
-// (see messages.go); Input.Lang selects it, falling back to English.
+// (see messages.go), beside each workload's own words (workload.Kind.Words,
+// merged into it); Input.Lang selects it, falling back to English.
 //
-// report imports only checker and history (design §11), plus porcupine
-// for history.html and gonum/plot for the PNGs.
+// report imports checker, account, workload, scenario and history (design
+// §11), plus porcupine for history.html and gonum/plot for the PNGs.
 package report

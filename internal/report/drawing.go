@@ -9,6 +9,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // The drawing model. A drawing is the timeline of a run as shapes on lanes
@@ -588,15 +589,15 @@ func appendNew(xs []string, s string) []string {
 	return append(xs, s)
 }
 
-// holdKey is the legend's words for a hold bar, by workload.
+// holdKey is the legend's words for a hold bar: a permit, or the
+// workload's own words for its lock ("p.hold.<workload>"), or the lock.
 func (b *builder) holdKey() string {
-	switch b.in.History.Header.Workload {
-	case history.WorkloadSemaphore:
+	w := b.in.History.Header.Workload
+	if workload.Of(b.in.History.Header).Permits {
 		return "p.hold.permit"
-	case history.WorkloadLeader:
-		return "p.hold.leader"
-	case history.WorkloadCron:
-		return "p.hold.cron"
+	}
+	if _, ok := messages[English]["p.hold."+w]; ok {
+		return "p.hold." + w
 	}
 	return "p.hold"
 }
@@ -605,7 +606,7 @@ func (b *builder) holdKey() string {
 // a permit, a quorum of nodes, or the key.
 func (b *builder) believedKey() string {
 	switch {
-	case b.in.History.Header.Workload == history.WorkloadSemaphore:
+	case workload.Of(b.in.History.Header).Permits:
 		return "p.believed.permit"
 	case len(b.m.nodes) > 1:
 		return "p.believed.quorum"

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 //go:embed index.html.tmpl
@@ -158,15 +158,15 @@ func descriptionLang(in Input) string {
 
 // timelineHow is the timeline's legend in the words of the workload: a
 // permit or a lock held, the protected object, what a write is.
-func timelineHow(lang Lang, workload string) string {
+func timelineHow(lang Lang, wl string) string {
 	hold := tr(lang, "wl.hold.lock")
-	if workload == history.WorkloadSemaphore {
+	if k, _ := workload.Lookup(wl); k.Permits {
 		hold = tr(lang, "wl.hold.semaphore")
 	}
-	if _, ok := messages[English]["wl."+workload]; !ok {
+	if _, ok := messages[English]["wl."+wl]; !ok {
 		return tr(lang, "h.timeline.how")
 	}
-	return tr(lang, "h.timeline.how.wl", hold, tr(lang, "wl."+workload), tr(lang, "wl.write."+workload))
+	return tr(lang, "h.timeline.how.wl", hold, tr(lang, "wl."+wl), tr(lang, "wl.write."+wl))
 }
 
 // checkerRow renders a checker's result: in English its own summary; in

@@ -1,6 +1,10 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/locksim/locksim/internal/workload"
+)
 
 // messages holds every user-visible string of the report, one table per
 // language. Values are fmt formats; their verbs and argument order are part
@@ -153,11 +157,9 @@ var messages = map[Lang]map[string]string{
 		"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
 		"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
 		"n.acquire.info":          "%s's acquire of %s got no answer: outcome unknown.",
-		"n.read":                  "%s read %s: %s.",                                   // client, key, result
-		"n.write.ok":              "%s: %s of %s accepted%s.",                          // client, action, key, token suffix
-		"n.write.charge":          "%s charged %s%s: accepted by the payment gateway.", // client, key, token suffix
+		"n.read":                  "%s read %s: %s.",          // client, key, result
+		"n.write.ok":              "%s: %s of %s accepted%s.", // client, action, key, token suffix
 		"n.write.claim":           "%s registered its token at the resource for %s%s: accepted.",
-		"n.write.markpaid":        "%s marked %s as paid%s.",
 		"n.write.refused":         "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
 		"n.write.info.refused":    "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
 		"n.write.info.reset":      "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
@@ -338,19 +340,6 @@ var messages = map[Lang]map[string]string{
 		"fix.semaphore":                "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
 		"fix.idempotency.charge":       "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
 		"n.read.counter":               "%s read %s = %d.",                                                                                                                  // client, key, n
-		"n.read.stock":                 "%s read the stock of %s: %d.",                                                                                                      // client, key, n
-		"n.write.counter":              "%s wrote %s = %d%s.",                                                                                                               // client, key, n, token suffix
-		"n.write.sell.plain":           "%s sold one %s%s.",                                                                                                                 // client, key, token suffix
-		"n.write.runjob":               "%s ran %s%s.",                                                                                                                      // client, key, token suffix
-		"n.write.runjob.second":        "%s ran %s%s (second run).",                                                                                                         // client, key, token suffix
-		"n.write.runjob.nth":           "%s ran %s%s (run number %d).",                                                                                                      // client, key, token suffix, n
-		"n.write.lead":                 "%s acted as leader of %s (epoch %d).",                                                                                              // client, key, epoch
-		"n.write.lead.plain":           "%s acted as leader of %s.",                                                                                                         // client, key
-		"n.write.enter":                "%s entered %s (%d of %d permits in use).",                                                                                          // client, key, in use, permits
-		"n.write.enter.plain":          "%s entered %s (%d inside).",                                                                                                        // client, key, in use
-		"n.write.exit":                 "%s left %s (%d of %d permits in use).",                                                                                             // client, key, in use, permits
-		"n.write.exit.plain":           "%s left %s (%d inside).",                                                                                                           // client, key, in use
-		"n.write.rebuild":              "%s rebuilt %s (%s of work).",                                                                                                       // client, key, duration
 		"n.done":                       "%s finished its work on %s and left its critical section.",                                                                         // client, key
 		"n.stopped":                    "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
 		"n.done.all":                   "%s finished its work and left its critical section.",                                                                               // client
@@ -392,12 +381,6 @@ var messages = map[Lang]map[string]string{
 		"p.waste":                      "wasted work (informational)",
 		"p.effect.ok":                  "effect accepted (sale, write, run, …)",
 		"p.effect.bad":                 "accepted effect that is the violation (as a checker names it)",
-		"p.act.sell":                   "sold",
-		"p.act.set-counter":            "set",
-		"p.act.run-job":                "ran",
-		"p.act.lead":                   "led",
-		"p.act.enter":                  "entered",
-		"p.act.rebuild":                "rebuilt",
 
 		// Plots.
 		"p.timeline.title":        "%s — %s", // scenario, verdict
@@ -466,9 +449,6 @@ var messages = map[Lang]map[string]string{
 		"suite.aborted":    "aborted",
 		// Facts of the run's account (issue 14).
 		"n.fence.seen":          " — the fence counter on %s read %d",                                                                                     // node, value
-		"n.write.sell.stale":    "%[1]s wrote back stock %[3]d for %[2]s, computed from its own read of %[4]d — but the stock was already %[5]d%[6]s.",    // client, key, written, read, real, token suffix
-		"n.write.sell.read":     "%[1]s sold one %[2]s: it wrote back stock %[3]d, computed from its read of %[4]d%[5]s.",                                 // client, key, written, read, token suffix
-		"n.write.sell.num":      "%[1]s sold one %[2]s and wrote back stock %[3]d%[4]s.",                                                                  // client, key, written, token suffix
 		"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                                  // releaser, owners, key
 		"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                              // client, key, nodes
 		"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                   // client, key, node, by
@@ -518,17 +498,14 @@ var messages = map[Lang]map[string]string{
 		// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
 		// kept alive by another client's extends (BR-25 #1707) and the client
 		// restart (kombu PR #905, redisson #4595).
-		"n.write.complete":               "%s completed the job %s%s: its lock key still held its owner token, so the record is finished.",                                                                                       // client, key, token suffix
-		"n.write.record-failure":         "%s wrote its failure record (failedReason) into the job %s%s, unchecked: accepted.",                                                                                                   // client, key, token suffix
-		"n.write.record-failure.checked": "%s wrote its failure record (failedReason) into the job %s%s: its lock key still held its owner token, so accepted.",                                                                  // client, key, token suffix
-		"a.stale-write-accepted.record":  "The resource accepted %[1]s's failure record on %[3]s at t=%[4]ss over the record of %[2]s's finished run: only the completion was checked against the lock, not the failure record.", // stale, current, key, t
-		"refusal.lock-mismatch":          "the lock key of %s is gone or holds another owner token (Missing lock / Lock mismatch)",                                                                                               // key
-		"fault.restart-client":           "client restart",
-		"n.restart.client":               "%s was killed and started again %s later as a new process: it restored nothing, left its old lease to its TTL and began its jobs afresh.",                                                                                                                               // client, down time
-		"n.restart.client.nolease":       "%s was killed and started again %s later as a new process, holding no lease then: it restored nothing and began its jobs afresh.",                                                                                                                                       // client, down time
-		"n.restart.client.restore":       "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.",                                                                // client, down time
-		"a.orphaned-lease.extended":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
-		"fix.extend.owner":               "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
+		"a.stale-write-accepted.record": "The resource accepted %[1]s's failure record on %[3]s at t=%[4]ss over the record of %[2]s's finished run: only the completion was checked against the lock, not the failure record.", // stale, current, key, t
+		"refusal.lock-mismatch":         "the lock key of %s is gone or holds another owner token (Missing lock / Lock mismatch)",                                                                                               // key
+		"fault.restart-client":          "client restart",
+		"n.restart.client":              "%s was killed and started again %s later as a new process: it restored nothing, left its old lease to its TTL and began its jobs afresh.",                                                                                                                               // client, down time
+		"n.restart.client.nolease":      "%s was killed and started again %s later as a new process, holding no lease then: it restored nothing and began its jobs afresh.",                                                                                                                                       // client, down time
+		"n.restart.client.restore":      "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.",                                                                // client, down time
+		"a.orphaned-lease.extended":     "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
+		"fix.extend.owner":              "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
 	},
 	"vi": {
 		"title":             "Báo cáo locksim: %s",
@@ -671,9 +648,7 @@ var messages = map[Lang]map[string]string{
 		"n.acquire.info.error":    "Lệnh lấy lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
 		"n.read":                  "%s đọc %s: %s.",
 		"n.write.ok":              "%s: %s %s được chấp nhận%s.",
-		"n.write.charge":          "%s trừ tiền %s%s: cổng thanh toán chấp nhận.",
 		"n.write.claim":           "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
-		"n.write.markpaid":        "%s đánh dấu %s là đã thanh toán%s.",
 		"n.write.refused":         "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên TỪ CHỐI: %[5]s.",
 		"n.write.info.refused":    "Lần %[2]s %[3]s%[4]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
 		"n.write.info.reset":      "Lần %[2]s %[3]s%[4]s của %[1]s mất kết nối trước khi có trả lời: có thể đã xảy ra hoặc chưa.",
@@ -852,19 +827,6 @@ var messages = map[Lang]map[string]string{
 		"fix.semaphore":                "Chỉ semaphore thì không ngăn được điều này: người giữ bị pause quá thời hạn sẽ bị dọn và permit của nó được trao cho người khác, trong khi nó vẫn nghĩ mình đang ở trong. Hãy kiểm tra token của từng permit tại tài nguyên (fencing), để công việc của người giữ cũ bị từ chối (bài 46, 50).",
 		"fix.idempotency.charge":       "Idempotency key: cổng thanh toán ghi nhớ key của lần trừ tiền mỗi hoá đơn và từ chối lần thứ hai (\"duplicate idempotency key\"), dù ai gửi (bài 48).",
 		"n.read.counter":               "%s đọc %s = %d.",
-		"n.read.stock":                 "%s đọc tồn kho của %s: %d.",
-		"n.write.counter":              "%s ghi %s = %d%s.",
-		"n.write.sell.plain":           "%s bán một %s%s.",
-		"n.write.runjob":               "%s chạy %s%s.",
-		"n.write.runjob.second":        "%s chạy %s%s (lần chạy thứ hai).",
-		"n.write.runjob.nth":           "%s chạy %s%s (lần chạy thứ %d).",
-		"n.write.lead":                 "%s làm việc với vai trò leader (key %s, epoch %d).",
-		"n.write.lead.plain":           "%s làm việc với vai trò leader (key %s).",
-		"n.write.enter":                "%s vào %s (%d/%d permit đang dùng).",
-		"n.write.enter.plain":          "%s vào %s (%d client bên trong).",
-		"n.write.exit":                 "%s rời %s (%d/%d permit đang dùng).",
-		"n.write.exit.plain":           "%s rời %s (%d client bên trong).",
-		"n.write.rebuild":              "%s rebuild %s (mất %s).",
 		"n.done":                       "%s làm xong việc trên %s và rời critical section.",
 		"n.stopped":                    "Lượt chạy kết thúc khi %s vẫn còn trong critical section trên %s, chưa làm xong việc: đến lúc đó nó vẫn tin mình đang giữ lock.",
 		"n.done.all":                   "%s làm xong việc và rời critical section.",
@@ -906,12 +868,6 @@ var messages = map[Lang]map[string]string{
 		"p.waste":                      "làm trùng việc (chỉ để tham khảo)",
 		"p.effect.ok":                  "thao tác được chấp nhận (bán, ghi, chạy job, …)",
 		"p.effect.bad":                 "thao tác được chấp nhận chính là vi phạm (theo checker)",
-		"p.act.sell":                   "đã bán",
-		"p.act.set-counter":            "đã ghi",
-		"p.act.run-job":                "đã chạy",
-		"p.act.lead":                   "leader",
-		"p.act.enter":                  "đã vào",
-		"p.act.rebuild":                "đã rebuild",
 
 		"p.timeline.title":        "%s — %s",
 		"p.x":                     "thời gian kịch bản (s)",
@@ -977,9 +933,6 @@ var messages = map[Lang]map[string]string{
 		"suite.none":            "—",
 		"suite.aborted":         "đã huỷ",
 		"n.fence.seen":          " — bộ đếm fence trên %s đọc được %d",
-		"n.write.sell.stale":    "%[1]s ghi lại tồn kho %[3]d cho %[2]s, tính từ lần đọc %[4]d của chính nó — nhưng lúc đó tồn kho đã là %[5]d%[6]s.",
-		"n.write.sell.read":     "%[1]s bán một %[2]s: nó ghi lại tồn kho %[3]d, tính từ lần đọc %[4]d%[5]s.",
-		"n.write.sell.num":      "%[1]s bán một %[2]s và ghi lại tồn kho %[3]d%[4]s.",
 		"n.release.foreign":     "Lệnh nhả lock của %[1]s đã xoá key %[3]s của %[2]s: một lệnh DEL thường xoá bất kỳ key nào đang ở đó.",
 		"n.flushed":             "Key %[2]s của %[1]s bị xoá sạch (flush) khỏi %[3]s.",
 		"n.overwritten":         "Key %[2]s của %[1]s trên %[3]s bị %[4]s ghi đè.",
@@ -1029,17 +982,14 @@ var messages = map[Lang]map[string]string{
 		// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
 		// kept alive by another client's extends (BR-25 #1707) and the client
 		// restart (kombu PR #905, redisson #4595).
-		"n.write.complete":               "%s hoàn thành job %s%s: key lock vẫn giữ owner token của nó, nên bản ghi của job là đã xong.",
-		"n.write.record-failure":         "%s ghi lý do thất bại (failedReason) vào job %s%s mà không kiểm tra gì: được chấp nhận.",
-		"n.write.record-failure.checked": "%s ghi lý do thất bại (failedReason) vào job %s%s: key lock vẫn giữ owner token của nó, nên được chấp nhận.",
-		"a.stale-write-accepted.record":  "Tài nguyên đã chấp nhận lý do thất bại mà %[1]s ghi vào %[3]s lúc t=%[4]ss, đè lên bản ghi của lần chạy đã xong của %[2]s: chỉ lần hoàn thành được kiểm tra với lock, lần ghi lý do thất bại thì không.",
-		"refusal.lock-mismatch":          "key lock của %s không còn, hoặc đang giữ owner token của người khác (Missing lock / Lock mismatch)",
-		"fault.restart-client":           "client khởi động lại",
-		"n.restart.client":               "%s bị kill và khởi động lại sau %s như một tiến trình mới: nó không khôi phục gì, để lease cũ tự hết hạn theo TTL và làm lại các job từ đầu.",
-		"n.restart.client.nolease":       "%s bị kill và khởi động lại sau %s như một tiến trình mới, lúc đó không giữ lease nào: nó không khôi phục gì và làm lại các job từ đầu.",
-		"n.restart.client.restore":       "%s bị kill và khởi động lại sau %s như một tiến trình mới: khi khởi động nó đưa mọi lease của job mà nó thấy trở lại hàng đợi (DEL key lock của mọi job, như kombu khôi phục các message chưa ack), kể cả của các worker đang chạy.",
-		"a.orphaned-lease.extended":      "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối: %[6]s cứ gia hạn key này dù nó không giữ key đó (lệnh gia hạn của nó không kiểm tra owner), lần cuối lúc t=%[7]ss.",
-		"fix.extend.owner":               "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một người giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
+		"a.stale-write-accepted.record": "Tài nguyên đã chấp nhận lý do thất bại mà %[1]s ghi vào %[3]s lúc t=%[4]ss, đè lên bản ghi của lần chạy đã xong của %[2]s: chỉ lần hoàn thành được kiểm tra với lock, lần ghi lý do thất bại thì không.",
+		"refusal.lock-mismatch":         "key lock của %s không còn, hoặc đang giữ owner token của người khác (Missing lock / Lock mismatch)",
+		"fault.restart-client":          "client khởi động lại",
+		"n.restart.client":              "%s bị kill và khởi động lại sau %s như một tiến trình mới: nó không khôi phục gì, để lease cũ tự hết hạn theo TTL và làm lại các job từ đầu.",
+		"n.restart.client.nolease":      "%s bị kill và khởi động lại sau %s như một tiến trình mới, lúc đó không giữ lease nào: nó không khôi phục gì và làm lại các job từ đầu.",
+		"n.restart.client.restore":      "%s bị kill và khởi động lại sau %s như một tiến trình mới: khi khởi động nó đưa mọi lease của job mà nó thấy trở lại hàng đợi (DEL key lock của mọi job, như kombu khôi phục các message chưa ack), kể cả của các worker đang chạy.",
+		"a.orphaned-lease.extended":     "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối: %[6]s cứ gia hạn key này dù nó không giữ key đó (lệnh gia hạn của nó không kiểm tra owner), lần cuối lúc t=%[7]ss.",
+		"fix.extend.owner":              "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một người giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
 	},
 }
 
@@ -1057,4 +1007,30 @@ func tr(lang Lang, key string, args ...any) string {
 		return f
 	}
 	return fmt.Sprintf(f, args...)
+}
+
+// hasMessage reports whether key is a message of the report's tables or
+// a workload's words.
+func hasMessage(key string) bool {
+	_, ok := messages[English][key]
+	return ok
+}
+
+// say renders a workload's sentence (workload.Words) in lang: a Span
+// argument is written as a duration of scenario time, an At as an instant,
+// a Term in lang's words.
+func say(lang Lang, w workload.Words) string {
+	args := make([]any, len(w.Args))
+	for i, a := range w.Args {
+		switch v := a.(type) {
+		case workload.Span:
+			a = fmtDur(float64(v))
+		case workload.At:
+			a = fmtT(float64(v))
+		case workload.Term:
+			a = tr(lang, string(v))
+		}
+		args[i] = a
+	}
+	return tr(lang, w.Key, args...)
 }

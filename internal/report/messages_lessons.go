@@ -102,24 +102,10 @@ var lessonMessages = map[Lang]map[string]string{
 		"class.print":  "Print or project",
 
 		// Workload-specific legend and labels (the page's own text).
-		"wl.payment":             "invoice",
-		"wl.counter":             "counter",
-		"wl.inventory":           "stock",
-		"wl.cron":                "cron fire",
-		"wl.leader":              "leader term",
-		"wl.semaphore":           "permit",
-		"wl.cache-rebuild":       "cache entry",
-		"wl.write.payment":       "charge",
-		"wl.write.counter":       "counter write",
-		"wl.write.inventory":     "sale",
-		"wl.write.cron":          "job run",
-		"wl.write.leader":        "leader's write",
-		"wl.write.semaphore":     "work under a permit",
-		"wl.write.cache-rebuild": "cache rebuild",
-		"h.timeline.how.wl":      "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a %[1]s held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Marks are writes to the protected %[2]s: a %[3]s, or another write the legend names. Grey arrows are commands to a node and their replies; a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.", // hold word, object word, write word
-		"wl.hold.lock":           "lock",
-		"wl.hold.semaphore":      "permit",
-		"alt.timeline.run":       "Timeline of %s: %s", // scenario, headline
+		"h.timeline.how.wl": "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a %[1]s held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Marks are writes to the protected %[2]s: a %[3]s, or another write the legend names. Grey arrows are commands to a node and their replies; a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.", // hold word, object word, write word
+		"wl.hold.lock":      "lock",
+		"wl.hold.semaphore": "permit",
+		"alt.timeline.run":  "Timeline of %s: %s", // scenario, headline
 
 		// The suite index grouped by lesson.
 		"suite.reqlink":  "The five requirements: which runs kept or broke them",
@@ -137,33 +123,15 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.missed.stands":  "the run did not test what the scenario describes (%s never took effect), so a valid verdict would prove nothing, but the violations found still happened", // steps
 		"sum.busy.stands":    "the machine was too busy to keep the run's compressed time, so a valid verdict would prove nothing, but the violations found still happened",
 		"sum.unknown.stands": "a valid verdict would prove nothing on this run, but the violations found still happened",
-		"result.paid":        "paid",   // a read of an invoice's status
-		"result.unpaid":      "unpaid", //
 		// A semaphore's refused acquires: no permit was free.
 		"n.tries.permit.one": "%s asked for a permit of %s and was refused (no permit was free).",                                             // client, key
 		"n.tries.permit":     "%s asked for a permit of %s %d times between t=%ss and t=%ss and was refused every time (no permit was free).", // client, key, n, t0, t1
 		// The protected resource, as the fencing advice names it.
-		"wl.resource.payment":       "the payment gateway",
-		"wl.resource.counter":       "the counter",
-		"wl.resource.inventory":     "the stock",
-		"wl.resource.cron":          "the job's target",
-		"wl.resource.leader":        "the resource the leader writes to",
-		"wl.resource.semaphore":     "the resource behind the semaphore",
-		"wl.resource.cache-rebuild": "the cache",
-		"fix.fencing.wl":            "Fencing token, claimed first: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).", // resource
-		// A write's action as the story names it (history.Action*): in
+		"fix.fencing.wl": "Fencing token, claimed first: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).", // resource
+		// A write's action as the story names it (a workload's Action*): in
 		// English the action's own code, as the checkers write it.
-		"act.charge":      "charge",
-		"act.claim":       "claim",
-		"act.mark-paid":   "mark-paid",
-		"act.set-counter": "set-counter",
-		"act.sell":        "sell",
-		"act.run-job":     "run-job",
-		"act.lead":        "lead",
-		"act.enter":       "enter",
-		"act.exit":        "exit",
-		"act.rebuild":     "rebuild",
-		"act.write":       "write",
+		"act.claim": "claim",
+		"act.write": "write",
 	},
 	"vi": {
 		"lesson.42": "Tại sao cần lock phân tán",
@@ -255,62 +223,30 @@ var lessonMessages = map[Lang]map[string]string{
 		"class.more":   "tiếp →",
 		"class.print":  "In hoặc trình chiếu",
 
-		"wl.payment":             "hoá đơn",
-		"wl.counter":             "bộ đếm",
-		"wl.inventory":           "tồn kho",
-		"wl.cron":                "lần kích hoạt cron",
-		"wl.leader":              "nhiệm kỳ leader",
-		"wl.semaphore":           "permit",
-		"wl.cache-rebuild":       "mục cache",
-		"wl.write.payment":       "lần trừ tiền",
-		"wl.write.counter":       "lần ghi bộ đếm",
-		"wl.write.inventory":     "lần bán",
-		"wl.write.cron":          "lần chạy job",
-		"wl.write.leader":        "lần ghi của leader",
-		"wl.write.semaphore":     "phần việc dưới một permit",
-		"wl.write.cache-rebuild": "lần dựng lại cache",
-		"h.timeline.how.wl":      "Mỗi client (w1, w2, …) một hàng, mỗi node Redis một hàng và một hàng cho tài nguyên. Một thanh màu là một %[1]s đang được giữ, ghi nhãn bằng token của nó; trên hàng của node, đó là key lock như node đó giữ (viền nét đứt ở chỗ node không được quan sát và kết quả của các client cho biết). Các dấu là các lần ghi vào %[2]s được bảo vệ: một %[3]s, hoặc một lần ghi khác mà chú giải gọi tên. Mũi tên xám là lệnh gửi tới node và phản hồi của nó; đường đỏ kết thúc bằng dấu chéo là thông điệp không bao giờ tới nơi. Vùng tô bóng là lỗi; dải đỏ là nơi checker phát hiện vi phạm. Di chuột lên bất kỳ ký hiệu nào để xem đầy đủ thao tác.",
-		"wl.hold.lock":           "lock",
-		"wl.hold.semaphore":      "permit",
-		"alt.timeline.run":       "Dòng thời gian của %s: %s",
+		"h.timeline.how.wl": "Mỗi client (w1, w2, …) một hàng, mỗi node Redis một hàng và một hàng cho tài nguyên. Một thanh màu là một %[1]s đang được giữ, ghi nhãn bằng token của nó; trên hàng của node, đó là key lock như node đó giữ (viền nét đứt ở chỗ node không được quan sát và kết quả của các client cho biết). Các dấu là các lần ghi vào %[2]s được bảo vệ: một %[3]s, hoặc một lần ghi khác mà chú giải gọi tên. Mũi tên xám là lệnh gửi tới node và phản hồi của nó; đường đỏ kết thúc bằng dấu chéo là thông điệp không bao giờ tới nơi. Vùng tô bóng là lỗi; dải đỏ là nơi checker phát hiện vi phạm. Di chuột lên bất kỳ ký hiệu nào để xem đầy đủ thao tác.",
+		"wl.hold.lock":      "lock",
+		"wl.hold.semaphore": "permit",
+		"alt.timeline.run":  "Dòng thời gian của %s: %s",
 
 		"suite.reqlink":  "Năm yêu cầu: lần chạy nào giữ hay phá vỡ chúng",
 		"suite.lessonpg": "trang bài học",
 		"suite.pair":     "được sửa bởi",
 
-		"sum.valid":                 "không thấy vấn đề",
-		"sum.invalid":               "%d phát hiện: %s",
-		"sum.invalid.info":          "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
-		"sum.unknown":               "không quyết định được",
-		"sum.busy":                  "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
-		"sum.offplan":               "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
-		"result.paid":               "đã thanh toán",
-		"result.unpaid":             "chưa thanh toán",
-		"n.tries.permit.one":        "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
-		"n.tries.permit":            "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
-		"wl.resource.payment":       "cổng thanh toán",
-		"wl.resource.counter":       "bộ đếm",
-		"wl.resource.inventory":     "tồn kho",
-		"wl.resource.cron":          "nơi job ghi kết quả",
-		"wl.resource.leader":        "tài nguyên mà leader ghi vào",
-		"wl.resource.semaphore":     "tài nguyên sau semaphore",
-		"wl.resource.cache-rebuild": "cache",
-		"fix.fencing.wl":            "Fencing token, claim trước: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi người giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: người giữ lock cũ ghi trước lần ghi đầu tiên của người giữ mới vẫn lọt qua, trừ khi người mới đã claim trước (bài 46; lock-theory §7.2).",
-		"act.charge":                "trừ tiền",
-		"act.claim":                 "đăng ký token",
-		"act.mark-paid":             "đánh dấu đã thanh toán",
-		"act.set-counter":           "ghi bộ đếm",
-		"act.sell":                  "bán",
-		"act.run-job":               "chạy job",
-		"act.lead":                  "làm leader",
-		"act.enter":                 "vào semaphore",
-		"act.exit":                  "rời semaphore",
-		"act.rebuild":               "dựng lại cache",
-		"act.write":                 "ghi",
-		"sum.missed":                "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",
-		"sum.missed.stands":         "lần chạy không kiểm tra được điều kịch bản mô tả (%s không hề xảy ra), nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
-		"sum.busy.stands":           "máy quá bận để giữ thời gian nén của lần chạy, nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
-		"sum.unknown.stands":        "một kết luận hợp lệ sẽ không chứng minh được gì với lần chạy này, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.valid":          "không thấy vấn đề",
+		"sum.invalid":        "%d phát hiện: %s",
+		"sum.invalid.info":   "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
+		"sum.unknown":        "không quyết định được",
+		"sum.busy":           "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
+		"sum.offplan":        "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
+		"n.tries.permit.one": "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
+		"n.tries.permit":     "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
+		"fix.fencing.wl":     "Fencing token, claim trước: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi người giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: người giữ lock cũ ghi trước lần ghi đầu tiên của người giữ mới vẫn lọt qua, trừ khi người mới đã claim trước (bài 46; lock-theory §7.2).",
+		"act.claim":          "đăng ký token",
+		"act.write":          "ghi",
+		"sum.missed":         "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",
+		"sum.missed.stands":  "lần chạy không kiểm tra được điều kịch bản mô tả (%s không hề xảy ra), nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.busy.stands":    "máy quá bận để giữ thời gian nén của lần chạy, nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.unknown.stands": "một kết luận hợp lệ sẽ không chứng minh được gì với lần chạy này, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
 	},
 }
 

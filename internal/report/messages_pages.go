@@ -8,18 +8,9 @@ package report
 var pageMessages = map[Lang]map[string]string{
 	"en": {
 		// Lanes.
-		"lane.resource":               "resource",
-		"lane.resource.payment":       "payment gateway",
-		"lane.resource.counter":       "counter",
-		"lane.resource.inventory":     "stock",
-		"lane.resource.cron":          "job runs",
-		"lane.resource.leader":        "leader's resource",
-		"lane.resource.semaphore":     "guarded resource",
-		"lane.resource.cache-rebuild": "cache",
+		"lane.resource": "resource",
 
 		// Legend words.
-		"p.hold.leader":      "%s holds the leader lock", // client
-		"p.hold.cron":        "%s holds the job's lock",  // client
 		"p.believed.quorum":  "believes it holds the lock, but fewer than a majority of nodes still hold its key",
 		"p.key.inferred":     "key on node, inferred from the clients' outcomes (the node's commands were not recorded)",
 		"p.quorum.lost.how":  "quorum lost — %[2]s: %[1]s", // end word, node
@@ -40,17 +31,8 @@ var pageMessages = map[Lang]map[string]string{
 		"p.msg.cut":          "a message that never arrived (cut)",
 
 		// Write actions, as nouns.
-		"act.charge":      "charge",
-		"act.sell":        "sale",
-		"act.set-counter": "counter write",
-		"act.run-job":     "job run (cron fire)",
-		"act.lead":        "leader action (term)",
-		"act.enter":       "entry (permit taken)",
-		"act.exit":        "exit (permit given back)",
-		"act.rebuild":     "cache rebuild",
-		"act.claim":       "token claim",
-		"act.mark-paid":   "mark-paid",
-		"act.write":       "write",
+		"act.claim": "token claim",
+		"act.write": "write",
 
 		// Tips: the whole operation and the fact behind it.
 		"tip.band":              "Violation window t=%ss – t=%ss:",                     // t0, t1
@@ -131,21 +113,10 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.png":       "The same timeline as a picture (timeline.png), for slides and CI archives",
 
 		// The two-write job (BR-23 #1416).
-		"act.complete":       "completion (token-checked)",
-		"act.record-failure": "failure record (failedReason)",
 	},
 	"vi": {
-		"lane.resource":               "tài nguyên",
-		"lane.resource.payment":       "cổng thanh toán",
-		"lane.resource.counter":       "bộ đếm",
-		"lane.resource.inventory":     "tồn kho",
-		"lane.resource.cron":          "các lần chạy job",
-		"lane.resource.leader":        "tài nguyên của leader",
-		"lane.resource.semaphore":     "tài nguyên được giới hạn",
-		"lane.resource.cache-rebuild": "cache",
+		"lane.resource": "tài nguyên",
 
-		"p.hold.leader":      "%s giữ lock leader",
-		"p.hold.cron":        "%s giữ lock của job",
 		"p.believed.quorum":  "tin là mình giữ lock, nhưng chưa tới đa số node còn giữ key của nó",
 		"p.key.inferred":     "key trên node, suy ra từ kết quả của các client (các lệnh trên node không được ghi lại)",
 		"p.quorum.lost.how":  "mất quorum — %[2]s: %[1]s",
@@ -165,17 +136,8 @@ var pageMessages = map[Lang]map[string]string{
 		"p.msg":              "một lệnh gửi tới node và phản hồi của nó (vẽ tại thời điểm node chạy lệnh)",
 		"p.msg.cut":          "một thông điệp không bao giờ tới nơi (bị cắt)",
 
-		"act.charge":      "trừ tiền",
-		"act.sell":        "bán hàng",
-		"act.set-counter": "ghi bộ đếm",
-		"act.run-job":     "chạy job (một lần kích hoạt cron)",
-		"act.lead":        "hành động của leader (nhiệm kỳ)",
-		"act.enter":       "vào (lấy một permit)",
-		"act.exit":        "ra (trả permit)",
-		"act.rebuild":     "dựng lại cache",
-		"act.claim":       "đăng ký token",
-		"act.mark-paid":   "đánh dấu đã thanh toán",
-		"act.write":       "ghi",
+		"act.claim": "đăng ký token",
+		"act.write": "ghi",
 
 		"tip.band":              "Khoảng vi phạm t=%ss – t=%ss:",
 		"tip.hold":              "%s giữ lock trên %s (%s, TTL %s), được cấp lúc %s.",
@@ -253,8 +215,6 @@ var pageMessages = map[Lang]map[string]string{
 		"tl.png":       "Cùng dòng thời gian này dưới dạng ảnh (timeline.png), dùng cho slide và lưu trữ CI",
 
 		// The two-write job (BR-23 #1416).
-		"act.complete":       "hoàn thành job (kiểm tra token)",
-		"act.record-failure": "ghi lý do thất bại (failedReason)",
 	},
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Step is one line of the story of a run.
@@ -77,7 +78,6 @@ func narrative(in Input, m *model) []Step {
 	add := func(ns int64, prio int, kind, text string) {
 		raw = append(raw, rawStep{ns: ns, prio: prio, seq: len(raw), Step: Step{T: m.sec(ns), Kind: kind, Text: text}})
 	}
-	multiKey := len(m.keys) > 1
 
 	type tries struct {
 		n           int
@@ -99,7 +99,6 @@ func narrative(in Input, m *model) []Step {
 		}
 		add(t.first, 2, StepRetries, tr(lang, tries, client, key, t.n, fmtT(m.sec(t.first)), fmtT(m.sec(t.last))))
 	}
-	_ = multiKey
 
 	tokenText := func(fence int64, token string) string { return m.tokenText(lang, fence, token) }
 	withToken := func(o history.Op) string {
@@ -112,24 +111,19 @@ func narrative(in Input, m *model) []Step {
 		return ""
 	}
 
-	// Per-key resource state the sentences need: the stock before a sale,
-	// how often a job ran, who is inside a semaphore.
-	params := in.History.Header.Params
-	stock := map[string]int64{}
-	lastRead := map[clientKey]int64{} // each client's last stock read of a key
-	runs := map[string]int{}
-	inside := map[string]map[string]bool{}
-	permits, havePermits := params[history.ParamPermits]
-	semCount := func(key, client string, enter bool) int {
-		if inside[key] == nil {
-			inside[key] = map[string]bool{}
+	// The workload tells its own reads and writes (it keeps what the
+	// sentences need: the stock before a sale, how often a job ran, who is
+	// inside a semaphore).
+	kind := workload.Of(in.History.Header)
+	var teller workload.Teller
+	if kind.Tell != nil {
+		teller = kind.Tell(in.History)
+	}
+	told := func(w workload.Words, ok bool) (string, bool) {
+		if !ok {
+			return "", false
 		}
-		if enter {
-			inside[key][client] = true
-		} else {
-			delete(inside[key], client)
-		}
-		return len(inside[key])
+		return say(lang, w), true
 	}
 
 	ops := in.History.Ops
@@ -173,14 +167,14 @@ func narrative(in Input, m *model) []Step {
 					tt += tr(lang, "n.fence.seen", r.Node, r.Value)
 				}
 				switch {
-				case o.F == history.Probe && in.History.Header.Workload == history.WorkloadSemaphore:
+				case o.F == history.Probe && kind.Permits:
 					add(o.Complete, 2, StepProbe, tr(lang, "n.probe.permit", o.Client, o.Key, tt))
 				case o.F == history.Probe:
 					add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
 				case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, strings.Join(o.Value.Nodes, ", "),
 						len(o.Value.Nodes), len(m.nodes), len(m.nodes)/2+1, tt, ttl))
-				case in.History.Header.Workload == history.WorkloadSemaphore:
+				case kind.Permits:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.permit", o.Client, o.Key, tt, ttl))
 				default:
 					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
@@ -188,19 +182,21 @@ func narrative(in Input, m *model) []Step {
 			}
 		case history.Read:
 			if o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "" {
-				switch o.Value.Action {
-				case history.ActionReadStock:
-					lastRead[clientKey{o.Client, o.Key}] = *o.Value.Num
-					add(o.Invoke, 2, StepRead, tr(lang, "n.read.stock", o.Client, o.Key, *o.Value.Num))
-				default:
-					add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
+				if teller != nil {
+					if text, ok := told(teller.Read(o)); ok {
+						add(o.Invoke, 2, StepRead, text)
+						break
+					}
 				}
+				add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
 			} else if o.Type == history.OK {
 				res := o.Value.Result
 				if res == "" {
 					res = "?"
 				}
-				if _, ok := messages[English]["result."+res]; ok {
+				if own := "result." + in.History.Header.Workload + "." + res; hasMessage(own) {
+					res = tr(lang, own) // the workload's own word for it
+				} else if hasMessage("result." + res) {
 					res = tr(lang, "result."+res) // a workload value in the page's language
 				}
 				add(o.Invoke, 2, StepRead, tr(lang, "n.read", o.Client, o.Key, res))
@@ -209,78 +205,13 @@ func narrative(in Input, m *model) []Step {
 			tok := withToken(o)
 			switch o.Type {
 			case history.OK:
-				var s string
-				switch o.Value.Action {
-				case history.ActionCharge:
-					s = tr(lang, "n.write.charge", o.Client, o.Key, tok)
-				case history.ActionClaim:
+				s := tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
+				if o.Value.Action == workload.ActionClaim {
 					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
-				case history.ActionMarkPaid:
-					s = tr(lang, "n.write.markpaid", o.Client, o.Key, tok)
-				case history.ActionComplete:
-					s = tr(lang, "n.write.complete", o.Client, o.Key, tok)
-				case history.ActionRecordFailure:
-					if params[history.ParamFailureRecordToken] == 1 {
-						s = tr(lang, "n.write.record-failure.checked", o.Client, o.Key, tok)
-					} else {
-						s = tr(lang, "n.write.record-failure", o.Client, o.Key, tok)
+				} else if teller != nil {
+					if text, ok := told(teller.Write(o, tok)); ok {
+						s = text
 					}
-				case history.ActionSetCounter:
-					if o.Value.Num != nil {
-						s = tr(lang, "n.write.counter", o.Client, o.Key, *o.Value.Num, tok)
-					} else {
-						s = tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
-					}
-				case history.ActionSell:
-					// A sale writes back the stock its client computed from
-					// its own read; the stock the resource held just before
-					// is the last accepted sale's (or the initial stock).
-					before, known := stock[o.Key]
-					if !known {
-						before, known = params[history.ParamStock]
-					}
-					read, haveRead := lastRead[clientKey{o.Client, o.Key}]
-					switch {
-					case o.Value.Num != nil && haveRead && known && before != read:
-						s = tr(lang, "n.write.sell.stale", o.Client, o.Key, *o.Value.Num, read, before, tok)
-					case o.Value.Num != nil && haveRead:
-						s = tr(lang, "n.write.sell.read", o.Client, o.Key, *o.Value.Num, read, tok)
-					case o.Value.Num != nil:
-						s = tr(lang, "n.write.sell.num", o.Client, o.Key, *o.Value.Num, tok)
-					default:
-						s = tr(lang, "n.write.sell.plain", o.Client, o.Key, tok)
-					}
-					if o.Value.Num != nil {
-						stock[o.Key] = *o.Value.Num
-					}
-				case history.ActionRunJob:
-					runs[o.Key]++
-					switch n := runs[o.Key]; n {
-					case 1:
-						s = tr(lang, "n.write.runjob", o.Client, o.Key, tok)
-					case 2:
-						s = tr(lang, "n.write.runjob.second", o.Client, o.Key, tok)
-					default:
-						s = tr(lang, "n.write.runjob.nth", o.Client, o.Key, tok, n)
-					}
-				case history.ActionLead:
-					if o.Value.Fence > 0 {
-						s = tr(lang, "n.write.lead", o.Client, o.Key, o.Value.Fence)
-					} else {
-						s = tr(lang, "n.write.lead.plain", o.Client, o.Key)
-					}
-				case history.ActionEnter, history.ActionExit:
-					n := semCount(o.Key, o.Client, o.Value.Action == history.ActionEnter)
-					key := "n.write." + o.Value.Action
-					if havePermits {
-						s = tr(lang, key, o.Client, o.Key, n, permits)
-					} else {
-						s = tr(lang, key+".plain", o.Client, o.Key, n)
-					}
-				case history.ActionRebuild:
-					s = tr(lang, "n.write.rebuild", o.Client, o.Key, fmtDur(m.sec(o.Complete)-m.sec(o.Invoke)))
-				default:
-					s = tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
 				}
 				add(o.Invoke, 2, StepWrite, s)
 			case history.Fail:
@@ -326,7 +257,6 @@ func narrative(in Input, m *model) []Step {
 		case history.Stopped:
 			add(o.Invoke, 2, StepDone, tr(lang, "n.stopped", o.Client, o.Key))
 		}
-		_ = i
 	}
 	for k := range pending {
 		flush(k.client, k.key)
@@ -350,7 +280,7 @@ func narrative(in Input, m *model) []Step {
 			for _, c := range st.Clients {
 				belief := ""
 				if l, ok := m.leaseAt(c, "", w.End); ok {
-					belief = tr(lang, pick(in.History.Header.Workload == history.WorkloadSemaphore, "n.resume.belief.permit", "n.resume.belief"), l.Key, tokenText(l.Fence, l.Token))
+					belief = tr(lang, pick(kind.Permits, "n.resume.belief.permit", "n.resume.belief"), l.Key, tokenText(l.Fence, l.Token))
 				}
 				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
 			}
@@ -706,6 +636,9 @@ func refusalText(lang Lang, o history.Op) string {
 			return o.Error
 		}
 		return tr(lang, "refusal.unknown")
+	}
+	if _, ok := messages[English]["refusal."+o.Value.Refusal]; ok {
+		return tr(lang, "refusal."+o.Value.Refusal, o.Key) // a workload's own refusal
 	}
 	return o.Value.Refusal
 }

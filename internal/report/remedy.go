@@ -6,6 +6,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // remedies says what would have prevented an anomaly, by the run's
@@ -88,13 +89,14 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	}
 	r := &remedy{}
 	seen := map[string]bool{}
+	kind := workload.Of(h)
 	add := func(keys []string) {
 		for _, k := range keys {
-			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && h.Workload != history.WorkloadPayment {
+			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && kind.Deduplicates == nil {
 				continue // an idempotency key is the payment gateway's: no use to a counter, a stock, a job
 			}
-			if k == "fix.incr" && h.Workload == history.WorkloadInventory {
-				continue // a plain decrement from a stale decision still oversells: the check-and-decrement script is the fix
+			if slices.Contains(kind.Unadvised, k) {
+				continue // the workload says the advice does not fit it
 			}
 			if !seen[k] {
 				seen[k] = true
@@ -132,6 +134,10 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	generic := len(remedies) - 1
 	needGeneric := false
 	for _, a := range anoms {
+		if ak, ok := workload.AnomalyOf(a.Kind); ok && len(ak.Advice) > 0 {
+			add(ak.Advice) // a workload's own kind has its own advice
+			continue
+		}
 		for ri, row := range remedies {
 			if (row.algorithm == "" || row.algorithm == h.Algorithm) && (row.trait == "" || slices.Contains(h.Traits, row.trait)) &&
 				(row.kind == "" || row.kind == a.Kind) && (!row.renewed || (a.Cause != nil && a.Cause.Renewed > 0)) &&

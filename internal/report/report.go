@@ -18,6 +18,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Input is everything one run's report needs.
@@ -338,14 +339,7 @@ func headline(in Input, m *model) string {
 		checker.KindOverAdmission: 0, checker.KindDuplicateRun: 0, checker.KindLostUpdate: 1,
 		checker.KindMutexOverlap: 2, checker.KindStaleWriteAccepted: 3}
 	sort.SliceStable(anoms, func(i, j int) bool {
-		pi, ok := prio[anoms[i].Kind]
-		if !ok {
-			pi = 9
-		}
-		pj, ok := prio[anoms[j].Kind]
-		if !ok {
-			pj = 9
-		}
+		pi, pj := rank(prio, anoms[i].Kind), rank(prio, anoms[j].Kind)
 		return pi < pj
 	})
 	if in.Aborted && len(anoms) == 0 {
@@ -462,30 +456,16 @@ func headline(in Input, m *model) string {
 	return tr(lang, "say.valid")
 }
 
-// acceptedWrites lists the accepted writes an anomaly is about, earliest
-// first: from its Ops indices when given, else by its key and clients
-// (charges only).
-func acceptedWrites(h history.History, a checker.Anomaly) []history.Op {
-	want := map[int]bool{}
-	for _, i := range a.Ops {
-		want[i] = true
+// rank is where the headline tells a finding of kind: by prio, or by its
+// workload's registration (workload.AnomalyKind.Rank); 9 for the others.
+func rank(prio map[string]int, kind string) int {
+	if r, ok := prio[kind]; ok {
+		return r
 	}
-	var out []history.Op
-	for _, o := range h.Ops {
-		if o.F != history.Write || o.Type != history.OK {
-			continue
-		}
-		if len(want) > 0 {
-			if !want[o.Index] {
-				continue
-			}
-		} else if o.Key != a.Key || (len(a.Clients) > 0 && !containsStr(a.Clients, o.Client)) || (o.Value.Action != "" && o.Value.Action != history.ActionCharge) {
-			continue
-		}
-		out = append(out, o)
+	if ak, ok := workload.AnomalyOf(kind); ok {
+		return ak.Rank
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Invoke < out[j].Invoke })
-	return out
+	return 9
 }
 
 // upperFirst starts a sentence: its first letter in upper case.

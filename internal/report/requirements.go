@@ -6,6 +6,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // The five requirements of a distributed lock that lesson 42 names, in the
@@ -58,6 +59,13 @@ var (
 var safetyKinds = []string{checker.KindMutexOverlap, checker.KindDoubleEffect, checker.KindLostUpdate, checker.KindOversell,
 	checker.KindSplitBrain, checker.KindDuplicateRun, checker.KindStaleWriteAccepted, checker.KindTokenRegression,
 	checker.KindOverAdmission, checker.KindNotLinearizable, checker.KindForeignUnlock}
+
+// safetyKind reports whether kind breaks safety: one of safetyKinds, or a
+// workload's own kind (a violation of its resource's rules).
+func safetyKind(kind string) bool {
+	_, own := workload.AnomalyOf(kind)
+	return own || slices.Contains(safetyKinds, kind)
+}
 
 // lockFree reports whether the run's algorithm takes no lock (its trait).
 func lockFree(r Results) bool { return slices.Contains(r.Traits, history.TraitLockFree) }
@@ -127,7 +135,7 @@ func Shows(r Results, req string) Showing {
 		}
 		return Kept
 	case ReqSafety:
-		if has(func(a checker.Anomaly) bool { return !a.Informational && slices.Contains(safetyKinds, a.Kind) }) {
+		if has(func(a checker.Anomaly) bool { return !a.Informational && safetyKind(a.Kind) }) {
 			return Broken
 		}
 		if len(r.Plan) > 0 && r.Verdict == checker.Valid {

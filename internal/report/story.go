@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // faultDur is a fault's length as the reader should see it, scenario
@@ -199,7 +200,7 @@ func causeKey(base string, st history.FaultStep) string {
 // kindWord is the reader's name of an anomaly kind in this run: a
 // semaphore's "overlap" is more holders than permits.
 func (m *model) kindWord(lang Lang, kind string) string {
-	if kind == checker.KindMutexOverlap && m.h.Header.Workload == history.WorkloadSemaphore {
+	if kind == checker.KindMutexOverlap && workload.Of(m.h.Header).Permits {
 		return tr(lang, "kind.mutex-overlap.semaphore")
 	}
 	return kindWord(lang, kind)
@@ -223,7 +224,7 @@ func pointWord(lang Lang, point string) string {
 // releaseRemoved tells a release that removed a key: its own, or — a
 // plain DEL — another client's (the account says whose).
 func (m *model) releaseRemoved(lang Lang, i int, o history.Op) string {
-	if m.h.Header.Workload == history.WorkloadSemaphore {
+	if workload.Of(m.h.Header).Permits {
 		return tr(lang, "n.release.permit", o.Client, o.Key)
 	}
 	var others []string
@@ -368,7 +369,7 @@ func (m *model) chargesOf(lang Lang, a checker.Anomaly) (string, int) {
 		if len(want) > 0 && !want[o.Index] {
 			continue
 		}
-		if len(want) == 0 && o.Value.Action != history.ActionCharge {
+		if len(want) == 0 && o.Value.Action != workload.ActionCharge {
 			continue
 		}
 		parts = append(parts, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
@@ -383,7 +384,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	t0, t1 := fmtT(a.StartS), fmtT(a.EndS)
 	switch a.Kind {
 	case checker.KindMutexOverlap:
-		if permits, ok := m.h.Header.Params[history.ParamPermits]; ok && m.h.Header.Workload == history.WorkloadSemaphore {
+		if permits, ok := m.h.Header.Params[history.ParamPermits]; ok && workload.Of(m.h.Header).Permits {
 			return tr(lang, "a.mutex-overlap.permits", clients, a.Key, t0, t1, permits)
 		}
 		if len(a.Clients) > 2 {
@@ -412,7 +413,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindStaleWriteAccepted:
 		if a.Stale != "" && a.Current != "" {
-			if m.violatesWith(a, history.ActionRecordFailure) {
+			if m.violatesWith(a, workload.ActionRecordFailure) {
 				return tr(lang, "a.stale-write-accepted.record", a.Stale, a.Current, a.Key, fmtT(a.AtS))
 			}
 			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, fmtT(a.AtS))
@@ -427,7 +428,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		stock, ok := m.h.Header.Params[history.ParamStock]
 		var sales []string
 		for _, i := range m.opsByKey[a.Key] {
-			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Value.Action == history.ActionSell && o.Invoke <= a.End {
+			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Value.Action == workload.ActionSell && o.Invoke <= a.End {
 				sales = append(sales, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
 			}
 		}
@@ -463,6 +464,11 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 		return tr(lang, "a.unavailable", a.Key, t0, t1)
 	}
+	if ak, ok := workload.AnomalyOf(a.Kind); ok && ak.Describe != nil {
+		if w, ok := ak.Describe(m.h, a); ok {
+			return say(lang, w) // a workload's own kind, told from its data
+		}
+	}
 	return tr(lang, "a.generic", kindWord(lang, a.Kind), clients, a.Key, t0, t1)
 }
 
@@ -481,7 +487,7 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}
 		return tr(lang, "why."+a.Kind)
-	case a.Informational && m.h.Header.Workload == history.WorkloadCacheRebuild:
+	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
 	case a.Informational:
 		return tr(lang, "why.informational")

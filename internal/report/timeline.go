@@ -15,6 +15,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // band is a violation window on the timeline: overlapping anomalies are
@@ -165,16 +166,13 @@ func (m *model) fenceOf(o history.Op) int64 {
 }
 
 // effectAction reports whether a write action is a workload's effect (the
-// thing the lock protects), drawn as a big marker: a charge, a sale, a
-// counter write, a job run, a leader action, a semaphore entry, a rebuild.
-// Other writes (claim, mark-paid, exit) are small squares.
+// thing the lock protects, workload.Action.Effect), drawn as a big marker:
+// a charge, a sale, a counter write, a job run, a leader action, a
+// semaphore entry, a rebuild. Other writes (claim, mark-paid, exit) are
+// small squares.
 func effectAction(action string) bool {
-	switch action {
-	case "", history.ActionCharge, history.ActionSell, history.ActionSetCounter, history.ActionRunJob,
-		history.ActionLead, history.ActionEnter, history.ActionRebuild:
-		return true
-	}
-	return false
+	a, ok := workload.ActionOf(action)
+	return action == "" || (ok && a.Effect)
 }
 
 // actWord labels an accepted effect marker: "charged", "sold", "set 3", …
@@ -183,7 +181,7 @@ func actWord(lang Lang, o history.Op) string {
 		return tr(lang, "p.charged")
 	}
 	w := tr(lang, "p.act."+o.Value.Action)
-	if o.Value.Num != nil && o.Value.Action == history.ActionSetCounter {
+	if a, _ := workload.ActionOf(o.Value.Action); o.Value.Num != nil && a.Num {
 		w += fmt.Sprintf(" %d", *o.Value.Num)
 	}
 	return w

@@ -18,35 +18,13 @@ import (
 )
 
 // params are the workload's numbers the checkers need (history
-// Header.Params), durations in wall ns.
+// Header.Params): the scenario's, then the workload's own; durations in
+// wall ns.
 func (r *run) params() map[string]int64 {
 	sc := r.sc
-	w := sc.Workload
-	p := map[string]int64{history.ParamKeys: int64(w.Keys), history.ParamClients: int64(sc.Clients)}
-	b := func(v bool) int64 {
-		if v {
-			return 1
-		}
-		return 0
-	}
-	switch w.Kind {
-	case history.WorkloadPayment:
-		p[history.ParamIdempotency] = b(w.Idempotency)
-		if w.Completion == scenario.CompletionToken {
-			p[history.ParamCompletionToken] = 1
-			p[history.ParamFailureRecordToken] = b(w.FailureRecord == scenario.FailureRecordToken)
-		}
-	case history.WorkloadInventory:
-		p[history.ParamStock] = int64(w.Stock)
-	case history.WorkloadCron:
-		p[history.ParamFires] = int64(w.Fires)
-		p[history.ParamIntervalNS] = int64(r.wall(w.Interval.D()))
-		p[history.ParamLockPerFire] = b(w.LockPerFire)
-	case history.WorkloadLeader:
-		p[history.ParamTerms] = int64(w.Terms)
-		p[history.ParamEpochCheck] = b(w.EpochCheck)
-	case history.WorkloadSemaphore:
-		p[history.ParamPermits] = int64(w.Permits)
+	p := map[string]int64{history.ParamKeys: int64(sc.Workload.Keys), history.ParamClients: int64(sc.Clients)}
+	for k, v := range sc.Workload.Attrs.Params(func(d time.Duration) int64 { return int64(r.wall(d)) }) {
+		p[k] = v
 	}
 	if sc.ProbeEnabled() {
 		p[history.ParamProbeBoundNS] = int64(r.wall(probeBound(sc)))
@@ -63,25 +41,6 @@ func (r *run) params() map[string]int64 {
 // probeBound is how long the final probe may wait for a grant, scenario
 // time: the scenario's probe_timeout, else twice the TTL.
 func probeBound(sc scenario.Scenario) time.Duration { return sc.ProbeWait().D() }
-
-// setupResource prepares the resource in Redis before time zero: the
-// inventory's stock, set on n1 directly (not through any client's link).
-func (r *run) setupResource(ctx context.Context) error {
-	if r.sc.Workload.Kind != history.WorkloadInventory {
-		return nil
-	}
-	c := redis.NewClient(&redis.Options{Addr: r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, ClientName: observe.AdminName})
-	defer c.Close()
-	for item := range objectKeys(r.sc.Workload) {
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		err := c.Set(sctx, stockKey(item), r.sc.Workload.Stock, 0).Err()
-		cancel()
-		if err != nil {
-			return fmt.Errorf("set the stock of %s on n1: %w", item, err)
-		}
-	}
-	return nil
-}
 
 // probe is the final liveness probe: after every fault healed and the
 // workers finished, a fresh client reaching every node directly (a healthy
@@ -148,7 +107,7 @@ func (r *run) probeKey(ctx context.Context, lk clients.Locker, key string, bound
 	p := r.rec.Begin(proc, history.ProbeClient, history.Probe, key, v)
 	deadline := time.Now().Add(bound)
 	var last error
-	for attempt := 1; ; attempt++ {
+	for {
 		octx, cancel := context.WithTimeout(ctx, r.opDeadline())
 		lease, err := lk.Acquire(octx, key)
 		cancel()
@@ -167,7 +126,6 @@ func (r *run) probeKey(ctx context.Context, lk clients.Locker, key string, bound
 			break
 		}
 		time.Sleep(every)
-		_ = attempt
 	}
 	msg := ""
 	if last != nil && !errors.Is(last, clients.ErrNotAcquired) {

@@ -26,6 +26,7 @@ import (
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/observe"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/workload"
 	"github.com/locksim/locksim/lock"
 )
 
@@ -103,7 +104,10 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 
 	r := &run{sc: sc, seed: o.Seed, log: log, cl: cl, names: names}
 	r.scale = sc.TimeScale
-	r.ledger = newLedger(sc.Workload.Fenced(), sc.Workload.Idempotency, sc.Workload.CheckAndSet)
+	r.kind, _ = workload.Lookup(sc.Workload.Kind) // the parser refused unregistered names
+	r.guard = workload.NewGuard(sc.Workload.Fenced(), sc.Workload.CheckAndSet)
+	r.res = sc.Workload.Attrs.Start(workEnv{r})
+	r.hparams = r.params()
 	algoTraits := sc.Traits() // the parser refused unregistered names
 	r.lockFree = algoTraits.LockFree
 	r.shared = clients.NewShared()
@@ -123,7 +127,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	if err := r.warmUp(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.setupResource(ctx); err != nil {
+	if err := r.res.Setup(ctx); err != nil {
 		return nil, err
 	}
 
@@ -147,7 +151,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Traits: traits(algoTraits), Workload: sc.Workload.Kind,
 		FencingEnforced: sc.Workload.Fenced(), CheckAndSet: sc.Workload.CheckAndSet, Clients: names, Nodes: cl.NodeNames(),
 		RedisVersion: cl.RedisVersion(), Started: r.rec.Start().UTC(),
-		Plan: plan.Steps, Params: r.params(), Persistence: persistence(cl), Observed: observed,
+		Plan: plan.Steps, Params: r.hparams, Persistence: persistence(cl), Observed: observed,
 	}}
 
 	if o.Stream != nil {
@@ -246,15 +250,21 @@ func ClusterOptions(sc scenario.Scenario, o Options) cluster.Options {
 
 // run is the state of one run.
 type run struct {
-	sc     scenario.Scenario
-	seed   int64
-	scale  float64
-	log    *slog.Logger
-	cl     *cluster.Cluster
-	names  []string
-	ledger *ledger
-	rec    *history.Recorder
-	stalls atomic.Pointer[stallSink] // set with rec: the clients' stall hooks record there
+	sc    scenario.Scenario
+	seed  int64
+	scale float64
+	log   *slog.Logger
+	cl    *cluster.Cluster
+	names []string
+	// kind is the scenario's workload; res its resource of this run,
+	// guard the resource's check of a write's lease; hparams the header's
+	// parameters.
+	kind    workload.Kind
+	res     workload.Run
+	guard   *workload.Guard
+	hparams map[string]int64
+	rec     *history.Recorder
+	stalls  atomic.Pointer[stallSink] // set with rec: the clients' stall hooks record there
 
 	conns   []*redis.Client
 	workers []*worker
@@ -501,7 +511,7 @@ func buildLockers(builds []func() error) error {
 // lockConfig is the algorithm configuration of one client.
 func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clock, gate clients.Gate) clients.Config {
 	c := clients.Config{Nodes: nodes, TTL: r.ttl(), Rand: rng, Clock: clock, Gate: gate,
-		Library: r.library(), Shared: r.shared, Permits: r.sc.Workload.Permits, OpTimeout: r.opTimeout()}
+		Library: r.library(), Shared: r.shared, Permits: int(r.hparams[history.ParamPermits]), OpTimeout: r.opTimeout()}
 	c.CommandTimeout = r.opTimeout()
 	c.NodeTimeout = r.wall(r.sc.NodeTimeout.D())
 	c.Process = r.process()

@@ -51,9 +51,6 @@ type worker struct {
 	incarnation int
 }
 
-// errLost ends a critical section whose lease the algorithm declared lost.
-var errLost = errors.New("lease lost")
-
 // newProcess gives the worker a fresh process id after an info outcome: its
 // old operation may still take effect (Jepsen's rule).
 func (w *worker) newProcess() {
@@ -86,7 +83,7 @@ func (w *worker) run(ctx context.Context) {
 		w.awaitRestart()
 		return
 	}
-	w.workload(ctx)
+	w.r.res.Work(ctx, workClient{w})
 	w.awaitRestart()
 }
 
@@ -130,7 +127,7 @@ func (w *worker) startAgain(restore string) {
 	w.mu.Unlock()
 	if restore == faults.RestoreAll {
 		var keys []string
-		for k := range objectKeys(w.r.sc.Workload) {
+		for k := range w.r.kind.Objects(w.r.sc.Workload.Keys) {
 			keys = append(keys, k)
 		}
 		for _, n := range w.nodes {
@@ -142,7 +139,7 @@ func (w *worker) startAgain(restore string) {
 			}
 		}
 	}
-	w.workload(ctx)
+	w.r.res.Work(ctx, workClient{w})
 }
 
 // withLock runs cs under the lock on key: it acquires (retrying every retry
@@ -240,19 +237,6 @@ func (w *worker) watchLost(l clients.Lease) (stop func()) {
 	}()
 	return func() {
 		once.Do(func() { close(quit); <-done })
-	}
-}
-
-// lost reports whether the lease was declared lost.
-func lost(l clients.Lease) bool {
-	if l.Lost == nil {
-		return false
-	}
-	select {
-	case <-l.Lost:
-		return true
-	default:
-		return false
 	}
 }
 
@@ -405,33 +389,4 @@ func (w *worker) release(ctx context.Context, l clients.Lease) {
 	if t == history.Info {
 		w.newProcess()
 	}
-}
-
-// read reads the invoice's status; reading takes the workload's Read time.
-func (w *worker) read(ctx context.Context, key string) string {
-	v := history.Value{Action: history.ActionReadStatus}
-	p := w.log.Begin(w.proc, w.name, history.Read, key, v)
-	_ = w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D()))
-	v.Result = w.r.ledger.status(key)
-	p.End(history.OK, v, "")
-	return v.Result
-}
-
-// write performs one resource write through do and records the resource's
-// decision: ok when accepted, fail with the reason when refused. A
-// resource that checks owner tokens (check_and_set) has the token
-// recorded on the write.
-func (w *worker) write(key, action string, pr proof, do func(key string, p proof) refusal) bool {
-	v := history.Value{Action: action, Fence: pr.fence}
-	if w.r.sc.Workload.CheckAndSet {
-		v.Token = pr.token
-	}
-	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
-	if r := do(key, pr); r.why != "" {
-		v.Refusal, v.SeenFence = r.why, r.seen
-		p.End(history.Fail, v, "")
-		return false
-	}
-	p.End(history.OK, v, "")
-	return true
 }

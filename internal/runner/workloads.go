@@ -2,48 +2,33 @@ package runner
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"iter"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/history"
-	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/observe"
+	"github.com/locksim/locksim/internal/workload"
 )
 
-// Keys of the workloads' protected objects.
-const (
-	keyLeader    = "leader"
-	keySemaphore = "sem-1"
-	cronJob      = "cron:report"
-)
+// The scenario's workload (package workload) drives the clients: the
+// run's resource is its Run, and each worker is a workload.Client. Nothing
+// here knows one workload from another.
 
-// stockKey is the Redis key holding an inventory item's stock.
-func stockKey(item string) string { return "stock:" + item }
+// workEnv is the run as the workload's resource sees it (workload.Env).
+type workEnv struct{ r *run }
 
-// objectPrefix names each workload kind's protected objects.
-var objectPrefix = map[string]string{history.WorkloadPayment: "invoice", history.WorkloadCounter: "counter",
-	history.WorkloadInventory: "item", history.WorkloadCacheRebuild: "cache"}
+func (e workEnv) Keys() int              { return e.r.sc.Workload.Keys }
+func (e workEnv) Guard() *workload.Guard { return e.r.guard }
 
-// objectKeys yields the workload's protected objects in order ("invoice-1",
-// "invoice-2", …), each named when it is reached: a client that works
-// through a few of 100,000 invoices names only those.
-func objectKeys(w scenario.Workload) iter.Seq[string] {
-	prefix := objectPrefix[w.Kind]
-	return func(yield func(string) bool) {
-		if prefix == "" {
-			return
-		}
-		for i := 1; i <= w.Keys; i++ {
-			if !yield(prefix + "-" + strconv.Itoa(i)) {
-				return
-			}
-		}
-	}
+// Admin runs f with a connection to n1 of its own, not through any
+// client's link.
+func (e workEnv) Admin(ctx context.Context, f func(n1 redis.Cmdable) error) error {
+	c := redis.NewClient(&redis.Options{Addr: e.r.cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, ClientName: observe.AdminName})
+	defer c.Close()
+	return f(c)
 }
 
 // objectKeys yields this client's protected objects: its own keys when
@@ -52,18 +37,15 @@ func objectKeys(w scenario.Workload) iter.Seq[string] {
 // rounds (a client that cannot wait any more ends the sequence).
 func (w *worker) objectKeys() iter.Seq[string] {
 	wl := w.r.sc.Workload
-	prefix := objectPrefix[wl.Kind]
-	var mine []int
-	if c, ok := w.r.sc.PerClient[w.name]; ok {
-		mine = c.Keys
-	}
+	kind := w.r.kind
+	mine := w.ownKeys()
 	return func(yield func(string) bool) {
 		for round := range max(wl.Rounds, 1) {
 			if round > 0 && wl.RoundDelay > 0 && w.gate.Sleep(w.r.runCtx, w.r.wall(wl.RoundDelay.D())) != nil {
 				return
 			}
 			if len(mine) == 0 {
-				for key := range objectKeys(wl) {
+				for key := range kind.Objects(wl.Keys) {
 					if !yield(key) {
 						return
 					}
@@ -71,7 +53,7 @@ func (w *worker) objectKeys() iter.Seq[string] {
 				continue
 			}
 			for _, k := range mine {
-				if prefix != "" && !yield(prefix+"-"+strconv.Itoa(k)) {
+				if kind.Object != "" && !yield(kind.ObjectKey(k)) {
 					return
 				}
 			}
@@ -79,501 +61,98 @@ func (w *worker) objectKeys() iter.Seq[string] {
 	}
 }
 
-// proofOf is what a write under l shows the resource.
-func proofOf(l clients.Lease) proof { return proof{fence: l.Fence, token: l.Token} }
-
-// workload runs the scenario's workload as this client.
-func (w *worker) workload(ctx context.Context) {
-	wl := w.r.sc.Workload
-	switch wl.Kind {
-	case history.WorkloadCron:
-		w.cron(ctx)
-		return
-	case history.WorkloadLeader:
-		if wl.Keys > 1 {
-			w.leaderSet(ctx, w.leaderKeys())
-			return
-		}
-		w.leader(ctx)
-		return
-	case history.WorkloadSemaphore:
-		w.withLock(ctx, keySemaphore, w.usePermit(ctx))
-		return
-	}
-	for key := range w.objectKeys() {
-		var cs func(clients.Lease) (bool, error)
-		switch wl.Kind {
-		case history.WorkloadCounter:
-			cs = w.increment(ctx, key)
-		case history.WorkloadInventory:
-			cs = w.buy(ctx, key)
-		case history.WorkloadCacheRebuild:
-			cs = w.rebuild(ctx, key)
-		default:
-			cs = w.pay(ctx, key)
-		}
-		if !w.withLock(ctx, key, cs) {
-			return
-		}
-	}
-}
-
-// pay is the payment workload's critical section: (claim with the fencing
-// token,) read the invoice, do the slow job, charge, mark paid. Lock-free
-// (idempotency-key), the client just charges with the invoice as its
-// idempotency key.
-func (w *worker) pay(ctx context.Context, key string) func(clients.Lease) (bool, error) {
-	return func(l clients.Lease) (bool, error) {
-		led := w.r.ledger
-		if !w.r.lockFree {
-			if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, proofOf(l), led.claim) {
-				return true, nil
-			}
-			if w.read(ctx, key) == history.ResultPaid {
-				return true, nil
-			}
-		}
-		if err := w.job(ctx, l); err != nil {
-			return false, err
-		}
-		if err := w.beforeWrite(ctx, l); err != nil {
-			return false, err
-		}
-		charged := w.write(key, history.ActionCharge, proofOf(l), led.charge)
-		if w.r.sc.Workload.Completion == scenario.CompletionToken {
-			w.finishJob(ctx, key, l)
-			return true, nil
-		}
-		if charged {
-			w.write(key, history.ActionMarkPaid, proofOf(l), led.markPaid)
-		}
-		return true, nil
-	}
-}
-
-// finishJob is the second write of a two-write job (workload completion:
-// token; Bull's moveToFinished, then Job._saveAttempt): the completion,
-// which the resource accepts only while the lock key on n1 still holds the
-// lease's owner token, and, when it is refused, the failure record —
-// unchecked (it overwrites whatever the job record holds) or checked the
-// same way. The token check is one GET of the lock key on the client's own
-// link to n1, as Bull's Lua script reads it.
-func (w *worker) finishJob(ctx context.Context, key string, l clients.Lease) {
-	led := w.r.ledger
-	owns := func() (bool, error) {
-		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
-		defer cancel()
-		v, err := w.nodes[0].Cmd.Get(octx, l.Key).Result()
-		switch {
-		case errors.Is(err, redis.Nil):
-			return false, nil
-		case err != nil:
-			return false, fmt.Errorf("check the owner token of %s on n1: %w", l.Key, err)
-		}
-		return v == l.Token, nil
-	}
-	checked := func(action string, do func(key string, p proof, owns bool) refusal) history.Type {
-		return w.writeOutcome(key, action, proofOf(l), func() (refusal, error) {
-			ok, err := owns()
-			if err != nil {
-				return refusal{}, err
-			}
-			return do(key, proofOf(l), ok), nil
-		})
-	}
-	if checked(history.ActionComplete, led.complete) != history.Fail {
-		return
-	}
-	token := w.r.sc.Workload.FailureRecord == scenario.FailureRecordToken
-	if !token {
-		w.writeOutcome(key, history.ActionRecordFailure, proofOf(l), func() (refusal, error) {
-			return led.recordFailure(key, proofOf(l), false, true), nil
-		})
-		return
-	}
-	checked(history.ActionRecordFailure, func(key string, p proof, owns bool) refusal {
-		return led.recordFailure(key, p, true, owns)
-	})
-}
-
-// increment is the counter workload's read-modify-write.
-func (w *worker) increment(ctx context.Context, key string) func(clients.Lease) (bool, error) {
-	return func(l clients.Lease) (bool, error) {
-		led := w.r.ledger
-		if w.r.sc.Workload.ClaimFirst() && !w.write(key, history.ActionClaim, proofOf(l), led.claim) {
-			return true, nil
-		}
-		v, ok := w.readNum(ctx, key, history.ActionReadCounter, func(context.Context) (int64, error) { return led.readCounter(key), nil })
-		if !ok {
-			return false, ctx.Err()
-		}
-		if err := w.job(ctx, l); err != nil {
-			return false, err
-		}
-		if err := w.beforeWrite(ctx, l); err != nil {
-			return false, err
-		}
-		w.writeNum(key, history.ActionSetCounter, proofOf(l), func() (int64, refusal, error) {
-			return v + 1, led.setCounter(key, proofOf(l), v+1), nil
-		})
-		return true, nil
-	}
-}
-
-// buy is the inventory workload: under the lock, read the stock from Redis,
-// and if there is any, do the job and write the stock back one lower (a
-// sale). Lock-free (atomic-lua), one Lua script checks and decrements.
-func (w *worker) buy(ctx context.Context, key string) func(clients.Lease) (bool, error) {
-	node := w.nodes[0]
-	sk := stockKey(key)
-	return func(l clients.Lease) (bool, error) {
-		if w.r.lockFree {
-			if err := w.job(ctx, l); err != nil {
-				return false, err
-			}
-			if err := w.beforeWrite(ctx, l); err != nil {
-				return false, err
-			}
-			w.writeNum(key, history.ActionSell, proof{}, func() (int64, refusal, error) {
-				octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
-				defer cancel()
-				left, err := clients.AtomicDecrement(octx, node, sk)
-				switch {
-				case errors.Is(err, clients.ErrOutOfStock):
-					return 0, refusal{why: history.RefusalOutOfStock}, nil
-				case err != nil:
-					return 0, refusal{}, err
-				}
-				w.r.ledger.ship(key)
-				return left, refusal{}, nil
-			})
-			return true, nil
-		}
-		n, ok := w.readNum(ctx, key, history.ActionReadStock, func(ctx context.Context) (int64, error) {
-			octx, cancel := context.WithTimeout(ctx, w.r.opTimeout())
-			defer cancel()
-			return node.Cmd.Get(octx, sk).Int64()
-		})
-		if !ok {
-			return false, ctx.Err()
-		}
-		if n <= 0 {
-			return true, nil
-		}
-		if err := w.job(ctx, l); err != nil {
-			return false, err
-		}
-		if err := w.beforeWrite(ctx, l); err != nil {
-			return false, err
-		}
-		w.writeNum(key, history.ActionSell, proofOf(l), func() (int64, refusal, error) {
-			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opTimeout())
-			defer cancel()
-			if err := node.Cmd.Set(octx, sk, n-1, 0).Err(); err != nil {
-				return 0, refusal{}, err
-			}
-			w.r.ledger.ship(key)
-			return n - 1, refusal{}, nil
-		})
-		return true, nil
-	}
-}
-
-// rebuild is the cache-rebuild workload: one write whose Invoke..Complete
-// is the whole rebuild. Overlapping rebuilds are waste, not corruption.
-func (w *worker) rebuild(ctx context.Context, key string) func(clients.Lease) (bool, error) {
-	return func(l clients.Lease) (bool, error) {
-		v := history.Value{Action: history.ActionRebuild, Fence: l.Fence}
-		p := w.log.Begin(w.proc, w.name, history.Write, key, v)
-		err := w.job(ctx, l)
-		if err != nil && !errors.Is(err, errLost) {
-			p.EndErr(history.Info, v, err)
-			return false, err
-		}
-		p.End(history.OK, v, "")
-		return true, nil
-	}
-}
-
-// usePermit is the semaphore workload: enter, work, exit.
-func (w *worker) usePermit(ctx context.Context) func(clients.Lease) (bool, error) {
-	accept := func(string, proof) refusal { return refusal{} }
-	return func(l clients.Lease) (bool, error) {
-		w.write(keySemaphore, history.ActionEnter, proofOf(l), accept)
-		if err := w.job(ctx, l); err != nil && !errors.Is(err, errLost) {
-			return false, err
-		}
-		if err := w.gate.Point(ctx, history.PointBeforeWrite); err != nil {
-			return false, err
-		}
-		w.write(keySemaphore, history.ActionExit, proofOf(l), accept)
-		return true, nil
-	}
-}
-
-// cron is one scheduler: at every fire time of its own clock it tries the
-// lock once; the one that gets it runs the job (a run-job write spanning
-// the job) and, with one lock per job, releases it; with one lock per fire
-// time it never releases (the key expires).
-func (w *worker) cron(ctx context.Context) {
-	wl := w.r.sc.Workload
-	every := w.r.wall(wl.Interval.D())
-	zero := w.r.rec.Start()
-	for k := 1; k <= wl.Fires; k++ {
-		due := zero.Add(every * time.Duration(k))
-		for {
-			left := due.Sub(w.view.Now())
-			if left <= 0 {
-				break
-			}
-			if w.gate.Sleep(ctx, max(left/2, 100*time.Microsecond)) != nil {
-				return
-			}
-		}
-		key := cronJob
-		if wl.LockPerFire {
-			key = fmt.Sprintf("%s@%d", cronJob, k)
-		}
-		jobKey := fmt.Sprintf("job@%d", k)
-		lease, ok := w.acquire(ctx, key)
-		if !ok {
-			if ctx.Err() != nil || w.gate.Crashed() {
-				return
-			}
-			continue // another scheduler has this fire time
-		}
-		_, ok = w.holdThen(ctx, lease, func(l clients.Lease) (bool, error) {
-			if err := w.beforeWrite(ctx, l); err != nil {
-				return false, err
-			}
-			v := history.Value{Action: history.ActionRunJob, Fence: l.Fence}
-			p := w.log.Begin(w.proc, w.name, history.Write, jobKey, v)
-			err := w.gate.Sleep(ctx, w.r.wall(wl.Job.D()))
-			if err != nil {
-				p.EndErr(history.Info, v, err)
-				return false, err
-			}
-			p.End(history.OK, v, "")
-			return true, nil
-		}, !wl.LockPerFire)
-		if !ok {
-			return
-		}
-	}
-}
-
-// leader campaigns for the leader lease until elected once; the leader does
-// Terms units of work, each a `lead` write carrying its epoch (the fencing
-// token, or the election's number in grant order), then abdicates.
-func (w *worker) leader(ctx context.Context) {
-	wl := w.r.sc.Workload
-	for {
-		if ctx.Err() != nil {
-			return
-		}
-		lease, ok := w.acquire(ctx, keyLeader)
-		if !ok {
-			if w.gate.Sleep(ctx, w.r.wall(w.r.sc.RetryDelay.D())) != nil {
-				return
-			}
-			continue
-		}
-		epoch := lease.Fence
-		if epoch == 0 {
-			epoch = w.r.ledger.nextTerm()
-		}
-		w.hold(ctx, lease, func(l clients.Lease) (bool, error) {
-			for range wl.Terms {
-				if err := w.job(ctx, l); err != nil {
-					return false, err
-				}
-				if err := w.beforeWrite(ctx, l); err != nil {
-					return false, err
-				}
-				if !w.write(keyLeader, history.ActionLead, proof{fence: epoch}, w.r.ledger.lead) {
-					return true, nil // deposed: the resource saw a newer epoch
-				}
-				if wl.Heartbeat {
-					var leads bool
-					if l, leads = w.heartbeat(ctx, l); !leads {
-						return false, errLost
-					}
-				}
-			}
-			return true, nil
-		})
-		return
-	}
-}
-
-// leaderKey names the leader lease of object k of a leader workload of
-// several (workload.keys > 1): leader-1..leader-N, one scheduler lock per
-// queue (BR-25).
-func leaderKey(k int) string { return keyLeader + "-" + strconv.Itoa(k) }
-
-// leaderKeys are the leader leases this client campaigns for: its own
-// keys when the scenario's clients: mapping gives them, else every one.
-func (w *worker) leaderKeys() []string {
-	var mine []int
+// ownKeys are the numbers of this client's own keys, nil when the
+// scenario gives it none.
+func (w *worker) ownKeys() []int {
 	if c, ok := w.r.sc.PerClient[w.name]; ok {
-		mine = c.Keys
+		return c.Keys
 	}
-	if len(mine) == 0 {
-		for k := 1; k <= w.r.sc.Workload.Keys; k++ {
-			mine = append(mine, k)
-		}
-	}
-	out := make([]string, len(mine))
-	for i, k := range mine {
-		out[i] = leaderKey(k)
-	}
-	return out
+	return nil
 }
 
-// leaderTerm is one leader lease a client holds in leaderSet: the lease,
-// the epoch its lead writes carry, and the end of its loss watch.
-type leaderTerm struct {
-	lease clients.Lease
-	epoch int64
-	stop  func()
+// workClient is a worker as its workload drives it (workload.Client).
+type workClient struct{ *worker }
+
+func (c workClient) Name() string { return c.name }
+
+func (c workClient) Index() int {
+	for i, n := range c.r.names {
+		if n == c.name {
+			return i
+		}
+	}
+	return 0
 }
 
-// leaderSet is a scheduler for several queues, each with its own leader
-// lease (rq's scheduler, BR-25): one loop that tries every lease of keys
-// it does not hold, then — holding at least one — does one unit of work
-// and a lead write for each held lease, and heartbeats each of them
-// (workload.heartbeat); Terms units, then it abdicates, releasing what it
-// holds. A refused lead write deposes it from that lease (done, released);
-// a refused heartbeat or a lost lease ends that lease's term (released,
-// with no done). Holding nothing, it tries again after the retry delay.
-func (w *worker) leaderSet(ctx context.Context, keys []string) {
-	wl := w.r.sc.Workload
-	held := map[string]*leaderTerm{}
-	// end releases the lease of k: done first when finished.
-	end := func(k string, finished bool) {
-		t := held[k]
-		t.stop()
-		if finished {
-			w.done(t.lease)
-		}
-		w.release(ctx, t.lease)
-		delete(held, k)
-	}
-	abdicated := false
-	defer func() {
-		for _, k := range keys {
-			if t := held[k]; t != nil {
-				t.stop()
-				if ctx.Err() != nil && !w.gate.Crashed() && !abdicated {
-					// The run ended with the client leading: it believed it
-					// held the lease until now.
-					w.log.Instant(w.proc, w.name, history.Stopped, w.resource(t.lease), history.Value{Token: t.lease.Token, Fence: t.lease.Fence}, history.OK)
-				}
-			}
-		}
-	}()
-	for worked := 0; worked < wl.Terms; {
-		if ctx.Err() != nil {
-			return
-		}
-		for _, k := range keys {
-			if held[k] != nil {
-				continue
-			}
-			lease, ok := w.acquire(ctx, k)
-			if !ok {
-				if ctx.Err() != nil {
-					return
-				}
-				continue
-			}
-			epoch := lease.Fence
-			if epoch == 0 {
-				epoch = w.r.ledger.nextTerm()
-			}
-			held[k] = &leaderTerm{lease: lease, epoch: epoch, stop: w.watchLost(lease)}
-			if w.gate.Point(ctx, history.PointAfterAcquire) != nil {
-				return
-			}
-		}
-		if len(held) == 0 {
-			if w.gate.Sleep(ctx, w.r.wall(w.r.sc.RetryDelay.D())) != nil {
-				return
-			}
-			continue
-		}
-		if w.gate.Sleep(ctx, w.r.wall(w.r.sc.Job(w.name).D())) != nil {
-			return
-		}
-		if w.gate.Point(ctx, history.PointBeforeWrite) != nil {
-			return
-		}
-		for _, k := range keys {
-			t := held[k]
-			if t == nil {
-				continue
-			}
-			if lost(t.lease) || w.validate(ctx, t.lease) != nil {
-				if ctx.Err() != nil {
-					return
-				}
-				end(k, false)
-				continue
-			}
-			if !w.write(k, history.ActionLead, proof{fence: t.epoch}, w.r.ledger.lead) {
-				end(k, true) // deposed: the resource saw a newer epoch
-			}
-		}
-		if wl.Heartbeat {
-			for _, k := range keys {
-				t := held[k]
-				if t == nil {
-					continue
-				}
-				nl, leads := w.heartbeat(ctx, t.lease)
-				if ctx.Err() != nil {
-					return
-				}
-				if !leads {
-					end(k, false)
-					continue
-				}
-				t.lease = nl
-			}
-		}
-		worked++
-	}
-	for _, k := range keys {
-		if t := held[k]; t != nil {
-			t.stop()
-			w.done(t.lease)
-		}
-	}
-	abdicated = true
-	if w.gate.Point(ctx, history.PointBeforeRelease) != nil {
-		return
-	}
-	for _, k := range keys {
-		if t := held[k]; t != nil {
-			w.release(ctx, t.lease)
-			delete(held, k)
-		}
-	}
+func (c workClient) LockFree() bool                     { return c.r.lockFree }
+func (c workClient) ClaimFirst() bool                   { return c.r.sc.Workload.ClaimFirst() }
+func (c workClient) Objects() iter.Seq[string]          { return c.objectKeys() }
+func (c workClient) OwnKeys() []int                     { return c.ownKeys() }
+func (c workClient) Wall(d time.Duration) time.Duration { return c.r.wall(d) }
+func (c workClient) RetryDelay() time.Duration          { return c.r.sc.RetryDelay.D() }
+func (c workClient) JobLength() time.Duration           { return c.r.sc.Job(c.name).D() }
+func (c workClient) Now() time.Time                     { return c.view.Now() }
+func (c workClient) Zero() time.Time                    { return c.r.rec.Start() }
+func (c workClient) Crashed() bool                      { return c.gate.Crashed() }
+func (c workClient) Node() clients.Node                 { return c.nodes[0] }
+func (c workClient) OpTimeout() time.Duration           { return c.r.opTimeout() }
+
+func (c workClient) With(ctx context.Context, key string, body workload.Body) bool {
+	return c.withLock(ctx, key, body)
 }
 
-// readNum records one read of a number from the resource; false when the
-// read failed (recorded as info).
-func (w *worker) readNum(ctx context.Context, key, action string, get func(context.Context) (int64, error)) (int64, bool) {
+func (c workClient) Acquire(ctx context.Context, key string) (clients.Lease, bool) {
+	return c.acquire(ctx, key)
+}
+
+func (c workClient) Hold(ctx context.Context, l clients.Lease, body workload.Body, release bool) (bool, bool) {
+	return c.holdThen(ctx, l, body, release)
+}
+
+func (c workClient) Job(ctx context.Context, l clients.Lease) error { return c.job(ctx, l) }
+func (c workClient) BeforeWrite(ctx context.Context, l clients.Lease) error {
+	return c.beforeWrite(ctx, l)
+}
+func (c workClient) Point(ctx context.Context, point string) error       { return c.gate.Point(ctx, point) }
+func (c workClient) Sleep(ctx context.Context, d time.Duration) error    { return c.gate.Sleep(ctx, d) }
+func (c workClient) Validate(ctx context.Context, l clients.Lease) error { return c.validate(ctx, l) }
+func (c workClient) Release(ctx context.Context, l clients.Lease)        { c.release(ctx, l) }
+func (c workClient) Done(l clients.Lease)                                { c.done(l) }
+func (c workClient) WatchLost(l clients.Lease) func()                    { return c.watchLost(l) }
+
+func (c workClient) Heartbeat(ctx context.Context, l clients.Lease) (clients.Lease, bool) {
+	return c.heartbeat(ctx, l)
+}
+
+// Stopped records that the run ended with the client holding l.
+func (c workClient) Stopped(l clients.Lease) {
+	c.log.Instant(c.proc, c.name, history.Stopped, c.resource(l), history.Value{Token: l.Token, Fence: l.Fence}, history.OK)
+}
+
+// ReadResult records a read of the resource that returns a word; reading
+// takes the workload's read time.
+func (c workClient) ReadResult(ctx context.Context, key, action string, get func() string) string {
 	v := history.Value{Action: action}
-	p := w.log.Begin(w.proc, w.name, history.Read, key, v)
-	if err := w.gate.Sleep(ctx, w.r.wall(w.r.sc.Workload.Read.D())); err != nil {
+	p := c.log.Begin(c.proc, c.name, history.Read, key, v)
+	_ = c.gate.Sleep(ctx, c.r.wall(c.r.sc.Workload.Read.D()))
+	v.Result = get()
+	p.End(history.OK, v, "")
+	return v.Result
+}
+
+// ReadNum records one read of a number from the resource; false when the
+// read failed (recorded as info).
+func (c workClient) ReadNum(ctx context.Context, key, action string, get func(context.Context) (int64, error)) (int64, bool) {
+	v := history.Value{Action: action}
+	p := c.log.Begin(c.proc, c.name, history.Read, key, v)
+	if err := c.gate.Sleep(ctx, c.r.wall(c.r.sc.Workload.Read.D())); err != nil {
 		p.EndErr(history.Info, v, err)
 		return 0, false
 	}
 	n, err := get(ctx)
 	if err != nil {
 		p.EndErr(history.Info, v, err)
-		w.newProcess()
+		c.newProcess()
 		return 0, false
 	}
 	v.Num = &n
@@ -581,47 +160,55 @@ func (w *worker) readNum(ctx context.Context, key, action string, get func(conte
 	return n, true
 }
 
-// writeOutcome records one resource write whose decision do returns: the
-// resource's reason to refuse, or an error when the outcome is unknown
-// (recorded as info, under a new process).
-func (w *worker) writeOutcome(key, action string, pr proof, do func() (refusal, error)) history.Type {
-	return w.recordWrite(key, action, pr, func() (*int64, refusal, error) {
-		refused, err := do()
-		return nil, refused, err
-	})
-}
-
-// writeNum records one write of a number to the resource: do returns the
-// number written, or the resource's reason to refuse, or an error when
-// the outcome is unknown.
-func (w *worker) writeNum(key, action string, pr proof, do func() (int64, refusal, error)) history.Type {
-	return w.recordWrite(key, action, pr, func() (*int64, refusal, error) {
-		n, refused, err := do()
-		return &n, refused, err
-	})
-}
-
-// recordWrite records one write to the resource: do returns the number written
-// (nil for none), or the resource's reason to refuse, or an error when
-// the outcome is unknown (recorded as info, under a new process).
-func (w *worker) recordWrite(key, action string, pr proof, do func() (*int64, refusal, error)) history.Type {
-	v := history.Value{Action: action, Fence: pr.fence}
-	if w.r.sc.Workload.CheckAndSet {
-		v.Token = pr.token
+// Write records one write to the resource: the resource's decision (do),
+// ok when accepted with what do noted, fail with the reason when refused,
+// info under a new process when its outcome is unknown. A resource that
+// checks owner tokens (check_and_set) has the token recorded on the
+// write.
+func (c workClient) Write(key, action string, pr workload.Proof, do func(note *history.Value) (workload.Refusal, error)) history.Type {
+	v := history.Value{Action: action, Fence: pr.Fence}
+	if c.r.sc.Workload.CheckAndSet {
+		v.Token = pr.Token
 	}
-	p := w.log.Begin(w.proc, w.name, history.Write, key, v)
-	n, refused, err := do()
+	p := c.log.Begin(c.proc, c.name, history.Write, key, v)
+	var note history.Value
+	refused, err := do(&note)
 	switch {
 	case err != nil:
 		p.EndErr(history.Info, v, err)
-		w.newProcess()
+		c.newProcess()
 		return history.Info
-	case refused.why != "":
-		v.Refusal, v.SeenFence = refused.why, refused.seen
+	case refused.Why != "":
+		v.Refusal, v.SeenFence = refused.Why, refused.Seen
 		p.End(history.Fail, v, "")
 		return history.Fail
 	}
-	v.Num = n
+	v.Num, v.Result = note.Num, note.Result
 	p.End(history.OK, v, "")
 	return history.OK
 }
+
+// Begin starts recording a write that spans work.
+func (c workClient) Begin(key, action string, fence int64) workload.Pending {
+	v := history.Value{Action: action, Fence: fence}
+	return pendingWrite{p: c.log.Begin(c.proc, c.name, history.Write, key, v), v: v}
+}
+
+type pendingWrite struct {
+	p *history.Pending
+	v history.Value
+}
+
+func (p pendingWrite) End(err error) {
+	if err != nil {
+		p.p.EndErr(history.Info, p.v, err)
+		return
+	}
+	p.p.End(history.OK, p.v, "")
+}
+
+// errLost ends a critical section whose lease the algorithm declared lost.
+var errLost = workload.ErrLost
+
+// lost reports whether the lease was declared lost.
+func lost(l clients.Lease) bool { return workload.Lost(l) }

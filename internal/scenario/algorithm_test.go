@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/clients"
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
+	"github.com/locksim/locksim/lock"
 )
 
 // scenarioFor is a minimal scenario for algorithm on workload kind (with
@@ -20,12 +21,12 @@ import (
 func scenarioFor(algorithm, kind, workloadExtra, extra string) string {
 	w := "kind: " + kind
 	switch kind {
-	case history.WorkloadSemaphore:
+	case workload.Semaphore:
 		w += ", permits: 2"
-	case history.WorkloadCron:
+	case workload.Cron:
 		w += ", interval: 60s"
 	}
-	if kind == history.WorkloadPayment && clientsTraits(algorithm).IdempotencyKey && !strings.Contains(workloadExtra, "idempotency") {
+	if kind == workload.Payment && clientsTraits(algorithm).IdempotencyKey && !strings.Contains(workloadExtra, "idempotency") {
 		w += ", idempotency: true"
 	}
 	if workloadExtra != "" {
@@ -37,13 +38,13 @@ func scenarioFor(algorithm, kind, workloadExtra, extra string) string {
 	return fmt.Sprintf("clients: 2\nalgorithm: %s\nttl: 30s\nworkload: {%s}\n%s", algorithm, w, extra)
 }
 
-func clientsTraits(name string) clients.Traits {
-	a, _ := clients.Lookup(name)
+func clientsTraits(name string) lock.Traits {
+	a, _ := lock.Lookup(name)
 	return a.Traits
 }
 
 // firstRun is the first of kinds the algorithm runs, or "".
-func firstRun(t clients.Traits, kinds ...string) string {
+func firstRun(t lock.Traits, kinds ...string) string {
 	for _, k := range kinds {
 		if t.Runs(k) {
 			return k
@@ -76,7 +77,7 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 		t.Fatalf("%d algorithms registered, want locksim's 16 at least", len(all))
 	}
 	for _, a := range all {
-		kind := firstRun(a.Traits, history.Workloads()...)
+		kind := firstRun(a.Traits, workload.Names()...)
 		t.Run("the registered algorithm "+a.Name+" is accepted on the "+kind+" workload", func(t *testing.T) {
 			s, err := Parse("t.yaml", []byte(scenarioFor(a.Name, kind, "", "")))
 			if err != nil {
@@ -96,28 +97,28 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 		if !ok {
 			t.Fatalf("no list of valid algorithms in %q", problems[0])
 		}
-		if got, want := strings.Split(valid, ", "), clients.Names(); !reflect.DeepEqual(got, want) {
+		if got, want := strings.Split(valid, ", "), lock.Names(); !reflect.DeepEqual(got, want) {
 			t.Errorf("the parser offers\n  %q\nthe registry holds\n  %q", got, want)
 		}
 	})
 	t.Run("a missing algorithm's hint names every registered algorithm", func(t *testing.T) {
 		problems := parseProblems(t, "clients: 2\nttl: 30s\n")
-		if len(problems) != 1 || !strings.HasSuffix(problems[0], "one of "+strings.Join(clients.Names(), ", ")) {
+		if len(problems) != 1 || !strings.HasSuffix(problems[0], "one of "+strings.Join(lock.Names(), ", ")) {
 			t.Errorf("problems = %q", problems)
 		}
 	})
 	t.Run("every workload a registration names is a workload kind", func(t *testing.T) {
 		for _, a := range all {
 			for _, w := range a.Traits.Workloads {
-				if !contains(history.Workloads(), w) {
-					t.Errorf("%s runs workload %q, which is no workload kind (%v)", a.Name, w, history.Workloads())
+				if !contains(workload.Names(), w) {
+					t.Errorf("%s runs workload %q, which is no workload kind (%v)", a.Name, w, workload.Names())
 				}
 			}
 		}
 	})
 	t.Run("the registry's semaphore workload is history's", func(t *testing.T) {
-		if (clients.Traits{}).Runs(history.WorkloadSemaphore) || !(clients.Traits{Semaphore: true}).Runs(history.WorkloadSemaphore) {
-			t.Errorf("clients.Traits.Runs does not treat %q as the semaphore workload", history.WorkloadSemaphore)
+		if (lock.Traits{}).Runs(workload.Semaphore) || !(lock.Traits{Semaphore: true}).Runs(workload.Semaphore) {
+			t.Errorf("lock.Traits.Runs does not treat %q as the semaphore workload", workload.Semaphore)
 		}
 	})
 }
@@ -133,8 +134,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		src func(a clients.Algorithm) string
 		// allowed says whether the traits allow it; why says why (for the
 		// test's name).
-		allowed func(t clients.Traits) bool
-		why     func(t clients.Traits) string
+		allowed func(t lock.Traits) bool
+		why     func(t lock.Traits) string
 		// refusal is a substring of the one problem reported otherwise.
 		refusal func(a clients.Algorithm) string
 	}
@@ -142,13 +143,13 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		return rule{
 			what: "workload." + field + ": true",
 			src: func(a clients.Algorithm) string {
-				if k := firstRun(a.Traits, history.WorkloadPayment, history.WorkloadCounter); k != "" {
+				if k := firstRun(a.Traits, workload.Payment, workload.Counter); k != "" {
 					return scenarioFor(a.Name, k, field+": true", "")
 				}
 				return ""
 			},
-			allowed: func(t clients.Traits) bool { return t.Fenced },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return t.Fenced },
+			why: func(t lock.Traits) string {
 				if t.Fenced {
 					return "it hands out fencing tokens"
 				}
@@ -165,10 +166,10 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "a library block",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {tries: 2}\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "library: {tries: 2}\n")
 			},
-			allowed: func(t clients.Traits) bool { return t.Library },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return t.Library },
+			why: func(t lock.Traits) string {
 				if t.Library {
 					return "it is a library adapter"
 				}
@@ -184,10 +185,10 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				if !a.Traits.Library {
 					return "" // the library block itself is refused
 				}
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "library: {drift_factor: 0.02}\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "library: {drift_factor: 0.02}\n")
 			},
-			allowed: func(t clients.Traits) bool { return t.DriftFactor },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return t.DriftFactor },
+			why: func(t lock.Traits) string {
 				if t.DriftFactor {
 					return "its validity subtracts a drift allowance"
 				}
@@ -200,10 +201,10 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "nodes: 5",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "nodes: 5\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "nodes: 5\n")
 			},
-			allowed: func(t clients.Traits) bool { return !t.SingleNode },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return !t.SingleNode },
+			why: func(t lock.Traits) string {
 				if t.SingleNode {
 					return "it locks a single node only"
 				}
@@ -216,10 +217,10 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "probe: true",
 			src: func(a clients.Algorithm) string {
-				return scenarioFor(a.Name, firstRun(a.Traits, history.Workloads()...), "", "probe: true\n")
+				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "probe: true\n")
 			},
-			allowed: func(t clients.Traits) bool { return !t.LockFree },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return !t.LockFree },
+			why: func(t lock.Traits) string {
 				if t.LockFree {
 					return "it takes no lock to probe"
 				}
@@ -232,13 +233,13 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		{
 			what: "a payment workload without idempotency keys",
 			src: func(a clients.Algorithm) string {
-				if !a.Traits.Runs(history.WorkloadPayment) {
+				if !a.Traits.Runs(workload.Payment) {
 					return ""
 				}
-				return scenarioFor(a.Name, history.WorkloadPayment, "idempotency: false", "")
+				return scenarioFor(a.Name, workload.Payment, "idempotency: false", "")
 			},
-			allowed: func(t clients.Traits) bool { return !t.IdempotencyKey },
-			why: func(t clients.Traits) string {
+			allowed: func(t lock.Traits) bool { return !t.IdempotencyKey },
+			why: func(t lock.Traits) string {
 				if t.IdempotencyKey {
 					return "it relies on the gateway's idempotency key"
 				}
@@ -249,18 +250,18 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			},
 		},
 	}
-	for _, kind := range history.Workloads() {
+	for _, kind := range workload.Names() {
 		rules = append(rules, rule{
 			what: "the " + kind + " workload",
 			src:  func(a clients.Algorithm) string { return scenarioFor(a.Name, kind, "", "") },
-			allowed: func(t clients.Traits) bool {
+			allowed: func(t lock.Traits) bool {
 				return t.Runs(kind)
 			},
-			why: func(t clients.Traits) string {
+			why: func(t lock.Traits) string {
 				switch {
 				case len(t.Workloads) > 0:
 					return "it runs " + strings.Join(t.Workloads, ", ") + " only"
-				case kind != history.WorkloadSemaphore:
+				case kind != workload.Semaphore:
 					return "it runs every lock workload"
 				case t.Semaphore:
 					return "it is a semaphore"
@@ -298,7 +299,7 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				// The semaphore workload on a single-workload algorithm
 				// breaks two rules at once: each says so.
 				want := 1
-				if len(a.Traits.Workloads) > 0 && strings.Contains(r.what, history.WorkloadSemaphore) && !a.Traits.Runs(history.WorkloadSemaphore) {
+				if len(a.Traits.Workloads) > 0 && strings.Contains(r.what, workload.Semaphore) && !a.Traits.Runs(workload.Semaphore) {
 					want = 2
 				}
 				if len(problems) != want || !strings.Contains(problems[0], r.refusal(a)) {
@@ -330,27 +331,27 @@ func TestALockRegisteredByAUserIsParsedByItsTraits(t *testing.T) {
 		New: func(clients.Config) (clients.Locker, error) {
 			return nil, errors.New("not built in parser tests")
 		},
-		Traits: clients.Traits{Fenced: true, SingleNode: true},
+		Traits: lock.Traits{Fenced: true, SingleNode: true},
 	})
 	t.Run("its name is accepted and fencing is allowed since it is fenced", func(t *testing.T) {
-		if p := parseProblems(t, scenarioFor("user-fenced-lock", history.WorkloadPayment, "fencing: true", "")); p != nil {
+		if p := parseProblems(t, scenarioFor("user-fenced-lock", workload.Payment, "fencing: true", "")); p != nil {
 			t.Errorf("refused: %q", p)
 		}
 	})
 	t.Run("fencing messages name it among the fenced algorithms", func(t *testing.T) {
-		p := parseProblems(t, scenarioFor("safe", history.WorkloadPayment, "fencing: true", ""))
+		p := parseProblems(t, scenarioFor("safe", workload.Payment, "fencing: true", ""))
 		if len(p) != 1 || !strings.Contains(p[0], "needs algorithm fenced, redlock-fenced, watchdog-fenced, fenced-wait or user-fenced-lock (got safe)") {
 			t.Errorf("problems = %q", p)
 		}
 	})
 	t.Run("five nodes are refused since it locks a single node", func(t *testing.T) {
-		p := parseProblems(t, scenarioFor("user-fenced-lock", history.WorkloadPayment, "", "nodes: 5\n"))
+		p := parseProblems(t, scenarioFor("user-fenced-lock", workload.Payment, "", "nodes: 5\n"))
 		if len(p) != 1 || !strings.Contains(p[0], "user-fenced-lock locks a single Redis node") {
 			t.Errorf("problems = %q", p)
 		}
 	})
 	t.Run("the parser lists it last, after locksim's own", func(t *testing.T) {
-		if names := clients.Names(); !slices.Contains(names, "user-fenced-lock") || names[len(names)-1] != "user-fenced-lock" {
+		if names := lock.Names(); !slices.Contains(names, "user-fenced-lock") || names[len(names)-1] != "user-fenced-lock" {
 			t.Errorf("Names() = %q", names)
 		}
 	})

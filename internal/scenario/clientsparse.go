@@ -12,7 +12,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/locksim/locksim/internal/clients"
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
+	"github.com/locksim/locksim/lock"
 )
 
 // Fields of the mapping form of clients: and of a process block.
@@ -23,7 +24,7 @@ var (
 
 // traitsOf is the traits of the scenario's algorithm as parsing goes: a
 // lock client process's declared traits once its process block is read.
-func (p *parser) traitsOf(algorithm string) clients.Traits {
+func (p *parser) traitsOf(algorithm string) lock.Traits {
 	if p.proc != nil && traitsOf(algorithm).Process {
 		return Scenario{Algorithm: algorithm, Process: p.proc}.Traits()
 	}
@@ -158,21 +159,18 @@ func (p *parser) perClientFinish(root map[string]field, s *Scenario) {
 	for _, c := range s.PerClient {
 		keyed = keyed || len(c.Keys) > 0
 	}
-	if keyed && objectWorkload(s.Workload.Kind) == "" {
-		p.errorf(root["clients"].val, "clients", "per-client keys need a workload of numbered objects (payment, counter, inventory, cache-rebuild, leader; got %s)", s.Workload.Kind)
+	if k, _ := workload.Lookup(s.Workload.Kind); keyed && !k.Keyed {
+		p.errorf(root["clients"].val, "clients", "per-client keys need a workload of numbered objects (%s; got %s)", strings.Join(keyedWorkloads(), ", "), s.Workload.Kind)
 	}
 }
 
-// objectWorkload names the objects of a workload of numbered objects, ""
-// for the others (cron, semaphore). The leader workload's objects are its
-// leader leases (leader-1..leader-N when workload.keys > 1 or a client has
-// keys of its own: one scheduler lock per queue, BR-25).
-func objectWorkload(kind string) string {
-	switch kind {
-	case history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCacheRebuild, history.WorkloadLeader:
-		return kind
-	}
-	return ""
+// keyedWorkloads names the workloads whose clients may have keys of their
+// own: those of numbered objects, then those whose keys are leases of
+// their own naming (the leader's: leader-1..leader-N, one scheduler lock
+// per queue, BR-25).
+func keyedWorkloads() []string {
+	return append(workload.With(func(k workload.Kind) bool { return k.Keyed && k.Object != "" }),
+		workload.With(func(k workload.Kind) bool { return k.Keyed && k.Object == "" })...)
 }
 
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -400,7 +398,7 @@ func (p *parser) nodeTimeout(f field, s Scenario) Duration {
 	case d <= 0:
 		p.errorf(n, "node_timeout", "must be > 0 (got %s)", describe(n))
 	case s.Algorithm != "" && !t.MultiNode && !t.Process && !t.Library:
-		p.errorf(n, "node_timeout", "is the per-node timeout of a multi-node algorithm (%s; got %s); a single-node lock's command timeout is library.timeout for an adapter", orList(clients.Where(func(t clients.Traits) bool { return t.MultiNode })), s.Algorithm)
+		p.errorf(n, "node_timeout", "is the per-node timeout of a multi-node algorithm (%s; got %s); a single-node lock's command timeout is library.timeout for an adapter", orList(lock.Where(func(t lock.Traits) bool { return t.MultiNode })), s.Algorithm)
 	case s.TTL > 0 && d >= s.TTL:
 		p.errorf(n, "node_timeout", "%s is not shorter than the ttl %s: Redlock's per-node timeout must be much smaller than the lease", d, s.TTL)
 	default:

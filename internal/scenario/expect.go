@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Expectations are the verdicts an expect may name, as a fresh slice.
@@ -75,7 +76,8 @@ var expectFields = []string{"verdict", "kinds"}
 
 // expect reads the expect field: a verdict, or a mapping with a verdict and
 // the anomaly kinds. The kinds are checked against the checker's
-// vocabulary (history.AnomalyKinds) and against the scenario: only an
+// vocabulary (history.AnomalyKinds, and the workloads' own kinds,
+// workload.AnomalyKinds) and against the scenario: only an
 // invalid run shows violations, an always-informational kind can never be
 // one, and a liveness kind is one only with expect_live: true.
 func (p *parser) expect(f field, s Scenario) Expectation {
@@ -130,7 +132,7 @@ func (p *parser) expect(f field, s Scenario) Expectation {
 		p.errorf(seq, "expect.kinds", "must be a list of anomaly kinds like [double-effect, mutex-overlap] (got %s)", describe(seq))
 		return e
 	}
-	kinds := history.AnomalyKinds()
+	kinds := append(history.AnomalyKinds(), workload.AnomalyKinds()...) // the shared vocabulary, then the workloads' own
 	e.Kinds = []string{}
 	for i, it := range seq.Content {
 		ipath := "expect.kinds[" + strconv.Itoa(i) + "]"

@@ -194,7 +194,7 @@ func (p *parser) fault(m *yaml.Node, path string, clients, nodes int, runDur Dur
 	if !kindOK {
 		return ft
 	}
-	d := &faultDecoder{p: p, m: m, fs: fs, path: path, clients: clients, nodes: nodes, runDur: runDur,
+	d := &faultDecoder{mapDecoder: mapDecoder{p: p, m: m, fs: fs, path: path}, clients: clients, nodes: nodes, runDur: runDur,
 		replicas: p.replicas, sentinels: p.sentinels}
 	ft.When = p.trigger(kind, d)
 	ft.Fault = kind.New()
@@ -287,34 +287,38 @@ func (p *parser) trigger(kind faults.Kind, d *faultDecoder) faults.When {
 // faultDecoder is the scenario side of faults.Decoder: one fault mapping's
 // fields, read with the parser's positions and messages.
 type faultDecoder struct {
-	p              *parser
-	m              *yaml.Node
-	fs             map[string]field
-	path           string
+	mapDecoder
 	clients, nodes int
 	runDur         Duration
 	// replicas per master and sentinels of the scenario.
 	replicas, sentinels int
 }
 
-// Replicas and Sentinels are the scenario's topology (faults.TopologyDecoder).
-func (d *faultDecoder) Replicas() int  { return d.replicas }
-func (d *faultDecoder) Sentinels() int { return d.sentinels }
+// mapDecoder reads the fields of one mapping (a fault's, the workload's)
+// for a registered kind's decoder, with the parser's positions and
+// messages: its methods are the ones faults.Decoder and
+// workload.Decoder share.
+type mapDecoder struct {
+	p    *parser
+	m    *yaml.Node
+	fs   map[string]field
+	path string
+}
 
-// Bool reads true or false (faults.BoolDecoder).
-func (d *faultDecoder) Bool(name string) (bool, bool) {
+// Bool reads true or false.
+func (d *mapDecoder) Bool(name string) (bool, bool) {
 	v, _, st := d.p.boolean(d.fs[name], d.at(name))
 	return v, st == good
 }
 
-func (d *faultDecoder) at(name string) string { return d.path + "." + name }
+func (d *mapDecoder) at(name string) string { return d.path + "." + name }
 
-func (d *faultDecoder) Has(name string) bool {
+func (d *mapDecoder) Has(name string) bool {
 	v := d.fs[name].val
 	return v != nil && !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null")
 }
 
-func (d *faultDecoder) Duration(name string, min faults.Bound) (time.Duration, bool) {
+func (d *mapDecoder) Duration(name string, min faults.Bound) (time.Duration, bool) {
 	v, n, st := d.p.duration(d.fs[name], d.at(name))
 	if st != good {
 		return 0, false
@@ -329,6 +333,35 @@ func (d *faultDecoder) Duration(name string, min faults.Bound) (time.Duration, b
 	}
 	return time.Duration(v), true
 }
+
+func (d *mapDecoder) Enum(name, what string, values []string) (string, bool) {
+	v, _, st := d.p.enum(d.fs[name], d.at(name), what, values)
+	return v, st == good
+}
+
+func (d *mapDecoder) Required(name, hint string) {
+	d.p.required(d.m, d.fs[name], d.at(name), hint)
+}
+
+func (d *mapDecoder) Errorf(name, format string, args ...any) {
+	if name == "" {
+		d.p.errorf(d.m, d.path, format, args...)
+		return
+	}
+	f := d.fs[name]
+	n := f.val
+	if n == nil {
+		n = f.key
+	}
+	if n == nil {
+		n = d.m
+	}
+	d.p.errorf(n, d.at(name), format, args...)
+}
+
+// Replicas and Sentinels are the scenario's topology (faults.TopologyDecoder).
+func (d *faultDecoder) Replicas() int  { return d.replicas }
+func (d *faultDecoder) Sentinels() int { return d.sentinels }
 
 func (d *faultDecoder) Number(name string, lo, hi float64, why string) (float64, bool) {
 	v, n, st := d.p.number(d.fs[name], d.at(name))
@@ -353,11 +386,6 @@ func (d *faultDecoder) String(name string) (string, bool) {
 		return "", false
 	}
 	return v, true
-}
-
-func (d *faultDecoder) Enum(name, what string, values []string) (string, bool) {
-	v, _, st := d.p.enum(d.fs[name], d.at(name), what, values)
-	return v, st == good
 }
 
 func (d *faultDecoder) Client(name string) (string, bool) {
@@ -394,26 +422,6 @@ func (d *faultDecoder) Targets(name, what string) ([]string, bool) {
 		out = d.p.targets(f, d.at(name), what, func(s string) bool { return isClient(s, d.clients) }, d.clients)
 	}
 	return out, len(d.p.errs) == before
-}
-
-func (d *faultDecoder) Required(name, hint string) {
-	d.p.required(d.m, d.fs[name], d.at(name), hint)
-}
-
-func (d *faultDecoder) Errorf(name, format string, args ...any) {
-	if name == "" {
-		d.p.errorf(d.m, d.path, format, args...)
-		return
-	}
-	f := d.fs[name]
-	n := f.val
-	if n == nil {
-		n = f.key
-	}
-	if n == nil {
-		n = d.m
-	}
-	d.p.errorf(n, d.at(name), format, args...)
 }
 
 func (d *faultDecoder) RunDuration() time.Duration { return time.Duration(d.runDur) }

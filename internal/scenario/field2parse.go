@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/lock"
 )
 
 // The fields of issue 19's field reports (part 2): a client's process, a
@@ -45,7 +45,7 @@ func (p *parser) minHold(f field, s *Scenario) {
 	case d < 0:
 		p.errorf(n, "min_hold", "must be ≥ 0 (got %s)", describe(n))
 	case s.Algorithm != "" && !t.MinHold && d > 0:
-		p.errorf(n, "min_hold", "algorithm %s keeps no minimum hold; min_hold needs one of %s", s.Algorithm, traitNames(func(t clients.Traits) bool { return t.MinHold }))
+		p.errorf(n, "min_hold", "algorithm %s keeps no minimum hold; min_hold needs one of %s", s.Algorithm, traitNames(func(t lock.Traits) bool { return t.MinHold }))
 	case s.TTL > 0 && d > s.TTL:
 		p.errorf(n, "min_hold", "must be at most the ttl %s: a lease cannot stay taken longer than it lives (got %s)", s.TTL, describe(n))
 	default:
@@ -53,24 +53,10 @@ func (p *parser) minHold(f field, s *Scenario) {
 	}
 }
 
-// heartbeat reads workload.heartbeat (leader only; the kind was checked by
-// workloadMore) for an algorithm with the heartbeat trait.
-func (p *parser) heartbeat(f field, w *Workload, algorithm string) {
-	v, n, st := p.boolean(f, "workload.heartbeat")
-	if st != good {
-		return
-	}
-	if v && algorithm != "" && !p.traitsOf(algorithm).Heartbeat {
-		p.errorf(n, "workload.heartbeat", "algorithm %s sends no heartbeat; heartbeat: true needs one of %s", algorithm, traitNames(func(t clients.Traits) bool { return t.Heartbeat }))
-		return
-	}
-	w.Heartbeat = v
-}
-
 // traitNames lists the registered algorithms whose traits satisfy keep,
 // as "a, b or c".
-func traitNames(keep func(clients.Traits) bool) string {
-	names := clients.Where(keep)
+func traitNames(keep func(lock.Traits) bool) string {
+	names := lock.Where(keep)
 	switch len(names) {
 	case 0:
 		return "(none registered)"

@@ -1,8 +1,11 @@
 package scenario
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/internal/workload"
 )
 
 func TestTheTwoWriteJobIsReadFromCompletionAndFailureRecord(t *testing.T) {
@@ -12,8 +15,8 @@ func TestTheTwoWriteJobIsReadFromCompletionAndFailureRecord(t *testing.T) {
 		completion, record string
 	}{
 		{"a payment without completion keeps mark-paid", "{kind: payment}", "", ""},
-		{"completion token defaults the failure record to unchecked", "{kind: payment, completion: token}", CompletionToken, FailureRecordUnchecked},
-		{"a token-checked failure record is kept", "{kind: payment, completion: token, failure_record: token}", CompletionToken, FailureRecordToken},
+		{"completion token defaults the failure record to unchecked", "{kind: payment, completion: token}", "token", "unchecked"},
+		{"a token-checked failure record is kept", "{kind: payment, completion: token, failure_record: token}", "token", "token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -21,8 +24,17 @@ func TestTheTwoWriteJobIsReadFromCompletionAndFailureRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Workload.Completion != tt.completion || s.Workload.FailureRecord != tt.record {
-				t.Fatalf("completion %q, failure_record %q; want %q, %q", s.Workload.Completion, s.Workload.FailureRecord, tt.completion, tt.record)
+			// The payment workload's own fields, as a normalised scenario
+			// writes them.
+			out, err := Normalize(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for field, want := range map[string]string{"completion": tt.completion, "failure_record": tt.record} {
+				line := "\n  " + field + ": " + want + "\n"
+				if got := strings.Contains(string(out), "\n  "+field+":"); got != (want != "") || (want != "" && !strings.Contains(string(out), line)) {
+					t.Errorf("%s: want %q in\n%s", field, want, out)
+				}
 			}
 			checkRoundTrip(t, s)
 		})
@@ -70,7 +82,7 @@ func TestALeaderWorkloadTakesPerClientKeySets(t *testing.T) {
 		{"a queue beyond workload.keys is refused where it is written", "clients: {w1: {keys: [3]}}\nalgorithm: safe\nttl: 10s\nworkload: {kind: leader, keys: 2}\n",
 			`t.yaml:1:23: clients.w1.keys[0]: no object 3: workload.keys is 2`},
 		{"a cron workload still has no objects to split", "clients: {w1: {keys: [1]}}\nalgorithm: safe\nttl: 10s\nworkload: {kind: cron, interval: 60s}\n",
-			`clients: per-client keys need a workload of numbered objects (payment, counter, inventory, cache-rebuild, leader; got cron)`},
+			"clients: per-client keys need a workload of numbered objects (" + strings.Join(keyedWorkloads(), ", ") + "; got cron)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,4 +131,22 @@ func TestARestartClientFaultIsReadWithItsRestoreMode(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestCheckAndSetNamesTheWorkloadsThatTakeIt(t *testing.T) {
+	takers := guarded(workload.GuardCheckAndSet)
+	t.Run("payment and counter take check_and_set", func(t *testing.T) {
+		for _, w := range []string{"payment", "counter"} {
+			if !slices.Contains(takers, w) {
+				t.Errorf("%s is not among %v", w, takers)
+			}
+		}
+	})
+	t.Run("a workload that does not take it is told which do", func(t *testing.T) {
+		_, err := Parse("t.yaml", []byte("clients: 2\nalgorithm: safe\nttl: 30s\nworkload: {kind: cron, interval: 60s, check_and_set: true}\n"))
+		want := "workload.check_and_set: works with the " + andList(takers) + " workloads only (got cron)"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want …%s…", err, want)
+		}
+	})
 }

@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Persistences are the values of persistence and node_persistence, as a
@@ -51,7 +51,7 @@ const (
 	DefaultPersistence = "none"
 	DefaultRetryDelay  = Duration(time.Second)
 	DefaultStagger     = Duration(time.Second)
-	DefaultWorkload    = "payment"
+	DefaultWorkload    = workload.Default
 	DefaultKeys        = 1
 )
 
@@ -63,9 +63,6 @@ var (
 		"replicas", "sentinels", "sentinel", "persistence", "save_interval", "clients", "algorithm", "ttl", "retry_delay", "stagger", "workload",
 		"faults", "expect", "nemesis", "client_start", "node_persistence", "library", "probe", "probe_timeout", "expect_live", "min_acquires", "fixed_by", "observe",
 		"process", "node_timeout", "description_vi", "lesson", "min_hold"}
-	workloadFields = []string{"kind", "keys", "read", "job", "fencing", "check_and_set", "claim", "until_validity",
-		"idempotency", "stock", "interval", "fires", "lock_per_fire", "terms", "epoch_check", "permits",
-		"rounds", "round_delay", "heartbeat", "completion", "failure_record"}
 )
 
 // Load reads and parses the scenario file at path. A file that cannot be read
@@ -754,192 +751,252 @@ func (p *parser) required(parent *yaml.Node, f field, path, hint string) {
 	p.errorf(parent, path, "missing required field; %s", hint)
 }
 
-func (p *parser) scenario(root *yaml.Node) Scenario {
-	var s Scenario
-	p.root = root
-	fs := p.fields(root, "", scenarioFields)
+// top is a scenario's top level as the parser reads it: its fields, the
+// scenario read so far, and what later fields need of earlier ones (a
+// time scale and a run duration that were valid).
+type top struct {
+	p    *parser
+	root *yaml.Node
+	fs   map[string]field
+	s    Scenario
+	// scale is the time scale when scaleOK; runDur the run's duration
+	// when it was valid, 0 otherwise.
+	scale   float64
+	scaleOK bool
+	runDur  Duration
+}
 
-	// name
-	name, nameNode, st := p.str(fs["name"], "name")
+// topFields reads a scenario's top-level fields, in order: each entry
+// reads its field (or the few it needs together) into t.s, and may use
+// what the entries before it read.
+var topFields = []func(t *top){
+	(*top).name,
+	(*top).descriptions,
+	(*top).seed,
+	(*top).timeScale,
+	(*top).duration,
+	(*top).nodes,
+	func(t *top) { t.p.topology(t.fs, &t.s) },
+	(*top).persistence,
+	(*top).clients,
+	(*top).algorithm,
+	(*top).ttl,
+	func(t *top) { t.s.Process = t.p.process(t.fs["process"], t.s); t.p.proc = t.s.Process },
+	func(t *top) {
+		t.s.RetryDelay = t.p.nonNegDuration(t.fs["retry_delay"], "retry_delay", DefaultRetryDelay)
+		t.s.Stagger = t.p.nonNegDuration(t.fs["stagger"], "stagger", DefaultStagger)
+	},
+	func(t *top) {
+		t.s.Workload = t.p.workload(t.fs["workload"], t.s.Algorithm)
+		t.p.workloadMore(t.fs["workload"], &t.s.Workload, t.s.Algorithm)
+	},
+	(*top).probe,
+	(*top).probeTimeout,
+	(*top).expectLive,
+	func(t *top) {
+		if v, _, st := t.p.boolean(t.fs["observe"], "observe"); st == good {
+			t.s.Observe = &v
+		}
+	},
+	func(t *top) {
+		if v, st := t.p.smallInt(t.fs["min_acquires"], "min_acquires", 0, math.MaxInt32, "the fewest granted acquires for the run to count as tested"); st == good {
+			t.s.MinAcquires = &v
+		}
+	},
+	func(t *top) {
+		p, fs, s := t.p, t.fs, &t.s
+		s.Faults = p.faults(fs["faults"], s.Clients, s.Nodes, t.runDur)
+		s.Nemesis = p.nemesis(fs["nemesis"], t.runDur)
+		s.ClientStart = p.clientStart(fs["client_start"], s.Clients)
+		s.NodePersistence = p.nodePersistence(fs["node_persistence"], s.Nodes)
+		s.Library = p.library(fs, *s)
+		s.NodeTimeout = p.nodeTimeout(fs["node_timeout"], *s)
+		p.minHold(fs["min_hold"], s)
+		p.perClientFinish(fs, s)
+		p.processFinish(s)
+		p.checkDir(*s)
+	},
+	func(t *top) {
+		t.s.Expect = t.p.expect(t.fs["expect"], t.s)
+		t.s.FixedBy = t.p.fixedBy(t.fs["fixed_by"], t.s)
+	},
+}
+
+func (p *parser) scenario(root *yaml.Node) Scenario {
+	p.root = root
+	t := &top{p: p, root: root, fs: p.fields(root, "", scenarioFields)}
+	for _, read := range topFields {
+		read(t)
+	}
+	return t.s
+}
+
+func (t *top) name() {
+	p, root := t.p, t.root
+	name, nameNode, st := p.str(t.fs["name"], "name")
 	switch st {
 	case good:
 		if !nameRE.MatchString(name) {
 			p.errorf(nameNode, "name", "must match %s: lowercase letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters; it becomes a directory name (got %s)", nameRE, quote(name))
 		}
-		s.Name = name
+		t.s.Name = name
 	case absent:
 		if p.file == "" {
-			p.required(root, fs["name"], "name", `give the scenario a name like "gc-pause"`)
+			p.required(root, t.fs["name"], "name", `give the scenario a name like "gc-pause"`)
 			break
 		}
-		s.Name = nameFromFile(p.file)
-		if !nameRE.MatchString(s.Name) {
-			p.errorf(root, "name", "not set, and the file's base name %s cannot be used as the name (it must match %s); add a name field", quote(s.Name), nameRE)
+		t.s.Name = nameFromFile(p.file)
+		if !nameRE.MatchString(t.s.Name) {
+			p.errorf(root, "name", "not set, and the file's base name %s cannot be used as the name (it must match %s); add a name field", quote(t.s.Name), nameRE)
 		}
 	}
+}
 
-	if d, _, st := p.str(fs["description"], "description"); st == good {
-		s.Description = d
+func (t *top) descriptions() {
+	if d, _, st := t.p.str(t.fs["description"], "description"); st == good {
+		t.s.Description = d
 	}
-	s.DescriptionVI = p.descriptionVI(fs["description_vi"], s.Description)
-	s.Lessons = p.lessons(fs["lesson"])
-	if v, _, st := p.integer(fs["seed"], "seed"); st == good {
-		s.Seed = &v
-	}
+	t.s.DescriptionVI = t.p.descriptionVI(t.fs["description_vi"], t.s.Description)
+	t.s.Lessons = t.p.lessons(t.fs["lesson"])
+}
 
-	// time_scale
-	scale, scaleNode, scaleSt := p.number(fs["time_scale"], "time_scale")
-	switch scaleSt {
+func (t *top) seed() {
+	if v, _, st := t.p.integer(t.fs["seed"], "seed"); st == good {
+		t.s.Seed = &v
+	}
+}
+
+func (t *top) timeScale() {
+	scale, n, st := t.p.number(t.fs["time_scale"], "time_scale")
+	switch st {
 	case good:
 		if scale <= 0 || scale > MaxTimeScale {
-			p.errorf(scaleNode, "time_scale", "must be > 0 and ≤ %d (got %s); wall time = scenario time / time_scale", MaxTimeScale, clip(scaleNode.Value))
-			if scale <= 0 {
-				scaleSt = bad
-			}
+			t.p.errorf(n, "time_scale", "must be > 0 and ≤ %d (got %s); wall time = scenario time / time_scale", MaxTimeScale, clip(n.Value))
 		}
-		s.TimeScale = scale
+		t.s.TimeScale, t.scale, t.scaleOK = scale, scale, scale > 0
 	case absent:
-		s.TimeScale = DefaultTimeScale
-		scaleSt = good
+		t.s.TimeScale, t.scale, t.scaleOK = DefaultTimeScale, DefaultTimeScale, true
 	}
+}
 
-	// duration
-	dur, durNode, durSt := p.duration(fs["duration"], "duration")
-	switch durSt {
+func (t *top) duration() {
+	dur, n, st := t.p.duration(t.fs["duration"], "duration")
+	switch st {
 	case good:
+		t.s.Duration = dur
 		if dur <= 0 {
-			p.errorf(durNode, "duration", "must be > 0 (got %s)", describe(durNode))
-			durSt = bad
+			t.p.errorf(n, "duration", "must be > 0 (got %s)", describe(n))
+			break
 		}
-		s.Duration = dur
+		t.runDur = dur
 	case absent:
-		s.Duration = DefaultDuration
-		durSt = good
+		t.s.Duration, t.runDur = DefaultDuration, DefaultDuration
 	}
+}
 
-	// nodes
-	nodes, nodesNode, st := p.integer(fs["nodes"], "nodes")
+func (t *top) nodes() {
+	nodes, n, st := t.p.integer(t.fs["nodes"], "nodes")
 	switch st {
 	case good:
 		if nodes < 1 || nodes > MaxNodes {
-			p.errorf(nodesNode, "nodes", "must be between 1 and %d (got %s): 1 for a single Redis instance, 3, 5 or more for Redlock's quorum N/2+1", MaxNodes, clip(nodesNode.Value))
+			t.p.errorf(n, "nodes", "must be between 1 and %d (got %s): 1 for a single Redis instance, 3, 5 or more for Redlock's quorum N/2+1", MaxNodes, clip(n.Value))
 		}
-		s.Nodes = int(nodes)
+		t.s.Nodes = int(nodes)
 	case absent:
-		s.Nodes = DefaultNodes
+		t.s.Nodes = DefaultNodes
 	}
-	p.topology(fs, &s)
+}
 
-	// persistence
-	switch v, _, st := p.enum(fs["persistence"], "persistence", "persistence", Persistences()); st {
+func (t *top) persistence() {
+	switch v, _, st := t.p.enum(t.fs["persistence"], "persistence", "persistence", Persistences()); st {
 	case good:
-		s.Persistence = v
+		t.s.Persistence = v
 	case absent:
-		s.Persistence = DefaultPersistence
+		t.s.Persistence = DefaultPersistence
 	}
+}
 
-	// clients: a count, or a mapping of w1..wN to their own settings
-	clientsSt := p.clientsField(fs["clients"], &s)
-	clients := s.Clients
-	switch clientsSt {
+// clients reads clients: a count, or a mapping of w1..wN to their own
+// settings.
+func (t *top) clients() {
+	p, s := t.p, &t.s
+	switch p.clientsField(t.fs["clients"], s) {
 	case good:
 		// One toxiproxy link (a listener and its connections) per client
 		// and node: past MaxLinks the machine runs out of file descriptors
 		// mid-run instead of failing here.
 		// Replicas and sentinels get a link from every client too.
-		if nodes := s.Nodes*(1+s.Replicas) + s.Sentinels; s.Nodes > 0 && clients*nodes > MaxLinks {
-			p.errorf(fs["clients"].val, "clients", "%d clients × %d nodes = %d proxied links; at most %d (fewer clients, or one node)", clients, nodes, clients*nodes, MaxLinks)
+		if nodes := s.Nodes*(1+s.Replicas) + s.Sentinels; s.Nodes > 0 && s.Clients*nodes > MaxLinks {
+			p.errorf(t.fs["clients"].val, "clients", "%d clients × %d nodes = %d proxied links; at most %d (fewer clients, or one node)", s.Clients, nodes, s.Clients*nodes, MaxLinks)
 		}
 	case absent:
-		p.required(root, fs["clients"], "clients", "how many lock clients (w1..wN) compete, e.g. \"clients: 2\"")
+		p.required(t.root, t.fs["clients"], "clients", "how many lock clients (w1..wN) compete, e.g. \"clients: 2\"")
 	}
+}
 
-	// algorithm
+func (t *top) algorithm() {
 	algorithms := algorithmNames()
-	switch v, _, st := p.enum(fs["algorithm"], "algorithm", "algorithm", algorithms); st {
+	switch v, _, st := t.p.enum(t.fs["algorithm"], "algorithm", "algorithm", algorithms); st {
 	case good:
-		s.Algorithm = v
+		t.s.Algorithm = v
 	case absent:
-		p.required(root, fs["algorithm"], "algorithm", "one of "+strings.Join(algorithms, ", "))
+		t.p.required(t.root, t.fs["algorithm"], "algorithm", "one of "+strings.Join(algorithms, ", "))
 	}
+}
 
-	// ttl
-	ttl, ttlNode, ttlSt := p.duration(fs["ttl"], "ttl")
-	switch ttlSt {
+func (t *top) ttl() {
+	ttl, n, st := t.p.duration(t.fs["ttl"], "ttl")
+	switch st {
 	case good:
 		if ttl <= 0 {
-			p.errorf(ttlNode, "ttl", "must be > 0 (got %s)", describe(ttlNode))
+			t.p.errorf(n, "ttl", "must be > 0 (got %s)", describe(n))
 			break
 		}
-		s.TTL = ttl
-		if scaleSt == good && scale > 0 {
-			if err := CheckTTLAtScale(ttl, scale); err != nil {
-				p.errorf(ttlNode, "ttl", "%v (raise ttl or lower time_scale)", err)
+		t.s.TTL = ttl
+		if t.scaleOK {
+			if err := CheckTTLAtScale(ttl, t.scale); err != nil {
+				t.p.errorf(n, "ttl", "%v (raise ttl or lower time_scale)", err)
 			}
 		}
 	case absent:
-		p.required(root, fs["ttl"], "ttl", "the lease time in scenario time, e.g. \"ttl: 30s\"")
+		t.p.required(t.root, t.fs["ttl"], "ttl", "the lease time in scenario time, e.g. \"ttl: 30s\"")
 	}
+}
 
-	s.Process = p.process(fs["process"], s)
-	p.proc = s.Process
-
-	s.RetryDelay = p.nonNegDuration(fs["retry_delay"], "retry_delay", DefaultRetryDelay)
-	s.Stagger = p.nonNegDuration(fs["stagger"], "stagger", DefaultStagger)
-
-	s.Workload = p.workload(fs["workload"], s.Algorithm)
-	p.workloadMore(fs["workload"], &s.Workload, s.Algorithm)
-	switch v, n, st := p.boolean(fs["probe"], "probe"); st {
+func (t *top) probe() {
+	s := &t.s
+	switch v, n, st := t.p.boolean(t.fs["probe"], "probe"); st {
 	case good:
 		if v && lockFree(s.Algorithm) {
-			p.errorf(n, "probe", "true needs a lock: %s takes none, so there is no lock key to probe", s.Algorithm)
+			t.p.errorf(n, "probe", "true needs a lock: %s takes none, so there is no lock key to probe", s.Algorithm)
 		}
 		s.Probe = &v
 	default:
 		pr := s.ProbeEnabled()
 		s.Probe = &pr
 	}
-	if d, n, st := p.duration(fs["probe_timeout"], "probe_timeout"); st == good {
+}
+
+func (t *top) probeTimeout() {
+	if d, n, st := t.p.duration(t.fs["probe_timeout"], "probe_timeout"); st == good {
 		switch {
 		case d <= 0:
-			p.errorf(n, "probe_timeout", "must be > 0 (got %s); leave it out to wait twice the TTL", describe(n))
-		case !s.ProbeEnabled():
-			p.errorf(n, "probe_timeout", "there is no final probe to bound (probe: false, or an algorithm that takes no lock)")
+			t.p.errorf(n, "probe_timeout", "must be > 0 (got %s); leave it out to wait twice the TTL", describe(n))
+		case !t.s.ProbeEnabled():
+			t.p.errorf(n, "probe_timeout", "there is no final probe to bound (probe: false, or an algorithm that takes no lock)")
 		default:
-			s.ProbeTimeout = d
+			t.s.ProbeTimeout = d
 		}
 	}
-	if v, n, st := p.boolean(fs["expect_live"], "expect_live"); st == good {
-		if v && !s.ProbeEnabled() {
-			p.errorf(n, "expect_live", "true needs the final probe (probe: true and an algorithm that takes a lock)")
+}
+
+func (t *top) expectLive() {
+	if v, n, st := t.p.boolean(t.fs["expect_live"], "expect_live"); st == good {
+		if v && !t.s.ProbeEnabled() {
+			t.p.errorf(n, "expect_live", "true needs the final probe (probe: true and an algorithm that takes a lock)")
 		}
-		s.ExpectLive = v
+		t.s.ExpectLive = v
 	}
-	if v, _, st := p.boolean(fs["observe"], "observe"); st == good {
-		s.Observe = &v
-	}
-	if v, st := p.smallInt(fs["min_acquires"], "min_acquires", 0, math.MaxInt32, "the fewest granted acquires for the run to count as tested"); st == good {
-		s.MinAcquires = &v
-	}
-
-	var runDur Duration
-	if durSt == good {
-		runDur = s.Duration
-	}
-	s.Faults = p.faults(fs["faults"], s.Clients, s.Nodes, runDur)
-	s.Nemesis = p.nemesis(fs["nemesis"], runDur)
-	s.ClientStart = p.clientStart(fs["client_start"], s.Clients)
-	s.NodePersistence = p.nodePersistence(fs["node_persistence"], s.Nodes)
-	s.Library = p.library(fs, s)
-	s.NodeTimeout = p.nodeTimeout(fs["node_timeout"], s)
-	p.minHold(fs["min_hold"], &s)
-	p.perClientFinish(fs, &s)
-	p.processFinish(&s)
-	p.checkDir(s)
-
-	s.Expect = p.expect(fs["expect"], s)
-	s.FixedBy = p.fixedBy(fs["fixed_by"], s)
-	return s
 }
 
 // CheckTTLAtScale says whether a lease of ttl (scenario time) compressed by
@@ -970,7 +1027,7 @@ func (p *parser) nonNegDuration(f field, path string, def Duration) Duration {
 }
 
 func (p *parser) workload(f field, algorithm string) (w Workload) {
-	w = Workload{Kind: DefaultWorkload, Keys: DefaultKeys}
+	w = Workload{Kind: workload.Default, Keys: DefaultKeys}
 	defer func() {
 		if w.Claim == nil {
 			c := w.Fencing || w.CheckAndSet
@@ -985,8 +1042,8 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		p.errorf(m, "workload", "must be a mapping like {kind: payment, job: 45s} (got %s)", describe(m))
 		return w
 	}
-	fs := p.fields(m, "workload", workloadFields)
-	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", history.Workloads()); st == good {
+	fs := p.fields(m, "workload", workload.Fields())
+	if v, _, st := p.enum(fs["kind"], "workload.kind", "workload kind", workload.Names()); st == good {
 		w.Kind = v
 	}
 	if v, st := p.smallInt(fs["keys"], "workload.keys", 1, MaxKeys, ""); st == good {
@@ -1009,8 +1066,8 @@ func (p *parser) workload(f field, algorithm string) (w Workload) {
 		switch {
 		case w.Fencing:
 			p.errorf(n, "workload.check_and_set", "cannot be set with fencing: true; the resource checks either ordered fencing tokens (fencing) or the lock's unique token (check_and_set)")
-		case w.Kind != history.WorkloadPayment && w.Kind != history.WorkloadCounter:
-			p.errorf(n, "workload.check_and_set", "works with the payment and counter workloads only (got %s): their writes are what the resource checks against currlock", w.Kind)
+		case !contains(guarded(workload.GuardCheckAndSet), w.Kind):
+			p.errorf(n, "workload.check_and_set", "works with the %s workloads only (got %s): their writes are what the resource checks against currlock", andList(guarded(workload.GuardCheckAndSet)), w.Kind)
 		case algorithm != "" && p.traitsOf(algorithm).LockFree:
 			p.errorf(n, "workload.check_and_set", "needs an algorithm that takes a lock (got %s): the resource checks the lock's token", algorithm)
 		default:

@@ -11,7 +11,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/internal/workload"
+	"github.com/locksim/locksim/lock"
 )
 
 // Scenario is one scenario file after defaults are applied.
@@ -171,45 +172,14 @@ type Workload struct {
 	// (lock-theory S16). Scenario time.
 	UntilValidity Duration `yaml:"until_validity,omitempty"`
 
-	// Idempotency (payment): the payment gateway keys each charge by
-	// invoice and refuses a second charge with the same key.
-	Idempotency bool `yaml:"idempotency,omitempty"`
-	// Completion (payment), "token": the job ends with two writes of the
-	// job record instead of mark-paid — a completion the resource accepts
-	// only while the lock key on n1 still holds the writer's owner token
-	// (Bull's moveToFinished), and, when that is refused, a failure record
-	// (Bull's failedReason). The charge before them stays unguarded (the
-	// job's side effect). "" keeps mark-paid.
-	Completion string `yaml:"completion,omitempty"`
-	// FailureRecord (payment, with Completion): how the failure record
-	// after a refused completion is written — "unchecked" (Bull's
-	// Job._saveAttempt, the default: it overwrites whatever the record
-	// holds) or "token" (checked like the completion, so refused too).
-	FailureRecord string `yaml:"failure_record,omitempty"`
-	// Stock (inventory): items in stock at time zero. Default 1.
-	Stock int `yaml:"stock,omitempty"`
-	// Interval and Fires (cron): a fire time every Interval (scenario
-	// time, on each scheduler's own clock), Fires times.
-	Interval Duration `yaml:"interval,omitempty"`
-	Fires    int      `yaml:"fires,omitempty"`
-	// LockPerFire (cron): lock one key per fire time, never released
-	// (it expires), instead of one key per job released after each run.
-	LockPerFire bool `yaml:"lock_per_fire,omitempty"`
-	// Terms (leader): units of work an elected leader does. Default 1.
-	Terms int `yaml:"terms,omitempty"`
-	// EpochCheck (leader): the resource refuses a lower epoch than the
-	// highest it has seen.
-	EpochCheck bool `yaml:"epoch_check,omitempty"`
-	// Heartbeat (leader): after each term's write the leader extends its
-	// lease with the algorithm's Extend, in the same loop as its work (a
-	// scheduler's heartbeat: rq's enqueue, then heartbeat); a refused
-	// heartbeat deposes it. Needs an algorithm with the heartbeat trait.
-	Heartbeat bool `yaml:"heartbeat,omitempty"`
-	// Permits (semaphore): how many clients may hold the semaphore.
-	Permits int `yaml:"permits,omitempty"`
-	// Rounds: how many times each client works through its keys (the
-	// payment, counter, inventory and cache-rebuild workloads), so that a
-	// key is locked again later. Default 1.
+	// Attrs are the workload's own fields (Kind's workload.Kind.Fields),
+	// decoded by its registration (package workload); nil only in a
+	// Scenario not made by the parser. A normalised scenario writes them
+	// among the fields above (MarshalYAML).
+	Attrs workload.Workload `yaml:"-"`
+	// Rounds: how many times each client works through its keys (a
+	// workload of numbered objects), so that a key is locked again later.
+	// Default 1.
 	Rounds int `yaml:"rounds,omitempty"`
 	// RoundDelay is the pause between two rounds, scenario time.
 	RoundDelay Duration `yaml:"round_delay,omitempty"`
@@ -268,7 +238,7 @@ func ProcessTraits() []string { return []string{"fenced", "multi-node", "single-
 // Traits are the traits of the scenario's algorithm: its registration's,
 // and for a lock client process those its process block declares (and
 // ClientClock when client clock faults reach it through libfaketime).
-func (s Scenario) Traits() clients.Traits {
+func (s Scenario) Traits() lock.Traits {
 	t := traitsOf(s.Algorithm)
 	if !t.Process || s.Process == nil {
 		return t
@@ -321,9 +291,13 @@ func (s Scenario) ProbeEnabled() bool {
 	return !lockFree(s.Algorithm) // a lock-free algorithm has no lock key
 }
 
-// Fencing reports whether the resource refuses stale fencing tokens or
-// epochs.
-func (w Workload) Fenced() bool { return w.Fencing || w.EpochCheck }
+// Fenced reports whether the resource refuses stale fencing tokens or
+// epochs: workload.fencing, or the workload's own check (a leader's
+// epoch_check, workload.Fencer).
+func (w Workload) Fenced() bool {
+	f, ok := w.Attrs.(workload.Fencer)
+	return w.Fencing || (ok && f.Fences())
+}
 
 // Duration is a time.Duration written in YAML as a Go duration string
 // ("30s", "1m30s", "250ms").

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locksim/locksim/internal/workload"
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +40,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				TTL:         Duration(10 * time.Second),
 				RetryDelay:  Duration(time.Second),
 				Stagger:     Duration(time.Second),
-				Workload:    Workload{Kind: "payment", Keys: 1, Claim: ptr(false)},
+				Workload:    Workload{Kind: "payment", Keys: 1, Claim: ptr(false), Attrs: zeroAttrs("payment")},
 				Probe:       ptr(true),
 			},
 		},
@@ -59,7 +60,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				TTL:         Duration(30 * time.Second),
 				RetryDelay:  Duration(time.Second),
 				Stagger:     Duration(time.Second),
-				Workload:    Workload{Kind: "payment", Keys: 1, Job: Duration(45 * time.Second), Claim: ptr(false)},
+				Workload:    Workload{Kind: "payment", Keys: 1, Job: Duration(45 * time.Second), Claim: ptr(false), Attrs: zeroAttrs("payment")},
 				Probe:       ptr(true),
 				Expect:      Expectation{Verdict: "invalid"},
 			},
@@ -81,7 +82,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 				RetryDelay:  0,
 				Stagger:     Duration(250 * time.Millisecond),
 				Workload: Workload{Kind: "payment", Keys: 4, Read: Duration(10 * time.Millisecond),
-					Job: Duration(45 * time.Second), Fencing: true, Claim: ptr(false)},
+					Job: Duration(45 * time.Second), Fencing: true, Claim: ptr(false), Attrs: zeroAttrs("payment")},
 				Probe:  ptr(true),
 				Expect: Expectation{Verdict: "valid"},
 			},
@@ -437,4 +438,11 @@ func FuzzParse(f *testing.F) {
 			checkRoundTrip(t, s)
 		}
 	})
+}
+
+// zeroAttrs is the workload's own fields with nothing set (package
+// workload's registration).
+func zeroAttrs(kind string) workload.Workload {
+	k, _ := workload.Lookup(kind)
+	return k.New()
 }

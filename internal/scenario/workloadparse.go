@@ -1,139 +1,129 @@
 package scenario
 
 import (
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
+	"github.com/locksim/locksim/lock"
 )
 
-// workloadOnly names, for each workload field that belongs to some kinds
-// only, the kinds it applies to.
-var workloadOnly = map[string][]string{
-	"idempotency":    {history.WorkloadPayment},
-	"completion":     {history.WorkloadPayment},
-	"failure_record": {history.WorkloadPayment},
-	"stock":          {history.WorkloadInventory},
-	"interval":       {history.WorkloadCron},
-	"fires":          {history.WorkloadCron},
-	"lock_per_fire":  {history.WorkloadCron},
-	"terms":          {history.WorkloadLeader},
-	"epoch_check":    {history.WorkloadLeader},
-	"heartbeat":      {history.WorkloadLeader},
-	"permits":        {history.WorkloadSemaphore},
-	"fencing":        {history.WorkloadPayment, history.WorkloadCounter},
-	"claim":          {history.WorkloadPayment, history.WorkloadCounter},
+// guardFields are the common workload fields that apply only to a
+// workload whose registration accepts their guard (check_and_set has a
+// message of its own, in workload).
+var guardFields = map[string]string{
+	"fencing": workload.GuardFencing,
+	"claim":   workload.GuardFencing,
 }
 
-// workloadMore reads the workload fields beyond payment's, and checks that
-// the workload and the algorithm fit together. Unknown and duplicate
-// fields were reported by workload; the first occurrence of each known
-// field is used here.
+// guarded lists the workloads that accept guard g.
+func guarded(g string) []string {
+	return workload.With(func(k workload.Kind) bool { return slices.Contains(k.Guards, g) })
+}
+
+// owners lists the workloads a workload field belongs to, when it belongs
+// to some only: a workload's own field, or a guard's; nil for a field every
+// workload has.
+func owners(name string) []string {
+	if g, ok := guardFields[name]; ok {
+		return guarded(g)
+	}
+	if slices.Contains(workload.CommonFields(), name) {
+		return nil
+	}
+	return workload.With(func(k workload.Kind) bool { return slices.Contains(k.Fields, name) })
+}
+
+// workloadMore reads the workload's own fields through its registration
+// (workload.Kind.New, Decode), after checking that every field given
+// applies to it and that the workload and the algorithm fit together.
+// Unknown and duplicate fields were reported by workload; the first
+// occurrence of each known field is used here.
 func (p *parser) workloadMore(f field, w *Workload, algorithm string) {
+	kind, kindOK := workload.Lookup(w.Kind)
 	m := f.val
 	if m == nil || m.Kind != yaml.MappingNode {
-		p.defaultsFor(w)
+		// No mapping: the default workload, its own fields at their
+		// defaults.
+		w.Attrs = kind.New()
+		w.Attrs.Decode(&workloadDecoder{mapDecoder: mapDecoder{p: p, m: &yaml.Node{Kind: yaml.MappingNode}, fs: map[string]field{}, path: "workload"}})
 		return
 	}
-	fs := knownFields(m, workloadFields)
-	kind := w.Kind
-	kindOK := true
+	fs := knownFields(m, workload.Fields())
 	if kf := fs["kind"]; kf.val != nil {
-		if v, isStr := kf.val.Value, kf.val.Kind == yaml.ScalarNode; !isStr || !contains(history.Workloads(), v) {
+		if v, isStr := kf.val.Value, kf.val.Kind == yaml.ScalarNode; !isStr || !contains(workload.Names(), v) {
 			kindOK = false // reported by workload
 		}
 	}
-	for name, kinds := range workloadOnly {
-		f := fs[name]
-		if (name == "fencing" || name == "claim") && f.val != nil && f.val.Value == "false" {
+	for _, name := range workload.Fields() {
+		f, kinds := fs[name], owners(name)
+		if _, guard := guardFields[name]; guard && f.val != nil && f.val.Value == "false" {
 			continue // written by Normalize for every workload
 		}
-		if f.key != nil && kindOK && !contains(kinds, kind) {
-			p.errorf(f.key, "workload."+name, "does not apply to the %s workload (only to %s)", kind, strings.Join(kinds, ", "))
+		if f.key != nil && kindOK && kinds != nil && !contains(kinds, w.Kind) {
+			p.errorf(f.key, "workload."+name, "does not apply to the %s workload (only to %s)", w.Kind, strings.Join(kinds, ", "))
 		}
 	}
-	if v, _, st := p.boolean(fs["idempotency"], "workload.idempotency"); st == good {
-		w.Idempotency = v
-	}
-	p.completion(fs["completion"], fs["failure_record"], w, algorithm)
-	if v, st := p.smallInt(fs["stock"], "workload.stock", 1, 1_000_000, "items in stock at time zero"); st == good {
-		w.Stock = v
-	}
-	d, n, st := p.duration(fs["interval"], "workload.interval")
-	switch st {
-	case good:
-		if d <= 0 {
-			p.errorf(n, "workload.interval", "must be > 0 (got %s)", describe(n))
-		}
-		w.Interval = d
-	case absent:
-		if kind == history.WorkloadCron && kindOK {
-			p.required(m, fs["interval"], "workload.interval", "the time between two fire times, e.g. \"interval: 60s\"")
-		}
-	}
-	if v, st := p.smallInt(fs["fires"], "workload.fires", 1, 10_000, "how many fire times each scheduler goes through"); st == good {
-		w.Fires = v
-	}
-	if v, _, st := p.boolean(fs["lock_per_fire"], "workload.lock_per_fire"); st == good {
-		w.LockPerFire = v
-	}
-	if v, st := p.smallInt(fs["terms"], "workload.terms", 1, 10_000, "units of work an elected leader does"); st == good {
-		w.Terms = v
-	}
-	if v, _, st := p.boolean(fs["epoch_check"], "workload.epoch_check"); st == good {
-		w.EpochCheck = v
-	}
-	p.heartbeat(fs["heartbeat"], w, algorithm)
-	switch v, st := p.smallInt(fs["permits"], "workload.permits", 1, MaxClients, "how many clients may hold the semaphore at once"); st {
-	case good:
-		w.Permits = v
-	case absent:
-		if kind == history.WorkloadSemaphore && kindOK {
-			p.required(m, fs["permits"], "workload.permits", "how many clients may hold the semaphore at once, e.g. \"permits: 2\"")
-		}
-	}
-	p.defaultsFor(w)
-	if !kindOK || algorithm == "" {
+	if !kindOK {
 		return
 	}
 	at := m
 	if kf := fs["kind"]; kf.val != nil {
 		at = kf.val
 	}
-	traits := p.traitsOf(algorithm)
-	if ws := traits.Workloads; len(ws) > 0 && !contains(ws, kind) {
-		p.errorf(at, "workload.kind", "algorithm %s runs the %s workload only (got %s)", algorithm, strings.Join(ws, ", "), kind)
-	}
-	if kind == history.WorkloadSemaphore && !traits.Runs(kind) {
-		p.errorf(at, "workload.kind", "the semaphore workload needs algorithm %s (got %s): a lock admits one client, a semaphore N", runnersOf(kind), algorithm)
-	}
-	if traits.IdempotencyKey && kind == history.WorkloadPayment && !w.Idempotency {
-		msg := "algorithm " + algorithm + " takes no lock and relies on the gateway's idempotency key; set \"idempotency: true\""
-		if f := fs["idempotency"]; f.val != nil {
-			p.errorf(f.val, "workload.idempotency", "%s", msg)
-		} else {
-			p.errorf(m, "workload.idempotency", "%s", msg)
+	if algorithm != "" {
+		if ws := p.traitsOf(algorithm).Workloads; len(ws) > 0 && !contains(ws, w.Kind) {
+			p.errorf(at, "workload.kind", "algorithm %s runs the %s workload only (got %s)", algorithm, strings.Join(ws, ", "), w.Kind)
 		}
 	}
+	w.Attrs = kind.New()
+	w.Attrs.Decode(&workloadDecoder{mapDecoder: mapDecoder{p: p, m: m, fs: fs, path: "workload"}, algorithm: algorithm})
 }
 
-// defaultsFor fills the defaults of the workload's own fields.
-func (p *parser) defaultsFor(w *Workload) {
-	switch w.Kind {
-	case history.WorkloadInventory:
-		if w.Stock == 0 {
-			w.Stock = 1
-		}
-	case history.WorkloadCron:
-		if w.Fires == 0 {
-			w.Fires = 1
-		}
-	case history.WorkloadLeader:
-		if w.Terms == 0 {
-			w.Terms = 1
+// workloadDecoder is the scenario side of workload.Decoder: the workload
+// mapping's fields, read with the parser's positions and messages.
+type workloadDecoder struct {
+	mapDecoder
+	algorithm string
+}
+
+func (d *workloadDecoder) Int(name string, lo, hi int, why string) (int, bool) {
+	v, st := d.p.smallInt(d.fs[name], d.at(name), int64(lo), int64(hi), why)
+	return v, st == good
+}
+
+func (d *workloadDecoder) Algorithm() string   { return d.algorithm }
+func (d *workloadDecoder) Traits() lock.Traits { return d.p.traitsOf(d.algorithm) }
+func (d *workloadDecoder) MaxClients() int     { return MaxClients }
+
+func (d *workloadDecoder) Algorithms(keep func(lock.Traits) bool) string { return traitNames(keep) }
+
+// MarshalYAML writes the workload as a scenario file has it: the common
+// fields, with the workload's own (Attrs) among them before rounds.
+func (w Workload) MarshalYAML() (any, error) {
+	type plain Workload // the fields, without this method
+	var n yaml.Node
+	if err := n.Encode(plain(w)); err != nil {
+		return nil, err
+	}
+	if w.Attrs == nil {
+		return &n, nil
+	}
+	var own yaml.Node
+	if err := own.Encode(w.Attrs); err != nil {
+		return nil, err
+	}
+	at := len(n.Content)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if v := n.Content[i].Value; v == "rounds" || v == "round_delay" {
+			at = i
+			break
 		}
 	}
+	n.Content = slices.Insert(n.Content, at, own.Content...)
+	return &n, nil
 }
 
 // knownFields maps the allowed keys of mapping m to their fields, for a
@@ -152,36 +142,4 @@ func knownFields(m *yaml.Node, allowed []string) map[string]field {
 		}
 	}
 	return fs
-}
-
-// Completion and failure-record styles of the payment workload
-// (Workload.Completion, Workload.FailureRecord).
-const (
-	CompletionToken        = "token"
-	FailureRecordUnchecked = "unchecked"
-	FailureRecordToken     = "token"
-)
-
-// completion reads workload.completion and workload.failure_record: the
-// two-write job of BR-23 (an unguarded charge, then a token-checked
-// completion, then on refusal a failure record).
-func (p *parser) completion(cf, ff field, w *Workload, algorithm string) {
-	if v, n, st := p.enum(cf, "workload.completion", "completion", []string{CompletionToken}); st == good {
-		if algorithm != "" && p.traitsOf(algorithm).LockFree {
-			p.errorf(n, "workload.completion", "needs an algorithm that takes a lock (got %s): the completion checks the lock key's owner token", algorithm)
-		} else {
-			w.Completion = v
-		}
-	}
-	v, n, st := p.enum(ff, "workload.failure_record", "failure record", []string{FailureRecordUnchecked, FailureRecordToken})
-	switch {
-	case st != good:
-		if w.Completion != "" {
-			w.FailureRecord = FailureRecordUnchecked
-		}
-	case cf.val == nil:
-		p.errorf(n, "workload.failure_record", "needs completion: token: the failure record is what a worker writes after its token-checked completion is refused")
-	default:
-		w.FailureRecord = v
-	}
 }

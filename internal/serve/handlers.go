@@ -303,7 +303,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	ss := s.sessions.get(w, r)
 	snap := run.snapshot(lang)
 	p := runPage{ID: run.id, Scenario: run.sc.Name, File: run.entry.ID, Seed: run.seed, Scale: fmtScale(run.sc.TimeScale),
-		Owner: ss.id == run.owner, Predict: run.predict, Question: t(lang, questionKey(run.sc.Workload.Kind)),
+		Owner: ss.id == run.owner, Predict: run.predict, Question: question(lang, run.sc.Workload.Kind),
 		State: snap.State, Answer: snap.Answer, Duration: run.sc.Duration.D().Seconds()}
 	p.Description, p.DescriptionLang = describe(lang, run.sc)
 	for i := range run.sc.Clients {

@@ -16,6 +16,7 @@ import (
 	"github.com/locksim/locksim/internal/runner"
 	"github.com/locksim/locksim/internal/scenario"
 	"github.com/locksim/locksim/internal/suite"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // States of a live run.
@@ -318,35 +319,27 @@ func answer(workload string, res report.Results) string {
 	return "no"
 }
 
-// questionKind is the anomaly kind the question of a workload asks about.
-func questionKind(workload string) string {
-	switch workload {
-	case history.WorkloadPayment:
-		return checker.KindDoubleEffect
-	case history.WorkloadCounter:
-		return checker.KindLostUpdate
-	case history.WorkloadInventory:
-		return checker.KindOversell
-	case history.WorkloadCron:
-		return checker.KindDuplicateRun
-	case history.WorkloadLeader:
-		return checker.KindSplitBrain
-	case history.WorkloadSemaphore:
-		return checker.KindOverAdmission
-	case history.WorkloadCacheRebuild:
-		return checker.KindDuplicateWork
+// questionKind is the anomaly kind the question of a workload asks about
+// (its registered Question; overlapping holders when it has none).
+func questionKind(name string) string {
+	if k, ok := workload.Lookup(name); ok && k.Question != "" {
+		return k.Question
 	}
 	return checker.KindMutexOverlap
 }
 
-// questionKey is the message key of a workload's question.
-func questionKey(workload string) string {
-	switch workload {
-	case history.WorkloadPayment, history.WorkloadCounter, history.WorkloadInventory, history.WorkloadCron,
-		history.WorkloadLeader, history.WorkloadSemaphore, history.WorkloadCacheRebuild:
-		return "predict.q." + workload
+// question is a workload's question in lang: its own words, or the one
+// about overlapping holders.
+func question(lang report.Lang, name string) string {
+	if k, ok := workload.Lookup(name); ok && k.Question != "" {
+		if q, ok := k.Words[string(lang)]["question."+name]; ok {
+			return q
+		}
+		if q, ok := k.Words[string(report.English)]["question."+name]; ok {
+			return q
+		}
 	}
-	return "predict.q.other"
+	return t(lang, "predict.q.other")
 }
 
 // errBusy and errYours refuse a run: too many going on this machine, or

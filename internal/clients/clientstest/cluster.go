@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,7 +26,6 @@ import (
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/cluster"
-	"github.com/locksim/locksim/internal/scenario"
 )
 
 // Factory builds one client's Locker from its Config. cfg.Nodes reach the
@@ -79,7 +79,7 @@ func StartCluster(t testing.TB, nodes, n int) *Cluster {
 	backend := Backend(t)
 	names := make([]string, n)
 	for i := range names {
-		names[i] = scenario.ClientName(i)
+		names[i] = "w" + strconv.Itoa(i+1) // the scenario's client names
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -1,0 +1,170 @@
+// Package finding holds what a checker finds — verdicts, anomalies and
+// their causes as data — and the helpers the checkers and the workloads'
+// effects rules share to find them. It sits below both (design §11:
+// history ← account ← finding ← workload ← checker), so a workload judges
+// its own effects without importing the checker.
+package finding
+
+// Verdict of a checker or a whole run.
+type Verdict string
+
+// Verdicts, merged invalid > unknown > valid.
+const (
+	Valid   Verdict = "valid"
+	Invalid Verdict = "invalid"
+	Unknown Verdict = "unknown"
+)
+
+// Anomaly is one finding. Start and End are true time (wall ns since the
+// run's start); StartS and EndS are the same instants in scenario seconds.
+type Anomaly struct {
+	Kind    string   `json:"kind"`
+	Clients []string `json:"clients"`
+	// The clients by what they did, where the kind has roles: Stale is the
+	// holder (or leader, or writer) whose lease was superseded and Current
+	// the one that superseded it (mutex-overlap, split-brain,
+	// stale-write-accepted, token-regression); Deleter removed Owner's key
+	// (foreign-unlock); Owner also holds a stuck or orphaned lease.
+	Stale   string  `json:"stale,omitempty"`
+	Current string  `json:"current,omitempty"`
+	Deleter string  `json:"deleter,omitempty"`
+	Owner   string  `json:"owner,omitempty"`
+	Key     string  `json:"key"`
+	Start   int64   `json:"start_ns"`
+	End     int64   `json:"end_ns"`
+	StartS  float64 `json:"start_s"`
+	EndS    float64 `json:"end_s"`
+	// Cause is why it happened, as data (see Cause); nil when the kind
+	// needs none.
+	Cause *Cause `json:"cause,omitempty"`
+	// Explain is one plain English sentence, in scenario time, rendered
+	// from the fields above.
+	Explain string `json:"explain"`
+	// Ops are the history indices the anomaly is about.
+	Ops []int `json:"ops,omitempty"`
+	// At is the instant the anomaly became true (true ns; AtS in scenario
+	// seconds): the event that completes it — the second hold's start of
+	// an overlap, the entry past the permits; the last of the writes that
+	// are the violation (Violating); else End (a liveness finding is
+	// known when its window closes).
+	At  int64   `json:"at_ns"`
+	AtS float64 `json:"at_s"`
+	// Violating are the history indices of the accepted writes that are
+	// the violation itself — the second charge, the stale leader's write,
+	// the sale past the stock — as a timeline marks them; empty for kinds
+	// about holds, not writes.
+	Violating []int `json:"violating,omitempty"`
+	// Informational anomalies are reported but do not make the verdict
+	// invalid (e.g. a believed-hold overlap whose stale holder the fenced
+	// resource refused every time).
+	Informational bool `json:"informational,omitempty"`
+	// Harmless says why an informational anomaly did no harm (Harmless*).
+	Harmless string `json:"harmless,omitempty"`
+}
+
+// Why an informational anomaly did no harm (Anomaly.Harmless).
+const (
+	// HarmlessFenced: the resource refused the stale holder's writes by
+	// their fencing token or epoch.
+	HarmlessFenced = "fenced"
+	// HarmlessCheckAndSet: the resource refused the stale holder's writes
+	// because its currlock held the newer holder's token (check_and_set,
+	// lock-theory §7.3).
+	HarmlessCheckAndSet = "check-and-set"
+	// HarmlessIdempotent: the idempotency key let only one charge through.
+	HarmlessIdempotent = "idempotent"
+	// HarmlessEfficiency: an efficiency lock; the overlap is wasted work.
+	HarmlessEfficiency = "efficiency"
+	// HarmlessLiveness: a liveness finding the scenario does not hold the
+	// run to (no expect_live).
+	HarmlessLiveness = "liveness"
+	// HarmlessBusy: a liveness finding of a run whose machine was too busy
+	// to keep its compressed time (coverage TimingLost): its bounds were
+	// the machine's, not the lock's.
+	HarmlessBusy = "busy"
+)
+
+// Cause is why an anomaly happened, as data: the fact of the run's account
+// that made it possible. The report renders it in its languages and the
+// checker's Explain in English; neither works a cause out of its own.
+type Cause struct {
+	// Kind is how the stale holder's key (or permit) left its node — an
+	// account End kind: expired, deleted, janitor, crashed, clock, taken,
+	// flushed, overwritten, purged — or one of the Cause* kinds below.
+	Kind string `json:"kind"`
+	// Client is whose key (or permit) it was.
+	Client string `json:"client,omitempty"`
+	// Nodes are where it ended (the node that let the other client in).
+	Nodes []string `json:"nodes,omitempty"`
+	// At is when it ended, true ns.
+	At int64 `json:"at_ns"`
+	// By is the client whose command removed it (deleted, restored, purged).
+	By string `json:"by,omitempty"`
+	// Step is the fault step that ended it (janitor, crashed, clock,
+	// restored), or During's step.
+	Step int `json:"step,omitempty"`
+	// TTL is the lease's TTL (wall ns).
+	TTL int64 `json:"ttl_ns,omitempty"`
+	// Paused: the client was frozen (a stop-the-world pause) when its key
+	// ended. PauseUsed: a pause that ended before then used up part of
+	// the lease.
+	Paused    bool `json:"paused,omitempty"`
+	PauseUsed bool `json:"pause_used,omitempty"`
+	// During is the fault step (other than a pause) that bore on the
+	// client when its key ended: a partition that cut it off, a clock
+	// fault on its own clock.
+	During int `json:"during,omitempty"`
+	// Observed: the node events show it (else the account inferred it
+	// from the clients' outcomes).
+	Observed bool `json:"observed,omitempty"`
+	// Write is the history index of the write the stale holder made on the
+	// lost lock (double-effect); 0 with no such write.
+	Write int `json:"write,omitempty"`
+	// Keys are the Redis keys the stale and the fresh holder locked, for
+	// CauseOtherKey.
+	Keys []string `json:"keys,omitempty"`
+	// Reset is when the stale holder's own command (an extend that sets a
+	// missing key: redlock-rb #36, BR-08) created its key again with its
+	// token after the key had gone and before its late write (true ns);
+	// 0 when it did not. The gap stayed hidden from the holder.
+	Reset int64 `json:"reset_ns,omitempty"`
+	// Renewed is, for a stuck lock or an orphaned lease, the completion of
+	// the holder's last renewal (an ok extend, true ns) when its renewals
+	// kept the key past its TTL — while no one used it (BR-21, S15b);
+	// 0 when none did.
+	Renewed int64 `json:"renewed_ns,omitempty"`
+	// ExtendedBy is, for an orphaned lease, another client whose commands
+	// moved the key's deadline after its owner stopped believing it held
+	// it (an extend that does not check the owner, over a key it never
+	// held: rq #1707, BR-25), as the node showed them; Extended is the
+	// last such move (true ns). "" and 0 when none did.
+	ExtendedBy string `json:"extended_by,omitempty"`
+	Extended   int64  `json:"extended_ns,omitempty"`
+}
+
+// Cause kinds beyond the account's End kinds.
+const (
+	// CausePossible: one of the holders acted on an acquire whose outcome
+	// it never learnt (it may never have been granted).
+	CausePossible = "possible"
+	// CauseHeld: the lock was granted while the other client's key still
+	// existed (a lock that does not exclude: no Redis key, or no NX).
+	CauseHeld = "held"
+	// CauseUnknown: the history shows no reason.
+	CauseUnknown = "unknown"
+	// CauseReentered: the fresh holder was granted the stale holder's own
+	// key, re-entering it with the same owner token (a token that names
+	// the process, not the holder; BR-26).
+	CauseReentered = "reentered"
+	// CauseSharerReleased: the key the stale holder's re-entered grant
+	// rested on was removed by its owner, who shares the token (By), and
+	// the fresh holder acquired it.
+	CauseSharerReleased = "sharer-released"
+	// CauseOtherKey: the two holders locked different Redis keys for one
+	// resource (Keys: the stale holder's, then the fresh one's), so
+	// neither lock could exclude the other (BR-33).
+	CauseOtherKey = "other-key"
+	// CauseRenewed: a stuck lock's holder kept renewing it (a watchdog
+	// whose job hung or had finished), so its TTL never ran out.
+	CauseRenewed = "renewed"
+)

@@ -1,0 +1,177 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/lock"
+)
+
+// Cron is schedulers with clocks of their own, each running a job at
+// every fire time (lock-theory S22): a second run of one fire time is a
+// duplicate run.
+const Cron = "cron"
+
+// ActionRunJob is one run of the job: Key "job@<k>", one run per fire time.
+const ActionRunJob = "run-job"
+
+func init() {
+	Register(Kind{
+		Name:     Cron,
+		About:    "schedulers with their own clocks run a job per fire time; a second run of one fire time is a duplicate run",
+		Order:    40,
+		Actions:  []Action{{Name: ActionRunJob, Effect: true}},
+		Fields:   []string{"interval", "fires", "lock_per_fire"},
+		New:      func() Workload { return &cron{} },
+		Question: history.AnomalyDuplicateRun,
+		Effects:  []Rule{duplicateRuns},
+		Words:    cronWords,
+		Tell:     func(history.History) Teller { return &cronTeller{runs: map[string]int{}} },
+	})
+}
+
+// cron is the cron workload's own fields.
+type cron struct {
+	// Interval and Fires: a fire time every Interval (scenario time, on
+	// each scheduler's own clock), Fires times (default 1).
+	Interval time.Duration `yaml:"interval,omitempty"`
+	Fires    int           `yaml:"fires,omitempty"`
+	// LockPerFire: lock one key per fire time, never released (it
+	// expires), instead of one key per job released after each run.
+	LockPerFire bool `yaml:"lock_per_fire,omitempty"`
+}
+
+func (w *cron) Decode(d Decoder) {
+	if v, ok := d.Duration("interval", faults.Positive); ok {
+		w.Interval = v
+	} else if !d.Has("interval") {
+		d.Required("interval", "the time between two fire times, e.g. \"interval: 60s\"")
+	}
+	w.Fires, _ = d.Int("fires", 1, 10_000, "how many fire times each scheduler goes through")
+	if w.Fires == 0 {
+		w.Fires = 1
+	}
+	w.LockPerFire, _ = d.Bool("lock_per_fire")
+}
+
+func (w *cron) Params(wall func(time.Duration) int64) map[string]int64 {
+	return map[string]int64{history.ParamFires: int64(w.Fires), history.ParamIntervalNS: wall(w.Interval),
+		history.ParamLockPerFire: flag(w.LockPerFire)}
+}
+
+func (w *cron) Start(Env) Run { return w }
+
+// cronJob is the job's lock key.
+const cronJob = "cron:report"
+
+func (w *cron) Setup(context.Context) error { return nil }
+
+// Work is one scheduler: at every fire time of its own clock it tries the
+// lock once; the one that gets it runs the job (a run-job write spanning
+// the job) and, with one lock per job, releases it; with one lock per fire
+// time it never releases (the key expires).
+func (w *cron) Work(ctx context.Context, c Client) {
+	every := c.Wall(w.Interval)
+	zero := c.Zero()
+	for k := 1; k <= w.Fires; k++ {
+		due := zero.Add(every * time.Duration(k))
+		for {
+			left := due.Sub(c.Now())
+			if left <= 0 {
+				break
+			}
+			if c.Sleep(ctx, max(left/2, 100*time.Microsecond)) != nil {
+				return
+			}
+		}
+		key := cronJob
+		if w.LockPerFire {
+			key = fmt.Sprintf("%s@%d", cronJob, k)
+		}
+		jobKey := fmt.Sprintf("job@%d", k)
+		lease, ok := c.Acquire(ctx, key)
+		if !ok {
+			if ctx.Err() != nil || c.Crashed() {
+				return
+			}
+			continue // another scheduler has this fire time
+		}
+		_, ok = c.Hold(ctx, lease, func(l lock.Lease) (bool, error) {
+			if err := c.BeforeWrite(ctx, l); err != nil {
+				return false, err
+			}
+			p := c.Begin(jobKey, ActionRunJob, l.Fence)
+			err := c.Sleep(ctx, c.Wall(c.JobLength()))
+			p.End(err)
+			if err != nil {
+				return false, err
+			}
+			return true, nil
+		}, !w.LockPerFire)
+		if !ok {
+			return
+		}
+	}
+}
+
+// duplicateRuns is the duplicate-run rule (S22): more than one accepted
+// run-job for one job key (job@<fire time>).
+func duplicateRuns(a *account.Account, ix *Index) Finding {
+	return repeated(a.H, ix, ActionRunJob, history.AnomalyDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
+}
+
+// cronWords are the cron workload's sentences and words in the report's
+// languages (package report renders them; verbs and argument order as
+// the comments say).
+var cronWords = map[string]map[string]string{
+	"en": {
+		"question.cron":         "Will one cron fire run its job twice?", // locksim serve asks it before a run
+		"n.write.runjob":        "%s ran %s%s.",                          // client, key, token suffix
+		"n.write.runjob.second": "%s ran %s%s (second run).",             // client, key, token suffix
+		"n.write.runjob.nth":    "%s ran %s%s (run number %d).",          // client, key, token suffix, n
+		"wl.cron":               "cron fire",
+		"wl.write.cron":         "job run",
+		"wl.resource.cron":      "the job's target",
+		"lane.resource.cron":    "job runs",
+		"act.run-job":           "job run (cron fire)",
+		"p.act.run-job":         "ran",
+		"p.hold.cron":           "%s holds the job's lock", // client
+	},
+	"vi": {
+		"question.cron":         "Một lần kích hoạt cron có chạy job hai lần không?",
+		"n.write.runjob":        "%s chạy %s%s.",
+		"n.write.runjob.second": "%s chạy %s%s (lần chạy thứ hai).",
+		"n.write.runjob.nth":    "%s chạy %s%s (lần chạy thứ %d).",
+		"wl.cron":               "lần kích hoạt cron",
+		"wl.write.cron":         "lần chạy job",
+		"wl.resource.cron":      "nơi job ghi kết quả",
+		"lane.resource.cron":    "các lần chạy job",
+		"act.run-job":           "chạy job (một lần kích hoạt cron)",
+		"p.act.run-job":         "đã chạy",
+		"p.hold.cron":           "%s giữ lock của job",
+	},
+}
+
+// cronTeller tells the job's runs, counting them per fire time.
+type cronTeller struct{ runs map[string]int }
+
+func (*cronTeller) Read(history.Op) (Words, bool) { return Words{}, false }
+
+func (t *cronTeller) Write(o history.Op, tok string) (Words, bool) {
+	if o.Value.Action != ActionRunJob {
+		return Words{}, false
+	}
+	t.runs[o.Key]++
+	switch n := t.runs[o.Key]; n {
+	case 1:
+		return Say("n.write.runjob", o.Client, o.Key, tok), true
+	case 2:
+		return Say("n.write.runjob.second", o.Client, o.Key, tok), true
+	default:
+		return Say("n.write.runjob.nth", o.Client, o.Key, tok, n), true
+	}
+}

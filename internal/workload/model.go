@@ -1,0 +1,324 @@
+package workload
+
+import (
+	"fmt"
+	"hash/fnv"
+	"io"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Input is the porcupine input of one client op on a key.
+type Input struct {
+	F      history.Func
+	Client string
+	Key    string
+	Action string
+	Fence  int64
+	// Num is the number a write wrote (HasNum false when none).
+	Num    int64
+	HasNum bool
+	// Free drops the holder rules (see LeaseModel): the key has no lock
+	// ops (a lock-free algorithm), or the workload's lock is advisory for
+	// the resource (Kind.Advisory).
+	Free bool
+	// Unguarded drops only the holder rule of accepted writes: effects the
+	// resource deduplicates by an idempotency key (Kind.Deduplicates),
+	// whose key, not the lock, keeps them single. Acquire, extend, release
+	// and fence refusals keep their rules: the key does not make the lock
+	// correct.
+	Unguarded bool
+	// Index is the op's history index.
+	Index int
+}
+
+// Output is the porcupine output of one client op.
+type Output struct {
+	// Type is ok, fail or info (info: outcome unknown, open return).
+	Type    history.Type
+	Removed bool
+	// Result is the word a read returned, or a write recorded of what it
+	// found (history Value.Result).
+	Result string
+	// FenceRefusal marks a refused write the resource refused for its
+	// lease: a stale fencing token, or an owner token that is no longer
+	// its currlock (see the holder rules on LeaseModel).
+	FenceRefusal bool
+	// Refusal is the resource's reason to refuse a write (history
+	// Refusal*, or a workload's own), "" for none.
+	Refusal string
+	// Num is the number a read returned (HasNum false when none).
+	Num    int64
+	HasNum bool
+}
+
+// State is the per-key state of a lease model: the lease holder, and the
+// workload's resource state of the key (Model; a comparable value).
+type State struct {
+	Holder string // client holding the lease, "" for none
+	R      any
+}
+
+// Model is a workload's part of the porcupine lease model: its resource's
+// state per key and what its reads and writes may do to it. Every
+// function may be nil: a resource whose state nothing checks.
+type Model struct {
+	// Init is a key's resource state at the start, from the history
+	// header's params.
+	Init func(params map[string]int64) any
+	// Read reports whether an ok read (out: what it returned) is legal in
+	// state s, and the state after (a first read may fix a value the
+	// model did not know).
+	Read func(s any, in Input, out Output) (bool, any)
+	// Apply reports whether the resource could accept the write in s (the
+	// holder rule has passed), and the state after. out is the write's
+	// outcome: ok, or info for a write that may have been applied.
+	Apply func(s any, in Input, out Output) (bool, any)
+	// Refused reports whether a write the resource refused for a reason
+	// of its own (out.Refusal; not its lease) is legal in s.
+	Refused func(s any, in Input, out Output) bool
+	// Hash and Describe are s for porcupine's cache and its visualisation
+	// (", charged 1, paid": what follows the holder).
+	Hash     func(s any) uint64
+	Describe func(s any) string
+}
+
+// LeaseModel is the porcupine model of a history of workload k
+// (lock-theory §8.2, with the workload's own resource rules), per key
+// (Partition splits by key), state {holder, the workload's resource
+// state}:
+//
+//   - acquire ok → holder = client, always legal (a lease: the previous
+//     holder's lease implicitly expired); fail → no change; info → holder =
+//     client (placing it last covers "not granted").
+//   - extend ok → legal iff holder == client; fail, info → no change.
+//   - write accepted → legal iff holder == client (Kleppmann 2016: only the
+//     current lease holder may act), and the workload's Apply allows it.
+//   - write refused for its lease (Output.FenceRefusal) → legal iff holder
+//     != client (a correct fence refuses only a superseded holder);
+//     refused for a reason of the resource's own → the workload's Refused
+//     (legal when it has none: a declined charge says nothing about the
+//     lock).
+//   - write info → if it could have been accepted now, it is applied as
+//     accepted, otherwise no change; always legal.
+//   - read ok → the workload's Read; other reads and outcomes are legal.
+//   - Free inputs (a key with no lock ops at all — a lock-free algorithm
+//     such as atomic-lua or idempotency-key — or an advisory lock,
+//     Kind.Advisory) skip the holder rules: writes need no holder,
+//     releases and extends are always legal; the workload's rules still
+//     apply.
+//   - release ok with Removed → legal iff holder == client, holder = none
+//     (else a foreign unlock); ok without Removed, fail → legal, no change;
+//     info → holder = none if holder == client.
+func LeaseModel(k Kind, params map[string]int64) porcupine.Model {
+	m := k.Model
+	return porcupine.Model{
+		Partition: partitionByKey,
+		Init: func() interface{} {
+			s := State{}
+			if m.Init != nil {
+				s.R = m.Init(params)
+			}
+			return s
+		},
+		Step: func(state, input, output interface{}) (bool, interface{}) {
+			return m.step(state.(State), input.(Input), output.(Output))
+		},
+		Hash: func(state interface{}) uint64 {
+			s := state.(State)
+			f := fnv.New64a()
+			_, _ = io.WriteString(f, s.Holder)
+			h := f.Sum64()
+			if m.Hash != nil {
+				h ^= m.Hash(s.R) * 0x9e3779b97f4a7c15
+			}
+			return h
+		},
+		DescribeOperation: func(input, output interface{}) string {
+			return describeOp(input.(Input), output.(Output))
+		},
+		DescribeState: func(state interface{}) string {
+			s := state.(State)
+			holder := s.Holder
+			if holder == "" {
+				holder = "none"
+			}
+			d := "holder " + holder
+			if m.Describe != nil {
+				d += m.Describe(s.R)
+			}
+			return d
+		},
+		DescribeOperationMetadata: func(info interface{}) string {
+			if i, ok := info.(int); ok {
+				return fmt.Sprintf("history op %d", i)
+			}
+			return ""
+		},
+	}
+}
+
+// partitionByKey splits by Input.Key, keys in order of first appearance.
+func partitionByKey(ops []porcupine.Operation) [][]porcupine.Operation {
+	pos := map[string]int{}
+	var parts [][]porcupine.Operation
+	for _, op := range ops {
+		k := op.Input.(Input).Key
+		i, ok := pos[k]
+		if !ok {
+			i = len(parts)
+			pos[k] = i
+			parts = append(parts, nil)
+		}
+		parts[i] = append(parts[i], op)
+	}
+	return parts
+}
+
+func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
+	mine := s.Holder == in.Client || (in.Free && in.F != history.Write)
+	switch in.F {
+	case history.Acquire:
+		if out.Type == history.OK || out.Type == history.Info {
+			s.Holder = in.Client
+		}
+		return true, s
+	case history.Extend:
+		if out.Type == history.OK {
+			return mine, s
+		}
+		return true, s
+	case history.Release:
+		switch {
+		case out.Type == history.OK && out.Removed:
+			if !mine {
+				return false, s
+			}
+			s.Holder = ""
+		case out.Type == history.Info && mine:
+			s.Holder = ""
+		}
+		return true, s
+	case history.Read:
+		if out.Type == history.OK && m.Read != nil {
+			ok, r := m.Read(s.R, in, out)
+			s.R = r
+			return ok, s
+		}
+		return true, s
+	case history.Write:
+		switch out.Type {
+		case history.OK:
+			return m.apply(s, in, out)
+		case history.Fail:
+			if out.FenceRefusal {
+				return in.Free || s.Holder != in.Client, s
+			}
+			if m.Refused != nil {
+				return m.Refused(s.R, in, out), s
+			}
+			return true, s
+		default: // info: applied if it could have been accepted now
+			if ok, next := m.apply(s, in, out); ok {
+				return true, next
+			}
+			return true, s
+		}
+	}
+	return true, s
+}
+
+// apply applies an accepted write; false when the model forbids it.
+func (m Model) apply(s State, in Input, out Output) (bool, State) {
+	if !in.Free && !in.Unguarded && s.Holder != in.Client {
+		return false, s
+	}
+	if m.Apply == nil {
+		return true, s
+	}
+	ok, r := m.Apply(s.R, in, out)
+	if !ok {
+		return false, s
+	}
+	s.R = r
+	return true, s
+}
+
+func describeOp(in Input, out Output) string {
+	what := string(in.F)
+	if in.Action != "" {
+		what = in.Action
+	}
+	if in.Fence > 0 {
+		what += fmt.Sprintf("(fence %d)", in.Fence)
+	}
+	if in.HasNum {
+		what += fmt.Sprintf(" %d", in.Num)
+	}
+	var res string
+	switch out.Type {
+	case history.Info:
+		res = "?"
+	case history.Fail:
+		res = "fail"
+		if in.F == history.Write {
+			res = "refused"
+		}
+	default:
+		res = "ok"
+		switch {
+		case in.F == history.Write:
+			res = "accepted"
+		case in.F == history.Read && out.Result != "":
+			res = out.Result
+		case in.F == history.Read && out.HasNum:
+			res = fmt.Sprint(out.Num)
+		case in.F == history.Release && out.Removed:
+			res = "removed"
+		case in.F == history.Release:
+			res = "not removed"
+		}
+	}
+	return fmt.Sprintf("%s %s → %s", in.Client, what, res)
+}
+
+// knownValue is a register whose value a run may start from anywhere: it
+// is known from its first read or write (the counter, the stock).
+type knownValue struct {
+	V     int64
+	Known bool
+}
+
+// readValue checks a read of a knownValue: it fixes an unknown value, and
+// must equal a known one.
+func readValue(s any, out Output) (bool, any) {
+	v := s.(knownValue)
+	if !out.HasNum {
+		return true, v
+	}
+	if !v.Known {
+		return true, knownValue{out.Num, true}
+	}
+	return out.Num == v.V, v
+}
+
+// describeValue describes a knownValue as what, once it is known.
+func describeValue(what string) func(any) string {
+	return func(s any) string {
+		if v := s.(knownValue); v.Known {
+			return fmt.Sprintf(", %s %d", what, v.V)
+		}
+		return ""
+	}
+}
+
+func hashValue(s any) uint64 {
+	v := s.(knownValue)
+	h := uint64(v.V) * 0xbf58476d1ce4e5b9
+	if v.Known {
+		h ^= 1 << 41
+	}
+	return h
+}
