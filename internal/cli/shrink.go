@@ -20,11 +20,11 @@ import (
 	"github.com/locksim/locksim/internal/suite"
 )
 
-const shrinkUsage = `Usage: locksim shrink <report dir | scenario --seed N> [flags]
+const shrinkUsage = `Usage: locksim shrink <report dir | scenario [--seed N]> [flags]
 
 Finds the smallest fault schedule that still breaks the lock. It starts
 from a failing run — a report directory, or a scenario with the seed of a
-failing run — writes its fault plan out as explicit faults (a random
+failing run (--seed, else the file's own seed:) — writes its fault plan out as explicit faults (a random
 nemesis's drawn steps included), then tries smaller schedules: fewer
 faults, fewer keys and clients, fewer targets, a shorter run, shorter
 durations, times on round values. A candidate is kept only when it is
@@ -89,7 +89,7 @@ func parseShrinkFlags(args []string, stderr io.Writer) (f shrinkFlags, pos []str
 	fs.StringVar(&f.out, "out", "reports", "report root: the shrink writes <out>/<scenario>-shrink/<time>/")
 	fs.IntVar(&f.k, "k", 5, "seeds a candidate must be invalid in, all of them (the run's seed and the next k-1)")
 	budget := fs.String("budget", "60s", "stop after this much wall time (e.g. 60s, 5m) or this many runs (e.g. 200), keeping the best schedule so far")
-	seed := fs.String("seed", "", "with a scenario file: the seed of the failing run (required)")
+	seed := fs.String("seed", "", "with a scenario file: the seed of the failing run (default: the file's seed:)")
 	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time; a candidate's k runs go together (default 6 per CPU)")
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "with a scenario file: time compression (default: the scenario's time_scale)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server) or embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
@@ -154,15 +154,20 @@ func shrinkSource(f shrinkFlags, path string, stderr io.Writer) (shrink.Source, 
 		}
 		return src, exitValid
 	}
-	if !f.seedSet {
-		fmt.Fprintf(stderr, "locksim shrink: %s is a scenario file: give the seed of its failing run with --seed N\n", path)
-		return shrink.Source{}, exitUsage
-	}
 	scs, code := loadAll([]string{path}, f.timeScale, stderr)
 	if code != exitValid {
 		return shrink.Source{}, code
 	}
-	src, err := shrink.FromScenario(scs[0], f.seed)
+	seed := f.seed
+	switch {
+	case f.seedSet:
+	case scs[0].Seed != nil:
+		seed = *scs[0].Seed // the file's own seed: `locksim run` uses it too
+	default:
+		fmt.Fprintf(stderr, "locksim shrink: %s is a scenario file without a seed: give the seed of its failing run with --seed N\n", path)
+		return shrink.Source{}, exitUsage
+	}
+	src, err := shrink.FromScenario(scs[0], seed)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim shrink: %v\n", err)
 		return shrink.Source{}, exitUsage
@@ -276,8 +281,11 @@ func shrinkLine(st shrink.Step) string {
 func shrinkSummary(src shrink.Source, res shrink.Result, sum shrink.Summary) string {
 	var b strings.Builder
 	if !sum.Failing {
-		fmt.Fprintf(&b, "%s: the original schedule is not invalid in every seed (%s); nothing to shrink. Page: %s",
+		fmt.Fprintf(&b, "%s: the original schedule is not invalid in every seed (%s); nothing to shrink. page=%s",
 			src.Scenario.Name, runsWord(res.Original.Runs), sum.Page)
+		if sum.OriginalReport != "" {
+			fmt.Fprintf(&b, " report=%s", filepath.Join(sum.OriginalReport, report.IndexFile))
+		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%s: %d faults → %d", src.Scenario.Name, sum.OriginalFaults, sum.MinimalFaults)

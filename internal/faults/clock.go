@@ -1,6 +1,10 @@
 package faults
 
-import "github.com/locksim/locksim/internal/history"
+import (
+	"slices"
+
+	"github.com/locksim/locksim/internal/history"
+)
 
 // clockTargets reads the targets of a clock fault: nodes (their keys' TTLs
 // shift) or clients (their own clocks), not both and not neither.
@@ -26,4 +30,13 @@ func resolveClock(r *Resolver, nodes, clients []string, s *history.FaultStep) er
 	cs, err := r.Select(clients, r.Clients, nil)
 	s.Effect, s.Clients = history.EffectClientClock, cs
 	return err
+}
+
+// encodeClock is a clock step's targets as a fault writes them: its
+// clients for a client clock, else its nodes.
+func encodeClock(s history.FaultStep) (nodes, clients []string) {
+	if s.Effect == history.EffectClientClock {
+		return nil, slices.Clone(s.Clients)
+	}
+	return slices.Clone(s.Nodes), nil
 }

@@ -71,3 +71,9 @@ func (f *clockJump) Apply(ctx context.Context, env Env, s history.FaultStep) (Un
 	}
 	return nil, each(ns, func(n Node) error { return n.ShiftClock(ctx, wall(s.Delta)) })
 }
+
+func (f *clockJump) Encode(e Encoder, s history.FaultStep) error {
+	f.Nodes, f.Clients = encodeClock(s)
+	f.Delta = e.Scen(s.Delta)
+	return nil
+}

@@ -106,3 +106,9 @@ func skew(ctx context.Context, ns []Node, rate float64) {
 		applied += step
 	}
 }
+
+func (f *clockRate) Encode(e Encoder, s history.FaultStep) error {
+	f.Nodes, f.Clients = encodeClock(s)
+	f.Rate, f.Duration = s.Rate, e.Window(s)
+	return nil
+}

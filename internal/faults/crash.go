@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
@@ -77,4 +78,13 @@ func (f *crash) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, er
 		})
 	}
 	return undo, each(ns, Node.Kill)
+}
+
+func (f *crash) Encode(e Encoder, s history.FaultStep) error {
+	f.Nodes, f.PowerLoss = slices.Clone(s.Nodes), s.PowerLoss
+	if !s.UntilEnd {
+		d := e.Scen(s.Duration)
+		f.RestartAfter = &d
+	}
+	return nil
 }

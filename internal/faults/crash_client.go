@@ -42,3 +42,8 @@ func (f *crashClient) Apply(_ context.Context, env Env, s history.FaultStep) (Un
 	c.Crash()
 	return nil, nil
 }
+
+func (f *crashClient) Encode(_ Encoder, s history.FaultStep) (err error) {
+	f.Client, err = oneClient(s)
+	return err
+}

@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"slices"
 
 	"github.com/locksim/locksim/internal/history"
 )
@@ -47,4 +48,9 @@ func (f *deleteKey) Apply(ctx context.Context, env Env, s history.FaultStep) (Un
 		return nil, err
 	}
 	return nil, each(ns, func(n Node) error { return n.DeleteKey(ctx, s.Key) })
+}
+
+func (f *deleteKey) Encode(_ Encoder, s history.FaultStep) error {
+	f.Key, f.Nodes = s.Key, slices.Clone(s.Nodes)
+	return nil
 }

@@ -114,3 +114,12 @@ func (f *failover) Apply(ctx context.Context, env Env, s history.FaultStep) (Und
 	}
 	return undo, errors.Join(errs...)
 }
+
+func (f *failover) Encode(e Encoder, s history.FaultStep) error {
+	f.Nodes, f.Mode = slices.Clone(s.Nodes), s.FailoverMode
+	if s.FailoverMode != FailoverCommand && !s.UntilEnd {
+		d := e.Scen(s.Duration)
+		f.RestartAfter = &d
+	}
+	return nil
+}

@@ -3,7 +3,7 @@
 // the seeded plan of when they fire, and the generic scheduler that carries
 // a plan out.
 //
-// A kind does four things, and nothing outside its file knows how:
+// A kind does five things, and nothing outside its file knows how:
 //
 //   - Decode: read its own attributes from a scenario's fault mapping,
 //     strictly, through a [Decoder] (the scenario parser implements it with
@@ -13,6 +13,10 @@
 //     checkers' terms;
 //   - Apply: start the step against the run's [Env] (links, nodes, clients)
 //     and return how to undo it;
+//   - Encode: the inverse of Decode and Resolve, its attributes from a
+//     resolved step, so that a step written as a fault ([SpecOf], what
+//     `locksim shrink` and `locksim explore` write) resolves to the same
+//     step;
 //   - optionally Draw: pick its attributes at random for the Jepsen-style
 //     random nemesis ([Drawer]).
 //
@@ -80,6 +84,11 @@ type Fault interface {
 	// step was an instant with nothing to undo (a clock jump, a crash of a
 	// client). Apply may block only as long as its action takes.
 	Apply(ctx context.Context, env Env, s history.FaultStep) (undo Undo, err error)
+	// Encode sets the attributes (Kind.Fields: concrete targets, scenario
+	// time) from a step Resolve made: the inverse of Decode and Resolve, so
+	// that the step written as a fault (SpecOf) resolves to the same step
+	// again. An error says no fault of the kind can write the step.
+	Encode(e Encoder, s history.FaultStep) error
 }
 
 // Undo ends an applied step. ctx bounds slow undos (a node restart).

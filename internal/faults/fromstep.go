@@ -5,10 +5,33 @@ import (
 	"slices"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/locksim/locksim/internal/history"
 )
+
+// Encoder turns a resolved step's wall-time values back into scenario
+// time for a kind's Encode: scenario = wall × Scale, rounded to the
+// microsecond.
+type Encoder struct {
+	// Scale is the run's time scale (wall = scenario / Scale).
+	Scale float64
+}
+
+// Scen is ns of wall time as scenario time.
+func (e Encoder) Scen(ns int64) time.Duration {
+	return time.Duration(float64(ns) * e.Scale).Round(time.Microsecond)
+}
+
+// ScenMS is ms of wall time (a toxiproxy attribute) as scenario time.
+func (e Encoder) ScenMS(ms int64) time.Duration { return e.Scen(ms * int64(time.Millisecond)) }
+
+// Window is a step's active window as a scenario duration: 0 (no
+// duration: until the end of the run) when it lasts until the end.
+func (e Encoder) Window(s history.FaultStep) time.Duration {
+	if s.UntilEnd {
+		return 0
+	}
+	return e.Scen(s.Duration)
+}
 
 // SpecOf turns a resolved step back into the fault a scenario file would
 // write to get exactly that step: concrete targets instead of selectors,
@@ -19,11 +42,11 @@ import (
 // at the time it fired; `locksim shrink` and `locksim serve`'s "Save as
 // scenario" start from these.
 //
-// It needs no kind-specific code: a kind's attributes are the exported,
-// yaml-tagged fields of its type named in Kind.Fields, and a step holds
-// each of them under one name (client/clients, nodes, duration or
-// restart_after, delta, rate, latency, jitter, mode or restore,
-// direction, cause, key). The
+// The kind writes its own attributes (Fault.Encode, the inverse of its
+// Decode and Resolve), so every attribute it decodes survives: a stream, a
+// toxicity, a power loss, a failover mode, a toxic's own values. What a
+// step draws from the run's seed at resolve time — the per-connection
+// toxicity draws (Toxic.Seed) — is the run's, not the schedule's. The
 // result should go through the scenario parser (scenario.Normalize, then
 // scenario.Parse) before it is run, as every fault does.
 func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
@@ -34,78 +57,11 @@ func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
 	if scale <= 0 {
 		scale = 1
 	}
-	scen := func(ns int64) time.Duration {
-		return time.Duration(float64(ns) * scale).Round(time.Microsecond)
-	}
-	clients, nodes := s.Clients, s.Nodes
-	if s.OnLinks() {
-		clients = s.LinkClients()
-		nodes = nil
-		for _, l := range s.Links {
-			if !slices.Contains(nodes, l.Node) {
-				nodes = append(nodes, l.Node)
-			}
-		}
-		if len(clients)*len(nodes) != len(s.Links) {
-			return Spec{}, fmt.Errorf("step #%d (%s): its %d links are not every client × node of %v × %v, which no fault can write", s.ID, s.Kind, len(s.Links), clients, nodes)
-		}
-	}
-	has := func(f string) bool { return slices.Contains(k.Fields, f) }
-	attrs := map[string]any{}
-	switch {
-	case has("client") && len(clients) == 1:
-		attrs["client"] = clients[0]
-	case has("client"):
-		return Spec{}, fmt.Errorf("step #%d (%s): acts on %d clients; the kind takes one", s.ID, s.Kind, len(clients))
-	case has("clients") && len(clients) > 0:
-		attrs["clients"] = clients
-	}
-	if has("nodes") && len(nodes) > 0 {
-		attrs["nodes"] = nodes
-	}
-	if has("key") && s.Key != "" {
-		attrs["key"] = s.Key
-	}
-	// A window: its length, or none for "until the end of the run".
-	switch {
-	case has("restart_after") && !s.UntilEnd:
-		attrs["restart_after"] = scen(s.Duration).String()
-	case has("duration") && !s.UntilEnd && s.Duration > 0:
-		attrs["duration"] = scen(s.Duration).String()
-	}
-	if has("delta") && s.Delta != 0 {
-		attrs["delta"] = scen(s.Delta).String()
-	}
-	if has("rate") && s.Rate != 0 {
-		attrs["rate"] = s.Rate
-	}
-	if has("latency") && s.Latency != 0 {
-		attrs["latency"] = scen(s.Latency).String()
-	}
-	if has("jitter") && s.Jitter != 0 {
-		attrs["jitter"] = scen(s.Jitter).String()
-	}
-	if has("mode") && s.Mode != "" {
-		attrs["mode"] = s.Mode
-	}
-	if has("restore") && s.Mode != "" {
-		attrs["restore"] = s.Mode
-	}
-	if has("direction") && s.Direction != "" {
-		attrs["direction"] = s.Direction
-	}
-	if has("cause") && s.Cause != "" {
-		attrs["cause"] = s.Cause
-	}
-	var node yaml.Node
-	if err := node.Encode(attrs); err != nil {
+	e := Encoder{Scale: scale}
+	f := k.New()
+	if err := f.Encode(e, s); err != nil {
 		return Spec{}, fmt.Errorf("step #%d (%s): %w", s.ID, s.Kind, err)
 	}
-	f := k.New()
-	if err := node.Decode(f); err != nil {
-		return Spec{}, fmt.Errorf("step #%d (%s): attributes: %w", s.ID, s.Kind, err)
-	}
-
 	t := s.Trigger
 	if t.Kind == "" {
 		t.Kind = history.TriggerAt
@@ -121,9 +77,9 @@ func SpecOf(s history.FaultStep, scale float64) (Spec, error) {
 	w := When{Kind: t.Kind}
 	switch t.Kind {
 	case history.TriggerAt:
-		w.At = scen(max(t.At, 0))
+		w.At = e.Scen(max(t.At, 0))
 	case history.TriggerEvent:
-		w.Client, w.Event, w.Node, w.Delay = t.Client, t.Event, t.Node, scen(t.Delay)
+		w.Client, w.Event, w.Node, w.Delay = t.Client, t.Event, t.Node, e.Scen(t.Delay)
 	case history.TriggerPoint:
 		w.Point, w.Occurrence = t.Point, max(t.Occurrence, 1)
 	default:
@@ -143,4 +99,45 @@ func SpecsOf(steps []history.FaultStep, scale float64) ([]Spec, error) {
 		out = append(out, sp)
 	}
 	return out, nil
+}
+
+// oneClient is the one client a client fault acts on.
+func oneClient(s history.FaultStep) (string, error) {
+	if len(s.Clients) != 1 {
+		return "", fmt.Errorf("acts on %d clients; the kind takes one", len(s.Clients))
+	}
+	return s.Clients[0], nil
+}
+
+// linkTargets are the clients and nodes of a step on links, which must be
+// every client × node of the two lists (what a fault can write).
+func linkTargets(s history.FaultStep) (clients, nodes []string, err error) {
+	clients = s.LinkClients()
+	for _, l := range s.Links {
+		if !slices.Contains(nodes, l.Node) {
+			nodes = append(nodes, l.Node)
+		}
+	}
+	if len(clients)*len(nodes) != len(s.Links) {
+		return nil, nil, fmt.Errorf("its %d links are not every client × node of %v × %v, which no fault can write", len(s.Links), clients, nodes)
+	}
+	return clients, nodes, nil
+}
+
+// toxicity is a step's toxicity as a fault writes it (0: every
+// connection).
+func toxicity(s history.FaultStep) float64 {
+	if s.Toxicity > 0 && s.Toxicity < 1 {
+		return s.Toxicity
+	}
+	return 0
+}
+
+// stream is a step's stream as a fault writes it: "" for the kind's
+// default (def).
+func stream(s history.FaultStep, def string) string {
+	if s.Stream == def {
+		return ""
+	}
+	return s.Stream
 }

@@ -88,3 +88,10 @@ func (f *latency) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, 
 	undo := func(context.Context) error { return each(ls, Link.RemoveLatency) }
 	return undo, each(ls, func(l Link) error { return l.AddLatency(wall(s.Latency), wall(s.Jitter)) })
 }
+
+func (f *latency) Encode(e Encoder, s history.FaultStep) (err error) {
+	f.Clients, f.Nodes, err = linkTargets(s)
+	f.Duration, f.Latency, f.Jitter = e.Window(s), e.Scen(s.Latency), e.Scen(s.Jitter)
+	f.Stream, f.Toxicity = stream(s, StreamDownstream), toxicity(s)
+	return err
+}

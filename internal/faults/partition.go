@@ -89,3 +89,9 @@ func (f *partition) Apply(_ context.Context, env Env, s history.FaultStep) (Undo
 	undo := func(context.Context) error { return each(ls, Link.Uncut) }
 	return undo, each(ls, func(l Link) error { return l.Cut(s.Mode, s.Direction) })
 }
+
+func (f *partition) Encode(e Encoder, s history.FaultStep) (err error) {
+	f.Clients, f.Nodes, err = linkTargets(s)
+	f.Duration, f.Mode, f.Direction = e.Window(s), s.Mode, s.Direction
+	return err
+}

@@ -74,3 +74,12 @@ func (f *pause) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, er
 	c.Freeze()
 	return func(context.Context) error { c.Thaw(); return nil }, nil
 }
+
+func (f *pause) Encode(e Encoder, s history.FaultStep) (err error) {
+	f.Client, err = oneClient(s)
+	f.Duration = e.Scen(s.Duration)
+	if s.Cause != history.PauseGC {
+		f.Cause = s.Cause
+	}
+	return err
+}

@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
@@ -52,4 +53,9 @@ func (f *pauseNode) Apply(_ context.Context, env Env, s history.FaultStep) (Undo
 	}
 	undo := func(context.Context) error { return each(ns, Node.Resume) }
 	return undo, each(ns, Node.Pause)
+}
+
+func (f *pauseNode) Encode(e Encoder, s history.FaultStep) error {
+	f.Nodes, f.Duration = slices.Clone(s.Nodes), e.Window(s)
+	return nil
 }

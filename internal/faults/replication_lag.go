@@ -109,3 +109,14 @@ func (f *replicationLag) Apply(_ context.Context, env Env, s history.FaultStep) 
 	undo := func(context.Context) error { return each(ls, Link.RemoveLatency) }
 	return undo, each(ls, func(l Link) error { return l.AddLatency(wall(s.Latency), wall(s.Jitter)) })
 }
+
+func (f *replicationLag) Encode(e Encoder, s history.FaultStep) error {
+	f.Replicas = s.LinkClients() // a replication link's client is its replica
+	f.Duration = e.Window(s)
+	if s.Effect == history.EffectCutLinks {
+		f.Mode = LagStop
+		return nil
+	}
+	f.Latency, f.Jitter = e.Scen(s.Latency), e.Scen(s.Jitter)
+	return nil
+}

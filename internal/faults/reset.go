@@ -75,3 +75,12 @@ func (f *reset) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, er
 	undo := func(context.Context) error { return each(ls, Link.RemoveReset) }
 	return undo, each(ls, Link.Reset)
 }
+
+func (f *reset) Encode(e Encoder, s history.FaultStep) (err error) {
+	f.Clients, f.Nodes, err = linkTargets(s)
+	f.Duration, f.Stream, f.Toxicity = e.Window(s), stream(s, StreamUpstream), toxicity(s)
+	if s.Toxic != nil {
+		f.Timeout = e.ScenMS(s.Toxic.Attributes["timeout"])
+	}
+	return err
+}

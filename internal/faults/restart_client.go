@@ -86,3 +86,12 @@ func (f *restartClient) Apply(_ context.Context, env Env, s history.FaultStep) (
 	r.CrashToRestart()
 	return func(context.Context) error { return r.Restart(s.Mode) }, nil
 }
+
+func (f *restartClient) Encode(e Encoder, s history.FaultStep) (err error) {
+	f.Client, err = oneClient(s)
+	f.RestartAfter = e.Scen(s.Duration)
+	if s.Mode != RestoreNone {
+		f.Restore = s.Mode
+	}
+	return err
+}

@@ -47,3 +47,9 @@ func (f *starveRenewals) Apply(_ context.Context, env Env, s history.FaultStep) 
 	c.Starve()
 	return func(context.Context) error { c.Feed(); return nil }, nil
 }
+
+func (f *starveRenewals) Encode(e Encoder, s history.FaultStep) (err error) {
+	f.Client, err = oneClient(s)
+	f.Duration = e.Scen(s.Duration)
+	return err
+}

@@ -35,6 +35,9 @@ type toxicKind struct {
 	fields           []string
 	decode           func(d Decoder, f *toxicFault)
 	attrs            func(r *Resolver, f *toxicFault) map[string]int64
+	// encode sets the kind's own attributes from the toxic's (the
+	// inverse of attrs).
+	encode func(e Encoder, f *toxicFault, a map[string]int64)
 }
 
 // toxicFault is the attributes of every toxic kind; a kind decodes only
@@ -75,6 +78,9 @@ var toxicKinds = []*toxicKind{
 		},
 		attrs: func(r *Resolver, f *toxicFault) map[string]int64 {
 			return map[string]int64{"rate": max(1, int64(math.Round(float64(f.Rate)*r.Scale)))}
+		},
+		encode: func(e Encoder, f *toxicFault, a map[string]int64) {
+			f.Rate = max(1, int64(math.Round(float64(a["rate"])/e.Scale)))
 		}},
 	{name: "slicer", typ: "slicer", effect: history.EffectSlowLinks,
 		about:  "cut every chunk on chosen links into average_size ± size_variation bytes, chunk_delay apart (toxiproxy slicer toxic)",
@@ -90,6 +96,10 @@ var toxicKinds = []*toxicKind{
 		attrs: func(r *Resolver, f *toxicFault) map[string]int64 {
 			return map[string]int64{"average_size": f.AverageSize, "size_variation": f.SizeVariation,
 				"delay": r.Wall(f.ChunkDelay) / int64(time.Microsecond)}
+		},
+		encode: func(e Encoder, f *toxicFault, a map[string]int64) {
+			f.AverageSize, f.SizeVariation = a["average_size"], a["size_variation"]
+			f.ChunkDelay = e.Scen(a["delay"] * int64(time.Microsecond))
 		}},
 	{name: "limit-data", typ: "limit_data", effect: history.EffectCutLinks,
 		about:  "close the connections on chosen links once bytes have gone through (toxiproxy limit_data toxic)",
@@ -97,7 +107,8 @@ var toxicKinds = []*toxicKind{
 		decode: func(d Decoder, f *toxicFault) {
 			f.Bytes = requiredInt(d, "bytes", 1, `how many bytes pass before the close, e.g. "bytes: 1000"`)
 		},
-		attrs: func(_ *Resolver, f *toxicFault) map[string]int64 { return map[string]int64{"bytes": f.Bytes} }},
+		attrs:  func(_ *Resolver, f *toxicFault) map[string]int64 { return map[string]int64{"bytes": f.Bytes} },
+		encode: func(_ Encoder, f *toxicFault, a map[string]int64) { f.Bytes = a["bytes"] }},
 	{name: "slow-close", typ: "slow_close", effect: history.EffectSlowLinks,
 		about:  "delay the close of connections on chosen links by close_delay (toxiproxy slow_close toxic)",
 		fields: []string{"close_delay"},
@@ -106,7 +117,8 @@ var toxicKinds = []*toxicKind{
 		},
 		attrs: func(r *Resolver, f *toxicFault) map[string]int64 {
 			return map[string]int64{"delay": ceilMS(r.Wall(f.CloseDelay))}
-		}},
+		},
+		encode: func(e Encoder, f *toxicFault, a map[string]int64) { f.CloseDelay = e.ScenMS(a["delay"]) }},
 	{name: "timeout", typ: "timeout", effect: history.EffectCutLinks,
 		about:  "stop all data on chosen links and close the connections after timeout (toxiproxy timeout toxic)",
 		fields: []string{"timeout"},
@@ -115,7 +127,8 @@ var toxicKinds = []*toxicKind{
 		},
 		attrs: func(r *Resolver, f *toxicFault) map[string]int64 {
 			return map[string]int64{"timeout": ceilMS(r.Wall(f.Timeout))}
-		}},
+		},
+		encode: func(e Encoder, f *toxicFault, a map[string]int64) { f.Timeout = e.ScenMS(a["timeout"]) }},
 }
 
 func init() {
@@ -217,6 +230,16 @@ func resolveToxic(r *Resolver, s *history.FaultStep, typ, stream, def string, to
 	if toxicity > 0 && toxicity < 1 {
 		s.Toxicity, s.Toxic.Seed = toxicity, r.Rand.Uint64()
 	}
+}
+
+func (f *toxicFault) Encode(e Encoder, s history.FaultStep) (err error) {
+	f.Clients, f.Nodes, err = linkTargets(s)
+	f.Duration, f.Stream, f.Toxicity = e.Window(s), stream(s, StreamDownstream), toxicity(s)
+	if s.Toxic == nil {
+		return fmt.Errorf("a %s step without its toxic", s.Kind)
+	}
+	f.k.encode(e, f, s.Toxic.Attributes)
+	return err
 }
 
 func (f *toxicFault) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {

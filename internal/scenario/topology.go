@@ -1,7 +1,12 @@
 package scenario
 
 import (
+	"strconv"
+
 	"gopkg.in/yaml.v3"
+
+	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // Limits of a replicated topology (issue 17).
@@ -78,4 +83,27 @@ func (s Scenario) SnapshotInterval() Duration {
 		return s.SaveInterval
 	}
 	return DefaultSaveInterval
+}
+
+// FaultTopology is what resolving the scenario's fault plan needs of the
+// run, as the runner's cluster names it: masters n1..nN, clients w1..wM,
+// replicas nIrJ and sentinels s1..sK, the time scale, the TTL and the
+// run's duration (scenario time). A plan resolved with it and a seed is
+// the plan a run with that seed carries out.
+func (s Scenario) FaultTopology() faults.Topology {
+	t := faults.Topology{Scale: s.TimeScale, TTL: s.TTL.D(), Duration: s.Duration.D()}
+	for i := range s.Nodes {
+		n := "n" + strconv.Itoa(i+1)
+		t.Nodes = append(t.Nodes, n)
+		for j := range s.Replicas {
+			t.Replicas = append(t.Replicas, history.ReplicaName(n, j+1))
+		}
+	}
+	for i := range s.Clients {
+		t.Clients = append(t.Clients, ClientName(i))
+	}
+	for i := range s.Sentinels {
+		t.Sentinels = append(t.Sentinels, "s"+strconv.Itoa(i+1))
+	}
+	return t
 }

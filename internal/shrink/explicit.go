@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/faults"
@@ -58,15 +57,7 @@ func Explicit(sc scenario.Scenario, steps []history.FaultStep) (scenario.Scenari
 // the random nemesis drawn exactly as a run with that seed draws them)
 // and makes it explicit.
 func FromScenario(sc scenario.Scenario, seed int64) (Source, error) {
-	var nodes, clients []string
-	for i := range sc.Nodes {
-		nodes = append(nodes, "n"+strconv.Itoa(i+1))
-	}
-	for i := range sc.Clients {
-		clients = append(clients, scenario.ClientName(i))
-	}
-	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, seed, faults.Topology{Nodes: nodes, Clients: clients,
-		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D()})
+	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, seed, sc.FaultTopology())
 	if err != nil {
 		return Source{}, fmt.Errorf("fault plan of %s with seed %d: %w", sc.File, seed, err)
 	}

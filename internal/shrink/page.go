@@ -173,19 +173,11 @@ func Write(dir string, src Source, res Result, version string, redraw func(repor
 
 // planOf resolves sc's (explicit) faults into steps.
 func planOf(sc scenario.Scenario) ([]history.FaultStep, error) {
-	var nodes, clients []string
-	for i := range sc.Nodes {
-		nodes = append(nodes, "n"+strconv.Itoa(i+1))
-	}
-	for i := range sc.Clients {
-		clients = append(clients, scenario.ClientName(i))
-	}
 	var seed int64
 	if sc.Seed != nil {
 		seed = *sc.Seed
 	}
-	p, err := faults.NewPlan(sc.Faults, sc.Nemesis, seed, faults.Topology{Nodes: nodes, Clients: clients,
-		Scale: sc.TimeScale, TTL: sc.TTL.D(), Duration: sc.Duration.D()})
+	p, err := faults.NewPlan(sc.Faults, sc.Nemesis, seed, sc.FaultTopology())
 	if err != nil {
 		return nil, fmt.Errorf("plan of the minimal schedule: %w", err)
 	}
