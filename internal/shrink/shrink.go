@@ -57,6 +57,10 @@ type Options struct {
 	// off and does not count.
 	Budget     time.Duration
 	BudgetRuns int
+	// Kinds, when set, makes a candidate fail only when every run is
+	// invalid with exactly these violation kinds: the same failure, not
+	// just some failure (`locksim explore` keeps the class's own).
+	Kinds []string
 	// Progress, when set, is told of every candidate as it is judged.
 	Progress func(Step)
 	// Eval runs candidates.
@@ -103,7 +107,7 @@ type Candidate struct {
 }
 
 // Failing reports whether every run of c was invalid.
-func (c Candidate) Failing() bool { return failing(c.Runs) }
+func (c Candidate) Failing() bool { return failing(c.Runs, nil) }
 
 // Kinds are the violation kinds every run of c showed (sorted), nil when
 // the runs disagree.
@@ -135,16 +139,23 @@ type Result struct {
 	Seeds     []int64
 }
 
-// ErrNotFailing says the original schedule is not invalid in every seed:
-// there is no failure to shrink.
+// ErrNotFailing says the original schedule is not invalid in every seed
+// (with Options.Kinds: not with those kinds): there is no failure to
+// shrink.
 var ErrNotFailing = errors.New("the original schedule is not invalid in every seed")
 
-func failing(runs []Run) bool {
+// failing reports whether every run was invalid, with exactly the kinds
+// when kinds is set.
+func failing(runs []Run, kinds []string) bool {
 	if len(runs) == 0 {
 		return false
 	}
+	want := slices.Sorted(slices.Values(kinds))
 	for _, r := range runs {
 		if r.Verdict != checker.Invalid {
+			return false
+		}
+		if kinds != nil && !slices.Equal(slices.Sorted(slices.Values(r.Kinds)), want) {
 			return false
 		}
 	}
@@ -179,7 +190,7 @@ func Shrink(ctx context.Context, sc scenario.Scenario, o Options) (Result, error
 	res := Result{Seeds: s.seeds}
 	orig, ok := s.judge("the original schedule", doc)
 	res.Original, res.Minimal = orig.Candidate, orig.Candidate
-	if !ok || !orig.Failing() {
+	if !ok || !failing(orig.Runs, o.Kinds) {
 		res.Steps, res.Runs, res.Elapsed = s.steps, s.runs, time.Since(s.began)
 		if ctx.Err() != nil {
 			return res, fmt.Errorf("shrink: %w", ctx.Err())
@@ -247,7 +258,7 @@ func (s *search) spent() bool {
 // try judges a change of the best schedule and keeps it when it fails.
 func (s *search) try(change string, d *scenario.Doc) bool {
 	c, ok := s.judge(change, d)
-	if ok && c.Failing() {
+	if ok && failing(c.Runs, s.o.Kinds) {
 		s.best = c
 		return true
 	}
@@ -295,7 +306,7 @@ func (s *search) judge(change string, d *scenario.Doc) (cand, bool) {
 	if len(runs) != len(s.seeds) {
 		runs = nil // some seed did not run: nothing is known
 	}
-	step.Runs, step.Failing = runs, failing(runs)
+	step.Runs, step.Failing = runs, failing(runs, s.o.Kinds)
 	c := cand{Candidate: Candidate{Scenario: sc, YAML: norm, Runs: runs, Dir: dir}, doc: d}
 	step.Dir = dir
 	s.record(step)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,9 @@ import (
 // fake judges a candidate by a rule instead of running it: every seed
 // gets the verdict rule gives the scenario.
 type fake struct {
-	rule  func(scenario.Scenario, int64) checker.Verdict
+	rule func(scenario.Scenario, int64) checker.Verdict
+	// kinds are a run's violation kinds (nil: double-effect).
+	kinds func(scenario.Scenario) []string
 	calls int
 	seen  []scenario.Scenario
 }
@@ -28,7 +31,11 @@ func (f *fake) Eval(_ context.Context, sc scenario.Scenario, seeds []int64) ([]R
 	f.seen = append(f.seen, sc)
 	var runs []Run
 	for _, s := range seeds {
-		runs = append(runs, Run{Seed: s, Verdict: f.rule(sc, s), Kinds: []string{checker.KindDoubleEffect}})
+		kinds := []string{checker.KindDoubleEffect}
+		if f.kinds != nil {
+			kinds = f.kinds(sc)
+		}
+		runs = append(runs, Run{Seed: s, Verdict: f.rule(sc, s), Kinds: kinds})
 	}
 	return runs, "", nil
 }
@@ -300,4 +307,45 @@ func TestAStoredRunThatIsNotInvalidIsRefused(t *testing.T) {
 	if _, err := FromReport(dir); !errors.Is(err, ErrNotInvalid) {
 		t.Errorf("err %v, want ErrNotInvalid", err)
 	}
+}
+
+func TestShrinkingWithKindsKeepsTheSameFailure(t *testing.T) {
+	// w1's pause of 3 s or more breaks the lock; only one of 3.2 s or
+	// more (the original's 3.5 s) also charges twice.
+	kinds := func(sc scenario.Scenario) []string {
+		if pauses(sc)["w1"] >= 3200*time.Millisecond {
+			return []string{checker.KindMutexOverlap, checker.KindDoubleEffect}
+		}
+		return []string{checker.KindMutexOverlap}
+	}
+	tests := []struct {
+		name  string
+		kinds []string
+		want  time.Duration
+	}{
+		{"without kinds, any failure is kept: the pause shrinks to 3s", nil, 3 * time.Second},
+		{"with the original's kinds, the double charge must stay: no round value below 3.5s keeps it", []string{checker.KindDoubleEffect, checker.KindMutexOverlap}, 3500 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fake{rule: breaksWhen, kinds: kinds}
+			res, err := Shrink(context.Background(), parse(t, tenFaults), Options{K: 2, Seed: 1, Eval: f, Kinds: tt.kinds})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := pauses(res.Minimal.Scenario)["w1"]; d != tt.want {
+				t.Errorf("pause of %s, want %s", d, tt.want)
+			}
+			if k := res.Minimal.Kinds(); tt.kinds != nil && !slices.Equal(k, slices.Sorted(slices.Values(tt.kinds))) {
+				t.Errorf("minimal kinds %v, want %v", k, tt.kinds)
+			}
+		})
+	}
+	t.Run("an original without those kinds is not a failure to shrink", func(t *testing.T) {
+		f := &fake{rule: breaksWhen, kinds: kinds}
+		_, err := Shrink(context.Background(), parse(t, tenFaults), Options{K: 2, Seed: 1, Eval: f, Kinds: []string{checker.KindLostUpdate}})
+		if !errors.Is(err, ErrNotFailing) {
+			t.Errorf("err %v, want ErrNotFailing", err)
+		}
+	})
 }
