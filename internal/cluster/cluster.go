@@ -13,7 +13,13 @@ import (
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/rs/zerolog"
+	zlog "github.com/rs/zerolog/log"
 )
+
+// Some of toxiproxy's toxics (bandwidth) log through zerolog's global
+// logger, which writes to stderr at every level: keep it quiet too, as
+// the server's own logger is.
+func init() { zlog.Logger = zerolog.Nop() }
 
 // Backend names accepted in Options.Backend and returned by Cluster.Backend.
 const (
