@@ -56,7 +56,9 @@ Usage:
                                       find the smallest fault schedule that still fails
   locksim map <scenario> --vary path=values [--vary …] | <map file> [flags]
                                       map the violation rate over one or two parameters
-  locksim merge <dir>... [flags]      combine the results of a suite's shards (run --shard K/N)
+  locksim explore --algorithm NAME | <base scenario> [flags]
+                                      search for the fault schedules that break a lock; a safety profile
+  locksim merge <dir>... [flags]      combine the shards of a suite (run --shard K/N) or of an exploration
   locksim validate <file|dir>...      parse and validate scenario files only
   locksim serve [flags]               the classroom web application: run scenarios live,
                                       fire faults by hand, browse past runs (127.0.0.1:7420)
@@ -93,6 +95,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return cmdShrink(args[1:], stdout, stderr)
 	case "map":
 		return cmdMap(args[1:], stdout, stderr)
+	case "explore":
+		return cmdExplore(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
 	case "serve":

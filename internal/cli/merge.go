@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/suite"
 )
@@ -23,6 +25,11 @@ the summary with every sweep's violation rate and failing seeds on stdout.
 Each <dir> is searched at any depth, so CI artifacts can be given as they
 were downloaded. Every shard K = 1..N of the same plan must be there.
 
+Given the shards of an exploration (locksim explore --shard K/N: their
+directories hold a profile.json), it writes one safety profile instead
+(<out>/profile.html, profile.json) with every shard's rows, and exits as
+the whole exploration would have: 1 when a class broke the lock, else 0.
+
 The exit code is the one a single run of the whole suite would have
 given: 0 every expectation met (or valid), 1 one not met (or invalid),
 2 unknown, 255 a run without a verdict, 130/143 a shard was interrupted;
@@ -34,6 +41,7 @@ Examples:
   locksim run scenarios/ --count 20 --seed 1 --shard 3/3 --out shard-3
   locksim merge shard-1 shard-2 shard-3 --out merged
   locksim merge artifacts/ --out merged --junit merged/junit.xml
+  locksim merge explore-1 explore-2 --out merged                          # an exploration's shards
 
 Flags:
 `
@@ -73,6 +81,14 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	f, dirs, code, ok := parseMergeFlags(args, stderr)
 	if !ok {
 		return code
+	}
+	profiles, err := explore.Profiles(dirs)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim %v\n", err)
+		return exitUsage
+	}
+	if len(profiles) > 0 {
+		return mergeExplore(f, profiles, stdout, stderr)
 	}
 	m, err := suite.Merge(dirs)
 	if err != nil {
@@ -140,4 +156,27 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		return m.Interrupted
 	}
 	return combine(codes)
+}
+
+// mergeExplore combines the shards of an exploration (explore --shard
+// K/N, each with its profile.json) into one profile in --out, and prints
+// it as explore does. Its exit code is the one the whole exploration
+// would have given.
+func mergeExplore(f mergeFlags, dirs []string, stdout, stderr io.Writer) int {
+	if err := checkWritable(f.out); err != nil {
+		fmt.Fprintf(stderr, "locksim merge: --out %s: %v\n", f.out, err)
+		return exitUsage
+	}
+	p, err := explore.Merge(dirs, f.out)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim %v\n", err)
+		return exitUsage
+	}
+	if err := explore.Write(f.out, p, report.English); err != nil {
+		fmt.Fprintf(stderr, "locksim merge: %v\n", err)
+		return exitInternal
+	}
+	fmt.Fprintf(stderr, "locksim merge: the exploration of %s from %d shards (%s)\n", p.Algorithm, len(p.Shards), strings.Join(p.Shards, ", "))
+	printProfile(stdout, p, f.out, report.English)
+	return exploreCode(p)
 }
