@@ -75,6 +75,15 @@ func checkCommand(t *testing.T, args []string) (cmd string, out string, shard su
 			t.Errorf("locksim %s: a shard without --seed", strings.Join(args, " "))
 		}
 		return "run", f.out, f.shard, paths
+	case "explore":
+		f, _, ok := parseExploreFlags(args[1:], &stderr)
+		if !ok {
+			t.Fatalf("locksim %s: refused: %s", strings.Join(args, " "), stderr.String())
+		}
+		if !f.seedSet {
+			t.Errorf("locksim %s: no --seed: the exploration cannot be repeated from its log alone", strings.Join(args, " "))
+		}
+		return "explore", f.out, f.shard, nil
 	case "merge":
 		f, dirs, _, ok := parseMergeFlags(args[1:], &stderr)
 		if !ok {
@@ -86,31 +95,38 @@ func checkCommand(t *testing.T, args []string) (cmd string, out string, shard su
 	return
 }
 
+// lintWorkflow reads a GitHub Actions workflow, fails on what actionlint
+// finds in it, and returns it parsed.
+func lintWorkflow(t *testing.T, path string) *actionlint.Workflow {
+	t.Helper()
+	content, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := l.Lint(path, content, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range errs {
+		t.Errorf("actionlint: %s", e.Error())
+	}
+	w, perrs := actionlint.Parse(content)
+	if len(perrs) > 0 {
+		t.Fatalf("parse: %v", perrs[0])
+	}
+	return w
+}
+
 // expression replaces the workflow's ${{ matrix.shard }} by a value.
 var expression = regexp.MustCompile(`\$\{\{\s*matrix\.shard\s*\}\}`)
 
 func TestTheCIExamplesRunRealLocksimCommands(t *testing.T) {
 	t.Run("the GitHub Actions workflow passes actionlint and shards the suite into parts its merge job combines", func(t *testing.T) {
-		path := filepath.Join(ciDir, "github-actions.yml")
-		content, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		errs, err := l.Lint(path, content, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range errs {
-			t.Errorf("actionlint: %s", e.Error())
-		}
-		w, perrs := actionlint.Parse(content)
-		if len(perrs) > 0 {
-			t.Fatalf("parse: %v", perrs[0])
-		}
+		w := lintWorkflow(t, filepath.Join(ciDir, "github-actions.yml"))
 		shardJob, mergeJob := w.Jobs["shard"], w.Jobs["merge"]
 		if shardJob == nil || mergeJob == nil {
 			t.Fatalf("jobs %v: want shard and merge", w.Jobs)
@@ -177,6 +193,42 @@ func TestTheCIExamplesRunRealLocksimCommands(t *testing.T) {
 		}
 		if !merged {
 			t.Error("the merge job runs no locksim merge")
+		}
+	})
+
+	t.Run("the nightly explore workflow passes actionlint, explores on a budget and prints and uploads what it found", func(t *testing.T) {
+		w := lintWorkflow(t, filepath.Join(ciDir, "explore-nightly.yml"))
+		if w.On == nil || !slices.ContainsFunc(w.On, func(e actionlint.Event) bool { return e.EventName() == "schedule" }) {
+			t.Error("the workflow does not run on a schedule")
+		}
+		job := w.Jobs["explore"]
+		if job == nil {
+			t.Fatalf("jobs %v: want explore", w.Jobs)
+		}
+		var out string
+		var printed, uploaded bool
+		for _, st := range job.Steps {
+			switch ex := st.Exec.(type) {
+			case *actionlint.ExecRun:
+				for _, args := range locksimCommands(t, ex.Run.Value, "GITHUB_RUN_NUMBER=7") {
+					cmd, o, _, _ := checkCommand(t, args)
+					if cmd != "explore" || !slices.Contains(args, "--budget") {
+						t.Errorf("locksim %s: want explore on a --budget", strings.Join(args, " "))
+					}
+					out = o
+				}
+				if out != "" && strings.Contains(ex.Run.Value, out+"/") && strings.Contains(ex.Run.Value, "regressions/*.yaml") &&
+					strings.Contains(ex.Run.Value, "cat ") {
+					printed = st.If != nil && strings.Contains(st.If.Value, "always()")
+				}
+			case *actionlint.ExecAction:
+				if strings.HasPrefix(ex.Uses.Value, "actions/upload-artifact@") && out != "" && ex.Inputs["path"].Value.Value == out {
+					uploaded = true
+				}
+			}
+		}
+		if out == "" || !printed || !uploaded {
+			t.Errorf("explore into %q; its regression files printed (even when it fails) %v; uploaded %v", out, printed, uploaded)
 		}
 	})
 

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -221,28 +220,14 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	if !f.seedSet {
 		f.seed = rand.Int64N(1 << 40)
 	}
-	dir := filepath.Join(f.out, base.Name+"-explore", time.Now().Format("20060102-150405"))
-	if err := checkWritable(dir); err != nil {
-		fmt.Fprintf(stderr, "locksim explore: --out %s: %v\n", f.out, err)
-		return exitUsage
+	dir, code := commandDir("explore", f.out, base.Name, f.backend, stderr)
+	if code != exitValid {
+		return code
 	}
-	if err := needRedis(f.backend); err != nil {
-		fmt.Fprintf(stderr, "locksim explore: %v\n", err)
-		return exitInternal
-	}
-	prog := newProgress(stderr)
-	level := slog.LevelWarn
-	if f.verbose {
-		level = slog.LevelInfo
-	}
-	log := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	prog, log := commandLog(stderr, f.verbose)
 	repro := exploreReproduce(f)
-	budget := f.budget.String()
-	if f.runs > 0 {
-		budget = fmt.Sprintf("%d runs", f.runs)
-	}
 	fmt.Fprintf(stderr, "locksim explore: %s on %d node(s), %d client(s), workload %s; seed %d; budget %s, each shrink %s; into %s\nreproduce=%q\n",
-		base.Algorithm, base.Nodes, base.Clients, base.Workload.Kind, f.seed, budget, f.shrinkBudget, dir, repro)
+		base.Algorithm, base.Nodes, base.Clients, base.Workload.Kind, f.seed, budgetWord(f.budget, f.runs), f.shrinkBudget, dir, repro)
 
 	redis.SetLogger(redisLog{log})
 	ctx, cancel := context.WithCancel(context.Background())

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -200,14 +199,9 @@ func cmdMap(args []string, stdout, stderr io.Writer) int {
 		first = time.Now().UnixNano() % (1 << 40)
 	}
 	seeds := paramap.Seeds(first, sp.Count)
-	dir := filepath.Join(f.out, sc.Name+"-map", time.Now().Format("20060102-150405"))
-	if err := checkWritable(dir); err != nil {
-		fmt.Fprintf(stderr, "locksim map: --out %s: %v\n", f.out, err)
-		return exitUsage
-	}
-	if err := needRedis(f.backend); err != nil {
-		fmt.Fprintf(stderr, "locksim map: %v\n", err)
-		return exitInternal
+	dir, code := commandDir("map", f.out, sc.Name, f.backend, stderr)
+	if code != exitValid {
+		return code
 	}
 	var axes []string
 	for _, a := range sp.Axes {
@@ -217,12 +211,7 @@ func cmdMap(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "locksim map: %s, %s; %d cells × %d seeds (%d..%d) = %d runs; into %s\n",
 		sp.Scenario, strings.Join(axes, " × "), len(cells), sp.Count, seeds[0], seeds[len(seeds)-1], total, dir)
 
-	prog := newProgress(stderr)
-	level := slog.LevelWarn
-	if f.verbose {
-		level = slog.LevelInfo
-	}
-	log := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	prog, log := commandLog(stderr, f.verbose)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	interrupted, stopSignals := handleSignals(cancel, log)

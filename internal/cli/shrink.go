@@ -82,6 +82,43 @@ func parseBudget(s string) (time.Duration, int, error) {
 	return d, 0, nil
 }
 
+// budgetWord is a --budget as a command's first line says it: the wall
+// time, or the number of runs.
+func budgetWord(d time.Duration, runs int) string {
+	if runs > 0 {
+		return fmt.Sprintf("%d runs", runs)
+	}
+	return d.String()
+}
+
+// commandDir is <out>/<name>-<what>/<time>/, the one directory a shrink,
+// a map or an exploration writes, once it is known to take files and
+// redis-server is there for the local backend; else it prints why and
+// returns the exit code (254 for --out, 255 for the backend).
+func commandDir(what, out, name, backend string, stderr io.Writer) (string, int) {
+	dir := filepath.Join(out, name+"-"+what, time.Now().Format("20060102-150405"))
+	if err := checkWritable(dir); err != nil {
+		fmt.Fprintf(stderr, "locksim %s: --out %s: %v\n", what, out, err)
+		return "", exitUsage
+	}
+	if err := needRedis(backend); err != nil {
+		fmt.Fprintf(stderr, "locksim %s: %v\n", what, err)
+		return "", exitInternal
+	}
+	return dir, exitValid
+}
+
+// commandLog is a command's progress writer (stderr) and its logger:
+// warnings only, or with verbose every run's lines.
+func commandLog(stderr io.Writer, verbose bool) (*progress, *slog.Logger) {
+	prog := newProgress(stderr)
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelInfo
+	}
+	return prog, slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+}
+
 func parseShrinkFlags(args []string, stderr io.Writer) (f shrinkFlags, pos []string, code int, ok bool) {
 	fs := flag.NewFlagSet("shrink", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -184,31 +221,17 @@ func cmdShrink(args []string, stdout, stderr io.Writer) int {
 	if code != exitValid {
 		return code
 	}
-	dir := filepath.Join(f.out, src.Scenario.Name+"-shrink", time.Now().Format("20060102-150405"))
-	if err := checkWritable(dir); err != nil {
-		fmt.Fprintf(stderr, "locksim shrink: --out %s: %v\n", f.out, err)
-		return exitUsage
+	dir, code := commandDir("shrink", f.out, src.Scenario.Name, f.backend, stderr)
+	if code != exitValid {
+		return code
 	}
-	if err := needRedis(f.backend); err != nil {
-		fmt.Fprintf(stderr, "locksim shrink: %v\n", err)
-		return exitInternal
-	}
-	prog := newProgress(stderr)
-	level := slog.LevelWarn
-	if f.verbose {
-		level = slog.LevelInfo
-	}
-	log := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	prog, log := commandLog(stderr, f.verbose)
 	seeds := fmt.Sprintf("seeds %d..%d", src.Seed, src.Seed+int64(f.k)-1)
 	if f.k == 1 {
 		seeds = fmt.Sprintf("seed %d", src.Seed)
 	}
-	budget := f.budget.String()
-	if f.runs > 0 {
-		budget = fmt.Sprintf("%d runs", f.runs)
-	}
 	fmt.Fprintf(stderr, "locksim shrink: %s, %d faults; a candidate must be invalid in %s (k=%d); budget %s; into %s\n",
-		src.From, len(src.Scenario.Faults), seeds, f.k, budget, dir)
+		src.From, len(src.Scenario.Faults), seeds, f.k, budgetWord(f.budget, f.runs), dir)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

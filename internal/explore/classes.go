@@ -231,9 +231,10 @@ func crashClasses(e *env) []*class {
 		c := &class{Name: "crash-" + p, Kind: "crash", Set: map[string]string{"persistence": pers}}
 		if e.scale > 0 {
 			// A node's restart takes real time no time scale compresses
-			// (80 ms on a quiet machine, half a second on a loaded one):
-			// at half the base's time scale it still falls inside a hold.
-			c.Set["time_scale"] = strconv.FormatFloat(e.scale/2, 'g', -1, 64)
+			// (80 ms on a quiet machine, up to a second on a loaded one):
+			// at a quarter of the base's time scale it still falls inside
+			// a hold.
+			c.Set["time_scale"] = strconv.FormatFloat(e.scale/4, 'g', -1, 64)
 		}
 		c.applies = func(e *env) (string, string) {
 			switch {

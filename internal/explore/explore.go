@@ -489,8 +489,12 @@ func (x *explorer) profileRun(r *report.Results, sc scenario.Scenario, _ string)
 }
 
 // rel is path relative to the exploration's directory.
-func (x *explorer) rel(path string) string {
-	a, err1 := filepath.Abs(x.o.Dir)
+func (x *explorer) rel(path string) string { return relTo(x.o.Dir, path) }
+
+// relTo is path relative to dir, with forward slashes (path itself when
+// that cannot be said).
+func relTo(dir, path string) string {
+	a, err1 := filepath.Abs(dir)
 	b, err2 := filepath.Abs(path)
 	if err1 != nil || err2 != nil {
 		return path

@@ -128,16 +128,7 @@ func rebase(p *report.Profile, from, to string) {
 		if path == "" || filepath.IsAbs(path) {
 			return path
 		}
-		a, err1 := filepath.Abs(filepath.Join(from, filepath.FromSlash(path)))
-		b, err2 := filepath.Abs(to)
-		if err1 != nil || err2 != nil {
-			return path
-		}
-		r, err := filepath.Rel(b, a)
-		if err != nil {
-			return path
-		}
-		return filepath.ToSlash(r)
+		return relTo(to, filepath.Join(from, filepath.FromSlash(path)))
 	}
 	run := func(r *report.ProfileRun) {
 		if r == nil {

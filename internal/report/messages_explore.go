@@ -34,11 +34,11 @@ var exploreMessages = map[Lang]map[string]string{
 		"explore.st.flaky":        "broken in some seeds, after %s s", // seconds
 		"explore.st.survived":     "survived %d schedules",            // valid runs
 		"explore.st.untried":      "not reached within the budget",
-		"explore.schedules":       "%d runs: %d valid, %d invalid, %d unknown; %d aimed by the fault-free run, the rest drawn from the seed", // runs, valid, invalid, unknown, guided
-		"explore.req.broken":      "%s broken",                                                                                               // requirement
-		"explore.req.kept":        "%s kept in %d runs",                                                                                      // requirement, runs
-		"explore.min.faults":      "%d fault(s), invalid in every seed:",                                                                     // faults
-		"explore.min.timeline":    "Timeline of the smallest schedule of %s",                                                                 // class
+		"explore.schedules":       "runs: %d — %d valid, %d invalid, %d unknown; %d aimed by the fault-free run, the rest drawn from the seed", // runs, valid, invalid, unknown, guided
+		"explore.req.broken":      "%s broken",                                                                                                 // requirement
+		"explore.req.kept":        "%s kept in %d runs",                                                                                        // requirement, runs
+		"explore.min.faults":      "%d fault(s), invalid in every seed:",                                                                       // faults
+		"explore.min.timeline":    "Timeline of the smallest schedule of %s",                                                                   // class
 		"explore.min.file":        "regression file",
 		"explore.min.report":      "report of its run",
 		"explore.min.shrink":      "how it was shrunk",
@@ -90,7 +90,7 @@ var exploreMessages = map[Lang]map[string]string{
 		"explore.st.flaky":        "bị phá vỡ ở một số seed, sau %s s",
 		"explore.st.survived":     "chịu được %d lịch lỗi",
 		"explore.st.untried":      "chưa tới lượt trong ngân sách",
-		"explore.schedules":       "%d lần chạy: %d hợp lệ, %d vi phạm, %d chưa kết luận; %d lịch nhắm theo lần chạy không lỗi, còn lại rút từ seed",
+		"explore.schedules":       "số lần chạy: %d — %d hợp lệ, %d vi phạm, %d chưa kết luận; %d lịch nhắm theo lần chạy không lỗi, còn lại rút từ seed",
 		"explore.req.broken":      "%s bị phá vỡ",
 		"explore.req.kept":        "%s được giữ trong %d lần chạy",
 		"explore.min.faults":      "%d lỗi, vi phạm ở mọi seed:",
@@ -118,16 +118,4 @@ var exploreMessages = map[Lang]map[string]string{
 	},
 }
 
-func init() {
-	for lang, table := range exploreMessages {
-		if messages[lang] == nil {
-			messages[lang] = map[string]string{}
-		}
-		for k, v := range table {
-			if _, dup := messages[lang][k]; dup {
-				panic("report: message " + k + " is in messages.go and messages_explore.go")
-			}
-			messages[lang][k] = v
-		}
-	}
-}
+func init() { addMessages(exploreMessages, "messages_explore.go") }

@@ -259,14 +259,18 @@ func actionWord(lang Lang, code string) string {
 	return code
 }
 
-func init() {
-	for lang, table := range lessonMessages {
+func init() { addMessages(lessonMessages, "messages_lessons.go") }
+
+// addMessages merges the tables of file into messages; a key already
+// there is a programming error, found at init.
+func addMessages(tables map[Lang]map[string]string, file string) {
+	for lang, table := range tables {
 		if messages[lang] == nil {
 			messages[lang] = map[string]string{}
 		}
 		for k, v := range table {
 			if _, dup := messages[lang][k]; dup {
-				panic("report: message " + k + " is in messages.go and messages_lessons.go")
+				panic("report: message " + k + " is in messages.go and " + file)
 			}
 			messages[lang][k] = v
 		}

@@ -12,8 +12,8 @@ const profileTemplate = `<!DOCTYPE html>
 <title>{{call .T "explore.page.title" .Algorithm}}</title>
 {{template "css"}}
 <style>
-  table.profile { table-layout: auto; }
-  table.profile td.status { font-weight: 800; white-space: nowrap; }
+  table.profile { table-layout: fixed; }
+  table.profile td.status { font-weight: 800; overflow-wrap: anywhere; }
   tr.st-broken td.status { color: #fff; background: var(--invalid); }
   tr.st-flaky td.status { color: var(--invalid); border: 3px dashed var(--invalid); }
   tr.st-survived td.status { color: var(--valid); }
@@ -44,6 +44,7 @@ const profileTemplate = `<!DOCTYPE html>
 </ul>
 {{if .BaselineBroken}}<p class="notmet">{{call .T "explore.baseline.broken"}}</p>{{end}}
 <table class="req profile" id="profile">
+<colgroup><col style="width: 11%"><col style="width: 14%"><col style="width: 13%"><col style="width: 20%"><col style="width: 13%"><col style="width: 29%"></colgroup>
 <tr><th>{{call .T "explore.th.class"}}</th><th>{{call .T "explore.th.result"}}</th><th>{{call .T "explore.th.schedules"}}</th><th>{{call .T "explore.th.ranges"}}</th><th>{{call .T "explore.th.req"}}</th><th>{{call .T "explore.th.minimal"}}</th></tr>
 {{range $r := .Rows}}<tr id="class-{{.Class}}" class="st-{{.Status}}">
 <th scope="row"><code>{{.Class}}</code></th>

@@ -74,6 +74,7 @@ func main() {
 		{"./internal/e2e", "BenchmarkMap", 1, nil},
 		{"./internal/e2e", "BenchmarkShrink", 1, nil},
 		{"./internal/e2e", "BenchmarkShards", 1, []string{shards}},
+		{"./internal/e2e", "BenchmarkExploreFirstViolation", 1, nil},
 	}
 	cmd := func(b bench) string {
 		env := strings.Join(b.env, " ")
@@ -119,6 +120,8 @@ func main() {
 		{name: "  faults left in the minimal schedule", bench: "BenchmarkShrink", metric: "minimal-faults", target: 2, atMost: true, unit: ""},
 		{name: fmt.Sprintf("--shard 1/3, 2/3, 3/3 one after another + merge / one run, --count %d", *shardCount), bench: "BenchmarkShards", metric: "sharded/whole", target: 1.15, atMost: true, unit: "x"},
 		{name: "  merge gives the unsharded verdicts, rates and exit code", bench: "BenchmarkShards", metric: "same-results", target: 1, unit: ""},
+		{name: "explore --algorithm safe, no scenario: time to the first violation (median of 3 seeds)", bench: "BenchmarkExploreFirstViolation", metric: "first-violation-s", target: 30, atMost: true, unit: "s"},
+		{name: "  the machine's 1-minute load average when it began", bench: "BenchmarkExploreFirstViolation", metric: "load1", unit: "", info: true},
 	}
 
 	re := regexp.MustCompile(".")
