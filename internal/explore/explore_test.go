@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/shrink"
 	"github.com/locksim/locksim/internal/suite"
 )
 
@@ -251,6 +253,33 @@ func TestShardsSplitTheClassesOnce(t *testing.T) {
 				if count[c] != 1 {
 					t.Errorf("%s explored %d times", c, count[c])
 				}
+			}
+		})
+	}
+}
+
+func TestAViolationIsShrunkAgainOnlyWhenNoRunSaidValid(t *testing.T) {
+	runs := func(vs ...string) []shrink.Run {
+		var out []shrink.Run
+		for _, v := range vs {
+			out = append(out, shrink.Run{Verdict: checker.Verdict(v)})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		runs []shrink.Run
+		want bool
+	}{
+		{"invalid and unknown runs are the machine's load", runs("invalid", "unknown", "invalid"), true},
+		{"a run without a verdict is too", runs("invalid", ""), true},
+		{"one valid run is a violation that comes and goes", runs("invalid", "valid", "unknown"), false},
+		{"all invalid needs no second shrink", runs("invalid", "invalid"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := undecided(tt.runs); got != tt.want {
+				t.Errorf("undecided = %v, want %v", got, tt.want)
 			}
 		})
 	}

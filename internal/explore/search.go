@@ -25,6 +25,10 @@ import (
 // every seed are shrunk before the class stops looking for one that is.
 const maxFlaky = 2
 
+// maxBusy is how many times a violation whose shrink could not judge it
+// (its runs unknown, none valid: a busy machine) is shrunk again.
+const maxBusy = 2
+
 // maxDuplicates is how many schedules in a row a class may draw that it
 // has already run before its space is taken as exhausted.
 const maxDuplicates = 50
@@ -81,11 +85,12 @@ type classSearch struct {
 	refused    string // the parser's last refusal
 }
 
-// hit is an invalid run of a candidate.
+// hit is an invalid run of a candidate; attempt counts its shrinks.
 type hit struct {
-	i   int
-	sc  scenario.Scenario
-	out suite.Outcome
+	i       int
+	sc      scenario.Scenario
+	out     suite.Outcome
+	attempt int
 }
 
 // candidate is the class's i-th schedule (its guided ones first, then
@@ -108,15 +113,22 @@ func (s *classSearch) candidate(i int) (candidate, int64) {
 // search) and returns its row, or why it was not explored.
 func (s *classSearch) explore(ctx, sctx context.Context, per int) (report.ProfileRow, *report.ProfileSkip) {
 	s.row = report.ProfileRow{Class: s.c.Name, Kind: s.c.Kind, Status: report.StatusUntried}
-	flaky := 0
+	flaky, busy := 0, 0
 	for {
 		s.runWorkers(ctx, sctx, per)
 		h := s.hit
 		if h == nil || ctx.Err() != nil {
 			break
 		}
-		if s.shrinkHit(ctx, h) {
+		broken, inconclusive := s.shrinkHit(ctx, h)
+		if broken {
 			break
+		}
+		if inconclusive && busy < maxBusy {
+			busy++
+			h.attempt++
+			s.x.say(s.c.Name, "%s: the machine was too busy to judge the violation in every seed (runs unknown, none valid); shrinking it again", s.c.Name)
+			continue
 		}
 		if flaky++; flaky >= maxFlaky {
 			break
@@ -256,14 +268,19 @@ func guidedWord(g bool) string {
 
 // shrinkHit shrinks the class's violation and, when its smallest form is
 // invalid in every seed, writes the regression file; it reports whether
-// it did (the class is then broken).
-func (s *classSearch) shrinkHit(ctx context.Context, h *hit) bool {
+// it did (the class is then broken), and else whether the schedule was
+// not judged at all: no run of it valid, the others unknown (a machine
+// too busy to keep compressed time), not a violation that comes and goes.
+func (s *classSearch) shrinkHit(ctx context.Context, h *hit) (broken, inconclusive bool) {
 	x := s.x
 	r := h.out.Results
 	s.row.Found = ptr(x.profileRun(r, h.sc, ""))
 	src := shrink.Source{Scenario: h.sc, Seed: h.out.Seed, Steps: r.Plan, File: h.sc.File,
 		From: fmt.Sprintf("%s --seed %d", h.sc.File, h.out.Seed)}
 	dir := filepath.Join(x.o.Dir, ShrinksDir, s.c.Name, fmt.Sprintf("c%03d", h.i))
+	if h.attempt > 0 {
+		dir += fmt.Sprintf("-%d", h.attempt+1)
+	}
 	o := shrink.Options{K: x.o.k(), Seed: h.out.Seed, Budget: x.o.shrinkBudget(), Kinds: s.row.Found.Kinds,
 		Eval: guardedEval{x: x, inner: &shrink.PoolEval{Pool: x.o.Pool, Dir: filepath.Join(dir, "runs")}},
 		Progress: func(st shrink.Step) {
@@ -279,7 +296,7 @@ func (s *classSearch) shrinkHit(ctx context.Context, h *hit) bool {
 	}
 	if len(res.Seeds) == 0 {
 		s.row.Status = report.StatusFlaky
-		return false
+		return false, false
 	}
 	var redraw func(string, scenario.Scenario) error
 	if x.o.Redraw != nil {
@@ -289,26 +306,26 @@ func (s *classSearch) shrinkHit(ctx context.Context, h *hit) bool {
 	if err != nil {
 		x.say(s.c.Name, "%s: %v", s.c.Name, err)
 		s.row.Status = report.StatusFlaky
-		return false
+		return false, false
 	}
 	s.row.ShrinkPage = x.rel(sum.Page)
 	if notFailing || !sum.Failing {
 		s.row.Status = report.StatusFlaky
-		return false
+		return false, undecided(res.Original.Runs)
 	}
 	chosen, confirmed := s.confirm(ctx, dir, res, s.row.Found.Kinds)
 	steps, err := planSteps(chosen.sc)
 	if err != nil {
 		x.say(s.c.Name, "%s: %v", s.c.Name, err)
 		s.row.Status = report.StatusFlaky
-		return false
+		return false, false
 	}
 	res.Minimal = shrink.Candidate{Scenario: chosen.sc, Runs: chosen.runs}
 	file, err := x.writeRegression(s.c, src, res, steps, confirmed)
 	if err != nil {
 		x.say(s.c.Name, "%s: %v", s.c.Name, err)
 		s.row.Status = report.StatusFlaky
-		return false
+		return false, false
 	}
 	s.row.Status, s.row.ShrinkExhausted = report.StatusBroken, sum.Exhausted
 	m := &report.ProfileRun{Verdict: string(checker.Invalid), Kinds: res.Minimal.Kinds(), Seed: res.Seeds[0], Steps: steps,
@@ -335,7 +352,23 @@ func (s *classSearch) shrinkHit(ctx context.Context, h *hit) bool {
 	x.say(s.c.Name, "%s: %d fault(s) → %d, invalid in %d/%d seeds (%s), then in %d/%d fresh ones; shrunk in %.1fs; regression=%s",
 		s.c.Name, sum.OriginalFaults, len(chosen.sc.Faults), len(res.Seeds), len(res.Seeds), strings.Join(m.Kinds, ", "),
 		confirmed, x.o.k(), res.Elapsed.Seconds(), file)
-	return true
+	return true, false
+}
+
+// undecided reports whether none of runs was valid and some were not
+// invalid: what they show is the machine's load, not the schedule.
+func undecided(runs []shrink.Run) bool {
+	some := false
+	for _, r := range runs {
+		switch r.Verdict {
+		case checker.Valid:
+			return false
+		case checker.Invalid:
+		default:
+			some = true
+		}
+	}
+	return some
 }
 
 // maxConfirm is how many of the shrink's kept schedules, smallest first,
