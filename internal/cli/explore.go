@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,7 +116,7 @@ func parseExploreFlags(args []string, stderr io.Writer) (f exploreFlags, code in
 	fs.DurationVar(&f.shrinkBudget, "shrink-budget", 60*time.Second, "each shrink's wall time")
 	fs.IntVar(&f.k, "k", 3, "seeds a smallest schedule must be invalid in, all of them")
 	seed := fs.String("seed", "", "the seed every random choice is drawn from (default: drawn and printed)")
-	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time (default 6 per CPU)")
+	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time (default 6 per CPU; one per CPU for a lock client process)")
 	shard := fs.String("shard", "", "explore only part K of N of the classes, K/N (then locksim merge)")
 	classes := fs.String("classes", "", "only these classes, comma-separated (e.g. pause,crash-none)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server) or embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
@@ -220,14 +221,20 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	if !f.seedSet {
 		f.seed = rand.Int64N(1 << 40)
 	}
+	if base.Traits().Process && !slices.Contains(f.set, "--parallel") {
+		// Every run starts a lock client process per client (a Node.js
+		// start costs a second of CPU): a dozen runs at once on two CPUs
+		// left them without their hello for 20 s.
+		f.parallel = runtime.NumCPU()
+	}
 	dir, code := commandDir("explore", f.out, base.Name, f.backend, stderr)
 	if code != exitValid {
 		return code
 	}
 	prog, log := commandLog(stderr, f.verbose)
 	repro := exploreReproduce(f)
-	fmt.Fprintf(stderr, "locksim explore: %s on %d node(s), %d client(s), workload %s; seed %d; budget %s, each shrink %s; into %s\nreproduce=%q\n",
-		base.Algorithm, base.Nodes, base.Clients, base.Workload.Kind, f.seed, budgetWord(f.budget, f.runs), f.shrinkBudget, dir, repro)
+	fmt.Fprintf(stderr, "locksim explore: %s on %d node(s), %d client(s), workload %s; seed %d; budget %s, each shrink %s; %d runs at a time; into %s\nreproduce=%q\n",
+		base.Algorithm, base.Nodes, base.Clients, base.Workload.Kind, f.seed, budgetWord(f.budget, f.runs), f.shrinkBudget, f.parallel, dir, repro)
 
 	redis.SetLogger(redisLog{log})
 	ctx, cancel := context.WithCancel(context.Background())
