@@ -40,7 +40,7 @@ scenarios: build adapters
 	  fi; files="$$files $$f"; done; \
 	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --out $$out; status=$$?; rm -rf $$out; exit $$status
 
-# Issues 8 and 18: every performance figure with its target and PASS/FAIL
+# Issues 8, 18 and 29: every performance figure with its target and PASS/FAIL
 # (each benchmark runs in its own process; see internal/e2e/cmd/benchsum).
 # Takes several minutes (the sweep figure runs 1000 scenario runs, the map
 # 250, the shard figure 1200); BENCHFLAGS='-sweep-count 100' or

@@ -1,4 +1,4 @@
-// Command benchsum runs locksim's benchmarks (issues 8 and 18) and prints
+// Command benchsum runs locksim's benchmarks (issues 8, 18 and 29) and prints
 // every figure as "figure / measured / target / PASS|FAIL" (`make bench`).
 //
 // It builds the test binaries of internal/checker and internal/e2e, runs
