@@ -139,14 +139,8 @@ func parseExploreFlags(args []string, stderr io.Writer) (f exploreFlags, code in
 		fmt.Fprintf(stderr, "locksim explore: "+format+"\n", a...)
 		return f, exitUsage, false
 	}
-	if f.budget, f.runs, err = parseBudget(*budget); err != nil {
+	if f.budget, f.runs, f.seed, f.seedSet, err = parseBudgetSeed(*budget, *seed); err != nil {
 		return bad("%v", err)
-	}
-	if *seed != "" {
-		if f.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
-			return bad("--seed %q: not an integer", *seed)
-		}
-		f.seedSet = true
 	}
 	if *shard != "" {
 		if f.shard, err = suite.ParseShard(*shard); err != nil {
@@ -241,11 +235,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	interrupted, stopSignals := handleSignals(cancel, log)
 	defer stopSignals()
-	pool := suite.NewPool(suite.Options{Out: dir, Parallel: f.parallel, Backend: f.backend, Reuse: true,
-		Charts: suite.ChartsNone, Lang: f.lang, Version: version(), Logger: log,
-		Reproduce: func(sc scenario.Scenario, seed int64) string {
-			return fmt.Sprintf("locksim run %s --seed %d", shellQuote(sc.File), seed)
-		}})
+	pool := commandPool(dir, f.parallel, f.backend, f.lang, log)
 	defer closePool(pool, stderr)
 	p, err := explore.Explore(ctx, explore.Options{Base: base, JobSet: jobSet, PersistenceSet: f.base.Persistence != "",
 		Seed: f.seed, Budget: f.budget, BudgetRuns: f.runs, ShrinkBudget: f.shrinkBudget, K: f.k, Classes: f.classes,

@@ -16,7 +16,6 @@ import (
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/paramap"
 	"github.com/locksim/locksim/internal/report"
-	"github.com/locksim/locksim/internal/scenario"
 	"github.com/locksim/locksim/internal/suite"
 )
 
@@ -216,11 +215,7 @@ func cmdMap(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	interrupted, stopSignals := handleSignals(cancel, log)
 	defer stopSignals()
-	pool := suite.NewPool(suite.Options{Out: dir, Parallel: f.parallel, Backend: f.backend, Reuse: true,
-		Charts: suite.ChartsNone, Lang: f.lang, Version: version(), Logger: log,
-		Reproduce: func(sc scenario.Scenario, seed int64) string {
-			return fmt.Sprintf("locksim run %s --seed %d", shellQuote(sc.File), seed)
-		}})
+	pool := commandPool(dir, f.parallel, f.backend, f.lang, log)
 	defer pool.Close()
 	prog.start(total)
 	var mu sync.Mutex

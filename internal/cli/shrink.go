@@ -119,6 +119,31 @@ func commandLog(stderr io.Writer, verbose bool) (*progress, *slog.Logger) {
 	return prog, slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
 }
 
+// commandPool is the pool of a shrink, a map or an exploration: runs
+// into dir, nodes reused, no charts but the few its caller redraws, each
+// run's reproduce line naming its scenario file.
+func commandPool(dir string, parallel int, backend string, lang report.Lang, log *slog.Logger) *suite.Pool {
+	return suite.NewPool(suite.Options{Out: dir, Parallel: parallel, Backend: backend, Reuse: true,
+		Charts: suite.ChartsNone, Lang: lang, Version: version(), Logger: log,
+		Reproduce: func(sc scenario.Scenario, seed int64) string {
+			return fmt.Sprintf("locksim run %s --seed %d", shellQuote(sc.File), seed)
+		}})
+}
+
+// parseBudgetSeed reads --budget and --seed ("" when not given).
+func parseBudgetSeed(budget, seed string) (d time.Duration, runs int, n int64, seedSet bool, err error) {
+	if d, runs, err = parseBudget(budget); err != nil {
+		return 0, 0, 0, false, err
+	}
+	if seed == "" {
+		return d, runs, 0, false, nil
+	}
+	if n, err = strconv.ParseInt(seed, 10, 64); err != nil {
+		return 0, 0, 0, false, fmt.Errorf("--seed %q: not an integer", seed)
+	}
+	return d, runs, n, true, nil
+}
+
 func parseShrinkFlags(args []string, stderr io.Writer) (f shrinkFlags, pos []string, code int, ok bool) {
 	fs := flag.NewFlagSet("shrink", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -144,14 +169,8 @@ func parseShrinkFlags(args []string, stderr io.Writer) (f shrinkFlags, pos []str
 		fmt.Fprintf(stderr, "locksim shrink: "+format+"\n", a...)
 		return f, nil, exitUsage, false
 	}
-	if f.budget, f.runs, err = parseBudget(*budget); err != nil {
+	if f.budget, f.runs, f.seed, f.seedSet, err = parseBudgetSeed(*budget, *seed); err != nil {
 		return bad("%v", err)
-	}
-	if *seed != "" {
-		if f.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
-			return bad("--seed %q: not an integer", *seed)
-		}
-		f.seedSet = true
 	}
 	switch {
 	case len(pos) != 1:
@@ -238,11 +257,7 @@ func cmdShrink(args []string, stdout, stderr io.Writer) int {
 	interrupted, stopSignals := handleSignals(cancel, log)
 	defer stopSignals()
 
-	pool := suite.NewPool(suite.Options{Out: dir, Parallel: f.parallel, Backend: f.backend, Reuse: true,
-		Charts: suite.ChartsNone, Lang: f.lang, Version: version(), Logger: log,
-		Reproduce: func(sc scenario.Scenario, seed int64) string {
-			return fmt.Sprintf("locksim run %s --seed %d", shellQuote(sc.File), seed)
-		}})
+	pool := commandPool(dir, f.parallel, f.backend, f.lang, log)
 	defer pool.Close()
 	o := shrink.Options{K: f.k, Seed: src.Seed, Budget: f.budget, BudgetRuns: f.runs,
 		Eval:     &shrink.PoolEval{Pool: pool, Dir: filepath.Join(dir, "runs")},
