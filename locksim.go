@@ -70,12 +70,14 @@ func WithOutput(stdout, stderr io.Writer) Option {
 	return func(c *config) { c.stdout, c.stderr = stdout, stderr }
 }
 
-// Main runs the locksim command line (run, check, validate, list, version)
-// with the options' algorithms registered, and returns the exit code for
-// main to pass to os.Exit: 0 valid or expectation met, 1 invalid or not
-// met, 2 unknown, 254 bad usage or scenario, 255 internal or infrastructure
-// error, 130/143 interrupted. An algorithm that cannot be registered (a
-// taken name, contradictory traits) is bad usage: 254.
+// Main runs the locksim command line (run, check, validate, list, shrink,
+// map, explore, merge, serve, version) with the options' algorithms
+// registered, and returns the exit code for main to pass to os.Exit: 0
+// valid or expectation met (explore: no class broke the lock), 1 invalid
+// or not met (explore: regression files written), 2 unknown, 254 bad usage
+// or scenario, 255 internal or infrastructure error, 130/143 interrupted.
+// An algorithm that cannot be registered (a taken name, contradictory
+// traits) is bad usage: 254.
 func Main(opts ...Option) int {
 	c := config{args: os.Args[1:], stdout: os.Stdout, stderr: os.Stderr}
 	if len(os.Args) == 0 {

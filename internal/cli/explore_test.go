@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/scenario"
 )
@@ -180,6 +183,69 @@ func TestTheShardsOfAnExplorationMergeIntoOneProfile(t *testing.T) {
 		if code := realMain([]string{"merge", shards[0], "--out", filepath.Join(root, "m1")}, &bytes.Buffer{}, &se); code != exitUsage ||
 			!strings.Contains(se.String(), "shard 2/2 missing") {
 			t.Errorf("exit %d: %s", code, se.String())
+		}
+	})
+}
+
+func TestExploringALockClientProcessWritesARegressionFileThatRunsTheProcess(t *testing.T) {
+	backend := testBackend(t)
+	if backend != "local" {
+		t.Skip("a lock client process is explored on real redis-server")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(clients.Adapters(), func(a clients.Adapter) bool { return a.Name == "redis-py" })
+	if i < 0 {
+		t.Fatal("no adapter redis-py")
+	}
+	if err := clients.Adapters()[i].Ready(root); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v (CI=true: adapter tests are not skipped)", err)
+		}
+		t.Skipf("skipped: %v", err)
+	}
+	base := filepath.Join(root, "scenarios", "redis-py-gc-pause.yaml")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := realMain([]string{"explore", base, "--classes", "pause", "--budget", "6", "--k", "1", "--shrink-budget", "30s",
+		"--seed", "1", "--out", out, "--backend", backend}, &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("explore exit %d, want %d\n%s\n%s", code, exitInvalid, stdout.String(), stderr.String())
+	}
+	p, dir := exploreProfile(t, out)
+	t.Run("one run at a time per CPU, not a dozen runs of Python processes", func(t *testing.T) {
+		if want := fmt.Sprintf("%d runs at a time", runtime.NumCPU()); !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+		}
+	})
+	if len(p.Rows) != 1 || !p.Rows[0].Broken() {
+		t.Fatalf("rows %+v", p.Rows)
+	}
+	if p.Rows[0].Status != report.StatusBroken {
+		t.Skipf("the pause broke the process's lock in some seeds only on this machine: %+v", p.Rows[0])
+	}
+	file := filepath.Join(dir, p.Rows[0].Minimal.File)
+	t.Run("the regression file keeps the process, its options and its directory", func(t *testing.T) {
+		sc, err := scenario.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Algorithm != "process" || sc.Process == nil || !slices.Equal(sc.Process.Command, []string{"/usr/bin/python3", "adapters/python/redis_py_lock.py"}) ||
+			sc.Process.Dir != root || sc.Process.Options["valid"] != false {
+			t.Errorf("algorithm %q, process %+v", sc.Algorithm, sc.Process)
+		}
+		if len(sc.Faults) != 1 || sc.Faults[0].Kind != "pause" || sc.Expect.Verdict != "invalid" || !slices.Contains(sc.Expect.Kinds, "double-effect") {
+			t.Errorf("faults %+v, expect %+v", sc.Faults, sc.Expect)
+		}
+	})
+	t.Run("its header names the process and says its directory is this machine's", func(t *testing.T) {
+		b, _ := os.ReadFile(file)
+		for _, want := range []string{"broke the lock client process /usr/bin/python3 adapters/python/redis_py_lock.py", "process.dir is this machine's path"} {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("no %q in\n%s", want, b)
+			}
 		}
 	})
 }

@@ -483,7 +483,7 @@ func (x *explorer) writeRegression(c *class, src shrink.Source, res shrink.Resul
 		sc.Name = sc.Name[:64]
 	}
 	sc.Description = fmt.Sprintf("%s breaks %s (found by locksim explore, seed %d): %d fault(s), invalid in every one of %d seeds.",
-		c.Name, x.o.Base.Algorithm, x.o.Seed, len(sc.Faults), len(res.Seeds))
+		c.Name, lockWords(x.o.Base), x.o.Seed, len(sc.Faults), len(res.Seeds))
 	sc.DescriptionVI = ""
 	b, err := scenario.Normalize(sc)
 	if err != nil {
@@ -491,7 +491,7 @@ func (x *explorer) writeRegression(c *class, src shrink.Source, res shrink.Resul
 	}
 	var head strings.Builder
 	fmt.Fprintf(&head, "# %s — a regression file written by `locksim explore` (locksim %s).\n", sc.Name, x.o.Version)
-	fmt.Fprintf(&head, "# The fault class %s broke the lock %s; this is the smallest schedule of it\n", c.Name, x.o.Base.Algorithm)
+	fmt.Fprintf(&head, "# The fault class %s broke %s; this is the smallest schedule of it\n", c.Name, lockWords(x.o.Base))
 	fmt.Fprintf(&head, "# found, invalid in all %d seeds (%d..%d)", len(res.Seeds), res.Seeds[0], res.Seeds[len(res.Seeds)-1])
 	if ks := res.Minimal.Kinds(); len(ks) > 0 {
 		fmt.Fprintf(&head, " with %s", strings.Join(ks, ", "))
@@ -504,12 +504,24 @@ func (x *explorer) writeRegression(c *class, src shrink.Source, res shrink.Resul
 		fmt.Fprintf(&head, "# Explored with: %s\n", x.o.Reproduce)
 	}
 	fmt.Fprintf(&head, "# Shrunk from: %s\n", src.From)
+	if sc.Process != nil && filepath.IsAbs(sc.Process.Dir) {
+		fmt.Fprintf(&head, "# process.dir is this machine's path: make it relative to this file's directory where you commit it.\n")
+	}
 	file := filepath.Join(x.o.Dir, RegressionsDir, sc.Name+".yaml")
 	fmt.Fprintf(&head, "# Run it: locksim run %s\n", file)
 	if err := os.WriteFile(file, append([]byte(head.String()), b...), 0o644); err != nil {
 		return "", fmt.Errorf("write regression file: %w", err)
 	}
 	return file, nil
+}
+
+// lockWords names the explored lock in a regression file: "the lock
+// safe", or a lock client process by its command.
+func lockWords(base scenario.Scenario) string {
+	if base.Process != nil && len(base.Process.Command) > 0 {
+		return "the lock client process " + strings.Join(base.Process.Command, " ")
+	}
+	return "the lock " + base.Algorithm
 }
 
 // finish fills the row's status (when nothing broke the class), ranges and

@@ -1,6 +1,8 @@
 // Command mylocksim is locksim with my-lock registered beside the built-in
 // algorithms: `mylocksim run scenarios/gc-pause.yaml` after replacing its
-// algorithm with my-lock, or `mylocksim list`.
+// algorithm with my-lock, `mylocksim explore --algorithm my-lock --budget 5m`
+// to search for the fault schedules that break it (regression files and a
+// safety profile, README "Explore your own lock"), or `mylocksim list`.
 package main
 
 import (
