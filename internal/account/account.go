@@ -451,7 +451,7 @@ func (a *Account) deriveGrants() {
 	quorum := len(h.Header.Nodes)/2 + 1
 	a.grantAt = map[int]int{}
 	for i, op := range h.Ops {
-		if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 || op.Process == history.NodeProcess {
+		if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 {
 			continue
 		}
 		g := Grant{Op: i, Client: op.Client, Key: op.Key, Token: op.Value.Token, Fence: op.Value.Fence, TTL: op.Value.TTL,
@@ -580,7 +580,7 @@ func (a *Account) Reached(op int) (ran, known bool) {
 	a.sentIndex.Do(func() {
 		a.sentBy = map[string][]int{}
 		for i, o := range a.H.Ops {
-			if o.F == history.NodeCmd && o.Process == history.NodeProcess {
+			if o.F == history.NodeCmd {
 				a.sentBy[o.Client] = append(a.sentBy[o.Client], i)
 			}
 		}
@@ -623,7 +623,7 @@ func (a *Account) indexRemovals() {
 	type ck struct{ client, key string }
 	ops := map[ck][]int{} // a client's releases and probes of a key, by invoke
 	for i, o := range a.H.Ops {
-		if (o.F == history.Release || o.F == history.Probe) && o.Process != history.NodeProcess {
+		if o.F == history.Release || o.F == history.Probe {
 			ops[ck{o.Client, o.Key}] = append(ops[ck{o.Client, o.Key}], i)
 		}
 	}
@@ -636,7 +636,7 @@ func (a *Account) indexRemovals() {
 			continue
 		}
 		ev := a.H.Ops[e.Op]
-		if ev.Process != history.NodeProcess {
+		if ev.F != history.NodeCmd {
 			a.removedBy[e.Op] = append(a.removedBy[e.Op], i)
 			continue
 		}

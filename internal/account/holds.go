@@ -55,7 +55,8 @@ const (
 // partition: the client is still alive and still believes it holds; an
 // unhealed one lasts to the end of the history), whichever is later — but
 // never past a recorded crash of the client (EffectCrashClient), which ends
-// every belief at the crash instant, nor past the kill of a restart-client
+// every belief at the crash instant (an operation it began after its crash
+// opens none), nor past the kill of a restart-client
 // fault (EffectRestartClient), which ends every belief then open; the
 // client's next incarnation, under the same name, holds afresh. A client that simply stops recording
 // is taken to have stopped (crashed) at its last instant.
@@ -76,9 +77,6 @@ func holds(h history.History) []Hold {
 	acquires := 0 // an upper bound on the number of holds
 	for i := range h.Ops {
 		op := &h.Ops[i]
-		if op.Process == history.NemesisProcess || op.Client == history.NemesisClient {
-			continue
-		}
 		switch op.F {
 		case history.Acquire:
 			acquires++
@@ -101,6 +99,12 @@ func holds(h history.History) []Hold {
 	for _, c := range clients {
 		idx := byClient[c]
 		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(h.Ops[i].Invoke, h.Ops[j].Invoke) })
+		if t, ok := crashed[c]; ok {
+			// Killed for good: what the record says it began after its
+			// crash opens no belief (history.Validate refuses a file
+			// where it acts after the final probe).
+			idx = idx[:sort.Search(len(idx), func(j int) bool { return h.Ops[idx[j]].Invoke > t })]
+		}
 		last := int64(0)
 		for _, i := range idx {
 			op := &h.Ops[i]

@@ -35,7 +35,7 @@ func (a *Account) infer() {
 		op := &ops[i]
 		switch op.F {
 		case history.Acquire, history.Release, history.Extend, history.Probe:
-			if op.Key != "" && op.Process != history.NemesisProcess {
+			if op.Key != "" {
 				byKey[op.Key] = append(byKey[op.Key], i)
 			}
 		}

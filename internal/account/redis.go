@@ -161,7 +161,7 @@ func (a *Account) tokenOwners() map[string]string {
 	for _, op := range a.H.Ops {
 		switch op.F {
 		case history.Acquire, history.Probe, history.Extend, history.Release:
-			if op.Value.Token != "" && op.Client != "" && op.Process != history.NodeProcess {
+			if op.Value.Token != "" && op.Client != "" {
 				out[op.Value.Token] = op.Client
 			}
 		}
@@ -460,7 +460,7 @@ func (s *sim) clientGrant(set *history.Op, val string) (took, ok bool) {
 	single := len(s.a.H.Header.Nodes) == 1
 	for i := range s.a.H.Ops {
 		o := &s.a.H.Ops[i]
-		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != s.by || o.Complete < 0 || o.Process == history.NodeProcess {
+		if (o.F != history.Acquire && o.F != history.Probe) || o.Client != s.by || o.Complete < 0 {
 			continue
 		}
 		if set.Invoke < o.Invoke-grantSlack || set.Invoke > o.Complete+grantSlack {
@@ -586,7 +586,7 @@ func (a *Account) restoring(client string, t int64) (int, bool) {
 		if !ok {
 			until = a.end
 			for _, o := range a.H.Ops {
-				if o.Client == client && o.Process != history.NodeProcess && o.F != history.Fault && o.Invoke >= f.End && o.Invoke < until {
+				if o.Client == client && history.IsClientFunc(o.F) && o.Invoke >= f.End && o.Invoke < until {
 					until = o.Invoke
 				}
 			}

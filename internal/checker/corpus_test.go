@@ -3,12 +3,14 @@ package checker
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,12 +30,19 @@ const corpusDir = "testdata/histories"
 
 // expectation is a stored case's .expect file: the merged verdict, the
 // kinds of the violations (non-informational anomalies) and the kinds of
-// the informational anomalies, each as a sorted set.
+// the informational anomalies, each as a sorted set; or, for a history
+// that cannot be a run's, the line history.ReadFile refuses and a part of
+// its reason (verdict "refused").
 type expectation struct {
 	verdict       Verdict
 	kinds         []string
 	informational []string
+	line          int
+	reason        string
 }
+
+// refused is the verdict of an .expect file whose history decoding refuses.
+const refused = Verdict("refused")
 
 func (e expectation) String() string {
 	s := fmt.Sprintf("verdict: %s\nkinds: %s\n", e.verdict, strings.Join(e.kinds, ", "))
@@ -74,6 +83,12 @@ func parseExpect(path string) (expectation, error) {
 			e.kinds = list
 		case "informational":
 			e.informational = list
+		case "line":
+			if e.line, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
+				return e, fmt.Errorf("%s:%d: line: %v", path, n, err)
+			}
+		case "reason":
+			e.reason = strings.TrimSpace(v)
 		default:
 			return e, fmt.Errorf("%s:%d: unknown key %q", path, n, k)
 		}
@@ -81,8 +96,11 @@ func parseExpect(path string) (expectation, error) {
 	if err := sc.Err(); err != nil {
 		return e, err
 	}
-	if e.verdict != Valid && e.verdict != Invalid && e.verdict != Unknown {
-		return e, fmt.Errorf("%s: verdict %q, want valid, invalid or unknown", path, e.verdict)
+	if e.verdict != Valid && e.verdict != Invalid && e.verdict != Unknown && e.verdict != refused {
+		return e, fmt.Errorf("%s: verdict %q, want valid, invalid, unknown or refused", path, e.verdict)
+	}
+	if (e.verdict == refused) != (e.line > 0 && e.reason != "") {
+		return e, fmt.Errorf("%s: a refused case (and only one) gives the line and the reason", path)
 	}
 	return e, nil
 }
@@ -127,6 +145,13 @@ func TestStoredHistories(t *testing.T) {
 				t.Errorf("README.md does not list %s", name)
 			}
 			h, err := history.ReadFile(f)
+			if want.verdict == refused {
+				var re *history.ReadError
+				if !errors.As(err, &re) || re.Line != want.line || !strings.Contains(re.Msg, want.reason) {
+					t.Fatalf("got %v, want the history refused at line %d with %q", err, want.line, want.reason)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,9 +208,24 @@ func named(h history.History, scenario string) history.History {
 	}
 	cs := map[string]bool{}
 	for _, op := range h.Ops {
-		if op.Client != history.NemesisClient && !cs[op.Client] {
+		if !slices.Contains(history.ReservedClients(), op.Client) && !cs[op.Client] {
 			cs[op.Client] = true
 			h.Header.Clients = append(h.Header.Clients, op.Client)
+		}
+	}
+	if len(h.Header.Nodes) == 0 {
+		// The nodes the faults name: a fault targets only nodes of the run.
+		for _, f := range h.Faults() {
+			for _, n := range f.Value.Fault.Nodes {
+				if !slices.Contains(h.Header.Nodes, n) {
+					h.Header.Nodes = append(h.Header.Nodes, n)
+				}
+			}
+			for _, l := range f.Value.Fault.Links {
+				if !slices.Contains(h.Header.Nodes, l.Node) {
+					h.Header.Nodes = append(h.Header.Nodes, l.Node)
+				}
+			}
 		}
 	}
 	return h
@@ -506,18 +546,18 @@ func corpusCases() []corpusCase {
 		b.acquire("w1", inv2, 0.2, 0.3, 1)
 		b.acquire("w2", inv3, 0.2, 0.3, 1)
 		b.acquireFail("w2", inv1, 0.4, 0.5)
-		b.write("w1", inv1, workload.ActionClaim, 0.6, 0.7, 1)
-		b.write("w1", inv2, workload.ActionClaim, 0.6, 0.7, 1)
+		b.write("w1", inv1, workload.ActionClaim, 0.6, 0.65, 1)
+		b.write("w1", inv2, workload.ActionClaim, 0.65, 0.7, 1)
 		b.write("w2", inv3, workload.ActionClaim, 0.6, 0.7, 1)
-		b.write("w1", inv1, workload.ActionCharge, 1, 1.1, 1)
-		b.write("w1", inv2, workload.ActionCharge, 1, 1.1, 1)
+		b.write("w1", inv1, workload.ActionCharge, 1, 1.05, 1)
+		b.write("w1", inv2, workload.ActionCharge, 1.05, 1.1, 1)
 		b.write("w2", inv3, workload.ActionCharge, 1, 1.1, 1)
 		b.release("w1", inv1, 2, 2.1, true)
 		b.acquire("w2", inv1, 2.1, 2.2, 2)
 		b.write("w2", inv1, workload.ActionClaim, 2.3, 2.4, 2)
-		b.release("w2", inv1, 3, 3.1, true)
+		b.release("w2", inv1, 3, 3.05, true)
 		b.release("w1", inv2, 3, 3.1, true)
-		b.release("w2", inv3, 3, 3.1, true)
+		b.release("w2", inv3, 3.05, 3.1, true)
 		add("valid-multi-key-holds", "one client holds two keys at once, another a third; tokens start at 1 on every key", b.h, valid())
 	}
 	{

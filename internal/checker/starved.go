@@ -69,7 +69,7 @@ func refusedWithoutRedis(h history.History, client, key string, from, to int64) 
 	var wins [][2]int64
 	for _, op := range h.Ops {
 		if op.Client == client && op.F == history.Acquire && op.Key == key && op.Type == history.Fail &&
-			op.Invoke >= from && op.Invoke < to && op.Process != history.NodeProcess {
+			op.Invoke >= from && op.Invoke < to {
 			wins = append(wins, [2]int64{op.Invoke - grantSlack, op.Complete + grantSlack})
 		}
 	}

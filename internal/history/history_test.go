@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -258,6 +259,156 @@ func FuzzDecode(f *testing.F) {
 			if op.Index != i {
 				t.Fatalf("accepted op with index %d at %d", op.Index, i)
 			}
+		}
+	})
+}
+
+// run is a small history of a run that keeps every invariant: two
+// clients, a pause of w1, a final probe.
+func run() History {
+	ttl := int64(10e9)
+	h := History{Header: Header{Format: Format, Version: Version, Scenario: "s", TimeScale: 1, Backend: "local", Algorithm: "safe",
+		Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"}, Observed: []string{"n1"}}}
+	pause := FaultStep{ID: 1, Kind: "pause", Effect: EffectFreezeClient, Clients: []string{"w1"}, Trigger: Trigger{Kind: TriggerAt, At: 1e9}, Duration: 2e9}
+	h.Header.Plan = []FaultStep{pause}
+	add := func(p int, c string, f Func, inv, comp int64, t Type, v Value) {
+		h.Ops = append(h.Ops, Op{Index: len(h.Ops), Process: p, Client: c, F: f, Key: "invoice-1", Value: v, Invoke: inv, Complete: comp, Type: t})
+	}
+	add(0, "w1", Acquire, 0, 1e8, OK, Value{Token: "t1", TTL: ttl, Nodes: []string{"n1"}})
+	add(NodeProcess, "w1", NodeCmd, 5e7, 5e7, OK, Value{Node: "n1", Cmd: []string{"set", "invoice-1", "t1", "px", "10000", "nx"}})
+	add(0, "w1", Write, 2e8, 3e8, OK, Value{Action: "charge"})
+	h.Ops = append(h.Ops, Op{Index: len(h.Ops), Process: NemesisProcess, Client: NemesisClient, F: Fault, Value: Value{Fault: &pause}, Invoke: 1e9, Complete: 3e9, Type: OK})
+	add(0, "w1", Lost, 3.2e9, 3.2e9, OK, Value{Token: "t1"})
+	add(0, "w1", Release, 3.1e9, 3.3e9, OK, Value{Token: "t1", Removed: true, Nodes: []string{"n1"}})
+	add(1, "w2", Acquire, 4e9, 4.1e9, OK, Value{Token: "t2", TTL: ttl, Nodes: []string{"n1"}})
+	add(1, "w2", Release, 5e9, 5.1e9, OK, Value{Token: "t2", Removed: true, Nodes: []string{"n1"}})
+	add(2, ProbeClient, Probe, 6e9, 6.1e9, OK, Value{Token: "t3", TTL: ttl, Removed: true, Nodes: []string{"n1"}})
+	return h
+}
+
+func TestDecodeRefusesWhatCannotBe(t *testing.T) {
+	t.Run("a history of a run that keeps every invariant is read", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := Encode(&b, run()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(&b); err != nil {
+			t.Fatal(err)
+		}
+	})
+	last := func(h *History) *Op { return &h.Ops[len(h.Ops)-1] }
+	tests := []struct {
+		name   string
+		mutate func(h *History)
+		want   string
+		line   int
+	}{
+		{"a process that invokes while its acquire is outstanding is refused",
+			func(h *History) { h.Ops[0].Complete = 2.5e8 }, "process 0 invokes write at 200000000 ns while its acquire (op 0) is outstanding", 4},
+		{"a process that invokes after an operation that never completed is refused",
+			func(h *History) { h.Ops[6].Complete, h.Ops[6].Type = -1, Info }, "never completed", 9},
+		{"a lock client named nemesis is refused",
+			func(h *History) {
+				h.Header.Clients[1] = NemesisClient
+				h.Ops[6].Client, h.Ops[7].Client = NemesisClient, NemesisClient
+			}, `client "nemesis" is a reserved name`, 1},
+		{"a client operation under a reserved name the header does not list is refused",
+			func(h *History) { h.Ops[6].Client = AdminClient }, `acquire of client "admin"`, 8},
+		{"a client operation on the nemesis's process is refused",
+			func(h *History) { h.Ops[6].Process, h.Ops[7].Process = NemesisProcess, NemesisProcess }, "process ids below 0", 8},
+		{"a client operation on the nodes' process is refused",
+			func(h *History) { h.Ops[2].Process = NodeProcess }, "process ids below 0", 4},
+		{"a fault recorded on a client's process is refused",
+			func(h *History) { h.Ops[3].Process = 5 }, "want the nemesis", 5},
+		{"a node event on a client's process is refused",
+			func(h *History) { h.Ops[1].Process = 0 }, "want the nodes'", 3},
+		{"an operation of an unknown kind is refused",
+			func(h *History) { h.Ops[4].F = "teleport" }, `f "teleport"`, 6},
+		{"a completion at MaxInt64 is outside the run",
+			func(h *History) { h.Ops[7].Complete = math.MaxInt64 }, "outside the run", 9},
+		{"a TTL beyond the run is refused",
+			func(h *History) { h.Ops[6].Value.TTL = math.MaxInt64 }, "ttl_ns", 8},
+		{"a fault on a node the run does not have is refused",
+			func(h *History) {
+				st := *h.Ops[3].Value.Fault
+				st.Effect, st.Clients, st.Nodes = EffectFreezeNode, nil, []string{"n9"}
+				h.Ops[3].Value.Fault = &st
+				h.Header.Plan = nil
+			}, `targets node "n9"`, 5},
+		{"a plan step on a client the run does not have is refused",
+			func(h *History) { h.Header.Plan[0].Clients = []string{"w7"} }, `targets client "w7"`, 1},
+		{"a link fault from a client the run does not have is refused",
+			func(h *History) {
+				st := *h.Ops[3].Value.Fault
+				st.Effect, st.Clients, st.Links = EffectCutLinks, nil, []Link{{Client: "w9", Node: "n1"}}
+				h.Ops[3].Value.Fault = &st
+				h.Header.Plan = nil
+			}, "from a client the run does not have", 5},
+		{"a workload without a parameter it registered as needed is refused",
+			func(h *History) {
+				RequireParams("test-needs-permits", ParamPermits)
+				h.Header.Workload = "test-needs-permits"
+			}, "params.permits", 1},
+		{"a client that acts after the final probe began is refused",
+			func(h *History) {
+				*last(h) = Op{Index: len(h.Ops) - 1, Process: 1, Client: "w2", F: Acquire, Key: "invoice-1", Invoke: 7e9, Complete: 7.1e9, Type: OK}
+				h.Ops = append(h.Ops, Op{Index: len(h.Ops), Process: 2, Client: ProbeClient, F: Probe, Key: "invoice-1", Invoke: 6e9, Complete: 6.1e9, Type: OK})
+			}, "after the final probe", 10},
+		{"a client crashed for good that acts after the probe is told so",
+			func(h *History) {
+				crash := FaultStep{ID: 1, Kind: "crash-client", Effect: EffectCrashClient, Clients: []string{"w2"}, Trigger: Trigger{Kind: TriggerAt, At: 3e9}}
+				h.Header.Plan = []FaultStep{crash}
+				h.Ops[3].Value.Fault, h.Ops[3].Complete = &crash, 1e9
+				*last(h) = Op{Index: len(h.Ops) - 1, Process: 1, Client: "w2", F: Write, Key: "invoice-1", Value: Value{Action: "charge"}, Invoke: 7e9, Complete: 7.1e9, Type: OK}
+				h.Ops = append(h.Ops, Op{Index: len(h.Ops), Process: 2, Client: ProbeClient, F: Probe, Key: "invoice-1", Invoke: 6e9, Complete: 6.1e9, Type: OK})
+			}, "had killed w2 for good", 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := run()
+			tt.mutate(&h)
+			var b bytes.Buffer
+			if err := Encode(&b, h); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Decode(&b)
+			var re *ReadError
+			if !errors.As(err, &re) {
+				t.Fatalf("error %v is not a *ReadError", err)
+			}
+			if re.Line != tt.line || !strings.Contains(re.Msg, tt.want) {
+				t.Errorf("got line %d %q, want line %d containing %q", re.Line, re.Msg, tt.line, tt.want)
+			}
+			if err := Validate(h); err == nil || err.Error() != re.Error() {
+				t.Errorf("Validate gives %v, Decode %v: they must agree", err, re)
+			}
+		})
+	}
+	t.Run("a watchdog's loss recorded while its job's write is in flight is no second operation", func(t *testing.T) {
+		h := run()
+		h.Ops[4].Invoke, h.Ops[4].Complete = 2.5e8, 2.5e8 // the lost instant inside the charge
+		if err := Validate(h); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("a lease renewal after the final probe began is no client acting", func(t *testing.T) {
+		h := run()
+		h.Ops = append(h.Ops, Op{Index: len(h.Ops), Process: 3, Client: "w2", F: Extend, Key: "invoice-1", Value: Value{Token: "t2", Renewal: true}, Invoke: 7e9, Complete: 7.1e9, Type: Fail})
+		if err := Validate(h); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("a streamed file is checked on its own lines", func(t *testing.T) {
+		h := run()
+		h.Ops[0].Complete = 2.5e8
+		var b bytes.Buffer
+		_ = Encode(&b, h)
+		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+		text := strings.Replace(lines[0], `"version":2,`, `"version":2,"streaming":true,`, 1) + "\n" + lines[3] + "\n" + strings.Join(lines[1:3], "\n") + "\n"
+		_, err := Decode(strings.NewReader(text))
+		var re *ReadError
+		if !errors.As(err, &re) || re.Line != 2 || !strings.Contains(re.Msg, "outstanding") {
+			t.Fatalf("got %v, want line 2 (op 2's own line in the streamed file) saying outstanding", err)
 		}
 	})
 }

@@ -77,8 +77,11 @@ func (e *ReadError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e
 
 // Decode parses a history file. The first line must be a header of this
 // format and version (a version 1 file, from a locksim before structured
-// faults, is refused with a message saying so). Errors are *ReadError
-// values naming the line.
+// faults, is refused with a message saying so), and the history must keep
+// the invariants of a run (Validate: one outstanding operation per
+// process, no reserved identity on a client's operation, times within the
+// run, fault targets that exist, the workload's parameters). Errors are
+// *ReadError values naming the line and the reason.
 //
 // A finished run's file holds its operations dense and in index order, and
 // anything else is an error. A file written by Recorder.Stream whose run
@@ -93,6 +96,7 @@ func Decode(r io.Reader) (History, error) {
 	br := bufio.NewReaderSize(r, 64*1024)
 	line := 0
 	byIndex := map[int]int{} // streamed: index → position in h.Ops
+	var lines []int          // the line of each operation in h.Ops
 	for {
 		b, rerr := readLine(br)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
@@ -150,13 +154,15 @@ func Decode(r io.Reader) (History, error) {
 		}
 		if h.Header.Streaming {
 			if at, ok := byIndex[op.Index]; ok {
-				h.Ops[at] = op
+				h.Ops[at], lines[at] = op, line
 			} else {
 				byIndex[op.Index] = len(h.Ops)
 				h.Ops = append(h.Ops, op)
+				lines = append(lines, line)
 			}
 		} else {
 			h.Ops = append(h.Ops, op)
+			lines = append(lines, line)
 		}
 		if last {
 			break
@@ -166,10 +172,20 @@ func Decode(r io.Reader) (History, error) {
 		return h, &ReadError{1, "empty file: no header"}
 	}
 	if h.Header.Streaming {
-		slices.SortFunc(h.Ops, func(a, b Op) int { return a.Index - b.Index })
-		for i := range h.Ops {
-			h.Ops[i].Index = i
+		order := make([]int, len(h.Ops))
+		for i := range order {
+			order[i] = i
 		}
+		slices.SortFunc(order, func(a, b int) int { return h.Ops[a].Index - h.Ops[b].Index })
+		ops, ls := make([]Op, len(order)), make([]int, len(order))
+		for i, j := range order {
+			ops[i], ls[i] = h.Ops[j], lines[j]
+			ops[i].Index = i
+		}
+		h.Ops, lines = ops, ls
+	}
+	if err := validate(h, lines); err != nil {
+		return h, err
 	}
 	return h, nil
 }

@@ -370,6 +370,9 @@ func Register(k Kind) {
 		}
 	}
 	registry[k.Name] = k
+	if k.Permits {
+		history.RequireParams(k.Name, history.ParamPermits)
+	}
 }
 
 // Lookup returns the workload registered under name.

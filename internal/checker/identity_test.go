@@ -1,0 +1,73 @@
+package checker
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
+)
+
+// TestNoIdentityIsReadAsAbsent builds, in memory (history.Validate would
+// refuse the file), a double charge by a client under a reserved identity:
+// the checkers judge its operations like any client's, by what they did.
+func TestNoIdentityIsReadAsAbsent(t *testing.T) {
+	doubleCharge := func(name string, process int) history.History {
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.write("w1", inv1, workload.ActionCharge, 0.2, 0.3, 0)
+		b.fault("pause", []string{"w1"}, 1, 40)
+		b.acquire(name, inv1, 35, 35.1, 0)
+		b.write(name, inv1, workload.ActionCharge, 35.2, 35.3, 0)
+		b.release(name, inv1, 36, 36.1, true)
+		for i := range b.h.Ops {
+			if b.h.Ops[i].Client == name && process != 0 {
+				b.h.Ops[i].Process = process
+			}
+		}
+		return named(b.h, "identity")
+	}
+	tests := []struct {
+		name    string
+		h       history.History
+		process int
+	}{
+		{"a lock client named nemesis is judged", doubleCharge(history.NemesisClient, 0), 0},
+		{"a lock client on the nemesis's process is judged", doubleCharge("w2", history.NemesisProcess), history.NemesisProcess},
+		{"a lock client named probe is judged", doubleCharge(history.ProbeClient, 0), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Check(context.Background(), tt.h, Options{})
+			kinds, _ := kindsOf(rep)
+			if rep.Verdict != Invalid || !slices.Contains(kinds, KindDoubleEffect) || !slices.Contains(kinds, KindMutexOverlap) {
+				t.Errorf("got %s %v, want invalid with double-effect and mutex-overlap", rep.Verdict, kinds)
+			}
+		})
+	}
+}
+
+// TestACrashedClientBelievesNothingItBeganAfterItsCrash: a crash-client
+// step kills a client for good; a grant its record shows after that opens
+// no belief (it would have been a zero-length hold inside w2's).
+func TestACrashedClientBelievesNothingItBeganAfterItsCrash(t *testing.T) {
+	b := newHB(false)
+	b.acquireTTL("w1", inv1, 0, 0.1, 0, 10)
+	b.fault("crash-client", []string{"w1"}, 1, 1)
+	b.acquireTTL("w2", inv1, 10.5, 10.6, 0, 10)
+	b.acquireTTL("w1", inv1, 12, 12.1, 0, 10)
+	b.read("w2", inv1, 12.2, 12.3, "unpaid")
+	b.release("w2", inv1, 14, 14.1, true)
+	h := named(b.h, "crashed-acts")
+	for _, hd := range Holds(h) {
+		if hd.Client == "w1" && hd.Start > ns(1) {
+			t.Errorf("w1 holds from %d after its crash at 1 s", hd.Start)
+		}
+	}
+	for _, a := range Mutex(context.Background(), h).Anomalies {
+		if a.Kind == KindMutexOverlap {
+			t.Errorf("overlap after the crash: %s", a.Explain)
+		}
+	}
+}
