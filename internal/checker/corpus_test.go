@@ -270,6 +270,7 @@ func corpusCases() []corpusCase {
 		b.acquire("w2", inv1, 3, 3.1, 0)
 		b.read("w2", inv1, 3.2, 3.3, "paid")
 		b.release("w2", inv1, 4, 4.1, true)
+		b.h.Header.Params = map[string]int64{history.ParamMinAcquires: 1} // one ok grant is the case
 		add("valid-info-acquire-applied", "Jepsen info rule: w1's acquire never returns but did apply (w1 acts alone, releases); w2 follows", b.h, valid())
 	}
 	{
@@ -537,6 +538,7 @@ func corpusCases() []corpusCase {
 		b.write("w2", inv1, workload.ActionCharge, 3, 3.1, 8)
 		b.write("w2", inv1, workload.ActionMarkPaid, 3.2, 3.3, 8)
 		b.release("w2", inv1, 4, 4.1, true)
+		b.h.Header.Params = map[string]int64{history.ParamMinAcquires: 1} // one ok grant is the case
 		add("valid-fence-on-info-acquire", "a fencing token recorded on an info acquire (INCR ran, the reply was lost) followed by a higher grant", b.h, valid())
 	}
 	{

@@ -34,14 +34,17 @@ const DefaultMinAcquires = 2
 //     history; closed intervals, touching counts) meets any believed hold
 //     (see Holds) or any in-flight lock op (acquire, release, extend,
 //     [Invoke, Complete]) of a client the fault bears on (a fault on links
-//     only the clients of those links; see affects); in a lock-free history
+//     only the clients of those links; see affects) — not one of unknown
+//     outcome that the nodes' record shows never reached them (it tested
+//     nothing on Redis; Account.Reached); in a lock-free history
 //     (no lock ops at all: atomic-lua, idempotency-key) any in-flight
 //     resource op (read, write) counts instead; or
 //   - fewer than Params["min_acquires"] (default 2) acquires succeeded (ok),
-//     or in a lock-free history fewer writes were accepted.
+//     or in a lock-free history fewer writes were accepted — with or
+//     without faults: a header with no operations proves nothing.
 //
-// A history with no faults at all is not penalised (Valid: a happy-path
-// scenario tests nothing but the happy path, and says so). Any history is
+// A history with no faults at all and enough grants is Valid: a happy-path
+// scenario tests nothing but the happy path, and says so. Any history is
 // Unknown when the machine was too busy to keep the run's compressed time
 // (see MaxTimerLag). An invalid verdict of another checker still stands
 // (Merge): the violation happened.
@@ -92,12 +95,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		return unproven(Result{Missed: missed},
 			fmt.Sprintf("the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", ")))
 	}
-	if len(faults) == 0 {
-		if n := len(h.Header.Plan); n > 0 {
-			return unproven(Result{},
-				fmt.Sprintf("the fault plan had %s but none took effect before the workload ended", plural(n, "fault", "faults")))
-		}
-		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: "no faults in this run: nothing to cover"}
+	if len(faults) == 0 && len(h.Header.Plan) > 0 {
+		return unproven(Result{},
+			fmt.Sprintf("the fault plan had %s but none took effect before the workload ended", plural(len(h.Header.Plan), "fault", "faults")))
 	}
 	eoh := h.End()
 	lockFree := true
@@ -120,7 +120,7 @@ func coverage(ctx context.Context, a *account.Account) Result {
 			continue
 		}
 		lockOp := op.F == history.Acquire || op.F == history.Release || op.F == history.Extend
-		if lockOp == !lockFree {
+		if lockOp == !lockFree && !neverSent(a, i) {
 			end := op.Complete
 			if end < 0 {
 				end = eoh
@@ -162,7 +162,7 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		target = "an in-flight resource operation (the algorithm is lock-free)"
 	}
 	var why []string
-	if hit == 0 {
+	if len(faults) > 0 && hit == 0 {
 		why = append(why, fmt.Sprintf("no fault (of %d) overlapped %s, so the faults tested nothing", len(faults), target))
 	}
 	if int64(ran) < minRan {
@@ -170,6 +170,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	}
 	if len(why) > 0 {
 		return unproven(Result{}, strings.Join(why, "; "))
+	}
+	if len(faults) == 0 {
+		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units))}
 	}
 	return Result{Checker: CheckerCoverage, Verdict: Valid,
 		Summary: fmt.Sprintf("%d of %s overlapped %s; %s", hit, plural(len(faults), "fault", "faults"), target, plural(ran, unit, units))}
@@ -446,4 +449,16 @@ func timingLost(h history.History) (string, bool) {
 		why += fmt.Sprintf(", over a tenth of the %v TTL", h.Header.ScenarioTime(ttl))
 	}
 	return why + "; run fewer at once (--parallel) or at a lower --time-scale", true
+}
+
+// neverSent reports whether the client operation at history index i has an
+// unknown outcome and the nodes' own record shows that none of its
+// commands reached them (Account.Reached): it was cut before it left, so
+// no fault window over it tested the lock.
+func neverSent(a *account.Account, i int) bool {
+	if !open(a.H.Ops[i]) {
+		return false
+	}
+	ran, known := a.Reached(i)
+	return known && !ran
 }

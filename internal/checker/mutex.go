@@ -69,7 +69,14 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	kind := workload.Of(h.Header)
 	permits := int64(1)
 	if kind.Permits {
-		permits = max(1, h.Header.Params[history.ParamPermits])
+		p, ok := h.Header.Params[history.ParamPermits]
+		if !ok || p < 1 {
+			// How many may hold at once is the semaphore's size: without
+			// it the check cannot be made (history.Validate refuses such a
+			// file), and no default stands in for it.
+			return Result{Verdict: Unknown, Summary: "not judged: a "+h.Header.Workload+" history without its permits parameter"}
+		}
+		permits = p
 	}
 	var anomalies []Anomaly
 	overlaps, informational, dropped := 0, 0, 0

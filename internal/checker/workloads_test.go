@@ -398,7 +398,24 @@ func workloadCases() []workloadCase {
 		b := newHB(false)
 		b.acquire("w1", inv1, 0, 0.1, 0)
 		b.release("w1", inv1, 2, 2.1, true)
+		b.acquire("w2", inv1, 3, 3.1, 0)
+		b.release("w2", inv1, 4, 4.1, true)
 		add(false, "a run with no faults is not penalised by coverage", "", b, valid())
+	}
+	{
+		b := newHB(false)
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.release("w1", inv1, 2, 2.1, true)
+		add(false, "one ok acquire without faults is too few to prove anything", "", b, unknown())
+	}
+	{
+		b := newHB(false).workload(workload.Payment, "safe", map[string]int64{history.ParamMinAcquires: 1})
+		b.acquire("w1", inv1, 0, 0.1, 0)
+		b.release("w1", inv1, 2, 2.1, true)
+		add(false, "a scenario's own minimum of one grant is met by one", "", b, valid())
+	}
+	{
+		add(false, "a header with no operations proves nothing, faults or none", "", newHB(false), unknown())
 	}
 	// ---- payment with a two-write job (completion: token; BR-23) ----
 	twoWrite := func(checked, idem int64) *hb {
@@ -457,8 +474,9 @@ func workloadCases() []workloadCase {
 	}
 	{
 		// The one worker completes, then records a failure of its own
-		// run: no other run's record is touched.
+		// run: no other run's record is touched (one grant is the case).
 		b := twoWrite(0, 0)
+		b.h.Header.Params[history.ParamMinAcquires] = 1
 		b.acquire("w1", inv1, 0, 0.1, 0)
 		b.write("w1", inv1, workload.ActionComplete, 1, 1.1, 0)
 		b.write("w1", inv1, workload.ActionRecordFailure, 1.1, 1.2, 0)

@@ -71,3 +71,18 @@ func TestACrashedClientBelievesNothingItBeganAfterItsCrash(t *testing.T) {
 		}
 	}
 }
+
+// TestAPartlyJudgedCheckIsUnknown: a check that lacks what it needs gives
+// unknown, never a verdict from a default.
+func TestAPartlyJudgedCheckIsUnknown(t *testing.T) {
+	t.Run("the mutex checker does not assume one permit for a semaphore without its size", func(t *testing.T) {
+		b := newHB(false).workload(workload.Semaphore, "fair-semaphore", nil)
+		b.acquireTTL("S1", "sem-1", 0, 0.1, 0, 10)
+		b.acquireTTL("S2", "sem-1", 1, 1.1, 0, 10)
+		b.release("S1", "sem-1", 2, 2.1, true)
+		b.release("S2", "sem-1", 3, 3.1, true)
+		if res := Mutex(context.Background(), named(b.h, "no-permits")); res.Verdict != Unknown {
+			t.Errorf("got %s (%s), want unknown", res.Verdict, res.Summary)
+		}
+	})
+}
