@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
@@ -394,6 +395,44 @@ func TestAHistoryCutWhileItsRunWentOnHasItsClientsBelievingToItsEnd(t *testing.T
 			a := account.New(h)
 			if len(a.Holds) != 1 || a.Holds[0].Client != "w1" || a.Holds[0].End != c.end {
 				t.Errorf("holds %+v, want w1's to end at %d ns", a.Holds, c.end)
+			}
+		})
+	}
+}
+
+// TestAbsoluteExpiriesAreOnTheRunsClock: PXAT, EXAT and PEXPIREAT give a
+// unix time; the account places it on the run's clock with the header's
+// start, as the observer places the node's own stamps.
+func TestAbsoluteExpiriesAreOnTheRunsClock(t *testing.T) {
+	start := time.Date(2026, 12, 2, 2, 3, 53, 0, time.UTC)
+	unixMS := func(at float64) string { return fmt.Sprint(start.UnixMilli() + int64(at)) }
+	tests := []struct {
+		name     string
+		set      []string
+		extend   []string
+		deadline float64 // ms on the run's clock
+	}{
+		{"SET PXAT ends the key at its unix millisecond", []string{"set", "invoice-1", "t1", "PXAT", unixMS(250), "NX"}, nil, 250},
+		{"SET EXAT ends the key at its unix second", []string{"set", "invoice-1", "t1", "exat", fmt.Sprint(start.Unix() + 2), "nx"}, nil, 2000},
+		{"PEXPIREAT moves the deadline to its unix millisecond", []string{"set", "invoice-1", "t1", "px", "100", "nx"}, []string{"PEXPIREAT", "invoice-1", unixMS(400)}, 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRun("safe", "n1")
+			r.h.Header.Started = start
+			r.acquire("w1", "t1", 0, 2, "n1")
+			r.cmd("n1", "w1", 1, false, tt.set...)
+			if tt.extend != nil {
+				r.cmd("n1", "w1", 50, false, tt.extend...)
+			}
+			r.acquire("w2", "t2", 3000, 3002, "n1")
+			r.cmd("n1", "w2", 3001, false, "set", "invoice-1", "t2", "px", "100", "nx")
+			lives := account.New(r.h).LivesOf("n1", "invoice-1")
+			if len(lives) != 2 {
+				t.Fatalf("got %d lives, want w1's and w2's", len(lives))
+			}
+			if k := lives[0]; k.End != ms(tt.deadline) || k.Ended.Kind != account.EndExpired {
+				t.Errorf("w1's key ended at %d (%s), want expired at %d", k.End, k.Ended.Kind, ms(tt.deadline))
 			}
 		})
 	}

@@ -77,7 +77,7 @@ func (s *sim) cmdSet(c command) {
 			keep = true
 		case "px", "ex", "pxat", "exat":
 			if j+1 < len(args) {
-				ttl = deadlineOf(u, args[j+1], t)
+				ttl = s.deadline(u, args[j+1], t)
 				j++
 			}
 		}
@@ -156,7 +156,7 @@ func (s *sim) cmdExpire(c command) {
 		return
 	}
 	unit := map[string]string{"pexpire": "px", "expire": "ex", "pexpireat": "pxat", "expireat": "exat"}[c.name]
-	d := deadlineOf(unit, args[2], t)
+	d := s.deadline(unit, args[2], t)
 	k := &s.a.keys[j]
 	mv := Move{At: t, Deadline: d, By: by}
 	if by == history.AdminClient {
@@ -261,21 +261,36 @@ func (s *sim) cmdFlush(c command) {
 	}
 }
 
-// deadlineOf is the absolute deadline a TTL argument sets at t: unit px
-// (ms), ex (s), pxat (unix ms), exat (unix s). Absolute forms are mapped
-// with the run's start; -1 when the value does not parse.
-func deadlineOf(unit, v string, t int64) int64 {
+// deadline is the deadline, on the run's clock, that a TTL argument sets
+// at t: unit px (ms from t), ex (s from t), pxat (unix ms), exat (unix s)
+// — SET's PX, EX, PXAT and EXAT; PEXPIRE, EXPIRE, PEXPIREAT and EXPIREAT.
+// An absolute one is mapped with the run's start (Header.Started): the
+// observer stamps each command with the node's wall clock less that start,
+// so both are on one clock (a node clock fault shifts TTLs, not the
+// node's clock). -1 when the value does not parse, or for an absolute one
+// in a history that does not say when it started (history.Validate
+// refuses such a file).
+func (s *sim) deadline(unit, v string, t int64) int64 {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
 		return -1
 	}
-	switch unit {
-	case "px":
-		return t + n*1e6
-	case "ex":
-		return t + n*1e9
+	mul := int64(1e6)
+	if unit == "ex" || unit == "exat" {
+		mul = 1e9
 	}
-	return -1 // absolute deadlines: not sent by locksim's algorithms
+	limit := math.MaxInt64 / mul / 4 // far past any run, and no overflow below
+	n = min(max(n, -limit), limit)
+	switch unit {
+	case "px", "ex":
+		return t + n*mul
+	case "pxat", "exat":
+		if s.a.H.Header.Started.IsZero() {
+			return -1
+		}
+		return n*mul - s.a.H.Header.Started.UnixNano()
+	}
+	return -1
 }
 
 func scoreBound(s string) (float64, bool) {

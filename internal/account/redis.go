@@ -421,8 +421,11 @@ func (s *sim) laterCompare(by, key, val string) (took, ok bool) {
 	set := &ops[s.ev[s.p]]
 	ttl := int64(-1)
 	for j := 3; j+1 < len(set.Value.Cmd); j++ {
-		if u := strings.ToLower(set.Value.Cmd[j]); u == "px" || u == "ex" {
-			ttl = deadlineOf(u, set.Value.Cmd[j+1], 0)
+		switch u := strings.ToLower(set.Value.Cmd[j]); u {
+		case "px", "ex", "pxat", "exat":
+			if d := s.deadline(u, set.Value.Cmd[j+1], set.Invoke); d >= 0 {
+				ttl = d - set.Invoke
+			}
 		}
 	}
 	for q := s.p + 1; q < len(s.ev); q++ {

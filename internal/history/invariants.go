@@ -53,7 +53,9 @@ func IsClientFunc(f Func) bool { return slices.Contains(clientFuncs, f) }
 //     (the run stops every client before it probes), but a lease
 //     renewer's extends, which may outlive their client;
 //   - the workload has the parameters its checks need (RequireParams): a
-//     semaphore its permits (≥ 1).
+//     semaphore its permits (≥ 1); a node's absolute expiry (PXAT, EXAT,
+//     PEXPIREAT, EXPIREAT) the header's started, which maps it onto the
+//     run's clock.
 //
 // Decode applies it to every history it reads.
 func Validate(h History) error { return validate(h, nil) }
@@ -122,6 +124,9 @@ func validRecord(hd Header, op *Op) error {
 	case slices.Contains(nodeFuncs, op.F):
 		if op.Process != NodeProcess {
 			return fmt.Errorf("%s on process %d, want the nodes' (%d)", op.F, op.Process, NodeProcess)
+		}
+		if op.F == NodeCmd && hd.Started.IsZero() && absoluteExpiry(op.Value.Cmd) {
+			return fmt.Errorf("%s sets an absolute expiry, which only the header's started can place on the run's clock, and the header has none", strings.Join(op.Value.Cmd, " "))
 		}
 	default:
 		return fmt.Errorf("f %q is not an operation of this format", op.F)
@@ -268,4 +273,21 @@ func afterProbe(h History) (int, error) {
 			op.Index, op.Client, op.F, op.Invoke, h.Ops[first].Index, probe, why)
 	}
 	return 0, nil
+}
+
+// absoluteExpiry reports whether a node's command sets an expiry as a unix
+// time: SET … PXAT|EXAT, PEXPIREAT, EXPIREAT.
+func absoluteExpiry(cmd []string) bool {
+	if len(cmd) == 0 {
+		return false
+	}
+	switch strings.ToLower(cmd[0]) {
+	case "pexpireat", "expireat":
+		return true
+	case "set":
+		return slices.ContainsFunc(cmd[min(3, len(cmd)):], func(a string) bool {
+			return strings.EqualFold(a, "pxat") || strings.EqualFold(a, "exat")
+		})
+	}
+	return false
 }
