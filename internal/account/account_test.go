@@ -286,6 +286,39 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 			want: []string{"n1 invoice-1=A (w1) 1.0–5000.0 crashed"},
 		},
 		{
+			// Issue 33 class 3 (power-loss-always, crafted): the aof-always
+			// node keeps w1's key through its crash; while its observer
+			// reconnects, w1 releases and w2 is granted, unseen. The dump
+			// shows w2's key: w1's life ended at its release, w2's began
+			// at its grant, and w2's compare-and-delete removes its own.
+			name: "a dump that shows another client's key wins over the model: the unseen release and grant are placed",
+			build: func(r *run) {
+				r.h.Header.Persistence = map[string]string{"n1": "aof-always"}
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "30000", "nx")
+				r.crashN1(5000, 5300)
+				r.add(history.Op{Process: history.NodeProcess, F: history.Unobserved, Type: history.OK, Invoke: ms(5001), Complete: ms(6000),
+					Value: history.Value{Node: "n1"}})
+				r.release("w1", "A", 5500, 5502, true, "n1")
+				r.acquire("w2", "B", 5600, 5602, "n1")
+				r.held(6001, history.HeldKey{Key: "invoice-1", Value: "B", TTL: ms(29599)})
+				r.release("w2", "B", 7000, 7002, true, "n1")
+				r.compareAndDelete("n1", "w2", "B", 7001, true)
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.0–5500.0 released by w1", "n1 invoice-1=B (w2) 5602.0–7001.0 released by w2"},
+		},
+		{
+			name: "a key the dump no longer shows, with no crash and no release to explain it, was gone by the dump",
+			build: func(r *run) {
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "30000", "nx")
+				r.add(history.Op{Process: history.NodeProcess, F: history.Unobserved, Type: history.OK, Invoke: ms(100), Complete: ms(200),
+					Value: history.Value{Node: "n1"}})
+				r.held(201)
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.0–201.0 taken"},
+		},
+		{
 			// redis-semaphore-3-host-sleep: n1 was SIGSTOPped from 3 s to
 			// 11 s; the key's deadline at 10 s passed while Redis could
 			// expire nothing.

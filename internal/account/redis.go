@@ -63,64 +63,6 @@ func (a *Account) dropRetracted() {
 	a.keys = slices.DeleteFunc(a.keys, func(k KeyLife) bool { return k.retracted })
 }
 
-// held reconciles the model with what the node showed it held after it
-// came back (history.NodeHeld: every string key, read atomically, so
-// exact at its timestamp). A key the model had lost in the crash but the
-// node still holds with the same value survived it (its persistence kept
-// it): its life goes on. A key the model believed created since the crash
-// with another value (a SET NX the model took for granted, which found the
-// restored key) never existed: it is retracted. A key the model holds that
-// the node does not: created since the crash, it never existed; older, the
-// crash lost it. Anything else the node holds is a key no observed command
-// set: a life from that instant, its owner told by its value.
-func (s *sim) held(i int, op *history.Op) {
-	t := op.Invoke
-	crash, crashed := s.lastCrash(t)
-	shown := map[string]history.HeldKey{}
-	for _, hk := range op.Value.Held {
-		shown[hk.Key] = hk
-	}
-	for key := range s.strs {
-		s.expire(key, t)
-	}
-	for key, j := range s.strs {
-		k := &s.a.keys[j]
-		hk, ok := shown[key]
-		switch {
-		case ok && hk.Value == k.Value:
-			continue
-		case crashed && k.Start >= crash.Start:
-			k.retracted = true
-			delete(s.strs, key)
-		case !ok && crashed:
-			s.endKey(key, crash.Start, End{Kind: EndCrashed, Op: crash.Op, Step: crash.Step.ID})
-		}
-	}
-	keys := make([]string, 0, len(shown))
-	for key := range shown {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		hk := shown[key]
-		deadline := int64(-1)
-		if hk.TTL >= 0 {
-			deadline = t + hk.TTL
-		}
-		if j, ok := s.strs[key]; ok {
-			s.a.keys[j].Deadline = deadline
-			continue
-		}
-		if j := s.crashedLife(key, hk.Value, crash, crashed); j >= 0 {
-			k := &s.a.keys[j]
-			k.End, k.Ended, k.Deadline = 0, End{Kind: EndHeld, Op: -1}, deadline
-			s.strs[key] = j
-			continue
-		}
-		s.create(key, hk.Value, s.owners[hk.Value], t, deadline, i)
-	}
-}
-
 // lastCrash is the latest crash of the node (whatever its persistence)
 // that began at or before t.
 func (s *sim) lastCrash(t int64) (FaultWindow, bool) {
