@@ -75,6 +75,11 @@ type KeyLife struct {
 	// history when it never did: Ended.Kind EndHeld).
 	Start, Deadline, End int64
 	Ended                End
+	// TTL is the time to live its start gave it (wall ns; -1 none): on a
+	// node, what the creating command set (a library's own PX, an
+	// absolute expiry, a dump's remaining TTL), whatever TTL the client
+	// recorded; inferred, the grant's.
+	TTL int64
 	// Moves are the deadline changes after the start (an extend, a clock
 	// shift), in time order.
 	Moves []Move

@@ -115,10 +115,10 @@ func (a *Account) infer() {
 func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 	ops := a.H.Ops
 	g := &ops[i]
-	k := KeyLife{Node: node, Key: key, Value: g.Value.Token, Owner: g.Client, Start: g.Complete, Deadline: -1,
+	k := KeyLife{Node: node, Key: key, Value: g.Value.Token, Owner: g.Client, Start: g.Complete, Deadline: -1, TTL: -1,
 		End: a.end, Ended: End{Kind: EndHeld, Op: -1}, Set: i, Grant: i}
 	if g.Value.TTL > 0 {
-		k.Deadline = k.Start + g.Value.TTL
+		k.Deadline, k.TTL = k.Start+g.Value.TTL, g.Value.TTL
 	}
 	onNode := func(o *history.Op) bool { return len(o.Value.Nodes) == 0 || slices.Contains(o.Value.Nodes, node) }
 	ownToken := func(o *history.Op) bool { return o.Value.Token == "" || k.Value == "" || o.Value.Token == k.Value }

@@ -608,7 +608,11 @@ func (s *sim) finish() {
 
 // create starts a key instance.
 func (s *sim) create(key, value, by string, t, deadline int64, op int) {
-	s.a.keys = append(s.a.keys, KeyLife{Node: s.node, Key: key, Value: value, Owner: by, Start: t, Deadline: deadline,
+	ttl := int64(-1)
+	if deadline >= 0 {
+		ttl = deadline - t
+	}
+	s.a.keys = append(s.a.keys, KeyLife{Node: s.node, Key: key, Value: value, Owner: by, Start: t, Deadline: deadline, TTL: ttl,
 		Set: op, Grant: -1, Observed: true, Ended: End{Kind: EndHeld, Op: -1}})
 	s.strs[key] = len(s.a.keys) - 1
 }

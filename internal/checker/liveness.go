@@ -30,7 +30,9 @@ const DefaultUnavailableBound = 10 * time.Second
 //     healed; the runner types it ok when it acquired within its bound)
 //     failed or got no answer (info), and the key was still held: some
 //     client's grant (ok acquire; an info acquire counts from its invoke)
-//     was not followed by that client's removing release, and it was
+//     was not followed by that client's removing release (the key a node
+//     held then names it; only where the nodes were not observed do the
+//     clients' outcomes), and it was
 //     granted at least its TTL before the probe (TTL 0 = a lock with no
 //     expiry: at once) → stuck-lock. The holder's lease should have run
 //     out (a crashed client, S24) or is being renewed for ever (a hung
@@ -38,12 +40,20 @@ const DefaultUnavailableBound = 10 * time.Second
 //   - The probe failed otherwise → unavailable: no one held the key past
 //     its lease, yet the lock could not be taken.
 //   - During the run: a client's acquire of the key was refused while no
-//     lease could be live (every grant's lease had ended: released, or its
-//     TTL since the grant or the last ok extend had passed; an info acquire
-//     counts as a lease from its invoke), and no acquire of the key
-//     succeeded for longer than the bound after that refusal →
-//     unavailable, window [first such refusal, next grant or end of
-//     history]. The bound is Header.Params["unavailable_ns"] (wall ns)
+//     lease could be live, and no acquire of the key succeeded (and no node
+//     took the lock) for longer than the bound after that refusal →
+//     unavailable, window [first such refusal, next grant, next key a node
+//     set, or end of history]. Where every node was observed, the nodes'
+//     record says whether a lease was live (heldCover: a key on a node is
+//     one while the TTL it was set with runs, to the deadline its owner's
+//     own extends gave it, and while its owner still believes it holds the
+//     lock; a grant no observed key backs counts by its client's
+//     outcomes); elsewhere the clients' outcomes do, and the summary says
+//     so: every grant's lease had ended (released, or its TTL since the
+//     grant or the last ok extend had passed; an info acquire counts as a
+//     lease from its invoke unless the nodes show it never reached them,
+//     an extend of unknown outcome renews unless it renewed nothing
+//     there). The bound is Header.Params["unavailable_ns"] (wall ns)
 //     when set, else the key's longest recorded lease TTL (a free lock that
 //     stays ungrantable for a whole lease is down, not busy), else 10 s.
 func Liveness(ctx context.Context, h history.History) Result { return liveness(ctx, account.New(h)) }
@@ -74,6 +84,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	sort.Strings(keys)
 	var anomalies []Anomaly
 	probes, probeFails, stretches, orphaned := 0, 0, 0, 0
+	inferred := false           // a refusal was judged by the clients' outcomes, not the nodes' record
 	var lastOf map[string]int64 // latest instant per client, built on first use
 	lastInstant := func(client string) int64 {
 		if lastOf == nil {
@@ -87,7 +98,8 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		}
 		ko := per[k]
 		sortIdx(h, ko.lock, invokeOf)
-		leases, maxTTL := leaseWindows(h, ko.lock, eoh)
+		_, maxTTL := leaseWindows(a, ko.lock, eoh, nil)
+		cover := newHeldCover(a, k, ko.lock, eoh)
 		for _, p := range ko.probes {
 			probes++
 			pr := h.Ops[p]
@@ -103,7 +115,8 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		} else if bound <= 0 {
 			bound = h.Header.Wall(DefaultUnavailableBound)
 		}
-		st := refusedLocally(a, unavailableStretches(h, k, ko.lock, leases, bound, eoh))
+		st := refusedLocally(a, unavailableStretches(h, k, ko.lock, cover, bound, eoh))
+		inferred = inferred || cover.inferred
 		stretches += len(st)
 		anomalies = append(anomalies, st...)
 	}
@@ -145,6 +158,9 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	if len(anomalies) > 0 {
 		summary += " (" + policy + ")"
 	}
+	if inferred {
+		summary += "; where the nodes were not observed, whether the lock was free is inferred from the clients' outcomes"
+	}
 	if expect && probes == 0 {
 		return Result{Checker: CheckerLiveness, Verdict: Unknown, Anomalies: anomalies,
 			Summary: "the scenario expects liveness but recorded no final probe"}
@@ -153,8 +169,17 @@ func liveness(ctx context.Context, a *account.Account) Result {
 }
 
 // leaseWindows returns the true-time windows in which some lease on the key
-// may be live (see Liveness), and the longest TTL recorded (true ns).
-func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64, maxTTL int64) {
+// may be live by the clients' outcomes alone (see Liveness), and the
+// longest TTL recorded (true ns). An acquire of unknown outcome that the
+// nodes' record shows never reached them is no lease, and an extend of
+// unknown outcome that renewed nothing there (its script found no key of
+// its own, or it never arrived) stretches none (neverReached,
+// renewedNothing).
+//
+// keep, when not nil, chooses the acquires (history index) whose leases
+// count.
+func leaseWindows(a *account.Account, lock []int, eoh int64, keep func(int) bool) (windows [][2]int64, maxTTL int64) {
+	h := a.H
 	for _, i := range lock {
 		if op := h.Ops[i]; op.F == history.Acquire {
 			maxTTL = max(maxTTL, op.Value.TTL)
@@ -173,7 +198,7 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 	}
 	for n, i := range lock {
 		op := h.Ops[i]
-		if op.F != history.Acquire || op.Type == history.Fail {
+		if op.F != history.Acquire || op.Type == history.Fail || neverReached(a, i) || (keep != nil && !keep(i)) {
 			continue
 		}
 		start := op.Complete
@@ -198,7 +223,7 @@ func leaseWindows(h history.History, lock []int, eoh int64) (windows [][2]int64,
 				if t := o.Value.TTL; t > 0 {
 					ttl = t
 				}
-			case o.F == history.Extend && open(*o) && o.Invoke <= renewed+ttl:
+			case o.F == history.Extend && open(*o) && o.Invoke <= renewed+ttl && !renewedNothing(a, lock[m]):
 				// An extend of unknown outcome may have renewed the
 				// lease, from its invoke on.
 				renewed = max(renewed, o.Invoke)
@@ -249,22 +274,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 	for _, k := range keys {
 		lockKey[k] = true
 	}
-	holdEnd := map[int]int64{} // acquire op index → end of its owner's belief that it holds the key
-	releases := releaseTimes(h)
-	for _, hd := range a.Holds {
-		end := hd.End
-		if hd.Ended == account.HoldLast {
-			// Never ended by the client: it still believed, to the end of
-			// the run (a job that hangs, a pause the run's end cut short).
-			end = max(end, h.End())
-		}
-		if hd.Ended == account.HoldDone {
-			// Out of its critical section, the client still means to
-			// release: it believes it holds the key until its release.
-			end = nextRelease(releases[[2]string{hd.Client, hd.Key}], hd.End)
-		}
-		holdEnd[hd.Acquire] = max(holdEnd[hd.Acquire], end)
-	}
+	holdEnd := beliefEnds(a)
 	refusals := map[string][]int{} // key → refused acquires (by invoke)
 	for i, op := range h.Ops {
 		if op.F == history.Acquire && op.Type == history.Fail && isClientOp(op) {
@@ -292,7 +302,11 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		if l.Ended.Kind == account.EndReleased && l.Ended.By == l.Owner {
 			continue // its owner's own release, in flight when its belief ended
 		}
-		if g.Value.TTL > 0 && l.End-from < min(g.Value.TTL/10, h.Header.Wall(time.Second)) {
+		ttl := g.Value.TTL
+		if l.Observed {
+			ttl = max(l.TTL, 0) // the node's own: a library's PX, not the TTL its client recorded
+		}
+		if ttl > 0 && l.End-from < min(ttl/10, h.Header.Wall(time.Second)) {
 			continue
 		}
 		var refused []int
@@ -324,7 +338,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 			l.Owner, l.Key, on, at(h, from), end, secs(h, l.End-from), l.Owner, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"))
 		an := newAnomaly(h, KindOrphanedLease, l.Key, append([]string{l.Owner}, who...), from, l.End, explain, append([]int{g.Index}, refused...)...)
 		an.Owner = l.Owner
-		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: g.Value.TTL, Observed: l.Observed}
+		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: ttl, Observed: l.Observed}
 		if r := lastRenewal(h, l.Owner, l.Key, from, l.End+1); r > 0 {
 			an.Cause.Renewed = r // its renewer went on after its belief ended
 		}
@@ -336,7 +350,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		if c := an.Cause; c.ExtendedBy != "" {
 			an.Explain += fmt.Sprintf("; %s's commands kept extending it, the last at %s, though the key was not %s's", c.ExtendedBy, at(h, c.Extended), c.ExtendedBy)
 		}
-		unbounded := l.Ended.Kind == account.EndHeld || g.Value.TTL <= 0 || l.End-from > g.Value.TTL
+		unbounded := l.Ended.Kind == account.EndHeld || ttl <= 0 || l.End-from > ttl
 		best[l.Grant] = orphan{an: an, unbounded: unbounded}
 	}
 	out := make([]orphan, 0, len(best))
@@ -344,6 +358,28 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		out = append(out, o)
 	}
 	slices.SortFunc(out, func(x, y orphan) int { return cmp.Compare(x.an.Start, y.an.Start) })
+	return out
+}
+
+// beliefEnds maps each acquire (history index) to the end of its owner's
+// belief that it holds the key that acquire granted: its believed hold's
+// end; to the end of the run for a hold the client never ended (a job that
+// hangs, a pause the run's end cut short); to its release for a client out
+// of its critical section that still means to release (done).
+func beliefEnds(a *account.Account) map[int]int64 {
+	h := a.H
+	out := map[int]int64{}
+	releases := releaseTimes(h)
+	for _, hd := range a.Holds {
+		end := hd.End
+		if hd.Ended == account.HoldLast {
+			end = max(end, h.End())
+		}
+		if hd.Ended == account.HoldDone {
+			end = nextRelease(releases[[2]string{hd.Client, hd.Key}], hd.End)
+		}
+		out[hd.Acquire] = max(out[hd.Acquire], end)
+	}
 	return out
 }
 
@@ -375,7 +411,7 @@ func (c leaseCover) covered(t int64) bool {
 	return n > 0 && c.maxEnd[n-1] > t
 }
 
-func unavailableStretches(h history.History, key string, lock []int, leases [][2]int64, bound, eoh int64) []Anomaly {
+func unavailableStretches(h history.History, key string, lock []int, cover *heldCover, bound, eoh int64) []Anomaly {
 	var grants []int64
 	for _, i := range lock {
 		if op := h.Ops[i]; op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0 {
@@ -384,7 +420,6 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 	}
 	sort.Slice(grants, func(a, b int) bool { return grants[a] < grants[b] })
 	var out []Anomaly
-	cover := newLeaseCover(leases)
 	until := int64(-1) // refusals before this are inside a reported stretch
 	for _, i := range lock {
 		op := h.Ops[i]
@@ -394,6 +429,9 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 		end := eoh
 		if j := sort.Search(len(grants), func(j int) bool { return grants[j] > op.Invoke }); j < len(grants) {
 			end = grants[j]
+		}
+		if t, ok := cover.takenAfter(op.Invoke); ok && t < end {
+			end = t // a SET the node ran took the lock, whatever its client was told
 		}
 		until = end
 		if end-op.Invoke <= bound {
@@ -415,8 +453,12 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 				}
 			}
 		}
-		explain := fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
-			key, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
+		free := fmt.Sprintf("no client believed it held %s", key)
+		if cover.observedAt(op.Invoke) {
+			free = fmt.Sprintf("no node held a live lease of %s", key)
+		}
+		explain := fmt.Sprintf("%s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
+			free, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
 		out = append(out, newAnomaly(h, KindUnavailable, key, clients, op.Invoke, end, explain, ops...))
 	}
 	return out
@@ -426,8 +468,10 @@ func unavailableStretches(h history.History, key string, lock []int, leases [][2
 func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, lastInstant func(string) int64) Anomaly {
 	h := a.H
 	holder := keyHolderAt(a, pr.Key, pr.Invoke)
-	if holder < 0 {
-		holder = latestUnreleased(h, lock, pr)
+	if holder < 0 && !(&heldCover{a: a}).observedAt(pr.Invoke) {
+		// The nodes' record says who held the key where it exists; only
+		// where it does not do the clients' outcomes tell.
+		holder = latestUnreleased(a, lock, pr)
 	}
 	end := pr.Complete
 	if end < 0 {
@@ -515,8 +559,10 @@ func keyHolderAt(a *account.Account, key string, t int64) int {
 
 // latestUnreleased is the latest client grant of the key before the probe
 // that its client's removing release did not end (the clients' outcomes
-// alone, for a key the account has no life of); -1 when none.
-func latestUnreleased(h history.History, lock []int, pr history.Op) int {
+// alone, for a key the account has no life of; an acquire that never
+// reached a node is none); -1 when none.
+func latestUnreleased(a *account.Account, lock []int, pr history.Op) int {
+	h := a.H
 	holder := -1
 	for _, i := range lock {
 		op := h.Ops[i]
@@ -524,7 +570,7 @@ func latestUnreleased(h history.History, lock []int, pr history.Op) int {
 			break
 		}
 		switch {
-		case op.F == history.Acquire && op.Type != history.Fail:
+		case op.F == history.Acquire && op.Type != history.Fail && !neverReached(a, i):
 			holder = i
 		case op.F == history.Release && op.Type == history.OK && op.Value.Removed && holder >= 0 && h.Ops[holder].Client == op.Client:
 			holder = -1

@@ -157,6 +157,7 @@ func crafted() map[string]history.History {
 	// on the nodes 10 s after the SET, at ≈10.1 s, not at 13 s.
 	nodes := []string{"n1", "n2", "n3", "n4", "n5"}
 	b = newAB("redlock-latency-expiry", "redlock", nodes, true, "w1", "w2")
+	b.h.Header.Params[history.ParamMinAcquires] = 1 // one grant is the case
 	b.add("w1", history.Acquire, "invoice-1", 0, 3, history.OK, history.Value{Token: "tokA", TTL: sec(10), Nodes: []string{"n1", "n2", "n3"}})
 	for i, n := range nodes[:3] {
 		b.node(n, "w1", 0.1+float64(i)*0.01, false, "set", "invoice-1", "tokA", "px", "10000", "nx")
