@@ -74,7 +74,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 			// How many may hold at once is the semaphore's size: without
 			// it the check cannot be made (history.Validate refuses such a
 			// file), and no default stands in for it.
-			return Result{Verdict: Unknown, Summary: "not judged: a "+h.Header.Workload+" history without its permits parameter"}
+			return Result{Verdict: Unknown, Summary: "not judged: a " + h.Header.Workload + " history without its permits parameter"}
 		}
 		permits = p
 	}

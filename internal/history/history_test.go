@@ -350,7 +350,9 @@ func TestDecodeRefusesWhatCannotBe(t *testing.T) {
 				h.Header.Workload = "test-needs-permits"
 			}, "params.permits", 1},
 		{"an absolute expiry in a history that does not say when it started is refused",
-			func(h *History) { h.Ops[1].Value.Cmd = []string{"set", "invoice-1", "t1", "pxat", "1796177034433", "nx"} }, "absolute expiry", 3},
+			func(h *History) {
+				h.Ops[1].Value.Cmd = []string{"set", "invoice-1", "t1", "pxat", "1796177034433", "nx"}
+			}, "absolute expiry", 3},
 		{"a client that acts after the final probe began is refused",
 			func(h *History) {
 				*last(h) = Op{Index: len(h.Ops) - 1, Process: 1, Client: "w2", F: Acquire, Key: "invoice-1", Invoke: 7e9, Complete: 7.1e9, Type: OK}
