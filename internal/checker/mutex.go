@@ -150,6 +150,8 @@ func mutex(ctx context.Context, a *account.Account) Result {
 		}
 	}
 	anomalies = append(anomalies, foreign...)
+	unbacked := unbackedGrants(a)
+	anomalies = append(anomalies, unbacked...)
 	var parts []string
 	if overlaps == 0 {
 		parts = append(parts, fmt.Sprintf("no overlapping holds among %s", plural(len(holds), "believed hold", "believed holds")))
@@ -174,6 +176,9 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	}
 	if len(foreign) > 0 {
 		parts = append(parts, plural(len(foreign), "foreign unlock", "foreign unlocks"))
+	}
+	if len(unbacked) > 0 {
+		parts = append(parts, plural(len(unbacked), "grant the nodes contradict (another owner's key held the lock)", "grants the nodes contradict (another owner's key held the lock)"))
 	}
 	return Result{Checker: CheckerMutex, Verdict: verdictOf(anomalies), Summary: strings.Join(parts, ", "), Anomalies: anomalies}
 }

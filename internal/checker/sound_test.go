@@ -86,3 +86,38 @@ func TestAPartlyJudgedCheckIsUnknown(t *testing.T) {
 		}
 	})
 }
+
+// TestAGrantTheNodeContradictsIsTwoOwners: on a node observed throughout,
+// w2 is told it was granted while the node still held w1's key and set
+// none for w2 (the record lacks w1's DEL): two owners held the lock, though
+// the believed holds do not overlap.
+func TestAGrantTheNodeContradictsIsTwoOwners(t *testing.T) {
+	build := func(w2At float64) history.History {
+		b := newHB(false)
+		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
+		node := func(c string, at float64, lua bool, args ...string) {
+			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
+				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
+		}
+		b.acquireTTL("w1", inv1, 0, 0.1, 0, 10)
+		node("w1", 0.05, false, "set", inv1, "w1-tok", "px", "10000", "nx")
+		b.release("w1", inv1, 1, 1.1, true)
+		node("w1", 1.05, false, "evalsha", "cad", "1", inv1, "w1-tok")
+		node("w1", 1.05, true, "GET", inv1) // and no DEL: the record lacks it
+		b.acquireTTL("w2", inv1, w2At, w2At+0.1, 0, 10)
+		node("w2", w2At+0.05, false, "set", inv1, "w2-tok", "px", "10000", "nx")
+		b.release("w2", inv1, w2At+1, w2At+1.1, false)
+		return named(b.h, "unbacked")
+	}
+	t.Run("a grant while the node held the other owner's key is a mutex overlap", func(t *testing.T) {
+		res := Mutex(context.Background(), build(2))
+		if !slices.ContainsFunc(res.Anomalies, func(a Anomaly) bool { return a.Kind == KindMutexOverlap && a.Stale == "w1" && a.Current == "w2" }) {
+			t.Errorf("got %s: %s", res.Verdict, res.Summary)
+		}
+	})
+	t.Run("a grant after the other owner's key expired on the node is none", func(t *testing.T) {
+		if res := Mutex(context.Background(), build(12)); res.Verdict != Valid {
+			t.Errorf("got %s: %s", res.Verdict, res.Summary)
+		}
+	})
+}
