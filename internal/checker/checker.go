@@ -9,6 +9,8 @@
 // `locksim check` runs without it.
 package checker
 
+//go:generate go run ./gencatalogue
+
 import (
 	"context"
 	"fmt"
@@ -172,7 +174,7 @@ var checkers = []struct {
 }{
 	{CheckerMutex, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return mutex(ctx, a) }},
 	{CheckerLinearizable, func(ctx context.Context, a *account.Account, o Options, rep *Report) Result {
-		res, lin := Linearizable(ctx, a.H, o)
+		res, lin := linearizable(ctx, a.H, o, removedNodes(a))
 		rep.Linearization = &lin
 		return res
 	}},

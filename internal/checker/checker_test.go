@@ -421,6 +421,15 @@ func TestModel(t *testing.T) {
 	}
 	held := step(m.Init(), in(history.Acquire, "w2", ""), LeaseOutput{Type: history.OK}).(LeaseState)
 	charged := step(held, in(history.Write, "w2", workload.ActionCharge), LeaseOutput{Type: history.OK}).(LeaseState)
+	multi := func(c, nodes string) LeaseInput {
+		return LeaseInput{F: history.Acquire, Client: c, Key: inv1, MultiNode: true, Nodes: nodes}
+	}
+	heldOn3 := step(m.Init(), multi("w2", "n1,n2,n3"), LeaseOutput{Type: history.OK}).(LeaseState)
+	release := func(c, nodes string) LeaseInput {
+		in := multi(c, nodes)
+		in.F = history.Release
+		return in
+	}
 	tests := []struct {
 		name  string
 		state LeaseState
@@ -439,6 +448,14 @@ func TestModel(t *testing.T) {
 		{"reading paid before anyone marked it paid is illegal", held, in(history.Read, "w1", workload.ActionReadStatus), LeaseOutput{Type: history.OK, Result: "paid"}, false},
 		{"an extend by a superseded holder is illegal", held, in(history.Extend, "w1", ""), LeaseOutput{Type: history.OK}, false},
 		{"an info write by a non-holder is legal", held, in(history.Write, "w1", workload.ActionCharge), LeaseOutput{Type: history.Info}, true},
+		{"a multi-node release that removed only a leftover on a node the holder lacks is legal",
+			heldOn3, release("w1", "n4"), LeaseOutput{Type: history.OK, Removed: true}, true},
+		{"a multi-node release that removed a key on a node that granted the holder is illegal",
+			heldOn3, release("w1", "n3,n4"), LeaseOutput{Type: history.OK, Removed: true}, false},
+		{"a multi-node release of a leftover while no one holds is legal",
+			m.Init().(LeaseState), release("w1", "n4"), LeaseOutput{Type: history.OK, Removed: true}, true},
+		{"a single-node release of another's key while no one holds is still illegal",
+			m.Init().(LeaseState), in(history.Release, "w1", ""), LeaseOutput{Type: history.OK, Removed: true}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

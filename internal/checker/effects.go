@@ -24,6 +24,7 @@ func effects(ctx context.Context, a *account.Account) Result {
 	ix := workload.NewIndex(a.H)
 	var anomalies []Anomaly
 	var parts []string
+	unknown := false
 	for _, k := range workload.Kinds() {
 		for _, r := range k.Effects {
 			if err := ctx.Err(); err != nil {
@@ -34,10 +35,15 @@ func effects(ctx context.Context, a *account.Account) Result {
 			if f.Summary != "" {
 				parts = append(parts, f.Summary)
 			}
+			unknown = unknown || f.Unknown
 		}
 	}
 	if len(parts) == 0 {
 		return Result{Checker: CheckerEffects, Verdict: Valid, Summary: "no accepted charges or other effects to judge"}
 	}
-	return Result{Checker: CheckerEffects, Verdict: verdictOf(anomalies), Summary: strings.Join(parts, "; "), Anomalies: anomalies}
+	v := verdictOf(anomalies)
+	if unknown && v == Valid {
+		v = Unknown
+	}
+	return Result{Checker: CheckerEffects, Verdict: v, Summary: strings.Join(parts, "; "), Anomalies: anomalies}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -58,8 +59,18 @@ var porcupineCheck = porcupine.CheckOperationsVerbose
 // else (= never took effect). A key with no lock ops (a lock-free
 // algorithm) and every key of a workload whose lock is advisory
 // (workload.Kind.Advisory) are Free of the holder rules; effects the
-// resource deduplicates by an idempotency key are Unguarded.
+// resource deduplicates by an idempotency key are Unguarded. A
+// multi-node lock's acquires and releases carry their nodes
+// (LeaseInput.Nodes: the release's own Value.Nodes here; the checker's
+// run gives the nodes' record where observed, see porcupineOf).
 func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
+	return porcupineOf(h, nil)
+}
+
+// porcupineOf is Porcupine with the nodes each release removed a key from
+// as the nodes' record says (removed: ok false where it cannot; nil:
+// every release's own Value.Nodes).
+func porcupineOf(h history.History, removed func(i int) ([]string, bool)) (porcupine.Model, []porcupine.Operation) {
 	ret := h.End() + 1
 	procs := map[int]int{}
 	var plist []int
@@ -84,13 +95,23 @@ func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
 	kind := workload.Of(h.Header)
 	advisory := kind.Advisory()
 	unguarded := kind.Dedup(h.Header.Params) != ""
+	multi := slices.Contains(h.Header.Traits, history.TraitMultiNode)
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
-	for _, op := range h.Ops {
+	for i, op := range h.Ops {
 		if !isClientOp(op) {
 			continue
 		}
 		in := LeaseInput{F: op.F, Client: op.Client, Key: op.Key, Action: op.Value.Action, Fence: op.Value.Fence, Index: op.Index,
-			Free: advisory || !locked[op.Key], Unguarded: unguarded}
+			Free: advisory || !locked[op.Key], Unguarded: unguarded, MultiNode: multi}
+		if multi && (op.F == history.Acquire || op.F == history.Release) {
+			nodes := op.Value.Nodes
+			if removed != nil && op.F == history.Release {
+				if ns, ok := removed(i); ok {
+					nodes = ns
+				}
+			}
+			in.Nodes = strings.Join(slices.Sorted(slices.Values(nodes)), ",")
+		}
 		out := LeaseOutput{Type: op.Type, Removed: op.Value.Removed, Result: op.Value.Result}
 		if n := op.Value.Num; n != nil {
 			if op.F == history.Write {
@@ -157,7 +178,13 @@ func FaultAnnotations(h history.History) []porcupine.Annotation {
 // anomaly per key porcupine could not linearize, naming the earliest-invoked
 // op that appears in none of its partial linearizations.
 func Linearizable(ctx context.Context, h history.History, o Options) (Result, Linearization) {
-	model, ops := Porcupine(h)
+	return linearizable(ctx, h, o, nil)
+}
+
+// linearizable is Linearizable with the nodes' record of what each release
+// removed (see porcupineOf).
+func linearizable(ctx context.Context, h history.History, o Options, removed func(i int) ([]string, bool)) (Result, Linearization) {
+	model, ops := porcupineOf(h, removed)
 	lin := Linearization{Model: model, Ops: ops}
 	if len(ops) == 0 {
 		return Result{Checker: CheckerLinearizable, Verdict: Valid, Summary: "no lock or resource operations"}, lin
@@ -316,4 +343,31 @@ func removeInt(s []int, x int) []int {
 		}
 	}
 	return out
+}
+
+// removedNodes gives, for a release (history index), the nodes its client
+// removed a key from per the nodes' record (Account.RemovedBy), where every
+// node it could have touched was observed throughout it.
+func removedNodes(a *account.Account) func(i int) ([]string, bool) {
+	return func(i int) ([]string, bool) {
+		op := a.H.Ops[i]
+		nodes := op.Value.Nodes
+		if len(nodes) == 0 {
+			nodes = a.H.Header.Nodes
+		}
+		end := op.Complete
+		if op.Open() {
+			end = a.End()
+		}
+		if len(nodes) == 0 || slices.ContainsFunc(nodes, func(n string) bool { return !watched(a, n, op.Invoke-grantSlack, end+grantSlack) }) {
+			return nil, false
+		}
+		var out []string
+		for _, k := range a.RemovedBy(i) {
+			if !slices.Contains(out, k.Node) {
+				out = append(out, k.Node)
+			}
+		}
+		return out, true
+	}
 }

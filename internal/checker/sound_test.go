@@ -85,6 +85,16 @@ func TestAPartlyJudgedCheckIsUnknown(t *testing.T) {
 			t.Errorf("got %s (%s), want unknown", res.Verdict, res.Summary)
 		}
 	})
+	t.Run("the effects checker does not call a semaphore's admissions fine without its size", func(t *testing.T) {
+		b := newHB(false).workload(workload.Semaphore, "fair-semaphore", nil)
+		b.acquireTTL("S1", "sem-1", 0, 0.1, 0, 10)
+		b.write("S1", "sem-1", workload.ActionEnter, 0.2, 0.3, 0)
+		b.write("S1", "sem-1", workload.ActionExit, 1, 1.1, 0)
+		b.release("S1", "sem-1", 2, 2.1, true)
+		if res := Effects(context.Background(), named(b.h, "no-permits")); res.Verdict != Unknown {
+			t.Errorf("got %s (%s), want unknown", res.Verdict, res.Summary)
+		}
+	})
 }
 
 // TestAGrantTheNodeContradictsIsTwoOwners: on a node observed throughout,

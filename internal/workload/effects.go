@@ -25,6 +25,9 @@ type Rule func(a *account.Account, ix *Index) Finding
 type Finding struct {
 	Anomalies []finding.Anomaly
 	Summary   string
+	// Unknown: the rule could not judge (a parameter it needs is
+	// missing); the effects checker is then unknown, never valid.
+	Unknown bool
 }
 
 // Index holds the positions of accepted client writes per action and key,

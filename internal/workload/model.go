@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/anishathalye/porcupine"
 
@@ -30,6 +32,12 @@ type Input struct {
 	// and fence refusals keep their rules: the key does not make the lock
 	// correct.
 	Unguarded bool
+	// Nodes, of a multi-node lock (MultiNode), are the nodes an acquire
+	// was granted by, or a release removed a key from (the nodes' own
+	// record where they were observed), sorted and joined by commas; ""
+	// when unknown.
+	Nodes     string
+	MultiNode bool
 	// Index is the op's history index.
 	Index int
 }
@@ -58,7 +66,10 @@ type Output struct {
 // workload's resource state of the key (Model; a comparable value).
 type State struct {
 	Holder string // client holding the lease, "" for none
-	R      any
+	// Nodes are the nodes the holder was granted by, of a multi-node lock
+	// (Input.Nodes; "" when unknown).
+	Nodes string
+	R     any
 }
 
 // Model is a workload's part of the porcupine lease model: its resource's
@@ -110,8 +121,13 @@ type Model struct {
 //     releases and extends are always legal; the workload's rules still
 //     apply.
 //   - release ok with Removed → legal iff holder == client, holder = none
-//     (else a foreign unlock); ok without Removed, fail → legal, no change;
-//     info → holder = none if holder == client.
+//     (else a foreign unlock) — but for a multi-node lock (Input.MultiNode),
+//     a release by another client that removed keys only on nodes that did
+//     not grant the holder (or while no one held the lock) is legal and
+//     changes nothing: it removed its own leftovers (a SET that landed
+//     late), not the lock (Input.Nodes: the nodes' record where observed,
+//     else the release's own Value.Nodes); ok without Removed, fail →
+//     legal, no change; info → holder = none if holder == client.
 func LeaseModel(k Kind, params map[string]int64) porcupine.Model {
 	m := k.Model
 	return porcupine.Model{
@@ -130,6 +146,7 @@ func LeaseModel(k Kind, params map[string]int64) porcupine.Model {
 			s := state.(State)
 			f := fnv.New64a()
 			_, _ = io.WriteString(f, s.Holder)
+			_, _ = io.WriteString(f, "\x00"+s.Nodes)
 			h := f.Sum64()
 			if m.Hash != nil {
 				h ^= m.Hash(s.R) * 0x9e3779b97f4a7c15
@@ -182,7 +199,10 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 	switch in.F {
 	case history.Acquire:
 		if out.Type == history.OK || out.Type == history.Info {
-			s.Holder = in.Client
+			s.Holder, s.Nodes = in.Client, ""
+			if out.Type == history.OK {
+				s.Nodes = in.Nodes
+			}
 		}
 		return true, s
 	case history.Extend:
@@ -194,11 +214,15 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 		switch {
 		case out.Type == history.OK && out.Removed:
 			if !mine {
-				return false, s
+				// A multi-node release that removed keys only on nodes
+				// that did not grant the holder (or while no one held the
+				// lock) removed leftovers — its own SET's that landed
+				// late —, not the lock.
+				return in.MultiNode && in.Nodes != "" && (s.Holder == "" || s.Nodes != "" && disjoint(in.Nodes, s.Nodes)), s
 			}
-			s.Holder = ""
+			s.Holder, s.Nodes = "", ""
 		case out.Type == history.Info && mine:
-			s.Holder = ""
+			s.Holder, s.Nodes = "", ""
 		}
 		return true, s
 	case history.Read:
@@ -228,6 +252,16 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 		}
 	}
 	return true, s
+}
+
+// disjoint reports whether two comma-joined node lists share no node.
+func disjoint(a, b string) bool {
+	for _, n := range strings.Split(a, ",") {
+		if slices.Contains(strings.Split(b, ","), n) {
+			return false
+		}
+	}
+	return true
 }
 
 // apply applies an accepted write; false when the model forbids it.

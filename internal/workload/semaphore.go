@@ -1,9 +1,11 @@
 package workload
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -89,10 +91,11 @@ func (*semaphore) Work(ctx context.Context, c Client) {
 
 // overAdmissions is the over-admission rule (S21): more than
 // Header.Params["permits"] clients at once between their accepted enter
-// (Complete: certainly admitted) and their next exit (Invoke; when they
-// never exit, their crash (a crash-client fault) or else the end of the
-// history). Without the parameter the rule cannot judge and is skipped
-// (said in the summary).
+// (Complete: certainly admitted) and their next exit (Invoke), or the kill
+// of their incarnation (a crash-client or restart-client fault: the next
+// incarnation enters afresh), or else the end of the history. Without the
+// parameter the rule cannot judge: the finding is Unknown (said in the
+// summary), never a default.
 func overAdmissions(a *account.Account, _ *Index) Finding {
 	h := a.H
 	var f Finding
@@ -121,8 +124,25 @@ func overAdmissions(a *account.Account, _ *Index) Finding {
 		}
 		perKey[k] = append(perKey[k], e)
 	}
+	// A kill of the client's incarnation (crash-client, restart-client)
+	// ends every stay it had begun: a dead incarnation is inside nothing,
+	// and its next one, under the same name, enters afresh.
+	kills := clientKills(h)
+	killedUpTo := func(t int64) {
+		for len(kills) > 0 && kills[0].t <= t {
+			k := kills[0]
+			kills = kills[1:]
+			for ck, i := range inside {
+				if ck[0] == k.client && h.Ops[i].Complete <= k.t {
+					delete(inside, ck)
+					add(ck[1], ev{k.t, -1, ck[0], -1})
+				}
+			}
+		}
+	}
 	for _, i := range idx {
 		op := h.Ops[i]
+		killedUpTo(op.Invoke)
 		ck := [2]string{op.Client, op.Key}
 		switch op.Value.Action {
 		case ActionEnter:
@@ -143,25 +163,21 @@ func overAdmissions(a *account.Account, _ *Index) Finding {
 			add(op.Key, ev{op.Invoke, -1, op.Client, op.Index})
 		}
 	}
-	// A client that never exits is inside until the end of the history, or
-	// until a crash killed it (as a believed hold ends at a crash).
-	crashes := account.ClientCrashes(h)
-	for ck, i := range inside {
-		end := eoh
-		for _, t := range crashes[ck[0]] {
-			if t >= h.Ops[i].Complete {
-				end = min(end, t)
-				break
-			}
-		}
-		add(ck[1], ev{end, -1, ck[0], -1})
+	// A client that never exits is inside until a kill of its incarnation,
+	// or the end of the history.
+	killedUpTo(eoh)
+	for ck := range inside {
+		add(ck[1], ev{eoh, -1, ck[0], -1})
 	}
 	if enters == 0 {
 		return f
 	}
 	permits, ok := h.Header.Params[history.ParamPermits]
-	if !ok {
+	if !ok || permits < 1 {
+		// history.Validate refuses such a file; built in memory, the rule
+		// cannot judge, and no default stands in.
 		f.Summary = fmt.Sprintf("%s, not judged: no permits parameter", finding.Plural(enters, "accepted enter", "accepted enters"))
+		f.Unknown = true
 		return f
 	}
 	sort.Strings(keys)
@@ -216,6 +232,27 @@ func overAdmissions(a *account.Account, _ *Index) Finding {
 		f.Summary = fmt.Sprintf("%s, never more than %d inside at once", finding.Plural(enters, "accepted enter", "accepted enters"), permits)
 	}
 	return f
+}
+
+// kill is one kill of a client's incarnation.
+type kill struct {
+	client string
+	t      int64
+}
+
+// clientKills lists the kills of every client's incarnation (crash-client
+// and restart-client faults that applied), by time.
+func clientKills(h history.History) []kill {
+	var out []kill
+	for _, m := range []map[string][]int64{account.ClientCrashes(h), account.ClientRestarts(h)} {
+		for c, ts := range m {
+			for _, t := range ts {
+				out = append(out, kill{c, t})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b kill) int { return cmp.Or(cmp.Compare(a.t, b.t), strings.Compare(a.client, b.client)) })
+	return out
 }
 
 // semaphoreWords are the semaphore workload's sentences and words in the report's
