@@ -15,13 +15,14 @@ type Cause = finding.Cause
 
 // Cause kinds beyond the account's End kinds (package finding's).
 const (
-	CausePossible       = finding.CausePossible
-	CauseHeld           = finding.CauseHeld
-	CauseUnknown        = finding.CauseUnknown
-	CauseReentered      = finding.CauseReentered
-	CauseSharerReleased = finding.CauseSharerReleased
-	CauseOtherKey       = finding.CauseOtherKey
-	CauseRenewed        = finding.CauseRenewed
+	CausePossible        = finding.CausePossible
+	CauseHeld            = finding.CauseHeld
+	CauseUnknown         = finding.CauseUnknown
+	CauseReentered       = finding.CauseReentered
+	CauseSharerReleased  = finding.CauseSharerReleased
+	CauseOtherKey        = finding.CauseOtherKey
+	CauseRenewed         = finding.CauseRenewed
+	CauseNodeHeldAnother = finding.CauseNodeHeldAnother
 )
 
 // overlapCause explains why fresh was granted while stale still believed

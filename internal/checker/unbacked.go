@@ -73,6 +73,7 @@ func unbackedGrants(a *account.Account) []Anomaly {
 		}
 		an := newAnomaly(h, KindMutexOverlap, g.Key, []string{k.Owner, g.Client}, g.Complete, end, explain, ops...)
 		an.At, an.Stale, an.Current = g.Complete, k.Owner, g.Client
+		an.Cause = &Cause{Kind: CauseNodeHeldAnother, Client: k.Owner, Nodes: on, At: g.Complete, Observed: true}
 		if kind.Efficiency {
 			an.Informational, an.Harmless = true, HarmlessEfficiency
 		}

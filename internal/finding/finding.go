@@ -167,4 +167,9 @@ const (
 	// CauseRenewed: a stuck lock's holder kept renewing it (a watchdog
 	// whose job hung or had finished), so its TTL never ran out.
 	CauseRenewed = "renewed"
+	// CauseNodeHeldAnother: the fresh holder was told it was granted
+	// while its granting nodes (Nodes), observed throughout, held the
+	// stale owner's key (Client) and set none for it: two owners at once
+	// by the nodes' own record, whatever either believed.
+	CauseNodeHeldAnother = "node-held-another"
 )

@@ -506,6 +506,12 @@ var messages = map[Lang]map[string]string{
 		"n.restart.client.restore":      "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.",                                                                // client, down time
 		"a.orphaned-lease.extended":     "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
 		"fix.extend.owner":              "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
+
+		// Issue 33: a grant the observed nodes contradict (checker
+		// CauseNodeHeldAnother). Args: current, key, t0, nodes, stale; and
+		// current, key, nodes, stale.
+		"a.mutex-overlap.node": "%[1]s was told it was granted %[2]s at t=%[3]ss while %[4]s still held %[5]s's key and set none for %[1]s: two owners at once, by the node's own record.",
+		"say.overlap.node":     "Two owners held the lock at once: %[1]s was told it was granted %[2]s while %[3]s still held %[4]s's key.",
 	},
 	"vi": {
 		"title":             "Báo cáo locksim: %s",
@@ -990,6 +996,9 @@ var messages = map[Lang]map[string]string{
 		"n.restart.client.restore":      "%s bị kill và khởi động lại sau %s như một tiến trình mới: khi khởi động nó đưa mọi lease của job mà nó thấy trở lại hàng đợi (DEL key lock của mọi job, như kombu khôi phục các message chưa ack), kể cả của các worker đang chạy.",
 		"a.orphaned-lease.extended":     "Key %[2]s của %[1]s vẫn nằm trên node từ t=%[3]ss đến t=%[4]ss (%[5]s) sau khi %[1]s đã thôi tin rằng mình giữ nó, trong khi các client khác bị từ chối: %[6]s cứ gia hạn key này dù nó không giữ key đó (lệnh gia hạn của nó không kiểm tra owner), lần cuối lúc t=%[7]ss.",
 		"fix.extend.owner":              "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một người giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
+
+		"a.mutex-overlap.node": "%[1]s được báo là đã được cấp %[2]s lúc t=%[3]ss trong khi %[4]s vẫn giữ key của %[5]s và không đặt key nào cho %[1]s: hai chủ cùng lúc, theo chính bản ghi của node.",
+		"say.overlap.node":     "Hai chủ cùng giữ lock một lúc: %[1]s được báo là đã được cấp %[2]s trong khi %[3]s vẫn giữ key của %[4]s.",
 	},
 }
 

@@ -390,6 +390,9 @@ func headline(in Input, m *model) string {
 			return tr(lang, "say.double", a.Key, joinAnd(lang, a.Clients))
 		case checker.KindMutexOverlap:
 			stale, current := holderRoles(a)
+			if c := a.Cause; c != nil && c.Kind == checker.CauseNodeHeldAnother {
+				return tr(lang, "say.overlap.node", current, a.Key, joinAnd(lang, c.Nodes), stale)
+			}
 			return tr(lang, "say.overlap.cause", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS, m.causeText(lang, a.Cause, stale, current))
 		case checker.KindStaleWriteAccepted:
 			return tr(lang, "say.stale", m.describeAnomaly(lang, a))

@@ -391,6 +391,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "a.mutex-overlap.many", clients, a.Key, t0, t1)
 		}
 		stale, current := holderRoles(a)
+		if c := a.Cause; c != nil && c.Kind == checker.CauseNodeHeldAnother {
+			return tr(lang, "a.mutex-overlap.node", current, a.Key, t0, joinAnd(lang, c.Nodes), stale)
+		}
 		return tr(lang, "a.mutex-overlap.cause", stale, current, a.Key, t0, t1, m.causeText(lang, a.Cause, stale, current))
 	case checker.KindDoubleEffect:
 		if list, n := m.chargesOf(lang, a); n >= 2 {
