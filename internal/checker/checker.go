@@ -174,7 +174,7 @@ var checkers = []struct {
 }{
 	{CheckerMutex, func(ctx context.Context, a *account.Account, _ Options, _ *Report) Result { return mutex(ctx, a) }},
 	{CheckerLinearizable, func(ctx context.Context, a *account.Account, o Options, rep *Report) Result {
-		res, lin := linearizable(ctx, a.H, o, removedNodes(a))
+		res, lin := linearizable(ctx, a.H, o, nodeRecordOf(a))
 		rep.Linearization = &lin
 		return res
 	}},

@@ -62,15 +62,26 @@ var porcupineCheck = porcupine.CheckOperationsVerbose
 // resource deduplicates by an idempotency key are Unguarded. A
 // multi-node lock's acquires and releases carry their nodes
 // (LeaseInput.Nodes: the release's own Value.Nodes here; the checker's
-// run gives the nodes' record where observed, see porcupineOf).
+// run gives the nodes' record where observed, see porcupineOf). In the
+// checker's run (with the account), a lock operation of unknown outcome
+// that the nodes' record shows never reached them goes in not at all: it
+// took no effect.
 func Porcupine(h history.History) (porcupine.Model, []porcupine.Operation) {
-	return porcupineOf(h, nil)
+	return porcupineOf(h, nodeRecord{})
 }
 
-// porcupineOf is Porcupine with the nodes each release removed a key from
-// as the nodes' record says (removed: ok false where it cannot; nil:
-// every release's own Value.Nodes).
-func porcupineOf(h history.History, removed func(i int) ([]string, bool)) (porcupine.Model, []porcupine.Operation) {
+// nodeRecord is what the nodes' record tells the lease model, where they
+// were observed: removed gives the nodes a release removed a key from (ok
+// false where it cannot tell; nil: every release's own Value.Nodes), and
+// unsent the lock operations of unknown outcome that never reached a node
+// (they took no effect, and must not be placed as if they might have).
+type nodeRecord struct {
+	removed func(i int) ([]string, bool)
+	unsent  func(i int) bool
+}
+
+// porcupineOf is Porcupine with what the nodes' record says (nodeRecord).
+func porcupineOf(h history.History, rec nodeRecord) (porcupine.Model, []porcupine.Operation) {
 	ret := h.End() + 1
 	procs := map[int]int{}
 	var plist []int
@@ -98,15 +109,15 @@ func porcupineOf(h history.History, removed func(i int) ([]string, bool)) (porcu
 	multi := slices.Contains(h.Header.Traits, history.TraitMultiNode)
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for i, op := range h.Ops {
-		if !isClientOp(op) {
+		if !isClientOp(op) || (rec.unsent != nil && rec.unsent(i)) {
 			continue
 		}
 		in := LeaseInput{F: op.F, Client: op.Client, Key: op.Key, Action: op.Value.Action, Fence: op.Value.Fence, Index: op.Index,
 			Free: advisory || !locked[op.Key], Unguarded: unguarded, MultiNode: multi}
 		if multi && (op.F == history.Acquire || op.F == history.Release) {
 			nodes := op.Value.Nodes
-			if removed != nil && op.F == history.Release {
-				if ns, ok := removed(i); ok {
+			if rec.removed != nil && op.F == history.Release {
+				if ns, ok := rec.removed(i); ok {
 					nodes = ns
 				}
 			}
@@ -178,13 +189,13 @@ func FaultAnnotations(h history.History) []porcupine.Annotation {
 // anomaly per key porcupine could not linearize, naming the earliest-invoked
 // op that appears in none of its partial linearizations.
 func Linearizable(ctx context.Context, h history.History, o Options) (Result, Linearization) {
-	return linearizable(ctx, h, o, nil)
+	return linearizable(ctx, h, o, nodeRecord{})
 }
 
-// linearizable is Linearizable with the nodes' record of what each release
-// removed (see porcupineOf).
-func linearizable(ctx context.Context, h history.History, o Options, removed func(i int) ([]string, bool)) (Result, Linearization) {
-	model, ops := porcupineOf(h, removed)
+// linearizable is Linearizable with what the nodes' record says (see
+// nodeRecord).
+func linearizable(ctx context.Context, h history.History, o Options, rec nodeRecord) (Result, Linearization) {
+	model, ops := porcupineOf(h, rec)
 	lin := Linearization{Model: model, Ops: ops}
 	if len(ops) == 0 {
 		return Result{Checker: CheckerLinearizable, Verdict: Valid, Summary: "no lock or resource operations"}, lin
@@ -343,6 +354,21 @@ func removeInt(s []int, x int) []int {
 		}
 	}
 	return out
+}
+
+// nodeRecordOf is what a's nodes' record tells the lease model: for a
+// release (history index), the nodes its client removed a key from
+// (Account.RemovedBy), where every node it could have touched was observed
+// throughout it; the acquires, releases and extends of unknown outcome
+// that never reached a node (neverReached).
+func nodeRecordOf(a *account.Account) nodeRecord {
+	return nodeRecord{removed: removedNodes(a), unsent: func(i int) bool {
+		switch a.H.Ops[i].F {
+		case history.Acquire, history.Release, history.Extend:
+			return neverReached(a, i)
+		}
+		return false
+	}}
 }
 
 // removedNodes gives, for a release (history index), the nodes its client
