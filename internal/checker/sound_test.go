@@ -44,6 +44,15 @@ func TestNoIdentityIsReadAsAbsent(t *testing.T) {
 			if rep.Verdict != Invalid || !slices.Contains(kinds, KindDoubleEffect) || !slices.Contains(kinds, KindMutexOverlap) {
 				t.Errorf("got %s %v, want invalid with double-effect and mutex-overlap", rep.Verdict, kinds)
 			}
+			// Each checker that reads the client's operations finds them.
+			for _, res := range rep.Results {
+				switch res.Checker {
+				case CheckerMutex, CheckerLinearizable, CheckerEffects:
+					if res.Verdict != Invalid {
+						t.Errorf("%s: %s (%s), want invalid", res.Checker, res.Verdict, res.Summary)
+					}
+				}
+			}
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -50,11 +51,8 @@ func anomalyWindow(in Input, limit int) (history.History, int64, int64, int) {
 	h := in.History
 	var idx []int // client ops porcupine sees, by invoke
 	for i, o := range h.Ops {
-		switch o.F {
-		case history.Acquire, history.Release, history.Extend, history.Read, history.Write:
-			if o.Process != history.NemesisProcess && o.Key != "" {
-				idx = append(idx, i)
-			}
+		if finding.ClientOp(o) {
+			idx = append(idx, i)
 		}
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return h.Ops[idx[a]].Invoke < h.Ops[idx[b]].Invoke })
