@@ -1,0 +1,207 @@
+package account
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Claims returns the account's facts as claims (issue 27, package claim):
+// every believed hold, key life, permit, fault step, node record, extend
+// whose effect the nodes show, refusal met by a key the nodes show, orphaned
+// key, removing release and multi-node grant. Unnumbered (claim.Number
+// numbers a run's claims once the checkers' are added); in a fixed order.
+func (a *Account) Claims() []claim.Claim {
+	a.derive()
+	var cs []claim.Claim
+	cs = append(cs, a.faultClaims()...)
+	cs = append(cs, a.recordedClaims()...)
+	for _, h := range a.Holds {
+		c := claim.Claim{Kind: claim.Hold, Client: h.Client, Key: h.Key, Start: h.Start, End: h.End, How: h.Ended,
+			Believed: !h.Possible, Records: []int{h.Acquire}}
+		if h.EndOp >= 0 {
+			c.Records = append(c.Records, h.EndOp)
+		}
+		cs = append(cs, c)
+	}
+	for _, k := range a.keys {
+		cs = append(cs, a.keyClaim(k))
+	}
+	for _, m := range a.members {
+		c := claim.Claim{Kind: claim.Permit, Client: m.Owner, Key: m.Key, Node: m.Node, Token: m.Member, Score: m.Score,
+			Start: m.Start, End: m.End, How: m.Ended.Kind, By: m.Ended.By, Step: m.Ended.Step, Records: []int{m.Set}}
+		if !m.Observed {
+			c.What = claim.Inferred
+		}
+		if m.Ended.Op >= 0 {
+			c.Records = append(c.Records, m.Ended.Op)
+		}
+		cs = append(cs, c)
+	}
+	cs = append(cs, a.opClaims()...)
+	cs = append(cs, a.orphanClaims()...)
+	return cs
+}
+
+// keyClaim states one key life.
+func (a *Account) keyClaim(k KeyLife) claim.Claim {
+	c := claim.Claim{Kind: claim.KeyLife, Client: k.Owner, Key: k.Key, Node: k.Node, Token: k.Value,
+		Start: k.Start, End: k.End, How: k.Ended.Kind, By: k.Ended.By, Step: k.Ended.Step, Records: []int{k.Set}}
+	if !k.Observed {
+		c.What = claim.Inferred
+	}
+	if k.Ended.Op >= 0 {
+		c.Records = append(c.Records, k.Ended.Op)
+	}
+	if k.Ended.Kind == EndCrashed {
+		c.Persistence = a.H.Header.Persistence[k.Node]
+		for _, f := range a.Faults {
+			if f.Step.ID == k.Ended.Step && f.Step.PowerLoss {
+				c.Fault = &history.FaultStep{ID: f.Step.ID, Kind: f.Step.Kind, Effect: f.Step.Effect, PowerLoss: true}
+			}
+		}
+	}
+	return c
+}
+
+// faultClaims states every applied fault step with its window.
+func (a *Account) faultClaims() []claim.Claim {
+	var cs []claim.Claim
+	for _, f := range a.Faults {
+		st := f.Step
+		c := claim.Claim{Kind: claim.Fault, What: st.Kind, Step: st.ID, Start: f.Start, End: f.End, Fault: &st, Records: []int{f.Op}}
+		if len(st.Nodes) == 1 {
+			c.Node = st.Nodes[0]
+			c.Persistence = a.H.Header.Persistence[c.Node]
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// recordedClaims states, per node of the run, whether its commands were
+// recorded, and each window in which they were not.
+func (a *Account) recordedClaims() []claim.Claim {
+	var cs []claim.Claim
+	for _, n := range a.H.Header.Nodes {
+		c := claim.Claim{Kind: claim.Recorded, Node: n, What: claim.Unrecorded, End: a.end}
+		if a.Observed[n] {
+			c.What = claim.RecordedW
+		}
+		cs = append(cs, c)
+	}
+	for i, op := range a.H.Ops {
+		if op.F == history.Unobserved {
+			cs = append(cs, claim.Claim{Kind: claim.Recorded, Node: op.Value.Node, What: claim.Unrecorded,
+				Start: op.Invoke, End: a.endOf(op), Records: []int{i}})
+		}
+	}
+	return cs
+}
+
+// opClaims states what the clients' extends, refused acquires, releases
+// and multi-node grants did on the nodes.
+func (a *Account) opClaims() []claim.Claim {
+	var cs []claim.Claim
+	multi := len(a.H.Header.Nodes) > 1
+	for i, op := range a.H.Ops {
+		if op.Process < 0 || op.Client == history.ProbeClient || op.Open() {
+			continue
+		}
+		switch {
+		case op.F == history.Extend:
+			if c, ok := a.extendClaim(i); ok {
+				cs = append(cs, c)
+			}
+		case op.F == history.Acquire && op.Type == history.Fail:
+			if c, ok := a.refusalClaim(i); ok {
+				cs = append(cs, c)
+			}
+		case op.F == history.Acquire && op.Type == history.OK && multi && op.Value.TTL > 0:
+			el := op.Complete - op.Invoke
+			d := claim.Drift(op.Value.TTL)
+			cs = append(cs, claim.Claim{Kind: claim.Acquire, Client: op.Client, Key: op.Key, Start: op.Invoke, End: op.Complete,
+				TTL: op.Value.TTL, Elapsed: el, Drift: d, Validity: op.Value.TTL - el - d, Records: []int{i}})
+		case op.F == history.Release:
+			for _, k := range a.RemovedBy(i) {
+				c := claim.Claim{Kind: claim.Release, Client: op.Client, Key: op.Key, Node: k.Node, Token: k.Value, By: k.Owner,
+					Start: op.Invoke, End: op.Complete, At: k.End, Records: []int{i}}
+				if !k.Observed {
+					c.What = claim.Inferred
+				} else if k.Ended.Op >= 0 {
+					c.Records = append(c.Records, k.Ended.Op)
+				}
+				cs = append(cs, c)
+			}
+		}
+	}
+	return cs
+}
+
+// extendClaim states whether extend op i moved a key on the nodes: only
+// when their record shows it did, or shows every node it names watched
+// throughout while it ran and no move of its client.
+func (a *Account) extendClaim(i int) (claim.Claim, bool) {
+	op := a.H.Ops[i]
+	c := claim.Claim{Kind: claim.Extend, Client: op.Client, Key: op.Key, Start: op.Invoke, End: op.Complete, Records: []int{i}}
+	if ls := a.ExtendedBy(i); len(ls) > 0 {
+		k := ls[0]
+		c.What, c.Node, c.By, c.Token = claim.Moved, k.Node, k.Owner, k.Value
+		return c, true
+	}
+	if ran, known := a.Reached(i); ran && known {
+		c.What = claim.Missed
+		return c, true
+	}
+	return claim.Claim{}, false
+}
+
+// refusalClaim states whose key refused acquire op i: a recorded life of
+// its key that stood on a node throughout the acquire.
+func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
+	op := a.H.Ops[i]
+	for _, n := range a.H.Header.Nodes {
+		for _, j := range a.byKey[nk(n, op.Key)] {
+			k := a.keys[j]
+			if k.Observed && k.Owner != "" && k.Start < op.Invoke && k.End > op.Complete {
+				return claim.Claim{Kind: claim.Refusal, Client: op.Client, Key: op.Key, Node: n, By: k.Owner, Token: k.Value,
+					Own: k.Owner == op.Client, Start: op.Invoke, End: op.Complete, Records: []int{i, k.Set}}, true
+			}
+		}
+	}
+	return claim.Claim{}, false
+}
+
+// orphanClaims states every recorded key a client's command set while
+// its acquire did not succeed: the client never believed it held it.
+func (a *Account) orphanClaims() []claim.Claim {
+	acq := map[string][]int{} // client → its acquires, by invoke
+	for i, op := range a.H.Ops {
+		if op.F == history.Acquire && op.Process >= 0 {
+			acq[op.Client] = append(acq[op.Client], i)
+		}
+	}
+	for _, v := range acq {
+		slices.SortStableFunc(v, func(x, y int) int { return cmp.Compare(a.H.Ops[x].Invoke, a.H.Ops[y].Invoke) })
+	}
+	var cs []claim.Claim
+	for _, k := range a.keys {
+		if !k.Observed || k.Grant >= 0 || k.Owner == "" || k.Set < 0 {
+			continue
+		}
+		for _, j := range acq[k.Owner] {
+			op := a.H.Ops[j]
+			if op.Invoke-grantSlack > k.Start {
+				break
+			}
+			if k.Start <= a.endOf(op)+grantSlack && op.Type != history.OK && op.Key == k.Key {
+				cs = append(cs, claim.Claim{Kind: claim.Orphan, Client: k.Owner, Key: k.Key, Node: k.Node, Token: k.Value,
+					Start: k.Start, End: k.End, How: k.Ended.Kind, Records: []int{k.Set, j}})
+				break
+			}
+		}
+	}
+	return cs
+}

@@ -1,0 +1,30 @@
+package checker
+
+import (
+	"github.com/locksim/locksim/internal/claim"
+)
+
+// Claims returns what the checkers' findings state as claims (issue 27):
+// one Anomaly claim per finding (its kind, window, the instant it became
+// true and its violating writes) and, for a foreign unlock the nodes
+// showed, a ForeignDelete claim (who removed whose key, where, when).
+// Unnumbered, in the results' order.
+func Claims(results []Result) []claim.Claim {
+	var cs []claim.Claim
+	for _, r := range results {
+		for _, an := range r.Anomalies {
+			c := claim.Claim{Kind: claim.Anomaly, What: an.Kind, Key: an.Key, Start: an.Start, End: an.End, At: an.At,
+				Violating: an.Violating, Records: append([]int{}, an.Ops...)}
+			if len(an.Clients) > 0 {
+				c.Client = an.Clients[0]
+			}
+			cs = append(cs, c)
+			if an.Kind == KindForeignUnlock && an.Cause != nil && an.Cause.Observed && len(an.Cause.Nodes) == 1 {
+				cs = append(cs, claim.Claim{Kind: claim.ForeignDelete, Client: an.Owner, By: an.Deleter, Key: an.Key,
+					Node: an.Cause.Nodes[0], At: an.Cause.At, Start: an.Cause.At, End: an.Cause.At, How: an.Cause.Kind,
+					Step: an.Cause.Step, Records: append([]int{}, an.Ops...)})
+			}
+		}
+	}
+	return cs
+}

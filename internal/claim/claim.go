@@ -1,0 +1,182 @@
+// Package claim holds the statements a report makes about a run as data
+// (issue 27): each Claim says who did what, on which key and node, when it
+// started and ended, how it ended and why, and names the history records
+// it rests on. Claims are made where the facts are derived — the account
+// (internal/account), the checkers (internal/checker) — never by the
+// report, which renders them; they are stored in results.json as `claims`.
+//
+// Package verify checks every kind's truth conditions against the raw
+// history by a second, independent reading (design §8, "facts once,
+// checked twice").
+//
+// Every instant and duration here is wall ns as the history has it
+// (instants since the run's monotonic start), never scenario time.
+package claim
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Kind names what a claim is about. Each kind's fields and truth
+// conditions are documented on its constant; package verify checks them.
+type Kind string
+
+// Claim kinds, each behind one or more of the false-statement classes of
+// issue 27 (the numbers in brackets).
+const (
+	// Hold: Client believed it held Key from Start (its ok acquire's
+	// completion, or a possible hold's first accepted write) to End; How is
+	// why the belief ended (account.Hold* words: released, lost, done,
+	// stopped, reacquired, crashed, last). Records: the acquire, then the
+	// operation that ended it, if any. [16]
+	Hold Kind = "hold"
+	// Extend: Client's extend (or renewal) operation [Start, End] on Key.
+	// What "moved": a command of Client in that window moved the deadline
+	// of Key's life on Node, whose owner is By (By ≠ Client: another's key
+	// a plain PEXPIRE renewed). What "missed": every deadline change Client
+	// sent in the window found no key (PEXPIRE's reply 0: no extension).
+	// Records: the operation, then the node commands. [1]
+	Extend Kind = "extend"
+	// KeyLife: Key on Node held the value Token (an owner token), set by
+	// Client at Start; it left the node at End, How (account End kinds:
+	// released, deleted, expired, clock, crashed, janitor, restored,
+	// flushed, overwritten, failover, held), By the client whose command
+	// removed it, Step the fault step that ended it. What "inferred": no
+	// node recorded it (the times are the client's). PowerLoss: a crash
+	// that dropped what no fsync reached ended it. Records: the command
+	// (or acquire) that created it, then the one that ended it. [3 6 9 12
+	// 14 15 16]
+	KeyLife Kind = "key-life"
+	// Permit: the sorted-set member Token of Key on Node (a semaphore
+	// permit), added by Client at Start with score Score, left at End,
+	// How (purged: removed by By's ZREMRANGEBYSCORE, whose bound covered
+	// Score). Records: the ZADD, then the removing command. [2 3]
+	Permit Kind = "permit"
+	// Refusal: Client's acquire [Start, End] of Key was refused while Node
+	// held Key with a value By had set; Own is true when By is Client (its
+	// own key, typically an orphan of an earlier acquire whose reply it
+	// lost). Records: the acquire, then the SET of the key it met. [4]
+	Refusal Kind = "refusal"
+	// Fault: the fault step Step (What: its kind, Effect) was active from
+	// Start to End on Clients/Nodes, with the direction, stream, power
+	// loss, delta and cause the history records. Records: the nemesis
+	// operation. [2 5 7 9 10 11 16]
+	Fault Kind = "fault"
+	// Orphan: Client's command set Key on Node at Start (the SET itself,
+	// not when the client gave up) and the client never believed it held
+	// it (its acquire was not ok: Believed false); the key lasted to End.
+	// Records: the SET, then the client's acquire. [6]
+	Orphan Kind = "orphan"
+	// Release: Client's release [Start, End] removed, at At (when its
+	// command ran on Node, not the invoke), Key's life set by By. Records:
+	// the release, then the removing command. [12 13]
+	Release Kind = "release"
+	// Acquire: Client's granted acquire of Key on several nodes took
+	// Elapsed = End − Start of TTL; Validity = TTL − Elapsed − Drift
+	// (Drift = TTL×0.01 + 2 ms, redis.io distlock) is what was left of the
+	// lease when it returned. Records: the acquire. [true but confusing]
+	Acquire Kind = "acquire"
+	// Recorded: Node's commands were recorded (What "recorded") or not
+	// (What "unrecorded") over [Start, End]. Records: the unobserved
+	// record, if any. [14]
+	Recorded Kind = "recorded"
+	// ForeignDelete: By removed Key on Node at At while it held Client's
+	// value (By ≠ Client): a foreign unlock. Records: the anomaly's
+	// operations. [13]
+	ForeignDelete Kind = "foreign-delete"
+	// Anomaly: a checker's finding What over [Start, End], true at At,
+	// with Violating the accepted writes that are the violation. [16]
+	Anomaly Kind = "anomaly"
+)
+
+// Kinds lists every claim kind, in the order above.
+func Kinds() []Kind {
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly}
+}
+
+// Words of a claim's What.
+const (
+	Moved      = "moved"
+	Missed     = "missed"
+	Inferred   = "inferred"
+	RecordedW  = "recorded"
+	Unrecorded = "unrecorded"
+)
+
+// Claim is one statement about a run, as data. Only the fields its Kind
+// documents are set.
+type Claim struct {
+	// ID names the claim within its run ("hold-3"); a rendered element
+	// carries it (data-claim).
+	ID   string `json:"id"`
+	Kind Kind   `json:"kind"`
+	// Client is who the claim is about (the holder, the owner, the one
+	// refused); By the other party (who removed it, whose key it met).
+	Client string `json:"client,omitempty"`
+	By     string `json:"by,omitempty"`
+	// What qualifies the kind (Moved, Missed, a fault kind, an anomaly
+	// kind).
+	What  string `json:"what,omitempty"`
+	Key   string `json:"key,omitempty"`
+	Node  string `json:"node,omitempty"`
+	Token string `json:"token,omitempty"`
+	// Start and End bound what is claimed; At is an instant inside it.
+	// Wall ns since the run's start.
+	Start int64  `json:"start_ns"`
+	End   int64  `json:"end_ns"`
+	At    int64  `json:"at_ns,omitempty"`
+	How   string `json:"how,omitempty"`
+	// Step is a fault step's ID (history.FaultStep.ID).
+	Step int  `json:"step,omitempty"`
+	Own  bool `json:"own,omitempty"`
+	// Believed: the client believed it held what the claim is about.
+	Believed bool `json:"believed,omitempty"`
+	// Fault is the fault step a Fault claim states (effect, targets,
+	// direction, stream, power loss, delta, cause).
+	Fault *history.FaultStep `json:"fault,omitempty"`
+	// Persistence of the Node a crash claim is about.
+	Persistence string `json:"persistence,omitempty"`
+	// TTL, Elapsed, Drift and Validity of an Acquire claim, wall ns.
+	TTL      int64   `json:"ttl_ns,omitempty"`
+	Elapsed  int64   `json:"elapsed_ns,omitempty"`
+	Drift    int64   `json:"drift_ns,omitempty"`
+	Validity int64   `json:"validity_ns,omitempty"`
+	Score    float64 `json:"score,omitempty"`
+	// Violating are the history indices of an anomaly's violating writes.
+	Violating []int `json:"violating,omitempty"`
+	// Records are the history indices (history.Op.Index) the claim rests
+	// on, the one that starts it first.
+	Records []int `json:"records"`
+}
+
+// Drift is Redlock's clock-drift allowance for a TTL (wall ns): TTL × 0.01
+// + 2 ms (redis.io distlock; clients.redlock uses the same).
+func Drift(ttl int64) int64 { return int64(float64(ttl)*0.01) + 2e6 }
+
+// Number gives every claim of cs without an ID one, "<kind>-<n>" with n
+// counting from 1 per kind in cs's order, and returns cs.
+func Number(cs []Claim) []Claim {
+	n := map[Kind]int{}
+	for i := range cs {
+		n[cs[i].Kind]++
+		if cs[i].ID == "" {
+			cs[i].ID = fmt.Sprintf("%s-%d", cs[i].Kind, n[cs[i].Kind])
+		}
+		if cs[i].Records == nil {
+			cs[i].Records = []int{}
+		}
+	}
+	return cs
+}
+
+// Find returns the first claim of cs that matches, and whether there is one.
+func Find(cs []Claim, match func(Claim) bool) (Claim, bool) {
+	i := slices.IndexFunc(cs, match)
+	if i < 0 {
+		return Claim{}, false
+	}
+	return cs[i], true
+}
