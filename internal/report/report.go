@@ -17,6 +17,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -155,6 +156,11 @@ type Results struct {
 	// description of its own language and gives the English one.
 	DescriptionLang string `json:"description_lang,omitempty"`
 	Headline        string `json:"headline,omitempty"`
+	// Claims are the run's statements as data (issue 27): the account's
+	// facts and the checkers' findings (account.Claims, checker.Claims),
+	// numbered; `locksim check --claims DIR` verifies them against
+	// history.jsonl.
+	Claims []claim.Claim `json:"claims"`
 
 	// drawing is the run's timeline as its page shows it, when
 	// Input.KeepDrawing asked for it (a suite's lesson pages).
@@ -186,6 +192,7 @@ func buildResults(in Input, dir string, m *model) Results {
 	if in.FixedBy != nil {
 		r.FixedBy = in.FixedBy.File
 	}
+	r.Claims = claim.Number(append(m.a.Claims(), checker.Claims(in.Results)...))
 	if r.Verdict == "" {
 		var vs []checker.Verdict
 		for _, c := range in.Results {
