@@ -188,7 +188,7 @@ func (a *Account) orphanClaims() []claim.Claim {
 	}
 	var cs []claim.Claim
 	for _, k := range a.keys {
-		if !k.Observed || k.Grant >= 0 || k.Owner == "" || k.Set < 0 {
+		if !k.Observed || k.Owner == "" || k.Set < 0 {
 			continue
 		}
 		for _, j := range acq[k.Owner] {

@@ -1,0 +1,291 @@
+package verify
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// The end operation each way a hold can end names (account's Hold words).
+var holdEnds = map[string]history.Func{"released": history.Release, "lost": history.Lost, "done": history.Done,
+	"stopped": history.Stopped, "reacquired": history.Acquire}
+
+// hold: the acquire is the client's on the key, answered ok at Start (a
+// believed hold), the ending operation is the client's, of the kind How
+// names, invoked at End; a crash is a fault that killed the client then.
+func (v *verifier) hold(c claim.Claim) outcome {
+	a, ok := v.rec(c, 0)
+	if !ok || (a.F != history.Acquire && a.F != history.Probe) || a.Client != c.Client || a.Key != c.Key {
+		return refuse(c.Records, "record %v is not an acquire of %s on %s", c.Records, c.Client, c.Key)
+	}
+	if c.End < c.Start {
+		return refuse(c.Records[:1], "the hold ends (%d) before it starts (%d)", c.End, c.Start)
+	}
+	if c.Believed && (a.Type != history.OK || a.Complete != c.Start) {
+		return refuse(c.Records[:1], "the acquire's outcome is %s at %d, not ok at %d", a.Type, a.Complete, c.Start)
+	}
+	if c.Start < a.Invoke {
+		return refuse(c.Records[:1], "the hold starts (%d) before its acquire was invoked (%d)", c.Start, a.Invoke)
+	}
+	if f, ok := holdEnds[c.How]; ok {
+		e, ok := v.rec(c, 1)
+		if !ok || e.Client != c.Client || e.F != f || e.Invoke != c.End || (e.Key != "" && e.Key != c.Key) {
+			return refuse(c.Records, "no %s of %s on %s invoked at %d ends it", f, c.Client, c.Key, c.End)
+		}
+		return held
+	}
+	switch c.How {
+	case "crashed":
+		for i, op := range v.h.Ops {
+			st := op.Value.Fault
+			if op.F == history.Fault && st != nil && (st.Effect == history.EffectCrashClient || st.Effect == history.EffectRestartClient) &&
+				slices.Contains(st.Clients, c.Client) && near(op.Invoke, c.End) {
+				_ = i
+				return held
+			}
+		}
+		return refuse(c.Records, "no fault killed %s at %d", c.Client, c.End)
+	case "last":
+		return held
+	}
+	return refuse(c.Records, "a hold cannot end %q", c.How)
+}
+
+// lockKeys are the keys the client's lock stored for key: key itself and
+// any lock key its acquires recorded.
+func (v *verifier) lockKeys(client, key string) []string {
+	ks := []string{key}
+	for _, op := range v.h.Ops {
+		if op.F == history.Acquire && op.Client == client && op.Key == key && op.Value.LockKey != "" && !slices.Contains(ks, op.Value.LockKey) {
+			ks = append(ks, op.Value.LockKey)
+		}
+	}
+	return ks
+}
+
+// extend: "moved" needs a deadline command of the client in the window
+// that found a key on Node (set by By); "missed" needs every one to have
+// found none.
+func (v *verifier) extend(c claim.Claim) outcome {
+	e, ok := v.rec(c, 0)
+	if !ok || e.F != history.Extend || e.Client != c.Client || e.Key != c.Key || e.Invoke != c.Start || e.Complete != c.End {
+		return refuse(c.Records, "record %v is not %s's extend of %s over [%d, %d]", c.Records, c.Client, c.Key, c.Start, c.End)
+	}
+	for _, n := range v.h.Header.Nodes {
+		if !v.watched(n, c.Start, c.End) {
+			return skip("extend on a node not recorded")
+		}
+	}
+	keys := v.lockKeys(c.Client, c.Key)
+	var moved, missed []int
+	vagueSeen := false
+	var owner string
+	for i, op := range v.h.Ops {
+		mv, ok := v.m.moves[i]
+		if !ok || op.Client != c.Client || op.Invoke < c.Start-slack || op.Invoke > c.End+slack || len(op.Value.Cmd) < 2 || !slices.Contains(keys, op.Value.Cmd[1]) {
+			continue
+		}
+		switch {
+		case mv.vague:
+			vagueSeen = true
+		case mv.life != nil:
+			moved = append(moved, i)
+			if op.Value.Node == c.Node || owner == "" {
+				owner = mv.life.owner
+			}
+		default:
+			missed = append(missed, i)
+		}
+	}
+	switch c.What {
+	case claim.Moved:
+		if len(moved) == 0 {
+			if vagueSeen {
+				return skip("extend at its key's deadline")
+			}
+			return refuse(append([]int{c.Records[0]}, missed...), "no deadline command of %s in the extend found a key: it extended nothing", c.Client)
+		}
+		if c.By != "" && owner != "" && owner != c.By {
+			return refuse(moved, "the key it moved was set by %s, not %s", owner, c.By)
+		}
+	case claim.Missed:
+		if len(moved) > 0 {
+			return refuse(moved, "a deadline command of %s in the extend moved a key", c.Client)
+		}
+	default:
+		return refuse(c.Records, "an extend is moved or missed, not %q", c.What)
+	}
+	return held
+}
+
+// keyLife: the recorded command created Key with Token on Node at Start,
+// sent by Client, and the key left as How says at End.
+func (v *verifier) keyLife(c claim.Claim) outcome {
+	if c.End < c.Start {
+		return refuse(c.Records, "the key's life ends (%d) before it starts (%d)", c.End, c.Start)
+	}
+	if c.What == claim.Inferred {
+		if v.watched(c.Node, c.Start, c.Start) {
+			for _, l := range v.m.lives {
+				if l.node == c.Node && l.key == c.Key && l.value == c.Token && c.Token != "" && l.start <= c.End && l.end >= c.Start {
+					return refuse([]int{l.set}, "the node recorded this key: the command at record %d set it", l.set)
+				}
+			}
+		}
+		return skip("key life inferred from the clients")
+	}
+	if !v.watched(c.Node, c.Start, c.End) {
+		return skip("key life on a node not recorded throughout")
+	}
+	if len(c.Records) == 0 {
+		return refuse(nil, "no record created it")
+	}
+	l := v.m.lifeOf(c.Records[0])
+	if l == nil {
+		return refuse(c.Records[:1], "the command at record %d created no key", c.Records[0])
+	}
+	switch {
+	case l.node != c.Node || l.key != c.Key:
+		return refuse([]int{l.set}, "that command set %s on %s, not %s on %s", l.key, l.node, c.Key, c.Node)
+	case c.Token != "" && l.value != "" && l.value != c.Token:
+		return refuse([]int{l.set}, "that command set the value %s, not %s", l.value, c.Token)
+	case c.Client != "" && l.owner != "" && l.owner != c.Client:
+		return refuse([]int{l.set}, "%s sent that command, not %s", l.owner, c.Client)
+	case !near(l.start, c.Start):
+		return refuse([]int{l.set}, "the key was set at %d, not %d", l.start, c.Start)
+	}
+	return v.ended(c, l)
+}
+
+// ended: the key's end as the claim tells it against the model's.
+func (v *verifier) ended(c claim.Claim, l *life) outcome {
+	recs := []int{l.set}
+	if l.rec >= 0 {
+		recs = append(recs, l.rec)
+	}
+	atDeadline := l.deadline >= 0 && near(l.deadline, c.End)
+	removed := func(by string) bool { return (l.how == "removed" || atDeadline) && l.by == by }
+	ok := false
+	switch c.How {
+	case "held":
+		ok = l.how == "held"
+	case "expired":
+		ok = (l.how == "expired" || atDeadline) && l.lastMoveBy != history.AdminClient
+	case "clock":
+		ok = (l.how == "removed" && l.by == history.AdminClient && v.inStep(history.EffectNodeClock, l.node, l.end)) ||
+			((l.how == "expired" || atDeadline) && l.lastMoveBy == history.AdminClient)
+	case "released":
+		ok = removed(c.By) && (l.by == l.owner || v.scripted(l.rec))
+	case "deleted":
+		ok = removed(c.By) && c.By != l.owner
+	case "restored": // the owner may be the restarted client's old incarnation
+		ok = removed(c.By)
+	case "janitor":
+		ok = l.how == "removed" && (l.by == history.AdminClient || l.by == "") && v.inStep(history.EffectDeleteKey, l.node, l.end)
+	case "overwritten":
+		ok = l.how == "overwritten" && (c.By == "" || l.by == c.By)
+	case "flushed":
+		ok = l.how == "flushed"
+	case "crashed":
+		return v.crashed(c, l, recs)
+	case "failover":
+		return skip("key lost in a failover")
+	default:
+		return refuse(recs, "a key cannot end %q", c.How)
+	}
+	if !ok {
+		return refuse(recs, "the nodes' record shows it %s (by %q) at %d, not %s by %q", l.how, l.by, l.end, c.How, c.By)
+	}
+	if c.How != "held" && !near(l.end, c.End) && !v.inStep(history.EffectFreezeNode, l.node, l.end) && !(atDeadline && l.how == "expired") {
+		return refuse(recs, "it left the node at %d, not %d", l.end, c.End)
+	}
+	return held
+}
+
+// scripted reports whether node command rec ran inside a script (a
+// compare-and-delete: whose token it compared is its argument's, not
+// read here).
+func (v *verifier) scripted(rec int) bool { return rec >= 0 && v.h.Ops[rec].Value.Lua }
+
+// crashed: a crash of the key's node took it, and the claim says whether
+// that crash was a power loss as the step recorded it.
+func (v *verifier) crashed(c claim.Claim, l *life, recs []int) outcome {
+	if l.how != "lost" {
+		return refuse(recs, "the nodes' record shows it %s at %d, not lost in a crash", l.how, l.end)
+	}
+	for i, op := range v.h.Ops {
+		st := op.Value.Fault
+		if op.F != history.Fault || st == nil || st.Effect != history.EffectCrashNode || !slices.Contains(st.Nodes, l.node) || st.ID != c.Step {
+			continue
+		}
+		if power := c.Fault != nil && c.Fault.PowerLoss; power != st.PowerLoss {
+			return refuse(append(recs, i), "crash step %d power_loss is %t, the claim says %t", st.ID, st.PowerLoss, power)
+		}
+		return held
+	}
+	return refuse(recs, "no crash-node step %d of %s", c.Step, l.node)
+}
+
+// inStep reports whether a fault of effect acted on node around t.
+func (v *verifier) inStep(effect, node string, t int64) bool {
+	for _, op := range v.h.Ops {
+		st := op.Value.Fault
+		if op.F == history.Fault && st != nil && st.Effect == effect && (len(st.Nodes) == 0 || slices.Contains(st.Nodes, node)) &&
+			op.Invoke-slack <= t && t <= v.end(op)+slack {
+			return true
+		}
+	}
+	return false
+}
+
+// cmdIs reports whether node command op is name (any case) on key.
+func cmdIs(op history.Op, name, key string) bool {
+	return op.F == history.NodeCmd && len(op.Value.Cmd) >= 2 && strings.EqualFold(op.Value.Cmd[0], name) && op.Value.Cmd[1] == key
+}
+
+// permit: the ZADD added Token with its score to Key on Node at Start; a
+// purge was By's range removal whose bound covered the score.
+func (v *verifier) permit(c claim.Claim) outcome {
+	if c.What == claim.Inferred {
+		return skip("permit inferred from the clients")
+	}
+	z, ok := v.rec(c, 0)
+	if !ok || !cmdIs(z, "zadd", c.Key) || z.Value.Node != c.Node || !slices.Contains(z.Value.Cmd[2:], c.Token) || !near(z.Invoke, c.Start) {
+		return refuse(c.Records[:min(1, len(c.Records))], "no ZADD of %s to %s on %s at %d", c.Token, c.Key, c.Node, c.Start)
+	}
+	if c.How != "purged" {
+		return held
+	}
+	r, ok := v.rec(c, 1)
+	if !ok || r.Value.Node != c.Node || r.Client != c.By || !near(r.Invoke, c.End) {
+		return refuse(c.Records, "no command of %s on %s at %d removed it", c.By, c.Node, c.End)
+	}
+	switch {
+	case cmdIs(r, "zremrangebyscore", c.Key) && len(r.Value.Cmd) >= 4:
+		score, err := strconv.ParseFloat(argAfter(z.Value.Cmd, c.Token), 64)
+		bound, err2 := strconv.ParseFloat(strings.TrimPrefix(r.Value.Cmd[3], "("), 64)
+		if r.Value.Cmd[3] == "+inf" {
+			bound, err2 = score, nil
+		}
+		if err == nil && err2 == nil && bound < score {
+			return refuse(c.Records, "the purge's bound %v is below the permit's score %v", bound, score)
+		}
+	case cmdIs(r, "zinterstore", c.Key), cmdIs(r, "zrem", c.Key):
+	default:
+		return refuse(c.Records, "record %d does not remove members of %s", c.Records[1], c.Key)
+	}
+	return held
+}
+
+// argAfter returns the score before member in a ZADD's arguments.
+func argAfter(cmd []string, member string) string {
+	for j := 2; j+1 < len(cmd); j++ {
+		if cmd[j+1] == member {
+			return cmd[j]
+		}
+	}
+	return ""
+}

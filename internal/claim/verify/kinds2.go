@@ -1,0 +1,243 @@
+package verify
+
+import (
+	"slices"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// refusal: the client's acquire was refused over [Start, End] while the
+// key the SET at Records[1] created stood on Node, set by By.
+func (v *verifier) refusal(c claim.Claim) outcome {
+	a, ok := v.rec(c, 0)
+	if !ok || a.F != history.Acquire || a.Type != history.Fail || a.Client != c.Client || a.Key != c.Key || a.Invoke != c.Start || a.Complete != c.End {
+		return refuse(c.Records, "record %v is not %s's refused acquire of %s over [%d, %d]", c.Records, c.Client, c.Key, c.Start, c.End)
+	}
+	if c.Own != (c.By == c.Client) {
+		return refuse(c.Records, "own is %t but the holder named is %s", c.Own, c.By)
+	}
+	if !v.watched(c.Node, c.Start, c.End) {
+		return skip("refusal on a node not recorded")
+	}
+	var l *life
+	if len(c.Records) > 1 {
+		l = v.m.lifeOf(c.Records[1])
+	}
+	if l == nil || l.node != c.Node || l.key != c.Key {
+		return refuse(c.Records, "record %v created no key %s on %s", c.Records[1:], c.Key, c.Node)
+	}
+	if l.start > c.Start+slack || l.end < c.End-slack {
+		return refuse([]int{l.set}, "that key stood from %d to %d, not through the acquire", l.start, l.end)
+	}
+	if l.owner != c.By {
+		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, c.By)
+	}
+	return held
+}
+
+// fault: the nemesis operation is step Step of kind What, active from
+// Start to End, with the targets and attributes the claim gives.
+func (v *verifier) fault(c claim.Claim) outcome {
+	f, ok := v.rec(c, 0)
+	if !ok || f.F != history.Fault || f.Value.Fault == nil {
+		return refuse(c.Records, "record %v is not a fault", c.Records)
+	}
+	st := f.Value.Fault
+	switch {
+	case st.ID != c.Step || st.Kind != c.What:
+		return refuse(c.Records, "record %d is step %d (%s), not step %d (%s)", c.Records[0], st.ID, st.Kind, c.Step, c.What)
+	case f.Invoke != c.Start || v.end(f) != c.End:
+		return refuse(c.Records, "step %d was active over [%d, %d], not [%d, %d]", st.ID, f.Invoke, v.end(f), c.Start, c.End)
+	case c.Persistence != "" && v.h.Header.Persistence[c.Node] != c.Persistence:
+		return refuse(c.Records, "%s's persistence is %q, not %q", c.Node, v.h.Header.Persistence[c.Node], c.Persistence)
+	}
+	if d := stepDiff(*st, c.Fault); d != "" {
+		return refuse(c.Records, "step %d's %s differs", st.ID, d)
+	}
+	return held
+}
+
+// stepDiff names the first attribute in which the claimed step differs
+// from the recorded one ("" when none does, or nothing is claimed).
+func stepDiff(st history.FaultStep, c *history.FaultStep) string {
+	if c == nil {
+		return ""
+	}
+	linkEq := func(a, b history.Link) bool { return a == b }
+	switch {
+	case st.Effect != c.Effect:
+		return "effect"
+	case st.Direction != c.Direction:
+		return "direction"
+	case st.Stream != c.Stream:
+		return "stream"
+	case st.Mode != c.Mode:
+		return "mode"
+	case st.PowerLoss != c.PowerLoss:
+		return "power_loss"
+	case st.Delta != c.Delta || st.Rate != c.Rate:
+		return "clock delta or rate"
+	case st.Latency != c.Latency || st.Jitter != c.Jitter:
+		return "latency"
+	case st.Duration != c.Duration || st.UntilEnd != c.UntilEnd:
+		return "duration"
+	case st.Cause != c.Cause:
+		return "cause"
+	case !slices.Equal(st.Clients, c.Clients) || !slices.Equal(st.Nodes, c.Nodes) || !slices.EqualFunc(st.Links, c.Links, linkEq):
+		return "targets"
+	}
+	return ""
+}
+
+// orphan: the client's command set the key at Start, and the acquire
+// around it was not ok: the client never believed it held it.
+func (v *verifier) orphan(c claim.Claim) outcome {
+	s, ok := v.rec(c, 0)
+	if !ok || s.F != history.NodeCmd || s.Client != c.Client || s.Value.Node != c.Node || !near(s.Invoke, c.Start) {
+		return refuse(c.Records, "no command of %s on %s at %d set the key (the orphan's life starts at its SET)", c.Client, c.Node, c.Start)
+	}
+	if !v.watched(c.Node, c.Start, c.End) {
+		return skip("orphan on a node not recorded")
+	}
+	l := v.m.lifeOf(c.Records[0])
+	if l == nil || l.key != c.Key {
+		return refuse(c.Records[:1], "the command at record %d set no key %s", c.Records[0], c.Key)
+	}
+	a, ok := v.rec(c, 1)
+	if !ok || a.F != history.Acquire || a.Client != c.Client || s.Invoke < a.Invoke-slack || s.Invoke > v.end(a)+slack {
+		return refuse(c.Records, "record %v is not the acquire that sent the SET", c.Records[1:])
+	}
+	if a.Type == history.OK || c.Believed {
+		return refuse(c.Records, "the acquire was %s and the claim says believed %t: an orphan is a key its client never believed it held", a.Type, c.Believed)
+	}
+	if !near(l.end, c.End) && !(l.deadline >= 0 && near(l.deadline, c.End)) && !v.inStep(history.EffectFreezeNode, l.node, l.end) {
+		return refuse([]int{l.set}, "the key left the node at %d, not %d", l.end, c.End)
+	}
+	return held
+}
+
+// release: the client's release removed, at At (when its command ran),
+// the key By had set.
+func (v *verifier) release(c claim.Claim) outcome {
+	r, ok := v.rec(c, 0)
+	if !ok || r.F != history.Release || r.Client != c.Client || r.Invoke != c.Start || r.Complete != c.End {
+		return refuse(c.Records, "record %v is not %s's release over [%d, %d]", c.Records, c.Client, c.Start, c.End)
+	}
+	if c.What == claim.Inferred {
+		if c.At < c.Start || c.At > c.End {
+			return refuse(c.Records, "the removal at %d is outside the release [%d, %d]", c.At, c.Start, c.End)
+		}
+		return skip("release inferred from the clients")
+	}
+	if !v.watched(c.Node, c.Start, c.End) {
+		return skip("release on a node not recorded")
+	}
+	d, ok := v.rec(c, 1)
+	if !ok || d.F != history.NodeCmd || d.Client != c.Client || d.Value.Node != c.Node {
+		return refuse(c.Records, "record %v is not a command of %s on %s", c.Records[1:], c.Client, c.Node)
+	}
+	if !near(d.Invoke, c.At) {
+		return refuse(c.Records, "the release's command ran at %d, not %d", d.Invoke, c.At)
+	}
+	for _, l := range v.m.removedAt[c.Records[1]] {
+		if l.node == c.Node {
+			if l.owner != c.By || (c.Token != "" && l.value != c.Token) {
+				return refuse([]int{l.set, c.Records[1]}, "the key it removed was set by %s (value %s), not %s", l.owner, l.value, c.By)
+			}
+			if l.start > c.At {
+				return refuse([]int{l.set, c.Records[1]}, "the key it removed was set at %d, after %d", l.start, c.At)
+			}
+			return held
+		}
+	}
+	return refuse(c.Records, "the command at record %d removed no key", c.Records[1])
+}
+
+// acquire: elapsed and validity as the definitions give them from the
+// acquire's own times and TTL.
+func (v *verifier) acquire(c claim.Claim) outcome {
+	a, ok := v.rec(c, 0)
+	switch {
+	case !ok || a.F != history.Acquire || a.Type != history.OK || a.Client != c.Client || a.Key != c.Key:
+		return refuse(c.Records, "record %v is not %s's granted acquire of %s", c.Records, c.Client, c.Key)
+	case a.Invoke != c.Start || a.Complete != c.End || a.Value.TTL != c.TTL:
+		return refuse(c.Records, "the acquire ran over [%d, %d] with TTL %d", a.Invoke, a.Complete, a.Value.TTL)
+	case c.Elapsed != a.Complete-a.Invoke:
+		return refuse(c.Records, "the acquire took %d, not %d", a.Complete-a.Invoke, c.Elapsed)
+	case c.Drift != claim.Drift(c.TTL) || c.Validity != c.TTL-c.Elapsed-c.Drift:
+		return refuse(c.Records, "validity is TTL − elapsed − drift = %d", c.TTL-c.Elapsed-claim.Drift(c.TTL))
+	}
+	return held
+}
+
+// recorded: a node's commands were recorded exactly when the header names
+// it observed, except over the unobserved records' windows.
+func (v *verifier) recorded(c claim.Claim) outcome {
+	obs := slices.Contains(v.h.Header.Observed, c.Node)
+	if len(c.Records) == 0 {
+		if obs != (c.What == claim.RecordedW) {
+			return refuse(nil, "the history's header says %s observed: %t", c.Node, obs)
+		}
+		return held
+	}
+	u, ok := v.rec(c, 0)
+	if !ok || u.F != history.Unobserved || u.Value.Node != c.Node || u.Invoke != c.Start || v.end(u) != c.End || c.What != claim.Unrecorded {
+		return refuse(c.Records, "record %v is not %s's unobserved window [%d, %d]", c.Records, c.Node, c.Start, c.End)
+	}
+	return held
+}
+
+// foreignDelete: a command of By removed, at At, a key on Node that
+// another client, Client, had set.
+func (v *verifier) foreignDelete(c claim.Claim) outcome {
+	if !v.watched(c.Node, c.At, c.At) {
+		return skip("foreign delete on a node not recorded")
+	}
+	var near_ []int
+	for _, l := range v.m.lives {
+		if l.node != c.Node || l.key != c.Key || l.rec < 0 || !near(l.end, c.At) {
+			continue
+		}
+		near_ = append(near_, l.set, l.rec)
+		if l.by != c.By {
+			continue
+		}
+		if l.owner != c.Client || l.owner == c.By {
+			return refuse([]int{l.set, l.rec}, "the key %s removed at %d was set by %s, not %s", c.By, l.end, l.owner, c.Client)
+		}
+		return held
+	}
+	return refuse(near_, "no command of %s removed %s on %s at %d", c.By, c.Key, c.Node, c.At)
+}
+
+// anomaly: with violating writes, it became true at a recorded event on
+// its key (an operation's invoke or completion) no earlier than any
+// violating write's invoke, each an accepted write; without, At lies in
+// its window.
+func (v *verifier) anomaly(c claim.Claim) outcome {
+	if len(c.Violating) == 0 {
+		if c.At < c.Start-slack || c.At > c.End+slack {
+			return refuse(c.Records, "it became true at %d, outside its window [%d, %d]", c.At, c.Start, c.End)
+		}
+		return held
+	}
+	for _, w := range c.Violating {
+		if w < 0 || w >= len(v.h.Ops) {
+			return refuse([]int{}, "violating record %d does not exist", w)
+		}
+		op := v.h.Ops[w]
+		switch {
+		case op.F != history.Write || op.Type != history.OK:
+			return refuse([]int{w}, "record %d is not an accepted write", w)
+		case op.Invoke > c.At+slack:
+			return refuse([]int{w}, "the violating write was invoked at %d, after the instant %d it is placed at", op.Invoke, c.At)
+		}
+	}
+	for _, op := range v.h.Ops {
+		if op.Process >= 0 && op.Key == c.Key && (op.Invoke == c.At || op.Complete == c.At) {
+			return held
+		}
+	}
+	return refuse(c.Violating, "no operation on %s was invoked or completed at %d, where it is placed", c.Key, c.At)
+}

@@ -1,0 +1,305 @@
+package verify
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// slack is how far a node's stamp and a client's may disagree (wall ns):
+// MONITOR stamps a command when it runs, the client reads its clock
+// before sending and after the reply; within it, expiry cannot be told
+// from a removal either (the account's own bound is 5 ms).
+const slack = int64(5e6)
+
+// life is one instance of a string key on a node, as this package's own
+// model of Redis reads the node's commands.
+type life struct {
+	node, key, value, owner string
+	start                   int64
+	set                     int   // the node command that created it
+	deadline                int64 // -1: none
+	end                     int64
+	// how it ended: "expired", "removed", "overwritten", "flushed",
+	// "lost" (a crash took it), "held" (still there at the end).
+	how string
+	by  string // the sender of the command that ended it
+	rec int    // that command (-1: none)
+	// lastMoveBy is the sender of the last deadline change.
+	lastMoveBy string
+}
+
+// move is what one deadline command did.
+type move struct {
+	life  *life // the life it moved; nil: it found no key
+	vague bool  // the key's deadline was within slack of the command
+}
+
+// model is the replay of every node's recorded commands.
+type model struct {
+	h     history.History
+	lives []*life
+	// moves: node command index → what its deadline change did.
+	moves map[int]move
+	// removedAt: node command index → the lives it ended.
+	removedAt map[int][]*life
+	end       int64
+}
+
+// replay runs every node command of h, in each node's own time order,
+// through a model of the string commands the locks send: SET (NX, XX, PX,
+// EX, PXAT, EXAT, KEEPTTL), DEL, UNLINK, GETDEL, the EXPIRE family,
+// PERSIST, INCR family, FLUSHALL/FLUSHDB; a crash-node fault ends every key
+// its node did not show it came back with (node-held), or every key when
+// the node came back unobserved with no persistence.
+func replay(h history.History) *model {
+	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End()}
+	type ev struct {
+		t     int64
+		i     int
+		crash bool
+	}
+	byNode := map[string][]ev{}
+	for i, op := range h.Ops {
+		switch {
+		case op.Process == history.NodeProcess && (op.F == history.NodeCmd || op.F == history.NodeHeld):
+			byNode[op.Value.Node] = append(byNode[op.Value.Node], ev{op.Invoke, i, false})
+		case op.F == history.Fault && op.Value.Fault != nil && op.Value.Fault.Effect == history.EffectCrashNode && op.Type != history.Fail:
+			for _, n := range op.Value.Fault.Nodes {
+				byNode[n] = append(byNode[n], ev{op.Invoke, i, true})
+			}
+		}
+	}
+	for node, evs := range byNode {
+		slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
+		live := map[string]*life{}
+		crashedAt := int64(-1)
+		for _, e := range evs {
+			op := &h.Ops[e.i]
+			m.expire(live, e.t)
+			switch {
+			case e.crash:
+				crashedAt = e.t
+				if p := h.Header.Persistence[node]; p == "" || p == "none" {
+					for k, l := range live {
+						m.finish(l, e.t, "lost", "", e.i)
+						delete(live, k)
+					}
+				}
+			case op.F == history.NodeHeld:
+				held := map[string]history.HeldKey{}
+				for _, hk := range op.Value.Held {
+					held[hk.Key] = hk
+				}
+				for k, l := range live {
+					if hk, ok := held[k]; !ok || hk.Value != l.value {
+						m.finish(l, max(crashedAt, 0), "lost", "", e.i)
+						delete(live, k)
+					}
+				}
+				for k, hk := range held {
+					if _, ok := live[k]; !ok {
+						d := int64(-1)
+						if hk.TTL >= 0 {
+							d = e.t + hk.TTL
+						}
+						live[k] = m.create(node, k, hk.Value, "", e.t, d, e.i)
+					}
+				}
+			default:
+				m.exec(live, node, e.i, op)
+			}
+		}
+		for _, l := range live {
+			if l.deadline >= 0 && l.deadline <= m.end {
+				m.finish(l, l.deadline, "expired", "", -1)
+			}
+		}
+	}
+	for _, l := range m.lives {
+		if l.how == "" {
+			l.how, l.end, l.rec = "held", m.end, -1
+		}
+	}
+	return m
+}
+
+func (m *model) create(node, key, value, by string, t, deadline int64, rec int) *life {
+	l := &life{node: node, key: key, value: value, owner: by, start: t, set: rec, deadline: deadline, end: -1}
+	m.lives = append(m.lives, l)
+	return l
+}
+
+func (m *model) finish(l *life, t int64, how, by string, rec int) {
+	l.end, l.how, l.by, l.rec = t, how, by, rec
+	if rec >= 0 && (how == "removed" || how == "overwritten" || how == "flushed") {
+		m.removedAt[rec] = append(m.removedAt[rec], l)
+	}
+}
+
+// expire ends every live key whose deadline passed before t.
+func (m *model) expire(live map[string]*life, t int64) {
+	for k, l := range live {
+		if l.deadline >= 0 && l.deadline <= t {
+			m.finish(l, l.deadline, "expired", "", -1)
+			delete(live, k)
+		}
+	}
+}
+
+// vague reports whether l's deadline is too close to t to tell whether it
+// was still there.
+func vague(l *life, t int64) bool {
+	return l.deadline >= 0 && l.deadline-t < slack && t-l.deadline < slack
+}
+
+// exec applies one node command.
+func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) {
+	if len(op.Value.Cmd) == 0 {
+		return
+	}
+	name := strings.ToLower(op.Value.Cmd[0])
+	args := op.Value.Cmd[1:]
+	t, by := op.Invoke, op.Client
+	switch name {
+	case "set":
+		if len(args) < 2 {
+			return
+		}
+		key, val := args[0], args[1]
+		old := live[key]
+		nx, xx, keep := hasWord(args[2:], "nx"), hasWord(args[2:], "xx"), hasWord(args[2:], "keepttl")
+		if old != nil && vague(old, t) && (nx || xx) {
+			// The node's stamps cannot tell: the client's outcome does.
+			if m.tookByClient(op, node) == nx {
+				m.finish(old, t, "expired", "", -1)
+				delete(live, key)
+				old = nil
+			}
+		}
+		if (nx && old != nil) || (xx && old == nil) {
+			return
+		}
+		d := deadlineOf(args[2:], t)
+		if old != nil && old.value == val && xx {
+			old.deadline = d
+			old.lastMoveBy = by
+			m.moves[i] = move{life: old}
+			return
+		}
+		if old != nil {
+			if keep {
+				d = old.deadline
+			}
+			m.finish(old, t, "overwritten", by, i)
+		}
+		live[key] = m.create(node, key, val, by, t, d, i)
+	case "del", "unlink", "getdel":
+		keys := args
+		if name == "getdel" && len(args) > 0 {
+			keys = args[:1]
+		}
+		for _, k := range keys {
+			if l := live[k]; l != nil {
+				m.finish(l, t, "removed", by, i)
+				delete(live, k)
+			}
+		}
+	case "pexpire", "expire", "pexpireat", "expireat", "persist":
+		if len(args) < 1 {
+			return
+		}
+		l := live[args[0]]
+		if l == nil {
+			m.moves[i] = move{}
+			return
+		}
+		mv := move{life: l, vague: vague(l, t)}
+		if name == "persist" {
+			l.deadline = -1
+		} else if len(args) >= 2 {
+			n, err := strconv.ParseInt(args[1], 10, 64)
+			if err != nil {
+				return
+			}
+			// PEXPIREAT and EXPIREAT name an absolute Unix time, on a
+			// clock the history does not have: the move is recorded, the
+			// deadline left as it was.
+			switch name {
+			case "pexpire":
+				l.deadline = t + n*1e6
+			case "expire":
+				l.deadline = t + n*1e9
+			}
+		}
+		l.lastMoveBy = by
+		m.moves[i] = mv
+		if l.deadline >= 0 && l.deadline <= t {
+			m.finish(l, t, "removed", by, i)
+			delete(live, args[0])
+		}
+	case "incr", "incrby", "decr", "decrby":
+		if len(args) >= 1 && live[args[0]] == nil {
+			live[args[0]] = m.create(node, args[0], "", by, t, -1, i)
+		}
+	case "flushall", "flushdb":
+		for k, l := range live {
+			m.finish(l, t, "flushed", by, i)
+			delete(live, k)
+		}
+	}
+}
+
+// tookByClient says whether the client operation around node command op
+// (same client and key, its window holding the command) succeeded on node:
+// an ok acquire, probe or extend that names node among its nodes (or
+// names none).
+func (m *model) tookByClient(op *history.Op, node string) bool {
+	for _, o := range m.h.Ops {
+		if o.Process < 0 || o.Client != op.Client || (o.Key != op.Key && o.Value.LockKey != op.Key) {
+			continue
+		}
+		end := o.Complete
+		if end < 0 {
+			end = m.end
+		}
+		if o.Invoke-slack <= op.Invoke && op.Invoke <= end+slack {
+			return o.Type == history.OK && (len(o.Value.Nodes) == 0 || slices.Contains(o.Value.Nodes, node))
+		}
+	}
+	return false
+}
+
+func hasWord(args []string, w string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, w) })
+}
+
+// deadlineOf reads a SET's expiry options (-1: none).
+func deadlineOf(opts []string, t int64) int64 {
+	for j := 0; j+1 < len(opts); j++ {
+		n, err := strconv.ParseInt(opts[j+1], 10, 64)
+		if err != nil {
+			continue
+		}
+		switch strings.ToLower(opts[j]) {
+		case "px":
+			return t + n*1e6
+		case "ex":
+			return t + n*1e9
+		}
+	}
+	return -1
+}
+
+// lifeOf returns the life the node command rec created.
+func (m *model) lifeOf(rec int) *life {
+	for _, l := range m.lives {
+		if l.set == rec {
+			return l
+		}
+	}
+	return nil
+}
