@@ -29,10 +29,20 @@ The verdict equals the original run's; an aborted run stays aborted. Exit
 codes as for run: 0 valid (or expectation met), 1 invalid (or not met),
 2 unknown, 254 bad input, 255 internal error.
 
+With --claims it rewrites nothing: it verifies every claim the report's
+results.json makes (who held what when, how each key ended and why, each
+fault as planned, ...) against its history.jsonl, by a second reading of the
+history independent of the one that made them, and prints "N claims, all
+hold" or each false claim with the records that contradict it. Exit codes
+with --claims: 0 every claim holds, 1 a claim is false, 254 bad input (a
+missing directory or file, results.json without claims, an unreadable
+history; the message names the file and the reason).
+
 Examples:
   locksim check reports/gc-pause/20261129-101500-seed42
   locksim check reports/gc-pause/20261129-101500-seed42/history.jsonl --json
   for d in reports/*/*/; do locksim check "$d"; done
+  locksim check --claims reports/gc-pause/20261129-101500-seed42
 
 Flags:
 `
@@ -42,6 +52,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, checkUsage); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "print the results object as JSON on stdout")
+	claims := fs.Bool("claims", false, "verify the stored report's claims against its history, rewriting nothing (exit 0 all hold, 1 a claim is false, 254 bad input)")
 	lang := report.English
 	fs.Var(&lang, "lang", "report language: "+report.LanguageList())
 	paths, err := parseInterleaved(fs, args)
@@ -54,6 +65,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if len(paths) != 1 {
 		fmt.Fprintln(stderr, "locksim check: give one report directory or history.jsonl")
 		return exitUsage
+	}
+	if *claims {
+		return cmdCheckClaims(paths[0], stdout, stderr)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	path := paths[0]

@@ -173,7 +173,10 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 	case "held":
 		ok = l.how == "held"
 	case "expired":
-		ok = (l.how == "expired" || atDeadline) && l.lastMoveBy != history.AdminClient
+		ok = (l.how == "expired" || atDeadline || l.how == "crash?" && l.deadline >= 0 && near(l.deadline, c.End)) && l.lastMoveBy != history.AdminClient
+		if ok && l.how == "crash?" {
+			return held // expired while its crashed node was not yet read back
+		}
 	case "clock":
 		ok = (l.how == "removed" && l.by == history.AdminClient && v.inStep(history.EffectNodeClock, l.node, l.end)) ||
 			((l.how == "expired" || atDeadline) && l.lastMoveBy == history.AdminClient)
@@ -213,8 +216,11 @@ func (v *verifier) scripted(rec int) bool { return rec >= 0 && v.h.Ops[rec].Valu
 // crashed: a crash of the key's node took it, and the claim says whether
 // that crash was a power loss as the step recorded it.
 func (v *verifier) crashed(c claim.Claim, l *life, recs []int) outcome {
-	if l.how != "lost" {
+	if l.how != "lost" && l.how != "crash?" {
 		return refuse(recs, "the nodes' record shows it %s at %d, not lost in a crash", l.how, l.end)
+	}
+	if !near(l.end, c.End) {
+		return refuse(recs, "its node crashed at %d, not %d", l.end, c.End)
 	}
 	for i, op := range v.h.Ops {
 		st := op.Value.Fault

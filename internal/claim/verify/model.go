@@ -24,7 +24,9 @@ type life struct {
 	deadline                int64 // -1: none
 	end                     int64
 	// how it ended: "expired", "removed", "overwritten", "flushed",
-	// "lost" (a crash took it), "held" (still there at the end).
+	// "lost" (a crash took it), "crash?" (lost in a crash or expired
+	// before the node showed what it came back with: end is the crash,
+	// deadline the expiry), "held" (still there at the end).
 	how string
 	by  string // the sender of the command that ended it
 	rec int    // that command (-1: none)
@@ -79,6 +81,17 @@ func replay(h history.History) *model {
 		crashedAt := int64(-1)
 		for _, e := range evs {
 			op := &h.Ops[e.i]
+			if crashedAt >= 0 {
+				// Between a crash and the node's own dump of what it came
+				// back with, a key whose deadline passes may have been lost
+				// in the crash or have expired: the node cannot say which.
+				for k, l := range live {
+					if l.start < crashedAt && l.deadline >= 0 && l.deadline <= e.t {
+						l.end, l.how, l.by, l.rec = crashedAt, "crash?", "", -1
+						delete(live, k)
+					}
+				}
+			}
 			m.expire(live, e.t)
 			switch {
 			case e.crash:
@@ -109,6 +122,7 @@ func replay(h history.History) *model {
 						live[k] = m.create(node, k, hk.Value, "", e.t, d, e.i)
 					}
 				}
+				crashedAt = -1
 			default:
 				m.exec(live, node, e.i, op)
 			}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// cmdCheckClaims is `locksim check --claims DIR`: it verifies the claims a
+// stored report's results.json makes against its history.jsonl with the
+// independent verifier (package claim/verify), rewriting nothing. It
+// prints "N claims, all hold" or every false claim with the records that
+// contradict it. Exit 0: every claim holds; 1: a claim is false; 254: bad
+// input (a missing directory or file, results.json without claims or not
+// JSON, an unreadable history), with the file and the reason.
+func cmdCheckClaims(path string, stdout, stderr io.Writer) int {
+	dir := path
+	if st, err := os.Stat(path); err != nil {
+		fmt.Fprintf(stderr, "locksim check --claims: %v\n", err)
+		return exitUsage
+	} else if !st.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	resFile, histFile := filepath.Join(dir, "results.json"), filepath.Join(dir, "history.jsonl")
+	cs, err := readClaims(resFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim check --claims: %v\n", err)
+		return exitUsage
+	}
+	h, err := history.ReadFile(histFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim check --claims: %v\n", err)
+		return exitUsage
+	}
+	r := verify.Verify(h, cs)
+	unchecked := 0
+	var whys []string
+	for why, n := range r.Unchecked {
+		unchecked += n
+		whys = append(whys, fmt.Sprintf("%d %s", n, why))
+	}
+	sort.Strings(whys)
+	if len(r.Failures) == 0 {
+		fmt.Fprintf(stdout, "%d claims, all hold", len(cs))
+		if unchecked > 0 {
+			fmt.Fprintf(stdout, " (%d of them not checkable from the history: %s)", unchecked, joinComma(whys))
+		}
+		fmt.Fprintln(stdout)
+		return exitValid
+	}
+	fmt.Fprintf(stdout, "%d claims, %d false:\n", len(cs), len(r.Failures))
+	for _, f := range r.Failures {
+		b, _ := json.Marshal(f.Claim)
+		fmt.Fprintf(stdout, "claim %s is false: %s\n  claim: %s\n", f.Claim.ID, f.Reason, b)
+		for _, i := range f.Records {
+			if i >= 0 && i < len(h.Ops) {
+				rb, _ := json.Marshal(h.Ops[i])
+				fmt.Fprintf(stdout, "  record %d: %s\n", i, rb)
+			}
+		}
+	}
+	return exitInvalid
+}
+
+// readClaims reads the claims of a results.json file.
+func readClaims(file string) ([]claim.Claim, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Claims *[]claim.Claim `json:"claims"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte
+			return nil, fmt.Errorf("%s:%d:%d: %v", file, line, col, err)
+		case errors.As(err, &te):
+			line, col := lineCol(b, te.Offset)
+			return nil, fmt.Errorf("%s:%d:%d: field %s: %v", file, line, col, te.Field, err)
+		}
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if res.Claims == nil {
+		return nil, fmt.Errorf("%s: no field claims (a report written before locksim made claims; `locksim check %s` rewrites it)", file, filepath.Dir(file))
+	}
+	return *res.Claims, nil
+}
+
+// lineCol converts a byte offset of b to a 1-based line and column.
+func lineCol(b []byte, off int64) (line, col int) {
+	line, col = 1, 1
+	for _, c := range b[:min(int(off), len(b))] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+func joinComma(ss []string) string { return strings.Join(ss, ", ") }

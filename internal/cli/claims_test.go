@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// claimsDir writes a report directory with a corpus history and the
+// claims its account and checkers make (as results.json stores them),
+// after change alters them.
+func claimsDir(t *testing.T, change func([]claim.Claim)) string {
+	t.Helper()
+	src := filepath.Join("..", "report", "testdata", "accuracy", "c01-naive-del-foreign-unlock.jsonl")
+	h, err := history.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	cs := claim.Number(append(rep.Account.Claims(), checker.Claims(rep.Results)...))
+	if change != nil {
+		change(cs)
+	}
+	dir := t.TempDir()
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(map[string]any{"scenario": h.Header.Scenario, "claims": cs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"history.jsonl": raw, "results.json": b} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCheckClaims(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		dir    func(t *testing.T) string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"a report whose claims are all true exits 0 and says so", func(t *testing.T) string { return claimsDir(t, nil) },
+			exitValid, "claims, all hold", ""},
+		{"a report with a false claim exits 1 and names the claim and the records against it", func(t *testing.T) string {
+			return claimsDir(t, func(cs []claim.Claim) {
+				for i := range cs {
+					if cs[i].Kind == claim.ForeignDelete {
+						cs[i].Client = cs[i].By
+						return
+					}
+				}
+				t.Fatal("no foreign delete claim")
+			})
+		}, exitInvalid, "claim foreign-delete-1 is false", ""},
+		{"a directory that does not exist exits 254 naming it", func(t *testing.T) string { return filepath.Join(t.TempDir(), "gone") },
+			exitUsage, "", "gone: no such file"},
+		{"a report without history.jsonl exits 254 naming the file", func(t *testing.T) string {
+			d := claimsDir(t, nil)
+			if err := os.Remove(filepath.Join(d, "history.jsonl")); err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}, exitUsage, "", "history.jsonl"},
+		{"a results.json from before claims exits 254 saying how to rewrite it", func(t *testing.T) string {
+			d := claimsDir(t, nil)
+			if err := os.WriteFile(filepath.Join(d, "results.json"), []byte("{\n \"verdict\": \"valid\"\n}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}, exitUsage, "", "no field claims"},
+		{"a results.json that is not JSON exits 254 with its line and column", func(t *testing.T) string {
+			d := claimsDir(t, nil)
+			if err := os.WriteFile(filepath.Join(d, "results.json"), []byte("{\n \"claims\": [}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}, exitUsage, "", "results.json:2:13"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := Main([]string{"check", "--claims", tc.dir(t)}, &out, &errb)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stdout %q stderr %q", code, tc.code, out.String(), errb.String())
+			}
+			if !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
+				t.Errorf("stdout %q, stderr %q; want %q and %q", out.String(), errb.String(), tc.stdout, tc.stderr)
+			}
+			if tc.code == exitInvalid && !strings.Contains(out.String(), "  record ") {
+				t.Errorf("the false claim's records are not printed: %q", out.String())
+			}
+		})
+	}
+}
