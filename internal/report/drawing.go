@@ -101,6 +101,9 @@ type dShape struct {
 	// drawing has tens of thousands of shapes and its SVG shows a window.
 	Tipf func() string
 	Op   int // history index of the operation it draws (+1); 0 none
+	// Claim is the id of the claim (Results.Claims) the mark draws, ""
+	// none (markClaims).
+	Claim string
 }
 
 // tip is the shape's hover text.

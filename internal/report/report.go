@@ -239,6 +239,7 @@ func Write(dir string, in Input) (Results, error) {
 	var dr *drawing
 	if !in.SkipCharts {
 		dr = buildDrawing(in, m, headline)
+		markClaims(dr, res.Claims, m)
 	}
 	if in.KeepDrawing && dr != nil {
 		res.drawing = dr.windowed(maxSVGShapes, focusOf(in, m))

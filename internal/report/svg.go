@@ -364,6 +364,9 @@ func writeShape(b *strings.Builder, g geom, s dShape) {
 	if s.Op > 0 {
 		attrs += fmt.Sprintf(` data-op="%d"`, s.Op-1)
 	}
+	if s.Claim != "" {
+		attrs += ` data-claim="` + esc(s.Claim) + `"`
+	}
 	switch {
 	case isMark(s.Kind):
 		x, y := g.x(s.X0), g.yc(s.Lane)+s.Y0*g.laneH
