@@ -126,7 +126,7 @@ func (a *Account) opClaims() []claim.Claim {
 				TTL: op.Value.TTL, Elapsed: el, Drift: d, Validity: op.Value.TTL - el - d, Records: []int{i}})
 		case op.F == history.Release:
 			for _, k := range a.RemovedBy(i) {
-				c := claim.Claim{Kind: claim.Release, Client: op.Client, Key: op.Key, Node: k.Node, Token: k.Value, By: k.Owner,
+				c := claim.Claim{Kind: claim.Release, Client: op.Client, Key: k.Key, Node: k.Node, Token: k.Value, By: k.Owner,
 					Start: op.Invoke, End: op.Complete, At: k.End, Records: []int{i}}
 				if !k.Observed {
 					c.What = claim.Inferred

@@ -168,6 +168,9 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 	}
 	atDeadline := l.deadline >= 0 && near(l.deadline, c.End)
 	removed := func(by string) bool { return (l.how == "removed" || atDeadline) && l.by == by }
+	if l.how == "gone?" && c.How != "held" {
+		return skip("key gone while its node was away")
+	}
 	ok := false
 	switch c.How {
 	case "held":

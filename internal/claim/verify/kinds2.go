@@ -141,7 +141,7 @@ func (v *verifier) release(c claim.Claim) outcome {
 		return refuse(c.Records, "the release's command ran at %d, not %d", d.Invoke, c.At)
 	}
 	for _, l := range v.m.removedAt[c.Records[1]] {
-		if l.node == c.Node {
+		if l.node == c.Node && l.key == c.Key {
 			if l.owner != c.By || (c.Token != "" && l.value != c.Token) {
 				return refuse([]int{l.set, c.Records[1]}, "the key it removed was set by %s (value %s), not %s", l.owner, l.value, c.By)
 			}

@@ -26,7 +26,9 @@ type life struct {
 	// how it ended: "expired", "removed", "overwritten", "flushed",
 	// "lost" (a crash took it), "crash?" (lost in a crash or expired
 	// before the node showed what it came back with: end is the crash,
-	// deadline the expiry), "held" (still there at the end).
+	// deadline the expiry), "gone?" (its node came back without it and
+	// no crash step says when it went: end is the node's dump), "held"
+	// (still there at the end).
 	how string
 	by  string // the sender of the command that ended it
 	rec int    // that command (-1: none)
@@ -49,6 +51,9 @@ type model struct {
 	// removedAt: node command index → the lives it ended.
 	removedAt map[int][]*life
 	end       int64
+	// crashed: node → when it last crashed, while the node has not yet
+	// shown what it came back with (node-held); absent otherwise.
+	crashed map[string]int64
 }
 
 // replay runs every node command of h, in each node's own time order,
@@ -58,7 +63,7 @@ type model struct {
 // its node did not show it came back with (node-held), or every key when
 // the node came back unobserved with no persistence.
 func replay(h history.History) *model {
-	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End()}
+	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End(), crashed: map[string]int64{}}
 	type ev struct {
 		t     int64
 		i     int
@@ -78,10 +83,10 @@ func replay(h history.History) *model {
 	for node, evs := range byNode {
 		slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
 		live := map[string]*life{}
-		crashedAt := int64(-1)
 		for _, e := range evs {
 			op := &h.Ops[e.i]
-			if crashedAt >= 0 {
+			crashedAt, pending := m.crashed[node]
+			if pending {
 				// Between a crash and the node's own dump of what it came
 				// back with, a key whose deadline passes may have been lost
 				// in the crash or have expired: the node cannot say which.
@@ -95,7 +100,7 @@ func replay(h history.History) *model {
 			m.expire(live, e.t)
 			switch {
 			case e.crash:
-				crashedAt = e.t
+				m.crashed[node] = e.t
 				if p := h.Header.Persistence[node]; p == "" || p == "none" {
 					for k, l := range live {
 						m.finish(l, e.t, "lost", "", e.i)
@@ -109,7 +114,13 @@ func replay(h history.History) *model {
 				}
 				for k, l := range live {
 					if hk, ok := held[k]; !ok || hk.Value != l.value {
-						m.finish(l, max(crashedAt, 0), "lost", "", e.i)
+						if pending {
+							m.finish(l, crashedAt, "lost", "", e.i)
+						} else {
+							// The node went away with no crash step (a
+							// failover's): when the key went is not known.
+							m.finish(l, e.t, "gone?", "", e.i)
+						}
 						delete(live, k)
 					}
 				}
@@ -122,7 +133,7 @@ func replay(h history.History) *model {
 						live[k] = m.create(node, k, hk.Value, "", e.t, d, e.i)
 					}
 				}
-				crashedAt = -1
+				delete(m.crashed, node)
 			default:
 				m.exec(live, node, e.i, op)
 			}
@@ -186,10 +197,18 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 		key, val := args[0], args[1]
 		old := live[key]
 		nx, xx, keep := hasWord(args[2:], "nx"), hasWord(args[2:], "xx"), hasWord(args[2:], "keepttl")
-		if old != nil && vague(old, t) && (nx || xx) {
-			// The node's stamps cannot tell: the client's outcome does.
+		crashedAt, pending := m.crashed[node]
+		lostInCrash := pending && old != nil && old.start < crashedAt
+		if old != nil && (vague(old, t) || lostInCrash) && (nx || xx) {
+			// The node's stamps cannot tell (a deadline within slack; a key
+			// from before a crash the node has not yet said it kept): the
+			// client's outcome does.
 			if m.tookByClient(op, node) == nx {
-				m.finish(old, t, "expired", "", -1)
+				if lostInCrash {
+					m.finish(old, crashedAt, "crash?", "", -1)
+				} else {
+					m.finish(old, t, "expired", "", -1)
+				}
 				delete(live, key)
 				old = nil
 			}
