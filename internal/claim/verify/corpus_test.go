@@ -3,6 +3,8 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,4 +52,45 @@ func TestEveryClaimOfTheAccuracyCorpusHolds(t *testing.T) {
 			t.Logf("%d claims: %d hold, unchecked %v", len(cs), r.Held, r.Unchecked)
 		})
 	}
+}
+
+// TestEveryClaimOfStoredRunsHolds derives, with the current code, the
+// claims of every history.jsonl under $LOCKSIM_CLAIMS_DIR (a `locksim run
+// --out` directory, e.g. the catalogue at several seeds) and verifies them:
+// what `make claims` checks through the CLI, without rewriting reports. It
+// is skipped when the variable is unset.
+func TestEveryClaimOfStoredRunsHolds(t *testing.T) {
+	dir := os.Getenv("LOCKSIM_CLAIMS_DIR")
+	if dir == "" {
+		t.Skip("LOCKSIM_CLAIMS_DIR is not set")
+	}
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "history.jsonl" {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no history under %s: %v", dir, err)
+	}
+	total, held := 0, 0
+	unchecked := map[string]int{}
+	for _, f := range files {
+		h, err := history.ReadFile(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		cs := claimsOf(h)
+		r := verify.Verify(h, cs)
+		total, held = total+len(cs), held+r.Held
+		for k, n := range r.Unchecked {
+			unchecked[k] += n
+		}
+		if len(r.Failures) > 0 {
+			t.Errorf("%s: %d of %d claims are false:%s", f, len(r.Failures), len(cs), describe(r))
+		}
+	}
+	t.Logf("%d histories, %d claims, %d hold, not checkable %v", len(files), total, held, unchecked)
 }

@@ -115,7 +115,7 @@ func replay(h history.History) *model {
 				for k, l := range live {
 					if hk, ok := held[k]; !ok || hk.Value != l.value {
 						if pending {
-							m.finish(l, crashedAt, "lost", "", e.i)
+							m.finish(l, max(crashedAt, l.start), "lost", "", e.i)
 						} else {
 							// The node went away with no crash step (a
 							// failover's): when the key went is not known.
@@ -165,10 +165,12 @@ func (m *model) finish(l *life, t int64, how, by string, rec int) {
 	}
 }
 
-// expire ends every live key whose deadline passed before t.
+// expire ends every live key whose deadline passed before t, by more
+// than slack: a key within slack of its deadline is left to the command
+// at t, whose outcome the client's decides (see vague).
 func (m *model) expire(live map[string]*life, t int64) {
 	for k, l := range live {
-		if l.deadline >= 0 && l.deadline <= t {
+		if l.deadline >= 0 && l.deadline <= t-slack {
 			m.finish(l, l.deadline, "expired", "", -1)
 			delete(live, k)
 		}
@@ -203,7 +205,7 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			// The node's stamps cannot tell (a deadline within slack; a key
 			// from before a crash the node has not yet said it kept): the
 			// client's outcome does.
-			if m.tookByClient(op, node) == nx {
+			if m.took(i, op, node) == nx {
 				if lostInCrash {
 					m.finish(old, crashedAt, "crash?", "", -1)
 				} else {
@@ -217,7 +219,9 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			return
 		}
 		d := deadlineOf(args[2:], t)
-		if old != nil && old.value == val && xx {
+		if old != nil && old.value == val && old.owner == by && !nx {
+			// The same value set again (an extend by SET): one life, its
+			// deadline moved.
 			old.deadline = d
 			old.lastMoveBy = by
 			m.moves[i] = move{life: old}
@@ -275,8 +279,25 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			delete(live, args[0])
 		}
 	case "incr", "incrby", "decr", "decrby":
-		if len(args) >= 1 && live[args[0]] == nil {
-			live[args[0]] = m.create(node, args[0], "", by, t, -1, i)
+		if len(args) < 1 {
+			return
+		}
+		d := int64(1)
+		if len(args) >= 2 {
+			if n, err := strconv.ParseInt(args[1], 10, 64); err == nil {
+				d = n
+			}
+		}
+		if name == "decr" || name == "decrby" {
+			d = -d
+		}
+		l := live[args[0]]
+		if l == nil {
+			l = m.create(node, args[0], "0", by, t, -1, i)
+			live[args[0]] = l
+		}
+		if n, err := strconv.ParseInt(l.value, 10, 64); err == nil {
+			l.value = strconv.FormatInt(n+d, 10)
 		}
 	case "flushall", "flushdb":
 		for k, l := range live {
@@ -286,13 +307,33 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 	}
 }
 
+// took says whether the SET at node command i took effect where the
+// node's stamps cannot tell: a script that went on after it (its next
+// command on the node is the same client's, inside a script) did; else the
+// client's outcome decides (tookByClient).
+func (m *model) took(i int, op *history.Op, node string) bool {
+	if op.Value.Lua {
+		for _, o := range m.h.Ops[i+1:] {
+			if o.F != history.NodeCmd || o.Value.Node != node || o.Client != op.Client {
+				continue
+			}
+			if o.Value.Lua {
+				return true
+			}
+			break
+		}
+	}
+	return m.tookByClient(op, node)
+}
+
 // tookByClient says whether the client operation around node command op
 // (same client and key, its window holding the command) succeeded on node:
 // an ok acquire, probe or extend that names node among its nodes (or
 // names none).
 func (m *model) tookByClient(op *history.Op, node string) bool {
 	for _, o := range m.h.Ops {
-		if o.Process < 0 || o.Client != op.Client || (o.Key != op.Key && o.Value.LockKey != op.Key) {
+		if o.Process < 0 || o.Client != op.Client || (o.F != history.Acquire && o.F != history.Probe && o.F != history.Extend) ||
+			(o.Key != op.Key && o.Value.LockKey != op.Key) {
 			continue
 		}
 		end := o.Complete
@@ -300,7 +341,20 @@ func (m *model) tookByClient(op *history.Op, node string) bool {
 			end = m.end
 		}
 		if o.Invoke-slack <= op.Invoke && op.Invoke <= end+slack {
-			return o.Type == history.OK && (len(o.Value.Nodes) == 0 || slices.Contains(o.Value.Nodes, node))
+			if o.Type != history.OK || len(o.Value.Nodes) > 0 && !slices.Contains(o.Value.Nodes, node) {
+				return false
+			}
+			// An operation that tried again took with its last SET only.
+			for _, n := range m.h.Ops[op.Index+1:] {
+				if n.Invoke > end+slack {
+					break
+				}
+				if n.F == history.NodeCmd && n.Client == op.Client && n.Value.Node == node && len(n.Value.Cmd) > 1 &&
+					strings.EqualFold(n.Value.Cmd[0], "set") && n.Value.Cmd[1] == op.Value.Cmd[1] {
+					return false
+				}
+			}
+			return true
 		}
 	}
 	return false
