@@ -24,6 +24,15 @@ unit: adapters
 examples:
 	cd examples && $(GO) vet ./... && $(GO) test -count=1 ./... && $(GO) build -o /dev/null ./cmd/mylocksim
 
+# shipped sets the shell variable files to the shipped scenarios (the
+# catalogue and the field reports), outside CI less those of an adapter
+# whose tools are missing, each left out with a line naming the target $(1).
+shipped = files=""; for f in scenarios/*.yaml scenarios/field/*.yaml; do \
+	  if [ "$$CI" != true ]; then \
+	    if grep -q 'adapters/node/' $$f && [ ! -d adapters/node/node_modules/redlock ]; then echo "$(1): SKIPPED $$f (the Node adapters are not installed; make adapters)"; continue; fi; \
+	    if grep -q 'adapters/python/' $$f && ! /usr/bin/python3 -c 'import redis' >/dev/null 2>&1; then echo "$(1): SKIPPED $$f (python3-redis is missing; apt-get install python3-redis)"; continue; fi; \
+	  fi; files="$$files $$f"; done
+
 # Every shipped scenario must meet its `expect` (exit 0): the catalogue in
 # scenarios/ and the field reports in scenarios/field/ (issue 19).
 # The scenarios of an adapter whose tools are missing (make adapters said
@@ -33,11 +42,7 @@ examples:
 # fails the check without proving anything); such a run is run again,
 # alone, up to twice (--retry-unknown; a definite verdict never is).
 scenarios: build adapters
-	@files=""; for f in scenarios/*.yaml scenarios/field/*.yaml; do \
-	  if [ "$$CI" != true ]; then \
-	    if grep -q 'adapters/node/' $$f && [ ! -d adapters/node/node_modules/redlock ]; then echo "scenarios: SKIPPED $$f (the Node adapters are not installed; make adapters)"; continue; fi; \
-	    if grep -q 'adapters/python/' $$f && ! /usr/bin/python3 -c 'import redis' >/dev/null 2>&1; then echo "scenarios: SKIPPED $$f (python3-redis is missing; apt-get install python3-redis)"; continue; fi; \
-	  fi; files="$$files $$f"; done; \
+	@$(call shipped,scenarios); \
 	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --out $$out; status=$$?; rm -rf $$out; exit $$status
 
 # Issue 27: every claim a report makes is true. Runs the catalogue
@@ -49,11 +54,7 @@ scenarios: build adapters
 # tools are missing are left out as in `scenarios`.
 CLAIMS_COUNT ?= 3
 claims: build adapters
-	@files=""; for f in scenarios/*.yaml scenarios/field/*.yaml; do \
-	  if [ "$$CI" != true ]; then \
-	    if grep -q 'adapters/node/' $$f && [ ! -d adapters/node/node_modules/redlock ]; then echo "claims: SKIPPED $$f (the Node adapters are not installed; make adapters)"; continue; fi; \
-	    if grep -q 'adapters/python/' $$f && ! /usr/bin/python3 -c 'import redis' >/dev/null 2>&1; then echo "claims: SKIPPED $$f (python3-redis is missing; apt-get install python3-redis)"; continue; fi; \
-	  fi; files="$$files $$f"; done; \
+	@$(call shipped,claims); \
 	out=$$(mktemp -d -t locksim-claims-XXXXXX); ./locksim run $$files --count $(CLAIMS_COUNT) --parallel 4 --out $$out >/dev/null; \
 	sh internal/claim/verify/checkall.sh ./locksim $$out; status=$$?; rm -rf $$out; exit $$status
 
