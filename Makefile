@@ -56,7 +56,8 @@ CLAIMS_COUNT ?= 3
 claims: build adapters
 	@$(call shipped,claims); \
 	out=$$(mktemp -d -t locksim-claims-XXXXXX); ./locksim run $$files --count $(CLAIMS_COUNT) --parallel 4 --out $$out >/dev/null; \
-	sh internal/claim/verify/checkall.sh ./locksim $$out; status=$$?; rm -rf $$out; exit $$status
+	sh internal/claim/verify/checkall.sh ./locksim $$out; status=$$?; \
+	if [ $$status -eq 0 ]; then rm -rf $$out; else echo "claims: the reports are kept in $$out"; fi; exit $$status
 
 # A random-fault sweep's claims (200 runs of fencing-random-nemesis.yaml,
 # seeds 1000-1199, about 10 min on 2 loaded CPUs): too slow for CI, run by
@@ -65,7 +66,8 @@ SWEEP_FILE ?= scenarios/fencing-random-nemesis.yaml
 SWEEP_COUNT ?= 200
 claims-sweep: build
 	@out=$$(mktemp -d -t locksim-claims-XXXXXX); ./locksim run $(SWEEP_FILE) --seed 1000 --count $(SWEEP_COUNT) --out $$out >/dev/null; \
-	sh internal/claim/verify/checkall.sh ./locksim $$out; status=$$?; rm -rf $$out; exit $$status
+	sh internal/claim/verify/checkall.sh ./locksim $$out; status=$$?; \
+	if [ $$status -eq 0 ]; then rm -rf $$out; else echo "claims: the reports are kept in $$out"; fi; exit $$status
 
 # Issues 8, 18 and 29: every performance figure with its target and PASS/FAIL
 # (each benchmark runs in its own process; see internal/e2e/cmd/benchsum).

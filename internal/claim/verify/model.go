@@ -326,38 +326,53 @@ func (m *model) took(i int, op *history.Op, node string) bool {
 	return m.tookByClient(op, node)
 }
 
-// tookByClient says whether the client operation around node command op
-// (same client and key, its window holding the command) succeeded on node:
-// an ok acquire, probe or extend that names node among its nodes (or
-// names none).
+// tookByClient says whether the client operation that sent node command
+// op (same client and key; the latest acquire, probe or extend whose window
+// holds the command, or failing that whose window widened by slack does)
+// succeeded on node: ok, naming node among its nodes (or naming none), and
+// op its last SET there (an operation that tried again took with its last).
 func (m *model) tookByClient(op *history.Op, node string) bool {
-	for _, o := range m.h.Ops {
+	var best *history.Op
+	bestSlack := true
+	for j := range m.h.Ops {
+		o := &m.h.Ops[j]
 		if o.Process < 0 || o.Client != op.Client || (o.F != history.Acquire && o.F != history.Probe && o.F != history.Extend) ||
 			(o.Key != op.Key && o.Value.LockKey != op.Key) {
 			continue
 		}
-		end := o.Complete
-		if end < 0 {
-			end = m.end
-		}
-		if o.Invoke-slack <= op.Invoke && op.Invoke <= end+slack {
-			if o.Type != history.OK || len(o.Value.Nodes) > 0 && !slices.Contains(o.Value.Nodes, node) {
-				return false
+		end := m.endOf(o)
+		switch {
+		case o.Invoke <= op.Invoke && op.Invoke <= end:
+			if best == nil || bestSlack || o.Invoke > best.Invoke {
+				best, bestSlack = o, false
 			}
-			// An operation that tried again took with its last SET only.
-			for _, n := range m.h.Ops[op.Index+1:] {
-				if n.Invoke > end+slack {
-					break
-				}
-				if n.F == history.NodeCmd && n.Client == op.Client && n.Value.Node == node && len(n.Value.Cmd) > 1 &&
-					strings.EqualFold(n.Value.Cmd[0], "set") && n.Value.Cmd[1] == op.Value.Cmd[1] {
-					return false
-				}
+		case bestSlack && o.Invoke-slack <= op.Invoke && op.Invoke <= end+slack:
+			if best == nil || o.Invoke > best.Invoke {
+				best = o
 			}
-			return true
 		}
 	}
-	return false
+	if best == nil || best.Type != history.OK || len(best.Value.Nodes) > 0 && !slices.Contains(best.Value.Nodes, node) {
+		return false
+	}
+	end := m.endOf(best)
+	for _, n := range m.h.Ops[op.Index+1:] {
+		if n.Invoke > end+slack {
+			break
+		}
+		if n.F == history.NodeCmd && n.Client == op.Client && n.Value.Node == node && len(n.Value.Cmd) > 1 &&
+			strings.EqualFold(n.Value.Cmd[0], "set") && n.Value.Cmd[1] == op.Value.Cmd[1] {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *model) endOf(o *history.Op) int64 {
+	if o.Complete < 0 {
+		return m.end
+	}
+	return o.Complete
 }
 
 func hasWord(args []string, w string) bool {
