@@ -143,9 +143,15 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 	if len(c.Records) == 0 {
 		return refuse(nil, "no record created it")
 	}
+	if v.unsureAt(c.Records[0]) {
+		return skip("SET at its key's deadline")
+	}
 	l := v.m.lifeOf(c.Records[0])
 	if l == nil {
 		return refuse(c.Records[:1], "the command at record %d created no key", c.Records[0])
+	}
+	if v.m.unsure[l] {
+		return skip("SET at its key's deadline")
 	}
 	switch {
 	case l.node != c.Node || l.key != c.Key:
@@ -297,4 +303,22 @@ func argAfter(cmd []string, member string) string {
 		}
 	}
 	return ""
+}
+
+// unsureAt reports whether node command rec is a SET whose outcome the
+// model decided from its client's outcome alone, or met a key so decided.
+func (v *verifier) unsureAt(rec int) bool {
+	if l := v.m.lifeOf(rec); l != nil {
+		return v.m.unsure[l]
+	}
+	if rec < 0 || rec >= len(v.h.Ops) {
+		return false
+	}
+	op := v.h.Ops[rec]
+	for l := range v.m.unsure {
+		if len(op.Value.Cmd) > 1 && l.node == op.Value.Node && l.key == op.Value.Cmd[1] && l.start <= op.Invoke+slack && op.Invoke-slack <= l.end {
+			return true
+		}
+	}
+	return false
 }

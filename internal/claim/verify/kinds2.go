@@ -24,6 +24,9 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if len(c.Records) > 1 {
 		l = v.m.lifeOf(c.Records[1])
 	}
+	if len(c.Records) > 1 && v.unsureAt(c.Records[1]) {
+		return skip("SET at its key's deadline")
+	}
 	if l == nil || l.node != c.Node || l.key != c.Key {
 		return refuse(c.Records, "record %v created no key %s on %s", c.Records[1:], c.Key, c.Node)
 	}
@@ -99,6 +102,9 @@ func (v *verifier) orphan(c claim.Claim) outcome {
 	}
 	if !v.watched(c.Node, c.Start, c.End) {
 		return skip("orphan on a node not recorded")
+	}
+	if v.unsureAt(c.Records[0]) {
+		return skip("SET at its key's deadline")
 	}
 	l := v.m.lifeOf(c.Records[0])
 	if l == nil || l.key != c.Key {

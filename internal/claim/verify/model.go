@@ -54,6 +54,11 @@ type model struct {
 	// crashed: node → when it last crashed, while the node has not yet
 	// shown what it came back with (node-held); absent otherwise.
 	crashed map[string]int64
+	// unsure are the lives a SET at a key's deadline decided by the
+	// client's outcome alone made or kept: an orphan is exactly a SET that
+	// took while its client never learnt it, so claims on them are not
+	// checkable here.
+	unsure map[*life]bool
 }
 
 // replay runs every node command of h, in each node's own time order,
@@ -63,7 +68,7 @@ type model struct {
 // its node did not show it came back with (node-held), or every key when
 // the node came back unobserved with no persistence.
 func replay(h history.History) *model {
-	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End(), crashed: map[string]int64{}}
+	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End(), crashed: map[string]int64{}, unsure: map[*life]bool{}}
 	type ev struct {
 		t     int64
 		i     int
@@ -201,11 +206,18 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 		nx, xx, keep := hasWord(args[2:], "nx"), hasWord(args[2:], "xx"), hasWord(args[2:], "keepttl")
 		crashedAt, pending := m.crashed[node]
 		lostInCrash := pending && old != nil && old.start < crashedAt
+		unsure := false
 		if old != nil && (vague(old, t) || lostInCrash) && (nx || xx) {
 			// The node's stamps cannot tell (a deadline within slack; a key
 			// from before a crash the node has not yet said it kept): the
 			// client's outcome does.
-			if m.took(i, op, node) == nx {
+			took, sure := m.took(i, op, node)
+			// The same owner's same value: which SET made the key cannot
+			// be told either.
+			if !sure || old.value == val && old.owner == by {
+				m.unsure[old], unsure = true, true
+			}
+			if took == nx {
 				if lostInCrash {
 					m.finish(old, crashedAt, "crash?", "", -1)
 				} else {
@@ -234,6 +246,9 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			m.finish(old, t, "overwritten", by, i)
 		}
 		live[key] = m.create(node, key, val, by, t, d, i)
+		if unsure {
+			m.unsure[live[key]] = true
+		}
 	case "del", "unlink", "getdel":
 		keys := args
 		if name == "getdel" && len(args) > 0 {
@@ -311,14 +326,14 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 // node's stamps cannot tell: a script that went on after it (its next
 // command on the node is the same client's, inside a script) did; else the
 // client's outcome decides (tookByClient).
-func (m *model) took(i int, op *history.Op, node string) bool {
+func (m *model) took(i int, op *history.Op, node string) (took, sure bool) {
 	if op.Value.Lua {
 		for _, o := range m.h.Ops[i+1:] {
 			if o.F != history.NodeCmd || o.Value.Node != node || o.Client != op.Client {
 				continue
 			}
 			if o.Value.Lua {
-				return true
+				return true, true
 			}
 			break
 		}
@@ -331,7 +346,10 @@ func (m *model) took(i int, op *history.Op, node string) bool {
 // holds the command, or failing that whose window widened by slack does)
 // succeeded on node: ok, naming node among its nodes (or naming none), and
 // op its last SET there (an operation that tried again took with its last).
-func (m *model) tookByClient(op *history.Op, node string) bool {
+// sure is false where the outcome cannot tell: no such operation, an
+// unknown outcome (a SET may have taken unseen: an orphan), or a refusal
+// of a lock on several nodes (a minority of its SETs take).
+func (m *model) tookByClient(op *history.Op, node string) (took, sure bool) {
 	var best *history.Op
 	bestSlack := true
 	for j := range m.h.Ops {
@@ -352,8 +370,13 @@ func (m *model) tookByClient(op *history.Op, node string) bool {
 			}
 		}
 	}
-	if best == nil || best.Type != history.OK || len(best.Value.Nodes) > 0 && !slices.Contains(best.Value.Nodes, node) {
-		return false
+	switch {
+	case best == nil || best.Type == history.Info || best.Complete < 0:
+		return false, false
+	case best.Type != history.OK:
+		return false, len(m.h.Header.Nodes) == 1
+	case len(best.Value.Nodes) > 0 && !slices.Contains(best.Value.Nodes, node):
+		return false, true
 	}
 	end := m.endOf(best)
 	for _, n := range m.h.Ops[op.Index+1:] {
@@ -362,10 +385,10 @@ func (m *model) tookByClient(op *history.Op, node string) bool {
 		}
 		if n.F == history.NodeCmd && n.Client == op.Client && n.Value.Node == node && len(n.Value.Cmd) > 1 &&
 			strings.EqualFold(n.Value.Cmd[0], "set") && n.Value.Cmd[1] == op.Value.Cmd[1] {
-			return false
+			return false, true
 		}
 	}
-	return true
+	return true, true
 }
 
 func (m *model) endOf(o *history.Op) int64 {
