@@ -4,7 +4,7 @@ GO ?= go
 
 .PHONY: test vet adapters unit examples scenarios claims claims-sweep bench build clean
 
-test: vet adapters unit examples scenarios claims
+test: vet adapters unit examples scenarios
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
@@ -45,7 +45,9 @@ scenarios: build adapters
 	@$(call shipped,scenarios); \
 	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --out $$out; status=$$?; rm -rf $$out; exit $$status
 
-# Issue 27: every claim a report makes is true. Runs the catalogue
+# Issue 27: every claim a report makes is true (not part of `make test`:
+# about 11 min of runs on 2 CPUs, past CI's budget; go test verifies the
+# accuracy corpus's claims and the refused mutations). Runs the catalogue
 # (scenarios/ and scenarios/field/) at 3 seeds each (their own and the next
 # two), whatever the verdicts, and verifies every report's claims against its
 # history with the independent verifier (locksim check --claims); one false
