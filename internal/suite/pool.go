@@ -95,7 +95,7 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 	go func() { workers.Wait(); finishers.Wait(); close(results) }()
 	var outs []Outcome
 	for out := range results {
-		if done != nil {
+		if done != nil && out.pending == nil && out.exp == nil {
 			done(out)
 		}
 		outs = append(outs, out)

@@ -89,9 +89,12 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		out.Err = fmt.Sprintf("%s: %v", what, err)
 		return out
 	}
-	dir, err := newRunDir(j.out(o), sc.Name, seed)
-	if err != nil {
-		return fail("report directory", err), nil
+	dir := j.dir
+	if dir == "" {
+		var err error
+		if dir, err = newRunDir(j.out(o), sc.Name, seed); err != nil {
+			return fail("report directory", err), nil
+		}
 	}
 	histPath := filepath.Join(dir, "history.jsonl")
 	hist, err := os.Create(histPath)
@@ -151,7 +154,15 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 			in.SkipCharts = !notes.charts(sc, seed, in)
 		}
 		// The lesson pages draw a scenario's first run beside its fix.
-		in.KeepDrawing = len(sc.Lessons) > 0 && (j.planned == 0 || j.Seed == j.firstSeed)
+		in.KeepDrawing = len(sc.Lessons) > 0 && (j.planned == 0 || j.Seed == j.firstSeed) && j.exp == nil
+		if j.exp != nil {
+			in.SkipCharts = true // an experiment's page is read for its verdict
+		}
+		if o.Why && j.exp == nil && wantsWhy(in, notes.charts(sc, seed, in)) {
+			// Its report waits for its experiments (explain).
+			out.pending = &pending{in: in, dir: dir}
+			return out
+		}
 		r, err := report.Write(dir, in)
 		if err != nil {
 			return fail("write report", err)
