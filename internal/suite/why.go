@@ -19,6 +19,9 @@ import (
 // experiments (Options.Why): each one's scenario file and report.
 const WhyDir = "why"
 
+// afterLine is the log line of experiments run after the runs.
+const afterLine = "experiments: the same seeds without each fault"
+
 // experiment marks a job that is one of another run's experiments.
 type experiment struct {
 	parent  int // the run's Job.N
@@ -158,7 +161,7 @@ func explain(ctx context.Context, p *Pool, outs []Outcome, early map[int][]Outco
 		n += len(exps)
 	}
 	if len(jobs) > 0 {
-		o.log().Info("experiments: the same seeds without each fault", "runs", len(jobs))
+		o.log().Info(afterLine, "runs", len(jobs))
 		for _, e := range p.RunEach(ctx, jobs, nil) {
 			found[e.exp.parent] = append(found[e.exp.parent], e)
 		}
