@@ -32,13 +32,16 @@ examples:
 # compressed time to its own neighbours (a run that does is unknown, and
 # fails the check without proving anything); such a run is run again,
 # alone, up to twice (--retry-unknown; a definite verdict never is).
+# --why=false: the check judges expectations only, and the experiments of
+# its 64 invalid runs (154 more runs, issue 27) would more than double it;
+# internal/suite's tests run gc-pause's.
 scenarios: build adapters
 	@files=""; for f in scenarios/*.yaml scenarios/field/*.yaml; do \
 	  if [ "$$CI" != true ]; then \
 	    if grep -q 'adapters/node/' $$f && [ ! -d adapters/node/node_modules/redlock ]; then echo "scenarios: SKIPPED $$f (the Node adapters are not installed; make adapters)"; continue; fi; \
 	    if grep -q 'adapters/python/' $$f && ! /usr/bin/python3 -c 'import redis' >/dev/null 2>&1; then echo "scenarios: SKIPPED $$f (python3-redis is missing; apt-get install python3-redis)"; continue; fi; \
 	  fi; files="$$files $$f"; done; \
-	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --out $$out; status=$$?; rm -rf $$out; exit $$status
+	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --why=false --out $$out; status=$$?; rm -rf $$out; exit $$status
 
 # Issues 8, 18 and 29: every performance figure with its target and PASS/FAIL
 # (each benchmark runs in its own process; see internal/e2e/cmd/benchsum).

@@ -21,6 +21,11 @@ import (
 // and reports it without the cluster; otherwise the outcome is final.
 func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable) (Outcome, func() Outcome) {
 	log := o.log().With("scenario", j.Scenario.Name, "seed", j.Seed)
+	if j.exp != nil {
+		// An experiment's lines are its run's detail: the run's own first
+		// line stays the first (seed, reproduce).
+		log = slog.New(demote{log.Handler()})
+	}
 	repro := o.reproduce(j.Scenario, j.Seed)
 	// First line of every run: the seed and how to repeat it.
 	log.Info("locksim run", "time_scale", j.Scenario.TimeScale, "version", o.Version, "reproduce", repro)

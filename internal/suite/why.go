@@ -3,6 +3,7 @@ package suite
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -182,11 +183,11 @@ func explain(ctx context.Context, p *Pool, outs []Outcome, early map[int][]Outco
 			r, err := report.Write(pd.dir, pd.in)
 			out.pending = nil
 			if err != nil {
-				o.log().Error("write report", "err", err)
+				o.log().Error("write report", "scenario", out.Scenario.Name, "seed", out.Seed, "err", err)
 				out.Err = "write report: " + err.Error()
 			} else {
 				out.Results = &r
-				o.log().Info("report written", "verdict", r.Verdict, "path", filepath.Join(pd.dir, report.IndexFile))
+				o.log().Info("report written", "scenario", out.Scenario.Name, "seed", out.Seed, "verdict", r.Verdict, "path", filepath.Join(pd.dir, report.IndexFile))
 			}
 			if o.Done != nil {
 				mu.Lock()
@@ -223,6 +224,27 @@ func removeExperiments(out *Outcome) {
 	_ = os.RemoveAll(filepath.Join(dir, WhyDir))
 	_ = os.Remove(dir) // only if empty: the run saved nothing
 }
+
+// demote logs an experiment's Info lines at Debug (locksim run -v shows
+// them); warnings and errors stay.
+type demote struct{ slog.Handler }
+
+func (d demote) Enabled(ctx context.Context, l slog.Level) bool {
+	if l == slog.LevelInfo {
+		l = slog.LevelDebug
+	}
+	return d.Handler.Enabled(ctx, l)
+}
+
+func (d demote) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelInfo {
+		r.Level = slog.LevelDebug
+	}
+	return d.Handler.Handle(ctx, r)
+}
+
+func (d demote) WithAttrs(as []slog.Attr) slog.Handler { return demote{d.Handler.WithAttrs(as)} }
+func (d demote) WithGroup(g string) slog.Handler       { return demote{d.Handler.WithGroup(g)} }
 
 // counterfactuals are the experiments' records, in their order.
 func counterfactuals(exps []Outcome) []why.Counterfactual {
