@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -128,5 +129,45 @@ func TestGCPausesExperimentsFindThePauseNecessaryAndAValidRunGetsNone(t *testing
 				})
 			}
 		})
+	}
+}
+
+func TestExperimentsStartedBesideARunThatCameOutValidAreRemoved(t *testing.T) {
+	backend := clientstest.Backend(t)
+	dir := t.TempDir()
+	// gc-pause-fencing's run is valid; expecting invalid makes a single
+	// run of it start its experiments beside it.
+	p := copyScenario(t, dir, "gc-pause-fencing.yaml", "expects-invalid", "")
+	b, _ := os.ReadFile(p)
+	s := regexp.MustCompile(`(?m)^expect: .*$`).ReplaceAllString(string(b), "expect: invalid")
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Expect.Verdict != "invalid" {
+		t.Fatalf("the copy expects %q", sc.Expect.Verdict)
+	}
+	var logs bytes.Buffer
+	opts := Options{Out: filepath.Join(dir, "out"), Parallel: 4, Backend: backend, Reuse: true, Why: true,
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	outs := Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
+	if !strings.Contains(logs.String(), "scenario=expects-invalid-without-1") {
+		t.Fatalf("no experiment ran beside the run:\n%s", logs.String())
+	}
+	if len(outs) != 1 || outs[0].Results == nil {
+		t.Fatalf("outcomes %+v", outs)
+	}
+	r := outs[0].Results
+	if r.Verdict == checker.Invalid {
+		t.Skipf("gc-pause-fencing came out invalid: %v", report.ViolationKinds(r.Anomalies))
+	}
+	if len(r.Counterfactuals) != 0 {
+		t.Errorf("a %s run has experiments %+v", r.Verdict, r.Counterfactuals)
+	}
+	if _, err := os.Stat(filepath.Join(r.ReportDir, WhyDir)); !os.IsNotExist(err) {
+		t.Errorf("the experiments started beside a %s run were not removed (%v)", r.Verdict, err)
 	}
 }
