@@ -48,7 +48,7 @@ func wantsWhy(in report.Input, notable bool) bool {
 }
 
 // speculate starts a single run's experiments beside it when its scenario
-// expects it to be invalid: they then take no longer than the run itself
+// expects it to be invalid and they are few (maxBeside): they then take no longer than the run itself
 // (gc-pause end to end, issue 27). They are made from the plan resolved
 // before the run (why.Plan); explain keeps them only if the run came out
 // invalid and its history's plan asks for the same experiments, and
@@ -66,14 +66,25 @@ func speculate(jobs []Job, o Options) []Job {
 	if err != nil {
 		return jobs // runOne says why
 	}
-	jobs[0].dir = dir
 	exps, err := experiments(j, dir, steps, len(jobs), o)
-	if err != nil {
-		o.log().Warn("experiments not started beside the run", "err", err)
+	if err != nil || len(exps) > maxBeside {
+		if err != nil {
+			o.log().Warn("experiments not started beside the run", "err", err)
+		}
+		// Run after it, if it is invalid (explain).
+		_ = os.RemoveAll(filepath.Join(dir, WhyDir))
+		_ = os.Remove(dir)
 		return jobs
 	}
+	jobs[0].dir = dir
 	return append(jobs, exps...)
 }
+
+// maxBeside is the most experiments started beside a run: more would take
+// the CPU its compressed time needs (ten random faults' sixteen
+// experiments beside fencing-off-random-nemesis left it with one acquire
+// on a loaded machine: unknown). gc-pause has three.
+const maxBeside = 3
 
 // experiments are the jobs of run j's experiments with its plan's steps,
 // numbered from n, each scenario written into dir/why/<name>.yaml and its
