@@ -66,16 +66,4 @@ var whyMessages = map[Lang]map[string]string{
 	},
 }
 
-func init() {
-	for lang, table := range whyMessages {
-		if messages[lang] == nil {
-			messages[lang] = map[string]string{}
-		}
-		for k, v := range table {
-			if _, dup := messages[lang][k]; dup {
-				panic("report: message " + k + " is in messages_why.go and another table")
-			}
-			messages[lang][k] = v
-		}
-	}
-}
+func init() { addMessages(whyMessages, "messages_why.go") }
