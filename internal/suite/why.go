@@ -48,13 +48,17 @@ func wantsWhy(in report.Input, notable bool) bool {
 }
 
 // speculate starts a single run's experiments beside it when its scenario
-// expects it to be invalid and they are few (maxBeside): they then take no longer than the run itself
+// expects it to be invalid, they are few (maxBeside) and it has no
+// Sentinels: they then take no longer than the run itself
 // (gc-pause end to end, issue 27). They are made from the plan resolved
 // before the run (why.Plan); explain keeps them only if the run came out
 // invalid and its history's plan asks for the same experiments, and
 // removes them otherwise.
 func speculate(jobs []Job, o Options) []Job {
-	if !o.Why || len(jobs) != 1 || jobs[0].Scenario.Expect.Verdict != string(checker.Invalid) {
+	if !o.Why || len(jobs) != 1 || jobs[0].Scenario.Expect.Verdict != string(checker.Invalid) || jobs[0].Scenario.Sentinels > 0 {
+		// A Sentinel topology's experiments run after it: four at once
+		// (nodes, replicas, three sentinels each, timers not scaled) would
+		// take what its own failover needs.
 		return jobs
 	}
 	j := jobs[0]
