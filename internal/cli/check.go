@@ -16,6 +16,7 @@ import (
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/scenario"
 	"github.com/locksim/locksim/internal/suite"
+	"github.com/locksim/locksim/internal/why"
 )
 
 const checkUsage = `Usage: locksim check <report dir | history.jsonl> [flags]
@@ -100,14 +101,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		sc = stored
 	}
 	// Keep what only the original run knew: its reproduce command, wall
-	// time, scenario file, the scenario that fixes it and whether it was
-	// aborted.
+	// time, scenario file, the scenario that fixes it, whether it was
+	// aborted and its experiments (suite.Options.Why).
 	var prev struct {
-		Reproduce   string  `json:"reproduce"`
-		WallSeconds float64 `json:"wall_seconds"`
-		Aborted     bool    `json:"aborted"`
-		File        string  `json:"file"`
-		FixedBy     string  `json:"fixed_by"`
+		Counterfactuals []why.Counterfactual `json:"counterfactuals"`
+		Reproduce       string               `json:"reproduce"`
+		WallSeconds     float64              `json:"wall_seconds"`
+		Aborted         bool                 `json:"aborted"`
+		File            string               `json:"file"`
+		FixedBy         string               `json:"fixed_by"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "results.json")); err == nil {
 		_ = json.Unmarshal(b, &prev)
@@ -132,7 +134,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		log.Error("check", "err", err)
 		return exitInternal
 	}
-	in.WallSeconds = prev.WallSeconds
+	in.WallSeconds, in.Counterfactuals = prev.WallSeconds, prev.Counterfactuals
 	if in.FixedBy != nil {
 		// <out>/<scenario>/<run>/: the fixed scenario's newest report in
 		// the same out dir and language, if any.

@@ -50,6 +50,7 @@ Examples:
   locksim run scenarios/ --junit out.xml                        # CI: every scenario, JUnit XML
   locksim run 'scenarios/gc-*.yaml' --parallel 2 --out /tmp/rep
   locksim run scenarios/ --json > results.jsonl
+  locksim run scenarios/gc-pause.yaml --why=false               # no experiments (see --why)
   locksim run scenarios/ --count 20 --seed 1 --shard 2/3 --out shard-2
                                                                 # one of three machines; then
                                                                 # locksim merge shard-1 shard-2 shard-3 --out all
@@ -82,6 +83,8 @@ type runFlags struct {
 	charts string
 	// shard is the part of the runs this invocation does (--shard K/N).
 	shard suite.Shard
+	// why runs an invalid run's experiments (--why, package why).
+	why bool
 
 	// External backend (--backend external).
 	clusterFile string
@@ -131,7 +134,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	opts := suite.Options{
 		RetryUnknown: f.retryUnknown,
 		Out:          f.out, Count: f.count, Parallel: f.parallel, Backend: f.backend, External: f.external,
-		Reuse: f.reuse, Charts: suite.Charts(f.charts), Lang: f.lang, Version: version(), Logger: log,
+		Reuse: f.reuse, Charts: suite.Charts(f.charts), Lang: f.lang, Version: version(), Logger: log, Why: f.why,
 		Reproduce: func(sc scenario.Scenario, seed int64) string { return reproduceCommand(sc, seed, f) },
 	}
 	if f.seedSet {
@@ -221,6 +224,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	f.lang = report.English
 	fs.Var(&f.lang, "lang", "report language: "+report.LanguageList()+" (en English, vi Vietnamese)")
 	shard := fs.String("shard", "", "run only part K of N of the runs (e.g. 2/3): each scenario × seed is placed by a hash, so N invocations with K = 1..N do every run exactly once; needs fixed seeds (--seed or each scenario's seed) and writes "+suite.ManifestFile+" for locksim merge")
+	fs.BoolVar(&f.why, "why", true, "causes by experiment: for an invalid run (in a suite, each notable one) run the same seed again without each planned fault, a pause or latency also at half its length, and its fixed_by scenario with the same faults; the headline names the faults without which the seed is valid, the report lists every experiment with its verdict and reproduce line (in <run>/"+suite.WhyDir+"/)")
 	fs.BoolVar(&f.verbose, "v", false, "debug logging")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {

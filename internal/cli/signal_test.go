@@ -85,7 +85,9 @@ func ownedTempDirs(pid int) []string {
 // workload.)
 func slowRun(t *testing.T, out string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, []int) {
 	t.Helper()
-	cmd := exec.Command(locksimBinary(t), "run", "../../scenarios/gc-pause.yaml", "--time-scale", "2", "--backend", "local", "--out", out, "--json")
+	// --why=false: the run alone, so that the node watched below is its
+	// own and not one of the experiments started beside it.
+	cmd := exec.Command(locksimBinary(t), "run", "../../scenarios/gc-pause.yaml", "--time-scale", "2", "--backend", "local", "--out", out, "--json", "--why=false")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

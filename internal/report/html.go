@@ -65,6 +65,10 @@ type page struct {
 	Timeline    template.HTML
 	TimelineCSS template.CSS
 	TimelineJS  template.JS
+	// Why is the run's causes by experiment (why.go); FixedRun the
+	// remedy's sentence on its fixed_by run with the same faults.
+	Why      []whyRow
+	FixedRun string
 }
 
 func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) page {
@@ -269,6 +273,7 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
+	pg.Why, pg.FixedRun = m.whySection(lang, in, filepath.Dir(path)), fixedRun(lang, in)
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
 			pg.FixedReport = rel

@@ -19,6 +19,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -77,6 +78,10 @@ type Input struct {
 	// draw a broken run and the run of its fix on one time axis. A suite
 	// keeps it for the first run of each scenario only (memory).
 	KeepDrawing bool
+	// Counterfactuals are the run's experiments (package why): the same
+	// seed without each planned fault, and so on. The headline names the
+	// faults they found necessary; the page lists them all.
+	Counterfactuals []why.Counterfactual
 }
 
 // PorcupineView is the linearizability result history.html visualises.
@@ -161,6 +166,9 @@ type Results struct {
 	// numbered; `locksim check --claims DIR` verifies them against
 	// history.jsonl.
 	Claims []claim.Claim `json:"claims"`
+	// Counterfactuals are the run's experiments with their verdicts and
+	// reproduce lines (Input.Counterfactuals).
+	Counterfactuals []why.Counterfactual `json:"counterfactuals,omitempty"`
 
 	// drawing is the run's timeline as its page shows it, when
 	// Input.KeepDrawing asked for it (a suite's lesson pages).
@@ -187,7 +195,7 @@ func buildResults(in Input, dir string, m *model) Results {
 		ExpectKinds: in.ExpectKinds, Lang: normLang(in.Lang),
 		Algorithm: h.Algorithm, Library: in.Library, Traits: h.Traits, Workload: h.Workload, FencingEnforced: h.FencingEnforced,
 		Persistence: h.Persistence, Plan: h.Plan, Params: h.Params, Lessons: in.Lessons, Description: description(in),
-		DescriptionLang: descriptionLang(in),
+		DescriptionLang: descriptionLang(in), Counterfactuals: in.Counterfactuals,
 	}
 	if in.FixedBy != nil {
 		r.FixedBy = in.FixedBy.File
@@ -231,7 +239,7 @@ func Write(dir string, in Input) (Results, error) {
 	in.Lang = normLang(in.Lang)
 	m := newModel(in.History, in.Account)
 	res := buildResults(in, dir, m)
-	headline := headline(in, m)
+	headline := m.withCauses(in, headline(in, m))
 	res.Headline = headline
 	// One drawing for the page's SVG timeline and timeline.png; none when
 	// the charts are skipped (a sweep's unremarkable runs: the page says
@@ -331,7 +339,10 @@ var MaxPorcupineOps = 20000
 // the anomalies: a double effect first, then a mutex overlap, then any
 // other; for a valid run whose stale write the resource refused, the
 // fencing sentence.
-func Headline(in Input) string { return headline(in, newModel(in.History, in.Account)) }
+func Headline(in Input) string {
+	m := newModel(in.History, in.Account)
+	return m.withCauses(in, headline(in, m))
+}
 
 func headline(in Input, m *model) string {
 	lang := in.Lang

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 
 	"github.com/locksim/locksim/internal/checker"
-	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/why"
 )
 
 // Source is a failing run to shrink, its schedule made explicit.
@@ -36,36 +36,22 @@ type Source struct {
 // A drawn step stays optional, as it was in the run (a step the run ended
 // before does not make it unknown); shrinking tries to make it required.
 func Explicit(sc scenario.Scenario, steps []history.FaultStep) (scenario.Scenario, error) {
-	specs, err := faults.SpecsOf(steps, sc.TimeScale)
-	if err != nil {
-		return scenario.Scenario{}, fmt.Errorf("explicit schedule: %w", err)
-	}
-	sc.Faults, sc.Nemesis = specs, nil
-	doc, err := scenario.DocOf(sc)
-	if err != nil {
-		return scenario.Scenario{}, fmt.Errorf("explicit schedule: %w", err)
-	}
-	out, err := doc.Scenario()
-	if err != nil {
-		return scenario.Scenario{}, fmt.Errorf("explicit schedule does not parse: %w", err)
-	}
-	out.File = sc.File
-	return out, nil
+	return why.WithFaults(sc, steps, sc.TimeScale)
 }
 
 // FromScenario resolves sc's plan for seed (selectors, random points and
 // the random nemesis drawn exactly as a run with that seed draws them)
 // and makes it explicit.
 func FromScenario(sc scenario.Scenario, seed int64) (Source, error) {
-	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, seed, sc.FaultTopology())
-	if err != nil {
-		return Source{}, fmt.Errorf("fault plan of %s with seed %d: %w", sc.File, seed, err)
-	}
-	ex, err := Explicit(sc, plan.Steps)
+	steps, err := why.Plan(sc, seed)
 	if err != nil {
 		return Source{}, err
 	}
-	return Source{Scenario: ex, Seed: seed, Steps: plan.Steps, From: fmt.Sprintf("%s --seed %d", sc.File, seed), File: sc.File}, nil
+	ex, err := Explicit(sc, steps)
+	if err != nil {
+		return Source{}, err
+	}
+	return Source{Scenario: ex, Seed: seed, Steps: steps, From: fmt.Sprintf("%s --seed %d", sc.File, seed), File: sc.File}, nil
 }
 
 // ErrNotInvalid says a stored run is not invalid: there is nothing to

@@ -102,7 +102,7 @@ func Redraw(ctx context.Context, dir string, sc scenario.Scenario, lang report.L
 	if err != nil {
 		return report.Results{}, fmt.Errorf("redraw %s: %w", dir, err)
 	}
-	in.WallSeconds = old.WallSeconds
+	in.WallSeconds, in.Counterfactuals = old.WallSeconds, old.Counterfactuals
 	r, err := report.Write(dir, in)
 	if err != nil {
 		return r, fmt.Errorf("redraw %s: %w", dir, err)

@@ -128,6 +128,8 @@ func Merge(dirs []string) (Merged, error) {
 				return err
 			}
 			switch {
+			case e.IsDir() && e.Name() == WhyDir:
+				return fs.SkipDir // a run's experiments (Options.Why), not runs of the suite
 			case e.IsDir():
 			case e.Name() == ManifestFile:
 				manifests = append(manifests, p)

@@ -95,7 +95,7 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 	go func() { workers.Wait(); finishers.Wait(); close(results) }()
 	var outs []Outcome
 	for out := range results {
-		if done != nil {
+		if done != nil && out.pending == nil && out.exp == nil {
 			done(out)
 		}
 		outs = append(outs, out)
@@ -127,7 +127,8 @@ func (p *Pool) Close() {
 // time first), and a sweep's runs of one file do not all run at once and
 // contend for the same thing (twelve aof-always nodes fsyncing together
 // answered a SET only after 200 ms; twelve Sentinel topologies). Ties keep
-// the suite's order. It changes no run: each has its own seed, nodes and
+// the suite's order; experiments (Options.Why) come after every run. It
+// changes no run: each has its own seed, nodes and
 // ports, and outcomes are returned in job order.
 func longestFirst(jobs []Job) []Job {
 	round := make(map[int]int, len(jobs)) // job N → its file's run number
@@ -145,6 +146,14 @@ func longestFirst(jobs []Job) []Job {
 	}
 	out := slices.Clone(jobs)
 	slices.SortStableFunc(out, func(a, b Job) int {
+		// A run before the experiments started beside it: its nodes
+		// start first.
+		if ea, eb := a.exp != nil, b.exp != nil; ea != eb {
+			if ea {
+				return 1
+			}
+			return -1
+		}
 		if c := cmp.Compare(round[a.N], round[b.N]); c != 0 {
 			return c
 		}

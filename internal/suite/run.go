@@ -21,6 +21,11 @@ import (
 // and reports it without the cluster; otherwise the outcome is final.
 func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable) (Outcome, func() Outcome) {
 	log := o.log().With("scenario", j.Scenario.Name, "seed", j.Seed)
+	if j.exp != nil {
+		// An experiment's lines are its run's detail: the run's own first
+		// line stays the first (seed, reproduce).
+		log = slog.New(demote{log.Handler()})
+	}
 	repro := o.reproduce(j.Scenario, j.Seed)
 	// First line of every run: the seed and how to repeat it.
 	log.Info("locksim run", "time_scale", j.Scenario.TimeScale, "version", o.Version, "reproduce", repro)
@@ -89,9 +94,12 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		out.Err = fmt.Sprintf("%s: %v", what, err)
 		return out
 	}
-	dir, err := newRunDir(j.out(o), sc.Name, seed)
-	if err != nil {
-		return fail("report directory", err), nil
+	dir := j.dir
+	if dir == "" {
+		var err error
+		if dir, err = newRunDir(j.out(o), sc.Name, seed); err != nil {
+			return fail("report directory", err), nil
+		}
 	}
 	histPath := filepath.Join(dir, "history.jsonl")
 	hist, err := os.Create(histPath)
@@ -151,7 +159,15 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 			in.SkipCharts = !notes.charts(sc, seed, in)
 		}
 		// The lesson pages draw a scenario's first run beside its fix.
-		in.KeepDrawing = len(sc.Lessons) > 0 && (j.planned == 0 || j.Seed == j.firstSeed)
+		in.KeepDrawing = len(sc.Lessons) > 0 && (j.planned == 0 || j.Seed == j.firstSeed) && j.exp == nil
+		if j.exp != nil {
+			in.SkipCharts = true // an experiment's page is read for its verdict
+		}
+		if o.Why && j.exp == nil && wantsWhy(in, notes.charts(sc, seed, in)) {
+			// Its report waits for its experiments (explain).
+			out.pending = &pending{in: in, dir: dir}
+			return out
+		}
 		r, err := report.Write(dir, in)
 		if err != nil {
 			return fail("write report", err)

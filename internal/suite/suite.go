@@ -94,6 +94,13 @@ type Options struct {
 	// time to a busy machine says; a definite verdict is never rerun. The
 	// rerun's outcome replaces it, and the log says so.
 	RetryUnknown int
+	// Why runs the experiments of package why for every notable run
+	// that came out invalid (a single run's, or a suite's notable ones;
+	// see notable): the same seed without each planned fault, a pause or
+	// latency also at half its length, and the scenario's fixed_by with
+	// the same faults. The run's report, written once they are done,
+	// tells them (report.Input.Counterfactuals); Done is called then.
+	Why bool
 }
 
 func (o Options) out() string {
@@ -143,6 +150,11 @@ type Job struct {
 	// runs are notable does not change when only a shard of the plan runs.
 	planned   int
 	firstSeed int64
+	// dir, when set, is the run's report directory, made before it
+	// started (a run whose experiments start beside it, see speculate);
+	// exp marks a job that is one of another run's experiments.
+	dir string
+	exp *experiment
 }
 
 func (j Job) out(o Options) string {
@@ -167,6 +179,9 @@ type Outcome struct {
 	Wall time.Duration
 	// Reproduce is the command that repeats the run.
 	Reproduce string
+
+	// pending is a run whose report waits for its experiments (Why).
+	pending *pending
 }
 
 // Result is the run's results, or for a run with no report what is known
@@ -229,8 +244,10 @@ func Plan(scs []scenario.Scenario, o Options) []Job {
 func Run(ctx context.Context, jobs []Job, o Options) []Outcome {
 	p := NewPool(o)
 	defer p.Close()
-	outs := p.Run(ctx, jobs)
+	jobs = speculate(jobs, o)
+	outs, early := splitExperiments(p.Run(ctx, jobs))
 	retryUnknown(ctx, p, outs, o)
+	explain(ctx, p, outs, early, o)
 	linkFixed(outs, o)
 	if len(outs) > 1 {
 		runs := make([]report.Results, 0, len(outs))

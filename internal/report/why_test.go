@@ -1,0 +1,131 @@
+package report
+
+import (
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/why"
+)
+
+// experiments of the gc-pause history's one step (#1, the pause), with the
+// verdicts given.
+func experiments(without, half, fixed checker.Verdict) []why.Counterfactual {
+	return []why.Counterfactual{
+		{Change: why.Without, Step: 1, Name: "gc-pause-without-1", File: "why/gc-pause-without-1.yaml", Verdict: without,
+			Reproduce: "locksim run why/gc-pause-without-1.yaml --seed 42"},
+		{Change: why.Half, Step: 1, ValueNS: at(17.5), Name: "gc-pause-half-1", File: "why/gc-pause-half-1.yaml", Verdict: half,
+			Reproduce: "locksim run why/gc-pause-half-1.yaml --seed 42"},
+		{Change: why.FixedBy, Name: "gc-pause-fencing", File: "why/gc-pause-fencing.yaml", Verdict: fixed,
+			Reproduce: "locksim run why/gc-pause-fencing.yaml --seed 42"},
+	}
+}
+
+// pauseStart is when the history's pause fired, scenario seconds, read
+// from its nemesis operation (not from the report's model).
+func pauseStart(t *testing.T, h history.History) string {
+	t.Helper()
+	for _, o := range h.Ops {
+		if o.Client == history.NemesisClient && o.Value.Fault != nil && o.Value.Fault.ID == 1 {
+			return fmtT(float64(o.Invoke) * h.Header.TimeScale / 1e9)
+		}
+	}
+	t.Fatal("no pause in the history")
+	return ""
+}
+
+func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
+	tests := []struct {
+		name         string
+		fenced       bool
+		lang         Lang
+		cfs          []why.Counterfactual
+		want, reject []string // with %s for the pause's start
+	}{
+		{"without the pause the seed is valid: the pause is named, with its reproduce line and its half", false, English,
+			experiments(checker.Valid, checker.Invalid, checker.Valid),
+			[]string{"Without w1's GC pause at t=%ss (locksim run why/gc-pause-without-1.yaml --seed 42), the same seed is valid.",
+				"With it 17.5s long instead of 35s, the same seed is invalid (locksim run why/gc-pause-half-1.yaml --seed 42)."},
+			[]string{"no single fault"}},
+		{"the same in Vietnamese, course terms kept", false, Vietnamese,
+			experiments(checker.Valid, checker.Valid, checker.Valid),
+			[]string{"Nếu không có GC pause của w1 lúc t=%ss (locksim run why/gc-pause-without-1.yaml --seed 42), thì cùng seed đó cho kết quả hợp lệ.",
+				"chỉ kéo dài 17.5s thay vì 35s, cùng seed đó cho kết quả hợp lệ"},
+			nil},
+		{"still invalid without its only fault: no fault is named necessary", false, English,
+			experiments(checker.Invalid, checker.Invalid, checker.Valid),
+			[]string{"no single fault alone was necessary"},
+			[]string{"Without w1's", "the same seed is valid"}},
+		{"an experiment that proves nothing names nothing", false, English,
+			experiments(checker.Unknown, checker.Valid, checker.Valid),
+			nil,
+			[]string{"Without w1's", "no single fault", "17.5s"}},
+		{"a valid run tells no cause, whatever it is given", true, English,
+			experiments(checker.Valid, checker.Valid, checker.Valid),
+			nil,
+			[]string{"Without", "no single fault"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := gcPauseInput("local", tt.fenced)
+			in.Lang, in.Counterfactuals = tt.lang, tt.cfs
+			dir, res := writeReport(t, in)
+			start := pauseStart(t, in.History)
+			for _, w := range tt.want {
+				if w = strings.ReplaceAll(w, "%s", start); !strings.Contains(res.Headline, w) {
+					t.Errorf("headline %q\nlacks %q", res.Headline, w)
+				}
+			}
+			for _, r := range tt.reject {
+				if strings.Contains(res.Headline, r) {
+					t.Errorf("headline %q\nsays %q", res.Headline, r)
+				}
+			}
+			if len(res.Counterfactuals) != len(tt.cfs) {
+				t.Errorf("results.json has %d counterfactuals, want %d", len(res.Counterfactuals), len(tt.cfs))
+			}
+			page, err := os.ReadFile(filepath.Join(dir, IndexFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := regexp.MustCompile(`(?s)<table id="why">(.*?)</table>`).FindSubmatch(page)
+			if rows == nil || strings.Count(string(rows[1]), "<tr>") != len(tt.cfs)+1 {
+				t.Fatalf("the page's experiments table is %q, want a row per experiment", rows)
+			}
+			if tt.lang == Vietnamese {
+				// What a reader sees, the commands (<code>) left out.
+				text := regexp.MustCompile(`(?s)<code>.*?</code>|<[^>]+>`).ReplaceAllString(string(rows[1]), " ")
+				head := regexp.MustCompile(`\(locksim run [^)]*\)`).ReplaceAllString(res.Headline, "")
+				if bad := EnglishFieldWords(head + " " + html.UnescapeString(text)); len(bad) > 0 {
+					t.Errorf("the Vietnamese headline and experiments show English field words: %v", bad)
+				}
+			}
+		})
+	}
+}
+
+func TestTheRemedySaysHowItsFixedByFileDidWithTheSameFaults(t *testing.T) {
+	for _, v := range []checker.Verdict{checker.Valid, checker.Invalid} {
+		t.Run("the fix came out "+string(v), func(t *testing.T) {
+			in := gcPauseInput("local", false)
+			in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml"}
+			in.Counterfactuals = experiments(checker.Valid, checker.Valid, v)
+			dir, _ := writeReport(t, in)
+			page, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+			m := regexp.MustCompile(`<p id="fixed-run">([^<]*)</p>`).FindSubmatch(page)
+			if m == nil {
+				t.Fatal("no sentence on the fix's run with the same faults")
+			}
+			want := map[checker.Verdict]string{checker.Valid: "with the same faults and seed is valid",
+				checker.Invalid: "with the same faults and seed is still invalid"}[v]
+			if !strings.Contains(string(m[1]), want) || !strings.Contains(string(m[1]), "locksim run why/gc-pause-fencing.yaml --seed 42") {
+				t.Errorf("fix sentence %q, want %q and its reproduce line", m[1], want)
+			}
+		})
+	}
+}

@@ -1,0 +1,189 @@
+// Package why finds the causes of an invalid run by experiment (issue 27):
+// the same seed is run again without each planned fault, one at a time,
+// and, for a pause or a latency, with that fault at half its length. A
+// fault without which the same seed is valid was necessary; one without
+// which it is still invalid was not. A run whose scenario names a
+// fixed_by is also run as that file with the same faults and seed: the
+// remedy's own experiment.
+//
+// The package only makes the experiments (Variants) and says what their
+// outcomes mean (Counterfactual); package suite runs them on its pool and
+// package report tells them. Every variant is a real scenario: the run's
+// resolved plan (its history header's steps, made explicit with
+// faults.SpecOf) with one step removed or shortened, read back by the
+// strict parser, so its reproduce line runs exactly that experiment.
+//
+// The idea is delta debugging's, one fault at a time (Zeller 2002) as
+// Jepsen's and etcd's robustness tests bisect a failing schedule by hand;
+// locksim shrink searches further (internal/shrink).
+package why
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/finding"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// Change is what an experiment changes in the run.
+type Change string
+
+const (
+	// Without runs the same seed without one planned step.
+	Without Change = "without"
+	// Half runs the same seed with one pause or latency step at half its
+	// length: a pause's duration, a latency's added delay.
+	Half Change = "half"
+	// FixedBy runs the scenario's fixed_by file with the run's faults and
+	// seed.
+	FixedBy Change = "fixed-by"
+)
+
+// Counterfactual is one experiment and its outcome, as results.json
+// stores it (`counterfactuals`).
+type Counterfactual struct {
+	Change Change `json:"change"`
+	// Step is the ID of the plan step the experiment removes or shortens
+	// (Without, Half); 0 for FixedBy.
+	Step int `json:"step,omitempty"`
+	// ValueNS is, for Half, the step's new length (a pause's duration, a
+	// latency's delay), wall ns like the plan's.
+	ValueNS int64 `json:"value_ns,omitempty"`
+	// File is the experiment's scenario file (written beside the run's
+	// report, in why/); Name its scenario name.
+	File string `json:"file"`
+	Name string `json:"name"`
+	// Verdict is the experiment's verdict, "" when it got none (Error
+	// says why); Kinds its violation kinds (informational ones left out).
+	Verdict finding.Verdict `json:"verdict,omitempty"`
+	Kinds   []string        `json:"kinds,omitempty"`
+	// Reproduce is the command that repeats the experiment; Report its
+	// report directory ("" without one).
+	Reproduce string `json:"reproduce"`
+	Report    string `json:"report,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// Necessary reports whether c shows its step was necessary: without it
+// the same seed is valid.
+func (c Counterfactual) Necessary() bool { return c.Change == Without && c.Verdict == finding.Valid }
+
+// Variant is one experiment to run.
+type Variant struct {
+	Change  Change
+	Step    int   // plan step ID (Without, Half)
+	ValueNS int64 // Half: the new length, wall ns
+	// Label names the experiment in file and directory names:
+	// "without-1", "half-1", "fixed-by".
+	Label string
+	// Scenario is the experiment, its faults explicit, no nemesis, no
+	// expectation (an experiment is not judged against the original's).
+	Scenario scenario.Scenario
+}
+
+// Counterfactual is v's record, its outcome still to be filled in.
+func (v Variant) Counterfactual() Counterfactual {
+	return Counterfactual{Change: v.Change, Step: v.Step, ValueNS: v.ValueNS, Name: v.Scenario.Name, File: v.Scenario.File}
+}
+
+// Halved is the step's length an experiment halves and the field that
+// holds it: a pause's (client or node) duration, a latency's delay; ok is
+// false for every other step and for a window that lasts to the run's end.
+func Halved(st history.FaultStep) (ns int64, ok bool) {
+	switch st.Effect {
+	case history.EffectFreezeClient, history.EffectFreezeNode:
+		if st.UntilEnd || st.Duration <= 0 {
+			return 0, false
+		}
+		return st.Duration / 2, true
+	case history.EffectSlowLinks:
+		if st.Latency <= 0 {
+			return 0, false
+		}
+		return st.Latency / 2, true
+	}
+	return 0, false
+}
+
+// Variants are the experiments of a run of sc with the resolved plan
+// steps (the run's history header's): one without each step, one with
+// each pause or latency at half its length, and, when fix is set (sc's
+// fixed_by file, parsed), fix with the same faults at sc's time scale.
+// A variant the parser refuses (a fix whose topology lacks a fault's
+// target) is left out; its error is returned beside the others.
+func Variants(sc scenario.Scenario, steps []history.FaultStep, fix *scenario.Scenario) ([]Variant, []error) {
+	var out []Variant
+	var errs []error
+	add := func(v Variant, base scenario.Scenario, plan []history.FaultStep) {
+		ex, err := WithFaults(base, plan, sc.TimeScale)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("experiment %s: %w", v.Label, err))
+			return
+		}
+		ex.Expect, ex.FixedBy, ex.Lessons, ex.Seed = scenario.Expectation{}, "", nil, nil
+		if v.Change != FixedBy {
+			ex.Name = sc.Name + "-" + v.Label
+		}
+		v.Scenario = ex
+		out = append(out, v)
+	}
+	for i, st := range steps {
+		rest := make([]history.FaultStep, 0, len(steps)-1)
+		rest = append(append(rest, steps[:i]...), steps[i+1:]...)
+		add(Variant{Change: Without, Step: st.ID, Label: "without-" + strconv.Itoa(st.ID)}, sc, rest)
+		if ns, ok := Halved(st); ok {
+			half := append([]history.FaultStep(nil), steps...)
+			h := st
+			if h.Effect == history.EffectSlowLinks {
+				h.Latency = ns
+			} else {
+				h.Duration = ns
+			}
+			half[i] = h
+			add(Variant{Change: Half, Step: st.ID, ValueNS: ns, Label: "half-" + strconv.Itoa(st.ID)}, sc, half)
+		}
+	}
+	if fix != nil {
+		f := *fix
+		f.TimeScale = sc.TimeScale
+		add(Variant{Change: FixedBy, Label: "fixed-by"}, f, steps)
+	}
+	return out, errs
+}
+
+// WithFaults is sc with the resolved steps written as its faults (every
+// step, a random nemesis's drawn ones included, with concrete targets, in
+// scenario time at scale: scenario = wall × scale) and no nemesis, read
+// back by the strict parser. A drawn step stays optional, as it was in
+// the run.
+func WithFaults(sc scenario.Scenario, steps []history.FaultStep, scale float64) (scenario.Scenario, error) {
+	specs, err := faults.SpecsOf(steps, scale)
+	if err != nil {
+		return scenario.Scenario{}, fmt.Errorf("explicit schedule: %w", err)
+	}
+	sc.Faults, sc.Nemesis = specs, nil
+	doc, err := scenario.DocOf(sc)
+	if err != nil {
+		return scenario.Scenario{}, fmt.Errorf("explicit schedule: %w", err)
+	}
+	out, err := doc.Scenario()
+	if err != nil {
+		return scenario.Scenario{}, fmt.Errorf("explicit schedule does not parse: %w", err)
+	}
+	out.File = sc.File
+	return out, nil
+}
+
+// Plan resolves sc's fault plan for seed (selectors, random points and the
+// random nemesis drawn exactly as a run with that seed draws them), before
+// any run: what a run of sc with seed will have in its history header.
+func Plan(sc scenario.Scenario, seed int64) ([]history.FaultStep, error) {
+	plan, err := faults.NewPlan(sc.Faults, sc.Nemesis, seed, sc.FaultTopology())
+	if err != nil {
+		return nil, fmt.Errorf("fault plan of %s with seed %d: %w", sc.File, seed, err)
+	}
+	return plan.Steps, nil
+}

@@ -1,0 +1,159 @@
+package why
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+const twoFaults = `name: two-faults
+seed: 7
+time_scale: 50
+duration: 1m
+nodes: 1
+clients: 2
+algorithm: safe
+ttl: 30s
+workload: {kind: payment, keys: 1, job: 5s}
+faults:
+  - {kind: pause, client: w1, point: before-write, duration: 35s}
+  - {kind: clock-jump, nodes: [n1], at: 3s, delta: 20s}
+expect: invalid
+fixed_by: the-fix.yaml
+`
+
+const theFix = `name: the-fix
+time_scale: 10
+duration: 1m
+nodes: 1
+clients: 2
+algorithm: fenced
+ttl: 30s
+workload: {kind: payment, keys: 1, job: 5s, fencing: true}
+`
+
+func load(t *testing.T, dir, name, text string) scenario.Scenario {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// kinds are the fault kinds of sc, in order, read back from its
+// normalised YAML by the parser (a second reading of the variant).
+func kinds(t *testing.T, sc scenario.Scenario) []string {
+	t.Helper()
+	b, err := scenario.Normalize(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := scenario.Parse("variant.yaml", b)
+	if err != nil {
+		t.Fatalf("a variant does not parse back: %v\n%s", err, b)
+	}
+	var out []string
+	for _, f := range back.Faults {
+		out = append(out, f.Kind)
+	}
+	return out
+}
+
+func TestVariantsDropEachFaultHalveThePauseAndRunTheFixWithTheSameFaults(t *testing.T) {
+	dir := t.TempDir()
+	fix := load(t, dir, "the-fix.yaml", theFix)
+	sc := load(t, dir, "two-faults.yaml", twoFaults)
+	steps, err := Plan(sc, *sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, errs := Variants(sc, steps, &fix)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var labels []string
+	for _, v := range vs {
+		labels = append(labels, v.Label)
+	}
+	// The pause is #1, the clock jump #2: a clock jump has no length.
+	if want := []string{"without-1", "half-1", "without-2", "fixed-by"}; !slices.Equal(labels, want) {
+		t.Fatalf("experiments %v, want %v", labels, want)
+	}
+	byLabel := map[string]Variant{}
+	for _, v := range vs {
+		byLabel[v.Label] = v
+	}
+	t.Run("each without-variant has every other fault and not its own", func(t *testing.T) {
+		if got := kinds(t, byLabel["without-1"].Scenario); !slices.Equal(got, []string{"clock-jump"}) {
+			t.Errorf("without-1 has %v", got)
+		}
+		if got := kinds(t, byLabel["without-2"].Scenario); !slices.Equal(got, []string{"pause"}) {
+			t.Errorf("without-2 has %v", got)
+		}
+	})
+	t.Run("the half variant's pause lasts half as long and says so", func(t *testing.T) {
+		h := byLabel["half-1"]
+		if got, want := h.Scenario.Faults[0].Kind, "pause"; got != want {
+			t.Fatalf("first fault %s", got)
+		}
+		var pause history.FaultStep
+		for _, st := range steps {
+			if st.ID == 1 {
+				pause = st
+			}
+		}
+		if h.ValueNS*2 != pause.Duration {
+			t.Errorf("half length %d ns, the pause's %d ns", h.ValueNS, pause.Duration)
+		}
+		hs, err := Plan(h.Scenario, *sc.Seed)
+		if err != nil || len(hs) != 2 || hs[0].Duration != h.ValueNS {
+			t.Errorf("the half variant's plan %+v (%v)", hs, err)
+		}
+	})
+	t.Run("the fix keeps its own algorithm and takes the run's faults at the run's time scale", func(t *testing.T) {
+		f := byLabel["fixed-by"].Scenario
+		if f.Algorithm != "fenced" || f.Name != "the-fix" || f.TimeScale != sc.TimeScale {
+			t.Errorf("fix %s %s at %g", f.Name, f.Algorithm, f.TimeScale)
+		}
+		if got := kinds(t, f); !slices.Equal(got, []string{"pause", "clock-jump"}) {
+			t.Errorf("fix has faults %v", got)
+		}
+	})
+	t.Run("no experiment carries the run's expectation or its fixed_by", func(t *testing.T) {
+		for _, v := range vs {
+			if v.Scenario.Expect.Verdict != "" || v.Scenario.FixedBy != "" {
+				t.Errorf("%s expects %q, fixed_by %q", v.Label, v.Scenario.Expect.Verdict, v.Scenario.FixedBy)
+			}
+		}
+	})
+}
+
+func TestOnlyAValidRunWithoutAFaultMakesItNecessary(t *testing.T) {
+	tests := []struct {
+		c    Counterfactual
+		want bool
+	}{
+		{Counterfactual{Change: Without, Verdict: "valid"}, true},
+		{Counterfactual{Change: Without, Verdict: "invalid"}, false},
+		{Counterfactual{Change: Without, Verdict: "unknown"}, false},
+		{Counterfactual{Change: Without}, false},
+		{Counterfactual{Change: Half, Verdict: "valid"}, false},
+		{Counterfactual{Change: FixedBy, Verdict: "valid"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.c.Change)+" "+string(tt.c.Verdict), func(t *testing.T) {
+			if got := tt.c.Necessary(); got != tt.want {
+				t.Errorf("Necessary() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
