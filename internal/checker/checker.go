@@ -105,6 +105,16 @@ type Result struct {
 	// (coverage only: lost timing or a step that never fired), but other
 	// checkers found violations, which still happened: the run is invalid.
 	ViolationsStand bool `json:"violations_stand,omitempty"`
+	// Exposure is the run's first exposure window that no contender
+	// tested (coverage only): the holder acted after its lease had
+	// ended, and nobody tried to take the lock meanwhile, so the run
+	// could not have shown a violation (Verdict Unknown).
+	Exposure *Exposure `json:"exposure,omitempty"`
+	// Marginal lists the run's violations, each beside the harness's
+	// lateness around it, when every one of them is within it (coverage
+	// only): a harness on time might have made none of them, so the run
+	// is unknown, not invalid.
+	Marginal []Margin `json:"within_lateness,omitempty"`
 
 	why string // coverage's reason a valid verdict would prove nothing
 }
@@ -217,6 +227,9 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 		}
 	}
 	if rep.Verdict == Invalid {
+		marginal(&rep, a)
+	}
+	if rep.Verdict == Invalid {
 		for i, r := range rep.Results {
 			if r.Checker == CheckerCoverage && r.Verdict == Unknown && r.why != "" {
 				rep.Results[i].ViolationsStand = true
@@ -225,6 +238,31 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 		}
 	}
 	return rep
+}
+
+// marginal makes an invalid run unknown when each of its violations is
+// within the harness's lateness around it (withinLateness), and says so
+// on the coverage result.
+func marginal(rep *Report, a *account.Account) {
+	ms, within := withinLateness(a, rep.Anomalies())
+	if !within {
+		return
+	}
+	rep.Verdict = Unknown
+	for i, r := range rep.Results {
+		if r.Checker != CheckerCoverage {
+			continue
+		}
+		m := ms[0]
+		why := fmt.Sprintf("the %s at %s was %v past the lease (wall), within the harness's own lateness of %v around it (timer lag %v, faults late %v, jitter %v), so a harness on time might not have made it",
+			m.Kind, at(a.H, m.At), time.Duration(m.MarginNS).Round(time.Millisecond), time.Duration(m.LatenessNS).Round(time.Millisecond),
+			time.Duration(m.LagNS).Round(time.Millisecond), time.Duration(m.ShiftNS).Round(time.Millisecond), time.Duration(m.JitterNS).Round(time.Millisecond))
+		if len(ms) > 1 {
+			why += fmt.Sprintf(" (and %s more, each within its own)", plural(len(ms)-1, "violation", "violations"))
+		}
+		rep.Results[i] = unproven(Result{TimingLost: r.TimingLost, Marginal: ms}, why+"; run fewer at once (--parallel) or at a lower --time-scale")
+		rep.Results[i].Summary = "the violations found may be the harness's doing: " + rep.Results[i].why
+	}
 }
 
 // unproven is coverage's finding that the run proves nothing, for why.

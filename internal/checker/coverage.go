@@ -62,7 +62,10 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		return unproven(Result{TimingLost: true, OffPlan: true}, why)
 	}
 	if !lost {
-		busy, lost = overlongFault(a)
+		busy, lost = lateFault(a)
+	}
+	if e, ok := untested(exposures(a)); ok {
+		return unproven(Result{TimingLost: lost, Exposure: &e}, exposureWhy(h, e))
 	}
 	if lost {
 		return unproven(Result{TimingLost: true}, busy)
@@ -367,29 +370,34 @@ func unplannedSwitch(a *account.Account) (string, bool) {
 	return "", false
 }
 
-// overlongFault finds a fault step that lasted longer than it was planned
-// to by MaxTimerLag and a tenth of the shortest TTL or more (wall time): a
-// node that took that long to come back from a crash, a pause or a
-// partition that healed that late. The harness, not the scenario, set the
-// fault's length then, and the races the scenario keeps around it (a
-// restart before the next client's grant, the holder's job after it) went
-// the machine's way. A failover is left out: Sentinel, not the plan,
-// decides how long its promotion takes.
-func overlongFault(a *account.Account) (string, bool) {
-	h := a.H
-	slack := max(int64(MaxTimerLag), shortestTTL(h)/10)
-	for _, f := range a.Faults {
-		st := f.Step
-		if st.Duration <= 0 || st.Instant() || st.Effect == history.EffectFailover {
-			continue
-		}
-		if over := (f.End - f.Start) - st.Duration; over >= slack {
-			return fmt.Sprintf("the machine was too busy for compressed time: step #%d (%s) lasted %v of scenario time instead of its planned %v; run fewer at once (--parallel) or at a lower --time-scale",
-				st.ID, st.Kind, h.Header.ScenarioTime(f.End-f.Start).Round(time.Millisecond), h.Header.ScenarioTime(st.Duration).Round(time.Millisecond)), true
-		}
+// exposureWhy is coverage's sentence for an exposure no contender tested.
+func exposureWhy(h history.History, e Exposure) string {
+	sec := func(ns int64) float64 { return h.Header.ScenarioSeconds(ns) }
+	why := sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client tried to take the lock from then to %s",
+		e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To))
+	var around []string
+	if e.LastTry != nil {
+		around = append(around, sprintf("the last try before: %s at %s", e.LastTry.Client, at(h, e.LastTry.At)))
 	}
-	return "", false
+	if e.NextTry != nil {
+		around = append(around, sprintf("the next: %s at %s", e.NextTry.Client, at(h, e.NextTry.At)))
+	}
+	if len(around) > 0 {
+		why += " (" + strings.Join(around, "; ") + ")"
+	}
+	return why + ", so the run could not have shown a violation"
 }
+
+// busyWhy is coverage's sentence for a run whose timing the machine took:
+// what went late, and what to do about it.
+func busyWhy(what string) string {
+	return "the machine was too busy for compressed time: " + what + "; run fewer at once (--parallel) or at a lower --time-scale"
+}
+
+// msRound rounds the durations coverage prints.
+const msRound = time.Millisecond
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // probeGranted reports whether the history has a final probe and each of
 // its attempts acquired the lock.

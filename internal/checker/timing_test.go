@@ -30,9 +30,14 @@ func TestARunThatLostItsTimingProvesNothing(t *testing.T) {
 			h := tt.h()
 			h.Header.MaxTimerLagNS, h.Header.TimeScale = int64(tt.lag), tt.scale
 			// The histories speak scenario seconds; at a time scale their
-			// TTLs, given to Redis in wall time, shrink by it.
+			// times and TTLs, in wall time, shrink by it.
+			wall := func(ns int64) int64 { return int64(float64(ns) / tt.scale) }
 			for i := range h.Ops {
-				h.Ops[i].Value.TTL = int64(float64(h.Ops[i].Value.TTL) / tt.scale)
+				o := &h.Ops[i]
+				o.Value.TTL, o.Invoke = wall(o.Value.TTL), wall(o.Invoke)
+				if o.Complete > 0 {
+					o.Complete = wall(o.Complete)
+				}
 			}
 			rep := Check(context.Background(), h, Options{})
 			if rep.Verdict != tt.want {

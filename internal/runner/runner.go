@@ -175,7 +175,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	if o.Started != nil {
 		o.Started(ctl)
 	}
-	lag := watchTimerLag()
+	lag := watchTimerLag(r.rec)
 	var wg sync.WaitGroup
 	for i := range r.workers {
 		wg.Add(1)
@@ -627,10 +627,13 @@ const lagTick = 5 * time.Millisecond
 
 // watchTimerLag starts measuring how late a lagTick timer fires, as the
 // workers' own timers and sleeps would on a busy machine (Go scheduler and
-// CPU contention); stop ends the watch and returns the worst lag seen.
-func watchTimerLag() (stop func() time.Duration) {
+// CPU contention), recording into rec every lag of history.LagRecordNS or
+// more as a history.TimerLag operation (due → fired); stop ends the watch
+// and returns the worst lag seen.
+func watchTimerLag(rec *history.Recorder) (stop func() time.Duration) {
 	quit := make(chan struct{})
 	done := make(chan time.Duration)
+	log := rec.Log()
 	go func() {
 		var worst time.Duration
 		t := time.NewTimer(lagTick)
@@ -643,7 +646,12 @@ func watchTimerLag() (stop func() time.Duration) {
 				return
 			case <-t.C:
 				now := time.Now() // after the scheduler ran us: that delay counts
-				worst = max(worst, now.Sub(due))
+				late := now.Sub(due)
+				worst = max(worst, late)
+				if int64(late) >= history.LagRecordNS {
+					start := rec.Start()
+					log.Span(history.NodeProcess, history.TimerLag, "", "", history.Value{}, int64(due.Sub(start)), int64(now.Sub(start)), history.OK)
+				}
 				due = now.Add(lagTick)
 				t.Reset(lagTick)
 			}

@@ -31,7 +31,7 @@ func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable
 	log.Info("locksim run", "time_scale", j.Scenario.TimeScale, "version", o.Version, "reproduce", repro)
 	cl, err := env.get(ctx, j, o, log)
 	if err != nil {
-		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil}
+		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil, late: -1, startFailed: true}
 		log.Error("run failed; no verdict", "err", out.Err)
 		return out, nil
 	}
@@ -88,7 +88,7 @@ func runnerOptions(o Options, seed int64, cl *cluster.Cluster, log *slog.Logger)
 // check it, write the report.
 func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.Cluster, repro string, log *slog.Logger) (Outcome, func() Outcome) {
 	sc, seed := j.Scenario, j.Seed
-	out := Outcome{Job: j, Reproduce: repro}
+	out := Outcome{Job: j, Reproduce: repro, late: -1}
 	fail := func(what string, err error) Outcome {
 		log.Error(what, "err", err)
 		out.Err = fmt.Sprintf("%s: %v", what, err)
@@ -117,6 +117,9 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 	began := time.Now()
 	res, runErr := runner.Run(ctx, sc, ro)
 	out.Wall = time.Since(began)
+	if res != nil {
+		out.late = lateness(res.History)
+	}
 	if err := hist.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("history file: %w", err)
 	}
@@ -151,6 +154,7 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 			return fail("check", err)
 		}
 		in.WallSeconds = res.Wall.Seconds()
+		in.Retried = j.retried
 		switch o.Charts {
 		case ChartsAll:
 		case ChartsNone:

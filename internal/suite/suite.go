@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,11 +89,17 @@ type Options struct {
 	// it may extend: a copy of the history's stream (wrap ro.Stream), the
 	// run's Control (ro.Started). It must not block.
 	Hook func(dir string, ro *runner.Options)
-	// RetryUnknown runs again, one at a time and with the same seed, a run
-	// that came out unknown against its expectation, up to this many
-	// times (0: never). Unknown is what a run that lost its compressed
-	// time to a busy machine says; a definite verdict is never rerun. The
-	// rerun's outcome replaces it, and the log says so.
+	// RetryUnknown runs again, with the same seed, up to this many times
+	// (0: never; the CLI's default is 2), a run the machine spoiled and
+	// that did not do what its scenario promised: its verdict unknown
+	// for a cause that is the machine's (report.Results.Spoiled: its
+	// timing lost, its violations within the harness's lateness, an
+	// exposure no contender tested, a failover no step asked for), or
+	// its nodes not started. A definite verdict is never rerun. The
+	// reruns go after the suite's first pass, together, at half the
+	// runs at once the pool was at; the rerun's outcome replaces the
+	// run's, its results list the earlier tries' causes (Retried), and
+	// the log says so.
 	RetryUnknown int
 	// Why runs the experiments of package why for every notable run
 	// that came out invalid (a single run's, or a suite's notable ones;
@@ -145,6 +152,13 @@ type Job struct {
 	// (a map's cells each have their own).
 	Out string
 
+	// Retry is 0 for a run's first try, k for its k-th rerun (a run the
+	// machine spoiled; see Options.RetryUnknown).
+	Retry int
+	// retried are the causes of the earlier tries of a rerun, in order
+	// (report.Results.Retried).
+	retried []string
+
 	// planned and firstSeed are, when Plan made the job, how many runs of
 	// its scenario file the whole plan has and the first one's seed: which
 	// runs are notable does not change when only a shard of the plan runs.
@@ -182,6 +196,16 @@ type Outcome struct {
 
 	// pending is a run whose report waits for its experiments (Why).
 	pending *pending
+	// Parallel is how many runs the pool let go at once when this one
+	// started (its adaptive level, at most Options.Parallel).
+	Parallel int
+
+	// late is the run's harness lateness (its history's worst timer lag
+	// or fault step late or stretched), -1 without a history.
+	late time.Duration
+	// startFailed: its nodes did not start (on a loaded machine, a node
+	// not ready within its bound).
+	startFailed bool
 }
 
 // Result is the run's results, or for a run with no report what is known
@@ -246,7 +270,7 @@ func Run(ctx context.Context, jobs []Job, o Options) []Outcome {
 	defer p.Close()
 	jobs = speculate(jobs, o)
 	outs, early := splitExperiments(p.Run(ctx, jobs))
-	retryUnknown(ctx, p, outs, o)
+	retrySpoiled(ctx, p, outs, o)
 	explain(ctx, p, outs, early, o)
 	linkFixed(outs, o)
 	if len(outs) > 1 {
@@ -316,21 +340,47 @@ func fixedName(file string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-// retryUnknown reruns, one at a time, each run whose verdict was unknown
-// against its expectation (Options.RetryUnknown), replacing its outcome in
-// outs (same position) with the rerun's.
-func retryUnknown(ctx context.Context, p *Pool, outs []Outcome, o Options) {
-	for i := range outs {
-		for try := 1; try <= o.RetryUnknown && ctx.Err() == nil; try++ {
-			out := outs[i]
-			if out.Results == nil || out.Results.Verdict != checker.Unknown || out.Passed() {
-				break
+// retrySpoiled reruns the runs the machine spoiled (Options.RetryUnknown),
+// replacing each one's outcome in outs (same position) with its rerun's.
+// Each round runs the spoiled runs of the round before together, at half
+// the pool's level then (at least one at a time).
+func retrySpoiled(ctx context.Context, p *Pool, outs []Outcome, o Options) {
+	for try := 1; try <= o.RetryUnknown && ctx.Err() == nil; try++ {
+		at := map[int]int{} // job N → position in outs
+		var jobs []Job
+		for i, out := range outs {
+			cause, ok := out.spoiled()
+			if !ok {
+				continue
 			}
-			o.log().Info("running again a run that came out unknown", "scenario", out.Scenario.Name, "seed", out.Seed, "try", try)
-			again := p.RunEach(ctx, []Job{out.Job}, o.Done)
-			if len(again) == 1 {
-				outs[i] = again[0]
-			}
+			j := out.Job
+			j.Retry, j.retried = try, append(slices.Clone(j.retried), cause)
+			at[j.N] = i
+			jobs = append(jobs, j)
+			o.log().Info("running again a run the machine spoiled", "scenario", j.Scenario.Name, "seed", j.Seed, "try", try, "cause", cause)
+		}
+		if len(jobs) == 0 {
+			return
+		}
+		prev := p.gate.limit(max(1, p.Level()/2))
+		again := p.RunEach(ctx, jobs, o.Done)
+		p.gate.limit(prev)
+		for _, a := range again {
+			outs[at[a.N]] = a
 		}
 	}
+}
+
+// spoiled says whether the machine spoiled the run, and how: an unknown
+// verdict whose cause is the machine's (report.Results.Spoiled), or nodes
+// that did not start; never a run that did what its scenario promised,
+// nor one interrupted.
+func (o Outcome) spoiled() (string, bool) {
+	switch {
+	case o.Aborted || o.Passed():
+		return "", false
+	case o.Results == nil:
+		return "start", o.startFailed
+	}
+	return o.Results.Spoiled, o.Results.Spoiled != ""
 }

@@ -1,0 +1,200 @@
+package checker
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
+)
+
+// Exposure is a window in which a holder acted on the resource after its
+// lease had ended (issue 32): from the lock's loss (account Grant.End: its
+// key's end on one node, the loss of a quorum on several) to the end of
+// the holder's last write on that lease. A contender that tried to take
+// the lock inside it could have been granted and made the act a
+// violation; a run in which none tried could not have shown one, whatever
+// the lock does ("exposure without a test is not a pass").
+type Exposure struct {
+	Client string `json:"client"`
+	Key    string `json:"key"`
+	// LeaseEnd is when the holder's lock was lost (wall ns), Ended how
+	// (an account End kind: expired, clock, crashed, …).
+	LeaseEnd int64  `json:"lease_end_ns"`
+	Ended    string `json:"ended"`
+	// First and Last are the history indices of the holder's first and
+	// last write after LeaseEnd on that lease; Action is the first's
+	// action ("charge", …).
+	First  int    `json:"first"`
+	Last   int    `json:"last"`
+	Action string `json:"action"`
+	// From and To are the window: LeaseEnd to the Last write's completion.
+	From int64 `json:"from_ns"`
+	To   int64 `json:"to_ns"`
+	// Tried: some contender attempted an acquire of the key inside the
+	// window (a command of its acquire reached a node then, or, where the
+	// nodes' record cannot tell, the acquire was sent then).
+	Tried bool `json:"tried"`
+	// LastTry and NextTry are the contenders' last attempt before the
+	// window and first after it (nil when there was none).
+	LastTry *Attempt `json:"last_try,omitempty"`
+	NextTry *Attempt `json:"next_try,omitempty"`
+}
+
+// Attempt is one contender's attempt to acquire, at an instant (wall ns).
+type Attempt struct {
+	Client string `json:"client"`
+	At     int64  `json:"at_ns"`
+}
+
+// exposures finds every exposure of the run, in the order of the holds. An
+// efficiency lock has none: its overlaps are waste, never a violation.
+func exposures(a *account.Account) []Exposure {
+	h := a.H
+	if workload.Of(h.Header).Efficiency {
+		return nil
+	}
+	writes := map[[2]string][]int{} // client, key → its writes, by invoke
+	for i, op := range h.Ops {
+		if op.F == history.Write && isClientOp(op) {
+			k := [2]string{op.Client, op.Key}
+			writes[k] = append(writes[k], i)
+		}
+	}
+	var out []Exposure
+	var tries *attempts
+	for _, hd := range a.Holds {
+		if hd.Possible {
+			continue
+		}
+		g, ok := a.GrantOf(hd.Acquire)
+		if !ok || g.Ended.Kind == account.EndHeld || g.Ended.Kind == account.EndReleased || g.End >= hd.End {
+			continue
+		}
+		e := Exposure{Client: hd.Client, Key: hd.Key, LeaseEnd: g.End, Ended: g.Ended.Kind, First: -1, Last: -1, From: g.End}
+		for _, i := range writes[[2]string{hd.Client, hd.Key}] {
+			op := h.Ops[i]
+			if op.Invoke <= g.End || op.Invoke > hd.End {
+				continue
+			}
+			if e.First < 0 {
+				e.First, e.Action = i, actionName(op)
+			}
+			e.Last = i
+			if op.Complete >= 0 {
+				e.To = max(e.To, op.Complete)
+			} else {
+				e.To = a.End()
+			}
+		}
+		if e.First < 0 {
+			continue
+		}
+		if tries == nil {
+			tries = newAttempts(a)
+		}
+		e.Tried, e.LastTry, e.NextTry = tries.around(hd.Client, hd.Key, e.From, e.To)
+		out = append(out, e)
+	}
+	return out
+}
+
+// attempts indexes the contenders' acquire attempts per key: the
+// instants the commands of each acquire reached a node (node events), or,
+// where the nodes' record cannot tell (no node events of that client at
+// all, or a node not observed throughout), the acquire's whole window from
+// its invoke to its completion (it may have reached a node at any instant
+// of it).
+type attempts struct {
+	byKey map[string][]try // sorted by from
+}
+
+// try is one attempt's span [from, to]: one instant when a node showed it.
+type try struct {
+	client   string
+	from, to int64
+}
+
+func newAttempts(a *account.Account) *attempts {
+	h := a.H
+	sent := map[string][]int64{} // client → its node events' instants
+	for _, op := range h.Ops {
+		if op.F == history.NodeCmd && op.Process == history.NodeProcess && op.Client != "" {
+			sent[op.Client] = append(sent[op.Client], op.Invoke)
+		}
+	}
+	for _, v := range sent {
+		slices.Sort(v)
+	}
+	t := &attempts{byKey: map[string][]try{}}
+	for _, op := range h.Ops {
+		if op.F != history.Acquire || !isClientOp(op) || op.Client == history.ProbeClient {
+			continue
+		}
+		end := op.Complete
+		if end < 0 {
+			end = a.End()
+		}
+		add := func(from, to int64) {
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to})
+		}
+		evs := sent[op.Client]
+		if len(evs) == 0 || !opWatched(a, op, end) {
+			add(op.Invoke, end)
+			continue
+		}
+		for j := sort.Search(len(evs), func(j int) bool { return evs[j] >= op.Invoke }); j < len(evs) && evs[j] <= end; j++ {
+			add(evs[j], evs[j])
+		}
+	}
+	for _, v := range t.byKey {
+		slices.SortStableFunc(v, func(x, y try) int { return cmp.Compare(x.from, y.from) })
+	}
+	return t
+}
+
+// opWatched reports whether every node op may have reached was observed
+// throughout its window [op.Invoke, end] (watched, node by node).
+func opWatched(a *account.Account, op history.Op, end int64) bool {
+	nodes := op.Value.Nodes
+	if len(nodes) == 0 {
+		nodes = a.H.Header.Nodes
+	}
+	for _, n := range nodes {
+		if !watched(a, n, op.Invoke, end) {
+			return false
+		}
+	}
+	return true
+}
+
+// around says whether a client other than holder attempted to acquire key
+// within [from, to], and the others' last attempt before and first after.
+func (t *attempts) around(holder, key string, from, to int64) (tried bool, last, next *Attempt) {
+	for _, tr := range t.byKey[key] {
+		switch {
+		case tr.client == holder:
+		case tr.to < from:
+			if last == nil || tr.to >= last.At {
+				last = &Attempt{Client: tr.client, At: tr.to}
+			}
+		case tr.from <= to:
+			tried = true
+		case next == nil:
+			next = &Attempt{Client: tr.client, At: tr.from}
+		}
+	}
+	return tried, last, next
+}
+
+// untested is the first exposure of the run no contender tested.
+func untested(es []Exposure) (Exposure, bool) {
+	for _, e := range es {
+		if !e.Tried {
+			return e, true
+		}
+	}
+	return Exposure{}, false
+}
