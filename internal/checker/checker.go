@@ -253,12 +253,15 @@ func marginal(rep *Report, a *account.Account) {
 		if r.Checker != CheckerCoverage {
 			continue
 		}
-		m := ms[0]
+		m, d := ms[0], func(ns int64) time.Duration { return time.Duration(ns).Round(time.Millisecond) }
 		why := fmt.Sprintf("the %s at %s was %v past the lease (wall), within the harness's own lateness of %v around it (timer lag %v, faults late %v, jitter %v), so a harness on time might not have made it",
-			m.Kind, at(a.H, m.At), time.Duration(m.MarginNS).Round(time.Millisecond), time.Duration(m.LatenessNS).Round(time.Millisecond),
-			time.Duration(m.LagNS).Round(time.Millisecond), time.Duration(m.ShiftNS).Round(time.Millisecond), time.Duration(m.JitterNS).Round(time.Millisecond))
+			m.Kind, at(a.H, m.At), d(m.MarginNS), d(m.LatenessNS), d(m.LagNS), d(m.ShiftNS), d(m.JitterNS))
+		if !m.Within() {
+			why = fmt.Sprintf("the %s at %s was made while the harness had lost the run's timing (wall: timer lag %v, faults late %v, a command stalled %v with no fault to explain it; bound %v), so what came late may be what let it happen",
+				m.Kind, at(a.H, m.At), d(m.LagNS), d(m.ShiftNS), d(m.StallNS), d(m.BoundNS))
+		}
 		if len(ms) > 1 {
-			why += fmt.Sprintf(" (and %s more, each within its own)", plural(len(ms)-1, "violation", "violations"))
+			why += fmt.Sprintf(" (and %s more, each as untrusted)", plural(len(ms)-1, "violation", "violations"))
 		}
 		rep.Results[i] = unproven(Result{TimingLost: r.TimingLost, Marginal: ms}, why+"; run fewer at once (--parallel) or at a lower --time-scale")
 		rep.Results[i].Summary = "the violations found may be the harness's doing: " + rep.Results[i].why

@@ -279,8 +279,28 @@ const stallSlack = int64(500 * time.Millisecond)
 // the races they depend on), so a valid verdict proves nothing.
 func unexplainedStall(a *account.Account) (string, bool) {
 	h := a.H
-	slow := max(int64(MaxTimerLag), shortestTTL(h)/10)
+	ops := unexplainedStalls(a)
+	if len(ops) == 0 {
+		return "", false
+	}
+	op := ops[0]
+	what := strings.Join(op.Value.Cmd, " ")
+	took := time.Duration(op.Complete - op.Invoke).Round(time.Millisecond)
+	how := fmt.Sprintf("was answered only after %v (wall)", took)
+	if op.Type == history.Info {
+		how = fmt.Sprintf("got no answer within its %v deadline (wall)", took)
+	}
+	return fmt.Sprintf("the machine was too busy for compressed time: %s's %s to %s at %s %s, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
+		op.Client, what, op.Value.Node, at(h, op.Invoke), how), true
+}
+
+// unexplainedStalls are the stalls unexplainedStall looks for, every one,
+// in history order.
+func unexplainedStalls(a *account.Account) []history.Op {
+	h := a.H
+	slow := timingBound(h)
 	probed := probeGranted(h)
+	var out []history.Op
 	for _, op := range h.Ops {
 		if op.F != history.Stalled || (op.Type != history.Info && op.Complete-op.Invoke < slow) {
 			continue
@@ -298,19 +318,18 @@ func unexplainedStall(a *account.Account) (string, bool) {
 			explained = true
 			break
 		}
-		if explained {
-			continue
+		if !explained {
+			out = append(out, op)
 		}
-		what := strings.Join(op.Value.Cmd, " ")
-		took := time.Duration(op.Complete - op.Invoke).Round(time.Millisecond)
-		how := fmt.Sprintf("was answered only after %v (wall)", took)
-		if op.Type == history.Info {
-			how = fmt.Sprintf("got no answer within its %v deadline (wall)", took)
-		}
-		return fmt.Sprintf("the machine was too busy for compressed time: %s's %s to %s at %s %s, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
-			op.Client, what, op.Value.Node, at(h, op.Invoke), how), true
 	}
-	return "", false
+	return out
+}
+
+// timingBound is how late the harness may be, wall ns, before a run's
+// timing is lost: MaxTimerLag, or a tenth of the shortest TTL granted when
+// that is longer (the tightest race a lock anomaly turns on).
+func timingBound(h history.History) int64 {
+	return max(int64(MaxTimerLag), shortestTTL(h)/10)
 }
 
 // shortestTTL is the shortest TTL granted in h (wall ns), 0 when none.

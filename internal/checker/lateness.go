@@ -178,6 +178,13 @@ type Margin struct {
 	ShiftNS    int64 `json:"shift_ns"`
 	JitterNS   int64 `json:"jitter_ns"`
 	Steps      []int `json:"steps,omitempty"`
+	// StallNS is the longest command of the violation's clients, in the
+	// window, that stalled with no fault to explain it (coverage's
+	// unexplained stalls); 0 when none did.
+	StallNS int64 `json:"stall_ns,omitempty"`
+	// BoundNS is coverage's bound on the harness's lateness (MaxTimerLag,
+	// or a tenth of the shortest TTL when longer).
+	BoundNS int64 `json:"bound_ns"`
 	// From is the window's start: the stale holder's grant.
 	From int64 `json:"from_ns"`
 }
@@ -185,6 +192,16 @@ type Margin struct {
 // Within reports whether the violation's margin is within the lateness:
 // a harness on time might not have made it.
 func (m Margin) Within() bool { return m.MarginNS <= m.LatenessNS }
+
+// Lost reports whether the harness lost the run's timing while the
+// violation was in the making: a timer lag or a fault's miss past the
+// bound, or a command stalled with no fault to explain it, in the window.
+// Whatever the margin, what a late harness delayed then (a renewal, a
+// validity check, a retry) may be what let the violation happen.
+func (m Margin) Lost() bool { return m.LagNS >= m.BoundNS || m.ShiftNS >= m.BoundNS || m.StallNS > 0 }
+
+// Untrusted reports whether the violation may be the harness's doing.
+func (m Margin) Untrusted() bool { return m.Within() || m.Lost() }
 
 // timedEnd reports whether a key that ended this way ended at a time the
 // run's timing set (it ran out, or a fault planned at a time removed it),
@@ -233,14 +250,16 @@ func follows(kind string) bool {
 
 // withinLateness sets each timing violation of the run beside the
 // lateness around it. marginal is true when the run's violations all rest
-// on timing and each is within its lateness: the harness, not the
-// scenario, may have made every one of them, and the run is unknown. A
-// structural violation (a foreign unlock, a token regression, an overlap
+// on timing and each is untrusted — within its lateness, or made while
+// the harness had lost the run's timing (Margin.Lost): the harness, not
+// the scenario, may have made every one of them, and the run is unknown.
+// A structural violation (a foreign unlock, a token regression, an overlap
 // whose key another client deleted, a liveness finding) or one timing
-// violation past its lateness keeps the run invalid.
+// violation past its lateness, made on time, keeps the run invalid.
 func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal bool) {
 	h := a.H
 	l := newLateness(h)
+	stalls := unexplainedStalls(a)
 	timed := false
 	for _, an := range anoms {
 		if an.Informational {
@@ -260,16 +279,26 @@ func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal 
 		if an.Stale != "" {
 			clients = []string{an.Stale}
 		}
-		m.LagNS = l.lagIn(m.From, an.At)
-		m.ShiftNS, m.Steps = l.faultShiftIn(m.From, an.At, clients)
+		// The window runs to the violation's end: an overlap lasts as
+		// long as the stale holder's belief, which a late renewal or
+		// validity check lengthens.
+		to := max(an.At, an.End)
+		m.LagNS = l.lagIn(m.From, to)
+		m.ShiftNS, m.Steps = l.faultShiftIn(m.From, to, clients)
 		m.LatenessNS = m.LagNS + m.ShiftNS + m.JitterNS
+		m.BoundNS = timingBound(h)
+		for _, st := range stalls {
+			if st.Invoke <= to && st.Complete >= m.From && slices.Contains(an.Clients, st.Client) {
+				m.StallNS = max(m.StallNS, st.Complete-st.Invoke)
+			}
+		}
 		ms = append(ms, m)
 	}
 	if !timed {
 		return nil, false
 	}
 	for _, m := range ms {
-		if !m.Within() {
+		if !m.Untrusted() {
 			return ms, false
 		}
 	}
@@ -306,7 +335,7 @@ func staleGrant(a *account.Account, an Anomaly) int64 {
 // client's grant, the holder's job after it) went the machine's way.
 func lateFault(a *account.Account) (string, bool) {
 	h := a.H
-	slack := max(int64(MaxTimerLag), shortestTTL(h)/10)
+	slack := timingBound(h)
 	for _, f := range LateFaults(h) {
 		sc := h.Header.ScenarioTime
 		switch {

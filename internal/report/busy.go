@@ -20,6 +20,10 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 		switch {
 		case len(r.Marginal) > 0:
 			g := r.Marginal[0]
+			if !g.Within() {
+				late := max(g.LagNS, g.ShiftNS, g.StallNS)
+				return tr(lang, "say.unknown.lost", m.kindWord(lang, g.Kind), float64(late)/1e6, float64(g.BoundNS)/1e6), true
+			}
 			return tr(lang, "say.unknown.margin", m.kindWord(lang, g.Kind), float64(g.MarginNS)/1e6, float64(g.LatenessNS)/1e6), true
 		case r.Exposure != nil:
 			e := r.Exposure

@@ -84,7 +84,9 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 				p.finishing <- struct{}{}
 				finishers.Go(func() {
 					defer func() { <-p.finishing }()
-					results <- finish()
+					out := finish()
+					out.Parallel = level
+					results <- out
 				})
 			}
 		})
