@@ -159,16 +159,18 @@ type Job struct {
 	// (report.Results.Retried).
 	retried []string
 
-	// planned and firstSeed are, when Plan made the job, how many runs of
-	// its scenario file the whole plan has and the first one's seed: which
-	// runs are notable does not change when only a shard of the plan runs.
+	// planned, firstSeed and planFiles are, when Plan made the job, how
+	// many runs of its scenario file the whole plan has, the first one's
+	// seed and how many scenarios the plan has: which runs are notable
+	// does not change when only a shard of the plan runs.
 	planned   int
 	firstSeed int64
 	// dir, when set, is the run's report directory, made before it
 	// started (a run whose experiments start beside it, see speculate);
 	// exp marks a job that is one of another run's experiments.
-	dir string
-	exp *experiment
+	dir       string
+	exp       *experiment
+	planFiles int
 }
 
 func (j Job) out(o Options) string {
@@ -253,7 +255,7 @@ func Plan(scs []scenario.Scenario, o Options) []Job {
 			o.log().Info("seed drawn", "scenario", sc.Name, "seed", base)
 		}
 		for i := 0; i < o.count(); i++ {
-			jobs = append(jobs, Job{N: len(jobs), Scenario: sc, Seed: base + int64(i), planned: o.count(), firstSeed: base})
+			jobs = append(jobs, Job{N: len(jobs), Scenario: sc, Seed: base + int64(i), planned: o.count(), firstSeed: base, planFiles: len(scs)})
 		}
 	}
 	return jobs
@@ -341,11 +343,21 @@ func fixedName(file string) string {
 }
 
 // retrySpoiled reruns the runs the machine spoiled (Options.RetryUnknown),
-// replacing each one's outcome in outs (same position) with its rerun's.
-// Each round runs the spoiled runs of the round before together, at half
-// the pool's level then (at least one at a time).
+// replacing each one's outcome in outs with its rerun's (Pool.Rerun).
 func retrySpoiled(ctx context.Context, p *Pool, outs []Outcome, o Options) {
-	for try := 1; try <= o.RetryUnknown && ctx.Err() == nil; try++ {
+	p.Rerun(ctx, outs, o.RetryUnknown, o.Done)
+}
+
+// Rerun runs again, with the same seed, up to tries times, each run of outs
+// the machine spoiled (an unknown whose cause is the machine's, or nodes
+// that did not start; never a definite verdict, nor a run that did what
+// its scenario promised), replacing its outcome in outs (same position)
+// with its rerun's, whose results list the earlier tries' causes
+// (report.Results.Retried). Each round runs the spoiled runs of the round
+// before together, at half the pool's level then (at least one at a
+// time); done is called as each rerun finishes.
+func (p *Pool) Rerun(ctx context.Context, outs []Outcome, tries int, done func(Outcome)) {
+	for try := 1; try <= tries && ctx.Err() == nil; try++ {
 		at := map[int]int{} // job N → position in outs
 		var jobs []Job
 		for i, out := range outs {
@@ -357,13 +369,13 @@ func retrySpoiled(ctx context.Context, p *Pool, outs []Outcome, o Options) {
 			j.Retry, j.retried = try, append(slices.Clone(j.retried), cause)
 			at[j.N] = i
 			jobs = append(jobs, j)
-			o.log().Info("running again a run the machine spoiled", "scenario", j.Scenario.Name, "seed", j.Seed, "try", try, "cause", cause)
+			p.o.log().Info("running again a run the machine spoiled", "scenario", j.Scenario.Name, "seed", j.Seed, "try", try, "cause", cause)
 		}
 		if len(jobs) == 0 {
 			return
 		}
 		prev := p.gate.limit(max(1, p.Level()/2))
-		again := p.RunEach(ctx, jobs, o.Done)
+		again := p.RunEach(ctx, jobs, done)
 		p.gate.limit(prev)
 		for _, a := range again {
 			outs[at[a.N]] = a
