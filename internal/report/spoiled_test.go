@@ -1,8 +1,12 @@
 package report
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
@@ -73,6 +77,40 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 		}
 		if r := BuildResults(in, "dir"); r.Spoiled != checker.SpoiledMargin {
 			t.Errorf("spoiled %q, want margin", r.Spoiled)
+		}
+	})
+}
+
+func TestTheVietnamesePageOfASpoiledRunSpeaksTheGlossary(t *testing.T) {
+	in := gcPauseInput("local", false)
+	var ops []history.Op
+	for _, o := range in.History.Ops {
+		if o.Client != "w2" {
+			o.Index = len(ops)
+			ops = append(ops, o)
+		}
+	}
+	in.History.Ops, in.Lang = ops, Vietnamese
+	in = in.checked()
+	dir := t.TempDir()
+	if _, err := Write(dir, in); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := html.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := fieldWords()
+	seen := map[string]bool{}
+	visibleWords(doc, func(w, context string) {
+		if vi, bad := forbidden[w]; bad && !seen[w] {
+			seen[w] = true
+			t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
 		}
 	})
 }

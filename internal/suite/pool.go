@@ -68,7 +68,15 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 			env := <-p.envs
 			defer func() { p.envs <- env }()
 			for {
-				started, level := p.gate.enter()
+				started, level, ok := p.gate.tryEnter()
+				if !ok {
+					// Parked while fewer runs go at once: its nodes would
+					// only burn the CPU the others lack (an idle
+					// redis-server still ticks), so they stop, and start
+					// again when it has a run.
+					env.close()
+					started, level = p.gate.enter()
+				}
 				j, ok := <-next
 				if !ok {
 					p.gate.leave(started, -1)

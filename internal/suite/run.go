@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
@@ -161,6 +162,11 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 			in.SkipCharts = true
 		default:
 			in.SkipCharts = !notes.charts(sc, seed, in)
+		}
+		if cause, _ := checker.Spoiled(in.Verdict, in.Results); cause != "" && j.Retry < o.RetryUnknown {
+			// The machine spoiled it and it runs again: its rerun's
+			// report is the one to draw.
+			in.SkipCharts = true
 		}
 		// The lesson pages draw a scenario's first run beside its fix.
 		in.KeepDrawing = len(sc.Lessons) > 0 && (j.planned == 0 || j.Seed == j.firstSeed) && j.exp == nil

@@ -322,15 +322,30 @@ func TestARunTheMachineSpoiledIsRunAgainAndOneTheScenarioMadeUnknownIsNot(t *tes
 			t.Errorf("retry line %q", l)
 		}
 	})
-	t.Run("a fault that overlaps nothing is the scenario's unknown and runs once", func(t *testing.T) {
+	t.Run("a fault that overlaps nothing is the scenario's unknown, which is not run again", func(t *testing.T) {
 		sc := load("coverage-miss.yaml")
 		sc.Expect.Verdict, sc.Expect.Kinds = "valid", nil
-		ran := 0
+		var tries []Outcome
 		opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
-			Done: func(Outcome) { ran++ }}
+			Done: func(o Outcome) { tries = append(tries, o) }}
 		outs := Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
-		if ran != 1 || len(outs) != 1 || outs[0].Results == nil || outs[0].Results.Verdict != checker.Unknown || outs[0].Results.Spoiled != "" {
-			t.Errorf("made %d times, outcome %+v; want once, unknown, not spoiled", ran, outs)
+		if len(outs) != 1 || outs[0].Results == nil || outs[0].Results.Verdict != checker.Unknown {
+			t.Fatalf("outcome %+v, want unknown", outs)
+		}
+		// A busy machine may spoil a try (its timing lost) before the
+		// scenario's own unknown shows: that try runs again. The try
+		// that is the scenario's unknown is the last.
+		for i, o := range tries[:len(tries)-1] {
+			if o.Results == nil || o.Results.Spoiled == "" {
+				t.Errorf("try %d, not spoiled, was run again: %+v", i, o.Results)
+			}
+		}
+		last := outs[0].Results
+		switch {
+		case last.Spoiled == "" && len(last.Retried) != len(tries)-1:
+			t.Errorf("the last try lists %v, after %d tries", last.Retried, len(tries))
+		case last.Spoiled != "":
+			t.Logf("the machine spoiled every try (%v, then %s): nothing to judge", last.Retried, last.Spoiled)
 		}
 	})
 	opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2}
