@@ -131,11 +131,15 @@ func RetryLine(outs []Outcome) string {
 	causes := map[string]int{}
 	var order []string
 	for _, o := range outs {
-		if len(o.retried) == 0 {
+		tries := o.retried
+		if len(tries) == 0 && o.Results != nil {
+			tries = o.Results.Retried // an outcome read back (merge)
+		}
+		if len(tries) == 0 {
 			continue
 		}
 		n++
-		for _, c := range o.retried {
+		for _, c := range tries {
 			if causes[c] == 0 {
 				order = append(order, c)
 			}
