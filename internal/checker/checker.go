@@ -115,6 +115,11 @@ type Result struct {
 	// only): a harness on time might have made none of them, so the run
 	// is unknown, not invalid.
 	Marginal []Margin `json:"within_lateness,omitempty"`
+	// ShortOfGrants: fewer grants than the minimum ran while the
+	// harness's timers lagged (history.LagRecordNS or more), and the
+	// faults did meet a hold (coverage only): the machine may be what
+	// kept the contenders out before the run ended.
+	ShortOfGrants bool `json:"short_of_grants,omitempty"`
 
 	why string // coverage's reason a valid verdict would prove nothing
 }

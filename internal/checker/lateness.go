@@ -137,9 +137,11 @@ func (l lateness) lagIn(from, to int64) int64 {
 	return worst
 }
 
-// faultShiftIn is how much later than planned the fault steps bearing on
-// any of clients ended, among those whose window meets [from, to]: the sum
-// of their shifts (late start plus stretch), with the steps that shifted.
+// faultShiftIn is how much later than planned the fault steps acting on
+// any of clients themselves (their process, clock or links) ended, among
+// those whose window meets [from, to]: the sum of their shifts (late start
+// plus stretch), with the steps that shifted: how much later than planned
+// the stale holder may have acted because of them.
 func (l lateness) faultShiftIn(from, to int64, clients []string) (int64, []int) {
 	var sum int64
 	var steps []int
@@ -147,7 +149,9 @@ func (l lateness) faultShiftIn(from, to int64, clients []string) (int64, []int) 
 		if f.Shift() <= 0 || f.Start > to || f.End < from {
 			continue
 		}
-		if !slices.ContainsFunc(clients, func(c string) bool { return affects(f.step, c) }) {
+		if !slices.ContainsFunc(clients, f.step.Touches) {
+			// A step on nodes, or on another client, ending late delays
+			// the grant the violation needs, never lengthens it.
 			continue
 		}
 		sum += f.Shift()
@@ -165,9 +169,13 @@ type Margin struct {
 	Key     string   `json:"key"`
 	// At is when the violation became true (the anomaly's At).
 	At int64 `json:"at_ns"`
-	// MarginNS is how far past the stale holder's lease the violation
-	// went: an overlap's length, or how long after its lease ended the
-	// stale holder's write came.
+	// Timed: the violation rests on timing (see margin), and MarginNS is
+	// how far past the stale holder's lease it went: an overlap's
+	// length, or how long after its lease ended the stale holder's write
+	// came. A violation that does not (a foreign unlock, a token
+	// regression, a lock granted while the other's key was there) is
+	// untrusted only when the harness lost the timing around it (Lost).
+	Timed    bool  `json:"timed"`
 	MarginNS int64 `json:"margin_ns"`
 	// LatenessNS = LagNS + ShiftNS + JitterNS: the harness timers' worst
 	// lag in the window, the late starts and stretches of the fault steps
@@ -189,9 +197,9 @@ type Margin struct {
 	From int64 `json:"from_ns"`
 }
 
-// Within reports whether the violation's margin is within the lateness:
-// a harness on time might not have made it.
-func (m Margin) Within() bool { return m.MarginNS <= m.LatenessNS }
+// Within reports whether the violation rests on timing and its margin is
+// within the lateness: a harness on time might not have made it.
+func (m Margin) Within() bool { return m.Timed && m.MarginNS <= m.LatenessNS }
 
 // Lost reports whether the harness lost the run's timing while the
 // violation was in the making: a timer lag or a fault's miss past the
@@ -248,32 +256,31 @@ func follows(kind string) bool {
 	return false
 }
 
-// withinLateness sets each timing violation of the run beside the
-// lateness around it. marginal is true when the run's violations all rest
-// on timing and each is untrusted — within its lateness, or made while
-// the harness had lost the run's timing (Margin.Lost): the harness, not
-// the scenario, may have made every one of them, and the run is unknown.
-// A structural violation (a foreign unlock, a token regression, an overlap
-// whose key another client deleted, a liveness finding) or one timing
-// violation past its lateness, made on time, keeps the run invalid.
+// withinLateness sets each violation of the run beside the lateness
+// around it (a liveness finding, and a kind that follows from an overlap,
+// are judged elsewhere). marginal is true when every one is untrusted: a
+// violation resting on timing whose margin is within its lateness, or any
+// violation made while the harness had lost the run's timing around it
+// (Margin.Lost). The harness, not the scenario, may then have made every
+// one of them, and the run is unknown. One violation past its lateness
+// and made on time — or structural (a foreign unlock, a token regression,
+// a lock granted while the other's key was there) and made on time —
+// keeps the run invalid.
 func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal bool) {
 	h := a.H
 	l := newLateness(h)
 	stalls := unexplainedStalls(a)
-	timed := false
 	for _, an := range anoms {
-		if an.Informational {
+		if an.Informational || history.LivenessKind(an.Kind) {
+			// Liveness findings of a run that lost its timing are
+			// already informational (busyLiveness).
 			continue
 		}
-		mg, ok := margin(h, an)
-		if !ok {
-			if follows(an.Kind) {
-				continue
-			}
-			return nil, false // structural
+		mg, timed := margin(h, an)
+		if !timed && follows(an.Kind) {
+			continue
 		}
-		timed = true
-		m := Margin{Kind: an.Kind, Clients: an.Clients, Key: an.Key, At: an.At, MarginNS: mg, JitterNS: history.LagRecordNS}
+		m := Margin{Kind: an.Kind, Clients: an.Clients, Key: an.Key, At: an.At, Timed: timed, MarginNS: mg, JitterNS: history.LagRecordNS}
 		m.From = staleGrant(a, an)
 		clients := an.Clients
 		if an.Stale != "" {
@@ -294,7 +301,7 @@ func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal 
 		}
 		ms = append(ms, m)
 	}
-	if !timed {
+	if len(ms) == 0 {
 		return nil, false
 	}
 	for _, m := range ms {
@@ -365,6 +372,9 @@ const (
 	SpoiledExposure = "exposure"
 	// SpoiledOffPlan: Sentinel promoted a replica no step asked for.
 	SpoiledOffPlan = "off-plan"
+	// SpoiledFewGrants: too few grants ran while the harness was late
+	// (Result.ShortOfGrants).
+	SpoiledFewGrants = "few-grants"
 )
 
 // Spoiled says why a run of verdict v with results rs is unknown because
@@ -390,6 +400,8 @@ func Spoiled(v Verdict, rs []Result) (cause, why string) {
 			cause = SpoiledExposure
 		case r.TimingLost:
 			cause = SpoiledBusy
+		case r.ShortOfGrants:
+			cause = SpoiledFewGrants
 		default:
 			return "", ""
 		}

@@ -204,3 +204,34 @@ func TestExposureWithoutATestIsNotAPass(t *testing.T) {
 		}
 	})
 }
+
+func TestTooFewGrantsIsTheMachinesDoingOnlyWhenItRanLate(t *testing.T) {
+	one := func(lag int64) history.History {
+		b := newHB(false)
+		b.h.Header.MaxTimerLagNS = lag
+		b.acquire("w1", inv1, 0, 0.01, 0)
+		b.fault("pause", []string{"w1"}, 1, 2)
+		b.write("w1", inv1, workload.ActionCharge, 3, 3.01, 0)
+		b.release("w1", inv1, 4, 4.01, true)
+		b.acquireFail("w2", inv1, 5, 5.01)
+		return b.h
+	}
+	for _, tt := range []struct {
+		name string
+		lag  int64
+		want string
+	}{
+		{"one grant on a quiet machine is the scenario's unknown", 2e6, ""},
+		{"one grant while the harness's timers lagged may be the machine's", 30e6, SpoiledFewGrants},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Check(context.Background(), one(tt.lag), Options{})
+			if rep.Verdict != Unknown {
+				t.Fatalf("verdict %s, want unknown", rep.Verdict)
+			}
+			if c, _ := Spoiled(rep.Verdict, rep.Results); c != tt.want {
+				t.Errorf("spoiled %q, want %q", c, tt.want)
+			}
+		})
+	}
+}
