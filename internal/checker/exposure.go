@@ -141,7 +141,7 @@ func newAttempts(a *account.Account) *attempts {
 			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to})
 		}
 		evs := sent[op.Client]
-		if len(evs) == 0 || !opWatched(a, op, end) {
+		if len(evs) == 0 || !acquireWatched(a, op, end) {
 			add(op.Invoke, end)
 			continue
 		}
@@ -155,9 +155,9 @@ func newAttempts(a *account.Account) *attempts {
 	return t
 }
 
-// opWatched reports whether every node op may have reached was observed
-// throughout its window [op.Invoke, end] (watched, node by node).
-func opWatched(a *account.Account, op history.Op, end int64) bool {
+// acquireWatched reports whether every node op may have reached was
+// observed throughout its window [op.Invoke, end] (watched, node by node).
+func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 	nodes := op.Value.Nodes
 	if len(nodes) == 0 {
 		nodes = a.H.Header.Nodes

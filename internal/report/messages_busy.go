@@ -26,16 +26,4 @@ var busyMessages = map[Lang]map[string]string{
 	},
 }
 
-func init() {
-	for lang, table := range busyMessages {
-		if messages[lang] == nil {
-			messages[lang] = map[string]string{}
-		}
-		for k, v := range table {
-			if _, dup := messages[lang][k]; dup {
-				panic("report: message " + k + " is in messages.go and messages_busy.go")
-			}
-			messages[lang][k] = v
-		}
-	}
-}
+func init() { addMessages(busyMessages, "messages_busy.go") }

@@ -1,32 +1,30 @@
 package report
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/net/html"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
-func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *testing.T) {
-	// alone is gc-pause with w2 gone: w1 charges 6 s after its lease ran
-	// out, and nobody tried to take the lock meanwhile (issue 32).
-	alone := func(lang Lang) Input {
-		in := gcPauseInput("local", false)
-		var ops []history.Op
-		for _, o := range in.History.Ops {
-			if o.Client != "w2" {
-				o.Index = len(ops)
-				ops = append(ops, o)
-			}
+// alone is gc-pause with w2 gone: w1 charges 6 s after its lease ran out,
+// and nobody tried to take the lock meanwhile (issue 32).
+func alone(lang Lang) Input {
+	in := gcPauseInput("local", false)
+	var ops []history.Op
+	for _, o := range in.History.Ops {
+		if o.Client != "w2" {
+			o.Index = len(ops)
+			ops = append(ops, o)
 		}
-		in.History.Ops, in.Lang = ops, lang
-		return in.checked()
 	}
+	in.History.Ops, in.Lang = ops, lang
+	return in.checked()
+}
+
+func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *testing.T) {
 	for _, tt := range []struct {
 		lang Lang
 		want []string
@@ -82,35 +80,9 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 }
 
 func TestTheVietnamesePageOfASpoiledRunSpeaksTheGlossary(t *testing.T) {
-	in := gcPauseInput("local", false)
-	var ops []history.Op
-	for _, o := range in.History.Ops {
-		if o.Client != "w2" {
-			o.Index = len(ops)
-			ops = append(ops, o)
-		}
-	}
-	in.History.Ops, in.Lang = ops, Vietnamese
-	in = in.checked()
 	dir := t.TempDir()
-	if _, err := Write(dir, in); err != nil {
+	if _, err := Write(dir, alone(Vietnamese)); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, IndexFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := html.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forbidden := fieldWords()
-	seen := map[string]bool{}
-	visibleWords(doc, func(w, context string) {
-		if vi, bad := forbidden[w]; bad && !seen[w] {
-			seen[w] = true
-			t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
-		}
-	})
+	speaksTheGlossary(t, filepath.Join(dir, IndexFile))
 }
