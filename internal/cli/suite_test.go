@@ -263,6 +263,9 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 	})
 	t.Run("re-running a printed seed gives the same verdict", func(t *testing.T) {
 		code, rs, stderr := runJSON(t, "run", "../../scenarios/redlock-gc-pause.yaml", "--seed", "101", "--out", t.TempDir(), "--backend", backend)
+		if len(rs) == 1 && spoiled(t, rs[0]) {
+			return
+		}
 		if code != exitValid || len(rs) != 1 || rs[0].Verdict != checker.Invalid || rs[0].Seed != 101 {
 			t.Errorf("exit %d, results %+v\n%s", code, rs, stderr)
 		}
@@ -314,7 +317,7 @@ func TestOneSeedGivesTheSameFaultPlanAndScheduleTwice(t *testing.T) {
 	// Seeds 9 and 10 side by side (--count 2), then seed 9 again.
 	run := func(count string) map[int64][]string {
 		code, rs, stderr := runJSON(t, "run", "../../scenarios/gc-pause.yaml", "--seed", "9", "--count", count, "--out", t.TempDir(), "--backend", backend)
-		if code != exitValid || len(rs) == 0 {
+		if (code != exitValid && !slices.ContainsFunc(rs, func(r report.Results) bool { return spoiled(t, r) })) || len(rs) == 0 {
 			t.Fatalf("exit %d\n%s", code, stderr)
 		}
 		out := map[int64][]string{}

@@ -20,9 +20,12 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 		switch {
 		case len(r.Marginal) > 0:
 			g := r.Marginal[0]
-			if !g.Within() {
-				late := max(g.LagNS, g.ShiftNS, g.StallNS)
-				return tr(lang, "say.unknown.lost", m.kindWord(lang, g.Kind), float64(late)/1e6, float64(g.BoundNS)/1e6), true
+			switch {
+			case g.Within():
+			case g.LagNS >= g.BoundNS || g.ShiftNS >= g.BoundNS:
+				return tr(lang, "say.unknown.lost", m.kindWord(lang, g.Kind), float64(max(g.LagNS, g.ShiftNS))/1e6, float64(g.BoundNS)/1e6), true
+			default: // a command stalled with no fault to explain it
+				return tr(lang, "say.unknown.stall", m.kindWord(lang, g.Kind), float64(g.StallNS)/1e6), true
 			}
 			return tr(lang, "say.unknown.margin", m.kindWord(lang, g.Kind), float64(g.MarginNS)/1e6, float64(g.LatenessNS)/1e6), true
 		case r.Exposure != nil:
