@@ -32,7 +32,7 @@ func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable
 	log.Info("locksim run", "time_scale", j.Scenario.TimeScale, "version", o.Version, "reproduce", repro)
 	cl, err := env.get(ctx, j, o, log)
 	if err != nil {
-		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil, late: -1, startFailed: true}
+		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil, late: -1}
 		log.Error("run failed; no verdict", "err", out.Err)
 		return out, nil
 	}

@@ -95,7 +95,7 @@ type Options struct {
 	// for a cause that is the machine's (report.Results.Spoiled: its
 	// timing lost, its violations within the harness's lateness, an
 	// exposure no contender tested, a failover no step asked for), or
-	// its nodes not started. A definite verdict is never rerun. The
+	// no verdict at all (NoVerdict). A definite verdict is never rerun. The
 	// reruns go after the suite's first pass, together, at half the
 	// runs at once the pool was at; the rerun's outcome replaces the
 	// run's, its results list the earlier tries' causes (Retried), and
@@ -205,9 +205,6 @@ type Outcome struct {
 	// late is the run's harness lateness (its history's worst timer lag
 	// or fault step late or stretched), -1 without a history.
 	late time.Duration
-	// startFailed: its nodes did not start (on a loaded machine, a node
-	// not ready within its bound).
-	startFailed bool
 }
 
 // Result is the run's results, or for a run with no report what is known
@@ -383,16 +380,23 @@ func (p *Pool) Rerun(ctx context.Context, outs []Outcome, tries int, done func(O
 	}
 }
 
+// NoVerdict is the rerun cause of a run that got no verdict (an
+// infrastructure error: its nodes did not start or could not be reached).
+const NoVerdict = "no-verdict"
+
 // spoiled says whether the machine spoiled the run, and how: an unknown
 // verdict whose cause is the machine's (report.Results.Spoiled), or nodes
-// that did not start; never a run that did what its scenario promised,
-// nor one interrupted.
+// that got no verdict (NoVerdict); never a run that did what its scenario
+// promised, nor one interrupted.
 func (o Outcome) spoiled() (string, bool) {
 	switch {
 	case o.Aborted || o.Passed():
 		return "", false
 	case o.Results == nil:
-		return "start", o.startFailed
+		// No verdict at all: on a loaded machine a node not ready or not
+		// reachable within its bound; an error that is not the machine's
+		// comes back twice more, and says so each time.
+		return NoVerdict, true
 	}
 	return o.Results.Spoiled, o.Results.Spoiled != ""
 }
