@@ -101,8 +101,11 @@ func exposures(a *account.Account) []Exposure {
 	return out
 }
 
-// attempts indexes the contenders' acquire attempts per key: the
-// instants the commands of each acquire reached a node (node events), or,
+// attempts indexes the contenders' acquire attempts per key — those with
+// an answer the lock's keys decided: granted, or refused, but not an
+// attempt of unknown outcome nor one its own replication guard refused —
+// as the instants the commands of each acquire reached a node (node
+// events), or,
 // where the nodes' record cannot tell (no node events of that client at
 // all, or a node not observed throughout), the acquire's whole window from
 // its invoke to its completion (it may have reached a node at any instant
@@ -131,6 +134,14 @@ func newAttempts(a *account.Account) *attempts {
 	t := &attempts{byKey: map[string][]try{}}
 	for _, op := range h.Ops {
 		if op.F != history.Acquire || !isClientOp(op) || op.Client == history.ProbeClient {
+			continue
+		}
+		if op.Type == history.Info || op.Value.Refusal == history.RefusalNotReplicated {
+			// No answer: the contender never knew itself granted, so it
+			// could not have acted. Refused by its own replication guard
+			// (WAIT short of acknowledgements): the node let it in, and
+			// with its replicas on time it would have been granted.
+			// Neither tested the exposure.
 			continue
 		}
 		end := op.Complete

@@ -196,6 +196,32 @@ func TestExposureWithoutATestIsNotAPass(t *testing.T) {
 			t.Errorf("verdict %s, exposure %+v; want unknown, untried", rep.Verdict, e)
 		}
 	})
+	for _, tt := range []struct {
+		name string
+		typ  history.Type
+		v    history.Value
+	}{
+		{"an attempt that got no answer is no test: the contender could not have acted", history.Info, history.Value{}},
+		{"an attempt its own WAIT refused is no test: the node let it in", history.Fail, history.Value{Refusal: history.RefusalNotReplicated}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := exposed(1)
+			b.op("w2", history.Acquire, inv1, 30.2, 30.8, tt.typ, tt.v)
+			rep := Check(context.Background(), b.h, Options{})
+			if e := rep.Results[len(rep.Results)-1].Exposure; rep.Verdict != Unknown || e == nil || e.Tried {
+				t.Errorf("verdict %s, exposure %+v; want unknown, untried", rep.Verdict, e)
+			}
+		})
+	}
+	t.Run("an attempt the holder's key refused tested it", func(t *testing.T) {
+		b := exposed(1)
+		b.acquireFail("w2", inv1, 30.2, 30.8)
+		// (One grant is too few for coverage: unknown for that, not for
+		// the exposure.)
+		if rep := Check(context.Background(), b.h, Options{}); rep.Results[len(rep.Results)-1].Exposure != nil {
+			t.Errorf("coverage names an untested exposure: %+v", rep.Results[len(rep.Results)-1])
+		}
+	})
 	t.Run("an efficiency lock has no exposure: its overlaps are waste", func(t *testing.T) {
 		b := exposed(1)
 		b.h.Header.Workload = workload.CacheRebuild
