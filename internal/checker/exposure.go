@@ -104,8 +104,9 @@ func exposures(a *account.Account) []Exposure {
 // attempts indexes the contenders' acquire attempts per key — those with
 // an answer the lock's keys decided: granted, or refused, but not an
 // attempt of unknown outcome nor one its own replication guard refused —
-// as the instants the commands of each acquire reached a node (node
-// events), or,
+// as the instants the first command of each acquire reached each node
+// (node events; its later ones there, a refused Redlock's unlocks, ask the
+// lock nothing), or,
 // where the nodes' record cannot tell (no node events of that client at
 // all, or a node not observed throughout), the acquire's whole window from
 // its invoke to its completion (it may have reached a node at any instant
@@ -114,22 +115,29 @@ type attempts struct {
 	byKey map[string][]try // sorted by from
 }
 
+// nodeEvent is one command a node recorded (wall ns, the node's name).
+type nodeEvent struct {
+	at   int64
+	node string
+}
+
 // try is one attempt's span [from, to]: one instant when a node showed it.
 type try struct {
 	client   string
 	from, to int64
+	granted  int64 // when its grant answered (wall ns), -1 when refused
 }
 
 func newAttempts(a *account.Account) *attempts {
 	h := a.H
-	sent := map[string][]int64{} // client → its node events' instants
+	sent := map[string][]nodeEvent{} // client → its node events, by instant
 	for _, op := range h.Ops {
-		if op.F == history.NodeCmd && op.Process == history.NodeProcess && op.Client != "" {
-			sent[op.Client] = append(sent[op.Client], op.Invoke)
+		if op.F == history.NodeCmd && op.Process == history.NodeProcess && op.Client != "" && !op.Value.Lua {
+			sent[op.Client] = append(sent[op.Client], nodeEvent{at: op.Invoke, node: op.Value.Node})
 		}
 	}
 	for _, v := range sent {
-		slices.Sort(v)
+		slices.SortStableFunc(v, func(x, y nodeEvent) int { return cmp.Compare(x.at, y.at) })
 	}
 	t := &attempts{byKey: map[string][]try{}}
 	for _, op := range h.Ops {
@@ -148,16 +156,26 @@ func newAttempts(a *account.Account) *attempts {
 		if end < 0 {
 			end = a.End()
 		}
+		granted := int64(-1)
+		if op.Type == history.OK {
+			granted = end
+		}
 		add := func(from, to int64) {
-			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to})
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, granted: granted})
 		}
 		evs := sent[op.Client]
 		if len(evs) == 0 || !acquireWatched(a, op, end) {
 			add(op.Invoke, end)
 			continue
 		}
-		for j := sort.Search(len(evs), func(j int) bool { return evs[j] >= op.Invoke }); j < len(evs) && evs[j] <= end; j++ {
-			add(evs[j], evs[j])
+		// Each node's first command of the acquire is its try there; the
+		// later ones (a refused Redlock's unlocks) ask the lock nothing.
+		tried := map[string]bool{}
+		for j := sort.Search(len(evs), func(j int) bool { return evs[j].at >= op.Invoke }); j < len(evs) && evs[j].at <= end; j++ {
+			if !tried[evs[j].node] {
+				tried[evs[j].node] = true
+				add(evs[j].at, evs[j].at)
+			}
 		}
 	}
 	for _, v := range t.byKey {
@@ -183,6 +201,9 @@ func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 
 // around says whether a client other than holder attempted to acquire key
 // within [from, to], and the others' last attempt before and first after.
+// An attempt granted only after to tests nothing either: the lock let it
+// in, but its holder could act only once the exposure was over (on a
+// busy machine, a slow answer); it counts as the next attempt.
 func (t *attempts) around(holder, key string, from, to int64) (tried bool, last, next *Attempt) {
 	for _, tr := range t.byKey[key] {
 		switch {
@@ -191,9 +212,14 @@ func (t *attempts) around(holder, key string, from, to int64) (tried bool, last,
 			if last == nil || tr.to >= last.At {
 				last = &Attempt{Client: tr.client, At: tr.to}
 			}
-		case tr.from <= to:
+		case tr.from <= to && (tr.granted < 0 || tr.granted <= to):
 			tried = true
-		case next == nil:
+		case tr.from <= to:
+			// Granted after the window: it is next from its grant on.
+			if next == nil || tr.granted < next.At {
+				next = &Attempt{Client: tr.client, At: tr.granted}
+			}
+		case next == nil || tr.from < next.At:
 			next = &Attempt{Client: tr.client, At: tr.from}
 		}
 	}

@@ -196,6 +196,32 @@ func TestExposureWithoutATestIsNotAPass(t *testing.T) {
 			t.Errorf("verdict %s, exposure %+v; want unknown, untried", rep.Verdict, e)
 		}
 	})
+	t.Run("a refused Redlock's unlocks inside the window and a grant answered after it are no test", func(t *testing.T) {
+		b := exposed(1)
+		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
+		cmd := func(c string, at float64, args ...string) {
+			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
+				Key: inv1, Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
+		}
+		// Refused: its SET NX ran at 29.95 s, w1's key still there; its
+		// unlock ran at 30.5 s, inside the window, and asked the lock
+		// nothing.
+		b.op("w2", history.Acquire, inv1, 29.9, 30.6, history.Fail, history.Value{})
+		cmd("w2", 29.95, "SET", inv1, "w2-a", "NX", "PX", "30000")
+		cmd("w2", 30.5, "EVALSHA", "unlock", "1", inv1, "w2-a")
+		// Granted at 31.5 s: its SET NX ran at 30.9 s, but w2 could act
+		// only after w1's last write (31.03 s).
+		b.op("w2", history.Acquire, inv1, 30.8, 31.5, history.OK, history.Value{Token: "w2-b"})
+		cmd("w2", 30.9, "SET", inv1, "w2-b", "NX", "PX", "30000")
+		rep := Check(context.Background(), b.h, Options{})
+		e := rep.Results[len(rep.Results)-1].Exposure
+		if rep.Verdict != Unknown || e == nil || e.Tried {
+			t.Fatalf("verdict %s, exposure %+v; want unknown, untried", rep.Verdict, e)
+		}
+		if e.NextTry == nil || e.NextTry.At != ns(31.5) {
+			t.Errorf("next try %+v, want w2's grant at 31.5 s", e.NextTry)
+		}
+	})
 	for _, tt := range []struct {
 		name string
 		typ  history.Type
