@@ -11,8 +11,9 @@ func TestOneTimerLagWatchServesEveryRunAndRecordsItsLags(t *testing.T) {
 	a, b := history.NewRecorder(time.Now()), history.NewRecorder(time.Now())
 	stopA, stopB := watchTimerLag(a), watchTimerLag(b)
 	time.Sleep(20 * time.Millisecond)
-	// Hold the watch still for 40 ms: its next tick is that late, for
-	// both runs at once (a loaded machine can only make it later).
+	// Hold the watch still for 40 ms: its next tick is at least 35 ms
+	// late, for both runs at once (it was due at most lagTick after the
+	// hold began, and a loaded machine can only make it later).
 	lagWatch.mu.Lock()
 	time.Sleep(40 * time.Millisecond)
 	lagWatch.mu.Unlock()

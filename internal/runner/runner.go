@@ -674,9 +674,11 @@ func lagLoop() {
 	defer t.Stop()
 	due := time.Now().Add(lagTick)
 	for range t.C {
-		now := time.Now() // after the scheduler ran us: that delay counts
-		late := now.Sub(due)
 		lagWatch.mu.Lock()
+		// After the scheduler ran us and we had the watch: both delays
+		// count, and the next tick is due from here.
+		now := time.Now()
+		late := now.Sub(due)
 		if len(lagWatch.subs) == 0 {
 			lagWatch.running = false
 			lagWatch.mu.Unlock()
