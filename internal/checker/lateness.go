@@ -270,6 +270,25 @@ func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal 
 	h := a.H
 	l := newLateness(h)
 	stalls := unexplainedStalls(a)
+	// A kind that follows from an overlap is judged with the overlap only
+	// when it was made in one: its span meets the window (the stale
+	// grant to the violation's end) of a violation judged here. A charge
+	// accepted twice, with no late charge among them, far from any
+	// overlap, is a violation of its own (a mutated or replayed write, a
+	// client charging twice under its own lease), set beside the
+	// lateness around it like any structural one.
+	var windows [][2]int64
+	for _, an := range anoms {
+		if an.Informational || history.LivenessKind(an.Kind) {
+			continue
+		}
+		if _, timed := margin(h, an); timed || !follows(an.Kind) {
+			windows = append(windows, [2]int64{staleGrant(a, an), max(an.At, an.End)})
+		}
+	}
+	madeIn := func(an Anomaly) bool {
+		return slices.ContainsFunc(windows, func(w [2]int64) bool { return an.Start <= w[1] && max(an.At, an.End) >= w[0] })
+	}
 	for _, an := range anoms {
 		if an.Informational || history.LivenessKind(an.Kind) {
 			// Liveness findings of a run that lost its timing are
@@ -277,7 +296,7 @@ func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal 
 			continue
 		}
 		mg, timed := margin(h, an)
-		if !timed && follows(an.Kind) {
+		if !timed && follows(an.Kind) && madeIn(an) {
 			continue
 		}
 		m := Margin{Kind: an.Kind, Clients: an.Clients, Key: an.Key, At: an.At, Timed: timed, MarginNS: mg, JitterNS: history.LagRecordNS}

@@ -100,6 +100,40 @@ func TestAViolationWithinTheHarnessLatenessAroundItIsUnknown(t *testing.T) {
 			t.Errorf("verdict %s, want invalid", rep.Verdict)
 		}
 	})
+	// A kind that follows from an overlap (a double charge with no late
+	// charge among its charges) is excused with the overlap only when it
+	// was made in the overlap's window (issue 33's metamorphic test).
+	doubled := []struct {
+		name string
+		add  func(b *hb)
+		want Verdict
+	}{
+		{"a charge accepted twice far from the untrusted overlap, under its client's own lease, keeps the run invalid",
+			func(b *hb) {
+				const inv2 = "invoice-2"
+				b.acquire("w2", inv2, 40, 40.01, 0)
+				b.write("w2", inv2, workload.ActionCharge, 40.1, 40.11, 0)
+				b.write("w2", inv2, workload.ActionCharge, 40.2, 40.21, 0)
+				b.release("w2", inv2, 40.3, 40.31, true)
+			}, Invalid},
+		{"the fresh holder's charge accepted twice inside the untrusted overlap stays unknown with it",
+			func(b *hb) { b.write("w2", inv1, workload.ActionCharge, 30.064, 30.065, 0) }, Unknown},
+	}
+	for _, tt := range doubled {
+		t.Run(tt.name, func(t *testing.T) {
+			b := nearMiss(30.05)
+			b.lag(20, 20.08)
+			tt.add(b)
+			rep := Check(context.Background(), b.h, Options{})
+			found := false
+			for _, a := range rep.Anomalies() {
+				found = found || (a.Kind == KindDoubleEffect && !a.Informational)
+			}
+			if rep.Verdict != tt.want || !found {
+				t.Errorf("verdict %s (double-effect found: %v), want %s with a double-effect", rep.Verdict, found, tt.want)
+			}
+		})
+	}
 }
 
 func TestAFaultThatStartedLateMakesAValidRunUnknown(t *testing.T) {
