@@ -69,3 +69,15 @@ func (n *notable) charts(sc scenario.Scenario, seed int64, in report.Input) bool
 		return in.Verdict != checker.Valid
 	}
 }
+
+// explains reports whether the run of sc with this seed, judged as in, is
+// one whose experiments a suite runs (Options.Why): a notable run as it
+// was before a catalogue drew only its misses — also each scenario's first
+// seed — so a suite of several scenarios still explains their invalid
+// runs.
+func (n *notable) explains(sc scenario.Scenario, seed int64, in report.Input) bool {
+	if n == nil || n.runs[sc.File] <= 1 || seed == n.first[sc.File] {
+		return true
+	}
+	return n.charts(sc, seed, in)
+}

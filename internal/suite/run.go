@@ -173,7 +173,7 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		if j.exp != nil {
 			in.SkipCharts = true // an experiment's page is read for its verdict
 		}
-		if o.Why && j.exp == nil && wantsWhy(in, notes.charts(sc, seed, in)) {
+		if o.Why && j.exp == nil && wantsWhy(in, notes.explains(sc, seed, in)) {
 			// Its report waits for its experiments (explain).
 			out.pending = &pending{in: in, dir: dir}
 			return out
