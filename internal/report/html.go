@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -243,7 +244,7 @@ func expectWords(lang Lang, verdict string, kinds []string) string {
 // same in every language), comma-separated.
 func kindWords(_ Lang, kinds []string) string { return strings.Join(kinds, ", ") }
 
-func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string, d *drawing) error {
+func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string, d *chart.Drawing) error {
 	lang := normLang(in.Lang)
 	t, err := template.New("index").Funcs(template.FuncMap{
 		"t":  func(key string) string { return tr(lang, key) },
@@ -258,9 +259,9 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	}
 	pg := buildPage(in, m, res, hist, headline)
 	if d != nil {
-		pg.Timeline = template.HTML(renderSVG(d.windowed(maxSVGShapes, focusOf(in, m)), svgOptions{}))
-		pg.TimelineCSS = template.CSS(timelineCSS())
-		pg.TimelineJS = template.JS(timelineJS)
+		pg.Timeline = template.HTML(chart.RenderSVG(d.Windowed(chart.MaxSVGShapes, focusOf(in, m)), chart.SVGOptions{}))
+		pg.TimelineCSS = template.CSS(chart.TimelineCSS())
+		pg.TimelineJS = template.JS(chart.TimelineJS)
 	}
 	if in.SkipCharts {
 		cmd := "locksim check " + filepath.Dir(path)

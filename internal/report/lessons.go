@@ -15,6 +15,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -362,15 +363,15 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 	}
 	bs, fs := fmtT(b.R.ScenarioSeconds), fmtT(f.R.ScenarioSeconds)
 	if bd, fd := b.R.drawing, f.R.drawing; bd != nil && fd != nil {
-		o := svgOptions{Sync: sync, Start: min(bd.Start, fd.Start), End: max(bd.End, fd.End)}
+		o := chart.SVGOptions{Sync: sync, Start: min(bd.Start, fd.Start), End: max(bd.End, fd.End)}
 		var t strings.Builder
 		for _, side := range []struct {
 			label string
 			c     runCard
-			d     *drawing
+			d     *chart.Drawing
 		}{{tr(lang, "lesson.broken"), b.Card, bd}, {tr(lang, "lesson.fixed"), f.Card, fd}} {
 			fmt.Fprintf(&t, "<p class=\"tl-label\">%s: %s</p>\n", template.HTMLEscapeString(side.label), template.HTMLEscapeString(side.c.Scenario))
-			t.WriteString(renderSVG(side.d, o))
+			t.WriteString(chart.RenderSVG(side.d, o))
 		}
 		p.Timelines = template.HTML(t.String())
 		p.Broken.Below, p.Fixed.Below = true, true
@@ -482,7 +483,7 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		for i, p := range g.Pairs {
 			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
 			if pv.Timelines != "" {
-				pg.TimelineCSS, pg.TimelineJS = template.CSS(timelineCSS()), template.JS(timelineJS)
+				pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
 			}
 			pg.Pairs = append(pg.Pairs, pv)
 		}
