@@ -242,17 +242,6 @@ func (s FaultStep) LinkClients() []string {
 	return out
 }
 
-// LinkNodes lists the nodes client's links of the step reach, in order.
-func (s FaultStep) LinkNodes(client string) []string {
-	var out []string
-	for _, l := range s.Links {
-		if l.Client == client && !slices.Contains(out, l.Node) {
-			out = append(out, l.Node)
-		}
-	}
-	return out
-}
-
 // Instant reports whether the step has no active window at all: it
 // happens at one instant (a clock jump, a client crash, a key deletion).
 func (s FaultStep) Instant() bool {

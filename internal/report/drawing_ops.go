@@ -79,7 +79,7 @@ func (b *builder) writes() {
 		x := m.sec(o.Invoke)
 		fence := m.fenceOf(o)
 		violation := inViolation[o.Index]
-		tip := func() string { return b.writeTip(i, o, fence, violation) }
+		tip := func() string { return b.writeTip(o, fence, violation) }
 		var kind, style, word string
 		switch o.Type {
 		case history.OK:
@@ -197,7 +197,7 @@ func actionLegendWord(lang Lang, action string) string {
 
 // writeTip tells one write: who, what, under which token, what the
 // resource answered and whether a checker names it as the violation.
-func (b *builder) writeTip(i int, o history.Op, fence int64, violation string) string {
+func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 	m, lang := b.m, b.lang
 	act := actionLegendWord(lang, o.Value.Action)
 	tok := ""
@@ -224,7 +224,6 @@ func (b *builder) writeTip(i int, o history.Op, fence int64, violation string) s
 	if violation != "" {
 		lines = append(lines, tr(lang, "tip.write.violation", m.kindWord(lang, violation)))
 	}
-	_ = i
 	return strings.Join(lines, "\n")
 }
 

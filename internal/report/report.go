@@ -165,12 +165,8 @@ type Results struct {
 // Emulated reports whether the history's backend is emulated Redis.
 func emulated(h history.Header) bool { return h.Backend == "embedded" }
 
-// BuildResults assembles results.json's content; dir is recorded as
+// buildResults assembles results.json's content; dir is recorded as
 // ReportDir.
-func BuildResults(in Input, dir string) Results {
-	return buildResults(in, dir, newModel(in.History, in.Account))
-}
-
 func buildResults(in Input, dir string, m *model) Results {
 	h := in.History.Header
 	r := Results{
