@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report/page"
+
 	"github.com/anishathalye/porcupine"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -173,7 +175,10 @@ func writeHistoryPage(path string, in Input, m *model, hist historyInfo) error {
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
 	esc := template.HTMLEscapeString
-	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n", lang, esc(d.Title))
+	if err := page.WriteHead(w, string(lang), d.Title); err != nil {
+		f.Close()
+		return fmt.Errorf("write history page: %w", err)
+	}
 	fmt.Fprintf(w, "<style>body{font-family:\"Liberation Sans\",Arial,sans-serif;font-size:20px;line-height:1.45;color:#111;max-width:1500px;margin:0 auto;padding:24px 32px}h1{font-size:32px;margin:0 0 8px}.say{font-size:24px;font-weight:700}.desc{color:#444}</style>\n<style>%s</style>\n</head>\n<body>\n", chart.TimelineCSS())
 	fmt.Fprintf(w, "<h1>%s</h1>\n<p class=\"say\" id=\"porcupine-verdict\">%s</p>\n<p class=\"desc\">%s</p>\n", esc(d.Title), esc(d.Headline), esc(tr(lang, "hist.how")))
 	if hist.Note != "" {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report/page"
+
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
@@ -41,7 +43,8 @@ type pageRun struct {
 	Code        bool
 }
 
-type page struct {
+// runPage is index.html's data.
+type runPage struct {
 	Lang                           Lang
 	Title, Description             string
 	DescriptionLang                string // "en" when a non-English page falls back to the English description
@@ -68,10 +71,10 @@ type page struct {
 	TimelineJS  template.JS
 }
 
-func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) page {
+func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) runPage {
 	lang := normLang(in.Lang)
 	h := in.History.Header
-	p := page{
+	p := runPage{
 		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: description(in), Aborted: in.Aborted, Cut: in.Cut,
 		Fix: buildRemedy(in, lang), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
@@ -246,10 +249,10 @@ func kindWords(_ Lang, kinds []string) string { return strings.Join(kinds, ", ")
 
 func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string, d *chart.Drawing) error {
 	lang := normLang(in.Lang)
-	t, err := template.New("index").Funcs(template.FuncMap{
+	t, err := page.Parse("index", indexTemplate, template.FuncMap{
 		"t":  func(key string) string { return tr(lang, key) },
 		"tf": func(key string, args ...any) string { return tr(lang, key, args...) },
-	}).Parse(indexTemplate)
+	})
 	if err != nil {
 		return fmt.Errorf("parse template: %w", err)
 	}

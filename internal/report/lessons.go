@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report/page"
+
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -471,7 +473,7 @@ func groupLesson(n int, runs []*suiteRun) lessonGroup {
 // writeLessonPages writes one page per lesson the runs name.
 func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 	lessons := lessonsOf(runs)
-	t, err := template.New("lesson").Funcs(pageFuncs(lang)).Parse(suiteCSS + lessonTemplate)
+	t, err := page.Parse("lesson", suiteCSS+lessonTemplate, pageFuncs(lang))
 	if err != nil {
 		return fmt.Errorf("parse lesson template: %w", err)
 	}
@@ -607,7 +609,7 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 		}
 		pg.Rows = append(pg.Rows, row)
 	}
-	t, err := template.New("req").Funcs(pageFuncs(lang)).Parse(suiteCSS + requirementsTemplate)
+	t, err := page.Parse("req", suiteCSS+requirementsTemplate, pageFuncs(lang))
 	if err != nil {
 		return fmt.Errorf("parse requirements template: %w", err)
 	}
