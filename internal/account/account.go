@@ -413,11 +413,28 @@ func (a *Account) GrantOf(op int) (Grant, bool) {
 	return a.grantList[i], true
 }
 
+// Quorum is the majority of the run's nodes (N/2+1): how many must hold
+// a multi-node lock's key for the lock to stand (Redlock, redis.io's
+// distlock page).
+func (a *Account) Quorum() int { return len(a.H.Header.Nodes)/2 + 1 }
+
+// HeldAfter counts the lives that still held their key after instant t
+// (End > t): the nodes a lock still stood on then.
+func HeldAfter(lives []KeyLife, t int64) int {
+	n := 0
+	for _, k := range lives {
+		if k.End > t {
+			n++
+		}
+	}
+	return n
+}
+
 // deriveGrants derives the Grants from the ok acquires and probes and the key
 // lives matched to them.
 func (a *Account) deriveGrants() {
 	h := a.H
-	quorum := len(h.Header.Nodes)/2 + 1
+	quorum := a.Quorum()
 	a.grantAt = map[int]int{}
 	for i, op := range h.Ops {
 		if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 {
