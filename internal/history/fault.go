@@ -3,6 +3,7 @@ package history
 import (
 	"maps"
 	"slices"
+	"strconv"
 )
 
 // FaultStep is one step of a run's fault plan, as the header's Plan and
@@ -283,3 +284,19 @@ const (
 // PauseCauses are the causes a pause step may name, PauseGC first (the
 // default).
 func PauseCauses() []string { return []string{PauseGC, PauseEventLoop, PauseSleep, PauseStop} }
+
+// Ordinal is n as an English ordinal, "1st", "2nd", "3rd", "11th", …: the
+// occurrence of a TriggerPoint step in the words of a plan and a story.
+func Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
