@@ -118,12 +118,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 
-	prog := newProgress(stderr)
-	level := slog.LevelInfo
-	if f.verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	prog, log := progressLog(stderr, f.verbose, slog.LevelInfo, slog.LevelDebug)
 	// go-redis reports every failed dial (a crashed node, a cut link) on
 	// stderr by itself; those are the faults the run injects, so they go to
 	// the debug log.

@@ -111,12 +111,7 @@ func commandDir(what, out, name, backend string, stderr io.Writer) (string, int)
 // commandLog is a command's progress writer (stderr) and its logger:
 // warnings only, or with verbose every run's lines.
 func commandLog(stderr io.Writer, verbose bool) (*progress, *slog.Logger) {
-	prog := newProgress(stderr)
-	level := slog.LevelWarn
-	if verbose {
-		level = slog.LevelInfo
-	}
-	return prog, slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	return progressLog(stderr, verbose, slog.LevelWarn, slog.LevelInfo)
 }
 
 // commandPool is the pool of a shrink, a map or an exploration: runs

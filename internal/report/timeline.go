@@ -62,27 +62,23 @@ func faultLegendWord(lang Lang, st history.FaultStep) string {
 // endWord labels where a key ended: lost in a crash, deleted by a
 // janitor, or expired (its TTL, perhaps shortened by a clock jump).
 func endWord(lang Lang, e account.End) string {
-	switch e.Kind {
-	case account.EndCrashed:
-		return tr(lang, "p.lost.crash")
-	case account.EndJanitor:
-		return tr(lang, "p.deleted")
-	case account.EndDeleted:
-		return tr(lang, "p.removed")
-	case account.EndRestored:
-		return tr(lang, "p.restored")
-	case account.EndReleased:
-		return tr(lang, "p.released")
-	case account.EndPurged:
-		return tr(lang, "p.purged")
-	case account.EndClock:
-		return tr(lang, "p.clock")
-	case account.EndFailover:
-		return tr(lang, "p.failover")
-	case account.EndHeld:
-		return tr(lang, "p.held")
+	if key, ok := endWords[e.Kind]; ok {
+		return tr(lang, key)
 	}
 	return tr(lang, "p.expired")
+}
+
+// endWords are the message keys of endWord by the account's end kind.
+var endWords = map[string]string{
+	account.EndCrashed:  "p.lost.crash",
+	account.EndJanitor:  "p.deleted",
+	account.EndDeleted:  "p.removed",
+	account.EndRestored: "p.restored",
+	account.EndReleased: "p.released",
+	account.EndPurged:   "p.purged",
+	account.EndClock:    "p.clock",
+	account.EndFailover: "p.failover",
+	account.EndHeld:     "p.held",
 }
 
 func containsStr(xs []string, s string) bool {

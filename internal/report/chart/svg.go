@@ -125,6 +125,16 @@ func (p placement) overlaps(q placement) bool {
 	return p.x0 < q.x1 && q.x0 < p.x1 && p.y0 < q.y1 && q.y0 < p.y1
 }
 
+// clear reports whether p overlaps none of the placements kept.
+func (p placement) clear(kept []placement) bool {
+	for _, k := range kept {
+		if p.overlaps(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // placeLabels chooses the labels to draw so that none overprints another
 // and each fits the room it must fit in: by priority, then left to right.
 // width gives a label's width in px; it returns, per label, whether it is
@@ -170,13 +180,7 @@ func placeLabels(ls []Label, g geom, width func(Label) float64, height float64) 
 		if box.x1 > g.plotW()+svgPadR && !l.Mid {
 			continue
 		}
-		ok := true
-		for _, k := range kept {
-			if box.overlaps(k) {
-				ok = false
-				break
-			}
-		}
+		ok := box.clear(kept)
 		if ok {
 			kept = append(kept, box)
 			shown[i] = true

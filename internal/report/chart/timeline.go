@@ -313,13 +313,7 @@ func (l labelLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 		if box.x0 < float64(c.Min.X) || box.x1 > float64(c.Max.X) {
 			continue
 		}
-		ok := true
-		for _, k := range kept {
-			if box.overlaps(k) {
-				ok = false
-				break
-			}
-		}
+		ok := box.clear(kept)
 		if !ok {
 			continue
 		}
