@@ -48,7 +48,9 @@ type FaultStep struct {
 	// of the report only (a checker never reads it): PauseGC (also ""),
 	// PauseEventLoop, PauseSleep or PauseStop.
 	Cause string `json:"cause,omitempty"`
-	// Mode (drop|refuse) and Direction (both|replies) of a partition.
+	// Mode is a partition's mode (drop|refuse; Direction both|replies
+	// with it) or, of an EffectRestartClient step, what its restarted
+	// client restores (RestoreNone|RestoreAll).
 	Mode      string `json:"mode,omitempty"`
 	Direction string `json:"direction,omitempty"`
 	// Stream (upstream|downstream|both) and Toxicity (the probability a

@@ -162,7 +162,7 @@ type Results struct {
 	drawing *chart.Drawing
 }
 
-// Emulated reports whether the history's backend is emulated Redis.
+// emulated reports whether the history's backend is emulated Redis.
 func emulated(h history.Header) bool { return h.Backend == "embedded" }
 
 // buildResults assembles results.json's content; dir is recorded as
