@@ -64,7 +64,7 @@ type runPage struct {
 	History                        historyInfo
 	Run                            []pageRun
 	YAML                           string
-	// Timeline is the interactive SVG timeline (svg.go), its stylesheet
+	// Timeline is the interactive SVG timeline (chart.RenderSVG), its stylesheet
 	// and its script, all inline: the page loads nothing.
 	Timeline    template.HTML
 	TimelineCSS template.CSS

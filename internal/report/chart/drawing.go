@@ -12,9 +12,10 @@ import (
 // The drawing model. A drawing is the timeline of a run as shapes on lanes
 // over scenario seconds, each shape with its words and the fact behind it
 // (its tip): what index.html's SVG timeline (svg.go) and timeline.png
-// (timeline.go) both draw, so neither has a layout of its own. It is built
-// from the model only (the run's account, the checkers' anomalies, the
-// history's operations and node events); it decides nothing about pixels:
+// (timeline.go) both draw, so neither has a layout of its own. Package
+// report builds it from its model of the run only (the run's account, the
+// checkers' anomalies, the history's operations and node events); it
+// decides nothing about pixels:
 // a renderer places the labels and drops any that would overprint
 // another.
 //
