@@ -540,13 +540,9 @@ func clipLine(b []byte) string {
 
 // markLost closes the Lost channel of the lease with token.
 func (p *proc) markLost(token string) {
+	ch := p.lostOf(token)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ch := p.lost[token]
-	if ch == nil {
-		ch = make(chan struct{})
-		p.lost[token] = ch
-	}
 	select {
 	case <-ch:
 	default:
