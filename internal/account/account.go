@@ -48,7 +48,6 @@ type Account struct {
 	members      []MemberLife
 	counters     []CounterValue
 	byKey        map[string][]int // node|key → positions in Keys
-	byMem        map[string][]int // node|key → positions in Members
 	grants       map[int][]int    // acquire op index → positions in Keys it was granted by
 	memberGrants map[int][]int    // acquire op index → positions in Members it was granted by
 	reentries    map[int][]int    // acquire op index → positions in Keys it re-entered (reentry.go)
@@ -205,7 +204,7 @@ type FaultWindow struct {
 // New derives the account of h.
 func New(h history.History) *Account {
 	a := &Account{H: h, Observed: map[string]bool{}, Gaps: map[string][][2]int64{},
-		byKey: map[string][]int{}, byMem: map[string][]int{}, grants: map[int][]int{}}
+		byKey: map[string][]int{}, grants: map[int][]int{}}
 	a.end = h.End()
 	for _, n := range h.Header.Observed {
 		a.Observed[n] = true
@@ -288,7 +287,6 @@ func (a *Account) index() {
 	}
 	a.memberGrants = map[int][]int{}
 	for i, m := range a.members {
-		a.byMem[nk(m.Node, m.Key)] = append(a.byMem[nk(m.Node, m.Key)], i)
 		if m.Grant >= 0 {
 			a.memberGrants[m.Grant] = append(a.memberGrants[m.Grant], i)
 		}
@@ -319,19 +317,6 @@ func (a *Account) GrantedBy(op int) []KeyLife {
 	return out
 }
 
-// LiveAt returns the key's life on node that existed at instant t (Start ≤
-// t < End), if any.
-func (a *Account) LiveAt(node, key string, t int64) (KeyLife, bool) {
-	a.derive()
-	for _, i := range a.byKey[nk(node, key)] {
-		k := a.keys[i]
-		if k.Start <= t && t < k.End {
-			return k, true
-		}
-	}
-	return KeyLife{}, false
-}
-
 // LivesAt returns every life of key, on any node, that existed at instant
 // t (Start ≤ t < End), in the account's order: who held the key when.
 func (a *Account) LivesAt(key string, t int64) []KeyLife {
@@ -340,27 +325,6 @@ func (a *Account) LivesAt(key string, t int64) []KeyLife {
 	for _, k := range a.keys {
 		if k.Key == key && k.Start <= t && t < k.End {
 			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// MembersOf returns the member lives of the sorted set key on node.
-func (a *Account) MembersOf(node, key string) []MemberLife {
-	a.derive()
-	var out []MemberLife
-	for _, i := range a.byMem[nk(node, key)] {
-		out = append(out, a.members[i])
-	}
-	return out
-}
-
-// FaultsAt returns the applied faults whose window contains t.
-func (a *Account) FaultsAt(t int64) []FaultWindow {
-	var out []FaultWindow
-	for _, f := range a.Faults {
-		if f.Start <= t && t <= f.End {
-			out = append(out, f)
 		}
 	}
 	return out
@@ -449,11 +413,28 @@ func (a *Account) GrantOf(op int) (Grant, bool) {
 	return a.grantList[i], true
 }
 
+// Quorum is the majority of the run's nodes (N/2+1): how many must hold
+// a multi-node lock's key for the lock to stand (Redlock, redis.io's
+// distlock page).
+func (a *Account) Quorum() int { return len(a.H.Header.Nodes)/2 + 1 }
+
+// HeldAfter counts the lives that still held their key after instant t
+// (End > t): the nodes a lock still stood on then.
+func HeldAfter(lives []KeyLife, t int64) int {
+	n := 0
+	for _, k := range lives {
+		if k.End > t {
+			n++
+		}
+	}
+	return n
+}
+
 // deriveGrants derives the Grants from the ok acquires and probes and the key
 // lives matched to them.
 func (a *Account) deriveGrants() {
 	h := a.H
-	quorum := len(h.Header.Nodes)/2 + 1
+	quorum := a.Quorum()
 	a.grantAt = map[int]int{}
 	for i, op := range h.Ops {
 		if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 {

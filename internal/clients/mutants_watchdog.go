@@ -98,16 +98,7 @@ func variant(c Config, name string, set func(w *watchdog)) (*watchdog, error) {
 func newExtendReacquire(c Config) (Locker, error) {
 	return variant(c, "extend-reacquire", func(w *watchdog) {
 		w.extendWith = func(ctx context.Context, w *watchdog, l Lease) (Lease, error) {
-			start := w.cfg.Clock.Now()
-			n, err := reacquireOrPexpire.Run(ctx, w.node.Cmd, []string{l.Key}, l.Token, ttlMillis(w.cfg.TTL)).Int64()
-			if err != nil {
-				return l, fmt.Errorf("extend on %s: %w", w.node.Name, err)
-			}
-			if n == 0 {
-				return l, ErrNotHeld
-			}
-			l.ValidUntil = start.Add(w.cfg.TTL)
-			return l, nil
+			return w.extendBy(ctx, reacquireOrPexpire, l)
 		}
 	})
 }

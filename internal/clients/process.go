@@ -540,13 +540,9 @@ func clipLine(b []byte) string {
 
 // markLost closes the Lost channel of the lease with token.
 func (p *proc) markLost(token string) {
+	ch := p.lostOf(token)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ch := p.lost[token]
-	if ch == nil {
-		ch = make(chan struct{})
-		p.lost[token] = ch
-	}
 	select {
 	case <-ch:
 	default:
@@ -797,23 +793,35 @@ func (p *procLock) Release(ctx context.Context, l Lease) error {
 // ReleaseNodes is Release that also returns the nodes the process said it
 // removed the key from (its reply's nodes; the lease's when it names none).
 func (p *procLock) ReleaseNodes(ctx context.Context, l Lease) ([]string, error) {
-	rep, err := p.call(ctx, procRequest{Type: "release", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	rep, err := p.leaseCall(ctx, "release", l)
 	if err != nil {
 		return nil, err
 	}
+	if rep.Nodes != nil {
+		return p.inOrder(rep.Nodes), nil
+	}
+	return l.Nodes, nil
+}
+
+// leaseCall sends a release or an extend (typ) of l and decodes the
+// reply's outcome: the reply when ok; ErrNotHeld, definite, when the
+// process said not-held; the process marked broken on not-acquired, no
+// reply to either; an outcome unknown otherwise.
+func (p *procLock) leaseCall(ctx context.Context, typ string, l Lease) (procReply, error) {
+	rep, err := p.call(ctx, procRequest{Type: typ, Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	if err != nil {
+		return rep, err
+	}
 	switch rep.Type {
 	case replyOK:
-		if rep.Nodes != nil {
-			return p.inOrder(rep.Nodes), nil
-		}
-		return l.Nodes, nil
+		return rep, nil
 	case replyNotHeld:
-		return nil, definite(ErrNotHeld, rep.Error)
+		return rep, definite(ErrNotHeld, rep.Error)
 	case replyNotAcquired:
-		p.fail(errors.New("broke the protocol: not-acquired is no reply to release"))
-		return nil, p.gone()
+		p.fail(fmt.Errorf("broke the protocol: not-acquired is no reply to %s", typ))
+		return rep, p.gone()
 	}
-	return nil, fmt.Errorf("release outcome unknown: %s", rep.Error)
+	return rep, fmt.Errorf("%s outcome unknown: %s", typ, rep.Error)
 }
 
 func (p *procLock) extend(ctx context.Context, l Lease) (Lease, error) {
@@ -822,29 +830,20 @@ func (p *procLock) extend(ctx context.Context, l Lease) (Lease, error) {
 		clock = SystemClock{}
 	}
 	start := clock.Now()
-	rep, err := p.call(ctx, procRequest{Type: "extend", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	rep, err := p.leaseCall(ctx, "extend", l)
 	if err != nil {
 		return l, err
 	}
-	switch rep.Type {
-	case replyOK:
-		valid := p.cfg.TTL
-		if rep.ValidityMS != nil {
-			valid = time.Duration(*rep.ValidityMS * float64(time.Millisecond))
-		}
-		l.ValidUntil = start.Add(valid)
-		if rep.Token != "" && rep.Token != l.Token {
-			p.fail(fmt.Errorf("broke the protocol: extend answered with another token %q", rep.Token))
-			return l, p.gone()
-		}
-		return l, nil
-	case replyNotHeld:
-		return l, definite(ErrNotHeld, rep.Error)
-	case replyNotAcquired:
-		p.fail(errors.New("broke the protocol: not-acquired is no reply to extend"))
+	valid := p.cfg.TTL
+	if rep.ValidityMS != nil {
+		valid = time.Duration(*rep.ValidityMS * float64(time.Millisecond))
+	}
+	l.ValidUntil = start.Add(valid)
+	if rep.Token != "" && rep.Token != l.Token {
+		p.fail(fmt.Errorf("broke the protocol: extend answered with another token %q", rep.Token))
 		return l, p.gone()
 	}
-	return l, fmt.Errorf("extend outcome unknown: %s", rep.Error)
+	return l, nil
 }
 
 func (p *procLock) valid(ctx context.Context, l Lease) (bool, error) {

@@ -238,8 +238,15 @@ func (w *watchdog) extend(ctx context.Context, l Lease) (Lease, error) {
 	if w.extendWith != nil {
 		return w.extendWith(ctx, w, l)
 	}
+	return w.extendBy(ctx, compareAndPexpire, l)
+}
+
+// extendBy runs an extend script (KEYS[1] the key, ARGV the token and the
+// TTL in ms; 1 when it extended) and sets the lease's validity from the
+// instant it was sent; ErrNotHeld when the script answered 0.
+func (w *watchdog) extendBy(ctx context.Context, script *redis.Script, l Lease) (Lease, error) {
 	start := w.cfg.Clock.Now()
-	n, err := compareAndPexpire.Run(ctx, w.node.Cmd, []string{l.Key}, l.Token, ttlMillis(w.cfg.TTL)).Int64()
+	n, err := script.Run(ctx, w.node.Cmd, []string{l.Key}, l.Token, ttlMillis(w.cfg.TTL)).Int64()
 	if err != nil {
 		return l, fmt.Errorf("extend on %s: %w", w.node.Name, err)
 	}

@@ -216,6 +216,21 @@ const (
 // Selectors lists the selectors, in the order messages name them.
 func Selectors() []string { return []string{SelectOne, SelectMinority, SelectMajority, SelectAll} }
 
+// linkTargets resolves a link fault's targets into its client→node links:
+// the nodes it names (it must name some) and the clients it names, every
+// client when it names none. The error names a target the run lacks.
+func (r *Resolver) linkTargets(nodes, clients []string) ([]history.Link, error) {
+	ns, err := r.Select(nodes, r.Nodes, nil)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := r.Select(clients, r.Clients, r.Clients)
+	if err != nil {
+		return nil, err
+	}
+	return links(cs, ns), nil
+}
+
 // links is every link clients × nodes.
 func links(clients, nodes []string) []history.Link {
 	out := make([]history.Link, 0, len(clients)*len(nodes))

@@ -547,23 +547,13 @@ func (m *model) whenText(lang Lang, t history.Trigger) string {
 	return tr(lang, "when.at", fmtT(m.sec(t.At)))
 }
 
-// ordinal is "2nd", "3rd", "11th" in English and the plain number in
-// Vietnamese ("lần thứ 3").
+// ordinal is "2nd", "3rd", "11th" in English (history.Ordinal) and the
+// plain number in Vietnamese ("lần thứ 3").
 func ordinal(lang Lang, n int) string {
 	if lang != "en" {
 		return strconv.Itoa(n)
 	}
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
+	return history.Ordinal(n)
 }
 
 // violatesWith reports whether one of the writes that are the anomaly's

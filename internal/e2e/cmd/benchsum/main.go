@@ -58,9 +58,37 @@ func main() {
 	}
 	defer os.RemoveAll(tmp)
 
-	sweep := fmt.Sprintf("LOCKSIM_SWEEP_COUNT=%d", *sweepCount)
-	shards := fmt.Sprintf("LOCKSIM_SHARD_COUNT=%d", *shardCount)
-	benches := []bench{
+	benches := benchList(*sweepCount, *shardCount)
+	figures := figureList(*sweepCount, *shardCount)
+	re := regexp.MustCompile(".")
+	if *only != "" {
+		re = regexp.MustCompile(*only)
+	}
+	results, failed := runAll(root, tmp, benches, re)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	allPass := printFigures(tw, figures, results, failed, re)
+	_ = tw.Flush()
+	fmt.Println()
+	fmt.Println("Commands (from the module root):")
+	for _, b := range benches {
+		if re.MatchString(b.name) {
+			fmt.Println("  " + commandOf(b))
+		}
+	}
+	if !allPass {
+		fmt.Println("\nSome figures miss their target.")
+		_ = os.RemoveAll(tmp)
+		os.Exit(1)
+	}
+	fmt.Println("\nAll figures meet their targets.")
+}
+
+// benchList is the benchmarks to run: the sweep and shard figures with
+// their run counts.
+func benchList(sweepCount, shardCount int) []bench {
+	sweep := fmt.Sprintf("LOCKSIM_SWEEP_COUNT=%d", sweepCount)
+	shards := fmt.Sprintf("LOCKSIM_SHARD_COUNT=%d", shardCount)
+	return []bench{
 		{"./internal/e2e", "BenchmarkGCPauseEndToEnd", 3, nil},
 		{"./internal/e2e", "BenchmarkFailoverEndToEnd", 3, nil},
 		{"./internal/e2e", "BenchmarkCatalogue", 1, nil},
@@ -76,14 +104,21 @@ func main() {
 		{"./internal/e2e", "BenchmarkShards", 1, []string{shards}},
 		{"./internal/e2e", "BenchmarkExploreFirstViolation", 1, nil},
 	}
-	cmd := func(b bench) string {
-		env := strings.Join(b.env, " ")
-		if env != "" {
-			env += " "
-		}
-		return fmt.Sprintf("%sgo test -run '^$' -bench '^%s$' -benchtime %dx %s", env, b.name, b.times, b.pkg)
+}
+
+// commandOf is the command line that runs one benchmark by hand, from the
+// module root.
+func commandOf(b bench) string {
+	env := strings.Join(b.env, " ")
+	if env != "" {
+		env += " "
 	}
-	figures := []figure{
+	return fmt.Sprintf("%sgo test -run '^$' -bench '^%s$' -benchtime %dx %s", env, b.name, b.times, b.pkg)
+}
+
+// figureList is every figure benchsum prints, with its target.
+func figureList(sweepCount, shardCount int) []figure {
+	return []figure{
 		{name: "gc-pause.yaml end to end with its experiments (wall per run)", bench: "BenchmarkGCPauseEndToEnd", metric: "wall-s/run", target: 1.2, atMost: true, unit: "s"},
 		{name: "  gc-pause.yaml end to end, --why=false (wall per run)", bench: "BenchmarkGCPauseEndToEnd", metric: "nowhy-wall-s/run", unit: "s", info: true},
 		{name: "gc-pause compression factor (scenario s / wall s)", bench: "BenchmarkGCPauseEndToEnd", metric: "x-compression", unit: "x", info: true},
@@ -110,7 +145,7 @@ func main() {
 		{name: "  peak RSS (incl. generating the history)", bench: "BenchmarkLinearizable100k", metric: "maxrss-MiB", target: 1024, atMost: true, unit: "MiB"},
 		{name: "`locksim check` of a 100,000-op history prints progress", bench: "BenchmarkCheckCommand100k", metric: "progress-lines", target: 1, unit: "lines"},
 		{name: "`locksim check`, 100,000-op history, check + report (wall)", bench: "BenchmarkCheckCommand100k", metric: "wall-s", unit: "s", info: true},
-		{name: fmt.Sprintf("sweep --count %d of fencing-random-nemesis.yaml, one node (wall)", *sweepCount), bench: "BenchmarkSweep", metric: "wall-s", target: 30 * float64(*sweepCount) / 1000, atMost: true, unit: "s"},
+		{name: fmt.Sprintf("sweep --count %d of fencing-random-nemesis.yaml, one node (wall)", sweepCount), bench: "BenchmarkSweep", metric: "wall-s", target: 30 * float64(sweepCount) / 1000, atMost: true, unit: "s"},
 		{name: "  sweep runs with expected verdict", bench: "BenchmarkSweep", metric: "met-fraction", target: 1, unit: ""},
 		{name: "report for a 100,000-op history (write)", bench: "BenchmarkReportWrite100k", metric: "s/op", target: 3, atMost: true, unit: "s"},
 		{name: "  history.html size", bench: "BenchmarkReportWrite100k", metric: "history-html-MB", target: 20, atMost: true, unit: "MB"},
@@ -119,16 +154,18 @@ func main() {
 		{name: "  cells on the side of pause + work = TTL the map promises", bench: "BenchmarkMap", metric: "shape-fraction", target: 1, unit: ""},
 		{name: "shrink a failing 10-fault random schedule, fence off, k = 5 (wall)", bench: "BenchmarkShrink", metric: "wall-s", target: 60, atMost: true, unit: "s"},
 		{name: "  faults left in the minimal schedule", bench: "BenchmarkShrink", metric: "minimal-faults", target: 2, atMost: true, unit: ""},
-		{name: fmt.Sprintf("--shard 1/3, 2/3, 3/3 one after another + merge / one run, --count %d", *shardCount), bench: "BenchmarkShards", metric: "sharded/whole", target: 1.15, atMost: true, unit: "x"},
+		{name: fmt.Sprintf("--shard 1/3, 2/3, 3/3 one after another + merge / one run, --count %d", shardCount), bench: "BenchmarkShards", metric: "sharded/whole", target: 1.15, atMost: true, unit: "x"},
 		{name: "  merge gives the unsharded verdicts, rates and exit code", bench: "BenchmarkShards", metric: "same-results", target: 1, unit: ""},
 		{name: "explore --algorithm safe, no scenario: time to the first violation (median of 3 seeds)", bench: "BenchmarkExploreFirstViolation", metric: "first-violation-s", target: 30, atMost: true, unit: "s"},
 		{name: "  the machine's 1-minute load average when it began", bench: "BenchmarkExploreFirstViolation", metric: "load1", unit: "", info: true},
 	}
 
-	re := regexp.MustCompile(".")
-	if *only != "" {
-		re = regexp.MustCompile(*only)
-	}
+}
+
+// runAll builds each package's test binary once (in tmp) and runs the
+// benchmarks whose name matches re, each in its own process: their
+// metrics by benchmark, and why each one that failed did.
+func runAll(root, tmp string, benches []bench, re *regexp.Regexp) (map[string]map[string]float64, map[string]string) {
 	bins := map[string]string{}
 	results := map[string]map[string]float64{}
 	failed := map[string]string{}
@@ -146,7 +183,7 @@ func main() {
 			}
 			bins[b.pkg] = bin
 		}
-		fmt.Fprintf(os.Stderr, "benchsum: %s\n", cmd(b))
+		fmt.Fprintf(os.Stderr, "benchsum: %s\n", commandOf(b))
 		m, err := runBench(root, bin, b)
 		if err != nil {
 			failed[b.name] = err.Error()
@@ -156,7 +193,12 @@ func main() {
 		results[b.name] = m
 	}
 
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	return results, failed
+}
+
+// printFigures writes one row per figure of a benchmark matching re to tw
+// and reports whether every judged figure met its target.
+func printFigures(tw *tabwriter.Writer, figures []figure, results map[string]map[string]float64, failed map[string]string, re *regexp.Regexp) bool {
 	fmt.Fprintln(tw, "FIGURE\tMEASURED\tTARGET\tRESULT")
 	allPass := true
 	for _, f := range figures {
@@ -184,20 +226,7 @@ func main() {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.name, num(v, f.unit), targetText(f), passText(pass))
 		}
 	}
-	_ = tw.Flush()
-	fmt.Println()
-	fmt.Println("Commands (from the module root):")
-	for _, b := range benches {
-		if re.MatchString(b.name) {
-			fmt.Println("  " + cmd(b))
-		}
-	}
-	if !allPass {
-		fmt.Println("\nSome figures miss their target.")
-		_ = os.RemoveAll(tmp)
-		os.Exit(1)
-	}
-	fmt.Println("\nAll figures meet their targets.")
+	return allPass
 }
 
 func targetText(f figure) string {
