@@ -109,6 +109,8 @@ var messages = map[Lang]map[string]string{
 		"fix.cas.claim":       "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
 		"fix.saved.cas":       "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
+		"fix.saved.fencing.order": "Nothing to fix: the fencing token kept the resource in token order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but before the newer holder first used it; the newer holder then saw that write and did not repeat it (lock-theory §7.2, S03).",
+
 		// Verdict sentences.
 		"say.double.late":      "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
 		"say.double.crash":     "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
@@ -382,6 +384,8 @@ var messages = map[Lang]map[string]string{
 		"p.effect.ok":                  "effect accepted (sale, write, run, …)",
 		"p.effect.bad":                 "accepted effect that is the violation (as a checker names it)",
 
+		"why.informational.fenced-order": "No harm done: the lock was broken, but the resource accepted the stale holder's writes before the newer holder first used it, so it saw the holders one at a time, in token order.",
+
 		// Plots.
 		"p.timeline.title":        "%s — %s", // scenario, verdict
 		"p.x":                     "scenario time (s)",
@@ -603,6 +607,8 @@ var messages = map[Lang]map[string]string{
 		"fix.fixed.run":       "Chạy bằng lệnh",
 		"fix.fixed.report":    "mở báo cáo của nó",
 		"fix.saved.fencing":   "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã từ chối người giữ lock cũ.",
+
+		"fix.saved.fencing.order": "Không cần sửa gì: fencing token đã giữ tài nguyên theo đúng thứ tự token. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), và tài nguyên đã nhận lần ghi của người giữ lock cũ, nhưng trước khi người giữ mới hơn dùng đến nó lần đầu; người giữ mới sau đó thấy lần ghi ấy và không lặp lại (lock-theory §7.2, S03).",
 
 		"say.double.late":      "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
 		"say.double.crash":     "Hoá đơn (%s) bị trừ tiền hai lần: %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
@@ -874,6 +880,8 @@ var messages = map[Lang]map[string]string{
 		"p.waste":                      "làm trùng việc (chỉ để tham khảo)",
 		"p.effect.ok":                  "thao tác được chấp nhận (bán, ghi, chạy job, …)",
 		"p.effect.bad":                 "thao tác được chấp nhận chính là vi phạm (theo checker)",
+
+		"why.informational.fenced-order": "Không gây hại: lock bị phá vỡ, nhưng tài nguyên nhận các lần ghi của người giữ lock cũ trước khi người giữ mới hơn dùng đến nó lần đầu, nên nó thấy từng người giữ một, theo thứ tự token.",
 
 		"p.timeline.title":        "%s — %s",
 		"p.x":                     "thời gian kịch bản (s)",
