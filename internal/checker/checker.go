@@ -76,6 +76,7 @@ type Anomaly = finding.Anomaly
 // Why an informational anomaly did no harm (Anomaly.Harmless).
 const (
 	HarmlessFenced      = finding.HarmlessFenced
+	HarmlessFencedOrder = finding.HarmlessFencedOrder
 	HarmlessCheckAndSet = finding.HarmlessCheckAndSet
 	HarmlessIdempotent  = finding.HarmlessIdempotent
 	HarmlessEfficiency  = finding.HarmlessEfficiency

@@ -67,6 +67,11 @@ const (
 	// HarmlessFenced: the resource refused the stale holder's writes by
 	// their fencing token or epoch.
 	HarmlessFenced = "fenced"
+	// HarmlessFencedOrder: the resource accepted the stale holder's writes,
+	// all before the fresh holder (with the higher fencing token) first
+	// read or wrote it: it saw the holders serially, in token order
+	// (lock-theory §7.2, S03).
+	HarmlessFencedOrder = "fenced-order"
 	// HarmlessCheckAndSet: the resource refused the stale holder's writes
 	// because its currlock held the newer holder's token (check_and_set,
 	// lock-theory §7.3).

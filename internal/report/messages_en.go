@@ -74,27 +74,28 @@ var messagesEN = map[string]string{
 	"unknown.value":     "unknown",
 
 	// What would have prevented it.
-	"fix.restore.own":     "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
-	"fix.safe":            "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
-	"fix.fencing":         "Fencing token, claimed first: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).",
-	"fix.idempotency":     "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
-	"fix.atomic":          "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
-	"fix.enforce":         "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
-	"fix.wait.lock":       "Wait for a replica before acting: after acquiring, WAIT 1 until a replica has acknowledged the key, so the replica Sentinel promotes has it (replication is asynchronous). A fencing counter on the same master would be lost in the same failover; fence only with an issuer that survives it (lessons 46, 47; lock-theory S23).",
-	"fix.wait.counter":    "The token issuer went backwards in a failover: Sentinel promoted a replica that had not received the counter's last INCR (replication is asynchronous). Have each grant wait until a replica has acknowledged the counter and the key (WAIT 1 before the token is used), so the replica Sentinel promotes has them; persistence on the old master would not have reached the replica (lesson 46, lock-theory S23).",
-	"fix.durable.counter": "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
-	"fix.redlock":         "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
-	"fix.ttl":             "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
-	"fix.renewal":         "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
-	"fix.orphan":          "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
-	"fix.ttl.atomic":      "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
-	"fix.unavailable":     "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
-	"fix.fixed":           "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
-	"fix.fixed.run":       "Run it with",                                                                                                                                             //
-	"fix.fixed.report":    "open its report",                                                                                                                                         //
-	"fix.saved.fencing":   "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
-	"fix.cas.claim":       "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
-	"fix.saved.cas":       "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
+	"fix.restore.own":         "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
+	"fix.safe":                "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
+	"fix.fencing":             "Fencing token, claimed first: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).",
+	"fix.idempotency":         "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
+	"fix.atomic":              "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
+	"fix.enforce":             "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
+	"fix.wait.lock":           "Wait for a replica before acting: after acquiring, WAIT 1 until a replica has acknowledged the key, so the replica Sentinel promotes has it (replication is asynchronous). A fencing counter on the same master would be lost in the same failover; fence only with an issuer that survives it (lessons 46, 47; lock-theory S23).",
+	"fix.wait.counter":        "The token issuer went backwards in a failover: Sentinel promoted a replica that had not received the counter's last INCR (replication is asynchronous). Have each grant wait until a replica has acknowledged the counter and the key (WAIT 1 before the token is used), so the replica Sentinel promotes has them; persistence on the old master would not have reached the replica (lesson 46, lock-theory S23).",
+	"fix.durable.counter":     "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
+	"fix.redlock":             "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
+	"fix.ttl":                 "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
+	"fix.renewal":             "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
+	"fix.orphan":              "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
+	"fix.ttl.atomic":          "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
+	"fix.unavailable":         "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
+	"fix.fixed":               "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
+	"fix.fixed.run":           "Run it with",                                                                                                                                             //
+	"fix.fixed.report":        "open its report",                                                                                                                                         //
+	"fix.saved.fencing":       "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
+	"fix.saved.fencing.order": "Nothing to fix: the fencing token kept the resource in token order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but before the newer holder first used it; the newer holder then saw that write and did not repeat it (lock-theory §7.2, S03).",
+	"fix.cas.claim":           "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
+	"fix.saved.cas":           "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 	// Verdict sentences.
 	"say.double.late":      "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
@@ -256,118 +257,119 @@ var messagesEN = map[string]string{
 	"refusal.unknown":        "no reason given",
 
 	// Anomaly kinds, their sentence and why they matter.
-	"kind.mutex-overlap":           "two holders at once",
-	"kind.mutex-overlap.semaphore": "more holders than permits",
-	"kind.double-effect":           "charged more than once",
-	"kind.stale-write-accepted":    "stale write accepted",
-	"kind.foreign-unlock":          "unlocked someone else's lock",
-	"kind.lost-update":             "lost update",
-	"kind.oversell":                "oversold",
-	"kind.over-admission":          "too many admitted",
-	"kind.split-brain":             "two leaders",
-	"kind.duplicate-run":           "job ran more than once",
-	"kind.token-regression":        "fencing token went backwards",
-	"kind.unavailable":             "lock unavailable",
-	"kind.stuck-lock":              "lock stuck",
-	"kind.not-linearizable":        "not linearizable",
-	"a.mutex-overlap":              "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
-	"a.token-regression":           "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
-	"a.double-effect":              "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
-	"a.double-effect.plain":        "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
-	"a.at":                         "%s at t=%ss",                                                                                                                                                                            // client, t
-	"a.not-linearizable":           "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
-	"a.generic":                    "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
-	"a.foreign-unlock.restored":    "%s, restarted, deleted on start a lock key on %s that belonged to %s (t=%ss): its restore re-queued every job lease it found, live ones included.",                                      // restorer, key, owner, t
-	"a.foreign-unlock":             "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
-	"why.mutex-overlap":            "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
-	"why.double-effect":            "Correctness: the customer paid twice. This is real damage, not just wasted work.",
-	"why.stale-write-accepted":     "Correctness: an old holder's write overwrote a newer one.",
-	"why.foreign-unlock":           "Correctness: a client deleted a lock it did not own: its owner went on working without a key, and any other client could take the lock meanwhile.",
-	"why.not-linearizable":         "Correctness: the resource's history cannot be explained by one lock holder at a time.",
-	"why.oversell":                 "Correctness: more was sold than there was stock.",
-	"why.lost-update":              "Correctness: one write silently erased another.",
-	"why.duplicate-run":            "Efficiency or correctness: a job meant to run once per fire time ran more than once; harmless only if the job is idempotent.",
-	"why.split-brain":              "Correctness: a leader of an older term acted after a newer leader had been elected.",
-	"why.over-admission":           "Correctness: more clients than allowed were inside at once.",
-	"why.token-regression":         "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
-	"why.unavailable":              "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
-	"why.stuck-lock":               "Liveness: the lock stayed taken with nobody using it.",
-	"why.informational":            "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
-	"why.other":                    "Correctness: a safety property of the lock did not hold.",
-	"kind.duplicate-work":          "duplicate work",
-	"informational.short":          "informational",
-	"a.mutex-overlap.many":         "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
-	"a.lost-update":                "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
-	"a.oversell":                   "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
-	"a.oversell.plain":             "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
-	"a.duplicate-run":              "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
-	"a.split-brain":                "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
-	"a.over-admission":             "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
-	"a.duplicate-work":             "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
-	"a.stuck-lock":                 "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
-	"a.unavailable":                "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
-	"a.unavailable.local":          "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
-	"why.duplicate-work":           "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
-	"why.efficiency":               "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
-	"why.liveness.info":            " Informational: this scenario does not ask for liveness (expect_live).",
-	"why.liveness.busy":            " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
-	"say.lost-update":              "%s",
-	"say.oversell":                 "%s",
-	"say.duplicate-run":            "%s",
-	"say.split-brain":              "Split brain, two leaders: %s", // describe
-	"say.over-admission":           "%s",
-	"say.stuck-lock":               "%s",
-	"say.unavailable":              "%s",
-	"say.waste":                    "No data was harmed, but work was wasted: %s", // describe
-	"say.notlive":                  "Safe, but not live: %s",                      // describe
-	"fix.incr":                     "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
-	"fix.lua.stock":                "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
-	"fix.cron":                     "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
-	"fix.epoch":                    "Epoch check, announced first: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen, and each new leader announces its epoch to the resource as soon as it is elected. An epoch check refuses only an action older than an epoch the resource has seen: a deposed leader that acts before the new leader's first action gets through unless the new leader announced first (lessons 46, 49; lock-theory §7.2).",
-	"fix.semaphore":                "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
-	"fix.idempotency.charge":       "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
-	"n.read.counter":               "%s read %s = %d.",                                                                                                                  // client, key, n
-	"n.done":                       "%s finished its work on %s and left its critical section.",                                                                         // client, key
-	"n.stopped":                    "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
-	"n.done.all":                   "%s finished its work and left its critical section.",                                                                               // client
-	"n.lost.all":                   "%s concluded its lock was lost and stopped.",                                                                                       // client
-	"n.probe.fail":                 "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
-	"n.probe.info.refused":         "Final probe: %s's acquire of %s could not connect (connection refused).",
-	"n.probe.info.reset":           "Final probe: %s's acquire of %s lost its connection before the reply.",
-	"n.probe.info.error":           "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
-	"n.probe.info":                 "Final probe: %s's acquire of %s got no answer.", // client, key
-	"n.more":                       "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
-	"n.more.acquire":               "%d grants",
-	"n.more.retries":               "%d runs of refused acquires",
-	"n.more.read":                  "%d reads",
-	"n.more.write":                 "%d accepted writes",
-	"n.more.refused":               "%d refused writes",
-	"n.more.release":               "%d releases",
-	"n.more.extend":                "%d renewals",
-	"n.more.lost":                  "%d lost locks",
-	"n.more.done":                  "%d finished critical sections",
-	"n.more.fault":                 "%d faults",
-	"n.more.heal":                  "%d fault ends",
-	"n.more.expiry":                "%d key expiries",
-	"n.more.probe":                 "%d probes",
-	"n.more.violated":              "%d anomalies",
-	"n.more.acquire.one":           "%d grant",
-	"n.more.retries.one":           "%d run of refused acquires",
-	"n.more.read.one":              "%d read",
-	"n.more.write.one":             "%d accepted write",
-	"n.more.refused.one":           "%d refused write",
-	"n.more.release.one":           "%d release",
-	"n.more.extend.one":            "%d renewal",
-	"n.more.lost.one":              "%d lost lock",
-	"n.more.done.one":              "%d finished critical section",
-	"n.more.fault.one":             "%d fault",
-	"n.more.heal.one":              "%d fault end",
-	"n.more.expiry.one":            "%d key expiry",
-	"n.more.probe.one":             "%d probe",
-	"n.more.violated.one":          "%d anomaly",
-	"p.waste":                      "wasted work (informational)",
-	"p.effect.ok":                  "effect accepted (sale, write, run, …)",
-	"p.effect.bad":                 "accepted effect that is the violation (as a checker names it)",
+	"kind.mutex-overlap":             "two holders at once",
+	"kind.mutex-overlap.semaphore":   "more holders than permits",
+	"kind.double-effect":             "charged more than once",
+	"kind.stale-write-accepted":      "stale write accepted",
+	"kind.foreign-unlock":            "unlocked someone else's lock",
+	"kind.lost-update":               "lost update",
+	"kind.oversell":                  "oversold",
+	"kind.over-admission":            "too many admitted",
+	"kind.split-brain":               "two leaders",
+	"kind.duplicate-run":             "job ran more than once",
+	"kind.token-regression":          "fencing token went backwards",
+	"kind.unavailable":               "lock unavailable",
+	"kind.stuck-lock":                "lock stuck",
+	"kind.not-linearizable":          "not linearizable",
+	"a.mutex-overlap":                "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
+	"a.token-regression":             "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
+	"a.double-effect":                "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
+	"a.double-effect.plain":          "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
+	"a.at":                           "%s at t=%ss",                                                                                                                                                                            // client, t
+	"a.not-linearizable":             "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
+	"a.generic":                      "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
+	"a.foreign-unlock.restored":      "%s, restarted, deleted on start a lock key on %s that belonged to %s (t=%ss): its restore re-queued every job lease it found, live ones included.",                                      // restorer, key, owner, t
+	"a.foreign-unlock":               "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
+	"why.mutex-overlap":              "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
+	"why.double-effect":              "Correctness: the customer paid twice. This is real damage, not just wasted work.",
+	"why.stale-write-accepted":       "Correctness: an old holder's write overwrote a newer one.",
+	"why.foreign-unlock":             "Correctness: a client deleted a lock it did not own: its owner went on working without a key, and any other client could take the lock meanwhile.",
+	"why.not-linearizable":           "Correctness: the resource's history cannot be explained by one lock holder at a time.",
+	"why.oversell":                   "Correctness: more was sold than there was stock.",
+	"why.lost-update":                "Correctness: one write silently erased another.",
+	"why.duplicate-run":              "Efficiency or correctness: a job meant to run once per fire time ran more than once; harmless only if the job is idempotent.",
+	"why.split-brain":                "Correctness: a leader of an older term acted after a newer leader had been elected.",
+	"why.over-admission":             "Correctness: more clients than allowed were inside at once.",
+	"why.token-regression":           "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
+	"why.unavailable":                "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
+	"why.stuck-lock":                 "Liveness: the lock stayed taken with nobody using it.",
+	"why.informational":              "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
+	"why.informational.fenced-order": "No harm done: the lock was broken, but the resource accepted the stale holder's writes before the newer holder first used it, so it saw the holders one at a time, in token order.",
+	"why.other":                      "Correctness: a safety property of the lock did not hold.",
+	"kind.duplicate-work":            "duplicate work",
+	"informational.short":            "informational",
+	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
+	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
+	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
+	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
+	"a.duplicate-run":                "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
+	"a.split-brain":                  "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
+	"a.over-admission":               "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
+	"a.duplicate-work":               "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
+	"a.stuck-lock":                   "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
+	"a.unavailable":                  "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
+	"a.unavailable.local":            "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
+	"why.duplicate-work":             "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
+	"why.efficiency":                 "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
+	"why.liveness.info":              " Informational: this scenario does not ask for liveness (expect_live).",
+	"why.liveness.busy":              " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
+	"say.lost-update":                "%s",
+	"say.oversell":                   "%s",
+	"say.duplicate-run":              "%s",
+	"say.split-brain":                "Split brain, two leaders: %s", // describe
+	"say.over-admission":             "%s",
+	"say.stuck-lock":                 "%s",
+	"say.unavailable":                "%s",
+	"say.waste":                      "No data was harmed, but work was wasted: %s", // describe
+	"say.notlive":                    "Safe, but not live: %s",                      // describe
+	"fix.incr":                       "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+	"fix.lua.stock":                  "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
+	"fix.cron":                       "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
+	"fix.epoch":                      "Epoch check, announced first: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen, and each new leader announces its epoch to the resource as soon as it is elected. An epoch check refuses only an action older than an epoch the resource has seen: a deposed leader that acts before the new leader's first action gets through unless the new leader announced first (lessons 46, 49; lock-theory §7.2).",
+	"fix.semaphore":                  "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
+	"fix.idempotency.charge":         "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
+	"n.read.counter":                 "%s read %s = %d.",                                                                                                                  // client, key, n
+	"n.done":                         "%s finished its work on %s and left its critical section.",                                                                         // client, key
+	"n.stopped":                      "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
+	"n.done.all":                     "%s finished its work and left its critical section.",                                                                               // client
+	"n.lost.all":                     "%s concluded its lock was lost and stopped.",                                                                                       // client
+	"n.probe.fail":                   "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
+	"n.probe.info.refused":           "Final probe: %s's acquire of %s could not connect (connection refused).",
+	"n.probe.info.reset":             "Final probe: %s's acquire of %s lost its connection before the reply.",
+	"n.probe.info.error":             "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
+	"n.probe.info":                   "Final probe: %s's acquire of %s got no answer.", // client, key
+	"n.more":                         "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
+	"n.more.acquire":                 "%d grants",
+	"n.more.retries":                 "%d runs of refused acquires",
+	"n.more.read":                    "%d reads",
+	"n.more.write":                   "%d accepted writes",
+	"n.more.refused":                 "%d refused writes",
+	"n.more.release":                 "%d releases",
+	"n.more.extend":                  "%d renewals",
+	"n.more.lost":                    "%d lost locks",
+	"n.more.done":                    "%d finished critical sections",
+	"n.more.fault":                   "%d faults",
+	"n.more.heal":                    "%d fault ends",
+	"n.more.expiry":                  "%d key expiries",
+	"n.more.probe":                   "%d probes",
+	"n.more.violated":                "%d anomalies",
+	"n.more.acquire.one":             "%d grant",
+	"n.more.retries.one":             "%d run of refused acquires",
+	"n.more.read.one":                "%d read",
+	"n.more.write.one":               "%d accepted write",
+	"n.more.refused.one":             "%d refused write",
+	"n.more.release.one":             "%d release",
+	"n.more.extend.one":              "%d renewal",
+	"n.more.lost.one":                "%d lost lock",
+	"n.more.done.one":                "%d finished critical section",
+	"n.more.fault.one":               "%d fault",
+	"n.more.heal.one":                "%d fault end",
+	"n.more.expiry.one":              "%d key expiry",
+	"n.more.probe.one":               "%d probe",
+	"n.more.violated.one":            "%d anomaly",
+	"p.waste":                        "wasted work (informational)",
+	"p.effect.ok":                    "effect accepted (sale, write, run, …)",
+	"p.effect.bad":                   "accepted effect that is the violation (as a checker names it)",
 
 	// Plots.
 	"p.timeline.title":        "%s — %s", // scenario, verdict

@@ -80,6 +80,9 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	}
 	if len(anoms) == 0 {
 		if in.Verdict == checker.Valid && h.FencingEnforced && hasInformational(in.Results, checker.KindMutexOverlap) {
+			if hasHarmless(in.Results, checker.HarmlessFencedOrder) {
+				return &remedy{Saved: tr(lang, "fix.saved.fencing.order")}
+			}
 			return &remedy{Saved: tr(lang, "fix.saved.fencing")}
 		}
 		if in.Verdict == checker.Valid && h.CheckAndSet && hasInformational(in.Results, checker.KindMutexOverlap) {
@@ -158,6 +161,17 @@ func buildRemedy(in Input, lang Lang) *remedy {
 		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
 	}
 	return r
+}
+
+// hasHarmless reports whether some checker reported an informational
+// anomaly that did no harm for reason why (checker.Harmless*).
+func hasHarmless(results []checker.Result, why string) bool {
+	for _, a := range allAnomalies(results) {
+		if a.Informational && a.Harmless == why {
+			return true
+		}
+	}
+	return false
 }
 
 // hasInformational reports whether some checker reported an informational

@@ -492,6 +492,8 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 		return tr(lang, "why."+a.Kind)
 	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
+	case a.Informational && a.Harmless == checker.HarmlessFencedOrder:
+		return tr(lang, "why.informational.fenced-order")
 	case a.Informational:
 		return tr(lang, "why.informational")
 	}
