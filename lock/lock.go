@@ -180,6 +180,31 @@ type Config struct {
 	// lockAtLeastFor). Only algorithms with Traits.MinHold take one; 0
 	// means none.
 	MinHold time.Duration
+	// Renewals records the renewals the Locker makes in the background
+	// (see [Renewals]). locksim sets it for every Locker it builds; it is
+	// nil in a Config built by hand, so check before use.
+	Renewals Renewals
+}
+
+// Renewals records the renewals a Locker makes on its own — a watchdog's
+// timer, a library's refresh — which no call of locksim's asked for, so
+// that the history shows each one as an extend operation (value renewal:
+// true): a renewal that kept a lease, one that found it gone, and one
+// that set a key again after it had expired are then facts the checkers
+// judge. A renewer that can be held back also passes the client's pause
+// point [PointInRenew] through Config.Gate just before each renewal.
+type Renewals interface {
+	// Renewing is called just before a renewal of l is sent; done is
+	// called with its outcome once known: nil (renewed), ErrNotHeld
+	// (definitely not renewed: the key was gone or held another token),
+	// any other error (unknown).
+	Renewing(l Lease) (done func(err error))
+	// Renewed records a renewal of l that already happened: it began took
+	// ago (wall time, as the caller measured it, from its first command
+	// sent to its outcome) and ended now with err, sorted as for
+	// Renewing's done. For a Locker that hears of its library's renewals
+	// only afterwards (a lock client process's renewed event).
+	Renewed(l Lease, took time.Duration, err error)
 }
 
 // ProcessOptions configure a lock client run as a child process speaking
@@ -228,7 +253,9 @@ const (
 	// their replies read) but the outcome is not yet decided: a pause
 	// there is Kleppmann's "pause while the replies are in flight".
 	PointInAcquire = "in-acquire"
-	// PointInRenew: a background renewer is about to renew.
+	// PointInRenew: a background renewer is about to renew; a Locker that
+	// hears of its library's renewals only afterwards (see
+	// [Renewals.Renewed]) passes it right after each one.
 	PointInRenew = "in-renew"
 )
 

@@ -62,6 +62,8 @@ type (
 	Shared = lock.Shared
 	// Host is a client's simulated process ([lock.Host]).
 	Host = lock.Host
+	// Renewals records background renewals ([lock.Renewals]).
+	Renewals = lock.Renewals
 )
 
 // NewHost returns the Host of one simulated process ([lock.NewHost]).
@@ -69,14 +71,6 @@ func NewHost(name, id string) *Host { return lock.NewHost(name, id) }
 
 // NewShared returns empty shared state for one run.
 func NewShared() *Shared { return lock.NewShared() }
-
-// RenewRecorder is an optional Gate extension: an algorithm that renews
-// leases in the background (watchdog) calls Renewing before each renewal
-// and done with its outcome, so the run's history shows every renewal as
-// an extend operation.
-type RenewRecorder interface {
-	Renewing(l Lease) (done func(err error))
-}
 
 // New builds the named registered algorithm for one client.
 func New(name string, c Config) (Locker, error) {

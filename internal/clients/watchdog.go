@@ -150,8 +150,8 @@ func (w *watchdog) renew(ctx context.Context, l Lease, tell func()) {
 			return
 		}
 		var done func(error)
-		if r, ok := w.cfg.Gate.(RenewRecorder); ok {
-			done = r.Renewing(l)
+		if w.cfg.Renewals != nil {
+			done = w.cfg.Renewals.Renewing(l)
 		}
 		ectx, cancel := context.WithTimeout(ctx, w.timeout)
 		nl, err := w.extend(ectx, l)

@@ -352,9 +352,33 @@ func (g gateForAlgorithm) Point(ctx context.Context, point string) error {
 }
 
 // Renewing records a background renewal of the worker's lease (watchdog)
-// as an extend operation. Renewals get a process of their own (they run
-// beside the worker's own operations), a new one after an unknown outcome.
+// as an extend operation (lock.Renewals). Renewals get a process of their
+// own (they run beside the worker's own operations), a new one after an
+// unknown outcome.
 func (g gateForAlgorithm) Renewing(l clients.Lease) func(err error) {
+	proc, v := g.renewal(l)
+	p := g.w.log.Begin(proc, g.w.name, history.Extend, g.w.resource(l), v)
+	return func(err error) {
+		t := outcome(err)
+		p.EndErr(t, v, err)
+		g.renewed(t)
+	}
+}
+
+// Renewed records a renewal the lock heard of only afterwards (a lock
+// client process's renewed event) as an extend operation from took ago to
+// now (lock.Renewals).
+func (g gateForAlgorithm) Renewed(l clients.Lease, took time.Duration, err error) {
+	proc, v := g.renewal(l)
+	now := g.r.rec.Now()
+	t := outcome(err)
+	inv := max(now-int64(max(took, 0)), 0)
+	g.w.log.Span(proc, history.Extend, g.w.name, g.w.resource(l), v, inv, now, t)
+	g.renewed(t)
+}
+
+// renewal is the process and value of a renewal of l.
+func (g gateForAlgorithm) renewal(l clients.Lease) (int, history.Value) {
 	w := g.w
 	w.mu.Lock()
 	if w.renewProc == 0 {
@@ -362,16 +386,15 @@ func (g gateForAlgorithm) Renewing(l clients.Lease) func(err error) {
 	}
 	proc := w.renewProc
 	w.mu.Unlock()
-	v := history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(g.r.ttl()), Renewal: true}
-	p := w.log.Begin(proc, w.name, history.Extend, l.Key, v)
-	return func(err error) {
-		t := outcome(err)
-		p.EndErr(t, v, err)
-		if t == history.Info {
-			w.mu.Lock()
-			w.renewProc = 0
-			w.mu.Unlock()
-		}
+	return proc, history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(g.r.ttl()), Renewal: true, LockKey: w.lockKey(l)}
+}
+
+// renewed gives the renewals a new process after an unknown outcome.
+func (g gateForAlgorithm) renewed(t history.Type) {
+	if t == history.Info {
+		g.w.mu.Lock()
+		g.w.renewProc = 0
+		g.w.mu.Unlock()
 	}
 }
 
@@ -512,6 +535,9 @@ func buildLockers(builds []func() error) error {
 func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clock, gate clients.Gate) clients.Config {
 	c := clients.Config{Nodes: nodes, TTL: r.ttl(), Rand: rng, Clock: clock, Gate: gate,
 		Library: r.library(), Shared: r.shared, Permits: int(r.hparams[history.ParamPermits]), OpTimeout: r.opTimeout()}
+	if rn, ok := gate.(clients.Renewals); ok {
+		c.Renewals = rn
+	}
 	c.CommandTimeout = r.opTimeout()
 	c.NodeTimeout = r.wall(r.sc.NodeTimeout.D())
 	c.Process = r.process()
@@ -688,6 +714,9 @@ func traits(t clients.Traits) []string {
 	}
 	if t.DeletesByKey {
 		out = append(out, history.TraitDeletesByKey)
+	}
+	if t.Process {
+		out = append(out, history.TraitProcess)
 	}
 	return out
 }
