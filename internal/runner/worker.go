@@ -35,13 +35,14 @@ type worker struct {
 	locked map[string]bool
 	// starve holds back only this client's lease renewer (starve-renewals).
 	starve faults.Latch
+
 	mu sync.Mutex
 	// resourceOf maps a lock key the algorithm derived itself (Lease.Key
 	// differs from the key asked for) to the resource's key, which the
 	// history records; the worker writes it, its renewals read it (mu).
 	resourceOf map[string]string
-	cancel    context.CancelFunc // ends the worker's context (crash)
-	renewProc int                // process of its background renewals; 0 = none yet
+	cancel     context.CancelFunc // ends the worker's context (crash)
+	renewProc  int                // process of its background renewals; 0 = none yet
 	// restart, once a restart-client fault killed this incarnation, takes
 	// the restore-on-start mode its new incarnation starts with; nil for a
 	// worker no restart awaits. incarnation counts the restarts before this

@@ -507,7 +507,7 @@ func (s *suite) staleRelease(t *testing.T) {
 	a, b := s.c.Locker(t, s.f, 0, shortTTL), s.c.Locker(t, s.f, 1, longTTL)
 	Conclusively(t, func() string {
 		la, _ := s.grant(t, a)
-		key := la.Key // the Redis key
+		key := la.Key       // the Redis key
 		time.Sleep(expired) // Redis expires the key; a sleep can only overshoot
 		bInvoke := time.Now()
 		lb := s.acquireFreed(t, b, s.resource(la))
