@@ -98,6 +98,7 @@ var messages = map[Lang]map[string]string{
 		"fix.durable.counter": "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
 		"fix.redlock":         "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
 		"fix.ttl":             "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
+		"fix.refresh.owner":   "A renewal must extend the key only while it still holds the lease's owner token (compare-and-pexpire), never set a missing key again, and tell the holder at once when it finds the key gone or someone else's, so that the holder stops before it acts (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",
 		"fix.renewal":         "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
 		"fix.orphan":          "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
 		"fix.ttl.atomic":      "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
@@ -189,7 +190,10 @@ var messages = map[Lang]map[string]string{
 		"n.renew.ok":              "%s's watchdog renewed its lock on %s.",
 		"n.renew.fail":            "%s's watchdog could not renew its lock on %s.",
 		"n.renew.foreign":         "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
-		"n.extend.foreign":        "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",           // client, key, owner
+		"n.renew.lib.ok":          "%s's lock library renewed its lock on %s on its own.",
+		"n.renew.lib.fail":        "%s's lock library tried to renew its lock on %s on its own and found it gone.",
+		"n.renew.lib.foreign":     "%[1]s's lock library renewed the lock key of %[2]s on its own, but it was %[3]s's key: its renewal checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
+		"n.extend.foreign":        "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",                           // client, key, owner
 		"n.extend.fail":           "%s could not extend its lock on %s.",
 		"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
 		"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
@@ -283,6 +287,14 @@ var messages = map[Lang]map[string]string{
 		"kind.unavailable":             "lock unavailable",
 		"kind.stuck-lock":              "lock stuck",
 		"kind.not-linearizable":        "not linearizable",
+		"kind.resurrected-lease":       "lease brought back after another's grant",
+		"kind.hidden-lapse":            "lapsed lease kept from its holder",
+		"a.resurrected-lease":          "%[1]s's owner token was set again on %[2]s (key %[3]s on %[4]s) at t=%[5]ss, after its key had ended at t=%[6]ss and %[7]s had been granted the lock at t=%[8]ss: %[1]s's lock brought back a lease that was no longer its own.", // holder, resource, lock key, node, t set, t ended, other, t granted
+		"a.hidden-lapse":               "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; its %[4]s at t=%[5]ss said the lease was still its own, and nothing told %[1]s otherwise before its %[6]s at t=%[7]ss.",                                               // holder, key, t ended, lock op, t said, act, t act
+		"a.hidden-lapse.release":       "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; nothing told %[1]s, and its release at t=%[4]ss said it had removed the key.",                                                                                         // holder, key, t ended, t release
+		"a.hidden-lapse.release.said":  "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; its %[4]s at t=%[5]ss said the lease was still its own, nothing told %[1]s otherwise, and its release at t=%[6]ss said it had removed the key.",                       // holder, key, t ended, lock op, t said, t release
+		"lockop.renewal":               "renewal",
+		"lockop.extend":                "extend",
 		"a.mutex-overlap":              "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
 		"a.token-regression":           "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
 		"a.double-effect":              "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
@@ -307,6 +319,9 @@ var messages = map[Lang]map[string]string{
 		"why.stuck-lock":               "Liveness: the lock stayed taken with nobody using it.",
 		"why.informational":            "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
 		"why.other":                    "Correctness: a safety property of the lock did not hold.",
+		"why.resurrected-lease":        "Correctness: the lock came back to a holder after another client had been granted it, so two clients were granted one lock, and the old holder was never told it had lost it.",
+		"why.hidden-lapse":             "Correctness: the lock told its holder its lease was still its own after the lease had ended, so the holder acted without the lock's protection.",
+		"why.hidden-lapse.uncontended": " Informational: no other client was granted the lock meanwhile, so no one else acted under it.",
 		"kind.duplicate-work":          "duplicate work",
 		"informational.short":          "informational",
 		"a.mutex-overlap.many":         "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
@@ -388,6 +403,7 @@ var messages = map[Lang]map[string]string{
 		"p.hold":                  "%s holds the lock", // client
 		"p.hold.permit":           "%s holds a permit", // client
 		"p.believed":              "believes it holds, but the key is gone",
+		"p.resurrected":           "key set again",
 		"p.believed.permit":       "believes it holds a permit, but it is gone",
 		"p.key":                   "key on node",
 		"p.pause":                 "GC pause (client frozen)",
@@ -595,6 +611,7 @@ var messages = map[Lang]map[string]string{
 		"fix.durable.counter": "Nơi cấp token đã đi lùi: giữ bộ đếm fencing bền vững (appendonly yes, appendfsync always) hoặc trên một kho không mất dữ liệu khi khởi động lại, để lần cấp mới không bao giờ lặp lại token cũ (bài 46, lock-theory S06b).",
 		"fix.redlock":         "An toàn của Redlock phụ thuộc vào đồng hồ và thời gian: một cú nhảy đồng hồ, một lần pause hay mạng chậm cho phép hai client cùng có quorum. Đừng dựa vào nó cho correctness; thêm fencing token do tài nguyên kiểm tra (bài 47).",
 		"fix.ttl":             "Đặt TTL cho lock, để lock của client bị crash tự được giải phóng (bài 42).",
+		"fix.refresh.owner":   "Lần gia hạn chỉ được kéo dài key khi key vẫn giữ owner token của lease (so sánh rồi mới PEXPIRE), không bao giờ đặt lại một key đã mất, và phải báo ngay cho người giữ lock khi thấy key đã mất hoặc thuộc về người khác, để người giữ lock dừng trước khi hành động (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",
 		"fix.renewal":         "Một bộ gia hạn cứ kéo dài một lock mà không ai dùng: dừng bộ gia hạn trước khi gửi lệnh unlock, bất kể unlock trả lời thế nào, và giới hạn số lần gia hạn theo job (giới hạn số lần, hoặc chỉ gia hạn khi job còn tiến triển), để một người giữ bị treo hay đã xong mất lock sau một TTL (BR-21, lock-theory S15b).",
 		"fix.orphan":          "Một lock mà người giữ đã không còn vẫn chặn các client khác cho tới khi TTL hết: đặt TTL vừa với thời gian của job, không phải một giới hạn an toàn rộng rãi, và gia hạn nó khi job còn chạy, để một người giữ đã chết chỉ chặn tối đa một TTL ngắn (BR-34).",
 		"fix.ttl.atomic":      "Đặt key và TTL trong cùng một lệnh, SET key token NX PX ttl: với SETNX rồi EXPIRE, một lần crash giữa hai lệnh để lại một key không bao giờ hết hạn (bài 42).",
@@ -685,6 +702,9 @@ var messages = map[Lang]map[string]string{
 		"n.extend.foreign":        "%[1]s đã gia hạn key lock của %[2]s, nhưng đó là key của %[3]s: lệnh gia hạn của nó không kiểm tra owner token, nên nó giữ cho lease của %[3]s sống, không phải của chính nó.",
 		"n.renew.ok":              "Watchdog của %s đã gia hạn lock trên %s.",
 		"n.renew.fail":            "Watchdog của %s không gia hạn được lock trên %s.",
+		"n.renew.lib.ok":          "Thư viện lock của %s tự gia hạn lock trên %s.",
+		"n.renew.lib.fail":        "Thư viện lock của %s tự gia hạn lock trên %s và thấy lock đã mất.",
+		"n.renew.lib.foreign":     "Thư viện lock của %[1]s tự gia hạn key lock của %[2]s, nhưng đó là key của %[3]s: lần gia hạn của nó không kiểm tra owner token, nên nó giữ cho lease của %[3]s sống, không phải của chính nó.",
 		"n.extend.fail":           "%s không gia hạn được lock trên %s.",
 		"n.lost":                  "%s kết luận lock trên %s đã mất và dừng lại.",
 		"n.pause":                 "%s bị đóng băng bởi một GC pause (stop-the-world) dài %s%s.",
@@ -776,6 +796,14 @@ var messages = map[Lang]map[string]string{
 		"kind.unavailable":             "lock không khả dụng",
 		"kind.stuck-lock":              "lock bị kẹt",
 		"kind.not-linearizable":        "không tuyến tính",
+		"kind.resurrected-lease":       "lease sống lại sau khi người khác đã lấy lock",
+		"kind.hidden-lapse":            "lease đã hết mà người giữ lock không được báo",
+		"a.resurrected-lease":          "Owner token của %[1]s được đặt lại trên %[2]s (key %[3]s trên %[4]s) lúc t=%[5]ss, sau khi key của nó đã hết lúc t=%[6]ss và %[7]s đã lấy được lock lúc t=%[8]ss: lock của %[1]s đã làm sống lại một lease không còn là của nó.",
+		"a.hidden-lapse":               "Lease của %[1]s trên %[2]s đã hết lúc t=%[3]ss trong khi nó đang giữ lock; lần %[4]s lúc t=%[5]ss báo rằng lease vẫn là của nó, và không có gì báo cho %[1]s điều ngược lại trước lần %[6]s lúc t=%[7]ss.",
+		"a.hidden-lapse.release":       "Lease của %[1]s trên %[2]s đã hết lúc t=%[3]ss trong khi nó đang giữ lock; không có gì báo cho %[1]s, và lần nhả lock lúc t=%[4]ss báo rằng nó đã xoá key.",
+		"a.hidden-lapse.release.said":  "Lease của %[1]s trên %[2]s đã hết lúc t=%[3]ss trong khi nó đang giữ lock; lần %[4]s lúc t=%[5]ss báo rằng lease vẫn là của nó, không có gì báo cho %[1]s điều ngược lại, và lần nhả lock lúc t=%[6]ss báo rằng nó đã xoá key.",
+		"lockop.renewal":               "gia hạn tự động",
+		"lockop.extend":                "gia hạn",
 		"a.mutex-overlap":              "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
 		"a.token-regression":           "%s được cấp fencing token trên %s không tăng (từ t=%ss đến t=%ss): lần cấp sau lặp lại hoặc nhỏ hơn token trước, nên tài nguyên không phân biệt được ai là người giữ cũ.",
 		"a.double-effect":              "%s bị trừ tiền %d lần: %s. Một khoản thanh toán chỉ được xảy ra một lần.",
@@ -800,6 +828,9 @@ var messages = map[Lang]map[string]string{
 		"why.stuck-lock":               "Tiến triển: lock vẫn bị chiếm dù không ai dùng.",
 		"why.informational":            "Chỉ là efficiency: lock bị phá vỡ, nhưng tài nguyên đã từ chối người giữ lock cũ nên dữ liệu không bị hại.",
 		"why.other":                    "Tính đúng đắn: một tính chất an toàn của lock không được đảm bảo.",
+		"why.resurrected-lease":        "Tính đúng đắn: lock quay lại với người giữ cũ sau khi client khác đã lấy được nó, nên hai client cùng được cấp một lock, và người giữ cũ không bao giờ được báo là đã mất lock.",
+		"why.hidden-lapse":             "Tính đúng đắn: lock báo cho người giữ lock rằng lease vẫn là của nó sau khi lease đã hết, nên người giữ lock hành động mà không còn được lock bảo vệ.",
+		"why.hidden-lapse.uncontended": " Chỉ mang tính thông tin: trong lúc đó không client nào khác lấy được lock, nên không ai khác hành động dưới lock này.",
 		"kind.duplicate-work":          "làm trùng việc",
 		"informational.short":          "chỉ để tham khảo",
 		"a.mutex-overlap.many":         "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
@@ -880,6 +911,7 @@ var messages = map[Lang]map[string]string{
 		"p.hold":                  "%s giữ lock",
 		"p.hold.permit":           "%s giữ một permit",
 		"p.believed":              "tin là mình giữ, nhưng key đã mất",
+		"p.resurrected":           "key được đặt lại",
 		"p.believed.permit":       "tin là mình giữ permit, nhưng permit đã mất",
 		"p.key":                   "key trên node",
 		"p.pause":                 "GC pause (client bị đóng băng)",

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -235,12 +236,12 @@ func narrative(in Input, m *model) []Step {
 		case history.Extend:
 			if o.Type == history.OK {
 				if owner := m.extendedOwner(i, o); owner != "" {
-					add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "foreign"), o.Client, o.Key, owner))
+					add(o.Invoke, 2, StepExtend, tr(lang, m.extendKey(o, "foreign"), o.Client, o.Key, owner))
 					break
 				}
-				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "ok"), o.Client, o.Key))
+				add(o.Invoke, 2, StepExtend, tr(lang, m.extendKey(o, "ok"), o.Client, o.Key))
 			} else {
-				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "fail"), o.Client, o.Key))
+				add(o.Invoke, 2, StepExtend, tr(lang, m.extendKey(o, "fail"), o.Client, o.Key))
 			}
 		case history.Lost:
 			if o.Key == "" {
@@ -607,10 +608,14 @@ func (m *model) extendedOwner(i int, o history.Op) string {
 	return owner
 }
 
-// extendKey is the message key of an extend step: a watchdog's background
-// renewal (Value.Renewal) or the client's own extend.
-func extendKey(o history.Op, outcome string) string {
-	if o.Value.Renewal {
+// extendKey is the message key of an extend step: a background renewal
+// (Value.Renewal) — a watchdog's, or, in a lock client process, the
+// library's own — or the client's own extend.
+func (m *model) extendKey(o history.Op, outcome string) string {
+	switch {
+	case o.Value.Renewal && slices.Contains(m.h.Header.Traits, history.TraitProcess):
+		return "n.renew.lib." + outcome
+	case o.Value.Renewal:
 		return "n.renew." + outcome
 	}
 	return "n.extend." + outcome
