@@ -131,8 +131,9 @@ type procLock struct {
 	cfg     Config
 	name    string
 	ops     map[string]bool
-	version int  // the protocol version its hello_ok named
-	renews  bool // its hello_ok lists the renewed event
+	version int      // the protocol version its hello_ok named
+	renews  bool     // its hello_ok lists the renewed event
+	events  []string // the events its hello_ok lists
 	*proc
 	closeOnce sync.Once
 }
@@ -404,9 +405,10 @@ func (pr *proc) join(c Config, probe bool) (*procLock, error) {
 			pr.helloed, pr.multi = true, r.Clients == clientsMany
 		}
 		pr.mu.Unlock()
-		if probe {
+		if probe && pr.fake != nil {
 			pr.fake.probed = r.NowMS
 		}
+		p.events = r.Events
 		return p, nil
 	case <-pr.dead:
 		err := pr.Failed()

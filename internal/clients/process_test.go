@@ -380,3 +380,55 @@ func TestAnAdapterServingOneClientRefusesASecondClientOfItsProcess(t *testing.T)
 		t.Fatalf("error %v: want ErrOneClientPerProcess, an infrastructure error", err)
 	}
 }
+
+// renewLog records the renewals a lock reports (lock.Renewals).
+type renewLog struct {
+	mu   sync.Mutex
+	seen []string // "key token err"
+}
+
+func (r *renewLog) Renewing(l clients.Lease) func(error) {
+	return func(err error) { r.Renewed(l, 0, err) }
+}
+
+func (r *renewLog) Renewed(l clients.Lease, _ time.Duration, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen = append(r.seen, l.Key+" "+l.Token+" "+strconv.FormatBool(err == nil))
+}
+
+func (r *renewLog) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.seen...)
+}
+
+func TestAVersion2ProcessNamesItsLockKeyAndReportsItsRenewals(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3 for the fake adapter")
+	}
+	c := clientstest.StartCluster(t, 1, 1)
+	log := &renewLog{}
+	f := func(cfg clients.Config) (clients.Locker, error) {
+		cfg.Process = &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", "renews"}, Timeout: 2 * time.Second}
+		cfg.Renewals = log
+		return clients.New("process", cfg)
+	}
+	lk := c.Locker(t, f, 0, time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	l, err := lk.Acquire(ctx, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Key != "fake:k" {
+		t.Errorf("lease key %q, want the process's lock_key fake:k", l.Key)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(log.list()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := log.list(); len(got) != 1 || got[0] != "fake:k t1 true" {
+		t.Errorf("renewals reported %q, want the process's one renewed event of fake:k (t1, ok)", got)
+	}
+}

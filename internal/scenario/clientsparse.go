@@ -324,6 +324,10 @@ func (p *parser) processFinish(s *Scenario) {
 			s.Process.FakeTime = clients.FakeTimeJump
 		}
 	}
+	if !p.checkCommand(s) {
+		return // it cannot start: no probe
+	}
+	p.checkInRenew(s)
 	if s.Process.FakeTime == "" || !p.checkFiles {
 		return
 	}

@@ -121,6 +121,10 @@ type Scenario struct {
 
 	// File is the path the scenario was loaded from (not a YAML field).
 	File string `yaml:"-"`
+	// Warnings are what Load found on disk that will not stop a run but
+	// may change it (a python3 that lacks a module its adapter imports);
+	// Parse finds none. Not a YAML field.
+	Warnings []*FieldError `yaml:"-"`
 }
 
 // Sentinel holds Sentinel's timings, scenario time (scaled like every
