@@ -23,10 +23,10 @@ import (
 //   - hidden-lapse: a holder's lease ended while it held it (the account's
 //     Grant.End: its key gone, or below a quorum), its lock then said the
 //     lease was still its own — a renewal or extend that succeeded, or a
-//     release that said it removed the key (not for a lock whose release
-//     deletes by key, whose success proves nothing of the lease) — and
-//     the holder was never told otherwise (no lost, no failed renewal or
-//     extend, no failed release) before it acted again (a write) or
+//     release that removed, per the nodes, the holder's token set again
+//     on the key after its lease had ended, and called it done — and the
+//     holder was never told otherwise (no lost, no failed renewal
+//     or extend, no failed release) before it acted again (a write) or
 //     released. A lapse the lock never contradicted is not hidden by it: a
 //     plain lock's holder paused past its TTL is judged by the overlap and
 //     its effects, not here. Informational (Harmless "uncontended") when no
@@ -112,7 +112,7 @@ func hiddenLapse(a *account.Account, g account.Grant, ops []int) (Anomaly, bool)
 			if said < 0 {
 				said = i
 			}
-		case o.F == history.Release && own && o.Type == history.OK && o.Value.Removed && !h.Header.DeletesByKey():
+		case o.F == history.Release && own && o.Type == history.OK && o.Value.Removed && removedOther(a, g, i):
 			if said < 0 {
 				said = i
 			}
@@ -124,6 +124,23 @@ func hiddenLapse(a *account.Account, g account.Grant, ops []int) (Anomaly, bool)
 		}
 	}
 	return Anomaly{}, false
+}
+
+// removedOther reports whether the release at op i removed, per the
+// nodes' record, a key holding grant g's token that was not one of the
+// lives that backed g: its key set again after it had ended, which the
+// release then called its lease. A release that removed only g's own
+// lives (a Redlock grant's keys left on a minority of nodes) vouches for
+// nothing; one that removed another client's key is a foreign unlock,
+// told as such.
+func removedOther(a *account.Account, g account.Grant, i int) bool {
+	for _, k := range a.RemovedBy(i) {
+		own := slices.ContainsFunc(g.Lives, func(l account.KeyLife) bool { return l.Node == k.Node && l.Start == k.Start && l.Key == k.Key })
+		if !own && k.Value == g.Token {
+			return true
+		}
+	}
+	return false
 }
 
 // observedLives reports whether every key life that backed g is the
