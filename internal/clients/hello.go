@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // ProcessHello is what a lock client process says of itself in its hello
@@ -47,7 +49,7 @@ func ProbeHello(po ProcessOptions) (ProcessHello, error) {
 		return r.h, r.err
 	}
 	po.FakeTime = ""
-	c := Config{Client: "probe", TTL: time.Second, Process: &po}
+	c := Config{Config: lock.Config{Client: "probe", TTL: time.Second}, Process: &po}
 	var h ProcessHello
 	p, err := startProcessWith(c, true, nil)
 	if err == nil {

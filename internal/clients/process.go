@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -29,11 +30,6 @@ const ProtocolVersion = 2
 
 // protocolMin is the oldest protocol version locksim still speaks.
 const protocolMin = 1
-
-// ErrInfrastructure marks an error of the harness rather than of the lock:
-// a lock client process that exited or broke the protocol. The run then has
-// no verdict (exit 255).
-var ErrInfrastructure = errors.New("lock client process failed")
 
 // processAlgorithm runs each client's lock in a child process of its own,
 // started from the scenario's process: block and spoken to in JSON Lines
@@ -222,6 +218,16 @@ type ProcessLock interface {
 	Failed() error
 	// PID is the process's pid (its process group's id).
 	PID() int
+}
+
+// NewProcess builds a lock client process (algorithm process) for c: the
+// client's Locker, which is also the runner's handle on its process.
+func NewProcess(c Config) (ProcessLock, error) {
+	l, err := New(processAlgorithm.Name, c)
+	if err != nil {
+		return nil, err
+	}
+	return l.(ProcessLock), nil // newProcess builds only ProcessLocks
 }
 
 func newProcess(c Config) (Locker, error) {
@@ -460,11 +466,34 @@ type infraError struct {
 }
 
 func (e *infraError) Error() string {
+	t := strings.TrimSpace(e.tail.String())
 	msg := fmt.Sprintf("lock client process %q: %v", e.cmd, e.err)
-	if t := strings.TrimSpace(e.tail.String()); t != "" {
+	if m := missingModule(t); m != "" {
+		// Said first, on the first line: a summary line shows no more.
+		msg = fmt.Sprintf("lock client process %q: %s; %v", e.cmd, m, e.err)
+	}
+	if t != "" {
 		msg += "; stderr tail:\n" + t
 	}
 	return msg
+}
+
+// missingModuleRE matches what Node.js and Python print when a module a
+// program needs is not installed.
+var missingModuleRE = regexp.MustCompile(`Cannot find module '([^']+)'|ModuleNotFoundError: No module named '([^']+)'`)
+
+// missingModule names, from a process's stderr, a module it needs that is
+// not installed and the command that installs the shipped adapters'; ""
+// when the stderr says no such thing.
+func missingModule(stderr string) string {
+	m := missingModuleRE.FindStringSubmatch(stderr)
+	switch {
+	case m == nil:
+		return ""
+	case m[1] != "":
+		return fmt.Sprintf("the module %s it requires is not installed (for the shipped adapters: make adapters, which runs npm ci in adapters/node)", m[1])
+	}
+	return fmt.Sprintf("the Python module %s it imports is not installed for its interpreter (for the shipped redis-py adapter: apt-get install python3-%s, and run it with /usr/bin/python3)", m[2], m[2])
 }
 
 // Unwrap is ErrInfrastructure and the error itself (ErrOneClientPerProcess).

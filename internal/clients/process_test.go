@@ -198,7 +198,7 @@ func TestAPausedProcessSendsNothingUntilItIsContinued(t *testing.T) {
 	const ttl = 2 * time.Second // refreshed every 40 ms, so it never expires while the process runs
 	lk := c.Locker(t, processFactory(t, a, map[string]any{"refresh_interval_ms": 40}), 0, ttl)
 	key := "paused-" + strconv.Itoa(os.Getpid())
-	count := monitor(t, c, key)
+	count := monitor(t, c, "mutex:"+key) // the library's own key (its lock_key)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	lease, err := lk.Acquire(ctx, key)
@@ -430,5 +430,22 @@ func TestAVersion2ProcessNamesItsLockKeyAndReportsItsRenewals(t *testing.T) {
 	}
 	if got := log.list(); len(got) != 1 || got[0] != "fake:k t1 true" {
 		t.Errorf("renewals reported %q, want the process's one renewed event of fake:k (t1, ok)", got)
+	}
+}
+
+func TestAProcessMissingAModuleSaysSoOnItsErrorsFirstLine(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3 for the fake adapter")
+	}
+	c := clientstest.StartCluster(t, 1, 1)
+	cfg := c.Config(0, time.Second)
+	cfg.Process = &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", "nomodule"}}
+	_, err := clients.New("process", cfg)
+	if !errors.Is(err, clients.ErrInfrastructure) {
+		t.Fatalf("New = %v, want an infrastructure error", err)
+	}
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	if !strings.Contains(first, "the Python module redis it imports is not installed") || !strings.Contains(first, "apt-get install python3-redis") {
+		t.Errorf("first line %q: want the missing module and the command that installs it", first)
 	}
 }

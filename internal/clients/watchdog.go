@@ -7,16 +7,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/lock/lockkit"
 )
 
 // compareAndPexpire extends the key's TTL only while it still holds the
-// caller's owner token.
-var compareAndPexpire = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`)
+// caller's owner token (lockkit.CompareAndPexpire).
+var compareAndPexpire = lockkit.CompareAndPexpire
 
 // PointInRenew is the pause point a renewer passes before each renewal
 // (design §5, "in-renew"); a starve-renewals fault holds it back there.
@@ -67,7 +64,7 @@ var watchdogAlgorithm = Algorithm{
 	Name:   "watchdog",
 	About:  "safe lock plus a renewer that extends the lease every TTL/3 with compare-and-pexpire and tells the job when a renewal fails (Redisson's watchdog)",
 	New:    newWatchdog,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newWatchdog(c Config) (Locker, error) {

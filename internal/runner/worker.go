@@ -16,13 +16,17 @@ import (
 // for every protected object, acquire the lock, do the critical section
 // against the resource, record `done`, release.
 type worker struct {
-	r     *run
-	name  string
-	proc  int
-	lock  clients.Locker
-	gate  *faults.Gate
-	rng   *rand.Rand
-	clock *clients.FaultyClock
+	r    *run
+	name string
+	proc int
+	lock clients.Locker
+	// process is the lock's child process when the algorithm runs one
+	// (algorithm process): what a pause stops and a crash kills; nil
+	// otherwise.
+	process clients.ProcessLock
+	gate    *faults.Gate
+	rng     *rand.Rand
+	clock   *clients.FaultyClock
 	// view is the clock the client's lock and job read: clock itself, or
 	// its monotonic view for an algorithm with Traits.MonotonicClock.
 	view clients.Clock

@@ -33,10 +33,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/locksim/locksim/internal/algo"
+
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
-	"github.com/locksim/locksim/lock"
 )
 
 // Kind is one registered workload.
@@ -264,10 +265,10 @@ type Decoder interface {
 	// parser reported it already); Traits are its traits as parsing goes
 	// (a lock client process's declared ones).
 	Algorithm() string
-	Traits() lock.Traits
+	Traits() algo.Traits
 	// Algorithms lists the registered algorithms whose traits satisfy
 	// keep, for a message ("a, b or c").
-	Algorithms(keep func(lock.Traits) bool) string
+	Algorithms(keep func(algo.Traits) bool) string
 	// MaxClients is the most clients a scenario may have.
 	MaxClients() int
 }

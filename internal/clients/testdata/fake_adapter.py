@@ -9,6 +9,8 @@ the protocol's failure rules. argv[1] chooses how it answers an acquire:
   ok        grants (token "t1"), so the process works at all
   stubborn  grants like ok, but ignores SIGHUP, SIGINT and SIGTERM and
             lives on after its stdin closes: only SIGKILL ends it
+  nomodule  exits at once, as a Python adapter does whose interpreter
+            lacks a module it imports (ModuleNotFoundError on stderr)
   renews    speaks protocol version 2: its hello lists the renewed event,
             and it grants like ok, naming the lock key "fake:<key>", then
             sends one renewed event (ok) for the lease
@@ -19,6 +21,10 @@ import sys
 import time
 
 mode = sys.argv[1]
+if mode == "nomodule":
+    sys.stderr.write("Traceback (most recent call last):\n  File \"adapter.py\", line 1, in <module>\n"
+                     "ModuleNotFoundError: No module named 'redis'\n")
+    sys.exit(1)
 if mode == "stubborn":
     for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
         signal.signal(s, signal.SIG_IGN)
