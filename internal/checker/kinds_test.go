@@ -46,3 +46,19 @@ func TestEveryKindIsFromTheHistoryVocabulary(t *testing.T) {
 		t.Fatal("no Kind constants found in checker.go")
 	}
 }
+
+func TestEveryAnomalyKindHasOneLineAndAClass(t *testing.T) {
+	for _, k := range Kinds() {
+		t.Run(k.Name+" says what it means and what it is a finding about", func(t *testing.T) {
+			if k.About == "" || strings.Contains(k.About, "\n") {
+				t.Errorf("%s: about %q, want one line", k.Name, k.About)
+			}
+			if k.Class != ClassSafety && k.Class != ClassLiveness && k.Class != ClassEfficiency {
+				t.Errorf("%s: class %q", k.Name, k.Class)
+			}
+		})
+	}
+	if len(Kinds()) != len(kindAbout) {
+		t.Errorf("Kinds lists %d kinds, the table describes %d: a kind without a line, or a line without a kind", len(Kinds()), len(kindAbout))
+	}
+}

@@ -49,6 +49,12 @@ func (p *parser) checkCommand(s *Scenario) bool {
 		p.errorf(p.commandNode(0), "process.command[0]", "%v", err)
 		return false
 	}
+	if a, root, ok := clients.ShippedAdapter(po.Command, po.Dir); ok {
+		if err := a.Ready(root); err != nil {
+			p.errorf(p.commandNode(0), "process.command", "%v", err) // names what installs it
+			return false
+		}
+	}
 	script, at := interpreterScript(po.Command)
 	if script == "" {
 		return true

@@ -120,6 +120,9 @@ type Kind struct {
 // matters, "say.<name>" the report's headline around Describe's sentence).
 type AnomalyKind struct {
 	Name string
+	// About is one English line on what it means, for `locksim list` (a
+	// workload's own kind is a safety finding).
+	About string
 	// Rank is where a report's headline tells it among a run's findings:
 	// 0 damage to the resource (first), 1 a lost update, 2 a broken lock,
 	// 3 a stale write; findings of no rank come after.
