@@ -161,8 +161,9 @@ func (a Algorithm) check() error {
 }
 
 // registry holds the registered algorithms in registration order: locksim's
-// own in catalogue order first (registered by its internal clients package,
-// which every program that runs scenarios imports), then any other.
+// own in catalogue order first (registered, with what only the harness
+// needs of them, by its internal packages, which every program that runs
+// scenarios imports), then any other.
 var registry struct {
 	sync.RWMutex
 	list  []Algorithm
@@ -171,9 +172,9 @@ var registry struct {
 
 // Register adds an algorithm, so that scenarios can name it and `locksim
 // list` shows it. It panics when the name is taken or the Algorithm is
-// malformed (no constructor, a lock-free algorithm without its one
-// workload, contradictory traits): registration is a program's start-up,
-// like database/sql.Register. Call it from an init function.
+// malformed (no constructor, contradictory traits): registration is a
+// program's start-up, like database/sql.Register. Call it from an init
+// function.
 func Register(a Algorithm) {
 	if err := a.check(); err != nil {
 		panic("lock.Register: " + err.Error())
