@@ -42,8 +42,12 @@ var processAlgorithm = Algorithm{
 }
 
 // processStart bounds a process's start-up: from exec to its hello reply
-// (an interpreter loading its libraries on a busy machine), wall time.
-const processStart = 20 * time.Second
+// (an interpreter loading its libraries), wall time. A Node adapter takes
+// about 0.35 s of CPU to start; a suite of twelve runs of two clients
+// starts 24 at once, which on a shared two-CPU machine took 24–33 s each
+// (measured): 60 s leaves room for that, and a process that never answers
+// still fails the run.
+const processStart = 60 * time.Second
 
 // stderrTail is how much of a process's stderr an error quotes.
 const stderrTail = 2048
