@@ -153,3 +153,34 @@ func TestAHiddenLapseNamesTheLapseTheVouchingRenewalAndTheAct(t *testing.T) {
 	}
 	t.Fatal("no hidden lapse")
 }
+
+func TestAForeignUnlockOfALibrarysOwnKeyIsJudgedOnTheNode(t *testing.T) {
+	b := newHB(false)
+	b.h.Header.Nodes, b.h.Header.Observed, b.h.Header.Clients = []string{"n1"}, []string{"n1"}, []string{"w1", "w2"}
+	node := func(client string, ts float64, args ...string) {
+		b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,
+			Key: "mutex:invoice-1", Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(ts), Complete: ns(ts), Type: history.OK})
+	}
+	b.op("w1", history.Acquire, "invoice-1", 0, 0.01, history.OK, history.Value{Token: "w1-tok", TTL: ns(30), Nodes: []string{"n1"}, LockKey: "mutex:invoice-1"})
+	node("w1", 0.005, "set", "mutex:invoice-1", "w1-tok", "PX", "30000", "NX")
+	rel := b.release("w2", "invoice-1", 4.9, 5.1, true)
+	node("w2", 5, "del", "mutex:invoice-1") // w2's release removed the library's key by a plain DEL
+	rep := Check(context.Background(), b.h, Options{})
+	for _, a := range rep.Anomalies() {
+		if a.Kind == KindForeignUnlock && a.Deleter == "w2" && a.Owner == "w1" {
+			if !slices.Contains(a.Ops, b.h.Ops[rel].Index) {
+				t.Errorf("the foreign unlock does not name w2's release of invoice-1 (op %d): %v", b.h.Ops[rel].Index, a.Ops)
+			}
+			return
+		}
+	}
+	t.Errorf("no foreign unlock of w1's mutex:invoice-1 by w2; found %v", kindsFound(rep))
+}
+
+func kindsFound(rep Report) []string {
+	var out []string
+	for _, a := range rep.Anomalies() {
+		out = append(out, a.Kind)
+	}
+	return out
+}
