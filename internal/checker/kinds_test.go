@@ -6,6 +6,9 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // TestEveryKindIsFromTheHistoryVocabulary keeps the checker's Kind*
@@ -58,7 +61,10 @@ func TestEveryAnomalyKindHasOneLineAndAClass(t *testing.T) {
 			}
 		})
 	}
-	if len(Kinds()) != len(kindAbout) {
-		t.Errorf("Kinds lists %d kinds, the table describes %d: a kind without a line, or a line without a kind", len(Kinds()), len(kindAbout))
+	if shared := len(history.AnomalyKinds()); shared != len(kindAbout) {
+		t.Errorf("history has %d anomaly kinds, the table describes %d: a kind without a line, or a line without a kind", shared, len(kindAbout))
+	}
+	if got, want := len(Kinds()), len(history.AnomalyKinds())+len(workload.AnomalyKinds()); got != want {
+		t.Errorf("Kinds lists %d kinds, want %d: the shared ones and every workload's own", got, want)
 	}
 }
