@@ -177,7 +177,7 @@ type proc struct {
 
 	mu      sync.Mutex
 	nextID  int64
-	pending map[int64]chan procReply
+	pending map[int64]pendingCall
 	sent    map[int64]chan struct{}  // by request id, when the process announces sent events
 	lost    map[string]chan struct{} // by token
 	held    map[string]heldLease     // by token: granted, not yet released
@@ -305,7 +305,7 @@ func launch(c Config, prep func(*fakeTime)) (*proc, error) {
 	if po == nil || len(po.Command) == 0 {
 		return nil, errors.New("algorithm process: no process.command")
 	}
-	p := &proc{cmdLine: strings.Join(po.Command, " "), pending: map[int64]chan procReply{}, sent: map[int64]chan struct{}{},
+	p := &proc{cmdLine: strings.Join(po.Command, " "), pending: map[int64]pendingCall{}, sent: map[int64]chan struct{}{},
 		lost: map[string]chan struct{}{}, held: map[string]heldLease{}, hello: make(chan procReply, 1),
 		dead: make(chan struct{}), stderr: &tailBuffer{max: stderrTail}, waited: make(chan struct{})}
 	p.wcond.L = &p.wmu
@@ -567,13 +567,18 @@ func (p *proc) read(stdout io.Reader) {
 			return
 		}
 		p.mu.Lock()
-		ch := p.pending[r.ID]
+		pc, ok := p.pending[r.ID]
 		delete(p.pending, r.ID)
 		p.mu.Unlock()
-		if ch == nil {
+		if !ok {
 			continue // the reply to a request whose caller gave up (unknown)
 		}
-		ch <- r
+		if pc.granted != nil && r.Type == replyOK && r.Token != "" {
+			// Before the next line is read: an event about the lease
+			// (renewed, lost) may follow its grant at once.
+			pc.granted(r)
+		}
+		pc.ch <- r
 	}
 	if err := sc.Err(); err != nil {
 		p.fail(fmt.Errorf("broke the protocol: reading its stdout: %v", err))
@@ -745,11 +750,26 @@ func (p *procLock) commandTimeout() time.Duration {
 	return lock.DefaultCommandTimeout(p.cfg.TTL)
 }
 
+// pendingCall is a request waiting for its reply: the channel its caller
+// reads, and, for an acquire, what the read loop does with a grant before
+// it reads the process's next line (it records the lease as held, so a
+// renewed event right behind the grant finds it).
+type pendingCall struct {
+	ch      chan procReply
+	granted func(procReply)
+}
+
 // call sends one request and waits for its reply. It returns an
 // infrastructure error when the process failed, and an unknown-outcome
 // error when no reply came in time (or ctx ended first). inFlight runs
 // once the request is written (the in-acquire pause point).
 func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (procReply, error) {
+	return p.callGranted(ctx, r, inFlight, nil)
+}
+
+// callGranted is call; granted, when set, runs in the read loop on an ok
+// reply before the caller sees it (pendingCall).
+func (p *procLock) callGranted(ctx context.Context, r procRequest, inFlight func(), granted func(procReply)) (procReply, error) {
 	if err := p.gone(); err != nil {
 		return procReply{}, err
 	}
@@ -759,7 +779,7 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 	p.mu.Lock()
 	p.nextID++
 	r.ID = p.nextID
-	p.pending[r.ID] = ch
+	p.pending[r.ID] = pendingCall{ch: ch, granted: granted}
 	if inFlight != nil && p.sends {
 		sent = make(chan struct{})
 		p.sent[r.ID] = sent
@@ -771,12 +791,28 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 		delete(p.sent, r.ID)
 		p.mu.Unlock()
 	}
+	// late is the reply the read loop took while the caller was giving
+	// up (it is in ch, or about to be: its grant was already recorded),
+	// or false when no reply came and the request is forgotten.
+	late := func() (procReply, bool) {
+		p.mu.Lock()
+		_, waiting := p.pending[r.ID]
+		delete(p.pending, r.ID)
+		delete(p.sent, r.ID)
+		p.mu.Unlock()
+		if waiting {
+			return procReply{}, false
+		}
+		return <-ch, true
+	}
 	if err := ctx.Err(); err != nil {
 		forget()
 		return procReply{}, fmt.Errorf("%s not sent: %w", r.Type, err)
 	}
 	if err := p.send(r, inFlight != nil); err != nil {
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		if gone := p.gone(); gone != nil {
 			return procReply{}, gone
 		}
@@ -823,13 +859,19 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 	case rep := <-ch:
 		return rep, nil
 	case <-p.dead:
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		return procReply{}, p.gone()
 	case <-t.C:
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		return procReply{}, fmt.Errorf("%s outcome unknown: no reply within %v", r.Type, p.timeout())
 	case <-done:
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		return procReply{}, fmt.Errorf("%s outcome unknown: %w", r.Type, ctx.Err())
 	}
 }
@@ -849,11 +891,23 @@ func (p *procLock) Name() string { return p.name }
 // on it (or while its reply waits in the pipe).
 func (p *procLock) Acquire(ctx context.Context, key string) (Lease, error) {
 	start := p.clock().Now()
-	rep, err := p.call(ctx, procRequest{Type: "acquire", Key: key}, func() {
+	// The grant is recorded as held by the read loop, before the
+	// process's next line: a renewed event may follow it at once.
+	granted := func(rep procReply) {
+		l := Lease{Key: key, Token: rep.Token, Fence: rep.Fence, ValidUntil: start.Add(p.validity(rep)),
+			Nodes: p.inOrder(rep.Nodes), Lost: p.lostOf(rep.Token)}
+		if rep.LockKey != "" && p.version >= 2 {
+			l.Key = rep.LockKey // the library's own key for the resource
+		}
+		p.mu.Lock()
+		p.held[l.Token] = heldLease{p: p, lease: l, resource: key}
+		p.mu.Unlock()
+	}
+	rep, err := p.callGranted(ctx, procRequest{Type: "acquire", Key: key}, func() {
 		if p.cfg.Gate != nil {
 			_ = p.cfg.Gate.Point(ctx, PointInAcquire)
 		}
-	})
+	}, granted)
 	if err != nil {
 		return Lease{}, err
 	}
@@ -863,15 +917,10 @@ func (p *procLock) Acquire(ctx context.Context, key string) (Lease, error) {
 			p.fail(errors.New("broke the protocol: an ok acquire reply without its token"))
 			return Lease{}, p.gone()
 		}
-		l := Lease{Key: key, Token: rep.Token, Fence: rep.Fence, ValidUntil: start.Add(p.validity(rep)),
-			Nodes: p.inOrder(rep.Nodes), Lost: p.lostOf(rep.Token)}
-		if rep.LockKey != "" && p.version >= 2 {
-			l.Key = rep.LockKey // the library's own key for the resource
-		}
 		p.mu.Lock()
-		p.held[l.Token] = heldLease{p: p, lease: l, resource: key}
+		h := p.held[rep.Token]
 		p.mu.Unlock()
-		return l, nil
+		return h.lease, nil
 	case replyNotAcquired:
 		return Lease{}, definite(ErrNotAcquired, rep.Error)
 	case replyNotHeld:
