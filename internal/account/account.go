@@ -58,6 +58,13 @@ type Account struct {
 	sentBy       map[string][]int    // client → its node events (positions in H.Ops), by node time (Reached)
 	removedBy    map[int][]int       // client op index → positions in Keys it removed (RemovedBy)
 	restoreUntil map[restoreOf]int64 // a restore on start → when that client's work began again (restoring)
+
+	// Resurrections and the lock keys of each resource key (resurrect.go),
+	// derived on first use.
+	resurrect     sync.Once
+	resurrections []Resurrection
+	lockKeysOnce  sync.Once
+	lockKeys      map[string][]string
 }
 
 // KeyLife is one instance of a key on one node: from the command that
@@ -340,11 +347,12 @@ func (a *Account) PausedAt(client string, t int64) (FaultWindow, bool) {
 	return FaultWindow{}, false
 }
 
-// KeyFreeAt reports whether no life of key, on any node, overlapped
-// [from, to], with every node of the run observed throughout: the nodes'
-// own record says no client's key for it was there (a lock that refused an
-// acquire then refused it for a reason of its own: a fair lock's queue).
-// False whenever a node's record is missing.
+// KeyFreeAt reports whether no life of key — or of a key an algorithm
+// derived for it (Value.LockKey) — on any node, overlapped [from, to],
+// with every node of the run observed throughout: the nodes' own record
+// says no client's key for it was there (a lock that refused an acquire
+// then refused it for a reason of its own: a fair lock's queue). False
+// whenever a node's record is missing.
 func (a *Account) KeyFreeAt(key string, from, to int64) bool {
 	a.derive()
 	if len(a.H.Header.Nodes) == 0 {
@@ -354,9 +362,11 @@ func (a *Account) KeyFreeAt(key string, from, to int64) bool {
 		if !a.ObservedAt(n, from) || !a.ObservedAt(n, to) {
 			return false
 		}
-		for _, i := range a.byKey[nk(n, key)] { // the report asks once per refused acquire
-			if k := a.keys[i]; k.Start <= to && from < k.End {
-				return false
+		for _, lk := range a.LockKeysOf(key) {
+			for _, i := range a.byKey[nk(n, lk)] { // the report asks once per refused acquire
+				if k := a.keys[i]; k.Start <= to && from < k.End {
+					return false
+				}
 			}
 		}
 	}
@@ -507,8 +517,8 @@ func (a *Account) RemovedBy(op int) []KeyLife {
 
 // ExtendedBy is the key lives that client operation op (an extend or a
 // watchdog's renewal) moved on the nodes, per their record: every life of
-// op's key with a move by op's client (not a clock fault's) within op's
-// window. A life whose Owner is not op's client is another's key that a
+// op's lock key (lockKeyOf) with a move by op's client (not a clock
+// fault's) within op's window. A life whose Owner is not op's client is another's key that a
 // plain PEXPIRE renewed.
 func (a *Account) ExtendedBy(op int) []KeyLife {
 	a.derive()
@@ -516,7 +526,7 @@ func (a *Account) ExtendedBy(op int) []KeyLife {
 	end := a.endOf(o)
 	var out []KeyLife
 	for _, n := range a.H.Header.Nodes {
-		for _, i := range a.byKey[nk(n, o.Key)] {
+		for _, i := range a.byKey[nk(n, lockKeyOf(&o))] {
 			k := a.keys[i]
 			if slices.ContainsFunc(k.Moves, func(m Move) bool {
 				return !m.Clock && m.By == o.Client && m.At >= o.Invoke-grantSlack && m.At <= end+grantSlack
@@ -610,7 +620,8 @@ func (a *Account) indexRemovals() {
 	ops := map[ck][]int{} // a client's releases and probes of a key, by invoke
 	for i, o := range a.H.Ops {
 		if o.F == history.Release || o.F == history.Probe {
-			ops[ck{o.Client, o.Key}] = append(ops[ck{o.Client, o.Key}], i)
+			k := ck{o.Client, lockKeyOf(&a.H.Ops[i])}
+			ops[k] = append(ops[k], i)
 		}
 	}
 	for _, v := range ops {

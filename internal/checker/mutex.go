@@ -158,6 +158,11 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	anomalies = append(anomalies, foreign...)
 	unbacked := unbackedGrants(a)
 	anomalies = append(anomalies, unbacked...)
+	var lapses []Anomaly
+	if !kind.Permits {
+		lapses = append(resurrectedLeases(a), hiddenLapses(a)...)
+	}
+	anomalies = append(anomalies, lapses...)
 	var parts []string
 	if overlaps == 0 {
 		parts = append(parts, fmt.Sprintf("no overlapping holds among %s", plural(len(holds), "believed hold", "believed holds")))
@@ -186,6 +191,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	if len(unbacked) > 0 {
 		parts = append(parts, plural(len(unbacked), "grant the nodes contradict (another owner's key held the lock)", "grants the nodes contradict (another owner's key held the lock)"))
 	}
+	parts = append(parts, lapseSummary(lapses)...)
 	return Result{Checker: CheckerMutex, Verdict: verdictOf(anomalies), Summary: strings.Join(parts, ", "), Anomalies: anomalies}
 }
 

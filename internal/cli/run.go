@@ -428,9 +428,6 @@ func expandPaths(paths []string) ([]string, error) {
 }
 
 // loadAll parses every file and reports every problem; it returns
-// exitUsage when any file is bad.
-
-// loadAll parses every file and reports every problem; it returns
 // exitUsage when any file is bad. A --time-scale replaces each file's
 // time_scale, under the parser's own TTL rule.
 func loadAll(files []string, timeScale float64, stderr io.Writer) ([]scenario.Scenario, int) {
@@ -443,6 +440,7 @@ func loadAll(files []string, timeScale float64, stderr io.Writer) ([]scenario.Sc
 			bad = true
 			continue
 		}
+		printWarnings(stderr, sc)
 		if timeScale > 0 {
 			declared := sc.TimeScale
 			sc.TimeScale = timeScale

@@ -91,6 +91,18 @@ type Fault interface {
 	Encode(e Encoder, s history.FaultStep) error
 }
 
+// TriggerFields are the scenario fields of each trigger kind
+// (history.Trigger*), the first the one that names the trigger: "at" for
+// a time, "when" (and "delay") for a client event, "point" (and
+// "occurrence") for a point of the client's work. The map is the caller's.
+func TriggerFields() map[string][]string {
+	return map[string][]string{
+		history.TriggerAt:    {"at"},
+		history.TriggerEvent: {"when", "delay"},
+		history.TriggerPoint: {"point", "occurrence"},
+	}
+}
+
 // Undo ends an applied step. ctx bounds slow undos (a node restart).
 type Undo func(ctx context.Context) error
 

@@ -87,6 +87,9 @@ const (
 	// to keep its compressed time (coverage TimingLost): its bounds were
 	// the machine's, not the lock's.
 	HarmlessBusy = "busy"
+	// HarmlessUncontended: a hidden lapse during which no other client was
+	// granted the lock, so no one else acted under it.
+	HarmlessUncontended = "uncontended"
 )
 
 // Cause is why an anomaly happened, as data: the fact of the run's account

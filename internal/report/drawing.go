@@ -291,7 +291,15 @@ func (b *builder) leases() {
 		b.legendOnce("hold:"+l.Client, chart.Legend{Kind: chart.ShHold, Color: m.laneOf(l.Client), Text: tr(lang, b.holdKey(), l.Client)})
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			believed = true
-			b.shape(chart.Shape{Kind: chart.ShBelieved, Lane: ci, Lane2: ci, X0: held, X1: be, Y0: -0.2, Y1: 0.2, Color: -1, Tipf: tip, Op: l.Op + 1})
+			gone := be
+			if r, ok := m.resurrectionOf(l); ok && m.sec(r.After.Start) < be {
+				// Its token came back on the key (its own renewal or extend
+				// set it again): from then on the key is its own once more.
+				gone = max(m.sec(r.After.Start), held)
+				b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: gone, X1: be, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: r.After.Set + 1})
+				b.label(chart.Label{Lane: ci, X: gone, Dy: -0.36, Text: tr(lang, "p.resurrected"), Style: chart.LbBad, Prio: chart.PrEnd})
+			}
+			b.shape(chart.Shape{Kind: chart.ShBelieved, Lane: ci, Lane2: ci, X0: held, X1: gone, Y0: -0.2, Y1: 0.2, Color: -1, Tipf: tip, Op: l.Op + 1})
 		}
 		// Where the client's lock was lost, on its own lane: only when the
 		// account's cause says its key was gone (expired, lost with its
@@ -358,7 +366,9 @@ func (b *builder) keyLives() {
 	m, lang, d := b.m, b.lang, b.d
 	lockKeys := map[string]bool{}
 	for _, k := range m.keys {
-		lockKeys[k] = true
+		for _, lk := range m.a.LockKeysOf(k) { // the key, and one a lock derived from it
+			lockKeys[lk] = true
+		}
 	}
 	multiKey := len(m.keys) > 1
 	inferred := false

@@ -281,3 +281,39 @@ func TestAViolatingWriteKeepsItsLabelOverALegitimateOneBesideIt(t *testing.T) {
 		t.Errorf("label priorities on the resource lane: %v; want w1's violating charge above w2's", prio)
 	}
 }
+
+func TestALibrarysOwnKeyIsDrawnOnItsNodeAsTheNodeHeldIt(t *testing.T) {
+	// c28a: redis-semaphore 5.3.0 locks mutex:invoice-1 (protocol version
+	// 2's lock_key), and its refresh set the key again after w2's grant.
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c28a-library-refresh-resurrects.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{History: h}.checked()
+	d := drawingOf(t, in)
+	n1 := laneNamed(d, "n1")
+	owners := map[string]int{}
+	for _, s := range shapesOn(d, n1, chart.ShKey) {
+		if s.Sub == "inferred" {
+			t.Errorf("a key on n1 drawn as inferred, though every command of n1 was recorded: %s", s.TipText())
+		}
+		if !strings.Contains(s.TipText(), "mutex:invoice-1") {
+			t.Errorf("a key on n1 that is not the library's own mutex:invoice-1: %s", s.TipText())
+		}
+		for _, c := range []string{"w1", "w2"} {
+			if strings.Contains(s.TipText(), c+" ") {
+				owners[c]++
+			}
+		}
+	}
+	if owners["w1"] < 2 || owners["w2"] < 1 {
+		t.Errorf("n1's lane shows keys of %v; want w1's twice (its grant and the key its refresh set again) and w2's once", owners)
+	}
+	if legendHas(d, tr(English, "p.key.inferred")) {
+		t.Errorf("the legend says the node's commands were not recorded: %v", d.Legend)
+	}
+	w1 := laneNamed(d, "w1")
+	if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Lane == w1 && l.Text == tr(English, "p.resurrected") }) {
+		t.Errorf("w1's lane does not say its key was set again")
+	}
+}

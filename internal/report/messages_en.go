@@ -501,4 +501,21 @@ var messagesEN = map[string]string{
 	// current, key, nodes, stale.
 	"a.mutex-overlap.node": "%[1]s was told it was granted %[2]s at t=%[3]ss while %[4]s still held %[5]s's key and set none for %[1]s: two owners at once, by the node's own record.",
 	"say.overlap.node":     "Two owners held the lock at once: %[1]s was told it was granted %[2]s while %[3]s still held %[4]s's key.",
+	// Protocol v2 (issue 28): a library's own renewals, resurrected and hidden-lapsed leases.
+	"fix.refresh.owner":            "A renewal must extend the key only while it still holds the lease's owner token (compare-and-pexpire), never set a missing key again, and tell the holder at once when it finds the key gone or someone else's, so that the holder stops before it acts (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",
+	"n.renew.lib.ok":               "%s's lock library renewed its lock on %s on its own.",
+	"n.renew.lib.fail":             "%s's lock library tried to renew its lock on %s on its own and found it gone.",
+	"n.renew.lib.foreign":          "%[1]s's lock library renewed the lock key of %[2]s on its own, but it was %[3]s's key: its renewal checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
+	"kind.resurrected-lease":       "lease brought back after another's grant",
+	"kind.hidden-lapse":            "lapsed lease kept from its holder",
+	"a.resurrected-lease":          "%[1]s's owner token was set again on %[2]s (key %[3]s on %[4]s) at t=%[5]ss, after its key had ended at t=%[6]ss and %[7]s had been granted the lock at t=%[8]ss: %[1]s's lock brought back a lease that was no longer its own.", // holder, resource, lock key, node, t set, t ended, other, t granted
+	"a.hidden-lapse":               "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; its %[4]s at t=%[5]ss said the lease was still its own, and nothing told %[1]s otherwise before its %[6]s at t=%[7]ss.",                                               // holder, key, t ended, lock op, t said, act, t act
+	"a.hidden-lapse.release":       "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; nothing told %[1]s, and its release at t=%[4]ss said it had removed the key.",                                                                                         // holder, key, t ended, t release
+	"a.hidden-lapse.release.said":  "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; its %[4]s at t=%[5]ss said the lease was still its own, nothing told %[1]s otherwise, and its release at t=%[6]ss said it had removed the key.",                       // holder, key, t ended, lock op, t said, t release
+	"lockop.renewal":               "renewal",
+	"lockop.extend":                "extend",
+	"why.resurrected-lease":        "Correctness: the lock came back to a holder after another client had been granted it, so two clients were granted one lock, and the old holder was never told it had lost it.",
+	"why.hidden-lapse":             "Correctness: the lock told its holder its lease was still its own after the lease had ended, so the holder acted without the lock's protection.",
+	"why.hidden-lapse.uncontended": " Informational: no other client was granted the lock meanwhile, so no one else acted under it.",
+	"p.resurrected":                "key set again",
 }

@@ -489,4 +489,21 @@ var messagesVI = map[string]string{
 
 	"a.mutex-overlap.node": "%[1]s được báo là đã được cấp %[2]s lúc t=%[3]ss trong khi %[4]s vẫn giữ key của %[5]s và không đặt key nào cho %[1]s: hai chủ cùng lúc, theo chính bản ghi của node.",
 	"say.overlap.node":     "Hai chủ cùng giữ lock một lúc: %[1]s được báo là đã được cấp %[2]s trong khi %[3]s vẫn giữ key của %[4]s.",
+	// Protocol v2 (issue 28): a library's own renewals, resurrected and hidden-lapsed leases.
+	"fix.refresh.owner":            "Lần gia hạn chỉ được kéo dài key khi key vẫn giữ owner token của lease (so sánh rồi mới PEXPIRE), không bao giờ đặt lại một key đã mất, và phải báo ngay cho người giữ lock khi thấy key đã mất hoặc thuộc về người khác, để người giữ lock dừng trước khi hành động (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",
+	"n.renew.lib.ok":               "Thư viện lock của %s tự gia hạn lock trên %s.",
+	"n.renew.lib.fail":             "Thư viện lock của %s tự gia hạn lock trên %s và thấy lock đã mất.",
+	"n.renew.lib.foreign":          "Thư viện lock của %[1]s tự gia hạn key lock của %[2]s, nhưng đó là key của %[3]s: lần gia hạn của nó không kiểm tra owner token, nên nó giữ cho lease của %[3]s sống, không phải của chính nó.",
+	"kind.resurrected-lease":       "lease sống lại sau khi người khác đã lấy lock",
+	"kind.hidden-lapse":            "lease đã hết mà người giữ lock không được báo",
+	"a.resurrected-lease":          "Owner token của %[1]s được đặt lại trên %[2]s (key %[3]s trên %[4]s) lúc t=%[5]ss, sau khi key của nó đã hết lúc t=%[6]ss và %[7]s đã lấy được lock lúc t=%[8]ss: lock của %[1]s đã làm sống lại một lease không còn là của nó.",
+	"a.hidden-lapse":               "Lease của %[1]s trên %[2]s đã hết lúc t=%[3]ss trong khi nó đang giữ lock; lần %[4]s lúc t=%[5]ss báo rằng lease vẫn là của nó, và không có gì báo cho %[1]s điều ngược lại trước lần %[6]s lúc t=%[7]ss.",
+	"a.hidden-lapse.release":       "Lease của %[1]s trên %[2]s đã hết lúc t=%[3]ss trong khi nó đang giữ lock; không có gì báo cho %[1]s, và lần nhả lock lúc t=%[4]ss báo rằng nó đã xoá key.",
+	"a.hidden-lapse.release.said":  "Lease của %[1]s trên %[2]s đã hết lúc t=%[3]ss trong khi nó đang giữ lock; lần %[4]s lúc t=%[5]ss báo rằng lease vẫn là của nó, không có gì báo cho %[1]s điều ngược lại, và lần nhả lock lúc t=%[6]ss báo rằng nó đã xoá key.",
+	"lockop.renewal":               "gia hạn tự động",
+	"lockop.extend":                "gia hạn",
+	"why.resurrected-lease":        "Tính đúng đắn: lock quay lại với người giữ cũ sau khi client khác đã lấy được nó, nên hai client cùng được cấp một lock, và người giữ cũ không bao giờ được báo là đã mất lock.",
+	"why.hidden-lapse":             "Tính đúng đắn: lock báo cho người giữ lock rằng lease vẫn là của nó sau khi lease đã hết, nên người giữ lock hành động mà không còn được lock bảo vệ.",
+	"why.hidden-lapse.uncontended": " Chỉ mang tính thông tin: trong lúc đó không client nào khác lấy được lock, nên không ai khác hành động dưới lock này.",
+	"p.resurrected":                "key được đặt lại",
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -310,14 +311,14 @@ func (n *narrator) release(i int, o history.Op) {
 func (n *narrator) extend(i int, o history.Op) {
 	lang := n.lang
 	if o.Type != history.OK {
-		n.add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "fail"), o.Client, o.Key))
+		n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "fail"), o.Client, o.Key))
 		return
 	}
 	if owner := n.m.extendedOwner(i, o); owner != "" {
-		n.add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "foreign"), o.Client, o.Key, owner))
+		n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "foreign"), o.Client, o.Key, owner))
 		return
 	}
-	n.add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "ok"), o.Client, o.Key))
+	n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "ok"), o.Client, o.Key))
 }
 
 // ended tells a client that lost its locks, finished, or was stopped.
@@ -719,10 +720,14 @@ func (m *model) extendedOwner(i int, o history.Op) string {
 	return owner
 }
 
-// extendKey is the message key of an extend step: a watchdog's background
-// renewal (Value.Renewal) or the client's own extend.
-func extendKey(o history.Op, outcome string) string {
-	if o.Value.Renewal {
+// extendKey is the message key of an extend step: a background renewal
+// (Value.Renewal) — a watchdog's, or, in a lock client process, the
+// library's own — or the client's own extend.
+func (m *model) extendKey(o history.Op, outcome string) string {
+	switch {
+	case o.Value.Renewal && slices.Contains(m.h.Header.Traits, history.TraitProcess):
+		return "n.renew.lib." + outcome
+	case o.Value.Renewal:
 		return "n.renew." + outcome
 	}
 	return "n.extend." + outcome

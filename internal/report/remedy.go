@@ -41,6 +41,11 @@ var remedies = []struct {
 	// unlock script prevents that; restoring only what expired does
 	// (kombu PR #905, BR-27).
 	{"", "", checker.KindForeignUnlock, []string{"fix.restore.own"}, false, account.EndRestored},
+	// A renewal that brought a lost lease back, or vouched for one: the
+	// renewal must check the owner token and tell the holder
+	// (redis-semaphore 5.3.1, #175; redlock-rb PR #37, BR-08).
+	{"", "", checker.KindResurrectedLease, []string{"fix.refresh.owner", "fix.fencing"}, false, ""},
+	{"", "", checker.KindHiddenLapse, []string{"fix.refresh.owner", "fix.fencing"}, false, ""},
 	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}, false, ""},
 	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}, false, ""},
 	// SETNX then EXPIRE: the key without a TTL is the cause, whatever it

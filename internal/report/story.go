@@ -423,6 +423,14 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindNotLinearizable:
 		return tr(lang, "a.not-linearizable", a.Key, clients, t0)
+	case checker.KindResurrectedLease:
+		if s, ok := m.resurrectedText(lang, a); ok {
+			return s
+		}
+	case checker.KindHiddenLapse:
+		if s, ok := m.hiddenLapseText(lang, a); ok {
+			return s
+		}
 	case checker.KindTokenRegression:
 		return tr(lang, "a.token-regression", clients, a.Key, t0, t1)
 	case checker.KindLostUpdate:
@@ -490,6 +498,8 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}
 		return tr(lang, "why."+a.Kind)
+	case a.Harmless == checker.HarmlessUncontended:
+		return tr(lang, "why."+a.Kind) + tr(lang, "why.hidden-lapse.uncontended")
 	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
 	case a.Informational && a.Harmless == checker.HarmlessFencedOrder:
