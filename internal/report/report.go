@@ -19,8 +19,8 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
-	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/report/chart"
+	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/workload"
 )
 
