@@ -130,13 +130,17 @@ func hiddenLapse(a *account.Account, g account.Grant, ops []int) (Anomaly, bool)
 // nodes' record, a key holding grant g's token that was not one of the
 // lives that backed g: its key set again after it had ended, which the
 // release then called its lease. A release that removed only g's own
-// lives (a Redlock grant's keys left on a minority of nodes) vouches for
-// nothing; one that removed another client's key is a foreign unlock,
+// lives (a Redlock grant's keys left on a minority of nodes), or a key its
+// own acquire set late on a node it did not count, vouches for nothing; one that removed another client's key is a foreign unlock,
 // told as such.
 func removedOther(a *account.Account, g account.Grant, i int) bool {
 	for _, k := range a.RemovedBy(i) {
 		own := slices.ContainsFunc(g.Lives, func(l account.KeyLife) bool { return l.Node == k.Node && l.Start == k.Start && l.Key == k.Key })
-		if !own && k.Value == g.Token {
+		// Set again only after the lease had ended: a key the grant's own
+		// acquire left late on a node it did not count (a Redlock SET that
+		// landed after the grant) never backed the lease and brought
+		// nothing back.
+		if !own && k.Value == g.Token && k.Start >= g.End {
 			return true
 		}
 	}
