@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Algorithm is one lock algorithm as locksim knows it: the name a scenario's
@@ -25,52 +26,44 @@ type Algorithm struct {
 	New func(Config) (Locker, error)
 	// Traits say what the algorithm guarantees and needs.
 	Traits Traits
+	// CommandTimeout, when set, is the per-command timeout the algorithm
+	// wants for a lease of the given TTL (both wall time): the read and
+	// write timeout of its Node.Cmd connections and its
+	// Config.CommandTimeout. NoDeadline gives the connections none: a
+	// reply is awaited as long as the context of the call allows (a lock
+	// that must read replies that come late). nil keeps the runner's
+	// default, DefaultCommandTimeout; a scenario's node_timeout replaces
+	// either.
+	CommandTimeout func(ttl time.Duration) time.Duration
 }
+
+// NoDeadline, as an Algorithm's CommandTimeout, gives the algorithm's
+// connections no read or write deadline of their own; as
+// Config.CommandTimeout it says they have none.
+const NoDeadline time.Duration = -1
 
 // Traits are what the rest of locksim knows about an algorithm without
 // building it. The zero value is a plain mutual-exclusion lock on one or
-// more nodes that hands out no fencing token, takes no library block, and
-// measures time with Go's own clock (so client clock faults do not reach
-// it): what a typical third-party adapter is.
+// more nodes that hands out no fencing token and measures time with Go's
+// own clock (so client clock faults do not reach it): what a typical
+// third-party adapter is.
 type Traits struct {
 	// Fenced: every lease carries a fencing token (Lease.Fence) that
 	// increases with each grant, so a resource can refuse a stale holder.
 	// A scenario's workload.fencing and workload.claim need it.
 	Fenced bool
-	// LockFree: the algorithm takes no lock at all; the workload's own
-	// resource (a Lua script, an idempotency key) makes the operation safe.
-	// The runner never calls its Locker, records no acquire or release and
-	// probes no lock key at the end. A lock-free algorithm runs exactly one
-	// workload, named in Workloads.
-	LockFree bool
 	// Semaphore: admits Config.Permits holders at once instead of one, so
 	// it can run the semaphore workload.
 	Semaphore bool
-	// Control: a positive or negative control (control-mutex, no-lock)
-	// rather than a Redis lock; it runs every workload, the semaphore one
-	// included, to show what a correct or an absent lock does there.
-	Control bool
 	// Workloads, when not empty, are the only workloads the algorithm can
 	// run (history's workload kinds: "payment", "inventory", …). Empty
 	// means every workload but semaphore, and semaphore too for a
-	// Semaphore or a Control. See [Traits.Runs].
+	// Semaphore. See [Traits.Runs].
 	Workloads []string
-	// IdempotencyKey: the algorithm relies on the payment gateway's
-	// idempotency key, so its payment workload must set idempotency: true.
-	IdempotencyKey bool
-	// Library: an adapter of a third-party lock library, configured by the
-	// scenario's `library:` block (Config.Library). Only library adapters
-	// take one.
-	Library bool
-	// DriftFactor: a library adapter whose validity subtracts a clock-drift
-	// allowance, so it takes library.drift_factor (redsync; redislock has
-	// none).
-	DriftFactor bool
-	// SingleNode: the algorithm can be given one Redis node only (redislock
-	// wraps one connection); a scenario must say nodes: 1. The built-in
-	// single-instance locks (safe, fenced, …) are not SingleNode: they lock
-	// the first node and leave the others alone, so a scenario can set them
-	// beside Redlock on the same five nodes.
+	// SingleNode: the algorithm can be given one Redis node only (it wraps
+	// one connection); a scenario must say nodes: 1. locksim's own
+	// single-instance locks (safe, fenced, …) are not SingleNode: they
+	// lock the first node and leave the others alone.
 	SingleNode bool
 	// MultiNode: Redlock-style, the lock is granted by a quorum N/2+1 of
 	// all the nodes (1 to 9; three and five are the usual).
@@ -79,7 +72,7 @@ type Traits struct {
 	// a client clock fault (clock-jump, clock-rate on a client) reaches its
 	// validity computations and timers. False for libraries that use Go's
 	// monotonic clock (redsync, redislock: such faults change nothing for
-	// them) and for lock-free algorithms, which hold nothing to time.
+	// them).
 	ClientClock bool
 	// MinHold: the algorithm keeps a lease taken for at least
 	// Config.MinHold after its grant (ShedLock's lockAtLeastFor), so a
@@ -96,14 +89,9 @@ type Traits struct {
 	// client's job reads the same view. Needs ClientClock.
 	MonotonicClock bool
 	// DeletesByKey: the release is a plain DEL of the key, whoever holds
-	// it (naive), so a removing release proves nothing about the client's
-	// own lease.
+	// it, so a removing release proves nothing about the client's own
+	// lease.
 	DeletesByKey bool
-	// Process: the lock runs in a child process started from the
-	// scenario's process: block (Config.Process), which also declares
-	// the traits above that hold for it. Only locksim's own `process`
-	// algorithm has it.
-	Process bool
 }
 
 // workloadSemaphore is locksim's semaphore workload's name; lock does not
@@ -118,7 +106,7 @@ func (t Traits) Runs(workload string) bool {
 		return slices.Contains(t.Workloads, workload)
 	}
 	if workload == workloadSemaphore {
-		return t.Semaphore || t.Control
+		return t.Semaphore
 	}
 	return true
 }
@@ -133,12 +121,7 @@ func (t Traits) String() string {
 		}
 	}
 	add(t.Fenced, "fenced")
-	add(t.LockFree, "lock-free")
 	add(t.Semaphore, "semaphore")
-	add(t.Control, "control")
-	add(t.IdempotencyKey, "idempotency key")
-	add(t.Library, "library")
-	add(t.DriftFactor, "drift factor")
 	add(t.SingleNode, "one node only")
 	add(t.MultiNode, "multi-node")
 	add(t.ClientClock, "reads the client clock")
@@ -146,7 +129,6 @@ func (t Traits) String() string {
 	add(t.Heartbeat, "heartbeat")
 	add(t.MonotonicClock, "monotonic: clock steps do not reach it")
 	add(t.DeletesByKey, "releases with a plain DEL")
-	add(t.Process, "child process")
 	add(len(t.Workloads) > 0, "runs "+strings.Join(t.Workloads, ", ")+" only")
 	return strings.Join(out, "; ")
 }
@@ -170,16 +152,8 @@ func (a Algorithm) check() error {
 		return fmt.Errorf("algorithm %s: no constructor", a.Name)
 	case t.MonotonicClock && !t.ClientClock:
 		return fmt.Errorf("algorithm %s: MonotonicClock needs ClientClock (a monotonic clock is a view of the client clock)", a.Name)
-	case t.LockFree && len(t.Workloads) != 1:
-		return fmt.Errorf("algorithm %s: a lock-free algorithm runs exactly one workload (got %d)", a.Name, len(t.Workloads))
-	case t.LockFree && (t.Fenced || t.Semaphore || t.Control || t.Library || t.ClientClock):
-		return fmt.Errorf("algorithm %s: lock-free takes no lock, so it has no fence, permits, library or clock (%s)", a.Name, t)
 	case t.SingleNode && t.MultiNode:
 		return fmt.Errorf("algorithm %s: both single-node and multi-node", a.Name)
-	case t.DriftFactor && !t.Library:
-		return fmt.Errorf("algorithm %s: a drift factor is a library option, but it is no library adapter", a.Name)
-	case t.IdempotencyKey && !slices.Contains(t.Workloads, "payment"):
-		return fmt.Errorf("algorithm %s: relies on the payment gateway's idempotency key but does not run the payment workload", a.Name)
 	case slices.Contains(t.Workloads, ""):
 		return fmt.Errorf("algorithm %s: empty workload name", a.Name)
 	}
@@ -187,8 +161,9 @@ func (a Algorithm) check() error {
 }
 
 // registry holds the registered algorithms in registration order: locksim's
-// own in catalogue order first (registered by its internal clients package,
-// which every program that runs scenarios imports), then any other.
+// own in catalogue order first (registered, with what only the harness
+// needs of them, by its internal packages, which every program that runs
+// scenarios imports), then any other.
 var registry struct {
 	sync.RWMutex
 	list  []Algorithm
@@ -197,9 +172,9 @@ var registry struct {
 
 // Register adds an algorithm, so that scenarios can name it and `locksim
 // list` shows it. It panics when the name is taken or the Algorithm is
-// malformed (no constructor, a lock-free algorithm without its one
-// workload, contradictory traits): registration is a program's start-up,
-// like database/sql.Register. Call it from an init function.
+// malformed (no constructor, contradictory traits): registration is a
+// program's start-up, like database/sql.Register. Call it from an init
+// function.
 func Register(a Algorithm) {
 	if err := a.check(); err != nil {
 		panic("lock.Register: " + err.Error())

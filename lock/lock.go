@@ -11,9 +11,16 @@
 // from its invocation on (Jepsen's rule).
 //
 // Units. Every duration a Locker is given (Config.TTL, Config.NodeTimeout,
-// Config.CommandTimeout, LibraryOptions' durations) is wall time: the
-// scenario's own time divided by its time_scale. Lease.ValidUntil is a
-// reading of the client's own [Clock], not true time.
+// Config.CommandTimeout, Config.MinHold) is wall time: the scenario's own
+// time divided by its time_scale. Lease.ValidUntil is a reading of the
+// client's own [Clock], not true time.
+//
+// What locksim looks for on a Locker is an interface of this package and
+// nothing else: [Extender], [Validator], [NodeReleaser] and io.Closer. What
+// a Locker may tell locksim goes through its Config: [Gate] (pause points)
+// and [Renewals] (background renewals). The building blocks of locksim's
+// own locks — its safe lock, scripts, owner tokens and connection
+// settings — are package lock/lockkit.
 //
 // An algorithm is made known to scenarios by registering it once, with its
 // constructor and its [Traits], through [Register]; every list of
@@ -26,7 +33,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -40,6 +46,13 @@ var ErrNotAcquired = errors.New("lock not acquired")
 // ErrNotHeld means a Release or Extend definitely changed nothing: the key
 // was gone or held another owner token. Any other error means unknown.
 var ErrNotHeld = errors.New("lock not held")
+
+// ErrInfrastructure marks an error of what the lock runs on rather than of
+// the lock: a lock client process that exited or broke its protocol, a
+// connection the harness could not make. A Locker returns an error that
+// wraps it (errors.Is) when its outcome says nothing about the lock; the
+// run then has no verdict, and locksim exits 255.
+var ErrInfrastructure = errors.New("infrastructure failure, not the lock's")
 
 // Lease is what a granted Acquire returns.
 type Lease struct {
@@ -96,6 +109,16 @@ type Validator interface {
 	Valid(ctx context.Context, l Lease) (bool, error)
 }
 
+// NodeReleaser is implemented by multi-node algorithms that can tell which
+// nodes a release removed the key from. When a Locker is a NodeReleaser,
+// locksim releases through ReleaseNodes and records those nodes on the
+// release; otherwise through Release, recording the lease's nodes. Its
+// errors are Release's: nil removed (on the nodes returned), ErrNotHeld
+// definitely removed nothing, any other error unknown.
+type NodeReleaser interface {
+	ReleaseNodes(ctx context.Context, l Lease) (removed []string, err error)
+}
+
 // Clock is a client's own notion of wall time. Real clients have clocks
 // that drift and jump; locksim injects those faults here. An algorithm
 // whose validity arithmetic reads time only through its Clock declares
@@ -127,6 +150,13 @@ type Node struct {
 	// observation can attribute the commands; Cmd already carries it when
 	// the runner names connections.
 	ConnName string
+	// Stalls, when not nil, records in the run's history each command of
+	// a go-redis client on this node that got no answer within its
+	// deadline or took 50 ms or more (a machine too busy for the run's
+	// compressed time makes the run unknown, not valid). Cmd has it; add
+	// it to a client of your own on Addr (client.AddHook(n.Stalls), or
+	// lockkit.NewClient, which does).
+	Stalls redis.Hook
 }
 
 // Config is what every algorithm is built from.
@@ -143,69 +173,51 @@ type Config struct {
 	// Rand draws owner tokens; it must be used by one goroutine only. It
 	// comes from the run's seed, so a run's tokens are reproducible.
 	Rand *rand.Rand
-	// Seed is the seed of this client's Rand (for a lock that draws its
-	// own randomness elsewhere, e.g. in a child process).
-	Seed uint64
 	// NodeTimeout bounds one node's reply in multi-node algorithms, wall
 	// time (a scenario's node_timeout); 0 picks the algorithm's default.
 	NodeTimeout time.Duration
 	// CommandTimeout bounds one Redis command the client sends, wall time:
 	// what the runner gives its connections as read and write timeouts and
 	// what an adapter should pass to its library. The runner's default is
-	// [DefaultCommandTimeout] of the TTL; a scenario's node_timeout or
-	// library.timeout replaces it.
+	// [DefaultCommandTimeout] of the TTL, or the algorithm's own
+	// (Algorithm.CommandTimeout); a scenario's node_timeout replaces
+	// either. [NoDeadline]: the connections have none.
 	CommandTimeout time.Duration
 	// Gate, when set, is told when the algorithm reaches an internal pause
 	// point (e.g. PointInAcquire), so a fault can freeze it there.
 	Gate Gate
-	// Library holds the scenario's `library:` options for an adapter of a
-	// third-party library; built-in algorithms ignore it.
-	Library LibraryOptions
-	// Shared is the in-process state every client of one run shares (the
-	// harness's own control-mutex); a Redis lock ignores it.
-	Shared *Shared
 	// Permits is the size of a semaphore (Traits.Semaphore); 0 means 1.
 	Permits int
-	// OpTimeout bounds one command a background renewer sends, wall time;
-	// 0 means TTL/3, between 10 ms and 2 s.
-	OpTimeout time.Duration
-	// Process is the scenario's `process:` block for a lock client run as
-	// a child process (algorithm process); nil otherwise.
-	Process *ProcessOptions
-	// Host is the simulated process the client runs in, shared with the
-	// other clients the scenario places in it; locksim always sets it.
-	Host *Host
 	// MinHold is the scenario's min_hold, wall time: the least time a lease
 	// stays taken after its grant even when released sooner (ShedLock's
 	// lockAtLeastFor). Only algorithms with Traits.MinHold take one; 0
 	// means none.
 	MinHold time.Duration
+	// Renewals records the renewals the Locker makes in the background
+	// (see [Renewals]). locksim sets it for every Locker it builds; it is
+	// nil in a Config built by hand, so check before use.
+	Renewals Renewals
 }
 
-// ProcessOptions configure a lock client run as a child process speaking
-// locksim's JSON Lines protocol (docs/protocol.md). Durations are wall
-// time.
-type ProcessOptions struct {
-	// Command is the program and its arguments, run directly (never
-	// through a shell), from Dir.
-	Command []string
-	// Dir is the working directory; "" is locksim's.
-	Dir string
-	// Env are extra environment variables, NAME=value.
-	Env []string
-	// Timeout bounds one reply; none within it is an unknown outcome.
-	// 0 picks the command timeout.
-	Timeout time.Duration
-	// Options are passed through to the process in its hello message.
-	Options map[string]any
-	// FakeTime makes the process's clock fault-injectable through
-	// libfaketime: "" (none), "jump" (wall clock only: DONT_FAKE_MONOTONIC)
-	// or "rate" (wall and monotonic clocks).
-	FakeTime string
-	// NoInFlightPause says no pause is planned inside an acquire (point
-	// in-acquire): the process is told it need not send "sent" events
-	// (hello "sent": false), one line fewer per acquire.
-	NoInFlightPause bool
+// Renewals records the renewals a Locker makes on its own — a watchdog's
+// timer, a library's refresh — which no call of locksim's asked for, so
+// that the history shows each one as an extend operation (value renewal:
+// true): a renewal that kept a lease, one that found it gone, and one
+// that set a key again after it had expired are then facts the checkers
+// judge. A renewer that can be held back also passes the client's pause
+// point [PointInRenew] through Config.Gate just before each renewal.
+type Renewals interface {
+	// Renewing is called just before a renewal of l is sent; done is
+	// called with its outcome once known: nil (renewed), ErrNotHeld
+	// (definitely not renewed: the key was gone or held another token),
+	// any other error (unknown).
+	Renewing(l Lease) (done func(err error))
+	// Renewed records a renewal of l that already happened: it began took
+	// ago (wall time, as the caller measured it, from its first command
+	// sent to its outcome) and ended now with err, sorted as for
+	// Renewing's done. For a Locker that hears of its library's renewals
+	// only afterwards (a lock client process's renewed event).
+	Renewed(l Lease, took time.Duration, err error)
 }
 
 // DefaultCommandTimeout is the per-command timeout the runner uses when a
@@ -228,50 +240,8 @@ const (
 	// their replies read) but the outcome is not yet decided: a pause
 	// there is Kleppmann's "pause while the replies are in flight".
 	PointInAcquire = "in-acquire"
-	// PointInRenew: a background renewer is about to renew.
+	// PointInRenew: a background renewer is about to renew; a Locker that
+	// hears of its library's renewals only afterwards (see
+	// [Renewals.Renewed]) passes it right after each one.
 	PointInRenew = "in-renew"
 )
-
-// LibraryOptions are a scenario's `library:` options of a third-party lock
-// library behind an adapter. Durations are wall time. The zero value means
-// one attempt per Acquire (the runner retries with its own retry delay),
-// the library's own defaults for everything else, and no refresh.
-type LibraryOptions struct {
-	// Tries is the number of attempts one Acquire makes; 0 means 1.
-	Tries int
-	// RetryDelay is the wait between two attempts inside one Acquire; 0
-	// picks the library's default.
-	RetryDelay time.Duration
-	// DriftFactor is the library's clock-drift factor (validity = expiry −
-	// elapsed − expiry×DriftFactor); nil picks its default.
-	DriftFactor *float64
-	// Refresh, when > 0, extends a granted lease every Refresh with the
-	// library's own call until the lease is released or a refresh fails:
-	// the refresh loop a user of the library writes. 0 means never.
-	Refresh time.Duration
-	// Timeout bounds one command the library sends (library.timeout); 0
-	// keeps Config.CommandTimeout.
-	Timeout time.Duration
-}
-
-// Shared is in-process state every client of one run shares. locksim's
-// positive control (control-mutex) keeps its table of holders here; a
-// Redis lock has no use for it. Safe for concurrent use.
-type Shared struct {
-	mu      sync.Mutex
-	holders map[string]string
-}
-
-// NewShared returns empty shared state for one run.
-func NewShared() *Shared { return &Shared{holders: map[string]string{}} }
-
-// Do calls f with the shared table (key → owner token) while holding its
-// mutex.
-func (s *Shared) Do(f func(holders map[string]string)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.holders == nil {
-		s.holders = map[string]string{}
-	}
-	f(s.holders)
-}

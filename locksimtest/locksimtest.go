@@ -62,7 +62,7 @@ type Expect = clientstest.Expect
 // Each property is a subtest named by its sentence.
 func Conformance(t *testing.T, f Factory, e Expect) {
 	t.Helper()
-	clientstest.Run(t, f, e)
+	clientstest.Run(t, func(c clients.Config) (lock.Locker, error) { return f(c.Config) }, e)
 }
 
 // Scenario runs one scenario with the lock a instead of the algorithm the

@@ -1,15 +1,19 @@
-// locksim's lock client protocol, version 1 (docs/protocol.md), for Node.js.
+// locksim's lock client protocol, version 2 (docs/protocol.md), for Node.js.
 //
 // serve(adapter) reads JSON Lines requests from stdin and writes one reply
 // line per request to stdout. adapter.hello(msg) is called once with the
 // hello message ({client, nodes: [{name, addr, conn_name}], ttl_ms,
-// timeout_ms, seed, options, probe}) and returns {name, ops}; then
+// timeout_ms, seed, options, probe}) and returns {name, ops, events}; then
 // adapter.acquire/release/extend/valid(msg) are called for each request and
-// resolve to a reply body ({type: "ok", token, fence, validity_ms, nodes},
-// {type: "not-acquired"}, {type: "not-held"}, {type: "unknown", error}).
-// A handler that throws gives "unknown" with the error's text: the outcome
-// of a call that failed in an unexpected way is not known. notify(event)
-// writes an unsolicited event such as {type: "lost", key, token}. The
+// resolve to a reply body ({type: "ok", token, fence, validity_ms, nodes,
+// lock_key}, {type: "not-acquired"}, {type: "not-held"}, {type: "unknown",
+// error}). A handler that throws gives "unknown" with the error's text: the
+// outcome of a call that failed in an unexpected way is not known.
+// notify(event) writes an unsolicited event such as {type: "lost", key,
+// token} or {type: "renewed", key, token, result, took_ms}. The hello
+// offers the versions locksim speaks; the reply names 2, or 1 to a locksim
+// that offers only 1 (then renewed events are not sent: version 1 has
+// none). The
 // optional clock request is answered here: the process's wall clock and
 // monotonic clock as it reads them (libfaketime's faults show there).
 // stdout carries only protocol lines: log to stderr.
@@ -24,7 +28,12 @@ Error.stackTraceLimit = 0;
 // still cost as much again, each time a library's promise read it.
 Error.prepareStackTrace = (e) => `${e.name || 'Error'}: ${e.message}`;
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
+
+// version is the protocol version spoken with this locksim: 2 when its
+// hello offers it, else 1 (a locksim of version 1, whose hello names only
+// "protocol": 1); 0 before the hello.
+let version = 0;
 
 // Lines written in one turn of the event loop go out in one write (a
 // process serving fifty clients answers many requests per turn, and a
@@ -43,6 +52,7 @@ function flush() {
 }
 
 function notify(event) {
+  if (event.type === 'renewed' && version < 2) return; // version 1 has no renewed event
   write(event);
 }
 
@@ -78,8 +88,10 @@ function serve(adapterOrCreate) {
       process.exit(2);
     }
     if (msg.type === 'hello') {
-      if (msg.protocol !== PROTOCOL) {
-        process.stderr.write(`locksim protocol: locksim speaks ${msg.protocol}, this adapter ${PROTOCOL}\n`);
+      const offered = Array.isArray(msg.versions) ? msg.versions : [msg.protocol];
+      version = offered.includes(PROTOCOL) ? PROTOCOL : (offered.includes(1) ? 1 : 0);
+      if (version === 0) {
+        process.stderr.write(`locksim protocol: locksim speaks ${JSON.stringify(offered)}, this adapter ${PROTOCOL} or 1\n`);
         process.exit(2);
       }
       hello = msg;
@@ -89,7 +101,9 @@ function serve(adapterOrCreate) {
         adapters.set(msg.client, adapter);
       }
       const info = await adapter.hello(msg);
-      const reply = { type: 'hello_ok', protocol: PROTOCOL, name: info.name, ops: info.ops, events: info.events || [], now_ms: Date.now() };
+      let events = info.events || [];
+      if (version < 2) events = events.filter((e) => e !== 'renewed');
+      const reply = { type: 'hello_ok', protocol: version, name: info.name, ops: info.ops, events, now_ms: Date.now() };
       if (many) reply.clients = 'many';
       write(reply);
       return;

@@ -24,6 +24,9 @@
 //                                 #276 only takes `start` from the last
 //                                 attempt). No release carries a fix.
 //
+// Both releases lock the resource's name itself (lock_key = key); neither
+// renews on its own here (the adapter does not use 5.x's using()).
+//
 // One ioredis client per node (through this client's own proxies). One
 // acquire is one Redlock attempt (retryCount 0): locksim retries with the
 // scenario's retry_delay. Options (process.options): drift_factor (the
@@ -169,7 +172,7 @@ function create() {
       try {
         const lock = await redlock.lock(msg.key, ttl);
         held.set(lock.value, lock);
-        return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: said.lockScript || [] };
+        return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: said.lockScript || [], lock_key: msg.key };
       } catch (e) {
         if (e instanceof Redlock.LockError && errors === before) {
           return { type: 'not-acquired', error: e.message };
@@ -273,7 +276,7 @@ function create() {
         // node makes locksim see the grant later than the library gave it,
         // never earlier.
         await settled(lock.attempts);
-        return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: mine.lockScript || [] };
+        return { type: 'ok', token: lock.value, validity_ms: lock.expiration - received, nodes: mine.lockScript || [], lock_key: msg.key };
       } catch (e) {
         if (e instanceof ExecutionError) await settled(e.attempts);
         if (e instanceof ExecutionError && errors === before) {

@@ -1,5 +1,5 @@
 // redis-semaphore's Mutex as a locksim lock client process, with its
-// automatic refresh, at one of three published releases, chosen by the
+// automatic refresh, at one of five published releases, chosen by the
 // command's one argument (package.json pins each under an npm alias):
 //
 //   algorithm: process
@@ -11,6 +11,20 @@
 //                              script PEXPIREs the key only while it holds our
 //                              identifier (since 5.3.1, #175: a gone key is
 //                              lost, not set again); onLockLost; isAcquired.
+//   5.3.1 (redis-semaphore-531) the release that fixed #175 (CHANGELOG 5.3.1:
+//                              "Fixed reacquire expired resource in
+//                              refresh"): lib/mutex/refresh.js's
+//                              expireIfEqualLua PEXPIREs only a key that
+//                              holds our identifier and answers 0 otherwise,
+//                              so the refresh calls onLockLost.
+//   5.3.0 (redis-semaphore-530) the last release with #175: the same script
+//                              goes on `elseif value == false then
+//                              redis.call('set', key, identifier)
+//                              redis.call('pexpire', key, lockTimeout)
+//                              return 1`: a refresh that finds the key gone
+//                              (expired, or released by the next holder)
+//                              sets it again under our identifier and calls
+//                              that a success.
 //   4.1.0 (redis-semaphore-4)  the release that answered #24 (2021-01-30,
 //                              commits 0efc0a2 "added isAcquired property" and
 //                              6a082b6 "added lost lock handler"): onLockLost
@@ -34,21 +48,24 @@
 // One ioredis client (node n1, through this client's proxy). One acquire is
 // one attempt. The Mutex refreshes its key every refresh_interval_ms
 // (process.options; default the library's 0.8 × ttl, 0 = no refresh). Where
-// the release has onLockLost (4.1.0, 5.8.0) the adapter passes one that
+// the release has onLockLost (4.1.0 and 5.x) the adapter passes one that
 // sends a "lost" event, which ends the hold in locksim's history, and
 // answers valid with isAcquired; 3.2.1 offers neither, so this adapter
 // lists no valid op for it and sends no lost event: the holder acts on.
 //
-// Two things the library does that the adapter has to work around, read
-// from its code (lib/RedisMutex.js, lib/mutex/release.js):
-//   - it stores the lock under "mutex:<key>"; the adapter sets the Mutex's
-//     key to locksim's lock key, so the nodes hold what locksim observes;
-//   - Mutex.release() resolves whether or not it deleted the key (the
-//     delete script's result is only logged), so it cannot say not-held.
-//     The adapter stops the refresh and runs that release's own delete
-//     script (delIfEqualLua, exported by lib/mutex/release from 4.0.0 on;
-//     3.2.1's, unexported, is copied below verbatim and run through its own
-//     createEval) to read the result: 1 ok, 0 or nil not-held.
+// Protocol version 2: an acquire's ok names the library's own key
+// (lock_key "mutex:<key>", the key its README says it stores), and every
+// refresh the library makes on its own is a "renewed" event (ok when the
+// refresh script answered 1, not-held when 0, unknown when it failed),
+// sent from a wrapper of the Mutex's _refresh — the one call every
+// release's refresh timer makes — which changes nothing it sends.
+//
+// Mutex.release() resolves whether or not it deleted the key (the delete
+// script's result is only logged, lib/mutex/release.js), so it cannot say
+// not-held. The adapter stops the refresh and runs that release's own
+// delete script (delIfEqualLua, exported by lib/mutex/release from 4.0.0
+// on; 3.2.1's, unexported, is copied below verbatim and run through its
+// own createEval) to read the result: 1 ok, 0 or nil not-held.
 'use strict';
 
 const { serve, notify } = require('./protocol');
@@ -56,6 +73,8 @@ const { connect, ready } = require('./redis');
 
 const RELEASES = {
   '5.8.0': 'redis-semaphore',
+  '5.3.1': 'redis-semaphore-531',
+  '5.3.0': 'redis-semaphore-530',
   '4.1.0': 'redis-semaphore-4',
   '3.2.1': 'redis-semaphore-3',
 };
@@ -132,7 +151,11 @@ serve({
         if (await attempt(w)) await w.release();
       } catch (e) { /* the node may be down */ }
     }
-    return { name: `redis-semaphore ${version} Mutex`, ops: observable ? ['acquire', 'release', 'valid'] : ['acquire', 'release'] };
+    return {
+      name: `redis-semaphore ${version} Mutex`,
+      ops: observable ? ['acquire', 'release', 'valid'] : ['acquire', 'release'],
+      events: ['renewed'],
+    };
   },
 
   async acquire(msg, received) {
@@ -145,18 +168,18 @@ serve({
     }
     if (refresh !== undefined) extra.refreshInterval = refresh;
     const m = new Mutex(client, msg.key, options(extra));
-    m._key = msg.key; // the library would lock "mutex:<key>"
+    reportRefreshes(m, msg.key);
     const ok = await attempt(m);
     if (!ok) return { type: 'not-acquired' };
     held.set(m.identifier, m);
-    return { type: 'ok', token: m.identifier, validity_ms: ttl - (Date.now() - received) };
+    return { type: 'ok', token: m.identifier, validity_ms: ttl - (Date.now() - received), lock_key: lockKey(msg.key) };
   },
 
   async release(msg) {
     const m = held.get(msg.token);
     held.delete(msg.token);
     if (m) stop(m);
-    const n = await delIfEqualLua(client, [msg.key, msg.token]);
+    const n = await delIfEqualLua(client, [msg.lock_key || lockKey(msg.key), msg.token]);
     if (m) m._acquired = false;
     return Number(n) === 1 ? { type: 'ok' } : { type: 'not-held' };
   },
@@ -171,6 +194,31 @@ serve({
     if (client) client.disconnect();
   },
 });
+
+// lockKey is the key every release of the Mutex stores its lock under
+// (README: "final key in redis: mutex:<key>"; lib/RedisMutex.js).
+function lockKey(key) {
+  return 'mutex:' + key;
+}
+
+// reportRefreshes sends a renewed event for every refresh of m: its
+// refresh timer calls m._refresh() (every release: _processRefresh), which
+// this wraps without changing what it sends.
+function reportRefreshes(m, key) {
+  const refresh = m._refresh.bind(m);
+  m._refresh = async function () {
+    const t0 = performance.now();
+    let ok;
+    try {
+      ok = await refresh();
+    } catch (e) {
+      notify({ type: 'renewed', key, token: m.identifier, result: 'unknown', error: String((e && e.message) || e), took_ms: performance.now() - t0 });
+      throw e;
+    }
+    notify({ type: 'renewed', key, token: m.identifier, result: ok ? 'ok' : 'not-held', took_ms: performance.now() - t0 });
+    return ok;
+  };
+}
 
 // stop ends a Mutex's refresh: 5.x has stopRefresh(); 3.2.1 and 4.1.0 keep
 // it private as _stopRefresh().

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """redis-py's Lock (Debian's python3-redis, 4.3.4) as a locksim lock client
-process, speaking locksim's JSON Lines protocol, version 1
-(docs/protocol.md).
+process, speaking locksim's JSON Lines protocol, version 2
+(docs/protocol.md; it answers version 1 to a locksim that offers only that).
 
     algorithm: process
     process: {command: [/usr/bin/python3, adapters/python/redis_py_lock.py],
@@ -13,8 +13,10 @@ timeout_ms (socket_timeout) and never retried. One acquire is one attempt
 (blocking=False): locksim retries with the scenario's retry_delay.
 
 How the answers are sorted:
-  - acquire: True -> ok (the token is the library's own, uuid1().hex);
-    False -> not-acquired (SET NX answered nil); a redis error -> unknown.
+  - acquire: True -> ok (the token is the library's own, uuid1().hex;
+    lock_key is the key itself: redis-py's Lock stores its token under the
+    name it is given); False -> not-acquired (SET NX answered nil); a redis
+    error -> unknown.
   - release: Lock.release() runs the library's compare-and-delete Lua
     script (delete only while the key holds our token): ok; a
     LockNotOwnedError -> not-held; a redis error -> unknown. So its release
@@ -23,6 +25,9 @@ How the answers are sorted:
     not-held.
   - valid: Lock.owned() (GET and compare with our token); options
     {valid: false} leaves it out, as a caller that never asks.
+
+redis-py's Lock never renews on its own (extend() is the caller's), so the
+adapter sends no renewed events.
 """
 
 import json
@@ -32,7 +37,7 @@ import time
 import redis
 from redis.exceptions import LockNotOwnedError
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 def write(obj):
@@ -73,7 +78,7 @@ class Adapter:
             return {"type": "not-acquired"}
         token = lk.local.token.decode()
         self.held[token] = lk
-        return {"type": "ok", "token": token,
+        return {"type": "ok", "token": token, "lock_key": msg["key"],
                 "validity_ms": (self.ttl - (time.time() - received)) * 1000.0}
 
     def lock_of(self, msg):
@@ -116,11 +121,13 @@ def main():
             sys.stderr.write("locksim protocol: not JSON: %r\n" % line)
             return 2
         if msg.get("type") == "hello":
-            if msg.get("protocol") != PROTOCOL:
-                sys.stderr.write("locksim protocol: locksim speaks %r, this adapter %d\n" % (msg.get("protocol"), PROTOCOL))
+            offered = msg.get("versions") or [msg.get("protocol")]
+            version = PROTOCOL if PROTOCOL in offered else (1 if 1 in offered else 0)
+            if not version:
+                sys.stderr.write("locksim protocol: locksim speaks %r, this adapter %d or 1\n" % (offered, PROTOCOL))
                 return 2
             info = adapter.hello(msg)
-            write({"type": "hello_ok", "protocol": PROTOCOL, "name": info["name"],
+            write({"type": "hello_ok", "protocol": version, "name": info["name"],
                    "ops": info["ops"], "now_ms": time.time() * 1000.0})
             hello = True
             continue

@@ -48,7 +48,6 @@ type Account struct {
 	members      []MemberLife
 	counters     []CounterValue
 	byKey        map[string][]int // node|key → positions in Keys
-	byMem        map[string][]int // node|key → positions in Members
 	grants       map[int][]int    // acquire op index → positions in Keys it was granted by
 	memberGrants map[int][]int    // acquire op index → positions in Members it was granted by
 	reentries    map[int][]int    // acquire op index → positions in Keys it re-entered (reentry.go)
@@ -59,6 +58,13 @@ type Account struct {
 	sentBy       map[string][]int    // client → its node events (positions in H.Ops), by node time (Reached)
 	removedBy    map[int][]int       // client op index → positions in Keys it removed (RemovedBy)
 	restoreUntil map[restoreOf]int64 // a restore on start → when that client's work began again (restoring)
+
+	// Resurrections and the lock keys of each resource key (resurrect.go),
+	// derived on first use.
+	resurrect     sync.Once
+	resurrections []Resurrection
+	lockKeysOnce  sync.Once
+	lockKeys      map[string][]string
 }
 
 // KeyLife is one instance of a key on one node: from the command that
@@ -205,7 +211,7 @@ type FaultWindow struct {
 // New derives the account of h.
 func New(h history.History) *Account {
 	a := &Account{H: h, Observed: map[string]bool{}, Gaps: map[string][][2]int64{},
-		byKey: map[string][]int{}, byMem: map[string][]int{}, grants: map[int][]int{}}
+		byKey: map[string][]int{}, grants: map[int][]int{}}
 	a.end = h.End()
 	for _, n := range h.Header.Observed {
 		a.Observed[n] = true
@@ -288,7 +294,6 @@ func (a *Account) index() {
 	}
 	a.memberGrants = map[int][]int{}
 	for i, m := range a.members {
-		a.byMem[nk(m.Node, m.Key)] = append(a.byMem[nk(m.Node, m.Key)], i)
 		if m.Grant >= 0 {
 			a.memberGrants[m.Grant] = append(a.memberGrants[m.Grant], i)
 		}
@@ -319,19 +324,6 @@ func (a *Account) GrantedBy(op int) []KeyLife {
 	return out
 }
 
-// LiveAt returns the key's life on node that existed at instant t (Start ≤
-// t < End), if any.
-func (a *Account) LiveAt(node, key string, t int64) (KeyLife, bool) {
-	a.derive()
-	for _, i := range a.byKey[nk(node, key)] {
-		k := a.keys[i]
-		if k.Start <= t && t < k.End {
-			return k, true
-		}
-	}
-	return KeyLife{}, false
-}
-
 // LivesAt returns every life of key, on any node, that existed at instant
 // t (Start ≤ t < End), in the account's order: who held the key when.
 func (a *Account) LivesAt(key string, t int64) []KeyLife {
@@ -340,27 +332,6 @@ func (a *Account) LivesAt(key string, t int64) []KeyLife {
 	for _, k := range a.keys {
 		if k.Key == key && k.Start <= t && t < k.End {
 			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// MembersOf returns the member lives of the sorted set key on node.
-func (a *Account) MembersOf(node, key string) []MemberLife {
-	a.derive()
-	var out []MemberLife
-	for _, i := range a.byMem[nk(node, key)] {
-		out = append(out, a.members[i])
-	}
-	return out
-}
-
-// FaultsAt returns the applied faults whose window contains t.
-func (a *Account) FaultsAt(t int64) []FaultWindow {
-	var out []FaultWindow
-	for _, f := range a.Faults {
-		if f.Start <= t && t <= f.End {
-			out = append(out, f)
 		}
 	}
 	return out
@@ -376,11 +347,12 @@ func (a *Account) PausedAt(client string, t int64) (FaultWindow, bool) {
 	return FaultWindow{}, false
 }
 
-// KeyFreeAt reports whether no life of key, on any node, overlapped
-// [from, to], with every node of the run observed throughout: the nodes'
-// own record says no client's key for it was there (a lock that refused an
-// acquire then refused it for a reason of its own: a fair lock's queue).
-// False whenever a node's record is missing.
+// KeyFreeAt reports whether no life of key — or of a key an algorithm
+// derived for it (Value.LockKey) — on any node, overlapped [from, to],
+// with every node of the run observed throughout: the nodes' own record
+// says no client's key for it was there (a lock that refused an acquire
+// then refused it for a reason of its own: a fair lock's queue). False
+// whenever a node's record is missing.
 func (a *Account) KeyFreeAt(key string, from, to int64) bool {
 	a.derive()
 	if len(a.H.Header.Nodes) == 0 {
@@ -390,9 +362,11 @@ func (a *Account) KeyFreeAt(key string, from, to int64) bool {
 		if !a.ObservedAt(n, from) || !a.ObservedAt(n, to) {
 			return false
 		}
-		for _, i := range a.byKey[nk(n, key)] { // the report asks once per refused acquire
-			if k := a.keys[i]; k.Start <= to && from < k.End {
-				return false
+		for _, lk := range a.LockKeysOf(key) {
+			for _, i := range a.byKey[nk(n, lk)] { // the report asks once per refused acquire
+				if k := a.keys[i]; k.Start <= to && from < k.End {
+					return false
+				}
 			}
 		}
 	}
@@ -449,11 +423,28 @@ func (a *Account) GrantOf(op int) (Grant, bool) {
 	return a.grantList[i], true
 }
 
+// Quorum is the majority of the run's nodes (N/2+1): how many must hold
+// a multi-node lock's key for the lock to stand (Redlock, redis.io's
+// distlock page).
+func (a *Account) Quorum() int { return len(a.H.Header.Nodes)/2 + 1 }
+
+// HeldAfter counts the lives that still held their key after instant t
+// (End > t): the nodes a lock still stood on then.
+func HeldAfter(lives []KeyLife, t int64) int {
+	n := 0
+	for _, k := range lives {
+		if k.End > t {
+			n++
+		}
+	}
+	return n
+}
+
 // deriveGrants derives the Grants from the ok acquires and probes and the key
 // lives matched to them.
 func (a *Account) deriveGrants() {
 	h := a.H
-	quorum := len(h.Header.Nodes)/2 + 1
+	quorum := a.Quorum()
 	a.grantAt = map[int]int{}
 	for i, op := range h.Ops {
 		if (op.F != history.Acquire && op.F != history.Probe) || op.Type != history.OK || op.Complete < 0 {
@@ -526,8 +517,8 @@ func (a *Account) RemovedBy(op int) []KeyLife {
 
 // ExtendedBy is the key lives that client operation op (an extend or a
 // watchdog's renewal) moved on the nodes, per their record: every life of
-// op's key with a move by op's client (not a clock fault's) within op's
-// window. A life whose Owner is not op's client is another's key that a
+// op's lock key (lockKeyOf) with a move by op's client (not a clock
+// fault's) within op's window. A life whose Owner is not op's client is another's key that a
 // plain PEXPIRE renewed.
 func (a *Account) ExtendedBy(op int) []KeyLife {
 	a.derive()
@@ -535,7 +526,7 @@ func (a *Account) ExtendedBy(op int) []KeyLife {
 	end := a.endOf(o)
 	var out []KeyLife
 	for _, n := range a.H.Header.Nodes {
-		for _, i := range a.byKey[nk(n, o.Key)] {
+		for _, i := range a.byKey[nk(n, lockKeyOf(&o))] {
 			k := a.keys[i]
 			if slices.ContainsFunc(k.Moves, func(m Move) bool {
 				return !m.Clock && m.By == o.Client && m.At >= o.Invoke-grantSlack && m.At <= end+grantSlack
@@ -629,7 +620,8 @@ func (a *Account) indexRemovals() {
 	ops := map[ck][]int{} // a client's releases and probes of a key, by invoke
 	for i, o := range a.H.Ops {
 		if o.F == history.Release || o.F == history.Probe {
-			ops[ck{o.Client, o.Key}] = append(ops[ck{o.Client, o.Key}], i)
+			k := ck{o.Client, lockKeyOf(&a.H.Ops[i])}
+			ops[k] = append(ops[k], i)
 		}
 	}
 	for _, v := range ops {

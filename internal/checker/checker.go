@@ -68,6 +68,10 @@ const (
 	// work at once under an efficiency lock (Kleppmann 2016, "efficiency
 	// vs correctness"; workload cache-rebuild). Always Informational.
 	KindDuplicateWork = history.AnomalyDuplicateWork
+	// KindResurrectedLease and KindHiddenLapse are what a lock told its
+	// holder when its lease lapsed (lapse.go).
+	KindResurrectedLease = history.AnomalyResurrectedLease
+	KindHiddenLapse      = history.AnomalyHiddenLapse
 )
 
 // Anomaly is one finding (package finding's).
@@ -76,11 +80,13 @@ type Anomaly = finding.Anomaly
 // Why an informational anomaly did no harm (Anomaly.Harmless).
 const (
 	HarmlessFenced      = finding.HarmlessFenced
+	HarmlessFencedOrder = finding.HarmlessFencedOrder
 	HarmlessCheckAndSet = finding.HarmlessCheckAndSet
 	HarmlessIdempotent  = finding.HarmlessIdempotent
 	HarmlessEfficiency  = finding.HarmlessEfficiency
 	HarmlessLiveness    = finding.HarmlessLiveness
 	HarmlessBusy        = finding.HarmlessBusy
+	HarmlessUncontended = finding.HarmlessUncontended
 )
 
 // Result is one checker's judgement.
@@ -360,7 +366,7 @@ type About struct{ Name, About string }
 // Checkers lists the checkers Check runs, in order, with one line each.
 func Checkers() []About {
 	return []About{
-		{CheckerMutex, "believed-hold intervals of different clients on one key must not overlap; also foreign-unlock"},
+		{CheckerMutex, "believed-hold intervals of different clients on one key must not overlap; also foreign-unlock, resurrected-lease and hidden-lapse (what the lock told its holder when its lease lapsed)"},
 		{CheckerLinearizable, "porcupine: the lock and resource history must fit a sequential lease model, per key"},
 		{CheckerFencing, "fencing tokens of grants strictly increase; accepted writes never go back to a lower token"},
 		{CheckerEffects, "what the resource accepted: no double charge, lost update, oversell, duplicate run, split brain or over-admission; duplicate work (cache-rebuild) is informational"},

@@ -57,7 +57,8 @@ func violatingWrites(h history.History, an Anomaly) []int {
 		return nil
 	}
 	switch an.Kind {
-	case KindMutexOverlap, KindNotLinearizable, KindStuckLock, KindUnavailable, KindOrphanedLease, KindForeignUnlock, KindDuplicateWork:
+	case KindMutexOverlap, KindNotLinearizable, KindStuckLock, KindUnavailable, KindOrphanedLease, KindForeignUnlock, KindDuplicateWork,
+		KindResurrectedLease, KindHiddenLapse:
 		return nil
 	case KindSplitBrain, KindStaleWriteAccepted, KindTokenRegression:
 		if an.Stale != "" {

@@ -471,6 +471,39 @@ func corpusCases() []corpusCase {
 			b.h, expectation{verdict: Invalid, kinds: []string{KindNotLinearizable}, informational: []string{KindMutexOverlap}})
 	}
 	add("valid-fenced-pause-s03", "lock-theory S03 / Kleppmann timeline 1 with fencing and claim-first: w1's stale charge refused", kleppmann1(true), valid(KindMutexOverlap))
+	for _, c := range []struct {
+		name, source string
+		w2Read       float64 // when w2 first reads the invoice
+		result       string  // what it reads
+		want         expectation
+	}{
+		{"valid-fenced-stale-charge-before-new-claim", "lock-theory §7.2, S03: w2 (token 2) is paused between its grant and its claim; w1's expired lease (token 1) charges and the resource accepts it, having seen no higher token; then w2 claims, reads paid and charges nothing: the resource saw the holders one at a time, in token order (issue 29: fenced explore)",
+			36.3, "paid", valid(KindMutexOverlap)},
+		{"invalid-fenced-stale-charge-after-new-read", "lock-theory §7.2: w2 (token 2) read the invoice unpaid before w1's stale charge (token 1) was accepted: the resource saw w1 act inside w2's hold, after w2 had used it",
+			30.2, "unpaid", invalid(KindMutexOverlap, KindNotLinearizable)},
+	} {
+		b := newHB(true)
+		b.acquire("w1", inv1, 0, 0.1, 1)
+		b.write("w1", inv1, workload.ActionClaim, 0.15, 0.2, 1)
+		b.read("w1", inv1, 0.2, 0.3, "unpaid")
+		b.fault("pause", []string{"w1"}, 1, 36)
+		b.acquire("w2", inv1, 29.9, 30, 2)
+		if c.w2Read > 36 {
+			b.fault("pause", []string{"w2"}, 30, 36.2)
+		}
+		if c.w2Read < 36 {
+			b.read("w2", inv1, c.w2Read, c.w2Read+0.05, c.result)
+		}
+		b.write("w1", inv1, workload.ActionCharge, 36.05, 36.1, 1)
+		b.write("w1", inv1, workload.ActionMarkPaid, 36.1, 36.15, 1)
+		b.release("w1", inv1, 36.16, 36.2, false)
+		if c.w2Read > 36 {
+			b.write("w2", inv1, workload.ActionClaim, c.w2Read-0.05, c.w2Read, 2)
+			b.read("w2", inv1, c.w2Read, c.w2Read+0.05, c.result)
+		}
+		b.release("w2", inv1, 36.5, 36.6, true)
+		add(c.name, c.source, b.h, c.want)
+	}
 	{
 		b := newHB(true)
 		b.acquire("C1", inv1, 0, 0.1, 33)

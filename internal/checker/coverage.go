@@ -29,7 +29,12 @@ const DefaultMinAcquires = 2
 //     scenario says (Result.Missed names the steps). A random nemesis's
 //     steps are optional by nature;
 //   - the plan had steps but none took effect at all;
-//   - no applied fault's active window [Invoke, Complete] (an unhealed
+//   - no applied fault tested anything: a kill of a client
+//     (crash-client, restart-client) tests something only when the killed
+//     client had invoked an operation (a lock operation; in a lock-free
+//     history a resource one) before it — a kill of a client that had
+//     done nothing leaves no hold, queued entry or call behind; any other
+//     fault when its active window [Invoke, Complete] (an unhealed
 //     fault, and a jump of a client's clock, lasts to the end of the
 //     history; closed intervals, touching counts) meets any believed hold
 //     (see Holds) or any in-flight lock op (acquire, release, extend,
@@ -147,6 +152,19 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		if fEnd < 0 || persistsOnClient(*f.Value.Fault) {
 			fEnd = eoh
 		}
+		if kill(*f.Value.Fault) {
+			// Killing a client that had done nothing yet (no lock
+			// operation invoked before the kill: no hold, no queued
+			// entry, no in-flight call) leaves nothing behind for the
+			// others to meet: it tests nothing.
+			if slices.ContainsFunc(f.Value.Fault.Clients, func(c string) bool {
+				cs := spans.by[c]
+				return cs != nil && cs.start[0] <= f.Invoke
+			}) {
+				hit++
+			}
+			continue
+		}
 		for _, c := range spans.clients {
 			if affects(*f.Value.Fault, c) && spans.by[c].meets(f.Invoke, fEnd) {
 				hit++
@@ -199,6 +217,12 @@ func affects(f history.FaultStep, client string) bool {
 		return f.Touches(client)
 	}
 	return true
+}
+
+// kill reports whether f kills client processes (crash-client,
+// restart-client): it bears only on what the killed incarnation had done.
+func kill(f history.FaultStep) bool {
+	return f.Effect == history.EffectCrashClient || f.Effect == history.EffectRestartClient
 }
 
 // persistsOnClient reports a fault whose effect outlives its recorded

@@ -17,20 +17,26 @@ func foreignOnNodes(a *account.Account) []Anomaly {
 	if len(a.Observed) == 0 {
 		return nil // no node events: the client rule judges (foreignUnlocks)
 	}
-	lockKeys := map[string]bool{}
+	// The resource each lock key serves: its own name, and the keys a
+	// lock derived for it (a library's own, lock_key in its acquire).
+	resourceOf := map[string]string{}
 	for _, op := range h.Ops {
 		if op.F == history.Acquire && op.Key != "" {
-			lockKeys[op.Key] = true
+			for _, lk := range a.LockKeysOf(op.Key) {
+				if _, seen := resourceOf[lk]; !seen {
+					resourceOf[lk] = op.Key
+				}
+			}
 		}
 	}
 	var out []Anomaly
 	for _, k := range a.Keys() {
 		e := k.Ended
 		// A key whose sender no one could name is no one's to be foreign to.
-		if !k.Observed || (e.Kind != account.EndDeleted && e.Kind != account.EndRestored) || !lockKeys[k.Key] || e.By == "" || k.Owner == "" || e.By == history.AdminClient || e.By == k.Owner {
+		if !k.Observed || (e.Kind != account.EndDeleted && e.Kind != account.EndRestored) || resourceOf[k.Key] == "" || e.By == "" || k.Owner == "" || e.By == history.AdminClient || e.By == k.Owner {
 			continue
 		}
-		rel := releaseAround(h, e.By, k.Key, k.End)
+		rel := releaseAround(h, e.By, resourceOf[k.Key], k.End)
 		ops := []int{}
 		if k.Grant >= 0 {
 			ops = append(ops, h.Ops[k.Grant].Index)
@@ -54,7 +60,7 @@ func foreignOnNodes(a *account.Account) []Anomaly {
 	return out
 }
 
-// releaseAround finds client's release of key whose [Invoke, Complete]
+// releaseAround finds client's release of resource key whose [Invoke, Complete]
 // holds t (the node's stamp of its command), or -1.
 func releaseAround(h history.History, client, key string, t int64) int {
 	for i, op := range h.Ops {

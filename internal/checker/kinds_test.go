@@ -6,6 +6,9 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // TestEveryKindIsFromTheHistoryVocabulary keeps the checker's Kind*
@@ -44,5 +47,24 @@ func TestEveryKindIsFromTheHistoryVocabulary(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no Kind constants found in checker.go")
+	}
+}
+
+func TestEveryAnomalyKindHasOneLineAndAClass(t *testing.T) {
+	for _, k := range Kinds() {
+		t.Run(k.Name+" says what it means and what it is a finding about", func(t *testing.T) {
+			if k.About == "" || strings.Contains(k.About, "\n") {
+				t.Errorf("%s: about %q, want one line", k.Name, k.About)
+			}
+			if k.Class != ClassSafety && k.Class != ClassLiveness && k.Class != ClassEfficiency {
+				t.Errorf("%s: class %q", k.Name, k.Class)
+			}
+		})
+	}
+	if shared := len(history.AnomalyKinds()); shared != len(kindAbout) {
+		t.Errorf("history has %d anomaly kinds, the table describes %d: a kind without a line, or a line without a kind", shared, len(kindAbout))
+	}
+	if got, want := len(Kinds()), len(history.AnomalyKinds())+len(workload.AnomalyKinds()); got != want {
+		t.Errorf("Kinds lists %d kinds, want %d: the shared ones and every workload's own", got, want)
 	}
 }

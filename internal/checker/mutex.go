@@ -31,6 +31,12 @@ func Holds(h history.History) []Hold { return account.New(h).Holds }
 //     acquirer) had no accepted write whose [Invoke, Complete] meets the
 //     window, the overlap is Informational: the fenced resource kept the
 //     stale holder out (Kleppmann 2016, fencing; lock-theory §9 S03, S06).
+//     It is Informational too when the stale holder's token is lower and
+//     every write of it the resource accepted in the window completed
+//     before the fresh holder first read or wrote the key in its hold:
+//     the resource saw the holders serially, in token order (lock-theory
+//     §7.2, S03; a stale write accepted after the fresh holder's first
+//     read or write is a violation).
 //     Without tokens a "fenced" resource refuses nobody, so the overlap is
 //     a violation even if the stale holder happened not to write.
 //     Otherwise it is a violation (Kleppmann 2016, timeline 1; S01).
@@ -152,6 +158,11 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	anomalies = append(anomalies, foreign...)
 	unbacked := unbackedGrants(a)
 	anomalies = append(anomalies, unbacked...)
+	var lapses []Anomaly
+	if !kind.Permits {
+		lapses = append(resurrectedLeases(a), hiddenLapses(a)...)
+	}
+	anomalies = append(anomalies, lapses...)
 	var parts []string
 	if overlaps == 0 {
 		parts = append(parts, fmt.Sprintf("no overlapping holds among %s", plural(len(holds), "believed hold", "believed holds")))
@@ -180,6 +191,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	if len(unbacked) > 0 {
 		parts = append(parts, plural(len(unbacked), "grant the nodes contradict (another owner's key held the lock)", "grants the nodes contradict (another owner's key held the lock)"))
 	}
+	parts = append(parts, lapseSummary(lapses)...)
 	return Result{Checker: CheckerMutex, Verdict: verdictOf(anomalies), Summary: strings.Join(parts, ", "), Anomalies: anomalies}
 }
 
@@ -256,6 +268,12 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	if h.Header.FencingEnforced && len(o.staleWrites) == 0 && (tokensTell || ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End)) {
 		o.info, o.harmless = true, HarmlessFenced
 	}
+	if h.Header.FencingEnforced && tokensTell && len(o.staleWrites) > 0 && acceptedBeforeTouch(h, o.staleWrites, o.fresh) {
+		// The resource saw the holders one at a time, in token order: the
+		// stale holder's writes before the fresh holder's first use
+		// (lock-theory §7.2, S03).
+		o.info, o.harmless = true, HarmlessFencedOrder
+	}
 	if h.Header.CheckAndSet && len(o.staleWrites) == 0 && ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End) {
 		// The resource's currlock held the newer holder's token, so it
 		// refused the stale one (lock-theory §7.3).
@@ -271,6 +289,35 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	return o
 }
 
+// acceptedBeforeTouch reports whether every write at history positions
+// writes completed before fresh first touched the resource: its first
+// read or write of the key (a claim, a read, a charge; whatever its
+// outcome) invoked at or after its hold began. A fenced resource then accepted those writes while the
+// stale holder's token was still the highest it had seen, and the fresh
+// holder's first use — its claim raises the token, its read sees the
+// stale writes — came after them: the resource saw the holders serially,
+// in token order (lock-theory §7.2, S03). A fresh holder that never
+// touched the resource in its hold saw nothing of them either.
+func acceptedBeforeTouch(h history.History, writes []int, fresh Hold) bool {
+	touch := int64(-1)
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.Client != fresh.Client || op.Key != fresh.Key || (op.F != history.Read && op.F != history.Write) ||
+			op.Invoke < fresh.Start || !isClientOp(*op) {
+			continue
+		}
+		if touch < 0 || op.Invoke < touch {
+			touch = op.Invoke
+		}
+	}
+	for _, w := range writes {
+		if touch >= 0 && h.Ops[w].Complete >= touch {
+			return false
+		}
+	}
+	return true
+}
+
 func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 	h := a.H
 	stale, fresh, start, end := o.stale, o.fresh, o.start, o.end
@@ -284,6 +331,9 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 		explain += "; the idempotency key let only one of them charge, so this is informational"
 	case HarmlessFenced:
 		explain += fmt.Sprintf("; the resource's fence accepted no write from %s in that window, so this is informational", stale.Client)
+	case HarmlessFencedOrder:
+		explain += fmt.Sprintf("; the resource accepted %s's writes with token %d before %s (token %d) first used it, so it saw the holders one at a time in token order: this is informational",
+			stale.Client, stale.Fence, fresh.Client, fresh.Fence)
 	case HarmlessCheckAndSet:
 		explain += fmt.Sprintf("; the resource's currlock held %s's token, so it accepted no write from %s in that window: this is informational", fresh.Client, stale.Client)
 	default:

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -123,18 +122,16 @@ func parseExploreFlags(args []string, stderr io.Writer) (f exploreFlags, code in
 	f.lang = report.English
 	fs.Var(&f.lang, "lang", "the profile page's first language: "+report.LanguageList()+" (every language is written)")
 	fs.BoolVar(&f.verbose, "v", false, "print every run and shrink candidate")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return f, exitValid, false
-		}
-		return f, exitUsage, false
+	pos, code, ok := parseCommandFlags(fs, args)
+	if !ok {
+		return f, code, false
 	}
 	fs.Visit(func(fl *flag.Flag) {
 		if fl.Name != "seed" && fl.Name != "out" && fl.Name != "v" {
 			f.set = append(f.set, "--"+fl.Name, fl.Value.String())
 		}
 	})
+	var err error
 	bad := func(format string, a ...any) (exploreFlags, int, bool) {
 		fmt.Fprintf(stderr, "locksim explore: "+format+"\n", a...)
 		return f, exitUsage, false

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -15,8 +16,10 @@ import (
 
 const listUsage = `Usage: locksim list
 
-Prints the lock algorithms, workloads, faults and checkers a scenario may
-name, one line each.
+Prints the lock algorithms, workloads, faults (with their fields and the
+triggers each takes), checkers and the anomaly kinds a scenario's
+expect.kinds may name (each with what it is a finding about: safety,
+liveness or efficiency), one line each.
 
 Examples:
   locksim list
@@ -53,13 +56,41 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(tw, "FAULTS\t")
 	for _, k := range faults.Kinds() {
 		fmt.Fprintf(tw, "  %s\t%s\n", k.Name, k.About)
+		fmt.Fprintf(tw, "  \t  %s\n", faultShape(k))
 	}
 	fmt.Fprintln(tw, "CHECKERS\t")
 	for _, c := range checker.Checkers() {
 		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, c.About)
 	}
+	fmt.Fprintln(tw, "ANOMALY KINDS (expect.kinds)\t")
+	for _, k := range checker.Kinds() {
+		fmt.Fprintf(tw, "  %s\t[%s] %s\n", k.Name, k.Class, k.About)
+	}
 	if err := tw.Flush(); err != nil {
 		return exitInternal
 	}
 	return exitValid
+}
+
+// faultShape is a fault kind's fields and the triggers it takes with
+// their fields, the default first: "fields: client, duration, cause;
+// triggers: point (point, occurrence) | at (at)".
+func faultShape(k faults.Kind) string {
+	fields := "none of its own"
+	if len(k.Fields) > 0 {
+		fields = strings.Join(k.Fields, ", ")
+	}
+	tf := faults.TriggerFields()
+	var trig []string
+	for _, t := range k.Triggers {
+		trig = append(trig, fmt.Sprintf("%s (%s)", t, strings.Join(tf[t], ", ")))
+	}
+	out := "fields: " + fields + "; triggers: " + strings.Join(trig, " | ")
+	if len(k.Points) > 0 {
+		out += "; points: " + strings.Join(k.Points, ", ")
+		if k.RandomPoint {
+			out += ", random"
+		}
+	}
+	return out
 }

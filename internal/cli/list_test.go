@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/faults"
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -28,7 +29,8 @@ func TestListDescribesEveryKind(t *testing.T) {
 		}
 		return false
 	}
-	groups := map[string][]string{"algorithm": clients.Names(), "workload": workload.Names(), "fault": faults.Names()}
+	groups := map[string][]string{"algorithm": clients.Names(), "workload": workload.Names(), "fault": faults.Names(),
+		"anomaly kind": append(history.AnomalyKinds(), workload.AnomalyKinds()...)}
 	for _, c := range checker.Checkers() {
 		groups["checker"] = append(groups["checker"], c.Name)
 	}
@@ -40,6 +42,44 @@ func TestListDescribesEveryKind(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestListGivesEveryFaultKindsFieldsAndTriggersAndEveryAnomalyKindsClass(t *testing.T) {
+	var out bytes.Buffer
+	if code := cmdList(nil, &out, &bytes.Buffer{}); code != exitValid {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(out.String(), "\n")
+	after := func(name string) string { // the line after the fault kind's own
+		for i, l := range lines {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == name && i+1 < len(lines) {
+				return lines[i+1]
+			}
+		}
+		return ""
+	}
+	for _, k := range faults.Kinds() {
+		t.Run("the fault "+k.Name+" lists its fields and triggers", func(t *testing.T) {
+			shape := after(k.Name)
+			for _, f := range k.Fields {
+				if !strings.Contains(shape, f) {
+					t.Errorf("%s: %q lacks its field %s", k.Name, shape, f)
+				}
+			}
+			for _, tr := range k.Triggers {
+				if !strings.Contains(shape, tr+" (") {
+					t.Errorf("%s: %q lacks its trigger %s", k.Name, shape, tr)
+				}
+			}
+		})
+	}
+	for _, k := range checker.Kinds() {
+		t.Run("the anomaly kind "+k.Name+" says what it is a finding about", func(t *testing.T) {
+			if !strings.Contains(out.String(), k.Name) || !strings.Contains(out.String(), "["+k.Class+"] "+k.About) {
+				t.Errorf("no line for %s [%s]", k.Name, k.Class)
+			}
+		})
 	}
 }
 
@@ -92,5 +132,19 @@ func TestCheckingABareHistoryTwiceGivesTheSameVerdict(t *testing.T) {
 	second := realMain([]string{"check", dir}, &bytes.Buffer{}, &stderr)
 	if first != exitInvalid || second != first {
 		t.Errorf("exit codes %d then %d, want %d twice\n%s", first, second, exitInvalid, stderr.String())
+	}
+}
+
+func TestTheREADMENamesEveryAnomalyKind(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range checker.Kinds() {
+		t.Run("the README's table of kinds has "+k.Name, func(t *testing.T) {
+			if row := "| `" + k.Name + "` | " + k.Class + " | " + k.About + " |"; !strings.Contains(string(readme), row) {
+				t.Errorf("README.md lacks the row %q (locksim list's line)", row)
+			}
+		})
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -84,16 +83,10 @@ func parseMapFlags(args []string, stderr io.Writer) (f mapFlags, pos []string, c
 	fs.IntVar(&f.count, "count", 10, "runs per cell (seeds from the scenario's seed, or --seed)")
 	seed := fs.String("seed", "", "first seed of every cell (default: the map file's, else the scenario's, else drawn and printed)")
 	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time (default 6 per CPU)")
-	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server) or embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
-	f.lang = report.English
-	fs.Var(&f.lang, "lang", "report language: "+report.LanguageList())
-	fs.BoolVar(&f.verbose, "v", false, "log every run")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return f, nil, exitValid, false
-		}
-		return f, nil, exitUsage, false
+	poolFlags(fs, &f.backend, &f.lang, &f.verbose)
+	pos, code, ok = parseCommandFlags(fs, args)
+	if !ok {
+		return f, nil, code, false
 	}
 	fs.Visit(func(fl *flag.Flag) { f.countSet = f.countSet || fl.Name == "count" })
 	bad := func(format string, a ...any) (mapFlags, []string, int, bool) {

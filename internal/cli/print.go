@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -239,4 +240,14 @@ func countFinished(outs []suite.Outcome) int {
 		}
 	}
 	return n
+}
+
+// progressLog is a command's progress line on stderr and the log that
+// writes through it: at level, or at verbose's level with -v.
+func progressLog(stderr io.Writer, verbose bool, level, verboseLevel slog.Level) (*progress, *slog.Logger) {
+	prog := newProgress(stderr)
+	if verbose {
+		level = verboseLevel
+	}
+	return prog, slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
 }

@@ -94,6 +94,29 @@ type runFlags struct {
 	external    *cluster.External
 }
 
+// parseCommandFlags parses a subcommand's flags, interleaved with its
+// arguments: the arguments, or false and the exit code to stop with
+// (exitValid after -h, exitUsage on a bad flag: fs has said why).
+func parseCommandFlags(fs *flag.FlagSet, args []string) ([]string, int, bool) {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, exitValid, false
+		}
+		return nil, exitUsage, false
+	}
+	return pos, exitValid, true
+}
+
+// poolFlags adds the flags of a command that runs many runs on local
+// nodes (map, shrink): --backend, --lang (English by default) and -v.
+func poolFlags(fs *flag.FlagSet, backend *string, lang *report.Lang, verbose *bool) {
+	fs.StringVar(backend, "backend", "", "node backend: local (redis-server) or embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
+	*lang = report.English
+	fs.Var(lang, "lang", "report language: "+report.LanguageList())
+	fs.BoolVar(verbose, "v", false, "log every run")
+}
+
 // parseInterleaved parses flags that may stand before, between or after the
 // positional arguments ("run a.yaml --seed 7").
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -121,12 +144,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 
-	prog := newProgress(stderr)
-	level := slog.LevelInfo
-	if f.verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	prog, log := progressLog(stderr, f.verbose, slog.LevelInfo, slog.LevelDebug)
 	// go-redis reports every failed dial (a crashed node, a cut link) on
 	// stderr by itself; those are the faults the run injects, so they go to
 	// the debug log.
@@ -410,9 +428,6 @@ func expandPaths(paths []string) ([]string, error) {
 }
 
 // loadAll parses every file and reports every problem; it returns
-// exitUsage when any file is bad.
-
-// loadAll parses every file and reports every problem; it returns
 // exitUsage when any file is bad. A --time-scale replaces each file's
 // time_scale, under the parser's own TTL rule.
 func loadAll(files []string, timeScale float64, stderr io.Writer) ([]scenario.Scenario, int) {
@@ -425,6 +440,7 @@ func loadAll(files []string, timeScale float64, stderr io.Writer) ([]scenario.Sc
 			bad = true
 			continue
 		}
+		printWarnings(stderr, sc)
 		if timeScale > 0 {
 			declared := sc.TimeScale
 			sc.TimeScale = timeScale

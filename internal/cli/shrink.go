@@ -111,12 +111,7 @@ func commandDir(what, out, name, backend string, stderr io.Writer) (string, int)
 // commandLog is a command's progress writer (stderr) and its logger:
 // warnings only, or with verbose every run's lines.
 func commandLog(stderr io.Writer, verbose bool) (*progress, *slog.Logger) {
-	prog := newProgress(stderr)
-	level := slog.LevelWarn
-	if verbose {
-		level = slog.LevelInfo
-	}
-	return prog, slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{Level: level}))
+	return progressLog(stderr, verbose, slog.LevelWarn, slog.LevelInfo)
 }
 
 // commandPool is the pool of a shrink, a map or an exploration: runs
@@ -154,17 +149,12 @@ func parseShrinkFlags(args []string, stderr io.Writer) (f shrinkFlags, pos []str
 	seed := fs.String("seed", "", "with a scenario file: the seed of the failing run (default: the file's seed:)")
 	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time; a candidate's k runs go together (default 6 per CPU)")
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "with a scenario file: time compression (default: the scenario's time_scale)")
-	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server) or embedded (miniredis, emulated) (default: local when redis-server is on PATH)")
-	f.lang = report.English
-	fs.Var(&f.lang, "lang", "report language: "+report.LanguageList())
-	fs.BoolVar(&f.verbose, "v", false, "log every run")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return f, nil, exitValid, false
-		}
-		return f, nil, exitUsage, false
+	poolFlags(fs, &f.backend, &f.lang, &f.verbose)
+	pos, code, ok = parseCommandFlags(fs, args)
+	if !ok {
+		return f, nil, code, false
 	}
+	var err error
 	bad := func(format string, a ...any) (shrinkFlags, []string, int, bool) {
 		fmt.Fprintf(stderr, "locksim shrink: "+format+"\n", a...)
 		return f, nil, exitUsage, false

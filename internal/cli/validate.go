@@ -50,12 +50,22 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		files = append(files, fs...)
 	}
 	for _, f := range files {
-		if _, err := scenario.Load(f); err != nil {
+		sc, err := scenario.Load(f)
+		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitUsage
 			continue
 		}
+		printWarnings(stderr, sc)
 		fmt.Fprintf(stdout, "%s: ok\n", f)
 	}
 	return code
+}
+
+// printWarnings prints what Load found that will not stop a run but may
+// change it, one "warning: file:line:col: path: message" line each.
+func printWarnings(stderr io.Writer, sc scenario.Scenario) {
+	for _, w := range sc.Warnings {
+		fmt.Fprintln(stderr, "warning: "+w.Error())
+	}
 }

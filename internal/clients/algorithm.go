@@ -1,33 +1,34 @@
 package clients
 
-import "github.com/locksim/locksim/lock"
+import "github.com/locksim/locksim/internal/algo"
 
-// The registry of algorithms is the public lock package's ([lock.Register]);
-// these names keep locksim's own code reading as before.
+// The registry of algorithms is the public lock package's, with the
+// harness's traits of locksim's own in package algo; these names keep
+// locksim's own code reading as before.
 
-// Algorithm is a registered lock algorithm ([lock.Algorithm]).
-type Algorithm = lock.Algorithm
+// Algorithm is one of locksim's registered algorithms ([algo.Algorithm]).
+type Algorithm = algo.Algorithm
 
-// Traits are an algorithm's traits ([lock.Traits]).
-type Traits = lock.Traits
+// Traits are an algorithm's traits, public and harness ([algo.Traits]).
+type Traits = algo.Traits
 
-// Register adds an algorithm ([lock.Register]).
-func Register(a Algorithm) { lock.Register(a) }
+// Register adds an algorithm ([algo.Register]).
+func Register(a Algorithm) { algo.Register(a) }
 
-// Lookup returns a registered algorithm ([lock.Lookup]).
-func Lookup(name string) (Algorithm, bool) { return lock.Lookup(name) }
+// Lookup returns a registered algorithm ([algo.Lookup]).
+func Lookup(name string) (Algorithm, bool) { return algo.Lookup(name) }
 
-// All returns every registered algorithm ([lock.All]).
-func All() []Algorithm { return lock.All() }
+// All returns every registered algorithm ([algo.All]).
+func All() []Algorithm { return algo.All() }
 
-// Names lists the registered algorithms' names ([lock.Names]).
-func Names() []string { return lock.Names() }
+// Names lists the registered algorithms' names ([algo.Names]).
+func Names() []string { return algo.Names() }
 
-// About is a registered algorithm's description ([lock.About]).
-func About(name string) string { return lock.About(name) }
+// About is a registered algorithm's description ([algo.About]).
+func About(name string) string { return algo.About(name) }
 
-// Where lists the algorithms whose traits satisfy keep ([lock.Where]).
-func Where(keep func(Traits) bool) []string { return lock.Where(keep) }
+// Where lists the algorithms whose traits satisfy keep ([algo.Where]).
+func Where(keep func(Traits) bool) []string { return algo.Where(keep) }
 
 // builtins registers locksim's own algorithms and adapters. Each is
 // declared beside its constructor; this list only fixes the catalogue

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/internal/clients"
+	"github.com/locksim/locksim/lock"
 )
 
 func TestEveryRegisteredAlgorithmBuildsUnderItsName(t *testing.T) {
@@ -26,7 +27,7 @@ func TestEveryRegisteredAlgorithmBuildsUnderItsName(t *testing.T) {
 					nodes = append(nodes, clients.Node{Name: "n" + string(rune('0'+i)), Cmd: rdb})
 				}
 			}
-			cfg := clients.Config{Nodes: nodes, TTL: time.Second, Rand: rand.New(rand.NewPCG(1, 2))}
+			cfg := clients.Config{Config: lock.Config{Nodes: nodes, TTL: time.Second, Rand: rand.New(rand.NewPCG(1, 2))}}
 			if a.Traits.Process {
 				// A lock client process answers to the name its hello gives.
 				cfg.Process = &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", "ok"}}
@@ -114,7 +115,7 @@ func TestRegisterRefusesAMalformedAlgorithm(t *testing.T) {
 		{"a missing constructor is refused", with(func(a *clients.Algorithm) { a.New = nil }), "no constructor"},
 		{"a lock-free algorithm without its one workload is refused", with(func(a *clients.Algorithm) { a.Traits.LockFree = true }), "exactly one workload"},
 		{"a lock-free algorithm with a fence is refused", with(func(a *clients.Algorithm) {
-			a.Traits = clients.Traits{LockFree: true, Fenced: true, Workloads: []string{"payment"}}
+			a.Traits = clients.Traits{LockFree: true, Traits: lock.Traits{Fenced: true, Workloads: []string{"payment"}}}
 		}), "takes no lock"},
 		{"a lock on one node only and on a quorum at once is refused", with(func(a *clients.Algorithm) {
 			a.Traits.SingleNode, a.Traits.MultiNode = true, true
@@ -147,11 +148,11 @@ func TestTraitsSayWhichWorkloadsAnAlgorithmRuns(t *testing.T) {
 	}{
 		{"a plain lock runs a lock workload", clients.Traits{}, "payment", true},
 		{"a plain lock does not run the semaphore workload", clients.Traits{}, "semaphore", false},
-		{"a semaphore runs the semaphore workload", clients.Traits{Semaphore: true}, "semaphore", true},
+		{"a semaphore runs the semaphore workload", clients.Traits{Traits: lock.Traits{Semaphore: true}}, "semaphore", true},
 		{"a control runs the semaphore workload", clients.Traits{Control: true}, "semaphore", true},
-		{"a listed workload is run", clients.Traits{Workloads: []string{"inventory"}}, "inventory", true},
-		{"a workload not listed is not run", clients.Traits{Workloads: []string{"inventory"}}, "payment", false},
-		{"a semaphore limited to its workload runs nothing else", clients.Traits{Semaphore: true, Workloads: []string{"semaphore"}}, "counter", false},
+		{"a listed workload is run", clients.Traits{Traits: lock.Traits{Workloads: []string{"inventory"}}}, "inventory", true},
+		{"a workload not listed is not run", clients.Traits{Traits: lock.Traits{Workloads: []string{"inventory"}}}, "payment", false},
+		{"a semaphore limited to its workload runs nothing else", clients.Traits{Traits: lock.Traits{Semaphore: true, Workloads: []string{"semaphore"}}}, "counter", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

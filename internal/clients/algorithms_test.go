@@ -87,7 +87,7 @@ func lostWithin(l clients.Lease, d time.Duration) bool {
 	}
 }
 
-// renewal is one renewal a watchdog reported to its gate (RenewRecorder).
+// renewal is one renewal a watchdog reported (lock.Renewals).
 type renewal struct {
 	invoke, done time.Time
 	err          error
@@ -101,6 +101,14 @@ func (g *gate) Renewing(clients.Lease) func(error) {
 		g.renewals = append(g.renewals, renewal{invoke: invoke, done: time.Now(), err: err})
 		g.mu.Unlock()
 	}
+}
+
+// Renewed records a renewal heard of afterwards.
+func (g *gate) Renewed(_ clients.Lease, took time.Duration, err error) {
+	now := time.Now()
+	g.mu.Lock()
+	g.renewals = append(g.renewals, renewal{invoke: now.Add(-took), done: now, err: err})
+	g.mu.Unlock()
 }
 
 func (g *gate) renewed() []renewal {
@@ -127,6 +135,9 @@ func TestWatchdog(t *testing.T) {
 	build := func(t *testing.T, i int, g clients.Gate) clients.Locker {
 		cfg := c.Config(i, ttl)
 		cfg.Gate = g
+		if gg, ok := g.(*gate); ok && gg != nil {
+			cfg.Renewals = gg
+		}
 		l, err := clients.New("watchdog", cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -16,15 +16,17 @@
 package clients
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"time"
 
+	"github.com/locksim/locksim/internal/algo"
 	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/lock/lockkit"
 )
 
-// The lock interface is the public lock package's; these aliases keep
-// locksim's own algorithms reading as before.
+// The lock interface is the public lock package's, and the registration
+// of locksim's own algorithms package algo's; these aliases keep locksim's
+// own algorithms reading as before.
 
 // ErrNotAcquired: definitely not granted ([lock.ErrNotAcquired]).
 var ErrNotAcquired = lock.ErrNotAcquired
@@ -32,6 +34,11 @@ var ErrNotAcquired = lock.ErrNotAcquired
 // ErrNotHeld: a release or extend definitely changed nothing
 // ([lock.ErrNotHeld]).
 var ErrNotHeld = lock.ErrNotHeld
+
+// ErrInfrastructure marks an error of the harness rather than of the lock
+// ([lock.ErrInfrastructure]): a lock client process that exited or broke
+// the protocol. The run then has no verdict (exit 255).
+var ErrInfrastructure = lock.ErrInfrastructure
 
 type (
 	// Lease is what a granted Acquire returns ([lock.Lease]).
@@ -42,73 +49,46 @@ type (
 	Extender = lock.Extender
 	// Validator tells whether a lease is still held ([lock.Validator]).
 	Validator = lock.Validator
+	// NodeReleaser tells which nodes a release removed the key from
+	// ([lock.NodeReleaser]).
+	NodeReleaser = lock.NodeReleaser
 	// Clock is a client's own clock ([lock.Clock]).
 	Clock = lock.Clock
 	// SystemClock is the machine's clock ([lock.SystemClock]).
 	SystemClock = lock.SystemClock
 	// Node is one node as one client reaches it ([lock.Node]).
 	Node = lock.Node
-	// Config is what every algorithm is built from ([lock.Config]).
-	Config = lock.Config
+	// Config is what every algorithm of locksim's is built from: the
+	// public lock.Config and the harness's settings ([algo.Config]).
+	Config = algo.Config
 	// Gate is a client's pause gate ([lock.Gate]).
 	Gate = lock.Gate
 	// LibraryOptions are a scenario's library options
-	// ([lock.LibraryOptions]).
-	LibraryOptions = lock.LibraryOptions
+	// ([algo.LibraryOptions]).
+	LibraryOptions = algo.LibraryOptions
 	// ProcessOptions are a scenario's process options
-	// ([lock.ProcessOptions]).
-	ProcessOptions = lock.ProcessOptions
-	// Shared is a run's in-process shared state ([lock.Shared]).
-	Shared = lock.Shared
-	// Host is a client's simulated process ([lock.Host]).
-	Host = lock.Host
+	// ([algo.ProcessOptions]).
+	ProcessOptions = algo.ProcessOptions
+	// Shared is a run's in-process shared state ([algo.Shared]).
+	Shared = algo.Shared
+	// Host is a client's simulated process ([algo.Host]).
+	Host = algo.Host
+	// Renewals records background renewals ([lock.Renewals]).
+	Renewals = lock.Renewals
 )
 
-// NewHost returns the Host of one simulated process ([lock.NewHost]).
-func NewHost(name, id string) *Host { return lock.NewHost(name, id) }
+// NewHost returns the Host of one simulated process ([algo.NewHost]).
+func NewHost(name, id string) *Host { return algo.NewHost(name, id) }
 
 // NewShared returns empty shared state for one run.
-func NewShared() *Shared { return lock.NewShared() }
+func NewShared() *Shared { return algo.NewShared() }
 
-// RenewRecorder is an optional Gate extension: an algorithm that renews
-// leases in the background (watchdog) calls Renewing before each renewal
-// and done with its outcome, so the run's history shows every renewal as
-// an extend operation.
-type RenewRecorder interface {
-	Renewing(l Lease) (done func(err error))
-}
+// New builds the named registered algorithm for one client ([algo.New]).
+func New(name string, c Config) (Locker, error) { return algo.New(name, c) }
 
-// New builds the named registered algorithm for one client.
-func New(name string, c Config) (Locker, error) {
-	a, ok := Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("unknown algorithm %q (known: %v)", name, Names())
-	}
-	if len(c.Nodes) == 0 {
-		return nil, fmt.Errorf("algorithm %s: no nodes", name)
-	}
-	if c.TTL <= 0 {
-		return nil, fmt.Errorf("algorithm %s: ttl %v must be > 0", name, c.TTL)
-	}
-	if c.Clock == nil {
-		c.Clock = SystemClock{}
-	}
-	if c.Rand == nil {
-		return nil, fmt.Errorf("algorithm %s: no random source", name)
-	}
-	return a.New(c)
-}
+// newToken draws a 128-bit owner token as 32 hex digits
+// (lockkit.NewToken).
+func newToken(r *rand.Rand) string { return lockkit.NewToken(r) }
 
-// newToken draws a 128-bit owner token as 32 hex digits.
-func newToken(r *rand.Rand) string {
-	return fmt.Sprintf("%016x%016x", r.Uint64(), r.Uint64())
-}
-
-// ttlMillis is the TTL in whole milliseconds, at least 1 (PX 0 is an error).
-func ttlMillis(d time.Duration) int64 {
-	ms := d.Milliseconds()
-	if ms < 1 {
-		ms = 1
-	}
-	return ms
-}
+// ttlMillis is the TTL in whole milliseconds, at least 1 (lockkit.TTLMillis).
+func ttlMillis(d time.Duration) int64 { return lockkit.TTLMillis(d) }

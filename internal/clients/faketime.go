@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // Fake-time modes of a lock client process (ProcessOptions.FakeTime).
@@ -187,7 +189,7 @@ func probeFakeTime(po ProcessOptions) error {
 	if po.FakeTime == "" {
 		po.FakeTime = FakeTimeJump
 	}
-	c := Config{Client: "probe", TTL: time.Second, Process: &po}
+	c := Config{Config: lock.Config{Client: "probe", TTL: time.Second}, Process: &po}
 	p, err := startProbe(c)
 	if err != nil {
 		return fmt.Errorf("the libfaketime probe could not start the command: %w", err)

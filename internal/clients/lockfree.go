@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // noLock is the negative control: Acquire always succeeds at once, so any
@@ -19,21 +21,21 @@ var noLockAlgorithm = Algorithm{
 	Name:   "no-lock",
 	About:  "negative control: Acquire always succeeds at once; no mutual exclusion at all",
 	New:    newNoLock,
-	Traits: Traits{Control: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}, Control: true},
 }
 
 var atomicLuaAlgorithm = Algorithm{
 	Name:   "atomic-lua",
 	About:  "no lock: one Lua script checks the stock and decrements it atomically on Redis (lesson 48, S18)",
 	New:    newLockFree("atomic-lua"),
-	Traits: Traits{LockFree: true, Workloads: []string{"inventory"}},
+	Traits: Traits{Traits: lock.Traits{Workloads: []string{"inventory"}}, LockFree: true},
 }
 
 var idempotencyKeyAlgorithm = Algorithm{
 	Name:   "idempotency-key",
 	About:  "no lock: each charge carries the invoice as an idempotency key; the gateway refuses a second charge with the same key (lesson 48, S19)",
 	New:    newLockFree("idempotency-key"),
-	Traits: Traits{LockFree: true, IdempotencyKey: true, Workloads: []string{"payment"}},
+	Traits: Traits{Traits: lock.Traits{Workloads: []string{"payment"}}, LockFree: true, IdempotencyKey: true},
 }
 
 func newNoLock(c Config) (Locker, error) { return &noLock{name: "no-lock", cfg: c}, nil }
@@ -69,7 +71,7 @@ var controlMutexAlgorithm = Algorithm{
 	Name:   "control-mutex",
 	About:  "positive control: one in-process mutex shared by every client of the run, no Redis; correct by construction",
 	New:    newControlMutex,
-	Traits: Traits{Control: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}, Control: true},
 }
 
 func newControlMutex(c Config) (Locker, error) {

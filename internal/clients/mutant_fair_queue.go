@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // fairAcquire is a fair lock's acquire in one script, after Redisson's
@@ -64,7 +66,7 @@ var fairQueueAlgorithm = Algorithm{
 	Name:   "fair-queue",
 	About:  "fair lock with a waiter queue and per-waiter timeouts in Redis; only the head may take a free lock, so a dead waiter blocks it until its timeout (Redisson's RFairLock)",
 	New:    newFairQueue,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newFairQueue(c Config) (Locker, error) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // pidValue is the owner value pid-expire-heartbeat stores: the process id,
@@ -34,7 +36,7 @@ var pidExpireHeartbeatAlgorithm = Algorithm{
 	Name:   "pid-expire-heartbeat",
 	About:  "SET NX with the PID as value (1 in every container), heartbeat by plain PEXPIRE of every configured queue's key whoever holds it, stop by one plain DEL of them all (rq's scheduler lock before PR #2458)",
 	New:    func(c Config) (Locker, error) { return &pidExpireHeartbeat{cfg: c, node: c.Nodes[0]}, nil },
-	Traits: Traits{ClientClock: true, Heartbeat: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true, Heartbeat: true}},
 }
 
 func (p *pidExpireHeartbeat) Name() string { return "pid-expire-heartbeat" }
@@ -106,7 +108,7 @@ var checkedHeartbeatAlgorithm = Algorithm{
 	Name:   "checked-heartbeat",
 	About:  "safe lock whose heartbeat is a compare-and-pexpire that reports a lost lock (rq's scheduler lock after PR #2458)",
 	New:    newCheckedHeartbeat,
-	Traits: Traits{ClientClock: true, Heartbeat: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true, Heartbeat: true}},
 }
 
 func newCheckedHeartbeat(c Config) (Locker, error) {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // minHoldLock is a scheduler lock with a minimum hold, ShedLock's
@@ -27,7 +29,7 @@ var setXXUnlockAlgorithm = Algorithm{
 	New: func(c Config) (Locker, error) {
 		return &minHoldLock{name: "set-xx-unlock", cfg: c, node: c.Nodes[0]}, nil
 	},
-	Traits: Traits{ClientClock: true, MinHold: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true, MinHold: true}},
 }
 
 var checkedMinHoldUnlockAlgorithm = Algorithm{
@@ -36,7 +38,7 @@ var checkedMinHoldUnlockAlgorithm = Algorithm{
 	New: func(c Config) (Locker, error) {
 		return &minHoldLock{name: "checked-min-hold-unlock", cfg: c, node: c.Nodes[0], checked: true}, nil
 	},
-	Traits: Traits{ClientClock: true, MinHold: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true, MinHold: true}},
 }
 
 // checkedMinHoldUnlock rewrites (ARGV[2] > 0: PEXPIRE the minimum hold

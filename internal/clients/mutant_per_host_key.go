@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // perHostKey is the safe lock with a lock key derived from data that
@@ -22,7 +24,7 @@ var perHostKeyAlgorithm = Algorithm{
 	Name:   "per-host-key",
 	About:  "safe lock whose key is derived from per-host data (the deploy's release directory), so each server locks a key of its own (Laravel's onOneServer mutex named from the command line)",
 	New:    newPerHostKey,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newPerHostKey(c Config) (Locker, error) {

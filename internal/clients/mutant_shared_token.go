@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // reentrantAcquire is spring-integration RedisLockRegistry's obtain script
@@ -40,7 +42,7 @@ var reentrantSharedTokenAlgorithm = Algorithm{
 	Name:   "reentrant-shared-token",
 	About:  "owner token per process, not per holder: re-entrant acquire (PEXPIRE when the key holds the process's id) and compare-and-delete release of that id (spring-integration RedisLockRegistry)",
 	New:    newReentrantSharedToken,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newReentrantSharedToken(c Config) (Locker, error) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // twoLevelLock is a lock of two levels, as spring-integration's
@@ -30,14 +32,14 @@ var twoLevelLockAlgorithm = Algorithm{
 	Name:   "two-level-lock",
 	About:  "process-local lock per key, then the Redis key; a release that errors leaves the local lock held, so the process never locks the key again (spring-integration RedisLockRegistry 4.3)",
 	New:    func(c Config) (Locker, error) { return newTwoLevel(c, "two-level-lock", false), nil },
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var twoLevelLockFinallyAlgorithm = Algorithm{
 	Name:   "two-level-lock-finally",
 	About:  "process-local lock per key, then the Redis key; the local lock is released in a finally block whatever Redis answered",
 	New:    func(c Config) (Locker, error) { return newTwoLevel(c, "two-level-lock-finally", true), nil },
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newTwoLevel(c Config, name string, finally bool) *twoLevelLock {

@@ -1,6 +1,10 @@
 package clients
 
-import "context"
+import (
+	"context"
+
+	"github.com/locksim/locksim/lock"
+)
 
 // watchdogUnobserved is the watchdog whose loss signal nobody acts on: its
 // renewer extends the lease every TTL/3 and stops when a renewal fails,
@@ -17,7 +21,7 @@ var watchdogUnobservedAlgorithm = Algorithm{
 	Name:   "watchdog-unobserved",
 	About:  "watchdog whose failed renewal stops the renewer but is never told to the job, which goes on to act (Bull's lock-extension-failed event)",
 	New:    newWatchdogUnobserved,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newWatchdogUnobserved(c Config) (Locker, error) {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // TestWatchdogOrphan checks watchdog-orphan's one mistake without Redis:
@@ -26,7 +28,7 @@ func TestWatchdogOrphan(t *testing.T) {
 			a, _ := Lookup(tt.algorithm)
 			rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never answers
 			defer rdb.Close()
-			l, err := a.New(Config{Nodes: []Node{{Name: "n1", Cmd: rdb}}, TTL: time.Minute, Clock: SystemClock{}})
+			l, err := a.New(Config{Config: lock.Config{Nodes: []Node{{Name: "n1", Cmd: rdb}}, TTL: time.Minute, Clock: SystemClock{}}})
 			if err != nil {
 				t.Fatal(err)
 			}

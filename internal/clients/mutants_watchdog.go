@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // The mutants: watchdog locks with one mistake each, the one a field
@@ -31,56 +33,56 @@ var extendReacquireAlgorithm = Algorithm{
 	Name:   "extend-reacquire",
 	About:  "watchdog whose extend sets the key again when it is gone: an extend after expiry silently re-acquires the lock and reports success (redlock-rb #36, BR-08)",
 	New:    newExtendReacquire,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var extendNoOwnerAlgorithm = Algorithm{
 	Name:   "extend-no-owner",
 	About:  "watchdog that extends with a plain PEXPIRE of the key, whoever holds it, and never steps down: after a cut it extends the next holder's key (sibson/redbeat #127, BR-10)",
 	New:    newExtendNoOwner,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var existsCheckForceUnlockAlgorithm = Algorithm{
 	Name:   "exists-check-force-unlock",
 	About:  "watchdog whose holder checks ownership with EXISTS (any holder's key passes), is never told of a failed renewal, and unlocks with a plain DEL (factcast #3706, BR-14)",
 	New:    newExistsCheckForceUnlock,
-	Traits: Traits{ClientClock: true, DeletesByKey: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true, DeletesByKey: true}},
 }
 
 var watchdogLossUnobservedAlgorithm = Algorithm{
 	Name:   "watchdog-loss-unobserved",
 	About:  "watchdog whose failed renewal is raised where nobody listens: the job is never told its lease is lost (swarthy/redis-semaphore #24, BR-07)",
 	New:    newWatchdogLossUnobserved,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var watchdogOrphanAlgorithm = Algorithm{
 	Name:   "watchdog-orphan",
 	About:  "watchdog whose renewer is cancelled only when the unlock gets a reply, and which reschedules a renewal that timed out: an unlock lost on the way leaves the lock renewed for ever (redisson #1966, #7272, BR-21)",
 	New:    newWatchdogOrphan,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var watchdogDeadlineAlgorithm = Algorithm{
 	Name:   "watchdog-deadline",
 	About:  "watchdog plus a local lease deadline: when the lease's validity, less a tenth of the TTL, runs out on the client's clock with no renewal, the job is told the lease is lost, whether or not the renewer ran (node-redlock using()'s abort signal)",
 	New:    newWatchdogDeadline,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var watchdogBoundedAlgorithm = Algorithm{
 	Name:   "watchdog-bounded",
 	About:  "watchdog that renews a lease at most 3 times (a hold of at most twice the TTL), then tells the job and gives the key up with compare-and-delete: a hung job cannot keep the lock (python-redis-lock #114, PR #115)",
 	New:    newWatchdogBounded,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var watchdogFencedAlgorithm = Algorithm{
 	Name:   "watchdog-fenced",
 	About:  "watchdog whose acquire script also INCRs a fence counter: a renewed lease with a fencing token per grant (Redisson's RFencedLock)",
 	New:    newWatchdogFenced,
-	Traits: Traits{Fenced: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{Fenced: true, ClientClock: true}},
 }
 
 // variant builds a watchdog named name and lets set choose its variant.
@@ -98,16 +100,7 @@ func variant(c Config, name string, set func(w *watchdog)) (*watchdog, error) {
 func newExtendReacquire(c Config) (Locker, error) {
 	return variant(c, "extend-reacquire", func(w *watchdog) {
 		w.extendWith = func(ctx context.Context, w *watchdog, l Lease) (Lease, error) {
-			start := w.cfg.Clock.Now()
-			n, err := reacquireOrPexpire.Run(ctx, w.node.Cmd, []string{l.Key}, l.Token, ttlMillis(w.cfg.TTL)).Int64()
-			if err != nil {
-				return l, fmt.Errorf("extend on %s: %w", w.node.Name, err)
-			}
-			if n == 0 {
-				return l, ErrNotHeld
-			}
-			l.ValidUntil = start.Add(w.cfg.TTL)
-			return l, nil
+			return w.extendBy(ctx, reacquireOrPexpire, l)
 		}
 	})
 }

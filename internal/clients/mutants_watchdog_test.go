@@ -148,7 +148,7 @@ func TestRenewalBounds(t *testing.T) {
 	t.Run("watchdog-bounded gives the lease up after 3 renewals and deletes its key", func(t *testing.T) {
 		g := &gate{}
 		cfg := c.Config(0, ttl)
-		cfg.Gate = g
+		cfg.Gate, cfg.Renewals = g, g
 		l, err := clients.New("watchdog-bounded", cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +180,7 @@ func TestRenewalBounds(t *testing.T) {
 		g.hold()
 		defer g.thaw()
 		cfg := c.Config(0, ttl)
-		cfg.Gate = g
+		cfg.Gate, cfg.Renewals = g, g
 		l, err := clients.New("watchdog-deadline", cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -19,14 +20,16 @@ import (
 	"github.com/locksim/locksim/lock"
 )
 
-// ProtocolVersion is the version of the JSON Lines protocol locksim speaks
-// with a lock client process (docs/protocol.md).
-const ProtocolVersion = 1
+// ProtocolVersion is the newest version of the JSON Lines protocol locksim
+// speaks with a lock client process (docs/protocol.md). Version 2 adds an
+// acquire's lock_key and the renewed event; every version 1 adapter is a
+// version 2 process that sends neither. The hello names version 1, the
+// least a process must speak, and lists every version in "versions"; the
+// process answers with the one it speaks.
+const ProtocolVersion = 2
 
-// ErrInfrastructure marks an error of the harness rather than of the lock:
-// a lock client process that exited or broke the protocol. The run then has
-// no verdict (exit 255).
-var ErrInfrastructure = errors.New("lock client process failed")
+// protocolMin is the oldest protocol version locksim still speaks.
+const protocolMin = 1
 
 // processAlgorithm runs each client's lock in a child process of its own,
 // started from the scenario's process: block and spoken to in JSON Lines
@@ -39,8 +42,12 @@ var processAlgorithm = Algorithm{
 }
 
 // processStart bounds a process's start-up: from exec to its hello reply
-// (an interpreter loading its libraries on a busy machine), wall time.
-const processStart = 20 * time.Second
+// (an interpreter loading its libraries), wall time. A Node adapter takes
+// about 0.35 s of CPU to start; a suite of twelve runs of two clients
+// starts 24 at once, which on a shared two-CPU machine took 24–33 s each
+// (measured): 60 s leaves room for that, and a process that never answers
+// still fails the run.
+const processStart = 60 * time.Second
 
 // stderrTail is how much of a process's stderr an error quotes.
 const stderrTail = 2048
@@ -58,6 +65,7 @@ type procRequest struct {
 	ID   int64  `json:"id,omitempty"`
 	// hello
 	Protocol  int            `json:"protocol,omitempty"`
+	Versions  []int          `json:"versions,omitempty"`
 	Client    string         `json:"client,omitempty"`
 	Nodes     []procNode     `json:"nodes,omitempty"`
 	TTLMS     float64        `json:"ttl_ms,omitempty"`
@@ -70,6 +78,9 @@ type procRequest struct {
 	Key   string `json:"key,omitempty"`
 	Token string `json:"token,omitempty"`
 	Fence int64  `json:"fence,omitempty"`
+	// LockKey is the Redis key the process said it locked for Key
+	// (version 2), on the requests about a granted lease.
+	LockKey string `json:"lock_key,omitempty"`
 }
 
 // procReply is a message from the process: a reply (ID set) or an event.
@@ -91,6 +102,12 @@ type procReply struct {
 	Valid      *bool    `json:"valid"`
 	MonoMS     float64  `json:"mono_ms"`
 	Error      string   `json:"error"`
+	// version 2: the key the library locked (an acquire's ok), and a
+	// renewed event's key, outcome and duration.
+	LockKey string   `json:"lock_key"`
+	Key     string   `json:"key"`
+	Result  string   `json:"result"`
+	TookMS  *float64 `json:"took_ms"`
 }
 
 // Reply and event types.
@@ -103,6 +120,7 @@ const (
 	eventLost        = "lost"
 	clientsMany      = "many"
 	eventSent        = "sent"
+	eventRenewed     = "renewed" // version 2
 )
 
 // procLock is one client's lock in a lock client process: its own
@@ -110,11 +128,23 @@ const (
 // its hello reply, and the process, which it shares with the other clients
 // of its simulated process when the adapter serves several (proc).
 type procLock struct {
-	cfg  Config
-	name string
-	ops  map[string]bool
+	cfg     Config
+	name    string
+	ops     map[string]bool
+	version int      // the protocol version its hello_ok named
+	renews  bool     // its hello_ok lists the renewed event
+	events  []string // the events its hello_ok lists
 	*proc
 	closeOnce sync.Once
+}
+
+// heldLease is a lease the process granted and locksim has not yet
+// released: whose it is, what it is, and the resource's key it was asked
+// for (the lease's Key is the process's lock_key when it named one).
+type heldLease struct {
+	p        *procLock
+	lease    Lease
+	resource string
 }
 
 // proc is one running lock client process: its pipes, its pending
@@ -147,9 +177,10 @@ type proc struct {
 
 	mu      sync.Mutex
 	nextID  int64
-	pending map[int64]chan procReply
+	pending map[int64]pendingCall
 	sent    map[int64]chan struct{}  // by request id, when the process announces sent events
 	lost    map[string]chan struct{} // by token
+	held    map[string]heldLease     // by token: granted, not yet released
 	sends   bool                     // the process sends "sent" events
 	failed  error                    // set once: exited or broke the protocol
 	crashed bool                     // killed on purpose (crash-client, Close)
@@ -191,6 +222,16 @@ type ProcessLock interface {
 	Failed() error
 	// PID is the process's pid (its process group's id).
 	PID() int
+}
+
+// NewProcess builds a lock client process (algorithm process) for c: the
+// client's Locker, which is also the runner's handle on its process.
+func NewProcess(c Config) (ProcessLock, error) {
+	l, err := New(processAlgorithm.Name, c)
+	if err != nil {
+		return nil, err
+	}
+	return l.(ProcessLock), nil // newProcess builds only ProcessLocks
 }
 
 func newProcess(c Config) (Locker, error) {
@@ -264,8 +305,8 @@ func launch(c Config, prep func(*fakeTime)) (*proc, error) {
 	if po == nil || len(po.Command) == 0 {
 		return nil, errors.New("algorithm process: no process.command")
 	}
-	p := &proc{cmdLine: strings.Join(po.Command, " "), pending: map[int64]chan procReply{}, sent: map[int64]chan struct{}{},
-		lost: map[string]chan struct{}{}, hello: make(chan procReply, 1),
+	p := &proc{cmdLine: strings.Join(po.Command, " "), pending: map[int64]pendingCall{}, sent: map[int64]chan struct{}{},
+		lost: map[string]chan struct{}{}, held: map[string]heldLease{}, hello: make(chan procReply, 1),
 		dead: make(chan struct{}), stderr: &tailBuffer{max: stderrTail}, waited: make(chan struct{})}
 	p.wcond.L = &p.wmu
 	cmd := exec.Command(po.Command[0], po.Command[1:]...)
@@ -335,7 +376,7 @@ func (pr *proc) join(c Config, probe bool) (*procLock, error) {
 		return nil, pr.infra("hello "+c.Client, fmt.Errorf("%w; clients of process %s share it", ErrOneClientPerProcess, name))
 	}
 	p := &procLock{cfg: c, proc: pr}
-	req := procRequest{Type: "hello", Protocol: ProtocolVersion, Client: c.Client, TTLMS: ms(c.TTL),
+	req := procRequest{Type: "hello", Protocol: protocolMin, Versions: protocolVersions(), Client: c.Client, TTLMS: ms(c.TTL),
 		TimeoutMS: ms(p.commandTimeout()), Seed: c.Seed, Probe: probe, Options: c.Process.Options}
 	if c.Process.NoInFlightPause {
 		no := false
@@ -352,10 +393,11 @@ func (pr *proc) join(c Config, probe bool) (*procLock, error) {
 	defer t.Stop()
 	select {
 	case r := <-pr.hello:
-		if r.Protocol != ProtocolVersion {
+		if r.Protocol < protocolMin || r.Protocol > ProtocolVersion {
 			p.Close()
-			return nil, pr.infra("hello", fmt.Errorf("speaks protocol %d, locksim speaks %d", r.Protocol, ProtocolVersion))
+			return nil, pr.infra("hello", fmt.Errorf("speaks protocol %d, locksim speaks %d to %d", r.Protocol, protocolMin, ProtocolVersion))
 		}
+		p.version = r.Protocol
 		p.name = r.Name
 		if p.name == "" {
 			p.name = "process"
@@ -367,14 +409,16 @@ func (pr *proc) join(c Config, probe bool) (*procLock, error) {
 		pr.mu.Lock()
 		for _, ev := range r.Events {
 			pr.sends = pr.sends || ev == eventSent
+			p.renews = p.renews || (ev == eventRenewed && p.version >= 2)
 		}
 		if !pr.helloed {
 			pr.helloed, pr.multi = true, r.Clients == clientsMany
 		}
 		pr.mu.Unlock()
-		if probe {
+		if probe && pr.fake != nil {
 			pr.fake.probed = r.NowMS
 		}
+		p.events = r.Events
 		return p, nil
 	case <-pr.dead:
 		err := pr.Failed()
@@ -426,11 +470,34 @@ type infraError struct {
 }
 
 func (e *infraError) Error() string {
+	t := strings.TrimSpace(e.tail.String())
 	msg := fmt.Sprintf("lock client process %q: %v", e.cmd, e.err)
-	if t := strings.TrimSpace(e.tail.String()); t != "" {
+	if m := missingModule(t); m != "" {
+		// Said first, on the first line: a summary line shows no more.
+		msg = fmt.Sprintf("lock client process %q: %s; %v", e.cmd, m, e.err)
+	}
+	if t != "" {
 		msg += "; stderr tail:\n" + t
 	}
 	return msg
+}
+
+// missingModuleRE matches what Node.js and Python print when a module a
+// program needs is not installed.
+var missingModuleRE = regexp.MustCompile(`Cannot find module '([^']+)'|ModuleNotFoundError: No module named '([^']+)'`)
+
+// missingModule names, from a process's stderr, a module it needs that is
+// not installed and the command that installs the shipped adapters'; ""
+// when the stderr says no such thing.
+func missingModule(stderr string) string {
+	m := missingModuleRE.FindStringSubmatch(stderr)
+	switch {
+	case m == nil:
+		return ""
+	case m[1] != "":
+		return fmt.Sprintf("the module %s it requires is not installed (for the shipped adapters: make adapters, which runs npm ci in adapters/node)", m[1])
+	}
+	return fmt.Sprintf("the Python module %s it imports is not installed for its interpreter (for the shipped redis-py adapter: apt-get install python3-%s, and run it with /usr/bin/python3)", m[2], m[2])
 }
 
 // Unwrap is ErrInfrastructure and the error itself (ErrOneClientPerProcess).
@@ -480,6 +547,12 @@ func (p *proc) read(stdout io.Reader) {
 		case r.Type == eventLost:
 			p.markLost(r.Token)
 			continue
+		case r.Type == eventRenewed && r.ID == 0:
+			if err := p.renewed(r); err != nil {
+				p.fail(fmt.Errorf("broke the protocol: %v in %q", err, clipLine(line)))
+				return
+			}
+			continue
 		case r.Type == eventSent:
 			p.mu.Lock()
 			if ch := p.sent[r.ID]; ch != nil {
@@ -494,13 +567,18 @@ func (p *proc) read(stdout io.Reader) {
 			return
 		}
 		p.mu.Lock()
-		ch := p.pending[r.ID]
+		pc, ok := p.pending[r.ID]
 		delete(p.pending, r.ID)
 		p.mu.Unlock()
-		if ch == nil {
+		if !ok {
 			continue // the reply to a request whose caller gave up (unknown)
 		}
-		ch <- r
+		if pc.granted != nil && r.Type == replyOK && r.Token != "" {
+			// Before the next line is read: an event about the lease
+			// (renewed, lost) may follow its grant at once.
+			pc.granted(r)
+		}
+		pc.ch <- r
 	}
 	if err := sc.Err(); err != nil {
 		p.fail(fmt.Errorf("broke the protocol: reading its stdout: %v", err))
@@ -540,18 +618,58 @@ func clipLine(b []byte) string {
 
 // markLost closes the Lost channel of the lease with token.
 func (p *proc) markLost(token string) {
+	ch := p.lostOf(token)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ch := p.lost[token]
-	if ch == nil {
-		ch = make(chan struct{})
-		p.lost[token] = ch
-	}
 	select {
 	case <-ch:
 	default:
 		close(ch)
 	}
+}
+
+// renewed records a renewed event (version 2): a renewal the process's
+// library made on its own, of a lease locksim holds through it, is
+// recorded through the client's Renewals, and passes the client's
+// in-renew pause point. An event for a lease locksim does not hold (one
+// released meanwhile) is dropped.
+func (p *proc) renewed(r procReply) error {
+	p.mu.Lock()
+	h, ok := p.held[r.Token]
+	p.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if h.p.version < 2 {
+		return fmt.Errorf("a renewed event from a process that speaks protocol %d", h.p.version)
+	}
+	var err error
+	switch r.Result {
+	case replyOK:
+	case replyNotHeld:
+		err = definite(ErrNotHeld, r.Error)
+	case replyUnknown:
+		err = fmt.Errorf("renewal outcome unknown: %s", r.Error)
+	default:
+		return fmt.Errorf("a renewed event whose result is %q, not ok, not-held or unknown", r.Result)
+	}
+	took := time.Duration(0)
+	if r.TookMS != nil && *r.TookMS > 0 {
+		took = time.Duration(*r.TookMS * float64(time.Millisecond))
+	}
+	l := h.lease
+	if err == nil && r.ValidityMS != nil {
+		l.ValidUntil = h.p.clock().Now().Add(time.Duration(*r.ValidityMS*float64(time.Millisecond)) - took)
+	}
+	if c := h.p.cfg; c.Renewals != nil {
+		c.Renewals.Renewed(l, took, err)
+	}
+	if g := h.p.cfg.Gate; g != nil && h.p.renews {
+		// A pause planned in-renew stops the process right after its
+		// library's renewal; the gate blocks while the pause lasts.
+		go func() { _ = g.Point(context.Background(), PointInRenew) }()
+	}
+	return nil
 }
 
 // lostOf is the Lost channel of the lease with token.
@@ -628,11 +746,26 @@ func (p *procLock) commandTimeout() time.Duration {
 	return lock.DefaultCommandTimeout(p.cfg.TTL)
 }
 
+// pendingCall is a request waiting for its reply: the channel its caller
+// reads, and, for an acquire, what the read loop does with a grant before
+// it reads the process's next line (it records the lease as held, so a
+// renewed event right behind the grant finds it).
+type pendingCall struct {
+	ch      chan procReply
+	granted func(procReply)
+}
+
 // call sends one request and waits for its reply. It returns an
 // infrastructure error when the process failed, and an unknown-outcome
 // error when no reply came in time (or ctx ended first). inFlight runs
 // once the request is written (the in-acquire pause point).
 func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (procReply, error) {
+	return p.callGranted(ctx, r, inFlight, nil)
+}
+
+// callGranted is call; granted, when set, runs in the read loop on an ok
+// reply before the caller sees it (pendingCall).
+func (p *procLock) callGranted(ctx context.Context, r procRequest, inFlight func(), granted func(procReply)) (procReply, error) {
 	if err := p.gone(); err != nil {
 		return procReply{}, err
 	}
@@ -642,7 +775,7 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 	p.mu.Lock()
 	p.nextID++
 	r.ID = p.nextID
-	p.pending[r.ID] = ch
+	p.pending[r.ID] = pendingCall{ch: ch, granted: granted}
 	if inFlight != nil && p.sends {
 		sent = make(chan struct{})
 		p.sent[r.ID] = sent
@@ -654,12 +787,28 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 		delete(p.sent, r.ID)
 		p.mu.Unlock()
 	}
+	// late is the reply the read loop took while the caller was giving
+	// up (it is in ch, or about to be: its grant was already recorded),
+	// or false when no reply came and the request is forgotten.
+	late := func() (procReply, bool) {
+		p.mu.Lock()
+		_, waiting := p.pending[r.ID]
+		delete(p.pending, r.ID)
+		delete(p.sent, r.ID)
+		p.mu.Unlock()
+		if waiting {
+			return procReply{}, false
+		}
+		return <-ch, true
+	}
 	if err := ctx.Err(); err != nil {
 		forget()
 		return procReply{}, fmt.Errorf("%s not sent: %w", r.Type, err)
 	}
 	if err := p.send(r, inFlight != nil); err != nil {
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		if gone := p.gone(); gone != nil {
 			return procReply{}, gone
 		}
@@ -706,13 +855,19 @@ func (p *procLock) call(ctx context.Context, r procRequest, inFlight func()) (pr
 	case rep := <-ch:
 		return rep, nil
 	case <-p.dead:
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		return procReply{}, p.gone()
 	case <-t.C:
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		return procReply{}, fmt.Errorf("%s outcome unknown: no reply within %v", r.Type, p.timeout())
 	case <-done:
-		forget()
+		if rep, ok := late(); ok {
+			return rep, nil
+		}
 		return procReply{}, fmt.Errorf("%s outcome unknown: %w", r.Type, ctx.Err())
 	}
 }
@@ -731,16 +886,24 @@ func (p *procLock) Name() string { return p.name }
 // once the request is written, so the process is stopped while it works
 // on it (or while its reply waits in the pipe).
 func (p *procLock) Acquire(ctx context.Context, key string) (Lease, error) {
-	clock := p.cfg.Clock
-	if clock == nil {
-		clock = SystemClock{}
+	start := p.clock().Now()
+	// The grant is recorded as held by the read loop, before the
+	// process's next line: a renewed event may follow it at once.
+	granted := func(rep procReply) {
+		l := Lease{Key: key, Token: rep.Token, Fence: rep.Fence, ValidUntil: start.Add(p.validity(rep)),
+			Nodes: p.inOrder(rep.Nodes), Lost: p.lostOf(rep.Token)}
+		if rep.LockKey != "" && p.version >= 2 {
+			l.Key = rep.LockKey // the library's own key for the resource
+		}
+		p.mu.Lock()
+		p.held[l.Token] = heldLease{p: p, lease: l, resource: key}
+		p.mu.Unlock()
 	}
-	start := clock.Now()
-	rep, err := p.call(ctx, procRequest{Type: "acquire", Key: key}, func() {
+	rep, err := p.callGranted(ctx, procRequest{Type: "acquire", Key: key}, func() {
 		if p.cfg.Gate != nil {
 			_ = p.cfg.Gate.Point(ctx, PointInAcquire)
 		}
-	})
+	}, granted)
 	if err != nil {
 		return Lease{}, err
 	}
@@ -750,12 +913,10 @@ func (p *procLock) Acquire(ctx context.Context, key string) (Lease, error) {
 			p.fail(errors.New("broke the protocol: an ok acquire reply without its token"))
 			return Lease{}, p.gone()
 		}
-		valid := p.cfg.TTL
-		if rep.ValidityMS != nil {
-			valid = time.Duration(*rep.ValidityMS * float64(time.Millisecond))
-		}
-		return Lease{Key: key, Token: rep.Token, Fence: rep.Fence, ValidUntil: start.Add(valid),
-			Nodes: p.inOrder(rep.Nodes), Lost: p.lostOf(rep.Token)}, nil
+		p.mu.Lock()
+		h := p.held[rep.Token]
+		p.mu.Unlock()
+		return h.lease, nil
 	case replyNotAcquired:
 		return Lease{}, definite(ErrNotAcquired, rep.Error)
 	case replyNotHeld:
@@ -797,58 +958,88 @@ func (p *procLock) Release(ctx context.Context, l Lease) error {
 // ReleaseNodes is Release that also returns the nodes the process said it
 // removed the key from (its reply's nodes; the lease's when it names none).
 func (p *procLock) ReleaseNodes(ctx context.Context, l Lease) ([]string, error) {
-	rep, err := p.call(ctx, procRequest{Type: "release", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	rep, err := p.leaseCall(ctx, "release", l)
 	if err != nil {
 		return nil, err
 	}
-	switch rep.Type {
-	case replyOK:
-		if rep.Nodes != nil {
-			return p.inOrder(rep.Nodes), nil
-		}
-		return l.Nodes, nil
-	case replyNotHeld:
-		return nil, definite(ErrNotHeld, rep.Error)
-	case replyNotAcquired:
-		p.fail(errors.New("broke the protocol: not-acquired is no reply to release"))
-		return nil, p.gone()
+	if rep.Nodes != nil {
+		return p.inOrder(rep.Nodes), nil
 	}
-	return nil, fmt.Errorf("release outcome unknown: %s", rep.Error)
+	return l.Nodes, nil
 }
 
 func (p *procLock) extend(ctx context.Context, l Lease) (Lease, error) {
-	clock := p.cfg.Clock
-	if clock == nil {
-		clock = SystemClock{}
-	}
-	start := clock.Now()
-	rep, err := p.call(ctx, procRequest{Type: "extend", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	start := p.clock().Now()
+	rep, err := p.leaseCall(ctx, "extend", l)
 	if err != nil {
 		return l, err
 	}
-	switch rep.Type {
-	case replyOK:
-		valid := p.cfg.TTL
-		if rep.ValidityMS != nil {
-			valid = time.Duration(*rep.ValidityMS * float64(time.Millisecond))
-		}
-		l.ValidUntil = start.Add(valid)
-		if rep.Token != "" && rep.Token != l.Token {
-			p.fail(fmt.Errorf("broke the protocol: extend answered with another token %q", rep.Token))
-			return l, p.gone()
-		}
-		return l, nil
-	case replyNotHeld:
-		return l, definite(ErrNotHeld, rep.Error)
-	case replyNotAcquired:
-		p.fail(errors.New("broke the protocol: not-acquired is no reply to extend"))
+	if rep.Token != "" && rep.Token != l.Token {
+		p.fail(fmt.Errorf("broke the protocol: extend answered with another token %q", rep.Token))
 		return l, p.gone()
 	}
-	return l, fmt.Errorf("extend outcome unknown: %s", rep.Error)
+	l.ValidUntil = start.Add(p.validity(rep))
+	return l, nil
+}
+
+// leaseCall sends a release or extend of l and sorts its reply: the reply
+// for ok; ErrNotHeld for not-held (on release, the lease is then no longer
+// the process's); a protocol failure for not-acquired; else unknown.
+func (p *procLock) leaseCall(ctx context.Context, op string, l Lease) (procReply, error) {
+	rep, err := p.call(ctx, p.about(op, l), nil)
+	if err != nil {
+		return rep, err
+	}
+	if op == "release" && (rep.Type == replyOK || rep.Type == replyNotHeld) {
+		p.mu.Lock()
+		delete(p.held, l.Token) // no longer the process's: its renewals are not this lease's
+		p.mu.Unlock()
+	}
+	switch rep.Type {
+	case replyOK:
+		return rep, nil
+	case replyNotHeld:
+		return rep, definite(ErrNotHeld, rep.Error)
+	case replyNotAcquired:
+		p.fail(fmt.Errorf("broke the protocol: not-acquired is no reply to %s", op))
+		return rep, p.gone()
+	}
+	return rep, fmt.Errorf("%s outcome unknown: %s", op, rep.Error)
+}
+
+// about is the request of type op about lease l: the resource's key it
+// was asked for, and, from a version 2 process, the key it said it
+// locked.
+func (p *procLock) about(op string, l Lease) procRequest {
+	r := procRequest{Type: op, Key: l.Key, Token: l.Token, Fence: l.Fence}
+	p.mu.Lock()
+	h, ok := p.held[l.Token]
+	p.mu.Unlock()
+	if ok && h.resource != l.Key {
+		r.Key, r.LockKey = h.resource, l.Key
+	}
+	return r
+}
+
+// validity is how long a reply says the lease is valid: its validity_ms,
+// else the TTL.
+func (p *procLock) validity(rep procReply) time.Duration {
+	if rep.ValidityMS != nil {
+		return time.Duration(*rep.ValidityMS * float64(time.Millisecond))
+	}
+	return p.cfg.TTL
+}
+
+// clock is the client's clock.
+func (p *procLock) clock() Clock {
+	if p.cfg.Clock == nil {
+		return SystemClock{}
+	}
+	return p.cfg.Clock
 }
 
 func (p *procLock) valid(ctx context.Context, l Lease) (bool, error) {
-	rep, err := p.call(ctx, procRequest{Type: "valid", Key: l.Key, Token: l.Token, Fence: l.Fence}, nil)
+	rep, err := p.call(ctx, p.about("valid", l), nil)
 	if err != nil {
 		return false, err
 	}
@@ -1037,6 +1228,16 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// protocolVersions lists the protocol versions locksim speaks, oldest
+// first.
+func protocolVersions() []int {
+	var out []int
+	for v := protocolMin; v <= ProtocolVersion; v++ {
+		out = append(out, v)
+	}
+	return out
 }
 
 // ms is d in (fractional) milliseconds.

@@ -198,7 +198,7 @@ func TestAPausedProcessSendsNothingUntilItIsContinued(t *testing.T) {
 	const ttl = 2 * time.Second // refreshed every 40 ms, so it never expires while the process runs
 	lk := c.Locker(t, processFactory(t, a, map[string]any{"refresh_interval_ms": 40}), 0, ttl)
 	key := "paused-" + strconv.Itoa(os.Getpid())
-	count := monitor(t, c, key)
+	count := monitor(t, c, "mutex:"+key) // the library's own key (its lock_key)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	lease, err := lk.Acquire(ctx, key)
@@ -378,5 +378,74 @@ func TestAnAdapterServingOneClientRefusesASecondClientOfItsProcess(t *testing.T)
 	}
 	if !errors.Is(err, clients.ErrOneClientPerProcess) || !errors.Is(err, clients.ErrInfrastructure) {
 		t.Fatalf("error %v: want ErrOneClientPerProcess, an infrastructure error", err)
+	}
+}
+
+// renewLog records the renewals a lock reports (lock.Renewals).
+type renewLog struct {
+	mu   sync.Mutex
+	seen []string // "key token err"
+}
+
+func (r *renewLog) Renewing(l clients.Lease) func(error) {
+	return func(err error) { r.Renewed(l, 0, err) }
+}
+
+func (r *renewLog) Renewed(l clients.Lease, _ time.Duration, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen = append(r.seen, l.Key+" "+l.Token+" "+strconv.FormatBool(err == nil))
+}
+
+func (r *renewLog) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.seen...)
+}
+
+func TestAVersion2ProcessNamesItsLockKeyAndReportsItsRenewals(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3 for the fake adapter")
+	}
+	c := clientstest.StartCluster(t, 1, 1)
+	log := &renewLog{}
+	f := func(cfg clients.Config) (clients.Locker, error) {
+		cfg.Process = &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", "renews"}, Timeout: 2 * time.Second}
+		cfg.Renewals = log
+		return clients.New("process", cfg)
+	}
+	lk := c.Locker(t, f, 0, time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	l, err := lk.Acquire(ctx, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Key != "fake:k" {
+		t.Errorf("lease key %q, want the process's lock_key fake:k", l.Key)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(log.list()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := log.list(); len(got) != 1 || got[0] != "fake:k t1 true" {
+		t.Errorf("renewals reported %q, want the process's one renewed event of fake:k (t1, ok)", got)
+	}
+}
+
+func TestAProcessMissingAModuleSaysSoOnItsErrorsFirstLine(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3 for the fake adapter")
+	}
+	c := clientstest.StartCluster(t, 1, 1)
+	cfg := c.Config(0, time.Second)
+	cfg.Process = &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", "nomodule"}}
+	_, err := clients.New("process", cfg)
+	if !errors.Is(err, clients.ErrInfrastructure) {
+		t.Fatalf("New = %v, want an infrastructure error", err)
+	}
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	if !strings.Contains(first, "the Python module redis it imports is not installed") || !strings.Contains(first, "apt-get install python3-redis") {
+		t.Errorf("first line %q: want the missing module and the command that installs it", first)
 	}
 }

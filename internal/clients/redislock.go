@@ -10,6 +10,8 @@ import (
 
 	"github.com/bsm/redislock"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // aboutRedislock is the `locksim list` line of the redislock adapter.
@@ -48,7 +50,7 @@ var redislockAlgorithm = Algorithm{
 	Name:   "redislock",
 	About:  aboutRedislock,
 	New:    newRedislock,
-	Traits: Traits{Library: true, SingleNode: true},
+	Traits: Traits{Traits: lock.Traits{SingleNode: true}, Library: true},
 }
 
 func newRedislock(c Config) (Locker, error) {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // PointInAcquire is the pause point a Redlock client reaches after its SET
@@ -45,28 +47,28 @@ var redlockAlgorithm = Algorithm{
 	Name:   "redlock",
 	About:  "Redlock on N masters: quorum N/2+1, validity = TTL − elapsed − drift on the client clock (redis.io distlock)",
 	New:    newRedlock,
-	Traits: Traits{MultiNode: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{MultiNode: true, ClientClock: true}},
 }
 
 var redlockMonotonicAlgorithm = Algorithm{
 	Name:   "redlock-monotonic",
 	About:  "redlock measuring elapsed time and validity on a monotonic clock (redsync's time.Since): a step of the client's wall clock does not move its validity (lock-theory S16b)",
 	New:    newRedlockMonotonic,
-	Traits: Traits{MultiNode: true, ClientClock: true, MonotonicClock: true},
+	Traits: Traits{Traits: lock.Traits{MultiNode: true, ClientClock: true, MonotonicClock: true}},
 }
 
 var redlockFencedAlgorithm = Algorithm{
 	Name:   "redlock-fenced",
 	About:  "Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)",
 	New:    newRedlockFenced,
-	Traits: Traits{Fenced: true, MultiNode: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{Fenced: true, MultiNode: true, ClientClock: true}},
 }
 
 var redlockNoCheckAlgorithm = Algorithm{
 	Name:   "redlock-nocheck",
 	About:  "Redlock without the post-acquire validity check (the mistake node-redlock shipped)",
 	New:    newRedlockNoCheck,
-	Traits: Traits{MultiNode: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{MultiNode: true, ClientClock: true}},
 }
 
 func newRedlock(c Config) (Locker, error) {
@@ -186,13 +188,6 @@ func (r *redlock) unlockAll(ctx context.Context, l Lease) (removed []string, unk
 		}
 	}
 	return removed, unknown
-}
-
-// NodeReleaser is implemented by multi-node algorithms that can tell which
-// nodes a release removed the key from (the history records them, so a
-// checker does not mistake a release on other nodes for a foreign unlock).
-type NodeReleaser interface {
-	ReleaseNodes(ctx context.Context, l Lease) (removed []string, err error)
 }
 
 // Release unlocks every node. nil when it removed the key from at least one

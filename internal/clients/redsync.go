@@ -13,6 +13,8 @@ import (
 	redsyncredis "github.com/go-redsync/redsync/v4/redis"
 	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // aboutRedsync is the `locksim list` line of the redsync adapter.
@@ -136,7 +138,7 @@ var redsyncAlgorithm = Algorithm{
 	Name:   "redsync",
 	About:  aboutRedsync,
 	New:    newRedsync,
-	Traits: Traits{Library: true, DriftFactor: true, MultiNode: true},
+	Traits: Traits{Traits: lock.Traits{MultiNode: true}, Library: true, DriftFactor: true},
 }
 
 func newRedsync(c Config) (Locker, error) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // semaphoreAcquire is the basic sorted-set semaphore of Redis in Action
@@ -69,14 +71,14 @@ var semaphoreAlgorithm = Algorithm{
 	Name:   "semaphore",
 	About:  "basic sorted-set semaphore of N permits ranked by client-clock timestamps: ZREMRANGEBYSCORE expired, ZADD, ZRANK < N (Redis in Action 6.3.1); a later caller with an earlier timestamp can rank ahead of holders",
 	New:    newSemaphore,
-	Traits: Traits{Semaphore: true, Workloads: []string{"semaphore"}, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{Semaphore: true, Workloads: []string{"semaphore"}, ClientClock: true}},
 }
 
 var fairSemaphoreAlgorithm = Algorithm{
 	Name:   "fair-semaphore",
 	About:  "fair semaphore of N permits: a counter gives each caller its place in line after every holder; timestamps only time holders out (Redis in Action 6.3.2)",
 	New:    newFairSemaphore,
-	Traits: Traits{Semaphore: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{Semaphore: true, ClientClock: true}},
 }
 
 func newSemaphore(c Config) (Locker, error) {

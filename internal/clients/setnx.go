@@ -3,6 +3,8 @@ package clients
 import (
 	"context"
 	"fmt"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // setnxExpire acquires with SETNX and then a separate PEXPIRE: the
@@ -20,7 +22,7 @@ var setnxExpireAlgorithm = Algorithm{
 	Name:   "setnx-expire",
 	About:  "SETNX, then a separate PEXPIRE: the non-atomic acquire; a crash in between leaves a key that never expires (S24)",
 	New:    newSetnxExpire,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newSetnxExpire(c Config) (Locker, error) {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // Adapter is one lock client process shipped in adapters/: the command
@@ -49,6 +51,10 @@ func Adapters() []Adapter {
 		// the npm alias redlock-5.
 		{Name: "node-redlock 5.0.0-beta.2", Command: []string{"node", "adapters/node/redlock.js", "5.0.0-beta.2"}, Needs: nodeNeeds, ready: node("redlock-5")},
 		{Name: "redis-semaphore", Command: []string{"node", "adapters/node/semaphore.js"}, Needs: nodeNeeds, ready: node("redis-semaphore")},
+		// #175's pair: 5.3.0's refresh sets an expired key again, 5.3.1's
+		// does not.
+		{Name: "redis-semaphore 5.3.1", Command: []string{"node", "adapters/node/semaphore.js", "5.3.1"}, Needs: nodeNeeds, ready: node("redis-semaphore-531")},
+		{Name: "redis-semaphore 5.3.0", Command: []string{"node", "adapters/node/semaphore.js", "5.3.0"}, Needs: nodeNeeds, ready: node("redis-semaphore-530")},
 		// BR-07's releases: 4.1.0 answered #24 (onLockLost, isAcquired);
 		// 3.2.1 came before it (a lost lock is an unhandled rejection).
 		{Name: "redis-semaphore 4.1.0", Command: []string{"node", "adapters/node/semaphore.js", "4.1.0"}, Needs: nodeNeeds, ready: node("redis-semaphore-4")},
@@ -59,7 +65,7 @@ func Adapters() []Adapter {
 }
 
 // Ready reports nil when the adapter can run from the repository at root,
-// else what is missing and how to get it.
+// else what is missing and how to get it (the command that installs it).
 func (a Adapter) Ready(root string) error {
 	if err := a.ready(root); err != nil {
 		return fmt.Errorf("%s adapter: %v; needs %s", a.Name, err, a.Needs)
@@ -74,4 +80,37 @@ func firstLineOf(s string) string {
 		}
 	}
 	return s
+}
+
+// ShippedAdapter finds the shipped adapter a process command runs, dir its
+// working directory: the one whose script, at the same place under
+// adapters/ of some repository root, takes the same arguments. It returns
+// the adapter and that root; false for a command of another program.
+func ShippedAdapter(command []string, dir string) (Adapter, string, bool) {
+	script, args, ok := scriptOf(command)
+	if !ok {
+		return Adapter{}, "", false
+	}
+	if !filepath.IsAbs(script) {
+		script = filepath.Join(dir, script)
+	}
+	for _, a := range Adapters() {
+		own, ownArgs, ok := scriptOf(a.Command)
+		if !ok || !slices.Equal(args, ownArgs) || !strings.HasSuffix(script, string(filepath.Separator)+own) {
+			continue
+		}
+		return a, strings.TrimSuffix(script, string(filepath.Separator)+own), true
+	}
+	return Adapter{}, "", false
+}
+
+// scriptOf is the script an interpreter's command runs (its first
+// argument that is not a flag) and the arguments after it.
+func scriptOf(command []string) (string, []string, bool) {
+	for i := 1; i < len(command); i++ {
+		if !strings.HasPrefix(command[i], "-") {
+			return command[i], command[i+1:], true
+		}
+	}
+	return "", nil, false
 }

@@ -6,15 +6,14 @@ import (
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/lock/lockkit"
 )
 
 // compareAndDelete removes the key only while it still holds the caller's
-// owner token (redis.io, "Distributed Locks with Redis", single instance).
-var compareAndDelete = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`)
+// owner token (lockkit.CompareAndDelete).
+var compareAndDelete = lockkit.CompareAndDelete
 
 // fencedAcquire sets the lock key and increments a never-expiring fence
 // counter in one script, so tokens are issued in grant order on this node
@@ -38,21 +37,21 @@ var naiveAlgorithm = Algorithm{
 	Name:   "naive",
 	About:  "SET NX PX to acquire, plain DEL to release (can delete another client's lock)",
 	New:    newNaive,
-	Traits: Traits{ClientClock: true, DeletesByKey: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true, DeletesByKey: true}},
 }
 
 var safeAlgorithm = Algorithm{
 	Name:   "safe",
 	About:  "random owner token, compare-and-delete Lua release (redis.io distlock, single instance)",
 	New:    newSafe,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var fencedAlgorithm = Algorithm{
 	Name:   "fenced",
 	About:  "safe lock whose acquire script also INCRs a fence counter: a fencing token per grant (Kleppmann 2016)",
 	New:    newFenced,
-	Traits: Traits{Fenced: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{Fenced: true, ClientClock: true}},
 }
 
 func newNaive(c Config) (Locker, error) {
@@ -72,44 +71,48 @@ func (s *single) Name() string { return s.name }
 // FenceKey is the key of the fence counter for a lock key.
 func FenceKey(key string) string { return "fence:{" + key + "}" }
 
-// Acquire sets the key with NX PX TTL. The lease's ValidUntil is measured
-// from the moment before the command was sent, on the client's clock.
+// kit is the safe lock of the public building blocks (lockkit.Safe) on
+// the same node, with the client's TTL, clock and random source.
+func (s *single) kit() (*lockkit.Safe, error) { return lockkit.NewSafe(s.name, s.cfg.Config) }
+
+// Acquire sets the key with NX PX TTL (lockkit.Safe), or, fenced, with
+// the script that also increments the fence counter. The lease's
+// ValidUntil is measured from the moment before the command was sent, on
+// the client's clock.
 func (s *single) Acquire(ctx context.Context, key string) (Lease, error) {
-	token := newToken(s.cfg.Rand)
+	if !s.fenced {
+		k, err := s.kit()
+		if err != nil {
+			return Lease{}, err
+		}
+		return k.Acquire(ctx, key)
+	}
+	token := lockkit.NewToken(s.cfg.Rand)
 	start := s.cfg.Clock.Now()
 	l := Lease{Key: key, Token: token, ValidUntil: start.Add(s.cfg.TTL), Nodes: []string{s.node.Name}}
-	if s.fenced {
-		fence, err := fencedAcquire.Run(ctx, s.node.Cmd, []string{key, FenceKey(key)}, token, ttlMillis(s.cfg.TTL)).Int64()
-		switch {
-		case errors.Is(err, redis.Nil):
-			return Lease{}, ErrNotAcquired
-		case err != nil:
-			return Lease{}, fmt.Errorf("fenced acquire on %s: %w", s.node.Name, err)
-		}
-		l.Fence = fence
-		return l, nil
-	}
-	ok, err := s.node.Cmd.SetNX(ctx, key, token, s.cfg.TTL).Result()
+	fence, err := fencedAcquire.Run(ctx, s.node.Cmd, []string{key, FenceKey(key)}, token, lockkit.TTLMillis(s.cfg.TTL)).Int64()
 	switch {
-	case err != nil:
-		return Lease{}, fmt.Errorf("set nx on %s: %w", s.node.Name, err)
-	case !ok:
+	case errors.Is(err, redis.Nil):
 		return Lease{}, ErrNotAcquired
+	case err != nil:
+		return Lease{}, fmt.Errorf("fenced acquire on %s: %w", s.node.Name, err)
 	}
+	l.Fence = fence
 	return l, nil
 }
 
-// Release deletes the key: with compare-and-delete for safe and fenced, with
-// a plain DEL for naive (which removes whatever lease is there, perhaps
-// another client's).
+// Release deletes the key: with compare-and-delete for safe and fenced
+// (lockkit.Safe), with a plain DEL for naive (which removes whatever lease
+// is there, perhaps another client's).
 func (s *single) Release(ctx context.Context, l Lease) error {
-	var n int64
-	var err error
 	if s.cad {
-		n, err = compareAndDelete.Run(ctx, s.node.Cmd, []string{l.Key}, l.Token).Int64()
-	} else {
-		n, err = s.node.Cmd.Del(ctx, l.Key).Result()
+		k, err := s.kit()
+		if err != nil {
+			return err
+		}
+		return k.Release(ctx, l)
 	}
+	n, err := s.node.Cmd.Del(ctx, l.Key).Result()
 	if err != nil {
 		return fmt.Errorf("release on %s: %w", s.node.Name, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // The WAIT locks (issue 17, BR-20, lock-theory S23): safe and fenced, each
@@ -49,21 +51,21 @@ var safeWaitAlgorithm = Algorithm{
 	Name:   "safe-wait",
 	About:  "safe, then WAIT 1: the grant counts once one replica acknowledged the key (best effort: a failover may still promote a replica without it)",
 	New:    func(c Config) (Locker, error) { return newWait("safe-wait", c, false, 1), nil },
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var safeWaitAllAlgorithm = Algorithm{
 	Name:   "safe-wait-all",
 	About:  "safe, then WAIT for every connected replica (Redisson's checkLockSyncedSlaves): refused while any replica lags",
 	New:    func(c Config) (Locker, error) { return newWait("safe-wait-all", c, false, waitAll), nil },
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 var fencedWaitAlgorithm = Algorithm{
 	Name:   "fenced-wait",
 	About:  "fenced, then WAIT 1: the lock key and its fence counter reach one replica before the token is used",
 	New:    func(c Config) (Locker, error) { return newWait("fenced-wait", c, true, 1), nil },
-	Traits: Traits{Fenced: true, ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{Fenced: true, ClientClock: true}},
 }
 
 func init() {

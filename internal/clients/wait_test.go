@@ -13,6 +13,7 @@ import (
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/lock"
 )
 
 // TestWaitLocks checks the WAIT locks on a real master with two replicas,
@@ -55,8 +56,8 @@ func TestWaitLocks(t *testing.T) {
 			rc := redis.NewClient(&redis.Options{Addr: cl.LinkAddr("w1", 0), Protocol: 2, MaxRetries: -1, DisableIdentity: true,
 				ReadTimeout: 2 * time.Second})
 			defer rc.Close()
-			lk, err := clients.New(tt.algorithm, clients.Config{Nodes: []clients.Node{{Name: "n1", Cmd: rc}},
-				TTL: 10 * time.Second, OpTimeout: 300 * time.Millisecond, Rand: rand.New(rand.NewPCG(1, 2))})
+			lk, err := clients.New(tt.algorithm, clients.Config{Config: lock.Config{Nodes: []clients.Node{{Name: "n1", Cmd: rc}},
+				TTL: 10 * time.Second, Rand: rand.New(rand.NewPCG(1, 2))}, OpTimeout: 300 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,16 +7,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/lock/lockkit"
 	"github.com/redis/go-redis/v9"
 )
 
 // compareAndPexpire extends the key's TTL only while it still holds the
-// caller's owner token.
-var compareAndPexpire = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`)
+// caller's owner token (lockkit.CompareAndPexpire).
+var compareAndPexpire = lockkit.CompareAndPexpire
 
 // PointInRenew is the pause point a renewer passes before each renewal
 // (design §5, "in-renew"); a starve-renewals fault holds it back there.
@@ -67,7 +65,7 @@ var watchdogAlgorithm = Algorithm{
 	Name:   "watchdog",
 	About:  "safe lock plus a renewer that extends the lease every TTL/3 with compare-and-pexpire and tells the job when a renewal fails (Redisson's watchdog)",
 	New:    newWatchdog,
-	Traits: Traits{ClientClock: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
 }
 
 func newWatchdog(c Config) (Locker, error) {
@@ -150,8 +148,8 @@ func (w *watchdog) renew(ctx context.Context, l Lease, tell func()) {
 			return
 		}
 		var done func(error)
-		if r, ok := w.cfg.Gate.(RenewRecorder); ok {
-			done = r.Renewing(l)
+		if w.cfg.Renewals != nil {
+			done = w.cfg.Renewals.Renewing(l)
 		}
 		ectx, cancel := context.WithTimeout(ctx, w.timeout)
 		nl, err := w.extend(ectx, l)
@@ -238,8 +236,15 @@ func (w *watchdog) extend(ctx context.Context, l Lease) (Lease, error) {
 	if w.extendWith != nil {
 		return w.extendWith(ctx, w, l)
 	}
+	return w.extendBy(ctx, compareAndPexpire, l)
+}
+
+// extendBy runs an extend script (KEYS[1] the key, ARGV the token and the
+// TTL in ms; 1 when it extended) and sets the lease's validity from the
+// instant it was sent; ErrNotHeld when the script answered 0.
+func (w *watchdog) extendBy(ctx context.Context, script *redis.Script, l Lease) (Lease, error) {
 	start := w.cfg.Clock.Now()
-	n, err := compareAndPexpire.Run(ctx, w.node.Cmd, []string{l.Key}, l.Token, ttlMillis(w.cfg.TTL)).Int64()
+	n, err := script.Run(ctx, w.node.Cmd, []string{l.Key}, l.Token, ttlMillis(w.cfg.TTL)).Int64()
 	if err != nil {
 		return l, fmt.Errorf("extend on %s: %w", w.node.Name, err)
 	}

@@ -91,6 +91,18 @@ type Fault interface {
 	Encode(e Encoder, s history.FaultStep) error
 }
 
+// TriggerFields are the scenario fields of each trigger kind
+// (history.Trigger*), the first the one that names the trigger: "at" for
+// a time, "when" (and "delay") for a client event, "point" (and
+// "occurrence") for a point of the client's work. The map is the caller's.
+func TriggerFields() map[string][]string {
+	return map[string][]string{
+		history.TriggerAt:    {"at"},
+		history.TriggerEvent: {"when", "delay"},
+		history.TriggerPoint: {"point", "occurrence"},
+	}
+}
+
 // Undo ends an applied step. ctx bounds slow undos (a node restart).
 type Undo func(ctx context.Context) error
 
@@ -215,6 +227,21 @@ const (
 
 // Selectors lists the selectors, in the order messages name them.
 func Selectors() []string { return []string{SelectOne, SelectMinority, SelectMajority, SelectAll} }
+
+// linkTargets resolves a link fault's targets into its client→node links:
+// the nodes it names (it must name some) and the clients it names, every
+// client when it names none. The error names a target the run lacks.
+func (r *Resolver) linkTargets(nodes, clients []string) ([]history.Link, error) {
+	ns, err := r.Select(nodes, r.Nodes, nil)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := r.Select(clients, r.Clients, r.Clients)
+	if err != nil {
+		return nil, err
+	}
+	return links(cs, ns), nil
+}
 
 // links is every link clients × nodes.
 func links(clients, nodes []string) []history.Link {

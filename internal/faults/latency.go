@@ -59,15 +59,11 @@ func (f *latency) Draw(r *Resolver, window time.Duration) {
 }
 
 func (f *latency) Resolve(r *Resolver, s *history.FaultStep) error {
-	nodes, err := r.Select(f.Nodes, r.Nodes, nil)
+	ls, err := r.linkTargets(f.Nodes, f.Clients)
 	if err != nil {
 		return err
 	}
-	clients, err := r.Select(f.Clients, r.Clients, r.Clients)
-	if err != nil {
-		return err
-	}
-	s.Effect, s.Links = history.EffectSlowLinks, links(clients, nodes)
+	s.Effect, s.Links = history.EffectSlowLinks, ls
 	s.Latency, s.Jitter = r.Wall(f.Latency), r.Wall(f.Jitter)
 	if (f.Stream != "" && f.Stream != StreamDownstream) || (f.Toxicity > 0 && f.Toxicity < 1) {
 		resolveToxic(r, s, "latency", f.Stream, StreamDownstream, f.Toxicity,

@@ -67,15 +67,11 @@ func (f *partition) Draw(r *Resolver, window time.Duration) {
 }
 
 func (f *partition) Resolve(r *Resolver, s *history.FaultStep) error {
-	nodes, err := r.Select(f.Nodes, r.Nodes, nil)
+	ls, err := r.linkTargets(f.Nodes, f.Clients)
 	if err != nil {
 		return err
 	}
-	clients, err := r.Select(f.Clients, r.Clients, r.Clients)
-	if err != nil {
-		return err
-	}
-	s.Effect, s.Links = history.EffectCutLinks, links(clients, nodes)
+	s.Effect, s.Links = history.EffectCutLinks, ls
 	s.Mode, s.Direction = cmp.Or(f.Mode, ModeDrop), cmp.Or(f.Direction, DirectionBoth)
 	setWindow(r, f.Duration, s)
 	return nil

@@ -191,7 +191,7 @@ func Describe(s history.FaultStep, scale float64) string {
 		if t.Occurrence <= 1 {
 			fmt.Fprintf(&b, "when %s first reaches %s", t.Client, t.Point)
 		} else {
-			fmt.Fprintf(&b, "the %s time %s reaches %s", ordinal(t.Occurrence), t.Client, t.Point)
+			fmt.Fprintf(&b, "the %s time %s reaches %s", history.Ordinal(t.Occurrence), t.Client, t.Point)
 		}
 	case history.TriggerEvent:
 		if t.Event == history.EventGrantedBy {
@@ -271,21 +271,6 @@ func Describe(s history.FaultStep, scale float64) string {
 		b.WriteString(" (optional)")
 	}
 	return b.String()
-}
-
-// ordinal is "2nd", "3rd", "11th", …
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // MarshalYAML writes the spec as the mapping a scenario file holds: kind,

@@ -47,15 +47,11 @@ func (f *reset) Draw(r *Resolver, window time.Duration) {
 }
 
 func (f *reset) Resolve(r *Resolver, s *history.FaultStep) error {
-	nodes, err := r.Select(f.Nodes, r.Nodes, nil)
+	ls, err := r.linkTargets(f.Nodes, f.Clients)
 	if err != nil {
 		return err
 	}
-	clients, err := r.Select(f.Clients, r.Clients, r.Clients)
-	if err != nil {
-		return err
-	}
-	s.Effect, s.Links = history.EffectResetLinks, links(clients, nodes)
+	s.Effect, s.Links = history.EffectResetLinks, ls
 	if f.Timeout > 0 || (f.Stream != "" && f.Stream != StreamUpstream) || (f.Toxicity > 0 && f.Toxicity < 1) {
 		resolveToxic(r, s, "reset_peer", f.Stream, StreamUpstream, f.Toxicity,
 			map[string]int64{"timeout": ceilMS(r.Wall(f.Timeout))})

@@ -200,15 +200,11 @@ func (f *toxicFault) Decode(d Decoder) {
 }
 
 func (f *toxicFault) Resolve(r *Resolver, s *history.FaultStep) error {
-	nodes, err := r.Select(f.Nodes, r.Nodes, nil)
+	ls, err := r.linkTargets(f.Nodes, f.Clients)
 	if err != nil {
 		return err
 	}
-	clients, err := r.Select(f.Clients, r.Clients, r.Clients)
-	if err != nil {
-		return err
-	}
-	s.Effect, s.Links = f.k.effect, links(clients, nodes)
+	s.Effect, s.Links = f.k.effect, ls
 	resolveToxic(r, s, f.k.typ, f.Stream, StreamDownstream, f.Toxicity, f.k.attrs(r, f))
 	if s.Effect == history.EffectCutLinks {
 		s.Mode, s.Direction = f.k.name, DirectionBoth

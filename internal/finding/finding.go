@@ -67,6 +67,11 @@ const (
 	// HarmlessFenced: the resource refused the stale holder's writes by
 	// their fencing token or epoch.
 	HarmlessFenced = "fenced"
+	// HarmlessFencedOrder: the resource accepted the stale holder's writes,
+	// all before the fresh holder (with the higher fencing token) first
+	// read or wrote it: it saw the holders serially, in token order
+	// (lock-theory §7.2, S03).
+	HarmlessFencedOrder = "fenced-order"
 	// HarmlessCheckAndSet: the resource refused the stale holder's writes
 	// because its currlock held the newer holder's token (check_and_set,
 	// lock-theory §7.3).
@@ -82,6 +87,9 @@ const (
 	// to keep its compressed time (coverage TimingLost): its bounds were
 	// the machine's, not the lock's.
 	HarmlessBusy = "busy"
+	// HarmlessUncontended: a hidden lapse during which no other client was
+	// granted the lock, so no one else acted under it.
+	HarmlessUncontended = "uncontended"
 )
 
 // Cause is why an anomaly happened, as data: the fact of the run's account

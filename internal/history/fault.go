@@ -3,6 +3,7 @@ package history
 import (
 	"maps"
 	"slices"
+	"strconv"
 )
 
 // FaultStep is one step of a run's fault plan, as the header's Plan and
@@ -47,7 +48,9 @@ type FaultStep struct {
 	// of the report only (a checker never reads it): PauseGC (also ""),
 	// PauseEventLoop, PauseSleep or PauseStop.
 	Cause string `json:"cause,omitempty"`
-	// Mode (drop|refuse) and Direction (both|replies) of a partition.
+	// Mode is a partition's mode (drop|refuse; Direction both|replies
+	// with it) or, of an EffectRestartClient step, what its restarted
+	// client restores (RestoreNone|RestoreAll).
 	Mode      string `json:"mode,omitempty"`
 	Direction string `json:"direction,omitempty"`
 	// Stream (upstream|downstream|both) and Toxicity (the probability a
@@ -242,17 +245,6 @@ func (s FaultStep) LinkClients() []string {
 	return out
 }
 
-// LinkNodes lists the nodes client's links of the step reach, in order.
-func (s FaultStep) LinkNodes(client string) []string {
-	var out []string
-	for _, l := range s.Links {
-		if l.Client == client && !slices.Contains(out, l.Node) {
-			out = append(out, l.Node)
-		}
-	}
-	return out
-}
-
 // Instant reports whether the step has no active window at all: it
 // happens at one instant (a clock jump, a client crash, a key deletion).
 func (s FaultStep) Instant() bool {
@@ -294,3 +286,19 @@ const (
 // PauseCauses are the causes a pause step may name, PauseGC first (the
 // default).
 func PauseCauses() []string { return []string{PauseGC, PauseEventLoop, PauseSleep, PauseStop} }
+
+// Ordinal is n as an English ordinal, "1st", "2nd", "3rd", "11th", …: the
+// occurrence of a TriggerPoint step in the words of a plan and a story.
+func Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}

@@ -25,6 +25,16 @@ const (
 	// AnomalyDuplicateWork is waste, not corruption (an efficiency lock);
 	// it is always informational.
 	AnomalyDuplicateWork = "duplicate-work"
+	// AnomalyResurrectedLease: a holder's owner token was set again on a
+	// lock key that had ended (expired or removed) and that another client
+	// was granted in between (a refresh or extend that re-creates a
+	// missing key: redis-semaphore #175, redlock-rb #36).
+	AnomalyResurrectedLease = "resurrected-lease"
+	// AnomalyHiddenLapse: a holder's lease ended while it held it, its lock
+	// then said the lease was still its own (a renewal or extend that
+	// succeeded, a release that said it removed the key), and the holder
+	// was never told otherwise before it acted again or released.
+	AnomalyHiddenLapse = "hidden-lapse"
 )
 
 // AnomalyKinds returns every anomaly kind, in the order of the constants
@@ -34,6 +44,7 @@ func AnomalyKinds() []string {
 		AnomalyMutexOverlap, AnomalyDoubleEffect, AnomalyStaleWriteAccepted, AnomalyForeignUnlock,
 		AnomalyLostUpdate, AnomalyOversell, AnomalyOverAdmission, AnomalySplitBrain, AnomalyDuplicateRun,
 		AnomalyTokenRegression, AnomalyUnavailable, AnomalyStuckLock, AnomalyOrphanedLease, AnomalyNotLinearizable, AnomalyDuplicateWork,
+		AnomalyResurrectedLease, AnomalyHiddenLapse,
 	}
 }
 
@@ -50,7 +61,11 @@ func LivenessKind(kind string) bool {
 
 // NeedsNodeEvents reports whether finding kind can require the nodes'
 // own record of what they executed: an orphaned lease granted by an
-// acquire whose outcome its client never learned exists only on the node.
+// acquire whose outcome its client never learned exists only on the node;
+// a key set again with a lost lease's token, and the end of a lease its
+// lock then vouched for, are judged on the nodes' record alone.
 // A run without node events (the embedded backend, observe: false) cannot
 // be held to show such a kind.
-func NeedsNodeEvents(kind string) bool { return kind == AnomalyOrphanedLease }
+func NeedsNodeEvents(kind string) bool {
+	return kind == AnomalyOrphanedLease || kind == AnomalyResurrectedLease || kind == AnomalyHiddenLapse
+}

@@ -110,6 +110,10 @@ const (
 	// TraitDeletesByKey: the release is a plain DEL of the key, whoever
 	// holds it (naive; exists-check-force-unlock's forced unlock).
 	TraitDeletesByKey = "deletes-by-key"
+	// TraitProcess: the lock ran in a lock client process (algorithm
+	// process): its library's own renewals are the library's, not a
+	// watchdog of locksim's.
+	TraitProcess = "process"
 )
 
 // DeletesByKey reports whether the header's algorithm releases with a

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report/page"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -163,14 +165,14 @@ type htmlRow struct {
 }
 
 type htmlPage struct {
-	Title, Subtitle, XPath, YPath, PNG, Seeds, Note string
-	XValues                                         []string
-	Rows                                            []htmlRow
+	Lang, Title, Subtitle, XPath, YPath, PNG, Seeds, Note string
+	XValues                                               []string
+	Rows                                                  []htmlRow
 }
 
 func writeHTML(dir string, m Map) error {
 	nx, ny := m.dims()
-	pg := htmlPage{Title: fmt.Sprintf("Map of %s", m.Scenario), XPath: m.Axes[0].Path, XValues: m.Axes[0].Values, PNG: PNGFile,
+	pg := htmlPage{Lang: "en", Title: fmt.Sprintf("Map of %s", m.Scenario), XPath: m.Axes[0].Path, XValues: m.Axes[0].Values, PNG: PNGFile,
 		Subtitle: fmt.Sprintf("%s, algorithm %s: the share of runs that were invalid in each cell; %d runs, %.1f s.", m.File, m.Algorithm, m.Runs, m.Seconds),
 		Seeds:    fmt.Sprintf("Each cell ran seeds %d..%d.", m.Seeds[0], m.Seeds[len(m.Seeds)-1]),
 		Note:     "A cell marked “? unknown” had runs that proved nothing (a fault that met no hold, a machine too busy to keep compressed time): they count in the cell's runs but not as violations."}
@@ -207,7 +209,7 @@ func writeHTML(dir string, m Map) error {
 		}
 		pg.Rows = append(pg.Rows, row)
 	}
-	t, err := template.New("map").Parse(htmlTemplate)
+	t, err := page.Parse("map", htmlTemplate, nil)
 	if err != nil {
 		return err
 	}
@@ -218,17 +220,8 @@ func writeHTML(dir string, m Map) error {
 	return os.WriteFile(filepath.Join(dir, HTMLFile), b.Bytes(), 0o644)
 }
 
-const htmlTemplate = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-  body { font-family: "Liberation Sans", "Helvetica Neue", Arial, sans-serif; font-size: 20px; line-height: 1.4;
-         color: #111; background: #fff; margin: 0 auto; max-width: 1600px; padding: 24px 32px 64px; }
-  h1 { font-size: 32px; }
-  table { border-collapse: collapse; margin: 16px 0; }
+const htmlTemplate = `{{template "head" .}}<style>
+{{template "plain.css"}}  table { border-collapse: collapse; margin: 16px 0; }
   th, td { border: 1px solid #bbb; padding: 8px 12px; text-align: center; }
   th { background: #f0f0f0; }
   td a { color: inherit; font-weight: 700; }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // timelineProbe runs in the page once it has loaded (after timeline.js
@@ -167,13 +169,13 @@ func TestTheTimelineInABrowser(t *testing.T) {
 	cutTo := map[string]bool{}
 	d := drawingOf(t, in)
 	for _, s := range d.Shapes {
-		if s.Kind != shMsg {
+		if s.Kind != chart.ShMsg {
 			continue
 		}
 		switch s.Sub {
-		case msgCmd:
+		case chart.MsgCmd:
 			cmds++
-		case msgLost:
+		case chart.MsgLost:
 			cuts++
 			cutTo[d.Lanes[s.Lane2].Name] = true
 		}

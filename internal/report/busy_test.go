@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 var moreRE = regexp.MustCompile(`^… (\d+) more steps from t=`)
@@ -87,7 +88,7 @@ func TestBusyReport(t *testing.T) {
 	if l := rep.Linearization; l != nil {
 		in.Porcupine = &PorcupineView{Model: l.Model, Info: l.Info}
 	}
-	if m := newModel(h, nil); len(m.leases) <= maxTimelineBars {
+	if m := newModel(h, nil); len(m.leases) <= chart.MaxTimelineBars {
 		t.Fatalf("only %d leases: the timeline is not dense", len(m.leases))
 	}
 	dir := t.TempDir()
@@ -98,7 +99,7 @@ func TestBusyReport(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		w, h int
-	}{{TimelineFile, timelineW, int(timelineHeight(lanes))}, {LatencyFile, latencyW, latencyH}, {RateFile, latencyW, latencyH}} {
+	}{{TimelineFile, chart.TimelineW, int(chart.TimelineHeight(lanes))}, {LatencyFile, chart.LatencyW, chart.LatencyH}, {RateFile, chart.LatencyW, chart.LatencyH}} {
 		if w, h := pngSize(t, filepath.Join(dir, f.name)); w != f.w || h != f.h {
 			t.Errorf("%s: %d×%d, want %d×%d", f.name, w, h, f.w, f.h)
 		}

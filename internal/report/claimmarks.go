@@ -5,6 +5,7 @@ import (
 
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // markClaims gives each mark of d that draws a fact a claim states the id
@@ -12,10 +13,10 @@ import (
 // pause or clock offset (its Fault claim), a hold bar (Hold), a refused
 // attempt (Refusal), a violating write (the Anomaly naming it) and a key's
 // bar and end tick on a node (KeyLife). It matches by the history record a
-// mark draws (dShape.Op) and the record a claim rests on first; a mark with
+// mark draws (chart.Shape.Op) and the record a claim rests on first; a mark with
 // no such claim keeps none. cs are the run's numbered claims
 // (Results.Claims).
-func markClaims(d *drawing, cs []claim.Claim, m *model) {
+func markClaims(d *chart.Drawing, cs []claim.Claim, m *model) {
 	first := map[string]string{}
 	put := func(k, id string) {
 		if _, ok := first[k]; !ok {
@@ -38,16 +39,16 @@ func markClaims(d *drawing, cs []claim.Claim, m *model) {
 		}
 		rec := s.Op - 1
 		switch s.Kind {
-		case shShade, shStrip, shPause, shClock:
+		case chart.ShShade, chart.ShStrip, chart.ShPause, chart.ShClock:
 			s.Claim = of(claim.Fault, rec)
-		case shHold, shBelieved:
+		case chart.ShHold, chart.ShBelieved:
 			s.Claim = of(claim.Hold, rec)
-		case shTry:
+		case chart.ShTry:
 			s.Claim = of(claim.Refusal, rec)
-		case shWriteBad:
+		case chart.ShWriteBad:
 			s.Claim = first[fmt.Sprintf("violating#%d", rec)]
-		case shKey, shEnd:
-			if s.Lane < 0 || s.Lane >= len(d.Lanes) || d.Lanes[s.Lane].Kind != laneNode {
+		case chart.ShKey, chart.ShEnd:
+			if s.Lane < 0 || s.Lane >= len(d.Lanes) || d.Lanes[s.Lane].Kind != chart.LaneNode {
 				continue
 			}
 			if m.h.Ops[rec].F == history.NodeCmd {

@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // TestTimelineMarksCarryTheIdsOfTheClaimsTheyDraw draws corpus runs and
@@ -17,7 +18,7 @@ import (
 // that the claim is of the fact's kind and about the mark's lane, and that
 // the SVG writes it as data-claim.
 func TestTimelineMarksCarryTheIdsOfTheClaimsTheyDraw(t *testing.T) {
-	want := map[string]claim.Kind{shHold: claim.Hold, shTry: claim.Refusal, shShade: claim.Fault, shPause: claim.Fault, shKey: claim.KeyLife, shWriteBad: claim.Anomaly}
+	want := map[string]claim.Kind{chart.ShHold: claim.Hold, chart.ShTry: claim.Refusal, chart.ShShade: claim.Fault, chart.ShPause: claim.Fault, chart.ShKey: claim.KeyLife, chart.ShWriteBad: claim.Anomaly}
 	for _, name := range []string{"c01-naive-del-foreign-unlock", "c19c-local-lock-left-held", "c10-inventory-oversell"} {
 		t.Run(name+"'s marks name their claims", func(t *testing.T) {
 			h, err := history.ReadFile(filepath.Join("testdata", "accuracy", name+".jsonl"))
@@ -53,12 +54,12 @@ func TestTimelineMarksCarryTheIdsOfTheClaimsTheyDraw(t *testing.T) {
 				}
 				seen[s.Kind]++
 			}
-			for _, k := range []string{shHold, shKey} {
+			for _, k := range []string{chart.ShHold, chart.ShKey} {
 				if seen[k] == 0 {
 					t.Errorf("no %s mark carries a claim id", k)
 				}
 			}
-			svg := renderSVG(d, svgOptions{})
+			svg := chart.RenderSVG(d, chart.SVGOptions{})
 			ids := regexp.MustCompile(`data-claim="([a-z-]+-[0-9]+)"`).FindAllStringSubmatch(svg, -1)
 			if len(ids) == 0 {
 				t.Fatal("the SVG has no data-claim")

@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"math"
 	"testing"
+
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // Colour-vision deficiency simulation: Machado, Oliveira and Fernandes,
@@ -70,24 +72,24 @@ func deltaE(a, b color.NRGBA, m [3][3]float64) float64 {
 // them, and so do their lighter key-on-node fills.
 func TestClientColoursStayApartForColourBlindReaders(t *testing.T) {
 	const minDE = 12
-	n := len(clientPalette)
+	n := len(chart.ClientPalette)
 	for _, cvd := range cvdMatrices {
 		for i := range n {
 			for j := i + 1; j < n; j++ {
-				a, b := clientPalette[i], clientPalette[j]
+				a, b := chart.ClientPalette[i], chart.ClientPalette[j]
 				t.Run(fmt.Sprintf("client colours %d and %d stay apart under %s", i, j, cvd.name), func(t *testing.T) {
 					if d := deltaE(a, b, cvd.m); d < minDE {
 						t.Errorf("ΔE %.1f < %d between %v and %v", d, minDE, a, b)
 					}
-					if d := deltaE(lighter(a), lighter(b), cvd.m); d < minDE/2 {
-						t.Errorf("key fills: ΔE %.1f < %d between %v and %v", d, minDE/2, lighter(a), lighter(b))
+					if d := deltaE(chart.Lighter(a), chart.Lighter(b), cvd.m); d < minDE/2 {
+						t.Errorf("key fills: ΔE %.1f < %d between %v and %v", d, minDE/2, chart.Lighter(a), chart.Lighter(b))
 					}
 				})
 			}
 		}
 	}
 	t.Run("a colour is not apart from itself (the measure can fail)", func(t *testing.T) {
-		if d := deltaE(clientPalette[0], clientPalette[0], cvdMatrices[0].m); d != 0 {
+		if d := deltaE(chart.ClientPalette[0], chart.ClientPalette[0], cvdMatrices[0].m); d != 0 {
 			t.Errorf("ΔE %.2f", d)
 		}
 		// Red and green, the pair deuteranopes confuse, come out close.

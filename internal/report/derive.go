@@ -184,6 +184,18 @@ func (m *model) readLeases() {
 	}
 }
 
+// resurrectionOf is the account's resurrection of lease l's key: its
+// token set again after the key had ended and another client had been
+// granted it (account.Resurrections).
+func (m *model) resurrectionOf(l lease) (account.Resurrection, bool) {
+	for _, r := range m.a.Resurrections() {
+		if r.Before.Grant == l.Op {
+			return r, true
+		}
+	}
+	return account.Resurrection{}, false
+}
+
 // readFences ties each fenced grant to the fence counter value a node
 // showed when it was granted: the counter write by the same client inside
 // the acquire's window.

@@ -14,9 +14,22 @@
 // timeline render it.
 //
 // Language. Every user-visible string lives in one table per language
-// (see messages.go), beside each workload's own words (workload.Kind.Words,
-// merged into it); Input.Lang selects it, falling back to English.
+// (messages_en.go, messages_vi.go, and the pages', lessons' and live
+// view's tables beside them), with each workload's own words
+// (workload.Kind.Words, merged into them); Input.Lang selects one,
+// falling back to English.
 //
-// report imports checker, account, workload, scenario and history (design
-// §11), plus porcupine for history.html and gonum/plot for the PNGs.
+// Parts. report reads the run once into its model (derive.go: the
+// account, the checkers' anomalies, the history) and renders it: the
+// story (narrative.go, story.go, causes.go, remedy.go: facts to words),
+// the drawing built from the model (drawing.go, drawing_ops.go) that
+// package chart renders as SVG and PNG with the perf charts
+// (perfplot.go, latency.go, rate.go), and the pages (html.go, suite.go,
+// lessons.go, historypage.go), which open with package page's head. The
+// story keeps no state of its own: what a sentence needs is a fact of
+// the account, a checker's anomaly or the workload's teller.
+//
+// report imports checker, account, workload, scenario, history and its
+// own chart and page (design §11), plus porcupine for history.html and
+// gonum/plot for the PNGs.
 package report

@@ -12,6 +12,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // recorded reads a recorded run (testdata/timeline/<name>.jsonl: real
@@ -27,18 +28,18 @@ func recorded(t *testing.T, name string) Input {
 	return Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
 }
 
-func drawingOf(t *testing.T, in Input) *drawing {
+func drawingOf(t *testing.T, in Input) *chart.Drawing {
 	t.Helper()
 	m := newModel(in.History, in.Account)
 	return buildDrawing(in, m, headline(in, m))
 }
 
-func laneNamed(d *drawing, name string) int {
-	return slices.IndexFunc(d.Lanes, func(l dLane) bool { return l.Name == name })
+func laneNamed(d *chart.Drawing, name string) int {
+	return slices.IndexFunc(d.Lanes, func(l chart.Lane) bool { return l.Name == name })
 }
 
-func shapesOn(d *drawing, lane int, kind string) []dShape {
-	var out []dShape
+func shapesOn(d *chart.Drawing, lane int, kind string) []chart.Shape {
+	var out []chart.Shape
 	for _, s := range d.Shapes {
 		if s.Lane == lane && s.Kind == kind {
 			out = append(out, s)
@@ -47,14 +48,14 @@ func shapesOn(d *drawing, lane int, kind string) []dShape {
 	return out
 }
 
-func legendHas(d *drawing, text string) bool {
-	return slices.ContainsFunc(d.Legend, func(e dLegend) bool { return strings.Contains(e.Text, text) })
+func legendHas(d *chart.Drawing, text string) bool {
+	return slices.ContainsFunc(d.Legend, func(e chart.Legend) bool { return strings.Contains(e.Text, text) })
 }
 
 func TestTheDrawingTellsWhatTheAccountSays(t *testing.T) {
 	t.Run("a key set by SETNX before its client crashed is drawn on its node's lane", func(t *testing.T) {
 		d := drawingOf(t, recorded(t, "setnx-expire-crash"))
-		if ks := shapesOn(d, laneNamed(d, "n1"), shKey); len(ks) == 0 {
+		if ks := shapesOn(d, laneNamed(d, "n1"), chart.ShKey); len(ks) == 0 {
 			t.Errorf("node n1's lane has no key")
 		}
 	})
@@ -64,17 +65,17 @@ func TestTheDrawingTellsWhatTheAccountSays(t *testing.T) {
 		if r < 0 {
 			t.Fatalf("no lane for the promoted replica n1r1: %v", d.Lanes)
 		}
-		var inferred []dShape
-		for _, s := range shapesOn(d, r, shKey) {
+		var inferred []chart.Shape
+		for _, s := range shapesOn(d, r, chart.ShKey) {
 			if s.Sub == "inferred" {
 				inferred = append(inferred, s)
 			}
 		}
-		if len(inferred) == 0 || !strings.Contains(inferred[0].tip(), "w2") || !strings.Contains(inferred[0].tip(), "n1r1") {
+		if len(inferred) == 0 || !strings.Contains(inferred[0].TipText(), "w2") || !strings.Contains(inferred[0].TipText(), "n1r1") {
 			t.Errorf("no inferred key of w2 on n1r1: %v", inferred)
 		}
-		for _, s := range shapesOn(d, laneNamed(d, "n1"), shKey) {
-			if s.Sub == "inferred" && strings.Contains(s.tip(), "w2") && s.X0 > 1 {
+		for _, s := range shapesOn(d, laneNamed(d, "n1"), chart.ShKey) {
+			if s.Sub == "inferred" && strings.Contains(s.TipText(), "w2") && s.X0 > 1 {
 				t.Errorf("w2's key after the failover drawn on n1: %+v", s)
 			}
 		}
@@ -85,7 +86,7 @@ func TestTheDrawingTellsWhatTheAccountSays(t *testing.T) {
 	t.Run("released keys put no loss mark on any client's lane and no quorum-lost words in the legend", func(t *testing.T) {
 		d := drawingOf(t, recorded(t, "redlock-majority-partition"))
 		for i, l := range d.Lanes {
-			if l.Kind == laneClient && len(shapesOn(d, i, shEnd)) > 0 {
+			if l.Kind == chart.LaneClient && len(shapesOn(d, i, chart.ShEnd)) > 0 {
 				t.Errorf("lane %s has a loss mark in a run whose keys were all released", l.Name)
 			}
 		}
@@ -97,7 +98,7 @@ func TestTheDrawingTellsWhatTheAccountSays(t *testing.T) {
 		d := drawingOf(t, recorded(t, "redlock-majority-partition"))
 		for _, n := range []string{"n3", "n4", "n5"} {
 			i := laneNamed(d, n)
-			if !slices.ContainsFunc(d.Labels, func(l dLabel) bool { return l.Lane == i && l.Text == tr(English, "p.cut", "w1, w2, w3") }) {
+			if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Lane == i && l.Text == tr(English, "p.cut", "w1, w2, w3") }) {
 				t.Errorf("node %s's lane does not say it was cut from w1, w2, w3", n)
 			}
 		}
@@ -113,7 +114,7 @@ func TestTheDrawingTellsWhatTheAccountSays(t *testing.T) {
 		}
 		cut := map[string]bool{}
 		for _, s := range d.Shapes {
-			if s.Kind == shMsg && s.Sub == msgLost {
+			if s.Kind == chart.ShMsg && s.Sub == chart.MsgLost {
 				cut[d.Lanes[s.Lane2].Name] = true
 			}
 		}
@@ -182,8 +183,8 @@ func TestTheHighestTokenLineSaysWhetherTheResourceChecksTokens(t *testing.T) {
 			in = in.checked()
 			var tips []string
 			for _, s := range drawingOf(t, in).Shapes {
-				if s.Kind == shSeen {
-					tips = append(tips, s.tip())
+				if s.Kind == chart.ShSeen {
+					tips = append(tips, s.TipText())
 				}
 			}
 			if len(tips) == 0 {
@@ -219,7 +220,7 @@ func TestAWriteACheckerNamesAsTheViolationIsDrawnAsOneWhateverItsAction(t *testi
 	}
 	d := drawingOf(t, in)
 	for _, s := range d.Shapes {
-		if s.Op > 0 && violating[s.Op-1] && (s.Kind == shWriteOth || s.Kind == shWriteOK) {
+		if s.Op > 0 && violating[s.Op-1] && (s.Kind == chart.ShWriteOth || s.Kind == chart.ShWriteOK) {
 			t.Errorf("op %d, named as the violation, drawn as %s", s.Op-1, s.Kind)
 		}
 	}
@@ -243,7 +244,7 @@ func TestAViolationBandsTipGivesItsAnomaliesOwnWindow(t *testing.T) {
 	d := drawingOf(t, in)
 	bands := 0
 	for _, s := range d.Shapes {
-		if s.Kind != shBand {
+		if s.Kind != chart.ShBand {
 			continue
 		}
 		bands++
@@ -269,7 +270,7 @@ func TestAViolatingWriteKeepsItsLabelOverALegitimateOneBesideIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := drawingOf(t, Input{History: h}.checked())
-	res := slices.IndexFunc(d.Lanes, func(l dLane) bool { return l.Kind == laneResource })
+	res := slices.IndexFunc(d.Lanes, func(l chart.Lane) bool { return l.Kind == chart.LaneResource })
 	prio := map[string]int{}
 	for _, l := range d.Labels {
 		if l.Lane == res {
@@ -278,5 +279,41 @@ func TestAViolatingWriteKeepsItsLabelOverALegitimateOneBesideIt(t *testing.T) {
 	}
 	if prio["w1 charged"] <= prio["w2 charged"] {
 		t.Errorf("label priorities on the resource lane: %v; want w1's violating charge above w2's", prio)
+	}
+}
+
+func TestALibrarysOwnKeyIsDrawnOnItsNodeAsTheNodeHeldIt(t *testing.T) {
+	// c28a: redis-semaphore 5.3.0 locks mutex:invoice-1 (protocol version
+	// 2's lock_key), and its refresh set the key again after w2's grant.
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c28a-library-refresh-resurrects.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{History: h}.checked()
+	d := drawingOf(t, in)
+	n1 := laneNamed(d, "n1")
+	owners := map[string]int{}
+	for _, s := range shapesOn(d, n1, chart.ShKey) {
+		if s.Sub == "inferred" {
+			t.Errorf("a key on n1 drawn as inferred, though every command of n1 was recorded: %s", s.TipText())
+		}
+		if !strings.Contains(s.TipText(), "mutex:invoice-1") {
+			t.Errorf("a key on n1 that is not the library's own mutex:invoice-1: %s", s.TipText())
+		}
+		for _, c := range []string{"w1", "w2"} {
+			if strings.Contains(s.TipText(), c+" ") {
+				owners[c]++
+			}
+		}
+	}
+	if owners["w1"] < 2 || owners["w2"] < 1 {
+		t.Errorf("n1's lane shows keys of %v; want w1's twice (its grant and the key its refresh set again) and w2's once", owners)
+	}
+	if legendHas(d, tr(English, "p.key.inferred")) {
+		t.Errorf("the legend says the node's commands were not recorded: %v", d.Legend)
+	}
+	w1 := laneNamed(d, "w1")
+	if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Lane == w1 && l.Text == tr(English, "p.resurrected") }) {
+		t.Errorf("w1's lane does not say its key was set again")
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report/page"
+
 	"github.com/anishathalye/porcupine"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // history.html: porcupine's result on the report's own axis — one lane per
@@ -20,14 +23,6 @@ import (
 // dashed outline when it is not; the faults and the violation windows as
 // on the timeline. Every fact is porcupine's (its partial linearizations)
 // or the history's.
-
-// shOp is one operation porcupine checked (Sub: opIn or opOut).
-const shOp = "op"
-
-const (
-	opIn  = "in"  // in porcupine's longest linearizable order
-	opOut = "out" // not in it
-)
 
 // linearized is, per history index, the position of the operation in its
 // partition's longest partial linearization (from 1); absent when it is
@@ -52,11 +47,11 @@ func linearized(info porcupine.LinearizationInfo) map[int]int {
 
 // historyDrawing draws the porcupine operations of in (its model m) with
 // info's linearizations.
-func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK bool) *drawing {
+func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK bool) *chart.Drawing {
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	end := max(m.sec(m.end), 1e-3)
-	d := &drawing{Lang: lang, Title: tr(lang, "hist.title", h.Scenario), End: end}
+	d := &chart.Drawing{Say: sayer(lang), Title: tr(lang, "hist.title", h.Scenario), End: end}
 	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: -1, legend: map[string]bool{}}
 	_, ops := checker.Porcupine(in.History)
 	has := map[string]bool{}
@@ -68,11 +63,11 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 	for i, c := range m.clients {
 		if has[c] {
 			b.lane[c] = len(d.Lanes)
-			d.Lanes = append(d.Lanes, dLane{Kind: laneClient, Name: c, Label: c, Color: i})
+			d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneClient, Name: c, Label: c, Color: i})
 		}
 	}
 	if len(d.Lanes) == 0 {
-		d.Lanes = append(d.Lanes, dLane{Kind: laneClient, Name: "", Label: "", Color: -1})
+		d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneClient, Name: "", Label: "", Color: -1})
 	}
 	b.bands()
 	b.faults()
@@ -99,13 +94,13 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 		if e-s < end*0.002 {
 			e = s + end*0.002
 		}
-		sub, fact := opIn, tr(lang, "hist.in", pos[li.Index], op.Key)
+		sub, fact := chart.OpIn, tr(lang, "hist.in", pos[li.Index], op.Key)
 		if _, ok := pos[li.Index]; !ok {
-			sub, fact, out = opOut, tr(lang, "hist.out", op.Key), out+1
+			sub, fact, out = chart.OpOut, tr(lang, "hist.out", op.Key), out+1
 		}
 		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, op), tr(lang, "outcome."+string(op.Type))) + "\n" + fact
-		b.shape(dShape{Kind: shOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: j + 1})
-		b.label(dLabel{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: lbSmall, Width: max(e-s, end*0.04), Prio: prKey})
+		b.shape(chart.Shape{Kind: chart.ShOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: j + 1})
+		b.label(chart.Label{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: chart.LbSmall, Width: max(e-s, end*0.04), Prio: chart.PrKey})
 	}
 	// Linearizable when porcupine's longest orders hold every operation.
 	d.Headline = tr(lang, "hist.verdict.ok")
@@ -113,9 +108,9 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 		d.Headline = tr(lang, "hist.verdict.bad")
 	}
 	b.pauses()
-	b.legendOnce("op:in", dLegend{Kind: shOp, Sub: opIn, Color: 0, Text: tr(lang, "hist.legend.in")})
+	b.legendOnce("op:in", chart.Legend{Kind: chart.ShOp, Sub: chart.OpIn, Color: 0, Text: tr(lang, "hist.legend.in")})
 	if out > 0 {
-		b.legendOnce("op:out", dLegend{Kind: shOp, Sub: opOut, Color: 0, Text: tr(lang, "hist.legend.out")})
+		b.legendOnce("op:out", chart.Legend{Kind: chart.ShOp, Sub: chart.OpOut, Color: 0, Text: tr(lang, "hist.legend.out")})
 	}
 	return d
 }
@@ -180,14 +175,17 @@ func writeHistoryPage(path string, in Input, m *model, hist historyInfo) error {
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
 	esc := template.HTMLEscapeString
-	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n", lang, esc(d.Title))
-	fmt.Fprintf(w, "<style>body{font-family:\"Liberation Sans\",Arial,sans-serif;font-size:20px;line-height:1.45;color:#111;max-width:1500px;margin:0 auto;padding:24px 32px}h1{font-size:32px;margin:0 0 8px}.say{font-size:24px;font-weight:700}.desc{color:#444}</style>\n<style>%s</style>\n</head>\n<body>\n", timelineCSS())
+	if err := page.WriteHead(w, string(lang), d.Title); err != nil {
+		f.Close()
+		return fmt.Errorf("write history page: %w", err)
+	}
+	fmt.Fprintf(w, "<style>body{font-family:\"Liberation Sans\",Arial,sans-serif;font-size:20px;line-height:1.45;color:#111;max-width:1500px;margin:0 auto;padding:24px 32px}h1{font-size:32px;margin:0 0 8px}.say{font-size:24px;font-weight:700}.desc{color:#444}</style>\n<style>%s</style>\n</head>\n<body>\n", chart.TimelineCSS())
 	fmt.Fprintf(w, "<h1>%s</h1>\n<p class=\"say\" id=\"porcupine-verdict\">%s</p>\n<p class=\"desc\">%s</p>\n", esc(d.Title), esc(d.Headline), esc(tr(lang, "hist.how")))
 	if hist.Note != "" {
 		fmt.Fprintf(w, "<p class=\"desc\" id=\"history-window\">%s</p>\n", esc(hist.Note))
 	}
-	w.WriteString(renderSVG(d.windowed(MaxPorcupineOps*2, focusOf(in, m)), svgOptions{}))
-	fmt.Fprintf(w, "<p><a href=\"index.html\">%s</a></p>\n<script>%s</script>\n</body>\n</html>\n", esc(tr(lang, "hist.back")), strings.ReplaceAll(timelineJS, "</", "<\\/"))
+	w.WriteString(chart.RenderSVG(d.Windowed(MaxPorcupineOps*2, focusOf(in, m)), chart.SVGOptions{}))
+	fmt.Fprintf(w, "<p><a href=\"index.html\">%s</a></p>\n<script>%s</script>\n</body>\n</html>\n", esc(tr(lang, "hist.back")), strings.ReplaceAll(chart.TimelineJS, "</", "<\\/"))
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("write history page: %w", err)

@@ -11,7 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report/page"
+
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -40,7 +43,8 @@ type pageRun struct {
 	Code        bool
 }
 
-type page struct {
+// runPage is index.html's data.
+type runPage struct {
 	Lang                           Lang
 	Title, Description             string
 	DescriptionLang                string // "en" when a non-English page falls back to the English description
@@ -60,7 +64,7 @@ type page struct {
 	History                        historyInfo
 	Run                            []pageRun
 	YAML                           string
-	// Timeline is the interactive SVG timeline (svg.go), its stylesheet
+	// Timeline is the interactive SVG timeline (chart.RenderSVG), its stylesheet
 	// and its script, all inline: the page loads nothing.
 	Timeline    template.HTML
 	TimelineCSS template.CSS
@@ -71,10 +75,10 @@ type page struct {
 	FixedRun string
 }
 
-func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) page {
+func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) runPage {
 	lang := normLang(in.Lang)
 	h := in.History.Header
-	p := page{
+	p := runPage{
 		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: description(in), Aborted: in.Aborted, Cut: in.Cut,
 		Fix: buildRemedy(in, lang), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
@@ -251,12 +255,12 @@ func expectWords(lang Lang, verdict string, kinds []string) string {
 // same in every language), comma-separated.
 func kindWords(_ Lang, kinds []string) string { return strings.Join(kinds, ", ") }
 
-func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string, d *drawing) error {
+func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string, d *chart.Drawing) error {
 	lang := normLang(in.Lang)
-	t, err := template.New("index").Funcs(template.FuncMap{
+	t, err := page.Parse("index", indexTemplate, template.FuncMap{
 		"t":  func(key string) string { return tr(lang, key) },
 		"tf": func(key string, args ...any) string { return tr(lang, key, args...) },
-	}).Parse(indexTemplate)
+	})
 	if err != nil {
 		return fmt.Errorf("parse template: %w", err)
 	}
@@ -266,9 +270,9 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	}
 	pg := buildPage(in, m, res, hist, headline)
 	if d != nil {
-		pg.Timeline = template.HTML(renderSVG(d.windowed(maxSVGShapes, focusOf(in, m)), svgOptions{}))
-		pg.TimelineCSS = template.CSS(timelineCSS())
-		pg.TimelineJS = template.JS(timelineJS)
+		pg.Timeline = template.HTML(chart.RenderSVG(d.Windowed(chart.MaxSVGShapes, focusOf(in, m)), chart.SVGOptions{}))
+		pg.TimelineCSS = template.CSS(chart.TimelineCSS())
+		pg.TimelineJS = template.JS(chart.TimelineJS)
 	}
 	if in.SkipCharts {
 		cmd := "locksim check " + filepath.Dir(path)

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // writeLatency draws latency.png: for every acquire, its latency in wall
@@ -49,17 +50,17 @@ func writeLatency(path string, in Input, m *model) error {
 	}
 	p, legend := newPerfPlot(in, m, lang, "p.latency.title", "p.latency.y", top)
 	// Data units per pixel, for thinning the markers of a busy run.
-	perX, perY := p.X.Max/float64(latencyW-150), top/float64(latencyH-legendH-120)
+	perX, perY := p.X.Max/float64(chart.LatencyW-150), top/float64(chart.LatencyH-chart.LegendH-120)
 	add := func(xys plotter.XYs, g draw.GlyphStyle, key string) {
 		if len(xys) == 0 {
 			return
 		}
-		s := scatter(thinXY(xys, perX, perY), g)
+		s := chart.Scatter(chart.ThinXY(xys, perX, perY), g)
 		p.Add(s)
-		legend = append(legend, legendEntry{s, tr(lang, key)})
+		legend = append(legend, chart.LegendEntry{Thumb: s, Text: tr(lang, key)})
 	}
 	add(failXY, draw.GlyphStyle{Color: color.Gray{Y: 100}, Radius: vg.Points(5), Shape: draw.RingGlyph{}}, "p.fail")
-	add(okXY, draw.GlyphStyle{Color: clientPalette[0], Radius: vg.Points(7), Shape: draw.CircleGlyph{}}, "p.ok")
-	add(infoXY, draw.GlyphStyle{Color: colRefused, Radius: vg.Points(8), Shape: draw.TriangleGlyph{}}, "p.info")
-	return savePNG(path, p, legend, latencyW, latencyH)
+	add(okXY, draw.GlyphStyle{Color: chart.ClientPalette[0], Radius: vg.Points(7), Shape: draw.CircleGlyph{}}, "p.ok")
+	add(infoXY, draw.GlyphStyle{Color: chart.ColRefused, Radius: vg.Points(8), Shape: draw.TriangleGlyph{}}, "p.info")
+	return chart.SavePNG(path, p, legend, chart.LatencyW, chart.LatencyH)
 }

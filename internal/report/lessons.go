@@ -11,10 +11,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report/page"
+
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -362,15 +365,15 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 	}
 	bs, fs := fmtT(b.R.ScenarioSeconds), fmtT(f.R.ScenarioSeconds)
 	if bd, fd := b.R.drawing, f.R.drawing; bd != nil && fd != nil {
-		o := svgOptions{Sync: sync, Start: min(bd.Start, fd.Start), End: max(bd.End, fd.End)}
+		o := chart.SVGOptions{Sync: sync, Start: min(bd.Start, fd.Start), End: max(bd.End, fd.End)}
 		var t strings.Builder
 		for _, side := range []struct {
 			label string
 			c     runCard
-			d     *drawing
+			d     *chart.Drawing
 		}{{tr(lang, "lesson.broken"), b.Card, bd}, {tr(lang, "lesson.fixed"), f.Card, fd}} {
 			fmt.Fprintf(&t, "<p class=\"tl-label\">%s: %s</p>\n", template.HTMLEscapeString(side.label), template.HTMLEscapeString(side.c.Scenario))
-			t.WriteString(renderSVG(side.d, o))
+			t.WriteString(chart.RenderSVG(side.d, o))
 		}
 		p.Timelines = template.HTML(t.String())
 		p.Broken.Below, p.Fixed.Below = true, true
@@ -470,7 +473,7 @@ func groupLesson(n int, runs []*suiteRun) lessonGroup {
 // writeLessonPages writes one page per lesson the runs name.
 func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 	lessons := lessonsOf(runs)
-	t, err := template.New("lesson").Funcs(pageFuncs(lang)).Parse(suiteCSS + lessonTemplate)
+	t, err := page.Parse("lesson", suiteCSS+lessonTemplate, pageFuncs(lang))
 	if err != nil {
 		return fmt.Errorf("parse lesson template: %w", err)
 	}
@@ -482,7 +485,7 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		for i, p := range g.Pairs {
 			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
 			if pv.Timelines != "" {
-				pg.TimelineCSS, pg.TimelineJS = template.CSS(timelineCSS()), template.JS(timelineJS)
+				pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
 			}
 			pg.Pairs = append(pg.Pairs, pv)
 		}
@@ -606,7 +609,7 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 		}
 		pg.Rows = append(pg.Rows, row)
 	}
-	t, err := template.New("req").Funcs(pageFuncs(lang)).Parse(suiteCSS + requirementsTemplate)
+	t, err := page.Parse("req", suiteCSS+requirementsTemplate, pageFuncs(lang))
 	if err != nil {
 		return fmt.Errorf("parse requirements template: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
@@ -258,7 +259,7 @@ func TestAPairDrawsBothRunsOnTheAxisOfTheLongerOne(t *testing.T) {
 	mk := func(end float64, d bool) *suiteRun {
 		r := Results{Scenario: "s", ScenarioSeconds: end}
 		if d {
-			r.drawing = &drawing{Lang: English, Start: 0, End: end, Title: "s", Lanes: []dLane{{Name: "w1", Label: "w1"}}}
+			r.drawing = &chart.Drawing{Say: sayer(English), Start: 0, End: end, Title: "s", Lanes: []chart.Lane{{Name: "w1", Label: "w1"}}}
 		}
 		return &suiteRun{R: r, Card: runCard{Scenario: "s"}}
 	}
@@ -268,7 +269,7 @@ func TestAPairDrawsBothRunsOnTheAxisOfTheLongerOne(t *testing.T) {
 		if n := strings.Count(html, `data-sync="pair-3"`); n != 2 {
 			t.Fatalf("%d figures in the sync group, want 2", n)
 		}
-		ends := strings.Count(html, `data-end="`+fmtS(40+40*svgPad)+`"`)
+		ends := strings.Count(html, `data-end="`+chart.FmtS(40+40*chart.SvgPad)+`"`)
 		if ends != 2 {
 			t.Errorf("%d figures end at the longer run's end, want 2:\n%.400s", ends, html)
 		}

@@ -70,13 +70,7 @@ const suiteCSS = `{{define "css"}}<style>
 
 // indexTemplateSuite is the suite's index.html: the runs grouped by
 // lesson, each broken run followed by the run of its fix.
-const indexTemplateSuite = `<!DOCTYPE html>
-<html lang="{{.Lang}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-{{template "css"}}
+const indexTemplateSuite = `{{template "head" .}}{{template "css"}}
 </head>
 <body>
 <h1>{{.Title}}</h1>
@@ -91,13 +85,7 @@ const indexTemplateSuite = `<!DOCTYPE html>
 </html>`
 
 // lessonTemplate is one lesson's page.
-const lessonTemplate = `<!DOCTYPE html>
-<html lang="{{.Lang}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-{{template "css"}}
+const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .TimelineCSS}}<style>{{.TimelineCSS}}</style>{{end}}
 </head>
 <body>
@@ -132,13 +120,7 @@ const lessonTemplate = `<!DOCTYPE html>
 {{define "dl"}}{{if eq .Op "-"}}<span class="del">− {{.Text}}</span>{{else if eq .Op "+"}}<span class="add">+ {{.Text}}</span>{{else if eq .Op "@"}}<span class="hunk">{{.Text}}</span>{{else}}<span class="ctx">  {{.Text}}</span>{{end}}{{end}}`
 
 // requirementsTemplate is requirements.html.
-const requirementsTemplate = `<!DOCTYPE html>
-<html lang="{{.Lang}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-{{template "css"}}
+const requirementsTemplate = `{{template "head" .}}{{template "css"}}
 </head>
 <body>
 <p><a href="{{.Index}}">← {{t "lesson.back"}}</a></p>

@@ -7,6 +7,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // The seam locksim serve draws a run through while the run goes
@@ -48,7 +49,7 @@ func Live(ctx context.Context, h history.History, lang Lang) LiveView {
 	now := m.sec(m.end)
 	d := buildDrawing(in, m, tr(lang, "live.headline", fmtT(now)))
 	d.Title = h.Header.Scenario + " — " + tr(lang, "live.running")
-	v := LiveView{Now: now, Timeline: template.HTML(renderSVG(d.windowed(maxSVGShapes, focusOf(in, m)), svgOptions{}))}
+	v := LiveView{Now: now, Timeline: template.HTML(chart.RenderSVG(d.Windowed(chart.MaxSVGShapes, focusOf(in, m)), chart.SVGOptions{}))}
 	for _, s := range narrative(in, m) {
 		if s.T <= now {
 			v.Story = append(v.Story, s)
@@ -75,11 +76,11 @@ func settled(h history.History) history.History {
 // an SVG timeline and shows its tips, for a page that serves it as a file
 // (a strict Content-Security-Policy allows no inline script). A figure
 // added after the page loaded is laid out with lsmTimeline.attach(figure).
-func TimelineScript() string { return timelineJS }
+func TimelineScript() string { return chart.TimelineJS }
 
 // TimelineStyles is the SVG timeline's stylesheet, for a page that serves
 // it as a file.
-func TimelineStyles() string { return timelineCSS() }
+func TimelineStyles() string { return chart.TimelineCSS() }
 
 // VerdictWord is the verdict as the pages write it in lang ("INVALID").
 func VerdictWord(lang Lang, v checker.Verdict) string {

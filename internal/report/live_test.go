@@ -8,6 +8,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // manualGCPause is the gc-pause history with its pause fired by hand
@@ -65,7 +66,7 @@ func TestAFaultFiredByHandIsToldLikeAnyOther(t *testing.T) {
 		d := buildDrawing(in, m, "")
 		tips := 0
 		for _, s := range d.Shapes {
-			if s.Kind == shPause && strings.Contains(s.tip(), "fired by hand") {
+			if s.Kind == chart.ShPause && strings.Contains(s.TipText(), "fired by hand") {
 				tips++
 			}
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -73,357 +74,469 @@ type rawStep struct {
 func Narrative(in Input) []Step { return narrative(in, newModel(in.History, in.Account)) }
 
 func narrative(in Input, m *model) []Step {
-	lang := in.Lang
-	var raw []rawStep
-	add := func(ns int64, prio int, kind, text string) {
-		raw = append(raw, rawStep{ns: ns, prio: prio, seq: len(raw), Step: Step{T: m.sec(ns), Kind: kind, Text: text}})
-	}
+	n := newNarrator(in, m)
+	n.operations()
+	n.faults()
+	n.losses()
+	n.permits()
+	n.keysWithoutTTL()
+	n.anomalies()
+	return capStory(n.lang, n.steps())
+}
 
-	type tries struct {
-		n           int
-		first, last int64
-		msg         string // refusalKey of the run's attempts
-	}
-	pending := map[clientKey]*tries{}
-	flush := func(client, key string) {
-		k := clientKey{client, key}
-		t := pending[k]
-		if t == nil {
-			return
-		}
-		delete(pending, k)
-		tries := t.msg
-		if t.n == 1 {
-			add(t.first, 2, StepRetries, tr(lang, tries+".one", client, key))
-			return
-		}
-		add(t.first, 2, StepRetries, tr(lang, tries, client, key, t.n, fmtT(m.sec(t.first)), fmtT(m.sec(t.last))))
-	}
+// narrator tells a run's story, one source of facts at a time (the
+// operations, the fault windows, the account's key and permit ends, the
+// checkers' anomalies), into raw steps that steps orders by time.
+type narrator struct {
+	in   Input
+	m    *model
+	lang Lang
+	kind workload.Kind
+	// told is the workload's own teller of its reads and writes (it keeps
+	// what the sentences need: the stock before a sale, how often a job
+	// ran, who is inside a semaphore); nil when it has none.
+	told    workload.Teller
+	raw     []rawStep
+	pending map[clientKey]*tries // a client's current run of refused acquires
+}
 
-	tokenText := func(fence int64, token string) string { return m.tokenText(lang, fence, token) }
-	withToken := func(o history.Op) string {
-		if f := m.fenceOf(o); f > 0 {
-			return tr(lang, "n.with.token", f)
-		}
-		if o.F == history.Write && o.Value.Token != "" && in.History.Header.CheckAndSet {
-			return " " + tr(lang, "n.with.word") + " " + m.tokenText(lang, 0, o.Value.Token)
-		}
-		return ""
-	}
+// tries is a run of refused acquire attempts of one client on one key,
+// told as one step.
+type tries struct {
+	n           int
+	first, last int64
+	msg         string // refusalKey of the run's attempts
+}
 
-	// The workload tells its own reads and writes (it keeps what the
-	// sentences need: the stock before a sale, how often a job ran, who is
-	// inside a semaphore).
-	kind := workload.Of(in.History.Header)
-	var teller workload.Teller
-	if kind.Tell != nil {
-		teller = kind.Tell(in.History)
+func newNarrator(in Input, m *model) *narrator {
+	n := &narrator{in: in, m: m, lang: in.Lang, kind: workload.Of(in.History.Header), pending: map[clientKey]*tries{}}
+	if n.kind.Tell != nil {
+		n.told = n.kind.Tell(in.History)
 	}
-	told := func(w workload.Words, ok bool) (string, bool) {
-		if !ok {
-			return "", false
-		}
-		return say(lang, w), true
-	}
+	return n
+}
 
-	ops := in.History.Ops
-	for i, o := range ops {
+func (n *narrator) add(ns int64, prio int, kind, text string) {
+	n.raw = append(n.raw, rawStep{ns: ns, prio: prio, seq: len(n.raw), Step: Step{T: n.m.sec(ns), Kind: kind, Text: text}})
+}
+
+// flush tells the pending run of refused attempts of client on key.
+func (n *narrator) flush(client, key string) {
+	k := clientKey{client, key}
+	t := n.pending[k]
+	if t == nil {
+		return
+	}
+	delete(n.pending, k)
+	if t.n == 1 {
+		n.add(t.first, 2, StepRetries, tr(n.lang, t.msg+".one", client, key))
+		return
+	}
+	n.add(t.first, 2, StepRetries, tr(n.lang, t.msg, client, key, t.n, fmtT(n.m.sec(t.first)), fmtT(n.m.sec(t.last))))
+}
+
+func (n *narrator) tokenText(fence int64, token string) string {
+	return n.m.tokenText(n.lang, fence, token)
+}
+
+// withToken is " with fencing token 7" (or the owner token a
+// check-and-set resource compares) for a write, "" without one.
+func (n *narrator) withToken(o history.Op) string {
+	if f := n.m.fenceOf(o); f > 0 {
+		return tr(n.lang, "n.with.token", f)
+	}
+	if o.F == history.Write && o.Value.Token != "" && n.in.History.Header.CheckAndSet {
+		return " " + tr(n.lang, "n.with.word") + " " + n.m.tokenText(n.lang, 0, o.Value.Token)
+	}
+	return ""
+}
+
+// say renders the workload teller's sentence, when it has one.
+func (n *narrator) say(w workload.Words, ok bool) (string, bool) {
+	if !ok {
+		return "", false
+	}
+	return say(n.lang, w), true
+}
+
+// operations tells the clients' operations, by kind.
+func (n *narrator) operations() {
+	for i, o := range n.in.History.Ops {
 		if o.F == history.Fault || o.Process == history.NodeProcess {
 			// Node events are told from the account, and must not break a
 			// client's run of refused acquires into one step per SET NX.
 			continue
 		}
 		if !(o.F == history.Acquire && o.Type == history.Fail) {
-			flush(o.Client, o.Key)
+			n.flush(o.Client, o.Key)
 		}
 		switch o.F {
 		case history.Acquire, history.Probe:
-			switch o.Type {
-			case history.Fail:
-				if o.F == history.Probe {
-					add(o.Invoke, 2, StepProbe, tr(lang, "n.probe.fail", o.Client, o.Key))
-					break
-				}
-				k := clientKey{o.Client, o.Key}
-				msg := m.refusalKey(o)
-				if p := pending[k]; p != nil && p.msg != msg {
-					flush(o.Client, o.Key) // refused for another reason from here on
-				}
-				if pending[k] == nil {
-					pending[k] = &tries{first: o.Invoke, msg: msg}
-				}
-				pending[k].n++
-				pending[k].last = o.Invoke
-			case history.Info:
-				if o.F == history.Probe {
-					add(o.Invoke, 2, StepProbe, tr(lang, infoKey("n.probe.info", o), o.Client, o.Key))
-					break
-				}
-				add(o.Invoke, 2, StepAcquire, tr(lang, infoKey("n.acquire.info", o), o.Client, o.Key))
-			case history.OK:
-				ttl := m.sdur(o.Value.TTL).String()
-				tt := tokenText(o.Value.Fence, o.Value.Token)
-				if r, ok := m.fences[i]; ok {
-					tt += tr(lang, "n.fence.seen", r.Node, r.Value)
-				}
-				switch {
-				case o.F == history.Probe && kind.Permits:
-					add(o.Complete, 2, StepProbe, tr(lang, "n.probe.permit", o.Client, o.Key, tt))
-				case o.F == history.Probe:
-					add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
-				case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
-					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, strings.Join(o.Value.Nodes, ", "),
-						len(o.Value.Nodes), len(m.nodes), len(m.nodes)/2+1, tt, ttl))
-				case kind.Permits:
-					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.permit", o.Client, o.Key, tt, ttl))
-				default:
-					add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
-				}
-			}
+			n.acquire(i, o)
 		case history.Read:
-			if o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "" {
-				if teller != nil {
-					if text, ok := told(teller.Read(o)); ok {
-						add(o.Invoke, 2, StepRead, text)
-						break
-					}
-				}
-				add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
-			} else if o.Type == history.OK {
-				res := o.Value.Result
-				if res == "" {
-					res = "?"
-				}
-				if own := "result." + in.History.Header.Workload + "." + res; hasMessage(own) {
-					res = tr(lang, own) // the workload's own word for it
-				} else if hasMessage("result." + res) {
-					res = tr(lang, "result."+res) // a workload value in the page's language
-				}
-				add(o.Invoke, 2, StepRead, tr(lang, "n.read", o.Client, o.Key, res))
-			}
+			n.read(o)
 		case history.Write:
-			tok := withToken(o)
-			switch o.Type {
-			case history.OK:
-				s := tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
-				if o.Value.Action == workload.ActionClaim {
-					s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
-				} else if teller != nil {
-					if text, ok := told(teller.Write(o, tok)); ok {
-						s = text
-					}
-				}
-				add(o.Invoke, 2, StepWrite, s)
-			case history.Fail:
-				add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, actionWord(lang, o.Value.Action), o.Key, tok, refusalText(lang, o)))
-			default:
-				add(o.Invoke, 2, StepWrite, tr(lang, infoKey("n.write.info", o), o.Client, actionWord(lang, o.Value.Action), o.Key, tok))
-			}
+			n.write(o)
 		case history.Release:
-			switch {
-			case o.Type == history.OK && o.Value.Removed:
-				add(o.Invoke, 2, StepRelease, m.releaseRemoved(lang, i, o))
-			case o.Type == history.OK || o.Type == history.Fail:
-				add(o.Invoke, 2, StepRelease, m.releaseNothing(lang, o))
-			default:
-				if ran, known := m.a.Reached(i); known && !ran {
-					add(o.Invoke, 2, StepRelease, tr(lang, "n.release.notrun", o.Client, o.Key))
-					break
-				}
-				add(o.Invoke, 2, StepRelease, tr(lang, infoKey("n.release.info", o), o.Client, o.Key))
-			}
+			n.release(i, o)
 		case history.Extend:
-			if o.Type == history.OK {
-				if owner := m.extendedOwner(i, o); owner != "" {
-					add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "foreign"), o.Client, o.Key, owner))
-					break
-				}
-				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "ok"), o.Client, o.Key))
-			} else {
-				add(o.Invoke, 2, StepExtend, tr(lang, extendKey(o, "fail"), o.Client, o.Key))
-			}
-		case history.Lost:
-			if o.Key == "" {
-				add(o.Invoke, 2, StepLost, tr(lang, "n.lost.all", o.Client))
-			} else {
-				add(o.Invoke, 2, StepLost, tr(lang, "n.lost", o.Client, o.Key))
-			}
-		case history.Done:
-			if o.Key == "" {
-				add(o.Invoke, 2, StepDone, tr(lang, "n.done.all", o.Client))
-			} else {
-				add(o.Invoke, 2, StepDone, tr(lang, "n.done", o.Client, o.Key))
-			}
-		case history.Stopped:
-			add(o.Invoke, 2, StepDone, tr(lang, "n.stopped", o.Client, o.Key))
+			n.extend(i, o)
+		case history.Lost, history.Done, history.Stopped:
+			n.ended(o)
 		}
 	}
-	for k := range pending {
-		flush(k.client, k.key)
+	for k := range n.pending {
+		n.flush(k.client, k.key)
 	}
+}
 
-	// Faults: start and end.
+// acquire tells an acquire or the final probe: a refusal joins its
+// client's run of refused attempts.
+func (n *narrator) acquire(i int, o history.Op) {
+	lang, m := n.lang, n.m
+	switch o.Type {
+	case history.Fail:
+		if o.F == history.Probe {
+			n.add(o.Invoke, 2, StepProbe, tr(lang, "n.probe.fail", o.Client, o.Key))
+			break
+		}
+		k := clientKey{o.Client, o.Key}
+		msg := m.refusalKey(o)
+		if p := n.pending[k]; p != nil && p.msg != msg {
+			n.flush(o.Client, o.Key) // refused for another reason from here on
+		}
+		if n.pending[k] == nil {
+			n.pending[k] = &tries{first: o.Invoke, msg: msg}
+		}
+		n.pending[k].n++
+		n.pending[k].last = o.Invoke
+	case history.Info:
+		if o.F == history.Probe {
+			n.add(o.Invoke, 2, StepProbe, tr(lang, infoKey("n.probe.info", o), o.Client, o.Key))
+			break
+		}
+		n.add(o.Invoke, 2, StepAcquire, tr(lang, infoKey("n.acquire.info", o), o.Client, o.Key))
+	case history.OK:
+		ttl := m.sdur(o.Value.TTL).String()
+		tt := n.tokenText(o.Value.Fence, o.Value.Token)
+		if r, ok := m.fences[i]; ok {
+			tt += tr(lang, "n.fence.seen", r.Node, r.Value)
+		}
+		switch {
+		case o.F == history.Probe && n.kind.Permits:
+			n.add(o.Complete, 2, StepProbe, tr(lang, "n.probe.permit", o.Client, o.Key, tt))
+		case o.F == history.Probe:
+			n.add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
+		case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
+			n.add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, strings.Join(o.Value.Nodes, ", "),
+				len(o.Value.Nodes), len(m.nodes), m.a.Quorum(), tt, ttl))
+		case n.kind.Permits:
+			n.add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.permit", o.Client, o.Key, tt, ttl))
+		default:
+			n.add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
+		}
+	}
+}
+
+// read tells an ok read: a number (the workload's sentence, else the
+// generic one) or a value in the workload's words.
+func (n *narrator) read(o history.Op) {
+	lang := n.lang
+	switch {
+	case o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "":
+		if n.told != nil {
+			if text, ok := n.say(n.told.Read(o)); ok {
+				n.add(o.Invoke, 2, StepRead, text)
+				return
+			}
+		}
+		n.add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
+	case o.Type == history.OK:
+		res := o.Value.Result
+		if res == "" {
+			res = "?"
+		}
+		if own := "result." + n.in.History.Header.Workload + "." + res; hasMessage(own) {
+			res = tr(lang, own) // the workload's own word for it
+		} else if hasMessage("result." + res) {
+			res = tr(lang, "result."+res) // a workload value in the page's language
+		}
+		n.add(o.Invoke, 2, StepRead, tr(lang, "n.read", o.Client, o.Key, res))
+	}
+}
+
+// write tells a write: accepted (in the workload's words when it has
+// them), refused by the resource, or of unknown outcome.
+func (n *narrator) write(o history.Op) {
+	lang := n.lang
+	tok := n.withToken(o)
+	switch o.Type {
+	case history.OK:
+		s := tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
+		if o.Value.Action == workload.ActionClaim {
+			s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
+		} else if n.told != nil {
+			if text, ok := n.say(n.told.Write(o, tok)); ok {
+				s = text
+			}
+		}
+		n.add(o.Invoke, 2, StepWrite, s)
+	case history.Fail:
+		n.add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, actionWord(lang, o.Value.Action), o.Key, tok, refusalText(lang, o)))
+	default:
+		n.add(o.Invoke, 2, StepWrite, tr(lang, infoKey("n.write.info", o), o.Client, actionWord(lang, o.Value.Action), o.Key, tok))
+	}
+}
+
+// release tells a release: what it removed (the account's), that it
+// removed nothing, or that its outcome is unknown.
+func (n *narrator) release(i int, o history.Op) {
+	lang, m := n.lang, n.m
+	switch {
+	case o.Type == history.OK && o.Value.Removed:
+		n.add(o.Invoke, 2, StepRelease, m.releaseRemoved(lang, i, o))
+	case o.Type == history.OK || o.Type == history.Fail:
+		n.add(o.Invoke, 2, StepRelease, m.releaseNothing(lang, o))
+	default:
+		if ran, known := m.a.Reached(i); known && !ran {
+			n.add(o.Invoke, 2, StepRelease, tr(lang, "n.release.notrun", o.Client, o.Key))
+			return
+		}
+		n.add(o.Invoke, 2, StepRelease, tr(lang, infoKey("n.release.info", o), o.Client, o.Key))
+	}
+}
+
+// extend tells an extend: of its own lock, of another client's (the
+// account's owner), or refused.
+func (n *narrator) extend(i int, o history.Op) {
+	lang := n.lang
+	if o.Type != history.OK {
+		n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "fail"), o.Client, o.Key))
+		return
+	}
+	if owner := n.m.extendedOwner(i, o); owner != "" {
+		n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "foreign"), o.Client, o.Key, owner))
+		return
+	}
+	n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "ok"), o.Client, o.Key))
+}
+
+// ended tells a client that lost its locks, finished, or was stopped.
+func (n *narrator) ended(o history.Op) {
+	lang := n.lang
+	switch {
+	case o.F == history.Lost && o.Key == "":
+		n.add(o.Invoke, 2, StepLost, tr(lang, "n.lost.all", o.Client))
+	case o.F == history.Lost:
+		n.add(o.Invoke, 2, StepLost, tr(lang, "n.lost", o.Client, o.Key))
+	case o.F == history.Done && o.Key == "":
+		n.add(o.Invoke, 2, StepDone, tr(lang, "n.done.all", o.Client))
+	case o.F == history.Done:
+		n.add(o.Invoke, 2, StepDone, tr(lang, "n.done", o.Client, o.Key))
+	case o.F == history.Stopped:
+		n.add(o.Invoke, 2, StepDone, tr(lang, "n.stopped", o.Client, o.Key))
+	}
+}
+
+// faults tells each fault's start and end.
+func (n *narrator) faults() {
+	lang, m := n.lang, n.m
 	for _, w := range m.faults {
 		st := w.Step
 		targets := joinAnd(lang, targetsOf(st))
 		dur := m.faultDur(lang, w)
-		switch {
-		case st.Effect == history.EffectFreezeClient:
-			pt := ""
-			if st.Trigger.Kind == history.TriggerPoint {
-				pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
-			}
-			add(w.Start, 1, StepFault, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
-			if m.open(w) {
-				continue // still frozen when the history ends: no wake to tell
-			}
-			for _, c := range st.Clients {
-				belief := ""
-				if l, ok := m.leaseAt(c, "", w.End); ok {
-					belief = tr(lang, pick(kind.Permits, "n.resume.belief.permit", "n.resume.belief"), l.Key, tokenText(l.Fence, l.Token))
-				}
-				add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
-			}
+		switch st.Effect {
+		case history.EffectFreezeClient:
+			n.pause(w, targets, dur)
 			continue
-		case st.Effect == history.EffectCutLinks:
-			add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
-			if m.open(w) {
-				continue
-			}
-			from, to := linkGroups(st.Links)
-			var parts []string
-			for _, f := range from {
-				var down []string
-				for _, n := range to[f] {
-					if m.a.NodeDown(n, w.End) {
-						down = append(down, n)
-					}
-				}
-				if len(down) > 0 {
-					parts = append(parts, tr(lang, "n.cut.heal.down", f, joinAnd(lang, to[f]), joinAnd(lang, down)))
-					continue
-				}
-				parts = append(parts, tr(lang, "n.cut.heal", f, joinAnd(lang, to[f])))
-			}
-			add(w.End, 0, StepHeal, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
+		case history.EffectCutLinks:
+			n.cut(w, dur)
 			continue
 		}
-		add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
+		n.add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
 		if !st.Instant() && !m.open(w) {
-			add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st), targets))
+			n.add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st), targets))
 		}
 	}
+}
 
-	// How each lock was lost in Redis, from the account: one step per
-	// instant its key left some nodes (one node: the classic sentence). A
-	// release, a foreign DEL or a delete-key fault is told by its own step.
-	for _, l := range m.leases {
+// pause tells a client freeze and each client's wake, with the lock it
+// still believes it holds.
+func (n *narrator) pause(w window, targets, dur string) {
+	lang, m, st := n.lang, n.m, w.Step
+	pt := ""
+	if st.Trigger.Kind == history.TriggerPoint {
+		pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
+	}
+	n.add(w.Start, 1, StepFault, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
+	if m.open(w) {
+		return // still frozen when the history ends: no wake to tell
+	}
+	for _, c := range st.Clients {
+		belief := ""
+		if l, ok := m.leaseAt(c, "", w.End); ok {
+			belief = tr(lang, pick(n.kind.Permits, "n.resume.belief.permit", "n.resume.belief"), l.Key, n.tokenText(l.Fence, l.Token))
+		}
+		n.add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
+	}
+}
+
+// cut tells a partition and its heal, naming the nodes still down then.
+func (n *narrator) cut(w window, dur string) {
+	lang, m, st := n.lang, n.m, w.Step
+	n.add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
+	if m.open(w) {
+		return
+	}
+	from, to := linkGroups(st.Links)
+	var parts []string
+	for _, f := range from {
+		var down []string
+		for _, node := range to[f] {
+			if m.a.NodeDown(node, w.End) {
+				down = append(down, node)
+			}
+		}
+		if len(down) > 0 {
+			parts = append(parts, tr(lang, "n.cut.heal.down", f, joinAnd(lang, to[f]), joinAnd(lang, down)))
+			continue
+		}
+		parts = append(parts, tr(lang, "n.cut.heal", f, joinAnd(lang, to[f])))
+	}
+	n.add(w.End, 0, StepHeal, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
+}
+
+// losses tells how each lock was lost in Redis, from the account: one
+// step per instant its key left some nodes (one node: the classic
+// sentence). A release, a foreign DEL or a delete-key fault is told by
+// its own step.
+func (n *narrator) losses() {
+	for _, l := range n.m.leases {
 		if !l.lost() {
 			continue
 		}
-		ttl := m.sdur(l.TTL).String()
-		if len(l.Lives) <= 1 || len(m.nodes) <= 1 {
-			if s, ok := m.lossSentence(lang, l, ttl); ok {
-				add(l.KeyEnd, 1, StepExpiry, s)
+		ttl := n.m.sdur(l.TTL).String()
+		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
+			if s, ok := n.m.lossSentence(n.lang, l, ttl); ok {
+				n.add(l.KeyEnd, 1, StepExpiry, s)
 			}
 			continue
 		}
-		// Keys that left their nodes at the same printed instant, the same
-		// way, are told together (observed ends differ by microseconds).
-		type group struct {
-			at, last int64
-			kind     string
-			nodes    []string
-		}
-		var groups []*group
-		byLabel := map[string]*group{}
-		lives := append([]account.KeyLife(nil), l.Lives...)
-		sort.SliceStable(lives, func(a, b int) bool { return lives[a].End < lives[b].End })
-		for _, k := range lives {
-			if k.End > m.end || !k.Ended.Gone() {
-				continue
-			}
-			label := fmtT(m.sec(k.End)) + k.Ended.Kind
-			g, ok := byLabel[label]
-			if !ok {
-				g = &group{at: k.End, kind: k.Ended.Kind}
-				byLabel[label] = g
-				groups = append(groups, g)
-			}
-			g.nodes, g.last = append(g.nodes, k.Node), k.End
-		}
-		q := len(m.nodes)/2 + 1
-		for _, g := range groups {
-			e, ns := g.at, g.nodes
-			left := 0
-			for _, k := range l.Lives {
-				if k.End > g.last {
-					left++
-				}
-			}
-			var s string
-			switch g.kind {
-			case account.EndClock:
-				s = tr(lang, "n.expired.clock", l.Client, l.Key, joinAnd(lang, ns))
-			case account.EndCrashed:
-				s = tr(lang, "n.expired.crash", l.Client, l.Key, joinAnd(lang, ns))
-			case account.EndFlushed:
-				s = tr(lang, "n.flushed", l.Client, l.Key, joinAnd(lang, ns))
-			default:
-				s = tr(lang, "n.expired.nodes", l.Client, l.Key, joinAnd(lang, ns), ttl)
-			}
-			if left < q && left+len(ns) >= q && l.BelievedEnd > e {
-				s += " " + tr(lang, "n.quorum.lost", left, len(m.nodes), q, l.Client)
-			}
-			add(e, 1, StepExpiry, s)
-		}
+		n.nodeLosses(l, ttl)
 	}
+}
 
-	// Semaphore permits a purge (or a flush) removed: the account's member
-	// lives. (A permit its owner released is told by the release.)
+// endGroup is the key lives of one lock that left their nodes at the same
+// printed instant, the same way: told together (observed ends differ by
+// microseconds).
+type endGroup struct {
+	at, last int64
+	kind     string
+	nodes    []string
+}
+
+// nodeLosses tells a lock held on several nodes losing its keys, group by
+// group, and the group after which fewer than a quorum held it (the
+// account's quorum and held-after count).
+func (n *narrator) nodeLosses(l lease, ttl string) {
+	lang, m := n.lang, n.m
+	var groups []*endGroup
+	byLabel := map[string]*endGroup{}
+	lives := append([]account.KeyLife(nil), l.Lives...)
+	sort.SliceStable(lives, func(a, b int) bool { return lives[a].End < lives[b].End })
+	for _, k := range lives {
+		if k.End > m.end || !k.Ended.Gone() {
+			continue
+		}
+		label := fmtT(m.sec(k.End)) + k.Ended.Kind
+		g, ok := byLabel[label]
+		if !ok {
+			g = &endGroup{at: k.End, kind: k.Ended.Kind}
+			byLabel[label] = g
+			groups = append(groups, g)
+		}
+		g.nodes, g.last = append(g.nodes, k.Node), k.End
+	}
+	q := m.a.Quorum()
+	for _, g := range groups {
+		e, ns := g.at, g.nodes
+		left := account.HeldAfter(l.Lives, g.last)
+		var s string
+		switch g.kind {
+		case account.EndClock:
+			s = tr(lang, "n.expired.clock", l.Client, l.Key, joinAnd(lang, ns))
+		case account.EndCrashed:
+			s = tr(lang, "n.expired.crash", l.Client, l.Key, joinAnd(lang, ns))
+		case account.EndFlushed:
+			s = tr(lang, "n.flushed", l.Client, l.Key, joinAnd(lang, ns))
+		default:
+			s = tr(lang, "n.expired.nodes", l.Client, l.Key, joinAnd(lang, ns), ttl)
+		}
+		if left < q && left+len(ns) >= q && l.BelievedEnd > e {
+			s += " " + tr(lang, "n.quorum.lost", left, len(m.nodes), q, l.Client)
+		}
+		n.add(e, 1, StepExpiry, s)
+	}
+}
+
+// permits tells the semaphore permits a purge (or a flush) removed: the
+// account's member lives. (A permit its owner released is told by the
+// release.)
+func (n *narrator) permits() {
 	lockKeys := map[string]bool{}
-	for _, k := range m.keys {
+	for _, k := range n.m.keys {
 		lockKeys[k] = true
 	}
-	for _, ml := range m.a.Members() {
+	for _, ml := range n.m.a.Members() {
 		if !lockKeys[ml.Key] {
 			continue // a helper set (a fair semaphore's owner set): its twin on the lock key is told
 		}
 		switch ml.Ended.Kind {
 		case account.EndPurged:
-			add(ml.End, 1, StepExpiry, tr(lang, "n.permit.purged", ml.Owner, ml.Key, fmtDur(m.sec(ml.End)-m.sec(ml.Start))))
+			n.add(ml.End, 1, StepExpiry, tr(n.lang, "n.permit.purged", ml.Owner, ml.Key, fmtDur(n.m.sec(ml.End)-n.m.sec(ml.Start))))
 		case account.EndFlushed, account.EndCrashed:
-			add(ml.End, 1, StepExpiry, tr(lang, "n.permit.lost", ml.Owner, ml.Key, ml.Node))
+			n.add(ml.End, 1, StepExpiry, tr(n.lang, "n.permit.lost", ml.Owner, ml.Key, ml.Node))
 		}
 	}
+}
 
-	// A lock key a node kept with no TTL to the end of the run (SETNX whose
-	// EXPIRE never ran; a lock with no TTL whose holder died): nothing would
-	// ever have expired it. Keys released or deleted are told by their ends.
+// keysWithoutTTL tells a lock key a node kept with no TTL to the end of
+// the run (SETNX whose EXPIRE never ran; a lock with no TTL whose holder
+// died): nothing would ever have expired it. Keys released or deleted are
+// told by their ends.
+func (n *narrator) keysWithoutTTL() {
 	acquired := map[string]bool{}
-	for _, o := range in.History.Ops {
+	for _, o := range n.in.History.Ops {
 		if o.F == history.Acquire && o.Process != history.NodeProcess {
 			acquired[o.Key] = true
 		}
 	}
-	for _, k := range m.a.Keys() {
+	for _, k := range n.m.a.Keys() {
 		if !acquired[k.Key] || !k.Observed || k.Owner == "" || k.Deadline >= 0 || k.Ended.Kind != account.EndHeld || hadTTL(k) {
 			continue
 		}
-		add(k.Start, 1, StepAcquire, tr(lang, "n.key.nottl", k.Node, k.Key, k.Owner))
+		n.add(k.Start, 1, StepAcquire, tr(n.lang, "n.key.nottl", k.Node, k.Key, k.Owner))
 	}
+}
 
-	// Anomalies, at the instant they became true.
-	for _, a := range allAnomalies(in.Results) {
+// anomalies tells each anomaly at the instant it became true.
+func (n *narrator) anomalies() {
+	lang, m := n.lang, n.m
+	for _, a := range allAnomalies(n.in.Results) {
 		at := a.At // the event that completes it, as the checker says
 		if a.Informational {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly.info", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
-			raw[len(raw)-1].Info = true
+			n.add(at, 9, StepViolated, tr(lang, "n.anomaly.info", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			n.raw[len(n.raw)-1].Info = true
 		} else {
-			add(at, 9, StepViolated, tr(lang, "n.anomaly", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			n.add(at, 9, StepViolated, tr(lang, "n.anomaly", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
 		}
 	}
+}
 
+// steps is the told steps in time order (at one instant: heals, then
+// faults and key ends, then operations, then anomalies; then as told).
+func (n *narrator) steps() []Step {
+	raw := n.raw
 	sort.SliceStable(raw, func(a, b int) bool {
 		x, y := raw[a], raw[b]
 		if x.ns != y.ns {
@@ -438,7 +551,7 @@ func narrative(in Input, m *model) []Step {
 	for i, r := range raw {
 		out[i] = r.Step
 	}
-	return capStory(lang, out)
+	return out
 }
 
 // maxStorySteps bounds the story of a long run (a page of a hundred
@@ -607,10 +720,14 @@ func (m *model) extendedOwner(i int, o history.Op) string {
 	return owner
 }
 
-// extendKey is the message key of an extend step: a watchdog's background
-// renewal (Value.Renewal) or the client's own extend.
-func extendKey(o history.Op, outcome string) string {
-	if o.Value.Renewal {
+// extendKey is the message key of an extend step: a background renewal
+// (Value.Renewal) — a watchdog's, or, in a lock client process, the
+// library's own — or the client's own extend.
+func (m *model) extendKey(o history.Op, outcome string) string {
+	switch {
+	case o.Value.Renewal && slices.Contains(m.h.Header.Traits, history.TraitProcess):
+		return "n.renew.lib." + outcome
+	case o.Value.Renewal:
 		return "n.renew." + outcome
 	}
 	return "n.extend." + outcome

@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 func TestEncodePNGWritesWhatItWasGiven(t *testing.T) {
@@ -32,7 +34,7 @@ func TestEncodePNGWritesWhatItWasGiven(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := encodePNG(&b, tt.img); err != nil {
+			if err := chart.EncodePNG(&b, tt.img); err != nil {
 				t.Fatal(err)
 			}
 			got, err := png.Decode(&b)

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/locksim/locksim/internal/report/page"
 )
 
 // Files of a safety profile (`locksim explore`).
@@ -215,11 +218,14 @@ func ProfilePage(lang, first Lang) string {
 // the others. It renders the profile's data and decides nothing.
 func WriteProfile(dir string, p Profile, first Lang) error {
 	for _, lang := range Languages() {
-		t, err := template.New("profile").Funcs(pageFuncs(lang)).Funcs(profileFuncs).Parse(suiteCSS + profileTemplate)
+		funcs := pageFuncs(lang)
+		maps.Copy(funcs, profileFuncs)
+		t, err := page.Parse("profile", suiteCSS+profileTemplate, funcs)
 		if err != nil {
 			return fmt.Errorf("parse profile template: %w", err)
 		}
-		v := profileView{Profile: p, Lang: lang, T: func(key string, args ...any) string { return tr(lang, key, args...) }}
+		v := profileView{Profile: p, Lang: lang, Title: tr(lang, "explore.page.title", p.Algorithm),
+			T: func(key string, args ...any) string { return tr(lang, key, args...) }}
 		for _, l := range Languages() {
 			if l != lang {
 				v.Others = append(v.Others, [2]string{string(l), ProfilePage(l, first)})
@@ -236,6 +242,7 @@ func WriteProfile(dir string, p Profile, first Lang) error {
 type profileView struct {
 	Profile
 	Lang   Lang
+	Title  string // the page's <title> (page.Head)
 	T      func(key string, args ...any) string
 	Others [][2]string
 }

@@ -4,13 +4,7 @@ package report
 // row per fault class, in the suite pages' style (large type for a
 // projector). The steps of a schedule are faults.Describe's English words,
 // marked lang="en"; their YAML is the regression file itself.
-const profileTemplate = `<!DOCTYPE html>
-<html lang="{{.Lang}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{call .T "explore.page.title" .Algorithm}}</title>
-{{template "css"}}
+const profileTemplate = `{{template "head" .}}{{template "css"}}
 <style>
   table.profile { table-layout: fixed; }
   table.profile td.status { font-weight: 800; overflow-wrap: anywhere; }

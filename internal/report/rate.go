@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // RateFile is the throughput plot of a report directory.
@@ -65,7 +66,7 @@ func writeRate(path string, in Input, m *model) error {
 		key string
 	}{
 		{failXY, color.Gray{Y: 110}, 3, "p.fail"},
-		{okXY, clientPalette[0], 4, "p.ok"},
+		{okXY, chart.ClientPalette[0], 4, "p.ok"},
 	} {
 		l, err := plotter.NewLine(s.xys)
 		if err != nil {
@@ -73,15 +74,15 @@ func writeRate(path string, in Input, m *model) error {
 		}
 		l.LineStyle = draw.LineStyle{Color: s.col, Width: vg.Points(s.w)}
 		p.Add(l)
-		legend = append(legend, legendEntry{l, tr(lang, s.key)})
+		legend = append(legend, chart.LegendEntry{Thumb: l, Text: tr(lang, s.key)})
 	}
-	return savePNG(path, p, legend, latencyW, latencyH)
+	return chart.SavePNG(path, p, legend, chart.LatencyW, chart.LatencyH)
 }
 
 // shadeFaults shades every fault window over the whole height (0..top) of
 // a perf plot, one colour and legend entry per kind.
-func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []legendEntry {
-	var legend []legendEntry
+func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []chart.LegendEntry {
+	var legend []chart.LegendEntry
 	seen := map[string]bool{}
 	endS := max(m.sec(m.end), 1e-9)
 	for _, w := range m.faults {
@@ -89,11 +90,11 @@ func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []legendEntry {
 		if e-s < endS*0.004 {
 			e = s + endS*0.004
 		}
-		r := rect(s, e, 0, top, faultColor(w.Step), noLine())
+		r := chart.Rect(s, e, 0, top, chart.FaultColor(w.Step), chart.NoLine())
 		p.Add(r)
 		if !seen[w.Step.Kind] {
 			seen[w.Step.Kind] = true
-			legend = append(legend, legendEntry{r, faultLegendWord(lang, w.Step)})
+			legend = append(legend, chart.LegendEntry{Thumb: r, Text: faultLegendWord(lang, w.Step)})
 		}
 	}
 	return legend

@@ -41,6 +41,11 @@ var remedies = []struct {
 	// unlock script prevents that; restoring only what expired does
 	// (kombu PR #905, BR-27).
 	{"", "", checker.KindForeignUnlock, []string{"fix.restore.own"}, false, account.EndRestored},
+	// A renewal that brought a lost lease back, or vouched for one: the
+	// renewal must check the owner token and tell the holder
+	// (redis-semaphore 5.3.1, #175; redlock-rb PR #37, BR-08).
+	{"", "", checker.KindResurrectedLease, []string{"fix.refresh.owner", "fix.fencing"}, false, ""},
+	{"", "", checker.KindHiddenLapse, []string{"fix.refresh.owner", "fix.fencing"}, false, ""},
 	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}, false, ""},
 	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}, false, ""},
 	// SETNX then EXPIRE: the key without a TTL is the cause, whatever it
@@ -80,6 +85,9 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	}
 	if len(anoms) == 0 {
 		if in.Verdict == checker.Valid && h.FencingEnforced && hasInformational(in.Results, checker.KindMutexOverlap) {
+			if hasHarmless(in.Results, checker.HarmlessFencedOrder) {
+				return &remedy{Saved: tr(lang, "fix.saved.fencing.order")}
+			}
 			return &remedy{Saved: tr(lang, "fix.saved.fencing")}
 		}
 		if in.Verdict == checker.Valid && h.CheckAndSet && hasInformational(in.Results, checker.KindMutexOverlap) {
@@ -158,6 +166,17 @@ func buildRemedy(in Input, lang Lang) *remedy {
 		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
 	}
 	return r
+}
+
+// hasHarmless reports whether some checker reported an informational
+// anomaly that did no harm for reason why (checker.Harmless*).
+func hasHarmless(results []checker.Result, why string) bool {
+	for _, a := range allAnomalies(results) {
+		if a.Informational && a.Harmless == why {
+			return true
+		}
+	}
+	return false
 }
 
 // hasInformational reports whether some checker reported an informational

@@ -19,6 +19,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -185,18 +186,14 @@ type Results struct {
 
 	// drawing is the run's timeline as its page shows it, when
 	// Input.KeepDrawing asked for it (a suite's lesson pages).
-	drawing *drawing
+	drawing *chart.Drawing
 }
 
-// Emulated reports whether the history's backend is emulated Redis.
+// emulated reports whether the history's backend is emulated Redis.
 func emulated(h history.Header) bool { return h.Backend == "embedded" }
 
-// BuildResults assembles results.json's content; dir is recorded as
+// buildResults assembles results.json's content; dir is recorded as
 // ReportDir.
-func BuildResults(in Input, dir string) Results {
-	return buildResults(in, dir, newModel(in.History, in.Account))
-}
-
 func buildResults(in Input, dir string, m *model) Results {
 	h := in.History.Header
 	r := Results{
@@ -259,13 +256,13 @@ func Write(dir string, in Input) (Results, error) {
 	// One drawing for the page's SVG timeline and timeline.png; none when
 	// the charts are skipped (a sweep's unremarkable runs: the page says
 	// how to draw them).
-	var dr *drawing
+	var dr *chart.Drawing
 	if !in.SkipCharts {
 		dr = buildDrawing(in, m, headline)
 		markClaims(dr, res.Claims, m)
 	}
 	if in.KeepDrawing && dr != nil {
-		res.drawing = dr.windowed(maxSVGShapes, focusOf(in, m))
+		res.drawing = dr.Windowed(chart.MaxSVGShapes, focusOf(in, m))
 	}
 	var errs []error
 	if len(in.ScenarioYAML) > 0 {
@@ -288,7 +285,7 @@ func Write(dir string, in Input) (Results, error) {
 		file string
 		draw func(string) error
 	}{
-		{TimelineFile, func(p string) error { return writeTimeline(p, dr) }},
+		{TimelineFile, func(p string) error { return chart.WriteTimeline(p, dr) }},
 		{LatencyFile, func(p string) error { return writeLatency(p, in, m) }},
 		{RateFile, func(p string) error { return writeRate(p, in, m) }},
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/history/historytest"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -238,9 +239,9 @@ func TestWrite(t *testing.T) {
 		file string
 		w, h int
 	}{
-		{"timeline.png", timelineW, timelineBase + laneHeight*4}, // w1, w2, node n1, the payment gateway
-		{"latency.png", latencyW, latencyH},
-		{"rate.png", latencyW, latencyH},
+		{"timeline.png", chart.TimelineW, chart.TimelineBase + chart.LaneHeight*4}, // w1, w2, node n1, the payment gateway
+		{"latency.png", chart.LatencyW, chart.LatencyH},
+		{"rate.png", chart.LatencyW, chart.LatencyH},
 	} {
 		t.Run(c.file+" decodes as a PNG of the expected size", func(t *testing.T) {
 			f, err := os.Open(filepath.Join(dir, c.file))

@@ -46,7 +46,7 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 			if strings.Contains(got, "kept its promise") || strings.Contains(got, "cam kết") {
 				t.Errorf("headline %q says the lock kept its promise", got)
 			}
-			r := BuildResults(in, "dir")
+			r := buildResults(in, "dir", newModel(in.History, in.Account))
 			if r.Spoiled != checker.SpoiledExposure || !strings.Contains(r.SpoiledWhy, "no other client tried") {
 				t.Errorf("results spoiled %q %q, want exposure and why", r.Spoiled, r.SpoiledWhy)
 			}
@@ -73,7 +73,7 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 				t.Errorf("%s headline %q tells the double charge as a finding", lang, got)
 			}
 		}
-		if r := BuildResults(in, "dir"); r.Spoiled != checker.SpoiledMargin {
+		if r := buildResults(in, "dir", newModel(in.History, in.Account)); r.Spoiled != checker.SpoiledMargin {
 			t.Errorf("spoiled %q, want margin", r.Spoiled)
 		}
 	})

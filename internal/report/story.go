@@ -423,6 +423,14 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindNotLinearizable:
 		return tr(lang, "a.not-linearizable", a.Key, clients, t0)
+	case checker.KindResurrectedLease:
+		if s, ok := m.resurrectedText(lang, a); ok {
+			return s
+		}
+	case checker.KindHiddenLapse:
+		if s, ok := m.hiddenLapseText(lang, a); ok {
+			return s
+		}
 	case checker.KindTokenRegression:
 		return tr(lang, "a.token-regression", clients, a.Key, t0, t1)
 	case checker.KindLostUpdate:
@@ -490,8 +498,12 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}
 		return tr(lang, "why."+a.Kind)
+	case a.Harmless == checker.HarmlessUncontended:
+		return tr(lang, "why."+a.Kind) + tr(lang, "why.hidden-lapse.uncontended")
 	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
+	case a.Informational && a.Harmless == checker.HarmlessFencedOrder:
+		return tr(lang, "why.informational.fenced-order")
 	case a.Informational:
 		return tr(lang, "why.informational")
 	}
@@ -547,23 +559,13 @@ func (m *model) whenText(lang Lang, t history.Trigger) string {
 	return tr(lang, "when.at", fmtT(m.sec(t.At)))
 }
 
-// ordinal is "2nd", "3rd", "11th" in English and the plain number in
-// Vietnamese ("lần thứ 3").
+// ordinal is "2nd", "3rd", "11th" in English (history.Ordinal) and the
+// plain number in Vietnamese ("lần thứ 3").
 func ordinal(lang Lang, n int) string {
 	if lang != "en" {
 		return strconv.Itoa(n)
 	}
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
+	return history.Ordinal(n)
 }
 
 // violatesWith reports whether one of the writes that are the anomaly's

@@ -15,6 +15,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/history/historytest"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // redlockClockJump is Kleppmann's timeline 3 on five nodes (scale 10):
@@ -240,9 +241,9 @@ func TestPNGs(t *testing.T) {
 				name string
 				w, h int
 			}{
-				{TimelineFile, timelineW, int(timelineHeight(lanes))},
-				{LatencyFile, latencyW, latencyH},
-				{RateFile, latencyW, latencyH},
+				{TimelineFile, chart.TimelineW, int(chart.TimelineHeight(lanes))},
+				{LatencyFile, chart.LatencyW, chart.LatencyH},
+				{RateFile, chart.LatencyW, chart.LatencyH},
 			} {
 				t.Run(c.name+" "+lang+" "+f.name+" decodes at the expected size", func(t *testing.T) {
 					w, h := pngSize(t, filepath.Join(dir, f.name))

@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"html/template"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/locksim/locksim/internal/report/page"
 
 	"github.com/locksim/locksim/internal/checker"
 )
@@ -207,7 +208,7 @@ func WriteSuite(outDir string, runs []Results, lang Lang) error {
 	group(0)
 	// A fix whose own first lesson came before its broken run's was
 	// placed there: nothing is left out, nothing shown twice.
-	t, err := template.New("suite").Funcs(pageFuncs(lang)).Parse(suiteCSS + indexTemplateSuite)
+	t, err := page.Parse("suite", suiteCSS+indexTemplateSuite, pageFuncs(lang))
 	if err != nil {
 		return fmt.Errorf("parse suite template: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
@@ -47,8 +46,8 @@ func (e env) Client(name string) (faults.Client, error) {
 // process is stopped too (SIGSTOP of its process group), so its library's
 // timers and refreshes stop with the worker.
 func (w *worker) Freeze() {
-	if p, ok := w.lock.(clients.ProcessLock); ok {
-		p.Freeze()
+	if w.process != nil {
+		w.process.Freeze()
 	}
 	w.gate.Freeze()
 }
@@ -56,8 +55,8 @@ func (w *worker) Freeze() {
 // Thaw ends one Freeze (SIGCONT for a lock client process).
 func (w *worker) Thaw() {
 	w.gate.Thaw()
-	if p, ok := w.lock.(clients.ProcessLock); ok {
-		p.Thaw()
+	if w.process != nil {
+		w.process.Thaw()
 	}
 }
 
@@ -70,8 +69,8 @@ func (w *worker) Feed() { w.starve.Open() }
 // Clock is the worker's own clock; for a lock client process started
 // with libfaketime, a fault moves the process's clock too.
 func (w *worker) Clock() faults.Clock {
-	if p, ok := w.lock.(clients.ProcessLock); ok {
-		if fc := p.FakeClock(); fc != nil {
+	if w.process != nil {
+		if fc := w.process.FakeClock(); fc != nil {
 			return bothClocks{w.clock, fc}
 		}
 	}
@@ -125,8 +124,8 @@ func (w *worker) Restart(restore string) error {
 // Crash stops the worker for good: its gate refuses everything from now on
 // (its job and its renewer stop) and its context ends.
 func (w *worker) Crash() {
-	if p, ok := w.lock.(clients.ProcessLock); ok {
-		p.Crash() // SIGKILL of its process group
+	if w.process != nil {
+		w.process.Crash() // SIGKILL of its process group
 	}
 	w.gate.Crash()
 	w.mu.Lock()

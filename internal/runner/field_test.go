@@ -52,6 +52,8 @@ var fieldLibraryScenarios = []struct {
 	{"redis-semaphore 4.1.0's onLockLost stops the holder before its charge, after the overlap began (BR-07)", "redis-semaphore-4-host-sleep", "redis-semaphore 4.1.0"},
 	{"node-redlock 5.0.0-beta.2 hands out a lease that ran out with its replies in flight (BR-17)", "node-redlock-5-pause-in-flight", "node-redlock 5.0.0-beta.2"},
 	{"node-redlock 4.2.0's validity check refuses the lease that ran out in flight (BR-17)", "node-redlock-4-pause-in-flight", "node-redlock"},
+	{"redis-semaphore 5.3.0's refresh sets the expired key again after another's grant and hides the lapse (#175)", "redis-semaphore-530-stale-refresh", "redis-semaphore 5.3.0"},
+	{"redis-semaphore 5.3.1's refresh finds the key gone and tells the holder before its charge (#175)", "redis-semaphore-531-stale-refresh", "redis-semaphore 5.3.1"},
 }
 
 // allFieldScenarios is part 1's table, part 2's (field2_test.go) and the

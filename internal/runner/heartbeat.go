@@ -18,7 +18,7 @@ func (w *worker) heartbeat(ctx context.Context, l clients.Lease) (clients.Lease,
 	if !ok {
 		return l, true // the parser let no such scenario through
 	}
-	v := history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(w.r.ttl())}
+	v := history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(w.r.ttl()), LockKey: w.lockKey(l)}
 	p := w.log.Begin(w.proc, w.name, history.Extend, w.resource(l), v)
 	octx, cancel := context.WithTimeout(ctx, w.r.opDeadline())
 	nl, err := ext.Extend(octx, l)

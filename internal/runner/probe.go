@@ -113,6 +113,9 @@ func (r *run) probeKey(ctx context.Context, lk clients.Locker, key string, bound
 		cancel()
 		if err == nil {
 			v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
+			if lease.Key != "" && lease.Key != key {
+				v.LockKey = lease.Key // the algorithm derived its own key
+			}
 			rctx, cancel := context.WithTimeout(ctx, r.opDeadline())
 			if lk.Release(rctx, lease) == nil {
 				v.Removed = true

@@ -159,3 +159,66 @@ workload: {kind: payment, keys: 3, job: 100ms, rounds: 2}
 		t.Errorf("w1 held its first lease %v of wall time, want its own 4 s job (200 ms)", w1Hold)
 	}
 }
+
+// TestALibrarysOwnRefreshIsARenewalAndAnInRenewPauseFiresOnIt runs
+// redis-semaphore's Mutex, whose refresh timer renews every 0.8 × ttl
+// inside the Node process, over protocol version 2: each refresh comes
+// back as a renewed event, recorded as an extend with renewal: true on the
+// library's own key, and a pause planned in-renew fires right after one.
+func TestALibrarysOwnRefreshIsARenewalAndAnInRenewPauseFiresOnIt(t *testing.T) {
+	needAdapter(t, "redis-semaphore")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := parse(t, `name: renewed-event
+time_scale: 10
+duration: 60s
+clients: 1
+algorithm: process
+process: {command: [node, adapters/node/semaphore.js], dir: `+root+`, traits: [single-node]}
+ttl: 10s
+workload: {kind: payment, read: 100ms, job: 20s}
+faults:
+  - {kind: pause, client: w1, point: in-renew, duration: 3s}
+`)
+	res := runScenario(t, sc, Options{Seed: 1})
+	h := res.History
+	var acquire *history.Op
+	var renewals []history.Op
+	var pause *history.Op
+	for i, o := range h.Ops {
+		switch {
+		case o.F == history.Acquire && o.Type == history.OK && acquire == nil:
+			acquire = &h.Ops[i]
+		case o.F == history.Extend && o.Value.Renewal && o.Client == "w1":
+			renewals = append(renewals, o)
+		case o.F == history.Fault && o.Value.Fault != nil && o.Value.Fault.Kind == "pause":
+			pause = &h.Ops[i]
+		}
+	}
+	if acquire == nil || acquire.Value.LockKey != "mutex:invoice-1" {
+		t.Fatalf("the grant does not name the library's own key mutex:invoice-1: %+v", acquire)
+	}
+	if len(renewals) == 0 {
+		t.Fatal("no renewal in the history: the library's refreshes were not recorded")
+	}
+	first := renewals[0]
+	if first.Type != history.OK || first.Value.LockKey != "mutex:invoice-1" || first.Value.Token != acquire.Value.Token {
+		t.Errorf("the first renewal is %s on %q with token %q; want ok on mutex:invoice-1 with the grant's token", first.Type, first.Value.LockKey, first.Value.Token)
+	}
+	if pause == nil {
+		t.Fatal("the pause planned in-renew never fired")
+	}
+	// It fires on the renewed event, after the renewal completed and
+	// before the library's next one (0.8 × ttl later).
+	if after := h.Header.ScenarioSeconds(pause.Invoke - first.Complete); after < 0 || after > 4 {
+		t.Errorf("the pause began %.2f s (scenario time) after the first renewal; want right after it", after)
+	}
+	for _, r := range renewals[1:] {
+		if r.Invoke > pause.Invoke && r.Invoke < pause.Complete {
+			t.Errorf("a renewal at %.2f s while the process was paused (%.2f–%.2f s)", h.Header.ScenarioSeconds(r.Invoke),
+				h.Header.ScenarioSeconds(pause.Invoke), h.Header.ScenarioSeconds(pause.Complete))
+		}
+	}
+}

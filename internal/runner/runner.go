@@ -28,6 +28,7 @@ import (
 	"github.com/locksim/locksim/internal/scenario"
 	"github.com/locksim/locksim/internal/workload"
 	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/lock/lockkit"
 )
 
 // Options configure one run.
@@ -310,14 +311,12 @@ func (r *run) incarnation(old *worker) (*worker, error) {
 	w := &worker{r: r, name: old.name, proc: int(r.nextProc.Add(1) - 1), rng: rng, clock: old.clock, view: old.view,
 		nodes: old.nodes, locked: old.locked, log: r.rec.Log(), incarnation: n}
 	w.gate = faults.NewGate(func(point string) { r.sched.Point(w.name, point) })
-	cfg := r.lockConfig(old.nodes, rng, old.view, gateForAlgorithm{r: r, w: w})
+	cfg := r.lockConfig(old.nodes, rng, old.view, &gateForAlgorithm{r: r, w: w})
 	cfg.Client, cfg.Seed = w.name, uint64(r.seed)^uint64(i+1)<<32^uint64(n)<<56
 	cfg.Host = clients.NewHost(r.sc.ProcessOf(w.name), fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()))
-	lk, err := clients.New(r.sc.Algorithm, cfg)
-	if err != nil {
+	if err := w.build(cfg); err != nil {
 		return nil, fmt.Errorf("restart client %s: %w", w.name, err)
 	}
-	w.lock = lk
 	r.wmu.Lock()
 	defer r.wmu.Unlock()
 	for j, x := range r.workers {
@@ -352,9 +351,33 @@ func (g gateForAlgorithm) Point(ctx context.Context, point string) error {
 }
 
 // Renewing records a background renewal of the worker's lease (watchdog)
-// as an extend operation. Renewals get a process of their own (they run
-// beside the worker's own operations), a new one after an unknown outcome.
+// as an extend operation (lock.Renewals). Renewals get a process of their
+// own (they run beside the worker's own operations), a new one after an
+// unknown outcome.
 func (g gateForAlgorithm) Renewing(l clients.Lease) func(err error) {
+	proc, v := g.renewal(l)
+	p := g.w.log.Begin(proc, g.w.name, history.Extend, g.w.resource(l), v)
+	return func(err error) {
+		t := outcome(err)
+		p.EndErr(t, v, err)
+		g.renewed(t)
+	}
+}
+
+// Renewed records a renewal the lock heard of only afterwards (a lock
+// client process's renewed event) as an extend operation from took ago to
+// now (lock.Renewals).
+func (g gateForAlgorithm) Renewed(l clients.Lease, took time.Duration, err error) {
+	proc, v := g.renewal(l)
+	now := g.r.rec.Now()
+	t := outcome(err)
+	inv := max(now-int64(max(took, 0)), 0)
+	g.w.log.Span(proc, history.Extend, g.w.name, g.w.resource(l), v, inv, now, t)
+	g.renewed(t)
+}
+
+// renewal is the process and value of a renewal of l.
+func (g gateForAlgorithm) renewal(l clients.Lease) (int, history.Value) {
 	w := g.w
 	w.mu.Lock()
 	if w.renewProc == 0 {
@@ -362,16 +385,15 @@ func (g gateForAlgorithm) Renewing(l clients.Lease) func(err error) {
 	}
 	proc := w.renewProc
 	w.mu.Unlock()
-	v := history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(g.r.ttl()), Renewal: true}
-	p := w.log.Begin(proc, w.name, history.Extend, l.Key, v)
-	return func(err error) {
-		t := outcome(err)
-		p.EndErr(t, v, err)
-		if t == history.Info {
-			w.mu.Lock()
-			w.renewProc = 0
-			w.mu.Unlock()
-		}
+	return proc, history.Value{Token: l.Token, Fence: l.Fence, TTL: int64(g.r.ttl()), Renewal: true, LockKey: w.lockKey(l)}
+}
+
+// renewed gives the renewals a new process after an unknown outcome.
+func (g gateForAlgorithm) renewed(t history.Type) {
+	if t == history.Info {
+		g.w.mu.Lock()
+		g.w.renewProc = 0
+		g.w.mu.Unlock()
 	}
 }
 
@@ -390,13 +412,29 @@ func (r *run) ttl() time.Duration { return r.wall(r.sc.TTL.D()) }
 // (lock.DefaultCommandTimeout). A command that times out is recorded as
 // info.
 func (r *run) opTimeout() time.Duration {
+	if d := r.cmdTimeout(); d > 0 {
+		return d
+	}
+	return lock.DefaultCommandTimeout(r.ttl()) // no deadline: the default still bounds dials and operations
+}
+
+// cmdTimeout is the read and write timeout of the clients' connections,
+// wall time: the scenario's choice (node_timeout, library.timeout), else
+// the algorithm's own (lock.Algorithm.CommandTimeout, which may be
+// lock.NoDeadline), else opTimeout's default.
+func (r *run) cmdTimeout() time.Duration {
 	switch {
 	case r.sc.NodeTimeout > 0:
 		return r.wall(r.sc.NodeTimeout.D())
 	case r.sc.Library != nil && r.sc.Library.Timeout > 0:
 		return r.wall(r.sc.Library.Timeout.D())
 	}
-	return lock.DefaultCommandTimeout(r.wall(r.sc.TTL.D()))
+	if a, ok := clients.Lookup(r.sc.Algorithm); ok && a.CommandTimeout != nil {
+		if d := a.CommandTimeout(r.ttl()); d > 0 || d == lock.NoDeadline {
+			return d
+		}
+	}
+	return lock.DefaultCommandTimeout(r.ttl())
 }
 
 // opDeadline bounds one lock operation (an Acquire, Release or Extend
@@ -431,8 +469,8 @@ func (r *run) brokenClient() error {
 		return fmt.Errorf("client: %w", *e)
 	}
 	for _, w := range r.workers {
-		if p, ok := w.lock.(clients.ProcessLock); ok {
-			if err := p.Failed(); err != nil {
+		if w.process != nil {
+			if err := w.process.Failed(); err != nil {
 				return fmt.Errorf("client %s: %w", w.name, err)
 			}
 		}
@@ -447,21 +485,22 @@ func (r *run) setupClients() error {
 	for i, name := range r.names {
 		var nodes []clients.Node
 		for n, nodeName := range r.cl.NodeNames() {
-			opts := &redis.Options{
-				Addr: r.cl.LinkAddr(name, n), Protocol: 2, MaxRetries: -1,
-				Dialer:      observe.Dialer(observe.ClientName(name, nodeName), r.opTimeout()),
-				DialTimeout: r.opTimeout(), ReadTimeout: r.opTimeout(), WriteTimeout: r.opTimeout(),
-				ContextTimeoutEnabled: true, PoolSize: 4, DisableIdentity: true, DialerRetries: 1,
-			}
+			// locksim's own connection settings, the public ones
+			// (lockkit.Options), with the dial timeout of the run's
+			// operations, four connections and one redial.
+			opts := lockkit.Options(r.cl.LinkAddr(name, n), observe.ClientName(name, nodeName), r.cmdTimeout())
+			opts.Dialer, opts.DialTimeout = observe.Dialer(observe.ClientName(name, nodeName), r.opTimeout()), r.opTimeout()
+			opts.PoolSize, opts.DialerRetries = 4, 1
 			if len(r.cl.Sentinels()) > 0 {
 				// The master is whichever node the sentinels name (issue 17).
 				opts.Dialer = observe.Named(observe.ClientName(name, nodeName), r.cl.MasterDialer(name, nodeName))
 			}
 			c := redis.NewClient(opts)
-			c.AddHook(stallHook{sink: &r.stalls, client: name, node: nodeName})
+			stalls := stallHook{sink: &r.stalls, client: name, node: nodeName}
+			c.AddHook(stalls)
 			r.conns = append(r.conns, c)
 			nodes = append(nodes, clients.Node{Name: nodeName, Cmd: c,
-				Addr: r.cl.LinkAddr(name, n), ConnName: observe.ClientName(name, nodeName)})
+				Addr: r.cl.LinkAddr(name, n), ConnName: observe.ClientName(name, nodeName), Stalls: stalls})
 		}
 		rng := rand.New(rand.NewPCG(uint64(r.seed), uint64(i+1)))
 		clock := clients.NewFaultyClock()
@@ -471,15 +510,13 @@ func (r *run) setupClients() error {
 		}
 		w := &worker{r: r, name: name, proc: i, rng: rng, clock: clock, view: view, nodes: nodes, locked: map[string]bool{}}
 		w.gate = faults.NewGate(func(point string) { r.sched.Point(name, point) })
-		cfg := r.lockConfig(nodes, rng, view, gateForAlgorithm{r: r, w: w})
+		cfg := r.lockConfig(nodes, rng, view, &gateForAlgorithm{r: r, w: w})
 		cfg.Client, cfg.Seed = name, uint64(r.seed)^uint64(i+1)<<32
 		cfg.Host = hosts[name]
 		builds = append(builds, func() error {
-			lk, err := clients.New(r.sc.Algorithm, cfg)
-			if err != nil {
+			if err := w.build(cfg); err != nil {
 				return fmt.Errorf("client %s: %w", name, err)
 			}
-			w.lock = lk
 			return nil
 		})
 		r.workers = append(r.workers, w)
@@ -508,15 +545,39 @@ func buildLockers(builds []func() error) error {
 	return errors.Join(errs...)
 }
 
-// lockConfig is the algorithm configuration of one client.
-func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clock, gate clients.Gate) clients.Config {
-	c := clients.Config{Nodes: nodes, TTL: r.ttl(), Rand: rng, Clock: clock, Gate: gate,
-		Library: r.library(), Shared: r.shared, Permits: int(r.hparams[history.ParamPermits]), OpTimeout: r.opTimeout()}
-	c.CommandTimeout = r.opTimeout()
+// lockConfig is the algorithm configuration of one client; g, when not
+// nil, is its worker's pause gate and renewal recorder.
+func (r *run) lockConfig(nodes []clients.Node, rng *rand.Rand, clock clients.Clock, g *gateForAlgorithm) clients.Config {
+	c := clients.Config{Config: lock.Config{Nodes: nodes, TTL: r.ttl(), Rand: rng, Clock: clock,
+		Permits: int(r.hparams[history.ParamPermits]), CommandTimeout: r.cmdTimeout()},
+		Library: r.library(), Shared: r.shared, OpTimeout: r.opTimeout()}
+	if g != nil {
+		c.Gate, c.Renewals = *g, *g
+	}
 	c.NodeTimeout = r.wall(r.sc.NodeTimeout.D())
 	c.Process = r.process()
 	c.MinHold = r.wall(r.sc.MinHold.D())
 	return c
+}
+
+// build builds the worker's lock from cfg. A lock client process's is
+// also the runner's handle on its process (pauses, kills, its clock), which
+// the runner asks of package clients by name, never of the Locker.
+func (w *worker) build(cfg clients.Config) error {
+	if w.r.sc.Traits().Process {
+		p, err := clients.NewProcess(cfg)
+		if err != nil {
+			return err
+		}
+		w.lock, w.process = p, p
+		return nil
+	}
+	lk, err := clients.New(w.r.sc.Algorithm, cfg)
+	if err != nil {
+		return err
+	}
+	w.lock = lk
+	return nil
 }
 
 // hosts gives every client the simulated process it runs in: the one the
@@ -730,6 +791,9 @@ func traits(t clients.Traits) []string {
 	}
 	if t.DeletesByKey {
 		out = append(out, history.TraitDeletesByKey)
+	}
+	if t.Process {
+		out = append(out, history.TraitProcess)
 	}
 	return out
 }

@@ -16,13 +16,17 @@ import (
 // for every protected object, acquire the lock, do the critical section
 // against the resource, record `done`, release.
 type worker struct {
-	r     *run
-	name  string
-	proc  int
-	lock  clients.Locker
-	gate  *faults.Gate
-	rng   *rand.Rand
-	clock *clients.FaultyClock
+	r    *run
+	name string
+	proc int
+	lock clients.Locker
+	// process is the lock's child process when the algorithm runs one
+	// (algorithm process): what a pause stops and a crash kills; nil
+	// otherwise.
+	process clients.ProcessLock
+	gate    *faults.Gate
+	rng     *rand.Rand
+	clock   *clients.FaultyClock
 	// view is the clock the client's lock and job read: clock itself, or
 	// its monotonic view for an algorithm with Traits.MonotonicClock.
 	view clients.Clock
@@ -35,14 +39,14 @@ type worker struct {
 	locked map[string]bool
 	// starve holds back only this client's lease renewer (starve-renewals).
 	starve faults.Latch
+
+	mu sync.Mutex
 	// resourceOf maps a lock key the algorithm derived itself (Lease.Key
 	// differs from the key asked for) to the resource's key, which the
-	// history records; only the worker's own goroutine touches it.
+	// history records; the worker writes it, its renewals read it (mu).
 	resourceOf map[string]string
-
-	mu        sync.Mutex
-	cancel    context.CancelFunc // ends the worker's context (crash)
-	renewProc int                // process of its background renewals; 0 = none yet
+	cancel     context.CancelFunc // ends the worker's context (crash)
+	renewProc  int                // process of its background renewals; 0 = none yet
 	// restart, once a restart-client fault killed this incarnation, takes
 	// the restore-on-start mode its new incarnation starts with; nil for a
 	// worker no restart awaits. incarnation counts the restarts before this
@@ -266,10 +270,12 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
 		if lease.Key != "" && lease.Key != key {
 			v.LockKey = lease.Key
+			w.mu.Lock()
 			if w.resourceOf == nil {
 				w.resourceOf = map[string]string{}
 			}
 			w.resourceOf[lease.Key] = key
+			w.mu.Unlock()
 		}
 	}
 	p.EndErr(t, v, err)
@@ -288,10 +294,21 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 // resource is the resource's key of a lease: the key asked for, when the
 // algorithm locked a key of its own derivation.
 func (w *worker) resource(l clients.Lease) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if r, ok := w.resourceOf[l.Key]; ok {
 		return r
 	}
 	return l.Key
+}
+
+// lockKey is the Value.LockKey of an operation on lease l: its key when
+// the algorithm derived its own, else "".
+func (w *worker) lockKey(l clients.Lease) string {
+	if r := w.resource(l); r != l.Key {
+		return l.Key
+	}
+	return ""
 }
 
 // sleep waits d (wall time) as the client, like gate.Sleep, but returns
@@ -369,7 +386,7 @@ func (w *worker) validate(ctx context.Context, l clients.Lease) error {
 }
 
 func (w *worker) release(ctx context.Context, l clients.Lease) {
-	v := history.Value{Token: l.Token, Fence: l.Fence}
+	v := history.Value{Token: l.Token, Fence: l.Fence, LockKey: w.lockKey(l)}
 	p := w.log.Begin(w.proc, w.name, history.Release, w.resource(l), v)
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.r.opDeadline())
 	removedFrom := l.Nodes

@@ -3,20 +3,20 @@ package scenario
 import (
 	"strings"
 
-	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/internal/algo"
 )
 
 // The parser knows the algorithms only through their registration
-// (lock.Register): their names and every rule below come from the
+// (algo.Register, lock.Register): their names and every rule below come from the
 // traits declared beside each constructor.
 
 // algorithmNames are the registered algorithms, in catalogue order.
-func algorithmNames() []string { return lock.Names() }
+func algorithmNames() []string { return algo.Names() }
 
 // traitsOf returns the traits of a registered algorithm; an unknown or
 // empty name has the zero traits (the parser reported it already).
-func traitsOf(algorithm string) lock.Traits {
-	a, _ := lock.Lookup(algorithm)
+func traitsOf(algorithm string) algo.Traits {
+	a, _ := algo.Lookup(algorithm)
 	return a.Traits
 }
 
@@ -26,23 +26,23 @@ func lockFree(algorithm string) bool { return traitsOf(algorithm).LockFree }
 // fencedNames lists the algorithms that hand out fencing tokens, as
 // "fenced or redlock-fenced".
 func fencedNames() string {
-	return orList(lock.Where(func(t lock.Traits) bool { return t.Fenced }))
+	return orList(algo.Where(func(t algo.Traits) bool { return t.Fenced }))
 }
 
 // libraryNames lists the library adapters, as "redsync, redislock".
 func libraryNames() string {
-	return strings.Join(lock.Where(func(t lock.Traits) bool { return t.Library }), ", ")
+	return strings.Join(algo.Where(func(t algo.Traits) bool { return t.Library }), ", ")
 }
 
 // driftFactorNames lists the library adapters that take a drift factor.
 func driftFactorNames() string {
-	return orList(lock.Where(func(t lock.Traits) bool { return t.DriftFactor }))
+	return orList(algo.Where(func(t algo.Traits) bool { return t.DriftFactor }))
 }
 
 // runnersOf lists the algorithms that can run the workload, as
 // "semaphore, fair-semaphore, no-lock, control-mutex".
 func runnersOf(workload string) string {
-	return strings.Join(lock.Where(func(t lock.Traits) bool { return t.Runs(workload) }), ", ")
+	return strings.Join(algo.Where(func(t algo.Traits) bool { return t.Runs(workload) }), ", ")
 }
 
 // orList joins names as "a", "a or b", "a, b or c".

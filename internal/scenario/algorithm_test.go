@@ -38,13 +38,13 @@ func scenarioFor(algorithm, kind, workloadExtra, extra string) string {
 	return fmt.Sprintf("clients: 2\nalgorithm: %s\nttl: 30s\nworkload: {%s}\n%s", algorithm, w, extra)
 }
 
-func clientsTraits(name string) lock.Traits {
-	a, _ := lock.Lookup(name)
+func clientsTraits(name string) clients.Traits {
+	a, _ := clients.Lookup(name)
 	return a.Traits
 }
 
 // firstRun is the first of kinds the algorithm runs, or "".
-func firstRun(t lock.Traits, kinds ...string) string {
+func firstRun(t clients.Traits, kinds ...string) string {
 	for _, k := range kinds {
 		if t.Runs(k) {
 			return k
@@ -117,8 +117,8 @@ func TestTheParserAcceptsExactlyTheRegisteredAlgorithms(t *testing.T) {
 		}
 	})
 	t.Run("the registry's semaphore workload is history's", func(t *testing.T) {
-		if (lock.Traits{}).Runs(workload.Semaphore) || !(lock.Traits{Semaphore: true}).Runs(workload.Semaphore) {
-			t.Errorf("lock.Traits.Runs does not treat %q as the semaphore workload", workload.Semaphore)
+		if (clients.Traits{}).Runs(workload.Semaphore) || !(clients.Traits{Traits: lock.Traits{Semaphore: true}}).Runs(workload.Semaphore) {
+			t.Errorf("clients.Traits.Runs does not treat %q as the semaphore workload", workload.Semaphore)
 		}
 	})
 }
@@ -134,8 +134,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		src func(a clients.Algorithm) string
 		// allowed says whether the traits allow it; why says why (for the
 		// test's name).
-		allowed func(t lock.Traits) bool
-		why     func(t lock.Traits) string
+		allowed func(t clients.Traits) bool
+		why     func(t clients.Traits) string
 		// refusal is a substring of the one problem reported otherwise.
 		refusal func(a clients.Algorithm) string
 	}
@@ -148,8 +148,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				}
 				return ""
 			},
-			allowed: func(t lock.Traits) bool { return t.Fenced },
-			why: func(t lock.Traits) string {
+			allowed: func(t clients.Traits) bool { return t.Fenced },
+			why: func(t clients.Traits) string {
 				if t.Fenced {
 					return "it hands out fencing tokens"
 				}
@@ -168,8 +168,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			src: func(a clients.Algorithm) string {
 				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "library: {tries: 2}\n")
 			},
-			allowed: func(t lock.Traits) bool { return t.Library },
-			why: func(t lock.Traits) string {
+			allowed: func(t clients.Traits) bool { return t.Library },
+			why: func(t clients.Traits) string {
 				if t.Library {
 					return "it is a library adapter"
 				}
@@ -187,8 +187,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				}
 				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "library: {drift_factor: 0.02}\n")
 			},
-			allowed: func(t lock.Traits) bool { return t.DriftFactor },
-			why: func(t lock.Traits) string {
+			allowed: func(t clients.Traits) bool { return t.DriftFactor },
+			why: func(t clients.Traits) string {
 				if t.DriftFactor {
 					return "its validity subtracts a drift allowance"
 				}
@@ -203,8 +203,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			src: func(a clients.Algorithm) string {
 				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "nodes: 5\n")
 			},
-			allowed: func(t lock.Traits) bool { return !t.SingleNode },
-			why: func(t lock.Traits) string {
+			allowed: func(t clients.Traits) bool { return !t.SingleNode },
+			why: func(t clients.Traits) string {
 				if t.SingleNode {
 					return "it locks a single node only"
 				}
@@ -219,8 +219,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 			src: func(a clients.Algorithm) string {
 				return scenarioFor(a.Name, firstRun(a.Traits, workload.Names()...), "", "probe: true\n")
 			},
-			allowed: func(t lock.Traits) bool { return !t.LockFree },
-			why: func(t lock.Traits) string {
+			allowed: func(t clients.Traits) bool { return !t.LockFree },
+			why: func(t clients.Traits) string {
 				if t.LockFree {
 					return "it takes no lock to probe"
 				}
@@ -238,8 +238,8 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 				}
 				return scenarioFor(a.Name, workload.Payment, "idempotency: false", "")
 			},
-			allowed: func(t lock.Traits) bool { return !t.IdempotencyKey },
-			why: func(t lock.Traits) string {
+			allowed: func(t clients.Traits) bool { return !t.IdempotencyKey },
+			why: func(t clients.Traits) string {
 				if t.IdempotencyKey {
 					return "it relies on the gateway's idempotency key"
 				}
@@ -254,10 +254,10 @@ func TestTheParserEnforcesEveryTraitRule(t *testing.T) {
 		rules = append(rules, rule{
 			what: "the " + kind + " workload",
 			src:  func(a clients.Algorithm) string { return scenarioFor(a.Name, kind, "", "") },
-			allowed: func(t lock.Traits) bool {
+			allowed: func(t clients.Traits) bool {
 				return t.Runs(kind)
 			},
-			why: func(t lock.Traits) string {
+			why: func(t clients.Traits) string {
 				switch {
 				case len(t.Workloads) > 0:
 					return "it runs " + strings.Join(t.Workloads, ", ") + " only"
@@ -331,7 +331,7 @@ func TestALockRegisteredByAUserIsParsedByItsTraits(t *testing.T) {
 		New: func(clients.Config) (clients.Locker, error) {
 			return nil, errors.New("not built in parser tests")
 		},
-		Traits: lock.Traits{Fenced: true, SingleNode: true},
+		Traits: clients.Traits{Traits: lock.Traits{Fenced: true, SingleNode: true}},
 	})
 	t.Run("its name is accepted and fencing is allowed since it is fenced", func(t *testing.T) {
 		if p := parseProblems(t, scenarioFor("user-fenced-lock", workload.Payment, "fencing: true", "")); p != nil {

@@ -9,11 +9,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/algo"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/workload"
-	"github.com/locksim/locksim/lock"
 )
 
 // Fields of the mapping form of clients: and of a process block.
@@ -24,7 +25,7 @@ var (
 
 // traitsOf is the traits of the scenario's algorithm as parsing goes: a
 // lock client process's declared traits once its process block is read.
-func (p *parser) traitsOf(algorithm string) lock.Traits {
+func (p *parser) traitsOf(algorithm string) algo.Traits {
 	if p.proc != nil && traitsOf(algorithm).Process {
 		return Scenario{Algorithm: algorithm, Process: p.proc}.Traits()
 	}
@@ -324,6 +325,10 @@ func (p *parser) processFinish(s *Scenario) {
 			s.Process.FakeTime = clients.FakeTimeJump
 		}
 	}
+	if !p.checkCommand(s) {
+		return // it cannot start: no probe
+	}
+	p.checkInRenew(s)
 	if s.Process.FakeTime == "" || !p.checkFiles {
 		return
 	}
@@ -398,7 +403,7 @@ func (p *parser) nodeTimeout(f field, s Scenario) Duration {
 	case d <= 0:
 		p.errorf(n, "node_timeout", "must be > 0 (got %s)", describe(n))
 	case s.Algorithm != "" && !t.MultiNode && !t.Process && !t.Library:
-		p.errorf(n, "node_timeout", "is the per-node timeout of a multi-node algorithm (%s; got %s); a single-node lock's command timeout is library.timeout for an adapter", orList(lock.Where(func(t lock.Traits) bool { return t.MultiNode })), s.Algorithm)
+		p.errorf(n, "node_timeout", "is the per-node timeout of a multi-node algorithm (%s; got %s); a single-node lock's command timeout is library.timeout for an adapter", orList(algo.Where(func(t algo.Traits) bool { return t.MultiNode })), s.Algorithm)
 	case s.TTL > 0 && d >= s.TTL:
 		p.errorf(n, "node_timeout", "%s is not shorter than the ttl %s: Redlock's per-node timeout must be much smaller than the lease", d, s.TTL)
 	default:

@@ -20,12 +20,9 @@ type Fault = faults.Spec
 // Nemesis is a seeded random fault schedule (package faults).
 type Nemesis = faults.Nemesis
 
-// Trigger fields of a fault, by the trigger kind they belong to.
-var triggerFields = map[string][]string{
-	history.TriggerAt:    {"at"},
-	history.TriggerEvent: {"when", "delay"},
-	history.TriggerPoint: {"point", "occurrence"},
-}
+// Trigger fields of a fault, by the trigger kind they belong to
+// (faults.TriggerFields).
+var triggerFields = faults.TriggerFields()
 
 // faultCommon are the fields of every fault.
 func faultCommon() []string { return []string{"kind", "optional"} }

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/internal/algo"
 )
 
 // The fields of issue 19's field reports (part 2): a client's process, a
@@ -45,7 +45,7 @@ func (p *parser) minHold(f field, s *Scenario) {
 	case d < 0:
 		p.errorf(n, "min_hold", "must be ≥ 0 (got %s)", describe(n))
 	case s.Algorithm != "" && !t.MinHold && d > 0:
-		p.errorf(n, "min_hold", "algorithm %s keeps no minimum hold; min_hold needs one of %s", s.Algorithm, traitNames(func(t lock.Traits) bool { return t.MinHold }))
+		p.errorf(n, "min_hold", "algorithm %s keeps no minimum hold; min_hold needs one of %s", s.Algorithm, traitNames(func(t algo.Traits) bool { return t.MinHold }))
 	case s.TTL > 0 && d > s.TTL:
 		p.errorf(n, "min_hold", "must be at most the ttl %s: a lease cannot stay taken longer than it lives (got %s)", s.TTL, describe(n))
 	default:
@@ -55,8 +55,8 @@ func (p *parser) minHold(f field, s *Scenario) {
 
 // traitNames lists the registered algorithms whose traits satisfy keep,
 // as "a, b or c".
-func traitNames(keep func(lock.Traits) bool) string {
-	names := lock.Where(keep)
+func traitNames(keep func(algo.Traits) bool) string {
+	names := algo.Where(keep)
 	switch len(names) {
 	case 0:
 		return "(none registered)"

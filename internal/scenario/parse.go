@@ -104,7 +104,7 @@ func parse(file string, data []byte, checkFiles bool) (s Scenario, err error) {
 	if len(p.errs) > 0 {
 		return Scenario{}, p.list()
 	}
-	s.File = file
+	s.File, s.Warnings = file, p.warns
 	return s, nil
 }
 
@@ -186,6 +186,8 @@ type parser struct {
 	proc        *Process
 	procCommand *yaml.Node
 	keyNodes    []keyNode
+	// warns are problems that do not stop a run (Scenario.Warnings).
+	warns []*FieldError
 }
 
 func (p *parser) at(line, col int, path, msg string) {

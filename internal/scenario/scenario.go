@@ -11,8 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/locksim/locksim/internal/algo"
+
 	"github.com/locksim/locksim/internal/workload"
-	"github.com/locksim/locksim/lock"
 )
 
 // Scenario is one scenario file after defaults are applied.
@@ -121,6 +122,10 @@ type Scenario struct {
 
 	// File is the path the scenario was loaded from (not a YAML field).
 	File string `yaml:"-"`
+	// Warnings are what Load found on disk that will not stop a run but
+	// may change it (a python3 that lacks a module its adapter imports);
+	// Parse finds none. Not a YAML field.
+	Warnings []*FieldError `yaml:"-"`
 }
 
 // Sentinel holds Sentinel's timings, scenario time (scaled like every
@@ -200,7 +205,7 @@ type ClientSpec struct {
 	Keys []int `yaml:"keys,omitempty,flow"`
 	// Process names the simulated process (one JVM, one Node worker) the
 	// client runs in: clients naming the same process are its threads and
-	// share its owner identity and its process-local locks (lock.Host).
+	// share its owner identity and its process-local locks (algo.Host).
 	// "" means a process of its own.
 	Process string `yaml:"process,omitempty"`
 }
@@ -238,7 +243,7 @@ func ProcessTraits() []string { return []string{"fenced", "multi-node", "single-
 // Traits are the traits of the scenario's algorithm: its registration's,
 // and for a lock client process those its process block declares (and
 // ClientClock when client clock faults reach it through libfaketime).
-func (s Scenario) Traits() lock.Traits {
+func (s Scenario) Traits() algo.Traits {
 	t := traitsOf(s.Algorithm)
 	if !t.Process || s.Process == nil {
 		return t

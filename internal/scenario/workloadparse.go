@@ -4,10 +4,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/locksim/locksim/internal/algo"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/locksim/locksim/internal/workload"
-	"github.com/locksim/locksim/lock"
 )
 
 // guardFields are the common workload fields that apply only to a
@@ -95,10 +96,10 @@ func (d *workloadDecoder) Int(name string, lo, hi int, why string) (int, bool) {
 }
 
 func (d *workloadDecoder) Algorithm() string   { return d.algorithm }
-func (d *workloadDecoder) Traits() lock.Traits { return d.p.traitsOf(d.algorithm) }
+func (d *workloadDecoder) Traits() algo.Traits { return d.p.traitsOf(d.algorithm) }
 func (d *workloadDecoder) MaxClients() int     { return MaxClients }
 
-func (d *workloadDecoder) Algorithms(keep func(lock.Traits) bool) string { return traitNames(keep) }
+func (d *workloadDecoder) Algorithms(keep func(algo.Traits) bool) string { return traitNames(keep) }
 
 // MarshalYAML writes the workload as a scenario file has it: the common
 // fields, with the workload's own (Attrs) among them before rounds.

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	reportpage "github.com/locksim/locksim/internal/report/page"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/faults"
@@ -199,14 +200,14 @@ type pageStep struct {
 }
 
 type page struct {
-	Title, From, Seeds, Verdict, Stopped string
-	Failing                              bool
-	Original, Minimal                    []string
-	OriginalYAML, MinimalYAML            string
-	MinimalReport, OriginalReport        string
-	MinimalFile                          string
-	Before, After                        string
-	Steps                                []pageStep
+	Lang, Title, From, Seeds, Verdict, Stopped string
+	Failing                                    bool
+	Original, Minimal                          []string
+	OriginalYAML, MinimalYAML                  string
+	MinimalReport, OriginalReport              string
+	MinimalFile                                string
+	Before, After                              string
+	Steps                                      []pageStep
 }
 
 func rel(dir, target string) string {
@@ -227,7 +228,7 @@ func rel(dir, target string) string {
 
 func writePage(dir string, src Source, res Result, sum Summary, minYAML []byte) error {
 	min := Minimal(src, res)
-	pg := page{Title: "Shrinking " + src.Scenario.Name, From: src.From, Seeds: seedRange(res.Seeds), Failing: sum.Failing,
+	pg := page{Lang: "en", Title: "Shrinking " + src.Scenario.Name, From: src.From, Seeds: seedRange(res.Seeds), Failing: sum.Failing,
 		Original: sum.OriginalSteps, Minimal: sum.MinimalSteps, OriginalYAML: string(res.Original.YAML), MinimalYAML: string(minYAML),
 		MinimalFile: MinimalFile,
 		Before:      fmt.Sprintf("%d faults, %d clients, %d keys", sum.OriginalFaults, res.Original.Scenario.Clients, res.Original.Scenario.Workload.Keys),
@@ -273,7 +274,7 @@ func writePage(dir string, src Source, res Result, sum Summary, minYAML []byte) 
 		}
 		pg.Steps = append(pg.Steps, ps)
 	}
-	t, err := template.New("shrink").Parse(pageTemplate)
+	t, err := reportpage.Parse("shrink", pageTemplate, nil)
 	if err != nil {
 		return fmt.Errorf("shrink page template: %w", err)
 	}
@@ -287,16 +288,8 @@ func writePage(dir string, src Source, res Result, sum Summary, minYAML []byte) 
 	return nil
 }
 
-const pageTemplate = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-  body { font-family: "Liberation Sans", "Helvetica Neue", Arial, sans-serif; font-size: 20px; line-height: 1.4;
-         color: #111; background: #fff; margin: 0 auto; max-width: 1600px; padding: 24px 32px 64px; }
-  h1 { font-size: 32px; } h2 { font-size: 26px; margin-top: 32px; }
+const pageTemplate = `{{template "head" .}}<style>
+{{template "plain.css"}}  h2 { font-size: 26px; margin-top: 32px; }
   .verdict { font-size: 24px; font-weight: 700; }
   .verdict.ok { color: #b3261e; } .verdict.none { color: #9a6700; }
   .sides { display: grid; grid-template-columns: 1fr 1fr; gap: 24px; }

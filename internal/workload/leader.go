@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/locksim/locksim/internal/algo"
+
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
@@ -58,7 +60,7 @@ func (w *leader) Decode(d Decoder) {
 	if v, ok := d.Bool("heartbeat"); ok {
 		if a := d.Algorithm(); v && a != "" && !d.Traits().Heartbeat {
 			d.Errorf("heartbeat", "algorithm %s sends no heartbeat; heartbeat: true needs one of %s", a,
-				d.Algorithms(func(t lock.Traits) bool { return t.Heartbeat }))
+				d.Algorithms(func(t algo.Traits) bool { return t.Heartbeat }))
 		} else {
 			w.Heartbeat = v
 		}

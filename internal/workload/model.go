@@ -38,6 +38,9 @@ type Input struct {
 	// when unknown.
 	Nodes     string
 	MultiNode bool
+	// Fenced: the resource checks fencing tokens (history
+	// Header.FencingEnforced); Fence is then the op's token.
+	Fenced bool
 	// Index is the op's history index.
 	Index int
 }
@@ -69,7 +72,12 @@ type State struct {
 	// Nodes are the nodes the holder was granted by, of a multi-node lock
 	// (Input.Nodes; "" when unknown).
 	Nodes string
-	R     any
+	// Fence is the holder's fencing token (0 when none or unknown), and
+	// Touched whether the holder has read or written the resource since
+	// its grant (see the fenced rule on LeaseModel).
+	Fence   int64
+	Touched bool
+	R       any
 }
 
 // Model is a workload's part of the porcupine lease model: its resource's
@@ -106,7 +114,14 @@ type Model struct {
 //     client (placing it last covers "not granted").
 //   - extend ok → legal iff holder == client; fail, info → no change.
 //   - write accepted → legal iff holder == client (Kleppmann 2016: only the
-//     current lease holder may act), and the workload's Apply allows it.
+//     current lease holder may act), and the workload's Apply allows it;
+//     on a fenced resource (Input.Fenced) also a write of a lower token
+//     than the holder's before the holder first read or wrote the key
+//     (State.Touched): the resource saw the holders serially, in token
+//     order (lock-theory §7.2, S03); after the holder's first read or
+//     write it is illegal (a stale write the holder's decision missed).
+//     A read or write of the holder (ok, info, or a write refused) marks
+//     it Touched; an acquire clears it.
 //   - write refused for its lease (Output.FenceRefusal) → legal iff holder
 //     != client (a correct fence refuses only a superseded holder);
 //     refused for a reason of the resource's own → the workload's Refused
@@ -146,7 +161,7 @@ func LeaseModel(k Kind, params map[string]int64) porcupine.Model {
 			s := state.(State)
 			f := fnv.New64a()
 			_, _ = io.WriteString(f, s.Holder)
-			_, _ = io.WriteString(f, "\x00"+s.Nodes)
+			_, _ = fmt.Fprintf(f, "\x00%s\x00%d\x00%t", s.Nodes, s.Fence, s.Touched)
 			h := f.Sum64()
 			if m.Hash != nil {
 				h ^= m.Hash(s.R) * 0x9e3779b97f4a7c15
@@ -199,7 +214,7 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 	switch in.F {
 	case history.Acquire:
 		if out.Type == history.OK || out.Type == history.Info {
-			s.Holder, s.Nodes = in.Client, ""
+			s.Holder, s.Nodes, s.Fence, s.Touched = in.Client, "", in.Fence, false
 			if out.Type == history.OK {
 				s.Nodes = in.Nodes
 			}
@@ -226,6 +241,9 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 		}
 		return true, s
 	case history.Read:
+		if out.Type != history.Fail && s.Holder == in.Client {
+			s.Touched = true
+		}
 		if out.Type == history.OK && m.Read != nil {
 			ok, r := m.Read(s.R, in, out)
 			s.R = r
@@ -233,6 +251,9 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 		}
 		return true, s
 	case history.Write:
+		if s.Holder == in.Client {
+			s.Touched = true
+		}
 		switch out.Type {
 		case history.OK:
 			return m.apply(s, in, out)
@@ -254,6 +275,14 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 	return true, s
 }
 
+// fencedBefore reports whether a fenced resource may accept in, a write
+// of a client that is not the holder: its token is lower than the
+// holder's, and the holder has not read or written the key since its
+// grant (lock-theory §7.2, S03).
+func fencedBefore(s State, in Input) bool {
+	return in.Fenced && in.Fence > 0 && s.Fence > in.Fence && !s.Touched
+}
+
 // disjoint reports whether two comma-joined node lists share no node.
 func disjoint(a, b string) bool {
 	for _, n := range strings.Split(a, ",") {
@@ -266,7 +295,7 @@ func disjoint(a, b string) bool {
 
 // apply applies an accepted write; false when the model forbids it.
 func (m Model) apply(s State, in Input, out Output) (bool, State) {
-	if !in.Free && !in.Unguarded && s.Holder != in.Client {
+	if !in.Free && !in.Unguarded && s.Holder != in.Client && !fencedBefore(s, in) {
 		return false, s
 	}
 	if m.Apply == nil {

@@ -70,6 +70,7 @@ func init() {
 		Words:    orderWords,
 		Tell:     func(history.History) Teller { return orderTeller{} },
 		Anomalies: []AnomalyKind{{Name: AnomalyIllegalTransition, Rank: 0,
+			About:  "an order went through a transition its state machine forbids (a cancelled order became paid)",
 			Advice: []string{"fix.transition", "fix.fencing"}, Describe: describeTransition}},
 	})
 }

@@ -448,7 +448,7 @@ func lateCharge(a *account.Account, an *finding.Anomaly) {
 		finding.Bearing(a, hold, c)
 		token := h.Ops[hold.Acquire].Value.Token
 		for _, l := range a.Keys() {
-			if l.Node == last.Node && l.Key == w.Key && l.Owner == w.Client && l.Grant < 0 && token != "" && l.Value == token &&
+			if l.Node == last.Node && l.Key == last.Key && l.Owner == w.Client && l.Grant < 0 && token != "" && l.Value == token &&
 				l.Start > last.End && l.Start <= w.Invoke {
 				c.Reset = l.Start // its own extend set the lost key again (BR-08)
 				break

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/algo"
+
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
@@ -55,10 +57,10 @@ func (w *semaphore) Decode(d Decoder) {
 	} else if !d.Has("permits") {
 		d.Required("permits", why+`, e.g. "permits: 2"`)
 	}
-	runs := func(t lock.Traits) bool { return t.Runs(Semaphore) }
+	runs := func(t algo.Traits) bool { return t.Runs(Semaphore) }
 	if a := d.Algorithm(); a != "" && !runs(d.Traits()) {
 		d.Errorf("kind", "the semaphore workload needs algorithm %s (got %s): a lock admits one client, a semaphore N",
-			strings.Join(lock.Where(runs), ", "), a)
+			strings.Join(algo.Where(runs), ", "), a)
 	}
 }
 

@@ -33,10 +33,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/locksim/locksim/internal/algo"
+
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
-	"github.com/locksim/locksim/lock"
 )
 
 // Kind is one registered workload.
@@ -119,6 +120,9 @@ type Kind struct {
 // matters, "say.<name>" the report's headline around Describe's sentence).
 type AnomalyKind struct {
 	Name string
+	// About is one English line on what it means, for `locksim list` (a
+	// workload's own kind is a safety finding).
+	About string
 	// Rank is where a report's headline tells it among a run's findings:
 	// 0 damage to the resource (first), 1 a lost update, 2 a broken lock,
 	// 3 a stale write; findings of no rank come after.
@@ -264,10 +268,10 @@ type Decoder interface {
 	// parser reported it already); Traits are its traits as parsing goes
 	// (a lock client process's declared ones).
 	Algorithm() string
-	Traits() lock.Traits
+	Traits() algo.Traits
 	// Algorithms lists the registered algorithms whose traits satisfy
 	// keep, for a message ("a, b or c").
-	Algorithms(keep func(lock.Traits) bool) string
+	Algorithms(keep func(algo.Traits) bool) string
 	// MaxClients is the most clients a scenario may have.
 	MaxClients() int
 }

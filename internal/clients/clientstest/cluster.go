@@ -26,6 +26,7 @@ import (
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/cluster"
+	"github.com/locksim/locksim/lock"
 )
 
 // Factory builds one client's Locker from its Config. cfg.Nodes reach the
@@ -130,11 +131,11 @@ const nodeTimeout = 250 * time.Millisecond
 // timeout of 250 ms for multi-node algorithms.
 func (c *Cluster) Config(i int, ttl time.Duration) clients.Config {
 	seed := c.seeds.Add(1)
-	return clients.Config{
+	return clients.Config{Config: lock.Config{
 		Client: c.names[i], Nodes: c.Nodes(i), TTL: ttl, NodeTimeout: nodeTimeout,
 		CommandTimeout: commandTimeout,
-		Rand:           rand.New(rand.NewPCG(uint64(i+1), seed)), Seed: seed,
-	}
+		Rand:           rand.New(rand.NewPCG(uint64(i+1), seed)),
+	}, Seed: seed}
 }
 
 // Locker builds client i's Locker with f and ttl, failing the test on error.

@@ -99,6 +99,11 @@ type suite struct {
 	f   Factory
 	e   Expect
 	seq atomic.Int64
+	// asked maps the key a lease names (the Redis key the lock holds,
+	// which a lock may derive from the resource's: redis-semaphore's
+	// "mutex:<key>") to the resource key it was asked for.
+	mu    sync.Mutex
+	asked map[string]string
 }
 
 // Run runs the conformance suite on the Lockers f builds. Each property is a
@@ -161,9 +166,15 @@ func (s *suite) grant(t *testing.T, l clients.Locker) (clients.Lease, time.Time)
 		lease, err := acquire(l, key)
 		switch {
 		case err == nil:
-			if lease.Key != key {
-				t.Fatalf("%s: lease key %q, want %q", l.Name(), lease.Key, key)
+			if !strings.Contains(lease.Key, key) {
+				t.Fatalf("%s: lease key %q, want %q or a key of the lock's own that names it", l.Name(), lease.Key, key)
 			}
+			s.mu.Lock()
+			if s.asked == nil {
+				s.asked = map[string]string{}
+			}
+			s.asked[lease.Key] = key
+			s.mu.Unlock()
 			return lease, invoke
 		case !unknown(err):
 			t.Fatalf("%s: acquire %s on a free key: %v", l.Name(), key, err)
@@ -172,6 +183,31 @@ func (s *suite) grant(t *testing.T, l clients.Locker) (clients.Lease, time.Time)
 		}
 		t.Logf("acquire of a free key: outcome unknown, as allowed (retrying): %v", err)
 	}
+}
+
+// resource is the resource key lease l was asked for (grant).
+func (s *suite) resource(l clients.Lease) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.asked[l.Key]; ok {
+		return r
+	}
+	return l.Key
+}
+
+// lockKey is the Redis key the lock holds for resource key: the key
+// itself, or, for a lock that derived its own from the resource's, the
+// same derivation as its grants so far showed (the resource's name within
+// its key, as "mutex:<key>").
+func (s *suite) lockKey(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for lk, r := range s.asked {
+		if lk != r {
+			return strings.Replace(lk, r, key, 1)
+		}
+	}
+	return key
 }
 
 // acquireFreed acquires key, which is free again (its holder released it
@@ -256,7 +292,7 @@ func (s *suite) refusedWhileHeld(t *testing.T) {
 	Conclusively(t, func() string {
 		la, invoke := s.grant(t, a)
 		err, _, done, sawUnknown := definite(t, "second acquire while held", func() error {
-			lb, err := acquire(b, la.Key)
+			lb, err := acquire(b, s.resource(la))
 			if err == nil {
 				defer release(b, lb)
 			}
@@ -269,7 +305,7 @@ func (s *suite) refusedWhileHeld(t *testing.T) {
 			t.Fatalf("second acquire while held: err = %v, want ErrNotAcquired", err)
 		}
 		releaseLive(t, a, la)
-		lb := s.acquireFreed(t, b, la.Key)
+		lb := s.acquireFreed(t, b, s.resource(la))
 		releaseLive(t, b, lb)
 		return ""
 	})
@@ -323,7 +359,7 @@ func (s *suite) tokenIsStored(t *testing.T) {
 		} else {
 			releaseLive(t, a, l)
 		}
-		l2 := s.acquireFreed(t, b, key)
+		l2 := s.acquireFreed(t, b, s.resource(l))
 		defer releaseLive(t, b, l2)
 		if l2.Token == l.Token {
 			t.Errorf("two grants share the token %q", l.Token)
@@ -335,7 +371,7 @@ func (s *suite) tokenIsStored(t *testing.T) {
 func (s *suite) fencesIncrease(t *testing.T) {
 	lk := s.c.Locker(t, s.f, 0, longTTL)
 	l, _ := s.grant(t, lk)
-	key := l.Key
+	key := s.resource(l)
 	prev := l.Fence
 	if prev <= 0 {
 		t.Fatalf("grant 1: fence %d, want > 0", prev)
@@ -471,10 +507,10 @@ func (s *suite) staleRelease(t *testing.T) {
 	a, b := s.c.Locker(t, s.f, 0, shortTTL), s.c.Locker(t, s.f, 1, longTTL)
 	Conclusively(t, func() string {
 		la, _ := s.grant(t, a)
-		key := la.Key
+		key := la.Key       // the Redis key
 		time.Sleep(expired) // Redis expires the key; a sleep can only overshoot
 		bInvoke := time.Now()
-		lb := s.acquireFreed(t, b, key)
+		lb := s.acquireFreed(t, b, s.resource(la))
 		defer release(b, lb)
 		err, _, _, sawUnknown := definite(t, "stale release", func() error { return release(a, la) })
 		held := s.holders(t, key, lb.Token)
@@ -501,7 +537,7 @@ func (s *suite) expiry(t *testing.T) {
 	a, b := s.c.Locker(t, s.f, 0, shortTTL), s.c.Locker(t, s.f, 1, shortTTL)
 	Conclusively(t, func() string {
 		la, invoke := s.grant(t, a)
-		key := la.Key
+		key := s.resource(la)
 		err, _, done, sawUnknown := definite(t, "acquire before expiry", func() error {
 			lb, err := acquire(b, key)
 			if err == nil {
@@ -595,7 +631,7 @@ func (s *suite) checkDefinite(t *testing.T, key string, err error) {
 		return
 	}
 	time.Sleep(100 * time.Millisecond)
-	if n := s.present(t, key); n >= s.e.quorum() {
+	if n := s.present(t, s.lockKey(key)); n >= s.e.quorum() {
 		t.Errorf("acquire said ErrNotAcquired (%v), but the key is set on %d nodes: the definite answer was false", err, n)
 	}
 }
@@ -607,7 +643,7 @@ func (s *suite) extendKeeps(t *testing.T) {
 	a, b := s.c.Locker(t, s.f, 0, shortTTL), s.c.Locker(t, s.f, 1, longTTL)
 	Conclusively(t, func() string {
 		l, invoke := s.grant(t, a)
-		key := l.Key
+		key := s.resource(l)
 		time.Sleep(shortTTL / 2)
 		eInvoke := time.Now()
 		ctx, cancel := opCtx()

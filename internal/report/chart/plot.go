@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"image/color"
@@ -19,20 +19,20 @@ import (
 // px × 72 / pngDPI points (vg units).
 const (
 	pngDPI       = 96
-	timelineW    = 1600 // px
-	timelineBase = 330  // px, plus laneHeight per lane
-	laneHeight   = 100  // px
-	latencyW     = 1600 // px
-	latencyH     = 600  // px
-	legendH      = 120  // px, strip under the plot
+	TimelineW    = 1600 // px
+	TimelineBase = 330  // px, plus laneHeight per lane
+	LaneHeight   = 100  // px
+	LatencyW     = 1600 // px
+	LatencyH     = 600  // px
+	LegendH      = 120  // px, strip under the plot
 	fontSize     = 17   // pt; ≥ 14 so it reads projected
 )
 
-func px(n float64) vg.Length { return vg.Length(n * 72 / pngDPI) }
+func Px(n float64) vg.Length { return vg.Length(n * 72 / pngDPI) }
 
 // Colours: Okabe–Ito, distinguishable for colour-blind readers and on a
 // projector; none is the red of violations or the green of accepted writes.
-var clientPalette = []color.NRGBA{
+var ClientPalette = []color.NRGBA{
 	{0, 114, 178, 255},   // blue
 	{230, 159, 0, 255},   // orange
 	{204, 121, 167, 255}, // purple
@@ -42,27 +42,27 @@ var clientPalette = []color.NRGBA{
 }
 
 var (
-	colRefused   = color.NRGBA{200, 0, 0, 255}
+	ColRefused   = color.NRGBA{200, 0, 0, 255}
 	colWaste     = color.NRGBA{255, 176, 0, 70}  // informational wasted work (duplicate-work)
 	colWasteEdge = color.NRGBA{200, 120, 0, 255} //
 )
 
 func clientColor(i int) color.NRGBA {
 	if i < 0 {
-		return clientPalette[len(clientPalette)-1]
+		return ClientPalette[len(ClientPalette)-1]
 	}
-	return clientPalette[i%len(clientPalette)]
+	return ClientPalette[i%len(ClientPalette)]
 }
 
-func lighter(c color.NRGBA) color.NRGBA {
+func Lighter(c color.NRGBA) color.NRGBA {
 	return color.NRGBA{uint8(255 - (255-int(c.R))*55/100), uint8(255 - (255-int(c.G))*55/100), uint8(255 - (255-int(c.B))*55/100), 255}
 }
 
 // sans is the plots' typeface: a sans serif reads better projected.
-var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+var Sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 func textStyle(size float64, c color.Color) text.Style {
-	return text.Style{Color: c, Font: font.From(sans, vg.Points(size)), Handler: plot.DefaultTextHandler,
+	return text.Style{Color: c, Font: font.From(Sans, vg.Points(size)), Handler: plot.DefaultTextHandler,
 		XAlign: draw.XLeft, YAlign: draw.YCenter}
 }
 
@@ -73,52 +73,31 @@ func boldStyle(size float64, c color.Color) text.Style {
 }
 
 // newPlot returns a plot with large fonts.
-// newPerfPlot starts one of Jepsen's perf plots (latency.png, rate.png):
-// title (marked when the Redis is emulated), scenario-time x axis from 0 to
-// the end of the run, y from 0 to top, a light grid and the fault windows
-// shaded. It returns the plot and the fault legend entries.
-func newPerfPlot(in Input, m *model, lang Lang, titleKey, yKey string, top float64) (*plot.Plot, []legendEntry) {
-	title := tr(lang, titleKey, in.History.Header.Scenario)
-	if emulated(in.History.Header) {
-		title += " — " + tr(lang, "emulated")
-	}
-	p := newPlot(title)
-	p.X.Label.Text = tr(lang, "p.x")
-	p.Y.Label.Text = tr(lang, yKey)
-	p.X.Min, p.X.Max = 0, max(m.sec(m.end), 1e-9)*1.03
-	p.Y.Min, p.Y.Max = 0, top
-	p.X.Tick.Marker = plot.TickerFunc(niceTicks)
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
-	p.Add(grid)
-	return p, shadeFaults(p, m, lang, top)
-}
-
-func newPlot(title string) *plot.Plot {
+func NewPlot(title string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font = font.From(sans, vg.Points(fontSize+4))
+	p.Title.TextStyle.Font = font.From(Sans, vg.Points(fontSize+4))
 	p.Title.Padding = vg.Points(8)
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = font.From(sans, vg.Points(fontSize))
-		a.Tick.Label.Font = font.From(sans, vg.Points(fontSize))
+		a.Label.TextStyle.Font = font.From(Sans, vg.Points(fontSize))
+		a.Tick.Label.Font = font.From(Sans, vg.Points(fontSize))
 		a.Padding = vg.Points(4)
 	}
 	return p
 }
 
 // rect is a filled rectangle in data coordinates.
-func rect(x0, x1, y0, y1 float64, fill color.Color, line draw.LineStyle) *plotter.Polygon {
+func Rect(x0, x1, y0, y1 float64, fill color.Color, line draw.LineStyle) *plotter.Polygon {
 	pg, _ := plotter.NewPolygon(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
 	pg.Color = fill
 	pg.LineStyle = line
 	return pg
 }
 
-func noLine() draw.LineStyle { return draw.LineStyle{} }
+func NoLine() draw.LineStyle { return draw.LineStyle{} }
 
 // labels builds a Labels plotter; each label has its own style.
-func labels(xys plotter.XYs, strs []string, styles []text.Style) *plotter.Labels {
+func Labels(xys plotter.XYs, strs []string, styles []text.Style) *plotter.Labels {
 	l, _ := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: strs})
 	copy(l.TextStyle, styles)
 	return l
@@ -148,15 +127,16 @@ func (outlinedCircle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point
 	draw.RingGlyph{}.DrawGlyph(c, draw.GlyphStyle{Color: color.Black, Radius: sty.Radius, Shape: draw.RingGlyph{}}, pt)
 }
 
-func scatter(xys plotter.XYs, g draw.GlyphStyle) *plotter.Scatter {
+func Scatter(xys plotter.XYs, g draw.GlyphStyle) *plotter.Scatter {
 	s, _ := plotter.NewScatter(xys)
 	s.GlyphStyle = g
 	return s
 }
 
-type legendEntry struct {
-	thumb plot.Thumbnailer
-	text  string
+// LegendEntry is one entry of a PNG's legend: a thumbnail and its words.
+type LegendEntry struct {
+	Thumb plot.Thumbnailer
+	Text  string
 }
 
 // lineThumb draws a short vertical line as a legend thumbnail.
@@ -168,28 +148,28 @@ func (l lineThumb) Thumbnail(c *draw.Canvas) {
 }
 
 // drawLegend lays entries out left to right, wrapping, inside c.
-func drawLegend(c draw.Canvas, entries []legendEntry) {
+func drawLegend(c draw.Canvas, entries []LegendEntry) {
 	legendLayout(c, entries, true)
 }
 
 // legendRows is how many rows the legend takes across w px.
-func legendRows(entries []legendEntry, wPx float64) int {
-	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: px(wPx), Y: px(legendH)}}}
+func legendRows(entries []LegendEntry, wPx float64) int {
+	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: Px(wPx), Y: Px(LegendH)}}}
 	return legendLayout(c, entries, false)
 }
 
 // legendLayout places the entries in rows from the top of c, drawing them
 // when draw is set, and returns the number of rows.
-func legendLayout(c draw.Canvas, entries []legendEntry, paint bool) int {
+func legendLayout(c draw.Canvas, entries []LegendEntry, paint bool) int {
 	sty := textStyle(fontSize, color.Black)
-	thumbW, thumbH := px(36), px(24)
-	gap, rowH := px(28), px(38)
-	x, y := c.Min.X+px(20), c.Max.Y-px(12)-thumbH/2
+	thumbW, thumbH := Px(36), Px(24)
+	gap, rowH := Px(28), Px(38)
+	x, y := c.Min.X+Px(20), c.Max.Y-Px(12)-thumbH/2
 	rows := 1
 	for _, e := range entries {
-		w := thumbW + px(8) + sty.Width(e.text)
-		if x+w > c.Max.X-px(10) && x > c.Min.X+px(20) {
-			x, y = c.Min.X+px(20), y-rowH
+		w := thumbW + Px(8) + sty.Width(e.Text)
+		if x+w > c.Max.X-Px(10) && x > c.Min.X+Px(20) {
+			x, y = c.Min.X+Px(20), y-rowH
 			rows++
 		}
 		if !paint {
@@ -198,8 +178,8 @@ func legendLayout(c draw.Canvas, entries []legendEntry, paint bool) int {
 		}
 		tc := draw.Crop(c, 0, 0, 0, 0)
 		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: x, Y: y - thumbH/2}, Max: vg.Point{X: x + thumbW, Y: y + thumbH/2}}
-		e.thumb.Thumbnail(&tc)
-		c.FillText(sty, vg.Point{X: x + thumbW + px(8), Y: y}, e.text)
+		e.Thumb.Thumbnail(&tc)
+		c.FillText(sty, vg.Point{X: x + thumbW + Px(8), Y: y}, e.Text)
 		x += w + gap
 	}
 	return rows
@@ -207,16 +187,16 @@ func legendLayout(c draw.Canvas, entries []legendEntry, paint bool) int {
 
 // savePNG draws p over the top of a wPx×hPx image, the legend in a strip
 // under it, and writes the PNG to path.
-func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64) error {
-	img := vgimg.NewWith(vgimg.UseWH(px(wPx), px(hPx)), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))
+func SavePNG(path string, p *plot.Plot, entries []LegendEntry, wPx, hPx float64) error {
+	img := vgimg.NewWith(vgimg.UseWH(Px(wPx), Px(hPx)), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(img)
 	// Every legend row is drawn: more than fit the strip take room from
 	// the plot, not from the legend.
-	lh := px(max(legendH, 38*float64(legendRows(entries, wPx))+30))
+	lh := Px(max(LegendH, 38*float64(legendRows(entries, wPx))+30))
 	if len(entries) == 0 {
 		lh = 0
 	}
-	p.Draw(draw.Crop(dc, px(10), -px(20), lh, -px(6)))
+	p.Draw(draw.Crop(dc, Px(10), -Px(20), lh, -Px(6)))
 	if len(entries) > 0 {
 		lc := dc
 		lc.Max.Y = lc.Min.Y + lh
@@ -226,7 +206,7 @@ func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64)
 	if err != nil {
 		return err
 	}
-	if err := encodePNG(f, img.Image()); err != nil {
+	if err := EncodePNG(f, img.Image()); err != nil {
 		f.Close()
 		return err
 	}
@@ -235,7 +215,7 @@ func savePNG(path string, p *plot.Plot, entries []legendEntry, wPx, hPx float64)
 
 // niceTicks puts a labelled tick every 1, 2 or 5 × 10^k scenario seconds so
 // there are about ten, and an unlabelled one halfway.
-func niceTicks(lo, hi float64) []plot.Tick {
+func NiceTicks(lo, hi float64) []plot.Tick {
 	span := hi - lo
 	if span <= 0 {
 		return nil

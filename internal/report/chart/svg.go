@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	_ "embed"
@@ -19,7 +19,7 @@ import (
 // overprints another.
 
 //go:embed timeline.js
-var timelineJS string
+var TimelineJS string
 
 // SVG geometry, px.
 const (
@@ -36,7 +36,7 @@ const (
 	cutStop = 0.62
 	// svgPad widens the range shown by this share of the run on each
 	// side, so marks at its first and last instants are whole.
-	svgPad = 0.015
+	SvgPad = 0.015
 )
 
 // svgHeight is the SVG's height for n lanes.
@@ -67,7 +67,7 @@ func (g geom) yc(i int) float64 {
 
 // arrowEnds are a message arrow's end points and whether it is cut
 // (stops half-way, with a cross).
-func (g geom) arrowEnds(s dShape) (x0, y0, x1, y1 float64, cut bool) {
+func (g geom) arrowEnds(s Shape) (x0, y0, x1, y1 float64, cut bool) {
 	ya, yb := g.yc(s.Lane), g.yc(s.Lane2)
 	dir := 1.0
 	if yb < ya {
@@ -76,15 +76,15 @@ func (g geom) arrowEnds(s dShape) (x0, y0, x1, y1 float64, cut bool) {
 	y0, y1 = ya+dir*0.22*g.laneH, yb-dir*0.22*g.laneH
 	x0, x1 = g.x(s.X0), g.x(s.X1)
 	switch s.Sub {
-	case msgCmd:
+	case MsgCmd:
 		if s.X0 == s.X1 {
 			x0 -= svgSlant
 		}
-	case msgReply:
+	case MsgReply:
 		if s.X0 == s.X1 {
 			x1 += svgSlant
 		}
-	case msgLost, msgNoRep:
+	case MsgLost, MsgNoRep:
 		// Stopped just outside the lane it was meant for.
 		x1 = x0 + svgSlant
 		y1 = yb - dir*cutStop*g.laneH
@@ -113,7 +113,7 @@ func arrowPath(x0, y0, x1, y1 float64, cut bool) string {
 // browser draws it in Arial or Helvetica, whose metrics Liberation Sans
 // shares.
 func textWidthPx(s string, size float64) float64 {
-	return float64(boldStyle(size*72/96, ink).Width(s)) * 96 / 72
+	return float64(boldStyle(size*72/96, Ink).Width(s)) * 96 / 72
 }
 
 // placement is a label's box on a canvas, px.
@@ -125,11 +125,21 @@ func (p placement) overlaps(q placement) bool {
 	return p.x0 < q.x1 && q.x0 < p.x1 && p.y0 < q.y1 && q.y0 < p.y1
 }
 
+// clear reports whether p overlaps none of the placements kept.
+func (p placement) clear(kept []placement) bool {
+	for _, k := range kept {
+		if p.overlaps(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // placeLabels chooses the labels to draw so that none overprints another
 // and each fits the room it must fit in: by priority, then left to right.
 // width gives a label's width in px; it returns, per label, whether it is
 // drawn and its box.
-func placeLabels(ls []dLabel, g geom, width func(dLabel) float64, height float64) ([]bool, []placement) {
+func placeLabels(ls []Label, g geom, width func(Label) float64, height float64) ([]bool, []placement) {
 	order := make([]int, len(ls))
 	for i := range order {
 		order[i] = i
@@ -170,13 +180,7 @@ func placeLabels(ls []dLabel, g geom, width func(dLabel) float64, height float64
 		if box.x1 > g.plotW()+svgPadR && !l.Mid {
 			continue
 		}
-		ok := true
-		for _, k := range kept {
-			if box.overlaps(k) {
-				ok = false
-				break
-			}
-		}
+		ok := box.clear(kept)
 		if ok {
 			kept = append(kept, box)
 			shown[i] = true
@@ -186,7 +190,7 @@ func placeLabels(ls []dLabel, g geom, width func(dLabel) float64, height float64
 }
 
 // svgOptions choose how a drawing is written.
-type svgOptions struct {
+type SVGOptions struct {
 	// Standalone writes a complete SVG file (its own stylesheet and XML
 	// namespace) instead of an element for a page.
 	Standalone bool
@@ -199,12 +203,12 @@ type svgOptions struct {
 
 // renderSVG writes d as an SVG timeline inside its figure (or, with
 // Standalone, as an SVG document).
-func renderSVG(d *drawing, o svgOptions) string {
+func RenderSVG(d *Drawing, o SVGOptions) string {
 	a, z := d.Start, d.End
 	if o.End > o.Start {
 		a, z = o.Start, o.End
 	}
-	pad := (z - a) * svgPad
+	pad := (z - a) * SvgPad
 	a, z = a-pad, z+pad
 	g := geom{w: svgW, laneH: svgLaneH, a: a, z: z}
 	h := svgHeight(len(d.Lanes))
@@ -215,15 +219,15 @@ func renderSVG(d *drawing, o svgOptions) string {
 	if o.Standalone {
 		fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="lsm-svg lsm-tl" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-label="%s">`,
 			f(svgW), f(h), f(svgW), f(h), esc(d.Headline))
-		fmt.Fprintf(&b, "<style>%s.lsm-tl{background:#fff}</style>", timelineCSS())
+		fmt.Fprintf(&b, "<style>%s.lsm-tl{background:#fff}</style>", TimelineCSS())
 	} else {
-		fmt.Fprintf(&b, `<figure class="lsm-tl" data-start="%s" data-end="%s" data-lanes="%d"`, fmtS(a), fmtS(z), len(d.Lanes))
+		fmt.Fprintf(&b, `<figure class="lsm-tl" data-start="%s" data-end="%s" data-lanes="%d"`, FmtS(a), FmtS(z), len(d.Lanes))
 		if o.Sync != "" {
 			fmt.Fprintf(&b, ` data-sync="%s"`, esc(o.Sync))
 		}
 		b.WriteString(">\n")
 		fmt.Fprintf(&b, `<div class="lsm-tools"><button type="button" data-z="in" aria-label="%s">+</button><button type="button" data-z="out" aria-label="%s">−</button><button type="button" data-z="left" aria-label="%s">◀</button><button type="button" data-z="right" aria-label="%s">▶</button><button type="button" data-z="reset">%s</button><span class="lsm-range"></span><span class="lsm-hint">%s</span></div>`+"\n",
-			esc(tr(d.Lang, "tl.zoom.in")), esc(tr(d.Lang, "tl.zoom.out")), esc(tr(d.Lang, "tl.pan.left")), esc(tr(d.Lang, "tl.pan.right")), esc(tr(d.Lang, "tl.reset")), esc(tr(d.Lang, "tl.hint")))
+			esc(d.Say("tl.zoom.in")), esc(d.Say("tl.zoom.out")), esc(d.Say("tl.pan.left")), esc(d.Say("tl.pan.right")), esc(d.Say("tl.reset")), esc(d.Say("tl.hint")))
 		fmt.Fprintf(&b, `<svg class="lsm-svg" viewBox="0 0 %s %s" role="img" aria-label="%s" tabindex="0">`, f(svgW), f(h), esc(d.Headline))
 	}
 	fmt.Fprintf(&b, "<title>%s</title>\n", esc(d.Title+": "+d.Headline))
@@ -248,7 +252,7 @@ func renderSVG(d *drawing, o svgOptions) string {
 	// The plot: a nested viewport clips what a zoom pushes out.
 	fmt.Fprintf(&b, `<svg class="plot" x="%s" y="0" width="%s" height="%s" overflow="hidden">`, f(svgLaneW), f(g.plotW()+svgPadR), f(h))
 	b.WriteString(`<g class="ticks">`)
-	for _, t := range niceTicks(a, z) {
+	for _, t := range NiceTicks(a, z) {
 		if t.Label == "" || t.Value < -1e-9 {
 			continue // a half step, or the padding before t=0
 		}
@@ -263,7 +267,7 @@ func renderSVG(d *drawing, o svgOptions) string {
 	for _, s := range d.Shapes {
 		writeShape(&b, g, s)
 	}
-	shown, boxes := placeLabels(d.Labels, g, func(l dLabel) float64 { return textWidthPx(l.Text, labelSize(l.Style)) }, svgFontPx+4)
+	shown, boxes := placeLabels(d.Labels, g, func(l Label) float64 { return textWidthPx(l.Text, labelSize(l.Style)) }, svgFontPx+4)
 	for i, l := range d.Labels {
 		y := g.yc(l.Lane) + l.Dy*svgLaneH
 		x := g.x(l.X)
@@ -280,14 +284,14 @@ func renderSVG(d *drawing, o svgOptions) string {
 		}
 		fit := ""
 		if l.Width > 0 {
-			fit = ` data-fit="` + fmtS(l.Width) + `"`
+			fit = ` data-fit="` + FmtS(l.Width) + `"`
 		}
 		fmt.Fprintf(&b, `<text class="%s" data-l="%d" data-x="%s" data-dy="%s" data-prio="%d"%s%s%s x="%s" y="%s" dy="0.35em">%s</text>`,
-			l.Style, l.Lane, fmtS(l.X), f2(l.Dy), l.Prio, fit, anchor, vis, f(x+map[bool]float64{true: 0, false: 2}[l.Mid]), f(y), esc(l.Text))
+			l.Style, l.Lane, FmtS(l.X), f2(l.Dy), l.Prio, fit, anchor, vis, f(x+map[bool]float64{true: 0, false: 2}[l.Mid]), f(y), esc(l.Text))
 	}
 	b.WriteString("\n")
 	b.WriteString("</svg>\n")
-	fmt.Fprintf(&b, `<text class="axis-name" x="%s" y="%s" text-anchor="middle">%s</text>`, f(svgLaneW+g.plotW()/2), f(h-6), esc(tr(d.Lang, "p.x")))
+	fmt.Fprintf(&b, `<text class="axis-name" x="%s" y="%s" text-anchor="middle">%s</text>`, f(svgLaneW+g.plotW()/2), f(h-6), esc(d.Say("p.x")))
 	b.WriteString("</svg>\n")
 	if o.Standalone {
 		return b.String()
@@ -317,14 +321,14 @@ func splitLabel(s string, size, w float64) (string, string) {
 }
 
 func labelSize(style string) float64 {
-	if style == lbSmall {
+	if style == LbSmall {
 		return 13
 	}
 	return svgFontPx
 }
 
 // fmtS writes scenario seconds for a data attribute (µs precision).
-func fmtS(s float64) string { return strconv.FormatFloat(math.Round(s*1e6)/1e6, 'f', -1, 64) }
+func FmtS(s float64) string { return strconv.FormatFloat(math.Round(s*1e6)/1e6, 'f', -1, 64) }
 
 func f2(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
@@ -333,32 +337,32 @@ func f2(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func shapeClass(kind, sub string) string {
 	cls := "s s-" + kind
 	switch {
-	case sub != "" && kind == shMsg:
+	case sub != "" && kind == ShMsg:
 		cls += " m-" + sub
 	case sub != "":
 		cls += " e-" + sub
-	case kind == shShade || kind == shStrip:
+	case kind == ShShade || kind == ShStrip:
 		cls += " e-other"
 	}
 	return cls
 }
 
 // writeShape writes one shape with its layout attributes.
-func writeShape(b *strings.Builder, g geom, s dShape) {
+func writeShape(b *strings.Builder, g geom, s Shape) {
 	esc := template.HTMLEscapeString
 	f := trimFloat
 	cls := shapeClass(s.Kind, s.Sub)
 	if s.Color >= 0 {
-		cls += fmt.Sprintf(" c%d", s.Color%len(clientPalette))
+		cls += fmt.Sprintf(" c%d", s.Color%len(ClientPalette))
 	}
-	attrs := fmt.Sprintf(`data-l="%d" data-x0="%s"`, s.Lane, fmtS(s.X0))
+	attrs := fmt.Sprintf(`data-l="%d" data-x0="%s"`, s.Lane, FmtS(s.X0))
 	if s.X1 != s.X0 {
-		attrs += fmt.Sprintf(` data-x1="%s"`, fmtS(s.X1))
+		attrs += fmt.Sprintf(` data-x1="%s"`, FmtS(s.X1))
 	}
 	if s.Lane2 != s.Lane {
 		attrs += fmt.Sprintf(` data-l2="%d"`, s.Lane2)
 	}
-	if tip := s.tip(); tip != "" {
+	if tip := s.TipText(); tip != "" {
 		attrs += ` data-tip="` + esc(tip) + `"`
 	}
 	if s.Op > 0 {
@@ -370,17 +374,17 @@ func writeShape(b *strings.Builder, g geom, s dShape) {
 	switch {
 	case isMark(s.Kind):
 		x, y := g.x(s.X0), g.yc(s.Lane)+s.Y0*g.laneH
-		p := markPath(s.Kind)
+		p := MarkPath(s.Kind)
 		fmt.Fprintf(b, `<g class="m %s" %s data-y0="%s" transform="translate(%s,%s)"><path class="halo" d="%s"/><path d="%s"/></g>`+"\n", cls, attrs, f2(s.Y0), f(x), f(y), p, p)
-	case s.Kind == shMsg:
+	case s.Kind == ShMsg:
 		x0, y0, x1, y1, cut := g.arrowEnds(s)
 		p := arrowPath(x0, y0, x1, y1, cut)
 		fmt.Fprintf(b, `<g class="%s" %s><path class="halo" d="%s"/><path d="%s"/></g>`+"\n", cls, attrs, p, p)
-	case s.Kind == shEnd:
+	case s.Kind == ShEnd:
 		x := g.x(s.X0)
 		fmt.Fprintf(b, `<line class="%s" %s data-y0="%s" data-y1="%s" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", cls, attrs, f2(s.Y0), f2(s.Y1),
 			f(x), f(x), f(g.yc(s.Lane)+s.Y0*g.laneH), f(g.yc(s.Lane)+s.Y1*g.laneH))
-	case s.Kind == shSeen:
+	case s.Kind == ShSeen:
 		fmt.Fprintf(b, `<line class="%s" %s data-y0="%s" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", cls, attrs, f2(s.Y0),
 			f(g.x(s.X0)), f(g.x(s.X1)), f(g.yc(s.Lane)+s.Y0*g.laneH), f(g.yc(s.Lane)+s.Y0*g.laneH))
 	default:
@@ -396,26 +400,26 @@ func writeShape(b *strings.Builder, g geom, s dShape) {
 }
 
 // legendSwatch is a legend entry's small picture, drawn like the shape.
-func legendSwatch(e dLegend) string {
+func legendSwatch(e Legend) string {
 	cls := shapeClass(e.Kind, e.Sub)
 	if e.Color >= 0 {
-		cls += fmt.Sprintf(" c%d", e.Color%len(clientPalette))
+		cls += fmt.Sprintf(" c%d", e.Color%len(ClientPalette))
 	}
 	var in string
 	switch {
 	case isMark(e.Kind):
-		p := markPath(e.Kind)
+		p := MarkPath(e.Kind)
 		in = fmt.Sprintf(`<g class="m %s" transform="translate(17,11)"><path class="halo" d="%s"/><path d="%s"/></g>`, cls, p, p)
-	case e.Kind == shMsg:
-		cut := e.Sub == msgLost || e.Sub == msgNoRep
+	case e.Kind == ShMsg:
+		cut := e.Sub == MsgLost || e.Sub == MsgNoRep
 		x1, y1 := 28.0, 18.0
 		if cut {
 			x1, y1 = 20, 12
 		}
 		in = fmt.Sprintf(`<g class="%s"><path d="%s"/></g>`, cls, arrowPath(6, 3, x1, y1, cut))
-	case e.Kind == shEnd:
+	case e.Kind == ShEnd:
 		in = fmt.Sprintf(`<line class="%s" x1="17" x2="17" y1="2" y2="20"/>`, cls)
-	case e.Kind == shSeen:
+	case e.Kind == ShSeen:
 		in = fmt.Sprintf(`<line class="%s" x1="2" x2="32" y1="11" y2="11"/>`, cls)
 	default:
 		in = fmt.Sprintf(`<rect class="%s" x="2" y="4" width="30" height="14"/>`, cls)

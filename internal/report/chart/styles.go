@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"fmt"
@@ -26,8 +26,8 @@ type shapeStyle struct {
 
 // Colours.
 var (
-	ink         = color.NRGBA{17, 17, 17, 255}
-	white       = color.NRGBA{255, 255, 255, 255}
+	Ink         = color.NRGBA{17, 17, 17, 255}
+	White       = color.NRGBA{255, 255, 255, 255}
 	colOKMark   = color.NRGBA{26, 127, 60, 255}   // accepted effect (circle)
 	colBadMark  = color.NRGBA{198, 40, 40, 255}   // the violating write (diamond)
 	colRefMark  = color.NRGBA{34, 34, 34, 255}    // refused write (cross)
@@ -43,66 +43,66 @@ var (
 )
 
 // Label colours, by label style: each has at least 4.5:1 against white.
-var labelColors = map[string]color.NRGBA{
-	lbPlain: ink,
-	lbBad:   {165, 14, 14, 255},
-	lbOK:    {20, 107, 50, 255},
-	lbFault: {74, 26, 107, 255},
-	lbSmall: ink,
-	lbOn:    white,
+var LabelColors = map[string]color.NRGBA{
+	LbPlain: Ink,
+	LbBad:   {165, 14, 14, 255},
+	LbOK:    {20, 107, 50, 255},
+	LbFault: {74, 26, 107, 255},
+	LbSmall: Ink,
+	LbOn:    White,
 }
 
 // pauseFill is a frozen client's band, dark enough for white words.
-var pauseFill = color.NRGBA{45, 45, 45, 225}
+var PauseFill = color.NRGBA{45, 45, 45, 225}
 
 // styleOf is the style of a shape kind (with its sub-kind and a client's
 // palette index where the kind takes one).
-func styleOf(kind, sub string, c int) shapeStyle {
+func StyleOf(kind, sub string, c int) shapeStyle {
 	switch kind {
-	case shBand:
+	case ShBand:
 		return shapeStyle{Fill: colBandFill, Stroke: colBandEdge, Width: 2, Dash: []float64{7, 4}}
-	case shWaste:
+	case ShWaste:
 		return shapeStyle{Fill: colWaste, Stroke: colWasteEdge, Width: 2, Dash: []float64{2, 4}}
-	case shShade, shStrip:
-		return shapeStyle{Fill: faultColor(history.FaultStep{Effect: sub}), Stroke: color.NRGBA{}, Width: 0}
-	case shPause:
-		return shapeStyle{Fill: pauseFill, Stroke: ink, Width: 1.5, Dash: []float64{5, 3}}
-	case shHold:
-		return shapeStyle{Fill: clientColor(c), Stroke: ink, Width: 1}
-	case shBelieved:
+	case ShShade, ShStrip:
+		return shapeStyle{Fill: FaultColor(history.FaultStep{Effect: sub}), Stroke: color.NRGBA{}, Width: 0}
+	case ShPause:
+		return shapeStyle{Fill: PauseFill, Stroke: Ink, Width: 1.5, Dash: []float64{5, 3}}
+	case ShHold:
+		return shapeStyle{Fill: clientColor(c), Stroke: Ink, Width: 1}
+	case ShBelieved:
 		return shapeStyle{Fill: colBelFill, Stroke: colBandEdge, Width: 2, Dash: []float64{6, 4}}
-	case shKey, shPermit:
+	case ShKey, ShPermit:
 		col := clientColor(c)
 		if sub == "inferred" {
 			// Inferred from the clients' outcomes: a dashed outline.
-			return shapeStyle{Fill: lighter(lighter(col)), Stroke: darker(col), Width: 2, Dash: []float64{6, 4}}
+			return shapeStyle{Fill: Lighter(Lighter(col)), Stroke: darker(col), Width: 2, Dash: []float64{6, 4}}
 		}
-		return shapeStyle{Fill: lighter(col), Stroke: col, Width: 1.5}
-	case shOp:
+		return shapeStyle{Fill: Lighter(col), Stroke: col, Width: 1.5}
+	case ShOp:
 		col := clientColor(c)
-		if sub == opOut {
-			return shapeStyle{Fill: white, Stroke: colBandEdge, Width: 2.5, Dash: []float64{6, 3}}
+		if sub == OpOut {
+			return shapeStyle{Fill: White, Stroke: colBandEdge, Width: 2.5, Dash: []float64{6, 3}}
 		}
-		return shapeStyle{Fill: lighter(col), Stroke: darker(col), Width: 1.5}
-	case shEnd:
-		return shapeStyle{Stroke: ink, Width: 3}
-	case shClock:
+		return shapeStyle{Fill: Lighter(col), Stroke: darker(col), Width: 1.5}
+	case ShEnd:
+		return shapeStyle{Stroke: Ink, Width: 3}
+	case ShClock:
 		return shapeStyle{Fill: colClock}
-	case shTry:
+	case ShTry:
 		return shapeStyle{Stroke: colTryMark, Width: 2}
-	case shWriteOK:
-		return shapeStyle{Fill: colOKMark, Stroke: ink, Width: 1.5}
-	case shWriteBad:
-		return shapeStyle{Fill: colBadMark, Stroke: ink, Width: 2}
-	case shWriteRef:
+	case ShWriteOK:
+		return shapeStyle{Fill: colOKMark, Stroke: Ink, Width: 1.5}
+	case ShWriteBad:
+		return shapeStyle{Fill: colBadMark, Stroke: Ink, Width: 2}
+	case ShWriteRef:
 		return shapeStyle{Stroke: colRefMark, Width: 4}
-	case shWriteOth:
-		return shapeStyle{Fill: colOthMark, Stroke: ink, Width: 1}
-	case shSeen:
+	case ShWriteOth:
+		return shapeStyle{Fill: colOthMark, Stroke: Ink, Width: 1}
+	case ShSeen:
 		return shapeStyle{Stroke: colSeen, Width: 1.5, Dash: []float64{3, 3}}
-	case shMsg:
+	case ShMsg:
 		switch sub {
-		case msgLost, msgNoRep:
+		case MsgLost, MsgNoRep:
 			return shapeStyle{Stroke: colMsgCut, Width: 2}
 		}
 		return shapeStyle{Stroke: colMsg, Width: 1}
@@ -113,15 +113,15 @@ func styleOf(kind, sub string, c int) shapeStyle {
 // markSize is the radius in px of a point shape.
 func markSize(kind string) float64 {
 	switch kind {
-	case shWriteBad:
+	case ShWriteBad:
 		return 10
-	case shWriteRef:
+	case ShWriteRef:
 		return 8
-	case shWriteOK:
+	case ShWriteOK:
 		return 7
-	case shWriteOth:
+	case ShWriteOth:
 		return 5
-	case shTry:
+	case ShTry:
 		return 5
 	}
 	return 6
@@ -131,26 +131,26 @@ func markSize(kind string) float64 {
 // fixed size), not an interval.
 func isMark(kind string) bool {
 	switch kind {
-	case shWriteOK, shWriteBad, shWriteRef, shWriteOth, shTry:
+	case ShWriteOK, ShWriteBad, ShWriteRef, ShWriteOth, ShTry:
 		return true
 	}
 	return false
 }
 
 // markPath is a mark's outline as SVG path data around (0,0), px.
-func markPath(kind string) string {
+func MarkPath(kind string) string {
 	r := markSize(kind)
 	f := func(v float64) string { return trimFloat(v) }
 	switch kind {
-	case shWriteOK:
+	case ShWriteOK:
 		return fmt.Sprintf("M%s,0A%s,%s 0 1,0 %s,0A%s,%s 0 1,0 %s,0Z", f(-r), f(r), f(r), f(r), f(r), f(r), f(-r))
-	case shWriteBad:
+	case ShWriteBad:
 		return fmt.Sprintf("M0,%sL%s,0L0,%sL%s,0Z", f(-r), f(r), f(r), f(-r))
-	case shWriteRef:
+	case ShWriteRef:
 		return fmt.Sprintf("M%s,%sL%s,%sM%s,%sL%s,%s", f(-r), f(-r), f(r), f(r), f(-r), f(r), f(r), f(-r))
-	case shWriteOth:
+	case ShWriteOth:
 		return fmt.Sprintf("M%s,%sH%sV%sH%sZ", f(-r), f(-r), f(r), f(r), f(-r))
-	case shTry:
+	case ShTry:
 		return fmt.Sprintf("M%s,0H%sM0,%sV%s", f(-r), f(r), f(-r), f(r))
 	}
 	return ""
@@ -171,7 +171,7 @@ func darker(c color.NRGBA) color.NRGBA {
 }
 
 // css is a colour as CSS.
-func css(c color.NRGBA) string {
+func CSS(c color.NRGBA) string {
 	if c.A == 0 {
 		return "none"
 	}
@@ -194,7 +194,7 @@ func relLuminance(c color.NRGBA) float64 {
 }
 
 // contrast is WCAG 2's contrast ratio of two opaque colours (1 to 21).
-func contrast(a, b color.NRGBA) float64 {
+func Contrast(a, b color.NRGBA) float64 {
 	la, lb := relLuminance(a), relLuminance(b)
 	if la < lb {
 		la, lb = lb, la
@@ -203,7 +203,7 @@ func contrast(a, b color.NRGBA) float64 {
 }
 
 // over blends c over an opaque background.
-func over(c, bg color.NRGBA) color.NRGBA {
+func Over(c, bg color.NRGBA) color.NRGBA {
 	a := float64(c.A) / 255
 	mix := func(x, y uint8) uint8 { return uint8(math.Round(float64(x)*a + float64(y)*(1-a))) }
 	return color.NRGBA{mix(c.R, bg.R), mix(c.G, bg.G), mix(c.B, bg.B), 255}
@@ -211,11 +211,11 @@ func over(c, bg color.NRGBA) color.NRGBA {
 
 // timelineCSS is the stylesheet of every SVG timeline, generated from
 // the style table above so the PNG and the SVG cannot disagree.
-func timelineCSS() string {
+func TimelineCSS() string {
 	var b strings.Builder
 	b.WriteString(timelineBaseCSS)
 	rule := func(sel string, st shapeStyle) {
-		fmt.Fprintf(&b, "%s{fill:%s;stroke:%s;stroke-width:%spx", sel, css(st.Fill), css(st.Stroke), trimFloat(st.Width))
+		fmt.Fprintf(&b, "%s{fill:%s;stroke:%s;stroke-width:%spx", sel, CSS(st.Fill), CSS(st.Stroke), trimFloat(st.Width))
 		if len(st.Dash) > 0 {
 			var ds []string
 			for _, d := range st.Dash {
@@ -225,8 +225,8 @@ func timelineCSS() string {
 		}
 		b.WriteString("}\n")
 	}
-	for _, k := range []string{shBand, shWaste, shPause, shBelieved, shEnd, shClock, shTry, shWriteOK, shWriteBad, shWriteRef, shWriteOth, shSeen} {
-		rule(".lsm-tl .s-"+k, styleOf(k, "", -1))
+	for _, k := range []string{ShBand, ShWaste, ShPause, ShBelieved, ShEnd, ShClock, ShTry, ShWriteOK, ShWriteBad, ShWriteRef, ShWriteOth, ShSeen} {
+		rule(".lsm-tl .s-"+k, StyleOf(k, "", -1))
 	}
 	for _, e := range []string{history.EffectFreezeNode, history.EffectCutLinks, history.EffectSlowLinks, history.EffectResetLinks,
 		history.EffectCrashNode, history.EffectCrashClient, history.EffectRestartClient, history.EffectNodeClock, history.EffectClientClock, history.EffectDeleteKey,
@@ -235,19 +235,19 @@ func timelineCSS() string {
 		if sub == "" {
 			sub = "other"
 		}
-		rule(".lsm-tl .s-shade.e-"+sub+",.lsm-tl .s-strip.e-"+sub, styleOf(shShade, e, -1))
+		rule(".lsm-tl .s-shade.e-"+sub+",.lsm-tl .s-strip.e-"+sub, StyleOf(ShShade, e, -1))
 	}
-	for i := range clientPalette {
-		rule(fmt.Sprintf(".lsm-tl .s-hold.c%d", i), styleOf(shHold, "", i))
-		rule(fmt.Sprintf(".lsm-tl .s-key.c%d,.lsm-tl .s-permit.c%d", i, i), styleOf(shKey, "", i))
-		rule(fmt.Sprintf(".lsm-tl .s-key.e-inferred.c%d", i), styleOf(shKey, "inferred", i))
-		rule(fmt.Sprintf(".lsm-tl .s-op.e-in.c%d", i), styleOf(shOp, opIn, i))
-		rule(fmt.Sprintf(".lsm-tl .s-op.e-out.c%d", i), styleOf(shOp, opOut, i))
+	for i := range ClientPalette {
+		rule(fmt.Sprintf(".lsm-tl .s-hold.c%d", i), StyleOf(ShHold, "", i))
+		rule(fmt.Sprintf(".lsm-tl .s-key.c%d,.lsm-tl .s-permit.c%d", i, i), StyleOf(ShKey, "", i))
+		rule(fmt.Sprintf(".lsm-tl .s-key.e-inferred.c%d", i), StyleOf(ShKey, "inferred", i))
+		rule(fmt.Sprintf(".lsm-tl .s-op.e-in.c%d", i), StyleOf(ShOp, OpIn, i))
+		rule(fmt.Sprintf(".lsm-tl .s-op.e-out.c%d", i), StyleOf(ShOp, OpOut, i))
 	}
-	rule(".lsm-tl .s-msg", styleOf(shMsg, msgCmd, -1))
-	rule(".lsm-tl .s-msg.m-lost,.lsm-tl .s-msg.m-norep", styleOf(shMsg, msgLost, -1))
-	for st, c := range labelColors {
-		fmt.Fprintf(&b, ".lsm-tl text.%s{fill:%s}\n", st, css(c))
+	rule(".lsm-tl .s-msg", StyleOf(ShMsg, MsgCmd, -1))
+	rule(".lsm-tl .s-msg.m-lost,.lsm-tl .s-msg.m-norep", StyleOf(ShMsg, MsgLost, -1))
+	for st, c := range LabelColors {
+		fmt.Fprintf(&b, ".lsm-tl text.%s{fill:%s}\n", st, CSS(c))
 	}
 	return b.String()
 }

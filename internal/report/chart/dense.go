@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"math"
@@ -15,30 +15,30 @@ import (
 // markers of one kind, markers closer than two pixels are drawn once.
 // Smaller runs are drawn exactly as before.
 const (
-	maxTimelineBars  = 500
+	MaxTimelineBars  = 500
 	maxTimelineMarks = 2000
 )
 
 // span is an interval on one lane (data x) owned by a client lane.
-type span struct {
+type Span struct {
 	s, e  float64
 	owner int
 }
 
 // columns maps data x to the pixel columns of a plot.
-type columns struct {
+type Columns struct {
 	perPx float64 // data units per pixel
 	n     int
 }
 
-func newColumns(xmax, perPx float64) columns {
+func newColumns(xmax, perPx float64) Columns {
 	if perPx <= 0 {
 		perPx = 1
 	}
-	return columns{perPx: perPx, n: int(xmax/perPx) + 1}
+	return Columns{perPx: perPx, n: int(xmax/perPx) + 1}
 }
 
-func (c columns) col(x float64) int {
+func (c Columns) col(x float64) int {
 	i := int(math.Floor(x / c.perPx))
 	return min(max(i, 0), c.n-1)
 }
@@ -48,7 +48,7 @@ func (c columns) col(x float64) int {
 // neighbouring columns with the same owner, left to right. Each column is
 // painted once (the spans are visited last to first, skipping painted
 // columns), so the cost is O(spans + columns).
-func (c columns) paint(spans []span) []span {
+func (c Columns) paint(spans []Span) []Span {
 	if len(spans) == 0 {
 		return nil
 	}
@@ -74,7 +74,7 @@ func (c columns) paint(spans []span) []span {
 			next[i] = i + 1
 		}
 	}
-	var out []span
+	var out []Span
 	for i := 0; i < c.n; {
 		if owner[i] < 0 {
 			i++
@@ -84,7 +84,7 @@ func (c columns) paint(spans []span) []span {
 		for j < c.n && owner[j] == owner[i] {
 			j++
 		}
-		out = append(out, span{s: float64(i) * c.perPx, e: float64(j) * c.perPx, owner: owner[i]})
+		out = append(out, Span{s: float64(i) * c.perPx, e: float64(j) * c.perPx, owner: owner[i]})
 		i = j
 	}
 	return out
@@ -108,7 +108,7 @@ func (s segments) Plot(c draw.Canvas, plt *plot.Plot) {
 // thinXY drops markers that would land within two pixels (dx, dy: data
 // units per pixel) of one already kept, when there are more than
 // maxTimelineMarks; fewer are returned unchanged.
-func thinXY(xys plotter.XYs, dx, dy float64) plotter.XYs {
+func ThinXY(xys plotter.XYs, dx, dy float64) plotter.XYs {
 	if len(xys) <= maxTimelineMarks || dx <= 0 || dy <= 0 {
 		return xys
 	}

@@ -1,0 +1,426 @@
+package report
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
+)
+
+// The operations of a drawing: refused attempts, writes and the node
+// events as messages (drawing.go builds the rest).
+
+// tries: refused acquire attempts, small marks at the bottom of a client
+// lane.
+func (b *builder) tries() {
+	m, lang := b.m, b.lang
+	n := 0
+	for i, o := range b.in.History.Ops {
+		if o.F != history.Acquire || o.Type != history.Fail {
+			continue
+		}
+		li := b.laneOf(o.Client)
+		if li < 0 || m.laneOf(o.Client) < 0 {
+			continue
+		}
+		x := m.sec(o.Invoke)
+		b.shape(chart.Shape{Kind: chart.ShTry, Lane: li, Lane2: li, X0: x, X1: x, Y0: 0.38, Y1: 0.38, Color: -1,
+			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, m.refusalKey(o)+".one", o.Client, o.Key) }, Op: i + 1})
+		n++
+	}
+	if n > 0 {
+		b.legendOnce(chart.ShTry, chart.Legend{Kind: chart.ShTry, Color: -1, Text: tr(lang, "p.acquire.fail")})
+	}
+}
+
+// writes: each write on its client's lane and on the resource's, by
+// outcome — accepted, accepted and named by a checker as the violation,
+// refused, another accepted write — and the highest fencing token the
+// resource has seen.
+func (b *builder) writes() {
+	m, lang := b.m, b.lang
+	inViolation := map[int]string{} // op index → the anomaly kind that names it
+	for _, a := range allAnomalies(b.in.Results) {
+		if !a.Informational {
+			for _, i := range a.Violating {
+				if _, ok := inViolation[i]; !ok {
+					inViolation[i] = a.Kind
+				}
+			}
+		}
+	}
+	var actions []string // the effect actions drawn, for the legend
+	var others []string  // the other actions drawn
+	seen := map[string]int64{}
+	type seenStep struct {
+		at    float64
+		value int64
+		key   string
+	}
+	var steps []seenStep
+	fenced := false
+	// Other writes (a claim, a mark-paid) are drawn under the effects: a
+	// mark-paid right after its charge must not hide the charge's mark.
+	first := len(b.d.Shapes)
+	defer func() {
+		ws := b.d.Shapes[first:]
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].Kind == chart.ShWriteOth && ws[j].Kind != chart.ShWriteOth })
+	}()
+	for i, o := range b.in.History.Ops {
+		if o.F != history.Write {
+			continue
+		}
+		li := b.laneOf(o.Client)
+		if li < 0 {
+			continue
+		}
+		x := m.sec(o.Invoke)
+		fence := m.fenceOf(o)
+		violation := inViolation[o.Index]
+		tip := func() string { return b.writeTip(o, fence, violation) }
+		var kind, style, word string
+		switch o.Type {
+		case history.OK:
+			switch {
+			case inViolation[o.Index] != "":
+				// A write a checker names as the violation is drawn as
+				// one, whatever its action (a stale failure record too).
+				kind, style, word = chart.ShWriteBad, chart.LbBad, actWord(lang, o)
+			case !effectAction(o.Value.Action):
+				kind = chart.ShWriteOth
+				if !containsStr(others, o.Value.Action) {
+					others = append(others, o.Value.Action)
+				}
+			default:
+				kind, style, word = chart.ShWriteOK, chart.LbOK, actWord(lang, o)
+			}
+			if kind != chart.ShWriteOth && !containsStr(actions, o.Value.Action) {
+				actions = append(actions, o.Value.Action)
+			}
+			if fence > 0 && fence > seen[o.Key] {
+				seen[o.Key] = fence
+				steps = append(steps, seenStep{x, fence, o.Key})
+			}
+		case history.Fail:
+			kind, style, word = chart.ShWriteRef, chart.LbBad, tr(lang, "p.refused")
+			if sf := o.Value.SeenFence; sf > seen[o.Key] {
+				seen[o.Key] = sf
+				steps = append(steps, seenStep{x, sf, o.Key})
+			}
+		default:
+			continue
+		}
+		if fence > 0 {
+			fenced = true
+			if word != "" {
+				word += " " + tr(lang, "p.token.short", fence)
+			}
+		}
+		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
+		prio := chart.PrWrite
+		if kind == chart.ShWriteBad {
+			prio = chart.PrViolWrite
+		}
+		if b.res >= 0 {
+			b.shape(chart.Shape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
+			if word != "" {
+				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio})
+			}
+		}
+		if word != "" {
+			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1})
+		}
+	}
+	// The highest token seen, per key, as a line on the resource lane.
+	if b.res >= 0 && fenced {
+		multiKey := len(m.keys) > 1
+		next := map[int]float64{}
+		for i, s := range steps {
+			next[i] = b.d.End
+			for j := i + 1; j < len(steps); j++ {
+				if steps[j].key == s.key {
+					next[i] = steps[j].at
+					break
+				}
+			}
+		}
+		for i, s := range steps {
+			text := tr(lang, "p.seen", s.value)
+			if multiKey {
+				text = s.key + ": " + text
+			}
+			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: s.at, X1: next[i], Y0: 0.3, Y1: 0.3, Color: -1,
+				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), s.key, s.value, "t="+fmtT3(s.at)+"s")})
+			b.label(chart.Label{Lane: b.res, X: s.at, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen})
+		}
+		if len(steps) > 0 {
+			b.legendOnce(chart.ShSeen, chart.Legend{Kind: chart.ShSeen, Color: -1, Text: tr(lang, "p.seen.legend")})
+		}
+	}
+	if len(actions) > 0 {
+		b.legendOnce(chart.ShWriteOK, chart.Legend{Kind: chart.ShWriteOK, Color: -1, Text: tr(lang, "p.effect.accepted", actionLegendWords(lang, actions))})
+	}
+	for _, s := range b.d.Shapes {
+		if s.Kind == chart.ShWriteBad {
+			b.legendOnce(chart.ShWriteBad, chart.Legend{Kind: chart.ShWriteBad, Color: -1, Text: tr(lang, "p.effect.violation")})
+		}
+		if s.Kind == chart.ShWriteRef {
+			b.legendOnce(chart.ShWriteRef, chart.Legend{Kind: chart.ShWriteRef, Color: -1, Text: tr(lang, "p.write.refused")})
+		}
+	}
+	if len(others) > 0 {
+		b.legendOnce(chart.ShWriteOth, chart.Legend{Kind: chart.ShWriteOth, Color: -1, Text: tr(lang, "p.other.accepted", actionLegendWords(lang, others))})
+	}
+}
+
+// actionLegendWord names a write action in the legend: "charge", "sale".
+// actionLegendWords joins the legend words of actions ("charge, mark-paid").
+func actionLegendWords(lang Lang, actions []string) string {
+	words := make([]string, 0, len(actions))
+	for _, a := range actions {
+		words = append(words, actionLegendWord(lang, a))
+	}
+	return strings.Join(words, ", ")
+}
+
+func actionLegendWord(lang Lang, action string) string {
+	if _, ok := messages[English]["act."+action]; ok {
+		return tr(lang, "act."+action)
+	}
+	if action == "" {
+		return tr(lang, "act.write")
+	}
+	return action
+}
+
+// writeTip tells one write: who, what, under which token, what the
+// resource answered and whether a checker names it as the violation.
+func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
+	m, lang := b.m, b.lang
+	act := actionLegendWord(lang, o.Value.Action)
+	tok := ""
+	if fence > 0 {
+		tok = tr(lang, "n.with.token", fence)
+	}
+	var lines []string
+	switch o.Type {
+	case history.OK:
+		lines = append(lines, tr(lang, "tip.write.ok", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceName()))
+	case history.Fail:
+		lines = append(lines, tr(lang, "tip.write.refused", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceName(), refusalText(lang, o)))
+	}
+	if o.Value.Num != nil {
+		lines = append(lines, tr(lang, "tip.num", *o.Value.Num))
+	}
+	if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
+		if l.lost() && l.KeyEnd <= o.Invoke {
+			lines = append(lines, tr(lang, "tip.write.lost", o.Client, b.at(l.KeyEnd)))
+		} else {
+			lines = append(lines, tr(lang, "tip.write.held", o.Client))
+		}
+	}
+	if violation != "" {
+		lines = append(lines, tr(lang, "tip.write.violation", m.kindWord(lang, violation)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// messages: the node events as arrows between a client's lane and a
+// node's. A command the node executed is an arrow to the node at the
+// instant the node executed it, its reply an arrow back (both drawn at
+// that instant: the slant shows the direction, not a latency). A command
+// whose connection got no answer (a Stalled record with no outcome) is a
+// cut arrow: stopped half-way when the node never executed it, or, when
+// it did, a cut reply. A command answered late is drawn from its send to
+// the node and back to its answer, in real time.
+func (b *builder) messages() {
+	m, lang := b.m, b.lang
+	ops := b.in.History.Ops
+	type ck struct{ client, node string }
+	// Node events by client and node, in time order (positions in ops).
+	cmds := map[ck][]int{}
+	for i, o := range ops {
+		if o.F == history.NodeCmd && o.Process == history.NodeProcess && !o.Value.Lua {
+			cmds[ck{o.Client, o.Value.Node}] = append(cmds[ck{o.Client, o.Value.Node}], i)
+		}
+	}
+	// Script commands: the top-level EVAL they ran inside (the sender's
+	// last top-level command on that node).
+	inner := map[int][]string{}
+	last := map[ck]int{}
+	for i, o := range ops {
+		if o.F != history.NodeCmd || o.Process != history.NodeProcess {
+			continue
+		}
+		k := ck{o.Client, o.Value.Node}
+		if !o.Value.Lua {
+			last[k] = i
+			continue
+		}
+		if p, ok := last[k]; ok {
+			inner[p] = append(inner[p], strings.Join(o.Value.Cmd, " "))
+		}
+	}
+	used := map[int]bool{}
+	drawn := 0
+	cut := 0
+	for i, o := range ops {
+		if o.F != history.Stalled || o.Process != history.NodeProcess {
+			continue
+		}
+		ci, ni := b.laneOf(o.Client), b.laneOf(o.Value.Node)
+		if ci < 0 || ni < 0 || b.d.Lanes[ni].Kind != chart.LaneNode || b.d.Lanes[ci].Kind != chart.LaneClient {
+			continue
+		}
+		// The node event this stall is about: the first command of the
+		// client on the node inside its window.
+		exec := -1
+		end := opEnd(o, m.end)
+		for _, j := range cmds[ck{o.Client, o.Value.Node}] {
+			if t := ops[j].Invoke; t >= o.Invoke && t <= end && !used[j] {
+				exec = j
+				break
+			}
+		}
+		cmdWords := strings.Join(o.Value.Cmd, " ")
+		why := b.cutBy(o.Client, o.Value.Node, o.Invoke)
+		s, e := m.sec(o.Invoke), m.sec(end)
+		switch {
+		case exec >= 0 && o.Type == history.Info:
+			used[exec] = true
+			x := m.sec(ops[exec].Invoke)
+			full := b.cmdText(ops[exec], inner[exec])
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: ci, Lane2: ni, X0: s, X1: x, Color: -1,
+				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: ni, Lane2: ci, X0: x, X1: e, Color: -1,
+				Tip: tr(lang, "tip.msg.norep", o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
+			cut++
+		case exec >= 0:
+			used[exec] = true
+			x := m.sec(ops[exec].Invoke)
+			full := b.cmdText(ops[exec], inner[exec])
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: ci, Lane2: ni, X0: s, X1: x, Color: -1,
+				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: ni, Lane2: ci, X0: x, X1: e, Color: -1,
+				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1})
+		case o.Type == history.Info:
+			key := "tip.msg.lost"
+			if !m.a.ObservedAt(o.Value.Node, o.Invoke) || !m.a.ObservedAt(o.Value.Node, end) {
+				key = "tip.msg.noanswer"
+			}
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: ci, Lane2: ni, X0: s, X1: s, Color: -1,
+				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
+			cut++
+		default:
+			continue
+		}
+		drawn++
+	}
+	for k, list := range cmds {
+		ci, ni := b.laneOf(k.client), b.laneOf(k.node)
+		if ci < 0 || ni < 0 || b.d.Lanes[ni].Kind != chart.LaneNode || b.d.Lanes[ci].Kind != chart.LaneClient {
+			continue
+		}
+		for _, j := range list {
+			if used[j] {
+				continue
+			}
+			o := ops[j]
+			x := m.sec(o.Invoke)
+			full := b.cmdText(o, inner[j])
+			tip := func() string {
+				return tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(o.Client, o)
+			}
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: ci, Lane2: ni, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: ni, Lane2: ci, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			drawn++
+		}
+	}
+	if drawn > 0 {
+		b.legendOnce("msg", chart.Legend{Kind: chart.ShMsg, Sub: chart.MsgCmd, Color: -1, Text: tr(lang, "p.msg")})
+	}
+	if cut > 0 {
+		b.legendOnce("msg:cut", chart.Legend{Kind: chart.ShMsg, Sub: chart.MsgLost, Color: -1, Text: tr(lang, "p.msg.cut")})
+	}
+	// Arrows in time order, so a renderer draws later ones over earlier.
+	first := len(b.d.Shapes)
+	for first > 0 && b.d.Shapes[first-1].Kind == chart.ShMsg {
+		first--
+	}
+	msgs := b.d.Shapes[first:]
+	sort.SliceStable(msgs, func(i, j int) bool { return msgs[i].X0 < msgs[j].X0 })
+}
+
+// cmdText is a node event's command in full, with the commands its script
+// ran.
+func (b *builder) cmdText(o history.Op, inner []string) string {
+	s := strings.Join(o.Value.Cmd, " ")
+	if len(inner) > 0 {
+		s += " " + tr(b.lang, "tip.msg.script", strings.Join(inner, "; "))
+	}
+	return s
+}
+
+// parentTip names the client operation a node event was part of: the
+// client's acquire, release or extend whose window holds it.
+func (b *builder) parentTip(client string, ev history.Op) string {
+	m, lang := b.m, b.lang
+	for _, i := range m.opsByKey[ev.Key] {
+		o := m.h.Ops[i]
+		if o.Client != client || o.Process == history.NodeProcess {
+			continue
+		}
+		switch o.F {
+		case history.Acquire, history.Release, history.Extend, history.Probe:
+		default:
+			continue
+		}
+		if o.Invoke <= ev.Invoke && ev.Invoke <= opEnd(o, m.end) {
+			return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), tr(lang, "outcome."+string(o.Type)))
+		}
+	}
+	return ""
+}
+
+// cutBy says which link fault stood between client and node at t, as a
+// line of a tip ("" when none did: the machine may have been too slow).
+func (b *builder) cutBy(client, node string, t int64) string {
+	for _, w := range b.m.faults {
+		if w.Start > t || w.End < t {
+			continue
+		}
+		for _, l := range w.Step.Links {
+			if l.Client == client && l.Node == node {
+				return "\n" + tr(b.lang, "tip.msg.fault", faultWord(b.lang, w.Step), b.at(w.Start), b.at(w.End))
+			}
+		}
+		if w.Step.Effect == history.EffectFreezeNode && slices.Contains(w.Step.Nodes, node) {
+			return "\n" + tr(b.lang, "tip.msg.fault", faultWord(b.lang, w.Step), b.at(w.Start), b.at(w.End))
+		}
+	}
+	return "\n" + tr(b.lang, "tip.msg.nofault")
+}
+
+// focusOf is the instant a narrowed timeline is centred on: the first
+// violation's start, else the first anomaly's, else the run's middle
+// (scenario s).
+func focusOf(in Input, m *model) float64 {
+	first, info := -1.0, -1.0
+	for _, a := range allAnomalies(in.Results) {
+		if !a.Informational && (first < 0 || a.StartS < first) {
+			first = a.StartS
+		}
+		if info < 0 || a.StartS < info {
+			info = a.StartS
+		}
+	}
+	switch {
+	case first >= 0:
+		return first
+	case info >= 0:
+		return info
+	}
+	return m.sec(m.end) / 2
+}

@@ -1,0 +1,521 @@
+package report
+
+// messagesEN is the English table of messages (messages.go).
+var messagesEN = map[string]string{
+	// Page chrome.
+	"title":             "locksim report: %s",                                                // scenario
+	"emulated":          "emulated Redis (miniredis)",                                        //
+	"emulated.warning":  "Not real Redis: this run used %s. Timing and expiry are emulated.", // "emulated Redis (miniredis)"
+	"aborted":           "ABORTED — partial history",
+	"aborted.text":      "The run was interrupted before it finished: the story, the plots and the verdict cover only what happened until then.",
+	"verdict.valid":     "VALID",
+	"verdict.invalid":   "INVALID",
+	"verdict.unknown":   "UNKNOWN",
+	"expect.none":       "This scenario declares no expected verdict.",
+	"expect.aborted":    "Expected %s: not judged — the run was interrupted before it finished.",
+	"say.aborted":       "The run was interrupted before it finished; the partial history shows no violation so far.",
+	"expect.met":        "Expected %s, got %s: expectation met.", // expect, verdict
+	"expect.notmet":     "Expected %s, got %s: expectation NOT met.",
+	"expect.missing":    "Missing: %s.",                                                                                            // kinds
+	"expect.unjudged":   "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.", // kinds
+	"expect.unexpected": "Found but not expected: %s.",                                                                             // kinds
+	"expect.cut":        "Expected %s: not judged — the history is cut off.",                                                       // expect
+	"cut":               "CUT OFF — the history ends early",
+	"cut.text":          "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
+	"say.cut":           "The history is cut off; what it holds shows no violation.",
+	"h.story":           "What happened, step by step",
+	"h.story.note":      "Times are scenario time (t=0 is the start of the run).",
+	"h.anomalies":       "What went wrong",
+	"h.fix":             "What would have prevented it",
+	"h.checkers":        "Checkers",
+	"h.timeline":        "Timeline",
+	"h.timeline.how":    "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies; a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
+	"h.latency":         "Acquire latency",
+	"h.rate":            "Acquire rate",
+	"h.history":         "Linearizability (porcupine)",
+	"h.scenario":        "Scenario",
+	"h.run":             "Run",
+	"no.anomalies":      "No anomalies.",
+	"col.kind":          "What",
+	"col.clients":       "Clients",
+	"col.key":           "Key",
+	"col.window":        "Window (scenario s)",
+	"col.explain":       "Explanation",
+	"col.why":           "Why it matters",
+	"col.checker":       "Checker",
+	"col.verdict":       "Verdict",
+	"col.summary":       "Summary",
+	"informational":     "informational (does not fail the run)",
+	"checker.words":     "The checker's own words",
+	"history.link":      "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
+	"history.none":      "No history.html: no linearizability information was given for this run.",
+	"history.toobig":    "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
+	"history.window":    "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
+	"history.faults":    "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
+	"alt.timeline":      "Timeline: who held the lock when, faults and writes",
+	"charts.skipped":    "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first seed, every run that missed its expectation and, without an expectation, every run that is not valid (--charts all draws every run). To draw them now: %s", // command
+	"alt.latency":       "Acquire latency over scenario time",
+	"alt.rate":          "Acquires granted and refused per second of scenario time",
+	"run.seed":          "Seed",
+	"run.reproduce":     "Reproduce",
+	"run.version":       "locksim version",
+	"run.redis":         "Redis version",
+	"run.backend":       "Backend",
+	"run.scale":         "Time scale",
+	"run.scale.text":    "1 s of wall time = %s s of scenario time", // scale
+	"run.wall":          "Wall time",
+	"run.wall.text":     "%.2f s",
+	"run.lag":           "Machine load",
+	"run.lag.text":      "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)", // wall ms, scenario s, threshold ms
+	"run.scenario.s":    "Scenario time covered",
+	"run.file":          "Scenario file",
+	"run.algorithm":     "Algorithm",
+	"run.workload":      "Workload",
+	"unknown.value":     "unknown",
+
+	// What would have prevented it.
+	"fix.restore.own":         "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
+	"fix.safe":                "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
+	"fix.fencing":             "Fencing token, claimed first: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).",
+	"fix.idempotency":         "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
+	"fix.atomic":              "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
+	"fix.enforce":             "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
+	"fix.wait.lock":           "Wait for a replica before acting: after acquiring, WAIT 1 until a replica has acknowledged the key, so the replica Sentinel promotes has it (replication is asynchronous). A fencing counter on the same master would be lost in the same failover; fence only with an issuer that survives it (lessons 46, 47; lock-theory S23).",
+	"fix.wait.counter":        "The token issuer went backwards in a failover: Sentinel promoted a replica that had not received the counter's last INCR (replication is asynchronous). Have each grant wait until a replica has acknowledged the counter and the key (WAIT 1 before the token is used), so the replica Sentinel promotes has them; persistence on the old master would not have reached the replica (lesson 46, lock-theory S23).",
+	"fix.durable.counter":     "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
+	"fix.redlock":             "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
+	"fix.ttl":                 "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
+	"fix.renewal":             "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
+	"fix.orphan":              "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
+	"fix.ttl.atomic":          "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
+	"fix.unavailable":         "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
+	"fix.fixed":               "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
+	"fix.fixed.run":           "Run it with",                                                                                                                                             //
+	"fix.fixed.report":        "open its report",                                                                                                                                         //
+	"fix.saved.fencing":       "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
+	"fix.saved.fencing.order": "Nothing to fix: the fencing token kept the resource in token order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but before the newer holder first used it; the newer holder then saw that write and did not repeat it (lock-theory §7.2, S03).",
+	"fix.cas.claim":           "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
+	"fix.saved.cas":           "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
+
+	// Verdict sentences.
+	"say.double.late":      "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
+	"say.double.crash":     "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
+	"say.double.clock":     "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
+	"say.double.restored":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, restarted, had deleted on start %.1f s earlier.",                                // key, client, restorer, seconds
+	"say.double.removed":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
+	"say.double.deleted":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
+	"say.double.failover":  "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",             // key, client, seconds, group
+	"say.double.sharer":    "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.",                  // key, client, releaser, seconds
+	"say.double":           "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
+	"say.stale":            "The resource accepted a stale write: %s",                                                                                                                   // explain
+	"say.other":            "%s: %s",                                                                                                                                                    // kind, explain
+	"say.fenced":           "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
+	"say.fenced.plain":     "The fencing token saved the day: a late write by %s was refused.",
+	"say.valid":            "No checker found a problem: the lock kept its promise in this run.",
+	"say.unknown":          "Inconclusive: %s",
+	"say.unknown.plain":    "Inconclusive: a checker could not decide.",
+	"say.unknown.missed":   "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
+	"step.missed":          "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
+	"when.at":              "at t=%ss",                                                                                      // t
+	"when.start":           "before the clients start",                                                                      //
+	"when.event":           "%s after %s first acquired the lock",                                                           // delay, client
+	"when.granted":         "%s after %s was first granted the lock by %s",                                                  // delay, client, node
+	"when.point":           "the first time %s is %s",                                                                       // client, point words
+	"when.point.nth":       "the %s time %s is %s",                                                                          // ordinal, client, point words
+	"and":                  "%s and %s",
+	"say.double.reset":     "The invoice (%s) was charged twice: %s's lock expired at t=%ss and its extend set the key again at t=%ss as if it had held it throughout; it charged %.1f s after its lock had expired.", // key, client, t expired, t reset, seconds
+	"say.double.clock.one": "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped forward and its key expired early.",                                      // key, client, seconds, node
+
+	// Narrative. Times are scenario seconds, formatted by the caller.
+	"n.acquire":               "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+	"n.acquire.permit":        "%s acquired a permit of %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+	"a.mutex-overlap.permits": "%s all believed they held a permit of %s from t=%ss to t=%ss: more holders than its %d permits.",                        // clients, key, t0, t1, permits
+	"n.release.permit":        "%s released its permit of %s.",                                                                                          // client, key
+	"a.stale-write-accepted":  "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
+	"n.acquire.nodes":         "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
+	"n.probe":                 "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
+	"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
+	"n.token.fence":           "token %d",
+	"n.token.owner":           "owner token %s",
+	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                    // client, key
+	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                        // client, key, n, t0, t1
+	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held anyone's key for it then.",                                             // client, key
+	"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held anyone's key for it then.", // client, key, n, t0, t1
+	"n.acquire.info.refused":  "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
+	"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
+	"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
+	"n.acquire.info":          "%s's acquire of %s got no answer: outcome unknown.",
+	"n.read":                  "%s read %s: %s.",          // client, key, result
+	"n.write.ok":              "%s: %s of %s accepted%s.", // client, action, key, token suffix
+	"n.write.claim":           "%s registered its token at the resource for %s%s: accepted.",
+	"n.write.refused":         "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
+	"n.write.info.refused":    "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
+	"n.write.info.reset":      "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
+	"n.write.info.error":      "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
+	"n.write.info":            "%s's %s of %s%s got no answer: it may or may not have happened.",
+	"n.with.token":            " with token %d",
+	"n.with.word":             "with",
+	"n.release.ok":            "%s released %s (key deleted).",
+	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
+	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
+	"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
+	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
+	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                              // t, client
+	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
+	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client
+	"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
+	"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                       // client
+	"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
+	"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
+	"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
+	"n.release.info.refused":  "%s's release of %s could not connect (connection refused): recorded as unknown.",
+	"n.release.info.reset":    "%s's release of %s lost its connection before the reply: outcome unknown.",
+	"n.release.info.error":    "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
+	"n.release.info":          "%s's release of %s got no answer: outcome unknown.",
+	"n.release.notrun":        "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.", // client, key
+	"n.extend.ok":             "%s extended its lock on %s.",
+	"n.renew.ok":              "%s's watchdog renewed its lock on %s.",
+	"n.renew.fail":            "%s's watchdog could not renew its lock on %s.",
+	"n.renew.foreign":         "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
+	"n.extend.foreign":        "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",           // client, key, owner
+	"n.extend.fail":           "%s could not extend its lock on %s.",
+	"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
+	"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
+	"n.pause.event-loop":      "%s was frozen by a blocked event loop for %s%s: none of its timers ran, its lease renewal neither.", // client(s), duration, point suffix
+	"n.pause.sleep":           "%s was frozen by a host sleep of %s%s.",                                                             // client(s), duration, point suffix
+	"n.pause.stop":            "%s was stopped by SIGSTOP for %s%s.",                                                                // client(s), duration, point suffix
+	"n.pause.point":           ", %s",                                                                                               // point words
+	"point.before-write":      "just before its write",
+	"point.after-acquire":     "right after acquiring the lock",
+	"point.before-release":    "just before releasing the lock",
+	"n.resume":                "%s woke up after being frozen for %s%s.",                                                          // client, duration, belief suffix
+	"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                                 // key, token text
+	"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                                 // key, token text
+	"n.fault":                 "Fault: %s on %s for %s%s.",                                                                        // fault word, targets, duration, detail
+	"n.fault.end":             "Fault healed: %s on %s.",                                                                          // fault word, targets
+	"n.partition":             "Network partition: %s, for %s.",                                                                   // cut sentences, duration
+	"n.cut.one":               "%s cannot reach %s",                                                                               // from, to
+	"n.cut.heal":              "%s can reach %s again",                                                                            // from, to
+	"n.cut.heal.down":         "the cut between %s and %s was lifted, but %s was still down",                                      // from, to, nodes down
+	"n.partition.end":         "Network partition healed: %s.",                                                                    // heal sentences
+	"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
+	"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump
+	"n.clock.rate":            "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",        // nodes, duration, rate
+	"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                             // clients, duration, rate
+	"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                      // client, duration
+	"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.", // node, key, client
+	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                       // client
+	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",          // key, nodes
+	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                       // nodes, duration
+	"n.crash.kept":            "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
+	"n.crash.some":            "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
+	"n.crash.from.aof":        "its append-only file",
+	"n.crash.from.rdb":        "its last RDB snapshot",                                          // nodes, duration
+	"n.pause.node":            "Redis on %s was frozen for %s.",                                 // nodes, duration
+	"n.latency":               "Network latency: replies to %s delayed for %s (%v ± %v).",       // slow sentences, duration, latency, jitter
+	"n.slow.one":              "%s from %s",                                                     // client, nodes
+	"n.reset":                 "Connections reset (TCP RST): %s.",                               // cut sentences
+	"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
+	"n.expired.belief":        "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
+	"n.expired":               "%s's lock on %s expired in Redis (TTL %s).",
+	"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
+	"n.expired.clock":         "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
+	"n.expired.crash":         "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
+	"n.lost.failover":         "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",    // client, key, group
+	"n.quorum.lost":           "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
+	"n.anomaly":               "Violation (%s): %s",                                                                                                        // kind word, sentence
+	"n.anomaly.info":          "Noted (%s, informational): %s",
+	"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s after %.1[5]f s. %[4]s had received %[6]d of the %[7]d bytes of replication stream %[8]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
+	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                              // group, mode
+
+	// Fault kinds.
+	"fault.pause":            "GC pause",
+	"fault.pause.event-loop": "blocked event loop",
+	"fault.pause.sleep":      "host sleep",
+	"fault.pause.stop":       "SIGSTOP",
+	"fault.partition":        "network partition",
+	"fault.latency":          "network latency",
+	"fault.reset":            "connection reset",
+	"fault.crash":            "node crash",
+	"fault.pause-node":       "node pause",
+	"fault.clock-jump":       "clock jump",
+	"fault.clock-rate":       "clock drift",
+	"fault.starve-renewals":  "starved renewer",
+	"fault.crash-client":     "client crash",
+	"fault.delete-key":       "key deleted",
+	"fault.failover":         "failover",
+	"fault.replication-lag":  "replication lag",
+	"fault.bandwidth":        "bandwidth limit",
+	"fault.slicer":           "sliced packets",
+	"fault.limit-data":       "data limit",
+	"fault.slow-close":       "slow close",
+	"fault.timeout":          "connection timeout",
+	"refusal.stale-fence":    "stale fencing token %d < %d",                                           // token, highest seen
+	"refusal.duplicate-key":  "duplicate idempotency key %s",                                          // key
+	"refusal.lock-changed":   "%s's currlock holds another holder's token: a newer holder claimed it", // key
+	"refusal.out-of-stock":   "out of stock",
+	"refusal.unknown":        "no reason given",
+
+	// Anomaly kinds, their sentence and why they matter.
+	"kind.mutex-overlap":             "two holders at once",
+	"kind.mutex-overlap.semaphore":   "more holders than permits",
+	"kind.double-effect":             "charged more than once",
+	"kind.stale-write-accepted":      "stale write accepted",
+	"kind.foreign-unlock":            "unlocked someone else's lock",
+	"kind.lost-update":               "lost update",
+	"kind.oversell":                  "oversold",
+	"kind.over-admission":            "too many admitted",
+	"kind.split-brain":               "two leaders",
+	"kind.duplicate-run":             "job ran more than once",
+	"kind.token-regression":          "fencing token went backwards",
+	"kind.unavailable":               "lock unavailable",
+	"kind.stuck-lock":                "lock stuck",
+	"kind.not-linearizable":          "not linearizable",
+	"a.mutex-overlap":                "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
+	"a.token-regression":             "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
+	"a.double-effect":                "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
+	"a.double-effect.plain":          "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
+	"a.at":                           "%s at t=%ss",                                                                                                                                                                            // client, t
+	"a.not-linearizable":             "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
+	"a.generic":                      "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
+	"a.foreign-unlock.restored":      "%s, restarted, deleted on start a lock key on %s that belonged to %s (t=%ss): its restore re-queued every job lease it found, live ones included.",                                      // restorer, key, owner, t
+	"a.foreign-unlock":               "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
+	"why.mutex-overlap":              "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
+	"why.double-effect":              "Correctness: the customer paid twice. This is real damage, not just wasted work.",
+	"why.stale-write-accepted":       "Correctness: an old holder's write overwrote a newer one.",
+	"why.foreign-unlock":             "Correctness: a client deleted a lock it did not own: its owner went on working without a key, and any other client could take the lock meanwhile.",
+	"why.not-linearizable":           "Correctness: the resource's history cannot be explained by one lock holder at a time.",
+	"why.oversell":                   "Correctness: more was sold than there was stock.",
+	"why.lost-update":                "Correctness: one write silently erased another.",
+	"why.duplicate-run":              "Efficiency or correctness: a job meant to run once per fire time ran more than once; harmless only if the job is idempotent.",
+	"why.split-brain":                "Correctness: a leader of an older term acted after a newer leader had been elected.",
+	"why.over-admission":             "Correctness: more clients than allowed were inside at once.",
+	"why.token-regression":           "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
+	"why.unavailable":                "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
+	"why.stuck-lock":                 "Liveness: the lock stayed taken with nobody using it.",
+	"why.informational":              "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
+	"why.informational.fenced-order": "No harm done: the lock was broken, but the resource accepted the stale holder's writes before the newer holder first used it, so it saw the holders one at a time, in token order.",
+	"why.other":                      "Correctness: a safety property of the lock did not hold.",
+	"kind.duplicate-work":            "duplicate work",
+	"informational.short":            "informational",
+	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
+	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
+	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
+	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
+	"a.duplicate-run":                "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
+	"a.split-brain":                  "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
+	"a.over-admission":               "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
+	"a.duplicate-work":               "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
+	"a.stuck-lock":                   "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
+	"a.unavailable":                  "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
+	"a.unavailable.local":            "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
+	"why.duplicate-work":             "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
+	"why.efficiency":                 "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
+	"why.liveness.info":              " Informational: this scenario does not ask for liveness (expect_live).",
+	"why.liveness.busy":              " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
+	"say.lost-update":                "%s",
+	"say.oversell":                   "%s",
+	"say.duplicate-run":              "%s",
+	"say.split-brain":                "Split brain, two leaders: %s", // describe
+	"say.over-admission":             "%s",
+	"say.stuck-lock":                 "%s",
+	"say.unavailable":                "%s",
+	"say.waste":                      "No data was harmed, but work was wasted: %s", // describe
+	"say.notlive":                    "Safe, but not live: %s",                      // describe
+	"fix.incr":                       "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+	"fix.lua.stock":                  "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
+	"fix.cron":                       "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
+	"fix.epoch":                      "Epoch check, announced first: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen, and each new leader announces its epoch to the resource as soon as it is elected. An epoch check refuses only an action older than an epoch the resource has seen: a deposed leader that acts before the new leader's first action gets through unless the new leader announced first (lessons 46, 49; lock-theory §7.2).",
+	"fix.semaphore":                  "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
+	"fix.idempotency.charge":         "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
+	"n.read.counter":                 "%s read %s = %d.",                                                                                                                  // client, key, n
+	"n.done":                         "%s finished its work on %s and left its critical section.",                                                                         // client, key
+	"n.stopped":                      "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
+	"n.done.all":                     "%s finished its work and left its critical section.",                                                                               // client
+	"n.lost.all":                     "%s concluded its lock was lost and stopped.",                                                                                       // client
+	"n.probe.fail":                   "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
+	"n.probe.info.refused":           "Final probe: %s's acquire of %s could not connect (connection refused).",
+	"n.probe.info.reset":             "Final probe: %s's acquire of %s lost its connection before the reply.",
+	"n.probe.info.error":             "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
+	"n.probe.info":                   "Final probe: %s's acquire of %s got no answer.", // client, key
+	"n.more":                         "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
+	"n.more.acquire":                 "%d grants",
+	"n.more.retries":                 "%d runs of refused acquires",
+	"n.more.read":                    "%d reads",
+	"n.more.write":                   "%d accepted writes",
+	"n.more.refused":                 "%d refused writes",
+	"n.more.release":                 "%d releases",
+	"n.more.extend":                  "%d renewals",
+	"n.more.lost":                    "%d lost locks",
+	"n.more.done":                    "%d finished critical sections",
+	"n.more.fault":                   "%d faults",
+	"n.more.heal":                    "%d fault ends",
+	"n.more.expiry":                  "%d key expiries",
+	"n.more.probe":                   "%d probes",
+	"n.more.violated":                "%d anomalies",
+	"n.more.acquire.one":             "%d grant",
+	"n.more.retries.one":             "%d run of refused acquires",
+	"n.more.read.one":                "%d read",
+	"n.more.write.one":               "%d accepted write",
+	"n.more.refused.one":             "%d refused write",
+	"n.more.release.one":             "%d release",
+	"n.more.extend.one":              "%d renewal",
+	"n.more.lost.one":                "%d lost lock",
+	"n.more.done.one":                "%d finished critical section",
+	"n.more.fault.one":               "%d fault",
+	"n.more.heal.one":                "%d fault end",
+	"n.more.expiry.one":              "%d key expiry",
+	"n.more.probe.one":               "%d probe",
+	"n.more.violated.one":            "%d anomaly",
+	"p.waste":                        "wasted work (informational)",
+	"p.effect.ok":                    "effect accepted (sale, write, run, …)",
+	"p.effect.bad":                   "accepted effect that is the violation (as a checker names it)",
+
+	// Plots.
+	"p.timeline.title":        "%s — %s", // scenario, verdict
+	"p.x":                     "scenario time (s)",
+	"p.hold":                  "%s holds the lock", // client
+	"p.hold.permit":           "%s holds a permit", // client
+	"p.believed":              "believes it holds, but the key is gone",
+	"p.believed.permit":       "believes it holds a permit, but it is gone",
+	"p.key":                   "key on node",
+	"p.pause":                 "GC pause (client frozen)",
+	"p.pause.word":            "GC pause",
+	"p.pause.event-loop":      "blocked event loop (client frozen)",
+	"p.pause.sleep":           "host sleep (client frozen)",
+	"p.pause.stop":            "SIGSTOP (client frozen)",
+	"p.pause.word.event-loop": "event loop blocked",
+	"p.pause.word.sleep":      "host sleep",
+	"p.pause.word.stop":       "SIGSTOP",
+	"p.paused":                "%s frozen: %s %s", // clients, fault word, duration
+	"p.other.ok":              "other write accepted (claim, mark-paid)",
+	"p.fault":                 "%s",
+	"p.violation":             "violation",
+	"p.charge.ok":             "charge accepted",
+	"p.write.refused":         "write refused",
+	"p.acquire.fail":          "acquire refused",
+	"p.expired":               "expired",
+	"p.ended":                 "key ended: %s", // words
+	"p.lost.crash":            "lost in crash",
+	"p.deleted":               "deleted by janitor",
+	"p.node":                  "node %s",
+	"p.cut":                   "cut from %s",             // nodes or clients
+	"p.slow":                  "slow link to %s",         // nodes or clients
+	"p.reset":                 "connections to %s reset", // nodes or clients
+	"p.owner":                 "owner %s",
+	"p.quorum.lost":           "quorum lost",
+	"p.charge.bad":            "accepted charge that is the violation (as a checker names it)",
+	"p.latency.title":         "%s — acquire latency", // scenario
+	"p.latency.y":             "acquire latency (ms, wall time)",
+	"p.rate.title":            "%s — acquires per second", // scenario
+	"p.rate.y":                "acquires / s (scenario time)",
+	"p.ok":                    "granted",
+	"p.fail":                  "refused",
+	"p.info":                  "unknown (no reply)",
+	"p.charged":               "charged",
+	"p.refused":               "refused",
+
+	// Suite page.
+	"suite.title":      "locksim suite: %d runs", // n
+	"suite.totals":     "%d runs: %d valid, %d invalid, %d unknown. %d met their expectation, %d did not.",
+	"suite.errors":     "%d had no verdict (an infrastructure error; each such run says why below).",
+	"suite.rate":       "%s: %d of %d runs invalid (%.0f%%), %d unknown, %d errors.", // scenario, invalid, runs with a verdict, percent, unknown, runs with an infrastructure error
+	"suite.rate.seeds": "Invalid seeds: %s",
+	"suite.nochart":    "not drawn in this sweep (the run's page says how)",
+	"suite.error":      "ERROR",
+	"suite.scenario":   "Scenario",
+	"suite.seed":       "Seed",
+	"suite.verdict":    "Verdict",
+	"suite.expect":     "Expected",
+	"suite.met":        "Met",
+	"suite.wall":       "Wall s",
+	"suite.timeline":   "Timeline",
+	"suite.report":     "Report",
+	"suite.open":       "open",
+	"suite.yes":        "yes",
+	"suite.no":         "NO",
+	"suite.none":       "—",
+	"suite.aborted":    "aborted",
+	// Facts of the run's account (issue 14).
+	"n.fence.seen":          " — the fence counter on %s read %d",                                                                                     // node, value
+	"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                                  // releaser, owners, key
+	"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                              // client, key, nodes
+	"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                   // client, key, node, by
+	"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",               // client, key
+	"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                          // owner, key, held for
+	"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                             // owner, key, node
+	"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                                            // t, node
+	"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                                       // t, group
+	"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
+	"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
+	"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t
+	"n.gone.taken.ended":    "; %s had taken the lock since, and lost it too",                                                                         // client
+	"c.expired.paused":      "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
+	"c.expired.used":        "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
+	"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
+	"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                              // stale, current, ttl
+	"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                                       // stale, current, nodes
+	"c.restored":            "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it",               // stale, current, restorer, t
+	"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                                           // stale, current, deleter, t
+	"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                               // stale, current, nodes, t
+	"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                           // stale, current, nodes, t
+	"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                     // stale, current, nodes, t
+	"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                                             // stale, current, group, t
+	"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                              // stale, current, nodes, t
+	"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                          // stale, current, nodes, t
+	"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                // stale, current, nodes, t
+	"c.possible":            "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                 // stale, current
+	"c.held":                "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                // stale, current
+	"c.reentered":           "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                 // stale, current
+	"c.sharer-released":     "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",           // stale, current, remover, t
+	"c.other-key":           "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",            // stale, current, stale's key, current's key
+	"a.mutex-overlap.cause": "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                 // stale, current, key, t0, t1, cause
+	"a.orphaned-lease":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.", // owner, key, t0, t1, duration
+	"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader of %[3]s: %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",  // stale, current, key, t1, t0
+	"kind.orphaned-lease":   "orphaned lease",
+	"why.orphaned-lease":    "Liveness: a lock nobody believed they held kept others out until it ended.",
+	"say.orphaned-lease":    "A lease was orphaned: %s",                                                                         // describe
+	"say.overlap.cause":     "Two workers believed they held the lock at the same time: %[1]s, for %.1[3]f s on %[2]s — %[4]s.", // clients, key, seconds, cause (one may have been frozen throughout: a belief, not an act)
+	"p.restored":            "deleted by a restarted client's restore on start",
+	"p.removed":             "deleted by another client",
+	"p.released":            "released",
+	"p.purged":              "purged",
+	"p.clock":               "expired early (clock)",
+	"p.failover":            "lost in failover",
+	"p.held":                "still held",
+
+	// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
+	// kept alive by another client's extends (BR-25 #1707) and the client
+	// restart (kombu PR #905, redisson #4595).
+	"a.stale-write-accepted.record": "The resource accepted %[1]s's failure record on %[3]s at t=%[4]ss over the record of %[2]s's finished run: only the completion was checked against the lock, not the failure record.", // stale, current, key, t
+	"refusal.lock-mismatch":         "the lock key of %s is gone or holds another owner token (Missing lock / Lock mismatch)",                                                                                               // key
+	"fault.restart-client":          "client restart",
+	"n.restart.client":              "%s was killed and started again %s later as a new process: it restored nothing, left its old lease to its TTL and began its jobs afresh.",                                                                                                                               // client, down time
+	"n.restart.client.nolease":      "%s was killed and started again %s later as a new process, holding no lease then: it restored nothing and began its jobs afresh.",                                                                                                                                       // client, down time
+	"n.restart.client.restore":      "%s was killed and started again %s later as a new process: on start it re-queued every job lease it found (a DEL of every job's lock key, kombu's restore of unacked messages), live workers' included.",                                                                // client, down time
+	"a.orphaned-lease.extended":     "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused: %[6]s kept extending this key, which it did not hold (its extend does not check the owner), the last time at t=%[7]ss.", // owner, key, t0, t1, duration, extender, t
+	"fix.extend.owner":              "Extend only your own lock, and only while it is still yours: a heartbeat that extends every configured key whoever holds it keeps a dead holder's lock for ever. Heartbeat the locks you acquired with a compare-and-pexpire on your own token, and drop a lock it no longer finds (rq PR #2458, BR-25).",
+
+	// Issue 33: a grant the observed nodes contradict (checker
+	// CauseNodeHeldAnother). Args: current, key, t0, nodes, stale; and
+	// current, key, nodes, stale.
+	"a.mutex-overlap.node": "%[1]s was told it was granted %[2]s at t=%[3]ss while %[4]s still held %[5]s's key and set none for %[1]s: two owners at once, by the node's own record.",
+	"say.overlap.node":     "Two owners held the lock at once: %[1]s was told it was granted %[2]s while %[3]s still held %[4]s's key.",
+	// Protocol v2 (issue 28): a library's own renewals, resurrected and hidden-lapsed leases.
+	"fix.refresh.owner":            "A renewal must extend the key only while it still holds the lease's owner token (compare-and-pexpire), never set a missing key again, and tell the holder at once when it finds the key gone or someone else's, so that the holder stops before it acts (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",
+	"n.renew.lib.ok":               "%s's lock library renewed its lock on %s on its own.",
+	"n.renew.lib.fail":             "%s's lock library tried to renew its lock on %s on its own and found it gone.",
+	"n.renew.lib.foreign":          "%[1]s's lock library renewed the lock key of %[2]s on its own, but it was %[3]s's key: its renewal checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
+	"kind.resurrected-lease":       "lease brought back after another's grant",
+	"kind.hidden-lapse":            "lapsed lease kept from its holder",
+	"a.resurrected-lease":          "%[1]s's owner token was set again on %[2]s (key %[3]s on %[4]s) at t=%[5]ss, after its key had ended at t=%[6]ss and %[7]s had been granted the lock at t=%[8]ss: %[1]s's lock brought back a lease that was no longer its own.", // holder, resource, lock key, node, t set, t ended, other, t granted
+	"a.hidden-lapse":               "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; its %[4]s at t=%[5]ss said the lease was still its own, and nothing told %[1]s otherwise before its %[6]s at t=%[7]ss.",                                               // holder, key, t ended, lock op, t said, act, t act
+	"a.hidden-lapse.release":       "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; nothing told %[1]s, and its release at t=%[4]ss said it had removed the key.",                                                                                         // holder, key, t ended, t release
+	"a.hidden-lapse.release.said":  "%[1]s's lease on %[2]s ended at t=%[3]ss while it held it; its %[4]s at t=%[5]ss said the lease was still its own, nothing told %[1]s otherwise, and its release at t=%[6]ss said it had removed the key.",                       // holder, key, t ended, lock op, t said, t release
+	"lockop.renewal":               "renewal",
+	"lockop.extend":                "extend",
+	"why.resurrected-lease":        "Correctness: the lock came back to a holder after another client had been granted it, so two clients were granted one lock, and the old holder was never told it had lost it.",
+	"why.hidden-lapse":             "Correctness: the lock told its holder its lease was still its own after the lease had ended, so the holder acted without the lock's protection.",
+	"why.hidden-lapse.uncontended": " Informational: no other client was granted the lock meanwhile, so no one else acted under it.",
+	"p.resurrected":                "key set again",
+}

@@ -1,0 +1,30 @@
+package report
+
+import (
+	"image/color"
+
+	"github.com/locksim/locksim/internal/report/chart"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+)
+
+// newPerfPlot starts one of Jepsen's perf plots (latency.png, rate.png):
+// title (marked when the Redis is emulated), scenario-time x axis from 0 to
+// the end of the run, y from 0 to top, a light grid and the fault windows
+// shaded. It returns the plot and the fault legend entries.
+func newPerfPlot(in Input, m *model, lang Lang, titleKey, yKey string, top float64) (*plot.Plot, []chart.LegendEntry) {
+	title := tr(lang, titleKey, in.History.Header.Scenario)
+	if emulated(in.History.Header) {
+		title += " — " + tr(lang, "emulated")
+	}
+	p := chart.NewPlot(title)
+	p.X.Label.Text = tr(lang, "p.x")
+	p.Y.Label.Text = tr(lang, yKey)
+	p.X.Min, p.X.Max = 0, max(m.sec(m.end), 1e-9)*1.03
+	p.Y.Min, p.Y.Max = 0, top
+	p.X.Tick.Marker = plot.TickerFunc(chart.NiceTicks)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	p.Add(grid)
+	return p, shadeFaults(p, m, lang, top)
+}
