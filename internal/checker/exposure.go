@@ -226,12 +226,20 @@ func (t *attempts) around(holder, key string, from, to int64) (tried bool, last,
 	return tried, last, next
 }
 
-// untested is the first exposure of the run no contender tested.
+// untested is the first exposure of the run no contender tested, when no
+// exposure of the run was tested. A run with a tested exposure showed the
+// lock (or its fence) facing a contender while a holder acted past its
+// lease, so it did test safety; one whose every exposure went untested
+// could not have shown a violation (issue 32: "exposure without a test is
+// not a pass"). Its Exposure names the first untested window.
 func untested(es []Exposure) (Exposure, bool) {
 	for _, e := range es {
-		if !e.Tried {
-			return e, true
+		if e.Tried {
+			return Exposure{}, false
 		}
 	}
-	return Exposure{}, false
+	if len(es) == 0 {
+		return Exposure{}, false
+	}
+	return es[0], true
 }
