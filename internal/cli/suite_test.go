@@ -254,7 +254,13 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 					t.Errorf("%s has charts; the first seed, 100, should", d)
 				}
 			case !strings.Contains(string(page), `id="no-charts"`) || !strings.Contains(string(page), "locksim check "+d) || strings.Contains(string(page), "latency.png"):
-				t.Errorf("%s: no charts, and its page does not say how to draw them", d)
+				files, _ := os.ReadDir(d)
+				var names []string
+				for _, f := range files {
+					names = append(names, f.Name())
+				}
+				res, _ := os.ReadFile(filepath.Join(d, "results.json"))
+				t.Errorf("%s: no charts, and its page does not say how to draw them (files %v; results %.400s)", d, names, res)
 			}
 		}
 		if len(dirs) != 3 || drawn != 1 {

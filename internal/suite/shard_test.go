@@ -206,6 +206,24 @@ func TestMergeCombinesShardsIntoThePlansOrder(t *testing.T) {
 	})
 }
 
+func TestMergeCountsARunTheMachineSpoiledOnceWhenItRanAgain(t *testing.T) {
+	plan := sweepPlan()
+	root := t.TempDir()
+	dirs := writeShards(t, root, plan, 3, 0)
+	// The first try of shard 1's first run, spoiled and run again: its
+	// report stays beside the rerun's, which the manifest names.
+	j := Shard{K: 1, N: 3}.Of(plan)[0]
+	out := filepath.Join(dirs[0], "reports")
+	writeRun(t, out, fmt.Sprintf("%s/run-seed%d-try1", j.Scenario.Name, j.Seed), report.Results{Scenario: j.Scenario.Name, File: j.Scenario.File, Seed: j.Seed, Verdict: checker.Unknown, Spoiled: checker.SpoiledBusy})
+	m, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Outcomes) != len(plan) || m.Loose != 0 {
+		t.Errorf("%d runs (%d loose), want the plan's %d: the superseded try counted as a run", len(m.Outcomes), m.Loose, len(plan))
+	}
+}
+
 func TestMergeRefusesShardsThatAreNotOneWholePlan(t *testing.T) {
 	plan := sweepPlan()
 	t.Run("a missing shard is named", func(t *testing.T) {
@@ -346,6 +364,29 @@ func TestARunTheMachineSpoiledIsRunAgainAndOneTheScenarioMadeUnknownIsNot(t *tes
 			t.Errorf("the last try lists %v, after %d tries", last.Retried, len(tries))
 		case last.Spoiled != "":
 			t.Logf("the machine spoiled every try (%v, then %s): nothing to judge", last.Retried, last.Spoiled)
+		}
+	})
+	t.Run("an invalid run whose report waits for its experiments is not run again", func(t *testing.T) {
+		// A sweep's first seed gets its experiments (Why) after every run
+		// ends: until then it has a verdict but no results written.
+		sc := load("gc-pause.yaml")
+		out := t.TempDir()
+		var tries []Outcome
+		opts := Options{Out: out, Parallel: 2, Backend: backend, Charts: ChartsNone, RetryUnknown: 2, Count: 2, Why: true,
+			Done: func(o Outcome) { tries = append(tries, o) }}
+		Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
+		dirs, _ := filepath.Glob(filepath.Join(out, sc.Name, "*"))
+		var spoiledTries int
+		for _, o := range tries {
+			if o.Retry > 0 {
+				spoiledTries++
+			}
+			if o.Retry > 0 && o.Results != nil && (len(o.Results.Retried) == 0 || o.Results.Retried[0] == NoVerdict) {
+				t.Errorf("seed %d was run again for want of a verdict (%v): its report was waiting for its experiments", o.Seed, o.Results.Retried)
+			}
+		}
+		if len(dirs) != 2+spoiledTries {
+			t.Errorf("%d report directories for 2 runs and %d reruns", len(dirs), spoiledTries)
 		}
 	})
 	opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2}

@@ -392,6 +392,10 @@ func (o Outcome) spoiled() (string, bool) {
 	switch {
 	case o.Aborted || o.Passed():
 		return "", false
+	case o.pending != nil:
+		// An invalid run whose report waits for its experiments (Why):
+		// a definite verdict, its results not written yet.
+		return "", false
 	case o.Results == nil:
 		// No verdict at all: on a loaded machine a node not ready or not
 		// reachable within its bound; an error that is not the machine's
