@@ -180,6 +180,13 @@ type Value struct {
 	// Fault is set on every Func == Fault operation: the plan step that
 	// fired, with its resolved targets.
 	Fault *FaultStep `json:"fault,omitempty"`
+	// DeadFrom and DeadTo are set on the operation of a step that crashed
+	// nodes (EffectCrashNode), once it ended: the window, wall ns, in which
+	// its nodes' processes were certainly not running — from the kill's
+	// return to the restart's start. A command sent to such a node then
+	// ran nowhere (issue 33: judge from what the nodes did).
+	DeadFrom int64 `json:"dead_from_ns,omitempty"`
+	DeadTo   int64 `json:"dead_to_ns,omitempty"`
 
 	// Node event fields (Func NodeCmd, Unobserved, Stalled, NodeHeld).
 	Node string    `json:"node,omitempty"`
