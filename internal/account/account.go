@@ -206,6 +206,9 @@ type FaultWindow struct {
 	Step       history.FaultStep
 	Start, End int64
 	Op         int
+	// Dead is, for a crash, when its nodes' processes were certainly not
+	// running (history Value.DeadFrom, DeadTo); zero when not recorded.
+	Dead [2]int64
 }
 
 // New derives the account of h.
@@ -220,7 +223,7 @@ func New(h history.History) *Account {
 		switch {
 		case op.F == history.Fault && op.Value.Fault != nil && op.Type != history.Fail:
 			end := a.endOf(op)
-			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i})
+			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i, Dead: [2]int64{op.Value.DeadFrom, op.Value.DeadTo}})
 		case op.F == history.Unobserved:
 			a.Gaps[op.Value.Node] = append(a.Gaps[op.Value.Node], [2]int64{op.Invoke, op.Complete})
 		}
@@ -570,7 +573,8 @@ func (a *Account) endOf(o history.Op) int64 {
 // own record: ran is true when some node ran a command of op's client
 // within op's window (its invoke to its completion, or the history's end);
 // known is true only when every node op names (every node, when it names
-// none) was observed throughout that window. A release of unknown outcome
+// none) was observed throughout that window, or crashed and down
+// throughout it (deadThroughout). A release of unknown outcome
 // that is known and not ran never left the client: its key stayed.
 func (a *Account) Reached(op int) (ran, known bool) {
 	a.sentIndex.Do(func() {
@@ -593,7 +597,11 @@ func (a *Account) Reached(op int) (ran, known bool) {
 	known = len(nodes) > 0
 	for _, n := range nodes {
 		// Observed throughout: watched, and no gap in its record overlaps
-		// the window.
+		// the window; or down throughout it (a crashed node's process was
+		// not running: the command ran nowhere).
+		if a.deadThroughout(n, o.Invoke, end) {
+			continue
+		}
 		if !a.Observed[n] || slices.ContainsFunc(a.Gaps[n], func(g [2]int64) bool { return g[0] <= end && g[1] >= o.Invoke }) {
 			known = false
 		}
@@ -610,6 +618,18 @@ func (a *Account) Reached(op int) (ran, known bool) {
 		}
 	}
 	return false, known
+}
+
+// deadThroughout reports whether node's process was certainly not running
+// over [from, to] (wall ns): inside the recorded down window of a crash of
+// it (FaultWindow.Dead), from the kill's return to the restart's start.
+func (a *Account) deadThroughout(node string, from, to int64) bool {
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectCrashNode && f.Dead[1] > f.Dead[0] && f.Dead[0] <= from && to <= f.Dead[1] && slices.Contains(f.Step.Nodes, node) {
+			return true
+		}
+	}
+	return false
 }
 
 // indexRemovals ties each removed key life to the client operation that

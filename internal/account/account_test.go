@@ -408,6 +408,38 @@ func TestReachedSaysWhetherTheNodesRanAnOperationsCommands(t *testing.T) {
 	})
 }
 
+func TestAnAcquireSentWhileItsNodeWasDownReachedNothing(t *testing.T) {
+	// snapshot-lost-lock on a loaded machine: n1 crashed and came back
+	// late; w2's acquires in between got a reset, and the observer's gap
+	// covers them. The crash's recorded down window says they ran nowhere.
+	build := func(deadTo int64) (*account.Account, int) {
+		r := newRun("safe", "n1")
+		r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault, Type: history.OK,
+			Value: history.Value{Fault: &history.FaultStep{ID: 1, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n1"}},
+				DeadFrom: ms(100), DeadTo: deadTo}, Invoke: ms(99), Complete: ms(700)})
+		r.add(history.Op{Process: history.NodeProcess, F: history.Unobserved, Type: history.OK, Value: history.Value{Node: "n1"}, Invoke: ms(101), Complete: ms(701)})
+		op := r.add(history.Op{Process: 2, Client: "w2", F: history.Acquire, Key: "invoice-1", Type: history.Info,
+			Value: history.Value{TTL: ms(1000)}, Invoke: ms(300), Complete: ms(302)})
+		return account.New(r.h), op
+	}
+	for _, c := range []struct {
+		name   string
+		deadTo int64
+		known  bool
+	}{
+		{"an acquire inside the crash's down window is known to have run nowhere", ms(600), true},
+		{"an acquire after the restart began, in the observer's gap, may have run", ms(250), false},
+		{"a crash with no recorded down window leaves the gap unknown", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, op := build(c.deadTo)
+			if ran, known := a.Reached(op); ran || known != c.known {
+				t.Errorf("Reached = %v, %v; want false, %v", ran, known, c.known)
+			}
+		})
+	}
+}
+
 func TestAHistoryCutWhileItsRunWentOnHasItsClientsBelievingToItsEnd(t *testing.T) {
 	r := newRun("safe", "n1")
 	r.acquire("w1", "t1", 0, 1, "n1")

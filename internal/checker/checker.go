@@ -111,6 +111,21 @@ type Result struct {
 	// (coverage only: lost timing or a step that never fired), but other
 	// checkers found violations, which still happened: the run is invalid.
 	ViolationsStand bool `json:"violations_stand,omitempty"`
+	// Exposure is the run's first exposure window that no contender
+	// tested (coverage only): the holder acted after its lease had
+	// ended, and nobody tried to take the lock meanwhile, so the run
+	// could not have shown a violation (Verdict Unknown).
+	Exposure *Exposure `json:"exposure,omitempty"`
+	// Marginal lists the run's violations, each beside the harness's
+	// lateness around it, when every one of them is within it (coverage
+	// only): a harness on time might have made none of them, so the run
+	// is unknown, not invalid.
+	Marginal []Margin `json:"within_lateness,omitempty"`
+	// ShortOfGrants: fewer grants than the minimum ran while the
+	// harness's timers lagged (history.LagRecordNS or more), and the
+	// faults did meet a hold (coverage only): the machine may be what
+	// kept the contenders out before the run ended.
+	ShortOfGrants bool `json:"short_of_grants,omitempty"`
 
 	why string // coverage's reason a valid verdict would prove nothing
 }
@@ -223,6 +238,9 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 		}
 	}
 	if rep.Verdict == Invalid {
+		marginal(&rep, a)
+	}
+	if rep.Verdict == Invalid {
 		for i, r := range rep.Results {
 			if r.Checker == CheckerCoverage && r.Verdict == Unknown && r.why != "" {
 				rep.Results[i].ViolationsStand = true
@@ -231,6 +249,34 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 		}
 	}
 	return rep
+}
+
+// marginal makes an invalid run unknown when each of its violations is
+// within the harness's lateness around it (withinLateness), and says so
+// on the coverage result.
+func marginal(rep *Report, a *account.Account) {
+	ms, within := withinLateness(a, rep.Anomalies())
+	if !within {
+		return
+	}
+	rep.Verdict = Unknown
+	for i, r := range rep.Results {
+		if r.Checker != CheckerCoverage {
+			continue
+		}
+		m, d := ms[0], func(ns int64) time.Duration { return time.Duration(ns).Round(time.Millisecond) }
+		why := fmt.Sprintf("the %s at %s was %v past the lease (wall), within the harness's own lateness of %v around it (timer lag %v, faults late %v, jitter %v), so a harness on time might not have made it",
+			m.Kind, at(a.H, m.At), d(m.MarginNS), d(m.LatenessNS), d(m.LagNS), d(m.ShiftNS), d(m.JitterNS))
+		if !m.Within() {
+			why = fmt.Sprintf("the %s at %s was made while the harness had lost the run's timing (wall: timer lag %v, faults late %v, a command stalled %v with no fault to explain it; bound %v), so what came late may be what let it happen",
+				m.Kind, at(a.H, m.At), d(m.LagNS), d(m.ShiftNS), d(m.StallNS), d(m.BoundNS))
+		}
+		if len(ms) > 1 {
+			why += fmt.Sprintf(" (and %s more, each as untrusted)", plural(len(ms)-1, "violation", "violations"))
+		}
+		rep.Results[i] = unproven(Result{TimingLost: r.TimingLost, Marginal: ms}, why+"; run fewer at once (--parallel) or at a lower --time-scale")
+		rep.Results[i].Summary = "the violations found may be the harness's doing: " + rep.Results[i].why
+	}
 }
 
 // unproven is coverage's finding that the run proves nothing, for why.

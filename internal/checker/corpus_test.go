@@ -757,6 +757,34 @@ func corpusCases() []corpusCase {
 		add("invalid-time-zero-double-charge", "every op at true time 0, two accepted charges",
 			b.h, invalid(KindDoubleEffect, KindNotLinearizable))
 	}
+	{
+		// Issue 32, client-clock-skew seed 19 on a loaded machine: w1's
+		// clock runs slow; its Redlock keys expire on all five nodes at
+		// 10.2 s and it charges at 11.2 s. w2's retries stop at 10.0 s
+		// and resume only at 11.8 s: no contender tried during the 1 s
+		// exposure, so the run could not have shown the double charge
+		// its scenario is about. It passed as valid; it proves nothing.
+		b := newHB(false)
+		nodes := []string{"n1", "n2", "n3", "n4", "n5"}
+		b.h.Header.Nodes, b.h.Header.Algorithm = nodes, "redlock"
+		b.h.Header.Traits = []string{history.TraitMultiNode}
+		b.h.Header.MaxTimerLagNS = 107e6
+		f := b.fault("clock-rate", []string{"w1"}, 0, 12.5)
+		b.h.Ops[f].Value.Fault.Rate = 0.9
+		b.op("w1", history.Acquire, inv1, 0.19, 0.2, history.OK, history.Value{Token: "w1-tok", TTL: ns(10), Nodes: nodes})
+		b.read("w1", inv1, 0.3, 0.31, "unpaid")
+		for at := 1.0; at <= 10.0; at += 0.5 {
+			b.acquireFail("w2", inv1, at, at+0.01)
+		}
+		b.write("w1", inv1, workload.ActionCharge, 11.2, 11.21, 0)
+		b.write("w1", inv1, workload.ActionMarkPaid, 11.3, 11.31, 0)
+		b.release("w1", inv1, 11.4, 11.41, false)
+		b.op("w2", history.Acquire, inv1, 11.8, 11.81, history.OK, history.Value{Token: "w2-tok", TTL: ns(10), Nodes: nodes})
+		b.read("w2", inv1, 11.9, 11.91, "paid")
+		b.release("w2", inv1, 12, 12.01, true)
+		add("unknown-exposure-no-contender-tried", "issue 32 (client-clock-skew seed 19, loaded machine): w1 charged 1.0 s after its lease ended and no other client tried to take the lock in that window; it passed as valid, it proves nothing",
+			b.h, expectation{verdict: Unknown})
+	}
 	for _, w := range workloadCases() {
 		if w.stored {
 			add(w.name, w.source, w.h, w.corpus)

@@ -67,7 +67,10 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		return unproven(Result{TimingLost: true, OffPlan: true}, why)
 	}
 	if !lost {
-		busy, lost = overlongFault(a)
+		busy, lost = lateFault(a)
+	}
+	if e, ok := untested(exposures(a)); ok {
+		return unproven(Result{TimingLost: lost, Exposure: &e}, exposureWhy(h, e))
 	}
 	if lost {
 		return unproven(Result{TimingLost: true}, busy)
@@ -183,11 +186,15 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if len(faults) > 0 && hit == 0 {
 		why = append(why, fmt.Sprintf("no fault (of %d) overlapped %s, so the faults tested nothing", len(faults), target))
 	}
+	short := false
 	if int64(ran) < minRan {
 		why = append(why, fmt.Sprintf("only %s ran, fewer than the minimum of %d", plural(ran, unit, units), minRan))
+		// With the harness's timers late, the machine may be what kept
+		// the contenders out before the run ended.
+		short = hit > 0 && h.Header.MaxTimerLagNS >= history.LagRecordNS
 	}
 	if len(why) > 0 {
-		return unproven(Result{}, strings.Join(why, "; "))
+		return unproven(Result{ShortOfGrants: short}, strings.Join(why, "; "))
 	}
 	if len(faults) == 0 {
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units))}
@@ -300,8 +307,28 @@ const stallSlack = int64(500 * time.Millisecond)
 // the races they depend on), so a valid verdict proves nothing.
 func unexplainedStall(a *account.Account) (string, bool) {
 	h := a.H
-	slow := max(int64(MaxTimerLag), shortestTTL(h)/10)
+	ops := unexplainedStalls(a)
+	if len(ops) == 0 {
+		return "", false
+	}
+	op := ops[0]
+	what := strings.Join(op.Value.Cmd, " ")
+	took := time.Duration(op.Complete - op.Invoke).Round(time.Millisecond)
+	how := fmt.Sprintf("was answered only after %v (wall)", took)
+	if op.Type == history.Info {
+		how = fmt.Sprintf("got no answer within its %v deadline (wall)", took)
+	}
+	return fmt.Sprintf("the machine was too busy for compressed time: %s's %s to %s at %s %s, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
+		op.Client, what, op.Value.Node, at(h, op.Invoke), how), true
+}
+
+// unexplainedStalls are the stalls unexplainedStall looks for, every one,
+// in history order.
+func unexplainedStalls(a *account.Account) []history.Op {
+	h := a.H
+	slow := timingBound(h)
 	probed := probeGranted(h)
+	var out []history.Op
 	for _, op := range h.Ops {
 		if op.F != history.Stalled || (op.Type != history.Info && op.Complete-op.Invoke < slow) {
 			continue
@@ -319,19 +346,18 @@ func unexplainedStall(a *account.Account) (string, bool) {
 			explained = true
 			break
 		}
-		if explained {
-			continue
+		if !explained {
+			out = append(out, op)
 		}
-		what := strings.Join(op.Value.Cmd, " ")
-		took := time.Duration(op.Complete - op.Invoke).Round(time.Millisecond)
-		how := fmt.Sprintf("was answered only after %v (wall)", took)
-		if op.Type == history.Info {
-			how = fmt.Sprintf("got no answer within its %v deadline (wall)", took)
-		}
-		return fmt.Sprintf("the machine was too busy for compressed time: %s's %s to %s at %s %s, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
-			op.Client, what, op.Value.Node, at(h, op.Invoke), how), true
 	}
-	return "", false
+	return out
+}
+
+// timingBound is how late the harness may be, wall ns, before a run's
+// timing is lost: MaxTimerLag, or a tenth of the shortest TTL granted when
+// that is longer (the tightest race a lock anomaly turns on).
+func timingBound(h history.History) int64 {
+	return max(int64(MaxTimerLag), shortestTTL(h)/10)
 }
 
 // shortestTTL is the shortest TTL granted in h (wall ns), 0 when none.
@@ -391,29 +417,34 @@ func unplannedSwitch(a *account.Account) (string, bool) {
 	return "", false
 }
 
-// overlongFault finds a fault step that lasted longer than it was planned
-// to by MaxTimerLag and a tenth of the shortest TTL or more (wall time): a
-// node that took that long to come back from a crash, a pause or a
-// partition that healed that late. The harness, not the scenario, set the
-// fault's length then, and the races the scenario keeps around it (a
-// restart before the next client's grant, the holder's job after it) went
-// the machine's way. A failover is left out: Sentinel, not the plan,
-// decides how long its promotion takes.
-func overlongFault(a *account.Account) (string, bool) {
-	h := a.H
-	slack := max(int64(MaxTimerLag), shortestTTL(h)/10)
-	for _, f := range a.Faults {
-		st := f.Step
-		if st.Duration <= 0 || st.Instant() || st.Effect == history.EffectFailover {
-			continue
-		}
-		if over := (f.End - f.Start) - st.Duration; over >= slack {
-			return fmt.Sprintf("the machine was too busy for compressed time: step #%d (%s) lasted %v of scenario time instead of its planned %v; run fewer at once (--parallel) or at a lower --time-scale",
-				st.ID, st.Kind, h.Header.ScenarioTime(f.End-f.Start).Round(time.Millisecond), h.Header.ScenarioTime(st.Duration).Round(time.Millisecond)), true
-		}
+// exposureWhy is coverage's sentence for an exposure no contender tested.
+func exposureWhy(h history.History, e Exposure) string {
+	sec := func(ns int64) float64 { return h.Header.ScenarioSeconds(ns) }
+	why := sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client tried to take the lock from then to %s",
+		e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To))
+	var around []string
+	if e.LastTry != nil {
+		around = append(around, sprintf("the last try before: %s at %s", e.LastTry.Client, at(h, e.LastTry.At)))
 	}
-	return "", false
+	if e.NextTry != nil {
+		around = append(around, sprintf("the next: %s at %s", e.NextTry.Client, at(h, e.NextTry.At)))
+	}
+	if len(around) > 0 {
+		why += " (" + strings.Join(around, "; ") + ")"
+	}
+	return why + ", so the run could not have shown a violation"
 }
+
+// busyWhy is coverage's sentence for a run whose timing the machine took:
+// what went late, and what to do about it.
+func busyWhy(what string) string {
+	return "the machine was too busy for compressed time: " + what + "; run fewer at once (--parallel) or at a lower --time-scale"
+}
+
+// msRound rounds the durations coverage prints.
+const msRound = time.Millisecond
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // probeGranted reports whether the history has a final probe and each of
 // its attempts acquired the lock.

@@ -461,7 +461,9 @@ func workloadCases() []workloadCase {
 	{
 		// w1's job runs out its lease before w2's; its failure record is
 		// accepted before w2 completes, so w2's completion overwrites it:
-		// no finished record was overwritten.
+		// no finished record was overwritten. w1 wrote after its lease
+		// ended while nobody tried the lock: an exposure no contender
+		// tested, so the run is unknown (issue 32), with no finding.
 		b := twoWrite(0, 1)
 		b.acquire("w1", inv1, 0, 0.1, 0)
 		b.refused("w1", inv1, workload.ActionComplete, 31, 31.1, 0, history.RefusalLockMismatch, 0)
@@ -470,7 +472,7 @@ func workloadCases() []workloadCase {
 		b.acquire("w2", inv1, 31.5, 31.6, 0)
 		b.write("w2", inv1, workload.ActionComplete, 32, 32.1, 0)
 		b.release("w2", inv1, 32.1, 32.2, true)
-		add(false, "a failure record written before the newer run completes overwrites nothing", "", b, valid())
+		add(false, "a failure record written before the newer run completes overwrites nothing", "", b, expectation{verdict: Unknown})
 	}
 	{
 		// The one worker completes, then records a failure of its own

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,6 +30,7 @@ func runJSON(t *testing.T, args ...string) (int, []report.Results, string) {
 	var out, errb bytes.Buffer
 	code := realMain(append(args, "--json"), &out, &errb)
 	var rs []report.Results
+	at := map[string]int{} // file and seed → position in rs
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		if line == "" {
 			continue
@@ -37,9 +39,30 @@ func runJSON(t *testing.T, args ...string) (int, []report.Results, string) {
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("stdout line is not a results object: %v\n%s\nstderr:\n%s", err, line, errb.String())
 		}
+		// A run the machine spoiled prints a line per try: its rerun's,
+		// printed later, replaces the try before (issue 32).
+		k := fmt.Sprintf("%s %d", r.File, r.Seed)
+		if i, ok := at[k]; ok && len(r.Retried) > 0 {
+			rs[i] = r
+			continue
+		}
+		at[k] = len(rs)
 		rs = append(rs, r)
 	}
 	return code, rs, errb.String()
+}
+
+// spoiled says, for a test that judges a run's verdict, when the machine
+// spoiled the run even after its reruns (an unknown a loaded machine
+// gives, never a definite verdict): the run then proves nothing to judge,
+// and the test logs it instead (issue 32).
+func spoiled(t *testing.T, r report.Results) bool {
+	t.Helper()
+	if r.Spoiled == "" {
+		return false
+	}
+	t.Logf("%s seed %d: the machine spoiled it after %d reruns (%s: %s); its verdict is not judged", r.Scenario, r.Seed, len(r.Retried), r.Spoiled, r.SpoiledWhy)
+	return true
 }
 
 func kinds(r report.Results, informational bool) []string {
@@ -109,7 +132,11 @@ func TestShippedScenariosMeetTheirExpectations(t *testing.T) {
 		{"slow-job", nil},
 	}
 	code, rs := shippedResults(t)
-	if code != exitValid {
+	anySpoiled := false
+	for _, r := range rs {
+		anySpoiled = anySpoiled || r.Spoiled != ""
+	}
+	if code != exitValid && !anySpoiled {
 		t.Errorf("exit code %d, want 0 (every expectation met)\nstderr:\n%s", code, shippedErr)
 	}
 	if len(rs) != len(tests) {
@@ -125,6 +152,17 @@ func TestShippedScenariosMeetTheirExpectations(t *testing.T) {
 			if !ok {
 				t.Fatalf("no result for %s", tt.name)
 			}
+			if r.Backend != backend {
+				t.Errorf("backend %q, want %q", r.Backend, backend)
+			}
+			for _, f := range []string{"history.jsonl", "scenario.yaml", "results.json", "index.html", "history.html"} {
+				if _, err := os.Stat(filepath.Join(r.ReportDir, f)); err != nil {
+					t.Errorf("report file missing: %v", err)
+				}
+			}
+			if spoiled(t, r) {
+				return
+			}
 			if string(r.Verdict) != sc.Expect.Verdict {
 				t.Errorf("verdict %s, want %s", r.Verdict, sc.Expect.Verdict)
 			}
@@ -137,13 +175,13 @@ func TestShippedScenariosMeetTheirExpectations(t *testing.T) {
 			if got := kinds(r, true); !slices.Equal(got, tt.informative) {
 				t.Errorf("informational anomalies %v, want %v", got, tt.informative)
 			}
-			if r.Backend != backend {
-				t.Errorf("backend %q, want %q", r.Backend, backend)
+			// A suite of many scenarios draws the charts of its misses
+			// only; a run that met its expectation says how to draw them.
+			if _, err := os.Stat(filepath.Join(r.ReportDir, "timeline.png")); err == nil {
+				t.Error("timeline.png drawn for a run that met its expectation in a suite of three scenarios")
 			}
-			for _, f := range []string{"history.jsonl", "scenario.yaml", "results.json", "index.html", "timeline.png", "history.html"} {
-				if _, err := os.Stat(filepath.Join(r.ReportDir, f)); err != nil {
-					t.Errorf("report file missing: %v", err)
-				}
+			if page, err := os.ReadFile(filepath.Join(r.ReportDir, "index.html")); err != nil || !strings.Contains(string(page), `id="no-charts"`) {
+				t.Errorf("the page does not say how to draw the charts (%v)", err)
 			}
 		})
 	}
@@ -227,6 +265,9 @@ func TestTheVerdictIsTheSameWithLessTimeCompression(t *testing.T) {
 	}
 	backend := testBackend(t)
 	code, rs, stderr := runJSON(t, "run", "../../scenarios/redlock-gc-pause.yaml", "--out", t.TempDir(), "--backend", backend, "--time-scale", "5")
+	if len(rs) == 1 && spoiled(t, rs[0]) {
+		return
+	}
 	if code != exitValid || len(rs) != 1 || rs[0].Verdict != checker.Invalid || rs[0].TimeScale != 5 {
 		t.Fatalf("exit %d, results %+v\n%s", code, rs, stderr)
 	}

@@ -97,9 +97,12 @@ func TestTheShippedMapsHaveTheirExpectedShape(t *testing.T) {
 				label := strings.Join(c.Values, ", ")
 				switch tt.side(t, c.Values) {
 				case "unsafe":
+					// A run the machine spoiled even after its reruns is
+					// unknown, never valid (issue 32): the definite ones
+					// must be invalid.
 					unsafe++
-					if c.Rate < 0.8 {
-						t.Errorf("cell %s is on the unsafe side but %d of %d runs were invalid (worst timer lag %.0f ms)", label, c.Invalid, c.Runs, c.MaxTimerLagMS)
+					if definite := c.Invalid + c.Valid; definite == 0 || float64(c.Invalid) < 0.8*float64(definite) {
+						t.Errorf("cell %s is on the unsafe side but %d of %d definite runs were invalid (%d unknown; worst timer lag %.0f ms)", label, c.Invalid, definite, c.Unknown, c.MaxTimerLagMS)
 					}
 					if c.FirstInvalid == "" {
 						t.Errorf("cell %s links no invalid run", label)

@@ -225,7 +225,12 @@ func cmdMap(args []string, stdout, stderr io.Writer) int {
 		if o.Results != nil {
 			v = string(o.Results.Verdict)
 		}
-		fmt.Fprintf(prog, "[%d/%d] %s seed %d: %s\n", done, total, c.Label(sp.Axes), o.Seed, v)
+		again := ""
+		if o.Retry > 0 {
+			total++
+			again = fmt.Sprintf(" (rerun %d)", o.Retry)
+		}
+		fmt.Fprintf(prog, "[%d/%d, %d at once]%s %s seed %d: %s\n", done, total, o.Parallel, again, c.Label(sp.Axes), o.Seed, v)
 	})
 	prog.stop()
 	if err != nil {

@@ -27,6 +27,7 @@ type progress struct {
 	bar     *progressbar.ProgressBar
 	done    int
 	invalid int
+	reruns  int
 }
 
 func newProgress(stderr io.Writer) *progress {
@@ -59,7 +60,7 @@ func (p *progress) start(total int) {
 	defer p.mu.Unlock()
 	p.bar = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription("runs · 0 invalid"),
+		progressbar.OptionSetDescription("runs · 0 invalid · 0 rerun"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionSetPredictTime(true),
@@ -68,19 +69,32 @@ func (p *progress) start(total int) {
 	_ = p.bar.RenderBlank()
 }
 
+// finished counts a finished run: a rerun of a run the machine spoiled
+// (o.Retry > 0) adds one to the total. The line shows how many runs the
+// pool let go at once when it started (its adaptive level).
 func (p *progress) finished(o suite.Outcome, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
+	if o.Retry > 0 {
+		p.reruns++
+	}
 	if o.Results != nil && o.Results.Verdict == checker.Invalid {
 		p.invalid++
 	}
 	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("runs · %d invalid", p.invalid))
+		if o.Retry > 0 {
+			p.bar.ChangeMax(p.bar.GetMax() + 1)
+		}
+		p.bar.Describe(fmt.Sprintf("runs · %d invalid · %d rerun · %d at once", p.invalid, p.reruns, o.Parallel))
 		_ = p.bar.Add(1)
 		return
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s\n", p.done, total, o.Line())
+	again := ""
+	if o.Retry > 0 {
+		again = fmt.Sprintf(" (rerun %d)", o.Retry)
+	}
+	fmt.Fprintf(p.w, "[%d/%d, %d at once]%s %s\n", p.done, total+p.reruns, o.Parallel, again, o.Line())
 }
 
 func (p *progress) stop() {
@@ -159,6 +173,12 @@ func printSummary(w io.Writer, outs []suite.Outcome, sweep bool) {
 			if why := suite.KindsMissed(*r); why != "" {
 				line += "; " + why
 			}
+			if r.SpoiledWhy != "" {
+				line += ": " + r.SpoiledWhy
+			}
+			if n := len(r.Retried); n > 0 {
+				line += fmt.Sprintf(" (after %s)", suite.Count(n, "rerun", "reruns"))
+			}
 			bad = append(bad, line+" ("+r.Reproduce+")")
 		}
 	}
@@ -205,6 +225,9 @@ func tally(outs []suite.Outcome) string {
 	}
 	if aborted > 0 {
 		s += fmt.Sprintf("; %d aborted", aborted)
+	}
+	if l := suite.RetryLine(outs); l != "" {
+		s += "; " + l
 	}
 	return s
 }

@@ -26,10 +26,13 @@ func sweepLines(stdout string) []string {
 	return out
 }
 
-// verdicts are "scenario seed verdict met" per run, from JSON lines.
-func verdicts(t *testing.T, jsonl []byte) map[string]string {
+// verdicts are "verdict met=…" per "scenario seed N", from JSON lines (a
+// rerun's line, printed after the try it replaces, wins), and spoiled the
+// runs whose last try the machine spoiled (an unknown of a busy machine,
+// Results.Spoiled: issue 32), whose verdict no other run need share.
+func verdicts(t *testing.T, jsonl []byte) (out map[string]string, spoiled map[string]bool) {
 	t.Helper()
-	out := map[string]string{}
+	out, spoiled = map[string]string{}, map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(jsonl))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
@@ -41,9 +44,11 @@ func verdicts(t *testing.T, jsonl []byte) map[string]string {
 		if r.ExpectationMet != nil {
 			met = fmt.Sprint(*r.ExpectationMet)
 		}
-		out[fmt.Sprintf("%s seed %d", r.Scenario, r.Seed)] = string(r.Verdict) + " met=" + met
+		k := fmt.Sprintf("%s seed %d", r.Scenario, r.Seed)
+		out[k] = string(r.Verdict) + " met=" + met
+		spoiled[k] = r.Spoiled != ""
 	}
-	return out
+	return out, spoiled
 }
 
 func TestThreeShardsAndAMergeGiveWhatOneRunOfEverythingGives(t *testing.T) {
@@ -86,25 +91,64 @@ func TestThreeShardsAndAMergeGiveWhatOneRunOfEverythingGives(t *testing.T) {
 			t.Errorf("merge exit %d, unsharded %d (want both %d: one expectation is wrong)", mergeCode, wholeCode, exitInvalid)
 		}
 	})
+	want, wantSpoiled := verdicts(t, []byte(wholeOut))
+	got, gotSpoiled := verdicts(t, jl)
+	// A run the machine spoiled on either side even after its reruns has
+	// no verdict to compare (a loaded machine's unknown); every other run
+	// must have the same one, and each scenario needs at least one such.
+	spoiled := map[string]bool{}
+	for k := range want {
+		if wantSpoiled[k] || gotSpoiled[k] {
+			spoiled[k] = true
+			scn, _, _ := strings.Cut(k, " seed ")
+			spoiled[scn] = true
+			t.Logf("%s: spoiled by the machine (%s unsharded, %s merged): not compared", k, want[k], got[k])
+		}
+	}
 	t.Run("every run has the verdict it had unsharded", func(t *testing.T) {
-		want, got := verdicts(t, []byte(wholeOut)), verdicts(t, jl)
 		if len(want) != 9 || len(got) != len(want) {
 			t.Fatalf("%d runs merged, %d unsharded, want 9", len(got), len(want))
 		}
+		compared := map[string]bool{}
 		for k, v := range want {
+			if spoiled[k] {
+				continue
+			}
+			scn, _, _ := strings.Cut(k, " seed ")
+			compared[scn] = true
 			if got[k] != v {
 				t.Errorf("%s: %s merged, %s unsharded", k, got[k], v)
 			}
 		}
+		if len(compared) != 3 {
+			t.Errorf("only %d of 3 scenarios had a run the machine did not spoil on both sides", len(compared))
+		}
 	})
 	t.Run("the rates and failing seeds are those of the unsharded run", func(t *testing.T) {
-		var whole bytes.Buffer
-		if code := realMain(append(append([]string{"run"}, files...), "--count", "3", "--seed", "7", "--out", filepath.Join(dir, "again"), "--backend", backend, "--parallel", "4"), &whole, &bytes.Buffer{}); code != wholeCode {
+		var again bytes.Buffer
+		if code := realMain(append(append([]string{"run"}, files...), "--count", "3", "--seed", "7", "--out", filepath.Join(dir, "again"), "--backend", backend, "--parallel", "4"), &again, &bytes.Buffer{}); code != wholeCode {
 			t.Fatalf("second unsharded run exit %d", code)
 		}
-		want, got := sweepLines(whole.String()), sweepLines(stdout.String())
-		if len(want) != 3 || strings.Join(want, "\n") != strings.Join(got, "\n") {
-			t.Errorf("merged rates:\n%s\nunsharded:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		// Its summary table: an unknown there is the machine's (these
+		// scenarios give a definite verdict on time).
+		for _, l := range strings.Split(again.String(), "\n") {
+			if f := strings.Fields(l); len(f) > 2 && f[2] == "unknown" {
+				spoiled[f[0]] = true
+			}
+		}
+		want, got := sweepLines(again.String()), sweepLines(stdout.String())
+		if len(want) != 3 || len(got) != 3 {
+			t.Fatalf("merged rates:\n%s\nunsharded:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		for i := range want {
+			scn, _, _ := strings.Cut(want[i], " (algorithm")
+			if spoiled[scn] {
+				t.Logf("%s: a run spoiled by the machine on one side; rates not compared", scn)
+				continue
+			}
+			if want[i] != got[i] {
+				t.Errorf("merged rates: %s\nunsharded: %s", got[i], want[i])
+			}
 		}
 	})
 	t.Run("the JUnit file has a case per run and the wrong expectation's failures", func(t *testing.T) {
@@ -116,8 +160,16 @@ func TestThreeShardsAndAMergeGiveWhatOneRunOfEverythingGives(t *testing.T) {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
 		}
-		if err := xml.Unmarshal(b, &doc); err != nil || doc.Tests != 9 || doc.Failures != 3 {
-			t.Errorf("JUnit tests %d failures %d (%v), want 9 and 3", doc.Tests, doc.Failures, err)
+		// The wrong expectation's three runs fail; so does a run the
+		// machine spoiled and that thus missed its expectation.
+		fails := 3
+		for k, sp := range gotSpoiled {
+			if sp && !strings.HasPrefix(k, "slow-job-wrong") && strings.HasSuffix(got[k], "met=false") {
+				fails++
+			}
+		}
+		if err := xml.Unmarshal(b, &doc); err != nil || doc.Tests != 9 || doc.Failures != fails {
+			t.Errorf("JUnit tests %d failures %d (%v), want 9 and %d", doc.Tests, doc.Failures, err, fails)
 		}
 	})
 	t.Run("the merged suite page links every run's report where it lies", func(t *testing.T) {

@@ -254,7 +254,13 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 					t.Errorf("%s has charts; the first seed, 100, should", d)
 				}
 			case !strings.Contains(string(page), `id="no-charts"`) || !strings.Contains(string(page), "locksim check "+d) || strings.Contains(string(page), "latency.png"):
-				t.Errorf("%s: no charts, and its page does not say how to draw them", d)
+				files, _ := os.ReadDir(d)
+				var names []string
+				for _, f := range files {
+					names = append(names, f.Name())
+				}
+				res, _ := os.ReadFile(filepath.Join(d, "results.json"))
+				t.Errorf("%s: no charts, and its page does not say how to draw them (files %v; results %.400s)", d, names, res)
 			}
 		}
 		if len(dirs) != 3 || drawn != 1 {
@@ -263,6 +269,9 @@ func TestASweepReportsTheViolationRateWithReproducibleSeeds(t *testing.T) {
 	})
 	t.Run("re-running a printed seed gives the same verdict", func(t *testing.T) {
 		code, rs, stderr := runJSON(t, "run", "../../scenarios/redlock-gc-pause.yaml", "--seed", "101", "--out", t.TempDir(), "--backend", backend)
+		if len(rs) == 1 && spoiled(t, rs[0]) {
+			return
+		}
 		if code != exitValid || len(rs) != 1 || rs[0].Verdict != checker.Invalid || rs[0].Seed != 101 {
 			t.Errorf("exit %d, results %+v\n%s", code, rs, stderr)
 		}
@@ -314,7 +323,7 @@ func TestOneSeedGivesTheSameFaultPlanAndScheduleTwice(t *testing.T) {
 	// Seeds 9 and 10 side by side (--count 2), then seed 9 again.
 	run := func(count string) map[int64][]string {
 		code, rs, stderr := runJSON(t, "run", "../../scenarios/gc-pause.yaml", "--seed", "9", "--count", count, "--out", t.TempDir(), "--backend", backend)
-		if code != exitValid || len(rs) == 0 {
+		if (code != exitValid && !slices.ContainsFunc(rs, func(r report.Results) bool { return spoiled(t, r) })) || len(rs) == 0 {
 			t.Fatalf("exit %d\n%s", code, stderr)
 		}
 		out := map[int64][]string{}

@@ -103,8 +103,19 @@ func (s *Scheduler) ManualSteps() []history.FaultStep {
 // closeValue is the value an active step's operation closes with, its
 // undo having begun at began (wall ns): a step as it was applied — but a
 // manual step held open, or ended by hand before its duration, with the
-// window it had, which it also keeps among the manual steps.
+// window it had, which it also keeps among the manual steps; a crash's
+// with the window its nodes were down (Value.DeadFrom, DeadTo).
 func (s *Scheduler) closeValue(a *activeStep, began int64) history.Value {
+	v := s.measuredValue(a, began)
+	if a.step.Effect == history.EffectCrashNode {
+		v.DeadFrom, v.DeadTo = a.applied, began
+	}
+	return v
+}
+
+// measuredValue is a.v, with the window a person gave a step fired by
+// hand (see closeValue).
+func (s *Scheduler) measuredValue(a *activeStep, began int64) history.Value {
 	s.mu.Lock()
 	measured := a.manual && (a.step.UntilEnd || a.ended)
 	s.mu.Unlock()

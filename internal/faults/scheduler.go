@@ -60,6 +60,9 @@ type activeStep struct {
 	pend *history.Pending
 	v    history.Value
 	undo Undo
+	// applied is when Apply returned (history ns): a crash's nodes were
+	// down from then until the undo began.
+	applied int64
 	// manual: fired by hand; ended: a person ended it by hand (EndManual).
 	// Its window is then recorded as it was (see closeValue).
 	manual, ended bool
@@ -265,6 +268,7 @@ func (s *Scheduler) apply(ctx context.Context, st history.FaultStep, f Fault) (*
 	// be read by the history's stream meanwhile).
 	done := st.Clone()
 	undo, err := f.Apply(withOutcome(ctx, &done), s.env, st)
+	applied := s.rec.Now()
 	if len(done.Promotions) > 0 {
 		v = history.Value{Fault: &done}
 	}
@@ -281,7 +285,7 @@ func (s *Scheduler) apply(ctx context.Context, st history.FaultStep, f Fault) (*
 		}
 		return nil, nil
 	}
-	a := &activeStep{step: st, pend: pend, v: v, undo: undo, manual: st.Trigger.Kind == history.TriggerManual}
+	a := &activeStep{step: st, pend: pend, v: v, undo: undo, applied: applied, manual: st.Trigger.Kind == history.TriggerManual}
 	s.mu.Lock()
 	s.active[st.ID] = a
 	s.mu.Unlock()

@@ -191,6 +191,11 @@ func TestSchedulerCarriesOutThePlan(t *testing.T) {
 		if n := len(faultOps(rec)); n != 1 {
 			t.Errorf("%d fault ops, want 1", n)
 		}
+		eventually(t, "the crash's operation to close", func() bool { ops := faultOps(rec); return len(ops) == 1 && ops[0].Complete >= 0 })
+		op := faultOps(rec)[0]
+		if v := op.Value; v.DeadFrom < op.Invoke || v.DeadTo < v.DeadFrom || v.DeadTo > op.Complete || v.DeadTo == 0 {
+			t.Errorf("crash op [%d, %d] records its nodes down over [%d, %d]: want a window inside it, from the kill's return to the restart's start", op.Invoke, op.Complete, v.DeadFrom, v.DeadTo)
+		}
 	})
 	t.Run("a step whose apply fails is recorded as failed and not held", func(t *testing.T) {
 		env := newFakeEnv("w1", "w2")

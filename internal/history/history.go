@@ -102,7 +102,19 @@ const (
 	// there), Invoke == Complete the node's own timestamp of the script
 	// (MONITOR), so it is ordered exactly among the node's commands.
 	NodeHeld Func = "node-held"
+	// TimerLag is a stretch of wall time in which the harness's own
+	// timers fired late: a timer due at Invoke fired only at Complete
+	// (wall ns; Process NodeProcess, Client "", Type OK). The harness
+	// records every such lag of LagRecordNS or more while the workload
+	// runs (the worst is also the header's MaxTimerLagNS): how much of
+	// the run's compressed time the machine, not the scenario, took. The
+	// checkers compare a violation's margin with the lag around it.
+	TimerLag Func = "timer-lag"
 )
+
+// LagRecordNS is the timer lag (wall ns) from which the harness records a
+// TimerLag operation: shorter lags are the ordinary jitter of a timer.
+const LagRecordNS = int64(10e6)
 
 // HeldKey is one string key a node showed it held (Func NodeHeld).
 type HeldKey struct {
@@ -168,6 +180,13 @@ type Value struct {
 	// Fault is set on every Func == Fault operation: the plan step that
 	// fired, with its resolved targets.
 	Fault *FaultStep `json:"fault,omitempty"`
+	// DeadFrom and DeadTo are set on the operation of a step that crashed
+	// nodes (EffectCrashNode), once it ended: the window, wall ns, in which
+	// its nodes' processes were certainly not running — from the kill's
+	// return to the restart's start. A command sent to such a node then
+	// ran nowhere (issue 33: judge from what the nodes did).
+	DeadFrom int64 `json:"dead_from_ns,omitempty"`
+	DeadTo   int64 `json:"dead_to_ns,omitempty"`
 
 	// Node event fields (Func NodeCmd, Unobserved, Stalled, NodeHeld).
 	Node string    `json:"node,omitempty"`

@@ -388,6 +388,17 @@ func TestDecodeRefusesWhatCannotBe(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the harness's timer lag, recorded on the nodes' process, is read", func(t *testing.T) {
+		h := run()
+		h.Ops = append(h.Ops, Op{Index: len(h.Ops), Process: NodeProcess, F: TimerLag, Invoke: 2e9, Complete: 2.05e9, Type: OK})
+		if err := Validate(h); err != nil {
+			t.Fatal(err)
+		}
+		h.Ops[len(h.Ops)-1].Process = 4
+		if err := Validate(h); err == nil || !strings.Contains(err.Error(), "want the nodes'") {
+			t.Errorf("a timer lag on a client's process gives %v, want it refused", err)
+		}
+	})
 	t.Run("a watchdog's loss recorded while its job's write is in flight is no second operation", func(t *testing.T) {
 		h := run()
 		h.Ops[4].Invoke, h.Ops[4].Complete = 2.5e8, 2.5e8 // the lost instant inside the charge

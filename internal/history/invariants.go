@@ -25,7 +25,7 @@ func ReservedClients() []string { return []string{NemesisClient, ProbeClient, Ad
 var (
 	clientFuncs = []Func{Acquire, Release, Extend, Read, Write, Lost, Done, Stopped}
 	markerFuncs = []Func{Lost, Done, Stopped}
-	nodeFuncs   = []Func{NodeCmd, Unobserved, Stalled, MasterSwitch, NodeHeld}
+	nodeFuncs   = []Func{NodeCmd, Unobserved, Stalled, MasterSwitch, NodeHeld, TimerLag}
 )
 
 // IsClientFunc reports whether f is an operation (or instant) of a lock

@@ -30,6 +30,16 @@ const (
 	RefusalOutOfStock = "out-of-stock"
 )
 
+// Refusal reasons of a lock (Value.Refusal of an Acquire of type Fail):
+// why the lock said no when the nodes alone would have said yes.
+const (
+	// RefusalNotReplicated: the node set the key, but WAIT got fewer
+	// replica acknowledgements than the algorithm asks for, so the
+	// client gave the key back and refused (safe-wait, issue 17): the
+	// replication guard, not the key of another holder, refused it.
+	RefusalNotReplicated = "not-replicated"
+)
+
 // Pause points of a client (design §5): where a point-triggered fault step
 // fires inside the client's work.
 const (

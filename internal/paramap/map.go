@@ -333,6 +333,10 @@ func (m Map) Cell(x, y int) (CellResult, bool) {
 // CellFile is a cell's scenario in its directory.
 const CellFile = "cell.yaml"
 
+// Reruns is how many times a map runs again a run the machine spoiled
+// (suite.Pool.Rerun), as a suite does by default.
+const Reruns = 2
+
 // Run runs every cell Count times with the same seeds on the pool, into
 // <dir>/cells/c<N>/, and tallies each cell. done, when set, is called as
 // each run finishes, with its cell.
@@ -361,12 +365,15 @@ func Run(ctx context.Context, pool *suite.Pool, dir string, sp Spec, cells []Cel
 		}
 		m.Cells = append(m.Cells, CellResult{X: c.X, Y: c.Y, Values: c.Values, Dir: cdir, InvalidSeeds: []int64{}})
 	}
-	var outs []suite.Outcome
-	if done != nil {
-		outs = pool.RunEach(ctx, jobs, func(o suite.Outcome) { done(cellOf[o.N], o) })
-	} else {
-		outs = pool.Run(ctx, jobs)
+	each := func(o suite.Outcome) {
+		if done != nil {
+			done(cellOf[o.N], o)
+		}
 	}
+	outs := pool.RunEach(ctx, jobs, each)
+	// A run the machine spoiled measures the machine, not the cell: it
+	// runs again, at fewer at once (issue 32).
+	pool.Rerun(ctx, outs, Reruns, each)
 	m.Aborted = ctx.Err() != nil
 	for _, o := range outs {
 		c := &m.Cells[cellOf[o.N].Index]

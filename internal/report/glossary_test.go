@@ -74,28 +74,33 @@ func TestTheVietnameseSuiteSpeaksTheGlossary(t *testing.T) {
 	if len(pages) < len(shipped())+3 {
 		t.Fatalf("only %d pages written", len(pages))
 	}
-	forbidden := fieldWords()
 	for _, p := range pages {
 		rel, _ := filepath.Rel(out, p)
-		t.Run(rel+" shows no English field word outside the loanwords", func(t *testing.T) {
-			f, err := os.Open(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			doc, err := html.Parse(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			seen := map[string]bool{}
-			visibleWords(doc, func(w, context string) {
-				if vi, bad := forbidden[w]; bad && !seen[w] {
-					seen[w] = true
-					t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
-				}
-			})
-		})
+		t.Run(rel+" shows no English field word outside the loanwords", func(t *testing.T) { speaksTheGlossary(t, p) })
 	}
+}
+
+// speaksTheGlossary fails t when the vi page at path shows an English
+// field word outside the loanwords.
+func speaksTheGlossary(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := html.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := fieldWords()
+	seen := map[string]bool{}
+	visibleWords(doc, func(w, context string) {
+		if vi, bad := forbidden[w]; bad && !seen[w] {
+			seen[w] = true
+			t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
+		}
+	})
 }
 
 func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {

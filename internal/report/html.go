@@ -194,6 +194,10 @@ func (m *model) checkerRow(lang Lang, r checker.Result) pageChecker {
 func (m *model) dataSummary(lang Lang, r checker.Result) string {
 	if r.Verdict == checker.Unknown || r.OffPlan || r.TimingLost || len(r.Missed) > 0 {
 		switch {
+		case len(r.Marginal) > 0:
+			return tr(lang, "sum.margin")
+		case r.Exposure != nil && !r.ViolationsStand:
+			return tr(lang, "sum.exposure")
 		case r.ViolationsStand && len(r.Missed) > 0:
 			return tr(lang, "sum.missed.stands", m.missedSteps(lang, r.Missed))
 		case r.ViolationsStand && r.TimingLost:

@@ -83,6 +83,9 @@ type Input struct {
 	// seed without each planned fault, and so on. The headline names the
 	// faults they found necessary; the page lists them all.
 	Counterfactuals []why.Counterfactual
+	// Retried are the causes of the earlier tries of a run a suite ran
+	// again because the machine spoiled them (Results.Retried).
+	Retried []string
 }
 
 // PorcupineView is the linearizability result history.html visualises.
@@ -137,6 +140,16 @@ type Results struct {
 	// the run (wall ms; 0 when not measured): the machine's load. Coverage
 	// makes a run unknown at checker.MaxTimerLag and a tenth of the TTL.
 	MaxTimerLagMS float64 `json:"max_timer_lag_ms"`
+	// Spoiled says why an unknown verdict is the machine's doing, not
+	// the scenario's (checker.Spoiled* causes: busy, margin, exposure,
+	// off-plan), and SpoiledWhy the coverage checker's reason in one
+	// clause; both empty otherwise. A suite runs such a run again.
+	Spoiled    string `json:"spoiled,omitempty"`
+	SpoiledWhy string `json:"spoiled_why,omitempty"`
+	// Retried lists, for a run a suite ran again because the machine
+	// spoiled it (Spoiled), each earlier try's cause, in order; the
+	// results are the last try's.
+	Retried []string `json:"retried,omitempty"`
 	// Error says why a run has no verdict (an infrastructure error; then
 	// Verdict is empty and there is no report); empty otherwise.
 	Error string `json:"error,omitempty"`
@@ -208,6 +221,8 @@ func buildResults(in Input, dir string, m *model) Results {
 	if r.Anomalies == nil {
 		r.Anomalies = []checker.Anomaly{}
 	}
+	r.Spoiled, r.SpoiledWhy = checker.Spoiled(r.Verdict, in.Results)
+	r.Retried = in.Retried
 	for _, c := range in.Results {
 		if prev, ok := r.Checkers[c.Checker]; ok {
 			r.Checkers[c.Checker] = checker.Merge(prev, c.Verdict)
@@ -363,6 +378,9 @@ func headline(in Input, m *model) string {
 	}
 	if in.Cut && len(anoms) == 0 {
 		return tr(lang, "say.cut")
+	}
+	if s, ok := m.busyHeadline(lang, in); ok {
+		return s
 	}
 	offPlan := false
 	for _, r := range in.Results {

@@ -176,7 +176,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	if o.Started != nil {
 		o.Started(ctl)
 	}
-	lag := watchTimerLag()
+	lag := watchTimerLag(r.rec)
 	var wg sync.WaitGroup
 	for i := range r.workers {
 		wg.Add(1)
@@ -688,31 +688,73 @@ const lagTick = 5 * time.Millisecond
 
 // watchTimerLag starts measuring how late a lagTick timer fires, as the
 // workers' own timers and sleeps would on a busy machine (Go scheduler and
-// CPU contention); stop ends the watch and returns the worst lag seen.
-func watchTimerLag() (stop func() time.Duration) {
-	quit := make(chan struct{})
-	done := make(chan time.Duration)
-	go func() {
-		var worst time.Duration
-		t := time.NewTimer(lagTick)
-		defer t.Stop()
-		due := time.Now().Add(lagTick)
-		for {
-			select {
-			case <-quit:
-				done <- worst
-				return
-			case <-t.C:
-				now := time.Now() // after the scheduler ran us: that delay counts
-				worst = max(worst, now.Sub(due))
-				due = now.Add(lagTick)
-				t.Reset(lagTick)
+// CPU contention), recording into rec every lag of history.LagRecordNS or
+// more as a history.TimerLag operation (due → fired); stop ends the watch
+// and returns the worst lag seen. One timer serves every run of the
+// process whose workload is going (lagWatch): twelve runs at once wake
+// one goroutine 200 times a second, not twelve (issue 32).
+func watchTimerLag(rec *history.Recorder) (stop func() time.Duration) {
+	s := &lagSub{rec: rec, log: rec.Log()}
+	lagWatch.mu.Lock()
+	if lagWatch.subs == nil {
+		lagWatch.subs = map[*lagSub]struct{}{}
+	}
+	lagWatch.subs[s] = struct{}{}
+	if !lagWatch.running {
+		lagWatch.running = true
+		go lagLoop()
+	}
+	lagWatch.mu.Unlock()
+	return func() time.Duration {
+		lagWatch.mu.Lock()
+		defer lagWatch.mu.Unlock()
+		delete(lagWatch.subs, s)
+		return s.worst
+	}
+}
+
+// lagWatch is the process's timer-lag watch: the runs it measures, and
+// whether its loop runs (it ends when no run is left).
+var lagWatch struct {
+	mu      sync.Mutex
+	subs    map[*lagSub]struct{}
+	running bool
+}
+
+// lagSub is one run's part of the watch.
+type lagSub struct {
+	rec   *history.Recorder
+	log   *history.Log
+	worst time.Duration
+}
+
+// lagLoop fires a lagTick timer over and over and tells every run how late
+// each fired, until no run is left.
+func lagLoop() {
+	t := time.NewTimer(lagTick)
+	defer t.Stop()
+	due := time.Now().Add(lagTick)
+	for range t.C {
+		lagWatch.mu.Lock()
+		// After the scheduler ran us and we had the watch: both delays
+		// count, and the next tick is due from here.
+		now := time.Now()
+		late := now.Sub(due)
+		if len(lagWatch.subs) == 0 {
+			lagWatch.running = false
+			lagWatch.mu.Unlock()
+			return
+		}
+		for s := range lagWatch.subs {
+			s.worst = max(s.worst, late)
+			if int64(late) >= history.LagRecordNS {
+				start := s.rec.Start()
+				s.log.Span(history.NodeProcess, history.TimerLag, "", "", history.Value{}, max(0, int64(due.Sub(start))), int64(now.Sub(start)), history.OK)
 			}
 		}
-	}()
-	return func() time.Duration {
-		close(quit)
-		return <-done
+		lagWatch.mu.Unlock()
+		due = now.Add(lagTick)
+		t.Reset(lagTick)
 	}
 }
 

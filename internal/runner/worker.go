@@ -263,6 +263,9 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		w.r.brokeClient(err)
 	}
 	t := outcome(err)
+	if errors.Is(err, clients.ErrNotReplicated) {
+		v.Refusal = history.RefusalNotReplicated
+	}
 	if t == history.OK {
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
 		if lease.Key != "" && lease.Key != key {

@@ -119,6 +119,50 @@ func SweepLines(outs []Outcome) []string {
 	return lines
 }
 
+// Count is "1 run", "2 runs".
+func Count(n int, one, many string) string { return count(n, one, many) }
+
+// RetryLine says how many runs the suite ran again because the machine
+// spoiled them, why, and how many are still spoiled after their reruns,
+// e.g. "3 runs rerun (2 busy, 1 exposure), 1 still unknown"; "" when none
+// was.
+func RetryLine(outs []Outcome) string {
+	n, still := 0, 0
+	causes := map[string]int{}
+	var order []string
+	for _, o := range outs {
+		tries := o.retried
+		if len(tries) == 0 && o.Results != nil {
+			tries = o.Results.Retried // an outcome read back (merge)
+		}
+		if len(tries) == 0 {
+			continue
+		}
+		n++
+		for _, c := range tries {
+			if causes[c] == 0 {
+				order = append(order, c)
+			}
+			causes[c]++
+		}
+		if _, ok := o.spoiled(); ok {
+			still++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	parts := make([]string, len(order))
+	for i, c := range order {
+		parts[i] = fmt.Sprintf("%d %s", causes[c], c)
+	}
+	s := fmt.Sprintf("%s rerun (%s)", count(n, "run", "runs"), strings.Join(parts, ", "))
+	if still > 0 {
+		s += fmt.Sprintf(", %d still spoiled", still)
+	}
+	return s
+}
+
 // count is "1 run", "2 runs".
 func count(n int, one, many string) string {
 	if n == 1 {

@@ -207,6 +207,15 @@ func Merge(dirs []string) (Merged, error) {
 		}
 	}
 	sort.SliceStable(m.Outcomes, func(a, b int) bool { return m.Outcomes[a].N < m.Outcomes[b].N })
+	// A shard's run the machine spoiled and that ran again left its first
+	// try's report beside the rerun's: the manifest names the rerun, and a
+	// results.json of the same scenario file and seed is that superseded
+	// try (the rerun's results list its cause, Retried), not a run of its
+	// own.
+	planned := map[string]bool{}
+	for _, o := range m.Outcomes {
+		planned[fmt.Sprintf("%s\x00%d", o.Scenario.File, o.Seed)] = true
+	}
 	var looseOuts []Outcome
 	for _, p := range loose {
 		dir := filepath.Dir(p)
@@ -216,6 +225,9 @@ func Merge(dirs []string) (Merged, error) {
 		o, err := outcomeOf(dir, RunRecord{ReportDir: "."})
 		if err != nil {
 			return Merged{}, fmt.Errorf("merge: %s: %w", p, err)
+		}
+		if len(manifests) > 0 && planned[fmt.Sprintf("%s\x00%d", o.Scenario.File, o.Seed)] {
+			continue
 		}
 		looseOuts = append(looseOuts, o)
 	}

@@ -25,6 +25,8 @@ import (
 type Pool struct {
 	o    Options
 	envs chan *reusable // idle workers' clusters
+	// gate adapts the runs at once to the machine's load (adapt.go).
+	gate *gate
 	// finishing bounds the runs being checked and reported at once.
 	finishing chan struct{}
 	mu        sync.Mutex
@@ -35,7 +37,7 @@ type Pool struct {
 // starts before a run needs it.
 func NewPool(o Options) *Pool {
 	n := max(o.Parallel, 1)
-	p := &Pool{o: o, envs: make(chan *reusable, n), finishing: make(chan struct{}, max(1, runtime.NumCPU()))}
+	p := &Pool{o: o, envs: make(chan *reusable, n), gate: newGate(n), finishing: make(chan struct{}, max(1, runtime.NumCPU()))}
 	for range n {
 		p.envs <- &reusable{}
 	}
@@ -65,8 +67,24 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 		workers.Go(func() {
 			env := <-p.envs
 			defer func() { p.envs <- env }()
-			for j := range next {
+			for {
+				started, level, ok := p.gate.tryEnter()
+				if !ok {
+					// Parked while fewer runs go at once: its nodes would
+					// only burn the CPU the others lack (an idle
+					// redis-server still ticks), so they stop, and start
+					// again when it has a run.
+					env.close()
+					started, level = p.gate.enter()
+				}
+				j, ok := <-next
+				if !ok {
+					p.gate.leave(started, -1)
+					return
+				}
 				out, finish := runJob(ctx, j, o, notes, env)
+				out.Parallel = level
+				p.gate.leave(started, out.late)
 				if finish == nil {
 					results <- out
 					continue
@@ -74,7 +92,9 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 				p.finishing <- struct{}{}
 				finishers.Go(func() {
 					defer func() { <-p.finishing }()
-					results <- finish()
+					out := finish()
+					out.Parallel = level
+					results <- out
 				})
 			}
 		})
@@ -103,6 +123,11 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 	sort.Slice(outs, func(a, b int) bool { return outs[a].N < outs[b].N })
 	return outs
 }
+
+// Level is how many runs the pool lets go at once now: Options.Parallel,
+// lowered while the runs finish late and raised again as they finish on
+// time (see Congested).
+func (p *Pool) Level() int { return p.gate.Level() }
 
 // Close stops every worker's nodes. The pool must not be running.
 func (p *Pool) Close() {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
@@ -31,7 +32,7 @@ func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable
 	log.Info("locksim run", "time_scale", j.Scenario.TimeScale, "version", o.Version, "reproduce", repro)
 	cl, err := env.get(ctx, j, o, log)
 	if err != nil {
-		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil}
+		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil, late: -1}
 		log.Error("run failed; no verdict", "err", out.Err)
 		return out, nil
 	}
@@ -88,7 +89,7 @@ func runnerOptions(o Options, seed int64, cl *cluster.Cluster, log *slog.Logger)
 // check it, write the report.
 func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.Cluster, repro string, log *slog.Logger) (Outcome, func() Outcome) {
 	sc, seed := j.Scenario, j.Seed
-	out := Outcome{Job: j, Reproduce: repro}
+	out := Outcome{Job: j, Reproduce: repro, late: -1}
 	fail := func(what string, err error) Outcome {
 		log.Error(what, "err", err)
 		out.Err = fmt.Sprintf("%s: %v", what, err)
@@ -117,6 +118,9 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 	began := time.Now()
 	res, runErr := runner.Run(ctx, sc, ro)
 	out.Wall = time.Since(began)
+	if res != nil {
+		out.late = lateness(res.History)
+	}
 	if err := hist.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("history file: %w", err)
 	}
@@ -151,6 +155,7 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 			return fail("check", err)
 		}
 		in.WallSeconds = res.Wall.Seconds()
+		in.Retried = j.retried
 		switch o.Charts {
 		case ChartsAll:
 		case ChartsNone:
@@ -158,12 +163,17 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		default:
 			in.SkipCharts = !notes.charts(sc, seed, in)
 		}
+		if cause, _ := checker.Spoiled(in.Verdict, in.Results); cause != "" && j.Retry < o.RetryUnknown {
+			// The machine spoiled it and it runs again: its rerun's
+			// report is the one to draw.
+			in.SkipCharts = true
+		}
 		// The lesson pages draw a scenario's first run beside its fix.
 		in.KeepDrawing = len(sc.Lessons) > 0 && (j.planned == 0 || j.Seed == j.firstSeed) && j.exp == nil
 		if j.exp != nil {
 			in.SkipCharts = true // an experiment's page is read for its verdict
 		}
-		if o.Why && j.exp == nil && wantsWhy(in, notes.charts(sc, seed, in)) {
+		if o.Why && j.exp == nil && wantsWhy(in, notes.explains(sc, seed, in)) {
 			// Its report waits for its experiments (explain).
 			out.pending = &pending{in: in, dir: dir}
 			return out

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,6 +206,24 @@ func TestMergeCombinesShardsIntoThePlansOrder(t *testing.T) {
 	})
 }
 
+func TestMergeCountsARunTheMachineSpoiledOnceWhenItRanAgain(t *testing.T) {
+	plan := sweepPlan()
+	root := t.TempDir()
+	dirs := writeShards(t, root, plan, 3, 0)
+	// The first try of shard 1's first run, spoiled and run again: its
+	// report stays beside the rerun's, which the manifest names.
+	j := Shard{K: 1, N: 3}.Of(plan)[0]
+	out := filepath.Join(dirs[0], "reports")
+	writeRun(t, out, fmt.Sprintf("%s/run-seed%d-try1", j.Scenario.Name, j.Seed), report.Results{Scenario: j.Scenario.Name, File: j.Scenario.File, Seed: j.Seed, Verdict: checker.Unknown, Spoiled: checker.SpoiledBusy})
+	m, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Outcomes) != len(plan) || m.Loose != 0 {
+		t.Errorf("%d runs (%d loose), want the plan's %d: the superseded try counted as a run", len(m.Outcomes), m.Loose, len(plan))
+	}
+}
+
 func TestMergeRefusesShardsThatAreNotOneWholePlan(t *testing.T) {
 	plan := sweepPlan()
 	t.Run("a missing shard is named", func(t *testing.T) {
@@ -288,25 +307,89 @@ func TestAPoolKeepsItsNodesFromOneCallToTheNext(t *testing.T) {
 	})
 }
 
-func TestAnUnknownRunAgainstItsExpectationIsRunAgain(t *testing.T) {
+func TestARunTheMachineSpoiledIsRunAgainAndOneTheScenarioMadeUnknownIsNot(t *testing.T) {
 	backend := clientstest.Backend(t)
-	// coverage-miss always comes out unknown (its fault overlaps nothing);
-	// told to expect valid, every try is unknown against its expectation.
-	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "coverage-miss.yaml"))
-	if err != nil {
-		t.Fatal(err)
+	load := func(name string) scenario.Scenario {
+		sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
 	}
-	sc.Expect.Verdict, sc.Expect.Kinds = "valid", nil
-	ran := 0
-	opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
-		Done: func(Outcome) { ran++ }}
-	outs := Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
-	if ran != 3 {
-		t.Errorf("the run was made %d times, want 3 (once and twice again)", ran)
-	}
-	if len(outs) != 1 || outs[0].Results == nil || outs[0].Results.Verdict != checker.Unknown || outs[0].Passed() {
-		t.Errorf("outcome %+v, want the last try's unknown, not passed", outs)
-	}
+	t.Run("an exposure no contender tested is run again, twice, and the rerun says why", func(t *testing.T) {
+		// gc-pause with w1 alone: its charge after its lease ended is an
+		// exposure no other client can test, on every try (coverage:
+		// unknown, spoiled "exposure").
+		sc := load("gc-pause.yaml")
+		sc.Clients, sc.Expect.Verdict, sc.Expect.Kinds = 1, "invalid", nil
+		var tries []int
+		opts := Options{Out: t.TempDir(), Parallel: 2, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
+			Done: func(o Outcome) { tries = append(tries, o.Retry) }}
+		outs := Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
+		if !slices.Equal(tries, []int{0, 1, 2}) {
+			t.Errorf("tries %v, want [0 1 2] (once and twice again)", tries)
+		}
+		if len(outs) != 1 || outs[0].Results == nil || outs[0].Results.Verdict != checker.Unknown || outs[0].Passed() {
+			t.Fatalf("outcome %+v, want the last try's unknown, not passed", outs)
+		}
+		r := outs[0].Results
+		if r.Spoiled != checker.SpoiledExposure || !slices.Equal(r.Retried, []string{checker.SpoiledExposure, checker.SpoiledExposure}) {
+			t.Errorf("spoiled %q, retried %v; want exposure, twice", r.Spoiled, r.Retried)
+		}
+		if l := RetryLine(outs); !strings.Contains(l, "1 run rerun (2 exposure)") {
+			t.Errorf("retry line %q", l)
+		}
+	})
+	t.Run("a fault that overlaps nothing is the scenario's unknown, which is not run again", func(t *testing.T) {
+		sc := load("coverage-miss.yaml")
+		sc.Expect.Verdict, sc.Expect.Kinds = "valid", nil
+		var tries []Outcome
+		opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
+			Done: func(o Outcome) { tries = append(tries, o) }}
+		outs := Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
+		if len(outs) != 1 || outs[0].Results == nil || outs[0].Results.Verdict != checker.Unknown {
+			t.Fatalf("outcome %+v, want unknown", outs)
+		}
+		// A busy machine may spoil a try (its timing lost) before the
+		// scenario's own unknown shows: that try runs again. The try
+		// that is the scenario's unknown is the last.
+		for i, o := range tries[:len(tries)-1] {
+			if o.Results == nil || o.Results.Spoiled == "" {
+				t.Errorf("try %d, not spoiled, was run again: %+v", i, o.Results)
+			}
+		}
+		last := outs[0].Results
+		switch {
+		case last.Spoiled == "" && len(last.Retried) != len(tries)-1:
+			t.Errorf("the last try lists %v, after %d tries", last.Retried, len(tries))
+		case last.Spoiled != "":
+			t.Logf("the machine spoiled every try (%v, then %s): nothing to judge", last.Retried, last.Spoiled)
+		}
+	})
+	t.Run("an invalid run whose report waits for its experiments is not run again", func(t *testing.T) {
+		// A sweep's first seed gets its experiments (Why) after every run
+		// ends: until then it has a verdict but no results written.
+		sc := load("gc-pause.yaml")
+		out := t.TempDir()
+		var tries []Outcome
+		opts := Options{Out: out, Parallel: 2, Backend: backend, Charts: ChartsNone, RetryUnknown: 2, Count: 2, Why: true,
+			Done: func(o Outcome) { tries = append(tries, o) }}
+		Run(context.Background(), Plan([]scenario.Scenario{sc}, opts), opts)
+		dirs, _ := filepath.Glob(filepath.Join(out, sc.Name, "*"))
+		var spoiledTries int
+		for _, o := range tries {
+			if o.Retry > 0 {
+				spoiledTries++
+			}
+			if o.Retry > 0 && o.Results != nil && (len(o.Results.Retried) == 0 || o.Results.Retried[0] == NoVerdict) {
+				t.Errorf("seed %d was run again for want of a verdict (%v): its report was waiting for its experiments", o.Seed, o.Results.Retried)
+			}
+		}
+		if len(dirs) != 2+spoiledTries {
+			t.Errorf("%d report directories for 2 runs and %d reruns", len(dirs), spoiledTries)
+		}
+	})
+	opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2}
 	// A definite verdict is never run again, even when it misses (a busy
 	// machine may make the tries before it unknown).
 	var verdicts []checker.Verdict
@@ -315,10 +398,7 @@ func TestAnUnknownRunAgainstItsExpectationIsRunAgain(t *testing.T) {
 			verdicts = append(verdicts, o.Results.Verdict)
 		}
 	}
-	sc2, err := scenario.Load(filepath.Join("..", "..", "scenarios", "control-positive.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc2 := load("control-positive.yaml")
 	sc2.Expect.Verdict, sc2.Expect.Kinds = "invalid", nil
 	Run(context.Background(), Plan([]scenario.Scenario{sc2}, opts), opts)
 	for i, v := range verdicts {

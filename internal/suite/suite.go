@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,11 +89,17 @@ type Options struct {
 	// it may extend: a copy of the history's stream (wrap ro.Stream), the
 	// run's Control (ro.Started). It must not block.
 	Hook func(dir string, ro *runner.Options)
-	// RetryUnknown runs again, one at a time and with the same seed, a run
-	// that came out unknown against its expectation, up to this many
-	// times (0: never). Unknown is what a run that lost its compressed
-	// time to a busy machine says; a definite verdict is never rerun. The
-	// rerun's outcome replaces it, and the log says so.
+	// RetryUnknown runs again, with the same seed, up to this many times
+	// (0: never; the CLI's default is 2), a run the machine spoiled and
+	// that did not do what its scenario promised: its verdict unknown
+	// for a cause that is the machine's (report.Results.Spoiled: its
+	// timing lost, its violations within the harness's lateness, an
+	// exposure no contender tested, a failover no step asked for), or
+	// no verdict at all (NoVerdict). A definite verdict is never rerun. The
+	// reruns go after the suite's first pass, together, at half the
+	// runs at once the pool was at; the rerun's outcome replaces the
+	// run's, its results list the earlier tries' causes (Retried), and
+	// the log says so.
 	RetryUnknown int
 	// Why runs the experiments of package why for every notable run
 	// that came out invalid (a single run's, or a suite's notable ones;
@@ -145,16 +152,25 @@ type Job struct {
 	// (a map's cells each have their own).
 	Out string
 
-	// planned and firstSeed are, when Plan made the job, how many runs of
-	// its scenario file the whole plan has and the first one's seed: which
-	// runs are notable does not change when only a shard of the plan runs.
+	// Retry is 0 for a run's first try, k for its k-th rerun (a run the
+	// machine spoiled; see Options.RetryUnknown).
+	Retry int
+	// retried are the causes of the earlier tries of a rerun, in order
+	// (report.Results.Retried).
+	retried []string
+
+	// planned, firstSeed and planFiles are, when Plan made the job, how
+	// many runs of its scenario file the whole plan has, the first one's
+	// seed and how many scenarios the plan has: which runs are notable
+	// does not change when only a shard of the plan runs.
 	planned   int
 	firstSeed int64
 	// dir, when set, is the run's report directory, made before it
 	// started (a run whose experiments start beside it, see speculate);
 	// exp marks a job that is one of another run's experiments.
-	dir string
-	exp *experiment
+	dir       string
+	exp       *experiment
+	planFiles int
 }
 
 func (j Job) out(o Options) string {
@@ -182,6 +198,13 @@ type Outcome struct {
 
 	// pending is a run whose report waits for its experiments (Why).
 	pending *pending
+	// Parallel is how many runs the pool let go at once when this one
+	// started (its adaptive level, at most Options.Parallel).
+	Parallel int
+
+	// late is the run's harness lateness (its history's worst timer lag
+	// or fault step late or stretched), -1 without a history.
+	late time.Duration
 }
 
 // Result is the run's results, or for a run with no report what is known
@@ -229,7 +252,7 @@ func Plan(scs []scenario.Scenario, o Options) []Job {
 			o.log().Info("seed drawn", "scenario", sc.Name, "seed", base)
 		}
 		for i := 0; i < o.count(); i++ {
-			jobs = append(jobs, Job{N: len(jobs), Scenario: sc, Seed: base + int64(i), planned: o.count(), firstSeed: base})
+			jobs = append(jobs, Job{N: len(jobs), Scenario: sc, Seed: base + int64(i), planned: o.count(), firstSeed: base, planFiles: len(scs)})
 		}
 	}
 	return jobs
@@ -246,7 +269,7 @@ func Run(ctx context.Context, jobs []Job, o Options) []Outcome {
 	defer p.Close()
 	jobs = speculate(jobs, o)
 	outs, early := splitExperiments(p.Run(ctx, jobs))
-	retryUnknown(ctx, p, outs, o)
+	retrySpoiled(ctx, p, outs, o)
 	explain(ctx, p, outs, early, o)
 	linkFixed(outs, o)
 	if len(outs) > 1 {
@@ -316,21 +339,68 @@ func fixedName(file string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-// retryUnknown reruns, one at a time, each run whose verdict was unknown
-// against its expectation (Options.RetryUnknown), replacing its outcome in
-// outs (same position) with the rerun's.
-func retryUnknown(ctx context.Context, p *Pool, outs []Outcome, o Options) {
-	for i := range outs {
-		for try := 1; try <= o.RetryUnknown && ctx.Err() == nil; try++ {
-			out := outs[i]
-			if out.Results == nil || out.Results.Verdict != checker.Unknown || out.Passed() {
-				break
+// retrySpoiled reruns the runs the machine spoiled (Options.RetryUnknown),
+// replacing each one's outcome in outs with its rerun's (Pool.Rerun).
+func retrySpoiled(ctx context.Context, p *Pool, outs []Outcome, o Options) {
+	p.Rerun(ctx, outs, o.RetryUnknown, o.Done)
+}
+
+// Rerun runs again, with the same seed, up to tries times, each run of outs
+// the machine spoiled (an unknown whose cause is the machine's, or nodes
+// that did not start; never a definite verdict, nor a run that did what
+// its scenario promised), replacing its outcome in outs (same position)
+// with its rerun's, whose results list the earlier tries' causes
+// (report.Results.Retried). Each round runs the spoiled runs of the round
+// before together, at half the pool's level then (at least one at a
+// time); done is called as each rerun finishes.
+func (p *Pool) Rerun(ctx context.Context, outs []Outcome, tries int, done func(Outcome)) {
+	for try := 1; try <= tries && ctx.Err() == nil; try++ {
+		at := map[int]int{} // job N → position in outs
+		var jobs []Job
+		for i, out := range outs {
+			cause, ok := out.spoiled()
+			if !ok {
+				continue
 			}
-			o.log().Info("running again a run that came out unknown", "scenario", out.Scenario.Name, "seed", out.Seed, "try", try)
-			again := p.RunEach(ctx, []Job{out.Job}, o.Done)
-			if len(again) == 1 {
-				outs[i] = again[0]
-			}
+			j := out.Job
+			j.Retry, j.retried = try, append(slices.Clone(j.retried), cause)
+			at[j.N] = i
+			jobs = append(jobs, j)
+			p.o.log().Info("running again a run the machine spoiled", "scenario", j.Scenario.Name, "seed", j.Seed, "try", try, "cause", cause)
+		}
+		if len(jobs) == 0 {
+			return
+		}
+		prev := p.gate.limit(max(1, p.Level()/2))
+		again := p.RunEach(ctx, jobs, done)
+		p.gate.limit(prev)
+		for _, a := range again {
+			outs[at[a.N]] = a
 		}
 	}
+}
+
+// NoVerdict is the rerun cause of a run that got no verdict (an
+// infrastructure error: its nodes did not start or could not be reached).
+const NoVerdict = "no-verdict"
+
+// spoiled says whether the machine spoiled the run, and how: an unknown
+// verdict whose cause is the machine's (report.Results.Spoiled), or nodes
+// that got no verdict (NoVerdict); never a run that did what its scenario
+// promised, nor one interrupted.
+func (o Outcome) spoiled() (string, bool) {
+	switch {
+	case o.Aborted || o.Passed():
+		return "", false
+	case o.pending != nil:
+		// An invalid run whose report waits for its experiments (Why):
+		// a definite verdict, its results not written yet.
+		return "", false
+	case o.Results == nil:
+		// No verdict at all: on a loaded machine a node not ready or not
+		// reachable within its bound; an error that is not the machine's
+		// comes back twice more, and says so each time.
+		return NoVerdict, true
+	}
+	return o.Results.Spoiled, o.Results.Spoiled != ""
 }

@@ -1,0 +1,245 @@
+package checker
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
+)
+
+// Exposure is a window in which a holder acted on the resource after its
+// lease had ended (issue 32): from the lock's loss (account Grant.End: its
+// key's end on one node, the loss of a quorum on several) to the end of
+// the holder's last write on that lease. A contender that tried to take
+// the lock inside it could have been granted and made the act a
+// violation; a run in which none tried could not have shown one, whatever
+// the lock does ("exposure without a test is not a pass").
+type Exposure struct {
+	Client string `json:"client"`
+	Key    string `json:"key"`
+	// LeaseEnd is when the holder's lock was lost (wall ns), Ended how
+	// (an account End kind: expired, clock, crashed, …).
+	LeaseEnd int64  `json:"lease_end_ns"`
+	Ended    string `json:"ended"`
+	// First and Last are the history indices of the holder's first and
+	// last write after LeaseEnd on that lease; Action is the first's
+	// action ("charge", …).
+	First  int    `json:"first"`
+	Last   int    `json:"last"`
+	Action string `json:"action"`
+	// From and To are the window: LeaseEnd to the Last write's completion.
+	From int64 `json:"from_ns"`
+	To   int64 `json:"to_ns"`
+	// Tried: some contender attempted an acquire of the key inside the
+	// window (a command of its acquire reached a node then, or, where the
+	// nodes' record cannot tell, the acquire was sent then).
+	Tried bool `json:"tried"`
+	// LastTry and NextTry are the contenders' last attempt before the
+	// window and first after it (nil when there was none).
+	LastTry *Attempt `json:"last_try,omitempty"`
+	NextTry *Attempt `json:"next_try,omitempty"`
+}
+
+// Attempt is one contender's attempt to acquire, at an instant (wall ns).
+type Attempt struct {
+	Client string `json:"client"`
+	At     int64  `json:"at_ns"`
+}
+
+// exposures finds every exposure of the run, in the order of the holds. An
+// efficiency lock has none: its overlaps are waste, never a violation.
+func exposures(a *account.Account) []Exposure {
+	h := a.H
+	if workload.Of(h.Header).Efficiency {
+		return nil
+	}
+	writes := map[[2]string][]int{} // client, key → its writes, by invoke
+	for i, op := range h.Ops {
+		if op.F == history.Write && isClientOp(op) {
+			k := [2]string{op.Client, op.Key}
+			writes[k] = append(writes[k], i)
+		}
+	}
+	var out []Exposure
+	var tries *attempts
+	for _, hd := range a.Holds {
+		if hd.Possible {
+			continue
+		}
+		g, ok := a.GrantOf(hd.Acquire)
+		if !ok || g.Ended.Kind == account.EndHeld || g.Ended.Kind == account.EndReleased || g.End >= hd.End {
+			continue
+		}
+		e := Exposure{Client: hd.Client, Key: hd.Key, LeaseEnd: g.End, Ended: g.Ended.Kind, First: -1, Last: -1, From: g.End}
+		for _, i := range writes[[2]string{hd.Client, hd.Key}] {
+			op := h.Ops[i]
+			if op.Invoke <= g.End || op.Invoke > hd.End {
+				continue
+			}
+			if e.First < 0 {
+				e.First, e.Action = i, actionName(op)
+			}
+			e.Last = i
+			if op.Complete >= 0 {
+				e.To = max(e.To, op.Complete)
+			} else {
+				e.To = a.End()
+			}
+		}
+		if e.First < 0 {
+			continue
+		}
+		if tries == nil {
+			tries = newAttempts(a)
+		}
+		e.Tried, e.LastTry, e.NextTry = tries.around(hd.Client, hd.Key, e.From, e.To)
+		out = append(out, e)
+	}
+	return out
+}
+
+// attempts indexes the contenders' acquire attempts per key — those with
+// an answer the lock's keys decided: granted, or refused, but not an
+// attempt of unknown outcome nor one its own replication guard refused —
+// as the instants the first command of each acquire reached each node
+// (node events; its later ones there, a refused Redlock's unlocks, ask the
+// lock nothing), or,
+// where the nodes' record cannot tell (no node events of that client at
+// all, or a node not observed throughout), the acquire's whole window from
+// its invoke to its completion (it may have reached a node at any instant
+// of it).
+type attempts struct {
+	byKey map[string][]try // sorted by from
+}
+
+// nodeEvent is one command a node recorded (wall ns, the node's name).
+type nodeEvent struct {
+	at   int64
+	node string
+}
+
+// try is one attempt's span [from, to]: one instant when a node showed it.
+type try struct {
+	client   string
+	from, to int64
+	granted  int64 // when its grant answered (wall ns), -1 when refused
+}
+
+func newAttempts(a *account.Account) *attempts {
+	h := a.H
+	sent := map[string][]nodeEvent{} // client → its node events, by instant
+	for _, op := range h.Ops {
+		if op.F == history.NodeCmd && op.Process == history.NodeProcess && op.Client != "" && !op.Value.Lua {
+			sent[op.Client] = append(sent[op.Client], nodeEvent{at: op.Invoke, node: op.Value.Node})
+		}
+	}
+	for _, v := range sent {
+		slices.SortStableFunc(v, func(x, y nodeEvent) int { return cmp.Compare(x.at, y.at) })
+	}
+	t := &attempts{byKey: map[string][]try{}}
+	for _, op := range h.Ops {
+		if op.F != history.Acquire || !isClientOp(op) || op.Client == history.ProbeClient {
+			continue
+		}
+		if op.Type == history.Info || op.Value.Refusal == history.RefusalNotReplicated {
+			// No answer: the contender never knew itself granted, so it
+			// could not have acted. Refused by its own replication guard
+			// (WAIT short of acknowledgements): the node let it in, and
+			// with its replicas on time it would have been granted.
+			// Neither tested the exposure.
+			continue
+		}
+		end := op.Complete
+		if end < 0 {
+			end = a.End()
+		}
+		granted := int64(-1)
+		if op.Type == history.OK {
+			granted = end
+		}
+		add := func(from, to int64) {
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, granted: granted})
+		}
+		evs := sent[op.Client]
+		if len(evs) == 0 || !acquireWatched(a, op, end) {
+			add(op.Invoke, end)
+			continue
+		}
+		// Each node's first command of the acquire is its try there; the
+		// later ones (a refused Redlock's unlocks) ask the lock nothing.
+		tried := map[string]bool{}
+		for j := sort.Search(len(evs), func(j int) bool { return evs[j].at >= op.Invoke }); j < len(evs) && evs[j].at <= end; j++ {
+			if !tried[evs[j].node] {
+				tried[evs[j].node] = true
+				add(evs[j].at, evs[j].at)
+			}
+		}
+	}
+	for _, v := range t.byKey {
+		slices.SortStableFunc(v, func(x, y try) int { return cmp.Compare(x.from, y.from) })
+	}
+	return t
+}
+
+// acquireWatched reports whether every node op may have reached was
+// observed throughout its window [op.Invoke, end] (watched, node by node).
+func acquireWatched(a *account.Account, op history.Op, end int64) bool {
+	nodes := op.Value.Nodes
+	if len(nodes) == 0 {
+		nodes = a.H.Header.Nodes
+	}
+	for _, n := range nodes {
+		if !watched(a, n, op.Invoke, end) {
+			return false
+		}
+	}
+	return true
+}
+
+// around says whether a client other than holder attempted to acquire key
+// within [from, to], and the others' last attempt before and first after.
+// An attempt granted only after to tests nothing either: the lock let it
+// in, but its holder could act only once the exposure was over (on a
+// busy machine, a slow answer); it counts as the next attempt.
+func (t *attempts) around(holder, key string, from, to int64) (tried bool, last, next *Attempt) {
+	for _, tr := range t.byKey[key] {
+		switch {
+		case tr.client == holder:
+		case tr.to < from:
+			if last == nil || tr.to >= last.At {
+				last = &Attempt{Client: tr.client, At: tr.to}
+			}
+		case tr.from <= to && (tr.granted < 0 || tr.granted <= to):
+			tried = true
+		case tr.from <= to:
+			// Granted after the window: it is next from its grant on.
+			if next == nil || tr.granted < next.At {
+				next = &Attempt{Client: tr.client, At: tr.granted}
+			}
+		case next == nil || tr.from < next.At:
+			next = &Attempt{Client: tr.client, At: tr.from}
+		}
+	}
+	return tried, last, next
+}
+
+// untested is the first exposure of the run no contender tested, when no
+// exposure of the run was tested. A run with a tested exposure showed the
+// lock (or its fence) facing a contender while a holder acted past its
+// lease, so it did test safety; one whose every exposure went untested
+// could not have shown a violation (issue 32: "exposure without a test is
+// not a pass"). Its Exposure names the first untested window.
+func untested(es []Exposure) (Exposure, bool) {
+	for _, e := range es {
+		if e.Tried {
+			return Exposure{}, false
+		}
+	}
+	if len(es) == 0 {
+		return Exposure{}, false
+	}
+	return es[0], true
+}

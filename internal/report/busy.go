@@ -1,0 +1,48 @@
+package report
+
+import (
+	"github.com/locksim/locksim/internal/checker"
+)
+
+// busyHeadline is the headline of an unknown run whose verdict the
+// harness's lateness could have made (issue 32), from the coverage
+// checker's data: an exposure no contender tested ("w1's charge came
+// 1.0 s after its lease ended; no other client tried…"), or violations
+// each within the lateness around them. ok is false for any other run.
+func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
+	if in.Verdict != checker.Unknown {
+		return "", false
+	}
+	for _, r := range in.Results {
+		if r.Checker != checker.CheckerCoverage {
+			continue
+		}
+		switch {
+		case len(r.Marginal) > 0:
+			g := r.Marginal[0]
+			switch {
+			case g.Within():
+			case g.LagNS >= g.BoundNS || g.ShiftNS >= g.BoundNS:
+				return tr(lang, "say.unknown.lost", m.kindWord(lang, g.Kind), float64(max(g.LagNS, g.ShiftNS))/1e6, float64(g.BoundNS)/1e6), true
+			default: // a command stalled with no fault to explain it
+				return tr(lang, "say.unknown.stall", m.kindWord(lang, g.Kind), float64(g.StallNS)/1e6), true
+			}
+			return tr(lang, "say.unknown.margin", m.kindWord(lang, g.Kind), float64(g.MarginNS)/1e6, float64(g.LatenessNS)/1e6), true
+		case r.Exposure != nil:
+			e := r.Exposure
+			ops := in.History.Ops
+			if e.First < 0 || e.First >= len(ops) {
+				return "", false
+			}
+			s := tr(lang, "say.unknown.exposure", e.Client, actionWord(lang, e.Action), m.sec(ops[e.First].Invoke)-m.sec(e.LeaseEnd))
+			if t := e.LastTry; t != nil {
+				s += tr(lang, "say.unknown.exposure.last", t.Client, fmtT(m.sec(t.At)))
+			}
+			if t := e.NextTry; t != nil {
+				s += tr(lang, "say.unknown.exposure.next", t.Client, fmtT(m.sec(t.At)))
+			}
+			return s, true
+		}
+	}
+	return "", false
+}

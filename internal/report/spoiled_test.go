@@ -1,0 +1,88 @@
+package report
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// alone is gc-pause with w2 gone: w1 charges 6 s after its lease ran out,
+// and nobody tried to take the lock meanwhile (issue 32).
+func alone(lang Lang) Input {
+	in := gcPauseInput("local", false)
+	var ops []history.Op
+	for _, o := range in.History.Ops {
+		if o.Client != "w2" {
+			o.Index = len(ops)
+			ops = append(ops, o)
+		}
+	}
+	in.History.Ops, in.Lang = ops, lang
+	return in.checked()
+}
+
+func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *testing.T) {
+	for _, tt := range []struct {
+		lang Lang
+		want []string
+	}{
+		{English, []string{"Inconclusive: w1's charge came 6.0 s after its lease ended; no other client tried to take the lock in that window"}},
+		{Vietnamese, []string{"Chưa kết luận được: lần trừ tiền của w1 diễn ra 6.0 s sau khi lease của nó đã hết; không client nào khác thử lấy lock trong khoảng đó"}},
+	} {
+		t.Run("in "+string(tt.lang)+" an exposure no contender tested is told as what happened", func(t *testing.T) {
+			in := alone(tt.lang)
+			if in.Verdict != checker.Unknown {
+				t.Fatalf("verdict %s, want unknown", in.Verdict)
+			}
+			got := Headline(in)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("headline %q, want it to say %q", got, w)
+				}
+			}
+			if strings.Contains(got, "kept its promise") || strings.Contains(got, "cam kết") {
+				t.Errorf("headline %q says the lock kept its promise", got)
+			}
+			r := buildResults(in, "dir", newModel(in.History, in.Account))
+			if r.Spoiled != checker.SpoiledExposure || !strings.Contains(r.SpoiledWhy, "no other client tried") {
+				t.Errorf("results spoiled %q %q, want exposure and why", r.Spoiled, r.SpoiledWhy)
+			}
+		})
+	}
+	t.Run("a double charge within the harness's lateness is not told as a double charge", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		// One timer of the harness 300 ms (wall) late during w1's hold:
+		// more than the 120 ms (6 s at scale 50) w1's charge came after
+		// its lease, and past coverage's 100 ms bound.
+		in.History.Ops = append(in.History.Ops, history.Op{Index: len(in.History.Ops), Process: history.NodeProcess,
+			F: history.TimerLag, Invoke: at(10), Complete: at(10) + 300e6, Type: history.OK})
+		in = in.checked()
+		if in.Verdict != checker.Unknown {
+			t.Fatalf("verdict %s, want unknown", in.Verdict)
+		}
+		for _, lang := range []Lang{English, Vietnamese} {
+			in.Lang = lang
+			got := Headline(in)
+			if !strings.HasPrefix(got, tr(lang, "say.unknown.plain")[:len("Inconclusive")]) && !strings.HasPrefix(got, "Chưa kết luận") {
+				t.Errorf("%s headline %q, want it inconclusive", lang, got)
+			}
+			if strings.Contains(got, "charged twice") || strings.Contains(got, "hai lần") {
+				t.Errorf("%s headline %q tells the double charge as a finding", lang, got)
+			}
+		}
+		if r := buildResults(in, "dir", newModel(in.History, in.Account)); r.Spoiled != checker.SpoiledMargin {
+			t.Errorf("spoiled %q, want margin", r.Spoiled)
+		}
+	})
+}
+
+func TestTheVietnamesePageOfASpoiledRunSpeaksTheGlossary(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Write(dir, alone(Vietnamese)); err != nil {
+		t.Fatal(err)
+	}
+	speaksTheGlossary(t, filepath.Join(dir, IndexFile))
+}

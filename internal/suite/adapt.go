@@ -1,0 +1,123 @@
+package suite
+
+import (
+	"sync"
+	"time"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Congested is the harness lateness (wall time) from which a finished run
+// tells its pool the machine is too busy for the runs at once: its worst
+// harness timer lag, or the most one of its fault steps started late or
+// lasted longer than planned. Coverage calls a run's timing lost at
+// checker.MaxTimerLag (100 ms, and a tenth of the TTL) and compares every
+// violation's margin (the shipped scenarios keep 100 ms of wall time or
+// more) with the lateness around it: the pool backs off well before
+// either.
+const Congested = 40 * time.Millisecond
+
+// gate is the pool's adaptive number of runs at once (issue 32): additive
+// increase, multiplicative decrease, as TCP's congestion window (RFC
+// 5681, §3.1: one more per window of clean runs, half at a loss). A run
+// that finished with its harness lateness under Congested raises the
+// level by 1/level; one at or over it halves the level, once per window —
+// only a run started after the last cut cuts again, as TCP cuts once per
+// loss event. The level never exceeds the ceiling (Options.Parallel) nor
+// a cap a caller sets (a rerun at lower concurrency), and never goes
+// below one.
+type gate struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	level   float64
+	ceiling int
+	cap     int // 0: none
+	running int
+	cut     time.Time
+}
+
+func newGate(ceiling int) *gate {
+	g := &gate{level: float64(max(ceiling, 1)), ceiling: max(ceiling, 1)}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+// allowed is how many runs may go at once now. The caller holds g.mu.
+func (g *gate) allowed() int {
+	n := max(1, int(g.level))
+	if g.cap > 0 {
+		n = min(n, g.cap)
+	}
+	return n
+}
+
+// enter waits for a free place and takes it; it returns when the run
+// started and the level then.
+func (g *gate) enter() (time.Time, int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.running >= g.allowed() {
+		g.cond.Wait()
+	}
+	g.running++
+	return time.Now(), g.allowed()
+}
+
+// tryEnter takes a free place if there is one now, as enter does; ok is
+// false when the run would have to wait.
+func (g *gate) tryEnter() (time.Time, int, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running >= g.allowed() {
+		return time.Time{}, 0, false
+	}
+	g.running++
+	return time.Now(), g.allowed(), true
+}
+
+// leave gives back the place of a run that started at started and whose
+// harness lateness was late (negative: not measured, the level stays).
+func (g *gate) leave(started time.Time, late time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.running--
+	switch {
+	case late < 0:
+	case late >= Congested:
+		if started.After(g.cut) {
+			g.level = max(1, g.level/2)
+			g.cut = time.Now()
+		}
+	default:
+		g.level = min(float64(g.ceiling), g.level+1/g.level)
+	}
+	g.cond.Broadcast()
+}
+
+// Level is how many runs may go at once now.
+func (g *gate) Level() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.allowed()
+}
+
+// limit caps the level at n (0: no cap) and returns the previous cap.
+func (g *gate) limit(n int) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	prev := g.cap
+	g.cap = n
+	g.cond.Broadcast()
+	return prev
+}
+
+// lateness is how late the harness was in run h, for the pool: its worst
+// timer lag, or the most a fault step started late or ran long.
+func lateness(h history.History) time.Duration {
+	late := time.Duration(h.Header.MaxTimerLagNS)
+	for _, f := range checker.LateFaults(h) {
+		late = max(late, time.Duration(max(f.LateStartNS, f.StretchNS)))
+	}
+	return late
+}

@@ -1,0 +1,109 @@
+package suite
+
+import (
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+func TestTheRunsAtOnceFollowTheHarnessLateness(t *testing.T) {
+	// run enters the gate and leaves it with lateness late; the runs go
+	// one after the other (the level changes by what each one says).
+	run := func(g *gate, late time.Duration) {
+		started, _ := g.enter()
+		g.leave(started, late)
+	}
+	on, off := 5*time.Millisecond, Congested
+	tests := []struct {
+		name    string
+		ceiling int
+		lates   []time.Duration
+		cap     int
+		want    int
+	}{
+		{"the pool starts at its ceiling", 12, nil, 0, 12},
+		{"a late run halves the level", 12, []time.Duration{off}, 0, 6},
+		{"late runs halve it again, each started after the last cut", 12, []time.Duration{off, off, off}, 0, 1},
+		{"the level never goes below one", 2, []time.Duration{off, off, off}, 0, 1},
+		{"runs on time raise it by about one per level's worth of runs", 12, []time.Duration{off, on, on, on, on, on, on, on}, 0, 7},
+		{"it never rises past the ceiling", 3, []time.Duration{on, on, on, on, on, on}, 0, 3},
+		{"a run with no history leaves the level alone", 12, []time.Duration{off, -1, -1}, 0, 6},
+		{"a cap lowers it without changing what it learnt", 12, nil, 4, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGate(tt.ceiling)
+			for _, l := range tt.lates {
+				run(g, l)
+			}
+			g.limit(tt.cap)
+			if got := g.Level(); got != tt.want {
+				t.Errorf("level %d, want %d", got, tt.want)
+			}
+		})
+	}
+	t.Run("runs started before a cut do not cut again when they finish late", func(t *testing.T) {
+		g := newGate(8)
+		var starts []time.Time
+		for range 4 {
+			s, _ := g.enter()
+			starts = append(starts, s)
+		}
+		time.Sleep(time.Millisecond) // the cut comes after every start
+		for _, s := range starts {
+			g.leave(s, off)
+		}
+		if got := g.Level(); got != 4 {
+			t.Errorf("level %d after four late runs of one window, want 4 (one cut)", got)
+		}
+	})
+	t.Run("no more runs go at once than the level allows", func(t *testing.T) {
+		g := newGate(2)
+		g.enter()
+		if _, _, ok := g.tryEnter(); !ok {
+			t.Fatal("a second run could not enter a gate of two")
+		}
+		if _, _, ok := g.tryEnter(); ok {
+			t.Fatal("a third run entered a gate of two at once")
+		}
+		entered := make(chan struct{})
+		go func() { g.enter(); close(entered) }()
+		select {
+		case <-entered:
+			t.Fatal("a third run entered a gate of two")
+		case <-time.After(50 * time.Millisecond):
+		}
+		g.leave(time.Now(), on)
+		<-entered // the freed place lets it in, whatever the time it takes
+	})
+}
+
+func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
+	ms := func(n int64) int64 { return n * int64(time.Millisecond) }
+	pause := func(at, planned, start, end int64) history.Op {
+		st := history.FaultStep{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"},
+			Trigger: history.Trigger{Kind: history.TriggerAt, At: at}, Duration: planned}
+		return history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+			Value: history.Value{Fault: &st}, Invoke: start, Complete: end, Type: history.OK}
+	}
+	tests := []struct {
+		name string
+		lag  int64
+		ops  []history.Op
+		want time.Duration
+	}{
+		{"the worst timer lag", ms(30), nil, 30 * time.Millisecond},
+		{"a pause that healed 70 ms late", ms(10), []history.Op{pause(ms(100), ms(200), ms(100), ms(370))}, 70 * time.Millisecond},
+		{"a pause that started 50 ms late", 0, []history.Op{pause(ms(100), ms(200), ms(150), ms(350))}, 50 * time.Millisecond},
+		{"a fault on time leaves the lag", ms(12), []history.Op{pause(ms(100), ms(200), ms(101), ms(301))}, 12 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := history.History{Header: history.Header{MaxTimerLagNS: tt.lag, TimeScale: 1}, Ops: tt.ops}
+			if got := lateness(h); got != tt.want {
+				t.Errorf("lateness %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
