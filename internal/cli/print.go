@@ -80,6 +80,11 @@ func (p *progress) finished(o suite.Outcome, total int) {
 		_ = p.bar.Add(1)
 		return
 	}
+	if total < 2 {
+		// A single run's verdict line is the summary (stdout) or its
+		// results object (--json); "[1/1]" would say it twice (issue 31).
+		return
+	}
 	fmt.Fprintf(p.w, "[%d/%d] %s\n", p.done, total, o.Line())
 }
 
