@@ -73,8 +73,9 @@ func writeMarkdown(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b.WriteString("\n## Catalogue\n\nThe shipped scenarios (`scenarios/` and the field reports in `scenarios/field/`),\n" +
-		"each with its course lesson, algorithm and expectation. `scenarios/README.md`\ntells the stories behind them.\n\n")
+	b.WriteString("\n## Catalogue\n\nThe shipped scenarios, by their path under `scenarios/` (the field reports in\n" +
+		"`scenarios/field/`), each with its course lesson, algorithm and expectation.\n" +
+		"`scenarios/README.md` tells the stories behind them.\n\n")
 	b.WriteString("| file | lesson | algorithm | expect | what happens |\n| --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		b.WriteString(r)
@@ -113,8 +114,8 @@ func catalogueRows() ([]string, error) {
 		if len(s.Expect.Kinds) > 0 {
 			expect += ": " + strings.Join(s.Expect.Kinds, ", ")
 		}
-		rows = append(rows, fmt.Sprintf("| [`%s`](../scenarios/%s) | %s | `%s` | %s | %s |\n",
-			f, f, strings.Join(lessons, ", "), s.Algorithm, cell(expect), cell(s.Description)))
+		rows = append(rows, fmt.Sprintf("| `%s` | %s | `%s` | %s | %s |\n",
+			f, strings.Join(lessons, ", "), s.Algorithm, cell(expect), cell(s.Description)))
 	}
 	return rows, nil
 }

@@ -68,7 +68,7 @@ func TestTheReferenceNamesEveryRegisteredKind(t *testing.T) {
 	}
 	for _, f := range append(files, field...) {
 		rel, _ := filepath.Rel("../../scenarios", f)
-		if !strings.Contains(md, "[`"+filepath.ToSlash(rel)+"`]") {
+		if !strings.Contains(md, "| `"+filepath.ToSlash(rel)+"` |") {
 			t.Errorf("the reference's catalogue has no row for %s", rel)
 		}
 	}
