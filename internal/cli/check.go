@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
@@ -79,6 +82,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	} else if !st.IsDir() {
 		dir, file = filepath.Dir(path), path
 	}
+	if looksLikeScenario(file) {
+		fmt.Fprintf(stderr, "locksim check: %s looks like a scenario file (YAML), not a history: check re-checks a run's history.jsonl or report directory; to run the scenario: locksim run %s\n", file, file)
+		return exitUsage
+	}
 	h, err := history.ReadFile(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim check: %v\n", err)
@@ -122,7 +129,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		repro = fmt.Sprintf("locksim check %s", path)
 	}
 	cut := h.Cut
-	if cut {
+	if cut && h.Header.Ops > len(h.Ops) {
+		log.Warn("the history is cut off: it holds fewer operations than its header says (the file was truncated); the verdict is at most unknown unless it shows a violation", "history", file, "ops", len(h.Ops), "header_ops", h.Header.Ops)
+	} else if cut {
 		log.Warn("the history is cut off: the run stopped while streaming it; the verdict is at most unknown unless it shows a violation", "history", file)
 	}
 	log.Info("locksim check", "history", file, "ops", len(h.Ops), "scenario", h.Header.Scenario, "seed", h.Header.Seed, "aborted", prev.Aborted, "cut", cut)
@@ -197,3 +206,32 @@ func checkProgress(log *slog.Logger, what string, ops int) (stop func(done strin
 		}
 	}
 }
+
+// looksLikeScenario says whether file is a scenario rather than a history:
+// its name ends in .yaml or .yml, or its first line that is neither blank
+// nor a comment is a YAML mapping key ("name: gc-pause"), where every
+// line of a history is a JSON object (issue 31: a scenario given to check
+// was refused as "invalid character 'a' in literal null").
+func looksLikeScenario(file string) bool {
+	if ext := strings.ToLower(filepath.Ext(file)); ext == ".yaml" || ext == ".yml" {
+		return true
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return false // ReadFile says why
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, 64*1024))
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") || l == "---" {
+			continue
+		}
+		return yamlKey.MatchString(l)
+	}
+	return false
+}
+
+// yamlKey is a line of a YAML mapping at the top: a key, a colon, then
+// the end of the line or a space.
+var yamlKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:(\s|$)`)

@@ -11,6 +11,8 @@ package cli
 import (
 	"fmt"
 	"io"
+
+	"github.com/locksim/locksim/internal/scenario"
 )
 
 // Exit codes.
@@ -79,6 +81,9 @@ Run 'locksim <command> --help' for a command's flags.
 `
 
 // realMain runs the CLI and returns the exit code.
+// commands are the subcommands, for "did you mean".
+var commands = []string{"run", "check", "merge", "shrink", "map", "explore", "validate", "serve", "list", "version", "help"}
+
 func realMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -110,7 +115,11 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitValid
 	default:
-		fmt.Fprintf(stderr, "locksim: unknown command %q\n\n%s", args[0], usage)
+		hint := ""
+		if s := scenario.Suggest(args[0], commands); s != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		fmt.Fprintf(stderr, "locksim: unknown command %q%s\n\n%s", args[0], hint, usage)
 		return exitUsage
 	}
 }

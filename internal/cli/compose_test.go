@@ -16,12 +16,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// TestDockerComposeAgreesWithTheExternalClusterFileAndTheREADME validates
+// TestDockerComposeAgreesWithTheExternalClusterFileAndTheDocs validates
 // docker-compose.yml with the Compose specification's own loader
 // (compose-go: schema, anchors, profiles) — no container engine runs here
 // — and checks that its services, images, ports and commands are the ones
-// external-cluster.yaml and the README's external section name.
-func TestDockerComposeAgreesWithTheExternalClusterFileAndTheREADME(t *testing.T) {
+// external-cluster.yaml and docs/ci.md's external section name.
+func TestDockerComposeAgreesWithTheExternalClusterFileAndTheDocs(t *testing.T) {
 	ctx := context.Background()
 	p, err := loader.LoadWithContext(ctx, types.ConfigDetails{
 		WorkingDir:  "../..",
@@ -44,7 +44,7 @@ func TestDockerComposeAgreesWithTheExternalClusterFileAndTheREADME(t *testing.T)
 	if err := dec.Decode(&cf); err != nil {
 		t.Fatalf("external-cluster.yaml: %v", err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/ci.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +94,11 @@ func TestDockerComposeAgreesWithTheExternalClusterFileAndTheREADME(t *testing.T)
 			t.Errorf("toxiproxy image %q", s.Image)
 		}
 	})
-	t.Run("the README's external section names the same addresses and commands", func(t *testing.T) {
+	t.Run("docs/ci.md's external section names the same addresses and commands", func(t *testing.T) {
 		for _, want := range []string{"redis-1..5 on 127.0.0.1:7001-7005", "toxiproxy API on " + cf.Cluster.Toxiproxy,
 			"docker compose up -d", "--cluster external-cluster.yaml", "docker compose --profile sentinel up -d"} {
 			if !bytes.Contains(readme, []byte(want)) {
-				t.Errorf("README.md does not say %q", want)
+				t.Errorf("docs/ci.md does not say %q", want)
 			}
 		}
 	})

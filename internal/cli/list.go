@@ -14,23 +14,28 @@ import (
 	"github.com/locksim/locksim/internal/workload"
 )
 
-const listUsage = `Usage: locksim list
+const listUsage = `Usage: locksim list [--markdown]
 
 Prints the lock algorithms, workloads, faults (with their fields and the
 triggers each takes), checkers and the anomaly kinds a scenario's
 expect.kinds may name (each with what it is a finding about: safety,
-liveness or efficiency), one line each.
+liveness or efficiency), one line each. With --markdown, the same and the
+shipped catalogue as the Markdown reference committed as docs/reference.md.
 
 Examples:
   locksim list
   locksim list | grep -i fencing
+  locksim list --markdown > docs/reference.md
+
+Flags:
 `
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, listUsage) }
-	if err := fs.Parse(args); err != nil {
+	fs.Usage = func() { fmt.Fprint(stderr, listUsage); fs.PrintDefaults() }
+	markdown := fs.Bool("markdown", false, "print the same, and the shipped catalogue, as the Markdown reference committed as "+ReferenceFile)
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitValid
 		}
@@ -39,6 +44,13 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "locksim list: takes no arguments")
 		return exitUsage
+	}
+	if *markdown {
+		if err := writeMarkdown(stdout); err != nil {
+			fmt.Fprintf(stderr, "locksim list: %v\n", err)
+			return exitInternal
+		}
+		return exitValid
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ALGORITHMS\t")

@@ -135,15 +135,18 @@ func TestCheckingABareHistoryTwiceGivesTheSameVerdict(t *testing.T) {
 	}
 }
 
-func TestTheREADMENamesEveryAnomalyKind(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestTheReferenceGivesEveryAnomalyKindAsListSaysIt reads the kinds'
+// table of docs/reference.md (generated: TestTheCommittedReferenceIsCurrent)
+// for locksim list's own line of each kind.
+func TestTheReferenceGivesEveryAnomalyKindAsListSaysIt(t *testing.T) {
+	ref, err := os.ReadFile(filepath.Join("..", "..", ReferenceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range checker.Kinds() {
-		t.Run("the README's table of kinds has "+k.Name, func(t *testing.T) {
-			if row := "| `" + k.Name + "` | " + k.Class + " | " + k.About + " |"; !strings.Contains(string(readme), row) {
-				t.Errorf("README.md lacks the row %q (locksim list's line)", row)
+		t.Run("the reference's table of kinds has "+k.Name, func(t *testing.T) {
+			if row := "| `" + k.Name + "` | " + k.Class + " | " + k.About + " |"; !strings.Contains(string(ref), row) {
+				t.Errorf("%s lacks the row %q (locksim list's line)", ReferenceFile, row)
 			}
 		})
 	}

@@ -90,6 +90,12 @@ func (p *progress) finished(o suite.Outcome, total int) {
 		_ = p.bar.Add(1)
 		return
 	}
+	if total < 2 && o.Retry == 0 {
+		// A single run's verdict line is the summary (stdout) or its
+		// results object (--json); "[1/1]" would say it twice (issue 31).
+		// A rerun of it says so.
+		return
+	}
 	again := ""
 	if o.Retry > 0 {
 		again = fmt.Sprintf(" (rerun %d)", o.Retry)

@@ -120,6 +120,9 @@ func poolFlags(fs *flag.FlagSet, backend *string, lang *report.Lang, verbose *bo
 // parseInterleaved parses flags that may stand before, between or after the
 // positional arguments ("run a.yaml --seed 7").
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := checkFlags(fs, args); err != nil {
+		return nil, err
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -209,10 +212,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		log.Warn("interrupted", "runs_finished", countFinished(outs), "runs_planned", len(jobs), "exit", c)
 		return int(c)
 	}
+	// A single run's "report written" is the suite's, logged as it wrote
+	// it (with its verdict); saying it again here doubled it (issue 31).
 	if len(outs) > 1 {
 		log.Info("suite report written", "path", filepath.Join(f.out, report.IndexFile))
-	} else if len(outs) == 1 && outs[0].Results != nil {
-		log.Info("report written", "path", filepath.Join(outs[0].Results.ReportDir, report.IndexFile))
 	}
 	return combine(codes)
 }

@@ -63,7 +63,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "debug logging")
 	lang := report.English
 	fs.Var(&lang, "lang", "the pages' and the reports' language until a browser picks one: "+report.LanguageList())
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitValid
 		}

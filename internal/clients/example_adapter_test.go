@@ -65,20 +65,11 @@ func TestTheDocumentedAdapterPassesTheConformanceSuite(t *testing.T) {
 	clientstest.Run(t, NewMyLock, clientstest.Expect{})
 }
 
-// TestTheDocsShowTheTestedCode keeps the README's Go code of "Test your
-// own lock library" identical to the module under examples/ that make test
-// builds and tests: every chunk of every Go block (the interface summary
-// aside) is in one of its files, verbatim.
+// TestTheDocsShowTheTestedCode keeps the Go code of docs/go-api.md and of
+// the README's "Test your own lock in Go" identical to the module under
+// examples/ that make test builds and tests: every chunk of every Go block
+// (the interface summary aside) is in one of its files, verbatim.
 func TestTheDocsShowTheTestedCode(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := bytes.Index(readme, []byte("## Test your own lock library"))
-	end := bytes.Index(readme, []byte("### Timeouts, per-client settings"))
-	if start < 0 || end < start {
-		t.Fatal(`README.md has no section "Test your own lock library" ending at "Timeouts, per-client settings"`)
-	}
 	var examples [][]byte
 	for _, f := range []string{"mylock/mylock.go", "mylock/mylock_test.go", "cmd/mylocksim/main.go"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
@@ -87,12 +78,39 @@ func TestTheDocsShowTheTestedCode(t *testing.T) {
 		}
 		examples = append(examples, b)
 	}
-	section := readme[start:end]
+	for _, doc := range []struct {
+		file, from, to string
+		want           int
+	}{
+		{"docs/go-api.md", "# Test your own lock in Go", "## Go libraries shipped with locksim", 3},
+		{"README.md", "## Test your own lock in Go", "## Test your own lock in any language", 1},
+	} {
+		t.Run(doc.file+" shows the code of examples/", func(t *testing.T) {
+			text, err := os.ReadFile(filepath.Join("..", "..", doc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := bytes.Index(text, []byte(doc.from))
+			end := bytes.Index(text, []byte(doc.to))
+			if start < 0 || end < start {
+				t.Fatalf("%s has no section %q ending at %q", doc.file, doc.from, doc.to)
+			}
+			if n := goBlocksIn(t, doc.file, text[start:end], examples); n < doc.want {
+				t.Fatalf("%s shows %d blocks of examples/ code, want %d", doc.file, n, doc.want)
+			}
+		})
+	}
+}
+
+// goBlocksIn checks every ```go block of section against examples and
+// returns how many it checked.
+func goBlocksIn(t *testing.T, file string, section []byte, examples [][]byte) int {
+	t.Helper()
 	blocks := 0
 	for {
 		i := bytes.Index(section, []byte("```go\n"))
 		if i < 0 {
-			break
+			return blocks
 		}
 		section = section[i+len("```go\n"):]
 		j := bytes.Index(section, []byte("```"))
@@ -108,11 +126,8 @@ func TestTheDocsShowTheTestedCode(t *testing.T) {
 				found = found || bytes.Contains(e, chunk)
 			}
 			if !found {
-				t.Errorf("README.md shows code that is in no file of examples/:\n%s", chunk)
+				t.Errorf("%s shows code that is in no file of examples/:\n%s", file, chunk)
 			}
 		}
-	}
-	if blocks < 3 {
-		t.Fatalf("README.md shows %d blocks of examples/ code, want the adapter, its tests and the binary", blocks)
 	}
 }

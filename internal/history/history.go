@@ -274,6 +274,12 @@ type Header struct {
 	// Cut is true in a file written from a cut-off history (History.Cut),
 	// e.g. one `locksim check` saved beside its report.
 	Cut bool `json:"cut,omitempty"`
+	// Ops is the number of operation lines that follow the header in a
+	// finished file (Encode sets it; 0 in a streaming file and in files
+	// of a locksim before it). Decode of a file with fewer sets
+	// History.Cut: a file cut at a line boundary (`head -n 100`) has no
+	// torn last line to give it away (issue 31).
+	Ops int `json:"ops,omitempty"`
 }
 
 // scale is the header's time scale, 1 when unset.

@@ -68,6 +68,7 @@ func TestDecodeRefusesBadFiles(t *testing.T) {
 		{"broken JSON before the last line is refused", lines[0] + "\n{\n" + lines[1], "op", 2},
 		{"a version 1 file names its version", `{"format":"locksim-history","version":1,"plan":["#1 prose"]}`, "version 1 was written by an older locksim", 1},
 		{"a gap in a finished file is refused", lines[0] + "\n" + lines[1] + "\n" + lines[3], "index 2, want 1", 3},
+		{"a finished file with more operations than its header says is refused", strings.Replace(good, `"ops":3`, `"ops":2`, 1), "the header says the file holds 2 operations", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,6 +97,8 @@ func TestDecodeKeepsWhatACutFileHolds(t *testing.T) {
 		firstTy Type
 	}{
 		{"a finished file is not cut", b.String(), 3, false, OK},
+		{"a finished file cut at a line boundary (head -n 3) is cut", lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n", 2, true, OK},
+		{"a finished file cut after its header alone is cut", lines[0] + "\n", 0, true, OK},
 		{"a last line cut in the middle is dropped and the history is cut", lines[0] + "\n" + lines[1] + "\n" + lines[2][:len(lines[2])/2], 1, true, OK},
 		{"a streamed file keeps the last line of each index", streamed + "\n" + strings.Replace(lines[1], `"type":"ok"`, `"type":"info"`, 1) + "\n" + lines[2] + "\n" + lines[1] + "\n", 2, true, OK},
 		{"a streamed file may hold its operations out of order and with gaps", streamed + "\n" + lines[3] + "\n" + lines[1] + "\n", 2, true, OK},
@@ -114,7 +117,7 @@ func TestDecodeKeepsWhatACutFileHolds(t *testing.T) {
 					t.Fatalf("op %d has index %d: not renumbered densely", i, op.Index)
 				}
 			}
-			if h.Ops[0].Type != tt.firstTy {
+			if len(h.Ops) > 0 && h.Ops[0].Type != tt.firstTy {
 				t.Errorf("first op is %s, want %s (the last line of its index)", h.Ops[0].Type, tt.firstTy)
 			}
 		})

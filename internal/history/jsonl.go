@@ -24,6 +24,7 @@ func Encode(w io.Writer, h History) error {
 	hd := h.Header
 	hd.Format, hd.Version, hd.Streaming = Format, Version, false
 	hd.Cut = hd.Cut || h.Cut
+	hd.Ops = len(h.Ops)
 	if err := enc.Encode(hd); err != nil {
 		return fmt.Errorf("write history header: %w", err)
 	}
@@ -90,7 +91,9 @@ func (e *ReadError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e
 // was written open, then completed) and gaps (operations never written):
 // Decode sorts them by index, renumbers them densely and sets
 // History.Cut. A last line cut off in the middle (no newline, not JSON) is
-// dropped and also sets Cut.
+// dropped and also sets Cut, and so does a finished file holding fewer
+// operations than its header's Ops (cut at a line boundary); one holding
+// more is an error.
 func Decode(r io.Reader) (History, error) {
 	var h History
 	br := bufio.NewReaderSize(r, 64*1024)
@@ -170,6 +173,14 @@ func Decode(r io.Reader) (History, error) {
 	}
 	if line == 0 {
 		return h, &ReadError{1, "empty file: no header"}
+	}
+	if n := h.Header.Ops; n > 0 && !h.Header.Streaming {
+		if len(h.Ops) > n {
+			return h, &ReadError{lines[n], fmt.Sprintf("the header says the file holds %d operations; this is operation %d", n, n+1)}
+		}
+		if len(h.Ops) < n {
+			h.Cut = true // cut at a line boundary: the lines after are gone
+		}
 	}
 	if h.Header.Streaming {
 		order := make([]int, len(h.Ops))

@@ -234,7 +234,7 @@ func (p *parser) parse(data []byte) Scenario {
 		if errors.Is(err, io.EOF) {
 			p.at(1, 1, "", "file is empty; a scenario needs at least clients, algorithm and ttl")
 		} else {
-			p.syntax(err)
+			p.syntax(err, data)
 		}
 		return Scenario{}
 	}
@@ -247,7 +247,7 @@ func (p *parser) parse(data []byte) Scenario {
 		}
 		p.at(line, col, "", "second YAML document (after ---); a scenario file holds exactly one")
 	case !errors.Is(err, io.EOF):
-		p.syntax(err)
+		p.syntax(err, data)
 		p.at(1, 1, "", "file holds more than one YAML document; a scenario file holds exactly one")
 	}
 	p.scan(&doc)
@@ -317,8 +317,12 @@ func printable(r rune) bool {
 
 var syntaxLineRE = regexp.MustCompile(`^line (\d+): `)
 
-// syntax reports a yaml.v3 error, which gives a line but no column.
-func (p *parser) syntax(err error) {
+// syntax reports a yaml.v3 error, which gives a line but no column. A
+// tab in the indentation of the line it names or the next (yaml.v3 names
+// either, depending on what the tab breaks) is said as such, with its
+// column: yaml.v3's own words ("found character that cannot start any
+// token") do not mention tabs (issue 31).
+func (p *parser) syntax(err error, data []byte) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
 	if m := syntaxLineRE.FindStringSubmatch(msg); m != nil {
@@ -327,7 +331,28 @@ func (p *parser) syntax(err error) {
 		}
 		msg = msg[len(m[0]):]
 	}
+	if l, col, ok := tabIndent(data, line); ok {
+		p.at(l, col, "", "invalid YAML: a tab indents this line; YAML indents with spaces only (replace the tab with spaces)")
+		return
+	}
 	p.at(line, 0, "", "invalid YAML: "+msg)
+}
+
+// tabIndent finds a tab in the leading white space of line or line+1 of
+// data (1-based) and returns its line and column.
+func tabIndent(data []byte, line int) (int, int, bool) {
+	lines := strings.Split(string(data), "\n")
+	for l := line; l <= line+1 && l <= len(lines); l++ {
+		for i, r := range lines[l-1] {
+			if r == '\t' {
+				return l, i + 1, true
+			}
+			if r != ' ' {
+				break
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // scan walks the whole tree without recursion, refusing aliases (no

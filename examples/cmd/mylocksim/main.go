@@ -3,7 +3,7 @@
 // after replacing its algorithm with my-lock, `mylocksim run
 // renewlock/slow-job.yaml`, `mylocksim explore --algorithm my-lock --budget
 // 5m` to search for the fault schedules that break it (regression files
-// and a safety profile, README "Explore your own lock"), or `mylocksim
+// and a safety profile, docs/finding-failures.md, "Explore your own lock"), or `mylocksim
 // list`.
 package main
 
