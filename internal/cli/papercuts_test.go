@@ -21,11 +21,20 @@ func TestASingleRunSaysItsVerdictAndItsReportOnce(t *testing.T) {
 	if n := strings.Count(stdout.String(), verdict); n != 1 {
 		t.Errorf("stdout says %q %d times, want once:\n%s", verdict, n, stdout.String())
 	}
-	if strings.Contains(stderr.String(), verdict) || strings.Contains(stderr.String(), "[1/1]") {
-		t.Errorf("stderr repeats the verdict line:\n%s", stderr.String())
+	// A busy machine may spoil the run: each rerun says so on its own
+	// line ("(rerun N)") and writes its own report; the run itself says
+	// its verdict only on stdout.
+	reruns := 0
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		switch {
+		case strings.Contains(l, "(rerun "):
+			reruns++
+		case strings.Contains(l, verdict) || strings.Contains(l, "[1/1]"):
+			t.Errorf("stderr repeats the verdict line: %s", l)
+		}
 	}
-	if n := strings.Count(stderr.String(), `msg="report written"`); n != 1 {
-		t.Errorf("stderr says \"report written\" %d times, want once:\n%s", n, stderr.String())
+	if n := strings.Count(stderr.String(), `msg="report written"`); n != 1+reruns {
+		t.Errorf("stderr says \"report written\" %d times after %d reruns, want once per try:\n%s", n, reruns, stderr.String())
 	}
 }
 
