@@ -2,14 +2,16 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/report/page"
 
@@ -128,22 +130,20 @@ func fixOf(r *suiteRun, runs []*suiteRun) *suiteRun {
 	return first
 }
 
-// planWords tells a run's fault plan: "GC pause on w1 for 35s, clock jump
-// on n3", or "no fault".
+// planWords tells a run's fault plan in scenario time: "GC pause on w1
+// for 35s, clock jump on n3", or "no fault". A duration is formatted by
+// fmtDur, as every duration on a page is.
 func planWords(lang Lang, r Results) string {
 	if len(r.Plan) == 0 {
 		return tr(lang, "lesson.fault.none")
 	}
-	scale := r.TimeScale
-	if scale <= 0 {
-		scale = 1
-	}
+	h := history.Header{TimeScale: r.TimeScale}
 	parts := make([]string, 0, len(r.Plan))
 	for _, st := range r.Plan {
 		targets := joinAnd(lang, targetsOf(st))
 		if st.Duration > 0 {
 			parts = append(parts, tr(lang, "lesson.step.for", faultWord(lang, st), targets,
-				strconv.FormatFloat(float64(st.Duration)/1e9*scale, 'f', -1, 64)))
+				fmtDur(h.ScenarioSeconds(st.Duration))))
 		} else {
 			parts = append(parts, tr(lang, "lesson.step", faultWord(lang, st), targets))
 		}
@@ -151,30 +151,52 @@ func planWords(lang Lang, r Results) string {
 	return strings.Join(parts, ", ")
 }
 
-// samePlan tells whether two fault plans are the same steps (ids aside).
-func samePlan(a, b []history.FaultStep) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		x.ID, y.ID = 0, 0
-		xb, _ := json.Marshal(x)
-		yb, _ := json.Marshal(y)
-		if !bytes.Equal(xb, yb) {
-			return false
+// scenarioPlan is a run's fault plan as its scenario file states it: every
+// wall-time field (durations, clock deltas, latencies, trigger times,
+// toxics' ms) in scenario time rounded to the millisecond, step ids and
+// what the run did with a step (its failovers' promotions) left out. Two
+// runs with different time scales planned the same faults when their
+// scenario plans are equal.
+func scenarioPlan(plan []history.FaultStep, timeScale float64) []history.FaultStep {
+	h := history.Header{TimeScale: timeScale}
+	sc := func(ns int64) int64 { return int64(h.ScenarioTime(ns).Round(time.Millisecond)) }
+	out := make([]history.FaultStep, len(plan))
+	for i, st := range plan {
+		st.ID, st.Promotions = 0, nil
+		st.Duration, st.Delta, st.Latency, st.Jitter = sc(st.Duration), sc(st.Delta), sc(st.Latency), sc(st.Jitter)
+		st.Trigger.At, st.Trigger.Delay = sc(st.Trigger.At), sc(st.Trigger.Delay)
+		if st.Toxic != nil {
+			t := *st.Toxic
+			t.Attributes = maps.Clone(t.Attributes)
+			for _, k := range []string{"latency", "jitter", "delay", "timeout"} {
+				if v, ok := t.Attributes[k]; ok {
+					t.Attributes[k] = sc(v*int64(time.Millisecond)) / int64(time.Millisecond)
+				}
+			}
+			st.Toxic = &t
 		}
-	}
-	return true
-}
-
-// withoutTriggers is a copy of a plan with each step's trigger cleared.
-func withoutTriggers(plan []history.FaultStep) []history.FaultStep {
-	out := slices.Clone(plan)
-	for i := range out {
-		out[i].Trigger = history.Trigger{}
+		out[i] = st
 	}
 	return out
+}
+
+// samePlan tells whether two runs planned the same fault steps, compared
+// as structured data in scenario time (scenarioPlan), never as words.
+func samePlan(a, b Results) bool {
+	return reflect.DeepEqual(scenarioPlan(a.Plan, a.TimeScale), scenarioPlan(b.Plan, b.TimeScale))
+}
+
+// sameFaults tells whether two runs planned the same faults, fired at
+// another moment or on another trigger.
+func sameFaults(a, b Results) bool {
+	x, y := scenarioPlan(a.Plan, a.TimeScale), scenarioPlan(b.Plan, b.TimeScale)
+	for i := range x {
+		x[i].Trigger = history.Trigger{}
+	}
+	for i := range y {
+		y[i].Trigger = history.Trigger{}
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // diffLine is one line of a "what to change" diff: Op is "-", "+" or " ".
@@ -356,9 +378,9 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 		p.Seeds = tr(lang, "lesson.seed.diff", b.R.Seed, f.R.Seed)
 	}
 	switch {
-	case samePlan(b.R.Plan, f.R.Plan):
+	case samePlan(b.R, f.R):
 		p.Faults = tr(lang, "lesson.fault.same", b.Card.Faults)
-	case samePlan(withoutTriggers(b.R.Plan), withoutTriggers(f.R.Plan)):
+	case sameFaults(b.R, f.R):
 		p.Faults = tr(lang, "lesson.fault.when", b.Card.Faults)
 	default:
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)

@@ -194,23 +194,32 @@ func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
 	point := history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: "after-setnx"}
 	event := history.Trigger{Kind: history.TriggerEvent, Client: "w1", Delay: 1e9}
 	tests := []struct {
-		name string
-		b, f []history.FaultStep
-		want string
+		name           string
+		b, f           []history.FaultStep
+		bScale, fScale float64
+		want           string
 	}{
-		{"the same steps are the same fault plan", step(point, 0), step(point, 0), "The same fault plan: client crash on w1."},
-		{"steps that differ only by their trigger are the same faults at another moment", step(point, 0), step(event, 0),
+		{"the same steps are the same fault plan", step(point, 0), step(point, 0), 1, 1, "The same fault plan: client crash on w1."},
+		{"steps that differ only by their trigger are the same faults at another moment", step(point, 0), step(event, 0), 1, 1,
 			"The same faults, fired at another moment or on another trigger: client crash on w1."},
-		{"steps that differ otherwise are different plans", step(point, 0), step(point, 5e9),
+		{"steps that differ otherwise are different plans", step(point, 0), step(point, 5e9), 1, 1,
 			"The fault plans differ: broken client crash on w1; fixed client crash on w1 for 5s."},
+		// 35 s of scenario time is 700 ms of wall time at scale 50 and
+		// 350 ms at scale 100: one plan, compared in scenario time.
+		{"one plan run at two time scales is the same fault plan", step(point, 700e6), step(point, 350e6), 50, 100,
+			"The same fault plan: client crash on w1 for 35s."},
+		{"one plan's event delay at two time scales is the same fault plan", step(event, 0), step(history.Trigger{Kind: history.TriggerEvent, Client: "w1", Delay: 0.5e9}, 0), 1, 2,
+			"The same fault plan: client crash on w1."},
+		{"a duration is told without float noise", step(point, 83333333), step(point, 83333333), 12, 12,
+			"The same fault plan: client crash on w1 for 1s."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mk := func(plan []history.FaultStep) *suiteRun {
-				r := Results{Plan: plan, TimeScale: 1}
+			mk := func(plan []history.FaultStep, scale float64) *suiteRun {
+				r := Results{Plan: plan, TimeScale: scale}
 				return &suiteRun{R: r, Card: runCard{Faults: planWords(English, r)}}
 			}
-			if got := pairOf(English, mk(tt.b), mk(tt.f), "p").Faults; got != tt.want {
+			if got := pairOf(English, mk(tt.b, tt.bScale), mk(tt.f, tt.fScale), "p").Faults; got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

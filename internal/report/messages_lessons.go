@@ -46,8 +46,16 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.change.none": "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":        "open the report",
 		"lesson.notimeline":  "No timeline was drawn for this run.",
-		"lesson.step":        "%s on %s", // fault word, targets
-		"lesson.step.for":    "%s on %s for %ss",
+		"lesson.step":        "%s on %s",        // fault word, targets
+		"lesson.step.for":    "%s on %s for %s", // fault word, targets, duration
+		"dur.planned":        "%s (%s planned)", // measured duration, planned duration
+
+		// A valid run's headline when a check at the resource refused a
+		// late write (report.go refusedHeadline), one per check.
+		"say.fenced.epoch":        "The leader epoch check held: %s's %s from term %d was refused because the resource had already seen term %d.",                   // client, action, term, seen
+		"say.refused.cas":         "The check-and-set on the lock's unique token held: %s's late %s was refused because %s's currlock held a newer holder's token.", // client, action, key
+		"say.refused.idempotency": "The idempotency key held: %s's %s was refused because %s had already been charged with the same key.",                           // client, action, key
+		"say.refused.lockcheck":   "The lock check on the job record held: %s's late %s was refused because the lock key of %s no longer held its owner token.",     // client, action, key
 
 		// What to change: comment lines of the code diffs (the code itself
 		// is the same in every language).
@@ -173,7 +181,13 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.open":        "mở báo cáo",
 		"lesson.notimeline":  "Lần chạy này không vẽ dòng thời gian.",
 		"lesson.step":        "%s trên %s",
-		"lesson.step.for":    "%s trên %s trong %ss",
+		"lesson.step.for":    "%s trên %s trong %s",
+		"dur.planned":        "%s (kế hoạch: %s)",
+
+		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s thuộc nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
+		"say.refused.cas":         "Check-and-set trên token duy nhất của lock đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì currlock của %[3]s đang giữ token của người giữ mới hơn.",
+		"say.refused.idempotency": "Idempotency key đã giữ vững: lần %[2]s của %[1]s bị từ chối vì %[3]s đã bị trừ tiền với cùng key đó.",
+		"say.refused.lockcheck":   "Kiểm tra lock trên bản ghi job đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì key lock của %[3]s không còn giữ owner token của nó.",
 
 		"diff.unlock":      "Nhả lock: chỉ xoá key nếu key vẫn chứa owner token của mình (một Lua script, atomic).",
 		"diff.ttl":         "Đặt key và TTL của nó trong cùng một lệnh.",

@@ -105,7 +105,6 @@ var messagesVI = map[string]string{
 	"say.stale":            "Tài nguyên đã chấp nhận một lần ghi cũ: %s",
 	"say.other":            "%s: %s",
 	"say.fenced":           "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị từ chối vì tài nguyên đã thấy token %[4]d.",
-	"say.fenced.plain":     "Fencing token đã cứu nguy: một lần ghi muộn của %s bị từ chối.",
 	"say.valid":            "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
 	"say.unknown":          "Chưa kết luận được: %s",
 	"say.unknown.plain":    "Chưa kết luận được: một checker không thể quyết định.",

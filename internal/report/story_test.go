@@ -159,7 +159,7 @@ func TestPauseLength(t *testing.T) {
 		want     string
 	}{
 		{"the declared length wins when the measured one is within 5%", 35, 35.1, "35s"},
-		{"the measured length wins when it differs by more than 5%", 35, 38, "38s"},
+		{"the measured length, with the planned one beside it, when it differs by more than 5%", 6, 7.1, "7.1s (6s planned)"},
 		{"the measured length is used when nothing is declared", 0, 35.1, "35.1s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
