@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"maps"
@@ -212,6 +213,12 @@ type codeChange struct {
 type pairView struct {
 	Broken, Fixed       runCard
 	Seeds, Faults, Axis string
+	// FixedLabel heads the fixed side: "fixed" only when the run shown
+	// there is valid, "no evidence" otherwise (FixedClass "fixed" or
+	// "noevidence"); Evidence tells how many seeds of each file this suite
+	// ran and how many the fix was valid in (never a bare VALID).
+	FixedLabel, FixedClass string
+	Evidence               []string
 	// Timelines is the two runs' SVG timelines, one above the other on
 	// one time axis (a sync group: zooming one zooms both); "" when a
 	// run's drawing was not kept (a later run of the scenario).
@@ -371,7 +378,10 @@ func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 // pairOf puts a broken run beside its fix, saying what they share; sync
 // names the pair's time axis on its page.
 func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
-	p := pairView{Broken: b.Card, Fixed: f.Card}
+	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed"}
+	if f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted {
+		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
+	}
 	if b.R.Seed == f.R.Seed {
 		p.Seeds = tr(lang, "lesson.seed.same", b.R.Seed)
 	} else {
@@ -393,7 +403,7 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 			label string
 			c     runCard
 			d     *chart.Drawing
-		}{{tr(lang, "lesson.broken"), b.Card, bd}, {tr(lang, "lesson.fixed"), f.Card, fd}} {
+		}{{tr(lang, "lesson.broken"), b.Card, bd}, {p.FixedLabel, f.Card, fd}} {
 			fmt.Fprintf(&t, "<p class=\"tl-label\">%s: %s</p>\n", template.HTMLEscapeString(side.label), template.HTMLEscapeString(side.c.Scenario))
 			t.WriteString(chart.RenderSVG(side.d, o))
 		}
@@ -461,35 +471,157 @@ func lessonNav(lang Lang, lessons []int, current int) []navItem {
 }
 
 // lessonGroup is the runs of one lesson in the order its pages show them:
-// each broken run followed by the run of its fix, then the others.
+// each broken scenario's run followed by the run of its fix, then the
+// others. A scenario run at several seeds (--count) is shown once: its
+// pair at one seed, the others counted (seedTally).
 type lessonGroup struct {
 	Pairs   [][2]*suiteRun
 	Missing []*suiteRun // broken runs whose fix this suite did not run
 	Others  []*suiteRun
 }
 
+// MinEvidenceSeeds is how many seeds of a fix a lesson page needs before
+// it calls the fix's valid runs evidence (issue 34: "valid in N of N
+// seeds", N ≥ 10); fewer are said to be too few.
+const MinEvidenceSeeds = 10
+
 func groupLesson(n int, runs []*suiteRun) lessonGroup {
 	var g lessonGroup
 	used := map[*suiteRun]bool{}
 	in := func(r *suiteRun) bool { return n == 0 && len(r.R.Lessons) == 0 || slices.Contains(r.R.Lessons, n) }
+	seen := func(r *suiteRun) bool {
+		return slices.ContainsFunc(runs, func(o *suiteRun) bool { return used[o] && sameRunFile(o, r) })
+	}
 	for _, r := range runs {
-		if !in(r) || r.R.FixedBy == "" || used[r] {
+		if !in(r) || r.R.FixedBy == "" || used[r] || seen(r) {
 			continue
 		}
-		if f := fixOf(r, runs); f != nil {
-			g.Pairs = append(g.Pairs, [2]*suiteRun{r, f})
-			used[r], used[f] = true, true
+		b, f := pairShown(r, runs)
+		if f != nil {
+			g.Pairs = append(g.Pairs, [2]*suiteRun{b, f})
+			used[b], used[f] = true, true
 		} else {
 			g.Missing = append(g.Missing, r)
 			used[r] = true
 		}
 	}
 	for _, r := range runs {
-		if in(r) && !used[r] {
+		if in(r) && !used[r] && !seen(r) {
 			g.Others = append(g.Others, r)
+			used[r] = true
 		}
 	}
 	return g
+}
+
+// sameRunFile tells whether two runs are of one scenario file (a run
+// without a file is its own).
+func sameRunFile(a, b *suiteRun) bool {
+	if a.R.File == "" || b.R.File == "" {
+		return a == b
+	}
+	return sameFile(a.R.File, b.R.File)
+}
+
+// pairShown picks the seed a pair is shown at, among the runs of r's file
+// and of its fix: the lowest seed whose fix run is valid, or, when no run
+// of the fix is, the lowest seed (its fixed side is then shown as no
+// evidence). The page states every seed's count beside it.
+func pairShown(r *suiteRun, runs []*suiteRun) (broken, fixed *suiteRun) {
+	var cands [][2]*suiteRun
+	for _, b := range runs {
+		if !sameRunFile(b, r) {
+			continue
+		}
+		if f := fixOf(b, runs); f != nil && f.R.Seed == b.R.Seed {
+			cands = append(cands, [2]*suiteRun{b, f})
+		}
+	}
+	if len(cands) == 0 {
+		return r, fixOf(r, runs)
+	}
+	slices.SortStableFunc(cands, func(x, y [2]*suiteRun) int { return cmp.Compare(x[0].R.Seed, y[0].R.Seed) })
+	for _, c := range cands {
+		if c[1].R.Verdict == checker.Valid && c[1].R.Error == "" && !c[1].R.Aborted {
+			return c[0], c[1]
+		}
+	}
+	return cands[0][0], cands[0][1]
+}
+
+// seedTally counts the runs of r's scenario file in the suite by verdict
+// (an error, an aborted run counted as such), with the seeds' range.
+type seedTally struct {
+	N, Valid, Invalid, Unknown, Error int
+	Lo, Hi                            int64
+}
+
+func tallyOf(r *suiteRun, runs []*suiteRun) seedTally {
+	var t seedTally
+	for _, o := range runs {
+		if !sameRunFile(o, r) {
+			continue
+		}
+		if t.N == 0 || o.R.Seed < t.Lo {
+			t.Lo = o.R.Seed
+		}
+		if t.N == 0 || o.R.Seed > t.Hi {
+			t.Hi = o.R.Seed
+		}
+		t.N++
+		switch {
+		case o.R.Error != "" || o.R.Aborted:
+			t.Error++
+		case o.R.Verdict == checker.Valid:
+			t.Valid++
+		case o.R.Verdict == checker.Invalid:
+			t.Invalid++
+		default:
+			t.Unknown++
+		}
+	}
+	return t
+}
+
+// seedsWord is a tally's seeds: "seed 42" or "seeds 42–51".
+func (t seedTally) seedsWord(lang Lang) string {
+	if t.Lo == t.Hi {
+		return tr(lang, "lesson.seeds.one", t.Lo)
+	}
+	return tr(lang, "lesson.seeds.range", t.Lo, t.Hi)
+}
+
+// others says what a tally's runs that were not valid came out as.
+func (t seedTally) others(lang Lang) string {
+	var parts []string
+	for _, c := range []struct {
+		n   int
+		key string
+	}{{t.Invalid, "verdict.invalid"}, {t.Unknown, "verdict.unknown"}, {t.Error, "suite.error"}} {
+		if c.n > 0 {
+			parts = append(parts, strconv.Itoa(c.n)+" "+tr(lang, c.key))
+		}
+	}
+	return joinAnd(lang, parts)
+}
+
+// evidence is what a pair's page says of the seeds behind it: how often the
+// broken file was invalid and the fix valid, over how many seeds; a fix
+// run at fewer than MinEvidenceSeeds seeds is said to be too few.
+func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
+	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
+	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang))}
+	fix := tr(lang, "lesson.evidence.fixed", ft.Valid, ft.N, ft.seedsWord(lang))
+	if ft.Valid < ft.N {
+		fix += " " + tr(lang, "lesson.evidence.rest", ft.others(lang))
+	}
+	out = append(out, fix)
+	if ft.N < MinEvidenceSeeds {
+		out = append(out, tr(lang, "lesson.evidence.few", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))
+	} else if ft.Valid == ft.N {
+		out = append(out, tr(lang, "lesson.evidence.scope"))
+	}
+	return out
 }
 
 // writeLessonPages writes one page per lesson the runs name.
@@ -506,6 +638,7 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 			Index: IndexFile, Req: RequirementsFile, NoPair: len(g.Pairs) == 0}
 		for i, p := range g.Pairs {
 			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
+			pv.Evidence = evidence(lang, p[0], p[1], runs)
 			if pv.Timelines != "" {
 				pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
 			}

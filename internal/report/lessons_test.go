@@ -293,3 +293,85 @@ func TestAPairDrawsBothRunsOnTheAxisOfTheLongerOne(t *testing.T) {
 		}
 	})
 }
+
+// TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds: a
+// lesson page never heads a fix's run that is not valid "fixed", shows a
+// scenario run at several seeds once, and says how many seeds of each
+// file the suite ran, from the runs themselves (issue 34).
+func TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds(t *testing.T) {
+	// seeds returns the runs of lessonSuite's gc-pause pair at n seeds
+	// from 42, the fix's verdict at each seed given by fixed(seed).
+	seeds := func(t *testing.T, out string, n int, fixed func(int64) checker.Verdict) []Results {
+		var base []Results
+		for _, r := range lessonSuite(t, out) {
+			if r.Scenario == "gc-pause" || r.Scenario == "gc-pause-fencing" {
+				base = append(base, r)
+			}
+		}
+		var runs []Results
+		for i := range n {
+			for _, r := range base {
+				r.Seed = 42 + int64(i)
+				if r.Scenario == "gc-pause-fencing" {
+					r.Verdict = fixed(r.Seed)
+				}
+				runs = append(runs, r)
+			}
+		}
+		return runs
+	}
+	page := func(t *testing.T, runs []Results, out string, lang Lang) string {
+		if err := WriteSuite(out, runs, lang); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(out, LessonFile(44)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	t.Run("a fix whose only run came out unknown is shown as no evidence, not as fixed", func(t *testing.T) {
+		out := t.TempDir()
+		got := page(t, seeds(t, out, 1, func(int64) checker.Verdict { return checker.Unknown }), out, English)
+		if !strings.Contains(got, `<section class="noevidence"><p class="pairlabel">`+tr(English, "lesson.noevidence")) {
+			t.Errorf("the unknown fix is not headed no evidence:\n%s", got)
+		}
+		if strings.Contains(got, `<p class="pairlabel">`+tr(English, "lesson.fixed")+`</p>`) {
+			t.Error("the unknown fix is headed fixed")
+		}
+	})
+	t.Run("a scenario run at three seeds is one pair, shown at the lowest seed whose fix is valid, with its counts", func(t *testing.T) {
+		out := t.TempDir()
+		got := page(t, seeds(t, out, 3, func(s int64) checker.Verdict {
+			if s == 42 {
+				return checker.Unknown
+			}
+			return checker.Valid
+		}), out, English)
+		if n := strings.Count(got, `data-broken="gc-pause"`); n != 1 {
+			t.Errorf("%d pairs of gc-pause, want 1", n)
+		}
+		for _, want := range []string{
+			"Both runs used seed 43.",
+			"The broken file was invalid in 3 of 3 runs (seeds 42–44).",
+			"The fix was valid in 2 of 3 runs (seeds 42–44). The others: 1 UNKNOWN.",
+			"Fewer than 10 seeds are not evidence that the fix holds",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+		}
+	})
+	t.Run("ten valid seeds of the fix are evidence for that fault plan, not a proof", func(t *testing.T) {
+		out := t.TempDir()
+		got := page(t, seeds(t, out, MinEvidenceSeeds, func(int64) checker.Verdict { return checker.Valid }), out, Vietnamese)
+		for _, want := range []string{tr(Vietnamese, "lesson.evidence.fixed", 10, 10, "các seed 42–51"), tr(Vietnamese, "lesson.evidence.scope")} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+		}
+		if strings.Contains(got, "Ít hơn 10 seed") {
+			t.Error("ten seeds are said to be too few")
+		}
+	})
+}

@@ -36,6 +36,7 @@ const suiteCSS = `{{define "css"}}<style>
   .side { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
   .side section { border: 2px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
   .side section.broken { border-color: var(--invalid); } .side section.fixed { border-color: var(--valid); }
+  .side section.noevidence { border: 2px dashed var(--unknown); }
   .side img { width: 100%; height: auto; border: 1px solid var(--line); }
   .facts { font-size: 19px; margin: 8px 0; } .facts li { margin: 2px 0; }
   .tls .tl-label { font-weight: 800; margin: 10px 0 2px; }
@@ -96,9 +97,10 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{range .Pairs}}<div class="pair" data-broken="{{.Broken.Scenario}}" data-fixed="{{.Fixed.Scenario}}">
 <div class="side">
 <section class="broken"><p class="pairlabel">{{t "lesson.broken"}}</p>{{template "side" .Broken}}</section>
-<section class="fixed"><p class="pairlabel">{{t "lesson.fixed"}}</p>{{template "side" .Fixed}}</section>
+<section class="{{.FixedClass}}"><p class="pairlabel">{{.FixedLabel}}</p>{{template "side" .Fixed}}</section>
 </div>
 <ul class="facts"><li>{{.Seeds}}</li><li>{{.Faults}}</li><li>{{.Axis}}</li></ul>
+{{if .Evidence}}<ul class="facts evidence">{{range .Evidence}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
 {{if or .Changes .YAML .YAMLNone}}<h3>{{t "lesson.change"}}</h3>{{end}}
 {{range .Changes}}<p>{{.Note}}</p><pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}

@@ -50,6 +50,16 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.step.for":    "%s on %s for %s", // fault word, targets, duration
 		"dur.planned":        "%s (%s planned)", // measured duration, planned duration
 
+		// A pair's evidence: the seeds behind each side (lessons.go evidence).
+		"lesson.noevidence":      "no evidence: this run of the fix was not valid",
+		"lesson.seeds.one":       "seed %d",                                                                                                             // seed
+		"lesson.seeds.range":     "seeds %d–%d",                                                                                                         // lowest, highest
+		"lesson.evidence.broken": "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
+		"lesson.evidence.fixed":  "The fix was valid in %d of %d runs (%s).",                                                                            // valid, runs, seeds
+		"lesson.evidence.rest":   "The others: %s.",                                                                                                     // counts by verdict
+		"lesson.evidence.few":    "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
+		"lesson.evidence.scope":  "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
+
 		// A valid run's headline when a check at the resource refused a
 		// late write (report.go refusedHeadline), one per check.
 		"say.fenced.epoch":        "The leader epoch check held: %s's %s from term %d was refused because the resource had already seen term %d.",                   // client, action, term, seen
@@ -183,6 +193,15 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.step":        "%s trên %s",
 		"lesson.step.for":    "%s trên %s trong %s",
 		"dur.planned":        "%s (kế hoạch: %s)",
+
+		"lesson.noevidence":      "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.seeds.one":       "seed %d",
+		"lesson.seeds.range":     "các seed %d–%d",
+		"lesson.evidence.broken": "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.fixed":  "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.rest":   "Các lần còn lại: %s.",
+		"lesson.evidence.few":    "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
+		"lesson.evidence.scope":  "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
 
 		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s thuộc nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
 		"say.refused.cas":         "Check-and-set trên token duy nhất của lock đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì currlock của %[3]s đang giữ token của người giữ mới hơn.",
