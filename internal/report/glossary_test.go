@@ -1,12 +1,15 @@
 package report
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/locksim/locksim/internal/lesson"
 )
 
 // visibleWords walks a page and calls f with every word a reader sees in
@@ -141,5 +144,37 @@ func TestTheLessonMessagesAreInEveryLanguage(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEveryLessonFileSpeaksTheGlossaryInVietnamese: every Vietnamese text
+// of scenarios/lessons/*.yaml (goal, questions, takeaways, caveats) uses no
+// English field word outside the glossary's loanwords, whether or not a
+// suite's runs show its page (issue 34).
+func TestEveryLessonFileSpeaksTheGlossaryInVietnamese(t *testing.T) {
+	all, err := lesson.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := fieldWords()
+	for n, l := range all {
+		texts := append([]lesson.Text{l.Goal}, l.Takeaways...)
+		texts = append(texts, l.Caveats...)
+		for _, p := range l.Pairs {
+			texts = append(texts, p.Question)
+		}
+		t.Run(fmt.Sprintf("lesson %d", n), func(t *testing.T) {
+			for _, tx := range texts {
+				doc, err := html.Parse(strings.NewReader("<p>" + html.EscapeString(tx.In("vi")) + "</p>"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				visibleWords(doc, func(w, context string) {
+					if vi, bad := forbidden[w]; bad {
+						t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
+					}
+				})
+			}
+		})
 	}
 }

@@ -18,8 +18,10 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/locksim/locksim/internal/algo"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/scenario"
 )
@@ -219,6 +221,9 @@ type pairView struct {
 	// ran and how many the fix was valid in (never a bare VALID).
 	FixedLabel, FixedClass string
 	Evidence               []string
+	// Question is the lesson file's "predict before you look" question
+	// for this pair, "" when it has none.
+	Question string
 	// Timelines is the two runs' SVG timelines, one above the other on
 	// one time axis (a sync group: zooming one zooms both); "" when a
 	// run's drawing was not kept (a later run of the scenario).
@@ -379,8 +384,13 @@ func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 // names the pair's time axis on its page.
 func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed"}
-	if f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted {
+	switch {
+	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
 		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
+	case isControl(f.R.Algorithm):
+		// An in-process lock every client shares tests the checkers; it
+		// spans no pods, so it is no fix a reader can deploy.
+		p.FixedLabel, p.FixedClass = tr(lang, "lesson.control"), "noevidence"
 	}
 	if b.R.Seed == f.R.Seed {
 		p.Seeds = tr(lang, "lesson.seed.same", b.R.Seed)
@@ -423,6 +433,13 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 	return p
 }
 
+// isControl tells whether algorithm is a harness control (control-mutex,
+// no-lock): the checkers' known-good or known-bad lock.
+func isControl(algorithm string) bool {
+	a, ok := algo.Lookup(algorithm)
+	return ok && a.Traits.Control
+}
+
 // navItem links a suite page.
 type navItem struct {
 	Label, Href string
@@ -433,14 +450,20 @@ type navItem struct {
 type lessonPage struct {
 	Lang        Lang
 	Title, Head string
-	Nav         []navItem
-	Pairs       []pairView
-	Missing     []string
-	More        []runCard
-	NoPair      bool
-	Index, Req  string
-	ReqLabel    string
-	IndexLabel  string
+	// The lesson's own words (scenarios/lessons/N.yaml) in the page's
+	// language: its goal, the requirements of lesson 42 it bears on,
+	// takeaways and caveats; Goal is "" when the lesson has no file.
+	Goal               string
+	Requirements       []string
+	Takeaways, Caveats []string
+	Nav                []navItem
+	Pairs              []pairView
+	Missing            []string
+	More               []runCard
+	NoPair             bool
+	Index, Req         string
+	ReqLabel           string
+	IndexLabel         string
 	// The timelines' stylesheet and script, when a pair draws its runs.
 	TimelineCSS template.CSS
 	TimelineJS  template.JS
@@ -631,14 +654,36 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 	if err != nil {
 		return fmt.Errorf("parse lesson template: %w", err)
 	}
+	texts, err := lesson.All()
+	if err != nil {
+		return fmt.Errorf("lesson files: %w", err)
+	}
 	for _, n := range lessons {
 		g := groupLesson(n, runs)
 		pg := lessonPage{Lang: lang, Title: tr(lang, "lesson.page.title", n, lessonName(lang, n)),
 			Head: tr(lang, "lesson.title", n, lessonName(lang, n)), Nav: lessonNav(lang, lessons, n),
 			Index: IndexFile, Req: RequirementsFile, NoPair: len(g.Pairs) == 0}
+		l := texts[n]
+		if l != nil {
+			pg.Goal = l.Goal.In(string(normLang(lang)))
+			for _, r := range l.Requirements {
+				pg.Requirements = append(pg.Requirements, tr(lang, "req."+reqCode(r)))
+			}
+			for _, t := range l.Takeaways {
+				pg.Takeaways = append(pg.Takeaways, t.In(string(normLang(lang))))
+			}
+			for _, c := range l.Caveats {
+				pg.Caveats = append(pg.Caveats, c.In(string(normLang(lang))))
+			}
+		}
 		for i, p := range g.Pairs {
 			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
 			pv.Evidence = evidence(lang, p[0], p[1], runs)
+			if l != nil {
+				if q, ok := l.Question(p[0].R.File); ok {
+					pv.Question = q.In(string(normLang(lang)))
+				}
+			}
 			if pv.Timelines != "" {
 				pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
 			}
@@ -656,6 +701,15 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		}
 	}
 	return nil
+}
+
+// reqCode is the report's code of a requirement as a lesson file names
+// it (lesson.Requirements and Requirements are in the same order).
+func reqCode(name string) string {
+	if i := slices.Index(lesson.Requirements, name); i >= 0 && i < len(Requirements()) {
+		return Requirements()[i]
+	}
+	return name
 }
 
 // reqCell is one cell of the requirements grid.

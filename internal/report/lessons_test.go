@@ -1,6 +1,7 @@
 package report
 
 import (
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/scenario"
 )
@@ -374,4 +376,38 @@ func TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds(t *testing.
 			t.Error("ten seeds are said to be too few")
 		}
 	})
+}
+
+// TestALessonPageShowsItsLessonsWordsInItsLanguage: the goal, the
+// requirements it bears on, each pair's question, takeaways and caveats
+// come from scenarios/lessons/N.yaml, in the page's language (issue 34).
+func TestALessonPageShowsItsLessonsWordsInItsLanguage(t *testing.T) {
+	all, err := lesson.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run(string(lang), func(t *testing.T) {
+			out := t.TempDir()
+			if err := WriteSuite(out, lessonSuite(t, out), lang); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, LessonFile(44)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(string(b))
+			l := all[44]
+			q, _ := l.Question("gc-pause.yaml")
+			want := []string{l.Goal.In(string(lang)), q.In(string(lang)), tr(lang, "req.mutual"), tr(lang, "lesson.predict")}
+			for _, tx := range append(l.Takeaways, l.Caveats...) {
+				want = append(want, tx.In(string(lang)))
+			}
+			for _, w := range want {
+				if !strings.Contains(page, w) {
+					t.Errorf("lesson 44's page lacks %q", w)
+				}
+			}
+		})
+	}
 }

@@ -37,6 +37,7 @@ const suiteCSS = `{{define "css"}}<style>
   .side section { border: 2px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
   .side section.broken { border-color: var(--invalid); } .side section.fixed { border-color: var(--valid); }
   .side section.noevidence { border: 2px dashed var(--unknown); }
+  .question { font-size: 22px; background: #fff8e1; border-left: 6px solid var(--unknown); padding: 8px 12px; }
   .side img { width: 100%; height: auto; border: 1px solid var(--line); }
   .facts { font-size: 19px; margin: 8px 0; } .facts li { margin: 2px 0; }
   .tls .tl-label { font-weight: 800; margin: 10px 0 2px; }
@@ -93,8 +94,11 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 <p><a href="{{.Index}}">← {{t "lesson.back"}}</a> · <a href="{{.Req}}">{{t "suite.reqlink"}}</a></p>
 <nav class="lessons" aria-label="{{t "lesson.nav"}}">{{range .Nav}}<a href="{{.Href}}"{{if .Current}} class="current" aria-current="page"{{end}}>{{.Label}}</a>{{end}}</nav>
 <h1>{{.Head}}</h1>
+{{if .Goal}}<section class="lesson-goal"><h2>{{t "lesson.goal"}}</h2><p>{{.Goal}}</p>
+<p class="desc">{{t "lesson.requirements"}} {{range $i, $r := .Requirements}}{{if $i}}, {{end}}<strong>{{$r}}</strong>{{end}}.</p></section>{{end}}
 {{if .Pairs}}<h2>{{t "lesson.pairs"}}</h2>{{end}}
 {{range .Pairs}}<div class="pair" data-broken="{{.Broken.Scenario}}" data-fixed="{{.Fixed.Scenario}}">
+{{if .Question}}<p class="question"><strong>{{t "lesson.predict"}}</strong> {{.Question}}</p>{{end}}
 <div class="side">
 <section class="broken"><p class="pairlabel">{{t "lesson.broken"}}</p>{{template "side" .Broken}}</section>
 <section class="{{.FixedClass}}"><p class="pairlabel">{{.FixedLabel}}</p>{{template "side" .Fixed}}</section>
@@ -108,6 +112,8 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 </div>
 {{end}}
 {{if .NoPair}}<p class="desc">{{t "lesson.nopair"}}</p>{{end}}
+{{if .Takeaways}}<h2>{{t "lesson.takeaways"}}</h2><ul class="takeaways">{{range .Takeaways}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Caveats}}<h2>{{t "lesson.caveats"}}</h2><ul class="caveats">{{range .Caveats}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Missing}}<p class="desc">{{.}}</p>{{end}}
 {{if .More}}<h2>{{t "lesson.more"}}</h2>{{range .More}}{{template "run" .}}{{end}}{{end}}
 {{if .TimelineJS}}<script>{{.TimelineJS}}</script>{{end}}

@@ -52,6 +52,12 @@ var lessonMessages = map[Lang]map[string]string{
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":      "no evidence: this run of the fix was not valid",
+		"lesson.control":         "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
+		"lesson.goal":            "Goal",
+		"lesson.requirements":    "Lesson 42's requirements it bears on:",
+		"lesson.predict":         "Predict before you look:",
+		"lesson.takeaways":       "Takeaways",
+		"lesson.caveats":         "Caveats",
 		"lesson.seeds.one":       "seed %d",                                                                                                             // seed
 		"lesson.seeds.range":     "seeds %d–%d",                                                                                                         // lowest, highest
 		"lesson.evidence.broken": "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
@@ -195,6 +201,12 @@ var lessonMessages = map[Lang]map[string]string{
 		"dur.planned":        "%s (kế hoạch: %s)",
 
 		"lesson.noevidence":      "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.control":         "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải qua nhiều pod; không phải bản sửa để triển khai",
+		"lesson.goal":            "Mục tiêu",
+		"lesson.requirements":    "Các yêu cầu của bài 42 mà bài này đề cập:",
+		"lesson.predict":         "Hãy dự đoán trước khi xem:",
+		"lesson.takeaways":       "Điều cần nhớ",
+		"lesson.caveats":         "Lưu ý",
 		"lesson.seeds.one":       "seed %d",
 		"lesson.seeds.range":     "các seed %d–%d",
 		"lesson.evidence.broken": "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
