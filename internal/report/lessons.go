@@ -233,10 +233,35 @@ type pairView struct {
 	YAMLNone  bool
 }
 
+// runFields is a run's scenario as path → value (scenario.Flatten of its
+// normalised scenario.yaml); nil when the run kept none.
+func runFields(r Results) map[string]string {
+	if r.ReportDir == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(r.ReportDir, "scenario.yaml"))
+	if err != nil {
+		return nil
+	}
+	m, err := scenario.Flatten(raw)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
 // changes are the code changes from broken to fixed, chosen by what the
 // two runs' headers say of them (algorithm, traits, fencing, workload
-// parameters, persistence), in this order.
+// parameters, persistence) and by the fields their scenario files differ
+// in (claim-first, check-and-set, the failure record's check, the TTL of
+// one algorithm), in this order.
 func changes(lang Lang, b, f Results) []codeChange {
+	return changesOf(lang, b, f, runFields(b), runFields(f))
+}
+
+// changesOf is changes with the two scenarios' fields given (bf, ff: path
+// → value, as scenario.Flatten gives them; nil when unknown).
+func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	var out []codeChange
 	add := func(note string, lines ...string) {
 		c := codeChange{Note: note}
@@ -271,7 +296,7 @@ func changes(lang Lang, b, f Results) []codeChange {
 			"+for range time.Tick(ttl / 3) {",
 			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
 			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
-			"+    if reply == 0 { job.Stop(); break }",
+			"+    if err != nil || reply == 0 { job.Stop(); break }   // failed, timed out or key gone: the lock is lost",
 			"+}")
 	}
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
@@ -281,6 +306,29 @@ func changes(lang Lang, b, f Results) []codeChange {
 			"+EVAL \"if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then",
 			"+        return redis.call('INCR', KEYS[2])",
 			"+      end\" 2 lock-key fence-counter owner-token ttl")
+	}
+	turnedOn := func(path string) bool { return ff[path] == "true" && bf[path] != "true" }
+	if turnedOn("workload.claim") {
+		add(tr(lang, "diff.claim"),
+			" grant := acquire(key)",
+			"+resource.Claim(key, grant.token)   // at once, before anything slow",
+			" work(); resource.Write(key, value, grant.token)")
+	}
+	if turnedOn("workload.check_and_set") {
+		add(tr(lang, "diff.cas"),
+			"+resource.SetCurrlock(key, grant.token)   // at once, after the grant",
+			"+if currlock[key] != grant.token { refuse }   // in the same step as the write",
+			" accept(write)")
+	}
+	if ff["workload.failure_record"] != bf["workload.failure_record"] && ff["workload.failure_record"] == "token" {
+		add(tr(lang, "diff.failurerecord"),
+			"-HSET job failedReason err",
+			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+        return redis.call('HSET', KEYS[2], 'failedReason', ARGV[2])",
+			"+      end return 0\" 2 lock-key job owner-token err")
+	}
+	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
+		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
 	}
 	if param(f, history.ParamEpochCheck) && !param(b, history.ParamEpochCheck) {
 		add(tr(lang, "diff.epoch"), "+if write.epoch < highestEpoch { refuse }", "+highestEpoch = write.epoch", " accept(write)")
@@ -304,9 +352,14 @@ func changes(lang Lang, b, f Results) []codeChange {
 	}
 	switch {
 	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
-		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")), "-WAIT 1 timeout", "+WAIT replicas timeout")
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")),
+			"-if WAIT 1 timeout < 1 { release(); return retry }",
+			"+if WAIT replicas timeout < replicas { release(); return retry }")
 	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
-		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl", "+WAIT 1 timeout")
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl",
+			"+if WAIT 1 timeout < 1 {   // WAIT returns how many replicas acknowledged",
+			"+    release(); return retry",
+			"+}")
 	}
 	// Persistence: the nodes the fix made aof-always (every node, or the
 	// few node_persistence names).

@@ -411,3 +411,40 @@ func TestALessonPageShowsItsLessonsWordsInItsLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestWhatToChangeShowsEveryChangeTheScenarioFilesMake: the code diff is
+// generated from the fields the two scenario files differ in too — the
+// claim step, check-and-set, the failure record's check, a TTL — and the
+// WAIT change checks WAIT's reply (issue 34).
+func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
+	fenced := Results{Algorithm: "fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "payment"}
+	tests := []struct {
+		name   string
+		b, f   Results
+		bf, ff map[string]string
+		want   string // a line of the diff
+	}{
+		{"a fix that turns claim on shows the claim step", Results{Algorithm: "safe", Workload: "payment"}, fenced,
+			map[string]string{"workload.claim": "false"}, map[string]string{"workload.claim": "true"}, "resource.Claim(key, grant.token)"},
+		{"a fix that turns check-and-set on shows the currlock check", Results{Algorithm: "redlock"}, Results{Algorithm: "redlock"},
+			nil, map[string]string{"workload.check_and_set": "true"}, "if currlock[key] != grant.token { refuse }"},
+		{"a token-checked failure record shows its check", Results{Algorithm: "process"}, Results{Algorithm: "process"},
+			map[string]string{"workload.failure_record": "unchecked"}, map[string]string{"workload.failure_record": "token"}, "'failedReason'"},
+		{"a TTL fix of one algorithm shows the TTL", Results{Algorithm: "safe"}, Results{Algorithm: "safe"},
+			map[string]string{"ttl": "24h0m0s"}, map[string]string{"ttl": "1m30s"}, "ttl := 1m30s"},
+		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if WAIT 1 timeout < 1 {"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var lines []string
+			for _, c := range changesOf(English, tt.b, tt.f, tt.bf, tt.ff) {
+				for _, l := range c.Lines {
+					lines = append(lines, l.Op+l.Text)
+				}
+			}
+			if !strings.Contains(strings.Join(lines, "\n"), tt.want) {
+				t.Errorf("the diff lacks %q:\n%s", tt.want, strings.Join(lines, "\n"))
+			}
+		})
+	}
+}
