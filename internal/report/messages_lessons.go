@@ -288,7 +288,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.valid":          "không thấy vấn đề",
 		"sum.invalid":        "%d phát hiện: %s",
 		"sum.invalid.info":   "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
-		"sum.unknown":        "không quyết định được",
+		"sum.unknown":        "các checker không đủ dữ kiện để kết luận",
 		"sum.busy":           "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
 		"sum.offplan":        "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
 		"n.tries.permit.one": "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",

@@ -265,7 +265,7 @@ func TestVietnamesePage(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"declares the language", `<html lang="vi">`},
 		{"shows the verdict word in Vietnamese", "VI PHẠM"},
-		{"tells the headline in Vietnamese", "Hoá đơn (invoice-1) bị trừ tiền hai lần"},
+		{"tells the headline in Vietnamese", "Khách bị trừ tiền hai lần cho hoá đơn (invoice-1)"},
 		{"tells the story in Vietnamese", "bị đóng băng bởi một GC pause"},
 		{"gives the fix with the course's term", "Fencing token, claim trước: mỗi lần cấp lock"},
 	} {
