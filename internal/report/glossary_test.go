@@ -126,7 +126,7 @@ func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
 	})
 	t.Run("no vi message uses a replaced wording", func(t *testing.T) {
 		for key, msg := range messages[Vietnamese] {
-			for _, old := range []string{"bị charge", "acquire được", "release ", "khoá", "Điều gì đã có thể ngăn chặn", "Mong đợi", "hành động như leader"} {
+			for _, old := range replacedWordings {
 				if strings.Contains(msg, old) {
 					t.Errorf("%s says %q: %s", key, old, msg)
 				}
@@ -134,6 +134,11 @@ func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
 		}
 	})
 }
+
+// replacedWordings are Vietnamese wordings the reviews replaced (issues 15
+// and 34): no vi message or lesson file uses them again.
+var replacedWordings = []string{"bị charge", "acquire được", "release ", "khoá", "Điều gì đã có thể ngăn chặn", "Mong đợi", "hành động như leader",
+	"không tuyến tính", "tính tuyến tính", "hai người cùng giữ", "Hoá đơn (%s) bị trừ tiền", "nhảy tới"}
 
 func TestTheLessonMessagesAreInEveryLanguage(t *testing.T) {
 	for lang, table := range lessonMessages {
@@ -174,6 +179,11 @@ func TestEveryLessonFileSpeaksTheGlossaryInVietnamese(t *testing.T) {
 						t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
 					}
 				})
+				for _, old := range replacedWordings {
+					if strings.Contains(tx.In("vi"), old) {
+						t.Errorf("says %q: %s", old, tx.In("vi"))
+					}
+				}
 			}
 		})
 	}

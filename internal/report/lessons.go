@@ -224,6 +224,9 @@ type pairView struct {
 	// Question is the lesson file's "predict before you look" question
 	// for this pair, "" when it has none.
 	Question string
+	// Strip is what each side showed of the lesson's requirements
+	// (Shows), one row per requirement.
+	Strip []stripRow
 	// Timelines is the two runs' SVG timelines, one above the other on
 	// one time axis (a sync group: zooming one zooms both); "" when a
 	// run's drawing was not kept (a later run of the scenario).
@@ -732,11 +735,17 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		for i, p := range g.Pairs {
 			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
 			pv.Evidence = evidence(lang, p[0], p[1], runs)
+			reqs := Requirements()
 			if l != nil {
 				if q, ok := l.Question(p[0].R.File); ok {
 					pv.Question = q.In(string(normLang(lang)))
 				}
+				reqs = nil
+				for _, r := range l.Requirements {
+					reqs = append(reqs, reqCode(r))
+				}
 			}
+			pv.Strip = strip(lang, p[0].R, p[1].R, reqs)
 			if pv.Timelines != "" {
 				pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
 			}
@@ -754,6 +763,45 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		}
 	}
 	return nil
+}
+
+// stripRow is one requirement as a pair's two runs showed it.
+type stripRow struct {
+	Requirement    string
+	Broken, Fixed  string // the showing's mark and word
+	BClass, FClass string // req-kept, req-broken or empty
+}
+
+// stripCell tells what run r showed of req: kept, broken or not shown;
+// for safety kept while two clients believed they held the lock (an
+// informational overlap: the resource refused the stale write), the
+// course's definition broken and the harm prevented.
+func stripCell(lang Lang, r Results, req string) (text, class string) {
+	switch Shows(r, req) {
+	case Kept:
+		if req == ReqSafety && slices.ContainsFunc(r.Anomalies, func(a checker.Anomaly) bool {
+			return a.Informational && a.Kind == checker.KindMutexOverlap
+		}) {
+			return "✔ " + tr(lang, "lesson.strip.prevented"), "req-kept"
+		}
+		return "✔ " + tr(lang, "req.kept"), "req-kept"
+	case Broken:
+		return "✘ " + tr(lang, "req.broken"), "req-broken"
+	}
+	return "– " + tr(lang, "lesson.strip.notshown"), ""
+}
+
+// strip is a pair's requirements strip over the lesson's requirements
+// (reqs: report codes, in the course's order).
+func strip(lang Lang, b, f Results, reqs []string) []stripRow {
+	var out []stripRow
+	for _, req := range reqs {
+		row := stripRow{Requirement: tr(lang, "req."+req)}
+		row.Broken, row.BClass = stripCell(lang, b, req)
+		row.Fixed, row.FClass = stripCell(lang, f, req)
+		out = append(out, row)
+	}
+	return out
 }
 
 // reqCode is the report's code of a requirement as a lesson file names

@@ -448,3 +448,23 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 		})
 	}
 }
+
+// TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements: the strip
+// is Shows of each side; a fenced run whose overlap was informational
+// keeps safety with the course's definition broken and the harm prevented.
+func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) {
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 1e9}}
+	judged := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+	b := Results{Verdict: checker.Invalid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}}
+	f := Results{Verdict: checker.Valid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Informational: true}}}
+	rows := strip(English, b, f, []string{ReqSafety})
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rows))
+	}
+	if want := "✘ " + tr(English, "req.broken"); rows[0].Broken != want {
+		t.Errorf("broken side %q, want %q", rows[0].Broken, want)
+	}
+	if want := "✔ " + tr(English, "lesson.strip.prevented"); rows[0].Fixed != want {
+		t.Errorf("fixed side %q, want %q", rows[0].Fixed, want)
+	}
+}

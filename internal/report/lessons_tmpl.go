@@ -105,6 +105,8 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 </div>
 <ul class="facts"><li>{{.Seeds}}</li><li>{{.Faults}}</li><li>{{.Axis}}</li></ul>
 {{if .Evidence}}<ul class="facts evidence">{{range .Evidence}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Strip}}<table class="req strip"><caption>{{t "lesson.strip"}}</caption><tr><th>{{t "lesson.strip.req"}}</th><th>{{t "lesson.broken"}}</th><th>{{.FixedLabel}}</th></tr>
+{{range .Strip}}<tr><th>{{.Requirement}}</th><td class="{{.BClass}}">{{.Broken}}</td><td class="{{.FClass}}">{{.Fixed}}</td></tr>{{end}}</table>{{end}}
 {{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
 {{if or .Changes .YAML .YAMLNone}}<h3>{{t "lesson.change"}}</h3>{{end}}
 {{range .Changes}}<p>{{.Note}}</p><pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}
