@@ -487,6 +487,9 @@ func headline(in Input, m *model) string {
 			return s
 		}
 	}
+	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
+		return tr(lang, "say.valid.lockfree") // no lock to keep a promise
+	}
 	return tr(lang, "say.valid")
 }
 

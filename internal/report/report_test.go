@@ -508,4 +508,20 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a valid run that takes no lock does not say the lock kept its promise", func(t *testing.T) {
+		in := gcPauseInput("local", true)
+		h := in.History
+		h.Ops = slices.Clone(h.Ops)
+		for i, o := range h.Ops {
+			if o.F == history.Write && o.Type == history.Fail {
+				o.Value.Refusal = history.RefusalOutOfStock
+				h.Ops[i] = o
+			}
+		}
+		h.Header.Traits = append(slices.Clone(h.Header.Traits), history.TraitLockFree)
+		in.History = h
+		if got, want := Headline(in), tr(English, "say.valid.lockfree"); got != want {
+			t.Errorf("Headline = %q, want %q", got, want)
+		}
+	})
 }
