@@ -311,7 +311,9 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+      end\" 2 lock-key fence-counter owner-token ttl")
 	}
 	turnedOn := func(path string) bool { return ff[path] == "true" && bf[path] != "true" }
-	if turnedOn("workload.claim") {
+	// Check-and-set claims with the lock's unique token (its own step
+	// below), never with a fencing token.
+	if turnedOn("workload.claim") && ff["workload.check_and_set"] != "true" {
 		add(tr(lang, "diff.claim"),
 			" grant := acquire(key)",
 			"+resource.Claim(key, grant.token)   // at once, before anything slow",

@@ -427,13 +427,21 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 		{"a fix that turns claim on shows the claim step", Results{Algorithm: "safe", Workload: "payment"}, fenced,
 			map[string]string{"workload.claim": "false"}, map[string]string{"workload.claim": "true"}, "resource.Claim(key, grant.token)"},
 		{"a fix that turns check-and-set on shows the currlock check", Results{Algorithm: "redlock"}, Results{Algorithm: "redlock"},
-			nil, map[string]string{"workload.check_and_set": "true"}, "if currlock[key] != grant.token { refuse }"},
+			nil, map[string]string{"workload.check_and_set": "true", "workload.claim": "true"}, "if currlock[key] != grant.token { refuse }"},
 		{"a token-checked failure record shows its check", Results{Algorithm: "process"}, Results{Algorithm: "process"},
 			map[string]string{"workload.failure_record": "unchecked"}, map[string]string{"workload.failure_record": "token"}, "'failedReason'"},
 		{"a TTL fix of one algorithm shows the TTL", Results{Algorithm: "safe"}, Results{Algorithm: "safe"},
 			map[string]string{"ttl": "24h0m0s"}, map[string]string{"ttl": "1m30s"}, "ttl := 1m30s"},
 		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if WAIT 1 timeout < 1 {"},
 	}
+	t.Run("check-and-set's claim is its unique token, not a fencing token", func(t *testing.T) {
+		for _, c := range changesOf(English, Results{Algorithm: "redsync"}, Results{Algorithm: "redlock"}, nil,
+			map[string]string{"workload.check_and_set": "true", "workload.claim": "true"}) {
+			if c.Note == tr(English, "diff.claim") {
+				t.Errorf("a check-and-set fix shows the fencing claim step: %+v", c)
+			}
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var lines []string
