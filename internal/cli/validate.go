@@ -6,19 +6,23 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/scenario"
 )
 
 const validateUsage = `Usage: locksim validate <file|dir|glob>...
 
 Parses and validates scenario files without running anything, and reports
-every problem of every file (file:line:col, field path). Exit 0 when all are
-valid, 254 otherwise.
+every problem of every file (file:line:col, field path). A *.yaml in a
+directory named lessons is a course lesson's file (scenarios/lessons/N.yaml:
+goal, requirements, pairs' questions, takeaways, caveats in en and vi) and is
+checked as one. Exit 0 when all are valid, 254 otherwise.
 
 Examples:
   locksim validate scenarios/
   locksim validate scenarios/gc-pause.yaml my-scenario.yaml
   locksim validate 'scenarios/*.yaml'
+  locksim validate scenarios/lessons/
 `
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
@@ -50,6 +54,17 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		files = append(files, fs...)
 	}
 	for _, f := range files {
+		if lesson.IsLessonFile(f) {
+			// A course lesson's words (scenarios/lessons/N.yaml), not a
+			// scenario: its own parser, the same file:line:col errors.
+			if _, err := lesson.Load(f); err != nil {
+				fmt.Fprintln(stderr, err)
+				code = exitUsage
+				continue
+			}
+			fmt.Fprintf(stdout, "%s: ok\n", f)
+			continue
+		}
 		sc, err := scenario.Load(f)
 		if err != nil {
 			fmt.Fprintln(stderr, err)

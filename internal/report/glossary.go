@@ -76,6 +76,10 @@ var Glossary = []Term{
 	{"lesson", "bài"},
 	{"requirement", "yêu cầu"},
 	{"mutual exclusion", "loại trừ lẫn nhau"},
+	{"linearizable", "linearizable"},
+	{"not linearizable", "vi phạm linearizability"},
+	{"mutex overlap", "hai client cùng giữ lock"},
+	{"clock jump forward", "đồng hồ nhảy tiến"},
 	{"deadlock-free", "không deadlock"},
 	{"fault tolerance", "chịu lỗi"},
 	{"safety", "an toàn"},
@@ -94,7 +98,7 @@ var Loanwords = []string{
 	"script", "idempotency", "mutex", "deadlock", "watchdog", "snapshot", "aof", "rdb", "persistence", "appendfsync",
 	"always", "everysec", "porcupine", "checker", "seed", "worker", "scheduler", "probe", "locksim",
 	"set", "nx", "ex", "px", "del", "wait", "incr", "decr", "eval", "setnx", "pexpire", "cache", "reset",
-	"stop", "the", "world", "correctness", "atomic", "unlock", "oversell", "linearizable", "timeout", "lockatleastfor",
+	"stop", "the", "world", "correctness", "atomic", "unlock", "oversell", "linearizable", "linearizability", "timeout", "lockatleastfor",
 	"critical", "section", "kleppmann", "antirez", "redsync", "redislock", "python", "node.js", "sigstop", "sigcont",
 }
 

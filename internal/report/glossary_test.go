@@ -1,12 +1,15 @@
 package report
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/locksim/locksim/internal/lesson"
 )
 
 // visibleWords walks a page and calls f with every word a reader sees in
@@ -123,7 +126,7 @@ func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
 	})
 	t.Run("no vi message uses a replaced wording", func(t *testing.T) {
 		for key, msg := range messages[Vietnamese] {
-			for _, old := range []string{"bị charge", "acquire được", "release ", "khoá", "Điều gì đã có thể ngăn chặn", "Mong đợi", "hành động như leader"} {
+			for _, old := range replacedWordings {
 				if strings.Contains(msg, old) {
 					t.Errorf("%s says %q: %s", key, old, msg)
 				}
@@ -131,6 +134,11 @@ func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
 		}
 	})
 }
+
+// replacedWordings are Vietnamese wordings the reviews replaced (issues 15
+// and 34): no vi message or lesson file uses them again.
+var replacedWordings = []string{"bị charge", "acquire được", "release ", "khoá", "Điều gì đã có thể ngăn chặn", "Mong đợi", "hành động như leader",
+	"không tuyến tính", "tính tuyến tính", "hai người cùng giữ", "Hoá đơn (%s) bị trừ tiền", "nhảy tới"}
 
 func TestTheLessonMessagesAreInEveryLanguage(t *testing.T) {
 	for lang, table := range lessonMessages {
@@ -141,5 +149,42 @@ func TestTheLessonMessagesAreInEveryLanguage(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEveryLessonFileSpeaksTheGlossaryInVietnamese: every Vietnamese text
+// of scenarios/lessons/*.yaml (goal, questions, takeaways, caveats) uses no
+// English field word outside the glossary's loanwords, whether or not a
+// suite's runs show its page (issue 34).
+func TestEveryLessonFileSpeaksTheGlossaryInVietnamese(t *testing.T) {
+	all, err := lesson.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := fieldWords()
+	for n, l := range all {
+		texts := append([]lesson.Text{l.Goal}, l.Takeaways...)
+		texts = append(texts, l.Caveats...)
+		for _, p := range l.Pairs {
+			texts = append(texts, p.Question)
+		}
+		t.Run(fmt.Sprintf("lesson %d", n), func(t *testing.T) {
+			for _, tx := range texts {
+				doc, err := html.Parse(strings.NewReader("<p>" + html.EscapeString(tx.In("vi")) + "</p>"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				visibleWords(doc, func(w, context string) {
+					if vi, bad := forbidden[w]; bad {
+						t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
+					}
+				})
+				for _, old := range replacedWordings {
+					if strings.Contains(tx.In("vi"), old) {
+						t.Errorf("says %q: %s", old, tx.In("vi"))
+					}
+				}
+			}
+		})
 	}
 }

@@ -2,21 +2,26 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"html/template"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/report/page"
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/locksim/locksim/internal/algo"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/scenario"
 )
@@ -128,22 +133,20 @@ func fixOf(r *suiteRun, runs []*suiteRun) *suiteRun {
 	return first
 }
 
-// planWords tells a run's fault plan: "GC pause on w1 for 35s, clock jump
-// on n3", or "no fault".
+// planWords tells a run's fault plan in scenario time: "GC pause on w1
+// for 35s, clock jump on n3", or "no fault". A duration is formatted by
+// fmtDur, as every duration on a page is.
 func planWords(lang Lang, r Results) string {
 	if len(r.Plan) == 0 {
 		return tr(lang, "lesson.fault.none")
 	}
-	scale := r.TimeScale
-	if scale <= 0 {
-		scale = 1
-	}
+	h := history.Header{TimeScale: r.TimeScale}
 	parts := make([]string, 0, len(r.Plan))
 	for _, st := range r.Plan {
 		targets := joinAnd(lang, targetsOf(st))
 		if st.Duration > 0 {
 			parts = append(parts, tr(lang, "lesson.step.for", faultWord(lang, st), targets,
-				strconv.FormatFloat(float64(st.Duration)/1e9*scale, 'f', -1, 64)))
+				fmtDur(h.ScenarioSeconds(st.Duration))))
 		} else {
 			parts = append(parts, tr(lang, "lesson.step", faultWord(lang, st), targets))
 		}
@@ -151,30 +154,52 @@ func planWords(lang Lang, r Results) string {
 	return strings.Join(parts, ", ")
 }
 
-// samePlan tells whether two fault plans are the same steps (ids aside).
-func samePlan(a, b []history.FaultStep) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		x.ID, y.ID = 0, 0
-		xb, _ := json.Marshal(x)
-		yb, _ := json.Marshal(y)
-		if !bytes.Equal(xb, yb) {
-			return false
+// scenarioPlan is a run's fault plan as its scenario file states it: every
+// wall-time field (durations, clock deltas, latencies, trigger times,
+// toxics' ms) in scenario time rounded to the millisecond, step ids and
+// what the run did with a step (its failovers' promotions) left out. Two
+// runs with different time scales planned the same faults when their
+// scenario plans are equal.
+func scenarioPlan(plan []history.FaultStep, timeScale float64) []history.FaultStep {
+	h := history.Header{TimeScale: timeScale}
+	sc := func(ns int64) int64 { return int64(h.ScenarioTime(ns).Round(time.Millisecond)) }
+	out := make([]history.FaultStep, len(plan))
+	for i, st := range plan {
+		st.ID, st.Promotions = 0, nil
+		st.Duration, st.Delta, st.Latency, st.Jitter = sc(st.Duration), sc(st.Delta), sc(st.Latency), sc(st.Jitter)
+		st.Trigger.At, st.Trigger.Delay = sc(st.Trigger.At), sc(st.Trigger.Delay)
+		if st.Toxic != nil {
+			t := *st.Toxic
+			t.Attributes = maps.Clone(t.Attributes)
+			for _, k := range []string{"latency", "jitter", "delay", "timeout"} {
+				if v, ok := t.Attributes[k]; ok {
+					t.Attributes[k] = sc(v*int64(time.Millisecond)) / int64(time.Millisecond)
+				}
+			}
+			st.Toxic = &t
 		}
-	}
-	return true
-}
-
-// withoutTriggers is a copy of a plan with each step's trigger cleared.
-func withoutTriggers(plan []history.FaultStep) []history.FaultStep {
-	out := slices.Clone(plan)
-	for i := range out {
-		out[i].Trigger = history.Trigger{}
+		out[i] = st
 	}
 	return out
+}
+
+// samePlan tells whether two runs planned the same fault steps, compared
+// as structured data in scenario time (scenarioPlan), never as words.
+func samePlan(a, b Results) bool {
+	return reflect.DeepEqual(scenarioPlan(a.Plan, a.TimeScale), scenarioPlan(b.Plan, b.TimeScale))
+}
+
+// sameFaults tells whether two runs planned the same faults, fired at
+// another moment or on another trigger.
+func sameFaults(a, b Results) bool {
+	x, y := scenarioPlan(a.Plan, a.TimeScale), scenarioPlan(b.Plan, b.TimeScale)
+	for i := range x {
+		x[i].Trigger = history.Trigger{}
+	}
+	for i := range y {
+		y[i].Trigger = history.Trigger{}
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // diffLine is one line of a "what to change" diff: Op is "-", "+" or " ".
@@ -190,6 +215,18 @@ type codeChange struct {
 type pairView struct {
 	Broken, Fixed       runCard
 	Seeds, Faults, Axis string
+	// FixedLabel heads the fixed side: "fixed" only when the run shown
+	// there is valid, "no evidence" otherwise (FixedClass "fixed" or
+	// "noevidence"); Evidence tells how many seeds of each file this suite
+	// ran and how many the fix was valid in (never a bare VALID).
+	FixedLabel, FixedClass string
+	Evidence               []string
+	// Question is the lesson file's "predict before you look" question
+	// for this pair, "" when it has none.
+	Question string
+	// Strip is what each side showed of the lesson's requirements
+	// (Shows), one row per requirement.
+	Strip []stripRow
 	// Timelines is the two runs' SVG timelines, one above the other on
 	// one time axis (a sync group: zooming one zooms both); "" when a
 	// run's drawing was not kept (a later run of the scenario).
@@ -199,10 +236,35 @@ type pairView struct {
 	YAMLNone  bool
 }
 
+// runFields is a run's scenario as path → value (scenario.Flatten of its
+// normalised scenario.yaml); nil when the run kept none.
+func runFields(r Results) map[string]string {
+	if r.ReportDir == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(r.ReportDir, "scenario.yaml"))
+	if err != nil {
+		return nil
+	}
+	m, err := scenario.Flatten(raw)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
 // changes are the code changes from broken to fixed, chosen by what the
 // two runs' headers say of them (algorithm, traits, fencing, workload
-// parameters, persistence), in this order.
+// parameters, persistence) and by the fields their scenario files differ
+// in (claim-first, check-and-set, the failure record's check, the TTL of
+// one algorithm), in this order.
 func changes(lang Lang, b, f Results) []codeChange {
+	return changesOf(lang, b, f, runFields(b), runFields(f))
+}
+
+// changesOf is changes with the two scenarios' fields given (bf, ff: path
+// → value, as scenario.Flatten gives them; nil when unknown).
+func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	var out []codeChange
 	add := func(note string, lines ...string) {
 		c := codeChange{Note: note}
@@ -237,7 +299,7 @@ func changes(lang Lang, b, f Results) []codeChange {
 			"+for range time.Tick(ttl / 3) {",
 			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
 			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
-			"+    if reply == 0 { job.Stop(); break }",
+			"+    if err != nil || reply == 0 { job.Stop(); break }   // failed, timed out or key gone: the lock is lost",
 			"+}")
 	}
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
@@ -247,6 +309,31 @@ func changes(lang Lang, b, f Results) []codeChange {
 			"+EVAL \"if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then",
 			"+        return redis.call('INCR', KEYS[2])",
 			"+      end\" 2 lock-key fence-counter owner-token ttl")
+	}
+	turnedOn := func(path string) bool { return ff[path] == "true" && bf[path] != "true" }
+	// Check-and-set claims with the lock's unique token (its own step
+	// below), never with a fencing token.
+	if turnedOn("workload.claim") && ff["workload.check_and_set"] != "true" {
+		add(tr(lang, "diff.claim"),
+			" grant := acquire(key)",
+			"+resource.Claim(key, grant.token)   // at once, before anything slow",
+			" work(); resource.Write(key, value, grant.token)")
+	}
+	if turnedOn("workload.check_and_set") {
+		add(tr(lang, "diff.cas"),
+			"+resource.SetCurrlock(key, grant.token)   // at once, after the grant",
+			"+if currlock[key] != grant.token { refuse }   // in the same step as the write",
+			" accept(write)")
+	}
+	if ff["workload.failure_record"] != bf["workload.failure_record"] && ff["workload.failure_record"] == "token" {
+		add(tr(lang, "diff.failurerecord"),
+			"-HSET job failedReason err",
+			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+        return redis.call('HSET', KEYS[2], 'failedReason', ARGV[2])",
+			"+      end return 0\" 2 lock-key job owner-token err")
+	}
+	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
+		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
 	}
 	if param(f, history.ParamEpochCheck) && !param(b, history.ParamEpochCheck) {
 		add(tr(lang, "diff.epoch"), "+if write.epoch < highestEpoch { refuse }", "+highestEpoch = write.epoch", " accept(write)")
@@ -270,9 +357,14 @@ func changes(lang Lang, b, f Results) []codeChange {
 	}
 	switch {
 	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
-		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")), "-WAIT 1 timeout", "+WAIT replicas timeout")
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")),
+			"-if WAIT 1 timeout < 1 { release(); return retry }",
+			"+if WAIT replicas timeout < replicas { release(); return retry }")
 	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
-		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl", "+WAIT 1 timeout")
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl",
+			"+if WAIT 1 timeout < 1 {   // WAIT returns how many replicas acknowledged",
+			"+    release(); return retry",
+			"+}")
 	}
 	// Persistence: the nodes the fix made aof-always (every node, or the
 	// few node_persistence names).
@@ -349,16 +441,24 @@ func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 // pairOf puts a broken run beside its fix, saying what they share; sync
 // names the pair's time axis on its page.
 func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
-	p := pairView{Broken: b.Card, Fixed: f.Card}
+	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed"}
+	switch {
+	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
+		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
+	case isControl(f.R.Algorithm):
+		// An in-process lock every client shares tests the checkers; it
+		// spans no pods, so it is no fix a reader can deploy.
+		p.FixedLabel, p.FixedClass = tr(lang, "lesson.control"), "noevidence"
+	}
 	if b.R.Seed == f.R.Seed {
 		p.Seeds = tr(lang, "lesson.seed.same", b.R.Seed)
 	} else {
 		p.Seeds = tr(lang, "lesson.seed.diff", b.R.Seed, f.R.Seed)
 	}
 	switch {
-	case samePlan(b.R.Plan, f.R.Plan):
+	case samePlan(b.R, f.R):
 		p.Faults = tr(lang, "lesson.fault.same", b.Card.Faults)
-	case samePlan(withoutTriggers(b.R.Plan), withoutTriggers(f.R.Plan)):
+	case sameFaults(b.R, f.R):
 		p.Faults = tr(lang, "lesson.fault.when", b.Card.Faults)
 	default:
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
@@ -371,7 +471,7 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 			label string
 			c     runCard
 			d     *chart.Drawing
-		}{{tr(lang, "lesson.broken"), b.Card, bd}, {tr(lang, "lesson.fixed"), f.Card, fd}} {
+		}{{tr(lang, "lesson.broken"), b.Card, bd}, {p.FixedLabel, f.Card, fd}} {
 			fmt.Fprintf(&t, "<p class=\"tl-label\">%s: %s</p>\n", template.HTMLEscapeString(side.label), template.HTMLEscapeString(side.c.Scenario))
 			t.WriteString(chart.RenderSVG(side.d, o))
 		}
@@ -391,6 +491,13 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 	return p
 }
 
+// isControl tells whether algorithm is a harness control (control-mutex,
+// no-lock): the checkers' known-good or known-bad lock.
+func isControl(algorithm string) bool {
+	a, ok := algo.Lookup(algorithm)
+	return ok && a.Traits.Control
+}
+
 // navItem links a suite page.
 type navItem struct {
 	Label, Href string
@@ -401,14 +508,20 @@ type navItem struct {
 type lessonPage struct {
 	Lang        Lang
 	Title, Head string
-	Nav         []navItem
-	Pairs       []pairView
-	Missing     []string
-	More        []runCard
-	NoPair      bool
-	Index, Req  string
-	ReqLabel    string
-	IndexLabel  string
+	// The lesson's own words (scenarios/lessons/N.yaml) in the page's
+	// language: its goal, the requirements of lesson 42 it bears on,
+	// takeaways and caveats; Goal is "" when the lesson has no file.
+	Goal               string
+	Requirements       []string
+	Takeaways, Caveats []string
+	Nav                []navItem
+	Pairs              []pairView
+	Missing            []string
+	More               []runCard
+	NoPair             bool
+	Index, Req         string
+	ReqLabel           string
+	IndexLabel         string
 	// The timelines' stylesheet and script, when a pair draws its runs.
 	TimelineCSS template.CSS
 	TimelineJS  template.JS
@@ -439,35 +552,157 @@ func lessonNav(lang Lang, lessons []int, current int) []navItem {
 }
 
 // lessonGroup is the runs of one lesson in the order its pages show them:
-// each broken run followed by the run of its fix, then the others.
+// each broken scenario's run followed by the run of its fix, then the
+// others. A scenario run at several seeds (--count) is shown once: its
+// pair at one seed, the others counted (seedTally).
 type lessonGroup struct {
 	Pairs   [][2]*suiteRun
 	Missing []*suiteRun // broken runs whose fix this suite did not run
 	Others  []*suiteRun
 }
 
+// MinEvidenceSeeds is how many seeds of a fix a lesson page needs before
+// it calls the fix's valid runs evidence (issue 34: "valid in N of N
+// seeds", N ≥ 10); fewer are said to be too few.
+const MinEvidenceSeeds = 10
+
 func groupLesson(n int, runs []*suiteRun) lessonGroup {
 	var g lessonGroup
 	used := map[*suiteRun]bool{}
 	in := func(r *suiteRun) bool { return n == 0 && len(r.R.Lessons) == 0 || slices.Contains(r.R.Lessons, n) }
+	seen := func(r *suiteRun) bool {
+		return slices.ContainsFunc(runs, func(o *suiteRun) bool { return used[o] && sameRunFile(o, r) })
+	}
 	for _, r := range runs {
-		if !in(r) || r.R.FixedBy == "" || used[r] {
+		if !in(r) || r.R.FixedBy == "" || used[r] || seen(r) {
 			continue
 		}
-		if f := fixOf(r, runs); f != nil {
-			g.Pairs = append(g.Pairs, [2]*suiteRun{r, f})
-			used[r], used[f] = true, true
+		b, f := pairShown(r, runs)
+		if f != nil {
+			g.Pairs = append(g.Pairs, [2]*suiteRun{b, f})
+			used[b], used[f] = true, true
 		} else {
 			g.Missing = append(g.Missing, r)
 			used[r] = true
 		}
 	}
 	for _, r := range runs {
-		if in(r) && !used[r] {
+		if in(r) && !used[r] && !seen(r) {
 			g.Others = append(g.Others, r)
+			used[r] = true
 		}
 	}
 	return g
+}
+
+// sameRunFile tells whether two runs are of one scenario file (a run
+// without a file is its own).
+func sameRunFile(a, b *suiteRun) bool {
+	if a.R.File == "" || b.R.File == "" {
+		return a == b
+	}
+	return sameFile(a.R.File, b.R.File)
+}
+
+// pairShown picks the seed a pair is shown at, among the runs of r's file
+// and of its fix: the lowest seed whose fix run is valid, or, when no run
+// of the fix is, the lowest seed (its fixed side is then shown as no
+// evidence). The page states every seed's count beside it.
+func pairShown(r *suiteRun, runs []*suiteRun) (broken, fixed *suiteRun) {
+	var cands [][2]*suiteRun
+	for _, b := range runs {
+		if !sameRunFile(b, r) {
+			continue
+		}
+		if f := fixOf(b, runs); f != nil && f.R.Seed == b.R.Seed {
+			cands = append(cands, [2]*suiteRun{b, f})
+		}
+	}
+	if len(cands) == 0 {
+		return r, fixOf(r, runs)
+	}
+	slices.SortStableFunc(cands, func(x, y [2]*suiteRun) int { return cmp.Compare(x[0].R.Seed, y[0].R.Seed) })
+	for _, c := range cands {
+		if c[1].R.Verdict == checker.Valid && c[1].R.Error == "" && !c[1].R.Aborted {
+			return c[0], c[1]
+		}
+	}
+	return cands[0][0], cands[0][1]
+}
+
+// seedTally counts the runs of r's scenario file in the suite by verdict
+// (an error, an aborted run counted as such), with the seeds' range.
+type seedTally struct {
+	N, Valid, Invalid, Unknown, Error int
+	Lo, Hi                            int64
+}
+
+func tallyOf(r *suiteRun, runs []*suiteRun) seedTally {
+	var t seedTally
+	for _, o := range runs {
+		if !sameRunFile(o, r) {
+			continue
+		}
+		if t.N == 0 || o.R.Seed < t.Lo {
+			t.Lo = o.R.Seed
+		}
+		if t.N == 0 || o.R.Seed > t.Hi {
+			t.Hi = o.R.Seed
+		}
+		t.N++
+		switch {
+		case o.R.Error != "" || o.R.Aborted:
+			t.Error++
+		case o.R.Verdict == checker.Valid:
+			t.Valid++
+		case o.R.Verdict == checker.Invalid:
+			t.Invalid++
+		default:
+			t.Unknown++
+		}
+	}
+	return t
+}
+
+// seedsWord is a tally's seeds: "seed 42" or "seeds 42–51".
+func (t seedTally) seedsWord(lang Lang) string {
+	if t.Lo == t.Hi {
+		return tr(lang, "lesson.seeds.one", t.Lo)
+	}
+	return tr(lang, "lesson.seeds.range", t.Lo, t.Hi)
+}
+
+// others says what a tally's runs that were not valid came out as.
+func (t seedTally) others(lang Lang) string {
+	var parts []string
+	for _, c := range []struct {
+		n   int
+		key string
+	}{{t.Invalid, "verdict.invalid"}, {t.Unknown, "verdict.unknown"}, {t.Error, "suite.error"}} {
+		if c.n > 0 {
+			parts = append(parts, strconv.Itoa(c.n)+" "+tr(lang, c.key))
+		}
+	}
+	return joinAnd(lang, parts)
+}
+
+// evidence is what a pair's page says of the seeds behind it: how often the
+// broken file was invalid and the fix valid, over how many seeds; a fix
+// run at fewer than MinEvidenceSeeds seeds is said to be too few.
+func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
+	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
+	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang))}
+	fix := tr(lang, "lesson.evidence.fixed", ft.Valid, ft.N, ft.seedsWord(lang))
+	if ft.Valid < ft.N {
+		fix += " " + tr(lang, "lesson.evidence.rest", ft.others(lang))
+	}
+	out = append(out, fix)
+	if ft.N < MinEvidenceSeeds {
+		out = append(out, tr(lang, "lesson.evidence.few", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))
+	} else if ft.Valid == ft.N {
+		out = append(out, tr(lang, "lesson.evidence.scope"))
+	}
+	return out
 }
 
 // writeLessonPages writes one page per lesson the runs name.
@@ -477,13 +712,42 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 	if err != nil {
 		return fmt.Errorf("parse lesson template: %w", err)
 	}
+	texts, err := lesson.All()
+	if err != nil {
+		return fmt.Errorf("lesson files: %w", err)
+	}
 	for _, n := range lessons {
 		g := groupLesson(n, runs)
 		pg := lessonPage{Lang: lang, Title: tr(lang, "lesson.page.title", n, lessonName(lang, n)),
 			Head: tr(lang, "lesson.title", n, lessonName(lang, n)), Nav: lessonNav(lang, lessons, n),
 			Index: IndexFile, Req: RequirementsFile, NoPair: len(g.Pairs) == 0}
+		l := texts[n]
+		if l != nil {
+			pg.Goal = l.Goal.In(string(normLang(lang)))
+			for _, r := range l.Requirements {
+				pg.Requirements = append(pg.Requirements, tr(lang, "req."+reqCode(r)))
+			}
+			for _, t := range l.Takeaways {
+				pg.Takeaways = append(pg.Takeaways, t.In(string(normLang(lang))))
+			}
+			for _, c := range l.Caveats {
+				pg.Caveats = append(pg.Caveats, c.In(string(normLang(lang))))
+			}
+		}
 		for i, p := range g.Pairs {
 			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
+			pv.Evidence = evidence(lang, p[0], p[1], runs)
+			reqs := Requirements()
+			if l != nil {
+				if q, ok := l.Question(p[0].R.File); ok {
+					pv.Question = q.In(string(normLang(lang)))
+				}
+				reqs = nil
+				for _, r := range l.Requirements {
+					reqs = append(reqs, reqCode(r))
+				}
+			}
+			pv.Strip = strip(lang, p[0].R, p[1].R, reqs)
 			if pv.Timelines != "" {
 				pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
 			}
@@ -501,6 +765,54 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		}
 	}
 	return nil
+}
+
+// stripRow is one requirement as a pair's two runs showed it.
+type stripRow struct {
+	Requirement    string
+	Broken, Fixed  string // the showing's mark and word
+	BClass, FClass string // req-kept, req-broken or empty
+}
+
+// stripCell tells what run r showed of req: kept, broken or not shown;
+// for safety kept while two clients believed they held the lock (an
+// informational overlap: the resource refused the stale write), the
+// course's definition broken and the harm prevented.
+func stripCell(lang Lang, r Results, req string) (text, class string) {
+	switch Shows(r, req) {
+	case Kept:
+		if req == ReqSafety && slices.ContainsFunc(r.Anomalies, func(a checker.Anomaly) bool {
+			return a.Informational && a.Kind == checker.KindMutexOverlap
+		}) {
+			return "✔ " + tr(lang, "lesson.strip.prevented"), "req-kept"
+		}
+		return "✔ " + tr(lang, "req.kept"), "req-kept"
+	case Broken:
+		return "✘ " + tr(lang, "req.broken"), "req-broken"
+	}
+	return "– " + tr(lang, "lesson.strip.notshown"), ""
+}
+
+// strip is a pair's requirements strip over the lesson's requirements
+// (reqs: report codes, in the course's order).
+func strip(lang Lang, b, f Results, reqs []string) []stripRow {
+	var out []stripRow
+	for _, req := range reqs {
+		row := stripRow{Requirement: tr(lang, "req."+req)}
+		row.Broken, row.BClass = stripCell(lang, b, req)
+		row.Fixed, row.FClass = stripCell(lang, f, req)
+		out = append(out, row)
+	}
+	return out
+}
+
+// reqCode is the report's code of a requirement as a lesson file names
+// it (lesson.Requirements and Requirements are in the same order).
+func reqCode(name string) string {
+	if i := slices.Index(lesson.Requirements, name); i >= 0 && i < len(Requirements()) {
+		return Requirements()[i]
+	}
+	return name
 }
 
 // reqCell is one cell of the requirements grid.

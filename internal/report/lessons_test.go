@@ -1,6 +1,7 @@
 package report
 
 import (
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/scenario"
 )
@@ -194,23 +196,32 @@ func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
 	point := history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: "after-setnx"}
 	event := history.Trigger{Kind: history.TriggerEvent, Client: "w1", Delay: 1e9}
 	tests := []struct {
-		name string
-		b, f []history.FaultStep
-		want string
+		name           string
+		b, f           []history.FaultStep
+		bScale, fScale float64
+		want           string
 	}{
-		{"the same steps are the same fault plan", step(point, 0), step(point, 0), "The same fault plan: client crash on w1."},
-		{"steps that differ only by their trigger are the same faults at another moment", step(point, 0), step(event, 0),
+		{"the same steps are the same fault plan", step(point, 0), step(point, 0), 1, 1, "The same fault plan: client crash on w1."},
+		{"steps that differ only by their trigger are the same faults at another moment", step(point, 0), step(event, 0), 1, 1,
 			"The same faults, fired at another moment or on another trigger: client crash on w1."},
-		{"steps that differ otherwise are different plans", step(point, 0), step(point, 5e9),
+		{"steps that differ otherwise are different plans", step(point, 0), step(point, 5e9), 1, 1,
 			"The fault plans differ: broken client crash on w1; fixed client crash on w1 for 5s."},
+		// 35 s of scenario time is 700 ms of wall time at scale 50 and
+		// 350 ms at scale 100: one plan, compared in scenario time.
+		{"one plan run at two time scales is the same fault plan", step(point, 700e6), step(point, 350e6), 50, 100,
+			"The same fault plan: client crash on w1 for 35s."},
+		{"one plan's event delay at two time scales is the same fault plan", step(event, 0), step(history.Trigger{Kind: history.TriggerEvent, Client: "w1", Delay: 0.5e9}, 0), 1, 2,
+			"The same fault plan: client crash on w1."},
+		{"a duration is told without float noise", step(point, 83333333), step(point, 83333333), 12, 12,
+			"The same fault plan: client crash on w1 for 1s."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mk := func(plan []history.FaultStep) *suiteRun {
-				r := Results{Plan: plan, TimeScale: 1}
+			mk := func(plan []history.FaultStep, scale float64) *suiteRun {
+				r := Results{Plan: plan, TimeScale: scale}
 				return &suiteRun{R: r, Card: runCard{Faults: planWords(English, r)}}
 			}
-			if got := pairOf(English, mk(tt.b), mk(tt.f), "p").Faults; got != tt.want {
+			if got := pairOf(English, mk(tt.b, tt.bScale), mk(tt.f, tt.fScale), "p").Faults; got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
@@ -283,4 +294,185 @@ func TestAPairDrawsBothRunsOnTheAxisOfTheLongerOne(t *testing.T) {
 			t.Errorf("timelines drawn without both drawings")
 		}
 	})
+}
+
+// TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds: a
+// lesson page never heads a fix's run that is not valid "fixed", shows a
+// scenario run at several seeds once, and says how many seeds of each
+// file the suite ran, from the runs themselves (issue 34).
+func TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds(t *testing.T) {
+	// seeds returns the runs of lessonSuite's gc-pause pair at n seeds
+	// from 42, the fix's verdict at each seed given by fixed(seed).
+	seeds := func(t *testing.T, out string, n int, fixed func(int64) checker.Verdict) []Results {
+		var base []Results
+		for _, r := range lessonSuite(t, out) {
+			if r.Scenario == "gc-pause" || r.Scenario == "gc-pause-fencing" {
+				base = append(base, r)
+			}
+		}
+		var runs []Results
+		for i := range n {
+			for _, r := range base {
+				r.Seed = 42 + int64(i)
+				if r.Scenario == "gc-pause-fencing" {
+					r.Verdict = fixed(r.Seed)
+				}
+				runs = append(runs, r)
+			}
+		}
+		return runs
+	}
+	page := func(t *testing.T, runs []Results, out string, lang Lang) string {
+		if err := WriteSuite(out, runs, lang); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(out, LessonFile(44)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	t.Run("a fix whose only run came out unknown is shown as no evidence, not as fixed", func(t *testing.T) {
+		out := t.TempDir()
+		got := page(t, seeds(t, out, 1, func(int64) checker.Verdict { return checker.Unknown }), out, English)
+		if !strings.Contains(got, `<section class="noevidence"><p class="pairlabel">`+tr(English, "lesson.noevidence")) {
+			t.Errorf("the unknown fix is not headed no evidence:\n%s", got)
+		}
+		if strings.Contains(got, `<p class="pairlabel">`+tr(English, "lesson.fixed")+`</p>`) {
+			t.Error("the unknown fix is headed fixed")
+		}
+	})
+	t.Run("a scenario run at three seeds is one pair, shown at the lowest seed whose fix is valid, with its counts", func(t *testing.T) {
+		out := t.TempDir()
+		got := page(t, seeds(t, out, 3, func(s int64) checker.Verdict {
+			if s == 42 {
+				return checker.Unknown
+			}
+			return checker.Valid
+		}), out, English)
+		if n := strings.Count(got, `data-broken="gc-pause"`); n != 1 {
+			t.Errorf("%d pairs of gc-pause, want 1", n)
+		}
+		for _, want := range []string{
+			"Both runs used seed 43.",
+			"The broken file was invalid in 3 of 3 runs (seeds 42–44).",
+			"The fix was valid in 2 of 3 runs (seeds 42–44). The others: 1 UNKNOWN.",
+			"Fewer than 10 seeds are not evidence that the fix holds",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+		}
+	})
+	t.Run("ten valid seeds of the fix are evidence for that fault plan, not a proof", func(t *testing.T) {
+		out := t.TempDir()
+		got := page(t, seeds(t, out, MinEvidenceSeeds, func(int64) checker.Verdict { return checker.Valid }), out, Vietnamese)
+		for _, want := range []string{tr(Vietnamese, "lesson.evidence.fixed", 10, 10, "các seed 42–51"), tr(Vietnamese, "lesson.evidence.scope")} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+		}
+		if strings.Contains(got, "Ít hơn 10 seed") {
+			t.Error("ten seeds are said to be too few")
+		}
+	})
+}
+
+// TestALessonPageShowsItsLessonsWordsInItsLanguage: the goal, the
+// requirements it bears on, each pair's question, takeaways and caveats
+// come from scenarios/lessons/N.yaml, in the page's language (issue 34).
+func TestALessonPageShowsItsLessonsWordsInItsLanguage(t *testing.T) {
+	all, err := lesson.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run(string(lang), func(t *testing.T) {
+			out := t.TempDir()
+			if err := WriteSuite(out, lessonSuite(t, out), lang); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, LessonFile(44)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(string(b))
+			l := all[44]
+			q, _ := l.Question("gc-pause.yaml")
+			want := []string{l.Goal.In(string(lang)), q.In(string(lang)), tr(lang, "req.mutual"), tr(lang, "lesson.predict")}
+			for _, tx := range append(l.Takeaways, l.Caveats...) {
+				want = append(want, tx.In(string(lang)))
+			}
+			for _, w := range want {
+				if !strings.Contains(page, w) {
+					t.Errorf("lesson 44's page lacks %q", w)
+				}
+			}
+		})
+	}
+}
+
+// TestWhatToChangeShowsEveryChangeTheScenarioFilesMake: the code diff is
+// generated from the fields the two scenario files differ in too — the
+// claim step, check-and-set, the failure record's check, a TTL — and the
+// WAIT change checks WAIT's reply (issue 34).
+func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
+	fenced := Results{Algorithm: "fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "payment"}
+	tests := []struct {
+		name   string
+		b, f   Results
+		bf, ff map[string]string
+		want   string // a line of the diff
+	}{
+		{"a fix that turns claim on shows the claim step", Results{Algorithm: "safe", Workload: "payment"}, fenced,
+			map[string]string{"workload.claim": "false"}, map[string]string{"workload.claim": "true"}, "resource.Claim(key, grant.token)"},
+		{"a fix that turns check-and-set on shows the currlock check", Results{Algorithm: "redlock"}, Results{Algorithm: "redlock"},
+			nil, map[string]string{"workload.check_and_set": "true", "workload.claim": "true"}, "if currlock[key] != grant.token { refuse }"},
+		{"a token-checked failure record shows its check", Results{Algorithm: "process"}, Results{Algorithm: "process"},
+			map[string]string{"workload.failure_record": "unchecked"}, map[string]string{"workload.failure_record": "token"}, "'failedReason'"},
+		{"a TTL fix of one algorithm shows the TTL", Results{Algorithm: "safe"}, Results{Algorithm: "safe"},
+			map[string]string{"ttl": "24h0m0s"}, map[string]string{"ttl": "1m30s"}, "ttl := 1m30s"},
+		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if WAIT 1 timeout < 1 {"},
+	}
+	t.Run("check-and-set's claim is its unique token, not a fencing token", func(t *testing.T) {
+		for _, c := range changesOf(English, Results{Algorithm: "redsync"}, Results{Algorithm: "redlock"}, nil,
+			map[string]string{"workload.check_and_set": "true", "workload.claim": "true"}) {
+			if c.Note == tr(English, "diff.claim") {
+				t.Errorf("a check-and-set fix shows the fencing claim step: %+v", c)
+			}
+		}
+	})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var lines []string
+			for _, c := range changesOf(English, tt.b, tt.f, tt.bf, tt.ff) {
+				for _, l := range c.Lines {
+					lines = append(lines, l.Op+l.Text)
+				}
+			}
+			if !strings.Contains(strings.Join(lines, "\n"), tt.want) {
+				t.Errorf("the diff lacks %q:\n%s", tt.want, strings.Join(lines, "\n"))
+			}
+		})
+	}
+}
+
+// TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements: the strip
+// is Shows of each side; a fenced run whose overlap was informational
+// keeps safety with the course's definition broken and the harm prevented.
+func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) {
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 1e9}}
+	judged := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+	b := Results{Verdict: checker.Invalid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}}
+	f := Results{Verdict: checker.Valid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Informational: true}}}
+	rows := strip(English, b, f, []string{ReqSafety})
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rows))
+	}
+	if want := "✘ " + tr(English, "req.broken"); rows[0].Broken != want {
+		t.Errorf("broken side %q, want %q", rows[0].Broken, want)
+	}
+	if want := "✔ " + tr(English, "lesson.strip.prevented"); rows[0].Fixed != want {
+		t.Errorf("fixed side %q, want %q", rows[0].Fixed, want)
+	}
 }

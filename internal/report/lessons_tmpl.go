@@ -36,6 +36,8 @@ const suiteCSS = `{{define "css"}}<style>
   .side { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
   .side section { border: 2px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
   .side section.broken { border-color: var(--invalid); } .side section.fixed { border-color: var(--valid); }
+  .side section.noevidence { border: 2px dashed var(--unknown); }
+  .question { font-size: 22px; background: #fff8e1; border-left: 6px solid var(--unknown); padding: 8px 12px; }
   .side img { width: 100%; height: auto; border: 1px solid var(--line); }
   .facts { font-size: 19px; margin: 8px 0; } .facts li { margin: 2px 0; }
   .tls .tl-label { font-weight: 800; margin: 10px 0 2px; }
@@ -92,13 +94,19 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 <p><a href="{{.Index}}">← {{t "lesson.back"}}</a> · <a href="{{.Req}}">{{t "suite.reqlink"}}</a></p>
 <nav class="lessons" aria-label="{{t "lesson.nav"}}">{{range .Nav}}<a href="{{.Href}}"{{if .Current}} class="current" aria-current="page"{{end}}>{{.Label}}</a>{{end}}</nav>
 <h1>{{.Head}}</h1>
+{{if .Goal}}<section class="lesson-goal"><h2>{{t "lesson.goal"}}</h2><p>{{.Goal}}</p>
+<p class="desc">{{t "lesson.requirements"}} {{range $i, $r := .Requirements}}{{if $i}}, {{end}}<strong>{{$r}}</strong>{{end}}.</p></section>{{end}}
 {{if .Pairs}}<h2>{{t "lesson.pairs"}}</h2>{{end}}
 {{range .Pairs}}<div class="pair" data-broken="{{.Broken.Scenario}}" data-fixed="{{.Fixed.Scenario}}">
+{{if .Question}}<p class="question"><strong>{{t "lesson.predict"}}</strong> {{.Question}}</p>{{end}}
 <div class="side">
 <section class="broken"><p class="pairlabel">{{t "lesson.broken"}}</p>{{template "side" .Broken}}</section>
-<section class="fixed"><p class="pairlabel">{{t "lesson.fixed"}}</p>{{template "side" .Fixed}}</section>
+<section class="{{.FixedClass}}"><p class="pairlabel">{{.FixedLabel}}</p>{{template "side" .Fixed}}</section>
 </div>
 <ul class="facts"><li>{{.Seeds}}</li><li>{{.Faults}}</li><li>{{.Axis}}</li></ul>
+{{if .Evidence}}<ul class="facts evidence">{{range .Evidence}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Strip}}<table class="req strip"><caption>{{t "lesson.strip"}}</caption><tr><th>{{t "lesson.strip.req"}}</th><th>{{t "lesson.broken"}}</th><th>{{.FixedLabel}}</th></tr>
+{{range .Strip}}<tr><th>{{.Requirement}}</th><td class="{{.BClass}}">{{.Broken}}</td><td class="{{.FClass}}">{{.Fixed}}</td></tr>{{end}}</table>{{end}}
 {{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
 {{if or .Changes .YAML .YAMLNone}}<h3>{{t "lesson.change"}}</h3>{{end}}
 {{range .Changes}}<p>{{.Note}}</p><pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}
@@ -106,6 +114,8 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 </div>
 {{end}}
 {{if .NoPair}}<p class="desc">{{t "lesson.nopair"}}</p>{{end}}
+{{if .Takeaways}}<h2>{{t "lesson.takeaways"}}</h2><ul class="takeaways">{{range .Takeaways}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Caveats}}<h2>{{t "lesson.caveats"}}</h2><ul class="caveats">{{range .Caveats}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Missing}}<p class="desc">{{.}}</p>{{end}}
 {{if .More}}<h2>{{t "lesson.more"}}</h2>{{range .More}}{{template "run" .}}{{end}}{{end}}
 {{if .TimelineJS}}<script>{{.TimelineJS}}</script>{{end}}

@@ -110,7 +110,6 @@ var messagesEN = map[string]string{
 	"say.stale":            "The resource accepted a stale write: %s",                                                                                                                   // explain
 	"say.other":            "%s: %s",                                                                                                                                                    // kind, explain
 	"say.fenced":           "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
-	"say.fenced.plain":     "The fencing token saved the day: a late write by %s was refused.",
 	"say.valid":            "No checker found a problem: the lock kept its promise in this run.",
 	"say.unknown":          "Inconclusive: %s",
 	"say.unknown.plain":    "Inconclusive: a checker could not decide.",

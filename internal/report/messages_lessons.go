@@ -46,26 +46,59 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.change.none": "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":        "open the report",
 		"lesson.notimeline":  "No timeline was drawn for this run.",
-		"lesson.step":        "%s on %s", // fault word, targets
-		"lesson.step.for":    "%s on %s for %ss",
+		"lesson.step":        "%s on %s",        // fault word, targets
+		"lesson.step.for":    "%s on %s for %s", // fault word, targets, duration
+		"dur.planned":        "%s (%s planned)", // measured duration, planned duration
+
+		// A pair's evidence: the seeds behind each side (lessons.go evidence).
+		"lesson.noevidence":      "no evidence: this run of the fix was not valid",
+		"lesson.control":         "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
+		"lesson.goal":            "Goal",
+		"lesson.strip":           "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
+		"lesson.strip.req":       "Requirement",
+		"lesson.strip.notshown":  "not shown by this run",
+		"lesson.strip.prevented": "kept by the resource: two clients believed they held the lock (the course's safety broken), and the resource refused the stale write (harm prevented)",
+		"lesson.requirements":    "Lesson 42's requirements it bears on:",
+		"lesson.predict":         "Predict before you look:",
+		"lesson.takeaways":       "Takeaways",
+		"lesson.caveats":         "Caveats",
+		"lesson.seeds.one":       "seed %d",                                                                                                             // seed
+		"lesson.seeds.range":     "seeds %d–%d",                                                                                                         // lowest, highest
+		"lesson.evidence.broken": "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
+		"lesson.evidence.fixed":  "The fix was valid in %d of %d runs (%s).",                                                                            // valid, runs, seeds
+		"lesson.evidence.rest":   "The others: %s.",                                                                                                     // counts by verdict
+		"lesson.evidence.few":    "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
+		"lesson.evidence.scope":  "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
+
+		// A valid run's headline when a check at the resource refused a
+		// late write (report.go refusedHeadline), one per check.
+		"say.valid.lockfree":      "No checker found a problem in this run, which takes no lock: the resource's own atomic step kept it safe.",
+		"say.fenced.epoch":        "The leader epoch check held: %s's %s from term %d was refused because the resource had already seen term %d.",                   // client, action, term, seen
+		"say.refused.cas":         "The check-and-set on the lock's unique token held: %s's late %s was refused because %s's currlock held a newer holder's token.", // client, action, key
+		"say.refused.idempotency": "The idempotency key held: %s's %s was refused because %s had already been charged with the same key.",                           // client, action, key
+		"say.refused.lockcheck":   "The lock check on the job record held: %s's late %s was refused because the lock key of %s no longer held its owner token.",     // client, action, key
 
 		// What to change: comment lines of the code diffs (the code itself
 		// is the same in every language).
-		"diff.unlock":      "Release: delete the key only if it still holds your owner token (one Lua script, atomic).",
-		"diff.ttl":         "Set the key and its TTL in one command.",
-		"diff.fence":       "At the resource, in the same step as the write: refuse a fencing token lower than the highest seen.",
-		"diff.fence.grant": "The lock hands out a fencing token that only grows (INCR in the acquire script).",
-		"diff.epoch":       "At the resource: refuse a write from an older leader term (epoch).",
-		"diff.stock":       "No lock: check and decrement the stock in one Lua script, which Redis runs atomically.",
-		"diff.idempotency": "The payment gateway remembers each charge's idempotency key and refuses a second charge with it.",
-		"diff.perfire":     "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
-		"diff.aof":         "Persistence: fsync every write before replying, so a restarted node still has the key.",
-		"diff.wait":        "After acquiring: wait until %s acknowledged the key before using the lock.", // "1 replica" / "every replica"
-		"diff.wait.one":    "one replica",
-		"diff.wait.all":    "every replica",
-		"diff.watchdog":    "While the job runs: renew the lease every TTL/3, and stop the job when a renewal fails.",
-		"diff.validity":    "After the quorum: the lease is valid only for TTL − elapsed − drift; give up when that is not positive.",
-		"diff.shared":      "Every client uses the same lock: one key, one owner at a time.",
+		"diff.unlock":        "Release: delete the key only if it still holds your owner token (one Lua script, atomic).",
+		"diff.ttl":           "Set the key and its TTL in one command.",
+		"diff.fence":         "At the resource, in the same step as the write: refuse a fencing token lower than the highest seen.",
+		"diff.fence.grant":   "The lock hands out a fencing token that only grows (INCR in the acquire script).",
+		"diff.epoch":         "At the resource: refuse a write from an older leader term (epoch).",
+		"diff.stock":         "No lock: check and decrement the stock in one Lua script, which Redis runs atomically.",
+		"diff.idempotency":   "The payment gateway remembers each charge's idempotency key and refuses a second charge with it.",
+		"diff.perfire":       "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
+		"diff.aof":           "Persistence: fsync every write before replying, so a restarted node still has the key.",
+		"diff.wait":          "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.", // "1 replica" / "every replica"
+		"diff.wait.one":      "one replica",
+		"diff.wait.all":      "every replica",
+		"diff.watchdog":      "While the job runs: renew the lease every TTL/3, and stop the job when a renewal fails.",
+		"diff.validity":      "After the quorum: the lease is valid only for TTL − elapsed − drift; give up when that is not positive.",
+		"diff.shared":        "Every client uses the same lock: one key, one owner at a time.",
+		"diff.claim":         "Claim first: each new holder presents its fencing token to the resource as soon as it is granted, so a stale holder's later write meets a higher token.",
+		"diff.cas":           "At the resource: store the lock's unique token as currlock when granted, and accept a write only while currlock is still the writer's token, in one step (check-and-set).",
+		"diff.failurerecord": "The failure record is written only while the lock key still holds this worker's owner token (one Lua script).",
+		"diff.ttlvalue":      "The lease's TTL.",
 
 		// The requirements page (lesson 42's five requirements).
 		"req.title":         "The five requirements of a distributed lock (lesson 42)",
@@ -173,23 +206,53 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.open":        "mở báo cáo",
 		"lesson.notimeline":  "Lần chạy này không vẽ dòng thời gian.",
 		"lesson.step":        "%s trên %s",
-		"lesson.step.for":    "%s trên %s trong %ss",
+		"lesson.step.for":    "%s trên %s trong %s",
+		"dur.planned":        "%s (kế hoạch: %s)",
 
-		"diff.unlock":      "Nhả lock: chỉ xoá key nếu key vẫn chứa owner token của mình (một Lua script, atomic).",
-		"diff.ttl":         "Đặt key và TTL của nó trong cùng một lệnh.",
-		"diff.fence":       "Tại tài nguyên, trong cùng bước với lần ghi: từ chối fencing token nhỏ hơn token lớn nhất đã thấy.",
-		"diff.fence.grant": "Lock cấp một fencing token chỉ tăng (INCR trong script lấy lock).",
-		"diff.epoch":       "Tại tài nguyên: từ chối lần ghi của leader thuộc nhiệm kỳ (epoch) cũ hơn.",
-		"diff.stock":       "Không cần lock: kiểm tra và giảm tồn kho trong một Lua script, Redis chạy nó một cách atomic.",
-		"diff.idempotency": "Cổng thanh toán ghi nhớ idempotency key của mỗi lần trừ tiền và từ chối lần trừ tiền thứ hai có cùng key.",
-		"diff.perfire":     "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
-		"diff.aof":         "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
-		"diff.wait":        "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key rồi mới dùng lock.",
-		"diff.wait.one":    "một replica",
-		"diff.wait.all":    "mọi replica",
-		"diff.watchdog":    "Trong khi job chạy: gia hạn lease mỗi TTL/3, và dừng job khi một lần gia hạn thất bại.",
-		"diff.validity":    "Sau khi có quorum: lease chỉ còn hiệu lực TTL − thời gian đã trôi − độ lệch; bỏ cuộc khi giá trị đó không dương.",
-		"diff.shared":      "Mọi client dùng cùng một lock: một key, mỗi lúc một chủ.",
+		"lesson.noevidence":      "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.control":         "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải qua nhiều pod; không phải bản sửa để triển khai",
+		"lesson.goal":            "Mục tiêu",
+		"lesson.strip":           "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
+		"lesson.strip.req":       "Yêu cầu",
+		"lesson.strip.notshown":  "lần chạy này không cho thấy",
+		"lesson.strip.prevented": "được tài nguyên giữ: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ (tác hại được ngăn lại)",
+		"lesson.requirements":    "Các yêu cầu của bài 42 mà bài này đề cập:",
+		"lesson.predict":         "Hãy dự đoán trước khi xem:",
+		"lesson.takeaways":       "Điều cần nhớ",
+		"lesson.caveats":         "Lưu ý",
+		"lesson.seeds.one":       "seed %d",
+		"lesson.seeds.range":     "các seed %d–%d",
+		"lesson.evidence.broken": "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.fixed":  "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.rest":   "Các lần còn lại: %s.",
+		"lesson.evidence.few":    "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
+		"lesson.evidence.scope":  "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
+
+		"say.valid.lockfree":      "Không checker nào phát hiện vấn đề trong lần chạy này, vốn không dùng lock: chính bước atomic của tài nguyên đã giữ an toàn.",
+		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s thuộc nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
+		"say.refused.cas":         "Check-and-set trên token duy nhất của lock đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì currlock của %[3]s đang giữ token của người giữ mới hơn.",
+		"say.refused.idempotency": "Idempotency key đã giữ vững: lần %[2]s của %[1]s bị từ chối vì %[3]s đã bị trừ tiền với cùng key đó.",
+		"say.refused.lockcheck":   "Kiểm tra lock trên bản ghi job đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì key lock của %[3]s không còn giữ owner token của nó.",
+
+		"diff.unlock":        "Nhả lock: chỉ xoá key nếu key vẫn chứa owner token của mình (một Lua script, atomic).",
+		"diff.ttl":           "Đặt key và TTL của nó trong cùng một lệnh.",
+		"diff.fence":         "Tại tài nguyên, trong cùng bước với lần ghi: từ chối fencing token nhỏ hơn token lớn nhất đã thấy.",
+		"diff.fence.grant":   "Lock cấp một fencing token chỉ tăng (INCR trong script lấy lock).",
+		"diff.epoch":         "Tại tài nguyên: từ chối lần ghi của leader thuộc nhiệm kỳ (epoch) cũ hơn.",
+		"diff.stock":         "Không cần lock: kiểm tra và giảm tồn kho trong một Lua script, Redis chạy nó một cách atomic.",
+		"diff.idempotency":   "Cổng thanh toán ghi nhớ idempotency key của mỗi lần trừ tiền và từ chối lần trừ tiền thứ hai có cùng key.",
+		"diff.perfire":       "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
+		"diff.aof":           "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
+		"diff.wait":          "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key, kiểm tra giá trị WAIT trả về, và trả lại lock khi quá ít replica xác nhận.",
+		"diff.wait.one":      "một replica",
+		"diff.wait.all":      "mọi replica",
+		"diff.watchdog":      "Trong khi job chạy: gia hạn lease mỗi TTL/3, và dừng job khi một lần gia hạn thất bại.",
+		"diff.validity":      "Sau khi có quorum: lease chỉ còn hiệu lực TTL − thời gian đã trôi − độ lệch; bỏ cuộc khi giá trị đó không dương.",
+		"diff.shared":        "Mọi client dùng cùng một lock: một key, mỗi lúc một chủ.",
+		"diff.claim":         "Claim trước: mỗi người giữ lock mới trình fencing token cho tài nguyên ngay khi được cấp, để lần ghi muộn của người giữ cũ gặp một token lớn hơn.",
+		"diff.cas":           "Tại tài nguyên: lưu token duy nhất của lock làm currlock khi được cấp, và chỉ chấp nhận lần ghi khi currlock vẫn là token của người ghi, trong một bước (check-and-set).",
+		"diff.failurerecord": "Bản ghi lỗi chỉ được ghi khi key lock vẫn giữ owner token của worker này (một Lua script).",
+		"diff.ttlvalue":      "TTL của lease.",
 
 		"req.title":         "Năm yêu cầu của một lock phân tán (bài 42)",
 		"req.page.title":    "locksim — năm yêu cầu",
@@ -235,7 +298,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.valid":          "không thấy vấn đề",
 		"sum.invalid":        "%d phát hiện: %s",
 		"sum.invalid.info":   "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
-		"sum.unknown":        "không quyết định được",
+		"sum.unknown":        "các checker không đủ dữ kiện để kết luận",
 		"sum.busy":           "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
 		"sum.offplan":        "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
 		"n.tries.permit.one": "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",

@@ -188,9 +188,9 @@ var pageMessages = map[Lang]map[string]string{
 		"outcome.fail":          "bị từ chối",
 		"outcome.info":          "không rõ kết quả",
 
-		"hist.title":       "%s — kiểm tra tính tuyến tính của porcupine, trên trục thời gian của lần chạy",
-		"hist.verdict.ok":  "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử có tính tuyến tính.",
-		"hist.verdict.bad": "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử không có tính tuyến tính.",
+		"hist.title":       "%s — kiểm tra linearizability của porcupine, trên trục thời gian của lần chạy",
+		"hist.verdict.ok":  "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử là linearizable.",
+		"hist.verdict.bad": "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử vi phạm linearizability.",
 		"hist.how":         "Mỗi client một hàng. Mỗi thanh là một thao tác porcupine đã kiểm tra, từ lúc gọi đến lúc trả về, theo giây của kịch bản (t=0 là lúc bắt đầu lần chạy). Tô đặc: nằm trong thứ tự dài nhất porcupine tìm được; viền nét đứt: không nằm trong đó. Di chuột lên một thanh để xem đầy đủ thao tác.",
 		"hist.back":        "Quay lại báo cáo (index.html)",
 		"hist.op":          "%s → %s: %s thực hiện %s — %s.",

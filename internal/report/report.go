@@ -475,22 +475,51 @@ func headline(in Input, m *model) string {
 			}
 		}
 	}
-	// Valid: did fencing save the day? The refused write carries its
-	// token and the one the resource had seen.
+	// Valid: did a check at the resource refuse a late write? Each check
+	// gets its own sentence, from the refusal's reason: the fencing token
+	// only where the write carried one and the resource had seen a higher
+	// one; a sale refused for want of stock is no save at all.
 	for _, o := range in.History.Ops {
 		if o.F != history.Write || o.Type != history.Fail {
 			continue
 		}
-		if tok, seen := o.Value.Fence, o.Value.SeenFence; o.Value.Refusal == history.RefusalStaleFence && tok > 0 && seen > tok {
-			action := o.Value.Action
-			if action == "" {
-				action = "write"
-			}
-			return tr(lang, "say.fenced", o.Client, actionWord(lang, action), tok, seen)
+		if s := refusedHeadline(lang, o, in.History.Header.Params[history.ParamEpochCheck] != 0); s != "" {
+			return s
 		}
-		return tr(lang, "say.fenced.plain", o.Client)
+	}
+	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
+		return tr(lang, "say.valid.lockfree") // no lock to keep a promise
 	}
 	return tr(lang, "say.valid")
+}
+
+// refusedHeadline is the headline of a valid run whose resource refused
+// write o, by the check that refused it; "" when o's refusal saved nothing
+// (out of stock, a reason the report does not know).
+func refusedHeadline(lang Lang, o history.Op, epoch bool) string {
+	action := o.Value.Action
+	if action == "" {
+		action = "write"
+	}
+	act := actionWord(lang, action)
+	switch o.Value.Refusal {
+	case history.RefusalStaleFence:
+		tok, seen := o.Value.Fence, o.Value.SeenFence
+		switch {
+		case tok <= 0 || seen <= tok:
+			return ""
+		case epoch:
+			return tr(lang, "say.fenced.epoch", o.Client, act, tok, seen)
+		}
+		return tr(lang, "say.fenced", o.Client, act, tok, seen)
+	case history.RefusalLockChanged:
+		return tr(lang, "say.refused.cas", o.Client, act, o.Key)
+	case history.RefusalDuplicateKey:
+		return tr(lang, "say.refused.idempotency", o.Client, act, o.Key)
+	case history.RefusalLockMismatch:
+		return tr(lang, "say.refused.lockcheck", o.Client, act, o.Key)
+	}
+	return ""
 }
 
 // rank is where the headline tells a finding of kind: by prio, or by its

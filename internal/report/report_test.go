@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"flag"
 	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -452,4 +454,74 @@ func TestTheHeadlineNamesAPlannedStepThatNeverFired(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite: the headline
+// of a valid run names the check at the resource that refused a late
+// write, from the refusal's reason; the fencing token only where the write
+// carried one lower than one the resource had seen (issue 34).
+func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
+	for _, c := range []struct {
+		name, refusal string
+		fence, seen   int64
+		epoch         bool
+		want          string
+	}{
+		{"a stale fencing token refused is the fencing token's doing", history.RefusalStaleFence, 1, 2, false,
+			"The fencing token saved the day: w1's late charge (token 1) was refused because the resource had already seen token 2."},
+		{"a leader's old epoch refused is the epoch check's doing", history.RefusalStaleFence, 1, 2, true,
+			"The leader epoch check held: w1's charge from term 1 was refused because the resource had already seen term 2."},
+		{"a changed currlock is check-and-set's doing, not a fencing token's", history.RefusalLockChanged, 0, 0, false,
+			"The check-and-set on the lock's unique token held: w1's late charge was refused because invoice-1's currlock held a newer holder's token."},
+		{"a used idempotency key is the idempotency key's doing", history.RefusalDuplicateKey, 0, 0, false,
+			"The idempotency key held: w1's charge was refused because invoice-1 had already been charged with the same key."},
+		{"a sale refused for want of stock saves nothing", history.RefusalOutOfStock, 0, 0, false,
+			"No checker found a problem: the lock kept its promise in this run."},
+		{"a stale-fence refusal without a token credits no fencing token", history.RefusalStaleFence, 0, 0, false,
+			"No checker found a problem: the lock kept its promise in this run."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := gcPauseInput("local", true)
+			h := in.History
+			h.Ops = slices.Clone(h.Ops)
+			h.Header.Params = maps.Clone(h.Header.Params)
+			if c.epoch {
+				if h.Header.Params == nil {
+					h.Header.Params = map[string]int64{}
+				}
+				h.Header.Params[history.ParamEpochCheck] = 1
+			}
+			n := 0
+			for i, o := range h.Ops {
+				if o.F == history.Write && o.Type == history.Fail {
+					o.Value.Refusal, o.Value.Fence, o.Value.SeenFence = c.refusal, c.fence, c.seen
+					h.Ops[i] = o
+					n++
+				}
+			}
+			if n == 0 {
+				t.Fatal("the fenced gc-pause history has no refused write")
+			}
+			in.History = h
+			if got := Headline(in); got != c.want {
+				t.Errorf("Headline = %q, want %q", got, c.want)
+			}
+		})
+	}
+	t.Run("a valid run that takes no lock does not say the lock kept its promise", func(t *testing.T) {
+		in := gcPauseInput("local", true)
+		h := in.History
+		h.Ops = slices.Clone(h.Ops)
+		for i, o := range h.Ops {
+			if o.F == history.Write && o.Type == history.Fail {
+				o.Value.Refusal = history.RefusalOutOfStock
+				h.Ops[i] = o
+			}
+		}
+		h.Header.Traits = append(slices.Clone(h.Header.Traits), history.TraitLockFree)
+		in.History = h
+		if got, want := Headline(in), tr(English, "say.valid.lockfree"); got != want {
+			t.Errorf("Headline = %q, want %q", got, want)
+		}
+	})
 }

@@ -16,9 +16,9 @@ import (
 
 // faultDur is a fault's length as the reader should see it, scenario
 // time: the length the plan declared, or the measured window when it
-// differs from that by more than 5 % (or the step declared none); for a
-// fault still in force when the history ends (a run read as it goes, a
-// cut file), its length so far, said so.
+// differs from that by more than 5 %, with the planned one beside it (or
+// the step declared none); for a fault still in force when the history
+// ends (a run read as it goes, a cut file), its length so far, said so.
 func (m *model) faultDur(lang Lang, w window) string {
 	measured := m.sec(w.End) - m.sec(w.Start)
 	if m.open(w) {
@@ -29,6 +29,10 @@ func (m *model) faultDur(lang Lang, w window) string {
 		if math.Abs(measured-decl) <= 0.05*decl {
 			return fmtDur(decl)
 		}
+		// A loaded machine ends a step late (or a fault's own end comes
+		// early): say what it lasted and what the plan said, so a page
+		// that shows the plan and one that shows the window agree.
+		return tr(lang, "dur.planned", fmtDur(measured), fmtDur(decl))
 	}
 	return fmtDur(measured)
 }

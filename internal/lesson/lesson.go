@@ -1,0 +1,289 @@
+// Package lesson reads the course lessons' files (scenarios/lessons/N.yaml,
+// issue 34): a lesson is data — its goal, the requirements of lesson 42 it
+// bears on, a "predict before you look" question for each broken/fixed pair
+// of scenarios, takeaways and caveats, each text in English (en) and
+// Vietnamese (vi). A suite's lesson pages render them (internal/report).
+//
+// A bad file is refused with every problem located as file:line:col and
+// field path (scenario.FieldError), the way a scenario file is.
+package lesson
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/scenarios/lessons"
+)
+
+// Requirements are lesson 42's five requirements of a distributed lock,
+// in the course's order, as a lesson file names them. Report's
+// requirement codes (report.Requirements) follow the same order.
+var Requirements = []string{"mutual-exclusion", "deadlock-free", "fault-tolerance", "safety", "liveness"}
+
+// Languages are the languages every text of a lesson file has.
+var Languages = []string{"en", "vi"}
+
+// Text is one text of a lesson in each language (Languages).
+type Text map[string]string
+
+// In is t in lang, or "" when it has none.
+func (t Text) In(lang string) string { return t[lang] }
+
+// Pair is a broken scenario of the lesson (its file name, as its fixed_by
+// pairs it with the fix) and the question the class answers before looking
+// at the two runs.
+type Pair struct {
+	Broken   string
+	Question Text
+}
+
+// Lesson is one course lesson's file.
+type Lesson struct {
+	Number       int
+	File         string
+	Goal         Text
+	Requirements []string // of Requirements, in the course's order
+	Pairs        []Pair
+	Takeaways    []Text
+	Caveats      []Text
+}
+
+// Question is the question of the pair whose broken scenario file is
+// broken (a base name: gc-pause.yaml), and whether there is one.
+func (l *Lesson) Question(broken string) (Text, bool) {
+	for _, p := range l.Pairs {
+		if p.Broken == filepath.Base(broken) {
+			return p.Question, true
+		}
+	}
+	return nil, false
+}
+
+// All parses every lesson file locksim ships (scenarios/lessons, embedded),
+// by lesson number.
+func All() (map[int]*Lesson, error) {
+	out := map[int]*Lesson{}
+	names, err := fs.Glob(lessons.FS, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, n := range names {
+		b, err := lessons.FS.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		l, err := Parse(filepath.Join("scenarios", "lessons", n), b)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out[l.Number] = l
+	}
+	return out, errors.Join(errs...)
+}
+
+// Load parses the lesson file at path.
+func Load(path string) (*Lesson, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %s: %w", path, err)
+	}
+	return Parse(path, b)
+}
+
+// IsLessonFile tells whether path is a lesson file by where it lives: a
+// *.yaml in a directory named lessons.
+func IsLessonFile(path string) bool {
+	return filepath.Base(filepath.Dir(path)) == "lessons" && strings.HasSuffix(path, ".yaml")
+}
+
+type parser struct {
+	file string
+	errs []*scenario.FieldError
+}
+
+func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
+	line, col := 1, 1
+	if n != nil && n.Line > 0 {
+		line, col = n.Line, n.Column
+	}
+	p.errs = append(p.errs, &scenario.FieldError{File: p.file, Line: line, Column: col, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Parse reads a lesson file's bytes; file names it in errors. Every field
+// is required: lesson (42–51), goal, requirements (at least one of
+// Requirements, none twice), pairs (a list, each with broken and
+// question; empty when the lesson has no pair), takeaways and caveats (at
+// least one each); every text has en and vi, non-empty. An unknown field
+// is an error. The error is a *scenario.ErrorList.
+func Parse(file string, data []byte) (*Lesson, error) {
+	p := &parser{file: file}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &scenario.ErrorList{Errs: []*scenario.FieldError{{File: file, Line: 1, Column: 0, Msg: "not YAML: " + err.Error()}}}
+	}
+	l := &Lesson{File: file}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		p.errorf(&doc, "", "must be a mapping with lesson, goal, requirements, pairs, takeaways and caveats")
+		return nil, &scenario.ErrorList{Errs: p.errs}
+	}
+	root := doc.Content[0]
+	fields := p.mapping(root, "", []string{"lesson", "goal", "requirements", "pairs", "takeaways", "caveats"})
+	if n := fields["lesson"]; n != nil {
+		v, err := strconv.Atoi(n.Value)
+		switch {
+		case n.Kind != yaml.ScalarNode || err != nil:
+			p.errorf(n, "lesson", "must be a lesson number %d–%d (got %q)", scenario.FirstLesson, scenario.LastLesson, n.Value)
+		case v < scenario.FirstLesson || v > scenario.LastLesson:
+			p.errorf(n, "lesson", "must be between %d and %d, the course module's lessons (got %d)", scenario.FirstLesson, scenario.LastLesson, v)
+		default:
+			l.Number = v
+		}
+	}
+	l.Goal = p.text(fields["goal"], "goal")
+	l.Requirements = p.requirements(fields["requirements"])
+	l.Pairs = p.pairs(fields["pairs"])
+	l.Takeaways = p.texts(fields["takeaways"], "takeaways")
+	l.Caveats = p.texts(fields["caveats"], "caveats")
+	if len(p.errs) > 0 {
+		sort.SliceStable(p.errs, func(i, j int) bool {
+			a, b := p.errs[i], p.errs[j]
+			return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
+		})
+		return nil, &scenario.ErrorList{Errs: p.errs}
+	}
+	return l, nil
+}
+
+// mapping checks n is a mapping of known fields, each given once, every
+// one present, and returns them by name (nil for a missing one).
+func (p *parser) mapping(n *yaml.Node, path string, known []string) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	at := func(k string) string {
+		if path == "" {
+			return k
+		}
+		return path + "." + k
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, path, "must be a mapping with %s", strings.Join(known, ", "))
+		return out
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case !slices.Contains(known, k.Value):
+			p.errorf(k, at(k.Value), "unknown field; a lesson file has %s", strings.Join(known, ", "))
+		case out[k.Value] != nil:
+			p.errorf(k, at(k.Value), "given twice")
+		default:
+			out[k.Value] = v
+		}
+	}
+	for _, k := range known {
+		if out[k] == nil {
+			p.errorf(n, at(k), "is missing")
+		}
+	}
+	return out
+}
+
+// text reads {en: …, vi: …}, both non-empty.
+func (p *parser) text(n *yaml.Node, path string) Text {
+	if n == nil {
+		return nil
+	}
+	f := p.mapping(n, path, Languages)
+	t := Text{}
+	for _, lang := range Languages {
+		v := f[lang]
+		if v == nil {
+			continue
+		}
+		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+			p.errorf(v, path+"."+lang, "must be a non-empty text")
+			continue
+		}
+		t[lang] = strings.Join(strings.Fields(v.Value), " ")
+	}
+	return t
+}
+
+// texts reads a non-empty list of texts.
+func (p *parser) texts(n *yaml.Node, path string) []Text {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		p.errorf(n, path, "must be a list of at least one text with en and vi")
+		return nil
+	}
+	var out []Text
+	for i, it := range n.Content {
+		out = append(out, p.text(it, fmt.Sprintf("%s[%d]", path, i)))
+	}
+	return out
+}
+
+func (p *parser) requirements(n *yaml.Node) []string {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		p.errorf(n, "requirements", "must be a list of at least one of %s", strings.Join(Requirements, ", "))
+		return nil
+	}
+	var out []string
+	for i, it := range n.Content {
+		path := fmt.Sprintf("requirements[%d]", i)
+		switch {
+		case it.Kind != yaml.ScalarNode || !slices.Contains(Requirements, it.Value):
+			p.errorf(it, path, "must be one of %s (lesson 42's five requirements; got %q)", strings.Join(Requirements, ", "), it.Value)
+		case slices.Contains(out, it.Value):
+			p.errorf(it, path, "%s is named twice", it.Value)
+		default:
+			out = append(out, it.Value)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return slices.Index(Requirements, a) - slices.Index(Requirements, b) })
+	return out
+}
+
+func (p *parser) pairs(n *yaml.Node) []Pair {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "pairs", "must be a list of {broken: <scenario file>, question: {en, vi}} ([] when the lesson has no pair)")
+		return nil
+	}
+	var out []Pair
+	for i, it := range n.Content {
+		path := fmt.Sprintf("pairs[%d]", i)
+		f := p.mapping(it, path, []string{"broken", "question"})
+		pr := Pair{Question: p.text(f["question"], path+".question")}
+		if b := f["broken"]; b != nil {
+			switch {
+			case b.Kind != yaml.ScalarNode || !strings.HasSuffix(b.Value, ".yaml") || strings.ContainsRune(b.Value, '/'):
+				p.errorf(b, path+".broken", "must be a broken scenario's file name, as fixed_by names files (gc-pause.yaml; got %q)", b.Value)
+			case slices.ContainsFunc(out, func(q Pair) bool { return q.Broken == b.Value }):
+				p.errorf(b, path+".broken", "%s has a question already", b.Value)
+			default:
+				pr.Broken = b.Value
+			}
+		}
+		out = append(out, pr)
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package lesson
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/scenario"
+)
+
+// TestEveryLessonHasEveryFieldInBothLanguages: lessons 42–51 each have a
+// file with a goal, requirements, takeaways and caveats, every text in
+// English and Vietnamese (issue 34).
+func TestEveryLessonHasEveryFieldInBothLanguages(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := scenario.FirstLesson; n <= scenario.LastLesson; n++ {
+		t.Run(fmt.Sprintf("lesson %d", n), func(t *testing.T) {
+			l := all[n]
+			if l == nil {
+				t.Fatalf("no file scenarios/lessons/%d.yaml", n)
+			}
+			if filepath.Base(l.File) != fmt.Sprintf("%d.yaml", n) {
+				t.Errorf("lesson %d is in %s", n, l.File)
+			}
+			texts := append([]Text{l.Goal}, l.Takeaways...)
+			texts = append(texts, l.Caveats...)
+			for _, p := range l.Pairs {
+				texts = append(texts, p.Question)
+			}
+			for i, tx := range texts {
+				for _, lang := range Languages {
+					if strings.TrimSpace(tx.In(lang)) == "" {
+						t.Errorf("text %d has no %s", i, lang)
+					}
+				}
+			}
+			if len(l.Requirements) == 0 || len(l.Takeaways) == 0 || len(l.Caveats) == 0 {
+				t.Errorf("requirements %v, %d takeaways, %d caveats", l.Requirements, len(l.Takeaways), len(l.Caveats))
+			}
+		})
+	}
+}
+
+// TestEveryPairOfALessonHasItsQuestionAndEveryQuestionItsPair: a scenario
+// of lesson n with a fixed_by is a pair its lesson page shows, so lesson
+// n's file asks its question; a question names such a scenario.
+func TestEveryPairOfALessonHasItsQuestionAndEveryQuestionItsPair(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[int][]string{} // lesson → broken files
+	for _, dir := range []string{"scenarios", "scenarios/field"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.yaml"))
+		for _, f := range files {
+			sc, err := scenario.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.FixedBy == "" {
+				continue
+			}
+			for _, n := range sc.Lessons {
+				pairs[n] = append(pairs[n], filepath.Base(f))
+			}
+		}
+	}
+	for n := scenario.FirstLesson; n <= scenario.LastLesson; n++ {
+		l := all[n]
+		if l == nil {
+			continue // TestEveryLessonHasEveryFieldInBothLanguages says so
+		}
+		for _, b := range pairs[n] {
+			t.Run(fmt.Sprintf("lesson %d asks a question of its pair %s", n, b), func(t *testing.T) {
+				if _, ok := l.Question(b); !ok {
+					t.Errorf("scenarios/lessons/%d.yaml has no pair with broken: %s", n, b)
+				}
+			})
+		}
+		for _, p := range l.Pairs {
+			t.Run(fmt.Sprintf("lesson %d's question of %s has its pair", n, p.Broken), func(t *testing.T) {
+				if !slices.Contains(pairs[n], p.Broken) {
+					t.Errorf("%s is no scenario of lesson %d with a fixed_by", p.Broken, n)
+				}
+			})
+		}
+	}
+}
+
+// TestABadLessonFileIsRefusedAtItsLineAndColumn: every problem of a lesson
+// file is located as file:line:col and field path.
+func TestABadLessonFileIsRefusedAtItsLineAndColumn(t *testing.T) {
+	const good = "lesson: 50\ngoal: {en: g, vi: g}\nrequirements: [safety]\npairs: []\ntakeaways: [{en: t, vi: t}]\ncaveats: [{en: c, vi: c}]\n"
+	if _, err := Parse("50.yaml", []byte(good)); err != nil {
+		t.Fatalf("the good file is refused: %v", err)
+	}
+	for _, c := range []struct{ name, src, want string }{
+		{"a lesson outside 42–51", strings.Replace(good, "lesson: 50", "lesson: 60", 1), "50.yaml:1:9: lesson: must be between 42 and 51"},
+		{"a text without its Vietnamese", strings.Replace(good, "goal: {en: g, vi: g}", "goal: {en: g}", 1), "50.yaml:2:7: goal.vi: is missing"},
+		{"an empty English text", strings.Replace(good, "takeaways: [{en: t, vi: t}]", "takeaways: [{en: '', vi: t}]", 1), "50.yaml:5:18: takeaways[0].en: must be a non-empty text"},
+		{"a requirement the course does not name", strings.Replace(good, "[safety]", "[speed]", 1), "50.yaml:3:16: requirements[0]: must be one of"},
+		{"an unknown field", good + "notes: x\n", "50.yaml:7:1: notes: unknown field"},
+		{"a missing field", strings.Replace(good, "caveats: [{en: c, vi: c}]\n", "", 1), "50.yaml:1:1: caveats: is missing"},
+		{"a pair whose broken is a path", strings.Replace(good, "pairs: []", "pairs: [{broken: field/x.yaml, question: {en: q, vi: q}}]", 1), "50.yaml:4:18: pairs[0].broken: must be a broken scenario's file name"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("50.yaml", []byte(c.src))
+			var el *scenario.ErrorList
+			if !errors.As(err, &el) {
+				t.Fatalf("err = %v, want a *scenario.ErrorList", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %q, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
