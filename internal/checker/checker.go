@@ -102,6 +102,11 @@ type Result struct {
 	// time (coverage only); the run's valid verdict proves nothing and a
 	// rerun with less load can settle it.
 	TimingLost bool `json:"timing_lost,omitempty"`
+	// RaceLost: the harness ran late past a tenth of the plan's shortest
+	// fault window, though not past TimingLost's bound (coverage only): a
+	// valid verdict proves nothing, the findings stand, and a rerun with
+	// less load can settle it.
+	RaceLost bool `json:"race_lost,omitempty"`
 	// OffPlan: the run's topology moved without its plan (Sentinel
 	// promoted a replica no failover step asked for; coverage only). What
 	// the run shows then is the environment's doing, not the scenario's: the

@@ -75,6 +75,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if lost {
 		return unproven(Result{TimingLost: true}, busy)
 	}
+	if why, ok := raceLost(a); ok {
+		return unproven(Result{RaceLost: true}, why)
+	}
 	var faults []history.Op // applied fault operations
 	applied := map[int]bool{}
 	failed := map[int]bool{}
@@ -325,8 +328,13 @@ func unexplainedStall(a *account.Account) (string, bool) {
 // unexplainedStalls are the stalls unexplainedStall looks for, every one,
 // in history order.
 func unexplainedStalls(a *account.Account) []history.Op {
+	return unexplainedStallsOver(a, timingBound(a.H))
+}
+
+// unexplainedStallsOver are the unexplained stalls of slow wall ns or
+// more (or with no answer at all).
+func unexplainedStallsOver(a *account.Account, slow int64) []history.Op {
 	h := a.H
-	slow := timingBound(h)
 	probed := probeGranted(h)
 	var out []history.Op
 	for _, op := range h.Ops {
@@ -516,4 +524,46 @@ func neverSent(a *account.Account, i int) bool {
 	}
 	ran, known := a.Reached(i)
 	return known && !ran
+}
+
+// raceBound is how late the harness may be, wall ns, before the fault
+// plan's own races are lost: MaxTimerLag, or a tenth of the shortest
+// planned fault window when longer, and never more than timingBound. A
+// replication cut of 400 ms must still stand when the failover it
+// precedes begins: failover-wait-two-replicas came out valid beside two
+// CPU hogs with a 516 ms timer lag and a 357 ms stalled SET, under
+// timingBound's tenth of its 6 s TTL (stored history
+// unknown-failover-two-replicas-late-acquire-s32).
+func raceBound(h history.History) int64 {
+	bound := timingBound(h)
+	for _, st := range h.Header.Plan {
+		if st.Duration > 0 && !st.UntilEnd {
+			bound = min(bound, max(int64(MaxTimerLag), st.Duration/10))
+		}
+	}
+	return bound
+}
+
+// raceLost reports a run whose harness ran late past raceBound — a timer
+// lag, or a client command stalled with no fault to explain it — though
+// within timingBound: the faults may not have met the operations they
+// were planned around, so a valid verdict proves nothing (Result.RaceLost).
+// Unlike TimingLost it leaves the run's findings as they are: a violation
+// or a liveness finding still happened.
+func raceLost(a *account.Account) (string, bool) {
+	h := a.H
+	bound := raceBound(h)
+	if bound >= timingBound(h) {
+		return "", false
+	}
+	lag := time.Duration(h.Header.MaxTimerLagNS)
+	if int64(lag) >= bound {
+		return fmt.Sprintf("the machine was too busy to keep compressed time: a harness timer fired %v late (wall), over a tenth of the shortest fault window of the plan; run fewer at once (--parallel) or at a lower --time-scale", lag.Round(time.Millisecond)), true
+	}
+	if ops := unexplainedStallsOver(a, bound); len(ops) > 0 {
+		op := ops[0]
+		return fmt.Sprintf("the machine was too busy to keep compressed time: %s's %s to %s at %s took %v (wall), over a tenth of the shortest fault window of the plan, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
+			op.Client, strings.Join(op.Value.Cmd, " "), op.Value.Node, at(h, op.Invoke), time.Duration(op.Complete-op.Invoke).Round(time.Millisecond)), true
+	}
+	return "", false
 }

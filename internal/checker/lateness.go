@@ -417,7 +417,7 @@ func Spoiled(v Verdict, rs []Result) (cause, why string) {
 			cause = SpoiledMargin
 		case r.Exposure != nil:
 			cause = SpoiledExposure
-		case r.TimingLost:
+		case r.TimingLost || r.RaceLost:
 			cause = SpoiledBusy
 		case r.ShortOfGrants:
 			cause = SpoiledFewGrants
