@@ -3,7 +3,6 @@ package workload
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
@@ -40,10 +39,8 @@ func init() {
 }
 
 // counter has no fields of its own.
-type counter struct{}
+type counter struct{ noFields }
 
-func (*counter) Decode(Decoder)                                    {}
-func (*counter) Params(func(time.Duration) int64) map[string]int64 { return nil }
 func (*counter) Start(env Env) Run {
 	return &counters{g: env.Guard(), values: map[string]int64{}}
 }

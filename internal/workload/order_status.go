@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
@@ -77,10 +76,8 @@ func init() {
 
 // orderStatus has no fields of its own: which transition a client wants
 // follows from its place among the clients.
-type orderStatus struct{}
+type orderStatus struct{ noFields }
 
-func (*orderStatus) Decode(Decoder)                                    {}
-func (*orderStatus) Params(func(time.Duration) int64) map[string]int64 { return nil }
 func (*orderStatus) Start(env Env) Run {
 	return &orders{g: env.Guard(), states: map[string]string{}}
 }
