@@ -149,13 +149,11 @@ func counterLostUpdates(a *account.Account, ix *Index) Finding {
 			}
 		}
 	}
-	switch {
-	case len(f.Anomalies) > 0:
-		f.Summary = finding.Plural(len(f.Anomalies), "lost update", "lost updates")
-	case writes > 0:
-		f.Summary = fmt.Sprintf("%s on %s", finding.Plural(writes, "accepted counter write", "accepted counter writes"), finding.Plural(len(keys), "counter", "counters")) + ", no lost update"
+	clean := ""
+	if writes > 0 {
+		clean = fmt.Sprintf("%s on %s", finding.Plural(writes, "accepted counter write", "accepted counter writes"), finding.Plural(len(keys), "counter", "counters")) + ", no lost update"
 	}
-	return f
+	return summed(f, "lost update", "lost updates", clean)
 }
 
 // counterWords are the counter workload's sentences and words in the report's

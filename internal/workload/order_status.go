@@ -238,14 +238,12 @@ func illegalTransitions(a *account.Account, ix *Index) Finding {
 			f.Anomalies = append(f.Anomalies, an)
 		}
 	}
-	switch {
-	case len(f.Anomalies) > 0:
-		f.Summary = finding.Plural(len(f.Anomalies), "illegal transition", "illegal transitions")
-	case total > 0:
-		f.Summary = fmt.Sprintf("%s on %s, none illegal", finding.Plural(total, "accepted transition", "accepted transitions"),
+	clean := ""
+	if total > 0 {
+		clean = fmt.Sprintf("%s on %s, none illegal", finding.Plural(total, "accepted transition", "accepted transitions"),
 			finding.Plural(len(keys), "order", "orders"))
 	}
-	return f
+	return summed(f, "illegal transition", "illegal transitions", clean)
 }
 
 // describeTransition tells an illegal transition from its finding: the
