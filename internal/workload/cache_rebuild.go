@@ -38,7 +38,9 @@ func init() {
 }
 
 // cacheRebuild has no fields of its own; its resource keeps nothing.
-type cacheRebuild struct{ noFields }
+type cacheRebuild struct {
+	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
+}
 
 func (*cacheRebuild) Start(Env) Run { return rebuilds{} }
 

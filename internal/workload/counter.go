@@ -39,7 +39,9 @@ func init() {
 }
 
 // counter has no fields of its own.
-type counter struct{ noFields }
+type counter struct {
+	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
+}
 
 func (*counter) Start(env Env) Run {
 	return &counters{g: env.Guard(), values: map[string]int64{}}

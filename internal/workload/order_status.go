@@ -76,7 +76,9 @@ func init() {
 
 // orderStatus has no fields of its own: which transition a client wants
 // follows from its place among the clients.
-type orderStatus struct{ noFields }
+type orderStatus struct {
+	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
+}
 
 func (*orderStatus) Start(env Env) Run {
 	return &orders{g: env.Guard(), states: map[string]string{}}
