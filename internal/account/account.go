@@ -104,6 +104,9 @@ type KeyLife struct {
 	// retracted: a node's own dump showed this life never existed (see
 	// sim.held); dropped before the account is read.
 	retracted bool
+	// dumped: Deadline is a dump's reading (sim.held), not a command's
+	// own; the node's definite answers outweigh it (see sim.settle).
+	dumped bool
 }
 
 // Move is one change of a key's deadline.

@@ -24,6 +24,7 @@ type command struct {
 var commands = map[string]func(*sim, command){
 	"set":              (*sim).cmdSet,
 	"setnx":            (*sim).cmdSetNX,
+	"get":              (*sim).cmdGet,
 	"del":              (*sim).cmdDel,
 	"unlink":           (*sim).cmdDel,
 	"getdel":           (*sim).cmdDel,
@@ -83,9 +84,16 @@ func (s *sim) cmdSet(c command) {
 		}
 	}
 	cur, exists := s.strs[key]
+	if nx && exists && s.overrules(c.op, val, cur) {
+		s.a.keys[cur].retracted = true
+		delete(s.strs, key)
+		exists = false
+	}
 	switch {
 	case nx && exists, xx && !exists:
 		return
+	case nx && s.refused(c.op, val):
+		return // the node had a key the model lost (see refused)
 	case exists:
 		k := &s.a.keys[cur]
 		if k.Owner == by && k.Value == val {
@@ -93,7 +101,7 @@ func (s *sim) cmdSet(c command) {
 			if keep {
 				d = k.Deadline
 			}
-			k.Deadline = d
+			k.Deadline, k.dumped = d, false
 			k.Moves = append(k.Moves, Move{At: t, Deadline: d, By: by})
 			return
 		}
@@ -111,8 +119,28 @@ func (s *sim) cmdSetNX(c command) {
 		return
 	}
 	s.settle(c.args[1], c.t)
-	if _, exists := s.strs[c.args[1]]; !exists {
+	if _, exists := s.strs[c.args[1]]; !exists && !s.refused(c.op, c.args[2]) {
 		s.create(c.args[1], c.args[2], s.by, c.t, -1, c.i)
+	}
+}
+
+// cmdGet is GET: it changes nothing, but a compare script's GET that went
+// on to remove or extend the key shows the node held the caller's token
+// then. A life of that value the model ended at the node's last crash
+// survived it (its persistence kept it; the node's dump may come later, or
+// never): it lives on.
+func (s *sim) cmdGet(c command) {
+	if !c.op.Value.Lua || len(c.args) < 2 {
+		return
+	}
+	key := c.args[1]
+	tok, ok := s.scriptArg(s.p)
+	if _, live := s.strs[key]; live || !ok || !s.wentOn(s.p, key) {
+		return
+	}
+	crash, crashed := s.lastCrash(c.t)
+	if j := s.crashedLife(key, tok, crash, crashed); j >= 0 {
+		s.revive(key, j)
 	}
 }
 
@@ -172,7 +200,7 @@ func (s *sim) cmdExpire(c command) {
 		s.endKey(key, t, e)
 		return
 	}
-	k.Deadline = d
+	k.Deadline, k.dumped = d, false
 	k.Moves = append(k.Moves, mv)
 }
 
@@ -183,7 +211,7 @@ func (s *sim) cmdPersist(c command) {
 	}
 	s.expire(c.args[1], c.t)
 	if j, ok := s.strs[c.args[1]]; ok {
-		s.a.keys[j].Deadline = -1
+		s.a.keys[j].Deadline, s.a.keys[j].dumped = -1, false
 		s.a.keys[j].Moves = append(s.a.keys[j].Moves, Move{At: c.t, Deadline: -1, By: s.by})
 	}
 }

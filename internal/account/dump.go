@@ -82,16 +82,16 @@ func (s *sim) held(i int, op *history.Op) {
 			deadline = t + hk.TTL
 		}
 		if j, ok := s.strs[key]; ok {
-			s.a.keys[j].Deadline = deadline
+			s.a.keys[j].Deadline, s.a.keys[j].dumped = deadline, true
 			continue
 		}
 		if j := s.crashedLife(key, hk.Value, crash, crashed); j >= 0 {
-			k := &s.a.keys[j]
-			k.End, k.Ended, k.Deadline = 0, End{Kind: EndHeld, Op: -1}, deadline
-			s.strs[key] = j
+			s.revive(key, j)
+			s.a.keys[j].Deadline, s.a.keys[j].dumped = deadline, true
 			continue
 		}
 		s.create(key, hk.Value, s.owners[hk.Value], starts[key], deadline, i)
+		s.a.keys[s.strs[key]].dumped = true
 	}
 }
 

@@ -228,11 +228,8 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 		base.Algorithm, base.Nodes, base.Clients, base.Workload.Kind, f.seed, budgetWord(f.budget, f.runs), f.shrinkBudget, f.parallel, dir, repro)
 
 	redis.SetLogger(redisLog{log})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	interrupted, stopSignals := handleSignals(cancel, log)
-	defer stopSignals()
-	pool := commandPool(dir, f.parallel, f.backend, f.lang, log)
+	ctx, pool, interrupted, stop := commandSession(dir, f.parallel, f.backend, f.lang, log)
+	defer stop()
 	defer closePool(pool, stderr)
 	p, err := explore.Explore(ctx, explore.Options{Base: base, JobSet: jobSet, PersistenceSet: f.base.Persistence != "",
 		Seed: f.seed, Budget: f.budget, BudgetRuns: f.runs, ShrinkBudget: f.shrinkBudget, K: f.k, Classes: f.classes,

@@ -204,11 +204,8 @@ func cmdMap(args []string, stdout, stderr io.Writer) int {
 		sp.Scenario, strings.Join(axes, " × "), len(cells), sp.Count, seeds[0], seeds[len(seeds)-1], total, dir)
 
 	prog, log := commandLog(stderr, f.verbose)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	interrupted, stopSignals := handleSignals(cancel, log)
-	defer stopSignals()
-	pool := commandPool(dir, f.parallel, f.backend, f.lang, log)
+	ctx, pool, interrupted, stop := commandSession(dir, f.parallel, f.backend, f.lang, log)
+	defer stop()
 	defer pool.Close()
 	prog.start(total)
 	var mu sync.Mutex

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/locksim/locksim/internal/cluster"
@@ -112,6 +113,17 @@ func commandDir(what, out, name, backend string, stderr io.Writer) (string, int)
 // warnings only, or with verbose every run's lines.
 func commandLog(stderr io.Writer, verbose bool) (*progress, *slog.Logger) {
 	return progressLog(stderr, verbose, slog.LevelWarn, slog.LevelInfo)
+}
+
+// commandSession is what a shrink, a map or an exploration runs its runs
+// in: a context that the first SIGINT or SIGTERM cancels (interrupted then
+// holds the exit code the signal asks for, see handleSignals) and the pool
+// of its runs into dir (commandPool). stop ends the signal handling and
+// cancels the context; the caller closes the pool before it.
+func commandSession(dir string, parallel int, backend string, lang report.Lang, log *slog.Logger) (ctx context.Context, pool *suite.Pool, interrupted *atomic.Int32, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	interrupted, stopSignals := handleSignals(cancel, log)
+	return ctx, commandPool(dir, parallel, backend, lang, log), interrupted, func() { stopSignals(); cancel() }
 }
 
 // commandPool is the pool of a shrink, a map or an exploration: runs
@@ -242,12 +254,8 @@ func cmdShrink(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "locksim shrink: %s, %d faults; a candidate must be invalid in %s (k=%d); budget %s; into %s\n",
 		src.From, len(src.Scenario.Faults), seeds, f.k, budgetWord(f.budget, f.runs), dir)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	interrupted, stopSignals := handleSignals(cancel, log)
-	defer stopSignals()
-
-	pool := commandPool(dir, f.parallel, f.backend, f.lang, log)
+	ctx, pool, interrupted, stop := commandSession(dir, f.parallel, f.backend, f.lang, log)
+	defer stop()
 	defer pool.Close()
 	o := shrink.Options{K: f.k, Seed: src.Seed, Budget: f.budget, BudgetRuns: f.runs,
 		Eval:     &shrink.PoolEval{Pool: pool, Dir: filepath.Join(dir, "runs")},

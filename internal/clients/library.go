@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/locksim/locksim/internal/tick"
 )
 
 // tries is the number of attempts per Acquire, at least 1.
@@ -57,27 +59,14 @@ func (r *refresher) start(token string, timeout time.Duration, extend func(ctx c
 	r.mu.Unlock()
 	go func() {
 		defer r.stop(token)
-		t := time.NewTicker(r.every)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			if r.gate != nil && r.gate.Point(ctx, pointInRenew) != nil {
-				return
-			}
-			if ctx.Err() != nil {
-				return
+		tick.Every(ctx, r.every, func() bool {
+			if r.gate != nil && r.gate.Point(ctx, pointInRenew) != nil || ctx.Err() != nil {
+				return false
 			}
 			ectx, ecancel := context.WithTimeout(ctx, timeout)
-			err := extend(ectx)
-			ecancel()
-			if err != nil {
-				return
-			}
-		}
+			defer ecancel()
+			return extend(ectx) == nil
+		})
 	}()
 }
 

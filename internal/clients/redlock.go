@@ -117,6 +117,14 @@ func (r *redlock) nodeTimeout() time.Duration {
 // locksim's Redlock, wall time (see nodeTimeout).
 const defaultNodeTimeoutFloor = 100 * time.Millisecond
 
+// ErrValidityRanOut marks a Redlock acquire refused although a quorum of
+// nodes granted it: the validity time, TTL − elapsed − drift on the
+// client's clock (redis.io distlock, step 3), was not positive, so the
+// lease may already be over and the partial grants were unlocked. Always
+// wrapped together with ErrNotAcquired; a slow machine can cause it on a
+// free key.
+var ErrValidityRanOut = errors.New("validity time ran out")
+
 // Acquire runs one Redlock attempt. ErrNotAcquired (wrapped with the count
 // of granting nodes) when below quorum or out of validity; the partial
 // grants have then been unlocked.
@@ -163,7 +171,7 @@ func (r *redlock) Acquire(ctx context.Context, key string) (Lease, error) {
 	}
 	r.unlockAll(context.WithoutCancel(ctx), l)
 	if len(granted) >= r.quorum() {
-		return Lease{}, fmt.Errorf("%w: %d/%d nodes but validity %v ≤ 0", ErrNotAcquired, len(granted), len(r.cfg.Nodes), validity)
+		return Lease{}, fmt.Errorf("%w: %d/%d nodes but %w: %v ≤ 0", ErrNotAcquired, len(granted), len(r.cfg.Nodes), ErrValidityRanOut, validity)
 	}
 	if len(granted)+silent >= r.quorum() {
 		// A SET whose reply was lost may still land after the unlock (it

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/tick"
 )
 
 // clockRate makes a clock run fast or slow. A client's own clock gets the
@@ -87,24 +88,16 @@ func (f *clockRate) Apply(ctx context.Context, env Env, s history.FaultStep) (Un
 func skew(ctx context.Context, ns []Node, rate float64) {
 	began := time.Now()
 	applied := time.Duration(0)
-	t := time.NewTicker(skewPeriod)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	tick.Every(ctx, skewPeriod, func() bool {
 		owed := time.Duration(float64(time.Since(began))*(rate-1)) - applied
-		step := owed.Truncate(time.Millisecond)
-		if step == 0 {
-			continue
+		if step := owed.Truncate(time.Millisecond); step != 0 {
+			for _, n := range ns {
+				_ = n.ShiftClock(ctx, step) // a paused or down node keeps no time
+			}
+			applied += step
 		}
-		for _, n := range ns {
-			_ = n.ShiftClock(ctx, step) // a paused or down node keeps no time
-		}
-		applied += step
-	}
+		return true
+	})
 }
 
 func (f *clockRate) Encode(e Encoder, s history.FaultStep) error {

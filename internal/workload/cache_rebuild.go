@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
@@ -39,11 +38,11 @@ func init() {
 }
 
 // cacheRebuild has no fields of its own; its resource keeps nothing.
-type cacheRebuild struct{}
+type cacheRebuild struct {
+	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
+}
 
-func (*cacheRebuild) Decode(Decoder)                                    {}
-func (*cacheRebuild) Params(func(time.Duration) int64) map[string]int64 { return nil }
-func (*cacheRebuild) Start(Env) Run                                     { return rebuilds{} }
+func (*cacheRebuild) Start(Env) Run { return rebuilds{} }
 
 // rebuilds is a run's cache: it keeps nothing.
 type rebuilds struct{ noSetup }

@@ -3,7 +3,6 @@ package workload
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
@@ -40,10 +39,10 @@ func init() {
 }
 
 // counter has no fields of its own.
-type counter struct{}
+type counter struct {
+	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
+}
 
-func (*counter) Decode(Decoder)                                    {}
-func (*counter) Params(func(time.Duration) int64) map[string]int64 { return nil }
 func (*counter) Start(env Env) Run {
 	return &counters{g: env.Guard(), values: map[string]int64{}}
 }
@@ -152,13 +151,11 @@ func counterLostUpdates(a *account.Account, ix *Index) Finding {
 			}
 		}
 	}
-	switch {
-	case len(f.Anomalies) > 0:
-		f.Summary = finding.Plural(len(f.Anomalies), "lost update", "lost updates")
-	case writes > 0:
-		f.Summary = fmt.Sprintf("%s on %s", finding.Plural(writes, "accepted counter write", "accepted counter writes"), finding.Plural(len(keys), "counter", "counters")) + ", no lost update"
+	clean := ""
+	if writes > 0 {
+		clean = fmt.Sprintf("%s on %s", finding.Plural(writes, "accepted counter write", "accepted counter writes"), finding.Plural(len(keys), "counter", "counters")) + ", no lost update"
 	}
-	return f
+	return summed(f, "lost update", "lost updates", clean)
 }
 
 // counterWords are the counter workload's sentences and words in the report's

@@ -30,6 +30,17 @@ type Finding struct {
 	Unknown bool
 }
 
+// summed is f with its Summary: how many anomalies it holds, the noun in
+// its singular (one) or plural (many) form, or clean when it holds none.
+func summed(f Finding, one, many, clean string) Finding {
+	if len(f.Anomalies) > 0 {
+		f.Summary = finding.Plural(len(f.Anomalies), one, many)
+	} else {
+		f.Summary = clean
+	}
+	return f
+}
+
 // Index holds the positions of accepted client writes per action and key,
 // each sorted by Complete, built in one pass over the history.
 type Index struct {

@@ -214,10 +214,7 @@ func saleLostUpdates(a *account.Account, ix *Index) Finding {
 				cur.Client, k, *cur.Value.Num, finding.At(h, cur.Complete), prev.Client, *prev.Value.Num, finding.At(h, prev.Complete), finding.Plural(int(lost), "sale was", "sales were"))
 		})...)
 	}
-	if len(f.Anomalies) > 0 {
-		f.Summary = finding.Plural(len(f.Anomalies), "lost update", "lost updates")
-	}
-	return f
+	return summed(f, "lost update", "lost updates", "")
 }
 
 // oversells is the oversell rule (S18): more accepted sells on one item

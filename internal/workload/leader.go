@@ -394,12 +394,8 @@ func splitBrains(a *account.Account, ix *Index) Finding {
 			}
 		}
 	}
-	if len(f.Anomalies) > 0 {
-		f.Summary = finding.Plural(len(f.Anomalies), "split brain", "split brains")
-	} else {
-		f.Summary = fmt.Sprintf("%s, one leader at a time", finding.Plural(total, "accepted lead write", "accepted lead writes"))
-	}
-	return f
+	return summed(f, "split brain", "split brains",
+		fmt.Sprintf("%s, one leader at a time", finding.Plural(total, "accepted lead write", "accepted lead writes")))
 }
 
 // leaderWords are the leader workload's sentences and words in the report's

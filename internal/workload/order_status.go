@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
@@ -77,10 +76,10 @@ func init() {
 
 // orderStatus has no fields of its own: which transition a client wants
 // follows from its place among the clients.
-type orderStatus struct{}
+type orderStatus struct {
+	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
+}
 
-func (*orderStatus) Decode(Decoder)                                    {}
-func (*orderStatus) Params(func(time.Duration) int64) map[string]int64 { return nil }
 func (*orderStatus) Start(env Env) Run {
 	return &orders{g: env.Guard(), states: map[string]string{}}
 }
@@ -241,14 +240,12 @@ func illegalTransitions(a *account.Account, ix *Index) Finding {
 			f.Anomalies = append(f.Anomalies, an)
 		}
 	}
-	switch {
-	case len(f.Anomalies) > 0:
-		f.Summary = finding.Plural(len(f.Anomalies), "illegal transition", "illegal transitions")
-	case total > 0:
-		f.Summary = fmt.Sprintf("%s on %s, none illegal", finding.Plural(total, "accepted transition", "accepted transitions"),
+	clean := ""
+	if total > 0 {
+		clean = fmt.Sprintf("%s on %s, none illegal", finding.Plural(total, "accepted transition", "accepted transitions"),
 			finding.Plural(len(keys), "order", "orders"))
 	}
-	return f
+	return summed(f, "illegal transition", "illegal transitions", clean)
 }
 
 // describeTransition tells an illegal transition from its finding: the

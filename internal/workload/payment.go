@@ -517,12 +517,8 @@ func staleRecords(a *account.Account, ix *Index) Finding {
 			}
 		}
 	}
-	if len(f.Anomalies) > 0 {
-		f.Summary = finding.Plural(len(f.Anomalies), "job record overwritten by a superseded run", "job records overwritten by superseded runs")
-	} else {
-		f.Summary = fmt.Sprintf("%s, none by a superseded run", finding.Plural(total, "accepted job-record write", "accepted job-record writes"))
-	}
-	return f
+	return summed(f, "job record overwritten by a superseded run", "job records overwritten by superseded runs",
+		fmt.Sprintf("%s, none by a superseded run", finding.Plural(total, "accepted job-record write", "accepted job-record writes")))
 }
 
 // paymentWords are the payment workload's sentences and words in the report's

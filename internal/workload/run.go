@@ -146,6 +146,13 @@ type noSetup struct{}
 
 func (noSetup) Setup(context.Context) error { return nil }
 
+// noFields is a workload with no scenario fields of its own (Decode,
+// Params).
+type noFields struct{}
+
+func (noFields) Decode(Decoder)                                    {}
+func (noFields) Params(func(time.Duration) int64) map[string]int64 { return nil }
+
 // Pending is a write under way (Client.Begin).
 type Pending interface {
 	// End records its outcome: accepted when err is nil, else unknown.

@@ -228,12 +228,8 @@ func overAdmissions(a *account.Account, _ *Index) Finding {
 			}
 		}
 	}
-	if len(f.Anomalies) > 0 {
-		f.Summary = finding.Plural(len(f.Anomalies), "over-admission", "over-admissions")
-	} else {
-		f.Summary = fmt.Sprintf("%s, never more than %d inside at once", finding.Plural(enters, "accepted enter", "accepted enters"), permits)
-	}
-	return f
+	return summed(f, "over-admission", "over-admissions",
+		fmt.Sprintf("%s, never more than %d inside at once", finding.Plural(enters, "accepted enter", "accepted enters"), permits))
 }
 
 // kill is one kill of a client's incarnation.
