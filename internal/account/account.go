@@ -577,7 +577,7 @@ func (a *Account) endOf(o history.Op) int64 {
 // within op's window (its invoke to its completion, or the history's end);
 // known is true only when every node op names (every node, when it names
 // none) was observed throughout that window, or crashed and down
-// throughout it (deadThroughout). A release of unknown outcome
+// throughout it (DeadThroughout). A release of unknown outcome
 // that is known and not ran never left the client: its key stayed.
 func (a *Account) Reached(op int) (ran, known bool) {
 	a.sentIndex.Do(func() {
@@ -602,7 +602,7 @@ func (a *Account) Reached(op int) (ran, known bool) {
 		// Observed throughout: watched, and no gap in its record overlaps
 		// the window; or down throughout it (a crashed node's process was
 		// not running: the command ran nowhere).
-		if a.deadThroughout(n, o.Invoke, end) {
+		if a.DeadThroughout(n, o.Invoke, end) {
 			continue
 		}
 		if !a.Observed[n] || slices.ContainsFunc(a.Gaps[n], func(g [2]int64) bool { return g[0] <= end && g[1] >= o.Invoke }) {
@@ -623,10 +623,10 @@ func (a *Account) Reached(op int) (ran, known bool) {
 	return false, known
 }
 
-// deadThroughout reports whether node's process was certainly not running
+// DeadThroughout reports whether node's process was certainly not running
 // over [from, to] (wall ns): inside the recorded down window of a crash of
 // it (FaultWindow.Dead), from the kill's return to the restart's start.
-func (a *Account) deadThroughout(node string, from, to int64) bool {
+func (a *Account) DeadThroughout(node string, from, to int64) bool {
 	for _, f := range a.Faults {
 		if f.Step.Effect == history.EffectCrashNode && f.Dead[1] > f.Dead[0] && f.Dead[0] <= from && to <= f.Dead[1] && slices.Contains(f.Step.Nodes, node) {
 			return true

@@ -140,21 +140,28 @@ func newAttempts(a *account.Account) *attempts {
 		slices.SortStableFunc(v, func(x, y nodeEvent) int { return cmp.Compare(x.at, y.at) })
 	}
 	t := &attempts{byKey: map[string][]try{}}
+	multi := slices.Contains(h.Header.Traits, history.TraitMultiNode)
 	for _, op := range h.Ops {
 		if op.F != history.Acquire || !isClientOp(op) || op.Client == history.ProbeClient {
 			continue
 		}
-		if op.Type == history.Info || op.Value.Refusal == history.RefusalNotReplicated {
+		end := op.Complete
+		if end < 0 {
+			end = a.End()
+		}
+		// A multi-node acquire of unknown outcome whose commands the
+		// watched nodes ran (redlock-delayed-restart: "2/5 nodes granted,
+		// 3 did not answer" while n3 stayed down) asked the lock: the
+		// nodes that answered decided, and a lock that let n3 back in
+		// early would have granted it. It tests by its node events only.
+		partial := op.Type == history.Info && multi && len(sent[op.Client]) > 0 && acquireWatched(a, op, end)
+		if (op.Type == history.Info && !partial) || op.Value.Refusal == history.RefusalNotReplicated {
 			// No answer: the contender never knew itself granted, so it
 			// could not have acted. Refused by its own replication guard
 			// (WAIT short of acknowledgements): the node let it in, and
 			// with its replicas on time it would have been granted.
 			// Neither tested the exposure.
 			continue
-		}
-		end := op.Complete
-		if end < 0 {
-			end = a.End()
 		}
 		granted := int64(-1)
 		if op.Type == history.OK {
@@ -185,14 +192,15 @@ func newAttempts(a *account.Account) *attempts {
 }
 
 // acquireWatched reports whether every node op may have reached was
-// observed throughout its window [op.Invoke, end] (watched, node by node).
+// observed throughout its window [op.Invoke, end] (watched, node by node),
+// or down throughout it (a crash's recorded down window: it ran nothing).
 func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 	nodes := op.Value.Nodes
 	if len(nodes) == 0 {
 		nodes = a.H.Header.Nodes
 	}
 	for _, n := range nodes {
-		if !watched(a, n, op.Invoke, end) {
+		if !watched(a, n, op.Invoke, end) && !a.DeadThroughout(n, op.Invoke, end) {
 			return false
 		}
 	}
