@@ -404,9 +404,9 @@ var messagesEN = map[string]string{
 	"p.owner":                 "owner %s",
 	"p.quorum.lost":           "quorum lost",
 	"p.charge.bad":            "accepted charge that is the violation (as a checker names it)",
-	"p.latency.title":         "%s — acquire latency", // scenario
+	"p.latency.title":         "%s — acquire latency (workers; final probe left out)", // scenario
 	"p.latency.y":             "acquire latency (ms, wall time)",
-	"p.rate.title":            "%s — acquires per second", // scenario
+	"p.rate.title":            "%s — acquires per second (workers; final probe left out)", // scenario
 	"p.rate.y":                "acquires / s (scenario time)",
 	"p.ok":                    "granted",
 	"p.fail":                  "refused",
