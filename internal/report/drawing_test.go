@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -315,5 +316,68 @@ func TestALibrarysOwnKeyIsDrawnOnItsNodeAsTheNodeHeldIt(t *testing.T) {
 	w1 := laneNamed(d, "w1")
 	if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Lane == w1 && l.Text == tr(English, "p.resurrected") }) {
 		t.Errorf("w1's lane does not say its key was set again")
+	}
+}
+
+// Issue 31: w2's refused attempts were drawn as arrows from w2's lane to
+// the node's across the probe's lane, and read as probe activity. No
+// arrow of a refused acquire crosses another lane; each still shows at the
+// node.
+func TestRefusedAttemptsDoNotCrossOtherLanes(t *testing.T) {
+	h := gcPause("redis", false)
+	var refused []history.Op
+	for _, o := range h.Ops {
+		if o.Client == "w2" && o.F == history.Acquire && o.Type == history.Fail {
+			refused = append(refused, o)
+		}
+	}
+	for i, o := range refused {
+		mid := o.Invoke + (o.Complete-o.Invoke)/2
+		h.Ops = append(h.Ops, history.Op{Process: history.NodeProcess, Client: "w2", F: history.NodeCmd, Key: "invoice-1",
+			Value:  history.Value{Node: "n1", Cmd: []string{"set", "invoice-1", fmt.Sprintf("w2-%d", i), "px", "30000", "nx"}},
+			Invoke: mid, Complete: mid, Type: history.OK})
+	}
+	probeAt := at(40)
+	h.Ops = append(h.Ops, history.Op{Process: 10, Client: "probe", F: history.Probe, Key: "invoice-1",
+		Value:  history.Value{Token: "probe-token", TTL: at(30), Nodes: []string{"n1"}, Removed: true},
+		Invoke: probeAt, Complete: probeAt + at(0.01), Type: history.OK})
+	sort.SliceStable(h.Ops, func(i, j int) bool { return h.Ops[i].Invoke < h.Ops[j].Invoke })
+	for i := range h.Ops {
+		h.Ops[i].Index = i
+	}
+	in := gcPauseInput("redis", false)
+	in.History = h
+	in = in.checked()
+	d := drawingOf(t, in)
+	w2, probe, n1 := laneNamed(d, "w2"), laneNamed(d, "probe"), laneNamed(d, "n1")
+	if w2 < 0 || probe < 0 || n1 < 0 || !(w2 < probe && probe < n1) {
+		t.Fatalf("lanes w2 %d, probe %d, n1 %d: the probe's lane is not between w2's and the node's", w2, probe, n1)
+	}
+	// A second reading: a node event belongs to a refused attempt when it
+	// lies inside the window of one of its client's refused acquires.
+	inRefusal := func(ev history.Op) bool {
+		for _, o := range refused {
+			if o.Client == ev.Client && o.Invoke <= ev.Invoke && ev.Invoke <= o.Complete {
+				return true
+			}
+		}
+		return false
+	}
+	shown := 0
+	for _, s := range d.Shapes {
+		if s.Kind != chart.ShMsg || s.Op == 0 || !inRefusal(h.Ops[s.Op-1]) {
+			continue
+		}
+		shown++
+		lo, hi := min(s.Lane, s.Lane2), max(s.Lane, s.Lane2)
+		if hi-lo > 1 {
+			t.Errorf("a refused attempt's %s arrow at %.2f s runs from lane %s to %s, across %s", s.Sub, s.X0, d.Lanes[s.Lane].Name, d.Lanes[s.Lane2].Name, d.Lanes[lo+1].Name)
+		}
+		if s.Lane2 != n1 {
+			t.Errorf("a refused attempt's %s arrow at %.2f s does not reach the node's lane", s.Sub, s.X0)
+		}
+	}
+	if shown != len(refused) {
+		t.Errorf("%d arrows of refused attempts, want one per attempt (%d)", shown, len(refused))
 	}
 }
