@@ -3,16 +3,20 @@ package report
 import (
 	"context"
 	"fmt"
+	"html"
 	"html/template"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 	"github.com/locksim/locksim/internal/report/chart"
 )
 
@@ -379,5 +383,60 @@ func TestRefusedAttemptsDoNotCrossOtherLanes(t *testing.T) {
 	}
 	if shown != len(refused) {
 		t.Errorf("%d arrows of refused attempts, want one per attempt (%d)", shown, len(refused))
+	}
+}
+
+// Issue 31: a latency fault's words on a node's lane ("slow link to w1")
+// hid the name of the key bar they met and sat on the bar as if they
+// were its label. A key bar's label on the page is its owner's, and no
+// other words on the node's lane overlap the bar.
+func TestAKeyBarIsLabelledWithItsOwner(t *testing.T) {
+	h := gcPause("redis", false)
+	st := historytest.Step("latency", "w1→n1", "w2→n1")
+	st.ID, st.Duration = 2, at(20)
+	st.Trigger = history.Trigger{Kind: history.TriggerAt}
+	h.Ops = append(h.Ops, history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+		Value: historytest.Value(st), Invoke: 0, Complete: at(20), Type: history.Info})
+	sort.SliceStable(h.Ops, func(i, j int) bool { return h.Ops[i].Invoke < h.Ops[j].Invoke })
+	for i := range h.Ops {
+		h.Ops[i].Index = i
+	}
+	in := gcPauseInput("redis", false)
+	in.History = h
+	in = in.checked()
+	d := drawingOf(t, in)
+	n1 := laneNamed(d, "n1")
+	bars := shapesOn(d, n1, chart.ShKey)
+	if n1 < 0 || len(bars) == 0 {
+		t.Fatalf("no key bar on n1's lane (lane %d)", n1)
+	}
+	if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Lane == n1 && l.Style == chart.LbFault }) {
+		t.Fatal("n1's lane does not say its links were slow")
+	}
+	// The page's SVG: its labels, shown or hidden, with their lane
+	// offsets (data-dy, lane heights).
+	svg := chart.RenderSVG(d, chart.SVGOptions{Standalone: true})
+	re := regexp.MustCompile(`<text class="([^"]+)" data-l="(\d+)" data-x="([^"]+)" data-dy="([^"]+)"([^>]*)>([^<]*)</text>`)
+	const halfH = (15.0 + 4) / 2 / 52 // a label's half height, lane heights (svgFontPx+4 over svgLaneH)
+	first := bars[0]
+	owner := d.Lanes[first.Color].Name
+	named := false
+	for _, mt := range re.FindAllStringSubmatch(svg, -1) {
+		lane, _ := strconv.Atoi(mt[2])
+		x, _ := strconv.ParseFloat(mt[3], 64)
+		dy, _ := strconv.ParseFloat(mt[4], 64)
+		shown, text := !strings.Contains(mt[5], `visibility="hidden"`), html.UnescapeString(mt[6])
+		if lane != n1 || !shown {
+			continue
+		}
+		if x >= first.X0 && x < first.X1 && strings.HasPrefix(text, owner+" ") && dy == 0 {
+			named = true
+		}
+		if mt[1] != chart.LbSmall && dy-halfH < first.Y1 && dy+halfH > first.Y0 {
+			t.Errorf("%q (dy %.2f) overlaps the key bar (%.2f…%.2f)", text, dy, first.Y0, first.Y1)
+		}
+	}
+	if !named {
+		t.Errorf("the key bar from %.2f s is not labelled with its owner %s", first.X0, owner)
 	}
 }
