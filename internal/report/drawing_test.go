@@ -341,18 +341,8 @@ func TestRefusedAttemptsDoNotCrossOtherLanes(t *testing.T) {
 			Value:  history.Value{Node: "n1", Cmd: []string{"set", "invoice-1", fmt.Sprintf("w2-%d", i), "px", "30000", "nx"}},
 			Invoke: mid, Complete: mid, Type: history.OK})
 	}
-	probeAt := at(40)
-	h.Ops = append(h.Ops, history.Op{Process: 10, Client: "probe", F: history.Probe, Key: "invoice-1",
-		Value:  history.Value{Token: "probe-token", TTL: at(30), Nodes: []string{"n1"}, Removed: true},
-		Invoke: probeAt, Complete: probeAt + at(0.01), Type: history.OK})
-	sort.SliceStable(h.Ops, func(i, j int) bool { return h.Ops[i].Invoke < h.Ops[j].Invoke })
-	for i := range h.Ops {
-		h.Ops[i].Index = i
-	}
-	in := gcPauseInput("redis", false)
-	in.History = h
-	in = in.checked()
-	d := drawingOf(t, in)
+	h.Ops = append(h.Ops, probeOp(at(40)))
+	d := drawingOf(t, gcPauseWith(h))
 	w2, probe, n1 := laneNamed(d, "w2"), laneNamed(d, "probe"), laneNamed(d, "n1")
 	if w2 < 0 || probe < 0 || n1 < 0 || !(w2 < probe && probe < n1) {
 		t.Fatalf("lanes w2 %d, probe %d, n1 %d: the probe's lane is not between w2's and the node's", w2, probe, n1)
@@ -397,14 +387,7 @@ func TestAKeyBarIsLabelledWithItsOwner(t *testing.T) {
 	st.Trigger = history.Trigger{Kind: history.TriggerAt}
 	h.Ops = append(h.Ops, history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
 		Value: historytest.Value(st), Invoke: 0, Complete: at(20), Type: history.Info})
-	sort.SliceStable(h.Ops, func(i, j int) bool { return h.Ops[i].Invoke < h.Ops[j].Invoke })
-	for i := range h.Ops {
-		h.Ops[i].Index = i
-	}
-	in := gcPauseInput("redis", false)
-	in.History = h
-	in = in.checked()
-	d := drawingOf(t, in)
+	d := drawingOf(t, gcPauseWith(h))
 	n1 := laneNamed(d, "n1")
 	bars := shapesOn(d, n1, chart.ShKey)
 	if n1 < 0 || len(bars) == 0 {
@@ -439,4 +422,23 @@ func TestAKeyBarIsLabelledWithItsOwner(t *testing.T) {
 	if !named {
 		t.Errorf("the key bar from %.2f s is not labelled with its owner %s", first.X0, owner)
 	}
+}
+
+// probeOp is a final probe that got the lock at t (wall ns).
+func probeOp(t int64) history.Op {
+	return history.Op{Process: 10, Client: "probe", F: history.Probe, Key: "invoice-1",
+		Value:  history.Value{Token: "probe-token", TTL: at(30), Nodes: []string{"n1"}, Removed: true},
+		Invoke: t, Complete: t + at(0.01), Type: history.OK}
+}
+
+// gcPauseWith is gcPauseInput's run with h's operations (gcPause's and
+// those a test added), in time order and numbered, checked.
+func gcPauseWith(h history.History) Input {
+	sort.SliceStable(h.Ops, func(i, j int) bool { return h.Ops[i].Invoke < h.Ops[j].Invoke })
+	for i := range h.Ops {
+		h.Ops[i].Index = i
+	}
+	in := gcPauseInput("redis", false)
+	in.History = h
+	return in.checked()
 }

@@ -57,12 +57,8 @@ func TestPerfMarksStayVisibleOnShades(t *testing.T) {
 func TestPerfPlotsDrawTheSameAttempts(t *testing.T) {
 	h := gcPause("redis", false)
 	probeAt := at(40)
-	h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: 10, Client: "probe", F: history.Probe, Key: "invoice-1",
-		Value:  history.Value{Token: "probe-token", TTL: at(30), Nodes: []string{"n1"}, Removed: true},
-		Invoke: probeAt, Complete: probeAt + at(0.01), Type: history.OK})
-	in := gcPauseInput("redis", false)
-	in.History = h
-	in = in.checked()
+	h.Ops = append(h.Ops, probeOp(probeAt))
+	in := gcPauseWith(h)
 	m := newModel(in.History, in.Account)
 	okXY, failXY, infoXY, _ := latencyPoints(in, m)
 	okR, failR := rateCounts(in, m, 1)
