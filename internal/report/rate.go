@@ -62,7 +62,9 @@ func writeRate(path string, in Input, m *model) error {
 		for i, v := range c {
 			r := v / bin
 			top = max(top, r)
-			xys = append(xys, plotter.XY{X: float64(i) * bin, Y: r}, plotter.XY{X: float64(i+1) * bin, Y: r})
+			// Cut at the axis' end (newPerfPlot's, latency.png's too):
+			// the last bin would stretch the x axis past it.
+			xys = append(xys, plotter.XY{X: min(float64(i)*bin, endS*1.03), Y: r}, plotter.XY{X: min(float64(i+1)*bin, endS*1.03), Y: r})
 		}
 		return xys
 	}
