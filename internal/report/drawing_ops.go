@@ -371,11 +371,10 @@ func (b *builder) cmdText(o history.Op, inner []string) string {
 	return s
 }
 
-// parentOp is the client operation a node event was part of: the
-// client's acquire, release or extend (or the probe) whose window holds
-// it; false when none does (a connection's CLIENT SETNAME).
-func (b *builder) parentOp(client string, ev history.Op) (history.Op, bool) {
-	m := b.m
+// parentTip names the client operation a node event was part of: the
+// client's acquire, release or extend whose window holds it.
+func (b *builder) parentTip(client string, ev history.Op) string {
+	m, lang := b.m, b.lang
 	for _, i := range m.opsByKey[ev.Key] {
 		o := m.h.Ops[i]
 		if o.Client != client || o.Process == history.NodeProcess {
@@ -387,20 +386,10 @@ func (b *builder) parentOp(client string, ev history.Op) (history.Op, bool) {
 			continue
 		}
 		if o.Invoke <= ev.Invoke && ev.Invoke <= opEnd(o, m.end) {
-			return o, true
+			return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), tr(lang, "outcome."+string(o.Type)))
 		}
 	}
-	return history.Op{}, false
-}
-
-// parentTip names the client operation a node event was part of
-// (parentOp), as a line of its tip.
-func (b *builder) parentTip(client string, ev history.Op) string {
-	o, ok := b.parentOp(client, ev)
-	if !ok {
-		return ""
-	}
-	return "\n" + tr(b.lang, "tip.msg.part", tr(b.lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), tr(b.lang, "outcome."+string(o.Type)))
+	return ""
 }
 
 // msgLanes are the lanes of an executed command's arrows between client
@@ -410,12 +399,32 @@ func (b *builder) parentTip(client string, ev history.Op) string {
 // hundred refusals do not cross, and read as, another client's lane; its
 // own lane has the refusal's mark (tries).
 func (b *builder) msgLanes(ci, ni int, ev history.Op) (from, to int) {
-	if ci-ni > 1 || ni-ci > 1 {
-		if o, ok := b.parentOp(ev.Client, ev); ok && o.F == history.Acquire && o.Type == history.Fail {
-			return ni, ni
-		}
+	if (ci-ni > 1 || ni-ci > 1) && b.inRefusal(ev) {
+		return ni, ni
 	}
 	return ci, ni
+}
+
+// inRefusal reports whether node event ev was part of a refused acquire:
+// one of its client's on its key whose window holds it (a client's
+// operations follow one another). A search, not a scan: a busy run has
+// tens of thousands of node events.
+func (b *builder) inRefusal(ev history.Op) bool {
+	if b.refused == nil {
+		b.refused = map[[2]string][]history.Op{}
+		for _, o := range b.m.h.Ops {
+			if o.F == history.Acquire && o.Type == history.Fail && o.Process != history.NodeProcess {
+				k := [2]string{o.Client, o.Key}
+				b.refused[k] = append(b.refused[k], o)
+			}
+		}
+		for _, list := range b.refused {
+			sort.SliceStable(list, func(i, j int) bool { return list[i].Invoke < list[j].Invoke })
+		}
+	}
+	list := b.refused[[2]string{ev.Client, ev.Key}]
+	i := sort.Search(len(list), func(i int) bool { return list[i].Invoke > ev.Invoke }) - 1
+	return i >= 0 && ev.Invoke <= opEnd(list[i], b.m.end)
 }
 
 // cutBy says which link fault stood between client and node at t, as a
