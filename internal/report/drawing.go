@@ -23,6 +23,9 @@ type builder struct {
 	legend map[string]bool
 	// endWords are the words of the key-end ticks drawn, for the legend.
 	endWords []string
+	// refused are the refused acquires by client and key, in invoke
+	// order (msgLanes; made on first use).
+	refused map[[2]string][]history.Op
 }
 
 func (b *builder) shape(s chart.Shape) { b.d.Shapes = append(b.d.Shapes, s) }
@@ -190,6 +193,11 @@ func (b *builder) bands() {
 	}
 }
 
+// nodeFaultDy is where a fault's words go on a node's lane (lane heights
+// below its centre): at its foot, so they neither hide nor stand for the
+// name of the key bar at its centre.
+const nodeFaultDy = 0.39
+
 // faults: node and link faults shade their lanes; pauses are drawn over
 // the client's bars (after the leases); clock faults become clock strips.
 func (b *builder) faults() {
@@ -218,7 +226,12 @@ func (b *builder) faults() {
 			}
 			shaded = true
 			b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.46, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1})
-			b.label(chart.Label{Lane: i, X: s, Dy: -0.33, Text: short, Style: chart.LbFault, Prio: chart.PrFault})
+			switch {
+			case d.Lanes[i].Kind != chart.LaneNode:
+				b.label(chart.Label{Lane: i, X: s, Dy: -0.33, Text: short, Style: chart.LbFault, Prio: chart.PrFault})
+			case st.Effect != history.EffectNodeClock: // a clock's strip has its words there (clocks)
+				b.label(chart.Label{Lane: i, X: s, Dy: nodeFaultDy, Text: short, Style: chart.LbFault, Prio: chart.PrFault})
+			}
 		}
 		// A link fault a→b shades b's lane ("cut from a") and draws a
 		// strip at the bottom of a's lane ("cut from b, c").
@@ -246,7 +259,11 @@ func (b *builder) faults() {
 			if bi := b.laneOf(n); bi >= 0 {
 				shaded = true
 				b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: bi, Lane2: bi, X0: s, X1: e, Y0: -0.46, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1})
-				b.label(chart.Label{Lane: bi, X: s, Dy: -0.33, Text: tr(lang, linkWord, strings.Join(cutFrom[n], ", ")), Style: chart.LbFault, Prio: chart.PrFault})
+				// At the lane's foot, clear of the key bars and their
+				// owners' names (at the centre): at -0.33 its words
+				// hid a key's name and sat on its bar as if they were
+				// the bar's label (issue 31).
+				b.label(chart.Label{Lane: bi, X: s, Dy: nodeFaultDy, Text: tr(lang, linkWord, strings.Join(cutFrom[n], ", ")), Style: chart.LbFault, Prio: chart.PrFault})
 			}
 		}
 		for _, a := range from {

@@ -234,7 +234,9 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 // whose connection got no answer (a Stalled record with no outcome) is a
 // cut arrow: stopped half-way when the node never executed it, or, when
 // it did, a cut reply. A command answered late is drawn from its send to
-// the node and back to its answer, in real time.
+// the node and back to its answer, in real time. A refused acquire's
+// commands to a node with another lane between stay on the node's lane
+// (msgLanes).
 func (b *builder) messages() {
 	m, lang := b.m, b.lang
 	ops := b.in.History.Ops
@@ -301,10 +303,13 @@ func (b *builder) messages() {
 			used[exec] = true
 			x := m.sec(ops[exec].Invoke)
 			full := b.cmdText(ops[exec], inner[exec])
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: ci, Lane2: ni, X0: s, X1: x, Color: -1,
+			from, to := b.msgLanes(ci, ni, ops[exec])
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
 				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: ni, Lane2: ci, X0: x, X1: e, Color: -1,
-				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1})
+			if from != to {
+				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
+					Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1})
+			}
 		case o.Type == history.Info:
 			key := "tip.msg.lost"
 			if !m.a.ObservedAt(o.Value.Node, o.Invoke) || !m.a.ObservedAt(o.Value.Node, end) {
@@ -333,8 +338,11 @@ func (b *builder) messages() {
 			tip := func() string {
 				return tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(o.Client, o)
 			}
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: ci, Lane2: ni, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: ni, Lane2: ci, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			from, to := b.msgLanes(ci, ni, o)
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			if from != to { // a refusal kept on the node's lane is one short arrow
+				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			}
 			drawn++
 		}
 	}
@@ -382,6 +390,41 @@ func (b *builder) parentTip(client string, ev history.Op) string {
 		}
 	}
 	return ""
+}
+
+// msgLanes are the lanes of an executed command's arrows between client
+// lane ci and node lane ni: from one to the other, except for a refused
+// acquire's commands when another lane lies between them — those stay on
+// the node's lane (a short arrow at the node), so a busy retrier's
+// hundred refusals do not cross, and read as, another client's lane; its
+// own lane has the refusal's mark (tries).
+func (b *builder) msgLanes(ci, ni int, ev history.Op) (from, to int) {
+	if (ci-ni > 1 || ni-ci > 1) && b.inRefusal(ev) {
+		return ni, ni
+	}
+	return ci, ni
+}
+
+// inRefusal reports whether node event ev was part of a refused acquire:
+// one of its client's on its key whose window holds it (a client's
+// operations follow one another). A search, not a scan: a busy run has
+// tens of thousands of node events.
+func (b *builder) inRefusal(ev history.Op) bool {
+	if b.refused == nil {
+		b.refused = map[[2]string][]history.Op{}
+		for _, o := range b.m.h.Ops {
+			if o.F == history.Acquire && o.Type == history.Fail && o.Process != history.NodeProcess {
+				k := [2]string{o.Client, o.Key}
+				b.refused[k] = append(b.refused[k], o)
+			}
+		}
+		for _, list := range b.refused {
+			sort.SliceStable(list, func(i, j int) bool { return list[i].Invoke < list[j].Invoke })
+		}
+	}
+	list := b.refused[[2]string{ev.Client, ev.Key}]
+	i := sort.Search(len(list), func(i int) bool { return list[i].Invoke > ev.Invoke }) - 1
+	return i >= 0 && ev.Invoke <= opEnd(list[i], b.m.end)
 }
 
 // cutBy says which link fault stood between client and node at t, as a

@@ -3,15 +3,20 @@ package report
 import (
 	"context"
 	"fmt"
+	"html"
 	"html/template"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 	"github.com/locksim/locksim/internal/report/chart"
 )
 
@@ -316,4 +321,124 @@ func TestALibrarysOwnKeyIsDrawnOnItsNodeAsTheNodeHeldIt(t *testing.T) {
 	if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Lane == w1 && l.Text == tr(English, "p.resurrected") }) {
 		t.Errorf("w1's lane does not say its key was set again")
 	}
+}
+
+// Issue 31: w2's refused attempts were drawn as arrows from w2's lane to
+// the node's across the probe's lane, and read as probe activity. No
+// arrow of a refused acquire crosses another lane; each still shows at the
+// node.
+func TestRefusedAttemptsDoNotCrossOtherLanes(t *testing.T) {
+	h := gcPause("redis", false)
+	var refused []history.Op
+	for _, o := range h.Ops {
+		if o.Client == "w2" && o.F == history.Acquire && o.Type == history.Fail {
+			refused = append(refused, o)
+		}
+	}
+	for i, o := range refused {
+		mid := o.Invoke + (o.Complete-o.Invoke)/2
+		h.Ops = append(h.Ops, history.Op{Process: history.NodeProcess, Client: "w2", F: history.NodeCmd, Key: "invoice-1",
+			Value:  history.Value{Node: "n1", Cmd: []string{"set", "invoice-1", fmt.Sprintf("w2-%d", i), "px", "30000", "nx"}},
+			Invoke: mid, Complete: mid, Type: history.OK})
+	}
+	h.Ops = append(h.Ops, probeOp(at(40)))
+	d := drawingOf(t, gcPauseWith(h))
+	w2, probe, n1 := laneNamed(d, "w2"), laneNamed(d, "probe"), laneNamed(d, "n1")
+	if w2 < 0 || probe < 0 || n1 < 0 || !(w2 < probe && probe < n1) {
+		t.Fatalf("lanes w2 %d, probe %d, n1 %d: the probe's lane is not between w2's and the node's", w2, probe, n1)
+	}
+	// A second reading: a node event belongs to a refused attempt when it
+	// lies inside the window of one of its client's refused acquires.
+	inRefusal := func(ev history.Op) bool {
+		for _, o := range refused {
+			if o.Client == ev.Client && o.Invoke <= ev.Invoke && ev.Invoke <= o.Complete {
+				return true
+			}
+		}
+		return false
+	}
+	shown := 0
+	for _, s := range d.Shapes {
+		if s.Kind != chart.ShMsg || s.Op == 0 || !inRefusal(h.Ops[s.Op-1]) {
+			continue
+		}
+		shown++
+		lo, hi := min(s.Lane, s.Lane2), max(s.Lane, s.Lane2)
+		if hi-lo > 1 {
+			t.Errorf("a refused attempt's %s arrow at %.2f s runs from lane %s to %s, across %s", s.Sub, s.X0, d.Lanes[s.Lane].Name, d.Lanes[s.Lane2].Name, d.Lanes[lo+1].Name)
+		}
+		if s.Lane2 != n1 {
+			t.Errorf("a refused attempt's %s arrow at %.2f s does not reach the node's lane", s.Sub, s.X0)
+		}
+	}
+	if shown != len(refused) {
+		t.Errorf("%d arrows of refused attempts, want one per attempt (%d)", shown, len(refused))
+	}
+}
+
+// Issue 31: a latency fault's words on a node's lane ("slow link to w1")
+// hid the name of the key bar they met and sat on the bar as if they
+// were its label. A key bar's label on the page is its owner's, and no
+// other words on the node's lane overlap the bar.
+func TestAKeyBarIsLabelledWithItsOwner(t *testing.T) {
+	h := gcPause("redis", false)
+	st := historytest.Step("latency", "w1→n1", "w2→n1")
+	st.ID, st.Duration = 2, at(20)
+	st.Trigger = history.Trigger{Kind: history.TriggerAt}
+	h.Ops = append(h.Ops, history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+		Value: historytest.Value(st), Invoke: 0, Complete: at(20), Type: history.Info})
+	d := drawingOf(t, gcPauseWith(h))
+	n1 := laneNamed(d, "n1")
+	bars := shapesOn(d, n1, chart.ShKey)
+	if n1 < 0 || len(bars) == 0 {
+		t.Fatalf("no key bar on n1's lane (lane %d)", n1)
+	}
+	if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Lane == n1 && l.Style == chart.LbFault }) {
+		t.Fatal("n1's lane does not say its links were slow")
+	}
+	// The page's SVG: its labels, shown or hidden, with their lane
+	// offsets (data-dy, lane heights).
+	svg := chart.RenderSVG(d, chart.SVGOptions{Standalone: true})
+	re := regexp.MustCompile(`<text class="([^"]+)" data-l="(\d+)" data-x="([^"]+)" data-dy="([^"]+)"([^>]*)>([^<]*)</text>`)
+	const halfH = (15.0 + 4) / 2 / 52 // a label's half height, lane heights (svgFontPx+4 over svgLaneH)
+	first := bars[0]
+	owner := d.Lanes[first.Color].Name
+	named := false
+	for _, mt := range re.FindAllStringSubmatch(svg, -1) {
+		lane, _ := strconv.Atoi(mt[2])
+		x, _ := strconv.ParseFloat(mt[3], 64)
+		dy, _ := strconv.ParseFloat(mt[4], 64)
+		shown, text := !strings.Contains(mt[5], `visibility="hidden"`), html.UnescapeString(mt[6])
+		if lane != n1 || !shown {
+			continue
+		}
+		if x >= first.X0 && x < first.X1 && strings.HasPrefix(text, owner+" ") && dy == 0 {
+			named = true
+		}
+		if mt[1] != chart.LbSmall && dy-halfH < first.Y1 && dy+halfH > first.Y0 {
+			t.Errorf("%q (dy %.2f) overlaps the key bar (%.2f…%.2f)", text, dy, first.Y0, first.Y1)
+		}
+	}
+	if !named {
+		t.Errorf("the key bar from %.2f s is not labelled with its owner %s", first.X0, owner)
+	}
+}
+
+// probeOp is a final probe that got the lock at t (wall ns).
+func probeOp(t int64) history.Op {
+	return history.Op{Process: 10, Client: "probe", F: history.Probe, Key: "invoice-1",
+		Value:  history.Value{Token: "probe-token", TTL: at(30), Nodes: []string{"n1"}, Removed: true},
+		Invoke: t, Complete: t + at(0.01), Type: history.OK}
+}
+
+// gcPauseWith is gcPauseInput's run with h's operations (gcPause's and
+// those a test added), in time order and numbered, checked.
+func gcPauseWith(h history.History) Input {
+	sort.SliceStable(h.Ops, func(i, j int) bool { return h.Ops[i].Invoke < h.Ops[j].Invoke })
+	for i := range h.Ops {
+		h.Ops[i].Index = i
+	}
+	in := gcPauseInput("redis", false)
+	in.History = h
+	return in.checked()
 }

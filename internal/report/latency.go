@@ -1,8 +1,6 @@
 package report
 
 import (
-	"image/color"
-
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -11,18 +9,11 @@ import (
 	"github.com/locksim/locksim/internal/report/chart"
 )
 
-// writeLatency draws latency.png: for every acquire, its latency in wall
-// milliseconds (Complete − Invoke, true time) against its start in scenario
-// seconds; granted, refused and unknown-outcome attempts with different
-// glyphs; fault windows shaded. Unknown outcomes are drawn at the top.
-func writeLatency(path string, in Input, m *model) error {
-	lang := normLang(in.Lang)
-	var okXY, failXY, infoXY plotter.XYs
-	maxMS := 0.0
-	for _, o := range in.History.Ops {
-		if o.F != history.Acquire && o.F != history.Probe {
-			continue
-		}
+// latencyPoints are latency.png's points, from perfAcquires: each
+// attempt at (start, scenario s; latency, wall ms), by outcome (an open
+// one at y 0, placed at the top by writeLatency), and the largest latency.
+func latencyPoints(in Input, m *model) (okXY, failXY, infoXY plotter.XYs, maxMS float64) {
+	for _, o := range perfAcquires(in.History) {
 		if o.Open() {
 			infoXY = append(infoXY, plotter.XY{X: m.sec(o.Invoke)})
 			continue
@@ -39,6 +30,18 @@ func writeLatency(path string, in Input, m *model) error {
 			infoXY = append(infoXY, xy)
 		}
 	}
+	return okXY, failXY, infoXY, maxMS
+}
+
+// writeLatency draws latency.png: for every workers' acquire
+// (perfAcquires: the final probe left out), its latency in wall
+// milliseconds (Complete − Invoke, true time) against its start in
+// scenario seconds; granted, refused and unknown-outcome attempts with
+// different glyphs; fault windows shaded. Unknown outcomes are drawn at
+// the top.
+func writeLatency(path string, in Input, m *model) error {
+	lang := normLang(in.Lang)
+	okXY, failXY, infoXY, maxMS := latencyPoints(in, m)
 	top := maxMS * 1.15
 	if top <= 0 {
 		top = 1
@@ -59,7 +62,7 @@ func writeLatency(path string, in Input, m *model) error {
 		p.Add(s)
 		legend = append(legend, chart.LegendEntry{Thumb: s, Text: tr(lang, key)})
 	}
-	add(failXY, draw.GlyphStyle{Color: color.Gray{Y: 100}, Radius: vg.Points(5), Shape: draw.RingGlyph{}}, "p.fail")
+	add(failXY, draw.GlyphStyle{Color: perfFailGlyph, Radius: vg.Points(5), Shape: draw.RingGlyph{}}, "p.fail")
 	add(okXY, draw.GlyphStyle{Color: chart.ClientPalette[0], Radius: vg.Points(7), Shape: draw.CircleGlyph{}}, "p.ok")
 	add(infoXY, draw.GlyphStyle{Color: chart.ColRefused, Radius: vg.Points(8), Shape: draw.TriangleGlyph{}}, "p.info")
 	return chart.SavePNG(path, p, legend, chart.LatencyW, chart.LatencyH)

@@ -67,7 +67,7 @@ const suiteCSS = `{{define "css"}}<style>
 <dt>{{t "suite.seed"}}</dt><dd>{{.Seed}}</dd><dt>{{t "suite.wall"}}</dt><dd>{{.Wall}}</dd></dl>
 {{if .Link}}<a class="open" href="{{.Link}}">{{t "suite.open"}} →</a>{{else if .Error}}<code>{{.Error}}</code>{{end}}
 </div>
-<div class="thumb">{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" loading="lazy" decoding="async" width="1600" height="900"></a>{{else if .Link}}<span class="nochart">{{t "suite.nochart"}}</span>{{end}}</div>
+<div class="thumb">{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" width="1600" height="900"></a>{{else if .Link}}<span class="nochart">{{t "suite.nochart"}}</span>{{end}}</div>
 </article>{{end}}`
 
 // indexTemplateSuite is the suite's index.html: the runs grouped by
@@ -125,7 +125,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Description}}<p class="desc"{{if .DescLang}} lang="{{.DescLang}}"{{end}}>{{.Description}}</p>{{end}}
 <p><span class="v-{{.Verdict}}">{{mark .Verdict}} {{.VerdictWord}}</span></p>
 {{if .Headline}}<p class="say">{{.Headline}}</p>{{end}}
-{{if .Below}}{{else if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" loading="lazy" decoding="async" width="1600" height="900"></a>{{else}}<p class="nochart">{{t "lesson.notimeline"}}</p>{{end}}
+{{if .Below}}{{else if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" width="1600" height="900"></a>{{else}}<p class="nochart">{{t "lesson.notimeline"}}</p>{{end}}
 {{if .Link}}<p><a class="open" href="{{.Link}}">{{t "lesson.open"}} →</a></p>{{end}}{{end}}
 {{define "dl"}}{{if eq .Op "-"}}<span class="del">− {{.Text}}</span>{{else if eq .Op "+"}}<span class="add">+ {{.Text}}</span>{{else if eq .Op "@"}}<span class="hunk">{{.Text}}</span>{{else}}<span class="ctx">  {{.Text}}</span>{{end}}{{end}}`
 

@@ -29,7 +29,7 @@ var messagesEN = map[string]string{
 	"h.fix":             "What would have prevented it",
 	"h.checkers":        "Checkers",
 	"h.timeline":        "Timeline",
-	"h.timeline.how":    "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies; a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
+	"h.timeline.how":    "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
 	"h.latency":         "Acquire latency",
 	"h.rate":            "Acquire rate",
 	"h.history":         "Linearizability (porcupine)",
@@ -404,9 +404,9 @@ var messagesEN = map[string]string{
 	"p.owner":                 "owner %s",
 	"p.quorum.lost":           "quorum lost",
 	"p.charge.bad":            "accepted charge that is the violation (as a checker names it)",
-	"p.latency.title":         "%s — acquire latency", // scenario
+	"p.latency.title":         "%s — acquire latency (workers; final probe left out)", // scenario
 	"p.latency.y":             "acquire latency (ms, wall time)",
-	"p.rate.title":            "%s — acquires per second", // scenario
+	"p.rate.title":            "%s — acquires per second (workers; final probe left out)", // scenario
 	"p.rate.y":                "acquires / s (scenario time)",
 	"p.ok":                    "granted",
 	"p.fail":                  "refused",

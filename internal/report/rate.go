@@ -26,19 +26,17 @@ func rateBin(span float64) float64 {
 	return b
 }
 
-// writeRate draws rate.png: acquires granted and refused per second of
-// scenario time (Jepsen's rate plot), fault windows shaded per kind.
-func writeRate(path string, in Input, m *model) error {
-	lang := normLang(in.Lang)
-	endS := max(m.sec(m.end), 1e-9)
-	bin := rateBin(endS)
-	n := int(math.Ceil(endS/bin)) + 1
-	ok, fail := make([]float64, n), make([]float64, n)
-	for _, o := range in.History.Ops {
-		if o.F != history.Acquire || o.Open() {
+// rateCounts are rate.png's counts, from perfAcquires: the attempts
+// granted and refused that started in each bin of bin scenario seconds
+// (an open attempt has no outcome and is in neither).
+func rateCounts(in Input, m *model, bin float64) (ok, fail []float64) {
+	n := int(math.Ceil(max(m.sec(m.end), 1e-9)/bin)) + 1
+	ok, fail = make([]float64, n), make([]float64, n)
+	for _, o := range perfAcquires(in.History) {
+		if o.Open() {
 			continue
 		}
-		i := int(m.sec(o.Invoke) / bin)
+		i := min(int(m.sec(o.Invoke)/bin), n-1)
 		switch o.Type {
 		case history.OK:
 			ok[i]++
@@ -46,13 +44,27 @@ func writeRate(path string, in Input, m *model) error {
 			fail[i]++
 		}
 	}
+	return ok, fail
+}
+
+// writeRate draws rate.png: the workers' acquires (perfAcquires: the
+// final probe left out) granted and refused per second of scenario time
+// (Jepsen's rate plot), fault windows shaded per kind.
+func writeRate(path string, in Input, m *model) error {
+	lang := normLang(in.Lang)
+	endS := max(m.sec(m.end), 1e-9)
+	bin := rateBin(endS)
+	ok, fail := rateCounts(in, m, bin)
+	n := len(ok)
 	top := 1.0
 	series := func(c []float64) plotter.XYs {
 		xys := make(plotter.XYs, 0, 2*n)
 		for i, v := range c {
 			r := v / bin
 			top = max(top, r)
-			xys = append(xys, plotter.XY{X: float64(i) * bin, Y: r}, plotter.XY{X: float64(i+1) * bin, Y: r})
+			// Cut at the axis' end (newPerfPlot's, latency.png's too):
+			// the last bin would stretch the x axis past it.
+			xys = append(xys, plotter.XY{X: min(float64(i)*bin, endS*1.03), Y: r}, plotter.XY{X: min(float64(i+1)*bin, endS*1.03), Y: r})
 		}
 		return xys
 	}
@@ -65,7 +77,7 @@ func writeRate(path string, in Input, m *model) error {
 		w   float64
 		key string
 	}{
-		{failXY, color.Gray{Y: 110}, 3, "p.fail"},
+		{failXY, perfFailLine, 3, "p.fail"},
 		{okXY, chart.ClientPalette[0], 4, "p.ok"},
 	} {
 		l, err := plotter.NewLine(s.xys)
@@ -90,7 +102,7 @@ func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []chart.LegendE
 		if e-s < endS*0.004 {
 			e = s + endS*0.004
 		}
-		r := chart.Rect(s, e, 0, top, chart.FaultColor(w.Step), chart.NoLine())
+		r := chart.Rect(s, e, 0, top, chart.PerfShade(w.Step), chart.NoLine())
 		p.Add(r)
 		if !seen[w.Step.Kind] {
 			seen[w.Step.Kind] = true

@@ -138,7 +138,7 @@ func suiteRel(outDir, target string) string {
 // runs grouped by lesson (a run under the first lesson it names; the runs
 // that name none last), each broken run followed by the run of its
 // fixed_by scenario: scenario, verdict and headline, expected, met, seed,
-// wall seconds, a lazy-loaded thumbnail of its timeline.png and a link to
+// wall seconds, an eagerly loaded thumbnail of its timeline.png and a link to
 // its index.html, both by relative path from outDir to the run's
 // ReportDir; a run with Error set has no verdict and says why. The pages
 // are self-contained (no network); lang is "en" or "vi".

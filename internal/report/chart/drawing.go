@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"sort"
 
@@ -256,3 +257,21 @@ func FaultColor(st history.FaultStep) color.NRGBA {
 }
 
 func fmtT(s float64) string { return fmt.Sprintf("%.1f", s) }
+
+// PerfShadeKeep is how much of a fault's shade (FaultColor over white) a
+// perf plot keeps: its windows span most of a faulted run, and every mark
+// drawn on them must stay visible on a projector (issue 31).
+const PerfShadeKeep = 0.3
+
+// PerfShade is a fault step's shade on a perf plot (latency.png,
+// rate.png): FaultColor laid over white, then PerfShadeKeep of its
+// darkness kept; opaque, so overlapping windows never stack darker.
+func PerfShade(st history.FaultStep) color.NRGBA {
+	c := FaultColor(st)
+	a := float64(c.A) / 255
+	ch := func(v uint8) uint8 {
+		over := 255 - a*(255-float64(v)) // over white
+		return uint8(math.Round(255 - PerfShadeKeep*(255-over)))
+	}
+	return color.NRGBA{ch(c.R), ch(c.G), ch(c.B), 255}
+}

@@ -34,6 +34,9 @@ const (
 	// cutStop is where a cut message stops: this many lane heights
 	// before the centre of the lane it was meant for (just outside it).
 	cutStop = 0.62
+	// sameLaneFrom is where an arrow that stays on one lane starts: this
+	// many lane heights above its centre (it ends at the bar's top).
+	sameLaneFrom = 0.46
 	// svgPad widens the range shown by this share of the run on each
 	// side, so marks at its first and last instants are whole.
 	SvgPad = 0.015
@@ -74,6 +77,11 @@ func (g geom) arrowEnds(s Shape) (x0, y0, x1, y1 float64, cut bool) {
 		dir = -1
 	}
 	y0, y1 = ya+dir*0.22*g.laneH, yb-dir*0.22*g.laneH
+	if s.Lane == s.Lane2 {
+		// A command kept on the node's lane (a refused attempt's):
+		// from the lane's top down to its bar, over nothing.
+		y0, y1 = ya-sameLaneFrom*g.laneH, ya-0.22*g.laneH
+	}
 	x0, x1 = g.x(s.X0), g.x(s.X1)
 	switch s.Sub {
 	case MsgCmd:

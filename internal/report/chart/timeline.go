@@ -231,6 +231,9 @@ func (a arrowLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 			dir = -1
 		}
 		y0, y1 := ya-dir*0.22*laneH, yb+dir*0.22*laneH
+		if s.Lane == s.Lane2 { // kept on the node's lane: top down to the bar (arrowEnds)
+			y0, y1 = ya+vg.Length(sameLaneFrom)*laneH, ya+0.22*laneH
+		}
 		x0, x1 := trX(s.X0), trX(s.X1)
 		cut := false
 		switch s.Sub {

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
+)
+
+// relLum is a colour's relative luminance over white (WCAG 2.x).
+func relLum(c color.Color) float64 {
+	r, g, b, a := c.RGBA()
+	lin := func(v uint32) float64 {
+		s := (float64(v) + (65535 - float64(a))) / 65535 // alpha-premultiplied, over white
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+// contrast is the WCAG contrast ratio of two colours (1 to 21).
+func contrast(a, b color.Color) float64 {
+	la, lb := relLum(a), relLum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// Issue 31: latency.png's pause shading (alpha 120 of near-black) covered
+// most of the plot and its grey "refused" rings vanished on it. Every mark
+// of the perf plots keeps WCAG's 3:1 for graphics on every fault's shade.
+func TestPerfMarksStayVisibleOnShades(t *testing.T) {
+	effects := []string{history.EffectFreezeClient, history.EffectCrashClient, history.EffectRestartClient,
+		history.EffectStarveRenewer, history.EffectClientClock, history.EffectCutLinks, history.EffectSlowLinks,
+		history.EffectResetLinks, history.EffectCrashNode, history.EffectFreezeNode, history.EffectNodeClock,
+		history.EffectDeleteKey, history.EffectFailover}
+	marks := map[string]color.Color{"refused ring": perfFailGlyph, "refused line": perfFailLine,
+		"granted": chart.ClientPalette[0], "unknown": chart.ColRefused}
+	for _, eff := range effects {
+		for _, rate := range []float64{0, 1} {
+			st := history.FaultStep{Effect: eff, Rate: rate}
+			shade := chart.PerfShade(st)
+			for name, mark := range marks {
+				if c := contrast(shade, mark); c < 3 {
+					t.Errorf("a %s mark on the %s shade (rate %v) has contrast %.2f:1, want at least 3:1", name, eff, rate, c)
+				}
+			}
+		}
+	}
+}
+
+// Issue 31: latency.png plotted the final probe's grant and rate.png left
+// it out. Both draw perfAcquires: the same granted and refused attempts,
+// the probe in neither.
+func TestPerfPlotsDrawTheSameAttempts(t *testing.T) {
+	h := gcPause("redis", false)
+	probeAt := at(40)
+	h.Ops = append(h.Ops, probeOp(probeAt))
+	in := gcPauseWith(h)
+	m := newModel(in.History, in.Account)
+	okXY, failXY, infoXY, _ := latencyPoints(in, m)
+	okR, failR := rateCounts(in, m, 1)
+	sum := func(xs []float64) int {
+		n := 0.0
+		for _, x := range xs {
+			n += x
+		}
+		return int(n)
+	}
+	t.Run("the latency and rate charts count the same granted and refused attempts", func(t *testing.T) {
+		if len(okXY) != sum(okR) || len(failXY) != sum(failR) {
+			t.Errorf("latency: %d granted, %d refused; rate: %d granted, %d refused", len(okXY), len(failXY), sum(okR), sum(failR))
+		}
+	})
+	t.Run("neither chart draws the final probe", func(t *testing.T) {
+		var granted, refused int
+		for _, o := range h.Ops {
+			if o.F == history.Acquire && o.Type == history.OK {
+				granted++
+			}
+			if o.F == history.Acquire && o.Type == history.Fail {
+				refused++
+			}
+		}
+		if len(okXY) != granted || len(failXY) != refused || len(infoXY) != 0 {
+			t.Errorf("latency draws %d granted, %d refused, %d unknown; the workers made %d, %d, 0", len(okXY), len(failXY), len(infoXY), granted, refused)
+		}
+		for _, p := range okXY {
+			if p.X == m.sec(probeAt) {
+				t.Errorf("latency draws a grant at the probe's start, %.2f s", p.X)
+			}
+		}
+	})
+}
