@@ -42,7 +42,54 @@ func (a *Account) Claims() []claim.Claim {
 	}
 	cs = append(cs, a.opClaims()...)
 	cs = append(cs, a.orphanClaims()...)
+	cs = append(cs, a.ownClaims(cs)...)
 	return cs
+}
+
+// told are the client operations a story line renders.
+var told = map[history.Func]bool{history.Acquire: true, history.Probe: true, history.Read: true, history.Write: true,
+	history.Release: true, history.Extend: true, history.Lost: true, history.Done: true, history.Stopped: true}
+
+// ownClaims states, as an Op claim, every client operation that none of
+// cs covers: an ok acquire without a believed hold, a refused acquire
+// without a refusal whose key the nodes show, an extend without an Extend
+// claim, a release without a Release claim, and every read, write, probe,
+// lost, done and stopped. Each says only what the operation's own record
+// says.
+func (a *Account) ownClaims(cs []claim.Claim) []claim.Claim {
+	covered := map[int]bool{}
+	for _, c := range cs {
+		switch {
+		case len(c.Records) == 0:
+		case c.Kind == claim.Hold && c.Believed, c.Kind == claim.Extend, c.Kind == claim.Refusal, c.Kind == claim.Release:
+			covered[c.Records[0]] = true
+		}
+	}
+	var out []claim.Claim
+	for i, op := range a.H.Ops {
+		if covered[i] || !told[op.F] || op.Process == history.NodeProcess {
+			continue
+		}
+		out = append(out, a.opClaim(i))
+	}
+	return out
+}
+
+// opClaim states what operation i recorded of itself (claim.Op).
+func (a *Account) opClaim(i int) claim.Claim {
+	op := a.H.Ops[i]
+	v := op.Value
+	c := claim.Claim{Kind: claim.Op, What: string(op.F), Client: op.Client, Key: op.Key, Start: op.Invoke, End: op.Complete,
+		How: string(op.Type), Token: v.Token, Fence: v.Fence, SeenFence: v.SeenFence, Result: v.Result, Refusal: v.Refusal,
+		Removed: v.Removed, Renewal: v.Renewal, Records: []int{i}}
+	if v.Num != nil {
+		n := *v.Num
+		c.Num = &n
+	}
+	if op.Open() {
+		c.How, c.End = claim.Open, a.end
+	}
+	return c
 }
 
 // keyClaim states one key life.

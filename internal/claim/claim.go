@@ -90,11 +90,25 @@ const (
 	// Anomaly: a checker's finding What over [Start, End], true at At,
 	// with Violating the accepted writes that are the violation. [16]
 	Anomaly Kind = "anomaly"
+	// Op: Client's own operation What (a history.Func: acquire, probe,
+	// read, write, release, extend, lost, done, stopped) on Key was invoked
+	// at Start and answered How (ok, fail, info) at End; an operation never
+	// answered has How "open" and ends with the history. Token and Fence
+	// are the owner token and fencing token it carried, Result and Num what
+	// a read returned (a word, a number), Refusal why the resource (or the
+	// lock) refused it, SeenFence the token the resource had seen, Removed
+	// that a release said it removed its key, Renewal that it was a
+	// background renewal. It states only what the client's own record
+	// says, nothing about the nodes: the story line of an operation no
+	// other kind covers (a read, a write accepted or refused, an
+	// acquire of unknown outcome, a release that removed nothing, a
+	// client's lost, done or stopped) renders it. Records: the operation.
+	Op Kind = "op"
 )
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op}
 }
 
 // Words of a claim's What.
@@ -104,6 +118,8 @@ const (
 	Inferred   = "inferred"
 	RecordedW  = "recorded"
 	Unrecorded = "unrecorded"
+	// Open is the How of an Op claim about an operation never answered.
+	Open = "open"
 )
 
 // Claim is one statement about a run, as data. Only the fields its Kind
@@ -145,6 +161,15 @@ type Claim struct {
 	Drift    int64   `json:"drift_ns,omitempty"`
 	Validity int64   `json:"validity_ns,omitempty"`
 	Score    float64 `json:"score,omitempty"`
+	// Fence, SeenFence, Result, Num, Refusal, Removed and Renewal of an Op
+	// claim: what the operation's record carries.
+	Fence     int64  `json:"fence,omitempty"`
+	SeenFence int64  `json:"seen_fence,omitempty"`
+	Result    string `json:"result,omitempty"`
+	Num       *int64 `json:"num,omitempty"`
+	Refusal   string `json:"refusal,omitempty"`
+	Removed   bool   `json:"removed,omitempty"`
+	Renewal   bool   `json:"renewal,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
 	Violating []int `json:"violating,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests

@@ -145,6 +145,12 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			kind(claim.Anomaly, func(c claim.Claim) bool { return len(c.Violating) > 0 }), func(c *claim.Claim) { c.At += 300 * ms }},
 		{"class 16: a hold does not end before its acquire returned", corpus("c01-naive-del-foreign-unlock"),
 			kind(claim.Hold, nil), func(c *claim.Claim) { c.Start = c.End + ms }},
+		{"a refused write is not told as accepted", corpus("c11-epoch-refusal-without-grant-fences"),
+			kind(claim.Op, func(c claim.Claim) bool { return c.What == "write" && c.How == "fail" }), func(c *claim.Claim) { c.How = "ok" }},
+		{"a read is not told with another value than it returned", corpus("c19l-stale-write-back-undoes-two-sales"),
+			kind(claim.Op, func(c claim.Claim) bool { return c.What == "read" && c.Num != nil }), func(c *claim.Claim) { n := *c.Num + 1; c.Num = &n }},
+		{"an acquire of unknown outcome is not stamped at another instant", hand,
+			kind(claim.Op, func(c claim.Claim) bool { return c.What == "acquire" && c.How == "info" }), func(c *claim.Claim) { c.Start += ms }},
 		{"a Redlock acquire's validity is its TTL less the time it took and the drift", corpus("c07b-redlock-latency-expiry"),
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}

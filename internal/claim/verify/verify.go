@@ -153,6 +153,8 @@ func (v *verifier) check(c claim.Claim) outcome {
 		return v.foreignDelete(c)
 	case claim.Anomaly:
 		return v.anomaly(c)
+	case claim.Op:
+		return v.ownOp(c)
 	}
 	return refuse(nil, "unknown claim kind %q", c.Kind)
 }

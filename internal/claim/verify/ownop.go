@@ -1,0 +1,39 @@
+package verify
+
+import (
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// ownOp: the record is a client's operation (not a node's command, a
+// fault or a gap) of the function What, by Client on Key, invoked at
+// Start; answered How at End, or never answered (How open, End the end of
+// the history); and it carried exactly the token, fencing token, read
+// result, number, refusal, seen token, removed and renewal marks the
+// claim gives it.
+func (v *verifier) ownOp(c claim.Claim) outcome {
+	o, ok := v.rec(c, 0)
+	switch {
+	case !ok || o.Process == history.NodeProcess || o.F == history.NodeCmd || o.F == history.Fault || o.F == history.Unobserved:
+		return refuse(c.Records, "record %v is not a client's operation", c.Records)
+	case string(o.F) != c.What || o.Client != c.Client || o.Key != c.Key:
+		return refuse(c.Records[:1], "record %d is %s's %s of %q, not %s's %s of %q", c.Records[0], o.Client, o.F, o.Key, c.Client, c.What, c.Key)
+	case o.Invoke != c.Start:
+		return refuse(c.Records[:1], "the %s was invoked at %d, not %d", o.F, o.Invoke, c.Start)
+	}
+	if o.Complete < 0 {
+		if c.How != claim.Open || c.End != v.m.end {
+			return refuse(c.Records[:1], "the %s was never answered: it is open to the history's end %d, not %s at %d", o.F, v.m.end, c.How, c.End)
+		}
+	} else if c.How != string(o.Type) || c.End != o.Complete {
+		return refuse(c.Records[:1], "the %s was answered %s at %d, not %s at %d", o.F, o.Type, o.Complete, c.How, c.End)
+	}
+	w := o.Value
+	num := w.Num == nil && c.Num == nil || w.Num != nil && c.Num != nil && *w.Num == *c.Num
+	if w.Token != c.Token || w.Fence != c.Fence || w.SeenFence != c.SeenFence || w.Result != c.Result || !num ||
+		w.Refusal != c.Refusal || w.Removed != c.Removed || w.Renewal != c.Renewal {
+		return refuse(c.Records[:1], "the %s's record carries token %q fence %d seen %d result %q refusal %q removed %t renewal %t",
+			o.F, w.Token, w.Fence, w.SeenFence, w.Result, w.Refusal, w.Removed, w.Renewal)
+	}
+	return held
+}
