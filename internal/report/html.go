@@ -22,8 +22,8 @@ import (
 var indexTemplate string
 
 type pageStep struct {
-	T, Text, Kind string
-	Info          bool
+	T, Text, Kind, Claim string
+	Info                 bool
 }
 
 type pageAnomaly struct {
@@ -113,7 +113,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		}
 	}
 	for _, s := range narrative(withLang(in, lang), m) {
-		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Info: s.Info})
+		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Claim: s.Claim, Info: s.Info})
 	}
 	for _, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,

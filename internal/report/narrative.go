@@ -21,6 +21,12 @@ type Step struct {
 	// Info marks a StepViolated step about an informational anomaly (it
 	// does not make the run invalid).
 	Info bool `json:"info,omitempty"`
+	// Claim is the id of the claim (Results.Claims) the step renders: its
+	// sentence's facts — who, which key, when, how it ended — are that
+	// claim's, and T lies within the claim's [Start, End]. A StepMore line
+	// carries the claim of the first step it leaves out (it says where
+	// the left-out stretch begins).
+	Claim string `json:"claim"`
 }
 
 // Step kinds.

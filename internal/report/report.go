@@ -189,6 +189,14 @@ type Results struct {
 	drawing *chart.Drawing
 }
 
+// runClaims are the run's claims, numbered (Results.Claims): the
+// account's facts, then the checkers' findings. The numbering is fixed by
+// their order, so the story's steps (Step.Claim) and results.json name the
+// same claims.
+func runClaims(in Input, m *model) []claim.Claim {
+	return claim.Number(append(m.a.Claims(), checker.Claims(in.Results)...))
+}
+
 // emulated reports whether the history's backend is emulated Redis.
 func emulated(h history.Header) bool { return h.Backend == "embedded" }
 
@@ -210,7 +218,7 @@ func buildResults(in Input, dir string, m *model) Results {
 	if in.FixedBy != nil {
 		r.FixedBy = in.FixedBy.File
 	}
-	r.Claims = claim.Number(append(m.a.Claims(), checker.Claims(in.Results)...))
+	r.Claims = runClaims(in, m)
 	if r.Verdict == "" {
 		var vs []checker.Verdict
 		for _, c := range in.Results {
