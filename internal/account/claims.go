@@ -20,7 +20,7 @@ func (a *Account) Claims() []claim.Claim {
 	cs = append(cs, a.recordedClaims()...)
 	for _, h := range a.Holds {
 		c := claim.Claim{Kind: claim.Hold, Client: h.Client, Key: h.Key, Start: h.Start, End: h.End, How: h.Ended,
-			Believed: !h.Possible, Records: []int{h.Acquire}}
+			Believed: !h.Possible, Token: a.H.Ops[h.Acquire].Value.Token, Fence: h.Fence, TTL: h.TTL, Records: []int{h.Acquire}}
 		if h.EndOp >= 0 {
 			c.Records = append(c.Records, h.EndOp)
 		}
@@ -80,8 +80,8 @@ func (a *Account) opClaim(i int) claim.Claim {
 	op := a.H.Ops[i]
 	v := op.Value
 	c := claim.Claim{Kind: claim.Op, What: string(op.F), Client: op.Client, Key: op.Key, Start: op.Invoke, End: op.Complete,
-		How: string(op.Type), Token: v.Token, Fence: v.Fence, SeenFence: v.SeenFence, Result: v.Result, Refusal: v.Refusal,
-		Removed: v.Removed, Renewal: v.Renewal, Records: []int{i}}
+		How: string(op.Type), Token: v.Token, Fence: v.Fence, TTL: v.TTL, SeenFence: v.SeenFence, Result: v.Result, Refusal: v.Refusal,
+		Removed: v.Removed, Renewal: v.Renewal, Action: v.Action, Records: []int{i}}
 	if v.Num != nil {
 		n := *v.Num
 		c.Num = &n

@@ -30,8 +30,9 @@ const (
 	// Hold: Client believed it held Key from Start (its ok acquire's
 	// completion, or a possible hold's first accepted write) to End; How is
 	// why the belief ended (account.Hold* words: released, lost, done,
-	// stopped, reacquired, crashed, last). Records: the acquire, then the
-	// operation that ended it, if any. [16]
+	// stopped, reacquired, crashed, last). Token, Fence and TTL are the
+	// owner token, fencing token and TTL the acquire recorded. Records: the
+	// acquire, then the operation that ended it, if any. [16]
 	Hold Kind = "hold"
 	// Extend: Client's extend (or renewal) operation [Start, End] on Key.
 	// What "moved": a command of Client in that window moved the deadline
@@ -93,10 +94,11 @@ const (
 	// Op: Client's own operation What (a history.Func: acquire, probe,
 	// read, write, release, extend, lost, done, stopped) on Key was invoked
 	// at Start and answered How (ok, fail, info) at End; an operation never
-	// answered has How "open" and ends with the history. Token and Fence
-	// are the owner token and fencing token it carried, Result and Num what
+	// answered has How "open" and ends with the history. Token, Fence and
+	// TTL are the owner token, fencing token and TTL it carried, Result and Num what
 	// a read returned (a word, a number), Refusal why the resource (or the
-	// lock) refused it, SeenFence the token the resource had seen, Removed
+	// lock) refused it, SeenFence the token the resource had seen, Action
+	// what a write did (the workload's action word), Removed
 	// that a release said it removed its key, Renewal that it was a
 	// background renewal. It states only what the client's own record
 	// says, nothing about the nodes: the story line of an operation no
@@ -155,13 +157,14 @@ type Claim struct {
 	Fault *history.FaultStep `json:"fault,omitempty"`
 	// Persistence of the Node a crash claim is about.
 	Persistence string `json:"persistence,omitempty"`
-	// TTL, Elapsed, Drift and Validity of an Acquire claim, wall ns.
+	// TTL of an Acquire, Hold or Op claim; Elapsed, Drift and Validity of
+	// an Acquire claim; wall ns.
 	TTL      int64   `json:"ttl_ns,omitempty"`
 	Elapsed  int64   `json:"elapsed_ns,omitempty"`
 	Drift    int64   `json:"drift_ns,omitempty"`
 	Validity int64   `json:"validity_ns,omitempty"`
 	Score    float64 `json:"score,omitempty"`
-	// Fence, SeenFence, Result, Num, Refusal, Removed and Renewal of an Op
+	// Fence, SeenFence, Result, Num, Refusal, Removed, Action and Renewal of an Op
 	// claim: what the operation's record carries.
 	Fence     int64  `json:"fence,omitempty"`
 	SeenFence int64  `json:"seen_fence,omitempty"`
@@ -169,6 +172,7 @@ type Claim struct {
 	Num       *int64 `json:"num,omitempty"`
 	Refusal   string `json:"refusal,omitempty"`
 	Removed   bool   `json:"removed,omitempty"`
+	Action    string `json:"action,omitempty"`
 	Renewal   bool   `json:"renewal,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
 	Violating []int `json:"violating,omitempty"`

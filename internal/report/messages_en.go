@@ -136,10 +136,12 @@ var messagesEN = map[string]string{
 	"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
 	"n.token.fence":           "token %d",
 	"n.token.owner":           "owner token %s",
-	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                    // client, key
-	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                        // client, key, n, t0, t1
-	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held anyone's key for it then.",                                             // client, key
-	"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held anyone's key for it then.", // client, key, n, t0, t1
+	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                                                              // client, key
+	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                                                                  // client, key, n, t0, t1
+	"n.tries.own.one":         "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                             // client, key
+	"n.tries.own":             "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.", // client, key, n, t0, t1
+	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held anyone's key for it then.",                                                                                       // client, key
+	"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held anyone's key for it then.",                                           // client, key, n, t0, t1
 	"n.acquire.info.refused":  "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
 	"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
 	"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
@@ -177,6 +179,8 @@ var messagesEN = map[string]string{
 	"n.renew.fail":            "%s's watchdog could not renew its lock on %s.",
 	"n.renew.foreign":         "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
 	"n.extend.foreign":        "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",           // client, key, owner
+	"n.extend.missed":         "%s's extend of its lock on %s was answered as done, but when its command ran the node had no key for it to extend.",                                     // client, key
+	"n.renew.missed":          "%s's watchdog was told it renewed its lock on %s, but when its command ran the node had no key for it to renew.",                                        // client, key
 	"n.extend.fail":           "%s could not extend its lock on %s.",
 	"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
 	"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
@@ -504,6 +508,7 @@ var messagesEN = map[string]string{
 	"fix.refresh.owner":            "A renewal must extend the key only while it still holds the lease's owner token (compare-and-pexpire), never set a missing key again, and tell the holder at once when it finds the key gone or someone else's, so that the holder stops before it acts (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",
 	"n.renew.lib.ok":               "%s's lock library renewed its lock on %s on its own.",
 	"n.renew.lib.fail":             "%s's lock library tried to renew its lock on %s on its own and found it gone.",
+	"n.renew.lib.missed":           "%s's lock library renewed its lock on %s on its own, but when its command ran the node had no key for it to renew.",                                                     // client, key
 	"n.renew.lib.foreign":          "%[1]s's lock library renewed the lock key of %[2]s on its own, but it was %[3]s's key: its renewal checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
 	"kind.resurrected-lease":       "lease brought back after another's grant",
 	"kind.hidden-lapse":            "lapsed lease kept from its holder",

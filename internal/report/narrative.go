@@ -9,6 +9,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -101,7 +102,10 @@ type narrator struct {
 	// told is the workload's own teller of its reads and writes (it keeps
 	// what the sentences need: the stock before a sale, how often a job
 	// ran, who is inside a semaphore); nil when it has none.
-	told    workload.Teller
+	told workload.Teller
+	// claims are the run's numbered claims (runClaims): every step renders
+	// one and takes its facts from it.
+	claims  *storyClaims
 	raw     []rawStep
 	pending map[clientKey]*tries // a client's current run of refused acquires
 }
@@ -112,18 +116,26 @@ type tries struct {
 	n           int
 	first, last int64
 	msg         string // refusalKey of the run's attempts
+	claim       string // the claim of the run's first attempt
 }
 
 func newNarrator(in Input, m *model) *narrator {
-	n := &narrator{in: in, m: m, lang: in.Lang, kind: workload.Of(in.History.Header), pending: map[clientKey]*tries{}}
+	n := &narrator{in: in, m: m, lang: in.Lang, kind: workload.Of(in.History.Header), pending: map[clientKey]*tries{},
+		claims: newStoryClaims(runClaims(in, m))}
 	if n.kind.Tell != nil {
 		n.told = n.kind.Tell(in.History)
 	}
 	return n
 }
 
-func (n *narrator) add(ns int64, prio int, kind, text string) {
-	n.raw = append(n.raw, rawStep{ns: ns, prio: prio, seq: len(n.raw), Step: Step{T: n.m.sec(ns), Kind: kind, Text: text}})
+// add tells one step at ns, rendering the claim c.
+func (n *narrator) add(ns int64, prio int, kind string, c claim.Claim, text string) {
+	n.raw = append(n.raw, rawStep{ns: ns, prio: prio, seq: len(n.raw), Step: Step{T: n.m.sec(ns), Kind: kind, Text: text, Claim: c.ID}})
+}
+
+// addID tells one step at ns, rendering the claim whose id is id.
+func (n *narrator) addID(ns int64, prio int, kind, id, text string) {
+	n.raw = append(n.raw, rawStep{ns: ns, prio: prio, seq: len(n.raw), Step: Step{T: n.m.sec(ns), Kind: kind, Text: text, Claim: id}})
 }
 
 // flush tells the pending run of refused attempts of client on key.
@@ -135,10 +147,10 @@ func (n *narrator) flush(client, key string) {
 	}
 	delete(n.pending, k)
 	if t.n == 1 {
-		n.add(t.first, 2, StepRetries, tr(n.lang, t.msg+".one", client, key))
+		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", client, key))
 		return
 	}
-	n.add(t.first, 2, StepRetries, tr(n.lang, t.msg, client, key, t.n, fmtT(n.m.sec(t.first)), fmtT(n.m.sec(t.last))))
+	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, client, key, t.n, fmtT(n.m.sec(t.first)), fmtT(n.m.sec(t.last))))
 }
 
 func (n *narrator) tokenText(fence int64, token string) string {
@@ -176,19 +188,20 @@ func (n *narrator) operations() {
 		if !(o.F == history.Acquire && o.Type == history.Fail) {
 			n.flush(o.Client, o.Key)
 		}
+		c := n.claims.op(i)
 		switch o.F {
 		case history.Acquire, history.Probe:
-			n.acquire(i, o)
+			n.acquire(i, o, c)
 		case history.Read:
-			n.read(o)
+			n.read(o, c)
 		case history.Write:
-			n.write(o)
+			n.write(o, c)
 		case history.Release:
-			n.release(i, o)
+			n.release(i, o, c)
 		case history.Extend:
-			n.extend(i, o)
+			n.extend(o, c)
 		case history.Lost, history.Done, history.Stopped:
-			n.ended(o)
+			n.ended(c)
 		}
 	}
 	for k := range n.pending {
@@ -196,69 +209,78 @@ func (n *narrator) operations() {
 	}
 }
 
-// acquire tells an acquire or the final probe: a refusal joins its
-// client's run of refused attempts.
-func (n *narrator) acquire(i int, o history.Op) {
+// acquire tells an acquire or the final probe from its claim c (its
+// believed hold, the refusal whose key the nodes show, or its own record):
+// a refusal joins its client's run of refused attempts.
+func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 	lang, m := n.lang, n.m
+	who, key := c.Client, c.Key
 	switch o.Type {
 	case history.Fail:
 		if o.F == history.Probe {
-			n.add(o.Invoke, 2, StepProbe, tr(lang, "n.probe.fail", o.Client, o.Key))
+			n.add(c.Start, 2, StepProbe, c, tr(lang, "n.probe.fail", who, key))
 			break
 		}
-		k := clientKey{o.Client, o.Key}
+		k := clientKey{who, key}
 		msg := m.refusalKey(o)
+		if c.Kind == claim.Refusal && c.Own {
+			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
+		}
 		if p := n.pending[k]; p != nil && p.msg != msg {
-			n.flush(o.Client, o.Key) // refused for another reason from here on
+			n.flush(who, key) // refused for another reason from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: o.Invoke, msg: msg}
+			n.pending[k] = &tries{first: c.Start, msg: msg, claim: c.ID}
 		}
 		n.pending[k].n++
-		n.pending[k].last = o.Invoke
+		n.pending[k].last = c.Start
 	case history.Info:
 		if o.F == history.Probe {
-			n.add(o.Invoke, 2, StepProbe, tr(lang, infoKey("n.probe.info", o), o.Client, o.Key))
+			n.add(c.Start, 2, StepProbe, c, tr(lang, infoKey("n.probe.info", o), who, key))
 			break
 		}
-		n.add(o.Invoke, 2, StepAcquire, tr(lang, infoKey("n.acquire.info", o), o.Client, o.Key))
+		n.add(c.Start, 2, StepAcquire, c, tr(lang, infoKey("n.acquire.info", o), who, key))
 	case history.OK:
-		ttl := m.sdur(o.Value.TTL).String()
-		tt := n.tokenText(o.Value.Fence, o.Value.Token)
+		at := c.End // the grant's return: a believed hold starts there, an operation ends there
+		if c.Kind == claim.Hold {
+			at = c.Start
+		}
+		ttl := m.sdur(c.TTL).String()
+		tt := n.tokenText(c.Fence, c.Token)
 		if r, ok := m.fences[i]; ok {
 			tt += tr(lang, "n.fence.seen", r.Node, r.Value)
 		}
 		switch {
 		case o.F == history.Probe && n.kind.Permits:
-			n.add(o.Complete, 2, StepProbe, tr(lang, "n.probe.permit", o.Client, o.Key, tt))
+			n.add(at, 2, StepProbe, c, tr(lang, "n.probe.permit", who, key, tt))
 		case o.F == history.Probe:
-			n.add(o.Complete, 2, StepProbe, tr(lang, "n.probe", o.Client, o.Key, tt))
+			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt))
 		case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
-			n.add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.nodes", o.Client, o.Key, strings.Join(o.Value.Nodes, ", "),
+			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.nodes", who, key, strings.Join(o.Value.Nodes, ", "),
 				len(o.Value.Nodes), len(m.nodes), m.a.Quorum(), tt, ttl))
 		case n.kind.Permits:
-			n.add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire.permit", o.Client, o.Key, tt, ttl))
+			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.permit", who, key, tt, ttl))
 		default:
-			n.add(o.Complete, 2, StepAcquire, tr(lang, "n.acquire", o.Client, o.Key, tt, ttl))
+			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire", who, key, tt, ttl))
 		}
 	}
 }
 
-// read tells an ok read: a number (the workload's sentence, else the
-// generic one) or a value in the workload's words.
-func (n *narrator) read(o history.Op) {
+// read tells an ok read from its claim: a number (the workload's
+// sentence, else the generic one) or a value in the workload's words.
+func (n *narrator) read(o history.Op, c claim.Claim) {
 	lang := n.lang
 	switch {
-	case o.Type == history.OK && o.Value.Num != nil && o.Value.Result == "":
+	case c.How == string(history.OK) && c.Num != nil && c.Result == "":
 		if n.told != nil {
 			if text, ok := n.say(n.told.Read(o)); ok {
-				n.add(o.Invoke, 2, StepRead, text)
+				n.add(c.Start, 2, StepRead, c, text)
 				return
 			}
 		}
-		n.add(o.Invoke, 2, StepRead, tr(lang, "n.read.counter", o.Client, o.Key, *o.Value.Num))
-	case o.Type == history.OK:
-		res := o.Value.Result
+		n.add(c.Start, 2, StepRead, c, tr(lang, "n.read.counter", c.Client, c.Key, *c.Num))
+	case c.How == string(history.OK):
+		res := c.Result
 		if res == "" {
 			res = "?"
 		}
@@ -267,80 +289,103 @@ func (n *narrator) read(o history.Op) {
 		} else if hasMessage("result." + res) {
 			res = tr(lang, "result."+res) // a workload value in the page's language
 		}
-		n.add(o.Invoke, 2, StepRead, tr(lang, "n.read", o.Client, o.Key, res))
+		n.add(c.Start, 2, StepRead, c, tr(lang, "n.read", c.Client, c.Key, res))
 	}
 }
 
-// write tells a write: accepted (in the workload's words when it has
-// them), refused by the resource, or of unknown outcome.
-func (n *narrator) write(o history.Op) {
+// write tells a write from its claim: accepted (in the workload's words
+// when it has them), refused by the resource, or of unknown outcome.
+func (n *narrator) write(o history.Op, c claim.Claim) {
 	lang := n.lang
 	tok := n.withToken(o)
-	switch o.Type {
-	case history.OK:
-		s := tr(lang, "n.write.ok", o.Client, actionWord(lang, o.Value.Action), o.Key, tok)
-		if o.Value.Action == workload.ActionClaim {
-			s = tr(lang, "n.write.claim", o.Client, o.Key, tok)
+	act := actionWord(lang, c.Action)
+	switch c.How {
+	case string(history.OK):
+		s := tr(lang, "n.write.ok", c.Client, act, c.Key, tok)
+		if c.Action == workload.ActionClaim {
+			s = tr(lang, "n.write.claim", c.Client, c.Key, tok)
 		} else if n.told != nil {
 			if text, ok := n.say(n.told.Write(o, tok)); ok {
 				s = text
 			}
 		}
-		n.add(o.Invoke, 2, StepWrite, s)
-	case history.Fail:
-		n.add(o.Invoke, 2, StepRefused, tr(lang, "n.write.refused", o.Client, actionWord(lang, o.Value.Action), o.Key, tok, refusalText(lang, o)))
+		n.add(c.Start, 2, StepWrite, c, s)
+	case string(history.Fail):
+		n.add(c.Start, 2, StepRefused, c, tr(lang, "n.write.refused", c.Client, act, c.Key, tok, refusalText(lang, o)))
 	default:
-		n.add(o.Invoke, 2, StepWrite, tr(lang, infoKey("n.write.info", o), o.Client, actionWord(lang, o.Value.Action), o.Key, tok))
+		n.add(c.Start, 2, StepWrite, c, tr(lang, infoKey("n.write.info", o), c.Client, act, c.Key, tok))
 	}
 }
 
-// release tells a release: what it removed (the account's), that it
-// removed nothing, or that its outcome is unknown.
-func (n *narrator) release(i int, o history.Op) {
+// release tells a release: what it removed (its Release claims), that it
+// removed nothing, or that its outcome is unknown. A release that removed
+// another client's key is stamped when its command ran (the claim's At),
+// not at its invoke: that key may have been set in between (issue 27,
+// class 12).
+func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 	lang, m := n.lang, n.m
 	switch {
 	case o.Type == history.OK && o.Value.Removed:
-		n.add(o.Invoke, 2, StepRelease, m.releaseRemoved(lang, i, o))
-	case o.Type == history.OK || o.Type == history.Fail:
-		n.add(o.Invoke, 2, StepRelease, m.releaseNothing(lang, o))
-	default:
-		if ran, known := m.a.Reached(i); known && !ran {
-			n.add(o.Invoke, 2, StepRelease, tr(lang, "n.release.notrun", o.Client, o.Key))
+		if rs := n.claims.all(claim.Release, i, nil); len(rs) > 0 {
+			at := rs[0].Start
+			for _, r := range rs {
+				if r.By != "" && r.By != r.Client {
+					at = r.At
+					break
+				}
+			}
+			// The lock's name as the client knows it: a claim's Key is the
+			// key on the node, which a library may name its own way.
+			n.add(at, 2, StepRelease, rs[0], m.releaseRemoved(lang, rs[0].Client, o.Key, rs))
 			return
 		}
-		n.add(o.Invoke, 2, StepRelease, tr(lang, infoKey("n.release.info", o), o.Client, o.Key))
+		n.add(c.Start, 2, StepRelease, c, m.releaseRemoved(lang, c.Client, c.Key, nil))
+	case o.Type == history.OK || o.Type == history.Fail:
+		n.add(c.Start, 2, StepRelease, c, m.releaseNothing(lang, o))
+	default:
+		if ran, known := m.a.Reached(i); known && !ran {
+			n.add(c.Start, 2, StepRelease, c, tr(lang, "n.release.notrun", c.Client, c.Key))
+			return
+		}
+		n.add(c.Start, 2, StepRelease, c, tr(lang, infoKey("n.release.info", o), c.Client, c.Key))
 	}
 }
 
-// extend tells an extend: of its own lock, of another client's (the
-// account's owner), or refused.
-func (n *narrator) extend(i int, o history.Op) {
-	lang := n.lang
-	if o.Type != history.OK {
-		n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "fail"), o.Client, o.Key))
-		return
+// extend tells an extend from its claim: what it did on the nodes (it
+// moved another client's key; every deadline command found no key), or,
+// where the nodes do not say, what the client was told.
+func (n *narrator) extend(o history.Op, c claim.Claim) {
+	lang, key := n.lang, n.m.extendKey(o, "ok")
+	args := []any{c.Client, c.Key}
+	switch {
+	case c.Kind == claim.Extend && c.What == claim.Moved && c.By != "" && c.By != c.Client:
+		key, args = n.m.extendKey(o, "foreign"), append(args, c.By)
+	case c.Kind == claim.Extend && c.What == claim.Missed:
+		key = n.m.extendKey(o, "fail")
+		if o.Type == history.OK {
+			key = n.m.extendKey(o, "missed") // answered ok, yet no command of it found a key
+		}
+	case o.Type != history.OK:
+		key = n.m.extendKey(o, "fail")
 	}
-	if owner := n.m.extendedOwner(i, o); owner != "" {
-		n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "foreign"), o.Client, o.Key, owner))
-		return
-	}
-	n.add(o.Invoke, 2, StepExtend, tr(lang, n.m.extendKey(o, "ok"), o.Client, o.Key))
+	n.add(c.Start, 2, StepExtend, c, tr(lang, key, args...))
 }
 
-// ended tells a client that lost its locks, finished, or was stopped.
-func (n *narrator) ended(o history.Op) {
+// ended tells, from its claim, a client that lost its locks, finished, or
+// was stopped.
+func (n *narrator) ended(c claim.Claim) {
 	lang := n.lang
 	switch {
-	case o.F == history.Lost && o.Key == "":
-		n.add(o.Invoke, 2, StepLost, tr(lang, "n.lost.all", o.Client))
-	case o.F == history.Lost:
-		n.add(o.Invoke, 2, StepLost, tr(lang, "n.lost", o.Client, o.Key))
-	case o.F == history.Done && o.Key == "":
-		n.add(o.Invoke, 2, StepDone, tr(lang, "n.done.all", o.Client))
-	case o.F == history.Done:
-		n.add(o.Invoke, 2, StepDone, tr(lang, "n.done", o.Client, o.Key))
-	case o.F == history.Stopped:
-		n.add(o.Invoke, 2, StepDone, tr(lang, "n.stopped", o.Client, o.Key))
+	case c.What == string(history.Lost) && c.Key == "":
+		n.add(c.Start, 2, StepLost, c, tr(lang, "n.lost.all", c.Client))
+	case c.What == string(history.Lost):
+		n.add(c.Start, 2, StepLost, c, tr(lang, "n.lost", c.Client, c.Key))
+	case c.What == string(history.Done) && c.Key == "":
+		n.add(c.Start, 2, StepDone, c, tr(lang, "n.done.all", c.Client))
+	case c.What == string(history.Done):
+		n.add(c.Start, 2, StepDone, c, tr(lang, "n.done", c.Client, c.Key))
+	case c.What == string(history.Stopped):
+		n.add(c.Start, 2, StepDone, c, tr(lang, "n.stopped", c.Client, c.Key))
 	}
 }
 
@@ -348,49 +393,51 @@ func (n *narrator) ended(o history.Op) {
 func (n *narrator) faults() {
 	lang, m := n.lang, n.m
 	for _, w := range m.faults {
+		c := n.claims.fault(w)
 		st := w.Step
 		targets := joinAnd(lang, targetsOf(st))
 		dur := m.faultDur(lang, w)
 		switch st.Effect {
 		case history.EffectFreezeClient:
-			n.pause(w, targets, dur)
+			n.pause(w, c, targets, dur)
 			continue
 		case history.EffectCutLinks:
-			n.cut(w, dur)
+			n.cut(w, c, dur)
 			continue
 		}
-		n.add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
+		n.add(c.Start, 1, StepFault, c, byHand(lang, st, m.faultSentence(lang, w, dur)))
 		if !st.Instant() && !m.open(w) {
-			n.add(w.End, 0, StepHeal, tr(lang, "n.fault.end", faultWord(lang, st), targets))
+			n.add(c.End, 0, StepHeal, c, tr(lang, "n.fault.end", faultWord(lang, st), targets))
 		}
 	}
 }
 
 // pause tells a client freeze and each client's wake, with the lock it
-// still believes it holds.
-func (n *narrator) pause(w window, targets, dur string) {
+// still believes it holds; both render the step's Fault claim c.
+func (n *narrator) pause(w window, c claim.Claim, targets, dur string) {
 	lang, m, st := n.lang, n.m, w.Step
 	pt := ""
 	if st.Trigger.Kind == history.TriggerPoint {
 		pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
 	}
-	n.add(w.Start, 1, StepFault, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
+	n.add(c.Start, 1, StepFault, c, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
 	if m.open(w) {
 		return // still frozen when the history ends: no wake to tell
 	}
-	for _, c := range st.Clients {
+	for _, who := range st.Clients {
 		belief := ""
-		if l, ok := m.leaseAt(c, "", w.End); ok {
+		if l, ok := m.leaseAt(who, "", c.End); ok {
 			belief = tr(lang, pick(n.kind.Permits, "n.resume.belief.permit", "n.resume.belief"), l.Key, n.tokenText(l.Fence, l.Token))
 		}
-		n.add(w.End, 0, StepHeal, tr(lang, "n.resume", c, dur, belief))
+		n.add(c.End, 0, StepHeal, c, tr(lang, "n.resume", who, dur, belief))
 	}
 }
 
-// cut tells a partition and its heal, naming the nodes still down then.
-func (n *narrator) cut(w window, dur string) {
+// cut tells a partition and its heal, naming the nodes still down then;
+// both render the step's Fault claim c.
+func (n *narrator) cut(w window, c claim.Claim, dur string) {
 	lang, m, st := n.lang, n.m, w.Step
-	n.add(w.Start, 1, StepFault, byHand(lang, st, m.faultSentence(lang, w, dur)))
+	n.add(c.Start, 1, StepFault, c, byHand(lang, st, m.faultSentence(lang, w, dur)))
 	if m.open(w) {
 		return
 	}
@@ -399,7 +446,7 @@ func (n *narrator) cut(w window, dur string) {
 	for _, f := range from {
 		var down []string
 		for _, node := range to[f] {
-			if m.a.NodeDown(node, w.End) {
+			if m.a.NodeDown(node, c.End) {
 				down = append(down, node)
 			}
 		}
@@ -409,7 +456,7 @@ func (n *narrator) cut(w window, dur string) {
 		}
 		parts = append(parts, tr(lang, "n.cut.heal", f, joinAnd(lang, to[f])))
 	}
-	n.add(w.End, 0, StepHeal, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
+	n.add(c.End, 0, StepHeal, c, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
 }
 
 // losses tells how each lock was lost in Redis, from the account: one
@@ -424,7 +471,8 @@ func (n *narrator) losses() {
 		ttl := n.m.sdur(l.TTL).String()
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
 			if s, ok := n.m.lossSentence(n.lang, l, ttl); ok {
-				n.add(l.KeyEnd, 1, StepExpiry, s)
+				c := n.endedLife(l)
+				n.add(c.End, 1, StepExpiry, c, s)
 			}
 			continue
 		}
@@ -439,6 +487,7 @@ type endGroup struct {
 	at, last int64
 	kind     string
 	nodes    []string
+	first    claim.Claim // the KeyLife claim of its first life
 }
 
 // nodeLosses tells a lock held on several nodes losing its keys, group by
@@ -457,7 +506,7 @@ func (n *narrator) nodeLosses(l lease, ttl string) {
 		label := fmtT(m.sec(k.End)) + k.Ended.Kind
 		g, ok := byLabel[label]
 		if !ok {
-			g = &endGroup{at: k.End, kind: k.Ended.Kind}
+			g = &endGroup{at: k.End, kind: k.Ended.Kind, first: n.claims.life(k)}
 			byLabel[label] = g
 			groups = append(groups, g)
 		}
@@ -481,8 +530,19 @@ func (n *narrator) nodeLosses(l lease, ttl string) {
 		if left < q && left+len(ns) >= q && l.BelievedEnd > e {
 			s += " " + tr(lang, "n.quorum.lost", left, len(m.nodes), q, l.Client)
 		}
-		n.add(e, 1, StepExpiry, s)
+		n.add(g.first.End, 1, StepExpiry, g.first, s)
 	}
+}
+
+// endedLife is the KeyLife claim of the key life whose end ended lease
+// l's hold in Redis (at l.KeyEnd: on its cause's node, when it names one).
+func (n *narrator) endedLife(l lease) claim.Claim {
+	for _, k := range l.Lives {
+		if k.End == l.KeyEnd && (l.CauseNode == "" || k.Node == l.CauseNode) {
+			return n.claims.life(k)
+		}
+	}
+	return claim.Claim{}
 }
 
 // permits tells the semaphore permits a purge (or a flush) removed: the
@@ -497,11 +557,12 @@ func (n *narrator) permits() {
 		if !lockKeys[ml.Key] {
 			continue // a helper set (a fair semaphore's owner set): its twin on the lock key is told
 		}
-		switch ml.Ended.Kind {
+		c := n.claims.permit(ml)
+		switch c.How {
 		case account.EndPurged:
-			n.add(ml.End, 1, StepExpiry, tr(n.lang, "n.permit.purged", ml.Owner, ml.Key, fmtDur(n.m.sec(ml.End)-n.m.sec(ml.Start))))
+			n.add(c.End, 1, StepExpiry, c, tr(n.lang, "n.permit.purged", c.Client, c.Key, fmtDur(n.m.sec(c.End)-n.m.sec(c.Start))))
 		case account.EndFlushed, account.EndCrashed:
-			n.add(ml.End, 1, StepExpiry, tr(n.lang, "n.permit.lost", ml.Owner, ml.Key, ml.Node))
+			n.add(c.End, 1, StepExpiry, c, tr(n.lang, "n.permit.lost", c.Client, c.Key, c.Node))
 		}
 	}
 }
@@ -521,20 +582,22 @@ func (n *narrator) keysWithoutTTL() {
 		if !acquired[k.Key] || !k.Observed || k.Owner == "" || k.Deadline >= 0 || k.Ended.Kind != account.EndHeld || hadTTL(k) {
 			continue
 		}
-		n.add(k.Start, 1, StepAcquire, tr(n.lang, "n.key.nottl", k.Node, k.Key, k.Owner))
+		c := n.claims.life(k)
+		n.add(c.Start, 1, StepAcquire, c, tr(n.lang, "n.key.nottl", c.Node, c.Key, c.Client))
 	}
 }
 
 // anomalies tells each anomaly at the instant it became true.
 func (n *narrator) anomalies() {
 	lang, m := n.lang, n.m
-	for _, a := range allAnomalies(n.in.Results) {
-		at := a.At // the event that completes it, as the checker says
+	for i, a := range allAnomalies(n.in.Results) {
+		c := n.claims.anomaly(i)
+		at := c.At // the event that completes it, as the checker says
 		if a.Informational {
-			n.add(at, 9, StepViolated, tr(lang, "n.anomaly.info", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly.info", m.kindWord(lang, c.What), m.describeAnomaly(lang, a)))
 			n.raw[len(n.raw)-1].Info = true
 		} else {
-			n.add(at, 9, StepViolated, tr(lang, "n.anomaly", m.kindWord(lang, a.Kind), m.describeAnomaly(lang, a)))
+			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.kindWord(lang, c.What), m.describeAnomaly(lang, a)))
 		}
 	}
 }
@@ -556,126 +619,6 @@ func (n *narrator) steps() []Step {
 	out := make([]Step, len(raw))
 	for i, r := range raw {
 		out[i] = r.Step
-	}
-	return out
-}
-
-// maxStorySteps bounds the story of a long run (a page of a hundred
-// thousand steps helps nobody). A longer story keeps its beginning, its
-// end and the steps around what matters — anomalies first, then faults,
-// refused writes, lost locks and probes, then key expiries, each with a
-// little context — then more of its beginning while there is room; every
-// stretch left out becomes one StepMore line that counts what happened there ("… 1234 more steps from t=… to t=…:
-// 300 grants, 280 releases, …"). Shorter stories are returned whole.
-const maxStorySteps = 300
-
-const (
-	storyHead    = 30 // first steps always kept
-	storyTail    = 10 // last steps always kept
-	storyBefore  = 2  // context kept before an important step
-	storyAfter   = 1  // and after it
-	storyNoPrio  = 9
-	storyMaxPrio = 3
-)
-
-// storyPrio ranks the steps a capped story keeps (lower first).
-func storyPrio(kind string) int {
-	switch kind {
-	case StepViolated:
-		return 0
-	case StepFault, StepHeal:
-		return 1
-	case StepRefused, StepLost, StepProbe:
-		return 2
-	case StepExpiry:
-		return storyMaxPrio
-	}
-	return storyNoPrio
-}
-
-// storyKinds orders the counts of an elided stretch.
-var storyKinds = []string{StepAcquire, StepRetries, StepRead, StepWrite, StepRefused, StepRelease, StepExtend, StepLost,
-	StepDone, StepFault, StepHeal, StepExpiry, StepProbe, StepViolated}
-
-func capStory(lang Lang, steps []Step) []Step {
-	n := len(steps)
-	if n <= maxStorySteps {
-		return steps
-	}
-	keep := make([]bool, n)
-	kept, gaps := 0, 1 // lines so far: kept steps plus one summary per gap
-	mark := func(i int) bool {
-		if i < 0 || i >= n || keep[i] {
-			return true
-		}
-		left, right := i > 0 && !keep[i-1], i < n-1 && !keep[i+1]
-		d := 0
-		switch {
-		case left && right:
-			d = 1 // splits a gap in two
-		case !left && !right:
-			d = -1 // fills a gap of one
-		}
-		if kept+1+gaps+d > maxStorySteps {
-			return false
-		}
-		keep[i] = true
-		kept, gaps = kept+1, gaps+d
-		return true
-	}
-	for i := 0; i < storyHead; i++ {
-		mark(i)
-	}
-	for i := n - storyTail; i < n; i++ {
-		mark(i)
-	}
-full:
-	for prio := 0; prio <= storyMaxPrio; prio++ {
-		for i, s := range steps {
-			if storyPrio(s.Kind) != prio || keep[i] {
-				continue
-			}
-			if !mark(i) {
-				break full
-			}
-			for j := i - storyBefore; j <= i+storyAfter; j++ {
-				if !mark(j) {
-					break full
-				}
-			}
-		}
-	}
-	// Room left: more of the beginning.
-	for i := storyHead; i < n; i++ {
-		if !mark(i) {
-			break
-		}
-	}
-	out := make([]Step, 0, maxStorySteps)
-	for i := 0; i < n; {
-		if keep[i] {
-			out = append(out, steps[i])
-			i++
-			continue
-		}
-		j := i
-		count := map[string]int{}
-		for ; j < n && !keep[j]; j++ {
-			count[steps[j].Kind]++
-		}
-		var parts []string
-		for _, k := range storyKinds {
-			if c := count[k]; c > 0 {
-				key := "n.more." + k
-				if c == 1 {
-					key += ".one"
-				}
-				parts = append(parts, tr(lang, key, c))
-			}
-		}
-		out = append(out, Step{T: steps[i].T, Kind: StepMore,
-			Text: tr(lang, "n.more", j-i, fmtT(steps[i].T), fmtT(steps[j-1].T), strings.Join(parts, ", "))})
-		i = j
 	}
 	return out
 }
@@ -710,20 +653,6 @@ func allAnomalies(rs []checker.Result) []checker.Anomaly {
 		out = append(out, r.Anomalies...)
 	}
 	return out
-}
-
-// extendedOwner is the other client whose key extend op i (of client
-// o.Client) moved on the nodes, per the account, when every key it moved
-// was that one client's; "" otherwise (its own key, none observed).
-func (m *model) extendedOwner(i int, o history.Op) string {
-	owner := ""
-	for _, k := range m.a.ExtendedBy(i) {
-		if k.Owner == "" || k.Owner == o.Client || (owner != "" && k.Owner != owner) {
-			return ""
-		}
-		owner = k.Owner
-	}
-	return owner
 }
 
 // extendKey is the message key of an extend step: a background renewal

@@ -10,6 +10,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -225,22 +226,23 @@ func pointWord(lang Lang, point string) string {
 	return point
 }
 
-// releaseRemoved tells a release that removed a key: its own, or — a
-// plain DEL — another client's (the account says whose).
-func (m *model) releaseRemoved(lang Lang, i int, o history.Op) string {
+// releaseRemoved tells client's release of key that removed a key: its
+// own, or — a plain DEL — another client's (the owner, By, of the key
+// lives its Release claims rs say it removed).
+func (m *model) releaseRemoved(lang Lang, client, key string, rs []claim.Claim) string {
 	if workload.Of(m.h.Header).Permits {
-		return tr(lang, "n.release.permit", o.Client, o.Key)
+		return tr(lang, "n.release.permit", client, key)
 	}
 	var others []string
-	for _, k := range m.a.RemovedBy(i) {
-		if k.Owner != "" && k.Owner != o.Client && !containsStr(others, k.Owner) {
-			others = append(others, k.Owner)
+	for _, c := range rs {
+		if c.By != "" && c.By != client && !containsStr(others, c.By) {
+			others = append(others, c.By)
 		}
 	}
 	if len(others) > 0 {
-		return tr(lang, "n.release.foreign", o.Client, joinAnd(lang, others), o.Key)
+		return tr(lang, "n.release.foreign", client, joinAnd(lang, others), key)
 	}
-	return tr(lang, "n.release.ok", o.Client, o.Key)
+	return tr(lang, "n.release.ok", client, key)
 }
 
 // ownLease is the lease a client's op on its key was about: the latest one

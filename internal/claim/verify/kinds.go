@@ -30,6 +30,9 @@ func (v *verifier) hold(c claim.Claim) outcome {
 	if c.Start < a.Invoke {
 		return refuse(c.Records[:1], "the hold starts (%d) before its acquire was invoked (%d)", c.Start, a.Invoke)
 	}
+	if a.Value.Token != c.Token || a.Value.Fence != c.Fence || a.Value.TTL != c.TTL {
+		return refuse(c.Records[:1], "the acquire recorded token %q, fence %d and TTL %d", a.Value.Token, a.Value.Fence, a.Value.TTL)
+	}
 	if f, ok := holdEnds[c.How]; ok {
 		e, ok := v.rec(c, 1)
 		if !ok || e.Client != c.Client || e.F != f || e.Invoke != c.End || (e.Key != "" && e.Key != c.Key) {

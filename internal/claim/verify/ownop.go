@@ -9,7 +9,7 @@ import (
 // fault or a gap) of the function What, by Client on Key, invoked at
 // Start; answered How at End, or never answered (How open, End the end of
 // the history); and it carried exactly the token, fencing token, read
-// result, number, refusal, seen token, removed and renewal marks the
+// result, number, TTL, refusal, action, seen token, removed and renewal marks the
 // claim gives it.
 func (v *verifier) ownOp(c claim.Claim) outcome {
 	o, ok := v.rec(c, 0)
@@ -30,10 +30,10 @@ func (v *verifier) ownOp(c claim.Claim) outcome {
 	}
 	w := o.Value
 	num := w.Num == nil && c.Num == nil || w.Num != nil && c.Num != nil && *w.Num == *c.Num
-	if w.Token != c.Token || w.Fence != c.Fence || w.SeenFence != c.SeenFence || w.Result != c.Result || !num ||
-		w.Refusal != c.Refusal || w.Removed != c.Removed || w.Renewal != c.Renewal {
-		return refuse(c.Records[:1], "the %s's record carries token %q fence %d seen %d result %q refusal %q removed %t renewal %t",
-			o.F, w.Token, w.Fence, w.SeenFence, w.Result, w.Refusal, w.Removed, w.Renewal)
+	if w.Token != c.Token || w.Fence != c.Fence || w.TTL != c.TTL || w.SeenFence != c.SeenFence || w.Result != c.Result || !num ||
+		w.Refusal != c.Refusal || w.Removed != c.Removed || w.Renewal != c.Renewal || w.Action != c.Action {
+		return refuse(c.Records[:1], "the %s's record carries token %q fence %d TTL %d seen %d result %q refusal %q action %q removed %t renewal %t",
+			o.F, w.Token, w.Fence, w.TTL, w.SeenFence, w.Result, w.Refusal, w.Action, w.Removed, w.Renewal)
 	}
 	return held
 }

@@ -1,0 +1,98 @@
+package report
+
+import (
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
+)
+
+// storyClaims indexes a run's numbered claims (runClaims) for the story:
+// each step renders one, found by the history record it rests on first.
+type storyClaims struct {
+	cs    []claim.Claim
+	byRec map[claim.Kind]map[int][]int // kind → first record → positions in cs
+	// anomalies are the positions of the Anomaly claims, in the order of
+	// allAnomalies (checker.Claims keeps the results' order).
+	anomalies []int
+}
+
+func newStoryClaims(cs []claim.Claim) *storyClaims {
+	s := &storyClaims{cs: cs, byRec: map[claim.Kind]map[int][]int{}}
+	for i, c := range cs {
+		if c.Kind == claim.Anomaly {
+			s.anomalies = append(s.anomalies, i)
+		}
+		if len(c.Records) == 0 {
+			continue
+		}
+		if s.byRec[c.Kind] == nil {
+			s.byRec[c.Kind] = map[int][]int{}
+		}
+		s.byRec[c.Kind][c.Records[0]] = append(s.byRec[c.Kind][c.Records[0]], i)
+	}
+	return s
+}
+
+// all returns the claims of kind k resting first on record rec that
+// match (every one when match is nil).
+func (s *storyClaims) all(k claim.Kind, rec int, match func(claim.Claim) bool) []claim.Claim {
+	var out []claim.Claim
+	for _, i := range s.byRec[k][rec] {
+		if match == nil || match(s.cs[i]) {
+			out = append(out, s.cs[i])
+		}
+	}
+	return out
+}
+
+func (s *storyClaims) first(k claim.Kind, rec int, match func(claim.Claim) bool) (claim.Claim, bool) {
+	if cs := s.all(k, rec, match); len(cs) > 0 {
+		return cs[0], true
+	}
+	return claim.Claim{}, false
+}
+
+// op is the claim a client operation's step renders: its believed hold
+// (an ok acquire), the refusal whose key the nodes show, what its extend
+// did, what its release removed, or else what its own record says (Op;
+// the account makes one for every operation none of the others covers).
+func (s *storyClaims) op(i int) claim.Claim {
+	if c, ok := s.first(claim.Hold, i, func(c claim.Claim) bool { return c.Believed }); ok {
+		return c
+	}
+	for _, k := range []claim.Kind{claim.Refusal, claim.Extend, claim.Release, claim.Op} {
+		if c, ok := s.first(k, i, nil); ok {
+			return c
+		}
+	}
+	return claim.Claim{}
+}
+
+// life is the KeyLife claim of account key life k.
+func (s *storyClaims) life(k account.KeyLife) claim.Claim {
+	c, _ := s.first(claim.KeyLife, k.Set, func(c claim.Claim) bool {
+		return c.Node == k.Node && c.Key == k.Key && c.Start == k.Start && c.End == k.End
+	})
+	return c
+}
+
+// permit is the Permit claim of account member life ml.
+func (s *storyClaims) permit(ml account.MemberLife) claim.Claim {
+	c, _ := s.first(claim.Permit, ml.Set, func(c claim.Claim) bool {
+		return c.Node == ml.Node && c.Key == ml.Key && c.Token == ml.Member && c.Start == ml.Start
+	})
+	return c
+}
+
+// fault is the Fault claim of fault window w.
+func (s *storyClaims) fault(w window) claim.Claim {
+	c, _ := s.first(claim.Fault, w.Op, func(c claim.Claim) bool { return c.Step == w.Step.ID })
+	return c
+}
+
+// anomaly is the claim of the i-th anomaly of allAnomalies.
+func (s *storyClaims) anomaly(i int) claim.Claim {
+	if i < len(s.anomalies) {
+		return s.cs[s.anomalies[i]]
+	}
+	return claim.Claim{}
+}
