@@ -173,6 +173,9 @@ func (a *Account) opClaims() []claim.Claim {
 				TTL: op.Value.TTL, Elapsed: el, Drift: d, Validity: op.Value.TTL - el - d, Records: []int{i}})
 		case op.F == history.Release:
 			for _, k := range a.RemovedBy(i) {
+				if !k.Observed && (k.End < op.Invoke || k.End > op.Complete) {
+					continue // inferred: a life that ended outside the release is not what it removed
+				}
 				c := claim.Claim{Kind: claim.Release, Client: op.Client, Key: k.Key, Node: k.Node, Token: k.Value, By: k.Owner,
 					Start: op.Invoke, End: op.Complete, At: k.End, Records: []int{i}}
 				if !k.Observed {

@@ -327,16 +327,16 @@ func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 	switch {
 	case o.Type == history.OK && o.Value.Removed:
 		if rs := n.claims.all(claim.Release, i, nil); len(rs) > 0 {
-			at := rs[0].Start
-			for _, r := range rs {
-				if r.By != "" && r.By != r.Client {
-					at = r.At
+			r, at := rs[0], rs[0].Start
+			for _, f := range rs {
+				if f.By != "" && f.By != f.Client {
+					r, at = f, f.At
 					break
 				}
 			}
 			// The lock's name as the client knows it: a claim's Key is the
 			// key on the node, which a library may name its own way.
-			n.add(at, 2, StepRelease, rs[0], m.releaseRemoved(lang, rs[0].Client, o.Key, rs))
+			n.add(at, 2, StepRelease, r, m.releaseRemoved(lang, r.Client, o.Key, rs))
 			return
 		}
 		n.add(c.Start, 2, StepRelease, c, m.releaseRemoved(lang, c.Client, c.Key, nil))

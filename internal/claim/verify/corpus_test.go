@@ -32,13 +32,21 @@ func describe(r verify.Result) string {
 	return b.String()
 }
 
+// TestEveryClaimOfTheAccuracyCorpusHolds verifies every claim made of the
+// report-accuracy corpus and of the checker corpus (real runs with node
+// events among them: PXAT deadlines, a node's dump after a restart,
+// releases inferred from the clients alone).
 func TestEveryClaimOfTheAccuracyCorpusHolds(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", "report", "testdata", "accuracy", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus: %v", err)
+	more, err2 := filepath.Glob(filepath.Join("..", "..", "checker", "testdata", "histories", "*.jsonl"))
+	if err != nil || err2 != nil || len(files) == 0 || len(more) == 0 {
+		t.Fatalf("no corpus: %v %v", err, err2)
 	}
-	for _, f := range files {
+	for _, f := range append(files, more...) {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		if strings.HasPrefix(name, "refused-") {
+			continue // a checker case of a history the reader must refuse
+		}
 		t.Run(name+" says only true things", func(t *testing.T) {
 			h, err := history.ReadFile(f)
 			if err != nil {

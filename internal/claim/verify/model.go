@@ -230,7 +230,7 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 		if (nx && old != nil) || (xx && old == nil) {
 			return
 		}
-		d := deadlineOf(args[2:], t)
+		d := m.deadlineOf(args[2:], t)
 		if old != nil && old.value == val && old.owner == by && !nx {
 			// The same value set again (an extend by SET): one life, its
 			// deadline moved.
@@ -277,14 +277,22 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			if err != nil {
 				return
 			}
-			// PEXPIREAT and EXPIREAT name an absolute Unix time, on a
-			// clock the history does not have: the move is recorded, the
-			// deadline left as it was.
+			// PEXPIREAT and EXPIREAT name an absolute Unix time: on the
+			// run's clock from its start (atRunClock); a history that
+			// does not say when it started leaves the deadline as it was.
 			switch name {
 			case "pexpire":
 				l.deadline = t + n*1e6
 			case "expire":
 				l.deadline = t + n*1e9
+			case "pexpireat", "expireat":
+				mul := int64(1e6)
+				if name == "expireat" {
+					mul = 1e9
+				}
+				if !m.h.Header.Started.IsZero() {
+					l.deadline = m.atRunClock(n * mul)
+				}
 			}
 		}
 		l.lastMoveBy = by
@@ -403,7 +411,7 @@ func hasWord(args []string, w string) bool {
 }
 
 // deadlineOf reads a SET's expiry options (-1: none).
-func deadlineOf(opts []string, t int64) int64 {
+func (m *model) deadlineOf(opts []string, t int64) int64 {
 	for j := 0; j+1 < len(opts); j++ {
 		n, err := strconv.ParseInt(opts[j+1], 10, 64)
 		if err != nil {
@@ -414,9 +422,25 @@ func deadlineOf(opts []string, t int64) int64 {
 			return t + n*1e6
 		case "ex":
 			return t + n*1e9
+		case "pxat":
+			return m.atRunClock(n * 1e6)
+		case "exat":
+			return m.atRunClock(n * 1e9)
 		}
 	}
 	return -1
+}
+
+// atRunClock maps an absolute Unix time (ns; PXAT, EXAT, PEXPIREAT,
+// EXPIREAT) onto the run's clock: the history's instants count from the
+// run's start (Header.Started), on the clock the nodes stamp commands
+// with. -1 (no deadline it can tell) when the history does not say when
+// it started.
+func (m *model) atRunClock(unixNS int64) int64 {
+	if m.h.Header.Started.IsZero() {
+		return -1
+	}
+	return unixNS - m.h.Header.Started.UnixNano()
 }
 
 // lifeOf returns the life the node command rec created.

@@ -78,6 +78,17 @@ func corpus(name string) func(*testing.T) history.History {
 	}
 }
 
+// checkerCase reads a history of the checker corpus.
+func checkerCase(name string) func(*testing.T) history.History {
+	return func(t *testing.T) history.History {
+		h, err := history.ReadFile(filepath.Join("..", "..", "checker", "testdata", "histories", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+}
+
 func hand(*testing.T) history.History { return handHistory() }
 
 func kind(k claim.Kind, also func(claim.Claim) bool) func(claim.Claim) bool {
@@ -151,6 +162,10 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			kind(claim.Op, func(c claim.Claim) bool { return c.What == "read" && c.Num != nil }), func(c *claim.Claim) { n := *c.Num + 1; c.Num = &n }},
 		{"an acquire of unknown outcome is not stamped at another instant", hand,
 			kind(claim.Op, func(c claim.Claim) bool { return c.What == "acquire" && c.How == "info" }), func(c *claim.Claim) { c.Start += ms }},
+		{"a key set with PXAT expires at its absolute deadline, not later", checkerCase("valid-pxat-expiry-on-the-run-clock"),
+			ended("expired"), func(c *claim.Claim) { c.End += 300 * ms }},
+		{"a key a node's dump showed is released by the client whose token it holds, not another", checkerCase("valid-node-dump-after-restart-wins"),
+			kind(claim.Release, func(c claim.Claim) bool { return c.What != claim.Inferred && c.By == "w2" }), func(c *claim.Claim) { c.By = "w1" }},
 		{"a Redlock acquire's validity is its TTL less the time it took and the drift", corpus("c07b-redlock-latency-expiry"),
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}
