@@ -2,7 +2,9 @@ package report
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -122,6 +124,35 @@ func ownKeyRefusal() history.History {
 		Persistence: map[string]string{"n1": "none"}, Observed: []string{"n1"}}, Ops: ops}
 }
 
+// slowForeignRelease is a history in which w1's release is invoked at
+// 8.8 s, after its key expired at 5.1 s; w2 is granted the lock at 10.7 s;
+// w1's DEL reaches the node only at 11.8 s and removes w2's key.
+func slowForeignRelease() history.History {
+	const ms = int64(1e6)
+	cmd := func(client string, at int64, args ...string) history.Op {
+		return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
+			Value: history.Value{Node: "n1", Cmd: args}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
+	}
+	op := func(proc int, client string, f history.Func, from, to int64, v history.Value) history.Op {
+		return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: history.OK}
+	}
+	ops := []history.Op{
+		op(0, "w1", history.Acquire, 90, 110, history.Value{Token: "tokA", TTL: 5000 * ms, Nodes: []string{"n1"}}),
+		cmd("w1", 100, "set", "k", "tokA", "px", "5000", "nx"),
+		op(0, "w1", history.Release, 8800, 11900, history.Value{Token: "tokA", Removed: true, Nodes: []string{"n1"}}),
+		op(1, "w2", history.Acquire, 10690, 10710, history.Value{Token: "tokB", TTL: 5000 * ms, Nodes: []string{"n1"}}),
+		cmd("w2", 10700, "set", "k", "tokB", "px", "5000", "nx"),
+		cmd("w1", 11800, "del", "k"),
+		op(1, "w2", history.Release, 12000, 12010, history.Value{Token: "tokB", Nodes: []string{"n1"}}),
+	}
+	for i := range ops {
+		ops[i].Index = i
+	}
+	return history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "slow-release", TimeScale: 1,
+		Backend: "local", Algorithm: "naive-del", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
+		Persistence: map[string]string{"n1": "none"}, Observed: []string{"n1"}}, Ops: ops}
+}
+
 // TestStorySentencesSayWhatTheirClaimsSay checks the story lines whose
 // words changed when they came to be rendered from claims, each a false
 // statement of issue 27 before: told from the claim, it no longer is.
@@ -151,6 +182,10 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 		{"the same refusal in Vietnamese", ownKeyRefusal(), "vi",
 			"w1 thử lấy lock k 2 lần từ t=0.4s đến t=0.6s và lần nào cũng bị chính key của nó từ chối: một lần lấy lock trước của nó đã đặt key, dù nó không bao giờ nhận được phản hồi.",
 			"w1 thử lấy lock k 2 lần từ t=0.4s đến t=0.6s và lần nào cũng bị từ chối (người khác đang giữ)."},
+		{"a release that removed another's key is told when its DEL ran, not at its invoke (class 12)", slowForeignRelease(), "en",
+			"t=11.8s  w1's release deleted w2's key k", "t=8.8s  w1's release deleted"},
+		{"the same release in Vietnamese", slowForeignRelease(), "vi",
+			"t=11.8s  Lệnh nhả lock của w1 đã xoá key k của w2", "t=8.8s  Lệnh nhả lock của w1"},
 		{"a refusal by another client's key is still told as someone else's", ownKeyRefusal(), "en",
 			"w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time (someone else held it).", "w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time by its own key"},
 	}
@@ -167,6 +202,44 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 			}
 			if strings.Contains(story.String(), tc.not) {
 				t.Errorf("the story still says %q:\n%s", tc.not, story.String())
+			}
+		})
+	}
+}
+
+// TestEveryStoryLineOfThePageCarriesItsClaim writes a report (both
+// languages) and checks that each story line of index.html carries, as
+// data-claim, the id of a claim results.json holds.
+func TestEveryStoryLineOfThePageCarriesItsClaim(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c01-naive-del-foreign-unlock.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	line := regexp.MustCompile(`<li class="k-[^"]*"( data-claim="([^"]*)")?>`)
+	for _, lang := range []Lang{"en", "vi"} {
+		t.Run("the "+string(lang)+" page names a claim on every story line", func(t *testing.T) {
+			dir := t.TempDir()
+			res, err := Write(dir, Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results, Lang: lang, SkipCharts: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := map[string]bool{}
+			for _, c := range res.Claims {
+				ids[c.ID] = true
+			}
+			page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := line.FindAllStringSubmatch(string(page), -1)
+			if len(lines) == 0 {
+				t.Fatal("the page has no story line")
+			}
+			for _, l := range lines {
+				if !ids[l[2]] {
+					t.Errorf("story line %s names no claim of results.json", l[0])
+				}
 			}
 		})
 	}
