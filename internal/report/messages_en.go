@@ -446,6 +446,8 @@ var messagesEN = map[string]string{
 	"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                   // client, key, node, by
 	"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",               // client, key
 	"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                          // owner, key, held for
+	"n.permit.purged.by":    " It was %s's command that purged it.",                                                                                   // purger
+	"n.permit.purged.own":   " It was %s's own command that purged it.",                                                                               // owner
 	"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                             // owner, key, node
 	"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                                            // t, node
 	"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                                       // t, group

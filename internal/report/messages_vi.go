@@ -437,6 +437,8 @@ var messagesVI = map[string]string{
 	"n.overwritten":         "Key %[2]s của %[1]s trên %[3]s bị %[4]s ghi đè.",
 	"n.expired.taken":       "Lock của %[1]s trên %[2]s đã không còn khi một client khác được cấp lock (lịch sử không cho biết vì sao).",
 	"n.permit.purged":       "Permit của %[1]s trên %[2]s bị dọn (purge) vì quá hạn, sau %[3]s.",
+	"n.permit.purged.by":    " Lệnh dọn nó là của %s.",
+	"n.permit.purged.own":   " Lệnh dọn nó là của chính %s.",
 	"n.permit.lost":         "Permit của %[1]s trên %[2]s bị mất trên %[3]s.",
 	"n.gone.crashed":        "nó bị mất lúc t=%[1]ss, khi %[2]s bị crash",
 	"n.gone.failover":       "nó bị mất lúc t=%[1]ss trong lần failover của %[2]s",

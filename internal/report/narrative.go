@@ -470,8 +470,8 @@ func (n *narrator) losses() {
 		}
 		ttl := n.m.sdur(l.TTL).String()
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
-			if s, ok := n.m.lossSentence(n.lang, l, ttl); ok {
-				c := n.endedLife(l)
+			c := n.endedLife(l)
+			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
 				n.add(c.End, 1, StepExpiry, c, s)
 			}
 			continue
@@ -503,14 +503,15 @@ func (n *narrator) nodeLosses(l lease, ttl string) {
 		if k.End > m.end || !k.Ended.Gone() {
 			continue
 		}
-		label := fmtT(m.sec(k.End)) + k.Ended.Kind
+		c := n.claims.life(k) // how, where and when it ended
+		label := fmtT(m.sec(c.End)) + c.How
 		g, ok := byLabel[label]
 		if !ok {
-			g = &endGroup{at: k.End, kind: k.Ended.Kind, first: n.claims.life(k)}
+			g = &endGroup{at: c.End, kind: c.How, first: c}
 			byLabel[label] = g
 			groups = append(groups, g)
 		}
-		g.nodes, g.last = append(g.nodes, k.Node), k.End
+		g.nodes, g.last = append(g.nodes, c.Node), c.End
 	}
 	q := m.a.Quorum()
 	for _, g := range groups {
@@ -560,7 +561,14 @@ func (n *narrator) permits() {
 		c := n.claims.permit(ml)
 		switch c.How {
 		case account.EndPurged:
-			n.add(c.End, 1, StepExpiry, c, tr(n.lang, "n.permit.purged", c.Client, c.Key, fmtDur(n.m.sec(c.End)-n.m.sec(c.Start))))
+			s := tr(n.lang, "n.permit.purged", c.Client, c.Key, fmtDur(n.m.sec(c.End)-n.m.sec(c.Start)))
+			switch {
+			case c.By == c.Client:
+				s += tr(n.lang, "n.permit.purged.own", c.By)
+			case c.By != "":
+				s += tr(n.lang, "n.permit.purged.by", c.By) // whose script's bound covered it (issue 27, class 3)
+			}
+			n.add(c.End, 1, StepExpiry, c, s)
 		case account.EndFlushed, account.EndCrashed:
 			n.add(c.End, 1, StepExpiry, c, tr(n.lang, "n.permit.lost", c.Client, c.Key, c.Node))
 		}

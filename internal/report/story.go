@@ -327,12 +327,17 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
 
-// lossSentence tells how a lock on one node left Redis (the account's
-// cause), for the story; false when another step tells it (a release, a
+// lossSentence tells how a lock on one node left Redis, for the story:
+// how its key life ended, where and by whom, as its KeyLife claim c says
+// (the lease's cause when the lock was taken over or purged, which no key
+// life's end says); false when another step tells it (a release, a
 // foreign DEL, a delete-key fault).
-func (m *model) lossSentence(lang Lang, l lease, ttl string) (string, bool) {
-	node := l.CauseNode
-	switch l.Cause.Kind {
+func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl string) (string, bool) {
+	how, node, by := l.Cause.Kind, l.CauseNode, l.Cause.By
+	if c.ID != "" && how != account.EndTaken && how != account.EndPurged {
+		how, node, by = c.How, c.Node, c.By
+	}
+	switch how {
 	case account.EndCrashed:
 		return tr(lang, "n.expired.crash", l.Client, l.Key, node), true
 	case account.EndFailover:
@@ -344,7 +349,7 @@ func (m *model) lossSentence(lang Lang, l lease, ttl string) (string, bool) {
 	case account.EndFlushed:
 		return tr(lang, "n.flushed", l.Client, l.Key, node), true
 	case account.EndOverwritten:
-		return tr(lang, "n.overwritten", l.Client, l.Key, node, l.Cause.By), true
+		return tr(lang, "n.overwritten", l.Client, l.Key, node, by), true
 	case account.EndTaken:
 		return tr(lang, "n.expired.taken", l.Client, l.Key), true
 	case account.EndExpired:

@@ -186,6 +186,10 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 			"t=11.8s  w1's release deleted w2's key k", "t=8.8s  w1's release deleted"},
 		{"the same release in Vietnamese", slowForeignRelease(), "vi",
 			"t=11.8s  Lệnh nhả lock của w1 đã xoá key k của w2", "t=8.8s  Lệnh nhả lock của w1"},
+		{"a purge names the client whose command purged the permit (class 3)", corpus("c05-semaphore-over-admission"), "en",
+			"w1's permit on sem-1 was purged as timed out, after 10.1s. It was w4's command that purged it.", "after 10.1s.\n"},
+		{"the same purge in Vietnamese", corpus("c05-semaphore-over-admission"), "vi",
+			"Permit của w1 trên sem-1 bị dọn (purge) vì quá hạn, sau 10.1s. Lệnh dọn nó là của w4.", "sau 10.1s.\n"},
 		{"a refusal by another client's key is still told as someone else's", ownKeyRefusal(), "en",
 			"w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time (someone else held it).", "w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time by its own key"},
 	}
