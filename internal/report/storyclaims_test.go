@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,53 +42,92 @@ func TestEveryStoryStepRendersATrueClaim(t *testing.T) {
 			}
 			t.Fatal(err)
 		}
-		rep := checker.Check(context.Background(), h, checker.Options{})
-		in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
-		m := newModel(in.History, in.Account)
-		cs := buildResults(in, "", m).Claims
-		byID := map[string]claim.Claim{}
-		for _, c := range cs {
-			byID[c.ID] = c
+		checkStoryClaims(t, name, h)
+	}
+}
+
+// TestEveryStoryStepOfStoredRunsRendersATrueClaim is the same check on
+// every history.jsonl under $LOCKSIM_STORY_DIR (a `locksim run --out`
+// directory); skipped when the variable is unset.
+func TestEveryStoryStepOfStoredRunsRendersATrueClaim(t *testing.T) {
+	dir := os.Getenv("LOCKSIM_STORY_DIR")
+	if dir == "" {
+		t.Skip("LOCKSIM_STORY_DIR is not set")
+	}
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "history.jsonl" {
+			files = append(files, p)
 		}
-		for _, lang := range []Lang{"en", "vi"} {
-			t.Run(name+" in "+string(lang)+" tells only claims that hold", func(t *testing.T) {
-				in.Lang = lang
-				var told []claim.Claim
-				seen := map[string]bool{}
-				for _, s := range narrative(in, m) {
-					c, ok := byID[s.Claim]
-					switch {
-					case s.Claim == "":
-						t.Errorf("%s (%s) renders no claim", s, s.Kind)
-						continue
-					case !ok:
-						t.Errorf("%s (%s) names claim %q, which the run does not make", s, s.Kind, s.Claim)
-						continue
-					}
-					// An anomaly is told at the instant its claim says it
-					// became true (At: the event that completes it, which
-					// may be a violating write's completion after the
-					// window the checker reports); every other step within
-					// its claim's window.
-					from, to := m.sec(c.Start), m.sec(c.End)
-					if c.Kind == claim.Anomaly {
-						from, to = m.sec(c.At), m.sec(c.At)
-					}
-					if s.T < from-storySlack || s.T > to+storySlack {
-						t.Errorf("%s (%s) is placed outside its claim %s's window [%.3f, %.3f]", s, s.Kind, c.ID, from, to)
-					}
-					if !seen[c.ID] {
-						seen[c.ID] = true
-						told = append(told, c)
-					}
-				}
-				if r := verify.Verify(h, told); len(r.Failures) > 0 {
-					for _, fl := range r.Failures {
-						t.Errorf("the story tells claim %s (%s), which the history contradicts: %s (records %v)", fl.Claim.ID, fl.Claim.Kind, fl.Reason, fl.Records)
-					}
-				}
-			})
+		return err
+	})
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no history under %s: %v", dir, err)
+	}
+	for _, f := range files {
+		h, err := history.ReadFile(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
 		}
+		rel, _ := filepath.Rel(dir, filepath.Dir(f))
+		checkStoryClaims(t, rel, h)
+	}
+	t.Logf("%d histories", len(files))
+}
+
+// checkStoryClaims checks, in both languages, every story step of h's
+// report: it names a claim of the run, the claim's window holds the
+// step's time (an anomaly's step: the instant At its claim says it became
+// true), and the claims the story tells pass verify.
+func checkStoryClaims(t *testing.T, name string, h history.History) {
+	t.Helper()
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+	m := newModel(in.History, in.Account)
+	cs := buildResults(in, "", m).Claims
+	byID := map[string]claim.Claim{}
+	for _, c := range cs {
+		byID[c.ID] = c
+	}
+	for _, lang := range []Lang{"en", "vi"} {
+		t.Run(name+" in "+string(lang)+" tells only claims that hold", func(t *testing.T) {
+			in.Lang = lang
+			var told []claim.Claim
+			seen := map[string]bool{}
+			for _, s := range narrative(in, m) {
+				c, ok := byID[s.Claim]
+				switch {
+				case s.Claim == "":
+					t.Errorf("%s (%s) renders no claim", s, s.Kind)
+					continue
+				case !ok:
+					t.Errorf("%s (%s) names claim %q, which the run does not make", s, s.Kind, s.Claim)
+					continue
+				}
+				// An anomaly is told at the instant its claim says it
+				// became true (At: the event that completes it, which may
+				// be a violating write's completion after the window the
+				// checker reports); every other step within its claim's
+				// window.
+				from, to := m.sec(c.Start), m.sec(c.End)
+				if c.Kind == claim.Anomaly {
+					from, to = m.sec(c.At), m.sec(c.At)
+				}
+				if s.T < from-storySlack || s.T > to+storySlack {
+					t.Errorf("%s (%s) is placed outside its claim %s's window [%.3f, %.3f]", s, s.Kind, c.ID, from, to)
+				}
+				if !seen[c.ID] {
+					seen[c.ID] = true
+					told = append(told, c)
+				}
+			}
+			if r := verify.Verify(h, told); len(r.Failures) > 0 {
+				for _, fl := range r.Failures {
+					t.Errorf("the story tells claim %s (%s), which the history contradicts: %s (records %v)", fl.Claim.ID, fl.Claim.Kind, fl.Reason, fl.Records)
+				}
+			}
+		})
 	}
 }
 
