@@ -238,8 +238,8 @@ func (a *Account) orphanClaims() []claim.Claim {
 	}
 	var cs []claim.Claim
 	for _, k := range a.keys {
-		if !k.Observed || k.Owner == "" || k.Set < 0 {
-			continue
+		if !k.Observed || k.Owner == "" || k.Set < 0 || a.H.Ops[k.Set].F != history.NodeCmd {
+			continue // an orphan is its SET: not a key a node's dump showed
 		}
 		for _, j := range acq[k.Owner] {
 			op := a.H.Ops[j]
