@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -286,5 +287,33 @@ func TestEveryStoryLineOfThePageCarriesItsClaim(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestALeftOutStretchCarriesTheClaimWhereItBegins caps a long story and
+// checks that each line summarising a left-out stretch carries the claim
+// of the first step it leaves out, and every kept step its own.
+func TestALeftOutStretchCarriesTheClaimWhereItBegins(t *testing.T) {
+	var steps []Step
+	for i := range 3 * maxStorySteps {
+		kind := StepRead
+		if i%97 == 0 {
+			kind = StepFault
+		}
+		steps = append(steps, Step{T: float64(i), Kind: kind, Text: fmt.Sprintf("step %d", i), Claim: fmt.Sprintf("op-%d", i)})
+	}
+	got := capStory("en", steps)
+	more := 0
+	for _, s := range got {
+		want := fmt.Sprintf("op-%d", int(s.T)) // T is the index of the step it stands for
+		if s.Claim != want {
+			t.Errorf("%s (%s) carries claim %q, want %q", s, s.Kind, s.Claim, want)
+		}
+		if s.Kind == StepMore {
+			more++
+		}
+	}
+	if more == 0 {
+		t.Fatal("the story was not capped")
 	}
 }
