@@ -41,9 +41,15 @@ func (t Text) In(lang string) string { return t[lang] }
 
 // Pair is a broken scenario of the lesson (its file name, as its fixed_by
 // pairs it with the fix) and the question the class answers before looking
-// at the two runs.
+// at the two runs. A pair with a Contrast shows the broken scenario beside
+// the Contrast file's run instead of its fix: a run of the same shape in
+// which the lesson's point makes the difference (lesson 42: the same 45 s
+// job under a 30 s TTL costs duplicate work in an efficiency lock and a
+// double charge in a correctness lock). Either file may belong to another
+// lesson; neither needs a fixed_by.
 type Pair struct {
 	Broken   string
+	Contrast string // "" for a broken/fixed pair
 	Question Text
 }
 
@@ -124,7 +130,8 @@ func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
 // Parse reads a lesson file's bytes; file names it in errors. Every field
 // is required: lesson (42–51), goal, requirements (at least one of
 // Requirements, none twice), pairs (a list, each with broken and
-// question; empty when the lesson has no pair), takeaways and caveats (at
+// question, and optionally contrast; empty when the lesson has no pair),
+// takeaways and caveats (at
 // least one each); every text has en and vi, non-empty. An unknown field
 // is an error. The error is a *scenario.ErrorList.
 func Parse(file string, data []byte) (*Lesson, error) {
@@ -166,9 +173,10 @@ func Parse(file string, data []byte) (*Lesson, error) {
 	return l, nil
 }
 
-// mapping checks n is a mapping of known fields, each given once, every
-// one present, and returns them by name (nil for a missing one).
-func (p *parser) mapping(n *yaml.Node, path string, known []string) map[string]*yaml.Node {
+// mapping checks n is a mapping of known fields and optional ones, each
+// given once, every known one present, and returns them by name (nil for
+// a missing one).
+func (p *parser) mapping(n *yaml.Node, path string, known []string, optional ...string) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
 	at := func(k string) string {
 		if path == "" {
@@ -180,11 +188,12 @@ func (p *parser) mapping(n *yaml.Node, path string, known []string) map[string]*
 		p.errorf(n, path, "must be a mapping with %s", strings.Join(known, ", "))
 		return out
 	}
+	all := append(slices.Clone(known), optional...)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
-		case !slices.Contains(known, k.Value):
-			p.errorf(k, at(k.Value), "unknown field; a lesson file has %s", strings.Join(known, ", "))
+		case !slices.Contains(all, k.Value):
+			p.errorf(k, at(k.Value), "unknown field; this mapping has %s", strings.Join(all, ", "))
 		case out[k.Value] != nil:
 			p.errorf(k, at(k.Value), "given twice")
 		default:
@@ -265,14 +274,21 @@ func (p *parser) pairs(n *yaml.Node) []Pair {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "pairs", "must be a list of {broken: <scenario file>, question: {en, vi}} ([] when the lesson has no pair)")
+		p.errorf(n, "pairs", "must be a list of {broken: <scenario file>, question: {en, vi}}, each with an optional contrast: <scenario file> ([] when the lesson has no pair)")
 		return nil
 	}
 	var out []Pair
 	for i, it := range n.Content {
 		path := fmt.Sprintf("pairs[%d]", i)
-		f := p.mapping(it, path, []string{"broken", "question"})
+		f := p.mapping(it, path, []string{"broken", "question"}, "contrast")
 		pr := Pair{Question: p.text(f["question"], path+".question")}
+		if c := f["contrast"]; c != nil {
+			if c.Kind != yaml.ScalarNode || !strings.HasSuffix(c.Value, ".yaml") || strings.ContainsRune(c.Value, '/') {
+				p.errorf(c, path+".contrast", "must be a scenario's file name (cache-rebuild-waste.yaml; got %q)", c.Value)
+			} else {
+				pr.Contrast = c.Value
+			}
+		}
 		if b := f["broken"]; b != nil {
 			switch {
 			case b.Kind != yaml.ScalarNode || !strings.HasSuffix(b.Value, ".yaml") || strings.ContainsRune(b.Value, '/'):

@@ -180,6 +180,45 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 	return p
 }
 
+// contrastOf puts a broken run beside a contrast run (lesson.Pair's
+// Contrast): a run of another scenario, not a fix of it, so the page says
+// what each came out as and offers no change to make.
+func contrastOf(lang Lang, b, c *suiteRun, sync string, runs []*suiteRun) pairView {
+	p := pairOf(lang, b, c, sync)
+	p.FixedLabel, p.FixedClass = tr(lang, "lesson.contrast"), "contrast"
+	p.Changes, p.YAML, p.YAMLNone = nil, nil, false
+	if !samePlan(b.R, c.R) && !sameFaults(b.R, c.R) {
+		p.Faults = tr(lang, "lesson.fault.diff.contrast", b.Card.Faults, c.Card.Faults)
+	}
+	if bs, cs := fmtT(b.R.ScenarioSeconds), fmtT(c.R.ScenarioSeconds); p.Timelines == "" && bs != cs {
+		p.Axis = tr(lang, "lesson.axis.diff.contrast", bs, cs)
+	}
+	bt, ct := tallyOf(b, runs), tallyOf(c, runs)
+	p.Evidence = []string{
+		tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)),
+		tr(lang, "lesson.evidence.contrast", ct.Valid, ct.N, ct.seedsWord(lang)),
+	}
+	if ct.Valid < ct.N {
+		p.Evidence[1] += " " + tr(lang, "lesson.evidence.rest", ct.others(lang))
+	}
+	return p
+}
+
+// firstRunOf is the run of the scenario file named base (gc-pause.yaml)
+// with the lowest seed among runs, or nil when the suite ran none.
+func firstRunOf(base string, runs []*suiteRun) *suiteRun {
+	var first *suiteRun
+	for _, r := range runs {
+		if r.R.File == "" || filepath.Base(r.R.File) != base {
+			continue
+		}
+		if first == nil || r.R.Seed < first.R.Seed {
+			first = r
+		}
+	}
+	return first
+}
+
 // isControl tells whether algorithm is a harness control (control-mutex,
 // no-lock): the checkers' known-good or known-bad lock.
 func isControl(algorithm string) bool {
@@ -442,12 +481,40 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 			}
 			pg.Pairs = append(pg.Pairs, pv)
 		}
+		shown := map[*suiteRun]bool{}
+		if l != nil {
+			for _, cp := range l.Pairs {
+				if cp.Contrast == "" {
+					continue
+				}
+				b, c := firstRunOf(cp.Broken, runs), firstRunOf(cp.Contrast, runs)
+				if b == nil || c == nil {
+					pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.contrast", cp.Broken, cp.Contrast))
+					continue
+				}
+				pv := contrastOf(lang, b, c, "pair-"+strconv.Itoa(len(pg.Pairs)), runs)
+				pv.Question = cp.Question.In(string(normLang(lang)))
+				var reqs []string
+				for _, r := range l.Requirements {
+					reqs = append(reqs, reqCode(r))
+				}
+				pv.Strip = strip(lang, b.R, c.R, reqs)
+				if pv.Timelines != "" {
+					pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
+				}
+				pg.Pairs = append(pg.Pairs, pv)
+				pg.NoPair = false
+				shown[b], shown[c] = true, true
+			}
+		}
 		for _, r := range g.Missing {
 			pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.fix", r.R.Scenario, r.R.FixedBy))
 			pg.More = append(pg.More, r.Card)
 		}
 		for _, r := range g.Others {
-			pg.More = append(pg.More, r.Card)
+			if !shown[r] {
+				pg.More = append(pg.More, r.Card)
+			}
 		}
 		if err := writeTemplate(filepath.Join(outDir, LessonFile(n)), t, pg); err != nil {
 			return err

@@ -99,19 +99,12 @@ var unfairPairs = map[string][]string{
 	// SET … NX PX: the fix crashes 0.5 s into its job instead (a crash the
 	// instant the grant returns races the client's record of it).
 	"setnx-expire-crash.yaml": {"faults[0].delay", "faults[0].occurrence", "faults[0].point", "faults[0].when.client", "faults[0].when.event"},
-	// appendfsync always needs a lower time scale on a shared disk (its
-	// fsync's wall time); the broken side was not rerun at it yet.
-	"power-loss-everysec.yaml": {"time_scale"},
-	// The fix swaps the library for locksim's fenced lock and its job
-	// length (issue 34: a redislock pair with fencing is still to do).
-	"redislock-gc-pause.yaml": {"time_scale", "workload.job"},
 	// The aof side needs a lower time scale and a longer node_timeout for
 	// its fsync, and then a shorter job to stay inside its validity time
 	// (issue 34: rerun the broken side with the same three).
 	"redlock-restart.yaml":  {"node_timeout", "time_scale", "workload.job"},
 	"redlock3-restart.yaml": {"node_timeout", "time_scale", "workload.job"},
 	// Field pairs (no lesson page shows them as a lesson's pair yet).
-	"fair-lock-dead-waiter.yaml":    {"duration", "time_scale"},
 	"scheduler-pid-heartbeat.yaml":  {"duration", "time_scale", "ttl"},
 	"unlock-deletes-next-lock.yaml": {"duration", "min_hold", "time_scale", "ttl"},
 }
