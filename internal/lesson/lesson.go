@@ -47,9 +47,15 @@ func (t Text) In(lang string) string { return t[lang] }
 // job under a 30 s TTL costs duplicate work in an efficiency lock and a
 // double charge in a correctness lock). Either file may belong to another
 // lesson; neither needs a fixed_by.
+//
+// A pair with a Fix shows that file as the broken scenario's fix instead
+// of its fixed_by: a scenario has one fixed_by, and another lesson may
+// teach another fix of it (lesson 48: gc-pause fixed by an idempotency
+// key). The two files must differ in the fix alone (scenario.BeyondFix).
 type Pair struct {
 	Broken   string
 	Contrast string // "" for a broken/fixed pair
+	Fix      string // "" when the broken file's fixed_by is the fix
 	Question Text
 }
 
@@ -130,7 +136,8 @@ func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
 // Parse reads a lesson file's bytes; file names it in errors. Every field
 // is required: lesson (42–51), goal, requirements (at least one of
 // Requirements, none twice), pairs (a list, each with broken and
-// question, and optionally contrast; empty when the lesson has no pair),
+// question, and optionally contrast or fix; empty when the lesson has no
+// pair),
 // takeaways and caveats (at
 // least one each); every text has en and vi, non-empty. An unknown field
 // is an error. The error is a *scenario.ErrorList.
@@ -280,14 +287,12 @@ func (p *parser) pairs(n *yaml.Node) []Pair {
 	var out []Pair
 	for i, it := range n.Content {
 		path := fmt.Sprintf("pairs[%d]", i)
-		f := p.mapping(it, path, []string{"broken", "question"}, "contrast")
+		f := p.mapping(it, path, []string{"broken", "question"}, "contrast", "fix")
 		pr := Pair{Question: p.text(f["question"], path+".question")}
-		if c := f["contrast"]; c != nil {
-			if c.Kind != yaml.ScalarNode || !strings.HasSuffix(c.Value, ".yaml") || strings.ContainsRune(c.Value, '/') {
-				p.errorf(c, path+".contrast", "must be a scenario's file name (cache-rebuild-waste.yaml; got %q)", c.Value)
-			} else {
-				pr.Contrast = c.Value
-			}
+		pr.Contrast = p.fileName(f["contrast"], path+".contrast", "cache-rebuild-waste.yaml")
+		pr.Fix = p.fileName(f["fix"], path+".fix", "payment-idempotency.yaml")
+		if pr.Contrast != "" && pr.Fix != "" {
+			p.errorf(f["fix"], path+".fix", "a pair has a contrast or a fix, not both")
 		}
 		if b := f["broken"]; b != nil {
 			switch {
@@ -302,4 +307,17 @@ func (p *parser) pairs(n *yaml.Node) []Pair {
 		out = append(out, pr)
 	}
 	return out
+}
+
+// fileName reads a scenario's file name (a base name, as fixed_by names
+// files; example is shown in the error), or "" when n is nil or wrong.
+func (p *parser) fileName(n *yaml.Node, path, example string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode || !strings.HasSuffix(n.Value, ".yaml") || strings.ContainsRune(n.Value, '/') {
+		p.errorf(n, path, "must be a scenario's file name (%s; got %q)", example, n.Value)
+		return ""
+	}
+	return n.Value
 }

@@ -95,6 +95,26 @@ func TestEveryPairOfALessonHasItsQuestionAndEveryQuestionItsPair(t *testing.T) {
 				})
 				continue
 			}
+			if p.Fix != "" {
+				t.Run(fmt.Sprintf("lesson %d's fix %s of %s differs in the fix alone", n, p.Fix, p.Broken), func(t *testing.T) {
+					b, err := scenario.Load(filepath.Join("..", "..", "scenarios", p.Broken))
+					if err != nil {
+						t.Fatal(err)
+					}
+					f, err := scenario.Load(filepath.Join("..", "..", "scenarios", p.Fix))
+					if err != nil {
+						t.Fatal(err)
+					}
+					diff, err := scenario.PairDiff(b, f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if beyond := scenario.BeyondFix(diff); len(beyond) > 0 {
+						t.Errorf("differs beyond its fix in %v", beyond)
+					}
+				})
+				continue
+			}
 			t.Run(fmt.Sprintf("lesson %d's question of %s has its pair", n, p.Broken), func(t *testing.T) {
 				if !slices.Contains(pairs[n], p.Broken) {
 					t.Errorf("%s is no scenario of lesson %d with a fixed_by", p.Broken, n)

@@ -112,9 +112,15 @@ func sameFile(a, b string) bool {
 // fixOf finds the run of r's fixed_by scenario: the one with r's seed if
 // there is one, else the first.
 func fixOf(r *suiteRun, runs []*suiteRun) *suiteRun {
+	return runFor(r, runs, func(file string) bool { return sameFile(file, r.R.FixedBy) })
+}
+
+// runFor finds, among runs other than r, the run of a file is accepts:
+// the one with r's seed if there is one, else the first; nil when none.
+func runFor(r *suiteRun, runs []*suiteRun, is func(file string) bool) *suiteRun {
 	var first *suiteRun
 	for _, f := range runs {
-		if f == r || !sameFile(f.R.File, r.R.FixedBy) {
+		if f == r || f.R.File == "" || !is(f.R.File) {
 			continue
 		}
 		if f.R.Seed == r.R.Seed {
@@ -125,6 +131,12 @@ func fixOf(r *suiteRun, runs []*suiteRun) *suiteRun {
 		}
 	}
 	return first
+}
+
+// baseIs accepts a scenario path whose file name is base (gc-pause.yaml),
+// as a lesson file names scenarios.
+func baseIs(base string) func(string) bool {
+	return func(file string) bool { return filepath.Base(file) == base }
 }
 
 // pairOf puts a broken run beside its fix, saying what they share; sync
@@ -305,7 +317,7 @@ func groupLesson(n int, runs []*suiteRun) lessonGroup {
 		if !in(r) || r.R.FixedBy == "" || used[r] || seen(r) {
 			continue
 		}
-		b, f := pairShown(r, runs)
+		b, f := pairShown(r, runs, func(b *suiteRun) *suiteRun { return fixOf(b, runs) })
 		if f != nil {
 			g.Pairs = append(g.Pairs, [2]*suiteRun{b, f})
 			used[b], used[f] = true, true
@@ -333,21 +345,22 @@ func sameRunFile(a, b *suiteRun) bool {
 }
 
 // pairShown picks the seed a pair is shown at, among the runs of r's file
-// and of its fix: the lowest seed whose fix run is valid, or, when no run
-// of the fix is, the lowest seed (its fixed side is then shown as no
-// evidence). The page states every seed's count beside it.
-func pairShown(r *suiteRun, runs []*suiteRun) (broken, fixed *suiteRun) {
+// and of its fix (fixFor finds a run's fix, at its seed when it can): the
+// lowest seed whose fix run is valid, or, when no run of the fix is, the
+// lowest seed (its fixed side is then shown as no evidence). The page
+// states every seed's count beside it.
+func pairShown(r *suiteRun, runs []*suiteRun, fixFor func(*suiteRun) *suiteRun) (broken, fixed *suiteRun) {
 	var cands [][2]*suiteRun
 	for _, b := range runs {
 		if !sameRunFile(b, r) {
 			continue
 		}
-		if f := fixOf(b, runs); f != nil && f.R.Seed == b.R.Seed {
+		if f := fixFor(b); f != nil && f.R.Seed == b.R.Seed {
 			cands = append(cands, [2]*suiteRun{b, f})
 		}
 	}
 	if len(cands) == 0 {
-		return r, fixOf(r, runs)
+		return r, fixFor(r)
 	}
 	slices.SortStableFunc(cands, func(x, y [2]*suiteRun) int { return cmp.Compare(x[0].R.Seed, y[0].R.Seed) })
 	for _, c := range cands {
@@ -484,15 +497,25 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		shown := map[*suiteRun]bool{}
 		if l != nil {
 			for _, cp := range l.Pairs {
-				if cp.Contrast == "" {
+				if cp.Contrast == "" && cp.Fix == "" {
 					continue
 				}
-				b, c := firstRunOf(cp.Broken, runs), firstRunOf(cp.Contrast, runs)
+				var b, c *suiteRun
+				if r := firstRunOf(cp.Broken, runs); r != nil {
+					b, c = pairShown(r, runs, func(b *suiteRun) *suiteRun { return runFor(b, runs, baseIs(cp.Fix+cp.Contrast)) })
+				}
 				if b == nil || c == nil {
-					pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.contrast", cp.Broken, cp.Contrast))
+					pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.lessonpair", cp.Broken, cp.Fix+cp.Contrast))
 					continue
 				}
-				pv := contrastOf(lang, b, c, "pair-"+strconv.Itoa(len(pg.Pairs)), runs)
+				sync := "pair-" + strconv.Itoa(len(pg.Pairs))
+				var pv pairView
+				if cp.Fix != "" {
+					pv = pairOf(lang, b, c, sync)
+					pv.Evidence = evidence(lang, b, c, runs)
+				} else {
+					pv = contrastOf(lang, b, c, sync, runs)
+				}
 				pv.Question = cp.Question.In(string(normLang(lang)))
 				var reqs []string
 				for _, r := range l.Requirements {

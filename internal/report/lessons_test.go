@@ -537,3 +537,29 @@ func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
 		})
 	}
 }
+
+func TestALessonShowsTheFixItNamesThoughTheBrokenFileNamesAnother(t *testing.T) {
+	out := t.TempDir()
+	ok := true
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 700e6}}
+	runs := suiteOf(t, out, []lessonRun{
+		{"gc-pause.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "payment", Plan: pause, TimeScale: 50, Seed: 42,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}, ExpectationMet: &ok}, []int{44}},
+		{"payment-idempotency.yaml", Results{Verdict: checker.Valid, Algorithm: "safe", Workload: "payment", Plan: pause, TimeScale: 50, Seed: 42,
+			ExpectationMet: &ok}, []int{48}},
+	})
+	if err := WriteSuite(out, runs, English); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, LessonFile(48)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(string(b))
+	for _, want := range []string{`data-broken="gc-pause" data-fixed="payment-idempotency"`, ">" + tr(English, "lesson.fixed") + "<",
+		"idempotency: true</span>", tr(English, "lesson.seed.same", 42)} {
+		if !strings.Contains(page, want) {
+			t.Errorf("lesson 48 lacks %q", want)
+		}
+	}
+}
