@@ -475,59 +475,12 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 				pg.Caveats = append(pg.Caveats, c.In(string(normLang(lang))))
 			}
 		}
-		for i, p := range g.Pairs {
-			pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(i))
-			pv.Evidence = evidence(lang, p[0], p[1], runs)
-			reqs := Requirements()
-			if l != nil {
-				if q, ok := l.Question(p[0].R.File); ok {
-					pv.Question = q.In(string(normLang(lang)))
-				}
-				reqs = nil
-				for _, r := range l.Requirements {
-					reqs = append(reqs, reqCode(r))
-				}
-			}
-			pv.Strip = strip(lang, p[0].R, p[1].R, reqs)
+		shown := map[*suiteRun]bool{}
+		pg.Pairs, pg.Missing = lessonPairs(lang, l, g, runs, shown)
+		pg.NoPair = len(pg.Pairs) == 0
+		for _, pv := range pg.Pairs {
 			if pv.Timelines != "" {
 				pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
-			}
-			pg.Pairs = append(pg.Pairs, pv)
-		}
-		shown := map[*suiteRun]bool{}
-		if l != nil {
-			for _, cp := range l.Pairs {
-				if cp.Contrast == "" && cp.Fix == "" {
-					continue
-				}
-				var b, c *suiteRun
-				if r := firstRunOf(cp.Broken, runs); r != nil {
-					b, c = pairShown(r, runs, func(b *suiteRun) *suiteRun { return runFor(b, runs, baseIs(cp.Fix+cp.Contrast)) })
-				}
-				if b == nil || c == nil {
-					pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.lessonpair", cp.Broken, cp.Fix+cp.Contrast))
-					continue
-				}
-				sync := "pair-" + strconv.Itoa(len(pg.Pairs))
-				var pv pairView
-				if cp.Fix != "" {
-					pv = pairOf(lang, b, c, sync)
-					pv.Evidence = evidence(lang, b, c, runs)
-				} else {
-					pv = contrastOf(lang, b, c, sync, runs)
-				}
-				pv.Question = cp.Question.In(string(normLang(lang)))
-				var reqs []string
-				for _, r := range l.Requirements {
-					reqs = append(reqs, reqCode(r))
-				}
-				pv.Strip = strip(lang, b.R, c.R, reqs)
-				if pv.Timelines != "" {
-					pg.TimelineCSS, pg.TimelineJS = template.CSS(chart.TimelineCSS()), template.JS(chart.TimelineJS)
-				}
-				pg.Pairs = append(pg.Pairs, pv)
-				pg.NoPair = false
-				shown[b], shown[c] = true, true
 			}
 		}
 		for _, r := range g.Missing {
@@ -544,6 +497,81 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		}
 	}
 	return nil
+}
+
+// lessonPairs builds a lesson page's pairs: each broken run of the
+// lesson beside its fixed_by's run (g.Pairs), and each pair the lesson
+// file declares with a fix or a contrast of its own, in the order the
+// lesson file lists its pairs (pairs it does not list come last). Runs a
+// declared pair shows are marked in shown; missing says which declared
+// pairs the suite did not run.
+func lessonPairs(lang Lang, l *lesson.Lesson, g lessonGroup, runs []*suiteRun, shown map[*suiteRun]bool) (pairs []pairView, missing []string) {
+	reqs := Requirements()
+	var order []string // each pair's broken file name, as pairs
+	if l != nil {
+		reqs = nil
+		for _, r := range l.Requirements {
+			reqs = append(reqs, reqCode(r))
+		}
+	}
+	add := func(pv pairView, b, f *suiteRun, broken string) {
+		pv.Strip = strip(lang, b.R, f.R, reqs)
+		pairs = append(pairs, pv)
+		order = append(order, broken)
+	}
+	for _, p := range g.Pairs {
+		pv := pairOf(lang, p[0], p[1], "pair-"+strconv.Itoa(len(pairs)))
+		pv.Evidence = evidence(lang, p[0], p[1], runs)
+		if l != nil {
+			if q, ok := l.Question(p[0].R.File); ok {
+				pv.Question = q.In(string(normLang(lang)))
+			}
+		}
+		add(pv, p[0], p[1], filepath.Base(p[0].R.File))
+	}
+	if l == nil {
+		return pairs, nil
+	}
+	for _, cp := range l.Pairs {
+		if cp.Contrast == "" && cp.Fix == "" {
+			continue
+		}
+		var b, c *suiteRun
+		if r := firstRunOf(cp.Broken, runs); r != nil {
+			b, c = pairShown(r, runs, func(b *suiteRun) *suiteRun { return runFor(b, runs, baseIs(cp.Fix+cp.Contrast)) })
+		}
+		if b == nil || c == nil {
+			missing = append(missing, tr(lang, "lesson.missing.lessonpair", cp.Broken, cp.Fix+cp.Contrast))
+			continue
+		}
+		sync := "pair-" + strconv.Itoa(len(pairs))
+		var pv pairView
+		if cp.Fix != "" {
+			pv = pairOf(lang, b, c, sync)
+			pv.Evidence = evidence(lang, b, c, runs)
+		} else {
+			pv = contrastOf(lang, b, c, sync, runs)
+		}
+		pv.Question = cp.Question.In(string(normLang(lang)))
+		add(pv, b, c, cp.Broken)
+		shown[b], shown[c] = true, true
+	}
+	rank := func(broken string) int {
+		if i := slices.IndexFunc(l.Pairs, func(p lesson.Pair) bool { return p.Broken == broken }); i >= 0 {
+			return i
+		}
+		return len(l.Pairs)
+	}
+	idx := make([]int, len(pairs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank(order[a]), rank(order[b])) })
+	sorted := make([]pairView, len(pairs))
+	for i, j := range idx {
+		sorted[i] = pairs[j]
+	}
+	return sorted, missing
 }
 
 // stripRow is one requirement as a pair's two runs showed it.
