@@ -71,10 +71,11 @@ type Lesson struct {
 }
 
 // Question is the question of the pair whose broken scenario file is
-// broken (a base name: gc-pause.yaml), and whether there is one.
+// broken (a base name: gc-pause.yaml) beside its fixed_by, and whether
+// there is one (a pair with its own fix or contrast is asked its own).
 func (l *Lesson) Question(broken string) (Text, bool) {
 	for _, p := range l.Pairs {
-		if p.Broken == filepath.Base(broken) {
+		if p.Broken == filepath.Base(broken) && p.Fix == "" && p.Contrast == "" {
 			return p.Question, true
 		}
 	}
@@ -298,8 +299,8 @@ func (p *parser) pairs(n *yaml.Node) []Pair {
 			switch {
 			case b.Kind != yaml.ScalarNode || !strings.HasSuffix(b.Value, ".yaml") || strings.ContainsRune(b.Value, '/'):
 				p.errorf(b, path+".broken", "must be a broken scenario's file name, as fixed_by names files (gc-pause.yaml; got %q)", b.Value)
-			case slices.ContainsFunc(out, func(q Pair) bool { return q.Broken == b.Value }):
-				p.errorf(b, path+".broken", "%s has a question already", b.Value)
+			case slices.ContainsFunc(out, func(q Pair) bool { return q.Broken == b.Value && q.Fix == pr.Fix && q.Contrast == pr.Contrast }):
+				p.errorf(b, path+".broken", "%s has a question already beside the same fix", b.Value)
 			default:
 				pr.Broken = b.Value
 			}

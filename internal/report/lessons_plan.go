@@ -240,6 +240,12 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	if param(f, history.ParamLockPerFire) && !param(b, history.ParamLockPerFire) {
 		add(tr(lang, "diff.perfire"), "-key := \"lock:\" + job", "+key := \"lock:\" + job + \"@\" + fireTime", "-release(key)")
 	}
+	if param(f, history.ParamSingleton) && !param(b, history.ParamSingleton) {
+		add(tr(lang, "diff.singleton"),
+			"-at each fire time: lock(\"lock:\" + job); run(job); release()",
+			"+lease := lock(\"lock:leader\")   // retry every retry delay; the watchdog renews it",
+			"+at each fire time: if lease.lost() { stand by again } else { run(job) }")
+	}
 	switch {
 	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
 		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")),

@@ -93,6 +93,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.stock":         "No lock: check and decrement the stock in one Lua script, which Redis runs atomically.",
 		"diff.idempotency":   "The payment gateway remembers each charge's idempotency key and refuses a second charge with it.",
 		"diff.perfire":       "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
+		"diff.singleton":     "A singleton worker: one scheduler holds the leader key for the whole run and runs every fire time; the others stand by.",
 		"diff.aof":           "Persistence: fsync every write before replying, so a restarted node still has the key.",
 		"diff.wait":          "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.", // "1 replica" / "every replica"
 		"diff.wait.one":      "one replica",
@@ -252,6 +253,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.stock":         "Không cần lock: kiểm tra và giảm tồn kho trong một Lua script, Redis chạy nó một cách atomic.",
 		"diff.idempotency":   "Cổng thanh toán ghi nhớ idempotency key của mỗi lần trừ tiền và từ chối lần trừ tiền thứ hai có cùng key.",
 		"diff.perfire":       "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
+		"diff.singleton":     "Singleton worker: một scheduler giữ key leader suốt lần chạy và chạy mọi lần kích hoạt; các scheduler khác đứng chờ.",
 		"diff.aof":           "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
 		"diff.wait":          "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key, kiểm tra giá trị WAIT trả về, và trả lại lock khi quá ít replica xác nhận.",
 		"diff.wait.one":      "một replica",

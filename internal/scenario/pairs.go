@@ -82,12 +82,12 @@ func judged(path string) bool {
 // differ in the fix alone"): the lock (its algorithm, the library or
 // process that implements it, its drift factor), the resource's checks
 // (fencing, claim-first, check-and-set, the leader epoch, idempotency key,
-// lock per fire time, the failure record's check), and the nodes'
+// lock per fire time, a singleton worker, the failure record's check), and the nodes'
 // persistence. Anything else — durations, timings, faults, the job — is a
 // second change that the pair's page would credit to the fix.
 var fixFields = []string{"algorithm", "library", "process", "persistence", "node_persistence", "save_interval",
 	"workload.fencing", "workload.claim", "workload.check_and_set", "workload.epoch_check",
-	"workload.idempotency", "workload.lock_per_fire", "workload.failure_record"}
+	"workload.idempotency", "workload.lock_per_fire", "workload.singleton", "workload.failure_record"}
 
 // isFixField tells whether a pair may differ in path: one of fixFields;
 // a worker restart's restore mode (what the restarted worker's own code
