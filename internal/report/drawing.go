@@ -24,8 +24,9 @@ type builder struct {
 	// endWords are the words of the key-end ticks drawn, for the legend.
 	endWords []string
 	// refused are the refused acquires by client and key, in invoke
-	// order (msgLanes; made on first use).
-	refused map[[2]string][]history.Op
+	// order, and failed those and the acquires of unknown outcome no hold
+	// began with (attempts; made on first use).
+	refused, failed map[[2]string][]history.Op
 }
 
 func (b *builder) shape(s chart.Shape) { b.d.Shapes = append(b.d.Shapes, s) }

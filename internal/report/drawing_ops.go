@@ -294,9 +294,10 @@ func (b *builder) messages() {
 			used[exec] = true
 			x := m.sec(ops[exec].Invoke)
 			full := b.cmdText(ops[exec], inner[exec])
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: ci, Lane2: ni, X0: s, X1: x, Color: -1,
+			from, to := b.cutLanes(ci, ni, o)
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
 				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: ni, Lane2: ci, X0: x, X1: e, Color: -1,
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
 				Tip: tr(lang, "tip.msg.norep", o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
 			cut++
 		case exec >= 0:
@@ -315,7 +316,8 @@ func (b *builder) messages() {
 			if !m.a.ObservedAt(o.Value.Node, o.Invoke) || !m.a.ObservedAt(o.Value.Node, end) {
 				key = "tip.msg.noanswer"
 			}
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: ci, Lane2: ni, X0: s, X1: s, Color: -1,
+			from, to := b.cutLanes(ci, ni, o)
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: from, Lane2: to, X0: s, X1: s, Color: -1,
 				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
 			cut++
 		default:
@@ -399,30 +401,69 @@ func (b *builder) parentTip(client string, ev history.Op) string {
 // hundred refusals do not cross, and read as, another client's lane; its
 // own lane has the refusal's mark (tries).
 func (b *builder) msgLanes(ci, ni int, ev history.Op) (from, to int) {
-	if (ci-ni > 1 || ni-ci > 1) && b.inRefusal(ev) {
+	if (ci-ni > 1 || ni-ci > 1) && b.within(b.attempts(false), ev) {
 		return ni, ni
 	}
 	return ci, ni
 }
 
-// inRefusal reports whether node event ev was part of a refused acquire:
-// one of its client's on its key whose window holds it (a client's
-// operations follow one another). A search, not a scan: a busy run has
-// tens of thousands of node events.
-func (b *builder) inRefusal(ev history.Op) bool {
-	if b.refused == nil {
-		b.refused = map[[2]string][]history.Op{}
-		for _, o := range b.m.h.Ops {
-			if o.F == history.Acquire && o.Type == history.Fail && o.Process != history.NodeProcess {
-				k := [2]string{o.Client, o.Key}
-				b.refused[k] = append(b.refused[k], o)
-			}
+// cutLanes are the lanes of a cut arrow (a command, or its reply, that a
+// partition stopped; stall is the stalled send): msgLanes' rule, for
+// every acquire that was not granted — refused, or of unknown outcome
+// and never acted on (not a hold of the account's), as a Redlock acquire
+// in a partition is (issue 31).
+func (b *builder) cutLanes(ci, ni int, stall history.Op) (from, to int) {
+	if (ci-ni > 1 || ni-ci > 1) && b.within(b.attempts(true), stall) {
+		return ni, ni
+	}
+	return ci, ni
+}
+
+// attempts are the refused acquires (with unknown: also those of unknown
+// outcome no hold began with) by client and key, and by client alone
+// (key ""), in invoke order; made on first use.
+func (b *builder) attempts(unknown bool) map[[2]string][]history.Op {
+	if b.refused != nil && !unknown {
+		return b.refused
+	}
+	if b.failed != nil && unknown {
+		return b.failed
+	}
+	held := map[int]bool{}
+	for _, h := range b.m.a.Holds {
+		held[h.Acquire] = true
+	}
+	out := map[[2]string][]history.Op{}
+	for i, o := range b.m.h.Ops {
+		if o.F != history.Acquire || o.Process == history.NodeProcess {
+			continue
 		}
-		for _, list := range b.refused {
-			sort.SliceStable(list, func(i, j int) bool { return list[i].Invoke < list[j].Invoke })
+		if o.Type == history.Fail || unknown && o.Type == history.Info && !held[i] {
+			k := [2]string{o.Client, o.Key}
+			out[k] = append(out[k], o)
+			// A command that names no key (a connection's HELLO) is
+			// part of whichever attempt of its client holds it.
+			k[1] = ""
+			out[k] = append(out[k], o)
 		}
 	}
-	list := b.refused[[2]string{ev.Client, ev.Key}]
+	for _, list := range out {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].Invoke < list[j].Invoke })
+	}
+	if unknown {
+		b.failed = out
+	} else {
+		b.refused = out
+	}
+	return out
+}
+
+// within reports whether node event ev lies inside one of attempts: one
+// of its client's on its key whose window holds it (a client's
+// operations follow one another). A search, not a scan: a busy run has
+// tens of thousands of node events.
+func (b *builder) within(attempts map[[2]string][]history.Op, ev history.Op) bool {
+	list := attempts[[2]string{ev.Client, ev.Key}]
 	i := sort.Search(len(list), func(i int) bool { return list[i].Invoke > ev.Invoke }) - 1
 	return i >= 0 && ev.Invoke <= opEnd(list[i], b.m.end)
 }
