@@ -88,7 +88,10 @@ func (a *Account) commandClaims() []claim.Claim {
 		}
 		c := claim.Claim{Kind: claim.Command, Client: op.Client, Node: op.Value.Node, Key: op.Key, What: strings.ToLower(op.Value.Cmd[0]),
 			How: claim.Ran, Start: op.Invoke, End: op.Invoke, Records: []int{i}}
-		if op.F == history.Stalled {
+		switch {
+		case op.F == history.Stalled && op.Type == history.OK:
+			c.How, c.End = claim.Late, a.endOf(op)
+		case op.F == history.Stalled:
 			c.How, c.End = claim.Unanswered, a.endOf(op)
 		}
 		cs = append(cs, c)

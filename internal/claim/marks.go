@@ -15,7 +15,8 @@ const (
 	// Command: Client's command What (its name, lower case) to Node, sent
 	// outside any operation of Client's (a connection's handshake, a
 	// library's own timer): How "ran" — Node ran it at Start (= End); How
-	// "unanswered" — sent at Start, no answer reached Client by End.
+	// "unanswered" — sent at Start, no answer reached Client by End; How
+	// "late" — sent at Start, answered only at End.
 	// Records: the node event (or the stalled send).
 	Command Kind = "command"
 	// ClockOffset: the clock of Node (or of Client) ran Offset ns off true
@@ -40,4 +41,5 @@ func MarkKinds() []Kind { return []Kind{Outcome, Command, ClockOffset, FenceSeen
 const (
 	Ran        = "ran"
 	Unanswered = "unanswered"
+	Late       = "late"
 )

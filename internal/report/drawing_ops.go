@@ -1,10 +1,12 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
 )
@@ -27,7 +29,8 @@ func (b *builder) tries() {
 		}
 		x := m.sec(o.Invoke)
 		b.shape(chart.Shape{Kind: chart.ShTry, Lane: li, Lane2: li, X0: x, X1: x, Y0: 0.38, Y1: 0.38, Color: -1,
-			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, m.refusalKey(o)+".one", o.Client, o.Key) }, Op: i + 1})
+			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, m.refusalKey(o)+".one", o.Client, o.Key) }, Op: i + 1,
+			Ref: either(ref(claim.Refusal, i, ""), ref(claim.Outcome, i, ""))})
 		n++
 	}
 	if n > 0 {
@@ -53,13 +56,6 @@ func (b *builder) writes() {
 	}
 	var actions []string // the effect actions drawn, for the legend
 	var others []string  // the other actions drawn
-	seen := map[string]int64{}
-	type seenStep struct {
-		at    float64
-		value int64
-		key   string
-	}
-	var steps []seenStep
 	fenced := false
 	// Other writes (a claim, a mark-paid) are drawn under the effects: a
 	// mark-paid right after its charge must not hide the charge's mark.
@@ -99,16 +95,8 @@ func (b *builder) writes() {
 			if kind != chart.ShWriteOth && !containsStr(actions, o.Value.Action) {
 				actions = append(actions, o.Value.Action)
 			}
-			if fence > 0 && fence > seen[o.Key] {
-				seen[o.Key] = fence
-				steps = append(steps, seenStep{x, fence, o.Key})
-			}
 		case history.Fail:
 			kind, style, word = chart.ShWriteRef, chart.LbBad, tr(lang, "p.refused")
-			if sf := o.Value.SeenFence; sf > seen[o.Key] {
-				seen[o.Key] = sf
-				steps = append(steps, seenStep{x, sf, o.Key})
-			}
 		default:
 			continue
 		}
@@ -118,42 +106,41 @@ func (b *builder) writes() {
 				word += " " + tr(lang, "p.token.short", fence)
 			}
 		}
-		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
+		r := ref(claim.Outcome, i, "")
 		prio := chart.PrWrite
 		if kind == chart.ShWriteBad {
 			prio = chart.PrViolWrite
+			r = fmt.Sprintf("violating#%d", i) + " " + r // the violation, and the write it was
 		}
+		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
 		if b.res >= 0 {
-			b.shape(chart.Shape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
+			b.shape(chart.Shape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
 			if word != "" {
-				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio})
+				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio, Ref: r})
 			}
 		}
 		if word != "" {
-			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1})
+			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1, Ref: r})
 		}
 	}
-	// The highest token seen, per key, as a line on the resource lane.
+	// The highest token seen, per key, as a line on the resource lane:
+	// the account's (FenceSeen), from each rise to the next.
 	if b.res >= 0 && fenced {
 		multiKey := len(m.keys) > 1
-		next := map[int]float64{}
-		for i, s := range steps {
-			next[i] = b.d.End
-			for j := i + 1; j < len(steps); j++ {
-				if steps[j].key == s.key {
-					next[i] = steps[j].at
-					break
-				}
-			}
-		}
-		for i, s := range steps {
-			text := tr(lang, "p.seen", s.value)
+		steps := m.a.FenceSeen()
+		for _, st := range steps {
+			text := tr(lang, "p.seen", st.Value)
 			if multiKey {
-				text = s.key + ": " + text
+				text = st.Key + ": " + text
 			}
-			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: s.at, X1: next[i], Y0: 0.3, Y1: 0.3, Color: -1,
-				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), s.key, s.value, "t="+fmtT3(s.at)+"s")})
-			b.label(chart.Label{Lane: b.res, X: s.at, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen})
+			x0, x1 := m.sec(st.Start), m.sec(st.End)
+			if st.End >= m.end {
+				x1 = b.d.End
+			}
+			r := ref(claim.FenceSeen, st.Write, "")
+			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: x0, X1: x1, Y0: 0.3, Y1: 0.3, Color: -1,
+				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), st.Key, st.Value, "t="+fmtT3(x0)+"s"), Ref: r})
+			b.label(chart.Label{Lane: b.res, X: x0, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen, Ref: r})
 		}
 		if len(steps) > 0 {
 			b.legendOnce(chart.ShSeen, chart.Legend{Kind: chart.ShSeen, Color: -1, Text: tr(lang, "p.seen.legend")})
@@ -296,9 +283,9 @@ func (b *builder) messages() {
 			full := b.cmdText(ops[exec], inner[exec])
 			from, to := b.cutLanes(ci, ni, o)
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
-				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
+				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1, Ref: b.msgRef(i)})
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
-				Tip: tr(lang, "tip.msg.norep", o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
+				Tip: tr(lang, "tip.msg.norep", o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
 			cut++
 		case exec >= 0:
 			used[exec] = true
@@ -306,10 +293,10 @@ func (b *builder) messages() {
 			full := b.cmdText(ops[exec], inner[exec])
 			from, to := b.msgLanes(ci, ni, ops[exec])
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
-				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
+				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1, Ref: b.msgRef(i)})
 			if from != to {
 				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
-					Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1})
+					Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1, Ref: b.msgRef(i)})
 			}
 		case o.Type == history.Info:
 			key := "tip.msg.lost"
@@ -318,7 +305,7 @@ func (b *builder) messages() {
 			}
 			from, to := b.cutLanes(ci, ni, o)
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: from, Lane2: to, X0: s, X1: s, Color: -1,
-				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
+				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
 			cut++
 		default:
 			continue
@@ -341,9 +328,10 @@ func (b *builder) messages() {
 				return tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(o.Client, o)
 			}
 			from, to := b.msgLanes(ci, ni, o)
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			r := b.msgRef(j)
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1, Ref: r})
 			if from != to { // a refusal kept on the node's lane is one short arrow
-				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1, Ref: r})
 			}
 			drawn++
 		}
@@ -361,6 +349,16 @@ func (b *builder) messages() {
 	}
 	msgs := b.d.Shapes[first:]
 	sort.SliceStable(msgs, func(i, j int) bool { return msgs[i].X0 < msgs[j].X0 })
+}
+
+// msgRef names the claim an arrow of node event (or stalled send) ev
+// draws: the outcome of the client operation it was part of, per the
+// account (OpOf), else the command itself.
+func (b *builder) msgRef(ev int) string {
+	if p := b.m.a.OpOf(ev); p >= 0 {
+		return ref(claim.Outcome, p, "")
+	}
+	return ref(claim.Command, ev, "")
 }
 
 // cmdText is a node event's command in full, with the commands its script

@@ -61,8 +61,12 @@ func (v *verifier) command(c claim.Claim) outcome {
 		if op.F != history.Stalled || op.Type == history.OK || op.Invoke != c.Start || v.end(op) != c.End {
 			return refuse(c.Records, "record %d is not a send at %d left unanswered to %d", c.Records[0], c.Start, c.End)
 		}
+	case claim.Late:
+		if op.F != history.Stalled || op.Type != history.OK || op.Invoke != c.Start || v.end(op) != c.End {
+			return refuse(c.Records, "record %d is not a send at %d answered at %d", c.Records[0], c.Start, c.End)
+		}
 	default:
-		return refuse(c.Records, "a command is ran or unanswered, not %q", c.How)
+		return refuse(c.Records, "a command is ran, unanswered or late, not %q", c.How)
 	}
 	return held
 }

@@ -316,6 +316,9 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 		if l.Width > 0 {
 			fit = ` data-fit="` + FmtS(l.Width) + `"`
 		}
+		if l.Claim != "" {
+			fit += ` data-claim="` + esc(l.Claim) + `"`
+		}
 		fmt.Fprintf(&b, `<text class="%s" data-l="%d" data-x="%s" data-dy="%s" data-prio="%d"%s%s%s x="%s" y="%s" dy="0.35em">%s</text>`,
 			l.Style, l.Lane, FmtS(l.X), f2(l.Dy), l.Prio, fit, anchor, vis, f(x+map[bool]float64{true: 0, false: 2}[l.Mid]), f(y), esc(l.Text))
 	}
