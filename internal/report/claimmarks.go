@@ -30,7 +30,7 @@ func anomalyRef(n int) string { return fmt.Sprintf("anomaly@%d", n) }
 // markClaims gives each mark and label of d the ids of the claims its
 // Ref names (rendered as data-claim, issue 27). cs are the run's numbered
 // claims (Results.Claims).
-func markClaims(d *chart.Drawing, cs []claim.Claim, _ *model) {
+func markClaims(d *chart.Drawing, cs []claim.Claim) {
 	ids := map[string]string{}
 	put := func(k, id string) {
 		if _, ok := ids[k]; !ok {

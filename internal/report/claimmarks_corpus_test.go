@@ -88,7 +88,7 @@ func TestEveryTimelineMarkNamesATrueClaimOfItsSpan(t *testing.T) {
 			m := newModel(in.History, in.Account)
 			res := buildResults(in, "", m)
 			d := buildDrawing(in, m, "")
-			markClaims(d, res.Claims, m)
+			markClaims(d, res.Claims)
 			d = d.Windowed(chart.MaxSVGShapes, focusOf(in, m))
 			byID := map[string]claim.Claim{}
 			for _, c := range res.Claims {

@@ -35,7 +35,7 @@ func TestTimelineMarksCarryTheIdsOfTheClaimsTheyDraw(t *testing.T) {
 			m := newModel(in.History, in.Account)
 			res := buildResults(in, "", m)
 			d := buildDrawing(in, m, "")
-			markClaims(d, res.Claims, m)
+			markClaims(d, res.Claims)
 			byID := map[string]claim.Claim{}
 			for _, c := range res.Claims {
 				byID[c.ID] = c
