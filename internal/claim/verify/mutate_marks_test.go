@@ -42,6 +42,7 @@ func TestVerifierRefusesFalseClaimsOfTheTimelinesMarks(t *testing.T) {
 		{"the token the resource had seen is not put before the write that showed it", corpus("c03-equal-token-accepted-twice"),
 			kind(claim.FenceSeen, nil), func(c *claim.Claim) { c.Start -= ms }},
 	}
+	refused := map[claim.Kind]bool{}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := tc.hist(t)
@@ -50,6 +51,7 @@ func TestVerifierRefusesFalseClaimsOfTheTimelinesMarks(t *testing.T) {
 			if !ok {
 				t.Fatalf("the run makes no claim of this kind")
 			}
+			refused[c.Kind] = true
 			if r := verify.Verify(h, []claim.Claim{c}); r.Held != 1 {
 				t.Fatalf("the true claim %+v is not accepted: %+v", c, r)
 			}
@@ -60,6 +62,11 @@ func TestVerifierRefusesFalseClaimsOfTheTimelinesMarks(t *testing.T) {
 			}
 			t.Logf("refused: %s (records %v)", r.Failures[0].Reason, r.Failures[0].Records)
 		})
+	}
+	for _, k := range claim.MarkKinds() {
+		if !refused[k] {
+			t.Errorf("no false %s claim is tried", k)
+		}
 	}
 }
 
