@@ -145,6 +145,8 @@ type Claim struct {
 	Drift    int64   `json:"drift_ns,omitempty"`
 	Validity int64   `json:"validity_ns,omitempty"`
 	Score    float64 `json:"score,omitempty"`
+	// Offset is a ClockOffset claim's offset from true time, wall ns.
+	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
 	Violating []int `json:"violating,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests

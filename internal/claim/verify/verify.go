@@ -154,5 +154,8 @@ func (v *verifier) check(c claim.Claim) outcome {
 	case claim.Anomaly:
 		return v.anomaly(c)
 	}
+	if o, ok := v.markKind(c); ok {
+		return o
+	}
 	return refuse(nil, "unknown claim kind %q", c.Kind)
 }
