@@ -56,7 +56,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                                                           // steps, steps
 		"lesson.axis.diff.contrast":  "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (contrast) of scenario time: compare them by their axis labels.", // seconds, seconds
 		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                                             // valid, runs, seeds
-		"lesson.missing.contrast":    "%s and its contrast %s were not both run in this suite; run both files together to see them side by side.",                 // broken, contrast file
+		"lesson.missing.lessonpair":  "%s and %s were not both run in this suite; run both files together to see them side by side.",                              // broken, fix or contrast file
 		"lesson.control":             "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
 		"lesson.goal":                "Goal",
 		"lesson.strip":               "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
@@ -220,7 +220,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
 		"lesson.axis.diff.contrast":  "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đối chiếu) thời gian kịch bản: hãy so theo nhãn trục.",
 		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.missing.contrast":    "%s và kịch bản đối chiếu %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.missing.lessonpair":  "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
 		"lesson.control":             "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải qua nhiều pod; không phải bản sửa để triển khai",
 		"lesson.goal":                "Mục tiêu",
 		"lesson.strip":               "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
