@@ -63,8 +63,11 @@ type Account struct {
 	// derived on first use.
 	resurrect     sync.Once
 	resurrections []Resurrection
-	lockKeysOnce  sync.Once
-	lockKeys      map[string][]string
+	// opsOf: client → its operations a mark draws, by invoke (OpOf).
+	opsOnce      sync.Once
+	opsOf        map[string][]int
+	lockKeysOnce sync.Once
+	lockKeys     map[string][]string
 }
 
 // KeyLife is one instance of a key on one node: from the command that

@@ -42,6 +42,7 @@ func (a *Account) Claims() []claim.Claim {
 	}
 	cs = append(cs, a.opClaims()...)
 	cs = append(cs, a.orphanClaims()...)
+	cs = append(cs, a.markClaims()...)
 	cs = append(cs, a.ownClaims(cs)...)
 	return cs
 }

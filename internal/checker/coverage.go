@@ -314,15 +314,23 @@ func unexplainedStall(a *account.Account) (string, bool) {
 	if len(ops) == 0 {
 		return "", false
 	}
-	op := ops[0]
-	what := strings.Join(op.Value.Cmd, " ")
+	return stallSentence(h, ops[0], ""), true
+}
+
+// stallSentence says that op, a command no fault explains, stalled the
+// run: how long it took or waited for no answer (wall), and over what
+// bound when over is not "" ("a tenth of the shortest fault window").
+func stallSentence(h history.History, op history.Op, over string) string {
 	took := time.Duration(op.Complete - op.Invoke).Round(time.Millisecond)
 	how := fmt.Sprintf("was answered only after %v (wall)", took)
 	if op.Type == history.Info {
 		how = fmt.Sprintf("got no answer within its %v deadline (wall)", took)
 	}
-	return fmt.Sprintf("the machine was too busy for compressed time: %s's %s to %s at %s %s, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
-		op.Client, what, op.Value.Node, at(h, op.Invoke), how), true
+	if over != "" {
+		how += ", over " + over
+	}
+	return fmt.Sprintf("the machine was too busy to keep compressed time: %s's %s to %s at %s %s, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
+		op.Client, strings.Join(op.Value.Cmd, " "), op.Value.Node, at(h, op.Invoke), how)
 }
 
 // unexplainedStalls are the stalls unexplainedStall looks for, every one,
@@ -561,9 +569,7 @@ func raceLost(a *account.Account) (string, bool) {
 		return fmt.Sprintf("the machine was too busy to keep compressed time: a harness timer fired %v late (wall), over a tenth of the shortest fault window of the plan; run fewer at once (--parallel) or at a lower --time-scale", lag.Round(time.Millisecond)), true
 	}
 	if ops := unexplainedStallsOver(a, bound); len(ops) > 0 {
-		op := ops[0]
-		return fmt.Sprintf("the machine was too busy to keep compressed time: %s's %s to %s at %s took %v (wall), over a tenth of the shortest fault window of the plan, and no fault stood between them; run fewer at once (--parallel) or at a lower --time-scale",
-			op.Client, strings.Join(op.Value.Cmd, " "), op.Value.Node, at(h, op.Invoke), time.Duration(op.Complete-op.Invoke).Round(time.Millisecond)), true
+		return stallSentence(h, ops[0], "a tenth of the shortest fault window of the plan"), true
 	}
 	return "", false
 }

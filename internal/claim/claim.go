@@ -174,6 +174,8 @@ type Claim struct {
 	Removed   bool   `json:"removed,omitempty"`
 	Action    string `json:"action,omitempty"`
 	Renewal   bool   `json:"renewal,omitempty"`
+	// Offset is a ClockOffset claim's offset from true time, wall ns.
+	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
 	Violating []int `json:"violating,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests

@@ -563,29 +563,32 @@ func deleteKeyRandom(e *env, r *rand.Rand) candidate {
 
 // restartClientGuided kills a holder right after its first grant or
 // before its first write and starts it again half a TTL or a TTL and a
-// half later, restoring nothing or every job lease.
+// half later, restoring nothing. Explore never draws restore: all: it is
+// a defect of the worker's own code (kombu PR #905: the new incarnation
+// DELs every job lease, whoever holds it), which no lock can stop and
+// which would break every lock as a foreign unlock; a scenario that
+// reproduces that bug still names it (scenarios/field).
 func restartClientGuided(e *env) []candidate {
 	var out []candidate
-	for _, restore := range []string{faults.RestoreAll, faults.RestoreNone} {
-		for _, x := range []float64{0.5, 1.5} {
-			for _, w := range e.aimed() {
-				if !w.FirstHold {
-					continue
-				}
-				for _, p := range []string{history.PointAfterAcquire, history.PointBeforeWrite} {
-					out = append(out, one(true, newFault("restart-client").set("client", w.Client).set("point", p).set("occurrence", 1).
-						set("restart_after", e.ttls(x)).set("restore", restore)))
-				}
+	for _, x := range []float64{0.5, 1.5} {
+		for _, w := range e.aimed() {
+			if !w.FirstHold {
+				continue
+			}
+			for _, p := range []string{history.PointAfterAcquire, history.PointBeforeWrite} {
+				out = append(out, one(true, newFault("restart-client").set("client", w.Client).set("point", p).set("occurrence", 1).
+					set("restart_after", e.ttls(x)).set("restore", faults.RestoreNone)))
 			}
 		}
 	}
 	return out
 }
 
+// restartClientRandom restarts a client at a random time, restoring
+// nothing (restartClientGuided says why never restore: all).
 func restartClientRandom(e *env, r *rand.Rand) candidate {
-	restores := []string{faults.RestoreNone, faults.RestoreAll}
 	return one(false, newFault("restart-client").set("client", e.randClient(r)).set("at", e.randTime(r)).
-		set("restart_after", e.randTTLs(r, 0.1, 2)).set("restore", restores[r.IntN(2)]))
+		set("restart_after", e.randTTLs(r, 0.1, 2)).set("restore", faults.RestoreNone))
 }
 
 // crashClientGuided kills a holder for good inside its first hold.

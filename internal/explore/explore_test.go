@@ -284,3 +284,35 @@ func TestAViolationIsShrunkAgainOnlyWhenNoRunSaidValid(t *testing.T) {
 		})
 	}
 }
+
+// TestExploreRestartsAClientWithoutTheWorkersOwnRestoreBug: a restarted
+// client restores nothing in every schedule explore draws — restore: all
+// is the worker's own bug (kombu PR #905), a DEL of every lease that no
+// lock can stop, not a fault of the lock's environment.
+func TestExploreRestartsAClientWithoutTheWorkersOwnRestoreBug(t *testing.T) {
+	e := testEnv(t, "time_scale: 20\nduration: 60s\nclients: 2\nalgorithm: fenced\nttl: 10s\nworkload: {kind: payment, keys: 2, job: 2500ms, fencing: true, claim: true}\n")
+	for _, c := range classes(e) {
+		if c.Kind != "restart-client" {
+			continue
+		}
+		s := &classSearch{x: &explorer{o: Options{Seed: 1}}, e: e, c: c, guided: c.guided(e)}
+		n := 0
+		for i := range len(s.guided) + 40 {
+			cand, _ := s.candidate(i)
+			if _, _, err := scenarioOf(e.base, cand, "x"); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range cand.Faults {
+				n++
+				if j := slices.Index(f.keys, "restore"); j < 0 || f.vals[j] != faults.RestoreNone {
+					t.Errorf("candidate %d restores %v", i, f.vals)
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatal("no restart-client schedule drawn")
+		}
+		return
+	}
+	t.Fatal("no restart-client class")
+}

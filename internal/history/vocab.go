@@ -77,11 +77,12 @@ const (
 	// too (workload completion, failure_record).
 	ParamCompletionToken    = "completion_token"
 	ParamFailureRecordToken = "failure_record_token"
-	// ParamFires, ParamIntervalNS (wall ns) and ParamLockPerFire = 1
-	// describe the cron workload.
+	// ParamFires, ParamIntervalNS (wall ns), ParamLockPerFire = 1 and
+	// ParamSingleton = 1 describe the cron workload.
 	ParamFires       = "fires"
 	ParamIntervalNS  = "interval_ns"
 	ParamLockPerFire = "lock_per_fire"
+	ParamSingleton   = "singleton"
 	// ParamTerms and ParamEpochCheck = 1 describe the leader workload.
 	ParamTerms      = "terms"
 	ParamEpochCheck = "epoch_check"

@@ -41,9 +41,21 @@ func (t Text) In(lang string) string { return t[lang] }
 
 // Pair is a broken scenario of the lesson (its file name, as its fixed_by
 // pairs it with the fix) and the question the class answers before looking
-// at the two runs.
+// at the two runs. A pair with a Contrast shows the broken scenario beside
+// the Contrast file's run instead of its fix: a run of the same shape in
+// which the lesson's point makes the difference (lesson 42: the same 45 s
+// job under a 30 s TTL costs duplicate work in an efficiency lock and a
+// double charge in a correctness lock). Either file may belong to another
+// lesson; neither needs a fixed_by.
+//
+// A pair with a Fix shows that file as the broken scenario's fix instead
+// of its fixed_by: a scenario has one fixed_by, and another lesson may
+// teach another fix of it (lesson 48: gc-pause fixed by an idempotency
+// key). The two files must differ in the fix alone (scenario.BeyondFix).
 type Pair struct {
 	Broken   string
+	Contrast string // "" for a broken/fixed pair
+	Fix      string // "" when the broken file's fixed_by is the fix
 	Question Text
 }
 
@@ -59,10 +71,11 @@ type Lesson struct {
 }
 
 // Question is the question of the pair whose broken scenario file is
-// broken (a base name: gc-pause.yaml), and whether there is one.
+// broken (a base name: gc-pause.yaml) beside its fixed_by, and whether
+// there is one (a pair with its own fix or contrast is asked its own).
 func (l *Lesson) Question(broken string) (Text, bool) {
 	for _, p := range l.Pairs {
-		if p.Broken == filepath.Base(broken) {
+		if p.Broken == filepath.Base(broken) && p.Fix == "" && p.Contrast == "" {
 			return p.Question, true
 		}
 	}
@@ -124,7 +137,9 @@ func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
 // Parse reads a lesson file's bytes; file names it in errors. Every field
 // is required: lesson (42–51), goal, requirements (at least one of
 // Requirements, none twice), pairs (a list, each with broken and
-// question; empty when the lesson has no pair), takeaways and caveats (at
+// question, and optionally contrast or fix; empty when the lesson has no
+// pair),
+// takeaways and caveats (at
 // least one each); every text has en and vi, non-empty. An unknown field
 // is an error. The error is a *scenario.ErrorList.
 func Parse(file string, data []byte) (*Lesson, error) {
@@ -166,9 +181,10 @@ func Parse(file string, data []byte) (*Lesson, error) {
 	return l, nil
 }
 
-// mapping checks n is a mapping of known fields, each given once, every
-// one present, and returns them by name (nil for a missing one).
-func (p *parser) mapping(n *yaml.Node, path string, known []string) map[string]*yaml.Node {
+// mapping checks n is a mapping of known fields and optional ones, each
+// given once, every known one present, and returns them by name (nil for
+// a missing one).
+func (p *parser) mapping(n *yaml.Node, path string, known []string, optional ...string) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
 	at := func(k string) string {
 		if path == "" {
@@ -180,11 +196,12 @@ func (p *parser) mapping(n *yaml.Node, path string, known []string) map[string]*
 		p.errorf(n, path, "must be a mapping with %s", strings.Join(known, ", "))
 		return out
 	}
+	all := append(slices.Clone(known), optional...)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
-		case !slices.Contains(known, k.Value):
-			p.errorf(k, at(k.Value), "unknown field; a lesson file has %s", strings.Join(known, ", "))
+		case !slices.Contains(all, k.Value):
+			p.errorf(k, at(k.Value), "unknown field; this mapping has %s", strings.Join(all, ", "))
 		case out[k.Value] != nil:
 			p.errorf(k, at(k.Value), "given twice")
 		default:
@@ -265,20 +282,25 @@ func (p *parser) pairs(n *yaml.Node) []Pair {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "pairs", "must be a list of {broken: <scenario file>, question: {en, vi}} ([] when the lesson has no pair)")
+		p.errorf(n, "pairs", "must be a list of {broken: <scenario file>, question: {en, vi}}, each with an optional contrast: <scenario file> ([] when the lesson has no pair)")
 		return nil
 	}
 	var out []Pair
 	for i, it := range n.Content {
 		path := fmt.Sprintf("pairs[%d]", i)
-		f := p.mapping(it, path, []string{"broken", "question"})
+		f := p.mapping(it, path, []string{"broken", "question"}, "contrast", "fix")
 		pr := Pair{Question: p.text(f["question"], path+".question")}
+		pr.Contrast = p.fileName(f["contrast"], path+".contrast", "cache-rebuild-waste.yaml")
+		pr.Fix = p.fileName(f["fix"], path+".fix", "payment-idempotency.yaml")
+		if pr.Contrast != "" && pr.Fix != "" {
+			p.errorf(f["fix"], path+".fix", "a pair has a contrast or a fix, not both")
+		}
 		if b := f["broken"]; b != nil {
 			switch {
 			case b.Kind != yaml.ScalarNode || !strings.HasSuffix(b.Value, ".yaml") || strings.ContainsRune(b.Value, '/'):
 				p.errorf(b, path+".broken", "must be a broken scenario's file name, as fixed_by names files (gc-pause.yaml; got %q)", b.Value)
-			case slices.ContainsFunc(out, func(q Pair) bool { return q.Broken == b.Value }):
-				p.errorf(b, path+".broken", "%s has a question already", b.Value)
+			case slices.ContainsFunc(out, func(q Pair) bool { return q.Broken == b.Value && q.Fix == pr.Fix && q.Contrast == pr.Contrast }):
+				p.errorf(b, path+".broken", "%s has a question already beside the same fix", b.Value)
 			default:
 				pr.Broken = b.Value
 			}
@@ -286,4 +308,17 @@ func (p *parser) pairs(n *yaml.Node) []Pair {
 		out = append(out, pr)
 	}
 	return out
+}
+
+// fileName reads a scenario's file name (a base name, as fixed_by names
+// files; example is shown in the error), or "" when n is nil or wrong.
+func (p *parser) fileName(n *yaml.Node, path, example string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode || !strings.HasSuffix(n.Value, ".yaml") || strings.ContainsRune(n.Value, '/') {
+		p.errorf(n, path, "must be a scenario's file name (%s; got %q)", example, n.Value)
+		return ""
+	}
+	return n.Value
 }

@@ -3,6 +3,7 @@ package lesson
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,6 +85,36 @@ func TestEveryPairOfALessonHasItsQuestionAndEveryQuestionItsPair(t *testing.T) {
 			})
 		}
 		for _, p := range l.Pairs {
+			if p.Contrast != "" {
+				t.Run(fmt.Sprintf("lesson %d's contrast of %s and %s names two shipped scenarios", n, p.Broken, p.Contrast), func(t *testing.T) {
+					for _, f := range []string{p.Broken, p.Contrast} {
+						if _, err := os.Stat(filepath.Join("..", "..", "scenarios", f)); err != nil {
+							t.Errorf("%s is no file of scenarios/: %v", f, err)
+						}
+					}
+				})
+				continue
+			}
+			if p.Fix != "" {
+				t.Run(fmt.Sprintf("lesson %d's fix %s of %s differs in the fix alone", n, p.Fix, p.Broken), func(t *testing.T) {
+					b, err := scenario.Load(filepath.Join("..", "..", "scenarios", p.Broken))
+					if err != nil {
+						t.Fatal(err)
+					}
+					f, err := scenario.Load(filepath.Join("..", "..", "scenarios", p.Fix))
+					if err != nil {
+						t.Fatal(err)
+					}
+					diff, err := scenario.PairDiff(b, f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if beyond := scenario.BeyondFix(diff); len(beyond) > 0 {
+						t.Errorf("differs beyond its fix in %v", beyond)
+					}
+				})
+				continue
+			}
 			t.Run(fmt.Sprintf("lesson %d's question of %s has its pair", n, p.Broken), func(t *testing.T) {
 				if !slices.Contains(pairs[n], p.Broken) {
 					t.Errorf("%s is no scenario of lesson %d with a fixed_by", p.Broken, n)

@@ -30,7 +30,10 @@ window.addEventListener('load', function () {
     fig.querySelectorAll('.lanes text.lane-name').forEach(function (t) { out.lanes.push(t.textContent); });
     fig.querySelectorAll('svg.lsm-svg .s-msg').forEach(function (a) {
       var k = ['m-cmd', 'm-reply', 'm-lost', 'm-norep'].filter(function (c) { return a.classList.contains(c); })[0] || '';
-      out.arrows.push({kind: k, from: +a.getAttribute('data-l'), to: +a.getAttribute('data-l2'), drawn: (a.querySelector('path:last-child').getAttribute('d') || '').length > 0});
+      var l = +a.getAttribute('data-l'), l2 = a.hasAttribute('data-l2') ? +a.getAttribute('data-l2') : l;
+      var lane = fig.querySelector('.lanes rect.lane-bg[data-l="' + l + '"]').getBoundingClientRect(), r = a.querySelector('path:last-child').getBoundingClientRect();
+      out.arrows.push({kind: k, from: l, to: l2, drawn: (a.querySelector('path:last-child').getAttribute('d') || '').length > 0,
+        inLane: r.top >= lane.top - 1 && r.bottom <= lane.bottom + 1});
     });
     var boxes = [];
     fig.querySelectorAll('svg.plot text[data-x]').forEach(function (t) {
@@ -86,6 +89,8 @@ type timelineReport struct {
 		Kind     string `json:"kind"`
 		From, To int
 		Drawn    bool `json:"drawn"`
+		// InLane: the arrow's path lies within its first lane.
+		InLane bool `json:"inLane"`
 	} `json:"arrows"`
 	Tips map[string]struct {
 		Shown bool   `json:"shown"`
@@ -235,6 +240,21 @@ func TestTheTimelineInABrowser(t *testing.T) {
 				if !cutTo[n] {
 					t.Errorf("a cut message to %s, which the partition did not cut", n)
 				}
+			}
+		})
+		t.Run("the "+lang+" SVG keeps each arrow of a node's lane inside it, cut or not (issue 31)", func(t *testing.T) {
+			kept := 0
+			for _, a := range r.Arrows {
+				if a.From != a.To {
+					continue
+				}
+				kept++
+				if !a.InLane {
+					t.Errorf("a %s arrow kept on lane %s leaves it", a.Kind, d.Lanes[a.From].Name)
+				}
+			}
+			if kept == 0 {
+				t.Error("no arrow is kept on a node's lane")
 			}
 		})
 		t.Run("no label of the "+lang+" SVG overprints another", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
@@ -24,8 +25,11 @@ type builder struct {
 	// endWords are the words of the key-end ticks drawn, for the legend.
 	endWords []string
 	// refused are the refused acquires by client and key, in invoke
-	// order (msgLanes; made on first use).
-	refused map[[2]string][]history.Op
+	// order, and failed those and the acquires of unknown outcome no hold
+	// began with (attempts; made on first use).
+	refused, failed map[[2]string][]history.Op
+	// held: the acquires the account's holds began with (holdRef).
+	held map[int]bool
 }
 
 func (b *builder) shape(s chart.Shape) { b.d.Shapes = append(b.d.Shapes, s) }
@@ -163,30 +167,33 @@ func (b *builder) bands() {
 		// The tip gives the anomalies' own window: the band is drawn wider
 		// where an instant needs room to be seen.
 		s, e := bd.e, bd.s
-		for _, a := range as {
+		var refs []string
+		for n, a := range as {
 			if !a.Informational && a.EndS >= bd.s && a.StartS <= bd.e && containsStr(bd.kinds, a.Kind) {
 				tips = append(tips, m.kindWord(lang, a.Kind)+": "+m.describeAnomaly(lang, a))
 				s, e = min(s, a.StartS), max(e, a.EndS)
+				refs = append(refs, anomalyRef(n))
 			}
 		}
+		r := strings.Join(refs, " ")
 		if s > e {
 			s, e = bd.s, bd.e
 		}
 		b.shape(chart.Shape{Kind: chart.ShBand, Lane: 0, Lane2: len(d.Lanes) - 1, X0: bd.s, X1: min(bd.e, max(d.End, e)), Y0: -0.5, Y1: 0.5, Color: -1,
-			Tip: tr(lang, "tip.band", fmtT(s), fmtT(e)) + "\n" + strings.Join(tips, "\n")})
-		b.label(chart.Label{Lane: -1, X: bd.s, Dy: 0, Text: tr(lang, "p.violation") + ": " + strings.Join(words, ", "), Style: chart.LbBand, Prio: chart.PrBand})
+			Tip: tr(lang, "tip.band", fmtT(s), fmtT(e)) + "\n" + strings.Join(tips, "\n"), Ref: r})
+		b.label(chart.Label{Lane: -1, X: bd.s, Dy: 0, Text: tr(lang, "p.violation") + ": " + strings.Join(words, ", "), Style: chart.LbBand, Prio: chart.PrBand, Ref: r})
 	}
 	if len(bands) > 0 {
 		b.legendOnce(chart.ShBand, chart.Legend{Kind: chart.ShBand, Color: -1, Text: tr(lang, "p.violation")})
 	}
-	for _, a := range as {
+	for n, a := range as {
 		if a.Kind != checker.KindDuplicateWork {
 			continue
 		}
 		e := max(a.EndS, a.StartS+d.End*0.004)
 		for _, c := range a.Clients {
 			if i := b.laneOf(c); i >= 0 {
-				b.shape(chart.Shape{Kind: chart.ShWaste, Lane: i, Lane2: i, X0: a.StartS, X1: e, Y0: -0.45, Y1: 0.45, Color: -1, Tip: m.describeAnomaly(lang, a)})
+				b.shape(chart.Shape{Kind: chart.ShWaste, Lane: i, Lane2: i, X0: a.StartS, X1: e, Y0: -0.45, Y1: 0.45, Color: -1, Tip: m.describeAnomaly(lang, a), Ref: anomalyRef(n)})
 				b.legendOnce(chart.ShWaste, chart.Legend{Kind: chart.ShWaste, Color: -1, Text: tr(lang, "p.waste")})
 			}
 		}
@@ -213,6 +220,7 @@ func (b *builder) faults() {
 		}
 		dur := m.faultDur(lang, w)
 		tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, st, m.faultSentence(lang, w, dur))
+		fr := ref(claim.Fault, w.Op, "")
 		short := faultWord(lang, st)
 		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {
 			short += " " + signedDur(m.sdur(st.Delta))
@@ -225,12 +233,12 @@ func (b *builder) faults() {
 				continue
 			}
 			shaded = true
-			b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.46, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1})
+			b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.46, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
 			switch {
 			case d.Lanes[i].Kind != chart.LaneNode:
-				b.label(chart.Label{Lane: i, X: s, Dy: -0.33, Text: short, Style: chart.LbFault, Prio: chart.PrFault})
+				b.label(chart.Label{Lane: i, X: s, Dy: -0.33, Text: short, Style: chart.LbFault, Prio: chart.PrFault, Ref: fr})
 			case st.Effect != history.EffectNodeClock: // a clock's strip has its words there (clocks)
-				b.label(chart.Label{Lane: i, X: s, Dy: nodeFaultDy, Text: short, Style: chart.LbFault, Prio: chart.PrFault})
+				b.label(chart.Label{Lane: i, X: s, Dy: nodeFaultDy, Text: short, Style: chart.LbFault, Prio: chart.PrFault, Ref: fr})
 			}
 		}
 		// A link fault a→b shades b's lane ("cut from a") and draws a
@@ -258,23 +266,23 @@ func (b *builder) faults() {
 		for _, n := range cutNodes {
 			if bi := b.laneOf(n); bi >= 0 {
 				shaded = true
-				b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: bi, Lane2: bi, X0: s, X1: e, Y0: -0.46, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1})
+				b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: bi, Lane2: bi, X0: s, X1: e, Y0: -0.46, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
 				// At the lane's foot, clear of the key bars and their
 				// owners' names (at the centre): at -0.33 its words
 				// hid a key's name and sat on its bar as if they were
 				// the bar's label (issue 31).
-				b.label(chart.Label{Lane: bi, X: s, Dy: nodeFaultDy, Text: tr(lang, linkWord, strings.Join(cutFrom[n], ", ")), Style: chart.LbFault, Prio: chart.PrFault})
+				b.label(chart.Label{Lane: bi, X: s, Dy: nodeFaultDy, Text: tr(lang, linkWord, strings.Join(cutFrom[n], ", ")), Style: chart.LbFault, Prio: chart.PrFault, Ref: fr})
 			}
 		}
 		for _, a := range from {
 			if ai := b.laneOf(a); ai >= 0 {
 				shaded = true
-				b.shape(chart.Shape{Kind: chart.ShStrip, Sub: st.Effect, Lane: ai, Lane2: ai, X0: s, X1: e, Y0: 0.3, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1})
-				b.label(chart.Label{Lane: ai, X: s, Dy: 0.38, Text: tr(lang, linkWord, strings.Join(to[a], ", ")), Style: chart.LbSmall, Prio: chart.PrStrip})
+				b.shape(chart.Shape{Kind: chart.ShStrip, Sub: st.Effect, Lane: ai, Lane2: ai, X0: s, X1: e, Y0: 0.3, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
+				b.label(chart.Label{Lane: ai, X: s, Dy: 0.38, Text: tr(lang, linkWord, strings.Join(to[a], ", ")), Style: chart.LbSmall, Prio: chart.PrStrip, Ref: fr})
 			}
 		}
 		if !shaded {
-			b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: 0, Lane2: len(d.Lanes) - 1, X0: s, X1: e, Y0: -0.5, Y1: 0.5, Color: -1, Tip: tip, Op: w.Op + 1})
+			b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: 0, Lane2: len(d.Lanes) - 1, X0: s, X1: e, Y0: -0.5, Y1: 0.5, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
 		}
 	}
 }
@@ -303,8 +311,9 @@ func (b *builder) leases() {
 			name = l.Key + " " + name
 		}
 		tip := func() string { return b.leaseTip(l) }
-		b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: l.Op + 1})
-		b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold})
+		hr := b.holdRef(l)
+		b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: l.Op + 1, Ref: hr})
+		b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold, Ref: hr})
 		b.legendOnce("hold:"+l.Client, chart.Legend{Kind: chart.ShHold, Color: m.laneOf(l.Client), Text: tr(lang, b.holdKey(), l.Client)})
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			believed = true
@@ -313,10 +322,11 @@ func (b *builder) leases() {
 				// Its token came back on the key (its own renewal or extend
 				// set it again): from then on the key is its own once more.
 				gone = max(m.sec(r.After.Start), held)
-				b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: gone, X1: be, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: r.After.Set + 1})
-				b.label(chart.Label{Lane: ci, X: gone, Dy: -0.36, Text: tr(lang, "p.resurrected"), Style: chart.LbBad, Prio: chart.PrEnd})
+				b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: gone, X1: be, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: r.After.Set + 1, Ref: hr})
+				b.label(chart.Label{Lane: ci, X: gone, Dy: -0.36, Text: tr(lang, "p.resurrected"), Style: chart.LbBad, Prio: chart.PrEnd,
+					Ref: ref(claim.KeyLife, r.After.Set, r.After.Node)})
 			}
-			b.shape(chart.Shape{Kind: chart.ShBelieved, Lane: ci, Lane2: ci, X0: held, X1: gone, Y0: -0.2, Y1: 0.2, Color: -1, Tipf: tip, Op: l.Op + 1})
+			b.shape(chart.Shape{Kind: chart.ShBelieved, Lane: ci, Lane2: ci, X0: held, X1: gone, Y0: -0.2, Y1: 0.2, Color: -1, Tipf: tip, Op: l.Op + 1, Ref: hr})
 		}
 		// Where the client's lock was lost, on its own lane: only when the
 		// account's cause says its key was gone (expired, lost with its
@@ -334,8 +344,9 @@ func (b *builder) leases() {
 			word = tr(lang, "p.quorum.lost.how", endWord(lang, l.Cause), l.CauseNode)
 		}
 		x := m.sec(l.KeyEnd)
-		b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ci, Lane2: ci, X0: x, X1: x, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: l.Op + 1})
-		b.label(chart.Label{Lane: ci, X: x, Dy: -0.36, Text: word, Style: chart.LbPlain, Prio: chart.PrEnd})
+		er := lostRef(l, hr)
+		b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ci, Lane2: ci, X0: x, X1: x, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: l.Op + 1, Ref: er})
+		b.label(chart.Label{Lane: ci, X: x, Dy: -0.36, Text: word, Style: chart.LbPlain, Prio: chart.PrEnd, Ref: er})
 		b.endWords = appendNew(b.endWords, word)
 	}
 	if believed {
@@ -367,8 +378,9 @@ func (b *builder) pauses() {
 				pt = tr(lang, "n.pause.point", pointWord(lang, w.Step.Trigger.Point))
 			}
 			tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, w.Step, tr(lang, causeKey("n.pause", w.Step), c, dur, pt))
-			b.shape(chart.Shape{Kind: chart.ShPause, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.27, Y1: 0.27, Color: -1, Tip: tip, Op: w.Op + 1})
-			b.label(chart.Label{Lane: i, X: (s + e) / 2, Dy: 0, Text: tr(lang, "p.paused", c, tr(lang, causeKey("p.pause.word", w.Step)), dur), Style: chart.LbOn, Mid: true, Width: e - s, Prio: chart.PrPause})
+			fr := ref(claim.Fault, w.Op, "")
+			b.shape(chart.Shape{Kind: chart.ShPause, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.27, Y1: 0.27, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
+			b.label(chart.Label{Lane: i, X: (s + e) / 2, Dy: 0, Text: tr(lang, "p.paused", c, tr(lang, causeKey("p.pause.word", w.Step)), dur), Style: chart.LbOn, Mid: true, Width: e - s, Prio: chart.PrPause, Ref: fr})
 			b.legendOnce("f:pause:"+w.Step.Cause, chart.Legend{Kind: chart.ShPause, Color: -1, Text: tr(lang, causeKey("p.pause", w.Step))})
 		}
 	}
@@ -430,20 +442,21 @@ func (b *builder) keyLives() {
 			if k.Grant < 0 {
 				op = k.Set + 1
 			}
-			b.shape(chart.Shape{Kind: chart.ShKey, Sub: sub, Lane: ni, Lane2: ni, X0: ks, X1: ke, Y0: -0.2, Y1: 0.2, Color: max(m.laneOf(k.Owner), 0), Tipf: tip, Op: op})
-			b.label(chart.Label{Lane: ni, X: ks, Dy: 0, Text: name, Style: chart.LbSmall, Width: ke - ks, Prio: chart.PrKey})
+			kr := ref(claim.KeyLife, k.Set, k.Node)
+			b.shape(chart.Shape{Kind: chart.ShKey, Sub: sub, Lane: ni, Lane2: ni, X0: ks, X1: ke, Y0: -0.2, Y1: 0.2, Color: max(m.laneOf(k.Owner), 0), Tipf: tip, Op: op, Ref: kr})
+			b.label(chart.Label{Lane: ni, X: ks, Dy: 0, Text: name, Style: chart.LbSmall, Width: ke - ks, Prio: chart.PrKey, Ref: kr})
 			if si < len(stints)-1 || k.End > m.end {
 				continue
 			}
 			switch {
 			case k.Ended.Kind == account.EndDeleted && k.Ended.By != "":
 				// A foreign unlock: whose command removed whose key.
-				b.label(chart.Label{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.removed.by", k.Ended.By), Style: chart.LbBad, Prio: chart.PrEnd})
+				b.label(chart.Label{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.removed.by", k.Ended.By), Style: chart.LbBad, Prio: chart.PrEnd, Ref: kr})
 			case k.Ended.Kind == account.EndRestored && k.Ended.By != "" && k.Ended.By != k.Owner:
-				b.label(chart.Label{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.restored.by", k.Ended.By), Style: chart.LbBad, Prio: chart.PrEnd})
+				b.label(chart.Label{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.restored.by", k.Ended.By), Style: chart.LbBad, Prio: chart.PrEnd, Ref: kr})
 			}
 			if k.Ended.Gone() || k.Ended.Kind == account.EndTaken || k.Ended.Kind == account.EndPurged {
-				b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ni, Lane2: ni, X0: ke, X1: ke, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: op})
+				b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ni, Lane2: ni, X0: ke, X1: ke, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: op, Ref: kr})
 				b.endWords = appendNew(b.endWords, endWord(lang, k.Ended))
 			}
 		}
@@ -612,10 +625,11 @@ func (b *builder) permits() {
 		if ml.End <= m.end && ml.Ended.Kind != account.EndHeld {
 			tip += "\n" + tr(lang, "tip.key.end", b.at(ml.End), endWord(lang, ml.Ended))
 		}
-		b.shape(chart.Shape{Kind: chart.ShPermit, Lane: ni, Lane2: ni, X0: s, X1: e, Y0: y0 + hgt*0.1, Y1: y0 + hgt*0.9, Color: max(m.laneOf(ml.Owner), 0), Tip: tip, Op: ml.Grant + 1})
+		pr := ref(claim.Permit, ml.Set, ml.Node)
+		b.shape(chart.Shape{Kind: chart.ShPermit, Lane: ni, Lane2: ni, X0: s, X1: e, Y0: y0 + hgt*0.1, Y1: y0 + hgt*0.9, Color: max(m.laneOf(ml.Owner), 0), Tip: tip, Op: ml.Grant + 1, Ref: pr})
 		if ml.Ended.Kind == account.EndPurged && ml.End <= m.end {
 			purged = true
-			b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ni, Lane2: ni, X0: e, X1: e, Y0: y0, Y1: y0 + hgt, Color: -1, Tip: tip, Op: ml.Grant + 1})
+			b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ni, Lane2: ni, X0: e, X1: e, Y0: y0, Y1: y0 + hgt, Color: -1, Tip: tip, Op: ml.Grant + 1, Ref: pr})
 		}
 	}
 	b.legendOnce(chart.ShPermit, chart.Legend{Kind: chart.ShPermit, Color: 0, Text: tr(lang, "p.permit")})
@@ -630,15 +644,32 @@ func (b *builder) permits() {
 func (b *builder) clocks() {
 	m, lang, d := b.m, b.lang, b.d
 	offset := map[string]int64{} // name → offset so far, wall ns
-	for _, w := range m.faults {
+	// next: a jump (its position in m.faults) and a clock it set → when
+	// that clock next jumped: its offset's strip ends there.
+	type jumpOf struct {
+		w    int
+		name string
+	}
+	next := map[jumpOf]int64{}
+	lastJump := map[string]int{}
+	for wi, w := range m.faults {
+		st := w.Step
+		if st.Rate != 0 || (st.Effect != history.EffectNodeClock && st.Effect != history.EffectClientClock) {
+			continue
+		}
+		for _, n := range clockNames(st) {
+			if p, ok := lastJump[n]; ok {
+				next[jumpOf{p, n}] = w.Start
+			}
+			lastJump[n] = wi
+		}
+	}
+	for wi, w := range m.faults {
 		st := w.Step
 		if st.Effect != history.EffectNodeClock && st.Effect != history.EffectClientClock {
 			continue
 		}
-		names := st.Nodes
-		if st.Effect == history.EffectClientClock {
-			names = st.Clients
-		}
+		names := clockNames(st)
 		for _, n := range names {
 			i := b.laneOf(n)
 			if i < 0 {
@@ -647,8 +678,13 @@ func (b *builder) clocks() {
 			s := m.sec(w.Start)
 			var text, tip string
 			e := d.End
+			r := ref(claim.ClockOffset, w.Op, n)
+			if t, ok := next[jumpOf{wi, n}]; ok {
+				e = m.sec(t) // the next jump of this clock
+			}
 			if st.Rate != 0 {
 				e = max(m.sec(w.End), s+d.End*0.004)
+				r = ref(claim.Fault, w.Op, "")
 				text = tr(lang, "p.clock.rate", fmtRate(st.Rate))
 				tip = tr(lang, "tip.clock.rate", n, fmtRate(st.Rate), b.at(w.Start), b.at(w.End))
 			} else {
@@ -657,8 +693,8 @@ func (b *builder) clocks() {
 				tip = tr(lang, "tip.clock.jump", n, signedDur(m.sdur(st.Delta)), b.at(w.Start), signedDur(m.sdur(offset[n])))
 				d.Lanes[i].Sub = text
 			}
-			b.shape(chart.Shape{Kind: chart.ShClock, Lane: i, Lane2: i, X0: s, X1: e, Y0: 0.3, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1})
-			b.label(chart.Label{Lane: i, X: s, Dy: 0.38, Text: text, Style: chart.LbFault, Prio: chart.PrFault})
+			b.shape(chart.Shape{Kind: chart.ShClock, Lane: i, Lane2: i, X0: s, X1: e, Y0: 0.3, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1, Ref: r})
+			b.label(chart.Label{Lane: i, X: s, Dy: 0.38, Text: text, Style: chart.LbFault, Prio: chart.PrFault, Ref: r})
 			b.legendOnce(chart.ShClock, chart.Legend{Kind: chart.ShClock, Color: -1, Text: tr(lang, "p.clock.legend")})
 		}
 	}
@@ -666,4 +702,52 @@ func (b *builder) clocks() {
 
 func fmtRate(r float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", r), "0"), ".")
+}
+
+// clockNames are the clocks a clock fault sets: its nodes', or its
+// clients'.
+func clockNames(st history.FaultStep) []string {
+	if st.Effect == history.EffectClientClock {
+		return st.Clients
+	}
+	return st.Nodes
+}
+
+// lostRef names the claim of where lease l was lost: the end of its key's
+// life on the node that cost it the lock, else its hold (hr).
+func lostRef(l lease, hr string) string {
+	for _, k := range l.Lives {
+		if k.Node == l.CauseNode && k.End == l.KeyEnd {
+			return either(ref(claim.KeyLife, k.Set, k.Node), hr)
+		}
+	}
+	return hr
+}
+
+// holdRef names the claims a lease's bar draws: the account's hold that
+// its grant began; for a grant the account has no belief of (the final
+// probe's), the key lives (or permits) that backed it.
+func (b *builder) holdRef(l lease) string {
+	if b.held == nil {
+		b.held = map[int]bool{}
+		for _, h := range b.m.a.Holds {
+			b.held[h.Acquire] = true
+		}
+	}
+	if b.held[l.Op] {
+		return ref(claim.Hold, l.Op, l.Client)
+	}
+	var rs []string
+	for _, k := range l.Lives {
+		rs = append(rs, ref(claim.KeyLife, k.Set, k.Node))
+	}
+	for _, ml := range b.m.a.Members() { // a semaphore's permits
+		if ml.Grant == l.Op {
+			rs = append(rs, ref(claim.Permit, ml.Set, ml.Node))
+		}
+	}
+	if len(rs) == 0 {
+		return ref(claim.Hold, l.Op, l.Client)
+	}
+	return strings.Join(rs, " ")
 }

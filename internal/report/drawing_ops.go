@@ -1,10 +1,12 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
 )
@@ -27,7 +29,8 @@ func (b *builder) tries() {
 		}
 		x := m.sec(o.Invoke)
 		b.shape(chart.Shape{Kind: chart.ShTry, Lane: li, Lane2: li, X0: x, X1: x, Y0: 0.38, Y1: 0.38, Color: -1,
-			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, m.refusalKey(o)+".one", o.Client, o.Key) }, Op: i + 1})
+			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, m.refusalKey(o)+".one", o.Client, o.Key) }, Op: i + 1,
+			Ref: either(ref(claim.Refusal, i, ""), ref(claim.Outcome, i, ""))})
 		n++
 	}
 	if n > 0 {
@@ -53,13 +56,6 @@ func (b *builder) writes() {
 	}
 	var actions []string // the effect actions drawn, for the legend
 	var others []string  // the other actions drawn
-	seen := map[string]int64{}
-	type seenStep struct {
-		at    float64
-		value int64
-		key   string
-	}
-	var steps []seenStep
 	fenced := false
 	// Other writes (a claim, a mark-paid) are drawn under the effects: a
 	// mark-paid right after its charge must not hide the charge's mark.
@@ -99,16 +95,8 @@ func (b *builder) writes() {
 			if kind != chart.ShWriteOth && !containsStr(actions, o.Value.Action) {
 				actions = append(actions, o.Value.Action)
 			}
-			if fence > 0 && fence > seen[o.Key] {
-				seen[o.Key] = fence
-				steps = append(steps, seenStep{x, fence, o.Key})
-			}
 		case history.Fail:
 			kind, style, word = chart.ShWriteRef, chart.LbBad, tr(lang, "p.refused")
-			if sf := o.Value.SeenFence; sf > seen[o.Key] {
-				seen[o.Key] = sf
-				steps = append(steps, seenStep{x, sf, o.Key})
-			}
 		default:
 			continue
 		}
@@ -118,42 +106,41 @@ func (b *builder) writes() {
 				word += " " + tr(lang, "p.token.short", fence)
 			}
 		}
-		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
+		r := ref(claim.Outcome, i, "")
 		prio := chart.PrWrite
 		if kind == chart.ShWriteBad {
 			prio = chart.PrViolWrite
+			r = fmt.Sprintf("violating#%d", i) + " " + r // the violation, and the write it was
 		}
+		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
 		if b.res >= 0 {
-			b.shape(chart.Shape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1})
+			b.shape(chart.Shape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
 			if word != "" {
-				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio})
+				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio, Ref: r})
 			}
 		}
 		if word != "" {
-			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1})
+			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1, Ref: r})
 		}
 	}
-	// The highest token seen, per key, as a line on the resource lane.
+	// The highest token seen, per key, as a line on the resource lane:
+	// the account's (FenceSeen), from each rise to the next.
 	if b.res >= 0 && fenced {
 		multiKey := len(m.keys) > 1
-		next := map[int]float64{}
-		for i, s := range steps {
-			next[i] = b.d.End
-			for j := i + 1; j < len(steps); j++ {
-				if steps[j].key == s.key {
-					next[i] = steps[j].at
-					break
-				}
-			}
-		}
-		for i, s := range steps {
-			text := tr(lang, "p.seen", s.value)
+		steps := m.a.FenceSeen()
+		for _, st := range steps {
+			text := tr(lang, "p.seen", st.Value)
 			if multiKey {
-				text = s.key + ": " + text
+				text = st.Key + ": " + text
 			}
-			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: s.at, X1: next[i], Y0: 0.3, Y1: 0.3, Color: -1,
-				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), s.key, s.value, "t="+fmtT3(s.at)+"s")})
-			b.label(chart.Label{Lane: b.res, X: s.at, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen})
+			x0, x1 := m.sec(st.Start), m.sec(st.End)
+			if st.End >= m.end {
+				x1 = b.d.End
+			}
+			r := ref(claim.FenceSeen, st.Write, "")
+			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: x0, X1: x1, Y0: 0.3, Y1: 0.3, Color: -1,
+				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), st.Key, st.Value, "t="+fmtT3(x0)+"s"), Ref: r})
+			b.label(chart.Label{Lane: b.res, X: x0, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen, Ref: r})
 		}
 		if len(steps) > 0 {
 			b.legendOnce(chart.ShSeen, chart.Legend{Kind: chart.ShSeen, Color: -1, Text: tr(lang, "p.seen.legend")})
@@ -294,10 +281,11 @@ func (b *builder) messages() {
 			used[exec] = true
 			x := m.sec(ops[exec].Invoke)
 			full := b.cmdText(ops[exec], inner[exec])
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: ci, Lane2: ni, X0: s, X1: x, Color: -1,
-				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: ni, Lane2: ci, X0: x, X1: e, Color: -1,
-				Tip: tr(lang, "tip.msg.norep", o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
+			from, to := b.cutLanes(ci, ni, o)
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
+				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1, Ref: b.msgRef(i)})
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
+				Tip: tr(lang, "tip.msg.norep", o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
 			cut++
 		case exec >= 0:
 			used[exec] = true
@@ -305,18 +293,19 @@ func (b *builder) messages() {
 			full := b.cmdText(ops[exec], inner[exec])
 			from, to := b.msgLanes(ci, ni, ops[exec])
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
-				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1})
+				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1, Ref: b.msgRef(i)})
 			if from != to {
 				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
-					Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1})
+					Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1, Ref: b.msgRef(i)})
 			}
 		case o.Type == history.Info:
 			key := "tip.msg.lost"
 			if !m.a.ObservedAt(o.Value.Node, o.Invoke) || !m.a.ObservedAt(o.Value.Node, end) {
 				key = "tip.msg.noanswer"
 			}
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: ci, Lane2: ni, X0: s, X1: s, Color: -1,
-				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1})
+			from, to := b.cutLanes(ci, ni, o)
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: from, Lane2: to, X0: s, X1: s, Color: -1,
+				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
 			cut++
 		default:
 			continue
@@ -339,9 +328,10 @@ func (b *builder) messages() {
 				return tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(o.Client, o)
 			}
 			from, to := b.msgLanes(ci, ni, o)
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+			r := b.msgRef(j)
+			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1, Ref: r})
 			if from != to { // a refusal kept on the node's lane is one short arrow
-				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1})
+				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: x, Color: -1, Tipf: tip, Op: j + 1, Ref: r})
 			}
 			drawn++
 		}
@@ -359,6 +349,16 @@ func (b *builder) messages() {
 	}
 	msgs := b.d.Shapes[first:]
 	sort.SliceStable(msgs, func(i, j int) bool { return msgs[i].X0 < msgs[j].X0 })
+}
+
+// msgRef names the claim an arrow of node event (or stalled send) ev
+// draws: the outcome of the client operation it was part of, per the
+// account (OpOf), else the command itself.
+func (b *builder) msgRef(ev int) string {
+	if p := b.m.a.OpOf(ev); p >= 0 {
+		return ref(claim.Outcome, p, "")
+	}
+	return ref(claim.Command, ev, "")
 }
 
 // cmdText is a node event's command in full, with the commands its script
@@ -399,30 +399,69 @@ func (b *builder) parentTip(client string, ev history.Op) string {
 // hundred refusals do not cross, and read as, another client's lane; its
 // own lane has the refusal's mark (tries).
 func (b *builder) msgLanes(ci, ni int, ev history.Op) (from, to int) {
-	if (ci-ni > 1 || ni-ci > 1) && b.inRefusal(ev) {
+	if (ci-ni > 1 || ni-ci > 1) && b.within(b.attempts(false), ev) {
 		return ni, ni
 	}
 	return ci, ni
 }
 
-// inRefusal reports whether node event ev was part of a refused acquire:
-// one of its client's on its key whose window holds it (a client's
-// operations follow one another). A search, not a scan: a busy run has
-// tens of thousands of node events.
-func (b *builder) inRefusal(ev history.Op) bool {
-	if b.refused == nil {
-		b.refused = map[[2]string][]history.Op{}
-		for _, o := range b.m.h.Ops {
-			if o.F == history.Acquire && o.Type == history.Fail && o.Process != history.NodeProcess {
-				k := [2]string{o.Client, o.Key}
-				b.refused[k] = append(b.refused[k], o)
-			}
+// cutLanes are the lanes of a cut arrow (a command, or its reply, that a
+// partition stopped; stall is the stalled send): msgLanes' rule, for
+// every acquire that was not granted — refused, or of unknown outcome
+// and never acted on (not a hold of the account's), as a Redlock acquire
+// in a partition is (issue 31).
+func (b *builder) cutLanes(ci, ni int, stall history.Op) (from, to int) {
+	if (ci-ni > 1 || ni-ci > 1) && b.within(b.attempts(true), stall) {
+		return ni, ni
+	}
+	return ci, ni
+}
+
+// attempts are the refused acquires (with unknown: also those of unknown
+// outcome no hold began with) by client and key, and by client alone
+// (key ""), in invoke order; made on first use.
+func (b *builder) attempts(unknown bool) map[[2]string][]history.Op {
+	if b.refused != nil && !unknown {
+		return b.refused
+	}
+	if b.failed != nil && unknown {
+		return b.failed
+	}
+	held := map[int]bool{}
+	for _, h := range b.m.a.Holds {
+		held[h.Acquire] = true
+	}
+	out := map[[2]string][]history.Op{}
+	for i, o := range b.m.h.Ops {
+		if o.F != history.Acquire || o.Process == history.NodeProcess {
+			continue
 		}
-		for _, list := range b.refused {
-			sort.SliceStable(list, func(i, j int) bool { return list[i].Invoke < list[j].Invoke })
+		if o.Type == history.Fail || unknown && o.Type == history.Info && !held[i] {
+			k := [2]string{o.Client, o.Key}
+			out[k] = append(out[k], o)
+			// A command that names no key (a connection's HELLO) is
+			// part of whichever attempt of its client holds it.
+			k[1] = ""
+			out[k] = append(out[k], o)
 		}
 	}
-	list := b.refused[[2]string{ev.Client, ev.Key}]
+	for _, list := range out {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].Invoke < list[j].Invoke })
+	}
+	if unknown {
+		b.failed = out
+	} else {
+		b.refused = out
+	}
+	return out
+}
+
+// within reports whether node event ev lies inside one of attempts: one
+// of its client's on its key whose window holds it (a client's
+// operations follow one another). A search, not a scan: a busy run has
+// tens of thousands of node events.
+func (b *builder) within(attempts map[[2]string][]history.Op, ev history.Op) bool {
+	list := attempts[[2]string{ev.Client, ev.Key}]
 	i := sort.Search(len(list), func(i int) bool { return list[i].Invoke > ev.Invoke }) - 1
 	return i >= 0 && ev.Invoke <= opEnd(list[i], b.m.end)
 }

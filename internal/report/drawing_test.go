@@ -325,8 +325,9 @@ func TestALibrarysOwnKeyIsDrawnOnItsNodeAsTheNodeHeldIt(t *testing.T) {
 
 // Issue 31: w2's refused attempts were drawn as arrows from w2's lane to
 // the node's across the probe's lane, and read as probe activity. No
-// arrow of a refused acquire crosses another lane; each still shows at the
-// node.
+// arrow of a refused acquire crosses another lane — a command the node
+// ran, nor a cut one (a command a partition stopped, a reply that never
+// came back); each still shows at the node.
 func TestRefusedAttemptsDoNotCrossOtherLanes(t *testing.T) {
 	h := gcPause("redis", false)
 	var refused []history.Op
@@ -335,44 +336,100 @@ func TestRefusedAttemptsDoNotCrossOtherLanes(t *testing.T) {
 			refused = append(refused, o)
 		}
 	}
+	// Every third attempt's SET was cut on its way (a stalled send the
+	// node never ran); every third from the second ran but its reply was
+	// cut; the others ran and were answered.
 	for i, o := range refused {
 		mid := o.Invoke + (o.Complete-o.Invoke)/2
-		h.Ops = append(h.Ops, history.Op{Process: history.NodeProcess, Client: "w2", F: history.NodeCmd, Key: "invoice-1",
-			Value:  history.Value{Node: "n1", Cmd: []string{"set", "invoice-1", fmt.Sprintf("w2-%d", i), "px", "30000", "nx"}},
-			Invoke: mid, Complete: mid, Type: history.OK})
+		cmd := []string{"set", "invoice-1", fmt.Sprintf("w2-%d", i), "px", "30000", "nx"}
+		if i%3 != 0 {
+			h.Ops = append(h.Ops, history.Op{Process: history.NodeProcess, Client: "w2", F: history.Stalled, Key: "invoice-1",
+				Value: history.Value{Node: "n1", Cmd: cmd}, Invoke: o.Invoke, Complete: o.Complete, Type: history.Info})
+		}
+		if i%3 != 1 {
+			h.Ops = append(h.Ops, history.Op{Process: history.NodeProcess, Client: "w2", F: history.NodeCmd, Key: "invoice-1",
+				Value: history.Value{Node: "n1", Cmd: cmd}, Invoke: mid, Complete: mid, Type: history.OK})
+		}
 	}
 	h.Ops = append(h.Ops, probeOp(at(40)))
-	d := drawingOf(t, gcPauseWith(h))
+	in := gcPauseWith(h)
+	d := drawingOf(t, in)
 	w2, probe, n1 := laneNamed(d, "w2"), laneNamed(d, "probe"), laneNamed(d, "n1")
 	if w2 < 0 || probe < 0 || n1 < 0 || !(w2 < probe && probe < n1) {
 		t.Fatalf("lanes w2 %d, probe %d, n1 %d: the probe's lane is not between w2's and the node's", w2, probe, n1)
 	}
 	// A second reading: a node event belongs to a refused attempt when it
 	// lies inside the window of one of its client's refused acquires.
-	inRefusal := func(ev history.Op) bool {
-		for _, o := range refused {
+	attemptOf := func(ev history.Op) int {
+		for i, o := range refused {
 			if o.Client == ev.Client && o.Invoke <= ev.Invoke && ev.Invoke <= o.Complete {
-				return true
+				return i
 			}
 		}
-		return false
+		return -1
 	}
-	shown := 0
+	shown := map[int]bool{}
+	subs := map[string]int{}
 	for _, s := range d.Shapes {
-		if s.Kind != chart.ShMsg || s.Op == 0 || !inRefusal(h.Ops[s.Op-1]) {
+		if s.Kind != chart.ShMsg || s.Op == 0 || attemptOf(in.History.Ops[s.Op-1]) < 0 {
 			continue
 		}
-		shown++
+		shown[attemptOf(in.History.Ops[s.Op-1])] = true
+		subs[s.Sub]++
 		lo, hi := min(s.Lane, s.Lane2), max(s.Lane, s.Lane2)
 		if hi-lo > 1 {
 			t.Errorf("a refused attempt's %s arrow at %.2f s runs from lane %s to %s, across %s", s.Sub, s.X0, d.Lanes[s.Lane].Name, d.Lanes[s.Lane2].Name, d.Lanes[lo+1].Name)
 		}
-		if s.Lane2 != n1 {
+		if s.Lane != n1 && s.Lane2 != n1 {
 			t.Errorf("a refused attempt's %s arrow at %.2f s does not reach the node's lane", s.Sub, s.X0)
 		}
 	}
-	if shown != len(refused) {
-		t.Errorf("%d arrows of refused attempts, want one per attempt (%d)", shown, len(refused))
+	if len(shown) != len(refused) {
+		t.Errorf("%d refused attempts have arrows, want every one (%d)", len(shown), len(refused))
+	}
+	if subs[chart.MsgLost] == 0 || subs[chart.MsgNoRep] == 0 || subs[chart.MsgCmd] == 0 {
+		t.Errorf("arrows of refused attempts by kind %v: want commands, cut commands and cut replies", subs)
+	}
+}
+
+// Issue 31: in a Redlock run whose majority was partitioned away, the
+// acquires that were not granted (0 or 2 of 5 nodes, outcome unknown)
+// drew their cut commands from each client's lane to n3, n4 and n5 across
+// every lane between. A cut arrow of an acquire that was not granted stays
+// on the lane of the node it was meant for, as its executed commands do.
+func TestCutArrowsOfFailedAcquiresDoNotCrossOtherLanes(t *testing.T) {
+	in := recorded(t, "redlock-majority-partition")
+	d := drawingOf(t, in)
+	// A second reading of "not granted": an acquire that did not answer
+	// ok and that no hold of the account began with.
+	held := map[int]bool{}
+	for _, h := range in.Account.Holds {
+		held[h.Acquire] = true
+	}
+	failedAt := func(client string, t int64) bool {
+		return slices.ContainsFunc(in.History.Ops, func(o history.Op) bool {
+			return o.F == history.Acquire && o.Client == client && o.Type != history.OK && !held[o.Index] && o.Invoke <= t && t <= o.Complete
+		})
+	}
+	cuts := 0
+	for _, s := range d.Shapes {
+		if s.Kind != chart.ShMsg || (s.Sub != chart.MsgLost && s.Sub != chart.MsgNoRep) {
+			continue
+		}
+		ev := in.History.Ops[s.Op-1]
+		if !failedAt(ev.Client, ev.Invoke) {
+			continue
+		}
+		cuts++
+		if lo, hi := min(s.Lane, s.Lane2), max(s.Lane, s.Lane2); hi-lo > 1 {
+			t.Errorf("%s's cut %s arrow at %.3f s runs from lane %s to %s, across %s", ev.Client, s.Sub, s.X0, d.Lanes[s.Lane].Name, d.Lanes[s.Lane2].Name, d.Lanes[lo+1].Name)
+		}
+		if n := d.Lanes[s.Lane2].Name; n != ev.Value.Node {
+			t.Errorf("%s's cut arrow to %s ends on lane %s", ev.Client, ev.Value.Node, n)
+		}
+	}
+	if cuts == 0 {
+		t.Fatal("no cut arrow of an acquire that was not granted: the run no longer shows the partition")
 	}
 }
 

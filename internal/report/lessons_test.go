@@ -23,11 +23,7 @@ func lessonSuite(t *testing.T, out string) []Results {
 	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 700e6}}
 	expired := &checker.Cause{Kind: account.EndExpired}
 	ok, notOK := true, false
-	runs := []struct {
-		file    string
-		res     Results
-		lessons []int
-	}{
+	runs := []lessonRun{
 		{"gc-pause.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "payment", Plan: pause, TimeScale: 50, Seed: 42,
 			Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Cause: expired}, {Kind: checker.KindDoubleEffect}},
 			Headline:  "The invoice (invoice-1) was charged twice.", ExpectationMet: &ok}, []int{44}},
@@ -43,6 +39,22 @@ func lessonSuite(t *testing.T, out string) []Results {
 			Workload: "inventory", Plan: pause, Seed: 21, ExpectationMet: &notOK}, []int{48}},
 		{"coverage-miss.yaml", Results{Error: "redis-server did not start"}, nil},
 	}
+	return suiteOf(t, out, runs)
+}
+
+// lessonRun is a run of a shipped scenario file as a lesson suite test
+// has it: its results (name, file and report directory filled in by
+// suiteOf) and the lessons it names.
+type lessonRun = struct {
+	file    string
+	res     Results
+	lessons []int
+}
+
+// suiteOf writes each run's report directory under out (its normalised
+// scenario.yaml and a timeline.png) and returns the runs' Results.
+func suiteOf(t *testing.T, out string, runs []lessonRun) []Results {
+	t.Helper()
 	var out2 []Results
 	for _, r := range runs {
 		file := filepath.Join("..", "..", "scenarios", r.file)
@@ -486,5 +498,68 @@ func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) 
 	}
 	if want := "✔ " + tr(English, "lesson.strip.prevented"); rows[0].Fixed != want {
 		t.Errorf("fixed side %q, want %q", rows[0].Fixed, want)
+	}
+}
+
+func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
+	out := t.TempDir()
+	ok := true
+	runs := suiteOf(t, out, []lessonRun{
+		{"slow-job.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "payment", Seed: 7, ScenarioSeconds: 76,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}, ExpectationMet: &ok}, []int{44}},
+		{"cache-rebuild-waste.yaml", Results{Verdict: checker.Valid, Algorithm: "safe", Workload: "cache-rebuild", Seed: 8, ScenarioSeconds: 79,
+			ExpectationMet: &ok}, []int{42}},
+	})
+	for _, lang := range []Lang{English, Vietnamese} {
+		if err := WriteSuite(out, runs, lang); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(out, LessonFile(42)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := html.UnescapeString(string(b))
+		t.Run("the "+string(lang)+" page shows slow-job beside cache-rebuild-waste, labelled a contrast", func(t *testing.T) {
+			for _, want := range []string{`data-broken="slow-job" data-fixed="cache-rebuild-waste"`, tr(lang, "lesson.contrast"),
+				tr(lang, "lesson.evidence.contrast", 1, 1, tr(lang, "lesson.seeds.one", 8)),
+				tr(lang, "lesson.axis.diff.contrast", "76.0", "79.0")} {
+				if !strings.Contains(page, want) {
+					t.Errorf("lesson 42 lacks %q", want)
+				}
+			}
+		})
+		t.Run("the "+string(lang)+" page calls neither side a fix and offers no change to make", func(t *testing.T) {
+			for _, not := range []string{">" + tr(lang, "lesson.fixed") + "<", tr(lang, "lesson.change"), "(" + tr(lang, "lesson.fixed") + ")"} {
+				if strings.Contains(page, not) {
+					t.Errorf("lesson 42 has %q", not)
+				}
+			}
+		})
+	}
+}
+
+func TestALessonShowsTheFixItNamesThoughTheBrokenFileNamesAnother(t *testing.T) {
+	out := t.TempDir()
+	ok := true
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 700e6}}
+	runs := suiteOf(t, out, []lessonRun{
+		{"gc-pause.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "payment", Plan: pause, TimeScale: 50, Seed: 42,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}, ExpectationMet: &ok}, []int{44}},
+		{"payment-idempotency.yaml", Results{Verdict: checker.Valid, Algorithm: "safe", Workload: "payment", Plan: pause, TimeScale: 50, Seed: 42,
+			ExpectationMet: &ok}, []int{48}},
+	})
+	if err := WriteSuite(out, runs, English); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, LessonFile(48)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(string(b))
+	for _, want := range []string{`data-broken="gc-pause" data-fixed="payment-idempotency"`, ">" + tr(English, "lesson.fixed") + "<",
+		"idempotency: true</span>", tr(English, "lesson.seed.same", 42)} {
+		if !strings.Contains(page, want) {
+			t.Errorf("lesson 48 lacks %q", want)
+		}
 	}
 }

@@ -37,6 +37,7 @@ const suiteCSS = `{{define "css"}}<style>
   .side section { border: 2px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
   .side section.broken { border-color: var(--invalid); } .side section.fixed { border-color: var(--valid); }
   .side section.noevidence { border: 2px dashed var(--unknown); }
+  .side section.contrast { border: 2px solid var(--unknown); }
   .question { font-size: 22px; background: #fff8e1; border-left: 6px solid var(--unknown); padding: 8px 12px; }
   .side img { width: 100%; height: auto; border: 1px solid var(--line); }
   .facts { font-size: 19px; margin: 8px 0; } .facts li { margin: 2px 0; }

@@ -51,24 +51,29 @@ var lessonMessages = map[Lang]map[string]string{
 		"dur.planned":        "%s (%s planned)", // measured duration, planned duration
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
-		"lesson.noevidence":      "no evidence: this run of the fix was not valid",
-		"lesson.control":         "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
-		"lesson.goal":            "Goal",
-		"lesson.strip":           "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
-		"lesson.strip.req":       "Requirement",
-		"lesson.strip.notshown":  "not shown by this run",
-		"lesson.strip.prevented": "kept by the resource: two clients believed they held the lock (the course's safety broken), and the resource refused the stale write (harm prevented)",
-		"lesson.requirements":    "Lesson 42's requirements it bears on:",
-		"lesson.predict":         "Predict before you look:",
-		"lesson.takeaways":       "Takeaways",
-		"lesson.caveats":         "Caveats",
-		"lesson.seeds.one":       "seed %d",                                                                                                             // seed
-		"lesson.seeds.range":     "seeds %d–%d",                                                                                                         // lowest, highest
-		"lesson.evidence.broken": "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
-		"lesson.evidence.fixed":  "The fix was valid in %d of %d runs (%s).",                                                                            // valid, runs, seeds
-		"lesson.evidence.rest":   "The others: %s.",                                                                                                     // counts by verdict
-		"lesson.evidence.few":    "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
-		"lesson.evidence.scope":  "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
+		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
+		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
+		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                                                           // steps, steps
+		"lesson.axis.diff.contrast":  "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (contrast) of scenario time: compare them by their axis labels.", // seconds, seconds
+		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                                             // valid, runs, seeds
+		"lesson.missing.lessonpair":  "%s and %s were not both run in this suite; run both files together to see them side by side.",                              // broken, fix or contrast file
+		"lesson.control":             "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
+		"lesson.goal":                "Goal",
+		"lesson.strip":               "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
+		"lesson.strip.req":           "Requirement",
+		"lesson.strip.notshown":      "not shown by this run",
+		"lesson.strip.prevented":     "kept by the resource: two clients believed they held the lock (the course's safety broken), and the resource refused the stale write (harm prevented)",
+		"lesson.requirements":        "Lesson 42's requirements it bears on:",
+		"lesson.predict":             "Predict before you look:",
+		"lesson.takeaways":           "Takeaways",
+		"lesson.caveats":             "Caveats",
+		"lesson.seeds.one":           "seed %d",                                                                                                             // seed
+		"lesson.seeds.range":         "seeds %d–%d",                                                                                                         // lowest, highest
+		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
+		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",                                                                            // valid, runs, seeds
+		"lesson.evidence.rest":       "The others: %s.",                                                                                                     // counts by verdict
+		"lesson.evidence.few":        "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
+		"lesson.evidence.scope":      "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
 
 		// A valid run's headline when a check at the resource refused a
 		// late write (report.go refusedHeadline), one per check.
@@ -88,6 +93,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.stock":         "No lock: check and decrement the stock in one Lua script, which Redis runs atomically.",
 		"diff.idempotency":   "The payment gateway remembers each charge's idempotency key and refuses a second charge with it.",
 		"diff.perfire":       "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
+		"diff.singleton":     "A singleton worker: one scheduler holds the leader key for the whole run and runs every fire time; the others stand by.",
 		"diff.aof":           "Persistence: fsync every write before replying, so a restarted node still has the key.",
 		"diff.wait":          "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.", // "1 replica" / "every replica"
 		"diff.wait.one":      "one replica",
@@ -209,24 +215,29 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.step.for":    "%s trên %s trong %s",
 		"dur.planned":        "%s (kế hoạch: %s)",
 
-		"lesson.noevidence":      "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
-		"lesson.control":         "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải qua nhiều pod; không phải bản sửa để triển khai",
-		"lesson.goal":            "Mục tiêu",
-		"lesson.strip":           "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
-		"lesson.strip.req":       "Yêu cầu",
-		"lesson.strip.notshown":  "lần chạy này không cho thấy",
-		"lesson.strip.prevented": "được tài nguyên giữ: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ (tác hại được ngăn lại)",
-		"lesson.requirements":    "Các yêu cầu của bài 42 mà bài này đề cập:",
-		"lesson.predict":         "Hãy dự đoán trước khi xem:",
-		"lesson.takeaways":       "Điều cần nhớ",
-		"lesson.caveats":         "Lưu ý",
-		"lesson.seeds.one":       "seed %d",
-		"lesson.seeds.range":     "các seed %d–%d",
-		"lesson.evidence.broken": "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
-		"lesson.evidence.fixed":  "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.evidence.rest":   "Các lần còn lại: %s.",
-		"lesson.evidence.few":    "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
-		"lesson.evidence.scope":  "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
+		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
+		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
+		"lesson.axis.diff.contrast":  "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đối chiếu) thời gian kịch bản: hãy so theo nhãn trục.",
+		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.missing.lessonpair":  "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.control":             "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải qua nhiều pod; không phải bản sửa để triển khai",
+		"lesson.goal":                "Mục tiêu",
+		"lesson.strip":               "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
+		"lesson.strip.req":           "Yêu cầu",
+		"lesson.strip.notshown":      "lần chạy này không cho thấy",
+		"lesson.strip.prevented":     "được tài nguyên giữ: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ (tác hại được ngăn lại)",
+		"lesson.requirements":        "Các yêu cầu của bài 42 mà bài này đề cập:",
+		"lesson.predict":             "Hãy dự đoán trước khi xem:",
+		"lesson.takeaways":           "Điều cần nhớ",
+		"lesson.caveats":             "Lưu ý",
+		"lesson.seeds.one":           "seed %d",
+		"lesson.seeds.range":         "các seed %d–%d",
+		"lesson.evidence.broken":     "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.rest":       "Các lần còn lại: %s.",
+		"lesson.evidence.few":        "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
+		"lesson.evidence.scope":      "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
 
 		"say.valid.lockfree":      "Không checker nào phát hiện vấn đề trong lần chạy này, vốn không dùng lock: chính bước atomic của tài nguyên đã giữ an toàn.",
 		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s thuộc nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
@@ -242,6 +253,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.stock":         "Không cần lock: kiểm tra và giảm tồn kho trong một Lua script, Redis chạy nó một cách atomic.",
 		"diff.idempotency":   "Cổng thanh toán ghi nhớ idempotency key của mỗi lần trừ tiền và từ chối lần trừ tiền thứ hai có cùng key.",
 		"diff.perfire":       "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
+		"diff.singleton":     "Singleton worker: một scheduler giữ key leader suốt lần chạy và chạy mọi lần kích hoạt; các scheduler khác đứng chờ.",
 		"diff.aof":           "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
 		"diff.wait":          "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key, kiểm tra giá trị WAIT trả về, và trả lại lock khi quá ít replica xác nhận.",
 		"diff.wait.one":      "một replica",

@@ -267,7 +267,7 @@ func Write(dir string, in Input) (Results, error) {
 	var dr *chart.Drawing
 	if !in.SkipCharts {
 		dr = buildDrawing(in, m, headline)
-		markClaims(dr, res.Claims, m)
+		markClaims(dr, res.Claims)
 	}
 	if in.KeepDrawing && dr != nil {
 		res.drawing = dr.Windowed(chart.MaxSVGShapes, focusOf(in, m))

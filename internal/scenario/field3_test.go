@@ -150,3 +150,13 @@ func TestCheckAndSetNamesTheWorkloadsThatTakeIt(t *testing.T) {
 		}
 	})
 }
+
+func TestASingletonCronWorkerTakesNoLockPerFire(t *testing.T) {
+	_, err := Parse("t.yaml", []byte("clients: 2\nalgorithm: watchdog\nttl: 30s\nworkload: {kind: cron, interval: 60s, singleton: true, lock_per_fire: true}\n"))
+	if err == nil || !strings.Contains(err.Error(), "t.yaml:4:") || !strings.Contains(err.Error(), "singleton") {
+		t.Fatalf("err %v, want the singleton field located in t.yaml line 4", err)
+	}
+	if _, err := Parse("t.yaml", []byte("clients: 2\nalgorithm: watchdog\nttl: 30s\nworkload: {kind: cron, interval: 60s, singleton: true}\n")); err != nil {
+		t.Fatalf("a singleton cron worker refused: %v", err)
+	}
+}

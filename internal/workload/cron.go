@@ -25,7 +25,7 @@ func init() {
 		About:    "schedulers with their own clocks run a job per fire time; a second run of one fire time is a duplicate run",
 		Order:    40,
 		Actions:  []Action{{Name: ActionRunJob, Effect: true}},
-		Fields:   []string{"interval", "fires", "lock_per_fire"},
+		Fields:   []string{"interval", "fires", "lock_per_fire", "singleton"},
 		New:      func() Workload { return &cron{} },
 		Question: history.AnomalyDuplicateRun,
 		Effects:  []Rule{duplicateRuns},
@@ -43,6 +43,13 @@ type cron struct {
 	// LockPerFire: lock one key per fire time, never released (it
 	// expires), instead of one key per job released after each run.
 	LockPerFire bool `yaml:"lock_per_fire,omitempty"`
+	// Singleton: one scheduler, the holder of one leader key, runs every
+	// fire time; the others stand by, trying the key every retry delay,
+	// and a scheduler that takes over runs only the fire times still
+	// ahead on its own clock (a singleton worker: lesson 51). The leader
+	// keeps the key to the run's end, so it needs a lock that renews its
+	// lease (a watchdog) to hold it past the TTL.
+	Singleton bool `yaml:"singleton,omitempty"`
 }
 
 func (w *cron) Decode(d Decoder) {
@@ -56,17 +63,24 @@ func (w *cron) Decode(d Decoder) {
 		w.Fires = 1
 	}
 	w.LockPerFire, _ = d.Bool("lock_per_fire")
+	w.Singleton, _ = d.Bool("singleton")
+	if w.Singleton && w.LockPerFire {
+		d.Errorf("singleton", "a singleton worker holds one leader key for every fire time; it takes no lock_per_fire")
+	}
 }
 
 func (w *cron) Params(wall func(time.Duration) int64) map[string]int64 {
 	return map[string]int64{history.ParamFires: int64(w.Fires), history.ParamIntervalNS: wall(w.Interval),
-		history.ParamLockPerFire: flag(w.LockPerFire)}
+		history.ParamLockPerFire: flag(w.LockPerFire), history.ParamSingleton: flag(w.Singleton)}
 }
 
 func (w *cron) Start(Env) Run { return w }
 
-// cronJob is the job's lock key.
-const cronJob = "cron:report"
+// cronJob is the job's lock key; cronLeader a singleton worker's.
+const (
+	cronJob    = "cron:report"
+	cronLeader = "cron:leader"
+)
 
 func (w *cron) Setup(context.Context) error { return nil }
 
@@ -75,6 +89,10 @@ func (w *cron) Setup(context.Context) error { return nil }
 // the job) and, with one lock per job, releases it; with one lock per fire
 // time it never releases (the key expires).
 func (w *cron) Work(ctx context.Context, c Client) {
+	if w.Singleton {
+		w.lead(ctx, c)
+		return
+	}
 	every := c.Wall(w.Interval)
 	zero := c.Zero()
 	for k := 1; k <= w.Fires; k++ {
@@ -115,6 +133,57 @@ func (w *cron) Work(ctx context.Context, c Client) {
 		if !ok {
 			return
 		}
+	}
+}
+
+// lead is one scheduler of a singleton worker: it tries the leader key
+// every retry delay while fire times remain ahead on its own clock (one
+// whose time passes while it stands by is another's); the leader runs
+// each fire time as it comes, checking its lease before each run, and
+// keeps the key to the run's end. A leader whose lease is lost stands by
+// again.
+func (w *cron) lead(ctx context.Context, c Client) {
+	due := func(k int) time.Time { return c.Zero().Add(c.Wall(w.Interval) * time.Duration(k)) }
+	next := 1
+	passed := func() {
+		for next <= w.Fires && !due(next).After(c.Now()) {
+			next++
+		}
+	}
+	for {
+		passed()
+		if next > w.Fires {
+			return
+		}
+		lease, ok := c.Acquire(ctx, cronLeader)
+		if !ok {
+			if ctx.Err() != nil || c.Crashed() || c.Sleep(ctx, c.Wall(c.RetryDelay())) != nil {
+				return
+			}
+			continue
+		}
+		_, ok = c.Hold(ctx, lease, func(l lock.Lease) (bool, error) {
+			for ; next <= w.Fires; next++ {
+				if err := c.Sleep(ctx, max(due(next).Sub(c.Now()), 0)); err != nil {
+					return false, err
+				}
+				if err := c.BeforeWrite(ctx, l); err != nil {
+					return false, err
+				}
+				p := c.Begin(fmt.Sprintf("job@%d", next), ActionRunJob, l.Fence)
+				err := c.Sleep(ctx, c.Wall(c.JobLength()))
+				p.End(err)
+				if err != nil {
+					return false, err
+				}
+			}
+			<-ctx.Done() // the singleton leads to the run's end
+			return false, ctx.Err()
+		}, true)
+		if !ok || ctx.Err() != nil {
+			return
+		}
+		next++ // the fire time the lost lease was for is given up
 	}
 }
 

@@ -156,5 +156,8 @@ func (v *verifier) check(c claim.Claim) outcome {
 	case claim.Op:
 		return v.ownOp(c)
 	}
+	if o, ok := v.markKind(c); ok {
+		return o
+	}
 	return refuse(nil, "unknown claim kind %q", c.Kind)
 }

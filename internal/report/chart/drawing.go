@@ -103,8 +103,12 @@ type Shape struct {
 	Tipf func() string
 	Op   int // history index of the operation it draws (+1); 0 none
 	// Claim is the id of the claim (Results.Claims) the mark draws, ""
-	// none (report's markClaims).
+	// none (report's markClaims); several, space-separated, for a mark
+	// that draws several (a violation band's anomalies).
 	Claim string
+	// Ref is the report's own name of the claim the mark draws, which
+	// markClaims turns into Claim; not rendered.
+	Ref string
 }
 
 // TipText is the shape's hover text.
@@ -139,6 +143,8 @@ type Label struct {
 	// a renderer drops a label wider than it (a name inside its bar).
 	Width float64
 	Prio  int
+	// Claim and Ref: as a Shape's, for the words.
+	Claim, Ref string
 }
 
 // dLegend is one entry of the legend: a swatch of a shape kind (and

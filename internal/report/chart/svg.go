@@ -68,35 +68,57 @@ func (g geom) yc(i int) float64 {
 	return svgTop + (float64(i)+0.5)*g.laneH
 }
 
+// Where an arrow kept on one lane (a refused attempt's, msgLanes in
+// package report) runs, in lane heights from the lane's centre: a command
+// from the lane's top down to its bar; a command that never arrived stops
+// with its cross above the bar; a reply that never arrived leaves the bar
+// upwards and stops with its cross below the lane's top. Neither leaves
+// the lane (issue 31).
+const (
+	sameLaneBar     = 0.22 // the top of a key bar
+	sameLaneLostEnd = 0.32 // a cut command's cross
+	sameLaneNoRep   = 0.40 // a cut reply's cross
+)
+
+// arrowOffsets are where a message arrow starts and ends, in lane heights
+// below the centres of its lanes (Lane, then Lane2), and whether it is cut
+// (stops short, with a cross): what the SVG, timeline.png and timeline.js
+// all draw.
+func arrowOffsets(s Shape) (d0, d1 float64, cut bool) {
+	cut = s.Sub == MsgLost || s.Sub == MsgNoRep
+	if s.Lane == s.Lane2 {
+		switch s.Sub {
+		case MsgLost:
+			return -sameLaneFrom, -sameLaneLostEnd, true
+		case MsgNoRep:
+			return -sameLaneBar, -sameLaneNoRep, true
+		}
+		return -sameLaneFrom, -sameLaneBar, false
+	}
+	dir := 1.0
+	if s.Lane2 < s.Lane {
+		dir = -1
+	}
+	if cut {
+		// Stopped just outside the lane it was meant for.
+		return dir * 0.22, -dir * cutStop, true
+	}
+	return dir * 0.22, -dir * 0.22, false
+}
+
 // arrowEnds are a message arrow's end points and whether it is cut
 // (stops half-way, with a cross).
 func (g geom) arrowEnds(s Shape) (x0, y0, x1, y1 float64, cut bool) {
-	ya, yb := g.yc(s.Lane), g.yc(s.Lane2)
-	dir := 1.0
-	if yb < ya {
-		dir = -1
-	}
-	y0, y1 = ya+dir*0.22*g.laneH, yb-dir*0.22*g.laneH
-	if s.Lane == s.Lane2 {
-		// A command kept on the node's lane (a refused attempt's):
-		// from the lane's top down to its bar, over nothing.
-		y0, y1 = ya-sameLaneFrom*g.laneH, ya-0.22*g.laneH
-	}
+	d0, d1, cut := arrowOffsets(s)
+	y0, y1 = g.yc(s.Lane)+d0*g.laneH, g.yc(s.Lane2)+d1*g.laneH
 	x0, x1 = g.x(s.X0), g.x(s.X1)
-	switch s.Sub {
-	case MsgCmd:
-		if s.X0 == s.X1 {
-			x0 -= svgSlant
-		}
-	case MsgReply:
-		if s.X0 == s.X1 {
-			x1 += svgSlant
-		}
-	case MsgLost, MsgNoRep:
-		// Stopped just outside the lane it was meant for.
+	switch {
+	case cut:
 		x1 = x0 + svgSlant
-		y1 = yb - dir*cutStop*g.laneH
-		cut = true
+	case s.Sub == MsgCmd && s.X0 == s.X1:
+		x0 -= svgSlant
+	case s.Sub == MsgReply && s.X0 == s.X1:
+		x1 += svgSlant
 	}
 	return x0, y0, x1, y1, cut
 }
@@ -293,6 +315,9 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 		fit := ""
 		if l.Width > 0 {
 			fit = ` data-fit="` + FmtS(l.Width) + `"`
+		}
+		if l.Claim != "" {
+			fit += ` data-claim="` + esc(l.Claim) + `"`
 		}
 		fmt.Fprintf(&b, `<text class="%s" data-l="%d" data-x="%s" data-dy="%s" data-prio="%d"%s%s%s x="%s" y="%s" dy="0.35em">%s</text>`,
 			l.Style, l.Lane, FmtS(l.X), f2(l.Dy), l.Prio, fit, anchor, vis, f(x+map[bool]float64{true: 0, false: 2}[l.Mid]), f(y), esc(l.Text))

@@ -226,27 +226,17 @@ func (a arrowLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 	for _, s := range a.shapes {
 		st := StyleOf(ShMsg, s.Sub, -1)
 		ya, yb := trY(a.laneY(s.Lane)), trY(a.laneY(s.Lane2))
-		dir := vg.Length(1)
-		if yb > ya { // vg's y grows upwards
-			dir = -1
-		}
-		y0, y1 := ya-dir*0.22*laneH, yb+dir*0.22*laneH
-		if s.Lane == s.Lane2 { // kept on the node's lane: top down to the bar (arrowEnds)
-			y0, y1 = ya+vg.Length(sameLaneFrom)*laneH, ya+0.22*laneH
-		}
+		// arrowOffsets' lane heights are downwards; vg's y grows upwards.
+		d0, d1, cut := arrowOffsets(s)
+		y0, y1 := ya-vg.Length(d0)*laneH, yb-vg.Length(d1)*laneH
 		x0, x1 := trX(s.X0), trX(s.X1)
-		cut := false
-		switch s.Sub {
-		case MsgCmd:
-			if s.X0 == s.X1 {
-				x0 -= Px(svgSlant)
-			}
-		case MsgReply:
-			if s.X0 == s.X1 {
-				x1 += Px(svgSlant)
-			}
-		case MsgLost, MsgNoRep:
-			x1, y1, cut = x0+Px(svgSlant), yb+dir*vg.Length(cutStop)*laneH, true
+		switch {
+		case cut:
+			x1 = x0 + Px(svgSlant)
+		case s.Sub == MsgCmd && s.X0 == s.X1:
+			x0 -= Px(svgSlant)
+		case s.Sub == MsgReply && s.X0 == s.X1:
+			x1 += Px(svgSlant)
 		}
 		ls := pngLine(st)
 		c.StrokeLine2(ls, x0, y0, x1, y1)

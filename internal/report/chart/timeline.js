@@ -7,7 +7,7 @@
 (function () {
   "use strict";
   var figs = [];
-  var SLANT = 5, CUT = 0.62, SAME = 0.46, TOP = 30, AXIS = 44, LANEW = 150, PADR = 12;
+  var SLANT = 5, CUT = 0.62, SAME = 0.46, BAR = 0.22, LOSTEND = 0.32, NOREP = 0.40, TOP = 30, AXIS = 44, LANEW = 150, PADR = 12;
 
   function num(el, k, d) { var v = el.getAttribute(k); return v === null ? d : parseFloat(v); }
 
@@ -222,10 +222,15 @@
       } else if (cl.contains("s-msg")) {
         var ya = Y(l), yb = Y(l2), dir = yb < ya ? -1 : 1;
         var p0y = ya + dir * 0.22 * LH, p1y = yb - dir * 0.22 * LH, p0x = X(x0), p1x = X(x1), cut = false;
-        if (l === l2) { p0y = ya - SAME * LH; p1y = ya - 0.22 * LH; } // kept on the node's lane (arrowEnds)
+        var lost = cl.contains("m-lost"), norep = cl.contains("m-norep");
         if (cl.contains("m-cmd") && x0 === x1) { p0x -= SLANT; }
         if (cl.contains("m-reply") && x0 === x1) { p1x += SLANT; }
-        if (cl.contains("m-lost") || cl.contains("m-norep")) { p1x = p0x + SLANT; p1y = yb - dir * CUT * LH; cut = true; }
+        if (lost || norep) { p1x = p0x + SLANT; p1y = yb - dir * CUT * LH; cut = true; }
+        if (l === l2) { // kept on the node's lane, never leaving it (arrowOffsets)
+          p0y = ya - SAME * LH; p1y = ya - BAR * LH;
+          if (lost) { p1y = ya - LOSTEND * LH; }
+          if (norep) { p0y = ya - BAR * LH; p1y = ya - NOREP * LH; }
+        }
         var d = arrowPath(p0x, p0y, p1x, p1y, cut);
         var ps = el.querySelectorAll("path");
         for (var i = 0; i < ps.length; i++) { ps[i].setAttribute("d", d); }

@@ -1,0 +1,99 @@
+// Package layout holds tests of the tree's shape (issue 26): limits a
+// reviewer would otherwise check by hand, kept by CI so they do not drift.
+package layout
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Limits of the tree's shape, in lines of source.
+const (
+	maxFuncLines       = 150 // any non-test function or method
+	maxReportFileLines = 800 // any non-test file under internal/report
+)
+
+// sources calls visit for every non-test .go file of locksim's own below
+// the repository root (testdata and node_modules left out), with its path
+// relative to the root.
+func sources(t *testing.T, visit func(rel string, src []byte)) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "testdata", "node_modules", ".git":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		visit(filepath.ToSlash(rel), src)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNoFunctionIsLongerThanAHundredAndFiftyLines(t *testing.T) {
+	n := 0
+	sources(t, func(rel string, src []byte) {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, rel, src, 0)
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			return
+		}
+		ast.Inspect(f, func(node ast.Node) bool {
+			fn, ok := node.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				return true
+			}
+			n++
+			lines := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
+			if lines > maxFuncLines {
+				t.Errorf("%s:%d: %s is %d lines long (at most %d): split it", rel, fset.Position(fn.Pos()).Line, fn.Name.Name, lines, maxFuncLines)
+			}
+			return false
+		})
+	})
+	if n < 100 {
+		t.Fatalf("only %d functions read: the walk did not reach the tree", n)
+	}
+}
+
+func TestNoFileOfTheReportIsLongerThanEightHundredLines(t *testing.T) {
+	n := 0
+	sources(t, func(rel string, src []byte) {
+		if !strings.HasPrefix(rel, "internal/report/") {
+			return
+		}
+		n++
+		if lines := strings.Count(string(src), "\n"); lines > maxReportFileLines {
+			t.Errorf("%s is %d lines long (at most %d): split it", rel, lines, maxReportFileLines)
+		}
+	})
+	if n < 10 {
+		t.Fatalf("only %d files of internal/report read: the walk did not reach them", n)
+	}
+}

@@ -1,0 +1,330 @@
+package report
+
+// This file compares a lesson pair's two runs: their fault plans in
+// scenario time, the code changes between them, and the YAML diff.
+
+import (
+	"html/template"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/scenario"
+	"github.com/pmezard/go-difflib/difflib"
+)
+
+// planWords tells a run's fault plan in scenario time: "GC pause on w1
+// for 35s, clock jump on n3", or "no fault". A duration is formatted by
+// fmtDur, as every duration on a page is.
+func planWords(lang Lang, r Results) string {
+	if len(r.Plan) == 0 {
+		return tr(lang, "lesson.fault.none")
+	}
+	h := history.Header{TimeScale: r.TimeScale}
+	parts := make([]string, 0, len(r.Plan))
+	for _, st := range r.Plan {
+		targets := joinAnd(lang, targetsOf(st))
+		if st.Duration > 0 {
+			parts = append(parts, tr(lang, "lesson.step.for", faultWord(lang, st), targets,
+				fmtDur(h.ScenarioSeconds(st.Duration))))
+		} else {
+			parts = append(parts, tr(lang, "lesson.step", faultWord(lang, st), targets))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// scenarioPlan is a run's fault plan as its scenario file states it: every
+// wall-time field (durations, clock deltas, latencies, trigger times,
+// toxics' ms) in scenario time rounded to the millisecond, step ids and
+// what the run did with a step (its failovers' promotions) left out. Two
+// runs with different time scales planned the same faults when their
+// scenario plans are equal.
+func scenarioPlan(plan []history.FaultStep, timeScale float64) []history.FaultStep {
+	h := history.Header{TimeScale: timeScale}
+	sc := func(ns int64) int64 { return int64(h.ScenarioTime(ns).Round(time.Millisecond)) }
+	out := make([]history.FaultStep, len(plan))
+	for i, st := range plan {
+		st.ID, st.Promotions = 0, nil
+		st.Duration, st.Delta, st.Latency, st.Jitter = sc(st.Duration), sc(st.Delta), sc(st.Latency), sc(st.Jitter)
+		st.Trigger.At, st.Trigger.Delay = sc(st.Trigger.At), sc(st.Trigger.Delay)
+		if st.Toxic != nil {
+			t := *st.Toxic
+			t.Attributes = maps.Clone(t.Attributes)
+			for _, k := range []string{"latency", "jitter", "delay", "timeout"} {
+				if v, ok := t.Attributes[k]; ok {
+					t.Attributes[k] = sc(v*int64(time.Millisecond)) / int64(time.Millisecond)
+				}
+			}
+			st.Toxic = &t
+		}
+		out[i] = st
+	}
+	return out
+}
+
+// samePlan tells whether two runs planned the same fault steps, compared
+// as structured data in scenario time (scenarioPlan), never as words.
+func samePlan(a, b Results) bool {
+	return reflect.DeepEqual(scenarioPlan(a.Plan, a.TimeScale), scenarioPlan(b.Plan, b.TimeScale))
+}
+
+// sameFaults tells whether two runs planned the same faults, fired at
+// another moment or on another trigger.
+func sameFaults(a, b Results) bool {
+	x, y := scenarioPlan(a.Plan, a.TimeScale), scenarioPlan(b.Plan, b.TimeScale)
+	for i := range x {
+		x[i].Trigger = history.Trigger{}
+	}
+	for i := range y {
+		y[i].Trigger = history.Trigger{}
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// diffLine is one line of a "what to change" diff: Op is "-", "+" or " ".
+type diffLine struct{ Op, Text string }
+
+// codeChange is one change a fix makes, as a comment and the code.
+type codeChange struct {
+	Note  string
+	Lines []diffLine
+}
+
+// pairView is a broken run beside the run of its fixed_by scenario.
+type pairView struct {
+	Broken, Fixed       runCard
+	Seeds, Faults, Axis string
+	// FixedLabel heads the fixed side: "fixed" only when the run shown
+	// there is valid, "no evidence" otherwise (FixedClass "fixed" or
+	// "noevidence"); Evidence tells how many seeds of each file this suite
+	// ran and how many the fix was valid in (never a bare VALID).
+	FixedLabel, FixedClass string
+	Evidence               []string
+	// Question is the lesson file's "predict before you look" question
+	// for this pair, "" when it has none.
+	Question string
+	// Strip is what each side showed of the lesson's requirements
+	// (Shows), one row per requirement.
+	Strip []stripRow
+	// Timelines is the two runs' SVG timelines, one above the other on
+	// one time axis (a sync group: zooming one zooms both); "" when a
+	// run's drawing was not kept (a later run of the scenario).
+	Timelines template.HTML
+	Changes   []codeChange
+	YAML      []diffLine
+	YAMLNone  bool
+}
+
+// runFields is a run's scenario as path → value (scenario.Flatten of its
+// normalised scenario.yaml); nil when the run kept none.
+func runFields(r Results) map[string]string {
+	if r.ReportDir == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(r.ReportDir, "scenario.yaml"))
+	if err != nil {
+		return nil
+	}
+	m, err := scenario.Flatten(raw)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// changes are the code changes from broken to fixed, chosen by what the
+// two runs' headers say of them (algorithm, traits, fencing, workload
+// parameters, persistence) and by the fields their scenario files differ
+// in (claim-first, check-and-set, the failure record's check, the TTL of
+// one algorithm), in this order.
+func changes(lang Lang, b, f Results) []codeChange {
+	return changesOf(lang, b, f, runFields(b), runFields(f))
+}
+
+// changesOf is changes with the two scenarios' fields given (bf, ff: path
+// → value, as scenario.Flatten gives them; nil when unknown).
+func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
+	var out []codeChange
+	add := func(note string, lines ...string) {
+		c := codeChange{Note: note}
+		for _, l := range lines {
+			c.Lines = append(c.Lines, diffLine{Op: l[:1], Text: l[1:]})
+		}
+		out = append(out, c)
+	}
+	param := func(r Results, k string) bool { return r.Params[k] != 0 }
+	if b.Algorithm == "no-lock" && f.Algorithm != "no-lock" {
+		add(tr(lang, "diff.shared"), "-func Acquire(key string) { return }", "+func Acquire(key string) { sharedMutex.Lock() }")
+	}
+	if b.Algorithm == "naive" && f.Algorithm != "naive" {
+		add(tr(lang, "diff.unlock"),
+			"-DEL lock-key",
+			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+        return redis.call('DEL', KEYS[1])",
+			"+      end",
+			"+      return 0\" 1 lock-key owner-token")
+	}
+	if b.Algorithm == "setnx-expire" && f.Algorithm != "setnx-expire" {
+		add(tr(lang, "diff.ttl"), "-SETNX lock-key owner-token", "-PEXPIRE lock-key ttl", "+SET lock-key owner-token NX PX ttl")
+	}
+	if b.Algorithm == "redlock-nocheck" && f.Algorithm == "redlock" {
+		add(tr(lang, "diff.validity"),
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
+			"+validity := ttl - elapsed - drift",
+			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
+	}
+	if f.Algorithm == "watchdog" && b.Algorithm != "watchdog" {
+		add(tr(lang, "diff.watchdog"),
+			"+for range time.Tick(ttl / 3) {",
+			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
+			"+    if err != nil || reply == 0 { job.Stop(); break }   // failed, timed out or key gone: the lock is lost",
+			"+}")
+	}
+	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
+	if fFenced && !bFenced {
+		add(tr(lang, "diff.fence.grant"),
+			"-SET lock-key owner-token NX PX ttl",
+			"+EVAL \"if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then",
+			"+        return redis.call('INCR', KEYS[2])",
+			"+      end\" 2 lock-key fence-counter owner-token ttl")
+	}
+	turnedOn := func(path string) bool { return ff[path] == "true" && bf[path] != "true" }
+	// Check-and-set claims with the lock's unique token (its own step
+	// below), never with a fencing token.
+	if turnedOn("workload.claim") && ff["workload.check_and_set"] != "true" {
+		add(tr(lang, "diff.claim"),
+			" grant := acquire(key)",
+			"+resource.Claim(key, grant.token)   // at once, before anything slow",
+			" work(); resource.Write(key, value, grant.token)")
+	}
+	if turnedOn("workload.check_and_set") {
+		add(tr(lang, "diff.cas"),
+			"+resource.SetCurrlock(key, grant.token)   // at once, after the grant",
+			"+if currlock[key] != grant.token { refuse }   // in the same step as the write",
+			" accept(write)")
+	}
+	if ff["workload.failure_record"] != bf["workload.failure_record"] && ff["workload.failure_record"] == "token" {
+		add(tr(lang, "diff.failurerecord"),
+			"-HSET job failedReason err",
+			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+        return redis.call('HSET', KEYS[2], 'failedReason', ARGV[2])",
+			"+      end return 0\" 2 lock-key job owner-token err")
+	}
+	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
+		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
+	}
+	if param(f, history.ParamEpochCheck) && !param(b, history.ParamEpochCheck) {
+		add(tr(lang, "diff.epoch"), "+if write.epoch < highestEpoch { refuse }", "+highestEpoch = write.epoch", " accept(write)")
+	} else if f.FencingEnforced && !b.FencingEnforced {
+		w := tr(lang, "wl.write."+f.Workload)
+		add(tr(lang, "diff.fence"), "+if token < highestToken[key] { refuse }   // "+w, "+highestToken[key] = token", " accept(write)")
+	}
+	if f.Algorithm == "atomic-lua" && b.Algorithm != "atomic-lua" {
+		add(tr(lang, "diff.stock"),
+			"-lock(item); stock := GET stock-key",
+			"-if stock > 0 { SET stock-key stock-1 }; unlock(item)",
+			"+EVAL \"local s = tonumber(redis.call('GET', KEYS[1]))",
+			"+      if s ~= nil and s > 0 then return redis.call('DECR', KEYS[1]) end",
+			"+      return -1\" 1 stock-key")
+	}
+	if param(f, history.ParamIdempotency) && !param(b, history.ParamIdempotency) {
+		add(tr(lang, "diff.idempotency"), "-gateway.Charge(invoice)", "+gateway.Charge(invoice, IdempotencyKey(invoice))")
+	}
+	if param(f, history.ParamLockPerFire) && !param(b, history.ParamLockPerFire) {
+		add(tr(lang, "diff.perfire"), "-key := \"lock:\" + job", "+key := \"lock:\" + job + \"@\" + fireTime", "-release(key)")
+	}
+	if param(f, history.ParamSingleton) && !param(b, history.ParamSingleton) {
+		add(tr(lang, "diff.singleton"),
+			"-at each fire time: lock(\"lock:\" + job); run(job); release()",
+			"+lease := lock(\"lock:leader\")   // retry every retry delay; the watchdog renews it",
+			"+at each fire time: if lease.lost() { stand by again } else { run(job) }")
+	}
+	switch {
+	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")),
+			"-if WAIT 1 timeout < 1 { release(); return retry }",
+			"+if WAIT replicas timeout < replicas { release(); return retry }")
+	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl",
+			"+if WAIT 1 timeout < 1 {   // WAIT returns how many replicas acknowledged",
+			"+    release(); return retry",
+			"+}")
+	}
+	// Persistence: the nodes the fix made aof-always (every node, or the
+	// few node_persistence names).
+	var aofNodes []string
+	var before []string
+	for _, n := range sortedKeys(f.Persistence) {
+		if f.Persistence[n] == "aof-always" && b.Persistence[n] != "aof-always" {
+			aofNodes = append(aofNodes, n)
+			if p := b.Persistence[n]; !slices.Contains(before, p) {
+				before = append(before, p)
+			}
+		}
+	}
+	if len(aofNodes) > 0 {
+		var lines []string
+		for _, p := range before {
+			switch p {
+			case "rdb":
+				lines = append(lines, "-appendonly no        # rdb")
+			case "aof-everysec":
+				lines = append(lines, "-appendfsync everysec")
+			default:
+				lines = append(lines, "-appendonly no")
+			}
+		}
+		lines = append(lines, "+appendonly yes       # "+strings.Join(aofNodes, ", "), "+appendfsync always")
+		add(tr(lang, "diff.aof"), lines...)
+	}
+	return out
+}
+
+// yamlDiff is the unified diff of the two runs' normalised scenario.yaml,
+// without the lines that differ by name and description alone.
+func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
+	read := func(r Results) []string {
+		if r.ReportDir == "" {
+			return nil
+		}
+		raw, err := os.ReadFile(filepath.Join(r.ReportDir, "scenario.yaml"))
+		if err != nil {
+			return nil
+		}
+		var keep []string
+		for _, l := range difflib.SplitLines(string(raw)) {
+			if strings.HasPrefix(l, "name:") || strings.HasPrefix(l, "description:") || strings.HasPrefix(l, "description_vi:") ||
+				strings.HasPrefix(l, "seed:") || strings.HasPrefix(l, "lesson:") {
+				continue
+			}
+			keep = append(keep, l)
+		}
+		return keep
+	}
+	a, c := read(b), read(f)
+	if a == nil || c == nil {
+		return nil, false
+	}
+	text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: a, B: c, Context: 1})
+	if err != nil {
+		return nil, false
+	}
+	for _, l := range difflib.SplitLines(text) {
+		l = strings.TrimRight(l, "\n")
+		switch {
+		case l == "", strings.HasPrefix(l, "---"), strings.HasPrefix(l, "+++"):
+		case strings.HasPrefix(l, "@@"):
+			lines = append(lines, diffLine{Op: "@", Text: "…"})
+		default:
+			lines = append(lines, diffLine{Op: l[:1], Text: l[1:]})
+		}
+	}
+	return lines, true
+}
