@@ -34,13 +34,26 @@ func (c *Cluster) Fits(o Options) bool {
 		return false
 	}
 	// A reused rdb node snapshots at the interval it started with, an
-	// aof-everysec node samples for its power-loss window.
-	if save, window := backgroundPeriods(o); save != c.saveInterval || window != c.powerLossWindow {
+	// aof-everysec node samples for its power-loss window; a cluster with
+	// neither runs no background job, and fits whatever periods o has
+	// (they differ with every time scale).
+	save, window := backgroundPeriods(o)
+	if c.uses(PersistenceRDB) && save != c.saveInterval || c.uses(PersistenceAOFEverysec) && window != c.powerLossWindow {
 		return false
 	}
 	return o.Nodes == len(c.nodes) && p == c.persistence &&
 		slices.Equal(o.Clients, c.clients) &&
 		maps.Equal(nonEmpty(o.NodePersistence), nonEmpty(c.nodePersistence))
+}
+
+// uses reports whether one of the cluster's nodes has persistence mode p.
+func (c *Cluster) uses(p string) bool {
+	for _, n := range c.nodes {
+		if n.persistence == p {
+			return true
+		}
+	}
+	return false
 }
 
 func nonEmpty(m map[string]string) map[string]string {

@@ -80,15 +80,50 @@ func TestReset(t *testing.T) {
 				c.Fits(Options{Nodes: 2, Clients: []string{"w1", "w2"}, Persistence: PersistenceAOFAlways}) {
 				t.Error("Fits: other shape fits")
 			}
-			// snapshot-kept-lock (save every 2 s of scenario time) before
-			// snapshot-lost-lock (every 60 s) on one worker: the second
-			// must not snapshot at the first one's pace.
-			if c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, SaveInterval: 200 * time.Millisecond}) ||
-				c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, PowerLossWindow: 50 * time.Millisecond}) {
-				t.Error("Fits: a cluster whose snapshots or power-loss window run at another period fits")
-			}
 			if !c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, SaveInterval: 60 * time.Second, PowerLossWindow: time.Second}) {
 				t.Error("Fits: the default periods written out do not fit")
+			}
+		})
+	}
+}
+
+// A reused node runs its background job at the period it started with:
+// snapshot-kept-lock (save every 2 s of scenario time) before
+// snapshot-lost-lock (every 60 s) on one worker, the second must not
+// snapshot at the first one's pace. A node with neither job fits any
+// periods: scenarios at other time scales share it.
+func TestAClusterFitsOtherPeriodsOnlyWhenNoNodeRunsThem(t *testing.T) {
+	requireBackend(t, BackendLocal)
+	otherSave := Options{SaveInterval: 200 * time.Millisecond}
+	otherWindow := Options{PowerLossWindow: 50 * time.Millisecond}
+	tests := []struct {
+		name        string
+		persistence string
+		perNode     map[string]string
+		other       Options
+		fits        bool
+	}{
+		{"a cluster without persistence fits another save interval", PersistenceNone, nil, otherSave, true},
+		{"a cluster without persistence fits another power-loss window", PersistenceNone, nil, otherWindow, true},
+		{"an aof-always cluster fits another save interval", PersistenceAOFAlways, nil, otherSave, true},
+		{"an rdb cluster does not fit another save interval", PersistenceRDB, nil, otherSave, false},
+		{"an rdb cluster fits another power-loss window", PersistenceRDB, nil, otherWindow, true},
+		{"an aof-everysec cluster does not fit another power-loss window", PersistenceAOFEverysec, nil, otherWindow, false},
+		{"an aof-everysec cluster fits another save interval", PersistenceAOFEverysec, nil, otherSave, true},
+		{"one rdb node is enough for the save interval to matter", PersistenceNone, map[string]string{"n2": PersistenceRDB}, otherSave, false},
+		{"one aof-everysec node is enough for the window to matter", PersistenceNone, map[string]string{"n2": PersistenceAOFEverysec}, otherWindow, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Options{Backend: BackendLocal, Nodes: 2, Clients: []string{"w1"}, Persistence: tt.persistence, NodePersistence: tt.perNode}
+			c := startCluster(t, o)
+			other := o
+			other.SaveInterval, other.PowerLossWindow = tt.other.SaveInterval, tt.other.PowerLossWindow
+			if got := c.Fits(other); got != tt.fits {
+				t.Errorf("Fits = %v, want %v", got, tt.fits)
+			}
+			if !c.Fits(o) {
+				t.Error("Fits: its own options do not fit")
 			}
 		})
 	}
