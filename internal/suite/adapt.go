@@ -64,18 +64,6 @@ func (g *gate) enter() (time.Time, int) {
 	return time.Now(), g.allowed()
 }
 
-// tryEnter takes a free place if there is one now, as enter does; ok is
-// false when the run would have to wait.
-func (g *gate) tryEnter() (time.Time, int, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.running >= g.allowed() {
-		return time.Time{}, 0, false
-	}
-	g.running++
-	return time.Now(), g.allowed(), true
-}
-
 // leave gives back the place of a run that started at started and whose
 // harness lateness was late (negative: not measured, the level stays).
 func (g *gate) leave(started time.Time, late time.Duration) {

@@ -61,12 +61,7 @@ func TestTheRunsAtOnceFollowTheHarnessLateness(t *testing.T) {
 	t.Run("no more runs go at once than the level allows", func(t *testing.T) {
 		g := newGate(2)
 		g.enter()
-		if _, _, ok := g.tryEnter(); !ok {
-			t.Fatal("a second run could not enter a gate of two")
-		}
-		if _, _, ok := g.tryEnter(); ok {
-			t.Fatal("a third run entered a gate of two at once")
-		}
+		g.enter() // a gate of two lets a second run in at once
 		entered := make(chan struct{})
 		go func() { g.enter(); close(entered) }()
 		select {
