@@ -10,6 +10,7 @@ import (
 	"time"
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
+	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 )
 
@@ -20,6 +21,9 @@ func dirty(t *testing.T, c *Cluster) {
 	ctx := context.Background()
 	for i := range c.Nodes() {
 		if err := testClient(t, c.NodeAddr(i)).Set(ctx, "lock", "tok", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := testClient(t, c.NodeAddr(i)).ScriptLoad(ctx, leftScript).Err(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,6 +38,9 @@ func dirty(t *testing.T, c *Cluster) {
 	must(c.Link("w2", 0).AddLatency(50*time.Millisecond, 0))
 	must(c.Link("w2", 1).Reset())
 }
+
+// leftScript is a script a run loaded: a reset node no longer knows it.
+const leftScript = "return 1"
 
 // checkFresh asserts that c looks like a freshly started cluster.
 func checkFresh(t *testing.T, c *Cluster) {
@@ -54,6 +61,10 @@ func checkFresh(t *testing.T, c *Cluster) {
 		}
 		if k, err := testClient(t, c.NodeAddr(i)).DBSize(ctx).Result(); err != nil || k != 0 {
 			t.Errorf("node %s: %d keys, %v", n.Name(), k, err)
+		}
+		known, err := testClient(t, c.NodeAddr(i)).ScriptExists(ctx, redis.NewScript(leftScript).Hash()).Result()
+		if err != nil || len(known) != 1 || known[0] {
+			t.Errorf("node %s still knows the last run's script: %v, %v", n.Name(), known, err)
 		}
 	}
 }
