@@ -64,6 +64,29 @@ func (g *gate) enter() (time.Time, int) {
 	return time.Now(), g.allowed()
 }
 
+// enterWithin is enter, giving up after d of waiting: ok is false when no
+// place came free within d (the caller then decides what to do before it
+// waits on with enter).
+func (g *gate) enterWithin(d time.Duration) (time.Time, int, bool) {
+	deadline := time.Now().Add(d)
+	t := time.AfterFunc(d, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.cond.Broadcast()
+	})
+	defer t.Stop()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.running >= g.allowed() {
+		if !time.Now().Before(deadline) {
+			return time.Time{}, 0, false
+		}
+		g.cond.Wait()
+	}
+	g.running++
+	return time.Now(), g.allowed(), true
+}
+
 // leave gives back the place of a run that started at started and whose
 // harness lateness was late (negative: not measured, the level stays).
 func (g *gate) leave(started time.Time, late time.Duration) {

@@ -74,6 +74,33 @@ func TestTheRunsAtOnceFollowTheHarnessLateness(t *testing.T) {
 	})
 }
 
+func TestAParkedWorkerGivesUpWaitingOnlyWhenNoPlaceCameFree(t *testing.T) {
+	tests := []struct {
+		name    string
+		running int
+		within  time.Duration
+		enters  bool
+	}{
+		{"a free place is taken at once", 1, time.Hour, true},
+		{"a free place is taken even with no time to wait", 1, 0, true},
+		{"a full gate gives up when its time is up", 2, time.Millisecond, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGate(2)
+			for range tt.running {
+				g.enter()
+			}
+			if _, _, ok := g.enterWithin(tt.within); ok != tt.enters {
+				t.Fatalf("entered %v, want %v", ok, tt.enters)
+			}
+			if want := min(2, tt.running+1); tt.enters && g.running != want || !tt.enters && g.running != tt.running {
+				t.Errorf("%d runs in the gate after it", g.running)
+			}
+		})
+	}
+}
+
 func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 	ms := func(n int64) int64 { return n * int64(time.Millisecond) }
 	pause := func(at, planned, start, end int64) history.Op {
