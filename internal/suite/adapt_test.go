@@ -109,6 +109,12 @@ func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 		return history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
 			Value: history.Value{Fault: &st}, Invoke: start, Complete: end, Type: history.OK}
 	}
+	crash := func(at, planned, start, end int64) history.Op {
+		st := history.FaultStep{ID: 1, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n1"},
+			Trigger: history.Trigger{Kind: history.TriggerAt, At: at}, Duration: planned}
+		return history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+			Value: history.Value{Fault: &st}, Invoke: start, Complete: end, Type: history.OK}
+	}
 	tests := []struct {
 		name string
 		lag  int64
@@ -119,6 +125,9 @@ func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 		{"a pause that healed 70 ms late", ms(10), []history.Op{pause(ms(100), ms(200), ms(100), ms(370))}, 70 * time.Millisecond},
 		{"a pause that started 50 ms late", 0, []history.Op{pause(ms(100), ms(200), ms(150), ms(350))}, 50 * time.Millisecond},
 		{"a fault on time leaves the lag", ms(12), []history.Op{pause(ms(100), ms(200), ms(101), ms(301))}, 12 * time.Millisecond},
+		{"a crash whose node took 60 ms to restart leaves the lag", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(190))}, 8 * time.Millisecond},
+		{"a crash that started 50 ms late counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(150), ms(180))}, 50 * time.Millisecond},
+		{"a crash whose node took 120 ms to restart counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(250))}, 120 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
