@@ -4,12 +4,38 @@
 // Exit codes (Jepsen's): 0 valid, 1 invalid, 2 unknown, 254 bad usage or bad
 // scenario, 255 internal or infrastructure error. When a scenario declares
 // `expect`, the code says whether the expectation held: 0 met, 1 not met.
+//
+// LOCKSIM_CPUPROFILE=file writes a pprof CPU profile of the whole command
+// to file (for profiling locksim itself; `go tool pprof locksim file`).
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/locksim/locksim"
 )
 
-func main() { os.Exit(locksim.Main()) }
+func main() { os.Exit(run()) }
+
+// run is locksim.Main, under a CPU profile when LOCKSIM_CPUPROFILE names a
+// file.
+func run() int {
+	path := os.Getenv("LOCKSIM_CPUPROFILE")
+	if path == "" {
+		return locksim.Main()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "locksim: LOCKSIM_CPUPROFILE: %v\n", err)
+		return 255
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(os.Stderr, "locksim: LOCKSIM_CPUPROFILE: %v\n", err)
+		return 255
+	}
+	defer pprof.StopCPUProfile()
+	return locksim.Main()
+}

@@ -291,7 +291,10 @@ func (n *externalNode) flush(ctx context.Context) error {
 	if n.state() != StateRunning {
 		return ErrNodeNotRunning
 	}
-	return n.admin.FlushAll(ctx).Err()
+	if err := n.admin.FlushAll(ctx).Err(); err != nil {
+		return err
+	}
+	return n.admin.ScriptFlush(ctx).Err()
 }
 
 // close leaves the node running (it is not ours) and drops the connection.

@@ -34,13 +34,26 @@ func (c *Cluster) Fits(o Options) bool {
 		return false
 	}
 	// A reused rdb node snapshots at the interval it started with, an
-	// aof-everysec node samples for its power-loss window.
-	if save, window := backgroundPeriods(o); save != c.saveInterval || window != c.powerLossWindow {
+	// aof-everysec node samples for its power-loss window; a cluster with
+	// neither runs no background job, and fits whatever periods o has
+	// (they differ with every time scale).
+	save, window := backgroundPeriods(o)
+	if c.uses(PersistenceRDB) && save != c.saveInterval || c.uses(PersistenceAOFEverysec) && window != c.powerLossWindow {
 		return false
 	}
 	return o.Nodes == len(c.nodes) && p == c.persistence &&
 		slices.Equal(o.Clients, c.clients) &&
 		maps.Equal(nonEmpty(o.NodePersistence), nonEmpty(c.nodePersistence))
+}
+
+// uses reports whether one of the cluster's nodes has persistence mode p.
+func (c *Cluster) uses(p string) bool {
+	for _, n := range c.nodes {
+		if n.persistence == p {
+			return true
+		}
+	}
+	return false
 }
 
 func nonEmpty(m map[string]string) map[string]string {
@@ -56,7 +69,8 @@ func nonEmpty(m map[string]string) map[string]string {
 // Reset returns a used cluster to the state of a fresh one, so that
 // consecutive runs can share nodes and proxies: every toxic is removed and
 // every proxy enabled, paused nodes are resumed and killed ones restarted
-// (HealAll), then every node is emptied with FLUSHALL (which also wipes the
+// (HealAll), then every node is emptied with FLUSHALL and SCRIPT FLUSH
+// (FLUSHALL also wipes the
 // AOF of a persistent node, and with it every shifted expiry: node clock
 // shifts only ever live in key TTLs). Client clocks belong to the runner,
 // which makes new ones per run. Returns ErrClosed after Close.
@@ -89,6 +103,11 @@ func (n *localNode) flush(ctx context.Context) error {
 		}
 	}
 	if err := n.admin.FlushAll(ctx).Err(); err != nil {
+		return err
+	}
+	// A fresh node knows no script: the next run's first EVALSHA gets
+	// NOSCRIPT, as it would, whatever scenario ran here before.
+	if err := n.admin.ScriptFlush(ctx).Err(); err != nil {
 		return err
 	}
 	switch n.persistence {
@@ -179,5 +198,5 @@ func (n *embeddedNode) flush(ctx context.Context) error {
 		return ErrNodeNotRunning
 	}
 	n.m.FlushAll()
-	return nil
+	return n.admin.ScriptFlush(ctx).Err()
 }

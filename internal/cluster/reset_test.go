@@ -10,6 +10,7 @@ import (
 	"time"
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
+	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 )
 
@@ -20,6 +21,9 @@ func dirty(t *testing.T, c *Cluster) {
 	ctx := context.Background()
 	for i := range c.Nodes() {
 		if err := testClient(t, c.NodeAddr(i)).Set(ctx, "lock", "tok", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := testClient(t, c.NodeAddr(i)).ScriptLoad(ctx, leftScript).Err(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,6 +38,9 @@ func dirty(t *testing.T, c *Cluster) {
 	must(c.Link("w2", 0).AddLatency(50*time.Millisecond, 0))
 	must(c.Link("w2", 1).Reset())
 }
+
+// leftScript is a script a run loaded: a reset node no longer knows it.
+const leftScript = "return 1"
 
 // checkFresh asserts that c looks like a freshly started cluster.
 func checkFresh(t *testing.T, c *Cluster) {
@@ -54,6 +61,10 @@ func checkFresh(t *testing.T, c *Cluster) {
 		}
 		if k, err := testClient(t, c.NodeAddr(i)).DBSize(ctx).Result(); err != nil || k != 0 {
 			t.Errorf("node %s: %d keys, %v", n.Name(), k, err)
+		}
+		known, err := testClient(t, c.NodeAddr(i)).ScriptExists(ctx, redis.NewScript(leftScript).Hash()).Result()
+		if err != nil || len(known) != 1 || known[0] {
+			t.Errorf("node %s still knows the last run's script: %v, %v", n.Name(), known, err)
 		}
 	}
 }
@@ -80,15 +91,50 @@ func TestReset(t *testing.T) {
 				c.Fits(Options{Nodes: 2, Clients: []string{"w1", "w2"}, Persistence: PersistenceAOFAlways}) {
 				t.Error("Fits: other shape fits")
 			}
-			// snapshot-kept-lock (save every 2 s of scenario time) before
-			// snapshot-lost-lock (every 60 s) on one worker: the second
-			// must not snapshot at the first one's pace.
-			if c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, SaveInterval: 200 * time.Millisecond}) ||
-				c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, PowerLossWindow: 50 * time.Millisecond}) {
-				t.Error("Fits: a cluster whose snapshots or power-loss window run at another period fits")
-			}
 			if !c.Fits(Options{Backend: b.backend, Nodes: 2, Clients: []string{"w1", "w2"}, SaveInterval: 60 * time.Second, PowerLossWindow: time.Second}) {
 				t.Error("Fits: the default periods written out do not fit")
+			}
+		})
+	}
+}
+
+// A reused node runs its background job at the period it started with:
+// snapshot-kept-lock (save every 2 s of scenario time) before
+// snapshot-lost-lock (every 60 s) on one worker, the second must not
+// snapshot at the first one's pace. A node with neither job fits any
+// periods: scenarios at other time scales share it.
+func TestAClusterFitsOtherPeriodsOnlyWhenNoNodeRunsThem(t *testing.T) {
+	requireBackend(t, BackendLocal)
+	otherSave := Options{SaveInterval: 200 * time.Millisecond}
+	otherWindow := Options{PowerLossWindow: 50 * time.Millisecond}
+	tests := []struct {
+		name        string
+		persistence string
+		perNode     map[string]string
+		other       Options
+		fits        bool
+	}{
+		{"a cluster without persistence fits another save interval", PersistenceNone, nil, otherSave, true},
+		{"a cluster without persistence fits another power-loss window", PersistenceNone, nil, otherWindow, true},
+		{"an aof-always cluster fits another save interval", PersistenceAOFAlways, nil, otherSave, true},
+		{"an rdb cluster does not fit another save interval", PersistenceRDB, nil, otherSave, false},
+		{"an rdb cluster fits another power-loss window", PersistenceRDB, nil, otherWindow, true},
+		{"an aof-everysec cluster does not fit another power-loss window", PersistenceAOFEverysec, nil, otherWindow, false},
+		{"an aof-everysec cluster fits another save interval", PersistenceAOFEverysec, nil, otherSave, true},
+		{"one rdb node is enough for the save interval to matter", PersistenceNone, map[string]string{"n2": PersistenceRDB}, otherSave, false},
+		{"one aof-everysec node is enough for the window to matter", PersistenceNone, map[string]string{"n2": PersistenceAOFEverysec}, otherWindow, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Options{Backend: BackendLocal, Nodes: 2, Clients: []string{"w1"}, Persistence: tt.persistence, NodePersistence: tt.perNode}
+			c := startCluster(t, o)
+			other := o
+			other.SaveInterval, other.PowerLossWindow = tt.other.SaveInterval, tt.other.PowerLossWindow
+			if got := c.Fits(other); got != tt.fits {
+				t.Errorf("Fits = %v, want %v", got, tt.fits)
+			}
+			if !c.Fits(o) {
+				t.Error("Fits: its own options do not fit")
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -42,7 +43,10 @@ func BenchmarkFailoverEndToEnd(b *testing.B) {
 				Verdict   string `json:"verdict"`
 				ReportDir string `json:"report_dir"`
 			}
-			if jerr := json.Unmarshal(stdout, &r); jerr != nil {
+			// A run the machine spoiled prints a line per try (--retry-unknown):
+			// the last is the one that counts.
+			lines := bytes.Split(bytes.TrimSpace(stdout), []byte("\n"))
+			if jerr := json.Unmarshal(lines[len(lines)-1], &r); jerr != nil {
 				b.Fatalf("%s: %v (%v)\n%s", f.file, jerr, err, stdout)
 			}
 			if r.Verdict != f.want {

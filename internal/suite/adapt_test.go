@@ -61,12 +61,7 @@ func TestTheRunsAtOnceFollowTheHarnessLateness(t *testing.T) {
 	t.Run("no more runs go at once than the level allows", func(t *testing.T) {
 		g := newGate(2)
 		g.enter()
-		if _, _, ok := g.tryEnter(); !ok {
-			t.Fatal("a second run could not enter a gate of two")
-		}
-		if _, _, ok := g.tryEnter(); ok {
-			t.Fatal("a third run entered a gate of two at once")
-		}
+		g.enter() // a gate of two lets a second run in at once
 		entered := make(chan struct{})
 		go func() { g.enter(); close(entered) }()
 		select {
@@ -79,10 +74,43 @@ func TestTheRunsAtOnceFollowTheHarnessLateness(t *testing.T) {
 	})
 }
 
+func TestAParkedWorkerGivesUpWaitingOnlyWhenNoPlaceCameFree(t *testing.T) {
+	tests := []struct {
+		name    string
+		running int
+		within  time.Duration
+		enters  bool
+	}{
+		{"a free place is taken at once", 1, time.Hour, true},
+		{"a free place is taken even with no time to wait", 1, 0, true},
+		{"a full gate gives up when its time is up", 2, time.Millisecond, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGate(2)
+			for range tt.running {
+				g.enter()
+			}
+			if _, _, ok := g.enterWithin(tt.within); ok != tt.enters {
+				t.Fatalf("entered %v, want %v", ok, tt.enters)
+			}
+			if want := min(2, tt.running+1); tt.enters && g.running != want || !tt.enters && g.running != tt.running {
+				t.Errorf("%d runs in the gate after it", g.running)
+			}
+		})
+	}
+}
+
 func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 	ms := func(n int64) int64 { return n * int64(time.Millisecond) }
 	pause := func(at, planned, start, end int64) history.Op {
 		st := history.FaultStep{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"},
+			Trigger: history.Trigger{Kind: history.TriggerAt, At: at}, Duration: planned}
+		return history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+			Value: history.Value{Fault: &st}, Invoke: start, Complete: end, Type: history.OK}
+	}
+	crash := func(at, planned, start, end int64) history.Op {
+		st := history.FaultStep{ID: 1, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n1"},
 			Trigger: history.Trigger{Kind: history.TriggerAt, At: at}, Duration: planned}
 		return history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
 			Value: history.Value{Fault: &st}, Invoke: start, Complete: end, Type: history.OK}
@@ -97,6 +125,9 @@ func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 		{"a pause that healed 70 ms late", ms(10), []history.Op{pause(ms(100), ms(200), ms(100), ms(370))}, 70 * time.Millisecond},
 		{"a pause that started 50 ms late", 0, []history.Op{pause(ms(100), ms(200), ms(150), ms(350))}, 50 * time.Millisecond},
 		{"a fault on time leaves the lag", ms(12), []history.Op{pause(ms(100), ms(200), ms(101), ms(301))}, 12 * time.Millisecond},
+		{"a crash whose node took 60 ms to restart leaves the lag", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(190))}, 8 * time.Millisecond},
+		{"a crash that started 50 ms late counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(150), ms(180))}, 50 * time.Millisecond},
+		{"a crash whose node took 120 ms to restart counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(250))}, 120 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

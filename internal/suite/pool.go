@@ -60,24 +60,23 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 		report.LimitDrawing(runtime.NumCPU() / 2)
 	}
 	notes := newNotable(jobs)
-	next := make(chan Job)
+	nworkers := min(cap(p.envs), len(jobs))
+	q := newQueue(jobs, nworkers)
 	results := make(chan Outcome)
 	var workers, finishers sync.WaitGroup
-	for w := 0; w < min(cap(p.envs), len(jobs)); w++ {
+	for w := 0; w < nworkers; w++ {
 		workers.Go(func() {
 			env := <-p.envs
 			defer func() { p.envs <- env }()
 			for {
-				started, level, ok := p.gate.tryEnter()
+				started, level, ok := p.gate.enterWithin(keepParked)
 				if !ok {
-					// Parked while fewer runs go at once: its nodes would
-					// only burn the CPU the others lack (an idle
-					// redis-server still ticks), so they stop, and start
-					// again when it has a run.
+					// Parked a while as fewer runs go at once: its nodes
+					// stop, and start again when it has a run.
 					env.close()
 					started, level = p.gate.enter()
 				}
-				j, ok := <-next
+				j, ok := q.take(ctx, func(j Job) bool { return env.fits(j, o) })
 				if !ok {
 					p.gate.leave(started, -1)
 					return
@@ -99,19 +98,6 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 			}
 		})
 	}
-	go func() {
-		defer close(next)
-		for _, j := range longestFirst(jobs) {
-			if ctx.Err() != nil {
-				return
-			}
-			select {
-			case next <- j:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 	go func() { workers.Wait(); finishers.Wait(); close(results) }()
 	var outs []Outcome
 	for out := range results {
@@ -123,6 +109,14 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 	sort.Slice(outs, func(a, b int) bool { return outs[a].N < outs[b].N })
 	return outs
 }
+
+// keepParked is how long a worker parked while fewer runs go at once
+// keeps its nodes: an idle redis-server (hz 10) costs about 2 ms of CPU a
+// second (measured: 10 idle nodes, 0.58 CPU-s in 30 s), starting and
+// stopping one, proxies included, about 50 ms. Keeping them this long
+// and then stopping them (the rent-or-buy rule) costs at most twice what
+// knowing how long the park would last would have.
+const keepParked = 25 * time.Second
 
 // Level is how many runs the pool lets go at once now: Options.Parallel,
 // lowered while the runs finish late and raised again as they finish on
@@ -156,19 +150,7 @@ func (p *Pool) Close() {
 // changes no run: each has its own seed, nodes and
 // ports, and outcomes are returned in job order.
 func longestFirst(jobs []Job) []Job {
-	round := make(map[int]int, len(jobs)) // job N → its file's run number
-	seen := map[string]int{}
-	for _, j := range jobs {
-		f := j.Scenario.File
-		if f == "" {
-			f = j.Scenario.Name
-		}
-		if f == "" {
-			f = "#" + strconv.Itoa(j.N) // a scenario not from a file: runs of its own
-		}
-		round[j.N] = seen[f]
-		seen[f]++
-	}
+	round := rounds(jobs)
 	out := slices.Clone(jobs)
 	slices.SortStableFunc(out, func(a, b Job) int {
 		// A run before the experiments started beside it: its nodes
@@ -207,4 +189,72 @@ func expectedWall(j Job) time.Duration {
 		w += 3 * time.Second // Sentinel's own timers are not scaled
 	}
 	return w
+}
+
+// rounds maps each job's N to its file's run number: the k-th run of a
+// scenario file is in round k.
+func rounds(jobs []Job) map[int]int {
+	round := make(map[int]int, len(jobs))
+	seen := map[string]int{}
+	for _, j := range jobs {
+		f := j.Scenario.File
+		if f == "" {
+			f = j.Scenario.Name
+		}
+		if f == "" {
+			f = "#" + strconv.Itoa(j.N) // a scenario not from a file: runs of its own
+		}
+		round[j.N] = seen[f]
+		seen[f]++
+	}
+	return round
+}
+
+// queue hands out a pool's jobs in longestFirst's order, except that a
+// worker whose nodes a job a little further on fits takes that one:
+// starting and stopping a cluster (redis-server processes, proxies) cost
+// more CPU than most runs, and a catalogue's scenarios come in a dozen
+// shapes, not in order of shape. The job taken instead of the first is
+// one of the next window (the workers: the jobs about to start anyway),
+// in the same round (a sweep's k-th runs before its k+1-th) and of the
+// same kind (runs before experiments), so the longest runs still start
+// first. It changes no run: each job keeps its seed, and a reused
+// cluster is reset between runs as before.
+type queue struct {
+	mu     sync.Mutex
+	jobs   []Job // not taken yet, in order
+	round  map[int]int
+	window int
+}
+
+func newQueue(jobs []Job, window int) *queue {
+	return &queue{jobs: longestFirst(jobs), round: rounds(jobs), window: max(window, 1)}
+}
+
+// take removes and returns the next job for a worker whose nodes fit
+// tells apart (nil: any job): the first job that fits among the window,
+// else the first job. ok is false when no job is left or ctx is done.
+func (q *queue) take(ctx context.Context, fits func(Job) bool) (Job, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.jobs) == 0 || ctx.Err() != nil {
+		return Job{}, false
+	}
+	at := 0
+	if fits != nil {
+		head := q.jobs[0]
+		for i := 0; i < min(q.window, len(q.jobs)); i++ {
+			j := q.jobs[i]
+			if q.round[j.N] != q.round[head.N] || (j.exp != nil) != (head.exp != nil) {
+				break
+			}
+			if fits(j) {
+				at = i
+				break
+			}
+		}
+	}
+	j := q.jobs[at]
+	q.jobs = slices.Delete(q.jobs, at, at+1)
+	return j, true
 }

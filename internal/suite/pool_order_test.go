@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -68,4 +69,67 @@ func ns(jobs []Job) []int {
 		out[i] = j.N
 	}
 	return out
+}
+
+func TestAWorkerTakesAJobItsNodesFitFromThoseAboutToStart(t *testing.T) {
+	// job n lasts 100-n s of wall time (longest first is 0, 1, 2, …) on
+	// nodes nodes; file names it, so that two jobs of one file are two
+	// rounds.
+	job := func(n, nodes int, file string) Job {
+		return Job{N: n, Scenario: scenario.Scenario{File: file, Nodes: nodes, Duration: scenario.Duration(time.Duration(100-n) * time.Second), TimeScale: 1}}
+	}
+	fiveNodes := func(j Job) bool { return j.Scenario.Nodes == 5 }
+	tests := []struct {
+		name   string
+		jobs   []Job
+		window int
+		fits   func(Job) bool
+		want   int
+	}{
+		{"a worker without nodes takes the longest job",
+			[]Job{job(0, 1, "a"), job(1, 5, "b")}, 4, nil, 0},
+		{"a worker whose nodes fit a job in the window takes it",
+			[]Job{job(0, 1, "a"), job(1, 1, "b"), job(2, 5, "c")}, 3, fiveNodes, 2},
+		{"a job its nodes fit past the window waits its turn",
+			[]Job{job(0, 1, "a"), job(1, 1, "b"), job(2, 5, "c")}, 2, fiveNodes, 0},
+		{"the first job that fits goes first",
+			[]Job{job(0, 1, "a"), job(1, 5, "b"), job(2, 5, "c")}, 3, fiveNodes, 1},
+		{"a job of the next round waits for this round's",
+			[]Job{job(0, 1, "a"), job(1, 5, "a")}, 4, fiveNodes, 0},
+		{"a worker whose nodes fit nothing takes the longest job",
+			[]Job{job(0, 1, "a"), job(1, 1, "b")}, 4, fiveNodes, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := newQueue(tt.jobs, tt.window)
+			j, ok := q.take(context.Background(), tt.fits)
+			if !ok || j.N != tt.want {
+				t.Fatalf("took job %d (%v), want %d", j.N, ok, tt.want)
+			}
+			// Every job is still handed out, once.
+			seen := map[int]bool{j.N: true}
+			for {
+				j, ok := q.take(context.Background(), tt.fits)
+				if !ok {
+					break
+				}
+				if seen[j.N] {
+					t.Fatalf("job %d handed out twice", j.N)
+				}
+				seen[j.N] = true
+			}
+			if len(seen) != len(tt.jobs) {
+				t.Fatalf("handed out %d jobs of %d", len(seen), len(tt.jobs))
+			}
+		})
+	}
+}
+
+func TestAQueueHandsOutNothingOnceItsContextIsDone(t *testing.T) {
+	q := newQueue([]Job{{N: 0}, {N: 1}}, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if j, ok := q.take(ctx, nil); ok {
+		t.Fatalf("took job %d after cancel", j.N)
+	}
 }

@@ -69,6 +69,15 @@ func (e *reusable) get(ctx context.Context, j Job, o Options, log *slog.Logger) 
 	return cl, nil
 }
 
+// fits reports whether e's cluster, kept from its last run, fits j: j
+// would run on it without starting nodes.
+func (e *reusable) fits(j Job, o Options) bool {
+	if !o.Reuse || e.cl == nil {
+		return false
+	}
+	return e.cl.Fits(runner.ClusterOptions(j.Scenario, runnerOptions(o, j.Seed, nil, o.log())))
+}
+
 func (e *reusable) close() {
 	if e.cl != nil {
 		_ = e.cl.Close()
