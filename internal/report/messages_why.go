@@ -12,6 +12,7 @@ var whyMessages = map[Lang]map[string]string{
 		"why.or":              ", or without ",                                            // between items of why.without
 		"why.without":         "Without %s, the same seed is valid.",                      // items
 		"why.half":            "With it %s long instead of %s, the same seed is %s (%s).", // new, old length, verdict, command
+		"why.half.short":      "With it %s long instead of %s, the same seed is %s.",      // new, old length, verdict
 		"why.none":            "Without any one of its faults the same seed is still invalid: no single fault alone was necessary.",
 		"why.verdict.valid":   "valid",
 		"why.verdict.invalid": "invalid",
@@ -42,6 +43,7 @@ var whyMessages = map[Lang]map[string]string{
 		"why.or":              ", hoặc không có ",
 		"why.without":         "Nếu không có %s, thì cùng seed đó cho kết quả hợp lệ.",
 		"why.half":            "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
+		"why.half.short":      "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
 		"why.none":            "Bỏ riêng bất kỳ lỗi nào, cùng seed đó vẫn vi phạm: không lỗi đơn lẻ nào là điều kiện cần.",
 		"why.verdict.valid":   "hợp lệ",
 		"why.verdict.invalid": "vi phạm",

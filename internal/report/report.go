@@ -259,14 +259,15 @@ func Write(dir string, in Input) (Results, error) {
 	in.Lang = normLang(in.Lang)
 	m := newModel(in.History, in.Account)
 	res := buildResults(in, dir, m)
-	headline := m.withCauses(in, headline(in, m))
+	plain := headline(in, m)
+	headline := m.withCauses(in, plain)
 	res.Headline = headline
 	// One drawing for the page's SVG timeline and timeline.png; none when
 	// the charts are skipped (a sweep's unremarkable runs: the page says
 	// how to draw them).
 	var dr *chart.Drawing
 	if !in.SkipCharts {
-		dr = buildDrawing(in, m, headline)
+		dr = buildDrawing(in, m, m.withCausesShort(in, plain))
 		markClaims(dr, res.Claims)
 	}
 	if in.KeepDrawing && dr != nil {

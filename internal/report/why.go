@@ -19,14 +19,27 @@ import (
 // fault was tried and none alone was necessary, that. Nothing for a run
 // that is not invalid or had no experiments.
 func (m *model) withCauses(in Input, headline string) string {
-	s := m.causes(normLang(in.Lang), in)
+	return m.joinCauses(in, headline, true)
+}
+
+// withCausesShort is withCauses without the experiments' reproduce
+// commands (their long paths), for a picture's title: the page beside it
+// has them.
+func (m *model) withCausesShort(in Input, headline string) string {
+	return m.joinCauses(in, headline, false)
+}
+
+func (m *model) joinCauses(in Input, headline string, commands bool) string {
+	s := m.causes(normLang(in.Lang), in, commands)
 	if s == "" {
 		return headline
 	}
 	return headline + " " + s
 }
 
-func (m *model) causes(lang Lang, in Input) string {
+// causes tells the necessary faults, each with its experiment's reproduce
+// command when commands is true.
+func (m *model) causes(lang Lang, in Input, commands bool) string {
 	if in.Verdict != checker.Invalid || len(in.Counterfactuals) == 0 {
 		return ""
 	}
@@ -40,7 +53,11 @@ func (m *model) causes(lang Lang, in Input) string {
 		tried++
 		switch {
 		case c.Necessary():
-			necessary = append(necessary, tr(lang, "why.item", m.stepPhrase(lang, c.Step), c.Reproduce))
+			item := m.stepPhrase(lang, c.Step)
+			if commands {
+				item = tr(lang, "why.item", item, c.Reproduce)
+			}
+			necessary = append(necessary, item)
 			if first == nil {
 				first = &in.Counterfactuals[i]
 			}
@@ -54,7 +71,11 @@ func (m *model) causes(lang Lang, in Input) string {
 		if h, ok := m.halfOf(in.Counterfactuals, first.Step); ok && h.Verdict != "" {
 			st, _ := m.step(first.Step)
 			whole, _ := why.Halved(st)
-			s += " " + tr(lang, "why.half", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
+			if commands {
+				s += " " + tr(lang, "why.half", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
+			} else {
+				s += " " + tr(lang, "why.half.short", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
+			}
 		}
 		return s
 	case tried > 0 && stillInvalid == tried:

@@ -93,6 +93,17 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(tt.want) > 0 {
+				// The timeline's title (timeline.png's, and the SVG's <title>)
+				// tells the causes without the experiments' long commands.
+				title := regexp.MustCompile(`<svg class="lsm-svg"[^>]*>\s*<title>([^<]*)</title>`).FindSubmatch(page)
+				if title == nil {
+					t.Fatal("no timeline title on the page")
+				}
+				if tl := html.UnescapeString(string(title[1])); strings.Contains(tl, "locksim run") || !strings.Contains(tl, strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", start)) {
+					t.Errorf("the timeline's title %q should tell the cause without its command", tl)
+				}
+			}
 			rows := regexp.MustCompile(`(?s)<table id="why">(.*?)</table>`).FindSubmatch(page)
 			if rows == nil || strings.Count(string(rows[1]), "<tr>") != len(tt.cfs)+1 {
 				t.Fatalf("the page's experiments table is %q, want a row per experiment", rows)
