@@ -20,6 +20,23 @@ type Judgement struct {
 	// node events can show (history.NeedsNodeEvents) in a run that
 	// recorded none. Sorted, nil when none.
 	Unjudged []string
+	// Undecided are expected kinds whose checker came out unknown in this
+	// run (UndecidedKinds: porcupine gave up on a loaded machine), so the
+	// run can neither show nor rule them out. Sorted, nil when none.
+	Undecided []string
+}
+
+// UndecidedKinds are the kinds no checker of rs could decide: a
+// linearizability check that came out unknown (porcupine's time limit, a
+// history it could not read) decides neither way whether the history was
+// not-linearizable.
+func UndecidedKinds(rs []checker.Result) []string {
+	for _, r := range rs {
+		if r.Checker == checker.CheckerLinearizable && r.Verdict == checker.Unknown {
+			return []string{checker.KindNotLinearizable}
+		}
+	}
+	return nil
 }
 
 // Judge compares a run with its expectation: the expected verdict and,
@@ -28,7 +45,10 @@ type Judgement struct {
 // count, whatever their kind. observed tells whether the run recorded node
 // events (history.Header.Observed not empty); without them an expected
 // kind that needs them is unjudged when absent, not missing.
-func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []checker.Anomaly, observed bool) Judgement {
+//
+// undecided (UndecidedKinds) are kinds this run's checkers could not
+// decide: an expected one the run did not show is undecided, not missing.
+func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []checker.Anomaly, observed bool, undecided ...string) Judgement {
 	j := Judgement{Met: checker.Verdict(verdict) == got}
 	if kinds == nil {
 		return j
@@ -37,9 +57,11 @@ func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []chec
 	slices.Sort(found)
 	for _, k := range kinds {
 		switch {
-		case slices.Contains(found, k), slices.Contains(j.Missing, k), slices.Contains(j.Unjudged, k):
+		case slices.Contains(found, k), slices.Contains(j.Missing, k), slices.Contains(j.Unjudged, k), slices.Contains(j.Undecided, k):
 		case !observed && history.NeedsNodeEvents(k):
 			j.Unjudged = append(j.Unjudged, k)
+		case slices.Contains(undecided, k):
+			j.Undecided = append(j.Undecided, k)
 		default:
 			j.Missing = append(j.Missing, k)
 		}
@@ -51,6 +73,7 @@ func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []chec
 	}
 	slices.Sort(j.Missing)
 	slices.Sort(j.Unjudged)
+	slices.Sort(j.Undecided)
 	j.Met = j.Met && len(j.Missing) == 0 && len(j.Unexpected) == 0
 	return j
 }

@@ -25,31 +25,36 @@ func TestJudgeComparesTheVerdictAndTheSetOfViolationKinds(t *testing.T) {
 		anomalies  []checker.Anomaly
 		unobserved bool
 		want       Judgement
+		undecided  []string
 	}{
-		{"the verdict alone is judged without kinds", "invalid", nil, checker.Invalid, []checker.Anomaly{lost}, false, Judgement{Met: true}},
-		{"another verdict misses", "valid", nil, checker.Invalid, []checker.Anomaly{lost}, false, Judgement{}},
+		{"the verdict alone is judged without kinds", "invalid", nil, checker.Invalid, []checker.Anomaly{lost}, false, Judgement{Met: true}, nil},
+		{"another verdict misses", "valid", nil, checker.Invalid, []checker.Anomaly{lost}, false, Judgement{}, nil},
 		{"the exact kinds meet it, in any order and any number", "invalid", []string{"double-effect", "mutex-overlap"}, checker.Invalid,
-			[]checker.Anomaly{overlap, double, overlap}, false, Judgement{Met: true}},
+			[]checker.Anomaly{overlap, double, overlap}, false, Judgement{Met: true}, nil},
 		{"a missing kind misses it", "invalid", []string{"double-effect", "mutex-overlap"}, checker.Invalid,
-			[]checker.Anomaly{overlap}, false, Judgement{Missing: []string{"double-effect"}}},
+			[]checker.Anomaly{overlap}, false, Judgement{Missing: []string{"double-effect"}}, nil},
 		{"an unexpected kind misses it", "invalid", []string{"mutex-overlap"}, checker.Invalid,
-			[]checker.Anomaly{lost, overlap, double}, false, Judgement{Unexpected: []string{"double-effect", "lost-update"}}},
+			[]checker.Anomaly{lost, overlap, double}, false, Judgement{Unexpected: []string{"double-effect", "lost-update"}}, nil},
 		{"an informational anomaly is never unexpected", "valid", []string{}, checker.Valid,
-			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true)}, false, Judgement{Met: true}},
+			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true)}, false, Judgement{Met: true}, nil},
 		{"an informational anomaly never counts as the expected kind", "invalid", []string{"mutex-overlap", "double-effect"}, checker.Invalid,
-			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true), double}, false, Judgement{Missing: []string{"mutex-overlap"}}},
+			[]checker.Anomaly{anomaly(checker.KindMutexOverlap, true), double}, false, Judgement{Missing: []string{"mutex-overlap"}}, nil},
 		{"the wrong verdict with the right kinds misses it", "invalid", []string{"mutex-overlap"}, checker.Unknown,
-			[]checker.Anomaly{overlap}, false, Judgement{}},
+			[]checker.Anomaly{overlap}, false, Judgement{}, nil},
 		{"a kind only node events show is missing from an observed run", "invalid", []string{"orphaned-lease", "stuck-lock"}, checker.Invalid,
-			[]checker.Anomaly{anomaly(checker.KindStuckLock, false)}, false, Judgement{Missing: []string{"orphaned-lease"}}},
+			[]checker.Anomaly{anomaly(checker.KindStuckLock, false)}, false, Judgement{Missing: []string{"orphaned-lease"}}, nil},
 		{"a kind only node events show is unjudged in a run without them", "invalid", []string{"orphaned-lease", "stuck-lock"}, checker.Invalid,
-			[]checker.Anomaly{anomaly(checker.KindStuckLock, false)}, true, Judgement{Met: true, Unjudged: []string{"orphaned-lease"}}},
+			[]checker.Anomaly{anomaly(checker.KindStuckLock, false)}, true, Judgement{Met: true, Unjudged: []string{"orphaned-lease"}}, nil},
 		{"a run without node events still misses the kinds it could show", "invalid", []string{"orphaned-lease", "stuck-lock"}, checker.Invalid,
-			nil, true, Judgement{Missing: []string{"stuck-lock"}, Unjudged: []string{"orphaned-lease"}}},
+			nil, true, Judgement{Missing: []string{"stuck-lock"}, Unjudged: []string{"orphaned-lease"}}, nil},
+		{"a kind whose checker came out unknown is undecided, not missing", "invalid", []string{"mutex-overlap", "not-linearizable"}, checker.Invalid,
+			[]checker.Anomaly{overlap}, false, Judgement{Met: true, Undecided: []string{"not-linearizable"}}, []string{"not-linearizable"}},
+		{"an undecided checker excuses only its own kind", "invalid", []string{"double-effect", "not-linearizable"}, checker.Invalid,
+			[]checker.Anomaly{overlap}, false, Judgement{Missing: []string{"double-effect"}, Unexpected: []string{"mutex-overlap"}, Undecided: []string{"not-linearizable"}}, []string{"not-linearizable"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Judge(tt.verdict, tt.kinds, tt.got, tt.anomalies, !tt.unobserved); !reflect.DeepEqual(got, tt.want) {
+			if got := Judge(tt.verdict, tt.kinds, tt.got, tt.anomalies, !tt.unobserved, tt.undecided...); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Judge = %+v, want %+v", got, tt.want)
 			}
 		})

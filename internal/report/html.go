@@ -103,6 +103,9 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		if len(res.UnjudgedKinds) > 0 {
 			p.ExpectText += " " + tr(lang, "expect.unjudged", kindWords(lang, res.UnjudgedKinds))
 		}
+		if len(res.UndecidedKinds) > 0 {
+			p.ExpectText += " " + tr(lang, "expect.undecided", kindWords(lang, res.UndecidedKinds))
+		}
 	default:
 		p.ExpectClass, p.ExpectText = "notmet", tr(lang, "expect.notmet", expect, tr(lang, "verdict."+string(res.Verdict)))
 		if len(res.MissingKinds) > 0 {

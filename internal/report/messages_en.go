@@ -16,10 +16,11 @@ var messagesEN = map[string]string{
 	"say.aborted":       "The run was interrupted before it finished; the partial history shows no violation so far.",
 	"expect.met":        "Expected %s, got %s: expectation met.", // expect, verdict
 	"expect.notmet":     "Expected %s, got %s: expectation NOT met.",
-	"expect.missing":    "Missing: %s.",                                                                                            // kinds
-	"expect.unjudged":   "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.", // kinds
-	"expect.unexpected": "Found but not expected: %s.",                                                                             // kinds
-	"expect.cut":        "Expected %s: not judged — the history is cut off.",                                                       // expect
+	"expect.missing":    "Missing: %s.",                                                                                                        // kinds
+	"expect.unjudged":   "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.",             // kinds
+	"expect.undecided":  "Not judged: %s — the linearizability check came out unknown in this run, so the run neither shows nor rules it out.", // kinds
+	"expect.unexpected": "Found but not expected: %s.",                                                                                         // kinds
+	"expect.cut":        "Expected %s: not judged — the history is cut off.",                                                                   // expect
 	"cut":               "CUT OFF — the history ends early",
 	"cut.text":          "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
 	"say.cut":           "The history is cut off; what it holds shows no violation.",

@@ -17,6 +17,7 @@ var messagesVI = map[string]string{
 	"expect.notmet":     "Kỳ vọng: %s — Kết quả: %s (KHÔNG đúng kỳ vọng).",
 	"expect.missing":    "Thiếu: %s.",
 	"expect.unjudged":   "Chưa đánh giá: %s — chỉ bản ghi của chính các node về lệnh chúng đã thực thi mới cho thấy điều này, và lần chạy này không ghi lại bản ghi đó.",
+	"expect.undecided":  "Chưa đánh giá: %s — kiểm tra linearizability cho kết quả chưa rõ ở lần chạy này, nên lần chạy không cho thấy cũng không loại trừ được điều đó.",
 	"expect.unexpected": "Có nhưng ngoài kỳ vọng: %s.",
 	"expect.cut":        "Kỳ vọng: %s — không đánh giá — lịch sử bị cắt ngang.",
 	"cut":               "BỊ CẮT — lịch sử kết thúc sớm",

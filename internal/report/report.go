@@ -116,9 +116,12 @@ type Results struct {
 	UnexpectedKinds []string `json:"unexpected_kinds,omitempty"`
 	// UnjudgedKinds are expected kinds this run could not show: only node
 	// events reveal them and it recorded none (see Judge).
-	UnjudgedKinds []string                   `json:"unjudged_kinds,omitempty"`
-	Checkers      map[string]checker.Verdict `json:"checkers"`
-	Anomalies     []checker.Anomaly          `json:"anomalies"`
+	UnjudgedKinds []string `json:"unjudged_kinds,omitempty"`
+	// UndecidedKinds are expected kinds the run's checkers could not
+	// decide (Judgement.Undecided): neither shown nor missing.
+	UndecidedKinds []string                   `json:"undecided_kinds,omitempty"`
+	Checkers       map[string]checker.Verdict `json:"checkers"`
+	Anomalies      []checker.Anomaly          `json:"anomalies"`
 	// ScenarioSeconds is the scenario time the history covers (last
 	// instant, scenario s); WallSeconds the run's wall time (s).
 	ScenarioSeconds float64 `json:"scenario_seconds"`
@@ -240,8 +243,9 @@ func buildResults(in Input, dir string, m *model) Results {
 	}
 	// A partial history can neither meet nor miss an expectation.
 	if in.Expect != "" && !in.Aborted && !in.Cut {
-		j := Judge(in.Expect, in.ExpectKinds, r.Verdict, r.Anomalies, len(in.History.Header.Observed) > 0)
+		j := Judge(in.Expect, in.ExpectKinds, r.Verdict, r.Anomalies, len(in.History.Header.Observed) > 0, UndecidedKinds(in.Results)...)
 		r.ExpectationMet, r.MissingKinds, r.UnexpectedKinds, r.UnjudgedKinds = &j.Met, j.Missing, j.Unexpected, j.Unjudged
+		r.UndecidedKinds = j.Undecided
 	}
 	return r
 }

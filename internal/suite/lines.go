@@ -24,6 +24,9 @@ func SummaryLine(r report.Results) string {
 		if len(r.UnjudgedKinds) > 0 {
 			fmt.Fprintf(&b, " (not judged without node events: %s)", strings.Join(r.UnjudgedKinds, ", "))
 		}
+		if len(r.UndecidedKinds) > 0 {
+			fmt.Fprintf(&b, " (not judged, its checker undecided: %s)", strings.Join(r.UndecidedKinds, ", "))
+		}
 	case m != nil:
 		fmt.Fprintf(&b, " — expected %s, got %s: NOT MET", r.Expect, r.Verdict)
 		if why := KindsMissed(r); why != "" {

@@ -64,7 +64,7 @@ func (n *notable) charts(sc scenario.Scenario, seed int64, in report.Input) bool
 		for _, r := range in.Results {
 			anomalies = append(anomalies, r.Anomalies...)
 		}
-		return !report.Judge(sc.Expect.Verdict, sc.Expect.Kinds, in.Verdict, anomalies, len(in.History.Header.Observed) > 0).Met
+		return !report.Judge(sc.Expect.Verdict, sc.Expect.Kinds, in.Verdict, anomalies, len(in.History.Header.Observed) > 0, report.UndecidedKinds(in.Results)...).Met
 	default:
 		return in.Verdict != checker.Valid
 	}
