@@ -40,6 +40,9 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 	case account.EndCrashed:
 		return tr(lang, "c.crashed", stale, current, on, t)
 	case account.EndClock:
+		if st, ok := m.step(c.Step); ok && st.Rate != 0 {
+			return tr(lang, "c.clock.rate", stale, current, on, t)
+		}
 		return tr(lang, "c.clock", stale, current, on, t)
 	case account.EndFailover:
 		return tr(lang, "c.failover", stale, current, on, t)

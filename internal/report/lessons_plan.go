@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 )
 
 // planWords tells a run's fault plan in scenario time: "GC pause on w1
-// for 35s, clock jump on n3", or "no fault". A duration is formatted by
+// for 35s, clock jump on n3, clock drift ×1.5 on n3", or "no fault". A duration is formatted by
 // fmtDur, as every duration on a page is.
 func planWords(lang Lang, r Results) string {
 	if len(r.Plan) == 0 {
@@ -29,11 +30,17 @@ func planWords(lang Lang, r Results) string {
 	parts := make([]string, 0, len(r.Plan))
 	for _, st := range r.Plan {
 		targets := joinAnd(lang, targetsOf(st))
+		word := faultWord(lang, st)
+		if st.Rate > 0 {
+			// A clock's rate is what tells a drift inside Redlock's
+			// allowance (1.005×) from one far outside it (1.5×).
+			word += " ×" + strconv.FormatFloat(st.Rate, 'f', -1, 64)
+		}
 		if st.Duration > 0 {
-			parts = append(parts, tr(lang, "lesson.step.for", faultWord(lang, st), targets,
+			parts = append(parts, tr(lang, "lesson.step.for", word, targets,
 				fmtDur(h.ScenarioSeconds(st.Duration))))
 		} else {
-			parts = append(parts, tr(lang, "lesson.step", faultWord(lang, st), targets))
+			parts = append(parts, tr(lang, "lesson.step", word, targets))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -217,6 +217,9 @@ func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
 	step := func(trig history.Trigger, d int64) []history.FaultStep {
 		return []history.FaultStep{{ID: 1, Kind: "crash-client", Effect: history.EffectCrashClient, Clients: []string{"w1"}, Trigger: trig, Duration: d}}
 	}
+	rate := func(r float64) []history.FaultStep {
+		return []history.FaultStep{{ID: 1, Kind: "clock-rate", Effect: history.EffectNodeClock, Nodes: []string{"n3"}, UntilEnd: true, Rate: r}}
+	}
 	point := history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: "after-setnx"}
 	event := history.Trigger{Kind: history.TriggerEvent, Client: "w1", Delay: 1e9}
 	tests := []struct {
@@ -238,6 +241,8 @@ func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
 			"The same fault plan: client crash on w1."},
 		{"a duration is told without float noise", step(point, 83333333), step(point, 83333333), 12, 12,
 			"The same fault plan: client crash on w1 for 1s."},
+		{"two clock rates are told apart by their rates", rate(1.5), rate(1.005), 1, 1,
+			"The fault plans differ: broken clock drift ×1.5 on n3; fixed clock drift ×1.005 on n3."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

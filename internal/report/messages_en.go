@@ -99,32 +99,34 @@ var messagesEN = map[string]string{
 	"fix.saved.cas":           "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 	// Verdict sentences.
-	"say.double.late":      "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                             // Key, client, seconds
-	"say.double.crash":     "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                 // Key, client, seconds
-	"say.double.clock":     "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.", // key, client, seconds, nodes
-	"say.double.restored":  "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, restarted, had deleted on start %.1f s earlier.",                                // key, client, restorer, seconds
-	"say.double.removed":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                     // key, client, deleter, seconds
-	"say.double.deleted":   "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                              // key, client, seconds
-	"say.double.failover":  "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",             // key, client, seconds, group
-	"say.double.sharer":    "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.",                  // key, client, releaser, seconds
-	"say.double":           "The invoice (%s) was charged twice, by %s.",                                                                                                                // Key, clients
-	"say.stale":            "The resource accepted a stale write: %s",                                                                                                                   // explain
-	"say.other":            "%s: %s",                                                                                                                                                    // kind, explain
-	"say.fenced":           "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                      // client, action, token, seen
-	"say.valid":            "No checker found a problem: the lock kept its promise in this run.",
-	"say.unknown":          "Inconclusive: %s",
-	"say.unknown.plain":    "Inconclusive: a checker could not decide.",
-	"say.unknown.missed":   "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
-	"step.missed":          "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
-	"when.at":              "at t=%ss",                                                                                      // t
-	"when.start":           "before the clients start",                                                                      //
-	"when.event":           "%s after %s first acquired the lock",                                                           // delay, client
-	"when.granted":         "%s after %s was first granted the lock by %s",                                                  // delay, client, node
-	"when.point":           "the first time %s is %s",                                                                       // client, point words
-	"when.point.nth":       "the %s time %s is %s",                                                                          // ordinal, client, point words
-	"and":                  "%s and %s",
-	"say.double.reset":     "The invoice (%s) was charged twice: %s's lock expired at t=%ss and its extend set the key again at t=%ss as if it had held it throughout; it charged %.1f s after its lock had expired.", // key, client, t expired, t reset, seconds
-	"say.double.clock.one": "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped forward and its key expired early.",                                      // key, client, seconds, node
+	"say.double.late":           "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                                                           // Key, client, seconds
+	"say.double.crash":          "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                                               // Key, client, seconds
+	"say.double.clock":          "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.",                               // key, client, seconds, nodes
+	"say.double.clock.rate":     "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock, running fast, expired its key early and it no longer had a majority of nodes.", // key, client, seconds, nodes
+	"say.double.restored":       "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, restarted, had deleted on start %.1f s earlier.",                                                              // key, client, restorer, seconds
+	"say.double.removed":        "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                                                   // key, client, deleter, seconds
+	"say.double.deleted":        "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                                                            // key, client, seconds
+	"say.double.failover":       "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",                                           // key, client, seconds, group
+	"say.double.sharer":         "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.",                                                // key, client, releaser, seconds
+	"say.double":                "The invoice (%s) was charged twice, by %s.",                                                                                                                                              // Key, clients
+	"say.stale":                 "The resource accepted a stale write: %s",                                                                                                                                                 // explain
+	"say.other":                 "%s: %s",                                                                                                                                                                                  // kind, explain
+	"say.fenced":                "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                                                    // client, action, token, seen
+	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
+	"say.unknown":               "Inconclusive: %s",
+	"say.unknown.plain":         "Inconclusive: a checker could not decide.",
+	"say.unknown.missed":        "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
+	"step.missed":               "step #%d (%s on %s, %s)",                                                                       // id, fault word, targets, when
+	"when.at":                   "at t=%ss",                                                                                      // t
+	"when.start":                "before the clients start",                                                                      //
+	"when.event":                "%s after %s first acquired the lock",                                                           // delay, client
+	"when.granted":              "%s after %s was first granted the lock by %s",                                                  // delay, client, node
+	"when.point":                "the first time %s is %s",                                                                       // client, point words
+	"when.point.nth":            "the %s time %s is %s",                                                                          // ordinal, client, point words
+	"and":                       "%s and %s",
+	"say.double.reset":          "The invoice (%s) was charged twice: %s's lock expired at t=%ss and its extend set the key again at t=%ss as if it had held it throughout; it charged %.1f s after its lock had expired.", // key, client, t expired, t reset, seconds
+	"say.double.clock.one":      "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped forward and its key expired early.",                                      // key, client, seconds, node
+	"say.double.clock.rate.one": "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock, running fast, expired its key early.",                                          // key, client, seconds, nodes
 
 	// Narrative. Times are scenario seconds, formatted by the caller.
 	"n.acquire":               "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
@@ -466,6 +468,7 @@ var messagesEN = map[string]string{
 	"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                               // stale, current, nodes, t
 	"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                           // stale, current, nodes, t
 	"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                     // stale, current, nodes, t
+	"c.clock.rate":          "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                   // stale, current, nodes, t
 	"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                                             // stale, current, group, t
 	"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                              // stale, current, nodes, t
 	"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                          // stale, current, nodes, t

@@ -414,11 +414,16 @@ func headline(in Input, m *model) string {
 				}
 				switch c.Kind {
 				case account.EndClock:
+					key := "say.double.clock"
+					if st, ok := m.step(c.Step); ok && st.Rate != 0 {
+						// A clock that ran fast, not one that jumped.
+						key = "say.double.clock.rate"
+					}
 					if !slices.Contains(in.History.Header.Traits, history.TraitMultiNode) {
 						// One node: no majority to lose; its key expired early.
-						return tr(lang, "say.double.clock.one", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+						key += ".one"
 					}
-					return tr(lang, "say.double.clock", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+					return tr(lang, key, a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 				case account.EndDeleted:
 					return tr(lang, "say.double.removed", a.Key, w.Client, c.By, late)
 				case account.EndRestored:

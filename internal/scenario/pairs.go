@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // PairDiff is the fields (paths of the normalised YAML, as Flatten gives
@@ -16,6 +18,16 @@ import (
 // and judges a run (name, description, lesson, seed, expect, fixed_by,
 // the final probe), sorted. The error is a normalisation's.
 func PairDiff(broken, fixed Scenario) ([]string, error) {
+	a, b, err := pairFields(broken, fixed)
+	if err != nil {
+		return nil, err
+	}
+	return fieldDiff(a, b), nil
+}
+
+// pairFields are a broken scenario's and its fix's fields, as Flatten
+// gives them from the normalised YAML.
+func pairFields(broken, fixed Scenario) (a, b map[string]string, err error) {
 	read := func(s Scenario) (map[string]string, error) {
 		b, err := Normalize(s)
 		if err != nil {
@@ -23,14 +35,17 @@ func PairDiff(broken, fixed Scenario) ([]string, error) {
 		}
 		return Flatten(b)
 	}
-	a, err := read(broken)
-	if err != nil {
-		return nil, fmt.Errorf("pair diff: %s: %w", broken.Name, err)
+	if a, err = read(broken); err != nil {
+		return nil, nil, fmt.Errorf("pair diff: %s: %w", broken.Name, err)
 	}
-	b, err := read(fixed)
-	if err != nil {
-		return nil, fmt.Errorf("pair diff: %s: %w", fixed.Name, err)
+	if b, err = read(fixed); err != nil {
+		return nil, nil, fmt.Errorf("pair diff: %s: %w", fixed.Name, err)
 	}
+	return a, b, nil
+}
+
+// fieldDiff is PairDiff of two scenarios' fields.
+func fieldDiff(a, b map[string]string) []string {
 	var diff []string
 	for k := range a {
 		if a[k] != b[k] {
@@ -49,21 +64,70 @@ func PairDiff(broken, fixed Scenario) ([]string, error) {
 			out = append(out, k)
 		}
 	}
-	return out, nil
+	return out
 }
 
-// BeyondFix is the fields of a PairDiff that a fix may not change (see
-// fixFields): empty when the pair differs in its fix alone, so a lesson
-// page's "what to change" is the whole change (issue 34).
-func BeyondFix(diff []string) []string {
+// BeyondFix is the fields in which a broken scenario and its fix differ
+// (PairDiff) that a fix may not change (see fixFields and
+// isOperationalFix): empty when the pair differs in its fix alone, so a
+// lesson page's "what to change" is the whole change (issue 34). The
+// error is a normalisation's.
+func BeyondFix(broken, fixed Scenario) ([]string, error) {
+	a, b, err := pairFields(broken, fixed)
+	if err != nil {
+		return nil, err
+	}
+	diff := fieldDiff(a, b)
 	var out []string
 	sameAlgorithm := !slices.Contains(diff, "algorithm")
 	for _, p := range diff {
-		if !isFixField(p, sameAlgorithm) {
+		if !isFixField(p, sameAlgorithm) && !isOperationalFix(p, a, b) {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// faultIndex splits a fault field's path (faults[2].delta) into the
+// fault's path (faults[2]) and the field (delta); ok false for a path
+// outside faults.
+func faultIndex(path string) (fault, field string, ok bool) {
+	if !strings.HasPrefix(path, "faults[") {
+		return "", "", false
+	}
+	i := strings.Index(path, "]")
+	if i < 0 {
+		return "", "", false
+	}
+	return path[:i+1], strings.TrimPrefix(path[i+1:], "."), true
+}
+
+// isOperationalFix tells whether path is a fault field an operator's fix
+// changes, where the fix is how the nodes are run rather than the lock
+// (antirez's answers to Kleppmann, lesson 47): a clock jump the fix leaves
+// out (clocks slewed, never stepped; the fix's fault list has no fault at
+// that place), a clock rate brought inside Redlock's 1 % drift allowance,
+// and a crashed node kept down longer than the TTL before it restarts
+// (delayed restart). a and b are the broken file's fields and the fix's.
+func isOperationalFix(path string, a, b map[string]string) bool {
+	fault, field, ok := faultIndex(path)
+	if !ok {
+		return false
+	}
+	kind := a[fault+".kind"]
+	switch {
+	case kind == "clock-jump":
+		_, fixHasIt := b[fault+".kind"]
+		return !fixHasIt
+	case kind == "clock-rate" && field == "rate" && b[fault+".kind"] == "clock-rate":
+		r, err := strconv.ParseFloat(b[path], 64)
+		return err == nil && r >= 0.99 && r <= 1.01
+	case kind == "crash" && field == "restart_after" && b[fault+".kind"] == "crash":
+		down, err := time.ParseDuration(b[path])
+		ttl, err2 := time.ParseDuration(b["ttl"])
+		return err == nil && err2 == nil && down > ttl
+	}
+	return false
 }
 
 // judged is a field that names a run or says what it should come out as,

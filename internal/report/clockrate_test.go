@@ -1,0 +1,49 @@
+package report
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
+)
+
+// redlockClockRate is redlockClockJump, checked, with its clock-jump step
+// (step 3, the step the checker's cause names) made a clock rate of 1.5×
+// on n3: the account's fact stays "n3's clock fault ended w1's key", and
+// the words must follow the step's kind.
+func redlockClockRate() Input {
+	in := redlockClockJump()
+	ops := slices.Clone(in.History.Ops)
+	for i, op := range ops {
+		if op.F == history.Fault && op.Value.Fault != nil && op.Value.Fault.ID == 3 {
+			st := historytest.Step("clock-rate", "n3")
+			st.ID, st.Rate, st.UntilEnd = 3, 1.5, true
+			ops[i].Value = historytest.Value(st)
+		}
+	}
+	in.History.Ops = ops
+	in.Account = nil // the jump's; the page's model derives the faults from the ops
+	return in
+}
+
+// TestAClockThatRanFastIsNotToldAsAJump: a node clock fault that is a
+// rate (1.5×) is told as a clock that ran fast, never as a jump (issue
+// 34: lesson 47 said "when n3's clock jumped" of node-clock-rate).
+func TestAClockThatRanFastIsNotToldAsAJump(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   Input
+		want string
+	}{
+		{"a clock rate is told as a clock that ran fast", redlockClockRate(), "when n3's clock, running fast, expired its key early"},
+		{"a clock jump is told as a jump", redlockClockJump(), "when n3's clock jumped"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if h := Headline(c.in); !strings.Contains(h, c.want) {
+				t.Errorf("Headline = %q, want it to contain %q", h, c.want)
+			}
+		})
+	}
+}
