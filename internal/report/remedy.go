@@ -130,6 +130,31 @@ func buildRemedy(in Input, lang Lang) *remedy {
 		}
 		return r
 	}
+	// Over-admission: the advice follows what the nodes did (issue 27,
+	// false statement 2). No permit purged: the semaphore ranked a caller
+	// ahead of the holders — the basic one ranks by each caller's own
+	// clock. A permit purged with no pause in the plan: the purge's
+	// cut-off came from the purging client's clock. Only a purge after a
+	// pause is fix.semaphore's story.
+	for _, a := range anoms {
+		if a.Kind != checker.KindOverAdmission || in.Account == nil {
+			continue
+		}
+		purged := slices.ContainsFunc(in.Account.Members(), func(m account.MemberLife) bool { return m.Ended.Kind == account.EndPurged })
+		paused := slices.ContainsFunc(h.Plan, func(st history.FaultStep) bool { return st.Effect == history.EffectFreezeClient })
+		switch {
+		case !purged:
+			add([]string{"fix.semaphore.rank", "fix.fencing"})
+		case !paused:
+			add([]string{"fix.semaphore.clock"})
+		default:
+			add([]string{"fix.semaphore"})
+		}
+		if f := in.FixedBy; f != nil && f.Name != h.Scenario {
+			r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
+		}
+		return r
+	}
 	// An orphan kept alive by another client's extends: the extend, not
 	// the TTL, is the fault (rq #1707, BR-25).
 	for _, a := range anoms {
