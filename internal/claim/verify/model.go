@@ -323,17 +323,26 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 }
 
 // took says whether the SET at node command i took effect where the
-// node's stamps cannot tell: a script that went on after it (its next
-// command on the node is the same client's, inside a script) did; else the
-// client's outcome decides (tookByClient).
+// node's stamps cannot tell. Inside a script, what the script did next
+// says, as the scripts the locks send are written: a script that next
+// reads the same key (GET, GETRANGE, TTL, PTTL, EXISTS: bsm/redislock's
+// obtain asks whether the key it met is already its own) had found the key
+// taken; one that next increments another key (a fence counter, as
+// locksim's fenced acquire does) had set it. Any other next line, or none,
+// says nothing, and the client's outcome decides (tookByClient).
 func (m *model) took(i int, op *history.Op, node string) (took, sure bool) {
 	if op.Value.Lua {
 		for _, o := range m.h.Ops[i+1:] {
 			if o.F != history.NodeCmd || o.Value.Node != node || o.Client != op.Client {
 				continue
 			}
-			if o.Value.Lua {
-				return true, true
+			if o.Value.Lua && len(o.Value.Cmd) > 1 {
+				switch name := strings.ToLower(o.Value.Cmd[0]); {
+				case o.Value.Cmd[1] == op.Value.Cmd[1] && slices.Contains([]string{"get", "getrange", "ttl", "pttl", "exists"}, name):
+					return false, true
+				case o.Value.Cmd[1] != op.Value.Cmd[1] && (name == "incr" || name == "incrby"):
+					return true, true
+				}
 			}
 			break
 		}

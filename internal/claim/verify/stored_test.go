@@ -1,0 +1,62 @@
+package verify_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// TestClaimsOfStoredRunsHold verifies the claims of the raw histories in
+// testdata/runs (see the README there): catalogue runs in which a claim
+// was once reported false. Each file's entry names a claim the account
+// must still make, so that the case keeps testing what it was kept for.
+func TestClaimsOfStoredRunsHold(t *testing.T) {
+	cases := map[string]struct {
+		about string
+		want  func(claim.Claim) bool
+	}{
+		"redislock-gc-pause-s62-obtain-script-met-the-key": {
+			"w2's key set by its obtain script after one whose SET met w1's key (the script read it next) is released by w2",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w2" && c.Token == "B2M_HaK8Evdv8_kQPTfDTg" && c.How == "released"
+			},
+		},
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "runs", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stored run: %v", err)
+	}
+	readme, err := os.ReadFile(filepath.Join("testdata", "runs", "README.md"))
+	if err != nil {
+		t.Fatalf("read the README: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		tc, ok := cases[name]
+		t.Run(name+" says only true things", func(t *testing.T) {
+			if !ok {
+				t.Fatalf("%s has no entry in this test's table", name)
+			}
+			if !strings.Contains(string(readme), name+".jsonl") {
+				t.Errorf("the README does not describe %s", name)
+			}
+			h, err := history.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := claimsOf(h)
+			if _, found := claim.Find(cs, tc.want); !found {
+				t.Errorf("the account no longer makes the claim the case is about: %s", tc.about)
+			}
+			r := verify.Verify(h, cs)
+			if len(r.Failures) > 0 {
+				t.Errorf("%d of %d claims are false:%s", len(r.Failures), len(cs), describe(r))
+			}
+		})
+	}
+}
