@@ -347,7 +347,60 @@ func (m *model) took(i int, op *history.Op, node string) (took, sure bool) {
 			break
 		}
 	}
-	return m.tookByClient(op, node)
+	took, sure = m.tookByClient(op, node)
+	if !sure {
+		return m.readBack(i, op, node)
+	}
+	return took, sure
+}
+
+// readBack says whether the SET at node command i took from the next
+// command on its node, when that is the same client's compare script
+// (EVAL or EVALSHA of one key, the SET's key, whose ARGV[1] is the SET's
+// value) and the script's first line reads the key: a script that went on
+// to delete the key had found the value the SET wrote (no other command
+// ran between them), one that stopped after the read had not, so the SET
+// found the key taken (unless the key it would have made could have
+// expired before the read). Anything else says nothing.
+func (m *model) readBack(i int, op *history.Op, node string) (took, sure bool) {
+	key, val := op.Value.Cmd[1], op.Value.Cmd[2]
+	var lines []history.Op
+	for _, o := range m.h.Ops[i+1:] {
+		if o.Process != history.NodeProcess || o.F != history.NodeCmd || o.Value.Node != node || len(o.Value.Cmd) == 0 {
+			continue
+		}
+		if len(lines) > 0 && !o.Value.Lua {
+			break
+		}
+		if o.Client != op.Client {
+			return false, false
+		}
+		lines = append(lines, o)
+		if len(lines) == 3 {
+			break
+		}
+	}
+	if len(lines) < 2 {
+		return false, false
+	}
+	eval, read := lines[0].Value.Cmd, lines[1].Value.Cmd
+	name := strings.ToLower(eval[0])
+	if lines[0].Value.Lua || (name != "eval" && name != "evalsha") || len(eval) < 5 || eval[2] != "1" || eval[3] != key || eval[4] != val ||
+		!lines[1].Value.Lua || len(read) < 2 || !strings.EqualFold(read[0], "get") || read[1] != key {
+		return false, false
+	}
+	if d := deadlineOf(op.Value.Cmd[3:], op.Invoke); d >= 0 && d <= lines[1].Invoke+slack {
+		// The key the SET may have made could have expired before the read.
+		return false, false
+	}
+	if len(lines) == 3 {
+		del := lines[2].Value.Cmd
+		if len(del) >= 2 && (strings.EqualFold(del[0], "del") || strings.EqualFold(del[0], "unlink")) && del[1] == key {
+			return true, true
+		}
+		return false, false
+	}
+	return false, true
 }
 
 // tookByClient says whether the client operation that sent node command

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,18 +14,29 @@ import (
 
 // TestClaimsOfStoredRunsHold verifies the claims of the raw histories in
 // testdata/runs (see the README there): catalogue runs in which a claim
-// was once reported false. Each file's entry names a claim the account
-// must still make, so that the case keeps testing what it was kept for.
+// was once reported false, or left not checkable though the history
+// decides it. Each file's entry names a claim the account must still make,
+// so that the case keeps testing what it was kept for; decided says that
+// claim must be checked and hold, not merely escape refusal.
 func TestClaimsOfStoredRunsHold(t *testing.T) {
 	cases := map[string]struct {
-		about string
-		want  func(claim.Claim) bool
+		about   string
+		want    func(claim.Claim) bool
+		decided bool
 	}{
 		"redislock-gc-pause-s62-obtain-script-met-the-key": {
 			"w2's key set by its obtain script after one whose SET met w1's key (the script read it next) is released by w2",
 			func(c claim.Claim) bool {
 				return c.Kind == claim.KeyLife && c.Client == "w2" && c.Token == "B2M_HaK8Evdv8_kQPTfDTg" && c.How == "released"
 			},
+			true,
+		},
+		"redlock-gc-pause-cas-s10-refused-set-at-deadline": {
+			"w1's key on n1 expired: w2's SET NX 0.4 ms before its deadline did not take, as w2's compare-and-delete read the key next and deleted nothing",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w1" && c.Node == "n1" && c.How == "expired" && slices.Equal(c.Records, []int{1})
+			},
+			true,
 		},
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "runs", "*.jsonl"))
@@ -50,8 +62,11 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			cs := claimsOf(h)
-			if _, found := claim.Find(cs, tc.want); !found {
+			c, found := claim.Find(cs, tc.want)
+			if !found {
 				t.Errorf("the account no longer makes the claim the case is about: %s", tc.about)
+			} else if one := verify.Verify(h, []claim.Claim{c}); tc.decided && one.Held != 1 {
+				t.Errorf("%s is not decided (%v), though the history decides it: %s", c.ID, one.Unchecked, tc.about)
 			}
 			r := verify.Verify(h, cs)
 			if len(r.Failures) > 0 {
