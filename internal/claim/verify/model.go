@@ -135,7 +135,7 @@ func replay(h history.History) *model {
 						if hk.TTL >= 0 {
 							d = e.t + hk.TTL
 						}
-						live[k] = m.create(node, k, hk.Value, "", e.t, d, e.i)
+						live[k] = m.create(node, k, hk.Value, m.ownerOf(k, hk.Value), e.t, d, e.i)
 					}
 				}
 				delete(m.crashed, node)
@@ -155,6 +155,25 @@ func replay(h history.History) *model {
 		}
 	}
 	return m
+}
+
+// ownerOf is the client whose lock operation on key carried value as its
+// token, when exactly one client's did: who set a key the node's dump shows
+// though its SET was not recorded (sent while the node was unobserved).
+// "" otherwise.
+func (m *model) ownerOf(key, value string) string {
+	owner := ""
+	for _, o := range m.h.Ops {
+		if o.Process < 0 || o.Value.Token != value || (o.Key != key && o.Value.LockKey != key) ||
+			(o.F != history.Acquire && o.F != history.Probe && o.F != history.Extend) {
+			continue
+		}
+		if owner != "" && owner != o.Client {
+			return ""
+		}
+		owner = o.Client
+	}
+	return owner
 }
 
 func (m *model) create(node, key, value, by string, t, deadline int64, rec int) *life {

@@ -38,6 +38,13 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"snapshot-lost-lock-s31-key-set-while-unobserved": {
+			"w2's release removed the key w2 set while n1 was not recorded, which n1's dump shows with w2's token",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Release && c.Client == "w2" && c.By == "w2" && c.Token == "917ac737276ae354377525680f62e4e4"
+			},
+			true,
+		},
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "runs", "*.jsonl"))
 	if err != nil || len(files) == 0 {
