@@ -45,6 +45,13 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"fencing-random-nemesis-s1001-stalled-script-took": {
+			"w2's fenced acquire script that ran on n1's resume (record 270) set its key: the script went on to INCR the fence",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w2" && c.Token == "cf1a845d1f92cf38730aa1ba3bd769d6" && len(c.Records) > 0 && c.Records[0] == 270
+			},
+			true,
+		},
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "runs", "*.jsonl"))
 	if err != nil || len(files) == 0 {
