@@ -109,9 +109,19 @@ func (s *sim) revive(key string, j int) {
 // exactly when its SET NX found the key. The node then held a key the model
 // does not (a key its persistence kept through a crash, its dump still to
 // come); the node's answer wins, and no key of the sender's is created.
+// A SET NX inside a script that went on as only a SET that took does (an
+// INCR of a fence counter, see scriptTook) was not refused, whichever
+// acquire the client was told about: a send stalled while the node was
+// stopped can run inside a later, refused acquire's window
+// (fencing-random-nemesis seed 1001).
 func (s *sim) refused(set *history.Op, val string) bool {
 	if len(s.a.H.Header.Nodes) != 1 {
 		return false
+	}
+	if set.Value.Lua {
+		if took, ok := s.scriptTook(set.Value.Cmd[1]); ok && took {
+			return false
+		}
 	}
 	took, ok := s.clientGrant(set, val, s.by)
 	return ok && !took

@@ -135,7 +135,7 @@ func replay(h history.History) *model {
 						if hk.TTL >= 0 {
 							d = e.t + hk.TTL
 						}
-						live[k] = m.create(node, k, hk.Value, "", e.t, d, e.i)
+						live[k] = m.create(node, k, hk.Value, m.ownerOf(k, hk.Value), e.t, d, e.i)
 					}
 				}
 				delete(m.crashed, node)
@@ -155,6 +155,25 @@ func replay(h history.History) *model {
 		}
 	}
 	return m
+}
+
+// ownerOf is the client whose lock operation on key carried value as its
+// token, when exactly one client's did: who set a key the node's dump shows
+// though its SET was not recorded (sent while the node was unobserved).
+// "" otherwise.
+func (m *model) ownerOf(key, value string) string {
+	owner := ""
+	for _, o := range m.h.Ops {
+		if o.Process < 0 || o.Value.Token != value || (o.Key != key && o.Value.LockKey != key) ||
+			(o.F != history.Acquire && o.F != history.Probe && o.F != history.Extend) {
+			continue
+		}
+		if owner != "" && owner != o.Client {
+			return ""
+		}
+		owner = o.Client
+	}
+	return owner
 }
 
 func (m *model) create(node, key, value, by string, t, deadline int64, rec int) *life {
@@ -331,22 +350,84 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 }
 
 // took says whether the SET at node command i took effect where the
-// node's stamps cannot tell: a script that went on after it (its next
-// command on the node is the same client's, inside a script) did; else the
-// client's outcome decides (tookByClient).
+// node's stamps cannot tell. Inside a script, what the script did next
+// says, as the scripts the locks send are written: a script that next
+// reads the same key (GET, GETRANGE, TTL, PTTL, EXISTS: bsm/redislock's
+// obtain asks whether the key it met is already its own) had found the key
+// taken; one that next increments another key (a fence counter, as
+// locksim's fenced acquire does) had set it. Any other next line, or none,
+// says nothing, and the client's outcome decides (tookByClient).
 func (m *model) took(i int, op *history.Op, node string) (took, sure bool) {
 	if op.Value.Lua {
 		for _, o := range m.h.Ops[i+1:] {
 			if o.F != history.NodeCmd || o.Value.Node != node || o.Client != op.Client {
 				continue
 			}
-			if o.Value.Lua {
-				return true, true
+			if o.Value.Lua && len(o.Value.Cmd) > 1 {
+				switch name := strings.ToLower(o.Value.Cmd[0]); {
+				case o.Value.Cmd[1] == op.Value.Cmd[1] && slices.Contains([]string{"get", "getrange", "ttl", "pttl", "exists"}, name):
+					return false, true
+				case o.Value.Cmd[1] != op.Value.Cmd[1] && (name == "incr" || name == "incrby"):
+					return true, true
+				}
 			}
 			break
 		}
 	}
-	return m.tookByClient(op, node)
+	took, sure = m.tookByClient(op, node)
+	if !sure {
+		return m.readBack(i, op, node)
+	}
+	return took, sure
+}
+
+// readBack says whether the SET at node command i took from the next
+// command on its node, when that is the same client's compare script
+// (EVAL or EVALSHA of one key, the SET's key, whose ARGV[1] is the SET's
+// value) and the script's first line reads the key: a script that went on
+// to delete the key had found the value the SET wrote (no other command
+// ran between them), one that stopped after the read had not, so the SET
+// found the key taken (unless the key it would have made could have
+// expired before the read). Anything else says nothing.
+func (m *model) readBack(i int, op *history.Op, node string) (took, sure bool) {
+	key, val := op.Value.Cmd[1], op.Value.Cmd[2]
+	var lines []history.Op
+	for _, o := range m.h.Ops[i+1:] {
+		if o.Process != history.NodeProcess || o.F != history.NodeCmd || o.Value.Node != node || len(o.Value.Cmd) == 0 {
+			continue
+		}
+		if len(lines) > 0 && !o.Value.Lua {
+			break
+		}
+		if o.Client != op.Client {
+			return false, false
+		}
+		lines = append(lines, o)
+		if len(lines) == 3 {
+			break
+		}
+	}
+	if len(lines) < 2 {
+		return false, false
+	}
+	eval, read := lines[0].Value.Cmd, lines[1].Value.Cmd
+	name := strings.ToLower(eval[0])
+	if lines[0].Value.Lua || (name != "eval" && name != "evalsha") || len(eval) < 5 || eval[2] != "1" || eval[3] != key || eval[4] != val ||
+		!lines[1].Value.Lua || len(read) < 2 || !strings.EqualFold(read[0], "get") || read[1] != key {
+		return false, false
+	}
+	if d := deadlineOf(op.Value.Cmd[3:], op.Invoke); d >= 0 && d <= lines[1].Invoke+slack {
+		// The key the SET may have made could have expired before the read.
+		return false, false
+	}
+	if len(lines) == 3 {
+		del := lines[2].Value.Cmd
+		if len(del) >= 2 && (strings.EqualFold(del[0], "del") || strings.EqualFold(del[0], "unlink")) && del[1] == key {
+			return true, true
+		}
+		return false, false
+	}
+	return false, true
 }
 
 // tookByClient says whether the client operation that sent node command

@@ -1,0 +1,91 @@
+package verify_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// TestClaimsOfStoredRunsHold verifies the claims of the raw histories in
+// testdata/runs (see the README there): catalogue runs in which a claim
+// was once reported false, or left not checkable though the history
+// decides it. Each file's entry names a claim the account must still make,
+// so that the case keeps testing what it was kept for; decided says that
+// claim must be checked and hold, not merely escape refusal.
+func TestClaimsOfStoredRunsHold(t *testing.T) {
+	cases := map[string]struct {
+		about   string
+		want    func(claim.Claim) bool
+		decided bool
+	}{
+		"redislock-gc-pause-s62-obtain-script-met-the-key": {
+			"w2's key set by its obtain script after one whose SET met w1's key (the script read it next) is released by w2",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w2" && c.Token == "B2M_HaK8Evdv8_kQPTfDTg" && c.How == "released"
+			},
+			true,
+		},
+		"redlock-gc-pause-cas-s10-refused-set-at-deadline": {
+			"w1's key on n1 expired: w2's SET NX 0.4 ms before its deadline did not take, as w2's compare-and-delete read the key next and deleted nothing",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w1" && c.Node == "n1" && c.How == "expired" && slices.Equal(c.Records, []int{1})
+			},
+			true,
+		},
+		"snapshot-lost-lock-s31-key-set-while-unobserved": {
+			"w2's release removed the key w2 set while n1 was not recorded, which n1's dump shows with w2's token",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Release && c.Client == "w2" && c.By == "w2" && c.Token == "917ac737276ae354377525680f62e4e4"
+			},
+			true,
+		},
+		"fencing-random-nemesis-s1001-stalled-script-took": {
+			"w2's fenced acquire script that ran on n1's resume (record 270) set its key: the script went on to INCR the fence",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w2" && c.Token == "cf1a845d1f92cf38730aa1ba3bd769d6" && len(c.Records) > 0 && c.Records[0] == 270
+			},
+			true,
+		},
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "runs", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stored run: %v", err)
+	}
+	readme, err := os.ReadFile(filepath.Join("testdata", "runs", "README.md"))
+	if err != nil {
+		t.Fatalf("read the README: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		tc, ok := cases[name]
+		t.Run(name+" says only true things", func(t *testing.T) {
+			if !ok {
+				t.Fatalf("%s has no entry in this test's table", name)
+			}
+			if !strings.Contains(string(readme), name+".jsonl") {
+				t.Errorf("the README does not describe %s", name)
+			}
+			h, err := history.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := claimsOf(h)
+			c, found := claim.Find(cs, tc.want)
+			if !found {
+				t.Errorf("the account no longer makes the claim the case is about: %s", tc.about)
+			} else if one := verify.Verify(h, []claim.Claim{c}); tc.decided && one.Held != 1 {
+				t.Errorf("%s is not decided (%v), though the history decides it: %s", c.ID, one.Unchecked, tc.about)
+			}
+			r := verify.Verify(h, cs)
+			if len(r.Failures) > 0 {
+				t.Errorf("%d of %d claims are false:%s", len(r.Failures), len(cs), describe(r))
+			}
+		})
+	}
+}
