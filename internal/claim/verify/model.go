@@ -416,7 +416,7 @@ func (m *model) readBack(i int, op *history.Op, node string) (took, sure bool) {
 		!lines[1].Value.Lua || len(read) < 2 || !strings.EqualFold(read[0], "get") || read[1] != key {
 		return false, false
 	}
-	if d := deadlineOf(op.Value.Cmd[3:], op.Invoke); d >= 0 && d <= lines[1].Invoke+slack {
+	if d := m.deadlineOf(op.Value.Cmd[3:], op.Invoke); d >= 0 && d <= lines[1].Invoke+slack {
 		// The key the SET may have made could have expired before the read.
 		return false, false
 	}
