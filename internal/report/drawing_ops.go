@@ -202,9 +202,14 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		lines = append(lines, tr(lang, "tip.num", *o.Value.Num))
 	}
 	if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
-		if l.lost() && l.KeyEnd <= o.Invoke {
+		switch {
+		case l.lost() && l.KeyEnd <= o.Invoke:
 			lines = append(lines, tr(lang, "tip.write.lost", o.Client, b.at(l.KeyEnd)))
-		} else {
+		case l.lost() && o.Complete > 0 && l.KeyEnd < o.Complete:
+			// A long write (a 45 s rebuild) that outlived the lease: held
+			// when it began, not when it was accepted.
+			lines = append(lines, tr(lang, "tip.write.lostduring", o.Client, b.at(l.KeyEnd), b.at(o.Complete)))
+		default:
 			lines = append(lines, tr(lang, "tip.write.held", o.Client))
 		}
 	}

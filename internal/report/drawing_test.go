@@ -499,3 +499,30 @@ func gcPauseWith(h history.History) Input {
 	in.History = h
 	return in.checked()
 }
+
+// TestALongWriteThatOutlivedItsLeaseIsNotToldAsHeld: a cache rebuild of
+// 45 s under a 30 s lease began while its client held the lock and was
+// accepted after the key had expired; its tooltip says so, not "held the
+// lock when it wrote" (a fresh reader's finding on cache-rebuild-waste).
+func TestALongWriteThatOutlivedItsLeaseIsNotToldAsHeld(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("..", "checker", "testdata", "histories", "valid-cache-rebuild-duplicate-work.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results, Lang: English}
+	dir, _ := writeReport(t, in)
+	page, err := os.ReadFile(filepath.Join(dir, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := html.UnescapeString(string(page))
+	// w1's rebuild ran from 0.5 s to 8 s; its 5 s lease ended at 5.1 s.
+	// w2's, from 5.3 s to 7.5 s, stayed inside its lease.
+	if !strings.Contains(text, "w1 held the lock when it began, but the lock was lost at t=5.1s, before the write finished at t=8.0s.") {
+		t.Error("w1's rebuild's tooltip does not say its lease ended before it finished")
+	}
+	if strings.Contains(text, "w1 held the lock when it wrote") || !strings.Contains(text, "w2 held the lock when it wrote") {
+		t.Error("w1's rebuild is told as written under the lock, or w2's is not")
+	}
+}

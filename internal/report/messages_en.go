@@ -286,7 +286,7 @@ var messagesEN = map[string]string{
 	"a.generic":                      "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
 	"a.foreign-unlock.restored":      "%s, restarted, deleted on start a lock key on %s that belonged to %s (t=%ss): its restore re-queued every job lease it found, live ones included.",                                      // restorer, key, owner, t
 	"a.foreign-unlock":               "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
-	"why.mutex-overlap":              "Correctness: mutual exclusion was broken; anything both did to the resource in this window may be wrong.",
+	"why.mutex-overlap":              "Correctness: more clients held the lock at once than it allows; anything they did to the resource in this window may be wrong.",
 	"why.double-effect":              "Correctness: the customer paid twice. This is real damage, not just wasted work.",
 	"why.stale-write-accepted":       "Correctness: an old holder's write overwrote a newer one.",
 	"why.foreign-unlock":             "Correctness: a client deleted a lock it did not own: its owner went on working without a key, and any other client could take the lock meanwhile.",

@@ -64,8 +64,9 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.write.ok":          "%s: %s's %s of %s%s, accepted by the %s.",                                                                                                    // at, client, action, key, token suffix, resource
 		"tip.write.refused":     "%s: %s's %s of %s%s, REFUSED by the %s: %s.",                                                                                                 // at, client, action, key, token suffix, resource, reason
 		"tip.num":               "Value written: %d.",
-		"tip.write.lost":        "%s believed it held the lock, but the lock had been lost at %s.",                                                                      // client, at
-		"tip.write.held":        "%s held the lock when it wrote.",                                                                                                      // client
+		"tip.write.lost":        "%s believed it held the lock, but the lock had been lost at %s.", // client, at
+		"tip.write.held":        "%s held the lock when it wrote.",
+		"tip.write.lostduring":  "%s held the lock when it began, but the lock was lost at %s, before the write finished at %s.",                                        // client, key end, write's end
 		"tip.write.violation":   "A checker names this write as the violation (%s).",                                                                                    // kind word
 		"tip.msg.cmd":           "%s → %s: %s, run by the node at %s.",                                                                                                  // client, node, command, at
 		"tip.msg.late":          "%s → %s: %s — sent at %s, run by the node at %s, answered at %s (late).",                                                              // client, node, command, sent, ran, answered
@@ -169,6 +170,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.write.refused":     "%s: %s thực hiện %s trên %s%s, bị %s TỪ CHỐI: %s.",
 		"tip.num":               "Giá trị được ghi: %d.",
 		"tip.write.lost":        "%s tin là mình giữ lock, nhưng lock đã mất từ %s.",
+		"tip.write.lostduring":  "%s giữ lock khi bắt đầu, nhưng lock đã mất lúc %s, trước khi lần ghi xong lúc %s.",
 		"tip.write.held":        "%s đang giữ lock khi ghi.",
 		"tip.write.violation":   "Một checker xác định lần ghi này chính là vi phạm (%s).",
 		"tip.msg.cmd":           "%s → %s: %s, node chạy lệnh lúc %s.",

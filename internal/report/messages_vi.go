@@ -280,7 +280,7 @@ var messagesVI = map[string]string{
 	"a.generic":                      "%s: %s trên %s, t=%ss – t=%ss.",
 	"a.foreign-unlock.restored":      "%s, sau khi khởi động lại, đã xoá ngay khi khởi động một key lock trên %s thuộc về %s (t=%ss): bước khôi phục của nó đưa mọi lease job tìm thấy trở lại hàng đợi, kể cả lease đang còn hiệu lực.",
 	"a.foreign-unlock":               "%s đã xoá key lock trên %s thuộc về %s (t=%ss).",
-	"why.mutex-overlap":              "Tính đúng đắn: loại trừ lẫn nhau bị phá vỡ; mọi việc cả hai làm với tài nguyên trong khoảng này có thể sai.",
+	"why.mutex-overlap":              "Tính đúng đắn: số client cùng giữ lock vượt quá mức cho phép; mọi việc các client đó làm với tài nguyên trong khoảng này có thể sai.",
 	"why.double-effect":              "Tính đúng đắn: khách hàng bị trừ tiền hai lần. Đây là thiệt hại thật, không chỉ là tốn công.",
 	"why.stale-write-accepted":       "Tính đúng đắn: lần ghi của người giữ lock cũ đã đè lên lần ghi mới hơn.",
 	"why.foreign-unlock":             "Tính đúng đắn: một client đã xoá lock không phải của mình: chủ của lock tiếp tục làm việc mà không còn key, và trong lúc đó client khác có thể lấy lock.",
