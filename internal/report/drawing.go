@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/locksim/locksim/internal/account"
@@ -701,7 +702,9 @@ func (b *builder) clocks() {
 }
 
 func fmtRate(r float64) string {
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", r), "0"), ".")
+	// Every digit the plan gave: 1.005 is no 1 (a rounded "×1" said the
+	// clock kept time).
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // clockNames are the clocks a clock fault sets: its nodes', or its

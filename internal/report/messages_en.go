@@ -164,6 +164,7 @@ var messagesEN = map[string]string{
 	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
 	"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
 	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
+	"n.gone.clock.rate":       "it had expired early at t=%ss, when a node's clock ran fast",                                                        // t
 	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                              // t, client
 	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
 	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client

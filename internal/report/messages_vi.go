@@ -160,6 +160,7 @@ var messagesVI = map[string]string{
 	"n.release.permit.gone":   "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
 	"n.gone.expired":          "key đã expire lúc t=%ss",
 	"n.gone.clock":            "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
+	"n.gone.clock.rate":       "key đã expire sớm lúc t=%ss, khi đồng hồ của một node chạy nhanh",
 	"n.gone.restored":         "%[2]s, khi khởi động lại, đã xoá nó lúc t=%[1]ss",
 	"n.gone.removed":          "%[2]s đã xoá nó lúc t=%[1]ss",
 	"n.gone.sharer":           "%[2]s, mang cùng một owner token, đã nhả lock lúc t=%[1]ss",

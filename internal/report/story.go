@@ -284,7 +284,11 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	case account.EndJanitor:
 		cause = tr(lang, "n.gone.deleted", t)
 	case account.EndClock:
-		cause = tr(lang, "n.gone.clock", t)
+		if st, ok := m.step(own.Cause.Step); ok && st.Rate != 0 {
+			cause = tr(lang, "n.gone.clock.rate", t) // a clock that ran fast, not one that jumped
+		} else {
+			cause = tr(lang, "n.gone.clock", t)
+		}
 	case account.EndCrashed:
 		cause = tr(lang, "n.gone.crashed", t, own.CauseNode)
 	case account.EndFailover:
