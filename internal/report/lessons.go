@@ -142,8 +142,16 @@ func baseIs(base string) func(string) bool {
 // pairOf puts a broken run beside its fix, saying what they share; sync
 // names the pair's time axis on its page.
 func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
+	return pairAs(lang, b, f, sync, false)
+}
+
+// pairAs is pairOf; contrast labels the right side a contrast, not a fix,
+// on its card and its timeline alike.
+func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed"}
 	switch {
+	case contrast:
+		p.FixedLabel, p.FixedClass = tr(lang, "lesson.contrast"), "contrast"
 	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
 		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
 	case isControl(f.R.Algorithm):
@@ -196,8 +204,7 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 // Contrast): a run of another scenario, not a fix of it, so the page says
 // what each came out as and offers no change to make.
 func contrastOf(lang Lang, b, c *suiteRun, sync string, runs []*suiteRun) pairView {
-	p := pairOf(lang, b, c, sync)
-	p.FixedLabel, p.FixedClass = tr(lang, "lesson.contrast"), "contrast"
+	p := pairAs(lang, b, c, sync, true)
 	p.Changes, p.YAML, p.YAMLNone = nil, nil, false
 	if !samePlan(b.R, c.R) && !sameFaults(b.R, c.R) {
 		p.Faults = tr(lang, "lesson.fault.diff.contrast", b.Card.Faults, c.Card.Faults)
@@ -578,7 +585,7 @@ func lessonPairs(lang Lang, l *lesson.Lesson, g lessonGroup, runs []*suiteRun, s
 type stripRow struct {
 	Requirement    string
 	Broken, Fixed  string // the showing's mark and word
-	BClass, FClass string // req-kept, req-broken or empty
+	BClass, FClass string // req-kept, req-broken, req-prevented or empty
 }
 
 // stripCell tells what run r showed of req: kept, broken or not shown;
@@ -591,7 +598,9 @@ func stripCell(lang Lang, r Results, req string) (text, class string) {
 		if req == ReqSafety && slices.ContainsFunc(r.Anomalies, func(a checker.Anomaly) bool {
 			return a.Informational && a.Kind == checker.KindMutexOverlap
 		}) {
-			return "✔ " + tr(lang, "lesson.strip.prevented"), "req-kept"
+			// The course's safety (no two clients believe they hold the
+			// lock) was broken; the resource prevented the harm (issue 34).
+			return "✘ " + tr(lang, "lesson.strip.prevented"), "req-prevented"
 		}
 		return "✔ " + tr(lang, "req.kept"), "req-kept"
 	case Broken:

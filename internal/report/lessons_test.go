@@ -501,7 +501,7 @@ func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) 
 	if want := "✘ " + tr(English, "req.broken"); rows[0].Broken != want {
 		t.Errorf("broken side %q, want %q", rows[0].Broken, want)
 	}
-	if want := "✔ " + tr(English, "lesson.strip.prevented"); rows[0].Fixed != want {
+	if want := "✘ " + tr(English, "lesson.strip.prevented"); rows[0].Fixed != want {
 		t.Errorf("fixed side %q, want %q", rows[0].Fixed, want)
 	}
 }
@@ -534,7 +534,7 @@ func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
 			}
 		})
 		t.Run("the "+string(lang)+" page calls neither side a fix and offers no change to make", func(t *testing.T) {
-			for _, not := range []string{">" + tr(lang, "lesson.fixed") + "<", tr(lang, "lesson.change"), "(" + tr(lang, "lesson.fixed") + ")"} {
+			for _, not := range []string{">" + tr(lang, "lesson.fixed") + "<", tr(lang, "lesson.change"), "(" + tr(lang, "lesson.fixed") + ")", tr(lang, "lesson.fixed") + ": cache-rebuild-waste"} {
 				if strings.Contains(page, not) {
 					t.Errorf("lesson 42 has %q", not)
 				}

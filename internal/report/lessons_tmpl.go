@@ -49,7 +49,7 @@ const suiteCSS = `{{define "css"}}<style>
   table.req { border-collapse: collapse; width: 100%; table-layout: fixed; font-size: 17px; }
   table.req th, table.req td { border: 1px solid var(--line); padding: 6px; vertical-align: top; overflow-wrap: break-word; }
   table.req th { background: #f0f0f0; } table.req td ul { margin: 0; padding-left: 0; list-style: none; } table.req td li { margin: 3px 0; }
-  .req-kept { color: var(--valid); font-weight: 800; } .req-broken { color: var(--invalid); font-weight: 800; } .empty { color: #555; font-style: italic; }
+  .req-kept { color: var(--valid); font-weight: 800; } .req-broken { color: var(--invalid); font-weight: 800; } .req-prevented { color: #8a5a00; font-weight: 800; } .empty { color: #555; font-style: italic; }
   @media (max-width: 1100px) { body { font-size: 19px; padding: 14px 16px 48px; } article.run { grid-template-columns: minmax(0, 1fr); } }
   @media (max-width: 820px) { .side { grid-template-columns: minmax(0, 1fr); } }
   @media print {
