@@ -36,6 +36,11 @@ func planWords(lang Lang, r Results) string {
 			// allowance (1.005×) from one far outside it (1.5×).
 			word += " ×" + strconv.FormatFloat(st.Rate, 'f', -1, 64)
 		}
+		if st.Effect == history.EffectRestartClient && st.Mode != "" {
+			// Two restarts that differ only in what the new incarnation
+			// restores would otherwise read alike.
+			word += " " + tr(lang, "lesson.restore."+st.Mode)
+		}
 		if st.Duration > 0 {
 			parts = append(parts, tr(lang, "lesson.step.for", word, targets,
 				fmtDur(h.ScenarioSeconds(st.Duration))))

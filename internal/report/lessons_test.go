@@ -568,3 +568,16 @@ func TestALessonShowsTheFixItNamesThoughTheBrokenFileNamesAnother(t *testing.T) 
 		}
 	}
 }
+
+func TestTwoRestartsThatRestoreDifferentlyAreToldApart(t *testing.T) {
+	step := func(mode string) []history.FaultStep {
+		return []history.FaultStep{{ID: 1, Kind: "restart-client", Effect: history.EffectRestartClient, Clients: []string{"w1"}, Duration: 3e9, Mode: mode}}
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		all := planWords(lang, Results{Plan: step(history.RestoreAll), TimeScale: 1})
+		none := planWords(lang, Results{Plan: step(history.RestoreNone), TimeScale: 1})
+		if all == none {
+			t.Errorf("%s: both restarts read %q", lang, all)
+		}
+	}
+}
