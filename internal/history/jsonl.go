@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -257,6 +258,26 @@ func validOp(op Op, want int) error {
 		return fmt.Errorf("op %d: open operation (complete_ns %d) must be info", op.Index, op.Complete)
 	}
 	return nil
+}
+
+// FileName is a history's file name in a run's report directory.
+const FileName = "history.jsonl"
+
+// FilesUnder lists every history file (FileName) below dir, in walk
+// order: the runs of a `locksim run --out` directory. The error is the
+// walk's.
+func FilesUnder(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == FileName {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("histories under %s: %w", dir, err)
+	}
+	return files, nil
 }
 
 // ReadFile reads the history at path.

@@ -3,7 +3,6 @@ package report
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,13 +54,7 @@ func TestEveryStoryStepOfStoredRunsRendersATrueClaim(t *testing.T) {
 	if dir == "" {
 		t.Skip("LOCKSIM_STORY_DIR is not set")
 	}
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Name() == "history.jsonl" {
-			files = append(files, p)
-		}
-		return err
-	})
+	files, err := history.FilesUnder(dir)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no history under %s: %v", dir, err)
 	}

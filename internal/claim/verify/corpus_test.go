@@ -3,7 +3,6 @@ package verify_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,13 +76,7 @@ func TestEveryClaimOfStoredRunsHolds(t *testing.T) {
 	if dir == "" {
 		t.Skip("LOCKSIM_CLAIMS_DIR is not set")
 	}
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Name() == "history.jsonl" {
-			files = append(files, p)
-		}
-		return err
-	})
+	files, err := history.FilesUnder(dir)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no history under %s: %v", dir, err)
 	}
