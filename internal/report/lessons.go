@@ -481,6 +481,8 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 			for _, c := range l.Caveats {
 				pg.Caveats = append(pg.Caveats, c.In(string(normLang(lang))))
 			}
+			// Every run is sped up: a reader of real Redis must know.
+			pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time"))
 		}
 		shown := map[*suiteRun]bool{}
 		pg.Pairs, pg.Missing = lessonPairs(lang, l, g, runs, shown)

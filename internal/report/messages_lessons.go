@@ -39,6 +39,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.when":   "The same faults, fired at another moment or on another trigger: %s.",                             // steps
 		"lesson.fault.none":   "no fault",                                                                                        //
 		"lesson.restore.all":  "(restoring every lease on start)",
+		"lesson.caveat.time":  "Every run plays its scenario at the scenario's time scale: most run 4 to 100 times faster than real time (lesson 47's per-spec Redlock runs twice slower, at 0.5), so a 30 s TTL at time scale 50 is a 600 ms key in Redis. Times on these pages are scenario time; each run's report gives its scale and how late the harness ran.",
 		"lesson.restore.none": "(restoring nothing)",
 		"lesson.axis.shared":  "Both timelines below are drawn on one time axis of scenario time: zooming or panning one moves the other.",
 		"lesson.axis.same":    "Both timelines span t=0 to t=%ss of scenario time.",                                                                     // seconds
@@ -206,6 +207,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.when":   "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
 		"lesson.fault.none":   "không có lỗi",
 		"lesson.restore.all":  "(khôi phục mọi lease khi khởi động)",
+		"lesson.caveat.time":  "Mỗi lần chạy diễn ra theo time scale của kịch bản: phần lớn nhanh hơn thời gian thực từ 4 đến 100 lần (các lần chạy Redlock đúng đặc tả của bài 47 chậm hơn hai lần, ở 0.5), nên TTL 30 s ở time scale 50 là một key 600 ms trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết time scale và độ trễ của harness.",
 		"lesson.restore.none": "(không khôi phục gì)",
 		"lesson.axis.shared":  "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
 		"lesson.axis.same":    "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
