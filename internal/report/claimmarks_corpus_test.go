@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"path/filepath"
@@ -11,9 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/internal/checker"
-	"github.com/locksim/locksim/internal/claim"
-	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
 )
 
@@ -79,21 +75,8 @@ func TestEveryTimelineMarkNamesATrueClaimOfItsSpan(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		t.Run(name+": every mark names a claim of its span", func(t *testing.T) {
-			h, err := history.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := checker.Check(context.Background(), h, checker.Options{})
-			in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
-			m := newModel(in.History, in.Account)
-			res := buildResults(in, "", m)
-			d := buildDrawing(in, m, "")
-			markClaims(d, res.Claims)
+			in, m, _, d, byID := markedRun(t, f)
 			d = d.Windowed(chart.MaxSVGShapes, focusOf(in, m))
-			byID := map[string]claim.Claim{}
-			for _, c := range res.Claims {
-				byID[c.ID] = c
-			}
 			// A mark too short to see is drawn wider (a band by 1% of
 			// the run, the others by under 0.5%); data attributes keep
 			// µs.

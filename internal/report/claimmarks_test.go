@@ -26,20 +26,7 @@ func TestTimelineMarksCarryTheIdsOfTheClaimsTheyDraw(t *testing.T) {
 		chart.ShShade: {claim.Fault}, chart.ShPause: {claim.Fault}, chart.ShKey: {claim.KeyLife}, chart.ShWriteBad: {claim.Anomaly, claim.Outcome}}
 	for _, name := range []string{"c01-naive-del-foreign-unlock", "c19c-local-lock-left-held", "c10-inventory-oversell"} {
 		t.Run(name+"'s marks name their claims", func(t *testing.T) {
-			h, err := history.ReadFile(filepath.Join("testdata", "accuracy", name+".jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := checker.Check(context.Background(), h, checker.Options{})
-			in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
-			m := newModel(in.History, in.Account)
-			res := buildResults(in, "", m)
-			d := buildDrawing(in, m, "")
-			markClaims(d, res.Claims)
-			byID := map[string]claim.Claim{}
-			for _, c := range res.Claims {
-				byID[c.ID] = c
-			}
+			_, _, res, d, byID := markedRun(t, filepath.Join("testdata", "accuracy", name+".jsonl"))
 			seen := map[string]int{}
 			for _, s := range d.Shapes {
 				ks, ok := want[s.Kind]
@@ -80,4 +67,27 @@ func TestTimelineMarksCarryTheIdsOfTheClaimsTheyDraw(t *testing.T) {
 			}
 		})
 	}
+}
+
+// markedRun checks the stored history at path and draws its timeline with
+// every mark's claims (as index.html has them, before any windowing):
+// the report's input and model, its results, the drawing, and the run's
+// claims by id.
+func markedRun(t *testing.T, path string) (Input, *model, Results, *chart.Drawing, map[string]claim.Claim) {
+	t.Helper()
+	h, err := history.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+	m := newModel(in.History, in.Account)
+	res := buildResults(in, "", m)
+	d := buildDrawing(in, m, "")
+	markClaims(d, res.Claims)
+	byID := map[string]claim.Claim{}
+	for _, c := range res.Claims {
+		byID[c.ID] = c
+	}
+	return in, m, res, d, byID
 }
