@@ -108,12 +108,7 @@ func ended(how string) func(claim.Claim) bool {
 // the verifier accepts it, then changes it into the false statement the
 // class describes and checks that the verifier refuses it.
 func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
-	cases := []struct {
-		name   string
-		hist   func(*testing.T) history.History
-		pick   func(claim.Claim) bool
-		mutate func(*claim.Claim)
-	}{
+	cases := []mutation{
 		{"class 1: a heartbeat whose PEXPIRE found no key is not told as an extension", corpus("c02-extend-recreates-own-key"),
 			kind(claim.Extend, func(c claim.Claim) bool { return c.What == claim.Missed }), func(c *claim.Claim) { c.What = claim.Moved }},
 		{"class 2: a run with a client clock fault is not told as a pause", corpus("c04-client-clock-jump-back"),
@@ -170,28 +165,43 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := tc.hist(t)
-			cs := claimsOf(h)
-			c, ok := claim.Find(cs, tc.pick)
-			if !ok {
-				t.Fatalf("the run makes no claim of this kind; its claims: %+v", cs)
-			}
-			if r := verify.Verify(h, []claim.Claim{c}); r.Held != 1 {
-				t.Fatalf("the true claim %+v is not accepted: %+v", c, r)
-			}
-			if c.Fault != nil {
-				st := *c.Fault
-				c.Fault = &st
-			}
-			tc.mutate(&c)
-			r := verify.Verify(h, []claim.Claim{c})
-			if len(r.Failures) != 1 {
-				t.Fatalf("the false claim %+v is not refused: %+v", c, r)
-			}
-			t.Logf("refused: %s (records %v)", r.Failures[0].Reason, r.Failures[0].Records)
-		})
+		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
 	}
+}
+
+// mutation is a true claim of a run (the first of hist's claims that
+// pick accepts) and the change that makes it false.
+type mutation struct {
+	name   string
+	hist   func(*testing.T) history.History
+	pick   func(claim.Claim) bool
+	mutate func(*claim.Claim)
+}
+
+// try checks that the verifier accepts the picked claim, then refuses it
+// mutated; it returns the claim's kind.
+func (tc mutation) try(t *testing.T) claim.Kind {
+	t.Helper()
+	h := tc.hist(t)
+	cs := claimsOf(h)
+	c, ok := claim.Find(cs, tc.pick)
+	if !ok {
+		t.Fatalf("the run makes no claim of this kind; its claims: %+v", cs)
+	}
+	if r := verify.Verify(h, []claim.Claim{c}); r.Held != 1 {
+		t.Fatalf("the true claim %+v is not accepted: %+v", c, r)
+	}
+	if c.Fault != nil {
+		st := *c.Fault // the mutation must not reach the run's own step
+		c.Fault = &st
+	}
+	tc.mutate(&c)
+	r := verify.Verify(h, []claim.Claim{c})
+	if len(r.Failures) != 1 {
+		t.Fatalf("the false claim %+v is not refused: %+v", c, r)
+	}
+	t.Logf("refused: %s (records %v)", r.Failures[0].Reason, r.Failures[0].Records)
+	return c.Kind
 }
 
 func TestEveryClaimOfTheHandHistoryHolds(t *testing.T) {
