@@ -482,7 +482,13 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 				pg.Caveats = append(pg.Caveats, c.In(string(normLang(lang))))
 			}
 			// Every run is sped up: a reader of real Redis must know.
-			pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time"))
+			switch lo, hi := timeScales(n, runs); {
+			case hi == 0: // no run says its scale
+			case lo == hi:
+				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time.one", fmtScale(hi)))
+			default:
+				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time", fmtScale(lo), fmtScale(hi)))
+			}
 		}
 		shown := map[*suiteRun]bool{}
 		pg.Pairs, pg.Missing = lessonPairs(lang, l, g, runs, shown)
@@ -774,3 +780,20 @@ func verdictMark(v string) string {
 	}
 	return "⚠"
 }
+
+// timeScales is the lowest and highest time scale of lesson n's runs (0,
+// 0 when none says).
+func timeScales(n int, runs []*suiteRun) (lo, hi float64) {
+	for _, r := range runs {
+		if ts := r.R.TimeScale; ts > 0 && slices.Contains(r.R.Lessons, n) {
+			if lo == 0 || ts < lo {
+				lo = ts
+			}
+			hi = max(hi, ts)
+		}
+	}
+	return lo, hi
+}
+
+// fmtScale is a time scale as a scenario file gives it: 0.5, 10.
+func fmtScale(ts float64) string { return strconv.FormatFloat(ts, 'f', -1, 64) }

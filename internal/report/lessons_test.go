@@ -562,7 +562,7 @@ func TestALessonShowsTheFixItNamesThoughTheBrokenFileNamesAnother(t *testing.T) 
 	}
 	page := html.UnescapeString(string(b))
 	for _, want := range []string{`data-broken="gc-pause" data-fixed="payment-idempotency"`, ">" + tr(English, "lesson.fixed") + "<",
-		"idempotency: true</span>", tr(English, "lesson.seed.same", 42)} {
+		"idempotency: true</span>", tr(English, "lesson.seed.same", 42), tr(English, "lesson.caveat.time.one", "50")} {
 		if !strings.Contains(page, want) {
 			t.Errorf("lesson 48 lacks %q", want)
 		}
