@@ -92,7 +92,8 @@ func externalStack(t *testing.T) string {
 // verdict and scenario → checker verdicts.
 func runVerdicts(t *testing.T, bin string, args ...string) map[string]string {
 	t.Helper()
-	cmd := exec.Command(bin, append(append([]string{"run"}, args...), "--json", "--out", t.TempDir())...)
+	// --why=false: the verdicts are compared, not the experiments.
+	cmd := exec.Command(bin, append(append([]string{"run"}, args...), "--json", "--why=false", "--out", t.TempDir())...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, _ := cmd.Output()

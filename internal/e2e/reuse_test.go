@@ -2,7 +2,10 @@ package e2e
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"maps"
+	"sync"
 	"testing"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -12,18 +15,17 @@ import (
 )
 
 // verdicts runs sc once and returns the merged verdict and each checker's.
-func verdicts(t *testing.T, sc scenario.Scenario, o runner.Options) map[string]checker.Verdict {
-	t.Helper()
+func verdicts(sc scenario.Scenario, o runner.Options) (map[string]checker.Verdict, error) {
 	res, err := runner.Run(context.Background(), sc, o)
 	if err != nil {
-		t.Fatalf("%s: %v", sc.Name, err)
+		return nil, fmt.Errorf("%s: %w", sc.Name, err)
 	}
 	rep := checker.Check(context.Background(), res.History, checker.Options{})
 	v := map[string]checker.Verdict{"merged": rep.Verdict}
 	for _, r := range rep.Results {
 		v[string(r.Checker)] = r.Verdict
 	}
-	return v
+	return v, nil
 }
 
 // TestReusedEnvironmentSameVerdicts proves that sweep reuse is sound: a
@@ -62,8 +64,17 @@ func TestReusedEnvironmentSameVerdicts(t *testing.T) {
 			// its compressed time (its coverage is then unknown): such a pair
 			// proves nothing about reuse, and is run again, at most four times.
 			for attempt := 1; ; attempt++ {
-				fresh := verdicts(t, sc, runner.Options{Seed: seed, Backend: cluster.BackendLocal})
-				reused := verdicts(t, sc, runner.Options{Seed: seed, Cluster: shared})
+				// Side by side: the fresh cluster is the run's own, and
+				// two of these play at time scale 0.5 (20 s of wall time).
+				var fresh map[string]checker.Verdict
+				var ferr error
+				var wg sync.WaitGroup
+				wg.Go(func() { fresh, ferr = verdicts(sc, runner.Options{Seed: seed, Backend: cluster.BackendLocal}) })
+				reused, rerr := verdicts(sc, runner.Options{Seed: seed, Cluster: shared})
+				wg.Wait()
+				if err := errors.Join(ferr, rerr); err != nil {
+					t.Fatal(err)
+				}
 				if maps.Equal(fresh, reused) {
 					break
 				}

@@ -252,6 +252,10 @@ func TestShippedScenarios(t *testing.T) {
 			t.Fatalf("load %s: %v", c.file, err)
 		}
 		t.Run(sc.Name+" is "+sc.Expect.String(), func(t *testing.T) {
+			// Side by side: three of these play at lesson 47's time scale
+			// 0.5 (20–30 s of wall time, mostly asleep), and a run the
+			// machine spoiled is run again (runScenario).
+			t.Parallel()
 			res := runScenario(t, sc, Options{Seed: *sc.Seed, Backend: backend})
 			rep := checker.Check(context.Background(), res.History, checker.Options{})
 			expectMet(t, sc, rep)
