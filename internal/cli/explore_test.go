@@ -121,7 +121,7 @@ func TestExploringSafeFindsAPauseACrashAndAClockJumpAndWritesRegressionFiles(t *
 		})
 		t.Run(r.Class+"'s regression file is met by locksim run", func(t *testing.T) {
 			var so, se bytes.Buffer
-			code := realMain([]string{"run", file, "--retry-unknown", "2", "--out", t.TempDir(), "--backend", backend}, &so, &se)
+			code := realMain([]string{"run", file, "--retry-unknown", "2", "--why=false", "--out", t.TempDir(), "--backend", backend}, &so, &se)
 			if code != exitValid {
 				t.Errorf("run exit %d\n%s", code, so.String())
 			}

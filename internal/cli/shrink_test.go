@@ -22,10 +22,10 @@ func TestShrinkingAStoredFailingRunEndsAtAFewFaultsThatStillFail(t *testing.T) {
 	// The schedule fails by timing (see below): the run to shrink, too, can
 	// come out valid now and then, even on a quiet machine; it is run
 	// again, up to three times, until it fails.
-	code, rs, stderr := runJSON(t, "run", fenceOff, "--seed", "1000", "--out", filepath.Join(dir, "runs"), "--backend", backend)
+	code, rs, stderr := runJSON(t, "run", fenceOff, "--seed", "1000", "--why=false", "--out", filepath.Join(dir, "runs"), "--backend", backend)
 	for try := 2; try <= 3 && len(rs) == 1 && rs[0].Verdict != "invalid"; try++ {
 		t.Logf("the run to shrink came out %s; running it again", rs[0].Verdict)
-		code, rs, stderr = runJSON(t, "run", fenceOff, "--seed", "1000", "--out", filepath.Join(dir, "runs"), "--backend", backend)
+		code, rs, stderr = runJSON(t, "run", fenceOff, "--seed", "1000", "--why=false", "--out", filepath.Join(dir, "runs"), "--backend", backend)
 	}
 	if len(rs) != 1 || rs[0].Verdict != "invalid" {
 		t.Fatalf("the run to shrink: exit %d, results %+v\n%s", code, rs, stderr)
