@@ -81,6 +81,10 @@ func TestEveryShippedAdapterPassesTheConformanceSuite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Two adapters at a time (go test's -parallel): each property
+			// starts its own nodes, and most of its time is a wait for a
+			// TTL to run out.
+			t.Parallel()
 			clientstest.Run(t, processFactory(t, adapter(t, tt.adapter), tt.options), tt.expect)
 		})
 	}
