@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -83,13 +84,13 @@ func ownedTempDirs(pid int) []string {
 // a client holds the invoice's lock key. (A fixed sleep instead would race
 // a loaded machine's start-up: a signal during set-up interrupts no
 // workload.)
-func slowRun(t *testing.T, out string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, []int) {
+func slowRun(t *testing.T, out string) (*exec.Cmd, *lockedBuffer, *lockedBuffer, []int) {
 	t.Helper()
 	// --why=false: the run alone, so that the node watched below is its
 	// own and not one of the experiments started beside it.
 	cmd := exec.Command(locksimBinary(t), "run", "../../scenarios/gc-pause.yaml", "--time-scale", "2", "--backend", "local", "--out", out, "--json", "--why=false")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -144,8 +145,43 @@ func redisPort(t *testing.T, pid int) string {
 	return ""
 }
 
+// lockedBuffer is a bytes.Buffer that a test may read while the process
+// it belongs to still writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
+}
+
+// waitFor waits up to settle for text in b.
+func waitFor(t *testing.T, b *lockedBuffer, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(settle); !strings.Contains(b.String(), text); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q within %v:\n%s", text, settle, b.String())
+		}
+	}
+}
+
 // waitExit waits for cmd and returns its exit code.
-func waitExit(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer) int {
+func waitExit(t *testing.T, cmd *exec.Cmd, stderr *lockedBuffer) int {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -168,6 +204,10 @@ func TestAnInterruptedRunSavesItsPartialHistoryAndLeavesNothingBehind(t *testing
 		sig     syscall.Signal
 		toGroup bool
 		after   time.Duration
+		// acked: sent once locksim has logged the interrupt before it
+		// (a signal sent while the one before is still pending in the
+		// kernel merges with it, as a loaded machine can make happen).
+		acked bool
 	}
 	tests := []struct {
 		name    string
@@ -175,19 +215,19 @@ func TestAnInterruptedRunSavesItsPartialHistoryAndLeavesNothingBehind(t *testing
 		want    int
 		report  bool // a report of the partial history is written
 	}{
-		{"Ctrl-C exits 130 with an aborted report", []send{{syscall.SIGINT, false, 0}}, 130, true},
-		{"SIGTERM exits 143 with an aborted report", []send{{syscall.SIGTERM, false, 0}}, 143, true},
+		{"Ctrl-C exits 130 with an aborted report", []send{{syscall.SIGINT, false, 0, false}}, 130, true},
+		{"SIGTERM exits 143 with an aborted report", []send{{syscall.SIGTERM, false, 0, false}}, 143, true},
 		// 10 ms apart: signals sent closer than the runtime takes to
 		// deliver the first are merged into one by the kernel.
 		{"two SIGINTs back to back, to the process and its group as timeout -s INT sends them, are one interrupt with an aborted report",
-			[]send{{syscall.SIGINT, false, 0}, {syscall.SIGINT, true, 10 * time.Millisecond}}, 130, true},
+			[]send{{syscall.SIGINT, false, 0, false}, {syscall.SIGINT, true, 10 * time.Millisecond, false}}, 130, true},
 		// An interrupted gc-pause run saves its report in well under the
 		// second that makes a repeat the same interrupt: it is frozen
-		// (SIGSTOP) meanwhile, and the later Ctrl-C is waiting when it
-		// goes on (SIGCONT).
+		// (SIGSTOP) as soon as it has taken the first, and the later
+		// Ctrl-C is waiting when it goes on (SIGCONT).
 		{"a second Ctrl-C more than a second after the first exits at once and still kills the nodes",
-			[]send{{syscall.SIGINT, false, 0}, {syscall.SIGSTOP, false, 10 * time.Millisecond},
-				{syscall.SIGINT, false, sameInterrupt + 100*time.Millisecond}, {syscall.SIGCONT, false, 0}}, 130, false},
+			[]send{{syscall.SIGINT, false, 0, false}, {syscall.SIGSTOP, false, 0, true},
+				{syscall.SIGINT, false, sameInterrupt + 100*time.Millisecond, false}, {syscall.SIGCONT, false, 0, false}}, 130, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,6 +235,9 @@ func TestAnInterruptedRunSavesItsPartialHistoryAndLeavesNothingBehind(t *testing
 			cmd, stdout, stderr, kids := slowRun(t, out)
 			for _, s := range tt.signals {
 				time.Sleep(s.after)
+				if s.acked {
+					waitFor(t, stderr, "interrupted: stopping the workload")
+				}
 				pid := cmd.Process.Pid
 				if s.toGroup {
 					pid = -pid

@@ -68,7 +68,7 @@ func TestNoRedisServerOrSentinelSurvivesASignal(t *testing.T) {
 			cmd := exec.Command(locksimBinary(t), "run", "../../scenarios/failover-lost-lock.yaml", "--time-scale", "1",
 				"--backend", "local", "--out", t.TempDir(), "--json")
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			var stderr bytes.Buffer
+			var stderr lockedBuffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

@@ -23,8 +23,12 @@ type PoolEval struct {
 	n    int
 }
 
+// Reruns is how many times a candidate's run the machine spoiled is run
+// again (issue 32).
+const Reruns = 2
+
 // Eval writes the candidate to <Dir>/c<N>/candidate.yaml and runs it once
-// per seed, all at once.
+// per seed, all at once; a run the machine spoiled runs again (Reruns).
 func (e *PoolEval) Eval(ctx context.Context, sc scenario.Scenario, seeds []int64) ([]Run, string, error) {
 	dir := filepath.Join(e.Dir, fmt.Sprintf("c%03d", e.n))
 	e.n++
@@ -45,6 +49,10 @@ func (e *PoolEval) Eval(ctx context.Context, sc scenario.Scenario, seeds []int64
 		jobs[i] = suite.Job{N: i, Scenario: sc, Seed: seed, Out: dir}
 	}
 	outs := e.Pool.Run(ctx, jobs)
+	// A run the machine spoiled (an unknown from lateness, never a
+	// definite verdict) says nothing of the candidate: it runs again, at
+	// fewer at once (suite.Pool.Rerun), as a suite's and a map's do.
+	e.Pool.Rerun(ctx, outs, Reruns, nil)
 	runs := make([]Run, 0, len(outs))
 	for _, o := range outs {
 		r := Run{Seed: o.Seed, Err: o.Err}
