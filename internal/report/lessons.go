@@ -610,6 +610,11 @@ func stripCell(lang Lang, r Results, req string) (text, class string) {
 			// lock) was broken; the resource prevented the harm (issue 34).
 			return "✘ " + tr(lang, "lesson.strip.prevented"), "req-prevented"
 		}
+		if a, ok := orphanBound(r); ok && (req == ReqDeadlockFree || req == ReqLiveness) {
+			// A lease outlived its holder; its TTL ended it: say by how
+			// much and what bound it.
+			return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, fmtDur(a.EndS-a.StartS), fmtDur(float64(a.Cause.TTL)*r.TimeScale/1e9)), "req-kept"
+		}
 		return "✔ " + tr(lang, "req.kept"), "req-kept"
 	case Broken:
 		return "✘ " + tr(lang, "req.broken"), "req-broken"
