@@ -77,6 +77,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
 		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",                                                                            // valid, runs, seeds
 		"lesson.evidence.rest":       "The others: %s.",                                                                                                     // counts by verdict
+		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
+		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.", // runs rerun
 		"lesson.evidence.few":        "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
 		"lesson.evidence.scope":      "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
 
@@ -246,6 +248,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.broken":     "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":       "Các lần còn lại: %s.",
+		"lesson.evidence.rerun.one":  "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
+		"lesson.evidence.rerun":      "%d lần chạy trong số này được chạy lại vì máy đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
 		"lesson.evidence.few":        "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
 		"lesson.evidence.scope":      "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
 
