@@ -72,13 +72,13 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.predict":             "Predict before you look:",
 		"lesson.takeaways":           "Takeaways",
 		"lesson.caveats":             "Caveats",
-		"lesson.seeds.one":           "seed %d",                                                                                                             // seed
-		"lesson.seeds.range":         "seeds %d–%d",                                                                                                         // lowest, highest
-		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
-		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",                                                                            // valid, runs, seeds
-		"lesson.evidence.rest":       "The others: %s.",                                                                                                     // counts by verdict
+		"lesson.seeds.one":           "seed %d",                                            // seed
+		"lesson.seeds.range":         "seeds %d–%d",                                        // lowest, highest
+		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).", // invalid, runs, seeds
+		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",           // valid, runs, seeds
+		"lesson.evidence.rest":       "The others: %s.",                                    // counts by verdict
 		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
-		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.", // runs rerun
+		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
 		"lesson.evidence.few":        "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
 		"lesson.evidence.scope":      "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
 
