@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -513,13 +514,21 @@ func headline(in Input, m *model) string {
 	// gets its own sentence, from the refusal's reason: the fencing token
 	// only where the write carried one and the resource had seen a higher
 	// one; a sale refused for want of stock is no save at all.
+	// Two checks that each refused a write (an idempotency key and the job
+	// record's lock check) both held: each is said, in the order they did.
+	var refused []string
+	said := map[string]bool{}
 	for _, o := range in.History.Ops {
-		if o.F != history.Write || o.Type != history.Fail {
+		if o.F != history.Write || o.Type != history.Fail || said[o.Value.Refusal] {
 			continue
 		}
 		if s := refusedHeadline(lang, o, in.History.Header.Params[history.ParamEpochCheck] != 0); s != "" {
-			return s
+			said[o.Value.Refusal] = true
+			refused = append(refused, s)
 		}
+	}
+	if len(refused) > 0 {
+		return strings.Join(refused, " ")
 	}
 	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
 		return tr(lang, "say.valid.lockfree") // no lock to keep a promise
