@@ -514,16 +514,18 @@ func headline(in Input, m *model) string {
 	// gets its own sentence, from the refusal's reason: the fencing token
 	// only where the write carried one and the resource had seen a higher
 	// one; a sale refused for want of stock is no save at all.
-	// Two checks that each refused a write (an idempotency key and the job
-	// record's lock check) both held: each is said, in the order they did.
+	// Checks that each refused a write (an idempotency key the charge, the
+	// lock check the completion and the failure record) all held: each
+	// check and action is said once, in the order they refused.
 	var refused []string
-	said := map[string]bool{}
+	said := map[[2]string]bool{}
 	for _, o := range in.History.Ops {
-		if o.F != history.Write || o.Type != history.Fail || said[o.Value.Refusal] {
+		k := [2]string{o.Value.Refusal, o.Value.Action}
+		if o.F != history.Write || o.Type != history.Fail || said[k] {
 			continue
 		}
 		if s := refusedHeadline(lang, o, in.History.Header.Params[history.ParamEpochCheck] != 0); s != "" {
-			said[o.Value.Refusal] = true
+			said[k] = true
 			refused = append(refused, s)
 		}
 	}

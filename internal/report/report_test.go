@@ -509,38 +509,35 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 			}
 		})
 	}
-	t.Run("two checks that each refused a write are both credited, in their order", func(t *testing.T) {
-		in := gcPauseInput("local", true)
-		h := in.History
-		h.Ops = slices.Clone(h.Ops)
-		var fails []int
-		for i, o := range h.Ops {
-			if o.F == history.Write && o.Type == history.Fail {
-				fails = append(fails, i)
+	for _, c := range []struct {
+		name, first string
+		firstKey    string
+	}{
+		{"two checks that each refused a write are both credited, in their order", history.RefusalDuplicateKey, "say.refused.idempotency"},
+		{"one check that refused two actions is credited for each (completion, then failure record)", history.RefusalLockMismatch, "say.refused.lockcheck"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := gcPauseInput("local", true)
+			h := in.History
+			h.Ops = slices.Clone(h.Ops)
+			i := slices.IndexFunc(h.Ops, func(o history.Op) bool { return o.F == history.Write && o.Type == history.Fail })
+			if i < 0 {
+				t.Fatal("the fenced gc-pause history has no refused write")
 			}
-		}
-		if len(fails) == 0 {
-			t.Fatal("the fenced gc-pause history has no refused write")
-		}
-		late := h.Ops[fails[0]] // the stale holder's failure record, refused after its charge
-		late.Index, late.Value.Action = len(h.Ops), workload.ActionRecordFailure
-		late.Invoke, late.Complete = late.Complete+1, late.Complete+2
-		h.Ops = append(h.Ops, late)
-		fails = append(fails, late.Index)
-		for j, i := range fails {
-			h.Ops[i].Value.Refusal = history.RefusalLockMismatch
-			if j == 0 {
-				h.Ops[i].Value.Refusal = history.RefusalDuplicateKey
+			h.Ops[i].Value.Refusal = c.first
+			late := h.Ops[i] // the stale holder's failure record, refused after its first write
+			late.Index, late.Value.Action, late.Value.Refusal = len(h.Ops), workload.ActionRecordFailure, history.RefusalLockMismatch
+			late.Invoke, late.Complete = late.Complete+1, late.Complete+2
+			h.Ops = append(h.Ops, late)
+			in.History = h
+			first := h.Ops[i]
+			want := tr(English, c.firstKey, first.Client, actionWord(English, first.Value.Action), first.Key) + " " +
+				tr(English, "say.refused.lockcheck", late.Client, actionWord(English, late.Value.Action), late.Key)
+			if got := Headline(in); got != want {
+				t.Errorf("Headline = %q, want %q", got, want)
 			}
-		}
-		in.History = h
-		first, second := h.Ops[fails[0]], h.Ops[fails[1]]
-		want := tr(English, "say.refused.idempotency", first.Client, actionWord(English, first.Value.Action), first.Key) + " " +
-			tr(English, "say.refused.lockcheck", second.Client, actionWord(English, second.Value.Action), second.Key)
-		if got := Headline(in); got != want {
-			t.Errorf("Headline = %q, want %q", got, want)
-		}
-	})
+		})
+	}
 	t.Run("a valid run that takes no lock does not say the lock kept its promise", func(t *testing.T) {
 		in := gcPauseInput("local", true)
 		h := in.History
