@@ -351,6 +351,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 			an.Explain += fmt.Sprintf("; %s's commands kept extending it, the last at %s, though the key was not %s's", c.ExtendedBy, at(h, c.Extended), c.ExtendedBy)
 		}
 		unbounded := l.Ended.Kind == account.EndHeld || ttl <= 0 || l.End-from > ttl
+		an.Cause.Bounded = !unbounded && l.Ended.Kind == account.EndExpired
 		best[l.Grant] = orphan{an: an, unbounded: unbounded}
 	}
 	out := make([]orphan, 0, len(best))

@@ -608,3 +608,62 @@ func TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender(t *testing.T) 
 		})
 	}
 }
+
+// TestAnOrphanEndedByItsTTLWithinOneTTLIsBounded: w1 holds leader-1 (TTL
+// 10 s) and crashes at 5 s; w2 is refused while the key stays. A key its
+// TTL ended within one TTL of the crash is bounded (the lock came free by
+// itself: deadlock-free, lesson 42); one a foreign PEXPIRE kept for 30 s
+// is not.
+func TestAnOrphanEndedByItsTTLWithinOneTTLIsBounded(t *testing.T) {
+	const key = "leader-1"
+	build := func(extended bool) history.History {
+		b := newHB(false).workload(workload.Leader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
+		b.h.Header.Observed = []string{"n1"}
+		cmd := func(client string, t float64, args ...string) {
+			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,
+				Key: key, Type: history.OK, Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(t), Complete: ns(t)})
+		}
+		b.op("w1", history.Acquire, key, 0, 0.1, history.OK, history.Value{Token: "1", TTL: ns(10), Nodes: []string{"n1"}})
+		cmd("w1", 0.05, "SET", key, "1", "NX", "PX", "10000")
+		b.fault("crash-client", []string{"w1"}, 5, 5)
+		end := 10.05 // the key's own TTL
+		for t := 6.0; t < 40; t += 2 {
+			if t > end {
+				break
+			}
+			b.acquireFail("w2", key, t, t+0.01)
+			if extended && t < 30 {
+				cmd("w2", t+0.02, "PEXPIRE", key, "10000")
+				end = t + 10.02
+			}
+		}
+		cmd("", end, "DEL", key) // stands for the expiry
+		return b.h
+	}
+	for _, tt := range []struct {
+		name     string
+		extended bool
+		want     bool
+	}{
+		{"a key its TTL ended 5 s after its holder crashed is bounded", false, true},
+		{"a key another client's PEXPIREs kept 30 s past the crash is not", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var found bool
+			for _, r := range Check(context.Background(), build(tt.extended), Options{}).Results {
+				for _, an := range r.Anomalies {
+					if an.Kind != KindOrphanedLease || an.Cause == nil {
+						continue
+					}
+					found = true
+					if an.Cause.Bounded != tt.want {
+						t.Errorf("orphaned lease (%s, %s) bounded %v, want %v", an.Cause.Kind, an.Explain, an.Cause.Bounded, tt.want)
+					}
+				}
+			}
+			if !found {
+				t.Fatal("no orphaned lease: w1's key outlived its crash")
+			}
+		})
+	}
+}

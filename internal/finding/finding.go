@@ -148,6 +148,11 @@ type Cause struct {
 	// last such move (true ns). "" and 0 when none did.
 	ExtendedBy string `json:"extended_by,omitempty"`
 	Extended   int64  `json:"extended_ns,omitempty"`
+	// Bounded is, for an orphaned lease, that its key's TTL ended it
+	// (Kind expired) no later than one TTL after its owner stopped
+	// believing it held it: the lock came free by itself (lesson 42's
+	// deadlock-free), only late.
+	Bounded bool `json:"bounded,omitempty"`
 }
 
 // Cause kinds beyond the account's End kinds.

@@ -214,12 +214,13 @@ func contrastOf(lang Lang, b, c *suiteRun, sync string, runs []*suiteRun) pairVi
 	}
 	bt, ct := tallyOf(b, runs), tallyOf(c, runs)
 	p.Evidence = []string{
-		tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)),
+		tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)) + bt.rerunWords(lang),
 		tr(lang, "lesson.evidence.contrast", ct.Valid, ct.N, ct.seedsWord(lang)),
 	}
 	if ct.Valid < ct.N {
 		p.Evidence[1] += " " + tr(lang, "lesson.evidence.rest", ct.others(lang))
 	}
+	p.Evidence[1] += ct.rerunWords(lang)
 	return p
 }
 
@@ -383,6 +384,21 @@ func pairShown(r *suiteRun, runs []*suiteRun, fixFor func(*suiteRun) *suiteRun) 
 type seedTally struct {
 	N, Valid, Invalid, Unknown, Error int
 	Lo, Hi                            int64
+	// Rerun counts the runs a suite ran again because the machine had
+	// spoiled a try (Results.Retried); each counts by its last try.
+	Rerun int
+}
+
+// rerunWords says how many of a tally's runs were rerun after a spoiled
+// try ("" when none was): "N of N" must not hide them.
+func (t seedTally) rerunWords(lang Lang) string {
+	switch t.Rerun {
+	case 0:
+		return ""
+	case 1:
+		return " " + tr(lang, "lesson.evidence.rerun.one")
+	}
+	return " " + tr(lang, "lesson.evidence.rerun", t.Rerun)
 }
 
 func tallyOf(r *suiteRun, runs []*suiteRun) seedTally {
@@ -398,6 +414,9 @@ func tallyOf(r *suiteRun, runs []*suiteRun) seedTally {
 			t.Hi = o.R.Seed
 		}
 		t.N++
+		if len(o.R.Retried) > 0 {
+			t.Rerun++
+		}
 		switch {
 		case o.R.Error != "" || o.R.Aborted:
 			t.Error++
@@ -439,11 +458,12 @@ func (t seedTally) others(lang Lang) string {
 // run at fewer than MinEvidenceSeeds seeds is said to be too few.
 func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
-	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang))}
+	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)) + bt.rerunWords(lang)}
 	fix := tr(lang, "lesson.evidence.fixed", ft.Valid, ft.N, ft.seedsWord(lang))
 	if ft.Valid < ft.N {
 		fix += " " + tr(lang, "lesson.evidence.rest", ft.others(lang))
 	}
+	fix += ft.rerunWords(lang)
 	out = append(out, fix)
 	if ft.N < MinEvidenceSeeds {
 		out = append(out, tr(lang, "lesson.evidence.few", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))
@@ -609,6 +629,11 @@ func stripCell(lang Lang, r Results, req string) (text, class string) {
 			// The course's safety (no two clients believe they hold the
 			// lock) was broken; the resource prevented the harm (issue 34).
 			return "✘ " + tr(lang, "lesson.strip.prevented"), "req-prevented"
+		}
+		if a, ok := orphanBound(r); ok && (req == ReqDeadlockFree || req == ReqLiveness) {
+			// A lease outlived its holder; its TTL ended it: say by how
+			// much and what bound it.
+			return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, fmtDur(a.EndS-a.StartS), fmtDur(float64(a.Cause.TTL)*r.TimeScale/1e9)), "req-kept"
 		}
 		return "✔ " + tr(lang, "req.kept"), "req-kept"
 	case Broken:

@@ -405,6 +405,25 @@ func TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds(t *testing.
 			t.Error("ten seeds are said to be too few")
 		}
 	})
+	t.Run("a fix run again after the machine spoiled its try says so beside its N of N", func(t *testing.T) {
+		for _, lang := range []Lang{English, Vietnamese} {
+			out := t.TempDir()
+			runs := seeds(t, out, MinEvidenceSeeds, func(int64) checker.Verdict { return checker.Valid })
+			for i := range runs {
+				if runs[i].Scenario == "gc-pause-fencing" && runs[i].Seed == 45 {
+					runs[i].Retried = []string{checker.SpoiledBusy}
+				}
+			}
+			got := page(t, runs, out, lang)
+			want := tr(lang, "lesson.evidence.fixed", 10, 10, tr(lang, "lesson.seeds.range", 42, 51)) + " " + tr(lang, "lesson.evidence.rerun.one")
+			if !strings.Contains(html.UnescapeString(got), want) {
+				t.Errorf("%s: the page lacks %q", lang, want)
+			}
+			if strings.Count(html.UnescapeString(got), tr(lang, "lesson.evidence.rerun.one")) != 1 {
+				t.Errorf("%s: the rerun is said of the broken file too, which was never rerun", lang)
+			}
+		}
+	})
 }
 
 // TestALessonPageShowsItsLessonsWordsInItsLanguage: the goal, the

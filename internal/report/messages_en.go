@@ -112,6 +112,8 @@ var messagesEN = map[string]string{
 	"say.stale":                 "The resource accepted a stale write: %s",                                                                                                                                                 // explain
 	"say.other":                 "%s: %s",                                                                                                                                                                                  // kind, explain
 	"say.fenced":                "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                                                    // client, action, token, seen
+	"say.cron.fires":            "No checker found a problem: each fire time ran once, when a scheduler's own clock reached it: %s.",                                                                                       // runs
+	"a.fire":                    "%s by %s at t=%ss (the schedule's t=%ss)",                                                                                                                                                // job key, client, t, due
 	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
 	"say.unknown":               "Inconclusive: %s",
 	"say.unknown.plain":         "Inconclusive: a checker could not decide.",

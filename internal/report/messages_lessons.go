@@ -67,15 +67,18 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.req":           "Requirement",
 		"lesson.strip.notshown":      "not shown by this run",
 		"lesson.strip.prevented":     "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused the stale write",
+		"lesson.strip.bounded":       "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself", // owner, key, how long, TTL
 		"lesson.requirements":        "Lesson 42's requirements it bears on:",
 		"lesson.predict":             "Predict before you look:",
 		"lesson.takeaways":           "Takeaways",
 		"lesson.caveats":             "Caveats",
-		"lesson.seeds.one":           "seed %d",                                                                                                             // seed
-		"lesson.seeds.range":         "seeds %d–%d",                                                                                                         // lowest, highest
-		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).",                                                                  // invalid, runs, seeds
-		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",                                                                            // valid, runs, seeds
-		"lesson.evidence.rest":       "The others: %s.",                                                                                                     // counts by verdict
+		"lesson.seeds.one":           "seed %d",                                            // seed
+		"lesson.seeds.range":         "seeds %d–%d",                                        // lowest, highest
+		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).", // invalid, runs, seeds
+		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",           // valid, runs, seeds
+		"lesson.evidence.rest":       "The others: %s.",                                    // counts by verdict
+		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
+		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
 		"lesson.evidence.few":        "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
 		"lesson.evidence.scope":      "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
 
@@ -120,11 +123,11 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.fault":         "Fault tolerance",
 		"req.safety":        "Safety",
 		"req.liveness":      "Liveness",
-		"req.mutual.rule":   "Broken: two clients were let in at once by the lock itself — the first holder's key was deleted by another client, lost on its node (crash, clock, failover) or never excluded the second (an overlap whose key had merely expired by its TTL is not counted here), or a semaphore admitted more than its permits. Kept: a run with no such finding.",
-		"req.deadlock.rule": "Broken: a lock stayed stuck (stuck-lock). Kept: a run whose faults stopped, cut off or crashed a holder, with no stuck lock.",
+		"req.mutual.rule":   "Broken: two clients were let in at once by the lock itself — the first holder's key was deleted by another client, lost on its node (crash, clock, failover), or never excluded the second (it was granted while the first holder's key should still have stood by its TTL; an overlap whose key had merely expired by its TTL is not counted here), or a semaphore admitted more than its permits. Kept: a run with no such finding.",
+		"req.deadlock.rule": "Broken: a lock stayed stuck (stuck-lock). Kept: a run whose faults stopped, cut off or crashed a client while it held a lock, with no stuck lock (a fault on a client that held nothing strands no lock and shows nothing).",
 		"req.fault.rule":    "Broken: a finding whose cause is a node's failure (crash, clock fault, failover, flush, power loss). Kept: a run whose faults struck a node or cut links, with no such finding.",
 		"req.safety.rule":   "Broken: a violation that is not informational (two holders acting at once, a double charge, a lost update, an oversell, a split brain, a duplicate run, a stale write or token accepted). Kept: a run with none. An overlap whose stale write the resource refused did no harm, so this page counts it as kept; by the course's definition (no two clients believe they hold the lock) safety was still broken, and the lesson pages mark such a run ✘ with the harm prevented.",
-		"req.liveness.rule": "Broken: the lock was unavailable, stuck or orphaned (a liveness finding, informational or not, unless the machine was too busy). Kept: a run whose liveness checker ran and found nothing.",
+		"req.liveness.rule": "Broken: the lock was unavailable, stuck or orphaned (a liveness finding, informational or not, unless the machine was too busy). Kept: a run whose liveness checker ran and found nothing else; an informational orphaned lease whose key its TTL ended within one TTL of its holder's end is no break: the lock came free by itself.",
 		"req.kept":          "kept",
 		"req.broken":        "broken",
 		"req.empty":         "No run in this suite shows it.",
@@ -235,6 +238,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.req":           "Yêu cầu",
 		"lesson.strip.notshown":      "lần chạy này không cho thấy",
 		"lesson.strip.prevented":     "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ",
+		"lesson.strip.bounded":       "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
 		"lesson.requirements":        "Các yêu cầu của bài 42 mà bài này đề cập:",
 		"lesson.predict":             "Hãy dự đoán trước khi xem:",
 		"lesson.takeaways":           "Điều cần nhớ",
@@ -244,6 +248,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.broken":     "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":       "Các lần còn lại: %s.",
+		"lesson.evidence.rerun.one":  "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
+		"lesson.evidence.rerun":      "%d lần chạy trong số này được chạy lại vì máy đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
 		"lesson.evidence.few":        "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
 		"lesson.evidence.scope":      "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
 
@@ -283,11 +289,11 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.fault":         "Chịu lỗi",
 		"req.safety":        "An toàn",
 		"req.liveness":      "Tiến triển",
-		"req.mutual.rule":   "Bị phá vỡ: chính lock đã cho hai client vào cùng lúc — key của người giữ đầu tiên bị client khác xoá, bị mất trên node của nó (crash, đồng hồ, failover) hoặc không hề ngăn người thứ hai (một lần chồng lấn mà key chỉ hết hạn theo TTL thì không tính ở đây), hoặc semaphore cho vào nhiều hơn số permit. Được giữ: lần chạy không có phát hiện nào như vậy.",
-		"req.deadlock.rule": "Bị phá vỡ: một lock bị kẹt mãi (stuck-lock). Được giữ: lần chạy có lỗi làm dừng, cắt hoặc crash người giữ lock mà không có lock nào bị kẹt.",
+		"req.mutual.rule":   "Bị phá vỡ: chính lock đã cho hai client vào cùng lúc — key của người giữ đầu tiên bị client khác xoá, bị mất trên node của nó (crash, đồng hồ, failover), hoặc không hề ngăn người thứ hai (người thứ hai được cấp lock khi theo TTL key của người giữ đầu tiên lẽ ra vẫn còn; một lần chồng lấn mà key chỉ hết hạn theo TTL thì không tính ở đây), hoặc semaphore cho vào nhiều hơn số permit. Được giữ: lần chạy không có phát hiện nào như vậy.",
+		"req.deadlock.rule": "Bị phá vỡ: một lock bị kẹt mãi (stuck-lock). Được giữ: lần chạy có lỗi làm dừng, cắt hoặc crash một client đang giữ lock mà không có lock nào bị kẹt (lỗi trên một client không giữ gì thì không làm kẹt lock nào và không cho thấy gì).",
 		"req.fault.rule":    "Bị phá vỡ: một phát hiện có nguyên nhân là node bị hỏng (crash, lỗi đồng hồ, failover, flush, mất điện). Được giữ: lần chạy có lỗi đánh vào một node hoặc cắt kết nối mà không có phát hiện nào như vậy.",
 		"req.safety.rule":   "Bị phá vỡ: một vi phạm không chỉ mang tính thông tin (hai người giữ cùng hành động, trừ tiền hai lần, mất cập nhật, bán quá số hàng, hai leader, chạy trùng, lần ghi hay token cũ được chấp nhận). Được giữ: lần chạy không có vi phạm nào. Một lần chồng lấn mà tài nguyên đã từ chối lần ghi cũ không gây hại, nên trang này tính là được giữ; theo định nghĩa của môn học (không có hai client cùng tin mình giữ lock) thì an toàn vẫn bị phá vỡ, và các trang bài học đánh dấu lần chạy đó ✘ kèm tác hại được ngăn lại.",
-		"req.liveness.rule": "Bị phá vỡ: lock không khả dụng, bị kẹt hoặc bị bỏ rơi (một phát hiện về tiến triển, thông tin hay không, trừ khi máy quá bận). Được giữ: lần chạy mà checker tiến triển đã chạy và không thấy gì.",
+		"req.liveness.rule": "Bị phá vỡ: lock không khả dụng, bị kẹt hoặc bị bỏ rơi (một phát hiện về tiến triển, thông tin hay không, trừ khi máy quá bận). Được giữ: lần chạy mà checker tiến triển đã chạy và không thấy gì khác; một lease bị bỏ rơi chỉ mang tính thông tin mà TTL đã xoá key trong vòng một TTL sau khi client giữ nó dừng thì không tính là phá vỡ: lock tự được giải phóng.",
 		"req.kept":          "được giữ",
 		"req.broken":        "bị phá vỡ",
 		"req.empty":         "Không lần chạy nào trong bộ này cho thấy điều đó.",

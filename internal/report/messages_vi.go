@@ -107,6 +107,8 @@ var messagesVI = map[string]string{
 	"say.stale":                 "Tài nguyên đã chấp nhận một lần ghi cũ: %s",
 	"say.other":                 "%s: %s",
 	"say.fenced":                "Fencing token đã cứu nguy: lần %[2]s muộn của %[1]s (token %[3]d) bị từ chối vì tài nguyên đã thấy token %[4]d.",
+	"say.cron.fires":            "Không checker nào phát hiện vấn đề: mỗi lần kích hoạt chỉ chạy một lần, khi đồng hồ riêng của một scheduler tới thời điểm đó: %s.",
+	"a.fire":                    "%s do %s chạy lúc t=%ss (theo lịch: t=%ss)",
 	"say.valid":                 "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
 	"say.unknown":               "Chưa kết luận được: %s",
 	"say.unknown.plain":         "Chưa kết luận được: một checker không thể quyết định.",

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -401,6 +402,14 @@ func headline(in Input, m *model) string {
 	}
 	if len(anoms) > 0 && verdict != checker.Valid && !offPlan {
 		a := anoms[0]
+		for _, o := range anoms[1:] {
+			// The headline's window is the facts' window: of several
+			// findings of its kind (a client's refusals and the final
+			// probe's, both unavailable), the first.
+			if o.Kind == a.Kind && o.Start < a.Start {
+				a = o
+			}
+		}
 		switch a.Kind {
 		case checker.KindDoubleEffect:
 			// The checker's cause: the late charge and how its writer's
@@ -493,17 +502,35 @@ func headline(in Input, m *model) string {
 			}
 		}
 	}
+	// Valid, with scheduled runs (the cron workload's run-job records):
+	// which scheduler ran each fire time, and when against the schedule (a
+	// fire runs when a scheduler's own clock reaches it).
+	if verdict == checker.Valid {
+		if s, ok := m.firesHeadline(lang); ok {
+			return s
+		}
+	}
 	// Valid: did a check at the resource refuse a late write? Each check
 	// gets its own sentence, from the refusal's reason: the fencing token
 	// only where the write carried one and the resource had seen a higher
 	// one; a sale refused for want of stock is no save at all.
+	// Checks that each refused a write (an idempotency key the charge, the
+	// lock check the completion and the failure record) all held: each
+	// check and action is said once, in the order they refused.
+	var refused []string
+	said := map[[2]string]bool{}
 	for _, o := range in.History.Ops {
-		if o.F != history.Write || o.Type != history.Fail {
+		k := [2]string{o.Value.Refusal, o.Value.Action}
+		if o.F != history.Write || o.Type != history.Fail || said[k] {
 			continue
 		}
 		if s := refusedHeadline(lang, o, in.History.Header.Params[history.ParamEpochCheck] != 0); s != "" {
-			return s
+			said[k] = true
+			refused = append(refused, s)
 		}
+	}
+	if len(refused) > 0 {
+		return strings.Join(refused, " ")
 	}
 	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
 		return tr(lang, "say.valid.lockfree") // no lock to keep a promise
@@ -559,4 +586,29 @@ func upperFirst(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// firesHeadline is a valid cron run's headline: each fire time's run, by
+// whom and when, beside the time the schedule gives it (fire k is due k
+// intervals after the run's start); ok false when no job ran.
+func (m *model) firesHeadline(lang Lang) (string, bool) {
+	interval, ok := m.h.Header.Params[history.ParamIntervalNS]
+	if !ok || interval <= 0 {
+		return "", false
+	}
+	var parts []string
+	for _, o := range m.h.Ops {
+		if o.F != history.Write || o.Type != history.OK || o.Value.Action != workload.ActionRunJob {
+			continue
+		}
+		k, ok := workload.FireOf(o.Key)
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, tr(lang, "a.fire", o.Key, o.Client, fmtT(m.sec(o.Invoke)), fmtT(m.sec(int64(k)*interval))))
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return tr(lang, "say.cron.fires", joinAnd(lang, parts)), true
 }

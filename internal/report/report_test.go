@@ -20,6 +20,7 @@ import (
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/history/historytest"
 	"github.com/locksim/locksim/internal/report/chart"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -508,6 +509,35 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 			}
 		})
 	}
+	for _, c := range []struct {
+		name, first string
+		firstKey    string
+	}{
+		{"two checks that each refused a write are both credited, in their order", history.RefusalDuplicateKey, "say.refused.idempotency"},
+		{"one check that refused two actions is credited for each (completion, then failure record)", history.RefusalLockMismatch, "say.refused.lockcheck"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := gcPauseInput("local", true)
+			h := in.History
+			h.Ops = slices.Clone(h.Ops)
+			i := slices.IndexFunc(h.Ops, func(o history.Op) bool { return o.F == history.Write && o.Type == history.Fail })
+			if i < 0 {
+				t.Fatal("the fenced gc-pause history has no refused write")
+			}
+			h.Ops[i].Value.Refusal = c.first
+			late := h.Ops[i] // the stale holder's failure record, refused after its first write
+			late.Index, late.Value.Action, late.Value.Refusal = len(h.Ops), workload.ActionRecordFailure, history.RefusalLockMismatch
+			late.Invoke, late.Complete = late.Complete+1, late.Complete+2
+			h.Ops = append(h.Ops, late)
+			in.History = h
+			first := h.Ops[i]
+			want := tr(English, c.firstKey, first.Client, actionWord(English, first.Value.Action), first.Key) + " " +
+				tr(English, "say.refused.lockcheck", late.Client, actionWord(English, late.Value.Action), late.Key)
+			if got := Headline(in); got != want {
+				t.Errorf("Headline = %q, want %q", got, want)
+			}
+		})
+	}
 	t.Run("a valid run that takes no lock does not say the lock kept its promise", func(t *testing.T) {
 		in := gcPauseInput("local", true)
 		h := in.History
@@ -524,4 +554,53 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 			t.Errorf("Headline = %q, want %q", got, want)
 		}
 	})
+}
+
+// TestAnUnavailableHeadlineGivesTheFirstWindowOfItsFindings: a fair lock
+// refused the restarted w2 from 11.1 s, and the final probe from 45.0 s;
+// the checker lists the probe's finding first. The headline's window is
+// the facts' window: it starts at 11.1 s (fair-lock-restarted-waiter).
+func TestAnUnavailableHeadlineGivesTheFirstWindowOfItsFindings(t *testing.T) {
+	un := func(start, end float64, clients ...string) checker.Anomaly {
+		return checker.Anomaly{Kind: checker.KindUnavailable, Key: "invoice-1", Clients: clients,
+			Start: int64(start * 1e9), End: int64(end * 1e9), StartS: start, EndS: end}
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("in "+string(lang)+" the headline starts at the first refusal, not at the probe's", func(t *testing.T) {
+			in := gcPauseInput("local", false)
+			in.Lang, in.Verdict = lang, checker.Invalid
+			in.Results = []checker.Result{{Checker: checker.CheckerLiveness, Verdict: checker.Invalid,
+				Anomalies: []checker.Anomaly{un(45.0, 79.7), un(11.1, 79.7, "w2")}}}
+			got := Headline(in)
+			if want := tr(lang, "a.unavailable", "invoice-1", "11.1", "79.7"); !strings.Contains(got, want) {
+				t.Errorf("headline %q, want it to say %q", got, want)
+			}
+		})
+	}
+}
+
+// TestAValidCronRunsHeadlineSaysWhoRanEachFireAndWhen: lesson 51's fixed
+// runs run each fire when the first scheduler's own clock reaches it (w2,
+// 10 s ahead, runs both fires 10 s before the schedule's time); the
+// headline says who ran each fire and when, beside the schedule's time,
+// from the run-job records, not "the lock kept its promise" alone.
+func TestAValidCronRunsHeadlineSaysWhoRanEachFireAndWhen(t *testing.T) {
+	h := history.History{Header: history.Header{Workload: workload.Cron, TimeScale: 50, Clients: []string{"w1", "w2", "w3"},
+		Params: map[string]int64{history.ParamIntervalNS: 600_000_000, history.ParamFires: 2}}}
+	run := func(client, key string, invoke float64) {
+		h.Ops = append(h.Ops, history.Op{Index: len(h.Ops), Process: len(h.Ops), Client: client, F: history.Write, Key: key, Type: history.OK,
+			Value: history.Value{Action: workload.ActionRunJob}, Invoke: int64(invoke / 50 * 1e9), Complete: int64((invoke + 2) / 50 * 1e9)})
+	}
+	run("w2", "job@1", 20.1)
+	run("w2", "job@2", 50.1)
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("in "+string(lang)+" each fire names its scheduler, its time and the schedule's", func(t *testing.T) {
+			got := Headline(Input{History: h, Lang: lang, Verdict: checker.Valid})
+			want := tr(lang, "say.cron.fires", joinAnd(lang, []string{
+				tr(lang, "a.fire", "job@1", "w2", "20.1", "30.0"), tr(lang, "a.fire", "job@2", "w2", "50.1", "60.0")}))
+			if got != want {
+				t.Errorf("headline %q, want %q", got, want)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -44,8 +45,12 @@ var nodeEnds = []string{account.EndCrashed, account.EndClock, account.EndFailove
 // it never excluded the second client. An expiry by the TTL is not one:
 // the lock gave the key to one client at a time; that the first went on
 // acting is safety's concern (lesson 42, requirement 4).
+// A key taken (account.EndTaken: another client was granted it while the
+// first holder's key, by its TTL, still stood, and no event of the
+// history removed it; a lock with no key at all, as no-lock) did not
+// exclude the second client either.
 var exclusionEnds = append([]string{account.EndDeleted, account.EndRestored, account.EndJanitor, account.EndOverwritten, account.EndPurged,
-	checker.CauseHeld}, nodeEnds...)
+	account.EndTaken, checker.CauseHeld}, nodeEnds...)
 
 // Effects of fault steps that stop, cut off or crash a holder (what
 // deadlock-freedom is tested by) and that strike a node or the links to
@@ -100,7 +105,7 @@ func Shows(r Results, req string) Showing {
 	}
 	liveness := func(a checker.Anomaly) bool {
 		return (a.Kind == checker.KindUnavailable || a.Kind == checker.KindStuckLock || a.Kind == checker.KindOrphanedLease) &&
-			a.Harmless != checker.HarmlessBusy
+			a.Harmless != checker.HarmlessBusy && !boundedOrphan(a)
 	}
 	switch req {
 	case ReqMutualExclusion:
@@ -123,7 +128,7 @@ func Shows(r Results, req string) Showing {
 		}) {
 			return Broken
 		}
-		if planHas(holderEffects) {
+		if struckHolder(r) {
 			return Kept
 		}
 	case ReqFaultTolerance:
@@ -150,4 +155,46 @@ func Shows(r Results, req string) Showing {
 		}
 	}
 	return NotShown
+}
+
+// boundedOrphan reports whether a is an informational orphaned lease its
+// TTL ended within one TTL of its holder's end (the checker's
+// Cause.Bounded): the lock came free by itself, late; lesson 42's
+// deadlock-free and liveness ask no more.
+func boundedOrphan(a checker.Anomaly) bool {
+	return a.Kind == checker.KindOrphanedLease && a.Informational && a.Cause != nil && a.Cause.Bounded
+}
+
+// orphanBound is run r's first bounded orphaned lease (boundedOrphan).
+func orphanBound(r Results) (checker.Anomaly, bool) {
+	i := slices.IndexFunc(r.Anomalies, boundedOrphan)
+	if i < 0 {
+		return checker.Anomaly{}, false
+	}
+	return r.Anomalies[i], true
+}
+
+// struckHolder reports whether a fault that stops, cuts off or crashes a
+// client (holderEffects) struck one while it held a lock: when the fault
+// fired, a key or a permit of that client lived on a node, or the client
+// believed it held one (the run's claims: the account's facts). A fault
+// on a waiter, or on no client, can strand no lock, so it does not test
+// deadlock-freedom.
+func struckHolder(r Results) bool {
+	for _, f := range r.Claims {
+		if f.Kind != claim.Fault || f.Fault == nil || !slices.Contains(holderEffects, f.Fault.Effect) {
+			continue
+		}
+		targets := slices.Clone(f.Fault.Clients)
+		for _, l := range f.Fault.Links {
+			targets = append(targets, l.Client)
+		}
+		if slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+			return (c.Kind == claim.KeyLife || c.Kind == claim.Hold || c.Kind == claim.Permit) &&
+				slices.Contains(targets, c.Client) && c.Start <= f.Start && f.Start <= c.End
+		}) {
+			return true
+		}
+	}
+	return false
 }

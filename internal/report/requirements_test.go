@@ -5,23 +5,36 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
 
 func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
 	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient}}
 	crash := []history.FaultStep{{ID: 1, Kind: "crash", Effect: history.EffectCrashNode}}
+	restart := []history.FaultStep{{ID: 1, Kind: "restart-client", Effect: history.EffectRestartClient}}
 	overlap := func(cause string, info bool) checker.Anomaly {
 		return checker.Anomaly{Kind: checker.KindMutexOverlap, Informational: info, Cause: &checker.Cause{Kind: cause}}
 	}
 	live := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+	// struck is a run's claims: step 1 struck client at 5 s, while w1's
+	// key lived from 0 to 10 s.
+	struck := func(step history.FaultStep, client string) []claim.Claim {
+		step.Clients = []string{client}
+		return []claim.Claim{{Kind: claim.Fault, Start: 5, End: 5, Step: 1, Fault: &step},
+			{Kind: claim.KeyLife, Client: "w1", Key: "invoice-1", Start: 0, End: 10}}
+	}
+	orphan := func(bounded bool) checker.Anomaly {
+		return checker.Anomaly{Kind: checker.KindOrphanedLease, Informational: true, Harmless: checker.HarmlessLiveness,
+			Cause: &checker.Cause{Kind: account.EndExpired, TTL: 10, Bounded: bounded}}
+	}
 	tests := []struct {
 		name string
 		r    Results
 		want map[string]Showing
 	}{
 		{"a pause past the TTL keeps mutual exclusion but breaks safety (lesson 44)",
-			Results{Verdict: checker.Invalid, Plan: pause, Checkers: live, Anomalies: []checker.Anomaly{
+			Results{Verdict: checker.Invalid, Plan: pause, Claims: struck(pause[0], "w1"), Checkers: live, Anomalies: []checker.Anomaly{
 				overlap(account.EndExpired, false), {Kind: checker.KindDoubleEffect}}},
 			map[string]Showing{ReqMutualExclusion: Kept, ReqDeadlockFree: Kept, ReqFaultTolerance: NotShown, ReqSafety: Broken, ReqLiveness: Kept}},
 		{"a fenced run whose stale holder was refused keeps safety",
@@ -41,7 +54,7 @@ func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
 				Checkers: live, Anomalies: []checker.Anomaly{{Kind: checker.KindStuckLock}, {Kind: checker.KindUnavailable}}},
 			map[string]Showing{ReqDeadlockFree: Broken, ReqLiveness: Broken}},
 		{"a liveness finding of a machine too busy breaks nothing",
-			Results{Verdict: checker.Valid, Plan: pause, Checkers: live, Anomalies: []checker.Anomaly{
+			Results{Verdict: checker.Valid, Plan: pause, Claims: struck(pause[0], "w1"), Checkers: live, Anomalies: []checker.Anomaly{
 				{Kind: checker.KindStuckLock, Informational: true, Harmless: checker.HarmlessBusy}}},
 			map[string]Showing{ReqDeadlockFree: Kept, ReqLiveness: Kept}},
 		{"an unknown run shows nothing",
@@ -56,6 +69,21 @@ func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
 		{"a run with no fault keeps no requirement but may break one",
 			Results{Verdict: checker.Invalid, Anomalies: []checker.Anomaly{overlap(account.EndExpired, false), {Kind: checker.KindDoubleEffect}}},
 			map[string]Showing{ReqSafety: Broken, ReqMutualExclusion: NotShown, ReqDeadlockFree: NotShown}},
+		{"a restart of a client that held no lock does not test deadlock-freedom",
+			Results{Verdict: checker.Valid, Plan: restart, Claims: struck(restart[0], "w2"), Checkers: live},
+			map[string]Showing{ReqDeadlockFree: NotShown, ReqLiveness: Kept}},
+		{"a crash of the client that held the lock tests deadlock-freedom",
+			Results{Verdict: checker.Valid, Plan: restart, Claims: struck(restart[0], "w1"), Checkers: live},
+			map[string]Showing{ReqDeadlockFree: Kept}},
+		{"an orphaned lease its TTL ended within one TTL keeps deadlock-freedom and liveness",
+			Results{Verdict: checker.Valid, Plan: restart, Claims: struck(restart[0], "w1"), Checkers: live, Anomalies: []checker.Anomaly{orphan(true)}},
+			map[string]Showing{ReqDeadlockFree: Kept, ReqLiveness: Kept}},
+		{"an orphaned lease that outlived its TTL breaks liveness",
+			Results{Verdict: checker.Valid, Plan: restart, Claims: struck(restart[0], "w1"), Checkers: live, Anomalies: []checker.Anomaly{orphan(false)}},
+			map[string]Showing{ReqLiveness: Broken}},
+		{"a lock that granted a second client while the first key should still have stood breaks mutual exclusion",
+			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{overlap(account.EndTaken, false), {Kind: checker.KindLostUpdate}}},
+			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},
 		{"a semaphore that admits more than its permits breaks mutual exclusion",
 			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{{Kind: checker.KindOverAdmission}, overlap(account.EndPurged, false)}},
 			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},

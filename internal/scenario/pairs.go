@@ -77,15 +77,70 @@ func BeyondFix(broken, fixed Scenario) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return beyondFields(a, b), nil
+}
+
+// beyondFields is BeyondFix of two scenarios' fields (a the broken
+// file's, b the fix's), sorted. Besides the fields no fix may change, it
+// holds a process command's arguments other than the last (the library's
+// version: a flag that changes with it is a second change) and, when the
+// pair changes more than one of the resource's checks (two fixes for two
+// bugs), every field of those checks: a pair teaches one fix.
+func beyondFields(a, b map[string]string) []string {
 	diff := fieldDiff(a, b)
 	var out []string
 	sameAlgorithm := !slices.Contains(diff, "algorithm")
+	var checks []string
 	for _, p := range diff {
-		if !isFixField(p, sameAlgorithm) && !isOperationalFix(p, a, b) {
+		if c := resourceCheck(p); c != "" && !slices.Contains(checks, c) {
+			checks = append(checks, c)
+		}
+	}
+	for _, p := range diff {
+		switch {
+		case strings.HasPrefix(p, "process.command["):
+			if !isVersionArgument(p, a, b) {
+				out = append(out, p)
+			}
+		case len(checks) > 1 && resourceCheck(p) != "":
+			out = append(out, p)
+		case !isFixField(p, sameAlgorithm) && !isOperationalFix(p, a, b):
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// resourceChecks are the resource's checks a fix may turn on, one per
+// pair (the claim step belongs to the fencing or check-and-set it serves).
+var resourceChecks = []string{"workload.fencing", "workload.check_and_set", "workload.epoch_check", "workload.idempotency",
+	"workload.lock_per_fire", "workload.singleton", "workload.failure_record"}
+
+// resourceCheck is the resource check path belongs to ("" for none).
+func resourceCheck(path string) string {
+	if i := slices.IndexFunc(resourceChecks, func(c string) bool {
+		return path == c || strings.HasPrefix(path, c+".")
+	}); i >= 0 {
+		return resourceChecks[i]
+	}
+	return ""
+}
+
+// isVersionArgument tells whether path is the last argument of a process
+// command both files run with as many arguments: the library version an
+// adapter takes (semaphore.js 3.2.1 against 4.1.0).
+func isVersionArgument(path string, a, b map[string]string) bool {
+	count := func(m map[string]string) int {
+		n := 0
+		for k := range m {
+			if strings.HasPrefix(k, "process.command[") {
+				n++
+			}
+		}
+		return n
+	}
+	n := count(a)
+	return n > 0 && n == count(b) && path == fmt.Sprintf("process.command[%d]", n-1)
 }
 
 // faultIndex splits a fault field's path (faults[2].delta) into the

@@ -1,10 +1,12 @@
 package scenario
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // unfairPairs are the shipped pairs known to differ in more than their fix
@@ -97,6 +99,115 @@ func TestAnOperationalFixChangesOnlyTheFaultItMakesHarmless(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := isOperationalFix(c.path, c.a, c.b); got != c.want {
 				t.Errorf("isOperationalFix(%s) = %v, want %v", c.path, got, c.want)
+			}
+		})
+	}
+}
+
+// TestAPairTeachesOneFixAndNoFlagBesideIt: a pair whose fix turns on two
+// of the resource's checks (two fixes for two bugs: stalled-job's
+// idempotency key and failure record) differs beyond its fix, and so
+// does a process pair whose command changes a flag beside the library's
+// version (redis-semaphore's --unhandled-rejections=warn).
+func TestAPairTeachesOneFixAndNoFlagBesideIt(t *testing.T) {
+	cmd := func(args ...string) map[string]string {
+		m := map[string]string{"algorithm": "process"}
+		for i, a := range args {
+			m[fmt.Sprintf("process.command[%d]", i)] = a
+		}
+		return m
+	}
+	work := func(kv ...string) map[string]string {
+		m := map[string]string{"algorithm": "watchdog"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name string
+		a, b map[string]string
+		want []string
+	}{
+		{"a fix that checks the failure record alone is one fix",
+			work("workload.failure_record", "unchecked", "workload.idempotency", "true"),
+			work("workload.failure_record", "token", "workload.idempotency", "true"), nil},
+		{"a fix that also keys the charge is two",
+			work("workload.failure_record", "unchecked"),
+			work("workload.failure_record", "token", "workload.idempotency", "true"),
+			[]string{"workload.failure_record", "workload.idempotency"}},
+		{"fencing with its claim step is one fix",
+			work(), work("workload.fencing", "true", "workload.claim", "true"), nil},
+		{"a library's version alone is the fix",
+			cmd("node", "--unhandled-rejections=warn", "semaphore.js", "3.2.1"),
+			cmd("node", "--unhandled-rejections=warn", "semaphore.js", "4.1.0"), nil},
+		{"a flag dropped beside the version is a second change",
+			cmd("node", "--unhandled-rejections=warn", "semaphore.js", "3.2.1"),
+			cmd("node", "semaphore.js", "4.1.0"),
+			[]string{"process.command[1]", "process.command[2]", "process.command[3]"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := beyondFields(c.a, c.b); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("beyond the fix: %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestAWaitFixMeetsItsFailoverBeforeTheReplicaCatchesUp: a pair whose fix
+// is WAIT 1 (safe-wait, fenced-wait) shows what WAIT saves only when its
+// failover strikes both runs at one moment, while the replica is still cut
+// off: a failover timed from w1's grant fires in the fixed run after WAIT
+// has waited the lag out, where no WAIT was needed (lesson 46's
+// failover-fence-wait, lesson 47's failover-wait).
+func TestAWaitFixMeetsItsFailoverBeforeTheReplicaCatchesUp(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "scenarios", "*.yaml"))
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.FixedBy == "" {
+			continue
+		}
+		fixed, err := Load(s.FixedByFile())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fixed.Algorithm != "safe-wait" && fixed.Algorithm != "fenced-wait" {
+			continue
+		}
+		t.Run(filepath.Base(f)+"'s failover strikes before its replica catches up", func(t *testing.T) {
+			b, err := Normalize(fixed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Flatten(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lagEnd, failover time.Duration = -1, -1
+			for i := 0; ; i++ {
+				kind, ok := m[fmt.Sprintf("faults[%d].kind", i)]
+				if !ok {
+					break
+				}
+				at, err := time.ParseDuration(m[fmt.Sprintf("faults[%d].at", i)])
+				switch {
+				case kind == "replication-lag" && err == nil:
+					d, err := time.ParseDuration(m[fmt.Sprintf("faults[%d].duration", i)])
+					if err != nil {
+						t.Fatalf("replication-lag without a duration: %v", err)
+					}
+					lagEnd = at + d
+				case kind == "failover" && err == nil:
+					failover = at
+				case kind == "failover":
+					t.Fatalf("the failover fires on a trigger (%v), not at a fixed time both runs share", err)
+				}
+			}
+			if lagEnd < 0 || failover < 0 || failover >= lagEnd {
+				t.Errorf("failover at %v, replication lag ends at %v: the failover must strike while the replica lags", failover, lagEnd)
 			}
 		})
 	}

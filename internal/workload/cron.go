@@ -19,6 +19,14 @@ const Cron = "cron"
 // ActionRunJob is one run of the job: Key "job@<k>", one run per fire time.
 const ActionRunJob = "run-job"
 
+// FireOf is the fire time k a run-job key names ("job@2": 2), fire k being
+// due k intervals after the run's start by the schedule; ok false for a key
+// that names none.
+func FireOf(key string) (k int, ok bool) {
+	n, err := fmt.Sscanf(key, "job@%d", &k)
+	return k, err == nil && n == 1 && key == fmt.Sprintf("job@%d", k)
+}
+
 func init() {
 	Register(Kind{
 		Name:     Cron,
