@@ -106,11 +106,21 @@ const (
 	// acquire of unknown outcome, a release that removed nothing, a
 	// client's lost, done or stopped) renders it. Records: the operation.
 	Op Kind = "op"
+	// Absent: the run had no What, a fact a remedy rests on (package
+	// report's advice table). What NoPause: no fault step planned or
+	// applied paused a client. What NoPurge: no member of the sorted set
+	// Key was removed by another command than its owner's own ZREM (no
+	// semaphore permit was purged). What NoCrashLoss: no crash of Node
+	// lost writes: it was not crashed, or its persistence (Persistence)
+	// kept every write through each of its crashes (aof-always; an
+	// aof-everysec node killed without a power loss). Records: none (an
+	// absence rests on the whole history).
+	Absent Kind = "absent"
 )
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent}
 }
 
 // Words of a claim's What.
@@ -122,6 +132,10 @@ const (
 	Unrecorded = "unrecorded"
 	// Open is the How of an Op claim about an operation never answered.
 	Open = "open"
+	// NoPause, NoPurge and NoCrashLoss are the What of an Absent claim.
+	NoPause     = "pause"
+	NoPurge     = "purge"
+	NoCrashLoss = "crash-loss"
 )
 
 // Claim is one statement about a run, as data. Only the fields its Kind
