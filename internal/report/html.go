@@ -80,7 +80,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	h := in.History.Header
 	p := runPage{
 		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: description(in), Aborted: in.Aborted, Cut: in.Cut,
-		Fix: buildRemedy(in, lang), Rate: true,
+		Fix: remedyOf(in, lang, res.Claims), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
 		Headline: headline, History: hist, YAML: string(in.ScenarioYAML),
