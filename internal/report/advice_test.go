@@ -113,7 +113,7 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 func TestTheRemediesPremisesWords(t *testing.T) {
 	for _, tc := range []struct {
 		name, run, key string
-		says       map[Lang]string
+		says           map[Lang]string
 	}{
 		{"the fencing caveat names the counter's node and how its crash lost writes", "power-loss-everysec", "fix.fencing.counter",
 			map[Lang]string{English: "a fence counter kept on n1 would have gone back in this run's crash (appendfsync everysec loses its last second in a power loss)",
