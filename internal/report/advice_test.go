@@ -112,13 +112,13 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 // names those its claims state, in both languages.
 func TestTheRemediesPremisesWords(t *testing.T) {
 	for _, tc := range []struct {
-		name, run, key string
-		says           map[Lang]string
+		name, run string
+		says      map[Lang]string
 	}{
-		{"the fencing caveat names the counter's node and how its crash lost writes", "power-loss-everysec", "fix.fencing.counter",
+		{"the fencing caveat names the counter's node and how its crash lost writes", "power-loss-everysec",
 			map[Lang]string{English: "a fence counter kept on n1 would have gone back in this run's crash (appendfsync everysec loses its last second in a power loss)",
 				Vietnamese: "một bộ đếm fencing đặt trên n1 sẽ bị lùi lại trong lần crash của lần chạy này (appendfsync everysec mất giây cuối cùng khi mất điện)"}},
-		{"the cron skew advice gives the TTL and the clocks' spread", "cron-lock-per-fire-short-ttl", "fix.cron.skew",
+		{"the cron skew advice gives the TTL and the clocks' spread", "cron-lock-per-fire-short-ttl",
 			map[Lang]string{English: "its TTL (15s) was shorter than the spread of the schedulers' clocks (20s)",
 				Vietnamese: "TTL của nó (15s) ngắn hơn độ lệch giữa đồng hồ các scheduler (20s)"}},
 	} {
