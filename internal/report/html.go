@@ -71,8 +71,8 @@ type runPage struct {
 	TimelineJS  template.JS
 	// Why is the run's causes by experiment (why.go); FixedRun the
 	// remedy's sentence on its fixed_by run with the same faults.
-	Why      []whyRow
-	FixedRun string
+	Why                     []whyRow
+	FixedRun, FixedRunClaim string
 }
 
 func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) runPage {
@@ -284,7 +284,8 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
-	pg.Why, pg.FixedRun = m.whySection(lang, in, filepath.Dir(path)), fixedRun(lang, in)
+	pg.Why = m.whySection(lang, in, filepath.Dir(path))
+	pg.FixedRun, pg.FixedRunClaim = fixedRun(lang, in, res.Claims)
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
 			pg.FixedReport = rel

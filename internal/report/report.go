@@ -202,7 +202,8 @@ type Results struct {
 // their order, so the story's steps (Step.Claim) and results.json name the
 // same claims.
 func runClaims(in Input, m *model) []claim.Claim {
-	return claim.Number(append(m.a.Claims(), checker.Claims(in.Results)...))
+	cs := append(m.a.Claims(), checker.Claims(in.Results)...)
+	return claim.Number(append(cs, why.Claims(in.Counterfactuals)...))
 }
 
 // emulated reports whether the history's backend is emulated Redis.

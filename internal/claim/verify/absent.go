@@ -124,3 +124,52 @@ func bound(s string) (float64, bool) {
 	}
 	return f, ex
 }
+
+// experiment checks what an Experiment claim says of this run: its change
+// is one package why makes, of a step of this run's plan. Its verdict is
+// another run's (ExperimentVerdict checks it against that run's results).
+func (v *verifier) experiment(c claim.Claim) outcome {
+	switch c.What {
+	case "fixed-by":
+		if c.Step != 0 {
+			return refuse(nil, "a fixed_by experiment changes no one step (step %d)", c.Step)
+		}
+	case "without", "half":
+		st := slices.IndexFunc(v.h.Header.Plan, func(st history.FaultStep) bool { return st.ID == c.Step })
+		if st < 0 {
+			return refuse(nil, "the run's plan has no step %d", c.Step)
+		}
+		if c.What == "half" && !halvable(v.h.Header.Plan[st]) {
+			return refuse(nil, "step %d is neither a pause nor a latency with a length to halve", c.Step)
+		}
+	default:
+		return refuse(nil, "no experiment changes a run by %q", c.What)
+	}
+	return skip(ExperimentUnchecked)
+}
+
+// ExperimentUnchecked is the reason an Experiment claim's verdict is not
+// checkable from the run's own history.
+const ExperimentUnchecked = "experiment: its verdict is another run's"
+
+// halvable: a pause (of a client or a node) or a latency, the steps an
+// experiment halves.
+func halvable(st history.FaultStep) bool {
+	switch st.Effect {
+	case history.EffectFreezeClient, history.EffectFreezeNode:
+		return st.Duration > 0 && !st.UntilEnd
+	case history.EffectSlowLinks:
+		return st.Latency > 0
+	}
+	return false
+}
+
+// ExperimentVerdict checks an Experiment claim's verdict against the
+// verdict its experiment's results.json records: "" when they agree, else
+// why not.
+func ExperimentVerdict(c claim.Claim, recorded string) string {
+	if c.How != recorded {
+		return "the experiment's results.json says " + strconv.Quote(recorded) + ", not " + strconv.Quote(c.How)
+	}
+	return ""
+}

@@ -85,3 +85,34 @@ func TestVerifierRefusesAnAbsenceTheRunHad(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifierChecksAnExperimentAgainstThePlan: an experiment claim
+// (what a headline's cause and the remedy's fixed_by sentence rest on)
+// names a change of this run's plan, else it is refused; its verdict,
+// another run's, is left to that run's results (not checkable here).
+func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
+	h := corpus("c05-semaphore-over-admission")(t)
+	pause := h.Header.Plan[0]
+	if pause.Effect != history.EffectFreezeClient {
+		t.Fatalf("step 1 of the run is %s, not a pause", pause.Effect)
+	}
+	for _, tc := range []struct {
+		name string
+		c    claim.Claim
+		ok   bool
+	}{
+		{"the run without its pause is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "without", Step: pause.ID, How: "valid"}, true},
+		{"the run with its pause halved is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "half", Step: pause.ID, How: "invalid"}, true},
+		{"the fixed_by file's run is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by", How: "valid"}, true},
+		{"a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "without", Step: 99, How: "valid"}, false},
+		{"a fixed_by run that names a step is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by", Step: pause.ID, How: "valid"}, false},
+		{"a change no experiment makes is refused", claim.Claim{Kind: claim.Experiment, What: "double", Step: pause.ID, How: "valid"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := verify.Verify(h, []claim.Claim{tc.c})
+			if refused := len(r.Failures) == 1; refused == tc.ok || (tc.ok && r.Unchecked[verify.ExperimentUnchecked] != 1) {
+				t.Errorf("claim %+v: %+v", tc.c, r)
+			}
+		})
+	}
+}

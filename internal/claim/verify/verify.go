@@ -157,6 +157,8 @@ func (v *verifier) check(c claim.Claim) outcome {
 		return v.ownOp(c)
 	case claim.Absent:
 		return v.absent(c)
+	case claim.Experiment:
+		return v.experiment(c)
 	}
 	if o, ok := v.markKind(c); ok {
 		return o
