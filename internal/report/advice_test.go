@@ -53,7 +53,9 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 		{"the paused holder's story is told where a paused holder's permit was purged", "c05-semaphore-over-admission",
 			[]string{"fix.semaphore"}, []string{"fix.semaphore.clock", "fix.semaphore.rank"}, []string{"permit/", "fault/pause"}},
 		{"the paused holder's story is not told where no pause happened (false statement 2)", "semaphore-clock-ahead-purge",
-			[]string{"fix.semaphore.clock"}, []string{"fix.semaphore", "fix.semaphore.rank"}, []string{"permit/", "absent/pause"}},
+			[]string{"fix.semaphore.clock"}, []string{"fix.semaphore", "fix.semaphore.rank", "fix.semaphore.slow"}, []string{"permit/", "clock-offset/", "absent/pause"}},
+		{"the purging clock's story is not told where no clock was moved", "semaphore-slow-job-purge",
+			[]string{"fix.semaphore.slow"}, []string{"fix.semaphore.clock", "fix.semaphore", "fix.semaphore.rank"}, []string{"permit/", "absent/pause"}},
 		{"the basic semaphore's clock ranking is told only where no permit was purged", "semaphore-basic-clock-skew",
 			[]string{"fix.semaphore.rank", "fix.fencing"}, []string{"fix.semaphore", "fix.semaphore.clock"}, []string{"absent/purge"}},
 		{"one lock per fire time is advised where the run had one lock per job", "c06-cron-duplicate-run",
@@ -139,7 +141,7 @@ func TestTheRemediesPremisesWords(t *testing.T) {
 // run, that every one of them holds by the independent verifier, and that
 // the page's advice rows carry the same ids.
 func TestEveryAdviceRowCarriesItsClaims(t *testing.T) {
-	for _, run := range []string{"power-loss-everysec", "semaphore-clock-ahead-purge", "semaphore-basic-clock-skew",
+	for _, run := range []string{"power-loss-everysec", "semaphore-clock-ahead-purge", "semaphore-basic-clock-skew", "semaphore-slow-job-purge",
 		"cron-lock-per-fire-short-ttl", "c05-semaphore-over-admission", "c19f-orphan-kept-by-another-heartbeat"} {
 		t.Run(run+" offers advice resting on true claims", func(t *testing.T) {
 			in := adviceRun(t, run)

@@ -148,6 +148,35 @@ func purged(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	return cs, len(cs) > 0
 }
 
+// purgedBySkew: a permit was purged by a client whose clock was ahead
+// of its holder's (their ClockOffset claims, when the purge and the entry
+// fell in one; a clock no claim names runs at 0): the Permit claims and
+// those clock claims.
+func purgedBySkew(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	ps, _ := purged(f, an)
+	var out []claim.Claim
+	for _, p := range ps {
+		by, cb := f.offsetAt(p.By, p.End)
+		holder, ch := f.offsetAt(p.Client, p.Start)
+		if by > holder {
+			out = append(out, p)
+			out = append(append(out, cb...), ch...)
+		}
+	}
+	return out, len(out) > 0
+}
+
+// offsetAt is client's clock offset at t and the ClockOffset claim that
+// states it (none: the clock had not been moved, offset 0).
+func (f *runFacts) offsetAt(client string, t int64) (int64, []claim.Claim) {
+	for _, c := range f.cs {
+		if c.Kind == claim.ClockOffset && c.Client == client && c.Start <= t && t <= c.End {
+			return c.Offset, []claim.Claim{c}
+		}
+	}
+	return 0, nil
+}
+
 // noPurge: no permit was purged: every recorded sorted set's Absent
 // claim, and no purged Permit claim.
 func noPurge(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {

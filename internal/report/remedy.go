@@ -89,10 +89,11 @@ var offers = map[string][]offer{
 	// lost the writes of the node that would keep it, the counter would
 	// have gone back with them (issue 27, false statement 8).
 	"fix.fencing": {{"fix.fencing", []premise{counterKept}}, {"fix.fencing.counter", []premise{counterLost}}},
-	// A purged permit's story: a pause of its holder, or, with no pause in
-	// the run, the purging client's clock (issue 27, false statement 2).
+	// A purged permit's story: a pause of its holder; with no pause in
+	// the run, the purging client's clock ahead of the holder's (issue 27,
+	// false statement 2), or else a holder inside longer than the timeout.
 	"fix.semaphore":       {{"fix.semaphore", []premise{purgedPaused}}},
-	"fix.semaphore.clock": {{"fix.semaphore.clock", []premise{purged, noPause}}},
+	"fix.semaphore.clock": {{"fix.semaphore.clock", []premise{purgedBySkew, noPause}}, {"fix.semaphore.slow", []premise{purged, noPause}}},
 	"fix.semaphore.rank":  {{"fix.semaphore.rank", []premise{noPurge}}},
 	// One lock per fire time is advice only for a run without it; with
 	// it, the schedulers' clock spread against the TTL is the story
