@@ -44,6 +44,7 @@ func (a *Account) Claims() []claim.Claim {
 	cs = append(cs, a.orphanClaims()...)
 	cs = append(cs, a.markClaims()...)
 	cs = append(cs, a.ownClaims(cs)...)
+	cs = append(cs, a.absentClaims()...)
 	return cs
 }
 
@@ -252,6 +253,44 @@ func (a *Account) orphanClaims() []claim.Claim {
 					Start: k.Start, End: k.End, How: k.Ended.Kind, Records: []int{k.Set, j}})
 				break
 			}
+		}
+	}
+	return cs
+}
+
+// absentClaims states what the run did not have that a remedy rests on
+// (claim.Absent): no client pause, no purge of a recorded sorted set's
+// members, and, per node, no crash that lost writes (CrashLoses).
+func (a *Account) absentClaims() []claim.Claim {
+	var cs []claim.Claim
+	paused := slices.ContainsFunc(a.Faults, func(f FaultWindow) bool { return f.Step.Effect == history.EffectFreezeClient }) ||
+		slices.ContainsFunc(a.H.Header.Plan, func(st history.FaultStep) bool { return st.Effect == history.EffectFreezeClient })
+	if !paused {
+		cs = append(cs, claim.Claim{Kind: claim.Absent, What: claim.NoPause, End: a.end})
+	}
+	var sets []MemberLife // the first member of each recorded sorted set
+	purged := map[string]bool{}
+	for _, m := range a.members {
+		if !m.Observed {
+			continue
+		}
+		if !slices.ContainsFunc(sets, func(o MemberLife) bool { return o.Node == m.Node && o.Key == m.Key }) {
+			sets = append(sets, m)
+		}
+		if m.Ended.Kind == EndPurged {
+			purged[nk(m.Node, m.Key)] = true
+		}
+	}
+	for _, m := range sets {
+		if !purged[nk(m.Node, m.Key)] {
+			cs = append(cs, claim.Claim{Kind: claim.Absent, What: claim.NoPurge, Node: m.Node, Key: m.Key, End: a.end})
+		}
+	}
+	for _, n := range a.H.Header.Nodes {
+		if !slices.ContainsFunc(a.Faults, func(f FaultWindow) bool {
+			return f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, n) && a.CrashLoses(f.Step, n)
+		}) {
+			cs = append(cs, claim.Claim{Kind: claim.Absent, What: claim.NoCrashLoss, Node: n, Persistence: a.H.Header.Persistence[n], End: a.end})
 		}
 	}
 	return cs

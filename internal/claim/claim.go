@@ -106,11 +106,30 @@ const (
 	// acquire of unknown outcome, a release that removed nothing, a
 	// client's lost, done or stopped) renders it. Records: the operation.
 	Op Kind = "op"
+	// Absent: the run had no What, a fact a remedy rests on (package
+	// report's advice table). What NoPause: no fault step planned or
+	// applied paused a client. What NoPurge: no member of the sorted set
+	// Key was removed by another command than its owner's own ZREM (no
+	// semaphore permit was purged). What NoCrashLoss: no crash of Node
+	// lost writes: it was not crashed, or its persistence (Persistence)
+	// kept every write through each of its crashes (aof-always; an
+	// aof-everysec node killed without a power loss). Records: none (an
+	// absence rests on the whole history).
+	Absent Kind = "absent"
+	// Experiment: the run's scenario, changed as What says (package why:
+	// "without" plan step Step, "half" that step at half its length,
+	// "fixed-by" the scenario's fixed_by file with the same faults), run
+	// with the same seed, got the verdict How; Report is its report
+	// directory. A counterfactual's claim: what a headline's cause and the
+	// remedy's fixed_by sentence rest on. Its verdict is another run's,
+	// checked against that run's results.json, not this history. Records:
+	// none.
+	Experiment Kind = "experiment"
 )
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment}
 }
 
 // Words of a claim's What.
@@ -122,6 +141,10 @@ const (
 	Unrecorded = "unrecorded"
 	// Open is the How of an Op claim about an operation never answered.
 	Open = "open"
+	// NoPause, NoPurge and NoCrashLoss are the What of an Absent claim.
+	NoPause     = "pause"
+	NoPurge     = "purge"
+	NoCrashLoss = "crash-loss"
 )
 
 // Claim is one statement about a run, as data. Only the fields its Kind
@@ -174,6 +197,8 @@ type Claim struct {
 	Removed   bool   `json:"removed,omitempty"`
 	Action    string `json:"action,omitempty"`
 	Renewal   bool   `json:"renewal,omitempty"`
+	// Report is an Experiment claim's report directory.
+	Report string `json:"report,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,7 +20,8 @@ import (
 // stored report's results.json makes against its history.jsonl with the
 // independent verifier (package claim/verify), rewriting nothing. It
 // prints "N claims, all hold" or every false claim with the records that
-// contradict it. Exit 0: every claim holds; 1: a claim is false; 254: bad
+// contradict it. An experiment claim's verdict (a counterfactual run's) is
+// checked against that run's own results.json while it is on disk. Exit 0: every claim holds; 1: a claim is false; 254: bad
 // input (a missing directory or file, results.json without claims or not
 // JSON, an unreadable history), with the file and the reason.
 func cmdCheckClaims(path string, stdout, stderr io.Writer) int {
@@ -42,6 +44,7 @@ func cmdCheckClaims(path string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	r := verify.Verify(h, cs)
+	checkExperiments(&r, cs)
 	unchecked := 0
 	var whys []string
 	for why, n := range r.Unchecked {
@@ -113,3 +116,33 @@ func lineCol(b []byte, off int64) (line, col int) {
 }
 
 func joinComma(ss []string) string { return strings.Join(ss, ", ") }
+
+// checkExperiments checks each Experiment claim's verdict against its
+// experiment's own results.json, where that report is still on disk: one
+// not checkable from the run's history becomes held or false.
+func checkExperiments(r *verify.Result, cs []claim.Claim) {
+	for _, c := range cs {
+		if c.Kind != claim.Experiment || c.Report == "" || r.Unchecked[verify.ExperimentUnchecked] == 0 ||
+			slices.ContainsFunc(r.Failures, func(f verify.Failure) bool { return f.Claim.ID == c.ID }) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(c.Report, "results.json"))
+		if err != nil {
+			continue // the experiment's report is gone: it stays not checkable
+		}
+		var res struct {
+			Verdict string `json:"verdict"`
+		}
+		if json.Unmarshal(b, &res) != nil {
+			continue
+		}
+		if r.Unchecked[verify.ExperimentUnchecked]--; r.Unchecked[verify.ExperimentUnchecked] == 0 {
+			delete(r.Unchecked, verify.ExperimentUnchecked)
+		}
+		if why := verify.ExperimentVerdict(c, res.Verdict); why != "" {
+			r.Failures = append(r.Failures, verify.Failure{Claim: c, Reason: why, Records: []int{}})
+			continue
+		}
+		r.Held++
+	}
+}

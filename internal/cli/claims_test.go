@@ -106,3 +106,53 @@ func TestCheckClaims(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckClaimsReadsAnExperimentsOwnVerdict: an experiment claim's
+// verdict is checked against its experiment's results.json when that
+// report is on disk, and left not checkable when it is gone.
+func TestCheckClaimsReadsAnExperimentsOwnVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		recorded string // the experiment report's verdict; "" = no report
+		code     int
+		stdout   string
+	}{
+		{"an experiment whose report gives the claimed verdict holds", "valid", exitValid, "claims, all hold"},
+		{"an experiment whose report gives another verdict is false", "invalid", exitInvalid, `results.json says "invalid", not "valid"`},
+		{"an experiment whose report is gone is not checkable", "", exitValid, "1 experiment: its verdict is another run's"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp := filepath.Join(t.TempDir(), "fixed-by")
+			if tc.recorded != "" {
+				if err := os.MkdirAll(exp, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(exp, "results.json"), []byte(`{"verdict": "`+tc.recorded+`"}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dir := claimsDir(t, nil)
+			b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res struct {
+				Claims []claim.Claim `json:"claims"`
+			}
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Fatal(err)
+			}
+			res.Claims = append(res.Claims, claim.Claim{ID: "experiment-1", Kind: claim.Experiment, What: "fixed-by", How: "valid", Report: exp, Records: []int{}})
+			if b, err = json.Marshal(res); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "results.json"), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			if code := Main([]string{"check", "--claims", dir}, &out, &errb); code != tc.code || !strings.Contains(out.String(), tc.stdout) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, out.String(), errb.String(), tc.code, tc.stdout)
+			}
+		})
+	}
+}

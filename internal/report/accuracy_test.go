@@ -63,7 +63,7 @@ func pageSentences(in Input, lang Lang) []string {
 		out = append(out, m.describeAnomaly(lang, a), m.whyAnomaly(lang, a), a.Explain)
 	}
 	if r := buildRemedy(in, lang); r != nil {
-		out = append(out, r.Advice...)
+		out = append(out, r.Texts()...)
 		out = append(out, r.Saved)
 	}
 	return out

@@ -71,8 +71,8 @@ type runPage struct {
 	TimelineJS  template.JS
 	// Why is the run's causes by experiment (why.go); FixedRun the
 	// remedy's sentence on its fixed_by run with the same faults.
-	Why      []whyRow
-	FixedRun string
+	Why                     []whyRow
+	FixedRun, FixedRunClaim string
 }
 
 func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) runPage {
@@ -80,7 +80,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	h := in.History.Header
 	p := runPage{
 		Lang: lang, Title: tr(lang, "title", h.Scenario), Description: description(in), Aborted: in.Aborted, Cut: in.Cut,
-		Fix: buildRemedy(in, lang), Rate: true,
+		Fix: remedyOf(in, lang, res.Claims), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
 		Headline: headline, History: hist, YAML: string(in.ScenarioYAML),
@@ -284,7 +284,8 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
-	pg.Why, pg.FixedRun = m.whySection(lang, in, filepath.Dir(path)), fixedRun(lang, in)
+	pg.Why = m.whySection(lang, in, filepath.Dir(path))
+	pg.FixedRun, pg.FixedRunClaim = fixedRun(lang, in, res.Claims)
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
 			pg.FixedReport = rel

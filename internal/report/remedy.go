@@ -2,88 +2,159 @@ package report
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
 
-// remedies says what would have prevented an anomaly, by the run's
-// algorithm (its name, or a trait of it from the history header, or "" =
-// any), anomaly kind ("" = any) and, when renewed is set, only for an
-// anomaly whose cause says the holder's renewals kept the key
-// (checker.Cause.Renewed), and, when cause is set, only for an anomaly of
-// that cause (checker.Cause.Kind); the first matching row wins. Each
-// advice is a message key "fix.*".
+// remedies says what would have prevented an anomaly: the first row
+// that matches the anomaly and whose premises hold gives its advice. A
+// row matches by the run's algorithm (its name, or a trait of it from the
+// history header; "" = any), the anomaly's kind ("" = any), and, when
+// renewed is set, only an anomaly whose cause says the holder's renewals
+// kept the key (checker.Cause.Renewed), when cause is set, only an
+// anomaly of that cause (checker.Cause.Kind). Its premises (pre) are
+// facts of the run as claims (premise). Each advice is a message key
+// "fix.*", offered only where its own premises (offers) hold.
 var remedies = []struct {
 	algorithm, trait, kind string
 	advice                 []string
 	renewed                bool
 	cause                  string
+	pre                    []premise
 }{
 	// The workload anomalies of issue 4 have one remedy each, whatever the
 	// algorithm (lock-theory S18–S22).
-	{"", "", checker.KindOversell, []string{"fix.lua.stock"}, false, ""},
-	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}, false, ""},
-	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}, false, ""},
-	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}, false, ""},
-	{"", "", checker.KindOverAdmission, []string{"fix.semaphore"}, false, ""},
+	{"", "", checker.KindOversell, []string{"fix.lua.stock"}, false, "", nil},
+	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}, false, "", nil},
+	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}, false, "", nil},
+	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}, false, "", nil},
+	// Over-admission: the advice follows what the nodes did (issue 27,
+	// false statement 2). No permit purged: the semaphore ranked a caller
+	// ahead of the holders — the basic one ranks by each caller's own
+	// clock. A permit purged: the purging client's clock (no pause) or
+	// the paused holder's story (offers).
+	{"", "", checker.KindOverAdmission, []string{"fix.semaphore.rank", "fix.fencing"}, false, "", []premise{noPurge}},
+	{"", "", checker.KindOverAdmission, []string{"fix.semaphore.clock", "fix.semaphore"}, false, "", nil},
+	// An orphan kept alive by another client's extends: the extend, not
+	// the TTL, is the fault (rq #1707, BR-25).
+	{"", "", checker.KindOrphanedLease, []string{"fix.extend.owner", "fix.renewal"}, true, "", []premise{extendedByOther}},
+	{"", "", checker.KindOrphanedLease, []string{"fix.extend.owner", "fix.orphan"}, false, "", []premise{extendedByOther}},
 	// A counter lost in a failover: durability on the old master would
 	// not have reached the replica (S23, BR-20).
-	{"", "", checker.KindTokenRegression, []string{"fix.wait.counter"}, false, account.EndFailover},
-	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}, false, ""},
+	{"", "", checker.KindTokenRegression, []string{"fix.wait.counter"}, false, account.EndFailover, nil},
+	{"", "", checker.KindTokenRegression, []string{"fix.durable.counter"}, false, "", nil},
 	// A lock lost in a failover to a replica that lacked its key: a fence
 	// counter on that master would have been lost with it
 	// (failover-fence-regression); the grant must wait for a replica.
-	{"", "", "", []string{"fix.wait.lock"}, false, account.EndFailover},
+	{"", "", "", []string{"fix.wait.lock"}, false, account.EndFailover, nil},
 	// A restarted client's restore on start deleted a live lease: no
 	// unlock script prevents that; restoring only what expired does
 	// (kombu PR #905, BR-27).
-	{"", "", checker.KindForeignUnlock, []string{"fix.restore.own"}, false, account.EndRestored},
+	{"", "", checker.KindForeignUnlock, []string{"fix.restore.own"}, false, account.EndRestored, nil},
 	// A renewal that brought a lost lease back, or vouched for one: the
 	// renewal must check the owner token and tell the holder
 	// (redis-semaphore 5.3.1, #175; redlock-rb PR #37, BR-08).
-	{"", "", checker.KindResurrectedLease, []string{"fix.refresh.owner", "fix.fencing"}, false, ""},
-	{"", "", checker.KindHiddenLapse, []string{"fix.refresh.owner", "fix.fencing"}, false, ""},
-	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}, false, ""},
-	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}, false, ""},
+	{"", "", checker.KindResurrectedLease, []string{"fix.refresh.owner", "fix.fencing"}, false, "", nil},
+	{"", "", checker.KindHiddenLapse, []string{"fix.refresh.owner", "fix.fencing"}, false, "", nil},
+	{"naive", "", checker.KindForeignUnlock, []string{"fix.safe", "fix.fencing"}, false, "", nil},
+	{"naive", "", "", []string{"fix.safe", "fix.fencing", "fix.idempotency"}, false, "", nil},
 	// SETNX then EXPIRE: the key without a TTL is the cause, whatever it
 	// shows (a stuck lock, an orphaned lease, the lock unavailable).
-	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}, false, ""},
-	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false, ""},
-	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false, ""},
-	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false, ""},
-	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}, false, ""},
+	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}, false, "", nil},
+	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false, "", nil},
+	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false, "", nil},
+	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false, "", nil},
+	{"", "", checker.KindForeignUnlock, []string{"fix.safe"}, false, "", nil},
 	// A watchdog that renewed a lock nobody used: its TTL was not the
 	// problem (BR-21, S15b).
-	{"", "", checker.KindStuckLock, []string{"fix.renewal"}, true, ""},
-	{"", "", checker.KindOrphanedLease, []string{"fix.renewal"}, true, ""},
-	{"", "", checker.KindStuckLock, []string{"fix.ttl"}, false, ""},
-	{"", "", checker.KindOrphanedLease, []string{"fix.orphan"}, false, ""},
-	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}, false, ""},
-	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}, false, ""},
+	{"", "", checker.KindStuckLock, []string{"fix.renewal"}, true, "", nil},
+	{"", "", checker.KindOrphanedLease, []string{"fix.renewal"}, true, "", nil},
+	{"", "", checker.KindStuckLock, []string{"fix.ttl"}, false, "", nil},
+	{"", "", checker.KindOrphanedLease, []string{"fix.orphan"}, false, "", nil},
+	{"", "", checker.KindUnavailable, []string{"fix.unavailable"}, false, "", nil},
+	{"", "", "", []string{"fix.fencing", "fix.idempotency", "fix.atomic"}, false, "", nil},
+}
+
+// offers are the remedies whose words rest on a fact of the run beyond
+// the anomaly they remedy: advice k is offered as the first of offers[k]
+// whose premises all hold, and not at all when none does. Advice not
+// listed rests on its anomaly alone.
+var offers = map[string][]offer{
+	// Fencing relies on a counter that only grows: where the run's crash
+	// lost the writes of the node that would keep it, the counter would
+	// have gone back with them (issue 27, false statement 8).
+	"fix.fencing": {{"fix.fencing", []premise{counterKept}}, {"fix.fencing.counter", []premise{counterLost}}},
+	// A purged permit's story: a pause of its holder; with no pause in
+	// the run, the purging client's clock ahead of the holder's (issue 27,
+	// false statement 2), or else a holder inside longer than the timeout.
+	"fix.semaphore":       {{"fix.semaphore", []premise{purgedPaused}}},
+	"fix.semaphore.clock": {{"fix.semaphore.clock", []premise{purgedBySkew, noPause}}, {"fix.semaphore.slow", []premise{purged, noPause}}},
+	"fix.semaphore.rank":  {{"fix.semaphore.rank", []premise{noPurge}}},
+	// One lock per fire time is advice only for a run without it; with
+	// it, the schedulers' clock spread against the TTL is the story
+	// (issue 27, false statement 10).
+	"fix.cron": {{"fix.cron", []premise{notLockPerFire}}, {"fix.cron.skew", []premise{lockPerFire, skewPastTTL}}},
+	// An owner-checked extend: another client's extends kept the key.
+	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
+}
+
+// offer is one way a remedy is worded: its message key and the premises
+// under which its words are true.
+type offer struct {
+	key string
+	pre []premise
+}
+
+// Advice is one remedy a report offers (results.json `advice`): its
+// message key, the arguments of its words, and the ids of the claims its
+// premises and the anomalies it remedies rest on.
+type Advice struct {
+	Key    string   `json:"key"`
+	Args   []string `json:"args,omitempty"`
+	Claims []string `json:"claims"`
+}
+
+// adviceRow is one rendered remedy: its words and its claims' ids
+// (data-claim, space-separated).
+type adviceRow struct {
+	Text, Claim string
 }
 
 // remedy is the "what would have prevented it" section.
 type remedy struct {
-	Advice   []string // sentences in lang
-	Fixed    string   // fixed scenario's name (the scenario's fixed_by), "" when none
-	FixedCmd string   // command that runs it
-	Saved    string   // for a valid fenced run: what saved it
+	Advice   []adviceRow // in lang
+	Fixed    string      // fixed scenario's name (the scenario's fixed_by), "" when none
+	FixedCmd string      // command that runs it
+	Saved    string      // for a valid fenced run: what saved it
 }
 
-// buildRemedy chooses the advice for a run from the tables above; nil when
-// the run had no (non-informational) anomaly and no fencing refusal.
-func buildRemedy(in Input, lang Lang) *remedy {
-	h := in.History.Header
-	var anoms []checker.Anomaly
-	for _, a := range allAnomalies(in.Results) {
-		if !a.Informational {
-			anoms = append(anoms, a)
-		}
+// Texts are the advice's words.
+func (r *remedy) Texts() []string {
+	var out []string
+	for _, a := range r.Advice {
+		out = append(out, a.Text)
 	}
-	if len(anoms) == 0 {
+	return out
+}
+
+// buildRemedy is the remedy of a run whose claims are not at hand: they
+// are made as results.json makes them.
+func buildRemedy(in Input, lang Lang) *remedy {
+	return remedyOf(in, lang, runClaims(in, newModel(in.History, in.Account)))
+}
+
+// remedyOf words the run's advice (adviceOf; cs are its numbered claims)
+// in lang; nil when the run had no (non-informational) anomaly and no
+// fencing refusal.
+func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
+	h := in.History.Header
+	advice, any := adviceOf(in, cs)
+	if !any {
 		if in.Verdict == checker.Valid && h.FencingEnforced && hasInformational(in.Results, checker.KindMutexOverlap) {
 			if hasHarmless(in.Results, checker.HarmlessFencedOrder) {
 				return &remedy{Saved: tr(lang, "fix.saved.fencing.order")}
@@ -96,9 +167,35 @@ func buildRemedy(in Input, lang Lang) *remedy {
 		return nil
 	}
 	r := &remedy{}
-	seen := map[string]bool{}
+	for _, a := range advice {
+		r.Advice = append(r.Advice, adviceRow{Text: adviceText(lang, a, h.Workload), Claim: strings.Join(a.Claims, " ")})
+	}
+	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
+		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
+	}
+	return r
+}
+
+// adviceOf chooses the run's advice from the tables above, each with the
+// claims it rests on; any is false when the run had no
+// (non-informational) anomaly.
+func adviceOf(in Input, cs []claim.Claim) (out []Advice, any bool) {
+	h := in.History.Header
+	var anoms []checker.Anomaly
+	for _, a := range allAnomalies(in.Results) {
+		if !a.Informational {
+			anoms = append(anoms, a)
+		}
+	}
+	if len(anoms) == 0 {
+		return nil, false
+	}
+	f := &runFacts{in: in, cs: cs, a: in.Account}
+	if f.a == nil {
+		f.a = account.New(in.History)
+	}
 	kind := workload.Of(h)
-	add := func(keys []string) {
+	add := func(an checker.Anomaly, keys []string, rowClaims []claim.Claim) {
 		for _, k := range keys {
 			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && kind.Deduplicates == nil {
 				continue // an idempotency key is the payment gateway's: no use to a counter, a stock, a job
@@ -106,10 +203,16 @@ func buildRemedy(in Input, lang Lang) *remedy {
 			if slices.Contains(kind.Unadvised, k) {
 				continue // the workload says the advice does not fit it
 			}
-			if !seen[k] {
-				seen[k] = true
-				r.Advice = append(r.Advice, adviceText(lang, k, h.Workload))
+			o, backing, ok := f.offer(k, an)
+			if !ok {
+				continue // its premises fail: its words would be false of this run
 			}
+			ids := f.ids(an, append(slices.Clone(rowClaims), backing...))
+			if i := slices.IndexFunc(out, func(a Advice) bool { return a.Key == o.key }); i >= 0 {
+				out[i].Claims = union(out[i].Claims, ids)
+				continue
+			}
+			out = append(out, Advice{Key: o.key, Args: f.args(o.key, backing), Claims: ids})
 		}
 	}
 	// A token issuer that went backwards is the root cause: checking the
@@ -124,73 +227,51 @@ func buildRemedy(in Input, lang Lang) *remedy {
 	// holder stored its token: a fencing token would have let it through
 	// too (lock-theory §7.2, §7.3), so the table's advice does not apply.
 	if h.CheckAndSet {
-		add([]string{"fix.cas.claim", "fix.idempotency.charge"})
-		if f := in.FixedBy; f != nil && f.Name != h.Scenario {
-			r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
-		}
-		return r
-	}
-	// Over-admission: the advice follows what the nodes did (issue 27,
-	// false statement 2). No permit purged: the semaphore ranked a caller
-	// ahead of the holders — the basic one ranks by each caller's own
-	// clock. A permit purged with no pause in the plan: the purge's
-	// cut-off came from the purging client's clock. Only a purge after a
-	// pause is fix.semaphore's story.
-	for _, a := range anoms {
-		if a.Kind != checker.KindOverAdmission || in.Account == nil {
-			continue
-		}
-		purged := slices.ContainsFunc(in.Account.Members(), func(m account.MemberLife) bool { return m.Ended.Kind == account.EndPurged })
-		paused := slices.ContainsFunc(h.Plan, func(st history.FaultStep) bool { return st.Effect == history.EffectFreezeClient })
-		switch {
-		case !purged:
-			add([]string{"fix.semaphore.rank", "fix.fencing"})
-		case !paused:
-			add([]string{"fix.semaphore.clock"})
-		default:
-			add([]string{"fix.semaphore"})
-		}
-		if f := in.FixedBy; f != nil && f.Name != h.Scenario {
-			r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
-		}
-		return r
-	}
-	// An orphan kept alive by another client's extends: the extend, not
-	// the TTL, is the fault (rq #1707, BR-25).
-	for _, a := range anoms {
-		if a.Kind == checker.KindOrphanedLease && a.Cause != nil && a.Cause.ExtendedBy != "" {
-			add([]string{"fix.extend.owner"})
-			break
-		}
+		add(anoms[0], []string{"fix.cas.claim", "fix.idempotency.charge"}, nil)
+		return out, true
 	}
 	// The catch-all row speaks only when no anomaly has advice of its own.
 	generic := len(remedies) - 1
-	needGeneric := false
+	var needGeneric []checker.Anomaly
 	for _, a := range anoms {
 		if ak, ok := workload.AnomalyOf(a.Kind); ok && len(ak.Advice) > 0 {
-			add(ak.Advice) // a workload's own kind has its own advice
+			add(a, ak.Advice, nil) // a workload's own kind has its own advice
 			continue
 		}
 		for ri, row := range remedies {
-			if (row.algorithm == "" || row.algorithm == h.Algorithm) && (row.trait == "" || slices.Contains(h.Traits, row.trait)) &&
-				(row.kind == "" || row.kind == a.Kind) && (!row.renewed || (a.Cause != nil && a.Cause.Renewed > 0)) &&
-				(row.cause == "" || (a.Cause != nil && a.Cause.Kind == row.cause)) {
-				if ri == generic {
-					needGeneric = true
-				} else {
-					add(row.advice)
-				}
-				break
+			if (row.algorithm != "" && row.algorithm != h.Algorithm) || (row.trait != "" && !slices.Contains(h.Traits, row.trait)) ||
+				(row.kind != "" && row.kind != a.Kind) || (row.renewed && (a.Cause == nil || a.Cause.Renewed == 0)) ||
+				(row.cause != "" && (a.Cause == nil || a.Cause.Kind != row.cause)) {
+				continue
 			}
+			backing, ok := f.all(row.pre, a)
+			if !ok {
+				continue
+			}
+			if ri == generic {
+				needGeneric = append(needGeneric, a)
+			} else {
+				add(a, row.advice, backing)
+			}
+			break
 		}
 	}
-	if len(r.Advice) == 0 && needGeneric {
-		add(remedies[generic].advice)
+	if len(out) == 0 {
+		for _, a := range needGeneric {
+			add(a, remedies[generic].advice, nil)
+		}
 	}
-	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
-		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
+	return out, true
+}
+
+// union is a with b's ids it lacks.
+func union(a, b []string) []string {
+	for _, id := range b {
+		if !slices.Contains(a, id) {
+			a = append(a, id)
+		}
 	}
-	return r
+	return a
 }
 
 // hasHarmless reports whether some checker reported an informational
@@ -215,14 +296,23 @@ func hasInformational(results []checker.Result, kind string) bool {
 	return false
 }
 
-// adviceText is advice k in lang, fitted to the run's workload where the
+// adviceText is advice a in lang, fitted to the run's workload where the
 // advice names the protected resource: fencing names this run's resource
 // (the counter, the stock, …), not a list of every workload's.
-func adviceText(lang Lang, k, workload string) string {
-	if k == "fix.fencing" {
+func adviceText(lang Lang, a Advice, workload string) string {
+	switch a.Key {
+	case "fix.fencing":
 		if _, ok := messages[English]["wl.resource."+workload]; ok {
 			return tr(lang, "fix.fencing.wl", tr(lang, "wl.resource."+workload))
 		}
+	case "fix.fencing.counter":
+		if len(a.Args) == 2 {
+			return tr(lang, a.Key, a.Args[0], tr(lang, "fix.counter."+a.Args[1]))
+		}
+	case "fix.cron.skew":
+		if len(a.Args) == 2 {
+			return tr(lang, a.Key, a.Args[0], a.Args[1])
+		}
 	}
-	return tr(lang, k)
+	return tr(lang, a.Key)
 }

@@ -184,6 +184,11 @@ type Results struct {
 	// numbered; `locksim check --claims DIR` verifies them against
 	// history.jsonl.
 	Claims []claim.Claim `json:"claims"`
+	// Advice is what the report offers as having prevented the run's
+	// anomalies: each remedy's message key, its words' arguments and the
+	// ids of the claims it rests on (its anomaly's and its premises'),
+	// from the table in remedy.go. Empty when nothing is offered.
+	Advice []Advice `json:"advice,omitempty"`
 	// Counterfactuals are the run's experiments with their verdicts and
 	// reproduce lines (Input.Counterfactuals).
 	Counterfactuals []why.Counterfactual `json:"counterfactuals,omitempty"`
@@ -198,7 +203,8 @@ type Results struct {
 // their order, so the story's steps (Step.Claim) and results.json name the
 // same claims.
 func runClaims(in Input, m *model) []claim.Claim {
-	return claim.Number(append(m.a.Claims(), checker.Claims(in.Results)...))
+	cs := append(m.a.Claims(), checker.Claims(in.Results)...)
+	return claim.Number(append(cs, why.Claims(in.Counterfactuals)...))
 }
 
 // emulated reports whether the history's backend is emulated Redis.
@@ -223,6 +229,7 @@ func buildResults(in Input, dir string, m *model) Results {
 		r.FixedBy = in.FixedBy.File
 	}
 	r.Claims = runClaims(in, m)
+	r.Advice, _ = adviceOf(in, r.Claims)
 	if r.Verdict == "" {
 		var vs []checker.Verdict
 		for _, c := range in.Results {

@@ -318,7 +318,7 @@ func TestRemedy(t *testing.T) {
 	})
 	t.Run("redlock points at Redlock's timing assumptions", func(t *testing.T) {
 		r := buildRemedy(redlockClockJump(), "en")
-		if r == nil || len(r.Advice) == 0 || !strings.Contains(r.Advice[0], "Redlock's safety depends on clocks") {
+		if r == nil || len(r.Advice) == 0 || !strings.Contains(r.Advice[0].Text, "Redlock's safety depends on clocks") {
 			t.Errorf("remedy = %+v", r)
 		}
 	})
@@ -337,7 +337,7 @@ func TestRemedy(t *testing.T) {
 			}
 			rep := checker.Check(context.Background(), h, checker.Options{})
 			r := buildRemedy(Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}, "en")
-			said := r != nil && slices.ContainsFunc(r.Advice, func(a string) bool { return strings.Contains(a, "Extend only your own lock") })
+			said := r != nil && slices.ContainsFunc(r.Texts(), func(a string) bool { return strings.Contains(a, "Extend only your own lock") })
 			if said != (tt.want != "") {
 				t.Errorf("remedy %+v; owner-checked extend advised: %v, want %v", r, said, tt.want != "")
 			}
@@ -500,9 +500,9 @@ func TestRemedyGivesEachAdviceOnce(t *testing.T) {
 	if r == nil {
 		t.Fatal("no remedy for the gc-pause double charge")
 	}
-	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", "fix.fencing", "payment")}
-	if len(r.Advice) != len(want) || r.Advice[0] != want[0] || r.Advice[1] != want[1] {
-		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", r.Advice, want)
+	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", Advice{Key: "fix.fencing"}, "payment")}
+	if got := r.Texts(); !slices.Equal(got, want) {
+		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", got, want)
 	}
 }
 

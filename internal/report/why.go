@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/why"
 )
 
@@ -158,12 +159,17 @@ func (m *model) whySection(lang Lang, in Input, dir string) []whyRow {
 }
 
 // fixedRun is the remedy's sentence on its fixed_by file's run with the
-// same faults and seed; "" when there was none or it got no verdict.
-func fixedRun(lang Lang, in Input) string {
+// same faults and seed, and the id of its claim among cs (the run's
+// claims: an Experiment claim, why.Claims); "" when there was none or it
+// got no verdict.
+func fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string) {
 	for _, c := range in.Counterfactuals {
 		if c.Change == why.FixedBy && c.Verdict != "" {
-			return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce)
+			e, _ := claim.Find(cs, func(e claim.Claim) bool {
+				return e.Kind == claim.Experiment && e.What == string(why.FixedBy) && e.How == string(c.Verdict)
+			})
+			return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce), e.ID
 		}
 	}
-	return ""
+	return "", ""
 }

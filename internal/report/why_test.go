@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/why"
 )
@@ -126,16 +127,20 @@ func TestTheRemedySaysHowItsFixedByFileDidWithTheSameFaults(t *testing.T) {
 			in := gcPauseInput("local", false)
 			in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml"}
 			in.Counterfactuals = experiments(checker.Valid, checker.Valid, v)
-			dir, _ := writeReport(t, in)
+			dir, res := writeReport(t, in)
 			page, _ := os.ReadFile(filepath.Join(dir, IndexFile))
-			m := regexp.MustCompile(`<p id="fixed-run">([^<]*)</p>`).FindSubmatch(page)
+			m := regexp.MustCompile(`<p id="fixed-run" data-claim="([^"]*)">([^<]*)</p>`).FindSubmatch(page)
 			if m == nil {
-				t.Fatal("no sentence on the fix's run with the same faults")
+				t.Fatal("no sentence on the fix's run with the same faults, with its claim")
 			}
 			want := map[checker.Verdict]string{checker.Valid: "with the same faults and seed is valid",
 				checker.Invalid: "with the same faults and seed is still invalid"}[v]
-			if !strings.Contains(string(m[1]), want) || !strings.Contains(string(m[1]), "locksim run why/gc-pause-fencing.yaml --seed 42") {
-				t.Errorf("fix sentence %q, want %q and its reproduce line", m[1], want)
+			if !strings.Contains(string(m[2]), want) || !strings.Contains(string(m[2]), "locksim run why/gc-pause-fencing.yaml --seed 42") {
+				t.Errorf("fix sentence %q, want %q and its reproduce line", m[2], want)
+			}
+			c, ok := claim.Find(res.Claims, func(c claim.Claim) bool { return c.ID == string(m[1]) })
+			if !ok || c.Kind != claim.Experiment || c.What != string(why.FixedBy) || c.How != string(v) {
+				t.Errorf("the sentence rests on claim %s = %+v, want the fixed_by experiment's, verdict %s", m[1], c, v)
 			}
 		})
 	}

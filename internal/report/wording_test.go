@@ -34,7 +34,7 @@ func TestTheAdviceAndTheLegendSpeakTheRunsWorkload(t *testing.T) {
 			}
 			var advice string
 			if r := buildRemedy(in, English); r != nil {
-				advice = strings.Join(r.Advice, "\n")
+				advice = strings.Join(r.Texts(), "\n")
 			}
 			for _, w := range tt.says {
 				if !strings.Contains(advice, w) {

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
@@ -70,6 +71,20 @@ type Counterfactual struct {
 // Necessary reports whether c shows its step was necessary: without it
 // the same seed is valid.
 func (c Counterfactual) Necessary() bool { return c.Change == Without && c.Verdict == finding.Valid }
+
+// Claims states each experiment that got a verdict as a claim
+// (claim.Experiment), in cs's order, unnumbered.
+func Claims(cs []Counterfactual) []claim.Claim {
+	var out []claim.Claim
+	for _, c := range cs {
+		if c.Verdict == "" {
+			continue
+		}
+		out = append(out, claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
+			Report: c.Report, Records: []int{}})
+	}
+	return out
+}
 
 // Variant is one experiment to run.
 type Variant struct {

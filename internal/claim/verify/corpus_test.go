@@ -32,7 +32,7 @@ func describe(r verify.Result) string {
 }
 
 // TestEveryClaimOfTheAccuracyCorpusHolds verifies every claim made of the
-// report-accuracy corpus, of the checker corpus (real runs with node
+// report-accuracy corpus, of the report's advice runs, of the checker corpus (real runs with node
 // events among them: PXAT deadlines, a node's dump after a restart,
 // releases inferred from the clients alone) and of testdata here: stored
 // runs whose claims were once false (redlock3-restart-dump-after-gap: a
@@ -43,10 +43,11 @@ func TestEveryClaimOfTheAccuracyCorpusHolds(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", "report", "testdata", "accuracy", "*.jsonl"))
 	more, err2 := filepath.Glob(filepath.Join("..", "..", "checker", "testdata", "histories", "*.jsonl"))
 	own, err3 := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	if err != nil || err2 != nil || err3 != nil || len(files) == 0 || len(more) == 0 || len(own) == 0 {
-		t.Fatalf("no corpus: %v %v %v", err, err2, err3)
+	advice, err4 := filepath.Glob(filepath.Join("..", "..", "report", "testdata", "advice", "*.jsonl"))
+	if err != nil || err2 != nil || err3 != nil || err4 != nil || len(files) == 0 || len(more) == 0 || len(own) == 0 || len(advice) == 0 {
+		t.Fatalf("no corpus: %v %v %v %v", err, err2, err3, err4)
 	}
-	for _, f := range append(append(files, more...), own...) {
+	for _, f := range append(append(append(files, more...), own...), advice...) {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		if strings.HasPrefix(name, "refused-") {
 			continue // a checker case of a history the reader must refuse

@@ -155,6 +155,10 @@ func (v *verifier) check(c claim.Claim) outcome {
 		return v.anomaly(c)
 	case claim.Op:
 		return v.ownOp(c)
+	case claim.Absent:
+		return v.absent(c)
+	case claim.Experiment:
+		return v.experiment(c)
 	}
 	if o, ok := v.markKind(c); ok {
 		return o

@@ -1,0 +1,175 @@
+package verify
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// absent checks an Absent claim from its definition: the nemesis's
+// operations and the plan for a pause, the nemesis's crashes and the
+// nodes' persistence for a crash that lost writes, a replay of the sorted
+// set's commands for a purge.
+func (v *verifier) absent(c claim.Claim) outcome {
+	switch c.What {
+	case claim.NoPause:
+		for _, st := range v.h.Header.Plan {
+			if st.Effect == history.EffectFreezeClient {
+				return refuse(nil, "the plan's step %d pauses %v", st.ID, st.Clients)
+			}
+		}
+		for i, op := range v.h.Ops {
+			if op.F == history.Fault && op.Value.Fault != nil && op.Value.Fault.Effect == history.EffectFreezeClient {
+				return refuse([]int{i}, "a fault paused %v", op.Value.Fault.Clients)
+			}
+		}
+		return held
+	case claim.NoCrashLoss:
+		p := v.h.Header.Persistence[c.Node]
+		if p != c.Persistence {
+			return refuse(nil, "%s's persistence is %q, not %q", c.Node, p, c.Persistence)
+		}
+		for i, op := range v.h.Ops {
+			st := op.Value.Fault
+			if op.F != history.Fault || st == nil || st.Effect != history.EffectCrashNode || !slices.Contains(st.Nodes, c.Node) {
+				continue
+			}
+			// Only an fsync of every write survives a power loss; a
+			// kill keeps what the AOF had written.
+			if p == "aof-always" || (p == "aof-everysec" && !st.PowerLoss) {
+				continue
+			}
+			return refuse([]int{i}, "a crash of %s (persistence %q, power loss %v) lost its unsynced writes", c.Node, p, st.PowerLoss)
+		}
+		return held
+	case claim.NoPurge:
+		return v.noPurge(c)
+	}
+	return refuse(nil, "an absence of %q is not a claim", c.What)
+}
+
+// noPurge replays Key's sorted set on Node: ZADD adds, ZREM removes the
+// named members, DEL empties it; a ZREMRANGEBYSCORE whose range holds a
+// member is a purge. Not checkable when the node was not recorded
+// throughout, or lost or replaced its data (a crash, a failover, a flush,
+// an intersection into the key).
+func (v *verifier) noPurge(c claim.Claim) outcome {
+	if !v.watched(c.Node, 0, v.m.end) {
+		return skip("sorted set on a node not recorded")
+	}
+	set := map[string]float64{}
+	for i, op := range v.h.Ops {
+		if st := op.Value.Fault; op.F == history.Fault && st != nil && st.Effect == history.EffectCrashNode && slices.Contains(st.Nodes, c.Node) {
+			return skip("sorted set on a node that crashed")
+		}
+		if op.F != history.NodeCmd || op.Value.Node != c.Node || len(op.Value.Cmd) < 2 {
+			continue
+		}
+		name := strings.ToLower(op.Value.Cmd[0])
+		if name == "flushall" || name == "flushdb" || (name == "zinterstore" && op.Value.Cmd[1] == c.Key) {
+			return skip("sorted set replaced as a whole")
+		}
+		if op.Value.Cmd[1] != c.Key {
+			continue
+		}
+		args := op.Value.Cmd[2:]
+		switch name {
+		case "zadd":
+			for j := 0; j+1 < len(args); j++ {
+				if sc, err := strconv.ParseFloat(args[j], 64); err == nil {
+					set[args[j+1]] = sc
+					j++
+				}
+			}
+		case "zrem":
+			for _, m := range args {
+				delete(set, m)
+			}
+		case "del", "unlink":
+			clear(set)
+		case "zremrangebyscore":
+			if len(args) < 2 {
+				continue
+			}
+			lo, loEx := bound(args[0])
+			hi, hiEx := bound(args[1])
+			for m, sc := range set {
+				if (sc > lo || (!loEx && sc == lo)) && (sc < hi || (!hiEx && sc == hi)) {
+					return refuse([]int{i}, "%s's ZREMRANGEBYSCORE removed the member %s (score %v) of %s", op.Client, m, sc, c.Key)
+				}
+			}
+		}
+	}
+	return held
+}
+
+// bound reads a ZRANGEBYSCORE bound: a number, -inf or +inf, "(" for an
+// exclusive one.
+func bound(s string) (float64, bool) {
+	ex := strings.HasPrefix(s, "(")
+	s = strings.ToLower(strings.TrimPrefix(s, "("))
+	switch s {
+	case "-inf":
+		return math.Inf(-1), ex
+	case "+inf", "inf":
+		return math.Inf(1), ex
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN(), ex
+	}
+	return f, ex
+}
+
+// experiment checks what an Experiment claim says of this run: its change
+// is one package why makes, of a step of this run's plan. Its verdict is
+// another run's (ExperimentVerdict checks it against that run's results).
+func (v *verifier) experiment(c claim.Claim) outcome {
+	switch c.What {
+	case "fixed-by":
+		if c.Step != 0 {
+			return refuse(nil, "a fixed_by experiment changes no one step (step %d)", c.Step)
+		}
+	case "without", "half":
+		st := slices.IndexFunc(v.h.Header.Plan, func(st history.FaultStep) bool { return st.ID == c.Step })
+		if st < 0 {
+			return refuse(nil, "the run's plan has no step %d", c.Step)
+		}
+		if c.What == "half" && !halvable(v.h.Header.Plan[st]) {
+			return refuse(nil, "step %d is neither a pause nor a latency with a length to halve", c.Step)
+		}
+	default:
+		return refuse(nil, "no experiment changes a run by %q", c.What)
+	}
+	return skip(ExperimentUnchecked)
+}
+
+// ExperimentUnchecked is the reason an Experiment claim's verdict is not
+// checkable from the run's own history.
+const ExperimentUnchecked = "experiment: its verdict is another run's"
+
+// halvable: a pause (of a client or a node) or a latency, the steps an
+// experiment halves.
+func halvable(st history.FaultStep) bool {
+	switch st.Effect {
+	case history.EffectFreezeClient, history.EffectFreezeNode:
+		return st.Duration > 0 && !st.UntilEnd
+	case history.EffectSlowLinks:
+		return st.Latency > 0
+	}
+	return false
+}
+
+// ExperimentVerdict checks an Experiment claim's verdict against the
+// verdict its experiment's results.json records: "" when they agree, else
+// why not.
+func ExperimentVerdict(c claim.Claim, recorded string) string {
+	if c.How != recorded {
+		return "the experiment's results.json says " + strconv.Quote(recorded) + ", not " + strconv.Quote(c.How)
+	}
+	return ""
+}

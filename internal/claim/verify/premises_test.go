@@ -1,0 +1,118 @@
+package verify_test
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// adviceRun reads a stored run of the report's advice tests
+// (report/testdata/advice: real redis-server runs).
+func adviceRun(name string) func(*testing.T) history.History {
+	return func(t *testing.T) history.History {
+		h, err := history.ReadFile(filepath.Join("..", "..", "report", "testdata", "advice", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+}
+
+// TestVerifierRefusesAMutatedPremise takes, for each remedy premise of
+// the report's advice table, a claim it rests on in a run where it holds,
+// and checks that the verifier accepts it and refuses it changed into a
+// premise the run did not have.
+func TestVerifierRefusesAMutatedPremise(t *testing.T) {
+	cases := []mutation{
+		{"class 8: the crash the fencing caveat rests on is not told as a kill that kept the writes", adviceRun("power-loss-everysec"),
+			fault(history.EffectCrashNode), func(c *claim.Claim) { c.Fault.PowerLoss = false }},
+		{"class 8: a node that kept its writes through its crash is not told under weaker persistence", adviceRun("power-loss-always"),
+			kind(claim.Absent, func(c claim.Claim) bool { return c.What == claim.NoCrashLoss }), func(c *claim.Claim) { c.Persistence = "aof-everysec" }},
+		{"class 2: the pause a paused holder's story rests on is not told of another client", corpus("c05-semaphore-over-admission"),
+			fault(history.EffectFreezeClient), func(c *claim.Claim) { c.Fault.Clients = []string{"w9"} }},
+		{"class 2: the purged permit a purge story rests on is not told as purged by its own holder", adviceRun("semaphore-clock-ahead-purge"),
+			kind(claim.Permit, func(c claim.Claim) bool { return c.How == "purged" }), func(c *claim.Claim) { c.By = c.Client }},
+		{"class 10: a scheduler's clock offset the cron advice rests on is not told larger", adviceRun("cron-lock-per-fire-short-ttl"),
+			kind(claim.ClockOffset, func(c claim.Claim) bool { return c.Client != "" }), func(c *claim.Claim) { c.Offset *= 2 }},
+		{"class 10: the TTL the cron advice rests on is the acquire's", adviceRun("cron-lock-per-fire-short-ttl"),
+			kind(claim.Hold, nil), func(c *claim.Claim) { c.TTL *= 2 }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
+	}
+}
+
+// TestVerifierRefusesAnAbsenceTheRunHad claims, of a run, the absence a
+// remedy rests on that another run states truly, and checks that the
+// verifier accepts it of the run without the fact and refuses it of the
+// run with it.
+func TestVerifierRefusesAnAbsenceTheRunHad(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		what          string
+		without, with func(*testing.T) history.History
+	}{
+		{"no pause is not claimed of a run whose holder was paused (class 2)", claim.NoPause,
+			adviceRun("semaphore-clock-ahead-purge"), corpus("c05-semaphore-over-admission")},
+		{"no purge is not claimed of a run whose permits were purged (class 2)", claim.NoPurge,
+			adviceRun("semaphore-basic-clock-skew"), adviceRun("semaphore-clock-ahead-purge")},
+		{"no lost writes are not claimed of a node that lost its last second in a power loss (class 8)", claim.NoCrashLoss,
+			adviceRun("power-loss-always"), adviceRun("power-loss-everysec")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := tc.without(t)
+			c, ok := claim.Find(claimsOf(h), func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == tc.what })
+			if !ok {
+				t.Fatalf("the run without it claims no absence %q", tc.what)
+			}
+			if r := verify.Verify(h, []claim.Claim{c}); r.Held != 1 {
+				t.Fatalf("the true claim %+v is not accepted: %+v", c, r)
+			}
+			other := tc.with(t)
+			if slices.ContainsFunc(claimsOf(other), func(o claim.Claim) bool { return o.Kind == claim.Absent && o.What == tc.what }) {
+				t.Errorf("the account claims the absence %q of the run that had it", tc.what)
+			}
+			c.Persistence = other.Header.Persistence[c.Node] // the same node, as that run has it
+			r := verify.Verify(other, []claim.Claim{c})
+			if len(r.Failures) != 1 {
+				t.Fatalf("the false claim %+v is not refused: %+v", c, r)
+			}
+			t.Logf("refused: %s (records %v)", r.Failures[0].Reason, r.Failures[0].Records)
+		})
+	}
+}
+
+// TestVerifierChecksAnExperimentAgainstThePlan: an experiment claim
+// (what a headline's cause and the remedy's fixed_by sentence rest on)
+// names a change of this run's plan, else it is refused; its verdict,
+// another run's, is left to that run's results (not checkable here).
+func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
+	h := corpus("c05-semaphore-over-admission")(t)
+	pause := h.Header.Plan[0]
+	if pause.Effect != history.EffectFreezeClient {
+		t.Fatalf("step 1 of the run is %s, not a pause", pause.Effect)
+	}
+	for _, tc := range []struct {
+		name string
+		c    claim.Claim
+		ok   bool
+	}{
+		{"the run without its pause is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "without", Step: pause.ID, How: "valid"}, true},
+		{"the run with its pause halved is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "half", Step: pause.ID, How: "invalid"}, true},
+		{"the fixed_by file's run is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by", How: "valid"}, true},
+		{"a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "without", Step: 99, How: "valid"}, false},
+		{"a fixed_by run that names a step is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by", Step: pause.ID, How: "valid"}, false},
+		{"a change no experiment makes is refused", claim.Claim{Kind: claim.Experiment, What: "double", Step: pause.ID, How: "valid"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := verify.Verify(h, []claim.Claim{tc.c})
+			if refused := len(r.Failures) == 1; refused == tc.ok || (tc.ok && r.Unchecked[verify.ExperimentUnchecked] != 1) {
+				t.Errorf("claim %+v: %+v", tc.c, r)
+			}
+		})
+	}
+}

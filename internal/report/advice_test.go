@@ -1,0 +1,186 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// adviceRun reads a stored run (testdata/advice/<name>.jsonl: real
+// redis-server runs of the scenario file beside it, see its README; or
+// testdata/accuracy/<name>.jsonl) and checks it, as a report's Input.
+func adviceRun(t *testing.T, name string) Input {
+	t.Helper()
+	f := filepath.Join("testdata", "advice", name+".jsonl")
+	if _, err := os.Stat(f); err != nil {
+		f = filepath.Join("testdata", "accuracy", name+".jsonl")
+	}
+	h, err := history.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	return Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+}
+
+// TestARemedyIsOfferedOnlyWhereItsPremisesHold runs, for each remedy with
+// a premise beyond its anomaly, a run where the premise holds and one
+// where it fails: the remedy is offered in the first, resting on the
+// claims that state its premise, and not in the second.
+func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
+	for _, tc := range []struct {
+		name, run string
+		offered   []string
+		not       []string
+		// rests are the kinds (and What) of claims the first offered
+		// remedy must carry beside its anomaly's.
+		rests []string
+	}{
+		{"fencing is offered plainly where no crash lost the counter's node's writes", "c01-naive-del-foreign-unlock",
+			[]string{"fix.fencing"}, []string{"fix.fencing.counter"}, []string{"absent/crash-loss"}},
+		{"fencing is not offered plainly where the counter's node loses its last second in a power loss (false statement 8)", "power-loss-everysec",
+			[]string{"fix.fencing.counter"}, []string{"fix.fencing"}, []string{"fault/crash"}},
+		{"the paused holder's story is told where a paused holder's permit was purged", "c05-semaphore-over-admission",
+			[]string{"fix.semaphore"}, []string{"fix.semaphore.clock", "fix.semaphore.rank"}, []string{"permit/", "fault/pause"}},
+		{"the paused holder's story is not told where no pause happened (false statement 2)", "semaphore-clock-ahead-purge",
+			[]string{"fix.semaphore.clock"}, []string{"fix.semaphore", "fix.semaphore.rank", "fix.semaphore.slow"}, []string{"permit/", "clock-offset/", "absent/pause"}},
+		{"the purging clock's story is not told where no clock was moved", "semaphore-slow-job-purge",
+			[]string{"fix.semaphore.slow"}, []string{"fix.semaphore.clock", "fix.semaphore", "fix.semaphore.rank"}, []string{"permit/", "absent/pause"}},
+		{"the basic semaphore's clock ranking is told only where no permit was purged", "semaphore-basic-clock-skew",
+			[]string{"fix.semaphore.rank", "fix.fencing"}, []string{"fix.semaphore", "fix.semaphore.clock"}, []string{"absent/purge"}},
+		{"one lock per fire time is advised where the run had one lock per job", "c06-cron-duplicate-run",
+			[]string{"fix.cron"}, []string{"fix.cron.skew"}, nil},
+		{"one lock per fire time is not advised where the run already had it (false statement 10)", "cron-lock-per-fire-short-ttl",
+			[]string{"fix.cron.skew"}, []string{"fix.cron"}, []string{"clock-offset/", "hold/"}},
+		{"an owner-checked extend is advised where another client's extends kept the orphan", "c19f-orphan-kept-by-another-heartbeat",
+			[]string{"fix.extend.owner"}, nil, nil},
+		{"an owner-checked extend is not advised where no one extended the orphan", "c14-crashed-client-stops-believing",
+			nil, []string{"fix.extend.owner"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := adviceRun(t, tc.run)
+			cs := runClaims(in, newModel(in.History, in.Account))
+			got, _ := adviceOf(in, cs)
+			keys := make([]string, len(got))
+			for i, a := range got {
+				keys[i] = a.Key
+			}
+			for _, k := range tc.offered {
+				if !slices.Contains(keys, k) {
+					t.Errorf("%s is not offered; offered: %v", k, keys)
+				}
+			}
+			for _, k := range tc.not {
+				if slices.Contains(keys, k) {
+					t.Errorf("%s is offered, though its premise fails; offered: %v", k, keys)
+				}
+			}
+			if len(tc.offered) == 0 || len(tc.rests) == 0 {
+				return
+			}
+			a := got[slices.Index(keys, tc.offered[0])]
+			byID := map[string]claim.Claim{}
+			for _, c := range cs {
+				byID[c.ID] = c
+			}
+			var rests []string
+			for _, id := range a.Claims {
+				c := byID[id]
+				rests = append(rests, string(c.Kind)+"/"+c.What)
+			}
+			if len(rests) == 0 || !strings.HasPrefix(rests[0], "anomaly/") {
+				t.Errorf("%s rests on %v, not first on its anomaly's claim", a.Key, rests)
+			}
+			for _, w := range tc.rests {
+				if !slices.ContainsFunc(rests, func(r string) bool { return strings.HasPrefix(r, w) }) {
+					t.Errorf("%s rests on %v, none of them %s", a.Key, rests, w)
+				}
+			}
+		})
+	}
+}
+
+// TestTheRemediesPremisesWords: a remedy that names facts of the run
+// names those its claims state, in both languages.
+func TestTheRemediesPremisesWords(t *testing.T) {
+	for _, tc := range []struct {
+		name, run string
+		says      map[Lang]string
+	}{
+		{"the fencing caveat names the counter's node and how its crash lost writes", "power-loss-everysec",
+			map[Lang]string{English: "a fence counter kept on n1 would have gone back in this run's crash (appendfsync everysec loses its last second in a power loss)",
+				Vietnamese: "một bộ đếm fencing đặt trên n1 sẽ bị lùi lại trong lần crash của lần chạy này (appendfsync everysec mất giây cuối cùng khi mất điện)"}},
+		{"the cron skew advice gives the TTL and the clocks' spread", "cron-lock-per-fire-short-ttl",
+			map[Lang]string{English: "its TTL (15s) was shorter than the spread of the schedulers' clocks (20s)",
+				Vietnamese: "TTL của nó (15s) ngắn hơn độ lệch giữa đồng hồ các scheduler (20s)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := adviceRun(t, tc.run)
+			for lang, want := range tc.says {
+				r := buildRemedy(in, lang)
+				if r == nil || !slices.ContainsFunc(r.Texts(), func(s string) bool { return strings.Contains(s, want) }) {
+					t.Errorf("%s advice lacks %q: %v", lang, want, r)
+				}
+			}
+		})
+	}
+}
+
+// TestEveryAdviceRowCarriesItsClaims writes the reports of runs with
+// advice and checks that results.json's advice names only claims of the
+// run, that every one of them holds by the independent verifier, and that
+// the page's advice rows carry the same ids.
+func TestEveryAdviceRowCarriesItsClaims(t *testing.T) {
+	for _, run := range []string{"power-loss-everysec", "semaphore-clock-ahead-purge", "semaphore-basic-clock-skew", "semaphore-slow-job-purge",
+		"cron-lock-per-fire-short-ttl", "c05-semaphore-over-admission", "c19f-orphan-kept-by-another-heartbeat"} {
+		t.Run(run+" offers advice resting on true claims", func(t *testing.T) {
+			in := adviceRun(t, run)
+			in.SkipCharts = true
+			dir, res := writeReport(t, in)
+			if len(res.Advice) == 0 {
+				t.Fatal("results.json offers no advice")
+			}
+			byID := map[string]claim.Claim{}
+			for _, c := range res.Claims {
+				byID[c.ID] = c
+			}
+			page, err := os.ReadFile(filepath.Join(dir, IndexFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range res.Advice {
+				var rest []claim.Claim
+				for _, id := range a.Claims {
+					c, ok := byID[id]
+					if !ok {
+						t.Errorf("%s rests on %s, which is not a claim of the run", a.Key, id)
+					}
+					rest = append(rest, c)
+				}
+				if r := verify.Verify(in.History, rest); len(r.Failures) > 0 {
+					t.Errorf("%s rests on false claims: %+v", a.Key, r.Failures)
+				}
+				if attr := `data-claim="` + strings.Join(a.Claims, " ") + `"`; !bytes.Contains(page, []byte(attr)) {
+					t.Errorf("the page has no advice row with %s", attr)
+				}
+			}
+			b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+			var raw struct {
+				Advice []Advice `json:"advice"`
+			}
+			if err := json.Unmarshal(b, &raw); err != nil || len(raw.Advice) != len(res.Advice) {
+				t.Errorf("results.json's advice %+v (%v), want %+v", raw.Advice, err, res.Advice)
+			}
+		})
+	}
+}

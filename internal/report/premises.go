@@ -1,0 +1,282 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// A premise is a fact of the run a remedy's words rest on (issue 27,
+// build 5), read from the run's claims — made once by the account and
+// the checkers, never here: it returns the claims that state it, and
+// whether it holds. A remedy whose premise fails is not offered; one that
+// is carries its premises' claims (data-claim, results.json `advice`).
+type premise func(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool)
+
+// runFacts is what premises read: the run's numbered claims, its header
+// and its account (for rules the account owns, as CrashLoses).
+type runFacts struct {
+	in Input
+	cs []claim.Claim
+	a  *account.Account
+}
+
+func (f *runFacts) where(match func(claim.Claim) bool) []claim.Claim {
+	var out []claim.Claim
+	for _, c := range f.cs {
+		if match(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// all reports whether every premise of ps holds, with the claims that
+// state them.
+func (f *runFacts) all(ps []premise, an checker.Anomaly) ([]claim.Claim, bool) {
+	var out []claim.Claim
+	for _, p := range ps {
+		cs, ok := p(f, an)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, cs...)
+	}
+	return out, true
+}
+
+// offer is how advice k is worded for the run (the first of offers[k]
+// whose premises hold, or k itself when it has none), with its premises'
+// claims; false when no wording of it is true of the run.
+func (f *runFacts) offer(k string, an checker.Anomaly) (offer, []claim.Claim, bool) {
+	os, ok := offers[k]
+	if !ok {
+		return offer{key: k}, nil, true
+	}
+	for _, o := range os {
+		if cs, ok := f.all(o.pre, an); ok {
+			return o, cs, true
+		}
+	}
+	return offer{}, nil, false
+}
+
+// ids are the ids of the anomaly's claim and of cs, each once.
+func (f *runFacts) ids(an checker.Anomaly, cs []claim.Claim) []string {
+	out := []string{}
+	for _, c := range f.cs {
+		if c.Kind == claim.Anomaly && c.What == an.Kind && c.Key == an.Key && c.Start == an.Start && c.End == an.End && c.At == an.At {
+			out = append(out, c.ID)
+			break
+		}
+	}
+	for _, c := range cs {
+		if !slices.Contains(out, c.ID) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// args are the arguments of advice key's words, from its premises'
+// claims (language-free: names, persistence, scenario durations).
+func (f *runFacts) args(key string, cs []claim.Claim) []string {
+	switch key {
+	case "fix.fencing.counter":
+		for _, c := range cs {
+			if c.Kind == claim.Fault {
+				n := f.counterNode()
+				return []string{n, lossWord(f.in.History.Header.Persistence[n])}
+			}
+		}
+	case "fix.cron.skew":
+		if ttl, spread, ok := f.skew(); ok {
+			h := f.in.History.Header
+			return []string{fmtDur(h.ScenarioSeconds(ttl)), fmtDur(h.ScenarioSeconds(spread))}
+		}
+	}
+	return nil
+}
+
+// lossWord names how a node of persistence p loses writes in a crash
+// (message "fix.counter.<word>").
+func lossWord(p string) string {
+	switch p {
+	case "aof-everysec":
+		return "everysec"
+	case "rdb":
+		return "rdb"
+	}
+	return "none"
+}
+
+// counterNode is the node a fence counter of the run's lock lives on:
+// its first node (clients.FenceKey on Nodes[0], as locksim's fenced
+// clients keep it).
+func (f *runFacts) counterNode() string {
+	if ns := f.in.History.Header.Nodes; len(ns) > 0 {
+		return ns[0]
+	}
+	return ""
+}
+
+// counterLost: a crash of the counter's node lost its unsynced writes
+// (account.CrashLoses): the Fault claims of those crashes.
+func counterLost(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	n := f.counterNode()
+	cs := f.where(func(c claim.Claim) bool {
+		return c.Kind == claim.Fault && c.Fault != nil && c.Fault.Effect == history.EffectCrashNode &&
+			slices.Contains(c.Fault.Nodes, n) && f.a.CrashLoses(*c.Fault, n)
+	})
+	return cs, len(cs) > 0
+}
+
+// counterKept: no crash lost the counter's node's writes (its Absent
+// claim).
+func counterKept(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	n := f.counterNode()
+	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoCrashLoss && c.Node == n })
+	return cs, len(cs) > 0
+}
+
+// purged: a permit was purged (its Permit claims).
+func purged(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Permit && c.How == account.EndPurged })
+	return cs, len(cs) > 0
+}
+
+// purgedBySkew: a permit was purged by a client whose clock was ahead
+// of its holder's (their ClockOffset claims, when the purge and the entry
+// fell in one; a clock no claim names runs at 0): the Permit claims and
+// those clock claims.
+func purgedBySkew(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	ps, _ := purged(f, an)
+	var out []claim.Claim
+	for _, p := range ps {
+		by, cb := f.offsetAt(p.By, p.End)
+		holder, ch := f.offsetAt(p.Client, p.Start)
+		if by > holder {
+			out = append(out, p)
+			out = append(append(out, cb...), ch...)
+		}
+	}
+	return out, len(out) > 0
+}
+
+// offsetAt is client's clock offset at t and the ClockOffset claim that
+// states it (none: the clock had not been moved, offset 0).
+func (f *runFacts) offsetAt(client string, t int64) (int64, []claim.Claim) {
+	for _, c := range f.cs {
+		if c.Kind == claim.ClockOffset && c.Client == client && c.Start <= t && t <= c.End {
+			return c.Offset, []claim.Claim{c}
+		}
+	}
+	return 0, nil
+}
+
+// noPurge: no permit was purged: every recorded sorted set's Absent
+// claim, and no purged Permit claim.
+func noPurge(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	if _, ok := purged(f, an); ok {
+		return nil, false
+	}
+	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPurge })
+	return cs, len(cs) > 0
+}
+
+// purgedPaused: a permit was purged whose holder a fault had paused:
+// the Permit claims and the pauses' Fault claims.
+func purgedPaused(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	ps, _ := purged(f, an)
+	var out []claim.Claim
+	for _, p := range ps {
+		pauses := f.where(func(c claim.Claim) bool {
+			return c.Kind == claim.Fault && c.Fault != nil && c.Fault.Effect == history.EffectFreezeClient && slices.Contains(c.Fault.Clients, p.Client)
+		})
+		if len(pauses) > 0 {
+			out = append(append(out, p), pauses...)
+		}
+	}
+	return out, len(out) > 0
+}
+
+// noPause: no client was paused (the Absent claim).
+func noPause(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPause })
+	return cs, len(cs) > 0
+}
+
+// lockPerFire and notLockPerFire: whether the run's schedulers lock one
+// key per fire time (the workload's parameter, as results.json's params
+// carry it; no claim states a configuration).
+func lockPerFire(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	return nil, f.in.History.Header.Params[history.ParamLockPerFire] == 1
+}
+
+func notLockPerFire(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	_, ok := lockPerFire(f, an)
+	return nil, !ok
+}
+
+// skewPastTTL: the clients' clocks were further apart than the locks'
+// TTL: the ClockOffset claims of the clients' clocks and a Hold claim
+// with the TTL.
+func skewPastTTL(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	ttl, spread, ok := f.skew()
+	if !ok || spread < ttl {
+		return nil, false
+	}
+	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.ClockOffset && c.Client != "" })
+	if h, ok := claim.Find(f.cs, func(c claim.Claim) bool { return c.Kind == claim.Hold && c.TTL == ttl }); ok {
+		cs = append(cs, h)
+	}
+	return cs, true
+}
+
+// skew is the longest TTL the run's holds had and the spread of its
+// clients' clock offsets (a client no clock claim names runs at 0);
+// false without a hold or a client clock offset.
+func (f *runFacts) skew() (ttl, spread int64, ok bool) {
+	off := map[string][]int64{}
+	for _, c := range f.cs {
+		switch {
+		case c.Kind == claim.ClockOffset && c.Client != "":
+			off[c.Client] = append(off[c.Client], c.Offset)
+		case c.Kind == claim.Hold:
+			ttl = max(ttl, c.TTL)
+		}
+	}
+	if ttl <= 0 || len(off) == 0 {
+		return 0, 0, false
+	}
+	lo, hi := int64(0), int64(0)
+	first := true
+	for _, cl := range f.in.History.Header.Clients {
+		vs := off[cl]
+		if len(vs) == 0 {
+			vs = []int64{0}
+		}
+		for _, v := range vs {
+			if first {
+				lo, hi, first = v, v, false
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return ttl, hi - lo, true
+}
+
+// extendedByOther: the anomaly's cause names a client whose extends kept
+// another's key (checker.Cause.ExtendedBy): its Extend claims.
+func extendedByOther(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	if an.Cause == nil || an.Cause.ExtendedBy == "" {
+		return nil, false
+	}
+	cs := f.where(func(c claim.Claim) bool {
+		return c.Kind == claim.Extend && c.What == claim.Moved && c.Client == an.Cause.ExtendedBy && c.By != "" && c.By != c.Client
+	})
+	return cs, true
+}
