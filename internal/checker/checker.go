@@ -131,6 +131,11 @@ type Result struct {
 	// faults did meet a hold (coverage only): the machine may be what
 	// kept the contenders out before the run ended.
 	ShortOfGrants bool `json:"short_of_grants,omitempty"`
+	// NotChecked: the checker found nothing to check (fencing: no
+	// operation carried a fencing token). Its Valid verdict leaves the run's
+	// verdict alone and says nothing of what it checks: a page tells it as
+	// not checked, never as a check that found no problem.
+	NotChecked bool `json:"not_checked,omitempty"`
 
 	why string // coverage's reason a valid verdict would prove nothing
 }
