@@ -162,6 +162,7 @@ var messagesEN = map[string]string{
 	"n.with.token":            " with token %d",
 	"n.with.word":             "with",
 	"n.release.ok":            "%s released %s (key deleted).",
+	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                     // node
 	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
 	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
 	"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
@@ -234,8 +235,9 @@ var messagesEN = map[string]string{
 	"n.quorum.lost":           "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
 	"n.anomaly":               "Violation (%s): %s",                                                                                                        // kind word, sentence
 	"n.anomaly.info":          "Noted (%s, informational): %s",
-	"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s after %.1[5]f s. %[4]s had received %[6]d of the %[7]d bytes of replication stream %[8]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
-	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                              // group, mode
+	"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s and announced it as the new master (switch-master) at t=%[5]ss, %.1[6]f s after %[2]s failed. %[4]s had received %[7]d of the %[8]d bytes of replication stream %[2]s had written: whatever it lacked is gone.",                       // group, old, mode, promoted, t announced, seconds, replica offset, master offset
+	"n.failover.role":         "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s: it answered ROLE as a master %.1[5]f s after %[2]s failed (no sentinel's switch-master announcement was recorded). %[4]s had received %[6]d of the %[7]d bytes of replication stream %[2]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset
+	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                                                                                                                                 // group, mode
 
 	// Fault kinds.
 	"fault.pause":            "GC pause",
@@ -307,80 +309,83 @@ var messagesEN = map[string]string{
 	"why.other":                      "Correctness: a safety property of the lock did not hold.",
 	"kind.duplicate-work":            "duplicate work",
 	"informational.short":            "informational",
-	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
-	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
-	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
-	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
-	"a.duplicate-run":                "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
-	"a.split-brain":                  "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
-	"a.over-admission":               "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
-	"a.duplicate-work":               "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
-	"a.stuck-lock":                   "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
-	"a.unavailable":                  "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
-	"a.unavailable.local":            "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
-	"why.duplicate-work":             "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
-	"why.efficiency":                 "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
-	"why.liveness.info":              " Informational: this scenario does not ask for liveness (expect_live).",
-	"why.liveness.busy":              " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
-	"say.lost-update":                "%s",
-	"say.oversell":                   "%s",
-	"say.duplicate-run":              "%s",
-	"say.split-brain":                "Split brain, two leaders: %s", // describe
-	"say.over-admission":             "%s",
-	"say.stuck-lock":                 "%s",
-	"say.unavailable":                "%s",
-	"say.waste":                      "No data was harmed, but work was wasted: %s", // describe
-	"say.notlive":                    "Safe, but not live: %s",                      // describe
-	"fix.incr":                       "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
-	"fix.lua.stock":                  "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
-	"fix.cron":                       "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
-	"fix.epoch":                      "Epoch check, announced first: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen, and each new leader announces its epoch to the resource as soon as it is elected. An epoch check refuses only an action older than an epoch the resource has seen: a deposed leader that acts before the new leader's first action gets through unless the new leader announced first (lessons 46, 49; lock-theory §7.2).",
-	"fix.semaphore":                  "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
-	"fix.semaphore.rank":             "No permit was purged: the semaphore let a caller in ahead of its holders. The basic semaphore ranks each caller by the timestamp of its own clock, so a caller whose clock is behind ranks first; the fair semaphore ranks callers by a counter in Redis (Redis in Action 6.3.2, lesson 50).",
-	"fix.semaphore.clock":            "A holder's permit was purged as timed out while it was still inside, with no pause in the plan: the purge's cut-off is computed from the purging client's own clock, so a clock ahead purges live holders. Keep the clocks in step, or check a token per permit at the resource (fencing) so a purged holder's work is refused (lessons 46, 50).",
-	"fix.idempotency.charge":         "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
-	"n.read.counter":                 "%s read %s = %d.",                                                                                                                  // client, key, n
-	"n.done":                         "%s finished its work on %s and left its critical section.",                                                                         // client, key
-	"n.stopped":                      "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
-	"n.done.all":                     "%s finished its work and left its critical section.",                                                                               // client
-	"n.lost.all":                     "%s concluded its lock was lost and stopped.",                                                                                       // client
-	"n.probe.fail":                   "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
-	"n.probe.info.refused":           "Final probe: %s's acquire of %s could not connect (connection refused).",
-	"n.probe.info.reset":             "Final probe: %s's acquire of %s lost its connection before the reply.",
-	"n.probe.info.error":             "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
-	"n.probe.info":                   "Final probe: %s's acquire of %s got no answer.", // client, key
-	"n.more":                         "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
-	"n.more.acquire":                 "%d grants",
-	"n.more.retries":                 "%d runs of refused acquires",
-	"n.more.read":                    "%d reads",
-	"n.more.write":                   "%d accepted writes",
-	"n.more.refused":                 "%d refused writes",
-	"n.more.release":                 "%d releases",
-	"n.more.extend":                  "%d renewals",
-	"n.more.lost":                    "%d lost locks",
-	"n.more.done":                    "%d finished critical sections",
-	"n.more.fault":                   "%d faults",
-	"n.more.heal":                    "%d fault ends",
-	"n.more.expiry":                  "%d key expiries",
-	"n.more.probe":                   "%d probes",
-	"n.more.violated":                "%d anomalies",
-	"n.more.acquire.one":             "%d grant",
-	"n.more.retries.one":             "%d run of refused acquires",
-	"n.more.read.one":                "%d read",
-	"n.more.write.one":               "%d accepted write",
-	"n.more.refused.one":             "%d refused write",
-	"n.more.release.one":             "%d release",
-	"n.more.extend.one":              "%d renewal",
-	"n.more.lost.one":                "%d lost lock",
-	"n.more.done.one":                "%d finished critical section",
-	"n.more.fault.one":               "%d fault",
-	"n.more.heal.one":                "%d fault end",
-	"n.more.expiry.one":              "%d key expiry",
-	"n.more.probe.one":               "%d probe",
-	"n.more.violated.one":            "%d anomaly",
-	"p.waste":                        "wasted work (informational)",
-	"p.effect.ok":                    "effect accepted (sale, write, run, …)",
-	"p.effect.bad":                   "accepted effect that is the violation (as a checker names it)",
+	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                 // clients, key, t0, t1
+	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",            // key, t0, t1, clients
+	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",              // key, sold, stock, sales list
+	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                     // key, clients
+	"a.duplicate-run":                "%s ran %d times: %s. A scheduled job must run once per fire time.", // key, n, list
+	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
+	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
+	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",
+	"a.split-brain":               "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
+	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
+	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
+	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
+	"a.unavailable":               "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
+	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
+	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
+	"why.efficiency":              "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
+	"why.liveness.info":           " Informational: this scenario does not ask for liveness (expect_live).",
+	"why.liveness.busy":           " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
+	"say.lost-update":             "%s",
+	"say.oversell":                "%s",
+	"say.duplicate-run":           "%s",
+	"say.split-brain":             "Split brain, two leaders: %s", // describe
+	"say.over-admission":          "%s",
+	"say.stuck-lock":              "%s",
+	"say.unavailable":             "%s",
+	"say.waste":                   "No data was harmed, but work was wasted: %s", // describe
+	"say.notlive":                 "Safe, but not live: %s",                      // describe
+	"fix.incr":                    "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+	"fix.lua.stock":               "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
+	"fix.cron":                    "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
+	"fix.epoch":                   "Epoch check, announced first: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen, and each new leader announces its epoch to the resource as soon as it is elected. An epoch check refuses only an action older than an epoch the resource has seen: a deposed leader that acts before the new leader's first action gets through unless the new leader announced first (lessons 46, 49; lock-theory §7.2).",
+	"fix.semaphore":               "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
+	"fix.semaphore.rank":          "No permit was purged: the semaphore let a caller in ahead of its holders. The basic semaphore ranks each caller by the timestamp of its own clock, so a caller whose clock is behind ranks first; the fair semaphore ranks callers by a counter in Redis (Redis in Action 6.3.2, lesson 50).",
+	"fix.semaphore.clock":         "A holder's permit was purged as timed out while it was still inside, with no pause in the plan: the purge's cut-off is computed from the purging client's own clock, so a clock ahead purges live holders. Keep the clocks in step, or check a token per permit at the resource (fencing) so a purged holder's work is refused (lessons 46, 50).",
+	"fix.idempotency.charge":      "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
+	"n.read.counter":              "%s read %s = %d.",                                                                                                                  // client, key, n
+	"n.done":                      "%s finished its work on %s and left its critical section.",                                                                         // client, key
+	"n.stopped":                   "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
+	"n.done.all":                  "%s finished its work and left its critical section.",                                                                               // client
+	"n.lost.all":                  "%s concluded its lock was lost and stopped.",                                                                                       // client
+	"n.probe.fail":                "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
+	"n.probe.info.refused":        "Final probe: %s's acquire of %s could not connect (connection refused).",
+	"n.probe.info.reset":          "Final probe: %s's acquire of %s lost its connection before the reply.",
+	"n.probe.info.error":          "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
+	"n.probe.info":                "Final probe: %s's acquire of %s got no answer.", // client, key
+	"n.more":                      "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
+	"n.more.acquire":              "%d grants",
+	"n.more.retries":              "%d runs of refused acquires",
+	"n.more.read":                 "%d reads",
+	"n.more.write":                "%d accepted writes",
+	"n.more.refused":              "%d refused writes",
+	"n.more.release":              "%d releases",
+	"n.more.extend":               "%d renewals",
+	"n.more.lost":                 "%d lost locks",
+	"n.more.done":                 "%d finished critical sections",
+	"n.more.fault":                "%d faults",
+	"n.more.heal":                 "%d fault ends",
+	"n.more.expiry":               "%d key expiries",
+	"n.more.probe":                "%d probes",
+	"n.more.violated":             "%d anomalies",
+	"n.more.acquire.one":          "%d grant",
+	"n.more.retries.one":          "%d run of refused acquires",
+	"n.more.read.one":             "%d read",
+	"n.more.write.one":            "%d accepted write",
+	"n.more.refused.one":          "%d refused write",
+	"n.more.release.one":          "%d release",
+	"n.more.extend.one":           "%d renewal",
+	"n.more.lost.one":             "%d lost lock",
+	"n.more.done.one":             "%d finished critical section",
+	"n.more.fault.one":            "%d fault",
+	"n.more.heal.one":             "%d fault end",
+	"n.more.expiry.one":           "%d key expiry",
+	"n.more.probe.one":            "%d probe",
+	"n.more.violated.one":         "%d anomaly",
+	"p.waste":                     "wasted work (informational)",
+	"p.effect.ok":                 "effect accepted (sale, write, run, …)",
+	"p.effect.bad":                "accepted effect that is the violation (as a checker names it)",
 
 	// Plots.
 	"p.timeline.title":        "%s — %s", // scenario, verdict
