@@ -127,3 +127,46 @@ func TestAFailoverIsAnnouncedAtItsSwitchMasterRecord(t *testing.T) {
 		})
 	}
 }
+
+// Issue 27 (a fresh reader): after a failover, the final probe's key on the
+// promoted replica (no observer watches it) was told as granted and gone
+// at the probe's end, t=50.939s, while the old master, following the
+// replica again, had recorded the replicated SET at 50.929 s and DEL at
+// 50.937 s: the key's end before its grant. The probe's grant and key are
+// no later than a node's record of them.
+func TestAProbesKeyOnAPromotedReplicaIsNoLaterThanTheRecordOfIt(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		recorded bool
+	}{
+		{"a replica's record of the probe's SET and DEL bounds its key", true},
+		{"without a record the key is the probe's end, as its client tells it", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRun("safe", "n1")
+			st := history.FaultStep{ID: 1, Kind: "failover", Effect: history.EffectFailover, Nodes: []string{"n1"}, FailoverMode: "crash",
+				Promotions: []history.Promotion{{Group: "n1", Old: "n1", Promoted: "n1r1"}}}
+			r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault, Type: history.OK,
+				Value: history.Value{Fault: &st}, Invoke: ms(100), Complete: ms(300)})
+			p := r.add(history.Op{Process: 9, Client: history.ProbeClient, F: history.Probe, Key: "invoice-1", Type: history.OK,
+				Value: history.Value{Token: "p", TTL: ms(1000), Nodes: []string{"n1"}, Removed: true}, Invoke: ms(500), Complete: ms(520)})
+			if c.recorded { // replicated from n1r1: no client of its own
+				r.cmd("n1", "", 505, false, "SET", "invoice-1", "p", "PXAT", "99999")
+				r.cmd("n1", "", 512, false, "DEL", "invoice-1")
+			}
+			a := account.New(r.h)
+			g, ok := a.GrantOf(p)
+			if !ok || len(g.Lives) != 1 {
+				t.Fatalf("probe grant %+v (found %t), want one key life", g, ok)
+			}
+			k := g.Lives[0]
+			set, end := ms(520), ms(520)
+			if c.recorded {
+				set, end = ms(505), ms(512)
+			}
+			if g.Start > k.End || k.Start != set || k.End != end || g.Start != set {
+				t.Errorf("probe granted at %d, key [%d, %d]: want granted and set at %d, gone at %d", g.Start, k.Start, k.End, set, end)
+			}
+		})
+	}
+}
