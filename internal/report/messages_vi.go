@@ -230,8 +230,10 @@ var messagesVI = map[string]string{
 	"n.quorum.lost":           "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
 	"n.anomaly":               "Vi phạm (%s): %s",
 	"n.anomaly.info":          "Ghi nhận (%s, chỉ để tham khảo): %s",
-	"n.failover":              "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master và thông báo nó là master mới (switch-master) lúc t=%[5]ss, %.1[6]f s sau khi %[2]s gặp sự cố. %[4]s đã nhận %[7]d trong %[8]d byte luồng sao chép mà %[2]s đã ghi: phần còn thiếu bị mất.",
-	"n.failover.role":         "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master: nó trả lời ROLE là master %.1[5]f s sau khi %[2]s gặp sự cố (không ghi nhận được thông báo switch-master nào của sentinel). %[4]s đã nhận %[6]d trong %[7]d byte luồng sao chép mà %[2]s đã ghi: phần còn thiếu bị mất.",
+	"n.failover":              "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master và thông báo nó là master mới (switch-master) lúc t=%[5]ss, %.1[6]f s sau khi %[2]s gặp sự cố.",
+	"n.failover.bytes":        "%[1]s đã nhận %[2]d trong %[3]d byte luồng sao chép mà %[4]s đã ghi: phần còn thiếu bị mất.",
+	"n.failover.bytes.all":    "%[1]s đã nhận đủ %[2]d byte luồng sao chép mà %[3]s đã ghi ngay trước sự cố: lần nâng lên master không làm mất phần nào.",
+	"n.failover.role":         "%[2]s, master của nhóm %[1]s, gặp sự cố (%[3]s); Sentinel nâng replica %[4]s lên master: nó trả lời ROLE là master %.1[5]f s sau khi %[2]s gặp sự cố (không ghi nhận được thông báo switch-master nào của sentinel).",
 	"n.failover.none":         "Master của %s gặp sự cố (%s), và không replica nào được nâng lên.",
 
 	"fault.pause":            "GC pause",

@@ -155,18 +155,22 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 	case history.EffectFailover:
 		if len(st.Promotions) > 0 && st.Promotions[0].Promoted != "" {
 			p := st.Promotions[0]
+			got := p.ReplicaOffsets[p.Promoted]
+			bytes := tr(lang, "n.failover.bytes", p.Promoted, got, p.MasterOffset, p.Old)
+			if got >= p.MasterOffset {
+				bytes = tr(lang, "n.failover.bytes.all", p.Promoted, p.MasterOffset, p.Old)
+			}
 			if w.Switch >= 0 {
 				// When Sentinel announced it (the history's switch-master
 				// record, the claim's At): what the clients that ask the
 				// sentinels go by.
 				at := m.h.Ops[w.Switch].Invoke
 				return tr(lang, "n.failover", p.Group, p.Old, st.FailoverMode, p.Promoted,
-					fmtT(m.sec(at)), m.sdur(at-w.Start).Seconds(), p.ReplicaOffsets[p.Promoted], p.MasterOffset)
+					fmtT(m.sec(at)), m.sdur(at-w.Start).Seconds()) + " " + bytes
 			}
 			// No announcement heard: the step's own measure, said as
 			// what it is.
-			return tr(lang, "n.failover.role", p.Group, p.Old, st.FailoverMode, p.Promoted,
-				m.sdur(p.TookNS).Seconds(), p.ReplicaOffsets[p.Promoted], p.MasterOffset)
+			return tr(lang, "n.failover.role", p.Group, p.Old, st.FailoverMode, p.Promoted, m.sdur(p.TookNS).Seconds()) + " " + bytes
 		}
 		return tr(lang, "n.failover.none", targets, st.FailoverMode)
 	}
