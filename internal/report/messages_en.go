@@ -237,7 +237,7 @@ var messagesEN = map[string]string{
 	"n.anomaly.info":          "Noted (%s, informational): %s",
 	"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s and announced it as the new master (switch-master) at t=%[5]ss, %.1[6]f s after %[2]s failed.",                       // group, old, mode, promoted, t announced, seconds
 	"n.failover.bytes":        "%[1]s had received %[2]d of the %[3]d bytes of replication stream %[4]s had written: whatever it lacked is gone.",                                                                                          // promoted, replica offset, master offset, old
-	"n.failover.bytes.all":    "%[1]s had received all %[2]d bytes of replication stream %[3]s had written just before the failure: the promotion lost none of it.",                                                                                                     // promoted, master offset, old
+	"n.failover.bytes.all":    "%[1]s had received all %[2]d bytes of replication stream %[3]s had written just before the failure: the promotion lost none of it.",                                                                        // promoted, master offset, old
 	"n.failover.role":         "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s: it answered ROLE as a master %.1[5]f s after %[2]s failed (no sentinel's switch-master announcement was recorded).", // group, old, mode, promoted, seconds
 	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                // group, mode
 
