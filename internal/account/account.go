@@ -215,6 +215,12 @@ type FaultWindow struct {
 	// Dead is, for a crash, when its nodes' processes were certainly not
 	// running (history Value.DeadFrom, DeadTo); zero when not recorded.
 	Dead [2]int64
+	// Switch is, for a failover, the history index of Sentinel's first
+	// announcement (history.MasterSwitch) of the promotion the step
+	// recorded, heard at or after the step began; -1 when none was heard.
+	// The step's own Promotion.TookNS is another instant: when the
+	// harness, polling ROLE, first found the replica a master.
+	Switch int
 }
 
 // New derives the account of h.
@@ -229,7 +235,8 @@ func New(h history.History) *Account {
 		switch {
 		case op.F == history.Fault && op.Value.Fault != nil && op.Type != history.Fail:
 			end := a.endOf(op)
-			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i, Dead: [2]int64{op.Value.DeadFrom, op.Value.DeadTo}})
+			a.Faults = append(a.Faults, FaultWindow{Step: *op.Value.Fault, Start: op.Invoke, End: end, Op: i, Dead: [2]int64{op.Value.DeadFrom, op.Value.DeadTo},
+				Switch: switchOf(h, *op.Value.Fault, op.Invoke)})
 		case op.F == history.Unobserved:
 			a.Gaps[op.Value.Node] = append(a.Gaps[op.Value.Node], [2]int64{op.Invoke, op.Complete})
 		}
@@ -676,4 +683,27 @@ func (a *Account) indexRemovals() {
 			a.removedBy[cands[n-1]] = append(a.removedBy[cands[n-1]], i)
 		}
 	}
+}
+
+// switchOf is the history index of the first MasterSwitch record that
+// announces st's promotion (its group, from its old master to the replica
+// it promoted), heard at or after from; -1 when st is no failover, promoted
+// nothing, or no sentinel's announcement was heard.
+func switchOf(h history.History, st history.FaultStep, from int64) int {
+	if st.Effect != history.EffectFailover {
+		return -1
+	}
+	best := -1
+	for _, p := range st.Promotions {
+		if p.Promoted == "" {
+			continue
+		}
+		for i, op := range h.Ops {
+			if op.F == history.MasterSwitch && op.Value.Node == p.Group && len(op.Value.Cmd) == 2 && op.Value.Cmd[0] == p.Old &&
+				op.Value.Cmd[1] == p.Promoted && op.Invoke >= from && (best < 0 || op.Invoke < h.Ops[best].Invoke) {
+				best = i
+			}
+		}
+	}
+	return best
 }

@@ -121,6 +121,11 @@ func (a *Account) faultClaims() []claim.Claim {
 	for _, f := range a.Faults {
 		st := f.Step
 		c := claim.Claim{Kind: claim.Fault, What: st.Kind, Step: st.ID, Start: f.Start, End: f.End, Fault: &st, Records: []int{f.Op}}
+		if f.Switch >= 0 {
+			// A failover: when Sentinel announced the promotion.
+			c.At = a.H.Ops[f.Switch].Invoke
+			c.Records = append(c.Records, f.Switch)
+		}
 		if len(st.Nodes) == 1 {
 			c.Node = st.Nodes[0]
 			c.Persistence = a.H.Header.Persistence[c.Node]

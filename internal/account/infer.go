@@ -3,6 +3,7 @@ package account
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/locksim/locksim/internal/history"
@@ -130,8 +131,16 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 	}
 	if g.F == history.Probe && g.Value.Removed {
 		// The final probe removed the key it set before its operation
-		// completed (history.Probe: one acquire and release).
+		// completed (history.Probe: one acquire and release); where a
+		// node's record shows both (a replica's record of its master's
+		// stream, after a failover), not later than that record says.
 		k.End, k.Ended = k.Start, End{Kind: EndReleased, By: g.Client, Op: i}
+		if set, del, ok := a.probeSeen(g, key); ok {
+			k.Start, k.End = set, del
+			if k.TTL > 0 {
+				k.Deadline = set + k.TTL
+			}
+		}
 		return k
 	}
 	ownDone := false // the owner's release or another acquire: its later ops are of another lease
@@ -277,4 +286,35 @@ func (a *Account) inferPermits(byKey map[string][]int, nodesOf func(*history.Op)
 			}
 		}
 	}
+}
+
+// probeSeen finds, inside final probe g's operation, a node's record of
+// its SET of key to its token and that node's next record removing key
+// (a DEL, or one inside a script): the key existed by the first and was
+// gone by the second. A probe's key on a promoted replica no observer
+// watches is recorded so by the old master once it follows the replica
+// again (the replica's record of its master's stream, which comes after
+// the master ran each command). ok is false when no node recorded both.
+func (a *Account) probeSeen(g *history.Op, key string) (set, del int64, ok bool) {
+	ops := a.H.Ops
+	for i := range ops {
+		s := &ops[i]
+		if s.F != history.NodeCmd || len(s.Value.Cmd) < 3 || !strings.EqualFold(s.Value.Cmd[0], "set") || s.Value.Cmd[1] != key ||
+			s.Value.Cmd[2] != g.Value.Token || g.Value.Token == "" || s.Invoke < g.Invoke || s.Invoke > g.Complete {
+			continue
+		}
+		first := -1
+		for j := range ops {
+			d := &ops[j]
+			if d.F == history.NodeCmd && d.Value.Node == s.Value.Node && len(d.Value.Cmd) >= 2 && d.Value.Cmd[1] == key &&
+				(strings.EqualFold(d.Value.Cmd[0], "del") || strings.EqualFold(d.Value.Cmd[0], "unlink")) &&
+				d.Invoke >= s.Invoke && d.Invoke <= g.Complete && (first < 0 || d.Invoke < ops[first].Invoke) {
+				first = j
+			}
+		}
+		if first >= 0 {
+			return s.Invoke, ops[first].Invoke, true
+		}
+	}
+	return 0, 0, false
 }

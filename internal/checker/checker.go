@@ -131,6 +131,11 @@ type Result struct {
 	// faults did meet a hold (coverage only): the machine may be what
 	// kept the contenders out before the run ended.
 	ShortOfGrants bool `json:"short_of_grants,omitempty"`
+	// NotChecked: the checker found nothing to check (fencing: no
+	// operation carried a fencing token). Its Valid verdict leaves the run's
+	// verdict alone and says nothing of what it checks: a page tells it as
+	// not checked, never as a check that found no problem.
+	NotChecked bool `json:"not_checked,omitempty"`
 
 	why string // coverage's reason a valid verdict would prove nothing
 }
@@ -376,6 +381,6 @@ func Checkers() []About {
 		{CheckerFencing, "fencing tokens of grants strictly increase; accepted writes never go back to a lower token"},
 		{CheckerEffects, "what the resource accepted: no double charge, lost update, oversell, duplicate run, split brain or over-admission; duplicate work (cache-rebuild) is informational"},
 		{CheckerLiveness, "after faults heal the final probe acquire succeeds (stuck-lock, unavailable); a violation only when the scenario sets expect_live, else informational"},
-		{CheckerCoverage, "the faults overlapped a believed hold or an in-flight lock op and enough acquires succeeded, else unknown (a run that proves nothing must not pass)"},
+		{CheckerCoverage, "the faults overlapped a believed hold or an in-flight lock op (a client clock jump before one counts by the offset it left) and enough acquires succeeded, else unknown (a run that proves nothing must not pass)"},
 	}
 }

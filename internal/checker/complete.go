@@ -9,7 +9,8 @@ import (
 
 // complete sets the fields every anomaly carries whatever its checker: the
 // writes that are the violation (Violating) and the instant it became true
-// (At): for a violation made of writes, the last of them.
+// (At): for a violation made of writes, the last of them; for a duplicate
+// run, its second run, the one that should not have happened.
 func complete(h history.History, an *Anomaly) {
 	switch an.Kind {
 	case KindMutexOverlap, KindOverAdmission, KindDuplicateWork:
@@ -32,6 +33,22 @@ func complete(h history.History, an *Anomaly) {
 		}
 		if last >= 0 {
 			an.At = last
+		}
+	}
+	// A job ran more than once for one fire time as soon as it ran the
+	// second time: every run after the first is the violation (Violating,
+	// in invoke order), and the first of those is when it became true.
+	// "Ran 3 times" is told beside it, never as the instant's fact (a
+	// fresh reader, issue 27: the step sat at the third run).
+	if an.Kind == KindDuplicateRun && len(an.Violating) > 0 {
+		first := int64(-1)
+		for _, i := range an.Violating {
+			if i >= 0 && i < len(h.Ops) && (first < 0 || h.Ops[i].Invoke < first) {
+				first = h.Ops[i].Invoke
+			}
+		}
+		if first >= 0 {
+			an.At = first
 		}
 	}
 	an.AtS = h.Header.ScenarioSeconds(an.At)

@@ -149,10 +149,14 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
 	spans.index()
-	hit := 0
+	// hit counts the faults that bore on something; lasting those of them
+	// (a client's clock jump, instant) that did only by the offset the
+	// clock kept after the jump's own record had ended: the summary must
+	// not say such a jump overlapped a hold it came before (issue 27).
+	hit, lasting := 0, 0
 	for _, f := range faults {
 		fEnd := f.Complete
-		if fEnd < 0 || persistsOnClient(*f.Value.Fault) {
+		if fEnd < 0 {
 			fEnd = eoh
 		}
 		if kill(*f.Value.Fault) {
@@ -168,11 +172,23 @@ func coverage(ctx context.Context, a *account.Account) Result {
 			}
 			continue
 		}
+		during, after := false, false
 		for _, c := range spans.clients {
-			if affects(*f.Value.Fault, c) && spans.by[c].meets(f.Invoke, fEnd) {
-				hit++
+			if !affects(*f.Value.Fault, c) {
+				continue
+			}
+			if spans.by[c].meets(f.Invoke, fEnd) {
+				during = true
 				break
 			}
+			after = after || persistsOnClient(*f.Value.Fault) && spans.by[c].meets(f.Invoke, eoh)
+		}
+		switch {
+		case during:
+			hit++
+		case after:
+			hit++
+			lasting++
 		}
 	}
 	minRan := int64(DefaultMinAcquires)
@@ -202,8 +218,19 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if len(faults) == 0 {
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units))}
 	}
+	if lasting == 0 {
+		return Result{Checker: CheckerCoverage, Verdict: Valid,
+			Summary: fmt.Sprintf("%d of %s overlapped %s; %s", hit, plural(len(faults), "fault", "faults"), target, plural(ran, unit, units))}
+	}
+	how := plural(lasting, "client clock jump", "client clock jumps") + " applied before one, whose offset lasted through it"
+	if lasting > 1 {
+		how = plural(lasting, "client clock jump", "client clock jumps") + " applied before one, whose offsets lasted through it"
+	}
+	if hit > lasting {
+		how = fmt.Sprintf("%d overlapped one, and %s", hit-lasting, how)
+	}
 	return Result{Checker: CheckerCoverage, Verdict: Valid,
-		Summary: fmt.Sprintf("%d of %s overlapped %s; %s", hit, plural(len(faults), "fault", "faults"), target, plural(ran, unit, units))}
+		Summary: fmt.Sprintf("%d of %s bore on %s: %s; %s", hit, plural(len(faults), "fault", "faults"), target, how, plural(ran, unit, units))}
 }
 
 // affects reports whether fault f bears on client's operations. A fault on

@@ -23,7 +23,8 @@ import (
 //     are fine: one holder writes several times.
 //
 // Acquires and writes with Fence 0 carry no token and are skipped; when no
-// op has Fence > 0 the result is Valid, "no fencing tokens".
+// op has Fence > 0 nothing was checked: the result is Valid with
+// NotChecked set, "not checked: no operation carried a fencing token".
 func Fencing(ctx context.Context, h history.History) Result {
 	acq := map[string][]int{}
 	wr := map[string][]int{}
@@ -55,7 +56,7 @@ func Fencing(ctx context.Context, h history.History) Result {
 		}
 	}
 	if !any {
-		return Result{Checker: CheckerFencing, Verdict: Valid, Summary: "no fencing tokens"}
+		return Result{Checker: CheckerFencing, Verdict: Valid, NotChecked: true, Summary: "not checked: no operation carried a fencing token"}
 	}
 	sort.Strings(keys)
 	var anomalies []Anomaly

@@ -3,6 +3,7 @@ package checker
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/history"
@@ -108,6 +109,58 @@ func TestCoverageCountsOnlyTheClientsAFaultReaches(t *testing.T) {
 			b.fault(tt.kind, tt.targets, tt.from, tt.to)
 			if got := Coverage(context.Background(), b.h); got.Verdict != tt.want {
 				t.Errorf("coverage %s (%s), want %s", got.Verdict, got.Summary, tt.want)
+			}
+		})
+	}
+}
+
+// Issue 27 (a fresh reader): "2 of 2 faults overlapped a believed lock
+// hold or an in-flight lock operation" was said of two client clock jumps
+// whose records ended before the first acquire. A jump is instant and its
+// offset lasts: coverage still counts it, and says how.
+func TestCoverageSaysAClockJumpBeforeEveryHoldBoreOnItByItsOffset(t *testing.T) {
+	type fault struct {
+		kind     string
+		targets  []string
+		from, to float64
+	}
+	tests := []struct {
+		name       string
+		faults     []fault
+		want, lack string
+	}{
+		{"two jumps before any hold bore on one by their offsets",
+			[]fault{{"clock-jump", []string{"w1"}, -1, -1}, {"clock-jump", []string{"w2"}, -1, -1}},
+			"2 of 2 faults bore on a believed lock hold or an in-flight lock operation: 2 client clock jumps applied before one, whose offsets lasted through it; 2 ok acquires",
+			"overlapped"},
+		{"a jump before w2's hold and a partition during w1's are told apart",
+			[]fault{{"clock-jump", []string{"w2"}, 6, 6}, {"partition", []string{"w1→n1"}, 1, 4}},
+			"2 of 2 faults bore on a believed lock hold or an in-flight lock operation: 1 overlapped one, and 1 client clock jump applied before one, whose offset lasted through it; 2 ok acquires",
+			"2 of 2 faults overlapped"},
+		{"a partition during a hold overlapped it",
+			[]fault{{"partition", []string{"w1→n1"}, 1, 4}},
+			"1 of 1 fault overlapped a believed lock hold or an in-flight lock operation; 2 ok acquires", "bore on"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newHB(false)
+			b.h.Header.Clients = []string{"w1", "w2"}
+			b.h.Header.Nodes = []string{"n1"}
+			for _, f := range tt.faults {
+				if f.from < 0 { // before the clients start
+					i := b.fault(f.kind, f.targets, 0, 0)
+					b.h.Ops[i].Invoke, b.h.Ops[i].Complete = ns(0.001), ns(0.002)
+				} else {
+					b.fault(f.kind, f.targets, f.from, f.to)
+				}
+			}
+			b.acquire("w1", "k", 0.5, 0.5, 0)
+			b.release("w1", "k", 5, 5, true)
+			b.acquire("w2", "k", 10, 10, 0)
+			b.release("w2", "k", 15, 15, true)
+			got := Coverage(context.Background(), b.h)
+			if got.Verdict != Valid || got.Summary != tt.want || strings.Contains(got.Summary, tt.lack) {
+				t.Errorf("coverage %s %q\nwant valid %q (no %q)", got.Verdict, got.Summary, tt.want, tt.lack)
 			}
 		})
 	}

@@ -667,3 +667,37 @@ func TestAnOrphanEndedByItsTTLWithinOneTTLIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// Issue 27 (a fresh reader): a job that ran three times for one fire time
+// had its violation placed at the third run; it became one at the second,
+// the duplicate, which is the first of the runs the checker names as the
+// violation.
+func TestADuplicateRunBecomesTrueAtItsSecondRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		runs   []string
+		second float64 // the second run's invoke
+	}{
+		{"a job run twice is a duplicate at its second run", []string{"s2", "s1"}, 30.2},
+		{"a job run three times is a duplicate at its second run, not its third", []string{"s2", "s1", "s3"}, 30.2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newHB(false).workload(workload.Cron, "single", nil)
+			for i, c := range tt.runs {
+				at := 20 + 10*float64(i)
+				b.acquire(c, "lock:J", at, at+0.1, 0)
+				b.write(c, "job@1", workload.ActionRunJob, at+0.2, at+0.5, 0)
+				b.release(c, "lock:J", at+0.6, at+0.7, true)
+			}
+			rep := Check(context.Background(), b.h, Options{})
+			a := find(rep.Anomalies(), KindDuplicateRun)
+			if a == nil {
+				t.Fatalf("no duplicate-run in %+v", rep.Anomalies())
+			}
+			if a.At != ns(tt.second) || len(a.Violating) != len(tt.runs)-1 || b.h.Ops[a.Violating[0]].Invoke != a.At {
+				t.Errorf("duplicate run placed at %d (violating %v), want its second run's invoke %d", a.At, a.Violating, ns(tt.second))
+			}
+		})
+	}
+}

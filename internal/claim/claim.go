@@ -63,8 +63,12 @@ const (
 	Refusal Kind = "refusal"
 	// Fault: the fault step Step (What: its kind, Effect) was active from
 	// Start to End on Clients/Nodes, with the direction, stream, power
-	// loss, delta and cause the history records. Records: the nemesis
-	// operation. [2 5 7 9 10 11 16]
+	// loss, delta, cause and promotions the history records. For a
+	// failover, At is when Sentinel announced the promotion (the first
+	// switch-master record of it at or after Start; 0 when none was
+	// heard) — not Promotion.TookNS, when the harness first found the
+	// replica a master. Records: the nemesis operation, then that
+	// announcement. [2 5 7 9 10 11 16]
 	Fault Kind = "fault"
 	// Orphan: Client's command set Key on Node at Start (the SET itself,
 	// not when the client gave up) and the client never believed it held

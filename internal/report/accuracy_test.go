@@ -59,6 +59,13 @@ func pageSentences(in Input, lang Lang) []string {
 	for _, s := range narrative(in, m) {
 		out = append(out, s.String())
 	}
+	// The timeline's hover texts are statements too (a fresh reader read
+	// them against the history: issue 27).
+	for _, s := range buildDrawing(in, m, out[0]).Shapes {
+		if t := s.TipText(); t != "" {
+			out = append(out, t)
+		}
+	}
 	for _, a := range allAnomalies(in.Results) {
 		out = append(out, m.describeAnomaly(lang, a), m.whyAnomaly(lang, a), a.Explain)
 	}

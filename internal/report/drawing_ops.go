@@ -254,7 +254,10 @@ func (b *builder) messages() {
 			continue
 		}
 		if p, ok := last[k]; ok {
-			inner[p] = append(inner[p], strings.Join(o.Value.Cmd, " "))
+			// Each with the node's own time for it: a DEL inside a script
+			// is the key's end, told elsewhere at that time (one fact, one
+			// time), not at the script's.
+			inner[p] = append(inner[p], tr(lang, "tip.msg.inner", strings.Join(o.Value.Cmd, " "), b.at(o.Invoke)))
 		}
 	}
 	used := map[int]bool{}

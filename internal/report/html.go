@@ -185,6 +185,11 @@ func timelineHow(lang Lang, wl string) string {
 // kinds, missed steps, lost timing), with the English one beside it.
 func (m *model) checkerRow(lang Lang, r checker.Result) pageChecker {
 	row := pageChecker{Checker: r.Checker, Verdict: string(r.Verdict), Summary: r.Summary}
+	if r.NotChecked {
+		// Nothing to check is no check that found nothing (issue 27):
+		// its Valid verdict is shown as not checked, in every language.
+		row.Verdict = "notchecked"
+	}
 	if lang == English {
 		return row
 	}
@@ -195,6 +200,13 @@ func (m *model) checkerRow(lang Lang, r checker.Result) pageChecker {
 
 // dataSummary is a checker's finding told from its data alone.
 func (m *model) dataSummary(lang Lang, r checker.Result) string {
+	if r.NotChecked {
+		what := "sum.notchecked." + r.Checker
+		if _, ok := messages[English][what]; !ok {
+			return tr(lang, "verdict.notchecked")
+		}
+		return tr(lang, "sum.notchecked", tr(lang, what))
+	}
 	if r.Verdict == checker.Unknown || r.OffPlan || r.TimingLost || len(r.Missed) > 0 {
 		switch {
 		case len(r.Marginal) > 0:

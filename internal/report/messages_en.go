@@ -3,76 +3,78 @@ package report
 // messagesEN is the English table of messages (messages.go).
 var messagesEN = map[string]string{
 	// Page chrome.
-	"title":             "locksim report: %s",                                                // scenario
-	"emulated":          "emulated Redis (miniredis)",                                        //
-	"emulated.warning":  "Not real Redis: this run used %s. Timing and expiry are emulated.", // "emulated Redis (miniredis)"
-	"aborted":           "ABORTED — partial history",
-	"aborted.text":      "The run was interrupted before it finished: the story, the plots and the verdict cover only what happened until then.",
-	"verdict.valid":     "VALID",
-	"verdict.invalid":   "INVALID",
-	"verdict.unknown":   "UNKNOWN",
-	"expect.none":       "This scenario declares no expected verdict.",
-	"expect.aborted":    "Expected %s: not judged — the run was interrupted before it finished.",
-	"say.aborted":       "The run was interrupted before it finished; the partial history shows no violation so far.",
-	"expect.met":        "Expected %s, got %s: expectation met.", // expect, verdict
-	"expect.notmet":     "Expected %s, got %s: expectation NOT met.",
-	"expect.missing":    "Missing: %s.",                                                                                                        // kinds
-	"expect.unjudged":   "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.",             // kinds
-	"expect.undecided":  "Not judged: %s — the linearizability check came out unknown in this run, so the run neither shows nor rules it out.", // kinds
-	"expect.unexpected": "Found but not expected: %s.",                                                                                         // kinds
-	"expect.cut":        "Expected %s: not judged — the history is cut off.",                                                                   // expect
-	"cut":               "CUT OFF — the history ends early",
-	"cut.text":          "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
-	"say.cut":           "The history is cut off; what it holds shows no violation.",
-	"h.story":           "What happened, step by step",
-	"h.story.note":      "Times are scenario time (t=0 is the start of the run).",
-	"h.anomalies":       "What went wrong",
-	"h.fix":             "What would have prevented it",
-	"h.checkers":        "Checkers",
-	"h.timeline":        "Timeline",
-	"h.timeline.how":    "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
-	"h.latency":         "Acquire latency",
-	"h.rate":            "Acquire rate",
-	"h.history":         "Linearizability (porcupine)",
-	"h.scenario":        "Scenario",
-	"h.run":             "Run",
-	"no.anomalies":      "No anomalies.",
-	"col.kind":          "What",
-	"col.clients":       "Clients",
-	"col.key":           "Key",
-	"col.window":        "Window (scenario s)",
-	"col.explain":       "Explanation",
-	"col.why":           "Why it matters",
-	"col.checker":       "Checker",
-	"col.verdict":       "Verdict",
-	"col.summary":       "Summary",
-	"informational":     "informational (does not fail the run)",
-	"checker.words":     "The checker's own words",
-	"history.link":      "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
-	"history.none":      "No history.html: no linearizability information was given for this run.",
-	"history.toobig":    "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
-	"history.window":    "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
-	"history.faults":    "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
-	"alt.timeline":      "Timeline: who held the lock when, faults and writes",
-	"charts.skipped":    "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first seed, every run that missed its expectation and, without an expectation, every run that is not valid (--charts all draws every run). To draw them now: %s", // command
-	"alt.latency":       "Acquire latency over scenario time",
-	"alt.rate":          "Acquires granted and refused per second of scenario time",
-	"run.seed":          "Seed",
-	"run.reproduce":     "Reproduce",
-	"run.version":       "locksim version",
-	"run.redis":         "Redis version",
-	"run.backend":       "Backend",
-	"run.scale":         "Time scale",
-	"run.scale.text":    "1 s of wall time = %s s of scenario time", // scale
-	"run.wall":          "Wall time",
-	"run.wall.text":     "%.2f s",
-	"run.lag":           "Machine load",
-	"run.lag.text":      "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)", // wall ms, scenario s, threshold ms
-	"run.scenario.s":    "Scenario time covered",
-	"run.file":          "Scenario file",
-	"run.algorithm":     "Algorithm",
-	"run.workload":      "Workload",
-	"unknown.value":     "unknown",
+	"title":            "locksim report: %s",                                                // scenario
+	"emulated":         "emulated Redis (miniredis)",                                        //
+	"emulated.warning": "Not real Redis: this run used %s. Timing and expiry are emulated.", // "emulated Redis (miniredis)"
+	"aborted":          "ABORTED — partial history",
+	"aborted.text":     "The run was interrupted before it finished: the story, the plots and the verdict cover only what happened until then.",
+	"verdict.valid":    "VALID",
+	"verdict.invalid":  "INVALID",
+	"verdict.unknown":  "UNKNOWN",
+	// A checker that found nothing to check (checker.Result.NotChecked).
+	"verdict.notchecked": "NOT CHECKED",
+	"expect.none":        "This scenario declares no expected verdict.",
+	"expect.aborted":     "Expected %s: not judged — the run was interrupted before it finished.",
+	"say.aborted":        "The run was interrupted before it finished; the partial history shows no violation so far.",
+	"expect.met":         "Expected %s, got %s: expectation met.", // expect, verdict
+	"expect.notmet":      "Expected %s, got %s: expectation NOT met.",
+	"expect.missing":     "Missing: %s.",                                                                                                        // kinds
+	"expect.unjudged":    "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.",             // kinds
+	"expect.undecided":   "Not judged: %s — the linearizability check came out unknown in this run, so the run neither shows nor rules it out.", // kinds
+	"expect.unexpected":  "Found but not expected: %s.",                                                                                         // kinds
+	"expect.cut":         "Expected %s: not judged — the history is cut off.",                                                                   // expect
+	"cut":                "CUT OFF — the history ends early",
+	"cut.text":           "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
+	"say.cut":            "The history is cut off; what it holds shows no violation.",
+	"h.story":            "What happened, step by step",
+	"h.story.note":       "Times are scenario time (t=0 is the start of the run).",
+	"h.anomalies":        "What went wrong",
+	"h.fix":              "What would have prevented it",
+	"h.checkers":         "Checkers",
+	"h.timeline":         "Timeline",
+	"h.timeline.how":     "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
+	"h.latency":          "Acquire latency",
+	"h.rate":             "Acquire rate",
+	"h.history":          "Linearizability (porcupine)",
+	"h.scenario":         "Scenario",
+	"h.run":              "Run",
+	"no.anomalies":       "No anomalies.",
+	"col.kind":           "What",
+	"col.clients":        "Clients",
+	"col.key":            "Key",
+	"col.window":         "Window (scenario s)",
+	"col.explain":        "Explanation",
+	"col.why":            "Why it matters",
+	"col.checker":        "Checker",
+	"col.verdict":        "Verdict",
+	"col.summary":        "Summary",
+	"informational":      "informational (does not fail the run)",
+	"checker.words":      "The checker's own words",
+	"history.link":       "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
+	"history.none":       "No history.html: no linearizability information was given for this run.",
+	"history.toobig":     "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
+	"history.window":     "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
+	"history.faults":     "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
+	"alt.timeline":       "Timeline: who held the lock when, faults and writes",
+	"charts.skipped":     "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first seed, every run that missed its expectation and, without an expectation, every run that is not valid (--charts all draws every run). To draw them now: %s", // command
+	"alt.latency":        "Acquire latency over scenario time",
+	"alt.rate":           "Acquires granted and refused per second of scenario time",
+	"run.seed":           "Seed",
+	"run.reproduce":      "Reproduce",
+	"run.version":        "locksim version",
+	"run.redis":          "Redis version",
+	"run.backend":        "Backend",
+	"run.scale":          "Time scale",
+	"run.scale.text":     "1 s of wall time = %s s of scenario time", // scale
+	"run.wall":           "Wall time",
+	"run.wall.text":      "%.2f s",
+	"run.lag":            "Machine load",
+	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)", // wall ms, scenario s, threshold ms
+	"run.scenario.s":     "Scenario time covered",
+	"run.file":           "Scenario file",
+	"run.algorithm":      "Algorithm",
+	"run.workload":       "Workload",
+	"unknown.value":      "unknown",
 
 	// What would have prevented it.
 	"fix.restore.own":         "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
@@ -166,6 +168,7 @@ var messagesEN = map[string]string{
 	"n.with.token":            " with token %d",
 	"n.with.word":             "with",
 	"n.release.ok":            "%s released %s (key deleted).",
+	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                     // node
 	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
 	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
 	"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
@@ -238,8 +241,11 @@ var messagesEN = map[string]string{
 	"n.quorum.lost":           "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
 	"n.anomaly":               "Violation (%s): %s",                                                                                                        // kind word, sentence
 	"n.anomaly.info":          "Noted (%s, informational): %s",
-	"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s after %.1[5]f s. %[4]s had received %[6]d of the %[7]d bytes of replication stream %[8]s had written: whatever it lacked is gone.", // group, old, mode, promoted, seconds, replica offset, master offset, old
-	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                              // group, mode
+	"n.failover":              "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s and announced it as the new master (switch-master) at t=%[5]ss, %.1[6]f s after %[2]s failed.",                       // group, old, mode, promoted, t announced, seconds
+	"n.failover.bytes":        "%[1]s had received %[2]d of the %[3]d bytes of replication stream %[4]s had written: whatever it lacked is gone.",                                                                                          // promoted, replica offset, master offset, old
+	"n.failover.bytes.all":    "%[1]s had received all %[2]d bytes of replication stream %[3]s had written just before the failure: the promotion lost none of it.",                                                                        // promoted, master offset, old
+	"n.failover.role":         "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s: it answered ROLE as a master %.1[5]f s after %[2]s failed (no sentinel's switch-master announcement was recorded).", // group, old, mode, promoted, seconds
+	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                // group, mode
 
 	// Fault kinds.
 	"fault.pause":            "GC pause",
@@ -311,82 +317,85 @@ var messagesEN = map[string]string{
 	"why.other":                      "Correctness: a safety property of the lock did not hold.",
 	"kind.duplicate-work":            "duplicate work",
 	"informational.short":            "informational",
-	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                                                       // clients, key, t0, t1
-	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                                                  // key, t0, t1, clients
-	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                                                    // key, sold, stock, sales list
-	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                                                           // key, clients
-	"a.duplicate-run":                "%s ran %d times: %s. A scheduled job must run once per fire time.",                                                       // key, n, list
-	"a.split-brain":                  "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
-	"a.over-admission":               "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
-	"a.duplicate-work":               "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
-	"a.stuck-lock":                   "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
-	"a.unavailable":                  "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
-	"a.unavailable.local":            "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
-	"why.duplicate-work":             "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
-	"why.efficiency":                 "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
-	"why.liveness.info":              " Informational: this scenario does not ask for liveness (expect_live).",
-	"why.liveness.busy":              " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
-	"say.lost-update":                "%s",
-	"say.oversell":                   "%s",
-	"say.duplicate-run":              "%s",
-	"say.split-brain":                "Split brain, two leaders: %s", // describe
-	"say.over-admission":             "%s",
-	"say.stuck-lock":                 "%s",
-	"say.unavailable":                "%s",
-	"say.waste":                      "No data was harmed, but work was wasted: %s", // describe
-	"say.notlive":                    "Safe, but not live: %s",                      // describe
-	"fix.incr":                       "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
-	"fix.lua.stock":                  "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
-	"fix.cron":                       "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
-	"fix.cron.skew":                  "Each fire time already had its own lock, never released, but its TTL (%s) was shorter than the spread of the schedulers' clocks (%s): a scheduler whose clock is behind can reach a fire time after that fire time's key has expired, and run the job again. Keep each fire time's key longer than the clocks can differ (a TTL, or lockAtLeastFor, above the largest clock skew), keep the schedulers' clocks in step, and make the job idempotent (lesson 51).", // TTL, clock spread
-	"fix.epoch":                      "Epoch check, announced first: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen, and each new leader announces its epoch to the resource as soon as it is elected. An epoch check refuses only an action older than an epoch the resource has seen: a deposed leader that acts before the new leader's first action gets through unless the new leader announced first (lessons 46, 49; lock-theory §7.2).",
-	"fix.semaphore":                  "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
-	"fix.semaphore.rank":             "No permit was purged: the semaphore let a caller in ahead of its holders. The basic semaphore ranks each caller by the timestamp of its own clock, so a caller whose clock is behind ranks first; the fair semaphore ranks callers by a counter in Redis (Redis in Action 6.3.2, lesson 50).",
-	"fix.semaphore.clock":            "A holder's permit was purged as timed out while it was still inside, with no pause in the plan: the purge's cut-off is computed from the purging client's own clock, so a clock ahead purges live holders. Keep the clocks in step, or check a token per permit at the resource (fencing) so a purged holder's work is refused (lessons 46, 50).",
-	"fix.semaphore.slow":             "A holder's permit was purged as timed out while it was still inside, with no pause in the plan and no clock ahead of its holder's: the holder had been inside longer than the semaphore's timeout. Refresh the permit while the work runs, or size the timeout to the longest job, and check a token per permit at the resource (fencing) so a purged holder's work is refused (lessons 46, 50).",
-	"fix.idempotency.charge":         "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
-	"n.read.counter":                 "%s read %s = %d.",                                                                                                                  // client, key, n
-	"n.done":                         "%s finished its work on %s and left its critical section.",                                                                         // client, key
-	"n.stopped":                      "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
-	"n.done.all":                     "%s finished its work and left its critical section.",                                                                               // client
-	"n.lost.all":                     "%s concluded its lock was lost and stopped.",                                                                                       // client
-	"n.probe.fail":                   "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
-	"n.probe.info.refused":           "Final probe: %s's acquire of %s could not connect (connection refused).",
-	"n.probe.info.reset":             "Final probe: %s's acquire of %s lost its connection before the reply.",
-	"n.probe.info.error":             "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
-	"n.probe.info":                   "Final probe: %s's acquire of %s got no answer.", // client, key
-	"n.more":                         "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
-	"n.more.acquire":                 "%d grants",
-	"n.more.retries":                 "%d runs of refused acquires",
-	"n.more.read":                    "%d reads",
-	"n.more.write":                   "%d accepted writes",
-	"n.more.refused":                 "%d refused writes",
-	"n.more.release":                 "%d releases",
-	"n.more.extend":                  "%d renewals",
-	"n.more.lost":                    "%d lost locks",
-	"n.more.done":                    "%d finished critical sections",
-	"n.more.fault":                   "%d faults",
-	"n.more.heal":                    "%d fault ends",
-	"n.more.expiry":                  "%d key expiries",
-	"n.more.probe":                   "%d probes",
-	"n.more.violated":                "%d anomalies",
-	"n.more.acquire.one":             "%d grant",
-	"n.more.retries.one":             "%d run of refused acquires",
-	"n.more.read.one":                "%d read",
-	"n.more.write.one":               "%d accepted write",
-	"n.more.refused.one":             "%d refused write",
-	"n.more.release.one":             "%d release",
-	"n.more.extend.one":              "%d renewal",
-	"n.more.lost.one":                "%d lost lock",
-	"n.more.done.one":                "%d finished critical section",
-	"n.more.fault.one":               "%d fault",
-	"n.more.heal.one":                "%d fault end",
-	"n.more.expiry.one":              "%d key expiry",
-	"n.more.probe.one":               "%d probe",
-	"n.more.violated.one":            "%d anomaly",
-	"p.waste":                        "wasted work (informational)",
-	"p.effect.ok":                    "effect accepted (sale, write, run, …)",
-	"p.effect.bad":                   "accepted effect that is the violation (as a checker names it)",
+	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                 // clients, key, t0, t1
+	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",            // key, t0, t1, clients
+	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",              // key, sold, stock, sales list
+	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                     // key, clients
+	"a.duplicate-run":                "%s ran %d times: %s. A scheduled job must run once per fire time.", // key, n, list
+	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
+	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
+	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",
+	"a.split-brain":               "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
+	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
+	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
+	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
+	"a.unavailable":               "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
+	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
+	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
+	"why.efficiency":              "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
+	"why.liveness.info":           " Informational: this scenario does not ask for liveness (expect_live).",
+	"why.liveness.busy":           " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
+	"say.lost-update":             "%s",
+	"say.oversell":                "%s",
+	"say.duplicate-run":           "%s",
+	"say.split-brain":             "Split brain, two leaders: %s", // describe
+	"say.over-admission":          "%s",
+	"say.stuck-lock":              "%s",
+	"say.unavailable":             "%s",
+	"say.waste":                   "No data was harmed, but work was wasted: %s", // describe
+	"say.notlive":                 "Safe, but not live: %s",                      // describe
+	"fix.incr":                    "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+	"fix.lua.stock":               "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
+	"fix.cron":                    "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
+	"fix.cron.skew":               "Each fire time already had its own lock, never released, but its TTL (%s) was shorter than the spread of the schedulers' clocks (%s): a scheduler whose clock is behind can reach a fire time after that fire time's key has expired, and run the job again. Keep each fire time's key longer than the clocks can differ (a TTL, or lockAtLeastFor, above the largest clock skew), keep the schedulers' clocks in step, and make the job idempotent (lesson 51).", // TTL, clock spread
+	"fix.epoch":                   "Epoch check, announced first: every election increments an epoch; the resource refuses any leader action with an epoch lower than the highest it has seen, and each new leader announces its epoch to the resource as soon as it is elected. An epoch check refuses only an action older than an epoch the resource has seen: a deposed leader that acts before the new leader's first action gets through unless the new leader announced first (lessons 46, 49; lock-theory §7.2).",
+	"fix.semaphore":               "A semaphore alone cannot stop this: a holder paused past the timeout is purged and its permit handed on, while it still thinks it is inside. Check a token per permit at the resource (fencing), so the stale holder's work is refused (lessons 46, 50).",
+	"fix.semaphore.rank":          "No permit was purged: the semaphore let a caller in ahead of its holders. The basic semaphore ranks each caller by the timestamp of its own clock, so a caller whose clock is behind ranks first; the fair semaphore ranks callers by a counter in Redis (Redis in Action 6.3.2, lesson 50).",
+	"fix.semaphore.clock":         "A holder's permit was purged as timed out while it was still inside, with no pause in the plan: the purge's cut-off is computed from the purging client's own clock, so a clock ahead purges live holders. Keep the clocks in step, or check a token per permit at the resource (fencing) so a purged holder's work is refused (lessons 46, 50).",
+	"fix.semaphore.slow":          "A holder's permit was purged as timed out while it was still inside, with no pause in the plan and no clock ahead of its holder's: the holder had been inside longer than the semaphore's timeout. Refresh the permit while the work runs, or size the timeout to the longest job, and check a token per permit at the resource (fencing) so a purged holder's work is refused (lessons 46, 50).",
+	"fix.idempotency.charge":      "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
+	"n.read.counter":              "%s read %s = %d.",                                                                                                                  // client, key, n
+	"n.done":                      "%s finished its work on %s and left its critical section.",                                                                         // client, key
+	"n.stopped":                   "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
+	"n.done.all":                  "%s finished its work and left its critical section.",                                                                               // client
+	"n.lost.all":                  "%s concluded its lock was lost and stopped.",                                                                                       // client
+	"n.probe.fail":                "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
+	"n.probe.info.refused":        "Final probe: %s's acquire of %s could not connect (connection refused).",
+	"n.probe.info.reset":          "Final probe: %s's acquire of %s lost its connection before the reply.",
+	"n.probe.info.error":          "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
+	"n.probe.info":                "Final probe: %s's acquire of %s got no answer.", // client, key
+	"n.more":                      "… %d more steps from t=%ss to t=%ss: %s.",       // n, t0, t1, counts
+	"n.more.acquire":              "%d grants",
+	"n.more.retries":              "%d runs of refused acquires",
+	"n.more.read":                 "%d reads",
+	"n.more.write":                "%d accepted writes",
+	"n.more.refused":              "%d refused writes",
+	"n.more.release":              "%d releases",
+	"n.more.extend":               "%d renewals",
+	"n.more.lost":                 "%d lost locks",
+	"n.more.done":                 "%d finished critical sections",
+	"n.more.fault":                "%d faults",
+	"n.more.heal":                 "%d fault ends",
+	"n.more.expiry":               "%d key expiries",
+	"n.more.probe":                "%d probes",
+	"n.more.violated":             "%d anomalies",
+	"n.more.acquire.one":          "%d grant",
+	"n.more.retries.one":          "%d run of refused acquires",
+	"n.more.read.one":             "%d read",
+	"n.more.write.one":            "%d accepted write",
+	"n.more.refused.one":          "%d refused write",
+	"n.more.release.one":          "%d release",
+	"n.more.extend.one":           "%d renewal",
+	"n.more.lost.one":             "%d lost lock",
+	"n.more.done.one":             "%d finished critical section",
+	"n.more.fault.one":            "%d fault",
+	"n.more.heal.one":             "%d fault end",
+	"n.more.expiry.one":           "%d key expiry",
+	"n.more.probe.one":            "%d probe",
+	"n.more.violated.one":         "%d anomaly",
+	"p.waste":                     "wasted work (informational)",
+	"p.effect.ok":                 "effect accepted (sale, write, run, …)",
+	"p.effect.bad":                "accepted effect that is the violation (as a checker names it)",
 
 	// Plots.
 	"p.timeline.title":        "%s — %s", // scenario, verdict

@@ -73,6 +73,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.msg.norep":         "%[1]s → %[2]s: the reply to %[3]s did not reach %[2]s before it gave up at %[5]s; the command was sent at %[4]s and the node ran it.", // node, client, command, sent, gave up
 		"tip.msg.lost":          "%s → %s: %s never reached the node: sent at %s, no answer by %s, and the node did not run it.",                                        // client, node, command, sent, gave up
 		"tip.msg.script":        "(the script ran: %s)",
+		"tip.msg.inner":         "%s at %s",                                                                                                                                                   // a command a script ran, when the node ran it
 		"tip.msg.part":          "Part of %[2]s's %[1]s of %[3]s at %[4]s (%[5]s).",                                                                                                           // op word, client, key, at, outcome
 		"tip.msg.noanswer":      "%s → %s: %s got no answer: sent at %s, the client gave up at %s (this node's commands were not recorded then, so whether it ran the command is not known).", // client, node, command, sent, gave up
 		"tip.msg.fault":         "A %s stood on this link from %s to %s.",                                                                                                                     // fault word, from, to
@@ -178,6 +179,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.msg.norep":         "%[1]s → %[2]s: phản hồi cho %[3]s không tới được %[2]s trước khi nó bỏ cuộc lúc %[5]s; lệnh được gửi lúc %[4]s và node đã chạy lệnh.",
 		"tip.msg.lost":          "%s → %s: %s không bao giờ tới node: gửi lúc %s, không có phản hồi tới %s, và node không chạy lệnh đó.",
 		"tip.msg.script":        "(script đã chạy: %s)",
+		"tip.msg.inner":         "%s lúc %s",
 		"tip.msg.noanswer":      "%s → %s: %s không có phản hồi: gửi lúc %s, client bỏ cuộc lúc %s (lúc đó các lệnh trên node này không được ghi lại, nên không biết node có chạy lệnh hay không).",
 		"tip.msg.part":          "Thuộc lần %[1]s của %[2]s trên %[3]s lúc %[4]s (%[5]s).",
 		"tip.msg.fault":         "Một %s chặn đường kết nối này từ %s đến %s.",

@@ -318,16 +318,22 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 }
 
 // release tells a release: what it removed (its Release claims), that it
-// removed nothing, or that its outcome is unknown. A release that removed
-// another client's key is stamped when its command ran (the claim's At),
-// not at its invoke: that key may have been set in between (issue 27,
-// class 12).
+// removed nothing, or that its outcome is unknown. A release the nodes
+// recorded removing a key is stamped when its command ran there (the
+// claim's At, the node's record), not at its invoke: that key may have
+// been set in between (issue 27, class 12), and the key's end, told
+// elsewhere from the same record, must not get a second time (a fresh
+// reader: one DEL at 14.068 and 14.082 in one report). The sentence says
+// the time is the node's.
 func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 	lang, m := n.lang, n.m
 	switch {
 	case o.Type == history.OK && o.Value.Removed:
 		if rs := n.claims.all(claim.Release, i, nil); len(rs) > 0 {
 			r, at := rs[0], rs[0].Start
+			if r.What != claim.Inferred {
+				at = r.At
+			}
 			for _, f := range rs {
 				if f.By != "" && f.By != f.Client {
 					r, at = f, f.At
@@ -336,7 +342,11 @@ func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 			}
 			// The lock's name as the client knows it: a claim's Key is the
 			// key on the node, which a library may name its own way.
-			n.add(at, 2, StepRelease, r, m.releaseRemoved(lang, r.Client, o.Key, rs))
+			say := m.releaseRemoved(lang, r.Client, o.Key, rs)
+			if r.What != claim.Inferred && at == r.At {
+				say += " " + tr(lang, "n.release.at.node", r.Node)
+			}
+			n.add(at, 2, StepRelease, r, say)
 			return
 		}
 		n.add(c.Start, 2, StepRelease, c, m.releaseRemoved(lang, c.Client, c.Key, nil))
@@ -605,7 +615,11 @@ func (n *narrator) anomalies() {
 			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly.info", m.kindWord(lang, c.What), m.describeAnomaly(lang, a)))
 			n.raw[len(n.raw)-1].Info = true
 		} else {
-			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.kindWord(lang, c.What), m.describeAnomaly(lang, a)))
+			say := m.describeAnomaly(lang, a)
+			if s, ok := m.duplicateRunAt(lang, a, at); ok {
+				say = s // told at its second run: what was true then
+			}
+			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.kindWord(lang, c.What), say))
 		}
 	}
 }

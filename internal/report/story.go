@@ -155,8 +155,22 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 	case history.EffectFailover:
 		if len(st.Promotions) > 0 && st.Promotions[0].Promoted != "" {
 			p := st.Promotions[0]
-			return tr(lang, "n.failover", p.Group, p.Old, st.FailoverMode, p.Promoted,
-				m.sdur(p.TookNS).Seconds(), p.ReplicaOffsets[p.Promoted], p.MasterOffset, p.Old)
+			got := p.ReplicaOffsets[p.Promoted]
+			bytes := tr(lang, "n.failover.bytes", p.Promoted, got, p.MasterOffset, p.Old)
+			if got >= p.MasterOffset {
+				bytes = tr(lang, "n.failover.bytes.all", p.Promoted, p.MasterOffset, p.Old)
+			}
+			if w.Switch >= 0 {
+				// When Sentinel announced it (the history's switch-master
+				// record, the claim's At): what the clients that ask the
+				// sentinels go by.
+				at := m.h.Ops[w.Switch].Invoke
+				return tr(lang, "n.failover", p.Group, p.Old, st.FailoverMode, p.Promoted,
+					fmtT(m.sec(at)), m.sdur(at-w.Start).Seconds()) + " " + bytes
+			}
+			// No announcement heard: the step's own measure, said as
+			// what it is.
+			return tr(lang, "n.failover.role", p.Group, p.Old, st.FailoverMode, p.Promoted, m.sdur(p.TookNS).Seconds()) + " " + bytes
 		}
 		return tr(lang, "n.failover.none", targets, st.FailoverMode)
 	}
@@ -390,6 +404,40 @@ func (m *model) chargesOf(lang Lang, a checker.Anomaly) (string, int) {
 		parts = append(parts, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
 	}
 	return strings.Join(parts, ", "), len(parts)
+}
+
+// duplicateRunAt tells a duplicate run at the instant it became one, its
+// second run (the checker's At): the run before it and that run, and any
+// later run of the fire time as later. ok is false for another kind, or
+// when at is not one of its runs.
+func (m *model) duplicateRunAt(lang Lang, a checker.Anomaly, at int64) (string, bool) {
+	if a.Kind != checker.KindDuplicateRun {
+		return "", false
+	}
+	var before, later []string
+	second := ""
+	for _, i := range m.opsByKey[a.Key] {
+		o := m.h.Ops[i]
+		if o.F != history.Write || o.Type != history.OK || !slices.Contains(a.Ops, o.Index) {
+			continue
+		}
+		run := tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke)))
+		switch {
+		case o.Invoke < at:
+			before = append(before, run)
+		case o.Invoke == at && second == "":
+			second = run
+		default:
+			later = append(later, run)
+		}
+	}
+	if second == "" || len(before) == 0 {
+		return "", false
+	}
+	if len(later) == 0 {
+		return tr(lang, "a.duplicate-run.second", a.Key, strings.Join(before, ", "), second), true
+	}
+	return tr(lang, "a.duplicate-run.second.more", a.Key, strings.Join(before, ", "), second, len(before)+1+len(later), strings.Join(later, ", ")), true
 }
 
 // describeAnomaly is one sentence in lang about what an anomaly is; the

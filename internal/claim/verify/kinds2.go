@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/locksim/locksim/internal/claim"
@@ -58,6 +59,39 @@ func (v *verifier) fault(c claim.Claim) outcome {
 	if d := stepDiff(*st, c.Fault); d != "" {
 		return refuse(c.Records, "step %d's %s differs", st.ID, d)
 	}
+	if st.Effect == history.EffectFailover {
+		return v.announced(c, f, st)
+	}
+	if c.At != 0 || len(c.Records) > 1 {
+		return refuse(c.Records, "step %d (%s) announced nothing: no instant or record beyond its own", st.ID, st.Kind)
+	}
+	return held
+}
+
+// announced: a failover claim's At is the first switch-master record that
+// announces one of the step's promotions (group, old master → promoted
+// replica) at or after the step began, and its second record is that one;
+// neither when no such record exists.
+func (v *verifier) announced(c claim.Claim, f history.Op, st *history.FaultStep) outcome {
+	first := -1
+	for i, op := range v.h.Ops {
+		if op.F != history.MasterSwitch || len(op.Value.Cmd) != 2 || op.Invoke < f.Invoke {
+			continue
+		}
+		if slices.ContainsFunc(st.Promotions, func(p history.Promotion) bool {
+			return p.Promoted != "" && p.Group == op.Value.Node && p.Old == op.Value.Cmd[0] && p.Promoted == op.Value.Cmd[1]
+		}) && (first < 0 || op.Invoke < v.h.Ops[first].Invoke) {
+			first = i
+		}
+	}
+	switch {
+	case first < 0 && (c.At != 0 || len(c.Records) > 1):
+		return refuse(c.Records, "no sentinel announced step %d's promotion (no switch-master record of it), yet the claim gives one at %d", st.ID, c.At)
+	case first < 0:
+		return held
+	case len(c.Records) < 2 || c.Records[1] != first || c.At != v.h.Ops[first].Invoke:
+		return refuse([]int{c.Records[0], first}, "Sentinel announced step %d's promotion at %d (record %d), not at %d", st.ID, v.h.Ops[first].Invoke, first, c.At)
+	}
 	return held
 }
 
@@ -87,10 +121,19 @@ func stepDiff(st history.FaultStep, c *history.FaultStep) string {
 		return "duration"
 	case st.Cause != c.Cause:
 		return "cause"
+	case !slices.EqualFunc(st.Promotions, c.Promotions, promotionEq):
+		return "promotions"
 	case !slices.Equal(st.Clients, c.Clients) || !slices.Equal(st.Nodes, c.Nodes) || !slices.EqualFunc(st.Links, c.Links, linkEq):
 		return "targets"
 	}
 	return ""
+}
+
+// promotionEq reports whether two recorded promotions say the same:
+// group, old master, promoted replica, offsets and the time it took.
+func promotionEq(a, b history.Promotion) bool {
+	return a.Group == b.Group && a.Old == b.Old && a.Promoted == b.Promoted && a.MasterOffset == b.MasterOffset &&
+		a.PromotedOffset == b.PromotedOffset && a.TookNS == b.TookNS && maps.Equal(a.ReplicaOffsets, b.ReplicaOffsets)
 }
 
 // orphan: the client's command set the key at Start, and the acquire
@@ -227,8 +270,10 @@ func (v *verifier) foreignDelete(c claim.Claim) outcome {
 
 // anomaly: with violating writes, it became true at a recorded event on
 // its key (an operation's invoke or completion) no earlier than any
-// violating write's invoke, each an accepted write; without, At lies in
-// its window.
+// violating write's invoke, each an accepted write — except a duplicate
+// run, which became true at its first violating run, the second run of
+// its fire time (an accepted run before it); without, At lies in its
+// window.
 func (v *verifier) anomaly(c claim.Claim) outcome {
 	if len(c.Violating) == 0 {
 		if c.At < c.Start-slack || c.At > c.End+slack {
@@ -236,6 +281,8 @@ func (v *verifier) anomaly(c claim.Claim) outcome {
 		}
 		return held
 	}
+	dup := c.What == history.AnomalyDuplicateRun
+	first := -1
 	for _, w := range c.Violating {
 		if w < 0 || w >= len(v.h.Ops) {
 			return refuse([]int{}, "violating record %d does not exist", w)
@@ -244,9 +291,24 @@ func (v *verifier) anomaly(c claim.Claim) outcome {
 		switch {
 		case op.F != history.Write || op.Type != history.OK:
 			return refuse([]int{w}, "record %d is not an accepted write", w)
-		case op.Invoke > c.At+slack:
+		case op.Invoke > c.At+slack && !dup:
 			return refuse([]int{w}, "the violating write was invoked at %d, after the instant %d it is placed at", op.Invoke, c.At)
 		}
+		if first < 0 || op.Invoke < v.h.Ops[first].Invoke {
+			first = w
+		}
+	}
+	if dup {
+		f := v.h.Ops[first]
+		if f.Invoke != c.At {
+			return refuse([]int{first}, "a duplicate run became one at its second run, invoked at %d, not at %d", f.Invoke, c.At)
+		}
+		if !slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+			return op.F == history.Write && op.Type == history.OK && op.Key == f.Key && op.Invoke < f.Invoke && !slices.Contains(c.Violating, op.Index)
+		}) {
+			return refuse([]int{first}, "no run of %s was accepted before record %d: it is no duplicate", f.Key, first)
+		}
+		return held
 	}
 	for _, op := range v.h.Ops {
 		if op.Process >= 0 && op.Key == c.Key && (op.Invoke == c.At || op.Complete == c.At) {

@@ -2,6 +2,7 @@ package verify_test
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/locksim/locksim/internal/claim"
@@ -151,6 +152,13 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			kind(claim.Anomaly, func(c claim.Claim) bool { return len(c.Violating) > 0 }), func(c *claim.Claim) { c.At += 300 * ms }},
 		{"class 16: a hold does not end before its acquire returned", corpus("c01-naive-del-foreign-unlock"),
 			kind(claim.Hold, nil), func(c *claim.Claim) { c.Start = c.End + ms }},
+		{"class 16: a failover is stamped when Sentinel announced the promotion, not at the step's took_ns", corpus("c19m-lock-lost-in-failover-advice"),
+			fault(history.EffectFailover), func(c *claim.Claim) { c.At = c.Start + c.Fault.Promotions[0].TookNS }},
+		{"class 16: a failover's time to promotion is the one its step recorded", corpus("c19m-lock-lost-in-failover-advice"),
+			fault(history.EffectFailover), func(c *claim.Claim) {
+				c.Fault.Promotions = slices.Clone(c.Fault.Promotions) // not the run's own step's
+				c.Fault.Promotions[0].TookNS *= 2
+			}},
 		{"a refused write is not told as accepted", corpus("c11-epoch-refusal-without-grant-fences"),
 			kind(claim.Op, func(c claim.Claim) bool { return c.What == "write" && c.How == "fail" }), func(c *claim.Claim) { c.How = "ok" }},
 		{"a read is not told with another value than it returned", corpus("c19l-stale-write-back-undoes-two-sales"),
