@@ -286,7 +286,13 @@ func (a *Account) absentClaims() []claim.Claim {
 			cs = append(cs, claim.Claim{Kind: claim.Absent, What: claim.NoPurge, Node: m.Node, Key: m.Key, End: a.end})
 		}
 	}
+	fos := a.failovers()
 	for _, n := range a.H.Header.Nodes {
+		// A failover that lost part of the stream is a crash of the
+		// master that lost its writes, whatever its persistence.
+		if slices.ContainsFunc(fos[n], func(fo failover) bool { return fo.Lost }) {
+			continue
+		}
 		if !slices.ContainsFunc(a.Faults, func(f FaultWindow) bool {
 			return f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, n) && a.CrashLoses(f.Step, n)
 		}) {

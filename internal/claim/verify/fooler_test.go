@@ -1,0 +1,78 @@
+package verify_test
+
+import (
+	"testing"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// semaphore is a one-node history of sorted-set commands on "sem" (times
+// in ms): a permit w1 added, then what else ran.
+func semaphore(ops ...history.Op) history.History {
+	base := []history.Op{nodeCmd("w1", "sem", 10, "zadd", "sem", "1000", "p1")}
+	return small(append(base, ops...)...)
+}
+
+func failoverOp(at int64, p history.Promotion) history.Op {
+	st := &history.FaultStep{ID: 1, Kind: "failover", Effect: history.EffectFailover, Nodes: []string{"n1"}, FailoverMode: "crash",
+		Promotions: []history.Promotion{p}}
+	return history.Op{Process: history.NemesisProcess, Client: "nemesis", F: history.Fault, Value: history.Value{Fault: st},
+		Invoke: at, Complete: at + 100, Type: history.OK}
+}
+
+// TestVerifierRefusesAnAbsenceAnotherRecordBelies crafts, for each absence a
+// remedy rests on, a run whose records show the fact by another command or
+// fault than the one the verifier first looked for, and checks it is
+// refused; the runs without the fact keep the claim.
+func TestVerifierRefusesAnAbsenceAnotherRecordBelies(t *testing.T) {
+	noPurge := claim.Claim{Kind: claim.Absent, What: claim.NoPurge, Node: "n1", Key: "sem"}
+	noLoss := claim.Claim{Kind: claim.Absent, What: claim.NoCrashLoss, Node: "n1", Persistence: "aof-always"}
+	always := func(h history.History) history.History {
+		h.Header.Persistence = map[string]string{"n1": "aof-always"}
+		return h
+	}
+	for _, tc := range []struct {
+		name  string
+		h     history.History
+		c     claim.Claim
+		holds bool
+	}{
+		{"no purge is refused where another client's ZREM removed a holder's permit",
+			semaphore(nodeCmd("w2", "sem", 20, "zrem", "sem", "p1")), noPurge, false},
+		{"no purge is refused where a ZREMRANGEBYRANK removed a holder's permit",
+			semaphore(nodeCmd("w2", "sem", 20, "zremrangebyrank", "sem", "0", "0")), noPurge, false},
+		{"no purge is refused where a ZPOPMIN took a holder's permit",
+			semaphore(nodeCmd("w2", "sem", 20, "zpopmin", "sem")), noPurge, false},
+		{"no purge is refused where a ZREMRANGEBYSCORE covered a holder's score",
+			semaphore(nodeCmd("w2", "sem", 20, "zremrangebyscore", "sem", "-inf", "1500")), noPurge, false},
+		{"no purge holds where the holder removed its own permit",
+			semaphore(nodeCmd("w1", "sem", 20, "zrem", "sem", "p1")), noPurge, true},
+		{"no purge holds where a ZREMRANGEBYSCORE's range held no member",
+			semaphore(nodeCmd("w2", "sem", 20, "zremrangebyscore", "sem", "-inf", "(1000")), noPurge, true},
+		{"no lost writes are refused of an aof-always master whose failover promoted a replica behind it",
+			always(small(failoverOp(50, history.Promotion{Group: "n1", Old: "n1", Promoted: "r1", MasterOffset: 900, PromotedOffset: 700}))), noLoss, false},
+		{"no lost writes are refused of an aof-always master whose failover promoted no replica",
+			always(small(failoverOp(50, history.Promotion{Group: "n1", Old: "n1", MasterOffset: 900}))), noLoss, false},
+		{"no lost writes hold of an aof-always master whose failover promoted a replica that had everything",
+			always(small(failoverOp(50, history.Promotion{Group: "n1", Old: "n1", Promoted: "r1", MasterOffset: 900, PromotedOffset: 900}))), noLoss, true},
+		{"no lost writes are refused of an aof-everysec node that lost power",
+			func() history.History {
+				h := small(history.Op{Process: history.NemesisProcess, Client: "nemesis", F: history.Fault, Invoke: 50, Complete: 60, Type: history.OK,
+					Value: history.Value{Fault: &history.FaultStep{ID: 1, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n1"}, PowerLoss: true}}})
+				h.Header.Persistence = map[string]string{"n1": "aof-everysec"}
+				return h
+			}(), claim.Claim{Kind: claim.Absent, What: claim.NoCrashLoss, Node: "n1", Persistence: "aof-everysec"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := verify.Verify(tc.h, []claim.Claim{tc.c})
+			if tc.holds && r.Held != 1 {
+				t.Errorf("the true claim %+v is not accepted: %+v", tc.c, r)
+			}
+			if !tc.holds && len(r.Failures) != 1 {
+				t.Errorf("the false claim %+v is not refused: %+v", tc.c, r)
+			}
+		})
+	}
+}
