@@ -277,7 +277,9 @@ func (a *Account) absentClaims() []claim.Claim {
 		if !slices.ContainsFunc(sets, func(o MemberLife) bool { return o.Node == m.Node && o.Key == m.Key }) {
 			sets = append(sets, m)
 		}
-		if m.Ended.Kind == EndPurged {
+		// A member another client's command removed (a range, its ZREM
+		// or DEL of the set, a flush) was purged from its holder.
+		if m.Ended.Kind == EndPurged || m.Ended.Kind == EndDeleted || m.Ended.Kind == EndFlushed {
 			purged[nk(m.Node, m.Key)] = true
 		}
 	}

@@ -127,6 +127,11 @@ func (v *verifier) noPurge(c claim.Claim) outcome {
 				return refuse([]int{i}, "%s's %s removed members of %s by rank", op.Client, strings.ToUpper(name), c.Key)
 			}
 		case "del", "unlink":
+			for m := range set {
+				if owner[m] != op.Client {
+					return refuse([]int{i}, "%s's %s of %s removed the member %s, which %s had added", op.Client, strings.ToUpper(name), c.Key, m, owner[m])
+				}
+			}
 			clear(set)
 		case "zremrangebyscore":
 			if len(args) < 2 {

@@ -47,6 +47,10 @@ func TestVerifierRefusesAnAbsenceAnotherRecordBelies(t *testing.T) {
 			semaphore(nodeCmd("w2", "sem", 20, "zpopmin", "sem")), noPurge, false},
 		{"no purge is refused where a ZREMRANGEBYSCORE covered a holder's score",
 			semaphore(nodeCmd("w2", "sem", 20, "zremrangebyscore", "sem", "-inf", "1500")), noPurge, false},
+		{"no purge is refused where another client's DEL emptied the set of a holder's permit",
+			semaphore(nodeCmd(history.AdminClient, "sem", 20, "del", "sem")), noPurge, false},
+		{"no purge holds where the holder deleted the set holding its permit alone",
+			semaphore(nodeCmd("w1", "sem", 20, "del", "sem")), noPurge, true},
 		{"no purge holds where the holder removed its own permit",
 			semaphore(nodeCmd("w1", "sem", 20, "zrem", "sem", "p1")), noPurge, true},
 		{"no purge holds where a ZREMRANGEBYSCORE's range held no member",
@@ -72,6 +76,33 @@ func TestVerifierRefusesAnAbsenceAnotherRecordBelies(t *testing.T) {
 			}
 			if !tc.holds && len(r.Failures) != 1 {
 				t.Errorf("the false claim %+v is not refused: %+v", tc.c, r)
+			}
+		})
+	}
+}
+
+// TestTheAccountClaimsNoPurgeOnlyWhereNoOneElseRemovedAPermit: the
+// account's no-purge claim (what "no permit was purged" advice rests on)
+// is made of a set only its holders' own ZREMs emptied, and not of one
+// another client's ZREM or DEL removed a permit from.
+func TestTheAccountClaimsNoPurgeOnlyWhereNoOneElseRemovedAPermit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		h     history.History
+		claim bool
+	}{
+		{"a set whose holder removed its own permit is claimed unpurged", semaphore(nodeCmd("w1", "sem", 20, "zrem", "sem", "p1")), true},
+		{"a set another client's ZREM took a permit from is not", semaphore(nodeCmd("w2", "sem", 20, "zrem", "sem", "p1")), false},
+		{"a set an operator's DEL emptied is not", semaphore(nodeCmd(history.AdminClient, "sem", 20, "del", "sem")), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := claimsOf(tc.h)
+			c, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPurge })
+			if ok != tc.claim {
+				t.Fatalf("no-purge claimed: %v, want %v (%+v)", ok, tc.claim, cs)
+			}
+			if r := verify.Verify(tc.h, cs); len(r.Failures) > 0 {
+				t.Errorf("false claims: %+v (claim %+v)", r.Failures, c)
 			}
 		})
 	}
