@@ -107,3 +107,36 @@ func TestTheAccountClaimsNoPurgeOnlyWhereNoOneElseRemovedAPermit(t *testing.T) {
 		})
 	}
 }
+
+// TestAnExperimentsRunIsTheRunChangedAsClaimed: an experiment's verdict
+// counts only when its run is this run changed as the claim says (same
+// seed; the plan without the step, with it halved, or kept), so that a
+// valid run of something else does not pass for the counterfactual.
+func TestAnExperimentsRunIsTheRunChangedAsClaimed(t *testing.T) {
+	pause := func(id int, client string, d int64) history.FaultStep {
+		return history.FaultStep{ID: id, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{client}, Duration: d}
+	}
+	run := history.Header{Seed: 7, Plan: []history.FaultStep{pause(1, "w1", 4e9), pause(2, "w2", 4e9)}}
+	with := func(seed int64, plan ...history.FaultStep) history.Header { return history.Header{Seed: seed, Plan: plan} }
+	for _, tc := range []struct {
+		name string
+		c    claim.Claim
+		ex   history.Header
+		ok   bool
+	}{
+		{"the run without w1's pause is the experiment without step 1", claim.Claim{What: "without", Step: 1}, with(7, pause(1, "w2", 4e9)), true},
+		{"the run without w2's pause is not the experiment without step 1", claim.Claim{What: "without", Step: 1}, with(7, pause(1, "w1", 4e9)), false},
+		{"the same change under another seed is not the experiment", claim.Claim{What: "without", Step: 1}, with(8, pause(1, "w2", 4e9)), false},
+		{"the run with w1's pause halved is the experiment at half step 1", claim.Claim{What: "half", Step: 1}, with(7, pause(1, "w1", 2e9), pause(2, "w2", 4e9)), true},
+		{"the run with w2's pause halved is not the experiment at half step 1", claim.Claim{What: "half", Step: 1}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 2e9)), false},
+		{"a fix run with the same faults is the fixed_by experiment", claim.Claim{What: "fixed-by"}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 4e9)), true},
+		{"a fix run without the faults is not the fixed_by experiment", claim.Claim{What: "fixed-by"}, with(7), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			why := verify.ExperimentRun(tc.c, run, tc.ex)
+			if (why == "") != tc.ok {
+				t.Errorf("ExperimentRun = %q, want it to hold: %v", why, tc.ok)
+			}
+		})
+	}
+}
