@@ -117,7 +117,9 @@ func TestAnExperimentsRunIsTheRunChangedAsClaimed(t *testing.T) {
 		return history.FaultStep{ID: id, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{client}, Duration: d}
 	}
 	run := history.Header{Seed: 7, Plan: []history.FaultStep{pause(1, "w1", 4e9), pause(2, "w2", 4e9)}}
-	with := func(seed int64, plan ...history.FaultStep) history.Header { return history.Header{Seed: seed, Plan: plan} }
+	with := func(seed int64, plan ...history.FaultStep) history.Header {
+		return history.Header{Seed: seed, Plan: plan}
+	}
 	for _, tc := range []struct {
 		name string
 		c    claim.Claim
