@@ -282,7 +282,9 @@ func (a *Account) absentClaims() []claim.Claim {
 		if !slices.ContainsFunc(sets, func(o MemberLife) bool { return o.Node == m.Node && o.Key == m.Key }) {
 			sets = append(sets, m)
 		}
-		if m.Ended.Kind == EndPurged {
+		// A member another client's command removed (a range, its ZREM
+		// or DEL of the set, a flush) was purged from its holder.
+		if m.Ended.Kind == EndPurged || m.Ended.Kind == EndDeleted || m.Ended.Kind == EndFlushed {
 			purged[nk(m.Node, m.Key)] = true
 		}
 	}
@@ -291,7 +293,13 @@ func (a *Account) absentClaims() []claim.Claim {
 			cs = append(cs, claim.Claim{Kind: claim.Absent, What: claim.NoPurge, Node: m.Node, Key: m.Key, End: a.end})
 		}
 	}
+	fos := a.failovers()
 	for _, n := range a.H.Header.Nodes {
+		// A failover that lost part of the stream is a crash of the
+		// master that lost its writes, whatever its persistence.
+		if slices.ContainsFunc(fos[n], func(fo failover) bool { return fo.Lost }) {
+			continue
+		}
 		if !slices.ContainsFunc(a.Faults, func(f FaultWindow) bool {
 			return f.Step.Effect == history.EffectCrashNode && slices.Contains(f.Step.Nodes, n) && a.CrashLoses(f.Step, n)
 		}) {

@@ -117,7 +117,9 @@ const (
 	// semaphore permit was purged). What NoCrashLoss: no crash of Node
 	// lost writes: it was not crashed, or its persistence (Persistence)
 	// kept every write through each of its crashes (aof-always; an
-	// aof-everysec node killed without a power loss). Records: none (an
+	// aof-everysec node killed without a power loss), and no failover of
+	// its group promoted a replica that lacked part of its stream (or
+	// promoted none). Records: none (an
 	// absence rests on the whole history).
 	Absent Kind = "absent"
 	// Experiment: the run's scenario, changed as What says (package why:

@@ -44,7 +44,7 @@ func cmdCheckClaims(path string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	r := verify.Verify(h, cs)
-	checkExperiments(&r, cs)
+	checkExperiments(&r, cs, h.Header)
 	unchecked := 0
 	var whys []string
 	for why, n := range r.Unchecked {
@@ -119,8 +119,11 @@ func joinComma(ss []string) string { return strings.Join(ss, ", ") }
 
 // checkExperiments checks each Experiment claim's verdict against its
 // experiment's own results.json, where that report is still on disk: one
-// not checkable from the run's history becomes held or false.
-func checkExperiments(r *verify.Result, cs []claim.Claim) {
+// not checkable from the run's history becomes held or false. The report
+// must be the experiment's: its history's header is run's, changed as the
+// claim says (verify.ExperimentRun), else the claim is false whatever that
+// report's verdict.
+func checkExperiments(r *verify.Result, cs []claim.Claim, run history.Header) {
 	for _, c := range cs {
 		if c.Kind != claim.Experiment || c.Report == "" || r.Unchecked[verify.ExperimentUnchecked] == 0 ||
 			slices.ContainsFunc(r.Failures, func(f verify.Failure) bool { return f.Claim.ID == c.ID }) {
@@ -136,10 +139,18 @@ func checkExperiments(r *verify.Result, cs []claim.Claim) {
 		if json.Unmarshal(b, &res) != nil {
 			continue
 		}
+		ex, err := history.ReadFile(filepath.Join(c.Report, "history.jsonl"))
+		if err != nil {
+			continue // which run the verdict is of cannot be told: not checkable
+		}
 		if r.Unchecked[verify.ExperimentUnchecked]--; r.Unchecked[verify.ExperimentUnchecked] == 0 {
 			delete(r.Unchecked, verify.ExperimentUnchecked)
 		}
-		if why := verify.ExperimentVerdict(c, res.Verdict); why != "" {
+		why := verify.ExperimentRun(c, run, ex.Header)
+		if why == "" {
+			why = verify.ExperimentVerdict(c, res.Verdict)
+		}
+		if why != "" {
 			r.Failures = append(r.Failures, verify.Failure{Claim: c, Reason: why, Records: []int{}})
 			continue
 		}

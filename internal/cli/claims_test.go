@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,25 +110,50 @@ func TestCheckClaims(t *testing.T) {
 
 // TestCheckClaimsReadsAnExperimentsOwnVerdict: an experiment claim's
 // verdict is checked against its experiment's results.json when that
-// report is on disk, and left not checkable when it is gone.
+// report is on disk, and left not checkable when it is gone; the report
+// must be of the run changed as the claim says (its history's seed and
+// plan), else another run's verdict would pass for the experiment's.
 func TestCheckClaimsReadsAnExperimentsOwnVerdict(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("..", "report", "testdata", "accuracy", "c01-naive-del-foreign-unlock.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(hd history.Header) history.Header { return hd }
 	for _, tc := range []struct {
 		name     string
+		what     string
 		recorded string // the experiment report's verdict; "" = no report
+		run      func(history.Header) history.Header
 		code     int
 		stdout   string
 	}{
-		{"an experiment whose report gives the claimed verdict holds", "valid", exitValid, "claims, all hold"},
-		{"an experiment whose report gives another verdict is false", "invalid", exitInvalid, `results.json says "invalid", not "valid"`},
-		{"an experiment whose report is gone is not checkable", "", exitValid, "1 experiment: its verdict is another run's"},
+		{"an experiment whose report gives the claimed verdict holds", "fixed-by", "valid", same, exitValid, "claims, all hold"},
+		{"an experiment whose report gives another verdict is false", "fixed-by", "invalid", same, exitInvalid, `results.json says "invalid", not "valid"`},
+		{"an experiment whose report is gone is not checkable", "fixed-by", "", same, exitValid, "1 experiment: its verdict is another run's"},
+		{"an experiment whose report is another seed's run is false", "fixed-by", "valid",
+			func(hd history.Header) history.Header { hd.Seed++; return hd }, exitInvalid, "the experiment's run has seed"},
+		{"an experiment without the pause whose report still has the pause is false", "without", "valid", same, exitInvalid, "the experiment's plan has 1 steps, not the 0"},
+		{"an experiment without the pause whose report's plan lacks it holds", "without", "valid",
+			func(hd history.Header) history.Header { hd.Plan = nil; return hd }, exitValid, "claims, all hold"},
+		{"an experiment at half the pause whose report has the whole pause is false", "half", "valid", same, exitInvalid, "at half its length"},
+		{"an experiment at half the pause whose report has half of it holds", "half", "valid",
+			func(hd history.Header) history.Header {
+				hd.Plan = slices.Clone(hd.Plan)
+				hd.Plan[0].Duration /= 2
+				return hd
+			}, exitValid, "claims, all hold"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			exp := filepath.Join(t.TempDir(), "fixed-by")
+			exp := filepath.Join(t.TempDir(), tc.what)
 			if tc.recorded != "" {
 				if err := os.MkdirAll(exp, 0o755); err != nil {
 					t.Fatal(err)
 				}
 				if err := os.WriteFile(filepath.Join(exp, "results.json"), []byte(`{"verdict": "`+tc.recorded+`"}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				ex := history.History{Header: tc.run(h.Header), Ops: h.Ops}
+				if err := history.WriteFile(filepath.Join(exp, "history.jsonl"), ex); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -142,7 +168,11 @@ func TestCheckClaimsReadsAnExperimentsOwnVerdict(t *testing.T) {
 			if err := json.Unmarshal(b, &res); err != nil {
 				t.Fatal(err)
 			}
-			res.Claims = append(res.Claims, claim.Claim{ID: "experiment-1", Kind: claim.Experiment, What: "fixed-by", How: "valid", Report: exp, Records: []int{}})
+			step := 0
+			if tc.what != "fixed-by" {
+				step = h.Header.Plan[0].ID
+			}
+			res.Claims = append(res.Claims, claim.Claim{ID: "experiment-1", Kind: claim.Experiment, What: tc.what, Step: step, How: "valid", Report: exp, Records: []int{}})
 			if b, err = json.Marshal(res); err != nil {
 				t.Fatal(err)
 			}

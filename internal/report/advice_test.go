@@ -56,6 +56,8 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 			[]string{"fix.semaphore.clock"}, []string{"fix.semaphore", "fix.semaphore.rank", "fix.semaphore.slow"}, []string{"permit/", "clock-offset/", "absent/pause"}},
 		{"the purging clock's story is not told where no clock was moved", "semaphore-slow-job-purge",
 			[]string{"fix.semaphore.slow"}, []string{"fix.semaphore.clock", "fix.semaphore", "fix.semaphore.rank"}, []string{"permit/", "absent/pause"}},
+		{"the purging clock's story is not told where the purger's clock was ahead by less than the holder's overstay", "semaphore-slow-job-nudged-clock",
+			[]string{"fix.semaphore.slow"}, []string{"fix.semaphore.clock", "fix.semaphore", "fix.semaphore.rank"}, []string{"permit/", "absent/pause"}},
 		{"the basic semaphore's clock ranking is told only where no permit was purged", "semaphore-basic-clock-skew",
 			[]string{"fix.semaphore.rank", "fix.fencing"}, []string{"fix.semaphore", "fix.semaphore.clock"}, []string{"absent/purge"}},
 		{"one lock per fire time is advised where the run had one lock per job", "c06-cron-duplicate-run",

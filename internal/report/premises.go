@@ -150,17 +150,23 @@ func purged(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 
 // purgedBySkew: a permit was purged by a client whose clock was ahead
 // of its holder's (their ClockOffset claims, when the purge and the entry
-// fell in one; a clock no claim names runs at 0): the Permit claims and
-// those clock claims.
+// fell in one; a clock no claim names runs at 0), before the permit had
+// been inside the semaphore's timeout (its holder's Hold claim's TTL) in
+// true time: only then was the clock the cause, not the holder's stay.
+// The Permit claims, those clock claims and the Hold claims.
 func purgedBySkew(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	ps, _ := purged(f, an)
 	var out []claim.Claim
 	for _, p := range ps {
 		by, cb := f.offsetAt(p.By, p.End)
 		holder, ch := f.offsetAt(p.Client, p.Start)
-		if by > holder {
+		hold, ok := claim.Find(f.cs, func(c claim.Claim) bool {
+			return c.Kind == claim.Hold && c.Client == p.Client && c.Token == p.Token && c.TTL > 0
+		})
+		if by > holder && ok && p.End-p.Start < hold.TTL {
 			out = append(out, p)
 			out = append(append(out, cb...), ch...)
+			out = append(out, hold)
 		}
 	}
 	return out, len(out) > 0

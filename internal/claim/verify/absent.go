@@ -45,6 +45,30 @@ func (v *verifier) absent(c claim.Claim) outcome {
 			}
 			return refuse([]int{i}, "a crash of %s (persistence %q, power loss %v) lost its unsynced writes", c.Node, p, st.PowerLoss)
 		}
+		// A failover of Node's group is a crash of its master too: what
+		// it acknowledged beyond what the promoted replica had received
+		// is gone from the group, whatever Node's own persistence; with
+		// no replica promoted, all of it is.
+		for i, op := range v.h.Ops {
+			st := op.Value.Fault
+			if op.F != history.Fault || st == nil || st.Effect != history.EffectFailover || op.Type == history.Fail || !slices.Contains(st.Nodes, c.Node) {
+				continue
+			}
+			lost, why := true, "no replica was promoted"
+			for _, pr := range st.Promotions {
+				if pr.Group != c.Node || pr.Promoted == "" {
+					continue
+				}
+				off, ok := pr.ReplicaOffsets[pr.Promoted]
+				if !ok {
+					off = pr.PromotedOffset
+				}
+				lost, why = off < pr.MasterOffset, "the promoted "+pr.Promoted+" had received "+strconv.FormatInt(off, 10)+" of the master's "+strconv.FormatInt(pr.MasterOffset, 10)+" bytes"
+			}
+			if lost {
+				return refuse([]int{i}, "a failover of %s lost its writes: %s", c.Node, why)
+			}
+		}
 		return held
 	case claim.NoPurge:
 		return v.noPurge(c)
@@ -62,6 +86,7 @@ func (v *verifier) noPurge(c claim.Claim) outcome {
 		return skip("sorted set on a node not recorded")
 	}
 	set := map[string]float64{}
+	owner := map[string]string{} // member → the client whose ZADD added it
 	for i, op := range v.h.Ops {
 		if st := op.Value.Fault; op.F == history.Fault && st != nil && st.Effect == history.EffectCrashNode && slices.Contains(st.Nodes, c.Node) {
 			return skip("sorted set on a node that crashed")
@@ -82,14 +107,31 @@ func (v *verifier) noPurge(c claim.Claim) outcome {
 			for j := 0; j+1 < len(args); j++ {
 				if sc, err := strconv.ParseFloat(args[j], 64); err == nil {
 					set[args[j+1]] = sc
+					owner[args[j+1]] = op.Client
 					j++
 				}
 			}
 		case "zrem":
+			// Only the owner's own ZREM is a release; another client's
+			// removal of a member is a purge of it.
 			for _, m := range args {
+				if _, ok := set[m]; ok && owner[m] != op.Client {
+					return refuse([]int{i}, "%s's ZREM removed the member %s of %s, which %s had added", op.Client, m, c.Key, owner[m])
+				}
 				delete(set, m)
 			}
+		case "zremrangebyrank", "zpopmin", "zpopmax":
+			// A removal by rank, of whichever members rank there: a
+			// purge of any member the set held.
+			if len(set) > 0 {
+				return refuse([]int{i}, "%s's %s removed members of %s by rank", op.Client, strings.ToUpper(name), c.Key)
+			}
 		case "del", "unlink":
+			for m := range set {
+				if owner[m] != op.Client {
+					return refuse([]int{i}, "%s's %s of %s removed the member %s, which %s had added", op.Client, strings.ToUpper(name), c.Key, m, owner[m])
+				}
+			}
 			clear(set)
 		case "zremrangebyscore":
 			if len(args) < 2 {
@@ -170,6 +212,53 @@ func halvable(st history.FaultStep) bool {
 func ExperimentVerdict(c claim.Claim, recorded string) string {
 	if c.How != recorded {
 		return "the experiment's results.json says " + strconv.Quote(recorded) + ", not " + strconv.Quote(c.How)
+	}
+	return ""
+}
+
+// ExperimentRun checks that ex, the header of an Experiment claim's run,
+// is this run's (run) changed as the claim says: the same seed, and its
+// plan this run's without step Step ("without"), with that step at half
+// its length ("half"), or with the same steps ("fixed-by"). The steps are
+// compared in order by effect and target (an experiment writes the plan
+// out as its scenario's faults, so it numbers them afresh). "" when it is,
+// else why not: a verdict of another run is no experiment of this one.
+func ExperimentRun(c claim.Claim, run, ex history.Header) string {
+	if ex.Seed != run.Seed {
+		return "the experiment's run has seed " + strconv.FormatInt(ex.Seed, 10) + ", not the run's " + strconv.FormatInt(run.Seed, 10)
+	}
+	want := slices.Clone(run.Plan)
+	at := slices.IndexFunc(want, func(st history.FaultStep) bool { return st.ID == c.Step })
+	switch c.What {
+	case "without":
+		if at < 0 {
+			return "the run's plan has no step " + strconv.Itoa(c.Step)
+		}
+		want = slices.Delete(want, at, at+1)
+	case "half":
+		if at < 0 {
+			return "the run's plan has no step " + strconv.Itoa(c.Step)
+		}
+	}
+	if len(ex.Plan) != len(want) {
+		return "the experiment's plan has " + strconv.Itoa(len(ex.Plan)) + " steps, not the " + strconv.Itoa(len(want)) + " of the run's changed as claimed"
+	}
+	for i, st := range want {
+		got := ex.Plan[i]
+		if got.Effect != st.Effect || !slices.Equal(got.Clients, st.Clients) || !slices.Equal(got.Nodes, st.Nodes) {
+			return "the experiment's step " + strconv.Itoa(got.ID) + " (" + got.Effect + ") is not the run's step " + strconv.Itoa(st.ID) + " (" + st.Effect + ")"
+		}
+		if c.What == "half" && i == at {
+			was, is := st.Duration, got.Duration
+			if st.Effect == history.EffectSlowLinks {
+				was, is = st.Latency, got.Latency
+			}
+			// Within 1 ms: the experiment's scenario writes the length in
+			// scenario time, read back at its time scale.
+			if d := is*2 - was; d > 2e6 || d < -2e6 || is <= 0 {
+				return "the experiment's step " + strconv.Itoa(got.ID) + " is not the run's step " + strconv.Itoa(st.ID) + " at half its length"
+			}
+		}
 	}
 	return ""
 }

@@ -62,6 +62,8 @@ func TestVerifierRefusesAnAbsenceTheRunHad(t *testing.T) {
 			adviceRun("semaphore-basic-clock-skew"), adviceRun("semaphore-clock-ahead-purge")},
 		{"no lost writes are not claimed of a node that lost its last second in a power loss (class 8)", claim.NoCrashLoss,
 			adviceRun("power-loss-always"), adviceRun("power-loss-everysec")},
+		{"no lost writes are not claimed of a master whose failover promoted a replica that lacked its counter (fooler)", claim.NoCrashLoss,
+			adviceRun("power-loss-always"), adviceRun("failover-fence-regression")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := tc.without(t)
