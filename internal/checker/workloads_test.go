@@ -547,6 +547,22 @@ func TestStuckLockIsExplainedByWhatTheNodeHeld(t *testing.T) {
 	}
 }
 
+// crashedLeader is a leader history on one recorded node n1: w1 takes key
+// (TTL 10 s) at 0 s and crashes at 5 s; cmd records a command of client
+// on n1 at scenario time t (seconds).
+func crashedLeader(key string) (*hb, func(client string, t float64, args ...string)) {
+	b := newHB(false).workload(workload.Leader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
+	b.h.Header.Observed = []string{"n1"}
+	cmd := func(client string, t float64, args ...string) {
+		b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,
+			Key: key, Type: history.OK, Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(t), Complete: ns(t)})
+	}
+	b.op("w1", history.Acquire, key, 0, 0.1, history.OK, history.Value{Token: "1", TTL: ns(10), Nodes: []string{"n1"}})
+	cmd("w1", 0.05, "SET", key, "1", "NX", "PX", "10000")
+	b.fault("crash-client", []string{"w1"}, 5, 5)
+	return b, cmd
+}
+
 // TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender: rq #1707
 // (BR-25 scenario B). w1 holds leader-1 and crashes; w2, configured for
 // leader-1 too but refused it, extends it with a plain PEXPIRE at every
@@ -555,15 +571,7 @@ func TestStuckLockIsExplainedByWhatTheNodeHeld(t *testing.T) {
 func TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender(t *testing.T) {
 	const key = "leader-1"
 	build := func(extender string) history.History {
-		b := newHB(false).workload(workload.Leader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
-		b.h.Header.Observed = []string{"n1"}
-		cmd := func(client string, t float64, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,
-				Key: key, Type: history.OK, Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(t), Complete: ns(t)})
-		}
-		b.op("w1", history.Acquire, key, 0, 0.1, history.OK, history.Value{Token: "1", TTL: ns(10), Nodes: []string{"n1"}})
-		cmd("w1", 0.05, "SET", key, "1", "NX", "PX", "10000")
-		b.fault("crash-client", []string{"w1"}, 5, 5)
+		b, cmd := crashedLeader(key)
 		end := 15.0 // the key's own TTL, with no one extending it
 		for t := 6.0; t < 40; t += 2 {
 			b.acquireFail("w2", key, t, t+0.01)
@@ -617,15 +625,7 @@ func TestAnOrphanKeptAliveByAnotherClientsExtendsNamesTheExtender(t *testing.T) 
 func TestAnOrphanEndedByItsTTLWithinOneTTLIsBounded(t *testing.T) {
 	const key = "leader-1"
 	build := func(extended bool) history.History {
-		b := newHB(false).workload(workload.Leader, "pid-expire-heartbeat", map[string]int64{history.ParamExpectLive: 1})
-		b.h.Header.Observed = []string{"n1"}
-		cmd := func(client string, t float64, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: client, F: history.NodeCmd,
-				Key: key, Type: history.OK, Value: history.Value{Node: "n1", Cmd: args}, Invoke: ns(t), Complete: ns(t)})
-		}
-		b.op("w1", history.Acquire, key, 0, 0.1, history.OK, history.Value{Token: "1", TTL: ns(10), Nodes: []string{"n1"}})
-		cmd("w1", 0.05, "SET", key, "1", "NX", "PX", "10000")
-		b.fault("crash-client", []string{"w1"}, 5, 5)
+		b, cmd := crashedLeader(key)
 		end := 10.05 // the key's own TTL
 		for t := 6.0; t < 40; t += 2 {
 			if t > end {
