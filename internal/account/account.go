@@ -513,7 +513,9 @@ func (a *Account) deriveGrants() {
 			for _, k := range g.Lives {
 				g.Start = min(g.Start, max(k.Start, op.Invoke))
 			}
-
+			for _, m := range g.Members {
+				g.Start = min(g.Start, max(m.Start, op.Invoke))
+			}
 		}
 		if len(g.Lives) == 0 && len(g.Members) > 0 {
 			// A permit: the lock ends when its last member does.
