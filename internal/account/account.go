@@ -223,6 +223,34 @@ type FaultWindow struct {
 	Switch int
 }
 
+// Died is when a crash's nodes died: the kill's return (Dead[0]) when the
+// step recorded it, else the step's start. The harness's window [Start,
+// End] also holds its run-up to the kill and the restart and recovery
+// after Dead[1].
+func (f FaultWindow) Died() int64 {
+	if f.deadKnown() {
+		return f.Dead[0]
+	}
+	return f.Start
+}
+
+// Active is the window in which the fault was in force: for a crash whose
+// death the step recorded, from the kill's return to the restart's start
+// (Dead); for any other step, [Start, End]. A crash's own time, its down
+// time and the keys it ended are told from it, not from the harness's
+// run-up and recovery around it.
+func (f FaultWindow) Active() (from, to int64) {
+	if f.deadKnown() {
+		return f.Dead[0], f.Dead[1]
+	}
+	return f.Start, f.End
+}
+
+// deadKnown: a crash of nodes that recorded when they were down.
+func (f FaultWindow) deadKnown() bool {
+	return f.Step.Effect == history.EffectCrashNode && f.Dead[1] > f.Dead[0] && f.Dead[0] > 0
+}
+
 // New derives the account of h.
 func New(h history.History) *Account {
 	a := &Account{H: h, Observed: map[string]bool{}, Gaps: map[string][][2]int64{},
@@ -474,17 +502,20 @@ func (a *Account) deriveGrants() {
 		for _, j := range a.grants[i] {
 			g.Lives = append(g.Lives, a.keys[j])
 		}
+		for _, j := range a.memberGrants[i] {
+			g.Members = append(g.Members, a.members[j])
+		}
 		if op.F == history.Probe {
 			// A probe's one operation acquires and releases: its grant is
-			// when its key was set, not the operation's end (after the
-			// release; a report gave the grant a millisecond after its
-			// key's end).
+			// when its key (or its permit, a sorted-set member) was set,
+			// not the operation's end (after the release; a report gave
+			// the grant a millisecond after its key's end).
 			for _, k := range g.Lives {
 				g.Start = min(g.Start, max(k.Start, op.Invoke))
 			}
-		}
-		for _, j := range a.memberGrants[i] {
-			g.Members = append(g.Members, a.members[j])
+			for _, m := range g.Members {
+				g.Start = min(g.Start, max(m.Start, op.Invoke))
+			}
 		}
 		if len(g.Lives) == 0 && len(g.Members) > 0 {
 			// A permit: the lock ends when its last member does.

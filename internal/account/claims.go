@@ -120,7 +120,8 @@ func (a *Account) faultClaims() []claim.Claim {
 	var cs []claim.Claim
 	for _, f := range a.Faults {
 		st := f.Step
-		c := claim.Claim{Kind: claim.Fault, What: st.Kind, Step: st.ID, Start: f.Start, End: f.End, Fault: &st, Records: []int{f.Op}}
+		from, to := f.Active()
+		c := claim.Claim{Kind: claim.Fault, What: st.Kind, Step: st.ID, Start: from, End: to, Fault: &st, Records: []int{f.Op}}
 		if f.Switch >= 0 {
 			// A failover: when Sentinel announced the promotion.
 			c.At = a.H.Ops[f.Switch].Invoke

@@ -168,8 +168,8 @@ func (s *sim) unseen(k *KeyLife, from, t, next int64, crash FaultWindow, crashed
 			return o.Invoke, End{Kind: EndDeleted, By: o.Client, Op: i}
 		}
 	}
-	if crashed && crash.Start >= from && crash.Start >= k.Start {
-		return crash.Start, End{Kind: EndCrashed, Op: crash.Op, Step: crash.Step.ID}
+	if crashed && crash.Died() >= from && crash.Died() >= k.Start {
+		return crash.Died(), End{Kind: EndCrashed, Op: crash.Op, Step: crash.Step.ID}
 	}
 	return max(min(next, t), k.Start), End{Kind: EndTaken, Op: -1}
 }

@@ -141,7 +141,7 @@ func (a *Account) IssuerLoss(from, to int64) (l Loss, ok bool) {
 	}
 	for _, f := range a.Faults {
 		if f.Step.Effect == history.EffectCrashNode && f.Start >= from && f.Start <= to {
-			return Loss{Kind: EndCrashed, Step: f.Step.ID, Nodes: f.Step.Nodes, At: f.Start}, true
+			return Loss{Kind: EndCrashed, Step: f.Step.ID, Nodes: f.Step.Nodes, At: f.Died()}, true
 		}
 	}
 	return Loss{}, false

@@ -194,7 +194,7 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 			}
 		case history.EffectCrashNode:
 			if a.CrashLoses(st, node) {
-				endAt(f.Start, End{Kind: EndCrashed, Op: f.Op, Step: st.ID})
+				endAt(f.Died(), End{Kind: EndCrashed, Op: f.Op, Step: st.ID})
 			}
 		case history.EffectDeleteKey:
 			if st.Key == key {

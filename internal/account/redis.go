@@ -31,7 +31,7 @@ func (a *Account) replay() {
 		fos := failovers[node]
 		for p, i := range ev {
 			op := &a.H.Ops[i]
-			for len(crashes) > 0 && crashes[0].Start <= op.Invoke {
+			for len(crashes) > 0 && crashes[0].Died() <= op.Invoke {
 				s.crash(crashes[0])
 				crashes = crashes[1:]
 			}
@@ -641,15 +641,16 @@ func (s *sim) step(effect, key string, t int64) (int, bool) {
 }
 
 func (s *sim) crash(f FaultWindow) {
+	died := f.Died()
 	for key := range s.strs {
-		s.expire(key, f.Start)
+		s.expire(key, died)
 	}
 	for key := range s.strs {
-		s.endKey(key, f.Start, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
+		s.endKey(key, died, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
 	}
 	for key, m := range s.zsets {
 		for member := range m {
-			s.endMember(key, member, f.Start, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
+			s.endMember(key, member, died, End{Kind: EndCrashed, Op: f.Op, Step: f.Step.ID})
 		}
 	}
 }

@@ -95,7 +95,14 @@ func exposures(a *account.Account) []Exposure {
 		if tries == nil {
 			tries = newAttempts(a)
 		}
-		e.Tried, e.LastTry, e.NextTry = tries.around(hd.Client, hd.Key, e.From, e.To)
+		// The command that ended the lease, when another client's: its
+		// acquire (a purge of timed-out permits inside its script) asked
+		// the lock at the lease's very end.
+		var cause *Attempt
+		if by := g.Ended.By; by != "" && by != hd.Client && g.Ended.Op >= 0 && g.Ended.Op < len(h.Ops) {
+			cause = &Attempt{Client: by, At: h.Ops[g.Ended.Op].Invoke}
+		}
+		e.Tried, e.LastTry, e.NextTry = tries.around(hd.Client, hd.Key, e.From, e.To, cause)
 		out = append(out, e)
 	}
 	return out
@@ -126,6 +133,9 @@ type try struct {
 	client   string
 	from, to int64
 	granted  int64 // when its grant answered (wall ns), -1 when refused
+	// opFrom and opTo are the whole acquire's window, its invoke to its
+	// completion (the end of the history when it had none).
+	opFrom, opTo int64
 }
 
 func newAttempts(a *account.Account) *attempts {
@@ -168,7 +178,7 @@ func newAttempts(a *account.Account) *attempts {
 			granted = end
 		}
 		add := func(from, to int64) {
-			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, granted: granted})
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, granted: granted, opFrom: op.Invoke, opTo: end})
 		}
 		evs := sent[op.Client]
 		if len(evs) == 0 || !acquireWatched(a, op, end) {
@@ -212,10 +222,20 @@ func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 // An attempt granted only after to tests nothing either: the lock let it
 // in, but its holder could act only once the exposure was over (on a
 // busy machine, a slow answer); it counts as the next attempt.
-func (t *attempts) around(holder, key string, from, to int64) (tried bool, last, next *Attempt) {
+//
+// An acquire in flight across the lease's end (from) tested the window,
+// though its first command reached the node just before it, when it was
+// granted by to (the lock let a contender in as the lease ended) or when
+// its own command ended the lease (cause: a fair semaphore's acquire
+// script purges the timed-out permit, then admits its caller).
+func (t *attempts) around(holder, key string, from, to int64, cause *Attempt) (tried bool, last, next *Attempt) {
 	for _, tr := range t.byKey[key] {
+		spans := tr.opFrom <= from && from <= tr.opTo
+		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
 		switch {
 		case tr.client == holder:
+		case spans && tr.granted >= 0 && tr.granted <= to, caused:
+			tried = true
 		case tr.to < from:
 			if last == nil || tr.to >= last.At {
 				last = &Attempt{Client: tr.client, At: tr.to}

@@ -282,6 +282,28 @@ func TestExposureWithoutATestIsNotAPass(t *testing.T) {
 			t.Errorf("coverage names an untested exposure: %+v", rep.Results[len(rep.Results)-1])
 		}
 	})
+	t.Run("a contender whose acquire purged the holder's permit, then admitted it, tested the window", func(t *testing.T) {
+		// semaphore-over-admission seed 50 (reader, issue 27): w3's acquire
+		// (rec 546, 10.245–10.260 s) sent its script at 10.250 s; the
+		// script's ZREMRANGEBYSCORE (rec 548, 10.251 s) purged w1's permit
+		// and admitted w3. Its first command came 64 µs before the lease's
+		// end, yet it is the very try that ended the lease.
+		h, err := history.ReadFile("testdata/exposure/purged-by-the-contenders-acquire.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		es := exposures(account.New(h))
+		if len(es) == 0 || es[0].Client != "w1" || es[0].Ended != account.EndPurged {
+			t.Fatalf("exposures %+v, want w1's after its permit was purged", es)
+		}
+		if !es[0].Tried {
+			t.Errorf("exposure %+v untried, want tried by w3's acquire", es[0])
+		}
+		rep := Check(context.Background(), h, Options{})
+		if e := rep.Results[len(rep.Results)-1].Exposure; e != nil {
+			t.Errorf("coverage names an untested exposure: %+v (%s)", e, rep.Results[len(rep.Results)-1].Summary)
+		}
+	})
 	t.Run("an efficiency lock has no exposure: its overlaps are waste", func(t *testing.T) {
 		b := exposed(1)
 		b.h.Header.Workload = workload.CacheRebuild

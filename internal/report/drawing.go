@@ -212,7 +212,8 @@ func (b *builder) faults() {
 	m, lang, d := b.m, b.lang, b.d
 	for _, w := range m.faults {
 		st := w.Step
-		s, e := m.sec(w.Start), m.sec(w.End)
+		on, off := w.Active()
+		s, e := m.sec(on), m.sec(off)
 		if e-s < d.End*0.004 {
 			e = s + d.End*0.004
 		}
@@ -220,7 +221,7 @@ func (b *builder) faults() {
 			continue // drawn over the hold bars (pauses)
 		}
 		dur := m.faultDur(lang, w)
-		tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, st, m.faultSentence(lang, w, dur))
+		tip := b.at(on) + " → " + b.at(off) + ": " + byHand(lang, st, m.faultSentence(lang, w, dur))
 		fr := ref(claim.Fault, w.Op, "")
 		short := faultWord(lang, st)
 		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {

@@ -417,6 +417,11 @@ func (n *narrator) faults() {
 		}
 		n.add(c.Start, 1, StepFault, c, byHand(lang, st, m.faultSentence(lang, w, dur)))
 		if !st.Instant() && !m.open(w) {
+			if st.Effect == history.EffectCrashNode {
+				// Its end is the restart's start (the account's window).
+				n.add(c.End, 0, StepHeal, c, tr(lang, "n.crash.end", targets))
+				continue
+			}
 			n.add(c.End, 0, StepHeal, c, tr(lang, "n.fault.end", faultWord(lang, st), targets))
 		}
 	}

@@ -98,7 +98,8 @@ func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []chart.LegendE
 	seen := map[string]bool{}
 	endS := max(m.sec(m.end), 1e-9)
 	for _, w := range m.faults {
-		s, e := m.sec(w.Start), m.sec(w.End)
+		from, to := w.Active()
+		s, e := m.sec(from), m.sec(to)
 		if e-s < endS*0.004 {
 			e = s + endS*0.004
 		}

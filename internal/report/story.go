@@ -21,7 +21,8 @@ import (
 // the step declared none); for a fault still in force when the history
 // ends (a run read as it goes, a cut file), its length so far, said so.
 func (m *model) faultDur(lang Lang, w window) string {
-	measured := m.sec(w.End) - m.sec(w.Start)
+	from, to := w.Active()
+	measured := m.sec(to) - m.sec(from)
 	if m.open(w) {
 		return tr(lang, "dur.sofar", fmtDur(measured))
 	}

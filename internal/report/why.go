@@ -105,7 +105,8 @@ func (m *model) stepPhrase(lang Lang, id int) string {
 	targets := joinAnd(lang, targetsOf(st))
 	for _, w := range m.faults {
 		if w.Step.ID == id {
-			return tr(lang, "why.fault", targets, faultWord(lang, st), fmtT(m.sec(w.Start)))
+			from, _ := w.Active()
+			return tr(lang, "why.fault", targets, faultWord(lang, st), fmtT(m.sec(from)))
 		}
 	}
 	return tr(lang, "why.fault.when", targets, faultWord(lang, st), m.whenText(lang, st.Trigger))

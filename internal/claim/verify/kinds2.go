@@ -48,11 +48,18 @@ func (v *verifier) fault(c claim.Claim) outcome {
 		return refuse(c.Records, "record %v is not a fault", c.Records)
 	}
 	st := f.Value.Fault
+	// A crash that recorded its nodes' death is told from it: the kill's
+	// return to the restart's start, not the harness's run-up before the
+	// kill and recovery after the restart.
+	from, to := f.Invoke, v.end(f)
+	if st.Effect == history.EffectCrashNode && f.Value.DeadFrom > 0 && f.Value.DeadTo > f.Value.DeadFrom {
+		from, to = f.Value.DeadFrom, f.Value.DeadTo
+	}
 	switch {
 	case st.ID != c.Step || st.Kind != c.What:
 		return refuse(c.Records, "record %d is step %d (%s), not step %d (%s)", c.Records[0], st.ID, st.Kind, c.Step, c.What)
-	case f.Invoke != c.Start || v.end(f) != c.End:
-		return refuse(c.Records, "step %d was active over [%d, %d], not [%d, %d]", st.ID, f.Invoke, v.end(f), c.Start, c.End)
+	case from != c.Start || to != c.End:
+		return refuse(c.Records, "step %d was active over [%d, %d], not [%d, %d]", st.ID, from, to, c.Start, c.End)
 	case c.Persistence != "" && v.h.Header.Persistence[c.Node] != c.Persistence:
 		return refuse(c.Records, "%s's persistence is %q, not %q", c.Node, v.h.Header.Persistence[c.Node], c.Persistence)
 	}

@@ -80,8 +80,14 @@ func replay(h history.History) *model {
 		case op.Process == history.NodeProcess && (op.F == history.NodeCmd || op.F == history.NodeHeld):
 			byNode[op.Value.Node] = append(byNode[op.Value.Node], ev{op.Invoke, i, false})
 		case op.F == history.Fault && op.Value.Fault != nil && op.Value.Fault.Effect == history.EffectCrashNode && op.Type != history.Fail:
+			// The nodes died at the kill's return when the step recorded
+			// it (DeadFrom), not when the harness began the step.
+			at := op.Invoke
+			if op.Value.DeadFrom > 0 && op.Value.DeadTo > op.Value.DeadFrom {
+				at = op.Value.DeadFrom
+			}
 			for _, n := range op.Value.Fault.Nodes {
-				byNode[n] = append(byNode[n], ev{op.Invoke, i, true})
+				byNode[n] = append(byNode[n], ev{at, i, true})
 			}
 		}
 	}

@@ -45,6 +45,13 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"power-loss-everysec-s32-crash-told-from-its-death": {
+			"n1's power loss is told from its death (record 3's dead_from_ns to dead_to_ns), not from the harness's run-up and recovery",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Fault && c.Node == "n1" && c.Start == 75402504 && c.End == 135730609
+			},
+			true,
+		},
 		"fencing-random-nemesis-s1001-stalled-script-took": {
 			"w2's fenced acquire script that ran on n1's resume (record 270) set its key: the script went on to INCR the fence",
 			func(c claim.Claim) bool {
