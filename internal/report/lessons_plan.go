@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/algo"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
 	"github.com/pmezard/go-difflib/difflib"
@@ -200,7 +201,13 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+}")
 	}
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
-	if fFenced && !bFenced {
+	if a, ok := algo.Lookup(f.Algorithm); fFenced && !bFenced && ok && a.Traits.MultiNode {
+		// A fenced Redlock keeps its acquire and takes the token after
+		// the grant, from one never-expiring counter (redlock-fenced).
+		add(tr(lang, "diff.fence.grant.quorum"),
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
+			"+fence := INCR fence:{key} on n1   // one counter that never expires, after each grant")
+	} else if fFenced && !bFenced {
 		add(tr(lang, "diff.fence.grant"),
 			"-SET lock-key owner-token NX PX ttl",
 			"+EVAL \"if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then",

@@ -481,7 +481,17 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 		{"a TTL fix of one algorithm shows the TTL", Results{Algorithm: "safe"}, Results{Algorithm: "safe"},
 			map[string]string{"ttl": "24h0m0s"}, map[string]string{"ttl": "1m30s"}, "ttl := 1m30s"},
 		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if WAIT 1 timeout < 1 {"},
+		{"a fenced Redlock keeps its quorum acquire and takes its token from one counter after the grant",
+			Results{Algorithm: "redlock", Workload: "payment"}, Results{Algorithm: "redlock-fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "payment"},
+			nil, nil, "+fence := INCR fence:{key} on n1   // one counter that never expires, after each grant"},
 	}
+	t.Run("a fenced Redlock's diff does not show the single-node fenced acquire", func(t *testing.T) {
+		for _, c := range changesOf(English, Results{Algorithm: "redlock"}, Results{Algorithm: "redlock-fenced", Traits: []string{history.TraitFenced}}, nil, nil) {
+			if c.Note == tr(English, "diff.fence.grant") {
+				t.Errorf("redlock → redlock-fenced shows the single-node SET-and-INCR script: %+v", c)
+			}
+		}
+	})
 	t.Run("check-and-set's claim is its unique token, not a fencing token", func(t *testing.T) {
 		for _, c := range changesOf(English, Results{Algorithm: "redsync"}, Results{Algorithm: "redlock"}, nil,
 			map[string]string{"workload.check_and_set": "true", "workload.claim": "true"}) {
