@@ -213,6 +213,13 @@ var messagesEN = map[string]string{
 	"n.cut.one":               "%s cannot reach %s",                                                                               // from, to
 	"n.cut.heal":              "%s can reach %s again",                                                                            // from, to
 	"n.cut.heal.down":         "the cut between %s and %s was lifted, but %s was still down",                                      // from, to, nodes down
+	"n.replag.stop":           "Replication stopped: %s, for %s.",                                                                 // stop sentences, duration
+	"n.replag.stop.one":       "%[1]s receives nothing of %[2]s's replication stream",                                             // replica, master
+	"n.replag.stop.end":       "Replication stream no longer held back: %s.",                                                      // heal sentences
+	"n.replag.heal":           "%[1]s can receive %[2]s's stream again",                                                           // replica, master
+	"n.replag.heal.down":      "the stop on %[1]s's replication link was lifted, but %[2]s was still down",                        // replica, master
+	"n.replag.delay":          "Replication lag: %s, for %s (%v ± %v).",                                                           // delay sentences, duration, latency, jitter
+	"n.replag.delay.one":      "%[2]s's replication stream reaches %[1]s late",                                                    // replica, master
 	"n.partition.end":         "Network partition healed: %s.",                                                                    // heal sentences
 	"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
 	"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump

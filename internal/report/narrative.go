@@ -451,6 +451,18 @@ func (n *narrator) cut(w window, c claim.Claim, dur string) {
 	if m.open(w) {
 		return
 	}
+	if replicationLinks(st) {
+		var parts []string
+		for _, l := range st.Links {
+			if m.a.NodeDown(l.Node, c.End) {
+				parts = append(parts, tr(lang, "n.replag.heal.down", l.Client, l.Node))
+				continue
+			}
+			parts = append(parts, tr(lang, "n.replag.heal", l.Client, l.Node))
+		}
+		n.add(c.End, 0, StepHeal, c, tr(lang, "n.replag.stop.end", strings.Join(parts, "; ")))
+		return
+	}
 	from, to := linkGroups(st.Links)
 	var parts []string
 	for _, f := range from {

@@ -67,6 +67,13 @@ func targetsOf(st history.FaultStep) []string {
 	return st.LinkClients()
 }
 
+// replicationLinks reports whether every link of a link step is a
+// replica's replication link to its master (replication-lag): the
+// history names the replica as the link's client.
+func replicationLinks(st history.FaultStep) bool {
+	return len(st.Links) > 0 && !slices.ContainsFunc(st.Links, func(l history.Link) bool { return !history.IsReplicaOf(l.Client, l.Node) })
+}
+
 // sdur is a wall-time duration of the history as scenario time.
 func (m *model) sdur(ns int64) time.Duration { return m.h.Header.ScenarioTime(ns) }
 
@@ -75,6 +82,22 @@ func (m *model) sdur(ns int64) time.Duration { return m.h.Header.ScenarioTime(ns
 func (m *model) faultSentence(lang Lang, w window, dur string) string {
 	st := w.Step
 	targets := joinAnd(lang, targetsOf(st))
+	switch {
+	case st.Effect == history.EffectCutLinks && replicationLinks(st):
+		// A replica's link to its master (replication-lag stop): the
+		// replica stops receiving the stream; no client is cut off.
+		var parts []string
+		for _, l := range st.Links {
+			parts = append(parts, tr(lang, "n.replag.stop.one", l.Client, l.Node))
+		}
+		return tr(lang, "n.replag.stop", strings.Join(parts, "; "), dur)
+	case st.Effect == history.EffectSlowLinks && replicationLinks(st):
+		var parts []string
+		for _, l := range st.Links {
+			parts = append(parts, tr(lang, "n.replag.delay.one", l.Client, l.Node))
+		}
+		return tr(lang, "n.replag.delay", strings.Join(parts, "; "), dur, m.sdur(st.Latency), m.sdur(st.Jitter))
+	}
 	switch st.Effect {
 	case history.EffectCutLinks:
 		from, to := linkGroups(st.Links)
