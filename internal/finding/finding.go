@@ -54,6 +54,9 @@ type Anomaly struct {
 	// the sale past the stock — as a timeline marks them; empty for kinds
 	// about holds, not writes.
 	Violating []int `json:"violating,omitempty"`
+	// Repeated: a token regression whose later grant carried the same
+	// token as the earlier one (repeated, not lower).
+	Repeated bool `json:"repeated,omitempty"`
 	// Informational anomalies are reported but do not make the verdict
 	// invalid (e.g. a believed-hold overlap whose stale holder the fenced
 	// resource refused every time).

@@ -294,6 +294,7 @@ var messagesEN = map[string]string{
 	"kind.split-brain":               "two leaders",
 	"kind.duplicate-run":             "job ran more than once",
 	"kind.token-regression":          "fencing token went backwards",
+	"kind.token-regression.repeated": "fencing token repeated",
 	"kind.unavailable":               "lock unavailable",
 	"kind.stuck-lock":                "lock stuck",
 	"kind.not-linearizable":          "not linearizable",

@@ -287,6 +287,7 @@ var messagesVI = map[string]string{
 	"kind.split-brain":               "hai leader",
 	"kind.duplicate-run":             "job chạy nhiều lần",
 	"kind.token-regression":          "fencing token đi lùi",
+	"kind.token-regression.repeated": "fencing token bị cấp lặp lại",
 	"kind.unavailable":               "lock không khả dụng",
 	"kind.stuck-lock":                "lock bị kẹt",
 	"kind.not-linearizable":          "vi phạm linearizability",

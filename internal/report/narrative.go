@@ -624,14 +624,14 @@ func (n *narrator) anomalies() {
 		c := n.claims.anomaly(i)
 		at := c.At // the event that completes it, as the checker says
 		if a.Informational {
-			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly.info", m.kindWord(lang, c.What), m.describeAnomaly(lang, a)))
+			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly.info", m.anomalyWord(lang, a), m.describeAnomaly(lang, a)))
 			n.raw[len(n.raw)-1].Info = true
 		} else {
 			say := m.describeAnomaly(lang, a)
 			if s, ok := m.duplicateRunAt(lang, a, at); ok {
 				say = s // told at its second run: what was true then
 			}
-			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.kindWord(lang, c.What), say))
+			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.anomalyWord(lang, a), say))
 		}
 	}
 }

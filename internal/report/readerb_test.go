@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -48,6 +49,39 @@ func TestAReplicationLagStopIsToldAsReplicationNotAPartition(t *testing.T) {
 				if strings.Contains(got, w) {
 					t.Errorf("the story says %q:\n%s", w, got)
 				}
+			}
+		})
+	}
+}
+
+// Issue 27 (a fresh reader, failover-fence-regression seed 25): the label
+// "fencing token went backwards" stood over two grants of the same token
+// 1; a repeated token is told as repeated, in the table, the story and
+// the band alike.
+func TestATokenRegressionIsLabelledRepeatedWhenTheTokensWereEqual(t *testing.T) {
+	tests := []struct {
+		name     string
+		repeated bool
+		lang     Lang
+		want     string
+	}{
+		{"an equal token is repeated, in English", true, English, "fencing token repeated"},
+		{"an equal token is repeated, in Vietnamese", true, Vietnamese, "fencing token bị cấp lặp lại"},
+		{"a lower token went backwards, in English", false, English, "fencing token went backwards"},
+		{"a lower token went backwards, in Vietnamese", false, Vietnamese, "fencing token đi lùi"},
+	}
+	h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1, Algorithm: "fenced",
+		Clients: []string{"w1", "w2"}, Nodes: []string{"n1"}}}
+	m := newModel(h, account.New(h))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := checker.Anomaly{Kind: checker.KindTokenRegression, Key: "k", Clients: []string{"w1", "w2"}, StartS: 1, EndS: 5, Repeated: tt.repeated}
+			if got := m.anomalyWord(tt.lang, a); got != tt.want {
+				t.Errorf("anomalyWord = %q, want %q", got, tt.want)
+			}
+			bs := mergeBands([]checker.Anomaly{a}, 0.1)
+			if len(bs) != 1 || len(bs[0].kinds) != 1 || m.kindWord(tt.lang, bs[0].kinds[0]) != tt.want {
+				t.Errorf("band words %+v, want %q", bs, tt.want)
 			}
 		})
 	}

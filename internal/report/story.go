@@ -248,6 +248,20 @@ func (m *model) kindWord(lang Lang, kind string) string {
 	return kindWord(lang, kind)
 }
 
+// anomalyWord is the reader's name of anomaly a: its kind's word, or
+// where the checker says more (a token repeated, not lower) that word.
+func (m *model) anomalyWord(lang Lang, a checker.Anomaly) string {
+	return m.kindWord(lang, anomalyLabel(a))
+}
+
+// anomalyLabel is the message name (kind.<label>) of anomaly a's word.
+func anomalyLabel(a checker.Anomaly) string {
+	if a.Kind == checker.KindTokenRegression && a.Repeated {
+		return a.Kind + ".repeated"
+	}
+	return a.Kind
+}
+
 // kindWord is the reader's name of an anomaly kind.
 func kindWord(lang Lang, kind string) string {
 	if _, ok := messages["en"]["kind."+kind]; ok {
@@ -566,7 +580,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return say(lang, w) // a workload's own kind, told from its data
 		}
 	}
-	return tr(lang, "a.generic", kindWord(lang, a.Kind), clients, a.Key, t0, t1)
+	return tr(lang, "a.generic", kindWord(lang, anomalyLabel(a)), clients, a.Key, t0, t1)
 }
 
 // whyAnomaly says why an anomaly matters: a correctness problem (data is

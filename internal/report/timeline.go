@@ -31,7 +31,7 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 		if e-s < minW {
 			e = s + minW
 		}
-		bs = append(bs, band{s, e, []string{a.Kind}})
+		bs = append(bs, band{s, e, []string{anomalyLabel(a)}})
 	}
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].s < bs[j].s })
 	var out []band
