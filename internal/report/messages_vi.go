@@ -322,7 +322,7 @@ var messagesVI = map[string]string{
 	"a.lost-update":                  "Một lần cập nhật %s bị mất trong khoảng t=%ss đến t=%ss (%s).",
 	"a.oversell":                     "%s bị oversell (bán quá số lượng tồn kho): bán %d trong khi tồn kho chỉ có %d (%s).",
 	"a.oversell.plain":               "%s bị oversell (bán quá số lượng tồn kho): tồn kho xuống dưới 0 (%s).",
-	"a.duplicate-run":                "%s chạy %d lần: %s. Một cron job chỉ được chạy một lần cho mỗi thời điểm kích hoạt.",
+	"a.duplicate-run":                "%s chạy %d lần (mỗi lần tính lúc bắt đầu): %s. Một cron job chỉ được chạy một lần cho mỗi thời điểm kích hoạt.",
 	"a.duplicate-run.second":         "%[1]s chạy lần thứ hai cho cùng một thời điểm kích hoạt: %[2]s, rồi %[3]s. Một cron job chỉ được chạy một lần cho mỗi thời điểm kích hoạt.",
 	"a.duplicate-run.second.more":    "%[1]s chạy lần thứ hai cho cùng một thời điểm kích hoạt: %[2]s, rồi %[3]s; tổng cộng nó chạy %[4]d lần (sau đó: %[5]s). Một cron job chỉ được chạy một lần cho mỗi thời điểm kích hoạt.",
 	"a.split-brain":                  "%[1]s cùng làm leader (key %[2]s): lần ghi của leader cũ được chấp nhận lúc t=%[3]ss, sau khi leader mới được bầu lúc t=%[4]ss.",

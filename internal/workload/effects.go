@@ -99,11 +99,13 @@ func repeated(h history.History, ix *Index, action, kind, what, one, many, must 
 		var ops []int
 		for _, i := range cs {
 			op := h.Ops[i]
-			who = append(who, fmt.Sprintf("%s at %s", op.Client, finding.At(h, op.Complete)))
+			// When each began (its invoke), as the report's story and
+			// explanation tell it: one instant per run, the same everywhere.
+			who = append(who, fmt.Sprintf("%s at %s", op.Client, finding.At(h, op.Invoke)))
 			clients = append(clients, op.Client)
 			ops = append(ops, op.Index)
 		}
-		explain := fmt.Sprintf("%s %s %d times (%s); %s", k, what, len(cs), strings.Join(who, ", "), must)
+		explain := fmt.Sprintf("%s %s %d times (each when it began: %s); %s", k, what, len(cs), strings.Join(who, ", "), must)
 		f.Anomalies = append(f.Anomalies, finding.New(h, kind, k, clients,
 			h.Ops[cs[0]].Complete, h.Ops[cs[len(cs)-1]].Complete, explain, ops...))
 	}
