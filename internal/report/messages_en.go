@@ -325,10 +325,10 @@ var messagesEN = map[string]string{
 	"why.other":                      "Correctness: a safety property of the lock did not hold.",
 	"kind.duplicate-work":            "duplicate work",
 	"informational.short":            "informational",
-	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                 // clients, key, t0, t1
-	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",            // key, t0, t1, clients
-	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",              // key, sold, stock, sales list
-	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                     // key, clients
+	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                      // clients, key, t0, t1
+	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                 // key, t0, t1, clients
+	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                   // key, sold, stock, sales list
+	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                          // key, clients
 	"a.duplicate-run":                "%s ran %d times (each when it began): %s. A scheduled job must run once per fire time.", // key, n, list
 	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
 	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
