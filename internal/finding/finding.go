@@ -54,6 +54,9 @@ type Anomaly struct {
 	// the sale past the stock — as a timeline marks them; empty for kinds
 	// about holds, not writes.
 	Violating []int `json:"violating,omitempty"`
+	// Lost are the history indices of the accepted writes a lost update
+	// wiped out (its later write undid them), in invoke order.
+	Lost []int `json:"lost,omitempty"`
 	// Repeated: a token regression whose later grant carried the same
 	// token as the earlier one (repeated, not lower).
 	Repeated bool `json:"repeated,omitempty"`

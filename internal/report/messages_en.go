@@ -327,6 +327,9 @@ var messagesEN = map[string]string{
 	"informational.short":            "informational",
 	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                      // clients, key, t0, t1
 	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                 // key, t0, t1, clients
+	"a.lost-update.wiped":            "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier updates: %[5]s.",             // writer, key, t, n, list
+	"a.lost-update.wiped.one":        "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier update: %[5]s.",              // writer, key, t, n, list
+	"a.lost.of":                      "%s's at t=%ss",                                                                          // client, t
 	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                   // key, sold, stock, sales list
 	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                          // key, clients
 	"a.duplicate-run":                "%s ran %d times (each when it began): %s. A scheduled job must run once per fire time.", // key, n, list

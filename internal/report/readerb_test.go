@@ -86,3 +86,37 @@ func TestATokenRegressionIsLabelledRepeatedWhenTheTokensWereEqual(t *testing.T) 
 		})
 	}
 }
+
+// Issue 27 (a fresh reader, inventory-oversell seed 21): "An update of
+// item-1 was lost between t=13.8s and t=27.0s (w1 and w3)" where w1's
+// write wiped out two sales, w2's and w3's; the sentence says how many
+// and whose, from the checker's Lost.
+func TestALostUpdateIsToldWithHowManyAndWhoseUpdatesWereLost(t *testing.T) {
+	const s = int64(1e9)
+	num := func(v int64) *int64 { return &v }
+	sell := func(i int, client string, inv float64, v int64) history.Op {
+		return history.Op{Index: i, Process: i, Client: client, F: history.Write, Key: "item-1", Type: history.OK,
+			Value: history.Value{Action: "sell", Num: num(v)}, Invoke: int64(inv * float64(s)), Complete: int64(inv*float64(s)) + s/10}
+	}
+	h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1, Algorithm: "safe", Workload: "inventory",
+		Clients: []string{"w1", "w2", "w3"}, Nodes: []string{"n1"}},
+		Ops: []history.Op{sell(0, "w2", 12.3, 1), sell(1, "w3", 13.8, 0), sell(2, "w1", 27.0, 1)}}
+	m := newModel(h, account.New(h))
+	a := checker.Anomaly{Kind: checker.KindLostUpdate, Key: "item-1", Clients: []string{"w3", "w1"}, Ops: []int{1, 2}, Violating: []int{2}, Lost: []int{0, 1},
+		Start: 13*s + 9*s/10, End: 27*s + s/10, StartS: 13.9, EndS: 27.1}
+	tests := []struct {
+		name string
+		lang Lang
+		want string
+	}{
+		{"in English it names both sales w1 wiped out", English, "w1's write of item-1 at t=27.0s wiped out 2 earlier updates: w2's at t=12.3s and w3's at t=13.8s."},
+		{"in Vietnamese it names both sales w1 wiped out", Vietnamese, "Lần ghi item-1 của w1 lúc t=27.0s đã xoá mất 2 lần cập nhật trước đó: của w2 lúc t=12.3s và của w3 lúc t=13.8s."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := m.describeAnomaly(tt.lang, a); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

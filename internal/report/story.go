@@ -534,6 +534,17 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	case checker.KindTokenRegression:
 		return tr(lang, "a.token-regression", clients, a.Key, t0, t1)
 	case checker.KindLostUpdate:
+		if len(a.Lost) > 0 && len(a.Violating) > 0 {
+			// The checker's list of the writes the later one wiped out.
+			w := m.h.Ops[a.Violating[len(a.Violating)-1]]
+			var lost []string
+			for _, i := range a.Lost {
+				if i >= 0 && i < len(m.h.Ops) {
+					lost = append(lost, tr(lang, "a.lost.of", m.h.Ops[i].Client, fmtT(m.sec(m.h.Ops[i].Invoke))))
+				}
+			}
+			return tr(lang, pick(len(lost) == 1, "a.lost-update.wiped.one", "a.lost-update.wiped"), w.Client, a.Key, fmtT(m.sec(w.Invoke)), len(lost), joinAnd(lang, lost))
+		}
 		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
 	case checker.KindOversell:
 		stock, ok := m.h.Header.Params[history.ParamStock]
