@@ -120,3 +120,43 @@ func TestALostUpdateIsToldWithHowManyAndWhoseUpdatesWereLost(t *testing.T) {
 		})
 	}
 }
+
+// Issue 27 (a fresh reader, inventory-oversell seed 21): "w1 tried to
+// release item-1 but its key was gone (…; w2 had already taken and
+// released the lock)" left out w3, which took and released it too.
+func TestAReleaseOfAGoneKeyNamesEveryClientThatTookAndReleasedIt(t *testing.T) {
+	const s = int64(1e9)
+	tests := []struct {
+		name string
+		lang Lang
+		want string
+	}{
+		{"in English both w2 and w3 are named", English, "w2 and w3 had already taken and released the lock"},
+		{"in Vietnamese both w2 and w3 are named", Vietnamese, "w2 và w3 đã lấy lock và nhả lock xong rồi"},
+	}
+	op := func(i int, client string, f history.Func, inv, comp float64, v history.Value) history.Op {
+		return history.Op{Index: i, Process: map[string]int{"w1": 0, "w2": 1, "w3": 2}[client], Client: client, F: f, Key: "item-1", Type: history.OK,
+			Value: v, Invoke: int64(inv * float64(s)), Complete: int64(comp * float64(s))}
+	}
+	h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1, Algorithm: "safe",
+		Clients: []string{"w1", "w2", "w3"}, Nodes: []string{"n1"}},
+		Ops: []history.Op{
+			op(0, "w1", history.Acquire, 0.8, 0.9, history.Value{Token: "t1", TTL: 10 * s}),
+			op(1, "w2", history.Acquire, 11.2, 11.3, history.Value{Token: "t2", TTL: 10 * s}),
+			op(2, "w2", history.Release, 12.4, 12.5, history.Value{Token: "t2", Removed: true}),
+			op(3, "w3", history.Acquire, 12.6, 12.7, history.Value{Token: "t3", TTL: 10 * s}),
+			op(4, "w3", history.Release, 13.8, 13.9, history.Value{Token: "t3", Removed: true}),
+			op(5, "w1", history.Release, 27.0, 27.1, history.Value{Token: "t1"}),
+		}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var all []string
+			for _, st := range Narrative(Input{History: h, Account: account.New(h), Lang: tt.lang}) {
+				all = append(all, st.Text)
+			}
+			if got := strings.Join(all, "\n"); !strings.Contains(got, tt.want) {
+				t.Errorf("the story lacks %q:\n%s", tt.want, got)
+			}
+		})
+	}
+}

@@ -360,7 +360,11 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	// the next holder's own release began.
 	now := opEnd(o, m.end)
 	idx := m.byKey[o.Key]
+	// Every client that took it in between is named (a fresh reader,
+	// issue 27: w3 had taken and released it too, after w2).
 	from := sort.Search(len(idx), func(q int) bool { return m.leases[idx[q]].Start >= own.KeyEnd })
+	var released, ended []string
+	holds := ""
 	for _, q := range idx[from:] {
 		l := m.leases[q]
 		if l.Start > o.Invoke {
@@ -371,13 +375,27 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		}
 		switch {
 		case l.KeyEnd > now:
-			cause += tr(lang, "n.gone.taken.holds", l.Client)
+			if holds == "" {
+				holds = l.Client
+			}
 		case l.Cause.Kind == account.EndReleased:
-			cause += tr(lang, "n.gone.taken.released", l.Client)
+			if !slices.Contains(released, l.Client) {
+				released = append(released, l.Client)
+			}
 		default:
-			cause += tr(lang, "n.gone.taken.ended", l.Client)
+			if !slices.Contains(ended, l.Client) {
+				ended = append(ended, l.Client)
+			}
 		}
-		break
+	}
+	if len(released) > 0 {
+		cause += tr(lang, "n.gone.taken.released", joinAnd(lang, released))
+	}
+	if len(ended) > 0 {
+		cause += tr(lang, "n.gone.taken.ended", joinAnd(lang, ended))
+	}
+	if holds != "" {
+		cause += tr(lang, "n.gone.taken.holds", holds)
 	}
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
