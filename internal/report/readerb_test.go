@@ -160,3 +160,41 @@ func TestAReleaseOfAGoneKeyNamesEveryClientThatTookAndReleasedIt(t *testing.T) {
 		})
 	}
 }
+
+// Issue 27 (a fresh reader, failover-fence-regression seed 25): the red
+// band began at t=0.3s, w1's first grant of token 1, though nothing was
+// wrong until w2 was granted token 1 again at t=28.3s; a violation made of
+// events is banded from the event that made it one (its At).
+func TestAViolationBandStartsWhenTheViolationBecameTrue(t *testing.T) {
+	an := func(kind string, s, at, e float64) checker.Anomaly {
+		return checker.Anomaly{Kind: kind, StartS: s, AtS: at, EndS: e}
+	}
+	tests := []struct {
+		name string
+		in   []checker.Anomaly
+		want []band
+	}{
+		{"a token granted twice is banded from its second grant, not its first",
+			[]checker.Anomaly{an(checker.KindTokenRegression, 0.3, 28.3, 28.3), an(checker.KindMutexOverlap, 28.3, 28.3, 33.4)},
+			[]band{{28.3, 33.4, []string{checker.KindTokenRegression, checker.KindMutexOverlap}}}},
+		{"a double charge is banded from its second charge",
+			[]checker.Anomaly{an(checker.KindMutexOverlap, 28.3, 28.3, 33.4), an(checker.KindDoubleEffect, 33.4, 50.4, 50.4)},
+			[]band{{28.3, 33.4, []string{checker.KindMutexOverlap}}, {50.4, 50.4, []string{checker.KindDoubleEffect}}}},
+		{"two holders at once are banded over their whole window",
+			[]checker.Anomaly{an(checker.KindMutexOverlap, 11.2, 11.2, 12.4)},
+			[]band{{11.2, 12.4, []string{checker.KindMutexOverlap}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := mergeBands(tt.in, 0.01)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d bands %+v, want %+v", len(got), got, tt.want)
+			}
+			for i := range got {
+				if got[i].s != tt.want[i].s || got[i].e < tt.want[i].e || strings.Join(got[i].kinds, ",") != strings.Join(tt.want[i].kinds, ",") {
+					t.Errorf("band %d = %+v, want %+v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}

@@ -27,7 +27,7 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 		if a.Informational {
 			continue
 		}
-		s, e := a.StartS, a.EndS
+		s, e := a.HeldFromS(), a.EndS // from when it became a violation
 		if e-s < minW {
 			e = s + minW
 		}
