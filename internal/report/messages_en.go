@@ -437,6 +437,10 @@ var messagesEN = map[string]string{
 	"p.deleted":               "deleted by janitor",
 	"p.node":                  "node %s",
 	"p.cut":                   "cut from %s",             // nodes or clients
+	"p.repl.stop.master":      "stream to %s stopped",    // replicas
+	"p.repl.stop.replica":     "no stream from %s",       // masters
+	"p.repl.slow.master":      "stream to %s delayed",    // replicas
+	"p.repl.slow.replica":     "stream from %s late",     // masters
 	"p.slow":                  "slow link to %s",         // nodes or clients
 	"p.reset":                 "connections to %s reset", // nodes or clients
 	"p.owner":                 "owner %s",

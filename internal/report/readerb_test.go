@@ -198,3 +198,23 @@ func TestAViolationBandStartsWhenTheViolationBecameTrue(t *testing.T) {
 		})
 	}
 }
+
+// The timeline of the same fault: its master's lane says whose stream
+// stopped, never "cut from".
+func TestAReplicationLagStopIsLabelledAsAStoppedStreamOnTheTimeline(t *testing.T) {
+	const s = int64(1e9)
+	st := history.FaultStep{ID: 1, Kind: "replication-lag", Effect: history.EffectCutLinks,
+		Links: []history.Link{{Client: "n1r1", Node: "n1"}}, Mode: "drop", Direction: "both", Duration: 4 * s}
+	h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1, Algorithm: "safe",
+		Clients: []string{"w1"}, Nodes: []string{"n1"}}, Ops: []history.Op{{Index: 0, Process: history.NemesisProcess, Client: history.NemesisClient,
+		F: history.Fault, Type: history.OK, Value: history.Value{Fault: &st}, Invoke: s, Complete: 5 * s}}}
+	d := drawingOf(t, Input{History: h, Account: account.New(h), Lang: English})
+	var texts []string
+	for _, l := range d.Labels {
+		texts = append(texts, l.Text)
+	}
+	all := strings.Join(texts, " | ")
+	if !strings.Contains(all, "stream to n1r1 stopped") || strings.Contains(all, "cut from") {
+		t.Errorf("labels %q: want \"stream to n1r1 stopped\" and no \"cut from\"", all)
+	}
+}
