@@ -214,7 +214,7 @@ func TestCheck(t *testing.T) {
 					t.Fatalf("want double-effect, got %+v", rep.Anomalies())
 				}
 				wantWindow(t, d, 31, 35.6)
-				if want := "invoice-1 was charged 2 times (w2 at t=31.0s, w1 at t=35.6s); a payment must happen once"; d.Explain != want {
+				if want := "invoice-1 was charged 2 times (each when it began: w2 at t=30.8s, w1 at t=35.5s); a payment must happen once"; d.Explain != want {
 					t.Errorf("explain = %q, want %q", d.Explain, want)
 				}
 				l := find(rep.Anomalies(), KindNotLinearizable)

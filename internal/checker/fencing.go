@@ -72,6 +72,7 @@ func Fencing(ctx context.Context, h history.History) Result {
 			an := newAnomaly(h, KindTokenRegression, k, []string{prev.Client, cur.Client},
 				min(prev.Complete, cur.Complete), max(prev.Complete, cur.Complete), explain, prev.Index, cur.Index)
 			an.Stale, an.Current = cur.Client, prev.Client // the later grant repeats or undercuts the earlier one
+			an.Repeated = cur.Value.Fence == prev.Value.Fence
 			anomalies = append(anomalies, an)
 			regressions++
 		}

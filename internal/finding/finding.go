@@ -5,6 +5,8 @@
 // its own effects without importing the checker.
 package finding
 
+import "github.com/locksim/locksim/internal/history"
+
 // Verdict of a checker or a whole run.
 type Verdict string
 
@@ -54,6 +56,12 @@ type Anomaly struct {
 	// the sale past the stock — as a timeline marks them; empty for kinds
 	// about holds, not writes.
 	Violating []int `json:"violating,omitempty"`
+	// Lost are the history indices of the accepted writes a lost update
+	// wiped out (its later write undid them), in invoke order.
+	Lost []int `json:"lost,omitempty"`
+	// Repeated: a token regression whose later grant carried the same
+	// token as the earlier one (repeated, not lower).
+	Repeated bool `json:"repeated,omitempty"`
 	// Informational anomalies are reported but do not make the verdict
 	// invalid (e.g. a believed-hold overlap whose stale holder the fenced
 	// resource refused every time).
@@ -186,3 +194,24 @@ const (
 	// by the nodes' own record, whatever either believed.
 	CauseNodeHeldAnother = "node-held-another"
 )
+
+// madeOfEvents are the kinds whose window runs from an event that was no
+// violation yet (the first grant of a token, the first charge, the write a
+// later one wiped out) to the event that made it one (At): the violation
+// held from At, not over the window.
+var madeOfEvents = map[string]bool{
+	history.AnomalyTokenRegression: true, history.AnomalyStaleWriteAccepted: true, history.AnomalyDoubleEffect: true,
+	history.AnomalyDuplicateRun: true, history.AnomalyLostUpdate: true, history.AnomalyOversell: true,
+}
+
+// HeldFromS is when the violation held from, scenario seconds: At for a
+// kind made of events (a token granted twice was no violation at its
+// first grant), else the window's start (two holders at once, the lock
+// unavailable: the window is the violation). A timeline's band starts
+// here.
+func (a Anomaly) HeldFromS() float64 {
+	if madeOfEvents[a.Kind] && a.AtS >= a.StartS && a.AtS <= a.EndS {
+		return a.AtS
+	}
+	return a.StartS
+}

@@ -170,9 +170,9 @@ func (b *builder) bands() {
 		s, e := bd.e, bd.s
 		var refs []string
 		for n, a := range as {
-			if !a.Informational && a.EndS >= bd.s && a.StartS <= bd.e && containsStr(bd.kinds, a.Kind) {
-				tips = append(tips, m.kindWord(lang, a.Kind)+": "+m.describeAnomaly(lang, a))
-				s, e = min(s, a.StartS), max(e, a.EndS)
+			if !a.Informational && a.EndS >= bd.s && a.HeldFromS() <= bd.e && containsStr(bd.kinds, anomalyLabel(a)) {
+				tips = append(tips, m.anomalyWord(lang, a)+": "+m.describeAnomaly(lang, a))
+				s, e = min(s, a.HeldFromS()), max(e, a.EndS)
 				refs = append(refs, anomalyRef(n))
 			}
 		}
@@ -252,6 +252,16 @@ func (b *builder) faults() {
 		case history.EffectResetLinks:
 			linkWord = "p.reset"
 		}
+		// A replication link (replication-lag): the master's lane says
+		// whose stream it held back, the replica's where from; no one was
+		// cut off from anyone.
+		nodeWord, clientWord := linkWord, linkWord
+		if replicationLinks(st) {
+			nodeWord, clientWord = "p.repl.stop.master", "p.repl.stop.replica"
+			if st.Effect == history.EffectSlowLinks {
+				nodeWord, clientWord = "p.repl.slow.master", "p.repl.slow.replica"
+			}
+		}
 		// Each cut node's lane says every client it was cut from; each
 		// client's lane, at its foot, every node it was cut from.
 		from, to := linkGroups(st.Links)
@@ -273,14 +283,14 @@ func (b *builder) faults() {
 				// owners' names (at the centre): at -0.33 its words
 				// hid a key's name and sat on its bar as if they were
 				// the bar's label (issue 31).
-				b.label(chart.Label{Lane: bi, X: s, Dy: nodeFaultDy, Text: tr(lang, linkWord, strings.Join(cutFrom[n], ", ")), Style: chart.LbFault, Prio: chart.PrFault, Ref: fr})
+				b.label(chart.Label{Lane: bi, X: s, Dy: nodeFaultDy, Text: tr(lang, nodeWord, strings.Join(cutFrom[n], ", ")), Style: chart.LbFault, Prio: chart.PrFault, Ref: fr})
 			}
 		}
 		for _, a := range from {
 			if ai := b.laneOf(a); ai >= 0 {
 				shaded = true
 				b.shape(chart.Shape{Kind: chart.ShStrip, Sub: st.Effect, Lane: ai, Lane2: ai, X0: s, X1: e, Y0: 0.3, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
-				b.label(chart.Label{Lane: ai, X: s, Dy: 0.38, Text: tr(lang, linkWord, strings.Join(to[a], ", ")), Style: chart.LbSmall, Prio: chart.PrStrip, Ref: fr})
+				b.label(chart.Label{Lane: ai, X: s, Dy: 0.38, Text: tr(lang, clientWord, strings.Join(to[a], ", ")), Style: chart.LbSmall, Prio: chart.PrStrip, Ref: fr})
 			}
 		}
 		if !shaded {

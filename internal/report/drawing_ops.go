@@ -49,7 +49,7 @@ func (b *builder) writes() {
 		if !a.Informational {
 			for _, i := range a.Violating {
 				if _, ok := inViolation[i]; !ok {
-					inViolation[i] = a.Kind
+					inViolation[i] = anomalyLabel(a)
 				}
 			}
 		}

@@ -119,7 +119,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Claim: s.Claim, Info: s.Info})
 	}
 	for _, a := range res.Anomalies {
-		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.kindWord(lang, a.Kind), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
+		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.anomalyWord(lang, a), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
 			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
 			Checker: a.Explain, Informational: a.Informational})
 	}
@@ -234,7 +234,7 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 	for _, a := range r.Anomalies {
 		n++
 		info = info && a.Informational
-		if w := m.kindWord(lang, a.Kind); !slices.Contains(words, w) {
+		if w := m.anomalyWord(lang, a); !slices.Contains(words, w) {
 			words = append(words, w)
 		}
 	}

@@ -213,6 +213,13 @@ var messagesEN = map[string]string{
 	"n.cut.one":               "%s cannot reach %s",                                                                               // from, to
 	"n.cut.heal":              "%s can reach %s again",                                                                            // from, to
 	"n.cut.heal.down":         "the cut between %s and %s was lifted, but %s was still down",                                      // from, to, nodes down
+	"n.replag.stop":           "Replication stopped: %s, for %s.",                                                                 // stop sentences, duration
+	"n.replag.stop.one":       "%[1]s receives nothing of %[2]s's replication stream",                                             // replica, master
+	"n.replag.stop.end":       "Replication stream no longer held back: %s.",                                                      // heal sentences
+	"n.replag.heal":           "%[1]s can receive %[2]s's stream again",                                                           // replica, master
+	"n.replag.heal.down":      "the stop on %[1]s's replication link was lifted, but %[2]s was still down",                        // replica, master
+	"n.replag.delay":          "Replication lag: %s, for %s (%v ± %v).",                                                           // delay sentences, duration, latency, jitter
+	"n.replag.delay.one":      "%[2]s's replication stream reaches %[1]s late",                                                    // replica, master
 	"n.partition.end":         "Network partition healed: %s.",                                                                    // heal sentences
 	"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
 	"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump
@@ -288,6 +295,7 @@ var messagesEN = map[string]string{
 	"kind.split-brain":               "two leaders",
 	"kind.duplicate-run":             "job ran more than once",
 	"kind.token-regression":          "fencing token went backwards",
+	"kind.token-regression.repeated": "fencing token repeated",
 	"kind.unavailable":               "lock unavailable",
 	"kind.stuck-lock":                "lock stuck",
 	"kind.not-linearizable":          "not linearizable",
@@ -318,11 +326,14 @@ var messagesEN = map[string]string{
 	"why.other":                      "Correctness: a safety property of the lock did not hold.",
 	"kind.duplicate-work":            "duplicate work",
 	"informational.short":            "informational",
-	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                 // clients, key, t0, t1
-	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",            // key, t0, t1, clients
-	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",              // key, sold, stock, sales list
-	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                     // key, clients
-	"a.duplicate-run":                "%s ran %d times: %s. A scheduled job must run once per fire time.", // key, n, list
+	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                      // clients, key, t0, t1
+	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                 // key, t0, t1, clients
+	"a.lost-update.wiped":            "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier updates: %[5]s.",             // writer, key, t, n, list
+	"a.lost-update.wiped.one":        "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier update: %[5]s.",              // writer, key, t, n, list
+	"a.lost.of":                      "%s's at t=%ss",                                                                          // client, t
+	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                   // key, sold, stock, sales list
+	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                          // key, clients
+	"a.duplicate-run":                "%s ran %d times (each when it began): %s. A scheduled job must run once per fire time.", // key, n, list
 	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
 	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
 	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",
@@ -427,6 +438,10 @@ var messagesEN = map[string]string{
 	"p.deleted":               "deleted by janitor",
 	"p.node":                  "node %s",
 	"p.cut":                   "cut from %s",             // nodes or clients
+	"p.repl.stop.master":      "stream to %s stopped",    // replicas
+	"p.repl.stop.replica":     "no stream from %s",       // masters
+	"p.repl.slow.master":      "stream to %s delayed",    // replicas
+	"p.repl.slow.replica":     "stream from %s late",     // masters
 	"p.slow":                  "slow link to %s",         // nodes or clients
 	"p.reset":                 "connections to %s reset", // nodes or clients
 	"p.owner":                 "owner %s",

@@ -456,6 +456,18 @@ func (n *narrator) cut(w window, c claim.Claim, dur string) {
 	if m.open(w) {
 		return
 	}
+	if replicationLinks(st) {
+		var parts []string
+		for _, l := range st.Links {
+			if m.a.NodeDown(l.Node, c.End) {
+				parts = append(parts, tr(lang, "n.replag.heal.down", l.Client, l.Node))
+				continue
+			}
+			parts = append(parts, tr(lang, "n.replag.heal", l.Client, l.Node))
+		}
+		n.add(c.End, 0, StepHeal, c, tr(lang, "n.replag.stop.end", strings.Join(parts, "; ")))
+		return
+	}
 	from, to := linkGroups(st.Links)
 	var parts []string
 	for _, f := range from {
@@ -617,14 +629,14 @@ func (n *narrator) anomalies() {
 		c := n.claims.anomaly(i)
 		at := c.At // the event that completes it, as the checker says
 		if a.Informational {
-			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly.info", m.kindWord(lang, c.What), m.describeAnomaly(lang, a)))
+			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly.info", m.anomalyWord(lang, a), m.describeAnomaly(lang, a)))
 			n.raw[len(n.raw)-1].Info = true
 		} else {
 			say := m.describeAnomaly(lang, a)
 			if s, ok := m.duplicateRunAt(lang, a, at); ok {
 				say = s // told at its second run: what was true then
 			}
-			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.kindWord(lang, c.What), say))
+			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.anomalyWord(lang, a), say))
 		}
 	}
 }

@@ -468,7 +468,7 @@ func headline(in Input, m *model) string {
 		if _, ok := messages["en"]["say."+a.Kind]; ok {
 			return tr(lang, "say."+a.Kind, m.describeAnomaly(lang, a))
 		}
-		return tr(lang, "say.other", upperFirst(kindWord(lang, a.Kind)), m.describeAnomaly(lang, a))
+		return tr(lang, "say.other", upperFirst(kindWord(lang, anomalyLabel(a))), m.describeAnomaly(lang, a))
 	}
 	switch verdict {
 	case checker.Invalid:

@@ -68,6 +68,13 @@ func targetsOf(st history.FaultStep) []string {
 	return st.LinkClients()
 }
 
+// replicationLinks reports whether every link of a link step is a
+// replica's replication link to its master (replication-lag): the
+// history names the replica as the link's client.
+func replicationLinks(st history.FaultStep) bool {
+	return len(st.Links) > 0 && !slices.ContainsFunc(st.Links, func(l history.Link) bool { return !history.IsReplicaOf(l.Client, l.Node) })
+}
+
 // sdur is a wall-time duration of the history as scenario time.
 func (m *model) sdur(ns int64) time.Duration { return m.h.Header.ScenarioTime(ns) }
 
@@ -76,6 +83,22 @@ func (m *model) sdur(ns int64) time.Duration { return m.h.Header.ScenarioTime(ns
 func (m *model) faultSentence(lang Lang, w window, dur string) string {
 	st := w.Step
 	targets := joinAnd(lang, targetsOf(st))
+	switch {
+	case st.Effect == history.EffectCutLinks && replicationLinks(st):
+		// A replica's link to its master (replication-lag stop): the
+		// replica stops receiving the stream; no client is cut off.
+		var parts []string
+		for _, l := range st.Links {
+			parts = append(parts, tr(lang, "n.replag.stop.one", l.Client, l.Node))
+		}
+		return tr(lang, "n.replag.stop", strings.Join(parts, "; "), dur)
+	case st.Effect == history.EffectSlowLinks && replicationLinks(st):
+		var parts []string
+		for _, l := range st.Links {
+			parts = append(parts, tr(lang, "n.replag.delay.one", l.Client, l.Node))
+		}
+		return tr(lang, "n.replag.delay", strings.Join(parts, "; "), dur, m.sdur(st.Latency), m.sdur(st.Jitter))
+	}
 	switch st.Effect {
 	case history.EffectCutLinks:
 		from, to := linkGroups(st.Links)
@@ -226,6 +249,20 @@ func (m *model) kindWord(lang Lang, kind string) string {
 	return kindWord(lang, kind)
 }
 
+// anomalyWord is the reader's name of anomaly a: its kind's word, or
+// where the checker says more (a token repeated, not lower) that word.
+func (m *model) anomalyWord(lang Lang, a checker.Anomaly) string {
+	return m.kindWord(lang, anomalyLabel(a))
+}
+
+// anomalyLabel is the message name (kind.<label>) of anomaly a's word.
+func anomalyLabel(a checker.Anomaly) string {
+	if a.Kind == checker.KindTokenRegression && a.Repeated {
+		return a.Kind + ".repeated"
+	}
+	return a.Kind
+}
+
 // kindWord is the reader's name of an anomaly kind.
 func kindWord(lang Lang, kind string) string {
 	if _, ok := messages["en"]["kind."+kind]; ok {
@@ -324,7 +361,11 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	// the next holder's own release began.
 	now := opEnd(o, m.end)
 	idx := m.byKey[o.Key]
+	// Every client that took it in between is named (a fresh reader,
+	// issue 27: w3 had taken and released it too, after w2).
 	from := sort.Search(len(idx), func(q int) bool { return m.leases[idx[q]].Start >= own.KeyEnd })
+	var released, ended []string
+	holds := ""
 	for _, q := range idx[from:] {
 		l := m.leases[q]
 		if l.Start > o.Invoke {
@@ -335,13 +376,27 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		}
 		switch {
 		case l.KeyEnd > now:
-			cause += tr(lang, "n.gone.taken.holds", l.Client)
+			if holds == "" {
+				holds = l.Client
+			}
 		case l.Cause.Kind == account.EndReleased:
-			cause += tr(lang, "n.gone.taken.released", l.Client)
+			if !slices.Contains(released, l.Client) {
+				released = append(released, l.Client)
+			}
 		default:
-			cause += tr(lang, "n.gone.taken.ended", l.Client)
+			if !slices.Contains(ended, l.Client) {
+				ended = append(ended, l.Client)
+			}
 		}
-		break
+	}
+	if len(released) > 0 {
+		cause += tr(lang, "n.gone.taken.released", joinAnd(lang, released))
+	}
+	if len(ended) > 0 {
+		cause += tr(lang, "n.gone.taken.ended", joinAnd(lang, ended))
+	}
+	if holds != "" {
+		cause += tr(lang, "n.gone.taken.holds", holds)
 	}
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
@@ -498,6 +553,17 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	case checker.KindTokenRegression:
 		return tr(lang, "a.token-regression", clients, a.Key, t0, t1)
 	case checker.KindLostUpdate:
+		if len(a.Lost) > 0 && len(a.Violating) > 0 {
+			// The checker's list of the writes the later one wiped out.
+			w := m.h.Ops[a.Violating[len(a.Violating)-1]]
+			var lost []string
+			for _, i := range a.Lost {
+				if i >= 0 && i < len(m.h.Ops) {
+					lost = append(lost, tr(lang, "a.lost.of", m.h.Ops[i].Client, fmtT(m.sec(m.h.Ops[i].Invoke))))
+				}
+			}
+			return tr(lang, pick(len(lost) == 1, "a.lost-update.wiped.one", "a.lost-update.wiped"), w.Client, a.Key, fmtT(m.sec(w.Invoke)), len(lost), joinAnd(lang, lost))
+		}
 		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
 	case checker.KindOversell:
 		stock, ok := m.h.Header.Params[history.ParamStock]
@@ -544,7 +610,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return say(lang, w) // a workload's own kind, told from its data
 		}
 	}
-	return tr(lang, "a.generic", kindWord(lang, a.Kind), clients, a.Key, t0, t1)
+	return tr(lang, "a.generic", kindWord(lang, anomalyLabel(a)), clients, a.Key, t0, t1)
 }
 
 // whyAnomaly says why an anomaly matters: a correctness problem (data is

@@ -27,11 +27,11 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 		if a.Informational {
 			continue
 		}
-		s, e := a.StartS, a.EndS
+		s, e := a.HeldFromS(), a.EndS // from when it became a violation
 		if e-s < minW {
 			e = s + minW
 		}
-		bs = append(bs, band{s, e, []string{a.Kind}})
+		bs = append(bs, band{s, e, []string{anomalyLabel(a)}})
 	}
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].s < bs[j].s })
 	var out []band

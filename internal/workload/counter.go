@@ -132,12 +132,10 @@ func counterLostUpdates(a *account.Account, ix *Index) Finding {
 	for _, k := range keys {
 		ws := withNum(h, by[k])
 		writes += len(ws)
-		lostUpdates := regressions(h, k, ws, +1, func(prev, cur history.Op) string {
-			// It should have written prev+1: every increment from its
-			// value up to that one is lost.
-			lost := *prev.Value.Num + 1 - *cur.Value.Num
-			return fmt.Sprintf("the resource accepted %s's write of %s = %d at %s after %s's write of %d at %s; %s lost",
-				cur.Client, k, *cur.Value.Num, finding.At(h, cur.Complete), prev.Client, *prev.Value.Num, finding.At(h, prev.Complete), finding.Plural(int(lost), "increment was", "increments were"))
+		lostUpdates := regressions(h, k, ws, +1, func(prev, cur history.Op, lost []history.Op) string {
+			// Its value undid every increment it wiped out.
+			return fmt.Sprintf("the resource accepted %s's write of %s = %d at %s after %s's write of %d at %s; %s lost (%s)",
+				cur.Client, k, *cur.Value.Num, finding.At(h, cur.Complete), prev.Client, *prev.Value.Num, finding.At(h, prev.Complete), finding.Plural(len(lost), "increment was", "increments were"), lostList(h, lost))
 		})
 		f.Anomalies = append(f.Anomalies, lostUpdates...)
 		if len(lostUpdates) == 0 && len(ws) > 0 {

@@ -99,11 +99,13 @@ func repeated(h history.History, ix *Index, action, kind, what, one, many, must 
 		var ops []int
 		for _, i := range cs {
 			op := h.Ops[i]
-			who = append(who, fmt.Sprintf("%s at %s", op.Client, finding.At(h, op.Complete)))
+			// When each began (its invoke), as the report's story and
+			// explanation tell it: one instant per run, the same everywhere.
+			who = append(who, fmt.Sprintf("%s at %s", op.Client, finding.At(h, op.Invoke)))
 			clients = append(clients, op.Client)
 			ops = append(ops, op.Index)
 		}
-		explain := fmt.Sprintf("%s %s %d times (%s); %s", k, what, len(cs), strings.Join(who, ", "), must)
+		explain := fmt.Sprintf("%s %s %d times (each when it began: %s); %s", k, what, len(cs), strings.Join(who, ", "), must)
 		f.Anomalies = append(f.Anomalies, finding.New(h, kind, k, clients,
 			h.Ops[cs[0]].Complete, h.Ops[cs[len(cs)-1]].Complete, explain, ops...))
 	}
@@ -137,17 +139,51 @@ func regressed(prev, cur history.Op, dir int64) bool {
 
 // regressions are the lost updates among accepted writes ws of key
 // (positions in Complete order, each with a Num): every two in a row whose
-// values did not move in direction dir (regressed), told by explain.
-func regressions(h history.History, key string, ws []int, dir int64, explain func(prev, cur history.Op) string) []finding.Anomaly {
+// values did not move in direction dir (regressed), told by explain with
+// the writes the later one wiped out (Anomaly.Lost).
+func regressions(h history.History, key string, ws []int, dir int64, explain func(prev, cur history.Op, lost []history.Op) string) []finding.Anomaly {
 	var out []finding.Anomaly
 	for j := 1; j < len(ws); j++ {
 		prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
 		if regressed(prev, cur, dir) {
-			out = append(out, finding.New(h, history.AnomalyLostUpdate, key, []string{prev.Client, cur.Client},
-				prev.Complete, cur.Complete, explain(prev, cur), prev.Index, cur.Index))
+			lost := wipedOut(h, ws[:j], *cur.Value.Num, dir)
+			an := finding.New(h, history.AnomalyLostUpdate, key, []string{prev.Client, cur.Client},
+				prev.Complete, cur.Complete, explain(prev, cur, lost), prev.Index, cur.Index)
+			for _, o := range lost {
+				an.Lost = append(an.Lost, o.Index)
+			}
+			out = append(out, an)
 		}
 	}
 	return out
+}
+
+// wipedOut is the accepted writes before a write of value v (ws, in
+// Complete order) whose updates it undid: going back from the last, every
+// write whose value is already v or past it in direction dir (a stock
+// written down to v or below, a counter up to v or above); the first
+// one short of v was kept. In invoke order.
+func wipedOut(h history.History, ws []int, v, dir int64) []history.Op {
+	var out []history.Op
+	for i := len(ws) - 1; i >= 0; i-- {
+		o := h.Ops[ws[i]]
+		if (*o.Value.Num-v)*dir < 0 {
+			break
+		}
+		out = append(out, o)
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// lostList names lost writes "w2's at t=12.3s, w3's at t=13.8s", each by
+// when it began.
+func lostList(h history.History, lost []history.Op) string {
+	var parts []string
+	for _, o := range lost {
+		parts = append(parts, fmt.Sprintf("%s's at %s", o.Client, finding.At(h, o.Invoke)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // withNum keeps the positions whose op has a Num.

@@ -206,12 +206,11 @@ func saleLostUpdates(a *account.Account, ix *Index) Finding {
 	var f Finding
 	by, keys := ix.ByKey(ActionSell)
 	for _, k := range keys {
-		f.Anomalies = append(f.Anomalies, regressions(h, k, withNum(h, by[k]), -1, func(prev, cur history.Op) string {
-			// It should have written prev−1: its own sale and every one
-			// its value undid went unsubtracted.
-			lost := *cur.Value.Num - *prev.Value.Num + 1
-			return fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; %s not subtracted",
-				cur.Client, k, *cur.Value.Num, finding.At(h, cur.Complete), prev.Client, *prev.Value.Num, finding.At(h, prev.Complete), finding.Plural(int(lost), "sale was", "sales were"))
+		f.Anomalies = append(f.Anomalies, regressions(h, k, withNum(h, by[k]), -1, func(prev, cur history.Op, lost []history.Op) string {
+			// Its value undid every sale it wiped out: they went
+			// unsubtracted.
+			return fmt.Sprintf("%s's sale of %s wrote back stock %d at %s, after %s's sale had already written back %d at %s; %s not subtracted (%s)",
+				cur.Client, k, *cur.Value.Num, finding.At(h, cur.Complete), prev.Client, *prev.Value.Num, finding.At(h, prev.Complete), finding.Plural(len(lost), "sale was", "sales were"), lostList(h, lost))
 		})...)
 	}
 	return summed(f, "lost update", "lost updates", "")
