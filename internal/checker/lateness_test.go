@@ -1,7 +1,9 @@
 package checker
 
 import (
+	"compress/gzip"
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -366,5 +368,31 @@ func TestAStepTheHarnessFailedToApplyIsTheMachinesDoing(t *testing.T) {
 				t.Errorf("spoiled why %q does not say why the step failed", why)
 			}
 		})
+	}
+}
+
+func TestTheLoadedFailoverWaitRunIsNotJudgedInvalid(t *testing.T) {
+	// The real history (testdata/loaded/README.md): w1's key, set where no
+	// observer watched, ran out 60 s after its SET, which its WAIT kept
+	// 10.5 s before its acquire returned; w2 was granted 16 ms (wall)
+	// before w1's charge. The old account called the key taken "for a
+	// reason the history does not show", a structural violation no
+	// lateness could excuse, and the run was invalid.
+	f, err := os.Open("testdata/loaded/failover-wait-seed32.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := history.Decode(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Check(context.Background(), h, Options{})
+	if c, _ := Spoiled(rep.Verdict, rep.Results); rep.Verdict != Unknown || c != SpoiledMargin {
+		t.Errorf("verdict %s, spoiled %q; want unknown, spoiled %q", rep.Verdict, c, SpoiledMargin)
 	}
 }
