@@ -502,3 +502,34 @@ func TestAbsoluteExpiriesAreOnTheRunsClock(t *testing.T) {
 		})
 	}
 }
+
+func TestAnUnseenKeyMayHaveExpiredFromWhenItsAcquireWasSent(t *testing.T) {
+	// failover-wait seed 32 in a loaded suite: w1's SET reached a promoted
+	// master no observer watched yet, and its WAIT held the acquire's
+	// return back for a long while. The key's TTL ran from the SET, which
+	// came between the acquire's invoke and its return: a later grant to
+	// w2 after invoke + TTL says the key may have run out, not that
+	// something the history does not show took it.
+	tests := []struct {
+		name  string
+		grant float64 // w2's grant, ms
+		want  string
+	}{
+		{"a grant after the acquire's invoke plus its TTL finds the key expired", 1100, "n1 invoice-1=A (w1) 400.0–1100.0 expired"},
+		{"a grant before the acquire's invoke plus its TTL finds the key taken", 900, "n1 invoice-1=A (w1) 400.0–900.0 taken by w2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRun("safe-wait", "n1")
+			r.h.Header.Observed = nil
+			r.h.Header.TimeScale = 10 // a scenario second is 100 ms of wall time
+			r.acquire("w1", "A", 0, 400, "n1")
+			r.acquire("w2", "B", tt.grant-5, tt.grant, "n1")
+			r.release("w2", "B", tt.grant+50, tt.grant+55, true, "n1")
+			got := lives(account.New(r.h))
+			if !slices.Contains(got, tt.want) {
+				t.Errorf("key lives:\n  %s\nwant among them:\n  %s", strings.Join(got, "\n  "), tt.want)
+			}
+		})
+	}
+}

@@ -237,6 +237,11 @@ func (a *Account) clipByLaterGrants(ls []KeyLife) []KeyLife {
 				switch {
 				case l.Ended.Kind == EndExpired && l.Deadline-n.Start <= second:
 					l.End = n.Start // expired, a hair earlier than estimated
+				case (l.Ended.Kind == EndExpired || l.Ended.Kind == EndHeld) && a.mayHaveExpired(l, n.Start):
+					// The key was set somewhere in its acquire (a WAIT
+					// may have held the return back long after the SET):
+					// its TTL may have run out by the later grant.
+					l.End, l.Ended = n.Start, End{Kind: EndExpired, Op: -1}
 				case l.Ended.Kind == EndExpired || l.Ended.Kind == EndHeld:
 					l.End, l.Ended = n.Start, End{Kind: EndTaken, By: n.Owner, Op: n.Grant}
 				default:
@@ -247,6 +252,17 @@ func (a *Account) clipByLaterGrants(ls []KeyLife) []KeyLife {
 		}
 	}
 	return ls
+}
+
+// mayHaveExpired reports whether inferred life l, never extended, may have
+// run out by t: its TTL counted from its acquire's invoke, the earliest
+// its unseen SET can have come, has passed by then (Start, the acquire's
+// return, is the latest).
+func (a *Account) mayHaveExpired(l *KeyLife, t int64) bool {
+	if l.TTL <= 0 || len(l.Moves) > 0 || l.Grant < 0 || l.Grant >= len(a.H.Ops) {
+		return false
+	}
+	return a.H.Ops[l.Grant].Invoke+l.TTL <= t
 }
 
 // EndTaken: an inferred life that another client's later grant on the same

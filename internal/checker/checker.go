@@ -98,6 +98,10 @@ type Result struct {
 	// Missed lists the IDs of the fault plan's steps (history
 	// Header.Plan) that never took effect (coverage only).
 	Missed []int `json:"missed_steps,omitempty"`
+	// FailedSteps lists those of Missed that fired and failed to apply
+	// (the harness could not play them: a failover no replica was
+	// promoted for in time); a rerun can settle the run (SpoiledFault).
+	FailedSteps []int `json:"failed_steps,omitempty"`
 	// TimingLost: the machine was too busy to keep the run's compressed
 	// time (coverage only); the run's valid verdict proves nothing and a
 	// rerun with less load can settle it.

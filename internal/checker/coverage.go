@@ -80,16 +80,16 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	}
 	var faults []history.Op // applied fault operations
 	applied := map[int]bool{}
-	failed := map[int]bool{}
+	failed := map[int]string{} // step → its error
 	for _, op := range h.Faults() {
 		if op.Type == history.Fail {
-			failed[op.Value.Fault.ID] = true
+			failed[op.Value.Fault.ID] = op.Error
 			continue
 		}
 		faults = append(faults, op)
 		applied[op.Value.Fault.ID] = true
 	}
-	var missed []int
+	var missed, failedSteps []int
 	var missedWhy []string
 	for _, st := range h.Header.Plan {
 		if st.Optional || applied[st.ID] {
@@ -97,13 +97,17 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		}
 		missed = append(missed, st.ID)
 		what := "never fired"
-		if failed[st.ID] {
+		if err, ok := failed[st.ID]; ok {
+			failedSteps = append(failedSteps, st.ID)
 			what = "failed to apply"
+			if err != "" {
+				what += " (" + err + ")"
+			}
 		}
 		missedWhy = append(missedWhy, fmt.Sprintf("step #%d (%s) %s", st.ID, st.Kind, what))
 	}
 	if len(missed) > 0 {
-		return unproven(Result{Missed: missed},
+		return unproven(Result{Missed: missed, FailedSteps: failedSteps},
 			fmt.Sprintf("the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", ")))
 	}
 	if len(faults) == 0 && len(h.Header.Plan) > 0 {

@@ -394,6 +394,9 @@ const (
 	// SpoiledFewGrants: too few grants ran while the harness was late
 	// (Result.ShortOfGrants).
 	SpoiledFewGrants = "few-grants"
+	// SpoiledFault: a step of the plan fired and failed to apply
+	// (Result.FailedSteps): the harness could not play the scenario.
+	SpoiledFault = "fault-failed"
 )
 
 // Spoiled says why a run of verdict v with results rs is unknown because
@@ -421,6 +424,8 @@ func Spoiled(v Verdict, rs []Result) (cause, why string) {
 			cause = SpoiledBusy
 		case r.ShortOfGrants:
 			cause = SpoiledFewGrants
+		case len(r.FailedSteps) > 0:
+			cause = SpoiledFault
 		default:
 			return "", ""
 		}
