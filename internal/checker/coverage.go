@@ -78,37 +78,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if why, ok := raceLost(a); ok {
 		return unproven(Result{RaceLost: true}, why)
 	}
-	var faults []history.Op // applied fault operations
-	applied := map[int]bool{}
-	failed := map[int]string{} // step → its error
-	for _, op := range h.Faults() {
-		if op.Type == history.Fail {
-			failed[op.Value.Fault.ID] = op.Error
-			continue
-		}
-		faults = append(faults, op)
-		applied[op.Value.Fault.ID] = true
-	}
-	var missed, failedSteps []int
-	var missedWhy []string
-	for _, st := range h.Header.Plan {
-		if st.Optional || applied[st.ID] {
-			continue
-		}
-		missed = append(missed, st.ID)
-		what := "never fired"
-		if err, ok := failed[st.ID]; ok {
-			failedSteps = append(failedSteps, st.ID)
-			what = "failed to apply"
-			if err != "" {
-				what += " (" + err + ")"
-			}
-		}
-		missedWhy = append(missedWhy, fmt.Sprintf("step #%d (%s) %s", st.ID, st.Kind, what))
-	}
-	if len(missed) > 0 {
-		return unproven(Result{Missed: missed, FailedSteps: failedSteps},
-			fmt.Sprintf("the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", ")))
+	faults, missed := planFaults(h)
+	if missed != nil {
+		return *missed
 	}
 	if len(faults) == 0 && len(h.Header.Plan) > 0 {
 		return unproven(Result{},
@@ -222,9 +194,14 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if len(faults) == 0 {
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units))}
 	}
+	return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: bore(hit, lasting, len(faults), target) + "; " + plural(ran, unit, units)}
+}
+
+// bore says how hit of n faults bore on target, lasting of them (client
+// clock jumps applied before a hold) only by the offset they left.
+func bore(hit, lasting, n int, target string) string {
 	if lasting == 0 {
-		return Result{Checker: CheckerCoverage, Verdict: Valid,
-			Summary: fmt.Sprintf("%d of %s overlapped %s; %s", hit, plural(len(faults), "fault", "faults"), target, plural(ran, unit, units))}
+		return fmt.Sprintf("%d of %s overlapped %s", hit, plural(n, "fault", "faults"), target)
 	}
 	how := plural(lasting, "client clock jump", "client clock jumps") + " applied before one, whose offset lasted through it"
 	if lasting > 1 {
@@ -233,8 +210,47 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if hit > lasting {
 		how = fmt.Sprintf("%d overlapped one, and %s", hit-lasting, how)
 	}
-	return Result{Checker: CheckerCoverage, Verdict: Valid,
-		Summary: fmt.Sprintf("%d of %s bore on %s: %s; %s", hit, plural(len(faults), "fault", "faults"), target, how, plural(ran, unit, units))}
+	return fmt.Sprintf("%d of %s bore on %s: %s", hit, plural(n, "fault", "faults"), target, how)
+}
+
+// planFaults are the run's applied fault operations; and, when a step
+// of the plan never fired or failed to apply, the coverage result that
+// says so (nil otherwise).
+func planFaults(h history.History) ([]history.Op, *Result) {
+	var faults []history.Op // applied fault operations
+	applied := map[int]bool{}
+	failed := map[int]string{} // step → its error
+	for _, op := range h.Faults() {
+		if op.Type == history.Fail {
+			failed[op.Value.Fault.ID] = op.Error
+			continue
+		}
+		faults = append(faults, op)
+		applied[op.Value.Fault.ID] = true
+	}
+	var missed, failedSteps []int
+	var missedWhy []string
+	for _, st := range h.Header.Plan {
+		if st.Optional || applied[st.ID] {
+			continue
+		}
+		missed = append(missed, st.ID)
+		what := "never fired"
+		if err, ok := failed[st.ID]; ok {
+			failedSteps = append(failedSteps, st.ID)
+			what = "failed to apply"
+			if err != "" {
+				what += " (" + err + ")"
+			}
+		}
+		missedWhy = append(missedWhy, fmt.Sprintf("step #%d (%s) %s", st.ID, st.Kind, what))
+	}
+	if len(missed) > 0 {
+		r := unproven(Result{Missed: missed, FailedSteps: failedSteps},
+			fmt.Sprintf("the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", ")))
+		return nil, &r
+	}
+	return faults, nil
 }
 
 // affects reports whether fault f bears on client's operations. A fault on

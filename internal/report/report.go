@@ -419,43 +419,7 @@ func headline(in Input, m *model) string {
 		}
 		switch a.Kind {
 		case checker.KindDoubleEffect:
-			// The checker's cause: the late charge and how its writer's
-			// lock had left Redis before it (the account's fact).
-			if c := a.Cause; c != nil && c.Write > 0 && c.Write < len(in.History.Ops) {
-				w := in.History.Ops[c.Write]
-				late := m.sec(w.Invoke) - m.sec(c.At)
-				switch {
-				case c.Reset > 0:
-					return tr(lang, "say.double.reset", a.Key, w.Client, fmtT(m.sec(c.At)), fmtT(m.sec(c.Reset)), late)
-				}
-				switch c.Kind {
-				case account.EndClock:
-					key := "say.double.clock"
-					if st, ok := m.step(c.Step); ok && st.Rate != 0 {
-						// A clock that ran fast, not one that jumped.
-						key = "say.double.clock.rate"
-					}
-					if !slices.Contains(in.History.Header.Traits, history.TraitMultiNode) {
-						// One node: no majority to lose; its key expired early.
-						key += ".one"
-					}
-					return tr(lang, key, a.Key, w.Client, late, joinAnd(lang, c.Nodes))
-				case account.EndDeleted:
-					return tr(lang, "say.double.removed", a.Key, w.Client, c.By, late)
-				case account.EndRestored:
-					return tr(lang, "say.double.restored", a.Key, w.Client, c.By, late)
-				case account.EndCrashed:
-					return tr(lang, "say.double.crash", a.Key, w.Client, late)
-				case account.EndJanitor:
-					return tr(lang, "say.double.deleted", a.Key, w.Client, late)
-				case account.EndFailover:
-					return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
-				case checker.CauseSharerReleased:
-					return tr(lang, "say.double.sharer", a.Key, w.Client, c.By, late)
-				}
-				return tr(lang, "say.double.late", a.Key, w.Client, late)
-			}
-			return tr(lang, "say.double", a.Key, joinAnd(lang, a.Clients))
+			return m.doubleHeadline(lang, in, a)
 		case checker.KindMutexOverlap:
 			stale, current := holderRoles(a)
 			if c := a.Cause; c != nil && c.Kind == checker.CauseNodeHeldAnother {
@@ -543,6 +507,49 @@ func headline(in Input, m *model) string {
 		return tr(lang, "say.valid.lockfree") // no lock to keep a promise
 	}
 	return tr(lang, "say.valid")
+}
+
+// doubleHeadline is the headline of a double effect a: the checker's cause
+// (the late write, and how its writer's lock had left Redis before it, the
+// account's fact), else the clients that both acted.
+func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
+	// The checker's cause: the late charge and how its writer's
+	// lock had left Redis before it (the account's fact).
+	if c := a.Cause; c != nil && c.Write > 0 && c.Write < len(in.History.Ops) {
+		w := in.History.Ops[c.Write]
+		late := m.sec(w.Invoke) - m.sec(c.At)
+		switch {
+		case c.Reset > 0:
+			return tr(lang, "say.double.reset", a.Key, w.Client, fmtT(m.sec(c.At)), fmtT(m.sec(c.Reset)), late)
+		}
+		switch c.Kind {
+		case account.EndClock:
+			key := "say.double.clock"
+			if st, ok := m.step(c.Step); ok && st.Rate != 0 {
+				// A clock that ran fast, not one that jumped.
+				key = "say.double.clock.rate"
+			}
+			if !slices.Contains(in.History.Header.Traits, history.TraitMultiNode) {
+				// One node: no majority to lose; its key expired early.
+				key += ".one"
+			}
+			return tr(lang, key, a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+		case account.EndDeleted:
+			return tr(lang, "say.double.removed", a.Key, w.Client, c.By, late)
+		case account.EndRestored:
+			return tr(lang, "say.double.restored", a.Key, w.Client, c.By, late)
+		case account.EndCrashed:
+			return tr(lang, "say.double.crash", a.Key, w.Client, late)
+		case account.EndJanitor:
+			return tr(lang, "say.double.deleted", a.Key, w.Client, late)
+		case account.EndFailover:
+			return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
+		case checker.CauseSharerReleased:
+			return tr(lang, "say.double.sharer", a.Key, w.Client, c.By, late)
+		}
+		return tr(lang, "say.double.late", a.Key, w.Client, late)
+	}
+	return tr(lang, "say.double", a.Key, joinAnd(lang, a.Clients))
 }
 
 // refusedHeadline is the headline of a valid run whose resource refused

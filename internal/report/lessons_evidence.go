@@ -1,0 +1,104 @@
+package report
+
+// This file counts a lesson pair's runs by verdict over the suite's seeds
+// and says what they are evidence of ("valid in N of N seeds").
+
+import (
+	"strconv"
+
+	"github.com/locksim/locksim/internal/checker"
+)
+
+// seedTally counts the runs of r's scenario file in the suite by verdict
+// (an error, an aborted run counted as such), with the seeds' range.
+type seedTally struct {
+	N, Valid, Invalid, Unknown, Error int
+	Lo, Hi                            int64
+	// Rerun counts the runs a suite ran again because the machine had
+	// spoiled a try (Results.Retried); each counts by its last try.
+	Rerun int
+}
+
+// rerunWords says how many of a tally's runs were rerun after a spoiled
+// try ("" when none was): "N of N" must not hide them.
+func (t seedTally) rerunWords(lang Lang) string {
+	switch t.Rerun {
+	case 0:
+		return ""
+	case 1:
+		return " " + tr(lang, "lesson.evidence.rerun.one")
+	}
+	return " " + tr(lang, "lesson.evidence.rerun", t.Rerun)
+}
+
+func tallyOf(r *suiteRun, runs []*suiteRun) seedTally {
+	var t seedTally
+	for _, o := range runs {
+		if !sameRunFile(o, r) {
+			continue
+		}
+		if t.N == 0 || o.R.Seed < t.Lo {
+			t.Lo = o.R.Seed
+		}
+		if t.N == 0 || o.R.Seed > t.Hi {
+			t.Hi = o.R.Seed
+		}
+		t.N++
+		if len(o.R.Retried) > 0 {
+			t.Rerun++
+		}
+		switch {
+		case o.R.Error != "" || o.R.Aborted:
+			t.Error++
+		case o.R.Verdict == checker.Valid:
+			t.Valid++
+		case o.R.Verdict == checker.Invalid:
+			t.Invalid++
+		default:
+			t.Unknown++
+		}
+	}
+	return t
+}
+
+// seedsWord is a tally's seeds: "seed 42" or "seeds 42–51".
+func (t seedTally) seedsWord(lang Lang) string {
+	if t.Lo == t.Hi {
+		return tr(lang, "lesson.seeds.one", t.Lo)
+	}
+	return tr(lang, "lesson.seeds.range", t.Lo, t.Hi)
+}
+
+// others says what a tally's runs that were not valid came out as.
+func (t seedTally) others(lang Lang) string {
+	var parts []string
+	for _, c := range []struct {
+		n   int
+		key string
+	}{{t.Invalid, "verdict.invalid"}, {t.Unknown, "verdict.unknown"}, {t.Error, "suite.error"}} {
+		if c.n > 0 {
+			parts = append(parts, strconv.Itoa(c.n)+" "+tr(lang, c.key))
+		}
+	}
+	return joinAnd(lang, parts)
+}
+
+// evidence is what a pair's page says of the seeds behind it: how often the
+// broken file was invalid and the fix valid, over how many seeds; a fix
+// run at fewer than MinEvidenceSeeds seeds is said to be too few.
+func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
+	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
+	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)) + bt.rerunWords(lang)}
+	fix := tr(lang, "lesson.evidence.fixed", ft.Valid, ft.N, ft.seedsWord(lang))
+	if ft.Valid < ft.N {
+		fix += " " + tr(lang, "lesson.evidence.rest", ft.others(lang))
+	}
+	fix += ft.rerunWords(lang)
+	out = append(out, fix)
+	if ft.N < MinEvidenceSeeds {
+		out = append(out, tr(lang, "lesson.evidence.few", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))
+	} else if ft.Valid == ft.N {
+		out = append(out, tr(lang, "lesson.evidence.scope"))
+	}
+	return out
+}
