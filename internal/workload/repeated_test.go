@@ -30,12 +30,7 @@ func TestADuplicateRunNamesEachRunByWhenItBegan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1,
-				Workload: Cron, Clients: []string{"w1", "w2", "w3"}}}
-			for i, op := range tt.ops {
-				op.Index = i
-				h.Ops = append(h.Ops, op)
-			}
+			h := threeClients(Cron, tt.ops)
 			f := duplicateRuns(account.New(h), NewIndex(h))
 			if len(f.Anomalies) != 1 {
 				t.Fatalf("want one duplicate run, got %+v", f.Anomalies)
@@ -74,12 +69,7 @@ func TestALostUpdateListsEveryWriteItWipedOut(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1,
-				Workload: Inventory, Clients: []string{"w1", "w2", "w3"}}}
-			for i, op := range tt.ops {
-				op.Index = i
-				h.Ops = append(h.Ops, op)
-			}
+			h := threeClients(Inventory, tt.ops)
 			f := saleLostUpdates(account.New(h), NewIndex(h))
 			if len(f.Anomalies) != 1 {
 				t.Fatalf("want one lost update, got %+v", f.Anomalies)
@@ -93,4 +83,16 @@ func TestALostUpdateListsEveryWriteItWipedOut(t *testing.T) {
 			}
 		})
 	}
+}
+
+// threeClients is a history of workload wl with clients w1–w3 and ops,
+// indexed in order (time scale 1).
+func threeClients(wl string, ops []history.Op) history.History {
+	h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, TimeScale: 1,
+		Workload: wl, Clients: []string{"w1", "w2", "w3"}}}
+	for i, op := range ops {
+		op.Index = i
+		h.Ops = append(h.Ops, op)
+	}
+	return h
 }
