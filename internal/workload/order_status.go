@@ -3,8 +3,6 @@ package workload
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
-	"io"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/finding"
@@ -182,11 +180,7 @@ var orderModel = Model{
 		}
 		return true, t[1]
 	},
-	Hash: func(s any) uint64 {
-		f := fnv.New64a()
-		_, _ = io.WriteString(f, s.(string))
-		return f.Sum64()
-	},
+	Hash:     func(s any) uint64 { return fnvString(fnvOffset, s.(string)) },
 	Describe: func(s any) string { return ", order " + s.(string) },
 }
 
