@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -465,14 +466,20 @@ func TestAKeyBarIsLabelledWithItsOwner(t *testing.T) {
 		lane, _ := strconv.Atoi(mt[2])
 		x, _ := strconv.ParseFloat(mt[3], 64)
 		dy, _ := strconv.ParseFloat(mt[4], 64)
+		// Where the label was placed (a label moves off another's room,
+		// words that do not fit their bar go under it): its y, px.
+		if y := regexp.MustCompile(` y="([^"]+)"`).FindStringSubmatch(mt[5]); y != nil {
+			py, _ := strconv.ParseFloat(y[1], 64)
+			dy = (py - (30 + (float64(lane)+0.5)*52)) / 52 // svgTop, svgLaneH
+		}
 		shown, text := !strings.Contains(mt[5], `visibility="hidden"`), html.UnescapeString(mt[6])
 		if lane != n1 || !shown {
 			continue
 		}
-		if x >= first.X0 && x < first.X1 && strings.HasPrefix(text, owner+" ") && dy == 0 {
+		if x >= first.X0 && x < first.X1 && strings.HasPrefix(text, owner+" ") && math.Abs(dy) < 1e-6 {
 			named = true
 		}
-		if mt[1] != chart.LbSmall && dy-halfH < first.Y1 && dy+halfH > first.Y0 {
+		if strings.Fields(mt[1])[0] != chart.LbSmall && dy-halfH < first.Y1 && dy+halfH > first.Y0 {
 			t.Errorf("%q (dy %.2f) overlaps the key bar (%.2f…%.2f)", text, dy, first.Y0, first.Y1)
 		}
 	}
@@ -524,5 +531,62 @@ func TestALongWriteThatOutlivedItsLeaseIsNotToldAsHeld(t *testing.T) {
 	}
 	if strings.Contains(text, "w1 held the lock when it wrote") || !strings.Contains(text, "w2 held the lock when it wrote") {
 		t.Error("w1's rebuild is told as written under the lock, or w2's is not")
+	}
+}
+
+// TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother lays out the
+// labels of runs with crowded marks as index.html's SVG and timeline.png
+// place them (chart.LaidLabels): a label that would overprint another
+// moves instead of vanishing (a mark a reader cannot see is a missing
+// mark), so each picture draws every label, the PNG the same ones as the
+// SVG, and no two drawn labels share room. A run whose words outnumber
+// the room near their marks (full) draws as many as have room, none over
+// another (the page's zoom gives the others room).
+func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   Input
+		full bool
+	}{
+		{"gc-pause (two violations, words that do not fit their bars)", gcPauseInput("local", false), false},
+		{"redlock-majority-partition (66 labels, more than have room near their marks)", recorded(t, "redlock-majority-partition"), true},
+		{"failover-lost-lock", recorded(t, "failover-lost-lock"), false},
+		{"fencing-random-nemesis (137 labels on six lanes, the same)", recorded(t, "fencing-random-nemesis"), true},
+	} {
+		want := "both pictures draw every label and none overprints another"
+		if tc.full {
+			want = "no label overprints another"
+		}
+		t.Run(tc.name+": "+want, func(t *testing.T) {
+			d := drawingOf(t, tc.in)
+			if len(d.Labels) == 0 {
+				t.Fatal("the drawing has no labels")
+			}
+			svg, png := chart.LaidLabels(d)
+			for _, p := range []struct {
+				name  string
+				boxes []chart.LabelBox
+			}{{"the SVG", svg}, {"timeline.png", png}} {
+				shown := 0
+				for i, b := range p.boxes {
+					if !b.Shown {
+						if !tc.full {
+							t.Errorf("%s does not draw %q", p.name, d.Labels[i].Text)
+						}
+						continue
+					}
+					shown++
+					for j := range i {
+						if c := p.boxes[j]; c.Shown && b.Overlaps(c) {
+							t.Errorf("in %s %q overprints %q", p.name, d.Labels[i].Text, d.Labels[j].Text)
+						}
+					}
+				}
+				if shown != len(d.Labels) && !tc.full {
+					t.Errorf("%s draws %d of %d labels", p.name, shown, len(d.Labels))
+				}
+				t.Logf("%s draws %d of %d labels", p.name, shown, len(d.Labels))
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/locksim/locksim/internal/report/page"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -28,14 +29,16 @@ type pageStep struct {
 
 type pageAnomaly struct {
 	Kind, Clients, Key, Window, Explain, Why, Checker string
+	Claim                                             string // the anomaly's claim
 	Informational                                     bool
 }
 
 // pageChecker is one row of the checkers table: the summary in the page's
 // language, rendered from the checker's data, and in a language other
-// than English the checker's own English words beside it.
+// than English the checker's own English words beside it; Claim the ids
+// of the claims of its findings.
 type pageChecker struct {
-	Checker, Verdict, Summary, English string
+	Checker, Verdict, Summary, English, Claim string
 }
 
 type pageRun struct {
@@ -45,25 +48,28 @@ type pageRun struct {
 
 // runPage is index.html's data.
 type runPage struct {
-	Lang                           Lang
-	Title, Description             string
-	DescriptionLang                string // "en" when a non-English page falls back to the English description
-	Aborted, Cut                   bool
-	Emulated                       bool
-	Fix                            *remedy
-	FixedReport                    string // relative link to the fixed scenario's latest report, when present
-	Rate                           bool
-	NoCharts                       string // why the PNGs were not drawn; "" when they were
-	EmulatedText                   string
-	Verdict, VerdictWord, Headline string
-	ExpectClass, ExpectText        string
-	Steps                          []pageStep
-	Anomalies                      []pageAnomaly
-	Checkers                       []pageChecker
-	TimelineHow, TimelineAlt       string
-	History                        historyInfo
-	Run                            []pageRun
-	YAML                           string
+	Lang                 Lang
+	Title, Description   string
+	DescriptionLang      string // "en" when a non-English page falls back to the English description
+	Aborted, Cut         bool
+	Emulated             bool
+	Fix                  *remedy
+	FixedReport          string // relative link to the fixed scenario's latest report, when present
+	Rate                 bool
+	NoCharts             string // why the PNGs were not drawn; "" when they were
+	EmulatedText         string
+	Verdict, VerdictWord string
+	// Say is the headline's sentences under the verdict, each with its
+	// claim's id.
+	Say                      []said
+	ExpectClass, ExpectText  string
+	Steps                    []pageStep
+	Anomalies                []pageAnomaly
+	Checkers                 []pageChecker
+	TimelineHow, TimelineAlt string
+	History                  historyInfo
+	Run                      []pageRun
+	YAML                     string
 	// Timeline is the interactive SVG timeline (chart.RenderSVG), its stylesheet
 	// and its script, all inline: the page loads nothing.
 	Timeline    template.HTML
@@ -75,7 +81,8 @@ type runPage struct {
 	FixedRun, FixedRunClaim string
 }
 
-func buildPage(in Input, m *model, res Results, hist historyInfo, headline string) runPage {
+func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) runPage {
+	headline := sayText(say)
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	p := runPage{
@@ -83,11 +90,19 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 		Fix: remedyOf(in, lang, res.Claims), Rate: true,
 		Emulated: res.Emulated, EmulatedText: tr(lang, "emulated.warning", tr(lang, "emulated")),
 		Verdict: string(res.Verdict), VerdictWord: tr(lang, "verdict."+string(res.Verdict)),
-		Headline: headline, History: hist, YAML: string(in.ScenarioYAML),
+		Say: say, History: hist, YAML: string(in.ScenarioYAML),
 		TimelineHow: timelineHow(lang, h.Workload), TimelineAlt: tr(lang, "alt.timeline.run", h.Scenario, headline),
 	}
+	n := 0 // the row's first anomaly, in allAnomalies' order
 	for _, r := range in.Results {
-		p.Checkers = append(p.Checkers, m.checkerRow(lang, r))
+		row := m.checkerRow(lang, r)
+		var ids []string
+		for i := range r.Anomalies {
+			ids = append(ids, nthClaim(res.Claims, claim.Anomaly, n+i))
+		}
+		n += len(r.Anomalies)
+		row.Claim = joinIDs(ids)
+		p.Checkers = append(p.Checkers, row)
 	}
 	p.DescriptionLang = descriptionLang(in)
 	expect := expectWords(lang, in.Expect, in.ExpectKinds)
@@ -118,10 +133,10 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, headline strin
 	for _, s := range narrative(withLang(in, lang), m) {
 		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Claim: s.Claim, Info: s.Info})
 	}
-	for _, a := range res.Anomalies {
+	for i, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.anomalyWord(lang, a), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
 			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
-			Checker: a.Explain, Informational: a.Informational})
+			Checker: a.Explain, Informational: a.Informational, Claim: nthClaim(res.Claims, claim.Anomaly, i)})
 	}
 	backend := h.Backend
 	if res.Emulated {
@@ -270,7 +285,7 @@ func expectWords(lang Lang, verdict string, kinds []string) string {
 // same in every language), comma-separated.
 func kindWords(_ Lang, kinds []string) string { return strings.Join(kinds, ", ") }
 
-func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, headline string, d *chart.Drawing) error {
+func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, say []said, d *chart.Drawing) error {
 	lang := normLang(in.Lang)
 	t, err := page.Parse("index", indexTemplate, template.FuncMap{
 		"t":  func(key string) string { return tr(lang, key) },
@@ -283,7 +298,7 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	if err != nil {
 		return fmt.Errorf("create index: %w", err)
 	}
-	pg := buildPage(in, m, res, hist, headline)
+	pg := buildPage(in, m, res, hist, say)
 	if d != nil {
 		pg.Timeline = template.HTML(chart.RenderSVG(d.Windowed(chart.MaxSVGShapes, focusOf(in, m)), chart.SVGOptions{}))
 		pg.TimelineCSS = template.CSS(chart.TimelineCSS())
@@ -296,7 +311,7 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
-	pg.Why = m.whySection(lang, in, filepath.Dir(path))
+	pg.Why = m.whySection(lang, in, filepath.Dir(path), res.Claims)
 	pg.FixedRun, pg.FixedRunClaim = fixedRun(lang, in, res.Claims)
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {

@@ -131,6 +131,9 @@ type remedy struct {
 	Fixed    string      // fixed scenario's name (the scenario's fixed_by), "" when none
 	FixedCmd string      // command that runs it
 	Saved    string      // for a valid fenced run: what saved it
+	// SavedClaim are the ids of the claims Saved renders: the overlap the
+	// checker found harmless and the stale writes the resource refused.
+	SavedClaim string
 }
 
 // Texts are the advice's words.
@@ -155,16 +158,7 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 	h := in.History.Header
 	advice, any := adviceOf(in, cs)
 	if !any {
-		if in.Verdict == checker.Valid && h.FencingEnforced && hasInformational(in.Results, checker.KindMutexOverlap) {
-			if hasHarmless(in.Results, checker.HarmlessFencedOrder) {
-				return &remedy{Saved: tr(lang, "fix.saved.fencing.order")}
-			}
-			return &remedy{Saved: tr(lang, "fix.saved.fencing")}
-		}
-		if in.Verdict == checker.Valid && h.CheckAndSet && hasInformational(in.Results, checker.KindMutexOverlap) {
-			return &remedy{Saved: tr(lang, "fix.saved.cas")}
-		}
-		return nil
+		return savedBy(in, lang, cs)
 	}
 	r := &remedy{}
 	for _, a := range advice {
@@ -174,6 +168,43 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
 	}
 	return r
+}
+
+// savedBy is the section of a valid run whose lock broke but whose
+// resource kept it whole (a fencing token, a check-and-set), rendered from
+// its claims: the overlap a checker found harmless (claim.Anomaly) and
+// each stale write the resource refused (claim.Op); nil for any other run.
+func savedBy(in Input, lang Lang, cs []claim.Claim) *remedy {
+	h := in.History.Header
+	if in.Verdict != checker.Valid || !h.FencingEnforced && !h.CheckAndSet {
+		return nil
+	}
+	var ids []string
+	for i, a := range allAnomalies(in.Results) {
+		if a.Informational && a.Kind == checker.KindMutexOverlap {
+			ids = append(ids, nthClaim(cs, claim.Anomaly, i))
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	refusal := history.RefusalStaleFence
+	if !h.FencingEnforced {
+		refusal = history.RefusalLockChanged
+	}
+	for _, c := range cs {
+		if c.Kind == claim.Op && c.What == string(history.Write) && c.How == string(history.Fail) && c.Refusal == refusal {
+			ids = append(ids, c.ID)
+		}
+	}
+	key := "fix.saved.cas"
+	switch {
+	case h.FencingEnforced && hasHarmless(in.Results, checker.HarmlessFencedOrder):
+		key = "fix.saved.fencing.order"
+	case h.FencingEnforced:
+		key = "fix.saved.fencing"
+	}
+	return &remedy{Saved: tr(lang, key), SavedClaim: joinIDs(ids)}
 }
 
 // adviceOf chooses the run's advice from the tables above, each with the
@@ -279,17 +310,6 @@ func union(a, b []string) []string {
 func hasHarmless(results []checker.Result, why string) bool {
 	for _, a := range allAnomalies(results) {
 		if a.Informational && a.Harmless == why {
-			return true
-		}
-	}
-	return false
-}
-
-// hasInformational reports whether some checker reported an informational
-// anomaly of kind.
-func hasInformational(results []checker.Result, kind string) bool {
-	for _, a := range allAnomalies(results) {
-		if a.Informational && a.Kind == kind {
 			return true
 		}
 	}

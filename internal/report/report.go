@@ -271,9 +271,10 @@ func Write(dir string, in Input) (Results, error) {
 	in.Lang = normLang(in.Lang)
 	m := newModel(in.History, in.Account)
 	res := buildResults(in, dir, m)
-	plain := headline(in, m)
-	headline := m.withCauses(in, plain)
-	res.Headline = headline
+	head := headlineOf(in, m, res.Claims)
+	plain := sayText(head)
+	say := m.sayWithCauses(in, head, res.Claims)
+	res.Headline = sayText(say)
 	// One drawing for the page's SVG timeline and timeline.png; none when
 	// the charts are skipped (a sweep's unremarkable runs: the page says
 	// how to draw them).
@@ -335,7 +336,7 @@ func Write(dir string, in Input) (Results, error) {
 			hist.Note = err.Error()
 		}
 	}
-	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, headline, dr); err != nil {
+	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, say, dr); err != nil {
 		indexErr = fmt.Errorf("write %s: %w", IndexFile, err)
 	}
 	wg.Wait()
@@ -377,13 +378,34 @@ func Headline(in Input) string {
 	return m.withCauses(in, headline(in, m))
 }
 
-func headline(in Input, m *model) string {
+// said is one sentence a report says and the id of the claim it renders
+// (data-claim; "" when it rests on none, as "no checker found a
+// problem").
+type said struct{ Text, Claim string }
+
+// sayText joins sentences into one text.
+func sayText(ss []said) string {
+	var parts []string
+	for _, s := range ss {
+		parts = append(parts, s.Text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// headline is headlineOf's words, for a caller without the run's claims.
+func headline(in Input, m *model) string { return sayText(headlineOf(in, m, runClaims(in, m))) }
+
+// headlineOf is the headline's sentences, each with the claim it renders:
+// the anomaly it tells, or the refused write (cs are the run's numbered
+// claims, runClaims).
+func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	lang := in.Lang
 	verdict := in.Verdict
-	var anoms []checker.Anomaly
-	for _, a := range allAnomalies(in.Results) {
+	all := allAnomalies(in.Results)
+	var anoms []int // indices into all
+	for i, a := range all {
 		if !a.Informational {
-			anoms = append(anoms, a)
+			anoms = append(anoms, i)
 		}
 	}
 	// Damage to the resource first, then the broken lock, then liveness.
@@ -391,50 +413,108 @@ func headline(in Input, m *model) string {
 		checker.KindOverAdmission: 0, checker.KindDuplicateRun: 0, checker.KindLostUpdate: 1,
 		checker.KindMutexOverlap: 2, checker.KindStaleWriteAccepted: 3}
 	sort.SliceStable(anoms, func(i, j int) bool {
-		pi, pj := rank(prio, anoms[i].Kind), rank(prio, anoms[j].Kind)
-		return pi < pj
+		return rank(prio, all[anoms[i]].Kind) < rank(prio, all[anoms[j]].Kind)
 	})
+	one := func(s string) []said { return []said{{Text: s}} }
 	if in.Aborted && len(anoms) == 0 {
-		return tr(lang, "say.aborted")
+		return one(tr(lang, "say.aborted"))
 	}
 	if in.Cut && len(anoms) == 0 {
-		return tr(lang, "say.cut")
+		return one(tr(lang, "say.cut"))
 	}
 	if s, ok := m.busyHeadline(lang, in); ok {
-		return s
+		return one(s)
 	}
 	offPlan := false
 	for _, r := range in.Results {
 		offPlan = offPlan || r.OffPlan
 	}
 	if len(anoms) > 0 && verdict != checker.Valid && !offPlan {
-		a := anoms[0]
+		n := anoms[0]
 		for _, o := range anoms[1:] {
 			// The headline's window is the facts' window: of several
 			// findings of its kind (a client's refusals and the final
 			// probe's, both unavailable), the first.
-			if o.Kind == a.Kind && o.Start < a.Start {
-				a = o
+			if all[o].Kind == all[n].Kind && all[o].Start < all[n].Start {
+				n = o
 			}
 		}
-		switch a.Kind {
-		case checker.KindDoubleEffect:
-			return m.doubleHeadline(lang, in, a)
-		case checker.KindMutexOverlap:
-			stale, current := holderRoles(a)
-			if c := a.Cause; c != nil && c.Kind == checker.CauseNodeHeldAnother {
-				return tr(lang, "say.overlap.node", current, a.Key, joinAnd(lang, c.Nodes), stale)
-			}
-			return tr(lang, "say.overlap.cause", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS, m.causeText(lang, a.Cause, stale, current))
-		case checker.KindStaleWriteAccepted:
-			return tr(lang, "say.stale", m.describeAnomaly(lang, a))
-		}
-		if _, ok := messages["en"]["say."+a.Kind]; ok {
-			return tr(lang, "say."+a.Kind, m.describeAnomaly(lang, a))
-		}
-		return tr(lang, "say.other", upperFirst(kindWord(lang, anomalyLabel(a))), m.describeAnomaly(lang, a))
+		return []said{{Text: m.anomalyHeadline(lang, in, all[n]), Claim: nthClaim(cs, claim.Anomaly, n)}}
 	}
-	switch verdict {
+	if s := m.otherHeadline(in); s != "" {
+		return one(s)
+	}
+	// Valid: did a check at the resource refuse a late write? Each check
+	// gets its own sentence, rendered from the refused write's claim (its
+	// reason, its token and the one the resource had seen): the fencing
+	// token only where the write carried one and the resource had seen a
+	// higher one; a sale refused for want of stock is no save at all.
+	// Checks that each refused a write (an idempotency key the charge, the
+	// lock check the completion and the failure record) all held: each
+	// check and action is said once, in the order they refused.
+	var refused []said
+	told := map[[2]string]bool{}
+	for _, c := range cs {
+		k := [2]string{c.Refusal, c.Action}
+		if c.Kind != claim.Op || c.What != string(history.Write) || c.How != string(history.Fail) || told[k] {
+			continue
+		}
+		if s := refusedHeadline(lang, c, in.History.Header.Params[history.ParamEpochCheck] != 0); s != "" {
+			told[k] = true
+			refused = append(refused, said{Text: s, Claim: c.ID})
+		}
+	}
+	if len(refused) > 0 {
+		return refused
+	}
+	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
+		return one(tr(lang, "say.valid.lockfree")) // no lock to keep a promise
+	}
+	return one(tr(lang, "say.valid"))
+}
+
+// nthClaim is the id of the n-th (from 0) claim of kind k in cs; "" when
+// there are fewer.
+func nthClaim(cs []claim.Claim, k claim.Kind, n int) string {
+	for _, c := range cs {
+		if c.Kind != k {
+			continue
+		}
+		if n == 0 {
+			return c.ID
+		}
+		n--
+	}
+	return ""
+}
+
+// anomalyHeadline is the headline of an invalid run whose first finding
+// is a.
+func (m *model) anomalyHeadline(lang Lang, in Input, a checker.Anomaly) string {
+	switch a.Kind {
+	case checker.KindDoubleEffect:
+		return m.doubleHeadline(lang, in, a)
+	case checker.KindMutexOverlap:
+		stale, current := holderRoles(a)
+		if c := a.Cause; c != nil && c.Kind == checker.CauseNodeHeldAnother {
+			return tr(lang, "say.overlap.node", current, a.Key, joinAnd(lang, c.Nodes), stale)
+		}
+		return tr(lang, "say.overlap.cause", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS, m.causeText(lang, a.Cause, stale, current))
+	case checker.KindStaleWriteAccepted:
+		return tr(lang, "say.stale", m.describeAnomaly(lang, a))
+	}
+	if _, ok := messages["en"]["say."+a.Kind]; ok {
+		return tr(lang, "say."+a.Kind, m.describeAnomaly(lang, a))
+	}
+	return tr(lang, "say.other", upperFirst(kindWord(lang, anomalyLabel(a))), m.describeAnomaly(lang, a))
+}
+
+// otherHeadline is the headline of an invalid run no anomaly tells, an
+// unknown run, a valid run's informational finding (wasted work, a
+// liveness problem) or a valid cron run's fires; "" for the others.
+func (m *model) otherHeadline(in Input) string {
+	lang := in.Lang
+	switch in.Verdict {
 	case checker.Invalid:
 		for _, r := range in.Results {
 			if r.Verdict == checker.Invalid {
@@ -460,10 +540,9 @@ func headline(in Input, m *model) string {
 			}
 		}
 		return tr(lang, "say.unknown.plain")
-	}
-	// Valid but with informational findings that are not about fencing:
-	// wasted work (an efficiency lock) or a liveness problem.
-	if verdict == checker.Valid {
+	case checker.Valid:
+		// Valid but with informational findings that are not about
+		// fencing: wasted work (an efficiency lock) or a liveness problem.
 		for _, a := range allAnomalies(in.Results) {
 			switch a.Kind {
 			case checker.KindDuplicateWork:
@@ -472,41 +551,14 @@ func headline(in Input, m *model) string {
 				return tr(lang, "say.notlive", m.describeAnomaly(lang, a))
 			}
 		}
-	}
-	// Valid, with scheduled runs (the cron workload's run-job records):
-	// which scheduler ran each fire time, and when against the schedule (a
-	// fire runs when a scheduler's own clock reaches it).
-	if verdict == checker.Valid {
+		// Scheduled runs (the cron workload's run-job records): which
+		// scheduler ran each fire time, and when against the schedule (a
+		// fire runs when a scheduler's own clock reaches it).
 		if s, ok := m.firesHeadline(lang); ok {
 			return s
 		}
 	}
-	// Valid: did a check at the resource refuse a late write? Each check
-	// gets its own sentence, from the refusal's reason: the fencing token
-	// only where the write carried one and the resource had seen a higher
-	// one; a sale refused for want of stock is no save at all.
-	// Checks that each refused a write (an idempotency key the charge, the
-	// lock check the completion and the failure record) all held: each
-	// check and action is said once, in the order they refused.
-	var refused []string
-	said := map[[2]string]bool{}
-	for _, o := range in.History.Ops {
-		k := [2]string{o.Value.Refusal, o.Value.Action}
-		if o.F != history.Write || o.Type != history.Fail || said[k] {
-			continue
-		}
-		if s := refusedHeadline(lang, o, in.History.Header.Params[history.ParamEpochCheck] != 0); s != "" {
-			said[k] = true
-			refused = append(refused, s)
-		}
-	}
-	if len(refused) > 0 {
-		return strings.Join(refused, " ")
-	}
-	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
-		return tr(lang, "say.valid.lockfree") // no lock to keep a promise
-	}
-	return tr(lang, "say.valid")
+	return ""
 }
 
 // doubleHeadline is the headline of a double effect a: the checker's cause
@@ -553,30 +605,32 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 }
 
 // refusedHeadline is the headline of a valid run whose resource refused
-// write o, by the check that refused it; "" when o's refusal saved nothing
-// (out of stock, a reason the report does not know).
-func refusedHeadline(lang Lang, o history.Op, epoch bool) string {
-	action := o.Value.Action
+// a write, rendered from the write's claim c (claim.Op: its client, key,
+// action, refusal and tokens), by the check that refused it; "" when the
+// refusal saved nothing (out of stock, a reason the report does not
+// know).
+func refusedHeadline(lang Lang, c claim.Claim, epoch bool) string {
+	action := c.Action
 	if action == "" {
 		action = "write"
 	}
 	act := actionWord(lang, action)
-	switch o.Value.Refusal {
+	switch c.Refusal {
 	case history.RefusalStaleFence:
-		tok, seen := o.Value.Fence, o.Value.SeenFence
+		tok, seen := c.Fence, c.SeenFence
 		switch {
 		case tok <= 0 || seen <= tok:
 			return ""
 		case epoch:
-			return tr(lang, "say.fenced.epoch", o.Client, act, tok, seen)
+			return tr(lang, "say.fenced.epoch", c.Client, act, tok, seen)
 		}
-		return tr(lang, "say.fenced", o.Client, act, tok, seen)
+		return tr(lang, "say.fenced", c.Client, act, tok, seen)
 	case history.RefusalLockChanged:
-		return tr(lang, "say.refused.cas", o.Client, act, o.Key)
+		return tr(lang, "say.refused.cas", c.Client, act, c.Key)
 	case history.RefusalDuplicateKey:
-		return tr(lang, "say.refused.idempotency", o.Client, act, o.Key)
+		return tr(lang, "say.refused.idempotency", c.Client, act, c.Key)
 	case history.RefusalLockMismatch:
-		return tr(lang, "say.refused.lockcheck", o.Client, act, o.Key)
+		return tr(lang, "say.refused.lockcheck", c.Client, act, c.Key)
 	}
 	return ""
 }

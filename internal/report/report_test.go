@@ -503,7 +503,7 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 			if n == 0 {
 				t.Fatal("the fenced gc-pause history has no refused write")
 			}
-			in.History = h
+			in.History, in.Account = h, nil // the headline renders the changed history's claims
 			if got := Headline(in); got != c.want {
 				t.Errorf("Headline = %q, want %q", got, c.want)
 			}
@@ -529,7 +529,7 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 			late.Index, late.Value.Action, late.Value.Refusal = len(h.Ops), workload.ActionRecordFailure, history.RefusalLockMismatch
 			late.Invoke, late.Complete = late.Complete+1, late.Complete+2
 			h.Ops = append(h.Ops, late)
-			in.History = h
+			in.History, in.Account = h, nil // the headline renders the changed history's claims
 			first := h.Ops[i]
 			want := tr(English, c.firstKey, first.Client, actionWord(English, first.Value.Action), first.Key) + " " +
 				tr(English, "say.refused.lockcheck", late.Client, actionWord(English, late.Value.Action), late.Key)
@@ -549,7 +549,7 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 			}
 		}
 		h.Header.Traits = append(slices.Clone(h.Header.Traits), history.TraitLockFree)
-		in.History = h
+		in.History, in.Account = h, nil
 		if got, want := Headline(in), tr(English, "say.valid.lockfree"); got != want {
 			t.Errorf("Headline = %q, want %q", got, want)
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/claim/verify"
 	"github.com/locksim/locksim/internal/history"
+	"golang.org/x/net/html"
 )
 
 // storySlack is how far a step's time may lie outside its claim's
@@ -245,42 +245,161 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 	}
 }
 
-// TestEveryStoryLineOfThePageCarriesItsClaim writes a report (both
-// languages) and checks that each story line of index.html carries, as
-// data-claim, the id of a claim results.json holds.
-func TestEveryStoryLineOfThePageCarriesItsClaim(t *testing.T) {
+// TestEverySentenceOfThePageCarriesItsClaim writes reports (both
+// languages) of a foreign unlock, of the invalid gc-pause run with its
+// experiments and of gc-pause-fencing, and checks that every sentence
+// element of index.html (sentenceElements) carries, as data-claim, ids of
+// claims results.json holds, and that each part of the page a run of its
+// kind has is there to be checked.
+func TestEverySentenceOfThePageCarriesItsClaim(t *testing.T) {
 	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c01-naive-del-foreign-unlock.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := checker.Check(context.Background(), h, checker.Options{})
-	line := regexp.MustCompile(`<li class="k-[^"]*"( data-claim="([^"]*)")?>`)
-	for _, lang := range []Lang{"en", "vi"} {
-		t.Run("the "+string(lang)+" page names a claim on every story line", func(t *testing.T) {
-			dir := t.TempDir()
-			res, err := Write(dir, Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results, Lang: lang, SkipCharts: true})
-			if err != nil {
-				t.Fatal(err)
+	invalid := gcPauseInput("local", false)
+	invalid.Counterfactuals = experiments(checker.Valid, checker.Valid, checker.Valid)
+	cases := []struct {
+		name string
+		in   Input
+		has  []string // the sentence elements the page must have
+	}{
+		{"a foreign unlock", Input{History: h}.checked(), []string{"headline", "story", "anomaly", "checker"}},
+		{"the invalid gc-pause run", invalid, []string{"headline", "cause", "story", "anomaly", "advice", "fixed-run", "experiment", "checker"}},
+		{"gc-pause-fencing", gcPauseInput("local", true), []string{"headline", "story", "anomaly", "saved", "checker"}},
+	}
+	for _, tc := range cases {
+		for _, lang := range []Lang{"en", "vi"} {
+			t.Run("the "+string(lang)+" page of "+tc.name+" names a claim on every sentence", func(t *testing.T) {
+				in := tc.in
+				in.Lang, in.SkipCharts = lang, true
+				dir, res := writeReport(t, in)
+				ids := map[string]bool{}
+				for _, c := range res.Claims {
+					ids[c.ID] = true
+				}
+				f, err := os.Open(filepath.Join(dir, IndexFile))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				doc, err := html.Parse(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				found := map[string]int{}
+				findings := map[string]bool{} // checkers' rows (their words) with findings
+				for _, r := range in.Results {
+					findings[r.Checker] = findings[r.Checker] || len(r.Anomalies) > 0
+				}
+				for _, e := range sentenceElements(doc) {
+					if e.part == "checker" && !findings[e.first] {
+						continue // left: a checker that found nothing has no claim kind yet
+					}
+					found[e.part]++
+					claimIDs := strings.Fields(e.claim)
+					if len(claimIDs) == 0 {
+						t.Errorf("the %s sentence %q carries no data-claim", e.part, e.text)
+					}
+					for _, id := range claimIDs {
+						if !ids[id] {
+							t.Errorf("the %s sentence %q names %s, no claim of results.json", e.part, e.text, id)
+						}
+					}
+				}
+				for _, part := range tc.has {
+					if found[part] == 0 {
+						t.Errorf("the page has no %s sentence", part)
+					}
+				}
+			})
+		}
+	}
+}
+
+// sentenceElement is one element of index.html that says something about
+// the run: which part of the page it is in, its words, its first words
+// (a row's first cell: its checker, its change) and its data-claim.
+type sentenceElement struct{ part, text, first, claim string }
+
+// sentenceElements finds index.html's sentences: the headline's (and the
+// experiments' after it), the story's lines, the anomalies' and the
+// experiments' rows, the saved sentence, the advice, the fixed_by run's
+// sentence and the checkers' summaries.
+func sentenceElements(doc *html.Node) []sentenceElement {
+	attr := func(n *html.Node, k string) string {
+		for _, a := range n.Attr {
+			if a.Key == k {
+				return a.Val
 			}
-			ids := map[string]bool{}
-			for _, c := range res.Claims {
-				ids[c.ID] = true
-			}
-			page, err := os.ReadFile(filepath.Join(dir, "index.html"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := line.FindAllStringSubmatch(string(page), -1)
-			if len(lines) == 0 {
-				t.Fatal("the page has no story line")
-			}
-			for _, l := range lines {
-				if !ids[l[2]] {
-					t.Errorf("story line %s names no claim of results.json", l[0])
+		}
+		return ""
+	}
+	var text func(n *html.Node) string
+	text = func(n *html.Node) string {
+		if n.Type == html.TextNode {
+			return n.Data
+		}
+		var b strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			b.WriteString(text(c))
+		}
+		return b.String()
+	}
+	var out []sentenceElement
+	add := func(part string, n *html.Node) {
+		out = append(out, sentenceElement{part: part, text: strings.TrimSpace(text(n)), first: strings.TrimSpace(text(firstElement(n))),
+			claim: attr(n, "data-claim")})
+	}
+	var walk func(n *html.Node, table string)
+	walk = func(n *html.Node, table string) {
+		if n.Type == html.ElementNode {
+			switch {
+			case n.Data == "span" && n.Parent != nil && attr(n.Parent, "class") == "say":
+				part := "headline" // the experiments' sentences follow it
+				if strings.HasPrefix(attr(n, "data-claim"), string(claim.Experiment)+"-") {
+					part = "cause"
+				}
+				add(part, n)
+			case n.Data == "li" && n.Parent != nil && attr(n.Parent, "id") == "story":
+				add("story", n)
+			case n.Data == "li" && n.Parent != nil && attr(n.Parent, "class") == "fix":
+				add("advice", n)
+			case n.Data == "p" && attr(n, "class") == "saved":
+				add("saved", n)
+			case n.Data == "p" && attr(n, "id") == "fixed-run":
+				add("fixed-run", n)
+			case n.Data == "table":
+				table = attr(n, "id")
+				if table == "" {
+					table = "checkers"
+				}
+			case n.Data == "tr" && n.FirstChild != nil && firstElement(n).Data == "td":
+				switch table {
+				case "anomalies":
+					add("anomaly", n)
+				case "why":
+					add("experiment", n)
+				case "checkers":
+					add("checker", n)
 				}
 			}
-		})
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, table)
+		}
 	}
+	walk(doc, "")
+	return out
+}
+
+// firstElement is n's first child element (n itself when it has none).
+func firstElement(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return n
 }
 
 // TestALeftOutStretchCarriesTheClaimWhereItBegins caps a long story and

@@ -2,6 +2,7 @@ package report
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -31,27 +32,44 @@ func (m *model) withCausesShort(in Input, headline string) string {
 }
 
 func (m *model) joinCauses(in Input, headline string, commands bool) string {
-	s := m.causes(normLang(in.Lang), in, commands)
+	s := sayText(m.causes(normLang(in.Lang), in, commands, nil))
 	if s == "" {
 		return headline
 	}
 	return headline + " " + s
 }
 
+// sayWithCauses is the page's headline: the sentences of head, then the
+// experiments' (causes), each with the claim it renders (cs are the run's
+// numbered claims).
+func (m *model) sayWithCauses(in Input, head []said, cs []claim.Claim) []said {
+	return append(slices.Clone(head), m.causes(normLang(in.Lang), in, true, cs)...)
+}
+
 // causes tells the necessary faults, each with its experiment's reproduce
-// command when commands is true.
-func (m *model) causes(lang Lang, in Input, commands bool) string {
+// command when commands is true: a sentence naming them, rendered from
+// their experiments' claims (among cs, why.Claims; none when cs is nil),
+// and one of the first one's experiment at half its length.
+func (m *model) causes(lang Lang, in Input, commands bool, cs []claim.Claim) []said {
 	if in.Verdict != checker.Invalid || len(in.Counterfactuals) == 0 {
-		return ""
+		return nil
 	}
-	var necessary []string
+	var necessary, tried []string
+	var claims []string // the necessary experiments' claims
 	var first *why.Counterfactual
-	tried, stillInvalid := 0, 0
+	stillInvalid, decided := 0, 0
+	expClaim := map[int]string{} // counterfactual → its Experiment claim
+	for i, c := range in.Counterfactuals {
+		if c.Verdict != "" {
+			expClaim[i] = nthClaim(cs, claim.Experiment, decided)
+			decided++
+		}
+	}
 	for i, c := range in.Counterfactuals {
 		if c.Change != why.Without {
 			continue
 		}
-		tried++
+		tried = append(tried, expClaim[i])
 		switch {
 		case c.Necessary():
 			item := m.stepPhrase(lang, c.Step)
@@ -59,6 +77,7 @@ func (m *model) causes(lang Lang, in Input, commands bool) string {
 				item = tr(lang, "why.item", item, c.Reproduce)
 			}
 			necessary = append(necessary, item)
+			claims = append(claims, expClaim[i])
 			if first == nil {
 				first = &in.Counterfactuals[i]
 			}
@@ -68,31 +87,34 @@ func (m *model) causes(lang Lang, in Input, commands bool) string {
 	}
 	switch {
 	case len(necessary) > 0:
-		s := tr(lang, "why.without", strings.Join(necessary, tr(lang, "why.or")))
-		if h, ok := m.halfOf(in.Counterfactuals, first.Step); ok && h.Verdict != "" {
+		out := []said{{Text: tr(lang, "why.without", strings.Join(necessary, tr(lang, "why.or"))), Claim: joinIDs(claims)}}
+		for i, h := range in.Counterfactuals {
+			if h.Change != why.Half || h.Step != first.Step {
+				continue
+			}
+			if h.Verdict == "" {
+				break
+			}
 			st, _ := m.step(first.Step)
 			whole, _ := why.Halved(st)
+			s := tr(lang, "why.half.short", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
 			if commands {
-				s += " " + tr(lang, "why.half", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
-			} else {
-				s += " " + tr(lang, "why.half.short", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
+				s = tr(lang, "why.half", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
 			}
+			out = append(out, said{Text: s, Claim: expClaim[i]})
+			break
 		}
-		return s
-	case tried > 0 && stillInvalid == tried:
-		return tr(lang, "why.none")
+		return out
+	case len(tried) > 0 && stillInvalid == len(tried):
+		return []said{{Text: tr(lang, "why.none"), Claim: joinIDs(tried)}}
 	}
-	return ""
+	return nil
 }
 
-// halfOf is the experiment that halved step id, when there is one.
-func (m *model) halfOf(cs []why.Counterfactual, id int) (why.Counterfactual, bool) {
-	for _, c := range cs {
-		if c.Change == why.Half && c.Step == id {
-			return c, true
-		}
-	}
-	return why.Counterfactual{}, false
+// joinIDs is claim ids as data-claim has them: space-separated, the
+// empty ones left out.
+func joinIDs(ids []string) string {
+	return strings.Join(slices.DeleteFunc(slices.Clone(ids), func(s string) bool { return s == "" }), " ")
 }
 
 // stepPhrase names a plan step for a reader: whose fault, which, and when
@@ -115,12 +137,15 @@ func (m *model) stepPhrase(lang Lang, id int) string {
 // whyRow is one experiment in the page's "Causes by experiment" section.
 type whyRow struct {
 	Change, Verdict, VerdictWord, Kinds, Meaning, Reproduce, Report string
+	Claim                                                           string // the experiment's claim
 }
 
 // whySection is the page's section of the run's experiments; nil when it
-// had none. dir is the report's directory (links are relative to it).
-func (m *model) whySection(lang Lang, in Input, dir string) []whyRow {
+// had none. dir is the report's directory (links are relative to it); cs
+// the run's numbered claims (an experiment with a verdict has one).
+func (m *model) whySection(lang Lang, in Input, dir string, cs []claim.Claim) []whyRow {
 	var rows []whyRow
+	decided := 0
 	for _, c := range in.Counterfactuals {
 		var kinds []string
 		for _, k := range c.Kinds {
@@ -145,6 +170,8 @@ func (m *model) whySection(lang Lang, in Input, dir string) []whyRow {
 			r.Verdict, r.VerdictWord = "none", tr(lang, "why.noverdict", c.Error)
 		} else {
 			r.VerdictWord = tr(lang, "verdict."+string(c.Verdict))
+			r.Claim = nthClaim(cs, claim.Experiment, decided)
+			decided++
 		}
 		if c.Verdict == checker.Unknown {
 			r.Meaning = tr(lang, "why.undecided")

@@ -188,6 +188,21 @@ func legendLayout(c draw.Canvas, entries []LegendEntry, paint bool) int {
 // savePNG draws p over the top of a wPx×hPx image, the legend in a strip
 // under it, and writes the PNG to path.
 func SavePNG(path string, p *plot.Plot, entries []LegendEntry, wPx, hPx float64) error {
+	img := drawPNG(p, entries, wPx, hPx)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := EncodePNG(f, img.Image()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// drawPNG draws p over the top of a wPx×hPx image, the legend in a strip
+// under it.
+func drawPNG(p *plot.Plot, entries []LegendEntry, wPx, hPx float64) *vgimg.Canvas {
 	img := vgimg.NewWith(vgimg.UseWH(Px(wPx), Px(hPx)), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(img)
 	// Every legend row is drawn: more than fit the strip take room from
@@ -202,15 +217,7 @@ func SavePNG(path string, p *plot.Plot, entries []LegendEntry, wPx, hPx float64)
 		lc.Max.Y = lc.Min.Y + lh
 		drawLegend(lc, entries)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := EncodePNG(f, img.Image()); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return img
 }
 
 // niceTicks puts a labelled tick every 1, 2 or 5 × 10^k scenario seconds so

@@ -249,6 +249,8 @@ func TimelineCSS() string {
 	for st, c := range LabelColors {
 		fmt.Fprintf(&b, ".lsm-tl text.%s{fill:%s}\n", st, CSS(c))
 	}
+	// Words moved out of the dark bar they name take the fault words' colour.
+	fmt.Fprintf(&b, ".lsm-tl text.%s.out{fill:%s}\n", LbOn, CSS(LabelColors[LbFault]))
 	return b.String()
 }
 
@@ -267,6 +269,7 @@ const timelineBaseCSS = `.lsm-tl{margin:12px 0;position:relative}
 .lsm-tl text.lb,.lsm-tl text.lb-bad,.lsm-tl text.lb-ok,.lsm-tl text.lb-f,.lsm-tl text.lb-s{font-size:15px;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 .lsm-tl text.lb-s{font-size:13px}
 .lsm-tl text.lb-on{font-size:15px;font-weight:700}
+.lsm-tl text.lb-on.out{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 .lsm-tl .m path,.lsm-tl .s-end,.lsm-tl .s-msg{paint-order:stroke}
 .lsm-tl .m .halo{fill:none;stroke:#fff;stroke-width:6px}
 .lsm-tl .s-msg .halo{fill:none;stroke:#fff;stroke-width:4px;opacity:.8}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -155,68 +154,11 @@ func (p placement) overlaps(q placement) bool {
 	return p.x0 < q.x1 && q.x0 < p.x1 && p.y0 < q.y1 && q.y0 < p.y1
 }
 
-// clear reports whether p overlaps none of the placements kept.
-func (p placement) clear(kept []placement) bool {
-	for _, k := range kept {
-		if p.overlaps(k) {
-			return false
-		}
-	}
-	return true
-}
-
-// placeLabels chooses the labels to draw so that none overprints another
-// and each fits the room it must fit in: by priority, then left to right.
-// width gives a label's width in px; it returns, per label, whether it is
-// drawn and its box.
-func placeLabels(ls []Label, g geom, width func(Label) float64, height float64) ([]bool, []placement) {
-	order := make([]int, len(ls))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		if ls[order[a]].Prio != ls[order[b]].Prio {
-			return ls[order[a]].Prio > ls[order[b]].Prio
-		}
-		return ls[order[a]].X < ls[order[b]].X
-	})
-	shown := make([]bool, len(ls))
-	boxes := make([]placement, len(ls))
-	var kept []placement
-	for _, i := range order {
-		l := ls[i]
-		w := width(l)
-		x := g.x(l.X)
-		if l.Mid {
-			x -= w / 2
-		}
-		y := g.yc(l.Lane) + l.Dy*g.laneH
-		if l.Lane < 0 {
-			y = g.yc(-1)
-			if x+w+4 > g.plotW() {
-				x = max(0, g.plotW()-w-4) // a violation's words end at the plot's edge
-			}
-		} else if !l.Mid && l.Width == 0 && x+w+4 > g.plotW()+svgPadR {
-			x -= w + 8 // words of a mark at the right edge go to its left
-		}
-		box := placement{x - 2, y - height/2, x + w + 4, y + height/2}
-		boxes[i] = box
-		if l.Width > 0 && g.x(l.X+l.Width)-g.x(l.X) < w+8 {
-			continue
-		}
-		if box.x1 < 0 || box.x0 > g.plotW() {
-			continue
-		}
-		if box.x1 > g.plotW()+svgPadR && !l.Mid {
-			continue
-		}
-		ok := box.clear(kept)
-		if ok {
-			kept = append(kept, box)
-			shown[i] = true
-		}
-	}
-	return shown, boxes
+// svgLabelRoom is where the SVG places a drawing of n lanes' labels
+// (layLabels) in g.
+func svgLabelRoom(g geom, n int) labelRoom {
+	return labelRoom{x: g.x, yc: g.yc, laneH: g.laneH, left: 0, right: g.plotW(), pad: svgPadR, top: 0, bottom: svgTop + g.laneH*float64(n),
+		width: func(l Label) float64 { return textWidthPx(l.Text, labelSize(l.Style)) }, height: svgFontPx + 4}
 }
 
 // svgOptions choose how a drawing is written.
@@ -297,19 +239,18 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 	for _, s := range d.Shapes {
 		writeShape(&b, g, s)
 	}
-	shown, boxes := placeLabels(d.Labels, g, func(l Label) float64 { return textWidthPx(l.Text, labelSize(l.Style)) }, svgFontPx+4)
+	laid := layLabels(d.Labels, svgLabelRoom(g, len(d.Lanes)))
 	for i, l := range d.Labels {
-		y := g.yc(l.Lane) + l.Dy*svgLaneH
-		x := g.x(l.X)
-		if !l.Mid {
-			x = boxes[i].x0 + 2 // where placeLabels put it
-		}
+		p := laid[i]
 		anchor := ""
 		if l.Mid {
-			anchor = ` text-anchor="middle"`
+			anchor = ` data-mid="1"`
+		}
+		if p.mid {
+			anchor += ` text-anchor="middle"`
 		}
 		vis := ""
-		if !shown[i] {
+		if !p.shown {
 			vis = ` visibility="hidden"`
 		}
 		fit := ""
@@ -319,8 +260,12 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 		if l.Claim != "" {
 			fit += ` data-claim="` + esc(l.Claim) + `"`
 		}
+		class := l.Style
+		if p.out {
+			class += " out"
+		}
 		fmt.Fprintf(&b, `<text class="%s" data-l="%d" data-x="%s" data-dy="%s" data-prio="%d"%s%s%s x="%s" y="%s" dy="0.35em">%s</text>`,
-			l.Style, l.Lane, FmtS(l.X), f2(l.Dy), l.Prio, fit, anchor, vis, f(x+map[bool]float64{true: 0, false: 2}[l.Mid]), f(y), esc(l.Text))
+			class, l.Lane, FmtS(l.X), f2(l.Dy), l.Prio, fit, anchor, vis, f(p.x), f(p.y), esc(l.Text))
 	}
 	b.WriteString("\n")
 	b.WriteString("</svg>\n")

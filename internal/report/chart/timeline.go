@@ -3,7 +3,6 @@ package chart
 import (
 	"image/color"
 	"math"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -16,6 +15,13 @@ import (
 // the same lanes, shapes, words and legend as index.html's SVG, at
 // timelineW px wide for slides and CI archives, x in scenario seconds.
 func WriteTimeline(path string, d *Drawing) error {
+	p, legend := timelinePlot(d, nil)
+	return SavePNG(path, p, legend, TimelineW, TimelineHeight(len(d.Lanes)))
+}
+
+// timelinePlot is timeline.png's plot of d and its legend; laid, when
+// set, receives where the labels went once the plot is drawn.
+func timelinePlot(d *Drawing, laid *[]placedLabel) (*plot.Plot, []LegendEntry) {
 	lanes := len(d.Lanes)
 	laneY := func(i int) float64 { return float64(lanes - 1 - i) }
 	title := d.Title + "\n" + wrapText(d.Headline, 120)
@@ -145,12 +151,12 @@ func WriteTimeline(path string, d *Drawing) error {
 	for _, k := range markKinds {
 		p.Add(Scatter(ThinXY(marks[k], perPx, 0.02), draw.GlyphStyle{Color: StyleOf(k, "", -1).Fill, Radius: vg.Points(markSize(k) * 0.75), Shape: markGlyph{k}}))
 	}
-	p.Add(labelLayer{labels: d.Labels, laneY: laneY, top: float64(lanes) - 0.5 + 0.3})
+	p.Add(labelLayer{labels: d.Labels, laneY: laneY, top: float64(lanes) - 0.5 + 0.3, laid: laid})
 	var legend []LegendEntry
 	for _, e := range d.Legend {
 		legend = append(legend, LegendEntry{swatch{e}, e.Text})
 	}
-	return SavePNG(path, p, legend, TimelineW, TimelineHeight(lanes))
+	return p, legend
 }
 
 // pngLine is a style's outline as a gonum line style.
@@ -254,65 +260,70 @@ func (a arrowLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 	}
 }
 
-// labelLayer places and draws the drawing's labels over white halos, so
-// that none overprints another (placeLabels' rule, with the PNG's own
-// font metrics).
+// labelLayer places (layLabels, the SVG's rule with the PNG's own font
+// metrics) and draws the drawing's labels over white halos. laid, when
+// set, receives where each went (tests).
 type labelLayer struct {
 	labels []Label
 	laneY  func(int) float64
 	top    float64 // y of the violations' row (lane -1)
+	laid   *[]placedLabel
+}
+
+// labelStyle is the PNG's text style of a label (out: moved out of the bar
+// it names, in the fault words' colour).
+func labelStyle(lb Label, out bool) draw.TextStyle {
+	size := fontSize - 1.0
+	if lb.Style == LbSmall {
+		size = fontSize - 3
+	}
+	col := LabelColors[lb.Style]
+	if out && lb.Style == LbOn {
+		col = LabelColors[LbFault]
+	}
+	return boldStyle(size, col)
+}
+
+// pngLabelRoom is where timeline.png places its labels on canvas c: vg
+// units, y turned downwards (layLabels' way).
+func (l labelLayer) room(c draw.Canvas, plt *plot.Plot) labelRoom {
+	trX, trY := plt.Transforms(&c)
+	h := 0.0
+	for _, lb := range l.labels {
+		h = max(h, float64(labelStyle(lb, false).Height(lb.Text)))
+	}
+	return labelRoom{
+		x: func(s float64) float64 { return float64(trX(s)) },
+		yc: func(lane int) float64 {
+			if lane < 0 {
+				return -float64(trY(l.top))
+			}
+			return -float64(trY(l.laneY(lane)))
+		},
+		laneH: float64(trY(0) - trY(-1)), left: float64(c.Min.X), right: float64(c.Max.X), pad: 0,
+		top: -float64(c.Max.Y), bottom: -float64(c.Min.Y),
+		width:  func(lb Label) float64 { return float64(labelStyle(lb, false).Width(lb.Text)) },
+		height: h,
+	}
 }
 
 func (l labelLayer) Plot(c draw.Canvas, plt *plot.Plot) {
-	trX, trY := plt.Transforms(&c)
-	laneH := trY(0) - trY(-1)
-	order := make([]int, len(l.labels))
-	for i := range order {
-		order[i] = i
+	laid := layLabels(l.labels, l.room(c, plt))
+	if l.laid != nil {
+		*l.laid = laid
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		la, lb := l.labels[order[a]], l.labels[order[b]]
-		if la.Prio != lb.Prio {
-			return la.Prio > lb.Prio
-		}
-		return la.X < lb.X
-	})
-	var kept []placement
-	for _, i := range order {
-		lb := l.labels[i]
-		size := fontSize - 1.0
-		if lb.Style == LbSmall {
-			size = fontSize - 3
-		}
-		sty := boldStyle(size, LabelColors[lb.Style])
-		w := float64(sty.Width(lb.Text))
-		x := float64(trX(lb.X))
-		var y float64
-		if lb.Lane < 0 {
-			y = float64(trY(l.top))
-		} else {
-			y = float64(trY(l.laneY(lb.Lane))) - lb.Dy*float64(laneH)
-		}
-		if lb.Mid {
-			x -= w / 2
-		} else {
-			x += float64(Px(2))
-		}
-		hgt := float64(sty.Height(lb.Text))
-		box := placement{x - 2, y - hgt/2, x + w + 4, y + hgt/2}
-		if lb.Width > 0 && float64(trX(lb.X+lb.Width)-trX(lb.X)) < w+8 {
+	for i, lb := range l.labels {
+		p := laid[i]
+		if !p.shown {
 			continue
 		}
-		if box.x0 < float64(c.Min.X) || box.x1 > float64(c.Max.X) {
-			continue
+		sty := labelStyle(lb, p.out)
+		x := p.x
+		if p.mid {
+			x -= float64(sty.Width(lb.Text)) / 2
 		}
-		ok := box.clear(kept)
-		if !ok {
-			continue
-		}
-		kept = append(kept, box)
-		pt := vg.Point{X: vg.Length(x), Y: vg.Length(y)}
-		if lb.Style != LbOn {
+		pt := vg.Point{X: vg.Length(x), Y: vg.Length(-p.y)}
+		if lb.Style != LbOn || p.out {
 			halo := sty
 			halo.Color = White
 			for _, o := range [][2]float64{{-1.5, 0}, {1.5, 0}, {0, -1.5}, {0, 1.5}, {-1, -1}, {1, 1}, {-1, 1}, {1, -1}} {

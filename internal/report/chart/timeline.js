@@ -3,7 +3,7 @@
 // and the wheel, a two-finger pinch) and pan (drag, the arrow buttons)
 // change the seconds shown, for every figure of one data-sync group at once; hovering (or
 // focusing) a shape shows its tip; labels that would overprint another
-// are hidden.
+// move (placeLabels).
 (function () {
   "use strict";
   var figs = [];
@@ -251,8 +251,12 @@
     if (this.range) { this.range.textContent = "t=" + fmt(Math.max(a, 0)) + "s – t=" + fmt(z) + "s"; }
   };
 
-  // placeLabels shows a label only where it overprints no label already
-  // shown: higher priority first, then left to right.
+  // placeLabels places every label (labels.go's layLabels, the same
+  // steps): higher priority first, then left to right; a label that would
+  // overprint another moves to a row above or below it inside its lane,
+  // then slides along those rows by at most its own width; words that do
+  // not fit their bar go beside it, under it (class "out"). Only a label
+  // outside the seconds shown, or with no room near its mark, is hidden.
   Fig.prototype.placeLabels = function (X, Y, LH, pw) {
     var ls = this.labels;
     if (!this.widths) {
@@ -264,27 +268,63 @@
       var pi = num(ls[i], "data-prio", 0), pj = num(ls[j], "data-prio", 0);
       return pi !== pj ? pj - pi : num(ls[i], "data-x", 0) - num(ls[j], "data-x", 0);
     });
-    var kept = [], hgt = 19;
-    order.forEach(function (i) {
-      var t = ls[i], l = num(t, "data-l", 0), s = num(t, "data-x", 0);
-      var mid = t.getAttribute("text-anchor") === "middle";
-      var x = X(s) + (mid ? 0 : 2), y = Y(l) + num(t, "data-dy", 0) * LH;
-      t.setAttribute("x", x.toFixed(1)); t.setAttribute("y", y.toFixed(1));
-      if (l < 0 && x + w[i] + 4 > pw) { x = Math.max(0, pw - w[i] - 4); t.setAttribute("x", x.toFixed(1)); } // a violation's words end at the plot's edge
-      else if (!mid && t.getAttribute("data-fit") === null && x + w[i] + 4 > pw + PADR) { x = x - w[i] - 6; t.setAttribute("x", x.toFixed(1)); } // words of a mark at the right edge go to its left
-      var x0 = mid ? x - w[i] / 2 : x, box = [x0 - 2, y - hgt / 2, x0 + w[i] + 4, y + hgt / 2];
-      var ok = box[2] > 0 && box[0] < pw && (mid || box[2] <= pw + PADR);
-      var fit = t.getAttribute("data-fit");
-      if (ok && fit !== null && X(s + parseFloat(fit)) - X(s) < w[i] + 8) { ok = false; }
-      for (var k = 0; ok && k < kept.length; k++) {
+    var hgt = 19, step = hgt + 1, kept = [];
+    function boxOf(p, wi) { var x0 = p.mid ? p.x - wi / 2 : p.x; return [x0 - 2, p.y - hgt / 2, x0 + wi + 2, p.y + hgt / 2]; }
+    function hit(b) {
+      for (var k = 0; k < kept.length; k++) {
         var q = kept[k];
-        if (box[0] < q[2] && q[0] < box[2] && box[1] < q[3] && q[1] < box[3]) { ok = false; }
+        if (b[0] < q[2] && q[0] < b[2] && b[1] < q[3] && q[1] < b[3]) { return q; }
       }
-      if (ok) { kept.push(box); }
+      return null;
+    }
+    order.forEach(function (i) {
+      var t = ls[i], l = num(t, "data-l", 0), s = num(t, "data-x", 0), wi = w[i];
+      var fit = t.getAttribute("data-fit"), width = fit === null ? 0 : parseFloat(fit);
+      var mid = t.getAttribute("data-mid") === "1" || (t.getAttribute("data-mid") === null && t.getAttribute("text-anchor") === "middle");
+      t.setAttribute("data-mid", mid ? "1" : "0");
+      var p = { x: X(s), y: Y(l) + num(t, "data-dy", 0) * LH, mid: mid, out: false };
+      if (width > 0 && X(s + width) - X(s) < wi + 8) {
+        p.out = true; p.mid = false;
+        if (mid) { p.x = X(s - width / 2); }
+        p.y = Y(l) + 0.36 * LH;
+      }
+      if (!p.mid) { p.x += 2; }
+      if (l < 0 && p.x + wi + 4 > pw) { p.x = Math.max(0, pw - wi - 4); } // a violation's words end at the plot's edge
+      else if (!p.mid && (width === 0 || p.out) && p.x + wi + 4 > pw + PADR) { p.x -= wi + 8; } // words of a mark at the right edge go to its left
+      var box = boxOf(p, wi), ok = box[2] >= 0 && box[0] <= pw;
+      if (ok) {
+        var lo = Y(l) - LH / 2 - hgt / 4, hi = Y(l) + LH / 2 + hgt / 4, rows = [0];
+        if (l < 0) { lo = 0; hi = Y(0); }
+        for (var k = 1; k * step <= hi - lo; k++) {
+          [k * step, -k * step].forEach(function (d) { if (box[1] + d >= lo && box[3] + d <= hi) { rows.push(d); } });
+        }
+        var at = function (dy, slide) {
+          var q = { x: p.x, y: p.y + dy, mid: p.mid, out: p.out };
+          if (!slide) { return hit(boxOf(q, wi)) ? null : q; }
+          for (var dir = 1; dir >= -1; dir -= 2) {
+            var r = { x: q.x, y: q.y, mid: q.mid, out: q.out };
+            for (;;) {
+              var rb = boxOf(r, wi), b = hit(rb);
+              if (!b) { return r; }
+              r.x += dir > 0 ? b[2] - rb[0] + 1 : -(rb[2] - b[0] + 1);
+              rb = boxOf(r, wi);
+              if (Math.abs(r.x - q.x) > wi + 8 || rb[2] > pw + PADR || rb[0] < 0) { break; }
+            }
+          }
+          return null;
+        };
+        var found = null;
+        for (var si = 0; !found && si < 2; si++) {
+          for (var di = 0; !found && di < rows.length; di++) { found = at(rows[di], si === 1); }
+        }
+        if (found) { p = found; kept.push(boxOf(p, wi)); } else { ok = false; } // the picture is full
+      }
+      t.setAttribute("x", p.x.toFixed(1)); t.setAttribute("y", p.y.toFixed(1));
+      if (p.mid) { t.setAttribute("text-anchor", "middle"); } else { t.removeAttribute("text-anchor"); }
+      t.classList.toggle("out", p.out);
       t.setAttribute("visibility", ok ? "visible" : "hidden");
     });
   };
-
 
   function init() {
     var els = document.querySelectorAll("figure.lsm-tl");

@@ -1,0 +1,236 @@
+package chart
+
+import (
+	"math"
+	"sort"
+)
+
+// Label placement, one rule for the SVG (svg.go), timeline.png
+// (timeline.go) and timeline.js (placeLabels, the same steps): a label
+// that would overprint another is moved, never hidden (a mark a reader
+// cannot see is a missing mark, issue 27). Labels are placed by priority,
+// then left to right; each tries its own place, then rows of its height
+// above and below it inside its lane, then slides along those rows past
+// the labels in its way, by at most its own width. Words that do not fit
+// the bar they name (Label.Width) are set beside the bar instead, under
+// it. A label is not drawn only outside the range of seconds drawn (a
+// window of a busy run) or when there is no room near its mark (a busy
+// run's words outnumber the room: the page's zoom gives them room; a
+// label far from its mark would name the wrong one).
+
+// labelRoom is how a renderer measures and places a drawing's labels:
+// px, y downwards.
+type labelRoom struct {
+	x           func(s float64) float64 // scenario s → px
+	yc          func(lane int) float64  // a lane's centre; lane -1: the violations' row
+	laneH       float64
+	left, right float64 // the plot's x range
+	pad         float64 // how far past right a label may end
+	top, bottom float64 // the y range a label may take
+	width       func(Label) float64
+	height      float64
+}
+
+// placedLabel is a label where a renderer draws it.
+type placedLabel struct {
+	x, y  float64 // the text's left edge (its centre when mid) and centre line, px
+	mid   bool
+	out   bool // moved out of the bar it did not fit in
+	box   placement
+	shown bool // false only outside the range drawn
+}
+
+// layLabels places ls in r.
+func layLabels(ls []Label, r labelRoom) []placedLabel {
+	order := make([]int, len(ls))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		if ls[order[a]].Prio != ls[order[b]].Prio {
+			return ls[order[a]].Prio > ls[order[b]].Prio
+		}
+		return ls[order[a]].X < ls[order[b]].X
+	})
+	out := make([]placedLabel, len(ls))
+	kept := newBoxIndex(r.left, r.right)
+	for _, i := range order {
+		p, ok := r.start(ls[i])
+		if !ok {
+			out[i] = p
+			continue
+		}
+		p, p.shown = r.free(p, ls[i].Lane, kept)
+		if p.shown {
+			kept.add(p.box)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// start is l's own place, before any other label is looked at; ok false
+// when it lies outside the range drawn.
+func (r labelRoom) start(l Label) (placedLabel, bool) {
+	w := r.width(l)
+	p := placedLabel{x: r.x(l.X), y: r.yc(l.Lane) + l.Dy*r.laneH, mid: l.Mid}
+	if l.Width > 0 && r.x(l.X+l.Width)-r.x(l.X) < w+8 {
+		// Beside its bar, under it: from the bar's start.
+		p.out, p.mid = true, false
+		if l.Mid {
+			p.x = r.x(l.X - l.Width/2)
+		}
+		p.y = r.yc(l.Lane) + 0.36*r.laneH
+	}
+	if !p.mid {
+		p.x += 2
+	}
+	switch {
+	case l.Lane < 0 && p.x+w+4 > r.right:
+		p.x = math.Max(r.left, r.right-w-4) // a violation's words end at the plot's edge
+	case !p.mid && (l.Width == 0 || p.out) && p.x+w+4 > r.right+r.pad:
+		p.x -= w + 8 // words of a mark at the right edge go to its left
+	}
+	p.box = r.boxAt(p, w)
+	return p, p.box.x1 >= r.left && p.box.x0 <= r.right
+}
+
+// boxAt is the room p's words of width w take.
+func (r labelRoom) boxAt(p placedLabel, w float64) placement {
+	x0 := p.x
+	if p.mid {
+		x0 -= w / 2
+	}
+	return placement{x0 - 2, p.y - r.height/2, x0 + w + 2, p.y + r.height/2}
+}
+
+// free moves p to the first place where it overprints no label kept
+// (false when there is none): its own, rows above and below it inside its
+// lane, then slides along them by at most its own width. A label never
+// leaves its lane nor strays further, so that it stays beside its mark;
+// violations' words (row) keep to their row and the rows under it, down
+// to the first lane's centre.
+func (r labelRoom) free(p placedLabel, lane int, kept *boxIndex) (placedLabel, bool) {
+	w := p.box.x1 - p.box.x0 - 4
+	step := r.height + 1
+	lo, hi := r.yc(lane)-r.laneH/2-r.height/4, r.yc(lane)+r.laneH/2+r.height/4
+	if lane < 0 {
+		lo, hi = r.top, r.yc(0)
+	}
+	rows := []float64{0}
+	for k := 1; float64(k)*step <= hi-lo; k++ {
+		for _, d := range []float64{float64(k) * step, -float64(k) * step} {
+			if p.box.y0+d >= lo && p.box.y1+d <= hi {
+				rows = append(rows, d)
+			}
+		}
+	}
+	at := func(dy float64, slide bool) (placedLabel, bool) {
+		q := p
+		q.y += dy
+		q.box = r.boxAt(q, w)
+		if !slide {
+			return q, kept.clear(q.box)
+		}
+		for _, dir := range []float64{1, -1} {
+			s := q
+			for {
+				b, hit := kept.first(s.box)
+				if !hit {
+					return s, true
+				}
+				if dir > 0 {
+					s.x += b.x1 - s.box.x0 + 1
+				} else {
+					s.x -= s.box.x1 - b.x0 + 1
+				}
+				s.box = r.boxAt(s, w)
+				if math.Abs(s.x-q.x) > w+8 || s.box.x1 > r.right+r.pad || s.box.x0 < r.left {
+					break
+				}
+			}
+		}
+		return q, false
+	}
+	for _, slide := range []bool{false, true} {
+		for _, dy := range rows {
+			if q, ok := at(dy, slide); ok {
+				return q, true
+			}
+		}
+	}
+	return p, false // no room near its mark
+}
+
+// boxIndex holds the boxes kept, by columns of x, so that a busy run's
+// thousands of labels are each checked against their neighbours only.
+type boxIndex struct {
+	left float64
+	cols map[int][]placement
+}
+
+const boxCol = 64.0 // px
+
+func newBoxIndex(left, _ float64) *boxIndex {
+	return &boxIndex{left: left, cols: map[int][]placement{}}
+}
+
+func (ix *boxIndex) span(b placement) (int, int) {
+	return int(math.Floor((b.x0 - ix.left) / boxCol)), int(math.Floor((b.x1 - ix.left) / boxCol))
+}
+
+func (ix *boxIndex) add(b placement) {
+	c0, c1 := ix.span(b)
+	for c := c0; c <= c1; c++ {
+		ix.cols[c] = append(ix.cols[c], b)
+	}
+}
+
+// first is a kept box b overlaps, if any.
+func (ix *boxIndex) first(b placement) (placement, bool) {
+	c0, c1 := ix.span(b)
+	for c := c0; c <= c1; c++ {
+		for _, k := range ix.cols[c] {
+			if b.overlaps(k) {
+				return k, true
+			}
+		}
+	}
+	return placement{}, false
+}
+
+func (ix *boxIndex) clear(b placement) bool {
+	_, hit := ix.first(b)
+	return !hit
+}
+
+// LabelBox is where a picture put a label: whether it is drawn and the
+// room its words take (px of that picture; y downwards).
+type LabelBox struct {
+	Shown          bool
+	X0, Y0, X1, Y1 float64
+}
+
+// Overlaps reports whether b and c share any room.
+func (b LabelBox) Overlaps(c LabelBox) bool {
+	return placement{b.X0, b.Y0, b.X1, b.Y1}.overlaps(placement{c.X0, c.Y0, c.X1, c.Y1})
+}
+
+// LaidLabels are where index.html's SVG (as written, svgW px wide) and
+// timeline.png put each of d's labels.
+func LaidLabels(d *Drawing) (svg, png []LabelBox) {
+	a, z := d.Start, d.End
+	pad := (z - a) * SvgPad
+	g := geom{w: svgW, laneH: svgLaneH, a: a - pad, z: z + pad}
+	var laid []placedLabel
+	p, legend := timelinePlot(d, &laid)
+	drawPNG(p, legend, TimelineW, TimelineHeight(len(d.Lanes)))
+	box := func(ps []placedLabel) []LabelBox {
+		out := make([]LabelBox, len(ps))
+		for i, q := range ps {
+			out[i] = LabelBox{Shown: q.shown, X0: q.box.x0, Y0: q.box.y0, X1: q.box.x1, Y1: q.box.y1}
+		}
+		return out
+	}
+	return box(layLabels(d.Labels, svgLabelRoom(g, len(d.Lanes)))), box(laid)
+}
