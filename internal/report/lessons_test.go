@@ -325,6 +325,46 @@ func TestAPairDrawsBothRunsOnTheAxisOfTheLongerOne(t *testing.T) {
 	})
 }
 
+// TestAPairSpeaksOfTimelinesOnlyWhenBothRunsHaveOne: a suite skips the
+// charts of runs that met their expectation, and their cards say "No
+// timeline was drawn"; the pair's axis line then tells the runs' spans,
+// never "both timelines" (issue 34: the two stood side by side on lesson
+// 47's page 26 times).
+func TestAPairSpeaksOfTimelinesOnlyWhenBothRunsHaveOne(t *testing.T) {
+	mk := func(end float64, thumb string) *suiteRun {
+		return &suiteRun{R: Results{Scenario: "s", ScenarioSeconds: end}, Card: runCard{Scenario: "s", Thumb: thumb}}
+	}
+	tests := []struct {
+		name        string
+		bEnd, fEnd  float64
+		bThumb, fTh string
+		want        func(Lang) string
+	}{
+		{"two runs without a timeline are said to span their time, of the same length", 30, 30, "", "",
+			func(l Lang) string { return tr(l, "lesson.axis.runs.same", "30.0") }},
+		{"two runs without a timeline are said to span their time, of different lengths", 30, 40, "", "",
+			func(l Lang) string { return tr(l, "lesson.axis.runs.diff", "30.0", "40.0", tr(l, "lesson.side.fixed")) }},
+		{"a run with a timeline beside one without is not said to share timelines", 30, 30, "a.png", "",
+			func(l Lang) string { return tr(l, "lesson.axis.runs.same", "30.0") }},
+		{"two runs with timeline images are said to span their timelines", 30, 40, "a.png", "b.png",
+			func(l Lang) string { return tr(l, "lesson.axis.diff", "30.0", "40.0", tr(l, "lesson.side.fixed")) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, lang := range []Lang{English, Vietnamese} {
+				p := pairOf(lang, mk(tt.bEnd, tt.bThumb), mk(tt.fEnd, tt.fTh), "pair-0")
+				if p.Axis != tt.want(lang) {
+					t.Errorf("%s: axis %q, want %q", lang, p.Axis, tt.want(lang))
+				}
+				noneDrawn := tt.bThumb == "" || tt.fTh == ""
+				if noneDrawn && (strings.Contains(p.Axis, "timeline") || strings.Contains(p.Axis, "dòng thời gian")) {
+					t.Errorf("%s: %q speaks of timelines a card says were not drawn", lang, p.Axis)
+				}
+			}
+		})
+	}
+}
+
 // TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds: a
 // lesson page never heads a fix's run that is not valid "fixed", shows a
 // scenario run at several seeds once, and says how many seeds of each
@@ -556,7 +596,7 @@ func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
 		t.Run("the "+string(lang)+" page shows slow-job beside cache-rebuild-waste, labelled a contrast", func(t *testing.T) {
 			for _, want := range []string{`data-broken="slow-job" data-fixed="cache-rebuild-waste"`, tr(lang, "lesson.contrast"),
 				tr(lang, "lesson.evidence.contrast", 1, 1, tr(lang, "lesson.seeds.one", 8)),
-				tr(lang, "lesson.axis.diff.contrast", "76.0", "79.0")} {
+				tr(lang, "lesson.axis.diff", "76.0", "79.0", tr(lang, "lesson.side.contrast"))} {
 				if !strings.Contains(page, want) {
 					t.Errorf("lesson 42 lacks %q", want)
 				}

@@ -43,8 +43,13 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.caveat.time.one": "Every run here plays its scenario at time scale %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale 50 is a 600 ms key in Redis. Times on these pages are scenario time; each run's report gives how late the harness ran.",                                          // scale
 		"lesson.restore.none":    "(restoring nothing)",
 		"lesson.axis.shared":     "Both timelines below are drawn on one time axis of scenario time: zooming or panning one moves the other.",
-		"lesson.axis.same":       "Both timelines span t=0 to t=%ss of scenario time.",                                                                     // seconds
-		"lesson.axis.diff":       "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (fixed) of scenario time: compare them by their axis labels.", // seconds, seconds
+		"lesson.axis.same":       "Both timelines span t=0 to t=%ss of scenario time.",                                                                  // seconds
+		"lesson.axis.diff":       "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time: compare them by their axis labels.", // seconds, seconds, lesson.side.*
+		"lesson.axis.runs.same":  "Both runs span t=0 to t=%ss of scenario time.",                                                                       // seconds
+		"lesson.axis.runs.diff":  "The runs span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time.",                                         // seconds, seconds, lesson.side.*
+		"lesson.side.fixed":      "fixed",
+		"lesson.side.contrast":   "contrast",
+		"lesson.side.control":    "control",
 		"lesson.change":          "What to change",
 		"lesson.change.yaml":     "What the scenario file changes (scenario.yaml of each run, normalised):",
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
@@ -57,10 +62,9 @@ var lessonMessages = map[Lang]map[string]string{
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
 		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
-		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                                                           // steps, steps
-		"lesson.axis.diff.contrast":  "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (contrast) of scenario time: compare them by their axis labels.", // seconds, seconds
-		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                                             // valid, runs, seeds
-		"lesson.missing.lessonpair":  "%s and %s were not both run in this suite; run both files together to see them side by side.",                              // broken, fix or contrast file
+		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
+		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
+		"lesson.missing.lessonpair":  "%s and %s were not both run in this suite; run both files together to see them side by side.", // broken, fix or contrast file
 		"lesson.control":             "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
 		"lesson.goal":                "Goal",
 		"lesson.strip":               "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
@@ -219,7 +223,12 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.restore.none":    "(không khôi phục gì)",
 		"lesson.axis.shared":     "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
 		"lesson.axis.same":       "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
-		"lesson.axis.diff":       "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đã sửa) thời gian kịch bản: hãy so theo nhãn trục.",
+		"lesson.axis.diff":       "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản: hãy so theo nhãn trục.",
+		"lesson.axis.runs.same":  "Cả hai lần chạy trải từ t=0 đến t=%ss thời gian kịch bản.",
+		"lesson.axis.runs.diff":  "Hai lần chạy trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản.",
+		"lesson.side.fixed":      "bản đã sửa",
+		"lesson.side.contrast":   "bản đối chiếu",
+		"lesson.side.control":    "bản đối chứng",
 		"lesson.change":          "Cần thay đổi gì",
 		"lesson.change.yaml":     "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá):",
 		"lesson.change.none":     "Hai file kịch bản chỉ khác nhau ở tên và phần mô tả.",
@@ -232,7 +241,6 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
 		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
 		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
-		"lesson.axis.diff.contrast":  "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đối chiếu) thời gian kịch bản: hãy so theo nhãn trục.",
 		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.missing.lessonpair":  "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
 		"lesson.control":             "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải qua nhiều pod; không phải bản sửa để triển khai",
