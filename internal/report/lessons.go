@@ -148,14 +148,14 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 // pairAs is pairOf; contrast labels the right side a contrast, not a fix,
 // on its card and its timeline alike.
 func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
-	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed", side: "fixed"}
+	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed", Side: "fixed"}
 	switch {
 	case contrast:
-		p.FixedLabel, p.FixedClass, p.side = tr(lang, "lesson.contrast"), "contrast", "contrast"
+		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast"), "contrast", "contrast"
 	case isControl(f.R.Algorithm):
 		// An in-process lock every client shares tests the checkers; it
 		// spans no pods, so it is no fix a reader can deploy, valid or not.
-		p.FixedLabel, p.FixedClass, p.side = tr(lang, "lesson.control"), "noevidence", "control"
+		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.control"), "noevidence", "control"
 	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
 		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
 	}
@@ -188,7 +188,7 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		p.Broken.Below, p.Fixed.Below = true, true
 		p.Axis = tr(lang, "lesson.axis.shared")
 	} else {
-		p.Axis = axisWords(lang, b.Card, f.Card, bs, fs, p.side)
+		p.Axis = axisWords(lang, b.Card, f.Card, bs, fs, p.Side)
 	}
 	p.Changes = changes(lang, b.R, f.R)
 	if y, ok := yamlDiff(b.R, f.R); ok {

@@ -118,9 +118,9 @@ type pairView struct {
 	// "noevidence"); Evidence tells how many seeds of each file this suite
 	// ran and how many the fix was valid in (never a bare VALID).
 	FixedLabel, FixedClass string
-	// side is what the right side is: fixed, contrast or control (a
+	// Side is what the right side is: fixed, contrast or control (a
 	// harness control, which no reader deploys as a fix).
-	side     string
+	Side     string
 	Evidence []string
 	// Question is the lesson file's "predict before you look" question
 	// for this pair, "" when it has none.

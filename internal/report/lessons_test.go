@@ -650,3 +650,43 @@ func TestTwoRestartsThatRestoreDifferentlyAreToldApart(t *testing.T) {
 		}
 	}
 }
+
+// TestAControlPairIsCountedAsAControlNotAsAFix: lesson 42 puts the
+// checkers' negative control beside the in-process mutex; the page said
+// "The fix was valid in N of N runs" of a lock that spans no pods (issue
+// 34). It counts the control as a control, with no fix's evidence lines
+// and no "what to change".
+func TestAControlPairIsCountedAsAControlNotAsAFix(t *testing.T) {
+	ok := true
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("the "+string(lang)+" page counts the in-process mutex as the control it is", func(t *testing.T) {
+			out := t.TempDir()
+			var runs []Results
+			for seed := int64(7); seed < 7+MinEvidenceSeeds; seed++ {
+				runs = append(runs, suiteOf(t, out, []lessonRun{
+					{"control-negative.yaml", Results{Verdict: checker.Invalid, Algorithm: "no-lock", Workload: "counter", Seed: seed,
+						Anomalies: []checker.Anomaly{{Kind: checker.KindLostUpdate}}, ExpectationMet: &ok}, []int{42}},
+					{"control-positive.yaml", Results{Verdict: checker.Valid, Algorithm: "control-mutex", Workload: "counter", Seed: seed,
+						ExpectationMet: &ok}, []int{42}},
+				})...)
+			}
+			if err := WriteSuite(out, runs, lang); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, LessonFile(42)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(string(b))
+			if want := tr(lang, "lesson.evidence.control", 10, 10, tr(lang, "lesson.seeds.range", 7, 16)); !strings.Contains(page, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+			for _, not := range []string{tr(lang, "lesson.evidence.fixed", 10, 10, tr(lang, "lesson.seeds.range", 7, 16)),
+				tr(lang, "lesson.evidence.scope"), ">" + tr(lang, "lesson.change") + "<"} {
+				if strings.Contains(page, not) {
+					t.Errorf("the control is called a fix: %q", not)
+				}
+			}
+		})
+	}
+}

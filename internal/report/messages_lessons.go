@@ -51,6 +51,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.contrast":   "contrast",
 		"lesson.side.control":    "control",
 		"lesson.change":          "What to change",
+		"lesson.change.control":  "What the control changes (a harness control, not a fix to deploy)",
 		"lesson.change.yaml":     "What the scenario file changes (scenario.yaml of each run, normalised):",
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":            "open the report",
@@ -80,6 +81,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seeds.range":         "seeds %d–%d",                                        // lowest, highest
 		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).", // invalid, runs, seeds
 		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",           // valid, runs, seeds
+		"lesson.evidence.control":    "The control was valid in %d of %d runs (%s).",       // valid, runs, seeds
 		"lesson.evidence.rest":       "The others: %s.",                                    // counts by verdict
 		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
 		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
@@ -230,6 +232,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.contrast":   "bản đối chiếu",
 		"lesson.side.control":    "bản đối chứng",
 		"lesson.change":          "Cần thay đổi gì",
+		"lesson.change.control":  "Bản đối chứng thay đổi gì (đối chứng của harness, không phải bản sửa để triển khai)",
 		"lesson.change.yaml":     "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá):",
 		"lesson.change.none":     "Hai file kịch bản chỉ khác nhau ở tên và phần mô tả.",
 		"lesson.open":            "mở báo cáo",
@@ -258,6 +261,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seeds.range":         "các seed %d–%d",
 		"lesson.evidence.broken":     "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.control":    "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":       "Các lần còn lại: %s.",
 		"lesson.evidence.rerun.one":  "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
 		"lesson.evidence.rerun":      "%d lần chạy trong số này được chạy lại vì máy đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
