@@ -164,3 +164,43 @@ func loadShipped(name string) (scenario.Scenario, error) {
 	}
 	return sc, err
 }
+
+// TestNoLessonPromisesWhatWaitDoesNot: WAIT makes a promoted replica that
+// has the write more likely, not certain ("WAIT does not make Redis a
+// strongly consistent store", redis.io; lesson 47's
+// failover-wait-two-replicas loses a WAIT 1 grant). A sentence of a lesson
+// that names WAIT never says it guarantees, ensures or survives a failover
+// (lesson 46's takeaway said the counter "survives failover (WAIT …)").
+func TestNoLessonPromisesWhatWaitDoesNot(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	promises := map[string][]string{
+		"en": {"guarantee", "ensure", "survive failover", "survives failover", "survive a failover", "survives a failover"},
+		"vi": {"bảo đảm", "đảm bảo", "sống sót qua failover", "chắc chắn có"},
+	}
+	for n, l := range all {
+		texts := append([]Text{l.Goal}, l.Takeaways...)
+		texts = append(texts, l.Caveats...)
+		for _, p := range l.Pairs {
+			texts = append(texts, p.Question)
+		}
+		t.Run(fmt.Sprintf("lesson %d promises nothing of WAIT", n), func(t *testing.T) {
+			for _, tx := range texts {
+				for lang, words := range promises {
+					for _, sentence := range strings.Split(tx.In(lang), ". ") {
+						if !strings.Contains(sentence, "WAIT") {
+							continue
+						}
+						for _, w := range words {
+							if strings.Contains(strings.ToLower(sentence), w) {
+								t.Errorf("%s: %q promises %q of WAIT", lang, sentence, w)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
