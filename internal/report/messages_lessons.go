@@ -99,6 +99,8 @@ var lessonMessages = map[Lang]map[string]string{
 		// What to change: comment lines of the code diffs (the code itself
 		// is the same in every language).
 		"diff.unlock":             "Release: delete the key only if it still holds your owner token (one Lua script, atomic).",
+		"diff.heartbeat":          "Own each queue lock with a random token: the heartbeat renews a key only while it still holds that token and tells the scheduler when it does not, and the stop deletes only the keys that still hold it (rq PR #2458).",
+		"diff.restore":            "On start, reclaim only what is yours once it has expired: leave the killed process's leases to their TTL (the visibility timeout) instead of deleting every job's lock key (celery/kombu PR #905, #1098).",
 		"diff.ttl":                "Set the key and its TTL in one command.",
 		"diff.fence":              "At the resource, in the same step as the write: refuse a fencing token lower than the highest seen.",
 		"diff.fence.grant":        "The lock hands out a fencing token that only grows (INCR in the acquire script).",
@@ -275,6 +277,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"say.refused.lockcheck":   "Kiểm tra lock trên bản ghi job đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì key lock của %[3]s không còn giữ owner token của nó.",
 
 		"diff.unlock":             "Nhả lock: chỉ xoá key nếu key vẫn chứa owner token của mình (một Lua script, atomic).",
+		"diff.heartbeat":          "Mỗi lock queue có một token ngẫu nhiên của chủ nó: heartbeat chỉ gia hạn key khi key vẫn chứa token đó và báo cho scheduler khi không còn, và lệnh dừng chỉ xoá các key vẫn chứa token đó (rq PR #2458).",
+		"diff.restore":            "Khi khởi động, chỉ lấy lại những gì của mình và đã hết hạn: để các lease của process bị kill tự hết TTL (visibility timeout) thay vì xoá key lock của mọi job (celery/kombu PR #905, #1098).",
 		"diff.ttl":                "Đặt key và TTL của nó trong cùng một lệnh.",
 		"diff.fence":              "Tại tài nguyên, trong cùng bước với lần ghi: từ chối fencing token nhỏ hơn token lớn nhất đã thấy.",
 		"diff.fence.grant":        "Lock cấp một fencing token chỉ tăng (INCR trong script lấy lock).",
