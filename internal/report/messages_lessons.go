@@ -143,7 +143,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "No run in this suite shows it (%s ran, but did not test it or its findings do not tell); run a %s scenario with %s.", // runs, algorithm, what
 		"req.need.fault":    "a fault on its nodes or links",
 		"req.need.holder":   "a fault that stops or crashes a holder",
-		"req.need.any":      "any fault",
+		"req.need.any":      "any fault, or a job longer than the TTL",
 		"req.na":            "does not apply: %s takes no lock", // algorithm
 		"req.rules":         "How each cell is decided",
 
@@ -320,7 +320,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "Không lần chạy nào trong bộ này cho thấy điều đó (%s đã chạy nhưng không kiểm tra điều này hoặc kết quả không cho biết); hãy chạy một kịch bản %s với %s.",
 		"req.need.fault":    "một lỗi trên node hoặc kết nối của nó",
 		"req.need.holder":   "một lỗi làm dừng hoặc crash người giữ lock",
-		"req.need.any":      "một lỗi bất kỳ",
+		"req.need.any":      "một lỗi bất kỳ, hoặc một job dài hơn TTL",
 		"req.na":            "không áp dụng: %s không dùng lock",
 		"req.rules":         "Mỗi ô được quyết định thế nào",
 
