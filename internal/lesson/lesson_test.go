@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,8 +88,8 @@ func TestEveryPairOfALessonHasItsQuestionAndEveryQuestionItsPair(t *testing.T) {
 			if p.Contrast != "" {
 				t.Run(fmt.Sprintf("lesson %d's contrast of %s and %s names two shipped scenarios", n, p.Broken, p.Contrast), func(t *testing.T) {
 					for _, f := range []string{p.Broken, p.Contrast} {
-						if _, err := os.Stat(filepath.Join("..", "..", "scenarios", f)); err != nil {
-							t.Errorf("%s is no file of scenarios/: %v", f, err)
+						if _, err := loadShipped(f); err != nil {
+							t.Errorf("%s is no file of scenarios/ or scenarios/field/: %v", f, err)
 						}
 					}
 				})

@@ -264,3 +264,35 @@ func TestAWaitFixsJobFitsInItsLeaseAfterWaitHasBlocked(t *testing.T) {
 		})
 	}
 }
+
+// TestAFairLocksFixKeepsItFair: a pair whose broken side is a fair lock
+// (fair-queue, fair-semaphore) teaches a fix of a fair lock, so its fix is
+// a fair lock too; a plain lock beside it gives up what the broken lock
+// promised and is a contrast (a lesson file's contrast:), never a
+// fixed_by (issue 34: lesson 42's restarted-waiter pair was headed
+// "fixed" beside a plain lock).
+func TestAFairLocksFixKeepsItFair(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"scenarios", "scenarios/field"} {
+		fs, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.yaml"))
+		files = append(files, fs...)
+	}
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.FixedBy == "" || !strings.HasPrefix(s.Algorithm, "fair-") {
+			continue
+		}
+		t.Run(filepath.Base(f)+"'s fix "+s.FixedBy+" is a fair lock", func(t *testing.T) {
+			fixed, err := Load(s.FixedByFile())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(fixed.Algorithm, "fair-") {
+				t.Errorf("the fair lock %s is fixed by %s, which is no fair lock", s.Algorithm, fixed.Algorithm)
+			}
+		})
+	}
+}
