@@ -203,3 +203,47 @@ func TestNoLessonPromisesWhatWaitDoesNot(t *testing.T) {
 		})
 	}
 }
+
+// TestNoTwoLessonsShowOnePair: a broken scenario and its fix are one
+// lesson's pair; a second lesson showing the same two runs repeats it
+// verbatim (issue 34: lesson 45 repeated lesson 43's naive DEL beside
+// compare-and-delete). A page shows a fixed_by pair on every lesson its
+// broken scenario names, and a lesson file's own fix or contrast on its
+// lesson.
+func TestNoTwoLessonsShowOnePair(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := map[string][]int{} // "broken → right side" → lessons
+	for _, dir := range []string{"scenarios", "scenarios/field"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.yaml"))
+		for _, f := range files {
+			sc, err := scenario.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.FixedBy == "" {
+				continue
+			}
+			k := filepath.Base(f) + " → " + sc.FixedBy
+			shown[k] = append(shown[k], sc.Lessons...)
+		}
+	}
+	for n, l := range all {
+		for _, p := range l.Pairs {
+			if p.Fix+p.Contrast != "" {
+				k := p.Broken + " → " + p.Fix + p.Contrast
+				shown[k] = append(shown[k], n)
+			}
+		}
+	}
+	for k, ls := range shown {
+		t.Run(k+" is one lesson's pair", func(t *testing.T) {
+			slices.Sort(ls)
+			if len(slices.Compact(ls)) > 1 {
+				t.Errorf("shown on lessons %v", ls)
+			}
+		})
+	}
+}
