@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,8 +88,8 @@ func TestEveryPairOfALessonHasItsQuestionAndEveryQuestionItsPair(t *testing.T) {
 			if p.Contrast != "" {
 				t.Run(fmt.Sprintf("lesson %d's contrast of %s and %s names two shipped scenarios", n, p.Broken, p.Contrast), func(t *testing.T) {
 					for _, f := range []string{p.Broken, p.Contrast} {
-						if _, err := os.Stat(filepath.Join("..", "..", "scenarios", f)); err != nil {
-							t.Errorf("%s is no file of scenarios/: %v", f, err)
+						if _, err := loadShipped(f); err != nil {
+							t.Errorf("%s is no file of scenarios/ or scenarios/field/: %v", f, err)
 						}
 					}
 				})
@@ -163,4 +162,88 @@ func loadShipped(name string) (scenario.Scenario, error) {
 		return scenario.Load(filepath.Join("..", "..", "scenarios", "field", name))
 	}
 	return sc, err
+}
+
+// TestNoLessonPromisesWhatWaitDoesNot: WAIT makes a promoted replica that
+// has the write more likely, not certain ("WAIT does not make Redis a
+// strongly consistent store", redis.io; lesson 47's
+// failover-wait-two-replicas loses a WAIT 1 grant). A sentence of a lesson
+// that names WAIT never says it guarantees, ensures or survives a failover
+// (lesson 46's takeaway said the counter "survives failover (WAIT …)").
+func TestNoLessonPromisesWhatWaitDoesNot(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	promises := map[string][]string{
+		"en": {"guarantee", "ensure", "survive failover", "survives failover", "survive a failover", "survives a failover"},
+		"vi": {"bảo đảm", "đảm bảo", "sống sót qua failover", "chắc chắn có"},
+	}
+	for n, l := range all {
+		texts := append([]Text{l.Goal}, l.Takeaways...)
+		texts = append(texts, l.Caveats...)
+		for _, p := range l.Pairs {
+			texts = append(texts, p.Question)
+		}
+		t.Run(fmt.Sprintf("lesson %d promises nothing of WAIT", n), func(t *testing.T) {
+			for _, tx := range texts {
+				for lang, words := range promises {
+					for _, sentence := range strings.Split(tx.In(lang), ". ") {
+						if !strings.Contains(sentence, "WAIT") {
+							continue
+						}
+						for _, w := range words {
+							if strings.Contains(strings.ToLower(sentence), w) {
+								t.Errorf("%s: %q promises %q of WAIT", lang, sentence, w)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNoTwoLessonsShowOnePair: a broken scenario and its fix are one
+// lesson's pair; a second lesson showing the same two runs repeats it
+// verbatim (issue 34: lesson 45 repeated lesson 43's naive DEL beside
+// compare-and-delete). A page shows a fixed_by pair on every lesson its
+// broken scenario names, and a lesson file's own fix or contrast on its
+// lesson.
+func TestNoTwoLessonsShowOnePair(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := map[string][]int{} // "broken → right side" → lessons
+	for _, dir := range []string{"scenarios", "scenarios/field"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.yaml"))
+		for _, f := range files {
+			sc, err := scenario.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.FixedBy == "" {
+				continue
+			}
+			k := filepath.Base(f) + " → " + sc.FixedBy
+			shown[k] = append(shown[k], sc.Lessons...)
+		}
+	}
+	for n, l := range all {
+		for _, p := range l.Pairs {
+			if p.Fix+p.Contrast != "" {
+				k := p.Broken + " → " + p.Fix + p.Contrast
+				shown[k] = append(shown[k], n)
+			}
+		}
+	}
+	for k, ls := range shown {
+		t.Run(k+" is one lesson's pair", func(t *testing.T) {
+			slices.Sort(ls)
+			if len(slices.Compact(ls)) > 1 {
+				t.Errorf("shown on lessons %v", ls)
+			}
+		})
+	}
 }

@@ -148,16 +148,16 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 // pairAs is pairOf; contrast labels the right side a contrast, not a fix,
 // on its card and its timeline alike.
 func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
-	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed"}
+	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed", Side: "fixed"}
 	switch {
 	case contrast:
-		p.FixedLabel, p.FixedClass = tr(lang, "lesson.contrast"), "contrast"
-	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
-		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
+		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast"), "contrast", "contrast"
 	case isControl(f.R.Algorithm):
 		// An in-process lock every client shares tests the checkers; it
-		// spans no pods, so it is no fix a reader can deploy.
-		p.FixedLabel, p.FixedClass = tr(lang, "lesson.control"), "noevidence"
+		// spans no pods, so it is no fix a reader can deploy, valid or not.
+		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.control"), "noevidence", "control"
+	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
+		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
 	}
 	if b.R.Seed == f.R.Seed {
 		p.Seeds = tr(lang, "lesson.seed.same", b.R.Seed)
@@ -187,10 +187,8 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		p.Timelines = template.HTML(t.String())
 		p.Broken.Below, p.Fixed.Below = true, true
 		p.Axis = tr(lang, "lesson.axis.shared")
-	} else if bs == fs {
-		p.Axis = tr(lang, "lesson.axis.same", bs)
 	} else {
-		p.Axis = tr(lang, "lesson.axis.diff", bs, fs)
+		p.Axis = axisWords(lang, b.Card, f.Card, bs, fs, p.Side)
 	}
 	p.Changes = changes(lang, b.R, f.R)
 	if y, ok := yamlDiff(b.R, f.R); ok {
@@ -198,6 +196,23 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		p.YAMLNone = len(y) == 0
 	}
 	return p
+}
+
+// axisWords says how long a pair's two runs lasted in scenario time when
+// they are not drawn on one axis: as their timelines' spans when both
+// runs have a timeline image, else as the runs' own, for a run whose
+// charts were skipped (a suite's runs that met their expectation) has no
+// timeline to span anything. side is the right side's kind: fixed,
+// contrast or control.
+func axisWords(lang Lang, b, f runCard, bs, fs, side string) string {
+	kind := "lesson.axis"
+	if b.Thumb == "" || f.Thumb == "" {
+		kind = "lesson.axis.runs"
+	}
+	if bs == fs {
+		return tr(lang, kind+".same", bs)
+	}
+	return tr(lang, kind+".diff", bs, fs, tr(lang, "lesson.side."+side))
 }
 
 // contrastOf puts a broken run beside a contrast run (lesson.Pair's
@@ -208,9 +223,6 @@ func contrastOf(lang Lang, b, c *suiteRun, sync string, runs []*suiteRun) pairVi
 	p.Changes, p.YAML, p.YAMLNone = nil, nil, false
 	if !samePlan(b.R, c.R) && !sameFaults(b.R, c.R) {
 		p.Faults = tr(lang, "lesson.fault.diff.contrast", b.Card.Faults, c.Card.Faults)
-	}
-	if bs, cs := fmtT(b.R.ScenarioSeconds), fmtT(c.R.ScenarioSeconds); p.Timelines == "" && bs != cs {
-		p.Axis = tr(lang, "lesson.axis.diff.contrast", bs, cs)
 	}
 	bt, ct := tallyOf(b, runs), tallyOf(c, runs)
 	p.Evidence = []string{

@@ -85,19 +85,27 @@ func (t seedTally) others(lang Lang) string {
 
 // evidence is what a pair's page says of the seeds behind it: how often the
 // broken file was invalid and the fix valid, over how many seeds; a fix
-// run at fewer than MinEvidenceSeeds seeds is said to be too few.
+// run at fewer than MinEvidenceSeeds seeds is said to be too few. A
+// harness control on the right (isControl) is counted as the control it
+// is: it is no fix, so nothing is said of how well a fix holds.
 func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
 	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)) + bt.rerunWords(lang)}
-	fix := tr(lang, "lesson.evidence.fixed", ft.Valid, ft.N, ft.seedsWord(lang))
+	key, control := "lesson.evidence.fixed", isControl(f.R.Algorithm)
+	if control {
+		key = "lesson.evidence.control"
+	}
+	fix := tr(lang, key, ft.Valid, ft.N, ft.seedsWord(lang))
 	if ft.Valid < ft.N {
 		fix += " " + tr(lang, "lesson.evidence.rest", ft.others(lang))
 	}
 	fix += ft.rerunWords(lang)
 	out = append(out, fix)
-	if ft.N < MinEvidenceSeeds {
+	switch {
+	case control:
+	case ft.N < MinEvidenceSeeds:
 		out = append(out, tr(lang, "lesson.evidence.few", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))
-	} else if ft.Valid == ft.N {
+	case ft.Valid == ft.N:
 		out = append(out, tr(lang, "lesson.evidence.scope"))
 	}
 	return out

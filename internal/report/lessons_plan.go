@@ -118,7 +118,10 @@ type pairView struct {
 	// "noevidence"); Evidence tells how many seeds of each file this suite
 	// ran and how many the fix was valid in (never a bare VALID).
 	FixedLabel, FixedClass string
-	Evidence               []string
+	// Side is what the right side is: fixed, contrast or control (a
+	// harness control, which no reader deploys as a fix).
+	Side     string
+	Evidence []string
 	// Question is the lesson file's "predict before you look" question
 	// for this pair, "" when it has none.
 	Question string
@@ -276,6 +279,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+    release(); return retry",
 			"+}")
 	}
+	out = append(out, clientChanges(lang, b, f)...)
 	// Persistence: the nodes the fix made aof-always (every node, or the
 	// few node_persistence names).
 	var aofNodes []string
@@ -304,6 +308,48 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 		add(tr(lang, "diff.aof"), lines...)
 	}
 	return out
+}
+
+// clientChanges are the changes a fix makes to what a client does beside
+// its acquire: a scheduler's heartbeat and stop that check their own token
+// (pid-expire-heartbeat → checked-heartbeat, rq PR #2458) and a restarted
+// worker that restores nothing on start (a restart-client step's mode).
+func clientChanges(lang Lang, b, f Results) []codeChange {
+	var out []codeChange
+	add := func(note string, lines ...string) {
+		c := codeChange{Note: note}
+		for _, l := range lines {
+			c.Lines = append(c.Lines, diffLine{Op: l[:1], Text: l[1:]})
+		}
+		out = append(out, c)
+	}
+	if b.Algorithm == "pid-expire-heartbeat" && f.Algorithm == "checked-heartbeat" {
+		add(tr(lang, "diff.heartbeat"),
+			"-SET queue-key pid NX PX ttl   // the PID: 1 in every container",
+			"+SET queue-key owner-token NX PX ttl   // a random token per scheduler",
+			"-for each configured queue: PEXPIRE queue-key ttl   // whoever holds it, reply ignored",
+			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+        return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 queue-key owner-token ttl",
+			"+if reply == 0 { stop scheduling the queue }   // the lock is lost",
+			"-DEL queue-key-1 queue-key-2 …   // every configured queue, on stop",
+			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+        return redis.call('DEL', KEYS[1]) end return 0\" 1 queue-key owner-token")
+	}
+	if restoresOnStart(b, history.RestoreAll) && !restoresOnStart(f, history.RestoreAll) {
+		add(tr(lang, "diff.restore"),
+			" on start:",
+			"-for each job lock key: DEL key   // every unacked job, live workers' too",
+			"+// nothing: the killed process's own lease comes back when its TTL ends")
+	}
+	return out
+}
+
+// restoresOnStart tells whether r's plan restarts a client that restores
+// mode on start (history.RestoreAll or RestoreNone).
+func restoresOnStart(r Results, mode string) bool {
+	return slices.ContainsFunc(r.Plan, func(st history.FaultStep) bool {
+		return st.Effect == history.EffectRestartClient && st.Mode == mode
+	})
 }
 
 // yamlDiff is the unified diff of the two runs' normalised scenario.yaml,

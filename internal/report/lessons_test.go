@@ -325,6 +325,46 @@ func TestAPairDrawsBothRunsOnTheAxisOfTheLongerOne(t *testing.T) {
 	})
 }
 
+// TestAPairSpeaksOfTimelinesOnlyWhenBothRunsHaveOne: a suite skips the
+// charts of runs that met their expectation, and their cards say "No
+// timeline was drawn"; the pair's axis line then tells the runs' spans,
+// never "both timelines" (issue 34: the two stood side by side on lesson
+// 47's page 26 times).
+func TestAPairSpeaksOfTimelinesOnlyWhenBothRunsHaveOne(t *testing.T) {
+	mk := func(end float64, thumb string) *suiteRun {
+		return &suiteRun{R: Results{Scenario: "s", ScenarioSeconds: end}, Card: runCard{Scenario: "s", Thumb: thumb}}
+	}
+	tests := []struct {
+		name        string
+		bEnd, fEnd  float64
+		bThumb, fTh string
+		want        func(Lang) string
+	}{
+		{"two runs without a timeline are said to span their time, of the same length", 30, 30, "", "",
+			func(l Lang) string { return tr(l, "lesson.axis.runs.same", "30.0") }},
+		{"two runs without a timeline are said to span their time, of different lengths", 30, 40, "", "",
+			func(l Lang) string { return tr(l, "lesson.axis.runs.diff", "30.0", "40.0", tr(l, "lesson.side.fixed")) }},
+		{"a run with a timeline beside one without is not said to share timelines", 30, 30, "a.png", "",
+			func(l Lang) string { return tr(l, "lesson.axis.runs.same", "30.0") }},
+		{"two runs with timeline images are said to span their timelines", 30, 40, "a.png", "b.png",
+			func(l Lang) string { return tr(l, "lesson.axis.diff", "30.0", "40.0", tr(l, "lesson.side.fixed")) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, lang := range []Lang{English, Vietnamese} {
+				p := pairOf(lang, mk(tt.bEnd, tt.bThumb), mk(tt.fEnd, tt.fTh), "pair-0")
+				if p.Axis != tt.want(lang) {
+					t.Errorf("%s: axis %q, want %q", lang, p.Axis, tt.want(lang))
+				}
+				noneDrawn := tt.bThumb == "" || tt.fTh == ""
+				if noneDrawn && (strings.Contains(p.Axis, "timeline") || strings.Contains(p.Axis, "dòng thời gian")) {
+					t.Errorf("%s: %q speaks of timelines a card says were not drawn", lang, p.Axis)
+				}
+			}
+		})
+	}
+}
+
 // TestAPairsFixedSideIsShownAsFixedOnlyWhenValidAndCountsItsSeeds: a
 // lesson page never heads a fix's run that is not valid "fixed", shows a
 // scenario run at several seeds once, and says how many seeds of each
@@ -481,6 +521,12 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 		{"a TTL fix of one algorithm shows the TTL", Results{Algorithm: "safe"}, Results{Algorithm: "safe"},
 			map[string]string{"ttl": "24h0m0s"}, map[string]string{"ttl": "1m30s"}, "ttl := 1m30s"},
 		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if WAIT 1 timeout < 1 {"},
+		{"a scheduler's checked heartbeat renews only a key that still holds its token",
+			Results{Algorithm: "pid-expire-heartbeat"}, Results{Algorithm: "checked-heartbeat"}, nil, nil, "+if reply == 0 { stop scheduling the queue }"},
+		{"a restarted worker that restores nothing no longer deletes every job's lock key",
+			Results{Algorithm: "process", Plan: []history.FaultStep{{Effect: history.EffectRestartClient, Mode: history.RestoreAll}}},
+			Results{Algorithm: "process", Plan: []history.FaultStep{{Effect: history.EffectRestartClient, Mode: history.RestoreNone}}},
+			nil, nil, "-for each job lock key: DEL key"},
 		{"a fenced Redlock keeps its quorum acquire and takes its token from one counter after the grant",
 			Results{Algorithm: "redlock", Workload: "payment"}, Results{Algorithm: "redlock-fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "payment"},
 			nil, nil, "+fence := INCR fence:{key} on n1   // one counter that never expires, after each grant"},
@@ -556,7 +602,7 @@ func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
 		t.Run("the "+string(lang)+" page shows slow-job beside cache-rebuild-waste, labelled a contrast", func(t *testing.T) {
 			for _, want := range []string{`data-broken="slow-job" data-fixed="cache-rebuild-waste"`, tr(lang, "lesson.contrast"),
 				tr(lang, "lesson.evidence.contrast", 1, 1, tr(lang, "lesson.seeds.one", 8)),
-				tr(lang, "lesson.axis.diff.contrast", "76.0", "79.0")} {
+				tr(lang, "lesson.axis.diff", "76.0", "79.0", tr(lang, "lesson.side.contrast"))} {
 				if !strings.Contains(page, want) {
 					t.Errorf("lesson 42 lacks %q", want)
 				}
@@ -608,5 +654,45 @@ func TestTwoRestartsThatRestoreDifferentlyAreToldApart(t *testing.T) {
 		if all == none {
 			t.Errorf("%s: both restarts read %q", lang, all)
 		}
+	}
+}
+
+// TestAControlPairIsCountedAsAControlNotAsAFix: lesson 42 puts the
+// checkers' negative control beside the in-process mutex; the page said
+// "The fix was valid in N of N runs" of a lock that spans no pods (issue
+// 34). It counts the control as a control, with no fix's evidence lines
+// and no "what to change".
+func TestAControlPairIsCountedAsAControlNotAsAFix(t *testing.T) {
+	ok := true
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("the "+string(lang)+" page counts the in-process mutex as the control it is", func(t *testing.T) {
+			out := t.TempDir()
+			var runs []Results
+			for seed := int64(7); seed < 7+MinEvidenceSeeds; seed++ {
+				runs = append(runs, suiteOf(t, out, []lessonRun{
+					{"control-negative.yaml", Results{Verdict: checker.Invalid, Algorithm: "no-lock", Workload: "counter", Seed: seed,
+						Anomalies: []checker.Anomaly{{Kind: checker.KindLostUpdate}}, ExpectationMet: &ok}, []int{42}},
+					{"control-positive.yaml", Results{Verdict: checker.Valid, Algorithm: "control-mutex", Workload: "counter", Seed: seed,
+						ExpectationMet: &ok}, []int{42}},
+				})...)
+			}
+			if err := WriteSuite(out, runs, lang); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, LessonFile(42)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(string(b))
+			if want := tr(lang, "lesson.evidence.control", 10, 10, tr(lang, "lesson.seeds.range", 7, 16)); !strings.Contains(page, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+			for _, not := range []string{tr(lang, "lesson.evidence.fixed", 10, 10, tr(lang, "lesson.seeds.range", 7, 16)),
+				tr(lang, "lesson.evidence.scope"), ">" + tr(lang, "lesson.change") + "<"} {
+				if strings.Contains(page, not) {
+					t.Errorf("the control is called a fix: %q", not)
+				}
+			}
+		})
 	}
 }

@@ -43,9 +43,15 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.caveat.time.one": "Every run here plays its scenario at time scale %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale 50 is a 600 ms key in Redis. Times on these pages are scenario time; each run's report gives how late the harness ran.",                                          // scale
 		"lesson.restore.none":    "(restoring nothing)",
 		"lesson.axis.shared":     "Both timelines below are drawn on one time axis of scenario time: zooming or panning one moves the other.",
-		"lesson.axis.same":       "Both timelines span t=0 to t=%ss of scenario time.",                                                                     // seconds
-		"lesson.axis.diff":       "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (fixed) of scenario time: compare them by their axis labels.", // seconds, seconds
+		"lesson.axis.same":       "Both timelines span t=0 to t=%ss of scenario time.",                                                                  // seconds
+		"lesson.axis.diff":       "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time: compare them by their axis labels.", // seconds, seconds, lesson.side.*
+		"lesson.axis.runs.same":  "Both runs span t=0 to t=%ss of scenario time.",                                                                       // seconds
+		"lesson.axis.runs.diff":  "The runs span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time.",                                         // seconds, seconds, lesson.side.*
+		"lesson.side.fixed":      "fixed",
+		"lesson.side.contrast":   "contrast",
+		"lesson.side.control":    "control",
 		"lesson.change":          "What to change",
+		"lesson.change.control":  "What the control changes (a harness control, not a fix to deploy)",
 		"lesson.change.yaml":     "What the scenario file changes (scenario.yaml of each run, normalised):",
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":            "open the report",
@@ -57,10 +63,9 @@ var lessonMessages = map[Lang]map[string]string{
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
 		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
-		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                                                           // steps, steps
-		"lesson.axis.diff.contrast":  "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (contrast) of scenario time: compare them by their axis labels.", // seconds, seconds
-		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                                             // valid, runs, seeds
-		"lesson.missing.lessonpair":  "%s and %s were not both run in this suite; run both files together to see them side by side.",                              // broken, fix or contrast file
+		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
+		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
+		"lesson.missing.lessonpair":  "%s and %s were not both run in this suite; run both files together to see them side by side.", // broken, fix or contrast file
 		"lesson.control":             "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
 		"lesson.goal":                "Goal",
 		"lesson.strip":               "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
@@ -76,6 +81,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seeds.range":         "seeds %d–%d",                                        // lowest, highest
 		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).", // invalid, runs, seeds
 		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",           // valid, runs, seeds
+		"lesson.evidence.control":    "The control was valid in %d of %d runs (%s).",       // valid, runs, seeds
 		"lesson.evidence.rest":       "The others: %s.",                                    // counts by verdict
 		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
 		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
@@ -93,6 +99,8 @@ var lessonMessages = map[Lang]map[string]string{
 		// What to change: comment lines of the code diffs (the code itself
 		// is the same in every language).
 		"diff.unlock":             "Release: delete the key only if it still holds your owner token (one Lua script, atomic).",
+		"diff.heartbeat":          "Own each queue lock with a random token: the heartbeat renews a key only while it still holds that token and tells the scheduler when it does not, and the stop deletes only the keys that still hold it (rq PR #2458).",
+		"diff.restore":            "On start, reclaim only what is yours once it has expired: leave the killed process's leases to their TTL (the visibility timeout) instead of deleting every job's lock key (celery/kombu PR #905, #1098).",
 		"diff.ttl":                "Set the key and its TTL in one command.",
 		"diff.fence":              "At the resource, in the same step as the write: refuse a fencing token lower than the highest seen.",
 		"diff.fence.grant":        "The lock hands out a fencing token that only grows (INCR in the acquire script).",
@@ -135,7 +143,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "No run in this suite shows it (%s ran, but did not test it or its findings do not tell); run a %s scenario with %s.", // runs, algorithm, what
 		"req.need.fault":    "a fault on its nodes or links",
 		"req.need.holder":   "a fault that stops or crashes a holder",
-		"req.need.any":      "any fault",
+		"req.need.any":      "any fault, or a job longer than the TTL",
 		"req.na":            "does not apply: %s takes no lock", // algorithm
 		"req.rules":         "How each cell is decided",
 
@@ -219,8 +227,14 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.restore.none":    "(không khôi phục gì)",
 		"lesson.axis.shared":     "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
 		"lesson.axis.same":       "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
-		"lesson.axis.diff":       "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đã sửa) thời gian kịch bản: hãy so theo nhãn trục.",
+		"lesson.axis.diff":       "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản: hãy so theo nhãn trục.",
+		"lesson.axis.runs.same":  "Cả hai lần chạy trải từ t=0 đến t=%ss thời gian kịch bản.",
+		"lesson.axis.runs.diff":  "Hai lần chạy trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản.",
+		"lesson.side.fixed":      "bản đã sửa",
+		"lesson.side.contrast":   "bản đối chiếu",
+		"lesson.side.control":    "bản đối chứng",
 		"lesson.change":          "Cần thay đổi gì",
+		"lesson.change.control":  "Bản đối chứng thay đổi gì (đối chứng của harness, không phải bản sửa để triển khai)",
 		"lesson.change.yaml":     "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá):",
 		"lesson.change.none":     "Hai file kịch bản chỉ khác nhau ở tên và phần mô tả.",
 		"lesson.open":            "mở báo cáo",
@@ -232,7 +246,6 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
 		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
 		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
-		"lesson.axis.diff.contrast":  "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (bản đối chiếu) thời gian kịch bản: hãy so theo nhãn trục.",
 		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.missing.lessonpair":  "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
 		"lesson.control":             "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải qua nhiều pod; không phải bản sửa để triển khai",
@@ -250,6 +263,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seeds.range":         "các seed %d–%d",
 		"lesson.evidence.broken":     "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.control":    "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":       "Các lần còn lại: %s.",
 		"lesson.evidence.rerun.one":  "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
 		"lesson.evidence.rerun":      "%d lần chạy trong số này được chạy lại vì máy đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
@@ -263,6 +277,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"say.refused.lockcheck":   "Kiểm tra lock trên bản ghi job đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì key lock của %[3]s không còn giữ owner token của nó.",
 
 		"diff.unlock":             "Nhả lock: chỉ xoá key nếu key vẫn chứa owner token của mình (một Lua script, atomic).",
+		"diff.heartbeat":          "Mỗi lock queue có một token ngẫu nhiên của chủ nó: heartbeat chỉ gia hạn key khi key vẫn chứa token đó và báo cho scheduler khi không còn, và lệnh dừng chỉ xoá các key vẫn chứa token đó (rq PR #2458).",
+		"diff.restore":            "Khi khởi động, chỉ lấy lại những gì của mình và đã hết hạn: để các lease của process bị kill tự hết TTL (visibility timeout) thay vì xoá key lock của mọi job (celery/kombu PR #905, #1098).",
 		"diff.ttl":                "Đặt key và TTL của nó trong cùng một lệnh.",
 		"diff.fence":              "Tại tài nguyên, trong cùng bước với lần ghi: từ chối fencing token nhỏ hơn token lớn nhất đã thấy.",
 		"diff.fence.grant":        "Lock cấp một fencing token chỉ tăng (INCR trong script lấy lock).",
@@ -304,7 +320,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "Không lần chạy nào trong bộ này cho thấy điều đó (%s đã chạy nhưng không kiểm tra điều này hoặc kết quả không cho biết); hãy chạy một kịch bản %s với %s.",
 		"req.need.fault":    "một lỗi trên node hoặc kết nối của nó",
 		"req.need.holder":   "một lỗi làm dừng hoặc crash người giữ lock",
-		"req.need.any":      "một lỗi bất kỳ",
+		"req.need.any":      "một lỗi bất kỳ, hoặc một job dài hơn TTL",
 		"req.na":            "không áp dụng: %s không dùng lock",
 		"req.rules":         "Mỗi ô được quyết định thế nào",
 

@@ -277,11 +277,16 @@ func Write(dir string, in Input) (Results, error) {
 	res.Headline = sayText(say)
 	// One drawing for the page's SVG timeline and timeline.png; none when
 	// the charts are skipped (a sweep's unremarkable runs: the page says
-	// how to draw them).
-	var dr *chart.Drawing
-	if !in.SkipCharts {
+	// how to draw them), unless a suite's lesson page draws the run beside
+	// its pair (KeepDrawing): then the drawing is kept for that page alone
+	// and the run's own page still skips its charts.
+	var dr, pageDr *chart.Drawing
+	if !in.SkipCharts || in.KeepDrawing {
 		dr = buildDrawing(in, m, m.withCausesShort(in, plain))
 		markClaims(dr, res.Claims)
+	}
+	if !in.SkipCharts {
+		pageDr = dr
 	}
 	if in.KeepDrawing && dr != nil {
 		res.drawing = dr.Windowed(chart.MaxSVGShapes, focusOf(in, m))
@@ -336,7 +341,7 @@ func Write(dir string, in Input) (Results, error) {
 			hist.Note = err.Error()
 		}
 	}
-	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, say, dr); err != nil {
+	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, say, pageDr); err != nil {
 		indexErr = fmt.Errorf("write %s: %w", IndexFile, err)
 	}
 	wg.Wait()

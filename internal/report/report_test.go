@@ -202,6 +202,23 @@ func TestWrite(t *testing.T) {
 		}
 	})
 
+	t.Run("a run a lesson page draws keeps its drawing for that page though its own charts are skipped", func(t *testing.T) {
+		again := in
+		again.SkipCharts, again.KeepDrawing = true, true
+		res, err := Write(dir, again)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = Write(dir, in) })
+		if res.drawing == nil {
+			t.Error("no drawing kept: the lesson page would say 'No timeline was drawn' of a run it could draw")
+		}
+		page, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		if strings.Contains(string(page), `class="lsm-tl"`) || !strings.Contains(string(page), `id="no-charts"`) {
+			t.Error("the run's own page draws a timeline though its charts were skipped")
+		}
+	})
+
 	t.Run("results.json decodes with the run's fields", func(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(dir, "results.json"))
 		if err != nil {

@@ -143,7 +143,7 @@ func Shows(r Results, req string) Showing {
 		if has(func(a checker.Anomaly) bool { return !a.Informational && safetyKind(a.Kind) }) {
 			return Broken
 		}
-		if len(r.Plan) > 0 && r.Verdict == checker.Valid {
+		if (len(r.Plan) > 0 || outlivedTTL(r)) && r.Verdict == checker.Valid {
 			return Kept
 		}
 	case ReqLiveness:
@@ -155,6 +155,17 @@ func Shows(r Results, req string) Showing {
 		}
 	}
 	return NotShown
+}
+
+// outlivedTTL reports whether a client of run r believed it held a lock
+// for longer than the TTL it was granted with (the run's Hold claims): a
+// job longer than the lease threatens safety as a fault does, so a valid
+// run that had one kept safety though it planned no fault (a watchdog
+// that renewed the lease through a 45 s job under a 30 s TTL).
+func outlivedTTL(r Results) bool {
+	return slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+		return c.Kind == claim.Hold && c.Believed && c.TTL > 0 && c.End-c.Start > c.TTL
+	})
 }
 
 // boundedOrphan reports whether a is an informational orphaned lease its

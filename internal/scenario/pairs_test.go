@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/lock"
 )
 
 // unfairPairs are the shipped pairs known to differ in more than their fix
@@ -208,6 +211,87 @@ func TestAWaitFixMeetsItsFailoverBeforeTheReplicaCatchesUp(t *testing.T) {
 			}
 			if lagEnd < 0 || failover < 0 || failover >= lagEnd {
 				t.Errorf("failover at %v, replication lag ends at %v: the failover must strike while the replica lags", failover, lagEnd)
+			}
+		})
+	}
+}
+
+// TestAWaitFixsJobFitsInItsLeaseAfterWaitHasBlocked: WAIT blocks up to its
+// timeout while the lease's TTL runs from the SET before it, so a WAIT fix
+// is fair only when read + job fit in the TTL less that timeout. With a
+// 50 s job under a 60 s TTL, failover-wait was invalid at 3 of 10 seeds:
+// when w1 won the promoted master, its WAIT blocked 14 s until the old
+// master came back as a replica, and its job outlived its lease (issue 34).
+//
+// WAIT's timeout, as the runner and the WAIT clients set it: three
+// quarters of the command timeout (clients.waitLock), which is the
+// scenario's node_timeout, else lock.DefaultCommandTimeout of the TTL in
+// wall time (runner.opTimeout).
+func TestAWaitFixsJobFitsInItsLeaseAfterWaitHasBlocked(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "scenarios", "*.yaml"))
+	waits := []string{"safe-wait", "safe-wait-all", "fenced-wait"}
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.FixedBy == "" {
+			continue
+		}
+		fixed, err := Load(s.FixedByFile())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(waits, fixed.Algorithm) || fixed.Expect.Verdict != "valid" {
+			continue
+		}
+		t.Run(filepath.Base(s.FixedByFile())+"'s job fits in its lease after WAIT's timeout", func(t *testing.T) {
+			scale := fixed.TimeScale
+			if scale <= 0 {
+				scale = 1
+			}
+			wall := func(d time.Duration) time.Duration { return time.Duration(float64(d) / scale) }
+			op := lock.DefaultCommandTimeout(wall(fixed.TTL.D()))
+			if fixed.NodeTimeout > 0 {
+				op = wall(fixed.NodeTimeout.D())
+			}
+			wait := time.Duration(float64(max(op*3/4, time.Millisecond)) * scale)
+			need := fixed.Workload.Read.D() + fixed.Workload.Job.D() + wait
+			if need > fixed.TTL.D() {
+				t.Errorf("read %v + job %v + WAIT's timeout %v = %v, past the %v TTL: a WAIT that blocks its whole timeout leaves the job outliving its lease",
+					fixed.Workload.Read.D(), fixed.Workload.Job.D(), wait, need, fixed.TTL.D())
+			}
+		})
+	}
+}
+
+// TestAFairLocksFixKeepsItFair: a pair whose broken side is a fair lock
+// (fair-queue, fair-semaphore) teaches a fix of a fair lock, so its fix is
+// a fair lock too; a plain lock beside it gives up what the broken lock
+// promised and is a contrast (a lesson file's contrast:), never a
+// fixed_by (issue 34: lesson 42's restarted-waiter pair was headed
+// "fixed" beside a plain lock).
+func TestAFairLocksFixKeepsItFair(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"scenarios", "scenarios/field"} {
+		fs, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.yaml"))
+		files = append(files, fs...)
+	}
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.FixedBy == "" || !strings.HasPrefix(s.Algorithm, "fair-") {
+			continue
+		}
+		t.Run(filepath.Base(f)+"'s fix "+s.FixedBy+" is a fair lock", func(t *testing.T) {
+			fixed, err := Load(s.FixedByFile())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(fixed.Algorithm, "fair-") {
+				t.Errorf("the fair lock %s is fixed by %s, which is no fair lock", s.Algorithm, fixed.Algorithm)
 			}
 		})
 	}
