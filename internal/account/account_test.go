@@ -335,6 +335,25 @@ func TestKeyLivesFollowWhatTheNodeShowedItHad(t *testing.T) {
 			},
 			want: []string{"n1 invoice-1=A (w1) 1.0–1100.0 expired", "n1 invoice-1=B (w2) 1201.0–1202.0 held"},
 		},
+		{
+			// fencing-random-nemesis seed 1142 (make claims-sweep): the
+			// nemesis's record of a pause-node step ran from 162.8 to 237.2
+			// ms, but n1 executed commands all through it (the SIGSTOP came
+			// late) and granted w3 the key at 235.6: w1's key was gone by
+			// then, not at the step's end.
+			name: "a key whose deadline passed in a node's stop window ends no later than a command the node executed in that window",
+			build: func(r *run) {
+				r.acquire("w1", "A", 0, 2, "n1")
+				r.cmd("n1", "w1", 1, false, "set", "invoice-1", "A", "px", "1000", "nx")
+				stop := historytest.Step("pause-node", "n1")
+				stop.ID, stop.Duration = 1, ms(800)
+				r.add(history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
+					Value: historytest.Value(stop), Invoke: ms(300), Complete: ms(1100), Type: history.OK})
+				r.acquire("w2", "B", 1040, 1042, "n1")
+				r.cmd("n1", "w2", 1041, false, "set", "invoice-1", "B", "px", "1000", "nx")
+			},
+			want: []string{"n1 invoice-1=A (w1) 1.0–1041.0 expired", "n1 invoice-1=B (w2) 1041.0–1100.0 held"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -508,7 +508,11 @@ func (s *sim) expire(key string, t int64) {
 		if n := len(k.Moves); n > 0 && k.Moves[n-1].Clock {
 			kind = EndClock // the deadline that passed was one a clock fault set
 		}
-		s.endKey(key, s.thawedAt(k.Deadline), End{Kind: kind, Op: -1, Step: lastClockStep(k)})
+		// Gone by t at the latest: t is when the node executed the
+		// command that found it gone (or the crash, dump or end that
+		// closes it), so the node ran then, whatever a stop step's record
+		// says of its window.
+		s.endKey(key, min(s.thawedAt(k.Deadline), t), End{Kind: kind, Op: -1, Step: lastClockStep(k)})
 	}
 }
 

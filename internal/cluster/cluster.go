@@ -386,7 +386,7 @@ func (c *Cluster) HealAll(ctx context.Context) error {
 	for _, n := range c.everyNode() {
 		switch n.State() {
 		case StatePaused:
-			if err := n.Resume(); err != nil {
+			if err := n.resumeAll(); err != nil {
 				errs = append(errs, err)
 			}
 		case StateDown:

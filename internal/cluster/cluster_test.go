@@ -380,6 +380,36 @@ func TestPauseAndResume(t *testing.T) {
 	}
 }
 
+// TestPausesNest: fencing-random-nemesis seed 1142 drew two pause-node
+// steps on n1 that overlapped on a loaded machine (the first one's resume
+// came after the second one's pause); the first resume let n1 run while
+// the second step's record said it was stopped.
+func TestPausesNest(t *testing.T) {
+	for _, bc := range backendCases {
+		t.Run("a node paused by two overlapping steps stays stopped until the second one resumes it ("+bc.name+")", func(t *testing.T) {
+			c := startCluster(t, Options{Backend: bc.backend, Nodes: 1, Clients: []string{"w1"}})
+			n := c.Node(0)
+			for i := range 2 {
+				if err := n.Pause(); err != nil {
+					t.Fatalf("Pause %d: %v", i+1, err)
+				}
+			}
+			if err := n.Resume(); err != nil {
+				t.Fatalf("first Resume: %v", err)
+			}
+			if got := n.State(); got != StatePaused {
+				t.Fatalf("State() after one of two Resumes = %s, want paused", got)
+			}
+			if err := n.Resume(); err != nil {
+				t.Fatalf("second Resume: %v", err)
+			}
+			if got := n.State(); got != StateRunning {
+				t.Fatalf("State() after both Resumes = %s, want running", got)
+			}
+		})
+	}
+}
+
 func TestLockScripts(t *testing.T) {
 	const casDel = `if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end`
 	const fenced = `if redis.call('set',KEYS[1],ARGV[1],'NX','PX',ARGV[2]) then return redis.call('incr',KEYS[2]) else return 0 end`

@@ -63,6 +63,9 @@ type Node struct {
 	// killed is set by Kill (and cleared by Restart): a node that is down
 	// without it died on its own.
 	killed bool
+	// pauses counts the Pause calls no Resume has matched yet (pauses
+	// nest; Kill, Restart and HealAll clear them).
+	pauses int
 }
 
 // Name returns the node name, "n1".."nN".
@@ -117,7 +120,7 @@ func (n *Node) do(op string, f func() error) error {
 // acknowledged write, lock-theory §6.4). Killing a down node is a no-op.
 func (n *Node) Kill() error {
 	return n.do("kill", func() error {
-		n.killed = true
+		n.killed, n.pauses = true, 0
 		return n.impl.kill()
 	})
 }
@@ -150,7 +153,7 @@ func (n *Node) Restart(ctx context.Context) error {
 				return err
 			}
 		}
-		n.killed = false
+		n.killed, n.pauses = false, 0
 		return n.impl.restart(ctx)
 	})
 }
@@ -159,16 +162,43 @@ func (n *Node) Restart(ctx context.Context) error {
 // every command (including those arriving on new connections, which are
 // still accepted) blocks before it executes until Resume, which is what a
 // SIGSTOPped server looks like to a client; the miniredis clock keeps
-// running, so keys expire as on a real paused Redis. Pausing a paused node is
-// a no-op; pausing a down node returns ErrNodeNotRunning.
+// running, so keys expire as on a real paused Redis. Pauses nest, as a
+// client's freezes do (faults.Gate): a node paused twice runs again at the
+// second Resume, so two overlapping pause steps keep it stopped until the
+// later one ends (a late step's SIGCONT once ended the other's stop while
+// its record said the node was stopped). Pausing a down node returns
+// ErrNodeNotRunning.
 func (n *Node) Pause() error {
-	return n.do("pause", n.impl.pause)
+	return n.do("pause", func() error {
+		if err := n.impl.pause(); err != nil {
+			return err
+		}
+		n.pauses++
+		return nil
+	})
 }
 
-// Resume undoes Pause (SIGCONT for local nodes): queued commands run. A
-// running node is left alone; a down node returns ErrNodeNotRunning.
+// Resume undoes one Pause (SIGCONT for local nodes, at the last one): queued
+// commands run. A running node is left alone; a down node returns
+// ErrNodeNotRunning.
 func (n *Node) Resume() error {
-	return n.do("resume", n.impl.resume)
+	return n.do("resume", func() error {
+		if n.pauses > 1 && n.impl.state() == StatePaused {
+			n.pauses--
+			return nil
+		}
+		n.pauses = 0
+		return n.impl.resume()
+	})
+}
+
+// resumeAll resumes the node whatever number of pauses is in force
+// (HealAll).
+func (n *Node) resumeAll() error {
+	return n.do("resume", func() error {
+		n.pauses = 0
+		return n.impl.resume()
+	})
 }
 
 // ShiftClock emulates a step of the node's wall clock by delta
