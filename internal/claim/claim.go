@@ -124,8 +124,10 @@ const (
 	Absent Kind = "absent"
 	// Experiment: the run's scenario, changed as What says (package why:
 	// "without" plan step Step, "half" that step at half its length,
-	// "fixed-by" the scenario's fixed_by file with the same faults), run
-	// with the same seed, got the verdict How; Report is its report
+	// "fixed-by" the scenario's fixed_by file with the same faults,
+	// "fixed-by-own" that file with its own faults, which differ from the
+	// run's: the run's without Steps when Steps is set), run with the same
+	// seed, got the verdict How; Report is its report
 	// directory. A counterfactual's claim: what a headline's cause and the
 	// remedy's fixed_by sentence rest on. Its verdict is another run's,
 	// checked against that run's results.json, not this history. Records:
@@ -205,6 +207,9 @@ type Claim struct {
 	Renewal   bool   `json:"renewal,omitempty"`
 	// Report is an Experiment claim's report directory.
 	Report string `json:"report,omitempty"`
+	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
+	// the fix's own plan lacks, when its plan is the run's without them.
+	Steps []int `json:"steps,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.

@@ -97,6 +97,8 @@ var messagesEN = map[string]string{
 	"fix.ttl.atomic":          "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
 	"fix.unavailable":         "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
 	"fix.fixed":               "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
+	"fix.fixed.own":           "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
+	"fix.fixed.named":         "The scenario named as its fix: %s.",                                                                                                                      // scenario
 	"fix.fixed.run":           "Run it with",                                                                                                                                             //
 	"fix.fixed.report":        "open its report",                                                                                                                                         //
 	"fix.saved.fencing":       "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //

@@ -94,6 +94,8 @@ var messagesVI = map[string]string{
 	"fix.ttl.atomic":          "Đặt key và TTL trong cùng một lệnh, SET key token NX PX ttl: với SETNX rồi EXPIRE, một lần crash giữa hai lệnh để lại một key không bao giờ hết hạn (bài 42).",
 	"fix.unavailable":         "Không client nào lấy được lock lâu hơn mức kịch bản cho phép: đây là vấn đề tiến triển, không phải an toàn. Hãy xem cái gì đã giữ nó: một key mồ côi (người giữ bị crash hoặc đã thôi tin là mình giữ) tồn tại đến hết TTL; mất quorum thì cần nhiều node liên lạc được hơn (bài 47).",
 	"fix.fixed":               "Cùng lỗi đó, nhưng vô hại: kịch bản %s.",
+	"fix.fixed.own":           "Kịch bản được nêu là cách sửa, với các lỗi của riêng nó, không phải của lần chạy này: %s.",
+	"fix.fixed.named":         "Kịch bản được nêu là cách sửa: %s.",
 	"fix.fixed.run":           "Chạy bằng lệnh",
 	"fix.fixed.report":        "mở báo cáo của nó",
 	"fix.saved.fencing":       "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã từ chối người giữ lock cũ.",

@@ -8,6 +8,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -130,6 +131,9 @@ type remedy struct {
 	Advice   []adviceRow // in lang
 	Fixed    string      // fixed scenario's name (the scenario's fixed_by), "" when none
 	FixedCmd string      // command that runs it
+	// FixedKey is the message that names it: "the same fault, made
+	// harmless" only when it has the run's faults (fixedKey).
+	FixedKey string
 	Saved    string      // for a valid fenced run: what saved it
 	// SavedClaim are the ids of the claims Saved renders: the overlap the
 	// checker found harmless and the stale writes the resource refused.
@@ -165,9 +169,33 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 		r.Advice = append(r.Advice, adviceRow{Text: adviceText(lang, a, h.Workload), Claim: strings.Join(a.Claims, " ")})
 	}
 	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
-		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
+		r.Fixed, r.FixedCmd, r.FixedKey = f.Name, "locksim run "+f.File, fixedKey(in)
 	}
 	return r
+}
+
+// fixedKey is the message naming the run's fixed_by scenario: "the same
+// fault, made harmless" only when it has the run's faults — as its
+// experiment ran it (why.FixedBy) or, without one, as Analyse found its
+// file (Fixed.Faults); a fix with faults of its own (why.FixedByOwn,
+// FaultsOwn) is named as such, and one not known either way plainly.
+func fixedKey(in Input) string {
+	faults := in.FixedBy.Faults
+	for _, c := range in.Counterfactuals {
+		switch c.Change {
+		case why.FixedBy:
+			faults = FaultsSame
+		case why.FixedByOwn:
+			faults = FaultsOwn
+		}
+	}
+	switch faults {
+	case FaultsSame:
+		return "fix.fixed"
+	case FaultsOwn:
+		return "fix.fixed.own"
+	}
+	return "fix.fixed.named"
 }
 
 // savedBy is the section of a valid run whose lock broke but whose

@@ -108,6 +108,8 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 		{"the fixed_by file's run is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by", How: "valid"}, true},
 		{"a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "without", Step: 99, How: "valid"}, false},
 		{"a fixed_by run that names a step is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by", Step: pause.ID, How: "valid"}, false},
+		{"the fixed_by file's run with its own faults, lacking the pause, is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{pause.ID}, How: "valid"}, true},
+		{"a fix with its own faults that lacks a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{99}, How: "valid"}, false},
 		{"a change no experiment makes is refused", claim.Claim{Kind: claim.Experiment, What: "double", Step: pause.ID, How: "valid"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
