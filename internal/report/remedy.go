@@ -134,7 +134,7 @@ type remedy struct {
 	// FixedKey is the message that names it: "the same fault, made
 	// harmless" only when it has the run's faults (fixedKey).
 	FixedKey string
-	Saved    string      // for a valid fenced run: what saved it
+	Saved    string // for a valid fenced run: what saved it
 	// SavedClaim are the ids of the claims Saved renders: the overlap the
 	// checker found harmless and the stale writes the resource refused.
 	SavedClaim string
