@@ -31,8 +31,11 @@ const (
 	// completion, or a possible hold's first accepted write) to End; How is
 	// why the belief ended (account.Hold* words: released, lost, done,
 	// stopped, reacquired, crashed, last). Token, Fence and TTL are the
-	// owner token, fencing token and TTL the acquire recorded. Records: the
-	// acquire, then the operation that ended it, if any. [16]
+	// owner token, fencing token and TTL the acquire recorded. Wait is the
+	// replicas the acquire's WAIT asked for (its numreplicas: Client's
+	// WAIT command between the acquire's invoke and completion), 0 when
+	// Client sent no WAIT in it. Records: the acquire, then the operation
+	// that ended it, if any. [16]
 	Hold Kind = "hold"
 	// Extend: Client's extend (or renewal) operation [Start, End] on Key.
 	// What "moved": a command of Client in that window moved the deadline
@@ -207,6 +210,8 @@ type Claim struct {
 	Renewal   bool   `json:"renewal,omitempty"`
 	// Report is an Experiment claim's report directory.
 	Report string `json:"report,omitempty"`
+	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
+	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
 	// the fix's own plan lacks, when its plan is the run's without them.
 	Steps []int `json:"steps,omitempty"`

@@ -100,6 +100,12 @@ var offers = map[string][]offer{
 	// it, the schedulers' clock spread against the TTL is the story
 	// (issue 27, false statement 10).
 	"fix.cron": {{"fix.cron", []premise{notLockPerFire}}, {"fix.cron.skew", []premise{lockPerFire, skewPastTTL}}},
+	// WAIT 1 is advice only for a holder that did not WAIT; one that
+	// waited for fewer replicas than its master had is told to wait for
+	// all, and that WAIT still does not make Redis strongly consistent
+	// (failover-wait-two-replicas). A holder that waited for every replica
+	// gets no WAIT advice.
+	"fix.wait.lock": {{"fix.wait.lock", []premise{noWait}}, {"fix.wait.all", []premise{waitedFewer}}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
 }
@@ -357,6 +363,11 @@ func adviceText(lang Lang, a Advice, workload string) string {
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], tr(lang, "fix.counter."+a.Args[1]))
 		}
+	case "fix.wait.all":
+		if len(a.Args) == 4 {
+			return tr(lang, a.Key, a.Args[0], a.Args[1], a.Args[2], a.Args[3])
+		}
+		return ""
 	case "fix.cron.skew":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1])

@@ -40,6 +40,12 @@ func TestVerifierRefusesAMutatedPremise(t *testing.T) {
 			kind(claim.ClockOffset, func(c claim.Claim) bool { return c.Client != "" }), func(c *claim.Claim) { c.Offset *= 2 }},
 		{"class 10: the TTL the cron advice rests on is the acquire's", adviceRun("cron-lock-per-fire-short-ttl"),
 			kind(claim.Hold, nil), func(c *claim.Claim) { c.TTL *= 2 }},
+		{"the WAIT the wait-for-all advice rests on is not told as asking for every replica", adviceRun("failover-wait-two-replicas"),
+			kind(claim.Hold, func(c claim.Claim) bool { return c.Wait == 1 }), func(c *claim.Claim) { c.Wait = 2 }},
+		{"a holder that WAITed is not told as one that did not", adviceRun("failover-wait-two-replicas"),
+			kind(claim.Hold, func(c claim.Claim) bool { return c.Wait == 1 }), func(c *claim.Claim) { c.Wait = 0 }},
+		{"a holder that did not WAIT is not told as one that did", corpus("c19m-lock-lost-in-failover-advice"),
+			kind(claim.Hold, nil), func(c *claim.Claim) { c.Wait = 1 }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
