@@ -96,7 +96,13 @@ const (
 	// operations. [13]
 	ForeignDelete Kind = "foreign-delete"
 	// Anomaly: a checker's finding What over [Start, End], true at At,
-	// with Violating the accepted writes that are the violation. [16]
+	// with Violating the accepted writes that are the violation. Client is
+	// its first client (a mutex overlap's stale holder). Fenceable (a
+	// mutex overlap's) are Client's writes the resource accepted, each
+	// invoked after a write of the newer holder By, made in By's hold
+	// (after its acquire, the claim's second record), had been accepted:
+	// a resource refusing tokens lower than one it has seen would have
+	// refused them. [16]
 	Anomaly Kind = "anomaly"
 	// Op: Client's own operation What (a history.Func: acquire, probe,
 	// read, write, release, extend, lost, done, stopped) on Key was invoked
@@ -219,6 +225,9 @@ type Claim struct {
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
 	Violating []int `json:"violating,omitempty"`
+	// Fenceable are the history indices of an Anomaly claim's stale
+	// writes that came after a write of the newer holder (By).
+	Fenceable []int `json:"fenceable,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests
 	// on, the one that starts it first.
 	Records []int `json:"records"`

@@ -91,7 +91,9 @@ var messagesEN = map[string]string{
 	"fix.counter.none":        "it persists nothing and restarts empty",
 	"fix.counter.rdb":         "it restarts from an rdb snapshot, without the writes since",
 	"fix.counter.everysec":    "appendfsync everysec loses its last second in a power loss",
-	"fix.redlock":             "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
+	"fix.redlock":             "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource, taken from a separate counter that only grows, since Redlock's grants carry none (lesson 47).",
+	"fix.fencing.source":      "Redlock's grants carry no such number: take it from a separate counter that only grows and survives the faults, such as a consensus store's revision (etcd) or zxid (ZooKeeper), not from the lock's nodes (Kleppmann 2016).",
+	"fix.redlock.claim":       "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness: fence the resource with a token taken from a separate counter that only grows (Redlock's grants carry none), presented by each new holder as soon as it is granted (lessons 46, 47).",
 	"fix.ttl":                 "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
 	"fix.renewal":             "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
 	"fix.orphan":              "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
@@ -360,6 +362,7 @@ var messagesEN = map[string]string{
 	"say.waste":                   "No data was harmed, but work was wasted: %s", // describe
 	"say.notlive":                 "Safe, but not live: %s",                      // describe
 	"fix.incr":                    "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+	"fix.incr.atomic":             "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, so that no holder writes back a value it read before another's write (lesson 42).",
 	"fix.lua.stock":               "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
 	"fix.cron":                    "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
 	"fix.cron.skew":               "Each fire time already had its own lock, never released, but its TTL (%s) was shorter than the spread of the schedulers' clocks (%s): a scheduler whose clock is behind can reach a fire time after that fire time's key has expired, and run the job again. Keep each fire time's key longer than the clocks can differ (a TTL, or lockAtLeastFor, above the largest clock skew), keep the schedulers' clocks in step, and make the job idempotent (lesson 51).", // TTL, clock spread

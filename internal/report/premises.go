@@ -352,3 +352,12 @@ func waitedFewer(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	}
 	return []claim.Claim{h, fc}, true
 }
+
+// staleAfterFresh: some overlap's stale holder had a write accepted after
+// the newer holder's first accepted write (its Anomaly claims with
+// Fenceable writes, the checker's): a resource refusing tokens lower than
+// one it has seen would have refused it.
+func staleAfterFresh(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Anomaly && len(c.Fenceable) > 0 })
+	return cs, len(cs) > 0
+}

@@ -106,6 +106,13 @@ var offers = map[string][]offer{
 	// (failover-wait-two-replicas). A holder that waited for every replica
 	// gets no WAIT advice.
 	"fix.wait.lock": {{"fix.wait.lock", []premise{noWait}}, {"fix.wait.all", []premise{waitedFewer}}},
+	// A token checked by the resource alone refuses only a stale write
+	// that reaches it after a newer holder's: advice that offers it alone
+	// ("add a fencing token", "or fence the writes") is offered only
+	// where some stale write did (an overlap's Fenceable writes); else its
+	// claim-first wording (fix.fencing) speaks for fencing.
+	"fix.redlock": {{"fix.redlock", []premise{staleAfterFresh}}, {"fix.redlock.claim", nil}},
+	"fix.incr":    {{"fix.incr", []premise{staleAfterFresh}}, {"fix.incr.atomic", nil}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
 }
@@ -172,7 +179,7 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 	}
 	r := &remedy{}
 	for _, a := range advice {
-		r.Advice = append(r.Advice, adviceRow{Text: adviceText(lang, a, h.Workload), Claim: strings.Join(a.Claims, " ")})
+		r.Advice = append(r.Advice, adviceRow{Text: adviceText(lang, a, h), Claim: strings.Join(a.Claims, " ")})
 	}
 	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
 		r.Fixed, r.FixedCmd, r.FixedKey = f.Name, "locksim run "+f.File, fixedKey(in)
@@ -350,15 +357,22 @@ func hasHarmless(results []checker.Result, why string) bool {
 	return false
 }
 
-// adviceText is advice a in lang, fitted to the run's workload where the
+// adviceText is advice a in lang, fitted to the run (header h) where the
 // advice names the protected resource: fencing names this run's resource
-// (the counter, the stock, …), not a list of every workload's.
-func adviceText(lang Lang, a Advice, workload string) string {
+// (the counter, the stock, …), not a list of every workload's, and, for
+// a Redlock, where its token comes from.
+func adviceText(lang Lang, a Advice, h history.Header) string {
 	switch a.Key {
 	case "fix.fencing":
-		if _, ok := messages[English]["wl.resource."+workload]; ok {
-			return tr(lang, "fix.fencing.wl", tr(lang, "wl.resource."+workload))
+		text := tr(lang, a.Key)
+		if _, ok := messages[English]["wl.resource."+h.Workload]; ok {
+			text = tr(lang, "fix.fencing.wl", tr(lang, "wl.resource."+h.Workload))
 		}
+		if slices.Contains(h.Traits, history.TraitMultiNode) {
+			// Redlock's grants carry no token: say where one comes from.
+			text += " " + tr(lang, "fix.fencing.source")
+		}
+		return text
 	case "fix.fencing.counter":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], tr(lang, "fix.counter."+a.Args[1]))

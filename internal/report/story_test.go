@@ -500,7 +500,7 @@ func TestRemedyGivesEachAdviceOnce(t *testing.T) {
 	if r == nil {
 		t.Fatal("no remedy for the gc-pause double charge")
 	}
-	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", Advice{Key: "fix.fencing"}, "payment")}
+	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", Advice{Key: "fix.fencing"}, history.Header{Workload: "payment"})}
 	if got := r.Texts(); !slices.Equal(got, want) {
 		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", got, want)
 	}

@@ -44,6 +44,14 @@ func TestVerifierRefusesAMutatedPremise(t *testing.T) {
 			kind(claim.Hold, func(c claim.Claim) bool { return c.Wait == 1 }), func(c *claim.Claim) { c.Wait = 2 }},
 		{"a holder that WAITed is not told as one that did not", adviceRun("failover-wait-two-replicas"),
 			kind(claim.Hold, func(c claim.Claim) bool { return c.Wait == 1 }), func(c *claim.Claim) { c.Wait = 0 }},
+		{"a stale write a token check would have refused is not told of the newer holder", adviceRun("counter-gc-pause"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return len(c.Fenceable) > 0 }), func(c *claim.Claim) { c.Client, c.By = c.By, c.Client }},
+		{"a stale write a token check would have refused is not told of a write before the newer holder's", adviceRun("counter-gc-pause"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return len(c.Fenceable) > 0 }), func(c *claim.Claim) { c.Fenceable = []int{2} }},
+		{"the older holder's write before the newer holder's first is not told as one after it", adviceRun("redlock-clock-jump"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == "mutex-overlap" }), func(c *claim.Claim) {
+				c.By, c.Fenceable = "w2", append([]int{}, c.Records[2:]...)
+			}},
 		{"a holder that did not WAIT is not told as one that did", corpus("c19m-lock-lost-in-failover-advice"),
 			kind(claim.Hold, nil), func(c *claim.Claim) { c.Wait = 1 }},
 	}
