@@ -361,3 +361,11 @@ func staleAfterFresh(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Anomaly && len(c.Fenceable) > 0 })
 	return cs, len(cs) > 0
 }
+
+// onePermit: the run's lock admits one holder at a time — no semaphore
+// parameter, or a semaphore of one permit (the workload's parameter, as
+// results.json's params carry it; no claim states a configuration).
+func onePermit(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	n, ok := f.in.History.Header.Params[history.ParamPermits]
+	return nil, !ok || n <= 1
+}

@@ -89,7 +89,11 @@ var offers = map[string][]offer{
 	// Fencing relies on a counter that only grows: where the run's crash
 	// lost the writes of the node that would keep it, the counter would
 	// have gone back with them (issue 27, false statement 8).
-	"fix.fencing": {{"fix.fencing", []premise{counterKept}}, {"fix.fencing.counter", []premise{counterLost}}},
+	// A token that only grows admits one holder at a time: for a
+	// semaphore of more than one permit it would refuse the legitimate
+	// holders below the highest token and admit the over-admitted one
+	// (semaphore-basic-clock-skew), so it is not offered there.
+	"fix.fencing": {{"fix.fencing", []premise{counterKept, onePermit}}, {"fix.fencing.counter", []premise{counterLost, onePermit}}},
 	// A purged permit's story: a pause of its holder; with no pause in
 	// the run, the purging client's clock ahead of the holder's (issue 27,
 	// false statement 2), or else a holder inside longer than the timeout.
