@@ -312,7 +312,7 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
 	pg.Why = m.whySection(lang, in, filepath.Dir(path), res.Claims)
-	pg.FixedRun, pg.FixedRunClaim = fixedRun(lang, in, res.Claims)
+	pg.FixedRun, pg.FixedRunClaim = m.fixedRun(lang, in, res.Claims)
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
 			pg.FixedReport = rel

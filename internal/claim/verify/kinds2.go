@@ -282,6 +282,9 @@ func (v *verifier) foreignDelete(c claim.Claim) outcome {
 // its fire time (an accepted run before it); without, At lies in its
 // window.
 func (v *verifier) anomaly(c claim.Claim) outcome {
+	if o := v.fenceable(c); o.reason != "" {
+		return o
+	}
 	if len(c.Violating) == 0 {
 		if c.At < c.Start-slack || c.At > c.End+slack {
 			return refuse(c.Records, "it became true at %d, outside its window [%d, %d]", c.At, c.Start, c.End)
@@ -339,4 +342,34 @@ func (v *verifier) tokenOwner(value string) string {
 		owner = op.Client
 	}
 	return owner
+}
+
+// fenceable: each of an anomaly's Fenceable records is an accepted write
+// of Client on Key invoked after an accepted write of By on Key had
+// completed, By's write invoked after By's acquire (the claim's second
+// record, an ok acquire of By's) had completed.
+func (v *verifier) fenceable(c claim.Claim) outcome {
+	if len(c.Fenceable) == 0 {
+		return held
+	}
+	acq, ok := v.rec(c, 1)
+	if !ok || acq.F != history.Acquire || acq.Type != history.OK || acq.Client != c.By || c.By == "" || c.By == c.Client {
+		return refuse(c.Records, "the anomaly's second record is not an ok acquire of the newer holder %q", c.By)
+	}
+	for _, w := range c.Fenceable {
+		if w < 0 || w >= len(v.h.Ops) {
+			return refuse([]int{}, "fenceable record %d does not exist", w)
+		}
+		op := v.h.Ops[w]
+		if op.F != history.Write || op.Type != history.OK || op.Client != c.Client || op.Key != c.Key {
+			return refuse([]int{w}, "record %d is not an accepted write of %s on %s", w, c.Client, c.Key)
+		}
+		if !slices.ContainsFunc(v.h.Ops, func(f history.Op) bool {
+			return f.F == history.Write && f.Type == history.OK && f.Client == c.By && f.Key == c.Key &&
+				f.Invoke >= acq.Complete && f.Complete < op.Invoke
+		}) {
+			return refuse([]int{w}, "no write of %s accepted after its grant had completed before record %d was invoked", c.By, w)
+		}
+	}
+	return held
 }
