@@ -1,10 +1,13 @@
 package report
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -55,6 +58,61 @@ func TestAFailoverIsToldAtItsAnnouncementAndWithWhatItLost(t *testing.T) {
 			for _, w := range tt.lack {
 				if strings.Contains(got, w) {
 					t.Errorf("%q says %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+// readerRun is a stored run's history (testdata/reader/<name>.jsonl, a
+// fresh reader's fixture, issue 27) checked, as the report is given it.
+func readerRun(t *testing.T, name string, lang Lang) (Input, *model) {
+	t.Helper()
+	h, err := history.ReadFile(filepath.Join("testdata", "reader", name+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results, Lang: lang}
+	return in, newModel(in.History, in.Account)
+}
+
+// Issue 27 (a fresh reader, failover-wait-two-replicas seed 24): "w1 kept
+// acting on a lock lost 49.5 s earlier, when n1 failed over" and "w1's
+// key … was lost in the failover of n1", while n1 crashed at t=0.7s and
+// Sentinel announced n1r2 only at t=19.5s. The loss is told at the
+// master's crash, by what happened (it crashed), with the replica
+// promoted in its place and when; never as a failover at the crash.
+func TestAKeyLostWithACrashedMasterIsToldAtTheCrash(t *testing.T) {
+	tests := []struct {
+		lang       Lang
+		where      string
+		want, lack []string
+	}{
+		{English, "headline", []string{"lost 49.5 s earlier, when n1, the master holding it, crashed", "(n1r2, announced at t=19.5s)"}, []string{"failed over to"}},
+		{English, "story", []string{"w1's key invoice-1 was lost when n1, the master holding it, crashed", "(n1r2, announced at t=19.5s)"}, []string{"lost in the failover", "failed over at"}},
+		{Vietnamese, "headline", []string{"n1, master giữ nó, gặp sự cố (crash)", "(n1r2, được thông báo lúc t=19.5s)"}, []string{"failover sang"}},
+		{Vietnamese, "story", []string{"n1, master giữ nó, gặp sự cố (crash)", "n1r2, được thông báo lúc t=19.5s"}, []string{"trong lần failover"}},
+	}
+	for _, tt := range tests {
+		t.Run("the "+string(tt.lang)+" "+tt.where+" tells the loss at n1's crash", func(t *testing.T) {
+			in, m := readerRun(t, "failover-wait-two-replicas-seed24", tt.lang)
+			got := headline(in, m)
+			if tt.where == "story" {
+				var ss []string
+				for _, s := range narrative(in, m) {
+					ss = append(ss, s.Text)
+				}
+				got = strings.Join(ss, "\n")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s lacks %q:\n%s", tt.where, w, got)
+				}
+			}
+			for _, w := range tt.lack {
+				if strings.Contains(got, w) {
+					t.Errorf("%s says %q:\n%s", tt.where, w, got)
 				}
 			}
 		})
