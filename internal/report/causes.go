@@ -45,7 +45,7 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 		}
 		return tr(lang, "c.clock", stale, current, on, t)
 	case account.EndFailover:
-		if fate, promoted, ok := m.failoverLoss(lang, c.Step); ok {
+		if fate, promoted, _, ok := m.failoverLoss(lang, c.Step); ok {
 			return tr(lang, "c.failover.fate", stale, current, on, t, fate, promoted)
 		}
 		return tr(lang, "c.failover", stale, current, on, t)
@@ -101,12 +101,12 @@ func holderRoles(a checker.Anomaly) (stale, current string) {
 // failoverLoss tells how a key was lost with its master in failover step
 // id (account.EndFailover, placed at the step's start): what befell the
 // master (fate: it crashed, was stopped, or was failed over by command,
-// by the step's mode) and the replica promoted in its place with when it
-// was announced (the switch-master record; else when it answered as a
+// by the step's mode) and the replica promoted in its place (name) with
+// when it was announced (the switch-master record; else when it answered as a
 // master, the step's own measure). ok is false when the run recorded no
 // promotion: the sentence then says only that the key was lost in the
 // failover.
-func (m *model) failoverLoss(lang Lang, id int) (fate, promoted string, ok bool) {
+func (m *model) failoverLoss(lang Lang, id int) (fate, promoted, name string, ok bool) {
 	for _, w := range m.faults {
 		if w.Step.ID != id || w.Step.Effect != history.EffectFailover {
 			continue
@@ -117,10 +117,10 @@ func (m *model) failoverLoss(lang Lang, id int) (fate, promoted string, ok bool)
 			}
 			fate = tr(lang, "failover.fate."+w.Step.FailoverMode)
 			if w.Switch >= 0 && w.Switch < len(m.h.Ops) {
-				return fate, tr(lang, "failover.promoted", p.Promoted, fmtT(m.sec(m.h.Ops[w.Switch].Invoke))), true
+				return fate, tr(lang, "failover.promoted", p.Promoted, fmtT(m.sec(m.h.Ops[w.Switch].Invoke))), p.Promoted, true
 			}
-			return fate, tr(lang, "failover.promoted.role", p.Promoted, fmtT(m.sec(w.Start+p.TookNS))), true
+			return fate, tr(lang, "failover.promoted.role", p.Promoted, fmtT(m.sec(w.Start+p.TookNS))), p.Promoted, true
 		}
 	}
-	return "", "", false
+	return "", "", "", false
 }

@@ -498,7 +498,7 @@ var messagesEN = map[string]string{
 	"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                               // owner, key, node
 	"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                              // t, node
 	"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                         // t, group
-	"n.gone.failover.fate":  "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s (the replica promoted in its place, %[4]s, had not received all %[2]s had written)",
+	"n.gone.failover.fate":  "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s, and %[4]s, the replica promoted in its place, had not received all %[2]s had written",
 	"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
 	"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
 	"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t

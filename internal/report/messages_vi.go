@@ -487,7 +487,7 @@ var messagesVI = map[string]string{
 	"n.permit.lost":         "Permit của %[1]s trên %[2]s bị mất trên %[3]s.",
 	"n.gone.crashed":        "nó bị mất lúc t=%[1]ss, khi %[2]s bị crash",
 	"n.gone.failover":       "nó bị mất lúc t=%[1]ss trong lần failover của %[2]s",
-	"n.gone.failover.fate":  "nó bị mất lúc t=%[1]ss, khi %[2]s, master giữ nó, %[3]s (replica được nâng lên thay nó, %[4]s, chưa nhận đủ những gì %[2]s đã ghi)",
+	"n.gone.failover.fate":  "nó bị mất lúc t=%[1]ss, khi %[2]s, master giữ nó, %[3]s, và %[4]s, replica được nâng lên thay nó, chưa nhận đủ những gì %[2]s đã ghi",
 	"n.gone.taken":          "nó đã không còn từ t=%ss, vì một lý do lịch sử không cho thấy",
 	"n.gone.flushed":        "nó bị flush lúc t=%ss",
 	"n.gone.overwritten":    "nó bị ghi đè lúc t=%ss",

@@ -595,7 +595,7 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		case account.EndJanitor:
 			return tr(lang, "say.double.deleted", a.Key, w.Client, late)
 		case account.EndFailover:
-			if fate, promoted, ok := m.failoverLoss(lang, c.Step); ok {
+			if fate, promoted, _, ok := m.failoverLoss(lang, c.Step); ok {
 				return tr(lang, "say.double.failover.fate", a.Key, w.Client, late, joinAnd(lang, c.Nodes), fate, promoted)
 			}
 			return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))

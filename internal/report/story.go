@@ -345,8 +345,8 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		cause = tr(lang, "n.gone.crashed", t, own.CauseNode)
 	case account.EndFailover:
 		cause = tr(lang, "n.gone.failover", t, own.CauseNode)
-		if fate, promoted, ok := m.failoverLoss(lang, own.Cause.Step); ok {
-			cause = tr(lang, "n.gone.failover.fate", t, own.CauseNode, fate, promoted)
+		if fate, _, name, ok := m.failoverLoss(lang, own.Cause.Step); ok {
+			cause = tr(lang, "n.gone.failover.fate", t, own.CauseNode, fate, name)
 		}
 	case account.EndTaken:
 		cause = tr(lang, "n.gone.taken", t)
@@ -418,7 +418,7 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl string) (str
 	case account.EndCrashed:
 		return tr(lang, "n.expired.crash", l.Client, l.Key, node), true
 	case account.EndFailover:
-		if fate, promoted, ok := m.failoverLoss(lang, step); ok {
+		if fate, promoted, _, ok := m.failoverLoss(lang, step); ok {
 			return tr(lang, "n.lost.failover.fate", l.Client, l.Key, node, fate, promoted), true
 		}
 		return tr(lang, "n.lost.failover", l.Client, l.Key, node), true
