@@ -3,12 +3,14 @@ package report
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // Issue 27 (a fresh reader): a failover's sentence gave the step's took_ns
@@ -116,6 +118,72 @@ func TestAKeyLostWithACrashedMasterIsToldAtTheCrash(t *testing.T) {
 				if strings.Contains(got, w) {
 					t.Errorf("%s says %q:\n%s", tt.where, w, got)
 				}
+			}
+		})
+	}
+}
+
+// Issue 27 (a fresh reader, failover-wait-two-replicas seed 24): the dark
+// "node crash" band of n1r1 covered every row (w1, w2, the probe, n1,
+// n1r2, the payment gateway) from 0.8 s to 15.8 s, as if everything was
+// down, while n1r1 had no row and its name was nowhere in the picture.
+// A crashed replica gets a row under its master, and only that row is
+// shaded.
+func TestACrashedReplicaIsShadedOnItsOwnRow(t *testing.T) {
+	in, m := readerRun(t, "failover-wait-two-replicas-seed24", English)
+	d := buildDrawing(in, m, "")
+	row := -1
+	for i, l := range d.Lanes {
+		if l.Name == "n1r1" {
+			row = i
+		}
+	}
+	t.Run("n1r1 has a row, called a replica of n1", func(t *testing.T) {
+		if row < 0 {
+			t.Fatalf("no row for n1r1 among %+v", d.Lanes)
+		}
+		if d.Lanes[row].Sub != "replica of n1" {
+			t.Errorf("n1r1's row is %+v", d.Lanes[row])
+		}
+	})
+	t.Run("its crash shades only its row", func(t *testing.T) {
+		found := false
+		for _, s := range d.Shapes {
+			if s.Kind != chart.ShShade || s.Sub != history.EffectCrashNode {
+				continue
+			}
+			found = true
+			if s.Lane != row || s.Lane2 != row {
+				t.Errorf("the crash is shaded on rows %d–%d, want n1r1's (%d) alone", s.Lane, s.Lane2, row)
+			}
+		}
+		if !found {
+			t.Error("the crash is not drawn")
+		}
+	})
+}
+
+// Issue 27 (a fresh reader, counter-gc-pause seed 11): the latency and
+// rate charts shaded w1's GC pause across w2's points with the legend
+// "GC pause (client frozen)", as if every client was frozen. A perf
+// chart's shade says whose fault it is.
+func TestAPerfChartsShadeSaysWhoseFaultItIs(t *testing.T) {
+	tests := []struct {
+		lang Lang
+		want string
+	}{
+		{English, "GC pause (client frozen): w1"},
+		{Vietnamese, ": w1"},
+	}
+	for _, tt := range tests {
+		t.Run("the "+string(tt.lang)+" legend names w1", func(t *testing.T) {
+			_, m := readerRun(t, "counter-gc-pause-seed11", tt.lang)
+			var texts []string
+			for _, e := range shadeFaults(chart.NewPlot(""), m, tt.lang, 1) {
+				texts = append(texts, e.Text)
+			}
+			if !slices.ContainsFunc(texts, func(s string) bool { return strings.HasSuffix(s, tt.want) }) {
+				t.Errorf("legend %q lacks an entry ending %q", texts, tt.want)
 			}
 		})
 	}

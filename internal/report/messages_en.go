@@ -537,6 +537,7 @@ var messagesEN = map[string]string{
 	"p.purged":              "purged",
 	"p.clock":               "expired early (clock)",
 	"p.failover":            "lost in failover",
+	"p.fault.of":            "%s: %s",
 	"p.held":                "still held",
 
 	// Issue 19, third round: the two-write job (BR-23 #1416), the orphan

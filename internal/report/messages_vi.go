@@ -526,6 +526,7 @@ var messagesVI = map[string]string{
 	"p.purged":              "bị dọn (purge)",
 	"p.clock":               "expire sớm (đồng hồ)",
 	"p.failover":            "mất khi failover",
+	"p.fault.of":            "%s: %s",
 	"p.held":                "vẫn còn giữ",
 
 	// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
