@@ -323,6 +323,11 @@ func (b *builder) faults() {
 		}
 		if !shaded {
 			b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: 0, Lane2: len(d.Lanes) - 1, X0: s, X1: e, Y0: -0.5, Y1: 0.5, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
+			// Over every row, it names what it acted on: without, it
+			// looked as if everything was down (issue 27).
+			if ts := targetsOf(st); len(ts) > 0 {
+				b.label(chart.Label{Lane: 0, X: s, Dy: -0.33, Text: tr(lang, "p.fault.of", short, joinAnd(lang, ts)), Style: chart.LbFault, Prio: chart.PrFault, Ref: fr})
+			}
 		}
 	}
 }

@@ -188,3 +188,30 @@ func TestAPerfChartsShadeSaysWhoseFaultItIs(t *testing.T) {
 		})
 	}
 }
+
+// A fault on what has no row (a sentinel) still shades every row, and
+// names what it acted on there, never as if everything was down (issue
+// 27).
+func TestAFaultOnWhatHasNoRowNamesItsTarget(t *testing.T) {
+	in, _ := readerRun(t, "failover-wait-two-replicas-seed24", English)
+	h := in.History
+	h.Ops = slices.Clone(h.Ops)
+	for i, op := range h.Ops {
+		if op.F == history.Fault && op.Value.Fault != nil && op.Value.Fault.Effect == history.EffectCrashNode {
+			st := *op.Value.Fault
+			st.Nodes = []string{"sentinel2"}
+			h.Ops[i].Value.Fault = &st
+		}
+	}
+	in.History = h
+	in.Account = account.New(h)
+	m := newModel(h, in.Account)
+	d := buildDrawing(in, m, "")
+	if !slices.ContainsFunc(d.Labels, func(l chart.Label) bool { return l.Text == "node crash: sentinel2" }) {
+		var texts []string
+		for _, l := range d.Labels {
+			texts = append(texts, l.Text)
+		}
+		t.Errorf("no label names sentinel2's crash among %q", texts)
+	}
+}
