@@ -244,7 +244,7 @@ var messagesVI = map[string]string{
 	"n.expired.crash":         "Key %[2]s của %[1]s bị mất trên %[3]s: node bị crash.",
 	"n.lost.failover":         "Key %[2]s của %[1]s bị mất trong lần failover của %[3]s: replica được promote chưa nhận đủ những gì master đã ghi.",
 	"n.lost.failover.fate":    "Key %[2]s của %[1]s bị mất khi %[3]s, master giữ nó, %[4]s: replica được nâng lên thay nó (%[5]s) chưa nhận đủ những gì %[3]s đã ghi.",
-	"failover.fate.crash":     "gặp sự cố (crash)",
+	"failover.fate.crash":     "bị crash",
 	"failover.fate.stop":      "bị dừng",
 	"failover.fate.sentinel":  "bị failover bằng lệnh SENTINEL FAILOVER",
 	"failover.promoted":       "%[1]s, được thông báo lúc t=%[2]ss",
