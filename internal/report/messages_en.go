@@ -536,7 +536,7 @@ var messagesEN = map[string]string{
 	"p.released":            "released",
 	"p.purged":              "purged",
 	"p.clock":               "expired early (clock)",
-	"p.failover":            "lost in failover",
+	"p.failover":            "lost with its master",
 	"p.fault.of":            "%s: %s",
 	"p.held":                "still held",
 

@@ -525,7 +525,7 @@ var messagesVI = map[string]string{
 	"p.released":            "đã nhả lock",
 	"p.purged":              "bị dọn (purge)",
 	"p.clock":               "expire sớm (đồng hồ)",
-	"p.failover":            "mất khi failover",
+	"p.failover":            "mất cùng master",
 	"p.fault.of":            "%s: %s",
 	"p.held":                "vẫn còn giữ",
 
