@@ -607,6 +607,9 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		case account.EndJanitor:
 			return tr(lang, "say.double.deleted", a.Key, w.Client, late)
 		case account.EndFailover:
+			if fate, promoted, _, ok := m.failoverLoss(lang, c.Step); ok {
+				return tr(lang, "say.double.failover.fate", a.Key, w.Client, late, joinAnd(lang, c.Nodes), fate, promoted)
+			}
 			return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 		case checker.CauseSharerReleased:
 			return tr(lang, "say.double.sharer", a.Key, w.Client, c.By, late)
