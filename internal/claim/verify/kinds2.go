@@ -31,13 +31,32 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if l == nil || l.node != c.Node || l.key != c.Key {
 		return refuse(c.Records, "record %v created no key %s on %s", c.Records[1:], c.Key, c.Node)
 	}
-	if l.start > c.Start+slack || l.end < c.End-slack {
+	if l.start > c.Start+slack || l.end < c.End-slack && !v.stoppedThrough(l.node, l.end, c.End) {
 		return refuse([]int{l.set}, "that key stood from %d to %d, not through the acquire", l.start, l.end)
 	}
 	if l.owner != c.By {
 		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, c.By)
 	}
 	return held
+}
+
+// stoppedThrough reports whether node was stopped from `from` to `to`: a
+// freeze-node step (SIGSTOP) was in force over the whole span and the node
+// executed no command in it. A stopped Redis expires nothing, so a key
+// whose deadline passed at `from` still stood, unseen, until `to`.
+func (v *verifier) stoppedThrough(node string, from, to int64) bool {
+	covered := false
+	for _, op := range v.h.Ops {
+		st := op.Value.Fault
+		if op.F == history.Fault && st != nil && st.Effect == history.EffectFreezeNode && slices.Contains(st.Nodes, node) &&
+			op.Invoke <= from && to <= v.end(op) {
+			covered = true
+		}
+		if op.F == history.NodeCmd && op.Value.Node == node && from < op.Invoke && op.Invoke < to {
+			return false
+		}
+	}
+	return covered
 }
 
 // fault: the nemesis operation is step Step of kind What, active from
