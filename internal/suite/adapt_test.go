@@ -128,6 +128,10 @@ func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 		{"a crash whose node took 60 ms to restart leaves the lag", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(190))}, 8 * time.Millisecond},
 		{"a crash that started 50 ms late counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(150), ms(180))}, 50 * time.Millisecond},
 		{"a crash whose node took 120 ms to restart counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(250))}, 120 * time.Millisecond},
+		{"a client that began its workload 60 ms late leaves the timer watch's lag", ms(60), []history.Op{
+			{Process: history.NodeProcess, F: history.TimerLag, Client: "w1", Invoke: 0, Complete: ms(60), Type: history.OK},
+			{Process: history.NodeProcess, F: history.TimerLag, Invoke: ms(500), Complete: ms(515), Type: history.OK},
+		}, 15 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
