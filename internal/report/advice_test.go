@@ -124,7 +124,7 @@ func TestTheRemediesPremisesWords(t *testing.T) {
 				Vietnamese: "một bộ đếm fencing đặt trên n1 sẽ bị lùi lại trong lần crash của lần chạy này (appendfsync everysec mất giây cuối cùng khi mất điện)"}},
 		{"the cron skew advice gives the TTL and the clocks' spread", "cron-lock-per-fire-short-ttl",
 			map[Lang]string{English: "its TTL (15s) was shorter than the spread of the schedulers' clocks (20s)",
-				Vietnamese: "TTL của nó (15s) ngắn hơn độ lệch giữa đồng hồ các scheduler (20s)"}},
+				Vietnamese: "TTL của nó (15 s) ngắn hơn độ lệch giữa đồng hồ các scheduler (20 s)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := adviceRun(t, tc.run)
