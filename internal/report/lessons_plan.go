@@ -35,17 +35,22 @@ func planWords(lang Lang, r Results) string {
 		if st.Rate > 0 {
 			// A clock's rate is what tells a drift inside Redlock's
 			// allowance (1.005×) from one far outside it (1.5×).
-			word += " ×" + strconv.FormatFloat(st.Rate, 'f', -1, 64)
+			word += " ×" + numIn(lang, strconv.FormatFloat(st.Rate, 'f', -1, 64))
 		}
 		if st.Effect == history.EffectRestartClient && st.Mode != "" {
 			// Two restarts that differ only in what the new incarnation
 			// restores would otherwise read alike.
 			word += " " + tr(lang, "lesson.restore."+st.Mode)
 		}
-		if st.Duration > 0 {
+		switch {
+		case st.Kind == "crash" && st.Duration > 0:
+			// A crashed node's window is its downtime, not how long a
+			// crash lasts.
+			parts = append(parts, tr(lang, "lesson.step.crash", targets, fmtDur(h.ScenarioSeconds(st.Duration))))
+		case st.Duration > 0:
 			parts = append(parts, tr(lang, "lesson.step.for", word, targets,
 				fmtDur(h.ScenarioSeconds(st.Duration))))
-		} else {
+		default:
 			parts = append(parts, tr(lang, "lesson.step", word, targets))
 		}
 	}

@@ -52,16 +52,20 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.control":    "control",
 		"lesson.change":          "What to change",
 		"lesson.change.control":  "What the control changes (a harness control, not a fix to deploy)",
+		"lesson.change.contrast": "What the contrast changes (its fault, not the lock: no fix to deploy)",
 		"lesson.change.yaml":     "What the scenario file changes (scenario.yaml of each run, normalised):",
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":            "open the report",
 		"lesson.notimeline":      "No timeline was drawn for this run.",
-		"lesson.step":            "%s on %s",        // fault word, targets
-		"lesson.step.for":        "%s on %s for %s", // fault word, targets, duration
-		"dur.planned":            "%s (%s planned)", // measured duration, planned duration
+		"lesson.step":            "%s on %s",                       // fault word, targets
+		"lesson.step.for":        "%s on %s for %s",                // fault word, targets, duration
+		"lesson.step.crash":      "%s crashed, restarted after %s", // nodes, downtime
+		"dur.planned":            "%s (%s planned)",                // measured duration, planned duration
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
+		"lesson.partial":             "a partial fix: still violates, as expected (%s)", // expected kinds
+		"lesson.contrast.clock":      "contrast: when the clock assumption holds",
 		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
 		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
 		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
@@ -235,15 +239,19 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.control":    "bản đối chứng",
 		"lesson.change":          "Cần thay đổi gì",
 		"lesson.change.control":  "Bản đối chứng thay đổi gì (đối chứng của harness, không phải bản sửa để triển khai)",
+		"lesson.change.contrast": "Bản đối chiếu thay đổi gì (lỗi của nó, không phải lock: không phải bản sửa để triển khai)",
 		"lesson.change.yaml":     "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá):",
 		"lesson.change.none":     "Hai file kịch bản chỉ khác nhau ở tên và phần mô tả.",
 		"lesson.open":            "mở báo cáo",
 		"lesson.notimeline":      "Lần chạy này không vẽ dòng thời gian.",
 		"lesson.step":            "%s trên %s",
 		"lesson.step.for":        "%s trên %s trong %s",
+		"lesson.step.crash":      "%s bị crash, khởi động lại sau %s",
 		"dur.planned":            "%s (kế hoạch: %s)",
 
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.partial":             "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
+		"lesson.contrast.clock":      "đối chiếu: khi giả định về đồng hồ đúng",
 		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
 		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
 		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
