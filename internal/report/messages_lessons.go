@@ -95,7 +95,8 @@ var lessonMessages = map[Lang]map[string]string{
 		// A valid run's headline when a check at the resource refused a
 		// late write (report.go refusedHeadline), one per check.
 		"say.valid.lockfree":      "No checker found a problem in this run, which takes no lock: the resource's own atomic step kept it safe.",
-		"say.fenced.epoch":        "The leader epoch check held: %s's %s from term %d was refused because the resource had already seen term %d.",                   // client, action, term, seen
+		"say.fenced.epoch":        "The leader epoch check held: %s's %s as the leader of term %d was refused because the resource had already seen term %d.",       // client, action, term, seen
+		"say.fenced.epoch.lead":   "The leader epoch check held: %s's write as the leader of term %d was refused because the resource had already seen term %d.",    // client, term, seen
 		"say.refused.cas":         "The check-and-set on the lock's unique token held: %s's late %s was refused because %s's currlock held a newer holder's token.", // client, action, key
 		"say.refused.idempotency": "The idempotency key held: %s's %s was refused because %s had already been charged with the same key.",                           // client, action, key
 		"say.refused.lockcheck":   "The lock check on the job record held: %s's late %s was refused because the lock key of %s no longer held its owner token.",     // client, action, key
@@ -279,7 +280,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.scope":      "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
 
 		"say.valid.lockfree":      "Không checker nào phát hiện vấn đề trong lần chạy này, vốn không dùng lock: chính bước atomic của tài nguyên đã giữ an toàn.",
-		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s thuộc nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
+		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s với tư cách leader nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
+		"say.fenced.epoch.lead":   "Kiểm tra epoch của leader đã giữ vững: lần ghi của %s với tư cách leader nhiệm kỳ %d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %d.",
 		"say.refused.cas":         "Check-and-set trên token duy nhất của lock đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì currlock của %[3]s đang giữ token của client giữ mới hơn.",
 		"say.refused.idempotency": "Idempotency key đã giữ vững: lần %[2]s của %[1]s bị từ chối vì %[3]s đã bị trừ tiền với cùng key đó.",
 		"say.refused.lockcheck":   "Kiểm tra lock trên bản ghi job đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì key lock của %[3]s không còn giữ owner token của nó.",
