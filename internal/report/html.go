@@ -162,7 +162,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	add("run.backend", backend, false)
 	add("run.redis", redis, false)
 	add("run.scale", tr(lang, "run.scale.text", strconv.FormatFloat(res.TimeScale, 'g', -1, 64)), false)
-	add("run.scenario.s", fmtDur(res.ScenarioSeconds), false)
+	add("run.scenario.s", numIn(lang, fmtDur(res.ScenarioSeconds)), false)
 	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
 	if lag := h.MaxTimerLagNS; lag > 0 {
 		add("run.lag", tr(lang, "run.lag.text", float64(lag)/1e6, float64(lag)*res.TimeScale/1e9, checker.MaxTimerLag.Milliseconds()), false)

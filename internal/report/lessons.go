@@ -56,7 +56,7 @@ func newSuiteRuns(lang Lang, outDir string, runs []Results) []*suiteRun {
 	for _, r := range runs {
 		c := runCard{Scenario: r.Scenario, Seed: strconv.FormatInt(r.Seed, 10), Verdict: string(r.Verdict),
 			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Headline: r.Headline, Description: r.Description, DescLang: r.DescriptionLang,
-			Wall: fmt.Sprintf("%.2f", r.WallSeconds), Aborted: r.Aborted,
+			Wall: numIn(lang, fmt.Sprintf("%.2f", r.WallSeconds)), Aborted: r.Aborted,
 			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none"), Faults: planWords(lang, r)}
 		if r.Expect != "" {
 			c.Expect = expectWords(lang, r.Expect, r.ExpectKinds)

@@ -22,7 +22,7 @@ var (
 	decimalArg = regexp.MustCompile(`^[-+]?[0-9]+\.[0-9]+$`)
 	// goDurationArg is a duration as time.Duration.String (and so fmtDur)
 	// writes it.
-	goDurationArg = regexp.MustCompile(`^([0-9]+h)?([0-9]+m)?[0-9]+(\.[0-9]+)?(s|ms|µs|ns)$`)
+	goDurationArg = regexp.MustCompile(`^[-+]?([0-9]+h)?([0-9]+m)?[0-9]+(\.[0-9]+)?(s|ms|µs|ns)$`)
 )
 
 // localArgs renders the number arguments of a message in lang: args
@@ -62,6 +62,10 @@ func viNumber(s string) string {
 		return strings.Replace(s, ".", ",", 1)
 	case goDurationArg.MatchString(s):
 		if d, err := time.ParseDuration(s); err == nil {
+			if strings.HasPrefix(s, "+") {
+				// A signed jump keeps its sign: "+15 s".
+				return "+" + viDuration(d)
+			}
 			return viDuration(d)
 		}
 	}
