@@ -128,3 +128,54 @@ func TestALeadersRefusedWriteIsToldOnceAsTheLeaders(t *testing.T) {
 		})
 	}
 }
+
+// TestWhatToChangeCommentsItsCodeInThePagesLanguage: the code of a "what
+// to change" diff is the same in every language, but its comments were
+// English on vi pages beside Vietnamese ones (issue 34 item 18); a
+// fenced lock's WAIT fix shows the fenced acquire as its context, not a
+// plain SET (item 20).
+func TestWhatToChangeCommentsItsCodeInThePagesLanguage(t *testing.T) {
+	b := Results{Algorithm: "safe", Traits: []string{history.TraitFenced}}
+	f := Results{Algorithm: "watchdog"}
+	fenced := Results{Algorithm: "fenced-wait", Traits: []string{history.TraitFenced}}
+	bf, ff := map[string]string{}, map[string]string{"workload.claim": "true"}
+	for _, c := range []struct {
+		lang      Lang
+		want, not []string
+	}{
+		{English, []string{"// at once, before anything slow", "// failed, timed out or key gone: the lock is lost"}, []string{"ngay lập tức"}},
+		{Vietnamese, []string{"// ngay lập tức, trước mọi việc chậm", "// thất bại, hết thời gian chờ hoặc key đã mất: lock đã mất"},
+			[]string{"before anything slow", "the lock is lost"}},
+	} {
+		t.Run("the "+string(c.lang)+" diff comments its code in "+string(c.lang), func(t *testing.T) {
+			var text strings.Builder
+			for _, ch := range changesOf(c.lang, b, f, bf, ff) {
+				for _, l := range ch.Lines {
+					text.WriteString(l.Text + "\n")
+				}
+			}
+			for _, w := range c.want {
+				if !strings.Contains(text.String(), w) {
+					t.Errorf("the diff lacks %q:\n%s", w, text.String())
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(text.String(), w) {
+					t.Errorf("the diff says %q:\n%s", w, text.String())
+				}
+			}
+		})
+		t.Run("the "+string(c.lang)+" WAIT fix of a fenced lock follows the fenced acquire", func(t *testing.T) {
+			chs := changesOf(c.lang, Results{Algorithm: "fenced", Traits: []string{history.TraitFenced}}, fenced, nil, nil)
+			var text strings.Builder
+			for _, ch := range chs {
+				for _, l := range ch.Lines {
+					text.WriteString(l.Text + "\n")
+				}
+			}
+			if strings.Contains(text.String(), "SET lock-key owner-token NX PX ttl") || !strings.Contains(text.String(), tr(c.lang, "code.fencedacquire")) {
+				t.Errorf("the WAIT fix's context is not the fenced acquire:\n%s", text.String())
+			}
+		})
+	}
+}
