@@ -3,6 +3,8 @@ package account
 import (
 	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
@@ -20,7 +22,8 @@ func (a *Account) Claims() []claim.Claim {
 	cs = append(cs, a.recordedClaims()...)
 	for _, h := range a.Holds {
 		c := claim.Claim{Kind: claim.Hold, Client: h.Client, Key: h.Key, Start: h.Start, End: h.End, How: h.Ended,
-			Believed: !h.Possible, Token: a.H.Ops[h.Acquire].Value.Token, Fence: h.Fence, TTL: h.TTL, Records: []int{h.Acquire}}
+			Believed: !h.Possible, Token: a.H.Ops[h.Acquire].Value.Token, Fence: h.Fence, TTL: h.TTL, Wait: a.waitOf(h.Acquire),
+			Records: []int{h.Acquire}}
 		if h.EndOp >= 0 {
 			c.Records = append(c.Records, h.EndOp)
 		}
@@ -308,4 +311,20 @@ func (a *Account) absentClaims() []claim.Claim {
 		}
 	}
 	return cs
+}
+
+// waitOf is the replicas the WAIT command its client sent during
+// acquire i asked for (WAIT numreplicas timeout), 0 when it sent none.
+func (a *Account) waitOf(i int) int {
+	acq := a.H.Ops[i]
+	for _, op := range a.H.Ops {
+		if op.Process != history.NodeProcess || op.F != history.NodeCmd || op.Client != acq.Client ||
+			op.Invoke < acq.Invoke || op.Invoke > acq.Complete || len(op.Value.Cmd) < 2 || !strings.EqualFold(op.Value.Cmd[0], "wait") {
+			continue
+		}
+		if n, err := strconv.Atoi(op.Value.Cmd[1]); err == nil {
+			return n
+		}
+	}
+	return 0
 }

@@ -188,9 +188,10 @@ func (s *sim) cmdExpire(c command) {
 	k := &s.a.keys[j]
 	mv := Move{At: t, Deadline: d, By: by}
 	if by == history.AdminClient {
-		if st, ok := s.step(history.EffectNodeClock, "", t); ok {
-			mv.Clock, mv.Step = true, st
-		}
+		// Only a node clock step moves a deadline for the harness: its
+		// shift script, even one that ran after its step's operation had
+		// timed out (the node's record, not the nemesis's, says it ran).
+		mv.Clock, mv.Step = true, s.clockStepBefore(t)
 	}
 	if d >= 0 && d <= t {
 		e := s.removal(k.Owner, by, key, t, c.i)

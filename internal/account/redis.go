@@ -644,6 +644,26 @@ func (s *sim) step(effect, key string, t int64) (int, bool) {
 	return 0, false
 }
 
+// clockStepBefore is the node clock step of this node whose shift script
+// a harness deadline command at t belongs to: the step whose window holds
+// t, else the last one begun before t, applied or not (a shift script can
+// run on the node after its step's operation timed out and was recorded
+// as failed); 0 when the history has none.
+func (s *sim) clockStepBefore(t int64) int {
+	if st, ok := s.step(history.EffectNodeClock, "", t); ok {
+		return st
+	}
+	id, began := 0, int64(-1)
+	for _, op := range s.a.H.Ops {
+		st := op.Value.Fault
+		if op.F == history.Fault && st != nil && st.Effect == history.EffectNodeClock && slices.Contains(st.Nodes, s.node) &&
+			op.Invoke <= t && op.Invoke > began {
+			id, began = st.ID, op.Invoke
+		}
+	}
+	return id
+}
+
 func (s *sim) crash(f FaultWindow) {
 	died := f.Died()
 	for key := range s.strs {

@@ -18,6 +18,9 @@ func Claims(results []Result) []claim.Claim {
 			if len(an.Clients) > 0 {
 				c.Client = an.Clients[0]
 			}
+			if len(an.Fenceable) > 0 {
+				c.By, c.Fenceable = an.Current, append([]int{}, an.Fenceable...)
+			}
 			cs = append(cs, c)
 			if an.Kind == KindForeignUnlock && an.Cause != nil && an.Cause.Observed && len(an.Cause.Nodes) == 1 {
 				cs = append(cs, claim.Claim{Kind: claim.ForeignDelete, Client: an.Owner, By: an.Deleter, Key: an.Key,

@@ -549,6 +549,16 @@ func stallCause(st history.FaultStep, client, node string, cmd []string) bool {
 	return slices.ContainsFunc(st.Links, func(l history.Link) bool { return l.Client == client && l.Node == node })
 }
 
+// lateWhat names what was lag late, the run's worst lateness: a client
+// that began its workload that late past its planned start
+// (history.LateStart), else a harness timer.
+func lateWhat(h history.History, lag time.Duration) string {
+	if op, ok := h.LateStart(); ok && op.Complete-op.Invoke >= int64(lag) {
+		return fmt.Sprintf("%s began its workload (planned at %s)", op.Client, at(h, op.Invoke))
+	}
+	return "a harness timer fired"
+}
+
 // timingLost reports whether h's harness timers fired so late that its
 // timing races cannot be trusted, and says why.
 func timingLost(h history.History) (string, bool) {
@@ -562,7 +572,7 @@ func timingLost(h history.History) (string, bool) {
 		return "", false
 	}
 	scenarioLag := h.Header.ScenarioTime(int64(lag))
-	why := fmt.Sprintf("the machine was too busy to keep compressed time: a harness timer fired %v late (wall), %v of scenario time", lag.Round(time.Millisecond), scenarioLag.Round(time.Millisecond))
+	why := fmt.Sprintf("the machine was too busy to keep compressed time: %s %v late (wall), %v of scenario time", lateWhat(h, lag), lag.Round(time.Millisecond), scenarioLag.Round(time.Millisecond))
 	if ttl > 0 {
 		why += fmt.Sprintf(", over a tenth of the %v TTL", h.Header.ScenarioTime(ttl))
 	}
@@ -613,7 +623,7 @@ func raceLost(a *account.Account) (string, bool) {
 	}
 	lag := time.Duration(h.Header.MaxTimerLagNS)
 	if int64(lag) >= bound {
-		return fmt.Sprintf("the machine was too busy to keep compressed time: a harness timer fired %v late (wall), over a tenth of the shortest fault window of the plan; run fewer at once (--parallel) or at a lower --time-scale", lag.Round(time.Millisecond)), true
+		return fmt.Sprintf("the machine was too busy to keep compressed time: %s %v late (wall), over a tenth of the shortest fault window of the plan; run fewer at once (--parallel) or at a lower --time-scale", lateWhat(h, lag), lag.Round(time.Millisecond)), true
 	}
 	if ops := unexplainedStallsOver(a, bound); len(ops) > 0 {
 		return stallSentence(h, ops[0], "a tenth of the shortest fault window of the plan"), true

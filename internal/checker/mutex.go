@@ -226,6 +226,7 @@ type overlap struct {
 	stale, fresh Hold
 	start, end   int64
 	staleWrites  []int // positions of the stale holder's accepted writes in the window
+	fenceable    []int // history indices of its writes after the fresh holder's first (fenceable)
 	info         bool
 	harmless     string // why info (Harmless*)
 }
@@ -264,6 +265,7 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 	}
 	st := o.stale
 	o.staleWrites = ix.acceptedIn(st.Client, st.Key, o.start, o.end)
+	o.fenceable = fenceable(ix, st, o.fresh)
 	tokensTell := st.Fence > 0 && o.fresh.Fence > 0 && st.Fence < o.fresh.Fence
 	if h.Header.FencingEnforced && len(o.staleWrites) == 0 && (tokensTell || ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End)) {
 		o.info, o.harmless = true, HarmlessFenced
@@ -287,6 +289,30 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 		o.info, o.harmless = true, HarmlessEfficiency
 	}
 	return o
+}
+
+// fenceable are the history indices of stale's writes the resource
+// accepted after it had accepted a write of fresh in fresh's hold: each
+// invoked after the completion of fresh's first accepted write. A
+// resource that refuses any write with a token lower than one it has seen
+// would have refused them, even without a claim first (lock-theory §7.2).
+func fenceable(ix *writeIndex, stale, fresh Hold) []int {
+	first := int64(-1)
+	for _, i := range ix.acceptedIn(fresh.Client, fresh.Key, fresh.Start, fresh.End) {
+		if op := &ix.h.Ops[i]; op.Invoke >= fresh.Start && (first < 0 || op.Complete < first) {
+			first = op.Complete
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	var out []int
+	for _, i := range ix.acceptedIn(stale.Client, stale.Key, stale.Start, stale.End) {
+		if op := &ix.h.Ops[i]; op.Invoke > first && op.Invoke >= stale.Start {
+			out = append(out, op.Index)
+		}
+	}
+	return out
 }
 
 // acceptedBeforeTouch reports whether every write at history positions
@@ -348,6 +374,7 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 	}
 	an := newAnomaly(h, KindMutexOverlap, stale.Key, []string{stale.Client, fresh.Client}, start, end, explain, ops...)
 	an.Stale, an.Current, an.Cause = stale.Client, fresh.Client, c
+	an.Fenceable = o.fenceable
 	an.Informational, an.Harmless = o.info, o.harmless
 	return an
 }

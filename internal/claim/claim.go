@@ -31,8 +31,11 @@ const (
 	// completion, or a possible hold's first accepted write) to End; How is
 	// why the belief ended (account.Hold* words: released, lost, done,
 	// stopped, reacquired, crashed, last). Token, Fence and TTL are the
-	// owner token, fencing token and TTL the acquire recorded. Records: the
-	// acquire, then the operation that ended it, if any. [16]
+	// owner token, fencing token and TTL the acquire recorded. Wait is the
+	// replicas the acquire's WAIT asked for (its numreplicas: Client's
+	// WAIT command between the acquire's invoke and completion), 0 when
+	// Client sent no WAIT in it. Records: the acquire, then the operation
+	// that ended it, if any. [16]
 	Hold Kind = "hold"
 	// Extend: Client's extend (or renewal) operation [Start, End] on Key.
 	// What "moved": a command of Client in that window moved the deadline
@@ -93,7 +96,13 @@ const (
 	// operations. [13]
 	ForeignDelete Kind = "foreign-delete"
 	// Anomaly: a checker's finding What over [Start, End], true at At,
-	// with Violating the accepted writes that are the violation. [16]
+	// with Violating the accepted writes that are the violation. Client is
+	// its first client (a mutex overlap's stale holder). Fenceable (a
+	// mutex overlap's) are Client's writes the resource accepted, each
+	// invoked after a write of the newer holder By, made in By's hold
+	// (after its acquire, the claim's second record), had been accepted:
+	// a resource refusing tokens lower than one it has seen would have
+	// refused them. [16]
 	Anomaly Kind = "anomaly"
 	// Op: Client's own operation What (a history.Func: acquire, probe,
 	// read, write, release, extend, lost, done, stopped) on Key was invoked
@@ -124,8 +133,10 @@ const (
 	Absent Kind = "absent"
 	// Experiment: the run's scenario, changed as What says (package why:
 	// "without" plan step Step, "half" that step at half its length,
-	// "fixed-by" the scenario's fixed_by file with the same faults), run
-	// with the same seed, got the verdict How; Report is its report
+	// "fixed-by" the scenario's fixed_by file with the same faults,
+	// "fixed-by-own" that file with its own faults, which differ from the
+	// run's: the run's without Steps when Steps is set), run with the same
+	// seed, got the verdict How; Report is its report
 	// directory. A counterfactual's claim: what a headline's cause and the
 	// remedy's fixed_by sentence rest on. Its verdict is another run's,
 	// checked against that run's results.json, not this history. Records:
@@ -205,10 +216,18 @@ type Claim struct {
 	Renewal   bool   `json:"renewal,omitempty"`
 	// Report is an Experiment claim's report directory.
 	Report string `json:"report,omitempty"`
+	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
+	Wait int `json:"wait,omitempty"`
+	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
+	// the fix's own plan lacks, when its plan is the run's without them.
+	Steps []int `json:"steps,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
 	Violating []int `json:"violating,omitempty"`
+	// Fenceable are the history indices of an Anomaly claim's stale
+	// writes that came after a write of the newer holder (By).
+	Fenceable []int `json:"fenceable,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests
 	// on, the one that starts it first.
 	Records []int `json:"records"`

@@ -27,15 +27,22 @@ type Anomaly struct {
 	// the one that superseded it (mutex-overlap, split-brain,
 	// stale-write-accepted, token-regression); Deleter removed Owner's key
 	// (foreign-unlock); Owner also holds a stuck or orphaned lease.
-	Stale   string  `json:"stale,omitempty"`
-	Current string  `json:"current,omitempty"`
-	Deleter string  `json:"deleter,omitempty"`
-	Owner   string  `json:"owner,omitempty"`
-	Key     string  `json:"key"`
-	Start   int64   `json:"start_ns"`
-	End     int64   `json:"end_ns"`
-	StartS  float64 `json:"start_s"`
-	EndS    float64 `json:"end_s"`
+	Stale   string `json:"stale,omitempty"`
+	Current string `json:"current,omitempty"`
+	// Fenceable (mutex-overlap) are the history indices of Stale's writes
+	// the resource accepted after it had accepted a write of Current in
+	// Current's hold (each invoked after that write completed): the writes
+	// a resource refusing any token lower than one it has seen would have
+	// refused, with no claim first. Empty: the stale holder's writes all
+	// came before (or with) the newer holder's first write.
+	Fenceable []int   `json:"fenceable,omitempty"`
+	Deleter   string  `json:"deleter,omitempty"`
+	Owner     string  `json:"owner,omitempty"`
+	Key       string  `json:"key"`
+	Start     int64   `json:"start_ns"`
+	End       int64   `json:"end_ns"`
+	StartS    float64 `json:"start_s"`
+	EndS      float64 `json:"end_s"`
 	// Cause is why it happened, as data (see Cause); nil when the kind
 	// needs none.
 	Cause *Cause `json:"cause,omitempty"`

@@ -104,13 +104,27 @@ const (
 	NodeHeld Func = "node-held"
 	// TimerLag is a stretch of wall time in which the harness's own
 	// timers fired late: a timer due at Invoke fired only at Complete
-	// (wall ns; Process NodeProcess, Client "", Type OK). The harness
+	// (wall ns; Process NodeProcess, Client "", Type OK); with a client's
+	// name, that client was planned to begin its workload at Invoke and
+	// began only at Complete (LateStart). The harness
 	// records every such lag of LagRecordNS or more while the workload
 	// runs (the worst is also the header's MaxTimerLagNS): how much of
 	// the run's compressed time the machine, not the scenario, took. The
 	// checkers compare a violation's margin with the lag around it.
 	TimerLag Func = "timer-lag"
 )
+
+// LateStart is the client that began its workload latest past its
+// planned start (its TimerLag span, the worst), ok false when every
+// client began within LagRecordNS of its plan.
+func (h History) LateStart() (op Op, ok bool) {
+	for _, o := range h.Ops {
+		if o.F == TimerLag && o.Client != "" && (!ok || o.Complete-o.Invoke > op.Complete-op.Invoke) {
+			op, ok = o, true
+		}
+	}
+	return op, ok
+}
 
 // LagRecordNS is the timer lag (wall ns) from which the harness records a
 // TimerLag operation: shorter lags are the ordinary jitter of a timer.
@@ -257,9 +271,10 @@ type Header struct {
 	// "aof-always"), by node name: whether a crashed node comes back with
 	// its keys.
 	Persistence map[string]string `json:"persistence,omitempty"`
-	// MaxTimerLagNS is how late, at worst, a short timer of the harness
-	// fired while the workload ran (wall ns; 0 when not measured): how
-	// busy the machine was. Every wall ns of lag is TimeScale ns of
+	// MaxTimerLagNS is how late, at worst, the harness was while the
+	// workload ran (wall ns; 0 when not measured): a short timer of its
+	// firing late, or a client beginning its workload late past its
+	// planned start (LateStart): how busy the machine was. Every wall ns of lag is TimeScale ns of
 	// scenario time the clients did not get on time.
 	MaxTimerLagNS int64 `json:"max_timer_lag_ns,omitempty"`
 	// Streaming is true in the header of a file still being written while

@@ -45,6 +45,9 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 		}
 		return tr(lang, "c.clock", stale, current, on, t)
 	case account.EndFailover:
+		if fate, promoted, _, ok := m.failoverLoss(lang, c.Step); ok {
+			return tr(lang, "c.failover.fate", stale, current, on, t, fate, promoted)
+		}
 		return tr(lang, "c.failover", stale, current, on, t)
 	case account.EndFlushed, account.EndOverwritten, account.EndPurged:
 		return tr(lang, "c.ended."+c.Kind, stale, current, on, t)
@@ -93,4 +96,31 @@ func holderRoles(a checker.Anomaly) (stale, current string) {
 		}
 	}
 	return stale, current
+}
+
+// failoverLoss tells how a key was lost with its master in failover step
+// id (account.EndFailover, placed at the step's start): what befell the
+// master (fate: it crashed, was stopped, or was failed over by command,
+// by the step's mode) and the replica promoted in its place (name) with
+// when it was announced (the switch-master record; else when it answered as a
+// master, the step's own measure). ok is false when the run recorded no
+// promotion: the sentence then says only that the key was lost in the
+// failover.
+func (m *model) failoverLoss(lang Lang, id int) (fate, promoted, name string, ok bool) {
+	for _, w := range m.faults {
+		if w.Step.ID != id || w.Step.Effect != history.EffectFailover {
+			continue
+		}
+		for _, p := range w.Step.Promotions {
+			if p.Promoted == "" {
+				continue
+			}
+			fate = tr(lang, "failover.fate."+w.Step.FailoverMode)
+			if w.Switch >= 0 && w.Switch < len(m.h.Ops) {
+				return fate, tr(lang, "failover.promoted", p.Promoted, fmtT(m.sec(m.h.Ops[w.Switch].Invoke))), p.Promoted, true
+			}
+			return fate, tr(lang, "failover.promoted.role", p.Promoted, fmtT(m.sec(w.Start+p.TookNS))), p.Promoted, true
+		}
+	}
+	return "", "", "", false
 }

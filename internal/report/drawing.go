@@ -74,20 +74,11 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 		b.lane[c] = len(d.Lanes)
 		d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneClient, Name: c, Label: c, Color: i})
 	}
-	// A node's promoted replicas follow it: a key life lives on the
-	// server that was its node's master then (account.ServersOf).
-	promoted := map[string][]string{}
-	for _, w := range m.a.Faults {
-		for _, p := range w.Step.Promotions {
-			if p.Promoted != "" && !containsStr(m.nodes, p.Promoted) && !containsStr(promoted[p.Group], p.Promoted) {
-				promoted[p.Group] = append(promoted[p.Group], p.Promoted)
-			}
-		}
-	}
+	replicas := replicaLanes(in.History, m.nodes)
 	for _, n := range m.nodes {
 		b.lane[n] = len(d.Lanes)
 		d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneNode, Name: n, Label: tr(lang, "p.node", n), Color: -1})
-		for _, r := range promoted[n] {
+		for _, r := range replicas[n] {
 			if _, ok := b.lane[r]; !ok {
 				b.lane[r] = len(d.Lanes)
 				d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneNode, Name: r, Label: tr(lang, "p.node", r), Sub: tr(lang, "p.node.promoted", n), Color: -1})
@@ -118,11 +109,48 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 	return d
 }
 
+// replicaLanes are the replicas that get a row under their node, by
+// node, in name order: each promoted one (a key life lives on the server
+// that was its node's master then, account.ServersOf) and each a fault
+// acted on (a crash of n1r1 is drawn on n1r1's row; without one it
+// shaded every row, as if everything was down, issue 27).
+func replicaLanes(h history.History, nodes []string) map[string][]string {
+	out := map[string][]string{}
+	add := func(group, r string) {
+		if r != "" && containsStr(nodes, group) && !containsStr(nodes, r) && !containsStr(out[group], r) {
+			out[group] = append(out[group], r)
+		}
+	}
+	for _, op := range h.Ops {
+		if op.F != history.Fault || op.Value.Fault == nil {
+			continue
+		}
+		st := op.Value.Fault
+		for _, p := range st.Promotions {
+			add(p.Group, p.Promoted)
+		}
+		for _, t := range st.Nodes {
+			for _, n := range nodes {
+				if history.IsReplicaOf(t, n) {
+					add(n, t)
+				}
+			}
+		}
+	}
+	for _, rs := range out {
+		slices.Sort(rs)
+	}
+	return out
+}
+
 // timelineLanes is the number of lanes a history's timeline has: its
 // clients, its nodes and, when it wrote to the resource, the resource.
 func timelineLanes(h history.History) int {
 	m := newModel(h, nil)
 	n := len(m.clients) + len(m.nodes)
+	for _, rs := range replicaLanes(h, m.nodes) {
+		n += len(rs)
+	}
 	for _, o := range h.Ops {
 		if o.F == history.Write {
 			return n + 1
@@ -295,6 +323,11 @@ func (b *builder) faults() {
 		}
 		if !shaded {
 			b.shape(chart.Shape{Kind: chart.ShShade, Sub: st.Effect, Lane: 0, Lane2: len(d.Lanes) - 1, X0: s, X1: e, Y0: -0.5, Y1: 0.5, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
+			// Over every row, it names what it acted on: without, it
+			// looked as if everything was down (issue 27).
+			if ts := targetsOf(st); len(ts) > 0 {
+				b.label(chart.Label{Lane: 0, X: s, Dy: -0.33, Text: tr(lang, "p.fault.of", short, joinAnd(lang, ts)), Style: chart.LbFault, Prio: chart.PrFault, Ref: fr})
+			}
 		}
 	}
 }

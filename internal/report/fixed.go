@@ -19,7 +19,17 @@ type Fixed struct {
 	// Report is the index.html of a report of it, any path; "" when none
 	// is known yet (LinkFixed adds the link once one is written).
 	Report string
+	// Faults says whether it declares the run's scenario's faults
+	// (FaultsSame: it changes the lock, not the faults) or faults of its
+	// own (FaultsOwn: the fix is the change of faults); "" when unknown.
+	Faults string
 }
+
+// Fixed.Faults: the fixed scenario's faults against the run's.
+const (
+	FaultsSame = "same"
+	FaultsOwn  = "own"
+)
 
 // fixedSlot marks where the link to the fixed scenario's report goes in a
 // page written before that report existed; LinkFixed fills it.

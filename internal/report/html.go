@@ -15,6 +15,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -164,11 +165,27 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	add("run.scale", tr(lang, "run.scale.text", strconv.FormatFloat(res.TimeScale, 'g', -1, 64)), false)
 	add("run.scenario.s", numIn(lang, fmtDur(res.ScenarioSeconds)), false)
 	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
-	if lag := h.MaxTimerLagNS; lag > 0 {
-		add("run.lag", tr(lang, "run.lag.text", float64(lag)/1e6, float64(lag)*res.TimeScale/1e9, checker.MaxTimerLag.Milliseconds()), false)
+	if t := lagText(lang, in.History); t != "" {
+		add("run.lag", t, false)
 	}
 	add("run.version", in.Version, true)
 	return p
+}
+
+// lagText is the machine load row: the run's worst lateness (the
+// header's, wall and scenario time) and, when a client began its workload
+// late (history.LateStart), which one, by how much and when it was
+// planned; "" when nothing was measured.
+func lagText(lang Lang, h history.History) string {
+	lag := h.Header.MaxTimerLagNS
+	if lag <= 0 {
+		return ""
+	}
+	wall, scen, bound := float64(lag)/1e6, float64(lag)*h.Header.TimeScale/1e9, checker.MaxTimerLag.Milliseconds()
+	if op, ok := h.LateStart(); ok {
+		return tr(lang, "run.lag.start", wall, scen, op.Client, float64(op.Complete-op.Invoke)/1e6, fmtT(h.Header.ScenarioSeconds(op.Invoke)), bound)
+	}
+	return tr(lang, "run.lag.text", wall, scen, bound)
 }
 
 func withLang(in Input, lang Lang) Input { in.Lang = lang; return in }
@@ -312,7 +329,7 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
 	}
 	pg.Why = m.whySection(lang, in, filepath.Dir(path), res.Claims)
-	pg.FixedRun, pg.FixedRunClaim = fixedRun(lang, in, res.Claims)
+	pg.FixedRun, pg.FixedRunClaim = m.fixedRun(lang, in, res.Claims)
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
 			pg.FixedReport = rel

@@ -70,6 +70,7 @@ var messagesEN = map[string]string{
 	"run.wall.text":      "%.2f s",
 	"run.lag":            "Machine load",
 	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)", // wall ms, scenario s, threshold ms
+	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts: %s began its workload %.1f ms (wall) after its planned start at t=%ss; a lateness of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)",
 	"run.scenario.s":     "Scenario time covered",
 	"run.file":           "Scenario file",
 	"run.algorithm":      "Algorithm",
@@ -84,19 +85,24 @@ var messagesEN = map[string]string{
 	"fix.atomic":              "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
 	"fix.enforce":             "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
 	"fix.wait.lock":           "Wait for a replica before acting: after acquiring, WAIT 1 until a replica has acknowledged the key, so the replica Sentinel promotes more likely has it (replication is asynchronous; WAIT does not make Redis strongly consistent: with two replicas the one that acknowledged can be lost with the master). A fencing counter on the same master would be lost in the same failover; fence only with an issuer that survives it (lessons 46, 47; lock-theory S23).",
+	"fix.wait.all":            "Wait for every replica, and know that it is still not enough: %[1]s's acquire waited for %[2]s of %[4]s's %[3]s replicas (WAIT %[2]s), and Sentinel can promote a replica that did not acknowledge. WAIT for all of them (WAIT %[3]s) before acting narrows the window, but WAIT does not make Redis strongly consistent: it counts acknowledgements, it does not choose the replica Sentinel promotes, and a write acknowledged by every replica can still be lost (redis.io, WAIT). For correctness, fence the resource with a token from an issuer that survives a failover (lessons 46, 47; lock-theory S23).", // client, replicas waited for, replicas, master
 	"fix.wait.counter":        "The token issuer went backwards in a failover: Sentinel promoted a replica that had not received the counter's last INCR (replication is asynchronous). Have each grant wait until a replica has acknowledged the counter and the key (WAIT 1 before the token is used), so the replica Sentinel promotes more likely has them (not certainly: WAIT does not make Redis strongly consistent); persistence on the old master would not have reached the replica (lesson 46, lock-theory S23).",
 	"fix.durable.counter":     "The token issuer went backwards: keep the fence counter durable (appendonly yes, appendfsync always) or on a store that survives a restart, so a new grant never repeats an old token (lesson 46, lock-theory S06b).",
 	"fix.fencing.counter":     "Fencing token, on a counter that survives the crash: every grant carries a number that only grows, and the resource refuses any write with a token lower than one it has already seen. But a fence counter kept on %s would have gone back in this run's crash (%s), and a token granted again would be accepted: keep the counter with appendfsync always, or on a store that survives the crash, and have each new holder present its token to the resource as soon as it is granted (lessons 46, 47; lock-theory S06b).", // node, how it loses writes
 	"fix.counter.none":        "it persists nothing and restarts empty",
 	"fix.counter.rdb":         "it restarts from an rdb snapshot, without the writes since",
 	"fix.counter.everysec":    "appendfsync everysec loses its last second in a power loss",
-	"fix.redlock":             "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource (lesson 47).",
+	"fix.redlock":             "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness; add a fencing token checked by the resource, taken from a separate counter that only grows, since Redlock's grants carry none (lesson 47).",
+	"fix.fencing.source":      "Redlock's grants carry no such number: take it from a separate counter that only grows and survives the faults, such as a consensus store's revision (etcd) or zxid (ZooKeeper), not from the lock's nodes (Kleppmann 2016).",
+	"fix.redlock.claim":       "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness: fence the resource with a token taken from a separate counter that only grows (Redlock's grants carry none), presented by each new holder as soon as it is granted (lessons 46, 47).",
 	"fix.ttl":                 "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
 	"fix.renewal":             "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
 	"fix.orphan":              "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
 	"fix.ttl.atomic":          "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
 	"fix.unavailable":         "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
 	"fix.fixed":               "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
+	"fix.fixed.own":           "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
+	"fix.fixed.named":         "The scenario named as its fix: %s.",                                                                                                                      // scenario
 	"fix.fixed.run":           "Run it with",                                                                                                                                             //
 	"fix.fixed.report":        "open its report",                                                                                                                                         //
 	"fix.saved.fencing":       "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
@@ -113,13 +119,14 @@ var messagesEN = map[string]string{
 	"say.double.removed":        "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s had deleted %.1f s earlier.",                                                                                   // key, client, deleter, seconds
 	"say.double.deleted":        "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                                                            // key, client, seconds
 	"say.double.failover":       "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",                                           // key, client, seconds, group
-	"say.double.sharer":         "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.",                                                // key, client, releaser, seconds
-	"say.double":                "The invoice (%s) was charged twice, by %s.",                                                                                                                                              // Key, clients
-	"say.stale":                 "The resource accepted a stale write: %s",                                                                                                                                                 // explain
-	"say.other":                 "%s: %s",                                                                                                                                                                                  // kind, explain
-	"say.fenced":                "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                                                                    // client, action, token, seen
-	"say.cron.fires":            "No checker found a problem: each fire time ran once, when a scheduler's own clock reached it: %s.",                                                                                       // runs
-	"a.fire":                    "%s by %s at t=%ss (the schedule's t=%ss)",                                                                                                                                                // job key, client, t, due
+	"say.double.failover.fate":  "The invoice (%[1]s) was charged twice: %[2]s kept acting on a lock lost %.1[3]f s earlier, when %[4]s, the master holding it, %[5]s; the replica promoted in its place (%[6]s) had not received all %[4]s had written.",
+	"say.double.sharer":         "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.", // key, client, releaser, seconds
+	"say.double":                "The invoice (%s) was charged twice, by %s.",                                                                                               // Key, clients
+	"say.stale":                 "The resource accepted a stale write: %s",                                                                                                  // explain
+	"say.other":                 "%s: %s",                                                                                                                                   // kind, explain
+	"say.fenced":                "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                     // client, action, token, seen
+	"say.cron.fires":            "No checker found a problem: each fire time ran once, when a scheduler's own clock reached it: %s.",                                        // runs
+	"a.fire":                    "%s by %s at t=%ss (the schedule's t=%ss)",                                                                                                 // job key, client, t, due
 	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
 	"say.unknown":               "Inconclusive: %s",
 	"say.unknown.plain":         "Inconclusive: a checker could not decide.",
@@ -242,10 +249,16 @@ var messagesEN = map[string]string{
 	"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
 	"n.expired.belief":        "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 	"n.expired":               "%s's lock on %s expired in Redis (TTL %s).",
-	"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                       // client, key, nodes, ttl
-	"n.expired.clock":         "%s's key %s expired early on %s: its clock had jumped.",                                                                    // client, key, nodes
-	"n.expired.crash":         "%s's key %s was lost on %s: the node crashed.",                                                                             // client, key, nodes
-	"n.lost.failover":         "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",    // client, key, group
+	"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                    // client, key, nodes, ttl
+	"n.expired.clock":         "%s's key %s expired early on %s: its clock had jumped.",                                                                 // client, key, nodes
+	"n.expired.crash":         "%s's key %s was lost on %s: the node crashed.",                                                                          // client, key, nodes
+	"n.lost.failover":         "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.", // client, key, group
+	"n.lost.failover.fate":    "%[1]s's key %[2]s was lost when %[3]s, the master holding it, %[4]s: the replica promoted in its place (%[5]s) had not received all %[3]s had written.",
+	"failover.fate.crash":     "crashed",
+	"failover.fate.stop":      "was stopped",
+	"failover.fate.sentinel":  "was failed over by a SENTINEL FAILOVER command",
+	"failover.promoted":       "%[1]s, announced at t=%[2]ss",
+	"failover.promoted.role":  "%[1]s, a master by t=%[2]ss",
 	"n.quorum.lost":           "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
 	"n.anomaly":               "Violation (%s): %s",                                                                                                        // kind word, sentence
 	"n.anomaly.info":          "Noted (%s, informational): %s",
@@ -357,6 +370,7 @@ var messagesEN = map[string]string{
 	"say.waste":                   "No data was harmed, but work was wasted: %s", // describe
 	"say.notlive":                 "Safe, but not live: %s",                      // describe
 	"fix.incr":                    "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, or fence the writes so a stale writer is refused (lessons 42, 46).",
+	"fix.incr.atomic":             "Atomic increment: do the read-modify-write in one Redis command (INCR) or Lua script, so that no holder writes back a value it read before another's write (lesson 42).",
 	"fix.lua.stock":               "Lua check-and-decrement: check the stock and decrement it in one atomic Lua script (algorithm atomic-lua); no lock, no window (lesson 42).",
 	"fix.cron":                    "One lock per fire time (key job@<fire time>, never released early, or lockAtLeastFor ≥ the clock skew), and make the job idempotent (lesson 51).",
 	"fix.cron.skew":               "Each fire time already had its own lock, never released, but its TTL (%s) was shorter than the spread of the schedulers' clocks (%s): a scheduler whose clock is behind can reach a fire time after that fire time's key has expired, and run the job again. Keep each fire time's key longer than the clocks can differ (a TTL, or lockAtLeastFor, above the largest clock skew), keep the schedulers' clocks in step, and make the job idempotent (lesson 51).", // TTL, clock spread
@@ -479,17 +493,18 @@ var messagesEN = map[string]string{
 	"suite.none":       "—",
 	"suite.aborted":    "aborted",
 	// Facts of the run's account (issue 14).
-	"n.fence.seen":          " — the fence counter on %s read %d",                                                                                     // node, value
-	"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                                  // releaser, owners, key
-	"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                              // client, key, nodes
-	"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                   // client, key, node, by
-	"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",               // client, key
-	"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                          // owner, key, held for
-	"n.permit.purged.by":    " It was %s's command that purged it.",                                                                                   // purger
-	"n.permit.purged.own":   " It was %s's own command that purged it.",                                                                               // owner
-	"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                             // owner, key, node
-	"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                                            // t, node
-	"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                                       // t, group
+	"n.fence.seen":          " — the fence counter on %s read %d",                                                                       // node, value
+	"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                    // releaser, owners, key
+	"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                // client, key, nodes
+	"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                     // client, key, node, by
+	"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).", // client, key
+	"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                            // owner, key, held for
+	"n.permit.purged.by":    " It was %s's command that purged it.",                                                                     // purger
+	"n.permit.purged.own":   " It was %s's own command that purged it.",                                                                 // owner
+	"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                               // owner, key, node
+	"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                              // t, node
+	"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                         // t, group
+	"n.gone.failover.fate":  "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s, and %[4]s, the replica promoted in its place, had not received all %[2]s had written",
 	"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
 	"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
 	"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t
@@ -497,15 +512,16 @@ var messagesEN = map[string]string{
 	"c.expired.paused":      "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
 	"c.expired.used":        "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
 	"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
-	"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                              // stale, current, ttl
-	"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                                       // stale, current, nodes
-	"c.restored":            "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it",               // stale, current, restorer, t
-	"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                                           // stale, current, deleter, t
-	"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                               // stale, current, nodes, t
-	"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                           // stale, current, nodes, t
-	"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                     // stale, current, nodes, t
-	"c.clock.rate":          "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                   // stale, current, nodes, t
-	"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                                             // stale, current, group, t
+	"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                // stale, current, ttl
+	"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                         // stale, current, nodes
+	"c.restored":            "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it", // stale, current, restorer, t
+	"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                             // stale, current, deleter, t
+	"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                 // stale, current, nodes, t
+	"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                             // stale, current, nodes, t
+	"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                       // stale, current, nodes, t
+	"c.clock.rate":          "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                     // stale, current, nodes, t
+	"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                               // stale, current, group, t
+	"c.failover.fate":       "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
 	"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                              // stale, current, nodes, t
 	"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                          // stale, current, nodes, t
 	"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                // stale, current, nodes, t
@@ -526,7 +542,8 @@ var messagesEN = map[string]string{
 	"p.released":            "released",
 	"p.purged":              "purged",
 	"p.clock":               "expired early (clock)",
-	"p.failover":            "lost in failover",
+	"p.failover":            "lost with its master",
+	"p.fault.of":            "%s: %s",
 	"p.held":                "still held",
 
 	// Issue 19, third round: the two-write job (BR-23 #1416), the orphan

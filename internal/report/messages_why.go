@@ -34,6 +34,12 @@ var whyMessages = map[Lang]map[string]string{
 		"why.fix.valid":       "Tried: %s with the same faults and seed is valid (%s).", // scenario name, command
 		"why.fix.invalid":     "Tried: %s with the same faults and seed is still invalid (%s).",
 		"why.fix.unknown":     "Tried: %s with the same faults and seed came out unknown, which proves nothing (%s).",
+		"why.change.fix.own":  "%s, with %s", // fix scenario name, its faults (why.fixfaults.*)
+		"why.fixfaults.own":   "faults of its own, not this run's",
+		"why.fixfaults.lacks": "this run's faults without %s",                          // steps
+		"why.fixown.valid":    "Tried: %s, with %s, is valid with the same seed (%s).", // scenario name, its faults, command
+		"why.fixown.invalid":  "Tried: %s, with %s, is still invalid with the same seed (%s).",
+		"why.fixown.unknown":  "Tried: %s, with %s, came out unknown with the same seed, which proves nothing (%s).",
 	},
 	"vi": {
 		"why.fault":           "%[2]s của %[1]s lúc t=%[3]ss",
@@ -65,6 +71,12 @@ var whyMessages = map[Lang]map[string]string{
 		"why.fix.valid":       "Đã thử: %s với cùng các lỗi và cùng seed cho kết quả hợp lệ (%s).",
 		"why.fix.invalid":     "Đã thử: %s với cùng các lỗi và cùng seed vẫn vi phạm (%s).",
 		"why.fix.unknown":     "Đã thử: %s với cùng các lỗi và cùng seed chưa kết luận được, nên không chứng minh được gì (%s).",
+		"why.change.fix.own":  "%s, với %s",
+		"why.fixfaults.own":   "các lỗi của riêng nó, không phải của lần chạy này",
+		"why.fixfaults.lacks": "các lỗi của lần chạy này nhưng không có %s",
+		"why.fixown.valid":    "Đã thử: %s, với %s, cho kết quả hợp lệ với cùng seed (%s).",
+		"why.fixown.invalid":  "Đã thử: %s, với %s, vẫn vi phạm với cùng seed (%s).",
+		"why.fixown.unknown":  "Đã thử: %s, với %s, chưa kết luận được với cùng seed, nên không chứng minh được gì (%s).",
 	},
 }
 

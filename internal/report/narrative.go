@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -52,7 +52,9 @@ const (
 // String renders a step as "t=30.0s  text".
 func (s Step) String() string { return "t=" + fmtT(s.T) + "s  " + s.Text }
 
-func fmtT(s float64) string { return fmt.Sprintf("%.1f", s) }
+// fmtT is a scenario time to one decimal (chart.Tenths: through the
+// millisecond the checker quotes, a half up).
+func fmtT(s float64) string { return chart.Tenths(s) }
 
 // fmtDur renders a scenario-time duration given in seconds.
 func fmtDur(s float64) string {

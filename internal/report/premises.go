@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
@@ -91,6 +92,15 @@ func (f *runFacts) args(key string, cs []claim.Claim) []string {
 				n := f.counterNode()
 				return []string{n, lossWord(f.in.History.Header.Persistence[n])}
 			}
+		}
+	case "fix.wait.all":
+		h, hok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Hold && c.Wait > 0 })
+		fo, fok := claim.Find(cs, func(c claim.Claim) bool {
+			return c.Kind == claim.Fault && c.Fault != nil && len(c.Fault.Promotions) > 0
+		})
+		if hok && fok {
+			p := fo.Fault.Promotions[0]
+			return []string{h.Client, strconv.Itoa(h.Wait), strconv.Itoa(len(p.ReplicaOffsets)), p.Group}
 		}
 	case "fix.cron.skew":
 		if ttl, spread, ok := f.skew(); ok {
@@ -285,4 +295,77 @@ func extendedByOther(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 		return c.Kind == claim.Extend && c.What == claim.Moved && c.Client == an.Cause.ExtendedBy && c.By != "" && c.By != c.Client
 	})
 	return cs, true
+}
+
+// lostHold is the Hold claim of the holder a failover took the lock from:
+// the latest believed hold, started by the failover's start, of the
+// failover's group's master's key — the hold of the anomaly's first
+// client (the stale holder) over the key. False when there is none.
+func (f *runFacts) lostHold(an checker.Anomaly) (claim.Claim, bool) {
+	client := an.Stale
+	if client == "" && len(an.Clients) > 0 {
+		client = an.Clients[0]
+	}
+	var out claim.Claim
+	ok := false
+	for _, c := range f.cs {
+		if c.Kind == claim.Hold && c.Believed && c.Client == client && c.Key == an.Key && c.Start <= an.Start && (!ok || c.Start > out.Start) {
+			out, ok = c, true
+		}
+	}
+	return out, ok
+}
+
+// failover is the run's first failover Fault claim that names its group's
+// replicas (a promotion with their offsets).
+func (f *runFacts) failover() (claim.Claim, *history.FaultStep, bool) {
+	for _, c := range f.cs {
+		if c.Kind == claim.Fault && c.Fault != nil && c.Fault.Effect == history.EffectFailover &&
+			len(c.Fault.Promotions) > 0 && len(c.Fault.Promotions[0].ReplicaOffsets) > 0 {
+			return c, c.Fault, true
+		}
+	}
+	return claim.Claim{}, nil, false
+}
+
+// noWait: the holder the failover took the lock from sent no WAIT in its
+// acquire (its Hold claim, Wait 0).
+func noWait(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	h, ok := f.lostHold(an)
+	if !ok || h.Wait > 0 {
+		return nil, false
+	}
+	return []claim.Claim{h}, true
+}
+
+// waitedFewer: that holder's acquire WAITed for fewer replicas than the
+// failover's group had (its Hold claim and the failover's Fault claim,
+// whose promotion names the group's replicas).
+func waitedFewer(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	h, ok := f.lostHold(an)
+	if !ok || h.Wait == 0 {
+		return nil, false
+	}
+	fc, st, ok := f.failover()
+	if !ok || h.Wait >= len(st.Promotions[0].ReplicaOffsets) {
+		return nil, false
+	}
+	return []claim.Claim{h, fc}, true
+}
+
+// staleAfterFresh: some overlap's stale holder had a write accepted after
+// the newer holder's first accepted write (its Anomaly claims with
+// Fenceable writes, the checker's): a resource refusing tokens lower than
+// one it has seen would have refused it.
+func staleAfterFresh(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Anomaly && len(c.Fenceable) > 0 })
+	return cs, len(cs) > 0
+}
+
+// onePermit: the run's lock admits one holder at a time — no semaphore
+// parameter, or a semaphore of one permit (the workload's parameter, as
+// results.json's params carry it; no claim states a configuration).
+func onePermit(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	n, ok := f.in.History.Header.Params[history.ParamPermits]
+	return nil, !ok || n <= 1
 }

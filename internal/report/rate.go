@@ -105,9 +105,15 @@ func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []chart.LegendE
 		}
 		r := chart.Rect(s, e, 0, top, chart.PerfShade(w.Step), chart.NoLine())
 		p.Add(r)
-		if !seen[w.Step.Kind] {
-			seen[w.Step.Kind] = true
-			legend = append(legend, chart.LegendEntry{Thumb: r, Text: faultLegendWord(lang, w.Step)})
+		// The shade spans every client's points: the legend says whose
+		// fault it is (issue 27: w1's GC pause read as everyone's).
+		text := faultLegendWord(lang, w.Step)
+		if ts := targetsOf(w.Step); len(ts) > 0 {
+			text = tr(lang, "p.fault.of", text, joinAnd(lang, ts))
+		}
+		if !seen[text] {
+			seen[text] = true
+			legend = append(legend, chart.LegendEntry{Thumb: r, Text: text})
 		}
 	}
 	return legend

@@ -8,6 +8,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -88,7 +89,11 @@ var offers = map[string][]offer{
 	// Fencing relies on a counter that only grows: where the run's crash
 	// lost the writes of the node that would keep it, the counter would
 	// have gone back with them (issue 27, false statement 8).
-	"fix.fencing": {{"fix.fencing", []premise{counterKept}}, {"fix.fencing.counter", []premise{counterLost}}},
+	// A token that only grows admits one holder at a time: for a
+	// semaphore of more than one permit it would refuse the legitimate
+	// holders below the highest token and admit the over-admitted one
+	// (semaphore-basic-clock-skew), so it is not offered there.
+	"fix.fencing": {{"fix.fencing", []premise{counterKept, onePermit}}, {"fix.fencing.counter", []premise{counterLost, onePermit}}},
 	// A purged permit's story: a pause of its holder; with no pause in
 	// the run, the purging client's clock ahead of the holder's (issue 27,
 	// false statement 2), or else a holder inside longer than the timeout.
@@ -99,6 +104,19 @@ var offers = map[string][]offer{
 	// it, the schedulers' clock spread against the TTL is the story
 	// (issue 27, false statement 10).
 	"fix.cron": {{"fix.cron", []premise{notLockPerFire}}, {"fix.cron.skew", []premise{lockPerFire, skewPastTTL}}},
+	// WAIT 1 is advice only for a holder that did not WAIT; one that
+	// waited for fewer replicas than its master had is told to wait for
+	// all, and that WAIT still does not make Redis strongly consistent
+	// (failover-wait-two-replicas). A holder that waited for every replica
+	// gets no WAIT advice.
+	"fix.wait.lock": {{"fix.wait.lock", []premise{noWait}}, {"fix.wait.all", []premise{waitedFewer}}},
+	// A token checked by the resource alone refuses only a stale write
+	// that reaches it after a newer holder's: advice that offers it alone
+	// ("add a fencing token", "or fence the writes") is offered only
+	// where some stale write did (an overlap's Fenceable writes); else its
+	// claim-first wording (fix.fencing) speaks for fencing.
+	"fix.redlock": {{"fix.redlock", []premise{staleAfterFresh}}, {"fix.redlock.claim", nil}},
+	"fix.incr":    {{"fix.incr", []premise{staleAfterFresh}}, {"fix.incr.atomic", nil}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
 }
@@ -130,7 +148,10 @@ type remedy struct {
 	Advice   []adviceRow // in lang
 	Fixed    string      // fixed scenario's name (the scenario's fixed_by), "" when none
 	FixedCmd string      // command that runs it
-	Saved    string      // for a valid fenced run: what saved it
+	// FixedKey is the message that names it: "the same fault, made
+	// harmless" only when it has the run's faults (fixedKey).
+	FixedKey string
+	Saved    string // for a valid fenced run: what saved it
 	// SavedClaim are the ids of the claims Saved renders: the overlap the
 	// checker found harmless and the stale writes the resource refused.
 	SavedClaim string
@@ -162,12 +183,36 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 	}
 	r := &remedy{}
 	for _, a := range advice {
-		r.Advice = append(r.Advice, adviceRow{Text: adviceText(lang, a, h.Workload), Claim: strings.Join(a.Claims, " ")})
+		r.Advice = append(r.Advice, adviceRow{Text: adviceText(lang, a, h), Claim: strings.Join(a.Claims, " ")})
 	}
 	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
-		r.Fixed, r.FixedCmd = f.Name, "locksim run "+f.File
+		r.Fixed, r.FixedCmd, r.FixedKey = f.Name, "locksim run "+f.File, fixedKey(in)
 	}
 	return r
+}
+
+// fixedKey is the message naming the run's fixed_by scenario: "the same
+// fault, made harmless" only when it has the run's faults — as its
+// experiment ran it (why.FixedBy) or, without one, as Analyse found its
+// file (Fixed.Faults); a fix with faults of its own (why.FixedByOwn,
+// FaultsOwn) is named as such, and one not known either way plainly.
+func fixedKey(in Input) string {
+	faults := in.FixedBy.Faults
+	for _, c := range in.Counterfactuals {
+		switch c.Change {
+		case why.FixedBy:
+			faults = FaultsSame
+		case why.FixedByOwn:
+			faults = FaultsOwn
+		}
+	}
+	switch faults {
+	case FaultsSame:
+		return "fix.fixed"
+	case FaultsOwn:
+		return "fix.fixed.own"
+	}
+	return "fix.fixed.named"
 }
 
 // savedBy is the section of a valid run whose lock broke but whose
@@ -316,19 +361,31 @@ func hasHarmless(results []checker.Result, why string) bool {
 	return false
 }
 
-// adviceText is advice a in lang, fitted to the run's workload where the
+// adviceText is advice a in lang, fitted to the run (header h) where the
 // advice names the protected resource: fencing names this run's resource
-// (the counter, the stock, …), not a list of every workload's.
-func adviceText(lang Lang, a Advice, workload string) string {
+// (the counter, the stock, …), not a list of every workload's, and, for
+// a Redlock, where its token comes from.
+func adviceText(lang Lang, a Advice, h history.Header) string {
 	switch a.Key {
 	case "fix.fencing":
-		if _, ok := messages[English]["wl.resource."+workload]; ok {
-			return tr(lang, "fix.fencing.wl", tr(lang, "wl.resource."+workload))
+		text := tr(lang, a.Key)
+		if _, ok := messages[English]["wl.resource."+h.Workload]; ok {
+			text = tr(lang, "fix.fencing.wl", tr(lang, "wl.resource."+h.Workload))
 		}
+		if slices.Contains(h.Traits, history.TraitMultiNode) {
+			// Redlock's grants carry no token: say where one comes from.
+			text += " " + tr(lang, "fix.fencing.source")
+		}
+		return text
 	case "fix.fencing.counter":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], tr(lang, "fix.counter."+a.Args[1]))
 		}
+	case "fix.wait.all":
+		if len(a.Args) == 4 {
+			return tr(lang, a.Key, a.Args[0], a.Args[1], a.Args[2], a.Args[3])
+		}
+		return ""
 	case "fix.cron.skew":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1])

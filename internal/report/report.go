@@ -120,9 +120,13 @@ type Results struct {
 	UnjudgedKinds []string `json:"unjudged_kinds,omitempty"`
 	// UndecidedKinds are expected kinds the run's checkers could not
 	// decide (Judgement.Undecided): neither shown nor missing.
-	UndecidedKinds []string                   `json:"undecided_kinds,omitempty"`
-	Checkers       map[string]checker.Verdict `json:"checkers"`
-	Anomalies      []checker.Anomaly          `json:"anomalies"`
+	UndecidedKinds []string `json:"undecided_kinds,omitempty"`
+	// Checkers is each checker's verdict; one that found nothing to
+	// check (the page's NOT CHECKED: fencing of a run without tokens) is
+	// valid here and named in NotChecked too.
+	Checkers   map[string]checker.Verdict `json:"checkers"`
+	NotChecked []string                   `json:"not_checked,omitempty"`
+	Anomalies  []checker.Anomaly          `json:"anomalies"`
 	// ScenarioSeconds is the scenario time the history covers (last
 	// instant, scenario s); WallSeconds the run's wall time (s).
 	ScenarioSeconds float64 `json:"scenario_seconds"`
@@ -243,6 +247,9 @@ func buildResults(in Input, dir string, m *model) Results {
 	r.Spoiled, r.SpoiledWhy = checker.Spoiled(r.Verdict, in.Results)
 	r.Retried = in.Retried
 	for _, c := range in.Results {
+		if c.NotChecked && !slices.Contains(r.NotChecked, c.Checker) {
+			r.NotChecked = append(r.NotChecked, c.Checker)
+		}
 		if prev, ok := r.Checkers[c.Checker]; ok {
 			r.Checkers[c.Checker] = checker.Merge(prev, c.Verdict)
 		} else {
@@ -600,6 +607,9 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		case account.EndJanitor:
 			return tr(lang, "say.double.deleted", a.Key, w.Client, late)
 		case account.EndFailover:
+			if fate, promoted, _, ok := m.failoverLoss(lang, c.Step); ok {
+				return tr(lang, "say.double.failover.fate", a.Key, w.Client, late, joinAnd(lang, c.Nodes), fate, promoted)
+			}
 			return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 		case checker.CauseSharerReleased:
 			return tr(lang, "say.double.sharer", a.Key, w.Client, c.By, late)

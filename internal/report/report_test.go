@@ -247,6 +247,11 @@ func TestWrite(t *testing.T) {
 		if r.Checkers["mutex"] != checker.Invalid || r.Checkers["fencing"] != checker.Valid || len(r.Anomalies) != 3 {
 			t.Errorf("checkers %v, %d anomalies", r.Checkers, len(r.Anomalies))
 		}
+		// gc-pause carries no fencing token: the page says NOT CHECKED,
+		// and results.json must not leave only "valid" to say it.
+		if !slices.Equal(r.NotChecked, []string{"fencing"}) {
+			t.Errorf("not_checked = %v, want [fencing]", r.NotChecked)
+		}
 		if r.ScenarioSeconds < 36.5 || r.ScenarioSeconds > 36.6 {
 			t.Errorf("scenario_seconds = %v, want ≈36.51", r.ScenarioSeconds)
 		}

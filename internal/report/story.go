@@ -345,6 +345,9 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		cause = tr(lang, "n.gone.crashed", t, own.CauseNode)
 	case account.EndFailover:
 		cause = tr(lang, "n.gone.failover", t, own.CauseNode)
+		if fate, _, name, ok := m.failoverLoss(lang, own.Cause.Step); ok {
+			cause = tr(lang, "n.gone.failover.fate", t, own.CauseNode, fate, name)
+		}
 	case account.EndTaken:
 		cause = tr(lang, "n.gone.taken", t)
 	case account.EndFlushed, account.EndOverwritten:
@@ -407,14 +410,17 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 // life's end says); false when another step tells it (a release, a
 // foreign DEL, a delete-key fault).
 func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl string) (string, bool) {
-	how, node, by := l.Cause.Kind, l.CauseNode, l.Cause.By
+	how, node, by, step := l.Cause.Kind, l.CauseNode, l.Cause.By, l.Cause.Step
 	if c.ID != "" && how != account.EndTaken && how != account.EndPurged {
-		how, node, by = c.How, c.Node, c.By
+		how, node, by, step = c.How, c.Node, c.By, c.Step
 	}
 	switch how {
 	case account.EndCrashed:
 		return tr(lang, "n.expired.crash", l.Client, l.Key, node), true
 	case account.EndFailover:
+		if fate, promoted, _, ok := m.failoverLoss(lang, step); ok {
+			return tr(lang, "n.lost.failover.fate", l.Client, l.Key, node, fate, promoted), true
+		}
 		return tr(lang, "n.lost.failover", l.Client, l.Key, node), true
 	case account.EndClock:
 		return tr(lang, "n.expired.clock", l.Client, l.Key, node), true

@@ -296,10 +296,10 @@ func TestVietnamesePage(t *testing.T) {
 func TestRemedy(t *testing.T) {
 	t.Run("gc-pause points at fencing and names the fixed_by of its scenario", func(t *testing.T) {
 		in := gcPauseInput("local", false)
-		in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml"}
+		in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml", Faults: FaultsSame}
 		dir, _ := writeReport(t, in)
 		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
-		for _, want := range []string{"What would have prevented it", "Fencing token, claimed first: every grant", "scenario gc-pause-fencing", "locksim run scenarios/gc-pause-fencing.yaml"} {
+		for _, want := range []string{"What would have prevented it", "Fencing token, claimed first: every grant", "The same fault, made harmless: scenario gc-pause-fencing", "locksim run scenarios/gc-pause-fencing.yaml"} {
 			if !bytes.Contains(b, []byte(want)) {
 				t.Errorf("index.html lacks %q", want)
 			}
@@ -500,7 +500,7 @@ func TestRemedyGivesEachAdviceOnce(t *testing.T) {
 	if r == nil {
 		t.Fatal("no remedy for the gc-pause double charge")
 	}
-	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", Advice{Key: "fix.fencing"}, "payment")}
+	want := []string{tr("en", "fix.idempotency.charge"), adviceText("en", Advice{Key: "fix.fencing"}, history.Header{Workload: "payment"})}
 	if got := r.Texts(); !slices.Equal(got, want) {
 		t.Errorf("advice %q, want %q (the double charge's own remedies, no generic extras)", got, want)
 	}

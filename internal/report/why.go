@@ -165,6 +165,8 @@ func (m *model) whySection(lang Lang, in Input, dir string, cs []claim.Claim) []
 			r.Change = tr(lang, "why.change.half", m.stepPhrase(lang, c.Step), fmtDur(m.sec(c.ValueNS)))
 		case why.FixedBy:
 			r.Change = tr(lang, "why.change.fix", c.Name)
+		case why.FixedByOwn:
+			r.Change = tr(lang, "why.change.fix.own", c.Name, m.fixFaults(lang, c))
 		}
 		if c.Verdict == "" {
 			r.Verdict, r.VerdictWord = "none", tr(lang, "why.noverdict", c.Error)
@@ -187,17 +189,35 @@ func (m *model) whySection(lang Lang, in Input, dir string, cs []claim.Claim) []
 }
 
 // fixedRun is the remedy's sentence on its fixed_by file's run with the
-// same faults and seed, and the id of its claim among cs (the run's
-// claims: an Experiment claim, why.Claims); "" when there was none or it
-// got no verdict.
-func fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string) {
+// same seed — with the run's faults (why.FixedBy) or its own
+// (why.FixedByOwn) — and the id of its claim among cs (the run's claims:
+// an Experiment claim, why.Claims); "" when there was none or it got no
+// verdict.
+func (m *model) fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string) {
 	for _, c := range in.Counterfactuals {
-		if c.Change == why.FixedBy && c.Verdict != "" {
-			e, _ := claim.Find(cs, func(e claim.Claim) bool {
-				return e.Kind == claim.Experiment && e.What == string(why.FixedBy) && e.How == string(c.Verdict)
-			})
-			return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce), e.ID
+		if (c.Change != why.FixedBy && c.Change != why.FixedByOwn) || c.Verdict == "" {
+			continue
 		}
+		e, _ := claim.Find(cs, func(e claim.Claim) bool {
+			return e.Kind == claim.Experiment && e.What == string(c.Change) && e.How == string(c.Verdict)
+		})
+		if c.Change == why.FixedByOwn {
+			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, c), c.Reproduce), e.ID
+		}
+		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce), e.ID
 	}
 	return "", ""
+}
+
+// fixFaults names the faults a fix with faults of its own ran with: the
+// run's without the steps it lacks, or only that they are its own.
+func (m *model) fixFaults(lang Lang, c why.Counterfactual) string {
+	if len(c.Lacks) == 0 {
+		return tr(lang, "why.fixfaults.own")
+	}
+	var steps []string
+	for _, id := range c.Lacks {
+		steps = append(steps, m.stepPhrase(lang, id))
+	}
+	return tr(lang, "why.fixfaults.lacks", joinAnd(lang, steps))
 }

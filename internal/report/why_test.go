@@ -145,3 +145,68 @@ func TestTheRemedySaysHowItsFixedByFileDidWithTheSameFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault: a fixed_by
+// file whose faults differ from the run's (redlock-no-clock-jump has no
+// clock jump) was run with its own faults; the remedy says which, and
+// says "the same fault, made harmless" only of a fix with the same faults.
+func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
+	own := func(lacks []int) []why.Counterfactual {
+		cs := experiments(checker.Valid, checker.Invalid, checker.Valid)
+		cs[2] = why.Counterfactual{Change: why.FixedByOwn, Lacks: lacks, Name: "gc-pause-fixed", File: "why/gc-pause-fixed.yaml",
+			Verdict: checker.Valid, Reproduce: "locksim run why/gc-pause-fixed.yaml --seed 42"}
+		return cs
+	}
+	tests := []struct {
+		name         string
+		lang         Lang
+		faults       string // Fixed.Faults
+		cfs          []why.Counterfactual
+		want, reject []string // %s: the pause's start
+	}{
+		{"a fix that lacks the run's pause says it ran without it", English, FaultsOwn, own([]int{1}),
+			[]string{"Tried: gc-pause-fixed, with this run's faults without w1's GC pause at t=%ss, is valid with the same seed (locksim run why/gc-pause-fixed.yaml --seed 42).",
+				"The scenario named as its fix, with faults of its own, not this run's: gc-pause-fixed.",
+				"gc-pause-fixed, with this run's faults without w1's GC pause at t=%ss"},
+			[]string{"made harmless", "with the same faults"}},
+		{"the same in Vietnamese", Vietnamese, FaultsOwn, own([]int{1}),
+			[]string{"Đã thử: gc-pause-fixed, với các lỗi của lần chạy này nhưng không có GC pause của w1 lúc t=%ss, cho kết quả hợp lệ với cùng seed",
+				"Kịch bản được nêu là cách sửa, với các lỗi của riêng nó"},
+			[]string{"vô hại", "với cùng các lỗi"}},
+		{"a fix whose faults are other than the run's says they are its own", English, FaultsOwn, own(nil),
+			[]string{"Tried: gc-pause-fixed, with faults of its own, not this run's, is valid with the same seed"},
+			[]string{"made harmless", "with the same faults"}},
+		{"a fix with the same faults is the same fault made harmless", English, FaultsOwn, experiments(checker.Valid, checker.Invalid, checker.Valid),
+			[]string{"The same fault, made harmless: scenario gc-pause-fencing.", "with the same faults and seed is valid"},
+			[]string{"faults of its own"}},
+		{"without experiments a fix known to have its own faults is not the same fault", English, FaultsOwn, nil,
+			[]string{"with faults of its own, not this run's: gc-pause-fencing."}, []string{"made harmless"}},
+		{"without experiments a fix not known either way is only named", English, "", nil,
+			[]string{"The scenario named as its fix: gc-pause-fencing."}, []string{"made harmless"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := gcPauseInput("local", false)
+			in.Lang = tt.lang
+			in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml", Faults: tt.faults}
+			if len(tt.cfs) == 3 && tt.cfs[2].Change == why.FixedByOwn {
+				in.FixedBy = &Fixed{Name: "gc-pause-fixed", File: "scenarios/gc-pause-fixed.yaml", Faults: tt.faults}
+			}
+			in.Counterfactuals = tt.cfs
+			dir, _ := writeReport(t, in)
+			b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+			page := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), ""))
+			start := pauseStart(t, in.History)
+			for _, w := range tt.want {
+				if w = strings.ReplaceAll(w, "%s", numIn(tt.lang, start)); !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			for _, r := range tt.reject {
+				if strings.Contains(page, r) {
+					t.Errorf("page says %q", r)
+				}
+			}
+		})
+	}
+}

@@ -52,3 +52,44 @@ func TestOneTimerLagWatchServesEveryRunAndRecordsItsLags(t *testing.T) {
 		}
 	})
 }
+
+// Issue 27 (a fresh reader, cache-rebuild-waste seed 8): w1's first
+// operation came 267.7 ms of wall time after the run's start, planned at
+// 0 s, while the page said the harness's timers fired at worst 54.6 ms
+// late. A client's late start is the run's lateness too: recorded as its
+// timer-lag span and counted.
+func TestAClientsLateStartIsRecordedAsLateness(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	tests := []struct {
+		name      string
+		planned   time.Duration
+		startedMS int64 // wall ms after the run's start
+		late      int64 // wall ns
+	}{
+		{"a client planned at 0 s that began 267.7 ms in was that late", 0, 267, 267 * ms},
+		{"a client planned at 10 ms that began 289 ms in was 279 ms late", 10 * time.Millisecond, 289, 279 * ms},
+		{"a client that began within a timer's jitter was on time", 10 * time.Millisecond, 15, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			rec := history.NewRecorder(start)
+			got := startLateness(rec.Log(), start, "w1", tt.planned, start.Add(time.Duration(tt.startedMS*ms)))
+			if got != tt.late {
+				t.Errorf("lateness %d ns, want %d", got, tt.late)
+			}
+			var spans []history.Op
+			for _, op := range rec.Ops() {
+				if op.F == history.TimerLag {
+					spans = append(spans, op)
+				}
+			}
+			switch {
+			case tt.late == 0 && len(spans) > 0:
+				t.Errorf("recorded %+v for a start on time", spans)
+			case tt.late > 0 && (len(spans) != 1 || spans[0].Client != "w1" || spans[0].Invoke != int64(tt.planned) || spans[0].Complete != tt.startedMS*ms):
+				t.Errorf("spans %+v, want one of w1's from %d to %d", spans, int64(tt.planned), tt.startedMS*ms)
+			}
+		})
+	}
+}

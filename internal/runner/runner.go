@@ -186,7 +186,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		}(r.workers[i])
 	}
 	wg.Wait()
-	h.Header.MaxTimerLagNS = int64(lag())
+	h.Header.MaxTimerLagNS = max(int64(lag()), r.startLate.Load())
 	r.sched.Stop()
 	close(ctl.over)
 	// A lock client process that exited or broke the protocol leaves no
@@ -266,6 +266,10 @@ type run struct {
 	hparams map[string]int64
 	rec     *history.Recorder
 	stalls  atomic.Pointer[stallSink] // set with rec: the clients' stall hooks record there
+	// startLate is the latest a client began its workload past its
+	// planned start (wall ns, startLateness): part of the run's lateness
+	// with the timer watch's worst (Header.MaxTimerLagNS).
+	startLate atomic.Int64
 
 	conns   []*redis.Client
 	workers []*worker

@@ -3,7 +3,11 @@ package scenario
 import (
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestShippedScenariosRoundTrip(t *testing.T) {
@@ -54,6 +58,46 @@ func TestEveryShippedScenarioSpeaksVietnamese(t *testing.T) {
 			}
 			if s.Description == "" || s.DescriptionVI == "" {
 				t.Fatalf("description %q, description_vi %q: both are needed", s.Description, s.DescriptionVI)
+			}
+		})
+	}
+}
+
+// Issue 27 (a fresh reader, cron-duplicate-run): "Three schedulers with
+// skewed clocks" where w1's clock was right and only w2's and w3's were
+// moved. A description that counts clients "with skewed clocks" counts
+// the clients a clock fault moves.
+func TestAShippedDescriptionCountsOnlyTheClientsWhoseClocksAreSkewed(t *testing.T) {
+	words := map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+	counted := regexp.MustCompile(`(?i)\b(one|two|three|four|five) (?:\w+ ){0,2}with skewed clocks`)
+	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := counted.FindStringSubmatch(s.Description)
+		if m == nil {
+			continue
+		}
+		t.Run(filepath.Base(f)+" counts its skewed clients", func(t *testing.T) {
+			skewed := map[string]bool{}
+			for _, fl := range s.Faults {
+				b, err := yaml.Marshal(fl.Fault)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var v struct {
+					Clients []string `yaml:"clients"`
+				}
+				if yaml.Unmarshal(b, &v) == nil && strings.HasPrefix(fl.Kind, "clock-") {
+					for _, c := range v.Clients {
+						skewed[c] = true
+					}
+				}
+			}
+			if want := words[strings.ToLower(m[1])]; len(skewed) != want {
+				t.Errorf("%q: %d clients' clocks are skewed (%v), not %d", s.Description, len(skewed), skewed, want)
 			}
 		})
 	}

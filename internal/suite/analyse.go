@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/why"
 )
 
 // AnalyseOptions is what Analyse knows of a history beyond its content.
@@ -65,7 +66,7 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 	}
 	var fb *report.Fixed
 	if fixed != "" {
-		fb = &report.Fixed{Name: fixedName(fixed), File: fixed}
+		fb = &report.Fixed{Name: fixedName(fixed), File: fixed, Faults: fixedFaults(sc, fixed)}
 	}
 	var library string
 	if sc.Process != nil && len(sc.Process.Command) > 0 {
@@ -108,4 +109,22 @@ func Redraw(ctx context.Context, dir string, sc scenario.Scenario, lang report.L
 		return r, fmt.Errorf("redraw %s: %w", dir, err)
 	}
 	return r, nil
+}
+
+// fixedFaults tells whether the fixed scenario in file declares sc's
+// faults (report.FaultsSame) or its own (report.FaultsOwn); "" when
+// either is not at hand (a history checked without its scenario, a fix
+// file not found).
+func fixedFaults(sc scenario.Scenario, file string) string {
+	if sc.Clients == 0 {
+		return ""
+	}
+	fix, err := scenario.Load(file)
+	if err != nil {
+		return ""
+	}
+	if why.SameFaults(sc, fix) {
+		return report.FaultsSame
+	}
+	return report.FaultsOwn
 }

@@ -94,13 +94,17 @@ const maxBeside = 3
 // numbered from n, each scenario written into dir/why/<name>.yaml and its
 // report under dir/why/.
 func experiments(j Job, dir string, steps []history.FaultStep, n int, o Options) ([]Job, error) {
-	var fix *scenario.Scenario
+	var fix *why.Fix
 	if f := j.Scenario.FixedByFile(); f != "" {
 		sc, err := scenario.Load(f)
+		var plan []history.FaultStep
+		if err == nil && !why.SameFaults(j.Scenario, sc) {
+			plan, err = why.Plan(sc, j.Seed) // its own faults: which of the run's it lacks
+		}
 		if err != nil {
-			o.log().Warn("fixed_by not run with the same faults", "file", f, "err", err)
+			o.log().Warn("fixed_by not run", "file", f, "err", err)
 		} else {
-			fix = &sc
+			fix = &why.Fix{Scenario: sc, Plan: plan}
 		}
 	}
 	vs, errs := why.Variants(j.Scenario, steps, fix)

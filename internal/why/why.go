@@ -3,8 +3,11 @@
 // and, for a pause or a latency, with that fault at half its length. A
 // fault without which the same seed is valid was necessary; one without
 // which it is still invalid was not. A run whose scenario names a
-// fixed_by is also run as that file with the same faults and seed: the
-// remedy's own experiment.
+// fixed_by is also run as that file with the same seed: the remedy's own
+// experiment, with the run's faults when the fix declares the same ones
+// (it changes the lock, not the faults), and with its own faults when
+// they differ (the fix is the change of faults): overlaying the run's
+// faults on such a fix would run the broken scenario under another name.
 //
 // The package only makes the experiments (Variants) and says what their
 // outcomes mean (Counterfactual); package suite runs them on its pool and
@@ -20,6 +23,8 @@ package why
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/locksim/locksim/internal/claim"
@@ -39,8 +44,11 @@ const (
 	// length: a pause's duration, a latency's added delay.
 	Half Change = "half"
 	// FixedBy runs the scenario's fixed_by file with the run's faults and
-	// seed.
+	// seed: the fix declares the same faults (SameFaults).
 	FixedBy Change = "fixed-by"
+	// FixedByOwn runs the scenario's fixed_by file as it is, its own
+	// faults, with the run's seed: its faults differ from the run's.
+	FixedByOwn Change = "fixed-by-own"
 )
 
 // Counterfactual is one experiment and its outcome, as results.json
@@ -48,8 +56,12 @@ const (
 type Counterfactual struct {
 	Change Change `json:"change"`
 	// Step is the ID of the plan step the experiment removes or shortens
-	// (Without, Half); 0 for FixedBy.
+	// (Without, Half); 0 for FixedBy and FixedByOwn.
 	Step int `json:"step,omitempty"`
+	// Lacks are, for FixedByOwn, the IDs of the run's plan steps the fix's
+	// plan lacks, when its plan is the run's without them (Lacking); empty
+	// when the fix has a fault the run had not.
+	Lacks []int `json:"lacks,omitempty"`
 	// ValueNS is, for Half, the step's new length (a pause's duration, a
 	// latency's delay), wall ns like the plan's.
 	ValueNS int64 `json:"value_ns,omitempty"`
@@ -81,7 +93,7 @@ func Claims(cs []Counterfactual) []claim.Claim {
 			continue
 		}
 		out = append(out, claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
-			Report: c.Report, Records: []int{}})
+			Steps: slices.Clone(c.Lacks), Report: c.Report, Records: []int{}})
 	}
 	return out
 }
@@ -91,6 +103,7 @@ type Variant struct {
 	Change  Change
 	Step    int   // plan step ID (Without, Half)
 	ValueNS int64 // Half: the new length, wall ns
+	Lacks   []int // FixedByOwn: the run's steps the fix's plan lacks
 	// Label names the experiment in file and directory names:
 	// "without-1", "half-1", "fixed-by".
 	Label string
@@ -101,7 +114,7 @@ type Variant struct {
 
 // Counterfactual is v's record, its outcome still to be filled in.
 func (v Variant) Counterfactual() Counterfactual {
-	return Counterfactual{Change: v.Change, Step: v.Step, ValueNS: v.ValueNS, Name: v.Scenario.Name, File: v.Scenario.File}
+	return Counterfactual{Change: v.Change, Step: v.Step, ValueNS: v.ValueNS, Lacks: slices.Clone(v.Lacks), Name: v.Scenario.Name, File: v.Scenario.File}
 }
 
 // Halved is the step's length an experiment halves and the field that
@@ -123,13 +136,22 @@ func Halved(st history.FaultStep) (ns int64, ok bool) {
 	return 0, false
 }
 
+// Fix is a run's fixed_by scenario, parsed, and its own fault plan
+// resolved for the run's seed (Plan).
+type Fix struct {
+	Scenario scenario.Scenario
+	Plan     []history.FaultStep
+}
+
 // Variants are the experiments of a run of sc with the resolved plan
 // steps (the run's history header's): one without each step, one with
 // each pause or latency at half its length, and, when fix is set (sc's
-// fixed_by file, parsed), fix with the same faults at sc's time scale.
+// fixed_by file), the fix: with the same faults at sc's time scale when it
+// declares sc's faults (SameFaults), else as it is, with its own faults
+// (FixedByOwn, with the run's steps its plan lacks, Lacking).
 // A variant the parser refuses (a fix whose topology lacks a fault's
 // target) is left out; its error is returned beside the others.
-func Variants(sc scenario.Scenario, steps []history.FaultStep, fix *scenario.Scenario) ([]Variant, []error) {
+func Variants(sc scenario.Scenario, steps []history.FaultStep, fix *Fix) ([]Variant, []error) {
 	var out []Variant
 	var errs []error
 	add := func(v Variant, base scenario.Scenario, plan []history.FaultStep) {
@@ -162,11 +184,58 @@ func Variants(sc scenario.Scenario, steps []history.FaultStep, fix *scenario.Sce
 		}
 	}
 	if fix != nil {
-		f := *fix
-		f.TimeScale = sc.TimeScale
-		add(Variant{Change: FixedBy, Label: "fixed-by"}, f, steps)
+		f := fix.Scenario
+		if SameFaults(sc, f) {
+			f.TimeScale = sc.TimeScale
+			add(Variant{Change: FixedBy, Label: "fixed-by"}, f, steps)
+		} else {
+			// The fix is the change of faults: run it as it is.
+			lacks, _ := Lacking(steps, fix.Plan)
+			f.Expect, f.FixedBy, f.Lessons, f.Seed = scenario.Expectation{}, "", nil, nil
+			out = append(out, Variant{Change: FixedByOwn, Label: "fixed-by", Lacks: lacks, Scenario: f})
+		}
 	}
 	return out, errs
+}
+
+// SameFaults reports whether fix declares the faults sc declares: the
+// same fault list and the same random nemesis. A fix that does changes
+// the lock, not the faults, and is tried with the run's resolved faults.
+func SameFaults(sc, fix scenario.Scenario) bool {
+	return reflect.DeepEqual(unplaced(sc.Faults), unplaced(fix.Faults)) && reflect.DeepEqual(sc.Nemesis, fix.Nemesis)
+}
+
+// unplaced is fs without where each fault stands in its file.
+func unplaced(fs []scenario.Fault) []scenario.Fault {
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Line, out[i].Column = 0, 0
+	}
+	return out
+}
+
+// Lacking is the IDs of run's steps that fix's plan lacks, when fix's
+// plan is run's without them (each of its steps equal, ID aside, to one
+// of run's, in order); ok is false when fix has a step run has not.
+func Lacking(run, fix []history.FaultStep) (ids []int, ok bool) {
+	j := 0
+	for _, st := range run {
+		if j < len(fix) && sameStep(st, fix[j]) {
+			j++
+			continue
+		}
+		ids = append(ids, st.ID)
+	}
+	if j < len(fix) {
+		return nil, false
+	}
+	return ids, true
+}
+
+// sameStep: a and b are one fault, whatever their IDs.
+func sameStep(a, b history.FaultStep) bool {
+	a.ID, b.ID = 0, 0
+	return reflect.DeepEqual(a, b)
 }
 
 // WithFaults is sc with the resolved steps written as its faults (every

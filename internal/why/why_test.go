@@ -26,6 +26,7 @@ expect: invalid
 fixed_by: the-fix.yaml
 `
 
+// theFix changes the lock and declares the run's faults.
 const theFix = `name: the-fix
 time_scale: 10
 duration: 1m
@@ -34,6 +35,40 @@ clients: 2
 algorithm: fenced
 ttl: 30s
 workload: {kind: payment, keys: 1, job: 5s, fencing: true}
+faults:
+  - {kind: pause, client: w1, point: before-write, duration: 35s}
+  - {kind: clock-jump, nodes: [n1], at: 3s, delta: 20s}
+`
+
+// noJump is the fix that is the change of faults: the same lock without
+// the clock jump (as redlock-no-clock-jump is redlock-clock-jump's).
+const noJump = `name: no-jump
+seed: 7
+time_scale: 50
+duration: 1m
+nodes: 1
+clients: 2
+algorithm: safe
+ttl: 30s
+workload: {kind: payment, keys: 1, job: 5s}
+faults:
+  - {kind: pause, client: w1, point: before-write, duration: 35s}
+expect: valid
+`
+
+// slower is a fix whose fault is another: the pause shorter.
+const slower = `name: slower
+seed: 7
+time_scale: 50
+duration: 1m
+nodes: 1
+clients: 2
+algorithm: safe
+ttl: 30s
+workload: {kind: payment, keys: 1, job: 5s}
+faults:
+  - {kind: pause, client: w1, point: before-write, duration: 5s}
+  - {kind: clock-jump, nodes: [n1], at: 3s, delta: 20s}
 `
 
 func load(t *testing.T, dir, name, text string) scenario.Scenario {
@@ -76,7 +111,7 @@ func TestVariantsDropEachFaultHalveThePauseAndRunTheFixWithTheSameFaults(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, errs := Variants(sc, steps, &fix)
+	vs, errs := Variants(sc, steps, &Fix{Scenario: fix})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -135,6 +170,59 @@ func TestVariantsDropEachFaultHalveThePauseAndRunTheFixWithTheSameFaults(t *test
 			}
 		}
 	})
+}
+
+func TestAFixThatChangesTheFaultsRunsWithItsOwnFaultsNeverTheRuns(t *testing.T) {
+	dir := t.TempDir()
+	load(t, dir, "the-fix.yaml", theFix)
+	sc := load(t, dir, "two-faults.yaml", twoFaults)
+	steps, err := Plan(sc, *sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, file, text string
+		wantKinds        []string
+		wantLacks        []int
+	}{
+		{"a fix without the clock jump runs without it and lacks the run's step 2", "no-jump.yaml", noJump,
+			[]string{"pause"}, []int{2}},
+		{"a fix whose pause is shorter runs its own pause and lacks nothing it can name", "slower.yaml", slower,
+			[]string{"pause", "clock-jump"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fix := load(t, dir, tt.file, tt.text)
+			if SameFaults(sc, fix) {
+				t.Fatal("SameFaults says the fix declares the run's faults")
+			}
+			plan, err := Plan(fix, *sc.Seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, errs := Variants(sc, steps, &Fix{Scenario: fix, Plan: plan})
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			v := vs[len(vs)-1]
+			if v.Change != FixedByOwn || v.Scenario.Name != fix.Name {
+				t.Fatalf("the fix's experiment is %s %s, want %s %s", v.Change, v.Scenario.Name, FixedByOwn, fix.Name)
+			}
+			if got := kinds(t, v.Scenario); !slices.Equal(got, tt.wantKinds) {
+				t.Errorf("the fix ran with faults %v, want its own %v", got, tt.wantKinds)
+			}
+			if !slices.Equal(v.Lacks, tt.wantLacks) {
+				t.Errorf("it lacks the run's steps %v, want %v", v.Lacks, tt.wantLacks)
+			}
+			if v.Scenario.Expect.Verdict != "" || v.Scenario.Seed != nil {
+				t.Errorf("the experiment keeps the fix's expectation %q or seed", v.Scenario.Expect.Verdict)
+			}
+			cs := Claims([]Counterfactual{{Change: v.Change, Lacks: v.Lacks, Verdict: "valid"}})
+			if len(cs) != 1 || cs[0].What != string(FixedByOwn) || !slices.Equal(cs[0].Steps, tt.wantLacks) {
+				t.Errorf("its claim %+v, want what %s, steps %v", cs, FixedByOwn, tt.wantLacks)
+			}
+		})
+	}
 }
 
 func TestOnlyAValidRunWithoutAFaultMakesItNecessary(t *testing.T) {

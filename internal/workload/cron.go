@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/locksim/locksim/internal/account"
@@ -197,8 +198,25 @@ func (w *cron) lead(ctx context.Context, c Client) {
 
 // duplicateRuns is the duplicate-run rule (S22): more than one accepted
 // run-job for one job key (job@<fire time>).
+//
+// Its window opens when the second run began (the first run was the right
+// one; issue 27: the table opened at the first run's end while the
+// timeline's band began at the second run) and closes when the last ended.
 func duplicateRuns(a *account.Account, ix *Index) Finding {
-	return repeated(a.H, ix, ActionRunJob, history.AnomalyDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
+	h := a.H
+	f := repeated(h, ix, ActionRunJob, history.AnomalyDuplicateRun, "ran", "fire time", "fire times", "a scheduled job must run once per fire time")
+	for n := range f.Anomalies {
+		an := &f.Anomalies[n]
+		var inv []int64
+		for _, i := range an.Ops {
+			inv = append(inv, h.Ops[i].Invoke)
+			an.End = max(an.End, h.Ops[i].Complete)
+		}
+		slices.Sort(inv)
+		an.Start = inv[1]
+		an.StartS, an.EndS = h.Header.ScenarioSeconds(an.Start), h.Header.ScenarioSeconds(an.End)
+	}
+	return f
 }
 
 // cronWords are the cron workload's sentences and words in the report's

@@ -42,6 +42,39 @@ func TestADuplicateRunNamesEachRunByWhenItBegan(t *testing.T) {
 	}
 }
 
+// Issue 27 (a fresh reader, cron-duplicate-run seed 51): the "What went
+// wrong" table gave the window "22.1 – 42.2", from when the first, right
+// run ended, while the timeline's band began at the second run (30.1).
+// A duplicate run's window opens when the first run that should not have
+// happened began and closes when the last run ended.
+func TestADuplicateRunsWindowOpensWhenItsSecondRunBegan(t *testing.T) {
+	run := func(client string, proc int, inv, comp float64) history.Op {
+		return history.Op{Client: client, Process: proc, F: history.Write, Key: "job@1", Type: history.OK,
+			Value: history.Value{Action: ActionRunJob}, Invoke: int64(inv * 1e9), Complete: int64(comp * 1e9)}
+	}
+	tests := []struct {
+		name       string
+		ops        []history.Op
+		start, end float64
+	}{
+		{"three runs: from the second's start to the third's end", []history.Op{run("w2", 1, 20.044, 22.092), run("w1", 0, 30.104, 32.2), run("w3", 2, 40.113, 42.152)}, 30.104, 42.152},
+		{"runs recorded out of order still open at the second to begin", []history.Op{run("w1", 0, 30.104, 32.2), run("w2", 1, 20.044, 22.092)}, 30.104, 32.2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := threeClients(Cron, tt.ops)
+			f := duplicateRuns(account.New(h), NewIndex(h))
+			if len(f.Anomalies) != 1 {
+				t.Fatalf("want one duplicate run, got %+v", f.Anomalies)
+			}
+			an := f.Anomalies[0]
+			if an.Start != int64(tt.start*1e9) || an.End != int64(tt.end*1e9) {
+				t.Errorf("window = [%d, %d], want [%d, %d]", an.Start, an.End, int64(tt.start*1e9), int64(tt.end*1e9))
+			}
+		})
+	}
+}
+
 // Issue 27 (a fresh reader, inventory-oversell seed 21): w1's write of
 // stock 1, computed from its read of 2, wiped out two sales (w2's and
 // w3's), yet the finding named only w3 and the report said "an update

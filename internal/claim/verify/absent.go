@@ -176,6 +176,15 @@ func (v *verifier) experiment(c claim.Claim) outcome {
 		if c.Step != 0 {
 			return refuse(nil, "a fixed_by experiment changes no one step (step %d)", c.Step)
 		}
+	case "fixed-by-own":
+		if c.Step != 0 {
+			return refuse(nil, "a fixed_by experiment changes no one step (step %d)", c.Step)
+		}
+		for _, id := range c.Steps {
+			if !slices.ContainsFunc(v.h.Header.Plan, func(st history.FaultStep) bool { return st.ID == id }) {
+				return refuse(nil, "the run's plan has no step %d for the fix to lack", id)
+			}
+		}
 	case "without", "half":
 		st := slices.IndexFunc(v.h.Header.Plan, func(st history.FaultStep) bool { return st.ID == c.Step })
 		if st < 0 {
@@ -193,6 +202,13 @@ func (v *verifier) experiment(c claim.Claim) outcome {
 // ExperimentUnchecked is the reason an Experiment claim's verdict is not
 // checkable from the run's own history.
 const ExperimentUnchecked = "experiment: its verdict is another run's"
+
+// samePlan: a and b are the same steps in order, by effect and target.
+func samePlan(a, b []history.FaultStep) bool {
+	return slices.EqualFunc(a, b, func(x, y history.FaultStep) bool {
+		return x.Effect == y.Effect && slices.Equal(x.Clients, y.Clients) && slices.Equal(x.Nodes, y.Nodes)
+	})
+}
 
 // halvable: a pause (of a client or a node) or a latency, the steps an
 // experiment halves.
@@ -219,7 +235,8 @@ func ExperimentVerdict(c claim.Claim, recorded string) string {
 // ExperimentRun checks that ex, the header of an Experiment claim's run,
 // is this run's (run) changed as the claim says: the same seed, and its
 // plan this run's without step Step ("without"), with that step at half
-// its length ("half"), or with the same steps ("fixed-by"). The steps are
+// its length ("half"), with the same steps ("fixed-by"), or with the
+// fix's own, the run's without Steps ("fixed-by-own"). The steps are
 // compared in order by effect and target (an experiment writes the plan
 // out as its scenario's faults, so it numbers them afresh). "" when it is,
 // else why not: a verdict of another run is no experiment of this one.
@@ -239,6 +256,16 @@ func ExperimentRun(c claim.Claim, run, ex history.Header) string {
 		if at < 0 {
 			return "the run's plan has no step " + strconv.Itoa(c.Step)
 		}
+	case "fixed-by-own":
+		// Its own faults: the run's without Steps when the claim names
+		// them, else any plan but the run's.
+		if len(c.Steps) == 0 {
+			if samePlan(ex.Plan, run.Plan) {
+				return "the experiment's plan is the run's: it did not run the fix's own faults"
+			}
+			return ""
+		}
+		want = slices.DeleteFunc(want, func(st history.FaultStep) bool { return slices.Contains(c.Steps, st.ID) })
 	}
 	if len(ex.Plan) != len(want) {
 		return "the experiment's plan has " + strconv.Itoa(len(ex.Plan)) + " steps, not the " + strconv.Itoa(len(want)) + " of the run's changed as claimed"

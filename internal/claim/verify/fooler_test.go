@@ -133,6 +133,10 @@ func TestAnExperimentsRunIsTheRunChangedAsClaimed(t *testing.T) {
 		{"the run with w2's pause halved is not the experiment at half step 1", claim.Claim{What: "half", Step: 1}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 2e9)), false},
 		{"a fix run with the same faults is the fixed_by experiment", claim.Claim{What: "fixed-by"}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 4e9)), true},
 		{"a fix run without the faults is not the fixed_by experiment", claim.Claim{What: "fixed-by"}, with(7), false},
+		{"a fix with its own faults, the run's without step 2, is the fixed-by-own experiment that lacks step 2", claim.Claim{What: "fixed-by-own", Steps: []int{2}}, with(7, pause(1, "w1", 4e9)), true},
+		{"a fix run with the run's faults is not the fixed-by-own experiment that lacks step 2", claim.Claim{What: "fixed-by-own", Steps: []int{2}}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 4e9)), false},
+		{"a fix run with the run's own plan is not a fix with faults of its own", claim.Claim{What: "fixed-by-own"}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 4e9)), false},
+		{"a fix run with another fault is a fix with faults of its own", claim.Claim{What: "fixed-by-own"}, with(7, pause(1, "w2", 1e9)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			why := verify.ExperimentRun(tc.c, run, tc.ex)

@@ -33,6 +33,9 @@ func (v *verifier) hold(c claim.Claim) outcome {
 	if a.Value.Token != c.Token || a.Value.Fence != c.Fence || a.Value.TTL != c.TTL {
 		return refuse(c.Records[:1], "the acquire recorded token %q, fence %d and TTL %d", a.Value.Token, a.Value.Fence, a.Value.TTL)
 	}
+	if w := v.waited(a); w != c.Wait {
+		return refuse(c.Records[:1], "the acquire's WAIT asked for %d replicas, not %d", w, c.Wait)
+	}
 	if f, ok := holdEnds[c.How]; ok {
 		e, ok := v.rec(c, 1)
 		if !ok || e.Client != c.Client || e.F != f || e.Invoke != c.End || (e.Key != "" && e.Key != c.Key) {
@@ -324,4 +327,19 @@ func (v *verifier) unsureAt(rec int) bool {
 		}
 	}
 	return false
+}
+
+// waited is the numreplicas of the WAIT the acquire's client sent while
+// the acquire was open, 0 when none.
+func (v *verifier) waited(acq history.Op) int {
+	for _, op := range v.h.Ops {
+		if op.F != history.NodeCmd || op.Client != acq.Client || op.Invoke < acq.Invoke || op.Invoke > acq.Complete {
+			continue
+		}
+		if cmd := op.Value.Cmd; len(cmd) >= 2 && strings.ToLower(cmd[0]) == "wait" {
+			n, _ := strconv.Atoi(cmd[1])
+			return n
+		}
+	}
+	return 0
 }

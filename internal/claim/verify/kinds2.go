@@ -31,13 +31,32 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if l == nil || l.node != c.Node || l.key != c.Key {
 		return refuse(c.Records, "record %v created no key %s on %s", c.Records[1:], c.Key, c.Node)
 	}
-	if l.start > c.Start+slack || l.end < c.End-slack {
+	if l.start > c.Start+slack || l.end < c.End-slack && !v.stoppedThrough(l.node, l.end, c.End) {
 		return refuse([]int{l.set}, "that key stood from %d to %d, not through the acquire", l.start, l.end)
 	}
 	if l.owner != c.By {
 		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, c.By)
 	}
 	return held
+}
+
+// stoppedThrough reports whether node was stopped from `from` to `to`: a
+// freeze-node step (SIGSTOP) was in force over the whole span and the node
+// executed no command in it. A stopped Redis expires nothing, so a key
+// whose deadline passed at `from` still stood, unseen, until `to`.
+func (v *verifier) stoppedThrough(node string, from, to int64) bool {
+	covered := false
+	for _, op := range v.h.Ops {
+		st := op.Value.Fault
+		if op.F == history.Fault && st != nil && st.Effect == history.EffectFreezeNode && slices.Contains(st.Nodes, node) &&
+			op.Invoke <= from && to <= v.end(op) {
+			covered = true
+		}
+		if op.F == history.NodeCmd && op.Value.Node == node && from < op.Invoke && op.Invoke < to {
+			return false
+		}
+	}
+	return covered
 }
 
 // fault: the nemesis operation is step Step of kind What, active from
@@ -282,6 +301,9 @@ func (v *verifier) foreignDelete(c claim.Claim) outcome {
 // its fire time (an accepted run before it); without, At lies in its
 // window.
 func (v *verifier) anomaly(c claim.Claim) outcome {
+	if o := v.fenceable(c); o.reason != "" {
+		return o
+	}
 	if len(c.Violating) == 0 {
 		if c.At < c.Start-slack || c.At > c.End+slack {
 			return refuse(c.Records, "it became true at %d, outside its window [%d, %d]", c.At, c.Start, c.End)
@@ -339,4 +361,34 @@ func (v *verifier) tokenOwner(value string) string {
 		owner = op.Client
 	}
 	return owner
+}
+
+// fenceable: each of an anomaly's Fenceable records is an accepted write
+// of Client on Key invoked after an accepted write of By on Key had
+// completed, By's write invoked after By's acquire (the claim's second
+// record, an ok acquire of By's) had completed.
+func (v *verifier) fenceable(c claim.Claim) outcome {
+	if len(c.Fenceable) == 0 {
+		return held
+	}
+	acq, ok := v.rec(c, 1)
+	if !ok || acq.F != history.Acquire || acq.Type != history.OK || acq.Client != c.By || c.By == "" || c.By == c.Client {
+		return refuse(c.Records, "the anomaly's second record is not an ok acquire of the newer holder %q", c.By)
+	}
+	for _, w := range c.Fenceable {
+		if w < 0 || w >= len(v.h.Ops) {
+			return refuse([]int{}, "fenceable record %d does not exist", w)
+		}
+		op := v.h.Ops[w]
+		if op.F != history.Write || op.Type != history.OK || op.Client != c.Client || op.Key != c.Key {
+			return refuse([]int{w}, "record %d is not an accepted write of %s on %s", w, c.Client, c.Key)
+		}
+		if !slices.ContainsFunc(v.h.Ops, func(f history.Op) bool {
+			return f.F == history.Write && f.Type == history.OK && f.Client == c.By && f.Key == c.Key &&
+				f.Invoke >= acq.Complete && f.Complete < op.Invoke
+		}) {
+			return refuse([]int{w}, "no write of %s accepted after its grant had completed before record %d was invoked", c.By, w)
+		}
+	}
+	return held
 }

@@ -40,6 +40,20 @@ func TestVerifierRefusesAMutatedPremise(t *testing.T) {
 			kind(claim.ClockOffset, func(c claim.Claim) bool { return c.Client != "" }), func(c *claim.Claim) { c.Offset *= 2 }},
 		{"class 10: the TTL the cron advice rests on is the acquire's", adviceRun("cron-lock-per-fire-short-ttl"),
 			kind(claim.Hold, nil), func(c *claim.Claim) { c.TTL *= 2 }},
+		{"the WAIT the wait-for-all advice rests on is not told as asking for every replica", adviceRun("failover-wait-two-replicas"),
+			kind(claim.Hold, func(c claim.Claim) bool { return c.Wait == 1 }), func(c *claim.Claim) { c.Wait = 2 }},
+		{"a holder that WAITed is not told as one that did not", adviceRun("failover-wait-two-replicas"),
+			kind(claim.Hold, func(c claim.Claim) bool { return c.Wait == 1 }), func(c *claim.Claim) { c.Wait = 0 }},
+		{"a stale write a token check would have refused is not told of the newer holder", adviceRun("counter-gc-pause"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return len(c.Fenceable) > 0 }), func(c *claim.Claim) { c.Client, c.By = c.By, c.Client }},
+		{"a stale write a token check would have refused is not told of a write before the newer holder's", adviceRun("counter-gc-pause"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return len(c.Fenceable) > 0 }), func(c *claim.Claim) { c.Fenceable = []int{2} }},
+		{"the older holder's write before the newer holder's first is not told as one after it", adviceRun("redlock-clock-jump"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == "mutex-overlap" }), func(c *claim.Claim) {
+				c.By, c.Fenceable = "w2", append([]int{}, c.Records[2:]...)
+			}},
+		{"a holder that did not WAIT is not told as one that did", corpus("c19m-lock-lost-in-failover-advice"),
+			kind(claim.Hold, nil), func(c *claim.Claim) { c.Wait = 1 }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
@@ -108,6 +122,8 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 		{"the fixed_by file's run is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by", How: "valid"}, true},
 		{"a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "without", Step: 99, How: "valid"}, false},
 		{"a fixed_by run that names a step is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by", Step: pause.ID, How: "valid"}, false},
+		{"the fixed_by file's run with its own faults, lacking the pause, is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{pause.ID}, How: "valid"}, true},
+		{"a fix with its own faults that lacks a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{99}, How: "valid"}, false},
 		{"a change no experiment makes is refused", claim.Claim{Kind: claim.Experiment, What: "double", Step: pause.ID, How: "valid"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -52,6 +52,27 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"fencing-random-nemesis-s1082-refused-before-node-stopped": {
+			"w2's acquire was refused by w1's key, whose deadline passed while n1 was stopped and executed nothing until after the acquire ended",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Refusal && c.Client == "w2" && c.By == "w1" && c.Start == 60181152 && c.End == 98677326
+			},
+			true,
+		},
+		"fencing-random-nemesis-s1140-clock-script-after-timeout": {
+			"w2's key on n1 ended by the clock: the clock step's shift script moved its deadline after the step had been recorded as failed",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w2" && c.Token == "225d5388785b2bf4a8b0cd531106fc04" && c.How == "clock"
+			},
+			true,
+		},
+		"fencing-random-nemesis-s1142-node-ran-through-stop-record": {
+			"w1's acquire at 236.7 ms was refused by w3's key, set at 235.6 ms, not by w1's own key whose deadline had passed",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Refusal && c.Client == "w1" && c.By == "w3" && c.Start == 236651748
+			},
+			true,
+		},
 		"fencing-random-nemesis-s1001-stalled-script-took": {
 			"w2's fenced acquire script that ran on n1's resume (record 270) set its key: the script went on to INCR the fence",
 			func(c claim.Claim) bool {

@@ -262,7 +262,21 @@ func FaultColor(st history.FaultStep) color.NRGBA {
 	return color.NRGBA{120, 60, 160, 70}
 }
 
-func fmtT(s float64) string { return fmt.Sprintf("%.1f", s) }
+func fmtT(s float64) string { return Tenths(s) }
+
+// Tenths is a scenario time in seconds to one decimal by one rule
+// everywhere: first to the whole millisecond (the checker's "t=30.350s"),
+// then that to the tenth, a half up. Rounding the raw value instead gave
+// 30.3 for 30.3496 s and 30.4 for 30.3504 s, two rows the checker's words
+// both quote "from t=30.350s" (issue 27, cache-rebuild-waste seed 8).
+func Tenths(s float64) string {
+	ms := math.Round(s * 1000)
+	t := math.Floor((math.Abs(ms) + 50) / 100)
+	if ms < 0 && t != 0 {
+		t = -t
+	}
+	return fmt.Sprintf("%.1f", t/10)
+}
 
 // PerfShadeKeep is how much of a fault's shade (FaultColor over white) a
 // perf plot keeps: its windows span most of a faulted run, and every mark

@@ -1,0 +1,43 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Issue 27 (a fresh reader, cache-rebuild-waste seed 8): the machine
+// load row said "harness timers fired up to 54.6 ms late" of a run whose
+// w1 began its workload 267.7 ms of wall time (26.8 s of scenario time)
+// after its planned start at 0 s. A client's late start is the run's
+// lateness too, and the row names it.
+func TestTheMachineLoadRowTellsAClientsLateStart(t *testing.T) {
+	const ms = int64(1e6)
+	tests := []struct {
+		name       string
+		lang       Lang
+		lag        int64
+		ops        []history.Op
+		want, lack string
+	}{
+		{"a late client start is named with its lateness and plan", English, 2677 * ms / 10,
+			[]history.Op{{Process: history.NodeProcess, F: history.TimerLag, Client: "w1", Type: history.OK, Invoke: 0, Complete: 2677 * ms / 10}},
+			"counting its timers and the clients' starts: w1 began its workload 267.7 ms (wall) after its planned start at t=0.0s", "harness timers fired"},
+		{"a Vietnamese row names it too", Vietnamese, 2677 * ms / 10,
+			[]history.Op{{Process: history.NodeProcess, F: history.TimerLag, Client: "w1", Type: history.OK, Invoke: 0, Complete: 2677 * ms / 10}},
+			"w1 bắt đầu công việc muộn 267,7 ms (thời gian thực) so với lúc dự kiến t=0,0s", "bộ hẹn giờ của harness trễ"},
+		{"with every client on time, the timers' lag is told", English, 546 * ms / 10,
+			[]history.Op{{Process: history.NodeProcess, F: history.TimerLag, Type: history.OK, Invoke: 300 * ms, Complete: 3546 * ms / 10}},
+			"harness timers fired up to 54.6 ms late (wall), 5.46 s of scenario time", "began its workload"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := history.History{Header: history.Header{TimeScale: 100, MaxTimerLagNS: tt.lag, Clients: []string{"w1", "w2"}}, Ops: tt.ops}
+			got := lagText(tt.lang, h)
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.lack) {
+				t.Errorf("row %q: want %q, and no %q", got, tt.want, tt.lack)
+			}
+		})
+	}
+}
