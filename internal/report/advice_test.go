@@ -142,7 +142,7 @@ func TestTheRemediesPremisesWords(t *testing.T) {
 				Vietnamese: "Các lần cấp lock của Redlock không kèm số nào như vậy: hãy lấy nó từ một bộ đếm riêng chỉ tăng"}},
 		{"the cron skew advice gives the TTL and the clocks' spread", "cron-lock-per-fire-short-ttl",
 			map[Lang]string{English: "its TTL (15s) was shorter than the spread of the schedulers' clocks (20s)",
-				Vietnamese: "TTL của nó (15s) ngắn hơn độ lệch giữa đồng hồ các scheduler (20s)"}},
+				Vietnamese: "TTL của nó (15 s) ngắn hơn độ lệch giữa đồng hồ các scheduler (20 s)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := adviceRun(t, tc.run)

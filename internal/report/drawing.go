@@ -253,7 +253,7 @@ func (b *builder) faults() {
 		fr := ref(claim.Fault, w.Op, "")
 		short := faultWord(lang, st)
 		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {
-			short += " " + signedDur(m.sdur(st.Delta))
+			short += " " + numIn(lang, signedDur(m.sdur(st.Delta)))
 		}
 		b.legendOnce("f:"+st.Kind, chart.Legend{Kind: chart.ShShade, Sub: st.Effect, Color: -1, Text: faultLegendWord(lang, st)})
 		shaded := false

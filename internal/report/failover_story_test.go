@@ -95,8 +95,8 @@ func TestAKeyLostWithACrashedMasterIsToldAtTheCrash(t *testing.T) {
 		{English, "story", []string{"w1's key invoice-1 was lost when n1, the master holding it, crashed", "(n1r2, announced at t=19.5s)",
 			"its key was gone (it was lost at t=0.7s, when n1, the master holding it, crashed, and n1r2, the replica promoted in its place, had not received all n1 had written;"},
 			[]string{"lost in the failover", "failed over at"}},
-		{Vietnamese, "headline", []string{"n1, master giữ nó, bị crash", "(n1r2, được thông báo lúc t=19.5s)"}, []string{"failover sang"}},
-		{Vietnamese, "story", []string{"n1, master giữ nó, bị crash", "n1r2, được thông báo lúc t=19.5s"}, []string{"trong lần failover"}},
+		{Vietnamese, "headline", []string{"n1, master giữ nó, bị crash", "(n1r2, được thông báo lúc t=19,5s)"}, []string{"failover sang"}},
+		{Vietnamese, "story", []string{"n1, master giữ nó, bị crash", "n1r2, được thông báo lúc t=19,5s"}, []string{"trong lần failover"}},
 	}
 	for _, tt := range tests {
 		t.Run("the "+string(tt.lang)+" "+tt.where+" tells the loss at n1's crash", func(t *testing.T) {

@@ -23,7 +23,7 @@ var Glossary = []Term{
 	{"distributed lock", "lock phân tán"},
 	{"acquire", "lấy lock"},
 	{"release", "nhả lock"},
-	{"holder", "người giữ lock"},
+	{"holder", "client giữ lock"},
 	{"owner token", "owner token"},
 	{"token", "token"},
 	{"fencing token", "fencing token"},

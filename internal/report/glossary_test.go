@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 
 	"github.com/locksim/locksim/internal/lesson"
+	"github.com/locksim/locksim/internal/scenario"
 )
 
 // visibleWords walks a page and calls f with every word a reader sees in
@@ -21,6 +23,12 @@ import (
 // identifier — a word joined to a digit, '-', '_', '.', ':', '/' or '@'
 // (invoice-1, gc-pause, redis_py_lock.py) — is a name, not a word.
 func visibleWords(n *html.Node, f func(word, context string)) {
+	visibleTexts(n, func(text string) { eachWord(text, f) })
+}
+
+// visibleTexts calls f with every text a reader sees in a page, skipping
+// what visibleWords skips.
+func visibleTexts(n *html.Node, f func(text string)) {
 	if n.Type == html.ElementNode {
 		switch n.Data {
 		case "script", "style", "pre", "code":
@@ -31,16 +39,73 @@ func visibleWords(n *html.Node, f func(word, context string)) {
 				return
 			}
 			if a.Key == "alt" || a.Key == "title" || a.Key == "aria-label" {
-				eachWord(a.Val, f)
+				f(a.Val)
 			}
 		}
 	}
 	if n.Type == html.TextNode {
-		eachWord(n.Data, f)
+		f(n.Data)
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		visibleWords(c, f)
+		visibleTexts(c, f)
 	}
+}
+
+// proseTexts is visibleTexts outside the pages' drawings (<svg>).
+func proseTexts(n *html.Node, f func(text string)) {
+	if n.Type == html.ElementNode && n.Data == "svg" {
+		return
+	}
+	if n.Type == html.TextNode {
+		f(n.Data)
+		return
+	}
+	for _, a := range n.Attr {
+		if a.Key == "lang" && a.Val == "en" {
+			return
+		}
+	}
+	switch n.Data {
+	case "script", "style", "pre", "code":
+		return
+	}
+	for _, a := range n.Attr {
+		if a.Key == "alt" || a.Key == "title" || a.Key == "aria-label" {
+			f(a.Val)
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		proseTexts(c, f)
+	}
+}
+
+// viFlaws are the recurring flaws a Vietnamese reviewer found in vi
+// text (issue 34 items 5, 6, 7, 11, 19), each a pattern and what to
+// write instead. An English term glossed in parentheses after its
+// Vietnamese — "đăng ký token (claim)" — is no flaw, nor is a name
+// joined to it (redlock-gc-pause-cas-late-claim, act.claim).
+var viFlaws = []struct {
+	re   *regexp.Regexp
+	want string
+}{
+	{regexp.MustCompile(`(?i)\bngười (giữ|gọi|mua|thứ hai|khác|ghi|cũ|mới)\b`), "client (a client is no person)"},
+	{regexp.MustCompile(`(?i)(^|[^(\w.-])(claim(s|ed)?|charge[sd]?|extend(s|ed)?|reject(s|ed)?|refresh(es|ed)?|acquire[sd]?|release[sd]?)($|[^)\w.-])`),
+		"the Vietnamese verb: đăng ký token, trừ tiền, gia hạn, từ chối, lấy lock, nhả lock"},
+	{regexp.MustCompile(`\b(IN)?VALID\b`), "VI PHẠM or HỢP LỆ"},
+	{regexp.MustCompile(`(^|[^=,.\w])[0-9]+(m[0-9]+(\.[0-9]+)?s|ms|µs|s)\b`), "a space before the unit (300 ms, 15 s) and minutes in words (1 phút)"},
+	{regexp.MustCompile(`(^|[^\w.§–-])[0-9]+\.[0-9]+($|[^\w.])`), "a decimal comma (6,1)"},
+}
+
+// viFlawsIn lists the flaws of viFlaws that text shows, each as the text
+// matched and what to write instead.
+func viFlawsIn(text string) []string {
+	var out []string
+	for _, fl := range viFlaws {
+		for _, m := range fl.re.FindAllString(text, -1) {
+			out = append(out, fmt.Sprintf("%q (write %s)", strings.TrimSpace(m), fl.want))
+		}
+	}
+	return out
 }
 
 // TestTheVietnameseSuiteSpeaksTheGlossary writes a vi suite (the shipped
@@ -104,6 +169,16 @@ func speaksTheGlossary(t *testing.T, path string) {
 			t.Errorf("English %q (glossary: %q) in %q", w, vi, strings.TrimSpace(context))
 		}
 	})
+	// The timeline's own axis and labels (the chart package's SVG) are
+	// not scanned for the number flaws: its ticks are drawn, not said.
+	proseTexts(doc, func(text string) {
+		for _, fl := range viFlawsIn(text) {
+			if !seen[fl] {
+				seen[fl] = true
+				t.Errorf("%s in %q", fl, strings.TrimSpace(text))
+			}
+		}
+	})
 }
 
 func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
@@ -130,6 +205,13 @@ func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
 				if strings.Contains(msg, old) {
 					t.Errorf("%s says %q: %s", key, old, msg)
 				}
+			}
+		}
+	})
+	t.Run("no vi message shows a flaw the Vietnamese review found", func(t *testing.T) {
+		for key, msg := range messages[Vietnamese] {
+			for _, fl := range viFlawsIn(msg) {
+				t.Errorf("%s: %s in %s", key, fl, msg)
 			}
 		}
 	})
@@ -184,6 +266,37 @@ func TestEveryLessonFileSpeaksTheGlossaryInVietnamese(t *testing.T) {
 						t.Errorf("says %q: %s", old, tx.In("vi"))
 					}
 				}
+				for _, fl := range viFlawsIn(tx.In("vi")) {
+					t.Errorf("%s in %s", fl, tx.In("vi"))
+				}
+			}
+		})
+	}
+}
+
+// TestEveryScenarioDescriptionSpeaksVietnamese: every description_vi of a
+// shipped scenario shows none of the flaws the Vietnamese review found
+// (viFlaws), whether or not a suite runs it.
+func TestEveryScenarioDescriptionSpeaksVietnamese(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"scenarios", filepath.Join("scenarios", "field")} {
+		more, err := filepath.Glob(filepath.Join("..", "..", dir, "*.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
+	}
+	if len(files) < 50 {
+		t.Fatalf("only %d scenario files found", len(files))
+	}
+	for _, f := range files {
+		sc, err := scenario.Load(f)
+		if err != nil || sc.DescriptionVI == "" {
+			continue // not a scenario, or no Vietnamese description
+		}
+		t.Run(filepath.Base(f)+" says its Vietnamese description without the review's flaws", func(t *testing.T) {
+			for _, fl := range viFlawsIn(sc.DescriptionVI) {
+				t.Errorf("%s in %s", fl, sc.DescriptionVI)
 			}
 		})
 	}

@@ -132,11 +132,11 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 		}
 	}
 	for _, s := range narrative(withLang(in, lang), m) {
-		p.Steps = append(p.Steps, pageStep{T: fmtT(s.T), Text: s.Text, Kind: s.Kind, Claim: s.Claim, Info: s.Info})
+		p.Steps = append(p.Steps, pageStep{T: numIn(lang, fmtT(s.T)), Text: s.Text, Kind: s.Kind, Claim: s.Claim, Info: s.Info})
 	}
 	for i, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.anomalyWord(lang, a), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
-			Window: fmtT(a.StartS) + " – " + fmtT(a.EndS), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
+			Window: numIn(lang, fmtT(a.StartS)) + " – " + numIn(lang, fmtT(a.EndS)), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
 			Checker: a.Explain, Informational: a.Informational, Claim: nthClaim(res.Claims, claim.Anomaly, i)})
 	}
 	backend := h.Backend
@@ -163,7 +163,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	add("run.backend", backend, false)
 	add("run.redis", redis, false)
 	add("run.scale", tr(lang, "run.scale.text", strconv.FormatFloat(res.TimeScale, 'g', -1, 64)), false)
-	add("run.scenario.s", fmtDur(res.ScenarioSeconds), false)
+	add("run.scenario.s", numIn(lang, fmtDur(res.ScenarioSeconds)), false)
 	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
 	if t := lagText(lang, in.History); t != "" {
 		add("run.lag", t, false)

@@ -26,7 +26,7 @@ func TestTheMachineLoadRowTellsAClientsLateStart(t *testing.T) {
 			"counting its timers and the clients' starts: w1 began its workload 267.7 ms (wall) after its planned start at t=0.0s", "harness timers fired"},
 		{"a Vietnamese row names it too", Vietnamese, 2677 * ms / 10,
 			[]history.Op{{Process: history.NodeProcess, F: history.TimerLag, Client: "w1", Type: history.OK, Invoke: 0, Complete: 2677 * ms / 10}},
-			"w1 bắt đầu công việc muộn 267.7 ms (thời gian thực) so với lúc dự kiến t=0.0s", "bộ hẹn giờ của harness trễ"},
+			"w1 bắt đầu công việc muộn 267,7 ms (thời gian thực) so với lúc dự kiến t=0,0s", "bộ hẹn giờ của harness trễ"},
 		{"with every client on time, the timers' lag is told", English, 546 * ms / 10,
 			[]history.Op{{Process: history.NodeProcess, F: history.TimerLag, Type: history.OK, Invoke: 300 * ms, Complete: 3546 * ms / 10}},
 			"harness timers fired up to 54.6 ms late (wall), 5.46 s of scenario time", "began its workload"},

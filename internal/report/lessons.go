@@ -56,7 +56,7 @@ func newSuiteRuns(lang Lang, outDir string, runs []Results) []*suiteRun {
 	for _, r := range runs {
 		c := runCard{Scenario: r.Scenario, Seed: strconv.FormatInt(r.Seed, 10), Verdict: string(r.Verdict),
 			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Headline: r.Headline, Description: r.Description, DescLang: r.DescriptionLang,
-			Wall: fmt.Sprintf("%.2f", r.WallSeconds), Aborted: r.Aborted,
+			Wall: numIn(lang, fmt.Sprintf("%.2f", r.WallSeconds)), Aborted: r.Aborted,
 			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none"), Faults: planWords(lang, r)}
 		if r.Expect != "" {
 			c.Expect = expectWords(lang, r.Expect, r.ExpectKinds)
@@ -156,6 +156,10 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		// An in-process lock every client shares tests the checkers; it
 		// spans no pods, so it is no fix a reader can deploy, valid or not.
 		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.control"), "noevidence", "control"
+	case clockContrast(b.R, f.R):
+		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast.clock"), "contrast", "contrast"
+	case partialFix(f.R):
+		p.FixedLabel, p.FixedClass = tr(lang, "lesson.partial", expectedWords(lang, f.R.ExpectKinds)), "noevidence"
 	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
 		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
 	}
@@ -169,6 +173,8 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		p.Faults = tr(lang, "lesson.fault.same", b.Card.Faults)
 	case sameFaults(b.R, f.R):
 		p.Faults = tr(lang, "lesson.fault.when", b.Card.Faults)
+	case p.Side == "contrast":
+		p.Faults = tr(lang, "lesson.fault.diff.contrast", b.Card.Faults, f.Card.Faults)
 	default:
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
 	}

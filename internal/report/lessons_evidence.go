@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/scenario"
 )
 
 // seedTally counts the runs of r's scenario file in the suite by verdict
@@ -92,8 +93,13 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
 	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)) + bt.rerunWords(lang)}
 	key, control := "lesson.evidence.fixed", isControl(f.R.Algorithm)
-	if control {
+	switch {
+	case control:
 		key = "lesson.evidence.control"
+	case clockContrast(b.R, f.R):
+		// The clock assumption holding is no fix either: nothing is said
+		// of how well a fix holds.
+		key, control = "lesson.evidence.contrast", true
 	}
 	fix := tr(lang, key, ft.Valid, ft.N, ft.seedsWord(lang))
 	if ft.Valid < ft.N {
@@ -109,4 +115,27 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 		out = append(out, tr(lang, "lesson.evidence.scope"))
 	}
 	return out
+}
+
+// clockContrast tells whether a pair's fix is only its clock assumption
+// holding (scenario.ClockContrast: a clock jump left out, a clock rate
+// inside the drift allowance): its run is a contrast, not a fix.
+func clockContrast(b, f Results) bool { return scenario.ClockContrast(runFields(b), runFields(f)) }
+
+// partialFix tells whether a fix's run came out invalid as its scenario
+// expects: a fix that closes one hole and is known to leave another
+// (redis-semaphore 4.x, 5.3.1), not a fix without evidence.
+func partialFix(f Results) bool {
+	return f.Verdict == checker.Invalid && f.Expect == string(checker.Invalid) && f.ExpectationMet != nil && *f.ExpectationMet &&
+		f.Error == "" && !f.Aborted
+}
+
+// expectedWords names the kinds a partial fix is expected to show, in
+// lang's words for them ("two clients held the lock at once").
+func expectedWords(lang Lang, kinds []string) string {
+	words := make([]string, len(kinds))
+	for i, k := range kinds {
+		words[i] = kindWord(lang, k)
+	}
+	return joinAnd(lang, words)
 }

@@ -35,17 +35,22 @@ func planWords(lang Lang, r Results) string {
 		if st.Rate > 0 {
 			// A clock's rate is what tells a drift inside Redlock's
 			// allowance (1.005×) from one far outside it (1.5×).
-			word += " ×" + strconv.FormatFloat(st.Rate, 'f', -1, 64)
+			word += " ×" + numIn(lang, strconv.FormatFloat(st.Rate, 'f', -1, 64))
 		}
 		if st.Effect == history.EffectRestartClient && st.Mode != "" {
 			// Two restarts that differ only in what the new incarnation
 			// restores would otherwise read alike.
 			word += " " + tr(lang, "lesson.restore."+st.Mode)
 		}
-		if st.Duration > 0 {
+		switch {
+		case st.Kind == "crash" && st.Duration > 0:
+			// A crashed node's window is its downtime, not how long a
+			// crash lasts.
+			parts = append(parts, tr(lang, "lesson.step.crash", targets, fmtDur(h.ScenarioSeconds(st.Duration))))
+		case st.Duration > 0:
 			parts = append(parts, tr(lang, "lesson.step.for", word, targets,
 				fmtDur(h.ScenarioSeconds(st.Duration))))
-		} else {
+		default:
 			parts = append(parts, tr(lang, "lesson.step", word, targets))
 		}
 	}
@@ -200,7 +205,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+for range time.Tick(ttl / 3) {",
 			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
 			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
-			"+    if err != nil || reply == 0 { job.Stop(); break }   // failed, timed out or key gone: the lock is lost",
+			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
 			"+}")
 	}
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
@@ -209,7 +214,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 		// the grant, from one never-expiring counter (redlock-fenced).
 		add(tr(lang, "diff.fence.grant.quorum"),
 			" granted := setOnEveryNode(key, token, ttl) >= quorum",
-			"+fence := INCR fence:{key} on n1   // one counter that never expires, after each grant")
+			"+fence := INCR fence:{key} on n1"+cm(lang, "counter"))
 	} else if fFenced && !bFenced {
 		add(tr(lang, "diff.fence.grant"),
 			"-SET lock-key owner-token NX PX ttl",
@@ -223,13 +228,13 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	if turnedOn("workload.claim") && ff["workload.check_and_set"] != "true" {
 		add(tr(lang, "diff.claim"),
 			" grant := acquire(key)",
-			"+resource.Claim(key, grant.token)   // at once, before anything slow",
+			"+resource.Claim(key, grant.token)"+cm(lang, "claim"),
 			" work(); resource.Write(key, value, grant.token)")
 	}
 	if turnedOn("workload.check_and_set") {
 		add(tr(lang, "diff.cas"),
-			"+resource.SetCurrlock(key, grant.token)   // at once, after the grant",
-			"+if currlock[key] != grant.token { refuse }   // in the same step as the write",
+			"+resource.SetCurrlock(key, grant.token)"+cm(lang, "grant"),
+			"+if currlock[key] != grant.token { refuse }"+cm(lang, "samestep"),
 			" accept(write)")
 	}
 	if ff["workload.failure_record"] != bf["workload.failure_record"] && ff["workload.failure_record"] == "token" {
@@ -265,7 +270,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	if param(f, history.ParamSingleton) && !param(b, history.ParamSingleton) {
 		add(tr(lang, "diff.singleton"),
 			"-at each fire time: lock(\"lock:\" + job); run(job); release()",
-			"+lease := lock(\"lock:leader\")   // retry every retry delay; the watchdog renews it",
+			"+lease := lock(\"lock:leader\")"+cm(lang, "leader"),
 			"+at each fire time: if lease.lost() { stand by again } else { run(job) }")
 	}
 	switch {
@@ -274,8 +279,8 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"-if WAIT 1 timeout < 1 { release(); return retry }",
 			"+if WAIT replicas timeout < replicas { release(); return retry }")
 	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
-		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), " SET lock-key owner-token NX PX ttl",
-			"+if WAIT 1 timeout < 1 {   // WAIT returns how many replicas acknowledged",
+		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), acquireLine(lang, f),
+			"+if WAIT 1 timeout < 1 {"+cm(lang, "wait"),
 			"+    release(); return retry",
 			"+}")
 	}
@@ -325,21 +330,21 @@ func clientChanges(lang Lang, b, f Results) []codeChange {
 	}
 	if b.Algorithm == "pid-expire-heartbeat" && f.Algorithm == "checked-heartbeat" {
 		add(tr(lang, "diff.heartbeat"),
-			"-SET queue-key pid NX PX ttl   // the PID: 1 in every container",
-			"+SET queue-key owner-token NX PX ttl   // a random token per scheduler",
-			"-for each configured queue: PEXPIRE queue-key ttl   // whoever holds it, reply ignored",
+			"-SET queue-key pid NX PX ttl"+cm(lang, "pid"),
+			"+SET queue-key owner-token NX PX ttl"+cm(lang, "random"),
+			"-for each configured queue: PEXPIRE queue-key ttl"+cm(lang, "whoever"),
 			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
 			"+        return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 queue-key owner-token ttl",
-			"+if reply == 0 { stop scheduling the queue }   // the lock is lost",
-			"-DEL queue-key-1 queue-key-2 …   // every configured queue, on stop",
+			"+if reply == 0 { stop scheduling the queue }"+cm(lang, "lostlock"),
+			"-DEL queue-key-1 queue-key-2 …"+cm(lang, "everyqueue"),
 			"+EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
 			"+        return redis.call('DEL', KEYS[1]) end return 0\" 1 queue-key owner-token")
 	}
 	if restoresOnStart(b, history.RestoreAll) && !restoresOnStart(f, history.RestoreAll) {
 		add(tr(lang, "diff.restore"),
 			" on start:",
-			"-for each job lock key: DEL key   // every unacked job, live workers' too",
-			"+// nothing: the killed process's own lease comes back when its TTL ends")
+			"-for each job lock key: DEL key"+cm(lang, "unacked"),
+			"+// "+tr(lang, "code.nothing"))
 	}
 	return out
 }
@@ -392,4 +397,17 @@ func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 		}
 	}
 	return lines, true
+}
+
+// cm is a code line's trailing comment in lang: the code of a "what to
+// change" diff is the same in every language, its comments are not.
+func cm(lang Lang, key string) string { return "   // " + tr(lang, "code."+key) }
+
+// acquireLine is the acquire a WAIT fix follows, as context: a plain SET,
+// or for a fenced lock the script that also takes the fencing token.
+func acquireLine(lang Lang, f Results) string {
+	if slices.Contains(f.Traits, history.TraitFenced) {
+		return " grant := acquire(key)" + cm(lang, "fencedacquire")
+	}
+	return " SET lock-key owner-token NX PX ttl"
 }

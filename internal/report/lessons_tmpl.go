@@ -109,7 +109,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Strip}}<table class="req strip"><caption>{{t "lesson.strip"}}</caption><tr><th>{{t "lesson.strip.req"}}</th><th>{{t "lesson.broken"}}</th><th>{{.FixedLabel}}</th></tr>
 {{range .Strip}}<tr><th>{{.Requirement}}</th><td class="{{.BClass}}">{{.Broken}}</td><td class="{{.FClass}}">{{.Fixed}}</td></tr>{{end}}</table>{{end}}
 {{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
-{{if or .Changes .YAML .YAMLNone}}<h3>{{if eq .Side "control"}}{{t "lesson.change.control"}}{{else}}{{t "lesson.change"}}{{end}}</h3>{{end}}
+{{if or .Changes .YAML .YAMLNone}}<h3>{{if eq .Side "control"}}{{t "lesson.change.control"}}{{else if eq .Side "contrast"}}{{t "lesson.change.contrast"}}{{else}}{{t "lesson.change"}}{{end}}</h3>{{end}}
 {{range .Changes}}<p>{{.Note}}</p><pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}
 {{if .YAML}}<p class="desc">{{t "lesson.change.yaml"}}</p><pre class="diff">{{range .YAML}}{{template "dl" .}}{{end}}</pre>{{else if .YAMLNone}}<p class="desc">{{t "lesson.change.none"}}</p>{{end}}
 </div>

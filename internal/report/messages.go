@@ -19,7 +19,8 @@ var messages = map[Lang]map[string]string{
 }
 
 // tr formats the message key in lang, falling back to English, then to the
-// key itself so a missing message is visible rather than silent.
+// key itself so a missing message is visible rather than silent. Number
+// and duration arguments are written as lang writes them (localArgs).
 func tr(lang Lang, key string, args ...any) string {
 	f, ok := messages[lang][key]
 	if !ok {
@@ -31,7 +32,7 @@ func tr(lang Lang, key string, args ...any) string {
 	if len(args) == 0 {
 		return f
 	}
-	return fmt.Sprintf(f, args...)
+	return fmt.Sprintf(f, localArgs(lang, args)...)
 }
 
 // sayer is tr bound to lang: the words a drawing (chart.Drawing.Say)

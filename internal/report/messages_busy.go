@@ -23,7 +23,7 @@ var busyMessages = map[Lang]map[string]string{
 		"say.unknown.margin":        "Chưa kết luận được: một vi phạm (%s) chỉ vượt quá lease %.0f ms (thời gian thực), nằm trong %.0f ms mà chính công cụ chạy trễ quanh thời điểm đó; nếu công cụ chạy đúng giờ thì có thể đã không xảy ra, nên lần chạy này không chứng minh được điều gì.",
 		"say.unknown.lost":          "Chưa kết luận được: trong lúc một vi phạm (%s) đang hình thành, chính công cụ đã chạy trễ %.0f ms (thời gian thực), vượt quá %.0f ms mà lần chạy với thời gian nén này chịu được; chính phần bị trễ có thể là điều đã khiến nó xảy ra, nên lần chạy này không chứng minh được điều gì.",
 		"say.unknown.stall":         "Chưa kết luận được: trong lúc một vi phạm (%s) đang hình thành, một lệnh của client liên quan không nhận được trả lời trong %.0f ms (thời gian thực) mà không có lỗi nào giải thích; chính máy, không phải kịch bản, có thể đã gây ra nó, nên lần chạy này không chứng minh được điều gì.",
-		"sum.exposure":              "một người giữ lock đã tác động lên tài nguyên sau khi lease hết hạn mà không client nào khác thử lấy lock trong lúc đó, nên lần chạy không chứng minh được gì",
+		"sum.exposure":              "một client giữ lock đã tác động lên tài nguyên sau khi lease hết hạn mà không client nào khác thử lấy lock trong lúc đó, nên lần chạy không chứng minh được gì",
 		"sum.margin":                "mọi vi phạm tìm thấy đều nằm trong độ trễ của chính công cụ quanh thời điểm đó, hoặc xảy ra khi công cụ đã mất nhịp thời gian của lần chạy, nên lần chạy không chứng minh được điều gì",
 	},
 }

@@ -52,16 +52,20 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.control":    "control",
 		"lesson.change":          "What to change",
 		"lesson.change.control":  "What the control changes (a harness control, not a fix to deploy)",
+		"lesson.change.contrast": "What the contrast changes (its fault, not the lock: no fix to deploy)",
 		"lesson.change.yaml":     "What the scenario file changes (scenario.yaml of each run, normalised):",
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":            "open the report",
 		"lesson.notimeline":      "No timeline was drawn for this run.",
-		"lesson.step":            "%s on %s",        // fault word, targets
-		"lesson.step.for":        "%s on %s for %s", // fault word, targets, duration
-		"dur.planned":            "%s (%s planned)", // measured duration, planned duration
+		"lesson.step":            "%s on %s",                       // fault word, targets
+		"lesson.step.for":        "%s on %s for %s",                // fault word, targets, duration
+		"lesson.step.crash":      "%s crashed, restarted after %s", // nodes, downtime
+		"dur.planned":            "%s (%s planned)",                // measured duration, planned duration
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
+		"lesson.partial":             "a partial fix: still violates, as expected (%s)", // expected kinds
+		"lesson.contrast.clock":      "contrast: when the clock assumption holds",
 		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
 		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
 		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
@@ -91,7 +95,8 @@ var lessonMessages = map[Lang]map[string]string{
 		// A valid run's headline when a check at the resource refused a
 		// late write (report.go refusedHeadline), one per check.
 		"say.valid.lockfree":      "No checker found a problem in this run, which takes no lock: the resource's own atomic step kept it safe.",
-		"say.fenced.epoch":        "The leader epoch check held: %s's %s from term %d was refused because the resource had already seen term %d.",                   // client, action, term, seen
+		"say.fenced.epoch":        "The leader epoch check held: %s's %s as the leader of term %d was refused because the resource had already seen term %d.",       // client, action, term, seen
+		"say.fenced.epoch.lead":   "The leader epoch check held: %s's write as the leader of term %d was refused because the resource had already seen term %d.",    // client, term, seen
 		"say.refused.cas":         "The check-and-set on the lock's unique token held: %s's late %s was refused because %s's currlock held a newer holder's token.", // client, action, key
 		"say.refused.idempotency": "The idempotency key held: %s's %s was refused because %s had already been charged with the same key.",                           // client, action, key
 		"say.refused.lockcheck":   "The lock check on the job record held: %s's late %s was refused because the lock key of %s no longer held its owner token.",     // client, action, key
@@ -121,6 +126,22 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.cas":                "At the resource: store the lock's unique token as currlock when granted, and accept a write only while currlock is still the writer's token, in one step (check-and-set).",
 		"diff.failurerecord":      "The failure record is written only while the lock key still holds this worker's owner token (one Lua script).",
 		"diff.ttlvalue":           "The lease's TTL.",
+		// Comments of the code lines of those diffs (cm).
+		"code.lost":          "failed, timed out or key gone: the lock is lost",
+		"code.counter":       "one counter that never expires, after each grant",
+		"code.claim":         "at once, before anything slow",
+		"code.grant":         "at once, after the grant",
+		"code.samestep":      "in the same step as the write",
+		"code.leader":        "retry every retry delay; the watchdog renews it",
+		"code.wait":          "WAIT returns how many replicas acknowledged",
+		"code.pid":           "the PID: 1 in every container",
+		"code.random":        "a random token per scheduler",
+		"code.whoever":       "whoever holds it, reply ignored",
+		"code.lostlock":      "the lock is lost",
+		"code.everyqueue":    "every configured queue, on stop",
+		"code.unacked":       "every unacked job, live workers' too",
+		"code.fencedacquire": "EVAL: SET NX PX and INCR of the fencing counter, in one script",
+		"code.nothing":       "nothing: the killed process's own lease comes back when its TTL ends",
 
 		// The requirements page (lesson 42's five requirements).
 		"req.title":         "The five requirements of a distributed lock (lesson 42)",
@@ -235,15 +256,19 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.control":    "bản đối chứng",
 		"lesson.change":          "Cần thay đổi gì",
 		"lesson.change.control":  "Bản đối chứng thay đổi gì (đối chứng của harness, không phải bản sửa để triển khai)",
+		"lesson.change.contrast": "Bản đối chiếu thay đổi gì (lỗi của nó, không phải lock: không phải bản sửa để triển khai)",
 		"lesson.change.yaml":     "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá):",
 		"lesson.change.none":     "Hai file kịch bản chỉ khác nhau ở tên và phần mô tả.",
 		"lesson.open":            "mở báo cáo",
 		"lesson.notimeline":      "Lần chạy này không vẽ dòng thời gian.",
 		"lesson.step":            "%s trên %s",
 		"lesson.step.for":        "%s trên %s trong %s",
+		"lesson.step.crash":      "%s bị crash, khởi động lại sau %s",
 		"dur.planned":            "%s (kế hoạch: %s)",
 
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.partial":             "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
+		"lesson.contrast.clock":      "đối chiếu: khi giả định về đồng hồ đúng",
 		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
 		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
 		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
@@ -271,8 +296,9 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.scope":      "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
 
 		"say.valid.lockfree":      "Không checker nào phát hiện vấn đề trong lần chạy này, vốn không dùng lock: chính bước atomic của tài nguyên đã giữ an toàn.",
-		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s thuộc nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
-		"say.refused.cas":         "Check-and-set trên token duy nhất của lock đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì currlock của %[3]s đang giữ token của người giữ mới hơn.",
+		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s với tư cách leader nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
+		"say.fenced.epoch.lead":   "Kiểm tra epoch của leader đã giữ vững: lần ghi của %s với tư cách leader nhiệm kỳ %d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %d.",
+		"say.refused.cas":         "Check-and-set trên token duy nhất của lock đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì currlock của %[3]s đang giữ token của client giữ mới hơn.",
 		"say.refused.idempotency": "Idempotency key đã giữ vững: lần %[2]s của %[1]s bị từ chối vì %[3]s đã bị trừ tiền với cùng key đó.",
 		"say.refused.lockcheck":   "Kiểm tra lock trên bản ghi job đã giữ vững: lần %[2]s muộn của %[1]s bị từ chối vì key lock của %[3]s không còn giữ owner token của nó.",
 
@@ -282,7 +308,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.ttl":                "Đặt key và TTL của nó trong cùng một lệnh.",
 		"diff.fence":              "Tại tài nguyên, trong cùng bước với lần ghi: từ chối fencing token nhỏ hơn token lớn nhất đã thấy.",
 		"diff.fence.grant":        "Lock cấp một fencing token chỉ tăng (INCR trong script lấy lock).",
-		"diff.fence.grant.quorum": "Sau mỗi lần Redlock cấp lock, lock lấy một fencing token từ một bộ đếm chỉ tăng (INCR trên một node; key đó không bao giờ hết hạn).",
+		"diff.fence.grant.quorum": "Sau mỗi lần Redlock cấp lock, lock lấy một fencing token từ một bộ đếm fencing chỉ tăng (INCR trên một node; key đó không bao giờ hết hạn).",
 		"diff.epoch":              "Tại tài nguyên: từ chối lần ghi của leader thuộc nhiệm kỳ (epoch) cũ hơn.",
 		"diff.stock":              "Không cần lock: kiểm tra và giảm tồn kho trong một Lua script, Redis chạy nó một cách atomic.",
 		"diff.idempotency":        "Cổng thanh toán ghi nhớ idempotency key của mỗi lần trừ tiền và từ chối lần trừ tiền thứ hai có cùng key.",
@@ -295,10 +321,25 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.watchdog":           "Trong khi job chạy: gia hạn lease mỗi TTL/3, và dừng job khi một lần gia hạn thất bại.",
 		"diff.validity":           "Sau khi có quorum: lease chỉ còn hiệu lực TTL − thời gian đã trôi − độ lệch; bỏ cuộc khi giá trị đó không dương.",
 		"diff.shared":             "Mọi client dùng cùng một lock: một key, mỗi lúc một chủ.",
-		"diff.claim":              "Claim trước: mỗi người giữ lock mới trình fencing token cho tài nguyên ngay khi được cấp, để lần ghi muộn của người giữ cũ gặp một token lớn hơn.",
-		"diff.cas":                "Tại tài nguyên: lưu token duy nhất của lock làm currlock khi được cấp, và chỉ chấp nhận lần ghi khi currlock vẫn là token của người ghi, trong một bước (check-and-set).",
+		"diff.claim":              "Đăng ký token trước (claim): mỗi client giữ lock mới trình fencing token cho tài nguyên ngay khi được cấp, để lần ghi muộn của client giữ cũ gặp một token lớn hơn.",
+		"diff.cas":                "Tại tài nguyên: lưu token duy nhất của lock làm currlock khi được cấp, và chỉ chấp nhận lần ghi khi currlock vẫn là token của client ghi, trong một bước (check-and-set).",
 		"diff.failurerecord":      "Bản ghi lỗi chỉ được ghi khi key lock vẫn giữ owner token của worker này (một Lua script).",
 		"diff.ttlvalue":           "TTL của lease.",
+		"code.lost":               "thất bại, hết thời gian chờ hoặc key đã mất: lock đã mất",
+		"code.counter":            "một bộ đếm fencing không bao giờ hết hạn, sau mỗi lần cấp lock",
+		"code.claim":              "ngay lập tức, trước mọi việc chậm",
+		"code.grant":              "ngay lập tức, sau khi được cấp lock",
+		"code.samestep":           "trong cùng bước với lần ghi",
+		"code.leader":             "thử lại sau mỗi khoảng retry delay; watchdog gia hạn nó",
+		"code.wait":               "WAIT trả về số replica đã xác nhận",
+		"code.pid":                "PID: bằng 1 trong mọi container",
+		"code.random":             "một token ngẫu nhiên cho mỗi scheduler",
+		"code.whoever":            "bất kể ai giữ, bỏ qua giá trị trả về",
+		"code.lostlock":           "lock đã mất",
+		"code.everyqueue":         "mọi queue được cấu hình, khi dừng",
+		"code.unacked":            "mọi job chưa ack, kể cả của các worker còn sống",
+		"code.fencedacquire":      "EVAL: SET NX PX và INCR bộ đếm fencing, trong một script",
+		"code.nothing":            "không làm gì: lease của chính process bị kill sẽ tự hết khi TTL của nó kết thúc",
 
 		"req.title":         "Năm yêu cầu của một lock phân tán (bài 42)",
 		"req.page.title":    "locksim — năm yêu cầu",
@@ -309,17 +350,17 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.fault":         "Chịu lỗi",
 		"req.safety":        "An toàn",
 		"req.liveness":      "Tiến triển",
-		"req.mutual.rule":   "Bị phá vỡ: chính lock đã cho hai client vào cùng lúc — key của người giữ đầu tiên bị client khác xoá, bị mất trên node của nó (crash, đồng hồ, failover), hoặc không hề ngăn người thứ hai (người thứ hai được cấp lock khi theo TTL key của người giữ đầu tiên lẽ ra vẫn còn; một lần chồng lấn mà key chỉ hết hạn theo TTL thì không tính ở đây), hoặc semaphore cho vào nhiều hơn số permit. Được giữ: lần chạy không có phát hiện nào như vậy.",
+		"req.mutual.rule":   "Bị phá vỡ: chính lock đã cho hai client vào cùng lúc — key của client giữ đầu tiên bị client khác xoá, bị mất trên node của nó (crash, đồng hồ, failover), hoặc không hề ngăn client thứ hai (client thứ hai được cấp lock khi theo TTL key của client giữ đầu tiên lẽ ra vẫn còn; một lần chồng lấn mà key chỉ hết hạn theo TTL thì không tính ở đây), hoặc semaphore cho vào nhiều hơn số permit. Được giữ: lần chạy không có phát hiện nào như vậy.",
 		"req.deadlock.rule": "Bị phá vỡ: một lock bị kẹt mãi (stuck-lock). Được giữ: lần chạy có lỗi làm dừng, cắt hoặc crash một client đang giữ lock mà không có lock nào bị kẹt (lỗi trên một client không giữ gì thì không làm kẹt lock nào và không cho thấy gì).",
 		"req.fault.rule":    "Bị phá vỡ: một phát hiện có nguyên nhân là node bị hỏng (crash, lỗi đồng hồ, failover, flush, mất điện). Được giữ: lần chạy có lỗi đánh vào một node hoặc cắt kết nối mà không có phát hiện nào như vậy.",
-		"req.safety.rule":   "Bị phá vỡ: một vi phạm không chỉ mang tính thông tin (hai người giữ cùng hành động, trừ tiền hai lần, mất cập nhật, bán quá số hàng, hai leader, chạy trùng, lần ghi hay token cũ được chấp nhận). Được giữ: lần chạy không có vi phạm nào. Một lần chồng lấn mà tài nguyên đã từ chối lần ghi cũ không gây hại, nên trang này tính là được giữ; theo định nghĩa của môn học (không có hai client cùng tin mình giữ lock) thì an toàn vẫn bị phá vỡ, và các trang bài học đánh dấu lần chạy đó ✘ kèm tác hại được ngăn lại.",
+		"req.safety.rule":   "Bị phá vỡ: một vi phạm không chỉ mang tính thông tin (hai client giữ cùng hành động, trừ tiền hai lần, mất cập nhật, bán quá số hàng, hai leader, chạy trùng, lần ghi hay token cũ được chấp nhận). Được giữ: lần chạy không có vi phạm nào. Một lần chồng lấn mà tài nguyên đã từ chối lần ghi cũ không gây hại, nên trang này tính là được giữ; theo định nghĩa của môn học (không có hai client cùng tin mình giữ lock) thì an toàn vẫn bị phá vỡ, và các trang bài học đánh dấu lần chạy đó ✘ kèm tác hại được ngăn lại.",
 		"req.liveness.rule": "Bị phá vỡ: lock không khả dụng, bị kẹt hoặc bị bỏ rơi (một phát hiện về tiến triển, thông tin hay không, trừ khi máy quá bận). Được giữ: lần chạy mà checker tiến triển đã chạy và không thấy gì khác; một lease bị bỏ rơi chỉ mang tính thông tin mà TTL đã xoá key trong vòng một TTL sau khi client giữ nó dừng thì không tính là phá vỡ: lock tự được giải phóng.",
 		"req.kept":          "được giữ",
 		"req.broken":        "bị phá vỡ",
 		"req.empty":         "Không lần chạy nào trong bộ này cho thấy điều đó.",
 		"req.undecided":     "Không lần chạy nào trong bộ này cho thấy điều đó (%s đã chạy nhưng không kiểm tra điều này hoặc kết quả không cho biết); hãy chạy một kịch bản %s với %s.",
 		"req.need.fault":    "một lỗi trên node hoặc kết nối của nó",
-		"req.need.holder":   "một lỗi làm dừng hoặc crash người giữ lock",
+		"req.need.holder":   "một lỗi làm dừng hoặc crash client giữ lock",
 		"req.need.any":      "một lỗi bất kỳ, hoặc một job dài hơn TTL",
 		"req.na":            "không áp dụng: %s không dùng lock",
 		"req.rules":         "Mỗi ô được quyết định thế nào",
@@ -351,7 +392,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.offplan":            "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
 		"n.tries.permit.one":     "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
 		"n.tries.permit":         "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
-		"fix.fencing.wl":         "Fencing token, claim trước: mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi người giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: người giữ lock cũ ghi trước lần ghi đầu tiên của người giữ mới vẫn lọt qua, trừ khi người mới đã claim trước (bài 46; lock-theory §7.2).",
+		"fix.fencing.wl":         "Fencing token, đăng ký token trước (claim): mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi client giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: client giữ lock cũ ghi trước lần ghi đầu tiên của client giữ mới vẫn lọt qua, trừ khi client mới đã đăng ký token trước (bài 46; lock-theory §7.2).",
 		"act.claim":              "đăng ký token",
 		"act.write":              "ghi",
 		"sum.missed":             "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",

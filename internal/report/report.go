@@ -636,6 +636,10 @@ func refusedHeadline(lang Lang, c claim.Claim, epoch bool) string {
 		switch {
 		case tok <= 0 || seen <= tok:
 			return ""
+		case epoch && action == workload.ActionLead:
+			// A leader's own write: "w1's leader action as the leader" says
+			// it twice.
+			return tr(lang, "say.fenced.epoch.lead", c.Client, tok, seen)
 		case epoch:
 			return tr(lang, "say.fenced.epoch", c.Client, act, tok, seen)
 		}

@@ -493,7 +493,7 @@ func TestAValidRunsHeadlineCreditsTheCheckThatRefusedTheWrite(t *testing.T) {
 		{"a stale fencing token refused is the fencing token's doing", history.RefusalStaleFence, 1, 2, false,
 			"The fencing token saved the day: w1's late charge (token 1) was refused because the resource had already seen token 2."},
 		{"a leader's old epoch refused is the epoch check's doing", history.RefusalStaleFence, 1, 2, true,
-			"The leader epoch check held: w1's charge from term 1 was refused because the resource had already seen term 2."},
+			"The leader epoch check held: w1's charge as the leader of term 1 was refused because the resource had already seen term 2."},
 		{"a changed currlock is check-and-set's doing, not a fencing token's", history.RefusalLockChanged, 0, 0, false,
 			"The check-and-set on the lock's unique token held: w1's late charge was refused because invoice-1's currlock held a newer holder's token."},
 		{"a used idempotency key is the idempotency key's doing", history.RefusalDuplicateKey, 0, 0, false,

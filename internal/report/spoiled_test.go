@@ -30,7 +30,7 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 		want []string
 	}{
 		{English, []string{"Inconclusive: w1's charge came 6.0 s after its lease ended; no other client tried to take the lock in that window"}},
-		{Vietnamese, []string{"Chưa kết luận được: lần trừ tiền của w1 diễn ra 6.0 s sau khi lease của nó đã hết; không client nào khác thử lấy lock trong khoảng đó"}},
+		{Vietnamese, []string{"Chưa kết luận được: lần trừ tiền của w1 diễn ra 6,0 s sau khi lease của nó đã hết; không client nào khác thử lấy lock trong khoảng đó"}},
 	} {
 		t.Run("in "+string(tt.lang)+" an exposure no contender tested is told as what happened", func(t *testing.T) {
 			in := alone(tt.lang)

@@ -267,7 +267,7 @@ func TestVietnamesePage(t *testing.T) {
 		{"shows the verdict word in Vietnamese", "VI PHẠM"},
 		{"tells the headline in Vietnamese", "Khách bị trừ tiền hai lần cho hoá đơn (invoice-1)"},
 		{"tells the story in Vietnamese", "bị đóng băng bởi một GC pause"},
-		{"gives the fix with the course's term", "Fencing token, claim trước: mỗi lần cấp lock"},
+		{"gives the fix with the course's term", "Fencing token, đăng ký token trước (claim): mỗi lần cấp lock"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if !strings.Contains(page, c.want) {

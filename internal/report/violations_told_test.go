@@ -110,7 +110,7 @@ func TestALostUpdateIsToldWithHowManyAndWhoseUpdatesWereLost(t *testing.T) {
 		want string
 	}{
 		{"in English it names both sales w1 wiped out", English, "w1's write of item-1 at t=27.0s wiped out 2 earlier updates: w2's at t=12.3s and w3's at t=13.8s."},
-		{"in Vietnamese it names both sales w1 wiped out", Vietnamese, "Lần ghi item-1 của w1 lúc t=27.0s đã xoá mất 2 lần cập nhật trước đó: của w2 lúc t=12.3s và của w3 lúc t=13.8s."},
+		{"in Vietnamese it names both sales w1 wiped out", Vietnamese, "Lần ghi item-1 của w1 lúc t=27,0s đã xoá mất 2 lần cập nhật trước đó: của w2 lúc t=12,3s và của w3 lúc t=13,8s."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

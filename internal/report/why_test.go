@@ -56,7 +56,7 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 		{"the same in Vietnamese, course terms kept", false, Vietnamese,
 			experiments(checker.Valid, checker.Valid, checker.Valid),
 			[]string{"Nếu không có GC pause của w1 lúc t=%ss (locksim run why/gc-pause-without-1.yaml --seed 42), thì cùng seed đó cho kết quả hợp lệ.",
-				"chỉ kéo dài 17.5s thay vì 35s, cùng seed đó cho kết quả hợp lệ"},
+				"chỉ kéo dài 17,5 s thay vì 35 s, cùng seed đó cho kết quả hợp lệ"},
 			nil},
 		{"still invalid without its only fault: no fault is named necessary", false, English,
 			experiments(checker.Invalid, checker.Invalid, checker.Valid),
@@ -78,7 +78,7 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 			dir, res := writeReport(t, in)
 			start := pauseStart(t, in.History)
 			for _, w := range tt.want {
-				if w = strings.ReplaceAll(w, "%s", start); !strings.Contains(res.Headline, w) {
+				if w = strings.ReplaceAll(w, "%s", numIn(tt.lang, start)); !strings.Contains(res.Headline, w) {
 					t.Errorf("headline %q\nlacks %q", res.Headline, w)
 				}
 			}
@@ -101,7 +101,7 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 				if title == nil {
 					t.Fatal("no timeline title on the page")
 				}
-				if tl := html.UnescapeString(string(title[1])); strings.Contains(tl, "locksim run") || !strings.Contains(tl, strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", start)) {
+				if tl := html.UnescapeString(string(title[1])); strings.Contains(tl, "locksim run") || !strings.Contains(tl, strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", numIn(tt.lang, start))) {
 					t.Errorf("the timeline's title %q should tell the cause without its command", tl)
 				}
 			}
@@ -198,7 +198,7 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 			page := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), ""))
 			start := pauseStart(t, in.History)
 			for _, w := range tt.want {
-				if w = strings.ReplaceAll(w, "%s", start); !strings.Contains(page, w) {
+				if w = strings.ReplaceAll(w, "%s", numIn(tt.lang, start)); !strings.Contains(page, w) {
 					t.Errorf("page lacks %q", w)
 				}
 			}

@@ -185,6 +185,27 @@ func isOperationalFix(path string, a, b map[string]string) bool {
 	return false
 }
 
+// ClockContrast tells whether a broken scenario's fields a and its fix's
+// b (as Flatten gives them) differ in nothing but a clock fault the fix
+// leaves out (a clock jump) or brings inside Redlock's 1 % drift
+// allowance (a clock rate): the "fix" is the clock assumption holding,
+// not a change anyone makes to the lock or its nodes, so a lesson page
+// shows its run as a contrast (issue 34). A delayed restart, which an
+// operator does, is no such pair.
+func ClockContrast(a, b map[string]string) bool {
+	diff := fieldDiff(a, b)
+	for _, p := range diff {
+		fault, _, ok := faultIndex(p)
+		if !ok {
+			return false
+		}
+		if k := a[fault+".kind"]; (k != "clock-jump" && k != "clock-rate") || !isOperationalFix(p, a, b) {
+			return false
+		}
+	}
+	return len(diff) > 0
+}
+
 // judged is a field that names a run or says what it should come out as,
 // which a broken file and its fix differ in by nature (a lock-free fix
 // has no final probe to take).

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -102,6 +103,45 @@ func TestAnOperationalFixChangesOnlyTheFaultItMakesHarmless(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := isOperationalFix(c.path, c.a, c.b); got != c.want {
 				t.Errorf("isOperationalFix(%s) = %v, want %v", c.path, got, c.want)
+			}
+		})
+	}
+}
+
+// TestAPairWhoseFixIsTheClockAssumptionIsAContrast: a pair that only
+// leaves a clock jump out or brings a clock rate inside the drift
+// allowance shows the clock assumption holding, not a fix; a delayed
+// restart, a lock change beside the clock, or no difference at all is no
+// such pair (issue 34 item 12).
+func TestAPairWhoseFixIsTheClockAssumptionIsAContrast(t *testing.T) {
+	jump := map[string]string{"ttl": "10s", "faults[2].kind": "clock-jump", "faults[2].delta": "15s"}
+	rate := func(r string) map[string]string {
+		return map[string]string{"ttl": "10s", "faults[0].kind": "clock-rate", "faults[0].rate": r}
+	}
+	crash := func(d string) map[string]string {
+		return map[string]string{"ttl": "10s", "faults[0].kind": "crash", "faults[0].restart_after": d}
+	}
+	with := func(m map[string]string, k, v string) map[string]string {
+		out := maps.Clone(m)
+		out[k] = v
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		a, b map[string]string
+		want bool
+	}{
+		{"a clock jump left out is a contrast", jump, map[string]string{"ttl": "10s"}, true},
+		{"a clock rate brought inside the allowance is a contrast", rate("1.5"), rate("1.005"), true},
+		{"a clock rate left outside the allowance is not", rate("1.5"), rate("1.02"), false},
+		{"a delayed restart is a fix, not a contrast", crash("300ms"), crash("11s"), false},
+		{"a clock jump left out beside a new algorithm is not", jump, map[string]string{"ttl": "10s", "algorithm": "redlock"}, false},
+		{"two identical files are not", rate("1.5"), rate("1.5"), false},
+		{"a clock rate brought inside beside a longer TTL is not", rate("1.5"), with(rate("1.005"), "ttl", "20s"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ClockContrast(c.a, c.b); got != c.want {
+				t.Errorf("ClockContrast = %v, want %v", got, c.want)
 			}
 		})
 	}

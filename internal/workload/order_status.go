@@ -333,6 +333,6 @@ var orderWords = map[string]map[string]string{
 		"say.illegal-transition":        "Một lần chuyển trạng thái không hợp lệ: %s",
 		"a.illegal-transition":          "%[1]s chuyển %[3]s từ %[4]s sang %[5]s lúc t=%[6]ss, sau khi %[2]s đã chuyển nó sang %[4]s: đơn hàng chỉ đi chờ thanh toán → đã thanh toán → đã giao, hoặc chờ thanh toán → đã huỷ.",
 		"a.illegal-transition.plain":    "%[1]s chuyển %[2]s từ %[3]s sang %[4]s lúc t=%[5]ss: đơn hàng chỉ đi chờ thanh toán → đã thanh toán → đã giao, hoặc chờ thanh toán → đã huỷ.",
-		"fix.transition":                "Biến mỗi lần chuyển trạng thái thành một compare-and-set trên trạng thái của đơn: chỉ thanh toán khi đơn vẫn đang chờ thanh toán (UPDATE orders SET status = 'paid' WHERE id = ? AND status = 'pending', hoặc một Lua script vừa kiểm tra vừa ghi), để lần ghi của một người giữ lock đã quyết định từ một lần đọc cũ bị từ chối, bất kể ai đang giữ lock (bài 42).",
+		"fix.transition":                "Biến mỗi lần chuyển trạng thái thành một compare-and-set trên trạng thái của đơn: chỉ thanh toán khi đơn vẫn đang chờ thanh toán (UPDATE orders SET status = 'paid' WHERE id = ? AND status = 'pending', hoặc một Lua script vừa kiểm tra vừa ghi), để lần ghi của một client giữ lock đã quyết định từ một lần đọc cũ bị từ chối, bất kể ai đang giữ lock (bài 42).",
 	},
 }
