@@ -56,6 +56,23 @@ func chromiumArgs(profile string, extra ...string) []string {
 		"--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000"}, extra...)
 }
 
+// chromiumCmd is Chromium on a fresh profile in a test's temporary
+// directory, with a TMPDIR of the test's own: the org.chromium.Chromium.*
+// files a Chromium leaves behind go with the test, not into /tmp. The
+// TMPDIR is short (its SingletonSocket path must fit a Unix socket's 108
+// bytes, which a test's TempDir named after a long subtest does not).
+func chromiumCmd(ctx context.Context, t *testing.T, bin string, extra ...string) *exec.Cmd {
+	t.Helper()
+	tmp, err := os.MkdirTemp("", "lsm-chr-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	cmd := exec.CommandContext(ctx, bin, chromiumArgs(t.TempDir(), extra...)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	return cmd
+}
+
 var consoleErrRE = regexp.MustCompile(`(?m)^.*(CONSOLE|console).*(Uncaught|Error|error).*$`)
 
 // render loads page (with the probe injected into a copy next to it) and
@@ -78,7 +95,7 @@ func render(t *testing.T, bin, page string) (images int, problems []string) {
 	defer os.Remove(probe)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, chromiumArgs(t.TempDir(), "--dump-dom", "file://"+probe)...)
+	cmd := chromiumCmd(ctx, t, bin, "--dump-dom", "file://"+probe)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -287,7 +304,7 @@ func TestClassroomStepThroughRevealsTheStoryInOrder(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, chromiumArgs(t.TempDir(), "--dump-dom", "file://"+probe)...).Output()
+	out, err := chromiumCmd(ctx, t, bin, "--dump-dom", "file://"+probe).Output()
 	if err != nil {
 		t.Fatalf("chromium: %v", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -146,7 +145,7 @@ func runProbe(t *testing.T, bin, page, script, id string) string {
 	defer os.Remove(probe)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, chromiumArgs(t.TempDir(), "--window-size=1024,2000", "--dump-dom", "file://"+probe)...)
+	cmd := chromiumCmd(ctx, t, bin, "--window-size=1024,2000", "--dump-dom", "file://"+probe)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -32,11 +32,19 @@ func browser(t *testing.T, w, h int) context.Context {
 	t.Helper()
 	bin := proctest.Chromium(t)
 	profile := t.TempDir()
+	// Chromium's TMPDIR, short (its SingletonSocket path must fit a Unix
+	// socket's 108 bytes): the org.chromium.Chromium.* files a Chromium
+	// stopped with the test leaves go with the test, not into /tmp.
+	tmp, err := os.MkdirTemp("", "lsm-chr-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile), chromedp.WindowSize(w, h))
+		chromedp.UserDataDir(profile), chromedp.WindowSize(w, h), chromedp.Env("TMPDIR="+tmp))
 	ctx, cancelC := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelC(); cancelA() })
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), onNewDocument(problemsScript)); err != nil {
