@@ -49,24 +49,8 @@ const (
 	StepMore     = "more"     // a stretch of a long story left out, counted (see maxStorySteps)
 )
 
-// String renders a step as "t=30.0s  text".
-func (s Step) String() string { return "t=" + fmtT(s.T) + "s  " + s.Text }
-
-// fmtT is a scenario time to one decimal (chart.Tenths: through the
-// millisecond the checker quotes, a half up).
-func fmtT(s float64) string { return chart.Tenths(s) }
-
-// fmtDur renders a scenario-time duration given in seconds.
-func fmtDur(s float64) string {
-	d := time.Duration(s * 1e9)
-	switch {
-	case d >= time.Second:
-		d = d.Round(100 * time.Millisecond)
-	case d >= time.Millisecond:
-		d = d.Round(time.Millisecond)
-	}
-	return d.String()
-}
+// String renders a step as "t=30.0s  text" (in English).
+func (s Step) String() string { return "t=" + instantIn(English, s.T) + "s  " + s.Text }
 
 type rawStep struct {
 	ns   int64
@@ -152,7 +136,7 @@ func (n *narrator) flush(client, key string) {
 		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", client, key))
 		return
 	}
-	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, client, key, t.n, fmtT(n.m.sec(t.first)), fmtT(n.m.sec(t.last))))
+	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))))
 }
 
 func (n *narrator) tokenText(fence int64, token string) string {
@@ -247,7 +231,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		if c.Kind == claim.Hold {
 			at = c.Start
 		}
-		ttl := m.sdur(c.TTL).String()
+		ttl := m.sdur(c.TTL)
 		tt := n.tokenText(c.Fence, c.Token)
 		if r, ok := m.fences[i]; ok {
 			tt += tr(lang, "n.fence.seen", r.Node, r.Value)
@@ -497,7 +481,7 @@ func (n *narrator) losses() {
 		if !l.lost() {
 			continue
 		}
-		ttl := n.m.sdur(l.TTL).String()
+		ttl := n.m.sdur(l.TTL)
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
 			c := n.endedLife(l)
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
@@ -522,7 +506,7 @@ type endGroup struct {
 // nodeLosses tells a lock held on several nodes losing its keys, group by
 // group, and the group after which fewer than a quorum held it (the
 // account's quorum and held-after count).
-func (n *narrator) nodeLosses(l lease, ttl string) {
+func (n *narrator) nodeLosses(l lease, ttl time.Duration) {
 	lang, m := n.lang, n.m
 	var groups []*endGroup
 	byLabel := map[string]*endGroup{}
@@ -532,8 +516,8 @@ func (n *narrator) nodeLosses(l lease, ttl string) {
 		if k.End > m.end || !k.Ended.Gone() {
 			continue
 		}
-		c := n.claims.life(k) // how, where and when it ended
-		label := fmtT(m.sec(c.End)) + c.How
+		c := n.claims.life(k)                       // how, where and when it ended
+		label := chart.Tenths(m.sec(c.End)) + c.How // one line per tenth written
 		g, ok := byLabel[label]
 		if !ok {
 			g = &endGroup{at: c.End, kind: c.How, first: c}
@@ -590,7 +574,7 @@ func (n *narrator) permits() {
 		c := n.claims.permit(ml)
 		switch c.How {
 		case account.EndPurged:
-			s := tr(n.lang, "n.permit.purged", c.Client, c.Key, fmtDur(n.m.sec(c.End)-n.m.sec(c.Start)))
+			s := tr(n.lang, "n.permit.purged", c.Client, c.Key, span(n.m.sec(c.End)-n.m.sec(c.Start)))
 			switch {
 			case c.By == c.Client:
 				s += tr(n.lang, "n.permit.purged.own", c.By)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -133,7 +134,7 @@ type offer struct {
 // premises and the anomalies it remedies rest on.
 type Advice struct {
 	Key    string   `json:"key"`
-	Args   []string `json:"args,omitempty"`
+	Args   []any    `json:"args,omitempty"` // strings, and spans (written in English)
 	Claims []string `json:"claims"`
 }
 
@@ -379,7 +380,7 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 		return text
 	case "fix.fencing.counter":
 		if len(a.Args) == 2 {
-			return tr(lang, a.Key, a.Args[0], tr(lang, "fix.counter."+a.Args[1]))
+			return tr(lang, a.Key, a.Args[0], tr(lang, fmt.Sprint("fix.counter.", a.Args[1])))
 		}
 	case "fix.wait.all":
 		if len(a.Args) == 4 {

@@ -584,7 +584,7 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		late := m.sec(w.Invoke) - m.sec(c.At)
 		switch {
 		case c.Reset > 0:
-			return tr(lang, "say.double.reset", a.Key, w.Client, fmtT(m.sec(c.At)), fmtT(m.sec(c.Reset)), late)
+			return tr(lang, "say.double.reset", a.Key, w.Client, instant(m.sec(c.At)), instant(m.sec(c.Reset)), late)
 		}
 		switch c.Kind {
 		case account.EndClock:
@@ -692,7 +692,7 @@ func (m *model) firesHeadline(lang Lang) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		parts = append(parts, tr(lang, "a.fire", o.Key, o.Client, fmtT(m.sec(o.Invoke)), fmtT(m.sec(int64(k)*interval))))
+		parts = append(parts, tr(lang, "a.fire", o.Key, o.Client, instant(m.sec(o.Invoke)), instant(m.sec(int64(k)*interval))))
 	}
 	if len(parts) == 0 {
 		return "", false

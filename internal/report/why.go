@@ -97,9 +97,9 @@ func (m *model) causes(lang Lang, in Input, commands bool, cs []claim.Claim) []s
 			}
 			st, _ := m.step(first.Step)
 			whole, _ := why.Halved(st)
-			s := tr(lang, "why.half.short", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
+			s := tr(lang, "why.half.short", span(m.sec(h.ValueNS)), span(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
 			if commands {
-				s = tr(lang, "why.half", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
+				s = tr(lang, "why.half", span(m.sec(h.ValueNS)), span(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
 			}
 			out = append(out, said{Text: s, Claim: expClaim[i]})
 			break
@@ -128,7 +128,7 @@ func (m *model) stepPhrase(lang Lang, id int) string {
 	for _, w := range m.faults {
 		if w.Step.ID == id {
 			from, _ := w.Active()
-			return tr(lang, "why.fault", targets, faultWord(lang, st), fmtT(m.sec(from)))
+			return tr(lang, "why.fault", targets, faultWord(lang, st), instant(m.sec(from)))
 		}
 	}
 	return tr(lang, "why.fault.when", targets, faultWord(lang, st), m.whenText(lang, st.Trigger))
@@ -162,7 +162,7 @@ func (m *model) whySection(lang Lang, in Input, dir string, cs []claim.Claim) []
 				r.Meaning = tr(lang, "why.notnecessary")
 			}
 		case why.Half:
-			r.Change = tr(lang, "why.change.half", m.stepPhrase(lang, c.Step), fmtDur(m.sec(c.ValueNS)))
+			r.Change = tr(lang, "why.change.half", m.stepPhrase(lang, c.Step), span(m.sec(c.ValueNS)))
 		case why.FixedBy:
 			r.Change = tr(lang, "why.change.fix", c.Name)
 		case why.FixedByOwn:

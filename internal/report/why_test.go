@@ -29,15 +29,15 @@ func experiments(without, half, fixed checker.Verdict) []why.Counterfactual {
 
 // pauseStart is when the history's pause fired, scenario seconds, read
 // from its nemesis operation (not from the report's model).
-func pauseStart(t *testing.T, h history.History) string {
+func pauseStart(t *testing.T, h history.History) float64 {
 	t.Helper()
 	for _, o := range h.Ops {
 		if o.Client == history.NemesisClient && o.Value.Fault != nil && o.Value.Fault.ID == 1 {
-			return fmtT(float64(o.Invoke) * h.Header.TimeScale / 1e9)
+			return float64(o.Invoke) * h.Header.TimeScale / 1e9
 		}
 	}
 	t.Fatal("no pause in the history")
-	return ""
+	return 0
 }
 
 func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
@@ -78,7 +78,7 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 			dir, res := writeReport(t, in)
 			start := pauseStart(t, in.History)
 			for _, w := range tt.want {
-				if w = strings.ReplaceAll(w, "%s", numIn(tt.lang, start)); !strings.Contains(res.Headline, w) {
+				if w = strings.ReplaceAll(w, "%s", instantIn(tt.lang, start)); !strings.Contains(res.Headline, w) {
 					t.Errorf("headline %q\nlacks %q", res.Headline, w)
 				}
 			}
@@ -101,7 +101,7 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 				if title == nil {
 					t.Fatal("no timeline title on the page")
 				}
-				if tl := html.UnescapeString(string(title[1])); strings.Contains(tl, "locksim run") || !strings.Contains(tl, strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", numIn(tt.lang, start))) {
+				if tl := html.UnescapeString(string(title[1])); strings.Contains(tl, "locksim run") || !strings.Contains(tl, strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", instantIn(tt.lang, start))) {
 					t.Errorf("the timeline's title %q should tell the cause without its command", tl)
 				}
 			}
@@ -198,7 +198,7 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 			page := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), ""))
 			start := pauseStart(t, in.History)
 			for _, w := range tt.want {
-				if w = strings.ReplaceAll(w, "%s", numIn(tt.lang, start)); !strings.Contains(page, w) {
+				if w = strings.ReplaceAll(w, "%s", instantIn(tt.lang, start)); !strings.Contains(page, w) {
 					t.Errorf("page lacks %q", w)
 				}
 			}
