@@ -20,8 +20,8 @@ import (
 )
 
 // planWords tells a run's fault plan in scenario time: "GC pause on w1
-// for 35s, clock jump on n3, clock drift ×1.5 on n3", or "no fault". A duration is formatted by
-// fmtDur, as every duration on a page is.
+// for 35s, clock jump on n3, clock drift ×1.5 on n3", or "no fault". A duration is a
+// span, as every duration on a page is.
 func planWords(lang Lang, r Results) string {
 	if len(r.Plan) == 0 {
 		return tr(lang, "lesson.fault.none")
