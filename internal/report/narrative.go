@@ -103,6 +103,9 @@ type tries struct {
 	first, last int64
 	msg         string // refusalKey of the run's attempts
 	claim       string // the claim of the run's first attempt
+	// by and node: whose key the nodes show refused every attempt of the
+	// run, and where (its refusal claims' By and Node); "" when not known.
+	by, node string
 }
 
 func newNarrator(in Input, m *model) *narrator {
@@ -132,11 +135,15 @@ func (n *narrator) flush(client, key string) {
 		return
 	}
 	delete(n.pending, k)
+	var whose []any // whose key refused them, for "n.tries.by"
+	if t.by != "" {
+		whose = []any{t.by, t.node}
+	}
 	if t.n == 1 {
-		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", client, key))
+		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", append([]any{client, key}, whose...)...))
 		return
 	}
-	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))))
+	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, append([]any{client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))}, whose...)...))
 }
 
 func (n *narrator) tokenText(fence int64, token string) string {
@@ -209,14 +216,18 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		}
 		k := clientKey{who, key}
 		msg := m.refusalKey(o)
-		if c.Kind == claim.Refusal && c.Own {
+		var by, node string
+		switch {
+		case c.Kind == claim.Refusal && c.Own:
 			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
+		case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
+			msg, by, node = "n.tries.by", c.By, c.Node // whose key the nodes show, not "someone else held it"
 		}
-		if p := n.pending[k]; p != nil && p.msg != msg {
-			n.flush(who, key) // refused for another reason from here on
+		if p := n.pending[k]; p != nil && (p.msg != msg || p.by != by || p.node != node) {
+			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: c.Start, msg: msg, claim: c.ID}
+			n.pending[k] = &tries{first: c.Start, msg: msg, claim: c.ID, by: by, node: node}
 		}
 		n.pending[k].n++
 		n.pending[k].last = c.Start

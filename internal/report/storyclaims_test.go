@@ -224,8 +224,10 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 			"w1's permit on sem-1 was purged as timed out, after 10.1s. It was w4's command that purged it.", "after 10.1s.\n"},
 		{"the same purge in Vietnamese", corpus("c05-semaphore-over-admission"), "vi",
 			"Permit của w1 trên sem-1 bị dọn (purge) vì quá hạn, sau 10,1 s. Lệnh dọn nó là của w4.", "sau 10,1 s.\n"},
-		{"a refusal by another client's key is still told as someone else's", ownKeyRefusal(), "en",
-			"w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time (someone else held it).", "w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time by its own key"},
+		{"a refusal by another client's key names whose key the node held, not someone else who held it", ownKeyRefusal(), "en",
+			"w2 tried to acquire k and was refused: w1's key stood on n1.", "w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time"},
+		{"the refusal by another client's key in Vietnamese names whose key it was", ownKeyRefusal(), "vi",
+			"w2 thử lấy lock k và bị từ chối: key của w1 vẫn còn trên n1.", "w2 thử lấy lock k 2 lần"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
