@@ -7,6 +7,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/why"
 )
 
@@ -201,10 +202,17 @@ func (m *model) fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string)
 		e, _ := claim.Find(cs, func(e claim.Claim) bool {
 			return e.Kind == claim.Experiment && e.What == string(c.Change) && e.How == string(c.Verdict)
 		})
-		if c.Change == why.FixedByOwn {
-			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, c), c.Reproduce), e.ID
+		// A valid fix whose run accepted no protected write shows no harm
+		// done, not a write made safe (extend-after-expiry-deadline: its
+		// holder was still inside its job when the run ended).
+		none := ""
+		if c.Verdict == finding.Valid && c.Effects != nil && *c.Effects == 0 {
+			none = " " + tr(lang, "why.fix.noeffect", tr(lang, "wl.write."+in.History.Header.Workload))
 		}
-		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce), e.ID
+		if c.Change == why.FixedByOwn {
+			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, c), c.Reproduce) + none, e.ID
+		}
+		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce) + none, e.ID
 	}
 	return "", ""
 }
