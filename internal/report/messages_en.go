@@ -213,33 +213,34 @@ var messagesEN = map[string]string{
 	"point.before-write":      "just before its write",
 	"point.after-acquire":     "right after acquiring the lock",
 	"point.before-release":    "just before releasing the lock",
-	"n.resume":                "%s woke up after being frozen for %s%s.",                                                          // client, duration, belief suffix
-	"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                                 // key, token text
-	"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                                 // key, token text
-	"n.fault":                 "Fault: %s on %s for %s%s.",                                                                        // fault word, targets, duration, detail
-	"n.fault.end":             "Fault healed: %s on %s.",                                                                          // fault word, targets
-	"n.partition":             "Network partition: %s, for %s.",                                                                   // cut sentences, duration
-	"n.cut.one":               "%s cannot reach %s",                                                                               // from, to
-	"n.cut.heal":              "%s can reach %s again",                                                                            // from, to
-	"n.cut.heal.down":         "the cut between %s and %s was lifted, but %s was still down",                                      // from, to, nodes down
-	"n.replag.stop":           "Replication stopped: %s, for %s.",                                                                 // stop sentences, duration
-	"n.replag.stop.one":       "%[1]s receives nothing of %[2]s's replication stream",                                             // replica, master
-	"n.replag.stop.end":       "Replication stream no longer held back: %s.",                                                      // heal sentences
-	"n.replag.heal":           "%[1]s can receive %[2]s's stream again",                                                           // replica, master
-	"n.replag.heal.down":      "the stop on %[1]s's replication link was lifted, but %[2]s was still down",                        // replica, master
-	"n.replag.delay":          "Replication lag: %s, for %s (%v ± %v).",                                                           // delay sentences, duration, latency, jitter
-	"n.replag.delay.one":      "%[2]s's replication stream reaches %[1]s late",                                                    // replica, master
-	"n.partition.end":         "Network partition healed: %s.",                                                                    // heal sentences
-	"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner.",                                        // nodes, signed jump
-	"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",         // clients, signed jump
-	"n.clock.rate":            "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",        // nodes, duration, rate
-	"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                             // clients, duration, rate
-	"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                      // client, duration
-	"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.", // node, key, client
-	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                       // client
-	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",          // key, nodes
-	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                       // nodes, duration
-	"n.crash.end":             "%s restarted.",                                                                                    // nodes
+	"n.resume":                "%s woke up after being frozen for %s%s.",                                                                                                                   // client, duration, belief suffix
+	"n.resume.belief":         " and still believes it holds the lock on %s (%s)",                                                                                                          // key, token text
+	"n.resume.belief.permit":  " and still believes it holds a permit of %s (%s)",                                                                                                          // key, token text
+	"n.fault":                 "Fault: %s on %s for %s%s.",                                                                                                                                 // fault word, targets, duration, detail
+	"n.fault.end":             "Fault healed: %s on %s.",                                                                                                                                   // fault word, targets
+	"n.partition":             "Network partition: %s, for %s.",                                                                                                                            // cut sentences, duration
+	"n.cut.one":               "%s cannot reach %s",                                                                                                                                        // from, to
+	"n.cut.heal":              "%s can reach %s again",                                                                                                                                     // from, to
+	"n.cut.heal.down":         "the cut between %s and %s was lifted, but %s was still down",                                                                                               // from, to, nodes down
+	"n.replag.stop":           "Replication stopped: %s, for %s.",                                                                                                                          // stop sentences, duration
+	"n.replag.stop.one":       "%[1]s receives nothing of %[2]s's replication stream",                                                                                                      // replica, master
+	"n.replag.stop.end":       "Replication stream no longer held back: %s.",                                                                                                               // heal sentences
+	"n.replag.heal":           "%[1]s can receive %[2]s's stream again",                                                                                                                    // replica, master
+	"n.replag.heal.down":      "the stop on %[1]s's replication link was lifted, but %[2]s was still down",                                                                                 // replica, master
+	"n.replag.delay":          "Replication lag: %s, for %s (%v ± %v).",                                                                                                                    // delay sentences, duration, latency, jitter
+	"n.replag.delay.one":      "%[2]s's replication stream reaches %[1]s late",                                                                                                             // replica, master
+	"n.partition.end":         "Network partition healed: %s.",                                                                                                                             // heal sentences
+	"n.clock.jump":            "%s's clock jumped %s: keys on it expire that much sooner (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).",     // nodes, signed jump
+	"n.clock.jump.back":       "%s's clock jumped back %s: keys on it expire that much later (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).", // nodes, jump
+	"n.clock.jump.client":     "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",                                                                  // clients, signed jump
+	"n.clock.rate":            "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",                                                                 // nodes, duration, rate
+	"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                      // clients, duration, rate
+	"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
+	"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
+	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                                                                                // client
+	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                                                   // key, nodes
+	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                                                                                // nodes, duration
+	"n.crash.end":             "%s restarted.",                                                                                                                                             // nodes
 	"n.crash.kept":            "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":            "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":        "its append-only file",

@@ -125,6 +125,9 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		if st.Rate != 0 {
 			return tr(lang, "n.clock.rate", targets, dur, number(st.Rate))
 		}
+		if st.Delta < 0 { // back: keys live longer
+			return tr(lang, "n.clock.jump.back", targets, m.sdur(-st.Delta))
+		}
 		return tr(lang, "n.clock.jump", targets, jump(m.sdur(st.Delta)))
 	case history.EffectClientClock:
 		if st.Rate != 0 {

@@ -597,3 +597,48 @@ func TestAPauseIsToldByItsCause(t *testing.T) {
 		})
 	}
 }
+
+// TestANodeClockThatJumpsBackIsToldAsKeysLivingLonger: a node clock jump
+// back (the random nemesis draws them: -1.5s) makes keys expire later,
+// not "that much sooner"; the sentence says which way, and that locksim
+// moves the keys' expiry (fresh reader's note, stop 41).
+func TestANodeClockThatJumpsBackIsToldAsKeysLivingLonger(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		lang      Lang
+		back      bool
+		says, not string
+	}{
+		{"a jump forward is told as keys expiring sooner", English, false, "n3's clock jumped +15s: keys on it expire that much sooner (locksim moves each key's expiry on it", "jumped back"},
+		{"a jump back is told as keys expiring later", English, true, "n3's clock jumped back 15s: keys on it expire that much later", "that much sooner"},
+		{"a jump back in Vietnamese", Vietnamese, true, "Đồng hồ của n3 lùi lại 15 s: các key trên đó expire muộn hơn", "sớm hơn"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := redlockClockJump()
+			in.Lang = tt.lang
+			plan := slices.Clone(in.History.Header.Plan)
+			for i := range plan {
+				if plan[i].Effect == history.EffectNodeClock && tt.back {
+					plan[i].Delta = -plan[i].Delta
+				}
+			}
+			in.History.Header.Plan = plan
+			ops := slices.Clone(in.History.Ops)
+			for i := range ops {
+				if f := ops[i].Value.Fault; f != nil && f.Effect == history.EffectNodeClock && tt.back {
+					st := *f
+					st.Delta = -st.Delta
+					ops[i].Value.Fault = &st
+				}
+			}
+			in.History.Ops, in.Account = ops, nil
+			var story strings.Builder
+			for _, s := range Narrative(in) {
+				story.WriteString(s.String() + "\n")
+			}
+			if !strings.Contains(story.String(), tt.says) || strings.Contains(story.String(), tt.not) {
+				t.Errorf("the story should say %q and not %q:\n%s", tt.says, tt.not, story.String())
+			}
+		})
+	}
+}
