@@ -117,6 +117,25 @@ function create() {
     };
   }
 
+  // extendReply is the reply to an extend of the held lock msg.token:
+  // extendOnce(lock) extends it (the new lock, or a throw), and
+  // refusal(e) tells (once the failed call has settled) whether a throw
+  // is the nodes' refusal — not-held when no node error came with it.
+  async function extendReply(msg, received, extendOnce, refusal) {
+    const lock = held.get(msg.token);
+    if (!lock) return { type: 'not-held', error: 'no lock with this token' };
+    const before = errors;
+    try {
+      const l = await extendOnce(lock);
+      return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
+    } catch (e) {
+      if (await refusal(e) && errors === before) {
+        return { type: 'not-held', error: e.message };
+      }
+      return { type: 'unknown', error: String(e.message || e) };
+    }
+  }
+
   // releaseReply sorts a release of either release: ok when a node removed
   // our value; not-held when every node answered (no node error since
   // before) and none did, the library's refusal being a refusal error;
@@ -199,18 +218,8 @@ function create() {
     },
 
     async extend(msg, received) {
-      const lock = held.get(msg.token);
-      if (!lock) return { type: 'not-held', error: 'no lock with this token' };
-      const before = errors;
-      try {
-        const l = await redlock.extend(lock, ttl);
-        return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
-      } catch (e) {
-        if (e instanceof Redlock.LockError && errors === before) {
-          return { type: 'not-held', error: e.message };
-        }
-        return { type: 'unknown', error: String(e.message || e) };
-      }
+      return extendReply(msg, received, (lock) => redlock.extend(lock, ttl),
+        async (e) => e instanceof Redlock.LockError);
     },
 
     async close() {
@@ -306,20 +315,15 @@ function create() {
     },
 
     async extend(msg, received) {
-      const lock = held.get(msg.token);
-      if (!lock) return { type: 'not-held', error: 'no lock with this token' };
-      const before = errors;
-      try {
+      return extendReply(msg, received, async (lock) => {
         const l = await redlock.extend(lock, ttl);
         held.set(l.value, l);
-        return { type: 'ok', token: l.value, validity_ms: l.expiration - received };
-      } catch (e) {
-        if (e instanceof ExecutionError) await settled(e.attempts);
-        if (e instanceof ExecutionError && errors === before) {
-          return { type: 'not-held', error: e.message };
-        }
-        return { type: 'unknown', error: String(e.message || e) };
-      }
+        return l;
+      }, async (e) => {
+        if (!(e instanceof ExecutionError)) return false;
+        await settled(e.attempts);
+        return true;
+      });
     },
 
     async close() {

@@ -54,17 +54,13 @@ type Traits struct {
 	Process bool
 }
 
-// workloadSemaphore is the semaphore workload's name (lock's own).
-const workloadSemaphore = "semaphore"
-
 // Runs reports whether an algorithm with these traits can run the named
 // workload: the public rule (lock.Traits.Runs), and a control runs the
-// semaphore workload too.
+// semaphore workload too, as a semaphore would.
 func (t Traits) Runs(workload string) bool {
-	if len(t.Workloads) == 0 && workload == workloadSemaphore && t.Control {
-		return true
-	}
-	return t.Traits.Runs(workload)
+	p := t.Traits
+	p.Semaphore = p.Semaphore || t.Control
+	return p.Runs(workload)
 }
 
 // String lists the traits that are set, for `locksim list`: the public
@@ -97,8 +93,10 @@ func (t Traits) check(name string) error {
 		return fmt.Errorf("algorithm %s: lock-free takes no lock, so it has no fence, permits, library or clock (%s)", name, t)
 	case t.DriftFactor && !t.Library:
 		return fmt.Errorf("algorithm %s: a drift factor is a library option, but it is no library adapter", name)
-	case t.IdempotencyKey && !slices.Contains(t.Workloads, "payment"):
-		return fmt.Errorf("algorithm %s: relies on the payment gateway's idempotency key but does not run the payment workload", name)
+	case t.IdempotencyKey && len(t.Workloads) == 0:
+		// Which workloads take an idempotency key is the workload
+		// registry's to say (package workload checks the ones named).
+		return fmt.Errorf("algorithm %s: relies on an idempotency key but names no workload whose resource takes one", name)
 	}
 	return nil
 }

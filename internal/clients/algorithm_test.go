@@ -121,7 +121,8 @@ func TestRegisterRefusesAMalformedAlgorithm(t *testing.T) {
 			a.Traits.SingleNode, a.Traits.MultiNode = true, true
 		}), "both single-node and multi-node"},
 		{"a drift factor on no library is refused", with(func(a *clients.Algorithm) { a.Traits.DriftFactor = true }), "library option"},
-		{"an idempotency key without the payment workload is refused", with(func(a *clients.Algorithm) { a.Traits.IdempotencyKey = true }), "payment"},
+		// Which workloads take the key is package workload's to check.
+		{"an idempotency key that names no workload is refused", with(func(a *clients.Algorithm) { a.Traits.IdempotencyKey = true }), "names no workload"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

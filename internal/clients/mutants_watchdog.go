@@ -29,84 +29,17 @@ if v == ARGV[1] or not v then
 end
 return 0`)
 
-var extendReacquireAlgorithm = Algorithm{
-	Name:   "extend-reacquire",
-	About:  "watchdog whose extend sets the key again when it is gone: an extend after expiry silently re-acquires the lock and reports success (redlock-rb #36, BR-08)",
-	New:    newExtendReacquire,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
-}
-
-var extendNoOwnerAlgorithm = Algorithm{
-	Name:   "extend-no-owner",
-	About:  "watchdog that extends with a plain PEXPIRE of the key, whoever holds it, and never steps down: after a cut it extends the next holder's key (sibson/redbeat #127, BR-10)",
-	New:    newExtendNoOwner,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
-}
-
-var existsCheckForceUnlockAlgorithm = Algorithm{
-	Name:   "exists-check-force-unlock",
-	About:  "watchdog whose holder checks ownership with EXISTS (any holder's key passes), is never told of a failed renewal, and unlocks with a plain DEL (factcast #3706, BR-14)",
-	New:    newExistsCheckForceUnlock,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true, DeletesByKey: true}},
-}
-
-var watchdogLossUnobservedAlgorithm = Algorithm{
-	Name:   "watchdog-loss-unobserved",
-	About:  "watchdog whose failed renewal is raised where nobody listens: the job is never told its lease is lost (swarthy/redis-semaphore #24, BR-07)",
-	New:    newWatchdogLossUnobserved,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
-}
-
-var watchdogOrphanAlgorithm = Algorithm{
-	Name:   "watchdog-orphan",
-	About:  "watchdog whose renewer is cancelled only when the unlock gets a reply, and which reschedules a renewal that timed out: an unlock lost on the way leaves the lock renewed for ever (redisson #1966, #7272, BR-21)",
-	New:    newWatchdogOrphan,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
-}
-
-var watchdogDeadlineAlgorithm = Algorithm{
-	Name:   "watchdog-deadline",
-	About:  "watchdog plus a local lease deadline: when the lease's validity, less a tenth of the TTL, runs out on the client's clock with no renewal, the job is told the lease is lost, whether or not the renewer ran (node-redlock using()'s abort signal)",
-	New:    newWatchdogDeadline,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
-}
-
-var watchdogBoundedAlgorithm = Algorithm{
-	Name:   "watchdog-bounded",
-	About:  "watchdog that renews a lease at most 3 times (a hold of at most twice the TTL), then tells the job and gives the key up with compare-and-delete: a hung job cannot keep the lock (python-redis-lock #114, PR #115)",
-	New:    newWatchdogBounded,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
-}
-
-var watchdogFencedAlgorithm = Algorithm{
-	Name:   "watchdog-fenced",
-	About:  "watchdog whose acquire script also INCRs a fence counter: a renewed lease with a fencing token per grant (Redisson's RFencedLock)",
-	New:    newWatchdogFenced,
-	Traits: Traits{Traits: lock.Traits{Fenced: true, ClientClock: true}},
-}
-
-// variant builds a watchdog named name and lets set choose its variant.
-func variant(c Config, name string, set func(w *watchdog)) (*watchdog, error) {
-	l, err := newWatchdog(c)
-	if err != nil {
-		return nil, err
-	}
-	w := l.(*watchdog)
-	w.name = name
-	set(w)
-	return w, nil
-}
-
-func newExtendReacquire(c Config) (Locker, error) {
-	return variant(c, "extend-reacquire", func(w *watchdog) {
+var extendReacquireAlgorithm = watchdogVariant("extend-reacquire",
+	"watchdog whose extend sets the key again when it is gone: an extend after expiry silently re-acquires the lock and reports success (redlock-rb #36, BR-08)",
+	lock.Traits{}, func(w *watchdog) {
 		w.extendWith = func(ctx context.Context, w *watchdog, l Lease) (Lease, error) {
 			return w.extendBy(ctx, reacquireOrPexpire, l)
 		}
 	})
-}
 
-func newExtendNoOwner(c Config) (Locker, error) {
-	return variant(c, "extend-no-owner", func(w *watchdog) {
+var extendNoOwnerAlgorithm = watchdogVariant("extend-no-owner",
+	"watchdog that extends with a plain PEXPIRE of the key, whoever holds it, and never steps down: after a cut it extends the next holder's key (sibson/redbeat #127, BR-10)",
+	lock.Traits{}, func(w *watchdog) {
 		w.quiet, w.retryUnknown = true, true
 		w.extendWith = func(ctx context.Context, w *watchdog, l Lease) (Lease, error) {
 			start := w.cfg.Clock.Now()
@@ -119,6 +52,53 @@ func newExtendNoOwner(c Config) (Locker, error) {
 			return l, nil
 		}
 	})
+
+var existsCheckForceUnlockAlgorithm = Algorithm{
+	Name:   "exists-check-force-unlock",
+	About:  "watchdog whose holder checks ownership with EXISTS (any holder's key passes), is never told of a failed renewal, and unlocks with a plain DEL (factcast #3706, BR-14)",
+	New:    newExistsCheckForceUnlock,
+	Traits: Traits{Traits: lock.Traits{ClientClock: true, DeletesByKey: true}},
+}
+
+var watchdogLossUnobservedAlgorithm = watchdogVariant("watchdog-loss-unobserved",
+	"watchdog whose failed renewal is raised where nobody listens: the job is never told its lease is lost (swarthy/redis-semaphore #24, BR-07)",
+	lock.Traits{}, func(w *watchdog) { w.quiet = true })
+
+var watchdogOrphanAlgorithm = watchdogVariant("watchdog-orphan",
+	"watchdog whose renewer is cancelled only when the unlock gets a reply, and which reschedules a renewal that timed out: an unlock lost on the way leaves the lock renewed for ever (redisson #1966, #7272, BR-21)",
+	lock.Traits{}, func(w *watchdog) { w.stopOnReply, w.retryUnknown = true, true })
+
+var watchdogDeadlineAlgorithm = watchdogVariant("watchdog-deadline",
+	"watchdog plus a local lease deadline: when the lease's validity, less a tenth of the TTL, runs out on the client's clock with no renewal, the job is told the lease is lost, whether or not the renewer ran (node-redlock using()'s abort signal)",
+	lock.Traits{}, func(w *watchdog) { w.deadline = true })
+
+var watchdogBoundedAlgorithm = watchdogVariant("watchdog-bounded",
+	"watchdog that renews a lease at most 3 times (a hold of at most twice the TTL), then tells the job and gives the key up with compare-and-delete: a hung job cannot keep the lock (python-redis-lock #114, PR #115)",
+	lock.Traits{}, func(w *watchdog) { w.maxRenewals = 3 })
+
+var watchdogFencedAlgorithm = watchdogVariant("watchdog-fenced",
+	"watchdog whose acquire script also INCRs a fence counter: a renewed lease with a fencing token per grant (Redisson's RFencedLock)",
+	lock.Traits{Fenced: true}, func(w *watchdog) { w.fenced = true })
+
+// watchdogVariant registers a watchdog variant: a watchdog named name,
+// reading the client clock, with traits t besides, on which set chooses
+// the variant.
+func watchdogVariant(name, about string, t lock.Traits, set func(w *watchdog)) Algorithm {
+	t.ClientClock = true
+	return Algorithm{Name: name, About: about, Traits: Traits{Traits: t},
+		New: func(c Config) (Locker, error) { return variant(c, name, set) }}
+}
+
+// variant builds a watchdog named name and lets set choose its variant.
+func variant(c Config, name string, set func(w *watchdog)) (*watchdog, error) {
+	l, err := newWatchdog(c)
+	if err != nil {
+		return nil, err
+	}
+	w := l.(*watchdog)
+	w.name = name
+	set(w)
+	return w, nil
 }
 
 // existsChecker is exists-check-force-unlock: its Valid asks whether the
@@ -144,24 +124,4 @@ func (e existsChecker) Valid(ctx context.Context, l Lease) (bool, error) {
 		return false, fmt.Errorf("exists on %s: %w", e.node.Name, err)
 	}
 	return n == 1, nil
-}
-
-func newWatchdogLossUnobserved(c Config) (Locker, error) {
-	return variant(c, "watchdog-loss-unobserved", func(w *watchdog) { w.quiet = true })
-}
-
-func newWatchdogOrphan(c Config) (Locker, error) {
-	return variant(c, "watchdog-orphan", func(w *watchdog) { w.stopOnReply, w.retryUnknown = true, true })
-}
-
-func newWatchdogDeadline(c Config) (Locker, error) {
-	return variant(c, "watchdog-deadline", func(w *watchdog) { w.deadline = true })
-}
-
-func newWatchdogBounded(c Config) (Locker, error) {
-	return variant(c, "watchdog-bounded", func(w *watchdog) { w.maxRenewals = 3 })
-}
-
-func newWatchdogFenced(c Config) (Locker, error) {
-	return variant(c, "watchdog-fenced", func(w *watchdog) { w.fenced = true })
 }

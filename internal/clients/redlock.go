@@ -43,48 +43,33 @@ type redlock struct {
 	fenced bool
 }
 
-var redlockAlgorithm = Algorithm{
-	Name:   "redlock",
-	About:  "Redlock on N masters: quorum N/2+1, validity = TTL − elapsed − drift on the client clock (redis.io distlock)",
-	New:    newRedlock,
-	Traits: Traits{Traits: lock.Traits{MultiNode: true, ClientClock: true}},
-}
+var redlockAlgorithm = redlockVariant("redlock",
+	"Redlock on N masters: quorum N/2+1, validity = TTL − elapsed − drift on the client clock (redis.io distlock)",
+	lock.Traits{}, redlock{checkValidity: true})
 
-var redlockMonotonicAlgorithm = Algorithm{
-	Name:   "redlock-monotonic",
-	About:  "redlock measuring elapsed time and validity on a monotonic clock (redsync's time.Since): a step of the client's wall clock does not move its validity (lock-theory S16b)",
-	New:    newRedlockMonotonic,
-	Traits: Traits{Traits: lock.Traits{MultiNode: true, ClientClock: true, MonotonicClock: true}},
-}
+var redlockMonotonicAlgorithm = redlockVariant("redlock-monotonic",
+	"redlock measuring elapsed time and validity on a monotonic clock (redsync's time.Since): a step of the client's wall clock does not move its validity (lock-theory S16b)",
+	lock.Traits{MonotonicClock: true}, redlock{checkValidity: true})
 
-var redlockFencedAlgorithm = Algorithm{
-	Name:   "redlock-fenced",
-	About:  "Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)",
-	New:    newRedlockFenced,
-	Traits: Traits{Traits: lock.Traits{Fenced: true, MultiNode: true, ClientClock: true}},
-}
+var redlockFencedAlgorithm = redlockVariant("redlock-fenced",
+	"Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)",
+	lock.Traits{Fenced: true}, redlock{checkValidity: true, fenced: true})
 
-var redlockNoCheckAlgorithm = Algorithm{
-	Name:   "redlock-nocheck",
-	About:  "Redlock without the post-acquire validity check (the mistake node-redlock shipped)",
-	New:    newRedlockNoCheck,
-	Traits: Traits{Traits: lock.Traits{MultiNode: true, ClientClock: true}},
-}
+var redlockNoCheckAlgorithm = redlockVariant("redlock-nocheck",
+	"Redlock without the post-acquire validity check (the mistake node-redlock shipped)",
+	lock.Traits{}, redlock{})
 
-func newRedlock(c Config) (Locker, error) {
-	return &redlock{name: "redlock", cfg: c, checkValidity: true}, nil
-}
-
-func newRedlockMonotonic(c Config) (Locker, error) {
-	return &redlock{name: "redlock-monotonic", cfg: c, checkValidity: true}, nil
-}
-
-func newRedlockFenced(c Config) (Locker, error) {
-	return &redlock{name: "redlock-fenced", cfg: c, checkValidity: true, fenced: true}, nil
-}
-
-func newRedlockNoCheck(c Config) (Locker, error) {
-	return &redlock{name: "redlock-nocheck", cfg: c}, nil
+// redlockVariant registers a Redlock named name, multi-node and reading
+// the client clock, with traits t besides: each client's lock is v (its
+// variant's fields).
+func redlockVariant(name, about string, t lock.Traits, v redlock) Algorithm {
+	t.MultiNode, t.ClientClock = true, true
+	return Algorithm{Name: name, About: about, Traits: Traits{Traits: t},
+		New: func(c Config) (Locker, error) {
+			r := v
+			r.name, r.cfg = name, c
+			return &r, nil
+		}}
 }
 
 func (r *redlock) Name() string { return r.name }

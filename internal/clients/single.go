@@ -33,37 +33,29 @@ type single struct {
 	cad    bool // release with compareAndDelete (else plain DEL)
 }
 
-var naiveAlgorithm = Algorithm{
-	Name:   "naive",
-	About:  "SET NX PX to acquire, plain DEL to release (can delete another client's lock)",
-	New:    newNaive,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true, DeletesByKey: true}},
-}
+var naiveAlgorithm = singleVariant("naive",
+	"SET NX PX to acquire, plain DEL to release (can delete another client's lock)",
+	lock.Traits{DeletesByKey: true}, single{})
 
-var safeAlgorithm = Algorithm{
-	Name:   "safe",
-	About:  "random owner token, compare-and-delete Lua release (redis.io distlock, single instance)",
-	New:    newSafe,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
-}
+var safeAlgorithm = singleVariant("safe",
+	"random owner token, compare-and-delete Lua release (redis.io distlock, single instance)",
+	lock.Traits{}, single{cad: true})
 
-var fencedAlgorithm = Algorithm{
-	Name:   "fenced",
-	About:  "safe lock whose acquire script also INCRs a fence counter: a fencing token per grant (Kleppmann 2016)",
-	New:    newFenced,
-	Traits: Traits{Traits: lock.Traits{Fenced: true, ClientClock: true}},
-}
+var fencedAlgorithm = singleVariant("fenced",
+	"safe lock whose acquire script also INCRs a fence counter: a fencing token per grant (Kleppmann 2016)",
+	lock.Traits{Fenced: true}, single{cad: true, fenced: true})
 
-func newNaive(c Config) (Locker, error) {
-	return &single{name: "naive", cfg: c, node: c.Nodes[0]}, nil
-}
-
-func newSafe(c Config) (Locker, error) {
-	return &single{name: "safe", cfg: c, node: c.Nodes[0], cad: true}, nil
-}
-
-func newFenced(c Config) (Locker, error) {
-	return &single{name: "fenced", cfg: c, node: c.Nodes[0], cad: true, fenced: true}, nil
+// singleVariant registers a single-instance lock named name, reading the
+// client clock, with traits t besides: each client's lock is v (its
+// variant's fields) on the first node.
+func singleVariant(name, about string, t lock.Traits, v single) Algorithm {
+	t.ClientClock = true
+	return Algorithm{Name: name, About: about, Traits: Traits{Traits: t},
+		New: func(c Config) (Locker, error) {
+			s := v
+			s.name, s.cfg, s.node = name, c, c.Nodes[0]
+			return &s, nil
+		}}
 }
 
 func (s *single) Name() string { return s.name }

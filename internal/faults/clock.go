@@ -32,6 +32,24 @@ func resolveClock(r *Resolver, nodes, clients []string, s *history.FaultStep) er
 	return err
 }
 
+// applyClock applies a clock step: to its clients' own clocks with
+// clients (its Undo, nil for none) for a client clock, else to its nodes
+// with nodes.
+func applyClock(env Env, s history.FaultStep, clients func([]Client) Undo, nodes func([]Node) (Undo, error)) (Undo, error) {
+	if s.Effect == history.EffectClientClock {
+		cs, err := envClients(env, s.Clients)
+		if err != nil {
+			return nil, err
+		}
+		return clients(cs), nil
+	}
+	ns, err := envNodes(env, s.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	return nodes(ns)
+}
+
 // encodeClock is a clock step's targets as a fault writes them: its
 // clients for a client clock, else its nodes.
 func encodeClock(s history.FaultStep) (nodes, clients []string) {

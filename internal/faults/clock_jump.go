@@ -55,21 +55,14 @@ func (f *clockJump) Resolve(r *Resolver, s *history.FaultStep) error {
 }
 
 func (f *clockJump) Apply(ctx context.Context, env Env, s history.FaultStep) (Undo, error) {
-	if s.Effect == history.EffectClientClock {
-		cs, err := envClients(env, s.Clients)
-		if err != nil {
-			return nil, err
-		}
+	return applyClock(env, s, func(cs []Client) Undo {
 		for _, c := range cs {
 			c.Clock().Jump(wall(s.Delta))
 		}
-		return nil, nil
-	}
-	ns, err := envNodes(env, s.Nodes)
-	if err != nil {
-		return nil, err
-	}
-	return nil, each(ns, func(n Node) error { return n.ShiftClock(ctx, wall(s.Delta)) })
+		return nil
+	}, func(ns []Node) (Undo, error) {
+		return nil, each(ns, func(n Node) error { return n.ShiftClock(ctx, wall(s.Delta)) })
+	})
 }
 
 func (f *clockJump) Encode(e Encoder, s history.FaultStep) error {

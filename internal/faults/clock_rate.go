@@ -55,11 +55,7 @@ func (f *clockRate) Resolve(r *Resolver, s *history.FaultStep) error {
 const skewPeriod = 10 * time.Millisecond
 
 func (f *clockRate) Apply(ctx context.Context, env Env, s history.FaultStep) (Undo, error) {
-	if s.Effect == history.EffectClientClock {
-		cs, err := envClients(env, s.Clients)
-		if err != nil {
-			return nil, err
-		}
+	return applyClock(env, s, func(cs []Client) Undo {
 		for _, c := range cs {
 			c.Clock().SetRate(s.Rate)
 		}
@@ -68,19 +64,16 @@ func (f *clockRate) Apply(ctx context.Context, env Env, s history.FaultStep) (Un
 				c.Clock().SetRate(1)
 			}
 			return nil
-		}, nil
-	}
-	ns, err := envNodes(env, s.Nodes)
-	if err != nil {
-		return nil, err
-	}
-	tctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		skew(tctx, ns, s.Rate)
-	}()
-	return func(context.Context) error { stop(); <-done; return nil }, nil
+		}
+	}, func(ns []Node) (Undo, error) {
+		tctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			skew(tctx, ns, s.Rate)
+		}()
+		return func(context.Context) error { stop(); <-done; return nil }, nil
+	})
 }
 
 // skew shifts the nodes' keys so their clocks run at rate. Whole

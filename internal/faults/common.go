@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -40,6 +41,54 @@ func setWindow(r *Resolver, d time.Duration, s *history.FaultStep) {
 		return
 	}
 	s.Duration = r.Wall(d)
+}
+
+// onLinks is what every fault on client→node links has (partition and
+// the toxic kinds): the links from Clients (every client when empty) to
+// Nodes, for Duration (0 or absent: until the end of the run).
+type onLinks struct {
+	Clients  []string      `yaml:"clients,omitempty"`
+	Nodes    []string      `yaml:"nodes"`
+	Duration time.Duration `yaml:"duration,omitempty"`
+}
+
+// decode reads the links and the window; hint says what nodes: wants.
+func (f *onLinks) decode(d Decoder, hint string) {
+	f.Nodes = requiredNodes(d, hint)
+	f.Clients, _ = d.Targets("clients", "client")
+	f.Duration = windowDuration(d)
+}
+
+// resolve sets a step's effect, its links and its window.
+func (f *onLinks) resolve(r *Resolver, s *history.FaultStep, effect string) error {
+	ls, err := r.linkTargets(f.Nodes, f.Clients)
+	if err != nil {
+		return err
+	}
+	s.Effect, s.Links = effect, ls
+	setWindow(r, f.Duration, s)
+	return nil
+}
+
+// encode reads the links and the window back from a step.
+func (f *onLinks) encode(e Encoder, s history.FaultStep) (err error) {
+	f.Clients, f.Nodes, err = linkTargets(s)
+	f.Duration = e.Window(s)
+	return err
+}
+
+// applyLinks applies a step on its links: its toxic, named toxic, when
+// the kind has one ("" for none) and the step carries it, else do on each
+// link, which undo takes back.
+func applyLinks(env Env, s history.FaultStep, toxic string, do, undo func(Link) error) (Undo, error) {
+	if toxic != "" && s.Toxic != nil {
+		return applyToxic(env, s, toxic)
+	}
+	ls, err := envLinks(env, s.Links)
+	if err != nil {
+		return nil, err
+	}
+	return func(context.Context) error { return each(ls, undo) }, each(ls, do)
 }
 
 // each runs f on every target, joining the errors.

@@ -14,9 +14,7 @@ import (
 // Redis late), with both each way; toxicity gives it to that share of the
 // connections (toxics.go).
 type latency struct {
-	Clients  []string      `yaml:"clients,omitempty"`
-	Nodes    []string      `yaml:"nodes"`
-	Duration time.Duration `yaml:"duration,omitempty"`
+	onLinks  `yaml:",inline"`
 	Latency  time.Duration `yaml:"latency"`
 	Jitter   time.Duration `yaml:"jitter,omitempty"`
 	Stream   string        `yaml:"stream,omitempty"`
@@ -35,9 +33,7 @@ func init() {
 }
 
 func (f *latency) Decode(d Decoder) {
-	f.Nodes = requiredNodes(d, `the nodes whose links get slow, e.g. "nodes: all"`)
-	f.Clients, _ = d.Targets("clients", "client")
-	f.Duration = windowDuration(d)
+	f.decode(d, `the nodes whose links get slow, e.g. "nodes: all"`)
 	v, ok := d.Duration("latency", NonNegative)
 	switch {
 	case !d.Has("latency"):
@@ -59,35 +55,24 @@ func (f *latency) Draw(r *Resolver, window time.Duration) {
 }
 
 func (f *latency) Resolve(r *Resolver, s *history.FaultStep) error {
-	ls, err := r.linkTargets(f.Nodes, f.Clients)
-	if err != nil {
+	if err := f.resolve(r, s, history.EffectSlowLinks); err != nil {
 		return err
 	}
-	s.Effect, s.Links = history.EffectSlowLinks, ls
 	s.Latency, s.Jitter = r.Wall(f.Latency), r.Wall(f.Jitter)
 	if (f.Stream != "" && f.Stream != StreamDownstream) || (f.Toxicity > 0 && f.Toxicity < 1) {
 		resolveToxic(r, s, "latency", f.Stream, StreamDownstream, f.Toxicity,
 			map[string]int64{"latency": ceilMS(s.Latency), "jitter": ceilMS(s.Jitter)})
 	}
-	setWindow(r, f.Duration, s)
 	return nil
 }
 
 func (f *latency) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {
-	if s.Toxic != nil {
-		return applyToxic(env, s, "latency")
-	}
-	ls, err := envLinks(env, s.Links)
-	if err != nil {
-		return nil, err
-	}
-	undo := func(context.Context) error { return each(ls, Link.RemoveLatency) }
-	return undo, each(ls, func(l Link) error { return l.AddLatency(wall(s.Latency), wall(s.Jitter)) })
+	return applyLinks(env, s, "latency", func(l Link) error { return l.AddLatency(wall(s.Latency), wall(s.Jitter)) }, Link.RemoveLatency)
 }
 
 func (f *latency) Encode(e Encoder, s history.FaultStep) (err error) {
-	f.Clients, f.Nodes, err = linkTargets(s)
-	f.Duration, f.Latency, f.Jitter = e.Window(s), e.Scen(s.Latency), e.Scen(s.Jitter)
+	err = f.encode(e, s)
+	f.Latency, f.Jitter = e.Scen(s.Latency), e.Scen(s.Jitter)
 	f.Stream, f.Toxicity = stream(s, StreamDownstream), toxicity(s)
 	return err
 }

@@ -14,11 +14,9 @@ import (
 // proxy disabled); with direction replies the command still runs on Redis
 // and only the reply is lost (lock-theory §5).
 type partition struct {
-	Clients   []string      `yaml:"clients,omitempty"`
-	Nodes     []string      `yaml:"nodes"`
-	Duration  time.Duration `yaml:"duration,omitempty"`
-	Mode      string        `yaml:"mode,omitempty"`
-	Direction string        `yaml:"direction,omitempty"`
+	onLinks   `yaml:",inline"`
+	Mode      string `yaml:"mode,omitempty"`
+	Direction string `yaml:"direction,omitempty"`
 }
 
 // Partition modes and directions.
@@ -41,9 +39,7 @@ func init() {
 }
 
 func (f *partition) Decode(d Decoder) {
-	f.Nodes = requiredNodes(d, `the nodes to cut off, e.g. "nodes: [n4, n5]" or "nodes: minority"`)
-	f.Clients, _ = d.Targets("clients", "client")
-	f.Duration = windowDuration(d)
+	f.decode(d, `the nodes to cut off, e.g. "nodes: [n4, n5]" or "nodes: minority"`)
 	f.Mode, _ = d.Enum("mode", "partition mode", []string{ModeDrop, ModeRefuse})
 	f.Direction, _ = d.Enum("direction", "direction", []string{DirectionBoth, DirectionReplies})
 	if f.Mode == ModeRefuse && f.Direction == DirectionReplies {
@@ -67,27 +63,19 @@ func (f *partition) Draw(r *Resolver, window time.Duration) {
 }
 
 func (f *partition) Resolve(r *Resolver, s *history.FaultStep) error {
-	ls, err := r.linkTargets(f.Nodes, f.Clients)
-	if err != nil {
+	if err := f.resolve(r, s, history.EffectCutLinks); err != nil {
 		return err
 	}
-	s.Effect, s.Links = history.EffectCutLinks, ls
 	s.Mode, s.Direction = cmp.Or(f.Mode, ModeDrop), cmp.Or(f.Direction, DirectionBoth)
-	setWindow(r, f.Duration, s)
 	return nil
 }
 
 func (f *partition) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {
-	ls, err := envLinks(env, s.Links)
-	if err != nil {
-		return nil, err
-	}
-	undo := func(context.Context) error { return each(ls, Link.Uncut) }
-	return undo, each(ls, func(l Link) error { return l.Cut(s.Mode, s.Direction) })
+	return applyLinks(env, s, "", func(l Link) error { return l.Cut(s.Mode, s.Direction) }, Link.Uncut)
 }
 
 func (f *partition) Encode(e Encoder, s history.FaultStep) (err error) {
-	f.Clients, f.Nodes, err = linkTargets(s)
-	f.Duration, f.Mode, f.Direction = e.Window(s), s.Mode, s.Direction
+	err = f.encode(e, s)
+	f.Mode, f.Direction = s.Mode, s.Direction
 	return err
 }

@@ -14,9 +14,7 @@ import (
 // started through (toxiproxy's reset_peer timeout); stream and toxicity
 // as for every toxic (toxics.go).
 type reset struct {
-	Clients  []string      `yaml:"clients,omitempty"`
-	Nodes    []string      `yaml:"nodes"`
-	Duration time.Duration `yaml:"duration,omitempty"`
+	onLinks  `yaml:",inline"`
 	Timeout  time.Duration `yaml:"timeout,omitempty"`
 	Stream   string        `yaml:"stream,omitempty"`
 	Toxicity float64       `yaml:"toxicity,omitempty"`
@@ -34,9 +32,7 @@ func init() {
 }
 
 func (f *reset) Decode(d Decoder) {
-	f.Nodes = requiredNodes(d, `the nodes whose links reset connections, e.g. "nodes: [n3]"`)
-	f.Clients, _ = d.Targets("clients", "client")
-	f.Duration = windowDuration(d)
+	f.decode(d, `the nodes whose links reset connections, e.g. "nodes: [n3]"`)
 	f.Timeout, _ = d.Duration("timeout", NonNegative)
 	f.Stream, f.Toxicity = decodeStream(d)
 }
@@ -47,34 +43,23 @@ func (f *reset) Draw(r *Resolver, window time.Duration) {
 }
 
 func (f *reset) Resolve(r *Resolver, s *history.FaultStep) error {
-	ls, err := r.linkTargets(f.Nodes, f.Clients)
-	if err != nil {
+	if err := f.resolve(r, s, history.EffectResetLinks); err != nil {
 		return err
 	}
-	s.Effect, s.Links = history.EffectResetLinks, ls
 	if f.Timeout > 0 || (f.Stream != "" && f.Stream != StreamUpstream) || (f.Toxicity > 0 && f.Toxicity < 1) {
 		resolveToxic(r, s, "reset_peer", f.Stream, StreamUpstream, f.Toxicity,
 			map[string]int64{"timeout": ceilMS(r.Wall(f.Timeout))})
 	}
-	setWindow(r, f.Duration, s)
 	return nil
 }
 
 func (f *reset) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, error) {
-	if s.Toxic != nil {
-		return applyToxic(env, s, "reset")
-	}
-	ls, err := envLinks(env, s.Links)
-	if err != nil {
-		return nil, err
-	}
-	undo := func(context.Context) error { return each(ls, Link.RemoveReset) }
-	return undo, each(ls, Link.Reset)
+	return applyLinks(env, s, "reset", Link.Reset, Link.RemoveReset)
 }
 
 func (f *reset) Encode(e Encoder, s history.FaultStep) (err error) {
-	f.Clients, f.Nodes, err = linkTargets(s)
-	f.Duration, f.Stream, f.Toxicity = e.Window(s), stream(s, StreamUpstream), toxicity(s)
+	err = f.encode(e, s)
+	f.Stream, f.Toxicity = stream(s, StreamUpstream), toxicity(s)
 	if s.Toxic != nil {
 		f.Timeout = e.ScenMS(s.Toxic.Attributes["timeout"])
 	}

@@ -45,9 +45,7 @@ type toxicKind struct {
 type toxicFault struct {
 	k *toxicKind
 
-	Clients       []string      `yaml:"clients,omitempty"`
-	Nodes         []string      `yaml:"nodes"`
-	Duration      time.Duration `yaml:"duration,omitempty"`
+	onLinks       `yaml:",inline"`
 	Stream        string        `yaml:"stream,omitempty"`
 	Toxicity      float64       `yaml:"toxicity,omitempty"`
 	Rate          int64         `yaml:"rate,omitempty"`
@@ -192,19 +190,15 @@ func decodeStream(d Decoder) (string, float64) {
 }
 
 func (f *toxicFault) Decode(d Decoder) {
-	f.Nodes = requiredNodes(d, `the nodes whose links get the toxic, e.g. "nodes: [n1]"`)
-	f.Clients, _ = d.Targets("clients", "client")
-	f.Duration = windowDuration(d)
+	f.decode(d, `the nodes whose links get the toxic, e.g. "nodes: [n1]"`)
 	f.Stream, f.Toxicity = decodeStream(d)
 	f.k.decode(d, f)
 }
 
 func (f *toxicFault) Resolve(r *Resolver, s *history.FaultStep) error {
-	ls, err := r.linkTargets(f.Nodes, f.Clients)
-	if err != nil {
+	if err := f.resolve(r, s, f.k.effect); err != nil {
 		return err
 	}
-	s.Effect, s.Links = f.k.effect, ls
 	resolveToxic(r, s, f.k.typ, f.Stream, StreamDownstream, f.Toxicity, f.k.attrs(r, f))
 	if s.Effect == history.EffectCutLinks {
 		s.Mode, s.Direction = f.k.name, DirectionBoth
@@ -212,7 +206,6 @@ func (f *toxicFault) Resolve(r *Resolver, s *history.FaultStep) error {
 			s.Direction = DirectionReplies
 		}
 	}
-	setWindow(r, f.Duration, s)
 	return nil
 }
 
@@ -229,8 +222,8 @@ func resolveToxic(r *Resolver, s *history.FaultStep, typ, stream, def string, to
 }
 
 func (f *toxicFault) Encode(e Encoder, s history.FaultStep) (err error) {
-	f.Clients, f.Nodes, err = linkTargets(s)
-	f.Duration, f.Stream, f.Toxicity = e.Window(s), stream(s, StreamDownstream), toxicity(s)
+	err = f.encode(e, s)
+	f.Stream, f.Toxicity = stream(s, StreamDownstream), toxicity(s)
 	if s.Toxic == nil {
 		return fmt.Errorf("a %s step without its toxic", s.Kind)
 	}

@@ -9,8 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // Limits of the tree's shape, in lines of source.
@@ -95,5 +98,55 @@ func TestNoFileOfTheReportIsLongerThanEightHundredLines(t *testing.T) {
 	})
 	if n < 10 {
 		t.Fatalf("only %d files of internal/report read: the walk did not reach them", n)
+	}
+}
+
+// TestNoCaseNamesAWorkloadOutsideItsPackage: outside internal/workload, no
+// case clause of a switch or a select names a registered workload by a
+// string literal anywhere in its expressions (case "payment", or case
+// t.X && slices.Contains(t.Workloads, "payment")): what a workload needs
+// is declared by the workload or checked where the registry is known.
+func TestNoCaseNamesAWorkloadOutsideItsPackage(t *testing.T) {
+	names := map[string]bool{}
+	for _, n := range workload.Names() {
+		names[n] = true
+	}
+	if len(names) == 0 {
+		t.Fatal("no workload registered")
+	}
+	cases := 0
+	sources(t, func(rel string, src []byte) {
+		if strings.HasPrefix(rel, "internal/workload/") {
+			return
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, rel, src, 0)
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			return
+		}
+		ast.Inspect(f, func(node ast.Node) bool {
+			cc, ok := node.(*ast.CaseClause)
+			if !ok {
+				return true
+			}
+			cases++
+			for _, e := range cc.List {
+				ast.Inspect(e, func(n ast.Node) bool {
+					lit, ok := n.(*ast.BasicLit)
+					if !ok || lit.Kind != token.STRING {
+						return true
+					}
+					if v, err := strconv.Unquote(lit.Value); err == nil && names[v] {
+						t.Errorf("%s:%d: a case names the workload %q", rel, fset.Position(lit.Pos()).Line, v)
+					}
+					return true
+				})
+			}
+			return true
+		})
+	})
+	if cases < 100 {
+		t.Fatalf("only %d case clauses read: the walk did not reach the tree", cases)
 	}
 }

@@ -113,6 +113,16 @@ type codeChange struct {
 	Lines []diffLine
 }
 
+// change is a codeChange of a note and its lines, each led by its Op
+// ("-", "+" or " ").
+func change(note string, lines ...string) codeChange {
+	c := codeChange{Note: note}
+	for _, l := range lines {
+		c.Lines = append(c.Lines, diffLine{Op: l[:1], Text: l[1:]})
+	}
+	return c
+}
+
 // pairView is a broken run beside the run of its fixed_by scenario.
 type pairView struct {
 	Broken, Fixed       runCard
@@ -171,13 +181,7 @@ func changes(lang Lang, b, f Results) []codeChange {
 // → value, as scenario.Flatten gives them; nil when unknown).
 func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	var out []codeChange
-	add := func(note string, lines ...string) {
-		c := codeChange{Note: note}
-		for _, l := range lines {
-			c.Lines = append(c.Lines, diffLine{Op: l[:1], Text: l[1:]})
-		}
-		out = append(out, c)
-	}
+	add := func(note string, lines ...string) { out = append(out, change(note, lines...)) }
 	param := func(r Results, k string) bool { return r.Params[k] != 0 }
 	if b.Algorithm == "no-lock" && f.Algorithm != "no-lock" {
 		add(tr(lang, "diff.shared"), "-func Acquire(key string) { return }", "+func Acquire(key string) { sharedMutex.Lock() }")
@@ -320,13 +324,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 // worker that restores nothing on start (a restart-client step's mode).
 func clientChanges(lang Lang, b, f Results) []codeChange {
 	var out []codeChange
-	add := func(note string, lines ...string) {
-		c := codeChange{Note: note}
-		for _, l := range lines {
-			c.Lines = append(c.Lines, diffLine{Op: l[:1], Text: l[1:]})
-		}
-		out = append(out, c)
-	}
+	add := func(note string, lines ...string) { out = append(out, change(note, lines...)) }
 	if b.Algorithm == "pid-expire-heartbeat" && f.Algorithm == "checked-heartbeat" {
 		add(tr(lang, "diff.heartbeat"),
 			"-SET queue-key pid NX PX ttl"+cm(lang, "pid"),

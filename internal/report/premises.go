@@ -35,6 +35,26 @@ func (f *runFacts) where(match func(claim.Claim) bool) []claim.Claim {
 	return out
 }
 
+// found is where's claims and whether there are any: the premise that
+// some claim matches.
+func (f *runFacts) found(match func(claim.Claim) bool) ([]claim.Claim, bool) {
+	cs := f.where(match)
+	return cs, len(cs) > 0
+}
+
+// eachPurged is the claims with reasons of every purged permit (its Permit
+// claim first) that reasons gives any for, and whether there are any.
+func eachPurged(f *runFacts, an checker.Anomaly, reasons func(p claim.Claim) []claim.Claim) ([]claim.Claim, bool) {
+	ps, _ := purged(f, an)
+	var out []claim.Claim
+	for _, p := range ps {
+		if rs := reasons(p); len(rs) > 0 {
+			out = append(append(out, p), rs...)
+		}
+	}
+	return out, len(out) > 0
+}
+
 // all reports whether every premise of ps holds, with the claims that
 // state them.
 func (f *runFacts) all(ps []premise, an checker.Anomaly) ([]claim.Claim, bool) {
@@ -139,25 +159,22 @@ func (f *runFacts) counterNode() string {
 // (account.CrashLoses): the Fault claims of those crashes.
 func counterLost(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	n := f.counterNode()
-	cs := f.where(func(c claim.Claim) bool {
+	return f.found(func(c claim.Claim) bool {
 		return c.Kind == claim.Fault && c.Fault != nil && c.Fault.Effect == history.EffectCrashNode &&
 			slices.Contains(c.Fault.Nodes, n) && f.a.CrashLoses(*c.Fault, n)
 	})
-	return cs, len(cs) > 0
 }
 
 // counterKept: no crash lost the counter's node's writes (its Absent
 // claim).
 func counterKept(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	n := f.counterNode()
-	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoCrashLoss && c.Node == n })
-	return cs, len(cs) > 0
+	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoCrashLoss && c.Node == n })
 }
 
 // purged: a permit was purged (its Permit claims).
 func purged(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
-	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Permit && c.How == account.EndPurged })
-	return cs, len(cs) > 0
+	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Permit && c.How == account.EndPurged })
 }
 
 // purgedBySkew: a permit was purged by a client whose clock was ahead
@@ -167,21 +184,17 @@ func purged(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 // true time: only then was the clock the cause, not the holder's stay.
 // The Permit claims, those clock claims and the Hold claims.
 func purgedBySkew(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
-	ps, _ := purged(f, an)
-	var out []claim.Claim
-	for _, p := range ps {
+	return eachPurged(f, an, func(p claim.Claim) []claim.Claim {
 		by, cb := f.offsetAt(p.By, p.End)
 		holder, ch := f.offsetAt(p.Client, p.Start)
 		hold, ok := claim.Find(f.cs, func(c claim.Claim) bool {
 			return c.Kind == claim.Hold && c.Client == p.Client && c.Token == p.Token && c.TTL > 0
 		})
 		if by > holder && ok && p.End-p.Start < hold.TTL {
-			out = append(out, p)
-			out = append(append(out, cb...), ch...)
-			out = append(out, hold)
+			return append(append(cb, ch...), hold)
 		}
-	}
-	return out, len(out) > 0
+		return nil
+	})
 }
 
 // offsetAt is client's clock offset at t and the ClockOffset claim that
@@ -201,30 +214,22 @@ func noPurge(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	if _, ok := purged(f, an); ok {
 		return nil, false
 	}
-	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPurge })
-	return cs, len(cs) > 0
+	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPurge })
 }
 
 // purgedPaused: a permit was purged whose holder a fault had paused:
 // the Permit claims and the pauses' Fault claims.
 func purgedPaused(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
-	ps, _ := purged(f, an)
-	var out []claim.Claim
-	for _, p := range ps {
-		pauses := f.where(func(c claim.Claim) bool {
+	return eachPurged(f, an, func(p claim.Claim) []claim.Claim {
+		return f.where(func(c claim.Claim) bool {
 			return c.Kind == claim.Fault && c.Fault != nil && c.Fault.Effect == history.EffectFreezeClient && slices.Contains(c.Fault.Clients, p.Client)
 		})
-		if len(pauses) > 0 {
-			out = append(append(out, p), pauses...)
-		}
-	}
-	return out, len(out) > 0
+	})
 }
 
 // noPause: no client was paused (the Absent claim).
 func noPause(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
-	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPause })
-	return cs, len(cs) > 0
+	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPause })
 }
 
 // lockPerFire and notLockPerFire: whether the run's schedulers lock one
@@ -360,8 +365,7 @@ func waitedFewer(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 // Fenceable writes, the checker's): a resource refusing tokens lower than
 // one it has seen would have refused it.
 func staleAfterFresh(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
-	cs := f.where(func(c claim.Claim) bool { return c.Kind == claim.Anomaly && len(c.Fenceable) > 0 })
-	return cs, len(cs) > 0
+	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Anomaly && len(c.Fenceable) > 0 })
 }
 
 // onePermit: the run's lock admits one holder at a time — no semaphore

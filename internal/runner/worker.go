@@ -43,8 +43,8 @@ type worker struct {
 	mu sync.Mutex
 	// resourceOf maps a lock key the algorithm derived itself (Lease.Key
 	// differs from the key asked for) to the resource's key, which the
-	// history records; the worker writes it, its renewals read it (mu).
-	resourceOf map[string]string
+	// history records; the worker writes it, its renewals read it.
+	resourceOf clients.ResourceKeys
 	cancel     context.CancelFunc // ends the worker's context (crash)
 	renewProc  int                // process of its background renewals; 0 = none yet
 	// restart, once a restart-client fault killed this incarnation, takes
@@ -314,12 +314,7 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
 		if lease.Key != "" && lease.Key != key {
 			v.LockKey = lease.Key
-			w.mu.Lock()
-			if w.resourceOf == nil {
-				w.resourceOf = map[string]string{}
-			}
-			w.resourceOf[lease.Key] = key
-			w.mu.Unlock()
+			w.resourceOf.Note(lease.Key, key)
 		}
 	}
 	p.EndErr(t, v, err)
@@ -337,14 +332,7 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 
 // resource is the resource's key of a lease: the key asked for, when the
 // algorithm locked a key of its own derivation.
-func (w *worker) resource(l clients.Lease) string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if r, ok := w.resourceOf[l.Key]; ok {
-		return r
-	}
-	return l.Key
-}
+func (w *worker) resource(l clients.Lease) string { return w.resourceOf.Of(l) }
 
 // lockKey is the Value.LockKey of an operation on lease l: its key when
 // the algorithm derived its own, else "".

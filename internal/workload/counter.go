@@ -43,16 +43,10 @@ type counter struct {
 	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
 }
 
-func (*counter) Start(env Env) Run {
-	return &counters{g: env.Guard(), values: map[string]int64{}}
-}
+func (*counter) Start(env Env) Run { return &counters{newPerObject[int64](env)} }
 
 // counters is a run's counters, one per object, each starting at 0.
-type counters struct {
-	noSetup
-	g      *Guard
-	values map[string]int64 // inside g.Do
-}
+type counters struct{ perObject[int64] }
 
 func (r *counters) Work(ctx context.Context, c Client) {
 	eachObject(ctx, c, func(key string) Body { return r.increment(ctx, c, key) })

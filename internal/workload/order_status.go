@@ -78,19 +78,13 @@ type orderStatus struct {
 	noFields `yaml:"-"` // nothing of its own for scenario.Normalize to write back
 }
 
-func (*orderStatus) Start(env Env) Run {
-	return &orders{g: env.Guard(), states: map[string]string{}}
-}
+func (*orderStatus) Start(env Env) Run { return &orders{newPerObject[string](env)} }
 
 // orders is a run's order store: each order's state, pending until a
 // transition moves it. The store applies a transition as a plain write of
 // the new state (UPDATE orders SET status = …), whatever state the order
 // is in: only the guard (fencing, check_and_set) can refuse it.
-type orders struct {
-	noSetup
-	g      *Guard
-	states map[string]string // inside g.Do
-}
+type orders struct{ perObject[string] }
 
 func (r *orders) Work(ctx context.Context, c Client) {
 	eachObject(ctx, c, func(key string) Body { return r.move(ctx, c, key) })
@@ -98,7 +92,7 @@ func (r *orders) Work(ctx context.Context, c Client) {
 
 // state is an order's state. Call inside g.Do.
 func (r *orders) state(key string) string {
-	if s, ok := r.states[key]; ok {
+	if s, ok := r.values[key]; ok {
 		return s
 	}
 	return OrderPending
@@ -150,7 +144,7 @@ func (r *orders) move(ctx context.Context, c Client, key string) Body {
 					return
 				}
 				note.Result = r.state(key) // what the store found
-				r.states[key] = transitions[action][1]
+				r.values[key] = transitions[action][1]
 			})
 			return ref, nil
 		})

@@ -138,7 +138,7 @@ func flag(v bool) int64 {
 }
 
 func (w *payment) Start(env Env) Run {
-	return &payments{w: w, g: env.Guard(), invoices: map[string]*invoice{}}
+	return &payments{perObject: newPerObject[*invoice](env), w: w}
 }
 
 // payments is a run's invoices and payment gateway. Every accepted charge
@@ -147,10 +147,8 @@ func (w *payment) Start(env Env) Run {
 // invoice and refuses a second one (Stripe-style idempotency keys,
 // lock-theory S19).
 type payments struct {
-	noSetup
-	w        *payment
-	g        *Guard
-	invoices map[string]*invoice // inside g.Do
+	perObject[*invoice] // the invoices
+	w                   *payment
 }
 
 type invoice struct {
@@ -162,10 +160,10 @@ type invoice struct {
 }
 
 func (r *payments) get(key string) *invoice {
-	inv := r.invoices[key]
+	inv := r.values[key]
 	if inv == nil {
 		inv = &invoice{}
-		r.invoices[key] = inv
+		r.values[key] = inv
 	}
 	return inv
 }

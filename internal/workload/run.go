@@ -146,6 +146,20 @@ type noSetup struct{}
 
 func (noSetup) Setup(context.Context) error { return nil }
 
+// perObject is a resource that keeps one value per object (a counter's
+// value, an order's state), read and written inside g.Do; an object never
+// written has V's zero value.
+type perObject[V any] struct {
+	noSetup
+	g      *Guard
+	values map[string]V // inside g.Do
+}
+
+// newPerObject is an empty perObject guarded by the run's Guard.
+func newPerObject[V any](env Env) perObject[V] {
+	return perObject[V]{g: env.Guard(), values: map[string]V{}}
+}
+
 // noFields is a workload with no scenario fields of its own (Decode,
 // Params).
 type noFields struct{}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/algo"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -71,6 +72,21 @@ func TestTheRegistryKnowsEveryWorkload(t *testing.T) {
 			if slices.Contains(history.AnomalyKinds(), a) {
 				t.Errorf("%s is in history.AnomalyKinds too", a)
 			}
+		}
+	})
+	t.Run("an algorithm that relies on an idempotency key runs the payment workload, whose gateway takes one", func(t *testing.T) {
+		n := 0
+		for _, a := range algo.All() {
+			if !a.Traits.IdempotencyKey {
+				continue
+			}
+			n++
+			if !slices.Contains(a.Traits.Workloads, Payment) {
+				t.Errorf("algorithm %s relies on the payment gateway's idempotency key but does not run the payment workload (it runs %v)", a.Name, a.Traits.Workloads)
+			}
+		}
+		if n == 0 {
+			t.Fatal("no algorithm relies on an idempotency key: the check checks nothing")
 		}
 	})
 	t.Run("every workload field is a common one or some workload's own", func(t *testing.T) {

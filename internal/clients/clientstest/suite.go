@@ -106,8 +106,7 @@ type suite struct {
 	// asked maps the key a lease names (the Redis key the lock holds,
 	// which a lock may derive from the resource's: redis-semaphore's
 	// "mutex:<key>") to the resource key it was asked for.
-	mu    sync.Mutex
-	asked map[string]string
+	asked clients.ResourceKeys
 }
 
 // Run runs the conformance suite on the Lockers f builds. Each property is a
@@ -173,12 +172,7 @@ func (s *suite) grant(t *testing.T, l clients.Locker) (clients.Lease, time.Time)
 			if !strings.Contains(lease.Key, key) {
 				t.Fatalf("%s: lease key %q, want %q or a key of the lock's own that names it", l.Name(), lease.Key, key)
 			}
-			s.mu.Lock()
-			if s.asked == nil {
-				s.asked = map[string]string{}
-			}
-			s.asked[lease.Key] = key
-			s.mu.Unlock()
+			s.asked.Note(lease.Key, key)
 			return lease, invoke
 		case errors.Is(err, clients.ErrValidityRanOut) && time.Since(invoke) >= minValidityOut:
 			// Redlock's acquire took longer than its TTL less the drift (a
@@ -198,26 +192,15 @@ func (s *suite) grant(t *testing.T, l clients.Locker) (clients.Lease, time.Time)
 }
 
 // resource is the resource key lease l was asked for (grant).
-func (s *suite) resource(l clients.Lease) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.asked[l.Key]; ok {
-		return r
-	}
-	return l.Key
-}
+func (s *suite) resource(l clients.Lease) string { return s.asked.Of(l) }
 
 // lockKey is the Redis key the lock holds for resource key: the key
 // itself, or, for a lock that derived its own from the resource's, the
 // same derivation as its grants so far showed (the resource's name within
 // its key, as "mutex:<key>").
 func (s *suite) lockKey(key string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for lk, r := range s.asked {
-		if lk != r {
-			return strings.Replace(lk, r, key, 1)
-		}
+	if lk, r, ok := s.asked.Derived(); ok {
+		return strings.Replace(lk, r, key, 1)
 	}
 	return key
 }
