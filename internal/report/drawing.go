@@ -198,9 +198,10 @@ func (b *builder) bands() {
 		s, e := bd.e, bd.s
 		var refs []string
 		for n, a := range as {
-			if !a.Informational && a.EndS >= bd.s && a.HeldFromS() <= bd.e && containsStr(bd.kinds, anomalyLabel(a)) {
+			from, to := violationWindow(a)
+			if !a.Informational && to >= bd.s && from <= bd.e && containsStr(bd.kinds, anomalyLabel(a)) {
 				tips = append(tips, m.anomalyWord(lang, a)+": "+m.describeAnomaly(lang, a))
-				s, e = min(s, a.HeldFromS()), max(e, a.EndS)
+				s, e = min(s, from), max(e, to)
 				refs = append(refs, anomalyRef(n))
 			}
 		}

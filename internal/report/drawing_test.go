@@ -590,3 +590,53 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 		})
 	}
 }
+
+// Issue 27 (a fresh reader): janitor-deletes-lock's table gave "charged
+// more than once" over 20.2–25.4 s, first charge to second, while the
+// band on the timeline was a hairline at the second charge. The table and
+// the band give one window: from the second charge, when it became one.
+func TestTheAnomaliesTableAndTheBandGiveOneWindow(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c19e-stalled-job-failed-reason.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{History: h, Lang: "en"}.checked()
+	m := newModel(in.History, in.Account)
+	res := buildResults(in, "", m)
+	page := buildPage(in, m, res, historyInfo{}, nil)
+	d := drawingOf(t, in)
+	var tips []string
+	for _, s := range d.Shapes {
+		if s.Kind == chart.ShBand {
+			tips = append(tips, s.Tip)
+		}
+	}
+	checked := 0
+	for i, a := range res.Anomalies {
+		if a.Informational || a.Kind != history.AnomalyDoubleEffect {
+			continue
+		}
+		checked++
+		s, e := a.HeldFromS(), a.EndS
+		want := fmtT(s)
+		if fmtT(e) != want {
+			want += " – " + fmtT(e)
+		}
+		if got := page.Anomalies[i].Window; got != want {
+			t.Errorf("the table gives %s over %q; the band's window is %q", a.Kind, got, want)
+		}
+		if a.StartS < s && strings.HasPrefix(page.Anomalies[i].Window, fmtT(a.StartS)+" ") {
+			t.Errorf("the table starts %s at its first event %s, before it held", a.Kind, fmtT(a.StartS))
+		}
+		inBand := false
+		for _, tip := range tips {
+			inBand = inBand || strings.Contains(tip, "t="+fmtT(s)+"s")
+		}
+		if !inBand {
+			t.Errorf("no band's tip gives %s's window from t=%ss: %q", a.Kind, fmtT(s), tips)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("the case has no double-effect violation")
+	}
+}

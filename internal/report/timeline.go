@@ -17,6 +17,24 @@ type band struct {
 	kinds []string
 }
 
+// violationWindow is the one window a violation is told over, scenario
+// s: from when it held (finding.Anomaly.HeldFromS: a kind made of events,
+// such as a second charge, from the event that made it one) to its end.
+// The timeline's band, its tip and the anomalies table all give it (issue
+// 27, a fresh reader: the table said 20.2–25.4 s, first charge to second,
+// over a band at the second charge only).
+func violationWindow(a checker.Anomaly) (s, e float64) { return a.HeldFromS(), a.EndS }
+
+// windowText is a violation's window as the anomalies table gives it:
+// "20.2 – 25.4", or one instant when both ends round alike.
+func windowText(lang Lang, a checker.Anomaly) string {
+	s, e := violationWindow(a)
+	if fmtT(s) == fmtT(e) {
+		return numIn(lang, fmtT(s))
+	}
+	return numIn(lang, fmtT(s)) + " – " + numIn(lang, fmtT(e))
+}
+
 // mergeBands merges the non-informational anomalies' windows that overlap
 // or touch (come within minW of each other: one title for windows a
 // reader sees as one) into bands, ordered by start; minW also widens
@@ -27,7 +45,7 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 		if a.Informational {
 			continue
 		}
-		s, e := a.HeldFromS(), a.EndS // from when it became a violation
+		s, e := violationWindow(a) // from when it became a violation
 		if e-s < minW {
 			e = s + minW
 		}
