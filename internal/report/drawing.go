@@ -211,7 +211,8 @@ func (b *builder) bands() {
 		}
 		b.shape(chart.Shape{Kind: chart.ShBand, Lane: 0, Lane2: len(d.Lanes) - 1, X0: bd.s, X1: min(bd.e, max(d.End, e)), Y0: -0.5, Y1: 0.5, Color: -1,
 			Tip: tr(lang, "tip.band", fmtT(s), fmtT(e)) + "\n" + strings.Join(tips, "\n"), Ref: r})
-		b.label(chart.Label{Lane: -1, X: bd.s, Dy: 0, Text: tr(lang, "p.violation") + ": " + strings.Join(words, ", "), Style: chart.LbBand, Prio: chart.PrBand, Ref: r})
+		text := chart.BandWords(tr(lang, "p.violation")+": ", words, func(n int) string { return tr(lang, "p.violation.more", n) })
+		b.label(chart.Label{Lane: -1, X: bd.s, Dy: 0, Text: text, Style: chart.LbBand, Prio: chart.PrBand, Ref: r})
 	}
 	if len(bands) > 0 {
 		b.legendOnce(chart.ShBand, chart.Legend{Kind: chart.ShBand, Color: -1, Text: tr(lang, "p.violation")})

@@ -552,6 +552,7 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 		{"redlock-majority-partition (66 labels, more than have room near their marks)", recorded(t, "redlock-majority-partition"), true},
 		{"failover-lost-lock", recorded(t, "failover-lost-lock"), false},
 		{"fencing-random-nemesis (137 labels on six lanes, the same)", recorded(t, "fencing-random-nemesis"), true},
+		{"extend-after-expiry seed 808 (a band of five violation kinds, whose words ran past the picture's edge)", recorded(t, "extend-after-expiry"), false},
 	} {
 		want := "both pictures draw every label and none overprints another"
 		if tc.full {
@@ -576,6 +577,9 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 						continue
 					}
 					shown++
+					if !b.Inside {
+						t.Errorf("in %s %q runs past the picture's edge: x %.0f to %.0f", p.name, d.Labels[i].Text, b.X0, b.X1)
+					}
 					for j := range i {
 						if c := p.boxes[j]; c.Shown && b.Overlaps(c) {
 							t.Errorf("in %s %q overprints %q", p.name, d.Labels[i].Text, d.Labels[j].Text)

@@ -448,6 +448,7 @@ var messagesEN = map[string]string{
 	"p.other.ok":              "other write accepted (claim, mark-paid)",
 	"p.fault":                 "%s",
 	"p.violation":             "violation",
+	"p.violation.more":        "and %d more (see the table)",
 	"p.charge.ok":             "charge accepted",
 	"p.write.refused":         "write refused",
 	"p.acquire.fail":          "acquire refused",

@@ -439,6 +439,7 @@ var messagesVI = map[string]string{
 	"p.other.ok":              "lần ghi khác được chấp nhận (đăng ký token, đánh dấu đã thanh toán)",
 	"p.fault":                 "%s",
 	"p.violation":             "vi phạm",
+	"p.violation.more":        "và %d loại nữa (xem bảng)",
 	"p.charge.ok":             "lần trừ tiền được chấp nhận",
 	"p.write.refused":         "lần ghi bị từ chối",
 	"p.acquire.fail":          "lấy lock bị từ chối",
