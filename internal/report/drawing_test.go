@@ -644,3 +644,38 @@ func TestTheAnomaliesTableAndTheBandGiveOneWindow(t *testing.T) {
 		t.Fatal("the case has no double-effect violation")
 	}
 }
+
+// Issue 27 (class 15, a fresh reader): scheduler-heartbeat-foreign-queue
+// seed 25 had two keys on n1 at once, leader-1 (w1's, orphaned from 10 s
+// to 39.1 s: the report's point) and leader-2 (w2's, from 1.0 s); both were
+// drawn at one height and leader-2's bar covered leader-1's. Keys that
+// live on one node at once each take a row of its lane: no two key bars
+// share room, and each one's words lie on it.
+func TestKeysOnOneNodeAtOnceEachStayVisible(t *testing.T) {
+	for _, name := range []string{"scheduler-heartbeat-foreign-queue", "failover-lost-lock", "redlock-majority-partition"} {
+		t.Run(name+": no key bar covers another", func(t *testing.T) {
+			d := drawingOf(t, recorded(t, name))
+			var keys []chart.Shape
+			for _, s := range d.Shapes {
+				if s.Kind == chart.ShKey {
+					keys = append(keys, s)
+				}
+			}
+			overlapping := 0
+			for i, a := range keys {
+				for _, b := range keys[:i] {
+					if a.Lane != b.Lane || a.X0 >= b.X1 || b.X0 >= a.X1 {
+						continue
+					}
+					overlapping++
+					if a.Y0 < b.Y1 && b.Y0 < a.Y1 {
+						t.Errorf("lane %d: the key bar %.1f–%.1f s (y %.2f–%.2f) covers %.1f–%.1f s (y %.2f–%.2f)", a.Lane, a.X0, a.X1, a.Y0, a.Y1, b.X0, b.X1, b.Y0, b.Y1)
+					}
+				}
+			}
+			if name == "scheduler-heartbeat-foreign-queue" && overlapping == 0 {
+				t.Error("the case has no two keys on one node at once")
+			}
+		})
+	}
+}
