@@ -41,7 +41,7 @@ func resurrectedLeases(a *account.Account) []Anomaly {
 		if r.Before.Grant >= 0 {
 			key = h.Ops[r.Before.Grant].Key
 		}
-		explain := fmt.Sprintf("%s's owner token was set again on %s on %s at %s, after its key had ended (%s) at %s and %s had been granted the lock at %s: %s's lease came back over %s's grant",
+		explain := fmt.Sprintf("%s's owner token was set again on %s on %s at %s, after its key had ended (%s) at %s and %s had been granted the lock at %s: %s's lease came back after %s's grant",
 			r.Holder, r.After.Key, r.After.Node, at(h, r.After.Start), endedWords(r.Before.Ended.Kind), at(h, r.Before.End),
 			r.Other, at(h, r.Between.Start), r.Holder, r.Other)
 		ops := []int{r.After.Set, r.Between.Op}

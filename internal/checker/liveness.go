@@ -456,7 +456,7 @@ func unavailableStretches(h history.History, key string, lock []int, cover *held
 		}
 		free := fmt.Sprintf("no client believed it held %s", key)
 		if cover.observedAt(op.Invoke) {
-			free = fmt.Sprintf("no node held a live lease of %s", key)
+			free = fmt.Sprintf("no node held the key of a client that still believed it held %s", key)
 		}
 		explain := fmt.Sprintf("%s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
 			free, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))

@@ -2,7 +2,11 @@ package checker
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/internal/history"
 )
 
 // Issue 27 (a fresh reader, failover-fence-regression seed 25): a token
@@ -38,5 +42,35 @@ func TestATokenRegressionSaysWhetherTheTokenWasRepeated(t *testing.T) {
 				t.Fatalf("no token regression in %+v", r)
 			}
 		})
+	}
+}
+
+// TestTheUnavailableWordsDoNotDenyAnOrphanTheNodeHeld: where a crashed
+// client's key stood on its node (an orphaned lease, kept by another
+// client's extends), the unavailable finding must not say that no node
+// held a lease: the node held the orphan; what none held was the key of a
+// client that still believed it held the lock (fresh reader, stop 41).
+func TestTheUnavailableWordsDoNotDenyAnOrphanTheNodeHeld(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("..", "report", "testdata", "accuracy", "c19f-orphan-kept-by-another-heartbeat.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Check(context.Background(), h, Options{})
+	var orphan, unavailable bool
+	for _, r := range rep.Results {
+		for _, an := range r.Anomalies {
+			switch an.Kind {
+			case KindOrphanedLease:
+				orphan = true
+			case KindUnavailable:
+				unavailable = true
+				if strings.Contains(an.Explain, "no node held") && !strings.Contains(an.Explain, "still believed") {
+					t.Errorf("unavailable says no node held a lease, beside an orphan its node held: %s", an.Explain)
+				}
+			}
+		}
+	}
+	if !orphan || !unavailable {
+		t.Fatalf("the stored run should show an orphaned lease and the lock unavailable (orphan %v, unavailable %v)", orphan, unavailable)
 	}
 }

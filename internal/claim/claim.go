@@ -220,6 +220,10 @@ type Claim struct {
 	Renewal   bool   `json:"renewal,omitempty"`
 	// Report is an Experiment claim's report directory.
 	Report string `json:"report,omitempty"`
+	// Actions of an Experiment claim: the resource actions the lock
+	// protects (a charge, a sale); its Num counts the writes of them the
+	// experiment's resource accepted.
+	Actions []string `json:"actions,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps

@@ -150,6 +150,9 @@ func checkExperiments(r *verify.Result, cs []claim.Claim, run history.Header) {
 		if why == "" {
 			why = verify.ExperimentVerdict(c, res.Verdict)
 		}
+		if why == "" {
+			why = verify.ExperimentEffects(c, ex)
+		}
 		if why != "" {
 			r.Failures = append(r.Failures, verify.Failure{Claim: c, Reason: why, Records: []int{}})
 			continue

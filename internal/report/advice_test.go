@@ -76,8 +76,10 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 			[]string{"fix.safe", "fix.fencing", "fix.incr.atomic"}, []string{"fix.incr"}, nil},
 		{"Redlock's plain fencing is not offered where the older holder wrote before the newer holder's first write", "redlock-clock-jump",
 			[]string{"fix.redlock.claim", "fix.fencing"}, []string{"fix.redlock"}, nil},
-		{"an owner-checked extend is advised where another client's extends kept the orphan", "c19f-orphan-kept-by-another-heartbeat",
-			[]string{"fix.extend.owner"}, nil, nil},
+		{"an owner-checked extend, and not a shorter TTL, is advised where another client's extends kept the orphan past its TTL", "c19f-orphan-kept-by-another-heartbeat",
+			[]string{"fix.extend.owner"}, []string{"fix.orphan"}, nil},
+		{"a payment run is not told to drop the lock for one atomic Redis command: the gateway is outside Redis", "watchdog-starved",
+			[]string{"fix.fencing"}, []string{"fix.atomic"}, nil},
 		{"an owner-checked extend is not advised where no one extended the orphan", "c14-crashed-client-stops-believing",
 			nil, []string{"fix.extend.owner"}, nil},
 	} {

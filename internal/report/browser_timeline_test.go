@@ -276,10 +276,10 @@ func TestTheTimelineInABrowser(t *testing.T) {
 			}
 		})
 		t.Run("zooming in, panning and going back in the "+lang+" SVG change the seconds shown", func(t *testing.T) {
-			a0, z0 := parseRange(t, r.Zoom.Before)
-			a1, z1 := parseRange(t, r.Zoom.In)
-			a2, z2 := parseRange(t, r.Zoom.Panned)
-			a3, z3 := parseRange(t, r.Zoom.Reset)
+			a0, z0 := parseRange(t, lang, r.Zoom.Before)
+			a1, z1 := parseRange(t, lang, r.Zoom.In)
+			a2, z2 := parseRange(t, lang, r.Zoom.Panned)
+			a3, z3 := parseRange(t, lang, r.Zoom.Reset)
 			if w0, w1 := z0-a0, z1-a1; w1 > w0*0.6 || w1 < w0*0.4 {
 				t.Errorf("zoom in: %s, then %s (want half the span)", r.Zoom.Before, r.Zoom.In)
 			}
@@ -289,7 +289,7 @@ func TestTheTimelineInABrowser(t *testing.T) {
 			if a3 != a0 || z3 != z0 {
 				t.Errorf("whole run: %s, want %s", r.Zoom.Reset, r.Zoom.Before)
 			}
-			a4, z4 := parseRange(t, r.Zoom.Pinched)
+			a4, z4 := parseRange(t, lang, r.Zoom.Pinched)
 			if w0, w4 := z0-a0, z4-a4; w4 > w0*0.4 || w4 < w0*0.25 || a4 <= a0 || z4 >= z0 {
 				t.Errorf("pinch out three times: %s, then %s (want a third of the span, about the middle)", r.Zoom.Before, r.Zoom.Pinched)
 			}
@@ -309,10 +309,19 @@ func TestTheTimelineInABrowser(t *testing.T) {
 }
 
 // parseRange reads the toolbar's "t=1.5s – t=9s".
-func parseRange(t *testing.T, s string) (float64, float64) {
+// parseRange reads a figure's range as the page writes it in lang: with a
+// decimal comma in Vietnamese, a point in English.
+func parseRange(t *testing.T, lang, s string) (float64, float64) {
 	t.Helper()
+	sign, other := ".", ","
+	if lang == string(Vietnamese) {
+		sign, other = ",", "."
+	}
+	if strings.Contains(s, other) {
+		t.Errorf("range %q: a %q in %s, whose decimal sign is %q", s, other, lang, sign)
+	}
 	var a, z float64
-	if _, err := fmt.Sscanf(strings.ReplaceAll(s, "–", "-"), "t=%fs - t=%fs", &a, &z); err != nil {
+	if _, err := fmt.Sscanf(strings.NewReplacer("–", "-", sign, ".").Replace(s), "t=%fs - t=%fs", &a, &z); err != nil {
 		t.Fatalf("range %q: %v", s, err)
 	}
 	return a, z

@@ -36,10 +36,10 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 			}
 			s := tr(lang, "say.unknown.exposure", e.Client, actionWord(lang, e.Action), m.sec(ops[e.First].Invoke)-m.sec(e.LeaseEnd))
 			if t := e.LastTry; t != nil {
-				s += tr(lang, "say.unknown.exposure.last", t.Client, fmtT(m.sec(t.At)))
+				s += tr(lang, "say.unknown.exposure.last", t.Client, instant(m.sec(t.At)))
 			}
 			if t := e.NextTry; t != nil {
-				s += tr(lang, "say.unknown.exposure.next", t.Client, fmtT(m.sec(t.At)))
+				s += tr(lang, "say.unknown.exposure.next", t.Client, instant(m.sec(t.At)))
 			}
 			return s, true
 		}

@@ -13,9 +13,9 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 	if c == nil {
 		return tr(lang, "c.held", stale, current)
 	}
-	ttl := m.sdur(c.TTL).String()
+	ttl := m.sdur(c.TTL)
 	on := joinAnd(lang, c.Nodes)
-	t := fmtT(m.sec(c.At))
+	t := instant(m.sec(c.At))
 	switch c.Kind {
 	case account.EndExpired:
 		switch {
@@ -117,9 +117,9 @@ func (m *model) failoverLoss(lang Lang, id int) (fate, promoted, name string, ok
 			}
 			fate = tr(lang, "failover.fate."+w.Step.FailoverMode)
 			if w.Switch >= 0 && w.Switch < len(m.h.Ops) {
-				return fate, tr(lang, "failover.promoted", p.Promoted, fmtT(m.sec(m.h.Ops[w.Switch].Invoke))), p.Promoted, true
+				return fate, tr(lang, "failover.promoted", p.Promoted, instant(m.sec(m.h.Ops[w.Switch].Invoke))), p.Promoted, true
 			}
-			return fate, tr(lang, "failover.promoted.role", p.Promoted, fmtT(m.sec(w.Start+p.TookNS))), p.Promoted, true
+			return fate, tr(lang, "failover.promoted.role", p.Promoted, instant(m.sec(w.Start+p.TookNS))), p.Promoted, true
 		}
 	}
 	return "", "", "", false

@@ -54,7 +54,7 @@ func TestAClockRateKeepsEveryDigitThePlanGave(t *testing.T) {
 		want string
 	}{{1.005, "1.005"}, {0.995, "0.995"}, {1.5, "1.5"}, {2, "2"}, {0.9, "0.9"}} {
 		t.Run("a rate of "+tt.want+" is told as "+tt.want, func(t *testing.T) {
-			if got := fmtRate(tt.rate); got != tt.want {
+			if got := fmtRate(tt.rate).in(English); got != tt.want {
 				t.Errorf("fmtRate(%v) = %q", tt.rate, got)
 			}
 		})

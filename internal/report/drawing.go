@@ -1,9 +1,7 @@
 package report
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/locksim/locksim/internal/account"
@@ -68,7 +66,7 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 	if end <= 0 {
 		end = 1
 	}
-	d := &chart.Drawing{Say: sayer(lang), Title: title, Headline: headline, End: end}
+	d := &chart.Drawing{Say: sayer(lang), Comma: commaIn(lang), Title: title, Headline: headline, End: end}
 	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: -1, legend: map[string]bool{}}
 	for i, c := range m.clients {
 		b.lane[c] = len(d.Lanes)
@@ -168,19 +166,9 @@ func (b *builder) resourceName() string {
 	return tr(b.lang, "lane.resource")
 }
 
-// at is "t=12.3s" in scenario time.
-func (b *builder) at(ns int64) string { return "t=" + fmtT3(b.m.sec(ns)) + "s" }
-
-// fmtT3 is a scenario instant with up to three decimals (a tip's
-// precision: node events microseconds apart stay apart).
-func fmtT3(s float64) string {
-	v := fmt.Sprintf("%.3f", s)
-	v = strings.TrimRight(v, "0")
-	if strings.HasSuffix(v, ".") {
-		v += "0"
-	}
-	return v
-}
+// at is "t=12.345s" in scenario time, in the drawing's language (a tip's
+// precision: instantMs).
+func (b *builder) at(ns int64) string { return "t=" + instantMs(b.m.sec(ns)).in(b.lang) + "s" }
 
 // bands: violation windows over every lane, informational waste on its
 // clients' lanes.
@@ -210,7 +198,7 @@ func (b *builder) bands() {
 			s, e = bd.s, bd.e
 		}
 		b.shape(chart.Shape{Kind: chart.ShBand, Lane: 0, Lane2: len(d.Lanes) - 1, X0: bd.s, X1: min(bd.e, max(d.End, e)), Y0: -0.5, Y1: 0.5, Color: -1,
-			Tip: tr(lang, "tip.band", fmtT(s), fmtT(e)) + "\n" + strings.Join(tips, "\n"), Ref: r})
+			Tip: tr(lang, "tip.band", instant(s), instant(e)) + "\n" + strings.Join(tips, "\n"), Ref: r})
 		text := chart.BandWords(tr(lang, "p.violation")+": ", words, func(n int) string { return tr(lang, "p.violation.more", n) })
 		b.label(chart.Label{Lane: -1, X: bd.s, Dy: 0, Text: text, Style: chart.LbBand, Prio: chart.PrBand, Ref: r})
 	}
@@ -255,7 +243,7 @@ func (b *builder) faults() {
 		fr := ref(claim.Fault, w.Op, "")
 		short := faultWord(lang, st)
 		if (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate == 0 {
-			short += " " + numIn(lang, signedDur(m.sdur(st.Delta)))
+			short += " " + jump(m.sdur(st.Delta)).in(lang)
 		}
 		b.legendOnce("f:"+st.Kind, chart.Legend{Kind: chart.ShShade, Sub: st.Effect, Color: -1, Text: faultLegendWord(lang, st)})
 		shaded := false
@@ -472,7 +460,7 @@ func (b *builder) leaseTip(l lease) string {
 	m, lang := b.m, b.lang
 	var lines []string
 	tt := m.tokenText(lang, l.Fence, l.Token)
-	lines = append(lines, tr(lang, "tip.hold", l.Client, l.Key, tt, m.sdur(l.TTL).String(), b.at(l.Start)))
+	lines = append(lines, tr(lang, "tip.hold", l.Client, l.Key, tt, m.sdur(l.TTL), b.at(l.Start)))
 	if len(m.nodes) > 1 && len(l.Nodes) > 0 {
 		lines = append(lines, tr(lang, "tip.hold.nodes", joinAnd(lang, l.Nodes), len(l.Nodes), len(m.nodes)))
 	}
@@ -491,7 +479,7 @@ func (b *builder) leaseTip(l lease) string {
 	if l.EndHow != "" {
 		lines = append(lines, tr(lang, "tip.belief."+l.EndHow, l.Client, b.at(l.BelievedEnd)))
 		if l.BelievedEnd > l.KeyEnd && l.lost() {
-			lines = append(lines, tr(lang, "tip.belief.after", l.Client, fmtDur(m.sec(l.BelievedEnd)-m.sec(l.KeyEnd))))
+			lines = append(lines, tr(lang, "tip.belief.after", l.Client, span(m.sec(l.BelievedEnd)-m.sec(l.KeyEnd))))
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -655,8 +643,8 @@ func (b *builder) clocks() {
 				tip = tr(lang, "tip.clock.rate", n, fmtRate(st.Rate), b.at(w.Start), b.at(w.End))
 			} else {
 				offset[n] += st.Delta
-				text = tr(lang, "p.clock.offset", signedDur(m.sdur(offset[n])))
-				tip = tr(lang, "tip.clock.jump", n, signedDur(m.sdur(st.Delta)), b.at(w.Start), signedDur(m.sdur(offset[n])))
+				text = tr(lang, "p.clock.offset", jump(m.sdur(offset[n])))
+				tip = tr(lang, "tip.clock.jump", n, jump(m.sdur(st.Delta)), b.at(w.Start), jump(m.sdur(offset[n])))
 				d.Lanes[i].Sub = text
 			}
 			b.shape(chart.Shape{Kind: chart.ShClock, Lane: i, Lane2: i, X0: s, X1: e, Y0: 0.3, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1, Ref: r})
@@ -666,11 +654,9 @@ func (b *builder) clocks() {
 	}
 }
 
-func fmtRate(r float64) string {
-	// Every digit the plan gave: 1.005 is no 1 (a rounded "×1" said the
-	// clock kept time).
-	return strconv.FormatFloat(r, 'f', -1, 64)
-}
+// fmtRate is a clock's rate with every digit the plan gave: 1.005 is no
+// 1 (a rounded "×1" said the clock kept time).
+func fmtRate(r float64) decimal { return decimal{r, -1} }
 
 // clockNames are the clocks a clock fault sets: its nodes', or its
 // clients'.

@@ -139,7 +139,7 @@ func (b *builder) writes() {
 			}
 			r := ref(claim.FenceSeen, st.Write, "")
 			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: x0, X1: x1, Y0: 0.3, Y1: 0.3, Color: -1,
-				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), st.Key, st.Value, "t="+fmtT3(x0)+"s"), Ref: r})
+				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), st.Key, st.Value, "t="+instantMs(x0).in(lang)+"s"), Ref: r})
 			b.label(chart.Label{Lane: b.res, X: x0, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen, Ref: r})
 		}
 		if len(steps) > 0 {

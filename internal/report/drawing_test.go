@@ -622,22 +622,22 @@ func TestTheAnomaliesTableAndTheBandGiveOneWindow(t *testing.T) {
 		}
 		checked++
 		s, e := a.HeldFromS(), a.EndS
-		want := fmtT(s)
-		if fmtT(e) != want {
-			want += " – " + fmtT(e)
+		want := chart.Tenths(s)
+		if chart.Tenths(e) != want {
+			want += " – " + chart.Tenths(e)
 		}
 		if got := page.Anomalies[i].Window; got != want {
 			t.Errorf("the table gives %s over %q; the band's window is %q", a.Kind, got, want)
 		}
-		if a.StartS < s && strings.HasPrefix(page.Anomalies[i].Window, fmtT(a.StartS)+" ") {
-			t.Errorf("the table starts %s at its first event %s, before it held", a.Kind, fmtT(a.StartS))
+		if a.StartS < s && strings.HasPrefix(page.Anomalies[i].Window, chart.Tenths(a.StartS)+" ") {
+			t.Errorf("the table starts %s at its first event %s, before it held", a.Kind, chart.Tenths(a.StartS))
 		}
 		inBand := false
 		for _, tip := range tips {
-			inBand = inBand || strings.Contains(tip, "t="+fmtT(s)+"s")
+			inBand = inBand || strings.Contains(tip, "t="+chart.Tenths(s)+"s")
 		}
 		if !inBand {
-			t.Errorf("no band's tip gives %s's window from t=%ss: %q", a.Kind, fmtT(s), tips)
+			t.Errorf("no band's tip gives %s's window from t=%ss: %q", a.Kind, chart.Tenths(s), tips)
 		}
 	}
 	if checked == 0 {

@@ -39,7 +39,7 @@ func historyStatus(in Input, m *model) historyInfo {
 		return historyInfo{Note: tr(lang, "history.toobig", n, MaxPorcupineOps), Ops: n}
 	}
 	return historyInfo{Written: true, Ops: n, Window: &w,
-		Note: tr(lang, "history.window", n, MaxPorcupineOps, shown, fmtT(m.sec(t0)), fmtT(m.sec(t1)))}
+		Note: tr(lang, "history.window", n, MaxPorcupineOps, shown, instant(m.sec(t0)), instant(m.sec(t1)))}
 }
 
 // anomalyWindow cuts the history down to at most limit porcupine

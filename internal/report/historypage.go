@@ -51,7 +51,7 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	end := max(m.sec(m.end), 1e-3)
-	d := &chart.Drawing{Say: sayer(lang), Title: tr(lang, "hist.title", h.Scenario), End: end}
+	d := &chart.Drawing{Say: sayer(lang), Comma: commaIn(lang), Title: tr(lang, "hist.title", h.Scenario), End: end}
 	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: -1, legend: map[string]bool{}}
 	_, ops := checker.Porcupine(in.History)
 	has := map[string]bool{}

@@ -132,7 +132,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 		}
 	}
 	for _, s := range narrative(withLang(in, lang), m) {
-		p.Steps = append(p.Steps, pageStep{T: numIn(lang, fmtT(s.T)), Text: s.Text, Kind: s.Kind, Claim: s.Claim, Info: s.Info})
+		p.Steps = append(p.Steps, pageStep{T: instantIn(lang, s.T), Text: s.Text, Kind: s.Kind, Claim: s.Claim, Info: s.Info})
 	}
 	for i, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.anomalyWord(lang, a), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
@@ -162,8 +162,8 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	add("run.workload", h.Workload, true)
 	add("run.backend", backend, false)
 	add("run.redis", redis, false)
-	add("run.scale", tr(lang, "run.scale.text", strconv.FormatFloat(res.TimeScale, 'g', -1, 64)), false)
-	add("run.scenario.s", numIn(lang, fmtDur(res.ScenarioSeconds)), false)
+	add("run.scale", tr(lang, "run.scale.text", number(res.TimeScale)), false)
+	add("run.scenario.s", span(res.ScenarioSeconds).in(lang), false)
 	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
 	if t := lagText(lang, in.History); t != "" {
 		add("run.lag", t, false)
@@ -183,7 +183,7 @@ func lagText(lang Lang, h history.History) string {
 	}
 	wall, scen, bound := float64(lag)/1e6, float64(lag)*h.Header.TimeScale/1e9, checker.MaxTimerLag.Milliseconds()
 	if op, ok := h.LateStart(); ok {
-		return tr(lang, "run.lag.start", wall, scen, op.Client, float64(op.Complete-op.Invoke)/1e6, fmtT(h.Header.ScenarioSeconds(op.Invoke)), bound)
+		return tr(lang, "run.lag.start", wall, scen, op.Client, float64(op.Complete-op.Invoke)/1e6, instant(h.Header.ScenarioSeconds(op.Invoke)), bound)
 	}
 	return tr(lang, "run.lag.text", wall, scen, bound)
 }

@@ -13,8 +13,8 @@ func (m *model) resurrectedText(lang Lang, a checker.Anomaly) (string, bool) {
 		if r.Holder != a.Stale || r.Other != a.Current || r.After.Start != a.End {
 			continue
 		}
-		return tr(lang, "a.resurrected-lease", r.Holder, a.Key, r.After.Key, r.After.Node, fmtT(m.sec(r.After.Start)),
-			fmtT(m.sec(r.Before.End)), r.Other, fmtT(m.sec(r.Between.Start))), true
+		return tr(lang, "a.resurrected-lease", r.Holder, a.Key, r.After.Key, r.After.Node, instant(m.sec(r.After.Start)),
+			instant(m.sec(r.Before.End)), r.Other, instant(m.sec(r.Between.Start))), true
 	}
 	return "", false
 }
@@ -27,15 +27,15 @@ func (m *model) hiddenLapseText(lang Lang, a checker.Anomaly) (string, bool) {
 		return "", false
 	}
 	said, act := m.h.Ops[a.Ops[1]], m.h.Ops[a.Ops[2]]
-	ended := fmtT(a.StartS)
+	ended := instant(a.StartS)
 	if act.F == history.Release {
 		if a.Ops[1] == a.Ops[2] {
-			return tr(lang, "a.hidden-lapse.release", a.Stale, a.Key, ended, fmtT(m.sec(act.Invoke))), true
+			return tr(lang, "a.hidden-lapse.release", a.Stale, a.Key, ended, instant(m.sec(act.Invoke))), true
 		}
-		return tr(lang, "a.hidden-lapse.release.said", a.Stale, a.Key, ended, lockOpWord(lang, said), fmtT(m.sec(said.Invoke)), fmtT(m.sec(act.Invoke))), true
+		return tr(lang, "a.hidden-lapse.release.said", a.Stale, a.Key, ended, lockOpWord(lang, said), instant(m.sec(said.Invoke)), instant(m.sec(act.Invoke))), true
 	}
-	return tr(lang, "a.hidden-lapse", a.Stale, a.Key, ended, lockOpWord(lang, said), fmtT(m.sec(said.Invoke)),
-		actionLegendWord(lang, act.Value.Action), fmtT(m.sec(act.Invoke))), true
+	return tr(lang, "a.hidden-lapse", a.Stale, a.Key, ended, lockOpWord(lang, said), instant(m.sec(said.Invoke)),
+		actionLegendWord(lang, act.Value.Action), instant(m.sec(act.Invoke))), true
 }
 
 // lockOpWord names, in lang, the lock operation that vouched for a lapsed

@@ -56,7 +56,7 @@ func newSuiteRuns(lang Lang, outDir string, runs []Results) []*suiteRun {
 	for _, r := range runs {
 		c := runCard{Scenario: r.Scenario, Seed: strconv.FormatInt(r.Seed, 10), Verdict: string(r.Verdict),
 			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Headline: r.Headline, Description: r.Description, DescLang: r.DescriptionLang,
-			Wall: numIn(lang, fmt.Sprintf("%.2f", r.WallSeconds)), Aborted: r.Aborted,
+			Wall: decimal{r.WallSeconds, 2}.in(lang), Aborted: r.Aborted,
 			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none"), Faults: planWords(lang, r)}
 		if r.Expect != "" {
 			c.Expect = expectWords(lang, r.Expect, r.ExpectKinds)
@@ -178,7 +178,7 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 	default:
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
 	}
-	bs, fs := fmtT(b.R.ScenarioSeconds), fmtT(f.R.ScenarioSeconds)
+	bs, fs := instant(b.R.ScenarioSeconds), instant(f.R.ScenarioSeconds)
 	if bd, fd := b.R.drawing, f.R.drawing; bd != nil && fd != nil {
 		o := chart.SVGOptions{Sync: sync, Start: min(bd.Start, fd.Start), End: max(bd.End, fd.End)}
 		var t strings.Builder
@@ -210,12 +210,12 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 // charts were skipped (a suite's runs that met their expectation) has no
 // timeline to span anything. side is the right side's kind: fixed,
 // contrast or control.
-func axisWords(lang Lang, b, f runCard, bs, fs, side string) string {
+func axisWords(lang Lang, b, f runCard, bs, fs instant, side string) string {
 	kind := "lesson.axis"
 	if b.Thumb == "" || f.Thumb == "" {
 		kind = "lesson.axis.runs"
 	}
-	if bs == fs {
+	if chart.Tenths(float64(bs)) == chart.Tenths(float64(fs)) { // the same when written
 		return tr(lang, kind+".same", bs)
 	}
 	return tr(lang, kind+".diff", bs, fs, tr(lang, "lesson.side."+side))
@@ -557,7 +557,7 @@ func stripCell(lang Lang, r Results, req string) (text, class string) {
 		if a, ok := orphanBound(r); ok && (req == ReqDeadlockFree || req == ReqLiveness) {
 			// A lease outlived its holder; its TTL ended it: say by how
 			// much and what bound it.
-			return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, fmtDur(a.EndS-a.StartS), fmtDur(float64(a.Cause.TTL)*r.TimeScale/1e9)), "req-kept"
+			return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9)), "req-kept"
 		}
 		return "✔ " + tr(lang, "req.kept"), "req-kept"
 	case Broken:
@@ -745,4 +745,4 @@ func timeScales(n int, runs []*suiteRun) (lo, hi float64) {
 }
 
 // fmtScale is a time scale as a scenario file gives it: 0.5, 10.
-func fmtScale(ts float64) string { return strconv.FormatFloat(ts, 'f', -1, 64) }
+func fmtScale(ts float64) decimal { return decimal{ts, -1} }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,8 +20,8 @@ import (
 )
 
 // planWords tells a run's fault plan in scenario time: "GC pause on w1
-// for 35s, clock jump on n3, clock drift ×1.5 on n3", or "no fault". A duration is formatted by
-// fmtDur, as every duration on a page is.
+// for 35s, clock jump on n3, clock drift ×1.5 on n3", or "no fault". A duration is a
+// span, as every duration on a page is.
 func planWords(lang Lang, r Results) string {
 	if len(r.Plan) == 0 {
 		return tr(lang, "lesson.fault.none")
@@ -35,7 +34,7 @@ func planWords(lang Lang, r Results) string {
 		if st.Rate > 0 {
 			// A clock's rate is what tells a drift inside Redlock's
 			// allowance (1.005×) from one far outside it (1.5×).
-			word += " ×" + numIn(lang, strconv.FormatFloat(st.Rate, 'f', -1, 64))
+			word += " ×" + decimal{st.Rate, -1}.in(lang)
 		}
 		if st.Effect == history.EffectRestartClient && st.Mode != "" {
 			// Two restarts that differ only in what the new incarnation
@@ -46,10 +45,10 @@ func planWords(lang Lang, r Results) string {
 		case st.Kind == "crash" && st.Duration > 0:
 			// A crashed node's window is its downtime, not how long a
 			// crash lasts.
-			parts = append(parts, tr(lang, "lesson.step.crash", targets, fmtDur(h.ScenarioSeconds(st.Duration))))
+			parts = append(parts, tr(lang, "lesson.step.crash", targets, span(h.ScenarioSeconds(st.Duration))))
 		case st.Duration > 0:
 			parts = append(parts, tr(lang, "lesson.step.for", word, targets,
-				fmtDur(h.ScenarioSeconds(st.Duration))))
+				span(h.ScenarioSeconds(st.Duration))))
 		default:
 			parts = append(parts, tr(lang, "lesson.step", word, targets))
 		}

@@ -341,13 +341,17 @@ func TestAPairSpeaksOfTimelinesOnlyWhenBothRunsHaveOne(t *testing.T) {
 		want        func(Lang) string
 	}{
 		{"two runs without a timeline are said to span their time, of the same length", 30, 30, "", "",
-			func(l Lang) string { return tr(l, "lesson.axis.runs.same", "30.0") }},
+			func(l Lang) string { return tr(l, "lesson.axis.runs.same", instant(30)) }},
 		{"two runs without a timeline are said to span their time, of different lengths", 30, 40, "", "",
-			func(l Lang) string { return tr(l, "lesson.axis.runs.diff", "30.0", "40.0", tr(l, "lesson.side.fixed")) }},
+			func(l Lang) string {
+				return tr(l, "lesson.axis.runs.diff", instant(30), instant(40), tr(l, "lesson.side.fixed"))
+			}},
 		{"a run with a timeline beside one without is not said to share timelines", 30, 30, "a.png", "",
-			func(l Lang) string { return tr(l, "lesson.axis.runs.same", "30.0") }},
+			func(l Lang) string { return tr(l, "lesson.axis.runs.same", instant(30)) }},
 		{"two runs with timeline images are said to span their timelines", 30, 40, "a.png", "b.png",
-			func(l Lang) string { return tr(l, "lesson.axis.diff", "30.0", "40.0", tr(l, "lesson.side.fixed")) }},
+			func(l Lang) string {
+				return tr(l, "lesson.axis.diff", instant(30), instant(40), tr(l, "lesson.side.fixed"))
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -602,7 +606,7 @@ func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
 		t.Run("the "+string(lang)+" page shows slow-job beside cache-rebuild-waste, labelled a contrast", func(t *testing.T) {
 			for _, want := range []string{`data-broken="slow-job" data-fixed="cache-rebuild-waste"`, tr(lang, "lesson.contrast"),
 				tr(lang, "lesson.evidence.contrast", 1, 1, tr(lang, "lesson.seeds.one", 8)),
-				tr(lang, "lesson.axis.diff", "76.0", "79.0", tr(lang, "lesson.side.contrast"))} {
+				tr(lang, "lesson.axis.diff", instant(76), instant(79), tr(lang, "lesson.side.contrast"))} {
 				if !strings.Contains(page, want) {
 					t.Errorf("lesson 42 lacks %q", want)
 				}
@@ -637,7 +641,7 @@ func TestALessonShowsTheFixItNamesThoughTheBrokenFileNamesAnother(t *testing.T) 
 	}
 	page := html.UnescapeString(string(b))
 	for _, want := range []string{`data-broken="gc-pause" data-fixed="payment-idempotency"`, ">" + tr(English, "lesson.fixed") + "<",
-		"idempotency: true</span>", tr(English, "lesson.seed.same", 42), tr(English, "lesson.caveat.time.one", "50")} {
+		"idempotency: true</span>", tr(English, "lesson.seed.same", 42), tr(English, "lesson.caveat.time.one", fmtScale(50))} {
 		if !strings.Contains(page, want) {
 			t.Errorf("lesson 48 lacks %q", want)
 		}

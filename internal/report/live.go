@@ -47,7 +47,7 @@ func Live(ctx context.Context, h history.History, lang Lang) LiveView {
 		Results: []checker.Result{{Checker: "so-far", Verdict: checker.Valid, Anomalies: found}}}
 	m := newModel(h, a)
 	now := m.sec(m.end)
-	d := buildDrawing(in, m, tr(lang, "live.headline", fmtT(now)))
+	d := buildDrawing(in, m, tr(lang, "live.headline", instant(now)))
 	d.Title = h.Header.Scenario + " — " + tr(lang, "live.running")
 	v := LiveView{Now: now, Timeline: template.HTML(chart.RenderSVG(d.Windowed(chart.MaxSVGShapes, focusOf(in, m)), chart.SVGOptions{}))}
 	for _, s := range narrative(in, m) {

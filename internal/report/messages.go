@@ -20,7 +20,8 @@ var messages = map[Lang]map[string]string{
 
 // tr formats the message key in lang, falling back to English, then to the
 // key itself so a missing message is visible rather than silent. Number
-// and duration arguments are written as lang writes them (localArgs).
+// and duration arguments — values of their own types, never strings — are
+// written as lang writes them (localArg).
 func tr(lang Lang, key string, args ...any) string {
 	f, ok := messages[lang][key]
 	if !ok {
@@ -49,17 +50,12 @@ func hasMessage(key string) bool {
 }
 
 // say renders a workload's sentence (workload.Words) in lang: a Span
-// argument is written as a duration of scenario time, an At as an instant,
-// a Term in lang's words.
+// argument is written as a duration of scenario time, an At as an instant
+// (tr, localArg), a Term in lang's words.
 func say(lang Lang, w workload.Words) string {
 	args := make([]any, len(w.Args))
 	for i, a := range w.Args {
-		switch v := a.(type) {
-		case workload.Span:
-			a = fmtDur(float64(v))
-		case workload.At:
-			a = fmtT(float64(v))
-		case workload.Term:
+		if v, ok := a.(workload.Term); ok {
 			a = tr(lang, string(v))
 		}
 		args[i] = a

@@ -156,6 +156,8 @@ var messagesEN = map[string]string{
 	"n.token.owner":           "owner token %s",
 	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                                                              // client, key
 	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                                                                  // client, key, n, t0, t1
+	"n.tries.by.one":          "%[1]s tried to acquire %[2]s and was refused: %[3]s's key stood on %[4]s.",                                                                                                   // client, key, owner, node
+	"n.tries.by":              "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key stood on %[7]s.",                                              // client, key, n, t0, t1, owner, node
 	"n.tries.own.one":         "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                             // client, key
 	"n.tries.own":             "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.", // client, key, n, t0, t1
 	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held anyone's key for it then.",                                                                                       // client, key

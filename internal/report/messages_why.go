@@ -33,6 +33,7 @@ var whyMessages = map[Lang]map[string]string{
 		"why.report":          "report",
 		"why.fix.valid":       "Tried: %s with the same faults and seed is valid (%s).", // scenario name, command
 		"why.fix.invalid":     "Tried: %s with the same faults and seed is still invalid (%s).",
+		"why.fix.noeffect":    "But no %s was accepted in that run: it shows no harm done, not that the fix made one safe.", // the workload's protected write
 		"why.fix.unknown":     "Tried: %s with the same faults and seed came out unknown, which proves nothing (%s).",
 		"why.change.fix.own":  "%s, with %s", // fix scenario name, its faults (why.fixfaults.*)
 		"why.fixfaults.own":   "faults of its own, not this run's",
@@ -63,6 +64,7 @@ var whyMessages = map[Lang]map[string]string{
 		"why.change.without":  "không có %s",
 		"why.change.half":     "%s, chỉ kéo dài %s",
 		"why.change.fix":      "%s với cùng các lỗi",
+		"why.fix.noeffect":    "Nhưng trong lần chạy đó không có %s nào được chấp nhận: nó chỉ cho thấy không có hại gì xảy ra, không cho thấy bản sửa đã làm cho thao tác đó an toàn.",
 		"why.necessary":       "điều kiện cần",
 		"why.notnecessary":    "không phải điều kiện cần",
 		"why.undecided":       "chưa rõ",

@@ -49,24 +49,8 @@ const (
 	StepMore     = "more"     // a stretch of a long story left out, counted (see maxStorySteps)
 )
 
-// String renders a step as "t=30.0s  text".
-func (s Step) String() string { return "t=" + fmtT(s.T) + "s  " + s.Text }
-
-// fmtT is a scenario time to one decimal (chart.Tenths: through the
-// millisecond the checker quotes, a half up).
-func fmtT(s float64) string { return chart.Tenths(s) }
-
-// fmtDur renders a scenario-time duration given in seconds.
-func fmtDur(s float64) string {
-	d := time.Duration(s * 1e9)
-	switch {
-	case d >= time.Second:
-		d = d.Round(100 * time.Millisecond)
-	case d >= time.Millisecond:
-		d = d.Round(time.Millisecond)
-	}
-	return d.String()
-}
+// String renders a step as "t=30.0s  text" (in English).
+func (s Step) String() string { return "t=" + instantIn(English, s.T) + "s  " + s.Text }
 
 type rawStep struct {
 	ns   int64
@@ -119,6 +103,9 @@ type tries struct {
 	first, last int64
 	msg         string // refusalKey of the run's attempts
 	claim       string // the claim of the run's first attempt
+	// by and node: whose key the nodes show refused every attempt of the
+	// run, and where (its refusal claims' By and Node); "" when not known.
+	by, node string
 }
 
 func newNarrator(in Input, m *model) *narrator {
@@ -148,11 +135,15 @@ func (n *narrator) flush(client, key string) {
 		return
 	}
 	delete(n.pending, k)
+	var whose []any // whose key refused them, for "n.tries.by"
+	if t.by != "" {
+		whose = []any{t.by, t.node}
+	}
 	if t.n == 1 {
-		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", client, key))
+		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", append([]any{client, key}, whose...)...))
 		return
 	}
-	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, client, key, t.n, fmtT(n.m.sec(t.first)), fmtT(n.m.sec(t.last))))
+	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, append([]any{client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))}, whose...)...))
 }
 
 func (n *narrator) tokenText(fence int64, token string) string {
@@ -225,14 +216,18 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		}
 		k := clientKey{who, key}
 		msg := m.refusalKey(o)
-		if c.Kind == claim.Refusal && c.Own {
+		var by, node string
+		switch {
+		case c.Kind == claim.Refusal && c.Own:
 			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
+		case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
+			msg, by, node = "n.tries.by", c.By, c.Node // whose key the nodes show, not "someone else held it"
 		}
-		if p := n.pending[k]; p != nil && p.msg != msg {
-			n.flush(who, key) // refused for another reason from here on
+		if p := n.pending[k]; p != nil && (p.msg != msg || p.by != by || p.node != node) {
+			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: c.Start, msg: msg, claim: c.ID}
+			n.pending[k] = &tries{first: c.Start, msg: msg, claim: c.ID, by: by, node: node}
 		}
 		n.pending[k].n++
 		n.pending[k].last = c.Start
@@ -247,7 +242,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		if c.Kind == claim.Hold {
 			at = c.Start
 		}
-		ttl := m.sdur(c.TTL).String()
+		ttl := m.sdur(c.TTL)
 		tt := n.tokenText(c.Fence, c.Token)
 		if r, ok := m.fences[i]; ok {
 			tt += tr(lang, "n.fence.seen", r.Node, r.Value)
@@ -403,10 +398,10 @@ func (n *narrator) toldAt(c claim.Claim) int64 {
 // its client's SIGSTOP).
 func (n *narrator) began(c claim.Claim, text string) string {
 	at := n.toldAt(c)
-	if at == c.Start || fmtT(n.m.sec(at)) == fmtT(n.m.sec(c.Start)) {
+	if at == c.Start || chart.Tenths(n.m.sec(at)) == chart.Tenths(n.m.sec(c.Start)) {
 		return text
 	}
-	return text + " " + tr(n.lang, "n.began", fmtT(n.m.sec(c.Start)))
+	return text + " " + tr(n.lang, "n.began", instant(n.m.sec(c.Start)))
 }
 
 // ended tells, from its claim, a client that lost its locks, finished, or
@@ -523,7 +518,7 @@ func (n *narrator) losses() {
 		if !l.lost() {
 			continue
 		}
-		ttl := n.m.sdur(l.TTL).String()
+		ttl := n.m.sdur(l.TTL)
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
 			c := n.endedLife(l)
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
@@ -548,7 +543,7 @@ type endGroup struct {
 // nodeLosses tells a lock held on several nodes losing its keys, group by
 // group, and the group after which fewer than a quorum held it (the
 // account's quorum and held-after count).
-func (n *narrator) nodeLosses(l lease, ttl string) {
+func (n *narrator) nodeLosses(l lease, ttl time.Duration) {
 	lang, m := n.lang, n.m
 	var groups []*endGroup
 	byLabel := map[string]*endGroup{}
@@ -558,8 +553,8 @@ func (n *narrator) nodeLosses(l lease, ttl string) {
 		if k.End > m.end || !k.Ended.Gone() {
 			continue
 		}
-		c := n.claims.life(k) // how, where and when it ended
-		label := fmtT(m.sec(c.End)) + c.How
+		c := n.claims.life(k)                       // how, where and when it ended
+		label := chart.Tenths(m.sec(c.End)) + c.How // one line per tenth written
 		g, ok := byLabel[label]
 		if !ok {
 			g = &endGroup{at: c.End, kind: c.How, first: c}
@@ -616,7 +611,7 @@ func (n *narrator) permits() {
 		c := n.claims.permit(ml)
 		switch c.How {
 		case account.EndPurged:
-			s := tr(n.lang, "n.permit.purged", c.Client, c.Key, fmtDur(n.m.sec(c.End)-n.m.sec(c.Start)))
+			s := tr(n.lang, "n.permit.purged", c.Client, c.Key, span(n.m.sec(c.End)-n.m.sec(c.Start)))
 			switch {
 			case c.By == c.Client:
 				s += tr(n.lang, "n.permit.purged.own", c.By)

@@ -22,7 +22,7 @@ func TestAGrantTheNodesContradictIsToldFromTheNodesRecord(t *testing.T) {
 	for _, lang := range []Lang{"en", "vi"} {
 		t.Run(string(lang)+" names the node, both owners and the grant's time", func(t *testing.T) {
 			got := m.describeAnomaly(lang, a)
-			for _, want := range []string{"w1", "w2", "n1", "invoice-1", numIn(lang, "12.5")} {
+			for _, want := range []string{"w1", "w2", "n1", "invoice-1", instantIn(lang, 12.5)} {
 				if !strings.Contains(got, want) {
 					t.Errorf("%q lacks %q", got, want)
 				}

@@ -23,7 +23,8 @@ func newPerfPlot(in Input, m *model, lang Lang, titleKey, xKey, yKey string, top
 	p.Y.Label.Text = tr(lang, yKey)
 	p.X.Min, p.X.Max = 0, max(m.sec(m.end), 1e-9)*1.03
 	p.Y.Min, p.Y.Max = 0, top
-	p.X.Tick.Marker = plot.TickerFunc(chart.NiceTicks)
+	p.X.Tick.Marker = chart.Ticks(commaIn(lang))
+	p.Y.Tick.Marker = chart.DecimalSign(plot.DefaultTicks{}, commaIn(lang))
 	legend := shadeFaults(p, m, lang, top)
 	// The grid over the (opaque) shades.
 	grid := plotter.NewGrid()

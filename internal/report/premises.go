@@ -83,14 +83,16 @@ func (f *runFacts) ids(an checker.Anomaly, cs []claim.Claim) []string {
 }
 
 // args are the arguments of advice key's words, from its premises'
-// claims (language-free: names, persistence, scenario durations).
-func (f *runFacts) args(key string, cs []claim.Claim) []string {
+// claims (language-free: names, persistence, scenario durations as
+// spans, which results.json records in English and a page writes in its
+// language).
+func (f *runFacts) args(key string, cs []claim.Claim) []any {
 	switch key {
 	case "fix.fencing.counter":
 		for _, c := range cs {
 			if c.Kind == claim.Fault {
 				n := f.counterNode()
-				return []string{n, lossWord(f.in.History.Header.Persistence[n])}
+				return []any{n, lossWord(f.in.History.Header.Persistence[n])}
 			}
 		}
 	case "fix.wait.all":
@@ -100,12 +102,12 @@ func (f *runFacts) args(key string, cs []claim.Claim) []string {
 		})
 		if hok && fok {
 			p := fo.Fault.Promotions[0]
-			return []string{h.Client, strconv.Itoa(h.Wait), strconv.Itoa(len(p.ReplicaOffsets)), p.Group}
+			return []any{h.Client, strconv.Itoa(h.Wait), strconv.Itoa(len(p.ReplicaOffsets)), p.Group}
 		}
 	case "fix.cron.skew":
 		if ttl, spread, ok := f.skew(); ok {
 			h := f.in.History.Header
-			return []string{fmtDur(h.ScenarioSeconds(ttl)), fmtDur(h.ScenarioSeconds(spread))}
+			return []any{span(h.ScenarioSeconds(ttl)), span(h.ScenarioSeconds(spread))}
 		}
 	}
 	return nil

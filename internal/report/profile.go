@@ -296,5 +296,5 @@ func (v profileView) Has(r ProfileRow, req string) *ProfileRequirement {
 var profileFuncs = template.FuncMap{
 	"mark": verdictMark,
 	"join": func(xs []string) string { return strings.Join(xs, ", ") },
-	"secs": func(s float64) string { return fmt.Sprintf("%.1f", s) },
+	"secs": func(s float64) decimal { return decimal{s, 1} },
 }

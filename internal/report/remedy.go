@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -44,7 +45,9 @@ var remedies = []struct {
 	// An orphan kept alive by another client's extends: the extend, not
 	// the TTL, is the fault (rq #1707, BR-25).
 	{"", "", checker.KindOrphanedLease, []string{"fix.extend.owner", "fix.renewal"}, true, "", []premise{extendedByOther}},
-	{"", "", checker.KindOrphanedLease, []string{"fix.extend.owner", "fix.orphan"}, false, "", []premise{extendedByOther}},
+	// Not a shorter TTL: the extends, not the TTL, kept the key past it
+	// (scheduler-heartbeat-foreign-queue: 29 s on a 10 s TTL).
+	{"", "", checker.KindOrphanedLease, []string{"fix.extend.owner"}, false, "", []premise{extendedByOther}},
 	// A counter lost in a failover: durability on the old master would
 	// not have reached the replica (S23, BR-20).
 	{"", "", checker.KindTokenRegression, []string{"fix.wait.counter"}, false, account.EndFailover, nil},
@@ -133,7 +136,7 @@ type offer struct {
 // premises and the anomalies it remedies rest on.
 type Advice struct {
 	Key    string   `json:"key"`
-	Args   []string `json:"args,omitempty"`
+	Args   []any    `json:"args,omitempty"` // strings, and spans (written in English)
 	Claims []string `json:"claims"`
 }
 
@@ -379,7 +382,7 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 		return text
 	case "fix.fencing.counter":
 		if len(a.Args) == 2 {
-			return tr(lang, a.Key, a.Args[0], tr(lang, "fix.counter."+a.Args[1]))
+			return tr(lang, a.Key, a.Args[0], tr(lang, fmt.Sprint("fix.counter.", a.Args[1])))
 		}
 	case "fix.wait.all":
 		if len(a.Args) == 4 {

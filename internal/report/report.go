@@ -19,6 +19,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/why"
@@ -154,6 +155,12 @@ type Results struct {
 	// clause; both empty otherwise. A suite runs such a run again.
 	Spoiled    string `json:"spoiled,omitempty"`
 	SpoiledWhy string `json:"spoiled_why,omitempty"`
+	// Effects counts the writes the resource accepted whose action is one
+	// the lock protects (EffectActions: the workload's Effect actions, a
+	// charge, a sale, a job run). A valid run with none shows no harm
+	// done, not that the lock made a write safe.
+	Effects       int      `json:"effects"`
+	EffectActions []string `json:"effect_actions,omitempty"`
 	// Retried lists, for a run a suite ran again because the machine
 	// spoiled it (Spoiled), each earlier try's cause, in order; the
 	// results are the last try's.
@@ -231,6 +238,12 @@ func buildResults(in Input, dir string, m *model) Results {
 	}
 	if in.FixedBy != nil {
 		r.FixedBy = in.FixedBy.File
+	}
+	r.EffectActions = workload.Of(h).EffectActions()
+	for _, op := range in.History.Ops {
+		if finding.Accepted(op) && slices.Contains(r.EffectActions, op.Value.Action) {
+			r.Effects++
+		}
 	}
 	r.Claims = runClaims(in, m)
 	r.Advice, _ = adviceOf(in, r.Claims)
@@ -584,7 +597,7 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		late := m.sec(w.Invoke) - m.sec(c.At)
 		switch {
 		case c.Reset > 0:
-			return tr(lang, "say.double.reset", a.Key, w.Client, fmtT(m.sec(c.At)), fmtT(m.sec(c.Reset)), late)
+			return tr(lang, "say.double.reset", a.Key, w.Client, instant(m.sec(c.At)), instant(m.sec(c.Reset)), late)
 		}
 		switch c.Kind {
 		case account.EndClock:
@@ -692,7 +705,7 @@ func (m *model) firesHeadline(lang Lang) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		parts = append(parts, tr(lang, "a.fire", o.Key, o.Client, fmtT(m.sec(o.Invoke)), fmtT(m.sec(int64(k)*interval))))
+		parts = append(parts, tr(lang, "a.fire", o.Key, o.Client, instant(m.sec(o.Invoke)), instant(m.sec(int64(k)*interval))))
 	}
 	if len(parts) == 0 {
 		return "", false

@@ -594,7 +594,7 @@ func TestAnUnavailableHeadlineGivesTheFirstWindowOfItsFindings(t *testing.T) {
 			in.Results = []checker.Result{{Checker: checker.CheckerLiveness, Verdict: checker.Invalid,
 				Anomalies: []checker.Anomaly{un(45.0, 79.7), un(11.1, 79.7, "w2")}}}
 			got := Headline(in)
-			if want := tr(lang, "a.unavailable", "invoice-1", "11.1", "79.7"); !strings.Contains(got, want) {
+			if want := tr(lang, "a.unavailable", "invoice-1", instant(11.1), instant(79.7)); !strings.Contains(got, want) {
 				t.Errorf("headline %q, want it to say %q", got, want)
 			}
 		})
@@ -619,7 +619,7 @@ func TestAValidCronRunsHeadlineSaysWhoRanEachFireAndWhen(t *testing.T) {
 		t.Run("in "+string(lang)+" each fire names its scheduler, its time and the schedule's", func(t *testing.T) {
 			got := Headline(Input{History: h, Lang: lang, Verdict: checker.Valid})
 			want := tr(lang, "say.cron.fires", joinAnd(lang, []string{
-				tr(lang, "a.fire", "job@1", "w2", "20.1", "30.0"), tr(lang, "a.fire", "job@2", "w2", "50.1", "60.0")}))
+				tr(lang, "a.fire", "job@1", "w2", instant(20.1), instant(30)), tr(lang, "a.fire", "job@2", "w2", instant(50.1), instant(60))}))
 			if got != want {
 				t.Errorf("headline %q, want %q", got, want)
 			}

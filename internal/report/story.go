@@ -24,19 +24,19 @@ func (m *model) faultDur(lang Lang, w window) string {
 	from, to := w.Active()
 	measured := m.sec(to) - m.sec(from)
 	if m.open(w) {
-		return tr(lang, "dur.sofar", fmtDur(measured))
+		return tr(lang, "dur.sofar", span(measured))
 	}
 	if w.Step.Duration > 0 {
 		decl := m.sec(w.Step.Duration)
 		if math.Abs(measured-decl) <= 0.05*decl {
-			return fmtDur(decl)
+			return span(decl).in(lang)
 		}
 		// A loaded machine ends a step late (or a fault's own end comes
 		// early): say what it lasted and what the plan said, so a page
 		// that shows the plan and one that shows the window agree.
-		return tr(lang, "dur.planned", fmtDur(measured), fmtDur(decl))
+		return tr(lang, "dur.planned", span(measured), span(decl))
 	}
-	return fmtDur(measured)
+	return span(measured).in(lang)
 }
 
 // open reports whether fault window w was still in force when the history
@@ -123,14 +123,14 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.reset", strings.Join(parts, "; "))
 	case history.EffectNodeClock:
 		if st.Rate != 0 {
-			return tr(lang, "n.clock.rate", targets, dur, strconv.FormatFloat(st.Rate, 'g', -1, 64))
+			return tr(lang, "n.clock.rate", targets, dur, number(st.Rate))
 		}
-		return tr(lang, "n.clock.jump", targets, signedDur(m.sdur(st.Delta)))
+		return tr(lang, "n.clock.jump", targets, jump(m.sdur(st.Delta)))
 	case history.EffectClientClock:
 		if st.Rate != 0 {
-			return tr(lang, "n.clock.rate.client", targets, dur, strconv.FormatFloat(st.Rate, 'g', -1, 64))
+			return tr(lang, "n.clock.rate.client", targets, dur, number(st.Rate))
 		}
-		return tr(lang, "n.clock.jump.client", targets, signedDur(m.sdur(st.Delta)))
+		return tr(lang, "n.clock.jump.client", targets, jump(m.sdur(st.Delta)))
 	case history.EffectCrashNode:
 		// What the nodes came back with (the account, from the keys they
 		// showed after the restart); the persistence says only where from.
@@ -190,7 +190,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 				// sentinels go by.
 				at := m.h.Ops[w.Switch].Invoke
 				return tr(lang, "n.failover", p.Group, p.Old, st.FailoverMode, p.Promoted,
-					fmtT(m.sec(at)), m.sdur(at-w.Start).Seconds()) + " " + bytes
+					instant(m.sec(at)), m.sdur(at-w.Start).Seconds()) + " " + bytes
 			}
 			// No announcement heard: the step's own measure, said as
 			// what it is.
@@ -199,13 +199,6 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.failover.none", targets, st.FailoverMode)
 	}
 	return tr(lang, "n.fault", faultWord(lang, st), targets, dur, "")
-}
-
-func signedDur(d time.Duration) string {
-	if d >= 0 {
-		return "+" + d.String()
-	}
-	return d.String()
 }
 
 // faultWord is the reader's name of a fault step's kind ("clock jump"); a
@@ -323,7 +316,7 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 		}
 		return tr(lang, "n.release.none", o.Client, o.Key)
 	}
-	t := fmtT(m.sec(own.KeyEnd))
+	t := instant(m.sec(own.KeyEnd))
 	if own.Cause.Kind == account.EndPurged {
 		return tr(lang, "n.release.permit.gone", o.Client, o.Key, t)
 	}
@@ -409,7 +402,7 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 // (the lease's cause when the lock was taken over or purged, which no key
 // life's end says); false when another step tells it (a release, a
 // foreign DEL, a delete-key fault).
-func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl string) (string, bool) {
+func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duration) (string, bool) {
 	how, node, by, step := l.Cause.Kind, l.CauseNode, l.Cause.By, l.Cause.Step
 	if c.ID != "" && how != account.EndTaken && how != account.EndPurged {
 		how, node, by, step = c.How, c.Node, c.By, c.Step
@@ -463,7 +456,7 @@ func (m *model) chargesOf(lang Lang, a checker.Anomaly) (string, int) {
 		if len(want) == 0 && o.Value.Action != workload.ActionCharge {
 			continue
 		}
-		parts = append(parts, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
+		parts = append(parts, tr(lang, "a.at", o.Client, instant(m.sec(o.Invoke))))
 	}
 	return strings.Join(parts, ", "), len(parts)
 }
@@ -483,7 +476,7 @@ func (m *model) duplicateRunAt(lang Lang, a checker.Anomaly, at int64) (string, 
 		if o.F != history.Write || o.Type != history.OK || !slices.Contains(a.Ops, o.Index) {
 			continue
 		}
-		run := tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke)))
+		run := tr(lang, "a.at", o.Client, instant(m.sec(o.Invoke)))
 		switch {
 		case o.Invoke < at:
 			before = append(before, run)
@@ -506,7 +499,7 @@ func (m *model) duplicateRunAt(lang Lang, a checker.Anomaly, at int64) (string, 
 // checker's own Explain (English) is shown beside it on the page.
 func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	clients := joinAnd(lang, a.Clients)
-	t0, t1 := fmtT(a.StartS), fmtT(a.EndS)
+	t0, t1 := instant(a.StartS), instant(a.EndS)
 	switch a.Kind {
 	case checker.KindMutexOverlap:
 		if permits, ok := m.h.Header.Params[history.ParamPermits]; ok && workload.Of(m.h.Header).Permits {
@@ -534,17 +527,17 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindOrphanedLease:
 		if c := a.Cause; a.Owner != "" && c != nil && c.ExtendedBy != "" {
-			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, fmtDur(a.EndS-a.StartS), c.ExtendedBy, fmtT(m.sec(c.Extended)))
+			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), c.ExtendedBy, instant(m.sec(c.Extended)))
 		}
 		if a.Owner != "" {
-			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, fmtDur(a.EndS-a.StartS))
+			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))
 		}
 	case checker.KindStaleWriteAccepted:
 		if a.Stale != "" && a.Current != "" {
 			if m.violatesWith(a, workload.ActionRecordFailure) {
-				return tr(lang, "a.stale-write-accepted.record", a.Stale, a.Current, a.Key, fmtT(a.AtS))
+				return tr(lang, "a.stale-write-accepted.record", a.Stale, a.Current, a.Key, instant(a.AtS))
 			}
-			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, fmtT(a.AtS))
+			return tr(lang, "a.stale-write-accepted", a.Stale, a.Current, a.Key, instant(a.AtS))
 		}
 	case checker.KindNotLinearizable:
 		return tr(lang, "a.not-linearizable", a.Key, clients, t0)
@@ -565,10 +558,10 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			var lost []string
 			for _, i := range a.Lost {
 				if i >= 0 && i < len(m.h.Ops) {
-					lost = append(lost, tr(lang, "a.lost.of", m.h.Ops[i].Client, fmtT(m.sec(m.h.Ops[i].Invoke))))
+					lost = append(lost, tr(lang, "a.lost.of", m.h.Ops[i].Client, instant(m.sec(m.h.Ops[i].Invoke))))
 				}
 			}
-			return tr(lang, pick(len(lost) == 1, "a.lost-update.wiped.one", "a.lost-update.wiped"), w.Client, a.Key, fmtT(m.sec(w.Invoke)), len(lost), joinAnd(lang, lost))
+			return tr(lang, pick(len(lost) == 1, "a.lost-update.wiped.one", "a.lost-update.wiped"), w.Client, a.Key, instant(m.sec(w.Invoke)), len(lost), joinAnd(lang, lost))
 		}
 		return tr(lang, "a.lost-update", a.Key, t0, t1, clients)
 	case checker.KindOversell:
@@ -576,7 +569,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		var sales []string
 		for _, i := range m.opsByKey[a.Key] {
 			if o := m.h.Ops[i]; o.F == history.Write && o.Type == history.OK && o.Value.Action == workload.ActionSell && o.Invoke <= a.End {
-				sales = append(sales, tr(lang, "a.at", o.Client, fmtT(m.sec(o.Invoke))))
+				sales = append(sales, tr(lang, "a.at", o.Client, instant(m.sec(o.Invoke))))
 			}
 		}
 		if ok {
@@ -592,9 +585,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			// The stale leader's accepted write (the first of the writes
 			// the checker names as the violation), not the instant the
 			// split became true (At: the later of the two leaders' writes).
-			stale := fmtT(a.AtS)
+			stale := instant(a.AtS)
 			if len(a.Violating) > 0 && a.Violating[0] < len(m.h.Ops) {
-				stale = fmtT(m.sec(m.h.Ops[a.Violating[0]].Invoke))
+				stale = instant(m.sec(m.h.Ops[a.Violating[0]].Invoke))
 			}
 			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, stale, t0)
 		}
@@ -687,12 +680,12 @@ func (m *model) whenText(lang Lang, t history.Trigger) string {
 		}
 		return tr(lang, "when.event", m.sdur(t.Delay), t.Client)
 	case history.TriggerManual:
-		return tr(lang, "when.manual", fmtT(m.sec(t.At)))
+		return tr(lang, "when.manual", instant(m.sec(t.At)))
 	}
 	if t.At <= 0 {
 		return tr(lang, "when.start")
 	}
-	return tr(lang, "when.at", fmtT(m.sec(t.At)))
+	return tr(lang, "when.at", instant(m.sec(t.At)))
 }
 
 // ordinal is "2nd", "3rd", "11th" in English (history.Ordinal) and the

@@ -122,7 +122,7 @@ full:
 			}
 		}
 		out = append(out, Step{T: steps[i].T, Kind: StepMore, Claim: steps[i].Claim,
-			Text: tr(lang, "n.more", j-i, fmtT(steps[i].T), fmtT(steps[j-1].T), strings.Join(parts, ", "))})
+			Text: tr(lang, "n.more", j-i, instant(steps[i].T), instant(steps[j-1].T), strings.Join(parts, ", "))})
 		i = j
 	}
 	return out

@@ -231,8 +231,10 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 			"t=0.3s  w1's acquire of k ended in an error, with no definite answer: outcome unknown. It had begun at t=0.0s.", "t=0.0s  w1's acquire of k ended"},
 		{"the same acquire in Vietnamese", ownKeyRefusal(), "vi",
 			"t=0.3s  Lệnh lấy lock k của w1 kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả. Lệnh này đã bắt đầu từ t=0,0s.", "t=0.0s  Lệnh lấy lock k của w1 kết thúc"},
-		{"a refusal by another client's key is still told as someone else's", ownKeyRefusal(), "en",
-			"w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time (someone else held it).", "w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time by its own key"},
+		{"a refusal by another client's key names whose key the node held, not someone else who held it", ownKeyRefusal(), "en",
+			"w2 tried to acquire k and was refused: w1's key stood on n1.", "w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time"},
+		{"the refusal by another client's key in Vietnamese names whose key it was", ownKeyRefusal(), "vi",
+			"w2 thử lấy lock k và bị từ chối: key của w1 vẫn còn trên n1.", "w2 thử lấy lock k 2 lần"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

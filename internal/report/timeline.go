@@ -7,6 +7,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -29,10 +30,10 @@ func violationWindow(a checker.Anomaly) (s, e float64) { return a.HeldFromS(), a
 // "20.2 – 25.4", or one instant when both ends round alike.
 func windowText(lang Lang, a checker.Anomaly) string {
 	s, e := violationWindow(a)
-	if fmtT(s) == fmtT(e) {
-		return numIn(lang, fmtT(s))
+	if chart.Tenths(s) == chart.Tenths(e) {
+		return instantIn(lang, s)
 	}
-	return numIn(lang, fmtT(s)) + " – " + numIn(lang, fmtT(e))
+	return instantIn(lang, s) + " – " + instantIn(lang, e)
 }
 
 // mergeBands merges the non-informational anomalies' windows that overlap

@@ -7,6 +7,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/why"
 )
 
@@ -97,9 +98,9 @@ func (m *model) causes(lang Lang, in Input, commands bool, cs []claim.Claim) []s
 			}
 			st, _ := m.step(first.Step)
 			whole, _ := why.Halved(st)
-			s := tr(lang, "why.half.short", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
+			s := tr(lang, "why.half.short", span(m.sec(h.ValueNS)), span(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
 			if commands {
-				s = tr(lang, "why.half", fmtDur(m.sec(h.ValueNS)), fmtDur(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
+				s = tr(lang, "why.half", span(m.sec(h.ValueNS)), span(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
 			}
 			out = append(out, said{Text: s, Claim: expClaim[i]})
 			break
@@ -128,7 +129,7 @@ func (m *model) stepPhrase(lang Lang, id int) string {
 	for _, w := range m.faults {
 		if w.Step.ID == id {
 			from, _ := w.Active()
-			return tr(lang, "why.fault", targets, faultWord(lang, st), fmtT(m.sec(from)))
+			return tr(lang, "why.fault", targets, faultWord(lang, st), instant(m.sec(from)))
 		}
 	}
 	return tr(lang, "why.fault.when", targets, faultWord(lang, st), m.whenText(lang, st.Trigger))
@@ -162,7 +163,7 @@ func (m *model) whySection(lang Lang, in Input, dir string, cs []claim.Claim) []
 				r.Meaning = tr(lang, "why.notnecessary")
 			}
 		case why.Half:
-			r.Change = tr(lang, "why.change.half", m.stepPhrase(lang, c.Step), fmtDur(m.sec(c.ValueNS)))
+			r.Change = tr(lang, "why.change.half", m.stepPhrase(lang, c.Step), span(m.sec(c.ValueNS)))
 		case why.FixedBy:
 			r.Change = tr(lang, "why.change.fix", c.Name)
 		case why.FixedByOwn:
@@ -201,10 +202,17 @@ func (m *model) fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string)
 		e, _ := claim.Find(cs, func(e claim.Claim) bool {
 			return e.Kind == claim.Experiment && e.What == string(c.Change) && e.How == string(c.Verdict)
 		})
-		if c.Change == why.FixedByOwn {
-			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, c), c.Reproduce), e.ID
+		// A valid fix whose run accepted no protected write shows no harm
+		// done, not a write made safe (extend-after-expiry-deadline: its
+		// holder was still inside its job when the run ended).
+		none := ""
+		if c.Verdict == finding.Valid && c.Effects != nil && *c.Effects == 0 {
+			none = " " + tr(lang, "why.fix.noeffect", tr(lang, "wl.write."+in.History.Header.Workload))
 		}
-		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce), e.ID
+		if c.Change == why.FixedByOwn {
+			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, c), c.Reproduce) + none, e.ID
+		}
+		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce) + none, e.ID
 	}
 	return "", ""
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,15 +30,15 @@ func experiments(without, half, fixed checker.Verdict) []why.Counterfactual {
 
 // pauseStart is when the history's pause fired, scenario seconds, read
 // from its nemesis operation (not from the report's model).
-func pauseStart(t *testing.T, h history.History) string {
+func pauseStart(t *testing.T, h history.History) float64 {
 	t.Helper()
 	for _, o := range h.Ops {
 		if o.Client == history.NemesisClient && o.Value.Fault != nil && o.Value.Fault.ID == 1 {
-			return fmtT(float64(o.Invoke) * h.Header.TimeScale / 1e9)
+			return float64(o.Invoke) * h.Header.TimeScale / 1e9
 		}
 	}
 	t.Fatal("no pause in the history")
-	return ""
+	return 0
 }
 
 func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
@@ -78,7 +79,7 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 			dir, res := writeReport(t, in)
 			start := pauseStart(t, in.History)
 			for _, w := range tt.want {
-				if w = strings.ReplaceAll(w, "%s", numIn(tt.lang, start)); !strings.Contains(res.Headline, w) {
+				if w = strings.ReplaceAll(w, "%s", instantIn(tt.lang, start)); !strings.Contains(res.Headline, w) {
 					t.Errorf("headline %q\nlacks %q", res.Headline, w)
 				}
 			}
@@ -101,7 +102,7 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 				if title == nil {
 					t.Fatal("no timeline title on the page")
 				}
-				if tl := html.UnescapeString(string(title[1])); strings.Contains(tl, "locksim run") || !strings.Contains(tl, strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", numIn(tt.lang, start))) {
+				if tl := html.UnescapeString(string(title[1])); strings.Contains(tl, "locksim run") || !strings.Contains(tl, strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", instantIn(tt.lang, start))) {
 					t.Errorf("the timeline's title %q should tell the cause without its command", tl)
 				}
 			}
@@ -198,7 +199,7 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 			page := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), ""))
 			start := pauseStart(t, in.History)
 			for _, w := range tt.want {
-				if w = strings.ReplaceAll(w, "%s", numIn(tt.lang, start)); !strings.Contains(page, w) {
+				if w = strings.ReplaceAll(w, "%s", instantIn(tt.lang, start)); !strings.Contains(page, w) {
 					t.Errorf("page lacks %q", w)
 				}
 			}
@@ -206,6 +207,48 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 				if strings.Contains(page, r) {
 					t.Errorf("page says %q", r)
 				}
+			}
+		})
+	}
+}
+
+// TestAValidFixWhoseRunAcceptedNoProtectedWriteSaysSo: a fixed_by run that
+// is valid because nothing was charged in it (extend-after-expiry-deadline:
+// its holder was still inside its job when the run ended) shows no harm
+// done, not that the fix made a charge safe; the remedy says so (fresh
+// reader, stop 41), and its experiment claim carries the count.
+func TestAValidFixWhoseRunAcceptedNoProtectedWriteSaysSo(t *testing.T) {
+	with := func(n int) []why.Counterfactual {
+		cs := experiments(checker.Valid, checker.Invalid, checker.Valid)
+		cs[2].Effects, cs[2].EffectActions = &n, []string{"charge"}
+		return cs
+	}
+	tests := []struct {
+		name    string
+		lang    Lang
+		effects int
+		says    bool
+		text    string
+	}{
+		{"a fix whose run charged nothing says it shows no harm done", English, 0, true, "But no charge was accepted in that run: it shows no harm done, not that the fix made one safe."},
+		{"the same in Vietnamese", Vietnamese, 0, true, "Nhưng trong lần chạy đó không có lần trừ tiền nào được chấp nhận"},
+		{"a fix whose run charged once says nothing of the kind", English, 1, false, "But no charge was accepted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := gcPauseInput("local", false)
+			in.Lang = tt.lang
+			in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml"}
+			in.Counterfactuals = with(tt.effects)
+			dir, res := writeReport(t, in)
+			b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+			page := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), ""))
+			if strings.Contains(page, tt.text) != tt.says {
+				t.Errorf("page says %q: %v, want %v", tt.text, !tt.says, tt.says)
+			}
+			c, ok := claim.Find(res.Claims, func(c claim.Claim) bool { return c.Kind == claim.Experiment && c.What == string(why.FixedBy) })
+			if !ok || c.Num == nil || *c.Num != int64(tt.effects) || !slices.Equal(c.Actions, []string{"charge"}) {
+				t.Errorf("the fix's experiment claim does not carry its %d accepted charges: %+v", tt.effects, c)
 			}
 		})
 	}

@@ -277,6 +277,10 @@ func counterfactuals(exps []Outcome) []why.Counterfactual {
 				c.Verdict = e.Results.Verdict
 			}
 			c.Kinds = report.ViolationKinds(e.Results.Anomalies)
+			if !e.Aborted && !e.Results.Aborted {
+				n := e.Results.Effects
+				c.Effects, c.EffectActions = &n, e.Results.EffectActions
+			}
 		}
 		out = append(out, c)
 	}

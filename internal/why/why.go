@@ -75,6 +75,12 @@ type Counterfactual struct {
 	// says why); Kinds its violation kinds (informational ones left out).
 	Verdict finding.Verdict `json:"verdict,omitempty"`
 	Kinds   []string        `json:"kinds,omitempty"`
+	// Effects counts the writes the experiment's resource accepted whose
+	// action is one the lock protects (EffectActions); nil when it got
+	// no results. A valid experiment with none shows no harm done, not
+	// that a write was made safe.
+	Effects       *int     `json:"effects,omitempty"`
+	EffectActions []string `json:"effect_actions,omitempty"`
 	// Reproduce is the command that repeats the experiment; Report its
 	// report directory ("" without one).
 	Reproduce string `json:"reproduce"`
@@ -94,8 +100,13 @@ func Claims(cs []Counterfactual) []claim.Claim {
 		if c.Verdict == "" {
 			continue
 		}
-		out = append(out, claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
-			Steps: slices.Clone(c.Lacks), Report: c.Report, Records: []int{}})
+		e := claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
+			Steps: slices.Clone(c.Lacks), Report: c.Report, Records: []int{}}
+		if c.Effects != nil {
+			n := int64(*c.Effects)
+			e.Num, e.Actions = &n, slices.Clone(c.EffectActions)
+		}
+		out = append(out, e)
 	}
 	return out
 }

@@ -422,7 +422,7 @@ var leaderWords = map[string]map[string]string{
 		"wl.write.leader":      "lần ghi của leader",
 		"wl.resource.leader":   "tài nguyên mà leader ghi vào",
 		"lane.resource.leader": "tài nguyên của leader",
-		"act.lead":             "hành động của leader (nhiệm kỳ)",
+		"act.lead":             "thao tác leader",
 		"p.act.lead":           "leader",
 		"p.hold.leader":        "%s giữ lock leader",
 	},

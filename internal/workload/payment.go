@@ -57,10 +57,13 @@ func init() {
 		Order: 10,
 		Actions: []Action{{Name: ActionReadStatus}, {Name: ActionCharge, Effect: true}, {Name: ActionMarkPaid},
 			{Name: ActionComplete}, {Name: ActionRecordFailure}},
-		Object:       "invoice",
-		Keyed:        true,
-		Fields:       []string{"idempotency", "completion", "failure_record"},
-		Guards:       []string{GuardFencing, GuardCheckAndSet},
+		Object: "invoice",
+		Keyed:  true,
+		Fields: []string{"idempotency", "completion", "failure_record"},
+		Guards: []string{GuardFencing, GuardCheckAndSet},
+		// The gateway is outside Redis: no Redis command or script can
+		// charge it atomically with a check (fix.atomic).
+		Unadvised:    []string{"fix.atomic"},
 		New:          func() Workload { return &payment{} },
 		Model:        payModel,
 		Question:     history.AnomalyDoubleEffect,

@@ -324,6 +324,18 @@ func (k Kind) Objects(keys int) iter.Seq[string] {
 	}
 }
 
+// EffectActions are the names of its actions the lock protects
+// (Action.Effect: a charge, a sale, a job run), in its Actions' order.
+func (k Kind) EffectActions() []string {
+	var out []string
+	for _, a := range k.Actions {
+		if a.Effect {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
 // ObjectKey names object i (1-based) of the workload.
 func (k Kind) ObjectKey(i int) string { return k.Object + "-" + strconv.Itoa(i) }
 

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -286,6 +287,27 @@ func ExperimentRun(c claim.Claim, run, ex history.Header) string {
 				return "the experiment's step " + strconv.Itoa(got.ID) + " is not the run's step " + strconv.Itoa(st.ID) + " at half its length"
 			}
 		}
+	}
+	return ""
+}
+
+// ExperimentEffects checks an Experiment claim's count of accepted
+// protected writes (Num, of the actions Actions) against the experiment's
+// own history ex: "" when they agree or the claim counts none, else why
+// not. A write counts when the resource accepted it: an ok completion of
+// a write whose action is one of Actions.
+func ExperimentEffects(c claim.Claim, ex history.History) string {
+	if c.Num == nil {
+		return ""
+	}
+	n := int64(0)
+	for _, op := range ex.Ops {
+		if op.F == history.Write && op.Type == history.OK && op.Complete >= 0 && slices.Contains(c.Actions, op.Value.Action) {
+			n++
+		}
+	}
+	if n != *c.Num {
+		return fmt.Sprintf("the experiment's history has %d accepted writes of %v, not %d", n, c.Actions, *c.Num)
 	}
 	return ""
 }

@@ -134,3 +134,32 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 		})
 	}
 }
+
+// TestAnExperimentsCountOfAcceptedProtectedWritesIsCheckedAgainstItsHistory:
+// an experiment claim that counts the writes of the protected actions its
+// run's resource accepted holds only with the count its history shows.
+func TestAnExperimentsCountOfAcceptedProtectedWritesIsCheckedAgainstItsHistory(t *testing.T) {
+	ex := history.History{Ops: []history.Op{
+		{F: history.Write, Type: history.OK, Complete: 5, Value: history.Value{Action: "charge"}},
+		{F: history.Write, Type: history.Fail, Complete: 6, Value: history.Value{Action: "charge"}},
+		{F: history.Write, Type: history.OK, Complete: 7, Value: history.Value{Action: "mark-paid"}},
+	}}
+	n := func(v int64) *int64 { return &v }
+	tests := []struct {
+		name string
+		c    claim.Claim
+		hold bool
+	}{
+		{"one accepted charge, counted as one, holds", claim.Claim{Kind: claim.Experiment, Num: n(1), Actions: []string{"charge"}}, true},
+		{"the same run counted as charging nothing is refused", claim.Claim{Kind: claim.Experiment, Num: n(0), Actions: []string{"charge"}}, false},
+		{"a refused charge or another action is not counted", claim.Claim{Kind: claim.Experiment, Num: n(2), Actions: []string{"charge"}}, false},
+		{"a claim that counts nothing is not checked", claim.Claim{Kind: claim.Experiment}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if why := verify.ExperimentEffects(tt.c, ex); (why == "") != tt.hold {
+				t.Errorf("holds %v (%s), want %v", why == "", why, tt.hold)
+			}
+		})
+	}
+}

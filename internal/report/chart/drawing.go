@@ -27,7 +27,10 @@ import (
 type Drawing struct {
 	// Say renders one of the report's messages in the drawing's language
 	// (fmt verbs and arguments as the message's own).
-	Say      func(key string, args ...any) string
+	Say func(key string, args ...any) string
+	// Comma is whether the drawing's language writes a decimal comma
+	// ("2,5"): its axis numbers are written so.
+	Comma    bool
 	Title    string // "scenario — VERDICT" (and emulated / aborted)
 	Headline string
 	// Start and End are the x range, scenario s: the whole run, or a
@@ -221,7 +224,7 @@ func (d *Drawing) window(limit int, focus float64) {
 	total := len(d.Shapes)
 	d.Shapes = slices.DeleteFunc(d.Shapes, func(s Shape) bool { return s.X1 < a || s.X0 > z })
 	d.Labels = slices.DeleteFunc(d.Labels, func(l Label) bool { return l.X < a || l.X > z })
-	d.Note = d.Say("tl.window", total, len(d.Shapes), fmtT(a), fmtT(z))
+	d.Note = d.Say("tl.window", total, len(d.Shapes), Instant(a), Instant(z))
 	d.Start, d.End = a, z
 }
 
@@ -262,7 +265,11 @@ func FaultColor(st history.FaultStep) color.NRGBA {
 	return color.NRGBA{120, 60, 160, 70}
 }
 
-func fmtT(s float64) string { return Tenths(s) }
+// Instant is an instant of scenario time in seconds as an argument of a
+// message (Drawing.Say): the report writes it once, in the drawing's
+// language, to a tenth (Tenths) — "30.0" in English, "30,0" in
+// Vietnamese.
+type Instant float64
 
 // Tenths is a scenario time in seconds to one decimal by one rule
 // everywhere: first to the whole millisecond (the checker's "t=30.350s"),

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -220,9 +221,43 @@ func drawPNG(p *plot.Plot, entries []LegendEntry, wPx, hPx float64) *vgimg.Canva
 	return img
 }
 
-// niceTicks puts a labelled tick every 1, 2 or 5 × 10^k scenario seconds so
-// there are about ten, and an unlabelled one halfway.
-func NiceTicks(lo, hi float64) []plot.Tick {
+// NiceTicks puts a labelled tick every 1, 2 or 5 × 10^k scenario seconds
+// so there are about ten, and an unlabelled one halfway; its labels have
+// a decimal point ("2.5").
+func NiceTicks(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, false) }
+
+// Ticks is NiceTicks with the labels written as a language writes
+// numbers: with a decimal comma ("2,5") when comma is true.
+func Ticks(comma bool) plot.TickerFunc {
+	return func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, comma) }
+}
+
+// Decimal writes v with as few decimals as it needs, with a decimal comma
+// when comma is true: a number of an axis.
+func Decimal(v float64, comma bool) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if comma {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// DecimalSign is t with its labels' decimal points made commas when comma
+// is true: an axis whose ticks gonum writes (a perf plot's y axis).
+func DecimalSign(t plot.Ticker, comma bool) plot.Ticker {
+	if !comma {
+		return t
+	}
+	return plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+		ts := t.Ticks(lo, hi)
+		for i := range ts {
+			ts[i].Label = strings.Replace(ts[i].Label, ".", ",", 1)
+		}
+		return ts
+	})
+}
+
+func niceTicks(lo, hi float64, comma bool) []plot.Tick {
 	span := hi - lo
 	if span <= 0 {
 		return nil
@@ -236,7 +271,7 @@ func NiceTicks(lo, hi float64) []plot.Tick {
 	}
 	var ts []plot.Tick
 	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		ts = append(ts, plot.Tick{Value: v, Label: Decimal(v, comma)})
 		if v+step/2 <= hi {
 			ts = append(ts, plot.Tick{Value: v + step/2})
 		}

@@ -197,6 +197,10 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 		if o.Sync != "" {
 			fmt.Fprintf(&b, ` data-sync="%s"`, esc(o.Sync))
 		}
+		if d.Comma {
+			// timeline.js writes the axis and the range shown so too.
+			b.WriteString(` data-comma="1"`)
+		}
 		b.WriteString(">\n")
 		fmt.Fprintf(&b, `<div class="lsm-tools"><button type="button" data-z="in" aria-label="%s">+</button><button type="button" data-z="out" aria-label="%s">−</button><button type="button" data-z="left" aria-label="%s">◀</button><button type="button" data-z="right" aria-label="%s">▶</button><button type="button" data-z="reset">%s</button><span class="lsm-range"></span><span class="lsm-hint">%s</span></div>`+"\n",
 			esc(d.Say("tl.zoom.in")), esc(d.Say("tl.zoom.out")), esc(d.Say("tl.pan.left")), esc(d.Say("tl.pan.right")), esc(d.Say("tl.reset")), esc(d.Say("tl.hint")))
@@ -224,7 +228,7 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 	// The plot: a nested viewport clips what a zoom pushes out.
 	fmt.Fprintf(&b, `<svg class="plot" x="%s" y="0" width="%s" height="%s" overflow="hidden">`, f(svgLaneW), f(g.plotW()+svgPadR), f(h))
 	b.WriteString(`<g class="ticks">`)
-	for _, t := range NiceTicks(a, z) {
+	for _, t := range niceTicks(a, z, d.Comma) {
 		if t.Label == "" || t.Value < -1e-9 {
 			continue // a half step, or the padding before t=0
 		}

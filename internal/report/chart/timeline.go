@@ -45,7 +45,7 @@ func timelinePlot(d *Drawing, laid *[]placedLabel) (*plot.Plot, []LegendEntry) {
 		ticks = append(ticks, plot.Tick{Value: laneY(i), Label: lbl})
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	p.X.Tick.Marker = plot.TickerFunc(NiceTicks)
+	p.X.Tick.Marker = Ticks(d.Comma)
 	p.Y.Tick.Label.Font.Size = vg.Points(fontSize + 2)
 	p.Y.Tick.Label.Font.Weight = 700
 	grid := plotter.NewGrid()

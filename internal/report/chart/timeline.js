@@ -28,9 +28,11 @@
     return out;
   }
 
-  function fmt(v) {
+  // fmt writes scenario seconds as the page's language writes numbers
+  // (the figure's data-comma: a decimal comma).
+  function fmt(v, comma) {
     var s = (Math.round(v * 1000) / 1000).toString();
-    return s;
+    return comma ? s.replace(".", ",") : s;
   }
 
   function arrowPath(x0, y0, x1, y1, cut) {
@@ -58,6 +60,7 @@
     this.a = this.a0; this.z = this.z0;
     this.lanes = num(el, "data-lanes", 1);
     this.sync = el.getAttribute("data-sync") || "";
+    this.comma = el.getAttribute("data-comma") === "1";
     this.shapes = Array.prototype.slice.call(this.plot.querySelectorAll("[data-x0]"));
     this.labels = Array.prototype.slice.call(this.plot.querySelectorAll("text[data-x]"));
     this.laneEls = Array.prototype.slice.call(this.svg.querySelectorAll(".lanes [data-l]"));
@@ -185,7 +188,7 @@
   };
 
   Fig.prototype.layout = function () {
-    var W = this.width(), LH = laneH(this.el), n = this.lanes;
+    var W = this.width(), LH = laneH(this.el), n = this.lanes, comma = this.comma;
     var H = TOP + LH * n + AXIS, pw = W - LANEW - PADR, a = this.a, z = this.z;
     var X = function (s) { return (s - a) / (z - a) * pw; };
     var Y = function (l) { return l < 0 ? TOP / 2 : TOP + (l + 0.5) * LH; };
@@ -209,7 +212,7 @@
     nice(a, z).forEach(function (v) {
       if (v < 0) { return; } // the padding before t=0
       var x = X(v).toFixed(1);
-      html += '<g class="tick"><line x1="' + x + '" x2="' + x + '" y1="' + TOP + '" y2="' + (H - AXIS) + '"/><text x="' + x + '" y="' + (H - AXIS + 20) + '" text-anchor="middle">' + fmt(v) + "</text></g>";
+      html += '<g class="tick"><line x1="' + x + '" x2="' + x + '" y1="' + TOP + '" y2="' + (H - AXIS) + '"/><text x="' + x + '" y="' + (H - AXIS + 20) + '" text-anchor="middle">' + fmt(v, comma) + "</text></g>";
     });
     ticks.innerHTML = html;
     this.shapes.forEach(function (el) {
@@ -248,7 +251,7 @@
       }
     });
     this.placeLabels(X, Y, LH, pw);
-    if (this.range) { this.range.textContent = "t=" + fmt(Math.max(a, 0)) + "s – t=" + fmt(z) + "s"; }
+    if (this.range) { this.range.textContent = "t=" + fmt(Math.max(a, 0), this.comma) + "s – t=" + fmt(z, this.comma) + "s"; }
   };
 
   // placeLabels places every label (labels.go's layLabels, the same
