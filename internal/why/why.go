@@ -304,7 +304,8 @@ func describe(sc scenario.Scenario, v Variant, steps []history.FaultStep) (en, v
 	case Half:
 		d := time.Duration(float64(v.ValueNS) * max(sc.TimeScale, 1)).Round(time.Millisecond).String()
 		en = fmt.Sprintf("Experiment on %s: the same seed with plan step %d (%s) at half its length (%s).", sc.Name, v.Step, what, d)
-		vi = fmt.Sprintf("Thí nghiệm trên %s: cùng seed, bước %d của kế hoạch lỗi (%s) chỉ dài một nửa (%s).", sc.Name, v.Step, what, d)
+		vi = fmt.Sprintf("Thí nghiệm trên %s: cùng seed, bước %d của kế hoạch lỗi (%s) chỉ dài một nửa (%s).", sc.Name, v.Step, what,
+			strings.Replace(d, ".", ",", 1)) // a decimal comma
 	default:
 		en = fmt.Sprintf("Experiment on %s: the same seed without plan step %d (%s).", sc.Name, v.Step, what)
 		vi = fmt.Sprintf("Thí nghiệm trên %s: cùng seed, bỏ bước %d của kế hoạch lỗi (%s).", sc.Name, v.Step, what)

@@ -170,7 +170,7 @@ func TestVariantsDropEachFaultHalveThePauseAndRunTheFixWithTheSameFaults(t *test
 			"without-1": {"Experiment on two-faults: the same seed without plan step 1 (pause, w1). The original scenario: " + sc.Description,
 				"Thí nghiệm trên two-faults: cùng seed, bỏ bước 1 của kế hoạch lỗi (pause, w1). Kịch bản gốc: "},
 			"half-1": {"Experiment on two-faults: the same seed with plan step 1 (pause, w1) at half its length (17.5s).",
-				"Thí nghiệm trên two-faults: cùng seed, bước 1 của kế hoạch lỗi (pause, w1) chỉ dài một nửa (17.5s)."},
+				"Thí nghiệm trên two-faults: cùng seed, bước 1 của kế hoạch lỗi (pause, w1) chỉ dài một nửa (17,5s)."},
 			"without-2": {"Experiment on two-faults: the same seed without plan step 2 (clock-jump, n1).", "bỏ bước 2 của kế hoạch lỗi (clock-jump, n1)"},
 		}
 		for label, want := range cases {
