@@ -91,8 +91,16 @@ func (a *Account) opClaim(i int) claim.Claim {
 		n := *v.Num
 		c.Num = &n
 	}
-	if op.Open() {
+	c.At = op.Invoke
+	switch {
+	case op.Open():
 		c.How, c.End = claim.Open, a.end
+	case op.Type == history.Info, op.Type == history.OK && (op.F == history.Acquire || op.F == history.Probe):
+		// How it ended is what its line tells ("ended in an error", "got
+		// no answer"): it is told when it ended (issue 27, a fresh reader:
+		// an acquire begun at 0.06 s told at 0.1 s as having ended in an
+		// error, which came at 12.35 s). A grant is told when it returned.
+		c.At = op.Complete
 	}
 	return c
 }

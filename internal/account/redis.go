@@ -481,7 +481,12 @@ func (s *sim) clientGrant(set *history.Op, val, by string) (took, ok bool) {
 		}
 		switch {
 		case o.Type == history.OK && (slices.Contains(o.Value.Nodes, s.node) || (len(o.Value.Nodes) == 0 && single)):
-			return true, true
+			// An acquire that sent the SET again later in its window (a
+			// probe retrying every 200 ms) was granted by its last one:
+			// this one found the key taken (issue 27: a probe's SET NX
+			// 4.8 ms before another's key's deadline was told as having
+			// made its key, and the other's key as expired before it).
+			return !s.sentAgain(set, o.Complete+grantSlack), true
 		case o.Type == history.OK && len(o.Value.Nodes) > 0:
 			return false, true
 		case o.Type == history.Fail && single:
@@ -490,6 +495,24 @@ func (s *sim) clientGrant(set *history.Op, val, by string) (took, ok bool) {
 		return false, false
 	}
 	return false, false
+}
+
+// sentAgain reports whether set's sender sent another SET (or SETNX) of
+// set's key to set's node after it, by until.
+func (s *sim) sentAgain(set *history.Op, until int64) bool {
+	if set.Index < 0 || set.Index >= len(s.a.H.Ops) || &s.a.H.Ops[set.Index] != set {
+		return false
+	}
+	for _, o := range s.a.H.Ops[set.Index+1:] {
+		if o.F != history.NodeCmd || o.Invoke < set.Invoke || o.Invoke > until || o.Value.Node != set.Value.Node || len(o.Value.Cmd) < 3 ||
+			o.Value.Cmd[1] != set.Value.Cmd[1] || !(strings.EqualFold(o.Value.Cmd[0], "set") || strings.EqualFold(o.Value.Cmd[0], "setnx")) {
+			continue
+		}
+		if o.Client == set.Client && (set.Client != "" || o.Value.Cmd[2] == set.Value.Cmd[2]) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasWord(args []string, w string) bool {

@@ -117,7 +117,11 @@ const (
 	// says, nothing about the nodes: the story line of an operation no
 	// other kind covers (a read, a write accepted or refused, an
 	// acquire of unknown outcome, a release that removed nothing, a
-	// client's lost, done or stopped) renders it. Records: the operation.
+	// client's lost, done or stopped) renders it. At is the instant its
+	// line is told at: End for an operation answered info (its line tells
+	// how it ended: an error, no answer) and for a granted acquire or probe
+	// (told when it returned), Start for every other.
+	// Records: the operation.
 	Op Kind = "op"
 	// Absent: the run had no What, a fact a remedy rests on (package
 	// report's advice table). What NoPause: no fault step planned or

@@ -186,9 +186,10 @@ func (b *builder) bands() {
 		s, e := bd.e, bd.s
 		var refs []string
 		for n, a := range as {
-			if !a.Informational && a.EndS >= bd.s && a.HeldFromS() <= bd.e && containsStr(bd.kinds, anomalyLabel(a)) {
+			from, to := violationWindow(a)
+			if !a.Informational && to >= bd.s && from <= bd.e && containsStr(bd.kinds, anomalyLabel(a)) {
 				tips = append(tips, m.anomalyWord(lang, a)+": "+m.describeAnomaly(lang, a))
-				s, e = min(s, a.HeldFromS()), max(e, a.EndS)
+				s, e = min(s, from), max(e, to)
 				refs = append(refs, anomalyRef(n))
 			}
 		}
@@ -198,7 +199,8 @@ func (b *builder) bands() {
 		}
 		b.shape(chart.Shape{Kind: chart.ShBand, Lane: 0, Lane2: len(d.Lanes) - 1, X0: bd.s, X1: min(bd.e, max(d.End, e)), Y0: -0.5, Y1: 0.5, Color: -1,
 			Tip: tr(lang, "tip.band", instant(s), instant(e)) + "\n" + strings.Join(tips, "\n"), Ref: r})
-		b.label(chart.Label{Lane: -1, X: bd.s, Dy: 0, Text: tr(lang, "p.violation") + ": " + strings.Join(words, ", "), Style: chart.LbBand, Prio: chart.PrBand, Ref: r})
+		text := chart.BandWords(tr(lang, "p.violation")+": ", words, func(n int) string { return tr(lang, "p.violation.more", n) })
+		b.label(chart.Label{Lane: -1, X: bd.s, Dy: 0, Text: text, Style: chart.LbBand, Prio: chart.PrBand, Ref: r})
 	}
 	if len(bands) > 0 {
 		b.legendOnce(chart.ShBand, chart.Legend{Kind: chart.ShBand, Color: -1, Text: tr(lang, "p.violation")})
@@ -416,87 +418,6 @@ func (b *builder) pauses() {
 			b.label(chart.Label{Lane: i, X: (s + e) / 2, Dy: 0, Text: tr(lang, "p.paused", c, tr(lang, causeKey("p.pause.word", w.Step)), dur), Style: chart.LbOn, Mid: true, Width: e - s, Prio: chart.PrPause, Ref: fr})
 			b.legendOnce("f:pause:"+w.Step.Cause, chart.Legend{Kind: chart.ShPause, Color: -1, Text: tr(lang, causeKey("p.pause", w.Step))})
 		}
-	}
-}
-
-// keyLives draws every life of a lock key on the node (the server) that
-// held it, from the account: in its owner's colour, solid where the
-// node's commands were observed and a dashed outline where the account
-// inferred it from the clients' outcomes; a tick where the key was gone
-// (expired, lost with its node), taken or purged.
-func (b *builder) keyLives() {
-	m, lang, d := b.m, b.lang, b.d
-	lockKeys := map[string]bool{}
-	for _, k := range m.keys {
-		for _, lk := range m.a.LockKeysOf(k) { // the key, and one a lock derived from it
-			lockKeys[lk] = true
-		}
-	}
-	multiKey := len(m.keys) > 1
-	inferred := false
-	for _, k := range m.a.Keys() {
-		if !lockKeys[k.Key] {
-			continue
-		}
-		var l *lease
-		if i, ok := m.byOp[k.Grant]; ok && k.Grant >= 0 {
-			l = &m.leases[i]
-		}
-		val := k.Value
-		if _, ok := m.tokens[val]; !ok {
-			val = shortTok(val) // a value no acquire recorded: the tip has it whole
-		}
-		name := k.Owner + " " + m.tokenLabel(lang, lease{Token: val})
-		if l != nil {
-			name = k.Owner + " " + m.tokenLabel(lang, *l)
-		}
-		if multiKey {
-			name = k.Key + " " + name
-		}
-		sub := ""
-		if !k.Observed {
-			sub, inferred = "inferred", true
-		}
-		tip := func() string { return b.keyTip(k, l) }
-		stints := m.a.ServersOf(k)
-		for si, st := range stints {
-			ni := b.laneOf(st.Server)
-			if ni < 0 || d.Lanes[ni].Kind != chart.LaneNode {
-				continue
-			}
-			ks, ke := m.sec(st.Start), m.sec(st.End)
-			if st.End > m.end {
-				ke = d.End
-			}
-			if ke <= ks {
-				ke = ks + d.End*0.003
-			}
-			op := k.Grant + 1
-			if k.Grant < 0 {
-				op = k.Set + 1
-			}
-			kr := ref(claim.KeyLife, k.Set, k.Node)
-			b.shape(chart.Shape{Kind: chart.ShKey, Sub: sub, Lane: ni, Lane2: ni, X0: ks, X1: ke, Y0: -0.2, Y1: 0.2, Color: max(m.laneOf(k.Owner), 0), Tipf: tip, Op: op, Ref: kr})
-			b.label(chart.Label{Lane: ni, X: ks, Dy: 0, Text: name, Style: chart.LbSmall, Width: ke - ks, Prio: chart.PrKey, Ref: kr})
-			if si < len(stints)-1 || k.End > m.end {
-				continue
-			}
-			switch {
-			case k.Ended.Kind == account.EndDeleted && k.Ended.By != "":
-				// A foreign unlock: whose command removed whose key.
-				b.label(chart.Label{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.removed.by", k.Ended.By), Style: chart.LbBad, Prio: chart.PrEnd, Ref: kr})
-			case k.Ended.Kind == account.EndRestored && k.Ended.By != "" && k.Ended.By != k.Owner:
-				b.label(chart.Label{Lane: ni, X: ke, Dy: -0.36, Text: tr(lang, "p.restored.by", k.Ended.By), Style: chart.LbBad, Prio: chart.PrEnd, Ref: kr})
-			}
-			if k.Ended.Gone() || k.Ended.Kind == account.EndTaken || k.Ended.Kind == account.EndPurged {
-				b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ni, Lane2: ni, X0: ke, X1: ke, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: op, Ref: kr})
-				b.endWords = appendNew(b.endWords, endWord(lang, k.Ended))
-			}
-		}
-		b.legendOnce(chart.ShKey, chart.Legend{Kind: chart.ShKey, Color: 0, Text: tr(lang, "p.key")})
-	}
-	if inferred {
-		b.legendOnce("key:inferred", chart.Legend{Kind: chart.ShKey, Sub: "inferred", Color: 0, Text: tr(lang, "p.key.inferred")})
 	}
 }
 

@@ -552,6 +552,7 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 		{"redlock-majority-partition (66 labels, more than have room near their marks)", recorded(t, "redlock-majority-partition"), true},
 		{"failover-lost-lock", recorded(t, "failover-lost-lock"), false},
 		{"fencing-random-nemesis (137 labels on six lanes, the same)", recorded(t, "fencing-random-nemesis"), true},
+		{"extend-after-expiry seed 808 (a band of five violation kinds, whose words ran past the picture's edge)", recorded(t, "extend-after-expiry"), false},
 	} {
 		want := "both pictures draw every label and none overprints another"
 		if tc.full {
@@ -576,6 +577,9 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 						continue
 					}
 					shown++
+					if !b.Inside {
+						t.Errorf("in %s %q runs past the picture's edge: x %.0f to %.0f", p.name, d.Labels[i].Text, b.X0, b.X1)
+					}
 					for j := range i {
 						if c := p.boxes[j]; c.Shown && b.Overlaps(c) {
 							t.Errorf("in %s %q overprints %q", p.name, d.Labels[i].Text, d.Labels[j].Text)
@@ -586,6 +590,91 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 					t.Errorf("%s draws %d of %d labels", p.name, shown, len(d.Labels))
 				}
 				t.Logf("%s draws %d of %d labels", p.name, shown, len(d.Labels))
+			}
+		})
+	}
+}
+
+// Issue 27 (a fresh reader): janitor-deletes-lock's table gave "charged
+// more than once" over 20.2–25.4 s, first charge to second, while the
+// band on the timeline was a hairline at the second charge. The table and
+// the band give one window: from the second charge, when it became one.
+func TestTheAnomaliesTableAndTheBandGiveOneWindow(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c19e-stalled-job-failed-reason.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{History: h, Lang: "en"}.checked()
+	m := newModel(in.History, in.Account)
+	res := buildResults(in, "", m)
+	page := buildPage(in, m, res, historyInfo{}, nil)
+	d := drawingOf(t, in)
+	var tips []string
+	for _, s := range d.Shapes {
+		if s.Kind == chart.ShBand {
+			tips = append(tips, s.Tip)
+		}
+	}
+	checked := 0
+	for i, a := range res.Anomalies {
+		if a.Informational || a.Kind != history.AnomalyDoubleEffect {
+			continue
+		}
+		checked++
+		s, e := a.HeldFromS(), a.EndS
+		want := chart.Tenths(s)
+		if chart.Tenths(e) != want {
+			want += " – " + chart.Tenths(e)
+		}
+		if got := page.Anomalies[i].Window; got != want {
+			t.Errorf("the table gives %s over %q; the band's window is %q", a.Kind, got, want)
+		}
+		if a.StartS < s && strings.HasPrefix(page.Anomalies[i].Window, chart.Tenths(a.StartS)+" ") {
+			t.Errorf("the table starts %s at its first event %s, before it held", a.Kind, chart.Tenths(a.StartS))
+		}
+		inBand := false
+		for _, tip := range tips {
+			inBand = inBand || strings.Contains(tip, "t="+chart.Tenths(s)+"s")
+		}
+		if !inBand {
+			t.Errorf("no band's tip gives %s's window from t=%ss: %q", a.Kind, chart.Tenths(s), tips)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("the case has no double-effect violation")
+	}
+}
+
+// Issue 27 (class 15, a fresh reader): scheduler-heartbeat-foreign-queue
+// seed 25 had two keys on n1 at once, leader-1 (w1's, orphaned from 10 s
+// to 39.1 s: the report's point) and leader-2 (w2's, from 1.0 s); both were
+// drawn at one height and leader-2's bar covered leader-1's. Keys that
+// live on one node at once each take a row of its lane: no two key bars
+// share room, and each one's words lie on it.
+func TestKeysOnOneNodeAtOnceEachStayVisible(t *testing.T) {
+	for _, name := range []string{"scheduler-heartbeat-foreign-queue", "failover-lost-lock", "redlock-majority-partition"} {
+		t.Run(name+": no key bar covers another", func(t *testing.T) {
+			d := drawingOf(t, recorded(t, name))
+			var keys []chart.Shape
+			for _, s := range d.Shapes {
+				if s.Kind == chart.ShKey {
+					keys = append(keys, s)
+				}
+			}
+			overlapping := 0
+			for i, a := range keys {
+				for _, b := range keys[:i] {
+					if a.Lane != b.Lane || a.X0 >= b.X1 || b.X0 >= a.X1 {
+						continue
+					}
+					overlapping++
+					if a.Y0 < b.Y1 && b.Y0 < a.Y1 {
+						t.Errorf("lane %d: the key bar %.1f–%.1f s (y %.2f–%.2f) covers %.1f–%.1f s (y %.2f–%.2f)", a.Lane, a.X0, a.X1, a.Y0, a.Y1, b.X0, b.X1, b.Y0, b.Y1)
+					}
+				}
+			}
+			if name == "scheduler-heartbeat-foreign-queue" && overlapping == 0 {
+				t.Error("the case has no two keys on one node at once")
 			}
 		})
 	}

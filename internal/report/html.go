@@ -136,7 +136,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	}
 	for i, a := range res.Anomalies {
 		p.Anomalies = append(p.Anomalies, pageAnomaly{Kind: m.anomalyWord(lang, a), Clients: strings.Join(a.Clients, ", "), Key: a.Key,
-			Window: instantIn(lang, a.StartS) + " – " + instantIn(lang, a.EndS), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
+			Window: windowText(lang, a), Explain: m.describeAnomaly(lang, a), Why: m.whyAnomaly(lang, a),
 			Checker: a.Explain, Informational: a.Informational, Claim: nthClaim(res.Claims, claim.Anomaly, i)})
 	}
 	backend := h.Backend

@@ -51,7 +51,7 @@ func writeLatency(path string, in Input, m *model) error {
 			infoXY[i].Y = top * 0.97
 		}
 	}
-	p, legend := newPerfPlot(in, m, lang, "p.latency.title", "p.latency.y", top)
+	p, legend := newPerfPlot(in, m, lang, "p.latency.title", "p.x.invoked", "p.latency.y", top)
 	// Data units per pixel, for thinning the markers of a busy run.
 	perX, perY := p.X.Max/float64(chart.LatencyW-150), top/float64(chart.LatencyH-chart.LegendH-120)
 	add := func(xys plotter.XYs, g draw.GlyphStyle, key string) {

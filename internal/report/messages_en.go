@@ -57,8 +57,8 @@ var messagesEN = map[string]string{
 	"history.faults":     "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
 	"alt.timeline":       "Timeline: who held the lock when, faults and writes",
 	"charts.skipped":     "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first seed, every run that missed its expectation and, without an expectation, every run that is not valid (--charts all draws every run). To draw them now: %s", // command
-	"alt.latency":        "Acquire latency over scenario time",
-	"alt.rate":           "Acquires granted and refused per second of scenario time",
+	"alt.latency":        "Acquire latency, each attempt at the scenario time it began",
+	"alt.rate":           "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
 	"run.seed":           "Seed",
 	"run.reproduce":      "Reproduce",
 	"run.version":        "locksim version",
@@ -203,6 +203,7 @@ var messagesEN = map[string]string{
 	"n.extend.foreign":        "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",           // client, key, owner
 	"n.extend.missed":         "%s's extend of its lock on %s was answered as done, but when its command ran the node had no key for it to extend.",                                     // client, key
 	"n.renew.missed":          "%s's watchdog was told it renewed its lock on %s, but when its command ran the node had no key for it to renew.",                                        // client, key
+	"n.began":                 "It had begun at t=%ss.",
 	"n.extend.fail":           "%s could not extend its lock on %s.",
 	"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
 	"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
@@ -429,6 +430,10 @@ var messagesEN = map[string]string{
 	// Plots.
 	"p.timeline.title":        "%s — %s", // scenario, verdict
 	"p.x":                     "scenario time (s)",
+	"p.x.invoked":             "scenario time the attempt began (s)",
+	"p.x.completed":           "scenario time the attempt was answered (s)",
+	"desc.latency":            "Each acquire attempt is drawn at the time it began (as in Jepsen's latency graph), at the height of how long its answer took.",
+	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began.",
 	"p.hold":                  "%s holds the lock", // client
 	"p.hold.permit":           "%s holds a permit", // client
 	"p.believed":              "believes it holds, but the key is gone",
@@ -446,6 +451,7 @@ var messagesEN = map[string]string{
 	"p.other.ok":              "other write accepted (claim, mark-paid)",
 	"p.fault":                 "%s",
 	"p.violation":             "violation",
+	"p.violation.more":        "and %d more (see the table)",
 	"p.charge.ok":             "charge accepted",
 	"p.write.refused":         "write refused",
 	"p.acquire.fail":          "acquire refused",
@@ -470,7 +476,7 @@ var messagesEN = map[string]string{
 	"p.rate.y":                "acquires / s (scenario time)",
 	"p.ok":                    "granted",
 	"p.fail":                  "refused",
-	"p.info":                  "unknown (no reply)",
+	"p.info":                  "outcome unknown (an error or no reply)",
 	"p.charged":               "charged",
 	"p.refused":               "refused",
 

@@ -233,10 +233,10 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		n.pending[k].last = c.Start
 	case history.Info:
 		if o.F == history.Probe {
-			n.add(c.Start, 2, StepProbe, c, tr(lang, infoKey("n.probe.info", o), who, key))
+			n.add(n.toldAt(c), 2, StepProbe, c, n.began(c, tr(lang, infoKey("n.probe.info", o), who, key)))
 			break
 		}
-		n.add(c.Start, 2, StepAcquire, c, tr(lang, infoKey("n.acquire.info", o), who, key))
+		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, tr(lang, infoKey("n.acquire.info", o), who, key)))
 	case history.OK:
 		at := c.End // the grant's return: a believed hold starts there, an operation ends there
 		if c.Kind == claim.Hold {
@@ -310,7 +310,7 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 	case string(history.Fail):
 		n.add(c.Start, 2, StepRefused, c, tr(lang, "n.write.refused", c.Client, act, c.Key, tok, refusalText(lang, o)))
 	default:
-		n.add(c.Start, 2, StepWrite, c, tr(lang, infoKey("n.write.info", o), c.Client, act, c.Key, tok))
+		n.add(n.toldAt(c), 2, StepWrite, c, n.began(c, tr(lang, infoKey("n.write.info", o), c.Client, act, c.Key, tok)))
 	}
 }
 
@@ -351,10 +351,10 @@ func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 		n.add(c.Start, 2, StepRelease, c, m.releaseNothing(lang, o))
 	default:
 		if ran, known := m.a.Reached(i); known && !ran {
-			n.add(c.Start, 2, StepRelease, c, tr(lang, "n.release.notrun", c.Client, c.Key))
+			n.add(n.toldAt(c), 2, StepRelease, c, n.began(c, tr(lang, "n.release.notrun", c.Client, c.Key)))
 			return
 		}
-		n.add(c.Start, 2, StepRelease, c, tr(lang, infoKey("n.release.info", o), c.Client, c.Key))
+		n.add(n.toldAt(c), 2, StepRelease, c, n.began(c, tr(lang, infoKey("n.release.info", o), c.Client, c.Key)))
 	}
 }
 
@@ -375,7 +375,33 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 	case o.Type != history.OK:
 		key = n.m.extendKey(o, "fail")
 	}
+	if c.Kind == claim.Op {
+		n.add(n.toldAt(c), 2, StepExtend, c, n.began(c, tr(lang, key, args...)))
+		return
+	}
 	n.add(c.Start, 2, StepExtend, c, tr(lang, key, args...))
+}
+
+// toldAt is when an operation's own line (an Op claim) is told: the
+// instant its claim gives (At: its completion when it is told by how it
+// ended, an error or no answer; else its invoke).
+func (n *narrator) toldAt(c claim.Claim) int64 {
+	if c.Kind == claim.Op && c.At > 0 {
+		return c.At
+	}
+	return c.Start
+}
+
+// began adds to the line of an operation told when it ended (toldAt) when
+// it had begun, where the page's tenths tell the two apart (issue 27, a
+// fresh reader: an acquire begun at 0.06 s that ended at 12.35 s, across
+// its client's SIGSTOP).
+func (n *narrator) began(c claim.Claim, text string) string {
+	at := n.toldAt(c)
+	if at == c.Start || chart.Tenths(n.m.sec(at)) == chart.Tenths(n.m.sec(c.Start)) {
+		return text
+	}
+	return text + " " + tr(n.lang, "n.began", instant(n.m.sec(c.Start)))
 }
 
 // ended tells, from its claim, a client that lost its locks, finished, or

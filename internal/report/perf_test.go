@@ -94,3 +94,42 @@ func TestPerfPlotsDrawTheSameAttempts(t *testing.T) {
 		}
 	})
 }
+
+// Issue 27 (a fresh reader): redlock-majority-partition's rate.png put a
+// grant in the 19–20 s bucket, inside the partition's shading, though the
+// acquire was answered at 20.1 s, after the heal. rate.png counts an
+// attempt in the second its answer came (Jepsen's rate graph); latency.png
+// draws it where it began, and its axis says so.
+func TestRateCountsAnAttemptWhenItWasAnswered(t *testing.T) {
+	base := gcPauseWith(gcPause("redis", false))
+	bm := newModel(base.History, base.Account)
+	_, before := rateCounts(base, bm, 1)
+	h := gcPause("redis", false)
+	h.Ops = append(h.Ops, history.Op{Process: 3, Client: "w3", F: history.Acquire, Key: "invoice-1",
+		Value: history.Value{Token: "late", TTL: at(30), Nodes: []string{"n1"}}, Invoke: at(19.5), Complete: at(20.1), Type: history.Fail})
+	in := gcPauseWith(h)
+	m := newModel(in.History, in.Account)
+	_, fail := rateCounts(in, m, 1)
+	t.Run("the attempt is counted in the second it was answered", func(t *testing.T) {
+		if fail[19] != before[19] || fail[20] != before[20]+1 {
+			t.Errorf("the attempt added %v to 19–20 s and %v to 20–21 s; want 0 and 1", fail[19]-before[19], fail[20]-before[20])
+		}
+	})
+	_, failXY, _, _ := latencyPoints(in, m)
+	t.Run("latency.png still draws it where it began", func(t *testing.T) {
+		found := false
+		for _, p := range failXY {
+			found = found || math.Abs(p.X-19.5) < 1e-6
+		}
+		if !found {
+			t.Errorf("no refused point at 19.5 s: %v", failXY)
+		}
+	})
+	t.Run("each chart's axis says which instant it draws", func(t *testing.T) {
+		for _, lang := range []Lang{"en", "vi"} {
+			if tr(lang, "p.x.invoked") == tr(lang, "p.x.completed") || !hasMessage("desc.rate") || !hasMessage("desc.latency") {
+				t.Errorf("%s: the two axes read the same, or a chart has no description", lang)
+			}
+		}
+	})
+}

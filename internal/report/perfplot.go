@@ -13,13 +13,13 @@ import (
 // title (marked when the Redis is emulated), scenario-time x axis from 0 to
 // the end of the run, y from 0 to top, the fault windows shaded light
 // (chart.PerfShade) under a light grid. It returns the plot and the fault legend entries.
-func newPerfPlot(in Input, m *model, lang Lang, titleKey, yKey string, top float64) (*plot.Plot, []chart.LegendEntry) {
+func newPerfPlot(in Input, m *model, lang Lang, titleKey, xKey, yKey string, top float64) (*plot.Plot, []chart.LegendEntry) {
 	title := tr(lang, titleKey, in.History.Header.Scenario)
 	if emulated(in.History.Header) {
 		title += " — " + tr(lang, "emulated")
 	}
 	p := chart.NewPlot(title)
-	p.X.Label.Text = tr(lang, "p.x")
+	p.X.Label.Text = tr(lang, xKey) // which instant of an attempt its x is
 	p.Y.Label.Text = tr(lang, yKey)
 	p.X.Min, p.X.Max = 0, max(m.sec(m.end), 1e-9)*1.03
 	p.Y.Min, p.Y.Max = 0, top

@@ -27,8 +27,11 @@ func rateBin(span float64) float64 {
 }
 
 // rateCounts are rate.png's counts, from perfAcquires: the attempts
-// granted and refused that started in each bin of bin scenario seconds
-// (an open attempt has no outcome and is in neither).
+// granted and refused that completed in each bin of bin scenario seconds
+// (an open attempt has no outcome and is in neither). An attempt counts
+// when its answer came, as in Jepsen's rate graph (issue 27, a fresh
+// reader: a grant counted at its invoke in the second before a partition
+// healed, though it was granted after the heal).
 func rateCounts(in Input, m *model, bin float64) (ok, fail []float64) {
 	n := int(math.Ceil(max(m.sec(m.end), 1e-9)/bin)) + 1
 	ok, fail = make([]float64, n), make([]float64, n)
@@ -36,7 +39,7 @@ func rateCounts(in Input, m *model, bin float64) (ok, fail []float64) {
 		if o.Open() {
 			continue
 		}
-		i := min(int(m.sec(o.Invoke)/bin), n-1)
+		i := min(int(m.sec(o.Complete)/bin), n-1)
 		switch o.Type {
 		case history.OK:
 			ok[i]++
@@ -48,8 +51,9 @@ func rateCounts(in Input, m *model, bin float64) (ok, fail []float64) {
 }
 
 // writeRate draws rate.png: the workers' acquires (perfAcquires: the
-// final probe left out) granted and refused per second of scenario time
-// (Jepsen's rate plot), fault windows shaded per kind.
+// final probe left out) granted and refused per second of scenario time,
+// each in the second it completed (Jepsen's rate plot), fault windows
+// shaded per kind.
 func writeRate(path string, in Input, m *model) error {
 	lang := normLang(in.Lang)
 	endS := max(m.sec(m.end), 1e-9)
@@ -70,7 +74,7 @@ func writeRate(path string, in Input, m *model) error {
 	}
 	okXY, failXY := series(ok), series(fail)
 	top *= 1.15
-	p, legend := newPerfPlot(in, m, lang, "p.rate.title", "p.rate.y", top)
+	p, legend := newPerfPlot(in, m, lang, "p.rate.title", "p.x.completed", "p.rate.y", top)
 	for _, s := range []struct {
 		xys plotter.XYs
 		col color.Color

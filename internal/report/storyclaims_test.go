@@ -105,7 +105,10 @@ func checkStoryClaims(t *testing.T, name string, h history.History) {
 				// checker reports); every other step within its claim's
 				// window.
 				from, to := m.sec(c.Start), m.sec(c.End)
-				if c.Kind == claim.Anomaly {
+				// An operation's own line (an Op claim) is told at the
+				// instant its claim gives: when it ended, for one told by
+				// how it ended.
+				if c.Kind == claim.Anomaly || c.Kind == claim.Op {
 					from, to = m.sec(c.At), m.sec(c.At)
 				}
 				if s.T < from-storySlack || s.T > to+storySlack {
@@ -224,6 +227,10 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 			"w1's permit on sem-1 was purged as timed out, after 10.1s. It was w4's command that purged it.", "after 10.1s.\n"},
 		{"the same purge in Vietnamese", corpus("c05-semaphore-over-admission"), "vi",
 			"Permit của w1 trên sem-1 bị dọn (purge) vì quá hạn, sau 10,1 s. Lệnh dọn nó là của w4.", "sau 10,1 s.\n"},
+		{"an acquire that ended in an error is told when it ended, with when it began (a fresh reader)", ownKeyRefusal(), "en",
+			"t=0.3s  w1's acquire of k ended in an error, with no definite answer: outcome unknown. It had begun at t=0.0s.", "t=0.0s  w1's acquire of k ended"},
+		{"the same acquire in Vietnamese", ownKeyRefusal(), "vi",
+			"t=0.3s  Lệnh lấy lock k của w1 kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả. Lệnh này đã bắt đầu từ t=0,0s.", "t=0.0s  Lệnh lấy lock k của w1 kết thúc"},
 		{"a refusal by another client's key names whose key the node held, not someone else who held it", ownKeyRefusal(), "en",
 			"w2 tried to acquire k and was refused: w1's key stood on n1.", "w2 tried to acquire k 2 times between t=0.9s and t=1.0s and was refused every time"},
 		{"the refusal by another client's key in Vietnamese names whose key it was", ownKeyRefusal(), "vi",

@@ -7,6 +7,7 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -15,6 +16,24 @@ import (
 type band struct {
 	s, e  float64 // scenario s
 	kinds []string
+}
+
+// violationWindow is the one window a violation is told over, scenario
+// s: from when it held (finding.Anomaly.HeldFromS: a kind made of events,
+// such as a second charge, from the event that made it one) to its end.
+// The timeline's band, its tip and the anomalies table all give it (issue
+// 27, a fresh reader: the table said 20.2–25.4 s, first charge to second,
+// over a band at the second charge only).
+func violationWindow(a checker.Anomaly) (s, e float64) { return a.HeldFromS(), a.EndS }
+
+// windowText is a violation's window as the anomalies table gives it:
+// "20.2 – 25.4", or one instant when both ends round alike.
+func windowText(lang Lang, a checker.Anomaly) string {
+	s, e := violationWindow(a)
+	if chart.Tenths(s) == chart.Tenths(e) {
+		return instantIn(lang, s)
+	}
+	return instantIn(lang, s) + " – " + instantIn(lang, e)
 }
 
 // mergeBands merges the non-informational anomalies' windows that overlap
@@ -27,7 +46,7 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 		if a.Informational {
 			continue
 		}
-		s, e := a.HeldFromS(), a.EndS // from when it became a violation
+		s, e := violationWindow(a) // from when it became a violation
 		if e-s < minW {
 			e = s + minW
 		}

@@ -26,6 +26,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/faults"
@@ -174,6 +176,7 @@ func Variants(sc scenario.Scenario, steps []history.FaultStep, fix *Fix) ([]Vari
 		ex.Expect, ex.FixedBy, ex.Lessons, ex.Seed = scenario.Expectation{}, "", nil, nil
 		if v.Change != FixedBy {
 			ex.Name = sc.Name + "-" + v.Label
+			ex.Description, ex.DescriptionVI = describe(sc, v, steps)
 		}
 		v.Scenario = ex
 		out = append(out, v)
@@ -281,4 +284,54 @@ func Plan(sc scenario.Scenario, seed int64) ([]history.FaultStep, error) {
 		return nil, fmt.Errorf("fault plan of %s with seed %d: %w", sc.File, seed, err)
 	}
 	return plan.Steps, nil
+}
+
+// describe is a without- or half-experiment's description, in English and
+// Vietnamese: what the experiment is, and the original scenario's own
+// description only as the original's. The original's describes what its
+// faults did; repeated as the experiment's own it told, over a run
+// without the janitor and with one charge, of a janitor and a double
+// charge (issue 27, a fresh reader).
+func describe(sc scenario.Scenario, v Variant, steps []history.FaultStep) (en, vi string) {
+	var st history.FaultStep
+	for _, s := range steps {
+		if s.ID == v.Step {
+			st = s
+		}
+	}
+	what := stepWords(st)
+	switch v.Change {
+	case Half:
+		d := time.Duration(float64(v.ValueNS) * max(sc.TimeScale, 1)).Round(time.Millisecond).String()
+		en = fmt.Sprintf("Experiment on %s: the same seed with plan step %d (%s) at half its length (%s).", sc.Name, v.Step, what, d)
+		vi = fmt.Sprintf("Thí nghiệm trên %s: cùng seed, bước %d của kế hoạch lỗi (%s) chỉ dài một nửa (%s).", sc.Name, v.Step, what,
+			strings.Replace(d, ".", ",", 1)) // a decimal comma
+	default:
+		en = fmt.Sprintf("Experiment on %s: the same seed without plan step %d (%s).", sc.Name, v.Step, what)
+		vi = fmt.Sprintf("Thí nghiệm trên %s: cùng seed, bỏ bước %d của kế hoạch lỗi (%s).", sc.Name, v.Step, what)
+	}
+	origVI := sc.DescriptionVI
+	if origVI == "" {
+		origVI = sc.Description
+	}
+	if sc.Description != "" {
+		en += " The original scenario: " + sc.Description
+	}
+	if origVI != "" {
+		vi += " Kịch bản gốc: " + origVI
+	}
+	return en, vi
+}
+
+// stepWords names a plan step by its kind and targets ("delete-key, n1";
+// "pause, w1"), words both languages read alike.
+func stepWords(st history.FaultStep) string {
+	ts := slices.Concat(st.Clients, st.Nodes)
+	for _, l := range st.Links {
+		ts = append(ts, l.Client+"→"+l.Node)
+	}
+	if len(ts) == 0 {
+		return st.Kind
+	}
+	return st.Kind + ", " + strings.Join(ts, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/history"
@@ -11,6 +12,7 @@ import (
 )
 
 const twoFaults = `name: two-faults
+description: w1 is paused past its lease and charges twice.
 seed: 7
 time_scale: 50
 duration: 1m
@@ -161,6 +163,21 @@ func TestVariantsDropEachFaultHalveThePauseAndRunTheFixWithTheSameFaults(t *test
 		}
 		if got := kinds(t, f); !slices.Equal(got, []string{"pause", "clock-jump"}) {
 			t.Errorf("fix has faults %v", got)
+		}
+	})
+	t.Run("an experiment says what it is, and gives the original's description only as the original's", func(t *testing.T) {
+		cases := map[string][2]string{
+			"without-1": {"Experiment on two-faults: the same seed without plan step 1 (pause, w1). The original scenario: " + sc.Description,
+				"Thí nghiệm trên two-faults: cùng seed, bỏ bước 1 của kế hoạch lỗi (pause, w1). Kịch bản gốc: "},
+			"half-1": {"Experiment on two-faults: the same seed with plan step 1 (pause, w1) at half its length (17.5s).",
+				"Thí nghiệm trên two-faults: cùng seed, bước 1 của kế hoạch lỗi (pause, w1) chỉ dài một nửa (17,5s)."},
+			"without-2": {"Experiment on two-faults: the same seed without plan step 2 (clock-jump, n1).", "bỏ bước 2 của kế hoạch lỗi (clock-jump, n1)"},
+		}
+		for label, want := range cases {
+			ex := byLabel[label].Scenario
+			if !strings.HasPrefix(ex.Description, want[0]) || !strings.Contains(ex.DescriptionVI, want[1]) {
+				t.Errorf("%s is described as %q / %q; want it to begin %q and hold %q", label, ex.Description, ex.DescriptionVI, want[0], want[1])
+			}
 		}
 	})
 	t.Run("no experiment carries the run's expectation or its fixed_by", func(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 // ownOp: the record is a client's operation (not a node's command, a
 // fault or a gap) of the function What, by Client on Key, invoked at
 // Start; answered How at End, or never answered (How open, End the end of
-// the history); and it carried exactly the token, fencing token, read
+// the history); its line is told (At) when it ended if it was answered
+// info or it was a grant, else at its invoke; and it carried exactly the token, fencing token, read
 // result, number, TTL, refusal, action, seen token, removed and renewal marks the
 // claim gives it.
 func (v *verifier) ownOp(c claim.Claim) outcome {
@@ -27,6 +28,13 @@ func (v *verifier) ownOp(c claim.Claim) outcome {
 		}
 	} else if c.How != string(o.Type) || c.End != o.Complete {
 		return refuse(c.Records[:1], "the %s was answered %s at %d, not %s at %d", o.F, o.Type, o.Complete, c.How, c.End)
+	}
+	granted := o.Type == history.OK && (o.F == history.Acquire || o.F == history.Probe)
+	switch atEnd := o.Complete >= 0 && (o.Type == history.Info || granted); {
+	case atEnd && c.At != o.Complete:
+		return refuse(c.Records[:1], "the %s ended %s at %d: its line tells how it ended, so it is told then, not at %d", o.F, o.Type, o.Complete, c.At)
+	case !atEnd && c.At != o.Invoke:
+		return refuse(c.Records[:1], "the %s's line is told at its invoke %d, not at %d", o.F, o.Invoke, c.At)
 	}
 	w := o.Value
 	num := w.Num == nil && c.Num == nil || w.Num != nil && c.Num != nil && *w.Num == *c.Num

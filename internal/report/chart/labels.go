@@ -3,6 +3,7 @@ package chart
 import (
 	"math"
 	"sort"
+	"strings"
 )
 
 // Label placement, one rule for the SVG (svg.go), timeline.png
@@ -209,6 +210,8 @@ func (ix *boxIndex) clear(b placement) bool {
 type LabelBox struct {
 	Shown          bool
 	X0, Y0, X1, Y1 float64
+	// Inside: the words lie within the picture's width.
+	Inside bool
 }
 
 // Overlaps reports whether b and c share any room.
@@ -225,12 +228,35 @@ func LaidLabels(d *Drawing) (svg, png []LabelBox) {
 	var laid []placedLabel
 	p, legend := timelinePlot(d, &laid)
 	drawPNG(p, legend, TimelineW, TimelineHeight(len(d.Lanes)))
-	box := func(ps []placedLabel) []LabelBox {
+	// The pictures' x ranges in their labels' units: the SVG's from its
+	// lane names' column to its right margin (labels are placed in plot
+	// px), the PNG's its canvas (vg units).
+	box := func(ps []placedLabel, x0, x1 float64) []LabelBox {
 		out := make([]LabelBox, len(ps))
 		for i, q := range ps {
-			out[i] = LabelBox{Shown: q.shown, X0: q.box.x0, Y0: q.box.y0, X1: q.box.x1, Y1: q.box.y1}
+			out[i] = LabelBox{Shown: q.shown, X0: q.box.x0, Y0: q.box.y0, X1: q.box.x1, Y1: q.box.y1,
+				Inside: q.box.x0 >= x0 && q.box.x1 <= x1}
 		}
 		return out
 	}
-	return box(layLabels(d.Labels, svgLabelRoom(g, len(d.Lanes)))), box(laid)
+	return box(layLabels(d.Labels, svgLabelRoom(g, len(d.Lanes))), -svgLaneW, g.plotW()+svgPadR), box(laid, 0, float64(Px(TimelineW)))
+}
+
+// BandWords are a violation band's words: head, then as many of words,
+// joined by ", ", as fit the plot of the narrowest picture (timeline.png's
+// and the SVG's, with room for the lane names), the rest counted by more
+// (issue 27, a fresh reader: five kinds' words ran past timeline.png's
+// edge, "charged more than onc"). The band's tip and the anomalies table
+// give every kind.
+func BandWords(head string, words []string, more func(n int) string) string {
+	fits := func(s string) bool {
+		l := Label{Text: s, Style: LbBand}
+		return textWidthPx(s, labelSize(LbBand)) <= 0.8*(svgW-svgLaneW-svgPadR) &&
+			float64(labelStyle(l, false).Width(s)) <= 0.7*float64(Px(TimelineW))
+	}
+	text := head + strings.Join(words, ", ")
+	for n := len(words) - 1; n >= 1 && !fits(text); n-- {
+		text = head + strings.Join(words[:n], ", ") + " " + more(len(words)-n)
+	}
+	return text
 }
