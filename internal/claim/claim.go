@@ -142,11 +142,24 @@ const (
 	// checked against that run's results.json, not this history. Records:
 	// none.
 	Experiment Kind = "experiment"
+	// Check: checker What's judgement of the run, as its row on the page
+	// shows it: How is its verdict (valid, invalid, unknown, or
+	// notchecked: nothing to check), and Counts the numbers its summary
+	// states, each a count of the raw history's records:
+	//   - final-probes: the probe operations (a key's final probe);
+	//     failed-probes: those of them not answered ok;
+	//   - fenced-keys: the keys of the completed ok acquires and
+	//     accepted writes that carried a fencing token (> 0);
+	//   - ok-acquires: the clients' completed ok acquires;
+	//     accepted-writes: their completed ok writes;
+	//   - faults: the fault operations the nemesis applied (not failed).
+	// A checker's findings are Anomaly claims of their own. Records: none.
+	Check Kind = "check"
 )
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
 }
 
 // Words of a claim's What.
@@ -162,6 +175,16 @@ const (
 	NoPause     = "pause"
 	NoPurge     = "purge"
 	NoCrashLoss = "crash-loss"
+	// The counts of a Check claim (Claim.Counts).
+	FinalProbes    = "final-probes"
+	FailedProbes   = "failed-probes"
+	FencedKeys     = "fenced-keys"
+	OKAcquires     = "ok-acquires"
+	AcceptedWrites = "accepted-writes"
+	Faults         = "faults"
+	// NotChecked is the How of a Check claim whose checker had nothing
+	// to check.
+	NotChecked = "notchecked"
 )
 
 // Claim is one statement about a run, as data. Only the fields its Kind
@@ -228,6 +251,8 @@ type Claim struct {
 	// Fenceable are the history indices of an Anomaly claim's stale
 	// writes that came after a write of the newer holder (By).
 	Fenceable []int `json:"fenceable,omitempty"`
+	// Counts of a Check claim: what its checker's summary counted.
+	Counts map[string]int `json:"counts,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests
 	// on, the one that starts it first.
 	Records []int `json:"records"`

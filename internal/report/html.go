@@ -95,9 +95,11 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 		TimelineHow: timelineHow(lang, h.Workload), TimelineAlt: tr(lang, "alt.timeline.run", h.Scenario, headline),
 	}
 	n := 0 // the row's first anomaly, in allAnomalies' order
-	for _, r := range in.Results {
+	for k, r := range in.Results {
 		row := m.checkerRow(lang, r)
-		var ids []string
+		// Its verdict and summary's counts (its Check claim), then its
+		// findings.
+		ids := []string{nthClaim(res.Claims, claim.Check, k)}
 		for i := range r.Anomalies {
 			ids = append(ids, nthClaim(res.Claims, claim.Anomaly, n+i))
 		}

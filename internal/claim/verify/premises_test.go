@@ -1,6 +1,8 @@
 package verify_test
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -133,4 +135,51 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestVerifierChecksACheckersCounts: a checker's row on the page is its
+// Check claim, whose counts (final probes, fenced keys, ok acquires,
+// faults) the verifier counts in the raw history again: the checkers'
+// own claims of stored runs hold, and each count one off is refused, as
+// is a count the claim kind does not define.
+func TestVerifierChecksACheckersCounts(t *testing.T) {
+	for _, name := range []string{"safe-unlock-s4", "gc-pause-s42", "cache-rebuild-waste-s8", "leader-split-brain-s20"} {
+		h, err := history.ReadFile(filepath.Join("..", "..", "report", "testdata", "pages", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var checks []claim.Claim
+		for _, c := range claimsOf(h) {
+			if c.Kind == claim.Check {
+				checks = append(checks, c)
+			}
+		}
+		if len(checks) == 0 {
+			t.Fatalf("%s: the checkers made no check claim", name)
+		}
+		t.Run("the checkers' counts of "+name+" hold", func(t *testing.T) {
+			if r := verify.Verify(h, checks); len(r.Failures) > 0 || r.Held+r.Unchecked[verify.CheckUnchecked] != len(checks) || r.Held == 0 {
+				t.Errorf("%+v%s", r, describe(r))
+			}
+		})
+		for _, c := range checks {
+			for k := range c.Counts {
+				t.Run(fmt.Sprintf("%s's %s of %s one more than it is is refused", c.What, k, name), func(t *testing.T) {
+					m := c
+					m.Counts = maps.Clone(c.Counts)
+					m.Counts[k]++
+					if r := verify.Verify(h, []claim.Claim{m}); len(r.Failures) != 1 {
+						t.Errorf("the false count %v is not refused: %+v", m.Counts, r)
+					}
+				})
+			}
+		}
+	}
+	t.Run("a count the kind does not define is refused", func(t *testing.T) {
+		h := corpus("c05-semaphore-over-admission")(t)
+		c := claim.Claim{Kind: claim.Check, What: "mutex", How: "valid", Counts: map[string]int{"happy-clients": 3}}
+		if r := verify.Verify(h, []claim.Claim{c}); len(r.Failures) != 1 {
+			t.Errorf("%+v", r)
+		}
+	})
 }
