@@ -284,3 +284,42 @@ func TestTheCounterWaitAdviceRestsOnTheGrantsWait(t *testing.T) {
 		})
 	}
 }
+
+// TestTheSemaphoreAdviceIsTrueOfSeveralPermits: a purged permit's advice,
+// in each of its wordings (a paused holder, a clock ahead, a slow job),
+// offered for a semaphore of 2 permits, does not tell the resource to
+// check a fencing token that only grows — which would refuse the
+// legitimate holders below the highest token — but to check that the
+// holder's own permit entry is still in the semaphore, in both languages.
+func TestTheSemaphoreAdviceIsTrueOfSeveralPermits(t *testing.T) {
+	says := map[Lang]string{English: "that the holder's own permit is still in the semaphore", Vietnamese: "permit của chính client giữ vẫn còn trong semaphore"}
+	not := map[Lang]string{English: "a token per permit at the resource (fencing)", Vietnamese: "kiểm tra token của từng permit tại tài nguyên (fencing)"}
+	for _, tc := range []struct{ run, key string }{
+		{"c05-semaphore-over-admission", "fix.semaphore"},
+		{"semaphore-clock-ahead-purge", "fix.semaphore.clock"},
+		{"semaphore-slow-job-purge", "fix.semaphore.slow"},
+	} {
+		in := adviceRun(t, tc.run)
+		if n := in.History.Header.Params[history.ParamPermits]; n < 2 {
+			t.Fatalf("%s has %d permits", tc.run, n)
+		}
+		for _, lang := range []Lang{English, Vietnamese} {
+			t.Run("the "+string(lang)+" "+tc.key+" of "+tc.run+" speaks of the holder's own permit", func(t *testing.T) {
+				r := buildRemedy(in, lang)
+				if r == nil {
+					t.Fatal("no advice")
+				}
+				want := tr(lang, tc.key)
+				if !slices.Contains(r.Texts(), want) {
+					t.Fatalf("%s is not offered: %v", tc.key, r.Texts())
+				}
+				if !strings.Contains(want, says[lang]) {
+					t.Errorf("%s does not say %q: %s", tc.key, says[lang], want)
+				}
+				if strings.Contains(want, not[lang]) {
+					t.Errorf("%s still says %q: %s", tc.key, not[lang], want)
+				}
+			})
+		}
+	}
+}
