@@ -135,7 +135,8 @@ const (
 	// "without" plan step Step, "half" that step at half its length,
 	// "fixed-by" the scenario's fixed_by file with the same faults,
 	// "fixed-by-own" that file with its own faults, which differ from the
-	// run's: the run's without Steps when Steps is set), run with the same
+	// run's: the run's without Steps and with Changed steps changed, when
+	// it is that), run with the same
 	// seed, got the verdict How; Report is its report
 	// directory. A counterfactual's claim: what a headline's cause and the
 	// remedy's fixed_by sentence rest on. Its verdict is another run's,
@@ -244,6 +245,11 @@ type Claim struct {
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
 	// the fix's own plan lacks, when its plan is the run's without them.
 	Steps []int `json:"steps,omitempty"`
+	// Changed of an Experiment claim "fixed-by-own": the run's plan steps
+	// the fix's own plan has in another form (the same kind on the same
+	// targets, other values: a pause's length, a clock's rate), when its
+	// plan is the run's with them changed (and without Steps).
+	Changed []StepChange `json:"changed,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
@@ -256,6 +262,13 @@ type Claim struct {
 	// Records are the history indices (history.Op.Index) the claim rests
 	// on, the one that starts it first.
 	Records []int `json:"records"`
+}
+
+// StepChange is a run's plan step (Step, its ID) as another scenario's
+// plan has it (To).
+type StepChange struct {
+	Step int               `json:"step"`
+	To   history.FaultStep `json:"to"`
 }
 
 // Drift is Redlock's clock-drift allowance for a TTL (wall ns): TTL × 0.01

@@ -184,6 +184,35 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 		{"without experiments a fix not known either way is only named", English, "", nil,
 			[]string{"The scenario named as its fix: gc-pause-fencing."}, []string{"made harmless"}},
 	}
+	// A fix whose pause is a seventh of the run's: the run's step 1 in
+	// another form (false statement: "with faults of its own", not naming
+	// the change).
+	h := gcPauseInput("local", false).History
+	var pause history.FaultStep
+	for _, o := range h.Ops {
+		if o.Value.Fault != nil && o.Value.Fault.ID == 1 {
+			pause = *o.Value.Fault
+		}
+	}
+	shorter := pause
+	shorter.Duration = pause.Duration / 7
+	changed := own(nil)
+	changed[2].Changed = []claim.StepChange{{Step: 1, To: shorter}}
+	dur := func(ns int64) string { return fmtDur(float64(ns) * h.Header.TimeScale / 1e9) }
+	tests = append(tests, []struct {
+		name         string
+		lang         Lang
+		faults       string
+		cfs          []why.Counterfactual
+		want, reject []string
+	}{
+		{"a fix that shortens the run's pause names the change", English, FaultsOwn, changed,
+			[]string{"Tried: gc-pause-fixed, with this run's faults, w1's GC pause at t=%ss lasting " + dur(shorter.Duration) + " instead of " + dur(pause.Duration) + ", is valid with the same seed"},
+			[]string{"faults of its own, not this run's, is valid"}},
+		{"the same in Vietnamese", Vietnamese, FaultsOwn, changed,
+			[]string{"với các lỗi của lần chạy này, GC pause của w1 lúc t=%ss kéo dài " + numIn(Vietnamese, dur(shorter.Duration)) + " thay vì " + numIn(Vietnamese, dur(pause.Duration))},
+			[]string{"các lỗi của riêng nó, không phải của lần chạy này, cho kết quả"}},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := gcPauseInput("local", false)

@@ -114,6 +114,10 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 	if pause.Effect != history.EffectFreezeClient {
 		t.Fatalf("step 1 of the run is %s, not a pause", pause.Effect)
 	}
+	shorter := pause
+	shorter.Duration /= 2
+	jump := pause
+	jump.Kind, jump.Effect, jump.Duration, jump.Delta = "clock-jump", history.EffectClientClock, 0, 5e9
 	for _, tc := range []struct {
 		name string
 		c    claim.Claim
@@ -127,6 +131,14 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 		{"the fixed_by file's run with its own faults, lacking the pause, is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{pause.ID}, How: "valid"}, true},
 		{"a fix with its own faults that lacks a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{99}, How: "valid"}, false},
 		{"a change no experiment makes is refused", claim.Claim{Kind: claim.Experiment, What: "double", Step: pause.ID, How: "valid"}, false},
+		{"the fixed_by file's run with the pause shortened is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: pause.ID, To: shorter}}, How: "valid"}, true},
+		{"a fix that changes a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: 99, To: shorter}}, How: "valid"}, false},
+		{"a fix said to change the pause into the same pause is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: pause.ID, To: pause}}, How: "valid"}, false},
+		{"a fix said to change the pause into another kind of fault is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: pause.ID, To: jump}}, How: "valid"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := verify.Verify(h, []claim.Claim{tc.c})
