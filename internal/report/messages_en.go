@@ -103,6 +103,7 @@ var messagesEN = map[string]string{
 	"fix.unavailable":         "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
 	"fix.fixed":               "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
 	"fix.fixed.own":           "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
+	"fix.fixed.own.as":        "The scenario named as its fix, with %[2]s: %[1]s.",                                                                                                       // scenario, its faults (why.fixfaults.*)
 	"fix.fixed.named":         "The scenario named as its fix: %s.",                                                                                                                      // scenario
 	"fix.fixed.run":           "Run it with",                                                                                                                                             //
 	"fix.fixed.report":        "open its report",                                                                                                                                         //

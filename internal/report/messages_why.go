@@ -36,10 +36,10 @@ var whyMessages = map[Lang]map[string]string{
 		"why.fix.unknown":             "Tried: %s with the same faults and seed came out unknown, which proves nothing (%s).",
 		"why.change.fix.own":          "%s, with %s", // fix scenario name, its faults (why.fixfaults.*)
 		"why.fixfaults.own":           "faults of its own, not this run's",
-		"why.fixfaults.lacks":         "this run's faults without %s",     // steps
-		"why.fixfaults.changed":       "this run's faults, %s",            // changed steps (why.changed.*)
-		"why.fixfaults.lacks.changed": "this run's faults without %s, %s", // steps, changed steps
-		"why.changed.duration":        "lasting %s instead of %s",         // the fix's, the run's
+		"why.fixfaults.lacks":         "this run's faults without %s",             // steps
+		"why.fixfaults.changed":       "this run's faults but %s",                 // changed steps (why.changed.*)
+		"why.fixfaults.lacks.changed": "this run's faults without %s and with %s", // steps, changed steps
+		"why.changed.duration":        "lasting %s instead of %s",                 // the fix's, the run's
 		"why.changed.rate":            "at rate %s instead of %s",
 		"why.changed.delta":           "by %s instead of %s",
 		"why.changed.latency":         "with latency %s instead of %s",
@@ -81,8 +81,8 @@ var whyMessages = map[Lang]map[string]string{
 		"why.change.fix.own":          "%s, với %s",
 		"why.fixfaults.own":           "các lỗi của riêng nó, không phải của lần chạy này",
 		"why.fixfaults.lacks":         "các lỗi của lần chạy này nhưng không có %s",
-		"why.fixfaults.changed":       "các lỗi của lần chạy này, %s",
-		"why.fixfaults.lacks.changed": "các lỗi của lần chạy này nhưng không có %s, %s",
+		"why.fixfaults.changed":       "các lỗi của lần chạy này nhưng %s",
+		"why.fixfaults.lacks.changed": "các lỗi của lần chạy này nhưng không có %s và với %s",
 		"why.changed.duration":        "kéo dài %s thay vì %s",
 		"why.changed.rate":            "với tốc độ %s thay vì %s",
 		"why.changed.delta":           "lệch %s thay vì %s",

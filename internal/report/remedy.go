@@ -154,7 +154,11 @@ type remedy struct {
 	// FixedKey is the message that names it: "the same fault, made
 	// harmless" only when it has the run's faults (fixedKey).
 	FixedKey string
-	Saved    string // for a valid fenced run: what saved it
+	// FixedFaults are, for a fix whose experiment ran it with faults of
+	// its own that its claim names (the run's without some steps, some
+	// changed), those faults: FixedKey "fix.fixed.own.as" names them.
+	FixedFaults string
+	Saved       string // for a valid fenced run: what saved it
 	// SavedClaim are the ids of the claims Saved renders: the overlap the
 	// checker found harmless and the stale writes the resource refused.
 	SavedClaim string

@@ -166,12 +166,12 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 	}{
 		{"a fix that lacks the run's pause says it ran without it", English, FaultsOwn, own([]int{1}),
 			[]string{"Tried: gc-pause-fixed, with this run's faults without w1's GC pause at t=%ss, is valid with the same seed (locksim run why/gc-pause-fixed.yaml --seed 42).",
-				"The scenario named as its fix, with faults of its own, not this run's: gc-pause-fixed.",
+				"The scenario named as its fix, with this run's faults without w1's GC pause at t=%ss: gc-pause-fixed.",
 				"gc-pause-fixed, with this run's faults without w1's GC pause at t=%ss"},
 			[]string{"made harmless", "with the same faults"}},
 		{"the same in Vietnamese", Vietnamese, FaultsOwn, own([]int{1}),
 			[]string{"Đã thử: gc-pause-fixed, với các lỗi của lần chạy này nhưng không có GC pause của w1 lúc t=%ss, cho kết quả hợp lệ với cùng seed",
-				"Kịch bản được nêu là cách sửa, với các lỗi của riêng nó"},
+				"Kịch bản được nêu là cách sửa, với các lỗi của lần chạy này nhưng không có GC pause của w1"},
 			[]string{"vô hại", "với cùng các lỗi"}},
 		{"a fix whose faults are other than the run's says they are its own", English, FaultsOwn, own(nil),
 			[]string{"Tried: gc-pause-fixed, with faults of its own, not this run's, is valid with the same seed"},
@@ -207,10 +207,11 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 		want, reject []string
 	}{
 		{"a fix that shortens the run's pause names the change", English, FaultsOwn, changed,
-			[]string{"Tried: gc-pause-fixed, with this run's faults, w1's GC pause at t=%ss lasting " + dur(shorter.Duration) + " instead of " + dur(pause.Duration) + ", is valid with the same seed"},
-			[]string{"faults of its own, not this run's, is valid"}},
+			[]string{"Tried: gc-pause-fixed, with this run's faults but w1's GC pause at t=%ss lasting " + dur(shorter.Duration) + " instead of " + dur(pause.Duration) + ", is valid with the same seed",
+				"The scenario named as its fix, with this run's faults but w1's GC pause at t=%ss lasting " + dur(shorter.Duration) + " instead of " + dur(pause.Duration) + ": gc-pause-fixed."},
+			[]string{"faults of its own"}},
 		{"the same in Vietnamese", Vietnamese, FaultsOwn, changed,
-			[]string{"với các lỗi của lần chạy này, GC pause của w1 lúc t=%ss kéo dài " + numIn(Vietnamese, dur(shorter.Duration)) + " thay vì " + numIn(Vietnamese, dur(pause.Duration))},
+			[]string{"với các lỗi của lần chạy này nhưng GC pause của w1 lúc t=%ss kéo dài " + numIn(Vietnamese, dur(shorter.Duration)) + " thay vì " + numIn(Vietnamese, dur(pause.Duration))},
 			[]string{"các lỗi của riêng nó, không phải của lần chạy này, cho kết quả"}},
 	}...)
 	for _, tt := range tests {
