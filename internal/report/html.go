@@ -64,6 +64,9 @@ type runPage struct {
 	// claim's id.
 	Say                      []said
 	ExpectClass, ExpectText  string
+	// ExpectClaim are the claims the expectation's sentence rests on:
+	// the checkers' verdicts and findings (Check and Anomaly claims).
+	ExpectClaim string
 	Steps                    []pageStep
 	Anomalies                []pageAnomaly
 	Checkers                 []pageChecker
@@ -108,6 +111,15 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 		p.Checkers = append(p.Checkers, row)
 	}
 	p.DescriptionLang = descriptionLang(in)
+	if in.Expect != "" {
+		var ids []string
+		for _, c := range res.Claims {
+			if c.Kind == claim.Check || c.Kind == claim.Anomaly {
+				ids = append(ids, c.ID)
+			}
+		}
+		p.ExpectClaim = joinIDs(ids)
+	}
 	expect := expectWords(lang, in.Expect, in.ExpectKinds)
 	switch {
 	case in.Aborted && in.Expect != "":

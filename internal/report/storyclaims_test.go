@@ -263,14 +263,15 @@ func TestEverySentenceOfThePageCarriesItsClaim(t *testing.T) {
 	}
 	invalid := gcPauseInput("local", false)
 	invalid.Counterfactuals = experiments(checker.Valid, checker.Valid, checker.Valid)
+	invalid.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml", Faults: FaultsSame}
 	cases := []struct {
 		name string
 		in   Input
 		has  []string // the sentence elements the page must have
 	}{
 		{"a foreign unlock", Input{History: read("accuracy", "c01-naive-del-foreign-unlock.jsonl")}.checked(), []string{"headline", "story", "anomaly", "checker"}},
-		{"the invalid gc-pause run", invalid, []string{"headline", "cause", "story", "anomaly", "advice", "fixed-run", "experiment", "checker"}},
-		{"gc-pause-fencing", gcPauseInput("local", true), []string{"headline", "story", "anomaly", "saved", "checker"}},
+		{"the invalid gc-pause run", invalid, []string{"headline", "cause", "story", "anomaly", "advice", "fixed-run", "fixed-by", "experiment", "checker", "expect"}},
+		{"gc-pause-fencing", gcPauseInput("local", true), []string{"headline", "story", "anomaly", "saved", "checker", "expect"}},
 	}
 	stored := []struct{ file, workload string }{
 		{"gc-pause-s42.jsonl", "payment"},
@@ -321,6 +322,9 @@ func TestEverySentenceOfThePageCarriesItsClaim(t *testing.T) {
 				}
 				found := map[string]int{}
 				for _, e := range sentenceElements(doc) {
+					if e.part == "fixed-by" && len(in.Counterfactuals) == 0 {
+						continue // the fixed_by file's name, from the scenario: no run of it to claim
+					}
 					found[e.part]++
 					claimIDs := strings.Fields(e.claim)
 					if len(claimIDs) == 0 {
@@ -394,6 +398,10 @@ func sentenceElements(doc *html.Node) []sentenceElement {
 				add("saved", n)
 			case n.Data == "p" && attr(n, "id") == "fixed-run":
 				add("fixed-run", n)
+			case n.Data == "p" && attr(n, "class") == "fixed-by":
+				add("fixed-by", n)
+			case n.Data == "div" && strings.HasPrefix(attr(n, "class"), "expect ") && !strings.HasSuffix(attr(n, "class"), " none"):
+				add("expect", n)
 			case n.Data == "table":
 				table = attr(n, "id")
 				if table == "" {
