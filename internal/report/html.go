@@ -62,11 +62,11 @@ type runPage struct {
 	Verdict, VerdictWord string
 	// Say is the headline's sentences under the verdict, each with its
 	// claim's id.
-	Say                      []said
-	ExpectClass, ExpectText  string
+	Say                     []said
+	ExpectClass, ExpectText string
 	// ExpectClaim are the claims the expectation's sentence rests on:
 	// the checkers' verdicts and findings (Check and Anomaly claims).
-	ExpectClaim string
+	ExpectClaim              string
 	Steps                    []pageStep
 	Anomalies                []pageAnomaly
 	Checkers                 []pageChecker
