@@ -95,6 +95,10 @@ type Result struct {
 	Verdict   Verdict   `json:"verdict"`
 	Summary   string    `json:"summary"`
 	Anomalies []Anomaly `json:"anomalies,omitempty"`
+	// Counts are the numbers the summary states, by claim.Check's count
+	// names (final-probes, fenced-keys, ok-acquires, …): its Check
+	// claim carries them for the verifier.
+	Counts map[string]int `json:"counts,omitempty"`
 	// Missed lists the IDs of the fault plan's steps (history
 	// Header.Plan) that never took effect (coverage only).
 	Missed []int `json:"missed_steps,omitempty"`

@@ -8,7 +8,10 @@ import (
 // one Anomaly claim per finding (its kind, window, the instant it became
 // true and its violating writes) and, for a foreign unlock the nodes
 // showed, a ForeignDelete claim (who removed whose key, where, when).
-// Unnumbered, in the results' order.
+// Unnumbered, in the results' order. Each result also states a Check
+// claim, its verdict and its summary's counts: the claim of its row on the
+// page, made for every checker, one that found nothing too (issue 27);
+// they come after the findings' claims, one per result in its order.
 func Claims(results []Result) []claim.Claim {
 	var cs []claim.Claim
 	for _, r := range results {
@@ -28,6 +31,13 @@ func Claims(results []Result) []claim.Claim {
 					Step: an.Cause.Step, Records: append([]int{}, an.Ops...)})
 			}
 		}
+	}
+	for _, r := range results {
+		how := string(r.Verdict)
+		if r.NotChecked {
+			how = claim.NotChecked
+		}
+		cs = append(cs, claim.Claim{Kind: claim.Check, What: r.Checker, How: how, Counts: r.Counts, Records: []int{}})
 	}
 	return cs
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -191,10 +192,14 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if len(why) > 0 {
 		return unproven(Result{ShortOfGrants: short}, strings.Join(why, "; "))
 	}
-	if len(faults) == 0 {
-		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units))}
+	counts := map[string]int{claim.Faults: len(faults), claim.OKAcquires: ran}
+	if lockFree {
+		counts = map[string]int{claim.Faults: len(faults), claim.AcceptedWrites: ran}
 	}
-	return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: bore(hit, lasting, len(faults), target) + "; " + plural(ran, unit, units)}
+	if len(faults) == 0 {
+		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units)), Counts: counts}
+	}
+	return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: bore(hit, lasting, len(faults), target) + "; " + plural(ran, unit, units), Counts: counts}
 }
 
 // bore says how hit of n faults bore on target, lasting of them (client

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -89,7 +90,8 @@ func Fencing(ctx context.Context, h history.History) Result {
 	}
 	if len(anomalies) == 0 {
 		return Result{Checker: CheckerFencing, Verdict: Valid,
-			Summary: fmt.Sprintf("fencing tokens increase on %s", plural(len(keys), "key", "keys"))}
+			Summary: fmt.Sprintf("fencing tokens increase on %s", plural(len(keys), "key", "keys")),
+			Counts:  map[string]int{claim.FencedKeys: len(keys)}}
 	}
 	var parts []string
 	if regressions > 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -161,11 +162,12 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	if inferred {
 		summary += "; where the nodes were not observed, whether the lock was free is inferred from the clients' outcomes"
 	}
+	counts := map[string]int{claim.FinalProbes: probes, claim.FailedProbes: probeFails}
 	if expect && probes == 0 {
 		return Result{Checker: CheckerLiveness, Verdict: Unknown, Anomalies: anomalies,
-			Summary: "the scenario expects liveness but recorded no final probe"}
+			Summary: "the scenario expects liveness but recorded no final probe", Counts: counts}
 	}
-	return Result{Checker: CheckerLiveness, Verdict: verdictOf(anomalies), Summary: summary, Anomalies: anomalies}
+	return Result{Checker: CheckerLiveness, Verdict: verdictOf(anomalies), Summary: summary, Anomalies: anomalies, Counts: counts}
 }
 
 // leaseWindows returns the true-time windows in which some lease on the key

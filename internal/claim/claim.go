@@ -139,18 +139,32 @@ const (
 	// "without" plan step Step, "half" that step at half its length,
 	// "fixed-by" the scenario's fixed_by file with the same faults,
 	// "fixed-by-own" that file with its own faults, which differ from the
-	// run's: the run's without Steps when Steps is set), run with the same
+	// run's: the run's without Steps and with Changed steps changed, when
+	// it is that), run with the same
 	// seed, got the verdict How; Report is its report
 	// directory. A counterfactual's claim: what a headline's cause and the
 	// remedy's fixed_by sentence rest on. Its verdict is another run's,
 	// checked against that run's results.json, not this history. Records:
 	// none.
 	Experiment Kind = "experiment"
+	// Check: checker What's judgement of the run, as its row on the page
+	// shows it: How is its verdict (valid, invalid, unknown, or
+	// notchecked: nothing to check), and Counts the numbers its summary
+	// states, each a count of the raw history's records:
+	//   - final-probes: the probe operations (a key's final probe);
+	//     failed-probes: those of them not answered ok;
+	//   - fenced-keys: the keys of the completed ok acquires and
+	//     accepted writes that carried a fencing token (> 0);
+	//   - ok-acquires: the clients' completed ok acquires;
+	//     accepted-writes: their completed ok writes;
+	//   - faults: the fault operations the nemesis applied (not failed).
+	// A checker's findings are Anomaly claims of their own. Records: none.
+	Check Kind = "check"
 )
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
 }
 
 // Words of a claim's What.
@@ -166,6 +180,16 @@ const (
 	NoPause     = "pause"
 	NoPurge     = "purge"
 	NoCrashLoss = "crash-loss"
+	// The counts of a Check claim (Claim.Counts).
+	FinalProbes    = "final-probes"
+	FailedProbes   = "failed-probes"
+	FencedKeys     = "fenced-keys"
+	OKAcquires     = "ok-acquires"
+	AcceptedWrites = "accepted-writes"
+	Faults         = "faults"
+	// NotChecked is the How of a Check claim whose checker had nothing
+	// to check.
+	NotChecked = "notchecked"
 )
 
 // Claim is one statement about a run, as data. Only the fields its Kind
@@ -229,6 +253,11 @@ type Claim struct {
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
 	// the fix's own plan lacks, when its plan is the run's without them.
 	Steps []int `json:"steps,omitempty"`
+	// Changed of an Experiment claim "fixed-by-own": the run's plan steps
+	// the fix's own plan has in another form (the same kind on the same
+	// targets, other values: a pause's length, a clock's rate), when its
+	// plan is the run's with them changed (and without Steps).
+	Changed []StepChange `json:"changed,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
@@ -236,9 +265,18 @@ type Claim struct {
 	// Fenceable are the history indices of an Anomaly claim's stale
 	// writes that came after a write of the newer holder (By).
 	Fenceable []int `json:"fenceable,omitempty"`
+	// Counts of a Check claim: what its checker's summary counted.
+	Counts map[string]int `json:"counts,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests
 	// on, the one that starts it first.
 	Records []int `json:"records"`
+}
+
+// StepChange is a run's plan step (Step, its ID) as another scenario's
+// plan has it (To).
+type StepChange struct {
+	Step int               `json:"step"`
+	To   history.FaultStep `json:"to"`
 }
 
 // Drift is Redlock's clock-drift allowance for a TTL (wall ns): TTL × 0.01

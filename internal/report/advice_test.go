@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,5 +205,123 @@ func TestEveryAdviceRowCarriesItsClaims(t *testing.T) {
 				t.Errorf("results.json's advice %+v (%v), want %+v", raw.Advice, err, res.Advice)
 			}
 		})
+	}
+}
+
+// TestTheCounterWaitAdviceRestsOnTheGrantsWait: a fence counter that went
+// backwards in a failover is told to WAIT 1 only where the grant whose
+// INCR the promoted replica lacked sent no WAIT (its Hold claim, Wait 0);
+// one that waited for fewer replicas than its master had is told to wait
+// for all, with WAIT's limits; one that waited for every replica is told
+// no WAIT at all. The run's claims are changed as a run of each kind
+// would state them.
+func TestTheCounterWaitAdviceRestsOnTheGrantsWait(t *testing.T) {
+	in := adviceRun(t, "failover-fence-regression")
+	grant := func(cs []claim.Claim) int {
+		for _, a := range allAnomalies(in.Results) {
+			if a.Kind == checker.KindTokenRegression {
+				return slices.IndexFunc(cs, func(c claim.Claim) bool {
+					return c.Kind == claim.Hold && c.Client == a.Current && c.Key == a.Key && c.Start == a.Start
+				})
+			}
+		}
+		return -1
+	}
+	for _, tc := range []struct {
+		name     string
+		wait     int
+		replicas int // the failover's group's replicas (0: as the run had them)
+		offered  string
+		not      []string
+		says     string
+	}{
+		{"a grant that sent no WAIT is told to WAIT 1", 0, 0, "fix.wait.counter", []string{"fix.wait.counter.all"},
+			"WAIT 1 before the token is used"},
+		{"a grant that waited for 1 of 2 replicas is told to wait for all, and WAIT's limits", 1, 2, "fix.wait.counter.all", []string{"fix.wait.counter"},
+			"w1's grant waited for 1 of n1's 2 replicas (WAIT 1)"},
+		{"a grant that waited for its only replica is told no WAIT", 1, 0, "", []string{"fix.wait.counter", "fix.wait.counter.all"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := runClaims(in, newModel(in.History, in.Account))
+			g := grant(cs)
+			if g < 0 {
+				t.Fatal("the run has no hold of the grant whose token went backwards")
+			}
+			cs[g].Wait = tc.wait
+			if tc.replicas > 0 {
+				for i, c := range cs {
+					if c.Kind == claim.Fault && c.Fault != nil && len(c.Fault.Promotions) > 0 {
+						st := *c.Fault
+						p := st.Promotions[0]
+						p.ReplicaOffsets = map[string]int64{}
+						for r := range tc.replicas {
+							p.ReplicaOffsets[fmt.Sprintf("n1r%d", r+1)] = 0
+						}
+						st.Promotions = []history.Promotion{p}
+						cs[i].Fault = &st
+					}
+				}
+			}
+			got, _ := adviceOf(in, cs)
+			var keys []string
+			for _, a := range got {
+				keys = append(keys, a.Key)
+				if a.Key == tc.offered {
+					if ids := strings.Join(a.Claims, " "); !strings.Contains(" "+ids+" ", " "+cs[g].ID+" ") {
+						t.Errorf("%s rests on %s, not on the grant's hold %s", a.Key, ids, cs[g].ID)
+					}
+					if text := adviceText(English, a, in.History.Header); !strings.Contains(text, tc.says) {
+						t.Errorf("%s says %q, not %q", a.Key, text, tc.says)
+					}
+				}
+			}
+			if tc.offered != "" && !slices.Contains(keys, tc.offered) {
+				t.Errorf("%s is not offered; offered: %v", tc.offered, keys)
+			}
+			for _, k := range tc.not {
+				if slices.Contains(keys, k) {
+					t.Errorf("%s is offered, though its premise fails; offered: %v", k, keys)
+				}
+			}
+		})
+	}
+}
+
+// TestTheSemaphoreAdviceIsTrueOfSeveralPermits: a purged permit's advice,
+// in each of its wordings (a paused holder, a clock ahead, a slow job),
+// offered for a semaphore of 2 permits, does not tell the resource to
+// check a fencing token that only grows — which would refuse the
+// legitimate holders below the highest token — but to check that the
+// holder's own permit entry is still in the semaphore, in both languages.
+func TestTheSemaphoreAdviceIsTrueOfSeveralPermits(t *testing.T) {
+	says := map[Lang]string{English: "that the holder's own permit is still in the semaphore", Vietnamese: "permit của chính client giữ vẫn còn trong semaphore"}
+	not := map[Lang]string{English: "a token per permit at the resource (fencing)", Vietnamese: "kiểm tra token của từng permit tại tài nguyên (fencing)"}
+	for _, tc := range []struct{ run, key string }{
+		{"c05-semaphore-over-admission", "fix.semaphore"},
+		{"semaphore-clock-ahead-purge", "fix.semaphore.clock"},
+		{"semaphore-slow-job-purge", "fix.semaphore.slow"},
+	} {
+		in := adviceRun(t, tc.run)
+		if n := in.History.Header.Params[history.ParamPermits]; n < 2 {
+			t.Fatalf("%s has %d permits", tc.run, n)
+		}
+		for _, lang := range []Lang{English, Vietnamese} {
+			t.Run("the "+string(lang)+" "+tc.key+" of "+tc.run+" speaks of the holder's own permit", func(t *testing.T) {
+				r := buildRemedy(in, lang)
+				if r == nil {
+					t.Fatal("no advice")
+				}
+				want := tr(lang, tc.key)
+				if !slices.Contains(r.Texts(), want) {
+					t.Fatalf("%s is not offered: %v", tc.key, r.Texts())
+				}
+				if !strings.Contains(want, says[lang]) {
+					t.Errorf("%s does not say %q: %s", tc.key, says[lang], want)
+				}
+				if strings.Contains(want, not[lang]) {
+					t.Errorf("%s still says %q: %s", tc.key, not[lang], want)
+				}
+			})
+		}
 	}
 }

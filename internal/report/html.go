@@ -62,8 +62,11 @@ type runPage struct {
 	Verdict, VerdictWord string
 	// Say is the headline's sentences under the verdict, each with its
 	// claim's id.
-	Say                      []said
-	ExpectClass, ExpectText  string
+	Say                     []said
+	ExpectClass, ExpectText string
+	// ExpectClaim are the claims the expectation's sentence rests on:
+	// the checkers' verdicts and findings (Check and Anomaly claims).
+	ExpectClaim              string
 	Steps                    []pageStep
 	Anomalies                []pageAnomaly
 	Checkers                 []pageChecker
@@ -95,9 +98,11 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 		TimelineHow: timelineHow(lang, h.Workload), TimelineAlt: tr(lang, "alt.timeline.run", h.Scenario, headline),
 	}
 	n := 0 // the row's first anomaly, in allAnomalies' order
-	for _, r := range in.Results {
+	for k, r := range in.Results {
 		row := m.checkerRow(lang, r)
-		var ids []string
+		// Its verdict and summary's counts (its Check claim), then its
+		// findings.
+		ids := []string{nthClaim(res.Claims, claim.Check, k)}
 		for i := range r.Anomalies {
 			ids = append(ids, nthClaim(res.Claims, claim.Anomaly, n+i))
 		}
@@ -106,6 +111,15 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 		p.Checkers = append(p.Checkers, row)
 	}
 	p.DescriptionLang = descriptionLang(in)
+	if in.Expect != "" {
+		var ids []string
+		for _, c := range res.Claims {
+			if c.Kind == claim.Check || c.Kind == claim.Anomaly {
+				ids = append(ids, c.ID)
+			}
+		}
+		p.ExpectClaim = joinIDs(ids)
+	}
 	expect := expectWords(lang, in.Expect, in.ExpectKinds)
 	switch {
 	case in.Aborted && in.Expect != "":
@@ -330,6 +344,14 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	}
 	pg.Why = m.whySection(lang, in, filepath.Dir(path), res.Claims)
 	pg.FixedRun, pg.FixedRunClaim = m.fixedRun(lang, in, res.Claims)
+	if pg.Fix != nil && pg.Fix.FixedKey == "fix.fixed.own" {
+		// The fix's own faults, as its experiment's claim names them.
+		if e, ok := claim.Find(res.Claims, func(c claim.Claim) bool {
+			return c.ID == pg.FixedRunClaim && (len(c.Steps) > 0 || len(c.Changed) > 0)
+		}); ok {
+			pg.Fix.FixedKey, pg.Fix.FixedFaults = "fix.fixed.own.as", m.fixFaults(lang, e)
+		}
+	}
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
 			pg.FixedReport = rel

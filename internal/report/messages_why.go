@@ -5,80 +5,94 @@ package report
 // both (TestEveryLanguageHasEveryKey).
 var whyMessages = map[Lang]map[string]string{
 	"en": {
-		"why.fault":           "%s's %s at t=%ss",                                         // targets, fault word, seconds
-		"why.fault.when":      "%s's %s (%s)",                                             // targets, fault word, when it was planned
-		"why.step":            "step #%d",                                                 // plan step ID
-		"why.item":            "%s (%s)",                                                  // fault, reproduce command
-		"why.or":              ", or without ",                                            // between items of why.without
-		"why.without":         "Without %s, the same seed is valid.",                      // items
-		"why.half":            "With it %s long instead of %s, the same seed is %s (%s).", // new, old length, verdict, command
-		"why.half.short":      "With it %s long instead of %s, the same seed is %s.",      // new, old length, verdict
-		"why.none":            "Without any one of its faults the same seed is still invalid: no single fault alone was necessary.",
-		"why.verdict.valid":   "valid",
-		"why.verdict.invalid": "invalid",
-		"why.verdict.unknown": "unknown (the run proves nothing)",
-		"h.why":               "Causes by experiment",
-		"why.note":            "Each row is a real run of the same seed with one change. A fault was necessary when the same seed is valid without it.",
-		"why.col.change":      "Experiment",
-		"why.col.kinds":       "Anomalies",
-		"why.col.meaning":     "Meaning",
-		"why.col.reproduce":   "Reproduce",
-		"why.change.without":  "without %s",              // fault
-		"why.change.half":     "%s, %s long instead",     // fault, new length
-		"why.change.fix":      "%s with the same faults", // fix scenario name
-		"why.necessary":       "necessary",
-		"why.notnecessary":    "not necessary",
-		"why.undecided":       "undecided",
-		"why.noverdict":       "no verdict: %s", // error
-		"why.report":          "report",
-		"why.fix.valid":       "Tried: %s with the same faults and seed is valid (%s).", // scenario name, command
-		"why.fix.invalid":     "Tried: %s with the same faults and seed is still invalid (%s).",
-		"why.fix.noeffect":    "But no %s was accepted in that run: it shows no harm done, not that the fix made one safe.", // the workload's protected write
-		"why.fix.unknown":     "Tried: %s with the same faults and seed came out unknown, which proves nothing (%s).",
-		"why.change.fix.own":  "%s, with %s", // fix scenario name, its faults (why.fixfaults.*)
-		"why.fixfaults.own":   "faults of its own, not this run's",
-		"why.fixfaults.lacks": "this run's faults without %s",                          // steps
-		"why.fixown.valid":    "Tried: %s, with %s, is valid with the same seed (%s).", // scenario name, its faults, command
-		"why.fixown.invalid":  "Tried: %s, with %s, is still invalid with the same seed (%s).",
-		"why.fixown.unknown":  "Tried: %s, with %s, came out unknown with the same seed, which proves nothing (%s).",
+		"why.fault":                   "%s's %s at t=%ss",                                         // targets, fault word, seconds
+		"why.fault.when":              "%s's %s (%s)",                                             // targets, fault word, when it was planned
+		"why.step":                    "step #%d",                                                 // plan step ID
+		"why.item":                    "%s (%s)",                                                  // fault, reproduce command
+		"why.or":                      ", or without ",                                            // between items of why.without
+		"why.without":                 "Without %s, the same seed is valid.",                      // items
+		"why.half":                    "With it %s long instead of %s, the same seed is %s (%s).", // new, old length, verdict, command
+		"why.half.short":              "With it %s long instead of %s, the same seed is %s.",      // new, old length, verdict
+		"why.none":                    "Without any one of its faults the same seed is still invalid: no single fault alone was necessary.",
+		"why.verdict.valid":           "valid",
+		"why.verdict.invalid":         "invalid",
+		"why.verdict.unknown":         "unknown (the run proves nothing)",
+		"h.why":                       "Causes by experiment",
+		"why.note":                    "Each row is a real run of the same seed with one change. A fault was necessary when the same seed is valid without it.",
+		"why.col.change":              "Experiment",
+		"why.col.kinds":               "Anomalies",
+		"why.col.meaning":             "Meaning",
+		"why.col.reproduce":           "Reproduce",
+		"why.change.without":          "without %s",              // fault
+		"why.change.half":             "%s, %s long instead",     // fault, new length
+		"why.change.fix":              "%s with the same faults", // fix scenario name
+		"why.necessary":               "necessary",
+		"why.notnecessary":            "not necessary",
+		"why.undecided":               "undecided",
+		"why.noverdict":               "no verdict: %s", // error
+		"why.report":                  "report",
+		"why.fix.valid":               "Tried: %s with the same faults and seed is valid (%s).", // scenario name, command
+		"why.fix.invalid":             "Tried: %s with the same faults and seed is still invalid (%s).",
+		"why.fix.noeffect":            "But no %s was accepted in that run: it shows no harm done, not that the fix made one safe.", // the workload's protected write
+		"why.fix.unknown":             "Tried: %s with the same faults and seed came out unknown, which proves nothing (%s).",
+		"why.change.fix.own":          "%s, with %s", // fix scenario name, its faults (why.fixfaults.*)
+		"why.fixfaults.own":           "faults of its own, not this run's",
+		"why.fixfaults.lacks":         "this run's faults without %s",             // steps
+		"why.fixfaults.changed":       "this run's faults but %s",                 // changed steps (why.changed.*)
+		"why.fixfaults.lacks.changed": "this run's faults without %s and with %s", // steps, changed steps
+		"why.changed.duration":        "lasting %s instead of %s",                 // the fix's, the run's
+		"why.changed.rate":            "at rate %s instead of %s",
+		"why.changed.delta":           "by %s instead of %s",
+		"why.changed.latency":         "with latency %s instead of %s",
+		"why.changed.other":           "with its %s changed",                                   // the changed fields, as in a scenario's faults
+		"why.fixown.valid":            "Tried: %s, with %s, is valid with the same seed (%s).", // scenario name, its faults, command
+		"why.fixown.invalid":          "Tried: %s, with %s, is still invalid with the same seed (%s).",
+		"why.fixown.unknown":          "Tried: %s, with %s, came out unknown with the same seed, which proves nothing (%s).",
 	},
 	"vi": {
-		"why.fault":           "%[2]s của %[1]s lúc t=%[3]ss",
-		"why.fault.when":      "%[2]s của %[1]s (%[3]s)",
-		"why.step":            "bước #%d",
-		"why.item":            "%s (%s)",
-		"why.or":              ", hoặc không có ",
-		"why.without":         "Nếu không có %s, thì cùng seed đó cho kết quả hợp lệ.",
-		"why.half":            "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
-		"why.half.short":      "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
-		"why.none":            "Bỏ riêng bất kỳ lỗi nào, cùng seed đó vẫn vi phạm: không lỗi đơn lẻ nào là điều kiện cần.",
-		"why.verdict.valid":   "hợp lệ",
-		"why.verdict.invalid": "vi phạm",
-		"why.verdict.unknown": "chưa kết luận (lần chạy không chứng minh được gì)",
-		"h.why":               "Nguyên nhân qua thực nghiệm",
-		"why.note":            "Mỗi dòng là một lần chạy thật với cùng seed và đúng một thay đổi. Một lỗi là điều kiện cần khi bỏ nó đi thì cùng seed đó hợp lệ.",
-		"why.col.change":      "Thực nghiệm",
-		"why.col.kinds":       "Bất thường",
-		"why.col.meaning":     "Ý nghĩa",
-		"why.col.reproduce":   "Chạy lại",
-		"why.change.without":  "không có %s",
-		"why.change.half":     "%s, chỉ kéo dài %s",
-		"why.change.fix":      "%s với cùng các lỗi",
-		"why.fix.noeffect":    "Nhưng trong lần chạy đó không có %s nào được chấp nhận: nó chỉ cho thấy không có hại gì xảy ra, không cho thấy bản sửa đã làm cho thao tác đó an toàn.",
-		"why.necessary":       "điều kiện cần",
-		"why.notnecessary":    "không phải điều kiện cần",
-		"why.undecided":       "chưa rõ",
-		"why.noverdict":       "không có kết luận: %s",
-		"why.report":          "báo cáo",
-		"why.fix.valid":       "Đã thử: %s với cùng các lỗi và cùng seed cho kết quả hợp lệ (%s).",
-		"why.fix.invalid":     "Đã thử: %s với cùng các lỗi và cùng seed vẫn vi phạm (%s).",
-		"why.fix.unknown":     "Đã thử: %s với cùng các lỗi và cùng seed chưa kết luận được, nên không chứng minh được gì (%s).",
-		"why.change.fix.own":  "%s, với %s",
-		"why.fixfaults.own":   "các lỗi của riêng nó, không phải của lần chạy này",
-		"why.fixfaults.lacks": "các lỗi của lần chạy này nhưng không có %s",
-		"why.fixown.valid":    "Đã thử: %s, với %s, cho kết quả hợp lệ với cùng seed (%s).",
-		"why.fixown.invalid":  "Đã thử: %s, với %s, vẫn vi phạm với cùng seed (%s).",
-		"why.fixown.unknown":  "Đã thử: %s, với %s, chưa kết luận được với cùng seed, nên không chứng minh được gì (%s).",
+		"why.fault":                   "%[2]s của %[1]s lúc t=%[3]ss",
+		"why.fault.when":              "%[2]s của %[1]s (%[3]s)",
+		"why.step":                    "bước #%d",
+		"why.item":                    "%s (%s)",
+		"why.or":                      ", hoặc không có ",
+		"why.without":                 "Nếu không có %s, thì cùng seed đó cho kết quả hợp lệ.",
+		"why.half":                    "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
+		"why.half.short":              "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
+		"why.none":                    "Bỏ riêng bất kỳ lỗi nào, cùng seed đó vẫn vi phạm: không lỗi đơn lẻ nào là điều kiện cần.",
+		"why.verdict.valid":           "hợp lệ",
+		"why.verdict.invalid":         "vi phạm",
+		"why.verdict.unknown":         "chưa kết luận (lần chạy không chứng minh được gì)",
+		"h.why":                       "Nguyên nhân qua thực nghiệm",
+		"why.note":                    "Mỗi dòng là một lần chạy thật với cùng seed và đúng một thay đổi. Một lỗi là điều kiện cần khi bỏ nó đi thì cùng seed đó hợp lệ.",
+		"why.col.change":              "Thực nghiệm",
+		"why.col.kinds":               "Bất thường",
+		"why.col.meaning":             "Ý nghĩa",
+		"why.col.reproduce":           "Chạy lại",
+		"why.change.without":          "không có %s",
+		"why.change.half":             "%s, chỉ kéo dài %s",
+		"why.change.fix":              "%s với cùng các lỗi",
+		"why.fix.noeffect":            "Nhưng trong lần chạy đó không có %s nào được chấp nhận: nó chỉ cho thấy không có hại gì xảy ra, không cho thấy bản sửa đã làm cho thao tác đó an toàn.",
+		"why.necessary":               "điều kiện cần",
+		"why.notnecessary":            "không phải điều kiện cần",
+		"why.undecided":               "chưa rõ",
+		"why.noverdict":               "không có kết luận: %s",
+		"why.report":                  "báo cáo",
+		"why.fix.valid":               "Đã thử: %s với cùng các lỗi và cùng seed cho kết quả hợp lệ (%s).",
+		"why.fix.invalid":             "Đã thử: %s với cùng các lỗi và cùng seed vẫn vi phạm (%s).",
+		"why.fix.unknown":             "Đã thử: %s với cùng các lỗi và cùng seed chưa kết luận được, nên không chứng minh được gì (%s).",
+		"why.change.fix.own":          "%s, với %s",
+		"why.fixfaults.own":           "các lỗi của riêng nó, không phải của lần chạy này",
+		"why.fixfaults.lacks":         "các lỗi của lần chạy này nhưng không có %s",
+		"why.fixfaults.changed":       "các lỗi của lần chạy này nhưng %s",
+		"why.fixfaults.lacks.changed": "các lỗi của lần chạy này nhưng không có %s và với %s",
+		"why.changed.duration":        "kéo dài %s thay vì %s",
+		"why.changed.rate":            "với tốc độ %s thay vì %s",
+		"why.changed.delta":           "lệch %s thay vì %s",
+		"why.changed.latency":         "với độ trễ %s thay vì %s",
+		"why.changed.other":           "với %s đã đổi",
+		"why.fixown.valid":            "Đã thử: %s, với %s, cho kết quả hợp lệ với cùng seed (%s).",
+		"why.fixown.invalid":          "Đã thử: %s, với %s, vẫn vi phạm với cùng seed (%s).",
+		"why.fixown.unknown":          "Đã thử: %s, với %s, chưa kết luận được với cùng seed, nên không chứng minh được gì (%s).",
 	},
 }
 

@@ -115,7 +115,7 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 				return []any{n, lossWord(f.in.History.Header.Persistence[n])}
 			}
 		}
-	case "fix.wait.all":
+	case "fix.wait.all", "fix.wait.counter.all":
 		h, hok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Hold && c.Wait > 0 })
 		fo, fok := claim.Find(cs, func(c claim.Claim) bool {
 			return c.Kind == claim.Fault && c.Fault != nil && len(c.Fault.Promotions) > 0
@@ -350,6 +350,39 @@ func noWait(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 // whose promotion names the group's replicas).
 func waitedFewer(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	h, ok := f.lostHold(an)
+	if !ok || h.Wait == 0 {
+		return nil, false
+	}
+	fc, st, ok := f.failover()
+	if !ok || h.Wait >= len(st.Promotions[0].ReplicaOffsets) {
+		return nil, false
+	}
+	return []claim.Claim{h, fc}, true
+}
+
+// lostGrant is the Hold claim of the grant a token regression's newer
+// grant repeated or undercut (the anomaly's Current: the earlier grant,
+// whose token the counter went back from, held from the anomaly's start).
+func (f *runFacts) lostGrant(an checker.Anomaly) (claim.Claim, bool) {
+	return claim.Find(f.cs, func(c claim.Claim) bool {
+		return c.Kind == claim.Hold && c.Client == an.Current && c.Key == an.Key && c.Start == an.Start
+	})
+}
+
+// grantNoWait: that grant's acquire sent no WAIT (its Hold claim, Wait 0).
+func grantNoWait(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	h, ok := f.lostGrant(an)
+	if !ok || h.Wait > 0 {
+		return nil, false
+	}
+	return []claim.Claim{h}, true
+}
+
+// grantWaitedFewer: that grant's acquire WAITed for fewer replicas than
+// the failover's group had (its Hold claim and the failover's Fault
+// claim).
+func grantWaitedFewer(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	h, ok := f.lostGrant(an)
 	if !ok || h.Wait == 0 {
 		return nil, false
 	}

@@ -113,6 +113,9 @@ var offers = map[string][]offer{
 	// (failover-wait-two-replicas). A holder that waited for every replica
 	// gets no WAIT advice.
 	"fix.wait.lock": {{"fix.wait.lock", []premise{noWait}}, {"fix.wait.all", []premise{waitedFewer}}},
+	// The same for a fence counter that went backwards in a failover: the
+	// grant whose INCR the promoted replica lacked is the one told.
+	"fix.wait.counter": {{"fix.wait.counter", []premise{grantNoWait}}, {"fix.wait.counter.all", []premise{grantWaitedFewer}}},
 	// A token checked by the resource alone refuses only a stale write
 	// that reaches it after a newer holder's: advice that offers it alone
 	// ("add a fencing token", "or fence the writes") is offered only
@@ -154,7 +157,11 @@ type remedy struct {
 	// FixedKey is the message that names it: "the same fault, made
 	// harmless" only when it has the run's faults (fixedKey).
 	FixedKey string
-	Saved    string // for a valid fenced run: what saved it
+	// FixedFaults are, for a fix whose experiment ran it with faults of
+	// its own that its claim names (the run's without some steps, some
+	// changed), those faults: FixedKey "fix.fixed.own.as" names them.
+	FixedFaults string
+	Saved       string // for a valid fenced run: what saved it
 	// SavedClaim are the ids of the claims Saved renders: the overlap the
 	// checker found harmless and the stale writes the resource refused.
 	SavedClaim string
@@ -384,7 +391,7 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], tr(lang, fmt.Sprint("fix.counter.", a.Args[1])))
 		}
-	case "fix.wait.all":
+	case "fix.wait.all", "fix.wait.counter.all":
 		if len(a.Args) == 4 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1], a.Args[2], a.Args[3])
 		}

@@ -440,7 +440,19 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	sort.SliceStable(anoms, func(i, j int) bool {
 		return rank(prio, all[anoms[i]].Kind) < rank(prio, all[anoms[j]].Kind)
 	})
-	one := func(s string) []said { return []said{{Text: s}} }
+	// A headline no finding tells rests on the checkers' verdicts: their
+	// Check claims (one per result, in order).
+	checks := func(match func(checker.Result) bool) string {
+		var ids []string
+		for i, r := range in.Results {
+			if match(r) {
+				ids = append(ids, nthClaim(cs, claim.Check, i))
+			}
+		}
+		return joinIDs(ids)
+	}
+	every := func(checker.Result) bool { return true }
+	one := func(s string) []said { return []said{{Text: s, Claim: checks(every)}} }
 	if in.Aborted && len(anoms) == 0 {
 		return one(tr(lang, "say.aborted"))
 	}
@@ -448,7 +460,7 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 		return one(tr(lang, "say.cut"))
 	}
 	if s, ok := m.busyHeadline(lang, in); ok {
-		return one(s)
+		return []said{{Text: s, Claim: checks(func(r checker.Result) bool { return r.Checker == checker.CheckerCoverage })}}
 	}
 	offPlan := false
 	for _, r := range in.Results {
@@ -466,8 +478,8 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 		}
 		return []said{{Text: m.anomalyHeadline(lang, in, all[n]), Claim: nthClaim(cs, claim.Anomaly, n)}}
 	}
-	if s := m.otherHeadline(in); s != "" {
-		return one(s)
+	if s := m.otherHeadline(in, cs); s.Text != "" {
+		return []said{s}
 	}
 	// Valid: did a check at the resource refuse a late write? Each check
 	// gets its own sentence, rendered from the refused write's claim (its
@@ -536,54 +548,61 @@ func (m *model) anomalyHeadline(lang Lang, in Input, a checker.Anomaly) string {
 
 // otherHeadline is the headline of an invalid run no anomaly tells, an
 // unknown run, a valid run's informational finding (wasted work, a
-// liveness problem) or a valid cron run's fires; "" for the others.
-func (m *model) otherHeadline(in Input) string {
+// liveness problem) or a valid cron run's fires, with the claim it
+// renders (a checker's Check claim, the finding's, the fires' Op claims);
+// no text for the others. cs are the run's numbered claims.
+func (m *model) otherHeadline(in Input, cs []claim.Claim) said {
 	lang := in.Lang
+	check := func(i int) string { return nthClaim(cs, claim.Check, i) }
 	switch in.Verdict {
 	case checker.Invalid:
-		for _, r := range in.Results {
+		for i, r := range in.Results {
 			if r.Verdict == checker.Invalid {
 				if normLang(lang) != English {
-					return tr(lang, "say.other", r.Checker, m.dataSummary(lang, r))
+					return said{Text: tr(lang, "say.other", r.Checker, m.dataSummary(lang, r)), Claim: check(i)}
 				}
-				return tr(lang, "say.other", r.Checker, r.Summary)
+				return said{Text: tr(lang, "say.other", r.Checker, r.Summary), Claim: check(i)}
 			}
 		}
 	case checker.Unknown:
-		for _, r := range in.Results {
+		for i, r := range in.Results {
 			if r.Checker == checker.CheckerCoverage && len(r.Missed) > 0 {
-				return tr(lang, "say.unknown.missed", m.missedSteps(lang, r.Missed))
+				return said{Text: tr(lang, "say.unknown.missed", m.missedSteps(lang, r.Missed)), Claim: check(i)}
 			}
 		}
-		for _, r := range in.Results {
+		var unknown []string
+		for i, r := range in.Results {
 			if r.Verdict == checker.Unknown && r.Summary != "" {
 				if normLang(lang) != English {
 					// The checker's summary is English: tell its data.
-					return tr(lang, "say.unknown", m.dataSummary(lang, r))
+					return said{Text: tr(lang, "say.unknown", m.dataSummary(lang, r)), Claim: check(i)}
 				}
-				return tr(lang, "say.unknown", r.Summary)
+				return said{Text: tr(lang, "say.unknown", r.Summary), Claim: check(i)}
+			}
+			if r.Verdict == checker.Unknown {
+				unknown = append(unknown, check(i))
 			}
 		}
-		return tr(lang, "say.unknown.plain")
+		return said{Text: tr(lang, "say.unknown.plain"), Claim: joinIDs(unknown)}
 	case checker.Valid:
 		// Valid but with informational findings that are not about
 		// fencing: wasted work (an efficiency lock) or a liveness problem.
-		for _, a := range allAnomalies(in.Results) {
+		for n, a := range allAnomalies(in.Results) {
 			switch a.Kind {
 			case checker.KindDuplicateWork:
-				return tr(lang, "say.waste", m.describeAnomaly(lang, a))
+				return said{Text: tr(lang, "say.waste", m.describeAnomaly(lang, a)), Claim: nthClaim(cs, claim.Anomaly, n)}
 			case checker.KindStuckLock, checker.KindUnavailable:
-				return tr(lang, "say.notlive", m.describeAnomaly(lang, a))
+				return said{Text: tr(lang, "say.notlive", m.describeAnomaly(lang, a)), Claim: nthClaim(cs, claim.Anomaly, n)}
 			}
 		}
 		// Scheduled runs (the cron workload's run-job records): which
 		// scheduler ran each fire time, and when against the schedule (a
 		// fire runs when a scheduler's own clock reaches it).
-		if s, ok := m.firesHeadline(lang); ok {
+		if s, ok := m.firesHeadline(lang, cs); ok {
 			return s
 		}
 	}
-	return ""
+	return said{}
 }
 
 // doubleHeadline is the headline of a double effect a: the checker's cause
@@ -691,24 +710,29 @@ func upperFirst(s string) string {
 // firesHeadline is a valid cron run's headline: each fire time's run, by
 // whom and when, beside the time the schedule gives it (fire k is due k
 // intervals after the run's start); ok false when no job ran.
-func (m *model) firesHeadline(lang Lang) (string, bool) {
+func (m *model) firesHeadline(lang Lang, cs []claim.Claim) (said, bool) {
 	interval, ok := m.h.Header.Params[history.ParamIntervalNS]
 	if !ok || interval <= 0 {
-		return "", false
+		return said{}, false
 	}
-	var parts []string
+	var parts, ids []string
 	for _, o := range m.h.Ops {
 		if o.F != history.Write || o.Type != history.OK || o.Value.Action != workload.ActionRunJob {
 			continue
 		}
 		k, ok := workload.FireOf(o.Key)
 		if !ok {
-			return "", false
+			return said{}, false
 		}
 		parts = append(parts, tr(lang, "a.fire", o.Key, o.Client, instant(m.sec(o.Invoke)), instant(m.sec(int64(k)*interval))))
+		if c, ok := claim.Find(cs, func(c claim.Claim) bool {
+			return c.Kind == claim.Op && len(c.Records) > 0 && c.Records[0] == o.Index
+		}); ok {
+			ids = append(ids, c.ID)
+		}
 	}
 	if len(parts) == 0 {
-		return "", false
+		return said{}, false
 	}
-	return tr(lang, "say.cron.fires", joinAnd(lang, parts)), true
+	return said{Text: tr(lang, "say.cron.fires", joinAnd(lang, parts)), Claim: joinIDs(ids)}, true
 }

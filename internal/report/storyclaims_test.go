@@ -256,25 +256,59 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 
 // TestEverySentenceOfThePageCarriesItsClaim writes reports (both
 // languages) of a foreign unlock, of the invalid gc-pause run with its
-// experiments and of gc-pause-fencing, and checks that every sentence
-// element of index.html (sentenceElements) carries, as data-claim, ids of
-// claims results.json holds, and that each part of the page a run of its
-// kind has is there to be checked.
+// experiments, of gc-pause-fencing and of stored catalogue runs (one of
+// each of the 8 workloads, a valid run, a process library's run:
+// testdata/pages), and checks that every sentence element of index.html
+// (sentenceElements) carries, as data-claim, ids of claims results.json
+// holds — a checker's row with no findings too — and that each part of
+// the page a run of its kind has is there to be checked.
 func TestEverySentenceOfThePageCarriesItsClaim(t *testing.T) {
-	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c01-naive-del-foreign-unlock.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	read := func(path ...string) history.History {
+		h, err := history.ReadFile(filepath.Join(append([]string{"testdata"}, path...)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
 	}
 	invalid := gcPauseInput("local", false)
 	invalid.Counterfactuals = experiments(checker.Valid, checker.Valid, checker.Valid)
+	invalid.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml", Faults: FaultsSame}
 	cases := []struct {
 		name string
 		in   Input
 		has  []string // the sentence elements the page must have
 	}{
-		{"a foreign unlock", Input{History: h}.checked(), []string{"headline", "story", "anomaly", "checker"}},
-		{"the invalid gc-pause run", invalid, []string{"headline", "cause", "story", "anomaly", "advice", "fixed-run", "experiment", "checker"}},
-		{"gc-pause-fencing", gcPauseInput("local", true), []string{"headline", "story", "anomaly", "saved", "checker"}},
+		{"a foreign unlock", Input{History: read("accuracy", "c01-naive-del-foreign-unlock.jsonl")}.checked(), []string{"headline", "story", "anomaly", "checker"}},
+		{"the invalid gc-pause run", invalid, []string{"headline", "cause", "story", "anomaly", "advice", "fixed-run", "fixed-by", "experiment", "checker", "expect"}},
+		{"gc-pause-fencing", gcPauseInput("local", true), []string{"headline", "story", "anomaly", "saved", "checker", "expect"}},
+	}
+	stored := []struct{ file, workload string }{
+		{"gc-pause-s42.jsonl", "payment"},
+		{"counter-gc-pause-s11.jsonl", "counter"},
+		{"inventory-oversell-s21.jsonl", "inventory"},
+		{"cron-duplicate-run-s51.jsonl", "cron"},
+		{"leader-split-brain-s20.jsonl", "leader"},
+		{"semaphore-over-admission-s50.jsonl", "semaphore"},
+		{"cache-rebuild-waste-s8.jsonl", "cache-rebuild"},
+		{"order-status-gc-pause-s12.jsonl", "order-status"},
+		{"safe-unlock-s4.jsonl", "counter"},
+		{"redis-py-stale-release-s4.jsonl", "counter"},
+	}
+	for _, s := range stored {
+		h := read("pages", s.file)
+		if h.Header.Workload != s.workload {
+			t.Fatalf("%s is a run of %s, not %s", s.file, h.Header.Workload, s.workload)
+		}
+		has := []string{"headline", "story", "checker"}
+		in := Input{History: h, ScenarioFile: "scenarios/" + h.Header.Scenario + ".yaml", Reproduce: "locksim run scenarios/" + h.Header.Scenario + ".yaml"}.checked()
+		if in.Verdict == checker.Invalid {
+			has = append(has, "anomaly")
+		}
+		cases = append(cases, struct {
+			name string
+			in   Input
+			has  []string
+		}{"the " + s.workload + " run " + strings.TrimSuffix(s.file, ".jsonl"), in, has})
 	}
 	for _, tc := range cases {
 		for _, lang := range []Lang{"en", "vi"} {
@@ -296,13 +330,9 @@ func TestEverySentenceOfThePageCarriesItsClaim(t *testing.T) {
 					t.Fatal(err)
 				}
 				found := map[string]int{}
-				findings := map[string]bool{} // checkers' rows (their words) with findings
-				for _, r := range in.Results {
-					findings[r.Checker] = findings[r.Checker] || len(r.Anomalies) > 0
-				}
 				for _, e := range sentenceElements(doc) {
-					if e.part == "checker" && !findings[e.first] {
-						continue // left: a checker that found nothing has no claim kind yet
+					if e.part == "fixed-by" && len(in.Counterfactuals) == 0 {
+						continue // the fixed_by file's name, from the scenario: no run of it to claim
 					}
 					found[e.part]++
 					claimIDs := strings.Fields(e.claim)
@@ -377,6 +407,10 @@ func sentenceElements(doc *html.Node) []sentenceElement {
 				add("saved", n)
 			case n.Data == "p" && attr(n, "id") == "fixed-run":
 				add("fixed-run", n)
+			case n.Data == "p" && attr(n, "class") == "fixed-by":
+				add("fixed-by", n)
+			case n.Data == "div" && strings.HasPrefix(attr(n, "class"), "expect ") && !strings.HasSuffix(attr(n, "class"), " none"):
+				add("expect", n)
 			case n.Data == "table":
 				table = attr(n, "id")
 				if table == "" {

@@ -1,13 +1,17 @@
 package report
 
 import (
+	"encoding/json"
+	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/finding"
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/why"
 )
 
@@ -167,7 +171,13 @@ func (m *model) whySection(lang Lang, in Input, dir string, cs []claim.Claim) []
 		case why.FixedBy:
 			r.Change = tr(lang, "why.change.fix", c.Name)
 		case why.FixedByOwn:
-			r.Change = tr(lang, "why.change.fix.own", c.Name, m.fixFaults(lang, c))
+			// Its faults as its claim states them; one with no verdict
+			// has no claim, and is told by its own record.
+			e := claim.Claim{Steps: c.Lacks, Changed: c.Changed}
+			if c.Verdict != "" {
+				e, _ = claim.Find(cs, func(e claim.Claim) bool { return e.ID == nthClaim(cs, claim.Experiment, decided) })
+			}
+			r.Change = tr(lang, "why.change.fix.own", c.Name, m.fixFaults(lang, e))
 		}
 		if c.Verdict == "" {
 			r.Verdict, r.VerdictWord = "none", tr(lang, "why.noverdict", c.Error)
@@ -210,22 +220,84 @@ func (m *model) fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string)
 			none = " " + tr(lang, "why.fix.noeffect", tr(lang, "wl.write."+in.History.Header.Workload))
 		}
 		if c.Change == why.FixedByOwn {
-			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, c), c.Reproduce) + none, e.ID
+			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, e), c.Reproduce) + none, e.ID
 		}
 		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce) + none, e.ID
 	}
 	return "", ""
 }
 
-// fixFaults names the faults a fix with faults of its own ran with: the
-// run's without the steps it lacks, or only that they are its own.
-func (m *model) fixFaults(lang Lang, c why.Counterfactual) string {
-	if len(c.Lacks) == 0 {
-		return tr(lang, "why.fixfaults.own")
-	}
-	var steps []string
-	for _, id := range c.Lacks {
+// fixFaults names the faults a fix with faults of its own ran with, as
+// its experiment's claim e states them: the run's without the steps it
+// lacks (e.Steps) and with the steps it changed (e.Changed) told with
+// what changed, or only that they are its own.
+func (m *model) fixFaults(lang Lang, e claim.Claim) string {
+	var steps, changes []string
+	for _, id := range e.Steps {
 		steps = append(steps, m.stepPhrase(lang, id))
 	}
-	return tr(lang, "why.fixfaults.lacks", joinAnd(lang, steps))
+	for _, c := range e.Changed {
+		if st, ok := m.step(c.Step); ok {
+			changes = append(changes, m.stepPhrase(lang, c.Step)+" "+m.stepChange(lang, st, c.To))
+		}
+	}
+	switch {
+	case len(steps) > 0 && len(changes) > 0:
+		return tr(lang, "why.fixfaults.lacks.changed", joinAnd(lang, steps), joinAnd(lang, changes))
+	case len(changes) > 0:
+		return tr(lang, "why.fixfaults.changed", joinAnd(lang, changes))
+	case len(steps) > 0:
+		return tr(lang, "why.fixfaults.lacks", joinAnd(lang, steps))
+	}
+	return tr(lang, "why.fixfaults.own")
+}
+
+// stepChange says what a fix's step to changed of the run's step from: its
+// length, rate, clock delta or latency with both values, any other field
+// by its name as a scenario's faults write it.
+func (m *model) stepChange(lang Lang, from, to history.FaultStep) string {
+	var out, other []string
+	dur := func(ns int64) span { return span(m.sec(ns)) }
+	if from.Duration != to.Duration {
+		out = append(out, tr(lang, "why.changed.duration", dur(to.Duration), dur(from.Duration)))
+	}
+	if from.Rate != to.Rate {
+		out = append(out, tr(lang, "why.changed.rate", number(to.Rate), number(from.Rate)))
+	}
+	if from.Delta != to.Delta {
+		out = append(out, tr(lang, "why.changed.delta", dur(to.Delta), dur(from.Delta)))
+	}
+	if from.Latency != to.Latency {
+		out = append(out, tr(lang, "why.changed.latency", dur(to.Latency), dur(from.Latency)))
+	}
+	// The other fields, named as the history's step writes them.
+	a, b := from, to
+	a.ID, b.ID = 0, 0
+	a.Duration, a.Rate, a.Delta, a.Latency = b.Duration, b.Rate, b.Delta, b.Latency
+	var ma, mb map[string]any
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	_ = json.Unmarshal(ja, &ma)
+	_ = json.Unmarshal(jb, &mb)
+	for _, k := range slices.Sorted(maps.Keys(mergeKeys(ma, mb))) {
+		if !reflect.DeepEqual(ma[k], mb[k]) {
+			other = append(other, strings.TrimSuffix(k, "_ns"))
+		}
+	}
+	if len(other) > 0 {
+		out = append(out, tr(lang, "why.changed.other", joinAnd(lang, other)))
+	}
+	return joinAnd(lang, out)
+}
+
+// mergeKeys is the union of a's and b's keys.
+func mergeKeys(a, b map[string]any) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
 }

@@ -167,12 +167,12 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 	}{
 		{"a fix that lacks the run's pause says it ran without it", English, FaultsOwn, own([]int{1}),
 			[]string{"Tried: gc-pause-fixed, with this run's faults without w1's GC pause at t=%ss, is valid with the same seed (locksim run why/gc-pause-fixed.yaml --seed 42).",
-				"The scenario named as its fix, with faults of its own, not this run's: gc-pause-fixed.",
+				"The scenario named as its fix, with this run's faults without w1's GC pause at t=%ss: gc-pause-fixed.",
 				"gc-pause-fixed, with this run's faults without w1's GC pause at t=%ss"},
 			[]string{"made harmless", "with the same faults"}},
 		{"the same in Vietnamese", Vietnamese, FaultsOwn, own([]int{1}),
 			[]string{"Đã thử: gc-pause-fixed, với các lỗi của lần chạy này nhưng không có GC pause của w1 lúc t=%ss, cho kết quả hợp lệ với cùng seed",
-				"Kịch bản được nêu là cách sửa, với các lỗi của riêng nó"},
+				"Kịch bản được nêu là cách sửa, với các lỗi của lần chạy này nhưng không có GC pause của w1"},
 			[]string{"vô hại", "với cùng các lỗi"}},
 		{"a fix whose faults are other than the run's says they are its own", English, FaultsOwn, own(nil),
 			[]string{"Tried: gc-pause-fixed, with faults of its own, not this run's, is valid with the same seed"},
@@ -185,6 +185,36 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 		{"without experiments a fix not known either way is only named", English, "", nil,
 			[]string{"The scenario named as its fix: gc-pause-fencing."}, []string{"made harmless"}},
 	}
+	// A fix whose pause is a seventh of the run's: the run's step 1 in
+	// another form (false statement: "with faults of its own", not naming
+	// the change).
+	h := gcPauseInput("local", false).History
+	var pause history.FaultStep
+	for _, o := range h.Ops {
+		if o.Value.Fault != nil && o.Value.Fault.ID == 1 {
+			pause = *o.Value.Fault
+		}
+	}
+	shorter := pause
+	shorter.Duration = pause.Duration / 7
+	changed := own(nil)
+	changed[2].Changed = []claim.StepChange{{Step: 1, To: shorter}}
+	dur := func(ns int64) string { return span(float64(ns) * h.Header.TimeScale / 1e9).in(English) }
+	tests = append(tests, []struct {
+		name         string
+		lang         Lang
+		faults       string
+		cfs          []why.Counterfactual
+		want, reject []string
+	}{
+		{"a fix that shortens the run's pause names the change", English, FaultsOwn, changed,
+			[]string{"Tried: gc-pause-fixed, with this run's faults but w1's GC pause at t=%ss lasting " + dur(shorter.Duration) + " instead of " + dur(pause.Duration) + ", is valid with the same seed",
+				"The scenario named as its fix, with this run's faults but w1's GC pause at t=%ss lasting " + dur(shorter.Duration) + " instead of " + dur(pause.Duration) + ": gc-pause-fixed."},
+			[]string{"faults of its own"}},
+		{"the same in Vietnamese", Vietnamese, FaultsOwn, changed,
+			[]string{"với các lỗi của lần chạy này nhưng GC pause của w1 lúc t=%ss kéo dài " + numIn(Vietnamese, dur(shorter.Duration)) + " thay vì " + numIn(Vietnamese, dur(pause.Duration))},
+			[]string{"các lỗi của riêng nó, không phải của lần chạy này, cho kết quả"}},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := gcPauseInput("local", false)

@@ -64,6 +64,11 @@ type Counterfactual struct {
 	// plan lacks, when its plan is the run's without them (Lacking); empty
 	// when the fix has a fault the run had not.
 	Lacks []int `json:"lacks,omitempty"`
+	// Changed are, for FixedByOwn, the run's plan steps the fix's plan has
+	// in another form (Differ), when its plan is the run's with them
+	// changed and without Lacks; empty when the fix has a fault the run
+	// had not.
+	Changed []claim.StepChange `json:"changed,omitempty"`
 	// ValueNS is, for Half, the step's new length (a pause's duration, a
 	// latency's delay), wall ns like the plan's.
 	ValueNS int64 `json:"value_ns,omitempty"`
@@ -101,7 +106,7 @@ func Claims(cs []Counterfactual) []claim.Claim {
 			continue
 		}
 		e := claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
-			Steps: slices.Clone(c.Lacks), Report: c.Report, Records: []int{}}
+			Steps: slices.Clone(c.Lacks), Changed: slices.Clone(c.Changed), Report: c.Report, Records: []int{}}
 		if c.Effects != nil {
 			n := int64(*c.Effects)
 			e.Num, e.Actions = &n, slices.Clone(c.EffectActions)
@@ -117,6 +122,8 @@ type Variant struct {
 	Step    int   // plan step ID (Without, Half)
 	ValueNS int64 // Half: the new length, wall ns
 	Lacks   []int // FixedByOwn: the run's steps the fix's plan lacks
+	// Changed: FixedByOwn: the run's steps the fix's plan has changed.
+	Changed []claim.StepChange
 	// Label names the experiment in file and directory names:
 	// "without-1", "half-1", "fixed-by".
 	Label string
@@ -127,7 +134,8 @@ type Variant struct {
 
 // Counterfactual is v's record, its outcome still to be filled in.
 func (v Variant) Counterfactual() Counterfactual {
-	return Counterfactual{Change: v.Change, Step: v.Step, ValueNS: v.ValueNS, Lacks: slices.Clone(v.Lacks), Name: v.Scenario.Name, File: v.Scenario.File}
+	return Counterfactual{Change: v.Change, Step: v.Step, ValueNS: v.ValueNS, Lacks: slices.Clone(v.Lacks), Changed: slices.Clone(v.Changed),
+		Name: v.Scenario.Name, File: v.Scenario.File}
 }
 
 // Halved is the step's length an experiment halves and the field that
@@ -204,9 +212,9 @@ func Variants(sc scenario.Scenario, steps []history.FaultStep, fix *Fix) ([]Vari
 			add(Variant{Change: FixedBy, Label: "fixed-by"}, f, steps)
 		} else {
 			// The fix is the change of faults: run it as it is.
-			lacks, _ := Lacking(steps, fix.Plan)
+			lacks, changed, _ := Differ(steps, fix.Plan)
 			f.Expect, f.FixedBy, f.Lessons, f.Seed = scenario.Expectation{}, "", nil, nil
-			out = append(out, Variant{Change: FixedByOwn, Label: "fixed-by", Lacks: lacks, Scenario: f})
+			out = append(out, Variant{Change: FixedByOwn, Label: "fixed-by", Lacks: lacks, Changed: changed, Scenario: f})
 		}
 	}
 	return out, errs
@@ -244,6 +252,38 @@ func Lacking(run, fix []history.FaultStep) (ids []int, ok bool) {
 		return nil, false
 	}
 	return ids, true
+}
+
+// Differ is what fix's plan changes of run's: the IDs of run's steps it
+// lacks and the steps it has in another form (one fault of the same kind
+// on the same targets, sameFault, with other values), when fix's plan is
+// run's so changed (each of its steps, in order, equal to one of run's or
+// that step changed); ok is false, and both empty, when fix has a step
+// run has not.
+func Differ(run, fix []history.FaultStep) (lacks []int, changed []claim.StepChange, ok bool) {
+	j := 0
+	for _, st := range run {
+		switch {
+		case j < len(fix) && sameStep(st, fix[j]):
+			j++
+		case j < len(fix) && sameFault(st, fix[j]):
+			changed = append(changed, claim.StepChange{Step: st.ID, To: fix[j]})
+			j++
+		default:
+			lacks = append(lacks, st.ID)
+		}
+	}
+	if j < len(fix) {
+		return nil, nil, false
+	}
+	return lacks, changed, true
+}
+
+// sameFault: a and b are one fault of the same kind on the same targets,
+// whatever their values.
+func sameFault(a, b history.FaultStep) bool {
+	return a.Kind == b.Kind && a.Effect == b.Effect && slices.Equal(a.Clients, b.Clients) && slices.Equal(a.Nodes, b.Nodes) &&
+		reflect.DeepEqual(a.Links, b.Links) && a.Key == b.Key
 }
 
 // sameStep: a and b are one fault, whatever their IDs.

@@ -1,6 +1,7 @@
 package why
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,11 +202,14 @@ func TestAFixThatChangesTheFaultsRunsWithItsOwnFaultsNeverTheRuns(t *testing.T) 
 		name, file, text string
 		wantKinds        []string
 		wantLacks        []int
+		// wantChanged: the run's steps the fix has in another form, and
+		// the fix's duration of each, wall ns.
+		wantChanged map[int]int64
 	}{
 		{"a fix without the clock jump runs without it and lacks the run's step 2", "no-jump.yaml", noJump,
-			[]string{"pause"}, []int{2}},
-		{"a fix whose pause is shorter runs its own pause and lacks nothing it can name", "slower.yaml", slower,
-			[]string{"pause", "clock-jump"}, nil},
+			[]string{"pause"}, []int{2}, nil},
+		{"a fix whose pause is shorter runs its own pause and names the run's pause as changed", "slower.yaml", slower,
+			[]string{"pause", "clock-jump"}, nil, map[int]int64{1: int64(5e9 / sc.TimeScale)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,9 +238,16 @@ func TestAFixThatChangesTheFaultsRunsWithItsOwnFaultsNeverTheRuns(t *testing.T) 
 			if v.Scenario.Expect.Verdict != "" || v.Scenario.Seed != nil {
 				t.Errorf("the experiment keeps the fix's expectation %q or seed", v.Scenario.Expect.Verdict)
 			}
-			cs := Claims([]Counterfactual{{Change: v.Change, Lacks: v.Lacks, Verdict: "valid"}})
-			if len(cs) != 1 || cs[0].What != string(FixedByOwn) || !slices.Equal(cs[0].Steps, tt.wantLacks) {
-				t.Errorf("its claim %+v, want what %s, steps %v", cs, FixedByOwn, tt.wantLacks)
+			changed := map[int]int64{}
+			for _, c := range v.Changed {
+				changed[c.Step] = c.To.Duration
+			}
+			if len(changed) != len(tt.wantChanged) || !maps.Equal(changed, tt.wantChanged) {
+				t.Errorf("it changes the run's steps %v (their new durations), want %v", changed, tt.wantChanged)
+			}
+			cs := Claims([]Counterfactual{{Change: v.Change, Lacks: v.Lacks, Changed: v.Changed, Verdict: "valid"}})
+			if len(cs) != 1 || cs[0].What != string(FixedByOwn) || !slices.Equal(cs[0].Steps, tt.wantLacks) || len(cs[0].Changed) != len(tt.wantChanged) {
+				t.Errorf("its claim %+v, want what %s, steps %v, %d changed", cs, FixedByOwn, tt.wantLacks, len(tt.wantChanged))
 			}
 		})
 	}

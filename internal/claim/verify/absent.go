@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -186,6 +187,21 @@ func (v *verifier) experiment(c claim.Claim) outcome {
 				return refuse(nil, "the run's plan has no step %d for the fix to lack", id)
 			}
 		}
+		for _, ch := range c.Changed {
+			i := slices.IndexFunc(v.h.Header.Plan, func(st history.FaultStep) bool { return st.ID == ch.Step })
+			if i < 0 {
+				return refuse(nil, "the run's plan has no step %d for the fix to change", ch.Step)
+			}
+			st, to := v.h.Header.Plan[i], ch.To
+			if st.Kind != to.Kind || st.Effect != to.Effect || !slices.Equal(st.Clients, to.Clients) || !slices.Equal(st.Nodes, to.Nodes) {
+				return refuse(nil, "the fix's %s on %v is not the run's step %d (%s on %v) changed", to.Kind, slices.Concat(to.Clients, to.Nodes),
+					st.ID, st.Kind, slices.Concat(st.Clients, st.Nodes))
+			}
+			st.ID, to.ID = 0, 0
+			if reflect.DeepEqual(st, to) {
+				return refuse(nil, "the fix's step is the run's step %d unchanged", ch.Step)
+			}
+		}
 	case "without", "half":
 		st := slices.IndexFunc(v.h.Header.Plan, func(st history.FaultStep) bool { return st.ID == c.Step })
 		if st < 0 {
@@ -258,13 +274,21 @@ func ExperimentRun(c claim.Claim, run, ex history.Header) string {
 			return "the run's plan has no step " + strconv.Itoa(c.Step)
 		}
 	case "fixed-by-own":
-		// Its own faults: the run's without Steps when the claim names
-		// them, else any plan but the run's.
-		if len(c.Steps) == 0 {
+		// Its own faults: the run's without Steps and with the Changed
+		// steps as the fix has them when the claim names them, else any
+		// plan but the run's.
+		if len(c.Steps) == 0 && len(c.Changed) == 0 {
 			if samePlan(ex.Plan, run.Plan) {
 				return "the experiment's plan is the run's: it did not run the fix's own faults"
 			}
 			return ""
+		}
+		for i, st := range want {
+			for _, ch := range c.Changed {
+				if ch.Step == st.ID {
+					want[i] = ch.To
+				}
+			}
 		}
 		want = slices.DeleteFunc(want, func(st history.FaultStep) bool { return slices.Contains(c.Steps, st.ID) })
 	}
@@ -275,6 +299,15 @@ func ExperimentRun(c claim.Claim, run, ex history.Header) string {
 		got := ex.Plan[i]
 		if got.Effect != st.Effect || !slices.Equal(got.Clients, st.Clients) || !slices.Equal(got.Nodes, st.Nodes) {
 			return "the experiment's step " + strconv.Itoa(got.ID) + " (" + got.Effect + ") is not the run's step " + strconv.Itoa(st.ID) + " (" + st.Effect + ")"
+		}
+		if c.What == "fixed-by-own" && len(c.Changed) > 0 {
+			// A changed step's values as the claim has them (lengths
+			// within 1 ms: written in scenario time, read back at the
+			// fix's scale).
+			d := func(a, b int64) bool { return a-b > 2e6 || b-a > 2e6 }
+			if d(got.Duration, st.Duration) || d(got.Delta, st.Delta) || d(got.Latency, st.Latency) || got.Rate != st.Rate {
+				return "the experiment's step " + strconv.Itoa(got.ID) + " is not the fix's step as the claim says it changed the run's"
+			}
 		}
 		if c.What == "half" && i == at {
 			was, is := st.Duration, got.Duration

@@ -44,10 +44,11 @@ func TestEveryClaimOfTheAccuracyCorpusHolds(t *testing.T) {
 	more, err2 := filepath.Glob(filepath.Join("..", "..", "checker", "testdata", "histories", "*.jsonl"))
 	own, err3 := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
 	advice, err4 := filepath.Glob(filepath.Join("..", "..", "report", "testdata", "advice", "*.jsonl"))
-	if err != nil || err2 != nil || err3 != nil || err4 != nil || len(files) == 0 || len(more) == 0 || len(own) == 0 || len(advice) == 0 {
-		t.Fatalf("no corpus: %v %v %v %v", err, err2, err3, err4)
+	pages, err5 := filepath.Glob(filepath.Join("..", "..", "report", "testdata", "pages", "*.jsonl"))
+	if err != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil || len(files) == 0 || len(more) == 0 || len(own) == 0 || len(advice) == 0 || len(pages) == 0 {
+		t.Fatalf("no corpus: %v %v %v %v %v", err, err2, err3, err4, err5)
 	}
-	for _, f := range append(append(append(files, more...), own...), advice...) {
+	for _, f := range append(append(append(append(files, more...), own...), advice...), pages...) {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		if strings.HasPrefix(name, "refused-") {
 			continue // a checker case of a history the reader must refuse

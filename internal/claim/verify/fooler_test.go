@@ -137,6 +137,12 @@ func TestAnExperimentsRunIsTheRunChangedAsClaimed(t *testing.T) {
 		{"a fix run with the run's faults is not the fixed-by-own experiment that lacks step 2", claim.Claim{What: "fixed-by-own", Steps: []int{2}}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 4e9)), false},
 		{"a fix run with the run's own plan is not a fix with faults of its own", claim.Claim{What: "fixed-by-own"}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 4e9)), false},
 		{"a fix run with another fault is a fix with faults of its own", claim.Claim{What: "fixed-by-own"}, with(7, pause(1, "w2", 1e9)), true},
+		{"a fix run with w1's pause shortened is the fixed-by-own experiment that changed step 1", claim.Claim{What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: 1, To: pause(1, "w1", 1e9)}}}, with(7, pause(1, "w1", 1e9), pause(2, "w2", 4e9)), true},
+		{"a fix run with w1's pause kept is not the experiment that changed step 1", claim.Claim{What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: 1, To: pause(1, "w1", 1e9)}}}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 4e9)), false},
+		{"a fix run with w2's pause shortened is not the experiment that changed step 1", claim.Claim{What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: 1, To: pause(1, "w1", 1e9)}}}, with(7, pause(1, "w1", 4e9), pause(2, "w2", 1e9)), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			why := verify.ExperimentRun(tc.c, run, tc.ex)

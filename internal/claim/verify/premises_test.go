@@ -1,6 +1,8 @@
 package verify_test
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -112,6 +114,10 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 	if pause.Effect != history.EffectFreezeClient {
 		t.Fatalf("step 1 of the run is %s, not a pause", pause.Effect)
 	}
+	shorter := pause
+	shorter.Duration /= 2
+	jump := pause
+	jump.Kind, jump.Effect, jump.Duration, jump.Delta = "clock-jump", history.EffectClientClock, 0, 5e9
 	for _, tc := range []struct {
 		name string
 		c    claim.Claim
@@ -125,6 +131,14 @@ func TestVerifierChecksAnExperimentAgainstThePlan(t *testing.T) {
 		{"the fixed_by file's run with its own faults, lacking the pause, is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{pause.ID}, How: "valid"}, true},
 		{"a fix with its own faults that lacks a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Steps: []int{99}, How: "valid"}, false},
 		{"a change no experiment makes is refused", claim.Claim{Kind: claim.Experiment, What: "double", Step: pause.ID, How: "valid"}, false},
+		{"the fixed_by file's run with the pause shortened is an experiment of the run", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: pause.ID, To: shorter}}, How: "valid"}, true},
+		{"a fix that changes a step the plan does not have is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: 99, To: shorter}}, How: "valid"}, false},
+		{"a fix said to change the pause into the same pause is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: pause.ID, To: pause}}, How: "valid"}, false},
+		{"a fix said to change the pause into another kind of fault is refused", claim.Claim{Kind: claim.Experiment, What: "fixed-by-own",
+			Changed: []claim.StepChange{{Step: pause.ID, To: jump}}, How: "valid"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := verify.Verify(h, []claim.Claim{tc.c})
@@ -162,4 +176,51 @@ func TestAnExperimentsCountOfAcceptedProtectedWritesIsCheckedAgainstItsHistory(t
 			}
 		})
 	}
+}
+
+// TestVerifierChecksACheckersCounts: a checker's row on the page is its
+// Check claim, whose counts (final probes, fenced keys, ok acquires,
+// faults) the verifier counts in the raw history again: the checkers'
+// own claims of stored runs hold, and each count one off is refused, as
+// is a count the claim kind does not define.
+func TestVerifierChecksACheckersCounts(t *testing.T) {
+	for _, name := range []string{"safe-unlock-s4", "gc-pause-s42", "cache-rebuild-waste-s8", "leader-split-brain-s20"} {
+		h, err := history.ReadFile(filepath.Join("..", "..", "report", "testdata", "pages", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var checks []claim.Claim
+		for _, c := range claimsOf(h) {
+			if c.Kind == claim.Check {
+				checks = append(checks, c)
+			}
+		}
+		if len(checks) == 0 {
+			t.Fatalf("%s: the checkers made no check claim", name)
+		}
+		t.Run("the checkers' counts of "+name+" hold", func(t *testing.T) {
+			if r := verify.Verify(h, checks); len(r.Failures) > 0 || r.Held+r.Unchecked[verify.CheckUnchecked] != len(checks) || r.Held == 0 {
+				t.Errorf("%+v%s", r, describe(r))
+			}
+		})
+		for _, c := range checks {
+			for k := range c.Counts {
+				t.Run(fmt.Sprintf("%s's %s of %s one more than it is is refused", c.What, k, name), func(t *testing.T) {
+					m := c
+					m.Counts = maps.Clone(c.Counts)
+					m.Counts[k]++
+					if r := verify.Verify(h, []claim.Claim{m}); len(r.Failures) != 1 {
+						t.Errorf("the false count %v is not refused: %+v", m.Counts, r)
+					}
+				})
+			}
+		}
+	}
+	t.Run("a count the kind does not define is refused", func(t *testing.T) {
+		h := corpus("c05-semaphore-over-admission")(t)
+		c := claim.Claim{Kind: claim.Check, What: "mutex", How: "valid", Counts: map[string]int{"happy-clients": 3}}
+		if r := verify.Verify(h, []claim.Claim{c}); len(r.Failures) != 1 {
+			t.Errorf("%+v", r)
+		}
+	})
 }

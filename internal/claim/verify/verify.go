@@ -159,6 +159,8 @@ func (v *verifier) check(c claim.Claim) outcome {
 		return v.absent(c)
 	case claim.Experiment:
 		return v.experiment(c)
+	case claim.Check:
+		return v.checkCounts(c)
 	}
 	if o, ok := v.markKind(c); ok {
 		return o
