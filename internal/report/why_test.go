@@ -200,6 +200,7 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 	changed := own(nil)
 	changed[2].Changed = []claim.StepChange{{Step: 1, To: shorter}}
 	dur := func(ns int64) string { return span(float64(ns) * h.Header.TimeScale / 1e9).in(English) }
+	durVI := func(ns int64) string { return span(float64(ns) * h.Header.TimeScale / 1e9).in(Vietnamese) }
 	tests = append(tests, []struct {
 		name         string
 		lang         Lang
@@ -212,7 +213,7 @@ func TestAFixWithFaultsOfItsOwnIsToldAsSuchNeverAsTheSameFault(t *testing.T) {
 				"The scenario named as its fix, with this run's faults but w1's GC pause at t=%ss lasting " + dur(shorter.Duration) + " instead of " + dur(pause.Duration) + ": gc-pause-fixed."},
 			[]string{"faults of its own"}},
 		{"the same in Vietnamese", Vietnamese, FaultsOwn, changed,
-			[]string{"với các lỗi của lần chạy này nhưng GC pause của w1 lúc t=%ss kéo dài " + numIn(Vietnamese, dur(shorter.Duration)) + " thay vì " + numIn(Vietnamese, dur(pause.Duration))},
+			[]string{"với các lỗi của lần chạy này nhưng GC pause của w1 lúc t=%ss kéo dài " + durVI(shorter.Duration) + " thay vì " + durVI(pause.Duration)},
 			[]string{"các lỗi của riêng nó, không phải của lần chạy này, cho kết quả"}},
 	}...)
 	for _, tt := range tests {
