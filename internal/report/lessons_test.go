@@ -9,6 +9,7 @@ import (
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/report/chart"
@@ -572,7 +573,9 @@ func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) 
 	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 1e9}}
 	judged := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
 	b := Results{Verdict: checker.Invalid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}}
-	f := Results{Verdict: checker.Valid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Informational: true}}}
+	f := Results{Verdict: checker.Valid, Plan: pause, Checkers: judged,
+		Claims:    []claim.Claim{{Kind: claim.Op, Client: "w1", What: string(history.Write), How: "fail", Refusal: "stale-fence"}},
+		Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2", Informational: true, Harmless: checker.HarmlessFenced}}}
 	rows := strip(English, b, f, []string{ReqSafety})
 	if len(rows) != 1 {
 		t.Fatalf("%d rows, want 1", len(rows))
@@ -580,8 +583,16 @@ func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) 
 	if want := "✘ " + tr(English, "req.broken"); rows[0].Broken != want {
 		t.Errorf("broken side %q, want %q", rows[0].Broken, want)
 	}
-	if want := "✘ " + tr(English, "lesson.strip.prevented"); rows[0].Fixed != want {
-		t.Errorf("fixed side %q, want %q", rows[0].Fixed, want)
+	if want := "✘ " + tr(English, "lesson.strip.prevented", "w1"); rows[0].Fixed != want || rows[0].FClass != "req-prevented" {
+		t.Errorf("fixed side %q (%s), want %q", rows[0].Fixed, rows[0].FClass, want)
+	}
+	// An efficiency lock (cache-rebuild-waste) refused nothing: its
+	// overlap is duplicate work (issue 34).
+	waste := Results{Verdict: checker.Valid, Plan: pause, Checkers: judged,
+		Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2", Informational: true, Harmless: checker.HarmlessEfficiency}}}
+	rows = strip(English, b, waste, []string{ReqSafety})
+	if want := "✘ " + tr(English, "lesson.strip.waste"); rows[0].Fixed != want || strings.Contains(rows[0].Fixed, "refused") {
+		t.Errorf("efficiency lock's side %q, want %q", rows[0].Fixed, want)
 	}
 }
 
