@@ -158,6 +158,8 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.control"), "noevidence", "control"
 	case clockContrast(b.R, f.R):
 		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast.clock"), "contrast", "contrast"
+	case restartContrast(b.R, f.R):
+		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast.restart"), "contrast", "contrast"
 	case partialFix(f.R):
 		p.FixedLabel, p.FixedClass = tr(lang, "lesson.partial", expectedWords(lang, f.R.ExpectKinds)), "noevidence"
 	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:

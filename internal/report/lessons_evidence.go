@@ -96,9 +96,10 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	switch {
 	case control:
 		key = "lesson.evidence.control"
-	case clockContrast(b.R, f.R):
-		// The clock assumption holding is no fix either: nothing is said
-		// of how well a fix holds.
+	case clockContrast(b.R, f.R) || restartContrast(b.R, f.R):
+		// The clock assumption holding, or a node kept down past the
+		// TTL, is no fix to the lock either: nothing is said of how well
+		// a fix holds.
 		key, control = "lesson.evidence.contrast", true
 	}
 	fix := tr(lang, key, ft.Valid, ft.N, ft.seedsWord(lang))
@@ -139,3 +140,9 @@ func expectedWords(lang Lang, kinds []string) string {
 	}
 	return joinAnd(lang, words)
 }
+
+// restartContrast tells whether a pair's fix is only a crashed node kept
+// down longer than the TTL (scenario.DelayedRestart): antirez's delayed
+// restart, an operational answer shown as a contrast as the clock pairs
+// are (issue 34).
+func restartContrast(b, f Results) bool { return scenario.DelayedRestart(runFields(b), runFields(f)) }

@@ -243,6 +243,16 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+        return redis.call('HSET', KEYS[2], 'failedReason', ARGV[2])",
 			"+      end return 0\" 2 lock-key job owner-token err")
 	}
+	if scenario.DelayedRestart(bf, ff) {
+		var lines []string
+		for _, k := range slices.Sorted(maps.Keys(bf)) {
+			if fault, field, ok := strings.Cut(k, "].restart_after"); ok && field == "" && ff[k] != bf[k] {
+				node := ff[fault+"].nodes[0]"]
+				lines = append(lines, "-restart "+node+" after "+bf[k], "+restart "+node+" after "+ff[k]+"   // > ttl "+ff["ttl"])
+			}
+		}
+		add(tr(lang, "diff.restart", ff["ttl"]), lines...)
+	}
 	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
 		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
 	}

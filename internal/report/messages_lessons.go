@@ -66,6 +66,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
 		"lesson.partial":             "a partial fix: still violates, as expected (%s)", // expected kinds
 		"lesson.contrast.clock":      "contrast: when the clock assumption holds",
+		"lesson.contrast.restart":    "contrast: an operational answer (a crashed node kept down longer than the TTL), not a change to the lock",
 		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
 		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
 		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
@@ -120,6 +121,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.perfire":            "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
 		"diff.singleton":          "A singleton worker: one scheduler holds the leader key for the whole run and runs every fire time; the others stand by.",
 		"diff.aof":                "Persistence: fsync every write before replying, so a restarted node still has the key.",
+		"diff.restart":            "Operate the nodes so that a crashed node stays down longer than the TTL (%s) before it restarts (antirez's delayed restart): by then every key it held has expired on the other nodes, so its empty restart cannot hand a second client a majority. The lock's code does not change.", // TTL
 		"diff.wait":               "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.", // "1 replica" / "every replica"
 		"diff.wait.one":           "one replica",
 		"diff.wait.all":           "every replica",
@@ -273,6 +275,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
 		"lesson.partial":             "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
 		"lesson.contrast.clock":      "đối chiếu: khi giả định về đồng hồ đúng",
+		"lesson.contrast.restart":    "đối chiếu: một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải thay đổi lock",
 		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
 		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
 		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
@@ -323,6 +326,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.perfire":            "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
 		"diff.singleton":          "Singleton worker: một scheduler giữ key leader suốt lần chạy và chạy mọi lần kích hoạt; các scheduler khác đứng chờ.",
 		"diff.aof":                "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
+		"diff.restart":            "Vận hành các node sao cho node bị crash nằm im lâu hơn TTL (%s) rồi mới khởi động lại (khởi động lại chậm của antirez): đến lúc đó mọi key nó từng giữ đã hết hạn (expire) trên các node khác, nên lần khởi động lại với dữ liệu trống của nó không thể trao đa số cho client thứ hai. Mã của lock không đổi.",
 		"diff.wait":               "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key, kiểm tra giá trị WAIT trả về, và trả lại lock khi quá ít replica xác nhận.",
 		"diff.wait.one":           "một replica",
 		"diff.wait.all":           "mọi replica",

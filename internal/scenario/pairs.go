@@ -190,16 +190,32 @@ func isOperationalFix(path string, a, b map[string]string) bool {
 // leaves out (a clock jump) or brings inside Redlock's 1 % drift
 // allowance (a clock rate): the "fix" is the clock assumption holding,
 // not a change anyone makes to the lock or its nodes, so a lesson page
-// shows its run as a contrast (issue 34). A delayed restart, which an
-// operator does, is no such pair.
+// shows its run as a contrast (issue 34). A delayed restart is
+// DelayedRestart.
 func ClockContrast(a, b map[string]string) bool {
+	return onlyOperational(a, b, "clock-jump", "clock-rate")
+}
+
+// DelayedRestart tells whether a broken scenario's fields a and its fix's
+// b differ in nothing but a crashed node kept down longer than the TTL
+// before it restarts: antirez's delayed restart, an answer of how the
+// nodes are operated in the same class as clocks that never jump, not a
+// change to the lock, so a lesson page shows its run as a contrast too
+// (lesson 47; issue 34).
+func DelayedRestart(a, b map[string]string) bool {
+	return onlyOperational(a, b, "crash")
+}
+
+// onlyOperational tells whether a and b differ in nothing but operational
+// fixes (isOperationalFix) of faults of the given kinds.
+func onlyOperational(a, b map[string]string, kinds ...string) bool {
 	diff := fieldDiff(a, b)
 	for _, p := range diff {
 		fault, _, ok := faultIndex(p)
 		if !ok {
 			return false
 		}
-		if k := a[fault+".kind"]; (k != "clock-jump" && k != "clock-rate") || !isOperationalFix(p, a, b) {
+		if !slices.Contains(kinds, a[fault+".kind"]) || !isOperationalFix(p, a, b) {
 			return false
 		}
 	}
