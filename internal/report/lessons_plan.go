@@ -44,8 +44,12 @@ func planWords(lang Lang, r Results) string {
 		switch {
 		case st.Kind == "crash" && st.Duration > 0:
 			// A crashed node's window is its downtime, not how long a
-			// crash lasts.
-			parts = append(parts, tr(lang, "lesson.step.crash", targets, span(h.ScenarioSeconds(st.Duration))))
+			// crash lasts; a power loss also drops what no fsync reached.
+			key := "lesson.step.crash"
+			if st.PowerLoss {
+				key = "lesson.step.powerloss"
+			}
+			parts = append(parts, tr(lang, key, targets, span(h.ScenarioSeconds(st.Duration))))
 		case st.Duration > 0:
 			parts = append(parts, tr(lang, "lesson.step.for", word, targets,
 				span(h.ScenarioSeconds(st.Duration))))

@@ -672,6 +672,22 @@ func TestTwoRestartsThatRestoreDifferentlyAreToldApart(t *testing.T) {
 	}
 }
 
+// TestAPowerLossIsToldAsOneNotAsACrash: power-loss-everysec's n1 loses
+// power (what no fsync reached is gone); lesson 47's fault line said only
+// "n1 crashed, restarted after 300ms" (issue 34).
+func TestAPowerLossIsToldAsOneNotAsACrash(t *testing.T) {
+	step := func(power bool) []history.FaultStep {
+		return []history.FaultStep{{ID: 1, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n1"}, Duration: 3e8, PowerLoss: power}}
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		crash := planWords(lang, Results{Plan: step(false), TimeScale: 1})
+		power := planWords(lang, Results{Plan: step(true), TimeScale: 1})
+		if want := tr(lang, "lesson.step.powerloss", "n1", span(0.3)); power != want || crash == power {
+			t.Errorf("%s: a power loss reads %q (a crash %q), want %q", lang, power, crash, want)
+		}
+	}
+}
+
 // TestAControlPairIsCountedAsAControlNotAsAFix: lesson 42 puts the
 // checkers' negative control beside the in-process mutex; the page said
 // "The fix was valid in N of N runs" of a lock that spans no pods (issue

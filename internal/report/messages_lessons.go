@@ -57,10 +57,11 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":            "open the report",
 		"lesson.notimeline":      "No timeline was drawn for this run.",
-		"lesson.step":            "%s on %s",                       // fault word, targets
-		"lesson.step.for":        "%s on %s for %s",                // fault word, targets, duration
-		"lesson.step.crash":      "%s crashed, restarted after %s", // nodes, downtime
-		"dur.planned":            "%s (%s planned)",                // measured duration, planned duration
+		"lesson.step":            "%s on %s",                                                           // fault word, targets
+		"lesson.step.for":        "%s on %s for %s",                                                    // fault word, targets, duration
+		"lesson.step.crash":      "%s crashed, restarted after %s",                                     // nodes, downtime
+		"lesson.step.powerloss":  "%s lost power (what no fsync reached was lost), restarted after %s", // nodes, downtime
+		"dur.planned":            "%s (%s planned)",                                                    // measured duration, planned duration
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
@@ -270,6 +271,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.step":            "%s trên %s",
 		"lesson.step.for":        "%s trên %s trong %s",
 		"lesson.step.crash":      "%s bị crash, khởi động lại sau %s",
+		"lesson.step.powerloss":  "%s mất điện (mất những gì chưa được fsync), khởi động lại sau %s",
 		"dur.planned":            "%s (kế hoạch: %s)",
 
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
