@@ -117,6 +117,16 @@ func TestAFixExpectedToStillViolateIsAPartialFix(t *testing.T) {
 				if !strings.Contains(page, `<section class="noevidence"><p class="pairlabel">`+want) {
 					t.Errorf("the fix is not headed %q", want)
 				}
+				// A partial fix's count is of how often it still violated,
+				// not "valid in 0 of N" (issue 34).
+				seeds := tr(lang, "lesson.seeds.one", 707)
+				partial, valid := tr(lang, "lesson.evidence.partial", 1, 1, seeds), tr(lang, "lesson.evidence.fixed", 0, 1, seeds)
+				if got := strings.Contains(page, partial); got != (c.want == "lesson.partial") {
+					t.Errorf("the page says %q: %v", partial, got)
+				}
+				if got := strings.Contains(page, valid); got != (c.want != "lesson.partial") {
+					t.Errorf("the page says %q: %v", valid, got)
+				}
 			})
 		}
 	}

@@ -87,12 +87,13 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.predict":             "Predict before you look:",
 		"lesson.takeaways":           "Takeaways",
 		"lesson.caveats":             "Caveats",
-		"lesson.seeds.one":           "seed %d",                                            // seed
-		"lesson.seeds.range":         "seeds %d–%d",                                        // lowest, highest
-		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).", // invalid, runs, seeds
-		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",           // valid, runs, seeds
-		"lesson.evidence.control":    "The control was valid in %d of %d runs (%s).",       // valid, runs, seeds
-		"lesson.evidence.rest":       "The others: %s.",                                    // counts by verdict
+		"lesson.seeds.one":           "seed %d",                                                               // seed
+		"lesson.seeds.range":         "seeds %d–%d",                                                           // lowest, highest
+		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
+		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
+		"lesson.evidence.partial":    "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
+		"lesson.evidence.control":    "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
+		"lesson.evidence.rest":       "The others: %s.",                                                       // counts by verdict
 		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
 		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
 		"lesson.evidence.few":        "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
@@ -301,6 +302,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seeds.range":         "các seed %d–%d",
 		"lesson.evidence.broken":     "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.partial":    "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
 		"lesson.evidence.control":    "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":       "Các lần còn lại: %s.",
 		"lesson.evidence.rerun.one":  "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
