@@ -15,8 +15,8 @@ import (
 
 // PairDiff is the fields (paths of the normalised YAML, as Flatten gives
 // them) in which a broken scenario and its fix differ, besides what names
-// and judges a run (name, description, lesson, seed, expect, fixed_by,
-// the final probe), sorted. The error is a normalisation's.
+// and judges a run (name, description, lesson, seed, expect, fixed_by),
+// sorted. The error is a normalisation's.
 func PairDiff(broken, fixed Scenario) ([]string, error) {
 	a, b, err := pairFields(broken, fixed)
 	if err != nil {
@@ -223,10 +223,12 @@ func onlyOperational(a, b map[string]string, kinds ...string) bool {
 }
 
 // judged is a field that names a run or says what it should come out as,
-// which a broken file and its fix differ in by nature (a lock-free fix
-// has no final probe to take).
+// which a broken file and its fix differ in by nature. The final probe is
+// not one: a lock-free fix takes none, so its broken twin goes without one
+// too, or its page's diff shows probe: true → false beside the fix (issue
+// 34, inventory-oversell).
 func judged(path string) bool {
-	for _, p := range []string{"name", "description", "description_vi", "lesson", "seed", "expect", "expect_live", "min_acquires", "fixed_by", "probe", "probe_timeout"} {
+	for _, p := range []string{"name", "description", "description_vi", "lesson", "seed", "expect", "expect_live", "min_acquires", "fixed_by", "probe_timeout"} {
 		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
 			return true
 		}
