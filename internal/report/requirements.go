@@ -174,8 +174,11 @@ func MarkOf(r Results, req string) Mark {
 			return Mark{Showing: Broken}
 		}
 		// Kept when every overlap (if any) is of a key its TTL ended:
-		// one of unknown cause neither keeps nor breaks it.
-		if tested && !has(func(a checker.Anomaly) bool {
+		// one of unknown cause neither keeps nor breaks it. A client the
+		// lock refused while another's key stood tested it too (lesson
+		// 43's shared-owner-token-per-holder: no fault, but w2 and w3
+		// were kept out while w1 held the key).
+		if (tested || contended(r)) && !has(func(a checker.Anomaly) bool {
 			return a.Kind == checker.KindMutexOverlap && (a.Cause == nil || a.Cause.Kind != account.EndExpired)
 		}) {
 			if a, ok := first(func(a checker.Anomaly) bool { return a.Kind == checker.KindMutexOverlap }); ok {
@@ -248,6 +251,15 @@ func sparedNote(r Results, a checker.Anomaly) string {
 		return NoteInOrder
 	}
 	return NoteNoHarm
+}
+
+// contended reports whether the lock of run r refused a client's acquire
+// while another client's key stood on a node (a Refusal claim whose key
+// was set by someone else): the lock had a contender to exclude.
+func contended(r Results) bool {
+	return slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+		return c.Kind == claim.Refusal && !c.Own && c.By != "" && c.By != c.Client
+	})
 }
 
 // outlivedTTL reports whether a client of run r believed it held a lock
