@@ -248,14 +248,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+      end return 0\" 2 lock-key job owner-token err")
 	}
 	if scenario.DelayedRestart(bf, ff) {
-		var lines []string
-		for _, k := range slices.Sorted(maps.Keys(bf)) {
-			if fault, field, ok := strings.Cut(k, "].restart_after"); ok && field == "" && ff[k] != bf[k] {
-				node := ff[fault+"].nodes[0]"]
-				lines = append(lines, "-restart "+node+" after "+bf[k], "+restart "+node+" after "+ff[k]+"   // > ttl "+ff["ttl"])
-			}
-		}
-		add(tr(lang, "diff.restart", ff["ttl"]), lines...)
+		add(tr(lang, "diff.restart", ff["ttl"]), restartLines(bf, ff)...)
 	}
 	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
 		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
@@ -423,4 +416,18 @@ func acquireLine(lang Lang, f Results) string {
 		return " grant := acquire(key)" + cm(lang, "fencedacquire")
 	}
 	return " SET lock-key owner-token NX PX ttl"
+}
+
+// restartLines are a delayed restart's diff lines (scenario.DelayedRestart:
+// bf and ff differ only in crashes' restart_after): each crashed node's
+// downtime before and after, against the TTL.
+func restartLines(bf, ff map[string]string) []string {
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(bf)) {
+		if fault, field, ok := strings.Cut(k, "].restart_after"); ok && field == "" && ff[k] != bf[k] {
+			node := ff[fault+"].nodes[0]"]
+			lines = append(lines, "-restart "+node+" after "+bf[k], "+restart "+node+" after "+ff[k]+"   // > ttl "+ff["ttl"])
+		}
+	}
+	return lines
 }

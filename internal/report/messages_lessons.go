@@ -154,7 +154,7 @@ var lessonMessages = map[Lang]map[string]string{
 		// The requirements page (lesson 42's five requirements).
 		"req.title":         "The five requirements of a distributed lock (lesson 42)",
 		"req.page.title":    "locksim — the five requirements",
-		"req.intro":         "Each cell lists the runs of this suite that show the requirement kept (✔) or broken (✘), with their verdicts. A run counts only if it was judged valid or invalid (an unknown run proves nothing) and, for a requirement that needs a fault, only if its fault plan held one.",
+		"req.intro":         "Each cell lists the runs of this suite that show the requirement kept (✔) or broken (✘; in amber, for safety, when no harm was done), with their verdicts and, where a mark alone would mislead, why. A run counts only if it was judged valid or invalid (an unknown run proves nothing) and, for a requirement that needs a fault, only if its fault plan held one.",
 		"req.algorithm":     "Algorithm",
 		"req.mutual":        "Mutual exclusion",
 		"req.deadlock":      "Deadlock-free",
@@ -359,7 +359,7 @@ var lessonMessages = map[Lang]map[string]string{
 
 		"req.title":         "Năm yêu cầu của một lock phân tán (bài 42)",
 		"req.page.title":    "locksim — năm yêu cầu",
-		"req.intro":         "Mỗi ô liệt kê các lần chạy trong bộ này cho thấy yêu cầu được giữ (✔) hoặc bị phá vỡ (✘), kèm kết luận của chúng. Một lần chạy chỉ được tính khi nó được kết luận hợp lệ hoặc vi phạm (lần chạy chưa kết luận không chứng minh được gì) và, với yêu cầu cần có lỗi, chỉ khi kế hoạch lỗi của nó có lỗi đó.",
+		"req.intro":         "Mỗi ô liệt kê các lần chạy trong bộ này cho thấy yêu cầu được giữ (✔) hoặc bị phá vỡ (✘; màu hổ phách, với yêu cầu an toàn, khi không có tác hại), kèm kết luận của chúng và, khi riêng dấu có thể gây hiểu lầm, lý do. Một lần chạy chỉ được tính khi nó được kết luận hợp lệ hoặc vi phạm (lần chạy chưa kết luận không chứng minh được gì) và, với yêu cầu cần có lỗi, chỉ khi kế hoạch lỗi của nó có lỗi đó.",
 		"req.algorithm":     "Thuật toán",
 		"req.mutual":        "Loại trừ lẫn nhau",
 		"req.deadlock":      "Không deadlock",
