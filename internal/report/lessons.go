@@ -572,6 +572,13 @@ func markClass(s Showing) string {
 // beside a kept mutual exclusion; a broken safety that did no harm).
 func markText(lang Lang, r Results, m Mark) string {
 	a := m.Anomaly
+	// A finding that names no roles still reads: "the stale holder".
+	if a.Stale == "" {
+		a.Stale = tr(lang, "lesson.strip.stale")
+	}
+	if a.Current == "" {
+		a.Current = tr(lang, "lesson.strip.current")
+	}
 	switch m.Note {
 	case NoteRefused:
 		return "✘ " + tr(lang, "lesson.strip.prevented", a.Stale)

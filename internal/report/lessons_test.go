@@ -594,6 +594,17 @@ func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) 
 	if want := "✘ " + tr(English, "lesson.strip.waste"); rows[0].Fixed != want || strings.Contains(rows[0].Fixed, "refused") {
 		t.Errorf("efficiency lock's side %q, want %q", rows[0].Fixed, want)
 	}
+	// A kept mutual exclusion beside an overlap whose roles are not named
+	// still reads as a sentence.
+	anon := Results{Verdict: checker.Valid, Plan: pause, Checkers: judged,
+		Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Informational: true, Cause: &checker.Cause{Kind: account.EndExpired}}}}
+	for _, lang := range []Lang{English, Vietnamese} {
+		rows = strip(lang, b, anon, []string{ReqMutualExclusion})
+		want := "✔ " + tr(lang, "lesson.strip.expired", tr(lang, "lesson.strip.current"), tr(lang, "lesson.strip.stale"))
+		if rows[0].Fixed != want {
+			t.Errorf("%s: an overlap with no roles reads %q, want %q", lang, rows[0].Fixed, want)
+		}
+	}
 }
 
 func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
