@@ -52,7 +52,7 @@ func TestAPairWhoseFixIsOnlyTheClockAssumptionIsAContrast(t *testing.T) {
 				}
 				page := html.UnescapeString(string(b))
 				if c.label == "lesson.contrast.restart" {
-					for _, want := range []string{tr(lang, "diff.restart", "10s"), "+ restart n3 after 11s   // > ttl 10s"} {
+					for _, want := range []string{tr(lang, "diff.restart", span(10)), "+ restart n3 after 11s   // > ttl 10s"} {
 						if !strings.Contains(page, want) {
 							t.Errorf("the delayed restart's change lacks %q", want)
 						}

@@ -248,7 +248,11 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+      end return 0\" 2 lock-key job owner-token err")
 	}
 	if scenario.DelayedRestart(bf, ff) {
-		add(tr(lang, "diff.restart", ff["ttl"]), restartLines(bf, ff)...)
+		var ttl any = ff["ttl"]
+		if d, err := time.ParseDuration(ff["ttl"]); err == nil {
+			ttl = span(d.Seconds()) // a duration on a page is a span, in lang's words
+		}
+		add(tr(lang, "diff.restart", ttl), restartLines(bf, ff)...)
 	}
 	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
 		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
