@@ -248,11 +248,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+      end return 0\" 2 lock-key job owner-token err")
 	}
 	if scenario.DelayedRestart(bf, ff) {
-		var ttl any = ff["ttl"]
-		if d, err := time.ParseDuration(ff["ttl"]); err == nil {
-			ttl = span(d.Seconds()) // a duration on a page is a span, in lang's words
-		}
-		add(tr(lang, "diff.restart", ttl), restartLines(bf, ff)...)
+		add(tr(lang, "diff.restart", ttlSpan(ff["ttl"])), restartLines(bf, ff)...)
 	}
 	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
 		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
@@ -434,4 +430,13 @@ func restartLines(bf, ff map[string]string) []string {
 		}
 	}
 	return lines
+}
+
+// ttlSpan is a scenario's ttl field as a span (a duration on a page is
+// one, in the page's words), or the field itself when it does not parse.
+func ttlSpan(ttl string) any {
+	if d, err := time.ParseDuration(ttl); err == nil {
+		return span(d.Seconds())
+	}
+	return ttl
 }
