@@ -80,6 +80,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.prevented":     "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
 		"lesson.strip.stale":         "the first holder",
 		"lesson.strip.current":       "the second client",
+		"lesson.strip.granted":       "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
 		"lesson.strip.waste":         "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
 		"lesson.strip.inorder":       "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, in token order",                    // stale holder
 		"lesson.strip.noharm":        "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                    // stale holder
@@ -293,6 +294,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.prevented":     "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
 		"lesson.strip.stale":         "client giữ lock đầu tiên",
 		"lesson.strip.current":       "client thứ hai",
+		"lesson.strip.granted":       "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
 		"lesson.strip.waste":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
 		"lesson.strip.inorder":       "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, theo thứ tự token",
 		"lesson.strip.noharm":        "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",

@@ -56,6 +56,10 @@ const (
 	// NoteNoHarm: safety spared; no write of the stale holder was
 	// accepted in the overlap, though none was refused either.
 	NoteNoHarm = "no-harm"
+	// NoteGranted: mutual exclusion broken; the lock itself let a second
+	// client in while the first's key should still have stood
+	// (exclusionEnds).
+	NoteGranted = "granted"
 	// NoteExpired: mutual exclusion kept, though two clients believed they
 	// held the lock: the second was granted it only after the first's key
 	// had expired by its TTL (safety's concern, not the lock's).
@@ -167,9 +171,11 @@ func MarkOf(r Results, req string) Mark {
 	}
 	switch req {
 	case ReqMutualExclusion:
+		if a, ok := first(func(a checker.Anomaly) bool { return a.Kind == checker.KindMutexOverlap && causeIn(a, exclusionEnds) }); ok {
+			return Mark{Showing: Broken, Note: NoteGranted, Anomaly: a}
+		}
 		if has(func(a checker.Anomaly) bool {
-			return a.Kind == checker.KindForeignUnlock || a.Kind == checker.KindOverAdmission ||
-				(a.Kind == checker.KindMutexOverlap && causeIn(a, exclusionEnds))
+			return a.Kind == checker.KindForeignUnlock || a.Kind == checker.KindOverAdmission
 		}) {
 			return Mark{Showing: Broken}
 		}
