@@ -247,3 +247,37 @@ func TestNoTwoLessonsShowOnePair(t *testing.T) {
 		})
 	}
 }
+
+// TestALessonListsSafetyWhenItsBrokenRunsAreMeantToBreakIt: a pair whose
+// broken scenario expects a violation of safety (a double charge, a lost
+// update, …) shows safety in its lesson's requirements table, or the
+// table shows no ✘ for a run that charged twice (issue 34: lesson 43's
+// shared-owner-token).
+func TestALessonListsSafetyWhenItsBrokenRunsAreMeantToBreakIt(t *testing.T) {
+	// The kinds that break safety (report's safetyKinds; this package
+	// cannot import report).
+	safety := []string{"double-effect", "lost-update", "oversell", "split-brain", "duplicate-run",
+		"stale-write-accepted", "token-regression", "over-admission", "not-linearizable"}
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := scenario.FirstLesson; n <= scenario.LastLesson; n++ {
+		l := all[n]
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Pairs {
+			t.Run(fmt.Sprintf("lesson %d lists safety if %s breaks it", n, p.Broken), func(t *testing.T) {
+				b, err := loadShipped(p.Broken)
+				if err != nil {
+					t.Fatal(err)
+				}
+				i := slices.IndexFunc(b.Expect.Kinds, func(k string) bool { return slices.Contains(safety, k) })
+				if i >= 0 && !slices.Contains(l.Requirements, "safety") {
+					t.Errorf("%s expects %s, but lesson %d's requirements %v leave out safety", p.Broken, b.Expect.Kinds[i], n, l.Requirements)
+				}
+			})
+		}
+	}
+}

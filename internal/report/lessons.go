@@ -158,6 +158,8 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.control"), "noevidence", "control"
 	case clockContrast(b.R, f.R):
 		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast.clock"), "contrast", "contrast"
+	case restartContrast(b.R, f.R):
+		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast.restart"), "contrast", "contrast"
 	case partialFix(f.R):
 		p.FixedLabel, p.FixedClass = tr(lang, "lesson.partial", expectedWords(lang, f.R.ExpectKinds)), "noevidence"
 	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
@@ -540,30 +542,65 @@ type stripRow struct {
 	BClass, FClass string // req-kept, req-broken, req-prevented or empty
 }
 
-// stripCell tells what run r showed of req: kept, broken or not shown;
-// for safety kept while two clients believed they held the lock (an
-// informational overlap: the resource refused the stale write), the
-// course's definition broken and the harm prevented.
+// stripCell tells what run r showed of req (MarkOf, the same rule as
+// requirements.html): kept, broken, spared (safety broken by the course's
+// definition, no harm done) or not shown, with the mark's note.
 func stripCell(lang Lang, r Results, req string) (text, class string) {
-	switch Shows(r, req) {
-	case Kept:
-		if req == ReqSafety && slices.ContainsFunc(r.Anomalies, func(a checker.Anomaly) bool {
-			return a.Informational && a.Kind == checker.KindMutexOverlap
-		}) {
-			// The course's safety (no two clients believe they hold the
-			// lock) was broken; the resource prevented the harm (issue 34).
-			return "✘ " + tr(lang, "lesson.strip.prevented"), "req-prevented"
-		}
-		if a, ok := orphanBound(r); ok && (req == ReqDeadlockFree || req == ReqLiveness) {
-			// A lease outlived its holder; its TTL ended it: say by how
-			// much and what bound it.
-			return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9)), "req-kept"
-		}
-		return "✔ " + tr(lang, "req.kept"), "req-kept"
-	case Broken:
-		return "✘ " + tr(lang, "req.broken"), "req-broken"
+	m := MarkOf(r, req)
+	switch m.Showing {
+	case Kept, Broken, Spared:
+		return markText(lang, r, m), markClass(m.Showing)
 	}
 	return "– " + tr(lang, "lesson.strip.notshown"), ""
+}
+
+// markClass is the CSS class of a mark.
+func markClass(s Showing) string {
+	switch s {
+	case Kept:
+		return "req-kept"
+	case Broken:
+		return "req-broken"
+	case Spared:
+		return "req-prevented"
+	}
+	return ""
+}
+
+// markText is a mark with its words: ✔ kept or ✘ broken, and its note's
+// definition where the mark alone would mislead (two believed holders
+// beside a kept mutual exclusion; a broken safety that did no harm).
+func markText(lang Lang, r Results, m Mark) string {
+	a := m.Anomaly
+	// A finding that names no roles still reads: "the stale holder".
+	if a.Stale == "" {
+		a.Stale = tr(lang, "lesson.strip.stale")
+	}
+	if a.Current == "" {
+		a.Current = tr(lang, "lesson.strip.current")
+	}
+	switch m.Note {
+	case NoteRefused:
+		return "✘ " + tr(lang, "lesson.strip.prevented", a.Stale)
+	case NoteWaste:
+		return "✘ " + tr(lang, "lesson.strip.waste")
+	case NoteInOrder:
+		return "✘ " + tr(lang, "lesson.strip.inorder", a.Stale)
+	case NoteNoHarm:
+		return "✘ " + tr(lang, "lesson.strip.noharm", a.Stale)
+	case NoteExpired:
+		return "✔ " + tr(lang, "lesson.strip.expired", a.Current, a.Stale)
+	case NoteGranted:
+		return "✘ " + tr(lang, "lesson.strip.granted", a.Current, a.Stale)
+	case NoteBounded:
+		// A lease outlived its holder; its TTL ended it: say by how
+		// much and what bound it.
+		return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
+	}
+	if m.Showing == Kept {
+		return "✔ " + tr(lang, "req.kept")
+	}
+	return "✘ " + tr(lang, "req.broken")
 }
 
 // strip is a pair's requirements strip over the lesson's requirements
@@ -596,7 +633,8 @@ type reqCell struct {
 }
 
 type reqRun struct {
-	Name, Link, Verdict, VerdictWord, Showing, Mark string
+	Name, Link, Verdict, VerdictWord string
+	Showing, Class                   string // the mark with its words (markText) and its CSS class
 }
 
 type reqRow struct {
@@ -653,17 +691,14 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 			lockFreeOnly := true
 			for _, r := range byAlg[a] {
 				lockFreeOnly = lockFreeOnly && lockFree(r.R)
-				s := Shows(r.R, req)
+				m := MarkOf(r.R, req)
+				s := m.Showing
 				if s == NotShown || seen[r.R.Scenario+string(rune(s))] {
 					continue
 				}
 				seen[r.R.Scenario+string(rune(s))] = true
-				rr := reqRun{Name: r.R.Scenario, Link: r.Card.Link, Verdict: string(r.R.Verdict), VerdictWord: tr(lang, "verdict."+string(r.R.Verdict))}
-				if s == Kept {
-					rr.Showing, rr.Mark = tr(lang, "req.kept"), "✔"
-				} else {
-					rr.Showing, rr.Mark = tr(lang, "req.broken"), "✘"
-				}
+				rr := reqRun{Name: r.R.Scenario, Link: r.Card.Link, Verdict: string(r.R.Verdict), VerdictWord: tr(lang, "verdict."+string(r.R.Verdict)),
+					Showing: markText(lang, r.R, m), Class: markClass(s)}
 				cell.Runs = append(cell.Runs, rr)
 			}
 			need := tr(lang, "req.need.any")

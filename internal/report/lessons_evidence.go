@@ -71,13 +71,18 @@ func (t seedTally) seedsWord(lang Lang) string {
 }
 
 // others says what a tally's runs that were not valid came out as.
-func (t seedTally) others(lang Lang) string {
+func (t seedTally) others(lang Lang) string { return t.othersThan(lang, checker.Valid) }
+
+// othersThan says what a tally's runs that did not come out as v came
+// out as (a partial fix's runs that were not invalid).
+func (t seedTally) othersThan(lang Lang, v checker.Verdict) string {
 	var parts []string
 	for _, c := range []struct {
 		n   int
 		key string
-	}{{t.Invalid, "verdict.invalid"}, {t.Unknown, "verdict.unknown"}, {t.Error, "suite.error"}} {
-		if c.n > 0 {
+		v   checker.Verdict
+	}{{t.Valid, "verdict.valid", checker.Valid}, {t.Invalid, "verdict.invalid", checker.Invalid}, {t.Unknown, "verdict.unknown", checker.Unknown}, {t.Error, "suite.error", ""}} {
+		if c.n > 0 && (c.v != v || c.v == "") {
 			parts = append(parts, strconv.Itoa(c.n)+" "+tr(lang, c.key))
 		}
 	}
@@ -96,14 +101,23 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	switch {
 	case control:
 		key = "lesson.evidence.control"
-	case clockContrast(b.R, f.R):
-		// The clock assumption holding is no fix either: nothing is said
-		// of how well a fix holds.
+	case clockContrast(b.R, f.R) || restartContrast(b.R, f.R):
+		// The clock assumption holding, or a node kept down past the
+		// TTL, is no fix to the lock either: nothing is said of how well
+		// a fix holds.
 		key, control = "lesson.evidence.contrast", true
 	}
 	fix := tr(lang, key, ft.Valid, ft.N, ft.seedsWord(lang))
 	if ft.Valid < ft.N {
 		fix += " " + tr(lang, "lesson.evidence.rest", ft.others(lang))
+	}
+	if partialFix(f.R) && !control {
+		// A partial fix is expected to still violate: count how often it
+		// did, not how often it was valid (issue 34).
+		fix, control = tr(lang, "lesson.evidence.partial", ft.Invalid, ft.N, ft.seedsWord(lang)), true
+		if ft.Invalid < ft.N {
+			fix += " " + tr(lang, "lesson.evidence.rest", ft.othersThan(lang, checker.Invalid))
+		}
 	}
 	fix += ft.rerunWords(lang)
 	out = append(out, fix)
@@ -139,3 +153,9 @@ func expectedWords(lang Lang, kinds []string) string {
 	}
 	return joinAnd(lang, words)
 }
+
+// restartContrast tells whether a pair's fix is only a crashed node kept
+// down longer than the TTL (scenario.DelayedRestart): antirez's delayed
+// restart, an operational answer shown as a contrast as the clock pairs
+// are (issue 34).
+func restartContrast(b, f Results) bool { return scenario.DelayedRestart(runFields(b), runFields(f)) }

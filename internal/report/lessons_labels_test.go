@@ -21,13 +21,19 @@ import (
 // brings the rate inside the drift allowance. Neither is a fix anyone
 // deploys, so lesson 47 labels them a contrast "when the clock assumption
 // holds", counts them as a contrast and offers no fix's evidence lines
-// (issue 34 item 12); a real fix beside them is still "fixed".
+// (issue 34 item 12); a real fix beside them is still "fixed". So is
+// redlock-delayed-restart, which only keeps n3 down past the TTL: an
+// operational answer, whose change is said in words, not only as
+// restart_after.
 func TestAPairWhoseFixIsOnlyTheClockAssumptionIsAContrast(t *testing.T) {
 	ok := true
-	for _, c := range []struct{ broken, fix string }{
-		{"redlock-clock-jump.yaml", "redlock-no-clock-jump.yaml"},
-		{"node-clock-rate.yaml", "node-clock-rate-safe.yaml"},
-		{"client-clock-skew.yaml", "client-clock-skew-safe.yaml"},
+	for _, c := range []struct{ broken, fix, label string }{
+		{"redlock-clock-jump.yaml", "redlock-no-clock-jump.yaml", "lesson.contrast.clock"},
+		{"node-clock-rate.yaml", "node-clock-rate-safe.yaml", "lesson.contrast.clock"},
+		{"client-clock-skew.yaml", "client-clock-skew-safe.yaml", "lesson.contrast.clock"},
+		// A delayed restart changes only the fault plan too: an
+		// operational answer, in the same class (issue 34).
+		{"redlock-restart.yaml", "redlock-delayed-restart.yaml", "lesson.contrast.restart"},
 	} {
 		for _, lang := range []Lang{English, Vietnamese} {
 			t.Run(c.fix+" is labelled a contrast in "+string(lang), func(t *testing.T) {
@@ -45,7 +51,14 @@ func TestAPairWhoseFixIsOnlyTheClockAssumptionIsAContrast(t *testing.T) {
 					t.Fatal(err)
 				}
 				page := html.UnescapeString(string(b))
-				for _, want := range []string{`<section class="contrast"><p class="pairlabel">` + tr(lang, "lesson.contrast.clock"),
+				if c.label == "lesson.contrast.restart" {
+					for _, want := range []string{tr(lang, "diff.restart", span(10)), "+ restart n3 after 11s   // > ttl 10s"} {
+						if !strings.Contains(page, want) {
+							t.Errorf("the delayed restart's change lacks %q", want)
+						}
+					}
+				}
+				for _, want := range []string{`<section class="contrast"><p class="pairlabel">` + tr(lang, c.label),
 					tr(lang, "lesson.evidence.contrast", 1, 1, tr(lang, "lesson.seeds.one", 8)), tr(lang, "lesson.change.contrast")} {
 					if !strings.Contains(page, want) {
 						t.Errorf("lesson 47 lacks %q", want)
@@ -103,6 +116,16 @@ func TestAFixExpectedToStillViolateIsAPartialFix(t *testing.T) {
 				}
 				if !strings.Contains(page, `<section class="noevidence"><p class="pairlabel">`+want) {
 					t.Errorf("the fix is not headed %q", want)
+				}
+				// A partial fix's count is of how often it still violated,
+				// not "valid in 0 of N" (issue 34).
+				seeds := tr(lang, "lesson.seeds.one", 707)
+				partial, valid := tr(lang, "lesson.evidence.partial", 1, 1, seeds), tr(lang, "lesson.evidence.fixed", 0, 1, seeds)
+				if got := strings.Contains(page, partial); got != (c.want == "lesson.partial") {
+					t.Errorf("the page says %q: %v", partial, got)
+				}
+				if got := strings.Contains(page, valid); got != (c.want != "lesson.partial") {
+					t.Errorf("the page says %q: %v", valid, got)
 				}
 			})
 		}

@@ -44,8 +44,12 @@ func planWords(lang Lang, r Results) string {
 		switch {
 		case st.Kind == "crash" && st.Duration > 0:
 			// A crashed node's window is its downtime, not how long a
-			// crash lasts.
-			parts = append(parts, tr(lang, "lesson.step.crash", targets, span(h.ScenarioSeconds(st.Duration))))
+			// crash lasts; a power loss also drops what no fsync reached.
+			key := "lesson.step.crash"
+			if st.PowerLoss {
+				key = "lesson.step.powerloss"
+			}
+			parts = append(parts, tr(lang, key, targets, span(h.ScenarioSeconds(st.Duration))))
 		case st.Duration > 0:
 			parts = append(parts, tr(lang, "lesson.step.for", word, targets,
 				span(h.ScenarioSeconds(st.Duration))))
@@ -247,6 +251,9 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+        return redis.call('HSET', KEYS[2], 'failedReason', ARGV[2])",
 			"+      end return 0\" 2 lock-key job owner-token err")
 	}
+	if scenario.DelayedRestart(bf, ff) {
+		add(tr(lang, "diff.restart", ttlSpan(ff["ttl"])), restartLines(bf, ff)...)
+	}
 	if bt, ft := bf["ttl"], ff["ttl"]; b.Algorithm == f.Algorithm && bt != "" && ft != "" && bt != ft {
 		add(tr(lang, "diff.ttlvalue"), "-ttl := "+bt, "+ttl := "+ft)
 	}
@@ -407,4 +414,27 @@ func acquireLine(lang Lang, f Results) string {
 		return " grant := acquire(key)" + cm(lang, "fencedacquire")
 	}
 	return " SET lock-key owner-token NX PX ttl"
+}
+
+// restartLines are a delayed restart's diff lines (scenario.DelayedRestart:
+// bf and ff differ only in crashes' restart_after): each crashed node's
+// downtime before and after, against the TTL.
+func restartLines(bf, ff map[string]string) []string {
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(bf)) {
+		if fault, field, ok := strings.Cut(k, "].restart_after"); ok && field == "" && ff[k] != bf[k] {
+			node := ff[fault+"].nodes[0]"]
+			lines = append(lines, "-restart "+node+" after "+bf[k], "+restart "+node+" after "+ff[k]+"   // > ttl "+ff["ttl"])
+		}
+	}
+	return lines
+}
+
+// ttlSpan is a scenario's ttl field as a span (a duration on a page is
+// one, in the page's words), or the field itself when it does not parse.
+func ttlSpan(ttl string) any {
+	if d, err := time.ParseDuration(ttl); err == nil {
+		return span(d.Seconds())
+	}
+	return ttl
 }

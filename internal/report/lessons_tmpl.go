@@ -141,7 +141,7 @@ const requirementsTemplate = `{{template "head" .}}{{template "css"}}
 <table class="req" id="requirements">
 <colgroup><col style="width: 14%">{{range .Cols}}<col>{{end}}</colgroup>
 <tr><th>{{t "req.algorithm"}}</th>{{range .Cols}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr><th scope="row">{{.Algorithm}}</th>{{range .Cells}}<td>{{if .Runs}}<ul>{{range .Runs}}<li><span class="{{if eq .Mark "✔"}}req-kept{{else}}req-broken{{end}}">{{.Mark}} {{.Showing}}</span>: {{if .Link}}<a href="{{.Link}}">{{.Name}}</a>{{else}}{{.Name}}{{end}} <span class="v-{{.Verdict}}">{{.VerdictWord}}</span></li>{{end}}</ul>{{else if .NA}}<span class="empty">{{.NA}}</span>{{else}}<span class="empty">{{.Empty}}</span>{{end}}</td>{{end}}</tr>
+{{range .Rows}}<tr><th scope="row">{{.Algorithm}}</th>{{range .Cells}}<td>{{if .Runs}}<ul>{{range .Runs}}<li><span class="{{.Class}}">{{.Showing}}</span>: {{if .Link}}<a href="{{.Link}}">{{.Name}}</a>{{else}}{{.Name}}{{end}} <span class="v-{{.Verdict}}">{{.VerdictWord}}</span></li>{{end}}</ul>{{else if .NA}}<span class="empty">{{.NA}}</span>{{else}}<span class="empty">{{.Empty}}</span>{{end}}</td>{{end}}</tr>
 {{end}}</table>
 <h2>{{t "req.rules"}}</h2>
 <ul>{{range .Rules}}<li>{{.}}</li>{{end}}</ul>

@@ -57,15 +57,17 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":            "open the report",
 		"lesson.notimeline":      "No timeline was drawn for this run.",
-		"lesson.step":            "%s on %s",                       // fault word, targets
-		"lesson.step.for":        "%s on %s for %s",                // fault word, targets, duration
-		"lesson.step.crash":      "%s crashed, restarted after %s", // nodes, downtime
-		"dur.planned":            "%s (%s planned)",                // measured duration, planned duration
+		"lesson.step":            "%s on %s",                                                           // fault word, targets
+		"lesson.step.for":        "%s on %s for %s",                                                    // fault word, targets, duration
+		"lesson.step.crash":      "%s crashed, restarted after %s",                                     // nodes, downtime
+		"lesson.step.powerloss":  "%s lost power (what no fsync reached was lost), restarted after %s", // nodes, downtime
+		"dur.planned":            "%s (%s planned)",                                                    // measured duration, planned duration
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
 		"lesson.partial":             "a partial fix: still violates, as expected (%s)", // expected kinds
 		"lesson.contrast.clock":      "contrast: when the clock assumption holds",
+		"lesson.contrast.restart":    "contrast: an operational answer (a crashed node kept down longer than the TTL), not a change to the lock",
 		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
 		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
 		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
@@ -75,18 +77,26 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip":               "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
 		"lesson.strip.req":           "Requirement",
 		"lesson.strip.notshown":      "not shown by this run",
-		"lesson.strip.prevented":     "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused the stale write",
-		"lesson.strip.bounded":       "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself", // owner, key, how long, TTL
+		"lesson.strip.prevented":     "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
+		"lesson.strip.stale":         "the first holder",
+		"lesson.strip.current":       "the second client",
+		"lesson.strip.granted":       "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
+		"lesson.strip.waste":         "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
+		"lesson.strip.inorder":       "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, in token order",                    // stale holder
+		"lesson.strip.noharm":        "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                    // stale holder
+		"lesson.strip.expired":       "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
+		"lesson.strip.bounded":       "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
 		"lesson.requirements":        "Lesson 42's requirements it bears on:",
 		"lesson.predict":             "Predict before you look:",
 		"lesson.takeaways":           "Takeaways",
 		"lesson.caveats":             "Caveats",
-		"lesson.seeds.one":           "seed %d",                                            // seed
-		"lesson.seeds.range":         "seeds %d–%d",                                        // lowest, highest
-		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).", // invalid, runs, seeds
-		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",           // valid, runs, seeds
-		"lesson.evidence.control":    "The control was valid in %d of %d runs (%s).",       // valid, runs, seeds
-		"lesson.evidence.rest":       "The others: %s.",                                    // counts by verdict
+		"lesson.seeds.one":           "seed %d",                                                               // seed
+		"lesson.seeds.range":         "seeds %d–%d",                                                           // lowest, highest
+		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
+		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
+		"lesson.evidence.partial":    "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
+		"lesson.evidence.control":    "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
+		"lesson.evidence.rest":       "The others: %s.",                                                       // counts by verdict
 		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
 		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
 		"lesson.evidence.few":        "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
@@ -116,7 +126,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.perfire":            "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
 		"diff.singleton":          "A singleton worker: one scheduler holds the leader key for the whole run and runs every fire time; the others stand by.",
 		"diff.aof":                "Persistence: fsync every write before replying, so a restarted node still has the key.",
-		"diff.wait":               "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.", // "1 replica" / "every replica"
+		"diff.restart":            "Operate the nodes so that a crashed node stays down longer than the TTL (%s) before it restarts (antirez's delayed restart): by then every key it held has expired on the other nodes, so its empty restart cannot hand a second client a majority. The lock's code does not change.", // TTL
+		"diff.wait":               "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.",                                                                                                                                                                    // "1 replica" / "every replica"
 		"diff.wait.one":           "one replica",
 		"diff.wait.all":           "every replica",
 		"diff.watchdog":           "While the job runs: renew the lease every TTL/3, and stop the job when a renewal fails.",
@@ -146,17 +157,17 @@ var lessonMessages = map[Lang]map[string]string{
 		// The requirements page (lesson 42's five requirements).
 		"req.title":         "The five requirements of a distributed lock (lesson 42)",
 		"req.page.title":    "locksim — the five requirements",
-		"req.intro":         "Each cell lists the runs of this suite that show the requirement kept (✔) or broken (✘), with their verdicts. A run counts only if it was judged valid or invalid (an unknown run proves nothing) and, for a requirement that needs a fault, only if its fault plan held one.",
+		"req.intro":         "Each cell lists the runs of this suite that show the requirement kept (✔) or broken (✘; in amber, for safety, when no harm was done), with their verdicts and, where a mark alone would mislead, why. A run counts only if it was judged valid or invalid (an unknown run proves nothing) and, for a requirement that needs a fault, only if its fault plan held one.",
 		"req.algorithm":     "Algorithm",
 		"req.mutual":        "Mutual exclusion",
 		"req.deadlock":      "Deadlock-free",
 		"req.fault":         "Fault tolerance",
 		"req.safety":        "Safety",
 		"req.liveness":      "Liveness",
-		"req.mutual.rule":   "Broken: two clients were let in at once by the lock itself — the first holder's key was deleted by another client, lost on its node (crash, clock, failover), or never excluded the second (it was granted while the first holder's key should still have stood by its TTL; an overlap whose key had merely expired by its TTL is not counted here), or a semaphore admitted more than its permits. Kept: a run with no such finding.",
+		"req.mutual.rule":   "Broken: two clients were let in at once by the lock itself — the first holder's key was deleted by another client, lost on its node (crash, clock, failover), re-entered or released by another client sharing its owner token, or never excluded the second (it was granted while the first holder's key should still have stood by its TTL), or a semaphore admitted more than its permits. Kept: a run that tested it (a fault, a job longer than its TTL, or a client the lock refused while another's key stood) with no such finding; an overlap whose first key had merely expired by its TTL keeps it (the lock granted one client at a time), and the mark says so: two clients believing they hold the lock is safety's concern.",
 		"req.deadlock.rule": "Broken: a lock stayed stuck (stuck-lock). Kept: a run whose faults stopped, cut off or crashed a client while it held a lock, with no stuck lock (a fault on a client that held nothing strands no lock and shows nothing).",
 		"req.fault.rule":    "Broken: a finding whose cause is a node's failure (crash, clock fault, failover, flush, power loss). Kept: a run whose faults struck a node or cut links, with no such finding.",
-		"req.safety.rule":   "Broken: a violation that is not informational (two holders acting at once, a double charge, a lost update, an oversell, a split brain, a duplicate run, a stale write or token accepted). Kept: a run with none. An overlap whose stale write the resource refused did no harm, so this page counts it as kept; by the course's definition (no two clients believe they hold the lock) safety was still broken, and the lesson pages mark such a run ✘ with the harm prevented.",
+		"req.safety.rule":   "Broken: a violation that is not informational (two holders acting at once, a double charge, a lost update, an oversell, a split brain, a duplicate run, a stale write or token accepted). Broken with no harm (✘, in amber): by the course's definition (no two clients believe they hold the lock) safety was broken, but the checkers found no harm: the resource refused the stale write (harm prevented), the lock was an efficiency lock (duplicate work), or the resource took the stale writes in token order or took none. Kept: a valid run that tested it (a fault, or a job longer than its TTL) with no two believed holders. The lesson pages mark each run by this same rule.",
 		"req.liveness.rule": "Broken: the lock was unavailable, stuck or orphaned (a liveness finding, informational or not, unless the machine was too busy). Kept: a run whose liveness checker ran and found nothing else; an informational orphaned lease whose key its TTL ended within one TTL of its holder's end is no break: the lock came free by itself.",
 		"req.kept":          "kept",
 		"req.broken":        "broken",
@@ -264,11 +275,13 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.step":            "%s trên %s",
 		"lesson.step.for":        "%s trên %s trong %s",
 		"lesson.step.crash":      "%s bị crash, khởi động lại sau %s",
+		"lesson.step.powerloss":  "%s mất điện (mất những gì chưa được fsync), khởi động lại sau %s",
 		"dur.planned":            "%s (kế hoạch: %s)",
 
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
 		"lesson.partial":             "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
 		"lesson.contrast.clock":      "đối chiếu: khi giả định về đồng hồ đúng",
+		"lesson.contrast.restart":    "đối chiếu: một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải thay đổi lock",
 		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
 		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
 		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
@@ -278,7 +291,14 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip":               "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
 		"lesson.strip.req":           "Yêu cầu",
 		"lesson.strip.notshown":      "lần chạy này không cho thấy",
-		"lesson.strip.prevented":     "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ",
+		"lesson.strip.prevented":     "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
+		"lesson.strip.stale":         "client giữ lock đầu tiên",
+		"lesson.strip.current":       "client thứ hai",
+		"lesson.strip.granted":       "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
+		"lesson.strip.waste":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
+		"lesson.strip.inorder":       "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, theo thứ tự token",
+		"lesson.strip.noharm":        "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
+		"lesson.strip.expired":       "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
 		"lesson.strip.bounded":       "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
 		"lesson.requirements":        "Các yêu cầu của bài 42 mà bài này đề cập:",
 		"lesson.predict":             "Hãy dự đoán trước khi xem:",
@@ -288,6 +308,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.seeds.range":         "các seed %d–%d",
 		"lesson.evidence.broken":     "File bản lỗi vi phạm trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.partial":    "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
 		"lesson.evidence.control":    "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":       "Các lần còn lại: %s.",
 		"lesson.evidence.rerun.one":  "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
@@ -315,6 +336,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.perfire":            "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
 		"diff.singleton":          "Singleton worker: một scheduler giữ key leader suốt lần chạy và chạy mọi lần kích hoạt; các scheduler khác đứng chờ.",
 		"diff.aof":                "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
+		"diff.restart":            "Vận hành các node sao cho node bị crash nằm im lâu hơn TTL (%s) rồi mới khởi động lại (khởi động lại chậm của antirez): đến lúc đó mọi key nó từng giữ đã hết hạn (expire) trên các node khác, nên lần khởi động lại với dữ liệu trống của nó không thể trao đa số cho client thứ hai. Mã của lock không đổi.",
 		"diff.wait":               "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key, kiểm tra giá trị WAIT trả về, và trả lại lock khi quá ít replica xác nhận.",
 		"diff.wait.one":           "một replica",
 		"diff.wait.all":           "mọi replica",
@@ -343,17 +365,17 @@ var lessonMessages = map[Lang]map[string]string{
 
 		"req.title":         "Năm yêu cầu của một lock phân tán (bài 42)",
 		"req.page.title":    "locksim — năm yêu cầu",
-		"req.intro":         "Mỗi ô liệt kê các lần chạy trong bộ này cho thấy yêu cầu được giữ (✔) hoặc bị phá vỡ (✘), kèm kết luận của chúng. Một lần chạy chỉ được tính khi nó được kết luận hợp lệ hoặc vi phạm (lần chạy chưa kết luận không chứng minh được gì) và, với yêu cầu cần có lỗi, chỉ khi kế hoạch lỗi của nó có lỗi đó.",
+		"req.intro":         "Mỗi ô liệt kê các lần chạy trong bộ này cho thấy yêu cầu được giữ (✔) hoặc bị phá vỡ (✘; màu hổ phách, với yêu cầu an toàn, khi không có tác hại), kèm kết luận của chúng và, khi riêng dấu có thể gây hiểu lầm, lý do. Một lần chạy chỉ được tính khi nó được kết luận hợp lệ hoặc vi phạm (lần chạy chưa kết luận không chứng minh được gì) và, với yêu cầu cần có lỗi, chỉ khi kế hoạch lỗi của nó có lỗi đó.",
 		"req.algorithm":     "Thuật toán",
 		"req.mutual":        "Loại trừ lẫn nhau",
 		"req.deadlock":      "Không deadlock",
 		"req.fault":         "Chịu lỗi",
 		"req.safety":        "An toàn",
 		"req.liveness":      "Tiến triển",
-		"req.mutual.rule":   "Bị phá vỡ: chính lock đã cho hai client vào cùng lúc — key của client giữ đầu tiên bị client khác xoá, bị mất trên node của nó (crash, đồng hồ, failover), hoặc không hề ngăn client thứ hai (client thứ hai được cấp lock khi theo TTL key của client giữ đầu tiên lẽ ra vẫn còn; một lần chồng lấn mà key chỉ hết hạn theo TTL thì không tính ở đây), hoặc semaphore cho vào nhiều hơn số permit. Được giữ: lần chạy không có phát hiện nào như vậy.",
+		"req.mutual.rule":   "Bị phá vỡ: chính lock đã cho hai client vào cùng lúc — key của client giữ đầu tiên bị client khác xoá, bị mất trên node của nó (crash, đồng hồ, failover), bị một client khác dùng chung owner token vào lại hoặc nhả, hoặc không hề ngăn client thứ hai (client thứ hai được cấp lock khi theo TTL key của client giữ đầu tiên lẽ ra vẫn còn), hoặc semaphore cho vào nhiều hơn số permit. Được giữ: lần chạy có kiểm tra yêu cầu này (có lỗi, job dài hơn TTL, hoặc một client bị lock từ chối khi key của client khác vẫn còn) mà không có phát hiện nào như vậy; một lần chồng lấn mà key đầu tiên chỉ hết hạn (expire) theo TTL vẫn giữ yêu cầu này (lock chỉ cấp cho một client mỗi lúc), và ô đánh dấu nói rõ điều đó: hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn.",
 		"req.deadlock.rule": "Bị phá vỡ: một lock bị kẹt mãi (stuck-lock). Được giữ: lần chạy có lỗi làm dừng, cắt hoặc crash một client đang giữ lock mà không có lock nào bị kẹt (lỗi trên một client không giữ gì thì không làm kẹt lock nào và không cho thấy gì).",
 		"req.fault.rule":    "Bị phá vỡ: một phát hiện có nguyên nhân là node bị hỏng (crash, lỗi đồng hồ, failover, flush, mất điện). Được giữ: lần chạy có lỗi đánh vào một node hoặc cắt kết nối mà không có phát hiện nào như vậy.",
-		"req.safety.rule":   "Bị phá vỡ: một vi phạm không chỉ mang tính thông tin (hai client giữ cùng hành động, trừ tiền hai lần, mất cập nhật, bán quá số hàng, hai leader, chạy trùng, lần ghi hay token cũ được chấp nhận). Được giữ: lần chạy không có vi phạm nào. Một lần chồng lấn mà tài nguyên đã từ chối lần ghi cũ không gây hại, nên trang này tính là được giữ; theo định nghĩa của môn học (không có hai client cùng tin mình giữ lock) thì an toàn vẫn bị phá vỡ, và các trang bài học đánh dấu lần chạy đó ✘ kèm tác hại được ngăn lại.",
+		"req.safety.rule":   "Bị phá vỡ: một vi phạm không chỉ mang tính thông tin (hai client giữ cùng hành động, trừ tiền hai lần, mất cập nhật, bán quá số hàng, hai leader, chạy trùng, lần ghi hay token cũ được chấp nhận). Bị phá vỡ nhưng không có tác hại (✘, màu hổ phách): theo định nghĩa của môn học (không có hai client cùng tin mình giữ lock) thì an toàn bị phá vỡ, nhưng checker không thấy tác hại: tài nguyên đã từ chối lần ghi cũ (tác hại được ngăn lại), lock là efficiency lock (chỉ làm trùng công việc), hoặc tài nguyên nhận các lần ghi cũ theo thứ tự token hay không nhận lần nào. Được giữ: lần chạy hợp lệ có kiểm tra yêu cầu này (có lỗi, hoặc job dài hơn TTL) mà không có hai client cùng tin mình giữ lock. Các trang bài học đánh dấu từng lần chạy theo đúng quy tắc này.",
 		"req.liveness.rule": "Bị phá vỡ: lock không khả dụng, bị kẹt hoặc bị bỏ rơi (một phát hiện về tiến triển, thông tin hay không, trừ khi máy quá bận). Được giữ: lần chạy mà checker tiến triển đã chạy và không thấy gì khác; một lease bị bỏ rơi chỉ mang tính thông tin mà TTL đã xoá key trong vòng một TTL sau khi client giữ nó dừng thì không tính là phá vỡ: lock tự được giải phóng.",
 		"req.kept":          "được giữ",
 		"req.broken":        "bị phá vỡ",

@@ -29,12 +29,54 @@ func Requirements() []string {
 type Showing int
 
 // What a run shows of a requirement: nothing (it did not test it, or
-// proves nothing), that it was kept, or that it was broken.
+// proves nothing), that it was kept, that it was broken, or (safety only)
+// that it was broken by the course's definition — two clients believed
+// they held the lock — while no harm was done (Spared: the resource
+// refused the stale write, or the lock was an efficiency lock). Spared is
+// marked ✘ with its note (Mark.Note) on the lesson pages and on
+// requirements.html alike (issue 34).
 const (
 	NotShown Showing = iota
 	Kept
 	Broken
+	Spared
 )
+
+// Why a mark needs words beside it (Mark.Note).
+const (
+	// NoteRefused: safety spared; the resource refused the stale
+	// holder's write (an Op claim of the stale client with a refusal).
+	NoteRefused = "refused"
+	// NoteWaste: safety spared; an efficiency lock, whose overlap only
+	// duplicated work.
+	NoteWaste = "waste"
+	// NoteInOrder: safety spared; the resource saw the holders' writes
+	// one at a time, in token order.
+	NoteInOrder = "in-order"
+	// NoteNoHarm: safety spared; no write of the stale holder was
+	// accepted in the overlap, though none was refused either.
+	NoteNoHarm = "no-harm"
+	// NoteGranted: mutual exclusion broken; the lock itself let a second
+	// client in while the first's key should still have stood
+	// (exclusionEnds).
+	NoteGranted = "granted"
+	// NoteExpired: mutual exclusion kept, though two clients believed they
+	// held the lock: the second was granted it only after the first's key
+	// had expired by its TTL (safety's concern, not the lock's).
+	NoteExpired = "expired"
+	// NoteBounded: deadlock-freedom or liveness kept; a lease outlived its
+	// holder and its TTL ended it (orphanBound).
+	NoteBounded = "bounded"
+)
+
+// Mark is what a run shows of a requirement (Showing), with the reason
+// when the mark needs one beside it (Note*) and the finding it rests on
+// (Anomaly, for Note).
+type Mark struct {
+	Showing Showing
+	Note    string
+	Anomaly checker.Anomaly
+}
 
 // Node-side ends of a key (account End kinds): the lock was lost because a
 // part of the system failed, not because its TTL ran out.
@@ -49,8 +91,14 @@ var nodeEnds = []string{account.EndCrashed, account.EndClock, account.EndFailove
 // first holder's key, by its TTL, still stood, and no event of the
 // history removed it; a lock with no key at all, as no-lock) did not
 // exclude the second client either.
+// A re-entered key (checker.CauseReentered: the fresh holder was granted
+// the stale holder's own key, under the same owner token), a key its
+// sharer released (CauseSharerReleased), two keys for one resource
+// (CauseOtherKey) and nodes that held the other owner's key
+// (CauseNodeHeldAnother) are grants of a lock that did not exclude.
 var exclusionEnds = append([]string{account.EndDeleted, account.EndRestored, account.EndJanitor, account.EndOverwritten, account.EndPurged,
-	account.EndTaken, checker.CauseHeld}, nodeEnds...)
+	account.EndTaken, checker.CauseHeld, checker.CauseReentered, checker.CauseSharerReleased, checker.CauseOtherKey,
+	checker.CauseNodeHeldAnother}, nodeEnds...)
 
 // Effects of fault steps that stop, cut off or crash a holder (what
 // deadlock-freedom is tested by) and that strike a node or the links to
@@ -81,14 +129,21 @@ func Judged(r Results) bool {
 	return r.Error == "" && !r.Aborted && !r.Cut && (r.Verdict == checker.Valid || r.Verdict == checker.Invalid)
 }
 
-// Shows says what run r shows of requirement req, from its checkers'
-// findings (their kinds, informational or not, and causes) and its fault
-// plan's effects — never from prose. A run that is not Judged shows
-// nothing; a lock-free run shows only safety.
-func Shows(r Results, req string) Showing {
+// Shows says what run r shows of requirement req (MarkOf's Showing).
+func Shows(r Results, req string) Showing { return MarkOf(r, req).Showing }
+
+// MarkOf says what run r shows of requirement req, from its checkers'
+// findings (their kinds, informational or not, and causes), its claims
+// and its fault plan's effects — never from prose: the one rule of the
+// lesson pages' strips and requirements.html. A run that is not Judged
+// shows nothing; a lock-free run shows only safety. Mutual exclusion and
+// safety are kept only by a run that tested them: a fault, or a job that
+// outlived its TTL.
+func MarkOf(r Results, req string) Mark {
 	if !Judged(r) || (lockFree(r) && req != ReqSafety) {
-		return NotShown
+		return Mark{}
 	}
+	tested := len(r.Plan) > 0 || outlivedTTL(r)
 	planHas := func(effects []string) bool {
 		for _, st := range r.Plan {
 			if slices.Contains(effects, st.Effect) {
@@ -107,54 +162,110 @@ func Shows(r Results, req string) Showing {
 		return (a.Kind == checker.KindUnavailable || a.Kind == checker.KindStuckLock || a.Kind == checker.KindOrphanedLease) &&
 			a.Harmless != checker.HarmlessBusy && !boundedOrphan(a)
 	}
+	first := func(ok func(a checker.Anomaly) bool) (checker.Anomaly, bool) {
+		i := slices.IndexFunc(r.Anomalies, ok)
+		if i < 0 {
+			return checker.Anomaly{}, false
+		}
+		return r.Anomalies[i], true
+	}
 	switch req {
 	case ReqMutualExclusion:
+		if a, ok := first(func(a checker.Anomaly) bool { return a.Kind == checker.KindMutexOverlap && causeIn(a, exclusionEnds) }); ok {
+			return Mark{Showing: Broken, Note: NoteGranted, Anomaly: a}
+		}
 		if has(func(a checker.Anomaly) bool {
-			return a.Kind == checker.KindForeignUnlock || a.Kind == checker.KindOverAdmission ||
-				(a.Kind == checker.KindMutexOverlap && causeIn(a, exclusionEnds))
+			return a.Kind == checker.KindForeignUnlock || a.Kind == checker.KindOverAdmission
 		}) {
-			return Broken
+			return Mark{Showing: Broken}
 		}
 		// Kept when every overlap (if any) is of a key its TTL ended:
-		// one of unknown cause neither keeps nor breaks it.
-		if len(r.Plan) > 0 && !has(func(a checker.Anomaly) bool {
+		// one of unknown cause neither keeps nor breaks it. A client the
+		// lock refused while another's key stood tested it too (lesson
+		// 43's shared-owner-token-per-holder: no fault, but w2 and w3
+		// were kept out while w1 held the key).
+		if (tested || contended(r)) && !has(func(a checker.Anomaly) bool {
 			return a.Kind == checker.KindMutexOverlap && (a.Cause == nil || a.Cause.Kind != account.EndExpired)
 		}) {
-			return Kept
+			if a, ok := first(func(a checker.Anomaly) bool { return a.Kind == checker.KindMutexOverlap }); ok {
+				return Mark{Showing: Kept, Note: NoteExpired, Anomaly: a}
+			}
+			return Mark{Showing: Kept}
 		}
 	case ReqDeadlockFree:
 		if has(func(a checker.Anomaly) bool {
 			return a.Kind == checker.KindStuckLock && a.Harmless != checker.HarmlessBusy
 		}) {
-			return Broken
+			return Mark{Showing: Broken}
 		}
 		if struckHolder(r) {
-			return Kept
+			return bounded(r)
 		}
 	case ReqFaultTolerance:
 		if !planHas(nodeEffects) {
-			return NotShown
+			return Mark{}
 		}
 		if has(func(a checker.Anomaly) bool { return causeIn(a, nodeEnds) }) {
-			return Broken
+			return Mark{Showing: Broken}
 		}
-		return Kept
+		return Mark{Showing: Kept}
 	case ReqSafety:
 		if has(func(a checker.Anomaly) bool { return !a.Informational && safetyKind(a.Kind) }) {
-			return Broken
+			return Mark{Showing: Broken}
 		}
-		if (len(r.Plan) > 0 || outlivedTTL(r)) && r.Verdict == checker.Valid {
-			return Kept
+		// Two clients believed they held the lock (the course's safety
+		// broken), but the checkers found no harm done.
+		if a, ok := first(func(a checker.Anomaly) bool { return a.Informational && a.Kind == checker.KindMutexOverlap }); ok {
+			return Mark{Showing: Spared, Note: sparedNote(r, a), Anomaly: a}
+		}
+		if tested && r.Verdict == checker.Valid {
+			return Mark{Showing: Kept}
 		}
 	case ReqLiveness:
 		if has(liveness) {
-			return Broken
+			return Mark{Showing: Broken}
 		}
 		if _, ran := r.Checkers[checker.CheckerLiveness]; ran {
-			return Kept
+			return bounded(r)
 		}
 	}
-	return NotShown
+	return Mark{}
+}
+
+// bounded is a kept deadlock-freedom or liveness, with the lease its TTL
+// ended after its holder stopped, if any (NoteBounded).
+func bounded(r Results) Mark {
+	if a, ok := orphanBound(r); ok {
+		return Mark{Showing: Kept, Note: NoteBounded, Anomaly: a}
+	}
+	return Mark{Showing: Kept}
+}
+
+// sparedNote is why an informational overlap a did no harm: the resource
+// refused a write of its stale holder (an Op claim of that client with a
+// refusal, in the overlap's run), an efficiency lock, writes accepted in
+// token order, or no write accepted at all.
+func sparedNote(r Results, a checker.Anomaly) string {
+	switch {
+	case a.Harmless == checker.HarmlessEfficiency:
+		return NoteWaste
+	case slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+		return c.Kind == claim.Op && c.Refusal != "" && c.What == string(history.Write) && (a.Stale == "" || c.Client == a.Stale)
+	}):
+		return NoteRefused
+	case a.Harmless == checker.HarmlessFencedOrder:
+		return NoteInOrder
+	}
+	return NoteNoHarm
+}
+
+// contended reports whether the lock of run r refused a client's acquire
+// while another client's key stood on a node (a Refusal claim whose key
+// was set by someone else): the lock had a contender to exclude.
+func contended(r Results) bool {
+	return slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+		return c.Kind == claim.Refusal && !c.Own && c.By != "" && c.By != c.Client
+	})
 }
 
 // outlivedTTL reports whether a client of run r believed it held a lock

@@ -37,9 +37,16 @@ func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
 			Results{Verdict: checker.Invalid, Plan: pause, Claims: struck(pause[0], "w1"), Checkers: live, Anomalies: []checker.Anomaly{
 				overlap(account.EndExpired, false), {Kind: checker.KindDoubleEffect}}},
 			map[string]Showing{ReqMutualExclusion: Kept, ReqDeadlockFree: Kept, ReqFaultTolerance: NotShown, ReqSafety: Broken, ReqLiveness: Kept}},
-		{"a fenced run whose stale holder was refused keeps safety",
+		{"a fenced run whose stale holder was refused breaks the course's safety with no harm done",
 			Results{Verdict: checker.Valid, Plan: pause, Checkers: live, Anomalies: []checker.Anomaly{overlap(account.EndExpired, true)}},
-			map[string]Showing{ReqMutualExclusion: Kept, ReqSafety: Kept, ReqLiveness: Kept}},
+			map[string]Showing{ReqMutualExclusion: Kept, ReqSafety: Spared, ReqLiveness: Kept}},
+		{"a shared owner token whose second holder re-entered the first's key breaks mutual exclusion (lesson 43)",
+			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{overlap(checker.CauseReentered, false), overlap(checker.CauseSharerReleased, false), {Kind: checker.KindDoubleEffect}}},
+			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},
+		{"a job that outlived its TTL with no fault keeps mutual exclusion as a paused one does (lesson 42's slow-job)",
+			Results{Verdict: checker.Invalid, Claims: []claim.Claim{{Kind: claim.Hold, Client: "w1", Believed: true, Start: 0, End: 45, TTL: 30}},
+				Anomalies: []checker.Anomaly{overlap(account.EndExpired, false), {Kind: checker.KindDoubleEffect}}},
+			map[string]Showing{ReqMutualExclusion: Kept, ReqSafety: Broken}},
 		{"a plain DEL of another's key breaks mutual exclusion",
 			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{{Kind: checker.KindForeignUnlock}, overlap(account.EndDeleted, false)}},
 			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},
@@ -66,7 +73,7 @@ func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
 		{"a lock-free run shows only safety",
 			Results{Verdict: checker.Valid, Plan: pause, Traits: []string{history.TraitLockFree}, Checkers: live},
 			map[string]Showing{ReqSafety: Kept, ReqMutualExclusion: NotShown, ReqLiveness: NotShown}},
-		{"a run with no fault keeps no requirement but may break one",
+		{"a run with no fault whose holds fit their TTL keeps no requirement but may break one",
 			Results{Verdict: checker.Invalid, Anomalies: []checker.Anomaly{overlap(account.EndExpired, false), {Kind: checker.KindDoubleEffect}}},
 			map[string]Showing{ReqSafety: Broken, ReqMutualExclusion: NotShown, ReqDeadlockFree: NotShown}},
 		{"a run with no fault whose holder outlived its TTL, renewed, keeps safety (lesson 44's watchdog)",
@@ -100,6 +107,66 @@ func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
 				if got := Shows(tt.r, req); got != want {
 					t.Errorf("%s: %d, want %d", req, got, want)
 				}
+			}
+		})
+	}
+}
+
+// TestAMarkSaysWhyTwoBelievedHoldersKeptOrSparedARequirement: the note
+// beside a mark is the run's own facts — a refusal only where the stale
+// holder's write was refused (an Op claim), an efficiency lock's overlap
+// as duplicate work, and a kept mutual exclusion whose overlap came after
+// the first key expired (issue 34: cache-rebuild-waste was said to have
+// refused a stale write).
+func TestAMarkSaysWhyTwoBelievedHoldersKeptOrSparedARequirement(t *testing.T) {
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient}}
+	overlap := func(harmless string) checker.Anomaly {
+		return checker.Anomaly{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2", Informational: true, Harmless: harmless,
+			Cause: &checker.Cause{Kind: account.EndExpired}}
+	}
+	refusal := claim.Claim{Kind: claim.Op, Client: "w1", What: string(history.Write), How: "fail", Refusal: "stale-fence"}
+	tests := []struct {
+		name string
+		r    Results
+		req  string
+		want Mark
+	}{
+		{"a fenced run whose stale write was refused says the harm was prevented",
+			Results{Verdict: checker.Valid, Plan: pause, Claims: []claim.Claim{refusal}, Anomalies: []checker.Anomaly{overlap(checker.HarmlessFenced)}},
+			ReqSafety, Mark{Showing: Spared, Note: NoteRefused}},
+		{"an efficiency lock's overlap is duplicate work, not a refused write",
+			Results{Verdict: checker.Valid, Claims: []claim.Claim{{Kind: claim.Hold, Client: "w1", Believed: true, Start: 0, End: 45, TTL: 30}},
+				Anomalies: []checker.Anomaly{overlap(checker.HarmlessEfficiency), {Kind: "duplicate-work", Informational: true}}},
+			ReqSafety, Mark{Showing: Spared, Note: NoteWaste}},
+		{"a fenced overlap whose stale holder wrote nothing refused nothing",
+			Results{Verdict: checker.Valid, Plan: pause, Anomalies: []checker.Anomaly{overlap(checker.HarmlessFenced)}},
+			ReqSafety, Mark{Showing: Spared, Note: NoteNoHarm}},
+		{"another client's refused write is not the stale holder's",
+			Results{Verdict: checker.Valid, Plan: pause, Claims: []claim.Claim{{Kind: claim.Op, Client: "w3", What: string(history.Write), Refusal: "stale-fence"}},
+				Anomalies: []checker.Anomaly{overlap(checker.HarmlessFenced)}},
+			ReqSafety, Mark{Showing: Spared, Note: NoteNoHarm}},
+		{"a kept mutual exclusion with two believed holders says the first key had expired",
+			Results{Verdict: checker.Valid, Plan: pause, Anomalies: []checker.Anomaly{overlap(checker.HarmlessFenced)}},
+			ReqMutualExclusion, Mark{Showing: Kept, Note: NoteExpired}},
+		{"a run with no fault whose lock refused a contender while another's key stood keeps mutual exclusion (lesson 43's per-holder token)",
+			Results{Verdict: checker.Valid, Claims: []claim.Claim{{Kind: claim.Refusal, Client: "w2", By: "w1", Key: "invoice-1"}}},
+			ReqMutualExclusion, Mark{Showing: Kept}},
+		{"a refusal by a client's own orphaned key tests nothing",
+			Results{Verdict: checker.Valid, Claims: []claim.Claim{{Kind: claim.Refusal, Client: "w2", By: "w2", Own: true, Key: "invoice-1"}}},
+			ReqMutualExclusion, Mark{}},
+		{"a broken mutual exclusion says the lock itself granted twice",
+			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2",
+				Cause: &checker.Cause{Kind: checker.CauseReentered}}}},
+			ReqMutualExclusion, Mark{Showing: Broken, Note: NoteGranted}},
+		{"a kept mutual exclusion with no overlap needs no words",
+			Results{Verdict: checker.Valid, Plan: pause},
+			ReqMutualExclusion, Mark{Showing: Kept}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := MarkOf(tt.r, tt.req)
+			if got.Showing != tt.want.Showing || got.Note != tt.want.Note {
+				t.Errorf("%s: showing %d note %q, want %d %q", tt.req, got.Showing, got.Note, tt.want.Showing, tt.want.Note)
 			}
 		})
 	}

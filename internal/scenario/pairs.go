@@ -15,8 +15,8 @@ import (
 
 // PairDiff is the fields (paths of the normalised YAML, as Flatten gives
 // them) in which a broken scenario and its fix differ, besides what names
-// and judges a run (name, description, lesson, seed, expect, fixed_by,
-// the final probe), sorted. The error is a normalisation's.
+// and judges a run (name, description, lesson, seed, expect, fixed_by),
+// sorted. The error is a normalisation's.
 func PairDiff(broken, fixed Scenario) ([]string, error) {
 	a, b, err := pairFields(broken, fixed)
 	if err != nil {
@@ -190,16 +190,32 @@ func isOperationalFix(path string, a, b map[string]string) bool {
 // leaves out (a clock jump) or brings inside Redlock's 1 % drift
 // allowance (a clock rate): the "fix" is the clock assumption holding,
 // not a change anyone makes to the lock or its nodes, so a lesson page
-// shows its run as a contrast (issue 34). A delayed restart, which an
-// operator does, is no such pair.
+// shows its run as a contrast (issue 34). A delayed restart is
+// DelayedRestart.
 func ClockContrast(a, b map[string]string) bool {
+	return onlyOperational(a, b, "clock-jump", "clock-rate")
+}
+
+// DelayedRestart tells whether a broken scenario's fields a and its fix's
+// b differ in nothing but a crashed node kept down longer than the TTL
+// before it restarts: antirez's delayed restart, an answer of how the
+// nodes are operated in the same class as clocks that never jump, not a
+// change to the lock, so a lesson page shows its run as a contrast too
+// (lesson 47; issue 34).
+func DelayedRestart(a, b map[string]string) bool {
+	return onlyOperational(a, b, "crash")
+}
+
+// onlyOperational tells whether a and b differ in nothing but operational
+// fixes (isOperationalFix) of faults of the given kinds.
+func onlyOperational(a, b map[string]string, kinds ...string) bool {
 	diff := fieldDiff(a, b)
 	for _, p := range diff {
 		fault, _, ok := faultIndex(p)
 		if !ok {
 			return false
 		}
-		if k := a[fault+".kind"]; (k != "clock-jump" && k != "clock-rate") || !isOperationalFix(p, a, b) {
+		if !slices.Contains(kinds, a[fault+".kind"]) || !isOperationalFix(p, a, b) {
 			return false
 		}
 	}
@@ -207,10 +223,12 @@ func ClockContrast(a, b map[string]string) bool {
 }
 
 // judged is a field that names a run or says what it should come out as,
-// which a broken file and its fix differ in by nature (a lock-free fix
-// has no final probe to take).
+// which a broken file and its fix differ in by nature. The final probe is
+// not one: a lock-free fix takes none, so its broken twin goes without one
+// too, or its page's diff shows probe: true → false beside the fix (issue
+// 34, inventory-oversell).
 func judged(path string) bool {
-	for _, p := range []string{"name", "description", "description_vi", "lesson", "seed", "expect", "expect_live", "min_acquires", "fixed_by", "probe", "probe_timeout"} {
+	for _, p := range []string{"name", "description", "description_vi", "lesson", "seed", "expect", "expect_live", "min_acquires", "fixed_by", "probe_timeout"} {
 		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
 			return true
 		}

@@ -127,21 +127,26 @@ func TestAPairWhoseFixIsTheClockAssumptionIsAContrast(t *testing.T) {
 		return out
 	}
 	for _, c := range []struct {
-		name string
-		a, b map[string]string
-		want bool
+		name          string
+		a, b          map[string]string
+		want, restart bool
 	}{
-		{"a clock jump left out is a contrast", jump, map[string]string{"ttl": "10s"}, true},
-		{"a clock rate brought inside the allowance is a contrast", rate("1.5"), rate("1.005"), true},
-		{"a clock rate left outside the allowance is not", rate("1.5"), rate("1.02"), false},
-		{"a delayed restart is a fix, not a contrast", crash("300ms"), crash("11s"), false},
-		{"a clock jump left out beside a new algorithm is not", jump, map[string]string{"ttl": "10s", "algorithm": "redlock"}, false},
-		{"two identical files are not", rate("1.5"), rate("1.5"), false},
-		{"a clock rate brought inside beside a longer TTL is not", rate("1.5"), with(rate("1.005"), "ttl", "20s"), false},
+		{"a clock jump left out is a contrast", jump, map[string]string{"ttl": "10s"}, true, false},
+		{"a clock rate brought inside the allowance is a contrast", rate("1.5"), rate("1.005"), true, false},
+		{"a clock rate left outside the allowance is not", rate("1.5"), rate("1.02"), false, false},
+		{"a delayed restart is an operational contrast, not a clock one", crash("300ms"), crash("11s"), false, true},
+		{"a restart still inside the TTL is neither", crash("300ms"), crash("5s"), false, false},
+		{"a delayed restart beside a shorter job is neither", crash("300ms"), with(crash("11s"), "workload.job", "5s"), false, false},
+		{"a clock jump left out beside a new algorithm is not", jump, map[string]string{"ttl": "10s", "algorithm": "redlock"}, false, false},
+		{"two identical files are not", rate("1.5"), rate("1.5"), false, false},
+		{"a clock rate brought inside beside a longer TTL is not", rate("1.5"), with(rate("1.005"), "ttl", "20s"), false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := ClockContrast(c.a, c.b); got != c.want {
 				t.Errorf("ClockContrast = %v, want %v", got, c.want)
+			}
+			if got, want := DelayedRestart(c.a, c.b), c.restart; got != want {
+				t.Errorf("DelayedRestart = %v, want %v", got, want)
 			}
 		})
 	}
