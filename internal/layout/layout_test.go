@@ -58,8 +58,9 @@ func sources(t *testing.T, visit func(rel string, src []byte)) {
 	}
 }
 
-func TestNoFunctionIsLongerThanAHundredAndFiftyLines(t *testing.T) {
-	n := 0
+// parsed calls visit for every source file of sources, parsed.
+func parsed(t *testing.T, visit func(rel string, fset *token.FileSet, f *ast.File)) {
+	t.Helper()
 	sources(t, func(rel string, src []byte) {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, rel, src, 0)
@@ -67,6 +68,13 @@ func TestNoFunctionIsLongerThanAHundredAndFiftyLines(t *testing.T) {
 			t.Errorf("%s: %v", rel, err)
 			return
 		}
+		visit(rel, fset, f)
+	})
+}
+
+func TestNoFunctionIsLongerThanAHundredAndFiftyLines(t *testing.T) {
+	n := 0
+	parsed(t, func(rel string, fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(node ast.Node) bool {
 			fn, ok := node.(*ast.FuncDecl)
 			if !ok || fn.Body == nil {
@@ -115,14 +123,8 @@ func TestNoCaseNamesAWorkloadOutsideItsPackage(t *testing.T) {
 		t.Fatal("no workload registered")
 	}
 	cases := 0
-	sources(t, func(rel string, src []byte) {
+	parsed(t, func(rel string, fset *token.FileSet, f *ast.File) {
 		if strings.HasPrefix(rel, "internal/workload/") {
-			return
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, rel, src, 0)
-		if err != nil {
-			t.Errorf("%s: %v", rel, err)
 			return
 		}
 		ast.Inspect(f, func(node ast.Node) bool {

@@ -338,11 +338,7 @@ func (f *runFacts) failover() (claim.Claim, *history.FaultStep, bool) {
 // noWait: the holder the failover took the lock from sent no WAIT in its
 // acquire (its Hold claim, Wait 0).
 func noWait(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
-	h, ok := f.lostHold(an)
-	if !ok || h.Wait > 0 {
-		return nil, false
-	}
-	return []claim.Claim{h}, true
+	return sentNoWait(f.lostHold(an))
 }
 
 // waitedFewer: that holder's acquire WAITed for fewer replicas than the
@@ -350,6 +346,21 @@ func noWait(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 // whose promotion names the group's replicas).
 func waitedFewer(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	h, ok := f.lostHold(an)
+	return f.waitedFewerThanGroup(h, ok)
+}
+
+// sentNoWait: hold h (found when ok) was granted by an acquire that sent
+// no WAIT (Wait 0); its claim.
+func sentNoWait(h claim.Claim, ok bool) ([]claim.Claim, bool) {
+	if !ok || h.Wait > 0 {
+		return nil, false
+	}
+	return []claim.Claim{h}, true
+}
+
+// waitedFewerThanGroup: hold h (found when ok) WAITed for some but fewer
+// replicas than the failover's group had; its claim and the failover's.
+func (f *runFacts) waitedFewerThanGroup(h claim.Claim, ok bool) ([]claim.Claim, bool) {
 	if !ok || h.Wait == 0 {
 		return nil, false
 	}
@@ -371,11 +382,7 @@ func (f *runFacts) lostGrant(an checker.Anomaly) (claim.Claim, bool) {
 
 // grantNoWait: that grant's acquire sent no WAIT (its Hold claim, Wait 0).
 func grantNoWait(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
-	h, ok := f.lostGrant(an)
-	if !ok || h.Wait > 0 {
-		return nil, false
-	}
-	return []claim.Claim{h}, true
+	return sentNoWait(f.lostGrant(an))
 }
 
 // grantWaitedFewer: that grant's acquire WAITed for fewer replicas than
@@ -383,14 +390,7 @@ func grantNoWait(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 // claim).
 func grantWaitedFewer(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	h, ok := f.lostGrant(an)
-	if !ok || h.Wait == 0 {
-		return nil, false
-	}
-	fc, st, ok := f.failover()
-	if !ok || h.Wait >= len(st.Promotions[0].ReplicaOffsets) {
-		return nil, false
-	}
-	return []claim.Claim{h, fc}, true
+	return f.waitedFewerThanGroup(h, ok)
 }
 
 // staleAfterFresh: some overlap's stale holder had a write accepted after
