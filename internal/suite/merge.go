@@ -231,6 +231,7 @@ func Merge(dirs []string) (Merged, error) {
 		}
 		looseOuts = append(looseOuts, o)
 	}
+	looseOuts = latestTries(looseOuts)
 	sort.SliceStable(looseOuts, func(a, b int) bool {
 		x, y := looseOuts[a], looseOuts[b]
 		if x.Scenario.File != y.Scenario.File {
@@ -292,4 +293,35 @@ func outcomeOf(base string, r RunRecord) (Outcome, error) {
 		}
 	}
 	return o, nil
+}
+
+// latestTries drops, from runs outside any shard, each try a rerun of the
+// same scenario file and seed superseded: a suite's run the machine spoiled
+// left its first try's report beside the rerun's, and the rerun's results
+// list the causes of the tries before it (Retried); the try with the most
+// of them is the run. Runs of one file and seed that no rerun ties
+// together (none lists a retry) all stay.
+func latestTries(outs []Outcome) []Outcome {
+	type key struct {
+		file string
+		seed int64
+	}
+	retried := func(o Outcome) int {
+		if o.Results == nil {
+			return 0
+		}
+		return len(o.Results.Retried)
+	}
+	last := map[key]int{} // the most retries any try of the key lists
+	for _, o := range outs {
+		k := key{o.Scenario.File, o.Seed}
+		last[k] = max(last[k], retried(o))
+	}
+	var kept []Outcome
+	for _, o := range outs {
+		if n := last[key{o.Scenario.File, o.Seed}]; n == 0 || retried(o) == n {
+			kept = append(kept, o)
+		}
+	}
+	return kept
 }

@@ -269,6 +269,25 @@ func TestMergeTakesRunsOutsideAnyShardByTheirOwnResults(t *testing.T) {
 	}
 }
 
+// TestMergeCountsARetriedRunOutsideAnyShardOnce: an unsharded suite's
+// --out holds a spoiled try's report beside its rerun's; merging it gave
+// 1406 runs and 36 "not met" for the ten-seed catalogue's 1370 (lesson
+// 47's "10 of 11").
+func TestMergeCountsARetriedRunOutsideAnyShardOnce(t *testing.T) {
+	root := t.TempDir()
+	writeRun(t, root, "gc-pause/seed1-try1", report.Results{Scenario: "gc-pause", File: "gc-pause.yaml", Seed: 1, Verdict: checker.Unknown, Spoiled: checker.SpoiledBusy})
+	writeRun(t, root, "gc-pause/seed1-try2", report.Results{Scenario: "gc-pause", File: "gc-pause.yaml", Seed: 1, Verdict: checker.Unknown, Spoiled: checker.SpoiledBusy, Retried: []string{checker.SpoiledBusy}})
+	writeRun(t, root, "gc-pause/seed1-try3", report.Results{Scenario: "gc-pause", File: "gc-pause.yaml", Seed: 1, Verdict: checker.Invalid, Retried: []string{checker.SpoiledBusy, checker.SpoiledBusy}})
+	writeRun(t, root, "gc-pause/seed2", report.Results{Scenario: "gc-pause", File: "gc-pause.yaml", Seed: 2, Verdict: checker.Invalid})
+	m, err := Merge([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Outcomes) != 2 || m.Outcomes[0].Results.Verdict != checker.Invalid || len(m.Outcomes[0].Results.Retried) != 2 {
+		t.Errorf("%d runs, want 2 (seed 1's last try and seed 2): %+v", len(m.Outcomes), m.Outcomes)
+	}
+}
+
 func TestAPoolKeepsItsNodesFromOneCallToTheNext(t *testing.T) {
 	backend := clientstest.Backend(t)
 	sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", "control-positive.yaml"))
