@@ -76,7 +76,7 @@ func TestThePagesAt1024px(t *testing.T) {
 		if said != "The class said: yes 12, no 5, it depends 3." || answer != "This run (seed 42) answers: yes." {
 			t.Errorf("class %q, answer %q", said, answer)
 		}
-		waitFor(t, ctx, "the report", `(function () { var d = document.getElementById('report').contentDocument; return !!d && d.documentElement.getAttribute('data-lsm-ready') === '1'; })()`, time.Minute)
+		waitFor(t, ctx, "the report", `(function () { var d = document.getElementById('report').contentDocument; return !!d && !!d.documentElement && d.documentElement.getAttribute('data-lsm-ready') === '1'; })()`, time.Minute)
 		shot(t, ctx, "reveal-1024")
 		check(t, "revealed report", "report")
 		if ps := pageProblems(t, ctx, "report"); len(ps) > 0 {
