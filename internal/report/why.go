@@ -216,7 +216,7 @@ func (m *model) fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string)
 		// done, not a write made safe (extend-after-expiry-deadline: its
 		// holder was still inside its job when the run ended).
 		none := ""
-		if c.Verdict == finding.Valid && c.Effects != nil && *c.Effects == 0 {
+		if e.How == string(finding.Valid) && e.Num != nil && *e.Num == 0 { // its claim's count, not the record's
 			none = " " + tr(lang, "why.fix.noeffect", tr(lang, "wl.write."+in.History.Header.Workload))
 		}
 		if c.Change == why.FixedByOwn {
