@@ -717,6 +717,25 @@ func watchTimerLag(rec *history.Recorder) (stop func() time.Duration) {
 	}
 }
 
+// CongestedLag is the timer lag (wall time) from which the process's
+// timer watch counts the machine as congested (LastCongested); suites
+// lower the runs they let go at once from it (suite.Congested).
+const CongestedLag = 40 * time.Millisecond
+
+// lastCongested is when (Unix ns) the watch last saw a timer CongestedLag
+// or more late; 0 never.
+var lastCongested atomic.Int64
+
+// LastCongested is when the process's timer watch last saw a timer fire
+// CongestedLag or more late (wall clock; the zero Time if never): a
+// suite's pool raises its level only after a while without one.
+func LastCongested() time.Time {
+	if ns := lastCongested.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
 // lagWatch is the process's timer-lag watch: the runs it measures, and
 // whether its loop runs (it ends when no run is left).
 var lagWatch struct {
@@ -744,6 +763,9 @@ func lagLoop() {
 		// count, and the next tick is due from here.
 		now := time.Now()
 		late := now.Sub(due)
+		if late >= CongestedLag {
+			lastCongested.Store(now.UnixNano())
+		}
 		if len(lagWatch.subs) == 0 {
 			lagWatch.running = false
 			lagWatch.mu.Unlock()

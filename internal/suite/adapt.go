@@ -6,6 +6,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/runner"
 )
 
 // Congested is the harness lateness (wall time) from which a finished run
@@ -16,7 +17,17 @@ import (
 // violation's margin (the shipped scenarios keep 100 ms of wall time or
 // more) with the lateness around it: the pool backs off well before
 // either.
-const Congested = 40 * time.Millisecond
+const Congested = runner.CongestedLag
+
+// growEvery is how long the process's timer watch must see no congested
+// timer (runner.LastCongested), and the gate no cut and no raise, before
+// the level rises by one while runs wait for a place: the additive
+// increase a round-trip time brings TCP (RFC 5681, §3.1), here on the
+// clock, as runs that hold their places for tens of seconds (a Redlock
+// suite's 30 s runs at time scale 0.5) finish too seldom to raise it: the
+// catalogue, cut from 18 to 9 at its start, let its nine 17–31 s runs
+// hold every place while 120 short runs waited, for 16 s.
+const growEvery = time.Second
 
 // gate is the pool's adaptive number of runs at once (issue 32): additive
 // increase, multiplicative decrease, as TCP's congestion window (RFC
@@ -34,7 +45,9 @@ type gate struct {
 	ceiling int
 	cap     int // 0: none
 	running int
+	waiting int // runs waiting for a place
 	cut     time.Time
+	raised  time.Time // last raise by grow
 }
 
 func newGate(ceiling int) *gate {
@@ -57,9 +70,11 @@ func (g *gate) allowed() int {
 func (g *gate) enter() (time.Time, int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.waiting++
 	for g.running >= g.allowed() {
 		g.cond.Wait()
 	}
+	g.waiting--
 	g.running++
 	return time.Now(), g.allowed()
 }
@@ -77,6 +92,8 @@ func (g *gate) enterWithin(d time.Duration) (time.Time, int, bool) {
 	defer t.Stop()
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.waiting++
+	defer func() { g.waiting-- }()
 	for g.running >= g.allowed() {
 		if !time.Now().Before(deadline) {
 			return time.Time{}, 0, false
@@ -104,6 +121,27 @@ func (g *gate) leave(started time.Time, late time.Duration) {
 		g.level = min(float64(g.ceiling), g.level+1/g.level)
 	}
 	g.cond.Broadcast()
+}
+
+// grow raises the level by one at now when runs wait for a place and
+// neither the timer watch (congested: when it last saw a late timer), a
+// cut nor the last raise came within growEvery; it reports whether it
+// raised. The pool calls it every growEvery while it runs.
+func (g *gate) grow(now, congested time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.waiting == 0 || g.level >= float64(g.ceiling) {
+		return false
+	}
+	for _, t := range []time.Time{congested, g.cut, g.raised} {
+		if now.Sub(t) < growEvery {
+			return false
+		}
+	}
+	g.level = min(float64(g.ceiling), g.level+1)
+	g.raised = now
+	g.cond.Broadcast()
+	return true
 }
 
 // Level is how many runs may go at once now.

@@ -142,3 +142,36 @@ func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 		})
 	}
 }
+
+func TestTheLevelGrowsOnTheClockWhileRunsWaitAndTheMachineIsQuiet(t *testing.T) {
+	now := time.Date(2026, 12, 3, 8, 0, 0, 0, time.UTC)
+	long := now.Add(-10 * growEvery)
+	recent := now.Add(-growEvery / 2)
+	tests := []struct {
+		name      string
+		waiting   int
+		level     float64
+		congested time.Time
+		cut       time.Time
+		raised    time.Time
+		want      int
+	}{
+		{"a quiet second with runs waiting raises the level by one", 2, 6, long, long, long, 7},
+		{"a late timer within the last second holds it", 2, 6, recent, long, long, 6},
+		{"a cut within the last second holds it", 2, 6, long, recent, long, 6},
+		{"it rises at most once a second", 2, 6, long, long, recent, 6},
+		{"with no run waiting it stays, as TCP's window does when the sender has nothing to send", 0, 6, long, long, long, 6},
+		{"it never rises past the ceiling", 2, 12, long, long, long, 12},
+		{"a watch that never saw a late timer does not hold it", 1, 3, time.Time{}, time.Time{}, time.Time{}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGate(12)
+			g.level, g.waiting, g.cut, g.raised = tt.level, tt.waiting, tt.cut, tt.raised
+			g.grow(now, tt.congested)
+			if got := g.Level(); got != tt.want {
+				t.Errorf("level %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
