@@ -68,7 +68,7 @@ var messagesVI = map[string]string{
 	"run.wall.text":      "%.2f s",
 	"run.lag":            "Độ tải của máy",
 	"run.lag.text":       "bộ hẹn giờ của harness trễ tối đa %.1f ms (thời gian thực), tức %.2f s thời gian kịch bản; độ trễ từ %d ms trở lên mà đồng thời từ một phần mười TTL ngắn nhất của lần chạy trở lên khiến lần chạy không chứng minh được gì (unknown)",
-	"run.lag.start":      "harness trễ tối đa %.1f ms (thời gian thực), tức %.2f s thời gian kịch bản, tính cả bộ hẹn giờ và lúc các client bắt đầu: %s bắt đầu công việc muộn %.1f ms (thời gian thực) so với lúc dự kiến t=%ss; độ trễ từ %d ms trở lên mà đồng thời từ một phần mười TTL ngắn nhất của lần chạy trở lên khiến lần chạy không chứng minh được gì (unknown)",
+	"run.lag.start":      "harness trễ tối đa %.1f ms (thời gian thực), tức %.2f s thời gian kịch bản, tính cả bộ hẹn giờ và lúc các client bắt đầu; trong các client, %s bắt đầu công việc muộn nhất, muộn %.1f ms (thời gian thực) so với lúc dự kiến t=%ss; độ trễ từ %d ms trở lên mà đồng thời từ một phần mười TTL ngắn nhất của lần chạy trở lên khiến lần chạy không chứng minh được gì (unknown)",
 	"run.scenario.s":     "Thời gian kịch bản đã chạy",
 	"run.file":           "File kịch bản",
 	"run.algorithm":      "Thuật toán",
