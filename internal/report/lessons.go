@@ -54,8 +54,12 @@ type suiteRun struct {
 func newSuiteRuns(lang Lang, outDir string, runs []Results) []*suiteRun {
 	out := make([]*suiteRun, 0, len(runs))
 	for _, r := range runs {
+		headline := r.HeadlineShort
+		if headline == "" { // results written before it existed
+			headline = r.Headline
+		}
 		c := runCard{Scenario: r.Scenario, Seed: strconv.FormatInt(r.Seed, 10), Verdict: string(r.Verdict),
-			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Headline: r.Headline, Description: r.Description, DescLang: r.DescriptionLang,
+			VerdictWord: tr(lang, "verdict."+string(r.Verdict)), Headline: headline, Description: r.Description, DescLang: r.DescriptionLang,
 			Wall: decimal{r.WallSeconds, 2}.in(lang), Aborted: r.Aborted,
 			Met: tr(lang, "suite.none"), MetClass: "none", Expect: tr(lang, "suite.none"), Faults: planWords(lang, r)}
 		if r.Expect != "" {
@@ -77,7 +81,7 @@ func newSuiteRuns(lang Lang, outDir string, runs []Results) []*suiteRun {
 			}
 			c.Link = suiteRel(outDir, filepath.Join(r.ReportDir, IndexFile))
 		}
-		c.Alt = tr(lang, "alt.timeline.run", r.Scenario, r.Headline)
+		c.Alt = tr(lang, "alt.timeline.run", r.Scenario, headline)
 		if r.FixedBy != "" {
 			c.Fix = scenarioName(r.FixedBy)
 		}

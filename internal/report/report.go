@@ -190,6 +190,10 @@ type Results struct {
 	// description of its own language and gives the English one.
 	DescriptionLang string `json:"description_lang,omitempty"`
 	Headline        string `json:"headline,omitempty"`
+	// HeadlineShort is Headline without the experiments' reproduce
+	// commands (their machine paths), for the cards of suite and lesson
+	// pages: each links to the run's page, which has them.
+	HeadlineShort string `json:"headline_short,omitempty"`
 	// Claims are the run's statements as data (issue 27): the account's
 	// facts and the checkers' findings (account.Claims, checker.Claims),
 	// numbered; `locksim check --claims DIR` verifies them against
@@ -295,6 +299,7 @@ func Write(dir string, in Input) (Results, error) {
 	plain := sayText(head)
 	say := m.sayWithCauses(in, head, res.Claims)
 	res.Headline = sayText(say)
+	res.HeadlineShort = m.withCausesShort(in, plain)
 	// One drawing for the page's SVG timeline and timeline.png; none when
 	// the charts are skipped (a sweep's unremarkable runs: the page says
 	// how to draw them), unless a suite's lesson page draws the run beside

@@ -88,6 +88,22 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 					t.Errorf("headline %q\nsays %q", res.Headline, r)
 				}
 			}
+			// Issue 34 (a fresh teacher): a lesson or suite card's headline
+			// carried each experiment's command with its machine path; the
+			// card tells the causes without them (its run's page has them).
+			if strings.Contains(res.HeadlineShort, "locksim run") {
+				t.Errorf("the cards' headline %q carries a command", res.HeadlineShort)
+			}
+			if len(tt.want) > 0 {
+				cause := strings.ReplaceAll(strings.SplitN(tt.want[0], " (", 2)[0], "%s", instantIn(tt.lang, start))
+				if !strings.Contains(res.HeadlineShort, cause) {
+					t.Errorf("the cards' headline %q lacks the cause %q", res.HeadlineShort, cause)
+				}
+				card := newSuiteRuns(tt.lang, t.TempDir(), []Results{res})[0].Card
+				if strings.Contains(card.Headline, "locksim run") || !strings.Contains(card.Headline, cause) {
+					t.Errorf("the card says %q: want the cause %q without its command", card.Headline, cause)
+				}
+			}
 			if len(res.Counterfactuals) != len(tt.cfs) {
 				t.Errorf("results.json has %d counterfactuals, want %d", len(res.Counterfactuals), len(tt.cfs))
 			}
