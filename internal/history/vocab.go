@@ -117,6 +117,12 @@ const (
 	TraitProcess = "process"
 )
 
+// LockFences reports whether the numbers the history's writes carry
+// (Value.Fence) are its lock's fencing tokens: its algorithm has
+// TraitFenced. Otherwise they are the workload's own (the leader
+// workload's epoch, counted by the workload when the lock issues none).
+func (h Header) LockFences() bool { return slices.Contains(h.Traits, TraitFenced) }
+
 // DeletesByKey reports whether the header's algorithm releases with a
 // plain DEL, whatever the key's owner: its trait, or — in a history
 // written before the trait was recorded — the algorithm naive.

@@ -103,7 +103,7 @@ func (b *builder) writes() {
 		if fence > 0 {
 			fenced = true
 			if word != "" {
-				word += " " + tr(lang, "p.token.short", fence)
+				word += " " + tr(lang, pick(m.h.Header.LockFences(), "p.token.short", "p.epoch.short"), fence)
 			}
 		}
 		r := ref(claim.Outcome, i, "")
@@ -129,7 +129,7 @@ func (b *builder) writes() {
 		multiKey := len(m.keys) > 1
 		steps := m.a.FenceSeen()
 		for _, st := range steps {
-			text := tr(lang, "p.seen", st.Value)
+			text := tr(lang, pick(m.h.Header.LockFences(), "p.seen", "p.seen.epoch"), st.Value)
 			if multiKey {
 				text = st.Key + ": " + text
 			}
@@ -139,11 +139,11 @@ func (b *builder) writes() {
 			}
 			r := ref(claim.FenceSeen, st.Write, "")
 			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: x0, X1: x1, Y0: 0.3, Y1: 0.3, Color: -1,
-				Tip: tr(lang, pick(b.m.h.Header.FencingEnforced, "tip.seen", "tip.seen.unchecked"), st.Key, st.Value, "t="+instantMs(x0).in(lang)+"s"), Ref: r})
+				Tip: tr(lang, seenTip(b.m.h.Header), st.Key, st.Value, "t="+instantMs(x0).in(lang)+"s"), Ref: r})
 			b.label(chart.Label{Lane: b.res, X: x0, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen, Ref: r})
 		}
 		if len(steps) > 0 {
-			b.legendOnce(chart.ShSeen, chart.Legend{Kind: chart.ShSeen, Color: -1, Text: tr(lang, "p.seen.legend")})
+			b.legendOnce(chart.ShSeen, chart.Legend{Kind: chart.ShSeen, Color: -1, Text: tr(lang, pick(m.h.Header.LockFences(), "p.seen.legend", "p.seen.epoch.legend"))})
 		}
 	}
 	if len(actions) > 0 {
@@ -160,6 +160,19 @@ func (b *builder) writes() {
 	if len(others) > 0 {
 		b.legendOnce(chart.ShWriteOth, chart.Legend{Kind: chart.ShWriteOth, Color: -1, Text: tr(lang, "p.other.accepted", actionLegendWords(lang, others))})
 	}
+}
+
+// seenTip is the message of the highest-number-seen line's tooltip: a
+// fencing token the resource checks or does not, or the workload's own
+// epoch when the lock issues no token.
+func seenTip(h history.Header) string {
+	switch {
+	case !h.LockFences():
+		return "tip.seen.epoch"
+	case h.FencingEnforced:
+		return "tip.seen"
+	}
+	return "tip.seen.unchecked"
 }
 
 // actionLegendWord names a write action in the legend: "charge", "sale".

@@ -679,3 +679,47 @@ func TestKeysOnOneNodeAtOnceEachStayVisible(t *testing.T) {
 		})
 	}
 }
+
+// Issue 34 (a fresh teacher, lessons 45 and 49): the leader runs' numbers
+// are the workload's own epochs (the safe lock issues no fencing token),
+// yet their timelines said "led · token 1" and "highest token seen: 2",
+// a resource that seemed to check fencing tokens and fail.
+func TestAWorkloadsOwnEpochIsNotDrawnAsAFencingToken(t *testing.T) {
+	tests := []struct {
+		name       string
+		in         Input
+		want, lack []string
+	}{
+		{"a leader run on a lock with no token draws epochs", recorded(t, "leader-split-brain"),
+			[]string{"· epoch 1", "highest epoch seen: 2"}, []string{"token"}},
+		{"a scheduler run on a lock with no token draws epochs too", recorded(t, "scheduler-heartbeat-foreign-queue"),
+			[]string{"· epoch 2", "highest epoch seen: 2"}, []string{"token"}},
+		{"a fenced lock's run still draws fencing tokens", gcPauseInput("local", true),
+			[]string{"· token", "highest token seen"}, []string{"epoch"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := drawingOf(t, tt.in)
+			var texts []string
+			for _, l := range d.Labels {
+				texts = append(texts, l.Text)
+			}
+			for _, e := range d.Legend {
+				texts = append(texts, e.Text)
+			}
+			all := strings.Join(texts, " | ")
+			for _, w := range tt.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("no %q among the labels: %s", w, all)
+				}
+			}
+			for _, l := range tt.lack {
+				for _, lb := range d.Labels {
+					if strings.Contains(lb.Text, l) && (strings.Contains(lb.Text, "seen") || strings.Contains(lb.Text, "· ")) {
+						t.Errorf("label %q says %q", lb.Text, l)
+					}
+				}
+			}
+		})
+	}
+}

@@ -11,24 +11,27 @@ var pageMessages = map[Lang]map[string]string{
 		"lane.resource": "resource",
 
 		// Legend words.
-		"p.believed.quorum":  "believes it holds the lock, but fewer than a majority of nodes still hold its key",
-		"p.key.inferred":     "key on node, inferred from the clients' outcomes (the node's commands were not recorded)",
-		"p.quorum.lost.how":  "quorum lost — %[2]s: %[1]s", // end word, node
-		"p.node.promoted":    "replica of %s",              // node
-		"p.removed.by":       "deleted by %s",              // client
-		"p.restored.by":      "deleted by %s on restart",   // client
-		"p.permit":           "a permit on the node (sorted-set member)",
-		"p.clock.rate":       "clock ×%s", // rate
-		"p.clock.offset":     "clock %s",  // signed offset
-		"p.clock.legend":     "a clock fault: the node's (or client's) clock offset",
-		"p.token.short":      "· token %d",             // fence
-		"p.seen":             "highest token seen: %d", // fence
-		"p.seen.legend":      "the highest fencing token the resource has seen",
-		"p.effect.accepted":  "accepted: %s", // action words
-		"p.effect.violation": "accepted write that is the violation (as a checker names it)",
-		"p.other.accepted":   "other write accepted: %s", // action words
-		"p.msg":              "a command to a node and its reply (drawn at the instant the node ran it)",
-		"p.msg.cut":          "a message that never arrived (cut)",
+		"p.believed.quorum":   "believes it holds the lock, but fewer than a majority of nodes still hold its key",
+		"p.key.inferred":      "key on node, inferred from the clients' outcomes (the node's commands were not recorded)",
+		"p.quorum.lost.how":   "quorum lost — %[2]s: %[1]s", // end word, node
+		"p.node.promoted":     "replica of %s",              // node
+		"p.removed.by":        "deleted by %s",              // client
+		"p.restored.by":       "deleted by %s on restart",   // client
+		"p.permit":            "a permit on the node (sorted-set member)",
+		"p.clock.rate":        "clock ×%s", // rate
+		"p.clock.offset":      "clock %s",  // signed offset
+		"p.clock.legend":      "a clock fault: the node's (or client's) clock offset",
+		"p.token.short":       "· token %d",             // fence
+		"p.seen":              "highest token seen: %d", // fence
+		"p.seen.legend":       "the highest fencing token the resource has seen",
+		"p.epoch.short":       "· epoch %d",             // the workload's own number
+		"p.seen.epoch":        "highest epoch seen: %d", // the workload's own number
+		"p.seen.epoch.legend": "the highest epoch the resource has seen (the workload's own number: the lock issues no fencing token)",
+		"p.effect.accepted":   "accepted: %s", // action words
+		"p.effect.violation":  "accepted write that is the violation (as a checker names it)",
+		"p.other.accepted":    "other write accepted: %s", // action words
+		"p.msg":               "a command to a node and its reply (drawn at the instant the node ran it)",
+		"p.msg.cut":           "a message that never arrived (cut)",
 
 		// Write actions, as nouns.
 		"act.claim": "token claim",
@@ -61,6 +64,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.clock.jump":        "%s's clock jumped %s at %s: its offset is now %s.",                                                                                           // name, jump, at, total
 		"tip.seen":              "From here the resource had seen fencing token %[2]d on %[1]s (%[3]s): it refuses any lower one.",                                             // key, value, at
 		"tip.seen.unchecked":    "From here the resource had seen fencing token %[2]d on %[1]s (%[3]s); it checks no token in this run, so a lower one would be accepted too.", // key, value, at
+		"tip.seen.epoch":        "From here the resource had seen epoch %[2]d on %[1]s (%[3]s), the workload's own number (the lock issues no fencing token).",                 // key, value, at
 		"tip.write.ok":          "%s: %s's %s of %s%s, accepted by the %s.",                                                                                                    // at, client, action, key, token suffix, resource
 		"tip.write.refused":     "%s: %s's %s of %s%s, REFUSED by the %s: %s.",                                                                                                 // at, client, action, key, token suffix, resource, reason
 		"tip.num":               "Value written: %d.",
@@ -119,24 +123,27 @@ var pageMessages = map[Lang]map[string]string{
 	"vi": {
 		"lane.resource": "tài nguyên",
 
-		"p.believed.quorum":  "tin là mình giữ lock, nhưng chưa tới đa số node còn giữ key của nó",
-		"p.key.inferred":     "key trên node, suy ra từ kết quả của các client (các lệnh trên node không được ghi lại)",
-		"p.quorum.lost.how":  "mất quorum — %[2]s: %[1]s",
-		"p.node.promoted":    "bản sao của %s",
-		"p.removed.by":       "bị %s xoá",
-		"p.restored.by":      "bị %s xoá khi khởi động lại",
-		"p.permit":           "một permit trên node (phần tử của sorted set)",
-		"p.clock.rate":       "đồng hồ ×%s",
-		"p.clock.offset":     "đồng hồ %s",
-		"p.clock.legend":     "lỗi đồng hồ: độ lệch đồng hồ của node (hoặc client)",
-		"p.token.short":      "· token %d",
-		"p.seen":             "token lớn nhất đã thấy: %d",
-		"p.seen.legend":      "fencing token lớn nhất mà tài nguyên đã thấy",
-		"p.effect.accepted":  "được chấp nhận: %s",
-		"p.effect.violation": "lần ghi được chấp nhận chính là vi phạm (theo checker)",
-		"p.other.accepted":   "lần ghi khác được chấp nhận: %s",
-		"p.msg":              "một lệnh gửi tới node và phản hồi của nó (vẽ tại thời điểm node chạy lệnh)",
-		"p.msg.cut":          "một thông điệp không bao giờ tới nơi (bị cắt)",
+		"p.believed.quorum":   "tin là mình giữ lock, nhưng chưa tới đa số node còn giữ key của nó",
+		"p.key.inferred":      "key trên node, suy ra từ kết quả của các client (các lệnh trên node không được ghi lại)",
+		"p.quorum.lost.how":   "mất quorum — %[2]s: %[1]s",
+		"p.node.promoted":     "bản sao của %s",
+		"p.removed.by":        "bị %s xoá",
+		"p.restored.by":       "bị %s xoá khi khởi động lại",
+		"p.permit":            "một permit trên node (phần tử của sorted set)",
+		"p.clock.rate":        "đồng hồ ×%s",
+		"p.clock.offset":      "đồng hồ %s",
+		"p.clock.legend":      "lỗi đồng hồ: độ lệch đồng hồ của node (hoặc client)",
+		"p.token.short":       "· token %d",
+		"p.seen":              "token lớn nhất đã thấy: %d",
+		"p.seen.legend":       "fencing token lớn nhất mà tài nguyên đã thấy",
+		"p.epoch.short":       "· epoch %d",
+		"p.seen.epoch":        "epoch lớn nhất đã thấy: %d",
+		"p.seen.epoch.legend": "epoch lớn nhất mà tài nguyên đã thấy (số của chính workload: lock không cấp fencing token)",
+		"p.effect.accepted":   "được chấp nhận: %s",
+		"p.effect.violation":  "lần ghi được chấp nhận chính là vi phạm (theo checker)",
+		"p.other.accepted":    "lần ghi khác được chấp nhận: %s",
+		"p.msg":               "một lệnh gửi tới node và phản hồi của nó (vẽ tại thời điểm node chạy lệnh)",
+		"p.msg.cut":           "một thông điệp không bao giờ tới nơi (bị cắt)",
 
 		"act.claim": "đăng ký token",
 		"act.write": "ghi",
@@ -167,6 +174,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.clock.jump":        "Đồng hồ của %s nhảy %s lúc %s: độ lệch giờ là %s.",
 		"tip.seen":              "Từ đây tài nguyên đã thấy fencing token %[2]d trên %[1]s (%[3]s): nó từ chối mọi token nhỏ hơn.",
 		"tip.seen.unchecked":    "Từ đây tài nguyên đã thấy fencing token %[2]d trên %[1]s (%[3]s); lần chạy này nó không kiểm tra token, nên một token nhỏ hơn cũng sẽ được chấp nhận.",
+		"tip.seen.epoch":        "Từ đây tài nguyên đã thấy epoch %[2]d trên %[1]s (%[3]s), số của chính workload (lock không cấp fencing token).",
 		"tip.write.ok":          "%s: %s thực hiện %s trên %s%s, được %s chấp nhận.",
 		"tip.write.refused":     "%s: %s thực hiện %s trên %s%s, bị %s TỪ CHỐI: %s.",
 		"tip.num":               "Giá trị được ghi: %d.",
