@@ -324,6 +324,14 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 // the time is the node's.
 func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 	lang, m := n.lang, n.m
+	if c.Kind == claim.Release && (c.What == claim.Kept || c.What == claim.Rewrote) {
+		// It removed nothing: its command set when the key would end (a
+		// minimum hold's PEXPIRE; ShedLock's SET … PX … XX), whatever the
+		// client recorded of it ("removed"). Told when that command ran.
+		say := tr(lang, "n.release."+c.What, c.Client, o.Key, span(m.sec(c.TTL)), instant(m.sec(c.At+c.TTL)))
+		n.add(c.At, 2, StepRelease, c, say+" "+tr(lang, "n.release.kept.at.node", c.Node))
+		return
+	}
 	switch {
 	case o.Type == history.OK && o.Value.Removed:
 		if rs := n.claims.all(claim.Release, i, nil); len(rs) > 0 {
@@ -521,6 +529,9 @@ func (n *narrator) losses() {
 		ttl := n.m.sdur(l.TTL)
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
 			c := n.endedLife(l)
+			if n.rewrittenByRelease(c) {
+				continue // its client's release rewrote it: that release's step tells it
+			}
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
 				n.add(c.End, 1, StepExpiry, c, s)
 			}
@@ -583,6 +594,22 @@ func (n *narrator) nodeLosses(l lease, ttl time.Duration) {
 		}
 		n.add(g.first.End, 1, StepExpiry, g.first, s)
 	}
+}
+
+// rewrittenByRelease reports whether the key life of KeyLife claim c was
+// overwritten by a release of its own client that wrote the key again (a
+// Release claim Rewrote resting on the command that ended it).
+func (n *narrator) rewrittenByRelease(c claim.Claim) bool {
+	if c.How != account.EndOverwritten || len(c.Records) < 2 {
+		return false
+	}
+	cmd := c.Records[len(c.Records)-1]
+	for _, r := range n.claims.cs {
+		if r.Kind == claim.Release && r.What == claim.Rewrote && len(r.Records) > 1 && r.Records[1] == cmd {
+			return true
+		}
+	}
+	return false
 }
 
 // endedLife is the KeyLife claim of the key life whose end ended lease

@@ -94,10 +94,13 @@ var endWords = map[string]string{
 	account.EndDeleted:  "p.removed",
 	account.EndRestored: "p.restored",
 	account.EndReleased: "p.released",
-	account.EndPurged:   "p.purged",
-	account.EndClock:    "p.clock",
-	account.EndFailover: "p.failover",
-	account.EndHeld:     "p.held",
+	// A SET of another value replaced it (a ShedLock release's own
+	// rewrite, a plain SET of another client): not an expiry.
+	account.EndOverwritten: "p.overwritten",
+	account.EndPurged:      "p.purged",
+	account.EndClock:       "p.clock",
+	account.EndFailover:    "p.failover",
+	account.EndHeld:        "p.held",
 }
 
 func containsStr(xs []string, s string) bool {
