@@ -57,6 +57,7 @@ type Account struct {
 	sentIndex    sync.Once
 	sentBy       map[string][]int    // client → its node events (positions in H.Ops), by node time (Reached)
 	removedBy    map[int][]int       // client op index → positions in Keys it removed (RemovedBy)
+	keptBy       map[int]Keep        // release op index → what it kept (KeptBy)
 	restoreUntil map[restoreOf]int64 // a restore on start → when that client's work began again (restoring)
 
 	// Resurrections and the lock keys of each resource key (resurrect.go),
@@ -98,6 +99,11 @@ type KeyLife struct {
 	// Grant is the history index of the client's acquire that this key
 	// backed (-1: none matched).
 	Grant int
+	// Kept is the release of its owner whose command set its end without
+	// removing it (nil: none): a life that then expired at the deadline
+	// that command moved it to, a life that command overwrote with its
+	// owner's new value, or the new life that overwrite made.
+	Kept *Keep
 	// Observed: derived from node events; else inferred from client
 	// outcomes (the times are then the client's, not the node's).
 	Observed bool
@@ -122,6 +128,25 @@ type Move struct {
 	// extend.
 	Clock bool
 	Step  int // the clock step's ID when Clock
+	// Op is the history index of the command that moved it (of the
+	// client operation or fault step, for a move inferred from them).
+	Op int
+}
+
+// Keep is a release that removed no key but set when its client's key
+// would end (KeyLife.Kept, Account.KeptBy).
+type Keep struct {
+	Release int // the release operation (history index)
+	Cmd     int // its command that set the end (history index)
+	Node    string
+	At      int64 // when that command ran
+	TTL     int64 // the time to live it set, from At (wall ns)
+	// Rewrote: the command was a SET of a new value over the key (the
+	// life it ended was overwritten, and the new one is the kept key);
+	// otherwise it moved the key's deadline (PEXPIRE).
+	Rewrote bool
+	// Value is the key's value after the command.
+	Value string
 }
 
 // End is how a key (or member) left its node.
@@ -289,6 +314,7 @@ func (a *Account) derive() {
 		a.members = byStart(a.members, func(m *MemberLife) int64 { return m.Start })
 		a.matchReentries()
 		a.index()
+		a.deriveKept()
 		a.deriveGrants()
 	})
 }

@@ -112,6 +112,9 @@ func (a *Account) keyClaim(k KeyLife) claim.Claim {
 	if !k.Observed {
 		c.What = claim.Inferred
 	}
+	if k.ExpiredAsKept() {
+		c.What, c.At, c.TTL = claim.Kept, k.Kept.At, k.Kept.TTL
+	}
 	if k.Ended.Op >= 0 {
 		c.Records = append(c.Records, k.Ended.Op)
 	}
@@ -191,6 +194,15 @@ func (a *Account) opClaims() []claim.Claim {
 			cs = append(cs, claim.Claim{Kind: claim.Acquire, Client: op.Client, Key: op.Key, Start: op.Invoke, End: op.Complete,
 				TTL: op.Value.TTL, Elapsed: el, Drift: d, Validity: op.Value.TTL - el - d, Records: []int{i}})
 		case op.F == history.Release:
+			if kp, ok := a.KeptBy(i); ok && len(a.RemovedBy(i)) == 0 {
+				c := claim.Claim{Kind: claim.Release, What: claim.Kept, Client: op.Client, Key: lockKeyOf(&a.H.Ops[i]), Node: kp.Node,
+					Token: kp.Value, By: op.Client, Start: op.Invoke, End: op.Complete, At: kp.At, TTL: kp.TTL, Records: []int{i, kp.Cmd}}
+				if kp.Rewrote {
+					c.What = claim.Rewrote
+				}
+				cs = append(cs, c)
+				continue
+			}
 			for _, k := range a.RemovedBy(i) {
 				if !k.Observed && (k.End < op.Invoke || k.End > op.Complete) {
 					continue // inferred: a life that ended outside the release is not what it removed

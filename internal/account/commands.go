@@ -102,7 +102,7 @@ func (s *sim) cmdSet(c command) {
 				d = k.Deadline
 			}
 			k.Deadline, k.dumped = d, false
-			k.Moves = append(k.Moves, Move{At: t, Deadline: d, By: by})
+			k.Moves = append(k.Moves, Move{At: t, Deadline: d, By: by, Op: c.i})
 			return
 		}
 		if keep {
@@ -186,7 +186,7 @@ func (s *sim) cmdExpire(c command) {
 	unit := map[string]string{"pexpire": "px", "expire": "ex", "pexpireat": "pxat", "expireat": "exat"}[c.name]
 	d := s.deadline(unit, args[2], t)
 	k := &s.a.keys[j]
-	mv := Move{At: t, Deadline: d, By: by}
+	mv := Move{At: t, Deadline: d, By: by, Op: c.i}
 	if by == history.AdminClient {
 		// Only a node clock step moves a deadline for the harness: its
 		// shift script, even one that ran after its step's operation had
@@ -213,7 +213,7 @@ func (s *sim) cmdPersist(c command) {
 	s.expire(c.args[1], c.t)
 	if j, ok := s.strs[c.args[1]]; ok {
 		s.a.keys[j].Deadline, s.a.keys[j].dumped = -1, false
-		s.a.keys[j].Moves = append(s.a.keys[j].Moves, Move{At: c.t, Deadline: -1, By: s.by})
+		s.a.keys[j].Moves = append(s.a.keys[j].Moves, Move{At: c.t, Deadline: -1, By: s.by, Op: c.i})
 	}
 }
 

@@ -159,7 +159,7 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 				}
 				if ttl > 0 {
 					k.Deadline = o.Complete + ttl
-					k.Moves = append(k.Moves, Move{At: o.Complete, Deadline: k.Deadline, By: o.Client})
+					k.Moves = append(k.Moves, Move{At: o.Complete, Deadline: k.Deadline, By: o.Client, Op: j})
 				}
 			case o.F == history.Release && o.Type == history.OK && o.Value.Removed && onNode(o):
 				endAt(o.Invoke, End{Kind: EndReleased, By: o.Client, Op: j})
@@ -187,7 +187,7 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 			if st.Rate == 0 && st.Delta > 0 && k.Deadline >= 0 {
 				d := max(f.Start, k.Deadline-st.Delta)
 				k.Deadline = d
-				k.Moves = append(k.Moves, Move{At: f.Start, Deadline: d, By: history.AdminClient, Clock: true, Step: st.ID})
+				k.Moves = append(k.Moves, Move{At: f.Start, Deadline: d, By: history.AdminClient, Clock: true, Step: st.ID, Op: f.Op})
 				if d <= f.Start {
 					endAt(f.Start, End{Kind: EndClock, Op: f.Op, Step: st.ID})
 				}

@@ -49,7 +49,10 @@ const (
 	// released, deleted, expired, clock, crashed, janitor, restored,
 	// flushed, overwritten, failover, held), By the client whose command
 	// removed it, Step the fault step that ended it. What "inferred": no
-	// node recorded it (the times are the client's). PowerLoss: a crash
+	// node recorded it (the times are the client's). What Kept (How
+	// expired): the deadline that passed was set at At, TTL ahead, by a
+	// command of Client's release (a Release claim Kept), not by the
+	// command that created the key. PowerLoss: a crash
 	// that dropped what no fsync reached ended it. Records: the command
 	// (or acquire) that created it, then the one that ended it. [3 6 9 12
 	// 14 15 16]
@@ -81,6 +84,12 @@ const (
 	// Release: Client's release [Start, End] removed, at At (when its
 	// command ran on Node, not the invoke), Key's life set by By. Records:
 	// the release, then the removing command. [12 13]
+	//
+	// What Kept or Rewrote: the release removed no key; its command at
+	// At on Node set when Client's own key (By = Client) would end, TTL
+	// from At: Kept, a deadline change of the key (PEXPIRE: a minimum
+	// hold); Rewrote, a SET of a new value Token over it with a TTL
+	// (ShedLock's SET … PX … XX). Records: the release, then that command.
 	Release Kind = "release"
 	// Acquire: Client's granted acquire of Key on several nodes took
 	// Elapsed = End − Start of TTL; Validity = TTL − Elapsed − Drift
@@ -169,8 +178,12 @@ func Kinds() []Kind {
 
 // Words of a claim's What.
 const (
-	Moved      = "moved"
-	Missed     = "missed"
+	Moved  = "moved"
+	Missed = "missed"
+	// Kept and Rewrote: a release that set its key's end instead of
+	// removing it (Release; KeyLife: Kept).
+	Kept       = "kept"
+	Rewrote    = "rewrote"
 	Inferred   = "inferred"
 	RecordedW  = "recorded"
 	Unrecorded = "unrecorded"

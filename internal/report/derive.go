@@ -41,6 +41,19 @@ type lease struct {
 // lost reports whether the lock was lost inside the history.
 func (l lease) lost() bool { return l.Cause.Kind != account.EndHeld }
 
+// keptByRelease reports whether the key life that ended the lease had its
+// end set by its client's own release, which removed no key (the
+// account's Kept: a minimum hold's PEXPIRE, ShedLock's rewrite): the
+// client released the lock, it did not lose it.
+func (l lease) keptByRelease() bool {
+	for _, k := range l.Lives {
+		if k.End == l.KeyEnd && k.Kept != nil && k.Owner == l.Client {
+			return true
+		}
+	}
+	return false
+}
+
 // life returns the lease's key life on node, if one backed it there.
 func (l lease) life(node string) (account.KeyLife, bool) {
 	for _, k := range l.Lives {

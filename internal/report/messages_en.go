@@ -179,18 +179,21 @@ var messagesEN = map[string]string{
 	"n.with.token":            " with token %d",
 	"n.with.word":             "with",
 	"n.release.ok":            "%s released %s (key deleted).",
-	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                     // node
-	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
-	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
-	"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
-	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
-	"n.gone.clock.rate":       "it had expired early at t=%ss, when a node's clock ran fast",                                                        // t
-	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                              // t, client
-	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
-	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client
-	"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
-	"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                       // client
-	"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
+	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                       // node
+	"n.release.kept":          "%s released %s without deleting its key: the release set the key to expire %s later, at t=%ss.",                       // client, key, ttl, t
+	"n.release.rewrote":       "%s released %s without deleting its key: the release wrote the key again (a new value) to expire %s later, at t=%ss.", // client, key, ttl, t
+	"n.release.kept.at.node":  "(The time is %s's record of the release's command.)",                                                                  // node
+	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                     // client, key, cause
+	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",   // client, key, t
+	"n.gone.expired":          "it had expired at t=%ss",                                                                                              // t
+	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                            // t
+	"n.gone.clock.rate":       "it had expired early at t=%ss, when a node's clock ran fast",                                                          // t
+	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                // t, client
+	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                     // t, client
+	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                  // t, client
+	"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                    // t
+	"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                         // client
+	"n.gone.taken.holds":      "; %s holds the lock now",                                                                                              // client
 	"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
 	"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
 	"n.release.info.refused":  "%s's release of %s could not connect (connection refused): recorded as unknown.",
@@ -255,6 +258,7 @@ var messagesEN = map[string]string{
 	"n.expired.paused":        "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
 	"n.expired.belief":        "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 	"n.expired":               "%s's lock on %s expired in Redis (TTL %s).",
+	"n.expired.kept":          "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                    // client, key, t, ttl
 	"n.expired.nodes":         "%s's key %s expired on %s (TTL %s).",                                                                                    // client, key, nodes, ttl
 	"n.expired.clock":         "%s's key %s expired early on %s: its clock had jumped.",                                                                 // client, key, nodes
 	"n.expired.crash":         "%s's key %s was lost on %s: the node crashed.",                                                                          // client, key, nodes
@@ -551,6 +555,7 @@ var messagesEN = map[string]string{
 	"p.restored":            "deleted by a restarted client's restore on start",
 	"p.removed":             "deleted by another client",
 	"p.released":            "released",
+	"p.overwritten":         "overwritten",
 	"p.purged":              "purged",
 	"p.clock":               "expired early (clock)",
 	"p.failover":            "lost with its master",

@@ -314,50 +314,6 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 	}
 }
 
-// release tells a release: what it removed (its Release claims), that it
-// removed nothing, or that its outcome is unknown. A release the nodes
-// recorded removing a key is stamped when its command ran there (the
-// claim's At, the node's record), not at its invoke: that key may have
-// been set in between (issue 27, class 12), and the key's end, told
-// elsewhere from the same record, must not get a second time (a fresh
-// reader: one DEL at 14.068 and 14.082 in one report). The sentence says
-// the time is the node's.
-func (n *narrator) release(i int, o history.Op, c claim.Claim) {
-	lang, m := n.lang, n.m
-	switch {
-	case o.Type == history.OK && o.Value.Removed:
-		if rs := n.claims.all(claim.Release, i, nil); len(rs) > 0 {
-			r, at := rs[0], rs[0].Start
-			if r.What != claim.Inferred {
-				at = r.At
-			}
-			for _, f := range rs {
-				if f.By != "" && f.By != f.Client {
-					r, at = f, f.At
-					break
-				}
-			}
-			// The lock's name as the client knows it: a claim's Key is the
-			// key on the node, which a library may name its own way.
-			say := m.releaseRemoved(lang, r.Client, o.Key, rs)
-			if r.What != claim.Inferred && at == r.At {
-				say += " " + tr(lang, "n.release.at.node", r.Node)
-			}
-			n.add(at, 2, StepRelease, r, say)
-			return
-		}
-		n.add(c.Start, 2, StepRelease, c, m.releaseRemoved(lang, c.Client, c.Key, nil))
-	case o.Type == history.OK || o.Type == history.Fail:
-		n.add(c.Start, 2, StepRelease, c, m.releaseNothing(lang, o))
-	default:
-		if ran, known := m.a.Reached(i); known && !ran {
-			n.add(n.toldAt(c), 2, StepRelease, c, n.began(c, tr(lang, "n.release.notrun", c.Client, c.Key)))
-			return
-		}
-		n.add(n.toldAt(c), 2, StepRelease, c, n.began(c, tr(lang, infoKey("n.release.info", o), c.Client, c.Key)))
-	}
-}
-
 // extend tells an extend from its claim: what it did on the nodes (it
 // moved another client's key; every deadline command found no key), or,
 // where the nodes do not say, what the client was told.
@@ -521,6 +477,9 @@ func (n *narrator) losses() {
 		ttl := n.m.sdur(l.TTL)
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
 			c := n.endedLife(l)
+			if n.rewrittenByRelease(c) {
+				continue // its client's release rewrote it: that release's step tells it
+			}
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
 				n.add(c.End, 1, StepExpiry, c, s)
 			}

@@ -378,7 +378,7 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 			if holds == "" {
 				holds = l.Client
 			}
-		case l.Cause.Kind == account.EndReleased:
+		case l.Cause.Kind == account.EndReleased || l.keptByRelease():
 			if !slices.Contains(released, l.Client) {
 				released = append(released, l.Client)
 			}
@@ -429,6 +429,11 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duratio
 	case account.EndTaken:
 		return tr(lang, "n.expired.taken", l.Client, l.Key), true
 	case account.EndExpired:
+		if c.What == claim.Kept {
+			// The end that passed was the one its release set (a minimum
+			// hold), not its TTL (issue 27, reader finding 9).
+			return tr(lang, "n.expired.kept", l.Client, l.Key, instant(m.sec(c.At)), span(m.sec(c.TTL))), true
+		}
 		switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
 		case paused:
 			return tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client), true

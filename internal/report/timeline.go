@@ -94,10 +94,13 @@ var endWords = map[string]string{
 	account.EndDeleted:  "p.removed",
 	account.EndRestored: "p.restored",
 	account.EndReleased: "p.released",
-	account.EndPurged:   "p.purged",
-	account.EndClock:    "p.clock",
-	account.EndFailover: "p.failover",
-	account.EndHeld:     "p.held",
+	// A SET of another value replaced it (a ShedLock release's own
+	// rewrite, a plain SET of another client): not an expiry.
+	account.EndOverwritten: "p.overwritten",
+	account.EndPurged:      "p.purged",
+	account.EndClock:       "p.clock",
+	account.EndFailover:    "p.failover",
+	account.EndHeld:        "p.held",
 }
 
 func containsStr(xs []string, s string) bool {
@@ -131,10 +134,18 @@ func effectAction(action string) bool {
 	return action == "" || (ok && a.Effect)
 }
 
-// actWord labels an accepted effect marker: "charged", "sold", "set 3", …
+// actWord labels an accepted write's marker with its own action, in its
+// workload's words: "charged", "sold", "set 3", "wrote failedReason"… An
+// action its workload gives no timeline word is named by its legend word
+// (never another action's: a failure record labelled "charged" told a
+// double charge that the gateway had refused, teacher finding 28); a write
+// that records no action (an old payment history) was a charge.
 func actWord(lang Lang, o history.Op) string {
 	if _, ok := messages["en"]["p.act."+o.Value.Action]; !ok {
-		return tr(lang, "p.charged")
+		if o.Value.Action == "" {
+			return tr(lang, "p.charged")
+		}
+		return actionLegendWord(lang, o.Value.Action)
 	}
 	w := tr(lang, "p.act."+o.Value.Action)
 	if a, _ := workload.ActionOf(o.Value.Action); o.Value.Num != nil && a.Num {

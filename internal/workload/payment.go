@@ -543,6 +543,12 @@ var paymentWords = map[string]map[string]string{
 		"act.mark-paid":                  "mark-paid",
 		"act.complete":                   "completion (token-checked)",
 		"act.record-failure":             "failure record (failedReason)",
+		// The timeline's label on an accepted write, after its client's
+		// name ("w1 charged"): each action its own, never another's.
+		"p.act.charge":         "charged",
+		"p.act.mark-paid":      "marked paid",
+		"p.act.complete":       "completed",
+		"p.act.record-failure": "wrote failedReason",
 	},
 	"vi": {
 		"question.payment":               "Hoá đơn có bị trừ tiền hai lần không?",
@@ -561,6 +567,10 @@ var paymentWords = map[string]map[string]string{
 		"act.mark-paid":                  "đánh dấu đã thanh toán",
 		"act.complete":                   "hoàn thành job (kiểm tra token)",
 		"act.record-failure":             "ghi lý do thất bại (failedReason)",
+		"p.act.charge":                   "đã trừ tiền",
+		"p.act.mark-paid":                "đã đánh dấu đã thanh toán",
+		"p.act.complete":                 "đã hoàn thành job",
+		"p.act.record-failure":           "đã ghi failedReason",
 	},
 }
 

@@ -169,7 +169,10 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 	case !near(l.start, c.Start):
 		return refuse([]int{l.set}, "the key was set at %d, not %d", l.start, c.Start)
 	}
-	return v.ended(c, l)
+	if out := v.ended(c, l); out.reason != "" || out.skip != "" || c.What != claim.Kept {
+		return out
+	}
+	return v.keptLife(c, l)
 }
 
 // ended: the key's end as the claim tells it against the model's.

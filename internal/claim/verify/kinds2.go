@@ -215,6 +215,9 @@ func (v *verifier) release(c claim.Claim) outcome {
 	if !near(d.Invoke, c.At) {
 		return refuse(c.Records, "the release's command ran at %d, not %d", d.Invoke, c.At)
 	}
+	if c.What == claim.Kept || c.What == claim.Rewrote {
+		return v.keptRelease(c, d)
+	}
 	for _, l := range v.m.removedAt[c.Records[1]] {
 		if l.node == c.Node && l.key == c.Key {
 			owner := l.owner
