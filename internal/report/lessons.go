@@ -435,9 +435,11 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 			switch lo, hi := timeScales(n, runs); {
 			case hi == 0: // no run says its scale
 			case lo == hi:
-				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time.one", fmtScale(hi)))
+				// The example is the page's own scale (a fresh teacher: it
+				// named time scale 50 on pages that ran none at 50).
+				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time.one", fmtScale(hi), fmtScale(hi), span(30/hi).in(lang)))
 			default:
-				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time", fmtScale(lo), fmtScale(hi)))
+				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time", fmtScale(lo), fmtScale(hi), fmtScale(hi), span(30/hi).in(lang)))
 			}
 		}
 		shown := map[*suiteRun]bool{}

@@ -663,7 +663,7 @@ func TestALessonShowsTheFixItNamesThoughTheBrokenFileNamesAnother(t *testing.T) 
 	}
 	page := html.UnescapeString(string(b))
 	for _, want := range []string{`data-broken="gc-pause" data-fixed="payment-idempotency"`, ">" + tr(English, "lesson.fixed") + "<",
-		"idempotency: true</span>", tr(English, "lesson.seed.same", 42), tr(English, "lesson.caveat.time.one", fmtScale(50))} {
+		"idempotency: true</span>", tr(English, "lesson.seed.same", 42), tr(English, "lesson.caveat.time.one", fmtScale(50), fmtScale(50), "600ms")} {
 		if !strings.Contains(page, want) {
 			t.Errorf("lesson 48 lacks %q", want)
 		}
