@@ -166,6 +166,16 @@ func (b *builder) resourceName() string {
 	return tr(b.lang, "lane.resource")
 }
 
+// resourceOf is what answered a write of action: the workload's word for
+// that action's resource when it has one (a payment job's failedReason
+// goes to the job store, not the gateway), else the resource lane's.
+func (b *builder) resourceOf(action string) string {
+	if _, ok := messages[English]["resource.of."+action]; ok {
+		return tr(b.lang, "resource.of."+action)
+	}
+	return b.resourceName()
+}
+
 // at is "t=12.345s" in scenario time, in the drawing's language (a tip's
 // precision: instantMs).
 func (b *builder) at(ns int64) string { return "t=" + instantMs(b.m.sec(ns)).in(b.lang) + "s" }

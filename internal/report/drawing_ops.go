@@ -207,9 +207,9 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 	var lines []string
 	switch o.Type {
 	case history.OK:
-		lines = append(lines, tr(lang, "tip.write.ok", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceName()))
+		lines = append(lines, tr(lang, "tip.write.ok", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceOf(o.Value.Action)))
 	case history.Fail:
-		lines = append(lines, tr(lang, "tip.write.refused", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceName(), refusalText(lang, o)))
+		lines = append(lines, tr(lang, "tip.write.refused", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceOf(o.Value.Action), refusalText(lang, o)))
 	}
 	if o.Value.Num != nil {
 		lines = append(lines, tr(lang, "tip.num", *o.Value.Num))

@@ -539,6 +539,7 @@ var paymentWords = map[string]map[string]string{
 		"wl.write.payment":               "charge",
 		"wl.resource.payment":            "the payment gateway",
 		"lane.resource.payment":          "payment gateway",
+		"resource.of.record-failure":     "job store", // the failedReason write goes to the job record, not the gateway
 		"act.charge":                     "charge",
 		"act.mark-paid":                  "mark-paid",
 		"act.complete":                   "completion (token-checked)",
@@ -563,6 +564,7 @@ var paymentWords = map[string]map[string]string{
 		"wl.write.payment":               "lần trừ tiền",
 		"wl.resource.payment":            "cổng thanh toán",
 		"lane.resource.payment":          "cổng thanh toán",
+		"resource.of.record-failure":     "kho lưu job",
 		"act.charge":                     "trừ tiền",
 		"act.mark-paid":                  "đánh dấu đã thanh toán",
 		"act.complete":                   "hoàn thành job (kiểm tra token)",
