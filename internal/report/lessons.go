@@ -165,6 +165,11 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 	default:
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
 	}
+	if samePlan(b.R, f.R) || sameFaults(b.R, f.R) {
+		if w := firedApart(lang, b.R, f.R, p.Side); w != "" {
+			p.Faults += " " + w
+		}
+	}
 	bs, fs := instant(b.R.ScenarioSeconds), instant(f.R.ScenarioSeconds)
 	if bd, fd := b.R.drawing, f.R.drawing; bd != nil && fd != nil {
 		o := chart.SVGOptions{Sync: sync, Start: min(bd.Start, fd.Start), End: max(bd.End, fd.End)}
