@@ -1,6 +1,9 @@
 package report
 
-import "github.com/locksim/locksim/internal/checker"
+import (
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/scenario"
+)
 
 // fixSide is what the run shown beside a broken run is, as every suite
 // page names it: a fix, a partial fix (one still invalid as its scenario
@@ -28,20 +31,45 @@ func sideOf(b, f Results, contrast bool) fixSide {
 	switch {
 	case contrast:
 		return sideContrast
-	case isControl(f.Algorithm):
-		// An in-process lock every client shares tests the checkers; it
-		// spans no pods, so it is no fix a reader can deploy, valid or not.
-		return sideControl
-	case clockContrast(b, f):
-		return sideClock
-	case restartContrast(b, f):
-		return sideRestart
+	}
+	if s := operationalSide(f.Algorithm, runFields(b), runFields(f)); s != "" {
+		return s
+	}
+	switch {
 	case partialFix(f):
 		return sidePartial
 	case f.Verdict != checker.Valid || f.Error != "" || f.Aborted:
 		return sideNoEvidence
 	}
 	return sideFixed
+}
+
+// operationalSide is what a fixed_by scenario is when it is no change to
+// the lock whatever its run shows: a harness control (its algorithm), the
+// clock assumption holding or a crashed node kept down (the two files'
+// fields, bf and ff: scenario.ClockContrast, scenario.DelayedRestart); ""
+// otherwise. A run's report names its fixed_by by the same rule (FixSide).
+func operationalSide(fixAlgorithm string, bf, ff map[string]string) fixSide {
+	switch {
+	case isControl(fixAlgorithm):
+		// An in-process lock every client shares tests the checkers; it
+		// spans no pods, so it is no fix a reader can deploy, valid or not.
+		return sideControl
+	case scenario.ClockContrast(bf, ff):
+		return sideClock
+	case scenario.DelayedRestart(bf, ff):
+		return sideRestart
+	}
+	return ""
+}
+
+// FixSide is what the fixed_by scenario of a broken scenario is when it
+// is no fix (Fixed.Side: "control", "contrast.clock", "contrast.restart"),
+// "" when it is one; fixAlgorithm is the fix's algorithm, bf and ff the two
+// files' fields (scenario.Flatten of each normalised). The suite's pages
+// name it by the same rule (sideOf).
+func FixSide(fixAlgorithm string, bf, ff map[string]string) string {
+	return string(operationalSide(fixAlgorithm, bf, ff))
 }
 
 // kind is the side's kind on a page (lesson.side.*, the pair's CSS):

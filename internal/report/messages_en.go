@@ -105,6 +105,14 @@ var messagesEN = map[string]string{
 	"fix.fixed.own":           "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
 	"fix.fixed.own.as":        "The scenario named as its fix, with %[2]s: %[1]s.",                                                                                                       // scenario, its faults (why.fixfaults.*)
 	"fix.fixed.named":         "The scenario named as its fix: %s.",                                                                                                                      // scenario
+	"fix.fixed.partial":       "A partial fix, with the same faults: scenario %s. It did not make the fault harmless: its run with this seed still violates (below).",                    // scenario
+	"fix.fixed.invalid":       "The scenario named as its fix, with the same faults: %s. It did not make the fault harmless: its run with this seed still violates (below).",             // scenario
+	"fix.control":             "Not a fix: scenario %s is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",                        // scenario
+	"fix.control.as":          "Not a fix: scenario %[1]s, with %[2]s, is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",        // scenario, its faults (why.fixfaults.*)
+	"fix.contrast.clock":      "Not a fix but a contrast, the clock assumption holding: scenario %s.",                                                                                    // scenario
+	"fix.contrast.clock.as":   "Not a fix but a contrast, the clock assumption holding (%[2]s): scenario %[1]s.",                                                                         // scenario, its faults (why.fixfaults.*)
+	"fix.contrast.restart":    "Not a fix but a contrast, an operational answer (a crashed node kept down longer than the TTL), not a change to the lock: scenario %s.",                  // scenario
+	"fix.contrast.restart.as": "Not a fix but a contrast, an operational answer (a crashed node kept down longer than the TTL; %[2]s), not a change to the lock: scenario %[1]s.",        // scenario, its faults (why.fixfaults.*)
 	"fix.fixed.run":           "Run it with",                                                                                                                                             //
 	"fix.fixed.report":        "open its report",                                                                                                                                         //
 	"fix.saved.fencing":       "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
