@@ -200,13 +200,13 @@ var lessonMessages = map[Lang]map[string]string{
 		"suite.reqlink":  "The five requirements: which runs kept or broke them",
 		"suite.lessonpg": "lesson page",
 		// What the run below a broken run is (fixSide), then its name.
-		"suite.pair.fixed":            "fixed by %s",                                                                                   // scenario
-		"suite.pair.partial":          "a partial fix, still invalid as expected (%[2]s): %[1]s",                                       // scenario, expected kinds
-		"suite.pair.noevidence":       "its fix, whose run here was not valid (no evidence): %s",                                       // scenario
-		"suite.pair.contrast":         "contrast, another scenario of the same shape, not a fix: %s",                                   // scenario
-		"suite.pair.contrast.clock":   "contrast, the fault removed (the clock assumption holding), not a fix: %s",                     // scenario
-		"suite.pair.contrast.restart": "contrast, an operational answer (a crashed node kept down longer than the TTL), not a fix: %s", // scenario
-		"suite.pair.control":          "control, an in-process lock that tests the checkers, not a fix to deploy: %s",                  // scenario
+		"suite.pair.fixed":            "fixed by %s",                                                                                             // scenario
+		"suite.pair.partial":          "a partial fix, still invalid as expected (%[2]s): %[1]s",                                                 // scenario, expected kinds
+		"suite.pair.noevidence":       "its fix, whose run here was not valid (no evidence): %s",                                                 // scenario
+		"suite.pair.contrast":         "contrast, another scenario of the same shape, not a fix: %s",                                             // scenario
+		"suite.pair.contrast.clock":   "contrast, the clock assumption holding (a jump left out or a drift within the allowance), not a fix: %s", // scenario
+		"suite.pair.contrast.restart": "contrast, an operational answer (a crashed node kept down longer than the TTL), not a fix: %s",           // scenario
+		"suite.pair.control":          "control, an in-process lock that tests the checkers, not a fix to deploy: %s",                            // scenario
 
 		// The checkers table's summary, rendered from the checker's data.
 		"sum.valid":              "no problem found",
@@ -417,7 +417,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"suite.pair.partial":          "bản sửa một phần, vẫn vi phạm đúng kỳ vọng (%[2]s): %[1]s",
 		"suite.pair.noevidence":       "bản sửa của nó, nhưng lần chạy ở đây không hợp lệ (chưa có bằng chứng): %s",
 		"suite.pair.contrast":         "đối chiếu, một kịch bản khác có cùng dạng, không phải bản sửa: %s",
-		"suite.pair.contrast.clock":   "đối chiếu, bỏ lỗi đi (khi giả định về đồng hồ đúng), không phải bản sửa: %s",
+		"suite.pair.contrast.clock":   "đối chiếu, khi giả định về đồng hồ đúng (không có cú nhảy, hoặc độ trôi nằm trong phần dự phòng), không phải bản sửa: %s",
 		"suite.pair.contrast.restart": "đối chiếu, một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải bản sửa: %s",
 		"suite.pair.control":          "đối chứng, một lock trong process dùng để kiểm tra checker, không phải bản sửa để triển khai: %s",
 
