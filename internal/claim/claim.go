@@ -261,6 +261,9 @@ type Claim struct {
 	// protects (a charge, a sale); its Num counts the writes of them the
 	// experiment's resource accepted.
 	Actions []string `json:"actions,omitempty"`
+	// Kinds of an Experiment claim: the violation kinds its run showed
+	// (its non-informational anomalies' kinds, in its results' order).
+	Kinds []string `json:"kinds,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps

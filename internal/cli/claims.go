@@ -134,7 +134,11 @@ func checkExperiments(r *verify.Result, cs []claim.Claim, run history.Header) {
 			continue // the experiment's report is gone: it stays not checkable
 		}
 		var res struct {
-			Verdict string `json:"verdict"`
+			Verdict   string `json:"verdict"`
+			Anomalies []struct {
+				Kind          string `json:"kind"`
+				Informational bool   `json:"informational"`
+			} `json:"anomalies"`
 		}
 		if json.Unmarshal(b, &res) != nil {
 			continue
@@ -149,6 +153,15 @@ func checkExperiments(r *verify.Result, cs []claim.Claim, run history.Header) {
 		why := verify.ExperimentRun(c, run, ex.Header)
 		if why == "" {
 			why = verify.ExperimentVerdict(c, res.Verdict)
+		}
+		if why == "" {
+			var kinds []string
+			for _, a := range res.Anomalies {
+				if !a.Informational {
+					kinds = append(kinds, a.Kind)
+				}
+			}
+			why = verify.ExperimentKinds(c, kinds)
 		}
 		if why == "" {
 			why = verify.ExperimentEffects(c, ex)

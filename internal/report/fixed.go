@@ -23,6 +23,10 @@ type Fixed struct {
 	// (FaultsSame: it changes the lock, not the faults) or faults of its
 	// own (FaultsOwn: the fix is the change of faults); "" when unknown.
 	Faults string
+	// Side says what it is when it is no fix, whatever its run shows
+	// (FixSide: a harness control, the clock assumption holding, a
+	// crashed node kept down); "" for a fix, or when not known.
+	Side string
 }
 
 // Fixed.Faults: the fixed scenario's faults against the run's.

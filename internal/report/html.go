@@ -344,12 +344,17 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 	}
 	pg.Why = m.whySection(lang, in, filepath.Dir(path), res.Claims)
 	pg.FixedRun, pg.FixedRunClaim = m.fixedRun(lang, in, res.Claims)
-	if pg.Fix != nil && pg.Fix.FixedKey == "fix.fixed.own" {
-		// The fix's own faults, as its experiment's claim names them.
+	if pg.Fix != nil && (pg.Fix.FixedKey == "fix.fixed.own" || in.FixedBy != nil && in.FixedBy.Side != "") {
+		// The fix's own faults, as its experiment's claim names them
+		// (redlock-no-clock-jump: the run's without its clock jump).
 		if e, ok := claim.Find(res.Claims, func(c claim.Claim) bool {
 			return c.ID == pg.FixedRunClaim && (len(c.Steps) > 0 || len(c.Changed) > 0)
 		}); ok {
-			pg.Fix.FixedKey, pg.Fix.FixedFaults = "fix.fixed.own.as", m.fixFaults(lang, e)
+			key := pg.Fix.FixedKey + ".as"
+			if pg.Fix.FixedKey == "fix.fixed.own" {
+				key = "fix.fixed.own.as"
+			}
+			pg.Fix.FixedKey, pg.Fix.FixedFaults = key, m.fixFaults(lang, e)
 		}
 	}
 	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {

@@ -152,23 +152,8 @@ func pairOf(lang Lang, b, f *suiteRun, sync string) pairView {
 // pairAs is pairOf; contrast labels the right side a contrast, not a fix,
 // on its card and its timeline alike.
 func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
-	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: tr(lang, "lesson.fixed"), FixedClass: "fixed", Side: "fixed"}
-	switch {
-	case contrast:
-		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast"), "contrast", "contrast"
-	case isControl(f.R.Algorithm):
-		// An in-process lock every client shares tests the checkers; it
-		// spans no pods, so it is no fix a reader can deploy, valid or not.
-		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.control"), "noevidence", "control"
-	case clockContrast(b.R, f.R):
-		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast.clock"), "contrast", "contrast"
-	case restartContrast(b.R, f.R):
-		p.FixedLabel, p.FixedClass, p.Side = tr(lang, "lesson.contrast.restart"), "contrast", "contrast"
-	case partialFix(f.R):
-		p.FixedLabel, p.FixedClass = tr(lang, "lesson.partial", expectedWords(lang, f.R.ExpectKinds)), "noevidence"
-	case f.R.Verdict != checker.Valid || f.R.Error != "" || f.R.Aborted:
-		p.FixedLabel, p.FixedClass = tr(lang, "lesson.noevidence"), "noevidence"
-	}
+	s := sideOf(b.R, f.R, contrast)
+	p := pairView{Broken: b.Card, Fixed: f.Card, FixedLabel: s.label(lang, f.R), FixedClass: s.class(), Side: s.kind()}
 	if b.R.Seed == f.R.Seed {
 		p.Seeds = tr(lang, "lesson.seed.same", b.R.Seed)
 	} else {
@@ -183,6 +168,11 @@ func pairAs(lang Lang, b, f *suiteRun, sync string, contrast bool) pairView {
 		p.Faults = tr(lang, "lesson.fault.diff.contrast", b.Card.Faults, f.Card.Faults)
 	default:
 		p.Faults = tr(lang, "lesson.fault.diff", b.Card.Faults, f.Card.Faults)
+	}
+	if samePlan(b.R, f.R) || sameFaults(b.R, f.R) {
+		if w := firedApart(lang, b.R, f.R, p.Side); w != "" {
+			p.Faults += " " + w
+		}
 	}
 	bs, fs := instant(b.R.ScenarioSeconds), instant(f.R.ScenarioSeconds)
 	if bd, fd := b.R.drawing, f.R.drawing; bd != nil && fd != nil {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/locksim/locksim/internal/checker"
-	"github.com/locksim/locksim/internal/scenario"
 )
 
 // seedTally counts the runs of r's scenario file in the suite by verdict
@@ -97,11 +96,11 @@ func (t seedTally) othersThan(lang Lang, v checker.Verdict) string {
 func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
 	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)) + bt.rerunWords(lang)}
-	key, control := "lesson.evidence.fixed", isControl(f.R.Algorithm)
-	switch {
-	case control:
-		key = "lesson.evidence.control"
-	case clockContrast(b.R, f.R) || restartContrast(b.R, f.R):
+	key, control := "lesson.evidence.fixed", false
+	switch sideOf(b.R, f.R, false) {
+	case sideControl:
+		key, control = "lesson.evidence.control", true
+	case sideClock, sideRestart:
 		// The clock assumption holding, or a node kept down past the
 		// TTL, is no fix to the lock either: nothing is said of how well
 		// a fix holds.
@@ -131,11 +130,6 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	return out
 }
 
-// clockContrast tells whether a pair's fix is only its clock assumption
-// holding (scenario.ClockContrast: a clock jump left out, a clock rate
-// inside the drift allowance): its run is a contrast, not a fix.
-func clockContrast(b, f Results) bool { return scenario.ClockContrast(runFields(b), runFields(f)) }
-
 // partialFix tells whether a fix's run came out invalid as its scenario
 // expects: a fix that closes one hole and is known to leave another
 // (redis-semaphore 4.x, 5.3.1), not a fix without evidence.
@@ -153,9 +147,3 @@ func expectedWords(lang Lang, kinds []string) string {
 	}
 	return joinAnd(lang, words)
 }
-
-// restartContrast tells whether a pair's fix is only a crashed node kept
-// down longer than the TTL (scenario.DelayedRestart): antirez's delayed
-// restart, an operational answer shown as a contrast as the clock pairs
-// are (issue 34).
-func restartContrast(b, f Results) bool { return scenario.DelayedRestart(runFields(b), runFields(f)) }

@@ -202,3 +202,58 @@ func TestWhatToChangeCommentsItsCodeInThePagesLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestTheSuiteIndexNamesEachPairsSideAsTheLessonPagesDo: the index said
+// "↓ fixed by" of redis-semaphore-4-host-sleep (invalid, a partial fix),
+// of redlock-no-clock-jump (the fault removed) and of control-positive (a
+// harness control), which the lesson pages call a partial fix, a contrast
+// and a control (teacher review, issue 34). The index now says what the
+// lesson pages say, by the one rule (sideOf).
+func TestTheSuiteIndexNamesEachPairsSideAsTheLessonPagesDo(t *testing.T) {
+	ok := true
+	overlap := []checker.Anomaly{{Kind: checker.KindMutexOverlap}}
+	runs := []lessonRun{
+		// A fix invalid as its file expects, as redis-semaphore 4.x is
+		// (its field file needs the Node adapters to load).
+		{"naive-del-foreign-unlock.yaml", Results{Verdict: checker.Invalid, Algorithm: "naive", Workload: "counter", Seed: 4,
+			Anomalies: overlap, ExpectationMet: &ok}, []int{45}},
+		{"safe-unlock.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "counter", Seed: 4,
+			Expect: "invalid", ExpectKinds: []string{checker.KindMutexOverlap}, Anomalies: overlap, ExpectationMet: &ok}, []int{45}},
+		{"redlock-clock-jump.yaml", Results{Verdict: checker.Invalid, Algorithm: "redlock", Workload: "payment", Seed: 8,
+			Anomalies: overlap, ExpectationMet: &ok}, []int{47}},
+		{"redlock-no-clock-jump.yaml", Results{Verdict: checker.Valid, Algorithm: "redlock", Workload: "payment", Seed: 8, ExpectationMet: &ok}, []int{47}},
+		{"control-negative.yaml", Results{Verdict: checker.Invalid, Algorithm: "no-lock", Workload: "counter", Seed: 5,
+			Anomalies: []checker.Anomaly{{Kind: checker.KindLostUpdate}}, ExpectationMet: &ok}, []int{42}},
+		{"control-positive.yaml", Results{Verdict: checker.Valid, Algorithm: "control-mutex", Workload: "counter", Seed: 5, ExpectationMet: &ok}, []int{42}},
+		{"gc-pause.yaml", Results{Verdict: checker.Invalid, Algorithm: "safe", Workload: "payment", Seed: 42, Anomalies: overlap, ExpectationMet: &ok}, []int{44}},
+		{"gc-pause-fencing.yaml", Results{Verdict: checker.Valid, Algorithm: "fenced", Workload: "payment", Seed: 42, FencingEnforced: true, ExpectationMet: &ok}, []int{46}},
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("the "+string(lang)+" index calls a partial fix, a contrast and a control what they are, and only a fix fixed", func(t *testing.T) {
+			out := t.TempDir()
+			if err := WriteSuite(out, suiteOf(t, out, runs), lang); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, IndexFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(string(b))
+			for _, want := range []string{
+				"↓ " + tr(lang, "suite.pair.partial", "safe-unlock", kindWord(lang, checker.KindMutexOverlap)),
+				"↓ " + tr(lang, "suite.pair.contrast.clock", "redlock-no-clock-jump"),
+				"↓ " + tr(lang, "suite.pair.control", "control-positive"),
+				"↓ " + tr(lang, "suite.pair.fixed", "gc-pause-fencing"),
+			} {
+				if !strings.Contains(page, want) {
+					t.Errorf("the index lacks %q", want)
+				}
+			}
+			for _, name := range []string{"safe-unlock", "redlock-no-clock-jump", "control-positive"} {
+				if not := tr(lang, "suite.pair.fixed", name); strings.Contains(page, not) {
+					t.Errorf("the index says %q", not)
+				}
+			}
+		})
+	}
+}

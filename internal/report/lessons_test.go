@@ -258,6 +258,47 @@ func TestAPairSaysWhatItsFaultPlansShare(t *testing.T) {
 	}
 }
 
+// TestAPairSaysWhenItsEventTriggeredStepsFiredApart: lesson 47 called
+// failover-wait-two-replicas and failover-wait-all "the same fault plan",
+// but their crash and failover fire 50 ms of wall time after w1's grant,
+// and the fix's grant waits for WAIT: they fired at t=0.55s in the broken
+// run and at t=4.55s in the fixed one (teacher review, issue 34). The
+// pair says when each such step fired in each run, from the runs' Fault
+// claims.
+func TestAPairSaysWhenItsEventTriggeredStepsFiredApart(t *testing.T) {
+	lag := history.FaultStep{ID: 1, Kind: "replication-lag", Effect: history.EffectCutLinks, Links: []history.Link{{Client: "n1r2", Node: "n1"}},
+		Trigger: history.Trigger{Kind: history.TriggerAt}, Duration: 400e6}
+	crash := history.FaultStep{ID: 2, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n1r1"},
+		Trigger: history.Trigger{Kind: history.TriggerEvent, Client: "w1", Event: "acquired", Delay: 50e6}, Duration: 1500e6}
+	plan := []history.FaultStep{lag, crash}
+	// run is a run of plan at scale 10 whose steps fired at lagAt and
+	// crashAt (wall ns), as its Fault claims record them.
+	run := func(lang Lang, lagAt, crashAt int64) *suiteRun {
+		r := Results{Plan: plan, TimeScale: 10, Claims: []claim.Claim{
+			{ID: "fault-1", Kind: claim.Fault, Step: 1, Start: lagAt},
+			{ID: "fault-2", Kind: claim.Fault, Step: 2, Start: crashAt},
+		}}
+		return &suiteRun{R: r, Card: runCard{Faults: planWords(lang, r)}}
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		h := history.Header{TimeScale: 10}
+		t.Run("the "+string(lang)+" pair says the crash fired at t=0.6s in the broken run and at t=4.6s in the fixed one", func(t *testing.T) {
+			got := pairOf(lang, run(lang, 1e6, 55e6), run(lang, 0.5e6, 455e6), "p").Faults
+			want := tr(lang, "lesson.fault.same", planWords(lang, Results{Plan: plan, TimeScale: 10})) + " " +
+				tr(lang, "lesson.fault.fired", tr(lang, "lesson.fault.fired.step", stepWords(lang, h, crash), instant(0.55), instant(4.55), tr(lang, "lesson.side.fixed")))
+			if got != want {
+				t.Errorf("got  %q\nwant %q", got, want)
+			}
+		})
+		t.Run("the "+string(lang)+" pair says nothing more of steps that fired at the same moment as written", func(t *testing.T) {
+			got := pairOf(lang, run(lang, 1e6, 51e6), run(lang, 9e6, 54e6), "p").Faults
+			if want := tr(lang, "lesson.fault.same", planWords(lang, Results{Plan: plan, TimeScale: 10})); got != want {
+				t.Errorf("got  %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
 func TestWhatToChangeIsChosenFromTheTwoRunsData(t *testing.T) {
 	tests := []struct {
 		name string

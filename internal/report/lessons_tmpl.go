@@ -82,7 +82,7 @@ const indexTemplateSuite = `{{template "head" .}}{{template "css"}}
 {{if .Nav}}<nav class="lessons" aria-label="{{t "lesson.nav"}}">{{range .Nav}}<a href="{{.Href}}">{{.Label}}</a>{{end}}<a href="{{.Req}}">{{t "suite.reqlink"}}</a></nav>{{end}}
 <div id="runs">
 {{range .Groups}}<h2 id="{{.ID}}">{{.Head}}{{if .Page}} — <a href="{{.Page}}">{{t "suite.lessonpg"}}</a>{{end}}</h2>
-{{range .Items}}{{if .Fix}}<div class="pair">{{template "run" .Run}}<p class="pairlabel">↓ {{t "suite.pair"}} {{.Fix.Scenario}}</p>{{template "run" .Fix}}</div>{{else}}{{template "run" .Run}}{{end}}
+{{range .Items}}{{if .Fix}}<div class="pair">{{template "run" .Run}}<p class="pairlabel">↓ {{.Pair}}</p>{{template "run" .Fix}}</div>{{else}}{{template "run" .Run}}{{end}}
 {{end}}{{end}}</div>
 </body>
 </html>`

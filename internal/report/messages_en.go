@@ -105,6 +105,14 @@ var messagesEN = map[string]string{
 	"fix.fixed.own":           "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
 	"fix.fixed.own.as":        "The scenario named as its fix, with %[2]s: %[1]s.",                                                                                                       // scenario, its faults (why.fixfaults.*)
 	"fix.fixed.named":         "The scenario named as its fix: %s.",                                                                                                                      // scenario
+	"fix.fixed.partial":       "A partial fix, with the same faults: scenario %s. It did not make the fault harmless: its run with this seed still violates (below).",                    // scenario
+	"fix.fixed.invalid":       "The scenario named as its fix, with the same faults: %s. It did not make the fault harmless: its run with this seed still violates (below).",             // scenario
+	"fix.control":             "Not a fix: scenario %s is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",                        // scenario
+	"fix.control.as":          "Not a fix: scenario %[1]s, with %[2]s, is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",        // scenario, its faults (why.fixfaults.*)
+	"fix.contrast.clock":      "Not a fix but a contrast, the clock assumption holding: scenario %s.",                                                                                    // scenario
+	"fix.contrast.clock.as":   "Not a fix but a contrast, the clock assumption holding (%[2]s): scenario %[1]s.",                                                                         // scenario, its faults (why.fixfaults.*)
+	"fix.contrast.restart":    "Not a fix but a contrast, an operational answer (a crashed node kept down longer than the TTL), not a change to the lock: scenario %s.",                  // scenario
+	"fix.contrast.restart.as": "Not a fix but a contrast, an operational answer (a crashed node kept down longer than the TTL; %[2]s), not a change to the lock: scenario %[1]s.",        // scenario, its faults (why.fixfaults.*)
 	"fix.fixed.run":           "Run it with",                                                                                                                                             //
 	"fix.fixed.report":        "open its report",                                                                                                                                         //
 	"fix.saved.fencing":       "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
@@ -360,10 +368,10 @@ var messagesEN = map[string]string{
 	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
 	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
 	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",
-	"a.split-brain":               "%s both acted as leader of %s: the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
-	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                    // clients, key, t0, t1, permits
-	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                  // clients, key, t0, t1
-	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",              // key, clients, t0
+	"a.split-brain":               "%s both acted as leader (key %s): the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
+	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                       // clients, key, t0, t1, permits
+	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                     // clients, key, t0, t1
+	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                 // key, clients, t0
 	"a.unavailable":               "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
 	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
 	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
@@ -537,17 +545,17 @@ var messagesEN = map[string]string{
 	"c.clock.rate":          "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                     // stale, current, nodes, t
 	"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                               // stale, current, group, t
 	"c.failover.fate":       "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
-	"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                              // stale, current, nodes, t
-	"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                          // stale, current, nodes, t
-	"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                // stale, current, nodes, t
-	"c.possible":            "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                 // stale, current
-	"c.held":                "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                // stale, current
-	"c.reentered":           "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                 // stale, current
-	"c.sharer-released":     "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",           // stale, current, remover, t
-	"c.other-key":           "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",            // stale, current, stale's key, current's key
-	"a.mutex-overlap.cause": "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                 // stale, current, key, t0, t1, cause
-	"a.orphaned-lease":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.", // owner, key, t0, t1, duration
-	"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader of %[3]s: %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",  // stale, current, key, t1, t0
+	"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                // stale, current, nodes, t
+	"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                            // stale, current, nodes, t
+	"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                  // stale, current, nodes, t
+	"c.possible":            "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                   // stale, current
+	"c.held":                "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                  // stale, current
+	"c.reentered":           "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                   // stale, current
+	"c.sharer-released":     "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",             // stale, current, remover, t
+	"c.other-key":           "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",              // stale, current, stale's key, current's key
+	"a.mutex-overlap.cause": "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                   // stale, current, key, t0, t1, cause
+	"a.orphaned-lease":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.",   // owner, key, t0, t1, duration
+	"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.", // stale, current, key, t1, t0
 	"kind.orphaned-lease":   "orphaned lease",
 	"why.orphaned-lease":    "Liveness: a lock nobody believed they held kept others out until it ended.",
 	"say.orphaned-lease":    "A lease was orphaned: %s",                                                                         // describe

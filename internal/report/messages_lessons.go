@@ -63,6 +63,10 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.step.powerloss":  "%s lost power (what no fsync reached was lost), restarted after %s", // nodes, downtime
 		"dur.planned":            "%s (%s planned)",                                                    // measured duration, planned duration
 
+		// A pair's steps an event triggers, fired apart (firedApart).
+		"lesson.fault.fired":      "But the steps an event triggers fired at different moments in the two runs: %s.", // lesson.fault.fired.step, joined
+		"lesson.fault.fired.step": "%[1]s: t=%[2]ss in the broken run, t=%[3]ss in the %[4]s one",                    // step, t broken, t other, lesson.side.*
+
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
 		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
 		"lesson.partial":             "a partial fix: still violates, as expected (%s)", // expected kinds
@@ -197,7 +201,14 @@ var lessonMessages = map[Lang]map[string]string{
 		// The suite index grouped by lesson.
 		"suite.reqlink":  "The five requirements: which runs kept or broke them",
 		"suite.lessonpg": "lesson page",
-		"suite.pair":     "fixed by",
+		// What the run below a broken run is (fixSide), then its name.
+		"suite.pair.fixed":            "fixed by %s",                                                                                             // scenario
+		"suite.pair.partial":          "a partial fix, still invalid as expected (%[2]s): %[1]s",                                                 // scenario, expected kinds
+		"suite.pair.noevidence":       "its fix, whose run here was not valid (no evidence): %s",                                                 // scenario
+		"suite.pair.contrast":         "contrast, another scenario of the same shape, not a fix: %s",                                             // scenario
+		"suite.pair.contrast.clock":   "contrast, the clock assumption holding (a jump left out or a drift within the allowance), not a fix: %s", // scenario
+		"suite.pair.contrast.restart": "contrast, an operational answer (a crashed node kept down longer than the TTL), not a fix: %s",           // scenario
+		"suite.pair.control":          "control, an in-process lock that tests the checkers, not a fix to deploy: %s",                            // scenario
 
 		// The checkers table's summary, rendered from the checker's data.
 		"sum.valid":              "no problem found",
@@ -277,6 +288,10 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.step.crash":      "%s bị crash, khởi động lại sau %s",
 		"lesson.step.powerloss":  "%s mất điện (mất những gì chưa được fsync), khởi động lại sau %s",
 		"dur.planned":            "%s (kế hoạch: %s)",
+
+		// A pair's steps an event triggers, fired apart (firedApart).
+		"lesson.fault.fired":      "Nhưng các bước do một sự kiện kích hoạt đã xảy ra vào lúc khác nhau ở hai lần chạy: %s.",
+		"lesson.fault.fired.step": "%[1]s: lúc t=%[2]ss ở bản lỗi, lúc t=%[3]ss ở %[4]s",
 
 		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
 		"lesson.partial":             "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
@@ -402,7 +417,14 @@ var lessonMessages = map[Lang]map[string]string{
 
 		"suite.reqlink":  "Năm yêu cầu: lần chạy nào giữ hay phá vỡ chúng",
 		"suite.lessonpg": "trang bài học",
-		"suite.pair":     "được sửa bởi",
+
+		"suite.pair.fixed":            "được sửa bởi %s",
+		"suite.pair.partial":          "bản sửa một phần, vẫn vi phạm đúng kỳ vọng (%[2]s): %[1]s",
+		"suite.pair.noevidence":       "bản sửa của nó, nhưng lần chạy ở đây không hợp lệ (chưa có bằng chứng): %s",
+		"suite.pair.contrast":         "đối chiếu, một kịch bản khác có cùng dạng, không phải bản sửa: %s",
+		"suite.pair.contrast.clock":   "đối chiếu, khi giả định về đồng hồ đúng (không có cú nhảy, hoặc độ trôi nằm trong phần dự phòng), không phải bản sửa: %s",
+		"suite.pair.contrast.restart": "đối chiếu, một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải bản sửa: %s",
+		"suite.pair.control":          "đối chứng, một lock trong process dùng để kiểm tra checker, không phải bản sửa để triển khai: %s",
 
 		"sum.valid":              "không thấy vấn đề",
 		"sum.notchecked":         "không kiểm tra: %s",

@@ -33,6 +33,9 @@ var whyMessages = map[Lang]map[string]string{
 		"why.report":                  "report",
 		"why.fix.valid":               "Tried: %s with the same faults and seed is valid (%s).", // scenario name, command
 		"why.fix.invalid":             "Tried: %s with the same faults and seed is still invalid (%s).",
+		"why.fix.partial":             "Tried: %[1]s, with %[2]s and the same seed, is still invalid, with fewer anomalies. Gone: %[3]s. Still shown: %[4]s (%[5]s).", // scenario name, its faults (why.fixfaults.*), kinds gone, kinds shown, command
+		"why.fix.invalid.kinds":       "Tried: %[1]s, with %[2]s and the same seed, is still invalid: %[3]s (%[4]s).",                                                 // scenario name, its faults, kinds shown, command
+		"why.fixfaults.same":          "the same faults",
 		"why.fix.noeffect":            "But no %s was accepted in that run: it shows no harm done, not that the fix made one safe.", // the workload's protected write
 		"why.fix.unknown":             "Tried: %s with the same faults and seed came out unknown, which proves nothing (%s).",
 		"why.change.fix.own":          "%s, with %s", // fix scenario name, its faults (why.fixfaults.*)
@@ -79,6 +82,9 @@ var whyMessages = map[Lang]map[string]string{
 		"why.report":                  "báo cáo",
 		"why.fix.valid":               "Đã thử: %s với cùng các lỗi và cùng seed cho kết quả hợp lệ (%s).",
 		"why.fix.invalid":             "Đã thử: %s với cùng các lỗi và cùng seed vẫn vi phạm (%s).",
+		"why.fix.partial":             "Đã thử: %[1]s, với %[2]s và cùng seed, vẫn vi phạm nhưng ít bất thường hơn. Không còn: %[3]s. Vẫn còn: %[4]s (%[5]s).",
+		"why.fix.invalid.kinds":       "Đã thử: %[1]s, với %[2]s và cùng seed, vẫn vi phạm: %[3]s (%[4]s).",
+		"why.fixfaults.same":          "cùng các lỗi",
 		"why.fix.unknown":             "Đã thử: %s với cùng các lỗi và cùng seed chưa kết luận được, nên không chứng minh được gì (%s).",
 		"why.change.fix.own":          "%s, với %s",
 		"why.fixfaults.own":           "các lỗi của riêng nó, không phải của lần chạy này",

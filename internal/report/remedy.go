@@ -196,17 +196,24 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 		r.Advice = append(r.Advice, adviceRow{Text: adviceText(lang, a, h), Claim: strings.Join(a.Claims, " ")})
 	}
 	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
-		r.Fixed, r.FixedCmd, r.FixedKey = f.Name, "locksim run "+f.File, fixedKey(in)
+		r.Fixed, r.FixedCmd, r.FixedKey = f.Name, "locksim run "+f.File, fixedKey(in, cs)
 	}
 	return r
 }
 
-// fixedKey is the message naming the run's fixed_by scenario: "the same
-// fault, made harmless" only when it has the run's faults — as its
+// fixedKey is the message naming the run's fixed_by scenario: what it
+// is when it is no fix (Fixed.Side: a control, a contrast), else "the
+// same fault, made harmless" only when it has the run's faults — as its
 // experiment ran it (why.FixedBy) or, without one, as Analyse found its
-// file (Fixed.Faults); a fix with faults of its own (why.FixedByOwn,
-// FaultsOwn) is named as such, and one not known either way plainly.
-func fixedKey(in Input) string {
+// file (Fixed.Faults) — and its experiment, if it ran, was not invalid
+// (one that still showed some of the run's kinds is a partial fix, one
+// that showed them all no fix of them: fixOutcome); a fix with faults of
+// its own (why.FixedByOwn, FaultsOwn) is named as such, and one not known
+// either way plainly. cs are the run's claims.
+func fixedKey(in Input, cs []claim.Claim) string {
+	if s := in.FixedBy.Side; s != "" {
+		return "fix." + s
+	}
 	faults := in.FixedBy.Faults
 	for _, c := range in.Counterfactuals {
 		switch c.Change {
@@ -218,11 +225,38 @@ func fixedKey(in Input) string {
 	}
 	switch faults {
 	case FaultsSame:
+		if e, ok := fixClaim(cs); ok && e.How == string(checker.Invalid) {
+			if gone, _ := fixKinds(in, e); len(gone) > 0 {
+				return "fix.fixed.partial"
+			}
+			return "fix.fixed.invalid"
+		}
 		return "fix.fixed"
 	case FaultsOwn:
 		return "fix.fixed.own"
 	}
 	return "fix.fixed.named"
+}
+
+// fixClaim is the Experiment claim of the run's fixed_by scenario run
+// with the same seed (why.FixedBy or why.FixedByOwn), if one was decided.
+func fixClaim(cs []claim.Claim) (claim.Claim, bool) {
+	return claim.Find(cs, func(e claim.Claim) bool {
+		return e.Kind == claim.Experiment && (e.What == string(why.FixedBy) || e.What == string(why.FixedByOwn))
+	})
+}
+
+// fixKinds splits the run's violation kinds by its fix's experiment e (its
+// claim's Kinds): gone are the run's kinds e did not show, left the kinds
+// e showed. A partial fix has both (redis-semaphore 5.3.1: no double
+// charge, still two holders at once).
+func fixKinds(in Input, e claim.Claim) (gone, left []string) {
+	for _, k := range ViolationKinds(allAnomalies(in.Results)) {
+		if !slices.Contains(e.Kinds, k) {
+			gone = append(gone, k)
+		}
+	}
+	return gone, e.Kinds
 }
 
 // savedBy is the section of a valid run whose lock broke but whose

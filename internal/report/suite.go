@@ -32,6 +32,9 @@ type suiteGroup struct {
 type suiteItem struct {
 	Run runCard
 	Fix *runCard
+	// Pair says what Fix is beside Run (fixSide.pairLine: fixed by, a
+	// partial fix, a contrast, a control) and names it.
+	Pair string
 }
 
 // maxRateSeeds is how many invalid seeds a suite page's rate line lists.
@@ -194,7 +197,7 @@ func WriteSuite(outDir string, runs []Results, lang Lang) error {
 			if f := fixOf(r, srs); f != nil && !placed[f] && r.R.FixedBy != "" {
 				placed[f] = true
 				c := f.Card
-				it.Fix = &c
+				it.Fix, it.Pair = &c, sideOf(r.R, f.R, false).pairLine(lang, f.R)
 			}
 			g.Items = append(g.Items, it)
 		}

@@ -219,12 +219,40 @@ func (m *model) fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string)
 		if e.How == string(finding.Valid) && e.Num != nil && *e.Num == 0 { // its claim's count, not the record's
 			none = " " + tr(lang, "why.fix.noeffect", tr(lang, "wl.write."+in.History.Header.Workload))
 		}
+		if c.Verdict == checker.Invalid && len(e.Kinds) > 0 {
+			return m.fixStillInvalid(lang, in, c, e), e.ID
+		}
 		if c.Change == why.FixedByOwn {
 			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, e), c.Reproduce) + none, e.ID
 		}
 		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce) + none, e.ID
 	}
 	return "", ""
+}
+
+// fixStillInvalid is the remedy's sentence on a fix's experiment c that
+// came out invalid, from its claim e: the kinds it still showed, and
+// those of the run's it no longer showed when there are some (a partial
+// fix: redis-semaphore 5.3.1 made no double charge but still let two
+// holders overlap; the page had called it "made harmless", then "still
+// invalid"; fresh reader, issue 34).
+func (m *model) fixStillInvalid(lang Lang, in Input, c why.Counterfactual, e claim.Claim) string {
+	words := func(kinds []string) string {
+		ws := make([]string, len(kinds))
+		for i, k := range kinds {
+			ws[i] = m.kindWord(lang, k)
+		}
+		return joinAnd(lang, ws)
+	}
+	gone, left := fixKinds(in, e)
+	faults := tr(lang, "why.fixfaults.same")
+	if c.Change == why.FixedByOwn {
+		faults = m.fixFaults(lang, e)
+	}
+	if len(gone) > 0 {
+		return tr(lang, "why.fix.partial", c.Name, faults, words(gone), words(left), c.Reproduce)
+	}
+	return tr(lang, "why.fix.invalid.kinds", c.Name, faults, words(left), c.Reproduce)
 }
 
 // fixFaults names the faults a fix with faults of its own ran with, as

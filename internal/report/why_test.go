@@ -300,3 +300,137 @@ func TestAValidFixWhoseRunAcceptedNoProtectedWriteSaysSo(t *testing.T) {
 		})
 	}
 }
+
+// TestAFixsRunThatStillViolatesIsNeverCalledHarmless: the run report of
+// redis-semaphore-530-stale-refresh said "The same fault, made harmless:
+// scenario redis-semaphore-531-stale-refresh", then "Tried: … is still
+// invalid" (fresh reader F1): 5.3.1 ended the double charge, not the
+// overlap. The remedy names a fix whose run still violates by what its
+// run showed: a partial fix, with the kinds it no longer showed and those
+// it still showed (its experiment claim's kinds), or a fix that did not
+// make the fault harmless.
+func TestAFixsRunThatStillViolatesIsNeverCalledHarmless(t *testing.T) {
+	with := func(kinds ...string) []why.Counterfactual {
+		cs := experiments(checker.Valid, checker.Invalid, checker.Invalid)
+		cs[2].Kinds = kinds
+		return cs
+	}
+	in := gcPauseInput("local", false)
+	runKinds := ViolationKinds(allAnomalies(in.Results))
+	if !slices.Contains(runKinds, checker.KindMutexOverlap) || len(runKinds) < 2 {
+		t.Fatalf("the gc-pause run shows %v: the test needs two holders and another kind", runKinds)
+	}
+	var gone []string
+	for _, k := range runKinds {
+		if k != checker.KindMutexOverlap {
+			gone = append(gone, k)
+		}
+	}
+	words := func(lang Lang, kinds []string) string {
+		ws := make([]string, len(kinds))
+		for i, k := range kinds {
+			ws[i] = kindWord(lang, k)
+		}
+		return joinAnd(lang, ws)
+	}
+	for _, lang := range []Lang{English, Vietnamese} {
+		tests := []struct {
+			name         string
+			cfs          []why.Counterfactual
+			want, reject []string
+		}{
+			{"a fix whose run still lets two holders overlap but charges once is a partial fix, told by what is gone and what is left",
+				with(checker.KindMutexOverlap),
+				[]string{tr(lang, "fix.fixed.partial", "gc-pause-fencing"),
+					tr(lang, "why.fix.partial", "gc-pause-fencing", tr(lang, "why.fixfaults.same"), words(lang, gone), words(lang, []string{checker.KindMutexOverlap}),
+						"locksim run why/gc-pause-fencing.yaml --seed 42")},
+				[]string{tr(lang, "fix.fixed", "gc-pause-fencing")}},
+			{"a fix whose run shows every kind of the run is no fix of them",
+				with(runKinds...),
+				[]string{tr(lang, "fix.fixed.invalid", "gc-pause-fencing"),
+					tr(lang, "why.fix.invalid.kinds", "gc-pause-fencing", tr(lang, "why.fixfaults.same"), words(lang, runKinds), "locksim run why/gc-pause-fencing.yaml --seed 42")},
+				[]string{tr(lang, "fix.fixed", "gc-pause-fencing"), tr(lang, "fix.fixed.partial", "gc-pause-fencing")}},
+		}
+		for _, tt := range tests {
+			t.Run(string(lang)+": "+tt.name, func(t *testing.T) {
+				in := gcPauseInput("local", false)
+				in.Lang = lang
+				in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml", Faults: FaultsSame}
+				in.Counterfactuals = tt.cfs
+				dir, res := writeReport(t, in)
+				b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+				page := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), ""))
+				for _, w := range tt.want {
+					if !strings.Contains(page, w) {
+						t.Errorf("page lacks %q", w)
+					}
+				}
+				for _, r := range tt.reject {
+					if strings.Contains(page, r) {
+						t.Errorf("page says %q", r)
+					}
+				}
+				c, ok := claim.Find(res.Claims, func(c claim.Claim) bool { return c.Kind == claim.Experiment && c.What == string(why.FixedBy) })
+				if !ok || !slices.Equal(c.Kinds, tt.cfs[2].Kinds) {
+					t.Errorf("the fix's experiment claim does not carry its kinds %v: %+v", tt.cfs[2].Kinds, c)
+				}
+			})
+		}
+	}
+}
+
+// TestAFixedByThatIsNoFixIsNamedAsWhatItIs: redlock-clock-jump's report
+// called redlock-no-clock-jump "the scenario named as its fix" (fresh
+// reader F12): it is the run without its clock jump, a contrast; and
+// control-negative's named control-positive, a harness control, "the same
+// fault, made harmless". The remedy names them as the lesson pages do
+// (Fixed.Side, by FixSide's rule).
+func TestAFixedByThatIsNoFixIsNamedAsWhatItIs(t *testing.T) {
+	lacks := experiments(checker.Valid, checker.Invalid, checker.Valid)
+	lacks[2] = why.Counterfactual{Change: why.FixedByOwn, Lacks: []int{1}, Name: "gc-pause-fixed", File: "why/gc-pause-fixed.yaml",
+		Verdict: checker.Valid, Reproduce: "locksim run why/gc-pause-fixed.yaml --seed 42"}
+	for _, lang := range []Lang{English, Vietnamese} {
+		tests := []struct {
+			name, side string
+			cfs        []why.Counterfactual
+			want       func(start string) string
+		}{
+			{"the run without its clock fault is a contrast, with the faults it ran with", "contrast.clock", lacks, func(start string) string {
+				step := map[Lang]string{English: "w1's GC pause at t=" + start + "s", Vietnamese: "GC pause của w1 lúc t=" + start + "s"}[lang]
+				faults := tr(lang, "why.fixfaults.lacks", step)
+				return tr(lang, "fix.contrast.clock.as", "gc-pause-fixed", faults)
+			}},
+			{"a harness control with the same faults is a control", "control", experiments(checker.Valid, checker.Invalid, checker.Valid), func(string) string {
+				return tr(lang, "fix.control", "gc-pause-fixed")
+			}},
+			{"a crashed node kept down is a contrast", "contrast.restart", nil, func(string) string {
+				return tr(lang, "fix.contrast.restart", "gc-pause-fixed")
+			}},
+		}
+		for _, tt := range tests {
+			t.Run(string(lang)+": "+tt.name, func(t *testing.T) {
+				in := gcPauseInput("local", false)
+				in.Lang = lang
+				in.FixedBy = &Fixed{Name: "gc-pause-fixed", File: "scenarios/gc-pause-fixed.yaml", Faults: FaultsOwn, Side: tt.side}
+				in.Counterfactuals = tt.cfs
+				if len(tt.cfs) == 3 && tt.cfs[2].Change == why.FixedBy {
+					in.Counterfactuals[2].Name = "gc-pause-fixed"
+				}
+				dir, _ := writeReport(t, in)
+				b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+				page := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), ""))
+				if w := tt.want(instantIn(lang, pauseStart(t, in.History))); !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+				for _, key := range []string{"fix.fixed", "fix.fixed.own", "fix.fixed.named"} {
+					if r := tr(lang, key, "gc-pause-fixed"); strings.Contains(page, r) {
+						t.Errorf("page says %q", r)
+					}
+				}
+				if r := strings.SplitN(tr(lang, "fix.fixed.own.as", "gc-pause-fixed", "X"), ",", 2)[0]; strings.Contains(page, r+",") {
+					t.Errorf("page calls it %q", r)
+				}
+			})
+		}
+	}
+}

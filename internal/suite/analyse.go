@@ -66,7 +66,8 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 	}
 	var fb *report.Fixed
 	if fixed != "" {
-		fb = &report.Fixed{Name: fixedName(fixed), File: fixed, Faults: fixedFaults(sc, fixed)}
+		fb = &report.Fixed{Name: fixedName(fixed), File: fixed}
+		fb.Faults, fb.Side = fixedFaults(sc, fixed)
 	}
 	var library string
 	if sc.Process != nil && len(sc.Process.Command) > 0 {
@@ -112,19 +113,35 @@ func Redraw(ctx context.Context, dir string, sc scenario.Scenario, lang report.L
 }
 
 // fixedFaults tells whether the fixed scenario in file declares sc's
-// faults (report.FaultsSame) or its own (report.FaultsOwn); "" when
-// either is not at hand (a history checked without its scenario, a fix
-// file not found).
-func fixedFaults(sc scenario.Scenario, file string) string {
+// faults (report.FaultsSame) or its own (report.FaultsOwn), and what it
+// is when it is no fix (report.FixSide: a harness control, the clock
+// assumption holding, a crashed node kept down); "" when either is not at
+// hand (a history checked without its scenario, a fix file not found).
+func fixedFaults(sc scenario.Scenario, file string) (faults, side string) {
 	if sc.Clients == 0 {
-		return ""
+		return "", ""
 	}
 	fix, err := scenario.Load(file)
 	if err != nil {
-		return ""
+		return "", ""
 	}
+	faults = report.FaultsOwn
 	if why.SameFaults(sc, fix) {
-		return report.FaultsSame
+		faults = report.FaultsSame
 	}
-	return report.FaultsOwn
+	return faults, report.FixSide(fix.Algorithm, fields(sc), fields(fix))
+}
+
+// fields is sc as path → value (scenario.Flatten of it normalised), nil
+// when it cannot be normalised.
+func fields(sc scenario.Scenario) map[string]string {
+	b, err := scenario.Normalize(sc)
+	if err != nil {
+		return nil
+	}
+	m, err := scenario.Flatten(b)
+	if err != nil {
+		return nil
+	}
+	return m
 }

@@ -243,6 +243,12 @@ func Merge(dirs []string) (Merged, error) {
 	for _, o := range looseOuts {
 		o.N = len(m.Outcomes)
 		m.Outcomes = append(m.Outcomes, o)
+		// Runs outside any shard have no manifest to say their reports'
+		// language: their results.json does (a vi suite's --out merged
+		// into English pages).
+		if m.Lang == "" && o.Results != nil {
+			m.Lang = o.Results.Lang
+		}
 	}
 	return m, nil
 }

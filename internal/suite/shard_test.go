@@ -269,6 +269,21 @@ func TestMergeTakesRunsOutsideAnyShardByTheirOwnResults(t *testing.T) {
 	}
 }
 
+// TestMergeTakesTheLanguageOfRunsOutsideAnyShardFromTheirResults: a vi
+// suite's --out, merged, gave English pages (no manifest says the
+// language; each results.json does).
+func TestMergeTakesTheLanguageOfRunsOutsideAnyShardFromTheirResults(t *testing.T) {
+	root := t.TempDir()
+	writeRun(t, root, "gc-pause/seed1", report.Results{Scenario: "gc-pause", File: "gc-pause.yaml", Seed: 1, Verdict: checker.Invalid, Lang: report.Vietnamese})
+	m, err := Merge([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Lang != report.Vietnamese {
+		t.Errorf("merged language %q, want %q", m.Lang, report.Vietnamese)
+	}
+}
+
 // TestMergeCountsARetriedRunOutsideAnyShardOnce: an unsharded suite's
 // --out holds a spoiled try's report beside its rerun's; merging it gave
 // 1406 runs and 36 "not met" for the ten-seed catalogue's 1370 (lesson

@@ -87,6 +87,34 @@ func TestAnalyseCarriesTheExpectationAndTheFixedScenario(t *testing.T) {
 	})
 }
 
+// TestAnalyseSaysWhatAFixedByIsWhenItIsNoFix: the report named
+// redlock-no-clock-jump "the scenario named as its fix" and control-positive
+// "the same fault, made harmless" (fresh reader F12, teacher review):
+// Analyse tells a contrast and a control by the lesson pages' rule
+// (report.FixSide), and a fix as none of them.
+func TestAnalyseSaysWhatAFixedByIsWhenItIsNoFix(t *testing.T) {
+	h := corpus(t, "invalid-kleppmann-timeline-1-s01")
+	for _, tt := range []struct{ file, side string }{
+		{"redlock-clock-jump.yaml", "contrast.clock"},
+		{"control-negative.yaml", "control"},
+		{"gc-pause.yaml", ""},
+	} {
+		t.Run(tt.file+"'s fixed_by is "+map[string]string{"": "a fix"}[tt.side]+tt.side, func(t *testing.T) {
+			sc, err := scenario.Load(filepath.Join("..", "..", "scenarios", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := Analyse(context.Background(), sc, h, AnalyseOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.FixedBy == nil || in.FixedBy.Side != tt.side {
+				t.Errorf("FixedBy = %+v, want side %q", in.FixedBy, tt.side)
+			}
+		})
+	}
+}
+
 // results is a finished run's results for the line and JUnit tests.
 func results(expect string, kinds []string, verdict checker.Verdict, anomalies ...string) *report.Results {
 	r := &report.Results{Scenario: "s", Seed: 7, Verdict: verdict, Expect: expect, ExpectKinds: kinds, ReportDir: "out/s/run", Reproduce: "locksim run s.yaml --seed 7"}

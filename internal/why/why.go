@@ -106,7 +106,7 @@ func Claims(cs []Counterfactual) []claim.Claim {
 			continue
 		}
 		e := claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
-			Steps: slices.Clone(c.Lacks), Changed: slices.Clone(c.Changed), Report: c.Report, Records: []int{}}
+			Steps: slices.Clone(c.Lacks), Changed: slices.Clone(c.Changed), Report: c.Report, Kinds: slices.Clone(c.Kinds), Records: []int{}}
 		if c.Effects != nil {
 			n := int64(*c.Effects)
 			e.Num, e.Actions = &n, slices.Clone(c.EffectActions)

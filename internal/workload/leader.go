@@ -404,8 +404,8 @@ func splitBrains(a *account.Account, ix *Index) Finding {
 var leaderWords = map[string]map[string]string{
 	"en": {
 		"question.leader":      "Will two leaders write in the same term?", // locksim serve asks it before a run
-		"n.write.lead":         "%s acted as leader of %s (epoch %d).",     // client, key, epoch
-		"n.write.lead.plain":   "%s acted as leader of %s.",                // client, key
+		"n.write.lead":         "%s acted as leader (key %s, epoch %d).",   // client, key, epoch
+		"n.write.lead.plain":   "%s acted as leader (key %s).",             // client, key
 		"wl.leader":            "leader term",
 		"wl.write.leader":      "leader's write",
 		"wl.resource.leader":   "the resource the leader writes to",

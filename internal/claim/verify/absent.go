@@ -249,6 +249,23 @@ func ExperimentVerdict(c claim.Claim, recorded string) string {
 	return ""
 }
 
+// ExperimentKinds checks an Experiment claim's violation kinds against
+// the kinds its experiment's results.json records (recorded: the kinds of
+// its non-informational anomalies): "" when they are the same kinds, else
+// why not. A claim that names no kinds is not checked.
+func ExperimentKinds(c claim.Claim, recorded []string) string {
+	if c.Kinds == nil {
+		return ""
+	}
+	a, b := slices.Clone(c.Kinds), slices.Clone(recorded)
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(slices.Compact(a), slices.Compact(b)) {
+		return fmt.Sprintf("the experiment's results.json shows the kinds %v, not %v", recorded, c.Kinds)
+	}
+	return ""
+}
+
 // ExperimentRun checks that ex, the header of an Experiment claim's run,
 // is this run's (run) changed as the claim says: the same seed, and its
 // plan this run's without step Step ("without"), with that step at half

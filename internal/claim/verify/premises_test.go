@@ -178,6 +178,33 @@ func TestAnExperimentsCountOfAcceptedProtectedWritesIsCheckedAgainstItsHistory(t
 	}
 }
 
+// TestAnExperimentsKindsAreCheckedAgainstItsResults: the remedy tells
+// which of the run's anomalies a partial fix's experiment no longer
+// showed from its claim's kinds (redis-semaphore 5.3.1: no double charge,
+// still two holders), so the claim holds only with the kinds its
+// results.json records.
+func TestAnExperimentsKindsAreCheckedAgainstItsResults(t *testing.T) {
+	tests := []struct {
+		name     string
+		kinds    []string
+		recorded []string
+		hold     bool
+	}{
+		{"the recorded kinds, in another order, hold", []string{"mutex-overlap", "double-effect"}, []string{"double-effect", "mutex-overlap"}, true},
+		{"a kind the experiment did not show is refused", []string{"mutex-overlap", "double-effect"}, []string{"mutex-overlap"}, false},
+		{"a kind left out is refused", []string{"mutex-overlap"}, []string{"mutex-overlap", "double-effect"}, false},
+		{"a claim that names no kinds is not checked", nil, []string{"mutex-overlap"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := claim.Claim{Kind: claim.Experiment, How: "invalid", Kinds: tt.kinds}
+			if why := verify.ExperimentKinds(c, tt.recorded); (why == "") != tt.hold {
+				t.Errorf("holds %v (%s), want %v", why == "", why, tt.hold)
+			}
+		})
+	}
+}
+
 // TestVerifierChecksACheckersCounts: a checker's row on the page is its
 // Check claim, whose counts (final probes, fenced keys, ok acquires,
 // faults) the verifier counts in the raw history again: the checkers'
