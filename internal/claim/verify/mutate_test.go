@@ -173,6 +173,10 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			ended("expired"), func(c *claim.Claim) { c.End += 300 * ms }},
 		{"a key a node's dump showed is released by the client whose token it holds, not another", checkerCase("valid-node-dump-after-restart-wins"),
 			kind(claim.Release, func(c claim.Claim) bool { return c.What != claim.Inferred && c.By == "w2" }), func(c *claim.Claim) { c.By = "w1" }},
+		{"an outage is told from the first refusal no holder explains, not from the final probe", corpus("c27a-crashed-holder-outage-from-first-refusal"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == history.AnomalyUnavailable }), func(c *claim.Claim) { c.Start = 2401192669 }}, // the final probe's invoke: w2 was refused from 60.1 s
+		{"an outage does not run through a grant", corpus("c19f-orphan-kept-by-another-heartbeat"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == history.AnomalyUnavailable }), func(c *claim.Claim) { c.End += 60000 * ms }},
 		{"a Redlock acquire's validity is its TTL less the time it took and the drift", corpus("c07b-redlock-latency-expiry"),
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}
