@@ -208,7 +208,8 @@ var messagesEN = map[string]string{
 	"n.began":                 "It had begun at t=%ss.",
 	"n.extend.fail":           "%s could not extend its lock on %s.",
 	"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
-	"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
+	"n.pause":                 "%s was paused (frozen) for %s%s.",                                                                   // client(s), duration, point suffix: no cause named
+	"n.pause.gc":              "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
 	"n.pause.event-loop":      "%s was frozen by a blocked event loop for %s%s: none of its timers ran, its lease renewal neither.", // client(s), duration, point suffix
 	"n.pause.sleep":           "%s was frozen by a host sleep of %s%s.",                                                             // client(s), duration, point suffix
 	"n.pause.stop":            "%s was stopped by SIGSTOP for %s%s.",                                                                // client(s), duration, point suffix
@@ -275,7 +276,8 @@ var messagesEN = map[string]string{
 	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                // group, mode
 
 	// Fault kinds.
-	"fault.pause":            "GC pause",
+	"fault.pause":            "pause",
+	"fault.pause.gc":         "GC pause",
 	"fault.pause.event-loop": "blocked event loop",
 	"fault.pause.sleep":      "host sleep",
 	"fault.pause.stop":       "SIGSTOP",
@@ -441,8 +443,10 @@ var messagesEN = map[string]string{
 	"p.believed":              "believes it holds, but the key is gone",
 	"p.believed.permit":       "believes it holds a permit, but it is gone",
 	"p.key":                   "key on node",
-	"p.pause":                 "GC pause (client frozen)",
-	"p.pause.word":            "GC pause",
+	"p.pause":                 "pause (client frozen)",
+	"p.pause.gc":              "GC pause (client frozen)",
+	"p.pause.word":            "pause",
+	"p.pause.word.gc":         "GC pause",
 	"p.pause.event-loop":      "blocked event loop (client frozen)",
 	"p.pause.sleep":           "host sleep (client frozen)",
 	"p.pause.stop":            "SIGSTOP (client frozen)",
