@@ -612,7 +612,7 @@ func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, last
 					why += fmt.Sprintf(" until %s", at(h, k.Deadline))
 				}
 			}
-			explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
+			explain := fmt.Sprintf("at the end of the run, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
 				what, pr.Key, at(h, pr.Invoke), g.Client, at(h, granted), at(h, last), why)
 			an := newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
 			if ttl > 0 && renewed > 0 && renewed-granted >= ttl/3 {
@@ -621,12 +621,12 @@ func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, last
 			return an
 		}
 	}
-	explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
+	explain := fmt.Sprintf("at the end of the run, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
 		what, pr.Key, at(h, pr.Invoke))
 	if holder >= 0 {
 		// A lease not yet run out: a long TTL whose holder is gone (BR-34).
 		g := h.Ops[holder]
-		explain = fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s's key, granted at %s with a TTL of %s that had not run out, still held it (%s's last operation at %s); the lock was unavailable",
+		explain = fmt.Sprintf("at the end of the run, the final probe %s %s at %s: %s's key, granted at %s with a TTL of %s that had not run out, still held it (%s's last operation at %s); the lock was unavailable",
 			what, pr.Key, at(h, pr.Invoke), g.Client, at(h, max(g.Complete, g.Invoke)), secs(h, g.Value.TTL), g.Client, at(h, lastInstant(g.Client)))
 	}
 	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)
