@@ -66,7 +66,7 @@ func (a *Account) ownClaims(cs []claim.Claim) []claim.Claim {
 	for _, c := range cs {
 		switch {
 		case len(c.Records) == 0:
-		case c.Kind == claim.Hold && c.Believed, c.Kind == claim.Extend, c.Kind == claim.Refusal, c.Kind == claim.Release:
+		case c.Kind == claim.Hold && c.Believed, c.Kind == claim.Extend, c.Kind == claim.Refusal, c.Kind == claim.QueueHead, c.Kind == claim.Release:
 			covered[c.Records[0]] = true
 		}
 	}
@@ -176,6 +176,11 @@ func (a *Account) opClaims() []claim.Claim {
 	var cs []claim.Claim
 	multi := len(a.H.Header.Nodes) > 1
 	for i, op := range a.H.Ops {
+		if (op.F == history.Acquire || op.F == history.Probe) && op.Type == history.Fail && op.Process >= 0 {
+			if c, ok := a.queueHeadClaim(i); ok {
+				cs = append(cs, c)
+			}
+		}
 		if op.Process < 0 || op.Client == history.ProbeClient || op.Open() {
 			continue
 		}

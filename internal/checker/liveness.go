@@ -101,6 +101,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		sortIdx(h, ko.lock, invokeOf)
 		_, maxTTL := leaseWindows(a, ko.lock, eoh, nil)
 		cover := newHeldCover(a, k, ko.lock, eoh)
+		var failed []Anomaly
 		for _, p := range ko.probes {
 			probes++
 			pr := h.Ops[p]
@@ -108,7 +109,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 				continue
 			}
 			probeFails++
-			anomalies = append(anomalies, probeAnomaly(a, ko.lock, pr, eoh, lastInstant))
+			failed = append(failed, probeAnomaly(a, ko.lock, pr, eoh, lastInstant))
 		}
 		bound := maxTTL
 		if ns, ok := h.Header.Params[history.ParamUnavailableNS]; ok && ns > 0 {
@@ -116,9 +117,11 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		} else if bound <= 0 {
 			bound = h.Header.Wall(DefaultUnavailableBound)
 		}
-		st := refusedLocally(a, unavailableStretches(h, k, ko.lock, cover, bound, eoh))
+		st := refusedLocally(a, unavailableStretches(h, k, ko.lock, ko.probes, cover, bound, eoh))
+		failed, st = outages(a, ko.lock, cover, failed, st)
 		inferred = inferred || cover.inferred
 		stretches += len(st)
+		anomalies = append(anomalies, failed...)
 		anomalies = append(anomalies, st...)
 	}
 	for i := range anomalies {
@@ -414,10 +417,12 @@ func (c leaseCover) covered(t int64) bool {
 	return n > 0 && c.maxEnd[n-1] > t
 }
 
-func unavailableStretches(h history.History, key string, lock []int, cover *heldCover, bound, eoh int64) []Anomaly {
+func unavailableStretches(h history.History, key string, lock, probes []int, cover *heldCover, bound, eoh int64) []Anomaly {
 	var grants []int64
-	for _, i := range lock {
-		if op := h.Ops[i]; op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0 {
+	// The final probe's grant ends a stretch too: it is an acquire that
+	// succeeded (a stretch told to the end of the run through it was false).
+	for _, i := range append(slices.Clone(lock), probes...) {
+		if op := h.Ops[i]; (op.F == history.Acquire || op.F == history.Probe) && op.Type == history.OK && op.Complete >= 0 {
 			grants = append(grants, op.Complete)
 		}
 	}
@@ -440,10 +445,18 @@ func unavailableStretches(h history.History, key string, lock []int, cover *held
 		if end-op.Invoke <= bound {
 			continue
 		}
+		// The outage began earlier where the clients refused before this
+		// refusal met no believed hold, only a lease whose holder was gone
+		// (scheduler-heartbeat-foreign-queue: w2 refused from 11.1 s, after
+		// w1 died at 10.0 s, though w1's TTL ran to 19.1 s).
+		start := op.Invoke
+		if r := runUp(cover.a, key, lock, cover, op.Invoke); len(r) > 0 {
+			start = h.Ops[r[0]].Invoke
+		}
 		var clients []string
 		var ops []int
-		// lock is sorted by Invoke: the ops invoked in [op.Invoke, end) are contiguous
-		from := sort.Search(len(lock), func(j int) bool { return h.Ops[lock[j]].Invoke >= op.Invoke })
+		// lock is sorted by Invoke: the ops invoked in [start, end) are contiguous
+		from := sort.Search(len(lock), func(j int) bool { return h.Ops[lock[j]].Invoke >= start })
 		for _, j := range lock[from:] {
 			o := &h.Ops[j]
 			if o.Invoke >= end {
@@ -462,8 +475,97 @@ func unavailableStretches(h history.History, key string, lock []int, cover *held
 		}
 		explain := fmt.Sprintf("%s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
 			free, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
-		out = append(out, newAnomaly(h, KindUnavailable, key, clients, op.Invoke, end, explain, ops...))
+		if start < op.Invoke {
+			explain = fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s); from %s no lease could be live, and none was granted for %s > the bound of %s; the lock was unavailable",
+				key, at(h, start), at(h, end), secs(h, end-start), at(h, op.Invoke), secs(h, end-op.Invoke), secs(h, bound))
+		}
+		out = append(out, newAnomaly(h, KindUnavailable, key, clients, start, end, explain, ops...))
 	}
+	return out
+}
+
+// outages tells each failed final probe's unavailable finding as the
+// outage it ends, one finding per outage:
+//
+//   - where an unavailable stretch of the key found during the run already
+//     spans the probe, the probe joins it: one outage, not two nested ones
+//     (fair-lock-dead-waiter: w3 refused from 10.3 s, the probe from 45.0
+//     s, both to the end of the run);
+//   - else its window starts at the first refusal of the key's run of
+//     refusals before the probe (runUp): from then on the lock could be
+//     had by no client that tried (scheduler-mutex-24h: w2 refused at
+//     every fire from 60.1 s, not only the probe from 240.1 s; a run of
+//     refusals shorter than the key's TTL is no stretch of its own).
+func outages(a *account.Account, lock []int, cover *heldCover, probes, stretches []Anomaly) ([]Anomaly, []Anomaly) {
+	h := a.H
+	var kept []Anomaly
+	for _, pa := range probes {
+		if pa.Kind != KindUnavailable {
+			kept = append(kept, pa)
+			continue
+		}
+		if j := slices.IndexFunc(stretches, func(s Anomaly) bool { return s.Start <= pa.Start && pa.End <= s.End }); j >= 0 {
+			s := &stretches[j]
+			s.Ops = append(s.Ops, pa.Ops...)
+			s.Explain += fmt.Sprintf("; the final probe, from %s, was refused too", at(h, pa.Start))
+			continue
+		}
+		refused := runUp(a, pa.Key, lock, cover, pa.Start)
+		if len(refused) == 0 {
+			kept = append(kept, pa)
+			continue
+		}
+		var who []string
+		for _, i := range refused {
+			if c := h.Ops[i].Client; !slices.Contains(who, c) {
+				who = append(who, c)
+			}
+		}
+		from := h.Ops[refused[0]].Invoke
+		explain := fmt.Sprintf("from %s on no acquire of %s succeeded: %s %s refused %s, no client believing it held the lock, and %s",
+			at(h, from), pa.Key, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"), pa.Explain)
+		var ops []int
+		for _, i := range refused[:min(len(refused), 20)] {
+			ops = append(ops, h.Ops[i].Index)
+		}
+		ops = append(ops, pa.Ops...)
+		an := newAnomaly(h, KindUnavailable, pa.Key, who, from, pa.End, explain, ops...)
+		an.Cause = pa.Cause
+		kept = append(kept, an)
+	}
+	return kept, stretches
+}
+
+// runUp is the run of refused client acquires of key (history indices,
+// by invoke) that leads up to instant t with the lock never obtainable in
+// between: walking back from t, it stops at an acquire that was granted
+// or whose outcome is unknown, at a refusal while some client believed it
+// held the key (its believed hold, to the end beliefEnds gives it: a
+// crashed holder's key outliving its belief is the outage, not a holder),
+// and at a refusal after which a node took the lock before t.
+func runUp(a *account.Account, key string, lock []int, cover *heldCover, t int64) []int {
+	h := a.H
+	beliefs := beliefEnds(a)
+	believed := func(at int64) bool {
+		return slices.ContainsFunc(a.Holds, func(hd account.Hold) bool {
+			return hd.Key == key && hd.Start <= at && at < beliefs[hd.Acquire]
+		})
+	}
+	var out []int
+	for n := len(lock) - 1; n >= 0; n-- {
+		op := h.Ops[lock[n]]
+		if op.Invoke >= t || op.F != history.Acquire {
+			continue
+		}
+		if op.Type != history.Fail || believed(op.Invoke) {
+			break
+		}
+		if taken, ok := cover.takenAfter(op.Invoke); ok && taken < t {
+			break
+		}
+		out = append(out, lock[n])
+	}
+	slices.Reverse(out)
 	return out
 }
 
@@ -510,7 +612,7 @@ func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, last
 					why += fmt.Sprintf(" until %s", at(h, k.Deadline))
 				}
 			}
-			explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
+			explain := fmt.Sprintf("at the end of the run, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
 				what, pr.Key, at(h, pr.Invoke), g.Client, at(h, granted), at(h, last), why)
 			an := newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, granted, end, explain, g.Index, pr.Index)
 			if ttl > 0 && renewed > 0 && renewed-granted >= ttl/3 {
@@ -519,12 +621,12 @@ func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, last
 			return an
 		}
 	}
-	explain := fmt.Sprintf("after the faults healed, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
+	explain := fmt.Sprintf("at the end of the run, the final probe %s %s at %s although no client held it past its lease; the lock was unavailable",
 		what, pr.Key, at(h, pr.Invoke))
 	if holder >= 0 {
 		// A lease not yet run out: a long TTL whose holder is gone (BR-34).
 		g := h.Ops[holder]
-		explain = fmt.Sprintf("after the faults healed, the final probe %s %s at %s: %s's key, granted at %s with a TTL of %s that had not run out, still held it (%s's last operation at %s); the lock was unavailable",
+		explain = fmt.Sprintf("at the end of the run, the final probe %s %s at %s: %s's key, granted at %s with a TTL of %s that had not run out, still held it (%s's last operation at %s); the lock was unavailable",
 			what, pr.Key, at(h, pr.Invoke), g.Client, at(h, max(g.Complete, g.Invoke)), secs(h, g.Value.TTL), g.Client, at(h, lastInstant(g.Client)))
 	}
 	return newAnomaly(h, KindUnavailable, pr.Key, nil, pr.Invoke, end, explain, pr.Index)

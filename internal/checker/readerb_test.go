@@ -74,3 +74,62 @@ func TestTheUnavailableWordsDoNotDenyAnOrphanTheNodeHeld(t *testing.T) {
 		t.Fatalf("the stored run should show an orphaned lease and the lock unavailable (orphan %v, unavailable %v)", orphan, unavailable)
 	}
 }
+
+// TestAnOutageIsToldOnceFromItsFirstRefusal (a fresh reader, F10 and
+// F13): the unavailable finding starts where the lock became unobtainable
+// to every client that tried, not at the final probe, and an outage the
+// probe only prolongs is one finding, not two nested ones.
+func TestAnOutageIsToldOnceFromItsFirstRefusal(t *testing.T) {
+	tests := []struct {
+		name, file string
+		start      float64 // scenario seconds of the first refusal
+	}{
+		{"a crashed holder's 24 h key: the outage starts at w2's first refused fire, not at the probe",
+			"c27a-crashed-holder-outage-from-first-refusal", 60.065},
+		{"a dead waiter at the queue's head: w3's refusals and the probe's are one outage",
+			"c27b-dead-waiter-heads-the-queue", 10.308},
+		{"a crashed leader's key kept by another's extends: the outage starts at w2's first refusal after the crash",
+			"c19f-orphan-kept-by-another-heartbeat", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := history.ReadFile(filepath.Join("..", "report", "testdata", "accuracy", tt.file+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var un []Anomaly
+			for _, an := range Liveness(context.Background(), h).Anomalies {
+				if an.Kind == KindUnavailable {
+					un = append(un, an)
+				}
+			}
+			if len(un) != 1 {
+				t.Fatalf("%d unavailable findings, want one: %+v", len(un), un)
+			}
+			first := -1.0
+			for _, op := range h.Ops {
+				if op.F == history.Acquire && op.Type == history.Fail && op.Key == un[0].Key && h.Header.ScenarioSeconds(op.Invoke) > firstCrash(h) {
+					first = h.Header.ScenarioSeconds(op.Invoke)
+					break
+				}
+			}
+			if tt.start > 0 {
+				first = tt.start
+			}
+			if got := un[0].StartS; got < first-0.001 || got > first+0.001 {
+				t.Errorf("the outage starts at %.3f s, want %.3f s (the first refusal no holder explains): %s", got, first, un[0].Explain)
+			}
+		})
+	}
+}
+
+// firstCrash is the scenario second of the run's first client crash (0
+// when none).
+func firstCrash(h history.History) float64 {
+	for _, op := range h.Ops {
+		if st := op.Value.Fault; op.F == history.Fault && st != nil && st.Effect == history.EffectCrashClient {
+			return h.Header.ScenarioSeconds(op.Invoke)
+		}
+	}
+	return 0
+}

@@ -67,6 +67,13 @@ const (
 	// own key, typically an orphan of an earlier acquire whose reply it
 	// lost). Records: the acquire, then the SET of the key it met. [4]
 	Refusal Kind = "refusal"
+	// QueueHead: Client's acquire (or final probe) [Start, End] of Key was
+	// refused while no node held Key, and the waiter list What on Node (a
+	// fair lock's queue, which the lock library keeps beside its key) was
+	// headed by By's entry Token, pushed by By's command at At: only the
+	// head may take a free lock. Records: the acquire, then that push.
+	// [a fresh reader's F3, F4]
+	QueueHead Kind = "queue-head"
 	// Fault: the fault step Step (What: its kind, Effect) was active from
 	// Start to End on Clients/Nodes, with the direction, stream, power
 	// loss, delta, cause and promotions the history records. For a
@@ -173,7 +180,7 @@ const (
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, QueueHead, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
 }
 
 // Words of a claim's What.

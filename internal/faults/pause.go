@@ -17,7 +17,8 @@ type pause struct {
 	Client   string        `yaml:"client"`
 	Duration time.Duration `yaml:"duration"`
 	// Cause names what froze the client, for the report's words only
-	// (history.PauseCauses; default gc).
+	// (history.PauseCauses); "" when the scenario names none, which the
+	// report tells as a pause, not as a GC it cannot know ran.
 	Cause string `yaml:"cause,omitempty"`
 }
 
@@ -60,9 +61,7 @@ func (f *pause) Draw(r *Resolver, window time.Duration) {
 
 func (f *pause) Resolve(r *Resolver, s *history.FaultStep) error {
 	s.Effect, s.Clients, s.Duration = history.EffectFreezeClient, []string{f.Client}, r.Wall(f.Duration)
-	if f.Cause != history.PauseGC {
-		s.Cause = f.Cause // "" (the default) is gc
-	}
+	s.Cause = f.Cause // "gc" only where the scenario names it
 	return nil
 }
 
@@ -78,8 +77,6 @@ func (f *pause) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, er
 func (f *pause) Encode(e Encoder, s history.FaultStep) (err error) {
 	f.Client, err = oneClient(s)
 	f.Duration = e.Scen(s.Duration)
-	if s.Cause != history.PauseGC {
-		f.Cause = s.Cause
-	}
+	f.Cause = s.Cause
 	return err
 }

@@ -45,8 +45,9 @@ type FaultStep struct {
 	Latency int64 `json:"latency_ns,omitempty"`
 	Jitter  int64 `json:"jitter_ns,omitempty"`
 	// Cause is why a freeze-client step froze its client, for the words
-	// of the report only (a checker never reads it): PauseGC (also ""),
-	// PauseEventLoop, PauseSleep or PauseStop.
+	// of the report only (a checker never reads it): PauseGC,
+	// PauseEventLoop, PauseSleep or PauseStop; "" when the scenario named
+	// none (told as a pause: the client frozen, no cause claimed).
 	Cause string `json:"cause,omitempty"`
 	// Mode is a partition's mode (drop|refuse; Direction both|replies
 	// with it) or, of an EffectRestartClient step, what its restarted
@@ -283,8 +284,7 @@ const (
 	PauseStop      = "stop"       // SIGSTOP of the process (a debugger, an operator)
 )
 
-// PauseCauses are the causes a pause step may name, PauseGC first (the
-// default).
+// PauseCauses are the causes a pause step may name; a step may name none.
 func PauseCauses() []string { return []string{PauseGC, PauseEventLoop, PauseSleep, PauseStop} }
 
 // Ordinal is n as an English ordinal, "1st", "2nd", "3rd", "11th", …: the

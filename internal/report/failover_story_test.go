@@ -172,7 +172,7 @@ func TestAPerfChartsShadeSaysWhoseFaultItIs(t *testing.T) {
 		lang Lang
 		want string
 	}{
-		{English, "GC pause (client frozen): w1"},
+		{English, "pause (client frozen): w1"}, // counter-gc-pause names no cause: no GC claimed
 		{Vietnamese, ": w1"},
 	}
 	for _, tt := range tests {

@@ -119,7 +119,7 @@ func TestASuiteWritesAPagePerLessonWithBrokenAndFixedSideBySide(t *testing.T) {
 		}
 	})
 	t.Run("the page says the two runs share their seed and their fault plan", func(t *testing.T) {
-		for _, want := range []string{"Both runs used seed 42.", "The same fault plan: GC pause on w1 for 35s."} {
+		for _, want := range []string{"Both runs used seed 42.", "The same fault plan: pause on w1 for 35s."} {
 			if !strings.Contains(l44, want) {
 				t.Errorf("lesson 44 lacks %q", want)
 			}

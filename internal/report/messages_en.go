@@ -100,6 +100,8 @@ var messagesEN = map[string]string{
 	"fix.renewal":             "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
 	"fix.orphan":              "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
 	"fix.ttl.atomic":          "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
+	"fix.unavailable.queue":   "The lock's key was free, yet no one could take the lock: %[1]s's entry stood at the head of the waiter queue %[2]s, and only the head may take a free lock, so every waiter behind it was refused until that entry's timeout; a waiter that dies keeps its place. This is a liveness problem, not a safety one: give each waiter a short timeout, not a multiple of the lease, and have a waiter that gives up remove its own entry (Redisson's RFairLock, BR-29).", // head's owner, queue key
+	"fix.unavailable.key":     "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL.",
 	"fix.unavailable":         "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
 	"fix.fixed":               "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
 	"fix.fixed.own":           "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
@@ -164,14 +166,16 @@ var messagesEN = map[string]string{
 	"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
 	"n.token.fence":           "token %d",
 	"n.token.owner":           "owner token %s",
-	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                                                              // client, key
-	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                                                                  // client, key, n, t0, t1
-	"n.tries.by.one":          "%[1]s tried to acquire %[2]s and was refused: %[3]s's key stood on %[4]s.",                                                                                                   // client, key, owner, node
-	"n.tries.by":              "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key stood on %[7]s.",                                              // client, key, n, t0, t1, owner, node
-	"n.tries.own.one":         "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                             // client, key
-	"n.tries.own":             "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.", // client, key, n, t0, t1
-	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held anyone's key for it then.",                                                                                       // client, key
-	"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held anyone's key for it then.",                                           // client, key, n, t0, t1
+	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                                                               // client, key
+	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                                                                   // client, key, n, t0, t1
+	"n.tries.by.one":          "%[1]s tried to acquire %[2]s and was refused: %[3]s's key stood on %[4]s.",                                                                                                    // client, key, owner, node
+	"n.tries.by":              "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key stood on %[7]s.",                                               // client, key, n, t0, t1, owner, node
+	"n.tries.own.one":         "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                              // client, key
+	"n.tries.own":             "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.",  // client, key, n, t0, t1
+	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held the lock's key then.",                                                                                             // client, key
+	"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held the lock's key then.",                                                 // client, key, n, t0, t1
+	"n.tries.queue.one":       "%[1]s tried to acquire %[2]s and was refused: the lock's key was free, but %[3]s's entry headed the waiter queue %[4]s.",                                                      // client, key, head's owner, queue key
+	"n.tries.queue":           "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: the lock's key was free, but %[6]s's entry headed the waiter queue %[7]s.", // client, key, n, t0, t1, head's owner, queue key
 	"n.acquire.info.refused":  "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
 	"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
 	"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
@@ -219,7 +223,8 @@ var messagesEN = map[string]string{
 	"n.began":                 "It had begun at t=%ss.",
 	"n.extend.fail":           "%s could not extend its lock on %s.",
 	"n.lost":                  "%s concluded its lock on %s was lost and stopped.",
-	"n.pause":                 "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
+	"n.pause":                 "%s was paused (frozen) for %s%s.",                                                                   // client(s), duration, point suffix: no cause named
+	"n.pause.gc":              "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
 	"n.pause.event-loop":      "%s was frozen by a blocked event loop for %s%s: none of its timers ran, its lease renewal neither.", // client(s), duration, point suffix
 	"n.pause.sleep":           "%s was frozen by a host sleep of %s%s.",                                                             // client(s), duration, point suffix
 	"n.pause.stop":            "%s was stopped by SIGSTOP for %s%s.",                                                                // client(s), duration, point suffix
@@ -287,7 +292,8 @@ var messagesEN = map[string]string{
 	"n.failover.none":         "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                // group, mode
 
 	// Fault kinds.
-	"fault.pause":            "GC pause",
+	"fault.pause":            "pause",
+	"fault.pause.gc":         "GC pause",
 	"fault.pause.event-loop": "blocked event loop",
 	"fault.pause.sleep":      "host sleep",
 	"fault.pause.stop":       "SIGSTOP",
@@ -398,12 +404,14 @@ var messagesEN = map[string]string{
 	"fix.semaphore.clock":         "A holder's permit was purged as timed out while it was still inside, with no pause in the plan: the purge's cut-off is computed from the purging client's own clock, so a clock ahead purges live holders. Keep the clocks in step, or have the resource check, with each piece of work, that the holder's own permit is still in the semaphore (its entry not purged), so a purged holder's work is refused; a single fencing token that only grows would refuse the legitimate holders below the highest token (lessons 46, 50).",
 	"fix.semaphore.slow":          "A holder's permit was purged as timed out while it was still inside, with no pause in the plan: the holder had been inside longer than the semaphore's timeout, so no clock ahead of its holder's was needed to purge it. Refresh the permit while the work runs, or size the timeout to the longest job, and have the resource check, with each piece of work, that the holder's own permit is still in the semaphore (its entry not purged), so a purged holder's work is refused (lessons 46, 50).",
 	"fix.idempotency.charge":      "Idempotency key: the payment gateway remembers the key of each invoice's charge and refuses a second one (\"duplicate idempotency key\"), whoever sends it (lesson 48).",
-	"n.read.counter":              "%s read %s = %d.",                                                                                                                  // client, key, n
-	"n.done":                      "%s finished its work on %s and left its critical section.",                                                                         // client, key
-	"n.stopped":                   "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.", // client, key
-	"n.done.all":                  "%s finished its work and left its critical section.",                                                                               // client
-	"n.lost.all":                  "%s concluded its lock was lost and stopped.",                                                                                       // client
-	"n.probe.fail":                "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                       // client, key
+	"n.read.counter":              "%s read %s = %d.",                                                                                                                   // client, key, n
+	"n.done":                      "%s finished its work on %s and left its critical section.",                                                                          // client, key
+	"n.stopped":                   "The run ended while %s was still inside its critical section on %s, its work unfinished: it believed it held the lock until then.",  // client, key
+	"n.done.all":                  "%s finished its work and left its critical section.",                                                                                // client
+	"n.lost.all":                  "%s concluded its lock was lost and stopped.",                                                                                        // client
+	"n.probe.fail":                "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                        // client, key
+	"n.probe.fail.dead":           "Final probe: at the end of the run, with %s still dead (a crashed client does not come back), %s could not acquire the lock on %s.", // crashed clients, client, key
+	"n.probe.queue":               "The lock's key was free, but %s's entry headed the waiter queue %s.",                                                                // head's owner, queue key
 	"n.probe.info.refused":        "Final probe: %s's acquire of %s could not connect (connection refused).",
 	"n.probe.info.reset":          "Final probe: %s's acquire of %s lost its connection before the reply.",
 	"n.probe.info.error":          "Final probe: %s's acquire of %s ended in an error, with no definite answer.",
@@ -453,8 +461,10 @@ var messagesEN = map[string]string{
 	"p.believed":              "believes it holds, but the key is gone",
 	"p.believed.permit":       "believes it holds a permit, but it is gone",
 	"p.key":                   "key on node",
-	"p.pause":                 "GC pause (client frozen)",
-	"p.pause.word":            "GC pause",
+	"p.pause":                 "pause (client frozen)",
+	"p.pause.gc":              "GC pause (client frozen)",
+	"p.pause.word":            "pause",
+	"p.pause.word.gc":         "GC pause",
 	"p.pause.event-loop":      "blocked event loop (client frozen)",
 	"p.pause.sleep":           "host sleep (client frozen)",
 	"p.pause.stop":            "SIGSTOP (client frozen)",

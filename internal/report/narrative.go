@@ -211,7 +211,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 	switch o.Type {
 	case history.Fail:
 		if o.F == history.Probe {
-			n.add(c.Start, 2, StepProbe, c, tr(lang, "n.probe.fail", who, key))
+			n.add(c.Start, 2, StepProbe, c, n.claims.probeFail(lang, c))
 			break
 		}
 		k := clientKey{who, key}
@@ -222,6 +222,8 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
 		case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
 			msg, by, node = "n.tries.by", c.By, c.Node // whose key the nodes show, not "someone else held it"
+		case c.Kind == claim.QueueHead:
+			msg, by, node = "n.tries.queue", c.By, c.What // the lock key free, another's entry at the queue's head
 		}
 		if p := n.pending[k]; p != nil && (p.msg != msg || p.by != by || p.node != node) {
 			n.flush(who, key) // refused for another reason, or by another key, from here on

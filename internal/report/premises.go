@@ -124,6 +124,10 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 			p := fo.Fault.Promotions[0]
 			return []any{h.Client, strconv.Itoa(h.Wait), strconv.Itoa(len(p.ReplicaOffsets)), p.Group}
 		}
+	case "fix.unavailable.queue":
+		if q, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.QueueHead }); ok {
+			return []any{q.By, q.What}
+		}
 	case "fix.cron.skew":
 		if ttl, spread, ok := f.skew(); ok {
 			h := f.in.History.Header
@@ -230,6 +234,22 @@ func purgedPaused(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 // noPause: no client was paused (the Absent claim).
 func noPause(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoPause })
+}
+
+// queueBlocked: while the anomaly's lock was out of reach, its key was
+// free and a refused acquire met another client's entry at the head of
+// the lock's waiter queue (QueueHead claims of the anomaly's key and
+// window).
+func queueBlocked(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	return f.found(func(c claim.Claim) bool {
+		return c.Kind == claim.QueueHead && c.Key == an.Key && c.Start >= an.Start && c.Start <= an.End
+	})
+}
+
+// multiNode: the run's lock has more than one node (the header's; no
+// claim states a configuration).
+func multiNode(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	return nil, len(f.in.History.Header.Nodes) > 1
 }
 
 // lockPerFire and notLockPerFire: whether the run's schedulers lock one

@@ -123,6 +123,11 @@ var offers = map[string][]offer{
 	// claim-first wording (fix.fencing) speaks for fencing.
 	"fix.redlock": {{"fix.redlock", []premise{staleAfterFresh}}, {"fix.redlock.claim", nil}},
 	"fix.incr":    {{"fix.incr", []premise{staleAfterFresh}}, {"fix.incr.atomic", nil}},
+	// What blocked the lock says what to do (a fresh reader, F3): a
+	// waiter's entry at the head of the lock's queue while its key was
+	// free; else, on several nodes, an orphaned key or a lost quorum; on
+	// one node, an orphaned key (no quorum to lose).
+	"fix.unavailable": {{"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable", []premise{multiNode}}, {"fix.unavailable.key", nil}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
 }
@@ -424,6 +429,10 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 	case "fix.fencing.counter":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], tr(lang, fmt.Sprint("fix.counter.", a.Args[1])))
+		}
+	case "fix.unavailable.queue":
+		if len(a.Args) == 2 {
+			return tr(lang, a.Key, a.Args[0], a.Args[1])
 		}
 	case "fix.wait.all", "fix.wait.counter.all":
 		if len(a.Args) == 4 {

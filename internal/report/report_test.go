@@ -108,10 +108,11 @@ func gcPause(backend string, fenced bool) history.History {
 }
 
 // pauseAt is the value of a pause of client at point lasting d scenario
-// seconds, as the scheduler records it.
+// seconds, as the scheduler records it: a GC pause, as gc-pause.yaml
+// names its cause.
 func pauseAt(client, point string, d float64) history.Value {
 	st := historytest.Step("pause", client)
-	st.ID, st.Duration = 1, at(d)
+	st.ID, st.Duration, st.Cause = 1, at(d), history.PauseGC
 	st.Trigger = history.Trigger{Kind: history.TriggerPoint, Client: client, Point: point, Occurrence: 1}
 	return historytest.Value(st)
 }
@@ -459,7 +460,7 @@ func TestEveryLanguageHasEveryKey(t *testing.T) {
 func TestTheHeadlineNamesAPlannedStepThatNeverFired(t *testing.T) {
 	h := gcPause("local", false)
 	pause := historytest.Step("pause", "w1")
-	pause.ID, pause.Duration = 1, at(35)
+	pause.ID, pause.Duration, pause.Cause = 1, at(35), history.PauseGC
 	pause.Trigger = history.Trigger{Kind: history.TriggerPoint, Client: "w1", Point: history.PointBeforeWrite, Occurrence: 3}
 	h.Header.Plan = []history.FaultStep{pause}
 	for _, tt := range []struct {

@@ -205,7 +205,8 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 }
 
 // faultWord is the reader's name of a fault step's kind ("clock jump"); a
-// pause is named by its cause ("GC pause", "blocked event loop").
+// pause is named by its cause ("GC pause", "blocked event loop"), a pause
+// of no named cause "pause".
 // byHand adds to a sentence about a fault step that it was fired by hand
 // (locksim serve), when it was.
 func byHand(lang Lang, st history.FaultStep, sentence string) string {
@@ -224,10 +225,11 @@ func faultWord(lang Lang, st history.FaultStep) string {
 }
 
 // causeKey is the message key base+"."+cause for a pause step whose cause
-// has words of its own (history.PauseCauses), else base: a GC pause, the
-// default, keeps the plain key.
+// has words of its own (history.PauseCauses), else base: a pause whose
+// scenario named no cause is told as a pause (the client frozen), not as a
+// GC pause the history does not show (a fresh reader, F11).
 func causeKey(base string, st history.FaultStep) string {
-	if st.Cause == "" || st.Cause == history.PauseGC {
+	if st.Cause == "" {
 		return base
 	}
 	if _, ok := messages["en"][base+"."+st.Cause]; ok {

@@ -567,7 +567,9 @@ func TestAPauseIsToldByItsCause(t *testing.T) {
 		lang        Lang
 		want, not   string
 	}{
-		{"a GC pause, the default, is a stop-the-world GC pause", "", English, "stop-the-world GC pause", "event loop"},
+		{"a GC pause the scenario names is a stop-the-world GC pause", history.PauseGC, English, "stop-the-world GC pause", "event loop"},
+		{"a pause of no named cause is told as a pause, with no GC claimed", "", English, "was paused (frozen) for", "GC"},
+		{"a pause of no named cause is told as a pause in Vietnamese, with no GC claimed", "", Vietnamese, "bị tạm dừng (đóng băng)", "GC"},
 		{"a blocked event loop is told as one, with its timers", history.PauseEventLoop, English, "blocked event loop", "GC"},
 		{"a host sleep is told as one", history.PauseSleep, English, "host sleep", "GC"},
 		{"a SIGSTOP is told as one", history.PauseStop, English, "SIGSTOP", "GC"},

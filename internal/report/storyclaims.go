@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // storyClaims indexes a run's numbered claims (runClaims) for the story:
@@ -59,12 +60,33 @@ func (s *storyClaims) op(i int) claim.Claim {
 	if c, ok := s.first(claim.Hold, i, func(c claim.Claim) bool { return c.Believed }); ok {
 		return c
 	}
-	for _, k := range []claim.Kind{claim.Refusal, claim.Extend, claim.Release, claim.Op} {
+	for _, k := range []claim.Kind{claim.Refusal, claim.QueueHead, claim.Extend, claim.Release, claim.Op} {
 		if c, ok := s.first(k, i, nil); ok {
 			return c
 		}
 	}
 	return claim.Claim{}
+}
+
+// probeFail is the line of a final probe that could not acquire key,
+// from its claim c: when clients crashed (Fault claims of a crash-client
+// step), that they stay dead, not that every fault healed; when c is a
+// QueueHead claim, whose entry headed the waiter queue that refused it.
+func (s *storyClaims) probeFail(lang Lang, c claim.Claim) string {
+	var dead []string
+	for _, f := range s.cs {
+		if f.Kind == claim.Fault && f.Fault != nil && f.Fault.Effect == history.EffectCrashClient {
+			dead = append(dead, f.Fault.Clients...)
+		}
+	}
+	line := tr(lang, "n.probe.fail", c.Client, c.Key)
+	if len(dead) > 0 {
+		line = tr(lang, "n.probe.fail.dead", joinAnd(lang, dead), c.Client, c.Key)
+	}
+	if c.Kind == claim.QueueHead {
+		line += " " + tr(lang, "n.probe.queue", c.By, c.What)
+	}
+	return line
 }
 
 // life is the KeyLife claim of account key life k.

@@ -311,6 +311,9 @@ func (v *verifier) anomaly(c claim.Claim) outcome {
 		if c.At < c.Start-slack || c.At > c.End+slack {
 			return refuse(c.Records, "it became true at %d, outside its window [%d, %d]", c.At, c.Start, c.End)
 		}
+		if c.What == history.AnomalyUnavailable {
+			return v.unavailable(c)
+		}
 		return held
 	}
 	dup := c.What == history.AnomalyDuplicateRun
@@ -394,4 +397,71 @@ func (v *verifier) fenceable(c claim.Claim) outcome {
 		}
 	}
 	return held
+}
+
+// unavailable: the lock on Key could be had by no client that tried over
+// [Start, End]: the window opens with a refused acquire (or failed final
+// probe) of Key invoked at Start, and no acquire or probe of Key was
+// granted in between (one completed strictly inside the window). An
+// outage told from a later refusal than its first, or through a grant, is
+// refused.
+func (v *verifier) unavailable(c claim.Claim) outcome {
+	tried := func(op history.Op) bool {
+		return op.Key == c.Key && op.Process >= 0 && (op.F == history.Acquire || op.F == history.Probe)
+	}
+	opens := slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+		return tried(op) && op.Type != history.OK && op.Invoke == c.Start
+	})
+	if !opens {
+		return refuse(c.Records, "no acquire of %s was refused at %d, where the outage is said to begin", c.Key, c.Start)
+	}
+	last := -1 // the last client acquire of Key invoked before Start
+	for _, op := range v.h.Ops {
+		if tried(op) && op.Type == history.OK && op.Complete > c.Start && op.Complete < c.End {
+			return refuse([]int{op.Index}, "%s was granted %s at %d, inside the outage [%d, %d]", op.Client, c.Key, op.Complete, c.Start, c.End)
+		}
+		if tried(op) && op.F == history.Acquire && op.Invoke < c.Start && (last < 0 || op.Invoke > v.h.Ops[last].Invoke) {
+			last = op.Index
+		}
+	}
+	if last >= 0 {
+		if r := v.h.Ops[last]; r.Type == history.Fail && !v.believed(c.Key, r.Invoke) {
+			return refuse([]int{last}, "%s was already refused %s at %d while no client believed it held it: the outage began earlier than %d", r.Client, c.Key, r.Invoke, c.Start)
+		}
+	}
+	return held
+}
+
+// believed reports whether some client believed it held key at t, by the
+// clients' own record: an acquire of key that was granted (or of unknown
+// outcome, from its invoke) before t, and before t none of its client's
+// release, lost or stopped of key, next acquire of key, or crash or
+// restart of that client.
+func (v *verifier) believed(key string, t int64) bool {
+	for _, a := range v.h.Ops {
+		if a.F != history.Acquire || a.Key != key || a.Process < 0 || a.Type == history.Fail {
+			continue
+		}
+		from := a.Complete
+		if a.Type != history.OK || from < 0 {
+			from = a.Invoke
+		}
+		if from > t {
+			continue
+		}
+		ended := slices.ContainsFunc(v.h.Ops, func(o history.Op) bool {
+			if o.Invoke <= from || o.Invoke > t {
+				return false
+			}
+			if st := o.Value.Fault; o.F == history.Fault && st != nil {
+				return (st.Effect == history.EffectCrashClient || st.Effect == history.EffectRestartClient) && slices.Contains(st.Clients, a.Client)
+			}
+			return o.Client == a.Client && o.Key == key &&
+				(o.F == history.Release || o.F == history.Lost || o.F == history.Stopped || o.F == history.Acquire)
+		})
+		if !ended {
+			return true
+		}
+	}
+	return false
 }

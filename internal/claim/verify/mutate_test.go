@@ -173,6 +173,16 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			ended("expired"), func(c *claim.Claim) { c.End += 300 * ms }},
 		{"a key a node's dump showed is released by the client whose token it holds, not another", checkerCase("valid-node-dump-after-restart-wins"),
 			kind(claim.Release, func(c claim.Claim) bool { return c.What != claim.Inferred && c.By == "w2" }), func(c *claim.Claim) { c.By = "w1" }},
+		{"an outage is told from the first refusal no holder explains, not from the final probe", corpus("c27a-crashed-holder-outage-from-first-refusal"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == history.AnomalyUnavailable }), func(c *claim.Claim) { c.Start = 2401192669 }}, // the final probe's invoke: w2 was refused from 60.1 s
+		{"an outage does not run through a grant", corpus("c19f-orphan-kept-by-another-heartbeat"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == history.AnomalyUnavailable }), func(c *claim.Claim) { c.End += 60000 * ms }},
+		{"a refusal by a fair lock's queue names the waiter whose entry headed it", corpus("c27b-dead-waiter-heads-the-queue"),
+			kind(claim.QueueHead, nil), func(c *claim.Claim) {
+				c.By, c.Token, c.At, c.Records = "w3", "431dc564b158f58e7886f3f897b50be0", 102247584, []int{c.Records[0], 27} // w3's own RPUSH, behind w2's
+			}},
+		{"a refusal by a fair lock's queue is not told while the lock's key stood", corpus("c27b-dead-waiter-heads-the-queue"),
+			kind(claim.QueueHead, nil), func(c *claim.Claim) { c.Records = []int{18, c.Records[1]}; c.Start, c.End = 101847520, 102334933 }}, // w3's first refusal, while w1 held invoice-1
 		{"a Redlock acquire's validity is its TTL less the time it took and the drift", corpus("c07b-redlock-latency-expiry"),
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}
