@@ -592,6 +592,8 @@ func markText(lang Lang, r Results, m Mark) string {
 		return "✔ " + tr(lang, "lesson.strip.expired", a.Current, a.Stale)
 	case NoteGranted:
 		return "✘ " + tr(lang, "lesson.strip.granted", a.Current, a.Stale)
+	case NoteNoLock:
+		return "✘ " + tr(lang, "lesson.strip.nolock", a.Current, a.Stale)
 	case NoteBounded:
 		// A lease outlived its holder; its TTL ended it: say by how
 		// much and what bound it.

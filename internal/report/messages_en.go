@@ -179,18 +179,24 @@ var messagesEN = map[string]string{
 	"n.with.token":            " with token %d",
 	"n.with.word":             "with",
 	"n.release.ok":            "%s released %s (key deleted).",
-	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                     // node
-	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                   // client, key, cause
-	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.", // client, key, t
-	"n.gone.expired":          "it had expired at t=%ss",                                                                                            // t
-	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                          // t
-	"n.gone.clock.rate":       "it had expired early at t=%ss, when a node's clock ran fast",                                                        // t
-	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                              // t, client
-	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                   // t, client
-	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                // t, client
-	"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                  // t
-	"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                       // client
-	"n.gone.taken.holds":      "; %s holds the lock now",                                                                                            // client
+	"n.release.mutex":         "%s released %s: the in-process mutex is free again (no key in Redis was involved).",                                            // client, key
+	"n.release.nolock":        "%s's release of %s freed nothing: the no-lock control had taken nothing.",                                                      // client, key
+	"n.acquire.mutex":         "%s acquired the in-process mutex on %s (%s). It has no TTL and no key in Redis: it stays held until its holder releases it.",   // client, key, token text
+	"n.acquire.nolock":        "%s was let in to %s by the no-lock control, which grants every acquire and takes nothing (%s).",                                // client, key, token text
+	"n.tries.mutex.one":       "%s tried to acquire %s and was refused: another client held the in-process mutex.",                                             // client, key
+	"n.tries.mutex":           "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time: another client held the in-process mutex.", // client, key, n, t0, t1
+	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                                // node
+	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                              // client, key, cause
+	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",            // client, key, t
+	"n.gone.expired":          "it had expired at t=%ss",                                                                                                       // t
+	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                                     // t
+	"n.gone.clock.rate":       "it had expired early at t=%ss, when a node's clock ran fast",                                                                   // t
+	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                         // t, client
+	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                              // t, client
+	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                           // t, client
+	"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                             // t
+	"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                                  // client
+	"n.gone.taken.holds":      "; %s holds the lock now",                                                                                                       // client
 	"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
 	"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
 	"n.release.info.refused":  "%s's release of %s could not connect (connection refused): recorded as unknown.",
@@ -240,10 +246,10 @@ var messagesEN = map[string]string{
 	"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                      // clients, duration, rate
 	"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
 	"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
-	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                                                                                // client
-	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                                                   // key, nodes
-	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                                                                                // nodes, duration
-	"n.crash.end":             "%s restarted.",                                                                                                                                             // nodes
+	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",
+	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).", // key, nodes
+	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                              // nodes, duration
+	"n.crash.end":             "%s restarted.",                                                                           // nodes
 	"n.crash.kept":            "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":            "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":        "its append-only file",

@@ -79,6 +79,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.notshown":      "not shown by this run",
 		"lesson.strip.prevented":     "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
 		"lesson.strip.stale":         "the first holder",
+		"lesson.strip.nolock":        "broken: there is no lock: every acquire succeeds, so %s was let in while %s was inside", // fresh, stale holder
 		"lesson.strip.current":       "the second client",
 		"lesson.strip.granted":       "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
 		"lesson.strip.waste":         "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
@@ -293,6 +294,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.notshown":      "lần chạy này không cho thấy",
 		"lesson.strip.prevented":     "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
 		"lesson.strip.stale":         "client giữ lock đầu tiên",
+		"lesson.strip.nolock":        "bị phá vỡ: không có lock nào: mọi lần lấy lock đều thành công, nên %s được cho vào khi %s còn ở bên trong",
 		"lesson.strip.current":       "client thứ hai",
 		"lesson.strip.granted":       "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
 		"lesson.strip.waste":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",

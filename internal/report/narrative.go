@@ -257,6 +257,11 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 				len(o.Value.Nodes), len(m.nodes), m.a.Quorum(), tt, ttl))
 		case n.kind.Permits:
 			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.permit", who, key, tt, ttl))
+		case m.h.Header.InProcess():
+			// No TTL to tell: the client's own validity is no lease.
+			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.mutex", who, key, tt))
+		case m.h.Header.NoLock():
+			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.nolock", who, key, tt))
 		default:
 			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire", who, key, tt, ttl))
 		}

@@ -281,6 +281,9 @@ func (m *model) releaseRemoved(lang Lang, client, key string, rs []claim.Claim) 
 	if workload.Of(m.h.Header).Permits {
 		return tr(lang, "n.release.permit", client, key)
 	}
+	if m.h.Header.InProcess() {
+		return tr(lang, "n.release.mutex", client, key)
+	}
 	var others []string
 	for _, c := range rs {
 		if c.By != "" && c.By != client && !containsStr(others, c.By) {
@@ -312,6 +315,9 @@ func (m *model) ownLease(o history.Op) (lease, bool) {
 // releaseNothing tells a release that removed nothing: how its key had
 // left Redis (the account's cause) and who had the lock meanwhile.
 func (m *model) releaseNothing(lang Lang, o history.Op) string {
+	if m.h.Header.NoLock() {
+		return tr(lang, "n.release.nolock", o.Client, o.Key) // no key to have lost, nobody's to meet
+	}
 	own, ok := m.ownLease(o)
 	if !ok || !own.lost() || own.KeyEnd > o.Invoke {
 		if owner, ok := m.keyOwnerAt(o.Key, o.Invoke); ok && owner.Client != o.Client {

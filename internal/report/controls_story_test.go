@@ -1,0 +1,128 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// pageWords is what run in's page says in words: its story's sentences
+// and the hover tips of its timeline.
+func pageWords(t *testing.T, in Input) string {
+	t.Helper()
+	m := newModel(in.History, in.Account)
+	var ss []string
+	for _, s := range narrative(in, m) {
+		ss = append(ss, s.Text)
+	}
+	for _, s := range drawingOf(t, in).Shapes {
+		ss = append(ss, s.TipText())
+	}
+	return strings.Join(ss, "\n")
+}
+
+// withTraits is in's history recorded under another algorithm name with
+// traits, checked again: the traits, not the name, must carry the fact.
+func withTraits(in Input, traits ...string) Input {
+	h := in.History
+	h.Header.Algorithm, h.Header.Traits = "my-control", traits
+	return Input{History: h, Lang: in.Lang}.checked()
+}
+
+// Issue 27 (a fresh reader, F14; a teacher, #1 and #25): the controls keep
+// no key in Redis (their histories have no node command), yet
+// control-positive's in-process mutex was told as "w1's lock on counter-1
+// expired in Redis (TTL 10s) while w1 was paused", "released counter-1
+// (key deleted)", drawn as a key on n1 that expired, with w1 "believing it
+// held the lock for 18.2s after it was lost" — while w2 and w3 were
+// refused until w1 released at 28.163 s. control-negative (no lock) said
+// "w3 was granted the lock on n1", "w1's lock … was gone", "w3's lock …
+// expired in Redis". A lock that keeps no key yields no key facts: the
+// mutex is held until released, the no-lock control holds nothing.
+func TestTheControlsAreToldWithoutRedisKeys(t *testing.T) {
+	tests := []struct {
+		run    string
+		lang   Lang
+		traits []string
+		want   []string
+		lack   []string
+	}{
+		{"control-positive-seed5", English, []string{history.TraitInProcess},
+			[]string{"w1 acquired the in-process mutex on counter-1", "It has no TTL and no key in Redis",
+				"was refused every time: another client held the in-process mutex", "w1 released counter-1: the in-process mutex is free again",
+				"An in-process mutex: no key in Redis and no TTL"},
+			[]string{"expired", "key deleted", "no node held anyone's key", "after it was lost", "left Redis", "TTL 10s", "on n1"}},
+		{"control-positive-seed5", Vietnamese, []string{history.TraitInProcess},
+			[]string{"w1 lấy được mutex trong tiến trình trên counter-1", "một client khác đang giữ mutex trong tiến trình",
+				"w1 nhả lock counter-1: mutex trong tiến trình lại rảnh"},
+			[]string{"expire", "key đã bị xoá", "không node nào giữ key", "TTL 10 s", "trên n1"}},
+		{"control-negative-seed5", English, []string{history.TraitNoLock},
+			[]string{"w3 was let in to counter-1 by the no-lock control", "w2's release of counter-1 freed nothing",
+				"The no-lock control took no lock"},
+			[]string{"expired", "was gone", "key was gone", "on n1", "now belonged to", "w1's key", "TTL 10s"}},
+		{"control-negative-seed5", Vietnamese, []string{history.TraitNoLock},
+			[]string{"w3 được đối chứng không-lock cho vào counter-1", "Lệnh nhả lock counter-1 của w2 không giải phóng gì"},
+			[]string{"expire", "đã không còn", "trên n1", "giờ thuộc về"}},
+	}
+	for _, tt := range tests {
+		in, _ := readerRun(t, tt.run, tt.lang)
+		for _, recorded := range []string{"its algorithm's name (a history written before the traits)", "its traits"} {
+			t.Run("the "+string(tt.lang)+" page of "+tt.run+" known by "+recorded+" tells no Redis key", func(t *testing.T) {
+				in := in
+				if recorded == "its traits" {
+					in = withTraits(in, tt.traits...)
+				}
+				for _, c := range in.Account.Claims() {
+					if c.Kind == claim.KeyLife || c.Kind == claim.Release {
+						t.Errorf("the account claims a lock key's life of a lock that keeps none: %+v", c)
+					}
+				}
+				got := pageWords(t, in)
+				for _, w := range tt.want {
+					if !strings.Contains(got, w) {
+						t.Errorf("the page lacks %q", w)
+					}
+				}
+				for _, w := range tt.lack {
+					if strings.Contains(got, w) {
+						t.Errorf("the page says %q:\n%s", w, got)
+					}
+				}
+			})
+		}
+	}
+}
+
+// A fresh teacher (#1, #25): requirements.html gave control-mutex
+// "Deadlock-free ✔ kept", though its mutex came free only when its paused
+// holder woke and released it; and control-negative "the lock itself let
+// w2 in while w1's key should still have stood", with no key at all.
+func TestTheControlsRequirementMarksRestOnWhatHappened(t *testing.T) {
+	pos, _ := readerRun(t, "control-positive-seed5", English)
+	neg, _ := readerRun(t, "control-negative-seed5", English)
+	results := func(in Input) Results {
+		in.SkipCharts = true
+		_, r := writeReport(t, in)
+		return r
+	}
+	for _, tt := range []struct {
+		name       string
+		r          Results
+		req        string
+		want, lack string
+	}{
+		{"the in-process mutex does not show deadlock-freedom", results(pos), ReqDeadlockFree, "– ", "✔"},
+		{"the in-process mutex keeps mutual exclusion", results(pos), ReqMutualExclusion, "✔", "✘"},
+		{"no lock breaks mutual exclusion with no key to stand", results(neg), ReqMutualExclusion, "there is no lock: every acquire succeeds", "key"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := stripCell(English, tt.r, tt.req)
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.lack) {
+				t.Errorf("the cell says %q; want %q and no %q", got, tt.want, tt.lack)
+			}
+		})
+	}
+}
+
