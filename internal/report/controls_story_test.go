@@ -126,3 +126,40 @@ func TestTheControlsRequirementMarksRestOnWhatHappened(t *testing.T) {
 	}
 }
 
+// Issue 27 (a fresh reader, F2): fair-lock-dead-waiter said "w2 crashed:
+// it stops for good and never releases its lock", though w2 never held
+// the lock (its four acquires were refused; it was a waiter in the
+// queue). The crash says whether the client held a lock then; a crashed
+// holder still never releases it.
+func TestACrashSaysWhetherTheClientHeldTheLock(t *testing.T) {
+	tests := []struct {
+		name, run  string
+		lang       Lang
+		want, lack string
+	}{
+		{"a crashed waiter is told as waiting, in English", "fair-lock-dead-waiter-seed29", English,
+			"w2 crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.", "never releases its lock"},
+		{"a crashed waiter is told as waiting, in Vietnamese", "fair-lock-dead-waiter-seed29", Vietnamese,
+			"w2 bị crash khi đang chờ lock, lúc đó không giữ lock nào", "không bao giờ nhả lock"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, m := readerRun(t, tt.run, tt.lang)
+			var crash string
+			for _, s := range narrative(in, m) {
+				if s.Kind == StepFault && strings.Contains(s.Text, "crash") {
+					crash = s.Text
+				}
+			}
+			if !strings.Contains(crash, tt.want) || strings.Contains(crash, tt.lack) {
+				t.Errorf("the crash step says %q; want %q and no %q", crash, tt.want, tt.lack)
+			}
+		})
+	}
+	t.Run("a crashed holder still never releases its lock", func(t *testing.T) {
+		in, m := readerRun(t, "fair-lock-dead-waiter-seed29", English)
+		if got := m.crashKey([]string{"w1"}, in.History.Ops[8].Invoke); got != "n.crash.client" {
+			t.Errorf("w1, holding invoice-1, crashing is told by %q", got)
+		}
+	})
+}

@@ -247,9 +247,11 @@ var messagesEN = map[string]string{
 	"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
 	"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
 	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",
-	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).", // key, nodes
-	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                              // nodes, duration
-	"n.crash.end":             "%s restarted.",                                                                           // nodes
+	"n.crash.client.waiting":  "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.", // client
+	"n.crash.client.nolock":   "%s crashed, holding no lock then: it stops for good.",                                                        // client                                                                                                // client
+	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                     // key, nodes
+	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                                  // nodes, duration
+	"n.crash.end":             "%s restarted.",                                                                                               // nodes
 	"n.crash.kept":            "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":            "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":        "its append-only file",

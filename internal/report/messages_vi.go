@@ -242,6 +242,8 @@ var messagesVI = map[string]string{
 	"n.starve":                "Tiến trình gia hạn lease của %s bị bỏ đói trong %s, trong khi job vẫn chạy tiếp.",
 	"n.key.nottl":             "%[1]s lưu %[2]s cho %[3]s mà không có TTL: nếu không ai xoá, key sẽ không bao giờ hết hạn.",
 	"n.crash.client":          "%s bị crash: nó dừng hẳn và không bao giờ nhả lock.",
+	"n.crash.client.waiting":  "%s bị crash khi đang chờ lock, lúc đó không giữ lock nào (lần lấy lock gần nhất của nó đã bị từ chối): nó dừng hẳn.",
+	"n.crash.client.nolock":   "%s bị crash khi không giữ lock nào: nó dừng hẳn.",
 	"n.delete.key":            "Một tiến trình dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
 	"n.crash":                 "%s bị crash và mất các key; ngừng hoạt động %s.",
 	"n.crash.end":             "%s khởi động lại.",
