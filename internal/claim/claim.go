@@ -60,9 +60,13 @@ const (
 	// Score). Records: the ZADD, then the removing command. [2 3]
 	Permit Kind = "permit"
 	// Refusal: Client's acquire [Start, End] of Key was refused while Node
-	// held Key with a value By had set; Own is true when By is Client (its
-	// own key, typically an orphan of an earlier acquire whose reply it
-	// lost). Records: the acquire, then the SET of the key it met. [4]
+	// held Key with a value By had set. Own: By is Client and the key is an
+	// orphan of Client's — the earlier acquire whose command set it never
+	// got an ok reply (the third record). How "restarted": By is Client,
+	// but an earlier process of it, killed by a restart-client step after
+	// the key was set (the third record), had set it: the new process met
+	// its predecessor's lease. Records: the acquire, the SET of the key it
+	// met, then that acquire or that restart. [4]
 	Refusal Kind = "refusal"
 	// Fault: the fault step Step (What: its kind, Effect) was active from
 	// Start to End on Clients/Nodes, with the direction, stream, power
@@ -169,9 +173,12 @@ func Kinds() []Kind {
 
 // Words of a claim's What.
 const (
-	Moved      = "moved"
-	Missed     = "missed"
-	Inferred   = "inferred"
+	Moved    = "moved"
+	Missed   = "missed"
+	Inferred = "inferred"
+	// Restarted is the How of a Refusal by the key of the client's
+	// process a restart killed.
+	Restarted  = "restarted"
 	RecordedW  = "recorded"
 	Unrecorded = "unrecorded"
 	// Open is the How of an Op claim about an operation never answered.

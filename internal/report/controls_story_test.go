@@ -163,3 +163,42 @@ func TestACrashSaysWhetherTheClientHeldTheLock(t *testing.T) {
 		}
 	})
 }
+
+// Issue 27 (a fresh reader, F15): restart-restores-nothing said w1 was
+// "refused … by its own key: an earlier acquire of it had set the key,
+// though it never got the reply", while that acquire had its ok reply
+// (t=0.007 s) and what refused the restarted w1 was the lease its killed
+// predecessor held. An orphan is claimed only of a key whose acquire got no
+// ok reply; the restart is told as what it was.
+func TestARestartedClientRefusedByItsPredecessorsLeaseIsNotToldAsAnOrphan(t *testing.T) {
+	tests := []struct {
+		lang       Lang
+		want, lack string
+	}{
+		{English, "w1 tried to acquire invoice-1 83 times between t=8.0s and t=29.6s and was refused every time by the lease of its previous process, which its restart had killed: that key still stood on n1.",
+			"though it never got the reply"},
+		{Vietnamese, "lần nào cũng bị từ chối bởi lease của tiến trình trước của nó, tiến trình đã bị kill khi nó khởi động lại: key đó vẫn còn trên n1.",
+			"dù nó không bao giờ nhận được phản hồi"},
+	}
+	for _, tt := range tests {
+		t.Run("the "+string(tt.lang)+" story tells the predecessor's lease", func(t *testing.T) {
+			in, m := readerRun(t, "restart-restores-nothing-seed27", tt.lang)
+			var ss []string
+			for _, s := range narrative(in, m) {
+				ss = append(ss, s.Text)
+			}
+			got := strings.Join(ss, "\n")
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.lack) {
+				t.Errorf("the story lacks %q or says %q:\n%s", tt.want, tt.lack, got)
+			}
+		})
+	}
+	t.Run("no refusal claims an orphan of the key an ok acquire set", func(t *testing.T) {
+		in, _ := readerRun(t, "restart-restores-nothing-seed27", English)
+		for _, c := range in.Account.Claims() {
+			if c.Kind == claim.Refusal && c.Own {
+				t.Errorf("refusal %+v claims an orphan", c)
+			}
+		}
+	})
+}

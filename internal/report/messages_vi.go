@@ -157,6 +157,8 @@ var messagesVI = map[string]string{
 	"n.tries.by":              "%[1]s thử lấy lock %[2]s %[3]d lần từ t=%[4]ss đến t=%[5]ss và lần nào cũng bị từ chối: key của %[6]s vẫn còn trên %[7]s.",
 	"n.tries.own.one":         "%s thử lấy lock %s và bị chính key của nó từ chối: một lần lấy lock trước của nó đã đặt key, dù nó không bao giờ nhận được phản hồi.",
 	"n.tries.own":             "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị chính key của nó từ chối: một lần lấy lock trước của nó đã đặt key, dù nó không bao giờ nhận được phản hồi.",
+	"n.tries.restarted.one":   "%[1]s thử lấy lock %[2]s và bị từ chối bởi lease của tiến trình trước của nó, tiến trình đã bị kill khi nó khởi động lại: key đó vẫn còn trên %[4]s.",
+	"n.tries.restarted":       "%[1]s thử lấy lock %[2]s %[3]d lần từ t=%[4]ss đến t=%[5]ss và lần nào cũng bị từ chối bởi lease của tiến trình trước của nó, tiến trình đã bị kill khi nó khởi động lại: key đó vẫn còn trên %[7]s.",
 	"n.tries.free.one":        "%s thử lấy lock %s và bị từ chối, dù khi đó không node nào giữ key của ai cho nó.",
 	"n.tries.free":            "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối, dù khi đó không node nào giữ key của ai cho nó.",
 	"n.acquire.info":          "Lệnh lấy lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",

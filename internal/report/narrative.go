@@ -220,6 +220,8 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		switch {
 		case c.Kind == claim.Refusal && c.Own:
 			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
+		case c.Kind == claim.Refusal && c.How == claim.Restarted:
+			msg, by, node = "n.tries.restarted", c.By, c.Node // the lease of its process a restart killed
 		case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
 			msg, by, node = "n.tries.by", c.By, c.Node // whose key the nodes show, not "someone else held it"
 		}
