@@ -1,9 +1,11 @@
 package report
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -201,4 +203,48 @@ func TestARestartedClientRefusedByItsPredecessorsLeaseIsNotToldAsAnOrphan(t *tes
 			}
 		}
 	})
+}
+
+// Issue 27 (a fresh reader, F5): watchdog-unlock-lost's orphaned lease row
+// said "Informational: this scenario does not ask for liveness
+// (expect_live)", while its scenario sets expect_live: true and its own
+// liveness row says "(the scenario expects liveness)". The lease is
+// informational because its TTL bounded it; without expect_live, it is
+// informational for that.
+func TestAnOrphanedLeaseSaysWhyItIsInformational(t *testing.T) {
+	tests := []struct {
+		name       string
+		lang       Lang
+		expectLive bool
+		want, lack string
+	}{
+		{"a scenario that expects liveness is told its lease's TTL bounded it", English, true,
+			"Informational: the scenario expects liveness, and this lease ended within one TTL", "does not ask for liveness"},
+		{"a scenario that expects liveness is told its lease's TTL bounded it, in Vietnamese", Vietnamese, true,
+			"kịch bản yêu cầu tiến triển, và lease này đã kết thúc trong vòng một TTL", "không yêu cầu tiến triển"},
+		{"a scenario without expect_live is told so", English, false,
+			"this scenario does not ask for liveness (expect_live)", "the scenario expects liveness"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := readerRun(t, "watchdog-unlock-lost-seed2121", tt.lang)
+			if !tt.expectLive {
+				h := in.History
+				h.Header.Params = maps.Clone(h.Header.Params)
+				delete(h.Header.Params, history.ParamExpectLive)
+				in = Input{History: h, Lang: tt.lang}.checked()
+			}
+			m := newModel(in.History, in.Account)
+			var got []string
+			for _, a := range allAnomalies(in.Results) {
+				if a.Kind == checker.KindOrphanedLease {
+					got = append(got, m.whyAnomaly(tt.lang, a))
+				}
+			}
+			text := strings.Join(got, "\n")
+			if len(got) == 0 || !strings.Contains(text, tt.want) || strings.Contains(text, tt.lack) {
+				t.Errorf("the orphaned lease's row says %q; want %q and no %q", text, tt.want, tt.lack)
+			}
+		})
+	}
 }

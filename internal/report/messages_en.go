@@ -375,6 +375,7 @@ var messagesEN = map[string]string{
 	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
 	"why.efficiency":              "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
 	"why.liveness.info":           " Informational: this scenario does not ask for liveness (expect_live).",
+	"why.liveness.bounded":        " Informational: the scenario expects liveness, and this lease ended within one TTL of when its holder stopped believing it held it, so the lock came free by itself, as its TTL promises.",
 	"why.liveness.busy":           " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
 	"say.lost-update":             "%s",
 	"say.oversell":                "%s",

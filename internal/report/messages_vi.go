@@ -367,6 +367,7 @@ var messagesVI = map[string]string{
 	"why.duplicate-work":             "Chỉ là efficiency: hai worker làm cùng một việc. Tốn công thừa, không sai data: đây là efficiency lock (Kleppmann 2016, efficiency và correctness).",
 	"why.efficiency":                 "Chỉ là efficiency: lock bị phá vỡ, nhưng cache-rebuild chỉ dùng lock để tránh làm thừa, nên cái giá là làm trùng việc, không phải sai data.",
 	"why.liveness.info":              " Chỉ để tham khảo: kịch bản này không yêu cầu tiến triển (expect_live).",
+	"why.liveness.bounded":           " Chỉ để tham khảo: kịch bản yêu cầu tiến triển, và lease này đã kết thúc trong vòng một TTL sau khi client giữ nó thôi tin rằng mình giữ nó, nên lock tự được giải phóng, đúng như TTL hứa hẹn.",
 	"why.liveness.busy":              " Không đánh giá: máy quá bận nên không giữ được thời gian nén của lần chạy; các giới hạn thời gian là của máy, không phải của lock.",
 	"say.lost-update":                "%s",
 	"say.oversell":                   "%s",

@@ -663,6 +663,9 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 		if a.Harmless == checker.HarmlessBusy {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.busy")
 		}
+		if a.Informational && a.Harmless == checker.HarmlessBounded {
+			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.bounded")
+		}
 		if a.Informational {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")
 		}
