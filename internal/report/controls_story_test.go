@@ -1,7 +1,10 @@
 package report
 
 import (
+	"html"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -246,5 +249,42 @@ func TestAnOrphanedLeaseSaysWhyItIsInformational(t *testing.T) {
 				t.Errorf("the orphaned lease's row says %q; want %q and no %q", text, tt.want, tt.lack)
 			}
 		})
+	}
+}
+
+// The requirements page's cells of the controls say why a requirement
+// cannot be shown, not to run a fault the run had (a fresh teacher, #1):
+// the mutex's paused holder came back and released, so no run of it
+// shows the lock freeing itself; and a lock with no key on any node has
+// no fault tolerance to test.
+func TestTheRequirementsPageSaysWhatTheControlsCannotShow(t *testing.T) {
+	var rs []Results
+	for _, run := range []string{"control-positive-seed5", "control-negative-seed5"} {
+		in, _ := readerRun(t, run, English)
+		in.SkipCharts = true
+		_, r := writeReport(t, in)
+		rs = append(rs, r)
+	}
+	dir := t.TempDir()
+	if err := writeRequirements(dir, English, newSuiteRuns(English, dir, rs)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, RequirementsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(string(b))
+	for _, want := range []string{
+		"control-mutex's mutex has no TTL and comes free only when its holder releases it",
+		"does not apply: control-mutex keeps no key on any node",
+		"does not apply: no-lock keeps no key on any node",
+		"there is no lock: every acquire succeeds",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("requirements.html lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "run a control-mutex scenario with a fault that stops or crashes a holder") {
+		t.Error("requirements.html asks for a control-mutex run with a holder fault, which this run had")
 	}
 }

@@ -176,6 +176,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "No run in this suite shows it (%s ran, but did not test it or its findings do not tell); run a %s scenario with %s.", // runs, algorithm, what
 		"req.need.fault":    "a fault on its nodes or links",
 		"req.need.holder":   "a fault that stops or crashes a holder",
+		"req.na.nokey":      "does not apply: %s keeps no key on any node, so no node or link fault can reach its lock",                                                                                          // algorithm
+		"req.inprocess":     "No run can show it: %s's mutex has no TTL and comes free only when its holder releases it, so a stopped holder keeps the others out until it resumes, and a crashed one for ever.", // algorithm
 		"req.need.any":      "any fault, or a job longer than the TTL",
 		"req.na":            "does not apply: %s takes no lock", // algorithm
 		"req.rules":         "How each cell is decided",
@@ -385,6 +387,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "Không lần chạy nào trong bộ này cho thấy điều đó (%s đã chạy nhưng không kiểm tra điều này hoặc kết quả không cho biết); hãy chạy một kịch bản %s với %s.",
 		"req.need.fault":    "một lỗi trên node hoặc kết nối của nó",
 		"req.need.holder":   "một lỗi làm dừng hoặc crash client giữ lock",
+		"req.na.nokey":      "không áp dụng: %s không giữ key nào trên node nào, nên không lỗi node hay kết nối nào chạm tới lock của nó",
+		"req.inprocess":     "Không lần chạy nào cho thấy được: mutex của %s không có TTL và chỉ được giải phóng khi client giữ nó nhả ra, nên một client giữ lock bị dừng sẽ chặn các client khác cho tới khi nó chạy tiếp, còn một client bị crash thì chặn mãi mãi.",
 		"req.need.any":      "một lỗi bất kỳ, hoặc một job dài hơn TTL",
 		"req.na":            "không áp dụng: %s không dùng lock",
 		"req.rules":         "Mỗi ô được quyết định thế nào",
