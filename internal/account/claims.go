@@ -252,12 +252,54 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 		for _, j := range a.byKey[nk(n, op.Key)] {
 			k := a.keys[j]
 			if k.Observed && k.Owner != "" && k.Start < op.Invoke && k.End > op.Complete {
-				return claim.Claim{Kind: claim.Refusal, Client: op.Client, Key: op.Key, Node: n, By: k.Owner, Token: k.Value,
-					Own: k.Owner == op.Client, Start: op.Invoke, End: op.Complete, Records: []int{i, k.Set}}, true
+				c := claim.Claim{Kind: claim.Refusal, Client: op.Client, Key: op.Key, Node: n, By: k.Owner, Token: k.Value,
+					Start: op.Invoke, End: op.Complete, Records: []int{i, k.Set}}
+				if k.Owner == op.Client {
+					a.ownRefusal(&c, k)
+				}
+				return c, true
 			}
 		}
 	}
 	return claim.Claim{}, false
+}
+
+// ownRefusal tells how refusal c met its own client's key k (issue 27, a
+// fresh reader: a restarted client was told as refused by "its own key: an
+// earlier acquire of it had set the key, though it never got the reply",
+// while that acquire had been granted and the process holding it killed):
+// an orphan (Own) when the acquire that set it never got an ok reply; else
+// restarted when a restart killed the client's process between the key's
+// SET and the refused acquire. Neither: the client met a lease it was
+// granted (its record names no cause of its own).
+func (a *Account) ownRefusal(c *claim.Claim, k KeyLife) {
+	if j := a.setBy(k); j >= 0 && a.H.Ops[j].Type != history.OK {
+		c.Own, c.Records = true, append(c.Records, j)
+		return
+	}
+	for j, f := range a.H.Ops {
+		st := f.Value.Fault
+		if f.F == history.Fault && st != nil && f.Type != history.Fail && st.Effect == history.EffectRestartClient &&
+			slices.Contains(st.Clients, c.Client) && k.Start < f.Invoke && f.Invoke <= c.Start {
+			c.How, c.Records = claim.Restarted, append(c.Records, j)
+			return
+		}
+	}
+}
+
+// setBy is the history index of the acquire of k's owner whose command
+// set k (its SET ran within the acquire), -1 when none did.
+func (a *Account) setBy(k KeyLife) int {
+	if k.Set < 0 || a.H.Ops[k.Set].F != history.NodeCmd {
+		return -1
+	}
+	for j, op := range a.H.Ops {
+		if op.F == history.Acquire && op.Process >= 0 && op.Client == k.Owner && op.Key == k.Key &&
+			op.Invoke-grantSlack <= k.Start && k.Start <= a.endOf(op)+grantSlack {
+			return j
+		}
+	}
+	return -1
 }
 
 // orphanClaims states every recorded key a client's command set while

@@ -29,7 +29,16 @@ import (
 //     reason instead, the deadline being the client's estimate).
 //
 // Its times are the client's, not the node's (KeyLife.Observed false).
+//
+// An algorithm that keeps no lock key on any node (history.Header.KeepsNoKey:
+// the in-process control mutex, no-lock) gets none: its grants set nothing
+// a node could hold, let expire or delete (issue 27: a fresh reader found
+// the control mutex told as a key on n1 that expired in Redis while its
+// holder was paused, though the mutex held until the holder released it).
 func (a *Account) infer() {
+	if a.H.Header.KeepsNoKey() {
+		return
+	}
 	ops := a.H.Ops
 	byKey := map[string][]int{} // key → positions of its client lock ops, by invoke
 	for i := range ops {

@@ -37,6 +37,12 @@ type Traits struct {
 	// rather than a Redis lock; it runs every workload, the semaphore one
 	// included, to show what a correct or an absent lock does there.
 	Control bool
+	// InProcess: the lock is a mutex in the harness's own memory
+	// (control-mutex): no key on any node, no TTL; a grant holds until
+	// its release.
+	InProcess bool
+	// NoLock: the acquire grants at once and takes nothing (no-lock).
+	NoLock bool
 	// IdempotencyKey: the algorithm relies on the payment gateway's
 	// idempotency key, so its payment workload must set idempotency: true.
 	IdempotencyKey bool
@@ -77,6 +83,8 @@ func (t Traits) String() string {
 	}
 	add(t.LockFree, "lock-free")
 	add(t.Control, "control")
+	add(t.InProcess, "in-process mutex")
+	add(t.NoLock, "takes no lock")
 	add(t.IdempotencyKey, "idempotency key")
 	add(t.Library, "library")
 	add(t.DriftFactor, "drift factor")

@@ -85,6 +85,7 @@ const (
 	HarmlessIdempotent  = finding.HarmlessIdempotent
 	HarmlessEfficiency  = finding.HarmlessEfficiency
 	HarmlessLiveness    = finding.HarmlessLiveness
+	HarmlessBounded     = finding.HarmlessBounded
 	HarmlessBusy        = finding.HarmlessBusy
 	HarmlessUncontended = finding.HarmlessUncontended
 )

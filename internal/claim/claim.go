@@ -63,9 +63,13 @@ const (
 	// Score). Records: the ZADD, then the removing command. [2 3]
 	Permit Kind = "permit"
 	// Refusal: Client's acquire [Start, End] of Key was refused while Node
-	// held Key with a value By had set; Own is true when By is Client (its
-	// own key, typically an orphan of an earlier acquire whose reply it
-	// lost). Records: the acquire, then the SET of the key it met. [4]
+	// held Key with a value By had set. Own: By is Client and the key is an
+	// orphan of Client's — the earlier acquire whose command set it never
+	// got an ok reply (the third record). How "restarted": By is Client,
+	// but an earlier process of it, killed by a restart-client step after
+	// the key was set (the third record), had set it: the new process met
+	// its predecessor's lease. Records: the acquire, the SET of the key it
+	// met, then that acquire or that restart. [4]
 	Refusal Kind = "refusal"
 	// QueueHead: Client's acquire (or final probe) [Start, End] of Key was
 	// refused while no node held Key, and the waiter list What on Node (a
@@ -189,9 +193,12 @@ const (
 	Missed = "missed"
 	// Kept and Rewrote: a release that set its key's end instead of
 	// removing it (Release; KeyLife: Kept).
-	Kept       = "kept"
-	Rewrote    = "rewrote"
-	Inferred   = "inferred"
+	Kept     = "kept"
+	Rewrote  = "rewrote"
+	Inferred = "inferred"
+	// Restarted is the How of a Refusal by the key of the client's
+	// process a restart killed.
+	Restarted  = "restarted"
 	RecordedW  = "recorded"
 	Unrecorded = "unrecorded"
 	// Open is the How of an Op claim about an operation never answered.

@@ -21,7 +21,7 @@ var noLockAlgorithm = Algorithm{
 	Name:   "no-lock",
 	About:  "negative control: Acquire always succeeds at once; no mutual exclusion at all",
 	New:    newNoLock,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}, Control: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}, Control: true, NoLock: true},
 }
 
 var atomicLuaAlgorithm = Algorithm{
@@ -71,7 +71,7 @@ var controlMutexAlgorithm = Algorithm{
 	Name:   "control-mutex",
 	About:  "positive control: one in-process mutex shared by every client of the run, no Redis; correct by construction",
 	New:    newControlMutex,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}, Control: true},
+	Traits: Traits{Traits: lock.Traits{ClientClock: true}, Control: true, InProcess: true},
 }
 
 func newControlMutex(c Config) (Locker, error) {

@@ -98,6 +98,10 @@ const (
 	// HarmlessLiveness: a liveness finding the scenario does not hold the
 	// run to (no expect_live).
 	HarmlessLiveness = "liveness"
+	// HarmlessBounded: an orphaned lease of a scenario that expects
+	// liveness, ended within one TTL of its holder's belief: the lock came
+	// free by itself, as its TTL promises, which liveness allows.
+	HarmlessBounded = "bounded"
 	// HarmlessBusy: a liveness finding of a run whose machine was too busy
 	// to keep its compressed time (coverage TimingLost): its bounds were
 	// the machine's, not the lock's.

@@ -115,6 +115,13 @@ const (
 	// process): its library's own renewals are the library's, not a
 	// watchdog of locksim's.
 	TraitProcess = "process"
+	// TraitInProcess: the lock is a mutex in the harness's own memory
+	// (control-mutex): it keeps no key on any node and has no TTL, so a
+	// grant holds until its owner releases it, however long it pauses.
+	TraitInProcess = "in-process"
+	// TraitNoLock: the acquire grants at once and takes nothing (no-lock,
+	// the negative control): there is no lock to hold, lose or release.
+	TraitNoLock = "no-lock"
 )
 
 // LockFences reports whether the numbers the history's writes carry
@@ -122,6 +129,26 @@ const (
 // TraitFenced. Otherwise they are the workload's own (the leader
 // workload's epoch, counted by the workload when the lock issues none).
 func (h Header) LockFences() bool { return slices.Contains(h.Traits, TraitFenced) }
+
+// InProcess reports whether the header's algorithm is a mutex in the
+// harness's memory (TraitInProcess), or — in a history written before the
+// trait was recorded — the algorithm control-mutex.
+func (h Header) InProcess() bool {
+	return slices.Contains(h.Traits, TraitInProcess) || h.Algorithm == "control-mutex"
+}
+
+// NoLock reports whether the header's algorithm takes no lock at all
+// (TraitNoLock), or — in a history written before the trait was recorded
+// — is the algorithm no-lock.
+func (h Header) NoLock() bool {
+	return slices.Contains(h.Traits, TraitNoLock) || h.Algorithm == "no-lock"
+}
+
+// KeepsNoKey reports whether the header's algorithm keeps no lock key on
+// any node (InProcess or NoLock): the nodes hold only the workload's
+// resource, and no key life, expiry or removal of a lock key can be
+// inferred from the clients' outcomes.
+func (h Header) KeepsNoKey() bool { return h.InProcess() || h.NoLock() }
 
 // DeletesByKey reports whether the header's algorithm releases with a
 // plain DEL, whatever the key's owner: its trait, or — in a history

@@ -321,6 +321,8 @@ func (m *model) refusalKey(o history.Op) string {
 	switch {
 	case workload.Of(m.h.Header).Permits:
 		return "n.tries.permit"
+	case m.h.Header.InProcess():
+		return "n.tries.mutex" // refused by the harness's mutex, which no node holds
 	case m.a.KeyFreeAt(o.Key, o.Invoke, o.Complete):
 		return "n.tries.free"
 	}

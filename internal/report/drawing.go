@@ -463,6 +463,19 @@ func (b *builder) believedKey() string {
 	return "p.believed"
 }
 
+// keptKey is the words of a lock no key's end took away: its key was
+// still in Redis, or — for a lock that keeps no key (the header's traits)
+// — an in-process mutex held until released, or no lock at all.
+func (b *builder) keptKey() string {
+	switch h := b.in.History.Header; {
+	case h.InProcess():
+		return "tip.kept.mutex"
+	case h.NoLock():
+		return "tip.kept.nolock"
+	}
+	return "tip.kept"
+}
+
 // leaseTip tells one lock: who held it with which token, which nodes
 // granted it, when and how it was lost and when its client stopped
 // believing it held it — every fact the account's.
@@ -470,7 +483,11 @@ func (b *builder) leaseTip(l lease) string {
 	m, lang := b.m, b.lang
 	var lines []string
 	tt := m.tokenText(lang, l.Fence, l.Token)
-	lines = append(lines, tr(lang, "tip.hold", l.Client, l.Key, tt, m.sdur(l.TTL), b.at(l.Start)))
+	if b.in.History.Header.KeepsNoKey() {
+		lines = append(lines, tr(lang, "tip.hold.nokey", l.Client, l.Key, tt, b.at(l.Start))) // no TTL stood for it
+	} else {
+		lines = append(lines, tr(lang, "tip.hold", l.Client, l.Key, tt, m.sdur(l.TTL), b.at(l.Start)))
+	}
 	if len(m.nodes) > 1 && len(l.Nodes) > 0 {
 		lines = append(lines, tr(lang, "tip.hold.nodes", joinAnd(lang, l.Nodes), len(l.Nodes), len(m.nodes)))
 	}
@@ -484,7 +501,7 @@ func (b *builder) leaseTip(l lease) string {
 		}
 		lines = append(lines, tr(lang, "tip.lost", b.at(l.KeyEnd), why))
 	} else {
-		lines = append(lines, tr(lang, "tip.kept"))
+		lines = append(lines, tr(lang, b.keptKey()))
 	}
 	if l.EndHow != "" {
 		lines = append(lines, tr(lang, "tip.belief."+l.EndHow, l.Client, b.at(l.BelievedEnd)))

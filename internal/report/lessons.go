@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/page"
 
 	"github.com/locksim/locksim/internal/algo"
@@ -588,6 +589,8 @@ func markText(lang Lang, r Results, m Mark) string {
 		return "✔ " + tr(lang, "lesson.strip.expired", a.Current, a.Stale)
 	case NoteGranted:
 		return "✘ " + tr(lang, "lesson.strip.granted", a.Current, a.Stale)
+	case NoteNoLock:
+		return "✘ " + tr(lang, "lesson.strip.nolock", a.Current, a.Stale)
 	case NoteBounded:
 		// A lease outlived its holder; its TTL ended it: say by how
 		// much and what bound it.
@@ -710,10 +713,20 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 					ran = append(ran, r.R.Scenario)
 				}
 			}
+			var h history.Header // the algorithm's traits, as its runs recorded them
+			if len(byAlg[a]) > 0 {
+				h = header(byAlg[a][0].R)
+			}
 			switch {
 			case len(cell.Runs) > 0:
 			case lockFreeOnly && req != ReqSafety:
 				cell.NA = tr(lang, "req.na", a)
+			case req == ReqFaultTolerance && h.KeepsNoKey():
+				cell.NA = tr(lang, "req.na.nokey", a) // no node of its own to fail
+			case req == ReqDeadlockFree && h.InProcess():
+				// Its mutex has no TTL: a struck holder that came back
+				// and released shows nothing freeing the lock by itself.
+				cell.Empty = tr(lang, "req.inprocess", a)
 			case req == ReqLiveness:
 				cell.Empty = tr(lang, "req.empty")
 			default:

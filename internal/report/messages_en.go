@@ -166,16 +166,18 @@ var messagesEN = map[string]string{
 	"n.probe.permit":          "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
 	"n.token.fence":           "token %d",
 	"n.token.owner":           "owner token %s",
-	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                                                               // client, key
-	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                                                                   // client, key, n, t0, t1
-	"n.tries.by.one":          "%[1]s tried to acquire %[2]s and was refused: %[3]s's key stood on %[4]s.",                                                                                                    // client, key, owner, node
-	"n.tries.by":              "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key stood on %[7]s.",                                               // client, key, n, t0, t1, owner, node
-	"n.tries.own.one":         "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                              // client, key
-	"n.tries.own":             "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.",  // client, key, n, t0, t1
-	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held the lock's key then.",                                                                                             // client, key
-	"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held the lock's key then.",                                                 // client, key, n, t0, t1
-	"n.tries.queue.one":       "%[1]s tried to acquire %[2]s and was refused: the lock's key was free, but %[3]s's entry headed the waiter queue %[4]s.",                                                      // client, key, head's owner, queue key
-	"n.tries.queue":           "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: the lock's key was free, but %[6]s's entry headed the waiter queue %[7]s.", // client, key, n, t0, t1, head's owner, queue key
+	"n.tries.one":             "%s tried to acquire %s and was refused (someone else held it).",                                                                                                                                       // client, key
+	"n.tries":                 "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                                                                                           // client, key, n, t0, t1
+	"n.tries.by.one":          "%[1]s tried to acquire %[2]s and was refused: %[3]s's key stood on %[4]s.",                                                                                                                            // client, key, owner, node
+	"n.tries.by":              "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key stood on %[7]s.",                                                                       // client, key, n, t0, t1, owner, node
+	"n.tries.own.one":         "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                                                      // client, key
+	"n.tries.own":             "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.",                          // client, key, n, t0, t1
+	"n.tries.free.one":        "%s tried to acquire %s and was refused, though no node held the lock's key then.",                                                                                                                     // client, key
+	"n.tries.free":            "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held the lock's key then.",                                                                         // client, key, n, t0, t1
+	"n.tries.queue.one":       "%[1]s tried to acquire %[2]s and was refused: the lock's key was free, but %[3]s's entry headed the waiter queue %[4]s.",                                                                              // client, key, head's owner, queue key
+	"n.tries.queue":           "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: the lock's key was free, but %[6]s's entry headed the waiter queue %[7]s.",                         // client, key, n, t0, t1, head's owner, queue key
+	"n.tries.restarted.one":   "%[1]s tried to acquire %[2]s and was refused by the lease of its previous process, which its restart had killed: that key still stood on %[4]s.",                                                      // client, key, owner, node
+	"n.tries.restarted":       "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time by the lease of its previous process, which its restart had killed: that key still stood on %[7]s.", // client, key, n, t0, t1, owner, node
 	"n.acquire.info.refused":  "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
 	"n.acquire.info.reset":    "%s's acquire of %s lost its connection before the reply: outcome unknown.",
 	"n.acquire.info.error":    "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
@@ -191,21 +193,27 @@ var messagesEN = map[string]string{
 	"n.with.token":            " with token %d",
 	"n.with.word":             "with",
 	"n.release.ok":            "%s released %s (key deleted).",
-	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                       // node
-	"n.release.kept":          "%s released %s without deleting its key: the release set the key to expire %s later, at t=%ss.",                       // client, key, ttl, t
-	"n.release.rewrote":       "%s released %s without deleting its key: the release wrote the key again (a new value) to expire %s later, at t=%ss.", // client, key, ttl, t
-	"n.release.kept.at.node":  "(The time is %s's record of the release's command.)",                                                                  // node
-	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                     // client, key, cause
-	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",   // client, key, t
-	"n.gone.expired":          "it had expired at t=%ss",                                                                                              // t
-	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                            // t
-	"n.gone.clock.rate":       "it had expired early at t=%ss, when a node's clock ran fast",                                                          // t
-	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                // t, client
-	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                     // t, client
-	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                  // t, client
-	"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                    // t
-	"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                         // client
-	"n.gone.taken.holds":      "; %s holds the lock now",                                                                                              // client
+	"n.release.at.node":       "(The time is %s's record of the command that removed the key.)",                                                                // node
+	"n.release.kept":          "%s released %s without deleting its key: the release set the key to expire %s later, at t=%ss.",                                // client, key, ttl, t
+	"n.release.rewrote":       "%s released %s without deleting its key: the release wrote the key again (a new value) to expire %s later, at t=%ss.",          // client, key, ttl, t
+	"n.release.kept.at.node":  "(The time is %s's record of the release's command.)",                                                                           // node
+	"n.release.gone":          "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                              // client, key, cause
+	"n.release.permit.gone":   "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",            // client, key, t
+	"n.gone.expired":          "it had expired at t=%ss",                                                                                                       // t
+	"n.gone.clock":            "it had expired early at t=%ss, when a node's clock jumped",                                                                     // t
+	"n.gone.clock.rate":       "it had expired early at t=%ss, when a node's clock ran fast",                                                                   // t
+	"n.gone.restored":         "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                         // t, client
+	"n.gone.removed":          "%[2]s had deleted it at t=%[1]ss",                                                                                              // t, client
+	"n.gone.sharer":           "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                           // t, client
+	"n.gone.deleted":          "a janitor had deleted it at t=%ss",                                                                                             // t
+	"n.gone.taken.released":   "; %s had already taken and released the lock",                                                                                  // client
+	"n.gone.taken.holds":      "; %s holds the lock now",                                                                                                       // client
+	"n.release.mutex":         "%s released %s: the in-process mutex is free again (no key in Redis was involved).",                                            // client, key
+	"n.release.nolock":        "%s's release of %s freed nothing: the no-lock control had taken nothing.",                                                      // client, key
+	"n.acquire.mutex":         "%s acquired the in-process mutex on %s (%s). It has no TTL and no key in Redis: it stays held until its holder releases it.",   // client, key, token text
+	"n.acquire.nolock":        "%s was let in to %s by the no-lock control, which grants every acquire and takes nothing (%s).",                                // client, key, token text
+	"n.tries.mutex.one":       "%s tried to acquire %s and was refused: another client held the in-process mutex.",                                             // client, key
+	"n.tries.mutex":           "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time: another client held the in-process mutex.", // client, key, n, t0, t1
 	"n.release.none.other":    "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
 	"n.release.none":          "%s tried to release %s: nothing of its own to delete.",
 	"n.release.info.refused":  "%s's release of %s could not connect (connection refused): recorded as unknown.",
@@ -256,10 +264,12 @@ var messagesEN = map[string]string{
 	"n.clock.rate.client":     "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                      // clients, duration, rate
 	"n.starve":                "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
 	"n.key.nottl":             "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
-	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",                                                                                                // client
-	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                                                   // key, nodes
-	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                                                                                // nodes, duration
-	"n.crash.end":             "%s restarted.",                                                                                                                                             // nodes
+	"n.crash.client":          "%s crashed: it stops for good and never releases its lock.",
+	"n.crash.client.waiting":  "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.", // client
+	"n.crash.client.nolock":   "%s crashed, holding no lock then: it stops for good.",                                                        // client                                                                                                // client
+	"n.delete.key":            "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                     // key, nodes
+	"n.crash":                 "%s crashed and lost its keys; down for %s.",                                                                  // nodes, duration
+	"n.crash.end":             "%s restarted.",                                                                                               // nodes
 	"n.crash.kept":            "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":            "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":        "its append-only file",
@@ -383,6 +393,7 @@ var messagesEN = map[string]string{
 	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
 	"why.efficiency":              "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
 	"why.liveness.info":           " Informational: this scenario does not ask for liveness (expect_live).",
+	"why.liveness.bounded":        " Informational: the scenario expects liveness, and this lease ended within one TTL of when its holder stopped believing it held it, so the lock came free by itself, as its TTL promises.",
 	"why.liveness.busy":           " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
 	"say.lost-update":             "%s",
 	"say.oversell":                "%s",

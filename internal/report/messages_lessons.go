@@ -83,6 +83,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.notshown":      "not shown by this run",
 		"lesson.strip.prevented":     "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
 		"lesson.strip.stale":         "the first holder",
+		"lesson.strip.nolock":        "broken: there is no lock: every acquire succeeds, so %s was let in while %s was inside", // fresh, stale holder
 		"lesson.strip.current":       "the second client",
 		"lesson.strip.granted":       "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
 		"lesson.strip.waste":         "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
@@ -179,6 +180,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "No run in this suite shows it (%s ran, but did not test it or its findings do not tell); run a %s scenario with %s.", // runs, algorithm, what
 		"req.need.fault":    "a fault on its nodes or links",
 		"req.need.holder":   "a fault that stops or crashes a holder",
+		"req.na.nokey":      "does not apply: %s keeps no key on any node, so no node or link fault can reach its lock",                                                                                          // algorithm
+		"req.inprocess":     "No run can show it: %s's mutex has no TTL and comes free only when its holder releases it, so a stopped holder keeps the others out until it resumes, and a crashed one for ever.", // algorithm
 		"req.need.any":      "any fault, or a job longer than the TTL",
 		"req.na":            "does not apply: %s takes no lock", // algorithm
 		"req.rules":         "How each cell is decided",
@@ -308,6 +311,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.notshown":      "lần chạy này không cho thấy",
 		"lesson.strip.prevented":     "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
 		"lesson.strip.stale":         "client giữ lock đầu tiên",
+		"lesson.strip.nolock":        "bị phá vỡ: không có lock nào: mọi lần lấy lock đều thành công, nên %s được cho vào khi %s còn ở bên trong",
 		"lesson.strip.current":       "client thứ hai",
 		"lesson.strip.granted":       "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
 		"lesson.strip.waste":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
@@ -398,6 +402,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.undecided":     "Không lần chạy nào trong bộ này cho thấy điều đó (%s đã chạy nhưng không kiểm tra điều này hoặc kết quả không cho biết); hãy chạy một kịch bản %s với %s.",
 		"req.need.fault":    "một lỗi trên node hoặc kết nối của nó",
 		"req.need.holder":   "một lỗi làm dừng hoặc crash client giữ lock",
+		"req.na.nokey":      "không áp dụng: %s không giữ key nào trên node nào, nên không lỗi node hay kết nối nào chạm tới lock của nó",
+		"req.inprocess":     "Không lần chạy nào cho thấy được: mutex của %s không có TTL và chỉ được giải phóng khi client giữ nó nhả ra, nên một client giữ lock bị dừng sẽ chặn các client khác cho tới khi nó chạy tiếp, còn một client bị crash thì chặn mãi mãi.",
 		"req.need.any":      "một lỗi bất kỳ, hoặc một job dài hơn TTL",
 		"req.na":            "không áp dụng: %s không dùng lock",
 		"req.rules":         "Mỗi ô được quyết định thế nào",

@@ -45,6 +45,9 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.quorum":            "fewer than %d nodes (a majority) still held its key", // quorum
 		"tip.lost":              "Its key left Redis at %s: %s.",                       // at, why (released, expired, lost in a crash, …)
 		"tip.kept":              "Its key was still in Redis when the history ended.",
+		"tip.hold.nokey":        "%s held the lock on %s (%s), granted at %s.", // client, key, token text, at
+		"tip.kept.mutex":        "An in-process mutex: no key in Redis and no TTL; it stayed held until its holder released it.",
+		"tip.kept.nolock":       "The no-lock control took no lock: nothing stood for it anywhere.",
 		"tip.belief.released":   "%s released it at %s.",                                               // client, at
 		"tip.belief.lost":       "%s concluded at %s that it had lost it.",                             // client, at
 		"tip.belief.done":       "%s left its critical section at %s.",                                 // client, at
@@ -155,6 +158,9 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.quorum":            "chưa tới %d node (đa số) còn giữ key của nó",
 		"tip.lost":              "Key của nó không còn trong Redis từ %s: %s.",
 		"tip.kept":              "Key của nó vẫn còn trong Redis khi lịch sử kết thúc.",
+		"tip.hold.nokey":        "%s giữ lock trên %s (%s), được cấp lúc %s.",
+		"tip.kept.mutex":        "Một mutex trong tiến trình: không có key trong Redis và không có TTL; nó được giữ cho tới khi client giữ nó nhả ra.",
+		"tip.kept.nolock":       "Đối chứng không-lock không lấy lock nào: không có gì đứng thay cho nó ở đâu cả.",
 		"tip.belief.released":   "%s nhả lock lúc %s.",
 		"tip.belief.stopped":    "%s vẫn còn trong critical section khi lần chạy kết thúc, lúc %s.",
 		"tip.belief.lost":       "%s kết luận lúc %s rằng mình đã mất lock.",

@@ -220,6 +220,8 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		switch {
 		case c.Kind == claim.Refusal && c.Own:
 			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
+		case c.Kind == claim.Refusal && c.How == claim.Restarted:
+			msg, by, node = "n.tries.restarted", c.By, c.Node // the lease of its process a restart killed
 		case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
 			msg, by, node = "n.tries.by", c.By, c.Node // whose key the nodes show, not "someone else held it"
 		case c.Kind == claim.QueueHead:
@@ -259,6 +261,11 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 				len(o.Value.Nodes), len(m.nodes), m.a.Quorum(), tt, ttl))
 		case n.kind.Permits:
 			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.permit", who, key, tt, ttl))
+		case m.h.Header.InProcess():
+			// No TTL to tell: the client's own validity is no lease.
+			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.mutex", who, key, tt))
+		case m.h.Header.NoLock():
+			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.nolock", who, key, tt))
 		default:
 			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire", who, key, tt, ttl))
 		}

@@ -60,6 +60,10 @@ const (
 	// client in while the first's key should still have stood
 	// (exclusionEnds).
 	NoteGranted = "granted"
+	// NoteNoLock: mutual exclusion broken because there is no lock at all
+	// (the no-lock control grants every acquire): no key stood, none
+	// should have.
+	NoteNoLock = "no-lock"
 	// NoteExpired: mutual exclusion kept, though two clients believed they
 	// held the lock: the second was granted it only after the first's key
 	// had expired by its TTL (safety's concern, not the lock's).
@@ -120,6 +124,12 @@ func safetyKind(kind string) bool {
 	return own || slices.Contains(safetyKinds, kind)
 }
 
+// header is what run r's results keep of its history's header that its
+// algorithm's traits are read from.
+func header(r Results) history.Header {
+	return history.Header{Algorithm: r.Algorithm, Traits: r.Traits}
+}
+
 // lockFree reports whether the run's algorithm takes no lock (its trait).
 func lockFree(r Results) bool { return slices.Contains(r.Traits, history.TraitLockFree) }
 
@@ -172,6 +182,9 @@ func MarkOf(r Results, req string) Mark {
 	switch req {
 	case ReqMutualExclusion:
 		if a, ok := first(func(a checker.Anomaly) bool { return a.Kind == checker.KindMutexOverlap && causeIn(a, exclusionEnds) }); ok {
+			if header(r).NoLock() {
+				return Mark{Showing: Broken, Note: NoteNoLock, Anomaly: a}
+			}
 			return Mark{Showing: Broken, Note: NoteGranted, Anomaly: a}
 		}
 		if has(func(a checker.Anomaly) bool {
@@ -198,7 +211,11 @@ func MarkOf(r Results, req string) Mark {
 		}) {
 			return Mark{Showing: Broken}
 		}
-		if struckHolder(r) {
+		// An in-process mutex comes free only when its holder releases
+		// it: a struck holder that woke and released shows no lock
+		// freeing itself (a fresh teacher: control-mutex was marked
+		// deadlock-free kept because its paused holder came back).
+		if struckHolder(r) && !header(r).InProcess() {
 			return bounded(r)
 		}
 	case ReqFaultTolerance:

@@ -165,7 +165,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 	case history.EffectStarveRenewer:
 		return tr(lang, "n.starve", targets, dur)
 	case history.EffectCrashClient:
-		return tr(lang, "n.crash.client", targets)
+		return tr(lang, m.crashKey(st.Clients, w.Start), targets)
 	case history.EffectRestartClient:
 		if st.Mode == history.RestoreAll {
 			return tr(lang, "n.restart.client.restore", targets, dur)
@@ -283,6 +283,9 @@ func (m *model) releaseRemoved(lang Lang, client, key string, rs []claim.Claim) 
 	if workload.Of(m.h.Header).Permits {
 		return tr(lang, "n.release.permit", client, key)
 	}
+	if m.h.Header.InProcess() {
+		return tr(lang, "n.release.mutex", client, key)
+	}
 	var others []string
 	for _, c := range rs {
 		if c.By != "" && c.By != client && !containsStr(others, c.By) {
@@ -293,6 +296,37 @@ func (m *model) releaseRemoved(lang Lang, client, key string, rs []claim.Claim) 
 		return tr(lang, "n.release.foreign", client, joinAnd(lang, others), key)
 	}
 	return tr(lang, "n.release.ok", client, key)
+}
+
+// crashKey is the words of a crash of clients at t by what they held
+// then (issue 27, a fresh reader: a killed waiter of a fair lock was told
+// as one that "never releases its lock", though it never held one): a
+// lease one of them believed it held, or none — while waiting for the
+// lock (its last acquire before the crash was refused) or not.
+func (m *model) crashKey(clients []string, t int64) string {
+	waiting := false
+	for _, c := range clients {
+		if _, ok := m.leaseAt(c, "", t); ok {
+			return "n.crash.client"
+		}
+		waiting = waiting || m.lastAcquireRefused(c, t)
+	}
+	if waiting {
+		return "n.crash.client.waiting"
+	}
+	return "n.crash.client.nolock"
+}
+
+// lastAcquireRefused reports whether client's last acquire invoked before
+// t was refused: it was still waiting for the lock.
+func (m *model) lastAcquireRefused(client string, t int64) bool {
+	refused, last := false, int64(-1)
+	for _, op := range m.h.Ops {
+		if op.F == history.Acquire && op.Client == client && op.Invoke < t && op.Invoke > last {
+			refused, last = op.Type == history.Fail, op.Invoke
+		}
+	}
+	return refused
 }
 
 // ownLease is the lease a client's op on its key was about: the latest one
@@ -314,6 +348,9 @@ func (m *model) ownLease(o history.Op) (lease, bool) {
 // releaseNothing tells a release that removed nothing: how its key had
 // left Redis (the account's cause) and who had the lock meanwhile.
 func (m *model) releaseNothing(lang Lang, o history.Op) string {
+	if m.h.Header.NoLock() {
+		return tr(lang, "n.release.nolock", o.Client, o.Key) // no key to have lost, nobody's to meet
+	}
 	own, ok := m.ownLease(o)
 	if !ok || !own.lost() || own.KeyEnd > o.Invoke {
 		if owner, ok := m.keyOwnerAt(o.Key, o.Invoke); ok && owner.Client != o.Client {
@@ -632,6 +669,9 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 	case a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable || a.Kind == checker.KindOrphanedLease:
 		if a.Harmless == checker.HarmlessBusy {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.busy")
+		}
+		if a.Informational && a.Harmless == checker.HarmlessBounded {
+			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.bounded")
 		}
 		if a.Informational {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.info")

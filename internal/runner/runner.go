@@ -821,6 +821,12 @@ func traits(t clients.Traits) []string {
 	if t.Process {
 		out = append(out, history.TraitProcess)
 	}
+	if t.InProcess {
+		out = append(out, history.TraitInProcess)
+	}
+	if t.NoLock {
+		out = append(out, history.TraitNoLock)
+	}
 	return out
 }
 

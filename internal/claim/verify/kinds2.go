@@ -15,8 +15,11 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if !ok || a.F != history.Acquire || a.Type != history.Fail || a.Client != c.Client || a.Key != c.Key || a.Invoke != c.Start || a.Complete != c.End {
 		return refuse(c.Records, "record %v is not %s's refused acquire of %s over [%d, %d]", c.Records, c.Client, c.Key, c.Start, c.End)
 	}
-	if c.Own != (c.By == c.Client) {
-		return refuse(c.Records, "own is %t but the holder named is %s", c.Own, c.By)
+	if (c.Own || c.How == claim.Restarted) && c.By != c.Client {
+		return refuse(c.Records, "own is %t, how %q, but the holder named is %s", c.Own, c.How, c.By)
+	}
+	if o := v.ownCause(c); o.reason != "" {
+		return o
 	}
 	if !v.watched(c.Node, c.Start, c.End) {
 		return skip("refusal on a node not recorded")
@@ -36,6 +39,35 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	}
 	if l.owner != c.By {
 		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, c.By)
+	}
+	return held
+}
+
+// ownCause checks why a refusal met its own client's key: an orphan (Own:
+// the third record is the client's acquire of the key, not ok, within
+// which the key's SET ran) or a restart (How restarted: the third record
+// is a restart-client step of the client between that SET and the refused
+// acquire). held when the claim gives no such cause.
+func (v *verifier) ownCause(c claim.Claim) outcome {
+	if !c.Own && c.How != claim.Restarted {
+		return held
+	}
+	set, ok1 := v.rec(c, 1)
+	r, ok2 := v.rec(c, 2)
+	if !ok1 || !ok2 || set.F != history.NodeCmd {
+		return refuse(c.Records, "records %v name no SET and no cause of it", c.Records)
+	}
+	if c.Own {
+		if r.F != history.Acquire || r.Client != c.Client || r.Key != c.Key || r.Type == history.OK ||
+			set.Invoke < r.Invoke-slack || set.Invoke > v.end(r)+slack {
+			return refuse(c.Records, "record %d is not an acquire of %s's, with no ok reply, that sent the SET: the key is no orphan of its", c.Records[2], c.Client)
+		}
+		return held
+	}
+	st := r.Value.Fault
+	if r.F != history.Fault || st == nil || r.Type == history.Fail || st.Effect != history.EffectRestartClient ||
+		!slices.Contains(st.Clients, c.Client) || r.Invoke <= set.Invoke || r.Invoke > c.Start {
+		return refuse(c.Records, "record %d is no restart of %s between the SET and the acquire", c.Records[2], c.Client)
 	}
 	return held
 }

@@ -69,6 +69,17 @@ func handHistory() history.History {
 		Persistence: map[string]string{"n1": "aof-everysec"}, Observed: []string{"n1"}, Plan: []history.FaultStep{latency, clock, crash}}, Ops: ops}
 }
 
+// reader is a fresh reader's stored run (report/testdata/reader).
+func reader(name string) func(*testing.T) history.History {
+	return func(t *testing.T) history.History {
+		h, err := history.ReadFile(filepath.Join("..", "..", "report", "testdata", "reader", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+}
+
 func corpus(name string) func(*testing.T) history.History {
 	return func(t *testing.T) history.History {
 		h, err := history.ReadFile(filepath.Join("..", "..", "report", "testdata", "accuracy", name+".jsonl"))
@@ -120,6 +131,10 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			}},
 		{"class 4: a refusal by the client's own orphaned key is not told as someone else's", hand,
 			kind(claim.Refusal, func(c claim.Claim) bool { return c.Own }), func(c *claim.Claim) { c.By, c.Own = "w2", false }},
+		{"class 4: a refusal by the lease of the client's process its restart killed is not told as its own orphan", reader("restart-restores-nothing-seed27"),
+			kind(claim.Refusal, func(c claim.Claim) bool { return c.How == claim.Restarted }), func(c *claim.Claim) { c.Own, c.How = true, "" }},
+		{"class 4: a refusal is not told as a restart's without the restart that killed the client's process", reader("restart-restores-nothing-seed27"),
+			kind(claim.Refusal, func(c claim.Claim) bool { return c.How == claim.Restarted }), func(c *claim.Claim) { c.Records = c.Records[:2] }},
 		{"class 5: a partition of the replies is not told as one of the requests", corpus("c19c-local-lock-left-held"),
 			fault(history.EffectCutLinks), func(c *claim.Claim) { c.Fault.Direction = "both" }},
 		{"class 6: an orphaned key's life is measured from its SET, not from when the client gave up", hand,

@@ -1,0 +1,290 @@
+package report
+
+import (
+	"html"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// pageWords is what run in's page says in words: its story's sentences
+// and the hover tips of its timeline.
+func pageWords(t *testing.T, in Input) string {
+	t.Helper()
+	m := newModel(in.History, in.Account)
+	var ss []string
+	for _, s := range narrative(in, m) {
+		ss = append(ss, s.Text)
+	}
+	for _, s := range drawingOf(t, in).Shapes {
+		ss = append(ss, s.TipText())
+	}
+	return strings.Join(ss, "\n")
+}
+
+// withTraits is in's history recorded under another algorithm name with
+// traits, checked again: the traits, not the name, must carry the fact.
+func withTraits(in Input, traits ...string) Input {
+	h := in.History
+	h.Header.Algorithm, h.Header.Traits = "my-control", traits
+	return Input{History: h, Lang: in.Lang}.checked()
+}
+
+// Issue 27 (a fresh reader, F14; a teacher, #1 and #25): the controls keep
+// no key in Redis (their histories have no node command), yet
+// control-positive's in-process mutex was told as "w1's lock on counter-1
+// expired in Redis (TTL 10s) while w1 was paused", "released counter-1
+// (key deleted)", drawn as a key on n1 that expired, with w1 "believing it
+// held the lock for 18.2s after it was lost" — while w2 and w3 were
+// refused until w1 released at 28.163 s. control-negative (no lock) said
+// "w3 was granted the lock on n1", "w1's lock … was gone", "w3's lock …
+// expired in Redis". A lock that keeps no key yields no key facts: the
+// mutex is held until released, the no-lock control holds nothing.
+func TestTheControlsAreToldWithoutRedisKeys(t *testing.T) {
+	tests := []struct {
+		run    string
+		lang   Lang
+		traits []string
+		want   []string
+		lack   []string
+	}{
+		{"control-positive-seed5", English, []string{history.TraitInProcess},
+			[]string{"w1 acquired the in-process mutex on counter-1", "It has no TTL and no key in Redis",
+				"was refused every time: another client held the in-process mutex", "w1 released counter-1: the in-process mutex is free again",
+				"An in-process mutex: no key in Redis and no TTL"},
+			[]string{"expired", "key deleted", "no node held anyone's key", "after it was lost", "left Redis", "TTL 10s", "on n1"}},
+		{"control-positive-seed5", Vietnamese, []string{history.TraitInProcess},
+			[]string{"w1 lấy được mutex trong tiến trình trên counter-1", "một client khác đang giữ mutex trong tiến trình",
+				"w1 nhả lock counter-1: mutex trong tiến trình lại rảnh"},
+			[]string{"expire", "key đã bị xoá", "không node nào giữ key", "TTL 10 s", "trên n1"}},
+		{"control-negative-seed5", English, []string{history.TraitNoLock},
+			[]string{"w3 was let in to counter-1 by the no-lock control", "w2's release of counter-1 freed nothing",
+				"The no-lock control took no lock"},
+			[]string{"expired", "was gone", "key was gone", "on n1", "now belonged to", "w1's key", "TTL 10s"}},
+		{"control-negative-seed5", Vietnamese, []string{history.TraitNoLock},
+			[]string{"w3 được đối chứng không-lock cho vào counter-1", "Lệnh nhả lock counter-1 của w2 không giải phóng gì"},
+			[]string{"expire", "đã không còn", "trên n1", "giờ thuộc về"}},
+	}
+	for _, tt := range tests {
+		in, _ := readerRun(t, tt.run, tt.lang)
+		for _, recorded := range []string{"its algorithm's name (a history written before the traits)", "its traits"} {
+			t.Run("the "+string(tt.lang)+" page of "+tt.run+" known by "+recorded+" tells no Redis key", func(t *testing.T) {
+				in := in
+				if recorded == "its traits" {
+					in = withTraits(in, tt.traits...)
+				}
+				for _, c := range in.Account.Claims() {
+					if c.Kind == claim.KeyLife || c.Kind == claim.Release {
+						t.Errorf("the account claims a lock key's life of a lock that keeps none: %+v", c)
+					}
+				}
+				got := pageWords(t, in)
+				for _, w := range tt.want {
+					if !strings.Contains(got, w) {
+						t.Errorf("the page lacks %q", w)
+					}
+				}
+				for _, w := range tt.lack {
+					if strings.Contains(got, w) {
+						t.Errorf("the page says %q:\n%s", w, got)
+					}
+				}
+			})
+		}
+	}
+}
+
+// A fresh teacher (#1, #25): requirements.html gave control-mutex
+// "Deadlock-free ✔ kept", though its mutex came free only when its paused
+// holder woke and released it; and control-negative "the lock itself let
+// w2 in while w1's key should still have stood", with no key at all.
+func TestTheControlsRequirementMarksRestOnWhatHappened(t *testing.T) {
+	pos, _ := readerRun(t, "control-positive-seed5", English)
+	neg, _ := readerRun(t, "control-negative-seed5", English)
+	results := func(in Input) Results {
+		in.SkipCharts = true
+		_, r := writeReport(t, in)
+		return r
+	}
+	for _, tt := range []struct {
+		name       string
+		r          Results
+		req        string
+		want, lack string
+	}{
+		{"the in-process mutex does not show deadlock-freedom", results(pos), ReqDeadlockFree, "– ", "✔"},
+		{"the in-process mutex keeps mutual exclusion", results(pos), ReqMutualExclusion, "✔", "✘"},
+		{"no lock breaks mutual exclusion with no key to stand", results(neg), ReqMutualExclusion, "there is no lock: every acquire succeeds", "key"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := stripCell(English, tt.r, tt.req)
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.lack) {
+				t.Errorf("the cell says %q; want %q and no %q", got, tt.want, tt.lack)
+			}
+		})
+	}
+}
+
+// Issue 27 (a fresh reader, F2): fair-lock-dead-waiter said "w2 crashed:
+// it stops for good and never releases its lock", though w2 never held
+// the lock (its four acquires were refused; it was a waiter in the
+// queue). The crash says whether the client held a lock then; a crashed
+// holder still never releases it.
+func TestACrashSaysWhetherTheClientHeldTheLock(t *testing.T) {
+	tests := []struct {
+		name, run  string
+		lang       Lang
+		want, lack string
+	}{
+		{"a crashed waiter is told as waiting, in English", "fair-lock-dead-waiter-seed29", English,
+			"w2 crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.", "never releases its lock"},
+		{"a crashed waiter is told as waiting, in Vietnamese", "fair-lock-dead-waiter-seed29", Vietnamese,
+			"w2 bị crash khi đang chờ lock, lúc đó không giữ lock nào", "không bao giờ nhả lock"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, m := readerRun(t, tt.run, tt.lang)
+			var crash string
+			for _, s := range narrative(in, m) {
+				if s.Kind == StepFault && strings.Contains(s.Text, "crash") {
+					crash = s.Text
+				}
+			}
+			if !strings.Contains(crash, tt.want) || strings.Contains(crash, tt.lack) {
+				t.Errorf("the crash step says %q; want %q and no %q", crash, tt.want, tt.lack)
+			}
+		})
+	}
+	t.Run("a crashed holder still never releases its lock", func(t *testing.T) {
+		in, m := readerRun(t, "fair-lock-dead-waiter-seed29", English)
+		if got := m.crashKey([]string{"w1"}, in.History.Ops[8].Invoke); got != "n.crash.client" {
+			t.Errorf("w1, holding invoice-1, crashing is told by %q", got)
+		}
+	})
+}
+
+// Issue 27 (a fresh reader, F15): restart-restores-nothing said w1 was
+// "refused … by its own key: an earlier acquire of it had set the key,
+// though it never got the reply", while that acquire had its ok reply
+// (t=0.007 s) and what refused the restarted w1 was the lease its killed
+// predecessor held. An orphan is claimed only of a key whose acquire got no
+// ok reply; the restart is told as what it was.
+func TestARestartedClientRefusedByItsPredecessorsLeaseIsNotToldAsAnOrphan(t *testing.T) {
+	tests := []struct {
+		lang       Lang
+		want, lack string
+	}{
+		{English, "w1 tried to acquire invoice-1 83 times between t=8.0s and t=29.6s and was refused every time by the lease of its previous process, which its restart had killed: that key still stood on n1.",
+			"though it never got the reply"},
+		{Vietnamese, "lần nào cũng bị từ chối bởi lease của tiến trình trước của nó, tiến trình đã bị kill khi nó khởi động lại: key đó vẫn còn trên n1.",
+			"dù nó không bao giờ nhận được phản hồi"},
+	}
+	for _, tt := range tests {
+		t.Run("the "+string(tt.lang)+" story tells the predecessor's lease", func(t *testing.T) {
+			in, m := readerRun(t, "restart-restores-nothing-seed27", tt.lang)
+			var ss []string
+			for _, s := range narrative(in, m) {
+				ss = append(ss, s.Text)
+			}
+			got := strings.Join(ss, "\n")
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.lack) {
+				t.Errorf("the story lacks %q or says %q:\n%s", tt.want, tt.lack, got)
+			}
+		})
+	}
+	t.Run("no refusal claims an orphan of the key an ok acquire set", func(t *testing.T) {
+		in, _ := readerRun(t, "restart-restores-nothing-seed27", English)
+		for _, c := range in.Account.Claims() {
+			if c.Kind == claim.Refusal && c.Own {
+				t.Errorf("refusal %+v claims an orphan", c)
+			}
+		}
+	})
+}
+
+// Issue 27 (a fresh reader, F5): watchdog-unlock-lost's orphaned lease row
+// said "Informational: this scenario does not ask for liveness
+// (expect_live)", while its scenario sets expect_live: true and its own
+// liveness row says "(the scenario expects liveness)". The lease is
+// informational because its TTL bounded it; without expect_live, it is
+// informational for that.
+func TestAnOrphanedLeaseSaysWhyItIsInformational(t *testing.T) {
+	tests := []struct {
+		name       string
+		lang       Lang
+		expectLive bool
+		want, lack string
+	}{
+		{"a scenario that expects liveness is told its lease's TTL bounded it", English, true,
+			"Informational: the scenario expects liveness, and this lease ended within one TTL", "does not ask for liveness"},
+		{"a scenario that expects liveness is told its lease's TTL bounded it, in Vietnamese", Vietnamese, true,
+			"kịch bản yêu cầu tiến triển, và lease này đã kết thúc trong vòng một TTL", "không yêu cầu tiến triển"},
+		{"a scenario without expect_live is told so", English, false,
+			"this scenario does not ask for liveness (expect_live)", "the scenario expects liveness"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := readerRun(t, "watchdog-unlock-lost-seed2121", tt.lang)
+			if !tt.expectLive {
+				h := in.History
+				h.Header.Params = maps.Clone(h.Header.Params)
+				delete(h.Header.Params, history.ParamExpectLive)
+				in = Input{History: h, Lang: tt.lang}.checked()
+			}
+			m := newModel(in.History, in.Account)
+			var got []string
+			for _, a := range allAnomalies(in.Results) {
+				if a.Kind == checker.KindOrphanedLease {
+					got = append(got, m.whyAnomaly(tt.lang, a))
+				}
+			}
+			text := strings.Join(got, "\n")
+			if len(got) == 0 || !strings.Contains(text, tt.want) || strings.Contains(text, tt.lack) {
+				t.Errorf("the orphaned lease's row says %q; want %q and no %q", text, tt.want, tt.lack)
+			}
+		})
+	}
+}
+
+// The requirements page's cells of the controls say why a requirement
+// cannot be shown, not to run a fault the run had (a fresh teacher, #1):
+// the mutex's paused holder came back and released, so no run of it
+// shows the lock freeing itself; and a lock with no key on any node has
+// no fault tolerance to test.
+func TestTheRequirementsPageSaysWhatTheControlsCannotShow(t *testing.T) {
+	var rs []Results
+	for _, run := range []string{"control-positive-seed5", "control-negative-seed5"} {
+		in, _ := readerRun(t, run, English)
+		in.SkipCharts = true
+		_, r := writeReport(t, in)
+		rs = append(rs, r)
+	}
+	dir := t.TempDir()
+	if err := writeRequirements(dir, English, newSuiteRuns(English, dir, rs)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, RequirementsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(string(b))
+	for _, want := range []string{
+		"control-mutex's mutex has no TTL and comes free only when its holder releases it",
+		"does not apply: control-mutex keeps no key on any node",
+		"does not apply: no-lock keeps no key on any node",
+		"there is no lock: every acquire succeeds",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("requirements.html lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "run a control-mutex scenario with a fault that stops or crashes a holder") {
+		t.Error("requirements.html asks for a control-mutex run with a holder fault, which this run had")
+	}
+}
