@@ -6,6 +6,7 @@ package report
 import (
 	"html/template"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -86,7 +87,7 @@ func firedApart(lang Lang, b, f Results, side string) string {
 		}
 		bs, bok := firedAt(b, st.ID)
 		fs, fok := firedAt(f, f.Plan[i].ID)
-		if !bok || !fok || chart.Tenths(float64(bs)) == chart.Tenths(float64(fs)) {
+		if !bok || !fok || chart.Tenths(float64(bs)) == chart.Tenths(float64(fs)) || withinLateness(b, f, float64(bs-fs)) {
 			continue
 		}
 		parts = append(parts, tr(lang, "lesson.fault.fired.step", stepWords(lang, history.Header{TimeScale: b.TimeScale}, st),
@@ -96,6 +97,21 @@ func firedApart(lang Lang, b, f Results, side string) string {
 		return ""
 	}
 	return tr(lang, "lesson.fault.fired", strings.Join(parts, "; "))
+}
+
+// withinLateness reports whether d scenario seconds between two runs'
+// firings of one step is no more than the harness's own lateness in them
+// (the worse run's worst timer lag, and at least history.LagRecordNS, in
+// scenario time): scheduling jitter, not a different moment (a fresh
+// teacher's pages said "fired at t=9.3s in the broken run, t=9.4s in the
+// fixed one" at time scale 50, 2 ms of wall time apart).
+func withinLateness(b, f Results, d float64) bool {
+	lagMS := max(b.MaxTimerLagMS, f.MaxTimerLagMS, float64(history.LagRecordNS)/1e6)
+	scale := max(b.TimeScale, f.TimeScale)
+	if scale <= 0 {
+		scale = 1
+	}
+	return math.Abs(d) <= lagMS/1000*scale
 }
 
 // firedAt is when run r's fault step id first took effect, in scenario

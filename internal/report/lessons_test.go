@@ -290,6 +290,16 @@ func TestAPairSaysWhenItsEventTriggeredStepsFiredApart(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, want)
 			}
 		})
+		t.Run("the "+string(lang)+" pair says nothing more of steps that fired apart by less than the harness's lateness", func(t *testing.T) {
+			// At time scale 10 a 12 ms timer lag is 0.12 s of scenario time:
+			// 2.75 s against 2.85 s is the harness's jitter, not another
+			// moment (a second teacher: "t=9.3s … t=9.4s" on six pairs).
+			b, f := run(lang, 1e6, 275e6), run(lang, 1e6, 285e6)
+			b.R.MaxTimerLagMS, f.R.MaxTimerLagMS = 12, 4
+			if got, want := pairOf(lang, b, f, "p").Faults, tr(lang, "lesson.fault.same", planWords(lang, Results{Plan: plan, TimeScale: 10})); got != want {
+				t.Errorf("got  %q\nwant %q", got, want)
+			}
+		})
 		t.Run("the "+string(lang)+" pair says nothing more of steps that fired at the same moment as written", func(t *testing.T) {
 			got := pairOf(lang, run(lang, 1e6, 51e6), run(lang, 9e6, 54e6), "p").Faults
 			if want := tr(lang, "lesson.fault.same", planWords(lang, Results{Plan: plan, TimeScale: 10})); got != want {
