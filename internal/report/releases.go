@@ -20,7 +20,11 @@ func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 		// It removed nothing: its command set when the key would end (a
 		// minimum hold's PEXPIRE; ShedLock's SET … PX … XX), whatever the
 		// client recorded of it ("removed"). Told when that command ran.
-		say := tr(lang, "n.release."+c.What, c.Client, o.Key, span(m.sec(c.TTL)), instant(m.sec(c.At+c.TTL)))
+		key := "n.release." + c.What
+		if o.Type != history.OK {
+			key += ".unknown" // the client got no answer: the node's record alone says it ran
+		}
+		say := tr(lang, key, c.Client, o.Key, span(m.sec(c.TTL)), instant(m.sec(c.At+c.TTL)))
 		n.add(c.At, 2, StepRelease, c, say+" "+tr(lang, "n.release.kept.at.node", c.Node))
 		return
 	}
