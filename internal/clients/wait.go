@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/lock"
 )
 
@@ -139,7 +140,9 @@ func (w *waitLock) giveBack(ctx context.Context, l Lease, why error) error {
 		}
 		return fmt.Errorf("%w: %v (the key was removed again)", ErrNotAcquired, why)
 	default:
-		return fmt.Errorf("acquire outcome unknown: %v; giving the key back failed: %w", why, err)
+		// The acquire failed as why did (its WAIT's lost connection),
+		// not as the give-back (a dead master's refused dial).
+		return &history.FailedAs{Err: fmt.Errorf("acquire outcome unknown: %v; giving the key back failed: %w", why, err), Cause: why}
 	}
 }
 

@@ -30,14 +30,30 @@ const (
 	FailOther Failure = "error"
 )
 
+// FailedAs is an error whose Failure is its Cause's, whatever else Err
+// wraps: an operation that failed on Cause and then again in its clean-up
+// (a WAIT lock's grant whose WAIT lost its connection, and whose give-back
+// could then not connect) failed as Cause did. Err is the whole error, for
+// its text and for errors.Is; Cause only decides the Failure.
+type FailedAs struct {
+	Err, Cause error
+}
+
+func (e *FailedAs) Error() string { return e.Err.Error() }
+func (e *FailedAs) Unwrap() error { return e.Err }
+
 // FailureOf classifies err: "" for nil, else one of the Fail* constants.
-// Errors are matched with errors.Is/As through any wrapping, first match
-// wins in the order refused, reset, timeout.
+// A FailedAs in err's chain is classified by its Cause. Otherwise errors
+// are matched with errors.Is/As through any wrapping, first match wins in
+// the order refused, reset, timeout.
 func FailureOf(err error) Failure {
 	var ne net.Error
+	var as *FailedAs
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &as):
+		return FailureOf(as.Cause)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return FailRefused
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),

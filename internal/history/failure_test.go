@@ -36,6 +36,12 @@ func TestFailureOf(t *testing.T) {
 		{"an EOF before the reply is a reset", fmt.Errorf("read: %w", io.EOF), FailReset},
 		{"a plain error is other", errors.New("ERR unknown command"), FailOther},
 		{"a joined Redlock error with a refusal is refused", errors.Join(errors.New("n1: nope"), refused), FailRefused},
+		// A second fresh reader (failover-fence-wait): "w1's acquire could
+		// not connect (connection refused)" of an acquire whose SET, INCR
+		// and WAIT ran, whose WAIT lost its connection (EOF), and whose
+		// give-back then met the dead master's refusal.
+		{"a failure followed by a refused clean-up fails as the failure", fmt.Errorf("acquire: %w",
+			&FailedAs{Err: fmt.Errorf("acquire outcome unknown: wait on n1: EOF; giving the key back failed: %w", refused), Cause: fmt.Errorf("wait on n1: %w", io.EOF)}), FailReset},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
