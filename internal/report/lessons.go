@@ -223,7 +223,10 @@ func axisWords(lang Lang, b, f runCard, bs, fs instant, side string) string {
 // what each came out as and offers no change to make.
 func contrastOf(lang Lang, b, c *suiteRun, sync string, runs []*suiteRun) pairView {
 	p := pairAs(lang, b, c, sync, true)
-	p.Changes, p.YAML, p.YAMLNone = nil, nil, false
+	// No change to make, but the whole difference between the two files
+	// stays shown (a second teacher: slow-job and cache-rebuild-waste
+	// differ in time scale, duration and read time too).
+	p.Changes = nil
 	if !samePlan(b.R, c.R) && !sameFaults(b.R, c.R) {
 		p.Faults = tr(lang, "lesson.fault.diff.contrast", b.Card.Faults, c.Card.Faults)
 	}
@@ -236,6 +239,9 @@ func contrastOf(lang Lang, b, c *suiteRun, sync string, runs []*suiteRun) pairVi
 		p.Evidence[1] += " " + tr(lang, "lesson.evidence.rest", ct.others(lang))
 	}
 	p.Evidence[1] += ct.rerunWords(lang)
+	if ct.N < MinEvidenceSeeds {
+		p.Evidence = append(p.Evidence, tr(lang, "lesson.evidence.few.contrast", MinEvidenceSeeds, b.R.File, c.R.File, MinEvidenceSeeds))
+	}
 	return p
 }
 

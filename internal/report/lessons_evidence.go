@@ -96,7 +96,7 @@ func (t seedTally) othersThan(lang Lang, v checker.Verdict) string {
 func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	bt, ft := tallyOf(b, runs), tallyOf(f, runs)
 	out := []string{tr(lang, "lesson.evidence.broken", bt.Invalid, bt.N, bt.seedsWord(lang)) + bt.rerunWords(lang)}
-	key, control := "lesson.evidence.fixed", false
+	key, control, contrast := "lesson.evidence.fixed", false, false
 	switch sideOf(b.R, f.R, false) {
 	case sideControl:
 		key, control = "lesson.evidence.control", true
@@ -104,7 +104,7 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 		// The clock assumption holding, or a node kept down past the
 		// TTL, is no fix to the lock either: nothing is said of how well
 		// a fix holds.
-		key, control = "lesson.evidence.contrast", true
+		key, control, contrast = "lesson.evidence.contrast", true, true
 	}
 	fix := tr(lang, key, ft.Valid, ft.N, ft.seedsWord(lang))
 	if ft.Valid < ft.N {
@@ -121,6 +121,11 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	fix += ft.rerunWords(lang)
 	out = append(out, fix)
 	switch {
+	case contrast && ft.N < MinEvidenceSeeds:
+		// A contrast is no fix, but one seed of it is no more than one
+		// run either (a second teacher: "the no-jump run shows the answer
+		// works", from 1 of 1).
+		out = append(out, tr(lang, "lesson.evidence.few.contrast", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))
 	case control:
 	case ft.N < MinEvidenceSeeds:
 		out = append(out, tr(lang, "lesson.evidence.few", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))

@@ -679,7 +679,11 @@ func TestAContrastPairStandsBesideItsBrokenRunAsNoFix(t *testing.T) {
 		t.Run("the "+string(lang)+" page shows slow-job beside cache-rebuild-waste, labelled a contrast", func(t *testing.T) {
 			for _, want := range []string{`data-broken="slow-job" data-fixed="cache-rebuild-waste"`, tr(lang, "lesson.contrast"),
 				tr(lang, "lesson.evidence.contrast", 1, 1, tr(lang, "lesson.seeds.one", 8)),
-				tr(lang, "lesson.axis.diff", instant(76), instant(79), tr(lang, "lesson.side.contrast"))} {
+				tr(lang, "lesson.axis.diff", instant(76), instant(79), tr(lang, "lesson.side.contrast")),
+				// A second teacher: one seed of a contrast was read as proof,
+				// and its files' other differences were hidden.
+				tr(lang, "lesson.evidence.few.contrast", MinEvidenceSeeds, runs[0].File, runs[1].File, MinEvidenceSeeds),
+				tr(lang, "lesson.change.yaml")} {
 				if !strings.Contains(page, want) {
 					t.Errorf("lesson 42 lacks %q", want)
 				}

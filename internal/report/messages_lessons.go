@@ -52,7 +52,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.control":    "control",
 		"lesson.change":          "What to change",
 		"lesson.change.control":  "What the control changes (a harness control, not a fix to deploy)",
-		"lesson.change.contrast": "What the contrast changes (its fault, not the lock: no fix to deploy)",
+		"lesson.change.contrast": "How the contrast differs from the broken run (not a fix to deploy)",
 		"lesson.change.yaml":     "What the scenario file changes (scenario.yaml of each run, normalised):",
 		"lesson.change.none":     "The two scenario files differ in nothing but their name and description.",
 		"lesson.open":            "open the report",
@@ -68,44 +68,45 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.fired.step": "%[1]s: t=%[2]ss in the broken run, t=%[3]ss in the %[4]s one",                    // step, t broken, t other, lesson.side.*
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
-		"lesson.noevidence":          "no evidence: this run of the fix was not valid",
-		"lesson.partial":             "a partial fix: still violates, as expected (%s)", // expected kinds
-		"lesson.contrast.clock":      "contrast: when the clock assumption holds",
-		"lesson.contrast.restart":    "contrast: an operational answer (a crashed node kept down longer than the TTL), not a change to the lock",
-		"lesson.contrast":            "contrast: another scenario of the same shape, not a fix",
-		"lesson.fault.diff.contrast": "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
-		"lesson.evidence.contrast":   "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
-		"lesson.missing.lessonpair":  "%s and %s were not both run in this suite; run both files together to see them side by side.", // broken, fix or contrast file
-		"lesson.control":             "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
-		"lesson.goal":                "Goal",
-		"lesson.strip":               "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
-		"lesson.strip.req":           "Requirement",
-		"lesson.strip.notshown":      "not shown by this run",
-		"lesson.strip.prevented":     "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
-		"lesson.strip.stale":         "the first holder",
-		"lesson.strip.nolock":        "broken: there is no lock: every acquire succeeds, so %s was let in while %s was inside", // fresh, stale holder
-		"lesson.strip.current":       "the second client",
-		"lesson.strip.granted":       "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
-		"lesson.strip.waste":         "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
-		"lesson.strip.inorder":       "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, in token order",                    // stale holder
-		"lesson.strip.noharm":        "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                    // stale holder
-		"lesson.strip.expired":       "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
-		"lesson.strip.bounded":       "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
-		"lesson.requirements":        "Lesson 42's requirements it bears on:",
-		"lesson.predict":             "Predict before you look:",
-		"lesson.takeaways":           "Takeaways",
-		"lesson.caveats":             "Caveats",
-		"lesson.seeds.one":           "seed %d",                                                               // seed
-		"lesson.seeds.range":         "seeds %d–%d",                                                           // lowest, highest
-		"lesson.evidence.broken":     "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
-		"lesson.evidence.fixed":      "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
-		"lesson.evidence.partial":    "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
-		"lesson.evidence.control":    "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
-		"lesson.evidence.rest":       "The others: %s.",                                                       // counts by verdict
-		"lesson.evidence.rerun.one":  "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
-		"lesson.evidence.rerun":      "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
-		"lesson.evidence.few":        "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
-		"lesson.evidence.scope":      "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
+		"lesson.noevidence":            "no evidence: this run of the fix was not valid",
+		"lesson.partial":               "a partial fix: still violates, as expected (%s)", // expected kinds
+		"lesson.contrast.clock":        "contrast: when the clock assumption holds",
+		"lesson.contrast.restart":      "contrast: an operational answer (a crashed node kept down longer than the TTL), not a change to the lock",
+		"lesson.contrast":              "contrast: another scenario of the same shape, not a fix",
+		"lesson.fault.diff.contrast":   "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
+		"lesson.evidence.contrast":     "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
+		"lesson.missing.lessonpair":    "%s and %s were not both run in this suite; run both files together to see them side by side.", // broken, fix or contrast file
+		"lesson.control":               "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
+		"lesson.goal":                  "Goal",
+		"lesson.strip":                 "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
+		"lesson.strip.req":             "Requirement",
+		"lesson.strip.notshown":        "not shown by this run",
+		"lesson.strip.prevented":       "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
+		"lesson.strip.stale":           "the first holder",
+		"lesson.strip.nolock":          "broken: there is no lock: every acquire succeeds, so %s was let in while %s was inside", // fresh, stale holder
+		"lesson.strip.current":         "the second client",
+		"lesson.strip.granted":         "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
+		"lesson.strip.waste":           "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
+		"lesson.strip.inorder":         "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, in token order",                    // stale holder
+		"lesson.strip.noharm":          "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                    // stale holder
+		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
+		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
+		"lesson.requirements":          "Lesson 42's requirements it bears on:",
+		"lesson.predict":               "Predict before you look:",
+		"lesson.takeaways":             "Takeaways",
+		"lesson.caveats":               "Caveats",
+		"lesson.seeds.one":             "seed %d",                                                               // seed
+		"lesson.seeds.range":           "seeds %d–%d",                                                           // lowest, highest
+		"lesson.evidence.broken":       "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
+		"lesson.evidence.fixed":        "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
+		"lesson.evidence.partial":      "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
+		"lesson.evidence.control":      "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
+		"lesson.evidence.rest":         "The others: %s.",                                                       // counts by verdict
+		"lesson.evidence.rerun.one":    "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
+		"lesson.evidence.rerun":        "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
+		"lesson.evidence.few":          "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
+		"lesson.evidence.scope":        "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
+		"lesson.evidence.few.contrast": "Fewer than %d seeds show what happened in these runs, not that the contrast always comes out so: run locksim run %s %s --count %d to see how often it does.", // min, broken file, contrast file, min
 
 		// A valid run's headline when a check at the resource refused a
 		// late write (report.go refusedHeadline), one per check.
@@ -281,7 +282,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.side.control":    "bản đối chứng",
 		"lesson.change":          "Cần thay đổi gì",
 		"lesson.change.control":  "Bản đối chứng thay đổi gì (đối chứng của harness, không phải bản sửa để triển khai)",
-		"lesson.change.contrast": "Bản đối chiếu thay đổi gì (lỗi của nó, không phải lock: không phải bản sửa để triển khai)",
+		"lesson.change.contrast": "Bản đối chiếu khác bản lỗi ở đâu (không phải bản sửa để triển khai)",
 		"lesson.change.yaml":     "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá):",
 		"lesson.change.none":     "Hai file kịch bản chỉ khác nhau ở tên và phần mô tả.",
 		"lesson.open":            "mở báo cáo",
@@ -296,44 +297,45 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.fired":      "Nhưng các bước do một sự kiện kích hoạt đã xảy ra vào lúc khác nhau ở hai lần chạy: %s.",
 		"lesson.fault.fired.step": "%[1]s: lúc t=%[2]ss ở bản lỗi, lúc t=%[3]ss ở %[4]s",
 
-		"lesson.noevidence":          "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
-		"lesson.partial":             "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
-		"lesson.contrast.clock":      "đối chiếu: khi giả định về đồng hồ đúng",
-		"lesson.contrast.restart":    "đối chiếu: một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải thay đổi lock",
-		"lesson.contrast":            "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
-		"lesson.fault.diff.contrast": "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
-		"lesson.evidence.contrast":   "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.missing.lessonpair":  "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
-		"lesson.control":             "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không dùng chung được giữa các pod; không phải bản sửa để triển khai",
-		"lesson.goal":                "Mục tiêu",
-		"lesson.strip":               "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
-		"lesson.strip.req":           "Yêu cầu",
-		"lesson.strip.notshown":      "lần chạy này không cho thấy",
-		"lesson.strip.prevented":     "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
-		"lesson.strip.stale":         "client giữ lock đầu tiên",
-		"lesson.strip.nolock":        "bị phá vỡ: không có lock nào: mọi lần lấy lock đều thành công, nên %s được cho vào khi %s còn ở bên trong",
-		"lesson.strip.current":       "client thứ hai",
-		"lesson.strip.granted":       "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
-		"lesson.strip.waste":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
-		"lesson.strip.inorder":       "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, theo thứ tự token",
-		"lesson.strip.noharm":        "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
-		"lesson.strip.expired":       "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
-		"lesson.strip.bounded":       "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
-		"lesson.requirements":        "Các yêu cầu của bài 42 mà bài này đề cập:",
-		"lesson.predict":             "Hãy dự đoán trước khi xem:",
-		"lesson.takeaways":           "Điều cần nhớ",
-		"lesson.caveats":             "Lưu ý",
-		"lesson.seeds.one":           "seed %d",
-		"lesson.seeds.range":         "các seed %d–%d",
-		"lesson.evidence.broken":     "Kịch bản lỗi vi phạm ở %d trên %d lần chạy (%s).",
-		"lesson.evidence.fixed":      "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.evidence.partial":    "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
-		"lesson.evidence.control":    "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.evidence.rest":       "Các lần còn lại: %s.",
-		"lesson.evidence.rerun.one":  "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
-		"lesson.evidence.rerun":      "%d lần chạy trong số này được chạy lại vì máy đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
-		"lesson.evidence.few":        "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
-		"lesson.evidence.scope":      "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
+		"lesson.noevidence":            "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.partial":               "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
+		"lesson.contrast.clock":        "đối chiếu: khi giả định về đồng hồ đúng",
+		"lesson.contrast.restart":      "đối chiếu: một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải thay đổi lock",
+		"lesson.contrast":              "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
+		"lesson.fault.diff.contrast":   "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
+		"lesson.evidence.contrast":     "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.missing.lessonpair":    "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.control":               "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không dùng chung được giữa các pod; không phải bản sửa để triển khai",
+		"lesson.goal":                  "Mục tiêu",
+		"lesson.strip":                 "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
+		"lesson.strip.req":             "Yêu cầu",
+		"lesson.strip.notshown":        "lần chạy này không cho thấy",
+		"lesson.strip.prevented":       "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
+		"lesson.strip.stale":           "client giữ lock đầu tiên",
+		"lesson.strip.nolock":          "bị phá vỡ: không có lock nào: mọi lần lấy lock đều thành công, nên %s được cho vào khi %s còn ở bên trong",
+		"lesson.strip.current":         "client thứ hai",
+		"lesson.strip.granted":         "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
+		"lesson.strip.waste":           "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
+		"lesson.strip.inorder":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, theo thứ tự token",
+		"lesson.strip.noharm":          "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
+		"lesson.strip.expired":         "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
+		"lesson.strip.bounded":         "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
+		"lesson.requirements":          "Các yêu cầu của bài 42 mà bài này đề cập:",
+		"lesson.predict":               "Hãy dự đoán trước khi xem:",
+		"lesson.takeaways":             "Điều cần nhớ",
+		"lesson.caveats":               "Lưu ý",
+		"lesson.seeds.one":             "seed %d",
+		"lesson.seeds.range":           "các seed %d–%d",
+		"lesson.evidence.broken":       "Kịch bản lỗi vi phạm ở %d trên %d lần chạy (%s).",
+		"lesson.evidence.fixed":        "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.partial":      "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
+		"lesson.evidence.control":      "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.rest":         "Các lần còn lại: %s.",
+		"lesson.evidence.rerun.one":    "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
+		"lesson.evidence.rerun":        "%d lần chạy trong số này được chạy lại vì máy đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
+		"lesson.evidence.few":          "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
+		"lesson.evidence.scope":        "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
+		"lesson.evidence.few.contrast": "Ít hơn %d seed chỉ cho thấy điều đã xảy ra trong các lần chạy này, không cho thấy bản đối chiếu luôn ra như vậy: hãy chạy locksim run %s %s --count %d để xem nó thường ra thế nào.",
 
 		"say.valid.lockfree":      "Không checker nào phát hiện vấn đề trong lần chạy này, vốn không dùng lock: chính bước atomic của tài nguyên đã giữ an toàn.",
 		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s với tư cách leader nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
