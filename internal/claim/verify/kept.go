@@ -106,15 +106,7 @@ func (m *model) cmdDeadline(op history.Op) int64 {
 		if err != nil {
 			return -1
 		}
-		switch name {
-		case "pexpire":
-			return t + n*1e6
-		case "expire":
-			return t + n*1e9
-		case "pexpireat":
-			return m.atRunClock(n * 1e6)
-		}
-		return m.atRunClock(n * 1e9)
+		return m.expiryAt(name, n, t)
 	}
 	return -1
 }

@@ -504,16 +504,26 @@ func (m *model) deadlineOf(opts []string, t int64) int64 {
 		if err != nil {
 			continue
 		}
-		switch strings.ToLower(opts[j]) {
-		case "px":
-			return t + n*1e6
-		case "ex":
-			return t + n*1e9
-		case "pxat":
-			return m.atRunClock(n * 1e6)
-		case "exat":
-			return m.atRunClock(n * 1e9)
+		if d := m.expiryAt(strings.ToLower(opts[j]), n, t); d >= 0 {
+			return d
 		}
+	}
+	return -1
+}
+
+// expiryAt is the deadline (run ns) an expiry of unit n sets at t: a SET
+// option (px, ex, pxat, exat) or an EXPIRE-family command's name (pexpire,
+// expire, pexpireat, expireat); -1 for any other word.
+func (m *model) expiryAt(unit string, n, t int64) int64 {
+	switch unit {
+	case "px", "pexpire":
+		return t + n*1e6
+	case "ex", "expire":
+		return t + n*1e9
+	case "pxat", "pexpireat":
+		return m.atRunClock(n * 1e6)
+	case "exat", "expireat":
+		return m.atRunClock(n * 1e9)
 	}
 	return -1
 }
