@@ -821,26 +821,17 @@ func nodeNames(ns []*cluster.Node) []string {
 // traits is what the history header records of an algorithm's traits.
 func traits(t clients.Traits) []string {
 	var out []string
-	if t.Fenced {
-		out = append(out, history.TraitFenced)
-	}
-	if t.MultiNode {
-		out = append(out, history.TraitMultiNode)
-	}
-	if t.LockFree {
-		out = append(out, history.TraitLockFree)
-	}
-	if t.DeletesByKey {
-		out = append(out, history.TraitDeletesByKey)
-	}
-	if t.Process {
-		out = append(out, history.TraitProcess)
-	}
-	if t.InProcess {
-		out = append(out, history.TraitInProcess)
-	}
-	if t.NoLock {
-		out = append(out, history.TraitNoLock)
+	for _, tr := range []struct {
+		on   bool
+		name string
+	}{
+		{t.Fenced, history.TraitFenced}, {t.MultiNode, history.TraitMultiNode}, {t.LockFree, history.TraitLockFree},
+		{t.DeletesByKey, history.TraitDeletesByKey}, {t.Process, history.TraitProcess},
+		{t.InProcess, history.TraitInProcess}, {t.NoLock, history.TraitNoLock},
+	} {
+		if tr.on {
+			out = append(out, tr.name)
+		}
 	}
 	return out
 }
