@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
@@ -70,8 +71,8 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 		fb.Faults, fb.Side = fixedFaults(sc, fixed)
 	}
 	var library string
-	if sc.Process != nil && len(sc.Process.Command) > 0 {
-		library = filepath.Base(sc.Process.Command[len(sc.Process.Command)-1])
+	if sc.Process != nil {
+		library = adapterName(sc.Process.Command)
 	}
 	return report.Input{
 		History: h, Account: rep.Account, Verdict: verdict, Results: rep.Results, ScenarioYAML: norm,
@@ -144,4 +145,21 @@ func fields(sc scenario.Scenario) map[string]string {
 		return nil
 	}
 	return m
+}
+
+// adapterName names a lock client process by its command: the file name of
+// its program (the last argument that is a path) and the arguments after
+// it ("semaphore.js 4.1.0", "redis_py_lock.py"); the last argument's base
+// when none is a path. A version alone ("process: 4.1.0") hid which library
+// a requirements row was (a second teacher).
+func adapterName(cmd []string) string {
+	for i := len(cmd) - 1; i >= 0; i-- {
+		if strings.ContainsRune(cmd[i], '/') {
+			return strings.Join(append([]string{filepath.Base(cmd[i])}, cmd[i+1:]...), " ")
+		}
+	}
+	if len(cmd) == 0 {
+		return ""
+	}
+	return filepath.Base(cmd[len(cmd)-1])
 }

@@ -270,3 +270,24 @@ func TestASuiteLinksTheFixedScenariosReportOnceEveryRunHasFinished(t *testing.T)
 		}
 	})
 }
+
+func TestALockClientProcessIsNamedByItsProgramAndArguments(t *testing.T) {
+	tests := []struct {
+		name string
+		cmd  []string
+		want string
+	}{
+		{"a Node adapter with a version says both", []string{"node", "--unhandled-rejections=warn", "adapters/node/semaphore.js", "4.1.0"}, "semaphore.js 4.1.0"},
+		{"a Python adapter with no arguments is its file", []string{"/usr/bin/python3", "adapters/python/redis_py_lock.py"}, "redis_py_lock.py"},
+		{"a program run by path alone is that program", []string{"./mylock"}, "mylock"},
+		{"a bare program name is kept", []string{"mylock"}, "mylock"},
+		{"no command is no name", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := adapterName(tt.cmd); got != tt.want {
+				t.Errorf("adapterName(%q) = %q, want %q", tt.cmd, got, tt.want)
+			}
+		})
+	}
+}
