@@ -163,7 +163,7 @@ func TestACrashSaysWhetherTheClientHeldTheLock(t *testing.T) {
 	}
 	t.Run("a crashed holder still never releases its lock", func(t *testing.T) {
 		in, m := readerRun(t, "fair-lock-dead-waiter-seed29", English)
-		if got := m.crashKey([]string{"w1"}, in.History.Ops[8].Invoke); got != "n.crash.client" {
+		if got, _ := m.crashKey([]string{"w1"}, in.History.Ops[8].Invoke); got != "n.crash.client" {
 			t.Errorf("w1, holding invoice-1, crashing is told by %q", got)
 		}
 	})

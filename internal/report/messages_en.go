@@ -267,11 +267,12 @@ var messagesEN = map[string]string{
 	"n.starve":                  "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
 	"n.key.nottl":               "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
 	"n.crash.client":            "%s crashed: it stops for good and never releases its lock.",
-	"n.crash.client.waiting":    "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.", // client
-	"n.crash.client.nolock":     "%s crashed, holding no lock then: it stops for good.",                                                        // client                                                                                                // client
-	"n.delete.key":              "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                     // key, nodes
-	"n.crash":                   "%s crashed and lost its keys; down for %s.",                                                                  // nodes, duration
-	"n.crash.end":               "%s restarted.",                                                                                               // nodes
+	"n.crash.client.waiting":    "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.",                         // client
+	"n.crash.client.keyset":     "%[1]s crashed after its key %[2]s was set on %[3]s, though no ok reply had told it so: it stops for good and never removes the key.", // client, key, node
+	"n.crash.client.nolock":     "%s crashed, holding no lock then: it stops for good.",                                                                                // client                                                                                                // client
+	"n.delete.key":              "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                             // key, nodes
+	"n.crash":                   "%s crashed and lost its keys; down for %s.",                                                                                          // nodes, duration
+	"n.crash.end":               "%s restarted.",                                                                                                                       // nodes
 	"n.crash.kept":              "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":              "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":          "its append-only file",
@@ -386,10 +387,11 @@ var messagesEN = map[string]string{
 	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
 	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
 	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",
-	"a.split-brain":               "%s both acted as leader (key %s): the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
-	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                       // clients, key, t0, t1, permits
-	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                     // clients, key, t0, t1
-	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                 // key, clients, t0
+	"a.split-brain":               "%s both acted as leader (key %s): the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.",                        // clients, key, t1, t0
+	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                                              // clients, key, t0, t1, permits
+	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                                            // clients, key, t0, t1
+	"a.stuck-lock.dead":           "With %[4]s dead (a crashed client does not come back), %[1]s was still held by %[2]s and the final probe could not take it (held since t=%[3]ss).", // key, clients, t0, crashed clients
+	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                                        // key, clients, t0
 	"a.unavailable":               "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
 	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
 	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
