@@ -262,7 +262,8 @@ var messagesEN = map[string]string{
 	"n.clock.jump":              "%s's clock jumped %s: keys on it expire that much sooner (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).",     // nodes, signed jump
 	"n.clock.jump.back":         "%s's clock jumped back %s: keys on it expire that much later (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).", // nodes, jump
 	"n.clock.jump.client":       "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",                                                                  // clients, signed jump
-	"n.clock.rate":              "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",                                                                 // nodes, duration, rate
+	"n.clock.rate":              "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner.",                                                                            // nodes, duration, rate
+	"n.clock.rate.slow":         "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much later.",                                                                             // nodes, duration, rate (< 1)
 	"n.clock.rate.client":       "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                      // clients, duration, rate
 	"n.starve":                  "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
 	"n.key.nottl":               "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
@@ -286,6 +287,8 @@ var messagesEN = map[string]string{
 	"n.expired":                 "%s's lock on %s expired in Redis (TTL %s).",
 	"n.expired.kept":            "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                    // client, key, t, ttl
 	"n.expired.nodes":           "%s's key %s expired on %s (TTL %s).",                                                                                    // client, key, nodes, ttl
+	"n.expired.clock.rate":      "%s's key %s expired early on %s: its clock ran fast.",                                                                   // client, key, nodes
+	"n.expired.clock.slow":      "%s's key %s expired on %s: its clock ran slow.",                                                                         // client, key, nodes
 	"n.expired.clock":           "%s's key %s expired early on %s: its clock had jumped.",                                                                 // client, key, nodes
 	"n.expired.crash":           "%s's key %s was lost on %s: the node crashed.",                                                                          // client, key, nodes
 	"n.lost.failover":           "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.", // client, key, group

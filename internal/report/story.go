@@ -123,7 +123,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.reset", strings.Join(parts, "; "))
 	case history.EffectNodeClock:
 		if st.Rate != 0 {
-			return tr(lang, "n.clock.rate", targets, dur, number(st.Rate))
+			return tr(lang, pick(st.Rate < 1, "n.clock.rate.slow", "n.clock.rate"), targets, dur, number(st.Rate))
 		}
 		if st.Delta < 0 { // back: keys live longer
 			return tr(lang, "n.clock.jump.back", targets, m.sdur(-st.Delta))
@@ -495,7 +495,7 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duratio
 		}
 		return tr(lang, "n.lost.failover", l.Client, l.Key, node), true
 	case account.EndClock:
-		return tr(lang, "n.expired.clock", l.Client, l.Key, node), true
+		return tr(lang, m.clockEndKey(step), l.Client, l.Key, node), true
 	case account.EndPurged:
 		return "", false // told with the semaphore's members
 	case account.EndFlushed:
