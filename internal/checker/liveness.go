@@ -262,6 +262,31 @@ func leaseWindows(a *account.Account, lock []int, eoh int64, keep func(int) bool
 	return windows, maxTTL
 }
 
+// refusedAt returns, for a refused acquire i, when it met the key that
+// refused it: when a node ran its client's last command on its key within
+// it (a frozen node runs a queued SET NX when it wakes, seconds after the
+// invoke: a second reader found w3's refusal by its own key counted
+// against w1's orphan, which had expired before that SET ran), else its
+// invoke.
+func refusedAt(a *account.Account) func(i int) int64 {
+	h := a.H
+	last := map[int]int64{}
+	for j, ev := range h.Ops {
+		if ev.F != history.NodeCmd {
+			continue
+		}
+		if i := a.OpOf(j); i >= 0 && h.Ops[i].F == history.Acquire && h.Ops[i].Type == history.Fail && ev.Key == h.Ops[i].Key {
+			last[i] = max(last[i], ev.Invoke)
+		}
+	}
+	return func(i int) int64 {
+		if t, ok := last[i]; ok {
+			return t
+		}
+		return h.Ops[i].Invoke
+	}
+}
+
 // orphan is one orphaned-lease finding and whether a TTL bounded it.
 type orphan struct {
 	an        Anomaly
@@ -293,6 +318,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 			refusals[op.Key] = append(refusals[op.Key], i)
 		}
 	}
+	ranAt := refusedAt(a)
 	best := map[int]orphan{}
 	for _, l := range a.Keys() {
 		if l.Grant < 0 || !lockKey[l.Key] || h.Ops[l.Grant].F != history.Acquire {
@@ -325,7 +351,7 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		var who []string
 		for _, i := range refusals[l.Key] {
 			op := h.Ops[i]
-			if op.Client != l.Owner && op.Invoke >= from && op.Invoke < l.End {
+			if t := ranAt(i); op.Client != l.Owner && t >= from && t < l.End {
 				refused = append(refused, op.Index)
 				if !slices.Contains(who, op.Client) {
 					who = append(who, op.Client)

@@ -222,7 +222,9 @@ var messagesEN = map[string]string{
 	"n.release.info.reset":      "%s's release of %s lost its connection before the reply: outcome unknown.",
 	"n.release.info.error":      "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
 	"n.release.info":            "%s's release of %s got no answer: outcome unknown.",
-	"n.release.notrun":          "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.", // client, key
+	"n.release.notrun.expired":  "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already expired at t=%[3]ss.",    // client, key, t, node
+	"n.release.notrun.gone":     "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already left %[4]s at t=%[3]ss.", // client, key, t, node
+	"n.release.notrun":          "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.",     // client, key
 	"n.extend.ok":               "%s extended its lock on %s.",
 	"n.renew.ok":                "%s's watchdog renewed its lock on %s.",
 	"n.renew.fail":              "%s's watchdog could not renew its lock on %s.",

@@ -214,6 +214,8 @@ var messagesVI = map[string]string{
 	"n.release.none.other":      "%s thử nhả lock %s, nhưng key giờ thuộc về %s: không có gì của mình để xoá.",
 	"n.release.none":            "%s thử nhả lock %s: không có gì của mình để xoá.",
 	"n.release.info":            "Lệnh nhả lock %[2]s của %[1]s không nhận được trả lời: không rõ kết quả.",
+	"n.release.notrun.expired":  "Lệnh nhả lock %[2]s của %[1]s không bao giờ tới được Redis (không node nào chạy lệnh nào của %[1]s lúc đó) và %[1]s không nhận được trả lời; key của nó đã expire từ t=%[3]ss.",
+	"n.release.notrun.gone":     "Lệnh nhả lock %[2]s của %[1]s không bao giờ tới được Redis (không node nào chạy lệnh nào của %[1]s lúc đó) và %[1]s không nhận được trả lời; key của nó đã rời %[4]s từ t=%[3]ss.",
 	"n.release.notrun":          "Lệnh nhả lock %[2]s của %[1]s không bao giờ tới được Redis (không node nào chạy lệnh nào của %[1]s lúc đó): key của nó vẫn còn, dù %[1]s, không nhận được trả lời, không thể biết điều đó.",
 	"n.release.info.refused":    "Lệnh nhả lock %[2]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
 	"n.release.info.reset":      "Lệnh nhả lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
