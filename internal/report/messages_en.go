@@ -123,6 +123,7 @@ var messagesEN = map[string]string{
 	"fix.saved.cas":           "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 	// Verdict sentences.
+	"say.double.thawed":         "The invoice (%s) was charged twice: %s kept acting on a lock whose TTL had run out %.1f s earlier (%s, frozen then, dropped its key only when it woke, %.1f s earlier).",                 // key, client, seconds, node, seconds
 	"say.double.late":           "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                                                           // Key, client, seconds
 	"say.double.crash":          "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                                               // Key, client, seconds
 	"say.double.clock":          "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.",                               // key, client, seconds, nodes
@@ -287,13 +288,15 @@ var messagesEN = map[string]string{
 	"n.expired.paused":          "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
 	"n.expired.belief":          "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 	"n.expired":                 "%s's lock on %s expired in Redis (TTL %s).",
-	"n.expired.kept":            "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                    // client, key, t, ttl
-	"n.expired.nodes":           "%s's key %s expired on %s (TTL %s).",                                                                                    // client, key, nodes, ttl
-	"n.expired.clock.rate":      "%s's key %s expired early on %s: its clock ran fast.",                                                                   // client, key, nodes
-	"n.expired.clock.slow":      "%s's key %s expired on %s: its clock ran slow.",                                                                         // client, key, nodes
-	"n.expired.clock":           "%s's key %s expired early on %s: its clock had jumped.",                                                                 // client, key, nodes
-	"n.expired.crash":           "%s's key %s was lost on %s: the node crashed.",                                                                          // client, key, nodes
-	"n.lost.failover":           "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.", // client, key, group
+	"n.expired.thawed":          "%[3]s woke and dropped %[1]s's key %[2]s: its TTL (%[4]s) had run out at t=%[5]ss, while %[3]s was frozen (SIGSTOP) and could expire nothing.", // client, key, node, ttl, t
+	"n.expired.thawed.paused":   "%s was paused then too.",                                                                                                                       // client
+	"n.expired.kept":            "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                                           // client, key, t, ttl
+	"n.expired.nodes":           "%s's key %s expired on %s (TTL %s).",                                                                                                           // client, key, nodes, ttl
+	"n.expired.clock.rate":      "%s's key %s expired early on %s: its clock ran fast.",                                                                                          // client, key, nodes
+	"n.expired.clock.slow":      "%s's key %s expired on %s: its clock ran slow.",                                                                                                // client, key, nodes
+	"n.expired.clock":           "%s's key %s expired early on %s: its clock had jumped.",                                                                                        // client, key, nodes
+	"n.expired.crash":           "%s's key %s was lost on %s: the node crashed.",                                                                                                 // client, key, nodes
+	"n.lost.failover":           "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",                        // client, key, group
 	"n.lost.failover.fate":      "%[1]s's key %[2]s was lost when %[3]s, the master holding it, %[4]s: the replica promoted in its place (%[5]s) had not received all %[3]s had written.",
 	"failover.fate.crash":       "crashed",
 	"failover.fate.stop":        "was stopped",

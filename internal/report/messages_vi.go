@@ -117,6 +117,7 @@ var messagesVI = map[string]string{
 	"fix.saved.fencing":       "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã từ chối client giữ lock cũ.",
 	"fix.saved.fencing.order": "Không cần sửa gì: fencing token đã giữ tài nguyên theo đúng thứ tự token. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), và tài nguyên đã nhận lần ghi của client giữ lock cũ, nhưng trước khi client giữ lock sau dùng đến nó lần đầu; client giữ mới sau đó thấy lần ghi ấy và không lặp lại (lock-theory §7.2, S03).",
 
+	"say.double.thawed":         "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục hành động với một lock có TTL đã hết từ %.1f s trước (%s, lúc đó bị đóng băng, chỉ bỏ key khi tỉnh lại, %.1f s trước).",
 	"say.double.late":           "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
 	"say.double.crash":          "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
 	"say.double.sharer":         "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục hành động với một lock mà key của nó đã bị %s — mang cùng một owner token — nhả lock từ %.1f s trước.",
@@ -282,6 +283,8 @@ var messagesVI = map[string]string{
 	"n.expired.paused":          "Lock của %s trên %s đã expire trong Redis (TTL %s) trong lúc %s đang bị pause.",
 	"n.expired.belief":          "Lock của %s trên %s đã expire trong Redis (TTL %s) trong khi %s vẫn tin rằng mình đang giữ.",
 	"n.expired":                 "Lock của %s trên %s đã expire trong Redis (TTL %s).",
+	"n.expired.thawed":          "%[3]s tỉnh lại và bỏ key %[2]s của %[1]s: TTL của nó (%[4]s) đã hết từ t=%[5]ss, trong lúc %[3]s bị đóng băng (SIGSTOP) và không expire được key nào.",
+	"n.expired.thawed.paused":   "Lúc đó %s cũng đang bị tạm dừng.",
 	"n.expired.kept":            "Lock của %[1]s trên %[2]s đã expire trong Redis vào lúc mà lệnh nhả lock của nó lúc t=%[3]ss đã đặt (%[4]s sau đó).",
 	"n.expired.nodes":           "Key %[2]s của %[1]s đã expire trên %[3]s (TTL %[4]s).",
 	"n.expired.clock.rate":      "Key %[2]s của %[1]s expire sớm trên %[3]s: đồng hồ của node chạy nhanh.",

@@ -510,6 +510,17 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duratio
 			// hold), not its TTL (issue 27, reader finding 9).
 			return tr(lang, "n.expired.kept", l.Client, l.Key, instant(m.sec(c.At)), span(m.sec(c.TTL))), true
 		}
+		if c.What == claim.Thawed {
+			// Its TTL ran out while its node was stopped: the key left
+			// only when the node woke (a second reader: host-sleep told
+			// the wake, t=27.0s, as the expiry of a 10 s TTL that had run
+			// out at t=16.7s).
+			say := tr(lang, "n.expired.thawed", l.Client, l.Key, c.Node, ttl, instant(m.sec(c.At)))
+			if _, paused := m.pausedAt(l.Client, l.KeyEnd); paused {
+				say += " " + tr(lang, "n.expired.thawed.paused", l.Client)
+			}
+			return say, true
+		}
 		switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
 		case paused:
 			return tr(lang, "n.expired.paused", l.Client, l.Key, ttl, l.Client), true
