@@ -549,59 +549,60 @@ var messagesEN = map[string]string{
 	"suite.none":       "—",
 	"suite.aborted":    "aborted",
 	// Facts of the run's account (issue 14).
-	"n.fence.seen":          " — the fence counter on %s read %d",                                                                       // node, value
-	"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                    // releaser, owners, key
-	"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                // client, key, nodes
-	"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                     // client, key, node, by
-	"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).", // client, key
-	"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                            // owner, key, held for
-	"n.permit.purged.by":    " It was %s's command that purged it.",                                                                     // purger
-	"n.permit.purged.own":   " It was %s's own command that purged it.",                                                                 // owner
-	"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                               // owner, key, node
-	"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                              // t, node
-	"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                         // t, group
-	"n.gone.failover.fate":  "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s, and %[4]s, the replica promoted in its place, had not received all %[2]s had written",
-	"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
-	"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
-	"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t
-	"n.gone.taken.ended":    "; %s had taken the lock since, and lost it too",                                                                         // client
-	"c.expired.paused":      "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
-	"c.expired.used":        "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
-	"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
-	"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                // stale, current, ttl
-	"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                         // stale, current, nodes
-	"c.restored":            "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it", // stale, current, restorer, t
-	"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                             // stale, current, deleter, t
-	"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                 // stale, current, nodes, t
-	"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                             // stale, current, nodes, t
-	"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                       // stale, current, nodes, t
-	"c.clock.rate":          "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                     // stale, current, nodes, t
-	"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                               // stale, current, group, t
-	"c.failover.fate":       "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
-	"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                // stale, current, nodes, t
-	"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                            // stale, current, nodes, t
-	"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                  // stale, current, nodes, t
-	"c.possible":            "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                   // stale, current
-	"c.held":                "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                  // stale, current
-	"c.reentered":           "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                   // stale, current
-	"c.sharer-released":     "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",             // stale, current, remover, t
-	"c.other-key":           "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",              // stale, current, stale's key, current's key
-	"a.mutex-overlap.cause": "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                   // stale, current, key, t0, t1, cause
-	"a.orphaned-lease":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.",   // owner, key, t0, t1, duration
-	"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.", // stale, current, key, t1, t0
-	"kind.orphaned-lease":   "orphaned lease",
-	"why.orphaned-lease":    "Liveness: a lock nobody believed they held kept others out until it ended.",
-	"say.orphaned-lease":    "A lease was orphaned: %s",                                                                         // describe
-	"say.overlap.cause":     "Two workers believed they held the lock at the same time: %[1]s, for %.1[3]f s on %[2]s — %[4]s.", // clients, key, seconds, cause (one may have been frozen throughout: a belief, not an act)
-	"p.restored":            "deleted by a restarted client's restore on start",
-	"p.removed":             "deleted by another client",
-	"p.released":            "released",
-	"p.overwritten":         "overwritten",
-	"p.purged":              "purged",
-	"p.clock":               "expired early (clock)",
-	"p.failover":            "lost with its master",
-	"p.fault.of":            "%s: %s",
-	"p.held":                "still held",
+	"n.fence.seen":                " — the fence counter on %s read %d",                                                                       // node, value
+	"n.release.foreign":           "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                    // releaser, owners, key
+	"n.flushed":                   "%[1]s's key %[2]s was flushed from %[3]s.",                                                                // client, key, nodes
+	"n.overwritten":               "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                     // client, key, node, by
+	"n.expired.taken":             "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).", // client, key
+	"n.permit.purged":             "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                            // owner, key, held for
+	"n.permit.purged.by":          " It was %s's command that purged it.",                                                                     // purger
+	"n.permit.purged.own":         " It was %s's own command that purged it.",                                                                 // owner
+	"n.permit.lost":               "%[1]s's permit on %[2]s was lost on %[3]s.",                                                               // owner, key, node
+	"n.gone.crashed":              "it was lost at t=%[1]ss, when %[2]s crashed",                                                              // t, node
+	"n.gone.failover":             "it was lost at t=%[1]ss in the failover of %[2]s",                                                         // t, group
+	"n.gone.failover.fate":        "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s, and %[4]s, the replica promoted in its place, had not received all %[2]s had written",
+	"n.gone.taken":                "it was gone by t=%ss, for a reason the history does not show",                                                           // t
+	"n.gone.flushed":              "it was flushed at t=%ss",                                                                                                // t
+	"n.gone.overwritten":          "it was overwritten at t=%ss",                                                                                            // t
+	"n.gone.taken.ended":          "; %s had taken the lock since, and lost it too",                                                                         // client
+	"c.expired.paused":            "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
+	"c.expired.used":              "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
+	"c.expired.during":            "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
+	"c.expired":                   "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                // stale, current, ttl
+	"c.taken":                     "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                         // stale, current, nodes
+	"c.restored":                  "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it", // stale, current, restorer, t
+	"c.deleted":                   "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                             // stale, current, deleter, t
+	"c.janitor":                   "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                 // stale, current, nodes, t
+	"c.crashed":                   "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                             // stale, current, nodes, t
+	"c.clock":                     "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                       // stale, current, nodes, t
+	"c.clock.rate":                "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                     // stale, current, nodes, t
+	"c.failover":                  "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                               // stale, current, group, t
+	"c.failover.fate":             "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
+	"c.ended.flushed":             "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                                     // stale, current, nodes, t
+	"c.ended.overwritten":         "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                                                 // stale, current, nodes, t
+	"c.ended.purged":              "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                                       // stale, current, nodes, t
+	"c.possible":                  "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                                        // stale, current
+	"c.held":                      "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                                       // stale, current
+	"c.reentered":                 "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                                        // stale, current
+	"c.sharer-released":           "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",                                  // stale, current, remover, t
+	"c.other-key":                 "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",                                   // stale, current, stale's key, current's key
+	"a.mutex-overlap.cause":       "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                                        // stale, current, key, t0, t1, cause
+	"a.orphaned-lease.unbelieved": "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s), though %[1]s never believed it held it (its acquire got no answer), while others were refused.", // owner, key, t0, t1, duration
+	"a.orphaned-lease":            "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.",                        // owner, key, t0, t1, duration
+	"a.split-brain.roles":         "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",                      // stale, current, key, t1, t0
+	"kind.orphaned-lease":         "orphaned lease",
+	"why.orphaned-lease":          "Liveness: a lock nobody believed they held kept others out until it ended.",
+	"say.orphaned-lease":          "A lease was orphaned: %s",                                                                         // describe
+	"say.overlap.cause":           "Two workers believed they held the lock at the same time: %[1]s, for %.1[3]f s on %[2]s — %[4]s.", // clients, key, seconds, cause (one may have been frozen throughout: a belief, not an act)
+	"p.restored":                  "deleted by a restarted client's restore on start",
+	"p.removed":                   "deleted by another client",
+	"p.released":                  "released",
+	"p.overwritten":               "overwritten",
+	"p.purged":                    "purged",
+	"p.clock":                     "expired early (clock)",
+	"p.failover":                  "lost with its master",
+	"p.fault.of":                  "%s: %s",
+	"p.held":                      "still held",
 
 	// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
 	// kept alive by another client's extends (BR-25 #1707) and the client
