@@ -288,3 +288,26 @@ func TestTheRequirementsPageSaysWhatTheControlsCannotShow(t *testing.T) {
 		t.Error("requirements.html asks for a control-mutex run with a holder fault, which this run had")
 	}
 }
+
+// A crashed client's fence counter is not its lock: keyOfAt names only
+// keys the run's acquires lock (a second reader's finding 1, its fix).
+func TestACrashedClientsFenceCounterIsNotTakenForItsLock(t *testing.T) {
+	h, err := history.ReadFile("testdata/accuracy/c30c-fence-counter-of-its-own-key.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(h, nil)
+	var counter int64 = -1
+	for _, k := range m.a.Keys() {
+		if k.Owner == "w1" && strings.HasPrefix(k.Key, "fence:") {
+			counter = k.Start
+			break
+		}
+	}
+	if counter < 0 {
+		t.Fatal("w1 created no fence counter")
+	}
+	if k, ok := m.keyOfAt("w1", counter); ok && strings.HasPrefix(k.Key, "fence:") {
+		t.Errorf("w1's key at t=%d is told as %s, a fence counter", counter, k.Key)
+	}
+}

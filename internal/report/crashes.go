@@ -35,11 +35,18 @@ func (m *model) crashKey(clients []string, t int64) (string, []any) {
 	return "n.crash.client.nolock", nil
 }
 
-// keyOfAt returns a key life client's own command had created that a
-// node still held at t (the first by start).
+// keyOfAt returns a lock key life (of a key the run's acquires name, not
+// a fence counter its INCR created) client's own command had created that
+// a node still held at t (the first by start).
 func (m *model) keyOfAt(client string, t int64) (account.KeyLife, bool) {
+	locks := map[string]bool{}
+	for _, o := range m.h.Ops {
+		if o.F == history.Acquire || o.F == history.Probe {
+			locks[o.Key] = true
+		}
+	}
 	for _, k := range m.a.Keys() {
-		if k.Owner == client && k.Start <= t && (t < k.End || k.Ended.Kind == account.EndHeld) {
+		if locks[k.Key] && k.Owner == client && k.Start <= t && (t < k.End || k.Ended.Kind == account.EndHeld) {
 			return k, true
 		}
 	}
