@@ -5,9 +5,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
@@ -297,15 +299,22 @@ func TestACrashedClientsFenceCounterIsNotTakenForItsLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newModel(h, nil)
+	// An instant when w1's fence counters stood but none of its lock keys.
 	var counter int64 = -1
 	for _, k := range m.a.Keys() {
-		if k.Owner == "w1" && strings.HasPrefix(k.Key, "fence:") {
-			counter = k.Start
+		if k.Owner != "w1" || strings.HasPrefix(k.Key, "fence:") || k.Ended.Kind == account.EndHeld {
+			continue
+		}
+		t0 := k.End + 1
+		if !slices.ContainsFunc(m.a.Keys(), func(l account.KeyLife) bool {
+			return l.Owner == "w1" && !strings.HasPrefix(l.Key, "fence:") && l.Start <= t0 && t0 < l.End
+		}) {
+			counter = t0
 			break
 		}
 	}
 	if counter < 0 {
-		t.Fatal("w1 created no fence counter")
+		t.Fatal("w1 always held a lock key")
 	}
 	if k, ok := m.keyOfAt("w1", counter); ok && strings.HasPrefix(k.Key, "fence:") {
 		t.Errorf("w1's key at t=%d is told as %s, a fence counter", counter, k.Key)
