@@ -641,7 +641,8 @@ func (a *Account) endOf(o history.Op) int64 {
 
 // Reached says whether client operation op reached the nodes, per their
 // own record: ran is true when some node ran a command of op's client
-// within op's window (its invoke to its completion, or the history's end);
+// within op's window (its invoke to its completion, or the history's end),
+// or one carrying op's owner token after it (ranLate);
 // known is true only when every node op names (every node, when it names
 // none) was observed throughout that window, or crashed and down
 // throughout it (DeadThroughout). A release of unknown outcome
@@ -687,7 +688,39 @@ func (a *Account) Reached(op int) (ran, known bool) {
 			return true, known
 		}
 	}
-	return false, known
+	return a.ranLate(op, nodes), known
+}
+
+// ranLate reports whether a node in nodes ran, after operation op had
+// ended, a command of its client carrying op's owner token, before any
+// later operation of that client with the same token began: op's own
+// command, held up until then (a frozen node runs what it had queued when
+// it wakes, after the client gave up; a second reader found such a release
+// told as one that "never reached Redis").
+func (a *Account) ranLate(op int, nodes []string) bool {
+	o := a.H.Ops[op]
+	if o.Value.Token == "" {
+		return false
+	}
+	end := a.endOf(o)
+	until := a.end + 1
+	for _, p := range a.H.Ops {
+		if p.Process >= 0 && p.Client == o.Client && p.Value.Token == o.Value.Token && p.Invoke > o.Invoke && p.Invoke < until {
+			until = p.Invoke
+		}
+	}
+	evs := a.sentBy[o.Client]
+	from := sort.Search(len(evs), func(j int) bool { return a.H.Ops[evs[j]].Invoke > end+grantSlack })
+	for _, j := range evs[from:] {
+		ev := a.H.Ops[j]
+		if ev.Invoke >= until {
+			break
+		}
+		if slices.Contains(nodes, ev.Value.Node) && slices.Contains(ev.Value.Cmd, o.Value.Token) {
+			return true
+		}
+	}
+	return false
 }
 
 // DeadThroughout reports whether node's process was certainly not running

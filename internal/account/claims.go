@@ -112,6 +112,11 @@ func (a *Account) keyClaim(k KeyLife) claim.Claim {
 	if !k.Observed {
 		c.What = claim.Inferred
 	}
+	if k.Ended.Kind == EndExpired && k.Observed && k.Deadline >= 0 && k.Deadline < k.End {
+		// The deadline passed while its node was stopped (thawedAt): the
+		// key left only when the node resumed.
+		c.What, c.At = claim.Thawed, k.Deadline
+	}
 	if k.ExpiredAsKept() {
 		c.What, c.At, c.TTL = claim.Kept, k.Kept.At, k.Kept.TTL
 	}

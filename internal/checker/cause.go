@@ -168,6 +168,12 @@ func causeText(h history.History, c *Cause, stale, fresh string) string {
 	case account.EndCrashed:
 		return fmt.Sprintf("%s crashed at %s and lost %s's key, and %s acquired it", on, at(h, c.At), stale, fresh)
 	case account.EndClock:
+		if st, ok := step(h, c.Step); ok && st.Rate != 0 {
+			if st.Rate < 1 {
+				return fmt.Sprintf("%s's clock ran slow and %s's key there expired at %s, and %s acquired it", on, stale, at(h, c.At), fresh)
+			}
+			return fmt.Sprintf("%s's clock ran fast and %s's key there expired early at %s, and %s acquired it", on, stale, at(h, c.At), fresh)
+		}
 		return fmt.Sprintf("%s's clock jumped and %s's key there expired early at %s, and %s acquired it", on, stale, at(h, c.At), fresh)
 	case account.EndFlushed, account.EndOverwritten, account.EndPurged:
 		return fmt.Sprintf("%s's key on %s was %s at %s and %s acquired it", stale, on, c.Kind, at(h, c.At), fresh)

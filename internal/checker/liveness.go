@@ -262,6 +262,69 @@ func leaseWindows(a *account.Account, lock []int, eoh int64, keep func(int) bool
 	return windows, maxTTL
 }
 
+// refusedAt returns, for a refused acquire i, when it met the key that
+// refused it: when a node ran its client's last command on its key within
+// it (a frozen node runs a queued SET NX when it wakes, seconds after the
+// invoke: a second reader found w3's refusal by its own key counted
+// against w1's orphan, which had expired before that SET ran), else its
+// invoke.
+func refusedAt(a *account.Account) func(i int) int64 {
+	h := a.H
+	last := map[int]int64{}
+	for j, ev := range h.Ops {
+		if ev.F != history.NodeCmd {
+			continue
+		}
+		if i := a.OpOf(j); i >= 0 && h.Ops[i].F == history.Acquire && h.Ops[i].Type == history.Fail && ev.Key == h.Ops[i].Key {
+			last[i] = max(last[i], ev.Invoke)
+		}
+	}
+	return func(i int) int64 {
+		if t, ok := last[i]; ok {
+			return t
+		}
+		return h.Ops[i].Invoke
+	}
+}
+
+// queuedGrant returns the acquire a node ran the SET of key life l after
+// the acquire had ended without an answer (a frozen node runs what it
+// queued when it wakes), which the account's window match leaves
+// unmatched: the last acquire of l's owner on its key answered info before
+// l started, holding l's value as its token or recording none; -1 when
+// none.
+func queuedGrant(h history.History, l account.KeyLife) int {
+	if !l.Observed {
+		return -1
+	}
+	g := -1
+	for i, op := range h.Ops {
+		if op.F == history.Acquire && op.Process >= 0 && op.Client == l.Owner && op.Key == l.Key && op.Type == history.Info &&
+			op.Complete >= 0 && op.Complete < l.Start && (op.Value.Token == "" || op.Value.Token == l.Value) {
+			g = i
+		}
+	}
+	return g
+}
+
+// setsDuring counts the SET commands of op's client on key that a node ran
+// within op's window and inside [from, to): the attempts of a granted
+// acquire that met a key standing then.
+func setsDuring(h history.History, op history.Op, key string, from, to int64) int {
+	n := 0
+	end := op.Complete
+	if end < 0 {
+		end = to
+	}
+	for _, ev := range h.Ops {
+		if ev.F == history.NodeCmd && ev.Client == op.Client && ev.Invoke >= max(from, op.Invoke) && ev.Invoke < min(to, end) &&
+			len(ev.Value.Cmd) > 1 && strings.EqualFold(ev.Value.Cmd[0], "set") && ev.Value.Cmd[1] == key {
+			n++
+		}
+	}
+	return n
+}
+
 // orphan is one orphaned-lease finding and whether a TTL bounded it.
 type orphan struct {
 	an        Anomaly
@@ -293,14 +356,24 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 			refusals[op.Key] = append(refusals[op.Key], i)
 		}
 	}
+	ranAt := refusedAt(a)
+	waited := map[string][]int{} // key → granted acquires and probes (by invoke)
+	for i, op := range h.Ops {
+		if (op.F == history.Acquire || op.F == history.Probe) && op.Type == history.OK && op.Process >= 0 {
+			waited[op.Key] = append(waited[op.Key], i)
+		}
+	}
 	best := map[int]orphan{}
 	for _, l := range a.Keys() {
+		if l.Grant < 0 && lockKey[l.Key] {
+			l.Grant = queuedGrant(h, l) // a SET a frozen node ran after its acquire gave up
+		}
 		if l.Grant < 0 || !lockKey[l.Key] || h.Ops[l.Grant].F != history.Acquire {
 			continue
 		}
 		g := h.Ops[l.Grant]
-		from, ok := holdEnd[g.Index]
-		if !ok {
+		from, believed := holdEnd[g.Index]
+		if !believed {
 			// The client never believed it held this grant (its acquire's
 			// outcome was unknown to it, and it did not act on it).
 			from = max(l.Start, g.Invoke)
@@ -325,8 +398,21 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		var who []string
 		for _, i := range refusals[l.Key] {
 			op := h.Ops[i]
-			if op.Client != l.Owner && op.Invoke >= from && op.Invoke < l.End {
+			if t := ranAt(i); op.Client != l.Owner && t >= from && t < l.End {
 				refused = append(refused, op.Index)
+				if !slices.Contains(who, op.Client) {
+					who = append(who, op.Client)
+				}
+			}
+		}
+		for _, i := range waited[l.Key] {
+			op := h.Ops[i]
+			if n := setsDuring(h, op, l.Key, max(from, l.Start), l.End); op.Client != l.Owner && n > 0 {
+				// A grant (a final probe) that retried while the key stood:
+				// each of its SETs then was refused by it.
+				for range n {
+					refused = append(refused, op.Index)
+				}
 				if !slices.Contains(who, op.Client) {
 					who = append(who, op.Client)
 				}
@@ -346,11 +432,16 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		if l.Node != "" {
 			on = " on " + l.Node
 		}
-		explain := fmt.Sprintf("%s's key %s stayed%s from %s %s, %s after %s stopped believing it held it, while %s %s refused %s",
-			l.Owner, l.Key, on, at(h, from), end, secs(h, l.End-from), l.Owner, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"))
+		after := fmt.Sprintf("%s after %s stopped believing it held it", secs(h, l.End-from), l.Owner)
+		if !believed {
+			after = fmt.Sprintf("%s, though %s never believed it held it (its acquire got no answer)", secs(h, l.End-from), l.Owner)
+		}
+		explain := fmt.Sprintf("%s's key %s stayed%s from %s %s, %s, while %s %s refused %s",
+			l.Owner, l.Key, on, at(h, from), end, after, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"))
 		an := newAnomaly(h, KindOrphanedLease, l.Key, append([]string{l.Owner}, who...), from, l.End, explain, append([]int{g.Index}, refused...)...)
 		an.Owner = l.Owner
 		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: ttl, Observed: l.Observed}
+		an.Cause.Unbelieved = !believed
 		if r := lastRenewal(h, l.Owner, l.Key, from, l.End+1); r > 0 {
 			an.Cause.Renewed = r // its renewer went on after its belief ended
 		}

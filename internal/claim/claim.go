@@ -52,7 +52,9 @@ const (
 	// node recorded it (the times are the client's). What Kept (How
 	// expired): the deadline that passed was set at At, TTL ahead, by a
 	// command of Client's release (a Release claim Kept), not by the
-	// command that created the key. PowerLoss: a crash
+	// command that created the key. What Thawed (How expired): the
+	// deadline At passed while its node was stopped (a freeze-node step);
+	// the key left at End, when the node resumed. PowerLoss: a crash
 	// that dropped what no fsync reached ended it. Records: the command
 	// (or acquire) that created it, then the one that ended it. [3 6 9 12
 	// 14 15 16]
@@ -196,6 +198,10 @@ const (
 	Kept     = "kept"
 	Rewrote  = "rewrote"
 	Inferred = "inferred"
+	// Thawed (KeyLife, How expired): the key's deadline, At, passed while
+	// a freeze-node step (SIGSTOP) had its node stopped; it left at End,
+	// when the node resumed.
+	Thawed = "thawed"
 	// Restarted is the How of a Refusal by the key of the client's
 	// process a restart killed.
 	Restarted  = "restarted"

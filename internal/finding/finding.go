@@ -166,7 +166,10 @@ type Cause struct {
 	// held: rq #1707, BR-25), as the node showed them; Extended is the
 	// last such move (true ns). "" and 0 when none did.
 	ExtendedBy string `json:"extended_by,omitempty"`
-	Extended   int64  `json:"extended_ns,omitempty"`
+	// Unbelieved is, for an orphaned lease, that its owner never believed
+	// it held the key: the acquire whose SET made it got no answer.
+	Unbelieved bool  `json:"unbelieved,omitempty"`
+	Extended   int64 `json:"extended_ns,omitempty"`
 	// Bounded is, for an orphaned lease, that its key's TTL ended it
 	// (Kind expired) no later than one TTL after its owner stopped
 	// believing it held it: the lock came free by itself (lesson 42's

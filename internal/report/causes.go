@@ -65,6 +65,16 @@ func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) st
 	return tr(lang, "c.held", stale, current)
 }
 
+// clockEndKey is the words of a key a node clock fault, step id, ended
+// early: a clock that ran fast (a rate), or one that jumped (a second
+// reader: node-clock-rate said "its clock had jumped" of a 1.5× drift).
+func (m *model) clockEndKey(id int) string {
+	if st, ok := m.step(id); ok && st.Rate != 0 {
+		return pick(st.Rate < 1, "n.expired.clock.slow", "n.expired.clock.rate")
+	}
+	return "n.expired.clock"
+}
+
 // step returns the plan step (or applied fault step) with the ID.
 func (m *model) step(id int) (history.FaultStep, bool) {
 	for _, s := range m.h.Header.Plan {

@@ -5,9 +5,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
@@ -163,7 +165,7 @@ func TestACrashSaysWhetherTheClientHeldTheLock(t *testing.T) {
 	}
 	t.Run("a crashed holder still never releases its lock", func(t *testing.T) {
 		in, m := readerRun(t, "fair-lock-dead-waiter-seed29", English)
-		if got := m.crashKey([]string{"w1"}, in.History.Ops[8].Invoke); got != "n.crash.client" {
+		if got, _ := m.crashKey([]string{"w1"}, in.History.Ops[8].Invoke); got != "n.crash.client" {
 			t.Errorf("w1, holding invoice-1, crashing is told by %q", got)
 		}
 	})
@@ -286,5 +288,35 @@ func TestTheRequirementsPageSaysWhatTheControlsCannotShow(t *testing.T) {
 	}
 	if strings.Contains(page, "run a control-mutex scenario with a fault that stops or crashes a holder") {
 		t.Error("requirements.html asks for a control-mutex run with a holder fault, which this run had")
+	}
+}
+
+// A crashed client's fence counter is not its lock: keyOfAt names only
+// keys the run's acquires lock (a second reader's finding 1, its fix).
+func TestACrashedClientsFenceCounterIsNotTakenForItsLock(t *testing.T) {
+	h, err := history.ReadFile("testdata/accuracy/c30c-fence-counter-of-its-own-key.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(h, nil)
+	// An instant when w1's fence counters stood but none of its lock keys.
+	var counter int64 = -1
+	for _, k := range m.a.Keys() {
+		if k.Owner != "w1" || strings.HasPrefix(k.Key, "fence:") || k.Ended.Kind == account.EndHeld {
+			continue
+		}
+		t0 := k.End + 1
+		if !slices.ContainsFunc(m.a.Keys(), func(l account.KeyLife) bool {
+			return l.Owner == "w1" && !strings.HasPrefix(l.Key, "fence:") && l.Start <= t0 && t0 < l.End
+		}) {
+			counter = t0
+			break
+		}
+	}
+	if counter < 0 {
+		t.Fatal("w1 always held a lock key")
+	}
+	if k, ok := m.keyOfAt("w1", counter); ok && strings.HasPrefix(k.Key, "fence:") {
+		t.Errorf("w1's key at t=%d is told as %s, a fence counter", counter, k.Key)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
@@ -211,7 +212,9 @@ func (m *model) resurrectionOf(l lease) (account.Resurrection, bool) {
 
 // readFences ties each fenced grant to the fence counter value a node
 // showed when it was granted: the counter write by the same client inside
-// the acquire's window.
+// the acquire's window, of the grant's own key's counter (a second reader:
+// the final probe, taking thirteen keys in a row, was told the counter of
+// the key before).
 func (m *model) readFences() {
 	m.fences = map[int]fenceReading{}
 	cs := slices.Clone(m.a.Counters())
@@ -229,12 +232,19 @@ func (m *model) readFences() {
 			if c.At > op.Complete+2e6 {
 				break
 			}
-			if c.By == l.Client {
+			if c.By == l.Client && counterOf(c.Key, l.Key) {
 				m.fences[l.Op] = fenceReading{Node: c.Node, Value: c.Value}
 				break
 			}
 		}
 	}
+}
+
+// counterOf reports whether counter is the fence counter of lock key key:
+// locksim's own (fence:{key}), or a library's that names the key whole
+// after a colon or inside braces.
+func counterOf(counter, key string) bool {
+	return strings.HasSuffix(counter, ":"+key) || strings.Contains(counter, "{"+key+"}")
 }
 
 // clientKey names the operations of one client on one key.

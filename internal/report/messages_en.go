@@ -123,6 +123,7 @@ var messagesEN = map[string]string{
 	"fix.saved.cas":           "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 	// Verdict sentences.
+	"say.double.thawed":         "The invoice (%s) was charged twice: %s kept acting on a lock whose TTL had run out %.1f s earlier (%s, frozen then, dropped its key only when it woke, %.1f s earlier).",                 // key, client, seconds, node, seconds
 	"say.double.late":           "The invoice (%s) was charged twice: %s kept acting on a lock that had expired %.1f s earlier.",                                                                                           // Key, client, seconds
 	"say.double.crash":          "The invoice (%s) was charged twice: %s kept acting on a lock its node had lost in a crash %.1f s earlier.",                                                                               // Key, client, seconds
 	"say.double.clock":          "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock jumped and it no longer had a majority of nodes.",                               // key, client, seconds, nodes
@@ -222,7 +223,9 @@ var messagesEN = map[string]string{
 	"n.release.info.reset":      "%s's release of %s lost its connection before the reply: outcome unknown.",
 	"n.release.info.error":      "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
 	"n.release.info":            "%s's release of %s got no answer: outcome unknown.",
-	"n.release.notrun":          "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.", // client, key
+	"n.release.notrun.expired":  "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already expired at t=%[3]ss.",    // client, key, t, node
+	"n.release.notrun.gone":     "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already left %[4]s at t=%[3]ss.", // client, key, t, node
+	"n.release.notrun":          "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.",     // client, key
 	"n.extend.ok":               "%s extended its lock on %s.",
 	"n.renew.ok":                "%s's watchdog renewed its lock on %s.",
 	"n.renew.fail":              "%s's watchdog could not renew its lock on %s.",
@@ -262,16 +265,18 @@ var messagesEN = map[string]string{
 	"n.clock.jump":              "%s's clock jumped %s: keys on it expire that much sooner (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).",     // nodes, signed jump
 	"n.clock.jump.back":         "%s's clock jumped back %s: keys on it expire that much later (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).", // nodes, jump
 	"n.clock.jump.client":       "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",                                                                  // clients, signed jump
-	"n.clock.rate":              "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner (or later).",                                                                 // nodes, duration, rate
+	"n.clock.rate":              "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner.",                                                                            // nodes, duration, rate
+	"n.clock.rate.slow":         "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much later.",                                                                             // nodes, duration, rate (< 1)
 	"n.clock.rate.client":       "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                      // clients, duration, rate
 	"n.starve":                  "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
 	"n.key.nottl":               "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
 	"n.crash.client":            "%s crashed: it stops for good and never releases its lock.",
-	"n.crash.client.waiting":    "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.", // client
-	"n.crash.client.nolock":     "%s crashed, holding no lock then: it stops for good.",                                                        // client                                                                                                // client
-	"n.delete.key":              "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                     // key, nodes
-	"n.crash":                   "%s crashed and lost its keys; down for %s.",                                                                  // nodes, duration
-	"n.crash.end":               "%s restarted.",                                                                                               // nodes
+	"n.crash.client.waiting":    "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.",                         // client
+	"n.crash.client.keyset":     "%[1]s crashed after its key %[2]s was set on %[3]s, though no ok reply had told it so: it stops for good and never removes the key.", // client, key, node
+	"n.crash.client.nolock":     "%s crashed, holding no lock then: it stops for good.",                                                                                // client                                                                                                // client
+	"n.delete.key":              "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                             // key, nodes
+	"n.crash":                   "%s crashed and lost its keys; down for %s.",                                                                                          // nodes, duration
+	"n.crash.end":               "%s restarted.",                                                                                                                       // nodes
 	"n.crash.kept":              "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":              "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":          "its append-only file",
@@ -283,11 +288,15 @@ var messagesEN = map[string]string{
 	"n.expired.paused":          "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
 	"n.expired.belief":          "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
 	"n.expired":                 "%s's lock on %s expired in Redis (TTL %s).",
-	"n.expired.kept":            "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                    // client, key, t, ttl
-	"n.expired.nodes":           "%s's key %s expired on %s (TTL %s).",                                                                                    // client, key, nodes, ttl
-	"n.expired.clock":           "%s's key %s expired early on %s: its clock had jumped.",                                                                 // client, key, nodes
-	"n.expired.crash":           "%s's key %s was lost on %s: the node crashed.",                                                                          // client, key, nodes
-	"n.lost.failover":           "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.", // client, key, group
+	"n.expired.thawed":          "%[3]s woke and dropped %[1]s's key %[2]s: its TTL (%[4]s) had run out at t=%[5]ss, while %[3]s was frozen (SIGSTOP) and could expire nothing.", // client, key, node, ttl, t
+	"n.expired.thawed.paused":   "%s was paused then too.",                                                                                                                       // client
+	"n.expired.kept":            "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                                           // client, key, t, ttl
+	"n.expired.nodes":           "%s's key %s expired on %s (TTL %s).",                                                                                                           // client, key, nodes, ttl
+	"n.expired.clock.rate":      "%s's key %s expired early on %s: its clock ran fast.",                                                                                          // client, key, nodes
+	"n.expired.clock.slow":      "%s's key %s expired on %s: its clock ran slow.",                                                                                                // client, key, nodes
+	"n.expired.clock":           "%s's key %s expired early on %s: its clock had jumped.",                                                                                        // client, key, nodes
+	"n.expired.crash":           "%s's key %s was lost on %s: the node crashed.",                                                                                                 // client, key, nodes
+	"n.lost.failover":           "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",                        // client, key, group
 	"n.lost.failover.fate":      "%[1]s's key %[2]s was lost when %[3]s, the master holding it, %[4]s: the replica promoted in its place (%[5]s) had not received all %[3]s had written.",
 	"failover.fate.crash":       "crashed",
 	"failover.fate.stop":        "was stopped",
@@ -386,10 +395,11 @@ var messagesEN = map[string]string{
 	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
 	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
 	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",
-	"a.split-brain":               "%s both acted as leader (key %s): the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.", // clients, key, t1, t0
-	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                       // clients, key, t0, t1, permits
-	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                     // clients, key, t0, t1
-	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                 // key, clients, t0
+	"a.split-brain":               "%s both acted as leader (key %s): the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.",                        // clients, key, t1, t0
+	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                                              // clients, key, t0, t1, permits
+	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                                            // clients, key, t0, t1
+	"a.stuck-lock.dead":           "With %[4]s dead (a crashed client does not come back), %[1]s was still held by %[2]s and the final probe could not take it (held since t=%[3]ss).", // key, clients, t0, crashed clients
+	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                                        // key, clients, t0
 	"a.unavailable":               "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
 	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
 	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
@@ -539,59 +549,60 @@ var messagesEN = map[string]string{
 	"suite.none":       "—",
 	"suite.aborted":    "aborted",
 	// Facts of the run's account (issue 14).
-	"n.fence.seen":          " — the fence counter on %s read %d",                                                                       // node, value
-	"n.release.foreign":     "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                    // releaser, owners, key
-	"n.flushed":             "%[1]s's key %[2]s was flushed from %[3]s.",                                                                // client, key, nodes
-	"n.overwritten":         "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                     // client, key, node, by
-	"n.expired.taken":       "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).", // client, key
-	"n.permit.purged":       "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                            // owner, key, held for
-	"n.permit.purged.by":    " It was %s's command that purged it.",                                                                     // purger
-	"n.permit.purged.own":   " It was %s's own command that purged it.",                                                                 // owner
-	"n.permit.lost":         "%[1]s's permit on %[2]s was lost on %[3]s.",                                                               // owner, key, node
-	"n.gone.crashed":        "it was lost at t=%[1]ss, when %[2]s crashed",                                                              // t, node
-	"n.gone.failover":       "it was lost at t=%[1]ss in the failover of %[2]s",                                                         // t, group
-	"n.gone.failover.fate":  "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s, and %[4]s, the replica promoted in its place, had not received all %[2]s had written",
-	"n.gone.taken":          "it was gone by t=%ss, for a reason the history does not show",                                                           // t
-	"n.gone.flushed":        "it was flushed at t=%ss",                                                                                                // t
-	"n.gone.overwritten":    "it was overwritten at t=%ss",                                                                                            // t
-	"n.gone.taken.ended":    "; %s had taken the lock since, and lost it too",                                                                         // client
-	"c.expired.paused":      "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
-	"c.expired.used":        "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
-	"c.expired.during":      "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
-	"c.expired":             "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                // stale, current, ttl
-	"c.taken":               "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                         // stale, current, nodes
-	"c.restored":            "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it", // stale, current, restorer, t
-	"c.deleted":             "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                             // stale, current, deleter, t
-	"c.janitor":             "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                 // stale, current, nodes, t
-	"c.crashed":             "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                             // stale, current, nodes, t
-	"c.clock":               "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                       // stale, current, nodes, t
-	"c.clock.rate":          "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                     // stale, current, nodes, t
-	"c.failover":            "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                               // stale, current, group, t
-	"c.failover.fate":       "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
-	"c.ended.flushed":       "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                // stale, current, nodes, t
-	"c.ended.overwritten":   "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                            // stale, current, nodes, t
-	"c.ended.purged":        "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                  // stale, current, nodes, t
-	"c.possible":            "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                   // stale, current
-	"c.held":                "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                  // stale, current
-	"c.reentered":           "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                   // stale, current
-	"c.sharer-released":     "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",             // stale, current, remover, t
-	"c.other-key":           "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",              // stale, current, stale's key, current's key
-	"a.mutex-overlap.cause": "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                   // stale, current, key, t0, t1, cause
-	"a.orphaned-lease":      "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.",   // owner, key, t0, t1, duration
-	"a.split-brain.roles":   "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.", // stale, current, key, t1, t0
-	"kind.orphaned-lease":   "orphaned lease",
-	"why.orphaned-lease":    "Liveness: a lock nobody believed they held kept others out until it ended.",
-	"say.orphaned-lease":    "A lease was orphaned: %s",                                                                         // describe
-	"say.overlap.cause":     "Two workers believed they held the lock at the same time: %[1]s, for %.1[3]f s on %[2]s — %[4]s.", // clients, key, seconds, cause (one may have been frozen throughout: a belief, not an act)
-	"p.restored":            "deleted by a restarted client's restore on start",
-	"p.removed":             "deleted by another client",
-	"p.released":            "released",
-	"p.overwritten":         "overwritten",
-	"p.purged":              "purged",
-	"p.clock":               "expired early (clock)",
-	"p.failover":            "lost with its master",
-	"p.fault.of":            "%s: %s",
-	"p.held":                "still held",
+	"n.fence.seen":                " — the fence counter on %s read %d",                                                                       // node, value
+	"n.release.foreign":           "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                    // releaser, owners, key
+	"n.flushed":                   "%[1]s's key %[2]s was flushed from %[3]s.",                                                                // client, key, nodes
+	"n.overwritten":               "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                     // client, key, node, by
+	"n.expired.taken":             "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).", // client, key
+	"n.permit.purged":             "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                            // owner, key, held for
+	"n.permit.purged.by":          " It was %s's command that purged it.",                                                                     // purger
+	"n.permit.purged.own":         " It was %s's own command that purged it.",                                                                 // owner
+	"n.permit.lost":               "%[1]s's permit on %[2]s was lost on %[3]s.",                                                               // owner, key, node
+	"n.gone.crashed":              "it was lost at t=%[1]ss, when %[2]s crashed",                                                              // t, node
+	"n.gone.failover":             "it was lost at t=%[1]ss in the failover of %[2]s",                                                         // t, group
+	"n.gone.failover.fate":        "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s, and %[4]s, the replica promoted in its place, had not received all %[2]s had written",
+	"n.gone.taken":                "it was gone by t=%ss, for a reason the history does not show",                                                           // t
+	"n.gone.flushed":              "it was flushed at t=%ss",                                                                                                // t
+	"n.gone.overwritten":          "it was overwritten at t=%ss",                                                                                            // t
+	"n.gone.taken.ended":          "; %s had taken the lock since, and lost it too",                                                                         // client
+	"c.expired.paused":            "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
+	"c.expired.used":              "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
+	"c.expired.during":            "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
+	"c.expired":                   "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                // stale, current, ttl
+	"c.taken":                     "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                         // stale, current, nodes
+	"c.restored":                  "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it", // stale, current, restorer, t
+	"c.deleted":                   "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                             // stale, current, deleter, t
+	"c.janitor":                   "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                 // stale, current, nodes, t
+	"c.crashed":                   "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                             // stale, current, nodes, t
+	"c.clock":                     "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                       // stale, current, nodes, t
+	"c.clock.rate":                "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                     // stale, current, nodes, t
+	"c.failover":                  "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                               // stale, current, group, t
+	"c.failover.fate":             "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
+	"c.ended.flushed":             "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                                     // stale, current, nodes, t
+	"c.ended.overwritten":         "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                                                 // stale, current, nodes, t
+	"c.ended.purged":              "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                                       // stale, current, nodes, t
+	"c.possible":                  "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                                        // stale, current
+	"c.held":                      "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                                       // stale, current
+	"c.reentered":                 "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                                        // stale, current
+	"c.sharer-released":           "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",                                  // stale, current, remover, t
+	"c.other-key":                 "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",                                   // stale, current, stale's key, current's key
+	"a.mutex-overlap.cause":       "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                                        // stale, current, key, t0, t1, cause
+	"a.orphaned-lease.unbelieved": "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s), though %[1]s never believed it held it (its acquire got no answer), while others were refused.", // owner, key, t0, t1, duration
+	"a.orphaned-lease":            "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.",                        // owner, key, t0, t1, duration
+	"a.split-brain.roles":         "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",                      // stale, current, key, t1, t0
+	"kind.orphaned-lease":         "orphaned lease",
+	"why.orphaned-lease":          "Liveness: a lock nobody believed they held kept others out until it ended.",
+	"say.orphaned-lease":          "A lease was orphaned: %s",                                                                         // describe
+	"say.overlap.cause":           "Two workers believed they held the lock at the same time: %[1]s, for %.1[3]f s on %[2]s — %[4]s.", // clients, key, seconds, cause (one may have been frozen throughout: a belief, not an act)
+	"p.restored":                  "deleted by a restarted client's restore on start",
+	"p.removed":                   "deleted by another client",
+	"p.released":                  "released",
+	"p.overwritten":               "overwritten",
+	"p.purged":                    "purged",
+	"p.clock":                     "expired early (clock)",
+	"p.failover":                  "lost with its master",
+	"p.fault.of":                  "%s: %s",
+	"p.held":                      "still held",
 
 	// Issue 19, third round: the two-write job (BR-23 #1416), the orphan
 	// kept alive by another client's extends (BR-25 #1707) and the client

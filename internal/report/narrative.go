@@ -538,7 +538,7 @@ func (n *narrator) nodeLosses(l lease, ttl time.Duration) {
 		var s string
 		switch g.kind {
 		case account.EndClock:
-			s = tr(lang, "n.expired.clock", l.Client, l.Key, joinAnd(lang, ns))
+			s = tr(lang, m.clockEndKey(g.first.Step), l.Client, l.Key, joinAnd(lang, ns))
 		case account.EndCrashed:
 			s = tr(lang, "n.expired.crash", l.Client, l.Key, joinAnd(lang, ns))
 		case account.EndFlushed:

@@ -55,11 +55,41 @@ func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 		n.add(c.Start, 2, StepRelease, c, m.releaseNothing(lang, o))
 	default:
 		if ran, known := m.a.Reached(i); known && !ran {
-			n.add(n.toldAt(c), 2, StepRelease, c, n.began(c, tr(lang, "n.release.notrun", c.Client, c.Key)))
+			at := n.toldAt(c)
+			say := tr(lang, "n.release.notrun", c.Client, c.Key)
+			if k, ok := m.ownLifeBefore(o, at); ok && k.Ended.Kind != account.EndHeld && k.End <= at {
+				// Its key had left the node before the release is told:
+				// it did not "stay" (a second reader: told while another
+				// client already held the lock).
+				say = tr(lang, pick(k.Ended.Kind == account.EndExpired, "n.release.notrun.expired", "n.release.notrun.gone"),
+					c.Client, c.Key, instant(m.sec(k.End)), k.Node)
+			}
+			n.add(at, 2, StepRelease, c, n.began(c, say))
 			return
 		}
 		n.add(n.toldAt(c), 2, StepRelease, c, n.began(c, tr(lang, infoKey("n.release.info", o), c.Client, c.Key)))
 	}
+}
+
+// ownLifeBefore returns the key life of release o's lock that o's
+// client's own command created, holding o's token, the latest begun
+// before o; when o carries no token, the latest of the client's on o's
+// key.
+func (m *model) ownLifeBefore(o history.Op, at int64) (account.KeyLife, bool) {
+	var best account.KeyLife
+	found := false
+	for _, k := range m.a.Keys() {
+		if k.Owner != o.Client || k.Key != o.Key || k.Start > o.Invoke || k.Start > at {
+			continue
+		}
+		if o.Value.Token != "" && k.Value != o.Value.Token {
+			continue
+		}
+		if !found || k.Start > best.Start {
+			best, found = k, true
+		}
+	}
+	return best, found
 }
 
 // rewrittenByRelease reports whether the key life of KeyLife claim c was

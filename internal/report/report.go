@@ -610,6 +610,19 @@ func (m *model) otherHeadline(in Input, cs []claim.Claim) said {
 	return said{}
 }
 
+// thawedLife returns the key life of key on one of nodes that ended at
+// end, an expiry whose deadline had passed while its node was stopped (the
+// KeyLife claim's Thawed: it left when the node resumed).
+func (m *model) thawedLife(nodes []string, key string, end int64) (account.KeyLife, bool) {
+	for _, k := range m.a.Keys() {
+		if k.Key == key && k.End == end && slices.Contains(nodes, k.Node) && k.Observed &&
+			k.Ended.Kind == account.EndExpired && k.Deadline >= 0 && k.Deadline < k.End && !k.ExpiredAsKept() {
+			return k, true
+		}
+	}
+	return account.KeyLife{}, false
+}
+
 // doubleHeadline is the headline of a double effect a: the checker's cause
 // (the late write, and how its writer's lock had left Redis before it, the
 // account's fact), else the clients that both acted.
@@ -622,6 +635,11 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		switch {
 		case c.Reset > 0:
 			return tr(lang, "say.double.reset", a.Key, w.Client, instant(m.sec(c.At)), instant(m.sec(c.Reset)), late)
+		}
+		if k, ok := m.thawedLife(c.Nodes, a.Key, c.At); ok {
+			// Its TTL ran out while its node was stopped: told from then,
+			// and when the node, waking, dropped it.
+			return tr(lang, "say.double.thawed", a.Key, w.Client, m.sec(w.Invoke)-m.sec(k.Deadline), k.Node, late)
 		}
 		switch c.Kind {
 		case account.EndClock:

@@ -123,7 +123,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.reset", strings.Join(parts, "; "))
 	case history.EffectNodeClock:
 		if st.Rate != 0 {
-			return tr(lang, "n.clock.rate", targets, dur, number(st.Rate))
+			return tr(lang, pick(st.Rate < 1, "n.clock.rate.slow", "n.clock.rate"), targets, dur, number(st.Rate))
 		}
 		if st.Delta < 0 { // back: keys live longer
 			return tr(lang, "n.clock.jump.back", targets, m.sdur(-st.Delta))
@@ -165,7 +165,8 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 	case history.EffectStarveRenewer:
 		return tr(lang, "n.starve", targets, dur)
 	case history.EffectCrashClient:
-		return tr(lang, m.crashKey(st.Clients, w.Start), targets)
+		key, args := m.crashKey(st.Clients, w.Start)
+		return tr(lang, key, append([]any{targets}, args...)...)
 	case history.EffectRestartClient:
 		if st.Mode == history.RestoreAll {
 			return tr(lang, "n.restart.client.restore", targets, dur)
@@ -298,37 +299,6 @@ func (m *model) releaseRemoved(lang Lang, client, key string, rs []claim.Claim) 
 	return tr(lang, "n.release.ok", client, key)
 }
 
-// crashKey is the words of a crash of clients at t by what they held
-// then (issue 27, a fresh reader: a killed waiter of a fair lock was told
-// as one that "never releases its lock", though it never held one): a
-// lease one of them believed it held, or none — while waiting for the
-// lock (its last acquire before the crash was refused) or not.
-func (m *model) crashKey(clients []string, t int64) string {
-	waiting := false
-	for _, c := range clients {
-		if _, ok := m.leaseAt(c, "", t); ok {
-			return "n.crash.client"
-		}
-		waiting = waiting || m.lastAcquireRefused(c, t)
-	}
-	if waiting {
-		return "n.crash.client.waiting"
-	}
-	return "n.crash.client.nolock"
-}
-
-// lastAcquireRefused reports whether client's last acquire invoked before
-// t was refused: it was still waiting for the lock.
-func (m *model) lastAcquireRefused(client string, t int64) bool {
-	refused, last := false, int64(-1)
-	for _, op := range m.h.Ops {
-		if op.F == history.Acquire && op.Client == client && op.Invoke < t && op.Invoke > last {
-			refused, last = op.Type == history.Fail, op.Invoke
-		}
-	}
-	return refused
-}
-
 // ownLease is the lease a client's op on its key was about: the latest one
 // it was granted before the op with the op's owner token.
 func (m *model) ownLease(o history.Op) (lease, bool) {
@@ -458,7 +428,7 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duratio
 		}
 		return tr(lang, "n.lost.failover", l.Client, l.Key, node), true
 	case account.EndClock:
-		return tr(lang, "n.expired.clock", l.Client, l.Key, node), true
+		return tr(lang, m.clockEndKey(step), l.Client, l.Key, node), true
 	case account.EndPurged:
 		return "", false // told with the semaphore's members
 	case account.EndFlushed:
@@ -472,6 +442,17 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duratio
 			// The end that passed was the one its release set (a minimum
 			// hold), not its TTL (issue 27, reader finding 9).
 			return tr(lang, "n.expired.kept", l.Client, l.Key, instant(m.sec(c.At)), span(m.sec(c.TTL))), true
+		}
+		if c.What == claim.Thawed {
+			// Its TTL ran out while its node was stopped: the key left
+			// only when the node woke (a second reader: host-sleep told
+			// the wake, t=27.0s, as the expiry of a 10 s TTL that had run
+			// out at t=16.7s).
+			say := tr(lang, "n.expired.thawed", l.Client, l.Key, c.Node, ttl, instant(m.sec(c.At)))
+			if _, paused := m.pausedAt(l.Client, l.KeyEnd); paused {
+				say += " " + tr(lang, "n.expired.thawed.paused", l.Client)
+			}
+			return say, true
 		}
 		switch _, paused := m.pausedAt(l.Client, l.KeyEnd); {
 		case paused:
@@ -576,6 +557,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		if c := a.Cause; a.Owner != "" && c != nil && c.ExtendedBy != "" {
 			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), c.ExtendedBy, instant(m.sec(c.Extended)))
 		}
+		if c := a.Cause; a.Owner != "" && c != nil && c.Unbelieved {
+			return tr(lang, "a.orphaned-lease.unbelieved", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))
+		}
 		if a.Owner != "" {
 			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))
 		}
@@ -644,6 +628,10 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	case checker.KindDuplicateWork:
 		return tr(lang, "a.duplicate-work", clients, a.Key, t0, t1)
 	case checker.KindStuckLock:
+		if dead := m.crashedClients(); len(dead) > 0 {
+			// A crashed client never comes back: not every fault healed.
+			return tr(lang, "a.stuck-lock.dead", a.Key, clients, t0, joinAnd(lang, dead))
+		}
 		return tr(lang, "a.stuck-lock", a.Key, clients, t0)
 	case checker.KindUnavailable:
 		if c := a.Cause; c != nil && c.Kind == checker.CauseRefusedLocally {

@@ -170,9 +170,29 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 		return refuse([]int{l.set}, "the key was set at %d, not %d", l.start, c.Start)
 	}
 	if out := v.ended(c, l); out.reason != "" || out.skip != "" || c.What != claim.Kept {
+		if out.reason == "" && out.skip == "" && c.What == claim.Thawed {
+			return v.thawed(c, l)
+		}
 		return out
 	}
 	return v.keptLife(c, l)
+}
+
+// thawed: a key whose deadline At passed while its node was stopped: the
+// model's deadline is At, a freeze-node step had the node stopped then,
+// and the key left later, at End.
+func (v *verifier) thawed(c claim.Claim, l *life) outcome {
+	switch {
+	case c.How != "expired":
+		return refuse([]int{l.set}, "a thawed key expired, not %s", c.How)
+	case l.deadline < 0 || !near(l.deadline, c.At):
+		return refuse([]int{l.set}, "the key's deadline was %d, not %d", l.deadline, c.At)
+	case c.End <= c.At+slack:
+		return refuse([]int{l.set}, "the key left at its deadline (%d), not after it", c.End)
+	case !v.inStep(history.EffectFreezeNode, c.Node, c.At):
+		return refuse([]int{l.set}, "no freeze-node step had %s stopped at %d", c.Node, c.At)
+	}
+	return held
 }
 
 // ended: the key's end as the claim tells it against the model's.
