@@ -219,6 +219,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.notchecked.fencing": "no operation carried a fencing token",
 		"sum.invalid":            "%d finding(s): %s", // count, kinds
 		"sum.invalid.info":       "%d finding(s), all informational: %s",
+		"sum.untested":           "this run proves nothing: no fault (of %d) overlapped a believed lock hold or an in-flight lock operation of a client it affected, so the faults tested nothing", // faults
 		"sum.unknown":            "could not decide",
 		"sum.busy":               "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
 		"sum.offplan":            "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
@@ -438,6 +439,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.notchecked.fencing": "không thao tác nào mang fencing token",
 		"sum.invalid":            "%d phát hiện: %s",
 		"sum.invalid.info":       "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
+		"sum.untested":           "lần chạy này không chứng minh được gì: không lỗi nào (trong %d) trùng với lúc một client mà nó tác động đang tin mình giữ lock hoặc đang chạy một thao tác lock, nên các lỗi không kiểm tra được gì", // faults
 		"sum.unknown":            "các checker không đủ dữ kiện để kết luận",
 		"sum.busy":               "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
 		"sum.offplan":            "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",

@@ -79,6 +79,30 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 	})
 }
 
+// Reader2 #15 (coverage-miss): the headline said no fault overlapped a
+// believed hold, though the partition ran over w1's hold (it cut only
+// w2); the Vietnamese one gave no reason at all.
+func TestAnUntestedFaultIsToldAsMeetingNoHoldOfAClientItReached(t *testing.T) {
+	for _, tt := range []struct {
+		lang Lang
+		want string
+	}{
+		{English, "no fault (of 1) overlapped a believed lock hold or an in-flight lock operation of a client it affected"},
+		{Vietnamese, "không lỗi nào (trong 1) trùng với lúc một client mà nó tác động đang tin mình giữ lock hoặc đang chạy một thao tác lock"},
+	} {
+		t.Run("in "+string(tt.lang)+" the headline says whose holds the fault missed", func(t *testing.T) {
+			in := adviceRun(t, "coverage-miss")
+			in.Lang = tt.lang
+			if in.Verdict != checker.Unknown {
+				t.Fatalf("verdict %s, want unknown", in.Verdict)
+			}
+			if got := Headline(in); !strings.Contains(got, tt.want) {
+				t.Errorf("headline %q, want it to say %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestTheVietnamesePageOfASpoiledRunSpeaksTheGlossary(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Write(dir, alone(Vietnamese)); err != nil {
