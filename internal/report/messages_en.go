@@ -295,8 +295,10 @@ var messagesEN = map[string]string{
 	"failover.fate.sentinel":    "was failed over by a SENTINEL FAILOVER command",
 	"failover.promoted":         "%[1]s, announced at t=%[2]ss",
 	"failover.promoted.role":    "%[1]s, a master by t=%[2]ss",
-	"n.quorum.lost":             "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
-	"n.anomaly":                 "Violation (%s): %s",                                                                                                        // kind word, sentence
+	"n.quorum.none":             "No node still holds it (of %d; the quorum is %d): %s no longer really holds the lock, but does not know it.",                                                                            // total, quorum, client
+	"n.quorum.down":             "Only %d of %d nodes still hold it, fewer than the quorum of %d, but %s stayed down until t=%ss, so no other client could reach a quorum meanwhile: %s still held the lock in practice.", // left, total, quorum, crashed nodes, t back up, client
+	"n.quorum.lost":             "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.",                                                              // left, total, quorum, client
+	"n.anomaly":                 "Violation (%s): %s",                                                                                                                                                                     // kind word, sentence
 	"n.anomaly.info":            "Noted (%s, informational): %s",
 	"n.failover":                "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s and announced it as the new master (switch-master) at t=%[5]ss, %.1[6]f s after %[2]s failed.",                       // group, old, mode, promoted, t announced, seconds
 	"n.failover.bytes":          "%[1]s had received %[2]d of the %[3]d bytes of replication stream %[4]s had written: whatever it lacked is gone.",                                                                                          // promoted, replica offset, master offset, old

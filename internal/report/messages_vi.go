@@ -290,6 +290,8 @@ var messagesVI = map[string]string{
 	"failover.fate.sentinel":    "bị failover bằng lệnh SENTINEL FAILOVER",
 	"failover.promoted":         "%[1]s, được thông báo lúc t=%[2]ss",
 	"failover.promoted.role":    "%[1]s, đã là master lúc t=%[2]ss",
+	"n.quorum.none":             "Không node nào còn giữ key (trên %d node; quorum là %d): %s thực ra không còn giữ lock, nhưng không hề biết.",
+	"n.quorum.down":             "Chỉ còn %d/%d node giữ key, ít hơn quorum %d, nhưng %s vẫn tắt đến t=%ss, nên không client nào khác đạt được quorum trong lúc đó: trên thực tế %s vẫn giữ lock.",
 	"n.quorum.lost":             "Chỉ còn %d/%d node giữ key, ít hơn quorum %d: %s thực ra không còn giữ lock, nhưng không hề biết.",
 	"n.anomaly":                 "Vi phạm (%s): %s",
 	"n.anomaly.info":            "Ghi nhận (%s, chỉ để tham khảo): %s",
