@@ -343,7 +343,7 @@ var messagesVI = map[string]string{
 	"kind.token-regression.repeated": "fencing token bị cấp lặp lại",
 	"kind.unavailable":               "lock không khả dụng",
 	"kind.stuck-lock":                "lock bị kẹt",
-	"kind.not-linearizable":          "vi phạm linearizability",
+	"kind.not-linearizable":          "không linearizable",
 	"a.mutex-overlap":                "%s đều tin rằng mình giữ %s từ t=%ss đến t=%ss.",
 	"a.token-regression":             "%s được cấp fencing token trên %s không tăng (từ t=%ss đến t=%ss): lần cấp sau lặp lại hoặc nhỏ hơn token trước, nên tài nguyên không phân biệt được ai là client giữ cũ.",
 	"a.double-effect":                "%s bị trừ tiền %d lần: %s. Một khoản thanh toán chỉ được xảy ra một lần.",

@@ -110,3 +110,16 @@ func TestTheVietnamesePageOfASpoiledRunSpeaksTheGlossary(t *testing.T) {
 	}
 	speaksTheGlossary(t, filepath.Join(dir, IndexFile))
 }
+
+// Teacher2 #12, reader2: a vi violation reads "Vi phạm (%s)" and a
+// timeline label "vi phạm: %s", so a kind's word that says "vi phạm"
+// again doubles it ("Vi phạm (vi phạm linearizability)").
+func TestAVietnameseViolationNamesItsKindWithoutSayingViolationTwice(t *testing.T) {
+	for _, kind := range []string{checker.KindNotLinearizable, checker.KindMutexOverlap, checker.KindStaleWriteAccepted, checker.KindDoubleEffect} {
+		t.Run(kind+" is named without a second vi phạm", func(t *testing.T) {
+			if w := kindWord(Vietnamese, kind); strings.Contains(strings.ToLower(w), "vi phạm") {
+				t.Errorf("%s reads %q inside %q", kind, w, tr(Vietnamese, "n.anomaly", w, "…"))
+			}
+		})
+	}
+}
