@@ -238,6 +238,8 @@ var messagesVI = map[string]string{
 	"point.before-write":        "ngay trước khi ghi",
 	"point.after-acquire":       "ngay sau khi lấy được lock",
 	"point.before-release":      "ngay trước khi nhả lock",
+	"point.in-acquire":          "giữa lúc lấy lock (các node đã trả lời, thời gian đã trôi qua chưa được đo)",
+	"point.in-renew":            "ngay trước một lần gia hạn",
 	"n.resume":                  "%s tỉnh dậy sau %s bị đóng băng%s.",
 	"n.resume.belief":           " và vẫn tin rằng mình giữ lock trên %s (%s)",
 	"n.resume.belief.permit":    " và vẫn tin rằng mình giữ một permit của %s (%s)",

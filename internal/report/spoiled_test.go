@@ -123,3 +123,17 @@ func TestAVietnameseViolationNamesItsKindWithoutSayingViolationTwice(t *testing.
 		})
 	}
 }
+
+// Reader2 wording: a trigger point was shown raw ("paused (frozen) for
+// 12s, in-acquire") where the page has no word for it.
+func TestEveryTriggerPointHasWordsInBothLanguages(t *testing.T) {
+	for _, p := range []string{history.PointAfterAcquire, history.PointBeforeWrite, history.PointBeforeRelease, history.PointInAcquire, history.PointInRenew} {
+		for _, lang := range []Lang{English, Vietnamese} {
+			t.Run(string(lang)+" names "+p+" in words", func(t *testing.T) {
+				if w := pointWord(lang, p); w == p {
+					t.Errorf("point %s is shown raw", p)
+				}
+			})
+		}
+	}
+}
