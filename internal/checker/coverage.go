@@ -181,9 +181,7 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	var why []string
 	untested := 0
 	if len(faults) > 0 && hit == 0 {
-		// A fault counts only where it reached the client (affects): a
-		// partition of w2 over w1's hold tests nothing, and says whose.
-		untested = len(faults)
+		untested = len(faults) // a partition of w2 over w1's hold tests nothing: say whose
 		whose := target + " of a client it affected"
 		if lockFree {
 			whose = "an in-flight resource operation of a client it affected (the algorithm is lock-free)"
