@@ -135,6 +135,11 @@ type Result struct {
 	// only): a harness on time might have made none of them, so the run
 	// is unknown, not invalid.
 	Marginal []Margin `json:"within_lateness,omitempty"`
+	// Untested is the number of the run's faults when none of them
+	// overlapped a believed hold or an in-flight operation of a client
+	// it affected (coverage only): the faults tested nothing, and the run
+	// is unknown.
+	Untested int `json:"untested_faults,omitempty"`
 	// ShortOfGrants: fewer grants than the minimum ran while the
 	// harness's timers lagged (history.LagRecordNS or more), and the
 	// faults did meet a hold (coverage only): the machine may be what

@@ -179,8 +179,14 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		target = "an in-flight resource operation (the algorithm is lock-free)"
 	}
 	var why []string
+	untested := 0
 	if len(faults) > 0 && hit == 0 {
-		why = append(why, fmt.Sprintf("no fault (of %d) overlapped %s, so the faults tested nothing", len(faults), target))
+		untested = len(faults) // a partition of w2 over w1's hold tests nothing: say whose
+		whose := target + " of a client it affected"
+		if lockFree {
+			whose = "an in-flight resource operation of a client it affected (the algorithm is lock-free)"
+		}
+		why = append(why, fmt.Sprintf("no fault (of %d) overlapped %s, so the faults tested nothing", len(faults), whose))
 	}
 	short := false
 	if int64(ran) < minRan {
@@ -190,7 +196,7 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		short = hit > 0 && h.Header.MaxTimerLagNS >= history.LagRecordNS
 	}
 	if len(why) > 0 {
-		return unproven(Result{ShortOfGrants: short}, strings.Join(why, "; "))
+		return unproven(Result{ShortOfGrants: short, Untested: untested}, strings.Join(why, "; "))
 	}
 	counts := map[string]int{claim.Faults: len(faults), claim.OKAcquires: ran}
 	if lockFree {

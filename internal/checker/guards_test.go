@@ -114,6 +114,28 @@ func TestCoverageCountsOnlyTheClientsAFaultReaches(t *testing.T) {
 	}
 }
 
+// Reader2 #15 (coverage-miss): "no fault (of 1) overlapped a believed
+// lock hold" was said of a partition that ran over w1's hold but cut only
+// w2: the finding says whose holds it counts, and records how many faults
+// tested nothing for a page that tells it in another language.
+func TestCoverageSaysNoFaultMetAHoldOfAClientItAffected(t *testing.T) {
+	b := newHB(false)
+	b.h.Header.Clients = []string{"w1", "w2"}
+	b.h.Header.Nodes = []string{"n1"}
+	b.acquire("w1", "k", 0, 0, 0)
+	b.release("w1", "k", 5, 5, true)
+	b.acquire("w2", "k", 10, 10, 0)
+	b.release("w2", "k", 15, 15, true)
+	b.fault("partition", []string{"w2→n1"}, 1, 4)
+	got := Coverage(context.Background(), b.h)
+	if !strings.Contains(got.Summary, "no fault (of 1) overlapped a believed lock hold or an in-flight lock operation of a client it affected") {
+		t.Errorf("summary %q does not say the partition met no hold of a client it cut", got.Summary)
+	}
+	if got.Untested != 1 {
+		t.Errorf("Untested = %d, want 1 (the one fault tested nothing)", got.Untested)
+	}
+}
+
 // Issue 27 (a fresh reader): "2 of 2 faults overlapped a believed lock
 // hold or an in-flight lock operation" was said of two client clock jumps
 // whose records ended before the first acquire. A jump is instant and its

@@ -375,3 +375,36 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 		}
 	})
 }
+
+// TestNoVietnameseLessonUsesAWordTheGlossaryReplaced: the teacher's
+// review (teacher2 #12) replaced words that mislead a Vietnamese class:
+// "khởi động lại chậm" (slow restart) for the delayed restart, "hiệu
+// năng" (performance) for an efficiency lock, "Bản sửa đổi hai thứ"
+// (readable as "the revision: two things").
+func TestNoVietnameseLessonUsesAWordTheGlossaryReplaced(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	replaced := map[string]string{
+		"khởi động lại chậm":  "trì hoãn khởi động lại",
+		"hiệu năng":           "hiệu quả",
+		"Bản sửa đổi hai thứ": "Bản sửa thay đổi hai điều",
+	}
+	for n, l := range all {
+		texts := append([]Text{l.Goal}, l.Takeaways...)
+		texts = append(texts, l.Caveats...)
+		for _, p := range l.Pairs {
+			texts = append(texts, p.Question)
+		}
+		t.Run(fmt.Sprintf("lesson %d's Vietnamese uses the glossary's words", n), func(t *testing.T) {
+			for _, tx := range texts {
+				for old, want := range replaced {
+					if strings.Contains(strings.Join(strings.Fields(tx.In("vi")), " "), old) {
+						t.Errorf("%q says %q; write %q", tx.In("vi"), old, want)
+					}
+				}
+			}
+		})
+	}
+}

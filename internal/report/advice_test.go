@@ -87,6 +87,10 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 			[]string{"fix.fencing"}, []string{"fix.atomic"}, nil},
 		{"an owner-checked extend is not advised where no one extended the orphan", "c14-crashed-client-stops-believing",
 			nil, []string{"fix.extend.owner"}, nil},
+		{"an unchecked failure record is told to be checked by the lock's token, first, resting on its accepted write (reader2 #10)", "stalled-job-failed-reason",
+			[]string{"fix.record.token", "fix.fencing"}, nil, []string{"op/write"}},
+		{"an idempotency key is not advised where the run had one and it refused the duplicate charge (reader2 #10)", "stalled-job-failed-reason",
+			nil, []string{"fix.idempotency", "fix.idempotency.charge"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := adviceRun(t, tc.run)
@@ -147,6 +151,9 @@ func TestTheRemediesPremisesWords(t *testing.T) {
 		{"fencing a Redlock says where its token comes from", "redlock-clock-jump",
 			map[Lang]string{English: "Redlock's grants carry no such number: take it from a separate counter that only grows",
 				Vietnamese: "Các lần cấp lock của Redlock không kèm số nào như vậy: hãy lấy nó từ một bộ đếm riêng chỉ tăng"}},
+		{"fencing an unchecked failure record names the job store, not the payment gateway (reader2 #10)", "stalled-job-failed-reason",
+			map[Lang]string{English: "the resource (here the job store) refuses any write",
+				Vietnamese: "tài nguyên (ở đây là kho lưu job) từ chối"}},
 		{"the cron skew advice gives the TTL and the clocks' spread", "cron-lock-per-fire-short-ttl",
 			map[Lang]string{English: "its TTL (15s) was shorter than the spread of the schedulers' clocks (20s)",
 				Vietnamese: "TTL của nó (15 s) ngắn hơn độ lệch giữa đồng hồ các scheduler (20 s)"}},
@@ -169,7 +176,7 @@ func TestTheRemediesPremisesWords(t *testing.T) {
 // the page's advice rows carry the same ids.
 func TestEveryAdviceRowCarriesItsClaims(t *testing.T) {
 	for _, run := range []string{"power-loss-everysec", "semaphore-clock-ahead-purge", "semaphore-basic-clock-skew", "semaphore-slow-job-purge",
-		"cron-lock-per-fire-short-ttl", "c05-semaphore-over-admission", "c19f-orphan-kept-by-another-heartbeat"} {
+		"cron-lock-per-fire-short-ttl", "c05-semaphore-over-admission", "c19f-orphan-kept-by-another-heartbeat", "stalled-job-failed-reason"} {
 		t.Run(run+" offers advice resting on true claims", func(t *testing.T) {
 			in := adviceRun(t, run)
 			in.SkipCharts = true

@@ -78,7 +78,7 @@ var Glossary = []Term{
 	{"requirement", "yêu cầu"},
 	{"mutual exclusion", "loại trừ lẫn nhau"},
 	{"linearizable", "linearizable"},
-	{"not linearizable", "vi phạm linearizability"},
+	{"not linearizable", "không linearizable"},
 	{"mutex overlap", "hai client cùng giữ lock"},
 	{"clock jump forward", "đồng hồ nhảy tiến"},
 	{"deadlock-free", "không deadlock"},

@@ -271,6 +271,8 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.offplan")
 		case r.TimingLost:
 			return tr(lang, "sum.busy")
+		case r.Untested > 0:
+			return tr(lang, "sum.untested", r.Untested)
 		case r.Verdict == checker.Unknown:
 			return tr(lang, "sum.unknown")
 		}

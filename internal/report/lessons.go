@@ -725,7 +725,7 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 			}
 			switch {
 			case len(cell.Runs) > 0:
-			case lockFreeOnly && req != ReqSafety:
+			case lockFreeOnly:
 				cell.NA = tr(lang, "req.na", a)
 			case req == ReqFaultTolerance && h.KeepsNoKey():
 				cell.NA = tr(lang, "req.na.nokey", a) // no node of its own to fail

@@ -81,6 +81,7 @@ var messagesEN = map[string]string{
 	"fix.restore.own":         "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
 	"fix.safe":                "Safe unlock: give each holder a random owner token and release with an atomic Lua script that deletes the key only if it still holds your token (lesson 45).",
 	"fix.fencing":             "Fencing token, claimed first: every grant carries a number that only grows; the resource (the payment gateway, the counter, the stock…) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).",
+	"fix.record.token":        "Check the failure record by the lock's token, as the completion is: the job store must take a failedReason write only while the job's lock key still holds the writer's token, so a superseded run's failure cannot overwrite the record of the run that finished (bull #1416; scenario stalled-job-failed-reason-checked).",
 	"fix.idempotency":         "Idempotency key: give the charge a unique key the payment gateway remembers, so a second charge of the same invoice is refused whoever sends it (lesson 48).",
 	"fix.atomic":              "No lock at all: do the check and the change in one atomic Redis command or Lua script (e.g. check-and-decrement), so there is no window to lose (lesson 42).",
 	"fix.enforce":             "The tokens were there but the resource did not check them: the resource must refuse writes with an old fencing token (lesson 46).",
@@ -245,6 +246,8 @@ var messagesEN = map[string]string{
 	"point.before-write":        "just before its write",
 	"point.after-acquire":       "right after acquiring the lock",
 	"point.before-release":      "just before releasing the lock",
+	"point.in-acquire":          "in the middle of its acquire (its nodes had answered, its elapsed time not yet measured)",
+	"point.in-renew":            "just before a renewal",
 	"n.resume":                  "%s woke up after being frozen for %s%s.",                                                                                                                   // client, duration, belief suffix
 	"n.resume.belief":           " and still believes it holds the lock on %s (%s)",                                                                                                          // key, token text
 	"n.resume.belief.permit":    " and still believes it holds a permit of %s (%s)",                                                                                                          // key, token text
@@ -303,8 +306,10 @@ var messagesEN = map[string]string{
 	"failover.fate.sentinel":    "was failed over by a SENTINEL FAILOVER command",
 	"failover.promoted":         "%[1]s, announced at t=%[2]ss",
 	"failover.promoted.role":    "%[1]s, a master by t=%[2]ss",
-	"n.quorum.lost":             "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.", // left, total, quorum, client
-	"n.anomaly":                 "Violation (%s): %s",                                                                                                        // kind word, sentence
+	"n.quorum.none":             "No node still holds it (of %d; the quorum is %d): %s no longer really holds the lock, but does not know it.",                                                                            // total, quorum, client
+	"n.quorum.down":             "Only %d of %d nodes still hold it, fewer than the quorum of %d, but %s stayed down until t=%ss, so no other client could reach a quorum meanwhile: %s still held the lock in practice.", // left, total, quorum, crashed nodes, t back up, client
+	"n.quorum.lost":             "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.",                                                              // left, total, quorum, client
+	"n.anomaly":                 "Violation (%s): %s",                                                                                                                                                                     // kind word, sentence
 	"n.anomaly.info":            "Noted (%s, informational): %s",
 	"n.failover":                "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s and announced it as the new master (switch-master) at t=%[5]ss, %.1[6]f s after %[2]s failed.",                       // group, old, mode, promoted, t announced, seconds
 	"n.failover.bytes":          "%[1]s had received %[2]d of the %[3]d bytes of replication stream %[4]s had written: whatever it lacked is gone.",                                                                                          // promoted, replica offset, master offset, old

@@ -220,6 +220,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.notchecked.fencing": "no operation carried a fencing token",
 		"sum.invalid":            "%d finding(s): %s", // count, kinds
 		"sum.invalid.info":       "%d finding(s), all informational: %s",
+		"sum.untested":           "this run proves nothing: no fault (of %d) overlapped a believed lock hold or an in-flight lock operation of a client it affected, so the faults tested nothing", // faults
 		"sum.unknown":            "could not decide",
 		"sum.busy":               "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
 		"sum.offplan":            "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
@@ -232,6 +233,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"n.tries.permit":     "%s asked for a permit of %s %d times between t=%ss and t=%ss and was refused every time (no permit was free).", // client, key, n, t0, t1
 		// The protected resource, as the fencing advice names it.
 		"fix.fencing.wl": "Fencing token, claimed first: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).", // resource
+		"fix.fencing.of": "the %s",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   // an action's resource (resource.of.*)
 		// A write's action as the story names it (a workload's Action*): in
 		// English the action's own code, as the checkers write it.
 		"act.claim": "claim",
@@ -439,12 +441,14 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.notchecked.fencing": "không thao tác nào mang fencing token",
 		"sum.invalid":            "%d phát hiện: %s",
 		"sum.invalid.info":       "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
+		"sum.untested":           "lần chạy này không chứng minh được gì: không lỗi nào (trong %d) trùng với lúc một client mà nó tác động đang tin mình giữ lock hoặc đang chạy một thao tác lock, nên các lỗi không kiểm tra được gì", // faults
 		"sum.unknown":            "các checker không đủ dữ kiện để kết luận",
 		"sum.busy":               "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
 		"sum.offplan":            "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
 		"n.tries.permit.one":     "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
 		"n.tries.permit":         "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
 		"fix.fencing.wl":         "Fencing token, đăng ký token trước (claim): mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi client giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: client giữ lock cũ ghi trước lần ghi đầu tiên của client giữ mới vẫn lọt qua, trừ khi client mới đã đăng ký token trước (bài 46; lock-theory §7.2).",
+		"fix.fencing.of":         "%s", // an action's resource (resource.of.*)
 		"act.claim":              "đăng ký token",
 		"act.write":              "ghi",
 		"sum.missed":             "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",

@@ -547,7 +547,7 @@ func (n *narrator) nodeLosses(l lease, ttl time.Duration) {
 			s = tr(lang, "n.expired.nodes", l.Client, l.Key, joinAnd(lang, ns), ttl)
 		}
 		if left < q && left+len(ns) >= q && l.BelievedEnd > e {
-			s += " " + tr(lang, "n.quorum.lost", left, len(m.nodes), q, l.Client)
+			s += " " + m.quorumText(lang, g.kind, ns, left, q, &l)
 		}
 		n.add(g.first.End, 1, StepExpiry, g.first, s)
 	}
@@ -749,4 +749,38 @@ func hadTTL(k account.KeyLife) bool {
 		}
 	}
 	return false
+}
+
+// quorumText says what a holder's quorum lost at its keys' end on nodes
+// ns means, left nodes still holding it (quorum q): the lock no longer
+// really its, unless the nodes that lost it crashed and stayed down
+// through its hold so that the nodes up and free of its key are too few
+// for anyone's quorum (a delayed restart: redlock-delayed-restart).
+func (m *model) quorumText(lang Lang, kind string, ns []string, left, q int, l *lease) string {
+	if kind == account.EndCrashed && len(m.nodes)-left-len(ns) < q {
+		upAt := int64(-1)
+		for _, f := range m.a.Faults {
+			if f.Step.Effect == history.EffectCrashNode && slices.ContainsFunc(ns, func(n string) bool { return slices.Contains(f.Step.Nodes, n) }) &&
+				f.Start <= l.BelievedEnd && f.End > upAt {
+				upAt = f.End
+			}
+		}
+		down := upAt > l.BelievedEnd
+		for _, n := range ns {
+			down = down && m.a.NodeDown(n, l.BelievedEnd)
+		}
+		if down {
+			return tr(lang, "n.quorum.down", left, len(m.nodes), q, joinAnd(lang, ns), instant(m.sec(upAt)), l.Client)
+		}
+	}
+	return quorumLost(lang, left, len(m.nodes), q, l.Client)
+}
+
+// quorumLost says that a holder's key stands on left of total nodes,
+// fewer than the quorum q: it no longer really holds the lock.
+func quorumLost(lang Lang, left, total, q int, client string) string {
+	if left == 0 {
+		return tr(lang, "n.quorum.none", total, q, client)
+	}
+	return tr(lang, "n.quorum.lost", left, total, q, client)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // A premise is a fact of the run a remedy's words rest on (issue 27,
@@ -108,6 +109,14 @@ func (f *runFacts) ids(an checker.Anomaly, cs []claim.Claim) []string {
 // language).
 func (f *runFacts) args(key string, cs []claim.Claim) []any {
 	switch key {
+	case "fix.fencing":
+		// A write of an action with a resource of its own (recordAccepted):
+		// the fence guards that resource.
+		for _, c := range cs {
+			if _, ok := messages[English]["resource.of."+c.Action]; ok && c.Kind == claim.Op && c.Action != "" {
+				return []any{c.Action}
+			}
+		}
 	case "fix.fencing.counter":
 		for _, c := range cs {
 			if c.Kind == claim.Fault {
@@ -427,4 +436,14 @@ func staleAfterFresh(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 func onePermit(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	n, ok := f.in.History.Header.Params[history.ParamPermits]
 	return nil, !ok || n <= 1
+}
+
+// recordAccepted is the accepted failure record (workload
+// ActionRecordFailure) among the anomaly's violating writes: its Op
+// claim, whose write the resource took unchecked.
+func recordAccepted(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	return f.found(func(c claim.Claim) bool {
+		return c.Kind == claim.Op && c.Action == workload.ActionRecordFailure && c.How == string(history.OK) &&
+			slices.ContainsFunc(c.Records, func(i int) bool { return slices.Contains(an.Violating, i) })
+	})
 }

@@ -35,6 +35,11 @@ var remedies = []struct {
 	{"", "", checker.KindLostUpdate, []string{"fix.incr", "fix.fencing"}, false, "", nil},
 	{"", "", checker.KindDuplicateRun, []string{"fix.cron"}, false, "", nil},
 	{"", "", checker.KindSplitBrain, []string{"fix.epoch"}, false, "", nil},
+	// A superseded run's failure record (Bull's failedReason) written over
+	// the newer run's record: only that write was unchecked, so the advice
+	// is to check it by the lock's token as the completion is, and a fence
+	// would guard the job store, not the gateway (bull #1416, BR-23).
+	{"", "", checker.KindStaleWriteAccepted, []string{"fix.record.token", "fix.fencing"}, false, "", []premise{recordAccepted}},
 	// Over-admission: the advice follows what the nodes did (issue 27,
 	// false statement 2). No permit purged: the semaphore ranked a caller
 	// ahead of the holders — the basic one ranks by each caller's own
@@ -325,6 +330,9 @@ func adviceOf(in Input, cs []claim.Claim) (out []Advice, any bool) {
 			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && kind.Deduplicates == nil {
 				continue // an idempotency key is the payment gateway's: no use to a counter, a stock, a job
 			}
+			if (k == "fix.idempotency" || k == "fix.idempotency.charge") && kind.Dedup(h.Params) != "" {
+				continue // the run had the key already: advising it would tell the reader to add what was there
+			}
 			if slices.Contains(kind.Unadvised, k) {
 				continue // the workload says the advice does not fit it
 			}
@@ -337,7 +345,7 @@ func adviceOf(in Input, cs []claim.Claim) (out []Advice, any bool) {
 				out[i].Claims = union(out[i].Claims, ids)
 				continue
 			}
-			out = append(out, Advice{Key: o.key, Args: f.args(o.key, backing), Claims: ids})
+			out = append(out, Advice{Key: o.key, Args: f.args(o.key, append(slices.Clone(rowClaims), backing...)), Claims: ids})
 		}
 	}
 	// A token issuer that went backwards is the root cause: checking the
@@ -420,6 +428,11 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 		text := tr(lang, a.Key)
 		if _, ok := messages[English]["wl.resource."+h.Workload]; ok {
 			text = tr(lang, "fix.fencing.wl", tr(lang, "wl.resource."+h.Workload))
+		}
+		if len(a.Args) == 1 {
+			// The write that was accepted went to a resource of its own
+			// (a job's failure record goes to the job store).
+			text = tr(lang, "fix.fencing.wl", tr(lang, "fix.fencing.of", tr(lang, fmt.Sprint("resource.of.", a.Args[0]))))
 		}
 		if slices.Contains(h.Traits, history.TraitMultiNode) {
 			// Redlock's grants carry no token: say where one comes from.

@@ -146,11 +146,12 @@ func Shows(r Results, req string) Showing { return MarkOf(r, req).Showing }
 // findings (their kinds, informational or not, and causes), its claims
 // and its fault plan's effects — never from prose: the one rule of the
 // lesson pages' strips and requirements.html. A run that is not Judged
-// shows nothing; a lock-free run shows only safety. Mutual exclusion and
-// safety are kept only by a run that tested them: a fault, or a job that
-// outlived its TTL.
+// shows nothing; nor does a lock-free run: no two clients can believe
+// they hold a lock none takes (an oversell is the effects checker's
+// finding). Mutual exclusion and safety are kept only by a run that
+// tested them: a fault, or a job that outlived its TTL.
 func MarkOf(r Results, req string) Mark {
-	if !Judged(r) || (lockFree(r) && req != ReqSafety) {
+	if !Judged(r) || lockFree(r) {
 		return Mark{}
 	}
 	tested := len(r.Plan) > 0 || outlivedTTL(r)

@@ -79,10 +79,61 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 	})
 }
 
+// Reader2 #15 (coverage-miss): the headline said no fault overlapped a
+// believed hold, though the partition ran over w1's hold (it cut only
+// w2); the Vietnamese one gave no reason at all.
+func TestAnUntestedFaultIsToldAsMeetingNoHoldOfAClientItReached(t *testing.T) {
+	for _, tt := range []struct {
+		lang Lang
+		want string
+	}{
+		{English, "no fault (of 1) overlapped a believed lock hold or an in-flight lock operation of a client it affected"},
+		{Vietnamese, "không lỗi nào (trong 1) trùng với lúc một client mà nó tác động đang tin mình giữ lock hoặc đang chạy một thao tác lock"},
+	} {
+		t.Run("in "+string(tt.lang)+" the headline says whose holds the fault missed", func(t *testing.T) {
+			in := adviceRun(t, "coverage-miss")
+			in.Lang = tt.lang
+			if in.Verdict != checker.Unknown {
+				t.Fatalf("verdict %s, want unknown", in.Verdict)
+			}
+			if got := Headline(in); !strings.Contains(got, tt.want) {
+				t.Errorf("headline %q, want it to say %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestTheVietnamesePageOfASpoiledRunSpeaksTheGlossary(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Write(dir, alone(Vietnamese)); err != nil {
 		t.Fatal(err)
 	}
 	speaksTheGlossary(t, filepath.Join(dir, IndexFile))
+}
+
+// Teacher2 #12, reader2: a vi violation reads "Vi phạm (%s)" and a
+// timeline label "vi phạm: %s", so a kind's word that says "vi phạm"
+// again doubles it ("Vi phạm (vi phạm linearizability)").
+func TestAVietnameseViolationNamesItsKindWithoutSayingViolationTwice(t *testing.T) {
+	for _, kind := range []string{checker.KindNotLinearizable, checker.KindMutexOverlap, checker.KindStaleWriteAccepted, checker.KindDoubleEffect} {
+		t.Run(kind+" is named without a second vi phạm", func(t *testing.T) {
+			if w := kindWord(Vietnamese, kind); strings.Contains(strings.ToLower(w), "vi phạm") {
+				t.Errorf("%s reads %q inside %q", kind, w, tr(Vietnamese, "n.anomaly", w, "…"))
+			}
+		})
+	}
+}
+
+// Reader2 wording: a trigger point was shown raw ("paused (frozen) for
+// 12s, in-acquire") where the page has no word for it.
+func TestEveryTriggerPointHasWordsInBothLanguages(t *testing.T) {
+	for _, p := range []string{history.PointAfterAcquire, history.PointBeforeWrite, history.PointBeforeRelease, history.PointInAcquire, history.PointInRenew} {
+		for _, lang := range []Lang{English, Vietnamese} {
+			t.Run(string(lang)+" names "+p+" in words", func(t *testing.T) {
+				if w := pointWord(lang, p); w == p {
+					t.Errorf("point %s is shown raw", p)
+				}
+			})
+		}
+	}
 }

@@ -644,3 +644,35 @@ func TestANodeClockThatJumpsBackIsToldAsKeysLivingLonger(t *testing.T) {
 		})
 	}
 }
+
+// Reader2 #16 (redlock-delayed-restart, a VALID contrast): "w1 no longer
+// really holds the lock" was told at 2.1 s, though n3 stayed down until
+// 13.1 s, so no other client could reach a quorum; and a key gone from
+// every node was told as "Only 0 of 5 nodes" (reader2 wording).
+func TestALostQuorumIsToldOnlyWhereAnotherClientCouldTakeOne(t *testing.T) {
+	for _, tt := range []struct {
+		lang      Lang
+		want, not string
+	}{
+		{English, "but n3 stayed down until t=13.1s, so no other client could reach a quorum meanwhile", "w1 no longer really holds the lock"},
+		{Vietnamese, "nhưng n3 vẫn tắt đến t=13,1s, nên không client nào khác đạt được quorum trong lúc đó", "thực ra không còn giữ lock"},
+	} {
+		t.Run("in "+string(tt.lang)+" a crashed node kept down is told as keeping others out", func(t *testing.T) {
+			in := adviceRun(t, "redlock-delayed-restart")
+			in.Lang = tt.lang
+			var b strings.Builder
+			for _, s := range Narrative(in) {
+				b.WriteString(s.String() + "\n")
+			}
+			got := b.String()
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+				t.Errorf("narrative lacks %q or says %q:\n%s", tt.want, tt.not, got)
+			}
+		})
+	}
+	t.Run("a key gone from every node is not told as only 0 of them", func(t *testing.T) {
+		if got := quorumLost(English, 0, 5, 3, "w1"); strings.Contains(got, "Only 0") || !strings.Contains(got, "No node still holds it") {
+			t.Errorf("quorum lost on every node reads %q", got)
+		}
+	})
+}
