@@ -370,8 +370,11 @@ func (n *narrator) toldAt(c claim.Claim) int64 {
 // it)" of an acquire whose validity ran out, or whose WAIT got too few
 // replicas): told from its Refusal claim Granted, or from its own record's
 // refusal.
-func (n *narrator) refusedByLock(c claim.Claim) (string, bool) {
-	lang, m := n.lang, n.m
+func (n *narrator) refusedByLock(c claim.Claim) (string, bool) { return n.m.refusedByLock(n.lang, c) }
+
+// refusedByLock is the narrator's line of an acquire refused by the lock
+// itself (see narrator.refusedByLock), in lang.
+func (m *model) refusedByLock(lang Lang, c claim.Claim) (string, bool) {
 	switch {
 	case c.Kind == claim.Refusal && c.What == claim.Granted:
 		nodes := joinAnd(lang, c.Nodes)
