@@ -29,19 +29,19 @@ func TestRefusalCausesAreCheckedAgainstTheHistory(t *testing.T) {
 		pick   func(claim.Claim) bool
 		mutate func(*claim.Claim)
 	}{
-		{"a refusal by the lock whose validity ran out is refused when the acquire is said to have taken less than its TTL", read("c30a-redlock-validity-ran-out"),
+		{"a refusal by the lock whose validity ran out is refused when the acquire is said to have taken less than its TTL", read("c31a-redlock-validity-ran-out"),
 			func(c claim.Claim) bool { return c.What == claim.Granted && c.How == claim.Validity },
 			func(c *claim.Claim) { c.Elapsed, c.Validity = c.TTL/2, c.TTL/2-c.Drift }},
-		{"a refusal by the lock is refused when it claims a node its SETs did not take", read("c30a-redlock-validity-ran-out"),
+		{"a refusal by the lock is refused when it claims a node its SETs did not take", read("c31a-redlock-validity-ran-out"),
 			func(c claim.Claim) bool { return c.What == claim.Granted },
 			func(c *claim.Claim) { c.Records[1] = c.Records[2] }},
-		{"a refusal by the lock is refused when its record gives another reason", read("c30a-redlock-validity-ran-out"),
+		{"a refusal by the lock is refused when its record gives another reason", read("c31a-redlock-validity-ran-out"),
 			func(c claim.Claim) bool { return c.What == claim.Granted },
 			func(c *claim.Claim) { c.How = history.RefusalNotReplicated }},
-		{"a refusal by a met key is refused when the SET is said to have run outside the acquire", read("c30c-refused-by-own-late-set"),
+		{"a refusal by a met key is refused when the SET is said to have run outside the acquire", read("c31c-refused-by-own-late-set"),
 			func(c claim.Claim) bool { return c.What == claim.Met && c.Own },
 			func(c *claim.Claim) { c.At = c.End + 1e9 }},
-		{"a refusal by a met key is refused when it names another owner", read("c30c-refused-by-own-late-set"),
+		{"a refusal by a met key is refused when it names another owner", read("c31c-refused-by-own-late-set"),
 			func(c claim.Claim) bool { return c.What == claim.Met && !c.Own && c.By != c.Client },
 			func(c *claim.Claim) { c.By = c.Client + "x" }},
 	}
