@@ -49,6 +49,7 @@ type Account struct {
 	counters     []CounterValue
 	byKey        map[string][]int // node|key → positions in Keys
 	grants       map[int][]int    // acquire op index → positions in Keys it was granted by
+	metBy        map[int]int      // a SET NX that found its key → the node command that created the key it found
 	memberGrants map[int][]int    // acquire op index → positions in Members it was granted by
 	reentries    map[int][]int    // acquire op index → positions in Keys it re-entered (reentry.go)
 	grantList    []Grant

@@ -95,11 +95,14 @@ func (a *Account) opClaim(i int) claim.Claim {
 	switch {
 	case op.Open():
 		c.How, c.End = claim.Open, a.end
-	case op.Type == history.Info, op.Type == history.OK && (op.F == history.Acquire || op.F == history.Probe):
+	case op.Type == history.Info, op.Type == history.OK && (op.F == history.Acquire || op.F == history.Probe),
+		op.Type == history.Fail && op.F == history.Acquire && v.Refusal != "":
 		// How it ended is what its line tells ("ended in an error", "got
 		// no answer"): it is told when it ended (issue 27, a fresh reader:
 		// an acquire begun at 0.06 s told at 0.1 s as having ended in an
-		// error, which came at 12.35 s). A grant is told when it returned.
+		// error, which came at 12.35 s). A grant is told when it returned,
+		// and a refusal its record gives a reason for when it came (a WAIT
+		// that waited 15 s).
 		c.At = op.Complete
 	}
 	return c
@@ -253,6 +256,9 @@ func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 // its key that stood on a node throughout the acquire.
 func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 	op := a.H.Ops[i]
+	if c, ok := a.grantedRefusal(i); ok {
+		return c, true
+	}
 	for _, n := range a.H.Header.Nodes {
 		for _, j := range a.byKey[nk(n, op.Key)] {
 			k := a.keys[j]
@@ -266,7 +272,77 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 			}
 		}
 	}
+	return a.metRefusal(i)
+}
+
+// grantedRefusal states an acquire refused by the lock itself, not by a
+// key (claim.Granted): its own SETs created its key on a quorum of the
+// nodes (or on any, when its record names why it was refused), and its
+// record's refusal or its length past the key's TTL says why.
+func (a *Account) grantedRefusal(i int) (claim.Claim, bool) {
+	op := a.H.Ops[i]
+	c := claim.Claim{Kind: claim.Refusal, What: claim.Granted, Client: op.Client, Key: op.Key, By: op.Client,
+		Start: op.Invoke, End: op.Complete, How: op.Value.Refusal, Records: []int{i}}
+	for _, n := range a.H.Header.Nodes {
+		for _, j := range a.byKey[nk(n, op.Key)] {
+			k := a.keys[j]
+			if k.Observed && k.Owner == op.Client && k.Set >= 0 && a.H.Ops[k.Set].F == history.NodeCmd &&
+				op.Invoke-grantSlack <= k.Start && k.Start <= op.Complete+grantSlack && !a.metIn(i, n) {
+				c.Nodes, c.Records = append(c.Nodes, n), append(c.Records, k.Set)
+				break
+			}
+		}
+	}
+	if len(c.Nodes) == 0 || c.How == "" && len(c.Nodes) < a.Quorum() {
+		return claim.Claim{}, false
+	}
+	c.Node = c.Nodes[0]
+	if ttl := op.Value.TTL; (c.How == "" || c.How == claim.Validity) && ttl > 0 && op.Complete-op.Invoke >= ttl-claim.Drift(ttl) {
+		c.How, c.TTL, c.Elapsed, c.Drift = claim.Validity, ttl, op.Complete-op.Invoke, claim.Drift(ttl)
+		c.Validity = ttl - c.Elapsed - c.Drift
+	}
+	return c, true
+}
+
+// metRefusal states whose key a SET NX of acquire i found on a node
+// (claim.Met) when no key stood through the whole acquire: a SET sent late,
+// or run when its stopped node woke.
+func (a *Account) metRefusal(i int) (claim.Claim, bool) {
+	op := a.H.Ops[i]
+	for j, cmd := range a.H.Ops { // in the history's order, the first SET NX that met a key
+		set, ok := a.metBy[j]
+		if !ok || cmd.Client != op.Client || cmd.Invoke < op.Invoke-grantSlack || cmd.Invoke > op.Complete+grantSlack || set < 0 {
+			continue
+		}
+		p := a.lifeSetBy(cmd.Value.Node, op.Key, set)
+		if p < 0 {
+			continue
+		}
+		k := a.keys[p]
+		if !k.Observed || k.Owner == "" || k.Owner == op.Client && len(cmd.Value.Cmd) > 2 && k.Value == cmd.Value.Cmd[2] {
+			continue // its own SET of this acquire, sent again
+		}
+		c := claim.Claim{Kind: claim.Refusal, What: claim.Met, Client: op.Client, Key: op.Key, Node: k.Node, By: k.Owner, Token: k.Value,
+			Start: op.Invoke, End: op.Complete, At: cmd.Invoke, Records: []int{i, k.Set}}
+		if k.Owner == op.Client {
+			a.ownRefusal(&c, k)
+		}
+		return c, true
+	}
 	return claim.Claim{}, false
+}
+
+// metIn reports whether a SET NX of acquire i's client found a key on
+// node while i ran: that node did not grant it.
+func (a *Account) metIn(i int, node string) bool {
+	op := a.H.Ops[i]
+	for j := range a.metBy {
+		cmd := a.H.Ops[j]
+		if cmd.Client == op.Client && cmd.Value.Node == node && op.Invoke-grantSlack <= cmd.Invoke && cmd.Invoke <= op.Complete+grantSlack {
+			return true
+		}
+	}
+	return false
 }
 
 // ownRefusal tells how refusal c met its own client's key k (issue 27, a
@@ -278,7 +354,11 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 // SET and the refused acquire. Neither: the client met a lease it was
 // granted (its record names no cause of its own).
 func (a *Account) ownRefusal(c *claim.Claim, k KeyLife) {
-	if j := a.setBy(k); j >= 0 && a.H.Ops[j].Type != history.OK {
+	j := a.setBy(k)
+	if j < 0 || j == c.Records[0] {
+		j = a.lateSetBy(k, c.Start) // a SET that ran after its acquire gave up (its node stopped, then woken)
+	}
+	if j >= 0 && a.H.Ops[j].Type != history.OK {
 		c.Own, c.Records = true, append(c.Records, j)
 		return
 	}
@@ -290,6 +370,20 @@ func (a *Account) ownRefusal(c *claim.Claim, k KeyLife) {
 			return
 		}
 	}
+}
+
+// lateSetBy is the last acquire of k's owner on its key, answered info
+// (outcome unknown), invoked before k was set and before `before`: the one
+// whose SET, held up, ran late. -1 when none.
+func (a *Account) lateSetBy(k KeyLife, before int64) int {
+	j := -1
+	for i, op := range a.H.Ops {
+		if op.F == history.Acquire && op.Process >= 0 && op.Client == k.Owner && op.Key == k.Key && op.Type == history.Info &&
+			op.Invoke < k.Start && op.Invoke < before && (j < 0 || op.Invoke > a.H.Ops[j].Invoke) {
+			j = i
+		}
+	}
+	return j
 }
 
 // setBy is the history index of the acquire of k's owner whose command

@@ -90,7 +90,10 @@ func (s *sim) cmdSet(c command) {
 		exists = false
 	}
 	switch {
-	case nx && exists, xx && !exists:
+	case nx && exists:
+		s.a.metBy[c.i] = s.a.keys[cur].Set // the key this SET NX found: whose key refused it
+		return
+	case xx && !exists:
 		return
 	case nx && s.refused(c.op, val):
 		return // the node had a key the model lost (see refused)
@@ -119,7 +122,9 @@ func (s *sim) cmdSetNX(c command) {
 		return
 	}
 	s.settle(c.args[1], c.t)
-	if _, exists := s.strs[c.args[1]]; !exists && !s.refused(c.op, c.args[2]) {
+	if cur, exists := s.strs[c.args[1]]; exists {
+		s.a.metBy[c.i] = s.a.keys[cur].Set
+	} else if !s.refused(c.op, c.args[2]) {
 		s.create(c.args[1], c.args[2], s.by, c.t, -1, c.i)
 	}
 }

@@ -23,6 +23,7 @@ func (a *Account) replay() {
 	}
 	owners := a.tokenOwners()
 	failovers := a.failovers()
+	a.metBy = map[int]int{}
 	for _, node := range a.H.Header.Observed {
 		ev := per[node]
 		sort.SliceStable(ev, func(i, j int) bool { return a.H.Ops[ev[i]].Invoke < a.H.Ops[ev[j]].Invoke })

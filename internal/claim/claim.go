@@ -72,6 +72,19 @@ const (
 	// the key was set (the third record), had set it: the new process met
 	// its predecessor's lease. Records: the acquire, the SET of the key it
 	// met, then that acquire or that restart. [4]
+	//
+	// What Met: the key did not stand through the acquire, but its SET NX
+	// on Node found it there at At (a SET sent late, a node stopped and
+	// woken): Node held Key then with By's value.
+	//
+	// What Granted: no key refused it. The acquire's own SETs created
+	// Client's key on Nodes (a quorum of the run's nodes, or any when its
+	// record names a reason), yet the lock refused: How is why, the
+	// acquire's record's refusal (history.Refusal*: not-replicated), or
+	// Validity when the acquire took longer than its key's TTL less the
+	// clock drift allowance (Elapsed = End − Start ≥ TTL − Drift): the
+	// lease had run out before the grant came back. Records: the acquire,
+	// then the SETs. A line about it is told at End. [reader 2]
 	Refusal Kind = "refusal"
 	// QueueHead: Client's acquire (or final probe) [Start, End] of Key was
 	// refused while no node held Key, and the waiter list What on Node (a
@@ -204,7 +217,12 @@ const (
 	Thawed = "thawed"
 	// Restarted is the How of a Refusal by the key of the client's
 	// process a restart killed.
-	Restarted  = "restarted"
+	Restarted = "restarted"
+	// Met and Granted are the What of a Refusal (see Refusal); Validity
+	// the How of a Granted one whose lease had run out.
+	Met        = "met"
+	Granted    = "granted"
+	Validity   = history.RefusalValidity
 	RecordedW  = "recorded"
 	Unrecorded = "unrecorded"
 	// Open is the How of an Op claim about an operation never answered.
@@ -284,6 +302,9 @@ type Claim struct {
 	// Kinds of an Experiment claim: the violation kinds its run showed
 	// (its non-informational anomalies' kinds, in its results' order).
 	Kinds []string `json:"kinds,omitempty"`
+	// Nodes of a Refusal claim Granted: where the acquire's own SETs
+	// created its key.
+	Nodes []string `json:"nodes,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps

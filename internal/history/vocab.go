@@ -38,6 +38,11 @@ const (
 	// client gave the key back and refused (safe-wait, issue 17): the
 	// replication guard, not the key of another holder, refused it.
 	RefusalNotReplicated = "not-replicated"
+	// RefusalValidity: a quorum of the nodes set the key, but the acquire
+	// took so long that the lease's validity (its TTL less the time taken
+	// and the clock drift allowance) had run out (Redlock, redis.io
+	// distlock): the client gave the lock up.
+	RefusalValidity = "validity"
 )
 
 // Pause points of a client (design §5): where a point-triggered fault step

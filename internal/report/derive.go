@@ -326,7 +326,8 @@ func shortTokens(h history.History) map[string]string {
 // refusalKey is the message of a refused acquire o ("n.tries", ".one" for
 // a single attempt): a semaphore refused a permit; a lock whose key no
 // node held then, by the account, refused it for a reason of its own
-// (a fair lock's queue); else someone else held the lock.
+// (a fair lock's queue); else the plain refusal, which names no one (a
+// claim names whose key refused it, when the nodes show one).
 func (m *model) refusalKey(o history.Op) string {
 	switch {
 	case workload.Of(m.h.Header).Permits:

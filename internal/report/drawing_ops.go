@@ -19,17 +19,22 @@ import (
 func (b *builder) tries() {
 	m, lang := b.m, b.lang
 	n := 0
+	var cs *storyClaims
 	for i, o := range b.in.History.Ops {
 		if o.F != history.Acquire || o.Type != history.Fail {
 			continue
 		}
+		if cs == nil {
+			cs = newStoryClaims(m.a.Claims())
+		}
+		c := cs.op(i)
 		li := b.laneOf(o.Client)
 		if li < 0 || m.laneOf(o.Client) < 0 {
 			continue
 		}
 		x := m.sec(o.Invoke)
 		b.shape(chart.Shape{Kind: chart.ShTry, Lane: li, Lane2: li, X0: x, X1: x, Y0: 0.38, Y1: 0.38, Color: -1,
-			Tipf: func() string { return b.at(o.Invoke) + ": " + tr(lang, m.refusalKey(o)+".one", o.Client, o.Key) }, Op: i + 1,
+			Tipf: func() string { return m.refusalTip(lang, o, c, b.at) }, Op: i + 1,
 			Ref: either(ref(claim.Refusal, i, ""), ref(claim.Outcome, i, ""))})
 		n++
 	}
@@ -526,4 +531,31 @@ func focusOf(in Input, m *model) float64 {
 		return info
 	}
 	return m.sec(m.end) / 2
+}
+
+// refusalTip is the tooltip of refused acquire o, from its claim c, as
+// the story tells it: refused by the lock itself (told at its end), or by
+// the key its claim names, else with no one named (reader 2: the tip said
+// "(someone else held it)" of a WAIT that waited 15 s). at writes an
+// instant.
+func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64) string) string {
+	if text, ok := m.refusedByLock(lang, c); ok {
+		return at(o.Complete) + ": " + text
+	}
+	when := o.Invoke
+	if c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0 {
+		when = c.At
+	}
+	msg := m.refusalKey(o)
+	switch {
+	case c.Kind == claim.Refusal && c.Own:
+		return at(when) + ": " + tr(lang, "n.tries.own.one", o.Client, o.Key)
+	case c.Kind == claim.Refusal && c.How == claim.Restarted:
+		return at(when) + ": " + tr(lang, "n.tries.restarted.one", o.Client, o.Key, c.By, c.Node)
+	case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
+		return at(when) + ": " + tr(lang, "n.tries.by.one", o.Client, o.Key, c.By, c.Node)
+	case c.Kind == claim.QueueHead:
+		return at(when) + ": " + tr(lang, "n.tries.queue.one", o.Client, o.Key, c.By, c.What)
+	}
+	return at(when) + ": " + tr(lang, msg+".one", o.Client, o.Key)
 }

@@ -158,164 +158,168 @@ var messagesEN = map[string]string{
 	"say.double.clock.rate.one": "The invoice (%s) was charged twice: %s kept acting on a lock it had lost %.1f s earlier, when %s's clock, running fast, expired its key early.",                                          // key, client, seconds, nodes
 
 	// Narrative. Times are scenario seconds, formatted by the caller.
-	"n.acquire":                 "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
-	"n.acquire.permit":          "%s acquired a permit of %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
-	"a.mutex-overlap.permits":   "%s all believed they held a permit of %s from t=%ss to t=%ss: more holders than its %d permits.",                        // clients, key, t0, t1, permits
-	"n.release.permit":          "%s released its permit of %s.",                                                                                          // client, key
-	"a.stale-write-accepted":    "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
-	"n.acquire.nodes":           "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
-	"n.probe":                   "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
-	"n.probe.permit":            "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
-	"n.token.fence":             "token %d",
-	"n.token.owner":             "owner token %s",
-	"n.tries.one":               "%s tried to acquire %s and was refused (someone else held it).",                                                                                                                                       // client, key
-	"n.tries":                   "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time (someone else held it).",                                                                                           // client, key, n, t0, t1
-	"n.tries.by.one":            "%[1]s tried to acquire %[2]s and was refused: %[3]s's key stood on %[4]s.",                                                                                                                            // client, key, owner, node
-	"n.tries.by":                "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key stood on %[7]s.",                                                                       // client, key, n, t0, t1, owner, node
-	"n.tries.own.one":           "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                                                      // client, key
-	"n.tries.own":               "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.",                          // client, key, n, t0, t1
-	"n.tries.free.one":          "%s tried to acquire %s and was refused, though no node held the lock's key then.",                                                                                                                     // client, key
-	"n.tries.free":              "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held the lock's key then.",                                                                         // client, key, n, t0, t1
-	"n.tries.queue.one":         "%[1]s tried to acquire %[2]s and was refused: the lock's key was free, but %[3]s's entry headed the waiter queue %[4]s.",                                                                              // client, key, head's owner, queue key
-	"n.tries.queue":             "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: the lock's key was free, but %[6]s's entry headed the waiter queue %[7]s.",                         // client, key, n, t0, t1, head's owner, queue key
-	"n.tries.restarted.one":     "%[1]s tried to acquire %[2]s and was refused by the lease of its previous process, which its restart had killed: that key still stood on %[4]s.",                                                      // client, key, owner, node
-	"n.tries.restarted":         "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time by the lease of its previous process, which its restart had killed: that key still stood on %[7]s.", // client, key, n, t0, t1, owner, node
-	"n.acquire.info.refused":    "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
-	"n.acquire.info.reset":      "%s's acquire of %s lost its connection before the reply: outcome unknown.",
-	"n.acquire.info.error":      "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
-	"n.acquire.info":            "%s's acquire of %s got no answer: outcome unknown.",
-	"n.read":                    "%s read %s: %s.",          // client, key, result
-	"n.write.ok":                "%s: %s of %s accepted%s.", // client, action, key, token suffix
-	"n.write.claim":             "%s registered its token at the resource for %s%s: accepted.",
-	"n.write.refused":           "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
-	"n.write.info.refused":      "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
-	"n.write.info.reset":        "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
-	"n.write.info.error":        "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
-	"n.write.info":              "%s's %s of %s%s got no answer: it may or may not have happened.",
-	"n.with.token":              " with token %d",
-	"n.with.word":               "with",
-	"n.release.ok":              "%s released %s (key deleted).",
-	"n.release.at.node":         "(The time is %s's record of the command that removed the key.)",                                                                                               // node
-	"n.release.kept":            "%s released %s without deleting its key: the release set the key to expire %s later, at t=%ss.",                                                               // client, key, ttl, t
-	"n.release.rewrote":         "%s released %s without deleting its key: the release wrote the key again (a new value) to expire %s later, at t=%ss.",                                         // client, key, ttl, t
-	"n.release.kept.unknown":    "%s's release of %s got no definite answer, but the node ran it, without deleting the key: it set the key to expire %s later, at t=%ss.",                       // client, key, ttl, t
-	"n.release.rewrote.unknown": "%s's release of %s got no definite answer, but the node ran it, without deleting the key: it wrote the key again (a new value) to expire %s later, at t=%ss.", // client, key, ttl, t
-	"n.release.kept.at.node":    "(The time is %s's record of the release's command.)",                                                                                                          // node
-	"n.release.gone":            "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                                                             // client, key, cause
-	"n.release.permit.gone":     "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",                                           // client, key, t
-	"n.gone.expired":            "it had expired at t=%ss",                                                                                                                                      // t
-	"n.gone.clock":              "it had expired early at t=%ss, when a node's clock jumped",                                                                                                    // t
-	"n.gone.clock.rate":         "it had expired early at t=%ss, when a node's clock ran fast",                                                                                                  // t
-	"n.gone.restored":           "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                                                        // t, client
-	"n.gone.removed":            "%[2]s had deleted it at t=%[1]ss",                                                                                                                             // t, client
-	"n.gone.sharer":             "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                                                          // t, client
-	"n.gone.deleted":            "a janitor had deleted it at t=%ss",                                                                                                                            // t
-	"n.gone.taken.released":     "; %s had already taken and released the lock",                                                                                                                 // client
-	"n.gone.taken.holds":        "; %s holds the lock now",                                                                                                                                      // client
-	"n.release.mutex":           "%s released %s: the in-process mutex is free again (no key in Redis was involved).",                                                                           // client, key
-	"n.release.nolock":          "%s's release of %s freed nothing: the no-lock control had taken nothing.",                                                                                     // client, key
-	"n.acquire.mutex":           "%s acquired the in-process mutex on %s (%s). It has no TTL and no key in Redis: it stays held until its holder releases it.",                                  // client, key, token text
-	"n.acquire.nolock":          "%s was let in to %s by the no-lock control, which grants every acquire and takes nothing (%s).",                                                               // client, key, token text
-	"n.tries.mutex.one":         "%s tried to acquire %s and was refused: another client held the in-process mutex.",                                                                            // client, key
-	"n.tries.mutex":             "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time: another client held the in-process mutex.",                                // client, key, n, t0, t1
-	"n.release.none.other":      "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
-	"n.release.none":            "%s tried to release %s: nothing of its own to delete.",
-	"n.release.info.refused":    "%s's release of %s could not connect (connection refused): recorded as unknown.",
-	"n.release.info.reset":      "%s's release of %s lost its connection before the reply: outcome unknown.",
-	"n.release.info.error":      "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
-	"n.release.info":            "%s's release of %s got no answer: outcome unknown.",
-	"n.release.notrun.expired":  "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already expired at t=%[3]ss.",    // client, key, t, node
-	"n.release.notrun.gone":     "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already left %[4]s at t=%[3]ss.", // client, key, t, node
-	"n.release.notrun":          "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.",     // client, key
-	"n.extend.ok":               "%s extended its lock on %s.",
-	"n.renew.ok":                "%s's watchdog renewed its lock on %s.",
-	"n.renew.fail":              "%s's watchdog could not renew its lock on %s.",
-	"n.renew.foreign":           "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
-	"n.extend.foreign":          "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",           // client, key, owner
-	"n.extend.missed":           "%s's extend of its lock on %s was answered as done, but when its command ran the node had no key for it to extend.",                                     // client, key
-	"n.renew.missed":            "%s's watchdog was told it renewed its lock on %s, but when its command ran the node had no key for it to renew.",                                        // client, key
-	"n.began":                   "It had begun at t=%ss.",
-	"n.extend.fail":             "%s could not extend its lock on %s.",
-	"n.lost":                    "%s concluded its lock on %s was lost and stopped.",
-	"n.pause":                   "%s was paused (frozen) for %s%s.",                                                                   // client(s), duration, point suffix: no cause named
-	"n.pause.gc":                "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
-	"n.pause.event-loop":        "%s was frozen by a blocked event loop for %s%s: none of its timers ran, its lease renewal neither.", // client(s), duration, point suffix
-	"n.pause.sleep":             "%s was frozen by a host sleep of %s%s.",                                                             // client(s), duration, point suffix
-	"n.pause.stop":              "%s was stopped by SIGSTOP for %s%s.",                                                                // client(s), duration, point suffix
-	"n.pause.point":             ", %s",                                                                                               // point words
-	"point.before-write":        "just before its write",
-	"point.after-acquire":       "right after acquiring the lock",
-	"point.before-release":      "just before releasing the lock",
-	"point.in-acquire":          "in the middle of its acquire (its nodes had answered, its elapsed time not yet measured)",
-	"point.in-renew":            "just before a renewal",
-	"n.resume":                  "%s woke up after being frozen for %s%s.",                                                                                                                   // client, duration, belief suffix
-	"n.resume.belief":           " and still believes it holds the lock on %s (%s)",                                                                                                          // key, token text
-	"n.resume.belief.permit":    " and still believes it holds a permit of %s (%s)",                                                                                                          // key, token text
-	"n.fault":                   "Fault: %s on %s for %s%s.",                                                                                                                                 // fault word, targets, duration, detail
-	"n.fault.end":               "Fault healed: %s on %s.",                                                                                                                                   // fault word, targets
-	"n.partition":               "Network partition: %s, for %s.",                                                                                                                            // cut sentences, duration
-	"n.cut.one":                 "%s cannot reach %s",                                                                                                                                        // from, to
-	"n.cut.heal":                "%s can reach %s again",                                                                                                                                     // from, to
-	"n.cut.heal.down":           "the cut between %s and %s was lifted, but %s was still down",                                                                                               // from, to, nodes down
-	"n.replag.stop":             "Replication stopped: %s, for %s.",                                                                                                                          // stop sentences, duration
-	"n.replag.stop.one":         "%[1]s receives nothing of %[2]s's replication stream",                                                                                                      // replica, master
-	"n.replag.stop.end":         "Replication stream no longer held back: %s.",                                                                                                               // heal sentences
-	"n.replag.heal":             "%[1]s can receive %[2]s's stream again",                                                                                                                    // replica, master
-	"n.replag.heal.down":        "the stop on %[1]s's replication link was lifted, but %[2]s was still down",                                                                                 // replica, master
-	"n.replag.delay":            "Replication lag: %s, for %s (%v ± %v).",                                                                                                                    // delay sentences, duration, latency, jitter
-	"n.replag.delay.one":        "%[2]s's replication stream reaches %[1]s late",                                                                                                             // replica, master
-	"n.partition.end":           "Network partition healed: %s.",                                                                                                                             // heal sentences
-	"n.clock.jump":              "%s's clock jumped %s: keys on it expire that much sooner (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).",     // nodes, signed jump
-	"n.clock.jump.back":         "%s's clock jumped back %s: keys on it expire that much later (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).", // nodes, jump
-	"n.clock.jump.client":       "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",                                                                  // clients, signed jump
-	"n.clock.rate":              "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner.",                                                                            // nodes, duration, rate
-	"n.clock.rate.slow":         "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much later.",                                                                             // nodes, duration, rate (< 1)
-	"n.clock.rate.client":       "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                      // clients, duration, rate
-	"n.starve":                  "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
-	"n.key.nottl":               "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
-	"n.crash.client":            "%s crashed: it stops for good and never releases its lock.",
-	"n.crash.client.waiting":    "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.",                         // client
-	"n.crash.client.keyset":     "%[1]s crashed after its key %[2]s was set on %[3]s, though no ok reply had told it so: it stops for good and never removes the key.", // client, key, node
-	"n.crash.client.nolock":     "%s crashed, holding no lock then: it stops for good.",                                                                                // client                                                                                                // client
-	"n.delete.key":              "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                             // key, nodes
-	"n.crash":                   "%s crashed and lost its keys; down for %s.",                                                                                          // nodes, duration
-	"n.crash.end":               "%s restarted.",                                                                                                                       // nodes
-	"n.crash.kept":              "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
-	"n.crash.some":              "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
-	"n.crash.from.aof":          "its append-only file",
-	"n.crash.from.rdb":          "its last RDB snapshot",                                          // nodes, duration
-	"n.pause.node":              "Redis on %s was frozen for %s.",                                 // nodes, duration
-	"n.latency":                 "Network latency: replies to %s delayed for %s (%v ± %v).",       // slow sentences, duration, latency, jitter
-	"n.slow.one":                "%s from %s",                                                     // client, nodes
-	"n.reset":                   "Connections reset (TCP RST): %s.",                               // cut sentences
-	"n.expired.paused":          "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
-	"n.expired.belief":          "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
-	"n.expired":                 "%s's lock on %s expired in Redis (TTL %s).",
-	"n.expired.thawed":          "%[3]s woke and dropped %[1]s's key %[2]s: its TTL (%[4]s) had run out at t=%[5]ss, while %[3]s was frozen (SIGSTOP) and could expire nothing.", // client, key, node, ttl, t
-	"n.expired.thawed.paused":   "%s was paused then too.",                                                                                                                       // client
-	"n.expired.kept":            "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                                           // client, key, t, ttl
-	"n.expired.nodes":           "%s's key %s expired on %s (TTL %s).",                                                                                                           // client, key, nodes, ttl
-	"n.expired.clock.rate":      "%s's key %s expired early on %s: its clock ran fast.",                                                                                          // client, key, nodes
-	"n.expired.clock.slow":      "%s's key %s expired on %s: its clock ran slow.",                                                                                                // client, key, nodes
-	"n.expired.clock":           "%s's key %s expired early on %s: its clock had jumped.",                                                                                        // client, key, nodes
-	"n.expired.crash":           "%s's key %s was lost on %s: the node crashed.",                                                                                                 // client, key, nodes
-	"n.lost.failover":           "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",                        // client, key, group
-	"n.lost.failover.fate":      "%[1]s's key %[2]s was lost when %[3]s, the master holding it, %[4]s: the replica promoted in its place (%[5]s) had not received all %[3]s had written.",
-	"failover.fate.crash":       "crashed",
-	"failover.fate.stop":        "was stopped",
-	"failover.fate.sentinel":    "was failed over by a SENTINEL FAILOVER command",
-	"failover.promoted":         "%[1]s, announced at t=%[2]ss",
-	"failover.promoted.role":    "%[1]s, a master by t=%[2]ss",
-	"n.quorum.none":             "No node still holds it (of %d; the quorum is %d): %s no longer really holds the lock, but does not know it.",                                                                            // total, quorum, client
-	"n.quorum.down":             "Only %d of %d nodes still hold it, fewer than the quorum of %d, but %s stayed down until t=%ss, so no other client could reach a quorum meanwhile: %s still held the lock in practice.", // left, total, quorum, crashed nodes, t back up, client
-	"n.quorum.lost":             "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.",                                                              // left, total, quorum, client
-	"n.anomaly":                 "Violation (%s): %s",                                                                                                                                                                     // kind word, sentence
-	"n.anomaly.info":            "Noted (%s, informational): %s",
-	"n.failover":                "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s and announced it as the new master (switch-master) at t=%[5]ss, %.1[6]f s after %[2]s failed.",                       // group, old, mode, promoted, t announced, seconds
-	"n.failover.bytes":          "%[1]s had received %[2]d of the %[3]d bytes of replication stream %[4]s had written: whatever it lacked is gone.",                                                                                          // promoted, replica offset, master offset, old
-	"n.failover.bytes.all":      "%[1]s had received all %[2]d bytes of replication stream %[3]s had written just before the failure: the promotion lost none of it.",                                                                        // promoted, master offset, old
-	"n.failover.role":           "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s: it answered ROLE as a master %.1[5]f s after %[2]s failed (no sentinel's switch-master announcement was recorded).", // group, old, mode, promoted, seconds
-	"n.failover.none":           "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                // group, mode
+	"n.acquire":                        "%s acquired the lock on %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+	"n.acquire.permit":                 "%s acquired a permit of %s (%s, TTL %s).",                                                                               // client, key, token text, ttl
+	"a.mutex-overlap.permits":          "%s all believed they held a permit of %s from t=%ss to t=%ss: more holders than its %d permits.",                        // clients, key, t0, t1, permits
+	"n.release.permit":                 "%s released its permit of %s.",                                                                                          // client, key
+	"a.stale-write-accepted":           "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
+	"n.acquire.nodes":                  "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
+	"n.probe":                          "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
+	"n.probe.permit":                   "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
+	"n.token.fence":                    "token %d",
+	"n.token.owner":                    "owner token %s",
+	"n.tries.one":                      "%s tried to acquire %s and was refused.",                                                                                                                                                              // client, key
+	"n.tries":                          "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time.",                                                                                                                  // client, key, n, t0, t1
+	"n.tries.by.one":                   "%[1]s tried to acquire %[2]s and was refused: %[3]s's key stood on %[4]s.",                                                                                                                            // client, key, owner, node
+	"n.tries.by":                       "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key stood on %[7]s.",                                                                       // client, key, n, t0, t1, owner, node
+	"n.tries.own.one":                  "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                                                      // client, key
+	"n.tries.own":                      "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.",                          // client, key, n, t0, t1
+	"n.tries.free.one":                 "%s tried to acquire %s and was refused, though no node held the lock's key then.",                                                                                                                     // client, key
+	"n.tries.free":                     "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held the lock's key then.",                                                                         // client, key, n, t0, t1
+	"n.tries.queue.one":                "%[1]s tried to acquire %[2]s and was refused: the lock's key was free, but %[3]s's entry headed the waiter queue %[4]s.",                                                                              // client, key, head's owner, queue key
+	"n.tries.queue":                    "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: the lock's key was free, but %[6]s's entry headed the waiter queue %[7]s.",                         // client, key, n, t0, t1, head's owner, queue key
+	"n.tries.restarted.one":            "%[1]s tried to acquire %[2]s and was refused by the lease of its previous process, which its restart had killed: that key still stood on %[4]s.",                                                      // client, key, owner, node
+	"n.tries.restarted":                "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time by the lease of its previous process, which its restart had killed: that key still stood on %[7]s.", // client, key, n, t0, t1, owner, node
+	"n.acquire.info.refused":           "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
+	"n.acquire.info.reset":             "%s's acquire of %s lost its connection before the reply: outcome unknown.",
+	"n.acquire.info.error":             "%s's acquire of %s ended in an error, with no definite answer: outcome unknown.",
+	"n.acquire.info":                   "%s's acquire of %s got no answer: outcome unknown.",
+	"n.read":                           "%s read %s: %s.",          // client, key, result
+	"n.write.ok":                       "%s: %s of %s accepted%s.", // client, action, key, token suffix
+	"n.write.claim":                    "%s registered its token at the resource for %s%s: accepted.",
+	"n.write.refused":                  "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
+	"n.write.info.refused":             "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
+	"n.write.info.reset":               "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
+	"n.write.info.error":               "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
+	"n.write.info":                     "%s's %s of %s%s got no answer: it may or may not have happened.",
+	"n.with.token":                     " with token %d",
+	"n.with.word":                      "with",
+	"n.release.ok":                     "%s released %s (key deleted).",
+	"n.release.at.node":                "(The time is %s's record of the command that removed the key.)",                                                                                               // node
+	"n.release.kept":                   "%s released %s without deleting its key: the release set the key to expire %s later, at t=%ss.",                                                               // client, key, ttl, t
+	"n.release.rewrote":                "%s released %s without deleting its key: the release wrote the key again (a new value) to expire %s later, at t=%ss.",                                         // client, key, ttl, t
+	"n.release.kept.unknown":           "%s's release of %s got no definite answer, but the node ran it, without deleting the key: it set the key to expire %s later, at t=%ss.",                       // client, key, ttl, t
+	"n.release.rewrote.unknown":        "%s's release of %s got no definite answer, but the node ran it, without deleting the key: it wrote the key again (a new value) to expire %s later, at t=%ss.", // client, key, ttl, t
+	"n.release.kept.at.node":           "(The time is %s's record of the release's command.)",                                                                                                          // node
+	"n.release.gone":                   "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                                                             // client, key, cause
+	"n.release.permit.gone":            "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",                                           // client, key, t
+	"n.gone.expired":                   "it had expired at t=%ss",                                                                                                                                      // t
+	"n.gone.clock":                     "it had expired early at t=%ss, when a node's clock jumped",                                                                                                    // t
+	"n.gone.clock.rate":                "it had expired early at t=%ss, when a node's clock ran fast",                                                                                                  // t
+	"n.gone.restored":                  "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                                                        // t, client
+	"n.gone.removed":                   "%[2]s had deleted it at t=%[1]ss",                                                                                                                             // t, client
+	"n.gone.sharer":                    "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                                                          // t, client
+	"n.gone.deleted":                   "a janitor had deleted it at t=%ss",                                                                                                                            // t
+	"n.gone.taken.released":            "; %s had already taken and released the lock",                                                                                                                 // client
+	"n.gone.taken.holds":               "; %s holds the lock now",                                                                                                                                      // client
+	"n.release.mutex":                  "%s released %s: the in-process mutex is free again (no key in Redis was involved).",                                                                           // client, key
+	"n.release.nolock":                 "%s's release of %s freed nothing: the no-lock control had taken nothing.",                                                                                     // client, key
+	"n.acquire.mutex":                  "%s acquired the in-process mutex on %s (%s). It has no TTL and no key in Redis: it stays held until its holder releases it.",                                  // client, key, token text
+	"n.acquire.nolock":                 "%s was let in to %s by the no-lock control, which grants every acquire and takes nothing (%s).",                                                               // client, key, token text
+	"n.tries.mutex.one":                "%s tried to acquire %s and was refused: another client held the in-process mutex.",                                                                            // client, key
+	"n.tries.mutex":                    "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time: another client held the in-process mutex.",                                // client, key, n, t0, t1
+	"n.release.none.other":             "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
+	"n.release.none":                   "%s tried to release %s: nothing of its own to delete.",
+	"n.release.info.refused":           "%s's release of %s could not connect (connection refused): recorded as unknown.",
+	"n.release.info.reset":             "%s's release of %s lost its connection before the reply: outcome unknown.",
+	"n.release.info.error":             "%s's release of %s ended in an error, with no definite answer: outcome unknown.",
+	"n.release.info":                   "%s's release of %s got no answer: outcome unknown.",
+	"n.release.notrun.expired":         "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already expired at t=%[3]ss.",    // client, key, t, node
+	"n.release.notrun.gone":            "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already left %[4]s at t=%[3]ss.", // client, key, t, node
+	"n.release.notrun":                 "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.",     // client, key
+	"n.extend.ok":                      "%s extended its lock on %s.",
+	"n.renew.ok":                       "%s's watchdog renewed its lock on %s.",
+	"n.renew.fail":                     "%s's watchdog could not renew its lock on %s.",
+	"n.renew.foreign":                  "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
+	"n.extend.foreign":                 "%[1]s extended the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.",           // client, key, owner
+	"n.extend.missed":                  "%s's extend of its lock on %s was answered as done, but when its command ran the node had no key for it to extend.",                                     // client, key
+	"n.renew.missed":                   "%s's watchdog was told it renewed its lock on %s, but when its command ran the node had no key for it to renew.",                                        // client, key
+	"n.began":                          "It had begun at t=%ss.",
+	"n.extend.fail":                    "%s could not extend its lock on %s.",
+	"n.lost":                           "%s concluded its lock on %s was lost and stopped.",
+	"n.pause":                          "%s was paused (frozen) for %s%s.",                                                                   // client(s), duration, point suffix: no cause named
+	"n.pause.gc":                       "%s was frozen by a stop-the-world GC pause of %s%s.",                                                // client(s), duration, point suffix
+	"n.pause.event-loop":               "%s was frozen by a blocked event loop for %s%s: none of its timers ran, its lease renewal neither.", // client(s), duration, point suffix
+	"n.pause.sleep":                    "%s was frozen by a host sleep of %s%s.",                                                             // client(s), duration, point suffix
+	"n.pause.stop":                     "%s was stopped by SIGSTOP for %s%s.",                                                                // client(s), duration, point suffix
+	"n.pause.point":                    ", %s",                                                                                               // point words
+	"point.before-write":               "just before its write",
+	"point.after-acquire":              "right after acquiring the lock",
+	"point.before-release":             "just before releasing the lock",
+	"point.in-acquire":                 "in the middle of its acquire (its nodes had answered, its elapsed time not yet measured)",
+	"point.in-renew":                   "just before a renewal",
+	"n.resume":                         "%s woke up after being frozen for %s%s.",                                                                                                                   // client, duration, belief suffix
+	"n.resume.belief":                  " and still believes it holds the lock on %s (%s)",                                                                                                          // key, token text
+	"n.resume.belief.permit":           " and still believes it holds a permit of %s (%s)",                                                                                                          // key, token text
+	"n.fault":                          "Fault: %s on %s for %s%s.",                                                                                                                                 // fault word, targets, duration, detail
+	"n.fault.end":                      "Fault healed: %s on %s.",                                                                                                                                   // fault word, targets
+	"n.partition":                      "Network partition: %s, for %s.",                                                                                                                            // cut sentences, duration
+	"n.cut.one":                        "%s cannot reach %s",                                                                                                                                        // from, to
+	"n.cut.heal":                       "%s can reach %s again",                                                                                                                                     // from, to
+	"n.cut.heal.down":                  "the cut between %s and %s was lifted, but %s was still down",                                                                                               // from, to, nodes down
+	"n.replag.stop":                    "Replication stopped: %s, for %s.",                                                                                                                          // stop sentences, duration
+	"n.replag.stop.one":                "%[1]s receives nothing of %[2]s's replication stream",                                                                                                      // replica, master
+	"n.replag.stop.end":                "Replication stream no longer held back: %s.",                                                                                                               // heal sentences
+	"n.replag.heal":                    "%[1]s can receive %[2]s's stream again",                                                                                                                    // replica, master
+	"n.replag.heal.down":               "the stop on %[1]s's replication link was lifted, but %[2]s was still down",                                                                                 // replica, master
+	"n.replag.delay":                   "Replication lag: %s, for %s (%v ± %v).",                                                                                                                    // delay sentences, duration, latency, jitter
+	"n.replag.delay.one":               "%[2]s's replication stream reaches %[1]s late",                                                                                                             // replica, master
+	"n.partition.end":                  "Network partition healed: %s.",                                                                                                                             // heal sentences
+	"n.clock.jump":                     "%s's clock jumped %s: keys on it expire that much sooner (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).",     // nodes, signed jump
+	"n.clock.jump.back":                "%s's clock jumped back %s: keys on it expire that much later (locksim moves each key's expiry on it, as a jump of the clock Redis expires keys by would).", // nodes, jump
+	"n.clock.jump.client":              "%s's own clock jumped %s; no Redis key changes, only what %[1]s computes from its clock.",                                                                  // clients, signed jump
+	"n.clock.rate":                     "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much sooner.",                                                                            // nodes, duration, rate
+	"n.clock.rate.slow":                "%s's clock runs at %[3]s× speed for %[2]s: keys on it expire that much later.",                                                                             // nodes, duration, rate (< 1)
+	"n.clock.rate.client":              "%s's own clock runs at %[3]s× speed for %[2]s; no Redis key changes.",                                                                                      // clients, duration, rate
+	"n.starve":                         "%s's lease renewer was starved for %s while its job ran on.",                                                                                               // client, duration
+	"n.key.nottl":                      "%[1]s stored %[2]s for %[3]s with no TTL: until someone deletes it, nothing will ever expire it.",                                                          // node, key, client
+	"n.crash.client":                   "%s crashed: it stops for good and never releases its lock.",
+	"n.crash.client.waiting":           "%s crashed while waiting for the lock, holding none (its last acquire had been refused): it stops for good.",                         // client
+	"n.crash.client.keyset":            "%[1]s crashed after its key %[2]s was set on %[3]s, though no ok reply had told it so: it stops for good and never removes the key.", // client, key, node
+	"n.crash.client.nolock":            "%s crashed, holding no lock then: it stops for good.",                                                                                // client                                                                                                // client
+	"n.delete.key":                     "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                             // key, nodes
+	"n.crash":                          "%s crashed and lost its keys; down for %s.",                                                                                          // nodes, duration
+	"n.crash.end":                      "%s restarted.",                                                                                                                       // nodes
+	"n.crash.kept":                     "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
+	"n.crash.some":                     "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
+	"n.crash.from.aof":                 "its append-only file",
+	"n.crash.from.rdb":                 "its last RDB snapshot",                                          // nodes, duration
+	"n.pause.node":                     "Redis on %s was frozen for %s.",                                 // nodes, duration
+	"n.latency":                        "Network latency: replies to %s delayed for %s (%v ± %v).",       // slow sentences, duration, latency, jitter
+	"n.slow.one":                       "%s from %s",                                                     // client, nodes
+	"n.reset":                          "Connections reset (TCP RST): %s.",                               // cut sentences
+	"n.expired.paused":                 "%s's lock on %s expired in Redis (TTL %s) while %s was paused.", // client, key, ttl, client
+	"n.expired.belief":                 "%s's lock on %s expired in Redis (TTL %s) while %s still believed it held it.",
+	"n.expired":                        "%s's lock on %s expired in Redis (TTL %s).",
+	"n.expired.thawed":                 "%[3]s woke and dropped %[1]s's key %[2]s: its TTL (%[4]s) had run out at t=%[5]ss, while %[3]s was frozen (SIGSTOP) and could expire nothing.", // client, key, node, ttl, t
+	"n.expired.thawed.paused":          "%s was paused then too.",                                                                                                                       // client
+	"n.expired.kept":                   "%s's lock on %s expired in Redis at the end its release set at t=%ss (%s after it).",                                                           // client, key, t, ttl
+	"n.expired.nodes":                  "%s's key %s expired on %s (TTL %s).",                                                                                                           // client, key, nodes, ttl
+	"n.expired.clock.rate":             "%s's key %s expired early on %s: its clock ran fast.",                                                                                          // client, key, nodes
+	"n.expired.clock.slow":             "%s's key %s expired on %s: its clock ran slow.",                                                                                                // client, key, nodes
+	"n.expired.clock":                  "%s's key %s expired early on %s: its clock had jumped.",                                                                                        // client, key, nodes
+	"n.expired.crash":                  "%s's key %s was lost on %s: the node crashed.",                                                                                                 // client, key, nodes
+	"n.lost.failover":                  "%[1]s's key %[2]s was lost in the failover of %[3]s: the promoted replica had not received all its master had written.",                        // client, key, group
+	"n.lost.failover.fate":             "%[1]s's key %[2]s was lost when %[3]s, the master holding it, %[4]s: the replica promoted in its place (%[5]s) had not received all %[3]s had written.",
+	"failover.fate.crash":              "crashed",
+	"failover.fate.stop":               "was stopped",
+	"failover.fate.sentinel":           "was failed over by a SENTINEL FAILOVER command",
+	"failover.promoted":                "%[1]s, announced at t=%[2]ss",
+	"failover.promoted.role":           "%[1]s, a master by t=%[2]ss",
+	"n.quorum.none":                    "No node still holds it (of %d; the quorum is %d): %s no longer really holds the lock, but does not know it.",                                                                            // total, quorum, client
+	"n.quorum.down":                    "Only %d of %d nodes still hold it, fewer than the quorum of %d, but %s stayed down until t=%ss, so no other client could reach a quorum meanwhile: %s still held the lock in practice.", // left, total, quorum, crashed nodes, t back up, client
+	"n.quorum.lost":                    "Only %d of %d nodes still hold it, fewer than the quorum of %d: %s no longer really holds the lock, but does not know it.",                                                              // left, total, quorum, client
+	"n.anomaly":                        "Violation (%s): %s",                                                                                                                                                                     // kind word, sentence
+	"n.anomaly.info":                   "Noted (%s, informational): %s",
+	"n.failover":                       "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s and announced it as the new master (switch-master) at t=%[5]ss, %.1[6]f s after %[2]s failed.",                       // group, old, mode, promoted, t announced, seconds
+	"n.failover.bytes":                 "%[1]s had received %[2]d of the %[3]d bytes of replication stream %[4]s had written: whatever it lacked is gone.",                                                                                          // promoted, replica offset, master offset, old
+	"n.failover.bytes.all":             "%[1]s had received all %[2]d bytes of replication stream %[3]s had written just before the failure: the promotion lost none of it.",                                                                        // promoted, master offset, old
+	"n.failover.role":                  "%[2]s, the master of group %[1]s, failed (%[3]s); Sentinel promoted the replica %[4]s: it answered ROLE as a master %.1[5]f s after %[2]s failed (no sentinel's switch-master announcement was recorded).", // group, old, mode, promoted, seconds
+	"n.failover.none":                  "The master of %s failed (%s), and no replica was promoted.",                                                                                                                                                // group, mode
+	"n.refused.granted":                "%[1]s's acquire of %[2]s was refused by the lock itself, though its own SETs had set its key on %[3]s (%[4]d of %[5]d nodes).",                                                                             // client, key, nodes, n, of
+	"n.refused.granted.validity":       "%[1]s's acquire of %[2]s was refused by the lock itself, though its own SETs had set its key on %[3]s: the acquire took %[4]s, longer than the key's TTL of %[5]s, so its validity time had run out.",      // client, key, nodes, took, ttl
+	"n.refused.granted.not-replicated": "%[1]s's acquire of %[2]s was refused by the lock itself: %[3]s set its key, but too few replicas acknowledged it (WAIT), so the lock did not grant it.",                                                    // client, key, nodes
+	"n.refused.not-replicated":         "%[1]s's acquire of %[2]s was refused by the lock itself: too few replicas acknowledged its key (WAIT), so the lock did not grant it.",                                                                      // client, key
 
 	// Fault kinds.
 	"fault.pause":            "pause",

@@ -214,6 +214,11 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.add(c.Start, 2, StepProbe, c, n.claims.probeFail(lang, c))
 			break
 		}
+		if text, ok := n.refusedByLock(c); ok {
+			n.flush(who, key)
+			n.add(n.toldAt(c), 2, StepRetries, c, n.began(c, text))
+			break
+		}
 		k := clientKey{who, key}
 		msg := m.refusalKey(o)
 		var by, node string
@@ -231,10 +236,10 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: c.Start, msg: msg, claim: c.ID, by: by, node: node}
+			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node}
 		}
 		n.pending[k].n++
-		n.pending[k].last = c.Start
+		n.pending[k].last = n.toldAt(c)
 	case history.Info:
 		if o.F == history.Probe {
 			n.add(n.toldAt(c), 2, StepProbe, c, n.began(c, tr(lang, infoKey("n.probe.info", o), who, key)))
@@ -351,10 +356,39 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 // instant its claim gives (At: its completion when it is told by how it
 // ended, an error or no answer; else its invoke).
 func (n *narrator) toldAt(c claim.Claim) int64 {
-	if c.Kind == claim.Op && c.At > 0 {
-		return c.At
+	switch {
+	case c.Kind == claim.Op && c.At > 0, c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0:
+		return c.At // a refusal is told when its SET met the key
+	case c.Kind == claim.Refusal && c.What == claim.Granted:
+		return c.End // refused by the lock when the acquire ended, however long it ran
 	}
 	return c.Start
+}
+
+// refusedByLock is the line of an acquire the lock itself refused, with
+// no key of anyone's in the way (reader 2: "refused (someone else held
+// it)" of an acquire whose validity ran out, or whose WAIT got too few
+// replicas): told from its Refusal claim Granted, or from its own record's
+// refusal.
+func (n *narrator) refusedByLock(c claim.Claim) (string, bool) { return n.m.refusedByLock(n.lang, c) }
+
+// refusedByLock is the narrator's line of an acquire refused by the lock
+// itself (see narrator.refusedByLock), in lang.
+func (m *model) refusedByLock(lang Lang, c claim.Claim) (string, bool) {
+	switch {
+	case c.Kind == claim.Refusal && c.What == claim.Granted:
+		nodes := joinAnd(lang, c.Nodes)
+		switch c.How {
+		case claim.Validity:
+			return tr(lang, "n.refused.granted.validity", c.Client, c.Key, nodes, m.sdur(c.Elapsed).Round(100*time.Millisecond), m.sdur(c.TTL)), true
+		case history.RefusalNotReplicated:
+			return tr(lang, "n.refused.granted.not-replicated", c.Client, c.Key, nodes), true
+		}
+		return tr(lang, "n.refused.granted", c.Client, c.Key, nodes, len(c.Nodes), len(m.nodes)), true
+	case c.Kind == claim.Op && c.Refusal == history.RefusalNotReplicated:
+		return tr(lang, "n.refused.not-replicated", c.Client, c.Key), true
+	}
+	return "", false
 }
 
 // began adds to the line of an operation told when it ended (toldAt) when

@@ -307,8 +307,11 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		w.r.brokeClient(err)
 	}
 	t := outcome(err)
-	if errors.Is(err, clients.ErrNotReplicated) {
+	switch {
+	case errors.Is(err, clients.ErrNotReplicated):
 		v.Refusal = history.RefusalNotReplicated
+	case errors.Is(err, clients.ErrValidityRanOut):
+		v.Refusal = history.RefusalValidity
 	}
 	if t == history.OK {
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes

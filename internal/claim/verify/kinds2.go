@@ -3,6 +3,7 @@ package verify
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
@@ -18,8 +19,14 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if (c.Own || c.How == claim.Restarted) && c.By != c.Client {
 		return refuse(c.Records, "own is %t, how %q, but the holder named is %s", c.Own, c.How, c.By)
 	}
+	if c.What == claim.Granted {
+		return v.grantedRefusal(c, a)
+	}
 	if o := v.ownCause(c); o.reason != "" {
 		return o
+	}
+	if c.What == claim.Met {
+		return v.metRefusal(c)
 	}
 	if !v.watched(c.Node, c.Start, c.End) {
 		return skip("refusal on a node not recorded")
@@ -43,6 +50,79 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	return held
 }
 
+// metRefusal: a SET NX of the client on Key ran on Node at At, inside the
+// acquire, while the life the SET at Records[1] created stood there, set
+// by By.
+func (v *verifier) metRefusal(c claim.Claim) outcome {
+	if !v.watched(c.Node, c.At, c.At) {
+		return skip("refusal on a node not recorded")
+	}
+	if c.At < c.Start-slack || c.At > c.End+slack {
+		return refuse(c.Records, "its SET at %d is outside the acquire [%d, %d]", c.At, c.Start, c.End)
+	}
+	sent := false
+	for _, op := range v.h.Ops {
+		if op.F == history.NodeCmd && op.Client == c.Client && op.Value.Node == c.Node && op.Invoke == c.At && setsKey(op, c.Key) {
+			sent = true
+		}
+	}
+	if !sent {
+		return refuse(c.Records, "%s sent no SET of %s to %s at %d", c.Client, c.Key, c.Node, c.At)
+	}
+	l := v.m.lifeOf(c.Records[1])
+	if len(c.Records) > 1 && v.unsureAt(c.Records[1]) {
+		return skip("SET at its key's deadline")
+	}
+	if l == nil || l.node != c.Node || l.key != c.Key {
+		return refuse(c.Records, "record %v created no key %s on %s", c.Records[1:], c.Key, c.Node)
+	}
+	if l.start > c.At+slack || l.end < c.At-slack && !v.stoppedThrough(l.node, l.end, c.At) {
+		return refuse([]int{l.set}, "that key stood from %d to %d, not at %d", l.start, l.end, c.At)
+	}
+	if l.owner != c.By {
+		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, c.By)
+	}
+	return held
+}
+
+// setsKey reports whether node command op is a SET (or SETNX) of key.
+func setsKey(op history.Op, key string) bool {
+	cmd := op.Value.Cmd
+	return len(cmd) > 2 && (strings.EqualFold(cmd[0], "set") || strings.EqualFold(cmd[0], "setnx")) && cmd[1] == key
+}
+
+// grantedRefusal: the acquire a (refused) had its own SETs create
+// Client's key on Nodes (Records[1:], one per node, inside it), and the
+// lock refused it for How: its record's refusal, or Validity when it took
+// at least its TTL less the drift allowance.
+func (v *verifier) grantedRefusal(c claim.Claim, a history.Op) outcome {
+	if c.By != c.Client || len(c.Records) != len(c.Nodes)+1 || len(c.Nodes) == 0 {
+		return refuse(c.Records, "a refusal by the lock names %s's key and %d records for %d nodes", c.By, len(c.Records)-1, len(c.Nodes))
+	}
+	for i, n := range c.Nodes {
+		if !v.watched(n, c.Start, c.End) {
+			return skip("refusal on a node not recorded")
+		}
+		l := v.m.lifeOf(c.Records[i+1])
+		if l == nil || l.node != n || l.key != c.Key || l.owner != c.Client || l.start < c.Start-slack || l.start > c.End+slack {
+			return refuse(c.Records, "record %d created no key of %s's on %s inside the acquire", c.Records[i+1], c.Client, n)
+		}
+	}
+	switch {
+	case c.How == claim.Validity:
+		ttl := a.Value.TTL
+		if a.Value.Refusal != "" && a.Value.Refusal != claim.Validity || ttl <= 0 || c.TTL != ttl ||
+			c.Elapsed != c.End-c.Start || c.Drift != claim.Drift(ttl) || c.Validity != ttl-c.Elapsed-c.Drift || c.Validity > 0 {
+			return refuse(c.Records, "the acquire took %d of a TTL of %d: its validity had not run out as claimed", c.End-c.Start, ttl)
+		}
+	case c.How != a.Value.Refusal:
+		return refuse(c.Records, "the acquire's record gives the refusal %q, not %q", a.Value.Refusal, c.How)
+	case c.How == "" && len(c.Nodes) < len(v.h.Header.Nodes)/2+1:
+		return refuse(c.Records, "its SETs took %d nodes, fewer than a quorum, and its record gives no reason", len(c.Nodes))
+	}
+	return held
+}
+
 // ownCause checks why a refusal met its own client's key: an orphan (Own:
 // the third record is the client's acquire of the key, not ok, within
 // which the key's SET ran) or a restart (How restarted: the third record
@@ -58,8 +138,11 @@ func (v *verifier) ownCause(c claim.Claim) outcome {
 		return refuse(c.Records, "records %v name no SET and no cause of it", c.Records)
 	}
 	if c.Own {
+		// An acquire answered info may have its SET run after it gave up
+		// (sent to a stopped node, run when it woke).
+		late := r.Type == history.Info && set.Invoke > v.end(r)
 		if r.F != history.Acquire || r.Client != c.Client || r.Key != c.Key || r.Type == history.OK ||
-			set.Invoke < r.Invoke-slack || set.Invoke > v.end(r)+slack {
+			set.Invoke < r.Invoke-slack || set.Invoke > v.end(r)+slack && !late {
 			return refuse(c.Records, "record %d is not an acquire of %s's, with no ok reply, that sent the SET: the key is no orphan of its", c.Records[2], c.Client)
 		}
 		return held

@@ -30,7 +30,8 @@ func (v *verifier) ownOp(c claim.Claim) outcome {
 		return refuse(c.Records[:1], "the %s was answered %s at %d, not %s at %d", o.F, o.Type, o.Complete, c.How, c.End)
 	}
 	granted := o.Type == history.OK && (o.F == history.Acquire || o.F == history.Probe)
-	switch atEnd := o.Complete >= 0 && (o.Type == history.Info || granted); {
+	reasoned := o.Type == history.Fail && o.F == history.Acquire && o.Value.Refusal != ""
+	switch atEnd := o.Complete >= 0 && (o.Type == history.Info || granted || reasoned); {
 	case atEnd && c.At != o.Complete:
 		return refuse(c.Records[:1], "the %s ended %s at %d: its line tells how it ended, so it is told then, not at %d", o.F, o.Type, o.Complete, c.At)
 	case !atEnd && c.At != o.Invoke:

@@ -1,0 +1,71 @@
+package verify_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// TestRefusalCausesAreCheckedAgainstTheHistory checks the refusal claims
+// of a second reader's findings (issue 27): an acquire the lock refused
+// itself (its own SETs took the nodes, validity ran out) and one refused by
+// the key its SET NX met. Each holds as the account makes it, and a false
+// variant of it is refused.
+func TestRefusalCausesAreCheckedAgainstTheHistory(t *testing.T) {
+	read := func(name string) history.History {
+		h, err := history.ReadFile(filepath.Join("..", "..", "report", "testdata", "accuracy", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	cases := []struct {
+		name   string
+		h      history.History
+		pick   func(claim.Claim) bool
+		mutate func(*claim.Claim)
+	}{
+		{"a refusal by the lock whose validity ran out is refused when the acquire is said to have taken less than its TTL", read("c31a-redlock-validity-ran-out"),
+			func(c claim.Claim) bool { return c.What == claim.Granted && c.How == claim.Validity },
+			func(c *claim.Claim) { c.Elapsed, c.Validity = c.TTL/2, c.TTL/2-c.Drift }},
+		{"a refusal by the lock is refused when it claims a node its SETs did not take", read("c31a-redlock-validity-ran-out"),
+			func(c claim.Claim) bool { return c.What == claim.Granted },
+			func(c *claim.Claim) { c.Records[1] = c.Records[2] }},
+		{"a refusal by the lock is refused when its record gives another reason", read("c31a-redlock-validity-ran-out"),
+			func(c claim.Claim) bool { return c.What == claim.Granted },
+			func(c *claim.Claim) { c.How = history.RefusalNotReplicated }},
+		{"a refusal by a met key is refused when the SET is said to have run outside the acquire", read("c31c-refused-by-own-late-set"),
+			func(c claim.Claim) bool { return c.What == claim.Met && c.Own },
+			func(c *claim.Claim) { c.At = c.End + 1e9 }},
+		{"a refusal by a met key is refused when it names another owner", read("c31c-refused-by-own-late-set"),
+			func(c claim.Claim) bool { return c.What == claim.Met && !c.Own && c.By != c.Client },
+			func(c *claim.Claim) { c.By = c.Client + "x" }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got *claim.Claim
+			for _, c := range claim.Number(account.New(tc.h).Claims()) {
+				if c.Kind == claim.Refusal && tc.pick(c) {
+					got = &c
+					break
+				}
+			}
+			if got == nil {
+				t.Fatal("the account made no such refusal claim")
+			}
+			if r := verify.Verify(tc.h, []claim.Claim{*got}); len(r.Failures) > 0 || r.Held != 1 {
+				t.Fatalf("the account's claim does not hold: %+v", r)
+			}
+			bad := *got
+			bad.Records = append([]int(nil), got.Records...)
+			tc.mutate(&bad)
+			if r := verify.Verify(tc.h, []claim.Claim{bad}); len(r.Failures) != 1 {
+				t.Fatalf("the false claim %+v was not refused: %+v", bad, r)
+			}
+		})
+	}
+}
