@@ -1,0 +1,74 @@
+package report
+
+import (
+	"time"
+
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// refusedByLock is the line of an acquire the lock itself refused, with
+// no key of anyone's in the way (reader 2: "refused (someone else held
+// it)" of an acquire whose validity ran out, or whose WAIT got too few
+// replicas): told from its Refusal claim Granted, or from its own record's
+// refusal.
+func (n *narrator) refusedByLock(c claim.Claim) (string, bool) { return n.m.refusedByLock(n.lang, c) }
+
+// refusedByLock is the narrator's line of an acquire refused by the lock
+// itself (see narrator.refusedByLock), in lang.
+func (m *model) refusedByLock(lang Lang, c claim.Claim) (string, bool) {
+	switch {
+	case c.Kind == claim.Refusal && c.What == claim.Granted:
+		nodes := joinAnd(lang, c.Nodes)
+		switch c.How {
+		case claim.Validity:
+			return tr(lang, "n.refused.granted.validity", c.Client, c.Key, nodes, m.sdur(c.Elapsed).Round(100*time.Millisecond), m.sdur(c.TTL)), true
+		case history.RefusalNotReplicated:
+			return tr(lang, "n.refused.granted.not-replicated", c.Client, c.Key, nodes), true
+		}
+		return tr(lang, "n.refused.granted", c.Client, c.Key, nodes, len(c.Nodes), len(m.nodes)), true
+	case c.Kind == claim.Op && c.Refusal == history.RefusalNotReplicated:
+		return tr(lang, "n.refused.not-replicated", c.Client, c.Key), true
+	}
+	return "", false
+}
+
+// refusalText says in lang why the resource refused a write, from its
+// reason code (history Refusal*); a refusal without a code gives the
+// client library's error text.
+func refusalText(lang Lang, o history.Op) string {
+	switch o.Value.Refusal {
+	case history.RefusalStaleFence:
+		return tr(lang, "refusal.stale-fence", o.Value.Fence, o.Value.SeenFence)
+	case history.RefusalDuplicateKey:
+		return tr(lang, "refusal.duplicate-key", o.Key)
+	case history.RefusalLockChanged:
+		return tr(lang, "refusal.lock-changed", o.Key)
+	case history.RefusalOutOfStock:
+		return tr(lang, "refusal.out-of-stock")
+	case history.RefusalLockMismatch:
+		return tr(lang, "refusal.lock-mismatch", o.Key)
+	case "":
+		if o.Error != "" {
+			return o.Error
+		}
+		return tr(lang, "refusal.unknown")
+	}
+	if _, ok := messages[English]["refusal."+o.Value.Refusal]; ok {
+		return tr(lang, "refusal."+o.Value.Refusal, o.Key) // a workload's own refusal
+	}
+	return o.Value.Refusal
+}
+
+// infoKey is the message of an unknown outcome, fitted to how the
+// operation failed (history.Failure): only a timeout "got no answer".
+func infoKey(base string, o history.Op) string {
+	switch o.Failure {
+	case history.FailTimeout:
+		return base
+	case history.FailRefused, history.FailReset:
+		return base + "." + string(o.Failure)
+	default:
+		return base + ".error"
+	}
+}
