@@ -64,9 +64,9 @@ func Fencing(ctx context.Context, h history.History) Result {
 	regressions, stale := 0, 0
 	// The number the writes carry: the lock's fencing token, or the
 	// workload's own epoch when the lock issues none.
-	word, words := "fencing token", "fencing tokens"
+	word, words, whose := "fencing token", "fencing tokens", ""
 	if !h.Header.LockFences() {
-		word, words = "epoch (the workload's own number; the lock issues no fencing token)", "epochs"
+		word, words, whose = "epoch", "epochs", " (the epoch is the workload's own number: the lock issues no fencing token)"
 	}
 	for _, k := range keys {
 		if err := ctx.Err(); err != nil {
@@ -85,8 +85,8 @@ func Fencing(ctx context.Context, h history.History) Result {
 		}
 		for _, p := range fenceSweep(h, wr[k], false) {
 			prev, cur := h.Ops[p[0]], h.Ops[p[1]]
-			explain := fmt.Sprintf("the resource accepted %s's %s on %s with %s %d at %s after it had accepted %d from %s at %s; a stale one must be refused",
-				cur.Client, actionName(cur), k, word, cur.Value.Fence, at(h, cur.Complete), prev.Value.Fence, prev.Client, at(h, prev.Complete))
+			explain := fmt.Sprintf("the resource accepted %s's %s on %s with %s %d at %s after it had accepted %d from %s at %s; a stale one must be refused%s",
+				cur.Client, actionName(cur), k, word, cur.Value.Fence, at(h, cur.Complete), prev.Value.Fence, prev.Client, at(h, prev.Complete), whose)
 			an := newAnomaly(h, KindStaleWriteAccepted, k, []string{prev.Client, cur.Client},
 				prev.Complete, cur.Complete, explain, prev.Index, cur.Index)
 			an.Stale, an.Current = cur.Client, prev.Client

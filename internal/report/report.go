@@ -307,7 +307,7 @@ func Write(dir string, in Input) (Results, error) {
 	// and the run's own page still skips its charts.
 	var dr, pageDr *chart.Drawing
 	if !in.SkipCharts || in.KeepDrawing {
-		dr = buildDrawing(in, m, m.withCausesShort(in, plain))
+		dr = buildDrawing(in, m, res.HeadlineShort)
 		markClaims(dr, res.Claims)
 	}
 	if !in.SkipCharts {
