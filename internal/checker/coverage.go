@@ -350,8 +350,10 @@ func (cs *clientSpans) meets(from, to int64) bool {
 // 100 ms of wall time on every race their verdict depends on, and a race
 // inside a tenth of the TTL decides most lock anomalies. A run that lost
 // its timing may have seen the race go either way; its valid verdict
-// proves nothing (a violation it found still happened).
-const MaxTimerLag = 100 * time.Millisecond
+// proves nothing (a violation it found still happened). The scenario
+// parser warns of a time-triggered fault planned less than twice this
+// after a client's start (scenario.LeadFloor).
+const MaxTimerLag = history.MaxTimerLag
 
 // stallSlack is how long after a fault ends a client's command may still
 // get no answer because of it (wall time): connections re-dial a restarted

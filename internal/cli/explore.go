@@ -115,7 +115,7 @@ func parseExploreFlags(args []string, stderr io.Writer) (f exploreFlags, code in
 	fs.DurationVar(&f.shrinkBudget, "shrink-budget", 60*time.Second, "each shrink's wall time")
 	fs.IntVar(&f.k, "k", 3, "seeds a smallest schedule must be invalid in, all of them")
 	seed := fs.String("seed", "", "the seed every random choice is drawn from (default: drawn and printed)")
-	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time (default 6 per CPU; one per CPU for a lock client process)")
+	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), fmt.Sprintf("runs at the same time (default %d per CPU; one per CPU for a lock client process)", suite.PerCPU))
 	shard := fs.String("shard", "", "explore only part K of N of the classes, K/N (then locksim merge)")
 	classes := fs.String("classes", "", "only these classes, comma-separated (e.g. pause,crash-none)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server) or embedded (miniredis, emulated) (default: local when redis-server is on PATH)")

@@ -82,7 +82,7 @@ func parseMapFlags(args []string, stderr io.Writer) (f mapFlags, pos []string, c
 	fs.Var(&f.set, "set", "a field given one value in every cell, path=value (repeatable; e.g. time_scale=10)")
 	fs.IntVar(&f.count, "count", 10, "runs per cell (seeds from the scenario's seed, or --seed)")
 	seed := fs.String("seed", "", "first seed of every cell (default: the map file's, else the scenario's, else drawn and printed)")
-	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time (default 6 per CPU)")
+	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), fmt.Sprintf("runs at the same time (default %d per CPU)", suite.PerCPU))
 	poolFlags(fs, &f.backend, &f.lang, &f.verbose)
 	pos, code, ok = parseCommandFlags(fs, args)
 	if !ok {

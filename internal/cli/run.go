@@ -231,7 +231,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	seed := fs.String("seed", "", "seed for every random choice (default: the scenario's seed, else drawn and printed)")
 	fs.IntVar(&f.count, "count", 1, "runs per scenario, with consecutive seeds; >1 prints the violation rate")
 	fs.IntVar(&f.retryUnknown, "retry-unknown", 2, "run again, with the same seed and at half the runs at once, up to N times, a run the machine spoiled: unknown because its timing was lost, its violations were within the harness's own lateness or no contender tested its exposure (or it got no verdict: a node not started or reached); a definite verdict is never rerun; the summary and the JSON say which runs were and why (0: never)")
-	fs.IntVar(&f.parallel, "parallel", 0, fmt.Sprintf("the most runs at the same time; default 6 per CPU (%d here), capped at 32 (runs mostly wait in scenario time); fewer go at once while runs finish late on a busy machine, and more again as they finish on time", suite.DefaultParallel()))
+	fs.IntVar(&f.parallel, "parallel", 0, fmt.Sprintf("the most runs at the same time; default %d per CPU (%d here), capped at 32 (runs mostly wait in scenario time); fewer go at once while runs finish late on a busy machine, and more again as they finish on time", suite.PerCPU, suite.DefaultParallel()))
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "time compression: wall = scenario time / X (default: the scenario's time_scale; 1 = real time)")
 	fs.StringVar(&f.backend, "backend", "", "node backend: local (redis-server), embedded (miniredis, emulated), external (existing nodes and toxiproxy server) (default: local when redis-server is on PATH)")
 	fs.StringVar(&f.clusterFile, "cluster", "", "external backend: YAML file with a cluster: block (toxiproxy, proxy_host, nodes with addr and kill/restart/pause/resume argument lists)")
@@ -308,8 +308,8 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 // starts), somewhere for the reports to go, redis-server for local nodes.
 func prepareRun(f *runFlags, paths []string, stderr io.Writer) ([]scenario.Scenario, int) {
 	var err error
-	if f.parallel > suite.DefaultParallel() && f.parallel > 6*runtime.NumCPU() {
-		fmt.Fprintf(stderr, "warning: --parallel %d is more than 6 runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, runtime.NumCPU())
+	if f.parallel > suite.DefaultParallel() && f.parallel > suite.PerCPU*runtime.NumCPU() {
+		fmt.Fprintf(stderr, "warning: --parallel %d is more than %d runs per CPU (%d CPUs): runs may lose their compressed timing; coverage reports such runs as unknown\n", f.parallel, suite.PerCPU, runtime.NumCPU())
 	}
 	if f.backend == cluster.BackendExternal {
 		if f.external, err = externalConfig(*f); err != nil {
@@ -443,7 +443,6 @@ func loadAll(files []string, timeScale float64, stderr io.Writer) ([]scenario.Sc
 			bad = true
 			continue
 		}
-		printWarnings(stderr, sc)
 		if timeScale > 0 {
 			declared := sc.TimeScale
 			sc.TimeScale = timeScale
@@ -457,6 +456,7 @@ func loadAll(files []string, timeScale float64, stderr io.Writer) ([]scenario.Sc
 					file, sc.TTL, timeScale, wall, declared)
 			}
 		}
+		printWarnings(stderr, sc) // at the run's time scale
 		scs = append(scs, sc)
 	}
 	if bad {

@@ -159,7 +159,7 @@ func parseShrinkFlags(args []string, stderr io.Writer) (f shrinkFlags, pos []str
 	fs.IntVar(&f.k, "k", 5, "seeds a candidate must be invalid in, all of them (the run's seed and the next k-1)")
 	budget := fs.String("budget", "60s", "stop after this much wall time (e.g. 60s, 5m) or this many runs (e.g. 200), keeping the best schedule so far")
 	seed := fs.String("seed", "", "with a scenario file: the seed of the failing run (default: the file's seed:)")
-	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), "runs at the same time; a candidate's k runs go together (default 6 per CPU)")
+	fs.IntVar(&f.parallel, "parallel", suite.DefaultParallel(), fmt.Sprintf("runs at the same time; a candidate's k runs go together (default %d per CPU)", suite.PerCPU))
 	fs.Float64Var(&f.timeScale, "time-scale", 0, "with a scenario file: time compression (default: the scenario's time_scale)")
 	poolFlags(fs, &f.backend, &f.lang, &f.verbose)
 	pos, code, ok = parseCommandFlags(fs, args)

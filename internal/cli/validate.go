@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/scenario"
@@ -78,9 +79,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 }
 
 // printWarnings prints what Load found that will not stop a run but may
-// change it, one "warning: file:line:col: path: message" line each.
+// change it, and the faults planned too soon after a client's start at
+// the scenario's time scale (scenario.TightLeads), one "warning:
+// file:line:col: path: message" line each.
 func printWarnings(stderr io.Writer, sc scenario.Scenario) {
-	for _, w := range sc.Warnings {
+	for _, w := range append(slices.Clone(sc.Warnings), sc.TightLeads(0)...) {
 		fmt.Fprintln(stderr, "warning: "+w.Error())
 	}
 }

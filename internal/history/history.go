@@ -130,6 +130,12 @@ func (h History) LateStart() (op Op, ok bool) {
 // TimerLag operation: shorter lags are the ordinary jitter of a timer.
 const LagRecordNS = int64(10e6)
 
+// MaxTimerLag is the harness lateness (wall time) at and above which
+// coverage takes a run's timing as lost (checker.MaxTimerLag, where the
+// rule is told); below it a run counts as on time. The scenario parser
+// keeps the races a plan sets up clear of it (scenario.LeadFloor).
+const MaxTimerLag = 100 * time.Millisecond
+
 // HeldKey is one string key a node showed it held (Func NodeHeld).
 type HeldKey struct {
 	Key   string `json:"key"`

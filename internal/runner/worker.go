@@ -70,19 +70,7 @@ func (w *worker) run(ctx context.Context) {
 	if w.gate.Crashed() {
 		return
 	}
-	idx := 0
-	for i, n := range w.r.names {
-		if n == w.name {
-			idx = i
-		}
-	}
-	start := w.r.wall(w.r.sc.Stagger.D()) * time.Duration(idx)
-	if d, ok := w.r.sc.ClientStart[w.name]; ok {
-		start = w.r.wall(d.D())
-	}
-	if c, ok := w.r.sc.PerClient[w.name]; ok && c.Start != nil {
-		start = w.r.wall(c.Start.D())
-	}
+	start := w.r.wall(w.r.sc.Start(w.name).D())
 	// The start timer alone, then the gate: a pause or crash fault that
 	// holds the client at its start is the scenario's, not lateness.
 	if err := sleepCtx(ctx, start); err != nil {

@@ -102,3 +102,21 @@ func TestAShippedDescriptionCountsOnlyTheClientsWhoseClocksAreSkewed(t *testing.
 		})
 	}
 }
+
+// Issue 32: a loaded machine made failover-fence-regression valid: w1's
+// acquire, planned 100 ms of wall time before the failover, came after it.
+// No shipped file plans a fault closer than LeadFloor after a client's
+// start, nor has any other warning.
+func TestNoShippedScenarioHasAWarning(t *testing.T) {
+	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	field, _ := filepath.Glob("../../scenarios/field/*.yaml")
+	for _, f := range append(files, field...) {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range append(s.Warnings, s.TightLeads(0)...) {
+			t.Errorf("%v", w)
+		}
+	}
+}

@@ -133,15 +133,20 @@ func (o Options) reproduce(sc scenario.Scenario, seed int64) string {
 	return fmt.Sprintf("locksim run %s --seed %d", sc.File, seed)
 }
 
-// DefaultParallel is six runs per CPU, at most 32: a run spends most of
-// its wall time waiting (its scenario time, compressed), and while runs
-// race their time charts are drawn one at a time (report.LimitDrawing), so
-// a catalogue whose every run draws its charts leaves the runs the CPU a
-// sweep's do. Measured on 2 CPUs (12 runs): the catalogue of 128 files in
-// 28–30 s, its Redlock runs' 100 ms per-node deadlines kept; at four per
-// CPU it took 38 s. A short one-node run costs about 30 ms of CPU for
-// 300 ms of wall time.
-func DefaultParallel() int { return min(6*runtime.NumCPU(), 32) }
+// DefaultParallel is twelve runs per CPU, at most 32 (PerCPU): a run
+// spends most of its wall time waiting (its scenario time, compressed),
+// and while runs race their time charts are drawn one at a time
+// (report.LimitDrawing). The pool's gate (adapt.go) lowers the level as
+// soon as runs finish late and raises it again while they finish on time,
+// so this is a ceiling, not a load. Measured on 2 CPUs, quiet: the
+// catalogue of 137 files (nine Redlock files at time scale 0.5, 17–28 s
+// each, their runs' walls adding up to 460 s) took 44 s at six per CPU,
+// bound by the places (460 s / 12), and 35 s at twelve, bound by its
+// longest run.
+func DefaultParallel() int { return min(PerCPU*runtime.NumCPU(), 32) }
+
+// PerCPU is the default number of runs at once per CPU (DefaultParallel).
+const PerCPU = 12
 
 // Job is one run to do: a scenario with one seed.
 type Job struct {
