@@ -109,8 +109,8 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Strip}}<table class="req strip"><caption>{{t "lesson.strip"}}</caption><tr><th>{{t "lesson.strip.req"}}</th><th>{{t "lesson.broken"}}</th><th>{{.FixedLabel}}</th></tr>
 {{range .Strip}}<tr><th>{{.Requirement}}</th><td class="{{.BClass}}">{{.Broken}}</td><td class="{{.FClass}}">{{.Fixed}}</td></tr>{{end}}</table>{{end}}
 {{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
-{{if or .Changes .YAML .YAMLNone}}<h3>{{if eq .Side "control"}}{{t "lesson.change.control"}}{{else if eq .Side "contrast"}}{{t "lesson.change.contrast"}}{{else}}{{t "lesson.change"}}{{end}}</h3>{{end}}
-{{range .Changes}}<p>{{.Note}}</p><pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}
+{{if eq .Side "control"}}{{if or .YAML .YAMLNone}}<h3>{{t "lesson.change.control"}}</h3>{{end}}{{else if eq .Side "contrast"}}{{if or .YAML .YAMLNone}}<h3>{{t "lesson.change.contrast"}}</h3>{{end}}{{else if .Changes}}<h3>{{t "lesson.change"}}</h3>{{end}}
+{{range .Changes}}<p>{{.Note}}</p>{{if .Lines}}<pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}{{end}}
 {{if .YAML}}<p class="desc">{{t "lesson.change.yaml"}}</p><pre class="diff">{{range .YAML}}{{template "dl" .}}{{end}}</pre>{{else if .YAMLNone}}<p class="desc">{{t "lesson.change.none"}}</p>{{end}}
 </div>
 {{end}}
