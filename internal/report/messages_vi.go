@@ -160,6 +160,7 @@ var messagesVI = map[string]string{
 	"a.stale-write-accepted":           "Tài nguyên đã chấp nhận lần ghi của %[1]s trên %[3]s lúc t=%[4]ss dù %[2]s đã ghi vào đó dưới một lease mới hơn.",
 	"n.acquire.nodes":                  "%s lấy được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
 	"n.probe":                          "Kiểm tra cuối: %s lấy được lock trên %s (%s).",
+	"n.probe.nolock":                   "Kiểm tra cuối: %s được đối chứng không-lock cho vào %s; đối chứng này không lấy gì cả (%s).",
 	"n.probe.permit":                   "Kiểm tra cuối: %s lấy được một permit của %s (%s).",
 	"n.token.fence":                    "token %d",
 	"n.token.owner":                    "owner token %s",
