@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/report/page"
@@ -145,5 +146,51 @@ func TestAPairsScenarioDiffLeavesOutMachinePathsAndHarnessFields(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestASuitesPagesSayWhichRunsTheyWereMadeFrom: the English and the
+// Vietnamese pages come from separate runs of the same files and seeds,
+// and no page said so (teacher review 2 item 11). A suite whose runs are
+// all in the page's language says when they began; one with a run
+// rendered in another language says nothing.
+func TestASuitesPagesSayWhichRunsTheyWereMadeFrom(t *testing.T) {
+	ok := true
+	begun := time.Date(2026, 12, 3, 8, 44, 14, 0, time.UTC)
+	for _, lang := range []Lang{English, Vietnamese} {
+		for _, c := range []struct {
+			name  string
+			other bool // one run rendered in another language
+		}{{"a suite run in " + string(lang) + " says so", false}, {"a suite with a run in another language than " + string(lang) + " says nothing", true}} {
+			t.Run(c.name, func(t *testing.T) {
+				out := t.TempDir()
+				runs := suiteOf(t, out, []lessonRun{
+					{"semaphore-basic-clock-skew.yaml", Results{Verdict: checker.Invalid, Algorithm: "semaphore", Seed: 1, ExpectationMet: &ok}, []int{50}},
+					{"semaphore-fair-clock-skew.yaml", Results{Verdict: checker.Valid, Algorithm: "fair-semaphore", Seed: 1, ExpectationMet: &ok}, []int{50}},
+				})
+				for i := range runs {
+					runs[i].Lang, runs[i].Started = lang, begun.Add(time.Duration(i)*time.Minute)
+				}
+				if c.other {
+					runs[1].Lang = English
+					if lang == English {
+						runs[1].Lang = Vietnamese
+					}
+				}
+				if err := WriteSuite(out, runs, lang); err != nil {
+					t.Fatal(err)
+				}
+				want := tr(lang, "suite.madefrom", 2, "2026-12-03 08:44:14")
+				for _, name := range []string{IndexFile, LessonFile(50)} {
+					b, err := os.ReadFile(filepath.Join(out, name))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := strings.Contains(html.UnescapeString(string(b)), want); got == c.other {
+						t.Errorf("%s: says which runs it was made from: %v, want %v", name, got, !c.other)
+					}
+				}
+			})
+		}
 	}
 }

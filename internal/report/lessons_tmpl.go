@@ -84,6 +84,7 @@ const indexTemplateSuite = `{{template "head" .}}{{template "css"}}
 {{range .Groups}}<h2 id="{{.ID}}">{{.Head}}{{if .Page}} — <a href="{{.Page}}">{{t "suite.lessonpg"}}</a>{{end}}</h2>
 {{range .Items}}{{if .Fix}}<div class="pair">{{template "run" .Run}}<p class="pairlabel">↓ {{.Pair}}</p>{{template "run" .Fix}}</div>{{else}}{{template "run" .Run}}{{end}}
 {{end}}{{end}}</div>
+{{if .MadeFrom}}<footer><p class="desc made">{{.MadeFrom}}</p></footer>{{end}}
 </body>
 </html>`
 
@@ -119,6 +120,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Caveats}}<h2>{{t "lesson.caveats"}}</h2><ul class="caveats">{{range .Caveats}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Missing}}<p class="desc">{{.}}</p>{{end}}
 {{if .More}}<h2>{{t "lesson.more"}}</h2>{{range .More}}{{template "run" .}}{{end}}{{end}}
+{{if .MadeFrom}}<footer><p class="desc made">{{.MadeFrom}}</p></footer>{{end}}
 {{if .TimelineJS}}<script>{{.TimelineJS}}</script>{{end}}
 </body>
 </html>
