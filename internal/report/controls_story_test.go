@@ -364,6 +364,11 @@ func TestTheControlsDrawNoNodeLaneAndTheNoLockControlHoldsNothing(t *testing.T) 
 							t.Errorf("the page says %q", w)
 						}
 					}
+					for _, l := range drawingOf(t, in).Legend {
+						if l.Text == tr(lang, "p.hold", "w1") {
+							t.Errorf("the legend says %q", l.Text)
+						}
+					}
 				})
 			}
 		}

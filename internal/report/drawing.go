@@ -458,6 +458,9 @@ func appendNew(xs []string, s string) []string {
 // workload's own words for its lock ("p.hold.<workload>"), or the lock.
 func (b *builder) holdKey() string {
 	w := b.in.History.Header.Workload
+	if b.in.History.Header.NoLock() {
+		return "p.hold.nolock" // nothing is held: the control let it in
+	}
 	if workload.Of(b.in.History.Header).Permits {
 		return "p.hold.permit"
 	}

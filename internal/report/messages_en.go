@@ -489,8 +489,9 @@ var messagesEN = map[string]string{
 	"p.x.completed":           "scenario time the attempt was answered (s)",
 	"desc.latency":            "Each acquire attempt is drawn at the time it began (as in Jepsen's latency graph), at the height of how long its answer took.",
 	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began.",
-	"p.hold":                  "%s holds the lock", // client
-	"p.hold.permit":           "%s holds a permit", // client
+	"p.hold":                  "%s holds the lock",   // client
+	"p.hold.permit":           "%s holds a permit",   // client
+	"p.hold.nolock":           "%s let in (no lock)", // client
 	"p.believed":              "believes it holds, but the key is gone",
 	"p.believed.permit":       "believes it holds a permit, but it is gone",
 	"p.key":                   "key on node",

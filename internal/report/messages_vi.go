@@ -482,6 +482,7 @@ var messagesVI = map[string]string{
 	"desc.rate":               "Mỗi lần thử lấy lock được tính vào giây nó nhận được trả lời (như biểu đồ tốc độ của Jepsen), không phải lúc nó bắt đầu.",
 	"p.hold":                  "%s giữ lock",
 	"p.hold.permit":           "%s giữ một permit",
+	"p.hold.nolock":           "%s được cho vào (không có lock)",
 	"p.believed":              "tin là mình giữ, nhưng key đã mất",
 	"p.believed.permit":       "tin là mình giữ permit, nhưng permit đã mất",
 	"p.key":                   "key trên node",
