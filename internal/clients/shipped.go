@@ -144,6 +144,10 @@ var ReleaseChanges = []ReleaseChange{
 		"+    this._stopRefresh();",
 		"+    this._onLockLost(new LostLockError(`Lost ${this._kind} for key ${this._key}`));",
 		" }",
+		"-} catch (err) {",
+		"-    this._stopRefresh();",
+		"-    throw err;",
+		"-}",
 	}},
 	// redis-semaphore #175: 5.3.1's refresh script (lib/mutex/refresh.js)
 	// lost the branch that SETs a missing key again.
