@@ -215,6 +215,12 @@ type Algorithm struct {
 	Traits Traits
 	// CommandTimeout is the public registration's (lock.Algorithm).
 	CommandTimeout func(ttl time.Duration) time.Duration
+	// Acquire is the acquire's own code, the Lua script the client runs,
+	// and AcquireArgs what the EVAL gives it after the script (the key
+	// count, the keys, the arguments), as a lesson page's "what to change"
+	// shows them when a pair changes the algorithm (semaphore →
+	// fair-semaphore); "" when not given.
+	Acquire, AcquireArgs string
 }
 
 // registry holds the harness traits and constructors of the algorithms

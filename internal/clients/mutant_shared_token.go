@@ -12,8 +12,9 @@ import (
 // reentrantAcquire is spring-integration RedisLockRegistry's obtain script
 // (RedisLockRegistry.java at 9dd9f08181): re-entrant for the caller's
 // owner id, which is the registry's, so one per process.
-var reentrantAcquire = redis.NewScript(`
-local owner = redis.call('GET', KEYS[1])
+var reentrantAcquire = redis.NewScript(reentrantAcquireLua)
+
+const reentrantAcquireLua = `local owner = redis.call('GET', KEYS[1])
 if owner == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1
@@ -21,7 +22,7 @@ elseif not owner then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 1
 end
-return 0`)
+return 0`
 
 // reentrantSharedToken is a lock whose owner token identifies the process,
 // not the holder (BR-26): every client of one simulated process stores the
@@ -39,10 +40,12 @@ type reentrantSharedToken struct {
 }
 
 var reentrantSharedTokenAlgorithm = Algorithm{
-	Name:   "reentrant-shared-token",
-	About:  "owner token per process, not per holder: re-entrant acquire (PEXPIRE when the key holds the process's id) and compare-and-delete release of that id (spring-integration RedisLockRegistry)",
-	New:    newReentrantSharedToken,
-	Traits: Traits{Traits: lock.Traits{ClientClock: true}},
+	Name:        "reentrant-shared-token",
+	About:       "owner token per process, not per holder: re-entrant acquire (PEXPIRE when the key holds the process's id) and compare-and-delete release of that id (spring-integration RedisLockRegistry)",
+	New:         newReentrantSharedToken,
+	Traits:      Traits{Traits: lock.Traits{ClientClock: true}},
+	Acquire:     reentrantAcquireLua,
+	AcquireArgs: "1 lock-key process-id ttl",
 }
 
 func newReentrantSharedToken(c Config) (Locker, error) {

@@ -15,14 +15,15 @@ import (
 // if it ranks among the first N. The timestamps come from the clients'
 // clocks, so a client whose clock runs ahead purges holders that are still
 // working, and a paused holder is purged like a dead one (lock-theory S21).
-var semaphoreAcquire = redis.NewScript(`
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+var semaphoreAcquire = redis.NewScript(semaphoreAcquireLua)
+
+const semaphoreAcquireLua = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
 if redis.call('ZRANK', KEYS[1], ARGV[3]) < tonumber(ARGV[4]) then
   return 1
 end
 redis.call('ZREM', KEYS[1], ARGV[3])
-return 0`)
+return 0`
 
 // fairSemaphoreAcquire is the fair semaphore of Redis in Action 6.3.2, in
 // one script. KEYS: the timeout set (holders scored by the client-clock
@@ -34,8 +35,9 @@ return 0`)
 // place only if it ranks among the first N. Clock skew can still purge a
 // working holder early, and a paused holder is still purged like a dead one
 // (lock-theory S21, run B').
-var fairSemaphoreAcquire = redis.NewScript(`
-local now, timeout = tonumber(ARGV[1]), tonumber(ARGV[2])
+var fairSemaphoreAcquire = redis.NewScript(fairSemaphoreAcquireLua)
+
+const fairSemaphoreAcquireLua = `local now, timeout = tonumber(ARGV[1]), tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - timeout)
 redis.call('ZINTERSTORE', KEYS[2], 2, KEYS[2], KEYS[1], 'WEIGHTS', 1, 0)
 local place = redis.call('INCR', KEYS[3])
@@ -46,7 +48,7 @@ if redis.call('ZRANK', KEYS[2], ARGV[3]) < tonumber(ARGV[4]) then
 end
 redis.call('ZREM', KEYS[1], ARGV[3])
 redis.call('ZREM', KEYS[2], ARGV[3])
-return 0`)
+return 0`
 
 // fairSemaphoreRelease removes the holder from both sets; it returns how
 // many entries of the timeout set it removed (0: the holder was purged).
@@ -68,17 +70,21 @@ type semaphore struct {
 // semaphoreAlgorithm runs the semaphore workload only; the fair one runs
 // every workload.
 var semaphoreAlgorithm = Algorithm{
-	Name:   "semaphore",
-	About:  "basic sorted-set semaphore of N permits ranked by client-clock timestamps: ZREMRANGEBYSCORE expired, ZADD, ZRANK < N (Redis in Action 6.3.1); a later caller with an earlier timestamp can rank ahead of holders",
-	New:    newSemaphore,
-	Traits: Traits{Traits: lock.Traits{Semaphore: true, Workloads: []string{"semaphore"}, ClientClock: true}},
+	Name:        "semaphore",
+	About:       "basic sorted-set semaphore of N permits ranked by client-clock timestamps: ZREMRANGEBYSCORE expired, ZADD, ZRANK < N (Redis in Action 6.3.1); a later caller with an earlier timestamp can rank ahead of holders",
+	New:         newSemaphore,
+	Traits:      Traits{Traits: lock.Traits{Semaphore: true, Workloads: []string{"semaphore"}, ClientClock: true}},
+	Acquire:     semaphoreAcquireLua,
+	AcquireArgs: "1 semaphore-key now-ms timeout-ms token permits",
 }
 
 var fairSemaphoreAlgorithm = Algorithm{
-	Name:   "fair-semaphore",
-	About:  "fair semaphore of N permits: a counter gives each caller its place in line after every holder; timestamps only time holders out (Redis in Action 6.3.2)",
-	New:    newFairSemaphore,
-	Traits: Traits{Traits: lock.Traits{Semaphore: true, ClientClock: true}},
+	Name:        "fair-semaphore",
+	About:       "fair semaphore of N permits: a counter gives each caller its place in line after every holder; timestamps only time holders out (Redis in Action 6.3.2)",
+	New:         newFairSemaphore,
+	Traits:      Traits{Traits: lock.Traits{Semaphore: true, ClientClock: true}},
+	Acquire:     fairSemaphoreAcquireLua,
+	AcquireArgs: "3 semaphore-key semaphore-key:owner semaphore-key:counter now-ms timeout-ms token permits",
 }
 
 func newSemaphore(c Config) (Locker, error) {

@@ -114,3 +114,79 @@ func scriptOf(command []string) (string, []string, bool) {
 	}
 	return "", nil, false
 }
+
+// ReleaseChange is what a release of a library that a shipped adapter
+// loads changes against another release of it, as a lesson page's "what
+// to change" shows it for a pair of runs that differ in that release
+// alone: Note is the message key of its one line (the report's message
+// tables hold it in every language) and Code its lines, quoted from the
+// two releases' sources, each led by "-" (From's), "+" (To's) or " "
+// (both's).
+type ReleaseChange struct {
+	// Script is the adapter's script (adapters/node/semaphore.js); From
+	// and To are the arguments that pick the two releases.
+	Script, From, To string
+	Note             string
+	Code             []string
+}
+
+// ReleaseChanges are the release pairs the shipped scenarios compare,
+// checked against the libraries' own sources in adapters/node/node_modules.
+var ReleaseChanges = []ReleaseChange{
+	// redis-semaphore #24 (BR-07): 3.2.1's _processRefresh (lib/RedisMutex.js)
+	// throws inside its setInterval callback; 4.1.0's (lib/Lock.js) tells
+	// the caller.
+	{Script: "adapters/node/semaphore.js", From: "3.2.1", To: "4.1.0", Note: "lib.semaphore.onlocklost", Code: []string{
+		" const refreshed = await this._refresh();",
+		" if (!refreshed) {",
+		"-    throw new LostLockError(`Lost ${this._kind} for key ${this._key}`);",
+		"+    this._acquired = false;",
+		"+    this._stopRefresh();",
+		"+    this._onLockLost(new LostLockError(`Lost ${this._kind} for key ${this._key}`));",
+		" }",
+		"-} catch (err) {",
+		"-    this._stopRefresh();",
+		"-    throw err;",
+		"-}",
+	}},
+	// redis-semaphore #175: 5.3.1's refresh script (lib/mutex/refresh.js)
+	// lost the branch that SETs a missing key again.
+	{Script: "adapters/node/semaphore.js", From: "5.3.0", To: "5.3.1", Note: "lib.semaphore.noreset", Code: []string{
+		" if value == identifier then",
+		"   redis.call('pexpire', key, lockTimeout)",
+		"   return 1",
+		"-elseif value == false then",
+		"-  redis.call('set', key, identifier)",
+		"-  redis.call('pexpire', key, lockTimeout)",
+		"-  return 1",
+		" end",
+		" return 0",
+	}},
+	// node-redlock #296 (BR-17): 5.0.0-beta.2's acquire (dist/cjs/index.js)
+	// returns the lock once the quorum said yes; 4.2.0's _lock
+	// (redlock.js) also compares its end with the clock.
+	{Script: "adapters/node/redlock.js", From: "5.0.0-beta.2", To: "4.2.0", Note: "lib.redlock.validity", Code: []string{
+		"-return new Lock(this, resources, value, attempts, start + duration - drift);",
+		"+const lock = new Lock(self, resource, value, start + ttl - drift, attempts, retryCount - attempts);",
+		"+if (votes >= quorum && lock.expiration > Date.now())",
+		"+    return resolve(lock);",
+		"+return lock.unlock(function(){ … });",
+	}},
+}
+
+// ReleaseChangeOf is the ReleaseChange between the releases two process
+// commands run (each its adapter's script, then the argument that picks
+// the release); false when they are not two releases of one shipped pair.
+func ReleaseChangeOf(from, to []string) (ReleaseChange, bool) {
+	fs, fa, ok1 := scriptOf(from)
+	ts, ta, ok2 := scriptOf(to)
+	if !ok1 || !ok2 || len(fa) != 1 || len(ta) != 1 || filepath.ToSlash(fs) != filepath.ToSlash(ts) {
+		return ReleaseChange{}, false
+	}
+	for _, c := range ReleaseChanges {
+		if strings.HasSuffix("/"+filepath.ToSlash(fs), "/"+c.Script) && fa[0] == c.From && ta[0] == c.To {
+			return c, true
+		}
+	}
+	return ReleaseChange{}, false
+}

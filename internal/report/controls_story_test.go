@@ -13,6 +13,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // pageWords is what run in's page says in words: its story's sentences
@@ -318,5 +319,58 @@ func TestACrashedClientsFenceCounterIsNotTakenForItsLock(t *testing.T) {
 	}
 	if k, ok := m.keyOfAt("w1", counter); ok && strings.HasPrefix(k.Key, "fence:") {
 		t.Errorf("w1's key at t=%d is told as %s, a fence counter", counter, k.Key)
+	}
+}
+
+// A teacher's second review (item 6): lesson 42's controls still drew an
+// empty "node n1" lane, though neither keeps anything on a node, and the
+// no-lock control's tips said "w1 held the lock when it wrote" and its
+// story "Final probe: probe acquired the lock", where nothing was held.
+func TestTheControlsDrawNoNodeLaneAndTheNoLockControlHoldsNothing(t *testing.T) {
+	for _, tt := range []struct {
+		run    string
+		traits []string
+	}{
+		{"control-positive-seed5", []string{history.TraitInProcess}},
+		{"control-negative-seed5", []string{history.TraitNoLock}},
+	} {
+		for _, lang := range []Lang{English, Vietnamese} {
+			in, _ := readerRun(t, tt.run, lang)
+			for _, recorded := range []string{"its algorithm's name", "its traits"} {
+				in := in
+				if recorded == "its traits" {
+					in = withTraits(in, tt.traits...)
+				}
+				t.Run("the "+string(lang)+" timeline of "+tt.run+" known by "+recorded+" has no node lane", func(t *testing.T) {
+					for _, l := range drawingOf(t, in).Lanes {
+						if l.Kind == chart.LaneNode {
+							t.Errorf("a lane for node %s", l.Name)
+						}
+					}
+				})
+				if !in.History.Header.NoLock() {
+					continue
+				}
+				t.Run("the "+string(lang)+" page of "+tt.run+" known by "+recorded+" says nothing was held", func(t *testing.T) {
+					got := pageWords(t, in)
+					before := func(s string) string { s, _, _ = strings.Cut(s, " ("); return s }
+					for _, w := range []string{tr(lang, "tip.write.nolock", "w1"), before(tr(lang, "n.probe.nolock", "probe", "counter-1", ""))} {
+						if !strings.Contains(got, w) {
+							t.Errorf("the page lacks %q", w)
+						}
+					}
+					for _, w := range []string{tr(lang, "tip.write.held", "w1"), before(tr(lang, "n.probe", "probe", "counter-1", ""))} {
+						if strings.Contains(got, w) {
+							t.Errorf("the page says %q", w)
+						}
+					}
+					for _, l := range drawingOf(t, in).Legend {
+						if l.Text == tr(lang, "p.hold", "w1") {
+							t.Errorf("the legend says %q", l.Text)
+						}
+					}
+				})
+			}
+		}
 	}
 }

@@ -73,7 +73,7 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 		d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneClient, Name: c, Label: c, Color: i})
 	}
 	replicas := replicaLanes(in.History, m.nodes)
-	for _, n := range m.nodes {
+	for _, n := range nodeLanes(in.History, m.nodes) {
 		b.lane[n] = len(d.Lanes)
 		d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneNode, Name: n, Label: tr(lang, "p.node", n), Color: -1})
 		for _, r := range replicas[n] {
@@ -141,11 +141,27 @@ func replicaLanes(h history.History, nodes []string) map[string][]string {
 	return out
 }
 
+// nodeLanes are the nodes that get a lane: none when the algorithm keeps
+// no key on any node (the controls, history.Header.KeepsNoKey), whose
+// node lanes stayed empty (a teacher's review of lesson 42), unless a
+// fault acted on a node, which is drawn on its lane.
+func nodeLanes(h history.History, nodes []string) []string {
+	if !h.Header.KeepsNoKey() {
+		return nodes
+	}
+	for _, op := range h.Ops {
+		if op.F == history.Fault && op.Value.Fault != nil && len(op.Value.Fault.Nodes) > 0 {
+			return nodes
+		}
+	}
+	return nil
+}
+
 // timelineLanes is the number of lanes a history's timeline has: its
 // clients, its nodes and, when it wrote to the resource, the resource.
 func timelineLanes(h history.History) int {
 	m := newModel(h, nil)
-	n := len(m.clients) + len(m.nodes)
+	n := len(m.clients) + len(nodeLanes(h, m.nodes))
 	for _, rs := range replicaLanes(h, m.nodes) {
 		n += len(rs)
 	}
@@ -442,6 +458,9 @@ func appendNew(xs []string, s string) []string {
 // workload's own words for its lock ("p.hold.<workload>"), or the lock.
 func (b *builder) holdKey() string {
 	w := b.in.History.Header.Workload
+	if b.in.History.Header.NoLock() {
+		return "p.hold.nolock" // nothing is held: the control let it in
+	}
 	if workload.Of(b.in.History.Header).Permits {
 		return "p.hold.permit"
 	}

@@ -227,6 +227,9 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 			// A long write (a 45 s rebuild) that outlived the lease: held
 			// when it began, not when it was accepted.
 			lines = append(lines, tr(lang, "tip.write.lostduring", o.Client, b.at(l.KeyEnd), b.at(o.Complete)))
+		case b.in.History.Header.NoLock():
+			// Nothing was held: the control let every client in.
+			lines = append(lines, tr(lang, "tip.write.nolock", o.Client))
 		default:
 			lines = append(lines, tr(lang, "tip.write.held", o.Client))
 		}

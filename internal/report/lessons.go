@@ -294,6 +294,7 @@ type lessonPage struct {
 	// The timelines' stylesheet and script, when a pair draws its runs.
 	TimelineCSS template.CSS
 	TimelineJS  template.JS
+	MadeFrom    string // the suite's madeFrom
 }
 
 // lessonsOf lists the lessons the runs name, ascending.
@@ -401,7 +402,7 @@ func pairShown(r *suiteRun, runs []*suiteRun, fixFor func(*suiteRun) *suiteRun) 
 }
 
 // writeLessonPages writes one page per lesson the runs name.
-func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
+func writeLessonPages(outDir string, lang Lang, runs []*suiteRun, made string) error {
 	lessons := lessonsOf(runs)
 	t, err := page.Parse("lesson", suiteCSS+lessonTemplate, pageFuncs(lang))
 	if err != nil {
@@ -415,7 +416,7 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun) error {
 		g := groupLesson(n, runs)
 		pg := lessonPage{Lang: lang, Title: tr(lang, "lesson.page.title", n, lessonName(lang, n)),
 			Head: tr(lang, "lesson.title", n, lessonName(lang, n)), Nav: lessonNav(lang, lessons, n),
-			Index: IndexFile, Req: RequirementsFile, NoPair: len(g.Pairs) == 0}
+			Index: IndexFile, Req: RequirementsFile, NoPair: len(g.Pairs) == 0, MadeFrom: made}
 		l := texts[n]
 		if l != nil {
 			pg.Goal = l.Goal.In(string(normLang(lang)))

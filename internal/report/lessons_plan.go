@@ -364,6 +364,8 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+}")
 	}
 	out = append(out, clientChanges(lang, b, f)...)
+	out = append(out, acquireChanges(lang, b, f)...)
+	out = append(out, releaseChanges(lang, bf, ff)...)
 	// Persistence: the nodes the fix made aof-always (every node, or the
 	// few node_persistence names).
 	var aofNodes []string
@@ -431,7 +433,7 @@ func restoresOnStart(r Results, mode string) bool {
 }
 
 // yamlDiff is the unified diff of the two runs' normalised scenario.yaml,
-// without the lines that differ by name and description alone.
+// without the fields diffable leaves out.
 func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 	read := func(r Results) []string {
 		if r.ReportDir == "" {
@@ -441,15 +443,7 @@ func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 		if err != nil {
 			return nil
 		}
-		var keep []string
-		for _, l := range difflib.SplitLines(string(raw)) {
-			if strings.HasPrefix(l, "name:") || strings.HasPrefix(l, "description:") || strings.HasPrefix(l, "description_vi:") ||
-				strings.HasPrefix(l, "seed:") || strings.HasPrefix(l, "lesson:") {
-				continue
-			}
-			keep = append(keep, l)
-		}
-		return keep
+		return diffable(difflib.SplitLines(string(raw)))
 	}
 	a, c := read(b), read(f)
 	if a == nil || c == nil {
@@ -470,6 +464,32 @@ func yamlDiff(b, f Results) (lines []diffLine, ok bool) {
 		}
 	}
 	return lines, true
+}
+
+// leftOut are the top-level fields of a normalised scenario.yaml that a
+// pair's diff leaves out: what names a run (name, description, lesson,
+// seed) and what the harness expects of it (scenario.HarnessFields).
+var leftOut = append([]string{"name", "description", "description_vi", "lesson", "seed"}, scenario.HarnessFields...)
+
+// diffable is a normalised scenario.yaml's lines without leftOut's
+// fields (each with the indented lines under it) and without the lock
+// client process's working directory, a path on the machine that ran it
+// (process.dir: the normalised file resolves it to an absolute path).
+func diffable(lines []string) []string {
+	var keep []string
+	var top string // the top-level field the line is in
+	skip := false
+	for _, l := range lines {
+		if !strings.HasPrefix(l, " ") {
+			top, _, _ = strings.Cut(l, ":")
+			skip = slices.Contains(leftOut, top)
+		}
+		if skip || top == "process" && strings.HasPrefix(l, "  dir:") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return keep
 }
 
 // cm is a code line's trailing comment in lang: the code of a "what to

@@ -84,6 +84,7 @@ const indexTemplateSuite = `{{template "head" .}}{{template "css"}}
 {{range .Groups}}<h2 id="{{.ID}}">{{.Head}}{{if .Page}} — <a href="{{.Page}}">{{t "suite.lessonpg"}}</a>{{end}}</h2>
 {{range .Items}}{{if .Fix}}<div class="pair">{{template "run" .Run}}<p class="pairlabel">↓ {{.Pair}}</p>{{template "run" .Fix}}</div>{{else}}{{template "run" .Run}}{{end}}
 {{end}}{{end}}</div>
+{{if .MadeFrom}}<footer><p class="desc made">{{.MadeFrom}}</p></footer>{{end}}
 </body>
 </html>`
 
@@ -109,8 +110,8 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Strip}}<table class="req strip"><caption>{{t "lesson.strip"}}</caption><tr><th>{{t "lesson.strip.req"}}</th><th>{{t "lesson.broken"}}</th><th>{{.FixedLabel}}</th></tr>
 {{range .Strip}}<tr><th>{{.Requirement}}</th><td class="{{.BClass}}">{{.Broken}}</td><td class="{{.FClass}}">{{.Fixed}}</td></tr>{{end}}</table>{{end}}
 {{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
-{{if or .Changes .YAML .YAMLNone}}<h3>{{if eq .Side "control"}}{{t "lesson.change.control"}}{{else if eq .Side "contrast"}}{{t "lesson.change.contrast"}}{{else}}{{t "lesson.change"}}{{end}}</h3>{{end}}
-{{range .Changes}}<p>{{.Note}}</p><pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}
+{{if eq .Side "control"}}{{if or .YAML .YAMLNone}}<h3>{{t "lesson.change.control"}}</h3>{{end}}{{else if eq .Side "contrast"}}{{if or .YAML .YAMLNone}}<h3>{{t "lesson.change.contrast"}}</h3>{{end}}{{else if .Changes}}<h3>{{t "lesson.change"}}</h3>{{end}}
+{{range .Changes}}<p>{{.Note}}</p>{{if .Lines}}<pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}{{end}}
 {{if .YAML}}<p class="desc">{{t "lesson.change.yaml"}}</p><pre class="diff">{{range .YAML}}{{template "dl" .}}{{end}}</pre>{{else if .YAMLNone}}<p class="desc">{{t "lesson.change.none"}}</p>{{end}}
 </div>
 {{end}}
@@ -119,6 +120,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Caveats}}<h2>{{t "lesson.caveats"}}</h2><ul class="caveats">{{range .Caveats}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Missing}}<p class="desc">{{.}}</p>{{end}}
 {{if .More}}<h2>{{t "lesson.more"}}</h2>{{range .More}}{{template "run" .}}{{end}}{{end}}
+{{if .MadeFrom}}<footer><p class="desc made">{{.MadeFrom}}</p></footer>{{end}}
 {{if .TimelineJS}}<script>{{.TimelineJS}}</script>{{end}}
 </body>
 </html>

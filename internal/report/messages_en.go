@@ -165,6 +165,7 @@ var messagesEN = map[string]string{
 	"a.stale-write-accepted":           "The resource accepted %[1]s's write on %[3]s at t=%[4]ss although %[2]s had already written to it under a newer lease.", // stale, current, key, t
 	"n.acquire.nodes":                  "%s acquired the lock on %s on %s (%d/%d, quorum %d) (%s, TTL %s).",                                                      // client, key, nodes, n, total, quorum, token text, ttl
 	"n.probe":                          "Final probe: %s acquired the lock on %s (%s).",                                                                          // client, key, token text
+	"n.probe.nolock":                   "Final probe: %s was let in to %s by the no-lock control, which takes nothing (%s).",                                     // client, key, token text
 	"n.probe.permit":                   "Final probe: %s acquired a permit of %s (%s).",                                                                          // client, key, token text
 	"n.token.fence":                    "token %d",
 	"n.token.owner":                    "owner token %s",
@@ -488,8 +489,9 @@ var messagesEN = map[string]string{
 	"p.x.completed":           "scenario time the attempt was answered (s)",
 	"desc.latency":            "Each acquire attempt is drawn at the time it began (as in Jepsen's latency graph), at the height of how long its answer took.",
 	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began.",
-	"p.hold":                  "%s holds the lock", // client
-	"p.hold.permit":           "%s holds a permit", // client
+	"p.hold":                  "%s holds the lock",   // client
+	"p.hold.permit":           "%s holds a permit",   // client
+	"p.hold.nolock":           "%s let in (no lock)", // client
 	"p.believed":              "believes it holds, but the key is gone",
 	"p.believed.permit":       "believes it holds a permit, but it is gone",
 	"p.key":                   "key on node",

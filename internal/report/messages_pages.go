@@ -73,6 +73,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.num":               "Value written: %d.",
 		"tip.write.lost":        "%s believed it held the lock, but the lock had been lost at %s.", // client, at
 		"tip.write.held":        "%s held the lock when it wrote.",
+		"tip.write.nolock":      "%s had been let in by the no-lock control when it wrote: no lock was held.",                                                           // client
 		"tip.write.lostduring":  "%s held the lock when it began, but the lock was lost at %s, before the write finished at %s.",                                        // client, key end, write's end
 		"tip.write.violation":   "A checker names this write as the violation (%s).",                                                                                    // kind word
 		"tip.msg.cmd":           "%s → %s: %s, run by the node at %s.",                                                                                                  // client, node, command, at
@@ -187,6 +188,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.write.lost":        "%s tin là mình giữ lock, nhưng lock đã mất từ %s.",
 		"tip.write.lostduring":  "%s giữ lock khi bắt đầu, nhưng lock đã mất lúc %s, trước khi lần ghi xong lúc %s.",
 		"tip.write.held":        "%s đang giữ lock khi ghi.",
+		"tip.write.nolock":      "%s đã được đối chứng không-lock cho vào khi ghi: không có lock nào được giữ.",
 		"tip.write.violation":   "Một checker xác định lần ghi này chính là vi phạm (%s).",
 		"tip.msg.cmd":           "%s → %s: %s, node chạy lệnh lúc %s.",
 		"tip.msg.late":          "%s → %s: %s — gửi lúc %s, node chạy lúc %s, có phản hồi lúc %s (chậm).",

@@ -259,6 +259,8 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		switch {
 		case o.F == history.Probe && n.kind.Permits:
 			n.add(at, 2, StepProbe, c, tr(lang, "n.probe.permit", who, key, tt))
+		case o.F == history.Probe && m.h.Header.NoLock():
+			n.add(at, 2, StepProbe, c, tr(lang, "n.probe.nolock", who, key, tt))
 		case o.F == history.Probe:
 			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt))
 		case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:

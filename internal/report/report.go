@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -145,6 +146,10 @@ type Results struct {
 	FixedBy string `json:"fixed_by,omitempty"`
 	// Lang is the language of the report's pages.
 	Lang Lang `json:"lang,omitempty"`
+	// Started is when the run began (the history header's; zero in a
+	// results.json written before it was kept): a suite's pages say which
+	// runs they were made from by it.
+	Started time.Time `json:"started,omitzero"`
 	// MaxTimerLagMS is how late, at worst, a harness timer fired during
 	// the run (wall ms; 0 when not measured): the machine's load. Coverage
 	// makes a run unknown at checker.MaxTimerLag and a tenth of the TTL.
@@ -235,7 +240,7 @@ func buildResults(in Input, dir string, m *model) Results {
 		Checkers: map[string]checker.Verdict{}, Anomalies: allAnomalies(in.Results),
 		ScenarioSeconds: m.sec(m.end), WallSeconds: in.WallSeconds, MaxTimerLagMS: float64(h.MaxTimerLagNS) / 1e6, ReportDir: dir,
 		Reproduce: in.Reproduce, Emulated: emulated(h), Aborted: in.Aborted, Cut: in.Cut,
-		ExpectKinds: in.ExpectKinds, Lang: normLang(in.Lang),
+		ExpectKinds: in.ExpectKinds, Lang: normLang(in.Lang), Started: h.Started,
 		Algorithm: h.Algorithm, Library: in.Library, Traits: h.Traits, Workload: h.Workload, FencingEnforced: h.FencingEnforced,
 		Persistence: h.Persistence, Plan: h.Plan, Params: h.Params, Lessons: in.Lessons, Description: description(in),
 		DescriptionLang: descriptionLang(in), Counterfactuals: in.Counterfactuals,

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/report/page"
 
@@ -20,6 +21,8 @@ type suitePage struct {
 	Nav    []navItem
 	Req    string
 	Groups []suiteGroup
+	// MadeFrom says which runs the pages were made from (madeFrom).
+	MadeFrom string
 }
 
 // suiteGroup is one lesson's runs on the index (or the runs that name no
@@ -169,6 +172,7 @@ func WriteSuite(outDir string, runs []Results, lang Lang) error {
 		}
 	}
 	pg.Totals = tr(lang, "suite.totals", len(runs), nv, ni, nu, met, notMet)
+	pg.MadeFrom = madeFrom(lang, runs)
 	pg.Rates = sweepRates(lang, runs)
 	if ne > 0 {
 		pg.Totals += " " + tr(lang, "suite.errors", ne)
@@ -218,8 +222,30 @@ func WriteSuite(outDir string, runs []Results, lang Lang) error {
 	if err := writeTemplate(filepath.Join(outDir, IndexFile), t, pg); err != nil {
 		return err
 	}
-	if err := writeLessonPages(outDir, lang, srs); err != nil {
+	if err := writeLessonPages(outDir, lang, srs, pg.MadeFrom); err != nil {
 		return err
 	}
 	return writeRequirements(outDir, lang, srs)
+}
+
+// madeFrom is a suite's footer line: the pages were made from these runs,
+// begun when the first of them began, and a page in another language
+// comes from its own runs of the same files and seeds, whose times (and,
+// rarely, an informational finding) can differ. "" unless every run's
+// report is in lang (runs rendered in another language are not this
+// language's own run) and at least one run says when it began.
+func madeFrom(lang Lang, runs []Results) string {
+	var first time.Time
+	for _, r := range runs {
+		if normLang(r.Lang) != lang {
+			return ""
+		}
+		if !r.Started.IsZero() && (first.IsZero() || r.Started.Before(first)) {
+			first = r.Started
+		}
+	}
+	if first.IsZero() {
+		return ""
+	}
+	return tr(lang, "suite.madefrom", len(runs), first.UTC().Format("2006-01-02 15:04:05"))
 }

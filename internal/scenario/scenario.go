@@ -16,6 +16,14 @@ import (
 	"github.com/locksim/locksim/internal/workload"
 )
 
+// HarnessFields are the top-level fields of a scenario that say what the
+// harness expects of a run or how it watches it (the expected verdict, the
+// coverage checker's minimum of acquires, the final probe, MONITOR), not
+// what the lock, its clients or the faults do: a lesson page's scenario
+// diff leaves them out, as it leaves out name and seed, so that a student
+// does not read them as part of a fix (issue 34).
+var HarnessFields = []string{"expect", "expect_live", "min_acquires", "observe", "probe", "probe_timeout"}
+
 // Scenario is one scenario file after defaults are applied.
 type Scenario struct {
 	Name        string `yaml:"name"`

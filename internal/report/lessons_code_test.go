@@ -1,0 +1,196 @@
+package report
+
+// What to change on the pairs whose fix is another acquire or another
+// release of a library, and what a pair's scenario diff leaves out
+// (issue 34, teacher review 2 items 4 and 15).
+
+import (
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/report/page"
+)
+
+// lessonPageOf writes a suite of a broken run and its fix in lang and
+// returns lesson n's page, unescaped.
+func lessonPageOf(t *testing.T, lang Lang, n int, broken, fixed lessonRun) string {
+	t.Helper()
+	out := t.TempDir()
+	if err := WriteSuite(out, suiteOf(t, out, []lessonRun{broken, fixed}), lang); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, LessonFile(n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return html.UnescapeString(string(b))
+}
+
+// TestAFixOfAnotherAcquireOrReleaseSaysWhatChanges: the five pairs whose
+// "What to change" was an empty heading now say, in one line from the
+// message tables, what the fix changes, with its code from the algorithm's
+// registration or the library's sources (clients.ReleaseChanges).
+func TestAFixOfAnotherAcquireOrReleaseSaysWhatChanges(t *testing.T) {
+	ok := true
+	bad := Results{Verdict: checker.Invalid, Workload: "payment", Seed: 1, ExpectationMet: &ok,
+		Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}}
+	good := Results{Verdict: checker.Valid, Workload: "payment", Seed: 1, ExpectationMet: &ok}
+	with := func(r Results, algorithm, workload string) Results {
+		r.Algorithm = algorithm
+		if workload != "" {
+			r.Workload = workload
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name           string
+		lesson         int
+		broken, fixed  lessonRun
+		note, codeLine string
+	}{
+		{"a per-holder token replaces the process's re-entrant one", 43,
+			lessonRun{"field/shared-owner-token.yaml", with(bad, "reentrant-shared-token", ""), []int{43}},
+			lessonRun{"field/shared-owner-token-per-holder.yaml", with(good, "safe", ""), []int{43}},
+			"diff.pertoken", "+ SET lock-key owner NX PX ttl"},
+		{"redis-semaphore 4.1.0 calls onLockLost", 44,
+			lessonRun{"field/redis-semaphore-3-host-sleep.yaml", with(bad, "process", ""), []int{44}},
+			lessonRun{"field/redis-semaphore-4-host-sleep.yaml", with(good, "process", ""), []int{44}},
+			"lib.semaphore.onlocklost", "+     this._onLockLost(new LostLockError("},
+		{"redis-semaphore 5.3.1 no longer sets a missing key", 44,
+			lessonRun{"field/redis-semaphore-530-stale-refresh.yaml", with(bad, "process", ""), []int{44}},
+			lessonRun{"field/redis-semaphore-531-stale-refresh.yaml", with(good, "process", ""), []int{44}},
+			"lib.semaphore.noreset", "− elseif value == false then"},
+		{"node-redlock 4.2.0 checks the clock after the quorum", 47,
+			lessonRun{"field/node-redlock-5-pause-in-flight.yaml", with(bad, "process", ""), []int{47}},
+			lessonRun{"field/node-redlock-4-pause-in-flight.yaml", with(good, "process", ""), []int{47}},
+			"lib.redlock.validity", "+ if (votes >= quorum && lock.expiration > Date.now())"},
+		{"the fair semaphore's acquire is shown as its own script", 50,
+			lessonRun{"semaphore-basic-clock-skew.yaml", with(bad, "semaphore", "semaphore"), []int{50}},
+			lessonRun{"semaphore-fair-clock-skew.yaml", with(good, "fair-semaphore", "semaphore"), []int{50}},
+			"diff.fairsem", "+       local place = redis.call('INCR', KEYS[3])"},
+	} {
+		for _, lang := range []Lang{English, Vietnamese} {
+			t.Run(c.name+" in "+string(lang), func(t *testing.T) {
+				page := lessonPageOf(t, lang, c.lesson, c.broken, c.fixed)
+				for _, want := range []string{"<h3>" + tr(lang, "lesson.change") + "</h3>", "<p>" + tr(lang, c.note) + "</p>", c.codeLine} {
+					if !strings.Contains(page, want) {
+						t.Errorf("lesson %d lacks %q", c.lesson, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestAFixWithNoCodeChangeHasNoWhatToChangeHeading: a heading with
+// nothing under it but the scenario diff is not shown; the diff keeps its
+// own line.
+func TestAFixWithNoCodeChangeHasNoWhatToChangeHeading(t *testing.T) {
+	p := pairView{Side: "fixed", YAML: []diffLine{{Op: "-", Text: "ttl: 10s"}, {Op: "+", Text: "ttl: 30s"}}}
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("in "+string(lang), func(t *testing.T) {
+			tm, err := page.Parse("lesson", suiteCSS+lessonTemplate, pageFuncs(lang))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := tm.Execute(&b, lessonPage{Lang: lang, Pairs: []pairView{p}}); err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(b.String())
+			if strings.Contains(page, tr(lang, "lesson.change")+"</h3>") {
+				t.Errorf("the page heads an empty change:\n%s", page)
+			}
+			if !strings.Contains(page, tr(lang, "lesson.change.yaml")) {
+				t.Errorf("the scenario diff lost its line:\n%s", page)
+			}
+		})
+	}
+}
+
+// TestAPairsScenarioDiffLeavesOutMachinePathsAndHarnessFields: a process
+// pair's diff showed "dir: /work/main", and the harness's min_acquires
+// read as part of the fix (teacher review 2 items 4 and 15).
+func TestAPairsScenarioDiffLeavesOutMachinePathsAndHarnessFields(t *testing.T) {
+	ok := true
+	for _, c := range []struct {
+		name          string
+		lesson        int
+		broken, fixed string
+		want          string // a line the diff still shows
+	}{
+		{"a library pair shows no working directory", 44, "field/redis-semaphore-530-stale-refresh.yaml", "field/redis-semaphore-531-stale-refresh.yaml",
+			"+   command: [node, adapters/node/semaphore.js, 5.3.1]"},
+		{"the setnx pair shows no min_acquires", 43, "setnx-expire-crash.yaml", "safe-client-crash.yaml", "+ algorithm: safe"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			page := lessonPageOf(t, English, c.lesson,
+				lessonRun{c.broken, Results{Verdict: checker.Invalid, Algorithm: "process", Seed: 1, ExpectationMet: &ok}, []int{c.lesson}},
+				lessonRun{c.fixed, Results{Verdict: checker.Valid, Algorithm: "process", Seed: 1, ExpectationMet: &ok}, []int{c.lesson}})
+			_, diff, found := strings.Cut(page, tr(English, "lesson.change.yaml"))
+			if !found {
+				t.Fatal("the page has no scenario diff")
+			}
+			diff, _, _ = strings.Cut(diff, "</pre>")
+			if !strings.Contains(diff, c.want) {
+				t.Errorf("the diff lacks %q:\n%s", c.want, diff)
+			}
+			for _, not := range []string{"dir:", "min_acquires", "expect:", "verdict:", "probe:"} {
+				if strings.Contains(diff, not) {
+					t.Errorf("the diff shows %q:\n%s", not, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestASuitesPagesSayWhichRunsTheyWereMadeFrom: the English and the
+// Vietnamese pages come from separate runs of the same files and seeds,
+// and no page said so (teacher review 2 item 11). A suite whose runs are
+// all in the page's language says when they began; one with a run
+// rendered in another language says nothing.
+func TestASuitesPagesSayWhichRunsTheyWereMadeFrom(t *testing.T) {
+	ok := true
+	begun := time.Date(2026, 12, 3, 8, 44, 14, 0, time.UTC)
+	for _, lang := range []Lang{English, Vietnamese} {
+		for _, c := range []struct {
+			name  string
+			other bool // one run rendered in another language
+		}{{"a suite run in " + string(lang) + " says so", false}, {"a suite with a run in another language than " + string(lang) + " says nothing", true}} {
+			t.Run(c.name, func(t *testing.T) {
+				out := t.TempDir()
+				runs := suiteOf(t, out, []lessonRun{
+					{"semaphore-basic-clock-skew.yaml", Results{Verdict: checker.Invalid, Algorithm: "semaphore", Seed: 1, ExpectationMet: &ok}, []int{50}},
+					{"semaphore-fair-clock-skew.yaml", Results{Verdict: checker.Valid, Algorithm: "fair-semaphore", Seed: 1, ExpectationMet: &ok}, []int{50}},
+				})
+				for i := range runs {
+					runs[i].Lang, runs[i].Started = lang, begun.Add(time.Duration(i)*time.Minute)
+				}
+				if c.other {
+					runs[1].Lang = English
+					if lang == English {
+						runs[1].Lang = Vietnamese
+					}
+				}
+				if err := WriteSuite(out, runs, lang); err != nil {
+					t.Fatal(err)
+				}
+				want := tr(lang, "suite.madefrom", 2, "2026-12-03 08:44:14")
+				for _, name := range []string{IndexFile, LessonFile(50)} {
+					b, err := os.ReadFile(filepath.Join(out, name))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := strings.Contains(html.UnescapeString(string(b)), want); got == c.other {
+						t.Errorf("%s: says which runs it was made from: %v, want %v", name, got, !c.other)
+					}
+				}
+			})
+		}
+	}
+}
