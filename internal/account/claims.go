@@ -301,9 +301,10 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 func (a *Account) metHolders(i int, key string, have []claim.Holder) []claim.Holder {
 	op := a.H.Ops[i]
 	var out []claim.Holder
-	for j, cmd := range a.H.Ops {
+	for _, j := range a.sentIn(op.Client, op.Invoke-grantSlack, op.Complete+grantSlack) {
+		cmd := a.H.Ops[j]
 		set, ok := a.metBy[j]
-		if !ok || set < 0 || cmd.Client != op.Client || cmd.Invoke < op.Invoke-grantSlack || cmd.Invoke > op.Complete+grantSlack || !isSetCmd(cmd.Value.Cmd) || cmd.Value.Cmd[1] != key {
+		if !ok || set < 0 || !isSetCmd(cmd.Value.Cmd) || cmd.Value.Cmd[1] != key {
 			continue
 		}
 		n := cmd.Value.Node
@@ -346,9 +347,8 @@ func (a *Account) refusalKeys(i int) []string {
 	if !slices.Contains(keys, op.Key) {
 		keys = append([]string{op.Key}, keys...)
 	}
-	for _, cmd := range a.H.Ops {
-		if cmd.F == history.NodeCmd && cmd.Client == op.Client && cmd.Invoke >= op.Invoke-grantSlack && cmd.Invoke <= op.Complete+grantSlack &&
-			isSetCmd(cmd.Value.Cmd) && !slices.Contains(keys, cmd.Value.Cmd[1]) {
+	for _, j := range a.sentIn(op.Client, op.Invoke-grantSlack, op.Complete+grantSlack) {
+		if cmd := a.H.Ops[j]; isSetCmd(cmd.Value.Cmd) && !slices.Contains(keys, cmd.Value.Cmd[1]) {
 			keys = append(keys, cmd.Value.Cmd[1])
 		}
 	}
@@ -584,4 +584,32 @@ func (a *Account) waitOf(i int) int {
 		}
 	}
 	return 0
+}
+
+// indexSent indexes each client's node events (sentBy), once.
+func (a *Account) indexSent() {
+	a.sentIndex.Do(func() {
+		a.sentBy = map[string][]int{}
+		for i, o := range a.H.Ops {
+			if o.F == history.NodeCmd {
+				a.sentBy[o.Client] = append(a.sentBy[o.Client], i)
+			}
+		}
+		for _, v := range a.sentBy {
+			slices.SortStableFunc(v, func(x, y int) int { return cmp.Compare(a.H.Ops[x].Invoke, a.H.Ops[y].Invoke) })
+		}
+	})
+}
+
+// sentIn is client's node events (history indices) invoked within
+// [from, to], by node time.
+func (a *Account) sentIn(client string, from, to int64) []int {
+	a.indexSent()
+	evs := a.sentBy[client]
+	lo, _ := slices.BinarySearchFunc(evs, from, func(i int, t int64) int { return cmp.Compare(a.H.Ops[i].Invoke, t) })
+	hi := lo
+	for hi < len(evs) && a.H.Ops[evs[hi]].Invoke <= to {
+		hi++
+	}
+	return evs[lo:hi]
 }
