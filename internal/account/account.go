@@ -649,17 +649,7 @@ func (a *Account) endOf(o history.Op) int64 {
 // throughout it (DeadThroughout). A release of unknown outcome
 // that is known and not ran never left the client: its key stayed.
 func (a *Account) Reached(op int) (ran, known bool) {
-	a.sentIndex.Do(func() {
-		a.sentBy = map[string][]int{}
-		for i, o := range a.H.Ops {
-			if o.F == history.NodeCmd {
-				a.sentBy[o.Client] = append(a.sentBy[o.Client], i)
-			}
-		}
-		for _, v := range a.sentBy {
-			slices.SortStableFunc(v, func(x, y int) int { return cmp.Compare(a.H.Ops[x].Invoke, a.H.Ops[y].Invoke) })
-		}
-	})
+	a.indexSent()
 	o := a.H.Ops[op]
 	end := a.endOf(o)
 	nodes := o.Value.Nodes

@@ -253,26 +253,111 @@ func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 }
 
 // refusalClaim states whose key refused acquire op i: a recorded life of
-// its key that stood on a node throughout the acquire.
+// its key (under the lock's own name for it, refusalKeys) that stood on a
+// node throughout the acquire; on a lock of several nodes, every node's
+// such key (Holders).
 func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 	op := a.H.Ops[i]
 	if c, ok := a.grantedRefusal(i); ok {
 		return c, true
 	}
-	for _, n := range a.H.Header.Nodes {
-		for _, j := range a.byKey[nk(n, op.Key)] {
-			k := a.keys[j]
-			if k.Observed && k.Owner != "" && k.Start < op.Invoke && k.End > op.Complete {
-				c := claim.Claim{Kind: claim.Refusal, Client: op.Client, Key: op.Key, Node: n, By: k.Owner, Token: k.Value,
+	for _, key := range a.refusalKeys(i) {
+		var c claim.Claim
+		for _, n := range a.H.Header.Nodes {
+			k, ok := a.stoodThrough(n, key, op)
+			if !ok {
+				continue
+			}
+			if c.Kind == "" {
+				c = claim.Claim{Kind: claim.Refusal, Client: op.Client, Key: op.Key, Node: n, By: k.Owner, Token: k.Value,
 					Start: op.Invoke, End: op.Complete, Records: []int{i, k.Set}}
+				if key != op.Key {
+					c.NodeKey = key
+				}
 				if k.Owner == op.Client {
 					a.ownRefusal(&c, k)
 				}
-				return c, true
 			}
+			c.Holders = append(c.Holders, claim.Holder{Node: n, By: k.Owner, Token: k.Value, Set: k.Set})
+		}
+		if c.Kind != "" {
+			c.Holders = append(c.Holders, a.metHolders(i, key, c.Holders)...)
+			slices.SortStableFunc(c.Holders[1:], func(x, y claim.Holder) int {
+				return cmp.Compare(slices.Index(a.H.Header.Nodes, x.Node), slices.Index(a.H.Header.Nodes, y.Node))
+			})
+			if len(c.Holders) < 2 {
+				c.Holders = nil
+			}
+			return c, true
 		}
 	}
 	return a.metRefusal(i)
+}
+
+// metHolders are the other nodes' keys (not on the nodes of have) that a
+// SET NX of acquire i's client met while it ran (a key set there after the
+// acquire began: claim.Holder At), each another client's, or its own of
+// an earlier acquire.
+func (a *Account) metHolders(i int, key string, have []claim.Holder) []claim.Holder {
+	op := a.H.Ops[i]
+	var out []claim.Holder
+	for _, j := range a.sentIn(op.Client, op.Invoke-grantSlack, op.Complete+grantSlack) {
+		cmd := a.H.Ops[j]
+		set, ok := a.metBy[j]
+		if !ok || set < 0 || !isSetCmd(cmd.Value.Cmd) || cmd.Value.Cmd[1] != key {
+			continue
+		}
+		n := cmd.Value.Node
+		if slices.ContainsFunc(have, func(h claim.Holder) bool { return h.Node == n }) || slices.ContainsFunc(out, func(h claim.Holder) bool { return h.Node == n }) {
+			continue
+		}
+		p := a.lifeSetBy(n, key, set)
+		if p < 0 {
+			continue
+		}
+		k := a.keys[p]
+		if !k.Observed || k.Owner == "" || k.Owner == op.Client && k.Value == cmd.Value.Cmd[2] {
+			continue // its own SET of this acquire, sent again
+		}
+		out = append(out, claim.Holder{Node: n, By: k.Owner, Token: k.Value, Set: k.Set, At: cmd.Invoke})
+	}
+	return out
+}
+
+// stoodThrough is the recorded life of key on node, set by a client, that
+// stood there throughout op.
+func (a *Account) stoodThrough(node, key string, op history.Op) (KeyLife, bool) {
+	for _, j := range a.byKey[nk(node, key)] {
+		k := a.keys[j]
+		if k.Observed && k.Owner != "" && k.Start < op.Invoke && k.End > op.Complete {
+			return k, true
+		}
+	}
+	return KeyLife{}, false
+}
+
+// refusalKeys are the names acquire op i's key may have on the nodes: its
+// own key first, then each name a lock library stores it under — the lock
+// key an acquire record of the same key gave (LockKeysOf), and the key of
+// each SET the client's acquire sent to a node (a refused acquire's record
+// names no lock key of its own; its recorded commands do).
+func (a *Account) refusalKeys(i int) []string {
+	op := a.H.Ops[i]
+	keys := slices.Clone(a.LockKeysOf(op.Key))
+	if !slices.Contains(keys, op.Key) {
+		keys = append([]string{op.Key}, keys...)
+	}
+	for _, j := range a.sentIn(op.Client, op.Invoke-grantSlack, op.Complete+grantSlack) {
+		if cmd := a.H.Ops[j]; isSetCmd(cmd.Value.Cmd) && !slices.Contains(keys, cmd.Value.Cmd[1]) {
+			keys = append(keys, cmd.Value.Cmd[1])
+		}
+	}
+	return keys
+}
+
+// isSetCmd reports whether a node command is a SET (or SETNX) of a key.
+func isSetCmd(cmd []string) bool {
+	return len(cmd) > 2 && (strings.EqualFold(cmd[0], "set") || strings.EqualFold(cmd[0], "setnx"))
 }
 
 // grantedRefusal states an acquire refused by the lock itself, not by a
@@ -315,6 +400,9 @@ func (a *Account) metRefusal(i int) (claim.Claim, bool) {
 			continue
 		}
 		p := a.lifeSetBy(cmd.Value.Node, op.Key, set)
+		if p < 0 && isSetCmd(cmd.Value.Cmd) && slices.Contains(a.refusalKeys(i), cmd.Value.Cmd[1]) {
+			p = a.lifeSetBy(cmd.Value.Node, cmd.Value.Cmd[1], set) // the lock's own name for the key
+		}
 		if p < 0 {
 			continue
 		}
@@ -324,6 +412,9 @@ func (a *Account) metRefusal(i int) (claim.Claim, bool) {
 		}
 		c := claim.Claim{Kind: claim.Refusal, What: claim.Met, Client: op.Client, Key: op.Key, Node: k.Node, By: k.Owner, Token: k.Value,
 			Start: op.Invoke, End: op.Complete, At: cmd.Invoke, Records: []int{i, k.Set}}
+		if k.Key != op.Key {
+			c.NodeKey = k.Key
+		}
 		if k.Owner == op.Client {
 			a.ownRefusal(&c, k)
 		}
@@ -493,4 +584,32 @@ func (a *Account) waitOf(i int) int {
 		}
 	}
 	return 0
+}
+
+// indexSent indexes each client's node events (sentBy), once.
+func (a *Account) indexSent() {
+	a.sentIndex.Do(func() {
+		a.sentBy = map[string][]int{}
+		for i, o := range a.H.Ops {
+			if o.F == history.NodeCmd {
+				a.sentBy[o.Client] = append(a.sentBy[o.Client], i)
+			}
+		}
+		for _, v := range a.sentBy {
+			slices.SortStableFunc(v, func(x, y int) int { return cmp.Compare(a.H.Ops[x].Invoke, a.H.Ops[y].Invoke) })
+		}
+	})
+}
+
+// sentIn is client's node events (history indices) invoked within
+// [from, to], by node time.
+func (a *Account) sentIn(client string, from, to int64) []int {
+	a.indexSent()
+	evs := a.sentBy[client]
+	lo, _ := slices.BinarySearchFunc(evs, from, func(i int, t int64) int { return cmp.Compare(a.H.Ops[i].Invoke, t) })
+	hi := lo
+	for hi < len(evs) && a.H.Ops[evs[hi]].Invoke <= to {
+		hi++
+	}
+	return evs[lo:hi]
 }

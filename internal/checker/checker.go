@@ -86,6 +86,7 @@ const (
 	HarmlessEfficiency  = finding.HarmlessEfficiency
 	HarmlessLiveness    = finding.HarmlessLiveness
 	HarmlessBounded     = finding.HarmlessBounded
+	HarmlessMinHold     = finding.HarmlessMinHold
 	HarmlessBusy        = finding.HarmlessBusy
 	HarmlessUncontended = finding.HarmlessUncontended
 )

@@ -21,6 +21,9 @@ func Claims(results []Result) []claim.Claim {
 			if len(an.Clients) > 0 {
 				c.Client = an.Clients[0]
 			}
+			if an.Kind == KindOrphanedLease && an.Cause != nil && an.Cause.MinHold && len(an.Cause.Nodes) == 1 {
+				c.How, c.Node, c.Client = claim.Kept, an.Cause.Nodes[0], an.Owner // its owner's release kept it: see claim.Anomaly
+			}
 			if len(an.Fenceable) > 0 {
 				c.By, c.Fenceable = an.Current, append([]int{}, an.Fenceable...)
 			}

@@ -136,8 +136,15 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	// liveness, or (it does) a TTL bounded it — never the first for the
 	// second (issue 27, a fresh reader: "this scenario does not ask for
 	// liveness" on a page of a scenario with expect_live: true).
+	kept := 0
 	for _, o := range orphanedLeases(a, keys) {
 		switch {
+		case o.an.Cause != nil && o.an.Cause.MinHold:
+			// Kept on purpose by its owner's release: no orphan.
+			o.an.Informational, o.an.Harmless = true, HarmlessMinHold
+			anomalies = append(anomalies, o.an)
+			kept++
+			continue
 		case !expect:
 			o.an.Informational, o.an.Harmless = true, HarmlessLiveness
 		case !o.unbounded:
@@ -164,6 +171,9 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	}
 	if orphaned > 0 {
 		parts = append(parts, plural(orphaned, "orphaned lease", "orphaned leases"))
+	}
+	if kept > 0 {
+		parts = append(parts, plural(kept, "key", "keys")+" kept for the minimum hold")
 	}
 	summary := strings.Join(parts, ", ")
 	if len(anomalies) > 0 {
@@ -438,10 +448,18 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 		}
 		explain := fmt.Sprintf("%s's key %s stayed%s from %s %s, %s, while %s %s refused %s",
 			l.Owner, l.Key, on, at(h, from), end, after, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"))
+		minHold := l.Kept != nil && l.ExpiredAsKept() && h.Ops[l.Kept.Release].Client == l.Owner
+		if minHold {
+			explain = fmt.Sprintf("%s's release kept its key %s%s for the lock's minimum hold: its command at %s set the key to expire then, and it stood %s, while %s %s refused %s; a key kept on purpose, not an orphan",
+				l.Owner, l.Key, on, at(h, l.Kept.At), end, strings.Join(who, " and "), pick(len(who) == 1, "was", "were"), plural(len(refused), "time", "times"))
+		}
 		an := newAnomaly(h, KindOrphanedLease, l.Key, append([]string{l.Owner}, who...), from, l.End, explain, append([]int{g.Index}, refused...)...)
 		an.Owner = l.Owner
 		an.Cause = &Cause{Kind: l.Ended.Kind, Client: l.Owner, Nodes: []string{l.Node}, At: l.End, By: l.Ended.By, Step: l.Ended.Step, TTL: ttl, Observed: l.Observed}
 		an.Cause.Unbelieved = !believed
+		if minHold {
+			an.Cause.MinHold, an.Cause.Kept = true, l.Kept.At
+		}
 		if r := lastRenewal(h, l.Owner, l.Key, from, l.End+1); r > 0 {
 			an.Cause.Renewed = r // its renewer went on after its belief ended
 		}

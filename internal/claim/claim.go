@@ -73,6 +73,16 @@ const (
 	// its predecessor's lease. Records: the acquire, the SET of the key it
 	// met, then that acquire or that restart. [4]
 	//
+	// NodeKey is the key's name on the nodes when the lock stores it under
+	// a name of its own (a library's "mutex:invoice-1" for Key
+	// "invoice-1"): the name an acquire record of Key gave as its lock key,
+	// or that Client's SET in the acquire named. Holders (a lock on several
+	// nodes, Redlock): every node whose key refused it — stood through the
+	// acquire, or (Holder.At) was met by its SET NX there — with whose
+	// value each held and the command that set it; the first is Node, By
+	// and Records[1], the rest in the run's node order. Set only when more
+	// than one node refused it so.
+	//
 	// What Met: the key did not stand through the acquire, but its SET NX
 	// on Node found it there at At (a SET sent late, a node stopped and
 	// woken): Node held Key then with By's value.
@@ -138,6 +148,12 @@ const (
 	// (after its acquire, the claim's second record), had been accepted:
 	// a resource refusing tokens lower than one it has seen would have
 	// refused them. [16]
+	//
+	// How Kept (an orphaned lease): no orphan — the key Key on Node of
+	// Client (its owner, here, not the first of its sorted clients)
+	// expired at End at the deadline a command of Client's own release had
+	// set (the lock's minimum hold), and the window starts no earlier than
+	// that command.
 	Anomaly Kind = "anomaly"
 	// Op: Client's own operation What (a history.Func: acquire, probe,
 	// read, write, release, extend, lost, done, stopped) on Key was invoked
@@ -305,6 +321,9 @@ type Claim struct {
 	// Nodes of a Refusal claim Granted: where the acquire's own SETs
 	// created its key.
 	Nodes []string `json:"nodes,omitempty"`
+	// NodeKey and Holders of a Refusal claim (see Refusal).
+	NodeKey string   `json:"node_key,omitempty"`
+	Holders []Holder `json:"holders,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
@@ -327,6 +346,29 @@ type Claim struct {
 	// Records are the history indices (history.Op.Index) the claim rests
 	// on, the one that starts it first.
 	Records []int `json:"records"`
+}
+
+// Holder is one node's key that refused an acquire (a Refusal claim's
+// Holders): Node held it with the value Token, which By's command Set (a
+// history index) had set, through the acquire or when the acquire's SET
+// met it (At).
+type Holder struct {
+	Node  string `json:"node"`
+	By    string `json:"by"`
+	Token string `json:"token,omitempty"`
+	Set   int    `json:"set"`
+	// At, when set: the key did not stand through the acquire; the
+	// client's SET NX on Node met it at At (as a Refusal Met).
+	At int64 `json:"at_ns,omitempty"`
+}
+
+// KeyName is the name c's key has on the nodes: its NodeKey when the lock
+// stores it under a name of its own, else its Key.
+func (c Claim) KeyName() string {
+	if c.NodeKey != "" {
+		return c.NodeKey
+	}
+	return c.Key
 }
 
 // StepChange is a run's plan step (Step, its ID) as another scenario's

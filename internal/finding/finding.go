@@ -102,6 +102,9 @@ const (
 	// liveness, ended within one TTL of its holder's belief: the lock came
 	// free by itself, as its TTL promises, which liveness allows.
 	HarmlessBounded = "bounded"
+	// HarmlessMinHold: an orphaned lease whose key its owner's own
+	// release kept for the lock's minimum hold (Cause.MinHold), by design.
+	HarmlessMinHold = "min-hold"
 	// HarmlessBusy: a liveness finding of a run whose machine was too busy
 	// to keep its compressed time (coverage TimingLost): its bounds were
 	// the machine's, not the lock's.
@@ -170,6 +173,13 @@ type Cause struct {
 	// it held the key: the acquire whose SET made it got no answer.
 	Unbelieved bool  `json:"unbelieved,omitempty"`
 	Extended   int64 `json:"extended_ns,omitempty"`
+	// MinHold is, for an orphaned lease, that its key expired at the end
+	// its owner's own release set (the release kept it for the lock's
+	// minimum hold, ShedLock's lockAtLeastFor: a PEXPIRE, or a SET … XX,
+	// instead of a delete): kept on purpose, not orphaned. Kept is when
+	// that release's command set it (true ns).
+	MinHold bool  `json:"min_hold,omitempty"`
+	Kept    int64 `json:"kept_ns,omitempty"`
 	// Bounded is, for an orphaned lease, that its key's TTL ended it
 	// (Kind expired) no later than one TTL after its owner stopped
 	// believing it held it: the lock came free by itself (lesson 42's

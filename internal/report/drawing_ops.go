@@ -556,7 +556,12 @@ func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64
 	case c.Kind == claim.Refusal && c.How == claim.Restarted:
 		return at(when) + ": " + tr(lang, "n.tries.restarted.one", o.Client, o.Key, c.By, c.Node)
 	case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
-		return at(when) + ": " + tr(lang, "n.tries.by.one", o.Client, o.Key, c.By, c.Node)
+		msg, by, node, as := m.refusedOn(lang, c)
+		args := []any{o.Client, o.Key, by, node}
+		if as != "" {
+			args = append(args, as)
+		}
+		return at(when) + ": " + tr(lang, msg+".one", args...)
 	case c.Kind == claim.QueueHead:
 		return at(when) + ": " + tr(lang, "n.tries.queue.one", o.Client, o.Key, c.By, c.What)
 	}

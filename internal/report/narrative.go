@@ -106,6 +106,9 @@ type tries struct {
 	// by and node: whose key the nodes show refused every attempt of the
 	// run, and where (its refusal claims' By and Node); "" when not known.
 	by, node string
+	// as: the lock's own name for the key on the nodes, when it has one
+	// (the refusal claims' NodeKey).
+	as string
 }
 
 func newNarrator(in Input, m *model) *narrator {
@@ -138,6 +141,9 @@ func (n *narrator) flush(client, key string) {
 	var whose []any // whose key refused them, for "n.tries.by"
 	if t.by != "" {
 		whose = []any{t.by, t.node}
+	}
+	if t.as != "" {
+		whose = append(whose, t.as)
 	}
 	if t.n == 1 {
 		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", append([]any{client, key}, whose...)...))
@@ -221,22 +227,22 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		}
 		k := clientKey{who, key}
 		msg := m.refusalKey(o)
-		var by, node string
+		var by, node, as string
 		switch {
 		case c.Kind == claim.Refusal && c.Own:
 			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
 		case c.Kind == claim.Refusal && c.How == claim.Restarted:
 			msg, by, node = "n.tries.restarted", c.By, c.Node // the lease of its process a restart killed
 		case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
-			msg, by, node = "n.tries.by", c.By, c.Node // whose key the nodes show, not "someone else held it"
+			msg, by, node, as = m.refusedOn(lang, c) // whose key the nodes show, not "someone else held it"
 		case c.Kind == claim.QueueHead:
 			msg, by, node = "n.tries.queue", c.By, c.What // the lock key free, another's entry at the queue's head
 		}
-		if p := n.pending[k]; p != nil && (p.msg != msg || p.by != by || p.node != node) {
+		if p := n.pending[k]; p != nil && (p.msg != msg || p.by != by || p.node != node || p.as != as) {
 			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node}
+			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as}
 		}
 		n.pending[k].n++
 		n.pending[k].last = n.toldAt(c)

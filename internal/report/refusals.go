@@ -33,6 +33,35 @@ func (m *model) refusedByLock(lang Lang, c claim.Claim) (string, bool) {
 	return "", false
 }
 
+// refusedOn is the message (n.tries.by, or n.tries.by.as when the lock
+// keeps the key under a name of its own) and its holder, nodes and key
+// name of a refusal by the key claim c names: on a lock of several nodes,
+// every node whose key refused it, grouped by whose key it was ("w1's key
+// stood on n1, n2 and n3", "… on n1 and n2, w3's on n4"), as its Holders
+// say.
+func (m *model) refusedOn(lang Lang, c claim.Claim) (msg, by, nodes, as string) {
+	msg, by, nodes = "n.tries.by", c.By, c.Node
+	if c.NodeKey != "" {
+		msg, as = "n.tries.by.as", c.NodeKey
+	}
+	if len(c.Holders) == 0 {
+		return msg, by, nodes, as
+	}
+	var whose []string
+	on := map[string][]string{}
+	for _, h := range c.Holders {
+		if _, ok := on[h.By]; !ok {
+			whose = append(whose, h.By)
+		}
+		on[h.By] = append(on[h.By], h.Node)
+	}
+	nodes = joinAnd(lang, on[whose[0]])
+	for _, w := range whose[1:] {
+		nodes += tr(lang, "n.tries.by.more", w, joinAnd(lang, on[w]))
+	}
+	return msg, whose[0], nodes, as
+}
+
 // refusalText says in lang why the resource refused a write, from its
 // reason code (history Refusal*); a refusal without a code gives the
 // client library's error text.

@@ -259,6 +259,9 @@ func anomalyLabel(a checker.Anomaly) string {
 	if a.Kind == checker.KindTokenRegression && a.Repeated {
 		return a.Kind + ".repeated"
 	}
+	if a.Kind == checker.KindOrphanedLease && a.Cause != nil && a.Cause.MinHold {
+		return a.Kind + ".kept" // its owner's release kept it: no orphan
+	}
 	return a.Kind
 }
 
@@ -554,6 +557,9 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "a.foreign-unlock", a.Deleter, a.Key, a.Owner, t0)
 		}
 	case checker.KindOrphanedLease:
+		if c := a.Cause; a.Owner != "" && c != nil && c.MinHold {
+			return tr(lang, "a.orphaned-lease.kept", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))
+		}
 		if c := a.Cause; a.Owner != "" && c != nil && c.ExtendedBy != "" {
 			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), c.ExtendedBy, instant(m.sec(c.Extended)))
 		}
@@ -655,6 +661,9 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 	case a.Kind == checker.KindDuplicateWork:
 		return tr(lang, "why.duplicate-work")
 	case a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable || a.Kind == checker.KindOrphanedLease:
+		if a.Harmless == checker.HarmlessMinHold {
+			return tr(lang, "why.min-hold")
+		}
 		if a.Harmless == checker.HarmlessBusy {
 			return tr(lang, "why."+a.Kind) + tr(lang, "why.liveness.busy")
 		}

@@ -91,6 +91,47 @@ func (v *verifier) keptLife(c claim.Claim, l *life) outcome {
 	return refuse([]int{l.set, last}, "no release of %s ran when the command at record %d did", c.Client, last)
 }
 
+// keptOrphan: an orphaned lease told as kept for the minimum hold (an
+// Anomaly claim How Kept) — Client's key Key on Node expired at End, and
+// the deadline that passed was set by a command of Client run while a
+// release of Client ran, no later than the window's Start.
+func (v *verifier) keptOrphan(c claim.Claim) outcome {
+	if c.What != history.AnomalyOrphanedLease {
+		return refuse(c.Records, "only an orphaned lease is kept for a minimum hold, not a %s", c.What)
+	}
+	if !v.watched(c.Node, c.Start, c.End) {
+		return skip("kept key on a node not recorded")
+	}
+	var l *life
+	for _, x := range v.m.lives {
+		if x.node == c.Node && x.key == c.Key && x.owner == c.Client && x.how == "expired" && near(x.end, c.End) {
+			l = x
+		}
+	}
+	if l == nil {
+		return refuse(c.Records, "no key %s of %s on %s expired at %d", c.Key, c.Client, c.Node, c.End)
+	}
+	last, lastAt := l.set, int64(-1)
+	for i, mv := range v.m.moves {
+		if mv.life == l && v.h.Ops[i].Invoke >= lastAt {
+			last, lastAt = i, v.h.Ops[i].Invoke
+		}
+	}
+	cmd := v.h.Ops[last]
+	if dl := v.m.cmdDeadline(cmd); cmd.F != history.NodeCmd || cmd.Client != c.Client || dl < 0 || !near(dl, l.deadline) {
+		return refuse([]int{l.set, last}, "the deadline its key expired at was set by %s's command at record %d, not by %s", cmd.Client, last, c.Client)
+	}
+	if cmd.Invoke > c.Start+slack {
+		return refuse([]int{last}, "the command that kept it ran at %d, after the window's start %d", cmd.Invoke, c.Start)
+	}
+	for _, op := range v.h.Ops {
+		if op.F == history.Release && op.Client == c.Client && op.Invoke-slack <= cmd.Invoke && cmd.Invoke <= v.end(op)+slack {
+			return held
+		}
+	}
+	return refuse([]int{last}, "no release of %s ran when the command at record %d set its end", c.Client, last)
+}
+
 // cmdDeadline is the deadline a node command set: a SET's PX, EX, PXAT or
 // EXAT, or an EXPIRE-family command's; -1 when it sets none.
 func (m *model) cmdDeadline(op history.Op) int64 {

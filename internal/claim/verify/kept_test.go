@@ -1,8 +1,11 @@
 package verify_test
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/claim/verify"
 	"github.com/locksim/locksim/internal/history"
@@ -85,6 +88,56 @@ func TestAKeptReleaseIsCheckedAgainstTheCommandThatKeptTheKey(t *testing.T) {
 			Start: 100 * ms, End: 110 * ms, At: 105 * ms, TTL: 300 * ms, Records: []int{2, 3}}
 		if r := verify.Verify(h, []claim.Claim{c}); len(r.Failures) != 1 {
 			t.Errorf("the claim %+v was not refused", c)
+		}
+	})
+}
+
+// TestAKeptKeyIsCheckedAgainstTheHistory: an orphaned lease told as kept
+// for the minimum hold (an Anomaly claim How Kept) holds as the checker
+// makes it; told of a real orphan (a crashed holder's key), or of another
+// client's key, it is refused.
+func TestAKeptKeyIsCheckedAgainstTheHistory(t *testing.T) {
+	claimsOf := func(name string) (history.History, []claim.Claim) {
+		h, err := history.ReadFile(filepath.Join("..", "..", "report", "testdata", "accuracy", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := checker.Check(context.Background(), h, checker.Options{})
+		var out []claim.Claim
+		for _, c := range checker.Claims(rep.Results) {
+			if c.Kind == claim.Anomaly && c.What == history.AnomalyOrphanedLease {
+				out = append(out, c)
+			}
+		}
+		if len(out) == 0 {
+			t.Fatalf("%s: no orphaned-lease claim", name)
+		}
+		return h, out
+	}
+	h, kept := claimsOf("c29a-min-hold-release-keeps-key")
+	t.Run("the checker's kept keys hold", func(t *testing.T) {
+		for _, c := range kept {
+			if c.How != claim.Kept {
+				t.Fatalf("claim %+v is not told as kept", c)
+			}
+		}
+		if r := verify.Verify(h, claim.Number(kept)); len(r.Failures) > 0 || r.Held != len(kept) {
+			t.Fatalf("the kept keys' claims do not hold: %+v", r)
+		}
+	})
+	t.Run("a kept key said to be another client's is refused", func(t *testing.T) {
+		bad := kept[0]
+		bad.Client = "w9"
+		if r := verify.Verify(h, claim.Number([]claim.Claim{bad})); len(r.Failures) != 1 {
+			t.Fatalf("the false claim %+v was not refused: %+v", bad, r)
+		}
+	})
+	t.Run("a crashed holder's orphan said to be kept is refused", func(t *testing.T) {
+		h, orphans := claimsOf("c27a-crashed-holder-outage-from-first-refusal")
+		bad := orphans[0]
+		bad.How, bad.Node = claim.Kept, h.Header.Nodes[0]
+		if r := verify.Verify(h, claim.Number([]claim.Claim{bad})); len(r.Failures) != 1 {
+			t.Fatalf("the false claim %+v was not refused: %+v", bad, r)
 		}
 	})
 }

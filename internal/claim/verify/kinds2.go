@@ -22,32 +22,81 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if c.What == claim.Granted {
 		return v.grantedRefusal(c, a)
 	}
+	if o := v.nodeKey(c); o.reason != "" {
+		return o
+	}
 	if o := v.ownCause(c); o.reason != "" {
 		return o
 	}
 	if c.What == claim.Met {
 		return v.metRefusal(c)
 	}
-	if !v.watched(c.Node, c.Start, c.End) {
+	if len(c.Records) < 2 {
+		return refuse(c.Records, "a refusal names no SET of the key it met")
+	}
+	holders := c.Holders
+	if len(holders) == 0 {
+		holders = []claim.Holder{{Node: c.Node, By: c.By, Token: c.Token, Set: c.Records[1]}}
+	}
+	if h := holders[0]; h.Node != c.Node || h.By != c.By || h.Set != c.Records[1] {
+		return refuse(c.Records, "its first holder %s on %s (record %d) is not the claim's %s on %s (record %d)", h.By, h.Node, h.Set, c.By, c.Node, c.Records[1])
+	}
+	for i, h := range holders {
+		if slices.ContainsFunc(holders[:i], func(o claim.Holder) bool { return o.Node == h.Node }) {
+			return refuse([]int{h.Set}, "%s is named twice among the nodes that refused it", h.Node)
+		}
+		if o := v.stoodThrough(c, h); o.reason != "" || o.skip != "" {
+			return o
+		}
+	}
+	return held
+}
+
+// stoodThrough: the life record h.Set created is c's key (under its
+// node name) on h.Node, set by h.By, and it stood there through c's
+// acquire; or, for a holder met at At, c's SET NX on h.Node met it then
+// (as metRefusal checks a Refusal Met).
+func (v *verifier) stoodThrough(c claim.Claim, h claim.Holder) outcome {
+	if h.At != 0 {
+		m := c
+		m.Node, m.By, m.At, m.Records = h.Node, h.By, h.At, []int{c.Records[0], h.Set}
+		return v.metRefusal(m)
+	}
+	if !v.watched(h.Node, c.Start, c.End) {
 		return skip("refusal on a node not recorded")
 	}
-	var l *life
-	if len(c.Records) > 1 {
-		l = v.m.lifeOf(c.Records[1])
-	}
-	if len(c.Records) > 1 && v.unsureAt(c.Records[1]) {
+	if v.unsureAt(h.Set) {
 		return skip("SET at its key's deadline")
 	}
-	if l == nil || l.node != c.Node || l.key != c.Key {
-		return refuse(c.Records, "record %v created no key %s on %s", c.Records[1:], c.Key, c.Node)
+	l := v.m.lifeOf(h.Set)
+	if l == nil || l.node != h.Node || l.key != c.KeyName() {
+		return refuse([]int{h.Set}, "record %d created no key %s on %s", h.Set, c.KeyName(), h.Node)
 	}
 	if l.start > c.Start+slack || l.end < c.End-slack && !v.stoppedThrough(l.node, l.end, c.End) {
 		return refuse([]int{l.set}, "that key stood from %d to %d, not through the acquire", l.start, l.end)
 	}
-	if l.owner != c.By {
-		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, c.By)
+	if l.owner != h.By {
+		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, h.By)
 	}
 	return held
+}
+
+// nodeKey: a refusal's NodeKey is the lock's own name for Key on the
+// nodes — an acquire (or probe) record of Key gave it as its lock key, or
+// Client sent a SET of it while its refused acquire ran.
+func (v *verifier) nodeKey(c claim.Claim) outcome {
+	if c.NodeKey == "" || c.NodeKey == c.Key {
+		return held
+	}
+	for _, op := range v.h.Ops {
+		if (op.F == history.Acquire || op.F == history.Probe) && op.Key == c.Key && op.Value.LockKey == c.NodeKey {
+			return held
+		}
+		if op.F == history.NodeCmd && op.Client == c.Client && op.Invoke >= c.Start-slack && op.Invoke <= c.End+slack && setsKey(op, c.NodeKey) {
+			return held
+		}
+	}
+	return refuse(c.Records, "no record names %s as the lock's key for %s, and %s sent no SET of it in its acquire", c.NodeKey, c.Key, c.Client)
 }
 
 // metRefusal: a SET NX of the client on Key ran on Node at At, inside the
@@ -62,7 +111,7 @@ func (v *verifier) metRefusal(c claim.Claim) outcome {
 	}
 	sent := false
 	for _, op := range v.h.Ops {
-		if op.F == history.NodeCmd && op.Client == c.Client && op.Value.Node == c.Node && op.Invoke == c.At && setsKey(op, c.Key) {
+		if op.F == history.NodeCmd && op.Client == c.Client && op.Value.Node == c.Node && op.Invoke == c.At && setsKey(op, c.KeyName()) {
 			sent = true
 		}
 	}
@@ -73,7 +122,7 @@ func (v *verifier) metRefusal(c claim.Claim) outcome {
 	if len(c.Records) > 1 && v.unsureAt(c.Records[1]) {
 		return skip("SET at its key's deadline")
 	}
-	if l == nil || l.node != c.Node || l.key != c.Key {
+	if l == nil || l.node != c.Node || l.key != c.KeyName() {
 		return refuse(c.Records, "record %v created no key %s on %s", c.Records[1:], c.Key, c.Node)
 	}
 	if l.start > c.At+slack || l.end < c.At-slack && !v.stoppedThrough(l.node, l.end, c.At) {
@@ -419,6 +468,11 @@ func (v *verifier) foreignDelete(c claim.Claim) outcome {
 // its fire time (an accepted run before it); without, At lies in its
 // window.
 func (v *verifier) anomaly(c claim.Claim) outcome {
+	if c.How == claim.Kept {
+		if o := v.keptOrphan(c); o.reason != "" || o.skip != "" {
+			return o
+		}
+	}
 	if o := v.fenceable(c); o.reason != "" {
 		return o
 	}
