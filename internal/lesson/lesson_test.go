@@ -341,6 +341,10 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "the resource checks (lesson 42)", "vi": "tài nguyên kiểm tra (bài 42)"}},
 		{44, "stalled-job-failed-reason-checked's fix is a token-checked failure record, not an idempotency key",
 			map[string]string{"en": "idempotency key\n(stalled-job-failed-reason-checked", "vi": "idempotency key\n(stalled-job-failed-reason-checked"}},
+		{47, "the late claim is invalid because the resource accepted the stale charge: redlock-gc-pause-cas, valid, has two holders too",
+			map[string]string{"en": "redlock-gc-pause-cas-late-claim is invalid: two holders at once", "vi": "redlock-gc-pause-cas-late-claim vi phạm: hai client cùng giữ lock"}},
+		{47, "Kleppmann's post gives the in-flight pause as numbered steps, not in prose",
+			map[string]string{"en": "his post tells it in prose", "vi": "bài viết của ông kể nó bằng lời"}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("lesson %d: %s", tt.lesson, tt.why), func(t *testing.T) {
