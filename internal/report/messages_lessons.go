@@ -132,7 +132,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.perfire":            "One lock key per fire time, never released: it expires after the TTL, so a skewed scheduler finds it taken.",
 		"diff.singleton":          "A singleton worker: one scheduler holds the leader key for the whole run and runs every fire time; the others stand by.",
 		"diff.aof":                "Persistence: fsync every write before replying, so a restarted node still has the key.",
-		"diff.restart":            "Operate the nodes so that a crashed node stays down longer than the TTL (%s) before it restarts (antirez's delayed restart): by then every key it held has expired on the other nodes, so its empty restart cannot hand a second client a majority. The lock's code does not change.", // TTL
+		"diff.restart":            "Operate the nodes so that a crashed node stays down longer than the TTL (%s) before it restarts (the Redlock spec's delayed restart, which antirez defended): by then every key it held has expired on the other nodes, so its empty restart cannot hand a second client a majority. The lock's code does not change.", // TTL
 		"diff.wait":               "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.",                                                                                                                                                                    // "1 replica" / "every replica"
 		"diff.wait.one":           "one replica",
 		"diff.wait.all":           "every replica",
@@ -341,8 +341,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.partial":      "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
 		"lesson.evidence.control":      "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":         "Các lần còn lại: %s.",
-		"lesson.evidence.rerun.one":    "1 lần chạy trong số này được chạy lại vì máy đã làm hỏng lần thử của nó; nó được tính theo lần thử cuối.",
-		"lesson.evidence.rerun":        "%d lần chạy trong số này được chạy lại vì máy đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
+		"lesson.evidence.rerun.one":    "1 lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng lần thử trước; nó được tính theo lần thử cuối.",
+		"lesson.evidence.rerun":        "%d lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
 		"lesson.evidence.few":          "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
 		"lesson.evidence.scope":        "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
 		"lesson.evidence.few.contrast": "Ít hơn %d seed chỉ cho thấy điều đã xảy ra trong các lần chạy này, không cho thấy bản đối chiếu luôn ra như vậy: hãy chạy locksim run %s %s --count %d để xem nó thường ra thế nào.",
@@ -367,7 +367,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.perfire":             "Mỗi thời điểm kích hoạt một key lock riêng, không bao giờ nhả: nó hết hạn sau TTL, nên scheduler lệch đồng hồ thấy key đã bị giữ.",
 		"diff.singleton":           "Singleton worker: một scheduler giữ key leader suốt lần chạy và chạy mọi lần kích hoạt; các scheduler khác đứng chờ.",
 		"diff.aof":                 "Persistence: fsync mọi lần ghi trước khi trả lời, để node khởi động lại vẫn còn key.",
-		"diff.restart":             "Vận hành các node sao cho node bị crash nằm im lâu hơn TTL (%s) rồi mới khởi động lại (trì hoãn khởi động lại, câu trả lời của antirez): đến lúc đó mọi key nó từng giữ đã hết hạn (expire) trên các node khác, nên lần khởi động lại với dữ liệu trống của nó không thể trao đa số cho client thứ hai. Mã của lock không đổi.",
+		"diff.restart":             "Vận hành các node sao cho node bị crash nằm im lâu hơn TTL (%s) rồi mới khởi động lại (trì hoãn khởi động lại, cách khắc phục trong đặc tả Redlock mà antirez bảo vệ): đến lúc đó mọi key nó từng giữ đã hết hạn (expire) trên các node khác, nên lần khởi động lại với dữ liệu trống của nó không thể trao đa số cho client thứ hai. Mã của lock không đổi.",
 		"diff.wait":                "Sau khi lấy lock: chờ tới khi %s xác nhận đã có key, kiểm tra giá trị WAIT trả về, và trả lại lock khi quá ít replica xác nhận.",
 		"diff.wait.one":            "một replica",
 		"diff.wait.all":            "mọi replica",
@@ -396,7 +396,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"code.perprocess":          "một id cho mỗi process, các thread của nó dùng chung",
 		"code.peracquire":          "một token cho mỗi lần lấy lock",
 		"diff.pertoken":            "Mỗi lần lấy lock rút một owner token ngẫu nhiên của riêng nó, và lệnh lấy lock chỉ cấp khi key đang trống: không còn lấy lại (re-entry) theo id của process, nên thread thứ hai của cùng process bị từ chối cho tới khi thread đầu nhả lock.",
-		"diff.fairsem":             "Xếp hạng client gọi bằng một bộ đếm trong Redis, không theo đồng hồ của chính nó (Redis in Action 6.3.2): bỏ cả khỏi owner set các client giữ đã quá timeout (ZINTERSTORE), lấy số kế tiếp từ bộ đếm (INCR), ZADD client gọi vào timeout set với timestamp của nó và vào owner set với số đó, và chỉ giữ permit khi ZRANK của nó trong owner set nhỏ hơn N. Timestamp vẫn dùng để tính timeout cho các client giữ.",
+		"diff.fairsem":             "Xếp hạng các client xin permit bằng một bộ đếm trong Redis, không theo đồng hồ của chính nó (Redis in Action 6.3.2): bỏ cả khỏi owner set các client giữ đã quá timeout (ZINTERSTORE), lấy số kế tiếp từ bộ đếm (INCR), ZADD client xin permit vào timeout set với timestamp của nó và vào owner set với số đó, và chỉ giữ permit khi ZRANK của nó trong owner set nhỏ hơn N. Timestamp vẫn dùng để tính timeout cho các client giữ.",
 		"lib.semaphore.onlocklost": "4.1.0 gọi onLockLost (và isAcquired thành false) khi một lần gia hạn thấy key không còn giữ identifier của client giữ lock; 3.2.1 ném LostLockError bên trong timer gia hạn của nó, nơi không caller nào bắt được (redis-semaphore #24).",
 		"lib.semaphore.noreset":    "Script gia hạn của 5.3.1 không còn SET lại một key đã mất: nó chỉ PEXPIRE key khi key vẫn giữ identifier của client giữ lock và trả về 0 trong trường hợp khác, nên Mutex gọi onLockLost (redis-semaphore #175).",
 		"lib.redlock.validity":     "4.2.0 so Date.now() với thời điểm kết thúc của lease (start + ttl − drift) sau khi có quorum, và nhả lock thay vì cấp khi thời điểm đó đã qua; 5.0.0-beta.2 trả về lock mà không kiểm tra điều đó (node-redlock #296). 4.2.0 là bản cũ hơn: không bản mới hơn nào có kiểm tra này.",
