@@ -133,7 +133,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.singleton":          "A singleton worker: one scheduler holds the leader key for the whole run and runs every fire time; the others stand by.",
 		"diff.aof":                "Persistence: fsync every write before replying, so a restarted node still has the key.",
 		"diff.restart":            "Operate the nodes so that a crashed node stays down longer than the TTL (%s) before it restarts (the Redlock spec's delayed restart, which antirez defended): by then every key it held has expired on the other nodes, so its empty restart cannot hand a second client a majority. The lock's code does not change.", // TTL
-		"diff.wait":               "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.",                                                                                                                                                                    // "1 replica" / "every replica"
+		"diff.wait":               "After acquiring: wait until %s acknowledged the key, check WAIT's reply, and give the lock back when too few did.",                                                                                                                                                                                                     // "1 replica" / "every replica"
 		"diff.wait.one":           "one replica",
 		"diff.wait.all":           "every replica",
 		"diff.watchdog":           "While the job runs: renew the lease every TTL/3, and stop the job when a renewal fails.",
