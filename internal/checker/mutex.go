@@ -368,13 +368,19 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 			explain += fmt.Sprintf(", and the resource accepted %s's %s at %s", stale.Client, actionName(w), at(h, w.Complete))
 		}
 	}
+	var accepted []int
+	if !o.info {
+		for _, i := range o.staleWrites {
+			accepted = append(accepted, h.Ops[i].Index)
+		}
+	}
 	ops := []int{stale.Acquire, fresh.Acquire}
 	for _, i := range o.staleWrites {
 		ops = append(ops, h.Ops[i].Index)
 	}
 	an := newAnomaly(h, KindMutexOverlap, stale.Key, []string{stale.Client, fresh.Client}, start, end, explain, ops...)
 	an.Stale, an.Current, an.Cause = stale.Client, fresh.Client, c
-	an.Fenceable = o.fenceable
+	an.Fenceable, an.Accepted = o.fenceable, accepted
 	an.Informational, an.Harmless = o.info, o.harmless
 	return an
 }

@@ -35,14 +35,20 @@ type Anomaly struct {
 	// a resource refusing any token lower than one it has seen would have
 	// refused, with no claim first. Empty: the stale holder's writes all
 	// came before (or with) the newer holder's first write.
-	Fenceable []int   `json:"fenceable,omitempty"`
-	Deleter   string  `json:"deleter,omitempty"`
-	Owner     string  `json:"owner,omitempty"`
-	Key       string  `json:"key"`
-	Start     int64   `json:"start_ns"`
-	End       int64   `json:"end_ns"`
-	StartS    float64 `json:"start_s"`
-	EndS      float64 `json:"end_s"`
+	Fenceable []int `json:"fenceable,omitempty"`
+	// Accepted (a mutex-overlap that is not informational) are the history
+	// indices of Stale's writes the resource accepted in the overlap's
+	// window, in invoke order: the harm the overlap did, as Explain's "and
+	// the resource accepted …" tells it. Empty when it accepted none (two
+	// holders at once, no stale write let through).
+	Accepted []int   `json:"accepted,omitempty"`
+	Deleter  string  `json:"deleter,omitempty"`
+	Owner    string  `json:"owner,omitempty"`
+	Key      string  `json:"key"`
+	Start    int64   `json:"start_ns"`
+	End      int64   `json:"end_ns"`
+	StartS   float64 `json:"start_s"`
+	EndS     float64 `json:"end_s"`
 	// Cause is why it happened, as data (see Cause); nil when the kind
 	// needs none.
 	Cause *Cause `json:"cause,omitempty"`

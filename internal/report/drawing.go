@@ -21,8 +21,10 @@ type builder struct {
 	lane   map[string]int // lane name (client or node) → lane
 	res    int            // the resource lane, -1 none
 	legend map[string]bool
-	// endWords are the words of the key-end ticks drawn, for the legend.
-	endWords []string
+	// endWords are the words of the key-end ticks drawn, for the legend;
+	// quorumEnds those of the ticks of a lock whose quorum was lost
+	// (p.quorum.lost.how), and quorumWords their end words.
+	endWords, quorumEnds, quorumWords []string
 	// refused are the refused acquires by client and key, in invoke
 	// order, and failed those and the acquires of unknown outcome no hold
 	// began with (attempts; made on first use).
@@ -95,8 +97,8 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 	b.messages() // under the bars and marks
 	b.leases()
 	b.permits()
-	if len(b.endWords) > 0 {
-		b.legendOnce(chart.ShEnd, chart.Legend{Kind: chart.ShEnd, Color: -1, Text: tr(lang, "p.ended", strings.Join(b.endWords, ", "))})
+	if s := b.endLegend(); s != "" {
+		b.legendOnce(chart.ShEnd, chart.Legend{Kind: chart.ShEnd, Color: -1, Text: tr(lang, "p.ended", s)})
 	}
 	b.clocks()
 	b.tries()
@@ -401,14 +403,20 @@ func (b *builder) leases() {
 			continue
 		}
 		word := endWord(lang, l.Cause)
-		if len(l.Lives) > 1 && len(m.nodes) > 1 {
-			word = tr(lang, "p.quorum.lost.how", endWord(lang, l.Cause), l.CauseNode)
+		quorum := len(l.Lives) > 1 && len(m.nodes) > 1
+		if quorum {
+			b.quorumWords = appendNew(b.quorumWords, word)
+			word = tr(lang, "p.quorum.lost.how", word, l.CauseNode)
 		}
 		x := m.sec(l.KeyEnd)
 		er := lostRef(l, hr)
 		b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ci, Lane2: ci, X0: x, X1: x, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: l.Op + 1, Ref: er})
 		b.label(chart.Label{Lane: ci, X: x, Dy: -0.36, Text: word, Style: chart.LbPlain, Prio: chart.PrEnd, Ref: er})
-		b.endWords = appendNew(b.endWords, word)
+		if quorum {
+			b.quorumEnds = appendNew(b.quorumEnds, word)
+		} else {
+			b.endWords = appendNew(b.endWords, word)
+		}
 	}
 	if believed {
 		b.legendOnce(chart.ShBelieved, chart.Legend{Kind: chart.ShBelieved, Color: -1, Text: tr(lang, b.believedKey())})
@@ -445,6 +453,20 @@ func (b *builder) pauses() {
 			b.legendOnce("f:pause:"+w.Step.Cause, chart.Legend{Kind: chart.ShPause, Color: -1, Text: tr(lang, causeKey("p.pause", w.Step))})
 		}
 	}
+}
+
+// endLegend is the words of the key-end ticks drawn, each said once: a
+// lost quorum with the way its node's key ended ("quorum lost — n3:
+// expired"), then the other ends, less those a lost quorum already said
+// (the node rows' "expired" beside it read "n3: expired, expired",
+// teacher 3, F15); "" when none was drawn.
+func (b *builder) endLegend() string {
+	rest := slices.DeleteFunc(slices.Clone(b.endWords), func(w string) bool { return containsStr(b.quorumWords, w) })
+	parts := slices.Clone(b.quorumEnds)
+	if len(rest) > 0 {
+		parts = append(parts, strings.Join(rest, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func appendNew(xs []string, s string) []string {

@@ -546,18 +546,6 @@ type stripRow struct {
 	BClass, FClass string // req-kept, req-broken, req-prevented or empty
 }
 
-// stripCell tells what run r showed of req (MarkOf, the same rule as
-// requirements.html): kept, broken, spared (safety broken by the course's
-// definition, no harm done) or not shown, with the mark's note.
-func stripCell(lang Lang, r Results, req string) (text, class string) {
-	m := MarkOf(r, req)
-	switch m.Showing {
-	case Kept, Broken, Spared:
-		return markText(lang, r, m), markClass(m.Showing)
-	}
-	return "– " + tr(lang, "lesson.strip.notshown"), ""
-}
-
 // markClass is the CSS class of a mark.
 func markClass(s Showing) string {
 	switch s {
@@ -694,10 +682,10 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 		for _, req := range Requirements() {
 			var cell reqCell
 			seen := map[string]bool{}
-			lockFreeOnly := true
+			noLockOnly := true // every run's mark: it takes no lock
 			for _, r := range byAlg[a] {
-				lockFreeOnly = lockFreeOnly && lockFree(r.R)
 				m := MarkOf(r.R, req)
+				noLockOnly = noLockOnly && m.Note == NoteTakesNoLock
 				s := m.Showing
 				if s == NotShown || seen[r.R.Scenario+string(rune(s))] {
 					continue
@@ -726,7 +714,7 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 			}
 			switch {
 			case len(cell.Runs) > 0:
-			case lockFreeOnly:
+			case noLockOnly:
 				cell.NA = tr(lang, "req.na", a)
 			case req == ReqFaultTolerance && h.KeepsNoKey():
 				cell.NA = tr(lang, "req.na.nokey", a) // no node of its own to fail

@@ -637,6 +637,7 @@ var messagesEN = map[string]string{
 	// CauseNodeHeldAnother). Args: current, key, t0, nodes, stale; and
 	// current, key, nodes, stale.
 	"a.mutex-overlap.node": "%[1]s was told it was granted %[2]s at t=%[3]ss while %[4]s still held %[5]s's key and set none for %[1]s: two owners at once, by the node's own record.",
+	"say.overlap.accepted": "The resource accepted %[1]s's stale %[2]s on %[4]s at t=%[3]ss — %[5]s.", // stale, action, t, key, cause (it names the newer holder)
 	"say.overlap.node":     "Two owners held the lock at once: %[1]s was told it was granted %[2]s while %[3]s still held %[4]s's key.",
 	// Protocol v2 (issue 28): a library's own renewals, resurrected and hidden-lapsed leases.
 	"fix.refresh.owner":            "A renewal must extend the key only while it still holds the lease's owner token (compare-and-pexpire), never set a missing key again, and tell the holder at once when it finds the key gone or someone else's, so that the holder stops before it acts (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",

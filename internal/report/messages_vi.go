@@ -623,6 +623,7 @@ var messagesVI = map[string]string{
 	"fix.extend.owner":              "Chỉ gia hạn lock của chính mình, và chỉ khi nó còn là của mình: một heartbeat gia hạn mọi key được cấu hình bất kể ai giữ sẽ giữ lock của một client giữ đã chết mãi mãi. Hãy gia hạn các lock mình đã lấy bằng compare-and-pexpire trên owner token của mình, và bỏ lock mà nó không còn tìm thấy (rq PR #2458, BR-25).",
 
 	"a.mutex-overlap.node": "%[1]s được báo là đã được cấp %[2]s lúc t=%[3]ss trong khi %[4]s vẫn giữ key của %[5]s và không đặt key nào cho %[1]s: hai chủ cùng lúc, theo chính bản ghi của node.",
+	"say.overlap.accepted": "Tài nguyên đã chấp nhận lần %[2]s cũ của %[1]s trên %[4]s lúc t=%[3]ss — %[5]s.",
 	"say.overlap.node":     "Hai chủ cùng giữ lock một lúc: %[1]s được báo là đã được cấp %[2]s trong khi %[3]s vẫn giữ key của %[4]s.",
 	// Protocol v2 (issue 28): a library's own renewals, resurrected and hidden-lapsed leases.
 	"fix.refresh.owner":            "Lần gia hạn chỉ được kéo dài key khi key vẫn giữ owner token của lease (so sánh rồi mới PEXPIRE), không bao giờ đặt lại một key đã mất, và phải báo ngay cho client giữ lock khi thấy key đã mất hoặc thuộc về client khác, để client giữ lock dừng trước khi hành động (redis-semaphore 5.3.1, #175; redlock-rb PR #37).",

@@ -13,6 +13,9 @@ var whyMessages = map[Lang]map[string]string{
 		"why.without":                 "Without %s, the same seed is valid.",                      // items
 		"why.half":                    "With it %s long instead of %s, the same seed is %s (%s).", // new, old length, verdict, command
 		"why.half.short":              "With it %s long instead of %s, the same seed is %s.",      // new, old length, verdict
+		"why.half.named":              "With %s %s long instead of %s, the same seed is %s (%s).", // fault (why.fault.short), new, old length, verdict, command
+		"why.half.named.short":        "With %s %s long instead of %s, the same seed is %s.",      // fault, new, old length, verdict
+		"why.fault.short":             "%s's %s",                                                  // targets, fault word
 		"why.none":                    "Without any one of its faults the same seed is still invalid: no single fault alone was necessary.",
 		"why.verdict.valid":           "valid",
 		"why.verdict.invalid":         "invalid",
@@ -61,6 +64,9 @@ var whyMessages = map[Lang]map[string]string{
 		"why.without":                 "Nếu không có %s, thì cùng seed đó cho kết quả hợp lệ.",
 		"why.half":                    "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
 		"why.half.short":              "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
+		"why.half.named":              "Khi %s chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
+		"why.half.named.short":        "Khi %s chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
+		"why.fault.short":             "%[2]s của %[1]s",
 		"why.none":                    "Bỏ riêng bất kỳ lỗi nào, cùng seed đó vẫn vi phạm: không lỗi đơn lẻ nào là điều kiện cần.",
 		"why.verdict.valid":           "hợp lệ",
 		"why.verdict.invalid":         "vi phạm",

@@ -546,6 +546,14 @@ func (m *model) anomalyHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		if c := a.Cause; c != nil && c.Kind == checker.CauseNodeHeldAnother {
 			return tr(lang, "say.overlap.node", current, a.Key, joinAnd(lang, c.Nodes), stale)
 		}
+		if len(a.Accepted) > 0 && a.Accepted[0] < len(m.h.Ops) {
+			// The harm, the stale write the resource let through, first:
+			// two holders alone a check-and-set or fence may have made
+			// harmless (teacher 3, F2).
+			w := m.h.Ops[a.Accepted[0]]
+			return tr(lang, "say.overlap.accepted", stale, actionWord(lang, finding.ActionName(w)), instant(m.sec(w.Complete)), a.Key,
+				m.causeText(lang, a.Cause, stale, current))
+		}
 		return tr(lang, "say.overlap.cause", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS, m.causeText(lang, a.Cause, stale, current))
 	case checker.KindStaleWriteAccepted:
 		return tr(lang, "say.stale", m.describeAnomaly(lang, a))

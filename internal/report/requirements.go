@@ -71,6 +71,11 @@ const (
 	// NoteBounded: deadlock-freedom or liveness kept; a lease outlived its
 	// holder and its TTL ended it (orphanBound).
 	NoteBounded = "bounded"
+	// NoteTakesNoLock: not shown, and cannot be; the run takes no lock
+	// (lock-free: none at all; no-lock: an acquire that takes nothing),
+	// so it neither keeps nor breaks what a lock promises (teacher 3,
+	// F13: the no-lock control was marked deadlock-free "✔ kept").
+	NoteTakesNoLock = "takes-no-lock"
 )
 
 // Mark is what a run shows of a requirement (Showing), with the reason
@@ -148,11 +153,17 @@ func Shows(r Results, req string) Showing { return MarkOf(r, req).Showing }
 // lesson pages' strips and requirements.html. A run that is not Judged
 // shows nothing; nor does a lock-free run: no two clients can believe
 // they hold a lock none takes (an oversell is the effects checker's
-// finding). Mutual exclusion and safety are kept only by a run that
-// tested them: a fault, or a job that outlived its TTL.
+// finding). A no-lock run shows no deadlock-freedom or liveness either:
+// no lock of its can be stuck or come free (its mutual exclusion is
+// broken: every acquire succeeds). Those are NoteTakesNoLock. Mutual
+// exclusion and safety are kept only by a run that tested them: a fault,
+// or a job that outlived its TTL.
 func MarkOf(r Results, req string) Mark {
-	if !Judged(r) || lockFree(r) {
+	if !Judged(r) {
 		return Mark{}
+	}
+	if lockFree(r) || header(r).NoLock() && (req == ReqDeadlockFree || req == ReqLiveness) {
+		return Mark{Note: NoteTakesNoLock}
 	}
 	tested := len(r.Plan) > 0 || outlivedTTL(r)
 	planHas := func(effects []string) bool {
@@ -337,4 +348,20 @@ func struckHolder(r Results) bool {
 		}
 	}
 	return false
+}
+
+// stripCell tells what run r showed of req (MarkOf, the same rule as
+// requirements.html): kept, broken, spared (safety broken by the course's
+// definition, no harm done), not applying (the run takes no lock) or not
+// shown, with the mark's note.
+func stripCell(lang Lang, r Results, req string) (text, class string) {
+	m := MarkOf(r, req)
+	switch m.Showing {
+	case Kept, Broken, Spared:
+		return markText(lang, r, m), markClass(m.Showing)
+	}
+	if m.Note == NoteTakesNoLock {
+		return "– " + tr(lang, "req.na", algorithmLabel(r)), ""
+	}
+	return "– " + tr(lang, "lesson.strip.notshown"), ""
 }

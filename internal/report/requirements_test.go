@@ -171,3 +171,48 @@ func TestAMarkSaysWhyTwoBelievedHoldersKeptOrSparedARequirement(t *testing.T) {
 		})
 	}
 }
+
+// TestARunThatTakesNoLockNeitherKeepsNorBreaksWhatALockPromises: lesson
+// 42's no-lock control was marked deadlock-free and liveness "✔ kept",
+// though it takes no lock; the requirements page already said "does not
+// apply" for atomic-lua (teacher 3, F13). Its mutual exclusion and safety
+// stay its findings' marks.
+func TestARunThatTakesNoLockNeitherKeepsNorBreaksWhatALockPromises(t *testing.T) {
+	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}}}
+	live := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+	noLock := Results{Verdict: checker.Invalid, Algorithm: "no-lock", Traits: []string{history.TraitNoLock}, Plan: pause, Checkers: live,
+		Claims: []claim.Claim{{Kind: claim.Fault, Start: 5, End: 5, Step: 1, Fault: &pause[0]},
+			{Kind: claim.KeyLife, Client: "w1", Key: "invoice-1", Start: 0, End: 10}},
+		Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2", Cause: &checker.Cause{Kind: account.EndTaken}},
+			{Kind: checker.KindDoubleEffect}}}
+	lockFree := Results{Verdict: checker.Valid, Algorithm: "atomic-lua", Traits: []string{history.TraitLockFree}, Plan: pause, Checkers: live}
+	tests := []struct {
+		name string
+		r    Results
+		lang Lang
+		want map[string]string // requirement → the strip's words
+	}{
+		{"the no-lock control: deadlock-freedom and liveness do not apply", noLock, English, map[string]string{
+			ReqDeadlockFree: "– does not apply: no-lock takes no lock", ReqLiveness: "– does not apply: no-lock takes no lock",
+			ReqSafety: "✘ broken"}},
+		{"the same in Vietnamese", noLock, Vietnamese, map[string]string{
+			ReqDeadlockFree: "– không áp dụng: no-lock không dùng lock", ReqLiveness: "– không áp dụng: no-lock không dùng lock"}},
+		{"a lock-free run: no requirement applies", lockFree, English, map[string]string{
+			ReqMutualExclusion: "– does not apply: atomic-lua takes no lock", ReqDeadlockFree: "– does not apply: atomic-lua takes no lock",
+			ReqSafety: "– does not apply: atomic-lua takes no lock"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for req, want := range tt.want {
+				if got, _ := stripCell(tt.lang, tt.r, req); got != want {
+					t.Errorf("%s: %q, want %q", req, got, want)
+				}
+			}
+		})
+	}
+	t.Run("the no-lock control's mutual exclusion is still broken: every acquire succeeds", func(t *testing.T) {
+		if m := MarkOf(noLock, ReqMutualExclusion); m.Showing != Broken || m.Note != NoteNoLock {
+			t.Errorf("mutual exclusion %+v, want broken, no lock", m)
+		}
+	})
+}

@@ -61,6 +61,7 @@ func (m *model) causes(lang Lang, in Input, commands bool, cs []claim.Claim) []s
 	}
 	var necessary, tried []string
 	var claims []string // the necessary experiments' claims
+	var names []string  // the necessary faults, each by whose and which (why.fault.short)
 	var first *why.Counterfactual
 	stillInvalid, decided := 0, 0
 	expClaim := map[int]string{} // counterfactual → its Experiment claim
@@ -82,6 +83,7 @@ func (m *model) causes(lang Lang, in Input, commands bool, cs []claim.Claim) []s
 				item = tr(lang, "why.item", item, c.Reproduce)
 			}
 			necessary = append(necessary, item)
+			names = append(names, m.stepName(lang, c.Step))
 			claims = append(claims, expClaim[i])
 			if first == nil {
 				first = &in.Counterfactuals[i]
@@ -93,20 +95,28 @@ func (m *model) causes(lang Lang, in Input, commands bool, cs []claim.Claim) []s
 	switch {
 	case len(necessary) > 0:
 		out := []said{{Text: tr(lang, "why.without", strings.Join(necessary, tr(lang, "why.or"))), Claim: joinIDs(claims)}}
+		// The first fault at half its length: "it" when the sentence
+		// before named it alone, else its name (w1's host sleep), with its
+		// time when another fault named has the same name. An experiment
+		// the machine spoiled (unknown) tells nothing of the cause: only
+		// the experiments table shows it, with its reason (teacher 3, F11).
+		fault := ""
+		if len(names) > 1 {
+			fault = names[0]
+			if slices.Contains(names[1:], names[0]) {
+				fault = m.stepPhrase(lang, first.Step)
+			}
+		}
 		for i, h := range in.Counterfactuals {
 			if h.Change != why.Half || h.Step != first.Step {
 				continue
 			}
-			if h.Verdict == "" {
+			if h.Verdict == "" || h.Verdict == checker.Unknown {
 				break
 			}
 			st, _ := m.step(first.Step)
 			whole, _ := why.Halved(st)
-			s := tr(lang, "why.half.short", span(m.sec(h.ValueNS)), span(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)))
-			if commands {
-				s = tr(lang, "why.half", span(m.sec(h.ValueNS)), span(m.sec(2*whole)), tr(lang, "why.verdict."+string(h.Verdict)), h.Reproduce)
-			}
-			out = append(out, said{Text: s, Claim: expClaim[i]})
+			out = append(out, said{Text: m.halfSentence(lang, fault, h, 2*whole, commands), Claim: expClaim[i]})
 			break
 		}
 		return out
@@ -114,6 +124,30 @@ func (m *model) causes(lang Lang, in Input, commands bool, cs []claim.Claim) []s
 		return []said{{Text: tr(lang, "why.none"), Claim: joinIDs(tried)}}
 	}
 	return nil
+}
+
+// halfSentence tells the experiment h, a fault at half its length
+// (whole, wall ns, the run's length of it): of "it" when fault is "", else
+// of fault; with its reproduce command when commands is true.
+func (m *model) halfSentence(lang Lang, fault string, h why.Counterfactual, whole int64, commands bool) string {
+	key, args := "why.half", []any{span(m.sec(h.ValueNS)), span(m.sec(whole)), tr(lang, "why.verdict."+string(h.Verdict))}
+	if fault != "" {
+		key, args = "why.half.named", append([]any{fault}, args...)
+	}
+	if !commands {
+		return tr(lang, key+".short", args...)
+	}
+	return tr(lang, key, append(args, h.Reproduce)...)
+}
+
+// stepName names a plan step by whose fault and which ("w1's host
+// sleep"), without when: stepPhrase with its time.
+func (m *model) stepName(lang Lang, id int) string {
+	st, ok := m.step(id)
+	if !ok {
+		return tr(lang, "why.step", id)
+	}
+	return tr(lang, "why.fault.short", joinAnd(lang, targetsOf(st)), faultWord(lang, st))
 }
 
 // joinIDs is claim ids as data-claim has them: space-separated, the

@@ -59,6 +59,17 @@ func TestTheHeadlineNamesTheFaultsTheExperimentsFoundNecessary(t *testing.T) {
 			[]string{"Nếu không có GC pause của w1 lúc t=%ss (locksim run why/gc-pause-without-1.yaml --seed 42), thì cùng seed đó cho kết quả hợp lệ.",
 				"chỉ kéo dài 17,5 s thay vì 35 s, cùng seed đó cho kết quả hợp lệ"},
 			nil},
+		// Teacher 3, F11: an experiment the machine spoiled tells nothing
+		// of the cause; the table shows it with its reason, the headline
+		// leaves it out.
+		{"a half experiment that proves nothing is left out of the headline", false, English,
+			experiments(checker.Valid, checker.Unknown, checker.Valid),
+			[]string{"Without w1's GC pause at t=%ss (locksim run why/gc-pause-without-1.yaml --seed 42), the same seed is valid."},
+			[]string{"17.5s", "unknown", "proves nothing"}},
+		{"the same in Vietnamese", false, Vietnamese,
+			experiments(checker.Valid, checker.Unknown, checker.Valid),
+			[]string{"Nếu không có GC pause của w1 lúc t=%ss (locksim run why/gc-pause-without-1.yaml --seed 42), thì cùng seed đó cho kết quả hợp lệ."},
+			[]string{"17,5 s", "chưa kết luận", "không chứng minh được gì"}},
 		{"still invalid without its only fault: no fault is named necessary", false, English,
 			experiments(checker.Invalid, checker.Invalid, checker.Valid),
 			[]string{"no single fault alone was necessary"},
@@ -432,5 +443,49 @@ func TestAFixedByThatIsNoFixIsNamedAsWhatItIs(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTheHalfExperimentNamesItsFaultWhenTheHeadlineNamedSeveral: "With it
+// 6s long" after a sentence that named two faults does not say which
+// (teacher 3, F11); the fault is named, with its time only when another
+// named fault has the same name.
+func TestTheHalfExperimentNamesItsFaultWhenTheHeadlineNamedSeveral(t *testing.T) {
+	tests := []struct {
+		name         string
+		lang         Lang
+		other        []string // the second fault's clients
+		want, reject string
+	}{
+		{"another client's pause: the first is named by whose and which", English, []string{"w2"},
+			"With w1's GC pause 17.5s long instead of 35s, the same seed is invalid (locksim run why/gc-pause-half-1.yaml --seed 42).", "With it"},
+		{"the same in Vietnamese", Vietnamese, []string{"w2"},
+			"Khi GC pause của w1 chỉ kéo dài 17,5 s thay vì 35 s, cùng seed đó cho kết quả vi phạm", "Khi lỗi đó"},
+		{"the same client's second pause: the first is named with its time", English, []string{"w1"},
+			"With w1's GC pause at t=%ss 17.5s long instead of 35s, the same seed is invalid", "With it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := gcPauseInput("local", false)
+			var second history.FaultStep
+			for _, o := range in.History.Ops {
+				if o.Client == history.NemesisClient && o.Value.Fault != nil && o.Value.Fault.ID == 1 {
+					second = *o.Value.Fault
+				}
+			}
+			second.ID, second.Clients = 2, tt.other
+			in.History.Header.Plan = append(in.History.Header.Plan, second)
+			in.Lang = tt.lang
+			in.Counterfactuals = append(experiments(checker.Valid, checker.Invalid, checker.Valid),
+				why.Counterfactual{Change: why.Without, Step: 2, Name: "gc-pause-without-2", File: "why/gc-pause-without-2.yaml",
+					Verdict: checker.Valid, Reproduce: "locksim run why/gc-pause-without-2.yaml --seed 42"})
+			got := Headline(in)
+			if want := strings.ReplaceAll(tt.want, "%s", instantIn(tt.lang, pauseStart(t, in.History))); !strings.Contains(got, want) {
+				t.Errorf("headline %q\nlacks %q", got, want)
+			}
+			if strings.Contains(got, tt.reject) {
+				t.Errorf("headline %q\nsays %q", got, tt.reject)
+			}
+		})
 	}
 }
