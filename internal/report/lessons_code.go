@@ -31,14 +31,22 @@ func acquireChanges(lang Lang, b, f Results) []codeChange {
 			out = append(out, change(tr(lang, "diff.pertoken"), lines...))
 		}
 	}
-	if b.Algorithm == "semaphore" && f.Algorithm == "fair-semaphore" {
+	if key, ok := scriptFixes[[2]string{b.Algorithm, f.Algorithm}]; ok {
 		ba, ok1 := algo.Lookup(b.Algorithm)
 		fa, ok2 := algo.Lookup(f.Algorithm)
 		if lines := scriptDiff(evalLines("", ba.Acquire, ba.AcquireArgs), evalLines("", fa.Acquire, fa.AcquireArgs)); ok1 && ok2 && len(lines) > 0 {
-			out = append(out, change(tr(lang, "diff.fairsem"), lines...))
+			out = append(out, change(tr(lang, key), lines...))
 		}
 	}
 	return out
+}
+
+// scriptFixes are the pairs of algorithms (broken, fixed) whose fix is
+// the acquire script itself, each with the message that leads the diff of
+// their two registered scripts: the basic sorted-set semaphore made the
+// fair one (the algorithm semaphore, not the workload of that name).
+var scriptFixes = map[[2]string]string{
+	{"semaphore", "fair-semaphore"}: "diff.fairsem",
 }
 
 // evalLines are a Lua script's lines as one EVAL command of a diff, each
