@@ -108,6 +108,12 @@ type Result struct {
 	// (the harness could not play them: a failover no replica was
 	// promoted for in time); a rerun can settle the run (SpoiledFault).
 	FailedSteps []int `json:"failed_steps,omitempty"`
+	// UnfiredLate: a step of Missed never fired (it did not fail) in a run
+	// whose harness recorded a timer lag (history.LagRecordNS or more): a
+	// late start can flip which client reaches a lock or a point first,
+	// and with it whether a step triggered on a client's point or event
+	// fires at all; a rerun can settle the run (SpoiledUnfired).
+	UnfiredLate bool `json:"unfired_late,omitempty"`
 	// TimingLost: the machine was too busy to keep the run's compressed
 	// time (coverage only); the run's valid verdict proves nothing and a
 	// rerun with less load can settle it.

@@ -257,7 +257,8 @@ func planFaults(h history.History) ([]history.Op, *Result) {
 		missedWhy = append(missedWhy, fmt.Sprintf("step #%d (%s) %s", st.ID, st.Kind, what))
 	}
 	if len(missed) > 0 {
-		r := unproven(Result{Missed: missed, FailedSteps: failedSteps},
+		late := len(missed) > len(failedSteps) && h.Header.MaxTimerLagNS >= history.LagRecordNS
+		r := unproven(Result{Missed: missed, FailedSteps: failedSteps, UnfiredLate: late},
 			fmt.Sprintf("the fault plan's %s, so the run did not test what the scenario describes", strings.Join(missedWhy, ", ")))
 		return nil, &r
 	}

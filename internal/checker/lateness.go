@@ -397,14 +397,20 @@ const (
 	// SpoiledFault: a step of the plan fired and failed to apply
 	// (Result.FailedSteps): the harness could not play the scenario.
 	SpoiledFault = "fault-failed"
+	// SpoiledUnfired: a step never fired in a run whose harness ran late
+	// (Result.UnfiredLate): which client came first may have been the
+	// machine's doing (payment-idempotency at time scale 50 starts w2 20 ms
+	// of wall time after w1; a w1 that began 25 ms late let w2 pay first,
+	// and w1 never reached the write its pause waited for).
+	SpoiledUnfired = "unfired"
 )
 
 // Spoiled says why a run of verdict v with results rs is unknown because
 // of the machine: a Spoiled* cause and coverage's reason in one clause
 // (without its advice). Both are "" when v is not Unknown, or when the
-// unknown is the scenario's or a checker's own (a step that never fired,
-// too few grants, a checker that could not decide): a rerun would say the
-// same.
+// unknown is the scenario's or a checker's own (a step that never fired
+// on a harness on time, too few grants on one on time, a checker that
+// could not decide): a rerun would say the same.
 func Spoiled(v Verdict, rs []Result) (cause, why string) {
 	if v != Unknown {
 		return "", ""
@@ -426,6 +432,8 @@ func Spoiled(v Verdict, rs []Result) (cause, why string) {
 			cause = SpoiledFewGrants
 		case len(r.FailedSteps) > 0:
 			cause = SpoiledFault
+		case r.UnfiredLate:
+			cause = SpoiledUnfired
 		default:
 			return "", ""
 		}
