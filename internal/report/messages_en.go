@@ -56,7 +56,7 @@ var messagesEN = map[string]string{
 	"history.window":     "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
 	"history.faults":     "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
 	"alt.timeline":       "Timeline: who held the lock when, faults and writes",
-	"charts.skipped":     "Charts not drawn for this run: in a sweep (--count) only notable runs get them — the first seed, every run that missed its expectation and, without an expectation, every run that is not valid (--charts all draws every run). To draw them now: %s", // command
+	"charts.skipped":     "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
 	"alt.latency":        "Acquire latency, each attempt at the scenario time it began",
 	"alt.rate":           "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
 	"run.seed":           "Seed",
@@ -547,7 +547,7 @@ var messagesEN = map[string]string{
 	"suite.errors":     "%d had no verdict (an infrastructure error; each such run says why below).",
 	"suite.rate":       "%s: %d of %d runs invalid (%.0f%%), %d unknown, %d errors.", // scenario, invalid, runs with a verdict, percent, unknown, runs with an infrastructure error
 	"suite.rate.seeds": "Invalid seeds: %s",
-	"suite.nochart":    "not drawn in this sweep (the run's page says how)",
+	"suite.nochart":    "not drawn in this suite (the run's page says how)",
 	"suite.error":      "ERROR",
 	"suite.scenario":   "Scenario",
 	"suite.seed":       "Seed",
