@@ -114,6 +114,11 @@ type Result struct {
 	// and with it whether a step triggered on a client's point or event
 	// fires at all; a rerun can settle the run (SpoiledUnfired).
 	UnfiredLate bool `json:"unfired_late,omitempty"`
+	// UntestedLate: no fault overlapped a hold (Untested) in a run whose
+	// harness recorded a timer lag (history.LagRecordNS or more): the
+	// lateness may be what kept the faults and the holds apart; a rerun
+	// can settle the run (SpoiledUntested).
+	UntestedLate bool `json:"untested_late,omitempty"`
 	// TimingLost: the machine was too busy to keep the run's compressed
 	// time (coverage only); the run's valid verdict proves nothing and a
 	// rerun with less load can settle it.

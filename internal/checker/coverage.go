@@ -195,8 +195,13 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		// the contenders out before the run ended.
 		short = hit > 0 && h.Header.MaxTimerLagNS >= history.LagRecordNS
 	}
+	// Likewise a plan whose faults all missed the holds, on a harness that
+	// ran late: the lateness may be what moved them apart (a random
+	// nemesis seed that tested nothing beside two CPU hogs tested w2's
+	// hold on a quiet machine).
+	untestedLate := untested > 0 && h.Header.MaxTimerLagNS >= history.LagRecordNS
 	if len(why) > 0 {
-		return unproven(Result{ShortOfGrants: short, Untested: untested}, strings.Join(why, "; "))
+		return unproven(Result{ShortOfGrants: short, Untested: untested, UntestedLate: untestedLate}, strings.Join(why, "; "))
 	}
 	counts := map[string]int{claim.Faults: len(faults), claim.OKAcquires: ran}
 	if lockFree {

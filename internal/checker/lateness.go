@@ -403,6 +403,10 @@ const (
 	// of wall time after w1; a w1 that began 25 ms late let w2 pay first,
 	// and w1 never reached the write its pause waited for).
 	SpoiledUnfired = "unfired"
+	// SpoiledUntested: no fault overlapped a hold in a run whose harness
+	// ran late (Result.UntestedLate): fencing-random-nemesis seed 1859
+	// beside two CPU hogs, valid on a quiet machine.
+	SpoiledUntested = "untested"
 )
 
 // Spoiled says why a run of verdict v with results rs is unknown because
@@ -434,6 +438,8 @@ func Spoiled(v Verdict, rs []Result) (cause, why string) {
 			cause = SpoiledFault
 		case r.UnfiredLate:
 			cause = SpoiledUnfired
+		case r.UntestedLate:
+			cause = SpoiledUntested
 		default:
 			return "", ""
 		}

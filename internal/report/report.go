@@ -156,9 +156,9 @@ type Results struct {
 	MaxTimerLagMS float64 `json:"max_timer_lag_ms"`
 	// Spoiled says why an unknown verdict is the machine's doing, not
 	// the scenario's (checker.Spoiled* causes: busy, margin, exposure,
-	// off-plan, few-grants, fault-failed, unfired), and SpoiledWhy the
-	// coverage checker's reason in one clause; both empty otherwise. A
-	// suite runs such a run again.
+	// off-plan, few-grants, fault-failed, unfired, untested), and
+	// SpoiledWhy the coverage checker's reason in one clause; both empty
+	// otherwise. A suite runs such a run again.
 	Spoiled    string `json:"spoiled,omitempty"`
 	SpoiledWhy string `json:"spoiled_why,omitempty"`
 	// Effects counts the writes the resource accepted whose action is one
