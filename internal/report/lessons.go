@@ -664,6 +664,9 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 		pg.Cols = append(pg.Cols, tr(lang, "req."+req))
 		pg.Rules = append(pg.Rules, tr(lang, "req."+req)+": "+tr(lang, "req."+req+".rule"))
 	}
+	// A run that takes no lock (lock-free, the no-lock control): why its
+	// cells read "does not apply".
+	pg.Rules = append(pg.Rules, tr(lang, "req.na.head")+": "+tr(lang, "req.na.rule"))
 	var algs []string
 	byAlg := map[string][]*suiteRun{}
 	for _, r := range runs {
