@@ -212,7 +212,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"alt.timeline.run":  "Timeline of %s: %s", // scenario, headline
 
 		// The suite index grouped by lesson.
-		"suite.madefrom": "These pages were made from this suite's own %d runs, in English, the first begun at %s UTC. A run with --lang vi makes the Vietnamese pages from runs of its own, of the same scenario files and seeds, so their times and counts can differ slightly and, rarely, so can an informational finding.", // runs, first start
+		"suite.madefrom": "These pages were made from this suite's own %d runs, in English, the first begun at %s UTC. Vietnamese pages come only from a run of their own (--lang vi) of the same scenario files and seeds; where such pages exist, their times and counts can differ slightly from these and, rarely, so can an informational finding.", // runs, first start
 		"suite.reqlink":  "The five requirements: which runs kept or broke them",
 		"suite.lessonpg": "lesson page",
 		// What the run below a broken run is (fixSide), then its name.
@@ -444,7 +444,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.hold.semaphore": "permit",
 		"alt.timeline.run":  "Dòng thời gian của %s: %s",
 
-		"suite.madefrom": "Các trang này được tạo từ %d lần chạy riêng của bộ này, bằng tiếng Việt, lần đầu bắt đầu lúc %s UTC. Một lần chạy với --lang en tạo các trang tiếng Anh từ các lần chạy riêng của nó, với cùng các file kịch bản và seed, nên thời gian và số đếm có thể lệch đôi chút và, hiếm khi, một phát hiện chỉ mang tính thông tin cũng có thể khác.",
+		"suite.madefrom": "Các trang này được tạo từ %d lần chạy riêng của bộ này, bằng tiếng Việt, lần đầu bắt đầu lúc %s UTC. Trang tiếng Anh chỉ được tạo từ một lần chạy riêng của chúng (--lang en) với cùng các file kịch bản và seed; nếu có các trang đó, thời gian và số đếm của chúng có thể lệch đôi chút so với các trang này và, hiếm khi, một phát hiện chỉ mang tính thông tin cũng có thể khác.",
 		"suite.reqlink":  "Năm yêu cầu: lần chạy nào giữ hay phá vỡ chúng",
 		"suite.lessonpg": "trang bài học",
 
