@@ -136,6 +136,7 @@ var messagesVI = map[string]string{
 	"say.cron.fires":            "Không checker nào phát hiện vấn đề: mỗi lần kích hoạt chỉ chạy một lần, khi đồng hồ riêng của một scheduler tới thời điểm đó: %s.",
 	"a.fire":                    "%s do %s chạy lúc t=%ss (theo lịch: t=%ss)",
 	"say.valid":                 "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
+	"say.valid.fenced-order":    "Không gây hại, dù lock đã bị phá vỡ: %[1]s và %[2]s cùng tin rằng mình giữ %[3]s, nhưng tài nguyên nhận các lần ghi của %[1]s trước lần đầu %[2]s dùng nó, nên nó thấy từng client giữ một, theo thứ tự token.",
 	"say.unknown":               "Chưa kết luận được: %s",
 	"say.unknown.plain":         "Chưa kết luận được: một checker không thể quyết định.",
 	"say.unknown.missed":        "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",

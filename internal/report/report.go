@@ -518,6 +518,12 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
 		return one(tr(lang, "say.valid.lockfree")) // no lock to keep a promise
 	}
+	for n, a := range allAnomalies(in.Results) {
+		// The lock broke, harmlessly: it kept no promise to tell.
+		if a.Kind == checker.KindMutexOverlap && a.Harmless == checker.HarmlessFencedOrder {
+			return []said{{Text: tr(lang, "say.valid.fenced-order", a.Stale, a.Current, a.Key), Claim: nthClaim(cs, claim.Anomaly, n)}}
+		}
+	}
 	return one(tr(lang, "say.valid"))
 }
 
