@@ -121,6 +121,7 @@ var messagesEN = map[string]string{
 	"fix.saved.fencing":       "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
 	"fix.saved.fencing.order": "Nothing to fix: the fencing token kept the resource in token order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but before the newer holder first used it; the newer holder then saw that write and did not repeat it (lock-theory §7.2, S03).",
 	"fix.cas.claim":           "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
+	"fix.saved.cas.order":     "Nothing to fix: the resource's check-and-set kept it in claim order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but while its currlock still held the stale holder's token, before the newer holder first used it; the newer holder then saw that write and did not repeat it (antirez 2016, lock-theory §7.3). A fencing token does no better here: it too accepts a write that lands before the newer holder's first use.",
 	"fix.saved.cas":           "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 	// Verdict sentences.
@@ -142,7 +143,8 @@ var messagesEN = map[string]string{
 	"say.cron.fires":            "No checker found a problem: each fire time ran once, when a scheduler's own clock reached it: %s.",                                        // runs
 	"a.fire":                    "%s by %s at t=%ss (the schedule's t=%ss)",                                                                                                 // job key, client, t, due
 	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
-	"say.valid.fenced-order":    "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes before %[2]s first used it, so it saw them one at a time, in token order.", // stale, current, key
+	"say.valid.claim-order":     "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes while its currlock still held %[1]s's token, before %[2]s first used it, so it saw them one at a time, in claim order.", // stale, current, key
+	"say.valid.fenced-order":    "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes before %[2]s first used it, so it saw them one at a time, in token order.",                                              // stale, current, key
 	"say.unknown":               "Inconclusive: %s",
 	"say.unknown.plain":         "Inconclusive: a checker could not decide.",
 	"say.unknown.missed":        "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
@@ -394,6 +396,7 @@ var messagesEN = map[string]string{
 	"why.unavailable":                "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
 	"why.stuck-lock":                 "Liveness: the lock stayed taken with nobody using it.",
 	"why.informational":              "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
+	"why.informational.claim-order":  "No harm done: the lock was broken, but the resource accepted the stale holder's writes while its currlock still held that holder's token, before the newer holder first used it, so it saw the holders one at a time, in claim order.",
 	"why.informational.fenced-order": "No harm done: the lock was broken, but the resource accepted the stale holder's writes before the newer holder first used it, so it saw the holders one at a time, in token order.",
 	"why.other":                      "Correctness: a safety property of the lock did not hold.",
 	"kind.duplicate-work":            "duplicate work",

@@ -87,10 +87,10 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.current":         "the second client",
 		"lesson.strip.granted":         "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
 		"lesson.strip.waste":           "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
-		"lesson.strip.inorder":         "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, in token order",                    // stale holder
-		"lesson.strip.noharm":          "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                    // stale holder
-		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
-		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
+		"lesson.strip.inorder":         "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, one holder at a time (in token order with a fencing token, in claim order with check-and-set)", // stale holder
+		"lesson.strip.noharm":          "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                                                                                // stale holder
+		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)",                                                             // fresh, stale holder
+		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                                                                                    // owner, key, how long, TTL
 		"lesson.requirements":          "Lesson 42's requirements it bears on:",
 		"lesson.predict":               "Predict before you look:",
 		"lesson.takeaways":             "Takeaways",
@@ -328,7 +328,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.current":         "client thứ hai",
 		"lesson.strip.granted":         "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
 		"lesson.strip.waste":           "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
-		"lesson.strip.inorder":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, theo thứ tự token",
+		"lesson.strip.inorder":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, từng client một (theo thứ tự token với fencing token, theo thứ tự đăng ký token với check-and-set)",
 		"lesson.strip.noharm":          "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
 		"lesson.strip.expired":         "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
 		"lesson.strip.bounded":         "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",

@@ -520,8 +520,8 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	}
 	for n, a := range allAnomalies(in.Results) {
 		// The lock broke, harmlessly: it kept no promise to tell.
-		if a.Kind == checker.KindMutexOverlap && a.Harmless == checker.HarmlessFencedOrder {
-			return []said{{Text: tr(lang, "say.valid.fenced-order", a.Stale, a.Current, a.Key), Claim: nthClaim(cs, claim.Anomaly, n)}}
+		if a.Kind == checker.KindMutexOverlap && (a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder) {
+			return []said{{Text: tr(lang, "say.valid."+a.Harmless, a.Stale, a.Current, a.Key), Claim: nthClaim(cs, claim.Anomaly, n)}}
 		}
 	}
 	return one(tr(lang, "say.valid"))
