@@ -80,8 +80,17 @@ const (
 	// nodes, Redlock): every node whose key refused it — stood through the
 	// acquire, or (Holder.At) was met by its SET NX there — with whose
 	// value each held and the command that set it; the first is Node, By
-	// and Records[1], the rest in the run's node order. Set only when more
-	// than one node refused it so.
+	// and Records[1] (and, of a Refusal Met, At), the rest in the run's
+	// node order. Set only when more than one node refused it so.
+	//
+	// Silent (a lock on several nodes): the other nodes that gave the
+	// acquire's SET no answer (a partition, a crash, a timeout): Client
+	// sent each a SET of the key inside the acquire that got none (the
+	// Silent's Cmd, a history.Stalled record with no answer), had no late
+	// answer to one either, and the node ran no more of those SETs than
+	// went unanswered (where its commands were recorded). What it answered
+	// after (the failed acquire's unlock) does not count. Every such node
+	// not named by Node or Holders, in the run's node order.
 	//
 	// What Met: the key did not stand through the acquire, but its SET NX
 	// on Node found it there at At (a SET sent late, a node stopped and
@@ -324,6 +333,8 @@ type Claim struct {
 	// NodeKey and Holders of a Refusal claim (see Refusal).
 	NodeKey string   `json:"node_key,omitempty"`
 	Holders []Holder `json:"holders,omitempty"`
+	// Silent of a Refusal claim: the nodes that gave it no answer.
+	Silent []Silent `json:"silent,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
@@ -360,6 +371,15 @@ type Holder struct {
 	// At, when set: the key did not stand through the acquire; the
 	// client's SET NX on Node met it at At (as a Refusal Met).
 	At int64 `json:"at_ns,omitempty"`
+}
+
+// Silent is a node that gave a refused acquire no answer (a Refusal
+// claim's Silent): Cmd is the history index of a command of the acquire's
+// client to Node, sent inside the acquire, that got none (a
+// history.Stalled record of Type Info).
+type Silent struct {
+	Node string `json:"node"`
+	Cmd  int    `json:"cmd"`
 }
 
 // KeyName is the name c's key has on the nodes: its NodeKey when the lock
