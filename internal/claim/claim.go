@@ -158,6 +158,13 @@ const (
 	// a resource refusing tokens lower than one it has seen would have
 	// refused them. [16]
 	//
+	// Accepted (a mutex overlap's, not informational) are Client's (the
+	// stale holder's) writes on Key the resource accepted whose [invoke,
+	// completion] meets [Start, End], while By (the newer holder) held it
+	// too: every such write, in invoke order; the first is the stale write
+	// a headline tells ("the resource accepted w1's stale charge on
+	// invoice-1 at t=16.2s", its completion).
+	//
 	// How Kept (an orphaned lease): no orphan — the key Key on Node of
 	// Client (its owner, here, not the first of its sorted clients)
 	// expired at End at the deadline a command of Client's own release had
@@ -352,6 +359,9 @@ type Claim struct {
 	// Fenceable are the history indices of an Anomaly claim's stale
 	// writes that came after a write of the newer holder (By).
 	Fenceable []int `json:"fenceable,omitempty"`
+	// Accepted are the history indices of an Anomaly claim's stale
+	// writes the resource accepted in its window (see Anomaly).
+	Accepted []int `json:"accepted,omitempty"`
 	// Counts of a Check claim: what its checker's summary counted.
 	Counts map[string]int `json:"counts,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests

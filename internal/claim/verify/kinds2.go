@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -526,6 +527,9 @@ func (v *verifier) anomaly(c claim.Claim) outcome {
 	if o := v.fenceable(c); o.reason != "" {
 		return o
 	}
+	if o := v.accepted(c); o.reason != "" {
+		return o
+	}
 	if len(c.Violating) == 0 {
 		if c.At < c.Start-slack || c.At > c.End+slack {
 			return refuse(c.Records, "it became true at %d, outside its window [%d, %d]", c.At, c.Start, c.End)
@@ -683,4 +687,54 @@ func (v *verifier) believed(key string, t int64) bool {
 		}
 	}
 	return false
+}
+
+// accepted: an overlap's Accepted are exactly the writes of the stale
+// holder (Client) on Key that the resource accepted (ok writes) with
+// [invoke, completion] meeting the overlap's window, in invoke order, and
+// the newer holder (By) is another client that held the lock then: an ok
+// acquire of By's completed before the window ended, with no release of
+// By's between that acquire and the window's start.
+func (v *verifier) accepted(c claim.Claim) outcome {
+	if len(c.Accepted) == 0 {
+		return held
+	}
+	if c.What != history.AnomalyMutexOverlap || c.By == "" || c.By == c.Client {
+		return refuse(c.Accepted, "stale writes accepted are claimed of a %s between %q and %q, not of an overlap of two holders", c.What, c.Client, c.By)
+	}
+	var want []int
+	for _, op := range v.h.Ops {
+		if op.F == history.Write && op.Type == history.OK && op.Client == c.Client && op.Key == c.Key &&
+			op.Invoke <= c.End && v.end(op) >= c.Start {
+			want = append(want, op.Index)
+		}
+	}
+	slices.SortStableFunc(want, func(x, y int) int { return cmp.Compare(v.h.Ops[x].Invoke, v.h.Ops[y].Invoke) })
+	for i, w := range c.Accepted {
+		if w < 0 || w >= len(v.h.Ops) {
+			return refuse([]int{}, "accepted record %d does not exist", w)
+		}
+		op := v.h.Ops[w]
+		if op.F != history.Write || op.Type != history.OK || op.Client != c.Client || op.Key != c.Key {
+			return refuse([]int{w}, "record %d is not a write of %s on %s the resource accepted", w, c.Client, c.Key)
+		}
+		if op.Invoke > c.End || v.end(op) < c.Start {
+			return refuse([]int{w}, "record %d ran over [%d, %d], outside the overlap [%d, %d]", w, op.Invoke, v.end(op), c.Start, c.End)
+		}
+		if i > 0 && v.h.Ops[c.Accepted[i-1]].Invoke > op.Invoke {
+			return refuse([]int{c.Accepted[i-1], w}, "record %d was invoked before record %d, which is listed first", w, c.Accepted[i-1])
+		}
+	}
+	if missed := slices.DeleteFunc(slices.Clone(want), func(w int) bool { return slices.Contains(c.Accepted, w) }); len(missed) > 0 {
+		return refuse(missed, "the resource also accepted %s's writes %v in the overlap, which the claim leaves out", c.Client, missed)
+	}
+	for _, op := range v.h.Ops {
+		if op.F == history.Acquire && op.Type == history.OK && op.Client == c.By && op.Key == c.Key && op.Complete <= c.End+slack &&
+			!slices.ContainsFunc(v.h.Ops, func(r history.Op) bool {
+				return r.F == history.Release && r.Client == c.By && r.Key == c.Key && r.Invoke > op.Complete && v.end(r) < c.Start
+			}) {
+			return held
+		}
+	}
+	return refuse(c.Records, "%s held no grant of %s through the overlap [%d, %d]", c.By, c.Key, c.Start, c.End)
 }
