@@ -211,8 +211,9 @@ const (
 	// seed, got the verdict How; Report is its report
 	// directory. A counterfactual's claim: what a headline's cause and the
 	// remedy's fixed_by sentence rest on. Its verdict is another run's,
-	// checked against that run's results.json, not this history. Records:
-	// none.
+	// checked against that run's results.json, not this history. Fired
+	// (fixed-by-own with Changed steps): how each changed step fired in
+	// that run, also checked against its history. Records: none.
 	Experiment Kind = "experiment"
 	// Check: checker What's judgement of the run, as its row on the page
 	// shows it: How is its verdict (valid, invalid, unknown, or
@@ -352,6 +353,9 @@ type Claim struct {
 	// targets, other values: a pause's length, a clock's rate), when its
 	// plan is the run's with them changed (and without Steps).
 	Changed []StepChange `json:"changed,omitempty"`
+	// Fired of an Experiment claim: its changed steps as they fired in
+	// the experiment's run (see Fired).
+	Fired []Fired `json:"fired,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
@@ -400,6 +404,27 @@ func (c Claim) KeyName() string {
 	}
 	return c.Key
 }
+
+// Fired is how a fix's step that changes the run's step Step fired in
+// the fix's run (an Experiment claim's Fired): first applied at At (wall
+// ns, on that run's clock), on Client (a client fault's first target), who
+// was then, in that run, inside an acquire (State Acquiring: invoked, not
+// yet answered), holding the lock (Holding: its last acquire had returned
+// ok and it had sent no release since), or neither ("").
+type Fired struct {
+	Step int   `json:"step"`
+	At   int64 `json:"at_ns"`
+	// AtS is At in that run's scenario seconds (its own time scale).
+	AtS    float64 `json:"at_s"`
+	Client string  `json:"client,omitempty"`
+	State  string  `json:"state,omitempty"`
+}
+
+// The State of a Fired step's client.
+const (
+	Acquiring = "acquiring"
+	Holding   = "holding"
+)
 
 // StepChange is a run's plan step (Step, its ID) as another scenario's
 // plan has it (To).
