@@ -1,10 +1,12 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 )
 
 // TestAnOverlapWhoseStaleWriteWasAcceptedLeadsWithTheWrite: "two workers
@@ -33,15 +35,20 @@ func TestAnOverlapWhoseStaleWriteWasAcceptedLeadsWithTheWrite(t *testing.T) {
 			in.Lang = tt.lang
 			m := newModel(in.History, in.Account)
 			var told bool
-			for _, a := range allAnomalies(in.Results) {
+			cs := claim.Number(checker.Claims(in.Results))
+			for n, a := range allAnomalies(in.Results) {
 				if a.Kind != checker.KindMutexOverlap {
 					continue
+				}
+				c, _ := nthClaimOf(cs, claim.Anomaly, n)
+				if !slices.Equal(c.Accepted, a.Accepted) {
+					t.Errorf("the overlap's claim says the resource accepted %v, the finding %v", c.Accepted, a.Accepted)
 				}
 				told = true
 				if (len(a.Accepted) > 0) != tt.accepted {
 					t.Errorf("the overlap's accepted stale writes are %v (informational %v)", a.Accepted, a.Informational)
 				}
-				got := m.anomalyHeadline(tt.lang, in, a)
+				got := m.anomalyHeadline(tt.lang, in, a, c)
 				if !strings.Contains(got, tt.want) || strings.Contains(got, tt.reject) {
 					t.Errorf("the overlap's headline %q: want %q, not %q", got, tt.want, tt.reject)
 				}
