@@ -62,6 +62,10 @@ const (
 	// held the lock at once — the course's definition held, and locksim
 	// counts the harm under safety too (teacher 4, #16: cron-duplicate-run).
 	NoteHarmOneHolder = "harm-one-holder"
+	// NoteSinglePoint: fault tolerance kept by a lock on one node (or a
+	// master with replicas): correct across the node's failure, but no
+	// lock while it was down — a single point of failure (lesson 42 §3).
+	NoteSinglePoint = "single-point"
 	// NoteGranted: mutual exclusion broken; the lock itself let a second
 	// client in while the first's key should still have stood
 	// (exclusionEnds).
@@ -242,6 +246,12 @@ func MarkOf(r Results, req string) Mark {
 		}
 		if has(func(a checker.Anomaly) bool { return causeIn(a, nodeEnds) }) {
 			return Mark{Showing: Broken}
+		}
+		if !slices.Contains(r.Traits, history.TraitMultiNode) {
+			// Correct across the failure is half of the course's fault
+			// tolerance: a single node takes no lock while it is down
+			// (lesson 42 §3; teacher 4, #19).
+			return Mark{Showing: Kept, Note: NoteSinglePoint}
 		}
 		return Mark{Showing: Kept}
 	case ReqSafety:
