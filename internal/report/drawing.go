@@ -769,7 +769,9 @@ func (b *builder) holdRef(l lease) string {
 		}
 	}
 	if len(rs) == 0 {
-		return ref(claim.Hold, l.Op, l.Client)
+		// A grant that set no key (the no-lock control's final probe: the
+		// control takes nothing) rests on its operation's outcome.
+		return either(ref(claim.Hold, l.Op, l.Client), ref(claim.Outcome, l.Op, ""))
 	}
 	return strings.Join(rs, " ")
 }

@@ -483,7 +483,19 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 			// The headline's window is the facts' window: of several
 			// findings of its kind (a client's refusals and the final
 			// probe's, both unavailable), the first.
-			if all[o].Kind == all[n].Kind && all[o].Start < all[n].Start {
+			if all[o].Kind != all[n].Kind {
+				continue
+			}
+			// Of several lost updates, the write that wiped out the most:
+			// control-negative's last write undid both others', and the
+			// first wiped out one (teacher 4, #18).
+			if lo, ln := len(all[o].Lost), len(all[n].Lost); all[o].Kind == checker.KindLostUpdate && lo != ln {
+				if lo > ln {
+					n = o
+				}
+				continue
+			}
+			if all[o].Start < all[n].Start {
 				n = o
 			}
 		}

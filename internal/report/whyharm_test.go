@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -28,6 +29,29 @@ func TestAnOverlapTheResourcesCheckMadeHarmlessIsHarmPreventedNotEfficiency(t *t
 			got := m.whyAnomaly(tt.lang, checker.Anomaly{Kind: checker.KindMutexOverlap, Informational: true, Harmless: tt.harmless})
 			if len(got) < len(tt.want) || got[:len(tt.want)] != tt.want {
 				t.Errorf("why = %q, want it to begin %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// Teacher 4, #18: control-negative's headline told the first lost update
+// ("w3's write … wiped out 1 earlier update"), while w1's last write undid
+// both others' and the run lost two increments of three.
+func TestALostUpdateHeadlineTellsTheWriteThatWipedOutTheMost(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		lang      Lang
+		want, not string
+	}{
+		{"in English", English, "w1's write of counter-1 at t=28.2s wiped out 2 earlier updates: w2's at t=4.4s and w3's at t=5.2s.", "wiped out 1 earlier update"},
+		{"in Vietnamese", Vietnamese, "Lần ghi counter-1 của w1 lúc t=28,2s đã xoá mất 2 lần cập nhật trước đó", "xoá mất 1 lần"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := adviceRun(t, "c34a-lost-update-headline-most-wiped")
+			in.Lang = tt.lang
+			got := Headline(in)
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+				t.Errorf("headline %q: want %q, not %q", got, tt.want, tt.not)
 			}
 		})
 	}
