@@ -141,6 +141,13 @@ var messagesEN = map[string]string{
 	"say.fenced":                "The fencing token saved the day: %s's late %s (token %d) was refused because the resource had already seen token %d.",                     // client, action, token, seen
 	"say.cron.fires":            "No checker found a problem: each fire time ran once, when a scheduler's own clock reached it: %s.",                                        // runs
 	"a.fire":                    "%s by %s at t=%ss (the schedule's t=%ss)",                                                                                                 // job key, client, t, due
+	"say.cron.fires.each":       "No checker found a problem, and no fire time ran twice: %s.",                                                                              // what became of each fire time, joined by "; "
+	"a.fire.cut":                "%[1]s by %[2]s from t=%[3]ss, cut short by %[2]s's crash at t=%[4]ss (outcome unknown)",                                                   // job key, client, t, crash t
+	"a.fire.unknown":            "%[1]s by %[2]s from t=%[3]ss (outcome unknown)",                                                                                           // job key, client, t
+	"a.fire.none":               "%s did not run",                                                                                                                           // job key
+	"a.fire.none.refused":       "%s did not run (%s)",                                                                                                                      // job key, the refusals (a.fire.refused*)
+	"a.fire.refused.by":         "%[1]s was refused at t=%[2]ss by %[3]s's key",                                                                                             // client, t, owner of the key
+	"a.fire.refused":            "%[1]s was refused at t=%[2]ss",                                                                                                            // client, t
 	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
 	"say.unknown":               "Inconclusive: %s",
 	"say.unknown.plain":         "Inconclusive: a checker could not decide.",
@@ -195,6 +202,10 @@ var messagesEN = map[string]string{
 	"n.write.info.refused":             "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
 	"n.write.info.reset":               "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
 	"n.write.info.error":               "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",
+	"n.write.info.crash":               "%[1]s's %[2]s of %[3]s%[4]s was cut short by %[1]s's crash at t=%[5]ss, %[6]s after it began at t=%[7]ss: it may or may not have happened.", // client, action, key, token suffix, the crash, how long it had run, its start
+	"n.fire.skip.by":                   "%[1]s skipped %[2]s: its acquire of %[3]s was refused, as %[4]s's key stood on %[5]s.",                                                      // client, job key, lock key, owner, nodes
+	"n.fire.skip.by.as":                "%[1]s skipped %[2]s: its acquire of %[3]s was refused, as %[4]s's key %[6]s stood on %[5]s.",                                                // client, job key, lock key, owner, nodes, the lock's name for the key
+	"n.fire.never":                     " %s never ran.",                                                                                                                             // job key (after n.fire.skip*)
 	"n.write.info":                     "%s's %s of %s%s got no answer: it may or may not have happened.",
 	"n.with.token":                     " with token %d",
 	"n.with.word":                      "with",
