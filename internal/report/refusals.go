@@ -1,6 +1,8 @@
 package report
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/locksim/locksim/internal/claim"
@@ -54,6 +56,14 @@ func (m *model) refusedOn(lang Lang, c claim.Claim) (msg, by, nodes, as string) 
 			whose = append(whose, h.By)
 		}
 		on[h.By] = append(on[h.By], h.Node)
+	}
+	for _, ns := range on {
+		// In the run's node order, not the claim's (its first holder is
+		// the key that stood through the acquire; reader 4, finding 16:
+		// "n3, n2, n4 and n5").
+		slices.SortStableFunc(ns, func(x, y string) int {
+			return cmp.Compare(slices.Index(m.h.Header.Nodes, x), slices.Index(m.h.Header.Nodes, y))
+		})
 	}
 	nodes = joinAnd(lang, on[whose[0]])
 	for _, w := range whose[1:] {

@@ -131,7 +131,9 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.clock.jump", targets, jump(m.sdur(st.Delta)))
 	case history.EffectClientClock:
 		if st.Rate != 0 {
-			return tr(lang, "n.clock.rate.client", targets, dur, number(st.Rate))
+			// Slow or fast by the rate (reader 4, finding 2: "chạy nhanh
+			// gấp 0,9 lần" of a clock at 0.9×).
+			return tr(lang, pick(st.Rate < 1, "n.clock.rate.client.slow", "n.clock.rate.client"), targets, dur, number(st.Rate))
 		}
 		return tr(lang, "n.clock.jump.client", targets, jump(m.sdur(st.Delta)))
 	case history.EffectCrashNode:
