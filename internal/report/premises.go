@@ -139,6 +139,12 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 		if q, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.QueueHead }); ok {
 			return []any{q.By, q.What}
 		}
+	case "fix.cron":
+		// The hold must cover the schedulers' clock spread, not one
+		// clock's skew (reader 4, finding 4).
+		if _, spread, ok := f.skew(); ok && spread > 0 {
+			return []any{span(f.in.History.Header.ScenarioSeconds(spread))}
+		}
 	case "fix.redlock", "fix.redlock.claim":
 		return f.causeSteps()
 	case "fix.cron.skew":

@@ -453,6 +453,10 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 			return tr(lang, a.Key, a.Args[0], a.Args[1], a.Args[2], a.Args[3])
 		}
 		return ""
+	case "fix.cron":
+		if len(a.Args) == 1 {
+			return tr(lang, "fix.cron.spread", a.Args[0])
+		}
 	case "fix.cron.skew":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1])
