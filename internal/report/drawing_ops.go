@@ -415,7 +415,7 @@ func (b *builder) parentTip(client string, ev history.Op) string {
 			continue
 		}
 		if o.Invoke <= ev.Invoke && ev.Invoke <= opEnd(o, m.end) {
-			return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), tr(lang, "outcome."+string(o.Type)))
+			return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), outcomeWord(lang, o))
 		}
 	}
 	return ""

@@ -215,6 +215,7 @@ var messagesEN = map[string]string{
 	"n.fire.never":                     " %s never ran.",                                                                                                                             // job key (after n.fire.skip*)
 	"n.write.info":                     "%s's %s of %s%s got no answer: it may or may not have happened.",
 	"n.with.token":                     " with token %d",
+	"n.with.epoch":                     " with epoch %d", // the leader workload's own number, where the lock issues no token
 	"n.with.word":                      "with",
 	"n.release.ok":                     "%s released %s (key deleted).",
 	"n.release.at.node":                "(The time is %s's record of the command that removed the key.)",                                                                                               // node
@@ -532,7 +533,7 @@ var messagesEN = map[string]string{
 	"p.other.ok":              "other write accepted (claim, mark-paid)",
 	"p.fault":                 "%s",
 	"p.violation":             "violation",
-	"p.violation.more":        "and %d more (see the table)",
+	"p.violation.more":        "and %d more (hover for all)",
 	"p.charge.ok":             "charge accepted",
 	"p.write.refused":         "write refused",
 	"p.acquire.fail":          "acquire refused",
