@@ -224,6 +224,7 @@ var messagesEN = map[string]string{
 	"n.release.kept.unknown":           "%s's release of %s got no definite answer, but the node ran it, without deleting the key: it set the key to expire %s later, at t=%ss.",                       // client, key, ttl, t
 	"n.release.rewrote.unknown":        "%s's release of %s got no definite answer, but the node ran it, without deleting the key: it wrote the key again (a new value) to expire %s later, at t=%ss.", // client, key, ttl, t
 	"n.release.kept.at.node":           "(The time is %s's record of the release's command.)",                                                                                                          // node
+	"n.release.gone.at":                "%[1]s tried to release %[2]s; at t=%[4]ss %[5]s found its key gone (%[3]s) — nothing of its own to remove.",                                                   // client, key, cause, when the node ran it, node
 	"n.release.gone":                   "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                                                             // client, key, cause
 	"n.release.permit.gone":            "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",                                           // client, key, t
 	"n.gone.expired":                   "it had expired at t=%ss",                                                                                                                                      // t

@@ -224,6 +224,7 @@ var messagesVI = map[string]string{
 	"n.release.rewrote.unknown":        "Lần nhả lock %[2]s của %[1]s không nhận được câu trả lời chắc chắn, nhưng node đã chạy nó mà không xoá key: nó ghi lại key (giá trị mới) để hết hạn sau %[3]s nữa, lúc t=%[4]ss.",
 	"n.release.rewrote":                "%s nhả lock %s mà không xoá key: lệnh nhả ghi lại key (giá trị mới) để hết hạn sau %s nữa, lúc t=%ss.",
 	"n.release.kept.at.node":           "(Thời điểm là bản ghi của %s về lệnh của lần nhả lock.)",
+	"n.release.gone.at":                "%[1]s thử nhả lock %[2]s; lúc t=%[4]ss %[5]s thấy key của nó đã không còn (%[3]s) — không còn gì của mình để xoá.",
 	"n.release.gone":                   "%s thử nhả lock %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
 	"n.with.word":                      "với",
 	"n.release.permit.gone":            "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
