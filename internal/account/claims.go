@@ -287,11 +287,34 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 			})
 			if len(c.Holders) < 2 {
 				c.Holders = nil
+			} else {
+				c.Won = a.wonIn(i, key, c.Holders)
 			}
 			return c, true
 		}
 	}
 	return a.metRefusal(i)
+}
+
+// wonIn are the nodes, none of have's, where a SET of acquire i's client
+// created its key while the acquire ran (a Refusal claim's Won).
+func (a *Account) wonIn(i int, key string, have []claim.Holder) []claim.Holder {
+	op := a.H.Ops[i]
+	var out []claim.Holder
+	for _, n := range a.H.Header.Nodes {
+		if slices.ContainsFunc(have, func(h claim.Holder) bool { return h.Node == n }) {
+			continue
+		}
+		for _, j := range a.byKey[nk(n, key)] {
+			k := a.keys[j]
+			if k.Observed && k.Owner == op.Client && k.Set >= 0 && a.H.Ops[k.Set].F == history.NodeCmd &&
+				op.Invoke-grantSlack <= k.Start && k.Start <= op.Complete+grantSlack {
+				out = append(out, claim.Holder{Node: n, By: op.Client, Token: k.Value, Set: k.Set})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // metHolders are the other nodes' keys (not on the nodes of have) that a

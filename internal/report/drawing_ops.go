@@ -557,7 +557,7 @@ func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64
 		return at(when) + ": " + tr(lang, "n.tries.restarted.one", o.Client, o.Key, c.By, c.Node)
 	case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
 		msg, by, node, as := m.refusedOn(lang, c)
-		args := []any{o.Client, o.Key, by, node}
+		args := []any{o.Client, o.Key, by, node + m.wonText(lang, c)}
 		if as != "" {
 			args = append(args, as)
 		}

@@ -184,6 +184,7 @@ var messagesVI = map[string]string{
 	"n.tries.by":                       "%[1]s thử lấy lock %[2]s %[3]d lần từ t=%[4]ss đến t=%[5]ss và lần nào cũng bị từ chối: key của %[6]s vẫn còn trên %[7]s.",
 	"n.tries.by.as.one":                "%[1]s thử lấy lock %[2]s và bị từ chối: key %[5]s của %[3]s vẫn còn trên %[4]s.",
 	"n.tries.by.as":                    "%[1]s thử lấy lock %[2]s %[3]d lần từ t=%[4]ss đến t=%[5]ss và lần nào cũng bị từ chối: key %[8]s của %[6]s vẫn còn trên %[7]s.",
+	"n.tries.by.won":                   "; lệnh SET của chính nó chỉ lấy được %s (%d/%d)",
 	"n.tries.by.more":                  ", key của %s trên %s",
 	"n.tries.own.one":                  "%s thử lấy lock %s và bị chính key của nó từ chối: một lần lấy lock trước của nó đã đặt key, dù nó không bao giờ nhận được phản hồi.",
 	"n.tries.own":                      "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị chính key của nó từ chối: một lần lấy lock trước của nó đã đặt key, dù nó không bao giờ nhận được phản hồi.",

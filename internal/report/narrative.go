@@ -99,24 +99,6 @@ type narrator struct {
 	fireOf map[int]workload.Fire
 }
 
-// tries is a run of refused acquire attempts of one client on one key,
-// told as one step.
-type tries struct {
-	n           int
-	first, last int64
-	msg         string // refusalKey of the run's attempts
-	claim       string // the claim of the run's first attempt
-	// by and node: whose key the nodes show refused every attempt of the
-	// run, and where (its refusal claims' By and Node); "" when not known.
-	by, node string
-	// as: the lock's own name for the key on the nodes, when it has one
-	// (the refusal claims' NodeKey).
-	as string
-	// fire: the cron fire time the attempts were for (0: none); a run
-	// of tries spans one.
-	fire int
-}
-
 func newNarrator(in Input, m *model) *narrator {
 	n := &narrator{in: in, m: m, lang: in.Lang, kind: workload.Of(in.History.Header), pending: map[clientKey]*tries{},
 		claims: newStoryClaims(runClaims(in, m))}
@@ -160,6 +142,9 @@ func (n *narrator) flush(client, key string) {
 		whose = append(whose, t.as)
 	}
 	if t.n == 1 {
+		if t.won != "" && len(whose) > 1 {
+			whose[1] = t.node + t.won // where its own SET took the key: told of one attempt
+		}
 		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", append([]any{client, key}, whose...)...))
 		return
 	}
@@ -268,7 +253,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as, fire: fire}
+			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as, fire: fire, won: m.wonText(lang, c)}
 		}
 		n.pending[k].n++
 		n.pending[k].last = n.toldAt(c)
