@@ -65,10 +65,14 @@ func TestRefusalCausesAreCheckedAgainstTheHistory(t *testing.T) {
 			}},
 		{"a refusal on several nodes is refused when its own SET is said to have taken a node that refused it", read("c33b-client-clock-rate-slow"),
 			func(c claim.Claim) bool { return len(c.Won) > 0 },
-			func(c *claim.Claim) { c.Won = []claim.Holder{{Node: c.Holders[1].Node, By: c.Client, Set: c.Holders[1].Set}} }},
+			func(c *claim.Claim) {
+				c.Won = []claim.Holder{{Node: c.Holders[1].Node, By: c.Client, Set: c.Holders[1].Set}}
+			}},
 		{"a refusal on several nodes is refused when its own SET is said to have taken a node with another's key", read("c33b-client-clock-rate-slow"),
 			func(c claim.Claim) bool { return len(c.Won) > 0 },
-			func(c *claim.Claim) { c.Won = []claim.Holder{{Node: c.Won[0].Node, By: c.Client, Set: c.Holders[0].Set}} }},
+			func(c *claim.Claim) {
+				c.Won = []claim.Holder{{Node: c.Won[0].Node, By: c.Client, Set: c.Holders[0].Set}}
+			}},
 		{"a refusal by a library's own key is refused when it names a key name the lock never used", read("c28b-library-refresh-tells"),
 			func(c claim.Claim) bool { return c.NodeKey == "mutex:invoice-1" && c.By != c.Client },
 			func(c *claim.Claim) { c.NodeKey = "lock:invoice-1" }},
