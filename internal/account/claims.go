@@ -282,18 +282,79 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 		}
 		if c.Kind != "" {
 			c.Holders = append(c.Holders, a.metHolders(i, key, c.Holders)...)
-			slices.SortStableFunc(c.Holders[1:], func(x, y claim.Holder) int {
-				return cmp.Compare(slices.Index(a.H.Header.Nodes, x.Node), slices.Index(a.H.Header.Nodes, y.Node))
-			})
-			if len(c.Holders) < 2 {
-				c.Holders = nil
-			} else {
-				c.Won = a.wonIn(i, key, c.Holders)
-			}
+			a.nameNodes(i, &c)
 			return c, true
 		}
 	}
 	return a.metRefusal(i)
+}
+
+// nameNodes completes refusal c of acquire i on a lock of several nodes:
+// its Holders in the run's node order after the first (none when one node
+// alone refused it so), and its Silent, the other nodes that gave it no
+// answer.
+func (a *Account) nameNodes(i int, c *claim.Claim) {
+	slices.SortStableFunc(c.Holders[1:], func(x, y claim.Holder) int {
+		return cmp.Compare(slices.Index(a.H.Header.Nodes, x.Node), slices.Index(a.H.Header.Nodes, y.Node))
+	})
+	named := []string{c.Node}
+	for _, h := range c.Holders {
+		named = append(named, h.Node)
+	}
+	if len(c.Holders) < 2 {
+		c.Holders = nil
+	} else {
+		c.Won = a.wonIn(i, c.KeyName(), c.Holders)
+	}
+	c.Silent = a.silentNodes(i, c.KeyName(), named)
+}
+
+// silentNodes are the nodes, other than those named, that gave acquire i's
+// SET no answer: its client sent each a SET of key inside the acquire that
+// got none (a Stalled record of Type Info, the first is the Silent's), got
+// no late answer to one (a Stalled record of Type OK), and the node ran no
+// more of those SETs than went unanswered (a node that ran the SET and
+// answered it is no silent node; one whose replies were cut ran it,
+// unanswered). What the node answered after (the unlock of a failed
+// acquire, once a partition healed) does not count: the SET is what the
+// lock needed from it.
+func (a *Account) silentNodes(i int, key string, named []string) []claim.Silent {
+	op := a.H.Ops[i]
+	if len(a.H.Header.Nodes) < 2 || !slices.Contains(a.H.Header.Traits, history.TraitMultiNode) {
+		return nil
+	}
+	type tally struct{ first, unanswered, late, ran int }
+	by := map[string]*tally{}
+	for j, cmd := range a.H.Ops {
+		c := cmd.Value.Cmd
+		if cmd.Process != history.NodeProcess || cmd.Client != op.Client || cmd.Invoke < op.Invoke-grantSlack || cmd.Invoke > op.Complete+grantSlack ||
+			cmd.Value.Lua || len(c) < 2 || c[1] != key || !strings.EqualFold(c[0], "set") && !strings.EqualFold(c[0], "setnx") || slices.Contains(named, cmd.Value.Node) {
+			continue
+		}
+		t := by[cmd.Value.Node]
+		if t == nil {
+			t = &tally{first: -1}
+			by[cmd.Value.Node] = t
+		}
+		switch {
+		case cmd.F == history.Stalled && cmd.Type == history.OK:
+			t.late++
+		case cmd.F == history.Stalled:
+			t.unanswered++
+			if t.first < 0 {
+				t.first = j
+			}
+		case cmd.F == history.NodeCmd:
+			t.ran++
+		}
+	}
+	var out []claim.Silent
+	for _, n := range a.H.Header.Nodes {
+		if t := by[n]; t != nil && t.first >= 0 && t.late == 0 && t.ran <= t.unanswered {
+			out = append(out, claim.Silent{Node: n, Cmd: t.first})
+		}
+	}
+	return out
 }
 
 // wonIn are the nodes, none of have's, where a SET of acquire i's client
@@ -441,6 +502,9 @@ func (a *Account) metRefusal(i int) (claim.Claim, bool) {
 		if k.Owner == op.Client {
 			a.ownRefusal(&c, k)
 		}
+		c.Holders = append([]claim.Holder{{Node: k.Node, By: k.Owner, Token: k.Value, Set: k.Set, At: cmd.Invoke}},
+			a.metHolders(i, k.Key, []claim.Holder{{Node: k.Node}})...)
+		a.nameNodes(i, &c)
 		return c, true
 	}
 	return claim.Claim{}, false

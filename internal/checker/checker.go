@@ -81,6 +81,7 @@ type Anomaly = finding.Anomaly
 const (
 	HarmlessFenced      = finding.HarmlessFenced
 	HarmlessFencedOrder = finding.HarmlessFencedOrder
+	HarmlessClaimOrder  = finding.HarmlessClaimOrder
 	HarmlessCheckAndSet = finding.HarmlessCheckAndSet
 	HarmlessIdempotent  = finding.HarmlessIdempotent
 	HarmlessEfficiency  = finding.HarmlessEfficiency

@@ -27,6 +27,11 @@ func Claims(results []Result) []claim.Claim {
 			if len(an.Fenceable) > 0 {
 				c.By, c.Fenceable = an.Current, append([]int{}, an.Fenceable...)
 			}
+			if an.Kind == KindMutexOverlap && len(an.Accepted) > 0 && an.Stale != "" {
+				// The stale writes it let through, whose first the headline
+				// tells: the stale holder's, while the newer held it too.
+				c.Client, c.By, c.Accepted = an.Stale, an.Current, append([]int{}, an.Accepted...)
+			}
 			cs = append(cs, c)
 			if an.Kind == KindForeignUnlock && an.Cause != nil && an.Cause.Observed && len(an.Cause.Nodes) == 1 {
 				cs = append(cs, claim.Claim{Kind: claim.ForeignDelete, Client: an.Owner, By: an.Deleter, Key: an.Key,

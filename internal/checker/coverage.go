@@ -168,40 +168,14 @@ func coverage(ctx context.Context, a *account.Account) Result {
 			lasting++
 		}
 	}
-	minRan := int64(DefaultMinAcquires)
-	if v, ok := h.Header.Params[history.ParamMinAcquires]; ok {
-		minRan = v
-	}
 	unit, units := "ok acquire", "ok acquires"
 	target := "a believed lock hold or an in-flight lock operation"
 	if lockFree {
 		unit, units = "accepted write", "accepted writes"
 		target = "an in-flight resource operation (the algorithm is lock-free)"
 	}
-	var why []string
-	untested := 0
-	if len(faults) > 0 && hit == 0 {
-		untested = len(faults) // a partition of w2 over w1's hold tests nothing: say whose
-		whose := target + " of a client it affected"
-		if lockFree {
-			whose = "an in-flight resource operation of a client it affected (the algorithm is lock-free)"
-		}
-		why = append(why, fmt.Sprintf("no fault (of %d) overlapped %s, so the faults tested nothing", len(faults), whose))
-	}
-	short := false
-	if int64(ran) < minRan {
-		why = append(why, fmt.Sprintf("only %s ran, fewer than the minimum of %d", plural(ran, unit, units), minRan))
-		// With the harness's timers late, the machine may be what kept
-		// the contenders out before the run ended.
-		short = hit > 0 && h.Header.MaxTimerLagNS >= history.LagRecordNS
-	}
-	// Likewise a plan whose faults all missed the holds, on a harness that
-	// ran late: the lateness may be what moved them apart (a random
-	// nemesis seed that tested nothing beside two CPU hogs tested w2's
-	// hold on a quiet machine).
-	untestedLate := untested > 0 && h.Header.MaxTimerLagNS >= history.LagRecordNS
-	if len(why) > 0 {
-		return unproven(Result{ShortOfGrants: short, Untested: untested, UntestedLate: untestedLate}, strings.Join(why, "; "))
+	if r, ok := shortfall(h, len(faults), hit, ran, lockFree, target); ok {
+		return r
 	}
 	counts := map[string]int{claim.Faults: len(faults), claim.OKAcquires: ran}
 	if lockFree {
@@ -211,6 +185,47 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units)), Counts: counts}
 	}
 	return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: bore(hit, lasting, len(faults), target) + "; " + plural(ran, unit, units), Counts: counts}
+}
+
+// shortfall is coverage's unknown for a run whose nFaults faults hit
+// nothing (hit == 0) or which granted fewer than the minimum (ran ok
+// acquires, or accepted writes when lockFree), with whether the
+// machine's lateness may be the cause; ok false when neither holds.
+func shortfall(h history.History, nFaults, hit, ran int, lockFree bool, target string) (Result, bool) {
+	minRan := int64(DefaultMinAcquires)
+	if v, ok := h.Header.Params[history.ParamMinAcquires]; ok {
+		minRan = v
+	}
+	unit, units := "ok acquire", "ok acquires"
+	if lockFree {
+		unit, units = "accepted write", "accepted writes"
+	}
+	late := h.Header.MaxTimerLagNS >= history.LagRecordNS
+	var why []string
+	untested := 0
+	if nFaults > 0 && hit == 0 {
+		untested = nFaults // a partition of w2 over w1's hold tests nothing: say whose
+		whose := target + " of a client it affected"
+		if lockFree {
+			whose = "an in-flight resource operation of a client it affected (the algorithm is lock-free)"
+		}
+		why = append(why, fmt.Sprintf("no fault (of %d) overlapped %s, so the faults tested nothing", nFaults, whose))
+	}
+	short := false
+	if int64(ran) < minRan {
+		why = append(why, fmt.Sprintf("only %s ran, fewer than the minimum of %d", plural(ran, unit, units), minRan))
+		// With the harness's timers late, the machine may be what kept
+		// the contenders out before the run ended.
+		short = hit > 0 && late
+	}
+	if len(why) == 0 {
+		return Result{}, false
+	}
+	// Likewise a plan whose faults all missed the holds, on a harness that
+	// ran late: the lateness may be what moved them apart (a random
+	// nemesis seed that tested nothing beside two CPU hogs tested w2's
+	// hold on a quiet machine).
+	return unproven(Result{ShortOfGrants: short, Untested: untested, UntestedLate: untested > 0 && late}, strings.Join(why, "; ")), true
 }
 
 // bore says how hit of n faults bore on target, lasting of them (client

@@ -113,7 +113,8 @@ func porcupineOf(h history.History, rec nodeRecord) (porcupine.Model, []porcupin
 			continue
 		}
 		in := LeaseInput{F: op.F, Client: op.Client, Key: op.Key, Action: op.Value.Action, Fence: op.Value.Fence, Index: op.Index,
-			Free: advisory || !locked[op.Key], Unguarded: unguarded, MultiNode: multi, Fenced: h.Header.FencingEnforced}
+			Free: advisory || !locked[op.Key], Unguarded: unguarded, MultiNode: multi, Fenced: h.Header.FencingEnforced,
+			CheckAndSet: h.Header.CheckAndSet}
 		if multi && (op.F == history.Acquire || op.F == history.Release) {
 			nodes := op.Value.Nodes
 			if rec.removed != nil && op.F == history.Release {

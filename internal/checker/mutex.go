@@ -276,6 +276,13 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 		// (lock-theory §7.2, S03).
 		o.info, o.harmless = true, HarmlessFencedOrder
 	}
+	if h.Header.CheckAndSet && len(o.staleWrites) > 0 && acceptedBeforeTouch(h, o.staleWrites, o.fresh) {
+		// The resource's currlock still held the stale holder's token:
+		// the fresh holder had not claimed, read or written it yet. It saw
+		// the holders one at a time, in claim order, as a fenced resource
+		// does in token order (antirez 2016, lock-theory §7.3).
+		o.info, o.harmless = true, HarmlessClaimOrder
+	}
 	if h.Header.CheckAndSet && len(o.staleWrites) == 0 && ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End) {
 		// The resource's currlock held the newer holder's token, so it
 		// refused the stale one (lock-theory §7.3).
@@ -360,6 +367,9 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 	case HarmlessFencedOrder:
 		explain += fmt.Sprintf("; the resource accepted %s's writes with token %d before %s (token %d) first used it, so it saw the holders one at a time in token order: this is informational",
 			stale.Client, stale.Fence, fresh.Client, fresh.Fence)
+	case HarmlessClaimOrder:
+		explain += fmt.Sprintf("; the resource accepted %s's writes while its currlock still held %s's token, before %s first used it, so it saw the holders one at a time in claim order: this is informational",
+			stale.Client, stale.Client, fresh.Client)
 	case HarmlessCheckAndSet:
 		explain += fmt.Sprintf("; the resource's currlock held %s's token, so it accepted no write from %s in that window: this is informational", fresh.Client, stale.Client)
 	default:

@@ -80,8 +80,17 @@ const (
 	// nodes, Redlock): every node whose key refused it — stood through the
 	// acquire, or (Holder.At) was met by its SET NX there — with whose
 	// value each held and the command that set it; the first is Node, By
-	// and Records[1], the rest in the run's node order. Set only when more
-	// than one node refused it so.
+	// and Records[1] (and, of a Refusal Met, At), the rest in the run's
+	// node order. Set only when more than one node refused it so.
+	//
+	// Silent (a lock on several nodes): the other nodes that gave the
+	// acquire's SET no answer (a partition, a crash, a timeout): Client
+	// sent each a SET of the key inside the acquire that got none (the
+	// Silent's Cmd, a history.Stalled record with no answer), had no late
+	// answer to one either, and the node ran no more of those SETs than
+	// went unanswered (where its commands were recorded). What it answered
+	// after (the failed acquire's unlock) does not count. Every such node
+	// not named by Node or Holders, in the run's node order.
 	//
 	// What Met: the key did not stand through the acquire, but its SET NX
 	// on Node found it there at At (a SET sent late, a node stopped and
@@ -149,6 +158,13 @@ const (
 	// a resource refusing tokens lower than one it has seen would have
 	// refused them. [16]
 	//
+	// Accepted (a mutex overlap's, not informational) are Client's (the
+	// stale holder's) writes on Key the resource accepted whose [invoke,
+	// completion] meets [Start, End], while By (the newer holder) held it
+	// too: every such write, in invoke order; the first is the stale write
+	// a headline tells ("the resource accepted w1's stale charge on
+	// invoice-1 at t=16.2s", its completion).
+	//
 	// How Kept (an orphaned lease): no orphan — the key Key on Node of
 	// Client (its owner, here, not the first of its sorted clients)
 	// expired at End at the deadline a command of Client's own release had
@@ -195,8 +211,9 @@ const (
 	// seed, got the verdict How; Report is its report
 	// directory. A counterfactual's claim: what a headline's cause and the
 	// remedy's fixed_by sentence rest on. Its verdict is another run's,
-	// checked against that run's results.json, not this history. Records:
-	// none.
+	// checked against that run's results.json, not this history. Fired
+	// (fixed-by-own with Changed steps): how each changed step fired in
+	// that run, also checked against its history. Records: none.
 	Experiment Kind = "experiment"
 	// Check: checker What's judgement of the run, as its row on the page
 	// shows it: How is its verdict (valid, invalid, unknown, or
@@ -329,6 +346,8 @@ type Claim struct {
 	// that SET) though the lock refused it, in the run's node order
 	// (reader 4, finding 16: "only n1 of 5").
 	Won []Holder `json:"won,omitempty"`
+	// Silent of a Refusal claim: the nodes that gave it no answer.
+	Silent []Silent `json:"silent,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
@@ -339,6 +358,9 @@ type Claim struct {
 	// targets, other values: a pause's length, a clock's rate), when its
 	// plan is the run's with them changed (and without Steps).
 	Changed []StepChange `json:"changed,omitempty"`
+	// Fired of an Experiment claim: its changed steps as they fired in
+	// the experiment's run (see Fired).
+	Fired []Fired `json:"fired,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.
@@ -346,6 +368,9 @@ type Claim struct {
 	// Fenceable are the history indices of an Anomaly claim's stale
 	// writes that came after a write of the newer holder (By).
 	Fenceable []int `json:"fenceable,omitempty"`
+	// Accepted are the history indices of an Anomaly claim's stale
+	// writes the resource accepted in its window (see Anomaly).
+	Accepted []int `json:"accepted,omitempty"`
 	// Counts of a Check claim: what its checker's summary counted.
 	Counts map[string]int `json:"counts,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests
@@ -367,6 +392,15 @@ type Holder struct {
 	At int64 `json:"at_ns,omitempty"`
 }
 
+// Silent is a node that gave a refused acquire no answer (a Refusal
+// claim's Silent): Cmd is the history index of a command of the acquire's
+// client to Node, sent inside the acquire, that got none (a
+// history.Stalled record of Type Info).
+type Silent struct {
+	Node string `json:"node"`
+	Cmd  int    `json:"cmd"`
+}
+
 // KeyName is the name c's key has on the nodes: its NodeKey when the lock
 // stores it under a name of its own, else its Key.
 func (c Claim) KeyName() string {
@@ -375,6 +409,27 @@ func (c Claim) KeyName() string {
 	}
 	return c.Key
 }
+
+// Fired is how a fix's step that changes the run's step Step fired in
+// the fix's run (an Experiment claim's Fired): first applied at At (wall
+// ns, on that run's clock), on Client (a client fault's first target), who
+// was then, in that run, inside an acquire (State Acquiring: invoked, not
+// yet answered), holding the lock (Holding: its last acquire had returned
+// ok and it had sent no release since), or neither ("").
+type Fired struct {
+	Step int   `json:"step"`
+	At   int64 `json:"at_ns"`
+	// AtS is At in that run's scenario seconds (its own time scale).
+	AtS    float64 `json:"at_s"`
+	Client string  `json:"client,omitempty"`
+	State  string  `json:"state,omitempty"`
+}
+
+// The State of a Fired step's client.
+const (
+	Acquiring = "acquiring"
+	Holding   = "holding"
+)
 
 // StepChange is a run's plan step (Step, its ID) as another scenario's
 // plan has it (To).

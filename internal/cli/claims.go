@@ -166,6 +166,9 @@ func checkExperiments(r *verify.Result, cs []claim.Claim, run history.Header) {
 		if why == "" {
 			why = verify.ExperimentEffects(c, ex)
 		}
+		if why == "" {
+			why = verify.ExperimentFired(c, ex)
+		}
 		if why != "" {
 			r.Failures = append(r.Failures, verify.Failure{Claim: c, Reason: why, Records: []int{}})
 			continue

@@ -93,6 +93,14 @@ const (
 	// read or wrote it: it saw the holders serially, in token order
 	// (lock-theory §7.2, S03).
 	HarmlessFencedOrder = "fenced-order"
+	// HarmlessClaimOrder: the check-and-set twin of HarmlessFencedOrder:
+	// the resource accepted the stale holder's writes while its currlock
+	// still held the stale holder's token, all before the fresh holder
+	// first read or wrote it (its claim stores the fresh token): it saw
+	// the holders serially, in claim order (antirez 2016, lock-theory
+	// §7.3). Neither scheme can refuse a write that lands before the new
+	// holder's first use, so both count it alike.
+	HarmlessClaimOrder = "claim-order"
 	// HarmlessCheckAndSet: the resource refused the stale holder's writes
 	// because its currlock held the newer holder's token (check_and_set,
 	// lock-theory §7.3).

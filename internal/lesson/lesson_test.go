@@ -343,6 +343,8 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "idempotency key\n(stalled-job-failed-reason-checked", "vi": "idempotency key\n(stalled-job-failed-reason-checked"}},
 		{47, "the late claim is invalid because the resource accepted the stale charge: redlock-gc-pause-cas, valid, has two holders too",
 			map[string]string{"en": "redlock-gc-pause-cas-late-claim is invalid: two holders at once", "vi": "redlock-gc-pause-cas-late-claim vi phạm: hai client cùng giữ lock"}},
+		{47, "the fenced late-claim twin is on the page (redlock-gc-pause-fenced-late-claim)",
+			map[string]string{"en": "no run on this page shows the fenced twin", "vi": "không lần chạy nào trên trang này cho thấy bản tương ứng có fencing"}},
 		{47, "Kleppmann's post gives the in-flight pause as numbered steps, not in prose",
 			map[string]string{"en": "his post tells it in prose", "vi": "bài viết của ông kể nó bằng lời"}},
 	}

@@ -374,3 +374,46 @@ func TestTheControlsDrawNoNodeLaneAndTheNoLockControlHoldsNothing(t *testing.T) 
 		}
 	}
 }
+
+// The requirements page's "How each cell is decided" gives the rule for a
+// run that takes no lock, as it gives the five others: the no-lock
+// control's deadlock-freedom and liveness cells read "does not apply",
+// and without the rule nothing said why (teach5, task 3).
+func TestTheRequirementsRulesSayWhyTheNoLockControlsCellsDoNotApply(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		lang Lang
+		want []string
+	}{
+		{"in English", English, []string{
+			"Does not apply: a run that takes no lock neither keeps nor breaks what a lock promises",
+			"The no-lock control calls acquire, but its acquire succeeds at once and takes nothing: deadlock-freedom and liveness do not apply to it",
+			"does not apply: no-lock takes no lock",
+		}},
+		{"in Vietnamese", Vietnamese, []string{
+			"Không áp dụng: một lần chạy không lấy lock nào thì không giữ cũng không phá điều mà lock cam kết",
+			"Đối chứng no-lock có gọi lấy lock, nhưng lần lấy lock của nó thành công ngay và không giữ gì cả",
+			"không áp dụng: no-lock không dùng lock",
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := readerRun(t, "control-negative-seed5", tt.lang)
+			in.SkipCharts = true
+			_, r := writeReport(t, in)
+			dir := t.TempDir()
+			if err := writeRequirements(dir, tt.lang, newSuiteRuns(tt.lang, dir, []Results{r})); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, RequirementsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(string(b))
+			for _, want := range tt.want {
+				if !strings.Contains(page, want) {
+					t.Errorf("requirements.html lacks %q", want)
+				}
+			}
+		})
+	}
+}

@@ -25,9 +25,10 @@
 // the drawing built from the model (drawing.go, drawing_ops.go) that
 // package chart renders as SVG and PNG with the perf charts
 // (perfplot.go, latency.go, rate.go), and the pages (html.go, suite.go,
-// lessons.go, historypage.go), which open with package page's head. The
-// story keeps no state of its own: what a sentence needs is a fact of
-// the account, a checker's anomaly or the workload's teller.
+// lessons.go, requirements_page.go, historypage.go), which open with
+// package page's head. The story keeps no state of its own: what a
+// sentence needs is a fact of the account, a checker's anomaly or the
+// workload's teller.
 //
 // report imports checker, account, workload, scenario, history and its
 // own chart and page (design §11), plus porcupine for history.html and

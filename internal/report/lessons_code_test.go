@@ -194,3 +194,42 @@ func TestASuitesPagesSayWhichRunsTheyWereMadeFrom(t *testing.T) {
 		}
 	}
 }
+
+// TestASuitesFooterClaimsNoPagesInTheOtherLanguage: a suite run in one
+// language knows of no run in the other, so its footer must not say the
+// other language's pages were made, nor that their counts differ as if
+// they existed; it says where they come from, and that they can differ
+// where they exist (teach5, task 4).
+func TestASuitesFooterClaimsNoPagesInTheOtherLanguage(t *testing.T) {
+	ok := true
+	for _, tt := range []struct {
+		lang      Lang
+		want, not string
+	}{
+		{English, "Vietnamese pages come only from a run of their own (--lang vi) of the same scenario files and seeds; where such pages exist, their times and counts can differ",
+			"makes the Vietnamese pages from runs of its own"},
+		{Vietnamese, "Trang tiếng Anh chỉ được tạo từ một lần chạy riêng của chúng (--lang en) với cùng các file kịch bản và seed; nếu có các trang đó",
+			"tạo các trang tiếng Anh từ các lần chạy riêng của nó"},
+	} {
+		t.Run("a suite run only in "+string(tt.lang)+" words the other language's pages conditionally", func(t *testing.T) {
+			out := t.TempDir()
+			runs := suiteOf(t, out, []lessonRun{
+				{"semaphore-basic-clock-skew.yaml", Results{Verdict: checker.Invalid, Algorithm: "semaphore", Seed: 1, ExpectationMet: &ok}, []int{50}},
+			})
+			runs[0].Lang, runs[0].Started = tt.lang, time.Date(2026, 12, 3, 8, 44, 14, 0, time.UTC)
+			if err := WriteSuite(out, runs, tt.lang); err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{IndexFile, LessonFile(50)} {
+				b, err := os.ReadFile(filepath.Join(out, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				page := html.UnescapeString(string(b))
+				if !strings.Contains(page, tt.want) || strings.Contains(page, tt.not) {
+					t.Errorf("%s's footer: want %q, not %q", name, tt.want, tt.not)
+				}
+			}
+		})
+	}
+}

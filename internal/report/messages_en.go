@@ -128,6 +128,7 @@ var messagesEN = map[string]string{
 	"fix.saved.fencing":        "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
 	"fix.saved.fencing.order":  "Nothing to fix: the fencing token kept the resource in token order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but before the newer holder first used it; the newer holder then saw that write and did not repeat it (lock-theory §7.2, S03).",
 	"fix.cas.claim":            "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
+	"fix.saved.cas.order":      "Nothing to fix: the resource's check-and-set kept it in claim order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but while its currlock still held the stale holder's token, before the newer holder first used it; the newer holder then saw that write and did not repeat it (antirez 2016, lock-theory §7.3). A fencing token does no better here: it too accepts a write that lands before the newer holder's first use.",
 	"fix.saved.cas":            "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
 	// Verdict sentences.
@@ -156,6 +157,8 @@ var messagesEN = map[string]string{
 	"a.fire.refused.by":         "%[1]s was refused at t=%[2]ss by %[3]s's key",                                                                                             // client, t, owner of the key
 	"a.fire.refused":            "%[1]s was refused at t=%[2]ss",                                                                                                            // client, t
 	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
+	"say.valid.claim-order":     "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes while its currlock still held %[1]s's token, before %[2]s first used it, so it saw them one at a time, in claim order.", // stale, current, key
+	"say.valid.fenced-order":    "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes before %[2]s first used it, so it saw them one at a time, in token order.",                                              // stale, current, key
 	"say.unknown":               "Inconclusive: %s",
 	"say.unknown.plain":         "Inconclusive: a checker could not decide.",
 	"say.unknown.missed":        "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
@@ -191,6 +194,7 @@ var messagesEN = map[string]string{
 	"n.tries.by.as":                    "%[1]s tried to acquire %[2]s %[3]d times between t=%[4]ss and t=%[5]ss and was refused every time: %[6]s's key %[8]s stood on %[7]s.",                                                                 // client, key, n, t0, t1, owner, nodes, the lock's name for the key
 	"n.tries.by.won":                   "; its own SET took only %s (%d of %d)",                                                                                                                                                                // nodes, how many, of how many (after n.tries.by's nodes)
 	"n.tries.by.more":                  ", %s's on %s",                                                                                                                                                                                         // another owner, its nodes (after n.tries.by's nodes)
+	"n.tries.by.silent":                "; %s did not answer %s's SET",                                                                                                                                                                         // the nodes that gave no answer, the client refused (after n.tries.by's nodes)
 	"n.tries.own.one":                  "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                                                      // client, key
 	"n.tries.own":                      "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.",                          // client, key, n, t0, t1
 	"n.tries.free.one":                 "%s tried to acquire %s and was refused, though no node held the lock's key then.",                                                                                                                     // client, key
@@ -415,6 +419,7 @@ var messagesEN = map[string]string{
 	"why.unavailable":                "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
 	"why.stuck-lock":                 "Liveness: the lock stayed taken with nobody using it.",
 	"why.informational":              "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
+	"why.informational.claim-order":  "No harm done: the lock was broken, but the resource accepted the stale holder's writes while its currlock still held that holder's token, before the newer holder first used it, so it saw the holders one at a time, in claim order.",
 	"why.informational.fenced-order": "No harm done: the lock was broken, but the resource accepted the stale holder's writes before the newer holder first used it, so it saw the holders one at a time, in token order.",
 	"why.other":                      "Correctness: a safety property of the lock did not hold.",
 	"kind.duplicate-work":            "duplicate work",

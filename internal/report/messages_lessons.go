@@ -87,10 +87,10 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.current":         "the second client",
 		"lesson.strip.granted":         "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
 		"lesson.strip.waste":           "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
-		"lesson.strip.inorder":         "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, in token order",                    // stale holder
-		"lesson.strip.noharm":          "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                    // stale holder
-		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
-		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
+		"lesson.strip.inorder":         "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, one holder at a time (in token order with a fencing token, in claim order with check-and-set)", // stale holder
+		"lesson.strip.noharm":          "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                                                                                // stale holder
+		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)",                                                             // fresh, stale holder
+		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                                                                                    // owner, key, how long, TTL
 		"lesson.requirements":          "Lesson 42's requirements it bears on:",
 		"lesson.predict":               "Predict before you look:",
 		"lesson.takeaways":             "Takeaways",
@@ -193,6 +193,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.need.any":      "any fault, or a job longer than the TTL",
 		"req.na":            "does not apply: %s takes no lock", // algorithm
 		"req.rules":         "How each cell is decided",
+		"req.na.head":       "Does not apply",
+		"req.na.rule":       "a run that takes no lock neither keeps nor breaks what a lock promises, and a cell whose algorithm's runs are all such runs says so. A lock-free algorithm (atomic-lua, idempotency-key) takes no lock at all: none of the five requirements applies to it. The no-lock control calls acquire, but its acquire succeeds at once and takes nothing: deadlock-freedom and liveness do not apply to it, as no lock of its can stay stuck or come free by itself; its mutual exclusion is broken whenever two clients were inside at once (there is no lock: every acquire succeeds), and its fault tolerance and safety follow their rules above.",
 
 		// Classroom mode (every run page).
 		"class.toggle": "Step through the story",
@@ -210,7 +212,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"alt.timeline.run":  "Timeline of %s: %s", // scenario, headline
 
 		// The suite index grouped by lesson.
-		"suite.madefrom": "These pages were made from this suite's own %d runs, in English, the first begun at %s UTC. A run with --lang vi makes the Vietnamese pages from runs of its own, of the same scenario files and seeds, so their times and counts can differ slightly and, rarely, so can an informational finding.", // runs, first start
+		"suite.madefrom": "These pages were made from this suite's own %d runs, in English, the first begun at %s UTC. Vietnamese pages come only from a run of their own (--lang vi) of the same scenario files and seeds; where such pages exist, their times and counts can differ slightly from these and, rarely, so can an informational finding.", // runs, first start
 		"suite.reqlink":  "The five requirements: which runs kept or broke them",
 		"suite.lessonpg": "lesson page",
 		// What the run below a broken run is (fixSide), then its name.
@@ -326,7 +328,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.current":         "client thứ hai",
 		"lesson.strip.granted":         "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
 		"lesson.strip.waste":           "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
-		"lesson.strip.inorder":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, theo thứ tự token",
+		"lesson.strip.inorder":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, từng client một (theo thứ tự token với fencing token, theo thứ tự đăng ký token với check-and-set)",
 		"lesson.strip.noharm":          "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
 		"lesson.strip.expired":         "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
 		"lesson.strip.bounded":         "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
@@ -426,6 +428,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"req.need.any":      "một lỗi bất kỳ, hoặc một job dài hơn TTL",
 		"req.na":            "không áp dụng: %s không dùng lock",
 		"req.rules":         "Mỗi ô được quyết định thế nào",
+		"req.na.head":       "Không áp dụng",
+		"req.na.rule":       "một lần chạy không lấy lock nào thì không giữ cũng không phá điều mà lock cam kết, và ô mà mọi lần chạy của thuật toán đều như vậy sẽ ghi rõ là không áp dụng. Thuật toán không dùng lock (atomic-lua, idempotency-key) hoàn toàn không lấy lock: không yêu cầu nào trong năm yêu cầu áp dụng cho nó. Đối chứng no-lock có gọi lấy lock, nhưng lần lấy lock của nó thành công ngay và không giữ gì cả: yêu cầu không deadlock và yêu cầu tiến triển không áp dụng cho nó, vì không lock nào của nó có thể bị kẹt hay tự được giải phóng; loại trừ lẫn nhau của nó bị phá vỡ mỗi khi hai client cùng ở bên trong (không có lock nào: mọi lần lấy lock đều thành công), còn chịu lỗi và an toàn của nó theo các quy tắc ở trên.",
 
 		"class.toggle": "Xem từng bước câu chuyện",
 		"class.help":   "Phím: → hoặc phím cách hiện bước tiếp theo, ← ẩn lại, Home ẩn hết, End hiện hết, Esc để thoát.",
@@ -440,7 +444,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"wl.hold.semaphore": "permit",
 		"alt.timeline.run":  "Dòng thời gian của %s: %s",
 
-		"suite.madefrom": "Các trang này được tạo từ %d lần chạy riêng của bộ này, bằng tiếng Việt, lần đầu bắt đầu lúc %s UTC. Một lần chạy với --lang en tạo các trang tiếng Anh từ các lần chạy riêng của nó, với cùng các file kịch bản và seed, nên thời gian và số đếm có thể lệch đôi chút và, hiếm khi, một phát hiện chỉ mang tính thông tin cũng có thể khác.",
+		"suite.madefrom": "Các trang này được tạo từ %d lần chạy riêng của bộ này, bằng tiếng Việt, lần đầu bắt đầu lúc %s UTC. Trang tiếng Anh chỉ được tạo từ một lần chạy riêng của chúng (--lang en) với cùng các file kịch bản và seed; nếu có các trang đó, thời gian và số đếm của chúng có thể lệch đôi chút so với các trang này và, hiếm khi, một phát hiện chỉ mang tính thông tin cũng có thể khác.",
 		"suite.reqlink":  "Năm yêu cầu: lần chạy nào giữ hay phá vỡ chúng",
 		"suite.lessonpg": "trang bài học",
 

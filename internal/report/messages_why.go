@@ -54,6 +54,10 @@ var whyMessages = map[Lang]map[string]string{
 		"why.fixown.valid":            "Tried: %s, with %s, is valid with the same seed (%s).", // scenario name, its faults, command
 		"why.fixown.invalid":          "Tried: %s, with %s, is still invalid with the same seed (%s).",
 		"why.fixown.unknown":          "Tried: %s, with %s, came out unknown with the same seed, which proves nothing (%s).",
+		"why.fired.holding":           "There %[1]s came at t=%[2]ss, after %[3]s's acquire had returned: %[3]s held the lock then.", // fault (why.fault.short), seconds in the fix's run, client
+		"why.fired.acquiring":         "There %[1]s came at t=%[2]ss, while %[3]s's acquire was still running.",
+		"why.fired.idle":              "There %[1]s came at t=%[2]ss, while %[3]s held no lock and had no acquire running.",
+		"why.fired.node":              "There %[1]s came at t=%[2]ss.",
 	},
 	"vi": {
 		"why.fault":                   "%[2]s của %[1]s lúc t=%[3]ss",
@@ -105,6 +109,10 @@ var whyMessages = map[Lang]map[string]string{
 		"why.fixown.valid":            "Đã thử: %s, với %s, cho kết quả hợp lệ với cùng seed (%s).",
 		"why.fixown.invalid":          "Đã thử: %s, với %s, vẫn vi phạm với cùng seed (%s).",
 		"why.fixown.unknown":          "Đã thử: %s, với %s, chưa kết luận được với cùng seed, nên không chứng minh được gì (%s).",
+		"why.fired.holding":           "Ở lần chạy đó, %[1]s xảy ra lúc t=%[2]ss, sau khi lần lấy lock của %[3]s đã trả về: khi ấy %[3]s đang giữ lock.",
+		"why.fired.acquiring":         "Ở lần chạy đó, %[1]s xảy ra lúc t=%[2]ss, khi lần lấy lock của %[3]s vẫn đang chạy.",
+		"why.fired.idle":              "Ở lần chạy đó, %[1]s xảy ra lúc t=%[2]ss, khi %[3]s không giữ lock và không có lần lấy lock nào đang chạy.",
+		"why.fired.node":              "Ở lần chạy đó, %[1]s xảy ra lúc t=%[2]ss.",
 	},
 }
 

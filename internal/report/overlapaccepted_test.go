@@ -1,10 +1,12 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 )
 
 // TestAnOverlapWhoseStaleWriteWasAcceptedLeadsWithTheWrite: "two workers
@@ -33,15 +35,20 @@ func TestAnOverlapWhoseStaleWriteWasAcceptedLeadsWithTheWrite(t *testing.T) {
 			in.Lang = tt.lang
 			m := newModel(in.History, in.Account)
 			var told bool
-			for _, a := range allAnomalies(in.Results) {
+			cs := claim.Number(checker.Claims(in.Results))
+			for n, a := range allAnomalies(in.Results) {
 				if a.Kind != checker.KindMutexOverlap {
 					continue
+				}
+				c, _ := nthClaimOf(cs, claim.Anomaly, n)
+				if !slices.Equal(c.Accepted, a.Accepted) {
+					t.Errorf("the overlap's claim says the resource accepted %v, the finding %v", c.Accepted, a.Accepted)
 				}
 				told = true
 				if (len(a.Accepted) > 0) != tt.accepted {
 					t.Errorf("the overlap's accepted stale writes are %v (informational %v)", a.Accepted, a.Informational)
 				}
-				got := m.anomalyHeadline(tt.lang, in, a)
+				got := m.anomalyHeadline(tt.lang, in, a, c)
 				if !strings.Contains(got, tt.want) || strings.Contains(got, tt.reject) {
 					t.Errorf("the overlap's headline %q: want %q, not %q", got, tt.want, tt.reject)
 				}
@@ -57,3 +64,36 @@ func TestAnOverlapWhoseStaleWriteWasAcceptedLeadsWithTheWrite(t *testing.T) {
 // worked, w2 acquired the lock, and the resource accepted w1's charge at
 // t=15.1s in w2's hold (no double charge: w2 charged nothing before).
 func accuracyRun(t *testing.T) Input { return adviceRun(t, "c04-client-clock-jump-back") }
+
+// TestAValidRunWhoseLockBrokeInTokenOrderSaysSo: a fenced run whose
+// resource accepted the stale holder's writes before the newer holder
+// first used it is valid (the holders seen one at a time, in token order),
+// but the lock did not keep its promise: its headline says what happened
+// instead (redlock-gc-pause-fenced-late-claim, lesson 47's late-claim
+// pair).
+func TestAValidRunWhoseLockBrokeInTokenOrderSaysSo(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		lang      Lang
+		want, not string
+	}{
+		{"in English the broken lock and the token order are told", English,
+			"No harm done, though the lock was broken: w1 and w2 both believed they held invoice-1, but the resource accepted w1's writes before w2 first used it",
+			tr(English, "say.valid")},
+		{"in Vietnamese too", Vietnamese,
+			"Không gây hại, dù lock đã bị phá vỡ: w1 và w2 cùng tin rằng mình giữ invoice-1",
+			tr(Vietnamese, "say.valid")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := adviceRun(t, "redlock-gc-pause-fenced-late-claim")
+			in.Lang = tt.lang
+			if in.Verdict != checker.Valid {
+				t.Fatalf("the stored run is %s, not valid", in.Verdict)
+			}
+			got := Headline(in)
+			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+				t.Errorf("headline %q: want %q, not %q", got, tt.want, tt.not)
+			}
+		})
+	}
+}

@@ -40,12 +40,22 @@ func (m *model) refusedByLock(lang Lang, c claim.Claim) (string, bool) {
 // name of a refusal by the key claim c names: on a lock of several nodes,
 // every node whose key refused it, grouped by whose key it was ("w1's key
 // stood on n1, n2 and n3", "… on n1 and n2, w3's on n4"), as its Holders
-// say.
+// say, then the nodes that gave its SET no answer, as its Silent says
+// ("…; n4 and n5 did not answer w2's SET").
 func (m *model) refusedOn(lang Lang, c claim.Claim) (msg, by, nodes, as string) {
 	msg, by, nodes = "n.tries.by", c.By, c.Node
 	if c.NodeKey != "" {
 		msg, as = "n.tries.by.as", c.NodeKey
 	}
+	defer func() {
+		if len(c.Silent) > 0 {
+			var silent []string
+			for _, s := range c.Silent {
+				silent = append(silent, s.Node)
+			}
+			nodes += tr(lang, "n.tries.by.silent", joinAnd(lang, silent), c.Client)
+		}
+	}()
 	if len(c.Holders) == 0 {
 		return msg, by, nodes, as
 	}
@@ -57,13 +67,8 @@ func (m *model) refusedOn(lang Lang, c claim.Claim) (msg, by, nodes, as string) 
 		}
 		on[h.By] = append(on[h.By], h.Node)
 	}
-	for _, ns := range on {
-		// In the run's node order, not the claim's (its first holder is
-		// the key that stood through the acquire; reader 4, finding 16:
-		// "n3, n2, n4 and n5").
-		slices.SortStableFunc(ns, func(x, y string) int {
-			return cmp.Compare(slices.Index(m.h.Header.Nodes, x), slices.Index(m.h.Header.Nodes, y))
-		})
+	for _, ns := range on { // in the run's node order (a met key's first is the first its SET met)
+		slices.SortStableFunc(ns, func(x, y string) int { return cmp.Compare(slices.Index(m.nodes, x), slices.Index(m.nodes, y)) })
 	}
 	nodes = joinAnd(lang, on[whose[0]])
 	for _, w := range whose[1:] {

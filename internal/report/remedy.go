@@ -301,6 +301,8 @@ func savedBy(in Input, lang Lang, cs []claim.Claim) *remedy {
 	switch {
 	case h.FencingEnforced && hasHarmless(in.Results, checker.HarmlessFencedOrder):
 		key = "fix.saved.fencing.order"
+	case h.CheckAndSet && hasHarmless(in.Results, checker.HarmlessClaimOrder):
+		key = "fix.saved.cas.order"
 	case h.FencingEnforced:
 		key = "fix.saved.fencing"
 	}

@@ -487,7 +487,8 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 				n = o
 			}
 		}
-		return []said{{Text: m.anomalyHeadline(lang, in, all[n]), Claim: nthClaim(cs, claim.Anomaly, n)}}
+		c, _ := nthClaimOf(cs, claim.Anomaly, n)
+		return []said{{Text: m.anomalyHeadline(lang, in, all[n], c), Claim: c.ID}}
 	}
 	if s := m.otherHeadline(in, cs); s.Text != "" {
 		return []said{s}
@@ -518,27 +519,39 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	if slices.Contains(in.History.Header.Traits, history.TraitLockFree) {
 		return one(tr(lang, "say.valid.lockfree")) // no lock to keep a promise
 	}
+	for n, a := range allAnomalies(in.Results) {
+		// The lock broke, harmlessly: it kept no promise to tell.
+		if a.Kind == checker.KindMutexOverlap && (a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder) {
+			return []said{{Text: tr(lang, "say.valid."+a.Harmless, a.Stale, a.Current, a.Key), Claim: nthClaim(cs, claim.Anomaly, n)}}
+		}
+	}
 	return one(tr(lang, "say.valid"))
 }
 
 // nthClaim is the id of the n-th (from 0) claim of kind k in cs; "" when
 // there are fewer.
 func nthClaim(cs []claim.Claim, k claim.Kind, n int) string {
+	c, _ := nthClaimOf(cs, k, n)
+	return c.ID
+}
+
+// nthClaimOf is the n-th claim of kind k in cs, and whether there is one.
+func nthClaimOf(cs []claim.Claim, k claim.Kind, n int) (claim.Claim, bool) {
 	for _, c := range cs {
 		if c.Kind != k {
 			continue
 		}
 		if n == 0 {
-			return c.ID
+			return c, true
 		}
 		n--
 	}
-	return ""
+	return claim.Claim{}, false
 }
 
 // anomalyHeadline is the headline of an invalid run whose first finding
-// is a.
-func (m *model) anomalyHeadline(lang Lang, in Input, a checker.Anomaly) string {
+// is a, whose claim is c (an overlap's stale write, its Accepted).
+func (m *model) anomalyHeadline(lang Lang, in Input, a checker.Anomaly, c claim.Claim) string {
 	switch a.Kind {
 	case checker.KindDoubleEffect:
 		return m.doubleHeadline(lang, in, a)
@@ -547,11 +560,12 @@ func (m *model) anomalyHeadline(lang Lang, in Input, a checker.Anomaly) string {
 		if c := a.Cause; c != nil && c.Kind == checker.CauseNodeHeldAnother {
 			return tr(lang, "say.overlap.node", current, a.Key, joinAnd(lang, c.Nodes), stale)
 		}
-		if len(a.Accepted) > 0 && a.Accepted[0] < len(m.h.Ops) {
+		if len(c.Accepted) > 0 && c.Accepted[0] < len(m.h.Ops) {
 			// The harm, the stale write the resource let through, first:
 			// two holders alone a check-and-set or fence may have made
-			// harmless (teacher 3, F2).
-			w := m.h.Ops[a.Accepted[0]]
+			// harmless (teacher 3, F2). Its claim's, which the verifier
+			// checks against the resource's records.
+			w := m.h.Ops[c.Accepted[0]]
 			return tr(lang, "say.overlap.accepted", stale, actionWord(lang, finding.ActionName(w)), instant(m.sec(w.Complete)), a.Key,
 				m.causeText(lang, a.Cause, stale, current))
 		}

@@ -51,7 +51,8 @@ const (
 	// duplicated work.
 	NoteWaste = "waste"
 	// NoteInOrder: safety spared; the resource saw the holders' writes
-	// one at a time, in token order.
+	// one at a time, in token order (fencing) or claim order
+	// (check-and-set).
 	NoteInOrder = "in-order"
 	// NoteNoHarm: safety spared; no write of the stale holder was
 	// accepted in the overlap, though none was refused either.
@@ -282,7 +283,7 @@ func sparedNote(r Results, a checker.Anomaly) string {
 		return c.Kind == claim.Op && c.Refusal != "" && c.What == string(history.Write) && (a.Stale == "" || c.Client == a.Stale)
 	}):
 		return NoteRefused
-	case a.Harmless == checker.HarmlessFencedOrder:
+	case a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder:
 		return NoteInOrder
 	}
 	return NoteNoHarm

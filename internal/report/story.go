@@ -708,8 +708,8 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 		return tr(lang, "why."+a.Kind) + tr(lang, "why.hidden-lapse.uncontended")
 	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
-	case a.Informational && a.Harmless == checker.HarmlessFencedOrder:
-		return tr(lang, "why.informational.fenced-order")
+	case a.Informational && (a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder):
+		return tr(lang, "why.informational."+a.Harmless)
 	case a.Informational:
 		return tr(lang, "why.informational")
 	}

@@ -230,8 +230,10 @@ func WriteSuite(outDir string, runs []Results, lang Lang) error {
 
 // madeFrom is a suite's footer line: the pages were made from these runs,
 // begun when the first of them began, and a page in another language
-// comes from its own runs of the same files and seeds, whose times (and,
-// rarely, an informational finding) can differ. "" unless every run's
+// comes only from its own runs of the same files and seeds, whose times
+// (and, rarely, an informational finding) can differ where such pages
+// exist: a suite knows nothing of another language's run, so the line
+// does not say there was one. "" unless every run's
 // report is in lang (runs rendered in another language are not this
 // language's own run) and at least one run says when it began.
 func madeFrom(lang Lang, runs []Results) string {

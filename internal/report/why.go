@@ -257,11 +257,38 @@ func (m *model) fixedRun(lang Lang, in Input, cs []claim.Claim) (string, string)
 			return m.fixStillInvalid(lang, in, c, e), e.ID
 		}
 		if c.Change == why.FixedByOwn {
-			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, e), c.Reproduce) + none, e.ID
+			return tr(lang, "why.fixown."+string(c.Verdict), c.Name, m.fixFaults(lang, e), c.Reproduce) + m.fired(lang, e) + none, e.ID
 		}
 		return tr(lang, "why.fix."+string(c.Verdict), c.Name, c.Reproduce) + none, e.ID
 	}
 	return "", ""
+}
+
+// fired says, from a fix's experiment claim e, how each step the fix
+// changed fired in its run (e.Fired): when, and where its client stood —
+// a crash after the acquire returned is not the run's crash inside it
+// (reader 2, finding 3). "" when the claim says none.
+func (m *model) fired(lang Lang, e claim.Claim) string {
+	var out string
+	for _, f := range e.Fired {
+		st, ok := m.step(f.Step)
+		if !ok {
+			continue
+		}
+		what := tr(lang, "why.fault.short", joinAnd(lang, targetsOf(st)), faultWord(lang, st))
+		at := instant(f.AtS)
+		switch {
+		case f.Client == "":
+			out += " " + tr(lang, "why.fired.node", what, at)
+		case f.State == claim.Holding:
+			out += " " + tr(lang, "why.fired.holding", what, at, f.Client)
+		case f.State == claim.Acquiring:
+			out += " " + tr(lang, "why.fired.acquiring", what, at, f.Client)
+		default:
+			out += " " + tr(lang, "why.fired.idle", what, at, f.Client)
+		}
+	}
+	return out
 }
 
 // fixStillInvalid is the remedy's sentence on a fix's experiment c that

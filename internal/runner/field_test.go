@@ -39,7 +39,8 @@ var fieldScenarios = []struct {
 	{"a client wall-clock step back makes a Redlock holder overstay its lease (S16b)", "client-clock-step-back"},
 	{"a monotonic clock keeps the lease's end where it was (S16b)", "client-clock-step-back-monotonic"},
 	{"a resource's check-and-set of the lock's token refuses the stale Redlock holder (lock-theory §7.3)", "redlock-gc-pause-cas"},
-	{"a stale write that lands before the new holder's claim gets past check-and-set (lock-theory §7.3)", "redlock-gc-pause-cas-late-claim"},
+	{"a stale write that lands before the new holder's claim gets past check-and-set, in claim order (lock-theory §7.3)", "redlock-gc-pause-cas-late-claim"},
+	{"a stale write that lands before the new holder's claim gets past a fencing token too, in token order (lock-theory §7.2)", "redlock-gc-pause-fenced-late-claim"},
 }
 
 // fieldLibraryScenarios run a field report on the real library at its

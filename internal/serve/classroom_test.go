@@ -108,9 +108,14 @@ func TestTheClassroomInARealBrowser(t *testing.T) {
 		// wall time: on a machine too busy for the page's press to reach
 		// the server within it, the run (rightly) refuses the fault as
 		// late; that proves nothing of the application, so the class
-		// runs the scenario again.
-		if run.firedByHand() || attempt == maxAttempts {
+		// runs the scenario again. So does a run the machine spoiled
+		// (results.json spoiled: a loaded make test's run, its press fired
+		// 0.44 s of wall time late, came out unknown, as it should).
+		if run.firedByHand() && readResults(t, run.dir).Spoiled == "" || attempt == maxAttempts {
 			break
+		}
+		if run.firedByHand() {
+			continue
 		}
 		if !strings.Contains(refused, "not going") && pressed != "" {
 			t.Fatalf("the press was refused for another reason than the run's end: %s", refused)

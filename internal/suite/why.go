@@ -281,6 +281,14 @@ func counterfactuals(exps []Outcome) []why.Counterfactual {
 				n := e.Results.Effects
 				c.Effects, c.EffectActions = &n, e.Results.EffectActions
 			}
+			if len(c.Changed) > 0 && e.Results.ReportDir != "" {
+				// How the fix's changed steps fired in its run: a crash
+				// moved from inside the acquire to after it is another
+				// experiment (reader 2, finding 3).
+				if ex, err := history.ReadFile(filepath.Join(e.Results.ReportDir, "history.jsonl")); err == nil {
+					c.Fired = why.FiredIn(ex, c.Changed)
+				}
+			}
 		}
 		out = append(out, c)
 	}

@@ -69,6 +69,9 @@ type Counterfactual struct {
 	// changed and without Lacks; empty when the fix has a fault the run
 	// had not.
 	Changed []claim.StepChange `json:"changed,omitempty"`
+	// Fired is, for FixedByOwn with Changed steps, how each changed step
+	// fired in the fix's run (FiredIn): when, and where its client stood.
+	Fired []claim.Fired `json:"fired,omitempty"`
 	// ValueNS is, for Half, the step's new length (a pause's duration, a
 	// latency's delay), wall ns like the plan's.
 	ValueNS int64 `json:"value_ns,omitempty"`
@@ -106,7 +109,7 @@ func Claims(cs []Counterfactual) []claim.Claim {
 			continue
 		}
 		e := claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
-			Steps: slices.Clone(c.Lacks), Changed: slices.Clone(c.Changed), Report: c.Report, Kinds: slices.Clone(c.Kinds), Records: []int{}}
+			Steps: slices.Clone(c.Lacks), Changed: slices.Clone(c.Changed), Fired: slices.Clone(c.Fired), Report: c.Report, Kinds: slices.Clone(c.Kinds), Records: []int{}}
 		if c.Effects != nil {
 			n := int64(*c.Effects)
 			e.Num, e.Actions = &n, slices.Clone(c.EffectActions)
@@ -114,6 +117,59 @@ func Claims(cs []Counterfactual) []claim.Claim {
 		out = append(out, e)
 	}
 	return out
+}
+
+// FiredIn says how each changed step (a fix's own form of a run's step)
+// fired in ex, the fix's run: the first applied fault of its effect on
+// its targets, when, and — for a client fault — whether its client was
+// then inside an acquire or holding the lock (claim.Fired). A step that
+// never fired there is left out. The experiment's own plan numbers its
+// steps afresh: a step is found by its effect and targets.
+func FiredIn(ex history.History, changed []claim.StepChange) []claim.Fired {
+	var out []claim.Fired
+	for _, ch := range changed {
+		for _, op := range ex.Ops {
+			st := op.Value.Fault
+			if op.F != history.Fault || op.Type == history.Fail || st == nil || st.Effect != ch.To.Effect ||
+				!slices.Equal(st.Clients, ch.To.Clients) || !slices.Equal(st.Nodes, ch.To.Nodes) {
+				continue
+			}
+			f := claim.Fired{Step: ch.Step, At: op.Invoke, AtS: ex.Header.ScenarioSeconds(op.Invoke)}
+			if len(st.Clients) > 0 {
+				f.Client = st.Clients[0]
+				f.State = stateAt(ex, f.Client, f.At)
+			}
+			out = append(out, f)
+			break
+		}
+	}
+	return out
+}
+
+// stateAt is where client stood in h at instant t: inside an acquire
+// (invoked, not answered by t), holding the lock (its last acquire before
+// t returned ok and it sent no release after), or neither.
+func stateAt(h history.History, client string, t int64) string {
+	state := ""
+	for _, op := range h.Ops {
+		if op.Client != client || op.Process < 0 || op.Invoke > t {
+			continue
+		}
+		switch op.F {
+		case history.Acquire:
+			switch {
+			case op.Open() || op.Complete > t:
+				return claim.Acquiring
+			case op.Type == history.OK:
+				state = claim.Holding
+			default:
+				state = ""
+			}
+		case history.Release, history.Lost:
+			state = ""
+		}
+	}
+	return state
 }
 
 // Variant is one experiment to run.

@@ -39,6 +39,10 @@ type Input struct {
 	// Fenced: the resource checks fencing tokens (history
 	// Header.FencingEnforced); Fence is then the op's token.
 	Fenced bool
+	// CheckAndSet: the resource stores the lock's unique token as its
+	// currlock at a holder's first write and refuses any other (history
+	// Header.CheckAndSet; antirez 2016).
+	CheckAndSet bool
 	// Index is the op's history index.
 	Index int
 }
@@ -75,7 +79,11 @@ type State struct {
 	// its grant (see the fenced rule on LeaseModel).
 	Fence   int64
 	Touched bool
-	R       any
+	// Claimant is the client whose write the resource took last, whose
+	// token a check-and-set resource holds as its currlock ("" for none;
+	// see the check-and-set rule on LeaseModel).
+	Claimant string
+	R        any
 }
 
 // Model is a workload's part of the porcupine lease model: its resource's
@@ -119,7 +127,12 @@ type Model struct {
 //     order (lock-theory §7.2, S03); after the holder's first read or
 //     write it is illegal (a stale write the holder's decision missed).
 //     A read or write of the holder (ok, info, or a write refused) marks
-//     it Touched; an acquire clears it.
+//     it Touched; an acquire clears it. On a check-and-set resource
+//     (Input.CheckAndSet) likewise a write of the client whose token is
+//     the currlock (State.Claimant: its write was the last accepted)
+//     before the holder first read or wrote the key: the resource saw
+//     the holders serially, in claim order (antirez 2016, lock-theory
+//     §7.3).
 //   - write refused for its lease (Output.FenceRefusal) → legal iff holder
 //     != client (a correct fence refuses only a superseded holder);
 //     refused for a reason of the resource's own → the workload's Refused
@@ -160,6 +173,7 @@ func LeaseModel(k Kind, params map[string]int64) porcupine.Model {
 			h := fnvString(fnvOffset, s.Holder)
 			h = fnvString(fnvByte(h, 0), s.Nodes)
 			h = fnvUint(fnvByte(h, 0), uint64(s.Fence))
+			h = fnvString(fnvByte(h, 0), s.Claimant)
 			if s.Touched {
 				h = fnvByte(h, 1)
 			} else {
@@ -304,9 +318,12 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 // fencedBefore reports whether a fenced resource may accept in, a write
 // of a client that is not the holder: its token is lower than the
 // holder's, and the holder has not read or written the key since its
-// grant (lock-theory §7.2, S03).
+// grant (lock-theory §7.2, S03); or whether a check-and-set resource
+// may: its currlock is still the writer's token (State.Claimant), the
+// holder not having read or written the key since its grant (§7.3).
 func fencedBefore(s State, in Input) bool {
-	return in.Fenced && in.Fence > 0 && s.Fence > in.Fence && !s.Touched
+	return in.Fenced && in.Fence > 0 && s.Fence > in.Fence && !s.Touched ||
+		in.CheckAndSet && s.Claimant == in.Client && !s.Touched
 }
 
 // disjoint reports whether two comma-joined node lists share no node.
@@ -325,6 +342,9 @@ func (m Model) apply(s State, in Input, out Output) (bool, State) {
 		return false, s
 	}
 	if m.Apply == nil {
+		if in.CheckAndSet {
+			s.Claimant = in.Client
+		}
 		return true, s
 	}
 	ok, r := m.Apply(s.R, in, out)
@@ -332,6 +352,9 @@ func (m Model) apply(s State, in Input, out Output) (bool, State) {
 		return false, s
 	}
 	s.R = r
+	if in.CheckAndSet {
+		s.Claimant = in.Client
+	}
 	return true, s
 }
 

@@ -361,3 +361,67 @@ func ExperimentEffects(c claim.Claim, ex history.History) string {
 	}
 	return ""
 }
+
+// ExperimentFired checks an Experiment claim's Fired against its
+// experiment's own history ex: each names a step the claim changed, a
+// fault of that step's effect on its targets was applied in ex at At (the
+// first), and its client stood then as State says — Acquiring: an acquire
+// of the client's was invoked by At and not answered before it; Holding:
+// none was, and the client's latest acquire before At was answered ok
+// with no release or loss of its invoked between; "": neither. "" when
+// each holds, else why not.
+func ExperimentFired(c claim.Claim, ex history.History) string {
+	for _, f := range c.Fired {
+		i := slices.IndexFunc(c.Changed, func(ch claim.StepChange) bool { return ch.Step == f.Step })
+		if i < 0 {
+			return fmt.Sprintf("the claim says step %d fired in the experiment, but it changed no step %d", f.Step, f.Step)
+		}
+		to := c.Changed[i].To
+		first := slices.IndexFunc(ex.Ops, func(op history.Op) bool {
+			st := op.Value.Fault
+			return op.F == history.Fault && op.Type != history.Fail && st != nil && st.Effect == to.Effect &&
+				slices.Equal(st.Clients, to.Clients) && slices.Equal(st.Nodes, to.Nodes)
+		})
+		if first < 0 || ex.Ops[first].Invoke != f.At {
+			return fmt.Sprintf("the experiment's %s on %v was not first applied at %d", to.Kind, slices.Concat(to.Clients, to.Nodes), f.At)
+		}
+		if d := f.AtS - ex.Header.ScenarioSeconds(f.At); d > 1e-6 || d < -1e-6 {
+			return fmt.Sprintf("%d ns in the experiment is t=%gs there, not t=%gs", f.At, ex.Header.ScenarioSeconds(f.At), f.AtS)
+		}
+		if f.Client == "" {
+			continue
+		}
+		if len(to.Clients) == 0 || to.Clients[0] != f.Client {
+			return fmt.Sprintf("the experiment's %s is not on %s", to.Kind, f.Client)
+		}
+		var acquiring, held bool
+		var last int64 = -1
+		for _, op := range ex.Ops {
+			if op.Client != f.Client || op.Process < 0 || op.Invoke > f.At {
+				continue
+			}
+			if op.F == history.Acquire && (op.Complete < 0 || op.Complete > f.At) {
+				acquiring = true
+			}
+			if op.F == history.Acquire && op.Complete >= 0 && op.Complete <= f.At && op.Invoke >= last {
+				last, held = op.Invoke, op.Type == history.OK
+			}
+		}
+		for _, op := range ex.Ops {
+			if op.Client == f.Client && (op.F == history.Release || op.F == history.Lost) && op.Invoke > last && op.Invoke <= f.At {
+				held = false
+			}
+		}
+		state := ""
+		switch {
+		case acquiring:
+			state = claim.Acquiring
+		case held:
+			state = claim.Holding
+		}
+		if state != f.State {
+			return fmt.Sprintf("when the experiment's %s fired at %d, %s was %q, not %q", to.Kind, f.At, f.Client, state, f.State)
+		}
+	}
+	return ""
+}

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -28,18 +29,22 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if o := v.ownCause(c); o.reason != "" {
 		return o
 	}
-	if c.What == claim.Met {
-		return v.metRefusal(c)
-	}
 	if len(c.Records) < 2 {
 		return refuse(c.Records, "a refusal names no SET of the key it met")
 	}
+	first := claim.Holder{Node: c.Node, By: c.By, Token: c.Token, Set: c.Records[1]}
+	if c.What == claim.Met {
+		if o := v.metRefusal(c); o.reason != "" || o.skip != "" {
+			return o
+		}
+		first.At = c.At
+	}
 	holders := c.Holders
 	if len(holders) == 0 {
-		holders = []claim.Holder{{Node: c.Node, By: c.By, Token: c.Token, Set: c.Records[1]}}
+		holders = []claim.Holder{first}
 	}
-	if h := holders[0]; h.Node != c.Node || h.By != c.By || h.Set != c.Records[1] {
-		return refuse(c.Records, "its first holder %s on %s (record %d) is not the claim's %s on %s (record %d)", h.By, h.Node, h.Set, c.By, c.Node, c.Records[1])
+	if h := holders[0]; h.Node != first.Node || h.By != first.By || h.Set != first.Set || h.At != first.At {
+		return refuse(c.Records, "its first holder %s on %s (record %d, at %d) is not the claim's %s on %s (record %d, at %d)", h.By, h.Node, h.Set, h.At, c.By, c.Node, c.Records[1], first.At)
 	}
 	for i, h := range holders {
 		if slices.ContainsFunc(holders[:i], func(o claim.Holder) bool { return o.Node == h.Node }) {
@@ -62,6 +67,52 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 		if l == nil || l.node != w.Node || l.key != c.KeyName() || l.owner != c.Client || w.By != c.Client ||
 			l.start < c.Start-slack || l.start > c.End+slack {
 			return refuse([]int{w.Set}, "record %d created no key of %s's on %s inside the acquire", w.Set, c.Client, w.Node)
+		}
+	}
+	return v.silent(c, holders)
+}
+
+// silent: each node a refusal says gave its SET no answer is not one of
+// its holders, is named once, and the client got none from it: the
+// Silent's Cmd is a SET of the client's to that node, of the key, sent
+// inside the acquire and recorded unanswered (Stalled, not OK); no SET of
+// the client's to it in the acquire was answered late (Stalled OK); and
+// the node, where its commands were recorded, ran no more of the client's
+// SETs of the key in the acquire than went unanswered.
+func (v *verifier) silent(c claim.Claim, holders []claim.Holder) outcome {
+	key := c.KeyName()
+	set := func(op history.Op) bool {
+		cmd := op.Value.Cmd
+		return !op.Value.Lua && len(cmd) > 1 && cmd[1] == key && (strings.EqualFold(cmd[0], "set") || strings.EqualFold(cmd[0], "setnx")) &&
+			op.Client == c.Client && op.Invoke >= c.Start-slack && op.Invoke <= c.End+slack
+	}
+	for i, s := range c.Silent {
+		if slices.ContainsFunc(holders, func(h claim.Holder) bool { return h.Node == s.Node }) ||
+			slices.ContainsFunc(c.Silent[:i], func(o claim.Silent) bool { return o.Node == s.Node }) {
+			return refuse([]int{s.Cmd}, "%s is said to have given no answer, yet it is named already", s.Node)
+		}
+		if s.Cmd < 0 || s.Cmd >= len(v.h.Ops) {
+			return refuse(c.Records, "no record %d of a SET to %s", s.Cmd, s.Node)
+		}
+		if op := v.h.Ops[s.Cmd]; op.F != history.Stalled || op.Type == history.OK || op.Value.Node != s.Node || !set(op) {
+			return refuse([]int{s.Cmd}, "record %d is not a SET of %s's to %s of %s, sent in its acquire, that got no answer", s.Cmd, c.Client, s.Node, key)
+		}
+		unanswered, ran := 0, 0
+		for j, op := range v.h.Ops {
+			if op.Value.Node != s.Node || !set(op) {
+				continue
+			}
+			switch {
+			case op.F == history.Stalled && op.Type == history.OK:
+				return refuse([]int{j}, "%s answered %s's SET late, inside the acquire", s.Node, c.Client)
+			case op.F == history.Stalled:
+				unanswered++
+			case op.F == history.NodeCmd:
+				ran++
+			}
+		}
+		if ran > unanswered && v.watched(s.Node, c.Start, c.End) {
+			return refuse([]int{s.Cmd}, "%s ran %d of %s's SETs of %s in the acquire, and only %d went unanswered", s.Node, ran, c.Client, key, unanswered)
 		}
 	}
 	return held
@@ -491,6 +542,9 @@ func (v *verifier) anomaly(c claim.Claim) outcome {
 	if o := v.fenceable(c); o.reason != "" {
 		return o
 	}
+	if o := v.accepted(c); o.reason != "" {
+		return o
+	}
 	if len(c.Violating) == 0 {
 		if c.At < c.Start-slack || c.At > c.End+slack {
 			return refuse(c.Records, "it became true at %d, outside its window [%d, %d]", c.At, c.Start, c.End)
@@ -648,4 +702,54 @@ func (v *verifier) believed(key string, t int64) bool {
 		}
 	}
 	return false
+}
+
+// accepted: an overlap's Accepted are exactly the writes of the stale
+// holder (Client) on Key that the resource accepted (ok writes) with
+// [invoke, completion] meeting the overlap's window, in invoke order, and
+// the newer holder (By) is another client that held the lock then: an ok
+// acquire of By's completed before the window ended, with no release of
+// By's between that acquire and the window's start.
+func (v *verifier) accepted(c claim.Claim) outcome {
+	if len(c.Accepted) == 0 {
+		return held
+	}
+	if c.What != history.AnomalyMutexOverlap || c.By == "" || c.By == c.Client {
+		return refuse(c.Accepted, "stale writes accepted are claimed of a %s between %q and %q, not of an overlap of two holders", c.What, c.Client, c.By)
+	}
+	var want []int
+	for _, op := range v.h.Ops {
+		if op.F == history.Write && op.Type == history.OK && op.Client == c.Client && op.Key == c.Key &&
+			op.Invoke <= c.End && v.end(op) >= c.Start {
+			want = append(want, op.Index)
+		}
+	}
+	slices.SortStableFunc(want, func(x, y int) int { return cmp.Compare(v.h.Ops[x].Invoke, v.h.Ops[y].Invoke) })
+	for i, w := range c.Accepted {
+		if w < 0 || w >= len(v.h.Ops) {
+			return refuse([]int{}, "accepted record %d does not exist", w)
+		}
+		op := v.h.Ops[w]
+		if op.F != history.Write || op.Type != history.OK || op.Client != c.Client || op.Key != c.Key {
+			return refuse([]int{w}, "record %d is not a write of %s on %s the resource accepted", w, c.Client, c.Key)
+		}
+		if op.Invoke > c.End || v.end(op) < c.Start {
+			return refuse([]int{w}, "record %d ran over [%d, %d], outside the overlap [%d, %d]", w, op.Invoke, v.end(op), c.Start, c.End)
+		}
+		if i > 0 && v.h.Ops[c.Accepted[i-1]].Invoke > op.Invoke {
+			return refuse([]int{c.Accepted[i-1], w}, "record %d was invoked before record %d, which is listed first", w, c.Accepted[i-1])
+		}
+	}
+	if missed := slices.DeleteFunc(slices.Clone(want), func(w int) bool { return slices.Contains(c.Accepted, w) }); len(missed) > 0 {
+		return refuse(missed, "the resource also accepted %s's writes %v in the overlap, which the claim leaves out", c.Client, missed)
+	}
+	for _, op := range v.h.Ops {
+		if op.F == history.Acquire && op.Type == history.OK && op.Client == c.By && op.Key == c.Key && op.Complete <= c.End+slack &&
+			!slices.ContainsFunc(v.h.Ops, func(r history.Op) bool {
+				return r.F == history.Release && r.Client == c.By && r.Key == c.Key && r.Invoke > op.Complete && v.end(r) < c.Start
+			}) {
+			return held
+		}
+	}
+	return refuse(c.Records, "%s held no grant of %s through the overlap [%d, %d]", c.By, c.Key, c.Start, c.End)
 }

@@ -63,16 +63,48 @@ func TestRefusalCausesAreCheckedAgainstTheHistory(t *testing.T) {
 				i := slices.IndexFunc(c.Holders, func(h claim.Holder) bool { return h.At != 0 })
 				c.Holders[i].At = c.End + 1e9
 			}},
-		{"a refusal on several nodes is refused when its own SET is said to have taken a node that refused it", read("c33b-client-clock-rate-slow"),
+		{"a refusal on several nodes is refused when its own SET is said to have taken a node that refused it", read("c34b-client-clock-rate-slow"),
 			func(c claim.Claim) bool { return len(c.Won) > 0 },
 			func(c *claim.Claim) {
 				c.Won = []claim.Holder{{Node: c.Holders[1].Node, By: c.Client, Set: c.Holders[1].Set}}
 			}},
-		{"a refusal on several nodes is refused when its own SET is said to have taken a node with another's key", read("c33b-client-clock-rate-slow"),
+		{"a refusal on several nodes is refused when its own SET is said to have taken a node with another's key", read("c34b-client-clock-rate-slow"),
 			func(c claim.Claim) bool { return len(c.Won) > 0 },
 			func(c *claim.Claim) {
 				c.Won = []claim.Holder{{Node: c.Won[0].Node, By: c.Client, Set: c.Holders[0].Set}}
 			}},
+		{"a refusal is refused when it says a node whose key refused it gave no answer", read("c33a-redlock-nodes-did-not-answer"),
+			func(c claim.Claim) bool { return len(c.Silent) == 2 && len(c.Holders) == 3 },
+			func(c *claim.Claim) {
+				c.Silent = append(slices.Clone(c.Silent), claim.Silent{Node: c.Holders[1].Node, Cmd: c.Silent[0].Cmd})
+			}},
+		{"a refusal is refused when it names a silent node twice", read("c33a-redlock-nodes-did-not-answer"),
+			func(c claim.Claim) bool { return len(c.Silent) == 2 },
+			func(c *claim.Claim) { c.Silent = append(slices.Clone(c.Silent), c.Silent[0]) }},
+		{"a refusal is refused when the unanswered SET it cites was sent to another node", read("c33a-redlock-nodes-did-not-answer"),
+			func(c claim.Claim) bool { return len(c.Silent) == 2 },
+			func(c *claim.Claim) {
+				c.Silent = slices.Clone(c.Silent)
+				c.Silent[0].Cmd = c.Silent[1].Cmd
+			}},
+		{"a refusal is refused when the unanswered SET it cites was another acquire's", read("c33a-redlock-nodes-did-not-answer"),
+			func(c claim.Claim) bool { return len(c.Silent) == 2 && c.Client == "w2" && c.Start < 1e9 },
+			func(c *claim.Claim) {
+				c.Silent = slices.Clone(c.Silent)
+				c.Silent[0].Cmd = 21 // w1's SET to n4, stalled as well
+			}},
+		{"a refusal is refused when a node it says gave no answer ran more of its SETs than went unanswered", withRecords(read("c33a-redlock-nodes-did-not-answer"),
+			history.Op{Process: history.NodeProcess, Client: "w2", F: history.NodeCmd, Key: "invoice-1", Type: history.OK, Invoke: 300e6, Complete: 300e6,
+				Value: history.Value{Node: "n5", Cmd: []string{"set", "invoice-1", "b6b92cd3dcc75d8cc89a4ed8e8f44554", "ex", "1", "nx"}}},
+			history.Op{Process: history.NodeProcess, Client: "w2", F: history.NodeCmd, Key: "invoice-1", Type: history.OK, Invoke: 301e6, Complete: 301e6,
+				Value: history.Value{Node: "n5", Cmd: []string{"set", "invoice-1", "b6b92cd3dcc75d8cc89a4ed8e8f44554", "ex", "1", "nx"}}}),
+			func(c claim.Claim) bool { return c.Client == "w2" && c.Start < 1e8 },
+			func(c *claim.Claim) { c.Silent = []claim.Silent{{Node: "n4", Cmd: 22}, {Node: "n5", Cmd: 28}} }},
+		{"a refusal is refused when a node it says gave no answer answered one of its SETs late", withRecords(read("c33a-redlock-nodes-did-not-answer"),
+			history.Op{Process: history.NodeProcess, Client: "w2", F: history.Stalled, Key: "invoice-1", Type: history.OK, Invoke: 300e6, Complete: 360e6,
+				Value: history.Value{Node: "n5", Cmd: []string{"set", "invoice-1"}}}),
+			func(c claim.Claim) bool { return c.Client == "w2" && c.Start < 1e8 },
+			func(c *claim.Claim) { c.Silent = []claim.Silent{{Node: "n4", Cmd: 22}, {Node: "n5", Cmd: 28}} }},
 		{"a refusal by a library's own key is refused when it names a key name the lock never used", read("c28b-library-refresh-tells"),
 			func(c claim.Claim) bool { return c.NodeKey == "mutex:invoice-1" && c.By != c.Client },
 			func(c *claim.Claim) { c.NodeKey = "lock:invoice-1" }},
@@ -99,9 +131,22 @@ func TestRefusalCausesAreCheckedAgainstTheHistory(t *testing.T) {
 			bad := *got
 			bad.Records = append([]int(nil), got.Records...)
 			tc.mutate(&bad)
-			if r := verify.Verify(tc.h, []claim.Claim{bad}); len(r.Failures) != 1 {
+			r := verify.Verify(tc.h, []claim.Claim{bad})
+			if len(r.Failures) != 1 {
 				t.Fatalf("the false claim %+v was not refused: %+v", bad, r)
 			}
+			t.Logf("refused: %+v", r.Failures[0])
 		})
 	}
+}
+
+// withRecords is h with ops appended as its last records (a crafted
+// contradiction of a claim the account made of h).
+func withRecords(h history.History, ops ...history.Op) history.History {
+	h.Ops = slices.Clone(h.Ops)
+	for _, op := range ops {
+		op.Index = len(h.Ops)
+		h.Ops = append(h.Ops, op)
+	}
+	return h
 }

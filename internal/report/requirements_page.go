@@ -1,0 +1,219 @@
+package report
+
+// The requirements scorecard (requirements.html) and the requirement
+// strip under each pair of a lesson page: what each run showed of lesson
+// 42's five requirements, by MarkOf's one rule (requirements.go).
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/lesson"
+	"github.com/locksim/locksim/internal/report/page"
+)
+
+// stripRow is one requirement as a pair's two runs showed it.
+type stripRow struct {
+	Requirement    string
+	Broken, Fixed  string // the showing's mark and word
+	BClass, FClass string // req-kept, req-broken, req-prevented or empty
+}
+
+// markClass is the CSS class of a mark.
+func markClass(s Showing) string {
+	switch s {
+	case Kept:
+		return "req-kept"
+	case Broken:
+		return "req-broken"
+	case Spared:
+		return "req-prevented"
+	}
+	return ""
+}
+
+// markText is a mark with its words: ✔ kept or ✘ broken, and its note's
+// definition where the mark alone would mislead (two believed holders
+// beside a kept mutual exclusion; a broken safety that did no harm).
+func markText(lang Lang, r Results, m Mark) string {
+	a := m.Anomaly
+	// A finding that names no roles still reads: "the stale holder".
+	if a.Stale == "" {
+		a.Stale = tr(lang, "lesson.strip.stale")
+	}
+	if a.Current == "" {
+		a.Current = tr(lang, "lesson.strip.current")
+	}
+	switch m.Note {
+	case NoteRefused:
+		return "✘ " + tr(lang, "lesson.strip.prevented", a.Stale)
+	case NoteWaste:
+		return "✘ " + tr(lang, "lesson.strip.waste")
+	case NoteInOrder:
+		return "✘ " + tr(lang, "lesson.strip.inorder", a.Stale)
+	case NoteNoHarm:
+		return "✘ " + tr(lang, "lesson.strip.noharm", a.Stale)
+	case NoteExpired:
+		return "✔ " + tr(lang, "lesson.strip.expired", a.Current, a.Stale)
+	case NoteGranted:
+		return "✘ " + tr(lang, "lesson.strip.granted", a.Current, a.Stale)
+	case NoteNoLock:
+		return "✘ " + tr(lang, "lesson.strip.nolock", a.Current, a.Stale)
+	case NoteBounded:
+		// A lease outlived its holder; its TTL ended it: say by how
+		// much and what bound it.
+		return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
+	}
+	if m.Showing == Kept {
+		return "✔ " + tr(lang, "req.kept")
+	}
+	return "✘ " + tr(lang, "req.broken")
+}
+
+// strip is a pair's requirements strip over the lesson's requirements
+// (reqs: report codes, in the course's order).
+func strip(lang Lang, b, f Results, reqs []string) []stripRow {
+	var out []stripRow
+	for _, req := range reqs {
+		row := stripRow{Requirement: tr(lang, "req."+req)}
+		row.Broken, row.BClass = stripCell(lang, b, req)
+		row.Fixed, row.FClass = stripCell(lang, f, req)
+		out = append(out, row)
+	}
+	return out
+}
+
+// reqCode is the report's code of a requirement as a lesson file names
+// it (lesson.Requirements and Requirements are in the same order).
+func reqCode(name string) string {
+	if i := slices.Index(lesson.Requirements, name); i >= 0 && i < len(Requirements()) {
+		return Requirements()[i]
+	}
+	return name
+}
+
+// reqCell is one cell of the requirements grid.
+type reqCell struct {
+	Runs  []reqRun
+	Empty string // what is missing, when no run shows it
+	NA    string
+}
+
+type reqRun struct {
+	Name, Link, Verdict, VerdictWord string
+	Showing, Class                   string // the mark with its words (markText) and its CSS class
+}
+
+type reqRow struct {
+	Algorithm string
+	Cells     []reqCell
+}
+
+type reqPage struct {
+	Lang        Lang
+	Title, Head string
+	Nav         []navItem
+	Cols        []string
+	Rules       []string
+	Rows        []reqRow
+	Index       string
+}
+
+// algorithmLabel is a run's row on the requirements page: its algorithm
+// (the library's name for redsync and redislock; a lock client process
+// is "process" with its adapter's file name).
+func algorithmLabel(r Results) string {
+	if r.Library != "" {
+		return r.Algorithm + ": " + r.Library
+	}
+	return r.Algorithm
+}
+
+// writeRequirements writes requirements.html: algorithm × requirement.
+func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
+	pg := reqPage{Lang: lang, Title: tr(lang, "req.page.title"), Head: tr(lang, "req.title"),
+		Nav: lessonNav(lang, lessonsOf(runs), 0), Index: IndexFile}
+	for _, req := range Requirements() {
+		pg.Cols = append(pg.Cols, tr(lang, "req."+req))
+		pg.Rules = append(pg.Rules, tr(lang, "req."+req)+": "+tr(lang, "req."+req+".rule"))
+	}
+	// A run that takes no lock (lock-free, the no-lock control): why its
+	// cells read "does not apply".
+	pg.Rules = append(pg.Rules, tr(lang, "req.na.head")+": "+tr(lang, "req.na.rule"))
+	var algs []string
+	byAlg := map[string][]*suiteRun{}
+	for _, r := range runs {
+		if !Judged(r.R) {
+			continue // an error, an interrupted or an unknown run proves nothing
+		}
+		a := algorithmLabel(r.R)
+		if _, ok := byAlg[a]; !ok {
+			algs = append(algs, a)
+		}
+		byAlg[a] = append(byAlg[a], r)
+	}
+	slices.Sort(algs)
+	for _, a := range algs {
+		row := reqRow{Algorithm: a}
+		for _, req := range Requirements() {
+			var cell reqCell
+			seen := map[string]bool{}
+			noLockOnly := true // every run's mark: it takes no lock
+			for _, r := range byAlg[a] {
+				m := MarkOf(r.R, req)
+				noLockOnly = noLockOnly && m.Note == NoteTakesNoLock
+				s := m.Showing
+				if s == NotShown || seen[r.R.Scenario+string(rune(s))] {
+					continue
+				}
+				seen[r.R.Scenario+string(rune(s))] = true
+				rr := reqRun{Name: r.R.Scenario, Link: r.Card.Link, Verdict: string(r.R.Verdict), VerdictWord: tr(lang, "verdict."+string(r.R.Verdict)),
+					Showing: markText(lang, r.R, m), Class: markClass(s)}
+				cell.Runs = append(cell.Runs, rr)
+			}
+			need := tr(lang, "req.need.any")
+			switch req {
+			case ReqFaultTolerance:
+				need = tr(lang, "req.need.fault")
+			case ReqDeadlockFree:
+				need = tr(lang, "req.need.holder")
+			}
+			var ran []string
+			for _, r := range byAlg[a] {
+				if !slices.Contains(ran, r.R.Scenario) {
+					ran = append(ran, r.R.Scenario)
+				}
+			}
+			var h history.Header // the algorithm's traits, as its runs recorded them
+			if len(byAlg[a]) > 0 {
+				h = header(byAlg[a][0].R)
+			}
+			switch {
+			case len(cell.Runs) > 0:
+			case noLockOnly:
+				cell.NA = tr(lang, "req.na", a)
+			case req == ReqFaultTolerance && h.KeepsNoKey():
+				cell.NA = tr(lang, "req.na.nokey", a) // no node of its own to fail
+			case req == ReqDeadlockFree && h.InProcess():
+				// Its mutex has no TTL: a struck holder that came back
+				// and released shows nothing freeing the lock by itself.
+				cell.Empty = tr(lang, "req.inprocess", a)
+			case req == ReqLiveness:
+				cell.Empty = tr(lang, "req.empty")
+			default:
+				// Its runs did not test it (no such fault) or their
+				// findings do not tell (an overlap of unknown cause).
+				cell.Empty = tr(lang, "req.undecided", joinAnd(lang, ran), a, need)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		pg.Rows = append(pg.Rows, row)
+	}
+	t, err := page.Parse("req", suiteCSS+requirementsTemplate, pageFuncs(lang))
+	if err != nil {
+		return fmt.Errorf("parse requirements template: %w", err)
+	}
+	return writeTemplate(filepath.Join(outDir, RequirementsFile), t, pg)
+}
