@@ -617,13 +617,37 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 	}
 }
 
+// Teacher 4, #16: cron-duplicate-run's holds came one after another, yet
+// its strip said only "✘ broken" under safety, which the course defines
+// as no two clients believing they hold the lock.
+func TestAHarmWithNeverTwoHoldersSaysTheCoursesSafetyHeld(t *testing.T) {
+	jump := []history.FaultStep{{ID: 1, Kind: "clock-jump", Effect: history.EffectClientClock, Clients: []string{"w2"}}}
+	judged := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+	for _, tt := range []struct {
+		name      string
+		anomalies []checker.Anomaly
+		want      string
+	}{
+		{"a job run three times by one holder after another", []checker.Anomaly{{Kind: checker.KindDuplicateRun}}, "✘ " + tr(English, "lesson.strip.harmoneholder")},
+		{"a double charge by two holders at once", []checker.Anomaly{{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2"}, {Kind: checker.KindDoubleEffect}}, "✘ " + tr(English, "req.broken")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Results{Verdict: checker.Invalid, Plan: jump, Checkers: judged, Anomalies: tt.anomalies}
+			rows := strip(English, r, r, []string{ReqSafety})
+			if len(rows) != 1 || rows[0].Broken != tt.want {
+				t.Errorf("rows %+v, want the broken side %q", rows, tt.want)
+			}
+		})
+	}
+}
+
 // TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements: the strip
 // is Shows of each side; a fenced run whose overlap was informational
 // keeps safety with the course's definition broken and the harm prevented.
 func TestAPairsStripSaysWhatEachRunShowedOfTheLessonsRequirements(t *testing.T) {
 	pause := []history.FaultStep{{ID: 1, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w1"}, Duration: 1e9}}
 	judged := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
-	b := Results{Verdict: checker.Invalid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}}
+	b := Results{Verdict: checker.Invalid, Plan: pause, Checkers: judged, Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2"}, {Kind: checker.KindDoubleEffect}}}
 	f := Results{Verdict: checker.Valid, Plan: pause, Checkers: judged,
 		Claims:    []claim.Claim{{Kind: claim.Op, Client: "w1", What: string(history.Write), How: "fail", Refusal: "stale-fence"}},
 		Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap, Stale: "w1", Current: "w2", Informational: true, Harmless: checker.HarmlessFenced}}}

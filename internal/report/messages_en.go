@@ -381,57 +381,60 @@ var messagesEN = map[string]string{
 	"refusal.unknown":        "no reason given",
 
 	// Anomaly kinds, their sentence and why they matter.
-	"kind.mutex-overlap":             "two holders at once",
-	"kind.mutex-overlap.semaphore":   "more holders than permits",
-	"kind.double-effect":             "charged more than once",
-	"kind.stale-write-accepted":      "stale write accepted",
-	"kind.foreign-unlock":            "unlocked someone else's lock",
-	"kind.lost-update":               "lost update",
-	"kind.oversell":                  "oversold",
-	"kind.over-admission":            "too many admitted",
-	"kind.split-brain":               "two leaders",
-	"kind.duplicate-run":             "job ran more than once",
-	"kind.token-regression":          "fencing token went backwards",
-	"kind.token-regression.repeated": "fencing token repeated",
-	"kind.unavailable":               "lock unavailable",
-	"kind.stuck-lock":                "lock stuck",
-	"kind.not-linearizable":          "not linearizable",
-	"a.mutex-overlap":                "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
-	"a.token-regression":             "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
-	"a.double-effect":                "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
-	"a.double-effect.plain":          "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
-	"a.at":                           "%s at t=%ss",                                                                                                                                                                            // client, t
-	"a.not-linearizable":             "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
-	"a.generic":                      "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
-	"a.foreign-unlock.restored":      "%s, restarted, deleted on start a lock key on %s that belonged to %s (t=%ss): its restore re-queued every job lease it found, live ones included.",                                      // restorer, key, owner, t
-	"a.foreign-unlock":               "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
-	"why.mutex-overlap":              "Correctness: more clients held the lock at once than it allows; anything they did to the resource in this window may be wrong.",
-	"why.double-effect":              "Correctness: the customer paid twice. This is real damage, not just wasted work.",
-	"why.stale-write-accepted":       "Correctness: an old holder's write overwrote a newer one.",
-	"why.foreign-unlock":             "Correctness: a client deleted a lock it did not own: its owner went on working without a key, and any other client could take the lock meanwhile.",
-	"why.not-linearizable":           "Correctness: the resource's history cannot be explained by one lock holder at a time.",
-	"why.oversell":                   "Correctness: more was sold than there was stock.",
-	"why.lost-update":                "Correctness: one write silently erased another.",
-	"why.duplicate-run":              "Efficiency or correctness: a job meant to run once per fire time ran more than once; harmless only if the job is idempotent.",
-	"why.split-brain":                "Correctness: a leader of an older term acted after a newer leader had been elected.",
-	"why.over-admission":             "Correctness: more clients than allowed were inside at once.",
-	"why.token-regression":           "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
-	"why.unavailable":                "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
-	"why.stuck-lock":                 "Liveness: the lock stayed taken with nobody using it.",
-	"why.informational":              "Efficiency only: the lock was broken, but the resource refused the stale holder, so no data was harmed.",
-	"why.informational.claim-order":  "No harm done: the lock was broken, but the resource accepted the stale holder's writes while its currlock still held that holder's token, before the newer holder first used it, so it saw the holders one at a time, in claim order.",
-	"why.informational.fenced-order": "No harm done: the lock was broken, but the resource accepted the stale holder's writes before the newer holder first used it, so it saw the holders one at a time, in token order.",
-	"why.other":                      "Correctness: a safety property of the lock did not hold.",
-	"kind.duplicate-work":            "duplicate work",
-	"informational.short":            "informational",
-	"a.mutex-overlap.many":           "%s all believed they held %s from t=%ss to t=%ss.",                                      // clients, key, t0, t1
-	"a.lost-update":                  "An update of %s was lost between t=%ss and t=%ss (%s).",                                 // key, t0, t1, clients
-	"a.lost-update.wiped":            "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier updates: %[5]s.",             // writer, key, t, n, list
-	"a.lost-update.wiped.one":        "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier update: %[5]s.",              // writer, key, t, n, list
-	"a.lost.of":                      "%s's at t=%ss",                                                                          // client, t
-	"a.oversell":                     "%s was oversold: %d sold with only %d in stock (%s).",                                   // key, sold, stock, sales list
-	"a.oversell.plain":               "%s was oversold: the stock went below 0 (%s).",                                          // key, clients
-	"a.duplicate-run":                "%s ran %d times (each when it began): %s. A scheduled job must run once per fire time.", // key, n, list
+	"kind.mutex-overlap":              "two holders at once",
+	"kind.mutex-overlap.semaphore":    "more holders than permits",
+	"kind.double-effect":              "charged more than once",
+	"kind.stale-write-accepted":       "stale write accepted",
+	"kind.foreign-unlock":             "unlocked someone else's lock",
+	"kind.lost-update":                "lost update",
+	"kind.oversell":                   "oversold",
+	"kind.over-admission":             "too many admitted",
+	"kind.split-brain":                "two leaders",
+	"kind.duplicate-run":              "job ran more than once",
+	"kind.token-regression":           "fencing token went backwards",
+	"kind.token-regression.repeated":  "fencing token repeated",
+	"kind.unavailable":                "lock unavailable",
+	"kind.stuck-lock":                 "lock stuck",
+	"kind.not-linearizable":           "not linearizable",
+	"a.mutex-overlap":                 "%s both believed they held %s from t=%ss to t=%ss.",                                                                                                                                     // clients, key, t0, t1
+	"a.token-regression":              "%s were granted fencing tokens on %s that did not grow (from t=%ss to t=%ss): a later grant repeated or undercut an earlier token, so the resource cannot tell the stale holder apart.", // clients, key, t0, t1
+	"a.double-effect":                 "%s was charged %d times: %s. A payment must happen once.",                                                                                                                               // key, n, list
+	"a.double-effect.plain":           "%s was charged more than once, by %s.",                                                                                                                                                  // key, clients
+	"a.at":                            "%s at t=%ss",                                                                                                                                                                            // client, t
+	"a.not-linearizable":              "Porcupine found no order of %s's operations in which one client at a time holds the lock (%s, from t=%ss).",                                                                             // key, clients, t
+	"a.generic":                       "%s: %s on %s, t=%ss – t=%ss.",                                                                                                                                                           // kind word, clients, key, t0, t1
+	"a.foreign-unlock.restored":       "%s, restarted, deleted on start a lock key on %s that belonged to %s (t=%ss): its restore re-queued every job lease it found, live ones included.",                                      // restorer, key, owner, t
+	"a.foreign-unlock":                "%s deleted a lock key on %s that belonged to %s (t=%ss).",                                                                                                                               // releaser, key, owners, t
+	"why.mutex-overlap":               "Correctness: more clients held the lock at once than it allows; anything they did to the resource in this window may be wrong.",
+	"why.double-effect":               "Correctness: the customer paid twice. This is real damage, not just wasted work.",
+	"why.stale-write-accepted":        "Correctness: an old holder's write overwrote a newer one.",
+	"why.foreign-unlock":              "Correctness: a client deleted a lock it did not own: its owner went on working without a key, and any other client could take the lock meanwhile.",
+	"why.not-linearizable":            "Correctness: the resource's history cannot be explained by one lock holder at a time.",
+	"why.oversell":                    "Correctness: more was sold than there was stock.",
+	"why.lost-update":                 "Correctness: one write silently erased another.",
+	"why.duplicate-run":               "Efficiency or correctness: a job meant to run once per fire time ran more than once; harmless only if the job is idempotent.",
+	"why.split-brain":                 "Correctness: a leader of an older term acted after a newer leader had been elected.",
+	"why.over-admission":              "Correctness: more clients than allowed were inside at once.",
+	"why.token-regression":            "Correctness: fencing tokens must only grow; an older token after a newer one defeats fencing.",
+	"why.unavailable":                 "Liveness: nobody could get the lock; nothing was corrupted, but work stopped.",
+	"why.stuck-lock":                  "Liveness: the lock stayed taken with nobody using it.",
+	"why.informational":               "Informational: the lock was broken, but the checkers found no harm to the data from it.",
+	"why.informational.fenced":        "Harm prevented: the lock was broken, but the resource's check (a fencing token or an epoch) accepted no write of the stale holder while both held it, so no data was harmed.",
+	"why.informational.check-and-set": "Harm prevented: the lock was broken, but the resource's check-and-set accepted no write of the stale holder while both held it (its currlock held the newer holder's token), so no data was harmed.",
+	"why.informational.idempotent":    "Harm prevented: the lock was broken, but the idempotency key let only one of the holders' charges through, so no data was harmed.",
+	"why.informational.claim-order":   "No harm done: the lock was broken, but the resource accepted the stale holder's writes while its currlock still held that holder's token, before the newer holder first used it, so it saw the holders one at a time, in claim order.",
+	"why.informational.fenced-order":  "No harm done: the lock was broken, but the resource accepted the stale holder's writes before the newer holder first used it, so it saw the holders one at a time, in token order.",
+	"why.other":                       "Correctness: a safety property of the lock did not hold.",
+	"kind.duplicate-work":             "duplicate work",
+	"informational.short":             "informational",
+	"a.mutex-overlap.many":            "%s all believed they held %s from t=%ss to t=%ss.",                                      // clients, key, t0, t1
+	"a.lost-update":                   "An update of %s was lost between t=%ss and t=%ss (%s).",                                 // key, t0, t1, clients
+	"a.lost-update.wiped":             "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier updates: %[5]s.",             // writer, key, t, n, list
+	"a.lost-update.wiped.one":         "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier update: %[5]s.",              // writer, key, t, n, list
+	"a.lost.of":                       "%s's at t=%ss",                                                                          // client, t
+	"a.oversell":                      "%s was oversold: %d sold with only %d in stock (%s).",                                   // key, sold, stock, sales list
+	"a.oversell.plain":                "%s was oversold: the stock went below 0 (%s).",                                          // key, clients
+	"a.duplicate-run":                 "%s ran %d times (each when it began): %s. A scheduled job must run once per fire time.", // key, n, list
 	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
 	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
 	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",

@@ -57,6 +57,15 @@ const (
 	// NoteNoHarm: safety spared; no write of the stale holder was
 	// accepted in the overlap, though none was refused either.
 	NoteNoHarm = "no-harm"
+	// NoteHarmOneHolder: safety broken by harm alone: the resource was
+	// harmed (a duplicate run), though no two clients ever believed they
+	// held the lock at once — the course's definition held, and locksim
+	// counts the harm under safety too (teacher 4, #16: cron-duplicate-run).
+	NoteHarmOneHolder = "harm-one-holder"
+	// NoteSinglePoint: fault tolerance kept by a lock on one node (or a
+	// master with replicas): correct across the node's failure, but no
+	// lock while it was down — a single point of failure (lesson 42 §3).
+	NoteSinglePoint = "single-point"
 	// NoteGranted: mutual exclusion broken; the lock itself let a second
 	// client in while the first's key should still have stood
 	// (exclusionEnds).
@@ -238,9 +247,18 @@ func MarkOf(r Results, req string) Mark {
 		if has(func(a checker.Anomaly) bool { return causeIn(a, nodeEnds) }) {
 			return Mark{Showing: Broken}
 		}
+		if !slices.Contains(r.Traits, history.TraitMultiNode) {
+			// Correct across the failure is half of the course's fault
+			// tolerance: a single node takes no lock while it is down
+			// (lesson 42 §3; teacher 4, #19).
+			return Mark{Showing: Kept, Note: NoteSinglePoint}
+		}
 		return Mark{Showing: Kept}
 	case ReqSafety:
-		if has(func(a checker.Anomaly) bool { return !a.Informational && safetyKind(a.Kind) }) {
+		if a, ok := first(func(a checker.Anomaly) bool { return !a.Informational && safetyKind(a.Kind) }); ok {
+			if !has(func(a checker.Anomaly) bool { return a.Kind == checker.KindMutexOverlap }) {
+				return Mark{Showing: Broken, Note: NoteHarmOneHolder, Anomaly: a}
+			}
 			return Mark{Showing: Broken}
 		}
 		// Two clients believed they held the lock (the course's safety

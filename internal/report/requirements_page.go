@@ -53,6 +53,10 @@ func markText(lang Lang, r Results, m Mark) string {
 		return "✘ " + tr(lang, "lesson.strip.waste")
 	case NoteInOrder:
 		return "✘ " + tr(lang, "lesson.strip.inorder", a.Stale)
+	case NoteSinglePoint:
+		return "✔ " + tr(lang, "lesson.strip.singlepoint")
+	case NoteHarmOneHolder:
+		return "✘ " + tr(lang, "lesson.strip.harmoneholder")
 	case NoteNoHarm:
 		return "✘ " + tr(lang, "lesson.strip.noharm", a.Stale)
 	case NoteExpired:

@@ -708,7 +708,11 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 		return tr(lang, "why."+a.Kind) + tr(lang, "why.hidden-lapse.uncontended")
 	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
-	case a.Informational && (a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder):
+	case a.Informational && slices.Contains([]string{checker.HarmlessFencedOrder, checker.HarmlessClaimOrder,
+		checker.HarmlessFenced, checker.HarmlessCheckAndSet, checker.HarmlessIdempotent}, a.Harmless):
+		// A correctness lock whose resource's own check prevented the
+		// harm: "efficiency only" is lesson 42's word for a lock that
+		// saves work, not for this (teacher 4, #21).
 		return tr(lang, "why.informational."+a.Harmless)
 	case a.Informational:
 		return tr(lang, "why.informational")

@@ -1,0 +1,34 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Teacher 4, #21: every fenced, check-and-set and idempotent run's
+// informational overlap was labelled "Efficiency only", lesson 42's word
+// for a lock that only saves work, while the lesson pages call the same
+// runs "harm prevented" of a correctness lock.
+func TestAnOverlapTheResourcesCheckMadeHarmlessIsHarmPreventedNotEfficiency(t *testing.T) {
+	m := &model{h: history.History{Header: history.Header{Workload: "payment"}}}
+	for _, tt := range []struct {
+		name, harmless string
+		lang           Lang
+		want           string
+	}{
+		{"a fencing token's refusal prevented the harm", checker.HarmlessFenced, English, "Harm prevented: the lock was broken, but the resource's check (a fencing token or an epoch)"},
+		{"check-and-set's refusal prevented the harm", checker.HarmlessCheckAndSet, English, "Harm prevented: the lock was broken, but the resource's check-and-set"},
+		{"the idempotency key prevented the harm", checker.HarmlessIdempotent, English, "Harm prevented: the lock was broken, but the idempotency key"},
+		{"the same in Vietnamese", checker.HarmlessFenced, Vietnamese, "Đã ngăn được tác hại:"},
+		{"an informational overlap with no named reason claims no refusal", "", English, "Informational: the lock was broken, but the checkers found no harm"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := m.whyAnomaly(tt.lang, checker.Anomaly{Kind: checker.KindMutexOverlap, Informational: true, Harmless: tt.harmless})
+			if len(got) < len(tt.want) || got[:len(tt.want)] != tt.want {
+				t.Errorf("why = %q, want it to begin %q", got, tt.want)
+			}
+		})
+	}
+}
