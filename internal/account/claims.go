@@ -303,6 +303,8 @@ func (a *Account) nameNodes(i int, c *claim.Claim) {
 	}
 	if len(c.Holders) < 2 {
 		c.Holders = nil
+	} else {
+		c.Won = a.wonIn(i, c.KeyName(), c.Holders)
 	}
 	c.Silent = a.silentNodes(i, c.KeyName(), named)
 }
@@ -350,6 +352,27 @@ func (a *Account) silentNodes(i int, key string, named []string) []claim.Silent 
 	for _, n := range a.H.Header.Nodes {
 		if t := by[n]; t != nil && t.first >= 0 && t.late == 0 && t.ran <= t.unanswered {
 			out = append(out, claim.Silent{Node: n, Cmd: t.first})
+		}
+	}
+	return out
+}
+
+// wonIn are the nodes, none of have's, where a SET of acquire i's client
+// created its key while the acquire ran (a Refusal claim's Won).
+func (a *Account) wonIn(i int, key string, have []claim.Holder) []claim.Holder {
+	op := a.H.Ops[i]
+	var out []claim.Holder
+	for _, n := range a.H.Header.Nodes {
+		if slices.ContainsFunc(have, func(h claim.Holder) bool { return h.Node == n }) {
+			continue
+		}
+		for _, j := range a.byKey[nk(n, key)] {
+			k := a.keys[j]
+			if k.Observed && k.Owner == op.Client && k.Set >= 0 && a.H.Ops[k.Set].F == history.NodeCmd &&
+				op.Invoke-grantSlack <= k.Start && k.Start <= op.Complete+grantSlack {
+				out = append(out, claim.Holder{Node: n, By: op.Client, Token: k.Value, Set: k.Set})
+				break
+			}
 		}
 	}
 	return out

@@ -31,7 +31,7 @@ func TestAStaleEpochIsToldAsTheWorkloadsEpochNotAFencingToken(t *testing.T) {
 		t.Fatal("no stale write accepted in the leader run")
 	}
 	for _, e := range told {
-		if !strings.Contains(e, " with epoch 1 at ") || !strings.Contains(e, "the workload's own number") || strings.Contains(e, "fencing token 1") {
+		if !strings.Contains(e, " with epoch 1 at ") || !strings.Contains(e, "after it had accepted epoch 2 from") || !strings.Contains(e, "the workload's own number") || strings.Contains(e, "fencing token 1") {
 			t.Errorf("the checker says %q: want the epoch named as the workload's, its number after the word", e)
 		}
 	}

@@ -85,8 +85,8 @@ func Fencing(ctx context.Context, h history.History) Result {
 		}
 		for _, p := range fenceSweep(h, wr[k], false) {
 			prev, cur := h.Ops[p[0]], h.Ops[p[1]]
-			explain := fmt.Sprintf("the resource accepted %s's %s on %s with %s %d at %s after it had accepted %d from %s at %s; a stale one must be refused%s",
-				cur.Client, actionName(cur), k, word, cur.Value.Fence, at(h, cur.Complete), prev.Value.Fence, prev.Client, at(h, prev.Complete), whose)
+			explain := fmt.Sprintf("the resource accepted %s's %s on %s with %s %d at %s after it had accepted %s %d from %s at %s; a stale one must be refused%s",
+				cur.Client, actionName(cur), k, word, cur.Value.Fence, at(h, cur.Complete), word, prev.Value.Fence, prev.Client, at(h, prev.Complete), whose)
 			an := newAnomaly(h, KindStaleWriteAccepted, k, []string{prev.Client, cur.Client},
 				prev.Complete, cur.Complete, explain, prev.Index, cur.Index)
 			an.Stale, an.Current = cur.Client, prev.Client

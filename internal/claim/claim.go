@@ -341,6 +341,11 @@ type Claim struct {
 	// NodeKey and Holders of a Refusal claim (see Refusal).
 	NodeKey string   `json:"node_key,omitempty"`
 	Holders []Holder `json:"holders,omitempty"`
+	// Won of a Refusal claim by others' keys (Holders set): the nodes
+	// where the acquire's own SET created Client's key (By Client, Set
+	// that SET) though the lock refused it, in the run's node order
+	// (reader 4, finding 16: "only n1 of 5").
+	Won []Holder `json:"won,omitempty"`
 	// Silent of a Refusal claim: the nodes that gave it no answer.
 	Silent []Silent `json:"silent,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.

@@ -415,7 +415,7 @@ func (b *builder) parentTip(client string, ev history.Op) string {
 			continue
 		}
 		if o.Invoke <= ev.Invoke && ev.Invoke <= opEnd(o, m.end) {
-			return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), tr(lang, "outcome."+string(o.Type)))
+			return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), outcomeWord(lang, o))
 		}
 	}
 	return ""
@@ -557,7 +557,7 @@ func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64
 		return at(when) + ": " + tr(lang, "n.tries.restarted.one", o.Client, o.Key, c.By, c.Node)
 	case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
 		msg, by, node, as := m.refusedOn(lang, c)
-		args := []any{o.Client, o.Key, by, node}
+		args := []any{o.Client, o.Key, by, node + m.wonText(lang, c)}
 		if as != "" {
 			args = append(args, as)
 		}

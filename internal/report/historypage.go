@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/locksim/locksim/internal/report/page"
@@ -14,6 +15,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // history.html: porcupine's result on the report's own axis — one lane per
@@ -72,6 +74,7 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 	b.bands()
 	b.faults()
 	pos := linearized(info)
+	free := freeModel(in.History)
 	// Operations by their Index (a window keeps its ops' indices in the
 	// whole history).
 	at := make(map[int]int, len(in.History.Ops))
@@ -96,9 +99,9 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 		}
 		sub, fact := chart.OpIn, tr(lang, "hist.in", pos[li.Index], op.Key)
 		if _, ok := pos[li.Index]; !ok {
-			sub, fact, out = chart.OpOut, tr(lang, "hist.out", op.Key), out+1
+			sub, fact, out = chart.OpOut, tr(lang, pick(free == "", "hist.out", "hist.out.free"), op.Key), out+1
 		}
-		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, op), tr(lang, "outcome."+string(op.Type))) + "\n" + fact
+		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, h, op), outcomeWord(lang, op)) + "\n" + fact
 		b.shape(chart.Shape{Kind: chart.ShOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: j + 1})
 		b.label(chart.Label{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: chart.LbSmall, Width: max(e-s, end*0.04), Prio: chart.PrKey})
 	}
@@ -106,6 +109,12 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 	d.Headline = tr(lang, "hist.verdict.ok")
 	if !linOK || out > 0 {
 		d.Headline = tr(lang, "hist.verdict.bad")
+	}
+	if free != "" {
+		// The model checked no one-holder rule: say what it checked
+		// (reader 4, findings 5 and 17: "keeps one lock holder at a time"
+		// of a semaphore of two permits and of a run with no lock).
+		d.Headline = tr(lang, pick(!linOK || out > 0, "hist.verdict.bad.free", "hist.verdict.ok.free"), tr(lang, free))
 	}
 	b.pauses()
 	b.legendOnce("op:in", chart.Legend{Kind: chart.ShOp, Sub: chart.OpIn, Color: 0, Text: tr(lang, "hist.legend.in")})
@@ -115,9 +124,37 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 	return d
 }
 
+// freeModel is why porcupine's lease model (workload.LeaseModel) has no
+// one-holder rule for h's keys, as the message of its reason: no lock
+// ops (a lock-free run), or a lock that is advisory for the resource (a
+// semaphore's permits, an efficiency lock); "" when it has the rule.
+func freeModel(h history.History) string {
+	kind := workload.Of(h.Header)
+	switch {
+	case slices.Contains(h.Header.Traits, history.TraitLockFree) || h.Header.NoLock():
+		return "hist.free.nolock"
+	case kind.Permits:
+		return "hist.free.permits"
+	case kind.Efficiency:
+		return "hist.free.efficiency"
+	}
+	return ""
+}
+
+// outcomeWord is how an operation ended, in words: an ok acquire, renewal
+// or probe was granted, an ok write accepted, another ok operation done
+// (reader 4, finding 15: "granted or done").
+func outcomeWord(lang Lang, o history.Op) string {
+	if o.Type == history.OK && hasMessage("outcome.ok."+string(o.F)) {
+		return tr(lang, "outcome.ok."+string(o.F))
+	}
+	return tr(lang, "outcome."+string(o.Type))
+}
+
 // opWords is an operation in words: "acquire of invoice-1 (owner token
-// 2e5a3c5a)", "charge of invoice-1 with token 3".
-func opWords(lang Lang, o history.Op) string {
+// 2e5a3c5a)", "charge of invoice-1 with token 3", a leader's "lead of
+// leader with epoch 2" where the lock issues no token.
+func opWords(lang Lang, h history.Header, o history.Op) string {
 	what := tr(lang, "hist.f."+string(o.F))
 	if o.F == history.Write && o.Value.Action != "" {
 		what = actionLegendWord(lang, o.Value.Action)
@@ -125,7 +162,7 @@ func opWords(lang Lang, o history.Op) string {
 	s := tr(lang, "hist.of", what, o.Key)
 	switch {
 	case o.Value.Fence > 0:
-		s += " " + tr(lang, "n.with.token", o.Value.Fence)
+		s += tr(lang, pick(h.LockFences(), "n.with.token", "n.with.epoch"), o.Value.Fence)
 	case o.Value.Token != "":
 		s += " (" + tr(lang, "n.token.owner", shortTok(o.Value.Token)) + ")"
 	}

@@ -90,27 +90,37 @@ var pageMessages = map[Lang]map[string]string{
 		"f.release":             "release",
 		"f.extend":              "renewal",
 		"f.probe":               "final probe",
-		"outcome.ok":            "granted or done",
+		"outcome.ok":            "done",
+		"outcome.ok.acquire":    "granted",
+		"outcome.ok.extend":     "granted",
+		"outcome.ok.probe":      "granted",
+		"outcome.ok.write":      "accepted",
 		"outcome.fail":          "refused",
 		"outcome.info":          "outcome unknown",
 
 		// history.html.
-		"hist.title":       "%s — porcupine's linearizability check, on the run's own time axis", // scenario
-		"hist.verdict.ok":  "Porcupine found an order of every operation below that keeps one lock holder at a time: the history is linearizable.",
-		"hist.verdict.bad": "Porcupine found no order of the operations below that keeps one lock holder at a time: the history is not linearizable.",
-		"hist.how":         "One row per client. Each bar is one operation porcupine checked, from its call to its return, in scenario seconds (t=0 is the start of the run). Solid: in the longest order porcupine found; dashed outline: not in it. Hover a bar for the operation in full.",
-		"hist.back":        "Back to the report (index.html)",
-		"hist.op":          "%s → %s: %s's %s — %s.",                                                                 // from, to, client, op words, outcome
-		"hist.of":          "%s of %s",                                                                               // op word, key
-		"hist.in":          "Porcupine placed it at position %d of its order for %s.",                                // position, key
-		"hist.out":         "It is not in the longest order porcupine found for %s that keeps one holder at a time.", // key
-		"hist.legend.in":   "an operation in porcupine's longest order (its client's colour)",
-		"hist.legend.out":  "an operation outside that order",
-		"hist.f.acquire":   "acquire",
-		"hist.f.release":   "release",
-		"hist.f.extend":    "renewal",
-		"hist.f.read":      "read",
-		"hist.f.write":     "write",
+		"hist.title":            "%s — porcupine's linearizability check, on the run's own time axis", // scenario
+		"hist.verdict.ok":       "Porcupine found an order of every operation below that keeps one lock holder at a time: the history is linearizable.",
+		"hist.verdict.bad":      "Porcupine found no order of the operations below that keeps one lock holder at a time: the history is not linearizable.",
+		"hist.verdict.ok.free":  "Porcupine found an order of every operation below that its model accepts: the history is linearizable. That model has no rule of one lock holder at a time here, as %s.",    // why (hist.free.*)
+		"hist.verdict.bad.free": "Porcupine found no order of the operations below that its model accepts: the history is not linearizable. That model has no rule of one lock holder at a time here, as %s.", // why (hist.free.*)
+		"hist.free.nolock":      "the run takes no lock",
+		"hist.free.permits":     "a semaphore admits several holders: over-admission is for the other checkers (see the report) to find",
+		"hist.free.efficiency":  "the lock only saves work: duplicate work is for the other checkers (see the report) to find",
+		"hist.out.free":         "It is not in the longest order porcupine found for %s.", // key
+		"hist.how":              "One row per client. Each bar is one operation porcupine checked, from its call to its return, in scenario seconds (t=0 is the start of the run). Solid: in the longest order porcupine found; dashed outline: not in it. Hover a bar for the operation in full.",
+		"hist.back":             "Back to the report (index.html)",
+		"hist.op":               "%s → %s: %s's %s — %s.",                                                                 // from, to, client, op words, outcome
+		"hist.of":               "%s of %s",                                                                               // op word, key
+		"hist.in":               "Porcupine placed it at position %d of its order for %s.",                                // position, key
+		"hist.out":              "It is not in the longest order porcupine found for %s that keeps one holder at a time.", // key
+		"hist.legend.in":        "an operation in porcupine's longest order (its client's colour)",
+		"hist.legend.out":       "an operation outside that order",
+		"hist.f.acquire":        "acquire",
+		"hist.f.release":        "release",
+		"hist.f.extend":         "renewal",
+		"hist.f.read":           "read",
+		"hist.f.write":          "write",
 
 		// The timeline's tools.
 		"tl.window":    "This run has %d marks, too many to draw one by one: the timeline shows the %d around the first anomaly, t=%ss to t=%ss (timeline.png shows the whole run).", // total, shown, t0, t1
@@ -205,25 +215,35 @@ var pageMessages = map[Lang]map[string]string{
 		"f.extend":              "gia hạn",
 		"f.probe":               "kiểm tra cuối",
 		"outcome.ok":            "thành công",
+		"outcome.ok.acquire":    "được cấp",
+		"outcome.ok.extend":     "được cấp",
+		"outcome.ok.probe":      "được cấp",
+		"outcome.ok.write":      "được chấp nhận",
 		"outcome.fail":          "bị từ chối",
 		"outcome.info":          "không rõ kết quả",
 
-		"hist.title":       "%s — kiểm tra linearizability của porcupine, trên trục thời gian của lần chạy",
-		"hist.verdict.ok":  "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử là linearizable.",
-		"hist.verdict.bad": "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử vi phạm linearizability.",
-		"hist.how":         "Mỗi client một hàng. Mỗi thanh là một thao tác porcupine đã kiểm tra, từ lúc gọi đến lúc trả về, theo giây của kịch bản (t=0 là lúc bắt đầu lần chạy). Tô đặc: nằm trong thứ tự dài nhất porcupine tìm được; viền nét đứt: không nằm trong đó. Di chuột lên một thanh để xem đầy đủ thao tác.",
-		"hist.back":        "Quay lại báo cáo (index.html)",
-		"hist.op":          "%s → %s: %s thực hiện %s — %s.",
-		"hist.of":          "%s trên %s",
-		"hist.in":          "Porcupine đặt nó ở vị trí %d trong thứ tự của %s.",
-		"hist.out":         "Nó không nằm trong thứ tự dài nhất mà porcupine tìm được cho %s với mỗi lúc một client giữ lock.",
-		"hist.legend.in":   "một thao tác trong thứ tự dài nhất của porcupine (màu của client)",
-		"hist.legend.out":  "một thao tác nằm ngoài thứ tự đó",
-		"hist.f.acquire":   "lấy lock",
-		"hist.f.release":   "nhả lock",
-		"hist.f.extend":    "gia hạn",
-		"hist.f.read":      "đọc",
-		"hist.f.write":     "ghi",
+		"hist.title":            "%s — kiểm tra linearizability của porcupine, trên trục thời gian của lần chạy",
+		"hist.verdict.ok":       "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử là linearizable.",
+		"hist.verdict.bad":      "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử vi phạm linearizability.",
+		"hist.verdict.ok.free":  "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mô hình của nó chấp nhận: lịch sử là linearizable. Ở đây mô hình đó không có quy tắc mỗi lúc chỉ một client giữ lock, vì %s.",
+		"hist.verdict.bad.free": "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mô hình của nó chấp nhận: lịch sử vi phạm linearizability. Ở đây mô hình đó không có quy tắc mỗi lúc chỉ một client giữ lock, vì %s.",
+		"hist.free.nolock":      "lần chạy này không lấy lock nào",
+		"hist.free.permits":     "một semaphore cho phép nhiều client cùng giữ: việc cho vào quá số permit là để các checker khác (xem báo cáo) phát hiện",
+		"hist.free.efficiency":  "lock chỉ để tiết kiệm công việc: việc làm trùng là để các checker khác (xem báo cáo) phát hiện",
+		"hist.out.free":         "Nó không nằm trong thứ tự dài nhất mà porcupine tìm được cho %s.",
+		"hist.how":              "Mỗi client một hàng. Mỗi thanh là một thao tác porcupine đã kiểm tra, từ lúc gọi đến lúc trả về, theo giây của kịch bản (t=0 là lúc bắt đầu lần chạy). Tô đặc: nằm trong thứ tự dài nhất porcupine tìm được; viền nét đứt: không nằm trong đó. Di chuột lên một thanh để xem đầy đủ thao tác.",
+		"hist.back":             "Quay lại báo cáo (index.html)",
+		"hist.op":               "%s → %s: %s thực hiện %s — %s.",
+		"hist.of":               "%s trên %s",
+		"hist.in":               "Porcupine đặt nó ở vị trí %d trong thứ tự của %s.",
+		"hist.out":              "Nó không nằm trong thứ tự dài nhất mà porcupine tìm được cho %s với mỗi lúc một client giữ lock.",
+		"hist.legend.in":        "một thao tác trong thứ tự dài nhất của porcupine (màu của client)",
+		"hist.legend.out":       "một thao tác nằm ngoài thứ tự đó",
+		"hist.f.acquire":        "lấy lock",
+		"hist.f.release":        "nhả lock",
+		"hist.f.extend":         "gia hạn",
+		"hist.f.read":           "đọc",
+		"hist.f.write":          "ghi",
 
 		"tl.window":    "Lần chạy này có %d ký hiệu, quá nhiều để vẽ từng cái: dòng thời gian chỉ hiện %d ký hiệu quanh bất thường đầu tiên, từ t=%ss đến t=%ss (timeline.png vẽ toàn bộ lần chạy).",
 		"tl.zoom.in":   "phóng to",

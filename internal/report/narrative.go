@@ -94,21 +94,9 @@ type narrator struct {
 	claims  *storyClaims
 	raw     []rawStep
 	pending map[clientKey]*tries // a client's current run of refused acquires
-}
-
-// tries is a run of refused acquire attempts of one client on one key,
-// told as one step.
-type tries struct {
-	n           int
-	first, last int64
-	msg         string // refusalKey of the run's attempts
-	claim       string // the claim of the run's first attempt
-	// by and node: whose key the nodes show refused every attempt of the
-	// run, and where (its refusal claims' By and Node); "" when not known.
-	by, node string
-	// as: the lock's own name for the key on the nodes, when it has one
-	// (the refusal claims' NodeKey).
-	as string
+	// fireOf is the cron fire time each refused acquire was for, by
+	// history index (workload.FireTimes).
+	fireOf map[int]workload.Fire
 }
 
 func newNarrator(in Input, m *model) *narrator {
@@ -116,6 +104,14 @@ func newNarrator(in Input, m *model) *narrator {
 		claims: newStoryClaims(runClaims(in, m))}
 	if n.kind.Tell != nil {
 		n.told = n.kind.Tell(in.History)
+	}
+	if fires, ok := workload.FireTimes(in.History); ok {
+		n.fireOf = map[int]workload.Fire{}
+		for _, f := range fires {
+			for _, i := range f.Refused {
+				n.fireOf[i] = f
+			}
+		}
 	}
 	return n
 }
@@ -146,6 +142,9 @@ func (n *narrator) flush(client, key string) {
 		whose = append(whose, t.as)
 	}
 	if t.n == 1 {
+		if t.won != "" && len(whose) > 1 {
+			whose[1] = t.node + t.won // where its own SET took the key: told of one attempt
+		}
 		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", append([]any{client, key}, whose...)...))
 		return
 	}
@@ -238,11 +237,23 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		case c.Kind == claim.QueueHead:
 			msg, by, node = "n.tries.queue", c.By, c.What // the lock key free, another's entry at the queue's head
 		}
-		if p := n.pending[k]; p != nil && (p.msg != msg || p.by != by || p.node != node || p.as != as) {
+		if f, ok := n.fireOf[i]; ok && (msg == "n.tries.by" || msg == "n.tries.by.as") {
+			// A scheduler tries once per fire time: its refusal skipped
+			// that fire, not one try of a retry loop (reader 4, finding 6).
+			n.flush(who, key)
+			text := tr(lang, strings.Replace(msg, "n.tries", "n.fire.skip", 1), who, f.Key, key, by, node, as)
+			if len(f.Runs) == 0 {
+				text += tr(lang, "n.fire.never", f.Key)
+			}
+			n.add(n.toldAt(c), 2, StepRetries, c, text)
+			break
+		}
+		fire := n.fireOf[i].K
+		if p := n.pending[k]; p != nil && (p.msg != msg || p.by != by || p.node != node || p.as != as || p.fire != fire) {
 			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as}
+			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as, fire: fire, won: m.wonText(lang, c)}
 		}
 		n.pending[k].n++
 		n.pending[k].last = n.toldAt(c)
@@ -332,6 +343,13 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 	case string(history.Fail):
 		n.add(c.Start, 2, StepRefused, c, tr(lang, "n.write.refused", c.Client, act, c.Key, tok, refusalText(lang, o)))
 	default:
+		if crash, ok := crashIn(n.claims.cs, c.Client, c.Start, c.End); ok && o.Type == history.Info {
+			// Killed with its client: cut short by the crash, not an error
+			// it ended in (reader 4, finding 12).
+			took := n.m.sdur(crash.Start - c.Start).Round(100 * time.Millisecond)
+			n.add(n.toldAt(c), 2, StepWrite, c, tr(lang, "n.write.info.crash", c.Client, act, c.Key, tok, instant(n.m.sec(crash.Start)), took, instant(n.m.sec(c.Start))))
+			return
+		}
 		n.add(n.toldAt(c), 2, StepWrite, c, n.began(c, tr(lang, infoKey("n.write.info", o), c.Client, act, c.Key, tok)))
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -137,6 +139,14 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 		if q, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.QueueHead }); ok {
 			return []any{q.By, q.What}
 		}
+	case "fix.cron":
+		// The hold must cover the schedulers' clock spread, not one
+		// clock's skew (reader 4, finding 4).
+		if _, spread, ok := f.skew(); ok && spread > 0 {
+			return []any{span(f.in.History.Header.ScenarioSeconds(spread))}
+		}
+	case "fix.redlock", "fix.redlock.claim":
+		return f.causeSteps()
 	case "fix.cron.skew":
 		if ttl, spread, ok := f.skew(); ok {
 			h := f.in.History.Header
@@ -446,4 +456,33 @@ func recordAccepted(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 		return c.Kind == claim.Op && c.Action == workload.ActionRecordFailure && c.How == string(history.OK) &&
 			slices.ContainsFunc(c.Records, func(i int) bool { return slices.Contains(an.Violating, i) })
 	})
+}
+
+// causeSteps are the plan steps (their IDs, as strings) advice names as
+// the run's own faults: those without which the same seed was valid (its
+// Experiment claims "without"), else every fault step the run applied
+// (its Fault claims). Reader 4, finding 11: Redlock's advice named "a
+// clock jump, a pause or a slow network" of runs whose fault was a clock
+// running at the wrong rate.
+func (f *runFacts) causeSteps() []any {
+	var out []any
+	add := func(step int) {
+		if s := strconv.Itoa(step); step > 0 && !slices.Contains(out, any(s)) {
+			out = append(out, s)
+		}
+	}
+	for _, c := range f.cs {
+		if c.Kind == claim.Experiment && c.What == string(why.Without) && c.How == string(finding.Valid) {
+			add(c.Step)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, c := range f.cs {
+		if c.Kind == claim.Fault && c.Fault != nil {
+			add(c.Step)
+		}
+	}
+	return out
 }

@@ -77,6 +77,21 @@ func (m *model) refusedOn(lang Lang, c claim.Claim) (msg, by, nodes, as string) 
 	return msg, whose[0], nodes, as
 }
 
+// wonText is where refusal c's own SET took the lock's key, short of a
+// quorum ("; its own SET took only n1 (1 of 5)"), to follow the nodes of
+// one attempt's line; "" when it took none (reader 4, finding 16: a
+// refusal that left out n1, which the client briefly held).
+func (m *model) wonText(lang Lang, c claim.Claim) string {
+	if len(c.Won) == 0 {
+		return ""
+	}
+	var won []string
+	for _, w := range c.Won {
+		won = append(won, w.Node)
+	}
+	return tr(lang, "n.tries.by.won", joinAnd(lang, won), len(won), len(m.nodes))
+}
+
 // refusalText says in lang why the resource refused a write, from its
 // reason code (history Refusal*); a refusal without a code gives the
 // client library's error text.
@@ -115,4 +130,25 @@ func infoKey(base string, o history.Op) string {
 	default:
 		return base + ".error"
 	}
+}
+
+// tries is a run of refused acquire attempts of one client on one key,
+// told as one step.
+type tries struct {
+	n           int
+	first, last int64
+	msg         string // refusalKey of the run's attempts
+	claim       string // the claim of the run's first attempt
+	// by and node: whose key the nodes show refused every attempt of the
+	// run, and where (its refusal claims' By and Node); "" when not known.
+	by, node string
+	// as: the lock's own name for the key on the nodes, when it has one
+	// (the refusal claims' NodeKey).
+	as string
+	// fire: the cron fire time the attempts were for (0: none); a run
+	// of tries spans one.
+	fire int
+	// won: where the first attempt's own SET took the key (wonText),
+	// told when the run is that one attempt.
+	won string
 }

@@ -52,7 +52,7 @@ func (n *narrator) release(i int, o history.Op, c claim.Claim) {
 		}
 		n.add(c.Start, 2, StepRelease, c, m.releaseRemoved(lang, c.Client, c.Key, nil))
 	case o.Type == history.OK || o.Type == history.Fail:
-		n.add(c.Start, 2, StepRelease, c, m.releaseNothing(lang, o))
+		n.add(c.Start, 2, StepRelease, c, m.releaseNothing(lang, i, o))
 	default:
 		if ran, known := m.a.Reached(i); known && !ran {
 			at := n.toldAt(c)

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/locksim/locksim/internal/account"
@@ -454,10 +455,45 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 			return tr(lang, a.Key, a.Args[0], a.Args[1], a.Args[2], a.Args[3])
 		}
 		return ""
+	case "fix.cron":
+		if len(a.Args) == 1 {
+			return tr(lang, "fix.cron.spread", a.Args[0])
+		}
 	case "fix.cron.skew":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1])
 		}
+	case "fix.redlock", "fix.redlock.claim":
+		var faults []string
+		for _, id := range a.Args {
+			if s, ok := faultNoun(lang, h, fmt.Sprint(id)); ok {
+				faults = append(faults, s)
+			}
+		}
+		if len(faults) > 0 {
+			return tr(lang, a.Key+".faults", joinAnd(lang, faults))
+		}
 	}
 	return tr(lang, a.Key)
+}
+
+// faultNoun names plan step id of h as advice names a run's fault: a
+// clock's rate, slow or fast, or jump, by whose clock; a pause; else the
+// fault's kind.
+func faultNoun(lang Lang, h history.Header, id string) (string, bool) {
+	i := slices.IndexFunc(h.Plan, func(st history.FaultStep) bool { return strconv.Itoa(st.ID) == id })
+	if i < 0 {
+		return "", false
+	}
+	st := h.Plan[i]
+	targets := joinAnd(lang, targetsOf(st))
+	switch {
+	case (st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock) && st.Rate != 0:
+		return tr(lang, pick(st.Rate < 1, "fix.cause.rate.slow", "fix.cause.rate.fast"), targets, number(st.Rate)), true
+	case st.Effect == history.EffectNodeClock || st.Effect == history.EffectClientClock:
+		return tr(lang, "fix.cause.jump", targets), true
+	case st.Effect == history.EffectFreezeClient:
+		return tr(lang, "fix.cause.pause", targets), true
+	}
+	return tr(lang, "fix.cause.kind", st.Kind, targets), true
 }

@@ -769,33 +769,3 @@ func upperFirst(s string) string {
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
-
-// firesHeadline is a valid cron run's headline: each fire time's run, by
-// whom and when, beside the time the schedule gives it (fire k is due k
-// intervals after the run's start); ok false when no job ran.
-func (m *model) firesHeadline(lang Lang, cs []claim.Claim) (said, bool) {
-	interval, ok := m.h.Header.Params[history.ParamIntervalNS]
-	if !ok || interval <= 0 {
-		return said{}, false
-	}
-	var parts, ids []string
-	for _, o := range m.h.Ops {
-		if o.F != history.Write || o.Type != history.OK || o.Value.Action != workload.ActionRunJob {
-			continue
-		}
-		k, ok := workload.FireOf(o.Key)
-		if !ok {
-			return said{}, false
-		}
-		parts = append(parts, tr(lang, "a.fire", o.Key, o.Client, instant(m.sec(o.Invoke)), instant(m.sec(int64(k)*interval))))
-		if c, ok := claim.Find(cs, func(c claim.Claim) bool {
-			return c.Kind == claim.Op && len(c.Records) > 0 && c.Records[0] == o.Index
-		}); ok {
-			ids = append(ids, c.ID)
-		}
-	}
-	if len(parts) == 0 {
-		return said{}, false
-	}
-	return said{Text: tr(lang, "say.cron.fires", joinAnd(lang, parts)), Claim: joinIDs(ids)}, true
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -131,7 +132,9 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		return tr(lang, "n.clock.jump", targets, jump(m.sdur(st.Delta)))
 	case history.EffectClientClock:
 		if st.Rate != 0 {
-			return tr(lang, "n.clock.rate.client", targets, dur, number(st.Rate))
+			// Slow or fast by the rate (reader 4, finding 2: "chạy nhanh
+			// gấp 0,9 lần" of a clock at 0.9×).
+			return tr(lang, pick(st.Rate < 1, "n.clock.rate.client.slow", "n.clock.rate.client"), targets, dur, number(st.Rate))
 		}
 		return tr(lang, "n.clock.jump.client", targets, jump(m.sdur(st.Delta)))
 	case history.EffectCrashNode:
@@ -320,7 +323,12 @@ func (m *model) ownLease(o history.Op) (lease, bool) {
 
 // releaseNothing tells a release that removed nothing: how its key had
 // left Redis (the account's cause) and who had the lock meanwhile.
-func (m *model) releaseNothing(lang Lang, o history.Op) string {
+//
+// The line is told at the release's invoke; where its command reached the
+// node later, at a time the page's tenths tell apart, it says when the
+// node found the key gone (reader 4, finding 9: "t=31.2s … its key was
+// gone" of a check n1 ran at 31.4 s).
+func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 	if m.h.Header.NoLock() {
 		return tr(lang, "n.release.nolock", o.Client, o.Key) // no key to have lost, nobody's to meet
 	}
@@ -409,7 +417,29 @@ func (m *model) releaseNothing(lang Lang, o history.Op) string {
 	if holds != "" {
 		cause += tr(lang, "n.gone.taken.holds", holds)
 	}
+	if node, at, ok := m.ranAt(i); ok && chart.Tenths(m.sec(at)) != chart.Tenths(m.sec(o.Invoke)) {
+		return tr(lang, "n.release.gone.at", o.Client, o.Key, cause, instant(m.sec(at)), node)
+	}
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
+}
+
+// ranAt is the node and instant of the first command of operation i the
+// nodes recorded (the account's OpOf); false when none is recorded.
+func (m *model) ranAt(i int) (node string, at int64, ok bool) {
+	if m.a == nil {
+		return "", 0, false
+	}
+	end := opEnd(m.h.Ops[i], m.end)
+	for j := i + 1; j < len(m.h.Ops); j++ {
+		e := m.h.Ops[j]
+		if e.Process != history.NodeProcess || e.F != history.NodeCmd || e.Invoke > end {
+			continue
+		}
+		if m.a.OpOf(j) == i {
+			return e.Value.Node, e.Invoke, true
+		}
+	}
+	return "", 0, false
 }
 
 // lossSentence tells how a lock on one node left Redis, for the story:

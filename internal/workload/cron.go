@@ -270,3 +270,65 @@ func (t *cronTeller) Write(o history.Op, tok string) (Words, bool) {
 		return Say("n.write.runjob.nth", o.Client, o.Key, tok, n), true
 	}
 }
+
+// Fire is what became of one fire time of a cron run (FireTimes): the
+// runs of its job and the schedulers' acquires the lock refused for it.
+type Fire struct {
+	K   int
+	Key string // the job's key, "job@<k>"
+	// Due is when the schedule gives it (k intervals after the run's
+	// start), wall ns.
+	Due int64
+	// Runs are the history indices of its run-job writes, in order: ok, it
+	// ran; info, its outcome is unknown.
+	Runs []int
+	// Refused are the history indices of the schedulers' acquires for it
+	// that the lock refused.
+	Refused []int
+}
+
+// FireTimes is what became of each fire time of a cron run, 1 to its
+// fires, from the records: its job's runs (the run-job writes of its key)
+// and the acquires refused for it. Without a singleton, a scheduler tries
+// the lock once per fire time, in order (Work), so its k-th acquire of the
+// job's lock key is for fire k; with one lock per fire time the key names
+// k. A singleton's acquires are for no one fire time, and a scheduler a
+// restart-client step restarted counts its fire times again: their
+// refusals are given to none. ok false for a run of another workload.
+func FireTimes(h history.History) ([]Fire, bool) {
+	fires, interval := h.Header.Params[history.ParamFires], h.Header.Params[history.ParamIntervalNS]
+	if h.Header.Workload != Cron || fires <= 0 || interval <= 0 {
+		return nil, false
+	}
+	out := make([]Fire, fires)
+	for k := range out {
+		out[k] = Fire{K: k + 1, Key: fmt.Sprintf("job@%d", k+1), Due: int64(k+1) * interval}
+	}
+	restarted := map[string]bool{}
+	for _, s := range h.Header.Plan {
+		if s.Effect == history.EffectRestartClient {
+			for _, c := range s.Clients {
+				restarted[c] = true
+			}
+		}
+	}
+	tries := map[string]int{}
+	for _, o := range h.Ops {
+		switch {
+		case o.F == history.Write && o.Value.Action == ActionRunJob:
+			if k, ok := FireOf(o.Key); ok && k >= 1 && k <= len(out) {
+				out[k-1].Runs = append(out[k-1].Runs, o.Index)
+			}
+		case o.F == history.Acquire && o.Process != history.NodeProcess && h.Header.Params[history.ParamSingleton] == 0:
+			k := 0
+			if _, err := fmt.Sscanf(o.Key, cronJob+"@%d", &k); err != nil {
+				tries[o.Client]++
+				k = tries[o.Client]
+			}
+			if o.Type == history.Fail && !restarted[o.Client] && k >= 1 && k <= len(out) {
+				out[k-1].Refused = append(out[k-1].Refused, o.Index)
+			}
+		}
+	}
+	return out, true
+}

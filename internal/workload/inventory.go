@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -282,6 +283,7 @@ var inventoryWords = map[string]map[string]string{
 		"n.write.sell.read":       "%[1]s sold one %[2]s: it wrote back stock %[3]d, computed from its read of %[4]d%[5]s.",                              // client, key, written, read, token suffix
 		"n.write.sell.num":        "%[1]s sold one %[2]s and wrote back stock %[3]d%[4]s.",                                                               // client, key, written, token suffix
 		"n.write.sell.plain":      "%s sold one %s%s.",                                                                                                   // client, key, token suffix
+		"n.write.sell.atomic":     "%[1]s sold one %[2]s: one Lua script decremented %[3]s on %[4]s to %[5]d%[6]s.",                                      // client, key, stock key, node, stock left, token suffix
 		"wl.inventory":            "stock",
 		"wl.write.inventory":      "sale",
 		"wl.resource.inventory":   "the stock",
@@ -296,6 +298,7 @@ var inventoryWords = map[string]map[string]string{
 		"n.write.sell.read":       "%[1]s bán một %[2]s: nó ghi lại tồn kho %[3]d, tính từ lần đọc %[4]d%[5]s.",
 		"n.write.sell.num":        "%[1]s bán một %[2]s và ghi lại tồn kho %[3]d%[4]s.",
 		"n.write.sell.plain":      "%s bán một %s%s.",
+		"n.write.sell.atomic":     "%[1]s bán một %[2]s: một script Lua giảm %[3]s trên %[4]s xuống %[5]d%[6]s.",
 		"wl.inventory":            "tồn kho",
 		"wl.write.inventory":      "lần bán",
 		"wl.resource.inventory":   "tồn kho",
@@ -337,6 +340,10 @@ func (t *stockTeller) Write(o history.Op, tok string) (Words, bool) {
 	read, haveRead := t.lastRead[[2]string{o.Client, o.Key}]
 	var w Words
 	switch {
+	case o.Value.Num != nil && slices.Contains(t.h.Header.Traits, history.TraitLockFree) && len(t.h.Header.Nodes) > 0:
+		// One Lua script checked and decremented the stock on the node: the
+		// client read nothing and wrote nothing back (reader 4, finding 3).
+		w = Say("n.write.sell.atomic", o.Client, o.Key, stockKey(o.Key), t.h.Header.Nodes[0], *o.Value.Num, tok)
 	case o.Value.Num != nil && haveRead && known && before != read:
 		w = Say("n.write.sell.stale", o.Client, o.Key, *o.Value.Num, read, before, tok)
 	case o.Value.Num != nil && haveRead:

@@ -54,6 +54,21 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 			return o
 		}
 	}
+	for _, w := range c.Won {
+		// Its own SET took this node: a key of Client's created inside
+		// the acquire, on a node no holder is named on.
+		if slices.ContainsFunc(holders, func(h claim.Holder) bool { return h.Node == w.Node }) {
+			return refuse([]int{w.Set}, "%s is named both as refusing it and as taken by its own SET", w.Node)
+		}
+		if !v.watched(w.Node, c.Start, c.End) {
+			return skip("refusal on a node not recorded")
+		}
+		l := v.m.lifeOf(w.Set)
+		if l == nil || l.node != w.Node || l.key != c.KeyName() || l.owner != c.Client || w.By != c.Client ||
+			l.start < c.Start-slack || l.start > c.End+slack {
+			return refuse([]int{w.Set}, "record %d created no key of %s's on %s inside the acquire", w.Set, c.Client, w.Node)
+		}
+	}
 	return v.silent(c, holders)
 }
 

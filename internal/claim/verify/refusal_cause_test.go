@@ -63,6 +63,16 @@ func TestRefusalCausesAreCheckedAgainstTheHistory(t *testing.T) {
 				i := slices.IndexFunc(c.Holders, func(h claim.Holder) bool { return h.At != 0 })
 				c.Holders[i].At = c.End + 1e9
 			}},
+		{"a refusal on several nodes is refused when its own SET is said to have taken a node that refused it", read("c34b-client-clock-rate-slow"),
+			func(c claim.Claim) bool { return len(c.Won) > 0 },
+			func(c *claim.Claim) {
+				c.Won = []claim.Holder{{Node: c.Holders[1].Node, By: c.Client, Set: c.Holders[1].Set}}
+			}},
+		{"a refusal on several nodes is refused when its own SET is said to have taken a node with another's key", read("c34b-client-clock-rate-slow"),
+			func(c claim.Claim) bool { return len(c.Won) > 0 },
+			func(c *claim.Claim) {
+				c.Won = []claim.Holder{{Node: c.Won[0].Node, By: c.Client, Set: c.Holders[0].Set}}
+			}},
 		{"a refusal is refused when it says a node whose key refused it gave no answer", read("c33a-redlock-nodes-did-not-answer"),
 			func(c claim.Claim) bool { return len(c.Silent) == 2 && len(c.Holders) == 3 },
 			func(c *claim.Claim) {
