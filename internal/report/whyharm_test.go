@@ -47,7 +47,7 @@ func TestALostUpdateHeadlineTellsTheWriteThatWipedOutTheMost(t *testing.T) {
 		{"in Vietnamese", Vietnamese, "Lần ghi counter-1 của w1 lúc t=28,2s đã xoá mất 2 lần cập nhật trước đó", "xoá mất 1 lần"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			in := adviceRun(t, "c34a-lost-update-headline-most-wiped")
+			in := adviceRun(t, "c34d-lost-update-headline-most-wiped")
 			in.Lang = tt.lang
 			got := Headline(in)
 			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
