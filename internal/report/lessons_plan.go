@@ -355,11 +355,14 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	switch {
 	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
 		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")),
-			"-if WAIT 1 timeout < 1 { release(); return retry }",
-			"+if WAIT replicas timeout < replicas { release(); return retry }")
+			"-n, err := WAIT 1 timeout",
+			"-if err != nil || n < 1 { release(); return retry }",
+			"+n, err := WAIT replicas timeout",
+			"+if err != nil || n < replicas { release(); return retry }")
 	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
 		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), acquireLine(lang, f),
-			"+if WAIT 1 timeout < 1 {"+cm(lang, "wait"),
+			"+n, err := WAIT 1 timeout"+cm(lang, "wait"),
+			"+if err != nil || n < 1 {"+cm(lang, "waiterr"),
 			"+    release(); return retry",
 			"+}")
 	}

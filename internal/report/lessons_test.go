@@ -576,7 +576,7 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 			map[string]string{"workload.failure_record": "unchecked"}, map[string]string{"workload.failure_record": "token"}, "'failedReason'"},
 		{"a TTL fix of one algorithm shows the TTL", Results{Algorithm: "safe"}, Results{Algorithm: "safe"},
 			map[string]string{"ttl": "24h0m0s"}, map[string]string{"ttl": "1m30s"}, "ttl := 1m30s"},
-		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if WAIT 1 timeout < 1 {"},
+		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if err != nil || n < 1 {"},
 		{"a scheduler's checked heartbeat renews only a key that still holds its token",
 			Results{Algorithm: "pid-expire-heartbeat"}, Results{Algorithm: "checked-heartbeat"}, nil, nil, "+if reply == 0 { stop scheduling the queue }"},
 		{"a restarted worker that restores nothing no longer deletes every job's lock key",
