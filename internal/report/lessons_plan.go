@@ -284,6 +284,16 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
 			"+}")
 	}
+	if b.Algorithm == "watchdog" && f.Algorithm == "watchdog-bounded" {
+		add(tr(lang, "diff.watchdogcap"),
+			"+renewals := 0",
+			" for range time.Tick(ttl / 3) {",
+			"+    if renewals == maxRenewals { job.Stop(); release(); break }"+cm(lang, "cap"),
+			"     reply, err := EVAL \"…PEXPIRE…\" 1 lock-key owner-token ttl",
+			"     if err != nil || reply == 0 { job.Stop(); break }",
+			"+    renewals++",
+			" }")
+	}
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
 	if a, ok := algo.Lookup(f.Algorithm); fFenced && !bFenced && ok && a.Traits.MultiNode {
 		// A fenced Redlock keeps its acquire and takes the token after

@@ -576,6 +576,8 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 			map[string]string{"workload.failure_record": "unchecked"}, map[string]string{"workload.failure_record": "token"}, "'failedReason'"},
 		{"a TTL fix of one algorithm shows the TTL", Results{Algorithm: "safe"}, Results{Algorithm: "safe"},
 			map[string]string{"ttl": "24h0m0s"}, map[string]string{"ttl": "1m30s"}, "ttl := 1m30s"},
+		{"a capped watchdog shows the cap that gives a hung job's lock up", Results{Algorithm: "watchdog"}, Results{Algorithm: "watchdog-bounded"}, nil, nil,
+			"if renewals == maxRenewals { job.Stop(); release(); break }"},
 		{"WAIT 1 checks WAIT's reply", Results{Algorithm: "safe"}, Results{Algorithm: "safe-wait"}, nil, nil, "if err != nil || n < 1 {"},
 		{"a scheduler's checked heartbeat renews only a key that still holds its token",
 			Results{Algorithm: "pid-expire-heartbeat"}, Results{Algorithm: "checked-heartbeat"}, nil, nil, "+if reply == 0 { stop scheduling the queue }"},
