@@ -391,7 +391,11 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			}
 		}
 	}
-	if len(aofNodes) > 0 {
+	if len(aofNodes) > 0 && len(before) == 1 && before[0] == "aof-everysec" {
+		// AOF was on already: the fsync policy is the whole change.
+		add(tr(lang, "diff.aof"), " appendonly yes       # "+strings.Join(aofNodes, ", ")+" ("+tr(lang, "code.unchanged")+")",
+			"-appendfsync everysec", "+appendfsync always")
+	} else if len(aofNodes) > 0 {
 		var lines []string
 		for _, p := range before {
 			switch p {

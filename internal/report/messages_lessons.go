@@ -149,6 +149,7 @@ var lessonMessages = map[Lang]map[string]string{
 		// Comments of the code lines of those diffs (cm).
 		"code.lost":                "failed, timed out or key gone: the lock is lost",
 		"code.cap":                 "a job still running after maxRenewals renewals is taken as hung: stop it and give the lock up",
+		"code.unchanged":           "unchanged",
 		"code.counter":             "one counter that never expires, after each grant",
 		"code.claim":               "at once, before anything slow",
 		"code.grant":               "at once, after the grant",
@@ -390,6 +391,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.ttlvalue":            "TTL của lease.",
 		"code.lost":                "thất bại, hết thời gian chờ hoặc key đã mất: lock đã mất",
 		"code.cap":                 "job vẫn chạy sau maxRenewals lần gia hạn bị coi là treo: dừng nó và trả lock",
+		"code.unchanged":           "không đổi",
 		"code.counter":             "một bộ đếm fencing không bao giờ hết hạn, sau mỗi lần cấp lock",
 		"code.claim":               "ngay lập tức, trước mọi việc chậm",
 		"code.grant":               "ngay lập tức, sau khi được cấp lock",
