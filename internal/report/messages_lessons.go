@@ -417,7 +417,7 @@ var lessonMessages = map[Lang]map[string]string{
 
 		"req.title":         "Năm yêu cầu của một lock phân tán (bài 42)",
 		"req.page.title":    "locksim — năm yêu cầu",
-		"req.intro":         "Mỗi ô liệt kê các lần chạy trong bộ này cho thấy yêu cầu được giữ (✔) hoặc bị phá vỡ (✘; màu hổ phách, với yêu cầu an toàn, khi không có tác hại), kèm kết luận của chúng và, khi riêng dấu có thể gây hiểu lầm, lý do. Một lần chạy chỉ được tính khi nó được kết luận hợp lệ hoặc vi phạm (lần chạy chưa kết luận không chứng minh được gì) và, với yêu cầu cần có lỗi, chỉ khi kế hoạch lỗi của nó có lỗi đó.",
+		"req.intro":         "Mỗi ô liệt kê các lần chạy trong bộ này cho thấy yêu cầu được giữ (✔) hoặc bị phá vỡ (✘; màu hổ phách, với yêu cầu an toàn, khi không có tác hại), kèm kết luận của chúng và, khi riêng dấu có thể gây hiểu lầm, lý do. Một lần chạy chỉ được tính khi nó được kết luận hợp lệ hoặc vi phạm (lần chạy chưa kết luận không chứng minh được gì) và, với yêu cầu cần có lỗi, chỉ khi kế hoạch lỗi của nó có ít nhất một lỗi.",
 		"req.algorithm":     "Thuật toán",
 		"req.mutual":        "Loại trừ lẫn nhau",
 		"req.deadlock":      "Không deadlock",
