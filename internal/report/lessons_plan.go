@@ -276,24 +276,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+validity := ttl - elapsed - drift",
 			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
 	}
-	if f.Algorithm == "watchdog" && b.Algorithm != "watchdog" {
-		add(tr(lang, "diff.watchdog"),
-			"+for range time.Tick(ttl / 3) {",
-			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
-			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
-			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
-			"+}")
-	}
-	if b.Algorithm == "watchdog" && f.Algorithm == "watchdog-bounded" {
-		add(tr(lang, "diff.watchdogcap"),
-			"+renewals := 0",
-			" for range time.Tick(ttl / 3) {",
-			"+    if renewals == maxRenewals { job.Stop(); release(); break }"+cm(lang, "cap"),
-			"     reply, err := EVAL \"…PEXPIRE…\" 1 lock-key owner-token ttl",
-			"     if err != nil || reply == 0 { job.Stop(); break }",
-			"+    renewals++",
-			" }")
-	}
+	out = append(out, watchdogChanges(lang, b, f)...)
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
 	if a, ok := algo.Lookup(f.Algorithm); fFenced && !bFenced && ok && a.Traits.MultiNode {
 		// A fenced Redlock keeps its acquire and takes the token after
@@ -409,6 +392,33 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 		}
 		lines = append(lines, "+appendonly yes       # "+strings.Join(aofNodes, ", "), "+appendfsync always")
 		add(tr(lang, "diff.aof"), lines...)
+	}
+	return out
+}
+
+// watchdogChanges are the changes a fix makes to a lease renewer: a
+// watchdog that renews every TTL/3 and stops the job when a renewal
+// fails, and the cap that gives a hung job's lock up (watchdog-bounded).
+func watchdogChanges(lang Lang, b, f Results) []codeChange {
+	var out []codeChange
+	add := func(note string, lines ...string) { out = append(out, change(note, lines...)) }
+	if f.Algorithm == "watchdog" && b.Algorithm != "watchdog" {
+		add(tr(lang, "diff.watchdog"),
+			"+for range time.Tick(ttl / 3) {",
+			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
+			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
+			"+}")
+	}
+	if b.Algorithm == "watchdog" && f.Algorithm == "watchdog-bounded" {
+		add(tr(lang, "diff.watchdogcap"),
+			"+renewals := 0",
+			" for range time.Tick(ttl / 3) {",
+			"+    if renewals == maxRenewals { job.Stop(); release(); break }"+cm(lang, "cap"),
+			"     reply, err := EVAL \"…PEXPIRE…\" 1 lock-key owner-token ttl",
+			"     if err != nil || reply == 0 { job.Stop(); break }",
+			"+    renewals++",
+			" }")
 	}
 	return out
 }
