@@ -58,6 +58,11 @@ type Traits struct {
 	// scenario's process: block (Config.Process), which also declares the
 	// public traits that hold for it. Only the `process` algorithm has it.
 	Process bool
+	// TokenAfterGrant: a Fenced algorithm that takes its fencing token in
+	// a step of its own after the grant (redlock-fenced's INCR after the
+	// quorum), so a pause may fall between the two: a scenario may pause a
+	// client at history.PointBeforeToken.
+	TokenAfterGrant bool
 }
 
 // Runs reports whether an algorithm with these traits can run the named
@@ -89,6 +94,7 @@ func (t Traits) String() string {
 	add(t.Library, "library")
 	add(t.DriftFactor, "drift factor")
 	add(t.Process, "child process")
+	add(t.TokenAfterGrant, "fencing token taken after the grant")
 	return strings.Join(out, "; ")
 }
 
@@ -99,6 +105,8 @@ func (t Traits) check(name string) error {
 		return fmt.Errorf("algorithm %s: a lock-free algorithm runs exactly one workload (got %d)", name, len(t.Workloads))
 	case t.LockFree && (t.Fenced || t.Semaphore || t.Control || t.Library || t.ClientClock):
 		return fmt.Errorf("algorithm %s: lock-free takes no lock, so it has no fence, permits, library or clock (%s)", name, t)
+	case t.TokenAfterGrant && !t.Fenced:
+		return fmt.Errorf("algorithm %s: takes a fencing token after the grant, but is not fenced", name)
 	case t.DriftFactor && !t.Library:
 		return fmt.Errorf("algorithm %s: a drift factor is a library option, but it is no library adapter", name)
 	case t.IdempotencyKey && len(t.Workloads) == 0:

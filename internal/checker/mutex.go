@@ -124,7 +124,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 				if other.Client == cur.Client || !holdsOverlap(other, cur) {
 					continue
 				}
-				o := classifyOverlap(h, ix, other, cur)
+				o := classifyOverlap(a, ix, other, cur)
 				overlaps++
 				slot := 0
 				if o.info {
@@ -236,8 +236,12 @@ type overlap struct {
 //
 // The stale holder is the one that may never have been granted when
 // exactly one hold is possible (it acted on an acquire whose outcome it
-// never learnt); else the lower fencing token when both carry distinct
-// ones; else the earlier start.
+// never learnt); else the one whose acquire returned later although its
+// lock was gone from its nodes before the other's keys were set
+// (goneBefore), whatever the tokens say: a token taken in a step of its
+// own after the grant (redlock-fenced) can come after a newer holder's
+// (Kleppmann 2016); else the lower fencing token
+// when both carry distinct ones; else the earlier start.
 //
 // The overlap is informational when the resource kept the stale holder
 // out by its fence (FencingEnforced) and accepted no write of it in the
@@ -249,13 +253,17 @@ type overlap struct {
 // idempotent payment gateway (lock-theory S19) makes it informational
 // unless both holders had a charge accepted during their holds; an
 // efficiency lock (cache-rebuild) always.
-func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
+func classifyOverlap(acc *account.Account, ix *writeIndex, a, b Hold) overlap {
+	h := acc.H
 	o := overlap{stale: a, fresh: b, start: max(a.Start, b.Start), end: min(a.End, b.End)}
 	switch {
 	case a.Possible != b.Possible:
 		if b.Possible {
 			o.stale, o.fresh = b, a
 		}
+	case a.Start > b.Start && goneBefore(acc, a, b):
+	case b.Start > a.Start && goneBefore(acc, b, a):
+		o.stale, o.fresh = b, a
 	case a.Fence > 0 && b.Fence > 0 && a.Fence != b.Fence:
 		if b.Fence < a.Fence {
 			o.stale, o.fresh = b, a
@@ -296,6 +304,23 @@ func classifyOverlap(h history.History, ix *writeIndex, a, b Hold) overlap {
 		o.info, o.harmless = true, HarmlessEfficiency
 	}
 	return o
+}
+
+// goneBefore reports whether x's lock was gone from its nodes (expired,
+// lost) at or before the first of y's keys was set, both grants known from
+// their key lives: x's grant is the older one, whenever each client's
+// acquire returned and whatever tokens they carry.
+func goneBefore(acc *account.Account, x, y Hold) bool {
+	gx, okx := acc.GrantOf(x.Acquire)
+	gy, oky := acc.GrantOf(y.Acquire)
+	if !okx || !oky || len(gx.Lives) == 0 || len(gy.Lives) == 0 || gx.Ended.Kind == account.EndHeld {
+		return false
+	}
+	first := gy.Lives[0].Start
+	for _, k := range gy.Lives[1:] {
+		first = min(first, k.Start)
+	}
+	return gx.End <= first
 }
 
 // fenceable are the history indices of stale's writes the resource
@@ -376,6 +401,10 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 		if len(o.staleWrites) > 0 {
 			w := h.Ops[o.staleWrites[0]]
 			explain += fmt.Sprintf(", and the resource accepted %s's %s at %s", stale.Client, actionName(w), at(h, w.Complete))
+		}
+		if stale.Fence > 0 && fresh.Fence > 0 && stale.Fence > fresh.Fence {
+			explain += fmt.Sprintf("; %s's token %d is higher than %s's %d though its lock was the older one (it was gone before %s's was set): the token was taken after the grant, so the resource took the stale holder for the newer one",
+				stale.Client, stale.Fence, fresh.Client, fresh.Fence, fresh.Client)
 		}
 	}
 	var accepted []int

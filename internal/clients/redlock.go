@@ -17,6 +17,12 @@ import (
 // (lock-theory §2.7, S09).
 const PointInAcquire = "in-acquire"
 
+// PointBeforeToken is the pause point a fenced Redlock reaches after its
+// grant (quorum and validity check passed) and before it takes its fencing
+// token (history.PointBeforeToken): the gap a token taken in a step of its
+// own leaves open.
+const PointBeforeToken = "before-token"
+
 // comparePExpire extends the key only while it still holds the caller's
 // owner token.
 var comparePExpire = redis.NewScript(`
@@ -64,7 +70,7 @@ var redlockNoCheckAlgorithm = redlockVariant("redlock-nocheck",
 // variant's fields).
 func redlockVariant(name, about string, t lock.Traits, v redlock) Algorithm {
 	t.MultiNode, t.ClientClock = true, true
-	return Algorithm{Name: name, About: about, Traits: Traits{Traits: t},
+	return Algorithm{Name: name, About: about, Traits: Traits{Traits: t, TokenAfterGrant: v.fenced},
 		New: func(c Config) (Locker, error) {
 			r := v
 			r.name, r.cfg = name, c
@@ -142,7 +148,14 @@ func (r *redlock) Acquire(ctx context.Context, key string) (Lease, error) {
 		if !r.fenced {
 			return l, nil
 		}
-		nctx, cancel := context.WithTimeout(ctx, r.nodeTimeout())
+		tctx := ctx
+		if r.cfg.Gate != nil && r.cfg.Gate.Point(ctx, PointBeforeToken) == nil {
+			// A stop-the-world pause there outlasts the acquire's own
+			// deadline; the client, unaware of it, goes on to take its
+			// token, bounded by the per-node timeout alone.
+			tctx = context.WithoutCancel(ctx)
+		}
+		nctx, cancel := context.WithTimeout(tctx, r.nodeTimeout())
 		fence, err := r.cfg.Nodes[0].Cmd.Incr(nctx, FenceKey(key)).Result()
 		cancel()
 		if err == nil {

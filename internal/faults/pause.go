@@ -25,7 +25,7 @@ type pause struct {
 func init() {
 	Register(Kind{
 		Name:        "pause",
-		About:       "freeze a client (job, timers, renewer) at a point (after-acquire, before-write, before-release, in-acquire, in-renew, random) or at a time",
+		About:       "freeze a client (job, timers, renewer) at a point (after-acquire, before-write, before-release, in-acquire, in-renew, before-token, random) or at a time",
 		Fields:      []string{"client", "duration", "cause"},
 		Triggers:    []string{history.TriggerPoint, history.TriggerAt},
 		PointHint:   "where the client freezes: " + strings.Join(pausePoints(), ", ") + ` (or "at: 10s", a scenario time)`,
@@ -38,7 +38,7 @@ func init() {
 
 // pausePoints are the points a pause may name (PointRandom aside).
 func pausePoints() []string {
-	return append(history.WorkPoints(), history.PointInAcquire, history.PointInRenew)
+	return append(history.WorkPoints(), history.PointInAcquire, history.PointInRenew, history.PointBeforeToken)
 }
 
 func (f *pause) Decode(d Decoder) {

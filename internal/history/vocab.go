@@ -56,6 +56,12 @@ const (
 	PointInAcquire = "in-acquire"
 	// PointInRenew is before each renewal of a lease renewer (watchdog).
 	PointInRenew = "in-renew"
+	// PointBeforeToken is inside the acquire of a lock that takes its
+	// fencing token in a step of its own after the grant (redlock-fenced:
+	// INCR after the quorum and the validity check): a pause there lets
+	// the lease expire before the holder has its token, so the next holder
+	// may get a lower token than the stale one (Kleppmann 2016; issue 34).
+	PointBeforeToken = "before-token"
 )
 
 // WorkPoints are the points every workload passes through while it holds a

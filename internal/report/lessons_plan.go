@@ -276,14 +276,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			"+validity := ttl - elapsed - drift",
 			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
 	}
-	if f.Algorithm == "watchdog" && b.Algorithm != "watchdog" {
-		add(tr(lang, "diff.watchdog"),
-			"+for range time.Tick(ttl / 3) {",
-			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
-			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
-			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
-			"+}")
-	}
+	out = append(out, watchdogChanges(lang, b, f)...)
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
 	if a, ok := algo.Lookup(f.Algorithm); fFenced && !bFenced && ok && a.Traits.MultiNode {
 		// A fenced Redlock keeps its acquire and takes the token after
@@ -355,11 +348,14 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	switch {
 	case f.Algorithm == "safe-wait-all" && b.Algorithm == "safe-wait":
 		add(tr(lang, "diff.wait", tr(lang, "diff.wait.all")),
-			"-if WAIT 1 timeout < 1 { release(); return retry }",
-			"+if WAIT replicas timeout < replicas { release(); return retry }")
+			"-n, err := WAIT 1 timeout",
+			"-if err != nil || n < 1 { release(); return retry }",
+			"+n, err := WAIT replicas timeout",
+			"+if err != nil || n < replicas { release(); return retry }")
 	case strings.HasSuffix(f.Algorithm, "-wait") && !strings.Contains(b.Algorithm, "-wait"):
 		add(tr(lang, "diff.wait", tr(lang, "diff.wait.one")), acquireLine(lang, f),
-			"+if WAIT 1 timeout < 1 {"+cm(lang, "wait"),
+			"+n, err := WAIT 1 timeout"+cm(lang, "wait"),
+			"+if err != nil || n < 1 {"+cm(lang, "waiterr"),
 			"+    release(); return retry",
 			"+}")
 	}
@@ -378,7 +374,11 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 			}
 		}
 	}
-	if len(aofNodes) > 0 {
+	if len(aofNodes) > 0 && len(before) == 1 && before[0] == "aof-everysec" {
+		// AOF was on already: the fsync policy is the whole change.
+		add(tr(lang, "diff.aof"), " appendonly yes       # "+strings.Join(aofNodes, ", ")+" ("+tr(lang, "code.unchanged")+")",
+			"-appendfsync everysec", "+appendfsync always")
+	} else if len(aofNodes) > 0 {
 		var lines []string
 		for _, p := range before {
 			switch p {
@@ -392,6 +392,33 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 		}
 		lines = append(lines, "+appendonly yes       # "+strings.Join(aofNodes, ", "), "+appendfsync always")
 		add(tr(lang, "diff.aof"), lines...)
+	}
+	return out
+}
+
+// watchdogChanges are the changes a fix makes to a lease renewer: a
+// watchdog that renews every TTL/3 and stops the job when a renewal
+// fails, and the cap that gives a hung job's lock up (watchdog-bounded).
+func watchdogChanges(lang Lang, b, f Results) []codeChange {
+	var out []codeChange
+	add := func(note string, lines ...string) { out = append(out, change(note, lines...)) }
+	if f.Algorithm == "watchdog" && b.Algorithm != "watchdog" {
+		add(tr(lang, "diff.watchdog"),
+			"+for range time.Tick(ttl / 3) {",
+			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
+			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
+			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
+			"+}")
+	}
+	if b.Algorithm == "watchdog" && f.Algorithm == "watchdog-bounded" {
+		add(tr(lang, "diff.watchdogcap"),
+			"+renewals := 0",
+			" for range time.Tick(ttl / 3) {",
+			"+    if renewals == maxRenewals { job.Stop(); release(); break }"+cm(lang, "cap"),
+			"     reply, err := EVAL \"…PEXPIRE…\" 1 lock-key owner-token ttl",
+			"     if err != nil || reply == 0 { job.Stop(); break }",
+			"+    renewals++",
+			" }")
 	}
 	return out
 }

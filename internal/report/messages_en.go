@@ -277,6 +277,7 @@ var messagesEN = map[string]string{
 	"point.before-release":             "just before releasing the lock",
 	"point.in-acquire":                 "in the middle of its acquire (its nodes had answered, its elapsed time not yet measured)",
 	"point.in-renew":                   "just before a renewal",
+	"point.before-token":               "after its grant, before it took its fencing token",
 	"n.resume":                         "%s woke up after being frozen for %s%s.",                                                                                                                   // client, duration, belief suffix
 	"n.resume.belief":                  " and still believes it holds the lock on %s (%s)",                                                                                                          // key, token text
 	"n.resume.belief.permit":           " and still believes it holds a permit of %s (%s)",                                                                                                          // key, token text

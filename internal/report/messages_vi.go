@@ -272,6 +272,7 @@ var messagesVI = map[string]string{
 	"point.before-release":             "ngay trước khi nhả lock",
 	"point.in-acquire":                 "giữa lúc lấy lock (các node đã trả lời, thời gian đã trôi qua chưa được đo)",
 	"point.in-renew":                   "ngay trước một lần gia hạn",
+	"point.before-token":               "sau khi được cấp lock, trước khi lấy fencing token",
 	"n.resume":                         "%s tỉnh dậy sau %s bị đóng băng%s.",
 	"n.resume.belief":                  " và vẫn tin rằng mình giữ lock trên %s (%s)",
 	"n.resume.belief.permit":           " và vẫn tin rằng mình giữ một permit của %s (%s)",

@@ -240,6 +240,12 @@ func MarkOf(r Results, req string) Mark {
 		if struckHolder(r) && !header(r).InProcess() {
 			return bounded(r)
 		}
+		// A holder whose job outlived its TTL and whose lock gave it
+		// up (a capped watchdog): the lock came free though the job
+		// never ended.
+		if gaveUp(r) {
+			return Mark{Showing: Kept}
+		}
 	case ReqFaultTolerance:
 		if !planHas(nodeEffects) {
 			return Mark{}
@@ -324,6 +330,17 @@ func contended(r Results) bool {
 func outlivedTTL(r Results) bool {
 	return slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
 		return c.Kind == claim.Hold && c.Believed && c.TTL > 0 && c.End-c.Start > c.TTL
+	})
+}
+
+// gaveUp reports whether a client of run r believed it held a lock for
+// longer than its TTL and the hold ended because the lock told it the
+// lease was lost (a Hold claim ended account.HoldLost): a renewer that
+// gave a still-running job's lock up (watchdog-bounded's cap), so the
+// lock came free without the job's end.
+func gaveUp(r Results) bool {
+	return slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+		return c.Kind == claim.Hold && c.Believed && c.TTL > 0 && c.End-c.Start > c.TTL && c.How == account.HoldLost
 	})
 }
 

@@ -60,3 +60,9 @@ func joinList(names []string, conj string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
+
+// tokenAfterGrantNames lists the algorithms that take their fencing token
+// in a step of their own after the grant, as "redlock-fenced".
+func tokenAfterGrantNames() string {
+	return orList(algo.Where(func(t algo.Traits) bool { return t.TokenAfterGrant }))
+}

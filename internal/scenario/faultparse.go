@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -572,4 +573,27 @@ func (p *parser) nodePersistence(f field, nodes int) map[string]string {
 		}
 	}
 	return out
+}
+
+// checkBeforeToken refuses a fault at the before-token point for an
+// algorithm that takes no fencing token after its grant: the point would
+// never be reached, and the run would test nothing.
+func (p *parser) checkBeforeToken(s Scenario) {
+	if s.Algorithm == "" || traitsOf(s.Algorithm).TokenAfterGrant {
+		return
+	}
+	for i, f := range s.Faults {
+		if f.When.Kind != history.TriggerPoint || f.When.Point != history.PointBeforeToken {
+			continue
+		}
+		at := p.root
+		if f.Line > 0 {
+			at = &yaml.Node{Line: f.Line, Column: f.Column}
+		}
+		why := "takes no fencing token"
+		if traitsOf(s.Algorithm).Fenced {
+			why = "takes its fencing token in the same step as the grant"
+		}
+		p.errorf(at, fmt.Sprintf("faults[%d].point", i), "before-token is the gap between a grant and a fencing token taken after it, which only %s has; %s %s, so the point is never reached (pause at after-acquire or in-acquire instead)", tokenAfterGrantNames(), s.Algorithm, why)
+	}
 }

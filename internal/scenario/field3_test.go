@@ -160,3 +160,31 @@ func TestASingletonCronWorkerTakesNoLockPerFire(t *testing.T) {
 		t.Fatalf("a singleton cron worker refused: %v", err)
 	}
 }
+
+func TestABeforeTokenPauseNeedsALockThatTakesItsTokenAfterTheGrant(t *testing.T) {
+	const fault = "faults:\n  - {kind: pause, client: w1, point: before-token, duration: 15s}\n"
+	tests := []struct {
+		name, head, want string
+	}{
+		{"redlock-fenced takes it", "clients: 2\nnodes: 5\nalgorithm: redlock-fenced\nttl: 10s\nworkload: {kind: payment, fencing: true}\n", ""},
+		{"redlock, with no token, is told the point is never reached", "clients: 2\nnodes: 5\nalgorithm: redlock\nttl: 10s\n",
+			"t.yaml:6:5: faults[0].point: before-token is the gap between a grant and a fencing token taken after it, which only redlock-fenced has; redlock takes no fencing token"},
+		{"fenced, whose script sets the key and the token at once, is told so", "clients: 2\nalgorithm: fenced\nttl: 10s\nworkload: {kind: payment, fencing: true}\n",
+			"fenced takes its fencing token in the same step as the grant, so the point is never reached"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(tt.head+fault))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want == "":
+				checkRoundTrip(t, s)
+			case err == nil:
+				t.Fatalf("parsed; want %s", tt.want)
+			case !strings.Contains(err.Error(), tt.want):
+				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
+			}
+		})
+	}
+}

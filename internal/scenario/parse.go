@@ -841,6 +841,7 @@ var topFields = []func(t *top){
 		p.minHold(fs["min_hold"], s)
 		p.perClientFinish(fs, s)
 		p.processFinish(s)
+		p.checkBeforeToken(*s)
 		p.checkDir(*s)
 	},
 	func(t *top) {
