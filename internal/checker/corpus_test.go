@@ -471,73 +471,50 @@ func corpusCases() []corpusCase {
 			b.h, expectation{verdict: Invalid, kinds: []string{KindNotLinearizable}, informational: []string{KindMutexOverlap}})
 	}
 	add("valid-fenced-pause-s03", "lock-theory S03 / Kleppmann timeline 1 with fencing and claim-first: w1's stale charge refused", kleppmann1(true), valid(KindMutexOverlap))
+	// The check-and-set cases are the fenced ones with antirez's unique,
+	// unordered owner tokens in place of the fencing token (the claim
+	// stores the holder's as currlock): a teacher found the fenced late
+	// claim valid and the check-and-set one invalid for the same accepted
+	// writes (issue 34, redlock-gc-pause-cas-late-claim against its fenced
+	// twin).
 	for _, c := range []struct {
 		name, source string
+		cas          bool    // check-and-set, not a fencing token
 		w2Read       float64 // when w2 first reads the invoice
 		result       string  // what it reads
 		want         expectation
 	}{
 		{"valid-fenced-stale-charge-before-new-claim", "lock-theory §7.2, S03: w2 (token 2) is paused between its grant and its claim; w1's expired lease (token 1) charges and the resource accepts it, having seen no higher token; then w2 claims, reads paid and charges nothing: the resource saw the holders one at a time, in token order (issue 29: fenced explore)",
-			36.3, "paid", valid(KindMutexOverlap)},
+			false, 36.3, "paid", valid(KindMutexOverlap)},
 		{"invalid-fenced-stale-charge-after-new-read", "lock-theory §7.2: w2 (token 2) read the invoice unpaid before w1's stale charge (token 1) was accepted: the resource saw w1 act inside w2's hold, after w2 had used it",
-			30.2, "unpaid", invalid(KindMutexOverlap, KindNotLinearizable)},
-	} {
-		b := newHB(true)
-		b.acquire("w1", inv1, 0, 0.1, 1)
-		b.write("w1", inv1, workload.ActionClaim, 0.15, 0.2, 1)
-		b.read("w1", inv1, 0.2, 0.3, "unpaid")
-		b.fault("pause", []string{"w1"}, 1, 36)
-		b.acquire("w2", inv1, 29.9, 30, 2)
-		if c.w2Read > 36 {
-			b.fault("pause", []string{"w2"}, 30, 36.2)
-		}
-		if c.w2Read < 36 {
-			b.read("w2", inv1, c.w2Read, c.w2Read+0.05, c.result)
-		}
-		b.write("w1", inv1, workload.ActionCharge, 36.05, 36.1, 1)
-		b.write("w1", inv1, workload.ActionMarkPaid, 36.1, 36.15, 1)
-		b.release("w1", inv1, 36.16, 36.2, false)
-		if c.w2Read > 36 {
-			b.write("w2", inv1, workload.ActionClaim, c.w2Read-0.05, c.w2Read, 2)
-			b.read("w2", inv1, c.w2Read, c.w2Read+0.05, c.result)
-		}
-		b.release("w2", inv1, 36.5, 36.6, true)
-		add(c.name, c.source, b.h, c.want)
-	}
-	// The same two histories with antirez's check-and-set in place of the
-	// fencing token (unique, unordered owner tokens; the claim stores the
-	// holder's as currlock): a teacher found the fenced late claim valid and
-	// the check-and-set one invalid for the same accepted writes (issue 34,
-	// redlock-gc-pause-cas-late-claim against its fenced twin).
-	for _, c := range []struct {
-		name, source string
-		w2Read       float64
-		result       string
-		want         expectation
-	}{
+			false, 30.2, "unpaid", invalid(KindMutexOverlap, KindNotLinearizable)},
 		{"valid-cas-stale-charge-before-new-claim", "lock-theory §7.3, antirez 2016: w2 is paused between its grant and its claim; w1's expired lease charges while currlock still holds w1's token and the resource accepts it; then w2 claims, reads paid and charges nothing: the resource saw the holders one at a time, in claim order",
-			36.3, "paid", valid(KindMutexOverlap)},
+			true, 36.3, "paid", valid(KindMutexOverlap)},
 		{"invalid-cas-stale-charge-after-new-read", "lock-theory §7.3: w2 read the invoice unpaid before w1's stale charge was accepted (w2 had not claimed): the resource saw w1 act inside w2's hold, after w2 had used it",
-			30.2, "unpaid", invalid(KindMutexOverlap, KindNotLinearizable)},
+			true, 30.2, "unpaid", invalid(KindMutexOverlap, KindNotLinearizable)},
 	} {
-		b := newHB(false)
-		b.h.Header.CheckAndSet = true
-		b.acquire("w1", inv1, 0, 0.1, 0)
-		b.write("w1", inv1, workload.ActionClaim, 0.15, 0.2, 0)
+		b := newHB(!c.cas)
+		b.h.Header.CheckAndSet = c.cas
+		t1, t2 := int64(1), int64(2)
+		if c.cas {
+			t1, t2 = 0, 0
+		}
+		b.acquire("w1", inv1, 0, 0.1, t1)
+		b.write("w1", inv1, workload.ActionClaim, 0.15, 0.2, t1)
 		b.read("w1", inv1, 0.2, 0.3, "unpaid")
 		b.fault("pause", []string{"w1"}, 1, 36)
-		b.acquire("w2", inv1, 29.9, 30, 0)
+		b.acquire("w2", inv1, 29.9, 30, t2)
 		if c.w2Read > 36 {
 			b.fault("pause", []string{"w2"}, 30, 36.2)
 		}
 		if c.w2Read < 36 {
 			b.read("w2", inv1, c.w2Read, c.w2Read+0.05, c.result)
 		}
-		b.write("w1", inv1, workload.ActionCharge, 36.05, 36.1, 0)
-		b.write("w1", inv1, workload.ActionMarkPaid, 36.1, 36.15, 0)
+		b.write("w1", inv1, workload.ActionCharge, 36.05, 36.1, t1)
+		b.write("w1", inv1, workload.ActionMarkPaid, 36.1, 36.15, t1)
 		b.release("w1", inv1, 36.16, 36.2, false)
 		if c.w2Read > 36 {
-			b.write("w2", inv1, workload.ActionClaim, c.w2Read-0.05, c.w2Read, 0)
+			b.write("w2", inv1, workload.ActionClaim, c.w2Read-0.05, c.w2Read, t2)
 			b.read("w2", inv1, c.w2Read, c.w2Read+0.05, c.result)
 		}
 		b.release("w2", inv1, 36.5, 36.6, true)
