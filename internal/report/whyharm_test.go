@@ -56,3 +56,25 @@ func TestALostUpdateHeadlineTellsTheWriteThatWipedOutTheMost(t *testing.T) {
 		})
 	}
 }
+
+// Teacher 4, #11: "w1's write from an older term was accepted at t=12.2s,
+// after w3 was elected at t=12.2s" — two instants alike to a tenth are
+// told to the millisecond.
+func TestASplitBrainsTwoInstantsThatReadAlikeAreToldToTheMillisecond(t *testing.T) {
+	m := &model{h: history.History{Header: history.Header{TimeScale: 1, Workload: "leader"}}}
+	for _, tt := range []struct {
+		name          string
+		stale, leader float64
+		want          string
+	}{
+		{"12.195 s after 12.161 s", 12.195, 12.161, "accepted at t=12.195s, after w3 was elected at t=12.161s"},
+		{"29.1 s after 10.1 s", 29.07, 10.14, "accepted at t=29.1s, after w3 was elected at t=10.1s"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := m.describeAnomaly(English, checker.Anomaly{Kind: checker.KindSplitBrain, Stale: "w1", Current: "w3", Key: "leader", AtS: tt.stale, StartS: tt.leader})
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
