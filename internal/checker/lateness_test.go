@@ -454,3 +454,30 @@ func TestTheLoadedFailoverWaitRunIsNotJudgedInvalid(t *testing.T) {
 		t.Errorf("verdict %s, spoiled %q; want unknown, spoiled %q", rep.Verdict, c, SpoiledMargin)
 	}
 }
+
+// A fifth reader: the late-claim run's mutex summary said check-and-set
+// "refused the stale holder" while the resource had accepted w1's charge
+// before w2's claim (claim order); the fenced twin said the same of its
+// fence.
+func TestAnOverlapHarmlessInOrderIsNotToldAsARefusal(t *testing.T) {
+	for _, c := range corpusCases() {
+		want, ok := map[string]string{
+			"valid-fenced-stale-charge-before-new-claim": "in token order",
+			"valid-cas-stale-charge-before-new-claim":    "in claim order",
+		}[c.name]
+		if !ok {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			rep := Check(context.Background(), c.h, Options{})
+			for _, r := range rep.Results {
+				if r.Checker != CheckerMutex {
+					continue
+				}
+				if !strings.Contains(r.Summary, want) || strings.Contains(r.Summary, "refused") {
+					t.Errorf("mutex summary %q: want %q and no refusal", r.Summary, want)
+				}
+			}
+		})
+	}
+}

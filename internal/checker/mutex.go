@@ -86,7 +86,8 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	}
 	var anomalies []Anomaly
 	overlaps, informational, dropped := 0, 0, 0
-	kept := [2]int{} // recorded anomalies: [violations, informational]
+	ordered := map[string]int{} // informational overlaps by HarmlessFencedOrder, HarmlessClaimOrder
+	kept := [2]int{}            // recorded anomalies: [violations, informational]
 	steps := 0
 	for _, k := range keys {
 		hs := byKey[k]
@@ -130,6 +131,9 @@ func mutex(ctx context.Context, a *account.Account) Result {
 				if o.info {
 					informational++
 					slot = 1
+					if o.harmless == HarmlessFencedOrder || o.harmless == HarmlessClaimOrder {
+						ordered[o.harmless]++
+					}
 				}
 				if kept[slot] >= maxOverlapAnomalies {
 					dropped++
@@ -169,6 +173,16 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	} else {
 		s := plural(overlaps, "believed-hold overlap", "believed-hold overlaps")
 		switch {
+		case informational > 0 && ordered[HarmlessFencedOrder]+ordered[HarmlessClaimOrder] == informational:
+			// Nothing was refused: the resource took the stale holder's
+			// writes before the newer holder first used it (a fifth
+			// reader: "check-and-set … refused the stale holder" of a
+			// run whose resource accepted w1's charge).
+			order := "token order"
+			if ordered[HarmlessClaimOrder] > 0 {
+				order = "claim order"
+			}
+			s += fmt.Sprintf(" (%d informational: the resource took the stale holder's writes before the newer holder first used it, one holder at a time, in %s)", informational, order)
 		case informational > 0 && kind.Efficiency:
 			s += fmt.Sprintf(" (%d informational: an efficiency lock, duplicate work is waste)", informational)
 		case informational > 0 && ix.dedup != "" && h.Header.FencingEnforced:
