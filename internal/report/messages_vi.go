@@ -175,6 +175,7 @@ var messagesVI = map[string]string{
 	"a.mutex-overlap.permits":          "%s đều tin rằng mình giữ một permit của %s từ t=%ss đến t=%ss: nhiều client giữ hơn số %d permit của nó.",
 	"n.release.permit":                 "%s trả lại permit của nó trên %s.",
 	"a.stale-write-accepted":           "Tài nguyên đã chấp nhận lần ghi của %[1]s trên %[3]s lúc t=%[4]ss dù %[2]s đã ghi vào đó dưới một lease mới hơn.",
+	"n.acquire.nodes.gone":             "Lần lấy lock %[2]s của %[1]s, bắt đầu lúc t=%[3]ss, giờ mới trả về, là được %[4]s cấp (%[5]d/%[6]d, quorum %[7]d) (%[8]s, TTL %[9]s); lock mà nó báo đã mất quorum từ lúc t=%[10]ss, nên %[1]s tin rằng mình giữ một lock mà nó không còn giữ.",
 	"n.acquire.nodes":                  "%s lấy được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
 	"n.probe":                          "Kiểm tra cuối: %s lấy được lock trên %s (%s).",
 	"n.probe.nolock":                   "Kiểm tra cuối: %s được đối chứng không-lock cho vào %s; đối chứng này không lấy gì cả (%s).",

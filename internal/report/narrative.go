@@ -281,6 +281,15 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		case o.F == history.Probe:
 			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt))
 		case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
+			if g, ok := m.a.GrantOf(i); ok && g.Ended.Kind != account.EndHeld && g.End <= o.Complete {
+				// The reply came after the lock it reported had lost its
+				// quorum (a pause inside the acquire): "acquired the lock
+				// on n1–n5" would say w1 held keys it no longer had (a
+				// fifth reader, redlock-gc-pause-fenced-token-late).
+				n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.nodes.gone", who, key, instant(m.sec(o.Invoke)), strings.Join(o.Value.Nodes, ", "),
+					len(o.Value.Nodes), len(m.nodes), m.a.Quorum(), tt, ttl, instant(m.sec(g.End))))
+				break
+			}
 			n.add(at, 2, StepAcquire, c, tr(lang, "n.acquire.nodes", who, key, strings.Join(o.Value.Nodes, ", "),
 				len(o.Value.Nodes), len(m.nodes), m.a.Quorum(), tt, ttl))
 		case n.kind.Permits:
