@@ -171,29 +171,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	if overlaps == 0 {
 		parts = append(parts, fmt.Sprintf("no overlapping holds among %s", plural(len(holds), "believed hold", "believed holds")))
 	} else {
-		s := plural(overlaps, "believed-hold overlap", "believed-hold overlaps")
-		switch {
-		case informational > 0 && ordered[HarmlessFencedOrder]+ordered[HarmlessClaimOrder] == informational:
-			// Nothing was refused: the resource took the stale holder's
-			// writes before the newer holder first used it (a fifth
-			// reader: "check-and-set … refused the stale holder" of a
-			// run whose resource accepted w1's charge).
-			order := "token order"
-			if ordered[HarmlessClaimOrder] > 0 {
-				order = "claim order"
-			}
-			s += fmt.Sprintf(" (%d informational: the resource took the stale holder's writes before the newer holder first used it, one holder at a time, in %s)", informational, order)
-		case informational > 0 && kind.Efficiency:
-			s += fmt.Sprintf(" (%d informational: an efficiency lock, duplicate work is waste)", informational)
-		case informational > 0 && ix.dedup != "" && h.Header.FencingEnforced:
-			s += fmt.Sprintf(" (%d informational: the fencing token or the idempotency key kept the second holder's effect out)", informational)
-		case informational > 0 && ix.dedup != "":
-			s += fmt.Sprintf(" (%d informational: the idempotency key let only one charge through)", informational)
-		case informational > 0 && h.Header.CheckAndSet:
-			s += fmt.Sprintf(" (%d informational: the resource's check-and-set of the lock's token refused the stale holder)", informational)
-		case informational > 0:
-			s += fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
-		}
+		s := plural(overlaps, "believed-hold overlap", "believed-hold overlaps") + whyInformational(h, ix, kind, informational, ordered)
 		if dropped > 0 {
 			s += fmt.Sprintf(" (%d not listed)", dropped)
 		}
@@ -587,4 +565,33 @@ func semaphoreOverlap(h history.History, active []Hold, cur Hold, permits int64)
 	explain := fmt.Sprintf("%d clients (%s) believed they held one of the %d permits of %s at once from %s to %s",
 		len(clients), strings.Join(clients, ", "), permits, cur.Key, at(h, cur.Start), at(h, end))
 	return newAnomaly(h, KindMutexOverlap, cur.Key, clients, cur.Start, end, explain, ops...), true
+}
+
+// whyInformational is the mutex summary's reason its informational
+// overlaps (informational of them; ordered: those harmless in token or
+// claim order, by Harmless*) did no harm, " (…)", or "" for none.
+func whyInformational(h history.History, ix *writeIndex, kind workload.Kind, informational int, ordered map[string]int) string {
+	switch {
+	case informational > 0 && ordered[HarmlessFencedOrder]+ordered[HarmlessClaimOrder] == informational:
+		// Nothing was refused: the resource took the stale holder's
+		// writes before the newer holder first used it (a fifth
+		// reader: "check-and-set … refused the stale holder" of a
+		// run whose resource accepted w1's charge).
+		order := "token order"
+		if ordered[HarmlessClaimOrder] > 0 {
+			order = "claim order"
+		}
+		return fmt.Sprintf(" (%d informational: the resource took the stale holder's writes before the newer holder first used it, one holder at a time, in %s)", informational, order)
+	case informational > 0 && kind.Efficiency:
+		return fmt.Sprintf(" (%d informational: an efficiency lock, duplicate work is waste)", informational)
+	case informational > 0 && ix.dedup != "" && h.Header.FencingEnforced:
+		return fmt.Sprintf(" (%d informational: the fencing token or the idempotency key kept the second holder's effect out)", informational)
+	case informational > 0 && ix.dedup != "":
+		return fmt.Sprintf(" (%d informational: the idempotency key let only one charge through)", informational)
+	case informational > 0 && h.Header.CheckAndSet:
+		return fmt.Sprintf(" (%d informational: the resource's check-and-set of the lock's token refused the stale holder)", informational)
+	case informational > 0:
+		return fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
+	}
+	return ""
 }
