@@ -118,17 +118,7 @@ func TestARestartClientFaultIsReadWithItsRestoreMode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Parse("t.yaml", []byte(head+tt.fault))
-			switch {
-			case tt.want == "" && err != nil:
-				t.Fatal(err)
-			case tt.want == "":
-				checkRoundTrip(t, s)
-			case err == nil:
-				t.Fatalf("parsed; want %s", tt.want)
-			case !strings.Contains(err.Error(), tt.want):
-				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
-			}
+			parsesOrRefuses(t, head+tt.fault, tt.want)
 		})
 	}
 }
@@ -174,17 +164,24 @@ func TestABeforeTokenPauseNeedsALockThatTakesItsTokenAfterTheGrant(t *testing.T)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Parse("t.yaml", []byte(tt.head+fault))
-			switch {
-			case tt.want == "" && err != nil:
-				t.Fatal(err)
-			case tt.want == "":
-				checkRoundTrip(t, s)
-			case err == nil:
-				t.Fatalf("parsed; want %s", tt.want)
-			case !strings.Contains(err.Error(), tt.want):
-				t.Fatalf("got\n%v\nwant …%s…", err, tt.want)
-			}
+			parsesOrRefuses(t, tt.head+fault, tt.want)
 		})
+	}
+}
+
+// parsesOrRefuses parses doc: with want "", it must parse and round-trip;
+// otherwise it must be refused with an error containing want.
+func parsesOrRefuses(t *testing.T, doc, want string) {
+	t.Helper()
+	s, err := Parse("t.yaml", []byte(doc))
+	switch {
+	case want == "" && err != nil:
+		t.Fatal(err)
+	case want == "":
+		checkRoundTrip(t, s)
+	case err == nil:
+		t.Fatalf("parsed; want %s", want)
+	case !strings.Contains(err.Error(), want):
+		t.Fatalf("got\n%v\nwant …%s…", err, want)
 	}
 }

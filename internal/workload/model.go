@@ -315,13 +315,13 @@ func (m Model) step(s State, in Input, out Output) (bool, interface{}) {
 	return true, s
 }
 
-// fencedBefore reports whether a fenced resource may accept in, a write
+// servedInOrder reports whether a fenced resource may accept in, a write
 // of a client that is not the holder: its token is lower than the
 // holder's, and the holder has not read or written the key since its
 // grant (lock-theory §7.2, S03); or whether a check-and-set resource
 // may: its currlock is still the writer's token (State.Claimant), the
 // holder not having read or written the key since its grant (§7.3).
-func fencedBefore(s State, in Input) bool {
+func servedInOrder(s State, in Input) bool {
 	return in.Fenced && in.Fence > 0 && s.Fence > in.Fence && !s.Touched ||
 		in.CheckAndSet && s.Claimant == in.Client && !s.Touched
 }
@@ -338,13 +338,13 @@ func disjoint(a, b string) bool {
 
 // apply applies an accepted write; false when the model forbids it.
 func (m Model) apply(s State, in Input, out Output) (bool, State) {
-	if !in.Free && !in.Unguarded && s.Holder != in.Client && !fencedBefore(s, in) {
+	if !in.Free && !in.Unguarded && s.Holder != in.Client && !servedInOrder(s, in) {
 		return false, s
 	}
+	if in.CheckAndSet {
+		s.Claimant = in.Client // kept only when the write is legal
+	}
 	if m.Apply == nil {
-		if in.CheckAndSet {
-			s.Claimant = in.Client
-		}
 		return true, s
 	}
 	ok, r := m.Apply(s.R, in, out)
@@ -352,9 +352,6 @@ func (m Model) apply(s State, in Input, out Output) (bool, State) {
 		return false, s
 	}
 	s.R = r
-	if in.CheckAndSet {
-		s.Claimant = in.Client
-	}
 	return true, s
 }
 
