@@ -298,10 +298,10 @@ func (s *sim) cmdFlush(c command) {
 // deadline is the deadline, on the run's clock, that a TTL argument sets
 // at t: unit px (ms from t), ex (s from t), pxat (unix ms), exat (unix s)
 // — SET's PX, EX, PXAT and EXAT; PEXPIRE, EXPIRE, PEXPIREAT and EXPIREAT.
-// An absolute one is mapped with the run's start (Header.Started): the
-// observer stamps each command with the node's wall clock less that start,
-// so both are on one clock (a node clock fault shifts TTLs, not the
-// node's clock). -1 when the value does not parse, or for an absolute one
+// The node counts it on its wall clock, which may run at another rate than
+// the run's (Header.NodeDuration, NodeInstant: an absolute one is mapped
+// with the run's start); a node clock fault shifts TTLs, not the node's
+// clock. -1 when the value does not parse, or for an absolute one
 // in a history that does not say when it started (history.Validate
 // refuses such a file).
 func (s *sim) deadline(unit, v string, t int64) int64 {
@@ -317,12 +317,11 @@ func (s *sim) deadline(unit, v string, t int64) int64 {
 	n = min(max(n, -limit), limit)
 	switch unit {
 	case "px", "ex":
-		return t + n*mul
+		return t + s.a.H.Header.NodeDuration(n*mul)
 	case "pxat", "exat":
-		if s.a.H.Header.Started.IsZero() {
-			return -1
+		if at, ok := s.a.H.Header.NodeInstant(n * mul); ok {
+			return at
 		}
-		return n*mul - s.a.H.Header.Started.UnixNano()
 	}
 	return -1
 }

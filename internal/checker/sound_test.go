@@ -111,9 +111,10 @@ func TestAPartlyJudgedCheckIsUnknown(t *testing.T) {
 // none for w2 (the record lacks w1's DEL): two owners held the lock, though
 // the believed holds do not overlap.
 func TestAGrantTheNodeContradictsIsTwoOwners(t *testing.T) {
-	build := func(w2At float64) history.History {
+	build := func(w2At, wallRate float64) history.History {
 		b := newHB(false)
 		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
+		b.h.Header.WallRate = wallRate
 		node := func(c string, at float64, lua bool, args ...string) {
 			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
 				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
@@ -129,13 +130,27 @@ func TestAGrantTheNodeContradictsIsTwoOwners(t *testing.T) {
 		return named(b.h, "unbacked")
 	}
 	t.Run("a grant while the node held the other owner's key is a mutex overlap", func(t *testing.T) {
-		res := Mutex(context.Background(), build(2))
+		res := Mutex(context.Background(), build(2, 0))
 		if !slices.ContainsFunc(res.Anomalies, func(a Anomaly) bool { return a.Kind == KindMutexOverlap && a.Stale == "w1" && a.Current == "w2" }) {
 			t.Errorf("got %s: %s", res.Verdict, res.Summary)
 		}
 	})
 	t.Run("a grant after the other owner's key expired on the node is none", func(t *testing.T) {
-		if res := Mutex(context.Background(), build(12)); res.Verdict != Valid {
+		if res := Mutex(context.Background(), build(12, 0)); res.Verdict != Valid {
+			t.Errorf("got %s: %s", res.Verdict, res.Summary)
+		}
+	})
+	// A host slewing its wall clock (found at 1.005 on a freshly booted CI
+	// machine): Redis counts w1's 10 s TTL on the wall clock, so on the
+	// run's clock w1's key ended at 0.05 + 10/1.005 = 10.000 s, before w2's
+	// SET at 10.03 s. Read at rate 1 it would end at 10.05 s: a false overlap.
+	t.Run("a grant after the key expired on a node whose wall clock ran fast is none", func(t *testing.T) {
+		if res := Mutex(context.Background(), build(9.98, 1.005)); res.Verdict != Valid {
+			t.Errorf("got %s: %s", res.Verdict, res.Summary)
+		}
+	})
+	t.Run("the same grant read with the wall clock at the run's rate is an overlap", func(t *testing.T) {
+		if res := Mutex(context.Background(), build(9.98, 0)); res.Verdict != Invalid {
 			t.Errorf("got %s: %s", res.Verdict, res.Summary)
 		}
 	})

@@ -283,6 +283,15 @@ type Header struct {
 	// planned start (LateStart): how busy the machine was. Every wall ns of lag is TimeScale ns of
 	// scenario time the clients did not get on time.
 	MaxTimerLagNS int64 `json:"max_timer_lag_ns,omitempty"`
+	// WallRate is how many ns the host's wall clock (CLOCK_REALTIME) ran
+	// per ns of the run's own monotonic clock, measured from the run's
+	// start to its end; 0 (not measured, or equal to within 1e-6) reads
+	// as 1. Redis stamps MONITOR lines and counts a key's TTL on the wall
+	// clock, the harness times clients on the monotonic one: on a host
+	// whose wall clock is slewed (found at 1.005: a 10 s TTL ended 50 ms
+	// of the run's clock early), a key set with PX n lives n/WallRate ns
+	// of the run's clock (NodeDuration).
+	WallRate float64 `json:"wall_rate,omitempty"`
 	// Streaming is true in the header of a file still being written while
 	// the run goes on (Recorder.Stream); the finished run's file is
 	// rewritten without it. A file whose header still says streaming was
@@ -322,6 +331,52 @@ func (h Header) ScenarioSeconds(ns int64) float64 {
 // a 35 s pause at scale 3 reads 35 s again, not 34.999999998 s).
 func (h Header) ScenarioTime(ns int64) time.Duration {
 	return time.Duration(float64(ns) * h.scale()).Round(time.Microsecond)
+}
+
+// wallRate is WallRate, 1 when unset or not a plausible rate.
+func (h Header) wallRate() float64 {
+	if !(h.WallRate > 0.5 && h.WallRate < 2) {
+		return 1
+	}
+	return h.WallRate
+}
+
+// NodeDuration converts a span the nodes count on their wall clock (a
+// TTL: PX, EX, PEXPIRE, in ns) to ns of the run's clock: n / WallRate.
+func (h Header) NodeDuration(ns int64) int64 {
+	r := h.wallRate()
+	if r == 1 {
+		return ns
+	}
+	return int64(math.Round(float64(ns) / r))
+}
+
+// NodeInstant maps an absolute Unix time on the nodes' wall clock (ns;
+// PXAT, EXAT, PEXPIREAT, EXPIREAT) onto the run's clock: ns since
+// Started, at WallRate. ok is false when the history does not say when
+// it started.
+func (h Header) NodeInstant(unixNS int64) (t int64, ok bool) {
+	if h.Started.IsZero() {
+		return 0, false
+	}
+	return h.NodeDuration(unixNS - h.Started.UnixNano()), true
+}
+
+// WallRateOf is the wall clock's ns per monotonic ns over a span that
+// took mono on the monotonic clock and wall on the wall clock, as
+// Header.WallRate records it (to 1e-6): 0 when they agree to within 1e-6
+// or mono is not positive. The runner measures it from the run's start
+// (a time.Now() reading, whose Sub is monotonic and whose Round(0).Sub is
+// wall) to the end of its record.
+func WallRateOf(mono, wall time.Duration) float64 {
+	if mono <= 0 {
+		return 0
+	}
+	r := float64(wall) / float64(mono)
+	if math.Abs(r-1) < 1e-6 || r <= 0 {
+		return 0
+	}
+	return math.Round(r*1e6) / 1e6
 }
 
 // Wall converts a scenario-time duration to wall ns.

@@ -218,6 +218,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	// Every command the nodes ran is recorded before the history is read.
 	r.drainObservers(context.WithoutCancel(ctx))
 	r.recordSwitches()
+	end, start := time.Now(), r.rec.Start()
+	h.Header.WallRate = history.WallRateOf(end.Sub(start), end.Round(0).Sub(start.Round(0)))
 	h.Ops = r.rec.Ops()
 	if err := ctx.Err(); err != nil {
 		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)

@@ -517,9 +517,9 @@ func (m *model) deadlineOf(opts []string, t int64) int64 {
 func (m *model) expiryAt(unit string, n, t int64) int64 {
 	switch unit {
 	case "px", "pexpire":
-		return t + n*1e6
+		return t + m.h.Header.NodeDuration(n*1e6)
 	case "ex", "expire":
-		return t + n*1e9
+		return t + m.h.Header.NodeDuration(n*1e9)
 	case "pxat", "pexpireat":
 		return m.atRunClock(n * 1e6)
 	case "exat", "expireat":
@@ -530,14 +530,14 @@ func (m *model) expiryAt(unit string, n, t int64) int64 {
 
 // atRunClock maps an absolute Unix time (ns; PXAT, EXAT, PEXPIREAT,
 // EXPIREAT) onto the run's clock: the history's instants count from the
-// run's start (Header.Started), on the clock the nodes stamp commands
-// with. -1 (no deadline it can tell) when the history does not say when
-// it started.
+// run's start (Header.Started), the nodes' wall clock running at
+// Header.WallRate. -1 (no deadline it can tell) when the history does not
+// say when it started.
 func (m *model) atRunClock(unixNS int64) int64 {
-	if m.h.Header.Started.IsZero() {
-		return -1
+	if t, ok := m.h.Header.NodeInstant(unixNS); ok {
+		return t
 	}
-	return unixNS - m.h.Header.Started.UnixNano()
+	return -1
 }
 
 // lifeOf returns the life the node command rec created.
