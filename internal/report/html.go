@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,8 +183,24 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	if t := lagText(lang, in.History); t != "" {
 		add("run.lag", t, false)
 	}
+	add("run.wallrate", wallRateText(lang, h), false)
 	add("run.version", in.Version, true)
 	return p
+}
+
+// wallRateText is the host clock row: the rate the host's wall clock
+// ran at against the run's clock (Header.WallRate), on which Redis counts
+// TTLs, when it differed by 0.01 % or more; "" otherwise.
+func wallRateText(lang Lang, h history.Header) string {
+	r := h.WallRate
+	if r <= 0 || math.Abs(r-1) < 1e-4 {
+		return ""
+	}
+	key := "run.wallrate.fast"
+	if r < 1 {
+		key = "run.wallrate.slow"
+	}
+	return tr(lang, key, r, 100*math.Abs(1-1/r))
 }
 
 // lagText is the machine load row: the run's worst lateness (the

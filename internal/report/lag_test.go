@@ -51,3 +51,29 @@ func TestTheMachineLoadRowTellsAClientsLateStart(t *testing.T) {
 		})
 	}
 }
+
+// A freshly booted CI VM slewed its wall clock 0.5 % fast: Redis counted
+// every TTL on it, so a report says so, in each language, fast or slow.
+func TestTheHostClockRowTellsAWallClockThatRanApart(t *testing.T) {
+	tests := []struct {
+		name string
+		lang Lang
+		rate float64
+		want string
+	}{
+		{"a wall clock 0.5 % fast shortens each TTL", English, 1.005, "ran fast, at 1.0050× the run's own clock: each TTL here lasted 0.50 % less"},
+		{"a wall clock 0.5 % slow lengthens each TTL", English, 0.995, "ran slow, at 0.9950× the run's own clock: each TTL here lasted 0.50 % more"},
+		{"a Vietnamese row says fast as fast", Vietnamese, 1.005, "chạy nhanh, bằng 1,0050 lần"},
+		{"a Vietnamese row says slow as slow", Vietnamese, 0.995, "chạy chậm, bằng 0,9950 lần"},
+		{"a rate within 0.01 % has no row", English, 1.00005, ""},
+		{"an unmeasured rate has no row", English, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := wallRateText(tt.lang, history.Header{WallRate: tt.rate})
+			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+				t.Errorf("row %q: want %q", got, tt.want)
+			}
+		})
+	}
+}

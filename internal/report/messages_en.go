@@ -69,7 +69,10 @@ var messagesEN = map[string]string{
 	"run.wall":           "Wall time",
 	"run.wall.text":      "%.2f s",
 	"run.lag":            "Machine load",
-	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)", // wall ms, scenario s, threshold ms
+	"run.wallrate":       "Host clock",
+	"run.wallrate.fast":  "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
+	"run.wallrate.slow":  "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
+	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)",                                       // wall ms, scenario s, threshold ms
 	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; a lateness of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)",
 	"run.scenario.s":     "Scenario time covered",
 	"run.file":           "Scenario file",
