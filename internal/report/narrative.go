@@ -446,7 +446,16 @@ func (n *narrator) faults() {
 			n.cut(w, c, dur)
 			continue
 		}
-		n.add(c.Start, 1, StepFault, c, byHand(lang, st, m.faultSentence(lang, w, dur)))
+		at, told := c.Start, c
+		if st.Effect == history.EffectDeleteKey {
+			// When the node ran the janitor's DEL (its key life's end, the
+			// node's record), not when the step began (a fresh reader, A8:
+			// "t=6.3s" for n1's DEL at t=6.494s).
+			if k, ok := n.claims.janitored(st.ID); ok {
+				at, told = k.End, k
+			}
+		}
+		n.add(at, 1, StepFault, told, byHand(lang, st, m.faultSentence(lang, w, dur)))
 		if !st.Instant() && !m.open(w) {
 			if st.Effect == history.EffectCrashNode {
 				// Its end is the restart's start (the account's window).

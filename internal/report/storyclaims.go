@@ -111,6 +111,17 @@ func (s *storyClaims) fault(w window) claim.Claim {
 	return c
 }
 
+// janitored is the first KeyLife claim a delete-key step removed (How
+// janitor, Step step): when and where the node ran the DEL.
+func (s *storyClaims) janitored(step int) (claim.Claim, bool) {
+	for _, c := range s.cs {
+		if c.Kind == claim.KeyLife && c.How == account.EndJanitor && c.Step == step {
+			return c, true
+		}
+	}
+	return claim.Claim{}, false
+}
+
 // anomaly is the claim of the i-th anomaly of allAnomalies.
 func (s *storyClaims) anomaly(i int) claim.Claim {
 	if i < len(s.anomalies) {
