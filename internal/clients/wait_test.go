@@ -3,9 +3,11 @@ package clients_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,14 +32,21 @@ func TestWaitLocks(t *testing.T) {
 		name      string
 		algorithm string
 		cut       []string // replication links cut before the acquire
+		killed    []string // replicas killed before the acquire
 		granted   bool
 	}{
-		{"safe-wait is granted when a replica acknowledges the key", "safe-wait", nil, true},
-		{"safe-wait is granted when one of two replicas acknowledges", "safe-wait", []string{"n1r2"}, true},
-		{"safe-wait is refused, and its key removed, when no replica acknowledges", "safe-wait", []string{"n1r1", "n1r2"}, false},
-		{"safe-wait-all is refused while one of two replicas lags", "safe-wait-all", []string{"n1r2"}, false},
-		{"safe-wait-all is granted when every replica acknowledges", "safe-wait-all", nil, true},
-		{"fenced-wait hands out a fence once a replica has the counter", "fenced-wait", []string{"n1r1"}, true},
+		{"safe-wait is granted when a replica acknowledges the key", "safe-wait", nil, nil, true},
+		{"safe-wait is granted when one of two replicas acknowledges", "safe-wait", []string{"n1r2"}, nil, true},
+		{"safe-wait is refused, and its key removed, when no replica acknowledges", "safe-wait", []string{"n1r1", "n1r2"}, nil, false},
+		{"safe-wait-all is refused while one of two replicas lags", "safe-wait-all", []string{"n1r2"}, nil, false},
+		{"safe-wait-all is granted when every replica acknowledges", "safe-wait-all", nil, nil, true},
+		// Lesson 47's WAIT caveat (issue 34, teacher #15): the master
+		// stops counting a replica whose connection closed, so the
+		// client waits for the others only; with none left it asks
+		// WAIT 1 and is refused.
+		{"safe-wait-all is granted with one of two replicas down, which the master no longer counts", "safe-wait-all", nil, []string{"n1r2"}, true},
+		{"safe-wait-all is refused with every replica down, for it still asks WAIT 1", "safe-wait-all", nil, []string{"n1r1", "n1r2"}, false},
+		{"fenced-wait hands out a fence once a replica has the counter", "fenced-wait", []string{"n1r1"}, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +62,9 @@ func TestWaitLocks(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			master := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), DisableIdentity: true})
+			defer master.Close()
+			killReplicas(ctx, t, cl, master, tt.killed)
 			rc := redis.NewClient(&redis.Options{Addr: cl.LinkAddr("w1", 0), Protocol: 2, MaxRetries: -1, DisableIdentity: true,
 				ReadTimeout: 2 * time.Second})
 			defer rc.Close()
@@ -62,8 +74,6 @@ func TestWaitLocks(t *testing.T) {
 				t.Fatal(err)
 			}
 			l, err := lk.Acquire(ctx, "lock")
-			master := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), DisableIdentity: true})
-			defer master.Close()
 			held, _ := master.Exists(ctx, "lock").Result()
 			if !tt.granted {
 				if !errors.Is(err, clients.ErrNotAcquired) || !errors.Is(err, clients.ErrNotReplicated) {
@@ -95,5 +105,31 @@ func TestWaitLocks(t *testing.T) {
 				t.Fatalf("fence %d, want ≥ 1", l.Fence)
 			}
 		})
+	}
+}
+
+// killReplicas kills the named replicas and waits until the master no
+// longer counts them (INFO replication connected_slaves).
+func killReplicas(ctx context.Context, t *testing.T, cl *cluster.Cluster, master *redis.Client, names []string) {
+	t.Helper()
+	if len(names) == 0 {
+		return
+	}
+	for _, r := range names {
+		if err := cl.NodeByName(r).Kill(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := fmt.Sprintf("connected_slaves:%d", len(cl.GroupReplicas("n1"))-len(names))
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		info, err := master.Info(ctx, "replication").Result()
+		if err == nil && strings.Contains(info, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the master still counts a killed replica 5 s after the kill (want %s): %v\n%s", want, err, info)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

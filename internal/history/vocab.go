@@ -19,8 +19,9 @@ const (
 	RefusalDuplicateKey = "duplicate-key"
 	// RefusalLockChanged: the resource checks the lock's unique token
 	// (workload check_and_set, lock-theory §7.3): the write's token is not
-	// the one the resource last stored as currlock — a newer holder set
-	// its own since.
+	// the one the resource last stored as currlock — another client
+	// claimed since: a newer holder, or a stale one whose claim came late
+	// (redlock-gc-pause-cas-stale-claim).
 	RefusalLockChanged = "lock-changed"
 	// RefusalLockMismatch: a token-checked job-record write (Bull's
 	// "Missing lock" / "Lock mismatch") found the lock key on the node

@@ -347,6 +347,8 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "no run on this page shows the fenced twin", "vi": "không lần chạy nào trên trang này cho thấy bản tương ứng có fencing"}},
 		{47, "Kleppmann's post gives the in-flight pause as numbered steps, not in prose",
 			map[string]string{"en": "his post tells it in prose", "vi": "bài viết của ông kể nó bằng lời"}},
+		{47, "failover-wait-all's client waits only for the replicas the master counts, so one replica down stops no grant (teacher #15)",
+			map[string]string{"en": "with one replica down, WAIT returns fewer than all of them and no lock is granted", "vi": "khi một replica ngừng chạy, WAIT trả về ít hơn số replica và không lock nào được cấp"}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("lesson %d: %s", tt.lesson, tt.why), func(t *testing.T) {

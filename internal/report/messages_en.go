@@ -132,6 +132,7 @@ var messagesEN = map[string]string{
 	"fix.saved.fencing":        "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
 	"fix.saved.fencing.order":  "Nothing to fix: the fencing token kept the resource in token order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but before the newer holder first used it; the newer holder then saw that write and did not repeat it (lock-theory §7.2, S03).",
 	"fix.cas.claim":            "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
+	"fix.cas.stale-claim":      "The stale holder claimed after the newer holder had used the resource: check-and-set keeps as currlock whichever token claimed last, so that late claim put the stale holder's token back, and the resource then accepted its writes. A fencing token issued in the same step as the grant would have refused the late claim, its token being lower than the newer holder's (lesson 46's single-node script, an etcd revision, a ZooKeeper zxid); a token taken after the grant, in a step of its own, has the same gap (redlock-gc-pause-fenced-token-late; lock-theory §7.2, §7.3).",
 	"fix.saved.cas.order":      "Nothing to fix: the resource's check-and-set kept it in claim order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but while its currlock still held the stale holder's token, before the newer holder first used it; the newer holder then saw that write and did not repeat it (antirez 2016, lock-theory §7.3). A fencing token does no better here: it too accepts a write that lands before the newer holder's first use.",
 	"fix.saved.cas":            "Nothing to fix: the resource's check-and-set did its job. The lock still broke (see the informational overlap), but the newer holder had stored its token as currlock, so the resource refused the stale holder's write (antirez 2016, lock-theory §7.3).",
 
@@ -380,9 +381,9 @@ var messagesEN = map[string]string{
 	"fault.limit-data":       "data limit",
 	"fault.slow-close":       "slow close",
 	"fault.timeout":          "connection timeout",
-	"refusal.stale-fence":    "stale fencing token %d < %d",                                           // token, highest seen
-	"refusal.duplicate-key":  "duplicate idempotency key %s",                                          // key
-	"refusal.lock-changed":   "%s's currlock holds another holder's token: a newer holder claimed it", // key
+	"refusal.stale-fence":    "stale fencing token %d < %d",                                                // token, highest seen
+	"refusal.duplicate-key":  "duplicate idempotency key %s",                                               // key
+	"refusal.lock-changed":   "%s's currlock holds another client's token: another client claimed it last", // key (the last claimant may be a stale holder: redlock-gc-pause-cas-stale-claim)
 	"refusal.out-of-stock":   "out of stock",
 	"refusal.unknown":        "no reason given",
 

@@ -93,6 +93,12 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.singlepoint":     "kept correct across the node's failure, not available through it: a lock on one Redis node (or on a master, until a replica is promoted) takes no one while that node is down, a single point of failure (lesson 42 §3)",
 		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
 		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
+		"lesson.strip.gaveup":          "kept: the lock gave %[1]s's lease on %[2]s up before %[1]s left its critical section: %[3]s; at t=%[4]ss %[1]s was told its lease was lost%[5]s",                      // client, key, lesson.strip.gaveup.{none,once,times}, t, lesson.strip.gaveup.{released,expired} or ""
+		"lesson.strip.gaveup.none":     "its renewer never renewed it",
+		"lesson.strip.gaveup.once":     "its renewer renewed it once, at t=%ss",                      // t
+		"lesson.strip.gaveup.times":    "its renewer renewed it %d times, the last at t=%ss",         // renewals, t of the last
+		"lesson.strip.gaveup.released": ", and its key left %s at t=%ss, deleted by its own release", // node, t
+		"lesson.strip.gaveup.expired":  ", and its key expired on %s at t=%ss",                       // node, t
 		"lesson.requirements":          "Lesson 42's requirements it bears on:",
 		"lesson.predict":               "Predict before you look:",
 		"lesson.takeaways":             "Takeaways",
@@ -340,6 +346,12 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.singlepoint":     "vẫn đúng qua lần node bị hỏng, nhưng không sẵn sàng trong lúc đó: lock trên một node Redis (hoặc trên master, cho tới khi một replica được nâng lên) không cấp cho ai trong lúc node đó chết, một single point of failure (bài 42 §3)",
 		"lesson.strip.expired":         "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
 		"lesson.strip.bounded":         "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
+		"lesson.strip.gaveup":          "được giữ: lock đã từ bỏ lease của %[1]s trên %[2]s trước khi %[1]s rời critical section: %[3]s; lúc t=%[4]ss %[1]s được báo lease của nó đã mất%[5]s",
+		"lesson.strip.gaveup.none":     "bộ gia hạn của nó chưa gia hạn lần nào",
+		"lesson.strip.gaveup.once":     "bộ gia hạn của nó đã gia hạn một lần, lúc t=%ss",
+		"lesson.strip.gaveup.times":    "bộ gia hạn của nó đã gia hạn %d lần, lần cuối lúc t=%ss",
+		"lesson.strip.gaveup.released": ", và key của nó rời %s lúc t=%ss, bị chính lần nhả lock của nó xoá",
+		"lesson.strip.gaveup.expired":  ", và key của nó hết hạn trên %s lúc t=%ss",
 		"lesson.requirements":          "Các yêu cầu của bài 42 mà bài này đề cập:",
 		"lesson.predict":               "Hãy dự đoán trước khi xem:",
 		"lesson.takeaways":             "Điều cần nhớ",

@@ -168,6 +168,7 @@ var messagesVI = map[string]string{
 	"when.point.nth":            "lần thứ %s %s ở %s",
 	"and":                       "%s và %s",
 	"fix.cas.claim":             "Check-and-set của tài nguyên chỉ từ chối lần ghi cũ khi client giữ lock sau đã lưu token của mình vào currlock, và fencing token cũng không hơn gì: client giữ có thể bị pause giữa lúc được cấp lock và lúc đăng ký token, và lần ghi cũ đến trong khoảng đó vẫn được chấp nhận. Hãy để mỗi client giữ đọc trạng thái sau khi đăng ký token và quyết định theo lần đọc đó (client giữ mới khi đó thấy lần ghi cũ), và gắn idempotency key cho hiệu ứng bên ngoài (lock-theory §7.2, §7.3).",
+	"fix.cas.stale-claim":       "Client giữ lock cũ đăng ký token sau khi client giữ lock mới đã dùng tài nguyên: check-and-set giữ làm currlock token của lần đăng ký sau cùng, bất kể của ai, nên lần đăng ký muộn đó đặt lại token của client cũ, và tài nguyên sau đó chấp nhận các lần ghi của nó. Một fencing token được cấp trong cùng một bước với lần cấp lock sẽ từ chối lần đăng ký muộn đó, vì token của nó nhỏ hơn token của client giữ lock mới (script trên một node của bài 46, revision của etcd, zxid của ZooKeeper); một token lấy sau lần cấp lock, ở một bước riêng, cũng có khoảng hở đó (redlock-gc-pause-fenced-token-late; lock-theory §7.2, §7.3).",
 	"fix.saved.cas.order":       "Không cần sửa gì: check-and-set của tài nguyên đã giữ nó theo đúng thứ tự đăng ký token. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), và tài nguyên đã nhận lần ghi của client giữ lock cũ, nhưng khi currlock của nó vẫn còn là token của client đó, trước khi client giữ lock sau dùng đến nó lần đầu; client giữ mới sau đó thấy lần ghi ấy và không lặp lại (antirez 2016, lock-theory §7.3). Fencing token cũng không làm tốt hơn ở đây: nó cũng nhận một lần ghi đến trước lần dùng đầu tiên của client giữ lock mới.",
 	"fix.saved.cas":             "Không cần sửa gì: check-and-set của tài nguyên đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng client giữ lock sau đã lưu token của mình vào currlock, nên tài nguyên đã từ chối lần ghi của client giữ lock cũ (antirez 2016, lock-theory §7.3).",
 	"say.double.reset":          "Khách bị trừ tiền hai lần cho hoá đơn (%s): lock của %s hết hạn lúc t=%ss, rồi lệnh gia hạn của nó đặt lại key lúc t=%ss như thể nó đã giữ lock suốt; nó trừ tiền %.1f s sau khi lock đã hết hạn.",
@@ -376,7 +377,7 @@ var messagesVI = map[string]string{
 	"fault.timeout":          "hết thời gian kết nối",
 	"refusal.stale-fence":    "fencing token cũ %d < %d",
 	"refusal.duplicate-key":  "idempotency key %s bị trùng",
-	"refusal.lock-changed":   "currlock của %s đang giữ token của client khác: một client giữ lock sau đã đăng ký token của mình vào đó",
+	"refusal.lock-changed":   "currlock của %s đang giữ token của client khác: một client khác đã đăng ký token vào đó sau cùng",
 	"refusal.out-of-stock":   "hết hàng",
 	"refusal.unknown":        "không rõ lý do",
 

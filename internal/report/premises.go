@@ -446,6 +446,16 @@ func keyLostInCrash(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	return f.found(func(c claim.Claim) bool { return c.Kind == claim.KeyLife && c.How == account.EndCrashed })
 }
 
+// staleBeforeFresh: an overlap whose stale holder had writes accepted,
+// none of them after a write of the newer holder in its hold (a mutex
+// overlap's Accepted writes, none Fenceable): they reached the resource
+// before the newer holder first used it.
+func staleBeforeFresh(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	return f.found(func(c claim.Claim) bool {
+		return c.Kind == claim.Anomaly && c.What == checker.KindMutexOverlap && len(c.Accepted) > 0 && len(c.Fenceable) == 0
+	})
+}
+
 // onePermit: the run's lock admits one holder at a time — no semaphore
 // parameter, or a semaphore of one permit (the workload's parameter, as
 // results.json's params carry it; no claim states a configuration).

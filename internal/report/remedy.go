@@ -140,6 +140,13 @@ var offers = map[string][]offer{
 	"fix.unavailable": {{"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable", []premise{multiNode}}, {"fix.unavailable.key", nil}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
+	// Check-and-set's stale write: one that reached the resource before
+	// the newer holder's claim (a fencing token would have taken it too),
+	// or one after the newer holder's use (an overlap's Fenceable
+	// writes), which only a late claim of the stale holder, putting its
+	// token back as currlock, lets through: a token issued with the grant
+	// would have refused it (redlock-gc-pause-cas-stale-claim).
+	"fix.cas.claim": {{"fix.cas.claim", []premise{staleBeforeFresh}}, {"fix.cas.stale-claim", []premise{staleAfterFresh}}},
 }
 
 // offer is one way a remedy is worded: its message key and the premises
@@ -363,9 +370,10 @@ func adviceOf(in Input, cs []claim.Claim) (out []Advice, any bool) {
 			break
 		}
 	}
-	// Under check-and-set a stale write got through before the newer
-	// holder stored its token: a fencing token would have let it through
-	// too (lock-theory §7.2, §7.3), so the table's advice does not apply.
+	// Under check-and-set a stale write got through, before the newer
+	// holder stored its token (a fencing token would have let it through
+	// too, lock-theory §7.2, §7.3) or after a late claim of the stale
+	// holder (offers words which): the table's advice does not apply.
 	if h.CheckAndSet {
 		add(anoms[0], []string{"fix.cas.claim", "fix.idempotency.charge"}, nil)
 		return out, true

@@ -81,6 +81,11 @@ const (
 	// NoteBounded: deadlock-freedom or liveness kept; a lease outlived its
 	// holder and its TTL ended it (orphanBound).
 	NoteBounded = "bounded"
+	// NoteGaveUp: deadlock-freedom kept by a lock that gave a lease up
+	// while its holder was still inside (a capped watchdog): the mark
+	// tells when the renewals stopped and how the lease ended, from the
+	// run's claims about the hold (Mark.Hold).
+	NoteGaveUp = "gave-up"
 	// NoteTakesNoLock: not shown, and cannot be; the run takes no lock
 	// (lock-free: none at all; no-lock: an acquire that takes nothing),
 	// so it neither keeps nor breaks what a lock promises (teacher 3,
@@ -90,11 +95,12 @@ const (
 
 // Mark is what a run shows of a requirement (Showing), with the reason
 // when the mark needs one beside it (Note*) and the finding it rests on
-// (Anomaly, for Note).
+// (Anomaly, for Note), or the hold (Hold, a Hold claim: NoteGaveUp).
 type Mark struct {
 	Showing Showing
 	Note    string
 	Anomaly checker.Anomaly
+	Hold    claim.Claim
 }
 
 // Node-side ends of a key (account End kinds): the lock was lost because a
@@ -243,8 +249,8 @@ func MarkOf(r Results, req string) Mark {
 		// A holder whose job outlived its TTL and whose lock gave it
 		// up (a capped watchdog): the lock came free though the job
 		// never ended.
-		if gaveUp(r) {
-			return Mark{Showing: Kept}
+		if h, ok := gaveUp(r); ok {
+			return Mark{Showing: Kept, Note: NoteGaveUp, Hold: h}
 		}
 	case ReqFaultTolerance:
 		if !planHas(nodeEffects) {
@@ -333,15 +339,19 @@ func outlivedTTL(r Results) bool {
 	})
 }
 
-// gaveUp reports whether a client of run r believed it held a lock for
-// longer than its TTL and the hold ended because the lock told it the
-// lease was lost (a Hold claim ended account.HoldLost): a renewer that
-// gave a still-running job's lock up (watchdog-bounded's cap), so the
-// lock came free without the job's end.
-func gaveUp(r Results) bool {
-	return slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+// gaveUp is the first hold of run r whose client believed it held a lock
+// for longer than its TTL and whose belief ended because the lock told it
+// the lease was lost (a Hold claim ended account.HoldLost), if any: a
+// renewer that gave a still-running job's lock up (watchdog-bounded's
+// cap), so the lock came free without the job's end.
+func gaveUp(r Results) (claim.Claim, bool) {
+	i := slices.IndexFunc(r.Claims, func(c claim.Claim) bool {
 		return c.Kind == claim.Hold && c.Believed && c.TTL > 0 && c.End-c.Start > c.TTL && c.How == account.HoldLost
 	})
+	if i < 0 {
+		return claim.Claim{}, false
+	}
+	return r.Claims[i], true
 }
 
 // boundedOrphan reports whether a is an informational orphaned lease its

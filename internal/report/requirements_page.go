@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/lesson"
 	"github.com/locksim/locksim/internal/report/page"
@@ -69,11 +71,48 @@ func markText(lang Lang, r Results, m Mark) string {
 		// A lease outlived its holder; its TTL ended it: say by how
 		// much and what bound it.
 		return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
+	case NoteGaveUp:
+		return "✔ " + gaveUpText(lang, r, m.Hold)
 	}
 	if m.Showing == Kept {
 		return "✔ " + tr(lang, "req.kept")
 	}
 	return "✘ " + tr(lang, "req.broken")
+}
+
+// gaveUpText tells a lease the lock gave up while its holder was inside
+// (NoteGaveUp), from the run's claims about hold h: the renewals that
+// moved its key's deadline (Extend claims of its owner token in the hold)
+// and the last of them, when the holder was told the lease was lost (the
+// hold's end), and when and how its key left its node (its KeyLife
+// claim, when that is a release's delete or an expiry).
+func gaveUpText(lang Lang, r Results, h claim.Claim) string {
+	at := func(ns int64) instant { return instant(history.Header{TimeScale: r.TimeScale}.ScenarioSeconds(ns)) }
+	ours := func(c claim.Claim) bool { return c.Client == h.Client && c.Key == h.Key && c.Token == h.Token }
+	var renewals []claim.Claim
+	for _, c := range r.Claims {
+		if c.Kind == claim.Extend && c.What == claim.Moved && ours(c) && c.Start >= h.Start && c.End <= h.End {
+			renewals = append(renewals, c)
+		}
+	}
+	renewed := tr(lang, "lesson.strip.gaveup.none")
+	switch n := len(renewals); n {
+	case 0:
+	case 1:
+		renewed = tr(lang, "lesson.strip.gaveup.once", at(renewals[0].End))
+	default:
+		renewed = tr(lang, "lesson.strip.gaveup.times", n, at(renewals[n-1].End))
+	}
+	ended := ""
+	if i := slices.IndexFunc(r.Claims, func(c claim.Claim) bool { return c.Kind == claim.KeyLife && ours(c) && c.Start <= h.End }); i >= 0 {
+		switch k := r.Claims[i]; k.How {
+		case account.EndReleased:
+			ended = tr(lang, "lesson.strip.gaveup.released", k.Node, at(k.End))
+		case account.EndExpired:
+			ended = tr(lang, "lesson.strip.gaveup.expired", k.Node, at(k.End))
+		}
+	}
+	return tr(lang, "lesson.strip.gaveup", h.Client, h.Key, renewed, at(h.End), ended)
 }
 
 // strip is a pair's requirements strip over the lesson's requirements

@@ -222,3 +222,49 @@ func TestARunThatTakesNoLockNeitherKeepsNorBreaksWhatALockPromises(t *testing.T)
 		}
 	})
 }
+
+// TestACappedWatchdogsKeptDeadlockFreedomSaysWhenItGaveTheLeaseUp: lesson
+// 44's watchdog-bounded-hung-worker kept deadlock-freedom because its
+// watchdog stopped renewing and gave the lease up, and its cell read a
+// bare "✔ kept" (issue 34). The cell tells the run's facts: the renewals
+// that moved the key (the last one's end), when the holder was told its
+// lease was lost (its hold's end) and when its key left the node (its
+// key life). Times are wall ns at time scale 30, as in the run.
+func TestACappedWatchdogsKeptDeadlockFreedomSaysWhenItGaveTheLeaseUp(t *testing.T) {
+	live := map[string]checker.Verdict{checker.CheckerLiveness: checker.Valid}
+	ns := func(sec float64) int64 { return int64(sec * 1e9 / 30) } // scenario seconds, in wall ns
+	hold := claim.Claim{Kind: claim.Hold, Client: "w1", Key: "leader", Token: "t1", Believed: true, Start: 0, End: ns(40.2), TTL: ns(30), How: account.HoldLost}
+	renewal := func(at float64, token string) claim.Claim {
+		return claim.Claim{Kind: claim.Extend, What: claim.Moved, Client: "w1", By: "w1", Key: "leader", Node: "n1", Token: token,
+			Start: ns(at - 0.1), End: ns(at)}
+	}
+	life := func(how string) claim.Claim {
+		return claim.Claim{Kind: claim.KeyLife, Client: "w1", By: "w1", Key: "leader", Node: "n1", Token: "t1", Start: 0, End: ns(40.3), How: how}
+	}
+	run := func(claims ...claim.Claim) Results {
+		return Results{Verdict: checker.Valid, TimeScale: 30, Checkers: live, Claims: append([]claim.Claim{hold}, claims...)}
+	}
+	capped := run(renewal(10.1, "t1"), renewal(20.1, "t1"), renewal(30.1, "t1"), renewal(35, "another"), life(account.EndReleased))
+	tests := []struct {
+		name string
+		r    Results
+		lang Lang
+		want string
+	}{
+		{"three renewals, then the watchdog's own release", capped, English,
+			"✔ kept: the lock gave w1's lease on leader up before w1 left its critical section: its renewer renewed it 3 times, the last at t=30.1s; at t=40.2s w1 was told its lease was lost, and its key left n1 at t=40.3s, deleted by its own release"},
+		{"the same in Vietnamese", capped, Vietnamese,
+			"✔ được giữ: lock đã từ bỏ lease của w1 trên leader trước khi w1 rời critical section: bộ gia hạn của nó đã gia hạn 3 lần, lần cuối lúc t=30,1s; lúc t=40,2s w1 được báo lease của nó đã mất, và key của nó rời n1 lúc t=40,3s, bị chính lần nhả lock của nó xoá"},
+		{"one renewal, then the key left to expire", run(renewal(10.1, "t1"), life(account.EndExpired)), English,
+			"✔ kept: the lock gave w1's lease on leader up before w1 left its critical section: its renewer renewed it once, at t=10.1s; at t=40.2s w1 was told its lease was lost, and its key expired on n1 at t=40.3s"},
+		{"no renewal and no key life on record", run(), English,
+			"✔ kept: the lock gave w1's lease on leader up before w1 left its critical section: its renewer never renewed it; at t=40.2s w1 was told its lease was lost"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := stripCell(tt.lang, tt.r, ReqDeadlockFree); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
