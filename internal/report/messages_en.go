@@ -437,6 +437,7 @@ var messagesEN = map[string]string{
 	"a.lost-update.wiped":             "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier updates: %[5]s.",             // writer, key, t, n, list
 	"a.lost-update.wiped.one":         "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier update: %[5]s.",              // writer, key, t, n, list
 	"a.lost.of":                       "%s's at t=%ss",                                                                          // client, t
+	"a.lost.by":                       "%s's write at t=%ss",                                                                    // client, t
 	"a.oversell":                      "%s was oversold: %d sold with only %d in stock (%s).",                                   // key, sold, stock, sales list
 	"a.oversell.plain":                "%s was oversold: the stock went below 0 (%s).",                                          // key, clients
 	"a.duplicate-run":                 "%s ran %d times (each when it began): %s. A scheduled job must run once per fire time.", // key, n, list
@@ -456,6 +457,7 @@ var messagesEN = map[string]string{
 	"why.liveness.bounded":        " Informational: the scenario expects liveness, and this lease ended within one TTL of when its holder stopped believing it held it, so the lock came free by itself, as its TTL promises.",
 	"why.liveness.busy":           " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
 	"say.lost-update":             "%s",
+	"say.lost-update.total":       "In all, %d updates of %s were wiped out, by %s.", // n, key, writes
 	"say.oversell":                "%s",
 	"say.duplicate-run":           "%s",
 	"say.split-brain":             "Split brain, two leaders: %s", // describe
