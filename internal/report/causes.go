@@ -11,6 +11,16 @@ import (
 // account) in lang: why current was granted while stale still believed it
 // held the lock. It computes nothing: every fact is the cause's.
 func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) string {
+	s := m.causeWords(lang, c, stale, current)
+	if c != nil && c.StaleFence > 0 && c.FreshFence > 0 {
+		// The stale holder's token, the later to come, was the higher.
+		s += tr(lang, "c.token.late", stale, c.StaleFence, current, c.FreshFence)
+	}
+	return s
+}
+
+// causeWords are causeText's words of how the stale holder's key left.
+func (m *model) causeWords(lang Lang, c *checker.Cause, stale, current string) string {
 	if c == nil {
 		return tr(lang, "c.held", stale, current)
 	}
