@@ -326,24 +326,10 @@ func TestTooFewGrantsIsTheMachinesDoingOnlyWhenItRanLate(t *testing.T) {
 		b.acquireFail("w2", inv1, 5, 5.01)
 		return b.h
 	}
-	for _, tt := range []struct {
-		name string
-		lag  int64
-		want string
-	}{
+	spoiledOnlyWhenLate(t, one, []lateCase{
 		{"one grant on a quiet machine is the scenario's unknown", 2e6, ""},
 		{"one grant while the harness's timers lagged may be the machine's", 30e6, SpoiledFewGrants},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			rep := Check(context.Background(), one(tt.lag), Options{})
-			if rep.Verdict != Unknown {
-				t.Fatalf("verdict %s, want unknown", rep.Verdict)
-			}
-			if c, _ := Spoiled(rep.Verdict, rep.Results); c != tt.want {
-				t.Errorf("spoiled %q, want %q", c, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestFaultsThatMissedEveryHoldAreTheMachinesDoingOnlyWhenItRanLate(t *testing.T) {
@@ -362,16 +348,27 @@ func TestFaultsThatMissedEveryHoldAreTheMachinesDoingOnlyWhenItRanLate(t *testin
 		b.release("w2", "invoice-2", 5, 5.01, true)
 		return b.h
 	}
-	for _, tt := range []struct {
-		name string
-		lag  int64
-		want string
-	}{
+	spoiledOnlyWhenLate(t, missed, []lateCase{
 		{"faults between the holds on a quiet machine are the scenario's unknown", 2e6, ""},
 		{"faults between the holds while the harness's timers lagged may be the machine's", 12e6, SpoiledUntested},
-	} {
+	})
+}
+
+// lateCase is a run built at a worst timer lag (wall ns) and the spoiled
+// cause its unknown must have ("" for the scenario's own unknown).
+type lateCase struct {
+	name string
+	lag  int64
+	want string
+}
+
+// spoiledOnlyWhenLate checks that build's run is unknown at each case's
+// lag, spoiled by the machine only as the case says.
+func spoiledOnlyWhenLate(t *testing.T, build func(lag int64) history.History, cases []lateCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := Check(context.Background(), missed(tt.lag), Options{})
+			rep := Check(context.Background(), build(tt.lag), Options{})
 			if rep.Verdict != Unknown {
 				t.Fatalf("verdict %s, want unknown", rep.Verdict)
 			}

@@ -7,6 +7,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -52,7 +53,8 @@ func TestAPairWhoseFixIsOnlyTheClockAssumptionIsAContrast(t *testing.T) {
 				}
 				page := html.UnescapeString(string(b))
 				if c.label == "lesson.contrast.restart" {
-					for _, want := range []string{tr(lang, "diff.restart", span(10)), "+ restart n3 after 11s   // > ttl 10s"} {
+					ttl, down := shippedField(t, c.fix, `(?m)^ttl: (\S+)`), shippedField(t, c.fix, `restart_after: (\S+)`)
+					for _, want := range []string{tr(lang, "diff.restart", ttlSpan(ttl)), "+ restart n3 after " + down + "   // > ttl " + ttl} {
 						if !strings.Contains(page, want) {
 							t.Errorf("the delayed restart's change lacks %q", want)
 						}
@@ -256,4 +258,19 @@ func TestTheSuiteIndexNamesEachPairsSideAsTheLessonPagesDo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shippedField is the first match of pattern's group in the shipped
+// scenario file name: the test reads the file's own values, not copies.
+func shippedField(t *testing.T, name, pattern string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "scenarios", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(pattern).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("%s has no %s", name, pattern)
+	}
+	return string(m[1])
 }

@@ -440,6 +440,12 @@ func staleAfterFresh(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Anomaly && len(c.Fenceable) > 0 })
 }
 
+// keyLostInCrash: a node crash lost a key it had not persisted (a Key
+// life claim ended "crashed"), so the node came back without it.
+func keyLostInCrash(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	return f.found(func(c claim.Claim) bool { return c.Kind == claim.KeyLife && c.How == account.EndCrashed })
+}
+
 // onePermit: the run's lock admits one holder at a time — no semaphore
 // parameter, or a semaphore of one permit (the workload's parameter, as
 // results.json's params carry it; no claim states a configuration).

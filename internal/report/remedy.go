@@ -131,7 +131,11 @@ var offers = map[string][]offer{
 	// ("add a fencing token", "or fence the writes") is offered only
 	// where some stale write did (an overlap's Fenceable writes); else its
 	// claim-first wording (fix.fencing) speaks for fencing.
-	"fix.redlock": {{"fix.redlock", []premise{staleAfterFresh}}, {"fix.redlock.claim", nil}},
+	// A Redlock node that restarted empty under a holder's lock is the
+	// spec's crash-recovery case (redis.io distlock §"Performance, crash
+	// recovery and fsync"), not clocks and timing: its remedy is to
+	// persist or to delay the restart past the TTL (a fresh reader, A1).
+	"fix.redlock": {{"fix.redlock.restart", []premise{keyLostInCrash}}, {"fix.redlock", []premise{staleAfterFresh}}, {"fix.redlock.claim", nil}},
 	"fix.incr":    {{"fix.incr", []premise{staleAfterFresh}}, {"fix.incr.atomic", nil}},
 	// What blocked the lock says what to do (a fresh reader, F3): a
 	// waiter's entry at the head of the lock's queue while its key was

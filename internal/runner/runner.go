@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -220,6 +221,10 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	r.recordSwitches()
 	end, start := time.Now(), r.rec.Start()
 	h.Header.WallRate = history.WallRateOf(end.Sub(start), end.Round(0).Sub(start.Round(0)))
+	if r := h.Header.WallRate; r > 0 && math.Abs(r-1) >= 1e-4 {
+		log.Warn("the host's wall clock, on which Redis counts TTLs, ran apart from the monotonic clock (a clock being slewed); node times and TTLs are read at its rate",
+			"wall_rate", r)
+	}
 	h.Ops = r.rec.Ops()
 	if err := ctx.Err(); err != nil {
 		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)
