@@ -83,6 +83,22 @@ func overlapCause(a *account.Account, stale, fresh Hold) *Cause {
 	return c
 }
 
+// lateToken records on c the two holders' fencing tokens when the
+// stale holder's was the higher though its lock was the older: its
+// acquire returned after the fresh holder's had, so it took its token
+// after the fresh one's (redlock-fenced takes it after the quorum). A
+// counter that went back (a token regression) gives the fresh holder the
+// lower token with its acquire returning later: not this.
+func lateToken(h history.History, stale, fresh Hold, c *Cause) {
+	if stale.Fence <= 0 || fresh.Fence <= 0 || stale.Fence <= fresh.Fence ||
+		stale.Acquire < 0 || fresh.Acquire < 0 || stale.Acquire >= len(h.Ops) || fresh.Acquire >= len(h.Ops) {
+		return
+	}
+	if h.Ops[stale.Acquire].Complete > h.Ops[fresh.Acquire].Complete {
+		c.StaleFence, c.FreshFence = stale.Fence, fresh.Fence
+	}
+}
+
 // otherKeys returns the keys of the stale and the fresh holder's grants
 // when the two locked different keys and none in common: the clients
 // computed different lock keys for one resource. nil otherwise.

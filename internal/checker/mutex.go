@@ -372,6 +372,7 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 	h := a.H
 	stale, fresh, start, end := o.stale, o.fresh, o.start, o.end
 	c := overlapCause(a, stale, fresh)
+	lateToken(h, stale, fresh, c)
 	explain := fmt.Sprintf("%s and %s both believed they held %s from %s to %s: %s",
 		stale.Client, fresh.Client, stale.Key, at(h, start), at(h, end), causeText(h, c, stale.Client, fresh.Client))
 	switch o.harmless {

@@ -335,6 +335,9 @@ type Claim struct {
 	// Kinds of an Experiment claim: the violation kinds its run showed
 	// (its non-informational anomalies' kinds, in its results' order).
 	Kinds []string `json:"kinds,omitempty"`
+	// InfoKinds of an Experiment claim: the kinds of its run's
+	// informational anomalies (judged harmless), each once.
+	InfoKinds []string `json:"info_kinds,omitempty"`
 	// Nodes of a Refusal claim Granted: where the acquire's own SETs
 	// created its key.
 	Nodes []string `json:"nodes,omitempty"`

@@ -155,13 +155,18 @@ func checkExperiments(r *verify.Result, cs []claim.Claim, run history.Header) {
 			why = verify.ExperimentVerdict(c, res.Verdict)
 		}
 		if why == "" {
-			var kinds []string
+			var kinds, info []string
 			for _, a := range res.Anomalies {
 				if !a.Informational {
 					kinds = append(kinds, a.Kind)
+				} else {
+					info = append(info, a.Kind)
 				}
 			}
 			why = verify.ExperimentKinds(c, kinds)
+			if why == "" {
+				why = verify.ExperimentInfoKinds(c, info)
+			}
 		}
 		if why == "" {
 			why = verify.ExperimentEffects(c, ex)

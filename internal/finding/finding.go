@@ -172,6 +172,15 @@ type Cause struct {
 	// token after the key had gone and before its late write (true ns);
 	// 0 when it did not. The gap stayed hidden from the holder.
 	Reset int64 `json:"reset_ns,omitempty"`
+	// StaleFence and FreshFence are, for an overlap of fenced holders, the
+	// stale holder's fencing token and the fresh holder's when the
+	// stale one's was the higher though its lock was the older: its
+	// acquire returned its token after the fresh holder's acquire had
+	// returned its own (a token taken after the grant, as redlock-fenced's
+	// INCR after the quorum), so the resource took the stale holder for
+	// the newer one. 0 otherwise.
+	StaleFence int64 `json:"stale_fence,omitempty"`
+	FreshFence int64 `json:"fresh_fence,omitempty"`
 	// Renewed is, for a stuck lock or an orphaned lease, the completion of
 	// the holder's last renewal (an ok extend, true ns) when its renewals
 	// kept the key past its TTL — while no one used it (BR-21, S15b);

@@ -145,9 +145,19 @@ func HoldAt(a *account.Account, client, key string, t int64) (account.Hold, bool
 // ended (c.At): a pause then, a pause before that used up part of the
 // lease, another fault on the client or its links.
 func Bearing(a *account.Account, stale account.Hold, c *Cause) {
+	// The lock stood from its first key's SET, before its acquire
+	// returned: a pause inside the acquire, after the SETs (a Redlock
+	// client frozen between its quorum and its fencing token), bore on it.
+	from := stale.Start
+	if stale.Acquire >= 0 && stale.Acquire < len(a.H.Ops) {
+		for _, l := range a.GrantedBy(stale.Acquire) {
+			// Not before the acquire began (a key life it re-entered).
+			from = min(from, max(l.Start, a.H.Ops[stale.Acquire].Invoke))
+		}
+	}
 	for _, f := range a.Faults {
 		st := f.Step
-		if !st.Touches(stale.Client) || f.Start > c.At || f.End < stale.Start {
+		if !st.Touches(stale.Client) || f.Start > c.At || f.End < from {
 			continue
 		}
 		switch {

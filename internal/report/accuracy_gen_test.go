@@ -172,6 +172,37 @@ func crafted() map[string]history.History {
 	}
 	out["c07b-redlock-latency-expiry"] = b.h
 
+	// Issue 27 (a reader of client-clock-step-back, finding 14): a Redlock
+	// on 3 nodes whose SETs ran at 0.1, 0.2 and 0.9 s: its keys expire at
+	// 10.1, 10.2 and 10.9 s, and the lock is lost at 10.2 s, when fewer
+	// than 2 of them remain. w1 charges at 13.0 s: 2.8 s after it lost
+	// its lock, not 2.1 s (after n3's key, the last, expired).
+	b = newAB("redlock-quorum-lost-before-last-key", "redlock", nodes[:3], true, "w1", "w2")
+	b.h.Header.Params[history.ParamMinAcquires] = 1
+	b.add("w1", history.Acquire, "invoice-1", 0, 1, history.OK, history.Value{Token: "tokA", TTL: sec(10), Nodes: nodes[:3]})
+	for i, t := range []float64{0.1, 0.2, 0.9} {
+		b.node(nodes[i], "w1", t, false, "set", "invoice-1", "tokA", "px", "10000", "nx")
+	}
+	b.add("w1", history.Read, "invoice-1", 1.1, 1.2, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "unpaid"})
+	b.add("w2", history.Acquire, "invoice-1", 10.25, 10.4, history.OK, history.Value{Token: "tokB", TTL: sec(10), Nodes: nodes[:2]})
+	for i, t := range []float64{0.3, 0.32, 0.34} {
+		b.node(nodes[i], "w2", 10+t, false, "set", "invoice-1", "tokB", "px", "10000", "nx")
+	}
+	b.add("w2", history.Read, "invoice-1", 10.5, 10.6, history.OK, history.Value{Action: workload.ActionReadStatus, Result: "unpaid"})
+	b.add("w1", history.Write, "invoice-1", 13, 13.1, history.OK, history.Value{Action: workload.ActionCharge})
+	b.add("w1", history.Write, "invoice-1", 13.2, 13.3, history.OK, history.Value{Action: workload.ActionMarkPaid})
+	b.add("w2", history.Write, "invoice-1", 14, 14.1, history.OK, history.Value{Action: workload.ActionCharge})
+	b.add("w2", history.Write, "invoice-1", 14.2, 14.3, history.OK, history.Value{Action: workload.ActionMarkPaid})
+	b.add("w2", history.Release, "invoice-1", 15, 15.2, history.OK, history.Value{Token: "tokB", Removed: true})
+	for i, n := range nodes[:3] {
+		b.node(n, "w2", 15.05+float64(i)*0.01, false, "evalsha", "sha1:cad", "1", "invoice-1", "tokB")
+		b.node(n, "w2", 15.05+float64(i)*0.01, true, "GET", "invoice-1")
+		if i < 2 {
+			b.node(n, "w2", 15.05+float64(i)*0.01, true, "DEL", "invoice-1")
+		}
+	}
+	out["c36w-redlock-quorum-lost-before-last-key"] = b.h
+
 	// Class 9: owner tokens that share their first eight characters.
 	b = newAB("tokens-sharing-a-prefix", "safe", []string{"n1"}, false, "w1", "w2")
 	b.add("w1", history.Acquire, "invoice-1", 0, 0.1, history.OK, history.Value{Token: "179610a1b2c3", TTL: sec(10), Nodes: []string{"n1"}})

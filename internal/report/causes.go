@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -10,6 +11,16 @@ import (
 // account) in lang: why current was granted while stale still believed it
 // held the lock. It computes nothing: every fact is the cause's.
 func (m *model) causeText(lang Lang, c *checker.Cause, stale, current string) string {
+	s := m.causeWords(lang, c, stale, current)
+	if c != nil && c.StaleFence > 0 && c.FreshFence > 0 {
+		// The stale holder's token, the later to come, was the higher.
+		s += tr(lang, "c.token.late", stale, c.StaleFence, current, c.FreshFence)
+	}
+	return s
+}
+
+// causeWords are causeText's words of how the stale holder's key left.
+func (m *model) causeWords(lang Lang, c *checker.Cause, stale, current string) string {
 	if c == nil {
 		return tr(lang, "c.held", stale, current)
 	}
@@ -133,4 +144,34 @@ func (m *model) failoverLoss(lang Lang, id int) (fate, promoted, name string, ok
 		}
 	}
 	return "", "", "", false
+}
+
+// lostTotal is the sentence after a lost-update headline that tells one
+// write (all[n]) when the run lost updates of its key to other writes
+// too: how many updates were wiped out in all, and by whose writes, with
+// the claims of every lost update it counts (control-negative: w3's
+// write wiped out w2's, w1's then w3's; the headline told one of the two).
+// Each update is counted once: a write wipes out only updates still in
+// the value (Anomaly.Lost). ok is false when all[n] is the key's only
+// lost update, or one of them lists no writes.
+func (m *model) lostTotal(lang Lang, all []checker.Anomaly, n int, cs []claim.Claim) (said, bool) {
+	key := all[n].Key
+	var writers, ids []string
+	total := 0
+	for i, a := range all {
+		if a.Kind != checker.KindLostUpdate || a.Key != key || a.Informational {
+			continue
+		}
+		if len(a.Lost) == 0 || len(a.Violating) == 0 || a.Violating[len(a.Violating)-1] >= len(m.h.Ops) {
+			return said{}, false
+		}
+		w := m.h.Ops[a.Violating[len(a.Violating)-1]]
+		writers = append(writers, tr(lang, "a.lost.by", w.Client, instant(m.sec(w.Invoke))))
+		ids = append(ids, nthClaim(cs, claim.Anomaly, i))
+		total += len(a.Lost)
+	}
+	if len(writers) < 2 {
+		return said{}, false
+	}
+	return said{Text: tr(lang, "say.lost-update.total", total, key, joinAnd(lang, writers)), Claim: joinIDs(ids)}, true
 }

@@ -78,6 +78,19 @@ func Judge(verdict string, kinds []string, got checker.Verdict, anomalies []chec
 	return j
 }
 
+// InformationalKinds lists the kinds of the informational anomalies (a
+// finding the checker judged harmless), each once, in the order first
+// seen.
+func InformationalKinds(anomalies []checker.Anomaly) []string {
+	var ks []string
+	for _, a := range anomalies {
+		if a.Informational && !slices.Contains(ks, a.Kind) {
+			ks = append(ks, a.Kind)
+		}
+	}
+	return ks
+}
+
 // ViolationKinds lists the kinds of the non-informational anomalies, each
 // once, in the order first seen.
 func ViolationKinds(anomalies []checker.Anomaly) []string {

@@ -102,6 +102,7 @@ var messagesEN = map[string]string{
 	"fix.redlock.claim":        "Redlock's safety depends on clocks and timing: a clock jump, a pause or a slow network lets two clients get a quorum. Do not rely on it for correctness: fence the resource with a token taken from a separate counter that only grows (Redlock's grants carry none), presented by each new holder as soon as it is granted (lessons 46, 47).",
 	"fix.redlock.faults":       "Redlock's safety depends on clocks and timing, and here it failed under %s. Do not rely on it for correctness; add a fencing token checked by the resource, taken from a separate counter that only grows, since Redlock's grants carry none (lesson 47).",                                           // the run's faults (fix.cause.*)
 	"fix.redlock.claim.faults": "Redlock's safety depends on clocks and timing, and here it failed under %s. Do not rely on it for correctness: fence the resource with a token taken from a separate counter that only grows (Redlock's grants carry none), presented by each new holder as soon as it is granted (lessons 46, 47).", // the run's faults (fix.cause.*)
+	"fix.token.grant":          "This lock's grants carry fencing tokens, but a token is taken after the grant, in a step of its own: a holder paused or slowed between its grant and its token gets its token after a newer holder's, and the resource then refuses the newer holder and serves the stale one. A token fences only when it is issued with the grant, in one atomic step, as the single-node fenced lock's script sets the key and increments the counter together (lesson 46); Redlock has no such step across its nodes: take the token from a service that issues it with the grant, such as a consensus store's revision (etcd) or zxid (ZooKeeper) (Kleppmann 2016; lesson 47).",
 	"fix.redlock.restart":      "Redlock as the redis.io page specifies it needs every node to keep its keys across a crash: persist them (appendfsync always), or keep a crashed node down longer than the longest TTL before it rejoins (the delayed restart antirez defended). A node that restarts empty can give a second client a majority while the first still holds the lock (lesson 47). For correctness whatever the operators do, fence the resource as well.",
 	"fix.cause.rate.fast":      "%s's clock running fast, at %s× speed", // whose clock, rate
 	"fix.cause.rate.slow":      "%s's clock running slow, at %s× speed", // whose clock, rate
@@ -439,6 +440,7 @@ var messagesEN = map[string]string{
 	"a.lost-update.wiped":             "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier updates: %[5]s.",             // writer, key, t, n, list
 	"a.lost-update.wiped.one":         "%[1]s's write of %[2]s at t=%[3]ss wiped out %[4]d earlier update: %[5]s.",              // writer, key, t, n, list
 	"a.lost.of":                       "%s's at t=%ss",                                                                          // client, t
+	"a.lost.by":                       "%s's write at t=%ss",                                                                    // client, t
 	"a.oversell":                      "%s was oversold: %d sold with only %d in stock (%s).",                                   // key, sold, stock, sales list
 	"a.oversell.plain":                "%s was oversold: the stock went below 0 (%s).",                                          // key, clients
 	"a.duplicate-run":                 "%s ran %d times (each when it began): %s. A scheduled job must run once per fire time.", // key, n, list
@@ -458,6 +460,7 @@ var messagesEN = map[string]string{
 	"why.liveness.bounded":        " Informational: the scenario expects liveness, and this lease ended within one TTL of when its holder stopped believing it held it, so the lock came free by itself, as its TTL promises.",
 	"why.liveness.busy":           " Not judged: the machine was too busy to keep the run's compressed time, so the bounds were the machine's, not the lock's.",
 	"say.lost-update":             "%s",
+	"say.lost-update.total":       "In all, %d updates of %s were wiped out, by %s.", // n, key, writes
 	"say.oversell":                "%s",
 	"say.duplicate-run":           "%s",
 	"say.split-brain":             "Split brain, two leaders: %s", // describe
@@ -620,15 +623,16 @@ var messagesEN = map[string]string{
 	"c.expired.paused":            "%[1]s's lease expired while it was paused and %[2]s acquired it",                                                        // stale, current
 	"c.expired.used":              "%[1]s's lease (TTL %[3]s) expired while it was still working, a pause having used up part of it, and %[2]s acquired it", // stale, current, ttl
 	"c.expired.during":            "%[1]s's lease (TTL %[3]s) expired while it was under a fault (%[4]s), and %[2]s acquired it",
-	"c.expired":                   "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                // stale, current, ttl
-	"c.taken":                     "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                         // stale, current, nodes
-	"c.restored":                  "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it", // stale, current, restorer, t
-	"c.deleted":                   "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                             // stale, current, deleter, t
-	"c.janitor":                   "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                 // stale, current, nodes, t
-	"c.crashed":                   "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                             // stale, current, nodes, t
-	"c.clock":                     "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                       // stale, current, nodes, t
-	"c.clock.rate":                "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                     // stale, current, nodes, t
-	"c.failover":                  "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                               // stale, current, group, t
+	"c.expired":                   "%[1]s's lease (TTL %[3]s) expired while it was still working and %[2]s acquired it",                                                                                        // stale, current, ttl
+	"c.token.late":                "; %[1]s's acquire returned its token %[2]d after %[3]s's returned token %[4]d, though %[1]s's lock was the older, so the resource took the stale holder for the newer one", // stale, its token, current, its token
+	"c.taken":                     "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                                                                 // stale, current, nodes
+	"c.restored":                  "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it",                                         // stale, current, restorer, t
+	"c.deleted":                   "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                                                                     // stale, current, deleter, t
+	"c.janitor":                   "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                                                         // stale, current, nodes, t
+	"c.crashed":                   "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                                                     // stale, current, nodes, t
+	"c.clock":                     "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                                               // stale, current, nodes, t
+	"c.clock.rate":                "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                                             // stale, current, nodes, t
+	"c.failover":                  "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                                                                       // stale, current, group, t
 	"c.failover.fate":             "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
 	"c.ended.flushed":             "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                                     // stale, current, nodes, t
 	"c.ended.overwritten":         "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                                                 // stale, current, nodes, t

@@ -502,3 +502,26 @@ func (f *runFacts) causeSteps() []any {
 	}
 	return out
 }
+
+// tokenLate: an overlap whose stale holder's fencing token was the higher
+// though its lock was the older (checker.Cause.StaleFence: its acquire
+// returned its token after the newer holder's), with the overlap's claim
+// and the two holds' claims, which carry the tokens.
+func tokenLate(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	for i, a := range allAnomalies(f.in.Results) {
+		c := a.Cause
+		if a.Informational || a.Kind != checker.KindMutexOverlap || c == nil || c.StaleFence <= 0 {
+			continue
+		}
+		var out []claim.Claim
+		if ac, ok := nthClaimOf(f.cs, claim.Anomaly, i); ok {
+			out = append(out, ac)
+		}
+		out = append(out, f.where(func(h claim.Claim) bool {
+			return h.Kind == claim.Hold && h.Key == a.Key &&
+				(h.Client == a.Stale && h.Fence == c.StaleFence || h.Client == a.Current && h.Fence == c.FreshFence)
+		})...)
+		return out, true
+	}
+	return nil, false
+}

@@ -76,6 +76,10 @@ var remedies = []struct {
 	// SETNX then EXPIRE: the key without a TTL is the cause, whatever it
 	// shows (a stuck lock, an orphaned lease, the lock unavailable).
 	{"setnx-expire", "", "", []string{"fix.ttl.atomic"}, false, "", nil},
+	// A fenced Redlock whose stale holder got the higher token (taken
+	// after the grant): the run had tokens; where the token is issued is
+	// the fault (redlock-gc-pause-fenced-token-late; issue 27).
+	{"redlock-fenced", "", "", []string{"fix.token.grant"}, false, "", []premise{tokenLate}},
 	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false, "", nil},
 	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false, "", nil},
 	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false, "", nil},

@@ -500,7 +500,11 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 			}
 		}
 		c, _ := nthClaimOf(cs, claim.Anomaly, n)
-		return []said{{Text: m.anomalyHeadline(lang, in, all[n], c), Claim: c.ID}}
+		out := []said{{Text: m.anomalyHeadline(lang, in, all[n], c), Claim: c.ID}}
+		if s, ok := m.lostTotal(lang, all, n, cs); ok && all[n].Kind == checker.KindLostUpdate {
+			out = append(out, s)
+		}
+		return out
 	}
 	if s := m.otherHeadline(in, cs); s.Text != "" {
 		return []said{s}

@@ -186,11 +186,7 @@ func (m *model) whySection(lang Lang, in Input, dir string, cs []claim.Claim) []
 	var rows []whyRow
 	decided := 0
 	for _, c := range in.Counterfactuals {
-		var kinds []string
-		for _, k := range c.Kinds {
-			kinds = append(kinds, m.kindWord(lang, k))
-		}
-		r := whyRow{Reproduce: c.Reproduce, Kinds: strings.Join(kinds, ", "), Verdict: string(c.Verdict)}
+		r := whyRow{Reproduce: c.Reproduce, Kinds: m.experimentKinds(lang, c), Verdict: string(c.Verdict)}
 		switch c.Change {
 		case why.Without:
 			r.Change = tr(lang, "why.change.without", m.stepPhrase(lang, c.Step))
@@ -389,4 +385,25 @@ func mergeKeys(a, b map[string]any) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// experimentKinds is an experiment row's Anomalies cell: its violation
+// kinds, then its informational ones as such (an overlap the checker
+// judged harmless is no "nothing happened": readers' findings 4 and 11,
+// issue 27); "" when it had neither.
+func (m *model) experimentKinds(lang Lang, c why.Counterfactual) string {
+	var kinds, info []string
+	for _, k := range c.Kinds {
+		kinds = append(kinds, m.kindWord(lang, k))
+	}
+	for _, k := range c.InfoKinds {
+		info = append(info, m.kindWord(lang, k))
+	}
+	switch {
+	case len(info) == 0:
+		return strings.Join(kinds, ", ")
+	case len(kinds) == 0:
+		return tr(lang, "why.kinds.info.only", strings.Join(info, ", "))
+	}
+	return tr(lang, "why.kinds.info", strings.Join(kinds, ", "), strings.Join(info, ", "))
 }

@@ -489,3 +489,41 @@ func TestTheHalfExperimentNamesItsFaultWhenTheHeadlineNamedSeveral(t *testing.T)
 		})
 	}
 }
+
+// Issue 27 (readers' findings 4 and 11): an experiment whose run had an
+// overlap the checker judged harmless (a fence refused the stale writes)
+// showed an empty Anomalies cell, as if nothing had happened. The cell
+// names the informational finding as such; a row with neither stays
+// empty.
+func TestAnExperimentsInformationalOverlapIsNotAnEmptyCell(t *testing.T) {
+	tests := []struct {
+		name      string
+		lang      Lang
+		kinds     []string
+		info      []string
+		want, not string
+	}{
+		{"a valid run with a harmless overlap says so", English, nil, []string{checker.KindMutexOverlap},
+			"no violation; informational: two holders at once (judged harmless)", ""},
+		{"the same in Vietnamese", Vietnamese, nil, []string{checker.KindMutexOverlap},
+			"không có vi phạm; chỉ để tham khảo: hai client cùng giữ lock (được đánh giá là vô hại)", ""},
+		{"an invalid run lists its violations, then the informational one", English, []string{checker.KindDoubleEffect}, []string{checker.KindMutexOverlap},
+			"charged more than once; informational: two holders at once (judged harmless)", "no violation"},
+		{"a run with neither leaves the cell empty", English, nil, nil, "", "informational"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := gcPauseInput("local", false)
+			in.Lang = tt.lang
+			cfs := experiments(checker.Valid, checker.Invalid, checker.Valid)
+			cfs[0].Kinds, cfs[0].InfoKinds = tt.kinds, tt.info
+			in.Counterfactuals = cfs
+			m := newModel(in.History, in.Account)
+			rows := m.whySection(tt.lang, in, "", runClaims(in, m))
+			got := rows[0].Kinds
+			if got != tt.want || tt.not != "" && strings.Contains(got, tt.not) {
+				t.Errorf("Anomalies cell %q, want %q (and no %q)", got, tt.want, tt.not)
+			}
+		})
+	}
+}

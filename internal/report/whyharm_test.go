@@ -35,16 +35,19 @@ func TestAnOverlapTheResourcesCheckMadeHarmlessIsHarmPreventedNotEfficiency(t *t
 }
 
 // Teacher 4, #18: control-negative's headline told the first lost update
-// ("w3's write … wiped out 1 earlier update"), while w1's last write undid
-// both others' and the run lost two increments of three.
-func TestALostUpdateHeadlineTellsTheWriteThatWipedOutTheMost(t *testing.T) {
+// ("w3's write … wiped out 1 earlier update"), while the run lost two
+// increments of three. Issue 27 (a reader of the same run): it then said
+// w1's last write "wiped out 2 earlier updates: w2's and w3's", though
+// w3's write had already wiped out w2's. The headline tells one write
+// and how many updates were wiped out in all, each counted once.
+func TestALostUpdateHeadlineCountsEveryUpdateWipedOutOnce(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		lang      Lang
 		want, not string
 	}{
-		{"in English", English, "w1's write of counter-1 at t=28.2s wiped out 2 earlier updates: w2's at t=4.4s and w3's at t=5.2s.", "wiped out 1 earlier update"},
-		{"in Vietnamese", Vietnamese, "Lần ghi counter-1 của w1 lúc t=28,2s đã xoá mất 2 lần cập nhật trước đó", "xoá mất 1 lần"},
+		{"in English", English, "In all, 2 updates of counter-1 were wiped out, by w3's write at t=5.2s and w1's write at t=28.2s.", "wiped out 2 earlier updates"},
+		{"in Vietnamese", Vietnamese, "Tổng cộng 2 lần cập nhật counter-1 đã bị xoá mất, bởi lần ghi của w3 lúc t=5,2s và lần ghi của w1 lúc t=28,2s.", "xoá mất 2 lần cập nhật trước đó"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in := adviceRun(t, "c34d-lost-update-headline-most-wiped")

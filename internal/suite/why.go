@@ -277,6 +277,7 @@ func counterfactuals(exps []Outcome) []why.Counterfactual {
 				c.Verdict = e.Results.Verdict
 			}
 			c.Kinds = report.ViolationKinds(e.Results.Anomalies)
+			c.InfoKinds = report.InformationalKinds(e.Results.Anomalies)
 			if !e.Aborted && !e.Results.Aborted {
 				n := e.Results.Effects
 				c.Effects, c.EffectActions = &n, e.Results.EffectActions

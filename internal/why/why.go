@@ -83,6 +83,10 @@ type Counterfactual struct {
 	// says why); Kinds its violation kinds (informational ones left out).
 	Verdict finding.Verdict `json:"verdict,omitempty"`
 	Kinds   []string        `json:"kinds,omitempty"`
+	// InfoKinds are the kinds of its informational anomalies (an overlap
+	// the checker judged harmless: a fence refused the stale writes), so
+	// that a row with no violation does not read as "nothing happened".
+	InfoKinds []string `json:"info_kinds,omitempty"`
 	// Effects counts the writes the experiment's resource accepted whose
 	// action is one the lock protects (EffectActions); nil when it got
 	// no results. A valid experiment with none shows no harm done, not
@@ -109,7 +113,7 @@ func Claims(cs []Counterfactual) []claim.Claim {
 			continue
 		}
 		e := claim.Claim{Kind: claim.Experiment, What: string(c.Change), Step: c.Step, How: string(c.Verdict),
-			Steps: slices.Clone(c.Lacks), Changed: slices.Clone(c.Changed), Fired: slices.Clone(c.Fired), Report: c.Report, Kinds: slices.Clone(c.Kinds), Records: []int{}}
+			Steps: slices.Clone(c.Lacks), Changed: slices.Clone(c.Changed), Fired: slices.Clone(c.Fired), Report: c.Report, Kinds: slices.Clone(c.Kinds), InfoKinds: slices.Clone(c.InfoKinds), Records: []int{}}
 		if c.Effects != nil {
 			n := int64(*c.Effects)
 			e.Num, e.Actions = &n, slices.Clone(c.EffectActions)

@@ -143,10 +143,14 @@ func regressed(prev, cur history.Op, dir int64) bool {
 // the writes the later one wiped out (Anomaly.Lost).
 func regressions(h history.History, key string, ws []int, dir int64, explain func(prev, cur history.Op, lost []history.Op) string) []finding.Anomaly {
 	var out []finding.Anomaly
+	gone := map[int]bool{} // writes an earlier one had already wiped out
 	for j := 1; j < len(ws); j++ {
 		prev, cur := h.Ops[ws[j-1]], h.Ops[ws[j]]
 		if regressed(prev, cur, dir) {
-			lost := wipedOut(h, ws[:j], *cur.Value.Num, dir)
+			lost := wipedOut(h, ws[:j], gone, *cur.Value.Num, dir)
+			for _, o := range lost {
+				gone[o.Index] = true
+			}
 			an := finding.New(h, history.AnomalyLostUpdate, key, []string{prev.Client, cur.Client},
 				prev.Complete, cur.Complete, explain(prev, cur, lost), prev.Index, cur.Index)
 			for _, o := range lost {
@@ -162,11 +166,16 @@ func regressions(h history.History, key string, ws []int, dir int64, explain fun
 // Complete order) whose updates it undid: going back from the last, every
 // write whose value is already v or past it in direction dir (a stock
 // written down to v or below, a counter up to v or above); the first
-// one short of v was kept. In invoke order.
-func wipedOut(h history.History, ws []int, v, dir int64) []history.Op {
+// one short of v was kept. A write an earlier one had already wiped out
+// (gone, by history index) was no longer in the value: it is passed
+// over, not counted twice. In invoke order.
+func wipedOut(h history.History, ws []int, gone map[int]bool, v, dir int64) []history.Op {
 	var out []history.Op
 	for i := len(ws) - 1; i >= 0; i-- {
 		o := h.Ops[ws[i]]
+		if gone[o.Index] {
+			continue
+		}
 		if (*o.Value.Num-v)*dir < 0 {
 			break
 		}

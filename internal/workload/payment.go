@@ -415,29 +415,17 @@ func lateCharge(a *account.Account, an *finding.Anomaly) {
 		if !ok || hold.Possible {
 			continue
 		}
-		lives := a.GrantedBy(hold.Acquire)
-		if len(lives) == 0 {
+		// The lock is lost when the account's grant ends: once fewer than
+		// a quorum of its granting nodes (one for a single node) still
+		// hold its key, not when the last of them lets it go.
+		g, ok := a.GrantOf(hold.Acquire)
+		if !ok || len(g.Lives) == 0 || g.Ended.Kind == account.EndHeld || g.End > w.Invoke {
 			continue
 		}
-		// The lock is lost once fewer than a quorum of its granting nodes
-		// (one for a single node) still hold its key.
-		need := 1
-		if len(lives) > 1 {
-			need = len(h.Header.Nodes)/2 + 1
-		}
-		var ended []account.KeyLife
-		for _, l := range lives {
-			if l.End <= w.Invoke {
-				ended = append(ended, l)
-			}
-		}
-		if len(lives)-len(ended) >= need || len(ended) == 0 {
-			continue
-		}
-		// The node whose loss broke the quorum: the latest to end.
-		last := ended[0]
-		for _, l := range ended[1:] {
-			if l.End > last.End {
+		// The key life whose end broke the quorum.
+		last := g.Lives[0]
+		for _, l := range g.Lives {
+			if l.Node == g.EndNode && l.End == g.End {
 				last = l
 			}
 		}

@@ -118,6 +118,48 @@ func TestALostUpdateListsEveryWriteItWipedOut(t *testing.T) {
 	}
 }
 
+// Issue 27 (a reader of control-negative, seed 5): w2 and w3 each set
+// the counter to 1 from a read of 0, then w1 did too after its pause. The
+// report said w1's write "wiped out 2 earlier updates: w2's and w3's",
+// but w3's write had already wiped out w2's: when w1 wrote, the value
+// held w3's update alone. A write wipes out only updates still in the
+// value when it wrote.
+func TestALostUpdateWipesOutOnlyUpdatesStillInTheValue(t *testing.T) {
+	set := func(client string, proc int, inv, comp float64, num int64) history.Op {
+		return history.Op{Client: client, Process: proc, F: history.Write, Key: "counter-1", Type: history.OK,
+			Value: history.Value{Action: ActionSetCounter, Num: &num}, Invoke: int64(inv * 1e9), Complete: int64(comp * 1e9)}
+	}
+	tests := []struct {
+		name string
+		ops  []history.Op
+		lost [][]int // each lost update's Lost, in order
+	}{
+		{"three writes of 1: each wipes out the one before it, not one already gone", []history.Op{
+			set("w2", 1, 4.3, 4.4, 1), set("w3", 2, 5.2, 5.3, 1), set("w1", 0, 28.2, 28.3, 1)},
+			[][]int{{0}, {1}}},
+		{"a write of 2 after 1, 2, 3 wipes out the 2 and the 3", []history.Op{
+			set("w1", 0, 1, 1.1, 1), set("w2", 1, 2, 2.1, 2), set("w3", 2, 3, 3.1, 3), set("w1", 0, 4, 4.1, 2)},
+			[][]int{{1, 2}}},
+		{"after that, a write of 2 over a 3 wipes out the 2 and 3 still standing, not the ones already gone", []history.Op{
+			set("w1", 0, 1, 1.1, 1), set("w2", 1, 2, 2.1, 2), set("w3", 2, 3, 3.1, 3), set("w1", 0, 4, 4.1, 2),
+			set("w2", 1, 5, 5.1, 3), set("w3", 2, 6, 6.1, 2)},
+			[][]int{{1, 2}, {3, 4}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := threeClients(Counter, tt.ops)
+			f := counterLostUpdates(account.New(h), NewIndex(h))
+			var got [][]int
+			for _, an := range f.Anomalies {
+				got = append(got, an.Lost)
+			}
+			if !slices.EqualFunc(got, tt.lost, slices.Equal) {
+				t.Errorf("Lost = %v, want %v", got, tt.lost)
+			}
+		})
+	}
+}
+
 // threeClients is a history of workload wl with clients w1–w3 and ops,
 // indexed in order (time scale 1).
 func threeClients(wl string, ops []history.Op) history.History {

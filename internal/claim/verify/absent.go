@@ -266,6 +266,20 @@ func ExperimentKinds(c claim.Claim, recorded []string) string {
 	return ""
 }
 
+// ExperimentInfoKinds checks an Experiment claim's informational kinds
+// against those its experiment's results.json records (recorded: the
+// kinds of its informational anomalies): "" when they are the same kinds,
+// else why not. A claim that names none is checked to have none.
+func ExperimentInfoKinds(c claim.Claim, recorded []string) string {
+	a, b := slices.Clone(c.InfoKinds), slices.Clone(recorded)
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(slices.Compact(a), slices.Compact(b)) {
+		return fmt.Sprintf("the experiment's results.json shows the informational kinds %v, not %v", recorded, c.InfoKinds)
+	}
+	return ""
+}
+
 // ExperimentRun checks that ex, the header of an Experiment claim's run,
 // is this run's (run) changed as the claim says: the same seed, and its
 // plan this run's without step Step ("without"), with that step at half
