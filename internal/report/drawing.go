@@ -362,7 +362,11 @@ func (b *builder) leases() {
 		if ci < 0 || m.laneOf(l.Client) < 0 {
 			continue
 		}
+		_, _, _, practice := m.heldInPractice(&l) // its crashed nodes stayed down: no quorum was lost to anyone
 		s, held := m.sec(l.Start), m.sec(min(l.KeyEnd, l.BelievedEnd))
+		if practice {
+			held = m.sec(l.BelievedEnd)
+		}
 		if l.KeyEnd > m.end && l.BelievedEnd >= m.end {
 			held = d.End
 		}
@@ -396,7 +400,7 @@ func (b *builder) leases() {
 		// node), taken or purged — a release or a foreign DEL is told by
 		// its own command — and never for the final probe, which holds
 		// the lock for an instant to see that it can.
-		if !l.lost() || l.KeyEnd > m.end || b.in.History.Ops[l.Op].F == history.Probe {
+		if !l.lost() || practice || l.KeyEnd > m.end || b.in.History.Ops[l.Op].F == history.Probe {
 			continue
 		}
 		if !(l.Cause.Gone() || l.Cause.Kind == account.EndTaken || l.Cause.Kind == account.EndPurged) {
@@ -535,7 +539,10 @@ func (b *builder) leaseTip(l lease) string {
 	if l.Token != "" && m.tokens[l.Token] != l.Token {
 		lines = append(lines, tr(lang, "tip.token", l.Token))
 	}
-	if l.lost() && l.KeyEnd <= m.end {
+	ns, left, upAt, practice := m.heldInPractice(&l)
+	if practice {
+		lines = append(lines, tr(lang, "tip.crash.held", joinAnd(lang, ns), b.at(l.KeyEnd), left, len(m.nodes), b.at(upAt), l.Client))
+	} else if l.lost() && l.KeyEnd <= m.end {
 		why := endWord(lang, l.Cause)
 		if len(l.Lives) > 1 && len(m.nodes) > 1 {
 			why = tr(lang, "tip.quorum", len(m.nodes)/2+1)
@@ -546,7 +553,7 @@ func (b *builder) leaseTip(l lease) string {
 	}
 	if l.EndHow != "" {
 		lines = append(lines, tr(lang, "tip.belief."+l.EndHow, l.Client, b.at(l.BelievedEnd)))
-		if l.BelievedEnd > l.KeyEnd && l.lost() {
+		if l.BelievedEnd > l.KeyEnd && l.lost() && !practice {
 			lines = append(lines, tr(lang, "tip.belief.after", l.Client, span(m.sec(l.BelievedEnd)-m.sec(l.KeyEnd))))
 		}
 	}

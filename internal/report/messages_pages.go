@@ -48,16 +48,17 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.hold.nokey":        "%s held the lock on %s (%s), granted at %s.", // client, key, token text, at
 		"tip.kept.mutex":        "An in-process mutex: no key in Redis and no TTL; it stayed held until its holder released it.",
 		"tip.kept.nolock":       "The no-lock control took no lock: nothing stood for it anywhere.",
-		"tip.belief.released":   "%s released it at %s.",                                               // client, at
-		"tip.belief.lost":       "%s concluded at %s that it had lost it.",                             // client, at
-		"tip.belief.done":       "%s left its critical section at %s.",                                 // client, at
-		"tip.belief.reacquired": "%s asked for the lock again at %s.",                                  // client, at
-		"tip.belief.crashed":    "%s crashed at %s.",                                                   // client, at
-		"tip.belief.stopped":    "%s was still inside its critical section when the run ended, at %s.", // client, at
-		"tip.belief.last":       "%s's last recorded instant: %s.",                                     // client, at
-		"tip.belief.after":      "%s went on believing it held the lock for %s after it was lost.",     // client, duration
-		"tip.key":               "Key %[2]s on %[1]s, set by %[3]s (%[4]s) at %[5]s.",                  // node, key, client, token text, at
-		"tip.key.end":           "It left the node at %s: %s.",                                         // at, how
+		"tip.belief.released":   "%s released it at %s.",                                                                                                                                                                          // client, at
+		"tip.belief.lost":       "%s concluded at %s that it had lost it.",                                                                                                                                                        // client, at
+		"tip.belief.done":       "%s left its critical section at %s.",                                                                                                                                                            // client, at
+		"tip.belief.reacquired": "%s asked for the lock again at %s.",                                                                                                                                                             // client, at
+		"tip.belief.crashed":    "%s crashed at %s.",                                                                                                                                                                              // client, at
+		"tip.belief.stopped":    "%s was still inside its critical section when the run ended, at %s.",                                                                                                                            // client, at
+		"tip.belief.last":       "%s's last recorded instant: %s.",                                                                                                                                                                // client, at
+		"tip.belief.after":      "%s went on believing it held the lock for %s after it was lost.",                                                                                                                                // client, duration
+		"tip.crash.held":        "%[1]s lost its key in a crash at %[2]s; %[3]d of %[4]d nodes still held it, and %[1]s stayed down until %[5]s, so no other client could reach a quorum: %[6]s still held the lock in practice.", // nodes, at, left, total, up at, client
+		"tip.key":               "Key %[2]s on %[1]s, set by %[3]s (%[4]s) at %[5]s.",                                                                                                                                             // node, key, client, token text, at
+		"tip.key.end":           "It left the node at %s: %s.",                                                                                                                                                                    // at, how
 		"tip.key.held":          "It was still there when the history ended.",
 		"tip.key.server":        "From %[3]s it was on %[1]s, the replica Sentinel had promoted to master of %[2]s.", // server, node, at
 		"tip.key.nogrant":       "It backed no lock that %s was granted.",                                            // owner
@@ -180,6 +181,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.belief.crashed":    "%s bị crash lúc %s.",
 		"tip.belief.last":       "Thời điểm cuối cùng được ghi lại của %s: %s.",
 		"tip.belief.after":      "%s vẫn tin là mình giữ lock thêm %s sau khi lock đã mất.",
+		"tip.crash.held":        "%[1]s mất key của nó trong một lần crash lúc %[2]s; %[3]d trên %[4]d node vẫn giữ key, và %[1]s nằm im đến %[5]s, nên không client nào khác đạt được quorum: trên thực tế %[6]s vẫn giữ lock.",
 		"tip.key":               "Key %[2]s trên %[1]s, do %[3]s đặt (%[4]s) lúc %[5]s.",
 		"tip.key.end":           "Nó rời node lúc %s: %s.",
 		"tip.key.held":          "Nó vẫn còn đó khi lịch sử kết thúc.",

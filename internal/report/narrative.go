@@ -762,37 +762,3 @@ func hadTTL(k account.KeyLife) bool {
 	}
 	return false
 }
-
-// quorumText says what a holder's quorum lost at its keys' end on nodes
-// ns means, left nodes still holding it (quorum q): the lock no longer
-// really its, unless the nodes that lost it crashed and stayed down
-// through its hold so that the nodes up and free of its key are too few
-// for anyone's quorum (a delayed restart: redlock-delayed-restart).
-func (m *model) quorumText(lang Lang, kind string, ns []string, left, q int, l *lease) string {
-	if kind == account.EndCrashed && len(m.nodes)-left-len(ns) < q {
-		upAt := int64(-1)
-		for _, f := range m.a.Faults {
-			if f.Step.Effect == history.EffectCrashNode && slices.ContainsFunc(ns, func(n string) bool { return slices.Contains(f.Step.Nodes, n) }) &&
-				f.Start <= l.BelievedEnd && f.End > upAt {
-				upAt = f.End
-			}
-		}
-		down := upAt > l.BelievedEnd
-		for _, n := range ns {
-			down = down && m.a.NodeDown(n, l.BelievedEnd)
-		}
-		if down {
-			return tr(lang, "n.quorum.down", left, len(m.nodes), q, joinAnd(lang, ns), instant(m.sec(upAt)), l.Client)
-		}
-	}
-	return quorumLost(lang, left, len(m.nodes), q, l.Client)
-}
-
-// quorumLost says that a holder's key stands on left of total nodes,
-// fewer than the quorum q: it no longer really holds the lock.
-func quorumLost(lang Lang, left, total, q int, client string) string {
-	if left == 0 {
-		return tr(lang, "n.quorum.none", total, q, client)
-	}
-	return tr(lang, "n.quorum.lost", left, total, q, client)
-}

@@ -1,0 +1,74 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// quorumText says what a holder's quorum lost at its keys' end on nodes
+// ns means, left nodes still holding it (quorum q): the lock no longer
+// really its, unless the nodes that lost it crashed and stayed down
+// through its hold (heldThroughCrash).
+func (m *model) quorumText(lang Lang, kind string, ns []string, left, q int, l *lease) string {
+	if upAt, ok := m.heldThroughCrash(kind, ns, left, q, l); ok {
+		return tr(lang, "n.quorum.down", left, len(m.nodes), q, joinAnd(lang, ns), instant(m.sec(upAt)), l.Client)
+	}
+	return quorumLost(lang, left, len(m.nodes), q, l.Client)
+}
+
+// heldThroughCrash reports whether a holder whose quorum was lost when
+// nodes ns lost its key (kind, left nodes still holding it, quorum q)
+// still held the lock in practice: they crashed and stayed down through
+// its hold, so the nodes up and free of its key were too few for anyone's
+// quorum (a delayed restart: redlock-delayed-restart). upAt is when the
+// last of them came back.
+func (m *model) heldThroughCrash(kind string, ns []string, left, q int, l *lease) (upAt int64, ok bool) {
+	if kind != account.EndCrashed || len(m.nodes)-left-len(ns) >= q {
+		return 0, false
+	}
+	upAt = -1
+	for _, f := range m.a.Faults {
+		// Its down time is the crash's active window (the kill's return
+		// to the restart), as the crash's own lines tell it (a fresh
+		// reader, A18: "stayed down until t=7.2s" beside "t=7.1s n3
+		// restarted").
+		from, to := f.Active()
+		if f.Step.Effect == history.EffectCrashNode && slices.ContainsFunc(ns, func(n string) bool { return slices.Contains(f.Step.Nodes, n) }) &&
+			from <= l.BelievedEnd && to > upAt {
+			upAt = to
+		}
+	}
+	down := upAt > l.BelievedEnd
+	for _, n := range ns {
+		down = down && m.a.NodeDown(n, l.BelievedEnd)
+	}
+	return upAt, down
+}
+
+// heldInPractice is heldThroughCrash of lease l at its quorum's loss
+// (l.KeyEnd): ns are the nodes whose lives of l ended then, in a crash,
+// left the nodes still holding it, upAt when the last of ns came back.
+func (m *model) heldInPractice(l *lease) (ns []string, left int, upAt int64, ok bool) {
+	if !l.lost() || len(l.Lives) < 2 || len(m.nodes) < 2 || l.Cause.Kind != account.EndCrashed {
+		return nil, 0, 0, false
+	}
+	for _, k := range l.Lives {
+		if k.End == l.KeyEnd && k.Ended.Kind == account.EndCrashed {
+			ns = append(ns, k.Node)
+		}
+	}
+	left = account.HeldAfter(l.Lives, l.KeyEnd)
+	upAt, ok = m.heldThroughCrash(account.EndCrashed, ns, left, m.a.Quorum(), l)
+	return ns, left, upAt, ok
+}
+
+// quorumLost says that a holder's key stands on left of total nodes,
+// fewer than the quorum q: it no longer really holds the lock.
+func quorumLost(lang Lang, left, total, q int, client string) string {
+	if left == 0 {
+		return tr(lang, "n.quorum.none", total, q, client)
+	}
+	return tr(lang, "n.quorum.lost", left, total, q, client)
+}
