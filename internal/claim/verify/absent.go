@@ -257,13 +257,19 @@ func ExperimentKinds(c claim.Claim, recorded []string) string {
 	if c.Kinds == nil {
 		return ""
 	}
-	a, b := slices.Clone(c.Kinds), slices.Clone(recorded)
-	slices.Sort(a)
-	slices.Sort(b)
-	if !slices.Equal(slices.Compact(a), slices.Compact(b)) {
+	if !sameKinds(c.Kinds, recorded) {
 		return fmt.Sprintf("the experiment's results.json shows the kinds %v, not %v", recorded, c.Kinds)
 	}
 	return ""
+}
+
+// sameKinds reports whether a and b hold the same kinds, in any order and
+// number.
+func sameKinds(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
 // ExperimentInfoKinds checks an Experiment claim's informational kinds
@@ -271,10 +277,7 @@ func ExperimentKinds(c claim.Claim, recorded []string) string {
 // kinds of its informational anomalies): "" when they are the same kinds,
 // else why not. A claim that names none is checked to have none.
 func ExperimentInfoKinds(c claim.Claim, recorded []string) string {
-	a, b := slices.Clone(c.InfoKinds), slices.Clone(recorded)
-	slices.Sort(a)
-	slices.Sort(b)
-	if !slices.Equal(slices.Compact(a), slices.Compact(b)) {
+	if !sameKinds(c.InfoKinds, recorded) {
 		return fmt.Sprintf("the experiment's results.json shows the informational kinds %v, not %v", recorded, c.InfoKinds)
 	}
 	return ""
