@@ -72,8 +72,12 @@ var messagesEN = map[string]string{
 	"run.wallrate":       "Host clock",
 	"run.wallrate.fast":  "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
 	"run.wallrate.slow":  "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
-	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)",                                       // wall ms, scenario s, threshold ms
-	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; a lateness of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)",
+	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; %s",                                                                                                                                                      // wall ms, scenario s, run.lag.rule
+	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; %s",
+	"run.lag.rule":       "a lateness of %d ms or more (wall) that is also a tenth of the run's shortest TTL or more, or a tenth of its shortest fault window or more, makes a run prove nothing (unknown): for this run, %.0f ms or more, %s", // floor ms, this run's bound ms, run.lag.by.*
+	"run.lag.by.floor":   "the floor itself",
+	"run.lag.by.ttl":     "a tenth of its shortest TTL (%s of scenario time)",                              // span
+	"run.lag.by.window":  "a tenth of its shortest fault window, step #%d (%s on %s, %s of scenario time)", // id, fault word, targets, span
 	"run.scenario.s":     "Scenario time covered",
 	"run.file":           "Scenario file",
 	"run.algorithm":      "Algorithm",

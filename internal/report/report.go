@@ -152,7 +152,8 @@ type Results struct {
 	Started time.Time `json:"started,omitzero"`
 	// MaxTimerLagMS is how late, at worst, a harness timer fired during
 	// the run (wall ms; 0 when not measured): the machine's load. Coverage
-	// makes a run unknown at checker.MaxTimerLag and a tenth of the TTL.
+	// makes a run unknown at its checker.LatenessBound (MaxTimerLag, a tenth of
+	// the shortest TTL or of the shortest fault window).
 	MaxTimerLagMS float64 `json:"max_timer_lag_ms"`
 	// Spoiled says why an unknown verdict is the machine's doing, not
 	// the scenario's (checker.Spoiled* causes: busy, margin, exposure,
