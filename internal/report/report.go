@@ -144,6 +144,11 @@ type Results struct {
 	// FixedBy is the file of the scenario that shows the same fault made
 	// harmless (the scenario's fixed_by, as a path like File).
 	FixedBy string `json:"fixed_by,omitempty"`
+	// FixedBySide is what FixedBy is when it is no fix (Fixed.Side,
+	// FixSide: "control", "contrast.clock", "contrast.restart"); "" for a
+	// fix or when not known. A lesson page that has no run of it names it
+	// by this, as the run's report does.
+	FixedBySide string `json:"fixed_by_side,omitempty"`
 	// Lang is the language of the report's pages.
 	Lang Lang `json:"lang,omitempty"`
 	// Started is when the run began (the history header's; zero in a
@@ -248,7 +253,7 @@ func buildResults(in Input, dir string, m *model) Results {
 		DescriptionLang: descriptionLang(in), Counterfactuals: in.Counterfactuals,
 	}
 	if in.FixedBy != nil {
-		r.FixedBy = in.FixedBy.File
+		r.FixedBy, r.FixedBySide = in.FixedBy.File, in.FixedBy.Side
 	}
 	r.EffectActions = workload.Of(h).EffectActions()
 	for _, op := range in.History.Ops {
