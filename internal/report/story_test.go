@@ -161,6 +161,10 @@ func TestPauseLength(t *testing.T) {
 		{"the declared length wins when the measured one is within 5%", 35, 35.1, "35s"},
 		{"the measured length, with the planned one beside it, when it differs by more than 5%", 6, 7.1, "7.1s (6s planned)"},
 		{"the measured length is used when nothing is declared", 0, 35.1, "35.1s"},
+		// Reader 6 (A13): redlock-delayed-restart's partitions, planned
+		// for 8 s, were healed at 7.8 s when the run ended.
+		{"a window cut short says both when they read differently", 8, 7.775, "7.8s (8s planned)"},
+		{"a window a hair short reads as planned", 8, 7.98, "8s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := &model{h: history.History{Header: history.Header{TimeScale: 1}}, scale: 1}
