@@ -164,6 +164,7 @@ var messagesEN = map[string]string{
 	"a.fire.refused.by":         "%[1]s was refused at t=%[2]ss by %[3]s's key",                                                                                             // client, t, owner of the key
 	"a.fire.refused":            "%[1]s was refused at t=%[2]ss",                                                                                                            // client, t
 	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
+	"say.valid.info":            "No checker found a violation: the lock kept its promise in this run; informational findings: %s (see below).",                                                                                                                                             // kinds' words
 	"say.valid.claim-order":     "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes while its currlock still held %[1]s's token, before %[2]s first used it, so it saw them one at a time, in claim order.", // stale, current, key
 	"say.valid.fenced-order":    "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes before %[2]s first used it, so it saw them one at a time, in token order.",                                              // stale, current, key
 	"say.unknown":               "Inconclusive: %s",

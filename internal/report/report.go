@@ -543,6 +543,19 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 			return []said{{Text: tr(lang, "say.valid."+a.Harmless, a.Stale, a.Current, a.Key), Claim: nthClaim(cs, claim.Anomaly, n)}}
 		}
 	}
+	// An informational liveness finding breaks no promise of the lock,
+	// but the headline does not hide it (reader 6: watchdog-unlock-lost's
+	// orphaned lease of 27 s under "No checker found a problem").
+	var info []string
+	for _, a := range allAnomalies(in.Results) {
+		live := a.Kind == checker.KindOrphanedLease || a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable
+		if w := m.anomalyWord(lang, a); a.Informational && live && !slices.Contains(info, w) {
+			info = append(info, w)
+		}
+	}
+	if len(info) > 0 {
+		return one(tr(lang, "say.valid.info", strings.Join(info, ", ")))
+	}
 	return one(tr(lang, "say.valid"))
 }
 
