@@ -764,8 +764,11 @@ func (m *model) quorumText(lang Lang, kind string, ns []string, left, q int, l *
 		upAt := int64(-1)
 		for _, f := range m.a.Faults {
 			if f.Step.Effect == history.EffectCrashNode && slices.ContainsFunc(ns, func(n string) bool { return slices.Contains(f.Step.Nodes, n) }) &&
-				f.Start <= l.BelievedEnd && f.End > upAt {
-				upAt = f.End
+				f.Start <= l.BelievedEnd {
+				// Its restart as the story tells it (reader 6: "stayed
+				// down until t=7.2s" beside "t=7.1s n3 restarts").
+				_, to := f.Active()
+				upAt = max(upAt, to)
 			}
 		}
 		down := upAt > l.BelievedEnd
