@@ -634,13 +634,44 @@ func neverSent(a *account.Account, i int) bool {
 // timingBound's tenth of its 6 s TTL (stored history
 // unknown-failover-two-replicas-late-acquire-s32).
 func raceBound(h history.History) int64 {
-	bound := timingBound(h)
+	return LatenessBound(h).NS
+}
+
+// LagBound is the harness lateness at and above which a run's valid
+// verdict proves nothing (timingLost and raceLost together), and what
+// set it: MaxTimerLag when neither TTL nor Step is set.
+type LagBound struct {
+	// NS is the bound, wall ns.
+	NS int64
+	// TTL is the run's shortest TTL granted (wall ns) when a tenth of it
+	// set NS, 0 otherwise.
+	TTL int64
+	// Step is the ID of the plan step whose window's tenth set NS (its
+	// Duration, wall ns, in Window), 0 otherwise.
+	Step   int
+	Window int64
+}
+
+// LatenessBound is h's LagBound: MaxTimerLag, or a tenth of the shortest
+// TTL granted when longer (timingBound), or a tenth of the shortest
+// planned fault window when that is shorter still but over MaxTimerLag.
+// A lateness of NS or more makes the run unknown; the report's machine
+// load row states this bound, so the two cannot differ.
+func LatenessBound(h history.History) LagBound {
+	b := LagBound{NS: int64(MaxTimerLag)}
+	if ttl := shortestTTL(h); ttl/10 > b.NS {
+		b = LagBound{NS: ttl / 10, TTL: ttl}
+	}
 	for _, st := range h.Header.Plan {
-		if st.Duration > 0 && !st.UntilEnd {
-			bound = min(bound, max(int64(MaxTimerLag), st.Duration/10))
+		if st.Duration <= 0 || st.UntilEnd || st.Duration/10 >= b.NS {
+			continue
+		}
+		b = LagBound{NS: int64(MaxTimerLag)}
+		if st.Duration/10 > b.NS {
+			b = LagBound{NS: st.Duration / 10, Step: st.ID, Window: st.Duration}
 		}
 	}
-	return bound
+	return b
 }
 
 // raceLost reports a run whose harness ran late past raceBound — a timer

@@ -89,6 +89,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	ordered := map[string]int{} // informational overlaps by HarmlessFencedOrder, HarmlessClaimOrder
 	kept := [2]int{}            // recorded anomalies: [violations, informational]
 	steps := 0
+	peak := 0 // a semaphore's most holders at once (distinct clients)
 	for _, k := range keys {
 		hs := byKey[k]
 		slices.SortStableFunc(hs, func(a, b int) int { return cmp.Compare(holds[a].Start, holds[b].Start) })
@@ -104,6 +105,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 			active = live
 			if permits > 1 {
 				// A semaphore: up to permits holders at once are allowed.
+				peak = max(peak, len(semaphoreHolders(active, cur)))
 				if an, ok := semaphoreOverlap(h, active, cur, permits); ok {
 					overlaps++
 					if kept[0] < maxOverlapAnomalies {
@@ -168,9 +170,12 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	}
 	anomalies = append(anomalies, lapses...)
 	var parts []string
-	if overlaps == 0 {
+	switch {
+	case permits > 1:
+		parts = append(parts, semaphoreSummary(len(holds), overlaps, dropped, peak, permits))
+	case overlaps == 0:
 		parts = append(parts, fmt.Sprintf("no overlapping holds among %s", plural(len(holds), "believed hold", "believed holds")))
-	} else {
+	default:
 		s := plural(overlaps, "believed-hold overlap", "believed-hold overlaps") + whyInformational(h, ix, kind, informational, ordered)
 		if dropped > 0 {
 			s += fmt.Sprintf(" (%d not listed)", dropped)
@@ -545,27 +550,59 @@ func (ix *writeIndex) fenceRefusedIn(client, key string, from, to int64) bool {
 // of active whose holds overlap cur. The window is [cur.Start, the earliest
 // end among them].
 func semaphoreOverlap(h history.History, active []Hold, cur Hold, permits int64) (Anomaly, bool) {
-	seen := map[string]bool{cur.Client: true}
-	clients := []string{cur.Client}
-	ops := []int{cur.Acquire}
+	in := semaphoreHolders(active, cur)
+	if int64(len(in)) <= permits {
+		return Anomaly{}, false
+	}
+	var clients []string
+	var ops []int
 	end := cur.End
-	for _, a := range active {
-		if seen[a.Client] || !holdsOverlap(a, cur) {
-			continue
-		}
-		seen[a.Client] = true
+	for _, a := range in {
 		clients = append(clients, a.Client)
 		ops = append(ops, a.Acquire)
 		end = min(end, a.End)
-	}
-	if int64(len(clients)) <= permits {
-		return Anomaly{}, false
 	}
 	end = max(end, cur.Start)
 	sort.Strings(clients)
 	explain := fmt.Sprintf("%d clients (%s) believed they held one of the %d permits of %s at once from %s to %s",
 		len(clients), strings.Join(clients, ", "), permits, cur.Key, at(h, cur.Start), at(h, end))
 	return newAnomaly(h, KindMutexOverlap, cur.Key, clients, cur.Start, end, explain, ops...), true
+}
+
+// semaphoreHolders are the holds of distinct clients in at cur's start:
+// cur first, then each active hold of another client that overlaps it
+// (the first of each client's).
+func semaphoreHolders(active []Hold, cur Hold) []Hold {
+	seen := map[string]bool{cur.Client: true}
+	in := []Hold{cur}
+	for _, a := range active {
+		if seen[a.Client] || !holdsOverlap(a, cur) {
+			continue
+		}
+		seen[a.Client] = true
+		in = append(in, a)
+	}
+	return in
+}
+
+// semaphoreSummary is the mutex summary's first part for a semaphore of
+// permits: how many held at once at most (peak), against its permits,
+// and the overruns (overlaps, dropped of them not listed). Overlapping
+// holds are what a semaphore is for (reader 6: "no overlapping holds" of
+// a 2-permit run with two holders at once).
+func semaphoreSummary(holds, overlaps, dropped, peak int, permits int64) string {
+	among := plural(holds, "believed hold", "believed holds")
+	switch {
+	case holds == 0:
+		return "no believed holds"
+	case overlaps == 0:
+		return fmt.Sprintf("never more holders at once than the semaphore's %d permits (at most %s) among %s", permits, plural(peak, "holder", "holders"), among)
+	}
+	s := fmt.Sprintf("%s over the semaphore's %d permits: up to %s at once", plural(overlaps, "admission", "admissions"), permits, plural(peak, "holder", "holders"))
+	if dropped > 0 {
+		s += fmt.Sprintf(" (%d not listed)", dropped)
+	}
+	return s + " among " + among
 }
 
 // whyInformational is the mutex summary's reason its informational

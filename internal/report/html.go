@@ -212,11 +212,30 @@ func lagText(lang Lang, h history.History) string {
 	if lag <= 0 {
 		return ""
 	}
-	wall, scen, bound := float64(lag)/1e6, float64(lag)*h.Header.TimeScale/1e9, checker.MaxTimerLag.Milliseconds()
+	wall, scen, rule := float64(lag)/1e6, float64(lag)*h.Header.TimeScale/1e9, lagRule(lang, h)
 	if op, ok := h.LateStart(); ok {
-		return tr(lang, "run.lag.start", wall, scen, op.Client, float64(op.Complete-op.Invoke)/1e6, instant(h.Header.ScenarioSeconds(op.Invoke)), bound)
+		return tr(lang, "run.lag.start", wall, scen, op.Client, float64(op.Complete-op.Invoke)/1e6, instant(h.Header.ScenarioSeconds(op.Invoke)), rule)
 	}
-	return tr(lang, "run.lag.text", wall, scen, bound)
+	return tr(lang, "run.lag.text", wall, scen, rule)
+}
+
+// lagRule is the machine load row's rule: the lateness at which a run
+// proves nothing, in general and for h, with what set h's bound
+// (checker.LatenessBound, the checker's own figure).
+func lagRule(lang Lang, h history.History) string {
+	b := checker.LatenessBound(h)
+	by := tr(lang, "run.lag.by.floor")
+	switch {
+	case b.Step > 0:
+		for _, st := range h.Header.Plan {
+			if st.ID == b.Step {
+				by = tr(lang, "run.lag.by.window", st.ID, faultWord(lang, st), joinAnd(lang, targetsOf(st)), span(h.Header.ScenarioTime(b.Window).Seconds()))
+			}
+		}
+	case b.TTL > 0:
+		by = tr(lang, "run.lag.by.ttl", span(h.Header.ScenarioTime(b.TTL).Seconds()))
+	}
+	return tr(lang, "run.lag.rule", checker.MaxTimerLag.Milliseconds(), float64(b.NS)/1e6, by)
 }
 
 func withLang(in Input, lang Lang) Input { in.Lang = lang; return in }

@@ -77,3 +77,44 @@ func TestTheHostClockRowTellsAWallClockThatRanApart(t *testing.T) {
 		})
 	}
 }
+
+// Reader 6 (A6): redlock-restart-without-1 was unknown with a 485 ms lag
+// "over a tenth of the shortest fault window of the plan" (a 600 ms crash
+// window), yet its machine load row stated only the TTL rule, by which a
+// 485 ms lag under a 10 s TTL counts. The row states the checker's rule
+// and this run's bound (checker.LatenessBound), with what set it.
+func TestTheMachineLoadRowStatesTheBoundTheCheckerApplies(t *testing.T) {
+	const ms = int64(1e6)
+	crash := func(d int64) []history.FaultStep {
+		return []history.FaultStep{{ID: 27, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n3"}, Duration: d}}
+	}
+	tests := []struct {
+		name string
+		lang Lang
+		plan []history.FaultStep
+		want []string
+	}{
+		{"a short crash window brings the bound to the floor, and the rule names fault windows", English, crash(600 * ms),
+			[]string{"or a tenth of its shortest fault window or more, makes a run prove nothing (unknown): for this run, 100 ms or more, the floor itself"}},
+		{"a long crash window sets the bound and is named", English, crash(3000 * ms),
+			[]string{"for this run, 300 ms or more, a tenth of its shortest fault window, step #27 (", "on n3, 1.5s of scenario time)"}},
+		{"with no fault window the TTL sets it", English, nil,
+			[]string{"for this run, 1000 ms or more, a tenth of its shortest TTL (5s of scenario time)"}},
+		{"a Vietnamese row names fault windows too", Vietnamese, crash(600 * ms),
+			[]string{"hoặc từ một phần mười khoảng fault ngắn nhất của nó trở lên", "với lần chạy này là từ 100 ms trở lên, chính là mức sàn"}},
+		{"a Vietnamese row names the TTL that sets it", Vietnamese, nil,
+			[]string{"bằng một phần mười TTL ngắn nhất của nó (5 s thời gian kịch bản)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := history.History{Header: history.Header{TimeScale: 0.5, MaxTimerLagNS: 485 * ms, Clients: []string{"w1"}, Plan: tt.plan},
+				Ops: []history.Op{{Client: "w1", F: history.Acquire, Key: "k", Type: history.OK, Value: history.Value{Token: "t1", TTL: 10000 * ms}, Invoke: 10 * ms, Complete: 11 * ms}}}
+			got := lagText(tt.lang, h)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("row %q: want %q", got, w)
+				}
+			}
+		})
+	}
+}

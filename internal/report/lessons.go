@@ -448,7 +448,7 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun, made string) e
 			}
 		}
 		for _, r := range g.Missing {
-			pg.Missing = append(pg.Missing, tr(lang, "lesson.missing.fix", r.R.Scenario, r.R.FixedBy))
+			pg.Missing = append(pg.Missing, tr(lang, "lesson.missing."+fixSide(r.R.FixedBySide).kind(), r.R.Scenario, r.R.FixedBy))
 			pg.More = append(pg.More, r.Card)
 		}
 		for _, r := range g.Others {

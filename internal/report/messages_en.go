@@ -72,8 +72,12 @@ var messagesEN = map[string]string{
 	"run.wallrate":       "Host clock",
 	"run.wallrate.fast":  "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
 	"run.wallrate.slow":  "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
-	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; a lag of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)",                                       // wall ms, scenario s, threshold ms
-	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; a lateness of %d ms or more that is also a tenth of the run's shortest TTL or more makes a run prove nothing (unknown)",
+	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; %s",                                                                                                                                                      // wall ms, scenario s, run.lag.rule
+	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; %s",
+	"run.lag.rule":       "a lateness of %d ms or more (wall) that is also a tenth of the run's shortest TTL or more, or a tenth of its shortest fault window or more, makes a run prove nothing (unknown): for this run, %.0f ms or more, %s", // floor ms, this run's bound ms, run.lag.by.*
+	"run.lag.by.floor":   "the floor itself",
+	"run.lag.by.ttl":     "a tenth of its shortest TTL (%s of scenario time)",                              // span
+	"run.lag.by.window":  "a tenth of its shortest fault window, step #%d (%s on %s, %s of scenario time)", // id, fault word, targets, span
 	"run.scenario.s":     "Scenario time covered",
 	"run.file":           "Scenario file",
 	"run.algorithm":      "Algorithm",
@@ -163,6 +167,7 @@ var messagesEN = map[string]string{
 	"a.fire.refused.by":         "%[1]s was refused at t=%[2]ss by %[3]s's key",                                                                                             // client, t, owner of the key
 	"a.fire.refused":            "%[1]s was refused at t=%[2]ss",                                                                                                            // client, t
 	"say.valid":                 "No checker found a problem: the lock kept its promise in this run.",
+	"say.valid.info":            "No checker found a violation: the lock kept its promise in this run; informational findings: %s (see below).",                                                                                                                                             // kinds' words
 	"say.valid.claim-order":     "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes while its currlock still held %[1]s's token, before %[2]s first used it, so it saw them one at a time, in claim order.", // stale, current, key
 	"say.valid.fenced-order":    "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes before %[2]s first used it, so it saw them one at a time, in token order.",                                              // stale, current, key
 	"say.unknown":               "Inconclusive: %s",

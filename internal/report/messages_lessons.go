@@ -19,49 +19,51 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.50": "Distributed semaphore",
 		"lesson.51": "Singleton worker and cron deduplication",
 
-		"lesson.word":            "Lesson %d",               // lesson number
-		"lesson.title":           "Lesson %d — %s",          // number, name
-		"lesson.page.title":      "locksim — lesson %d: %s", // number, name
-		"lesson.other":           "Scenarios without a lesson",
-		"lesson.back":            "Back to the suite",
-		"lesson.nav":             "Lessons",
-		"lesson.pairs":           "Broken and fixed, side by side",
-		"lesson.more":            "More runs of this lesson",
-		"lesson.broken":          "broken",
-		"lesson.fixed":           "fixed",
-		"lesson.fixedby":         "fixed by %s",                                                                                     // scenario
-		"lesson.nopair":          "This suite holds no broken run of this lesson together with the run of its fixed_by scenario.",   //
-		"lesson.missing.fix":     "The fix of %s, %s, was not run in this suite; run both files together to see them side by side.", // broken, fixed file
-		"lesson.seed.same":       "Both runs used seed %d.",                                                                         // seed
-		"lesson.seed.diff":       "The runs used different seeds: %d and %d (each file's own seed).",                                // broken seed, fixed seed
-		"lesson.fault.same":      "The same fault plan: %s.",                                                                        // steps
-		"lesson.fault.diff":      "The fault plans differ: broken %s; fixed %s.",                                                    // steps, steps
-		"lesson.fault.when":      "The same faults, fired at another moment or on another trigger: %s.",                             // steps
-		"lesson.fault.none":      "no fault",                                                                                        //
-		"lesson.restore.all":     "(restoring every lease on start)",
-		"lesson.caveat.time":     "Every run plays its scenario at the scenario's time scale, here from %s to %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives its scale and how late the harness ran.", // lowest, highest scale
-		"lesson.caveat.time.one": "Every run here plays its scenario at time scale %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives how late the harness ran.",                                          // scale
-		"lesson.restore.none":    "(restoring nothing)",
-		"lesson.axis.shared":     "Both timelines below are drawn on one time axis of scenario time: zooming or panning one moves the other.",
-		"lesson.axis.same":       "Both timelines span t=0 to t=%ss of scenario time.",                                                                  // seconds
-		"lesson.axis.diff":       "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time: compare them by their axis labels.", // seconds, seconds, lesson.side.*
-		"lesson.axis.runs.same":  "Both runs span t=0 to t=%ss of scenario time.",                                                                       // seconds
-		"lesson.axis.runs.diff":  "The runs span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time.",                                         // seconds, seconds, lesson.side.*
-		"lesson.side.fixed":      "fixed",
-		"lesson.side.contrast":   "contrast",
-		"lesson.side.control":    "control",
-		"lesson.change":          "What to change",
-		"lesson.change.control":  "What the control changes (a harness control, not a fix to deploy)",
-		"lesson.change.contrast": "How the contrast differs from the broken run (not a fix to deploy)",
-		"lesson.change.yaml":     "What the scenario file changes (scenario.yaml of each run, normalised; without name, seed, the process's working directory and the harness's own fields such as expect and min_acquires, which are not part of the fix):",
-		"lesson.change.none":     "The two scenario files differ in nothing but their name, description, seed and the harness's own fields.",
-		"lesson.open":            "open the report",
-		"lesson.notimeline":      "No timeline was drawn for this run.",
-		"lesson.step":            "%s on %s",                                                           // fault word, targets
-		"lesson.step.for":        "%s on %s for %s",                                                    // fault word, targets, duration
-		"lesson.step.crash":      "%s crashed, restarted after %s",                                     // nodes, downtime
-		"lesson.step.powerloss":  "%s lost power (what no fsync reached was lost), restarted after %s", // nodes, downtime
-		"dur.planned":            "%s (%s planned)",                                                    // measured duration, planned duration
+		"lesson.word":             "Lesson %d",               // lesson number
+		"lesson.title":            "Lesson %d — %s",          // number, name
+		"lesson.page.title":       "locksim — lesson %d: %s", // number, name
+		"lesson.other":            "Scenarios without a lesson",
+		"lesson.back":             "Back to the suite",
+		"lesson.nav":              "Lessons",
+		"lesson.pairs":            "Broken and fixed, side by side",
+		"lesson.more":             "More runs of this lesson",
+		"lesson.broken":           "broken",
+		"lesson.fixed":            "fixed",
+		"lesson.fixedby":          "fixed by %s",                                                                                                     // scenario
+		"lesson.nopair":           "This suite holds no broken run of this lesson together with the run of its fixed_by scenario.",                   //
+		"lesson.missing.fixed":    "The fix of %s, %s, was not run in this suite; run both files together to see them side by side.",                 // broken, fixed file
+		"lesson.missing.contrast": "The contrast of %s, %s, not a fix, was not run in this suite; run both files together to see them side by side.", // broken, contrast file
+		"lesson.missing.control":  "The control of %s, %s, not a fix, was not run in this suite; run both files together to see them side by side.",  // broken, control file
+		"lesson.seed.same":        "Both runs used seed %d.",                                                                                         // seed
+		"lesson.seed.diff":        "The runs used different seeds: %d and %d (each file's own seed).",                                                // broken seed, fixed seed
+		"lesson.fault.same":       "The same fault plan: %s.",                                                                                        // steps
+		"lesson.fault.diff":       "The fault plans differ: broken %s; fixed %s.",                                                                    // steps, steps
+		"lesson.fault.when":       "The same faults, fired at another moment or on another trigger: %s.",                                             // steps
+		"lesson.fault.none":       "no fault",                                                                                                        //
+		"lesson.restore.all":      "(restoring every lease on start)",
+		"lesson.caveat.time":      "Every run plays its scenario at the scenario's time scale, here from %s to %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives its scale and how late the harness ran.", // lowest, highest scale
+		"lesson.caveat.time.one":  "Every run here plays its scenario at time scale %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives how late the harness ran.",                                          // scale
+		"lesson.restore.none":     "(restoring nothing)",
+		"lesson.axis.shared":      "Both timelines below are drawn on one time axis of scenario time: zooming or panning one moves the other.",
+		"lesson.axis.same":        "Both timelines span t=0 to t=%ss of scenario time.",                                                                  // seconds
+		"lesson.axis.diff":        "The timelines span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time: compare them by their axis labels.", // seconds, seconds, lesson.side.*
+		"lesson.axis.runs.same":   "Both runs span t=0 to t=%ss of scenario time.",                                                                       // seconds
+		"lesson.axis.runs.diff":   "The runs span t=0 to t=%ss (broken) and t=0 to t=%ss (%s) of scenario time.",                                         // seconds, seconds, lesson.side.*
+		"lesson.side.fixed":       "fixed",
+		"lesson.side.contrast":    "contrast",
+		"lesson.side.control":     "control",
+		"lesson.change":           "What to change",
+		"lesson.change.control":   "What the control changes (a harness control, not a fix to deploy)",
+		"lesson.change.contrast":  "How the contrast differs from the broken run (not a fix to deploy)",
+		"lesson.change.yaml":      "What the scenario file changes (scenario.yaml of each run, normalised; without name, seed, the process's working directory and the harness's own fields such as expect and min_acquires, which are not part of the fix):",
+		"lesson.change.none":      "The two scenario files differ in nothing but their name, description, seed and the harness's own fields.",
+		"lesson.open":             "open the report",
+		"lesson.notimeline":       "No timeline was drawn for this run.",
+		"lesson.step":             "%s on %s",                                                           // fault word, targets
+		"lesson.step.for":         "%s on %s for %s",                                                    // fault word, targets, duration
+		"lesson.step.crash":       "%s crashed, restarted after %s",                                     // nodes, downtime
+		"lesson.step.powerloss":   "%s lost power (what no fsync reached was lost), restarted after %s", // nodes, downtime
+		"dur.planned":             "%s (%s planned)",                                                    // measured duration, planned duration
 
 		// A pair's steps an event triggers, fired apart (firedApart).
 		"lesson.fault.fired":      "But the steps an event triggers fired at different moments in the two runs: %s.", // lesson.fault.fired.step, joined
@@ -90,6 +92,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.inorder":         "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, one holder at a time (in token order with a fencing token, in claim order with check-and-set)", // stale holder
 		"lesson.strip.noharm":          "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                                                                                // stale holder
 		"lesson.strip.harmoneholder":   "broken by harm, not by two holders: the lock never let two clients believe they held it at once (the course's definition held), but the resource was harmed anyway (see the run's findings); locksim counts that harm under safety too",
+		"lesson.strip.linksonly":       "kept: the faults on the nodes' side only cut links (%s), and no finding had a node's failure as its cause; no node failed in this run, so it does not show the lock through a node's failure", // links
+		"lesson.strip.granted.janitor": "broken: a janitor deleted %[1]s's key by name, and the lock then let %[2]s in while %[1]s still believed it held the lock",                                                                    // stale, fresh holder
 		"lesson.strip.singlepoint":     "kept correct across the node's failure, not available through it: a lock on one Redis node (or on a master, until a replica is promoted) takes no one while that node is down, a single point of failure (lesson 42 §3)",
 		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
 		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
@@ -273,49 +277,51 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.50": "Semaphore phân tán",
 		"lesson.51": "Singleton worker và chống chạy trùng cron",
 
-		"lesson.word":            "Bài %d",
-		"lesson.title":           "Bài %d — %s",
-		"lesson.page.title":      "locksim — bài %d: %s",
-		"lesson.other":           "Kịch bản không thuộc bài nào",
-		"lesson.back":            "Về trang bộ kịch bản",
-		"lesson.nav":             "Các bài",
-		"lesson.pairs":           "Bản lỗi và bản đã sửa, đặt cạnh nhau",
-		"lesson.more":            "Các lần chạy khác của bài này",
-		"lesson.broken":          "bản lỗi",
-		"lesson.fixed":           "bản đã sửa",
-		"lesson.fixedby":         "được sửa bởi %s",
-		"lesson.nopair":          "Bộ kịch bản này không có lần chạy lỗi nào của bài này cùng với lần chạy của kịch bản fixed_by của nó.",
-		"lesson.missing.fix":     "Bản sửa của %s, %s, không được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
-		"lesson.seed.same":       "Cả hai lần chạy dùng seed %d.",
-		"lesson.seed.diff":       "Hai lần chạy dùng seed khác nhau: %d và %d (seed riêng của mỗi file).",
-		"lesson.fault.same":      "Cùng một kế hoạch lỗi: %s.",
-		"lesson.fault.diff":      "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đã sửa %s.",
-		"lesson.fault.when":      "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
-		"lesson.fault.none":      "không có lỗi",
-		"lesson.restore.all":     "(khôi phục mọi lease khi khởi động)",
-		"lesson.caveat.time":     "Mỗi lần chạy diễn ra theo time scale của kịch bản, ở đây từ %s đến %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết time scale và độ trễ của harness.",
-		"lesson.caveat.time.one": "Mọi lần chạy ở đây diễn ra ở time scale %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết độ trễ của harness.",
-		"lesson.restore.none":    "(không khôi phục gì)",
-		"lesson.axis.shared":     "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
-		"lesson.axis.same":       "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
-		"lesson.axis.diff":       "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản: hãy so theo nhãn trục.",
-		"lesson.axis.runs.same":  "Cả hai lần chạy trải từ t=0 đến t=%ss thời gian kịch bản.",
-		"lesson.axis.runs.diff":  "Hai lần chạy trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản.",
-		"lesson.side.fixed":      "bản đã sửa",
-		"lesson.side.contrast":   "bản đối chiếu",
-		"lesson.side.control":    "bản đối chứng",
-		"lesson.change":          "Cần thay đổi gì",
-		"lesson.change.control":  "Bản đối chứng thay đổi gì (đối chứng của harness, không phải bản sửa để triển khai)",
-		"lesson.change.contrast": "Bản đối chiếu khác bản lỗi ở đâu (không phải bản sửa để triển khai)",
-		"lesson.change.yaml":     "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá; bỏ qua tên, seed, thư mục làm việc của process và các trường riêng của harness như expect và min_acquires, vốn không thuộc bản sửa):",
-		"lesson.change.none":     "Hai file kịch bản chỉ khác nhau ở tên, phần mô tả, seed và các trường riêng của harness.",
-		"lesson.open":            "mở báo cáo",
-		"lesson.notimeline":      "Lần chạy này không vẽ dòng thời gian.",
-		"lesson.step":            "%s trên %s",
-		"lesson.step.for":        "%s trên %s trong %s",
-		"lesson.step.crash":      "%s bị crash, khởi động lại sau %s",
-		"lesson.step.powerloss":  "%s mất điện (mất những gì chưa được fsync), khởi động lại sau %s",
-		"dur.planned":            "%s (kế hoạch: %s)",
+		"lesson.word":             "Bài %d",
+		"lesson.title":            "Bài %d — %s",
+		"lesson.page.title":       "locksim — bài %d: %s",
+		"lesson.other":            "Kịch bản không thuộc bài nào",
+		"lesson.back":             "Về trang bộ kịch bản",
+		"lesson.nav":              "Các bài",
+		"lesson.pairs":            "Bản lỗi và bản đã sửa, đặt cạnh nhau",
+		"lesson.more":             "Các lần chạy khác của bài này",
+		"lesson.broken":           "bản lỗi",
+		"lesson.fixed":            "bản đã sửa",
+		"lesson.fixedby":          "được sửa bởi %s",
+		"lesson.nopair":           "Bộ kịch bản này không có lần chạy lỗi nào của bài này cùng với lần chạy của kịch bản fixed_by của nó.",
+		"lesson.missing.fixed":    "Bản sửa của %s, %s, không được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.missing.contrast": "Bản đối chiếu của %s, %s, không phải bản sửa, không được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.missing.control":  "Bản đối chứng của %s, %s, không phải bản sửa, không được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.seed.same":        "Cả hai lần chạy dùng seed %d.",
+		"lesson.seed.diff":        "Hai lần chạy dùng seed khác nhau: %d và %d (seed riêng của mỗi file).",
+		"lesson.fault.same":       "Cùng một kế hoạch lỗi: %s.",
+		"lesson.fault.diff":       "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đã sửa %s.",
+		"lesson.fault.when":       "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
+		"lesson.fault.none":       "không có lỗi",
+		"lesson.restore.all":      "(khôi phục mọi lease khi khởi động)",
+		"lesson.caveat.time":      "Mỗi lần chạy diễn ra theo time scale của kịch bản, ở đây từ %s đến %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết time scale và độ trễ của harness.",
+		"lesson.caveat.time.one":  "Mọi lần chạy ở đây diễn ra ở time scale %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết độ trễ của harness.",
+		"lesson.restore.none":     "(không khôi phục gì)",
+		"lesson.axis.shared":      "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
+		"lesson.axis.same":        "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
+		"lesson.axis.diff":        "Hai dòng thời gian trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản: hãy so theo nhãn trục.",
+		"lesson.axis.runs.same":   "Cả hai lần chạy trải từ t=0 đến t=%ss thời gian kịch bản.",
+		"lesson.axis.runs.diff":   "Hai lần chạy trải từ t=0 đến t=%ss (bản lỗi) và từ t=0 đến t=%ss (%s) thời gian kịch bản.",
+		"lesson.side.fixed":       "bản đã sửa",
+		"lesson.side.contrast":    "bản đối chiếu",
+		"lesson.side.control":     "bản đối chứng",
+		"lesson.change":           "Cần thay đổi gì",
+		"lesson.change.control":   "Bản đối chứng thay đổi gì (đối chứng của harness, không phải bản sửa để triển khai)",
+		"lesson.change.contrast":  "Bản đối chiếu khác bản lỗi ở đâu (không phải bản sửa để triển khai)",
+		"lesson.change.yaml":      "File kịch bản thay đổi những gì (scenario.yaml của mỗi lần chạy, đã chuẩn hoá; bỏ qua tên, seed, thư mục làm việc của process và các trường riêng của harness như expect và min_acquires, vốn không thuộc bản sửa):",
+		"lesson.change.none":      "Hai file kịch bản chỉ khác nhau ở tên, phần mô tả, seed và các trường riêng của harness.",
+		"lesson.open":             "mở báo cáo",
+		"lesson.notimeline":       "Lần chạy này không vẽ dòng thời gian.",
+		"lesson.step":             "%s trên %s",
+		"lesson.step.for":         "%s trên %s trong %s",
+		"lesson.step.crash":       "%s bị crash, khởi động lại sau %s",
+		"lesson.step.powerloss":   "%s mất điện (mất những gì chưa được fsync), khởi động lại sau %s",
+		"dur.planned":             "%s (kế hoạch: %s)",
 
 		// A pair's steps an event triggers, fired apart (firedApart).
 		"lesson.fault.fired":      "Nhưng các bước do một sự kiện kích hoạt đã xảy ra vào lúc khác nhau ở hai lần chạy: %s.",
@@ -343,6 +349,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.inorder":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, từng client một (theo thứ tự token với fencing token, theo thứ tự đăng ký token với check-and-set)",
 		"lesson.strip.noharm":          "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
 		"lesson.strip.harmoneholder":   "bị phá vỡ vì tác hại, không phải vì hai client cùng giữ: lock chưa bao giờ để hai client cùng tin mình giữ nó một lúc (định nghĩa của môn học vẫn đúng), nhưng tài nguyên vẫn bị hại (xem các phát hiện của lần chạy); locksim tính cả tác hại đó vào yêu cầu an toàn",
+		"lesson.strip.linksonly":       "được giữ: các lỗi phía node chỉ cắt kết nối (%s), và không có phát hiện nào có nguyên nhân là node bị hỏng; không node nào bị hỏng trong lần chạy này, nên nó không cho thấy lock qua một lần node bị hỏng",
+		"lesson.strip.granted.janitor": "bị phá vỡ: một janitor đã xoá key của %[1]s theo tên, rồi lock cho %[2]s vào trong khi %[1]s vẫn tin mình đang giữ lock",
 		"lesson.strip.singlepoint":     "vẫn đúng qua lần node bị hỏng, nhưng không sẵn sàng trong lúc đó: lock trên một node Redis (hoặc trên master, cho tới khi một replica được nâng lên) không cấp cho ai trong lúc node đó chết, một single point of failure (bài 42 §3)",
 		"lesson.strip.expired":         "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
 		"lesson.strip.bounded":         "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",

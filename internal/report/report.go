@@ -144,6 +144,11 @@ type Results struct {
 	// FixedBy is the file of the scenario that shows the same fault made
 	// harmless (the scenario's fixed_by, as a path like File).
 	FixedBy string `json:"fixed_by,omitempty"`
+	// FixedBySide is what FixedBy is when it is no fix (Fixed.Side,
+	// FixSide: "control", "contrast.clock", "contrast.restart"); "" for a
+	// fix or when not known. A lesson page that has no run of it names it
+	// by this, as the run's report does.
+	FixedBySide string `json:"fixed_by_side,omitempty"`
 	// Lang is the language of the report's pages.
 	Lang Lang `json:"lang,omitempty"`
 	// Started is when the run began (the history header's; zero in a
@@ -152,7 +157,8 @@ type Results struct {
 	Started time.Time `json:"started,omitzero"`
 	// MaxTimerLagMS is how late, at worst, a harness timer fired during
 	// the run (wall ms; 0 when not measured): the machine's load. Coverage
-	// makes a run unknown at checker.MaxTimerLag and a tenth of the TTL.
+	// makes a run unknown at its checker.LatenessBound (MaxTimerLag, a tenth of
+	// the shortest TTL or of the shortest fault window).
 	MaxTimerLagMS float64 `json:"max_timer_lag_ms"`
 	// Spoiled says why an unknown verdict is the machine's doing, not
 	// the scenario's (checker.Spoiled* causes: busy, margin, exposure,
@@ -247,7 +253,7 @@ func buildResults(in Input, dir string, m *model) Results {
 		DescriptionLang: descriptionLang(in), Counterfactuals: in.Counterfactuals,
 	}
 	if in.FixedBy != nil {
-		r.FixedBy = in.FixedBy.File
+		r.FixedBy, r.FixedBySide = in.FixedBy.File, in.FixedBy.Side
 	}
 	r.EffectActions = workload.Of(h).EffectActions()
 	for _, op := range in.History.Ops {
@@ -540,6 +546,19 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 		if a.Kind == checker.KindMutexOverlap && (a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder) {
 			return []said{{Text: tr(lang, "say.valid."+a.Harmless, a.Stale, a.Current, a.Key), Claim: nthClaim(cs, claim.Anomaly, n)}}
 		}
+	}
+	// An informational liveness finding breaks no promise of the lock,
+	// but the headline does not hide it (reader 6: watchdog-unlock-lost's
+	// orphaned lease of 27 s under "No checker found a problem").
+	var info []string
+	for _, a := range allAnomalies(in.Results) {
+		live := a.Kind == checker.KindOrphanedLease || a.Kind == checker.KindStuckLock || a.Kind == checker.KindUnavailable
+		if w := m.anomalyWord(lang, a); a.Informational && live && !slices.Contains(info, w) {
+			info = append(info, w)
+		}
+	}
+	if len(info) > 0 {
+		return one(tr(lang, "say.valid.info", strings.Join(info, ", ")))
 	}
 	return one(tr(lang, "say.valid"))
 }

@@ -66,6 +66,12 @@ const (
 	// master with replicas): correct across the node's failure, but no
 	// lock while it was down — a single point of failure (lesson 42 §3).
 	NoteSinglePoint = "single-point"
+	// NoteLinksOnly: fault tolerance kept by a lock on one node whose
+	// run's faults on the node side only cut links (a partition): no node
+	// failed, so the run shows nothing of the lock through a node's
+	// failure (reader 6: watchdog-unlock-lost was credited with "the
+	// node's failure" of a partition w1↔n1 alone).
+	NoteLinksOnly = "links-only"
 	// NoteGranted: mutual exclusion broken; the lock itself let a second
 	// client in while the first's key should still have stood
 	// (exclusionEnds).
@@ -263,6 +269,9 @@ func MarkOf(r Results, req string) Mark {
 			// Correct across the failure is half of the course's fault
 			// tolerance: a single node takes no lock while it is down
 			// (lesson 42 §3; teacher 4, #19).
+			if !planHas(slices.DeleteFunc(slices.Clone(nodeEffects), func(e string) bool { return e == history.EffectCutLinks })) {
+				return Mark{Showing: Kept, Note: NoteLinksOnly}
+			}
 			return Mark{Showing: Kept, Note: NoteSinglePoint}
 		}
 		return Mark{Showing: Kept}

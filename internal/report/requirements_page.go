@@ -57,6 +57,8 @@ func markText(lang Lang, r Results, m Mark) string {
 		return "✘ " + tr(lang, "lesson.strip.inorder", a.Stale)
 	case NoteSinglePoint:
 		return "✔ " + tr(lang, "lesson.strip.singlepoint")
+	case NoteLinksOnly:
+		return "✔ " + tr(lang, "lesson.strip.linksonly", joinAnd(lang, cutLinks(r)))
 	case NoteHarmOneHolder:
 		return "✘ " + tr(lang, "lesson.strip.harmoneholder")
 	case NoteNoHarm:
@@ -64,6 +66,10 @@ func markText(lang Lang, r Results, m Mark) string {
 	case NoteExpired:
 		return "✔ " + tr(lang, "lesson.strip.expired", a.Current, a.Stale)
 	case NoteGranted:
+		if a.Cause != nil && a.Cause.Kind == account.EndJanitor {
+			// A delete-key fault removed the key, not the lock (reader 6).
+			return "✘ " + tr(lang, "lesson.strip.granted.janitor", a.Stale, a.Current)
+		}
 		return "✘ " + tr(lang, "lesson.strip.granted", a.Current, a.Stale)
 	case NoteNoLock:
 		return "✘ " + tr(lang, "lesson.strip.nolock", a.Current, a.Stale)
@@ -113,6 +119,23 @@ func gaveUpText(lang Lang, r Results, h claim.Claim) string {
 		}
 	}
 	return tr(lang, "lesson.strip.gaveup", h.Client, h.Key, renewed, at(h.End), ended)
+}
+
+// cutLinks are the client↔node links run r's plan cuts ("w1↔n1"), each
+// once, in plan order.
+func cutLinks(r Results) []string {
+	var out []string
+	for _, st := range r.Plan {
+		if st.Effect != history.EffectCutLinks {
+			continue
+		}
+		for _, l := range st.Links {
+			if s := l.Client + "↔" + l.Node; !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // strip is a pair's requirements strip over the lesson's requirements

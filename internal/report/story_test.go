@@ -161,6 +161,10 @@ func TestPauseLength(t *testing.T) {
 		{"the declared length wins when the measured one is within 5%", 35, 35.1, "35s"},
 		{"the measured length, with the planned one beside it, when it differs by more than 5%", 6, 7.1, "7.1s (6s planned)"},
 		{"the measured length is used when nothing is declared", 0, 35.1, "35.1s"},
+		// Reader 6 (A13): redlock-delayed-restart's partitions, planned
+		// for 8 s, were healed at 7.8 s when the run ended.
+		{"a window cut short says both when they read differently", 8, 7.775, "7.8s (8s planned)"},
+		{"a window a hair short reads as planned", 8, 7.98, "8s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := &model{h: history.History{Header: history.Header{TimeScale: 1}}, scale: 1}
@@ -670,6 +674,41 @@ func TestALostQuorumIsToldOnlyWhereAnotherClientCouldTakeOne(t *testing.T) {
 			}
 		})
 	}
+	// Reader 6 (A18): "n3 vẫn tắt đến t=7,2s" (the crash step's end)
+	// beside "t=7,1s n3 khởi động lại" (its restart) on one page.
+	t.Run("the node is told down until the instant the story says it restarted", func(t *testing.T) {
+		in := adviceRun(t, "redlock-delayed-restart")
+		in.Lang = English
+		// As in reader 6's run, n3 restarts 0.1 s of scenario time before
+		// the crash step ends.
+		h := in.History
+		h.Ops = slices.Clone(h.Ops)
+		moved := false
+		for i, o := range h.Ops {
+			if o.Value.Fault != nil && o.Value.Fault.Effect == history.EffectCrashNode && o.Value.DeadTo > 0 {
+				o.Value.DeadTo = o.Complete - int64(0.1e9/h.Header.TimeScale)
+				h.Ops[i], moved = o, true
+			}
+		}
+		if !moved {
+			t.Fatal("the stored run records no crash's restart")
+		}
+		in.History, in.Account = h, nil
+		var b strings.Builder
+		for _, s := range Narrative(in) {
+			b.WriteString(s.String() + "\n")
+		}
+		got := b.String()
+		i := strings.Index(got, "stayed down until t=")
+		if i < 0 {
+			t.Fatalf("no \"stayed down until\":\n%s", got)
+		}
+		at := got[i+len("stayed down until t="):]
+		at = at[:strings.Index(at, "s,")]
+		if !strings.Contains(got, "t="+at+"s  n3 restarted.") {
+			t.Errorf("down until t=%ss, but the restart is told elsewhere:\n%s", at, got)
+		}
+	})
 	t.Run("a key gone from every node is not told as only 0 of them", func(t *testing.T) {
 		if got := quorumLost(English, 0, 5, 3, "w1"); strings.Contains(got, "Only 0") || !strings.Contains(got, "No node still holds it") {
 			t.Errorf("quorum lost on every node reads %q", got)
