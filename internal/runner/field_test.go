@@ -41,6 +41,7 @@ var fieldScenarios = []struct {
 	{"a resource's check-and-set of the lock's token refuses the stale Redlock holder (lock-theory §7.3)", "redlock-gc-pause-cas"},
 	{"a stale write that lands before the new holder's claim gets past check-and-set, in claim order (lock-theory §7.3)", "redlock-gc-pause-cas-late-claim"},
 	{"a stale write that lands before the new holder's claim gets past a fencing token too, in token order (lock-theory §7.2)", "redlock-gc-pause-fenced-late-claim"},
+	{"a stale holder that claims after the new holder puts its token back in currlock and check-and-set serves it (lock-theory §7.3)", "redlock-gc-pause-cas-stale-claim"},
 }
 
 // fieldLibraryScenarios run a field report on the real library at its
