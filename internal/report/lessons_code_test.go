@@ -21,7 +21,14 @@ import (
 func lessonPageOf(t *testing.T, lang Lang, n int, broken, fixed lessonRun) string {
 	t.Helper()
 	out := t.TempDir()
-	if err := WriteSuite(out, suiteOf(t, out, []lessonRun{broken, fixed}), lang); err != nil {
+	return writtenLesson(t, out, suiteOf(t, out, []lessonRun{broken, fixed}), lang, n)
+}
+
+// writtenLesson writes the suite of runs (suiteOf's, under out) in lang
+// and returns lesson n's page, unescaped.
+func writtenLesson(t *testing.T, out string, runs []Results, lang Lang, n int) string {
+	t.Helper()
+	if err := WriteSuite(out, runs, lang); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(out, LessonFile(n)))

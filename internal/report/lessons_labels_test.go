@@ -44,14 +44,7 @@ func TestAPairWhoseFixIsOnlyTheClockAssumptionIsAContrast(t *testing.T) {
 						Anomalies: []checker.Anomaly{{Kind: checker.KindDoubleEffect}}, ExpectationMet: &ok}, []int{47}},
 					{c.fix, Results{Verdict: checker.Valid, Algorithm: "redlock", Workload: "payment", Seed: 8, ExpectationMet: &ok}, []int{47}},
 				})
-				if err := WriteSuite(out, runs, lang); err != nil {
-					t.Fatal(err)
-				}
-				b, err := os.ReadFile(filepath.Join(out, LessonFile(47)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				page := html.UnescapeString(string(b))
+				page := writtenLesson(t, out, runs, lang, 47)
 				if c.label == "lesson.contrast.restart" {
 					ttl, down := shippedField(t, c.fix, `(?m)^ttl: (\S+)`), shippedField(t, c.fix, `restart_after: (\S+)`)
 					for _, want := range []string{tr(lang, "diff.restart", ttlSpan(ttl)), "+ restart n3 after " + down + "   // > ttl " + ttl} {
@@ -104,14 +97,7 @@ func TestAFixExpectedToStillViolateIsAPartialFix(t *testing.T) {
 						Anomalies: []checker.Anomaly{{Kind: checker.KindMutexOverlap}}, Expect: c.expect, ExpectKinds: []string{checker.KindMutexOverlap},
 						ExpectationMet: c.met}, []int{44}},
 				})
-				if err := WriteSuite(out, runs, lang); err != nil {
-					t.Fatal(err)
-				}
-				b, err := os.ReadFile(filepath.Join(out, LessonFile(44)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				page := html.UnescapeString(string(b))
+				page := writtenLesson(t, out, runs, lang, 44)
 				want := tr(lang, c.want)
 				if c.want == "lesson.partial" {
 					want = tr(lang, c.want, kindWord(lang, checker.KindMutexOverlap))

@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/json"
-	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,14 +53,7 @@ func TestALessonPageNamesAContrastItDidNotRunAsAContrast(t *testing.T) {
 				if runs[0].FixedBy == "" {
 					t.Fatalf("%s names no fixed_by", c.broken)
 				}
-				if err := WriteSuite(out, runs, lang); err != nil {
-					t.Fatal(err)
-				}
-				b, err := os.ReadFile(filepath.Join(out, LessonFile(47)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				page := html.UnescapeString(string(b))
+				page := writtenLesson(t, out, runs, lang, 47)
 				want := tr(lang, c.want, runs[0].Scenario, runs[0].FixedBy)
 				lack := tr(lang, c.lack, runs[0].Scenario, runs[0].FixedBy)
 				if !strings.Contains(page, want) || strings.Contains(page, lack) {
