@@ -676,7 +676,13 @@ func runUp(a *account.Account, key string, lock []int, cover *heldCover, t int64
 		if op.Type != history.Fail || believed(op.Invoke) {
 			break
 		}
-		if taken, ok := cover.takenAfter(op.Invoke); ok && taken < t {
+		// A SET that took the lock after this refusal ends the run of
+		// refusals; one that took it while the refusal was still trying is
+		// what refused it (issue 32's loaded sweep: w3's acquire, given up
+		// during a node freeze, ran at the thaw and took the lock while
+		// w2's and w3's next acquires were trying: both were refused by
+		// that orphaned key, and the outage began with them).
+		if taken, ok := cover.takenAfter(op.Invoke); ok && taken < t && (op.Complete < 0 || taken >= op.Complete) {
 			break
 		}
 		out = append(out, lock[n])

@@ -80,6 +80,27 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"fencing-random-nemesis-s1110-key-thawed-within-slack": {
+			"w2's key on n1 (record 118), whose deadline passed while n1 was stopped, left 2.7 ms later when the freeze ended: thawed",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w2" && c.What == claim.Thawed && len(c.Records) > 0 && c.Records[0] == 118
+			},
+			true,
+		},
+		"fencing-random-nemesis-s1301-probe-set-at-script-deadline": {
+			"the probe's key on invoice-2 was made by its SET NX at record 170, not by the one at record 167, which no INCR followed",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "probe" && c.Key == "invoice-2" && len(c.Records) > 0 && c.Records[0] == 170
+			},
+			true,
+		},
+		"fencing-random-nemesis-s1634-outage-began-with-orphan": {
+			"invoice-6 was unavailable from w3's refused acquire at 140.8 ms, which w3's own orphaned key refused, to the probe's grant",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Anomaly && c.What == "unavailable" && c.Key == "invoice-6" && c.Start == 140768999
+			},
+			true,
+		},
 		"scheduler-heartbeat-foreign-queue-s25-probe-retried-at-deadline": {
 			"the probe's key on leader-1 was made by its last SET NX (record 119), not by the one 4.8 ms before w1's key's deadline (record 118)",
 			func(c claim.Claim) bool {
