@@ -243,6 +243,18 @@ func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 	if ls := a.ExtendedBy(i); len(ls) > 0 {
 		k := ls[0]
 		c.What, c.Node, c.By, c.Token = claim.Moved, k.Node, k.Owner, k.Value
+		end := a.endOf(op)
+		for _, m := range k.Moves {
+			// When the node ran the command that moved it (its record),
+			// not the client's call (a sixth reader, A12).
+			if !m.Clock && m.By == op.Client && m.At >= op.Invoke-grantSlack && m.At <= end+grantSlack {
+				c.At = m.At
+				if m.Op >= 0 && m.Op != i {
+					c.Records = append(c.Records, m.Op)
+				}
+				break
+			}
+		}
 		return c, true
 	}
 	if ran, known := a.Reached(i); ran && known {

@@ -42,7 +42,9 @@ const (
 	// of Key's life on Node, whose owner is By (By ≠ Client: another's key
 	// a plain PEXPIRE renewed). What "missed": every deadline change Client
 	// sent in the window found no key (PEXPIRE's reply 0: no extension).
-	// Records: the operation, then the node commands. [1]
+	// At (Moved): when Node ran the first command of Client's in the
+	// window that moved the key (its record's stamp, not the client's
+	// call). Records: the operation, then the node commands. [1]
 	Extend Kind = "extend"
 	// KeyLife: Key on Node held the value Token (an owner token), set by
 	// Client at Start; it left the node at End, How (account End kinds:

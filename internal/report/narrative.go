@@ -384,7 +384,11 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 		n.add(n.toldAt(c), 2, StepExtend, c, n.began(c, tr(lang, key, args...)))
 		return
 	}
-	n.add(c.Start, 2, StepExtend, c, tr(lang, key, args...))
+	at := c.Start
+	if c.What == claim.Moved && c.At > 0 {
+		at = c.At // when the node ran the command that moved the key
+	}
+	n.add(at, 2, StepExtend, c, tr(lang, key, args...))
 }
 
 // toldAt is when an operation's own line (an Op claim) is told: the

@@ -427,8 +427,12 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
 
-// ranAt is the node and instant of the first command of operation i the
-// nodes recorded (the account's OpOf); false when none is recorded.
+// ranAt is the node and instant of the command of operation i, as the
+// nodes recorded it (the account's OpOf), that read or wrote its key: the
+// first that is not a script call (EVALSHA, EVAL: a script's own GET or
+// DEL is recorded after it, and an EVALSHA the node refused, NOSCRIPT,
+// read nothing; a sixth reader, A11), else the first; false when none is
+// recorded.
 func (m *model) ranAt(i int) (node string, at int64, ok bool) {
 	if m.a == nil {
 		return "", 0, false
@@ -436,14 +440,31 @@ func (m *model) ranAt(i int) (node string, at int64, ok bool) {
 	end := opEnd(m.h.Ops[i], m.end)
 	for j := i + 1; j < len(m.h.Ops); j++ {
 		e := m.h.Ops[j]
-		if e.Process != history.NodeProcess || e.F != history.NodeCmd || e.Invoke > end {
+		if e.Process != history.NodeProcess || e.F != history.NodeCmd || e.Invoke > end || m.a.OpOf(j) != i {
 			continue
 		}
-		if m.a.OpOf(j) == i {
+		if !ok {
+			node, at, ok = e.Value.Node, e.Invoke, true
+		}
+		if !scriptCall(e.Value.Cmd) {
 			return e.Value.Node, e.Invoke, true
 		}
 	}
-	return "", 0, false
+	return node, at, ok
+}
+
+// scriptCall reports whether a node command calls a script or function
+// (EVAL, EVALSHA and their read-only forms, FCALL) rather than reading or
+// writing a key itself.
+func scriptCall(cmd []string) bool {
+	if len(cmd) == 0 {
+		return false
+	}
+	switch strings.ToLower(cmd[0]) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		return true
+	}
+	return false
 }
 
 // lossSentence tells how a lock on one node left Redis, for the story:

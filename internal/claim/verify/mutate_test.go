@@ -198,6 +198,8 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			}},
 		{"a refusal by a fair lock's queue is not told while the lock's key stood", corpus("c27b-dead-waiter-heads-the-queue"),
 			kind(claim.QueueHead, nil), func(c *claim.Claim) { c.Records = []int{18, c.Records[1]}; c.Start, c.End = 101847520, 102334933 }}, // w3's first refusal, while w1 held invoice-1
+		{"a renewal is dated when the node ran its PEXPIRE, not when the client called it", corpus("c38b-renewal-at-the-nodes-pexpire"),
+			kind(claim.Extend, func(c claim.Claim) bool { return c.What == claim.Moved && c.At != 0 }), func(c *claim.Claim) { c.At = c.Start }},
 		{"a Redlock acquire's validity is its TTL less the time it took and the drift", corpus("c07b-redlock-latency-expiry"),
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}
