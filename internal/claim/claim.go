@@ -417,7 +417,8 @@ func (c Claim) KeyName() string {
 
 // Fired is how a fix's step that changes the run's step Step fired in
 // the fix's run (an Experiment claim's Fired): first applied at At (wall
-// ns, on that run's clock), on Client (a client fault's first target), who
+// ns, on that run's clock; a crash of nodes that recorded when they died:
+// then, as that run's report tells it), on Client (a client fault's first target), who
 // was then, in that run, inside an acquire (State Acquiring: invoked, not
 // yet answered), holding the lock (Holding: its last acquire had returned
 // ok and it had sent no release since), or neither ("").
