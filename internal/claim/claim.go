@@ -107,6 +107,21 @@ const (
 	// lease had run out before the grant came back. Records: the acquire,
 	// then the SETs. A line about it is told at End. [reader 2]
 	Refusal Kind = "refusal"
+	// Ungranted: Client's acquire [Start, End] of Key on several nodes
+	// (Redlock), answered info (the client recorded its outcome as
+	// unknown), took no lock, as the nodes' record shows: its SETs created
+	// Client's key, with the owner token Token, only on Nodes (Records[1:]
+	// the SETs, one per node), fewer than a majority of the run's nodes.
+	// Every other node of the run is named once: in Holders (its SET NX
+	// ran there and met By's key, as a Refusal's holders), Silent (it gave
+	// the SET no answer, as a Refusal's silent nodes, and, its commands
+	// recorded through the acquire, never ran a SET of Token at all) or
+	// Down (a crash-node step had it dead, by the step's recorded death
+	// and restart, through [Start, End]). Removed: a command of Client
+	// removed its key from each of Nodes by End (the failed acquire's
+	// unlock). At is End: its line is told when the acquire ended.
+	// [a sixth reader, A9]
+	Ungranted Kind = "ungranted"
 	// QueueHead: Client's acquire (or final probe) [Start, End] of Key was
 	// refused while no node held Key, and the waiter list What on Node (a
 	// fair lock's queue, which the lock library keeps beside its key) was
@@ -234,7 +249,7 @@ const (
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, QueueHead, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Ungranted, QueueHead, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
 }
 
 // Words of a claim's What.
@@ -340,8 +355,8 @@ type Claim struct {
 	// InfoKinds of an Experiment claim: the kinds of its run's
 	// informational anomalies (judged harmless), each once.
 	InfoKinds []string `json:"info_kinds,omitempty"`
-	// Nodes of a Refusal claim Granted: where the acquire's own SETs
-	// created its key.
+	// Nodes of a Refusal claim Granted, or of an Ungranted claim: where
+	// the acquire's own SETs created its key.
 	Nodes []string `json:"nodes,omitempty"`
 	// NodeKey and Holders of a Refusal claim (see Refusal).
 	NodeKey string   `json:"node_key,omitempty"`
@@ -351,8 +366,11 @@ type Claim struct {
 	// that SET) though the lock refused it, in the run's node order
 	// (reader 4, finding 16: "only n1 of 5").
 	Won []Holder `json:"won,omitempty"`
-	// Silent of a Refusal claim: the nodes that gave it no answer.
+	// Silent of a Refusal or Ungranted claim: the nodes that gave it no
+	// answer.
 	Silent []Silent `json:"silent,omitempty"`
+	// Down of an Ungranted claim: the nodes dead through the acquire.
+	Down []string `json:"down,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps

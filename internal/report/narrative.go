@@ -262,6 +262,10 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.add(n.toldAt(c), 2, StepProbe, c, n.began(c, tr(lang, infoKey("n.probe.info", o), who, key)))
 			break
 		}
+		if c.Kind == claim.Ungranted {
+			n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, n.ungranted(c)))
+			break
+		}
 		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, tr(lang, infoKey("n.acquire.info", o), who, key)))
 	case history.OK:
 		at := c.End // the grant's return: a believed hold starts there, an operation ends there
@@ -396,7 +400,7 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 // ended, an error or no answer; else its invoke).
 func (n *narrator) toldAt(c claim.Claim) int64 {
 	switch {
-	case c.Kind == claim.Op && c.At > 0, c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0:
+	case c.Kind == claim.Op && c.At > 0, c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0, c.Kind == claim.Ungranted:
 		return c.At // a refusal is told when its SET met the key
 	case c.Kind == claim.Refusal && c.What == claim.Granted:
 		return c.End // refused by the lock when the acquire ended, however long it ran
