@@ -127,6 +127,10 @@ func (a *Account) keyClaim(k KeyLife) claim.Claim {
 	if k.Ended.Op >= 0 {
 		c.Records = append(c.Records, k.Ended.Op)
 	}
+	if k.Copy != nil {
+		// Lost in a failover: the replica that still had it, and its death.
+		c.Nodes, c.At, c.Records = []string{k.Copy.Node}, k.Copy.Died, append(c.Records, k.Copy.Op)
+	}
 	if k.Ended.Kind == EndCrashed {
 		c.Persistence = a.H.Header.Persistence[k.Node]
 		for _, f := range a.Faults {

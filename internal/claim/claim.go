@@ -57,7 +57,13 @@ const (
 	// command that created the key. What Thawed (How expired): the
 	// deadline At passed while its node was stopped (a freeze-node step);
 	// the key left at End, when the node resumed. PowerLoss: a crash
-	// that dropped what no fsync reached ended it. Records: the command
+	// that dropped what no fsync reached ended it. How failover, Nodes
+	// set: Nodes[0] is a replica of Node's group that had acknowledged
+	// the key (the WAIT of the acquire that set it, while every other
+	// replica but the promoted one was cut off from the master), still
+	// had it when the master failed at End, and died at At (a crash-node
+	// step, the last record), before the promotion: the lock lost the key
+	// only then. Records: the command
 	// (or acquire) that created it, then the one that ended it. [3 6 9 12
 	// 14 15 16]
 	KeyLife Kind = "key-life"

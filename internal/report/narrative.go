@@ -550,7 +550,11 @@ func (n *narrator) losses() {
 				continue // its client's release rewrote it: that release's step tells it
 			}
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
-				n.add(c.End, 1, StepExpiry, c, s)
+				at := c.End
+				if c.How == account.EndFailover && len(c.Nodes) == 1 && c.At > 0 {
+					at = c.At // lost when the replica that still had it died
+				}
+				n.add(at, 1, StepExpiry, c, s)
 			}
 			continue
 		}
@@ -617,7 +621,7 @@ func (n *narrator) nodeLosses(l lease, ttl time.Duration) {
 // l's hold in Redis (at l.KeyEnd: on its cause's node, when it names one).
 func (n *narrator) endedLife(l lease) claim.Claim {
 	for _, k := range l.Lives {
-		if k.End == l.KeyEnd && (l.CauseNode == "" || k.Node == l.CauseNode) {
+		if k.LostAt() == l.KeyEnd && (l.CauseNode == "" || k.Node == l.CauseNode) {
 			return n.claims.life(k)
 		}
 	}

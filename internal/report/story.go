@@ -367,6 +367,9 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 		cause = tr(lang, "n.gone.failover", t, own.CauseNode)
 		if fate, _, name, ok := m.failoverLoss(lang, own.Cause.Step); ok {
 			cause = tr(lang, "n.gone.failover.fate", t, own.CauseNode, fate, name)
+			if r, ok := m.copyLost(own.Cause.Step); ok {
+				cause = tr(lang, "n.gone.failover.copy", t, own.CauseNode, fate, name, r)
+			}
 		}
 	case account.EndTaken:
 		cause = tr(lang, "n.gone.taken", t)
@@ -427,46 +430,6 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
 
-// ranAt is the node and instant of the command of operation i, as the
-// nodes recorded it (the account's OpOf), that read or wrote its key: the
-// first that is not a script call (EVALSHA, EVAL: a script's own GET or
-// DEL is recorded after it, and an EVALSHA the node refused, NOSCRIPT,
-// read nothing; a sixth reader, A11), else the first; false when none is
-// recorded.
-func (m *model) ranAt(i int) (node string, at int64, ok bool) {
-	if m.a == nil {
-		return "", 0, false
-	}
-	end := opEnd(m.h.Ops[i], m.end)
-	for j := i + 1; j < len(m.h.Ops); j++ {
-		e := m.h.Ops[j]
-		if e.Process != history.NodeProcess || e.F != history.NodeCmd || e.Invoke > end || m.a.OpOf(j) != i {
-			continue
-		}
-		if !ok {
-			node, at, ok = e.Value.Node, e.Invoke, true
-		}
-		if !scriptCall(e.Value.Cmd) {
-			return e.Value.Node, e.Invoke, true
-		}
-	}
-	return node, at, ok
-}
-
-// scriptCall reports whether a node command calls a script or function
-// (EVAL, EVALSHA and their read-only forms, FCALL) rather than reading or
-// writing a key itself.
-func scriptCall(cmd []string) bool {
-	if len(cmd) == 0 {
-		return false
-	}
-	switch strings.ToLower(cmd[0]) {
-	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
-		return true
-	}
-	return false
-}
-
 // lossSentence tells how a lock on one node left Redis, for the story:
 // how its key life ended, where and by whom, as its KeyLife claim c says
 // (the lease's cause when the lock was taken over or purged, which no key
@@ -482,6 +445,9 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duratio
 		return tr(lang, "n.expired.crash", l.Client, l.Key, node), true
 	case account.EndFailover:
 		if fate, promoted, _, ok := m.failoverLoss(lang, step); ok {
+			if len(c.Nodes) == 1 && c.At > 0 && c.How == account.EndFailover {
+				return tr(lang, "n.lost.failover.copy", l.Client, l.Key, node, fate, promoted, c.Nodes[0], instant(m.sec(c.End))), true
+			}
 			return tr(lang, "n.lost.failover.fate", l.Client, l.Key, node, fate, promoted), true
 		}
 		return tr(lang, "n.lost.failover", l.Client, l.Key, node), true

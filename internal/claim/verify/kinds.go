@@ -151,6 +151,11 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 	if c.End < c.Start {
 		return refuse(c.Records, "the key's life ends (%d) before it starts (%d)", c.End, c.Start)
 	}
+	if c.How == "failover" && (len(c.Nodes) > 0 || c.At != 0) {
+		if o := v.failoverCopy(c); o.reason != "" {
+			return o
+		}
+	}
 	if c.What == claim.Inferred {
 		if v.watched(c.Node, c.Start, c.Start) {
 			for _, l := range v.m.lives {
