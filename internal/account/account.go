@@ -108,6 +108,10 @@ type KeyLife struct {
 	// Observed: derived from node events; else inferred from client
 	// outcomes (the times are then the client's, not the node's).
 	Observed bool
+	// Copy (a life that ended EndFailover): the replica of its node's
+	// group that still had the key when the master failed, and when it
+	// died (nil: none known; see lastCopy). The lock was lost only then.
+	Copy *Copy
 	// handedOver: its master failed over with nothing lost; its end comes
 	// from the clients' outcomes (see handOver).
 	handedOver bool
@@ -316,6 +320,7 @@ func (a *Account) derive() {
 		a.matchReentries()
 		a.index()
 		a.deriveKept()
+		a.deriveCopies()
 		a.deriveGrants()
 	})
 }
@@ -565,7 +570,7 @@ func (a *Account) deriveGrants() {
 				q = quorum
 			}
 			l := g.Lives[ends[min(q, n)-1]]
-			g.End, g.Ended, g.EndNode = l.End, l.Ended, l.Node
+			g.End, g.Ended, g.EndNode = l.LostAt(), l.Ended, l.Node
 		}
 		a.grantAt[i] = len(a.grantList)
 		a.grantList = append(a.grantList, g)

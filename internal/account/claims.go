@@ -57,7 +57,8 @@ var told = map[history.Func]bool{history.Acquire: true, history.Probe: true, his
 
 // ownClaims states, as an Op claim, every client operation that none of
 // cs covers: an ok acquire without a believed hold, a refused acquire
-// without a refusal whose key the nodes show, an extend without an Extend
+// without a refusal whose key the nodes show, an acquire of unknown
+// outcome the nodes do not show took no lock (Ungranted), an extend without an Extend
 // claim, a release without a Release claim, and every read, write, probe,
 // lost, done and stopped. Each says only what the operation's own record
 // says.
@@ -66,7 +67,7 @@ func (a *Account) ownClaims(cs []claim.Claim) []claim.Claim {
 	for _, c := range cs {
 		switch {
 		case len(c.Records) == 0:
-		case c.Kind == claim.Hold && c.Believed, c.Kind == claim.Extend, c.Kind == claim.Refusal, c.Kind == claim.QueueHead, c.Kind == claim.Release:
+		case c.Kind == claim.Hold && c.Believed, c.Kind == claim.Extend, c.Kind == claim.Refusal, c.Kind == claim.Ungranted, c.Kind == claim.QueueHead, c.Kind == claim.Release:
 			covered[c.Records[0]] = true
 		}
 	}
@@ -126,6 +127,10 @@ func (a *Account) keyClaim(k KeyLife) claim.Claim {
 	if k.Ended.Op >= 0 {
 		c.Records = append(c.Records, k.Ended.Op)
 	}
+	if k.Copy != nil {
+		// Lost in a failover: the replica that still had it, and its death.
+		c.Nodes, c.At, c.Records = []string{k.Copy.Node}, k.Copy.Died, append(c.Records, k.Copy.Op)
+	}
 	if k.Ended.Kind == EndCrashed {
 		c.Persistence = a.H.Header.Persistence[k.Node]
 		for _, f := range a.Faults {
@@ -178,8 +183,8 @@ func (a *Account) recordedClaims() []claim.Claim {
 	return cs
 }
 
-// opClaims states what the clients' extends, refused acquires, releases
-// and multi-node grants did on the nodes.
+// opClaims states what the clients' extends, refused acquires, acquires
+// of unknown outcome, releases and multi-node grants did on the nodes.
 func (a *Account) opClaims() []claim.Claim {
 	var cs []claim.Claim
 	multi := len(a.H.Header.Nodes) > 1
@@ -199,6 +204,10 @@ func (a *Account) opClaims() []claim.Claim {
 			}
 		case op.F == history.Acquire && op.Type == history.Fail:
 			if c, ok := a.refusalClaim(i); ok {
+				cs = append(cs, c)
+			}
+		case op.F == history.Acquire && op.Type == history.Info:
+			if c, ok := a.ungrantedClaim(i); ok {
 				cs = append(cs, c)
 			}
 		case op.F == history.Acquire && op.Type == history.OK && multi && op.Value.TTL > 0:
@@ -243,6 +252,18 @@ func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 	if ls := a.ExtendedBy(i); len(ls) > 0 {
 		k := ls[0]
 		c.What, c.Node, c.By, c.Token = claim.Moved, k.Node, k.Owner, k.Value
+		end := a.endOf(op)
+		for _, m := range k.Moves {
+			// When the node ran the command that moved it (its record),
+			// not the client's call (a sixth reader, A12).
+			if !m.Clock && m.By == op.Client && m.At >= op.Invoke-grantSlack && m.At <= end+grantSlack {
+				c.At = m.At
+				if m.Op >= 0 && m.Op != i {
+					c.Records = append(c.Records, m.Op)
+				}
+				break
+			}
+		}
 		return c, true
 	}
 	if ran, known := a.Reached(i); ran && known {

@@ -69,7 +69,7 @@ func overlapCause(a *account.Account, stale, fresh Hold) *Cause {
 		}
 		return c
 	}
-	c.Kind, c.Nodes, c.At, c.By, c.Step, c.Observed = best.Ended.Kind, []string{best.Node}, best.End, best.Ended.By, best.Ended.Step, best.Observed
+	c.Kind, c.Nodes, c.At, c.By, c.Step, c.Observed = best.Ended.Kind, []string{best.Node}, best.LostAt(), best.Ended.By, best.Ended.Step, best.Observed
 	if best.Ended.Kind == account.EndReleased && best.Owner != stale.Client && a.Reentered(stale.Acquire) {
 		c.Kind = CauseSharerReleased
 	}

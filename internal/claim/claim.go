@@ -42,7 +42,9 @@ const (
 	// of Key's life on Node, whose owner is By (By ≠ Client: another's key
 	// a plain PEXPIRE renewed). What "missed": every deadline change Client
 	// sent in the window found no key (PEXPIRE's reply 0: no extension).
-	// Records: the operation, then the node commands. [1]
+	// At (Moved): when Node ran the first command of Client's in the
+	// window that moved the key (its record's stamp, not the client's
+	// call). Records: the operation, then the node commands. [1]
 	Extend Kind = "extend"
 	// KeyLife: Key on Node held the value Token (an owner token), set by
 	// Client at Start; it left the node at End, How (account End kinds:
@@ -55,7 +57,13 @@ const (
 	// command that created the key. What Thawed (How expired): the
 	// deadline At passed while its node was stopped (a freeze-node step);
 	// the key left at End, when the node resumed. PowerLoss: a crash
-	// that dropped what no fsync reached ended it. Records: the command
+	// that dropped what no fsync reached ended it. How failover, Nodes
+	// set: Nodes[0] is a replica of Node's group that had acknowledged
+	// the key (the WAIT of the acquire that set it, while every other
+	// replica but the promoted one was cut off from the master), still
+	// had it when the master failed at End, and died at At (a crash-node
+	// step, the last record), before the promotion: the lock lost the key
+	// only then. Records: the command
 	// (or acquire) that created it, then the one that ended it. [3 6 9 12
 	// 14 15 16]
 	KeyLife Kind = "key-life"
@@ -105,6 +113,21 @@ const (
 	// lease had run out before the grant came back. Records: the acquire,
 	// then the SETs. A line about it is told at End. [reader 2]
 	Refusal Kind = "refusal"
+	// Ungranted: Client's acquire [Start, End] of Key on several nodes
+	// (Redlock), answered info (the client recorded its outcome as
+	// unknown), took no lock, as the nodes' record shows: its SETs created
+	// Client's key, with the owner token Token, only on Nodes (Records[1:]
+	// the SETs, one per node), fewer than a majority of the run's nodes.
+	// Every other node of the run is named once: in Holders (its SET NX
+	// ran there and met By's key, as a Refusal's holders), Silent (it gave
+	// the SET no answer, as a Refusal's silent nodes, and, its commands
+	// recorded through the acquire, never ran a SET of Token at all) or
+	// Down (a crash-node step had it dead, by the step's recorded death
+	// and restart, through [Start, End]). Removed: a command of Client
+	// removed its key from each of Nodes by End (the failed acquire's
+	// unlock). At is End: its line is told when the acquire ended.
+	// [a sixth reader, A9]
+	Ungranted Kind = "ungranted"
 	// QueueHead: Client's acquire (or final probe) [Start, End] of Key was
 	// refused while no node held Key, and the waiter list What on Node (a
 	// fair lock's queue, which the lock library keeps beside its key) was
@@ -232,7 +255,7 @@ const (
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, QueueHead, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Ungranted, QueueHead, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
 }
 
 // Words of a claim's What.
@@ -338,8 +361,8 @@ type Claim struct {
 	// InfoKinds of an Experiment claim: the kinds of its run's
 	// informational anomalies (judged harmless), each once.
 	InfoKinds []string `json:"info_kinds,omitempty"`
-	// Nodes of a Refusal claim Granted: where the acquire's own SETs
-	// created its key.
+	// Nodes of a Refusal claim Granted, or of an Ungranted claim: where
+	// the acquire's own SETs created its key.
 	Nodes []string `json:"nodes,omitempty"`
 	// NodeKey and Holders of a Refusal claim (see Refusal).
 	NodeKey string   `json:"node_key,omitempty"`
@@ -349,8 +372,11 @@ type Claim struct {
 	// that SET) though the lock refused it, in the run's node order
 	// (reader 4, finding 16: "only n1 of 5").
 	Won []Holder `json:"won,omitempty"`
-	// Silent of a Refusal claim: the nodes that gave it no answer.
+	// Silent of a Refusal or Ungranted claim: the nodes that gave it no
+	// answer.
 	Silent []Silent `json:"silent,omitempty"`
+	// Down of an Ungranted claim: the nodes dead through the acquire.
+	Down []string `json:"down,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
@@ -415,7 +441,8 @@ func (c Claim) KeyName() string {
 
 // Fired is how a fix's step that changes the run's step Step fired in
 // the fix's run (an Experiment claim's Fired): first applied at At (wall
-// ns, on that run's clock), on Client (a client fault's first target), who
+// ns, on that run's clock; a crash of nodes that recorded when they died:
+// then, as that run's report tells it), on Client (a client fault's first target), who
 // was then, in that run, inside an acquire (State Acquiring: invoked, not
 // yet answered), holding the lock (Holding: its last acquire had returned
 // ok and it had sent no release since), or neither ("").

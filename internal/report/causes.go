@@ -57,6 +57,9 @@ func (m *model) causeWords(lang Lang, c *checker.Cause, stale, current string) s
 		return tr(lang, "c.clock", stale, current, on, t)
 	case account.EndFailover:
 		if fate, promoted, _, ok := m.failoverLoss(lang, c.Step); ok {
+			if r, ok := m.copyLost(c.Step); ok {
+				return tr(lang, "c.failover.copy", stale, current, on, t, fate, promoted, r)
+			}
 			return tr(lang, "c.failover.fate", stale, current, on, t, fate, promoted)
 		}
 		return tr(lang, "c.failover", stale, current, on, t)
@@ -144,6 +147,22 @@ func (m *model) failoverLoss(lang Lang, id int) (fate, promoted, name string, ok
 		}
 	}
 	return "", "", "", false
+}
+
+// copyLost is the replica that still had a key the failover step id lost
+// at its master, when the account knows one (a key life's Copy: it had
+// acknowledged the key, and its death is when the lock lost it; a sixth
+// reader, A15).
+func (m *model) copyLost(id int) (string, bool) {
+	if m.a == nil {
+		return "", false
+	}
+	for _, k := range m.a.Keys() {
+		if k.Ended.Kind == account.EndFailover && k.Ended.Step == id && k.Copy != nil {
+			return k.Copy.Node, true
+		}
+	}
+	return "", false
 }
 
 // lostTotal is the sentence after a lost-update headline that tells one

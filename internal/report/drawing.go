@@ -746,7 +746,7 @@ func clockNames(st history.FaultStep) []string {
 // life on the node that cost it the lock, else its hold (hr).
 func lostRef(l lease, hr string) string {
 	for _, k := range l.Lives {
-		if k.Node == l.CauseNode && k.End == l.KeyEnd {
+		if k.Node == l.CauseNode && k.LostAt() == l.KeyEnd {
 			return either(ref(claim.KeyLife, k.Set, k.Node), hr)
 		}
 	}

@@ -262,6 +262,10 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.add(n.toldAt(c), 2, StepProbe, c, n.began(c, tr(lang, infoKey("n.probe.info", o), who, key)))
 			break
 		}
+		if c.Kind == claim.Ungranted {
+			n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, n.ungranted(c)))
+			break
+		}
 		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, tr(lang, infoKey("n.acquire.info", o), who, key)))
 	case history.OK:
 		at := c.End // the grant's return: a believed hold starts there, an operation ends there
@@ -384,7 +388,11 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 		n.add(n.toldAt(c), 2, StepExtend, c, n.began(c, tr(lang, key, args...)))
 		return
 	}
-	n.add(c.Start, 2, StepExtend, c, tr(lang, key, args...))
+	at := c.Start
+	if c.What == claim.Moved && c.At > 0 {
+		at = c.At // when the node ran the command that moved the key
+	}
+	n.add(at, 2, StepExtend, c, tr(lang, key, args...))
 }
 
 // toldAt is when an operation's own line (an Op claim) is told: the
@@ -392,7 +400,7 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 // ended, an error or no answer; else its invoke).
 func (n *narrator) toldAt(c claim.Claim) int64 {
 	switch {
-	case c.Kind == claim.Op && c.At > 0, c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0:
+	case c.Kind == claim.Op && c.At > 0, c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0, c.Kind == claim.Ungranted:
 		return c.At // a refusal is told when its SET met the key
 	case c.Kind == claim.Refusal && c.What == claim.Granted:
 		return c.End // refused by the lock when the acquire ended, however long it ran
@@ -542,7 +550,11 @@ func (n *narrator) losses() {
 				continue // its client's release rewrote it: that release's step tells it
 			}
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
-				n.add(c.End, 1, StepExpiry, c, s)
+				at := c.End
+				if c.How == account.EndFailover && len(c.Nodes) == 1 && c.At > 0 {
+					at = c.At // lost when the replica that still had it died
+				}
+				n.add(at, 1, StepExpiry, c, s)
 			}
 			continue
 		}
@@ -609,7 +621,7 @@ func (n *narrator) nodeLosses(l lease, ttl time.Duration) {
 // l's hold in Redis (at l.KeyEnd: on its cause's node, when it names one).
 func (n *narrator) endedLife(l lease) claim.Claim {
 	for _, k := range l.Lives {
-		if k.End == l.KeyEnd && (l.CauseNode == "" || k.Node == l.CauseNode) {
+		if k.LostAt() == l.KeyEnd && (l.CauseNode == "" || k.Node == l.CauseNode) {
 			return n.claims.life(k)
 		}
 	}

@@ -726,6 +726,9 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 			return tr(lang, "say.double.deleted", a.Key, w.Client, late)
 		case account.EndFailover:
 			if fate, promoted, _, ok := m.failoverLoss(lang, c.Step); ok {
+				if r, ok := m.copyLost(c.Step); ok {
+					return tr(lang, "say.double.failover.copy", a.Key, w.Client, late, joinAnd(lang, c.Nodes), fate, promoted, r)
+				}
 				return tr(lang, "say.double.failover.fate", a.Key, w.Client, late, joinAnd(lang, c.Nodes), fate, promoted)
 			}
 			return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))

@@ -367,6 +367,9 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 		cause = tr(lang, "n.gone.failover", t, own.CauseNode)
 		if fate, _, name, ok := m.failoverLoss(lang, own.Cause.Step); ok {
 			cause = tr(lang, "n.gone.failover.fate", t, own.CauseNode, fate, name)
+			if r, ok := m.copyLost(own.Cause.Step); ok {
+				cause = tr(lang, "n.gone.failover.copy", t, own.CauseNode, fate, name, r)
+			}
 		}
 	case account.EndTaken:
 		cause = tr(lang, "n.gone.taken", t)
@@ -427,25 +430,6 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
 
-// ranAt is the node and instant of the first command of operation i the
-// nodes recorded (the account's OpOf); false when none is recorded.
-func (m *model) ranAt(i int) (node string, at int64, ok bool) {
-	if m.a == nil {
-		return "", 0, false
-	}
-	end := opEnd(m.h.Ops[i], m.end)
-	for j := i + 1; j < len(m.h.Ops); j++ {
-		e := m.h.Ops[j]
-		if e.Process != history.NodeProcess || e.F != history.NodeCmd || e.Invoke > end {
-			continue
-		}
-		if m.a.OpOf(j) == i {
-			return e.Value.Node, e.Invoke, true
-		}
-	}
-	return "", 0, false
-}
-
 // lossSentence tells how a lock on one node left Redis, for the story:
 // how its key life ended, where and by whom, as its KeyLife claim c says
 // (the lease's cause when the lock was taken over or purged, which no key
@@ -461,6 +445,9 @@ func (m *model) lossSentence(lang Lang, l lease, c claim.Claim, ttl time.Duratio
 		return tr(lang, "n.expired.crash", l.Client, l.Key, node), true
 	case account.EndFailover:
 		if fate, promoted, _, ok := m.failoverLoss(lang, step); ok {
+			if len(c.Nodes) == 1 && c.At > 0 && c.How == account.EndFailover {
+				return tr(lang, "n.lost.failover.copy", l.Client, l.Key, node, fate, promoted, c.Nodes[0], instant(m.sec(c.End))), true
+			}
 			return tr(lang, "n.lost.failover.fate", l.Client, l.Key, node, fate, promoted), true
 		}
 		return tr(lang, "n.lost.failover", l.Client, l.Key, node), true

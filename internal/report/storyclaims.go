@@ -60,7 +60,7 @@ func (s *storyClaims) op(i int) claim.Claim {
 	if c, ok := s.first(claim.Hold, i, func(c claim.Claim) bool { return c.Believed }); ok {
 		return c
 	}
-	for _, k := range []claim.Kind{claim.Refusal, claim.QueueHead, claim.Extend, claim.Release, claim.Op} {
+	for _, k := range []claim.Kind{claim.Refusal, claim.Ungranted, claim.QueueHead, claim.Extend, claim.Release, claim.Op} {
 		if c, ok := s.first(k, i, nil); ok {
 			return c
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/locksim/locksim/internal/account"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,7 +109,9 @@ func checkStoryClaims(t *testing.T, name string, h history.History) {
 				// An operation's own line (an Op claim) is told at the
 				// instant its claim gives: when it ended, for one told by
 				// how it ended.
-				if c.Kind == claim.Anomaly || c.Kind == claim.Op {
+				// A key lost in a failover while a replica still had it is
+				// told when that replica died (its claim's At, Nodes).
+				if c.Kind == claim.Anomaly || c.Kind == claim.Op || c.Kind == claim.KeyLife && c.How == account.EndFailover && len(c.Nodes) == 1 {
 					from, to = m.sec(c.At), m.sec(c.At)
 				}
 				if s.T < from-storySlack || s.T > to+storySlack {

@@ -138,7 +138,13 @@ func FiredIn(ex history.History, changed []claim.StepChange) []claim.Fired {
 				!slices.Equal(st.Clients, ch.To.Clients) || !slices.Equal(st.Nodes, ch.To.Nodes) {
 				continue
 			}
-			f := claim.Fired{Step: ch.Step, At: op.Invoke, AtS: ex.Header.ScenarioSeconds(op.Invoke)}
+			at := op.Invoke
+			if st.Effect == history.EffectCrashNode && op.Value.DeadFrom > 0 && op.Value.DeadTo > op.Value.DeadFrom {
+				// A crash of nodes fired when they died, the instant the
+				// experiment's own report tells it at (a sixth reader, A14).
+				at = op.Value.DeadFrom
+			}
+			f := claim.Fired{Step: ch.Step, At: at, AtS: ex.Header.ScenarioSeconds(at)}
 			if len(st.Clients) > 0 {
 				f.Client = st.Clients[0]
 				f.State = stateAt(ex, f.Client, f.At)

@@ -425,11 +425,11 @@ func lateCharge(a *account.Account, an *finding.Anomaly) {
 		// The key life whose end broke the quorum.
 		last := g.Lives[0]
 		for _, l := range g.Lives {
-			if l.Node == g.EndNode && l.End == g.End {
+			if l.Node == g.EndNode && l.LostAt() == g.End {
 				last = l
 			}
 		}
-		c := &finding.Cause{Kind: last.Ended.Kind, Client: w.Client, Nodes: []string{last.Node}, At: last.End, By: last.Ended.By,
+		c := &finding.Cause{Kind: last.Ended.Kind, Client: w.Client, Nodes: []string{last.Node}, At: last.LostAt(), By: last.Ended.By,
 			Step: last.Ended.Step, TTL: hold.TTL, Observed: last.Observed, Write: w.Index}
 		if c.Kind == account.EndReleased && last.Owner != w.Client && a.Reentered(hold.Acquire) {
 			c.Kind = finding.CauseSharerReleased // its owner, sharing the token, released it

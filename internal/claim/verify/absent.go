@@ -382,7 +382,7 @@ func ExperimentEffects(c claim.Claim, ex history.History) string {
 // ExperimentFired checks an Experiment claim's Fired against its
 // experiment's own history ex: each names a step the claim changed, a
 // fault of that step's effect on its targets was applied in ex at At (the
-// first), and its client stood then as State says — Acquiring: an acquire
+// first; a crash of nodes at their death, firedAt), and its client stood then as State says — Acquiring: an acquire
 // of the client's was invoked by At and not answered before it; Holding:
 // none was, and the client's latest acquire before At was answered ok
 // with no release or loss of its invoked between; "": neither. "" when
@@ -399,7 +399,7 @@ func ExperimentFired(c claim.Claim, ex history.History) string {
 			return op.F == history.Fault && op.Type != history.Fail && st != nil && st.Effect == to.Effect &&
 				slices.Equal(st.Clients, to.Clients) && slices.Equal(st.Nodes, to.Nodes)
 		})
-		if first < 0 || ex.Ops[first].Invoke != f.At {
+		if first < 0 || firedAt(ex.Ops[first]) != f.At {
 			return fmt.Sprintf("the experiment's %s on %v was not first applied at %d", to.Kind, slices.Concat(to.Clients, to.Nodes), f.At)
 		}
 		if d := f.AtS - ex.Header.ScenarioSeconds(f.At); d > 1e-6 || d < -1e-6 {
@@ -441,4 +441,14 @@ func ExperimentFired(c claim.Claim, ex history.History) string {
 		}
 	}
 	return ""
+}
+
+// firedAt is when fault operation op acted: its start, or, for a crash of
+// nodes that recorded when they were down (dead_from before dead_to), the
+// instant they died.
+func firedAt(op history.Op) int64 {
+	if st := op.Value.Fault; st != nil && st.Effect == history.EffectCrashNode && op.Value.DeadFrom > 0 && op.Value.DeadTo > op.Value.DeadFrom {
+		return op.Value.DeadFrom
+	}
+	return op.Invoke
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/why"
 )
 
@@ -48,5 +49,34 @@ func TestAnExperimentsFiredStepIsCheckedAgainstItsHistory(t *testing.T) {
 			}
 			t.Logf("refused: %s", why)
 		})
+	}
+}
+
+// TestANodeCrashFiredWhenItsNodeDied: a crash of nodes fired, in the
+// experiment's run, when its node died (the step's dead_from, the instant
+// that run's own report tells its crash at), not when the nemesis began
+// the step: the parent said "n3's node crash came at t=1.1s" of an
+// experiment whose own page said "t=1.2s n3 crashed" (a sixth reader,
+// A14).
+func TestANodeCrashFiredWhenItsNodeDied(t *testing.T) {
+	ex := corpus("c37b-delayed-restart-held-in-practice")(t)
+	i := slices.IndexFunc(ex.Ops, func(op history.Op) bool { return op.Value.Fault != nil && op.Value.Fault.Kind == "crash" })
+	op := ex.Ops[i]
+	if op.Value.DeadFrom <= op.Invoke {
+		t.Fatalf("the crash step recorded no death after its start: %+v", op.Value)
+	}
+	changed := []claim.StepChange{{Step: 3, To: *op.Value.Fault}}
+	fired := why.FiredIn(ex, changed)
+	if len(fired) != 1 || fired[0].At != op.Value.DeadFrom {
+		t.Fatalf("the crash fired as %+v, want at n3's death, %d (the step began at %d)", fired, op.Value.DeadFrom, op.Invoke)
+	}
+	c := claim.Claim{Kind: claim.Experiment, What: "fixed-by-own", Changed: changed, Fired: fired}
+	if why := verify.ExperimentFired(c, ex); why != "" {
+		t.Fatalf("the claim as package why makes it is refused: %s", why)
+	}
+	bad := c
+	bad.Fired = []claim.Fired{{Step: 3, At: op.Invoke, AtS: ex.Header.ScenarioSeconds(op.Invoke)}}
+	if why := verify.ExperimentFired(bad, ex); why == "" {
+		t.Fatalf("a crash told at the step's start (%d), not at its node's death, is not refused", op.Invoke)
 	}
 }

@@ -117,6 +117,9 @@ func (v *verifier) extend(c claim.Claim) outcome {
 		if c.By != "" && owner != "" && owner != c.By {
 			return refuse(moved, "the key it moved was set by %s, not %s", owner, c.By)
 		}
+		if c.At != 0 {
+			return v.movedAt(c, moved, vagueSeen)
+		}
 	case claim.Missed:
 		if len(moved) > 0 {
 			return refuse(moved, "a deadline command of %s in the extend moved a key", c.Client)
@@ -127,11 +130,31 @@ func (v *verifier) extend(c claim.Claim) outcome {
 	return held
 }
 
+// movedAt: an extend's At is when Node ran the first of the client's
+// commands in the window that moved the key there (by the node's stamp).
+func (v *verifier) movedAt(c claim.Claim, moved []int, vagueSeen bool) outcome {
+	i := slices.IndexFunc(moved, func(j int) bool { return v.h.Ops[j].Value.Node == c.Node })
+	switch {
+	case vagueSeen:
+		return skip("extend at its key's deadline")
+	case i < 0:
+		return refuse(moved, "no command of %s in the extend moved the key on %s", c.Client, c.Node)
+	case v.h.Ops[moved[i]].Invoke != c.At: // exact: a fast time scale puts a call and its command within the slack
+		return refuse(moved[i:i+1], "the first command of %s that moved the key on %s ran at %d, not %d", c.Client, c.Node, v.h.Ops[moved[i]].Invoke, c.At)
+	}
+	return held
+}
+
 // keyLife: the recorded command created Key with Token on Node at Start,
 // sent by Client, and the key left as How says at End.
 func (v *verifier) keyLife(c claim.Claim) outcome {
 	if c.End < c.Start {
 		return refuse(c.Records, "the key's life ends (%d) before it starts (%d)", c.End, c.Start)
+	}
+	if c.How == "failover" && (len(c.Nodes) > 0 || c.At != 0) {
+		if o := v.failoverCopy(c); o.reason != "" {
+			return o
+		}
 	}
 	if c.What == claim.Inferred {
 		if v.watched(c.Node, c.Start, c.Start) {

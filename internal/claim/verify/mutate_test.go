@@ -198,6 +198,28 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			}},
 		{"a refusal by a fair lock's queue is not told while the lock's key stood", corpus("c27b-dead-waiter-heads-the-queue"),
 			kind(claim.QueueHead, nil), func(c *claim.Claim) { c.Records = []int{18, c.Records[1]}; c.Start, c.End = 101847520, 102334933 }}, // w3's first refusal, while w1 held invoice-1
+		{"a renewal is dated when the node ran its PEXPIRE, not when the client called it", corpus("c38b-renewal-at-the-nodes-pexpire"),
+			kind(claim.Extend, func(c claim.Claim) bool { return c.What == claim.Moved && c.At != 0 }), func(c *claim.Claim) { c.At = c.Start }},
+		{"an acquire of unknown outcome is not told as granted by a node that was down", corpus("c38c-redlock-acquire-failed-on-the-nodes"),
+			kind(claim.Ungranted, func(c claim.Claim) bool { return len(c.Down) == 1 }), func(c *claim.Claim) {
+				c.Nodes, c.Records, c.Down = append(slices.Clone(c.Nodes), c.Down[0]), append(slices.Clone(c.Records), c.Records[1]), nil
+			}},
+		{"a node cut off from an acquire of unknown outcome is not told as down", corpus("c38c-redlock-acquire-failed-on-the-nodes"),
+			kind(claim.Ungranted, func(c claim.Claim) bool { return len(c.Silent) > 0 }), func(c *claim.Claim) {
+				c.Down = append(slices.Clone(c.Down), c.Silent[0].Node)
+				c.Silent = c.Silent[1:]
+			}},
+		{"a node that held another's key is not told as silent to an acquire of unknown outcome", corpus("c38d-redlock-acquire-met-a-key-failed"),
+			kind(claim.Ungranted, func(c claim.Claim) bool { return len(c.Holders) == 1 }), func(c *claim.Claim) {
+				c.Silent = append(slices.Clone(c.Silent), claim.Silent{Node: c.Holders[0].Node, Cmd: c.Holders[0].Set})
+				c.Holders = nil
+			}},
+		{"a node is not left out of an acquire of unknown outcome", corpus("c38d-redlock-acquire-met-a-key-failed"),
+			kind(claim.Ungranted, func(c claim.Claim) bool { return len(c.Holders) == 1 }), func(c *claim.Claim) { c.Holders = nil }},
+		{"an acquire of unknown outcome that took no lock is told when it ended", corpus("c38c-redlock-acquire-failed-on-the-nodes"),
+			kind(claim.Ungranted, nil), func(c *claim.Claim) { c.At = c.Start }},
+		{"an acquire of unknown outcome is not told as having set another token", corpus("c38c-redlock-acquire-failed-on-the-nodes"),
+			kind(claim.Ungranted, nil), func(c *claim.Claim) { c.Token = "f60aea52" }},
 		{"a Redlock acquire's validity is its TTL less the time it took and the drift", corpus("c07b-redlock-latency-expiry"),
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}

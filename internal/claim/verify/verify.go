@@ -139,6 +139,8 @@ func (v *verifier) check(c claim.Claim) outcome {
 		return v.permit(c)
 	case claim.Refusal:
 		return v.refusal(c)
+	case claim.Ungranted:
+		return v.ungranted(c)
 	case claim.QueueHead:
 		return v.queueHead(c)
 	case claim.Fault:

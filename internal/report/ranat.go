@@ -1,0 +1,47 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/locksim/locksim/internal/history"
+)
+
+// ranAt is the node and instant of the command of operation i, as the
+// nodes recorded it (the account's OpOf), that read or wrote its key: the
+// first that is not a script call (EVALSHA, EVAL: a script's own GET or
+// DEL is recorded after it, and an EVALSHA the node refused, NOSCRIPT,
+// read nothing; a sixth reader, A11), else the first; false when none is
+// recorded.
+func (m *model) ranAt(i int) (node string, at int64, ok bool) {
+	if m.a == nil {
+		return "", 0, false
+	}
+	end := opEnd(m.h.Ops[i], m.end)
+	for j := i + 1; j < len(m.h.Ops); j++ {
+		e := m.h.Ops[j]
+		if e.Process != history.NodeProcess || e.F != history.NodeCmd || e.Invoke > end || m.a.OpOf(j) != i {
+			continue
+		}
+		if !ok {
+			node, at, ok = e.Value.Node, e.Invoke, true
+		}
+		if !scriptCall(e.Value.Cmd) {
+			return e.Value.Node, e.Invoke, true
+		}
+	}
+	return node, at, ok
+}
+
+// scriptCall reports whether a node command calls a script or function
+// (EVAL, EVALSHA and their read-only forms, FCALL) rather than reading or
+// writing a key itself.
+func scriptCall(cmd []string) bool {
+	if len(cmd) == 0 {
+		return false
+	}
+	switch strings.ToLower(cmd[0]) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		return true
+	}
+	return false
+}
