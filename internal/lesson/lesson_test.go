@@ -347,6 +347,8 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "redlock-gc-pause-cas-late-claim is invalid: two holders at once", "vi": "redlock-gc-pause-cas-late-claim vi phạm: hai client cùng giữ lock"}},
 		{47, "the fenced late-claim twin is on the page (redlock-gc-pause-fenced-late-claim)",
 			map[string]string{"en": "no run on this page shows the fenced twin", "vi": "không lần chạy nào trên trang này cho thấy bản tương ứng có fencing"}},
+		{44, "check-and-set checks the token in the same step as the write, not before it (teacher7 F19)",
+			map[string]string{"en": "unique token before writing", "vi": "token duy nhất của lock trước khi ghi"}},
 		{49, "the scheduler heartbeat pair is lesson 49's; lesson 45's scheduler pair is the stop that releases every queue (reader7 F6)",
 			map[string]string{"en": "lesson 45's scheduler pair", "vi": "cặp scheduler của bài 45"}},
 		{47, "the delayed-restart pair runs under a 5 s TTL, not the 10 s one (teacher7 F16)",
@@ -408,6 +410,8 @@ func TestNoVietnameseLessonUsesAWordTheGlossaryReplaced(t *testing.T) {
 		"khởi động lại chậm":  "trì hoãn khởi động lại",
 		"hiệu năng":           "hiệu quả",
 		"Bản sửa đổi hai thứ": "Bản sửa thay đổi hai điều",
+		// A clock stepped ahead is not a fast clock (teacher7 F12).
+		"đồng hồ chạy nhanh nhất": "đồng hồ đi trước xa nhất",
 	}
 	for n, l := range all {
 		texts := append([]Text{l.Goal}, l.Takeaways...)
@@ -588,5 +592,29 @@ func TestLesson47StatesEachRedlockPairsTTLAndJobFromItsFile(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestLesson51SaysWhatItsFixesDoNotCover: a key per fire time is only as
+// durable as its node, and a renewed lease does not stop a paused leader;
+// lesson 51 said neither (teacher7 F8).
+func TestLesson51SaysWhatItsFixesDoNotCover(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := all[51]
+	if l == nil {
+		t.Fatal("no lesson 51")
+	}
+	for _, c := range []struct{ why, run string }{
+		{"a lost key lets a fire run twice", "failover-lost-lock.yaml"},
+		{"a paused leader may fire after its lease lapsed", "watchdog-gc-pause.yaml"},
+	} {
+		t.Run("a caveat says "+c.why, func(t *testing.T) {
+			if !slices.ContainsFunc(l.CaveatRuns, func(rs []string) bool { return slices.Contains(rs, c.run) }) {
+				t.Errorf("no caveat of lesson 51 names %s", c.run)
+			}
+		})
 	}
 }

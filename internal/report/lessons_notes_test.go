@@ -126,3 +126,24 @@ func TestARunShownAloneSaysWhatItIsAndOverHowManySeeds(t *testing.T) {
 		})
 	}
 }
+
+// TestTheRequirementsPageSaysWhatALessonPageMarks: requirements.html said
+// "The lesson pages mark each run by this same rule"; a lesson page marks
+// only its pairs, in each pair's strip, and a run it shows alone carries
+// no mark (reader7 F12).
+func TestTheRequirementsPageSaysWhatALessonPageMarks(t *testing.T) {
+	for _, c := range []struct {
+		lang      Lang
+		not, want string
+	}{
+		{English, "The lesson pages mark each run by this same rule.", "a run a lesson page shows alone carries no mark"},
+		{Vietnamese, "Các trang bài học đánh dấu từng lần chạy theo đúng quy tắc này.", "lần chạy được hiện riêng lẻ trên trang bài học thì không có dấu"},
+	} {
+		t.Run("the safety rule says only pairs are marked in "+string(c.lang), func(t *testing.T) {
+			rule := tr(c.lang, "req.safety.rule")
+			if strings.Contains(rule, c.not) || !strings.Contains(rule, c.want) {
+				t.Errorf("%q: want %q, not %q", rule, c.want, c.not)
+			}
+		})
+	}
+}
