@@ -147,3 +147,23 @@ func TestTheRequirementsPageSaysWhatALessonPageMarks(t *testing.T) {
 		})
 	}
 }
+
+// TestTheFencedRedlockChangeSaysItIsNoRecommendedTokenSource: "What to
+// change" showed a single node's INCR after the quorum as the change to
+// make, while the lesson's caveat disowns it as a token source (teacher7
+// F27).
+func TestTheFencedRedlockChangeSaysItIsNoRecommendedTokenSource(t *testing.T) {
+	for _, c := range []struct {
+		lang Lang
+		want string
+	}{
+		{English, "not a recommended token source"},
+		{Vietnamese, "không phải một nguồn token nên dùng"},
+	} {
+		t.Run("the note under the INCR says so in "+string(c.lang), func(t *testing.T) {
+			if got := tr(c.lang, "diff.fence.grant.quorum"); !strings.Contains(got, c.want) {
+				t.Errorf("%q lacks %q", got, c.want)
+			}
+		})
+	}
+}
