@@ -20,10 +20,14 @@ import (
 	"github.com/locksim/locksim/scenarios"
 )
 
-// lessonNote is a takeaway or caveat with where each run it names is.
+// lessonNote is a takeaway or caveat with where each run it names is:
+// Runs those the suite ran or ran as an experiment, NotRun the shipped
+// files of the others (told together, so that a caveat naming five runs
+// the suite did not make reads as one line).
 type lessonNote struct {
-	Text string
-	Runs []noteRun
+	Text   string
+	Runs   []noteRun
+	NotRun string
 }
 
 // noteRun is one run a lesson's text names: its scenario's name, where
@@ -37,10 +41,18 @@ func lessonNotes(lang Lang, outDir string, texts []lesson.Text, files [][]string
 	out := make([]lessonNote, 0, len(texts))
 	for i, t := range texts {
 		n := lessonNote{Text: t.In(string(normLang(lang)))}
+		var none []string
 		if i < len(files) {
 			for _, f := range files[i] {
-				n.Runs = append(n.Runs, runWhere(lang, outDir, f, runs))
+				if r, ok := runWhere(lang, outDir, f, runs); ok {
+					n.Runs = append(n.Runs, r)
+				} else {
+					none = append(none, shippedFile(f))
+				}
 			}
+		}
+		if len(none) > 0 {
+			n.NotRun = tr(lang, "lesson.note.none", strings.Join(none, ", "))
 		}
 		out = append(out, n)
 	}
@@ -49,19 +61,19 @@ func lessonNotes(lang Lang, outDir string, texts []lesson.Text, files [][]string
 
 // runWhere says where the run of the scenario file base (gc-pause.yaml)
 // is: the suite's runs of it with their verdicts, else an experiment of
-// a suite's run that ran it, else nowhere (its shipped file).
-func runWhere(lang Lang, outDir, base string, runs []*suiteRun) noteRun {
+// a suite's run that ran it; false when the suite ran it neither way.
+func runWhere(lang Lang, outDir, base string, runs []*suiteRun) (noteRun, bool) {
 	name := strings.TrimSuffix(base, ".yaml")
 	if r := firstRunOf(base, runs); r != nil {
 		t := tallyOf(r, runs)
 		return noteRun{Name: r.R.Scenario, Link: r.Card.Link,
-			Where: tr(lang, "lesson.note.suite", t.othersThan(lang, ""), t.seedsWord(lang))}
+			Where: tr(lang, "lesson.note.suite", t.othersThan(lang, ""), t.seedsWord(lang))}, true
 	}
 	if r, c, ok := experimentOf(name, runs); ok {
 		return noteRun{Name: name, Link: experimentLink(outDir, c),
-			Where: tr(lang, "lesson.note.why", r.R.Scenario, r.R.Seed, tr(lang, "verdict."+string(c.Verdict)))}
+			Where: tr(lang, "lesson.note.why", r.R.Scenario, r.R.Seed, tr(lang, "verdict."+string(c.Verdict)))}, true
 	}
-	return noteRun{Name: name, Where: tr(lang, "lesson.note.none", shippedFile(base))}
+	return noteRun{}, false
 }
 
 // experimentOf finds the run (lowest seed first) that ran the scenario

@@ -131,7 +131,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Headline}}<p class="say">{{.Headline}}</p>{{end}}
 {{if .Below}}{{else if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" width="1600" height="900"></a>{{else}}<p class="nochart">{{t "lesson.notimeline"}}</p>{{end}}
 {{if .Link}}<p><a class="open" href="{{.Link}}">{{t "lesson.open"}} →</a></p>{{end}}{{end}}
-{{define "note"}}{{.Text}}{{if .Runs}}<p class="desc runs">{{t "lesson.note.head"}} {{range $i, $r := .Runs}}{{if $i}}; {{end}}{{if $r.Link}}<a href="{{$r.Link}}">{{$r.Name}}</a>{{else}}{{$r.Name}}{{end}}: {{$r.Where}}{{end}}.</p>{{end}}{{end}}
+{{define "note"}}{{.Text}}{{if or .Runs .NotRun}}<p class="desc runs">{{if .Runs}}{{t "lesson.note.head"}} {{range $i, $r := .Runs}}{{if $i}}; {{end}}{{if $r.Link}}<a href="{{$r.Link}}">{{$r.Name}}</a>{{else}}{{$r.Name}}{{end}}: {{$r.Where}}{{end}}.{{end}}{{if and .Runs .NotRun}} {{end}}{{.NotRun}}</p>{{end}}{{end}}
 {{define "dl"}}{{if eq .Op "-"}}<span class="del">− {{.Text}}</span>{{else if eq .Op "+"}}<span class="add">+ {{.Text}}</span>{{else if eq .Op "@"}}<span class="hunk">{{.Text}}</span>{{else}}<span class="ctx">  {{.Text}}</span>{{end}}{{end}}`
 
 // requirementsTemplate is requirements.html.

@@ -5,10 +5,10 @@ package report
 // suite, only an experiment of one of its runs, or not run at all.
 var lessonNoteMessages = map[Lang]map[string]string{
 	"en": {
-		"lesson.note.head":               "Runs named here:",
-		"lesson.note.suite":              "in this suite, %s (%s)",                                                                                    // counts by verdict, seeds
+		"lesson.note.head":               "Runs named here, in this suite:",
+		"lesson.note.suite":              "%s (%s)",                                                                                                   // counts by verdict, seeds
 		"lesson.note.why":                "run only as an experiment of %s (seed %d), %s",                                                             // broken scenario, seed, verdict
-		"lesson.note.none":               "not run in this suite (%s)",                                                                                // scenario file
+		"lesson.note.none":               "Not run in this suite: %s.",                                                                                // scenario files
 		"lesson.missing.fixed.why":       "The fix of %s, %s, was run in this suite only as an experiment of that run (seed %d): %s.",                 // broken, fixed file, seed, verdict
 		"lesson.missing.contrast.why":    "The contrast of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.", // broken, contrast file, seed, verdict
 		"lesson.missing.control.why":     "The control of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.",  // broken, control file, seed, verdict
@@ -21,10 +21,10 @@ var lessonNoteMessages = map[Lang]map[string]string{
 		"lesson.card.alone.control":      "The control of %s, not a fix; that file was not run in this suite.",                         // broken file
 	},
 	"vi": {
-		"lesson.note.head":               "Các lần chạy được nhắc tới ở đây:",
-		"lesson.note.suite":              "có trong bộ này, %s (%s)",
+		"lesson.note.head":               "Các lần chạy được nhắc tới ở đây, trong bộ này:",
+		"lesson.note.suite":              "%s (%s)",
 		"lesson.note.why":                "chỉ được chạy như một thí nghiệm của %s (seed %d), %s",
-		"lesson.note.none":               "không được chạy trong bộ này (%s)",
+		"lesson.note.none":               "Không được chạy trong bộ này: %s.",
 		"lesson.missing.fixed.why":       "Bản sửa của %s, %s, chỉ được chạy trong bộ này như một thí nghiệm của lần chạy đó (seed %d): %s.",
 		"lesson.missing.contrast.why":    "Bản đối chiếu của %s, %s, không phải bản sửa, chỉ được chạy trong bộ này như một thí nghiệm của lần chạy đó (seed %d): %s.",
 		"lesson.missing.control.why":     "Bản đối chứng của %s, %s, không phải bản sửa, chỉ được chạy trong bộ này như một thí nghiệm của lần chạy đó (seed %d): %s.",
