@@ -361,6 +361,8 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "could itself serve as the lock", "vi": "tự nó cũng làm lock được"}},
 		{48, "dropping the lock has limits: durability, duplicate work (teacher7 F9)",
 			map[string]string{"en": "you can drop the lock", "vi": "có thể bỏ lock"}},
+		{47, "a suite may run the contrasts at many seeds; the page counts them (teacher7 F5, F24)",
+			map[string]string{"en": "contrasts are one seed each", "vi": "mỗi bản chỉ là một seed"}},
 		{49, "the scheduler heartbeat pair is lesson 49's; lesson 45's scheduler pair is the stop that releases every queue (reader7 F6)",
 			map[string]string{"en": "lesson 45's scheduler pair", "vi": "cặp scheduler của bài 45"}},
 		{47, "the delayed-restart pair runs under a 5 s TTL, not the 10 s one (teacher7 F16)",
