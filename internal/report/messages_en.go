@@ -152,7 +152,7 @@ var messagesEN = map[string]string{
 	"say.double.deleted":        "The invoice (%s) was charged twice: %s kept acting on a lock whose key a janitor had deleted %.1f s earlier.",                                                                            // key, client, seconds
 	"say.double.failover":       "The invoice (%s) was charged twice: %s kept acting on a lock lost %.1f s earlier, when %s failed over to a replica that did not have its key.",                                           // key, client, seconds, group
 	"say.double.failover.fate":  "The invoice (%[1]s) was charged twice: %[2]s kept acting on a lock lost %.1[3]f s earlier, when %[4]s, the master holding it, %[5]s; the replica promoted in its place (%[6]s) had not received all %[4]s had written.",
-	"say.double.sharer":         "The invoice (%s) was charged twice: %s kept acting on a lock whose key %s, presenting the same owner token, had released %.1f s earlier.", // key, client, releaser, seconds
+	"say.double.sharer":         "The invoice (%s) was charged twice: %s's acquire had re-entered %s's key under their shared owner token, and both held the lock at once.", // key, client, sharer
 	"say.double":                "The invoice (%s) was charged twice, by %s.",                                                                                               // Key, clients
 	"say.stale":                 "The resource accepted a stale write: %s",                                                                                                  // explain
 	"say.other":                 "%s: %s",                                                                                                                                   // kind, explain

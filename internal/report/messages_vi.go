@@ -137,7 +137,7 @@ var messagesVI = map[string]string{
 	"say.double.thawed":         "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục hành động với một lock có TTL đã hết từ %.1f s trước (%s, lúc đó bị đóng băng, chỉ bỏ key khi tỉnh lại, %.1f s trước).",
 	"say.double.late":           "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục hành động với một lock đã hết hạn (expire) từ %.1f s trước.",
 	"say.double.crash":          "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục làm việc với một lock mà node đã mất trong lần crash %.1f s trước đó.",
-	"say.double.sharer":         "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục hành động với một lock mà key của nó đã bị %s — mang cùng một owner token — nhả lock từ %.1f s trước.",
+	"say.double.sharer":         "Khách bị trừ tiền hai lần cho hoá đơn (%s): lệnh lấy lock của %s đã re-enter key của %s bằng owner token mà hai client dùng chung, và cả hai cùng giữ lock một lúc.",
 	"say.double.clock":          "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s nhảy và nó không còn giữ đa số node.",
 	"say.double.clock.rate":     "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn hành động với một lock đã mất từ %.1f s trước, khi đồng hồ của %s chạy nhanh làm key hết hạn sớm và nó không còn giữ đa số node.",
 	"say.double.restored":       "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn hành động với một lock mà key đã bị %s, khi khởi động lại, xoá từ %.1f s trước.",
