@@ -141,6 +141,9 @@ func TestABadLessonFileIsRefusedAtItsLineAndColumn(t *testing.T) {
 		{"a requirement the course does not name", strings.Replace(good, "[safety]", "[speed]", 1), "50.yaml:3:16: requirements[0]: must be one of"},
 		{"an unknown field", good + "notes: x\n", "50.yaml:7:1: notes: unknown field"},
 		{"a missing field", strings.Replace(good, "caveats: [{en: c, vi: c}]\n", "", 1), "50.yaml:1:1: caveats: is missing"},
+		{"a text's run that is a path", strings.Replace(good, "caveats: [{en: c, vi: c}]", "caveats: [{en: c, vi: c, runs: [field/x.yaml]}]", 1), "50.yaml:6:33: caveats[0].runs[0]: must be a scenario's file name"},
+		{"a text's run named twice", strings.Replace(good, "caveats: [{en: c, vi: c}]", "caveats: [{en: c, vi: c, runs: [x.yaml, x.yaml]}]", 1), "caveats[0].runs[1]: x.yaml is named twice"},
+		{"a goal with runs", strings.Replace(good, "goal: {en: g, vi: g}", "goal: {en: g, vi: g, runs: [x.yaml]}", 1), "goal.runs: unknown field"},
 		{"a pair whose broken is a path", strings.Replace(good, "pairs: []", "pairs: [{broken: field/x.yaml, question: {en: q, vi: q}}]", 1), "50.yaml:4:18: pairs[0].broken: must be a broken scenario's file name"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
