@@ -218,6 +218,11 @@ func cardNotes(lang Lang, r *suiteRun, runs []*suiteRun) []string {
 		}
 	}
 	if len(alone) == 0 {
+		if t.Valid > 0 && t.N < MinEvidenceSeeds {
+			// A valid run shown alone is one seed's outcome, not proof
+			// (teacher7 F5: redis-py-stale-release, a bare ✔).
+			out = append(out, tr(lang, "lesson.card.few", t.Valid, t.N, t.seedsWord(lang), MinEvidenceSeeds, r.R.File, MinEvidenceSeeds))
+		}
 		return out
 	}
 	out = append(out, tr(lang, "lesson.card.alone."+kind, joinAnd(lang, alone)))

@@ -168,3 +168,22 @@ func TestTheFencedRedlockChangeSaysItIsNoRecommendedTokenSource(t *testing.T) {
 		})
 	}
 }
+
+// TestAValidRunShownAloneIsNotShownAsProof: redis-py-stale-release, a
+// library run of safe-unlock's semantics, stood alone on lesson 45 as a
+// bare ✔ (teacher7 F5).
+func TestAValidRunShownAloneIsNotShownAsProof(t *testing.T) {
+	ok := true
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("its card says one seed is not how often it holds in "+string(lang), func(t *testing.T) {
+			out := t.TempDir()
+			runs := suiteOf(t, out, []lessonRun{{"redis-py-stale-release.yaml",
+				Results{Verdict: checker.Valid, Algorithm: "safe", Workload: "counter", Seed: 4, ExpectationMet: &ok}, []int{45}}})
+			page := writtenLesson(t, out, runs, lang, 45)
+			want := tr(lang, "lesson.card.few", 1, 1, tr(lang, "lesson.seeds.one", 4), MinEvidenceSeeds, runs[0].File, MinEvidenceSeeds)
+			if !strings.Contains(page, want) {
+				t.Errorf("lesson 45 lacks %q", want)
+			}
+		})
+	}
+}

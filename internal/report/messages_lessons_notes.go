@@ -13,12 +13,13 @@ var lessonNoteMessages = map[Lang]map[string]string{
 		"lesson.missing.contrast.why":    "The contrast of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.", // broken, contrast file, seed, verdict
 		"lesson.missing.control.why":     "The control of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.",  // broken, control file, seed, verdict
 		"lesson.missing.open":            "open the experiment's report",
-		"lesson.missing.lessonpair.none": "Neither %s nor %s was run in this suite; run both files together to see them side by side.", // broken, fix or contrast file
-		"lesson.missing.lessonpair.one":  "%s was run in this suite, but not %s; run both files together to see them side by side.",    // the file run, the file not run
-		"lesson.card.count":              "%d runs of this file in this suite (%s): %s; this card shows seed %d.",                      // runs, seeds, counts by verdict, seed
-		"lesson.card.alone.fixed":        "The fix of %s; that file was not run in this suite.",                                        // broken file
-		"lesson.card.alone.contrast":     "The contrast of %s, not a fix; that file was not run in this suite.",                        // broken file
-		"lesson.card.alone.control":      "The control of %s, not a fix; that file was not run in this suite.",                         // broken file
+		"lesson.missing.lessonpair.none": "Neither %s nor %s was run in this suite; run both files together to see them side by side.",                                                       // broken, fix or contrast file
+		"lesson.missing.lessonpair.one":  "%s was run in this suite, but not %s; run both files together to see them side by side.",                                                          // the file run, the file not run
+		"lesson.card.count":              "%d runs of this file in this suite (%s): %s; this card shows seed %d.",                                                                            // runs, seeds, counts by verdict, seed
+		"lesson.card.alone.fixed":        "The fix of %s; that file was not run in this suite.",                                                                                              // broken file
+		"lesson.card.alone.contrast":     "The contrast of %s, not a fix; that file was not run in this suite.",                                                                              // broken file
+		"lesson.card.alone.control":      "The control of %s, not a fix; that file was not run in this suite.",                                                                               // broken file
+		"lesson.card.few":                "Valid in %d of %d runs (%s): fewer than %d seeds show what happened in these runs, not how often it holds; run locksim run %s --count %d to see.", // valid, runs, seeds, min, file, min
 	},
 	"vi": {
 		"lesson.note.head":               "Các lần chạy được nhắc tới ở đây, trong bộ này:",
@@ -35,6 +36,7 @@ var lessonNoteMessages = map[Lang]map[string]string{
 		"lesson.card.alone.fixed":        "Bản sửa của %s; file đó không được chạy trong bộ này.",
 		"lesson.card.alone.contrast":     "Bản đối chiếu của %s, không phải bản sửa; file đó không được chạy trong bộ này.",
 		"lesson.card.alone.control":      "Bản đối chứng của %s, không phải bản sửa; file đó không được chạy trong bộ này.",
+		"lesson.card.few":                "Hợp lệ trong %d trên %d lần chạy (%s): ít hơn %d seed chỉ cho thấy điều đã xảy ra trong các lần chạy này, không cho thấy nó đúng thường xuyên đến đâu; hãy chạy locksim run %s --count %d để xem.",
 	},
 }
 
