@@ -366,6 +366,8 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "you can drop the lock", "vi": "có thể bỏ lock"}},
 		{47, "a suite may run the contrasts at many seeds; the page counts them (teacher7 F5, F24)",
 			map[string]string{"en": "contrasts are one seed each", "vi": "mỗi bản chỉ là một seed"}},
+		{47, "the token-after-grant gap is this client's: it checks its validity before the INCR; a token source that is not the grant's own step is not impossible to fence with (teacher7 F17)",
+			map[string]string{"en": "A fencing token must be issued by the lock service in the same step as the grant", "vi": "Fencing token phải được dịch vụ lock cấp trong cùng một bước với lần cấp lock"}},
 		{49, "the scheduler heartbeat pair is lesson 49's; lesson 45's scheduler pair is the stop that releases every queue (reader7 F6)",
 			map[string]string{"en": "lesson 45's scheduler pair", "vi": "cặp scheduler của bài 45"}},
 		{47, "the delayed-restart pair runs under a 5 s TTL, not the 10 s one (teacher7 F16)",
