@@ -210,3 +210,17 @@ func TestTheLateTokenAdviceSaysWhereThisClientChecksItsValidity(t *testing.T) {
 		})
 	}
 }
+
+// TestTheLuaStockAdvicePointsAtLesson48: the oversell run's advice
+// credited the Lua fix to lesson 42, which only names the use case; the
+// pair inventory-oversell → inventory-atomic-lua is lesson 48's (teacher7
+// F23).
+func TestTheLuaStockAdvicePointsAtLesson48(t *testing.T) {
+	for lang, want := range map[Lang]string{English: "(lesson 48;", Vietnamese: "(bài 48;"} {
+		t.Run("fix.lua.stock in "+string(lang), func(t *testing.T) {
+			if got := tr(lang, "fix.lua.stock"); !strings.Contains(got, want) {
+				t.Errorf("%q lacks %q", got, want)
+			}
+		})
+	}
+}
