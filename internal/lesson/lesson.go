@@ -68,6 +68,13 @@ type Lesson struct {
 	Pairs        []Pair
 	Takeaways    []Text
 	Caveats      []Text
+	// TakeawayRuns and CaveatRuns are, for each takeaway and caveat, the
+	// scenario files (base names, as fixed_by names files) whose runs the
+	// text speaks of: its evidence. A lesson page says beside the text
+	// where each is: run in the suite, run only as an experiment of a
+	// suite's run, or not run at all (teacher7 F1, F2; reader7 F5, F15).
+	TakeawayRuns [][]string
+	CaveatRuns   [][]string
 }
 
 // Question is the question of the pair whose broken scenario file is
@@ -169,8 +176,8 @@ func Parse(file string, data []byte) (*Lesson, error) {
 	l.Goal = p.text(fields["goal"], "goal")
 	l.Requirements = p.requirements(fields["requirements"])
 	l.Pairs = p.pairs(fields["pairs"])
-	l.Takeaways = p.texts(fields["takeaways"], "takeaways")
-	l.Caveats = p.texts(fields["caveats"], "caveats")
+	l.Takeaways, l.TakeawayRuns = p.texts(fields["takeaways"], "takeaways")
+	l.Caveats, l.CaveatRuns = p.texts(fields["caveats"], "caveats")
 	if len(p.errs) > 0 {
 		sort.SliceStable(p.errs, func(i, j int) bool {
 			a, b := p.errs[i], p.errs[j]
@@ -221,7 +228,11 @@ func (p *parser) text(n *yaml.Node, path string) Text {
 	if n == nil {
 		return nil
 	}
-	f := p.mapping(n, path, Languages)
+	return p.textOf(n, path, p.mapping(n, path, Languages))
+}
+
+// textOf is the text of a mapping's fields f (en, vi).
+func (p *parser) textOf(n *yaml.Node, path string, f map[string]*yaml.Node) Text {
 	t := Text{}
 	for _, lang := range Languages {
 		v := f[lang]
@@ -237,18 +248,46 @@ func (p *parser) text(n *yaml.Node, path string) Text {
 	return t
 }
 
-// texts reads a non-empty list of texts.
-func (p *parser) texts(n *yaml.Node, path string) []Text {
+// texts reads a non-empty list of texts, each with the scenario files
+// its runs field names (nil when it has none).
+func (p *parser) texts(n *yaml.Node, path string) ([]Text, [][]string) {
+	if n == nil {
+		return nil, nil
+	}
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		p.errorf(n, path, "must be a list of at least one text with en and vi")
+		return nil, nil
+	}
+	var out []Text
+	var runs [][]string
+	for i, it := range n.Content {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		f := p.mapping(it, at, Languages, "runs")
+		out = append(out, p.textOf(it, at, f))
+		runs = append(runs, p.runs(f["runs"], at+".runs"))
+	}
+	return out, runs
+}
+
+// runs reads a text's runs: a list of scenario file names, none twice.
+func (p *parser) runs(n *yaml.Node, path string) []string {
 	if n == nil {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		p.errorf(n, path, "must be a list of at least one text with en and vi")
+		p.errorf(n, path, "must be a list of the scenario files the text speaks of (gc-pause.yaml)")
 		return nil
 	}
-	var out []Text
+	var out []string
 	for i, it := range n.Content {
-		out = append(out, p.text(it, fmt.Sprintf("%s[%d]", path, i)))
+		at := fmt.Sprintf("%s[%d]", path, i)
+		switch f := p.fileName(it, at, "gc-pause.yaml"); {
+		case f == "":
+		case slices.Contains(out, f):
+			p.errorf(it, at, "%s is named twice", f)
+		default:
+			out = append(out, f)
+		}
 	}
 	return out
 }

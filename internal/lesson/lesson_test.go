@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/internal/scenario"
 )
@@ -139,6 +141,9 @@ func TestABadLessonFileIsRefusedAtItsLineAndColumn(t *testing.T) {
 		{"a requirement the course does not name", strings.Replace(good, "[safety]", "[speed]", 1), "50.yaml:3:16: requirements[0]: must be one of"},
 		{"an unknown field", good + "notes: x\n", "50.yaml:7:1: notes: unknown field"},
 		{"a missing field", strings.Replace(good, "caveats: [{en: c, vi: c}]\n", "", 1), "50.yaml:1:1: caveats: is missing"},
+		{"a text's run that is a path", strings.Replace(good, "caveats: [{en: c, vi: c}]", "caveats: [{en: c, vi: c, runs: [field/x.yaml]}]", 1), "50.yaml:6:33: caveats[0].runs[0]: must be a scenario's file name"},
+		{"a text's run named twice", strings.Replace(good, "caveats: [{en: c, vi: c}]", "caveats: [{en: c, vi: c, runs: [x.yaml, x.yaml]}]", 1), "caveats[0].runs[1]: x.yaml is named twice"},
+		{"a goal with runs", strings.Replace(good, "goal: {en: g, vi: g}", "goal: {en: g, vi: g, runs: [x.yaml]}", 1), "goal.runs: unknown field"},
 		{"a pair whose broken is a path", strings.Replace(good, "pairs: []", "pairs: [{broken: field/x.yaml, question: {en: q, vi: q}}]", 1), "50.yaml:4:18: pairs[0].broken: must be a broken scenario's file name"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -345,6 +350,32 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "redlock-gc-pause-cas-late-claim is invalid: two holders at once", "vi": "redlock-gc-pause-cas-late-claim vi phạm: hai client cùng giữ lock"}},
 		{47, "the fenced late-claim twin is on the page (redlock-gc-pause-fenced-late-claim)",
 			map[string]string{"en": "no run on this page shows the fenced twin", "vi": "không lần chạy nào trên trang này cho thấy bản tương ứng có fencing"}},
+		{44, "check-and-set checks the token in the same step as the write, not before it (teacher7 F19)",
+			map[string]string{"en": "unique token before writing", "vi": "token duy nhất của lock trước khi ghi"}},
+		{42, "the course's fault tolerance includes the lock's availability (teacher7 F6)",
+			map[string]string{"en": "not that clients could not get the lock", "vi": "chứ không phải client không lấy được lock"}},
+		{42, "a fair lock's need is not what its dead entry gets here (teacher7 F22)",
+			map[string]string{"en": "(a waiter that stops polling is removed soon after", "vi": "(client chờ nào ngừng hỏi lại thì bị loại"}},
+		{46, "token 1 accepted twice is failover-fence-regression's, not the caveat before it (teacher7 F7)",
+			map[string]string{"en": "That is why token 1 is accepted twice", "vi": "Vì thế token 1 được chấp nhận hai lần"}},
+		{50, "the permits are over-admitted during the pause, not after it (teacher7 F10, reader7 F14)",
+			map[string]string{"en": "after a 20 s pause", "vi": "sau một lần pause 20 s"}},
+		{47, "antirez's linearizability point is about the resource (teacher7 F15)",
+			map[string]string{"en": "could itself serve as the lock", "vi": "tự nó cũng làm lock được"}},
+		{48, "dropping the lock has limits: durability, duplicate work (teacher7 F9)",
+			map[string]string{"en": "you can drop the lock", "vi": "có thể bỏ lock"}},
+		{47, "a suite may run the contrasts at many seeds; the page counts them (teacher7 F5, F24)",
+			map[string]string{"en": "contrasts are one seed each", "vi": "mỗi bản chỉ là một seed"}},
+		{47, "the token-after-grant gap is this client's: it checks its validity before the INCR; a token source that is not the grant's own step is not impossible to fence with (teacher7 F17)",
+			map[string]string{"en": "A fencing token must be issued by the lock service in the same step as the grant", "vi": "Fencing token phải được dịch vụ lock cấp trong cùng một bước với lần cấp lock"}},
+		{49, "the scheduler heartbeat pair is lesson 49's; lesson 45's scheduler pair is the stop that releases every queue (reader7 F6)",
+			map[string]string{"en": "lesson 45's scheduler pair", "vi": "cặp scheduler của bài 45"}},
+		{47, "the delayed-restart pair runs under a 5 s TTL, not the 10 s one (teacher7 F16)",
+			map[string]string{"en": "of the clock-jump, node clock-rate and delayed-restart pairs", "vi": "các cặp nhảy đồng hồ, tốc độ đồng hồ của node và trì hoãn khởi động lại"}},
+		{47, "the broken run's 6 s experiment runs without the check, so it is no evidence of what the check does (teacher7 F20)",
+			map[string]string{"en": "(the broken run's 6 s experiment)", "vi": "(thí nghiệm pause 6 s của lần chạy lỗi)"}},
+		{47, "the check measures an in-flight pause; what fails after it is the work past the validity (teacher7 F14)",
+			map[string]string{"en": "the check does not fix in-flight pauses in general", "vi": "phép kiểm tra không sửa được mọi lần pause"}},
 		{47, "Kleppmann's post gives the in-flight pause as numbered steps, not in prose",
 			map[string]string{"en": "his post tells it in prose", "vi": "bài viết của ông kể nó bằng lời"}},
 		{47, "failover-wait-all's client waits only for the replicas the master counts, so one replica down stops no grant (teacher #15)",
@@ -368,7 +399,7 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			}
 		})
 	}
-	t.Run("lesson 45: the GET/DEL race is said to be shown by no run on its page", func(t *testing.T) {
+	t.Run("lesson 45: the GET/DEL race is said to be shown by no run of the lesson", func(t *testing.T) {
 		l := all[45]
 		if l == nil {
 			t.Fatal("no lesson 45")
@@ -376,7 +407,7 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 		for _, lang := range Languages {
 			for _, tx := range l.Takeaways {
 				s := tx.In(lang)
-				if strings.Contains(s, "GET") && strings.Contains(s, "DEL") && !strings.Contains(s, map[string]string{"en": "No run on this page shows that race", "vi": "Không lần chạy nào trên trang này cho thấy race đó"}[lang]) {
+				if strings.Contains(s, "GET") && strings.Contains(s, "DEL") && !strings.Contains(s, map[string]string{"en": "No run of this lesson shows that race", "vi": "Không lần chạy nào của bài này cho thấy race đó"}[lang]) {
 					t.Errorf("%s: %q offers the race as shown", lang, s)
 				}
 			}
@@ -398,6 +429,8 @@ func TestNoVietnameseLessonUsesAWordTheGlossaryReplaced(t *testing.T) {
 		"khởi động lại chậm":  "trì hoãn khởi động lại",
 		"hiệu năng":           "hiệu quả",
 		"Bản sửa đổi hai thứ": "Bản sửa thay đổi hai điều",
+		// A clock stepped ahead is not a fast clock (teacher7 F12).
+		"đồng hồ chạy nhanh nhất": "đồng hồ đi trước xa nhất",
 	}
 	for n, l := range all {
 		texts := append([]Text{l.Goal}, l.Takeaways...)
@@ -412,6 +445,194 @@ func TestNoVietnameseLessonUsesAWordTheGlossaryReplaced(t *testing.T) {
 						t.Errorf("%q says %q; write %q", tx.In("vi"), old, want)
 					}
 				}
+			}
+		})
+	}
+}
+
+// shippedNames are the names of every shipped scenario file (scenarios/
+// and scenarios/field/, base names without .yaml).
+func shippedNames(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for _, glob := range []string{"*.yaml", "field/*.yaml"} {
+		files, err := filepath.Glob(filepath.Join("..", "..", "scenarios", glob))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			out[strings.TrimSuffix(filepath.Base(f), ".yaml")] = true
+		}
+	}
+	return out
+}
+
+// namedIn are the shipped scenario names s mentions as words.
+var nameWord = regexp.MustCompile(`[a-z0-9]+(?:-[a-z0-9]+)+`)
+
+func namedIn(s string, shipped map[string]bool) []string {
+	var out []string
+	for _, loc := range nameWord.FindAllStringIndex(s, -1) {
+		w := s[loc[0]:loc[1]]
+		before, after := byte(' '), byte(' ')
+		if loc[0] > 0 {
+			before = s[loc[0]-1]
+		}
+		if loc[1] < len(s) {
+			after = s[loc[1]]
+		}
+		// Part of a longer word or a path (scenarios/x.yaml) is not a
+		// name of its own.
+		if strings.IndexByte("-_./", before) >= 0 || strings.IndexByte("-_/", after) >= 0 || (after == '.' && strings.HasPrefix(s[loc[1]:], ".yaml")) {
+			continue
+		}
+		if shipped[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestALessonTextNamesTheRunsItSpeaksOf: a takeaway or caveat that speaks
+// of a scenario's run lists it in its runs field, so the page can say
+// beside it where that run is: in the suite, only an experiment of one of
+// its runs, or not run at all. Lesson 47's "This page links one run of
+// each (seed 47)" and lesson 45's "safe-unlock is valid" were printed on
+// pages that had no such run (teacher7 F1, F2; reader7 F5, F7, F15).
+func TestALessonTextNamesTheRunsItSpeaksOf(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := shippedNames(t)
+	for n, l := range all {
+		for kind, texts := range map[string][]Text{"takeaway": l.Takeaways, "caveat": l.Caveats} {
+			runs := l.TakeawayRuns
+			if kind == "caveat" {
+				runs = l.CaveatRuns
+			}
+			for i, tx := range texts {
+				t.Run(fmt.Sprintf("lesson %d's %s %d lists every scenario it names in both languages", n, kind, i+1), func(t *testing.T) {
+					var declared []string
+					for _, f := range runs[i] {
+						if !shipped[strings.TrimSuffix(f, ".yaml")] {
+							t.Errorf("runs names %s, no scenario of scenarios/ or scenarios/field/", f)
+						}
+						declared = append(declared, strings.TrimSuffix(f, ".yaml"))
+					}
+					slices.Sort(declared)
+					for _, lang := range Languages {
+						if got := namedIn(tx.In(lang), shipped); !slices.Equal(got, declared) {
+							t.Errorf("%s names %v, runs lists %v", lang, got, declared)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestALessonTextPointsAtNoPlaceOnAPage: a lesson's words are printed on
+// pages of suites that ran any of its scenarios, so they cannot know what
+// a page holds: "This page links one run of each", "under "More runs of
+// this lesson"", "the diff shown here", "the fixed run" named runs that
+// were not there (teacher7 F1, F4; reader7 F1, F7). The page itself says
+// where each named run is (its runs field).
+func TestALessonTextPointsAtNoPlaceOnAPage(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deictic := map[string][]string{
+		"en": {"this page", "on the page", "shown here", "More runs of this lesson", "the fixed run", "Each fixed run", "its broken runs", "the broken run's"},
+		"vi": {"trang này", "Các lần chạy khác của bài này", "đoạn diff ở đây", "lần chạy đã sửa", "các lần chạy lỗi của nó"},
+	}
+	for n, l := range all {
+		texts := append([]Text{l.Goal}, l.Takeaways...)
+		texts = append(texts, l.Caveats...)
+		t.Run(fmt.Sprintf("lesson %d points at no place on a page", n), func(t *testing.T) {
+			for _, tx := range texts {
+				for lang, words := range deictic {
+					for _, w := range words {
+						if strings.Contains(strings.ToLower(tx.In(lang)), strings.ToLower(w)) {
+							t.Errorf("%s says %q: %q", lang, w, tx.In(lang))
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLesson47StatesEachRedlockPairsTTLAndJobFromItsFile: lesson 47 said
+// the delayed-restart pair runs "against the 10 s TTL" with a validity of
+// "about 9.8 s"; its files set a 5 s TTL and a 4 s job (teacher7 F16). The
+// caveat on the Redlock client gives each pair's TTL and w1's job as
+// "(files: TTL X s, w1's job Y s)", and they are read here from the
+// shipped files, not from a copy.
+func TestLesson47StatesEachRedlockPairsTTLAndJobFromItsFile(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := all[47]
+	if l == nil {
+		t.Fatal("no lesson 47")
+	}
+	form := map[string]*regexp.Regexp{
+		"en": regexp.MustCompile(`\(([a-z0-9-]+(?:, [a-z0-9-]+)*): TTL ([0-9.]+) s, w1's job ([0-9.]+) s\)`),
+		"vi": regexp.MustCompile(`\(([a-z0-9-]+(?:, [a-z0-9-]+)*): TTL ([0-9,]+) s, job của w1 ([0-9,]+) s\)`),
+	}
+	secs := func(s string) string { return strings.ReplaceAll(s, ",", ".") }
+	for _, must := range []string{"redlock-clock-jump", "node-clock-rate", "redlock-restart", "redlock-delayed-restart"} {
+		for _, lang := range Languages {
+			t.Run(fmt.Sprintf("%s's TTL and job are its file's in %s", must, lang), func(t *testing.T) {
+				found := false
+				for _, tx := range l.Caveats {
+					for _, m := range form[lang].FindAllStringSubmatch(tx.In(lang), -1) {
+						if !slices.Contains(strings.Split(m[1], ", "), must) {
+							continue
+						}
+						found = true
+						sc, err := loadShipped(must + ".yaml")
+						if err != nil {
+							t.Fatal(err)
+						}
+						ttl := strconv.FormatFloat(time.Duration(sc.TTL).Seconds(), 'f', -1, 64)
+						job := strconv.FormatFloat(time.Duration(sc.Job("w1")).Seconds(), 'f', -1, 64)
+						if secs(m[2]) != ttl || secs(m[3]) != job {
+							t.Errorf("%q: the file has TTL %s s and w1's job %s s", m[0], ttl, job)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("no caveat gives %s's TTL and job as (…: TTL X s, w1's job Y s)", must)
+				}
+			})
+		}
+	}
+}
+
+// TestLesson51SaysWhatItsFixesDoNotCover: a key per fire time is only as
+// durable as its node, and a renewed lease does not stop a paused leader;
+// lesson 51 said neither (teacher7 F8).
+func TestLesson51SaysWhatItsFixesDoNotCover(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := all[51]
+	if l == nil {
+		t.Fatal("no lesson 51")
+	}
+	for _, c := range []struct{ why, run string }{
+		{"a lost key lets a fire run twice", "failover-lost-lock.yaml"},
+		{"a paused leader may fire after its lease lapsed", "watchdog-gc-pause.yaml"},
+	} {
+		t.Run("a caveat says "+c.why, func(t *testing.T) {
+			if !slices.ContainsFunc(l.CaveatRuns, func(rs []string) bool { return slices.Contains(rs, c.run) }) {
+				t.Errorf("no caveat of lesson 51 names %s", c.run)
 			}
 		})
 	}

@@ -95,6 +95,8 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 			[]string{"fix.record.token", "fix.fencing"}, nil, []string{"op/write"}},
 		{"an idempotency key is not advised where the run had one and it refused the duplicate charge (reader2 #10)", "stalled-job-failed-reason",
 			nil, []string{"fix.idempotency", "fix.idempotency.charge"}, nil},
+		{"a Redlock client that skipped the validity check is advised the check, not told Redlock's timing failed it (teacher7 F21)", "redlock-pause-in-flight-nocheck",
+			[]string{"fix.validity"}, []string{"fix.redlock", "fix.redlock.faults"}, nil},
 		{"check-and-set's advice for a stale write before the newer holder's claim is not given where the stale holder's late claim came after it (issue 34)", "redlock-gc-pause-cas-stale-claim",
 			[]string{"fix.cas.stale-claim"}, []string{"fix.cas.claim"}, []string{"anomaly/mutex-overlap"}},
 	} {

@@ -39,6 +39,9 @@ type runCard struct {
 	Error                                string
 	Aborted                              bool
 	Fix                                  string // the fixed_by scenario's name, "" when none
+	// Notes are what a lesson page says under a run it shows alone
+	// (cardNotes): its count over seeds, what it is the fix of.
+	Notes []string
 	// Below marks a card whose timeline is drawn under the pair, on the
 	// axis it shares with the other run (its thumbnail is left out).
 	Below bool
@@ -281,10 +284,10 @@ type lessonPage struct {
 	// takeaways and caveats; Goal is "" when the lesson has no file.
 	Goal               string
 	Requirements       []string
-	Takeaways, Caveats []string
+	Takeaways, Caveats []lessonNote
 	Nav                []navItem
 	Pairs              []pairView
-	Missing            []string
+	Missing            []missingLine
 	More               []runCard
 	NoPair             bool
 	Index, Req         string
@@ -422,21 +425,17 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun, made string) e
 			for _, r := range l.Requirements {
 				pg.Requirements = append(pg.Requirements, tr(lang, "req."+reqCode(r)))
 			}
-			for _, t := range l.Takeaways {
-				pg.Takeaways = append(pg.Takeaways, t.In(string(normLang(lang))))
-			}
-			for _, c := range l.Caveats {
-				pg.Caveats = append(pg.Caveats, c.In(string(normLang(lang))))
-			}
+			pg.Takeaways = lessonNotes(lang, outDir, l.Takeaways, l.TakeawayRuns, runs)
+			pg.Caveats = lessonNotes(lang, outDir, l.Caveats, l.CaveatRuns, runs)
 			// Every run is sped up: a reader of real Redis must know.
 			switch lo, hi := timeScales(n, runs); {
 			case hi == 0: // no run says its scale
 			case lo == hi:
 				// The example is the page's own scale (a fresh teacher: it
 				// named time scale 50 on pages that ran none at 50).
-				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time.one", fmtScale(hi), fmtScale(hi), span(30/hi).in(lang)))
+				pg.Caveats = append(pg.Caveats, lessonNote{Text: tr(lang, "lesson.caveat.time.one", fmtScale(hi), fmtScale(hi), span(30/hi).in(lang))})
 			default:
-				pg.Caveats = append(pg.Caveats, tr(lang, "lesson.caveat.time", fmtScale(lo), fmtScale(hi), fmtScale(hi), span(30/hi).in(lang)))
+				pg.Caveats = append(pg.Caveats, lessonNote{Text: tr(lang, "lesson.caveat.time", fmtScale(lo), fmtScale(hi), fmtScale(hi), span(30/hi).in(lang))})
 			}
 		}
 		shown := map[*suiteRun]bool{}
@@ -448,12 +447,16 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun, made string) e
 			}
 		}
 		for _, r := range g.Missing {
-			pg.Missing = append(pg.Missing, tr(lang, "lesson.missing."+fixSide(r.R.FixedBySide).kind(), r.R.Scenario, r.R.FixedBy))
-			pg.More = append(pg.More, r.Card)
+			pg.Missing = append(pg.Missing, missingFix(lang, outDir, r))
+			c := r.Card
+			c.Notes = cardNotes(lang, r, runs)
+			pg.More = append(pg.More, c)
 		}
 		for _, r := range g.Others {
 			if !shown[r] {
-				pg.More = append(pg.More, r.Card)
+				c := r.Card
+				c.Notes = cardNotes(lang, r, runs)
+				pg.More = append(pg.More, c)
 			}
 		}
 		if err := writeTemplate(filepath.Join(outDir, LessonFile(n)), t, pg); err != nil {
@@ -469,7 +472,7 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun, made string) e
 // lesson file lists its pairs (pairs it does not list come last). Runs a
 // declared pair shows are marked in shown; missing says which declared
 // pairs the suite did not run.
-func lessonPairs(lang Lang, l *lesson.Lesson, g lessonGroup, runs []*suiteRun, shown map[*suiteRun]bool) (pairs []pairView, missing []string) {
+func lessonPairs(lang Lang, l *lesson.Lesson, g lessonGroup, runs []*suiteRun, shown map[*suiteRun]bool) (pairs []pairView, missing []missingLine) {
 	reqs := Requirements()
 	var order []string // each pair's broken file name, as pairs
 	if l != nil {
@@ -505,7 +508,7 @@ func lessonPairs(lang Lang, l *lesson.Lesson, g lessonGroup, runs []*suiteRun, s
 			b, c = pairShown(r, runs, func(b *suiteRun) *suiteRun { return runFor(b, runs, baseIs(cp.Fix+cp.Contrast)) })
 		}
 		if b == nil || c == nil {
-			missing = append(missing, tr(lang, "lesson.missing.lessonpair", cp.Broken, cp.Fix+cp.Contrast))
+			missing = append(missing, missingPair(lang, cp.Broken, cp.Fix+cp.Contrast, runs))
 			continue
 		}
 		sync := "pair-" + strconv.Itoa(len(pairs))

@@ -66,6 +66,7 @@ const suiteCSS = `{{define "css"}}<style>
 {{if .Headline}}<p class="say">{{.Headline}}</p>{{end}}
 <dl><dt>{{t "suite.expect"}}</dt><dd>{{.Expect}}</dd><dt>{{t "suite.met"}}</dt><dd><span class="{{.MetClass}}">{{.Met}}</span></dd>
 <dt>{{t "suite.seed"}}</dt><dd>{{.Seed}}</dd><dt>{{t "suite.wall"}}</dt><dd>{{.Wall}}</dd></dl>
+{{range .Notes}}<p class="desc card-note">{{.}}</p>{{end}}
 {{if .Link}}<a class="open" href="{{.Link}}">{{t "suite.open"}} →</a>{{else if .Error}}<code>{{.Error}}</code>{{end}}
 </div>
 <div class="thumb">{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" width="1600" height="900"></a>{{else if .Link}}<span class="nochart">{{t "suite.nochart"}}</span>{{end}}</div>
@@ -116,9 +117,9 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 </div>
 {{end}}
 {{if .NoPair}}<p class="desc">{{t "lesson.nopair"}}</p>{{end}}
-{{if .Takeaways}}<h2>{{t "lesson.takeaways"}}</h2><ul class="takeaways">{{range .Takeaways}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Caveats}}<h2>{{t "lesson.caveats"}}</h2><ul class="caveats">{{range .Caveats}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{range .Missing}}<p class="desc">{{.}}</p>{{end}}
+{{if .Takeaways}}<h2>{{t "lesson.takeaways"}}</h2><ul class="takeaways">{{range .Takeaways}}<li>{{template "note" .}}</li>{{end}}</ul>{{end}}
+{{if .Caveats}}<h2>{{t "lesson.caveats"}}</h2><ul class="caveats">{{range .Caveats}}<li>{{template "note" .}}</li>{{end}}</ul>{{end}}
+{{range .Missing}}<p class="desc">{{.Text}}{{if .Link}} <a href="{{.Link}}">{{.LinkText}} →</a>{{end}}</p>{{end}}
 {{if .More}}<h2>{{t "lesson.more"}}</h2>{{range .More}}{{template "run" .}}{{end}}{{end}}
 {{if .MadeFrom}}<footer><p class="desc made">{{.MadeFrom}}</p></footer>{{end}}
 {{if .TimelineJS}}<script>{{.TimelineJS}}</script>{{end}}
@@ -130,6 +131,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 {{if .Headline}}<p class="say">{{.Headline}}</p>{{end}}
 {{if .Below}}{{else if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" width="1600" height="900"></a>{{else}}<p class="nochart">{{t "lesson.notimeline"}}</p>{{end}}
 {{if .Link}}<p><a class="open" href="{{.Link}}">{{t "lesson.open"}} →</a></p>{{end}}{{end}}
+{{define "note"}}{{.Text}}{{if or .Runs .NotRun}}<p class="desc runs">{{if .Runs}}{{t "lesson.note.head"}} {{range $i, $r := .Runs}}{{if $i}}; {{end}}{{if $r.Link}}<a href="{{$r.Link}}">{{$r.Name}}</a>{{else}}{{$r.Name}}{{end}}: {{$r.Where}}{{end}}.{{end}}{{if and .Runs .NotRun}} {{end}}{{.NotRun}}</p>{{end}}{{end}}
 {{define "dl"}}{{if eq .Op "-"}}<span class="del">− {{.Text}}</span>{{else if eq .Op "+"}}<span class="add">+ {{.Text}}</span>{{else if eq .Op "@"}}<span class="hunk">{{.Text}}</span>{{else}}<span class="ctx">  {{.Text}}</span>{{end}}{{end}}`
 
 // requirementsTemplate is requirements.html.

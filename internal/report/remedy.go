@@ -80,6 +80,10 @@ var remedies = []struct {
 	// after the grant): the run had tokens; where the token is issued is
 	// the fault (redlock-gc-pause-fenced-token-late; issue 27).
 	{"redlock-fenced", "", "", []string{"fix.token.grant"}, false, "", []premise{tokenLate}},
+	// A Redlock client that skips the validity check acts on a grant
+	// however long its acquire took: the missing check is the fault, not
+	// Redlock's timing (teacher7 F21; redlock-pause-in-flight-nocheck).
+	{"redlock-nocheck", "", "", []string{"fix.validity", "fix.fencing", "fix.idempotency"}, false, "", nil},
 	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false, "", nil},
 	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false, "", nil},
 	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false, "", nil},

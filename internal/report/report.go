@@ -733,7 +733,10 @@ func (m *model) doubleHeadline(lang Lang, in Input, a checker.Anomaly) string {
 			}
 			return tr(lang, "say.double.failover", a.Key, w.Client, late, joinAnd(lang, c.Nodes))
 		case checker.CauseSharerReleased:
-			return tr(lang, "say.double.sharer", a.Key, w.Client, c.By, late)
+			// The late writer's grant re-entered the sharer's key
+			// (CauseSharerReleased's rule): that grant, not the release
+			// that came later, is what let both act (teacher7 F11).
+			return tr(lang, "say.double.sharer", a.Key, w.Client, c.By)
 		}
 		return tr(lang, "say.double.late", a.Key, w.Client, late)
 	}
