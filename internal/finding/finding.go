@@ -88,6 +88,12 @@ const (
 	// HarmlessFenced: the resource refused the stale holder's writes by
 	// their fencing token or epoch.
 	HarmlessFenced = "fenced"
+	// HarmlessNoWrite: under an enforcing fence, the stale holder (the
+	// lower token) wrote nothing to the resource while both held, and the
+	// resource refused none of its writes: the fence was never tested,
+	// so it is credited with nothing (teacher 7, F26: host-sleep-fenced,
+	// whose w1 stopped on its failed renewal before any write).
+	HarmlessNoWrite = "no-write"
 	// HarmlessFencedOrder: the resource accepted the stale holder's writes,
 	// all before the fresh holder (with the higher fencing token) first
 	// read or wrote it: it saw the holders serially, in token order

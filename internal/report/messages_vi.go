@@ -132,6 +132,7 @@ var messagesVI = map[string]string{
 	"fix.fixed.run":            "Chạy bằng lệnh",
 	"fix.fixed.report":         "mở báo cáo của nó",
 	"fix.saved.fencing":        "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã từ chối client giữ lock cũ.",
+	"fix.saved.no-write":       "Không có gì cần sửa trong lần chạy này: lock đã bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng trong lúc cả hai cùng giữ, client giữ lock cũ không có lần ghi nào được tài nguyên nhận hay bị từ chối, nên fencing token chưa hề được thử; lần chạy này không cho thấy nó từ chối một lần ghi cũ.",
 	"fix.saved.fencing.order":  "Không cần sửa gì: fencing token đã giữ tài nguyên theo đúng thứ tự token. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), và tài nguyên đã nhận lần ghi của client giữ lock cũ, nhưng trước khi client giữ lock sau dùng đến nó lần đầu; client giữ mới sau đó thấy lần ghi ấy và không lặp lại (lock-theory §7.2, S03).",
 
 	"say.double.thawed":         "Khách bị trừ tiền hai lần cho hoá đơn (%s): %s vẫn tiếp tục hành động với một lock có TTL đã hết từ %.1f s trước (%s, lúc đó bị đóng băng, chỉ bỏ key khi tỉnh lại, %.1f s trước).",
@@ -162,6 +163,7 @@ var messagesVI = map[string]string{
 	"say.valid.info":            "Không checker nào phát hiện vi phạm: lock đã giữ đúng cam kết trong lần chạy này; các phát hiện chỉ mang tính thông tin: %s (xem bên dưới).",
 	"say.valid.claim-order":     "Không gây hại, dù lock đã bị phá vỡ: %[1]s và %[2]s cùng tin rằng mình giữ %[3]s, nhưng tài nguyên nhận các lần ghi của %[1]s khi currlock của nó vẫn còn là token của %[1]s, trước lần đầu %[2]s dùng nó, nên nó thấy từng client giữ một, theo thứ tự đăng ký token.",
 	"say.valid.fenced-order":    "Không gây hại, dù lock đã bị phá vỡ: %[1]s và %[2]s cùng tin rằng mình giữ %[3]s, nhưng tài nguyên nhận các lần ghi của %[1]s trước lần đầu %[2]s dùng nó, nên nó thấy từng client giữ một, theo thứ tự token.",
+	"say.valid.no-write":        "Không gây hại, dù lock đã bị phá vỡ: %[1]s và %[2]s cùng tin rằng mình giữ %[3]s, nhưng trong lúc cả hai cùng giữ, tài nguyên không nhận và cũng không từ chối lần ghi nào của %[1]s, nên fencing token chưa hề được thử.",
 	"say.unknown":               "Chưa kết luận được: %s",
 	"say.unknown.plain":         "Chưa kết luận được: một checker không thể quyết định.",
 	"say.unknown.missed":        "Chưa kết luận được: lần chạy không kiểm tra được điều kịch bản mô tả, vì %s không hề xảy ra.",
@@ -426,6 +428,7 @@ var messagesVI = map[string]string{
 	"why.stuck-lock":                  "Tiến triển: lock vẫn bị chiếm dù không ai dùng.",
 	"why.informational":               "Chỉ để tham khảo: lock bị phá vỡ, nhưng các checker không thấy dữ liệu bị hại vì nó.",
 	"why.informational.fenced":        "Đã ngăn được tác hại: lock bị phá vỡ, nhưng phép kiểm tra của tài nguyên (fencing token hoặc epoch) không nhận lần ghi nào của client giữ lock cũ trong lúc cả hai cùng giữ, nên dữ liệu không bị hại.",
+	"why.informational.no-write":      "Không gây hại, nhưng cũng không nhờ ngăn chặn: lock bị phá vỡ, nhưng trong lúc cả hai cùng giữ, tài nguyên không nhận lần ghi nào của client giữ lock cũ và cũng không từ chối lần nào, nên dữ liệu không bị hại và fencing token chưa hề được thử.",
 	"why.informational.check-and-set": "Đã ngăn được tác hại: lock bị phá vỡ, nhưng check-and-set của tài nguyên không nhận lần ghi nào của client giữ lock cũ trong lúc cả hai cùng giữ (currlock của nó là token của client giữ lock mới), nên dữ liệu không bị hại.",
 	"why.informational.idempotent":    "Đã ngăn được tác hại: lock bị phá vỡ, nhưng idempotency key chỉ cho một lần trừ tiền của các client giữ lock đi qua, nên dữ liệu không bị hại.",
 	"why.informational.claim-order":   "Không gây hại: lock bị phá vỡ, nhưng tài nguyên nhận các lần ghi của client giữ lock cũ khi currlock của nó vẫn còn là token của client đó, trước khi client giữ lock sau dùng đến nó lần đầu, nên nó thấy từng client giữ một, theo thứ tự đăng ký token.",

@@ -318,6 +318,9 @@ func savedBy(in Input, lang Lang, cs []claim.Claim) *remedy {
 		key = "fix.saved.fencing.order"
 	case h.CheckAndSet && hasHarmless(in.Results, checker.HarmlessClaimOrder):
 		key = "fix.saved.cas.order"
+	case h.FencingEnforced && hasHarmless(in.Results, checker.HarmlessNoWrite) && !hasHarmless(in.Results, checker.HarmlessFenced):
+		// Nothing refused: the token is credited with nothing (teacher 7, F26).
+		key = "fix.saved.no-write"
 	case h.FencingEnforced:
 		key = "fix.saved.fencing"
 	}

@@ -719,7 +719,7 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
 	case a.Informational && slices.Contains([]string{checker.HarmlessFencedOrder, checker.HarmlessClaimOrder,
-		checker.HarmlessFenced, checker.HarmlessCheckAndSet, checker.HarmlessIdempotent}, a.Harmless):
+		checker.HarmlessFenced, checker.HarmlessNoWrite, checker.HarmlessCheckAndSet, checker.HarmlessIdempotent}, a.Harmless):
 		// A correctness lock whose resource's own check prevented the
 		// harm: "efficiency only" is lesson 42's word for a lock that
 		// saves work, not for this (teacher 4, #21).
