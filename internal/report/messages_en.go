@@ -460,8 +460,9 @@ var messagesEN = map[string]string{
 	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                                            // clients, key, t0, t1
 	"a.stuck-lock.dead":           "With %[4]s dead (a crashed client does not come back), %[1]s was still held by %[2]s and the final probe could not take it (held since t=%[3]ss).", // key, clients, t0, crashed clients
 	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                                        // key, clients, t0
-	"a.unavailable":               "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
-	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
+	"a.unavailable":               "No client believed it held %s, yet no acquire of it succeeded from t=%ss to t=%ss.",
+	"a.unavailable.kept":          "No client believed it held %[1]s, yet no acquire of it succeeded from t=%[2]ss to t=%[3]ss: %[4]s's lease on it ran out at t=%[5]ss, but %[6]s's extends kept %[4]s's key on %[7]s until t=%[8]ss.", // key, t0, t1, owner, lease end, extender, node, key end
+	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.",               // key, t0, t1, client
 	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
 	"why.efficiency":              "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
 	"why.liveness.info":           " Informational: this scenario does not ask for liveness (expect_live).",
