@@ -271,6 +271,7 @@ var messagesEN = map[string]string{
 	"n.release.notrun.gone":            "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already left %[4]s at t=%[3]ss.", // client, key, t, node
 	"n.release.notrun":                 "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.",     // client, key
 	"n.extend.ok":                      "%s extended its lock on %s.",
+	"n.extend.also":                    "Its commands also extended %[2]s's key %[1]s on %[4]s, which %[3]s did not hold.", // key, owner, client, node
 	"n.renew.ok":                       "%s's watchdog renewed its lock on %s.",
 	"n.renew.fail":                     "%s's watchdog could not renew its lock on %s.",
 	"n.renew.foreign":                  "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner

@@ -266,6 +266,7 @@ var messagesVI = map[string]string{
 	"n.release.info.reset":             "Lệnh nhả lock %[2]s của %[1]s mất kết nối trước khi có trả lời: không rõ kết quả.",
 	"n.release.info.error":             "Lệnh nhả lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
 	"n.extend.ok":                      "%s gia hạn lock trên %s.",
+	"n.extend.also":                    "Các lệnh của nó cũng gia hạn key %[1]s của %[2]s trên %[4]s, key mà %[3]s không giữ.",
 	"n.renew.foreign":                  "Watchdog của %[1]s đã gia hạn key lock của %[2]s, nhưng đó là key của %[3]s: lệnh gia hạn của nó không kiểm tra owner token, nên nó giữ cho lease của %[3]s sống, không phải của chính nó.",
 	"n.extend.foreign":                 "%[1]s đã gia hạn key lock của %[2]s, nhưng đó là key của %[3]s: lệnh gia hạn của nó không kiểm tra owner token, nên nó giữ cho lease của %[3]s sống, không phải của chính nó.",
 	"n.renew.ok":                       "Watchdog của %s đã gia hạn lock trên %s.",
