@@ -141,7 +141,10 @@ var offers = map[string][]offer{
 	// waiter's entry at the head of the lock's queue while its key was
 	// free; else, on several nodes, an orphaned key or a lost quorum; on
 	// one node, an orphaned key (no quorum to lose).
-	"fix.unavailable": {{"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable", []premise{multiNode}}, {"fix.unavailable.key", nil}},
+	// A key kept past its lease by others' extends did not last "until
+	// its TTL" (reader 7, F10).
+	"fix.unavailable": {{"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable.kept", []premise{keptByOthers}},
+		{"fix.unavailable", []premise{multiNode}}, {"fix.unavailable.key", nil}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
 	// Check-and-set's stale write: one that reached the resource before
@@ -468,6 +471,10 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 	case "fix.unavailable.queue":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1])
+		}
+	case "fix.unavailable.kept":
+		if len(a.Args) == 1 {
+			return tr(lang, a.Key, a.Args[0])
 		}
 	case "fix.wait.all", "fix.wait.counter.all":
 		if len(a.Args) == 4 {
