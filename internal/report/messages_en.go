@@ -615,17 +615,17 @@ var messagesEN = map[string]string{
 	"suite.none":       "—",
 	"suite.aborted":    "aborted",
 	// Facts of the run's account (issue 14).
-	"n.fence.seen":                " — the fence counter on %s read %d",                                                                       // node, value
-	"n.release.foreign":           "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                    // releaser, owners, key
-	"n.flushed":                   "%[1]s's key %[2]s was flushed from %[3]s.",                                                                // client, key, nodes
-	"n.overwritten":               "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                     // client, key, node, by
-	"n.expired.taken":             "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).", // client, key
-	"n.permit.purged":             "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                            // owner, key, held for
-	"n.permit.purged.by":          " It was %s's command that purged it.",                                                                     // purger
-	"n.permit.purged.own":         " It was %s's own command that purged it.",                                                                 // owner
-	"n.permit.lost":               "%[1]s's permit on %[2]s was lost on %[3]s.",                                                               // owner, key, node
-	"n.gone.crashed":              "it was lost at t=%[1]ss, when %[2]s crashed",                                                              // t, node
-	"n.gone.failover":             "it was lost at t=%[1]ss in the failover of %[2]s",                                                         // t, group
+	"n.fence.seen":                " — the fence counter on %s read %d",                                                                                                                                       // node, value
+	"n.release.foreign":           "%[1]s's release deleted %[2]s's key %[3]s: a plain DEL removes whatever key is there.",                                                                                    // releaser, owners, key
+	"n.flushed":                   "%[1]s's key %[2]s was flushed from %[3]s.",                                                                                                                                // client, key, nodes
+	"n.overwritten":               "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                                                                     // client, key, node, by
+	"n.expired.taken":             "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",                                                                 // client, key
+	"n.permit.purged":             "%[1]s's permit on %[2]s, on the node for %[3]s, was purged as timed out: its stamp was at or before the purging command's cut-off, that client's clock less the timeout.", // owner, key, on the node for
+	"n.permit.purged.by":          " It was %s's command that purged it.",                                                                                                                                     // purger
+	"n.permit.purged.own":         " It was %s's own command that purged it.",                                                                                                                                 // owner
+	"n.permit.lost":               "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                                                                               // owner, key, node
+	"n.gone.crashed":              "it was lost at t=%[1]ss, when %[2]s crashed",                                                                                                                              // t, node
+	"n.gone.failover":             "it was lost at t=%[1]ss in the failover of %[2]s",                                                                                                                         // t, group
 	"n.gone.failover.fate":        "it was lost at t=%[1]ss, when %[2]s, the master holding it, %[3]s, and %[4]s, the replica promoted in its place, had not received all %[2]s had written",
 	"n.gone.taken":                "it was gone by t=%ss, for a reason the history does not show",                                                           // t
 	"n.gone.flushed":              "it was flushed at t=%ss",                                                                                                // t

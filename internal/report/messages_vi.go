@@ -609,7 +609,7 @@ var messagesVI = map[string]string{
 	"n.flushed":                   "Key %[2]s của %[1]s bị xoá sạch (flush) khỏi %[3]s.",
 	"n.overwritten":               "Key %[2]s của %[1]s trên %[3]s bị %[4]s ghi đè.",
 	"n.expired.taken":             "Lock của %[1]s trên %[2]s đã không còn khi một client khác được cấp lock (lịch sử không cho biết vì sao).",
-	"n.permit.purged":             "Permit của %[1]s trên %[2]s bị dọn (purge) vì quá hạn, sau %[3]s.",
+	"n.permit.purged":             "Permit của %[1]s trên %[2]s, đã nằm trên node %[3]s, bị dọn (purge) vì quá hạn: dấu thời gian của nó không muộn hơn mốc cắt của lệnh dọn, tức đồng hồ của client đó trừ đi timeout.",
 	"n.permit.purged.by":          " Lệnh dọn nó là của %s.",
 	"n.permit.purged.own":         " Lệnh dọn nó là của chính %s.",
 	"n.permit.lost":               "Permit của %[1]s trên %[2]s bị mất trên %[3]s.",

@@ -54,4 +54,3 @@ func TestRequirementsOfAKeyKeptAliveByAnothersHeartbeat(t *testing.T) {
 		})
 	}
 }
-
