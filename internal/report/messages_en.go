@@ -12,77 +12,78 @@ var messagesEN = map[string]string{
 	"verdict.invalid":  "INVALID",
 	"verdict.unknown":  "UNKNOWN",
 	// A checker that found nothing to check (checker.Result.NotChecked).
-	"verdict.notchecked": "NOT CHECKED",
-	"expect.none":        "This scenario declares no expected verdict.",
-	"expect.aborted":     "Expected %s: not judged — the run was interrupted before it finished.",
-	"say.aborted":        "The run was interrupted before it finished; the partial history shows no violation so far.",
-	"expect.met":         "Expected %s, got %s: expectation met.", // expect, verdict
-	"expect.notmet":      "Expected %s, got %s: expectation NOT met.",
-	"expect.missing":     "Missing: %s.",                                                                                                        // kinds
-	"expect.unjudged":    "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.",             // kinds
-	"expect.undecided":   "Not judged: %s — the linearizability check came out unknown in this run, so the run neither shows nor rules it out.", // kinds
-	"expect.unexpected":  "Found but not expected: %s.",                                                                                         // kinds
-	"expect.cut":         "Expected %s: not judged — the history is cut off.",                                                                   // expect
-	"cut":                "CUT OFF — the history ends early",
-	"cut.text":           "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
-	"say.cut":            "The history is cut off; what it holds shows no violation.",
-	"h.story":            "What happened, step by step",
-	"h.story.note":       "Times are scenario time (t=0 is the start of the run).",
-	"h.anomalies":        "What went wrong",
-	"h.fix":              "What would have prevented it",
-	"h.checkers":         "Checkers",
-	"h.timeline":         "Timeline",
-	"h.timeline.how":     "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
-	"h.latency":          "Acquire latency",
-	"h.rate":             "Acquire rate",
-	"h.history":          "Linearizability (porcupine)",
-	"h.scenario":         "Scenario",
-	"h.run":              "Run",
-	"no.anomalies":       "No anomalies.",
-	"col.kind":           "What",
-	"col.clients":        "Clients",
-	"col.key":            "Key",
-	"col.window":         "Window (scenario s)",
-	"col.explain":        "Explanation",
-	"col.why":            "Why it matters",
-	"col.checker":        "Checker",
-	"col.verdict":        "Verdict",
-	"col.summary":        "Summary",
-	"informational":      "informational (does not fail the run)",
-	"checker.words":      "The checker's own words",
-	"history.link":       "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
-	"history.none":       "No history.html: no linearizability information was given for this run.",
-	"history.toobig":     "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
-	"history.window":     "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
-	"history.faults":     "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
-	"alt.timeline":       "Timeline: who held the lock when, faults and writes",
-	"charts.skipped":     "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
-	"alt.latency":        "Acquire latency, each attempt at the scenario time it began",
-	"alt.rate":           "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
-	"run.seed":           "Seed",
-	"run.reproduce":      "Reproduce",
-	"run.version":        "locksim version",
-	"run.redis":          "Redis version",
-	"run.backend":        "Backend",
-	"run.scale":          "Time scale",
-	"run.scale.text":     "1 s of wall time = %s s of scenario time", // scale
-	"run.wall":           "Wall time",
-	"run.wall.text":      "%.2f s",
-	"run.lag":            "Machine load",
-	"run.wallrate":       "Host clock",
-	"run.wallrate.fast":  "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
-	"run.wallrate.slow":  "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
-	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; %s",                                                                                                                                                      // wall ms, scenario s, run.lag.rule
-	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; %s",
-	"run.lag.rule":       "a lateness of %d ms or more (wall) that is also a tenth of the run's shortest TTL or more, or a tenth of its shortest fault window or more, makes a run prove nothing (unknown): for this run, %.0f ms or more, %s", // floor ms, this run's bound ms, run.lag.by.*
-	"run.lag.by.floor":   "the floor itself",
-	"run.lag.by.ttl":     "a tenth of its shortest TTL (%s of scenario time)",                              // span
-	"run.lag.by.window":  "a tenth of its shortest fault window, step #%d (%s on %s, %s of scenario time)", // id, fault word, targets, span
-	"run.scenario.s":     "Scenario time covered",
-	"run.file":           "Scenario file",
-	"run.algorithm":      "Algorithm",
-	"run.workload":       "Workload",
-	"unknown.value":      "unknown",
+	"verdict.notchecked":     "NOT CHECKED",
+	"expect.none":            "This scenario declares no expected verdict.",
+	"expect.aborted":         "Expected %s: not judged — the run was interrupted before it finished.",
+	"say.aborted":            "The run was interrupted before it finished; the partial history shows no violation so far.",
+	"expect.met":             "Expected %s, got %s: expectation met.", // expect, verdict
+	"expect.notmet":          "Expected %s, got %s: expectation NOT met.",
+	"expect.missing":         "Missing: %s.",                                                                                                        // kinds
+	"expect.unjudged":        "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.",             // kinds
+	"expect.undecided":       "Not judged: %s — the linearizability check came out unknown in this run, so the run neither shows nor rules it out.", // kinds
+	"expect.unexpected":      "Found but not expected: %s.",                                                                                         // kinds
+	"expect.cut":             "Expected %s: not judged — the history is cut off.",                                                                   // expect
+	"cut":                    "CUT OFF — the history ends early",
+	"cut.text":               "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
+	"say.cut":                "The history is cut off; what it holds shows no violation.",
+	"h.story":                "What happened, step by step",
+	"h.story.note":           "Times are scenario time (t=0 is the start of the run).",
+	"h.anomalies":            "What went wrong",
+	"h.fix":                  "What would have prevented it",
+	"h.checkers":             "Checkers",
+	"h.timeline":             "Timeline",
+	"h.timeline.how":         "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
+	"h.latency":              "Acquire latency",
+	"h.rate":                 "Acquire rate",
+	"h.history":              "Linearizability (porcupine)",
+	"h.scenario":             "Scenario",
+	"h.run":                  "Run",
+	"no.anomalies":           "No anomalies.",
+	"col.kind":               "What",
+	"col.clients":            "Clients",
+	"col.key":                "Key",
+	"col.window":             "Window (scenario s)",
+	"col.explain":            "Explanation",
+	"col.why":                "Why it matters",
+	"col.checker":            "Checker",
+	"col.verdict":            "Verdict",
+	"col.summary":            "Summary",
+	"informational":          "informational (does not fail the run)",
+	"checker.words":          "The checker's own words",
+	"history.link":           "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
+	"history.none":           "No history.html: no linearizability information was given for this run.",
+	"history.toobig":         "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
+	"history.window":         "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
+	"history.faults":         "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
+	"history.faults.nochart": "Faults and violation windows are shaded there; hovering an operation tells it in full.", // no timeline drawn on this page (reader 7, F11)
+	"alt.timeline":           "Timeline: who held the lock when, faults and writes",
+	"charts.skipped":         "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
+	"alt.latency":            "Acquire latency, each attempt at the scenario time it began",
+	"alt.rate":               "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
+	"run.seed":               "Seed",
+	"run.reproduce":          "Reproduce",
+	"run.version":            "locksim version",
+	"run.redis":              "Redis version",
+	"run.backend":            "Backend",
+	"run.scale":              "Time scale",
+	"run.scale.text":         "1 s of wall time = %s s of scenario time", // scale
+	"run.wall":               "Wall time",
+	"run.wall.text":          "%.2f s",
+	"run.lag":                "Machine load",
+	"run.wallrate":           "Host clock",
+	"run.wallrate.fast":      "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
+	"run.wallrate.slow":      "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
+	"run.lag.text":           "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; %s",                                                                                                                                                      // wall ms, scenario s, run.lag.rule
+	"run.lag.start":          "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; %s",
+	"run.lag.rule":           "a lateness of %d ms or more (wall) that is also a tenth of the run's shortest TTL or more, or a tenth of its shortest fault window or more, makes a run prove nothing (unknown): for this run, %.0f ms or more, %s", // floor ms, this run's bound ms, run.lag.by.*
+	"run.lag.by.floor":       "the floor itself",
+	"run.lag.by.ttl":         "a tenth of its shortest TTL (%s of scenario time)",                              // span
+	"run.lag.by.window":      "a tenth of its shortest fault window, step #%d (%s on %s, %s of scenario time)", // id, fault word, targets, span
+	"run.scenario.s":         "Scenario time covered",
+	"run.file":               "Scenario file",
+	"run.algorithm":          "Algorithm",
+	"run.workload":           "Workload",
+	"unknown.value":          "unknown",
 
 	// What would have prevented it.
 	"fix.restore.own":          "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
