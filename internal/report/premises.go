@@ -139,6 +139,11 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 		if q, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.QueueHead }); ok {
 			return []any{q.By, q.What}
 		}
+	case "fix.redlock.nocheck":
+		if g, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Acquire }); ok {
+			h := f.in.History.Header
+			return []any{g.Client, span(h.ScenarioSeconds(g.Elapsed)), span(h.ScenarioSeconds(g.TTL))}
+		}
 	case "fix.unavailable.kept":
 		if e, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Extend }); ok {
 			return []any{e.Client}
@@ -267,6 +272,20 @@ func queueBlocked(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	return f.found(func(c claim.Claim) bool {
 		return c.Kind == claim.QueueHead && c.Key == an.Key && c.Start >= an.Start && c.Start <= an.End
 	})
+}
+
+// grantedPastValidity: a client was told it held the anomaly's key by an
+// acquire whose validity (TTL − elapsed − drift, its Acquire claim) was
+// already spent: the validity check Redlock's spec makes would have
+// refused it, and the client skipped it (redlock-nocheck).
+func grantedPastValidity(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	cs := f.where(func(c claim.Claim) bool {
+		return c.Kind == claim.Acquire && c.Key == an.Key && c.TTL > 0 && c.Validity <= 0 && slices.Contains(an.Clients, c.Client) &&
+			slices.ContainsFunc(f.cs, func(h claim.Claim) bool {
+				return h.Kind == claim.Hold && h.Believed && h.Client == c.Client && h.Key == c.Key && h.Start == c.End
+			})
+	})
+	return cs, len(cs) > 0
 }
 
 // keptByOthers: the outage's key stood past its owner's lease, kept by
