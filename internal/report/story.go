@@ -680,13 +680,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 		return tr(lang, "a.stuck-lock", a.Key, clients, t0)
 	case checker.KindUnavailable:
-		if c := a.Cause; c != nil && c.Kind == checker.CauseRefusedLocally {
-			return tr(lang, "a.unavailable.local", a.Key, t0, t1, c.Client)
-		}
-		if c := a.Cause; c != nil && c.Kind == checker.CauseKeptByOthers && len(c.Nodes) > 0 {
-			return tr(lang, "a.unavailable.kept", a.Key, t0, t1, c.Client, instant(m.sec(c.LeaseEnd)), c.ExtendedBy, c.Nodes[0], instant(m.sec(c.At)))
-		}
-		return tr(lang, "a.unavailable", a.Key, t0, t1)
+		return m.unavailableText(lang, a, t0, t1)
 	}
 	if ak, ok := workload.AnomalyOf(a.Kind); ok && ak.Describe != nil {
 		if w, ok := ak.Describe(m.h, a); ok {
