@@ -617,6 +617,35 @@ func (a *Account) ExtendedBy(op int) []KeyLife {
 	return out
 }
 
+// MovedOthers are the observed lives of other clients' keys, under other
+// names than op's own lock key, whose deadline a command of op's client
+// moved while extend op ran: a heartbeat that extends every configured
+// queue's key whoever holds it (rq #1707, BR-25). A move inside another
+// extend of that client on that key is that extend's, not op's.
+func (a *Account) MovedOthers(op int) []KeyLife {
+	a.derive()
+	o := a.H.Ops[op]
+	end, own := a.endOf(o), lockKeyOf(&o)
+	ownExtend := func(key string, t int64) bool {
+		return slices.ContainsFunc(a.H.Ops, func(x history.Op) bool {
+			return x.F == history.Extend && x.Client == o.Client && x.Index != o.Index && lockKeyOf(&x) == key &&
+				x.Invoke-grantSlack <= t && t <= a.endOf(x)+grantSlack
+		})
+	}
+	var out []KeyLife
+	for _, k := range a.keys {
+		if k.Key == own || !k.Observed || k.Owner == "" || k.Owner == o.Client || k.Start > end+grantSlack || k.End < o.Invoke-grantSlack {
+			continue
+		}
+		if slices.ContainsFunc(k.Moves, func(m Move) bool {
+			return !m.Clock && m.By == o.Client && m.At >= o.Invoke-grantSlack && m.At <= end+grantSlack && !ownExtend(k.Key, m.At)
+		}) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // NodeDown reports whether node was down at t (true ns): inside an applied
 // step that crashed or froze it (crash-node, freeze-node, a failover that
 // crashed or stopped its master), before the step restarted or resumed it.

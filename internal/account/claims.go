@@ -249,6 +249,11 @@ func (a *Account) opClaims() []claim.Claim {
 func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 	op := a.H.Ops[i]
 	c := claim.Claim{Kind: claim.Extend, Client: op.Client, Key: op.Key, Start: op.Invoke, End: op.Complete, Records: []int{i}}
+	for _, k := range a.MovedOthers(i) {
+		// Told beside its own key: the same heartbeat kept another's key
+		// alive (reader 7, F4).
+		c.Also = append(c.Also, claim.Holder{Node: k.Node, Key: k.Key, By: k.Owner, Token: k.Value, Set: k.Set})
+	}
 	if ls := a.ExtendedBy(i); len(ls) > 0 {
 		k := ls[0]
 		c.What, c.Node, c.By, c.Token = claim.Moved, k.Node, k.Owner, k.Value

@@ -23,6 +23,7 @@ const (
 	CauseOtherKey        = finding.CauseOtherKey
 	CauseRenewed         = finding.CauseRenewed
 	CauseNodeHeldAnother = finding.CauseNodeHeldAnother
+	CauseKeptByOthers    = finding.CauseKeptByOthers
 )
 
 // overlapCause explains why fresh was granted while stale still believed

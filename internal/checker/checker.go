@@ -80,6 +80,7 @@ type Anomaly = finding.Anomaly
 // Why an informational anomaly did no harm (Anomaly.Harmless).
 const (
 	HarmlessFenced      = finding.HarmlessFenced
+	HarmlessNoWrite     = finding.HarmlessNoWrite
 	HarmlessFencedOrder = finding.HarmlessFencedOrder
 	HarmlessClaimOrder  = finding.HarmlessClaimOrder
 	HarmlessCheckAndSet = finding.HarmlessCheckAndSet

@@ -19,11 +19,13 @@ import (
 // clients' outcomes decide (leaseWindows), as before node events existed.
 type heldCover struct {
 	a        *account.Account
-	nodes    leaseCover // the observed lives of the key, while they were leases (leaseEnd)
-	unbacked leaseCover // the leases of grants no observed life backs (a lock that keeps no key in Redis)
-	starts   []int64    // when each observed life of the key began, ascending
-	clients  leaseCover // the leases the clients' outcomes allow
-	inferred bool       // some instant was judged from the clients' outcomes
+	nodes    leaseCover    // the observed lives of the key, while they were leases (leaseEnd)
+	unbacked leaseCover    // the leases of grants no observed life backs (a lock that keeps no key in Redis)
+	starts   []int64       // when each observed life of the key began, ascending
+	clients  leaseCover    // the leases the clients' outcomes allow
+	inferred bool          // some instant was judged from the clients' outcomes
+	lockKeys []string      // the key and the lock keys its acquires recorded
+	believed map[int]int64 // beliefEnds
 }
 
 func newHeldCover(a *account.Account, key string, lock []int, eoh int64) *heldCover {
@@ -67,7 +69,38 @@ func newHeldCover(a *account.Account, key string, lock []int, eoh int64) *heldCo
 	ws, _ := leaseWindows(a, lock, eoh, nil)
 	unbacked, _ := leaseWindows(a, lock, eoh, func(i int) bool { return a.H.Ops[i].Type == history.OK && !backed[i] })
 	slices.Sort(starts)
-	return &heldCover{a: a, nodes: newLeaseCover(lives), unbacked: newLeaseCover(unbacked), clients: newLeaseCover(ws), starts: starts}
+	return &heldCover{a: a, nodes: newLeaseCover(lives), unbacked: newLeaseCover(unbacked), clients: newLeaseCover(ws), starts: starts,
+		lockKeys: lockKeys, believed: believed}
+}
+
+// keptByOthers is the observed life of the key that stood on a node at t
+// though its owner's lease had run out by then (leaseEnd), kept there by
+// other clients' deadline commands: its lease's end, those clients and
+// the last of their moves (rq #1707: a heartbeat over every configured
+// queue kept a dead scheduler's key). False when no such life stood at t.
+func (c *heldCover) keptByOthers(t int64) (k account.KeyLife, leaseUntil int64, by []string, last int64, ok bool) {
+	for _, k := range c.a.Keys() {
+		if !slices.Contains(c.lockKeys, k.Key) || k.Owner == history.ProbeClient || k.Owner == "" || !k.Observed || k.Start > t || k.End <= t {
+			continue
+		}
+		leaseUntil = leaseEnd(k, c.believed)
+		if leaseUntil > t {
+			continue
+		}
+		by, last = nil, 0
+		for _, mv := range k.Moves {
+			if !mv.Clock && mv.By != "" && mv.By != k.Owner && mv.At >= leaseUntil {
+				if !slices.Contains(by, mv.By) {
+					by = append(by, mv.By)
+				}
+				last = max(last, mv.At)
+			}
+		}
+		if len(by) > 0 {
+			return k, leaseUntil, by, last, true
+		}
+	}
+	return account.KeyLife{}, 0, nil, 0, false
 }
 
 // takenAfter is when a node next took the lock after t, per its record:

@@ -591,11 +591,24 @@ func unavailableStretches(h history.History, key string, lock, probes []int, cov
 		}
 		explain := fmt.Sprintf("%s, yet no acquire succeeded from %s to %s (%s > the bound of %s); the lock was unavailable",
 			free, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
+		var cause *Cause
 		if start < op.Invoke {
-			explain = fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s); from %s no lease could be live, and none was granted for %s > the bound of %s; the lock was unavailable",
-				key, at(h, start), at(h, end), secs(h, end-start), at(h, op.Invoke), secs(h, end-op.Invoke), secs(h, bound))
+			live := "no lease could be live"
+			if k, until, by, last, ok := cover.keptByOthers(op.Invoke); ok {
+				// The key stood, live in Redis, kept by others' extends: no
+				// one's lease, but not "no lease could be live" (reader 7,
+				// F2: w2's heartbeat kept w1's key to t=39.3 s).
+				live = fmt.Sprintf("no client's lease was live (%s's ran out at %s), though %s's extends kept %s's key on %s, the last at %s, until %s",
+					k.Owner, at(h, until), strings.Join(by, " and "), k.Owner, k.Node, at(h, last), at(h, k.End))
+				cause = &Cause{Kind: CauseKeptByOthers, Client: k.Owner, Nodes: []string{k.Node}, At: k.End, ExtendedBy: by[0], Extended: last,
+					LeaseEnd: until, Observed: true}
+			}
+			explain = fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s); from %s %s, and none was granted for %s > the bound of %s; the lock was unavailable",
+				key, at(h, start), at(h, end), secs(h, end-start), at(h, op.Invoke), live, secs(h, end-op.Invoke), secs(h, bound))
 		}
-		out = append(out, newAnomaly(h, KindUnavailable, key, clients, start, end, explain, ops...))
+		an := newAnomaly(h, KindUnavailable, key, clients, start, end, explain, ops...)
+		an.Cause = cause
+		out = append(out, an)
 	}
 	return out
 }

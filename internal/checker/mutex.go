@@ -86,7 +86,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 	}
 	var anomalies []Anomaly
 	overlaps, informational, dropped := 0, 0, 0
-	ordered := map[string]int{} // informational overlaps by HarmlessFencedOrder, HarmlessClaimOrder
+	ordered := map[string]int{} // informational overlaps by why they did no harm (Harmless*)
 	kept := [2]int{}            // recorded anomalies: [violations, informational]
 	steps := 0
 	peak := 0 // a semaphore's most holders at once (distinct clients)
@@ -133,9 +133,7 @@ func mutex(ctx context.Context, a *account.Account) Result {
 				if o.info {
 					informational++
 					slot = 1
-					if o.harmless == HarmlessFencedOrder || o.harmless == HarmlessClaimOrder {
-						ordered[o.harmless]++
-					}
+					ordered[o.harmless]++
 				}
 				if kept[slot] >= maxOverlapAnomalies {
 					dropped++
@@ -272,8 +270,16 @@ func classifyOverlap(acc *account.Account, ix *writeIndex, a, b Hold) overlap {
 	o.staleWrites = ix.acceptedIn(st.Client, st.Key, o.start, o.end)
 	o.fenceable = fenceable(ix, st, o.fresh)
 	tokensTell := st.Fence > 0 && o.fresh.Fence > 0 && st.Fence < o.fresh.Fence
-	if h.Header.FencingEnforced && len(o.staleWrites) == 0 && (tokensTell || ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End)) {
-		o.info, o.harmless = true, HarmlessFenced
+	if h.Header.FencingEnforced && len(o.staleWrites) == 0 {
+		switch {
+		case ix.fenceRefusedIn(st.Client, st.Key, st.Start, st.End):
+			o.info, o.harmless = true, HarmlessFenced
+		case tokensTell:
+			// The tokens would tell the holders apart, but no write of
+			// the stale holder was accepted or refused: the fence was
+			// never tested, and is credited with nothing (teacher 7, F26).
+			o.info, o.harmless = true, HarmlessNoWrite
+		}
 	}
 	if h.Header.FencingEnforced && tokensTell && len(o.staleWrites) > 0 && acceptedBeforeTouch(h, o.staleWrites, o.fresh) {
 		// The resource saw the holders one at a time, in token order: the
@@ -387,6 +393,8 @@ func overlapAnomaly(a *account.Account, o overlap) Anomaly {
 		explain += "; the idempotency key let only one of them charge, so this is informational"
 	case HarmlessFenced:
 		explain += fmt.Sprintf("; the resource's fence accepted no write from %s in that window, so this is informational", stale.Client)
+	case HarmlessNoWrite:
+		explain += fmt.Sprintf("; the resource accepted no write from %s in that window and its fence refused none: the fence was never tested, so this is informational", stale.Client)
 	case HarmlessFencedOrder:
 		explain += fmt.Sprintf("; the resource accepted %s's writes with token %d before %s (token %d) first used it, so it saw the holders one at a time in token order: this is informational",
 			stale.Client, stale.Fence, fresh.Client, fresh.Fence)
@@ -606,8 +614,8 @@ func semaphoreSummary(holds, overlaps, dropped, peak int, permits int64) string 
 }
 
 // whyInformational is the mutex summary's reason its informational
-// overlaps (informational of them; ordered: those harmless in token or
-// claim order, by Harmless*) did no harm, " (…)", or "" for none.
+// overlaps (informational of them; ordered: how many were harmless for
+// each reason, by Harmless*) did no harm, " (…)", or "" for none.
 func whyInformational(h history.History, ix *writeIndex, kind workload.Kind, informational int, ordered map[string]int) string {
 	switch {
 	case informational > 0 && ordered[HarmlessFencedOrder]+ordered[HarmlessClaimOrder] == informational:
@@ -628,6 +636,12 @@ func whyInformational(h history.History, ix *writeIndex, kind workload.Kind, inf
 		return fmt.Sprintf(" (%d informational: the idempotency key let only one charge through)", informational)
 	case informational > 0 && h.Header.CheckAndSet:
 		return fmt.Sprintf(" (%d informational: the resource's check-and-set of the lock's token refused the stale holder)", informational)
+	case informational > 0 && ordered[HarmlessNoWrite] == informational:
+		// Nothing was refused either: the stale holder wrote nothing
+		// while both held (teacher 7, F26).
+		return fmt.Sprintf(" (%d informational: the stale holder had no write accepted while both held, and the fence refused none)", informational)
+	case informational > 0 && ordered[HarmlessNoWrite] > 0:
+		return fmt.Sprintf(" (%d informational: the fenced resource refused the stale holder or accepted none of its writes)", informational)
 	case informational > 0:
 		return fmt.Sprintf(" (%d informational: fenced resource refused the stale holder)", informational)
 	}

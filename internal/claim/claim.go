@@ -372,6 +372,11 @@ type Claim struct {
 	// that SET) though the lock refused it, in the run's node order
 	// (reader 4, finding 16: "only n1 of 5").
 	Won []Holder `json:"won,omitempty"`
+	// Also of an Extend claim: other clients' keys, under other names than
+	// its own, that its client's deadline commands moved while it ran
+	// (Key on Node, set by By's command Set): a heartbeat over every
+	// configured queue's key, whoever holds it (rq #1707).
+	Also []Holder `json:"also,omitempty"`
 	// Silent of a Refusal or Ungranted claim: the nodes that gave it no
 	// answer.
 	Silent []Silent `json:"silent,omitempty"`
@@ -412,6 +417,8 @@ type Claim struct {
 // history index) had set, through the acquire or when the acquire's SET
 // met it (At).
 type Holder struct {
+	// Key is the key's name where it is not the claim's own (Also).
+	Key   string `json:"key,omitempty"`
 	Node  string `json:"node"`
 	By    string `json:"by"`
 	Token string `json:"token,omitempty"`

@@ -88,6 +88,12 @@ const (
 	// HarmlessFenced: the resource refused the stale holder's writes by
 	// their fencing token or epoch.
 	HarmlessFenced = "fenced"
+	// HarmlessNoWrite: under an enforcing fence, the stale holder (the
+	// lower token) wrote nothing to the resource while both held, and the
+	// resource refused none of its writes: the fence was never tested,
+	// so it is credited with nothing (teacher 7, F26: host-sleep-fenced,
+	// whose w1 stopped on its failed renewal before any write).
+	HarmlessNoWrite = "no-write"
 	// HarmlessFencedOrder: the resource accepted the stale holder's writes,
 	// all before the fresh holder (with the higher fencing token) first
 	// read or wrote it: it saw the holders serially, in token order
@@ -208,6 +214,9 @@ type Cause struct {
 	// believing it held it: the lock came free by itself (lesson 42's
 	// deadlock-free), only late.
 	Bounded bool `json:"bounded,omitempty"`
+	// LeaseEnd is, for CauseKeptByOthers, when the owner's own lease on
+	// the key ran out (true ns).
+	LeaseEnd int64 `json:"lease_end_ns,omitempty"`
 }
 
 // Cause kinds beyond the account's End kinds.
@@ -240,6 +249,12 @@ const (
 	// stale owner's key (Client) and set none for it: two owners at once
 	// by the nodes' own record, whatever either believed.
 	CauseNodeHeldAnother = "node-held-another"
+	// CauseKeptByOthers: an unavailable stretch whose lock key stood on a
+	// node (Nodes) after its owner's lease ran out (LeaseEnd: the TTL its
+	// start gave it and its owner's own extends), kept there by another
+	// client's deadline commands (ExtendedBy, the last at Extended) until
+	// At (rq #1707, BR-25): the key was live in Redis, no one's lease.
+	CauseKeptByOthers = "kept-by-others"
 )
 
 // madeOfEvents are the kinds whose window runs from an event that was no

@@ -34,6 +34,7 @@ type accuracyCase struct {
 		Owner         string `yaml:"owner"`
 		Cause         string `yaml:"cause"`
 		Informational *bool  `yaml:"informational"`
+		Harmless      string `yaml:"harmless"`
 	} `yaml:"anomalies"`
 	// AbsentKinds are kinds the run must not show at all.
 	AbsentKinds []string `yaml:"absent_kinds"`
@@ -113,7 +114,8 @@ func TestReportAccuracyCorpus(t *testing.T) {
 					}
 					return a.Kind == w.Kind && (w.Stale == "" || a.Stale == w.Stale) && (w.Current == "" || a.Current == w.Current) &&
 						(w.Deleter == "" || a.Deleter == w.Deleter) && (w.Owner == "" || a.Owner == w.Owner) &&
-						(w.Cause == "" || cause == w.Cause) && (w.Informational == nil || a.Informational == *w.Informational)
+						(w.Cause == "" || cause == w.Cause) && (w.Informational == nil || a.Informational == *w.Informational) &&
+						(w.Harmless == "" || a.Harmless == w.Harmless)
 				})
 				if !found {
 					t.Errorf("no anomaly %+v among:", w)

@@ -103,7 +103,7 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, linOK 
 		}
 		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, h, op), outcomeWord(lang, op)) + "\n" + fact
 		b.shape(chart.Shape{Kind: chart.ShOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: j + 1})
-		b.label(chart.Label{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: chart.LbSmall, Width: max(e-s, end*0.04), Prio: chart.PrKey})
+		b.label(chart.Label{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: chart.LbSmall, Width: max(e-s, end*0.04), Prio: chart.PrKey, Pin: true})
 	}
 	// Linearizable when porcupine's longest orders hold every operation.
 	d.Headline = tr(lang, "hist.verdict.ok")

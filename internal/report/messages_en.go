@@ -12,77 +12,78 @@ var messagesEN = map[string]string{
 	"verdict.invalid":  "INVALID",
 	"verdict.unknown":  "UNKNOWN",
 	// A checker that found nothing to check (checker.Result.NotChecked).
-	"verdict.notchecked": "NOT CHECKED",
-	"expect.none":        "This scenario declares no expected verdict.",
-	"expect.aborted":     "Expected %s: not judged — the run was interrupted before it finished.",
-	"say.aborted":        "The run was interrupted before it finished; the partial history shows no violation so far.",
-	"expect.met":         "Expected %s, got %s: expectation met.", // expect, verdict
-	"expect.notmet":      "Expected %s, got %s: expectation NOT met.",
-	"expect.missing":     "Missing: %s.",                                                                                                        // kinds
-	"expect.unjudged":    "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.",             // kinds
-	"expect.undecided":   "Not judged: %s — the linearizability check came out unknown in this run, so the run neither shows nor rules it out.", // kinds
-	"expect.unexpected":  "Found but not expected: %s.",                                                                                         // kinds
-	"expect.cut":         "Expected %s: not judged — the history is cut off.",                                                                   // expect
-	"cut":                "CUT OFF — the history ends early",
-	"cut.text":           "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
-	"say.cut":            "The history is cut off; what it holds shows no violation.",
-	"h.story":            "What happened, step by step",
-	"h.story.note":       "Times are scenario time (t=0 is the start of the run).",
-	"h.anomalies":        "What went wrong",
-	"h.fix":              "What would have prevented it",
-	"h.checkers":         "Checkers",
-	"h.timeline":         "Timeline",
-	"h.timeline.how":     "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
-	"h.latency":          "Acquire latency",
-	"h.rate":             "Acquire rate",
-	"h.history":          "Linearizability (porcupine)",
-	"h.scenario":         "Scenario",
-	"h.run":              "Run",
-	"no.anomalies":       "No anomalies.",
-	"col.kind":           "What",
-	"col.clients":        "Clients",
-	"col.key":            "Key",
-	"col.window":         "Window (scenario s)",
-	"col.explain":        "Explanation",
-	"col.why":            "Why it matters",
-	"col.checker":        "Checker",
-	"col.verdict":        "Verdict",
-	"col.summary":        "Summary",
-	"informational":      "informational (does not fail the run)",
-	"checker.words":      "The checker's own words",
-	"history.link":       "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
-	"history.none":       "No history.html: no linearizability information was given for this run.",
-	"history.toobig":     "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
-	"history.window":     "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
-	"history.faults":     "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
-	"alt.timeline":       "Timeline: who held the lock when, faults and writes",
-	"charts.skipped":     "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
-	"alt.latency":        "Acquire latency, each attempt at the scenario time it began",
-	"alt.rate":           "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
-	"run.seed":           "Seed",
-	"run.reproduce":      "Reproduce",
-	"run.version":        "locksim version",
-	"run.redis":          "Redis version",
-	"run.backend":        "Backend",
-	"run.scale":          "Time scale",
-	"run.scale.text":     "1 s of wall time = %s s of scenario time", // scale
-	"run.wall":           "Wall time",
-	"run.wall.text":      "%.2f s",
-	"run.lag":            "Machine load",
-	"run.wallrate":       "Host clock",
-	"run.wallrate.fast":  "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
-	"run.wallrate.slow":  "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
-	"run.lag.text":       "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; %s",                                                                                                                                                      // wall ms, scenario s, run.lag.rule
-	"run.lag.start":      "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; %s",
-	"run.lag.rule":       "a lateness of %d ms or more (wall) that is also a tenth of the run's shortest TTL or more, or a tenth of its shortest fault window or more, makes a run prove nothing (unknown): for this run, %.0f ms or more, %s", // floor ms, this run's bound ms, run.lag.by.*
-	"run.lag.by.floor":   "the floor itself",
-	"run.lag.by.ttl":     "a tenth of its shortest TTL (%s of scenario time)",                              // span
-	"run.lag.by.window":  "a tenth of its shortest fault window, step #%d (%s on %s, %s of scenario time)", // id, fault word, targets, span
-	"run.scenario.s":     "Scenario time covered",
-	"run.file":           "Scenario file",
-	"run.algorithm":      "Algorithm",
-	"run.workload":       "Workload",
-	"unknown.value":      "unknown",
+	"verdict.notchecked":     "NOT CHECKED",
+	"expect.none":            "This scenario declares no expected verdict.",
+	"expect.aborted":         "Expected %s: not judged — the run was interrupted before it finished.",
+	"say.aborted":            "The run was interrupted before it finished; the partial history shows no violation so far.",
+	"expect.met":             "Expected %s, got %s: expectation met.", // expect, verdict
+	"expect.notmet":          "Expected %s, got %s: expectation NOT met.",
+	"expect.missing":         "Missing: %s.",                                                                                                        // kinds
+	"expect.unjudged":        "Not judged: %s — only the nodes' own record of what they executed shows it, and this run recorded none.",             // kinds
+	"expect.undecided":       "Not judged: %s — the linearizability check came out unknown in this run, so the run neither shows nor rules it out.", // kinds
+	"expect.unexpected":      "Found but not expected: %s.",                                                                                         // kinds
+	"expect.cut":             "Expected %s: not judged — the history is cut off.",                                                                   // expect
+	"cut":                    "CUT OFF — the history ends early",
+	"cut.text":               "The history file ends before the run did (it was cut off while being written): the story, the plots and the verdict cover only what it holds, and the verdict is at most unknown unless it shows a violation.",
+	"say.cut":                "The history is cut off; what it holds shows no violation.",
+	"h.story":                "What happened, step by step",
+	"h.story.note":           "Times are scenario time (t=0 is the start of the run).",
+	"h.anomalies":            "What went wrong",
+	"h.fix":                  "What would have prevented it",
+	"h.checkers":             "Checkers",
+	"h.timeline":             "Timeline",
+	"h.timeline.how":         "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
+	"h.latency":              "Acquire latency",
+	"h.rate":                 "Acquire rate",
+	"h.history":              "Linearizability (porcupine)",
+	"h.scenario":             "Scenario",
+	"h.run":                  "Run",
+	"no.anomalies":           "No anomalies.",
+	"col.kind":               "What",
+	"col.clients":            "Clients",
+	"col.key":                "Key",
+	"col.window":             "Window (scenario s)",
+	"col.explain":            "Explanation",
+	"col.why":                "Why it matters",
+	"col.checker":            "Checker",
+	"col.verdict":            "Verdict",
+	"col.summary":            "Summary",
+	"informational":          "informational (does not fail the run)",
+	"checker.words":          "The checker's own words",
+	"history.link":           "Open porcupine's check of the lock and resource history, drawn on this page's time axis (history.html)",
+	"history.none":           "No history.html: no linearizability information was given for this run.",
+	"history.toobig":         "No history.html: the history has %d porcupine operations, more than the limit of %d.",                                                                                            // n, limit
+	"history.window":         "The history has %d porcupine operations, more than the limit of %d: history.html shows only the %d operations from t=%ss to t=%ss, the busiest window around the first anomaly.", // n, limit, shown, t0, t1
+	"history.faults":         "Faults and violation windows are shaded there as on the timeline above; hovering an operation tells it in full.",
+	"history.faults.nochart": "Faults and violation windows are shaded there; hovering an operation tells it in full.", // no timeline drawn on this page (reader 7, F11)
+	"alt.timeline":           "Timeline: who held the lock when, faults and writes",
+	"charts.skipped":         "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
+	"alt.latency":            "Acquire latency, each attempt at the scenario time it began",
+	"alt.rate":               "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
+	"run.seed":               "Seed",
+	"run.reproduce":          "Reproduce",
+	"run.version":            "locksim version",
+	"run.redis":              "Redis version",
+	"run.backend":            "Backend",
+	"run.scale":              "Time scale",
+	"run.scale.text":         "1 s of wall time = %s s of scenario time", // scale
+	"run.wall":               "Wall time",
+	"run.wall.text":          "%.2f s",
+	"run.lag":                "Machine load",
+	"run.wallrate":           "Host clock",
+	"run.wallrate.fast":      "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
+	"run.wallrate.slow":      "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
+	"run.lag.text":           "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; %s",                                                                                                                                                      // wall ms, scenario s, run.lag.rule
+	"run.lag.start":          "the harness was up to %.1f ms late (wall), %.2f s of scenario time, counting its timers and the clients' starts; of the clients, %s began its workload latest, %.1f ms (wall) after its planned start at t=%ss; %s",
+	"run.lag.rule":           "a lateness of %d ms or more (wall) that is also a tenth of the run's shortest TTL or more, or a tenth of its shortest fault window or more, makes a run prove nothing (unknown): for this run, %.0f ms or more, %s", // floor ms, this run's bound ms, run.lag.by.*
+	"run.lag.by.floor":       "the floor itself",
+	"run.lag.by.ttl":         "a tenth of its shortest TTL (%s of scenario time)",                              // span
+	"run.lag.by.window":      "a tenth of its shortest fault window, step #%d (%s on %s, %s of scenario time)", // id, fault word, targets, span
+	"run.scenario.s":         "Scenario time covered",
+	"run.file":               "Scenario file",
+	"run.algorithm":          "Algorithm",
+	"run.workload":           "Workload",
+	"unknown.value":          "unknown",
 
 	// What would have prevented it.
 	"fix.restore.own":          "Reclaim only what is yours, once it has expired: a restarted worker should leave its old leases to their TTL (the visibility timeout) instead of deleting every job's lock key on start, live workers' included (celery/kombu PR #905, #1098).",
@@ -107,19 +108,20 @@ var messagesEN = map[string]string{
 	"fix.redlock.faults":       "Redlock's safety depends on clocks and timing, and here it failed under %s. Do not rely on it for correctness; add a fencing token checked by the resource, taken from a separate counter that only grows, since Redlock's grants carry none (lesson 47).",                                           // the run's faults (fix.cause.*)
 	"fix.redlock.claim.faults": "Redlock's safety depends on clocks and timing, and here it failed under %s. Do not rely on it for correctness: fence the resource with a token taken from a separate counter that only grows (Redlock's grants carry none), presented by each new holder as soon as it is granted (lessons 46, 47).", // the run's faults (fix.cause.*)
 	"fix.token.grant":          "This lock's grants carry fencing tokens, but a token is taken after the grant, in a step of its own, and this client checks its validity before it takes its token: a holder paused or slowed between its grant and its token gets its token after a newer holder's, and the resource then refuses the newer holder and serves the stale one. A token issued with the grant, in one atomic step, has no such gap: the single-node fenced lock's script sets the key and increments the counter together (lesson 46), and a consensus store issues a revision (etcd) or a zxid (ZooKeeper) with the lock (Kleppmann 2016). A Redlock client that checked its validity after taking its token would refuse a grant whose token came that late, under Redlock's timing assumptions, but no shipped file runs that order (lesson 47).",
-	"fix.validity":             "This client skips Redlock's validity check (TTL − elapsed − drift > 0, redis.io): it acts on a grant however long its acquire took, so a pause or a delay during the acquire can leave it a lease that has already run out. The check refuses such a grant (redlock-pause-in-flight; lesson 47). A delay after the check is still every lease's problem, which a check at the resource covers (lessons 46–47).",
 	"fix.redlock.restart":      "Redlock as the redis.io page specifies it needs every node to keep its keys across a crash: persist them (appendfsync always), or keep a crashed node down longer than the longest TTL before it rejoins (the delayed restart antirez defended). A node that restarts empty can give a second client a majority while the first still holds the lock (lesson 47). For correctness whatever the operators do, fence the resource as well.",
-	"fix.cause.rate.fast":      "%s's clock running fast, at %s× speed", // whose clock, rate
-	"fix.cause.rate.slow":      "%s's clock running slow, at %s× speed", // whose clock, rate
-	"fix.cause.jump":           "a jump of %s's clock",                  // whose clock
-	"fix.cause.pause":          "a pause of %s",                         // client
-	"fix.cause.kind":           "a %s fault on %s",                      // fault kind, targets
+	"fix.redlock.nocheck":      "This client skipped Redlock's validity check: %[1]s's acquire took %[2]s of its %[3]s TTL, leaving no validity (TTL − elapsed − drift) when it was granted, and it used the lease anyway. The check the redis.io page specifies refuses such a lease (redlock-pause-in-flight; lesson 47). A pause after the check is still every lease's problem: for that, fence the resource with a token or check-and-set (lessons 46, 47).", // client, elapsed, TTL
+	"fix.cause.rate.fast":      "%s's clock running fast, at %s× speed",                                                                                                                                                                                                                                                                                                                                                                                           // whose clock, rate
+	"fix.cause.rate.slow":      "%s's clock running slow, at %s× speed",                                                                                                                                                                                                                                                                                                                                                                                           // whose clock, rate
+	"fix.cause.jump":           "a jump of %s's clock",                                                                                                                                                                                                                                                                                                                                                                                                            // whose clock
+	"fix.cause.pause":          "a pause of %s",                                                                                                                                                                                                                                                                                                                                                                                                                   // client
+	"fix.cause.kind":           "a %s fault on %s",                                                                                                                                                                                                                                                                                                                                                                                                                // fault kind, targets
 	"fix.ttl":                  "Give the lock a TTL, so a crashed holder's lock frees itself (lesson 42).",
 	"fix.renewal":              "A renewer kept extending a lock that no one was using: stop the renewer before sending the unlock, whatever the unlock's reply, and bound the renewals by the job (a cap on renewals, or renew only while the job makes progress), so that a hung or finished holder loses the lock one TTL later (BR-21, lock-theory S15b).",
 	"fix.orphan":               "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
 	"fix.ttl.atomic":           "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
 	"fix.unavailable.queue":    "The lock's key was free, yet no one could take the lock: %[1]s's entry stood at the head of the waiter queue %[2]s, and only the head may take a free lock, so every waiter behind it was refused until that entry's timeout; a waiter that dies keeps its place. This is a liveness problem, not a safety one: give each waiter a short timeout, not a multiple of the lease, and have a waiter that gives up remove its own entry (Redisson's RFairLock, BR-29).", // head's owner, queue key
 	"fix.unavailable.key":      "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL.",
+	"fix.unavailable.kept":     "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL runs out, unless something keeps extending it, as %s's extends did here.", // extender
 	"fix.unavailable":          "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
 	"fix.fixed":                "The same fault, made harmless: scenario %s.",                                                                                                             // scenario
 	"fix.fixed.own":            "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
@@ -136,6 +138,7 @@ var messagesEN = map[string]string{
 	"fix.fixed.run":            "Run it with",                                                                                                                                             //
 	"fix.fixed.report":         "open its report",                                                                                                                                         //
 	"fix.saved.fencing":        "Nothing to fix: the fencing token already did its job. The lock still broke (see the informational overlap), but the resource refused the stale holder.", //
+	"fix.saved.no-write":       "Nothing to fix in this run: the lock broke (see the informational overlap), but the stale holder had no write accepted or refused while both held, so the fencing token was never tested; this run does not show it refusing a stale write.",
 	"fix.saved.fencing.order":  "Nothing to fix: the fencing token kept the resource in token order. The lock still broke (see the informational overlap), and the resource accepted the stale holder's write, but before the newer holder first used it; the newer holder then saw that write and did not repeat it (lock-theory §7.2, S03).",
 	"fix.cas.claim":            "The resource's check-and-set refuses a stale write only once the newer holder has stored its token as currlock, and a fencing token would do no better: a holder can be paused between its grant and its claim, and a stale write that lands in that gap is accepted. Have each holder read the state after its claim and decide from that read (the newer holder then sees the stale write), and key an external effect by an idempotency key (lock-theory §7.2, §7.3).",
 	"fix.cas.stale-claim":      "The stale holder claimed after the newer holder had used the resource: check-and-set keeps as currlock whichever token claimed last, so that late claim put the stale holder's token back, and the resource then accepted its writes. A fencing token issued in the same step as the grant would have refused the late claim, its token being lower than the newer holder's (lesson 46's single-node script, an etcd revision, a ZooKeeper zxid); a token taken after the grant, in a step of its own, has the same gap (redlock-gc-pause-fenced-token-late; lock-theory §7.2, §7.3).",
@@ -172,6 +175,7 @@ var messagesEN = map[string]string{
 	"say.valid.info":            "No checker found a violation: the lock kept its promise in this run; informational findings: %s (see below).",                                                                                                                                             // kinds' words
 	"say.valid.claim-order":     "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes while its currlock still held %[1]s's token, before %[2]s first used it, so it saw them one at a time, in claim order.", // stale, current, key
 	"say.valid.fenced-order":    "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted %[1]s's writes before %[2]s first used it, so it saw them one at a time, in token order.",                                              // stale, current, key
+	"say.valid.no-write":        "No harm done, though the lock was broken: %[1]s and %[2]s both believed they held %[3]s, but the resource accepted no write of %[1]s while both did and refused none, so the fencing token was never tested.",                                             // stale, current, key
 	"say.unknown":               "Inconclusive: %s",
 	"say.unknown.plain":         "Inconclusive: a checker could not decide.",
 	"say.unknown.missed":        "Inconclusive: the run did not test what the scenario describes, because %s never took effect.", // step list
@@ -278,6 +282,7 @@ var messagesEN = map[string]string{
 	"n.release.notrun.gone":            "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then), and %[1]s got no answer; its key had already left %[4]s at t=%[3]ss.", // client, key, t, node
 	"n.release.notrun":                 "%[1]s's release of %[2]s never reached Redis (no node ran a command of %[1]s then): its key stayed, though %[1]s, with no answer, could not know it.",     // client, key
 	"n.extend.ok":                      "%s extended its lock on %s.",
+	"n.extend.also":                    "Its commands also extended %[2]s's key %[1]s on %[4]s, which %[3]s did not hold.", // key, owner, client, node
 	"n.renew.ok":                       "%s's watchdog renewed its lock on %s.",
 	"n.renew.fail":                     "%s's watchdog could not renew its lock on %s.",
 	"n.renew.foreign":                  "%[1]s's watchdog renewed the lock key of %[2]s, but it was %[3]s's key: its extend checks no owner token, so it kept %[3]s's lease alive, not its own.", // client, key, owner
@@ -443,6 +448,7 @@ var messagesEN = map[string]string{
 	"why.stuck-lock":                  "Liveness: the lock stayed taken with nobody using it.",
 	"why.informational":               "Informational: the lock was broken, but the checkers found no harm to the data from it.",
 	"why.informational.fenced":        "Harm prevented: the lock was broken, but the resource's check (a fencing token or an epoch) accepted no write of the stale holder while both held it, so no data was harmed.",
+	"why.informational.no-write":      "No harm, and none prevented: the lock was broken, but the stale holder had no write accepted while both held it and the resource refused none, so no data was harmed and the fencing token was never tested.",
 	"why.informational.check-and-set": "Harm prevented: the lock was broken, but the resource's check-and-set accepted no write of the stale holder while both held it (its currlock held the newer holder's token), so no data was harmed.",
 	"why.informational.idempotent":    "Harm prevented: the lock was broken, but the idempotency key let only one of the holders' charges through, so no data was harmed.",
 	"why.informational.claim-order":   "No harm done: the lock was broken, but the resource accepted the stale holder's writes while its currlock still held that holder's token, before the newer holder first used it, so it saw the holders one at a time, in claim order.",
@@ -467,8 +473,9 @@ var messagesEN = map[string]string{
 	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                                            // clients, key, t0, t1
 	"a.stuck-lock.dead":           "With %[4]s dead (a crashed client does not come back), %[1]s was still held by %[2]s and the final probe could not take it (held since t=%[3]ss).", // key, clients, t0, crashed clients
 	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                                        // key, clients, t0
-	"a.unavailable":               "No client believed it held %s, yet none could acquire it from t=%ss to t=%ss.",
-	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.", // key, t0, t1, client
+	"a.unavailable":               "No client believed it held %s, yet no acquire of it succeeded from t=%ss to t=%ss.",
+	"a.unavailable.kept":          "No client believed it held %[1]s, yet no acquire of it succeeded from t=%[2]ss to t=%[3]ss: %[4]s's lease on it ran out at t=%[5]ss, but %[6]s's extends kept %[4]s's key on %[7]s until t=%[8]ss.", // key, t0, t1, owner, lease end, extender, node, key end
+	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.",               // key, t0, t1, client
 	"why.duplicate-work":          "Efficiency only: two workers did the same work. Waste, not corruption: this is an efficiency lock (Kleppmann 2016, efficiency vs correctness).",
 	"why.efficiency":              "Efficiency only: the lock was broken, but cache-rebuild uses it only to save work, so the cost is duplicate work, not wrong data.",
 	"why.liveness.info":           " Informational: this scenario does not ask for liveness (expect_live).",
@@ -624,7 +631,7 @@ var messagesEN = map[string]string{
 	"n.flushed":                   "%[1]s's key %[2]s was flushed from %[3]s.",                                                                                                                                                                          // client, key, nodes
 	"n.overwritten":               "%[1]s's key %[2]s on %[3]s was overwritten by %[4]s.",                                                                                                                                                               // client, key, node, by
 	"n.expired.taken":             "%[1]s's lock on %[2]s was gone by the time another client was granted it (the history does not say how).",                                                                                                           // client, key
-	"n.permit.purged":             "%[1]s's permit on %[2]s was purged as timed out, after %[3]s.",                                                                                                                                                      // owner, key, held for
+	"n.permit.purged":             "%[1]s's permit on %[2]s, on the node for %[3]s, was purged as timed out: its stamp was at or before the purging command's cut-off, that client's clock less the timeout.",                                           // owner, key, on the node for
 	"n.permit.purged.by":          " It was %s's command that purged it.",                                                                                                                                                                               // purger
 	"n.permit.purged.own":         " It was %s's own command that purged it.",                                                                                                                                                                           // owner
 	"n.permit.lost":               "%[1]s's permit on %[2]s was lost on %[3]s.",                                                                                                                                                                         // owner, key, node

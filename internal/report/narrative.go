@@ -392,7 +392,13 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 	if c.What == claim.Moved && c.At > 0 {
 		at = c.At // when the node ran the command that moved the key
 	}
-	n.add(at, 2, StepExtend, c, tr(lang, key, args...))
+	text := tr(lang, key, args...)
+	for _, k := range c.Also {
+		// The same commands kept another client's key alive (reader 7, F4:
+		// every heartbeat of w2 extended w1's leader-1 too).
+		text += " " + tr(lang, "n.extend.also", k.Key, k.By, c.Client, k.Node)
+	}
+	n.add(at, 2, StepExtend, c, text)
 }
 
 // toldAt is when an operation's own line (an Op claim) is told: the

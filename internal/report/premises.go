@@ -139,6 +139,15 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 		if q, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.QueueHead }); ok {
 			return []any{q.By, q.What}
 		}
+	case "fix.redlock.nocheck":
+		if g, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Acquire }); ok {
+			h := f.in.History.Header
+			return []any{g.Client, span(h.ScenarioSeconds(g.Elapsed)), span(h.ScenarioSeconds(g.TTL))}
+		}
+	case "fix.unavailable.kept":
+		if e, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Extend }); ok {
+			return []any{e.Client}
+		}
 	case "fix.cron":
 		// The hold must cover the schedulers' clock spread, not one
 		// clock's skew (reader 4, finding 4).
@@ -265,6 +274,35 @@ func queueBlocked(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	})
 }
 
+// grantedPastValidity: a client was told it held the anomaly's key by an
+// acquire whose validity (TTL − elapsed − drift, its Acquire claim) was
+// already spent: the validity check Redlock's spec makes would have
+// refused it, and the client skipped it (redlock-nocheck).
+func grantedPastValidity(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	cs := f.where(func(c claim.Claim) bool {
+		return c.Kind == claim.Acquire && c.Key == an.Key && c.TTL > 0 && c.Validity <= 0 && slices.Contains(an.Clients, c.Client) &&
+			slices.ContainsFunc(f.cs, func(h claim.Claim) bool {
+				return h.Kind == claim.Hold && h.Believed && h.Client == c.Client && h.Key == c.Key && h.Start == c.End
+			})
+	})
+	return cs, len(cs) > 0
+}
+
+// keptByOthers: the outage's key stood past its owner's lease, kept by
+// another client's extends (checker.CauseKeptByOthers): that client's
+// Extend claims that moved the owner's key (Also, or the key itself).
+func keptByOthers(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	c := an.Cause
+	if an.Kind != checker.KindUnavailable || c == nil || c.Kind != checker.CauseKeptByOthers {
+		return nil, false
+	}
+	cs := f.where(func(e claim.Claim) bool {
+		return e.Kind == claim.Extend && e.Client == c.ExtendedBy && (e.What == claim.Moved && e.By == c.Client ||
+			slices.ContainsFunc(e.Also, func(k claim.Holder) bool { return k.By == c.Client }))
+	})
+	return cs, len(cs) > 0
+}
+
 // multiNode: the run's lock has more than one node (the header's; no
 // claim states a configuration).
 func multiNode(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
@@ -338,7 +376,8 @@ func extendedByOther(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 		return nil, false
 	}
 	cs := f.where(func(c claim.Claim) bool {
-		return c.Kind == claim.Extend && c.What == claim.Moved && c.Client == an.Cause.ExtendedBy && c.By != "" && c.By != c.Client
+		return c.Kind == claim.Extend && c.Client == an.Cause.ExtendedBy && (c.What == claim.Moved && c.By != "" && c.By != c.Client ||
+			slices.ContainsFunc(c.Also, func(k claim.Holder) bool { return k.By == an.Cause.Client }))
 	})
 	return cs, true
 }

@@ -80,10 +80,6 @@ var remedies = []struct {
 	// after the grant): the run had tokens; where the token is issued is
 	// the fault (redlock-gc-pause-fenced-token-late; issue 27).
 	{"redlock-fenced", "", "", []string{"fix.token.grant"}, false, "", []premise{tokenLate}},
-	// A Redlock client that skips the validity check acts on a grant
-	// however long its acquire took: the missing check is the fault, not
-	// Redlock's timing (teacher7 F21; redlock-pause-in-flight-nocheck).
-	{"redlock-nocheck", "", "", []string{"fix.validity", "fix.fencing", "fix.idempotency"}, false, "", nil},
 	{"", history.TraitMultiNode, "", []string{"fix.redlock", "fix.fencing", "fix.idempotency"}, false, "", nil},
 	{"", history.TraitFenced, "", []string{"fix.enforce", "fix.idempotency"}, false, "", nil},
 	{"", "", checker.KindDoubleEffect, []string{"fix.idempotency.charge", "fix.fencing"}, false, "", nil},
@@ -139,13 +135,20 @@ var offers = map[string][]offer{
 	// spec's crash-recovery case (redis.io distlock §"Performance, crash
 	// recovery and fsync"), not clocks and timing: its remedy is to
 	// persist or to delay the restart past the TTL (a fresh reader, A1).
-	"fix.redlock": {{"fix.redlock.restart", []premise{keyLostInCrash}}, {"fix.redlock", []premise{staleAfterFresh}}, {"fix.redlock.claim", nil}},
-	"fix.incr":    {{"fix.incr", []premise{staleAfterFresh}}, {"fix.incr.atomic", nil}},
+	// A client that used a lease its own acquire had outlasted skipped
+	// the spec's validity check, which refuses it: that, not clocks and
+	// timing, is what its run shows (teacher 7, F21).
+	"fix.redlock": {{"fix.redlock.restart", []premise{keyLostInCrash}}, {"fix.redlock.nocheck", []premise{grantedPastValidity}},
+		{"fix.redlock", []premise{staleAfterFresh}}, {"fix.redlock.claim", nil}},
+	"fix.incr": {{"fix.incr", []premise{staleAfterFresh}}, {"fix.incr.atomic", nil}},
 	// What blocked the lock says what to do (a fresh reader, F3): a
 	// waiter's entry at the head of the lock's queue while its key was
 	// free; else, on several nodes, an orphaned key or a lost quorum; on
 	// one node, an orphaned key (no quorum to lose).
-	"fix.unavailable": {{"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable", []premise{multiNode}}, {"fix.unavailable.key", nil}},
+	// A key kept past its lease by others' extends did not last "until
+	// its TTL" (reader 7, F10).
+	"fix.unavailable": {{"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable.kept", []premise{keptByOthers}},
+		{"fix.unavailable", []premise{multiNode}}, {"fix.unavailable.key", nil}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
 	// Check-and-set's stale write: one that reached the resource before
@@ -322,6 +325,9 @@ func savedBy(in Input, lang Lang, cs []claim.Claim) *remedy {
 		key = "fix.saved.fencing.order"
 	case h.CheckAndSet && hasHarmless(in.Results, checker.HarmlessClaimOrder):
 		key = "fix.saved.cas.order"
+	case h.FencingEnforced && hasHarmless(in.Results, checker.HarmlessNoWrite) && !hasHarmless(in.Results, checker.HarmlessFenced):
+		// Nothing refused: the token is credited with nothing (teacher 7, F26).
+		key = "fix.saved.no-write"
 	case h.FencingEnforced:
 		key = "fix.saved.fencing"
 	}
@@ -469,6 +475,14 @@ func adviceText(lang Lang, a Advice, h history.Header) string {
 	case "fix.unavailable.queue":
 		if len(a.Args) == 2 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1])
+		}
+	case "fix.redlock.nocheck":
+		if len(a.Args) == 3 {
+			return tr(lang, a.Key, a.Args[0], a.Args[1], a.Args[2])
+		}
+	case "fix.unavailable.kept":
+		if len(a.Args) == 1 {
+			return tr(lang, a.Key, a.Args[0])
 		}
 	case "fix.wait.all", "fix.wait.counter.all":
 		if len(a.Args) == 4 {

@@ -543,7 +543,7 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	}
 	for n, a := range allAnomalies(in.Results) {
 		// The lock broke, harmlessly: it kept no promise to tell.
-		if a.Kind == checker.KindMutexOverlap && (a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder) {
+		if a.Kind == checker.KindMutexOverlap && (a.Harmless == checker.HarmlessFencedOrder || a.Harmless == checker.HarmlessClaimOrder || a.Harmless == checker.HarmlessNoWrite) {
 			return []said{{Text: tr(lang, "say.valid."+a.Harmless, a.Stale, a.Current, a.Key), Claim: nthClaim(cs, claim.Anomaly, n)}}
 		}
 	}

@@ -92,6 +92,11 @@ const (
 	// tells when the renewals stopped and how the lease ended, from the
 	// run's claims about the hold (Mark.Hold).
 	NoteGaveUp = "gave-up"
+	// NoteKeptByOthers: deadlock-freedom broken; a lease outlived its
+	// holder by more than its TTL because another client's extends kept
+	// its key (rq #1707): the lock did not come free by itself (reader 7,
+	// F3: scheduler-heartbeat-foreign-queue was marked "✔ kept").
+	NoteKeptByOthers = "kept-by-others"
 	// NoteTakesNoLock: not shown, and cannot be; the run takes no lock
 	// (lock-free: none at all; no-lock: an acquire that takes nothing),
 	// so it neither keeps nor breaks what a lock promises (teacher 3,
@@ -244,6 +249,11 @@ func MarkOf(r Results, req string) Mark {
 			return a.Kind == checker.KindStuckLock && a.Harmless != checker.HarmlessBusy
 		}) {
 			return Mark{Showing: Broken}
+		}
+		if a, ok := first(func(a checker.Anomaly) bool {
+			return a.Kind == checker.KindOrphanedLease && !a.Informational && a.Cause != nil && a.Cause.ExtendedBy != "" && !a.Cause.Bounded
+		}); ok {
+			return Mark{Showing: Broken, Note: NoteKeptByOthers, Anomaly: a}
 		}
 		// An in-process mutex comes free only when its holder releases
 		// it: a struck holder that woke and released shows no lock

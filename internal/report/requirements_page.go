@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/lesson"
@@ -79,6 +80,9 @@ func markText(lang Lang, r Results, m Mark) string {
 		return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
 	case NoteGaveUp:
 		return "✔ " + gaveUpText(lang, r, m.Hold)
+	case NoteKeptByOthers:
+		return "✘ " + tr(lang, "lesson.strip.keptbyothers", a.Owner, a.Key, span(a.EndS-a.StartS), a.Cause.ExtendedBy,
+			instant(float64(a.Cause.Extended)*r.TimeScale/1e9))
 	}
 	if m.Showing == Kept {
 		return "✔ " + tr(lang, "req.kept")
@@ -197,6 +201,20 @@ func algorithmLabel(r Results) string {
 	return r.Algorithm
 }
 
+// invalidTested are the scenarios of runs that tested safety (a fault, or
+// a job longer than its TTL), broke it not, and are invalid by other
+// findings (a liveness one): safety is kept only by a valid run.
+func invalidTested(runs []*suiteRun) []string {
+	var out []string
+	for _, r := range runs {
+		if r.R.Verdict == checker.Invalid && (len(r.R.Plan) > 0 || outlivedTTL(r.R)) && MarkOf(r.R, ReqSafety).Showing == NotShown &&
+			!slices.Contains(out, r.R.Scenario) {
+			out = append(out, r.R.Scenario)
+		}
+	}
+	return out
+}
+
 // writeRequirements writes requirements.html: algorithm × requirement.
 func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 	pg := reqPage{Lang: lang, Title: tr(lang, "req.page.title"), Head: tr(lang, "req.title"),
@@ -268,6 +286,11 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 				cell.Empty = tr(lang, "req.inprocess", a)
 			case req == ReqLiveness:
 				cell.Empty = tr(lang, "req.empty")
+			case req == ReqSafety && len(invalidTested(byAlg[a])) > 0:
+				// It was tested and broke nothing, but the run failed on
+				// another finding: asking for "any fault" of a run that
+				// had one was false (reader 7, F13).
+				cell.Empty = tr(lang, "req.undecided.invalid", joinAnd(lang, invalidTested(byAlg[a])))
 			default:
 				// Its runs did not test it (no such fault) or their
 				// findings do not tell (an overlap of unknown cause).

@@ -103,6 +103,11 @@ func TestARunShowsTheRequirementsItsFindingsAndFaultsTell(t *testing.T) {
 		{"a lock that granted a second client while the first key should still have stood breaks mutual exclusion",
 			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{overlap(account.EndTaken, false), {Kind: checker.KindLostUpdate}}},
 			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},
+		{"an orphaned lease another client's extends kept past its TTL breaks deadlock-freedom: the lock did not come free by itself (reader 7, F3)",
+			Results{Verdict: checker.Invalid, Plan: restart, Claims: struck(restart[0], "w1"), Checkers: live, Anomalies: []checker.Anomaly{
+				{Kind: checker.KindOrphanedLease, Owner: "w1", Key: "leader-1", StartS: 10, EndS: 39.1,
+					Cause: &checker.Cause{Kind: account.EndExpired, ExtendedBy: "w2", Extended: 5.8e9}}, {Kind: checker.KindUnavailable}}},
+			map[string]Showing{ReqDeadlockFree: Broken, ReqLiveness: Broken}},
 		{"a semaphore that admits more than its permits breaks mutual exclusion",
 			Results{Verdict: checker.Invalid, Plan: pause, Anomalies: []checker.Anomaly{{Kind: checker.KindOverAdmission}, overlap(account.EndPurged, false)}},
 			map[string]Showing{ReqMutualExclusion: Broken, ReqSafety: Broken}},

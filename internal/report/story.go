@@ -667,10 +667,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 		return tr(lang, "a.stuck-lock", a.Key, clients, t0)
 	case checker.KindUnavailable:
-		if c := a.Cause; c != nil && c.Kind == checker.CauseRefusedLocally {
-			return tr(lang, "a.unavailable.local", a.Key, t0, t1, c.Client)
-		}
-		return tr(lang, "a.unavailable", a.Key, t0, t1)
+		return m.unavailableText(lang, a, t0, t1)
 	}
 	if ak, ok := workload.AnomalyOf(a.Kind); ok && ak.Describe != nil {
 		if w, ok := ak.Describe(m.h, a); ok {
@@ -706,7 +703,7 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 	case a.Informational && workload.Of(m.h.Header).Efficiency:
 		return tr(lang, "why.efficiency")
 	case a.Informational && slices.Contains([]string{checker.HarmlessFencedOrder, checker.HarmlessClaimOrder,
-		checker.HarmlessFenced, checker.HarmlessCheckAndSet, checker.HarmlessIdempotent}, a.Harmless):
+		checker.HarmlessFenced, checker.HarmlessNoWrite, checker.HarmlessCheckAndSet, checker.HarmlessIdempotent}, a.Harmless):
 		// A correctness lock whose resource's own check prevented the
 		// harm: "efficiency only" is lesson 42's word for a lock that
 		// saves work, not for this (teacher 4, #21).

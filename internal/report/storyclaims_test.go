@@ -227,9 +227,11 @@ func TestStorySentencesSayWhatTheirClaimsSay(t *testing.T) {
 		{"the same release in Vietnamese", slowForeignRelease(), "vi",
 			"t=11.8s  Lệnh nhả lock của w1 đã xoá key k của w2", "t=8.8s  Lệnh nhả lock của w1"},
 		{"a purge names the client whose command purged the permit (class 3)", corpus("c05-semaphore-over-admission"), "en",
-			"w1's permit on sem-1 was purged as timed out, after 10.1s. It was w4's command that purged it.", "after 10.1s.\n"},
+			"w1's permit on sem-1, on the node for 10.1s, was purged as timed out: its stamp was at or before the purging command's cut-off, that client's clock less the timeout. It was w4's command that purged it.",
+			"purged as timed out, after"}, // "after 9.9s" of a 10 s timeout read as a purge before it (reader 7, F8)
 		{"the same purge in Vietnamese", corpus("c05-semaphore-over-admission"), "vi",
-			"Permit của w1 trên sem-1 bị dọn (purge) vì quá hạn, sau 10,1 s. Lệnh dọn nó là của w4.", "sau 10,1 s.\n"},
+			"Permit của w1 trên sem-1, đã nằm trên node 10,1 s, bị dọn (purge) vì quá hạn: dấu thời gian của nó không muộn hơn mốc cắt của lệnh dọn, tức đồng hồ của client đó trừ đi timeout. Lệnh dọn nó là của w4.",
+			"vì quá hạn, sau"},
 		{"an acquire that ended in an error is told when it ended, with when it began (a fresh reader)", ownKeyRefusal(), "en",
 			"t=0.3s  w1's acquire of k ended in an error, with no definite answer: outcome unknown. It had begun at t=0.0s.", "t=0.0s  w1's acquire of k ended"},
 		{"the same acquire in Vietnamese", ownKeyRefusal(), "vi",

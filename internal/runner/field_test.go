@@ -35,7 +35,7 @@ var fieldScenarios = []struct {
 	{"an owner-checked extend tells the holder too late to prevent the overlap (BR-08)", "extend-after-expiry-owned"},
 	{"a local lease deadline stops the holder before its key expires (BR-08)", "extend-after-expiry-deadline"},
 	{"a host sleep expires the lock and a watchdog nobody hears lets both charge (BR-07)", "host-sleep"},
-	{"a fenced watchdog lock refuses the stale holder after a host sleep (BR-07)", "host-sleep-fenced"},
+	{"a fenced watchdog lock stops the stale holder on its failed renewal after a host sleep, before any write reaches the fence (BR-07)", "host-sleep-fenced"},
 	{"a client wall-clock step back makes a Redlock holder overstay its lease (S16b)", "client-clock-step-back"},
 	{"a monotonic clock keeps the lease's end where it was (S16b)", "client-clock-step-back-monotonic"},
 	{"a resource's check-and-set of the lock's token refuses the stale Redlock holder (lock-theory §7.3)", "redlock-gc-pause-cas"},

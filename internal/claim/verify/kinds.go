@@ -106,6 +106,9 @@ func (v *verifier) extend(c claim.Claim) outcome {
 			missed = append(missed, i)
 		}
 	}
+	if o := v.extendAlso(c); o.reason != "" {
+		return o
+	}
 	switch c.What {
 	case claim.Moved:
 		if len(moved) == 0 {
@@ -404,4 +407,30 @@ func (v *verifier) waited(acq history.Op) int {
 		}
 	}
 	return 0
+}
+
+// extendAlso: each key of an Extend claim's Also needs a deadline command
+// of the client inside the extend that found that key, on its node, set by
+// its By with its Token; and that owner is not the client.
+func (v *verifier) extendAlso(c claim.Claim) outcome {
+	for _, k := range c.Also {
+		if k.By == c.Client {
+			return refuse(c.Records, "%s's key %s is its own, not another client's", c.Client, k.Key)
+		}
+		found := false
+		for i, op := range v.h.Ops {
+			mv, ok := v.m.moves[i]
+			if !ok || mv.life == nil || op.Client != c.Client || op.Invoke < c.Start-slack || op.Invoke > c.End+slack {
+				continue
+			}
+			if l := mv.life; l.node == k.Node && l.key == k.Key && l.owner == k.By && l.value == k.Token {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return refuse(c.Records, "no deadline command of %s in the extend moved %s's key %s on %s", c.Client, k.By, k.Key, k.Node)
+		}
+	}
+	return outcome{}
 }

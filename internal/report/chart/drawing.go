@@ -146,6 +146,13 @@ type Label struct {
 	// a renderer drops a label wider than it (a name inside its bar).
 	Width float64
 	Prio  int
+	// Pin: the words name the bar at X among bars close together (an
+	// operation of porcupine's history.html): they may take another row
+	// of their lane, never slide along one, for words slid by their own
+	// width sit beside another operation's bar, out of order, or over a
+	// pause (reader 7, F16). Words with no room are hidden: hovering the
+	// bar tells the operation.
+	Pin bool
 	// Claim and Ref: as a Shape's, for the words.
 	Claim, Ref string
 }

@@ -61,7 +61,7 @@ func layLabels(ls []Label, r labelRoom) []placedLabel {
 			out[i] = p
 			continue
 		}
-		p, p.shown = r.free(p, ls[i].Lane, kept)
+		p, p.shown = r.free(p, ls[i].Lane, ls[i].Pin, kept)
 		if p.shown {
 			kept.add(p.box)
 		}
@@ -107,11 +107,12 @@ func (r labelRoom) boxAt(p placedLabel, w float64) placement {
 
 // free moves p to the first place where it overprints no label kept
 // (false when there is none): its own, rows above and below it inside its
-// lane, then slides along them by at most its own width. A label never
+// lane, then, unless pinned (Label.Pin), slides along them by at most its
+// own width. A label never
 // leaves its lane nor strays further, so that it stays beside its mark;
 // violations' words (row) keep to their row and the rows under it, down
 // to the first lane's centre.
-func (r labelRoom) free(p placedLabel, lane int, kept *boxIndex) (placedLabel, bool) {
+func (r labelRoom) free(p placedLabel, lane int, pin bool, kept *boxIndex) (placedLabel, bool) {
 	w := p.box.x1 - p.box.x0 - 4
 	step := r.height + 1
 	lo, hi := r.yc(lane)-r.laneH/2-r.height/4, r.yc(lane)+r.laneH/2+r.height/4
@@ -154,6 +155,9 @@ func (r labelRoom) free(p placedLabel, lane int, kept *boxIndex) (placedLabel, b
 		return q, false
 	}
 	for _, slide := range []bool{false, true} {
+		if slide && pin {
+			break
+		}
 		for _, dy := range rows {
 			if q, ok := at(dy, slide); ok {
 				return q, true

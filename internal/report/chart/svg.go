@@ -264,6 +264,9 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 		if l.Claim != "" {
 			fit += ` data-claim="` + esc(l.Claim) + `"`
 		}
+		if l.Pin {
+			fit += ` data-pin="1"` // timeline.js slides it along no row either
+		}
 		class := l.Style
 		if p.out {
 			class += " out"

@@ -316,8 +316,8 @@
           }
           return null;
         };
-        var found = null;
-        for (var si = 0; !found && si < 2; si++) {
+        var found = null, slides = t.getAttribute("data-pin") === "1" ? 1 : 2; // a pinned label never slides (Label.Pin)
+        for (var si = 0; !found && si < slides; si++) {
           for (var di = 0; !found && di < rows.length; di++) { found = at(rows[di], si === 1); }
         }
         if (found) { p = found; kept.push(boxOf(p, wi)); } else { ok = false; } // the picture is full
