@@ -268,15 +268,7 @@ func TestTheRequirementsPageSaysWhatTheControlsCannotShow(t *testing.T) {
 		_, r := writeReport(t, in)
 		rs = append(rs, r)
 	}
-	dir := t.TempDir()
-	if err := writeRequirements(dir, English, newSuiteRuns(English, dir, rs)); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, RequirementsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := html.UnescapeString(string(b))
+	page := requirementsPageOf(t, English, rs...)
 	for _, want := range []string{
 		"control-mutex's mutex has no TTL and comes free only when its holder releases it",
 		"does not apply: control-mutex keeps no key on any node",
@@ -400,15 +392,7 @@ func TestTheRequirementsRulesSayWhyTheNoLockControlsCellsDoNotApply(t *testing.T
 			in, _ := readerRun(t, "control-negative-seed5", tt.lang)
 			in.SkipCharts = true
 			_, r := writeReport(t, in)
-			dir := t.TempDir()
-			if err := writeRequirements(dir, tt.lang, newSuiteRuns(tt.lang, dir, []Results{r})); err != nil {
-				t.Fatal(err)
-			}
-			b, err := os.ReadFile(filepath.Join(dir, RequirementsFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			page := html.UnescapeString(string(b))
+			page := requirementsPageOf(t, tt.lang, r)
 			for _, want := range tt.want {
 				if !strings.Contains(page, want) {
 					t.Errorf("requirements.html lacks %q", want)
@@ -416,4 +400,19 @@ func TestTheRequirementsRulesSayWhyTheNoLockControlsCellsDoNotApply(t *testing.T
 			}
 		})
 	}
+}
+
+// requirementsPageOf writes the requirements page of a suite of rs in lang
+// and returns its text, entities unescaped.
+func requirementsPageOf(t *testing.T, lang Lang, rs ...Results) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := writeRequirements(dir, lang, newSuiteRuns(lang, dir, rs)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, RequirementsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return html.UnescapeString(string(b))
 }

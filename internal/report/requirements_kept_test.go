@@ -1,9 +1,6 @@
 package report
 
 import (
-	"html"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,15 +29,7 @@ func TestRequirementsOfAKeyKeptAliveByAnothersHeartbeat(t *testing.T) {
 			in := adviceRun(t, "c19f-orphan-kept-by-another-heartbeat")
 			in.Lang, in.SkipCharts = tt.lang, true
 			_, r := writeReport(t, in)
-			dir := t.TempDir()
-			if err := writeRequirements(dir, tt.lang, newSuiteRuns(tt.lang, dir, []Results{r})); err != nil {
-				t.Fatal(err)
-			}
-			b, err := os.ReadFile(filepath.Join(dir, RequirementsFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			page := html.UnescapeString(string(b))
+			page := requirementsPageOf(t, tt.lang, r)
 			for _, w := range tt.want {
 				if !strings.Contains(page, w) {
 					t.Errorf("requirements.html lacks %q", w)
