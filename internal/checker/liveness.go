@@ -593,18 +593,20 @@ func unavailableStretches(h history.History, key string, lock, probes []int, cov
 			free, at(h, op.Invoke), at(h, end), secs(h, end-op.Invoke), secs(h, bound))
 		var cause *Cause
 		if start < op.Invoke {
-			live := "no lease could be live"
+			explain = fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s); from %s no lease could be live, and none was granted for %s > the bound of %s; the lock was unavailable",
+				key, at(h, start), at(h, end), secs(h, end-start), at(h, op.Invoke), secs(h, end-op.Invoke), secs(h, bound))
 			if k, until, by, last, ok := cover.keptByOthers(op.Invoke); ok {
 				// The key stood, live in Redis, kept by others' extends: no
 				// one's lease, but not "no lease could be live" (reader 7,
-				// F2: w2's heartbeat kept w1's key to t=39.3 s).
-				live = fmt.Sprintf("no client's lease was live (%s's ran out at %s), though %s's extends kept %s's key on %s, the last at %s, until %s",
-					k.Owner, at(h, until), strings.Join(by, " and "), k.Owner, k.Node, at(h, last), at(h, k.End))
+				// F2: w2's heartbeat kept w1's key to t=39.3 s), and from
+				// when the lease ran out, not from the refusal that opened
+				// the stretch (reader 8, F1).
+				explain = fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s); no client's lease was live from %s, when %s's ran out, though %s's extends kept %s's key on %s, the last at %s, until %s; from %s none was granted for %s > the bound of %s; the lock was unavailable",
+					key, at(h, start), at(h, end), secs(h, end-start), at(h, until), k.Owner, strings.Join(by, " and "), k.Owner, k.Node, at(h, last), at(h, k.End),
+					at(h, op.Invoke), secs(h, end-op.Invoke), secs(h, bound))
 				cause = &Cause{Kind: CauseKeptByOthers, Client: k.Owner, Nodes: []string{k.Node}, At: k.End, ExtendedBy: by[0], Extended: last,
 					LeaseEnd: until, Observed: true}
 			}
-			explain = fmt.Sprintf("no client believed it held %s, yet no acquire succeeded from %s to %s (%s); from %s %s, and none was granted for %s > the bound of %s; the lock was unavailable",
-				key, at(h, start), at(h, end), secs(h, end-start), at(h, op.Invoke), live, secs(h, end-op.Invoke), secs(h, bound))
 		}
 		an := newAnomaly(h, KindUnavailable, key, clients, start, end, explain, ops...)
 		an.Cause = cause

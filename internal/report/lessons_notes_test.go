@@ -224,3 +224,28 @@ func TestTheLuaStockAdvicePointsAtLesson48(t *testing.T) {
 		})
 	}
 }
+
+// TestTheTimeScaleCaveatSpeaksOfTheLessonsOwnRuns: the scale caveat counts
+// only the lesson's own runs, so it must not say "every run here" on a
+// page that also names other lessons' runs at other scales (reader 8, F5:
+// lesson 46 at 25 named failover-wait-two-replicas, at 10).
+func TestTheTimeScaleCaveatSpeaksOfTheLessonsOwnRuns(t *testing.T) {
+	for _, tc := range []struct {
+		lang     Lang
+		own, not string
+	}{
+		{English, "of this lesson", "Every run here"},
+		{Vietnamese, "của bài này", "Mọi lần chạy ở đây"},
+	} {
+		t.Run("the "+string(tc.lang)+" caveats say whose runs they count", func(t *testing.T) {
+			for _, text := range []string{
+				tr(tc.lang, "lesson.caveat.time.one", fmtScale(25), fmtScale(25), span(30.0/25).in(tc.lang)),
+				tr(tc.lang, "lesson.caveat.time", fmtScale(10), fmtScale(25), fmtScale(25), span(30.0/25).in(tc.lang)),
+			} {
+				if !strings.Contains(text, tc.own) || strings.Contains(text, tc.not) {
+					t.Errorf("the caveat does not speak of the lesson's own runs only: %q", text)
+				}
+			}
+		})
+	}
+}

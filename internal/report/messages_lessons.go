@@ -41,8 +41,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.when":       "The same faults, fired at another moment or on another trigger: %s.",                                             // steps
 		"lesson.fault.none":       "no fault",                                                                                                        //
 		"lesson.restore.all":      "(restoring every lease on start)",
-		"lesson.caveat.time":      "Every run plays its scenario at the scenario's time scale, here from %s to %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives its scale and how late the harness ran.", // lowest, highest scale
-		"lesson.caveat.time.one":  "Every run here plays its scenario at time scale %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives how late the harness ran.",                                          // scale
+		"lesson.caveat.time":      "Every run of this lesson plays its scenario at the scenario's time scale, here from %s to %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives its scale and how late the harness ran.", // lowest, highest scale
+		"lesson.caveat.time.one":  "Every run of this lesson in this suite plays its scenario at time scale %s (above 1 faster than real time, below 1 slower): a 30 s TTL at time scale %s is a %s key in Redis. Times on these pages are scenario time; each run's report gives how late the harness ran.",                                 // scale
 		"lesson.restore.none":     "(restoring nothing)",
 		"lesson.axis.shared":      "Both timelines below are drawn on one time axis of scenario time: zooming or panning one moves the other.",
 		"lesson.axis.same":        "Both timelines span t=0 to t=%ss of scenario time.",                                                                  // seconds
@@ -301,8 +301,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.when":       "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
 		"lesson.fault.none":       "không có lỗi",
 		"lesson.restore.all":      "(khôi phục mọi lease khi khởi động)",
-		"lesson.caveat.time":      "Mỗi lần chạy diễn ra theo time scale của kịch bản, ở đây từ %s đến %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết time scale và độ trễ của harness.",
-		"lesson.caveat.time.one":  "Mọi lần chạy ở đây diễn ra ở time scale %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết độ trễ của harness.",
+		"lesson.caveat.time":      "Mỗi lần chạy của bài này diễn ra theo time scale của kịch bản, ở đây từ %s đến %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết time scale và độ trễ của harness.",
+		"lesson.caveat.time.one":  "Mọi lần chạy của bài này trong bộ này diễn ra ở time scale %s (lớn hơn 1 là nhanh hơn thời gian thực, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết độ trễ của harness.",
 		"lesson.restore.none":     "(không khôi phục gì)",
 		"lesson.axis.shared":      "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
 		"lesson.axis.same":        "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
