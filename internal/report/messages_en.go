@@ -257,21 +257,22 @@ var messagesEN = map[string]string{
 	"n.release.gone.at":                "%[1]s tried to release %[2]s; at t=%[4]ss %[5]s found its key gone (%[3]s) — nothing of its own to remove.",                                                   // client, key, cause, when the node ran it, node
 	"n.release.gone":                   "%s tried to release %s but its key was gone (%s) — nothing of its own to remove.",                                                                             // client, key, cause
 	"n.release.permit.gone":            "%s tried to release its permit of %s, but it had been purged as timed out at t=%ss — nothing of its own to remove.",                                           // client, key, t
-	"n.gone.expired":                   "it had expired at t=%ss",                                                                                                                                      // t
-	"n.gone.clock":                     "it had expired early at t=%ss, when a node's clock jumped",                                                                                                    // t
-	"n.gone.clock.rate":                "it had expired early at t=%ss, when a node's clock ran fast",                                                                                                  // t
-	"n.gone.restored":                  "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                                                        // t, client
-	"n.gone.removed":                   "%[2]s had deleted it at t=%[1]ss",                                                                                                                             // t, client
-	"n.gone.sharer":                    "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                                                          // t, client
-	"n.gone.deleted":                   "a janitor had deleted it at t=%ss",                                                                                                                            // t
-	"n.gone.taken.released":            "; %s had already taken and released the lock",                                                                                                                 // client
-	"n.gone.taken.holds":               "; %s holds the lock now",                                                                                                                                      // client
-	"n.release.mutex":                  "%s released %s: the in-process mutex is free again (no key in Redis was involved).",                                                                           // client, key
-	"n.release.nolock":                 "%s's release of %s freed nothing: the no-lock control had taken nothing.",                                                                                     // client, key
-	"n.acquire.mutex":                  "%s acquired the in-process mutex on %s (%s). It has no TTL and no key in Redis: it stays held until its holder releases it.",                                  // client, key, token text
-	"n.acquire.nolock":                 "%s was let in to %s by the no-lock control, which grants every acquire and takes nothing (%s).",                                                               // client, key, token text
-	"n.tries.mutex.one":                "%s tried to acquire %s and was refused: another client held the in-process mutex.",                                                                            // client, key
-	"n.tries.mutex":                    "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time: another client held the in-process mutex.",                                // client, key, n, t0, t1
+	"n.gone.thawed":                    "its TTL had run out at t=%[1]ss, while %[2]s was frozen; %[2]s dropped it when it woke at t=%[3]ss",
+	"n.gone.expired":                   "it had expired at t=%ss",                                                                                                       // t
+	"n.gone.clock":                     "it had expired early at t=%ss, when a node's clock jumped",                                                                     // t
+	"n.gone.clock.rate":                "it had expired early at t=%ss, when a node's clock ran fast",                                                                   // t
+	"n.gone.restored":                  "%[2]s, restarted, had deleted it on start at t=%[1]ss",                                                                         // t, client
+	"n.gone.removed":                   "%[2]s had deleted it at t=%[1]ss",                                                                                              // t, client
+	"n.gone.sharer":                    "%[2]s, presenting the same owner token, had released it at t=%[1]ss",                                                           // t, client
+	"n.gone.deleted":                   "a janitor had deleted it at t=%ss",                                                                                             // t
+	"n.gone.taken.released":            "; %s had already taken and released the lock",                                                                                  // client
+	"n.gone.taken.holds":               "; %s holds the lock now",                                                                                                       // client
+	"n.release.mutex":                  "%s released %s: the in-process mutex is free again (no key in Redis was involved).",                                            // client, key
+	"n.release.nolock":                 "%s's release of %s freed nothing: the no-lock control had taken nothing.",                                                      // client, key
+	"n.acquire.mutex":                  "%s acquired the in-process mutex on %s (%s). It has no TTL and no key in Redis: it stays held until its holder releases it.",   // client, key, token text
+	"n.acquire.nolock":                 "%s was let in to %s by the no-lock control, which grants every acquire and takes nothing (%s).",                                // client, key, token text
+	"n.tries.mutex.one":                "%s tried to acquire %s and was refused: another client held the in-process mutex.",                                             // client, key
+	"n.tries.mutex":                    "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time: another client held the in-process mutex.", // client, key, n, t0, t1
 	"n.release.none.other":             "%s tried to release %s, but the key now belonged to %s: nothing of its own to delete.",
 	"n.release.none":                   "%s tried to release %s: nothing of its own to delete.",
 	"n.release.info.refused":           "%s's release of %s could not connect (connection refused): recorded as unknown.",

@@ -258,6 +258,7 @@ var messagesVI = map[string]string{
 	"n.release.gone":                   "%s thử nhả lock %s nhưng key của nó đã không còn (%s) — không còn gì của mình để xoá.",
 	"n.with.word":                      "với",
 	"n.release.permit.gone":            "%s thử trả permit của nó trên %s, nhưng permit đã bị dọn vì quá hạn lúc t=%ss — không còn gì của mình để xoá.",
+	"n.gone.thawed":                    "TTL của nó đã hết từ t=%[1]ss, trong lúc %[2]s bị đóng băng; %[2]s bỏ key khi tỉnh lại lúc t=%[3]ss",
 	"n.gone.expired":                   "key đã expire lúc t=%ss",
 	"n.gone.clock":                     "key đã expire sớm lúc t=%ss, khi đồng hồ của một node nhảy",
 	"n.gone.clock.rate":                "key đã expire sớm lúc t=%ss, khi đồng hồ của một node chạy nhanh",

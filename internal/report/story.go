@@ -381,6 +381,12 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 		cause = tr(lang, "n.gone.sharer", t, own.Cause.By)
 	default:
 		cause = tr(lang, "n.gone.expired", t)
+		if k, ok := own.life(own.CauseNode); ok && k.End == own.KeyEnd && k.Deadline >= 0 && k.Deadline < k.End && k.Observed {
+			// Its deadline passed while its node was stopped: the TTL ran
+			// out then, the node dropped the key when it woke (reader 8,
+			// F3: "expired at t=27.0s" after "had run out at t=17.5s").
+			cause = tr(lang, "n.gone.thawed", instant(m.sec(k.Deadline)), own.CauseNode, t)
+		}
 	}
 	// Who took the lock after ours ended, and how did theirs end? "Now" is
 	// when the release finished: its check of the key may have run after
