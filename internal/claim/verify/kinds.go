@@ -257,12 +257,12 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 	case "clock":
 		ok = (l.how == "removed" && l.by == history.AdminClient && v.inStep(history.EffectNodeClock, l.node, l.end)) ||
 			((l.how == "expired" || atDeadline) && l.lastMoveBy == history.AdminClient)
-	case "released":
-		ok = removed(c.By) && (l.by == l.owner || v.scripted(l.rec))
-	case "deleted":
-		ok = removed(c.By) && c.By != l.owner
+	case "released": // never by the harness: its scripts shift clocks
+		ok = removed(c.By) && (l.by == l.owner || v.scripted(l.rec)) && c.By != history.AdminClient
+	case "deleted": // the harness's DEL inside a clock step is that step's
+		ok = removed(c.By) && c.By != l.owner && !(c.By == history.AdminClient && v.inStep(history.EffectNodeClock, l.node, l.end))
 	case "restored": // the owner may be the restarted client's old incarnation
-		ok = removed(c.By)
+		ok = removed(c.By) && v.restartedBefore(c.By, l.end)
 	case "janitor":
 		ok = l.how == "removed" && (l.by == history.AdminClient || l.by == "") && v.inStep(history.EffectDeleteKey, l.node, l.end)
 	case "overwritten":
@@ -272,6 +272,9 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 	case "crashed":
 		return v.crashed(c, l, recs)
 	case "failover":
+		if !v.failoverBefore(c.End) {
+			return refuse(recs, "no failover step began before the key left at %d", c.End)
+		}
 		return skip("key lost in a failover")
 	default:
 		return refuse(recs, "a key cannot end %q", c.How)
@@ -283,6 +286,24 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 		return refuse(recs, "it left the node at %d, not %d", l.end, c.End)
 	}
 	return held
+}
+
+// restartedBefore reports whether a restart-client step of client began
+// by t (within slack): only a restarted client restores on start.
+func (v *verifier) restartedBefore(client string, t int64) bool {
+	return slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+		st := op.Value.Fault
+		return op.F == history.Fault && st != nil && st.Effect == history.EffectRestartClient && slices.Contains(st.Clients, client) && op.Invoke <= t+slack
+	})
+}
+
+// failoverBefore reports whether a failover step began by t (within
+// slack): only a failover loses a key to a replica that lacked it.
+func (v *verifier) failoverBefore(t int64) bool {
+	return slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+		st := op.Value.Fault
+		return op.F == history.Fault && st != nil && st.Effect == history.EffectFailover && op.Invoke <= t+slack
+	})
 }
 
 // scripted reports whether node command rec ran inside a script (a

@@ -1,0 +1,27 @@
+package verify_test
+
+import (
+	"testing"
+
+	"github.com/locksim/locksim/internal/claim"
+)
+
+// TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast holds the
+// mutations of a real report's claims (redlock-clock-jump, seed 8) that a
+// one-field fuzz found the verifier accepting, each rebuilt on a history
+// of the tests: a careless reader would believe every one of them.
+func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
+	cases := []mutation{
+		{"a key a node's clock jump removed is not told as released by the harness's shift script", hand,
+			ended("clock"), func(c *claim.Claim) { c.How = "released" }},
+		{"a key a node's clock jump removed is not told as deleted by the harness", hand,
+			ended("clock"), func(c *claim.Claim) { c.How = "deleted" }},
+		{"a key its owner released is not told as lost in a failover in a run that had none", corpus("c01-naive-del-foreign-unlock"),
+			ended("released"), func(c *claim.Claim) { c.How = "failover" }},
+		{"a key its owner released is not told as removed by a restart's restore in a run that restarted no client", corpus("c01-naive-del-foreign-unlock"),
+			ended("released"), func(c *claim.Claim) { c.How = "restored" }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
+	}
+}
