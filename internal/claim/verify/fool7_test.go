@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast holds the
@@ -20,6 +21,11 @@ func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
 			ended("released"), func(c *claim.Claim) { c.How = "failover" }},
 		{"a key its owner released is not told as removed by a restart's restore in a run that restarted no client", corpus("c01-naive-del-foreign-unlock"),
 			ended("released"), func(c *claim.Claim) { c.How = "restored" }},
+		{"a hold its client's ok acquire began is not told as one its client never learnt it had", corpus("c01-naive-del-foreign-unlock"),
+			kind(claim.Hold, func(c claim.Claim) bool { return c.Believed }), func(c *claim.Claim) { c.Believed = false }},
+		{"an overlap does not begin before the newer holder's grant returned", adviceRun("redlock-clock-jump"),
+			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == history.AnomalyMutexOverlap && len(c.Accepted) > 0 }),
+			func(c *claim.Claim) { c.Start -= 300 * ms }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })

@@ -27,6 +27,9 @@ func (v *verifier) hold(c claim.Claim) outcome {
 	if c.Believed && (a.Type != history.OK || a.Complete != c.Start) {
 		return refuse(c.Records[:1], "the acquire's outcome is %s at %d, not ok at %d", a.Type, a.Complete, c.Start)
 	}
+	if !c.Believed && a.Type == history.OK {
+		return refuse(c.Records[:1], "the acquire returned ok at %d: its client knew it held", a.Complete)
+	}
 	if c.Start < a.Invoke {
 		return refuse(c.Records[:1], "the hold starts (%d) before its acquire was invoked (%d)", c.Start, a.Invoke)
 	}

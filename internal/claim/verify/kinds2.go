@@ -708,8 +708,9 @@ func (v *verifier) believed(key string, t int64) bool {
 // holder (Client) on Key that the resource accepted (ok writes) with
 // [invoke, completion] meeting the overlap's window, in invoke order, and
 // the newer holder (By) is another client that held the lock then: an ok
-// acquire of By's completed before the window ended, with no release of
-// By's between that acquire and the window's start.
+// acquire of By's completed by the window's start (the overlap begins at
+// the later of the two holds' starts), with no release of By's between
+// that acquire and the window's start.
 func (v *verifier) accepted(c claim.Claim) outcome {
 	if len(c.Accepted) == 0 {
 		return held
@@ -744,7 +745,7 @@ func (v *verifier) accepted(c claim.Claim) outcome {
 		return refuse(missed, "the resource also accepted %s's writes %v in the overlap, which the claim leaves out", c.Client, missed)
 	}
 	for _, op := range v.h.Ops {
-		if op.F == history.Acquire && op.Type == history.OK && op.Client == c.By && op.Key == c.Key && op.Complete <= c.End+slack &&
+		if op.F == history.Acquire && op.Type == history.OK && op.Client == c.By && op.Key == c.Key && op.Complete <= c.Start+slack &&
 			!slices.ContainsFunc(v.h.Ops, func(r history.Op) bool {
 				return r.F == history.Release && r.Client == c.By && r.Key == c.Key && r.Invoke > op.Complete && v.end(r) < c.Start
 			}) {
