@@ -26,6 +26,10 @@ func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
 		{"an overlap does not begin before the newer holder's grant returned", adviceRun("redlock-clock-jump"),
 			kind(claim.Anomaly, func(c claim.Claim) bool { return c.What == history.AnomalyMutexOverlap && len(c.Accepted) > 0 }),
 			func(c *claim.Claim) { c.Start -= 300 * ms }},
+		{"a clock jump on one node is not told as one on another", adviceRun("redlock-clock-jump"),
+			fault(history.EffectNodeClock), func(c *claim.Claim) { c.Node = "n1" }},
+		{"a node's clock offset is not told as another kind of step's", adviceRun("redlock-clock-jump"),
+			kind(claim.ClockOffset, func(c claim.Claim) bool { return c.Node != "" }), func(c *claim.Claim) { c.What = "pause" }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })

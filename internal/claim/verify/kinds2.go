@@ -309,6 +309,8 @@ func (v *verifier) fault(c claim.Claim) outcome {
 		return refuse(c.Records, "record %d is step %d (%s), not step %d (%s)", c.Records[0], st.ID, st.Kind, c.Step, c.What)
 	case from != c.Start || to != c.End:
 		return refuse(c.Records, "step %d was active over [%d, %d], not [%d, %d]", st.ID, from, to, c.Start, c.End)
+	case c.Node != "" && !slices.Contains(st.Nodes, c.Node):
+		return refuse(c.Records, "step %d acted on %v, not on %s", st.ID, st.Nodes, c.Node)
 	case c.Persistence != "" && v.h.Header.Persistence[c.Node] != c.Persistence:
 		return refuse(c.Records, "%s's persistence is %q, not %q", c.Node, v.h.Header.Persistence[c.Node], c.Persistence)
 	}
