@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -33,5 +34,53 @@ func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
+	}
+}
+
+// unattributed: w1's acquire lost its reply, and the node ran its SET NX
+// on a connection that was gone before the observer could name it (sender
+// ""): the key holds w1's token, so it is w1's orphan, and it refused w2.
+func unattributed() history.History {
+	cmd := func(client string, at int64, lua bool, args ...string) history.Op {
+		return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
+			Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
+	}
+	op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
+		return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
+	}
+	ops := []history.Op{
+		op(0, "w1", history.Acquire, history.Info, 10, 300, history.Value{Token: "tokA", TTL: 1000 * ms, Nodes: []string{"n1"}}),
+		cmd("", 20, false, "set", "k", "tokA", "px", "1000", "nx"),
+		op(1, "w2", history.Acquire, history.Fail, 400, 410, history.Value{Token: "tokB", TTL: 1000 * ms}),
+		cmd("w2", 405, false, "set", "k", "tokB", "px", "1000", "nx"),
+		op(1, "w2", history.Acquire, history.OK, 1100, 1110, history.Value{Token: "tokC", TTL: 1000 * ms, Nodes: []string{"n1"}}),
+		cmd("w2", 1105, false, "set", "k", "tokC", "px", "1000", "nx"),
+		op(1, "w2", history.Release, history.OK, 1200, 1210, history.Value{Token: "tokC", Removed: true, Nodes: []string{"n1"}}),
+		cmd("w2", 1205, false, "del", "k"),
+	}
+	for i := range ops {
+		ops[i].Index = i
+	}
+	return history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
+		Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
+		Observed: []string{"n1"}}, Ops: ops}
+}
+
+// TestTrueClaimsOfAnUnattributedSetHold: a SET whose sender the observer
+// could not name is told by the token it set (the one client whose
+// acquire carried it), as the account tells it.
+func TestTrueClaimsOfAnUnattributedSetHold(t *testing.T) {
+	h := unattributed()
+	cs := claimsOf(h)
+	for _, want := range []func(claim.Claim) bool{
+		kind(claim.Orphan, func(c claim.Claim) bool { return c.Client == "w1" }),
+		kind(claim.Refusal, func(c claim.Claim) bool { return c.By == "w1" }),
+	} {
+		if _, ok := claim.Find(cs, want); !ok {
+			t.Fatalf("the run makes no such claim; its claims: %+v", cs)
+		}
+	}
+	if r := verify.Verify(h, cs); len(r.Failures) > 0 {
+		t.Errorf("%d of %d claims are refused:%s", len(r.Failures), len(cs), describe(r))
 	}
 }

@@ -165,8 +165,9 @@ func replay(h history.History) *model {
 
 // ownerOf is the client whose lock operation on key carried value as its
 // token, when exactly one client's did: who set a key the node's dump shows
-// though its SET was not recorded (sent while the node was unobserved).
-// "" otherwise.
+// though its SET was not recorded (sent while the node was unobserved), or
+// whose SET the observer could not name the sender of (its connection was
+// gone before the observer asked). "" otherwise.
 func (m *model) ownerOf(key, value string) string {
 	owner := ""
 	for _, o := range m.h.Ops {
@@ -227,6 +228,9 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			return
 		}
 		key, val := args[0], args[1]
+		if by == "" {
+			by = m.ownerOf(key, val) // a sender gone before the observer named it: the token's client
+		}
 		old := live[key]
 		nx, xx, keep := hasWord(args[2:], "nx"), hasWord(args[2:], "xx"), hasWord(args[2:], "keepttl")
 		crashedAt, pending := m.crashed[node]
