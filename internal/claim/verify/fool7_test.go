@@ -84,3 +84,55 @@ func TestTrueClaimsOfAnUnattributedSetHold(t *testing.T) {
 		t.Errorf("%d of %d claims are refused:%s", len(r.Failures), len(cs), describe(r))
 	}
 }
+
+// unattributedRelease: w1's release lost its reply, and n1 ran its
+// compare-and-delete script on a connection gone before the observer
+// could name it: the script's token says it was w1's release of its own
+// key.
+func unattributedRelease() history.History {
+	cmd := func(client string, at int64, lua bool, args ...string) history.Op {
+		return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
+			Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
+	}
+	op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
+		return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
+	}
+	ops := []history.Op{
+		op(0, "w1", history.Acquire, history.OK, 10, 30, history.Value{Token: "tokA", TTL: 1000 * ms, Nodes: []string{"n1"}}),
+		cmd("w1", 20, false, "set", "k", "tokA", "px", "1000", "nx"),
+		op(0, "w1", history.Release, history.Info, 100, 300, history.Value{Token: "tokA", Nodes: []string{"n1"}}),
+		cmd("", 120, false, "evalsha", "cad", "1", "k", "tokA"),
+		cmd("", 120, true, "GET", "k"),
+		cmd("", 120, true, "DEL", "k"),
+		op(1, "w2", history.Acquire, history.OK, 400, 410, history.Value{Token: "tokB", TTL: 1000 * ms, Nodes: []string{"n1"}}),
+		cmd("w2", 405, false, "set", "k", "tokB", "px", "1000", "nx"),
+		op(1, "w2", history.Release, history.OK, 500, 510, history.Value{Token: "tokB", Removed: true, Nodes: []string{"n1"}}),
+		cmd("w2", 505, false, "evalsha", "cad", "1", "k", "tokB"),
+		cmd("w2", 505, true, "GET", "k"),
+		cmd("w2", 505, true, "DEL", "k"),
+	}
+	for i := range ops {
+		ops[i].Index = i
+	}
+	return history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
+		Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
+		Observed: []string{"n1"}}, Ops: ops}
+}
+
+// TestTrueClaimsOfAnUnattributedScriptHold: the key's release by its
+// owner and the release's command, told by the token the script compared.
+func TestTrueClaimsOfAnUnattributedScriptHold(t *testing.T) {
+	h := unattributedRelease()
+	cs := claimsOf(h)
+	for _, want := range []func(claim.Claim) bool{
+		kind(claim.Release, func(c claim.Claim) bool { return c.Client == "w1" && c.What != claim.Inferred }),
+		ended("released"),
+	} {
+		if _, ok := claim.Find(cs, want); !ok {
+			t.Fatalf("the run makes no such claim; its claims: %+v", cs)
+		}
+	}
+	if r := verify.Verify(h, cs); len(r.Failures) > 0 {
+		t.Errorf("%d of %d claims are refused:%s", len(r.Failures), len(cs), describe(r))
+	}
+}

@@ -394,21 +394,11 @@ func promotionEq(a, b history.Promotion) bool {
 		a.PromotedOffset == b.PromotedOffset && a.TookNS == b.TookNS && maps.Equal(a.ReplicaOffsets, b.ReplicaOffsets)
 }
 
-// senderOf is the client that sent node command op: its recorded sender,
-// or for a SET whose sender the observer could not name, the one client
-// whose lock operation carried the value it set (model.ownerOf).
-func (v *verifier) senderOf(op history.Op) string {
-	if cmd := op.Value.Cmd; op.Client == "" && len(cmd) >= 3 && (strings.EqualFold(cmd[0], "set") || strings.EqualFold(cmd[0], "setnx")) {
-		return v.m.ownerOf(cmd[1], cmd[2])
-	}
-	return op.Client
-}
-
 // orphan: the client's command set the key at Start, and the acquire
 // around it was not ok: the client never believed it held it.
 func (v *verifier) orphan(c claim.Claim) outcome {
 	s, ok := v.rec(c, 0)
-	if !ok || s.F != history.NodeCmd || v.senderOf(s) != c.Client || s.Value.Node != c.Node || !near(s.Invoke, c.Start) {
+	if !ok || s.F != history.NodeCmd || v.m.sender(c.Records[0]) != c.Client || s.Value.Node != c.Node || !near(s.Invoke, c.Start) {
 		return refuse(c.Records, "no command of %s on %s at %d set the key (the orphan's life starts at its SET)", c.Client, c.Node, c.Start)
 	}
 	if !v.watched(c.Node, c.Start, c.End) {
@@ -451,7 +441,7 @@ func (v *verifier) release(c claim.Claim) outcome {
 		return skip("release on a node not recorded")
 	}
 	d, ok := v.rec(c, 1)
-	if !ok || d.F != history.NodeCmd || d.Client != c.Client || d.Value.Node != c.Node {
+	if !ok || d.F != history.NodeCmd || v.m.sender(c.Records[1]) != c.Client || d.Value.Node != c.Node {
 		return refuse(c.Records, "record %v is not a command of %s on %s", c.Records[1:], c.Client, c.Node)
 	}
 	if !near(d.Invoke, c.At) {
