@@ -1,6 +1,7 @@
 package verify_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/locksim/locksim/internal/claim"
@@ -134,5 +135,46 @@ func TestTrueClaimsOfAnUnattributedScriptHold(t *testing.T) {
 	}
 	if r := verify.Verify(h, cs); len(r.Failures) > 0 {
 		t.Errorf("%d of %d claims are refused:%s", len(r.Failures), len(cs), describe(r))
+	}
+}
+
+// TestTrueClaimsAtTheEdgeOfTheStampsSlackHold: w2's SET NX ran exactly
+// 5 ms before w1's key's deadline and took (w2 was granted). The account
+// lets the node's answer decide a deadline up to 5 ms ahead of a command,
+// that bound included; the verifier must read the same command the same
+// way, not keep w1's key and find w2's SET created none.
+func TestTrueClaimsAtTheEdgeOfTheStampsSlackHold(t *testing.T) {
+	for _, at := range []int64{1015, 1016} {
+		cmd := func(client string, at int64, args ...string) history.Op {
+			return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
+				Value: history.Value{Node: "n1", Cmd: args}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
+		}
+		op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
+			return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
+		}
+		ops := []history.Op{
+			op(0, "w1", history.Acquire, history.OK, 10, 30, history.Value{Token: "tokA", TTL: 1000 * ms, Nodes: []string{"n1"}}),
+			cmd("w1", 20, "set", "k", "tokA", "px", "1000", "nx"),
+			{Process: 0, Client: "w1", F: history.Lost, Key: "k", Invoke: 900 * ms, Complete: 900 * ms, Type: history.OK},
+			op(1, "w2", history.Acquire, history.OK, at-2, at+2, history.Value{Token: "tokB", TTL: 1000 * ms, Nodes: []string{"n1"}}),
+			cmd("w2", at, "set", "k", "tokB", "px", "1000", "nx"),
+			op(1, "w2", history.Release, history.OK, 1500, 1510, history.Value{Token: "tokB", Removed: true, Nodes: []string{"n1"}}),
+			cmd("w2", 1505, "del", "k"),
+		}
+		for i := range ops {
+			ops[i].Index = i
+		}
+		h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
+			Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
+			Observed: []string{"n1"}}, Ops: ops}
+		t.Run(fmt.Sprintf("a SET NX that took %d ms before the other key's deadline", 1020-at), func(t *testing.T) {
+			cs := claimsOf(h)
+			if _, ok := claim.Find(cs, kind(claim.KeyLife, func(c claim.Claim) bool { return c.Client == "w2" })); !ok {
+				t.Fatalf("no key life of w2's; claims: %+v", cs)
+			}
+			if r := verify.Verify(h, cs); len(r.Failures) > 0 {
+				t.Errorf("%d of %d claims are refused:%s", len(r.Failures), len(cs), describe(r))
+			}
+		})
 	}
 }

@@ -257,9 +257,10 @@ func (m *model) expire(live map[string]*life, t int64) {
 }
 
 // vague reports whether l's deadline is too close to t to tell whether it
-// was still there.
+// was still there: after t-slack and up to t+slack, that bound included,
+// as the account reads the node's stamps (its expirySlack).
 func vague(l *life, t int64) bool {
-	return l.deadline >= 0 && l.deadline-t < slack && t-l.deadline < slack
+	return l.deadline >= 0 && l.deadline-t <= slack && t-l.deadline < slack
 }
 
 // exec applies one node command.
