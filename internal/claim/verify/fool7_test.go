@@ -32,11 +32,27 @@ func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
 			fault(history.EffectNodeClock), func(c *claim.Claim) { c.Node = "n1" }},
 		{"a node's clock offset is not told as another kind of step's", adviceRun("redlock-clock-jump"),
 			kind(claim.ClockOffset, func(c claim.Claim) bool { return c.Node != "" }), func(c *claim.Claim) { c.What = "pause" }},
+		{"a permit its owner released is not told as another client's", corpus("c05-semaphore-over-admission"),
+			released, func(c *claim.Claim) { c.Client = other(c.Client) }},
+		{"a permit its owner released is not told as deleted by another client", corpus("c05-semaphore-over-admission"),
+			released, func(c *claim.Claim) { c.How, c.By = "deleted", other(c.Client) }},
+		{"a permit its owner released is not told as released by another client", corpus("c05-semaphore-over-admission"),
+			released, func(c *claim.Claim) { c.By = other(c.Client) }},
+		{"a permit is not told as released 300 ms after its ZREM ran", corpus("c05-semaphore-over-admission"),
+			released, func(c *claim.Claim) { c.End += 300 * ms }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
 	}
 }
+
+// released picks a permit its owner's own command removed, told so.
+var released = kind(claim.Permit, func(c claim.Claim) bool {
+	return c.How == "released" && c.By == c.Client && c.What != claim.Inferred && len(c.Records) > 1
+})
+
+// other is a client of the corpus runs other than c.
+func other(c string) string { return map[bool]string{true: "w2", false: "w1"}[c == "w1"] }
 
 // unattributed: w1's acquire lost its reply, and the node ran its SET NX
 // on a connection that was gone before the observer could name it (sender

@@ -363,11 +363,17 @@ func (v *verifier) permit(c claim.Claim) outcome {
 	if !ok || !cmdIs(z, "zadd", c.Key) || z.Value.Node != c.Node || !slices.Contains(z.Value.Cmd[2:], c.Token) || !near(z.Invoke, c.Start) {
 		return refuse(c.Records[:min(1, len(c.Records))], "no ZADD of %s to %s on %s at %d", c.Token, c.Key, c.Node, c.Start)
 	}
+	if o := v.tokenOwner(c.Token); o != "" && c.Client != "" && o != c.Client {
+		return refuse(c.Records[:1], "%s's acquire drew the permit %s, not %s's", o, c.Token, c.Client)
+	}
+	if c.How == "released" || c.How == "deleted" {
+		return v.permitRemoved(c)
+	}
 	if c.How != "purged" {
 		return held
 	}
 	r, ok := v.rec(c, 1)
-	if !ok || r.Value.Node != c.Node || r.Client != c.By || !near(r.Invoke, c.End) {
+	if !ok || r.Value.Node != c.Node || v.m.sender(c.Records[1]) != c.By || !near(r.Invoke, c.End) {
 		return refuse(c.Records, "no command of %s on %s at %d removed it", c.By, c.Node, c.End)
 	}
 	switch {
@@ -383,6 +389,23 @@ func (v *verifier) permit(c claim.Claim) outcome {
 	case cmdIs(r, "zinterstore", c.Key), cmdIs(r, "zrem", c.Key):
 	default:
 		return refuse(c.Records, "record %d does not remove members of %s", c.Records[1], c.Key)
+	}
+	return held
+}
+
+// permitRemoved: a permit released (by its owner) or deleted (by
+// another) left when By's command (the claim's second record) on its
+// node, naming its key, ran at End.
+func (v *verifier) permitRemoved(c claim.Claim) outcome {
+	r, ok := v.rec(c, 1)
+	if !ok || r.F != history.NodeCmd || r.Value.Node != c.Node || len(r.Value.Cmd) < 2 || v.m.sender(c.Records[1]) != c.By || !near(r.Invoke, c.End) {
+		return refuse(c.Records, "no command of %s on %s at %d removed it", c.By, c.Node, c.End)
+	}
+	if !slices.Contains(r.Value.Cmd[1:], c.Key) {
+		return refuse(c.Records[1:], "record %d names no key %s", c.Records[1], c.Key)
+	}
+	if own := c.By == c.Client; own != (c.How == "released") {
+		return refuse(c.Records[1:], "%s's command removed %s's permit: it was %s, not %s", c.By, c.Client, map[bool]string{true: "released", false: "deleted"}[own], c.How)
 	}
 	return held
 }
