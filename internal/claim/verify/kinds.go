@@ -170,6 +170,9 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 		return skip("key life inferred from the clients")
 	}
 	if !v.watched(c.Node, c.Start, c.End) {
+		if o := v.setRecorded(c); o.reason != "" {
+			return o
+		}
 		return skip("key life on a node not recorded throughout")
 	}
 	if len(c.Records) == 0 {
@@ -202,6 +205,31 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 		return out
 	}
 	return v.keptLife(c, l)
+}
+
+// setRecorded checks, of a key life whose node was not recorded
+// throughout it, what its node recorded when it began: the SET its first
+// record is (a dump's key has none) set Key on Node to Token, sent by
+// Client, at Start.
+func (v *verifier) setRecorded(c claim.Claim) outcome {
+	if len(c.Records) == 0 || c.Records[0] < 0 || c.Records[0] >= len(v.h.Ops) || !v.watched(c.Node, c.Start, c.Start) {
+		return held
+	}
+	s := v.h.Ops[c.Records[0]]
+	if s.F != history.NodeCmd || len(s.Value.Cmd) < 3 || !strings.EqualFold(s.Value.Cmd[0], "set") && !strings.EqualFold(s.Value.Cmd[0], "setnx") {
+		return held
+	}
+	switch by := v.m.sender(c.Records[0]); {
+	case s.Value.Node != c.Node || s.Value.Cmd[1] != c.Key:
+		return refuse(c.Records[:1], "that command set %s on %s, not %s on %s", s.Value.Cmd[1], s.Value.Node, c.Key, c.Node)
+	case c.Token != "" && s.Value.Cmd[2] != c.Token:
+		return refuse(c.Records[:1], "that command set the value %s, not %s", s.Value.Cmd[2], c.Token)
+	case c.Client != "" && by != "" && by != c.Client:
+		return refuse(c.Records[:1], "%s sent that command, not %s", by, c.Client)
+	case !near(s.Invoke, c.Start):
+		return refuse(c.Records[:1], "the key was set at %d, not %d", s.Invoke, c.Start)
+	}
+	return held
 }
 
 // thawed: a key whose deadline At passed while its node was stopped: the
