@@ -40,6 +40,12 @@ func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
 			released, func(c *claim.Claim) { c.By = other(c.Client) }},
 		{"a permit is not told as released 300 ms after its ZREM ran", corpus("c05-semaphore-over-admission"),
 			released, func(c *claim.Claim) { c.End += 300 * ms }},
+		{"a restarted client's restore on start is not told as a plain foreign delete", corpus("c19i-restore-on-start-deletes"),
+			kind(claim.ForeignDelete, func(c claim.Claim) bool { return c.How == "restored" }), func(c *claim.Claim) { c.How = "deleted" }},
+		{"a release's foreign delete is not told as a restart's restore in a run that restarted no client", corpus("c01-naive-del-foreign-unlock"),
+			kind(claim.ForeignDelete, func(c claim.Claim) bool { return c.How == "deleted" }), func(c *claim.Claim) { c.How = "restored" }},
+		{"a foreign delete is not told as begun 300 ms before the node ran it", corpus("c01-naive-del-foreign-unlock"),
+			kind(claim.ForeignDelete, nil), func(c *claim.Claim) { c.Start -= 300 * ms }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })

@@ -293,7 +293,7 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 	case "deleted": // the harness's DEL inside a clock step is that step's
 		ok = removed(c.By) && c.By != l.owner && !(c.By == history.AdminClient && v.inStep(history.EffectNodeClock, l.node, l.end))
 	case "restored": // the owner may be the restarted client's old incarnation
-		ok = removed(c.By) && v.restartedBefore(c.By, l.end)
+		ok = removed(c.By) && v.restoring(c.By, l.end)
 	case "janitor":
 		ok = l.how == "removed" && (l.by == history.AdminClient || l.by == "") && v.inStep(history.EffectDeleteKey, l.node, l.end)
 	case "overwritten":
@@ -317,15 +317,6 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 		return refuse(recs, "it left the node at %d, not %d", l.end, c.End)
 	}
 	return held
-}
-
-// restartedBefore reports whether a restart-client step of client began
-// by t (within slack): only a restarted client restores on start.
-func (v *verifier) restartedBefore(client string, t int64) bool {
-	return slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
-		st := op.Value.Fault
-		return op.F == history.Fault && st != nil && st.Effect == history.EffectRestartClient && slices.Contains(st.Clients, client) && op.Invoke <= t+slack
-	})
 }
 
 // failoverBefore reports whether a failover step began by t (within

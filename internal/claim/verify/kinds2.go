@@ -509,6 +509,16 @@ func (v *verifier) recorded(c claim.Claim) outcome {
 // foreignDelete: a command of By removed, at At, a key on Node that
 // another client, Client, had set.
 func (v *verifier) foreignDelete(c claim.Claim) outcome {
+	switch restoring := v.restoring(c.By, c.At); {
+	case !near(c.Start, c.At) || !near(c.End, c.At):
+		return refuse(c.Records, "a removal is an instant, %d, not [%d, %d]", c.At, c.Start, c.End)
+	case c.How == "restored" && !restoring:
+		return refuse(c.Records, "%s was not restoring on start at %d: no restart of it had just ended", c.By, c.At)
+	case c.How == "deleted" && restoring:
+		return refuse(c.Records, "%s removed it in its restore on start, after its restart, not in a release", c.By)
+	case c.How != "restored" && c.How != "deleted":
+		return refuse(c.Records, "a foreign delete is deleted or restored, not %q", c.How)
+	}
 	if !v.watched(c.Node, c.At, c.At) {
 		return skip("foreign delete on a node not recorded")
 	}
@@ -527,6 +537,25 @@ func (v *verifier) foreignDelete(c claim.Claim) outcome {
 		return held
 	}
 	return refuse(near_, "no command of %s removed %s on %s at %d", c.By, c.Key, c.Node, c.At)
+}
+
+// restoring reports whether client's restore on start was under way at
+// t: a restart-client step of it (restore: all) had ended by t (within
+// slack), and the client began no operation between that end and t.
+func (v *verifier) restoring(client string, t int64) bool {
+	for _, f := range v.h.Ops {
+		st := f.Value.Fault
+		if f.F != history.Fault || st == nil || st.Effect != history.EffectRestartClient || st.Mode != history.RestoreAll ||
+			!slices.Contains(st.Clients, client) || v.end(f) > t+slack {
+			continue
+		}
+		if !slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+			return op.Process >= 0 && op.Client == client && op.Invoke >= v.end(f) && op.Invoke < t-slack
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // anomaly: with violating writes, it became true at a recorded event on
