@@ -46,6 +46,9 @@ func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
 			kind(claim.ForeignDelete, func(c claim.Claim) bool { return c.How == "deleted" }), func(c *claim.Claim) { c.How = "restored" }},
 		{"a foreign delete is not told as begun 300 ms before the node ran it", corpus("c01-naive-del-foreign-unlock"),
 			kind(claim.ForeignDelete, nil), func(c *claim.Claim) { c.Start -= 300 * ms }},
+		{"a refusal is not told as met by a key holding another token", hand,
+			kind(claim.Refusal, func(c claim.Claim) bool { return c.Token != "" && len(c.Holders) == 0 && c.What == "" }),
+			func(c *claim.Claim) { c.Token = "tokZ" }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })

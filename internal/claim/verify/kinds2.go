@@ -144,6 +144,9 @@ func (v *verifier) stoodThrough(c claim.Claim, h claim.Holder) outcome {
 	if l.owner != h.By {
 		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, h.By)
 	}
+	if h.Token != "" && l.value != "" && l.value != h.Token {
+		return refuse([]int{l.set}, "the key it met held %s, not %s", l.value, h.Token)
+	}
 	return held
 }
 
