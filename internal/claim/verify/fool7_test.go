@@ -49,6 +49,10 @@ func TestVerifierRefusesWhatAFuzzOfAStoredReportSlippedPast(t *testing.T) {
 		{"a refusal is not told as met by a key holding another token", hand,
 			kind(claim.Refusal, func(c claim.Claim) bool { return c.Token != "" && len(c.Holders) == 0 && c.What == "" }),
 			func(c *claim.Claim) { c.Token = "tokZ" }},
+		{"a permit is not told with another score than its ZADD gave it", corpus("c05-semaphore-over-admission"),
+			released, func(c *claim.Claim) { c.Score++ }},
+		{"a permit its owner released is not told as held to the end", corpus("c05-semaphore-over-admission"),
+			released, func(c *claim.Claim) { c.How = "held" }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })

@@ -385,8 +385,16 @@ func (v *verifier) permit(c claim.Claim) outcome {
 	if o := v.tokenOwner(c.Token); o != "" && c.Client != "" && o != c.Client {
 		return refuse(c.Records[:1], "%s's acquire drew the permit %s, not %s's", o, c.Token, c.Client)
 	}
-	if c.How == "released" || c.How == "deleted" {
+	if score, err := strconv.ParseFloat(argAfter(z.Value.Cmd, c.Token), 64); err == nil && c.Score != 0 && score != c.Score {
+		return refuse(c.Records[:1], "the ZADD gave %s the score %v, not %v", c.Token, score, c.Score)
+	}
+	switch c.How {
+	case "released", "deleted":
 		return v.permitRemoved(c)
+	case "held":
+		if len(c.Records) > 1 || c.End != v.m.end {
+			return refuse(c.Records, "a permit held to the end has no removal and lasts to the history's end (%d), not %d", v.m.end, c.End)
+		}
 	}
 	if c.How != "purged" {
 		return held
