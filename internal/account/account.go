@@ -677,7 +677,9 @@ func (a *Account) endOf(o history.Op) int64 {
 // Reached says whether client operation op reached the nodes, per their
 // own record: ran is true when some node ran a command of op's client
 // within op's window (its invoke to its completion, or the history's end),
-// or one carrying op's owner token after it (ranLate);
+// or one carrying op's owner token after it (ranLate), a command whose
+// sender the observer could not name counting as op's client's when it
+// carries op's owner token;
 // known is true only when every node op names (every node, when it names
 // none) was observed throughout that window, or crashed and down
 // throughout it (DeadThroughout). A release of unknown outcome
@@ -713,6 +715,16 @@ func (a *Account) Reached(op int) (ran, known bool) {
 			return true, known
 		}
 	}
+	if o.Client != "" && o.Value.Token != "" {
+		// A command whose sender the observer could not name (its
+		// connection gone before it asked) is op's when it carries op's
+		// owner token.
+		for _, j := range a.sentIn("", o.Invoke-grantSlack, end+grantSlack) {
+			if ev := a.H.Ops[j]; slices.Contains(nodes, ev.Value.Node) && slices.Contains(ev.Value.Cmd, o.Value.Token) {
+				return true, known
+			}
+		}
+	}
 	return a.ranLate(op, nodes), known
 }
 
@@ -734,15 +746,17 @@ func (a *Account) ranLate(op int, nodes []string) bool {
 			until = p.Invoke
 		}
 	}
-	evs := a.sentBy[o.Client]
-	from := sort.Search(len(evs), func(j int) bool { return a.H.Ops[evs[j]].Invoke > end+grantSlack })
-	for _, j := range evs[from:] {
-		ev := a.H.Ops[j]
-		if ev.Invoke >= until {
-			break
-		}
-		if slices.Contains(nodes, ev.Value.Node) && slices.Contains(ev.Value.Cmd, o.Value.Token) {
-			return true
+	for _, sender := range []string{o.Client, ""} { // "": a sender the observer could not name
+		evs := a.sentBy[sender]
+		from := sort.Search(len(evs), func(j int) bool { return a.H.Ops[evs[j]].Invoke > end+grantSlack })
+		for _, j := range evs[from:] {
+			ev := a.H.Ops[j]
+			if ev.Invoke >= until {
+				break
+			}
+			if slices.Contains(nodes, ev.Value.Node) && slices.Contains(ev.Value.Cmd, o.Value.Token) {
+				return true
+			}
 		}
 	}
 	return false

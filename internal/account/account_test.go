@@ -425,6 +425,34 @@ func TestReachedSaysWhetherTheNodesRanAnOperationsCommands(t *testing.T) {
 			t.Errorf("Reached = %v, %v; want true, true", ran, known)
 		}
 	})
+	// The observer names a sender by asking the node for its connections;
+	// a connection gone before it asked (a client that timed out and hung
+	// up) leaves the sender "": the owner token its command carried says
+	// whose it was.
+	unnamed := func(late bool) (*account.Account, int) {
+		r := newRun("safe", "n1")
+		op := r.add(history.Op{Process: 1, Client: "w1", F: history.Release, Key: "invoice-1", Type: history.Info,
+			Value: history.Value{Token: "A"}, Invoke: ms(100), Complete: ms(200)})
+		at := 150.0
+		if late {
+			at = 250
+		}
+		r.cmd("n1", "", at, false, "evalsha", "x", "1", "invoice-1", "A")
+		r.cmd("n1", "w2", 260, false, "set", "invoice-1", "B", "px", "1000", "nx")
+		return account.New(r.h), op
+	}
+	t.Run("a release whose command the node ran on a connection it could not name reached it", func(t *testing.T) {
+		a, op := unnamed(false)
+		if ran, known := a.Reached(op); !ran || !known {
+			t.Errorf("Reached = %v, %v; want true, true", ran, known)
+		}
+	})
+	t.Run("a release whose command a node ran late on a connection it could not name reached it", func(t *testing.T) {
+		a, op := unnamed(true)
+		if ran, known := a.Reached(op); !ran || !known {
+			t.Errorf("Reached = %v, %v; want true, true", ran, known)
+		}
+	})
 }
 
 func TestAnAcquireSentWhileItsNodeWasDownReachedNothing(t *testing.T) {

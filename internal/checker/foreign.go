@@ -227,12 +227,13 @@ func nodesMeet(a, b []string) bool {
 // and was certainly other's, when rel was invoked: one node, no fault that
 // touches a node's keys (crash, restart, clock, flush, deletion) in the
 // run, rel invoked before other's TTL could have run out counted from
-// other's invoke, and no other release of the key in between. A SET NX of
+// other's invoke (on the node's wall clock: Header.NodeDuration), and no
+// other release of the key in between. A SET NX of
 // rel's client in flight could then not have taken the key, so rel removed
 // other's key whatever became of that unknown acquire.
 func heldThrough(a *account.Account, other, rel history.Op) bool {
 	h := a.H
-	if len(h.Header.Nodes) > 1 || other.Value.TTL <= 0 || rel.Invoke >= other.Invoke+other.Value.TTL {
+	if len(h.Header.Nodes) > 1 || other.Value.TTL <= 0 || rel.Invoke >= other.Invoke+h.Header.NodeDuration(other.Value.TTL) {
 		return false
 	}
 	for _, w := range a.Faults {

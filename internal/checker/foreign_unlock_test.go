@@ -63,3 +63,35 @@ func TestAForeignUnlockTheNodeRecordedIsFoundWhateverTheClientsBelieved(t *testi
 		})
 	}
 }
+
+// TestAReleaseAfterTheOtherKeyRanOutOnTheWallClockIsNoCertainForeignUnlock:
+// on an unobserved node whose host wall clock ran 1 % fast, w1's 10 s key
+// (set by 10.01 s) ran out on the node by 10.01 + 10/1.01 = 19.911 s of the
+// run's clock. w2's acquire of unknown outcome at 19.92 s may then have
+// set w2's own key, and its release at 19.95 s removed that: the client
+// rule must not call it certain because 19.95 s is before 10 s + 10 s.
+func TestAReleaseAfterTheOtherKeyRanOutOnTheWallClockIsNoCertainForeignUnlock(t *testing.T) {
+	build := func(wallRate float64) history.History {
+		b := newHB(false)
+		b.h.Header.Nodes, b.h.Header.WallRate = []string{"n1"}, wallRate
+		b.acquireTTL("w2", inv1, 0, 0.01, 0, 10)
+		b.lost("w2", inv1, 9.9)
+		b.acquireTTL("w1", inv1, 10, 10.01, 0, 10)
+		b.acquireInfo("w2", inv1, 19.92)
+		b.release("w2", inv1, 19.95, 19.96, true)
+		return named(b.h, "wall-fast")
+	}
+	foreign := func(h history.History) bool {
+		return slices.ContainsFunc(Mutex(context.Background(), h).Anomalies, func(a Anomaly) bool { return a.Kind == KindForeignUnlock })
+	}
+	t.Run("with the host's wall clock 1 % fast the release may have removed w2's own late key", func(t *testing.T) {
+		if foreign(build(1.01)) {
+			t.Error("a certain foreign unlock, though w1's key had run out on the node before w2's acquire of unknown outcome")
+		}
+	})
+	t.Run("with the wall clock at the run's rate w1's key still stood and the unlock is certain", func(t *testing.T) {
+		if !foreign(build(0)) {
+			t.Error("no foreign unlock")
+		}
+	})
+}

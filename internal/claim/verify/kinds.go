@@ -27,6 +27,9 @@ func (v *verifier) hold(c claim.Claim) outcome {
 	if c.Believed && (a.Type != history.OK || a.Complete != c.Start) {
 		return refuse(c.Records[:1], "the acquire's outcome is %s at %d, not ok at %d", a.Type, a.Complete, c.Start)
 	}
+	if !c.Believed && a.Type == history.OK {
+		return refuse(c.Records[:1], "the acquire returned ok at %d: its client knew it held", a.Complete)
+	}
 	if c.Start < a.Invoke {
 		return refuse(c.Records[:1], "the hold starts (%d) before its acquire was invoked (%d)", c.Start, a.Invoke)
 	}
@@ -170,6 +173,9 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 		return skip("key life inferred from the clients")
 	}
 	if !v.watched(c.Node, c.Start, c.End) {
+		if o := v.setRecorded(c); o.reason != "" {
+			return o
+		}
 		return skip("key life on a node not recorded throughout")
 	}
 	if len(c.Records) == 0 {
@@ -202,6 +208,31 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 		return out
 	}
 	return v.keptLife(c, l)
+}
+
+// setRecorded checks, of a key life whose node was not recorded
+// throughout it, what its node recorded when it began: the SET its first
+// record is (a dump's key has none) set Key on Node to Token, sent by
+// Client, at Start.
+func (v *verifier) setRecorded(c claim.Claim) outcome {
+	if len(c.Records) == 0 || c.Records[0] < 0 || c.Records[0] >= len(v.h.Ops) || !v.watched(c.Node, c.Start, c.Start) {
+		return held
+	}
+	s := v.h.Ops[c.Records[0]]
+	if s.F != history.NodeCmd || len(s.Value.Cmd) < 3 || !strings.EqualFold(s.Value.Cmd[0], "set") && !strings.EqualFold(s.Value.Cmd[0], "setnx") {
+		return held
+	}
+	switch by := v.m.sender(c.Records[0]); {
+	case s.Value.Node != c.Node || s.Value.Cmd[1] != c.Key:
+		return refuse(c.Records[:1], "that command set %s on %s, not %s on %s", s.Value.Cmd[1], s.Value.Node, c.Key, c.Node)
+	case c.Token != "" && s.Value.Cmd[2] != c.Token:
+		return refuse(c.Records[:1], "that command set the value %s, not %s", s.Value.Cmd[2], c.Token)
+	case c.Client != "" && by != "" && by != c.Client:
+		return refuse(c.Records[:1], "%s sent that command, not %s", by, c.Client)
+	case !near(s.Invoke, c.Start):
+		return refuse(c.Records[:1], "the key was set at %d, not %d", s.Invoke, c.Start)
+	}
+	return held
 }
 
 // thawed: a key whose deadline At passed while its node was stopped: the
@@ -260,12 +291,12 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 	case "clock":
 		ok = (l.how == "removed" && l.by == history.AdminClient && v.inStep(history.EffectNodeClock, l.node, l.end)) ||
 			((l.how == "expired" || atDeadline) && l.lastMoveBy == history.AdminClient)
-	case "released":
-		ok = removed(c.By) && (l.by == l.owner || v.scripted(l.rec))
-	case "deleted":
-		ok = removed(c.By) && c.By != l.owner
+	case "released": // never by the harness: its scripts shift clocks
+		ok = removed(c.By) && (l.by == l.owner || v.scripted(l.rec)) && c.By != history.AdminClient
+	case "deleted": // the harness's DEL inside a clock step is that step's
+		ok = removed(c.By) && c.By != l.owner && !(c.By == history.AdminClient && v.inStep(history.EffectNodeClock, l.node, l.end))
 	case "restored": // the owner may be the restarted client's old incarnation
-		ok = removed(c.By)
+		ok = removed(c.By) && v.restoring(c.By, l.end)
 	case "janitor":
 		ok = l.how == "removed" && (l.by == history.AdminClient || l.by == "") && v.inStep(history.EffectDeleteKey, l.node, l.end)
 	case "overwritten":
@@ -275,6 +306,9 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 	case "crashed":
 		return v.crashed(c, l, recs)
 	case "failover":
+		if !v.failoverBefore(c.End) {
+			return refuse(recs, "no failover step began before the key left at %d", c.End)
+		}
 		return skip("key lost in a failover")
 	default:
 		return refuse(recs, "a key cannot end %q", c.How)
@@ -286,6 +320,15 @@ func (v *verifier) ended(c claim.Claim, l *life) outcome {
 		return refuse(recs, "it left the node at %d, not %d", l.end, c.End)
 	}
 	return held
+}
+
+// failoverBefore reports whether a failover step began by t (within
+// slack): only a failover loses a key to a replica that lacked it.
+func (v *verifier) failoverBefore(t int64) bool {
+	return slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+		st := op.Value.Fault
+		return op.F == history.Fault && st != nil && st.Effect == history.EffectFailover && op.Invoke <= t+slack
+	})
 }
 
 // scripted reports whether node command rec ran inside a script (a
@@ -342,11 +385,25 @@ func (v *verifier) permit(c claim.Claim) outcome {
 	if !ok || !cmdIs(z, "zadd", c.Key) || z.Value.Node != c.Node || !slices.Contains(z.Value.Cmd[2:], c.Token) || !near(z.Invoke, c.Start) {
 		return refuse(c.Records[:min(1, len(c.Records))], "no ZADD of %s to %s on %s at %d", c.Token, c.Key, c.Node, c.Start)
 	}
+	if o := v.tokenOwner(c.Token); o != "" && c.Client != "" && o != c.Client {
+		return refuse(c.Records[:1], "%s's acquire drew the permit %s, not %s's", o, c.Token, c.Client)
+	}
+	if score, err := strconv.ParseFloat(argAfter(z.Value.Cmd, c.Token), 64); err == nil && c.Score != 0 && score != c.Score {
+		return refuse(c.Records[:1], "the ZADD gave %s the score %v, not %v", c.Token, score, c.Score)
+	}
+	switch c.How {
+	case "released", "deleted":
+		return v.permitRemoved(c)
+	case "held":
+		if len(c.Records) > 1 || c.End != v.m.end {
+			return refuse(c.Records, "a permit held to the end has no removal and lasts to the history's end (%d), not %d", v.m.end, c.End)
+		}
+	}
 	if c.How != "purged" {
 		return held
 	}
 	r, ok := v.rec(c, 1)
-	if !ok || r.Value.Node != c.Node || r.Client != c.By || !near(r.Invoke, c.End) {
+	if !ok || r.Value.Node != c.Node || v.m.sender(c.Records[1]) != c.By || !near(r.Invoke, c.End) {
 		return refuse(c.Records, "no command of %s on %s at %d removed it", c.By, c.Node, c.End)
 	}
 	switch {
@@ -362,6 +419,23 @@ func (v *verifier) permit(c claim.Claim) outcome {
 	case cmdIs(r, "zinterstore", c.Key), cmdIs(r, "zrem", c.Key):
 	default:
 		return refuse(c.Records, "record %d does not remove members of %s", c.Records[1], c.Key)
+	}
+	return held
+}
+
+// permitRemoved: a permit released (by its owner) or deleted (by
+// another) left when By's command (the claim's second record) on its
+// node, naming its key, ran at End.
+func (v *verifier) permitRemoved(c claim.Claim) outcome {
+	r, ok := v.rec(c, 1)
+	if !ok || r.F != history.NodeCmd || r.Value.Node != c.Node || len(r.Value.Cmd) < 2 || v.m.sender(c.Records[1]) != c.By || !near(r.Invoke, c.End) {
+		return refuse(c.Records, "no command of %s on %s at %d removed it", c.By, c.Node, c.End)
+	}
+	if !slices.Contains(r.Value.Cmd[1:], c.Key) {
+		return refuse(c.Records[1:], "record %d names no key %s", c.Records[1], c.Key)
+	}
+	if own := c.By == c.Client; own != (c.How == "released") {
+		return refuse(c.Records[1:], "%s's command removed %s's permit: it was %s, not %s", c.By, c.Client, map[bool]string{true: "released", false: "deleted"}[own], c.How)
 	}
 	return held
 }

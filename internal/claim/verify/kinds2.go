@@ -144,6 +144,9 @@ func (v *verifier) stoodThrough(c claim.Claim, h claim.Holder) outcome {
 	if l.owner != h.By {
 		return refuse([]int{l.set}, "%s set the key it met, not %s", l.owner, h.By)
 	}
+	if h.Token != "" && l.value != "" && l.value != h.Token {
+		return refuse([]int{l.set}, "the key it met held %s, not %s", l.value, h.Token)
+	}
 	return held
 }
 
@@ -309,6 +312,8 @@ func (v *verifier) fault(c claim.Claim) outcome {
 		return refuse(c.Records, "record %d is step %d (%s), not step %d (%s)", c.Records[0], st.ID, st.Kind, c.Step, c.What)
 	case from != c.Start || to != c.End:
 		return refuse(c.Records, "step %d was active over [%d, %d], not [%d, %d]", st.ID, from, to, c.Start, c.End)
+	case c.Node != "" && !slices.Contains(st.Nodes, c.Node):
+		return refuse(c.Records, "step %d acted on %v, not on %s", st.ID, st.Nodes, c.Node)
 	case c.Persistence != "" && v.h.Header.Persistence[c.Node] != c.Persistence:
 		return refuse(c.Records, "%s's persistence is %q, not %q", c.Node, v.h.Header.Persistence[c.Node], c.Persistence)
 	}
@@ -396,7 +401,7 @@ func promotionEq(a, b history.Promotion) bool {
 // around it was not ok: the client never believed it held it.
 func (v *verifier) orphan(c claim.Claim) outcome {
 	s, ok := v.rec(c, 0)
-	if !ok || s.F != history.NodeCmd || s.Client != c.Client || s.Value.Node != c.Node || !near(s.Invoke, c.Start) {
+	if !ok || s.F != history.NodeCmd || v.m.sender(c.Records[0]) != c.Client || s.Value.Node != c.Node || !near(s.Invoke, c.Start) {
 		return refuse(c.Records, "no command of %s on %s at %d set the key (the orphan's life starts at its SET)", c.Client, c.Node, c.Start)
 	}
 	if !v.watched(c.Node, c.Start, c.End) {
@@ -439,7 +444,7 @@ func (v *verifier) release(c claim.Claim) outcome {
 		return skip("release on a node not recorded")
 	}
 	d, ok := v.rec(c, 1)
-	if !ok || d.F != history.NodeCmd || d.Client != c.Client || d.Value.Node != c.Node {
+	if !ok || d.F != history.NodeCmd || v.m.sender(c.Records[1]) != c.Client || d.Value.Node != c.Node {
 		return refuse(c.Records, "record %v is not a command of %s on %s", c.Records[1:], c.Client, c.Node)
 	}
 	if !near(d.Invoke, c.At) {
@@ -507,6 +512,16 @@ func (v *verifier) recorded(c claim.Claim) outcome {
 // foreignDelete: a command of By removed, at At, a key on Node that
 // another client, Client, had set.
 func (v *verifier) foreignDelete(c claim.Claim) outcome {
+	switch restoring := v.restoring(c.By, c.At); {
+	case !near(c.Start, c.At) || !near(c.End, c.At):
+		return refuse(c.Records, "a removal is an instant, %d, not [%d, %d]", c.At, c.Start, c.End)
+	case c.How == "restored" && !restoring:
+		return refuse(c.Records, "%s was not restoring on start at %d: no restart of it had just ended", c.By, c.At)
+	case c.How == "deleted" && restoring:
+		return refuse(c.Records, "%s removed it in its restore on start, after its restart, not in a release", c.By)
+	case c.How != "restored" && c.How != "deleted":
+		return refuse(c.Records, "a foreign delete is deleted or restored, not %q", c.How)
+	}
 	if !v.watched(c.Node, c.At, c.At) {
 		return skip("foreign delete on a node not recorded")
 	}
@@ -525,6 +540,25 @@ func (v *verifier) foreignDelete(c claim.Claim) outcome {
 		return held
 	}
 	return refuse(near_, "no command of %s removed %s on %s at %d", c.By, c.Key, c.Node, c.At)
+}
+
+// restoring reports whether client's restore on start was under way at
+// t: a restart-client step of it (restore: all) had ended by t (within
+// slack), and the client began no operation between that end and t.
+func (v *verifier) restoring(client string, t int64) bool {
+	for _, f := range v.h.Ops {
+		st := f.Value.Fault
+		if f.F != history.Fault || st == nil || st.Effect != history.EffectRestartClient || st.Mode != history.RestoreAll ||
+			!slices.Contains(st.Clients, client) || v.end(f) > t+slack {
+			continue
+		}
+		if !slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+			return op.Process >= 0 && op.Client == client && op.Invoke >= v.end(f) && op.Invoke < t-slack
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // anomaly: with violating writes, it became true at a recorded event on
@@ -708,8 +742,9 @@ func (v *verifier) believed(key string, t int64) bool {
 // holder (Client) on Key that the resource accepted (ok writes) with
 // [invoke, completion] meeting the overlap's window, in invoke order, and
 // the newer holder (By) is another client that held the lock then: an ok
-// acquire of By's completed before the window ended, with no release of
-// By's between that acquire and the window's start.
+// acquire of By's completed by the window's start (the overlap begins at
+// the later of the two holds' starts), with no release of By's between
+// that acquire and the window's start.
 func (v *verifier) accepted(c claim.Claim) outcome {
 	if len(c.Accepted) == 0 {
 		return held
@@ -744,7 +779,7 @@ func (v *verifier) accepted(c claim.Claim) outcome {
 		return refuse(missed, "the resource also accepted %s's writes %v in the overlap, which the claim leaves out", c.Client, missed)
 	}
 	for _, op := range v.h.Ops {
-		if op.F == history.Acquire && op.Type == history.OK && op.Client == c.By && op.Key == c.Key && op.Complete <= c.End+slack &&
+		if op.F == history.Acquire && op.Type == history.OK && op.Client == c.By && op.Key == c.Key && op.Complete <= c.Start+slack &&
 			!slices.ContainsFunc(v.h.Ops, func(r history.Op) bool {
 				return r.F == history.Release && r.Client == c.By && r.Key == c.Key && r.Invoke > op.Complete && v.end(r) < c.Start
 			}) {

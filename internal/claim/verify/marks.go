@@ -112,6 +112,9 @@ func (v *verifier) clockOffset(c claim.Claim) outcome {
 	if q < 0 {
 		return refuse(c.Records, "no jump of %s's clock (step %d) was applied at %d", name, c.Step, c.Start)
 	}
+	if c.What != "" && c.What != js[q].kind {
+		return refuse([]int{js[q].rec}, "step %d was a %s, not a %s", c.Step, js[q].kind, c.What)
+	}
 	sum := int64(0)
 	for _, j := range js[:q+1] {
 		sum += j.delta

@@ -59,6 +59,42 @@ type model struct {
 	// took while its client never learnt it, so claims on them are not
 	// checkable here.
 	unsure map[*life]bool
+	// senders: node command index → its sender where the observer could
+	// not name it (its connection gone before it asked), told by the
+	// owner token it carried (unnamedSender).
+	senders map[int]string
+}
+
+// sender is the client that sent node command i: its recorded sender, or
+// the one its owner token names (senders).
+func (m *model) sender(i int) string {
+	if s, ok := m.senders[i]; ok {
+		return s
+	}
+	return m.h.Ops[i].Client
+}
+
+// unnamedSender is the client behind a node command whose sender the
+// observer could not name: for a SET, the client whose lock operations
+// carried the value it set; for a script, the one an argument after its
+// keys names so; "" when no token tells.
+func (m *model) unnamedSender(op history.Op) string {
+	cmd := op.Value.Cmd
+	switch name := strings.ToLower(cmd[0]); {
+	case (name == "set" || name == "setnx") && len(cmd) >= 3:
+		return m.ownerOf(cmd[1], cmd[2])
+	case (name == "eval" || name == "evalsha") && len(cmd) >= 4:
+		n, err := strconv.Atoi(cmd[2])
+		if err != nil || n < 1 || 3+n > len(cmd) {
+			return ""
+		}
+		for _, a := range cmd[3+n:] {
+			if o := m.ownerOf(cmd[3], a); o != "" {
+				return o
+			}
+		}
+	}
+	return ""
 }
 
 // replay runs every node command of h, in each node's own time order,
@@ -68,7 +104,7 @@ type model struct {
 // its node did not show it came back with (node-held), or every key when
 // the node came back unobserved with no persistence.
 func replay(h history.History) *model {
-	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End(), crashed: map[string]int64{}, unsure: map[*life]bool{}}
+	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End(), crashed: map[string]int64{}, unsure: map[*life]bool{}, senders: map[int]string{}}
 	type ev struct {
 		t     int64
 		i     int
@@ -94,8 +130,20 @@ func replay(h history.History) *model {
 	for node, evs := range byNode {
 		slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
 		live := map[string]*life{}
+		script := "" // the sender of the node's last command outside a script
 		for _, e := range evs {
 			op := &h.Ops[e.i]
+			if op.F == history.NodeCmd && len(op.Value.Cmd) > 0 {
+				if op.Client == "" {
+					m.senders[e.i] = script
+					if !op.Value.Lua {
+						m.senders[e.i] = m.unnamedSender(*op)
+					}
+				}
+				if !op.Value.Lua {
+					script = m.sender(e.i)
+				}
+			}
 			crashedAt, pending := m.crashed[node]
 			if pending {
 				// Between a crash and the node's own dump of what it came
@@ -165,8 +213,9 @@ func replay(h history.History) *model {
 
 // ownerOf is the client whose lock operation on key carried value as its
 // token, when exactly one client's did: who set a key the node's dump shows
-// though its SET was not recorded (sent while the node was unobserved).
-// "" otherwise.
+// though its SET was not recorded (sent while the node was unobserved), or
+// whose SET the observer could not name the sender of (its connection was
+// gone before the observer asked). "" otherwise.
 func (m *model) ownerOf(key, value string) string {
 	owner := ""
 	for _, o := range m.h.Ops {
@@ -208,9 +257,10 @@ func (m *model) expire(live map[string]*life, t int64) {
 }
 
 // vague reports whether l's deadline is too close to t to tell whether it
-// was still there.
+// was still there: after t-slack and up to t+slack, that bound included,
+// as the account reads the node's stamps (its expirySlack).
 func vague(l *life, t int64) bool {
-	return l.deadline >= 0 && l.deadline-t < slack && t-l.deadline < slack
+	return l.deadline >= 0 && l.deadline-t <= slack && t-l.deadline < slack
 }
 
 // exec applies one node command.
@@ -220,7 +270,7 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 	}
 	name := strings.ToLower(op.Value.Cmd[0])
 	args := op.Value.Cmd[1:]
-	t, by := op.Invoke, op.Client
+	t, by := op.Invoke, m.sender(i)
 	switch name {
 	case "set":
 		if len(args) < 2 {
