@@ -380,6 +380,10 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "his post tells it in prose", "vi": "bài viết của ông kể nó bằng lời"}},
 		{47, "failover-wait-all's client waits only for the replicas the master counts, so one replica down stops no grant (teacher #15)",
 			map[string]string{"en": "with one replica down, WAIT returns fewer than all of them and no lock is granted", "vi": "khi một replica ngừng chạy, WAIT trả về ít hơn số replica và không lock nào được cấp"}},
+		{47, "the course's answer is a check at the resource, a fencing token or a check-and-set on the lock's unique token (teacher8 N4)",
+			map[string]string{"en": "the course's answer is a fencing token", "vi": "câu trả lời của môn học là một fencing token"}},
+		{47, "a conditional write is the resource checking something, so it is no answer where the resource can check nothing (teacher8 N4)",
+			map[string]string{"en": "the write itself must be idempotent or conditional", "vi": "chính lần ghi phải idempotent hoặc có điều kiện"}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("lesson %d: %s", tt.lesson, tt.why), func(t *testing.T) {

@@ -129,7 +129,7 @@ func missingFix(lang Lang, outDir string, r *suiteRun) missingLine {
 	name := strings.TrimSuffix(filepath.Base(r.R.FixedBy), filepath.Ext(r.R.FixedBy))
 	for _, c := range r.R.Counterfactuals {
 		if c.Name == name && c.Verdict != "" && (c.Change == why.FixedBy || c.Change == why.FixedByOwn) {
-			m := missingLine{Text: tr(lang, "lesson.missing."+kind+".why", r.R.Scenario, r.R.FixedBy, r.R.Seed, tr(lang, "verdict."+string(c.Verdict)))}
+			m := missingLine{Text: experimentFixText(lang, kind, r, c)}
 			if m.Link = experimentLink(outDir, c); m.Link != "" {
 				m.LinkText = tr(lang, "lesson.missing.open")
 			}

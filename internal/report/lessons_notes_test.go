@@ -1,6 +1,7 @@
 package report
 
 import (
+	"html"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -247,5 +248,55 @@ func TestTheTimeScaleCaveatSpeaksOfTheLessonsOwnRuns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAFixRunOnlyAsAnExperimentIsToldWhatItsOneRunShows: a fix the suite
+// ran only as an experiment of its broken run was a bare "…: VALID", the
+// only fix on the page without an N-of-N and a fewer-than-10-seeds line
+// (teacher8 N1); a partial fix, expected to stay invalid, was "The fix …
+// INVALID" with nothing more, read as a fix that did not work (teacher8
+// N2: redis-semaphore-531-stale-refresh on lesson 44).
+func TestAFixRunOnlyAsAnExperimentIsToldWhatItsOneRunShows(t *testing.T) {
+	ok := true
+	bad := func(seed int64, kinds []string, c why.Counterfactual) Results {
+		r := Results{Verdict: checker.Invalid, Algorithm: "redlock", Workload: "payment", Seed: seed, ExpectationMet: &ok,
+			Counterfactuals: []why.Counterfactual{c}}
+		for _, k := range kinds {
+			r.Anomalies = append(r.Anomalies, checker.Anomaly{Kind: k})
+		}
+		return r
+	}
+	valid := why.Counterfactual{Change: why.FixedBy, Name: "power-loss-always", File: "why/power-loss-always.yaml", Verdict: checker.Valid}
+	partial := why.Counterfactual{Change: why.FixedBy, Name: "redis-semaphore-531-stale-refresh", File: "why/redis-semaphore-531-stale-refresh.yaml",
+		Verdict: checker.Invalid, Kinds: []string{checker.KindMutexOverlap}}
+	for _, lang := range []Lang{English, Vietnamese} {
+		out := t.TempDir()
+		runs := suiteOf(t, out, []lessonRun{
+			{"power-loss-everysec.yaml", bad(32, []string{checker.KindDoubleEffect}, valid), []int{47}},
+			{"field/redis-semaphore-530-stale-refresh.yaml", bad(530, []string{checker.KindMutexOverlap, checker.KindDoubleEffect}, partial), []int{44}},
+		})
+		p47, p44 := writtenLesson(t, out, runs, lang, 47), writtenLesson(t, out, runs, lang, 44)
+		fixed := runs[0].FixedBy
+		for _, c := range []struct{ name, page, want, not string }{
+			{"a valid fix run as an experiment is told valid in 1 of 1 runs", p47,
+				tr(lang, "lesson.evidence.fixed", 1, 1, tr(lang, "lesson.seeds.one", 32)), ""},
+			{"a valid fix run as an experiment is told that fewer than 10 seeds are no evidence", p47,
+				tr(lang, "lesson.evidence.few", MinEvidenceSeeds, runs[0].File, fixed, MinEvidenceSeeds), ""},
+			{"a partial fix run as an experiment is told partial and expected to stay invalid", p44,
+				tr(lang, "lesson.missing.partial.why", "redis-semaphore-530-stale-refresh", runs[1].FixedBy, kindWord(lang, checker.KindMutexOverlap), 530, tr(lang, "verdict.invalid")),
+				tr(lang, "lesson.missing.fixed.why", "redis-semaphore-530-stale-refresh", runs[1].FixedBy, 530, tr(lang, "verdict.invalid"))},
+			{"a partial fix run as an experiment is told what it fixes", p44,
+				tr(lang, "lesson.missing.partial.gone", kindWord(lang, checker.KindDoubleEffect)), ""},
+		} {
+			t.Run(c.name+" in "+string(lang), func(t *testing.T) {
+				if !strings.Contains(c.page, html.EscapeString(c.want)) {
+					t.Errorf("the lesson page lacks %q", c.want)
+				}
+				if c.not != "" && strings.Contains(c.page, html.EscapeString(c.not)) {
+					t.Errorf("the lesson page says %q", c.not)
+				}
+			})
+		}
 	}
 }

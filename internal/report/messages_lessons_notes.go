@@ -6,12 +6,14 @@ package report
 var lessonNoteMessages = map[Lang]map[string]string{
 	"en": {
 		"lesson.note.head":               "Runs named here, in this suite:",
-		"lesson.note.suite":              "%s (%s)",                                                                                                   // counts by verdict, seeds
-		"lesson.note.why":                "run only as an experiment of %s (seed %d), %s",                                                             // broken scenario, seed, verdict
-		"lesson.note.none":               "Not run in this suite: %s.",                                                                                // scenario files
-		"lesson.missing.fixed.why":       "The fix of %s, %s, was run in this suite only as an experiment of that run (seed %d): %s.",                 // broken, fixed file, seed, verdict
-		"lesson.missing.contrast.why":    "The contrast of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.", // broken, contrast file, seed, verdict
-		"lesson.missing.control.why":     "The control of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.",  // broken, control file, seed, verdict
+		"lesson.note.suite":              "%s (%s)",                                                                                                                                                    // counts by verdict, seeds
+		"lesson.note.why":                "run only as an experiment of %s (seed %d), %s",                                                                                                              // broken scenario, seed, verdict
+		"lesson.note.none":               "Not run in this suite: %s.",                                                                                                                                 // scenario files
+		"lesson.missing.fixed.why":       "The fix of %s, %s, was run in this suite only as an experiment of that run (seed %d): %s.",                                                                  // broken, fixed file, seed, verdict
+		"lesson.missing.contrast.why":    "The contrast of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.",                                                  // broken, contrast file, seed, verdict
+		"lesson.missing.control.why":     "The control of %s, %s, not a fix, was run in this suite only as an experiment of that run (seed %d): %s.",                                                   // broken, control file, seed, verdict
+		"lesson.missing.partial.why":     "The fix of %s, %s, is a partial fix, expected to stay invalid (%s): it was run in this suite only as an experiment of that run (seed %d): %s, as expected.", // broken, fixed file, expected kinds, seed, verdict
+		"lesson.missing.partial.gone":    "What it fixes: it no longer showed %s.",                                                                                                                     // kinds of the broken run the fix did not show
 		"lesson.missing.open":            "open the experiment's report",
 		"lesson.missing.lessonpair.none": "Neither %s nor %s was run in this suite; run both files together to see them side by side.",                                                       // broken, fix or contrast file
 		"lesson.missing.lessonpair.one":  "%s was run in this suite, but not %s; run both files together to see them side by side.",                                                          // the file run, the file not run
@@ -29,6 +31,8 @@ var lessonNoteMessages = map[Lang]map[string]string{
 		"lesson.missing.fixed.why":       "Bản sửa của %s, %s, chỉ được chạy trong bộ này như một thí nghiệm của lần chạy đó (seed %d): %s.",
 		"lesson.missing.contrast.why":    "Bản đối chiếu của %s, %s, không phải bản sửa, chỉ được chạy trong bộ này như một thí nghiệm của lần chạy đó (seed %d): %s.",
 		"lesson.missing.control.why":     "Bản đối chứng của %s, %s, không phải bản sửa, chỉ được chạy trong bộ này như một thí nghiệm của lần chạy đó (seed %d): %s.",
+		"lesson.missing.partial.why":     "Bản sửa của %s, %s, là một bản sửa một phần, dự kiến vẫn vi phạm (%s): nó chỉ được chạy trong bộ này như một thí nghiệm của lần chạy đó (seed %d): %s, đúng kỳ vọng.",
+		"lesson.missing.partial.gone":    "Điều nó sửa được: nó không còn cho thấy %s.",
 		"lesson.missing.open":            "mở báo cáo của thí nghiệm",
 		"lesson.missing.lessonpair.none": "Cả %s lẫn %s đều không được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
 		"lesson.missing.lessonpair.one":  "%s có được chạy trong bộ này, nhưng %s thì không; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",

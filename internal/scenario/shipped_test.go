@@ -120,3 +120,29 @@ func TestNoShippedScenarioHasAWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestNoShippedDescriptionSaysCheckAndSetChecksBeforeTheWrite: the
+// description of redlock-gc-pause-cas said the resource checks currlock
+// "before writing", the client-side read that races with its own pause
+// (lesson 46); a check-and-set checks in the same step as the write
+// (teacher8 N3, as teacher7 F19 on lesson 44).
+func TestNoShippedDescriptionSaysCheckAndSetChecksBeforeTheWrite(t *testing.T) {
+	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	field, _ := filepath.Glob("../../scenarios/field/*.yaml")
+	for _, f := range append(files, field...) {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ lang, text, not string }{
+			{"en", s.Description, "(currlock) before writing"},
+			{"vi", s.DescriptionVI, "(currlock) trước khi ghi"},
+		} {
+			if strings.Contains(c.text, c.not) {
+				t.Run(filepath.Base(f)+" checks its token in the write's own step in "+c.lang, func(t *testing.T) {
+					t.Errorf("%q", c.text)
+				})
+			}
+		}
+	}
+}
