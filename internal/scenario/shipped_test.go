@@ -108,13 +108,7 @@ func TestAShippedDescriptionCountsOnlyTheClientsWhoseClocksAreSkewed(t *testing.
 // No shipped file plans a fault closer than LeadFloor after a client's
 // start, nor has any other warning.
 func TestNoShippedScenarioHasAWarning(t *testing.T) {
-	files, _ := filepath.Glob("../../scenarios/*.yaml")
-	field, _ := filepath.Glob("../../scenarios/field/*.yaml")
-	for _, f := range append(files, field...) {
-		s, err := Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range shippedScenarios(t) {
 		for _, w := range append(s.Warnings, s.TightLeads(0)...) {
 			t.Errorf("%v", w)
 		}
@@ -127,22 +121,36 @@ func TestNoShippedScenarioHasAWarning(t *testing.T) {
 // (lesson 46); a check-and-set checks in the same step as the write
 // (teacher8 N3, as teacher7 F19 on lesson 44).
 func TestNoShippedDescriptionSaysCheckAndSetChecksBeforeTheWrite(t *testing.T) {
-	files, _ := filepath.Glob("../../scenarios/*.yaml")
-	field, _ := filepath.Glob("../../scenarios/field/*.yaml")
-	for _, f := range append(files, field...) {
-		s, err := Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range shippedScenarios(t) {
 		for _, c := range []struct{ lang, text, not string }{
 			{"en", s.Description, "(currlock) before writing"},
 			{"vi", s.DescriptionVI, "(currlock) trước khi ghi"},
 		} {
 			if strings.Contains(c.text, c.not) {
-				t.Run(filepath.Base(f)+" checks its token in the write's own step in "+c.lang, func(t *testing.T) {
+				t.Run(s.Name+" checks its token in the write's own step in "+c.lang, func(t *testing.T) {
 					t.Errorf("%q", c.text)
 				})
 			}
 		}
 	}
+}
+
+// shippedScenarios loads every shipped scenario (scenarios/ and
+// scenarios/field/); a file that does not load fails t.
+func shippedScenarios(t *testing.T) []Scenario {
+	t.Helper()
+	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	field, _ := filepath.Glob("../../scenarios/field/*.yaml")
+	var out []Scenario
+	for _, f := range append(files, field...) {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		t.Fatal("no shipped scenario found")
+	}
+	return out
 }

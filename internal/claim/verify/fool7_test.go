@@ -71,13 +71,7 @@ func other(c string) string { return map[bool]string{true: "w2", false: "w1"}[c 
 // on a connection that was gone before the observer could name it (sender
 // ""): the key holds w1's token, so it is w1's orphan, and it refused w2.
 func unattributed() history.History {
-	cmd := func(client string, at int64, lua bool, args ...string) history.Op {
-		return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
-			Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
-	}
-	op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
-		return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
-	}
+	cmd, op := kCmd, kOp
 	ops := []history.Op{
 		op(0, "w1", history.Acquire, history.Info, 10, 300, history.Value{Token: "tokA", TTL: 1000 * ms, Nodes: []string{"n1"}}),
 		cmd("", 20, false, "set", "k", "tokA", "px", "1000", "nx"),
@@ -88,12 +82,7 @@ func unattributed() history.History {
 		op(1, "w2", history.Release, history.OK, 1200, 1210, history.Value{Token: "tokC", Removed: true, Nodes: []string{"n1"}}),
 		cmd("w2", 1205, false, "del", "k"),
 	}
-	for i := range ops {
-		ops[i].Index = i
-	}
-	return history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
-		Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
-		Observed: []string{"n1"}}, Ops: ops}
+	return handRun(ops)
 }
 
 // TestTrueClaimsOfAnUnattributedSetHold: a SET whose sender the observer
@@ -120,13 +109,7 @@ func TestTrueClaimsOfAnUnattributedSetHold(t *testing.T) {
 // could name it: the script's token says it was w1's release of its own
 // key.
 func unattributedRelease() history.History {
-	cmd := func(client string, at int64, lua bool, args ...string) history.Op {
-		return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
-			Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
-	}
-	op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
-		return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
-	}
+	cmd, op := kCmd, kOp
 	ops := []history.Op{
 		op(0, "w1", history.Acquire, history.OK, 10, 30, history.Value{Token: "tokA", TTL: 1000 * ms, Nodes: []string{"n1"}}),
 		cmd("w1", 20, false, "set", "k", "tokA", "px", "1000", "nx"),
@@ -141,12 +124,7 @@ func unattributedRelease() history.History {
 		cmd("w2", 505, true, "GET", "k"),
 		cmd("w2", 505, true, "DEL", "k"),
 	}
-	for i := range ops {
-		ops[i].Index = i
-	}
-	return history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
-		Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
-		Observed: []string{"n1"}}, Ops: ops}
+	return handRun(ops)
 }
 
 // TestTrueClaimsOfAnUnattributedScriptHold: the key's release by its
@@ -174,13 +152,7 @@ func TestTrueClaimsOfAnUnattributedScriptHold(t *testing.T) {
 // way, not keep w1's key and find w2's SET created none.
 func TestTrueClaimsAtTheEdgeOfTheStampsSlackHold(t *testing.T) {
 	for _, at := range []int64{1015, 1016} {
-		cmd := func(client string, at int64, args ...string) history.Op {
-			return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
-				Value: history.Value{Node: "n1", Cmd: args}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
-		}
-		op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
-			return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
-		}
+		cmd, op := kCmdPlain, kOp
 		ops := []history.Op{
 			op(0, "w1", history.Acquire, history.OK, 10, 30, history.Value{Token: "tokA", TTL: 1000 * ms, Nodes: []string{"n1"}}),
 			cmd("w1", 20, "set", "k", "tokA", "px", "1000", "nx"),
@@ -190,12 +162,7 @@ func TestTrueClaimsAtTheEdgeOfTheStampsSlackHold(t *testing.T) {
 			op(1, "w2", history.Release, history.OK, 1500, 1510, history.Value{Token: "tokB", Removed: true, Nodes: []string{"n1"}}),
 			cmd("w2", 1505, "del", "k"),
 		}
-		for i := range ops {
-			ops[i].Index = i
-		}
-		h := history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
-			Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
-			Observed: []string{"n1"}}, Ops: ops}
+		h := handRun(ops)
 		t.Run(fmt.Sprintf("a SET NX that took %d ms before the other key's deadline", 1020-at), func(t *testing.T) {
 			cs := claimsOf(h)
 			if _, ok := claim.Find(cs, kind(claim.KeyLife, func(c claim.Claim) bool { return c.Client == "w2" })); !ok {
@@ -211,13 +178,7 @@ func TestTrueClaimsAtTheEdgeOfTheStampsSlackHold(t *testing.T) {
 // acrossAGap: w1's key, set and released on n1 while it was observed,
 // outlived a window in which n1's observer was reconnecting.
 func acrossAGap(*testing.T) history.History {
-	cmd := func(client string, at int64, args ...string) history.Op {
-		return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
-			Value: history.Value{Node: "n1", Cmd: args}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
-	}
-	op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
-		return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
-	}
+	cmd, op := kCmdPlain, kOp
 	ops := []history.Op{
 		op(0, "w1", history.Acquire, history.OK, 10, 30, history.Value{Token: "tokA", TTL: 5000 * ms, Nodes: []string{"n1"}}),
 		cmd("w1", 20, "set", "k", "tokA", "px", "5000", "nx"),
@@ -229,12 +190,7 @@ func acrossAGap(*testing.T) history.History {
 		op(1, "w2", history.Release, history.OK, 1200, 1210, history.Value{Token: "tokB", Removed: true, Nodes: []string{"n1"}}),
 		cmd("w2", 1205, "del", "k"),
 	}
-	for i := range ops {
-		ops[i].Index = i
-	}
-	return history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
-		Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
-		Observed: []string{"n1"}}, Ops: ops}
+	return handRun(ops)
 }
 
 // TestAKeyLifeAcrossAnUnrecordedWindowIsCheckedWhereItWasRecorded: the
@@ -265,4 +221,32 @@ func TestAKeyLifeAcrossAnUnrecordedWindowIsCheckedWhereItWasRecorded(t *testing.
 			}
 		})
 	}
+}
+
+// kCmd is n1's record of a command on key "k" at ms, sent by client
+// (lua: run inside a script).
+func kCmd(client string, at int64, lua bool, args ...string) history.Op {
+	return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
+		Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
+}
+
+// kCmdPlain is kCmd of a command outside any script.
+func kCmdPlain(client string, at int64, args ...string) history.Op {
+	return kCmd(client, at, false, args...)
+}
+
+// kOp is client's operation f on key "k" from ms to ms.
+func kOp(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
+	return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
+}
+
+// handRun is a one-node run of w1 and w2 on n1, observed throughout, made
+// of ops (indexed here).
+func handRun(ops []history.Op) history.History {
+	for i := range ops {
+		ops[i].Index = i
+	}
+	return history.History{Header: history.Header{Format: history.Format, Version: history.Version, Scenario: "hand", TimeScale: 1,
+		Backend: "local", Algorithm: "safe", Workload: "payment", Clients: []string{"w1", "w2"}, Nodes: []string{"n1"},
+		Observed: []string{"n1"}}, Ops: ops}
 }

@@ -25,13 +25,7 @@ func handHistory() history.History {
 		Trigger: history.Trigger{Kind: history.TriggerAt, At: 2000 * ms}}
 	crash := history.FaultStep{ID: 3, Kind: "crash", Effect: history.EffectCrashNode, Nodes: []string{"n1"}, PowerLoss: true,
 		Trigger: history.Trigger{Kind: history.TriggerAt, At: 2200 * ms}, Duration: 100 * ms}
-	cmd := func(client string, at int64, lua bool, args ...string) history.Op {
-		return history.Op{Process: history.NodeProcess, Client: client, F: history.NodeCmd, Key: "k",
-			Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: at * ms, Complete: at * ms, Type: history.OK}
-	}
-	op := func(proc int, client string, f history.Func, typ history.Type, from, to int64, v history.Value) history.Op {
-		return history.Op{Process: proc, Client: client, F: f, Key: "k", Value: v, Invoke: from * ms, Complete: to * ms, Type: typ}
-	}
+	cmd, op := kCmd, kOp
 	fault := func(st history.FaultStep, from, to int64) history.Op {
 		return history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
 			Value: history.Value{Fault: &st}, Invoke: from * ms, Complete: to * ms, Type: history.OK}
