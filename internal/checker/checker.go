@@ -135,6 +135,12 @@ type Result struct {
 	// the run shows then is the environment's doing, not the scenario's: the
 	// whole run is unknown, whatever it found.
 	OffPlan bool `json:"off_plan,omitempty"`
+	// HostClock: the host's wall clock, on which Redis counts every TTL,
+	// ran apart from the run's own clock by more than MaxWallDrift over the
+	// run (stepped or slewed: history.Header.WallRate; coverage only). The
+	// nodes' keys did not live as the plan said, whatever the plan: the
+	// whole run is unknown, whatever it found, and a rerun can settle it.
+	HostClock bool `json:"host_clock,omitempty"`
 	// ViolationsStand: the run proves nothing a valid verdict would say
 	// (coverage only: lost timing or a step that never fired), but other
 	// checkers found violations, which still happened: the run is invalid.
@@ -271,7 +277,7 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 	busyLiveness(&rep, vs)
 	rep.Verdict = Merge(vs...)
 	for _, r := range rep.Results {
-		if r.OffPlan {
+		if r.OffPlan || r.HostClock {
 			rep.Verdict = Unknown
 		}
 	}

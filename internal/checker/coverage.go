@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -66,6 +67,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	}
 	if why, off := unplannedSwitch(a); off {
 		return unproven(Result{TimingLost: true, OffPlan: true}, why)
+	}
+	if why, apart := hostClockApart(h); apart {
+		return unproven(Result{TimingLost: true, HostClock: true}, why)
 	}
 	if !lost {
 		busy, lost = lateFault(a)
@@ -591,6 +595,30 @@ func lateWhat(h history.History, lag time.Duration) string {
 		return fmt.Sprintf("%s began its workload (planned at %s)", op.Client, at(h, op.Invoke))
 	}
 	return "a harness timer fired"
+}
+
+// MaxWallDrift is how far the host's wall clock may run apart from the
+// run's own (monotonic) clock over a run, as a fraction, before the run is
+// unknown. Redis counts TTLs on the wall clock; the account and the
+// verifier read them at the run's measured rate (Header.WallRate), which
+// is right for a clock slewed evenly (a freshly booted VM ran 0.5 % fast,
+// issue 32) but not for one stepped mid-run: a CI rehearsal's wall clock
+// jumped about 8 s forward during two 2.6 s runs (rate 4.1), every key
+// expired at once, and an expected-valid file came out invalid with a
+// foreign unlock. 2 % is four times the slew seen, twenty-five times
+// NTP's own bound of 500 ppm.
+const MaxWallDrift = 0.02
+
+// hostClockApart reports whether h's host wall clock ran apart from the
+// run's clock by more than MaxWallDrift, and says how.
+func hostClockApart(h history.History) (string, bool) {
+	r := h.Header.WallRate
+	if r == 0 || math.Abs(r-1) <= MaxWallDrift {
+		return "", false
+	}
+	run := h.End()
+	return fmt.Sprintf("the host's wall clock, on which Redis counts every TTL, ran at %.2f× the run's own clock (%v of wall clock over %v of the run: stepped or slewed), so the nodes' keys did not live as planned; a machine whose clock is being set spoils any run",
+		r, time.Duration(float64(run)*r).Round(time.Millisecond), time.Duration(run).Round(time.Millisecond)), true
 }
 
 // timingLost reports whether h's harness timers fired so late that its

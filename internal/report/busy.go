@@ -18,6 +18,10 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 			continue
 		}
 		switch {
+		case r.HostClock:
+			// The host's clock was set mid-run: every TTL on the nodes ran
+			// off the plan, so nothing the run found is the scenario's.
+			return tr(lang, "say.unknown.hostclock", in.History.Header.WallRate), true
 		case len(r.Marginal) > 0:
 			g := r.Marginal[0]
 			switch {

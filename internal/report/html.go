@@ -200,6 +200,9 @@ func wallRateText(lang Lang, h history.Header) string {
 	if r < 1 {
 		key = "run.wallrate.slow"
 	}
+	if math.Abs(r-1) > checker.MaxWallDrift {
+		return tr(lang, "run.wallrate.apart", r) // stepped: no one rate to allow for
+	}
 	return tr(lang, key, r, 100*math.Abs(1-1/r))
 }
 

@@ -65,6 +65,8 @@ func TestTheHostClockRowTellsAWallClockThatRanApart(t *testing.T) {
 		{"a wall clock 0.5 % slow lengthens each TTL", English, 0.995, "ran slow, at 0.9950× the run's own clock: each TTL here lasted 0.50 % more"},
 		{"a Vietnamese row says fast as fast", Vietnamese, 1.005, "chạy nhanh, bằng 1,0050 lần"},
 		{"a Vietnamese row says slow as slow", Vietnamese, 0.995, "chạy chậm, bằng 0,9950 lần"},
+		{"a wall clock set mid-run is told as set, not as a slew allowed for", English, 4.1, "ran at 4.10× the run's own clock: it was set (stepped or slewed hard) during the run"},
+		{"a Vietnamese row says a set clock as set", Vietnamese, 4.1, "nó đã bị chỉnh (nhảy hoặc bị kéo mạnh) trong lúc chạy"},
 		{"a rate within 0.01 % has no row", English, 1.00005, ""},
 		{"an unmeasured rate has no row", English, 0, ""},
 	}

@@ -71,6 +71,8 @@ var messagesEN = map[string]string{
 	"run.wall.text":          "%.2f s",
 	"run.lag":                "Machine load",
 	"run.wallrate":           "Host clock",
+	"say.unknown.hostclock":  "Inconclusive: the host's wall clock, on which Redis counts every TTL, was set while the run went (it ran at %.2f× the run's own clock), so the nodes' keys did not live as planned and nothing this run found is the scenario's; run it again.",
+	"run.wallrate.apart":     "the host's wall clock, on which Redis counts TTLs, ran at %.2f× the run's own clock: it was set (stepped or slewed hard) during the run, and no one rate can allow for that: the run is unknown",
 	"run.wallrate.fast":      "the host's wall clock, on which Redis counts every TTL, ran fast, at %.4f× the run's own clock: each TTL here lasted %.2f %% less of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
 	"run.wallrate.slow":      "the host's wall clock, on which Redis counts every TTL, ran slow, at %.4f× the run's own clock: each TTL here lasted %.2f %% more of the run's clock than its number says (a clock being slewed; locksim's record allows for it)", // rate, percent
 	"run.lag.text":           "harness timers fired up to %.1f ms late (wall), %.2f s of scenario time; %s",                                                                                                                                                      // wall ms, scenario s, run.lag.rule

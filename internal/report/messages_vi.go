@@ -69,6 +69,8 @@ var messagesVI = map[string]string{
 	"run.wall.text":          "%.2f s",
 	"run.lag":                "Độ tải của máy",
 	"run.wallrate":           "Đồng hồ của máy",
+	"say.unknown.hostclock":  "Chưa kết luận được: đồng hồ thực của máy, theo đó Redis đếm mọi TTL, đã bị chỉnh trong lúc chạy (nó chạy %.2f× so với đồng hồ của chính lần chạy), nên các key trên node không sống như kế hoạch và không điều gì lần chạy này tìm thấy là do kịch bản; hãy chạy lại.",
+	"run.wallrate.apart":     "đồng hồ thực của máy, theo đó Redis đếm TTL, chạy %.2f× so với đồng hồ của chính lần chạy: nó đã bị chỉnh (nhảy hoặc bị kéo mạnh) trong lúc chạy, và không một tốc độ nào bù được điều đó: lần chạy là không xác định",
 	"run.wallrate.fast":      "đồng hồ thực của máy, theo đó Redis đếm mọi TTL, chạy nhanh, bằng %.4f lần đồng hồ của lần chạy: mỗi TTL ở đây kéo dài ngắn hơn con số của nó %.2f %% theo đồng hồ của lần chạy (đồng hồ đang được hiệu chỉnh dần; bản ghi của locksim đã tính đến điều này)",
 	"run.wallrate.slow":      "đồng hồ thực của máy, theo đó Redis đếm mọi TTL, chạy chậm, bằng %.4f lần đồng hồ của lần chạy: mỗi TTL ở đây kéo dài dài hơn con số của nó %.2f %% theo đồng hồ của lần chạy (đồng hồ đang được hiệu chỉnh dần; bản ghi của locksim đã tính đến điều này)",
 	"run.lag.text":           "bộ hẹn giờ của harness trễ tối đa %.1f ms (thời gian thực), tức %.2f s thời gian kịch bản; %s",

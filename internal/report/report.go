@@ -481,7 +481,7 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	}
 	offPlan := false
 	for _, r := range in.Results {
-		offPlan = offPlan || r.OffPlan
+		offPlan = offPlan || r.OffPlan || r.HostClock
 	}
 	if len(anoms) > 0 && verdict != checker.Valid && !offPlan {
 		n := anoms[0]
