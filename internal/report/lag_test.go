@@ -1,9 +1,11 @@
 package report
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -116,6 +118,32 @@ func TestTheMachineLoadRowStatesTheBoundTheCheckerApplies(t *testing.T) {
 				if !strings.Contains(got, w) {
 					t.Errorf("row %q: want %q", got, w)
 				}
+			}
+		})
+	}
+}
+
+// TestARunWhoseHostClockWasSetSaysSoInItsHeadline: a stored invalid run
+// (c19n: a double charge across a node freeze) read as if the host's
+// wall clock had run at 4.1× the run's (an 8 s step in a CI rehearsal)
+// is unknown, and its headline blames the clock, not the lock: no
+// finding of it is the scenario's.
+func TestARunWhoseHostClockWasSetSaysSoInItsHeadline(t *testing.T) {
+	for _, tc := range []struct {
+		lang      Lang
+		want, not string
+	}{
+		{English, "Inconclusive: the host's wall clock, on which Redis counts every TTL, was set while the run went", "charged twice"},
+		{Vietnamese, "Chưa kết luận được: đồng hồ thực của máy", "hai lần"},
+	} {
+		t.Run("the "+string(tc.lang)+" headline blames the host's clock", func(t *testing.T) {
+			in := adviceRun(t, "c19n-expiry-on-a-stopped-node")
+			in.History.Header.WallRate = 4.1
+			rep := checker.Check(context.Background(), in.History, checker.Options{})
+			in = Input{History: in.History, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results, Lang: tc.lang, SkipCharts: true}
+			_, r := writeReport(t, in)
+			if r.Verdict != checker.Unknown || !strings.Contains(r.Headline, tc.want) || strings.Contains(r.Headline, tc.not) {
+				t.Errorf("verdict %s, headline %q: want unknown and %q, not %q", r.Verdict, r.Headline, tc.want, tc.not)
 			}
 		})
 	}
