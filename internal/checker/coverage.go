@@ -605,7 +605,7 @@ func lateWhat(h history.History, lag time.Duration) string {
 // issue 32) but not for one stepped mid-run: a CI rehearsal's wall clock
 // jumped about 8 s forward during two 2.6 s runs (rate 4.1), every key
 // expired at once, and an expected-valid file came out invalid with a
-// foreign unlock. 2 % is four times the slew seen, twenty-five times
+// foreign unlock. 2 % is four times the slew seen, forty times
 // NTP's own bound of 500 ppm.
 const MaxWallDrift = 0.02
 
