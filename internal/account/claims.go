@@ -687,9 +687,9 @@ func (a *Account) absentClaims() []claim.Claim {
 // acquire i asked for (WAIT numreplicas timeout), 0 when it sent none.
 func (a *Account) waitOf(i int) int {
 	acq := a.H.Ops[i]
-	for _, op := range a.H.Ops {
-		if op.Process != history.NodeProcess || op.F != history.NodeCmd || op.Client != acq.Client ||
-			op.Invoke < acq.Invoke || op.Invoke > acq.Complete || len(op.Value.Cmd) < 2 || !strings.EqualFold(op.Value.Cmd[0], "wait") {
+	for _, j := range a.sentIn(acq.Client, acq.Invoke, acq.Complete) {
+		op := a.H.Ops[j]
+		if op.Process != history.NodeProcess || len(op.Value.Cmd) < 2 || !strings.EqualFold(op.Value.Cmd[0], "wait") {
 			continue
 		}
 		if n, err := strconv.Atoi(op.Value.Cmd[1]); err == nil {

@@ -28,7 +28,7 @@ type heldCover struct {
 	believed map[int]int64 // beliefEnds
 }
 
-func newHeldCover(a *account.Account, key string, lock []int, eoh int64) *heldCover {
+func newHeldCover(a *account.Account, key string, lock []int, eoh int64, believed map[int]int64) *heldCover {
 	h := a.H
 	lockKeys := []string{key}
 	for _, i := range lock {
@@ -38,7 +38,6 @@ func newHeldCover(a *account.Account, key string, lock []int, eoh int64) *heldCo
 	}
 	var lives [][2]int64
 	var starts []int64
-	believed := beliefEnds(a)
 	backed := map[int]bool{} // acquires an observed life or permit backs
 	for _, k := range a.Keys() {
 		if !slices.Contains(lockKeys, k.Key) || k.Owner == history.ProbeClient || !k.Observed {

@@ -93,6 +93,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		}
 		return lastOf[client]
 	}
+	believed := beliefEnds(a) // once: it reads every hold, of every key
 	for _, k := range keys {
 		if err := ctx.Err(); err != nil {
 			return Result{Checker: CheckerLiveness, Verdict: Unknown, Summary: "not checked: " + err.Error()}
@@ -100,7 +101,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		ko := per[k]
 		sortIdx(h, ko.lock, invokeOf)
 		_, maxTTL := leaseWindows(a, ko.lock, eoh, nil)
-		cover := newHeldCover(a, k, ko.lock, eoh)
+		cover := newHeldCover(a, k, ko.lock, eoh, believed)
 		var failed []Anomaly
 		for _, p := range ko.probes {
 			probes++

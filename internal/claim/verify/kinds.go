@@ -471,12 +471,9 @@ func (v *verifier) unsureAt(rec int) bool {
 // waited is the numreplicas of the WAIT the acquire's client sent while
 // the acquire was open, 0 when none.
 func (v *verifier) waited(acq history.Op) int {
-	for _, op := range v.h.Ops {
-		if op.F != history.NodeCmd || op.Client != acq.Client || op.Invoke < acq.Invoke || op.Invoke > acq.Complete {
-			continue
-		}
-		if cmd := op.Value.Cmd; len(cmd) >= 2 && strings.ToLower(cmd[0]) == "wait" {
-			n, _ := strconv.Atoi(cmd[1])
+	for _, op := range v.waits[acq.Client] {
+		if op.Invoke >= acq.Invoke && op.Invoke <= acq.Complete {
+			n, _ := strconv.Atoi(op.Value.Cmd[1])
 			return n
 		}
 	}

@@ -12,6 +12,7 @@ package verify
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
@@ -80,6 +81,8 @@ type verifier struct {
 	// gaps: node → windows its commands were not recorded, and the
 	// failovers (after which its group is not watched).
 	gaps map[string][][2]int64
+	// waits: client → the WAIT commands it sent, in history order.
+	waits map[string][]history.Op
 }
 
 func (v *verifier) index() {
@@ -93,7 +96,11 @@ func (v *verifier) index() {
 			v.gaps[n] = append(v.gaps[n], [2]int64{0, v.m.end})
 		}
 	}
+	v.waits = map[string][]history.Op{}
 	for _, op := range v.h.Ops {
+		if cmd := op.Value.Cmd; op.F == history.NodeCmd && len(cmd) >= 2 && strings.EqualFold(cmd[0], "wait") {
+			v.waits[op.Client] = append(v.waits[op.Client], op)
+		}
 		switch {
 		case op.F == history.Unobserved:
 			v.gaps[op.Value.Node] = append(v.gaps[op.Value.Node], [2]int64{op.Invoke, v.end(op)})
