@@ -32,46 +32,72 @@ func cmdCheckClaims(path string, stdout, stderr io.Writer) int {
 	} else if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	resFile, histFile := filepath.Join(dir, "results.json"), filepath.Join(dir, "history.jsonl")
-	cs, err := readClaims(resFile)
+	v, err := verifyReport(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim check --claims: %v\n", err)
 		return exitUsage
 	}
-	h, err := history.ReadFile(histFile)
+	if !v.print(stdout) {
+		return exitInvalid
+	}
+	return exitValid
+}
+
+// verified is a report's claims with what the verifier found of them.
+type verified struct {
+	claims []claim.Claim
+	hist   history.History
+	res    verify.Result
+}
+
+// verifyReport verifies the claims of the report in dir (its results.json)
+// against its history.jsonl; an error names the file that is missing or
+// unreadable.
+func verifyReport(dir string) (verified, error) {
+	cs, err := readClaims(filepath.Join(dir, "results.json"))
 	if err != nil {
-		fmt.Fprintf(stderr, "locksim check --claims: %v\n", err)
-		return exitUsage
+		return verified{}, err
+	}
+	h, err := history.ReadFile(filepath.Join(dir, "history.jsonl"))
+	if err != nil {
+		return verified{}, err
 	}
 	r := verify.Verify(h, cs)
 	checkExperiments(&r, cs, h.Header)
+	return verified{claims: cs, hist: h, res: r}, nil
+}
+
+// print writes "N claims, all hold" (with how many could not be checked
+// from the history, and why) or each false claim with the records that
+// contradict it, and reports whether every claim holds.
+func (v verified) print(w io.Writer) bool {
 	unchecked := 0
 	var whys []string
-	for why, n := range r.Unchecked {
+	for why, n := range v.res.Unchecked {
 		unchecked += n
 		whys = append(whys, fmt.Sprintf("%d %s", n, why))
 	}
 	sort.Strings(whys)
-	if len(r.Failures) == 0 {
-		fmt.Fprintf(stdout, "%d claims, all hold", len(cs))
+	if len(v.res.Failures) == 0 {
+		fmt.Fprintf(w, "%d claims, all hold", len(v.claims))
 		if unchecked > 0 {
-			fmt.Fprintf(stdout, " (%d of them not checkable from the history: %s)", unchecked, joinComma(whys))
+			fmt.Fprintf(w, " (%d of them not checkable from the history: %s)", unchecked, joinComma(whys))
 		}
-		fmt.Fprintln(stdout)
-		return exitValid
+		fmt.Fprintln(w)
+		return true
 	}
-	fmt.Fprintf(stdout, "%d claims, %d false:\n", len(cs), len(r.Failures))
-	for _, f := range r.Failures {
+	fmt.Fprintf(w, "%d claims, %d false:\n", len(v.claims), len(v.res.Failures))
+	for _, f := range v.res.Failures {
 		b, _ := json.Marshal(f.Claim)
-		fmt.Fprintf(stdout, "claim %s is false: %s\n  claim: %s\n", f.Claim.ID, f.Reason, b)
+		fmt.Fprintf(w, "claim %s is false: %s\n  claim: %s\n", f.Claim.ID, f.Reason, b)
 		for _, i := range f.Records {
-			if i >= 0 && i < len(h.Ops) {
-				rb, _ := json.Marshal(h.Ops[i])
-				fmt.Fprintf(stdout, "  record %d: %s\n", i, rb)
+			if i >= 0 && i < len(v.hist.Ops) {
+				rb, _ := json.Marshal(v.hist.Ops[i])
+				fmt.Fprintf(w, "  record %d: %s\n", i, rb)
 			}
 		}
 	}
-	return exitInvalid
+	return false
 }
 
 // readClaims reads the claims of a results.json file.

@@ -186,3 +186,50 @@ func TestCheckClaimsReadsAnExperimentsOwnVerdict(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckRewritesAReportInItsOwnLanguageAndVerifiesItsClaims: `locksim
+// check DIR` on a Vietnamese report rewrites it in Vietnamese unless
+// --lang says otherwise (a reader once turned two Vietnamese reports into
+// English by checking them), and verifies the claims it has just written.
+func TestCheckRewritesAReportInItsOwnLanguageAndVerifiesItsClaims(t *testing.T) {
+	dir := claimsDir(t, nil)
+	if err := os.Remove(filepath.Join(dir, "results.json")); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"check", "--lang", "vi", dir}, &out, &errb); code == exitUsage || code == exitInternal {
+		t.Fatalf("check --lang vi exit %d: %s", code, errb.String())
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a check without --lang keeps the report's Vietnamese", []string{"check", dir}, "vi"},
+		{"a check with --lang en rewrites it in English", []string{"check", "--lang", "en", dir}, "en"},
+		{"a later check without --lang keeps the English it was given", []string{"check", dir}, "en"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := Main(tc.args, &out, &errb); code == exitUsage || code == exitInternal {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res struct {
+				Lang string `json:"lang"`
+			}
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Lang != tc.want {
+				t.Errorf("results.json says lang %q, want %q", res.Lang, tc.want)
+			}
+			if !strings.Contains(errb.String(), "claims, all hold") {
+				t.Errorf("stderr does not say the rewritten report's claims were verified:\n%s", errb.String())
+			}
+		})
+	}
+}
