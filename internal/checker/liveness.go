@@ -683,6 +683,18 @@ func runUp(a *account.Account, key string, lock []int, cover *heldCover, t int64
 			return hd.Key == key && hd.Start <= at && at < beliefs[hd.Acquire]
 		})
 	}
+	// When the key's grants completed, sorted: a refusal after which a
+	// grant completed before t is no part of an outage that ends at t,
+	// though that acquire was invoked before it (issue 27's sweep, seed
+	// 1157: w1's SET ran before w2's refused acquire was invoked, and w1
+	// was told it held the lock after).
+	var granted []int64
+	for _, i := range lock {
+		if op := h.Ops[i]; op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0 {
+			granted = append(granted, op.Complete)
+		}
+	}
+	slices.Sort(granted)
 	var out []int
 	for n := len(lock) - 1; n >= 0; n-- {
 		op := h.Ops[lock[n]]
@@ -690,6 +702,9 @@ func runUp(a *account.Account, key string, lock []int, cover *heldCover, t int64
 			continue
 		}
 		if op.Type != history.Fail || believed(op.Invoke) {
+			break
+		}
+		if j, _ := slices.BinarySearch(granted, op.Invoke+1); j < len(granted) && granted[j] < t {
 			break
 		}
 		// A SET that took the lock after this refusal ends the run of

@@ -676,7 +676,8 @@ func (v *verifier) fenceable(c claim.Claim) outcome {
 // probe) of Key invoked at Start, and no acquire or probe of Key was
 // granted in between (one completed strictly inside the window). An
 // outage told from a later refusal than its first, or through a grant, is
-// refused.
+// refused; a refusal after which a grant completed, before the window,
+// began no outage.
 func (v *verifier) unavailable(c claim.Claim) outcome {
 	tried := func(op history.Op) bool {
 		return op.Key == c.Key && op.Process >= 0 && (op.F == history.Acquire || op.F == history.Probe)
@@ -697,7 +698,15 @@ func (v *verifier) unavailable(c claim.Claim) outcome {
 		}
 	}
 	if last >= 0 {
-		if r := v.h.Ops[last]; r.Type == history.Fail && !v.believed(c.Key, r.Invoke) {
+		// That refusal began the outage unless a grant of Key completed
+		// after it, before Start (an acquire invoked before it, whose SET
+		// had taken the key, told its client later).
+		grantedSince := func(r history.Op) bool {
+			return slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+				return tried(op) && op.Type == history.OK && op.Complete > r.Invoke && op.Complete <= c.Start
+			})
+		}
+		if r := v.h.Ops[last]; r.Type == history.Fail && !v.believed(c.Key, r.Invoke) && !grantedSince(r) {
 			return refuse([]int{last}, "%s was already refused %s at %d while no client believed it held it: the outage began earlier than %d", r.Client, c.Key, r.Invoke, c.Start)
 		}
 	}

@@ -101,6 +101,13 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"fencing-random-nemesis-s1157-refused-before-a-grant-completed": {
+			"the lock was not unavailable from w2's refusal at 243.5 ms: w1's acquire, whose SET had run before it, was granted at 244.9 ms; the final probe's finding begins after that grant",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Anomaly && c.Key == "invoice-3" && c.Records[len(c.Records)-1] == 154
+			},
+			false,
+		},
 		"scheduler-heartbeat-foreign-queue-s25-probe-retried-at-deadline": {
 			"the probe's key on leader-1 was made by its last SET NX (record 119), not by the one 4.8 ms before w1's key's deadline (record 118)",
 			func(c claim.Claim) bool {
