@@ -51,8 +51,8 @@ scenarios: build adapters
 	@$(call shipped,scenarios); \
 	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --why=false --out $$out; status=$$?; rm -rf $$out; exit $$status
 
-# Issue 27: every claim a report makes is true (not part of `make test`:
-# about 11 min of runs on 2 CPUs, past CI's budget; go test verifies the
+# Issue 27: every claim a report makes is true (not part of `make test`;
+# .ci/run runs it after the tests, with claims-sweep; go test verifies the
 # accuracy corpus's claims and the refused mutations). Runs the catalogue
 # (scenarios/ and scenarios/field/) at 3 seeds each (their own and the next
 # two), whatever the verdicts, and verifies every report's claims against its
@@ -68,8 +68,8 @@ claims: build adapters
 	if [ $$status -eq 0 ]; then rm -rf $$out; else echo "claims: the reports are kept in $$out"; fi; exit $$status
 
 # A random-fault sweep's claims (200 runs of fencing-random-nemesis.yaml,
-# seeds 1000-1199, about 10 min on 2 loaded CPUs): too slow for CI, run by
-# hand and before a release. SWEEP_FILE and SWEEP_COUNT choose another.
+# seeds 1000-1199), run by .ci/run after the tests. SWEEP_FILE and
+# SWEEP_COUNT choose another.
 SWEEP_FILE ?= scenarios/fencing-random-nemesis.yaml
 SWEEP_COUNT ?= 200
 claims-sweep: build
