@@ -446,10 +446,7 @@ func (b *builder) pauses() {
 			if i < 0 {
 				continue
 			}
-			pt := ""
-			if w.Step.Trigger.Kind == history.TriggerPoint {
-				pt = tr(lang, "n.pause.point", pointWord(lang, w.Step.Trigger.Point))
-			}
+			pt := m.pausePoint(lang, w.Step, b.faultClaim(w))
 			tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, w.Step, tr(lang, causeKey("n.pause", w.Step), c, dur, pt))
 			fr := ref(claim.Fault, w.Op, "")
 			b.shape(chart.Shape{Kind: chart.ShPause, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.27, Y1: 0.27, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})

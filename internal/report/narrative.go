@@ -485,10 +485,7 @@ func (n *narrator) faults() {
 // still believes it holds; both render the step's Fault claim c.
 func (n *narrator) pause(w window, c claim.Claim, targets, dur string) {
 	lang, m, st := n.lang, n.m, w.Step
-	pt := ""
-	if st.Trigger.Kind == history.TriggerPoint {
-		pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
-	}
+	pt := m.pausePoint(lang, st, c)
 	n.add(c.Start, 1, StepFault, c, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
 	if m.open(w) {
 		return // still frozen when the history ends: no wake to tell
