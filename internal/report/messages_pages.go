@@ -123,6 +123,15 @@ var pageMessages = map[Lang]map[string]string{
 		"hist.f.read":           "read",
 		"hist.f.write":          "write",
 
+		// history.html's verdict of a linearizable history whose order
+		// leaves operations out (a fresh reader, issue 27).
+		"hist.verdict.ok.part":      "Porcupine found an order of the operations below that keeps one lock holder at a time: the history is linearizable.",
+		"hist.verdict.ok.part.free": "Porcupine found an order of the operations below that its model accepts: the history is linearizable. That model has no rule of one lock holder at a time here, as %s.",       // why (hist.free.*)
+		"hist.left.unknown":         "That order leaves out %s, whose outcome is unknown (drawn dashed): an operation that got no answer may or may not have taken effect, so an order may leave it out.",           // the operations ("w1's release of leader")
+		"hist.left.unknown.n":       "That order leaves out %d operations whose outcome is unknown (drawn dashed): an operation that got no answer may or may not have taken effect, so an order may leave it out.", // count
+		"hist.left":                 "%d of them are not in that order (drawn dashed).",                                                                                                                             // count
+		"hist.left.op":              "%s's %s",                                                                                                                                                                      // client, op words
+
 		// The timeline's tools.
 		"tl.window":    "This run has %d marks, too many to draw one by one: the timeline shows the %d around the first anomaly, t=%ss to t=%ss (timeline.png shows the whole run).", // total, shown, t0, t1
 		"tl.zoom.in":   "zoom in",
@@ -246,6 +255,13 @@ var pageMessages = map[Lang]map[string]string{
 		"hist.f.extend":         "gia hạn",
 		"hist.f.read":           "đọc",
 		"hist.f.write":          "ghi",
+
+		"hist.verdict.ok.part":      "Porcupine tìm được một thứ tự cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử là linearizable.",
+		"hist.verdict.ok.part.free": "Porcupine tìm được một thứ tự cho các thao tác dưới đây mà mô hình của nó chấp nhận: lịch sử là linearizable. Ở đây mô hình đó không có quy tắc mỗi lúc chỉ một client giữ lock, vì %s.",
+		"hist.left.unknown":         "Thứ tự đó bỏ ra ngoài %s, thao tác không rõ kết quả (viền nét đứt): một thao tác không nhận được câu trả lời có thể đã có hiệu lực hoặc chưa, nên một thứ tự có thể bỏ nó ra ngoài.",
+		"hist.left.unknown.n":       "Thứ tự đó bỏ ra ngoài %d thao tác không rõ kết quả (viền nét đứt): một thao tác không nhận được câu trả lời có thể đã có hiệu lực hoặc chưa, nên một thứ tự có thể bỏ nó ra ngoài.",
+		"hist.left":                 "%d thao tác trong số đó không nằm trong thứ tự ấy (viền nét đứt).",
+		"hist.left.op":              "%[2]s của %[1]s",
 
 		"tl.window":    "Lần chạy này có %d ký hiệu, quá nhiều để vẽ từng cái: dòng thời gian chỉ hiện %d ký hiệu quanh bất thường đầu tiên, từ t=%ss đến t=%ss (timeline.png vẽ toàn bộ lần chạy).",
 		"tl.zoom.in":   "phóng to",
