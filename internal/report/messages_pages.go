@@ -99,6 +99,13 @@ var pageMessages = map[Lang]map[string]string{
 		"outcome.fail":          "refused",
 		"outcome.info":          "outcome unknown",
 
+		// A lock on several nodes that lost its quorum while copies of its
+		// key remained (a fresh reader, issue 27: not "its key left Redis").
+		"tip.quorum.lost":    "From %[1]s its key stood on only %[2]d of %[3]d nodes (%[4]s), fewer than %[5]d (a majority): the lock had lost its quorum.",                                                                                      // at, left, total, nodes, quorum
+		"tip.quorum.last":    "Its last copy left Redis at %s.",                                                                                                                                                                                  // at
+		"tip.write.quorum":   "%[1]s believed it held the lock, but from %[2]s its key stood on only %[3]d of %[4]d nodes, fewer than %[5]d (a majority): the lock had lost its quorum.",                                                         // client, at, left, total, quorum
+		"tip.write.practice": "%[1]s held the lock in practice when it wrote: from %[2]s its key stood on only %[3]d of %[4]d nodes, fewer than %[5]d (a majority), but %[6]s stayed down until %[7]s, so no other client could reach a quorum.", // client, at, left, total, quorum, nodes, up at
+
 		// history.html.
 		"hist.title":            "%s — porcupine's linearizability check, on the run's own time axis", // scenario
 		"hist.verdict.ok":       "Porcupine found an order of every operation below that keeps one lock holder at a time: the history is linearizable.",
@@ -232,6 +239,11 @@ var pageMessages = map[Lang]map[string]string{
 		"outcome.ok.write":      "được chấp nhận",
 		"outcome.fail":          "bị từ chối",
 		"outcome.info":          "không rõ kết quả",
+
+		"tip.quorum.lost":    "Từ %[1]s key của nó chỉ còn trên %[2]d trong %[3]d node (%[4]s), chưa tới %[5]d (đa số): lock đã mất quorum.",
+		"tip.quorum.last":    "Bản sao cuối cùng của key rời Redis lúc %s.",
+		"tip.write.quorum":   "%[1]s tin là mình giữ lock, nhưng từ %[2]s key của nó chỉ còn trên %[3]d trong %[4]d node, chưa tới %[5]d (đa số): lock đã mất quorum.",
+		"tip.write.practice": "Trên thực tế %[1]s vẫn giữ lock khi ghi: từ %[2]s key của nó chỉ còn trên %[3]d trong %[4]d node, chưa tới %[5]d (đa số), nhưng %[6]s nằm im đến %[7]s, nên không client nào khác đạt được quorum.",
 
 		"hist.title":            "%s — kiểm tra linearizability của porcupine, trên trục thời gian của lần chạy",
 		"hist.verdict.ok":       "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử là linearizable.",
