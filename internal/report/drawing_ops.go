@@ -210,7 +210,7 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 	act := actionLegendWord(lang, o.Value.Action)
 	tok := ""
 	if fence > 0 {
-		tok = tr(lang, "n.with.token", fence)
+		tok = tr(lang, withFence(b.in.History.Header), fence)
 	}
 	var lines []string
 	switch o.Type {
