@@ -158,9 +158,56 @@ func (a *Account) faultClaims() []claim.Claim {
 			c.Node = st.Nodes[0]
 			c.Persistence = a.H.Header.Persistence[c.Node]
 		}
+		a.inFlight(&c, st, from)
 		cs = append(cs, c)
 	}
 	return cs
+}
+
+// inFlight states, of a client freeze planned inside a multi-node acquire
+// (point in-acquire), which nodes had run that acquire's SET by the
+// freeze (c.Start): Client the frozen client, Key the acquire's key,
+// Nodes those nodes in the run's node order, Records the acquire and
+// their SETs (node-redlock-pause-in-flight: only n1 had, the freeze
+// came before the other four ran theirs; a fresh reader, issue 27).
+// Nothing when the freeze is elsewhere, no acquire of the client was
+// open then, or a node's commands were not recorded through it.
+func (a *Account) inFlight(c *claim.Claim, st history.FaultStep, from int64) {
+	if st.Effect != history.EffectFreezeClient || st.Trigger.Kind != history.TriggerPoint || st.Trigger.Point != history.PointInAcquire ||
+		len(st.Clients) != 1 || len(a.H.Header.Nodes) < 2 || !slices.Contains(a.H.Header.Traits, history.TraitMultiNode) {
+		return
+	}
+	who, acq := st.Clients[0], -1
+	for i, op := range a.H.Ops {
+		if op.F == history.Acquire && op.Client == who && op.Process >= 0 && op.Invoke <= from && (op.Open() || op.Complete >= from) &&
+			(acq < 0 || op.Invoke > a.H.Ops[acq].Invoke) {
+			acq = i
+		}
+	}
+	if acq < 0 {
+		return
+	}
+	op := a.H.Ops[acq]
+	ran := map[string]int{}
+	for _, j := range a.sentIn(who, op.Invoke-grantSlack, from) {
+		if e := a.H.Ops[j]; isSetCmd(e.Value.Cmd) {
+			if _, ok := ran[e.Value.Node]; !ok {
+				ran[e.Value.Node] = j
+			}
+		}
+	}
+	var nodes []string
+	var sets []int
+	for _, n := range a.H.Header.Nodes {
+		if !a.Observed[n] || slices.ContainsFunc(a.Gaps[n], func(g [2]int64) bool { return g[0] <= from && op.Invoke <= g[1] }) {
+			return // the record cannot say whether n ran it
+		}
+		if j, ok := ran[n]; ok {
+			nodes, sets = append(nodes, n), append(sets, j)
+		}
+	}
+	c.Client, c.Key, c.Nodes = who, op.Key, nodes
+	c.Records = append(append(c.Records, acq), sets...)
 }
 
 // recordedClaims states, per node of the run, whether its commands were

@@ -143,6 +143,15 @@ const (
 	// heard) — not Promotion.TookNS, when the harness first found the
 	// replica a master. Records: the nemesis operation, then that
 	// announcement. [2 5 7 9 10 11 16]
+	//
+	// A freeze of one client planned inside its multi-node acquire (point
+	// in-acquire), Client set: Client's acquire of Key (Records[1]) was
+	// open when the freeze began (Start), and Nodes are the nodes that had
+	// run a SET of Client's inside it by then, in the run's node order,
+	// each with that SET (Records[2:]); every other node, its commands
+	// recorded from the acquire's invoke to Start, had run none. Not set
+	// when a node's commands were not recorded then. [a fresh reader of
+	// node-redlock-pause-in-flight: not "its nodes had answered"]
 	Fault Kind = "fault"
 	// Orphan: Client's command set Key on Node at Start (the SET itself,
 	// not when the client gave up) and the client never believed it held

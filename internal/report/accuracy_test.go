@@ -45,7 +45,7 @@ type accuracyCase struct {
 	// Says are, per language, texts the report must contain (each within
 	// one sentence of the page: the headline, a story step, an anomaly's
 	// description, why it matters, the checker's explanation, or an advice
-	// of what would have prevented it);
+	// of what would have prevented it, history.html's verdict);
 	// SaidBefore are the false statements the report made before the run's
 	// account existed, which it must no longer make.
 	Says       map[string][]string `yaml:"says"`
@@ -69,6 +69,11 @@ func pageSentences(in Input, lang Lang) []string {
 	}
 	for _, a := range allAnomalies(in.Results) {
 		out = append(out, m.describeAnomaly(lang, a), m.whyAnomaly(lang, a), a.Explain)
+	}
+	// history.html's verdict (a fresh reader, issue 27: "no order … not
+	// linearizable" of a valid check).
+	if in.Porcupine != nil && porcupineOps(in.History) <= MaxPorcupineOps {
+		out = append(out, historyPageDrawing(in, m, historyInfo{}).Headline)
 	}
 	if r := buildRemedy(in, lang); r != nil {
 		out = append(out, r.Texts()...)
@@ -101,6 +106,9 @@ func TestReportAccuracyCorpus(t *testing.T) {
 		}
 		rep := checker.Check(context.Background(), h, checker.Options{})
 		in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+		if l := rep.Linearization; l != nil {
+			in.Porcupine = &PorcupineView{Model: l.Model, Info: l.Info}
+		}
 		all := rep.Anomalies()
 		t.Run(fmt.Sprintf("class %d: %s", want.Class, name), func(t *testing.T) {
 			if string(rep.Verdict) != want.Verdict {

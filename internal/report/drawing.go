@@ -446,10 +446,7 @@ func (b *builder) pauses() {
 			if i < 0 {
 				continue
 			}
-			pt := ""
-			if w.Step.Trigger.Kind == history.TriggerPoint {
-				pt = tr(lang, "n.pause.point", pointWord(lang, w.Step.Trigger.Point))
-			}
+			pt := m.pausePoint(lang, w.Step, b.faultClaim(w))
 			tip := b.at(w.Start) + " → " + b.at(w.End) + ": " + byHand(lang, w.Step, tr(lang, causeKey("n.pause", w.Step), c, dur, pt))
 			fr := ref(claim.Fault, w.Op, "")
 			b.shape(chart.Shape{Kind: chart.ShPause, Lane: i, Lane2: i, X0: s, X1: e, Y0: -0.27, Y1: 0.27, Color: -1, Tip: tip, Op: w.Op + 1, Ref: fr})
@@ -542,6 +539,14 @@ func (b *builder) leaseTip(l lease) string {
 	ns, left, upAt, practice := m.heldInPractice(&l)
 	if practice {
 		lines = append(lines, tr(lang, "tip.crash.held", joinAnd(lang, ns), b.at(l.KeyEnd), left, len(m.nodes), b.at(upAt), l.Client))
+	} else if left := m.copiesAfter(l); l.lost() && l.KeyEnd <= m.end && len(left) > 0 {
+		// Its quorum lost while copies stood: say how many, and when the
+		// last left, not that its key left Redis (a fresh reader of
+		// redlock-clock-jump: n1 and n2 kept w1's key).
+		lines = append(lines, tr(lang, "tip.quorum.lost", b.at(l.KeyEnd), len(left), len(m.nodes), joinAnd(lang, left), m.a.Quorum()))
+		if last := lastCopyEnd(l); last <= m.end {
+			lines = append(lines, tr(lang, "tip.quorum.last", b.at(last)))
+		}
 	} else if l.lost() && l.KeyEnd <= m.end {
 		why := endWord(lang, l.Cause)
 		if len(l.Lives) > 1 && len(m.nodes) > 1 {
@@ -764,7 +769,11 @@ func (b *builder) holdRef(l lease) string {
 		}
 	}
 	if b.held[l.Op] {
-		return ref(claim.Hold, l.Op, l.Client)
+		r := ref(claim.Hold, l.Op, l.Client)
+		if len(b.m.copiesAfter(l)) > 0 {
+			r += " " + livesRef(l) // its tip tells the copies its lost quorum left
+		}
+		return r
 	}
 	var rs []string
 	for _, k := range l.Lives {

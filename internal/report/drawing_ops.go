@@ -112,6 +112,9 @@ func (b *builder) writes() {
 			}
 		}
 		r := ref(claim.Outcome, i, "")
+		if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok && l.lost() && l.KeyEnd <= o.Invoke && len(m.copiesAfter(l)) > 0 {
+			r += " " + livesRef(l) // its tip tells the copies the lost quorum left
+		}
 		prio := chart.PrWrite
 		if kind == chart.ShWriteBad {
 			prio = chart.PrViolWrite
@@ -207,7 +210,7 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 	act := actionLegendWord(lang, o.Value.Action)
 	tok := ""
 	if fence > 0 {
-		tok = tr(lang, "n.with.token", fence)
+		tok = tr(lang, withFence(b.in.History.Header), fence)
 	}
 	var lines []string
 	switch o.Type {
@@ -220,7 +223,16 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		lines = append(lines, tr(lang, "tip.num", *o.Value.Num))
 	}
 	if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
+		left := m.copiesAfter(l)
+		ns, _, upAt, practice := m.heldInPractice(&l)
 		switch {
+		case l.lost() && l.KeyEnd <= o.Invoke && practice:
+			// Its quorum lost to a crash, but no one else could reach one
+			// (a fresh reader of redlock-delayed-restart: "the lock had
+			// been lost" of a charge the mutex check found valid).
+			lines = append(lines, tr(lang, "tip.write.practice", o.Client, b.at(l.KeyEnd), len(left), len(m.nodes), m.a.Quorum(), joinAnd(lang, ns), b.at(upAt)))
+		case l.lost() && l.KeyEnd <= o.Invoke && len(left) > 0:
+			lines = append(lines, tr(lang, "tip.write.quorum", o.Client, b.at(l.KeyEnd), len(left), len(m.nodes), m.a.Quorum()))
 		case l.lost() && l.KeyEnd <= o.Invoke:
 			lines = append(lines, tr(lang, "tip.write.lost", o.Client, b.at(l.KeyEnd)))
 		case l.lost() && o.Complete > 0 && l.KeyEnd < o.Complete:

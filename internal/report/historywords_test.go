@@ -31,7 +31,7 @@ func TestTheHistoryPageSaysWhatPorcupinesModelChecked(t *testing.T) {
 				if c.want == "" {
 					continue
 				}
-				for _, k := range []string{"hist.verdict.ok.free", "hist.verdict.bad.free"} {
+				for _, k := range []string{"hist.verdict.ok.free", "hist.verdict.ok.part.free", "hist.verdict.bad.free"} {
 					if s := tr(lang, k, tr(lang, c.want)); strings.Contains(s, "keeps one lock holder") || strings.Contains(s, "mỗi lúc chỉ có một client giữ lock:") {
 						t.Errorf("%s says %q", lang, s)
 					}

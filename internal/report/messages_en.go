@@ -304,7 +304,10 @@ var messagesEN = map[string]string{
 	"point.before-write":               "just before its write",
 	"point.after-acquire":              "right after acquiring the lock",
 	"point.before-release":             "just before releasing the lock",
-	"point.in-acquire":                 "in the middle of its acquire (its nodes had answered, its elapsed time not yet measured)",
+	"point.in-acquire":                 "in the middle of its acquire",
+	"point.in-acquire.none":            "in the middle of its acquire, its SETs sent: by then no node had run one",                 // the account's Fault claim: the nodes that had run the acquire's SET by the freeze
+	"point.in-acquire.some":            "in the middle of its acquire, its SETs sent: by then only %s of the %d nodes had run one", // nodes, total
+	"point.in-acquire.all":             "in the middle of its acquire, its SETs sent: by then all %d nodes had run one",            // total
 	"point.in-renew":                   "just before a renewal",
 	"point.before-token":               "after its grant, before it took its fencing token",
 	"n.resume":                         "%s woke up after being frozen for %s%s.",                                                                                                                   // client, duration, belief suffix

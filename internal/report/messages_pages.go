@@ -99,6 +99,13 @@ var pageMessages = map[Lang]map[string]string{
 		"outcome.fail":          "refused",
 		"outcome.info":          "outcome unknown",
 
+		// A lock on several nodes that lost its quorum while copies of its
+		// key remained (a fresh reader, issue 27: not "its key left Redis").
+		"tip.quorum.lost":    "From %[1]s its key stood on only %[2]d of %[3]d nodes (%[4]s), fewer than %[5]d (a majority): the lock had lost its quorum.",                                                                                      // at, left, total, nodes, quorum
+		"tip.quorum.last":    "Its last copy left Redis at %s.",                                                                                                                                                                                  // at
+		"tip.write.quorum":   "%[1]s believed it held the lock, but from %[2]s its key stood on only %[3]d of %[4]d nodes, fewer than %[5]d (a majority): the lock had lost its quorum.",                                                         // client, at, left, total, quorum
+		"tip.write.practice": "%[1]s held the lock in practice when it wrote: from %[2]s its key stood on only %[3]d of %[4]d nodes, fewer than %[5]d (a majority), but %[6]s stayed down until %[7]s, so no other client could reach a quorum.", // client, at, left, total, quorum, nodes, up at
+
 		// history.html.
 		"hist.title":            "%s — porcupine's linearizability check, on the run's own time axis", // scenario
 		"hist.verdict.ok":       "Porcupine found an order of every operation below that keeps one lock holder at a time: the history is linearizable.",
@@ -122,6 +129,15 @@ var pageMessages = map[Lang]map[string]string{
 		"hist.f.extend":         "renewal",
 		"hist.f.read":           "read",
 		"hist.f.write":          "write",
+
+		// history.html's verdict of a linearizable history whose order
+		// leaves operations out (a fresh reader, issue 27).
+		"hist.verdict.ok.part":      "Porcupine found an order of the operations below that keeps one lock holder at a time: the history is linearizable.",
+		"hist.verdict.ok.part.free": "Porcupine found an order of the operations below that its model accepts: the history is linearizable. That model has no rule of one lock holder at a time here, as %s.",       // why (hist.free.*)
+		"hist.left.unknown":         "That order leaves out %s, whose outcome is unknown (drawn dashed): an operation that got no answer may or may not have taken effect, so an order may leave it out.",           // the operations ("w1's release of leader")
+		"hist.left.unknown.n":       "That order leaves out %d operations whose outcome is unknown (drawn dashed): an operation that got no answer may or may not have taken effect, so an order may leave it out.", // count
+		"hist.left":                 "%d of them are not in that order (drawn dashed).",                                                                                                                             // count
+		"hist.left.op":              "%s's %s",                                                                                                                                                                      // client, op words
 
 		// The timeline's tools.
 		"tl.window":    "This run has %d marks, too many to draw one by one: the timeline shows the %d around the first anomaly, t=%ss to t=%ss (timeline.png shows the whole run).", // total, shown, t0, t1
@@ -224,6 +240,11 @@ var pageMessages = map[Lang]map[string]string{
 		"outcome.fail":          "bị từ chối",
 		"outcome.info":          "không rõ kết quả",
 
+		"tip.quorum.lost":    "Từ %[1]s key của nó chỉ còn trên %[2]d trong %[3]d node (%[4]s), chưa tới %[5]d (đa số): lock đã mất quorum.",
+		"tip.quorum.last":    "Bản sao cuối cùng của key rời Redis lúc %s.",
+		"tip.write.quorum":   "%[1]s tin là mình giữ lock, nhưng từ %[2]s key của nó chỉ còn trên %[3]d trong %[4]d node, chưa tới %[5]d (đa số): lock đã mất quorum.",
+		"tip.write.practice": "Trên thực tế %[1]s vẫn giữ lock khi ghi: từ %[2]s key của nó chỉ còn trên %[3]d trong %[4]d node, chưa tới %[5]d (đa số), nhưng %[6]s nằm im đến %[7]s, nên không client nào khác đạt được quorum.",
+
 		"hist.title":            "%s — kiểm tra linearizability của porcupine, trên trục thời gian của lần chạy",
 		"hist.verdict.ok":       "Porcupine tìm được một thứ tự cho mọi thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử là linearizable.",
 		"hist.verdict.bad":      "Porcupine không tìm được thứ tự nào cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử vi phạm linearizability.",
@@ -246,6 +267,13 @@ var pageMessages = map[Lang]map[string]string{
 		"hist.f.extend":         "gia hạn",
 		"hist.f.read":           "đọc",
 		"hist.f.write":          "ghi",
+
+		"hist.verdict.ok.part":      "Porcupine tìm được một thứ tự cho các thao tác dưới đây mà mỗi lúc chỉ có một client giữ lock: lịch sử là linearizable.",
+		"hist.verdict.ok.part.free": "Porcupine tìm được một thứ tự cho các thao tác dưới đây mà mô hình của nó chấp nhận: lịch sử là linearizable. Ở đây mô hình đó không có quy tắc mỗi lúc chỉ một client giữ lock, vì %s.",
+		"hist.left.unknown":         "Thứ tự đó bỏ ra ngoài %s, thao tác không rõ kết quả (viền nét đứt): một thao tác không nhận được câu trả lời có thể đã có hiệu lực hoặc chưa, nên một thứ tự có thể bỏ nó ra ngoài.",
+		"hist.left.unknown.n":       "Thứ tự đó bỏ ra ngoài %d thao tác không rõ kết quả (viền nét đứt): một thao tác không nhận được câu trả lời có thể đã có hiệu lực hoặc chưa, nên một thứ tự có thể bỏ nó ra ngoài.",
+		"hist.left":                 "%d thao tác trong số đó không nằm trong thứ tự ấy (viền nét đứt).",
+		"hist.left.op":              "%[2]s của %[1]s",
 
 		"tl.window":    "Lần chạy này có %d ký hiệu, quá nhiều để vẽ từng cái: dòng thời gian chỉ hiện %d ký hiệu quanh bất thường đầu tiên, từ t=%ss đến t=%ss (timeline.png vẽ toàn bộ lần chạy).",
 		"tl.zoom.in":   "phóng to",

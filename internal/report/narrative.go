@@ -159,12 +159,24 @@ func (n *narrator) tokenText(fence int64, token string) string {
 // check-and-set resource compares) for a write, "" without one.
 func (n *narrator) withToken(o history.Op) string {
 	if f := n.m.fenceOf(o); f > 0 {
-		return tr(n.lang, "n.with.token", f)
+		return tr(n.lang, withFence(n.in.History.Header), f)
 	}
 	if o.F == history.Write && o.Value.Token != "" && n.in.History.Header.CheckAndSet {
 		return " " + tr(n.lang, "n.with.word") + " " + n.m.tokenText(n.lang, 0, o.Value.Token)
 	}
 	return ""
+}
+
+// withFence is the message of a write's number: " with token 2" when
+// the lock issued it (a fencing token), " with epoch 2" when it is the
+// leader workload's own epoch, the lock issuing none (a fresh reader of
+// scheduler-heartbeat-foreign-queue: "w2's leader action … with token 2"
+// beside "owner token 1" and "the lock issues no fencing token").
+func withFence(h history.Header) string {
+	if !h.LockFences() && h.Workload == workload.Leader {
+		return "n.with.epoch"
+	}
+	return "n.with.token"
 }
 
 // say renders the workload teller's sentence, when it has one.
@@ -485,10 +497,7 @@ func (n *narrator) faults() {
 // still believes it holds; both render the step's Fault claim c.
 func (n *narrator) pause(w window, c claim.Claim, targets, dur string) {
 	lang, m, st := n.lang, n.m, w.Step
-	pt := ""
-	if st.Trigger.Kind == history.TriggerPoint {
-		pt = tr(lang, "n.pause.point", pointWord(lang, st.Trigger.Point))
-	}
+	pt := m.pausePoint(lang, st, c)
 	n.add(c.Start, 1, StepFault, c, byHand(lang, st, tr(lang, causeKey("n.pause", st), targets, dur, pt)))
 	if m.open(w) {
 		return // still frozen when the history ends: no wake to tell

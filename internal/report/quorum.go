@@ -2,8 +2,10 @@ package report
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -71,4 +73,38 @@ func quorumLost(lang Lang, left, total, q int, client string) string {
 		return tr(lang, "n.quorum.none", total, q, client)
 	}
 	return tr(lang, "n.quorum.lost", left, total, q, client)
+}
+
+// copiesAfter are the nodes still holding lease l's key when its lock,
+// on several nodes, lost its quorum (l.KeyEnd), in the run's node order:
+// none when it was not lost so (one node, or no copy was left).
+func (m *model) copiesAfter(l lease) []string {
+	if !l.lost() || len(l.Lives) < 2 || len(m.nodes) < 2 {
+		return nil
+	}
+	var ns []string
+	for _, n := range m.nodes {
+		if slices.ContainsFunc(l.Lives, func(k account.KeyLife) bool { return k.Node == n && k.Start <= l.KeyEnd && k.End > l.KeyEnd }) {
+			ns = append(ns, n)
+		}
+	}
+	return ns
+}
+
+// lastCopyEnd is when the last of lease l's key lives left its node.
+func lastCopyEnd(l lease) int64 {
+	var t int64
+	for _, k := range l.Lives {
+		t = max(t, k.End)
+	}
+	return t
+}
+
+// livesRef names the KeyLife claims of lease l's key lives.
+func livesRef(l lease) string {
+	var rs []string
+	for _, k := range l.Lives {
+		rs = append(rs, ref(claim.KeyLife, k.Set, k.Node))
+	}
+	return strings.Join(rs, " ")
 }

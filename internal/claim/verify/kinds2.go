@@ -323,8 +323,56 @@ func (v *verifier) fault(c claim.Claim) outcome {
 	if st.Effect == history.EffectFailover {
 		return v.announced(c, f, st)
 	}
+	if c.Client != "" {
+		return v.inFlight(c, st)
+	}
 	if c.At != 0 || len(c.Records) > 1 {
 		return refuse(c.Records, "step %d (%s) announced nothing: no instant or record beyond its own", st.ID, st.Kind)
+	}
+	return held
+}
+
+// inFlight: a freeze of Client planned inside its acquire (point
+// in-acquire) came while Client's acquire of Key, Records[1], was open
+// (invoked at or before Start, not answered before it); Records[2:] are,
+// one per node of Nodes, a SET Client's connection had that node run
+// inside the acquire by Start; every other node of the run, its commands
+// recorded from the acquire's invoke to Start, ran no SET of Client's in
+// that time.
+func (v *verifier) inFlight(c claim.Claim, st *history.FaultStep) outcome {
+	if st.Effect != history.EffectFreezeClient || st.Trigger.Kind != history.TriggerPoint || st.Trigger.Point != history.PointInAcquire ||
+		!slices.Contains(st.Clients, c.Client) || c.At != 0 {
+		return refuse(c.Records, "step %d is no freeze of %s inside its acquire", st.ID, c.Client)
+	}
+	a, ok := v.rec(c, 1)
+	if !ok || a.F != history.Acquire || a.Client != c.Client || a.Key != c.Key || a.Invoke > c.Start || (a.Complete >= 0 && a.Complete < c.Start) {
+		return refuse(c.Records, "record %v is no acquire of %s's of %s open at %d", c.Records, c.Client, c.Key, c.Start)
+	}
+	if len(c.Records) != len(c.Nodes)+2 {
+		return refuse(c.Records, "%d nodes named with %d SETs", len(c.Nodes), len(c.Records)-2)
+	}
+	isSet := func(op history.Op, node string) bool {
+		return op.F == history.NodeCmd && op.Client == c.Client && op.Value.Node == node && len(op.Value.Cmd) > 2 &&
+			(strings.EqualFold(op.Value.Cmd[0], "set") || strings.EqualFold(op.Value.Cmd[0], "setnx"))
+	}
+	for j, n := range c.Nodes {
+		op, ok := v.rec(c, j+2)
+		if !ok || !isSet(op, n) || op.Invoke < a.Invoke-slack || op.Invoke > c.Start || countOf(c.Nodes, n) != 1 {
+			return refuse(c.Records, "record %d is no SET of %s's that %s ran inside its acquire by %d", c.Records[min(j+2, len(c.Records)-1)], c.Client, n, c.Start)
+		}
+	}
+	for _, n := range v.h.Header.Nodes {
+		if slices.Contains(c.Nodes, n) {
+			continue
+		}
+		if !v.watched(n, a.Invoke, c.Start) {
+			return skip("a freeze inside an acquire on a node not recorded")
+		}
+		for j, op := range v.h.Ops {
+			if isSet(op, n) && op.Invoke >= a.Invoke && op.Invoke <= c.Start {
+				return refuse([]int{j}, "%s ran %s's SET at %d, by the freeze at %d", n, c.Client, op.Invoke, c.Start)
+			}
+		}
 	}
 	return held
 }

@@ -214,6 +214,12 @@ func TestVerifierRefusesEachFalseStatementClass(t *testing.T) {
 			kind(claim.Ungranted, nil), func(c *claim.Claim) { c.At = c.Start }},
 		{"an acquire of unknown outcome is not told as having set another token", corpus("c38c-redlock-acquire-failed-on-the-nodes"),
 			kind(claim.Ungranted, nil), func(c *claim.Claim) { c.Token = "f60aea52" }},
+		{"a freeze inside an acquire is not told as coming after a node that ran its SET later had run it", corpus("c39a-pause-in-flight-before-the-sets-ran"),
+			fault(history.EffectFreezeClient), func(c *claim.Claim) {
+				c.Nodes, c.Records = append(slices.Clone(c.Nodes), "n3"), append(slices.Clone(c.Records), 11) // n3's SET ran at 9.46 ms, after the freeze at 9.36 ms
+			}},
+		{"a freeze inside an acquire does not leave out a node that had run its SET", corpus("c39a-pause-in-flight-before-the-sets-ran"),
+			fault(history.EffectFreezeClient), func(c *claim.Claim) { c.Nodes, c.Records = nil, c.Records[:2] }}, // n1 ran it at 9.18 ms
 		{"a Redlock acquire's validity is its TTL less the time it took and the drift", corpus("c07b-redlock-latency-expiry"),
 			kind(claim.Acquire, nil), func(c *claim.Claim) { c.Validity = c.TTL }},
 	}
