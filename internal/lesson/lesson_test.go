@@ -388,6 +388,8 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "gives the lock up at about 40.3 s", "vi": "trả lock vào khoảng 40,3 s"}},
 		{47, "in node-clock-rate-drift-safe n3 sets w1's key 0–9 ms after the acquire began, so the allowance is what keeps the key past the charge (teacher 9, F9)",
 			map[string]string{"en": "That run does not show the allowance at work", "vi": "Lần chạy đó không cho thấy phần dự phòng đang làm việc"}},
+		{47, "the 6 s variant of redlock-pause-in-flight ships no file: its outcome is told with the runs of a copy that back it (teacher 9, F13)",
+			map[string]string{"en": "with its pause set to 6 s comes out invalid for that reason.", "vi": "với lần pause đặt thành 6 s vi phạm vì lý do này."}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("lesson %d: %s", tt.lesson, tt.why), func(t *testing.T) {
