@@ -384,6 +384,12 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "the course's answer is a fencing token", "vi": "câu trả lời của môn học là một fencing token"}},
 		{47, "a conditional write is the resource checking something, so it is no answer where the resource can check nothing (teacher8 N4)",
 			map[string]string{"en": "the write itself must be idempotent or conditional", "vi": "chính lần ghi phải idempotent hoặc có điều kiện"}},
+		{44, "the bounded watchdog's give-up and w2's grant fall at 40.4–41.9 s and 41.2–43.4 s by seed: no run shows 40.3 and 40.7 s (teacher 9, F4)",
+			map[string]string{"en": "gives the lock up at about 40.3 s", "vi": "trả lock vào khoảng 40,3 s"}},
+		{47, "in node-clock-rate-drift-safe n3 sets w1's key 0–9 ms after the acquire began, so the allowance is what keeps the key past the charge (teacher 9, F9)",
+			map[string]string{"en": "That run does not show the allowance at work", "vi": "Lần chạy đó không cho thấy phần dự phòng đang làm việc"}},
+		{47, "the 6 s variant of redlock-pause-in-flight ships no file: its outcome is told with the runs of a copy that back it (teacher 9, F13)",
+			map[string]string{"en": "with its pause set to 6 s comes out invalid for that reason.", "vi": "với lần pause đặt thành 6 s vi phạm vì lý do này."}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("lesson %d: %s", tt.lesson, tt.why), func(t *testing.T) {

@@ -729,4 +729,11 @@ var messagesEN = map[string]string{
 	"why.hidden-lapse":             "Correctness: the lock told its holder its lease was still its own after the lease had ended, so the holder acted without the lock's protection.",
 	"why.hidden-lapse.uncontended": " Informational: no other client was granted the lock meanwhile, so no one else acted under it.",
 	"p.resurrected":                "key set again",
+
+	// A run with no fault: none healed (teacher 9, F3); renewals that kept
+	// a stuck lock say why it was still held.
+	"a.stuck-lock.renewed":         "After the faults healed, %[1]s was still held by %[2]s, whose renewals kept it (the last at t=%[4]ss); the final probe could not take it (held since t=%[3]ss).", // key, clients, t0, last renewal
+	"a.stuck-lock.nofault":         "At the end of the run, %s was still held by %s and the final probe could not take it (held since t=%ss).",                                                        // key, clients, t0
+	"a.stuck-lock.nofault.renewed": "At the end of the run, %[1]s was still held by %[2]s, whose renewals kept it (the last at t=%[4]ss); the final probe could not take it (held since t=%[3]ss).",   // key, clients, t0, last renewal
+	"n.probe.fail.nofault":         "Final probe: at the end of the run, %s could not acquire the lock on %s.",                                                                                        // client, key
 }

@@ -715,4 +715,10 @@ var messagesVI = map[string]string{
 	"why.hidden-lapse":             "Tính đúng đắn: lock báo cho client giữ lock rằng lease vẫn là của nó sau khi lease đã hết, nên client giữ lock hành động mà không còn được lock bảo vệ.",
 	"why.hidden-lapse.uncontended": " Chỉ mang tính thông tin: trong lúc đó không client nào khác lấy được lock, nên không ai khác hành động dưới lock này.",
 	"p.resurrected":                "key được đặt lại",
+
+	// A run with no fault: none healed (teacher 9, F3).
+	"a.stuck-lock.renewed":         "Sau khi hết lỗi, %[1]s vẫn bị %[2]s giữ vì các lần gia hạn của nó giữ lock lại (lần cuối lúc t=%[4]ss); lần kiểm tra cuối không lấy được lock (giữ từ t=%[3]ss).",
+	"a.stuck-lock.nofault":         "Đến cuối lần chạy, %s vẫn bị %s giữ và lần kiểm tra cuối không lấy được lock (giữ từ t=%ss).",
+	"a.stuck-lock.nofault.renewed": "Đến cuối lần chạy, %[1]s vẫn bị %[2]s giữ vì các lần gia hạn của nó giữ lock lại (lần cuối lúc t=%[4]ss); lần kiểm tra cuối không lấy được lock (giữ từ t=%[3]ss).",
+	"n.probe.fail.nofault":         "Kiểm tra cuối: vào cuối lần chạy, %s không lấy được lock trên %s.",
 }

@@ -606,7 +606,7 @@ func (m *model) anomalyHeadline(lang Lang, in Input, a checker.Anomaly, c claim.
 		}
 		return tr(lang, "say.overlap.cause", joinAnd(lang, a.Clients), a.Key, a.EndS-a.StartS, m.causeText(lang, a.Cause, stale, current))
 	case checker.KindStaleWriteAccepted:
-		return tr(lang, "say.stale", m.describeAnomaly(lang, a))
+		return m.staleHeadline(lang, a)
 	}
 	if _, ok := messages["en"]["say."+a.Kind]; ok {
 		return tr(lang, "say."+a.Kind, m.describeAnomaly(lang, a))

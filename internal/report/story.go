@@ -671,7 +671,13 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			// A crashed client never comes back: not every fault healed.
 			return tr(lang, "a.stuck-lock.dead", a.Key, clients, t0, joinAnd(lang, dead))
 		}
-		return tr(lang, "a.stuck-lock", a.Key, clients, t0)
+		// No fault in the plan: none healed (teacher 9, F3). Renewals that
+		// kept the key to the end say why it was still held.
+		k := pick(len(m.faults) == 0, "a.stuck-lock.nofault", "a.stuck-lock")
+		if c := a.Cause; c != nil && c.Kind == checker.CauseRenewed && c.Renewed > 0 {
+			return tr(lang, k+".renewed", a.Key, clients, t0, instant(m.sec(c.Renewed)))
+		}
+		return tr(lang, k, a.Key, clients, t0)
 	case checker.KindUnavailable:
 		return m.unavailableText(lang, a, t0, t1)
 	}

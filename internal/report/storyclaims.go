@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -74,12 +75,17 @@ func (s *storyClaims) op(i int) claim.Claim {
 // QueueHead claim, whose entry headed the waiter queue that refused it.
 func (s *storyClaims) probeFail(lang Lang, c claim.Claim) string {
 	var dead []string
+	faults := false
 	for _, f := range s.cs {
+		if f.Kind == claim.Fault {
+			faults = true
+		}
 		if f.Kind == claim.Fault && f.Fault != nil && f.Fault.Effect == history.EffectCrashClient {
 			dead = append(dead, f.Fault.Clients...)
 		}
 	}
-	line := tr(lang, "n.probe.fail", c.Client, c.Key)
+	// No fault in the run: none healed (teacher 9, F3).
+	line := tr(lang, pick(faults, "n.probe.fail", "n.probe.fail.nofault"), c.Client, c.Key)
 	if len(dead) > 0 {
 		line = tr(lang, "n.probe.fail.dead", joinAnd(lang, dead), c.Client, c.Key)
 	}
@@ -128,4 +134,14 @@ func (s *storyClaims) anomaly(i int) claim.Claim {
 		return s.cs[s.anomalies[i]]
 	}
 	return claim.Claim{}
+}
+
+// staleHeadline is the headline of a stale write the resource accepted:
+// the sentence that names the stale and the newer holder says it
+// already, with no lead-in saying it again (teacher 9, F8).
+func (m *model) staleHeadline(lang Lang, a checker.Anomaly) string {
+	if a.Stale != "" && a.Current != "" {
+		return m.describeAnomaly(lang, a)
+	}
+	return tr(lang, "say.stale", m.describeAnomaly(lang, a))
 }

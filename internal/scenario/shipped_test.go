@@ -135,6 +135,30 @@ func TestNoShippedDescriptionSaysCheckAndSetChecksBeforeTheWrite(t *testing.T) {
 	}
 }
 
+// TestAShippedDescriptionSaysHowLongAnUntilValidityClientWorks: the
+// description of client-clock-step-back said w1 "works until its clock says
+// the lease ends, 5 s too late", while it works until its clock says 2 s of
+// validity are left (until_validity: 2s), about 3 s past the real expiry
+// (teacher 9, F12). A client with until_validity stops before its clock
+// says the lease ends.
+func TestAShippedDescriptionSaysHowLongAnUntilValidityClientWorks(t *testing.T) {
+	for _, s := range shippedScenarios(t) {
+		if s.Workload.UntilValidity <= 0 {
+			continue
+		}
+		for _, c := range []struct{ lang, text, not string }{
+			{"en", s.Description, "until its clock says the lease ends"},
+			{"vi", s.DescriptionVI, "tới khi đồng hồ của nó báo lease hết"},
+		} {
+			if strings.Contains(c.text, c.not) {
+				t.Run(s.Name+" stops before its lease ends by its clock, in "+c.lang, func(t *testing.T) {
+					t.Errorf("%q (until_validity %v)", c.text, s.Workload.UntilValidity)
+				})
+			}
+		}
+	}
+}
+
 // shippedScenarios loads every shipped scenario (scenarios/ and
 // scenarios/field/); a file that does not load fails t.
 func shippedScenarios(t *testing.T) []Scenario {
