@@ -56,8 +56,19 @@ type rawStep struct {
 	ns   int64
 	prio int
 	seq  int
+	// after are the grants (holder: client, key, token) whose keys the
+	// step names as refusing it: it is told after each one's grant step
+	// (grantAt), never before the event it names (reader9, finding B).
+	after []holder
+	// late: moved to its holder's grant, told after the steps of its
+	// prio at that instant.
+	late bool
 	Step
 }
+
+// holder is one grant whose key a refusal names: its client, key and
+// owner token.
+type holder struct{ client, key, token string }
 
 // Narrative builds the step-by-step story of in.History in scenario time:
 // grants, reads, writes (accepted or refused), releases, faults and their
@@ -97,11 +108,14 @@ type narrator struct {
 	// fireOf is the cron fire time each refused acquire was for, by
 	// history index (workload.FireTimes).
 	fireOf map[int]workload.Fire
+	// grantAt is when each grant's step is told (its believed hold's
+	// start, or the acquire's end), by holder.
+	grantAt map[holder]int64
 }
 
 func newNarrator(in Input, m *model) *narrator {
 	n := &narrator{in: in, m: m, lang: in.Lang, kind: workload.Of(in.History.Header), pending: map[clientKey]*tries{},
-		claims: newStoryClaims(runClaims(in, m))}
+		grantAt: map[holder]int64{}, claims: newStoryClaims(runClaims(in, m))}
 	if n.kind.Tell != nil {
 		n.told = n.kind.Tell(in.History)
 	}
@@ -146,9 +160,31 @@ func (n *narrator) flush(client, key string) {
 			whose[1] = t.node + t.won // where its own SET took the key: told of one attempt
 		}
 		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", append([]any{client, key}, whose...)...))
-		return
+	} else {
+		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, append([]any{client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))}, whose...)...))
 	}
-	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, append([]any{client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))}, whose...)...))
+	if t.by != "" {
+		n.raw[len(n.raw)-1].after = t.holders
+	}
+}
+
+// holders are the grants whose keys the refusal claim c names (its By and
+// Token, and each of its Holders).
+func holders(c claim.Claim) []holder {
+	var out []holder
+	if c.By != "" && c.Token != "" {
+		out = append(out, holder{c.By, c.Key, c.Token})
+	}
+	for _, h := range c.Holders {
+		k := h.Key
+		if k == "" {
+			k = c.Key
+		}
+		if h.By != "" && h.Token != "" && !slices.Contains(out, holder{h.By, k, h.Token}) {
+			out = append(out, holder{h.By, k, h.Token})
+		}
+	}
+	return out
 }
 
 func (n *narrator) tokenText(fence int64, token string) string {
@@ -246,6 +282,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 				text += tr(lang, "n.fire.never", f.Key)
 			}
 			n.add(n.toldAt(c), 2, StepRetries, c, text)
+			n.raw[len(n.raw)-1].after = holders(c)
 			break
 		}
 		fire := n.fireOf[i].K
@@ -253,7 +290,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as, fire: fire, won: m.wonText(lang, c)}
+			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as, fire: fire, won: m.wonText(lang, c), holders: holders(c)}
 		}
 		n.pending[k].n++
 		n.pending[k].last = n.toldAt(c)
@@ -271,6 +308,11 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		at := c.End // the grant's return: a believed hold starts there, an operation ends there
 		if c.Kind == claim.Hold {
 			at = c.Start
+		}
+		if t := o.Value.Token; t != "" {
+			if _, ok := n.grantAt[holder{who, key, t}]; !ok {
+				n.grantAt[holder{who, key, t}] = at
+			}
 		}
 		ttl := m.sdur(c.TTL)
 		tt := n.tokenText(c.Fence, c.Token)
@@ -706,6 +748,19 @@ func (n *narrator) anomalies() {
 // faults and key ends, then operations, then anomalies; then as told).
 func (n *narrator) steps() []Step {
 	raw := n.raw
+	// A refusal whose first attempt met a key at the instant its holder's
+	// grant is told, but before it (the holder's reply came after its SET
+	// ran), is told just after that grant: "w3 … refused every time: w2's
+	// key stood on n1" must not come before "w2 acquired the lock"
+	// (reader9, finding B). Its time stays its own; a grant told at a later
+	// instant is left where the times put it.
+	for i := range raw {
+		for _, h := range raw[i].after {
+			if g, ok := n.grantAt[h]; ok && g >= raw[i].ns && instantIn(English, n.m.sec(g)) == instantIn(English, raw[i].T) {
+				raw[i].ns, raw[i].late = g, true
+			}
+		}
+	}
 	sort.SliceStable(raw, func(a, b int) bool {
 		x, y := raw[a], raw[b]
 		if x.ns != y.ns {
@@ -713,6 +768,9 @@ func (n *narrator) steps() []Step {
 		}
 		if x.prio != y.prio {
 			return x.prio < y.prio
+		}
+		if x.late != y.late {
+			return y.late
 		}
 		return x.seq < y.seq
 	})

@@ -151,4 +151,7 @@ type tries struct {
 	// won: where the first attempt's own SET took the key (wonText),
 	// told when the run is that one attempt.
 	won string
+	// holders: the grants whose keys refused the first attempt
+	// (holders), whose grant steps the run's step must follow.
+	holders []holder
 }
