@@ -226,6 +226,7 @@ var messagesVI = map[string]string{
 	"n.ungranted.silent":               "; %s không hề chạy lệnh SET của nó (không trả lời)",
 	"n.ungranted.down.one":             "; %s đang tắt",
 	"n.ungranted.down":                 "; %s đang tắt",
+	"n.ungranted.back":                 "; %[1]s đang tắt tới t=%[2]ss và khởi động lại mà không có key của nó",
 	"n.ungranted.removed.one":          "; %[1]s đã xoá key của mình trên %[2]s",
 	"n.ungranted.removed":              "; %[1]s đã xoá key của mình trên %[2]s",
 	"n.acquire.info.error":             "Lệnh lấy lock %[2]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: không rõ kết quả.",
