@@ -59,7 +59,7 @@ var messagesEN = map[string]string{
 	"alt.timeline":           "Timeline: who held the lock when, faults and writes",
 	"charts.skipped":         "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
 	"alt.latency":            "Acquire latency, each attempt at the scenario time it began",
-	"alt.rate":               "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
+	"alt.rate":               "Acquires granted, refused and of unknown outcome per second of scenario time, each counted in the second its answer came",
 	"run.seed":               "Seed",
 	"run.reproduce":          "Reproduce",
 	"run.version":            "locksim version",
@@ -558,7 +558,7 @@ var messagesEN = map[string]string{
 	"p.x.invoked":             "scenario time the attempt began (s)",
 	"p.x.completed":           "scenario time the attempt was answered (s)",
 	"desc.latency":            "Each acquire attempt is drawn at the time it began (as in Jepsen's latency graph), at the height of how long its answer took.",
-	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began.",
+	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began: granted, refused, or of unknown outcome (an error or no reply; a dashed line, when the run had any).",
 	"p.hold":                  "%s holds the lock",   // client
 	"p.hold.permit":           "%s holds a permit",   // client
 	"p.hold.nolock":           "%s let in (no lock)", // client
