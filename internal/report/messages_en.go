@@ -133,6 +133,8 @@ var messagesEN = map[string]string{
 	"fix.fixed.invalid":        "The scenario named as its fix, with the same faults: %s. It did not make the fault harmless: its run with this seed still violates (below).",             // scenario
 	"fix.control":              "Not a fix: scenario %s is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",                        // scenario
 	"fix.control.as":           "Not a fix: scenario %[1]s, with %[2]s, is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",        // scenario, its faults (why.fixfaults.*)
+	"fix.control.without":      "Not a fix but a control: scenario %s is this run with some of its faults left out and nothing else changed.",                                             // scenario
+	"fix.control.without.as":   "Not a fix but a control: scenario %[1]s is the same run without %[2]s, nothing else changed.",                                                            // scenario, the steps it leaves out
 	"fix.contrast.clock":       "Not a fix but a contrast, the clock assumption holding: scenario %s.",                                                                                    // scenario
 	"fix.contrast.clock.as":    "Not a fix but a contrast, the clock assumption holding (%[2]s): scenario %[1]s.",                                                                         // scenario, its faults (why.fixfaults.*)
 	"fix.contrast.restart":     "Not a fix but a contrast, an operational answer (a crashed node kept down longer than the TTL), not a change to the lock: scenario %s.",                  // scenario

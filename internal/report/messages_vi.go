@@ -130,6 +130,8 @@ var messagesVI = map[string]string{
 	"fix.fixed.invalid":        "Kịch bản được nêu là cách sửa, với cùng các lỗi: %s. Nó không làm cho lỗi trở nên vô hại: lần chạy của nó với seed này vẫn vi phạm (xem bên dưới).",
 	"fix.control":              "Không phải bản sửa: kịch bản %s là một phép đối chứng của harness, một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải rộng qua nhiều pod.",
 	"fix.control.as":           "Không phải bản sửa: kịch bản %[1]s, với %[2]s, là một phép đối chứng của harness, một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không trải rộng qua nhiều pod.",
+	"fix.control.without":      "Không phải bản sửa mà là đối chứng: kịch bản %s là chính lần chạy này, bỏ bớt một số lỗi, ngoài ra không đổi gì.",
+	"fix.control.without.as":   "Không phải bản sửa mà là đối chứng: kịch bản %[1]s là chính lần chạy này nhưng không có %[2]s, ngoài ra không đổi gì.",
 	"fix.contrast.clock":       "Không phải bản sửa mà là bản đối chiếu, khi giả định về đồng hồ đúng: kịch bản %s.",
 	"fix.contrast.clock.as":    "Không phải bản sửa mà là bản đối chiếu, khi giả định về đồng hồ đúng (%[2]s): kịch bản %[1]s.",
 	"fix.contrast.restart":     "Không phải bản sửa mà là bản đối chiếu, một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải thay đổi lock: kịch bản %s.",

@@ -145,7 +145,8 @@ type Results struct {
 	// harmless (the scenario's fixed_by, as a path like File).
 	FixedBy string `json:"fixed_by,omitempty"`
 	// FixedBySide is what FixedBy is when it is no fix (Fixed.Side,
-	// FixSide: "control", "contrast.clock", "contrast.restart"); "" for a
+	// FixSide: "control", "contrast.clock", "contrast.restart"; FixSideWithout:
+	// "control.without"); "" for a
 	// fix or when not known. A lesson page that has no run of it names it
 	// by this, as the run's report does.
 	FixedBySide string `json:"fixed_by_side,omitempty"`
