@@ -49,10 +49,15 @@ func (a *Account) ungrantedClaim(i int) (claim.Claim, bool) {
 		if slices.Contains(named, n) {
 			continue
 		}
-		if !a.deadThrough(n, op.Invoke, op.Complete) {
+		if a.deadThrough(n, op.Invoke, op.Complete) {
+			c.Down = append(c.Down, n)
+			continue
+		}
+		b, ok := a.backWithout(n, op.Key, c.Token, op)
+		if !ok {
 			return claim.Claim{}, false // a node the record does not account for
 		}
-		c.Down = append(c.Down, n)
+		c.Back = append(c.Back, b)
 	}
 	return c, true
 }
@@ -89,4 +94,40 @@ func (a *Account) deadThrough(node string, from, to int64) bool {
 	return slices.ContainsFunc(a.Faults, func(f FaultWindow) bool {
 		return f.deadKnown() && slices.Contains(f.Step.Nodes, node) && f.Dead[0] <= from && to <= f.Dead[1]
 	})
+}
+
+// backWithout is node as an Ungranted claim's Back: dead when op began
+// (a crash-node step's recorded death), restarted before op ended, its
+// dump after the restart (history.NodeHeld) holding no key of token, and
+// its commands, recorded from that dump to the end of the history, no SET
+// of key with token: it never took op's key. false when the record
+// cannot say so.
+func (a *Account) backWithout(node, key, token string, op history.Op) (claim.Back, bool) {
+	i := slices.IndexFunc(a.Faults, func(f FaultWindow) bool {
+		return f.deadKnown() && slices.Contains(f.Step.Nodes, node) && f.Dead[0] <= op.Invoke && op.Invoke <= f.Dead[1] && f.Dead[1] < op.Complete
+	})
+	if i < 0 {
+		return claim.Back{}, false
+	}
+	back := a.Faults[i].Dead[1]
+	held := -1
+	for j, e := range a.H.Ops {
+		if e.F == history.NodeHeld && e.Value.Node == node && e.Invoke >= back {
+			held = j
+			break
+		}
+	}
+	if held < 0 || slices.ContainsFunc(a.H.Ops[held].Value.Held, func(k history.HeldKey) bool { return k.Key == key && k.Value == token }) {
+		return claim.Back{}, false
+	}
+	from := a.H.Ops[held].Invoke
+	if !a.Observed[node] || slices.ContainsFunc(a.Gaps[node], func(g [2]int64) bool { return g[1] > from }) {
+		return claim.Back{}, false
+	}
+	for _, e := range a.H.Ops {
+		if e.F == history.NodeCmd && e.Value.Node == node && isSetCmd(e.Value.Cmd) && e.Value.Cmd[1] == key && e.Value.Cmd[2] == token {
+			return claim.Back{}, false
+		}
+	}
+	return claim.Back{Node: node, At: back, Held: held}, true
 }

@@ -391,6 +391,13 @@ type Claim struct {
 	Silent []Silent `json:"silent,omitempty"`
 	// Down of an Ungranted claim: the nodes dead through the acquire.
 	Down []string `json:"down,omitempty"`
+	// Back of an Ungranted claim: the nodes dead when the acquire began
+	// that restarted before it ended, and came back without its key (their
+	// dump after the restart shows none of its token) and never ran a SET
+	// of its token once observed (reader9: the 13th acquire of
+	// redlock-delayed-restart, during which n3 restarted, was told only as
+	// "outcome unknown").
+	Back []Back `json:"back,omitempty"`
 	// Wait of a Hold claim: the replicas its acquire's WAIT asked for.
 	Wait int `json:"wait,omitempty"`
 	// Steps of an Experiment claim "fixed-by-own": the run's plan steps
@@ -435,6 +442,16 @@ type Holder struct {
 	// At, when set: the key did not stand through the acquire; the
 	// client's SET NX on Node met it at At (as a Refusal Met).
 	At int64 `json:"at_ns,omitempty"`
+}
+
+// Back is a node of an Ungranted claim dead when the acquire began that
+// restarted inside it: At is its restart (the crash step's recorded end
+// of its death), Held the history index of its dump after the restart
+// (a history.NodeHeld record).
+type Back struct {
+	Node string `json:"node"`
+	At   int64  `json:"at_ns"`
+	Held int    `json:"held"`
 }
 
 // Silent is a node that gave a refused acquire no answer (a Refusal

@@ -121,6 +121,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		File            string               `json:"file"`
 		FixedBy         string               `json:"fixed_by"`
 		Lang            report.Lang          `json:"lang"`
+		FixedBySide     string               `json:"fixed_by_side"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "results.json")); err == nil {
 		_ = json.Unmarshal(b, &prev)
@@ -154,6 +155,24 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	in.WallSeconds, in.Counterfactuals = prev.WallSeconds, prev.Counterfactuals
+	if in.FixedBy != nil && in.FixedBy.Faults == "" {
+		// Its fixed_by path leads nowhere from here (it is relative to
+		// where the run was made): read what the fix is from the copy its
+		// experiment ran as it is, in the report's why/, or keep what the
+		// run said (a check from another directory named
+		// redlock-no-clock-jump as a fix; reader9).
+		for _, c := range prev.Counterfactuals {
+			f := filepath.Join(dir, "why", filepath.Base(c.File))
+			if c.Change == why.FixedByOwn && c.Name == in.FixedBy.Name {
+				if _, err := os.Stat(f); err == nil {
+					in.FixedBy.Faults, in.FixedBy.Side = suite.FixedFaults(sc, f)
+				}
+			}
+		}
+		if in.FixedBy.Side == "" {
+			in.FixedBy.Side = prev.FixedBySide
+		}
+	}
 	if in.FixedBy != nil {
 		// <out>/<scenario>/<run>/: the fixed scenario's newest report in
 		// the same out dir and language, if any.

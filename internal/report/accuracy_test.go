@@ -50,6 +50,11 @@ type accuracyCase struct {
 	// account existed, which it must no longer make.
 	Says       map[string][]string `yaml:"says"`
 	SaidBefore map[string][]string `yaml:"said_before"`
+	// Order are, per language, pairs of texts the story must tell in that
+	// order: the first in a step before the step holding the second (a
+	// refusal that names a holder's key comes after that holder's grant,
+	// reader9).
+	Order map[string][][2]string `yaml:"order"`
 }
 
 // pageSentences are the sentences a report page in lang says about in.
@@ -168,6 +173,19 @@ func TestReportAccuracyCorpus(t *testing.T) {
 				for _, s := range want.SaidBefore[string(lang)] {
 					if slices.ContainsFunc(says, func(x string) bool { return strings.Contains(x, s) }) {
 						t.Errorf("%s report still says %q", lang, s)
+					}
+				}
+				if o := want.Order[string(lang)]; len(o) > 0 {
+					var story []string
+					for _, s := range Narrative(Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results, Lang: lang}) {
+						story = append(story, s.String())
+					}
+					for _, p := range o {
+						i := slices.IndexFunc(story, func(x string) bool { return strings.Contains(x, p[0]) })
+						j := slices.IndexFunc(story, func(x string) bool { return strings.Contains(x, p[1]) })
+						if i < 0 || j < 0 || i >= j {
+							t.Errorf("%s story does not tell %q (step %d) before %q (step %d):\n  %s", lang, p[0], i, p[1], j, strings.Join(story, "\n  "))
+						}
 					}
 				}
 			}

@@ -541,7 +541,10 @@ func TestALongWriteThatOutlivedItsLeaseIsNotToldAsHeld(t *testing.T) {
 // mark), so each picture draws every label, the PNG the same ones as the
 // SVG, and no two drawn labels share room. A run whose words outnumber
 // the room near their marks (full) draws as many as have room, none over
-// another (the page's zoom gives the others room).
+// another (the page's zoom gives the others room). The words of a short
+// bar whose every place beside it lies over another bar of its lane are
+// not drawn either (Barred: they would name that bar, reader9: "probe
+// owner …" across another client's key).
 func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -568,8 +571,12 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 				name  string
 				boxes []chart.LabelBox
 			}{{"the SVG", svg}, {"timeline.png", png}} {
-				shown := 0
+				shown, barred := 0, 0
 				for i, b := range p.boxes {
+					if !b.Shown && b.Barred {
+						barred++
+						continue
+					}
 					if !b.Shown {
 						if !tc.full {
 							t.Errorf("%s does not draw %q", p.name, d.Labels[i].Text)
@@ -586,10 +593,10 @@ func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 						}
 					}
 				}
-				if shown != len(d.Labels) && !tc.full {
-					t.Errorf("%s draws %d of %d labels", p.name, shown, len(d.Labels))
+				if shown+barred != len(d.Labels) && !tc.full {
+					t.Errorf("%s draws %d of %d labels (%d beside a bar with no room clear of another)", p.name, shown, len(d.Labels), barred)
 				}
-				t.Logf("%s draws %d of %d labels", p.name, shown, len(d.Labels))
+				t.Logf("%s draws %d of %d labels (%d beside a bar with no room clear of another)", p.name, shown, len(d.Labels), barred)
 			}
 		})
 	}

@@ -2,7 +2,9 @@ package report
 
 import (
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/why"
 )
 
 // fixSide is what the run shown beside a broken run is, as every suite
@@ -23,7 +25,17 @@ const (
 	sideClock      fixSide = "contrast.clock"
 	sideRestart    fixSide = "contrast.restart"
 	sideControl    fixSide = "control"
+	// sideWithout: the run's scenario with some faults left out and
+	// nothing else changed (why.FewerFaults): a control, the same run
+	// without them, no remedy (reader9). Only a run's report names its
+	// fixed_by so (FixSideWithout); a lesson page groups it with the
+	// contrasts.
+	sideWithout fixSide = "control.without"
 )
+
+// FixSideWithout is Fixed.Side of a fixed_by that is the run's scenario
+// with some of its faults left out and nothing else (why.FewerFaults).
+const FixSideWithout = string(sideWithout)
 
 // sideOf says what f is beside the broken run b; contrast is a pair the
 // lesson file declares a contrast.
@@ -76,7 +88,7 @@ func FixSide(fixAlgorithm string, bf, ff map[string]string) string {
 // fixed, contrast or control.
 func (s fixSide) kind() string {
 	switch s {
-	case sideContrast, sideClock, sideRestart:
+	case sideContrast, sideClock, sideRestart, sideWithout:
 		return "contrast"
 	case sideControl:
 		return "control"
@@ -90,7 +102,7 @@ func (s fixSide) class() string {
 	switch s {
 	case sideFixed:
 		return "fixed"
-	case sideContrast, sideClock, sideRestart:
+	case sideContrast, sideClock, sideRestart, sideWithout:
 		return "contrast"
 	}
 	return "noevidence"
@@ -111,4 +123,32 @@ func (s fixSide) pairLine(lang Lang, f Results) string {
 		return tr(lang, "suite.pair."+string(s), f.Scenario, expectedWords(lang, f.ExpectKinds))
 	}
 	return tr(lang, "suite.pair."+string(s), f.Scenario)
+}
+
+// control is the line of a fixed_by that is the run without some of its
+// faults (sideWithout), from r (the remedy that named it) and its
+// experiment's claim among cs: "the same run without …", its command, and
+// what its run with the same seed showed.
+func (m *model) control(lang Lang, in Input, r *remedy, cs []claim.Claim) *controlLine {
+	c := &controlLine{Text: tr(lang, "fix.control.without", r.Fixed), Cmd: r.FixedCmd}
+	for _, x := range in.Counterfactuals {
+		if x.Change != why.FixedByOwn || x.Verdict == "" {
+			continue
+		}
+		e, ok := claim.Find(cs, func(e claim.Claim) bool {
+			return e.Kind == claim.Experiment && e.What == string(x.Change) && e.How == string(x.Verdict)
+		})
+		if !ok {
+			continue
+		}
+		if len(e.Steps) > 0 && len(e.Changed) == 0 {
+			var steps []string
+			for _, id := range e.Steps {
+				steps = append(steps, m.stepPhrase(lang, id))
+			}
+			c.Text = tr(lang, "fix.control.without.as", r.Fixed, joinAnd(lang, steps))
+		}
+		c.Run, c.Claim = tr(lang, "why.control."+string(x.Verdict), x.Name, x.Reproduce), e.ID
+	}
+	return c
 }

@@ -84,6 +84,17 @@ type runPage struct {
 	// remedy's sentence on its fixed_by run with the same faults.
 	Why                     []whyRow
 	FixedRun, FixedRunClaim string
+	// Control is the run's fixed_by when it is the run without some of
+	// its faults (sideWithout): told beside the experiments, not among
+	// the remedies (reader9); nil otherwise.
+	Control *controlLine
+}
+
+// controlLine names a fixed_by that is a control, the same run without
+// some faults: what it is, the command that runs it, and its run with the
+// same seed (its experiment's claim).
+type controlLine struct {
+	Text, Cmd, Run, Claim string
 }
 
 func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) runPage {
@@ -398,7 +409,11 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 			pg.Fix.FixedKey, pg.Fix.FixedFaults = key, m.fixFaults(lang, e)
 		}
 	}
-	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Report != "" {
+	if pg.Fix != nil && pg.Fix.Fixed != "" && in.FixedBy.Side == FixSideWithout {
+		pg.Control = m.control(lang, in, pg.Fix, res.Claims)
+		pg.Fix.Fixed, pg.FixedRun, pg.FixedRunClaim = "", "", ""
+	}
+	if pg.Fix != nil && (pg.Fix.Fixed != "" || pg.Control != nil) && in.FixedBy.Report != "" {
 		if rel, err := relLink(filepath.Dir(path), in.FixedBy.Report); err == nil {
 			pg.FixedReport = rel
 		}

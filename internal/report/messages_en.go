@@ -59,7 +59,7 @@ var messagesEN = map[string]string{
 	"alt.timeline":           "Timeline: who held the lock when, faults and writes",
 	"charts.skipped":         "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
 	"alt.latency":            "Acquire latency, each attempt at the scenario time it began",
-	"alt.rate":               "Acquires granted and refused per second of scenario time, each counted in the second its answer came",
+	"alt.rate":               "Acquires granted, refused and of unknown outcome per second of scenario time, each counted in the second its answer came",
 	"run.seed":               "Seed",
 	"run.reproduce":          "Reproduce",
 	"run.version":            "locksim version",
@@ -133,6 +133,8 @@ var messagesEN = map[string]string{
 	"fix.fixed.invalid":        "The scenario named as its fix, with the same faults: %s. It did not make the fault harmless: its run with this seed still violates (below).",             // scenario
 	"fix.control":              "Not a fix: scenario %s is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",                        // scenario
 	"fix.control.as":           "Not a fix: scenario %[1]s, with %[2]s, is a harness control, an in-process lock every client shares, which tests the checkers and spans no pods.",        // scenario, its faults (why.fixfaults.*)
+	"fix.control.without":      "Not a fix but a control: scenario %s is this run with some of its faults left out and nothing else changed.",                                             // scenario
+	"fix.control.without.as":   "Not a fix but a control: scenario %[1]s is the same run without %[2]s, nothing else changed.",                                                            // scenario, the steps it leaves out
 	"fix.contrast.clock":       "Not a fix but a contrast, the clock assumption holding: scenario %s.",                                                                                    // scenario
 	"fix.contrast.clock.as":    "Not a fix but a contrast, the clock assumption holding (%[2]s): scenario %[1]s.",                                                                         // scenario, its faults (why.fixfaults.*)
 	"fix.contrast.restart":     "Not a fix but a contrast, an operational answer (a crashed node kept down longer than the TTL), not a change to the lock: scenario %s.",                  // scenario
@@ -228,6 +230,7 @@ var messagesEN = map[string]string{
 	"n.ungranted.silent":               "; %s never ran its SET (no answer)",                                                                                                                                                                   // nodes
 	"n.ungranted.down.one":             "; %s was down",                                                                                                                                                                                        // node
 	"n.ungranted.down":                 "; %s were down",                                                                                                                                                                                       // nodes
+	"n.ungranted.back":                 "; %[1]s was down until t=%[2]ss and came back without its key",                                                                                                                                        // node, its restart
 	"n.ungranted.removed.one":          "; %[1]s removed its key from %[2]s",                                                                                                                                                                   // client, node
 	"n.ungranted.removed":              "; %[1]s removed its keys from %[2]s",                                                                                                                                                                  // client, nodes
 	"n.acquire.info.refused":           "%s's acquire of %s could not connect (connection refused): recorded as unknown.",
@@ -560,7 +563,7 @@ var messagesEN = map[string]string{
 	"p.x.invoked":             "scenario time the attempt began (s)",
 	"p.x.completed":           "scenario time the attempt was answered (s)",
 	"desc.latency":            "Each acquire attempt is drawn at the time it began (as in Jepsen's latency graph), at the height of how long its answer took.",
-	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began.",
+	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began: granted, refused, or of unknown outcome (an error or no reply; a dashed line, when the run had any).",
 	"p.hold":                  "%s holds the lock",   // client
 	"p.hold.permit":           "%s holds a permit",   // client
 	"p.hold.nolock":           "%s let in (no lock)", // client

@@ -52,7 +52,10 @@ var whyMessages = map[Lang]map[string]string{
 		"why.changed.rate":            "at rate %s instead of %s",
 		"why.changed.delta":           "by %s instead of %s",
 		"why.changed.latency":         "with latency %s instead of %s",
-		"why.changed.other":           "with its %s changed",                                   // the changed fields, as in a scenario's faults
+		"why.changed.other":           "with its %s changed",                                                                                                  // the changed fields, as in a scenario's faults
+		"why.control.valid":           "With the same seed it is valid (%[2]s): the violation needs the faults it leaves out; leaving them out is no remedy.", // scenario name, command
+		"why.control.invalid":         "With the same seed it is still invalid (%[2]s): the violation does not need the faults it leaves out.",
+		"why.control.unknown":         "With the same seed it came out unknown, which proves nothing (%[2]s).",
 		"why.fixown.valid":            "Tried: %s, with %s, is valid with the same seed (%s).", // scenario name, its faults, command
 		"why.fixown.invalid":          "Tried: %s, with %s, is still invalid with the same seed (%s).",
 		"why.fixown.unknown":          "Tried: %s, with %s, came out unknown with the same seed, which proves nothing (%s).",
@@ -110,6 +113,9 @@ var whyMessages = map[Lang]map[string]string{
 		"why.changed.delta":           "lệch %s thay vì %s",
 		"why.changed.latency":         "với độ trễ %s thay vì %s",
 		"why.changed.other":           "với %s đã đổi",
+		"why.control.valid":           "Với cùng seed nó cho kết quả hợp lệ (%[2]s): vi phạm cần đến các lỗi mà nó bỏ đi; bỏ chúng đi không phải là cách sửa.",
+		"why.control.invalid":         "Với cùng seed nó vẫn vi phạm (%[2]s): vi phạm không cần đến các lỗi mà nó bỏ đi.",
+		"why.control.unknown":         "Với cùng seed nó chưa kết luận được, nên không chứng minh được gì (%[2]s).",
 		"why.fixown.valid":            "Đã thử: %s, với %s, cho kết quả hợp lệ với cùng seed (%s).",
 		"why.fixown.invalid":          "Đã thử: %s, với %s, vẫn vi phạm với cùng seed (%s).",
 		"why.fixown.unknown":          "Đã thử: %s, với %s, chưa kết luận được với cùng seed, nên không chứng minh được gì (%s).",

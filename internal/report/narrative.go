@@ -56,6 +56,13 @@ type rawStep struct {
 	ns   int64
 	prio int
 	seq  int
+	// after are the grants (holder: client, key, token) whose keys the
+	// step names as refusing it: it is told after each one's grant step
+	// (grantAt), never before the event it names (reader9, finding B).
+	after []holder
+	// late: moved to its holder's grant, told after the steps of its
+	// prio at that instant.
+	late bool
 	Step
 }
 
@@ -97,11 +104,14 @@ type narrator struct {
 	// fireOf is the cron fire time each refused acquire was for, by
 	// history index (workload.FireTimes).
 	fireOf map[int]workload.Fire
+	// grantAt is when each grant's step is told (its believed hold's
+	// start, or the acquire's end), by holder.
+	grantAt map[holder]int64
 }
 
 func newNarrator(in Input, m *model) *narrator {
 	n := &narrator{in: in, m: m, lang: in.Lang, kind: workload.Of(in.History.Header), pending: map[clientKey]*tries{},
-		claims: newStoryClaims(runClaims(in, m))}
+		grantAt: map[holder]int64{}, claims: newStoryClaims(runClaims(in, m))}
 	if n.kind.Tell != nil {
 		n.told = n.kind.Tell(in.History)
 	}
@@ -146,9 +156,12 @@ func (n *narrator) flush(client, key string) {
 			whose[1] = t.node + t.won // where its own SET took the key: told of one attempt
 		}
 		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg+".one", append([]any{client, key}, whose...)...))
-		return
+	} else {
+		n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, append([]any{client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))}, whose...)...))
 	}
-	n.addID(t.first, 2, StepRetries, t.claim, tr(n.lang, t.msg, append([]any{client, key, t.n, instant(n.m.sec(t.first)), instant(n.m.sec(t.last))}, whose...)...))
+	if t.by != "" {
+		n.raw[len(n.raw)-1].after = t.holders
+	}
 }
 
 func (n *narrator) tokenText(fence int64, token string) string {
@@ -258,6 +271,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 				text += tr(lang, "n.fire.never", f.Key)
 			}
 			n.add(n.toldAt(c), 2, StepRetries, c, text)
+			n.raw[len(n.raw)-1].after = holders(c)
 			break
 		}
 		fire := n.fireOf[i].K
@@ -265,7 +279,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.flush(who, key) // refused for another reason, or by another key, from here on
 		}
 		if n.pending[k] == nil {
-			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as, fire: fire, won: m.wonText(lang, c)}
+			n.pending[k] = &tries{first: n.toldAt(c), msg: msg, claim: c.ID, by: by, node: node, as: as, fire: fire, won: m.wonText(lang, c), holders: holders(c)}
 		}
 		n.pending[k].n++
 		n.pending[k].last = n.toldAt(c)
@@ -283,6 +297,11 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		at := c.End // the grant's return: a believed hold starts there, an operation ends there
 		if c.Kind == claim.Hold {
 			at = c.Start
+		}
+		if t := o.Value.Token; t != "" {
+			if _, ok := n.grantAt[holder{who, key, t}]; !ok {
+				n.grantAt[holder{who, key, t}] = at
+			}
 		}
 		ttl := m.sdur(c.TTL)
 		tt := n.tokenText(c.Fence, c.Token)
@@ -709,27 +728,6 @@ func (n *narrator) anomalies() {
 			n.add(at, 9, StepViolated, c, tr(lang, "n.anomaly", m.anomalyWord(lang, a), say))
 		}
 	}
-}
-
-// steps is the told steps in time order (at one instant: heals, then
-// faults and key ends, then operations, then anomalies; then as told).
-func (n *narrator) steps() []Step {
-	raw := n.raw
-	sort.SliceStable(raw, func(a, b int) bool {
-		x, y := raw[a], raw[b]
-		if x.ns != y.ns {
-			return x.ns < y.ns
-		}
-		if x.prio != y.prio {
-			return x.prio < y.prio
-		}
-		return x.seq < y.seq
-	})
-	out := make([]Step, len(raw))
-	for i, r := range raw {
-		out[i] = r.Step
-	}
-	return out
 }
 
 // tokenText is "token 3" for a fencing token, else "owner token

@@ -61,7 +61,7 @@ func TestPerfPlotsDrawTheSameAttempts(t *testing.T) {
 	in := gcPauseWith(h)
 	m := newModel(in.History, in.Account)
 	okXY, failXY, infoXY, _ := latencyPoints(in, m)
-	okR, failR := rateCounts(in, m, 1)
+	okR, failR, _ := rateCounts(in, m, 1)
 	sum := func(xs []float64) int {
 		n := 0.0
 		for _, x := range xs {
@@ -95,6 +95,28 @@ func TestPerfPlotsDrawTheSameAttempts(t *testing.T) {
 	})
 }
 
+// Reader9: redlock-delayed-restart's rate.png, captioned "Each acquire
+// attempt is counted in the second its answer came", drew 13 attempts of
+// unknown outcome in neither line: w2 tried every half second and the
+// chart showed no attempt at all. rate.png counts them in a third line,
+// as latency.png draws them.
+func TestRateCountsAttemptsOfUnknownOutcome(t *testing.T) {
+	h := gcPause("redis", false)
+	h.Ops = append(h.Ops, history.Op{Process: 3, Client: "w3", F: history.Acquire, Key: "invoice-1",
+		Value: history.Value{TTL: at(30)}, Invoke: at(19.5), Complete: at(20.1), Type: history.Info, Error: "redlock acquire outcome unknown"})
+	in := gcPauseWith(h)
+	m := newModel(in.History, in.Account)
+	_, _, info := rateCounts(in, m, 1)
+	_, _, infoXY, _ := latencyPoints(in, m)
+	n := 0.0
+	for _, x := range info {
+		n += x
+	}
+	if int(n) != len(infoXY) || info[20] != 1 {
+		t.Errorf("rate counts %v attempts of unknown outcome (%v in 20–21 s); latency draws %d; want 1, in 20–21 s", n, info[20], len(infoXY))
+	}
+}
+
 // Issue 27 (a fresh reader): redlock-majority-partition's rate.png put a
 // grant in the 19–20 s bucket, inside the partition's shading, though the
 // acquire was answered at 20.1 s, after the heal. rate.png counts an
@@ -103,13 +125,13 @@ func TestPerfPlotsDrawTheSameAttempts(t *testing.T) {
 func TestRateCountsAnAttemptWhenItWasAnswered(t *testing.T) {
 	base := gcPauseWith(gcPause("redis", false))
 	bm := newModel(base.History, base.Account)
-	_, before := rateCounts(base, bm, 1)
+	_, before, _ := rateCounts(base, bm, 1)
 	h := gcPause("redis", false)
 	h.Ops = append(h.Ops, history.Op{Process: 3, Client: "w3", F: history.Acquire, Key: "invoice-1",
 		Value: history.Value{Token: "late", TTL: at(30), Nodes: []string{"n1"}}, Invoke: at(19.5), Complete: at(20.1), Type: history.Fail})
 	in := gcPauseWith(h)
 	m := newModel(in.History, in.Account)
-	_, fail := rateCounts(in, m, 1)
+	_, fail, _ := rateCounts(in, m, 1)
 	t.Run("the attempt is counted in the second it was answered", func(t *testing.T) {
 		if fail[19] != before[19] || fail[20] != before[20]+1 {
 			t.Errorf("the attempt added %v to 19–20 s and %v to 20–21 s; want 0 and 1", fail[19]-before[19], fail[20]-before[20])

@@ -3,6 +3,7 @@ package report
 import (
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -27,14 +28,15 @@ func rateBin(span float64) float64 {
 }
 
 // rateCounts are rate.png's counts, from perfAcquires: the attempts
-// granted and refused that completed in each bin of bin scenario seconds
-// (an open attempt has no outcome and is in neither). An attempt counts
+// granted, refused and of unknown outcome (an error, no reply: latency.png's
+// triangles; reader9) that completed in each bin of bin scenario seconds
+// (an open attempt has no answer and is in none). An attempt counts
 // when its answer came, as in Jepsen's rate graph (issue 27, a fresh
 // reader: a grant counted at its invoke in the second before a partition
 // healed, though it was granted after the heal).
-func rateCounts(in Input, m *model, bin float64) (ok, fail []float64) {
+func rateCounts(in Input, m *model, bin float64) (ok, fail, info []float64) {
 	n := int(math.Ceil(max(m.sec(m.end), 1e-9)/bin)) + 1
-	ok, fail = make([]float64, n), make([]float64, n)
+	ok, fail, info = make([]float64, n), make([]float64, n), make([]float64, n)
 	for _, o := range perfAcquires(in.History) {
 		if o.Open() {
 			continue
@@ -45,20 +47,22 @@ func rateCounts(in Input, m *model, bin float64) (ok, fail []float64) {
 			ok[i]++
 		case history.Fail:
 			fail[i]++
+		case history.Info:
+			info[i]++
 		}
 	}
-	return ok, fail
+	return ok, fail, info
 }
 
 // writeRate draws rate.png: the workers' acquires (perfAcquires: the
-// final probe left out) granted and refused per second of scenario time,
-// each in the second it completed (Jepsen's rate plot), fault windows
-// shaded per kind.
+// final probe left out) granted, refused and, when the run had any, of
+// unknown outcome per second of scenario time, each in the second it
+// completed (Jepsen's rate plot), fault windows shaded per kind.
 func writeRate(path string, in Input, m *model) error {
 	lang := normLang(in.Lang)
 	endS := max(m.sec(m.end), 1e-9)
 	bin := rateBin(endS)
-	ok, fail := rateCounts(in, m, bin)
+	ok, fail, info := rateCounts(in, m, bin)
 	n := len(ok)
 	top := 1.0
 	series := func(c []float64) plotter.XYs {
@@ -72,23 +76,26 @@ func writeRate(path string, in Input, m *model) error {
 		}
 		return xys
 	}
-	okXY, failXY := series(ok), series(fail)
+	type line struct {
+		xys  plotter.XYs
+		col  color.Color
+		w    float64
+		dash []vg.Length
+		key  string
+	}
+	lines := []line{{series(fail), perfFailLine, 3, nil, "p.fail"}, {series(ok), chart.ClientPalette[0], 4, nil, "p.ok"}}
+	if slices.ContainsFunc(info, func(v float64) bool { return v > 0 }) {
+		// Dashed, in latency.png's colour of its triangles.
+		lines = append(lines, line{series(info), chart.ColRefused, 3, []vg.Length{vg.Points(9), vg.Points(5)}, "p.info"})
+	}
 	top *= 1.15
 	p, legend := newPerfPlot(in, m, lang, "p.rate.title", "p.x.completed", "p.rate.y", top)
-	for _, s := range []struct {
-		xys plotter.XYs
-		col color.Color
-		w   float64
-		key string
-	}{
-		{failXY, perfFailLine, 3, "p.fail"},
-		{okXY, chart.ClientPalette[0], 4, "p.ok"},
-	} {
+	for _, s := range lines {
 		l, err := plotter.NewLine(s.xys)
 		if err != nil {
 			return err
 		}
-		l.LineStyle = draw.LineStyle{Color: s.col, Width: vg.Points(s.w)}
+		l.LineStyle = draw.LineStyle{Color: s.col, Width: vg.Points(s.w), Dashes: s.dash}
 		p.Add(l)
 		legend = append(legend, chart.LegendEntry{Thumb: l, Text: tr(lang, s.key)})
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/locksim/locksim/internal/claim"
@@ -151,4 +152,67 @@ type tries struct {
 	// won: where the first attempt's own SET took the key (wonText),
 	// told when the run is that one attempt.
 	won string
+	// holders: the grants whose keys refused the first attempt
+	// (holders), whose grant steps the run's step must follow.
+	holders []holder
+}
+
+// holder is one grant whose key a refusal names: its client, key and
+// owner token.
+type holder struct{ client, key, token string }
+
+// holders are the grants whose keys the refusal claim c names (its By and
+// Token, and each of its Holders).
+func holders(c claim.Claim) []holder {
+	var out []holder
+	if c.By != "" && c.Token != "" {
+		out = append(out, holder{c.By, c.Key, c.Token})
+	}
+	for _, h := range c.Holders {
+		k := h.Key
+		if k == "" {
+			k = c.Key
+		}
+		if h.By != "" && h.Token != "" && !slices.Contains(out, holder{h.By, k, h.Token}) {
+			out = append(out, holder{h.By, k, h.Token})
+		}
+	}
+	return out
+}
+
+// steps is the told steps in time order (at one instant: heals, then
+// faults and key ends, then operations, then anomalies; then as told).
+func (n *narrator) steps() []Step {
+	raw := n.raw
+	// A refusal whose first attempt met a key at the instant its holder's
+	// grant is told, but before it (the holder's reply came after its SET
+	// ran), is told just after that grant: "w3 … refused every time: w2's
+	// key stood on n1" must not come before "w2 acquired the lock"
+	// (reader9, finding B). Its time stays its own; a grant told at a later
+	// instant is left where the times put it.
+	for i := range raw {
+		for _, h := range raw[i].after {
+			if g, ok := n.grantAt[h]; ok && g >= raw[i].ns && instantIn(English, n.m.sec(g)) == instantIn(English, raw[i].T) {
+				raw[i].ns, raw[i].late = g, true
+			}
+		}
+	}
+	sort.SliceStable(raw, func(a, b int) bool {
+		x, y := raw[a], raw[b]
+		if x.ns != y.ns {
+			return x.ns < y.ns
+		}
+		if x.prio != y.prio {
+			return x.prio < y.prio
+		}
+		if x.late != y.late {
+			return y.late
+		}
+		return x.seq < y.seq
+	})
+	out := make([]Step, len(raw))
+	for i, r := range raw {
+		out[i] = r.Step
+	}
+	return out
 }

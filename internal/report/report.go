@@ -144,10 +144,10 @@ type Results struct {
 	// FixedBy is the file of the scenario that shows the same fault made
 	// harmless (the scenario's fixed_by, as a path like File).
 	FixedBy string `json:"fixed_by,omitempty"`
-	// FixedBySide is what FixedBy is when it is no fix (Fixed.Side,
-	// FixSide: "control", "contrast.clock", "contrast.restart"); "" for a
-	// fix or when not known. A lesson page that has no run of it names it
-	// by this, as the run's report does.
+	// FixedBySide is what FixedBy is when it is no fix (Fixed.Side: FixSide's
+	// "control", "contrast.clock", "contrast.restart", or "control.without");
+	// "" for a fix or when not known. A lesson page that has no run of it
+	// names it by this, as the run's report does.
 	FixedBySide string `json:"fixed_by_side,omitempty"`
 	// Lang is the language of the report's pages.
 	Lang Lang `json:"lang,omitempty"`

@@ -9,7 +9,8 @@ import (
 // ungranted is the line of an acquire of unknown outcome that took no
 // lock, from its Ungranted claim c (a sixth reader, A9): the nodes that
 // granted it, short of the quorum; what each other node did (held
-// another's key, never ran its SET, was down); that its client removed
+// another's key, never ran its SET, was down, or came back inside it
+// without its key); that its client removed
 // its keys; and that the client itself recorded the outcome as unknown.
 func (n *narrator) ungranted(c claim.Claim) string {
 	lang, m := n.lang, n.m
@@ -38,6 +39,9 @@ func (n *narrator) ungranted(c claim.Claim) string {
 		parts.WriteString(tr(lang, "n.ungranted.down.one", c.Down[0]))
 	default:
 		parts.WriteString(tr(lang, "n.ungranted.down", joinAnd(lang, c.Down)))
+	}
+	for _, b := range c.Back {
+		parts.WriteString(tr(lang, "n.ungranted.back", b.Node, instant(m.sec(b.At))))
 	}
 	if c.Removed {
 		key := "n.ungranted.removed"

@@ -446,6 +446,56 @@ func TestAFixedByThatIsNoFixIsNamedAsWhatItIs(t *testing.T) {
 	}
 }
 
+// Reader9: redlock-clock-jump's page said, under "how to prevent it", "The
+// scenario named as the fix, with this run's faults but without n3's clock
+// jump: redlock-no-clock-jump … Tried: … valid". A fixed_by that is the run
+// without some of its faults (Fixed.Side "control.without", from the two
+// files' data: why.FewerFaults) is no remedy: the page tells it as a
+// control, "the same run without …", outside the remedy section.
+func TestAFixedByThatOnlyLeavesFaultsOutIsAControlNotARemedy(t *testing.T) {
+	lacks := experiments(checker.Valid, checker.Invalid, checker.Valid)
+	lacks[2] = why.Counterfactual{Change: why.FixedByOwn, Lacks: []int{1}, Name: "gc-pause-fixed", File: "why/gc-pause-fixed.yaml",
+		Verdict: checker.Valid, Reproduce: "locksim run why/gc-pause-fixed.yaml --seed 42"}
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run(string(lang), func(t *testing.T) {
+			in := gcPauseInput("local", false)
+			in.Lang = lang
+			in.FixedBy = &Fixed{Name: "gc-pause-fixed", File: "scenarios/gc-pause-fixed.yaml", Faults: FaultsOwn, Side: "control.without"}
+			in.Counterfactuals = lacks
+			dir, _ := writeReport(t, in)
+			b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+			raw := string(b)
+			text := func(s string) string {
+				return html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(s, ""))
+			}
+			step := map[Lang]string{English: "w1's GC pause at t=", Vietnamese: "GC pause của w1 lúc t="}[lang] + instantIn(lang, pauseStart(t, in.History)) + "s"
+			want := tr(lang, "fix.control.without.as", "gc-pause-fixed", step)
+			i := strings.Index(raw, `id="control"`)
+			if i < 0 {
+				t.Fatalf("the page has no control paragraph")
+			}
+			control := raw[i:]
+			control = control[:strings.Index(control, "</p>")]
+			if !strings.Contains(text(control), want) {
+				t.Errorf("the control paragraph %q lacks %q", text(control), want)
+			}
+			if w := tr(lang, "why.control.valid", "gc-pause-fixed", "locksim run why/gc-pause-fixed.yaml --seed 42"); !strings.Contains(text(control), w) {
+				t.Errorf("the control paragraph %q lacks %q", text(control), w)
+			}
+			if f := strings.Index(raw, `<div id="fix">`); f >= 0 {
+				fix := raw[f:]
+				fix = fix[:strings.Index(fix, "</div>")]
+				if strings.Contains(fix, "gc-pause-fixed") {
+					t.Errorf("the remedy section names the control: %q", text(fix))
+				}
+			}
+			if f := strings.Index(raw, `<div id="fix">`); f >= 0 && f < i {
+				t.Errorf("the control is told under the remedies")
+			}
+		})
+	}
+}
+
 // TestTheHalfExperimentNamesItsFaultWhenTheHeadlineNamedSeveral: "With it
 // 6s long" after a sentence that named two faults does not say which
 // (teacher 3, F11); the fault is named, with its time only when another

@@ -159,6 +159,26 @@ func TestAShippedDescriptionSaysHowLongAnUntilValidityClientWorks(t *testing.T) 
 	}
 }
 
+// TestNoShippedDescriptionSaysALostUnlockReleasedTheLock: the
+// description of watchdog-orphan-unlock-lost said its watchdog "renews
+// the released lock", but the unlock never reached Redis and the key
+// stayed the leader's; the lock is the one it tried to release (reader9,
+// finding 6).
+func TestNoShippedDescriptionSaysALostUnlockReleasedTheLock(t *testing.T) {
+	for _, s := range shippedScenarios(t) {
+		for _, c := range []struct{ lang, text, not string }{
+			{"en", s.Description, "the released lock"},
+			{"vi", s.DescriptionVI, "lock đã nhả"},
+		} {
+			if strings.Contains(c.text, c.not) {
+				t.Run(s.Name+" does not call a lock whose unlock was lost released in "+c.lang, func(t *testing.T) {
+					t.Errorf("%q", c.text)
+				})
+			}
+		}
+	}
+}
+
 // shippedScenarios loads every shipped scenario (scenarios/ and
 // scenarios/field/); a file that does not load fails t.
 func shippedScenarios(t *testing.T) []Scenario {

@@ -115,8 +115,9 @@ func Redraw(ctx context.Context, dir string, sc scenario.Scenario, lang report.L
 
 // fixedFaults tells whether the fixed scenario in file declares sc's
 // faults (report.FaultsSame) or its own (report.FaultsOwn), and what it
-// is when it is no fix (report.FixSide: a harness control, the clock
-// assumption holding, a crashed node kept down); "" when either is not at
+// is when it is no fix (report.FixSideWithout: the run without some of its
+// faults; report.FixSide: a harness control, the clock assumption holding,
+// a crashed node kept down); "" when either is not at
 // hand (a history checked without its scenario, a fix file not found).
 func fixedFaults(sc scenario.Scenario, file string) (faults, side string) {
 	if sc.Clients == 0 {
@@ -130,7 +131,19 @@ func fixedFaults(sc scenario.Scenario, file string) (faults, side string) {
 	if why.SameFaults(sc, fix) {
 		faults = report.FaultsSame
 	}
+	if why.FewerFaults(sc, fix) {
+		// The run without some of its faults: a control, whatever the
+		// faults left out (reader9: redlock-no-clock-jump).
+		return faults, report.FixSideWithout
+	}
 	return faults, report.FixSide(fix.Algorithm, fields(sc), fields(fix))
+}
+
+// FixedFaults is fixedFaults for `locksim check`, which may run where the
+// scenario's fixed_by path does not lead: file is then the fix as its
+// experiment ran it (the report's why/ copy).
+func FixedFaults(sc scenario.Scenario, file string) (faults, side string) {
+	return fixedFaults(sc, file)
 }
 
 // fields is sc as path → value (scenario.Flatten of it normalised), nil

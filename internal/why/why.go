@@ -293,6 +293,36 @@ func SameFaults(sc, fix scenario.Scenario) bool {
 	return reflect.DeepEqual(unplaced(sc.Faults), unplaced(fix.Faults)) && reflect.DeepEqual(sc.Nemesis, fix.Nemesis)
 }
 
+// FewerFaults reports whether fix is sc with some of its faults left out
+// and nothing else changed: its fields other than the faults (and those
+// that name and judge a run) are sc's, its random nemesis is sc's, and its
+// fault list is sc's without one or more of them, in order. Such a file is
+// no remedy a user can apply but a control, the same run without those
+// faults (reader9: redlock-no-clock-jump is redlock-clock-jump without
+// n3's clock jump).
+func FewerFaults(sc, fix scenario.Scenario) bool {
+	diff, err := scenario.PairDiff(sc, fix)
+	if err != nil || len(diff) == 0 || !reflect.DeepEqual(sc.Nemesis, fix.Nemesis) {
+		return false
+	}
+	for _, p := range diff {
+		if !strings.HasPrefix(p, "faults[") && p != "faults" {
+			return false
+		}
+	}
+	run, f := unplaced(sc.Faults), unplaced(fix.Faults)
+	if len(f) >= len(run) {
+		return false
+	}
+	j := 0
+	for _, x := range run {
+		if j < len(f) && reflect.DeepEqual(x, f[j]) {
+			j++
+		}
+	}
+	return j == len(f)
+}
+
 // unplaced is fs without where each fault stands in its file.
 func unplaced(fs []scenario.Fault) []scenario.Fault {
 	out := slices.Clone(fs)

@@ -273,3 +273,33 @@ func TestOnlyAValidRunWithoutAFaultMakesItNecessary(t *testing.T) {
 		})
 	}
 }
+
+// Reader9: redlock-clock-jump's report named redlock-no-clock-jump, which
+// is the same file without n3's clock jump, under "how to prevent it". A
+// fixed_by that differs from the run's scenario only by leaving faults out
+// is no remedy but a control, whatever the faults' kinds: FewerFaults
+// says so from the two files' data.
+func TestFewerFaultsTellsAFixThatOnlyLeavesFaultsOut(t *testing.T) {
+	dir := t.TempDir()
+	load(t, dir, "the-fix.yaml", theFix)
+	sc := load(t, dir, "two-faults.yaml", twoFaults)
+	noPause := strings.Replace(noJump, "  - {kind: pause, client: w1, point: before-write, duration: 35s}\n",
+		"  - {kind: clock-jump, nodes: [n1], at: 3s, delta: 20s}\n", 1)
+	for _, tt := range []struct {
+		name, file, text string
+		want             bool
+	}{
+		{"the run without its clock jump", "no-jump.yaml", noJump, true},
+		{"the run without its pause (any kind of fault)", "no-pause.yaml", noPause, true},
+		{"the run's faults with its pause shorter", "slower.yaml", slower, false},
+		{"another lock with the run's faults", "the-fix.yaml", theFix, false},
+		{"another lock without the clock jump", "fenced-no-jump.yaml", strings.Replace(noJump, "algorithm: safe", "algorithm: fenced", 1), false},
+		{"the run's own faults, all of them", "same.yaml", strings.Replace(twoFaults, "fixed_by: the-fix.yaml\n", "", 1), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := FewerFaults(sc, load(t, dir, tt.file, tt.text)); got != tt.want {
+				t.Errorf("FewerFaults = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

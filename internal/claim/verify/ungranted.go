@@ -14,8 +14,9 @@ import (
 // as a holder whose key met its SET NX (as a refusal's), a silent node (as
 // a refusal's, recorded through the acquire and running no SET of Token
 // ever after), or a node a crash-node step had dead, by its recorded
-// death and restart, throughout [Start, End]; Removed: each key left its
-// node by a command of Client's by End.
+// death and restart, throughout [Start, End], or dead when it began and
+// back inside it without its key (Back: backWithout); Removed: each key
+// left its node by a command of Client's by End.
 func (v *verifier) ungranted(c claim.Claim) outcome {
 	a, ok := v.rec(c, 0)
 	if !ok || a.F != history.Acquire || a.Type != history.Info || a.Client != c.Client || a.Key != c.Key || a.Invoke != c.Start || a.Complete != c.End || c.At != c.End {
@@ -33,6 +34,9 @@ func (v *verifier) ungranted(c claim.Claim) outcome {
 		named = append(named, s.Node)
 	}
 	named = append(append(named, c.Nodes...), c.Down...)
+	for _, b := range c.Back {
+		named = append(named, b.Node)
+	}
 	for _, n := range nodes {
 		if k := countOf(named, n); k != 1 {
 			return refuse(c.Records, "%s is named %d times among the nodes of the acquire", n, k)
@@ -69,7 +73,49 @@ func (v *verifier) ungranted(c claim.Claim) outcome {
 			return refuse(c.Records, "no crash-node step recorded %s dead through [%d, %d]", n, c.Start, c.End)
 		}
 	}
+	for _, b := range c.Back {
+		if o := v.backWithout(c, b); o.reason != "" || o.skip != "" {
+			return o
+		}
+	}
 	return held
+}
+
+// backWithout: b.Node was dead when the acquire began, by a crash-node
+// step's recorded death that ended at b.At, inside the acquire; b.Held is
+// its dump after that restart, which shows no key of c's token; and no
+// command of b.Node recorded from the dump on is a SET of c's key with
+// c's token.
+func (v *verifier) backWithout(c claim.Claim, b claim.Back) outcome {
+	if !slices.ContainsFunc(v.h.Ops, func(op history.Op) bool {
+		st := op.Value.Fault
+		return op.F == history.Fault && op.Type != history.Fail && st != nil && st.Effect == history.EffectCrashNode &&
+			slices.Contains(st.Nodes, b.Node) && op.Value.DeadFrom > 0 && op.Value.DeadFrom <= c.Start && c.Start <= op.Value.DeadTo &&
+			op.Value.DeadTo == b.At && b.At < c.End
+	}) {
+		return refuse(c.Records, "no crash-node step recorded %s dead from before %d to %d, inside the acquire", b.Node, c.Start, b.At)
+	}
+	if b.Held < 0 || b.Held >= len(v.h.Ops) {
+		return refuse(c.Records, "no dump record %d of %s", b.Held, b.Node)
+	}
+	d := v.h.Ops[b.Held]
+	if d.F != history.NodeHeld || d.Value.Node != b.Node || d.Invoke < b.At {
+		return refuse([]int{b.Held}, "record %d is not %s's dump after its restart at %d", b.Held, b.Node, b.At)
+	}
+	for _, k := range d.Value.Held {
+		if k.Key == c.Key && k.Value == c.Token {
+			return refuse([]int{b.Held}, "%s came back holding %s's key %s", b.Node, c.Client, c.Token)
+		}
+	}
+	if !v.watched(b.Node, d.Invoke+slack, v.m.end) {
+		return skip("ungranted acquire on a node not recorded after its restart")
+	}
+	for j, op := range v.h.Ops {
+		if op.F == history.NodeCmd && op.Value.Node == b.Node && setsKey(op, c.Key) && len(op.Value.Cmd) > 2 && op.Value.Cmd[2] == c.Token {
+			return refuse([]int{j}, "%s ran a SET of %s's token %s: it did not stay without it", b.Node, c.Client, c.Token)
+		}
+	}
+	return outcome{}
 }
 
 // grantedBy: record set is a SET of Client's on node, inside the acquire,

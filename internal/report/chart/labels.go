@@ -17,7 +17,10 @@ import (
 // it. A label is not drawn only outside the range of seconds drawn (a
 // window of a busy run) or when there is no room near its mark (a busy
 // run's words outnumber the room: the page's zoom gives them room; a
-// label far from its mark would name the wrong one).
+// label far from its mark would name the wrong one), or when, set beside
+// a short bar, it would lie over another key or hold bar of its lane on
+// either side of its bar (it would name that bar: reader9, a probe's key
+// named across another client's key).
 
 // labelRoom is how a renderer measures and places a drawing's labels:
 // px, y downwards.
@@ -30,6 +33,32 @@ type labelRoom struct {
 	top, bottom float64 // the y range a label may take
 	width       func(Label) float64
 	height      float64
+	// bars are a lane's key and hold bars (scenario s), which words set
+	// beside a short bar must not lie over: they would read as that
+	// bar's (reader9: a probe's key named across another client's key);
+	// nil: none known.
+	bars func(lane int) [][2]float64
+}
+
+// overBar reports whether box, the words of l set beside its bar, lies
+// over a bar of l's lane other than l's own.
+func (r labelRoom) overBar(l Label, box placement) bool {
+	if r.bars == nil || l.Width <= 0 {
+		return false
+	}
+	own0 := l.X
+	if l.Mid {
+		own0 = l.X - l.Width/2
+	}
+	for _, b := range r.bars(l.Lane) {
+		if math.Abs(b[0]-own0) < 1e-9 && math.Abs(b[1]-(own0+l.Width)) < 1e-9 {
+			continue
+		}
+		if x0, x1 := r.x(b[0]), r.x(b[1]); box.x0 < x1 && x0 < box.x1 {
+			return true
+		}
+	}
+	return false
 }
 
 // placedLabel is a label where a renderer draws it.
@@ -39,6 +68,9 @@ type placedLabel struct {
 	out   bool // moved out of the bar it did not fit in
 	box   placement
 	shown bool // false only outside the range drawn
+	// barred: not drawn because beside its short bar each place lay over
+	// another bar of its lane (labelRoom.bars).
+	barred bool
 }
 
 // layLabels places ls in r.
@@ -61,7 +93,7 @@ func layLabels(ls []Label, r labelRoom) []placedLabel {
 			out[i] = p
 			continue
 		}
-		p, p.shown = r.free(p, ls[i].Lane, ls[i].Pin, kept)
+		p, p.shown = r.free(p, ls[i], kept)
 		if p.shown {
 			kept.add(p.box)
 		}
@@ -93,6 +125,22 @@ func (r labelRoom) start(l Label) (placedLabel, bool) {
 		p.x -= w + 8 // words of a mark at the right edge go to its left
 	}
 	p.box = r.boxAt(p, w)
+	if p.out && r.overBar(l, p.box) {
+		// Beside its bar the words lie over another bar: the other side
+		// of its bar, when that is inside the plot and clear; else none.
+		q := p
+		if q.x < r.x(l.X) {
+			q.x = r.x(l.X+l.Width) + 2
+		} else {
+			q.x = r.x(l.X) - w - 6
+		}
+		q.box = r.boxAt(q, w)
+		if q.box.x0 < r.left || q.box.x1 > r.right+r.pad || r.overBar(l, q.box) {
+			p.barred = true
+			return p, false
+		}
+		p = q
+	}
 	return p, p.box.x1 >= r.left && p.box.x0 <= r.right
 }
 
@@ -112,7 +160,8 @@ func (r labelRoom) boxAt(p placedLabel, w float64) placement {
 // leaves its lane nor strays further, so that it stays beside its mark;
 // violations' words (row) keep to their row and the rows under it, down
 // to the first lane's centre.
-func (r labelRoom) free(p placedLabel, lane int, pin bool, kept *boxIndex) (placedLabel, bool) {
+func (r labelRoom) free(p placedLabel, l Label, kept *boxIndex) (placedLabel, bool) {
+	lane, pin := l.Lane, l.Pin
 	w := p.box.x1 - p.box.x0 - 4
 	step := r.height + 1
 	lo, hi := r.yc(lane)-r.laneH/2-r.height/4, r.yc(lane)+r.laneH/2+r.height/4
@@ -132,13 +181,16 @@ func (r labelRoom) free(p placedLabel, lane int, pin bool, kept *boxIndex) (plac
 		q.y += dy
 		q.box = r.boxAt(q, w)
 		if !slide {
-			return q, kept.clear(q.box)
+			return q, kept.clear(q.box) && !(q.out && r.overBar(l, q.box))
 		}
 		for _, dir := range []float64{1, -1} {
 			s := q
 			for {
 				b, hit := kept.first(s.box)
 				if !hit {
+					if s.out && r.overBar(l, s.box) {
+						break // slid beside another bar
+					}
 					return s, true
 				}
 				if dir > 0 {
@@ -216,11 +268,26 @@ type LabelBox struct {
 	X0, Y0, X1, Y1 float64
 	// Inside: the words lie within the picture's width.
 	Inside bool
+	// Barred: not drawn because beside its short bar each place lay over
+	// another bar of its lane, where the words would name that bar
+	// (reader9).
+	Barred bool
 }
 
 // Overlaps reports whether b and c share any room.
 func (b LabelBox) Overlaps(c LabelBox) bool {
 	return placement{b.X0, b.Y0, b.X1, b.Y1}.overlaps(placement{c.X0, c.Y0, c.X1, c.Y1})
+}
+
+// laneBars are d's key and hold bars by lane (labelRoom.bars).
+func laneBars(d *Drawing) func(int) [][2]float64 {
+	by := map[int][][2]float64{}
+	for _, s := range d.Shapes {
+		if s.Kind == ShHold || s.Kind == ShKey || s.Kind == ShBelieved {
+			by[s.Lane] = append(by[s.Lane], [2]float64{s.X0, s.X1})
+		}
+	}
+	return func(lane int) [][2]float64 { return by[lane] }
 }
 
 // LaidLabels are where index.html's SVG (as written, svgW px wide) and
@@ -239,11 +306,13 @@ func LaidLabels(d *Drawing) (svg, png []LabelBox) {
 		out := make([]LabelBox, len(ps))
 		for i, q := range ps {
 			out[i] = LabelBox{Shown: q.shown, X0: q.box.x0, Y0: q.box.y0, X1: q.box.x1, Y1: q.box.y1,
-				Inside: q.box.x0 >= x0 && q.box.x1 <= x1}
+				Inside: q.box.x0 >= x0 && q.box.x1 <= x1, Barred: q.barred}
 		}
 		return out
 	}
-	return box(layLabels(d.Labels, svgLabelRoom(g, len(d.Lanes))), -svgLaneW, g.plotW()+svgPadR), box(laid, 0, float64(Px(TimelineW)))
+	room := svgLabelRoom(g, len(d.Lanes))
+	room.bars = laneBars(d)
+	return box(layLabels(d.Labels, room), -svgLaneW, g.plotW()+svgPadR), box(laid, 0, float64(Px(TimelineW)))
 }
 
 // BandWords are a violation band's words: head, then as many of words,

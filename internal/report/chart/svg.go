@@ -243,7 +243,9 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 	for _, s := range d.Shapes {
 		writeShape(&b, g, s)
 	}
-	laid := layLabels(d.Labels, svgLabelRoom(g, len(d.Lanes)))
+	room := svgLabelRoom(g, len(d.Lanes))
+	room.bars = laneBars(d)
+	laid := layLabels(d.Labels, room)
 	for i, l := range d.Labels {
 		p := laid[i]
 		anchor := ""

@@ -271,6 +271,27 @@
       var pi = num(ls[i], "data-prio", 0), pj = num(ls[j], "data-prio", 0);
       return pi !== pj ? pj - pi : num(ls[i], "data-x", 0) - num(ls[j], "data-x", 0);
     });
+    if (!this.bars) {
+      // The lanes' key and hold bars: words set beside a short bar must
+      // not lie over another (labelRoom.bars).
+      var bars = this.bars = {};
+      this.shapes.forEach(function (e) {
+        var c = e.classList, x1 = e.getAttribute("data-x1");
+        if (x1 !== null && (c.contains("s-key") || c.contains("s-hold") || c.contains("s-believed"))) {
+          var l = e.getAttribute("data-l");
+          (bars[l] = bars[l] || []).push([num(e, "data-x0", 0), parseFloat(x1)]);
+        }
+      });
+    }
+    var laneBars = this.bars;
+    function overBar(l, own0, width, b) {
+      var bs = laneBars[l] || [];
+      for (var k = 0; k < bs.length; k++) {
+        if (Math.abs(bs[k][0] - own0) < 1e-4 && Math.abs(bs[k][1] - own0 - width) < 1e-4) { continue; }
+        if (b[0] < X(bs[k][1]) && X(bs[k][0]) < b[2]) { return true; }
+      }
+      return false;
+    }
     var hgt = 19, step = hgt + 1, kept = [];
     function boxOf(p, wi) { var x0 = p.mid ? p.x - wi / 2 : p.x; return [x0 - 2, p.y - hgt / 2, x0 + wi + 2, p.y + hgt / 2]; }
     function hit(b) {
@@ -294,7 +315,13 @@
       if (!p.mid) { p.x += 2; }
       if (l < 0 && p.x + wi + 4 > pw) { p.x = Math.max(0, pw - wi - 4); } // a violation's words end at the plot's edge
       else if (!p.mid && (width === 0 || p.out) && p.x + wi + 4 > pw + PADR) { p.x -= wi + 8; } // words of a mark at the right edge go to its left
-      var box = boxOf(p, wi), ok = box[2] >= 0 && box[0] <= pw;
+      var own0 = mid ? s - width / 2 : s, box = boxOf(p, wi), ok = true;
+      if (p.out && overBar(l, own0, width, box)) {
+        // Over another bar: the other side of its bar, if inside and clear; else none.
+        var q0 = { x: p.x < X(own0) ? X(own0 + width) + 2 : X(own0) - wi - 6, y: p.y, mid: false, out: true }, qb = boxOf(q0, wi);
+        if (qb[0] < 0 || qb[2] > pw + PADR || overBar(l, own0, width, qb)) { ok = false; } else { p = q0; box = qb; }
+      }
+      ok = ok && box[2] >= 0 && box[0] <= pw;
       if (ok) {
         var lo = Y(l) - LH / 2 - hgt / 4, hi = Y(l) + LH / 2 + hgt / 4, rows = [0];
         if (l < 0) { lo = 0; hi = Y(0); }
@@ -303,12 +330,12 @@
         }
         var at = function (dy, slide) {
           var q = { x: p.x, y: p.y + dy, mid: p.mid, out: p.out };
-          if (!slide) { return hit(boxOf(q, wi)) ? null : q; }
+          if (!slide) { return hit(boxOf(q, wi)) || (q.out && overBar(l, own0, width, boxOf(q, wi))) ? null : q; }
           for (var dir = 1; dir >= -1; dir -= 2) {
             var r = { x: q.x, y: q.y, mid: q.mid, out: q.out };
             for (;;) {
               var rb = boxOf(r, wi), b = hit(rb);
-              if (!b) { return r; }
+              if (!b) { if (r.out && overBar(l, own0, width, rb)) { break; } return r; }
               r.x += dir > 0 ? b[2] - rb[0] + 1 : -(rb[2] - b[0] + 1);
               rb = boxOf(r, wi);
               if (Math.abs(r.x - q.x) > wi + 8 || rb[2] > pw + PADR || rb[0] < 0) { break; }
