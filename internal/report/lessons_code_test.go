@@ -8,12 +8,14 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/report/page"
+	"github.com/locksim/locksim/internal/scenario"
 )
 
 // lessonPageOf writes a suite of a broken run and its fix in lang and
@@ -256,5 +258,21 @@ func TestASuitesFooterClaimsNoPagesInTheOtherLanguage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAPairsScenarioDiffNamesEveryHarnessFieldItLeavesOut: the line over a
+// pair's scenario diff names each harness field the diff leaves out;
+// lesson 42's fair-lock pair differs in probe_timeout, which the line did
+// not name (teacher9 F16).
+func TestAPairsScenarioDiffNamesEveryHarnessFieldItLeavesOut(t *testing.T) {
+	for _, lang := range []Lang{English, Vietnamese} {
+		for _, key := range []string{"lesson.change.yaml", "lesson.change.none"} {
+			for _, f := range scenario.HarnessFields {
+				if !regexp.MustCompile(`\b` + f + `\b`).MatchString(tr(lang, key)) {
+					t.Errorf("%s in %s does not name %s: %s", key, lang, f, tr(lang, key))
+				}
+			}
+		}
 	}
 }
