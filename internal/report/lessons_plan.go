@@ -270,24 +270,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	if b.Algorithm == "setnx-expire" && f.Algorithm != "setnx-expire" {
 		add(tr(lang, "diff.ttl"), "-SETNX lock-key owner-token", "-PEXPIRE lock-key ttl", "+SET lock-key owner-token NX PX ttl")
 	}
-	if b.Algorithm == "redlock-nocheck" && f.Algorithm == "redlock" {
-		add(tr(lang, "diff.validity"),
-			" granted := setOnEveryNode(key, token, ttl) >= quorum",
-			"+validity := ttl - elapsed - drift",
-			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
-	}
-	if b.Algorithm == "redlock" && f.Algorithm == "redlock-monotonic" {
-		// The client's clock seen through its monotonic view (the runner
-		// gives it to the lock and the job alike, clock.Monotonic).
-		add(tr(lang, "diff.monotonic"),
-			"-now := wallClock"+cm(lang, "wallclock"),
-			"+now := monotonicClock"+cm(lang, "monotonic"),
-			" start := now()",
-			" granted := setOnEveryNode(key, token, ttl) >= quorum",
-			" validity := ttl - (now() - start) - drift",
-			" if validity <= 0 { unlockEveryNode(key, token); return retry }",
-			" work while now() < start + ttl - drift - margin"+cm(lang, "sameclock"))
-	}
+	out = append(out, redlockChanges(lang, b, f)...)
 	out = append(out, watchdogChanges(lang, b, f)...)
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
 	if a, ok := algo.Lookup(f.Algorithm); fFenced && !bFenced && ok && a.Traits.MultiNode {
@@ -404,6 +387,33 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 		}
 		lines = append(lines, "+appendonly yes       # "+strings.Join(aofNodes, ", "), "+appendfsync always")
 		add(tr(lang, "diff.aof"), lines...)
+	}
+	return out
+}
+
+// redlockChanges are the changes a fix makes to Redlock's client: the
+// validity check after the quorum (redlock-nocheck → redlock) and the
+// monotonic clock it measures with (redlock → redlock-monotonic).
+func redlockChanges(lang Lang, b, f Results) []codeChange {
+	var out []codeChange
+	add := func(note string, lines ...string) { out = append(out, change(note, lines...)) }
+	if b.Algorithm == "redlock-nocheck" && f.Algorithm == "redlock" {
+		add(tr(lang, "diff.validity"),
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
+			"+validity := ttl - elapsed - drift",
+			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
+	}
+	if b.Algorithm == "redlock" && f.Algorithm == "redlock-monotonic" {
+		// The client's clock seen through its monotonic view (the runner
+		// gives it to the lock and the job alike, clock.Monotonic).
+		add(tr(lang, "diff.monotonic"),
+			"-now := wallClock"+cm(lang, "wallclock"),
+			"+now := monotonicClock"+cm(lang, "monotonic"),
+			" start := now()",
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
+			" validity := ttl - (now() - start) - drift",
+			" if validity <= 0 { unlockEveryNode(key, token); return retry }",
+			" work while now() < start + ttl - drift - margin"+cm(lang, "sameclock"))
 	}
 	return out
 }

@@ -420,7 +420,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.extendowned":         "Lần gia hạn chỉ kéo dài key khi key vẫn giữ owner token: key đã mất thì không được đặt lại, và lần gia hạn báo cho job biết lock đã mất (compare-and-pexpire; redlock-rb PR #37).",
 		"diff.deadline":            "Giữ một hạn chót lease cục bộ bên cạnh bộ gia hạn (renewer): khi thời điểm kết thúc của lease (tính từ lúc gửi lệnh SET hoặc lần gia hạn gần nhất), trừ đi một phần mười TTL, đã qua theo đồng hồ của chính client mà không có lần gia hạn nào kể từ đó, thì dừng job, dù bộ gia hạn có chạy hay không (abort signal của using() trong node-redlock).",
 		"diff.monotonic":           "Đo thời gian đã trôi, và do đó thời gian hiệu lực của lease và thời gian còn lại cho job, bằng một đồng hồ đơn điệu (monotonic; time.Since của Go, như redsync): một lần nhảy của đồng hồ thực (wall clock) không làm nó xê dịch. Lệnh lấy lock không đổi.",
-		"diff.validity":            "Sau khi có quorum: lease chỉ còn hiệu lực TTL − thời gian đã trôi − độ lệch; bỏ cuộc khi giá trị đó không dương.",
+		"diff.validity":            "Sau khi có quorum: lease chỉ còn hiệu lực TTL − thời gian đã trôi − drift; bỏ cuộc khi giá trị đó không dương.",
 		"diff.shared":              "Mọi client dùng cùng một lock: một key, mỗi lúc một chủ.",
 		"diff.claim":               "Đăng ký token trước (claim): mỗi client giữ lock mới trình fencing token cho tài nguyên ngay khi được cấp, để lần ghi muộn của client giữ cũ gặp một token lớn hơn.",
 		"diff.cas":                 "Tại tài nguyên: lưu token duy nhất của lock làm currlock khi được cấp, và chỉ chấp nhận lần ghi khi currlock vẫn là token của client ghi, trong một bước (check-and-set).",
