@@ -77,7 +77,7 @@ var whyMessages = map[Lang]map[string]string{
 		// crash của w1" read as "the crashed client of w1" (teacher9 F1).
 		"whose.pause":                 "lần tạm dừng của %s",
 		"whose.pause.gc":              "GC pause của %s",
-		"whose.pause.event-loop":      "lần event loop của %s bị chặn",
+		"whose.pause.event-loop":      "lần chặn event loop của %s",
 		"whose.pause.sleep":           "lần máy (host) tạm ngủ (sleep) dừng %s",
 		"whose.pause.stop":            "SIGSTOP gửi tới %s",
 		"whose.partition":             "lần chia cắt mạng của %s",
@@ -87,7 +87,7 @@ var whyMessages = map[Lang]map[string]string{
 		"whose.pause-node":            "lần đóng băng node %s",
 		"whose.clock-jump":            "lần nhảy đồng hồ của %s",
 		"whose.clock-rate":            "drift tốc độ đồng hồ của %s",
-		"whose.starve-renewals":       "lần bộ gia hạn (renewer) của %s bị bỏ đói",
+		"whose.starve-renewals":       "lần bỏ đói bộ gia hạn (renewer) của %s",
 		"whose.crash-client":          "lần crash của client %s",
 		"whose.delete-key":            "lần xoá key trên %s",
 		"whose.failover":              "lần failover của %s",
