@@ -94,6 +94,14 @@ var viFlaws = []struct {
 	{regexp.MustCompile(`\b(IN)?VALID\b`), "VI PHẠM or HỢP LỆ"},
 	{regexp.MustCompile(`(^|[^=,.\w])[0-9]+(m[0-9]+(\.[0-9]+)?s|ms|µs|s)\b`), "a space before the unit (300 ms, 15 s) and minutes in words (1 phút)"},
 	{regexp.MustCompile(`(^|[^\w.§–-])[0-9]+\.[0-9]+($|[^\w.])`), "a decimal comma (6,1)"},
+	// teacher9 F1, F2, F6, F7, F15, F18: one term per English one.
+	{regexp.MustCompile(`bị [^,.;:()]{1,25} của [wn][0-9]|(client|node) khởi động lại của`),
+		"the fault as a noun with whose it is: lần crash của client w1, lần khởi động lại của client w2"},
+	{regexp.MustCompile(`(?i)tiến trình`), "process, the word the course keeps (a lease renewer is bộ gia hạn (renewer))"},
+	{regexp.MustCompile(`(?i)luồng gia hạn`), "bộ gia hạn (renewer)"},
+	{regexp.MustCompile(`(?i)máy chủ`), "máy (host), as in máy tạm ngủ (sleep): máy chủ is a server"},
+	{regexp.MustCompile(`(?i)(lần |^|")kiểm tra cuối`), "lần thử cuối (final probe)"},
+	{regexp.MustCompile(`dự phòng độ lệch|− độ lệch|lệch tốc độ đồng hồ`), "drift for a clock's rate (phần dự phòng drift); độ lệch is an offset"},
 }
 
 // viFlawsIn lists the flaws of viFlaws that text shows, each as the text

@@ -283,7 +283,7 @@ type lessonPage struct {
 	// language: its goal, the requirements of lesson 42 it bears on,
 	// takeaways and caveats; Goal is "" when the lesson has no file.
 	Goal               string
-	Requirements       []string
+	Requirements       []reqName
 	Takeaways, Caveats []lessonNote
 	Nav                []navItem
 	Pairs              []pairView
@@ -423,7 +423,7 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun, made string) e
 		if l != nil {
 			pg.Goal = l.Goal.In(string(normLang(lang)))
 			for _, r := range l.Requirements {
-				pg.Requirements = append(pg.Requirements, tr(lang, "req."+reqCode(r)))
+				pg.Requirements = append(pg.Requirements, reqNameOf(lang, reqCode(r)))
 			}
 			pg.Takeaways = lessonNotes(lang, outDir, l.Takeaways, l.TakeawayRuns, runs)
 			pg.Caveats = lessonNotes(lang, outDir, l.Caveats, l.CaveatRuns, runs)

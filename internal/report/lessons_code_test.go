@@ -8,12 +8,14 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/report/page"
+	"github.com/locksim/locksim/internal/scenario"
 )
 
 // lessonPageOf writes a suite of a broken run and its fix in lang and
@@ -76,6 +78,24 @@ func TestAFixOfAnotherAcquireOrReleaseSaysWhatChanges(t *testing.T) {
 			lessonRun{"field/node-redlock-5-pause-in-flight.yaml", with(bad, "process", ""), []int{47}},
 			lessonRun{"field/node-redlock-4-pause-in-flight.yaml", with(good, "process", ""), []int{47}},
 			"lib.redlock.validity", "+ if (votes >= quorum && lock.expiration > Date.now())"},
+		// teacher9 F5, F11: three fixed pairs showed only their scenario
+		// files' algorithm line.
+		{"the deadline fix of an extend that re-sets a missing key shows both changes", 44,
+			lessonRun{"field/extend-after-expiry.yaml", with(bad, "extend-reacquire", ""), []int{44}},
+			lessonRun{"field/extend-after-expiry-deadline.yaml", with(good, "watchdog-deadline", ""), []int{44}},
+			"diff.extendowned", "if v == ARGV[1] or not v then"},
+		{"the extend fix comes with the local deadline", 44,
+			lessonRun{"field/extend-after-expiry.yaml", with(bad, "extend-reacquire", ""), []int{44}},
+			lessonRun{"field/extend-after-expiry-deadline.yaml", with(good, "watchdog-deadline", ""), []int{44}},
+			"diff.deadline", "deadline := validUntil - ttl/10"},
+		{"the watchdog keeps a local lease deadline", 44,
+			lessonRun{"field/extend-after-expiry-owned.yaml", with(bad, "watchdog", ""), []int{44}},
+			lessonRun{"field/extend-after-expiry-deadline.yaml", with(good, "watchdog-deadline", ""), []int{44}},
+			"diff.deadline", "if validUntil-ttl/10 <= deadline { job.Stop(); break }"},
+		{"Redlock measures its validity on a monotonic clock", 47,
+			lessonRun{"field/client-clock-step-back.yaml", with(bad, "redlock", ""), []int{47}},
+			lessonRun{"field/client-clock-step-back-monotonic.yaml", with(good, "redlock-monotonic", ""), []int{47}},
+			"diff.monotonic", "+ now := monotonicClock"},
 		{"the fair semaphore's acquire is shown as its own script", 50,
 			lessonRun{"semaphore-basic-clock-skew.yaml", with(bad, "semaphore", "semaphore"), []int{50}},
 			lessonRun{"semaphore-fair-clock-skew.yaml", with(good, "fair-semaphore", "semaphore"), []int{50}},
@@ -238,5 +258,21 @@ func TestASuitesFooterClaimsNoPagesInTheOtherLanguage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAPairsScenarioDiffNamesEveryHarnessFieldItLeavesOut: the line over a
+// pair's scenario diff names each harness field the diff leaves out;
+// lesson 42's fair-lock pair differs in probe_timeout, which the line did
+// not name (teacher9 F16).
+func TestAPairsScenarioDiffNamesEveryHarnessFieldItLeavesOut(t *testing.T) {
+	for _, lang := range []Lang{English, Vietnamese} {
+		for _, key := range []string{"lesson.change.yaml", "lesson.change.none"} {
+			for _, f := range scenario.HarnessFields {
+				if !regexp.MustCompile(`\b` + f + `\b`).MatchString(tr(lang, key)) {
+					t.Errorf("%s in %s does not name %s: %s", key, lang, f, tr(lang, key))
+				}
+			}
+		}
 	}
 }

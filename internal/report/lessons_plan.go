@@ -270,12 +270,7 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	if b.Algorithm == "setnx-expire" && f.Algorithm != "setnx-expire" {
 		add(tr(lang, "diff.ttl"), "-SETNX lock-key owner-token", "-PEXPIRE lock-key ttl", "+SET lock-key owner-token NX PX ttl")
 	}
-	if b.Algorithm == "redlock-nocheck" && f.Algorithm == "redlock" {
-		add(tr(lang, "diff.validity"),
-			" granted := setOnEveryNode(key, token, ttl) >= quorum",
-			"+validity := ttl - elapsed - drift",
-			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
-	}
+	out = append(out, redlockChanges(lang, b, f)...)
 	out = append(out, watchdogChanges(lang, b, f)...)
 	bFenced, fFenced := slices.Contains(b.Traits, history.TraitFenced), slices.Contains(f.Traits, history.TraitFenced)
 	if a, ok := algo.Lookup(f.Algorithm); fFenced && !bFenced && ok && a.Traits.MultiNode {
@@ -396,6 +391,33 @@ func changesOf(lang Lang, b, f Results, bf, ff map[string]string) []codeChange {
 	return out
 }
 
+// redlockChanges are the changes a fix makes to Redlock's client: the
+// validity check after the quorum (redlock-nocheck → redlock) and the
+// monotonic clock it measures with (redlock → redlock-monotonic).
+func redlockChanges(lang Lang, b, f Results) []codeChange {
+	var out []codeChange
+	add := func(note string, lines ...string) { out = append(out, change(note, lines...)) }
+	if b.Algorithm == "redlock-nocheck" && f.Algorithm == "redlock" {
+		add(tr(lang, "diff.validity"),
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
+			"+validity := ttl - elapsed - drift",
+			"+if validity <= 0 { unlockEveryNode(key, token); return retry }")
+	}
+	if b.Algorithm == "redlock" && f.Algorithm == "redlock-monotonic" {
+		// The client's clock seen through its monotonic view (the runner
+		// gives it to the lock and the job alike, clock.Monotonic).
+		add(tr(lang, "diff.monotonic"),
+			"-now := wallClock"+cm(lang, "wallclock"),
+			"+now := monotonicClock"+cm(lang, "monotonic"),
+			" start := now()",
+			" granted := setOnEveryNode(key, token, ttl) >= quorum",
+			" validity := ttl - (now() - start) - drift",
+			" if validity <= 0 { unlockEveryNode(key, token); return retry }",
+			" work while now() < start + ttl - drift - margin"+cm(lang, "sameclock"))
+	}
+	return out
+}
+
 // watchdogChanges are the changes a fix makes to a lease renewer: a
 // watchdog that renews every TTL/3 and stops the job when a renewal
 // fails, and the cap that gives a hung job's lock up (watchdog-bounded).
@@ -408,6 +430,34 @@ func watchdogChanges(lang Lang, b, f Results) []codeChange {
 			"+    EVAL \"if redis.call('GET', KEYS[1]) == ARGV[1] then",
 			"+            return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0\" 1 lock-key owner-token ttl",
 			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
+			"+}")
+	}
+	if b.Algorithm == "extend-reacquire" && f.Algorithm != "extend-reacquire" && strings.HasPrefix(f.Algorithm, "watchdog") {
+		// The extend of redlock-rb before PR #37 against locksim's
+		// compare-and-pexpire (lockkit.CompareAndPexpire), one script.
+		add(tr(lang, "diff.extendowned"),
+			" EVAL \"local v = redis.call('GET', KEYS[1])",
+			"-       if v == ARGV[1] or not v then",
+			"-         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])",
+			"-         return 1",
+			"+       if v == ARGV[1] then",
+			"+         return redis.call('PEXPIRE', KEYS[1], ARGV[2])",
+			"        end",
+			"        return 0\" 1 lock-key owner-token ttl",
+			" if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"))
+	}
+	if f.Algorithm == "watchdog-deadline" && b.Algorithm != "watchdog-deadline" {
+		// The deadline watch of watchdog-deadline (watchDeadline): a
+		// goroutine of its own, which a starved renewer does not hold back.
+		add(tr(lang, "diff.deadline"),
+			" validUntil := sent + ttl"+cm(lang, "sent"),
+			" go renewer()"+cm(lang, "renewer"),
+			"+go func() {"+cm(lang, "watch"),
+			"+    for {",
+			"+        deadline := validUntil - ttl/10"+cm(lang, "latetimers"),
+			"+        sleepUntil(deadline)",
+			"+        if validUntil-ttl/10 <= deadline { job.Stop(); break }"+cm(lang, "norenewal"),
+			"+    }",
 			"+}")
 	}
 	if b.Algorithm == "watchdog" && f.Algorithm == "watchdog-bounded" {

@@ -543,7 +543,7 @@ func TestALessonPageShowsItsLessonsWordsInItsLanguage(t *testing.T) {
 			page := html.UnescapeString(string(b))
 			l := all[44]
 			q, _ := l.Question("gc-pause.yaml")
-			want := []string{l.Goal.In(string(lang)), q.In(string(lang)), tr(lang, "req.mutual"), tr(lang, "lesson.predict")}
+			want := []string{l.Goal.In(string(lang)), q.In(string(lang)), reqNameOf(lang, "mutual").Name, tr(lang, "lesson.predict")}
 			for _, tx := range append(l.Takeaways, l.Caveats...) {
 				want = append(want, tx.In(string(lang)))
 			}
@@ -817,6 +817,37 @@ func TestAControlPairIsCountedAsAControlNotAsAFix(t *testing.T) {
 				tr(lang, "lesson.evidence.scope"), ">" + tr(lang, "lesson.change") + "<"} {
 				if strings.Contains(page, not) {
 					t.Errorf("the control is called a fix: %q", not)
+				}
+			}
+		})
+	}
+}
+
+// TestAVietnameseLessonNamesEachRequirementInEnglishToo: the course names
+// the five requirements in English, "Mutual exclusion (loại trừ lẫn
+// nhau)"; the vi pages gave only the Vietnamese, which a class that
+// learned the English names had to map back (teacher9 F17).
+func TestAVietnameseLessonNamesEachRequirementInEnglishToo(t *testing.T) {
+	for _, c := range []struct {
+		lang       Lang
+		goal, cell string
+	}{
+		{English, `<strong>Mutual exclusion</strong>`, `<th>Mutual exclusion</th>`},
+		{Vietnamese, `<strong><span lang="en">Mutual exclusion</span> (loại trừ lẫn nhau)</strong>`, `<th><span lang="en">Mutual exclusion</span> (loại trừ lẫn nhau)</th>`},
+	} {
+		t.Run(string(c.lang), func(t *testing.T) {
+			out := t.TempDir()
+			if err := WriteSuite(out, lessonSuite(t, out), c.lang); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, LessonFile(44)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := html.UnescapeString(string(b))
+			for _, want := range []string{c.goal, c.cell} {
+				if !strings.Contains(page, want) {
+					t.Errorf("lesson 44's page lacks %s", want)
 				}
 			}
 		})

@@ -1,6 +1,8 @@
 package report
 
-// suiteCSS holds what a suite's pages share: the "run" card and the "css",
+// suiteCSS holds what a suite's pages share: the "run" card, a
+// requirement's name ("reqname": English first on a page in another
+// language, reqNameOf) and the "css",
 // the style of a suite's pages (index, lessons,
 // requirements): large type for a projector, a layout that fits 1024 px,
 // verdicts told by a shape (✔ ✘ ?) as well as a colour, and a print
@@ -70,7 +72,8 @@ const suiteCSS = `{{define "css"}}<style>
 {{if .Link}}<a class="open" href="{{.Link}}">{{t "suite.open"}} →</a>{{else if .Error}}<code>{{.Error}}</code>{{end}}
 </div>
 <div class="thumb">{{if .Thumb}}<a href="{{.Link}}"><img src="{{.Thumb}}" alt="{{.Alt}}" width="1600" height="900"></a>{{else if .Link}}<span class="nochart">{{t "suite.nochart"}}</span>{{end}}</div>
-</article>{{end}}`
+</article>{{end}}
+{{define "reqname"}}{{if .EN}}<span lang="en">{{.EN}}</span> ({{.Name}}){{else}}{{.Name}}{{end}}{{end}}`
 
 // indexTemplateSuite is the suite's index.html: the runs grouped by
 // lesson, each broken run followed by the run of its fix.
@@ -98,7 +101,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 <nav class="lessons" aria-label="{{t "lesson.nav"}}">{{range .Nav}}<a href="{{.Href}}"{{if .Current}} class="current" aria-current="page"{{end}}>{{.Label}}</a>{{end}}</nav>
 <h1>{{.Head}}</h1>
 {{if .Goal}}<section class="lesson-goal"><h2>{{t "lesson.goal"}}</h2><p>{{.Goal}}</p>
-<p class="desc">{{t "lesson.requirements"}} {{range $i, $r := .Requirements}}{{if $i}}, {{end}}<strong>{{$r}}</strong>{{end}}.</p></section>{{end}}
+<p class="desc">{{t "lesson.requirements"}} {{range $i, $r := .Requirements}}{{if $i}}, {{end}}<strong>{{template "reqname" $r}}</strong>{{end}}.</p></section>{{end}}
 {{if .Pairs}}<h2>{{t "lesson.pairs"}}</h2>{{end}}
 {{range .Pairs}}<div class="pair" data-broken="{{.Broken.Scenario}}" data-fixed="{{.Fixed.Scenario}}">
 {{if .Question}}<p class="question"><strong>{{t "lesson.predict"}}</strong> {{.Question}}</p>{{end}}
@@ -109,7 +112,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 <ul class="facts"><li>{{.Seeds}}</li><li>{{.Faults}}</li><li>{{.Axis}}</li></ul>
 {{if .Evidence}}<ul class="facts evidence">{{range .Evidence}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Strip}}<table class="req strip"><caption>{{t "lesson.strip"}}</caption><tr><th>{{t "lesson.strip.req"}}</th><th>{{t "lesson.broken"}}</th><th>{{.FixedLabel}}</th></tr>
-{{range .Strip}}<tr><th>{{.Requirement}}</th><td class="{{.BClass}}">{{.Broken}}</td><td class="{{.FClass}}">{{.Fixed}}</td></tr>{{end}}</table>{{end}}
+{{range .Strip}}<tr><th>{{template "reqname" .Requirement}}</th><td class="{{.BClass}}">{{.Broken}}</td><td class="{{.FClass}}">{{.Fixed}}</td></tr>{{end}}</table>{{end}}
 {{if .Timelines}}<div class="tls">{{.Timelines}}</div>{{end}}
 {{if eq .Side "control"}}{{if or .YAML .YAMLNone}}<h3>{{t "lesson.change.control"}}</h3>{{end}}{{else if eq .Side "contrast"}}{{if or .YAML .YAMLNone}}<h3>{{t "lesson.change.contrast"}}</h3>{{end}}{{else if .Changes}}<h3>{{t "lesson.change"}}</h3>{{end}}
 {{range .Changes}}<p>{{.Note}}</p>{{if .Lines}}<pre class="diff">{{range .Lines}}{{template "dl" .}}{{end}}</pre>{{end}}{{end}}
@@ -144,7 +147,7 @@ const requirementsTemplate = `{{template "head" .}}{{template "css"}}
 <p class="desc">{{t "req.intro"}}</p>
 <table class="req" id="requirements">
 <colgroup><col style="width: 14%">{{range .Cols}}<col>{{end}}</colgroup>
-<tr><th>{{t "req.algorithm"}}</th>{{range .Cols}}<th>{{.}}</th>{{end}}</tr>
+<tr><th>{{t "req.algorithm"}}</th>{{range .Cols}}<th>{{template "reqname" .}}</th>{{end}}</tr>
 {{range .Rows}}<tr><th scope="row">{{.Algorithm}}</th>{{range .Cells}}<td>{{if .Runs}}<ul>{{range .Runs}}<li><span class="{{.Class}}">{{.Showing}}</span>: {{if .Link}}<a href="{{.Link}}">{{.Name}}</a>{{else}}{{.Name}}{{end}} <span class="v-{{.Verdict}}">{{.VerdictWord}}</span></li>{{end}}</ul>{{else if .NA}}<span class="empty">{{.NA}}</span>{{else}}<span class="empty">{{.Empty}}</span>{{end}}</td>{{end}}</tr>
 {{end}}</table>
 <h2>{{t "req.rules"}}</h2>

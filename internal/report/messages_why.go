@@ -5,8 +5,8 @@ package report
 // both (TestEveryLanguageHasEveryKey).
 var whyMessages = map[Lang]map[string]string{
 	"en": {
-		"why.fault":                   "%s's %s at t=%ss",                                         // targets, fault word, seconds
-		"why.fault.when":              "%s's %s (%s)",                                             // targets, fault word, when it was planned
+		"why.fault":                   "%s at t=%ss",                                              // fault (faultOf), seconds
+		"why.fault.when":              "%s (%s)",                                                  // fault (faultOf), when it was planned
 		"why.step":                    "step #%d",                                                 // plan step ID
 		"why.item":                    "%s (%s)",                                                  // fault, reproduce command
 		"why.or":                      ", or without ",                                            // between items of why.without
@@ -65,17 +65,42 @@ var whyMessages = map[Lang]map[string]string{
 		"why.fired.node":              "There %[1]s came at t=%[2]ss.",
 	},
 	"vi": {
-		"why.fault":                   "%[2]s của %[1]s lúc t=%[3]ss",
-		"why.fault.when":              "%[2]s của %[1]s (%[3]s)",
-		"why.step":                    "bước #%d",
-		"why.item":                    "%s (%s)",
-		"why.or":                      ", hoặc không có ",
-		"why.without":                 "Nếu không có %s, thì cùng seed đó cho kết quả hợp lệ.",
-		"why.half":                    "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
-		"why.half.short":              "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
-		"why.half.named":              "Khi %s chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
-		"why.half.named.short":        "Khi %s chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
-		"why.fault.short":             "%[2]s của %[1]s",
+		"why.fault":            "%s lúc t=%ss",
+		"why.fault.when":       "%s (%s)",
+		"why.step":             "bước #%d",
+		"why.item":             "%s (%s)",
+		"why.or":               ", hoặc không có ",
+		"why.without":          "Nếu không có %s, thì cùng seed đó cho kết quả hợp lệ.",
+		"why.half":             "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
+		"why.half.short":       "Khi lỗi đó chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
+		"why.half.named":       "Khi %s chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s (%s).",
+		"why.half.named.short": "Khi %s chỉ kéo dài %s thay vì %s, cùng seed đó cho kết quả %s.",
+		"why.fault.short":      "%[2]s của %[1]s",
+		// A fault named with whose it is, as a noun (faultOf): "client bị
+		// crash của w1" read as "the crashed client of w1" (teacher9 F1).
+		"whose.pause":                 "lần tạm dừng của %s",
+		"whose.pause.gc":              "GC pause của %s",
+		"whose.pause.event-loop":      "lần chặn event loop của %s",
+		"whose.pause.sleep":           "lần máy (host) tạm ngủ (sleep) dừng %s",
+		"whose.pause.stop":            "SIGSTOP gửi tới %s",
+		"whose.partition":             "lần chia cắt mạng của %s",
+		"whose.latency":               "độ trễ mạng của %s",
+		"whose.reset":                 "lần reset kết nối của %s",
+		"whose.crash":                 "lần crash của node %s",
+		"whose.pause-node":            "lần đóng băng node %s",
+		"whose.clock-jump":            "lần nhảy đồng hồ của %s",
+		"whose.clock-rate":            "drift tốc độ đồng hồ của %s",
+		"whose.starve-renewals":       "lần bỏ đói bộ gia hạn (renewer) của %s",
+		"whose.crash-client":          "lần crash của client %s",
+		"whose.delete-key":            "lần xoá key trên %s",
+		"whose.failover":              "lần failover của %s",
+		"whose.replication-lag":       "độ trễ sao chép của %s",
+		"whose.bandwidth":             "giới hạn băng thông của %s",
+		"whose.slicer":                "lần cắt nhỏ gói tin của %s",
+		"whose.limit-data":            "giới hạn dữ liệu của %s",
+		"whose.slow-close":            "lần đóng kết nối chậm của %s",
+		"whose.timeout":               "lần hết thời gian kết nối của %s",
+		"whose.restart-client":        "lần khởi động lại của client %s",
 		"why.none":                    "Bỏ riêng bất kỳ lỗi nào, cùng seed đó vẫn vi phạm: không lỗi đơn lẻ nào là điều kiện cần.",
 		"why.verdict.valid":           "hợp lệ",
 		"why.verdict.invalid":         "vi phạm",

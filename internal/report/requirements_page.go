@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
@@ -19,7 +20,7 @@ import (
 
 // stripRow is one requirement as a pair's two runs showed it.
 type stripRow struct {
-	Requirement    string
+	Requirement    reqName
 	Broken, Fixed  string // the showing's mark and word
 	BClass, FClass string // req-kept, req-broken, req-prevented or empty
 }
@@ -142,12 +143,29 @@ func cutLinks(r Results) []string {
 	return out
 }
 
+// reqName is a requirement's name on a page: Name in the page's
+// language, and EN, its English name, on a page in another language: the
+// course names the five requirements in English, "Mutual exclusion (loại
+// trừ lẫn nhau)" (teacher9 F17), so a vi page shows EN first and Name
+// after it in parentheses.
+type reqName struct{ Name, EN string }
+
+// reqNameOf is requirement code req's name in lang.
+func reqNameOf(lang Lang, req string) reqName {
+	n := reqName{Name: tr(lang, "req."+req)}
+	if normLang(lang) != English {
+		n.EN = tr(English, "req."+req)
+		n.Name = strings.ToLower(n.Name)
+	}
+	return n
+}
+
 // strip is a pair's requirements strip over the lesson's requirements
 // (reqs: report codes, in the course's order).
 func strip(lang Lang, b, f Results, reqs []string) []stripRow {
 	var out []stripRow
 	for _, req := range reqs {
-		row := stripRow{Requirement: tr(lang, "req."+req)}
+		row := stripRow{Requirement: reqNameOf(lang, req)}
 		row.Broken, row.BClass = stripCell(lang, b, req)
 		row.Fixed, row.FClass = stripCell(lang, f, req)
 		out = append(out, row)
@@ -185,7 +203,7 @@ type reqPage struct {
 	Lang        Lang
 	Title, Head string
 	Nav         []navItem
-	Cols        []string
+	Cols        []reqName
 	Rules       []string
 	Rows        []reqRow
 	Index       string
@@ -220,7 +238,7 @@ func writeRequirements(outDir string, lang Lang, runs []*suiteRun) error {
 	pg := reqPage{Lang: lang, Title: tr(lang, "req.page.title"), Head: tr(lang, "req.title"),
 		Nav: lessonNav(lang, lessonsOf(runs), 0), Index: IndexFile}
 	for _, req := range Requirements() {
-		pg.Cols = append(pg.Cols, tr(lang, "req."+req))
+		pg.Cols = append(pg.Cols, reqNameOf(lang, req))
 		pg.Rules = append(pg.Rules, tr(lang, "req."+req)+": "+tr(lang, "req."+req+".rule"))
 	}
 	// A run that takes no lock (lock-free, the no-lock control): why its

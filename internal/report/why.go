@@ -147,7 +147,26 @@ func (m *model) stepName(lang Lang, id int) string {
 	if !ok {
 		return tr(lang, "why.step", id)
 	}
-	return tr(lang, "why.fault.short", joinAnd(lang, targetsOf(st)), faultWord(lang, st))
+	return faultOf(lang, st)
+}
+
+// faultOf names a plan step's fault with whose it is, as a noun: "w1's
+// client crash" (why.fault.short), or a language's own form for the fault,
+// "whose.<fault>" (Vietnamese "lần crash của client w1": its fault words,
+// "client bị crash", are clauses, which "X của w1" cannot follow; teacher9
+// F1).
+func faultOf(lang Lang, st history.FaultStep) string {
+	targets := joinAnd(lang, targetsOf(st))
+	if key := "whose." + strings.TrimPrefix(causeKey("fault."+st.Kind, st), "fault."); hasOwn(lang, key) {
+		return tr(lang, key, targets)
+	}
+	return tr(lang, "why.fault.short", targets, faultWord(lang, st))
+}
+
+// hasOwn reports whether lang's own table has key.
+func hasOwn(lang Lang, key string) bool {
+	_, ok := messages[normLang(lang)][key]
+	return ok
 }
 
 // joinIDs is claim ids as data-claim has them: space-separated, the
@@ -163,14 +182,13 @@ func (m *model) stepPhrase(lang Lang, id int) string {
 	if !ok {
 		return tr(lang, "why.step", id)
 	}
-	targets := joinAnd(lang, targetsOf(st))
 	for _, w := range m.faults {
 		if w.Step.ID == id {
 			from, _ := w.Active()
-			return tr(lang, "why.fault", targets, faultWord(lang, st), instant(m.sec(from)))
+			return tr(lang, "why.fault", faultOf(lang, st), instant(m.sec(from)))
 		}
 	}
-	return tr(lang, "why.fault.when", targets, faultWord(lang, st), m.whenText(lang, st.Trigger))
+	return tr(lang, "why.fault.when", faultOf(lang, st), m.whenText(lang, st.Trigger))
 }
 
 // whyRow is one experiment in the page's "Causes by experiment" section.
@@ -271,7 +289,7 @@ func (m *model) fired(lang Lang, e claim.Claim) string {
 		if !ok {
 			continue
 		}
-		what := tr(lang, "why.fault.short", joinAnd(lang, targetsOf(st)), faultWord(lang, st))
+		what := faultOf(lang, st)
 		at := instant(f.AtS)
 		switch {
 		case f.Client == "":

@@ -2,6 +2,7 @@ package report
 
 import (
 	"html"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/history/historytest"
 	"github.com/locksim/locksim/internal/why"
 )
 
@@ -575,5 +577,47 @@ func TestAnExperimentsInformationalOverlapIsNotAnEmptyCell(t *testing.T) {
 				t.Errorf("Anomalies cell %q, want %q (and no %q)", got, tt.want, tt.not)
 			}
 		})
+	}
+}
+
+// TestAVietnameseFaultIsNamedAsANounWithWhoseItIs: "Nếu không có client
+// bị crash của w1 lúc t=…" read as "without the crashed client of w1": a
+// Vietnamese fault word is a clause, which "của w1" cannot follow. Every
+// fault is named by its own noun phrase (teacher9 F1).
+func TestAVietnameseFaultIsNamedAsANounWithWhoseItIs(t *testing.T) {
+	step := func(kind string) (st history.FaultStep) {
+		defer func() {
+			if recover() != nil { // a link fault, or one historytest does not build
+				st = history.FaultStep{Kind: kind, Links: []history.Link{{Client: "w1", Node: "n1"}}}
+			}
+		}()
+		return historytest.Step(kind, "w1")
+	}
+	for _, key := range slices.Sorted(maps.Keys(messages[English])) {
+		rest, ok := strings.CutPrefix(key, "fault.")
+		if !ok {
+			continue
+		}
+		kind, cause, _ := strings.Cut(rest, ".")
+		t.Run(rest, func(t *testing.T) {
+			if !hasOwn(Vietnamese, "whose."+rest) {
+				t.Errorf("no whose.%s in Vietnamese", rest)
+			}
+			st := step(kind)
+			st.Cause = cause
+			said := tr(Vietnamese, "why.without", tr(Vietnamese, "why.fault", faultOf(Vietnamese, st), instant(1)))
+			for _, fl := range viFlawsIn(said) {
+				t.Errorf("%s in %q", fl, said)
+			}
+		})
+	}
+	st := historytest.Step("crash-client", "w1")
+	for lang, want := range map[Lang]string{
+		English:    "Without w1's client crash at t=0.0s, the same seed is valid.",
+		Vietnamese: "Nếu không có lần crash của client w1 lúc t=0,0s, thì cùng seed đó cho kết quả hợp lệ.",
+	} {
+		if got := tr(lang, "why.without", tr(lang, "why.fault", faultOf(lang, st), instant(0))); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
 	}
 }
