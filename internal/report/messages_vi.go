@@ -720,8 +720,8 @@ var messagesVI = map[string]string{
 	"p.resurrected":                "key được đặt lại",
 
 	// A run with no fault: none healed (teacher 9, F3).
-	"a.stuck-lock.renewed":         "Sau khi hết lỗi, %[1]s vẫn bị %[2]s giữ vì các lần gia hạn của nó giữ lock lại (lần cuối lúc t=%[4]ss); lần kiểm tra cuối không lấy được lock (giữ từ t=%[3]ss).",
-	"a.stuck-lock.nofault":         "Đến cuối lần chạy, %s vẫn bị %s giữ và lần kiểm tra cuối không lấy được lock (giữ từ t=%ss).",
-	"a.stuck-lock.nofault.renewed": "Đến cuối lần chạy, %[1]s vẫn bị %[2]s giữ vì các lần gia hạn của nó giữ lock lại (lần cuối lúc t=%[4]ss); lần kiểm tra cuối không lấy được lock (giữ từ t=%[3]ss).",
-	"n.probe.fail.nofault":         "Kiểm tra cuối: vào cuối lần chạy, %s không lấy được lock trên %s.",
+	"a.stuck-lock.renewed":         "Sau khi hết lỗi, %[1]s vẫn bị %[2]s giữ vì các lần gia hạn của nó giữ lock lại (lần cuối lúc t=%[4]ss); lần thử cuối (final probe) không lấy được lock (giữ từ t=%[3]ss).",
+	"a.stuck-lock.nofault":         "Đến cuối lần chạy, %s vẫn bị %s giữ và lần thử cuối (final probe) không lấy được lock (giữ từ t=%ss).",
+	"a.stuck-lock.nofault.renewed": "Đến cuối lần chạy, %[1]s vẫn bị %[2]s giữ vì các lần gia hạn của nó giữ lock lại (lần cuối lúc t=%[4]ss); lần thử cuối (final probe) không lấy được lock (giữ từ t=%[3]ss).",
+	"n.probe.fail.nofault":         "Lần thử cuối (final probe): vào cuối lần chạy, %s không lấy được lock trên %s.",
 }
