@@ -155,29 +155,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	in.WallSeconds, in.Counterfactuals = prev.WallSeconds, prev.Counterfactuals
-	if in.FixedBy != nil && in.FixedBy.Faults == "" {
-		// Its fixed_by path leads nowhere from here (it is relative to
-		// where the run was made): read what the fix is from the copy its
-		// experiment ran as it is, in the report's why/, or keep what the
-		// run said (a check from another directory named
-		// redlock-no-clock-jump as a fix; reader9).
-		for _, c := range prev.Counterfactuals {
-			f := filepath.Join(dir, "why", filepath.Base(c.File))
-			if c.Change == why.FixedByOwn && c.Name == in.FixedBy.Name {
-				if _, err := os.Stat(f); err == nil {
-					in.FixedBy.Faults, in.FixedBy.Side = suite.FixedFaults(sc, f)
-				}
-			}
-		}
-		if in.FixedBy.Side == "" {
-			in.FixedBy.Side = prev.FixedBySide
-		}
-	}
-	if in.FixedBy != nil {
-		// <out>/<scenario>/<run>/: the fixed scenario's newest report in
-		// the same out dir and language, if any.
-		in.FixedBy.Report = report.LatestReport(filepath.Dir(filepath.Dir(dir)), in.FixedBy.Name, lang)
-	}
+	storedFix(&in, sc, dir, prev.FixedBySide, lang)
 	stopProgress = checkProgress(log, "writing report", len(h.Ops))
 	r, err := report.Write(dir, in)
 	stopProgress("report written")
@@ -203,21 +181,61 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, line)
 	}
 	log.Info("report written", "path", filepath.Join(dir, "index.html"))
-	// The claims just written are verified as `check --claims` would: a
-	// false one is locksim's own error, whatever the run's verdict.
+	if !verifyWritten(log, dir, stderr) {
+		return exitInternal
+	}
+	return exitCode(r)
+}
+
+// storedFix completes in.FixedBy for a stored report in dir: what the fix
+// is, from the copy its experiment ran in why/ (the run's fixed_by path is
+// relative to where the run was made), else side, the run's own
+// fixed_by_side; and the fix's newest report in the same out dir and lang.
+func storedFix(in *report.Input, sc scenario.Scenario, dir, side string, lang report.Lang) {
+	if in.FixedBy != nil && in.FixedBy.Faults == "" {
+		// Its fixed_by path leads nowhere from here (it is relative to
+		// where the run was made): read what the fix is from the copy its
+		// experiment ran as it is, in the report's why/, or keep what the
+		// run said (a check from another directory named
+		// redlock-no-clock-jump as a fix; reader9).
+		for _, c := range in.Counterfactuals {
+			f := filepath.Join(dir, "why", filepath.Base(c.File))
+			if c.Change == why.FixedByOwn && c.Name == in.FixedBy.Name {
+				if _, err := os.Stat(f); err == nil {
+					in.FixedBy.Faults, in.FixedBy.Side = suite.FixedFaults(sc, f)
+				}
+			}
+		}
+		if in.FixedBy.Side == "" {
+			in.FixedBy.Side = side
+		}
+	}
+	if in.FixedBy != nil {
+		// <out>/<scenario>/<run>/: the fixed scenario's newest report in
+		// the same out dir and language, if any.
+		in.FixedBy.Report = report.LatestReport(filepath.Dir(filepath.Dir(dir)), in.FixedBy.Name, lang)
+	}
+}
+
+// verifyWritten verifies the claims of the report check has just written
+// in dir, as `check --claims` would, and logs "N claims, all hold"; it
+// prints each false claim with its records on stderr and reports false
+// when one is false (locksim's own error, whatever the run's verdict) or
+// the report cannot be read back.
+func verifyWritten(log *slog.Logger, dir string, stderr io.Writer) bool {
 	v, err := verifyReport(dir)
 	if err != nil {
 		log.Error("verify claims", "err", err)
-		return exitInternal
+		return false
 	}
 	var said strings.Builder
 	if !v.print(&said) {
 		fmt.Fprint(stderr, said.String())
 		log.Error("the report states a claim its history contradicts (a locksim bug: please report it with this directory)", "dir", dir)
-		return exitInternal
+		return false
 	}
 	log.Info("claims verified", "result", strings.TrimSpace(said.String()))
-	return exitCode(r)
+	return true
 }
 
 // checkProgress logs what (e.g. "checking") at once and every 2 s until

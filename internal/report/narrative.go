@@ -186,7 +186,7 @@ func (n *narrator) withToken(o history.Op) string {
 // scheduler-heartbeat-foreign-queue: "w2's leader action … with token 2"
 // beside "owner token 1" and "the lock issues no fencing token").
 func withFence(h history.Header) string {
-	if !h.LockFences() && h.Workload == workload.Leader {
+	if k, ok := workload.Lookup(h.Workload); ok && k.Epoch && !h.LockFences() {
 		return "n.with.epoch"
 	}
 	return "n.with.token"

@@ -28,6 +28,7 @@ func init() {
 		Order:    50,
 		Actions:  []Action{{Name: ActionLead, Effect: true}},
 		Keyed:    true,
+		Epoch:    true,
 		Fields:   []string{"terms", "epoch_check", "heartbeat"},
 		New:      func() Workload { return &leader{} },
 		Question: history.AnomalySplitBrain,

@@ -53,6 +53,10 @@ type Kind struct {
 	// carry (history Value.Action), in the order the report's legend
 	// names them.
 	Actions []Action
+	// Epoch: its writes carry a number of its own (a leader's epoch)
+	// when the lock issues no fencing token; a report calls that number
+	// "epoch", not "token".
+	Epoch bool
 	// Object names its numbered protected objects: "invoice" makes
 	// invoice-1..invoice-N (workload.keys); "" when its keys are not
 	// numbered objects.
