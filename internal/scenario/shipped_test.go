@@ -115,65 +115,39 @@ func TestNoShippedScenarioHasAWarning(t *testing.T) {
 	}
 }
 
-// TestNoShippedDescriptionSaysCheckAndSetChecksBeforeTheWrite: the
-// description of redlock-gc-pause-cas said the resource checks currlock
-// "before writing", the client-side read that races with its own pause
-// (lesson 46); a check-and-set checks in the same step as the write
-// (teacher8 N3, as teacher7 F19 on lesson 44).
-func TestNoShippedDescriptionSaysCheckAndSetChecksBeforeTheWrite(t *testing.T) {
-	for _, s := range shippedScenarios(t) {
-		for _, c := range []struct{ lang, text, not string }{
-			{"en", s.Description, "(currlock) before writing"},
-			{"vi", s.DescriptionVI, "(currlock) trước khi ghi"},
-		} {
-			if strings.Contains(c.text, c.not) {
-				t.Run(s.Name+" checks its token in the write's own step in "+c.lang, func(t *testing.T) {
-					t.Errorf("%q", c.text)
-				})
+// TestNoShippedDescriptionSaysWhatItsRunsContradict: phrases a fresh
+// reader found false in a shipped description, in either language, with
+// the scenarios they apply to:
+//   - a check-and-set checks its token (currlock) in the same step as the
+//     write, not "before writing", the client-side read that races with
+//     its own pause (teacher8 N3, as teacher7 F19 on lesson 44);
+//   - a client with until_validity works until its clock says that much
+//     validity is left, not "until its clock says the lease ends"
+//     (client-clock-step-back, teacher 9, F12);
+//   - a watchdog whose unlock never reached Redis renews the lock it tried
+//     to release, not "the released lock" (watchdog-orphan-unlock-lost,
+//     reader 9).
+func TestNoShippedDescriptionSaysWhatItsRunsContradict(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		applies func(Scenario) bool
+		en, vi  string
+	}{
+		{"checks its token in the write's own step", nil, "(currlock) before writing", "(currlock) trước khi ghi"},
+		{"stops before its lease ends by its clock", func(s Scenario) bool { return s.Workload.UntilValidity > 0 },
+			"until its clock says the lease ends", "tới khi đồng hồ của nó báo lease hết"},
+		{"does not call a lock whose unlock was lost released", nil, "the released lock", "lock đã nhả"},
+	} {
+		for _, s := range shippedScenarios(t) {
+			if tc.applies != nil && !tc.applies(s) {
+				continue
 			}
-		}
-	}
-}
-
-// TestAShippedDescriptionSaysHowLongAnUntilValidityClientWorks: the
-// description of client-clock-step-back said w1 "works until its clock says
-// the lease ends, 5 s too late", while it works until its clock says 2 s of
-// validity are left (until_validity: 2s), about 3 s past the real expiry
-// (teacher 9, F12). A client with until_validity stops before its clock
-// says the lease ends.
-func TestAShippedDescriptionSaysHowLongAnUntilValidityClientWorks(t *testing.T) {
-	for _, s := range shippedScenarios(t) {
-		if s.Workload.UntilValidity <= 0 {
-			continue
-		}
-		for _, c := range []struct{ lang, text, not string }{
-			{"en", s.Description, "until its clock says the lease ends"},
-			{"vi", s.DescriptionVI, "tới khi đồng hồ của nó báo lease hết"},
-		} {
-			if strings.Contains(c.text, c.not) {
-				t.Run(s.Name+" stops before its lease ends by its clock, in "+c.lang, func(t *testing.T) {
-					t.Errorf("%q (until_validity %v)", c.text, s.Workload.UntilValidity)
-				})
-			}
-		}
-	}
-}
-
-// TestNoShippedDescriptionSaysALostUnlockReleasedTheLock: the
-// description of watchdog-orphan-unlock-lost said its watchdog "renews
-// the released lock", but the unlock never reached Redis and the key
-// stayed the leader's; the lock is the one it tried to release (reader9,
-// finding 6).
-func TestNoShippedDescriptionSaysALostUnlockReleasedTheLock(t *testing.T) {
-	for _, s := range shippedScenarios(t) {
-		for _, c := range []struct{ lang, text, not string }{
-			{"en", s.Description, "the released lock"},
-			{"vi", s.DescriptionVI, "lock đã nhả"},
-		} {
-			if strings.Contains(c.text, c.not) {
-				t.Run(s.Name+" does not call a lock whose unlock was lost released in "+c.lang, func(t *testing.T) {
-					t.Errorf("%q", c.text)
-				})
+			for _, c := range []struct{ lang, text, not string }{{"en", s.Description, tc.en}, {"vi", s.DescriptionVI, tc.vi}} {
+				if strings.Contains(c.text, c.not) {
+					t.Run(s.Name+" "+tc.name+" in "+c.lang, func(t *testing.T) {
+						t.Errorf("%q says %q", c.text, c.not)
+					})
+				}
 			}
 		}
 	}
