@@ -154,7 +154,7 @@ func newModel(h history.History, a *account.Account) *model {
 		m.nodes = []string{"redis"}
 	}
 	m.readLeases()
-	m.tokens = shortTokens(h)
+	m.tokens = shortTokens(h, a)
 	m.members = map[string][]int{}
 	for i, ml := range a.Members() {
 		m.members[ml.Key] = append(m.members[ml.Key], i)
@@ -293,17 +293,29 @@ func (m *model) laneOf(client string) int {
 	return -1
 }
 
-// shortTokens maps every owner token of h to how the report writes it:
-// its first 8 characters while those stay distinct among the run's
-// tokens, else as long a prefix as keeps every token apart (the full
-// token in tooltips and results).
-func shortTokens(h history.History) map[string]string {
+// shortTokens maps every owner token of h, and every value a key of a's
+// held (a release may rewrite a key with a value no acquire recorded), to
+// how the report writes it: its first 8 characters while those stay
+// distinct among the run's values, else as long a prefix as keeps every
+// value apart (the full token in tooltips and results). It is the one
+// place the report shortens a token (m.shortToken): history.html wrote a
+// process client's "ADDED:1796363012…@w1" and "…013…@w2" both "ADDED:17"
+// (reader 10, finding 2).
+func shortTokens(h history.History, a *account.Account) map[string]string {
 	var all []string
 	seen := map[string]bool{}
-	for _, o := range h.Ops {
-		if t := o.Value.Token; t != "" && !seen[t] {
+	add := func(t string) {
+		if t != "" && !seen[t] {
 			seen[t] = true
 			all = append(all, t)
+		}
+	}
+	for _, o := range h.Ops {
+		add(o.Value.Token)
+	}
+	if a != nil {
+		for _, k := range a.Keys() {
+			add(k.Value)
 		}
 	}
 	sort.Strings(all)
@@ -321,6 +333,15 @@ func shortTokens(h history.History) map[string]string {
 		out[t] = t[:min(n, len(t))]
 	}
 	return out
+}
+
+// shortToken is how the report writes owner token (or key value) t: as
+// shortTokens derived it for the run, else whole.
+func (m *model) shortToken(t string) string {
+	if s, ok := m.tokens[t]; ok {
+		return s
+	}
+	return t
 }
 
 // refusalKey is the message of a refused acquire o ("n.tries", ".one" for

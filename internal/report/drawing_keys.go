@@ -30,11 +30,7 @@ func (b *builder) keyLives() {
 		if i, ok := m.byOp[k.Grant]; ok && k.Grant >= 0 {
 			l = &m.leases[i]
 		}
-		val := k.Value
-		if _, ok := m.tokens[val]; !ok {
-			val = shortTok(val) // a value no acquire recorded: the tip has it whole
-		}
-		name := k.Owner + " " + m.tokenLabel(lang, lease{Token: val})
+		name := k.Owner + " " + m.tokenLabel(lang, lease{Token: k.Value}) // shortened as every value of the run: the tip has it whole
 		if l != nil {
 			name = k.Owner + " " + m.tokenLabel(lang, *l)
 		}

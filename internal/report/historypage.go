@@ -134,11 +134,11 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, lin li
 			sub, fact, out = chart.OpOut, tr(lang, pick(free == "", "hist.out", "hist.out.free"), op.Key), out+1
 			left = append(left, op)
 		}
-		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, h, op), outcomeWord(lang, op)) + "\n" + fact
+		tip := tr(lang, "hist.op", b.at(op.Invoke), b.at(opEnd(op, m.end)), op.Client, opWords(lang, m, op), outcomeWord(lang, op)) + "\n" + fact
 		b.shape(chart.Shape{Kind: chart.ShOp, Sub: sub, Lane: lane, Lane2: lane, X0: s, X1: e, Y0: -0.22, Y1: 0.22, Color: m.laneOf(op.Client), Tip: tip, Op: j + 1})
 		b.label(chart.Label{Lane: lane, X: s, Dy: -0.38, Text: opShort(lang, op), Style: chart.LbSmall, Width: max(e-s, end*0.04), Prio: chart.PrKey, Pin: true})
 	}
-	d.Headline = historyHeadline(lang, h, free, lin, left)
+	d.Headline = historyHeadline(lang, m, free, lin, left)
 	b.pauses()
 	b.legendOnce("op:in", chart.Legend{Kind: chart.ShOp, Sub: chart.OpIn, Color: 0, Text: tr(lang, "hist.legend.in")})
 	if out > 0 {
@@ -152,7 +152,7 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, lin li
 // operation; of a linearizable history whose orders leave out the
 // operations left, which they are (an operation of unknown outcome may
 // be left out). free is why the model has no one-holder rule ("": it has).
-func historyHeadline(lang Lang, h history.Header, free string, lin linState, left []history.Op) string {
+func historyHeadline(lang Lang, m *model, free string, lin linState, left []history.Op) string {
 	if lin == linUnsure {
 		lin = linValid
 		if len(left) > 0 {
@@ -182,7 +182,7 @@ func historyHeadline(lang Lang, h history.Header, free string, lin linState, lef
 	}
 	var ops []string
 	for _, o := range left {
-		ops = append(ops, tr(lang, "hist.left.op", o.Client, opWords(lang, h, o)))
+		ops = append(ops, tr(lang, "hist.left.op", o.Client, opWords(lang, m, o)))
 	}
 	return s + " " + tr(lang, "hist.left.unknown", joinAnd(lang, ops))
 }
@@ -217,7 +217,8 @@ func outcomeWord(lang Lang, o history.Op) string {
 // opWords is an operation in words: "acquire of invoice-1 (owner token
 // 2e5a3c5a)", "charge of invoice-1 with token 3", a leader's "lead of
 // leader with epoch 2" where the lock issues no token.
-func opWords(lang Lang, h history.Header, o history.Op) string {
+func opWords(lang Lang, m *model, o history.Op) string {
+	h := m.h.Header
 	what := tr(lang, "hist.f."+string(o.F))
 	if o.F == history.Write && o.Value.Action != "" {
 		what = actionLegendWord(lang, o.Value.Action)
@@ -227,7 +228,7 @@ func opWords(lang Lang, h history.Header, o history.Op) string {
 	case o.Value.Fence > 0:
 		s += tr(lang, pick(h.LockFences(), "n.with.token", "n.with.epoch"), o.Value.Fence)
 	case o.Value.Token != "":
-		s += " (" + tr(lang, "n.token.owner", shortTok(o.Value.Token)) + ")"
+		s += " (" + tr(lang, "n.token.owner", m.shortToken(o.Value.Token)) + ")"
 	}
 	return s
 }
@@ -245,13 +246,6 @@ func opShort(lang Lang, o history.Op) string {
 		return what + " ✗"
 	}
 	return what + " ?"
-}
-
-func shortTok(t string) string {
-	if len(t) > 8 {
-		return t[:8]
-	}
-	return t
 }
 
 // historyPageDrawing is history.html's drawing of in (a window of it,

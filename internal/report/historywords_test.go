@@ -70,7 +70,7 @@ func TestAHistoryTooltipSaysHowTheOperationEnded(t *testing.T) {
 				t.Errorf("vi: %q, want %q", got, c.vi)
 			}
 			if c.words != "" {
-				got := opWords(English, leader, c.op)
+				got := opWords(English, newModel(history.History{Header: leader}, nil), c.op)
 				if !strings.HasSuffix(got, c.words) || strings.Contains(got, "  ") || strings.Contains(got, "token") {
 					t.Errorf("opWords = %q, want it to end %q, one space apart, no token", got, c.words)
 				}

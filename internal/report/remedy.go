@@ -174,6 +174,11 @@ type Advice struct {
 	Key    string   `json:"key"`
 	Args   []any    `json:"args,omitempty"` // strings, and spans (written in English)
 	Claims []string `json:"claims"`
+	// Only are the kinds of the findings it remedies when they leave out
+	// the headline's, whose kind is Not (leadFirst); empty when it
+	// remedies the headline's harm.
+	Only []string `json:"only,omitempty"`
+	Not  string   `json:"not,omitempty"`
 }
 
 // adviceRow is one rendered remedy: its words and its claims' ids
@@ -258,11 +263,18 @@ func fixedKey(in Input, cs []claim.Claim) string {
 	}
 	switch faults {
 	case FaultsSame:
-		if e, ok := fixClaim(cs); ok && e.How == string(checker.Invalid) {
+		e, ok := fixClaim(cs)
+		switch {
+		case ok && e.How == string(checker.Invalid):
 			if gone, _ := fixKinds(in, e); len(gone) > 0 {
 				return "fix.fixed.partial"
 			}
 			return "fix.fixed.invalid"
+		case !ok || e.How != string(checker.Valid):
+			// Not tried with this run's seed (a run with no fault has
+			// no experiment): what it changes, not that it made the
+			// fault harmless (reader 10, finding 3).
+			return "fix.fixed.untried"
 		}
 		return "fix.fixed"
 	case FaultsOwn:
@@ -335,9 +347,63 @@ func savedBy(in Input, lang Lang, cs []claim.Claim) *remedy {
 }
 
 // adviceOf chooses the run's advice from the tables above, each with the
-// claims it rests on; any is false when the run had no
-// (non-informational) anomaly.
+// claims it rests on, the advice that remedies the headline's harm first
+// (leadFirst); any is false when the run had no (non-informational)
+// anomaly.
 func adviceOf(in Input, cs []claim.Claim) (out []Advice, any bool) {
+	out, any = adviceRows(in, cs)
+	return leadFirst(in, cs, out), any
+}
+
+// leadFirst orders an invalid run's advice so the rows that remedy the
+// finding its headline tells (their claims name its Anomaly claim) come
+// first, and marks each other row with the kinds of the findings it does
+// remedy (Only) and the headline's (Not): unlock-deletes-next-lock's
+// "Safe unlock" came first under a double charge it would not have
+// prevented, w1's key having expired by TTL (reader 10, finding 3).
+func leadFirst(in Input, cs []claim.Claim, out []Advice) []Advice {
+	all := allAnomalies(in.Results)
+	n, ok := leadAnomaly(all)
+	if !ok || in.Verdict == checker.Valid {
+		return out
+	}
+	for _, r := range in.Results {
+		if r.OffPlan || r.HostClock {
+			return out // the headline tells no finding (headlineOf)
+		}
+	}
+	lead := nthClaim(cs, claim.Anomaly, n)
+	if lead == "" {
+		return out
+	}
+	kinds := map[string]string{}
+	for _, c := range cs {
+		if c.Kind == claim.Anomaly {
+			kinds[c.ID] = c.What
+		}
+	}
+	var first, rest []Advice
+	for _, a := range out {
+		if slices.Contains(a.Claims, lead) {
+			first = append(first, a)
+			continue
+		}
+		a.Only, a.Not = nil, ""
+		for _, id := range a.Claims {
+			if k, ok := kinds[id]; ok && !slices.Contains(a.Only, k) {
+				a.Only = append(a.Only, k)
+			}
+		}
+		if len(a.Only) > 0 {
+			a.Not = all[n].Kind
+		}
+		rest = append(rest, a)
+	}
+	return append(first, rest...)
+}
+
+// adviceRows is adviceOf's rows in the tables' order.
+func adviceRows(in Input, cs []claim.Claim) (out []Advice, any bool) {
 	h := in.History.Header
 	var anoms []checker.Anomaly
 	for _, a := range allAnomalies(in.Results) {
@@ -452,6 +518,19 @@ func hasHarmless(results []checker.Result, why string) bool {
 // (the counter, the stock, …), not a list of every workload's, and, for
 // a Redlock, where its token comes from.
 func adviceText(lang Lang, a Advice, h history.Header) string {
+	text := adviceWords(lang, a, h)
+	if text == "" || len(a.Only) == 0 || a.Not == "" {
+		return text
+	}
+	only := make([]string, len(a.Only))
+	for i, k := range a.Only {
+		only[i] = kindWord(lang, k)
+	}
+	return text + " " + tr(lang, "fix.only", strings.Join(only, tr(lang, "fix.only.sep")), kindWord(lang, a.Not))
+}
+
+// adviceWords is advice a's own words in lang (adviceText).
+func adviceWords(lang Lang, a Advice, h history.Header) string {
 	switch a.Key {
 	case "fix.fencing":
 		text := tr(lang, a.Key)

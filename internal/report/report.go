@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -444,19 +443,7 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	lang := in.Lang
 	verdict := in.Verdict
 	all := allAnomalies(in.Results)
-	var anoms []int // indices into all
-	for i, a := range all {
-		if !a.Informational {
-			anoms = append(anoms, i)
-		}
-	}
-	// Damage to the resource first, then the broken lock, then liveness.
-	prio := map[string]int{checker.KindDoubleEffect: 0, checker.KindOversell: 0, checker.KindSplitBrain: 0,
-		checker.KindOverAdmission: 0, checker.KindDuplicateRun: 0, checker.KindLostUpdate: 1,
-		checker.KindMutexOverlap: 2, checker.KindStaleWriteAccepted: 3}
-	sort.SliceStable(anoms, func(i, j int) bool {
-		return rank(prio, all[anoms[i]].Kind) < rank(prio, all[anoms[j]].Kind)
-	})
+	lead, anyAnom := leadAnomaly(all)
 	// A headline no finding tells rests on the checkers' verdicts: their
 	// Check claims (one per result, in order).
 	checks := func(match func(checker.Result) bool) string {
@@ -470,10 +457,10 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	}
 	every := func(checker.Result) bool { return true }
 	one := func(s string) []said { return []said{{Text: s, Claim: checks(every)}} }
-	if in.Aborted && len(anoms) == 0 {
+	if in.Aborted && !anyAnom {
 		return one(tr(lang, "say.aborted"))
 	}
-	if in.Cut && len(anoms) == 0 {
+	if in.Cut && !anyAnom {
 		return one(tr(lang, "say.cut"))
 	}
 	if s, ok := m.busyHeadline(lang, in); ok {
@@ -483,28 +470,8 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 	for _, r := range in.Results {
 		offPlan = offPlan || r.OffPlan || r.HostClock
 	}
-	if len(anoms) > 0 && verdict != checker.Valid && !offPlan {
-		n := anoms[0]
-		for _, o := range anoms[1:] {
-			// The headline's window is the facts' window: of several
-			// findings of its kind (a client's refusals and the final
-			// probe's, both unavailable), the first.
-			if all[o].Kind != all[n].Kind {
-				continue
-			}
-			// Of several lost updates, the write that wiped out the most:
-			// control-negative's last write undid both others', and the
-			// first wiped out one (teacher 4, #18).
-			if lo, ln := len(all[o].Lost), len(all[n].Lost); all[o].Kind == checker.KindLostUpdate && lo != ln {
-				if lo > ln {
-					n = o
-				}
-				continue
-			}
-			if all[o].Start < all[n].Start {
-				n = o
-			}
-		}
+	if anyAnom && verdict != checker.Valid && !offPlan {
+		n := lead
 		c, _ := nthClaimOf(cs, claim.Anomaly, n)
 		out := []said{{Text: m.anomalyHeadline(lang, in, all[n], c), Claim: c.ID}}
 		if s, ok := m.lostTotal(lang, all, n, cs); ok && all[n].Kind == checker.KindLostUpdate {

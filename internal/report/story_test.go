@@ -303,10 +303,21 @@ func TestRemedy(t *testing.T) {
 		in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml", Faults: FaultsSame}
 		dir, _ := writeReport(t, in)
 		b, _ := os.ReadFile(filepath.Join(dir, IndexFile))
-		for _, want := range []string{"What would have prevented it", "Fencing token, claimed first: every grant", "The same fault, made harmless: scenario gc-pause-fencing", "locksim run scenarios/gc-pause-fencing.yaml"} {
+		for _, want := range []string{"What would have prevented it", "Fencing token, claimed first: every grant",
+			// Its fix was not tried with this seed (no experiment): named,
+			// not called harmless (reader 10, finding 3).
+			"The scenario named as its fix, with the same faults and a changed lock: gc-pause-fencing. It was not tried", "locksim run scenarios/gc-pause-fencing.yaml"} {
 			if !bytes.Contains(b, []byte(want)) {
 				t.Errorf("index.html lacks %q", want)
 			}
+		}
+	})
+	t.Run("a fix tried with the run's faults and seed, and valid, is the same fault made harmless", func(t *testing.T) {
+		in := gcPauseInput("local", false)
+		in.FixedBy = &Fixed{Name: "gc-pause-fencing", File: "scenarios/gc-pause-fencing.yaml", Faults: FaultsSame}
+		in.Counterfactuals = experiments(checker.Valid, checker.Invalid, checker.Valid)
+		if r := buildRemedy(in, English); r == nil || r.FixedKey != "fix.fixed" {
+			t.Errorf("remedy = %+v, want fix.fixed", r)
 		}
 	})
 	t.Run("a scenario without fixed_by names no fixed scenario, whatever its name", func(t *testing.T) {
