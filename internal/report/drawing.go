@@ -539,6 +539,12 @@ func (b *builder) leaseTip(l lease) string {
 	ns, left, upAt, practice := m.heldInPractice(&l)
 	if practice {
 		lines = append(lines, tr(lang, "tip.crash.held", joinAnd(lang, ns), b.at(l.KeyEnd), left, len(m.nodes), b.at(upAt), l.Client))
+	} else if left := m.releasedCopies(l); l.KeyEnd <= m.end && len(left) > 0 {
+		// Its own release deleting it node by node: given up, not lost.
+		lines = append(lines, tr(lang, "tip.quorum.released", l.Client, b.at(l.KeyEnd), len(left), len(m.nodes), joinAnd(lang, left)))
+		if last := lastCopyEnd(l); last <= m.end {
+			lines = append(lines, tr(lang, "tip.quorum.last", b.at(last)))
+		}
 	} else if left := m.copiesAfter(l); l.lost() && l.KeyEnd <= m.end && len(left) > 0 {
 		// Its quorum lost while copies stood: say how many, and when the
 		// last left, not that its key left Redis (a fresh reader of
@@ -770,8 +776,8 @@ func (b *builder) holdRef(l lease) string {
 	}
 	if b.held[l.Op] {
 		r := ref(claim.Hold, l.Op, l.Client)
-		if len(b.m.copiesAfter(l)) > 0 {
-			r += " " + livesRef(l) // its tip tells the copies its lost quorum left
+		if len(b.m.copiesLeft(l)) > 0 {
+			r += " " + livesRef(l) // its tip tells the copies its lost quorum (or its release) left
 		}
 		return r
 	}

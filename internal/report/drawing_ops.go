@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
@@ -247,9 +248,64 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		}
 	}
 	if violation != "" {
-		lines = append(lines, tr(lang, "tip.write.violation", m.kindWord(lang, violation)))
+		if a, c, ok := b.completedBy(o, violation); ok {
+			// The violating write is not the one the violation held
+			// from (the band's): say which write completed it (reader 10,
+			// host-sleep: w1's charge marked, the band at w2's).
+			lines = append(lines, tr(lang, "tip.write.violation.stale", m.kindWord(lang, anomalyLabel(a)), b.at(c.Invoke), c.Client, actionLegendWord(lang, c.Value.Action)))
+		} else {
+			lines = append(lines, tr(lang, "tip.write.violation", m.kindWord(lang, violation)))
+		}
+	}
+	for _, a := range allAnomalies(b.in.Results) {
+		if v, ok := b.completes(a, o); ok {
+			lines = append(lines, tr(lang, "tip.write.completes", m.kindWord(lang, anomalyLabel(a)), v.Client, actionLegendWord(lang, v.Value.Action), b.at(v.Invoke)))
+			break
+		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// completedBy is the anomaly (of label violation) that names write o as
+// its violating write and the other write among its records that it
+// held from (its At: a double charge's second charge), when there is one.
+func (b *builder) completedBy(o history.Op, violation string) (checker.Anomaly, history.Op, bool) {
+	for _, a := range allAnomalies(b.in.Results) {
+		if a.Informational || anomalyLabel(a) != violation || !slices.Contains(a.Violating, o.Index) {
+			continue
+		}
+		if c, ok := b.heldFromWrite(a); ok && c.Index != o.Index && !slices.Contains(a.Violating, c.Index) {
+			return a, c, true
+		}
+		return a, history.Op{}, false
+	}
+	return checker.Anomaly{}, history.Op{}, false
+}
+
+// completes reports whether write o is the write anomaly a held from (its
+// At) while a names another write as its violating one, v (the first).
+func (b *builder) completes(a checker.Anomaly, o history.Op) (history.Op, bool) {
+	if a.Informational || len(a.Violating) == 0 || slices.Contains(a.Violating, o.Index) {
+		return history.Op{}, false
+	}
+	c, ok := b.heldFromWrite(a)
+	ops := b.in.History.Ops
+	if !ok || c.Index != o.Index || a.Violating[0] < 0 || a.Violating[0] >= len(ops) {
+		return history.Op{}, false
+	}
+	return ops[a.Violating[0]], true
+}
+
+// heldFromWrite is the accepted write among anomaly a's records invoked
+// at its At, the event the violation held from (HeldFromS), if any.
+func (b *builder) heldFromWrite(a checker.Anomaly) (history.Op, bool) {
+	ops := b.in.History.Ops
+	for _, i := range a.Ops {
+		if i >= 0 && i < len(ops) && ops[i].F == history.Write && ops[i].Type == history.OK && ops[i].Invoke == a.At && a.HeldFromS() == a.AtS {
+			return ops[i], true
+		}
+	}
+	return history.Op{}, false
 }
 
 // messages: the node events as arrows between a client's lane and a

@@ -77,8 +77,46 @@ func quorumLost(lang Lang, left, total, q int, client string) string {
 
 // copiesAfter are the nodes still holding lease l's key when its lock,
 // on several nodes, lost its quorum (l.KeyEnd), in the run's node order:
-// none when it was not lost so (one node, or no copy was left).
+// none when it was not lost so (one node, or no copy was left, or its
+// own release took it below the quorum: releasedCopies).
 func (m *model) copiesAfter(l lease) []string {
+	if ownRelease(l) {
+		return nil
+	}
+	return m.copiesLeft(l)
+}
+
+// releasedCopies are the nodes still holding lease l's key when its
+// holder's own release, deleting it node by node, took it below the
+// quorum: a lock given up, not lost (a fresh reader, reader 10: "the
+// lock had lost its quorum" of w2's release in redlock-gc-pause-cas).
+func (m *model) releasedCopies(l lease) []string {
+	if !ownRelease(l) {
+		return nil
+	}
+	return m.copiesLeft(l)
+}
+
+// ownRelease reports whether lease l's key left Redis (its quorum, on
+// several nodes) through its own client's release after the client
+// stopped believing it held the lock: the key life whose end ended the
+// hold in Redis was released by its owner, not expired, crashed, failed
+// over or deleted by another client while its holder still believed.
+func ownRelease(l lease) bool {
+	if !l.lost() || l.BelievedEnd > l.KeyEnd {
+		return false
+	}
+	for _, k := range l.Lives {
+		if k.End == l.KeyEnd && k.Ended.Kind == account.EndReleased && (k.Ended.By == l.Client || k.Ended.By == "" && k.Owner == l.Client) {
+			return true
+		}
+	}
+	return false
+}
+
+// copiesLeft are the nodes still holding lease l's key at l.KeyEnd, on
+// several nodes, in the run's node order.
+func (m *model) copiesLeft(l lease) []string {
 	if !l.lost() || len(l.Lives) < 2 || len(m.nodes) < 2 {
 		return nil
 	}
