@@ -98,6 +98,11 @@ var Glossary = []Term{
 	{"renewer", "bộ gia hạn (renewer)"},
 	{"final probe", "lần thử cuối (final probe)"},
 	{"drift", "drift"},
+	// teacher10 N1: "đồng hồ thực"/"thời gian thực" read as "the real
+	// clock" and "real-time", in the lesson whose point is that the wall
+	// clock steps (replacedWordings fails them).
+	{"wall clock", "đồng hồ hệ thống"},
+	{"wall time", "thời gian thật"},
 }
 
 // Loanwords are the English words a vi page may show as they are: the
@@ -110,7 +115,7 @@ var Loanwords = []string{
 	"set", "nx", "ex", "px", "del", "wait", "incr", "decr", "eval", "setnx", "pexpire", "cache", "reset",
 	"stop", "the", "world", "correctness", "atomic", "unlock", "oversell", "linearizable", "linearizability", "timeout", "lockatleastfor",
 	"critical", "section", "kleppmann", "antirez", "redsync", "redislock", "python", "node.js", "sigstop", "sigcont",
-	"process", "host", "renewer", "final", "drift",
+	"process", "host", "renewer", "final", "drift", "wall", "time",
 }
 
 // functionWords are the English words of multi-word glossary terms that

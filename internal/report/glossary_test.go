@@ -228,7 +228,8 @@ func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
 // replacedWordings are Vietnamese wordings the reviews replaced (issues 15
 // and 34): no vi message or lesson file uses them again.
 var replacedWordings = []string{"bị charge", "acquire được", "release ", "khoá", "Điều gì đã có thể ngăn chặn", "Mong đợi", "hành động như leader",
-	"không tuyến tính", "tính tuyến tính", "hai người cùng giữ", "Hoá đơn (%s) bị trừ tiền", "nhảy tới"}
+	"không tuyến tính", "tính tuyến tính", "hai người cùng giữ", "Hoá đơn (%s) bị trừ tiền", "nhảy tới",
+	"đồng hồ thực", "thời gian thực"}
 
 func TestTheLessonMessagesAreInEveryLanguage(t *testing.T) {
 	for lang, table := range lessonMessages {
