@@ -14,8 +14,8 @@ import (
 // came first and said nothing of which finding it remedies; and its
 // fixed_by scenario, never tried on this run, was called "the same fault,
 // made harmless" (reader 10, finding 3). The advice that remedies the
-// headline's harm comes first; one that does not says which finding it
-// remedies; a fix not tried is not called harmless.
+// headline's harm comes first; another says which finding it was offered
+// for; a fix not tried is not called harmless.
 func TestAdviceForTheHeadlinesHarmComesFirst(t *testing.T) {
 	in := adviceRun(t, "c44a-advice-names-what-it-remedies")
 	m := newModel(in.History, in.Account)
@@ -38,8 +38,14 @@ func TestAdviceForTheHeadlinesHarmComesFirst(t *testing.T) {
 	for _, lang := range Languages() {
 		in.Lang = lang
 		text := adviceText(lang, adv[safe], in.History.Header)
-		if want := tr(lang, "fix.only", kindWord(lang, "foreign-unlock"), kindWord(lang, "double-effect")); !strings.Contains(text, want) {
+		if want := tr(lang, "fix.only", kindWord(lang, "foreign-unlock")); !strings.Contains(text, want) {
 			t.Errorf("%s: %q lacks %q", lang, text, want)
+		}
+		// It says what the row was offered for, never that it would not
+		// have prevented the headline's harm (reader 11: said so where the
+		// tried fix was valid).
+		if bad := kindWord(lang, "double-effect"); strings.Contains(text, bad) {
+			t.Errorf("%s: %q names the headline's %q", lang, text, bad)
 		}
 		in.FixedBy = &Fixed{Name: "unlock-checks-owner", File: "scenarios/field/unlock-checks-owner.yaml", Faults: FaultsSame}
 		r := remedyOf(in, lang, cs)

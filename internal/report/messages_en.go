@@ -127,7 +127,7 @@ var messagesEN = map[string]string{
 	"fix.unavailable":          "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
 	"fix.fixed":                "The same fault, made harmless: scenario %s.",                                                                                                                       // scenario
 	"fix.fixed.untried":        "The scenario named as its fix, with the same faults and a changed lock: %s. It was not tried with this run's seed, so this report does not show what it prevents.", // scenario
-	"fix.only":                 "This remedies only “%[1]s”, not “%[2]s”, the harm in the headline.",                                                                                                // kinds it remedies, the headline's kind
+	"fix.only":                 "Offered for “%s”.",                                                                                                                                                 // kinds of the findings it was offered for
 	"fix.only.sep":             "”, “",
 	"fix.fixed.own":            "The scenario named as its fix, with faults of its own, not this run's: %s.",                                                                              // scenario
 	"fix.fixed.own.as":         "The scenario named as its fix, with %[2]s: %[1]s.",                                                                                                       // scenario, its faults (why.fixfaults.*)

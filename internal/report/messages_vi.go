@@ -124,7 +124,7 @@ var messagesVI = map[string]string{
 	"fix.unavailable":          "Không client nào lấy được lock lâu hơn mức kịch bản cho phép: đây là vấn đề tiến triển, không phải an toàn. Hãy xem cái gì đã giữ nó: một key mồ côi (client giữ bị crash hoặc đã thôi tin là mình giữ) tồn tại đến hết TTL; mất quorum thì cần nhiều node liên lạc được hơn (bài 47).",
 	"fix.fixed":                "Cùng lỗi đó, nhưng vô hại: kịch bản %s.",
 	"fix.fixed.untried":        "Kịch bản được nêu là cách sửa, cùng các lỗi nhưng đổi cách lock: %s. Nó chưa được chạy thử với seed của lần chạy này, nên báo cáo này không cho thấy nó ngăn được gì.",
-	"fix.only":                 "Biện pháp này chỉ khắc phục “%[1]s”, không khắc phục “%[2]s”, tác hại nêu ở tiêu đề.",
+	"fix.only":                 "Được đưa ra cho “%s”.",
 	"fix.only.sep":             "”, “",
 	"fix.fixed.own":            "Kịch bản được nêu là cách sửa, với các lỗi của riêng nó, không phải của lần chạy này: %s.",
 	"fix.fixed.own.as":         "Kịch bản được nêu là cách sửa, với %[2]s: %[1]s.",

@@ -174,11 +174,13 @@ type Advice struct {
 	Key    string   `json:"key"`
 	Args   []any    `json:"args,omitempty"` // strings, and spans (written in English)
 	Claims []string `json:"claims"`
-	// Only are the kinds of the findings it remedies when they leave out
-	// the headline's, whose kind is Not (leadFirst); empty when it
-	// remedies the headline's harm.
+	// Only are the kinds of the findings it was offered for when they
+	// leave out the headline's (leadFirst); empty when it was offered for
+	// the headline's finding. It says what the advice was offered for,
+	// never that it would not have prevented the headline's harm: that
+	// only an experiment can show (reader 11: "not “charged more than
+	// once”" where the tried fix was valid).
 	Only []string `json:"only,omitempty"`
-	Not  string   `json:"not,omitempty"`
 }
 
 // adviceRow is one rendered remedy: its words and its claims' ids
@@ -355,12 +357,12 @@ func adviceOf(in Input, cs []claim.Claim) (out []Advice, any bool) {
 	return leadFirst(in, cs, out), any
 }
 
-// leadFirst orders an invalid run's advice so the rows that remedy the
+// leadFirst orders an invalid run's advice so the rows offered for the
 // finding its headline tells (their claims name its Anomaly claim) come
-// first, and marks each other row with the kinds of the findings it does
-// remedy (Only) and the headline's (Not): unlock-deletes-next-lock's
-// "Safe unlock" came first under a double charge it would not have
-// prevented, w1's key having expired by TTL (reader 10, finding 3).
+// first, and marks each other row with the kinds of the findings it was
+// offered for (Only): unlock-deletes-next-lock's "Safe unlock" came first
+// under a double charge, w1's key having expired by TTL (reader 10,
+// finding 3).
 func leadFirst(in Input, cs []claim.Claim, out []Advice) []Advice {
 	all := allAnomalies(in.Results)
 	n, ok := leadAnomaly(all)
@@ -388,14 +390,11 @@ func leadFirst(in Input, cs []claim.Claim, out []Advice) []Advice {
 			first = append(first, a)
 			continue
 		}
-		a.Only, a.Not = nil, ""
+		a.Only = nil
 		for _, id := range a.Claims {
 			if k, ok := kinds[id]; ok && !slices.Contains(a.Only, k) {
 				a.Only = append(a.Only, k)
 			}
-		}
-		if len(a.Only) > 0 {
-			a.Not = all[n].Kind
 		}
 		rest = append(rest, a)
 	}
@@ -519,14 +518,14 @@ func hasHarmless(results []checker.Result, why string) bool {
 // a Redlock, where its token comes from.
 func adviceText(lang Lang, a Advice, h history.Header) string {
 	text := adviceWords(lang, a, h)
-	if text == "" || len(a.Only) == 0 || a.Not == "" {
+	if text == "" || len(a.Only) == 0 {
 		return text
 	}
 	only := make([]string, len(a.Only))
 	for i, k := range a.Only {
 		only[i] = kindWord(lang, k)
 	}
-	return text + " " + tr(lang, "fix.only", strings.Join(only, tr(lang, "fix.only.sep")), kindWord(lang, a.Not))
+	return text + " " + tr(lang, "fix.only", strings.Join(only, tr(lang, "fix.only.sep")))
 }
 
 // adviceWords is advice a's own words in lang (adviceText).
