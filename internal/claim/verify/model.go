@@ -263,6 +263,76 @@ func vague(l *life, t int64) bool {
 	return l.deadline >= 0 && l.deadline-t <= slack && t-l.deadline < slack
 }
 
+// set applies a SET of args (key, value, options) sent by by at t, node
+// command i.
+func (m *model) set(live map[string]*life, node string, i int, op *history.Op, args []string, t int64, by string) {
+	if len(args) < 2 {
+		return
+	}
+	key, val := args[0], args[1]
+	old := live[key]
+	nx, xx, keep := hasWord(args[2:], "nx"), hasWord(args[2:], "xx"), hasWord(args[2:], "keepttl")
+	crashedAt, pending := m.crashed[node]
+	lostInCrash := pending && old != nil && old.start < crashedAt
+	unsure := false
+	if old != nil && nx && !vague(old, t) && !lostInCrash {
+		// The node's own script says its SET NX took: the key the
+		// model holds was gone by then, though its deadline by the
+		// run's clock had not come (s1057: w3's SET ran 7 ms after n1
+		// thawed from an 81 ms freeze; the probe's SET NX 22 ms later
+		// took, 37 ms before that deadline). When and how it went the
+		// node does not say: claims of its end are not checked.
+		if took, sure := m.scriptSays(i, op, node); sure && took {
+			m.unsure[old] = true
+			m.finish(old, t, "expired", "", -1)
+			delete(live, key)
+			old = nil
+		}
+	}
+	if old != nil && (vague(old, t) || lostInCrash) && (nx || xx) {
+		// The node's stamps cannot tell (a deadline within slack; a key
+		// from before a crash the node has not yet said it kept): the
+		// client's outcome does.
+		took, sure := m.took(i, op, node)
+		// The same owner's same value: which SET made the key cannot
+		// be told either.
+		if !sure || old.value == val && old.owner == by {
+			m.unsure[old], unsure = true, true
+		}
+		if took == nx {
+			if lostInCrash {
+				m.finish(old, crashedAt, "crash?", "", -1)
+			} else {
+				m.finish(old, t, "expired", "", -1)
+			}
+			delete(live, key)
+			old = nil
+		}
+	}
+	if (nx && old != nil) || (xx && old == nil) {
+		return
+	}
+	d := m.deadlineOf(args[2:], t)
+	if old != nil && old.value == val && old.owner == by && !nx {
+		// The same value set again (an extend by SET): one life, its
+		// deadline moved.
+		old.deadline = d
+		old.lastMoveBy = by
+		m.moves[i] = move{life: old}
+		return
+	}
+	if old != nil {
+		if keep {
+			d = old.deadline
+		}
+		m.finish(old, t, "overwritten", by, i)
+	}
+	live[key] = m.create(node, key, val, by, t, d, i)
+	if unsure {
+		m.unsure[live[key]] = true
+	}
+}
+
 // exec applies one node command.
 func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) {
 	if len(op.Value.Cmd) == 0 {
@@ -273,57 +343,7 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 	t, by := op.Invoke, m.sender(i)
 	switch name {
 	case "set":
-		if len(args) < 2 {
-			return
-		}
-		key, val := args[0], args[1]
-		old := live[key]
-		nx, xx, keep := hasWord(args[2:], "nx"), hasWord(args[2:], "xx"), hasWord(args[2:], "keepttl")
-		crashedAt, pending := m.crashed[node]
-		lostInCrash := pending && old != nil && old.start < crashedAt
-		unsure := false
-		if old != nil && (vague(old, t) || lostInCrash) && (nx || xx) {
-			// The node's stamps cannot tell (a deadline within slack; a key
-			// from before a crash the node has not yet said it kept): the
-			// client's outcome does.
-			took, sure := m.took(i, op, node)
-			// The same owner's same value: which SET made the key cannot
-			// be told either.
-			if !sure || old.value == val && old.owner == by {
-				m.unsure[old], unsure = true, true
-			}
-			if took == nx {
-				if lostInCrash {
-					m.finish(old, crashedAt, "crash?", "", -1)
-				} else {
-					m.finish(old, t, "expired", "", -1)
-				}
-				delete(live, key)
-				old = nil
-			}
-		}
-		if (nx && old != nil) || (xx && old == nil) {
-			return
-		}
-		d := m.deadlineOf(args[2:], t)
-		if old != nil && old.value == val && old.owner == by && !nx {
-			// The same value set again (an extend by SET): one life, its
-			// deadline moved.
-			old.deadline = d
-			old.lastMoveBy = by
-			m.moves[i] = move{life: old}
-			return
-		}
-		if old != nil {
-			if keep {
-				d = old.deadline
-			}
-			m.finish(old, t, "overwritten", by, i)
-		}
-		live[key] = m.create(node, key, val, by, t, d, i)
-		if unsure {
-			m.unsure[live[key]] = true
-		}
+		m.set(live, node, i, op, args, t, by)
 	case "del", "unlink", "getdel":
 		keys := args
 		if name == "getdel" && len(args) > 0 {
@@ -414,27 +434,40 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 // locksim's fenced acquire does) had set it. Any other next line, or none,
 // says nothing, and the client's outcome decides (tookByClient).
 func (m *model) took(i int, op *history.Op, node string) (took, sure bool) {
-	if op.Value.Lua {
-		for _, o := range m.h.Ops[i+1:] {
-			if o.F != history.NodeCmd || o.Value.Node != node || o.Client != op.Client {
-				continue
-			}
-			if o.Value.Lua && len(o.Value.Cmd) > 1 {
-				switch name := strings.ToLower(o.Value.Cmd[0]); {
-				case o.Value.Cmd[1] == op.Value.Cmd[1] && slices.Contains([]string{"get", "getrange", "ttl", "pttl", "exists"}, name):
-					return false, true
-				case o.Value.Cmd[1] != op.Value.Cmd[1] && (name == "incr" || name == "incrby"):
-					return true, true
-				}
-			}
-			break
-		}
+	if took, sure := m.scriptSays(i, op, node); sure {
+		return took, sure
 	}
 	took, sure = m.tookByClient(op, node)
 	if !sure {
 		return m.readBack(i, op, node)
 	}
 	return took, sure
+}
+
+// scriptSays tells whether the SET at node command i, run inside a script
+// (Lua), took, from the script's next command on its node: a read of the
+// same key says it did not (the script checks who holds it), an INCR of
+// another key (a fence counter, counted only on success) says it did.
+// sure is false when the script says neither.
+func (m *model) scriptSays(i int, op *history.Op, node string) (took, sure bool) {
+	if !op.Value.Lua {
+		return false, false
+	}
+	for _, o := range m.h.Ops[i+1:] {
+		if o.F != history.NodeCmd || o.Value.Node != node || o.Client != op.Client {
+			continue
+		}
+		if o.Value.Lua && len(o.Value.Cmd) > 1 {
+			switch name := strings.ToLower(o.Value.Cmd[0]); {
+			case o.Value.Cmd[1] == op.Value.Cmd[1] && slices.Contains([]string{"get", "getrange", "ttl", "pttl", "exists"}, name):
+				return false, true
+			case o.Value.Cmd[1] != op.Value.Cmd[1] && (name == "incr" || name == "incrby"):
+				return true, true
+			}
+		}
+		break
+	}
+	return false, false
 }
 
 // readBack says whether the SET at node command i took from the next
@@ -524,9 +557,11 @@ func (m *model) tookByClient(op *history.Op, node string) (took, sure bool) {
 		return false, true
 	}
 	end := m.endOf(best)
+	// Every later record: the history is not in time order (a node's
+	// commands can be written after client ops that began later; s1074).
 	for _, n := range m.h.Ops[op.Index+1:] {
 		if n.Invoke > end+slack {
-			break
+			continue
 		}
 		if n.F == history.NodeCmd && n.Client == op.Client && n.Value.Node == node && len(n.Value.Cmd) > 1 &&
 			strings.EqualFold(n.Value.Cmd[0], "set") && n.Value.Cmd[1] == op.Value.Cmd[1] {

@@ -108,6 +108,20 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			false,
 		},
+		"fencing-random-nemesis-s1057-script-took-before-deadline": {
+			"the probe's key on invoice-7 was made by its SET NX at record 331, whose script's INCR followed, though w3's key set at 248.7 ms had 37 ms left by the run's clock",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "probe" && c.Key == "invoice-7" && len(c.Records) > 0 && c.Records[0] == 331
+			},
+			true,
+		},
+		"fencing-random-nemesis-s1074-node-records-flushed-late": {
+			"the probe's key on invoice-1 was made by its SET NX at record 197, not by the one at record 192, 73 µs before w2's key's deadline, which the history lists before the probe ops of other keys",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "probe" && c.Key == "invoice-1" && len(c.Records) > 0 && c.Records[0] == 197
+			},
+			true,
+		},
 		"scheduler-heartbeat-foreign-queue-s25-probe-retried-at-deadline": {
 			"the probe's key on leader-1 was made by its last SET NX (record 119), not by the one 4.8 ms before w1's key's deadline (record 118)",
 			func(c claim.Claim) bool {
