@@ -97,7 +97,7 @@ func (m *model) unnamedSender(op history.Op) string {
 	return ""
 }
 
-// replay runs every node command of h, in each node's own time order,
+// replay runs every node command of h, in each node's own stream order,
 // through a model of the string commands the locks send: SET (NX, XX, PX,
 // EX, PXAT, EXAT, KEEPTTL), DEL, UNLINK, GETDEL, the EXPIRE family,
 // PERSIST, INCR family, FLUSHALL/FLUSHDB; a crash-node fault ends every key
@@ -111,10 +111,19 @@ func replay(h history.History) *model {
 		crash bool
 	}
 	byNode := map[string][]ev{}
+	// A node's commands stay in the order its stream gave them (the
+	// history's), which is the order it ran them: their stamps, mapped
+	// onto the run's clock as each line was read, can cross by a few µs
+	// (s1056: w1's release script's DEL stamped 17 µs after the EVALSHA
+	// of w3's acquire, which ran after it). Each orders at no earlier
+	// than the one before it.
+	streamAt := map[string]int64{}
 	for i, op := range h.Ops {
 		switch {
 		case op.Process == history.NodeProcess && (op.F == history.NodeCmd || op.F == history.NodeHeld):
-			byNode[op.Value.Node] = append(byNode[op.Value.Node], ev{op.Invoke, i, false})
+			t := max(op.Invoke, streamAt[op.Value.Node])
+			streamAt[op.Value.Node] = t
+			byNode[op.Value.Node] = append(byNode[op.Value.Node], ev{t, i, false})
 		case op.F == history.Fault && op.Value.Fault != nil && op.Value.Fault.Effect == history.EffectCrashNode && op.Type != history.Fail:
 			// The nodes died at the kill's return when the step recorded
 			// it (DeadFrom), not when the harness began the step.
