@@ -120,10 +120,14 @@ func replay(h history.History) *model {
 	streamAt := map[string]int64{}
 	for i, op := range h.Ops {
 		switch {
-		case op.Process == history.NodeProcess && (op.F == history.NodeCmd || op.F == history.NodeHeld):
+		case op.Process == history.NodeProcess && op.F == history.NodeCmd:
 			t := max(op.Invoke, streamAt[op.Value.Node])
 			streamAt[op.Value.Node] = t
 			byNode[op.Value.Node] = append(byNode[op.Value.Node], ev{t, i, false})
+		case op.Process == history.NodeProcess && op.F == history.NodeHeld:
+			// A dump is recorded when it is read back, after commands the
+			// node ran later: its own stamp places it.
+			byNode[op.Value.Node] = append(byNode[op.Value.Node], ev{op.Invoke, i, false})
 		case op.F == history.Fault && op.Value.Fault != nil && op.Value.Fault.Effect == history.EffectCrashNode && op.Type != history.Fail:
 			// The nodes died at the kill's return when the step recorded
 			// it (DeadFrom), not when the harness began the step.
