@@ -523,6 +523,7 @@ var messagesEN = map[string]string{
 	"n.done.all":                  "%s finished its work and left its critical section.",                                                                                // client
 	"n.lost.all":                  "%s concluded its lock was lost and stopped.",                                                                                        // client
 	"n.probe.fail":                "Final probe: after every fault healed, %s could not acquire the lock on %s.",                                                        // client, key
+	"n.probe.fail.span":           "It tried from t=%ss until t=%ss.",                                                                                                   // the probe's start, its end
 	"n.probe.fail.dead":           "Final probe: at the end of the run, with %s still dead (a crashed client does not come back), %s could not acquire the lock on %s.", // crashed clients, client, key
 	"n.probe.queue":               "The lock's key was free, but %s's entry headed the waiter queue %s.",                                                                // head's owner, queue key
 	"n.probe.info.refused":        "Final probe: %s's acquire of %s could not connect (connection refused).",

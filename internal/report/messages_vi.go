@@ -514,6 +514,7 @@ var messagesVI = map[string]string{
 	"n.done.all":                      "%s làm xong việc và rời critical section.",
 	"n.lost.all":                      "%s kết luận lock đã mất và dừng lại.",
 	"n.probe.fail":                    "Lần thử cuối (final probe): sau khi mọi lỗi đã hết, %s không lấy được lock trên %s.",
+	"n.probe.fail.span":               "Nó đã thử từ t=%ss đến t=%ss.",
 	"n.probe.fail.dead":               "Lần thử cuối (final probe): vào cuối lần chạy, khi %s vẫn không hoạt động (client bị crash thì không sống lại), %s không lấy được lock trên %s.",
 	"n.probe.queue":                   "Key của lock đang trống, nhưng mục chờ của %s đứng đầu hàng đợi %s.",
 	"n.probe.info":                    "Lần thử cuối (final probe): lệnh lấy lock %[2]s của %[1]s không nhận được trả lời.",
