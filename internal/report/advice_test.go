@@ -99,6 +99,10 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 			[]string{"fix.record.token", "fix.fencing"}, nil, []string{"op/write"}},
 		{"an idempotency key is not advised where the run had one and it refused the duplicate charge (reader2 #10)", "stalled-job-failed-reason",
 			nil, []string{"fix.idempotency", "fix.idempotency.charge"}, nil},
+		{"an idempotency key is told as refusing a second charge where one was sent", "redlock-clock-jump",
+			[]string{"fix.idempotency"}, []string{"fix.idempotency.overlap"}, nil},
+		{"an idempotency key does not read as if a second charge happened where none was sent: it says none was, and what it would have done in the overlap (reader 11)", "c46a-idempotency-advice-no-second-charge",
+			[]string{"fix.idempotency.overlap"}, []string{"fix.idempotency"}, []string{"anomaly/mutex-overlap", "op/write"}},
 		{"check-and-set's advice for a stale write before the newer holder's claim is not given where the stale holder's late claim came after it (issue 34)", "redlock-gc-pause-cas-stale-claim",
 			[]string{"fix.cas.stale-claim"}, []string{"fix.cas.claim"}, []string{"anomaly/mutex-overlap"}},
 	} {

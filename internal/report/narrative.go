@@ -241,7 +241,14 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 	switch o.Type {
 	case history.Fail:
 		if o.F == history.Probe {
-			n.add(c.Start, 2, StepProbe, c, n.claims.probeFail(lang, c))
+			line := n.claims.probeFail(lang, c)
+			if from, to := instant(m.sec(c.Start)), instant(m.sec(c.End)); c.End > c.Start && chart.Tenths(float64(from)) != chart.Tenths(float64(to)) {
+				// A probe that kept trying is told with when it gave up,
+				// not as failing when it began (reader 11,
+				// setnx-expire-crash: 30.4 s to 49.9 s).
+				line += " " + tr(lang, "n.probe.fail.span", from, to)
+			}
+			n.add(c.Start, 2, StepProbe, c, line)
 			break
 		}
 		if text, ok := n.refusedByLock(c); ok {

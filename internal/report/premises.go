@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -563,4 +564,55 @@ func tokenLate(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// charges are the Op claims of the writes of the action the run's
+// resource would key by an idempotency key (the payment gateway's charge;
+// workload.Kind.Deduplicates with the key on), by key.
+func (f *runFacts) charges() map[string][]claim.Claim {
+	kind := workload.Of(f.in.History.Header)
+	if kind.Deduplicates == nil {
+		return nil
+	}
+	action := kind.Deduplicates(map[string]int64{history.ParamIdempotency: 1})
+	out := map[string][]claim.Claim{}
+	for _, c := range f.cs {
+		if c.Kind == claim.Op && c.What == string(history.Write) && c.Action == action && action != "" {
+			out[c.Key] = append(out[c.Key], c)
+		}
+	}
+	return out
+}
+
+// secondCharge: some key's charge was sent more than once, whatever the
+// resource answered: the Op claims of those charges.
+func secondCharge(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	var out []claim.Claim
+	for _, cs := range f.charges() {
+		if len(cs) > 1 {
+			out = append(out, cs...)
+		}
+	}
+	slices.SortFunc(out, func(a, b claim.Claim) int { return cmp.Compare(a.Start, b.Start) })
+	return out, len(out) > 0
+}
+
+// noSecondCharge: no key's charge was sent twice: the Op claims of the
+// charges that were (none, when nothing was charged).
+func noSecondCharge(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	if _, ok := secondCharge(f, an); ok {
+		return nil, false
+	}
+	var out []claim.Claim
+	for _, cs := range f.charges() {
+		out = append(out, cs...)
+	}
+	slices.SortFunc(out, func(a, b claim.Claim) int { return cmp.Compare(a.Start, b.Start) })
+	return out, true
+}
+
+// overlapped: two clients believed they held a lock at once (the
+// mutex-overlap Anomaly claims, informational or not).
+func overlapped(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
+	return f.found(func(c claim.Claim) bool { return c.Kind == claim.Anomaly && c.What == checker.KindMutexOverlap })
 }

@@ -157,7 +157,13 @@ var offers = map[string][]offer{
 	// writes), which only a late claim of the stale holder, putting its
 	// token back as currlock, lets through: a token issued with the grant
 	// would have refused it (redlock-gc-pause-cas-stale-claim).
-	"fix.cas.claim": {{"fix.cas.claim", []premise{staleBeforeFresh}}, {"fix.cas.stale-claim", []premise{staleAfterFresh}}},
+	// An idempotency key refuses a second charge of an invoice: told so
+	// where one was sent; where none was, only as what it would have done
+	// had both overlapping holders charged, never as if a second charge
+	// had happened (reader 11, server-clock-step-watchdog); with neither a
+	// second charge nor an overlap it is not offered.
+	"fix.idempotency": {{"fix.idempotency", []premise{secondCharge}}, {"fix.idempotency.overlap", []premise{noSecondCharge, overlapped}}},
+	"fix.cas.claim":   {{"fix.cas.claim", []premise{staleBeforeFresh}}, {"fix.cas.stale-claim", []premise{staleAfterFresh}}},
 }
 
 // offer is one way a remedy is worded: its message key and the premises
