@@ -572,7 +572,7 @@ var messagesEN = map[string]string{
 	"p.hold.nolock":           "%s let in (no lock)", // client
 	"p.believed":              "believes it holds, but the key is gone",
 	"p.believed.permit":       "believes it holds a permit, but it is gone",
-	"p.key":                   "key on node",
+	"p.key":                   "key on node, in its holder's colour",
 	"p.pause":                 "pause (client frozen)",
 	"p.pause.gc":              "GC pause (client frozen)",
 	"p.pause.word":            "pause",

@@ -563,7 +563,7 @@ var messagesVI = map[string]string{
 	"p.hold.nolock":           "%s được cho vào (không có lock)",
 	"p.believed":              "tin là mình giữ, nhưng key đã mất",
 	"p.believed.permit":       "tin là mình giữ permit, nhưng permit đã mất",
-	"p.key":                   "key trên node",
+	"p.key":                   "key trên node, màu của client giữ nó",
 	"p.pause":                 "tạm dừng (client bị đóng băng)",
 	"p.pause.gc":              "GC pause (client bị đóng băng)",
 	"p.pause.word":            "tạm dừng",
