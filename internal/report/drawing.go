@@ -98,7 +98,7 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 	b.leases()
 	b.permits()
 	if s := b.endLegend(); s != "" {
-		b.legendOnce(chart.ShEnd, chart.Legend{Kind: chart.ShEnd, Color: -1, Text: tr(lang, "p.ended", s)})
+		b.legendOnce(chart.ShEnd, chart.Legend{Kind: chart.ShEnd, Color: -1, Text: s})
 	}
 	b.clocks()
 	b.tries()
@@ -456,18 +456,24 @@ func (b *builder) pauses() {
 	}
 }
 
-// endLegend is the words of the key-end ticks drawn, each said once: a
-// lost quorum with the way its node's key ended ("quorum lost — n3:
-// expired"), then the other ends, less those a lost quorum already said
-// (the node rows' "expired" beside it read "n3: expired, expired",
-// teacher 3, F15); "" when none was drawn.
+// endLegend is the legend's words for the key-end ticks drawn: "key
+// ended: expired, released"; or, with a lost quorum, which rows' ticks
+// each end is: a node row's tick is that node's own key's end, a client
+// row's its lock's lost quorum ("quorum lost — n3: expired"). Said as one
+// list, "key ended: quorum lost — n5: expired" named every node row's
+// tick too (reader 11), and "…: expired, expired" read as a slip
+// (teacher 3, F15). "" when none was drawn.
 func (b *builder) endLegend() string {
-	rest := slices.DeleteFunc(slices.Clone(b.endWords), func(w string) bool { return containsStr(b.quorumWords, w) })
-	parts := slices.Clone(b.quorumEnds)
-	if len(rest) > 0 {
-		parts = append(parts, strings.Join(rest, ", "))
+	nodes := strings.Join(b.endWords, ", ")
+	switch {
+	case len(b.quorumEnds) == 0 && nodes == "":
+		return ""
+	case len(b.quorumEnds) == 0:
+		return tr(b.lang, "p.ended", nodes)
+	case nodes == "":
+		return tr(b.lang, "p.ended.lock", strings.Join(b.quorumEnds, "; "))
 	}
-	return strings.Join(parts, "; ")
+	return tr(b.lang, "p.ended.rows", nodes, strings.Join(b.quorumEnds, "; "))
 }
 
 func appendNew(xs []string, s string) []string {

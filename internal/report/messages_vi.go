@@ -584,6 +584,8 @@ var messagesVI = map[string]string{
 	"p.acquire.fail":          "lấy lock bị từ chối",
 	"p.expired":               "expire",
 	"p.ended":                 "key kết thúc: %s",
+	"p.ended.rows":            "vạch kết thúc — trên hàng của node: key của node đó kết thúc: %s; trên hàng của client: lock của client đó kết thúc: %s",
+	"p.ended.lock":            "lock kết thúc: %s",
 	"p.lost.crash":            "mất do crash",
 	"p.deleted":               "bị process dọn dẹp xoá",
 	"p.node":                  "node %s",
