@@ -456,26 +456,6 @@ func (b *builder) pauses() {
 	}
 }
 
-// endLegend is the legend's words for the key-end ticks drawn: "key
-// ended: expired, released"; or, with a lost quorum, which rows' ticks
-// each end is: a node row's tick is that node's own key's end, a client
-// row's its lock's lost quorum ("quorum lost — n3: expired"). Said as one
-// list, "key ended: quorum lost — n5: expired" named every node row's
-// tick too (reader 11), and "…: expired, expired" read as a slip
-// (teacher 3, F15). "" when none was drawn.
-func (b *builder) endLegend() string {
-	nodes := strings.Join(b.endWords, ", ")
-	switch {
-	case len(b.quorumEnds) == 0 && nodes == "":
-		return ""
-	case len(b.quorumEnds) == 0:
-		return tr(b.lang, "p.ended", nodes)
-	case nodes == "":
-		return tr(b.lang, "p.ended.lock", strings.Join(b.quorumEnds, "; "))
-	}
-	return tr(b.lang, "p.ended.rows", nodes, strings.Join(b.quorumEnds, "; "))
-}
-
 func appendNew(xs []string, s string) []string {
 	if containsStr(xs, s) {
 		return xs

@@ -592,6 +592,7 @@ var messagesEN = map[string]string{
 	"p.write.refused":         "write refused",
 	"p.acquire.fail":          "acquire refused",
 	"p.expired":               "expired",
+	"p.shade.stacked":         "faults at once: each shades its own band of the height",
 	"p.ended":                 "key ended: %s",                                                                                // words
 	"p.ended.rows":            "end tick — on a node's row, that node's key ended: %s; on a client's row, its lock ended: %s", // node words, quorum words
 	"p.ended.lock":            "lock ended: %s",

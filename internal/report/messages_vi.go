@@ -583,6 +583,7 @@ var messagesVI = map[string]string{
 	"p.write.refused":         "lần ghi bị từ chối",
 	"p.acquire.fail":          "lấy lock bị từ chối",
 	"p.expired":               "expire",
+	"p.shade.stacked":         "các lỗi cùng lúc: mỗi lỗi tô một dải riêng theo chiều cao",
 	"p.ended":                 "key kết thúc: %s",
 	"p.ended.rows":            "vạch kết thúc — trên hàng của node: key của node đó kết thúc: %s; trên hàng của client: lock của client đó kết thúc: %s",
 	"p.ended.lock":            "lock kết thúc: %s",
