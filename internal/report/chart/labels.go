@@ -171,7 +171,7 @@ func layLabelsOnce(ls []Label, r labelRoom, drop map[int]bool) []placedLabel {
 		}
 		p.inRange = true
 		k := said{ls[i].Lane, ls[i].Text}
-		p, p.shown = r.free(p, ls[i], kept, saids[k])
+		p, p.shown = r.free(p, ls[i], kept, saids[k] && ls[i].Lane >= 0) // each violation band keeps its words
 		if p.shown {
 			kept.add(p.box)
 			saids[k] = true

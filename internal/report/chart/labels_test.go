@@ -205,3 +205,24 @@ func TestRepeatedWordsTakeTheirOwnPlaceOrNone(t *testing.T) {
 		}
 	}
 }
+
+// Each violation band keeps its words, though the band beside it says the
+// same (inventory-oversell: two "two holders at once" bands 0.3 s apart).
+func TestEachViolationBandKeepsItsWords(t *testing.T) {
+	room := labelRoom{
+		x:     func(s float64) float64 { return 50 * s },
+		yc:    func(lane int) float64 { return 100 + 40*float64(lane) },
+		laneH: 40, left: 0, right: 2000, pad: 0, top: 0, bottom: 300,
+		width:  func(Label) float64 { return 200 },
+		height: 12,
+	}
+	ls := []Label{
+		{Lane: -1, X: 10.26, Text: "violation: two holders at once", Prio: PrBand, Style: LbBand},
+		{Lane: -1, X: 11.7, Text: "violation: two holders at once", Prio: PrBand, Style: LbBand},
+	}
+	for i, p := range layLabels(ls, room) {
+		if !p.shown {
+			t.Errorf("the band at %.2f s has no words", ls[i].X)
+		}
+	}
+}

@@ -339,7 +339,7 @@
       if (l < 0 && p.x + wi + 4 > pw) { p.x = Math.max(0, pw - wi - 4); } // a violation's words end at the plot's edge
       else if (!p.mid && width === 0 && p.x + wi + 4 > pw + PADR) { p.x -= wi + 8; } // words of a mark at the right edge go to its left
       var own0 = mid ? s - width / 2 : s, box = boxOf(p, wi), ok = true, group = l + "|" + t.getAttribute("class").replace(/ ?out/, "");
-      var pin = t.getAttribute("data-pin") === "1", key = l + "|" + t.textContent, repeat = !!said[key];
+      var pin = t.getAttribute("data-pin") === "1", key = l + "|" + t.textContent, repeat = l >= 0 && !!said[key]; // each violation band keeps its words
       // Beside its bar over another bar, or past the plot: none (set left
       // of the bar they read as a key held there, reader 11).
       if (p.out && (overBar(l, own0, width, box) || box[2] > pw + PADR + 2)) { ok = false; if (!pin) { failed[group] = true; } }
