@@ -380,7 +380,8 @@ func (b *builder) leases() {
 		tip := func() string { return b.leaseTip(l) }
 		hr := b.holdRef(l)
 		b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: l.Op + 1, Ref: hr})
-		b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold, Ref: hr})
+		// Pinned: slid along their row they read as a hold elsewhere (reader 11).
+		b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold, Pin: true, Ref: hr})
 		b.legendOnce("hold:"+l.Client, chart.Legend{Kind: chart.ShHold, Color: m.laneOf(l.Client), Text: tr(lang, b.holdKey(), l.Client)})
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			believed = true
