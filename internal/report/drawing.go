@@ -98,7 +98,7 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 	b.leases()
 	b.permits()
 	if s := b.endLegend(); s != "" {
-		b.legendOnce(chart.ShEnd, chart.Legend{Kind: chart.ShEnd, Color: -1, Text: tr(lang, "p.ended", s)})
+		b.legendOnce(chart.ShEnd, chart.Legend{Kind: chart.ShEnd, Color: -1, Text: s})
 	}
 	b.clocks()
 	b.tries()
@@ -380,7 +380,8 @@ func (b *builder) leases() {
 		tip := func() string { return b.leaseTip(l) }
 		hr := b.holdRef(l)
 		b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: l.Op + 1, Ref: hr})
-		b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold, Ref: hr})
+		// Pinned: slid along their row they read as a hold elsewhere (reader 11).
+		b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold, Pin: true, Ref: hr})
 		b.legendOnce("hold:"+l.Client, chart.Legend{Kind: chart.ShHold, Color: m.laneOf(l.Client), Text: tr(lang, b.holdKey(), l.Client)})
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			believed = true
@@ -454,20 +455,6 @@ func (b *builder) pauses() {
 			b.legendOnce("f:pause:"+w.Step.Cause, chart.Legend{Kind: chart.ShPause, Color: -1, Text: tr(lang, causeKey("p.pause", w.Step))})
 		}
 	}
-}
-
-// endLegend is the words of the key-end ticks drawn, each said once: a
-// lost quorum with the way its node's key ended ("quorum lost — n3:
-// expired"), then the other ends, less those a lost quorum already said
-// (the node rows' "expired" beside it read "n3: expired, expired",
-// teacher 3, F15); "" when none was drawn.
-func (b *builder) endLegend() string {
-	rest := slices.DeleteFunc(slices.Clone(b.endWords), func(w string) bool { return containsStr(b.quorumWords, w) })
-	parts := slices.Clone(b.quorumEnds)
-	if len(rest) > 0 {
-		parts = append(parts, strings.Join(rest, ", "))
-	}
-	return strings.Join(parts, "; ")
 }
 
 func appendNew(xs []string, s string) []string {

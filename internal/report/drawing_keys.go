@@ -1,6 +1,8 @@
 package report
 
 import (
+	"strings"
+
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/report/chart"
@@ -125,4 +127,24 @@ func (b *builder) keyBars(bars []keyBar) {
 			b.endWords = appendNew(b.endWords, endWord(lang, k.Ended))
 		}
 	}
+}
+
+// endLegend is the legend's words for the key-end ticks drawn: "key
+// ended: expired, released"; or, with a lost quorum, which rows' ticks
+// each end is: a node row's tick is that node's own key's end, a client
+// row's its lock's lost quorum ("quorum lost — n3: expired"). Said as one
+// list, "key ended: quorum lost — n5: expired" named every node row's
+// tick too (reader 11), and "…: expired, expired" read as a slip
+// (teacher 3, F15). "" when none was drawn.
+func (b *builder) endLegend() string {
+	nodes := strings.Join(b.endWords, ", ")
+	switch {
+	case len(b.quorumEnds) == 0 && nodes == "":
+		return ""
+	case len(b.quorumEnds) == 0:
+		return tr(b.lang, "p.ended", nodes)
+	case nodes == "":
+		return tr(b.lang, "p.ended.lock", strings.Join(b.quorumEnds, "; "))
+	}
+	return tr(b.lang, "p.ended.rows", nodes, strings.Join(b.quorumEnds, "; "))
 }

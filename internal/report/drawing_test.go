@@ -544,7 +544,10 @@ func TestALongWriteThatOutlivedItsLeaseIsNotToldAsHeld(t *testing.T) {
 // another (the page's zoom gives the others room). The words of a short
 // bar whose every place beside it lies over another bar of its lane are
 // not drawn either (Barred: they would name that bar, reader9: "probe
-// owner …" across another client's key).
+// owner …" across another client's key), nor any words beside a bar
+// with no room at its start, nor the others of their lane then (reader
+// 11: a key's words are set from its bar's start or not at all, and a
+// lane's alike).
 func TestEveryLabelIsDrawnInBothPicturesAndNoneOverprintsAnother(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -9,7 +9,9 @@ import (
 
 // TestTheKeyEndLegendSaysEachEndOnce: a Redlock timeline's legend read
 // "key ended: quorum lost — n3: expired, expired", the client row's lost
-// quorum and the node rows' own expiry side by side (teacher 3, F15).
+// quorum and the node rows' own expiry side by side (teacher 3, F15); then
+// "key ended: quorum lost — n5: expired" for the ticks of every node row
+// too (reader 11): it says which rows' ticks each end is.
 func TestTheKeyEndLegendSaysEachEndOnce(t *testing.T) {
 	t.Run("a recorded Redlock run's lost quorum and its nodes' expiries", func(t *testing.T) {
 		for _, lang := range []Lang{English, Vietnamese} {
@@ -25,8 +27,14 @@ func TestTheKeyEndLegendSaysEachEndOnce(t *testing.T) {
 			if !strings.Contains(got, quorum) {
 				t.Fatalf("%s: the key-end legend %q does not tell the lost quorum", lang, got)
 			}
-			if w := tr(lang, "p.clock"); strings.Count(got, w) != 1 {
-				t.Errorf("%s: the key-end legend %q says %q %d times, want once", lang, got, w, strings.Count(got, w))
+			// Reader 11: "key ended: quorum lost — n5: expired" named the
+			// tick on every node row, where it is that node's own key's
+			// end: the legend says which row's tick is which.
+			node, client := tr(lang, "p.ended.rows", "\x00", "\x01"), ""
+			node, client, _ = strings.Cut(node, "\x00")
+			client, _, _ = strings.Cut(client, "\x01")
+			if !strings.Contains(got, node) || !strings.Contains(got, client) {
+				t.Errorf("%s: the key-end legend %q does not tell a node row's tick from a client row's", lang, got)
 			}
 		}
 	})
@@ -35,18 +43,17 @@ func TestTheKeyEndLegendSaysEachEndOnce(t *testing.T) {
 		ends, quorumEnds, quorumWords []string
 		want                          string
 	}{
-		{"a node's expiry a lost quorum already told is said once", []string{"expired"},
-			[]string{"quorum lost — n3: expired"}, []string{"expired"}, "quorum lost — n3: expired"},
-		{"another way a key ended is said after it, apart", []string{"expired", "deleted by another client"},
-			[]string{"quorum lost — n3: expired"}, []string{"expired"}, "quorum lost — n3: expired; deleted by another client"},
-		{"two lost quorums are told apart", nil,
-			[]string{"quorum lost — n3: expired", "quorum lost — n2: lost in a crash"}, []string{"expired", "lost in a crash"},
-			"quorum lost — n3: expired; quorum lost — n2: lost in a crash"},
-		{"without a lost quorum the ends are listed", []string{"expired", "released"}, nil, nil, "expired, released"},
+		{"a node's expiry and a lost quorum, each by its rows", []string{"expired"},
+			[]string{"quorum lost — n3: expired"}, []string{"expired"},
+			"end tick — on a node's row, that node's key ended: expired; on a client's row, its lock ended: quorum lost — n3: expired"},
+		{"two lost quorums are told apart", []string{"expired", "lost in crash"},
+			[]string{"quorum lost — n3: expired", "quorum lost — n2: lost in crash"}, []string{"expired", "lost in crash"},
+			"end tick — on a node's row, that node's key ended: expired, lost in crash; on a client's row, its lock ended: quorum lost — n3: expired; quorum lost — n2: lost in crash"},
+		{"without a lost quorum the ends are listed", []string{"expired", "released"}, nil, nil, "key ended: expired, released"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &builder{endWords: tt.ends, quorumEnds: tt.quorumEnds, quorumWords: tt.quorumWords}
+			b := &builder{lang: English, endWords: tt.ends, quorumEnds: tt.quorumEnds, quorumWords: tt.quorumWords}
 			if got := b.endLegend(); got != tt.want {
 				t.Errorf("legend words %q, want %q", got, tt.want)
 			}

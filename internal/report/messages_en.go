@@ -575,7 +575,7 @@ var messagesEN = map[string]string{
 	"p.hold.nolock":           "%s let in (no lock)", // client
 	"p.believed":              "believes it holds, but the key is gone",
 	"p.believed.permit":       "believes it holds a permit, but it is gone",
-	"p.key":                   "key on node",
+	"p.key":                   "key on node, in its holder's colour",
 	"p.pause":                 "pause (client frozen)",
 	"p.pause.gc":              "GC pause (client frozen)",
 	"p.pause.word":            "pause",
@@ -595,7 +595,10 @@ var messagesEN = map[string]string{
 	"p.write.refused":         "write refused",
 	"p.acquire.fail":          "acquire refused",
 	"p.expired":               "expired",
-	"p.ended":                 "key ended: %s", // words
+	"p.shade.stacked":         "faults at once: each shades its own band of the height",
+	"p.ended":                 "key ended: %s",                                                                                // words
+	"p.ended.rows":            "end tick — on a node's row, that node's key ended: %s; on a client's row, its lock ended: %s", // node words, quorum words
+	"p.ended.lock":            "lock ended: %s",
 	"p.lost.crash":            "lost in crash",
 	"p.deleted":               "deleted by janitor",
 	"p.node":                  "node %s",

@@ -102,30 +102,69 @@ func writeRate(path string, in Input, m *model) error {
 	return chart.SavePNG(path, p, legend, chart.LatencyW, chart.LatencyH)
 }
 
-// shadeFaults shades every fault window over the whole height (0..top) of
-// a perf plot, one colour and legend entry per kind.
-func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []chart.LegendEntry {
-	var legend []chart.LegendEntry
-	seen := map[string]bool{}
+// faultShade is one fault window's shade on a perf plot: s–e scenario s,
+// y0–y1 its share of the plot's height (0 bottom, 1 top).
+type faultShade struct {
+	w       window
+	s, e    float64
+	y0, y1  float64
+	stacked bool // it shares the height with windows at once
+}
+
+// faultShades are the perf plots' fault shades: a window overlapping no
+// other over the whole height; windows at once (directly or through
+// others) each in its own band of the height over its whole window
+// (chart.Rows), for the shades are opaque: drawn over the whole height,
+// the later hid the earlier (reader 11, failover-fence-regression: the
+// replication lag's shade stopped at t≈2 s where the failover's began,
+// though the lag lasted to 4.1 s).
+func faultShades(m *model) []faultShade {
 	endS := max(m.sec(m.end), 1e-9)
+	out := make([]faultShade, 0, len(m.faults))
+	spans := make([][2]float64, 0, len(m.faults))
 	for _, w := range m.faults {
 		from, to := w.Active()
 		s, e := m.sec(from), m.sec(to)
 		if e-s < endS*0.004 {
 			e = s + endS*0.004
 		}
-		r := chart.Rect(s, e, 0, top, chart.PerfShade(w.Step), chart.NoLine())
+		out = append(out, faultShade{w: w, s: s, e: e})
+		spans = append(spans, [2]float64{s, e})
+	}
+	row, rows := chart.Rows(spans)
+	for i := range out {
+		n := float64(rows[i])
+		out[i].y0, out[i].y1 = 1-float64(row[i]+1)/n, 1-float64(row[i])/n
+		out[i].stacked = rows[i] > 1
+	}
+	return out
+}
+
+// shadeFaults shades every fault window over the whole height (0..top) of
+// a perf plot, one colour and legend entry per kind.
+func shadeFaults(p *plot.Plot, m *model, lang Lang, top float64) []chart.LegendEntry {
+	var legend []chart.LegendEntry
+	seen := map[string]bool{}
+	var stacked []color.Color
+	for _, f := range faultShades(m) {
+		r := chart.Rect(f.s, f.e, f.y0*top, f.y1*top, chart.PerfShade(f.w.Step), chart.NoLine())
 		p.Add(r)
+		if f.stacked && len(stacked) < 2 {
+			stacked = append(stacked, chart.PerfShade(f.w.Step))
+		}
 		// The shade spans every client's points: the legend says whose
 		// fault it is (issue 27: w1's GC pause read as everyone's).
-		text := faultLegendWord(lang, w.Step)
-		if ts := targetsOf(w.Step); len(ts) > 0 {
+		text := faultLegendWord(lang, f.w.Step)
+		if ts := targetsOf(f.w.Step); len(ts) > 0 {
 			text = tr(lang, "p.fault.of", text, joinAnd(lang, ts))
 		}
 		if !seen[text] {
 			seen[text] = true
-			legend = append(legend, chart.LegendEntry{Thumb: r, Text: text})
+			legend = append(legend, chart.LegendEntry{Thumb: chart.Rect(0, 1, 0, 1, chart.PerfShade(f.w.Step), chart.NoLine()), Text: text})
 		}
+	}
+	if len(stacked) == 2 {
+		legend = append(legend, chart.LegendEntry{Thumb: chart.StackThumb(stacked[0], stacked[1]), Text: tr(lang, "p.shade.stacked")})
 	}
 	return legend
 }

@@ -20,7 +20,12 @@ import (
 // label far from its mark would name the wrong one), or when, set beside
 // a short bar, it would lie over another key or hold bar of its lane on
 // either side of its bar (it would name that bar: reader9, a probe's key
-// named across another client's key).
+// named across another client's key). Words beside a short bar start at
+// its start, under it, or are not drawn: set left of it or slid along
+// their row they read as a key held over the stretch they cover (reader
+// 11); and a lane whose words of one style cannot all be set beside
+// their bars shows none of them, so that no key looks like no one's. A
+// label never covers a point mark but its own (labelRoom.marks).
 
 // labelRoom is how a renderer measures and places a drawing's labels:
 // px, y downwards.
@@ -38,6 +43,20 @@ type labelRoom struct {
 	// bar's (reader9: a probe's key named across another client's key);
 	// nil: none known.
 	bars func(lane int) [][2]float64
+	// marks are a lane's point marks (writes): a label never covers one
+	// but its own, the mark at its X (reader 11: a refused write's words
+	// over another client's accepted charge); nil: none known.
+	marks func(lane int) []markAt
+}
+
+// markAt is a point mark where a label may not lie: at x (scenario s),
+// dy lane heights below its lane's centre, r px about it.
+type markAt struct{ x, dy, r float64 }
+
+// markBox is the room mark m of lane takes.
+func (r labelRoom) markBox(lane int, m markAt) placement {
+	x, y := r.x(m.x), r.yc(lane)+m.dy*r.laneH
+	return placement{x - m.r, y - m.r, x + m.r, y + m.r}
 }
 
 // overBar reports whether box, the words of l set beside its bar, lies
@@ -69,12 +88,62 @@ type placedLabel struct {
 	box   placement
 	shown bool // false only outside the range drawn
 	// barred: not drawn because beside its short bar each place lay over
-	// another bar of its lane (labelRoom.bars).
+	// another bar of its lane (labelRoom.bars), past the plot, over another
+	// label, or as one of a lane whose words beside their bars were not all
+	// drawn (besideAlike).
 	barred bool
+	// inRange: inside the range drawn (a label not shown there found no
+	// room).
+	inRange bool
 }
 
-// layLabels places ls in r.
+// layLabels places ls in r. Words set beside their bar (out) name it
+// only from its start, under it; when a lane's words of one style cannot
+// all be set so, none of them are (besideAlike).
 func layLabels(ls []Label, r labelRoom) []placedLabel {
+	var drop map[int]bool
+	for {
+		out := layLabelsOnce(ls, r, drop)
+		more := besideAlike(ls, out, drop)
+		if len(more) == 0 {
+			return out
+		}
+		if drop == nil {
+			drop = map[int]bool{}
+		}
+		for i := range more {
+			drop[i] = true
+		}
+	}
+}
+
+// besideAlike are the labels, not yet in drop, of a lane and style whose
+// words set beside their bar one or more could not be drawn (reader 11,
+// inventory-oversell: w3's key named on the node's row, w2's beside it
+// not, as if it were no one's). Pinned labels (history.html's operations)
+// keep their own rule.
+func besideAlike(ls []Label, ps []placedLabel, drop map[int]bool) map[int]bool {
+	type group struct {
+		lane  int
+		style string
+	}
+	failed := map[group]bool{}
+	for i, p := range ps {
+		if p.out && !p.shown && !drop[i] && !ls[i].Pin && (p.barred || p.inRange) {
+			failed[group{ls[i].Lane, ls[i].Style}] = true
+		}
+	}
+	more := map[int]bool{}
+	for i, p := range ps {
+		if p.out && !drop[i] && !ls[i].Pin && failed[group{ls[i].Lane, ls[i].Style}] {
+			more[i] = true
+		}
+	}
+	return more
+}
+
+// layLabelsOnce places ls in r but those in drop, which are not drawn.
+func layLabelsOnce(ls []Label, r labelRoom, drop map[int]bool) []placedLabel {
 	order := make([]int, len(ls))
 	for i := range order {
 		order[i] = i
@@ -87,15 +156,27 @@ func layLabels(ls []Label, r labelRoom) []placedLabel {
 	})
 	out := make([]placedLabel, len(ls))
 	kept := newBoxIndex(r.left, r.right)
+	type said struct {
+		lane int
+		text string
+	}
+	saids := map[said]bool{}
 	for _, i := range order {
 		p, ok := r.start(ls[i])
-		if !ok {
+		if !ok || drop[i] {
+			p.shown, p.inRange = false, ok
+			p.barred = p.barred || (ok && drop[i])
 			out[i] = p
 			continue
 		}
-		p, p.shown = r.free(p, ls[i], kept)
+		p.inRange = true
+		k := said{ls[i].Lane, ls[i].Text}
+		p, p.shown = r.free(p, ls[i], kept, saids[k] && ls[i].Lane >= 0) // each violation band keeps its words
 		if p.shown {
 			kept.add(p.box)
+			saids[k] = true
+		} else if p.out && !ls[i].Pin {
+			p.barred = true // beside its bar another label lies: none
 		}
 		out[i] = p
 	}
@@ -121,25 +202,18 @@ func (r labelRoom) start(l Label) (placedLabel, bool) {
 	switch {
 	case l.Lane < 0 && p.x+w+4 > r.right:
 		p.x = math.Max(r.left, r.right-w-4) // a violation's words end at the plot's edge
-	case !p.mid && (l.Width == 0 || p.out) && p.x+w+4 > r.right+r.pad:
+	case !p.mid && l.Width == 0 && p.x+w+4 > r.right+r.pad:
 		p.x -= w + 8 // words of a mark at the right edge go to its left
 	}
 	p.box = r.boxAt(p, w)
-	if p.out && r.overBar(l, p.box) {
-		// Beside its bar the words lie over another bar: the other side
-		// of its bar, when that is inside the plot and clear; else none.
-		q := p
-		if q.x < r.x(l.X) {
-			q.x = r.x(l.X+l.Width) + 2
-		} else {
-			q.x = r.x(l.X) - w - 6
-		}
-		q.box = r.boxAt(q, w)
-		if q.box.x0 < r.left || q.box.x1 > r.right+r.pad || r.overBar(l, q.box) {
-			p.barred = true
-			return p, false
-		}
-		p = q
+	if p.out && (r.overBar(l, p.box) || p.box.x1 > r.right+r.pad+2) {
+		// Beside its bar the words would lie over another bar, or past
+		// the plot: not drawn. Set left of the bar, ending at its start,
+		// they read as a key held over the stretch they cover (reader 11:
+		// "probe owner 1701d658" over 8.6–10.3 s, the probe's key set at
+		// 10.31 s).
+		p.barred = true
+		return p, false
 	}
 	return p, p.box.x1 >= r.left && p.box.x0 <= r.right
 }
@@ -160,8 +234,13 @@ func (r labelRoom) boxAt(p placedLabel, w float64) placement {
 // leaves its lane nor strays further, so that it stays beside its mark;
 // violations' words (row) keep to their row and the rows under it, down
 // to the first lane's centre.
-func (r labelRoom) free(p placedLabel, l Label, kept *boxIndex) (placedLabel, bool) {
-	lane, pin := l.Lane, l.Pin
+//
+// Words a label kept in the lane already says (a leader's "led · epoch 2"
+// every second) take their own place or none: moved, they packed a row
+// end to end into a band no one could read, each beside another's mark
+// (reader 11, scheduler-heartbeat-foreign-queue).
+func (r labelRoom) free(p placedLabel, l Label, kept *boxIndex, repeat bool) (placedLabel, bool) {
+	lane, pin := l.Lane, l.Pin || p.out || repeat // words beside their bar start at it (reader 11)
 	w := p.box.x1 - p.box.x0 - 4
 	step := r.height + 1
 	lo, hi := r.yc(lane)-r.laneH/2-r.height/4, r.yc(lane)+r.laneH/2+r.height/4
@@ -169,7 +248,7 @@ func (r labelRoom) free(p placedLabel, l Label, kept *boxIndex) (placedLabel, bo
 		lo, hi = r.top, r.yc(0)
 	}
 	rows := []float64{0}
-	for k := 1; float64(k)*step <= hi-lo; k++ {
+	for k := 1; !repeat && float64(k)*step <= hi-lo; k++ {
 		for _, d := range []float64{float64(k) * step, -float64(k) * step} {
 			if p.box.y0+d >= lo && p.box.y1+d <= hi {
 				rows = append(rows, d)
@@ -181,12 +260,13 @@ func (r labelRoom) free(p placedLabel, l Label, kept *boxIndex) (placedLabel, bo
 		q.y += dy
 		q.box = r.boxAt(q, w)
 		if !slide {
-			return q, kept.clear(q.box) && !(q.out && r.overBar(l, q.box))
+			_, hit := r.first(l, q.box, kept)
+			return q, !hit && !(q.out && r.overBar(l, q.box))
 		}
 		for _, dir := range []float64{1, -1} {
 			s := q
 			for {
-				b, hit := kept.first(s.box)
+				b, hit := r.first(l, s.box, kept)
 				if !hit {
 					if s.out && r.overBar(l, s.box) {
 						break // slid beside another bar
@@ -217,6 +297,25 @@ func (r labelRoom) free(p placedLabel, l Label, kept *boxIndex) (placedLabel, bo
 		}
 	}
 	return p, false // no room near its mark
+}
+
+// first is a label kept, or a mark not l's own, that box overlaps.
+func (r labelRoom) first(l Label, box placement, kept *boxIndex) (placement, bool) {
+	if b, hit := kept.first(box); hit {
+		return b, true
+	}
+	if r.marks == nil || l.Lane < 0 {
+		return placement{}, false
+	}
+	for _, m := range r.marks(l.Lane) {
+		if math.Abs(m.x-l.X) < 1e-9 {
+			continue // its own
+		}
+		if b := r.markBox(l.Lane, m); box.overlaps(b) {
+			return b, true
+		}
+	}
+	return placement{}, false
 }
 
 // boxIndex holds the boxes kept, by columns of x, so that a busy run's
@@ -268,9 +367,12 @@ type LabelBox struct {
 	X0, Y0, X1, Y1 float64
 	// Inside: the words lie within the picture's width.
 	Inside bool
-	// Barred: not drawn because beside its short bar each place lay over
-	// another bar of its lane, where the words would name that bar
-	// (reader9).
+	// Barred: words that do not fit their bar not drawn beside it: there
+	// they would lie over another bar of the lane, where they would name
+	// that bar (reader9), or past the plot, or over another label, or
+	// another of the lane's words beside their bars is not drawn
+	// (reader 11: left of the bar, or slid, they read as a key held
+	// where none was).
 	Barred bool
 }
 
@@ -288,6 +390,19 @@ func laneBars(d *Drawing) func(int) [][2]float64 {
 		}
 	}
 	return func(lane int) [][2]float64 { return by[lane] }
+}
+
+// laneMarks are d's point marks (writes) by lane (labelRoom.marks), each
+// r(kind) px about its place. A refused acquire's plus is not among them:
+// a hold's words may lie over a run of them.
+func laneMarks(d *Drawing, r func(kind string) float64) func(int) []markAt {
+	by := map[int][]markAt{}
+	for _, s := range d.Shapes {
+		if isMark(s.Kind) && s.Kind != ShTry {
+			by[s.Lane] = append(by[s.Lane], markAt{x: s.X0, dy: s.Y0, r: r(s.Kind)})
+		}
+	}
+	return func(lane int) []markAt { return by[lane] }
 }
 
 // LaidLabels are where index.html's SVG (as written, svgW px wide) and
@@ -311,7 +426,7 @@ func LaidLabels(d *Drawing) (svg, png []LabelBox) {
 		return out
 	}
 	room := svgLabelRoom(g, len(d.Lanes))
-	room.bars = laneBars(d)
+	room.bars, room.marks = laneBars(d), laneMarks(d, markSize)
 	return box(layLabels(d.Labels, room), -svgLaneW, g.plotW()+svgPadR), box(laid, 0, float64(Px(TimelineW)))
 }
 

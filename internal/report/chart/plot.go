@@ -140,6 +140,21 @@ type LegendEntry struct {
 	Text  string
 }
 
+// StackThumb is the legend thumbnail of fault shades at once on a perf
+// plot: a's band over b's, each half the height.
+func StackThumb(a, b color.Color) plot.Thumbnailer { return stackThumb{a, b} }
+
+type stackThumb struct{ a, b color.Color }
+
+func (s stackThumb) Thumbnail(c *draw.Canvas) {
+	mid := (c.Min.Y + c.Max.Y) / 2
+	box := func(y0, y1 vg.Length, col color.Color) {
+		c.FillPolygon(col, []vg.Point{{X: c.Min.X, Y: y0}, {X: c.Max.X, Y: y0}, {X: c.Max.X, Y: y1}, {X: c.Min.X, Y: y1}})
+	}
+	box(mid, c.Max.Y, s.a)
+	box(c.Min.Y, mid, s.b)
+}
+
 // lineThumb draws a short vertical line as a legend thumbnail.
 type lineThumb struct{ sty draw.LineStyle }
 

@@ -244,7 +244,7 @@ func RenderSVG(d *Drawing, o SVGOptions) string {
 		writeShape(&b, g, s)
 	}
 	room := svgLabelRoom(g, len(d.Lanes))
-	room.bars = laneBars(d)
+	room.bars, room.marks = laneBars(d), laneMarks(d, markSize)
 	laid := layLabels(d.Labels, room)
 	for i, l := range d.Labels {
 		p := laid[i]

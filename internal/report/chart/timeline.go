@@ -151,7 +151,8 @@ func timelinePlot(d *Drawing, laid *[]placedLabel) (*plot.Plot, []LegendEntry) {
 	for _, k := range markKinds {
 		p.Add(Scatter(ThinXY(marks[k], perPx, 0.02), draw.GlyphStyle{Color: StyleOf(k, "", -1).Fill, Radius: vg.Points(markSize(k) * 0.75), Shape: markGlyph{k}}))
 	}
-	p.Add(labelLayer{labels: d.Labels, laneY: laneY, top: float64(lanes) - 0.5 + 0.3, laid: laid, bars: laneBars(d)})
+	p.Add(labelLayer{labels: d.Labels, laneY: laneY, top: float64(lanes) - 0.5 + 0.3, laid: laid, bars: laneBars(d),
+		marks: laneMarks(d, func(k string) float64 { return float64(Px(markSize(k))) })})
 	var legend []LegendEntry
 	for _, e := range d.Legend {
 		legend = append(legend, LegendEntry{swatch{e}, e.Text})
@@ -266,6 +267,7 @@ func (a arrowLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 type labelLayer struct {
 	labels []Label
 	bars   func(int) [][2]float64 // the lanes' key and hold bars (labelRoom.bars)
+	marks  func(int) []markAt     // the lanes' point marks (labelRoom.marks)
 	laneY  func(int) float64
 	top    float64 // y of the violations' row (lane -1)
 	laid   *[]placedLabel
@@ -304,7 +306,7 @@ func (l labelLayer) room(c draw.Canvas, plt *plot.Plot) labelRoom {
 		laneH: float64(trY(0) - trY(-1)), left: float64(c.Min.X), right: float64(c.Max.X), pad: 0,
 		top: -float64(c.Max.Y), bottom: -float64(c.Min.Y),
 		width:  func(lb Label) float64 { return float64(labelStyle(lb, false).Width(lb.Text)) },
-		height: h, bars: l.bars,
+		height: h, bars: l.bars, marks: l.marks,
 	}
 }
 

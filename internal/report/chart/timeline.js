@@ -258,8 +258,11 @@
   // steps): higher priority first, then left to right; a label that would
   // overprint another moves to a row above or below it inside its lane,
   // then slides along those rows by at most its own width; words that do
-  // not fit their bar go beside it, under it (class "out"). Only a label
-  // outside the seconds shown, or with no room near its mark, is hidden.
+  // not fit their bar go beside it, under it (class "out"), from its start
+  // or not at all, and a lane's words of one style so set are all shown or
+  // none; a label never covers another's point mark; words the lane
+  // already shows take their own place or none. Only a label outside the
+  // seconds shown, or with no room near its mark, is hidden.
   Fig.prototype.placeLabels = function (X, Y, LH, pw) {
     var ls = this.labels;
     if (!this.widths) {
@@ -283,7 +286,21 @@
         }
       });
     }
-    var laneBars = this.bars;
+    if (!this.marks) {
+      // The lanes' point marks (writes), which no other label may cover
+      // (labelRoom.marks); the radius of each kind is markSize's.
+      var marks = this.marks = {}, radius = { "s-w-bad": 10, "s-w-ref": 8, "s-w-ok": 7, "s-w-oth": 5 };
+      this.shapes.forEach(function (e) {
+        if (!e.classList.contains("m")) { return; }
+        for (var k in radius) {
+          if (e.classList.contains(k)) {
+            var l = e.getAttribute("data-l");
+            (marks[l] = marks[l] || []).push([num(e, "data-x0", 0), num(e, "data-y0", 0), radius[k]]);
+          }
+        }
+      });
+    }
+    var laneBars = this.bars, laneMarks = this.marks;
     function overBar(l, own0, width, b) {
       var bs = laneBars[l] || [];
       for (var k = 0; k < bs.length; k++) {
@@ -292,16 +309,22 @@
       }
       return false;
     }
-    var hgt = 19, step = hgt + 1, kept = [];
+    var hgt = 19, step = hgt + 1, kept = [], said = {}, failed = {}, drop = {};
     function boxOf(p, wi) { var x0 = p.mid ? p.x - wi / 2 : p.x; return [x0 - 2, p.y - hgt / 2, x0 + wi + 2, p.y + hgt / 2]; }
-    function hit(b) {
+    function over(b, q) { return b[0] < q[2] && q[0] < b[2] && b[1] < q[3] && q[1] < b[3]; }
+    function hit(b, l, s) {
       for (var k = 0; k < kept.length; k++) {
-        var q = kept[k];
-        if (b[0] < q[2] && q[0] < b[2] && b[1] < q[3] && q[1] < b[3]) { return q; }
+        if (over(b, kept[k])) { return kept[k]; }
+      }
+      var ms = l < 0 ? [] : laneMarks[l] || [];
+      for (var m = 0; m < ms.length; m++) {
+        if (Math.abs(ms[m][0] - s) < 1e-4) { continue; } // its own
+        var mx = X(ms[m][0]), my = Y(l) + ms[m][1] * LH, r = ms[m][2], mb = [mx - r, my - r, mx + r, my + r];
+        if (over(b, mb)) { return mb; }
       }
       return null;
     }
-    order.forEach(function (i) {
+    function place(i) {
       var t = ls[i], l = num(t, "data-l", 0), s = num(t, "data-x", 0), wi = w[i];
       var fit = t.getAttribute("data-fit"), width = fit === null ? 0 : parseFloat(fit);
       var mid = t.getAttribute("data-mid") === "1" || (t.getAttribute("data-mid") === null && t.getAttribute("text-anchor") === "middle");
@@ -314,27 +337,27 @@
       }
       if (!p.mid) { p.x += 2; }
       if (l < 0 && p.x + wi + 4 > pw) { p.x = Math.max(0, pw - wi - 4); } // a violation's words end at the plot's edge
-      else if (!p.mid && (width === 0 || p.out) && p.x + wi + 4 > pw + PADR) { p.x -= wi + 8; } // words of a mark at the right edge go to its left
-      var own0 = mid ? s - width / 2 : s, box = boxOf(p, wi), ok = true;
-      if (p.out && overBar(l, own0, width, box)) {
-        // Over another bar: the other side of its bar, if inside and clear; else none.
-        var q0 = { x: p.x < X(own0) ? X(own0 + width) + 2 : X(own0) - wi - 6, y: p.y, mid: false, out: true }, qb = boxOf(q0, wi);
-        if (qb[0] < 0 || qb[2] > pw + PADR || overBar(l, own0, width, qb)) { ok = false; } else { p = q0; box = qb; }
-      }
+      else if (!p.mid && width === 0 && p.x + wi + 4 > pw + PADR) { p.x -= wi + 8; } // words of a mark at the right edge go to its left
+      var own0 = mid ? s - width / 2 : s, box = boxOf(p, wi), ok = true, group = l + "|" + t.getAttribute("class").replace(/ ?out/, "");
+      var pin = t.getAttribute("data-pin") === "1", key = l + "|" + t.textContent, repeat = l >= 0 && !!said[key]; // each violation band keeps its words
+      // Beside its bar over another bar, or past the plot: none (set left
+      // of the bar they read as a key held there, reader 11).
+      if (p.out && (overBar(l, own0, width, box) || box[2] > pw + PADR + 2)) { ok = false; if (!pin) { failed[group] = true; } }
+      else if (drop[group] && p.out && !pin) { ok = false; } // a lane's words beside their bars: all or none
       ok = ok && box[2] >= 0 && box[0] <= pw;
       if (ok) {
         var lo = Y(l) - LH / 2 - hgt / 4, hi = Y(l) + LH / 2 + hgt / 4, rows = [0];
         if (l < 0) { lo = 0; hi = Y(0); }
-        for (var k = 1; k * step <= hi - lo; k++) {
+        for (var k = 1; !repeat && k * step <= hi - lo; k++) {
           [k * step, -k * step].forEach(function (d) { if (box[1] + d >= lo && box[3] + d <= hi) { rows.push(d); } });
         }
         var at = function (dy, slide) {
           var q = { x: p.x, y: p.y + dy, mid: p.mid, out: p.out };
-          if (!slide) { return hit(boxOf(q, wi)) || (q.out && overBar(l, own0, width, boxOf(q, wi))) ? null : q; }
+          if (!slide) { return hit(boxOf(q, wi), l, s) || (q.out && overBar(l, own0, width, boxOf(q, wi))) ? null : q; }
           for (var dir = 1; dir >= -1; dir -= 2) {
             var r = { x: q.x, y: q.y, mid: q.mid, out: q.out };
             for (;;) {
-              var rb = boxOf(r, wi), b = hit(rb);
+              var rb = boxOf(r, wi), b = hit(rb, l, s);
               if (!b) { if (r.out && overBar(l, own0, width, rb)) { break; } return r; }
               r.x += dir > 0 ? b[2] - rb[0] + 1 : -(rb[2] - b[0] + 1);
               rb = boxOf(r, wi);
@@ -343,17 +366,24 @@
           }
           return null;
         };
-        var found = null, slides = t.getAttribute("data-pin") === "1" ? 1 : 2; // a pinned label never slides (Label.Pin)
+        var found = null, slides = pin || p.out || repeat ? 1 : 2; // pinned, beside its bar or said already: never slides (Label.Pin)
         for (var si = 0; !found && si < slides; si++) {
           for (var di = 0; !found && di < rows.length; di++) { found = at(rows[di], si === 1); }
         }
-        if (found) { p = found; kept.push(boxOf(p, wi)); } else { ok = false; } // the picture is full
+        if (found) { p = found; kept.push(boxOf(p, wi)); said[key] = true; } else { ok = false; if (p.out && !pin) { failed[group] = true; } } // the picture is full
       }
       t.setAttribute("x", p.x.toFixed(1)); t.setAttribute("y", p.y.toFixed(1));
       if (p.mid) { t.setAttribute("text-anchor", "middle"); } else { t.removeAttribute("text-anchor"); }
       t.classList.toggle("out", p.out);
       t.setAttribute("visibility", ok ? "visible" : "hidden");
-    });
+    }
+    for (var pass = 0; pass < 8; pass++) {
+      kept = []; said = {}; failed = {};
+      order.forEach(place);
+      var more = false;
+      for (var g in failed) { if (!drop[g]) { drop[g] = more = true; } }
+      if (!more) { break; }
+    }
   };
 
   function init() {
