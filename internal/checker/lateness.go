@@ -225,9 +225,10 @@ func timedEnd(kind string) bool {
 }
 
 // margin is an's margin and whether it rests on timing at all: an
-// overlap of beliefs (its length) or a double charge (how long after the
-// stale holder's key ended its charge came) whose stale holder's key ran
-// out or was lost to a planned fault. Other violations are structural.
+// overlap of beliefs (its length), a double charge (how long after the
+// stale holder's key ended its charge came) or an orphaned lease (how far
+// past the TTL its key outlived its owner's belief) whose key ran out or
+// was lost to a planned fault. Other violations are structural.
 func margin(h history.History, an Anomaly) (int64, bool) {
 	c := an.Cause
 	if c == nil || !timedEnd(c.Kind) || c.At <= 0 {
@@ -236,6 +237,14 @@ func margin(h history.History, an Anomaly) (int64, bool) {
 	switch an.Kind {
 	case KindMutexOverlap:
 		return an.End - an.Start, true
+	case KindOrphanedLease:
+		// An orphan breaks liveness when its key outlived its owner's
+		// belief by more than the TTL: a renewal in flight when a late
+		// crash came adds its lateness (scheduler-heartbeat-own-queue
+		// seed 31: 1.2 ms past the TTL, the crash 9.1 ms late).
+		if c.TTL > 0 {
+			return an.End - an.Start - c.TTL, true
+		}
 	case KindDoubleEffect:
 		if c.Write > 0 && c.Write < len(h.Ops) {
 			return h.Ops[c.Write].Invoke - c.At, true
@@ -279,7 +288,7 @@ func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal 
 	// lateness around it like any structural one.
 	var windows [][2]int64
 	for _, an := range anoms {
-		if an.Informational || history.LivenessKind(an.Kind) {
+		if !judgedHere(an) {
 			continue
 		}
 		if _, timed := margin(h, an); timed || !follows(an.Kind) {
@@ -290,9 +299,7 @@ func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal 
 		return slices.ContainsFunc(windows, func(w [2]int64) bool { return an.Start <= w[1] && max(an.At, an.End) >= w[0] })
 	}
 	for _, an := range anoms {
-		if an.Informational || history.LivenessKind(an.Kind) {
-			// Liveness findings of a run that lost its timing are
-			// already informational (busyLiveness).
+		if !judgedHere(an) {
 			continue
 		}
 		mg, timed := margin(h, an)
@@ -331,6 +338,20 @@ func withinLateness(a *account.Account, anoms []Anomaly) (ms []Margin, marginal 
 	return ms, true
 }
 
+// judgedHere reports whether withinLateness sets an beside the lateness
+// around it: every violation the verdict rests on but a liveness finding
+// other than an orphaned lease. Liveness findings of a run that lost its
+// timing are already informational (busyLiveness); a stuck lock or an
+// unavailable stretch is judged against its own bound. An unbounded
+// orphan is a violation like a safety one: its key outlived the TTL by a
+// margin the harness's lateness can make.
+func judgedHere(an Anomaly) bool {
+	if an.Informational {
+		return false
+	}
+	return !history.LivenessKind(an.Kind) || an.Kind == KindOrphanedLease
+}
+
 // staleGrant is when the stale holder of an got the hold the violation
 // came from: the start of its believed hold that was open at the
 // violation's start (its cause's instant for a charge), else that start.
@@ -344,10 +365,24 @@ func staleGrant(a *account.Account, an Anomaly) int64 {
 		t = an.Cause.At
 	}
 	from := t
+	var last int64 = -1 // the start of client's latest hold on the key before t
 	for _, hd := range a.Holds {
-		if hd.Client == client && hd.Key == an.Key && hd.Start <= t && t <= hd.End {
+		if hd.Client != client || hd.Key != an.Key || hd.Start > t {
+			continue
+		}
+		if t <= hd.End {
 			from = min(from, hd.Start)
 		}
+		last = max(last, hd.Start)
+	}
+	if an.Kind == KindForeignUnlock && from == t && last >= 0 {
+		// A release removes the key after its client left the hold
+		// (done, then release): the hold it ended is the window, in
+		// which a late harness can have kept the other's key alive
+		// (scheduler-pid-heartbeat seed 25: w1's first job 121 ms
+		// late, and w2's renewals kept the shared key w1's release
+		// deleted).
+		from = last
 	}
 	return from
 }
