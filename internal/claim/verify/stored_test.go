@@ -122,6 +122,13 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"unlock-checks-owner-s30-release-kept-after-window-start": {
+			"w2's key was kept for its minimum hold by its release, which began at the orphaned lease's window start; the release's PEXPIRE reached n1 7.8 ms later",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Anomaly && c.What == "orphaned-lease" && c.How == "kept" && c.Client == "w2" && c.Start == 1819829229
+			},
+			true,
+		},
 		"scheduler-heartbeat-foreign-queue-s25-probe-retried-at-deadline": {
 			"the probe's key on leader-1 was made by its last SET NX (record 119), not by the one 4.8 ms before w1's key's deadline (record 118)",
 			func(c claim.Claim) bool {
