@@ -118,6 +118,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.partial":               "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
 		"lesson.evidence.control":               "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
 		"lesson.evidence.rest":                  "The others: %s.",                                                       // counts by verdict
+		"lesson.evidence.busy.one":              "That run is unknown because the machine was too busy in every try of it (the harness ran too late to keep compressed time), not because of anything the lock did: it shows nothing either way.",
+		"lesson.evidence.busy":                  "Those %d runs are unknown because the machine was too busy in every try of them (the harness ran too late to keep compressed time), not because of anything the lock did: they show nothing either way.",
 		"lesson.evidence.rerun.one":             "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
 		"lesson.evidence.rerun":                 "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
 		"lesson.evidence.few":                   "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
@@ -396,6 +398,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.evidence.partial":               "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
 		"lesson.evidence.control":               "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
 		"lesson.evidence.rest":                  "Các lần còn lại: %s.",
+		"lesson.evidence.busy.one":              "Lần chạy đó chưa kết luận được vì máy quá bận trong mọi lần thử của nó (harness chạy quá trễ để giữ được thời gian nén), không phải vì điều gì lock đã làm: nó không cho thấy gì, theo chiều nào cũng vậy.",
+		"lesson.evidence.busy":                  "%d lần chạy đó chưa kết luận được vì máy quá bận trong mọi lần thử của chúng (harness chạy quá trễ để giữ được thời gian nén), không phải vì điều gì lock đã làm: chúng không cho thấy gì, theo chiều nào cũng vậy.",
 		"lesson.evidence.rerun.one":             "1 lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng lần thử trước; nó được tính theo lần thử cuối.",
 		"lesson.evidence.rerun":                 "%d lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
 		"lesson.evidence.few":                   "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
