@@ -388,6 +388,12 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			map[string]string{"en": "gives the lock up at about 40.3 s", "vi": "trả lock vào khoảng 40,3 s"}},
 		{47, "in node-clock-rate-drift-safe n3 sets w1's key 0–9 ms after the acquire began, so the allowance is what keeps the key past the charge (teacher 9, F9)",
 			map[string]string{"en": "That run does not show the allowance at work", "vi": "Lần chạy đó không cho thấy phần dự phòng đang làm việc"}},
+		{47, "n3's SET comes 0.3 to 52 ms after the acquire's start by seed (seed 47 of lessons12: 22.5 ms, margin 53 ms, no allowance needed): no seed-bound head, margin or count (teacher11 G3)",
+			map[string]string{"en": "n3 sets it within a few ms of the acquire's start", "vi": "n3 đặt nó chỉ vài ms sau khi w1 bắt đầu lấy lock"}},
+		{47, "the margin is 25 to 82 ms by seed, not 30–40 ms (teacher11 G3)",
+			map[string]string{"en": "by about 30–40 ms of the run", "vi": "khoảng 30–40 ms của lần chạy"}},
+		{47, "the 16 runs were of earlier suites, not the page's (teacher11 G3)",
+			map[string]string{"en": "in the 16 runs checked", "vi": "16 lần chạy đã kiểm tra"}},
 		{47, "the 6 s variant of redlock-pause-in-flight ships no file: its outcome is told with the runs of a copy that back it (teacher 9, F13)",
 			map[string]string{"en": "with its pause set to 6 s comes out invalid for that reason.", "vi": "với lần pause đặt thành 6 s vi phạm vì lý do này."}},
 	}
@@ -409,6 +415,28 @@ func TestALessonSaysNothingItsRunsContradict(t *testing.T) {
 			}
 		})
 	}
+	t.Run("lesson 47: the drift pair says some runs do not need the allowance and most do (teacher11 G3)", func(t *testing.T) {
+		l := all[47]
+		if l == nil {
+			t.Fatal("no lesson 47")
+		}
+		want := map[string][]string{
+			"en": {"the key would have outlived the charge even without the allowance", "most runs"},
+			"vi": {"key vẫn sẽ sống lâu hơn lần trừ tiền dù không có phần dự phòng", "phần lớn các lần chạy"},
+		}
+		for _, lang := range Languages {
+			var all []string
+			for _, tx := range l.Takeaways {
+				all = append(all, strings.Join(strings.Fields(tx.In(lang)), " "))
+			}
+			text := strings.Join(all, "\n")
+			for _, w := range want[lang] {
+				if !strings.Contains(text, w) {
+					t.Errorf("%s: no takeaway says %q", lang, w)
+				}
+			}
+		}
+	})
 	t.Run("lesson 45: the GET/DEL race is said to be shown by no run of the lesson", func(t *testing.T) {
 		l := all[45]
 		if l == nil {

@@ -158,7 +158,7 @@ func TestTheRemediesPremisesWords(t *testing.T) {
 	}{
 		{"the fencing caveat names the counter's node and how its crash lost writes", "power-loss-everysec",
 			map[Lang]string{English: "a fence counter kept on n1 would have gone back in this run's crash (appendfsync everysec can lose the writes of its last second of real time, not of scenario time, in a power loss)",
-				Vietnamese: "một bộ đếm fencing đặt trên n1 sẽ bị lùi lại trong lần crash của lần chạy này (appendfsync everysec có thể mất các lần ghi của giây cuối cùng theo thời gian thật, không phải thời gian kịch bản, khi mất điện)"}},
+				Vietnamese: "một bộ đếm fencing đặt trên n1 sẽ bị lùi lại trong lần crash của lần chạy này (appendfsync everysec có thể mất các lần ghi của giây cuối cùng theo wall time, không phải thời gian kịch bản, khi mất điện)"}},
 		{"the wait-for-all advice gives what the holder waited for, and WAIT's limit", "failover-wait-two-replicas",
 			map[Lang]string{English: "w1's acquire waited for 1 of n1's 2 replicas (WAIT 1), and Sentinel can promote a replica that did not acknowledge. WAIT for all of them (WAIT 2) before acting narrows the window, but WAIT does not make Redis strongly consistent",
 				Vietnamese: "lần lấy lock của w1 chỉ chờ 1 trong 2 bản sao của n1 (WAIT 1)"}},

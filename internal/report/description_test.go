@@ -38,3 +38,25 @@ func TestAVietnameseReportLeadsWithTheVietnameseDescription(t *testing.T) {
 		})
 	}
 }
+
+// A scenario's description heads every card of its runs, whichever seed
+// a suite shows: it must not promise an outcome that not every run had
+// (teacher11 G7: watchdog-gc-pause seed 18 was invalid by an overlap
+// alone, with no double charge, while its card said "the invoice is
+// charged twice").
+func TestAScenarioDescriptionPromisesNoOutcomeNotEveryRunHad(t *testing.T) {
+	for _, tt := range []struct{ file, en, vi string }{
+		{"watchdog-gc-pause.yaml", "the invoice is charged twice", "khách bị trừ tiền hai lần"},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "scenarios", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "description:") && strings.Contains(l, tt.en) ||
+				strings.HasPrefix(l, "description_vi:") && strings.Contains(l, tt.vi) {
+				t.Errorf("%s: %q", tt.file, l)
+			}
+		}
+	}
+}

@@ -229,7 +229,7 @@ func TestTheGlossaryGivesOneTermPerFieldTerm(t *testing.T) {
 // and 34): no vi message or lesson file uses them again.
 var replacedWordings = []string{"bị charge", "acquire được", "release ", "khoá", "Điều gì đã có thể ngăn chặn", "Mong đợi", "hành động như leader",
 	"không tuyến tính", "tính tuyến tính", "hai người cùng giữ", "Hoá đơn (%s) bị trừ tiền", "nhảy tới",
-	"đồng hồ thực", "thời gian thực"}
+	"đồng hồ thực", "thời gian thực", "thời gian thật", "độ lệch đồng hồ có giới hạn"}
 
 func TestTheLessonMessagesAreInEveryLanguage(t *testing.T) {
 	for lang, table := range lessonMessages {

@@ -28,7 +28,7 @@ func TestTheMachineLoadRowTellsAClientsLateStart(t *testing.T) {
 			"counting its timers and the clients' starts; of the clients, w1 began its workload latest, 267.7 ms (wall) after its planned start at t=0.0s", "harness timers fired"},
 		{"a Vietnamese row names it too", Vietnamese, 2677 * ms / 10,
 			[]history.Op{{Process: history.NodeProcess, F: history.TimerLag, Client: "w1", Type: history.OK, Invoke: 0, Complete: 2677 * ms / 10}},
-			"w1 bắt đầu công việc muộn nhất, muộn 267,7 ms (thời gian thật) so với lúc dự kiến t=0,0s", "bộ hẹn giờ của harness trễ"},
+			"w1 bắt đầu công việc muộn nhất, muộn 267,7 ms (wall time) so với lúc dự kiến t=0,0s", "bộ hẹn giờ của harness trễ"},
 		// Issue 27 (a fresh reader, redlock-clock-jump seed 8, vi): the
 		// worst lateness (35.7 ms) was a harness timer's, w1's start only
 		// 13.7 ms; the row said "counting timers and client starts: w1

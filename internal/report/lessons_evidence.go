@@ -4,6 +4,7 @@ package report
 // and says what they are evidence of ("valid in N of N seeds").
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/locksim/locksim/internal/checker"
@@ -17,6 +18,10 @@ type seedTally struct {
 	// Rerun counts the runs a suite ran again because the machine had
 	// spoiled a try (Results.Retried); each counts by its last try.
 	Rerun int
+	// Busy counts the unknown runs whose every try the machine's load
+	// spoiled (checker.SpoiledBusy: their own unknown reason, and each
+	// earlier try's): no near-violation, nothing of the lock.
+	Busy int
 }
 
 // rerunWords says how many of a tally's runs were rerun after a spoiled
@@ -56,6 +61,9 @@ func tallyOf(r *suiteRun, runs []*suiteRun) seedTally {
 			t.Invalid++
 		default:
 			t.Unknown++
+			if o.R.Verdict == checker.Unknown && o.R.Spoiled == checker.SpoiledBusy && !slices.ContainsFunc(o.R.Retried, func(w string) bool { return w != checker.SpoiledBusy }) {
+				t.Busy++
+			}
 		}
 	}
 	return t
@@ -110,6 +118,15 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	if ft.Valid < ft.N {
 		fix += " " + tr(lang, "lesson.evidence.rest", ft.others(lang))
 	}
+	// Every run that was not valid was the machine's load (teacher11 G6).
+	busyRest := ft.Valid < ft.N && ft.Valid+ft.Busy == ft.N
+	if busyRest && !partialFix(f.R) {
+		if ft.Busy == 1 {
+			fix += " " + tr(lang, "lesson.evidence.busy.one")
+		} else {
+			fix += " " + tr(lang, "lesson.evidence.busy", ft.Busy)
+		}
+	}
 	if partialFix(f.R) && !control {
 		// A partial fix is expected to still violate: count how often it
 		// did, not how often it was valid (issue 34).
@@ -129,7 +146,7 @@ func evidence(lang Lang, b, f *suiteRun, runs []*suiteRun) []string {
 	case control:
 	case ft.N < MinEvidenceSeeds:
 		out = append(out, tr(lang, "lesson.evidence.few", MinEvidenceSeeds, b.R.File, f.R.File, MinEvidenceSeeds))
-	case ft.Valid == ft.N:
+	case ft.Valid == ft.N, busyRest:
 		out = append(out, tr(lang, "lesson.evidence.scope"))
 	}
 	return out

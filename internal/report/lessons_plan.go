@@ -432,6 +432,32 @@ func watchdogChanges(lang Lang, b, f Results) []codeChange {
 			"+    if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"),
 			"+}")
 	}
+	fenced := slices.Contains(f.Traits, history.TraitFenced) && !slices.Contains(b.Traits, history.TraitFenced)
+	if slices.Contains(quietWatchdogs, b.Algorithm) && slices.Contains(tellingWatchdogs, f.Algorithm) {
+		// host-sleep → host-sleep-fenced: the stop is what kept the fixed
+		// runs valid (w1 never writes again), so it is shown beside the
+		// token, never left for the token to take the credit (teacher11 G2).
+		note := tr(lang, "diff.watchdoglost")
+		if fenced {
+			note += " " + tr(lang, "diff.twochanges")
+		}
+		add(note,
+			" reply, err := EVAL \"…PEXPIRE…\" 1 lock-key owner-token ttl",
+			"-if err != nil || reply == 0 { log(err) }"+cm(lang, "unheard"),
+			"+if err != nil || reply == 0 { job.Stop(); break }"+cm(lang, "lost"))
+	}
+	if strings.HasPrefix(b.Algorithm, "watchdog") && slices.Contains([]string{"safe", "fenced"}, f.Algorithm) {
+		// server-clock-step-watchdog → server-clock-step-fenced: the fix
+		// renews nothing (teacher11 G5).
+		note := tr(lang, "diff.nowatchdog")
+		if fenced {
+			note += " " + tr(lang, "diff.nowatchdog.fenced")
+		}
+		add(note,
+			"-for range time.Tick(ttl / 3) {",
+			"-    EVAL \"…PEXPIRE…\" 1 lock-key owner-token ttl",
+			"-}")
+	}
 	if b.Algorithm == "extend-reacquire" && f.Algorithm != "extend-reacquire" && strings.HasPrefix(f.Algorithm, "watchdog") {
 		// The extend of redlock-rb before PR #37 against locksim's
 		// compare-and-pexpire (lockkit.CompareAndPexpire), one script.
@@ -472,6 +498,14 @@ func watchdogChanges(lang Lang, b, f Results) []codeChange {
 	}
 	return out
 }
+
+// quietWatchdogs renew a lease but never tell the job a renewal failed;
+// tellingWatchdogs (besides watchdog itself, whose whole renewer diff.watchdog
+// shows) stop the job when one does (clients' watchdog variants).
+var (
+	quietWatchdogs   = []string{"watchdog-loss-unobserved", "watchdog-unobserved"}
+	tellingWatchdogs = []string{"watchdog-fenced", "watchdog-bounded", "watchdog-deadline"}
+)
 
 // clientChanges are the changes a fix makes to what a client does beside
 // its acquire: a scheduler's heartbeat and stop that check their own token

@@ -591,6 +591,15 @@ func TestWhatToChangeShowsEveryChangeTheScenarioFilesMake(t *testing.T) {
 		{"a fenced Redlock keeps its quorum acquire and takes its token from one counter after the grant",
 			Results{Algorithm: "redlock", Workload: "payment"}, Results{Algorithm: "redlock-fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "payment"},
 			nil, nil, "+fence := INCR fence:{key} on n1   // one counter that never expires, after each grant"},
+		{"a watchdog whose lost renewal nobody heard, made one that stops the job, shows that stop (host-sleep → host-sleep-fenced, teacher11 G2)",
+			Results{Algorithm: "watchdog-loss-unobserved", Workload: "payment"}, Results{Algorithm: "watchdog-fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "payment"},
+			map[string]string{"workload.claim": "false", "workload.fencing": "false"}, map[string]string{"workload.claim": "true", "workload.fencing": "true"},
+			"+if err != nil || reply == 0 { job.Stop(); break }"},
+		{"the same pair still shows its fencing token (teacher11 G2)",
+			Results{Algorithm: "watchdog-loss-unobserved", Workload: "payment"}, Results{Algorithm: "watchdog-fenced", Traits: []string{history.TraitFenced}, FencingEnforced: true, Workload: "payment"},
+			nil, nil, "+if token < highestToken[key] { refuse }"},
+		{"a fix that drops the watchdog for a fencing token says the renewals go (server-clock-step-watchdog → server-clock-step-fenced, teacher11 G5)",
+			Results{Algorithm: "watchdog", Workload: "payment"}, fenced, nil, nil, "-for range time.Tick(ttl / 3) {"},
 	}
 	t.Run("a fenced Redlock's diff does not show the single-node fenced acquire", func(t *testing.T) {
 		for _, c := range changesOf(English, Results{Algorithm: "redlock"}, Results{Algorithm: "redlock-fenced", Traits: []string{history.TraitFenced}}, nil, nil) {

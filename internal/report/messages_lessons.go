@@ -70,56 +70,61 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.fired.step": "%[1]s: t=%[2]ss in the broken run, t=%[3]ss in the %[4]s one",                    // step, t broken, t other, lesson.side.*
 
 		// A pair's evidence: the seeds behind each side (lessons.go evidence).
-		"lesson.noevidence":            "no evidence: this run of the fix was not valid",
-		"lesson.partial":               "a partial fix: still violates, as expected (%s)", // expected kinds
-		"lesson.contrast.clock":        "contrast: when the clock assumption holds",
-		"lesson.contrast.restart":      "contrast: an operational answer (a crashed node kept down longer than the TTL), not a change to the lock",
-		"lesson.contrast":              "contrast: another scenario of the same shape, not a fix",
-		"lesson.fault.diff.contrast":   "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
-		"lesson.evidence.contrast":     "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
-		"lesson.missing.lessonpair":    "%s and %s were not both run in this suite; run both files together to see them side by side.", // broken, fix or contrast file
-		"lesson.control":               "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
-		"lesson.goal":                  "Goal",
-		"lesson.strip":                 "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
-		"lesson.strip.req":             "Requirement",
-		"lesson.strip.notshown":        "not shown by this run",
-		"lesson.strip.prevented":       "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
-		"lesson.strip.stale":           "the first holder",
-		"lesson.strip.nolock":          "broken: there is no lock: every acquire succeeds, so %s was let in while %s was inside", // fresh, stale holder
-		"lesson.strip.current":         "the second client",
-		"lesson.strip.granted":         "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
-		"lesson.strip.waste":           "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
-		"lesson.strip.inorder":         "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, one holder at a time (in token order with a fencing token, in claim order with check-and-set)", // stale holder
-		"lesson.strip.noharm":          "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                                                                                // stale holder
-		"lesson.strip.harmoneholder":   "broken by harm, not by two holders: the lock never let two clients believe they held it at once (the course's definition held), but the resource was harmed anyway (see the run's findings); locksim counts that harm under safety too",
-		"lesson.strip.linksonly":       "kept: the faults on the nodes' side only cut links (%s), and no finding had a node's failure as its cause; no node failed in this run, so it does not show the lock through a node's failure", // links
-		"lesson.strip.granted.janitor": "broken: a janitor deleted %[1]s's key by name, and the lock then let %[2]s in while %[1]s still believed it held the lock",                                                                    // stale, fresh holder
-		"lesson.strip.singlepoint":     "kept correct across the node's failure, not available through it: a lock on one Redis node (or on a master, until a replica is promoted) takes no one while that node is down, a single point of failure (lesson 42 §3)",
-		"lesson.strip.expired":         "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
-		"lesson.strip.bounded":         "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
-		"lesson.strip.keptbyothers":    "broken: %[1]s's key %[2]s stayed %[3]s after its holder stopped, kept past its TTL by %[4]s's extends (the last at t=%[5]ss): it did not come free by itself",         // owner, key, how long, extender, last extend
-		"lesson.strip.gaveup":          "kept: the lock gave %[1]s's lease on %[2]s up before %[1]s left its critical section: %[3]s; at t=%[4]ss %[1]s was told its lease was lost%[5]s",                      // client, key, lesson.strip.gaveup.{none,once,times}, t, lesson.strip.gaveup.{released,expired} or ""
-		"lesson.strip.gaveup.none":     "its renewer never renewed it",
-		"lesson.strip.gaveup.once":     "its renewer renewed it once, at t=%ss",                      // t
-		"lesson.strip.gaveup.times":    "its renewer renewed it %d times, the last at t=%ss",         // renewals, t of the last
-		"lesson.strip.gaveup.released": ", and its key left %s at t=%ss, deleted by its own release", // node, t
-		"lesson.strip.gaveup.expired":  ", and its key expired on %s at t=%ss",                       // node, t
-		"lesson.requirements":          "Lesson 42's requirements it bears on:",
-		"lesson.predict":               "Predict before you look:",
-		"lesson.takeaways":             "Takeaways",
-		"lesson.caveats":               "Caveats",
-		"lesson.seeds.one":             "seed %d",                                                               // seed
-		"lesson.seeds.range":           "seeds %d–%d",                                                           // lowest, highest
-		"lesson.evidence.broken":       "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
-		"lesson.evidence.fixed":        "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
-		"lesson.evidence.partial":      "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
-		"lesson.evidence.control":      "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
-		"lesson.evidence.rest":         "The others: %s.",                                                       // counts by verdict
-		"lesson.evidence.rerun.one":    "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
-		"lesson.evidence.rerun":        "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
-		"lesson.evidence.few":          "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
-		"lesson.evidence.scope":        "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
-		"lesson.evidence.few.contrast": "Fewer than %d seeds show what happened in these runs, not that the contrast always comes out so: run locksim run %s %s --count %d to see how often it does.", // min, broken file, contrast file, min
+		"lesson.noevidence":                     "no evidence: this run of the fix was not valid",
+		"lesson.partial":                        "a partial fix: still violates, as expected (%s)", // expected kinds
+		"lesson.contrast.clock":                 "contrast: when the clock assumption holds",
+		"lesson.contrast.restart":               "contrast: an operational answer (a crashed node kept down longer than the TTL), not a change to the lock",
+		"lesson.contrast":                       "contrast: another scenario of the same shape, not a fix",
+		"lesson.fault.diff.contrast":            "The fault plans differ: broken %s; contrast %s.",                                              // steps, steps
+		"lesson.evidence.contrast":              "The contrast was valid in %d of %d runs (%s).",                                                // valid, runs, seeds
+		"lesson.missing.lessonpair":             "%s and %s were not both run in this suite; run both files together to see them side by side.", // broken, fix or contrast file
+		"lesson.control":                        "control: an in-process lock every client shares, which tests the checkers and spans no pods; not a fix to deploy",
+		"lesson.goal":                           "Goal",
+		"lesson.strip":                          "What each run showed of this lesson's requirements (the requirements page says how each is decided)",
+		"lesson.strip.req":                      "Requirement",
+		"lesson.strip.notshown":                 "not shown by this run",
+		"lesson.strip.prevented":                "broken, harm prevented: two clients believed they held the lock (the course's safety broken), and the resource refused %s's stale write", // stale holder
+		"lesson.strip.stale":                    "the first holder",
+		"lesson.strip.nolock":                   "broken: there is no lock: every acquire succeeds, so %s was let in while %s was inside", // fresh, stale holder
+		"lesson.strip.current":                  "the second client",
+		"lesson.strip.granted":                  "broken: the lock itself let %s in while %s's key should still have stood (two grants at once, not an overlap after a TTL ran out)", // fresh, stale holder
+		"lesson.strip.waste":                    "broken, no harm: two clients believed they held an efficiency lock, so the overlap only duplicated work",
+		"lesson.strip.inorder":                  "broken, no harm: two clients believed they held the lock, but the resource took %s's writes before the newer holder first used it, one holder at a time (in token order with a fencing token, in claim order with check-and-set)", // stale holder
+		"lesson.strip.noharm":                   "broken, no harm: two clients believed they held the lock, but the resource accepted no write of %s while both did",                                                                                                                // stale holder
+		"lesson.strip.harmoneholder":            "broken by harm, not by two holders: the lock never let two clients believe they held it at once (the course's definition held), but the resource was harmed anyway (see the run's findings); locksim counts that harm under safety too",
+		"lesson.strip.linksonly":                "kept: the faults on the nodes' side only cut links (%s), and no finding had a node's failure as its cause; no node failed in this run, so it does not show the lock through a node's failure", // links
+		"lesson.strip.granted.janitor":          "broken: a janitor deleted %[1]s's key by name, and the lock then let %[2]s in while %[1]s still believed it held the lock",                                                                    // stale, fresh holder
+		"lesson.strip.singlepoint":              "kept correct across the node's failure, not available through it: a lock on one Redis node (or on a master, until a replica is promoted) takes no one while that node is down, a single point of failure (lesson 42 §3)",
+		"lesson.strip.expired":                  "kept: the lock granted one client at a time; %s was let in only after %s's key had expired by its TTL (two clients believing they hold the lock is safety's concern)", // fresh, stale holder
+		"lesson.strip.bounded":                  "kept: %s's key %s stayed %s after its holder stopped, and its TTL (%s) ended it: the lock came free by itself",                                                        // owner, key, how long, TTL
+		"lesson.strip.informational":            "broken, though the liveness checker counts it as information, not a violation: %s's key %s stayed %s after its holder stopped, until its TTL (%s) ended it",
+		"lesson.strip.informational.unbelieved": "broken, though the liveness checker counts it as information, not a violation: %[1]s's key %[2]s stayed %[3]s on its node though %[1]s never believed it held it (its acquire got no answer), until its TTL (%[4]s) ended it",
+		"lesson.strip.nodenotneeded":            "the node's fault did not cause the harm: the same seed without it was still invalid",
+		"lesson.strip.keptbyothers":             "broken: %[1]s's key %[2]s stayed %[3]s after its holder stopped, kept past its TTL by %[4]s's extends (the last at t=%[5]ss): it did not come free by itself", // owner, key, how long, extender, last extend
+		"lesson.strip.gaveup":                   "kept: the lock gave %[1]s's lease on %[2]s up before %[1]s left its critical section: %[3]s; at t=%[4]ss %[1]s was told its lease was lost%[5]s",              // client, key, lesson.strip.gaveup.{none,once,times}, t, lesson.strip.gaveup.{released,expired} or ""
+		"lesson.strip.gaveup.none":              "its renewer never renewed it",
+		"lesson.strip.gaveup.once":              "its renewer renewed it once, at t=%ss",                      // t
+		"lesson.strip.gaveup.times":             "its renewer renewed it %d times, the last at t=%ss",         // renewals, t of the last
+		"lesson.strip.gaveup.released":          ", and its key left %s at t=%ss, deleted by its own release", // node, t
+		"lesson.strip.gaveup.expired":           ", and its key expired on %s at t=%ss",                       // node, t
+		"lesson.requirements":                   "Lesson 42's requirements it bears on:",
+		"lesson.predict":                        "Predict before you look:",
+		"lesson.takeaways":                      "Takeaways",
+		"lesson.caveats":                        "Caveats",
+		"lesson.seeds.one":                      "seed %d",                                                               // seed
+		"lesson.seeds.range":                    "seeds %d–%d",                                                           // lowest, highest
+		"lesson.evidence.broken":                "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
+		"lesson.evidence.fixed":                 "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
+		"lesson.evidence.partial":               "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
+		"lesson.evidence.control":               "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
+		"lesson.evidence.rest":                  "The others: %s.",                                                       // counts by verdict
+		"lesson.evidence.busy.one":              "That run is unknown because the machine was too busy in every try of it (the harness ran too late to keep compressed time), not because of anything the lock did: it shows nothing either way.",
+		"lesson.evidence.busy":                  "Those %d runs are unknown because the machine was too busy in every try of them (the harness ran too late to keep compressed time), not because of anything the lock did: they show nothing either way.",
+		"lesson.evidence.rerun.one":             "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
+		"lesson.evidence.rerun":                 "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
+		"lesson.evidence.few":                   "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
+		"lesson.evidence.scope":                 "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
+		"lesson.evidence.few.contrast":          "Fewer than %d seeds show what happened in these runs, not that the contrast always comes out so: run locksim run %s %s --count %d to see how often it does.", // min, broken file, contrast file, min
 
 		// A valid run's headline when a check at the resource refused a
 		// late write (report.go refusedHeadline), one per check.
@@ -150,6 +155,11 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.wait.one":           "one replica",
 		"diff.wait.all":           "every replica",
 		"diff.watchdog":           "While the job runs: renew the lease every TTL/3, and stop the job when a renewal fails.",
+		"diff.watchdoglost":       "The watchdog tells the job when a renewal fails, and the job stops; before, the failure was raised where nobody listened.",
+		"diff.twochanges":         "This fix changes two things: this stop, and the fencing token below. A run whose stopped job never wrote again did not test the token (its card says so).",
+		"diff.nowatchdog":         "The fix drops the watchdog: the lease is no longer renewed, and ends at its TTL.",
+		"diff.nowatchdog.fenced":  "A holder that outlives it meets the fencing token below.",
+		"code.unheard":            "raised where nobody listens: the job goes on",
 		"diff.watchdogcap":        "Cap the renewals: after maxRenewals renewals (3 here) the watchdog stops the job and releases the lock, so a hung job cannot hold it for ever.",
 		"diff.extendowned":        "The renewal extends the key only while it still holds the owner token: a key that is gone is not set again, and the renewal tells the job the lock is lost (compare-and-pexpire; redlock-rb PR #37).",
 		"diff.deadline":           "Keep a local lease deadline beside the renewer: when the lease's end (from when the SET or the last renewal was sent), less a tenth of the TTL, passes on the client's own clock with no renewal since, stop the job, whether or not the renewer ran (node-redlock using()'s abort signal).",
@@ -312,8 +322,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.when":       "Cùng các lỗi đó, nhưng xảy ra vào lúc khác hoặc theo điều kiện kích hoạt khác: %s.",
 		"lesson.fault.none":       "không có lỗi",
 		"lesson.restore.all":      "(khôi phục mọi lease khi khởi động)",
-		"lesson.caveat.time":      "Mỗi lần chạy của bài này diễn ra theo time scale của kịch bản, ở đây từ %s đến %s (lớn hơn 1 là nhanh hơn thời gian thật, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết time scale và độ trễ của harness.",
-		"lesson.caveat.time.one":  "Mọi lần chạy của bài này trong bộ này diễn ra ở time scale %s (lớn hơn 1 là nhanh hơn thời gian thật, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết độ trễ của harness.",
+		"lesson.caveat.time":      "Mỗi lần chạy của bài này diễn ra theo time scale của kịch bản, ở đây từ %s đến %s (lớn hơn 1 là nhanh hơn wall time, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết time scale và độ trễ của harness.",
+		"lesson.caveat.time.one":  "Mọi lần chạy của bài này trong bộ này diễn ra ở time scale %s (lớn hơn 1 là nhanh hơn wall time, nhỏ hơn 1 là chậm hơn): TTL 30 s ở time scale %s là một key %s trong Redis. Thời gian trên các trang này là thời gian kịch bản; báo cáo của từng lần chạy cho biết độ trễ của harness.",
 		"lesson.restore.none":     "(không khôi phục gì)",
 		"lesson.axis.shared":      "Hai dòng thời gian bên dưới dùng chung một trục thời gian kịch bản: phóng to hay kéo một dòng thì dòng kia đi theo.",
 		"lesson.axis.same":        "Cả hai dòng thời gian trải từ t=0 đến t=%ss thời gian kịch bản.",
@@ -340,56 +350,61 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.fault.fired":      "Nhưng các bước do một sự kiện kích hoạt đã xảy ra vào lúc khác nhau ở hai lần chạy: %s.",
 		"lesson.fault.fired.step": "%[1]s: lúc t=%[2]ss ở bản lỗi, lúc t=%[3]ss ở %[4]s",
 
-		"lesson.noevidence":            "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
-		"lesson.partial":               "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
-		"lesson.contrast.clock":        "đối chiếu: khi giả định về đồng hồ đúng",
-		"lesson.contrast.restart":      "đối chiếu: một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải thay đổi lock",
-		"lesson.contrast":              "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
-		"lesson.fault.diff.contrast":   "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
-		"lesson.evidence.contrast":     "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.missing.lessonpair":    "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
-		"lesson.control":               "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không dùng chung được giữa các pod; không phải bản sửa để triển khai",
-		"lesson.goal":                  "Mục tiêu",
-		"lesson.strip":                 "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
-		"lesson.strip.req":             "Yêu cầu",
-		"lesson.strip.notshown":        "lần chạy này không cho thấy",
-		"lesson.strip.prevented":       "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
-		"lesson.strip.stale":           "client giữ lock đầu tiên",
-		"lesson.strip.nolock":          "bị phá vỡ: không có lock nào: mọi lần lấy lock đều thành công, nên %s được cho vào khi %s còn ở bên trong",
-		"lesson.strip.current":         "client thứ hai",
-		"lesson.strip.granted":         "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
-		"lesson.strip.waste":           "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
-		"lesson.strip.inorder":         "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, từng client một (theo thứ tự token với fencing token, theo thứ tự đăng ký token với check-and-set)",
-		"lesson.strip.noharm":          "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
-		"lesson.strip.harmoneholder":   "bị phá vỡ vì tác hại, không phải vì hai client cùng giữ: lock chưa bao giờ để hai client cùng tin mình giữ nó một lúc (định nghĩa của môn học vẫn đúng), nhưng tài nguyên vẫn bị hại (xem các phát hiện của lần chạy); locksim tính cả tác hại đó vào yêu cầu an toàn",
-		"lesson.strip.linksonly":       "được giữ: các lỗi phía node chỉ cắt kết nối (%s), và không có phát hiện nào có nguyên nhân là node bị hỏng; không node nào bị hỏng trong lần chạy này, nên nó không cho thấy lock qua một lần node bị hỏng",
-		"lesson.strip.granted.janitor": "bị phá vỡ: một janitor đã xoá key của %[1]s theo tên, rồi lock cho %[2]s vào trong khi %[1]s vẫn tin mình đang giữ lock",
-		"lesson.strip.singlepoint":     "vẫn đúng qua lần node bị hỏng, nhưng không sẵn sàng trong lúc đó: lock trên một node Redis (hoặc trên master, cho tới khi một replica được nâng lên) không cấp cho ai trong lúc node đó chết, một single point of failure (bài 42 §3)",
-		"lesson.strip.expired":         "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
-		"lesson.strip.bounded":         "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
-		"lesson.strip.keptbyothers":    "bị phá vỡ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, được các lệnh gia hạn của %[4]s giữ quá TTL (lần cuối lúc t=%[5]ss): nó không tự được giải phóng",
-		"lesson.strip.gaveup":          "được giữ: lock đã từ bỏ lease của %[1]s trên %[2]s trước khi %[1]s rời critical section: %[3]s; lúc t=%[4]ss %[1]s được báo lease của nó đã mất%[5]s",
-		"lesson.strip.gaveup.none":     "bộ gia hạn của nó chưa gia hạn lần nào",
-		"lesson.strip.gaveup.once":     "bộ gia hạn của nó đã gia hạn một lần, lúc t=%ss",
-		"lesson.strip.gaveup.times":    "bộ gia hạn của nó đã gia hạn %d lần, lần cuối lúc t=%ss",
-		"lesson.strip.gaveup.released": ", và key của nó rời %s lúc t=%ss, bị chính lần nhả lock của nó xoá",
-		"lesson.strip.gaveup.expired":  ", và key của nó hết hạn trên %s lúc t=%ss",
-		"lesson.requirements":          "Các yêu cầu của bài 42 mà bài này đề cập:",
-		"lesson.predict":               "Hãy dự đoán trước khi xem:",
-		"lesson.takeaways":             "Điều cần nhớ",
-		"lesson.caveats":               "Lưu ý",
-		"lesson.seeds.one":             "seed %d",
-		"lesson.seeds.range":           "các seed %d–%d",
-		"lesson.evidence.broken":       "Kịch bản lỗi vi phạm ở %d trên %d lần chạy (%s).",
-		"lesson.evidence.fixed":        "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.evidence.partial":      "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
-		"lesson.evidence.control":      "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
-		"lesson.evidence.rest":         "Các lần còn lại: %s.",
-		"lesson.evidence.rerun.one":    "1 lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng lần thử trước; nó được tính theo lần thử cuối.",
-		"lesson.evidence.rerun":        "%d lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
-		"lesson.evidence.few":          "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
-		"lesson.evidence.scope":        "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
-		"lesson.evidence.few.contrast": "Ít hơn %d seed chỉ cho thấy điều đã xảy ra trong các lần chạy này, không cho thấy bản đối chiếu luôn ra như vậy: hãy chạy locksim run %s %s --count %d để xem nó thường ra thế nào.",
+		"lesson.noevidence":                     "chưa có bằng chứng: lần chạy này của bản sửa không hợp lệ",
+		"lesson.partial":                        "bản sửa một phần: vẫn vi phạm, đúng kỳ vọng (%s)",
+		"lesson.contrast.clock":                 "đối chiếu: khi giả định về đồng hồ đúng",
+		"lesson.contrast.restart":               "đối chiếu: một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải thay đổi lock",
+		"lesson.contrast":                       "đối chiếu: một kịch bản khác có cùng dạng, không phải bản sửa",
+		"lesson.fault.diff.contrast":            "Kế hoạch lỗi khác nhau: bản lỗi %s; bản đối chiếu %s.",
+		"lesson.evidence.contrast":              "Kịch bản đối chiếu hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.missing.lessonpair":             "%s và %s không cùng được chạy trong bộ này; hãy chạy cả hai file cùng nhau để xem chúng cạnh nhau.",
+		"lesson.control":                        "đối chứng: một lock trong process mà mọi client dùng chung, dùng để kiểm tra checker và không dùng chung được giữa các pod; không phải bản sửa để triển khai",
+		"lesson.goal":                           "Mục tiêu",
+		"lesson.strip":                          "Mỗi lần chạy cho thấy gì về các yêu cầu của bài này (trang năm yêu cầu nói cách quyết định từng ô)",
+		"lesson.strip.req":                      "Yêu cầu",
+		"lesson.strip.notshown":                 "lần chạy này không cho thấy",
+		"lesson.strip.prevented":                "bị phá vỡ, tác hại được ngăn lại: hai client cùng tin mình giữ lock (an toàn theo định nghĩa của môn học bị phá vỡ), và tài nguyên đã từ chối lần ghi cũ của %s",
+		"lesson.strip.stale":                    "client giữ lock đầu tiên",
+		"lesson.strip.nolock":                   "bị phá vỡ: không có lock nào: mọi lần lấy lock đều thành công, nên %s được cho vào khi %s còn ở bên trong",
+		"lesson.strip.current":                  "client thứ hai",
+		"lesson.strip.granted":                  "bị phá vỡ: chính lock đã cho %s vào khi key của %s lẽ ra vẫn còn (hai lần cấp lock cùng lúc, không phải chồng lấn sau khi TTL hết)",
+		"lesson.strip.waste":                    "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
+		"lesson.strip.inorder":                  "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên nhận các lần ghi của %s trước khi client giữ lock mới dùng nó lần đầu, từng client một (theo thứ tự token với fencing token, theo thứ tự đăng ký token với check-and-set)",
+		"lesson.strip.noharm":                   "bị phá vỡ, không có tác hại: hai client cùng tin mình giữ lock, nhưng tài nguyên không chấp nhận lần ghi nào của %s trong lúc cả hai cùng tin như vậy",
+		"lesson.strip.harmoneholder":            "bị phá vỡ vì tác hại, không phải vì hai client cùng giữ: lock chưa bao giờ để hai client cùng tin mình giữ nó một lúc (định nghĩa của môn học vẫn đúng), nhưng tài nguyên vẫn bị hại (xem các phát hiện của lần chạy); locksim tính cả tác hại đó vào yêu cầu an toàn",
+		"lesson.strip.linksonly":                "được giữ: các lỗi phía node chỉ cắt kết nối (%s), và không có phát hiện nào có nguyên nhân là node bị hỏng; không node nào bị hỏng trong lần chạy này, nên nó không cho thấy lock qua một lần node bị hỏng",
+		"lesson.strip.granted.janitor":          "bị phá vỡ: một janitor đã xoá key của %[1]s theo tên, rồi lock cho %[2]s vào trong khi %[1]s vẫn tin mình đang giữ lock",
+		"lesson.strip.singlepoint":              "vẫn đúng qua lần node bị hỏng, nhưng không sẵn sàng trong lúc đó: lock trên một node Redis (hoặc trên master, cho tới khi một replica được nâng lên) không cấp cho ai trong lúc node đó chết, một single point of failure (bài 42 §3)",
+		"lesson.strip.expired":                  "được giữ: lock chỉ cấp cho một client mỗi lúc; %s chỉ được vào sau khi key của %s đã hết hạn (expire) theo TTL (hai client cùng tin mình giữ lock là chuyện của yêu cầu an toàn)",
+		"lesson.strip.bounded":                  "được giữ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
+		"lesson.strip.informational":            "bị phá vỡ, dù bộ kiểm tra liveness chỉ coi đây là thông tin, không phải vi phạm: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, cho tới khi TTL (%[4]s) xoá nó",
+		"lesson.strip.informational.unbelieved": "bị phá vỡ, dù bộ kiểm tra liveness chỉ coi đây là thông tin, không phải vi phạm: key %[2]s của %[1]s còn lại %[3]s trên node dù %[1]s chưa bao giờ tin mình giữ nó (lần lấy lock của nó không nhận được trả lời), cho tới khi TTL (%[4]s) xoá nó",
+		"lesson.strip.nodenotneeded":            "lỗi của node không gây ra tác hại: cùng seed đó khi không có lỗi này vẫn vi phạm",
+		"lesson.strip.keptbyothers":             "bị phá vỡ: key %[2]s của %[1]s còn lại %[3]s sau khi client giữ nó dừng, được các lệnh gia hạn của %[4]s giữ quá TTL (lần cuối lúc t=%[5]ss): nó không tự được giải phóng",
+		"lesson.strip.gaveup":                   "được giữ: lock đã từ bỏ lease của %[1]s trên %[2]s trước khi %[1]s rời critical section: %[3]s; lúc t=%[4]ss %[1]s được báo lease của nó đã mất%[5]s",
+		"lesson.strip.gaveup.none":              "bộ gia hạn của nó chưa gia hạn lần nào",
+		"lesson.strip.gaveup.once":              "bộ gia hạn của nó đã gia hạn một lần, lúc t=%ss",
+		"lesson.strip.gaveup.times":             "bộ gia hạn của nó đã gia hạn %d lần, lần cuối lúc t=%ss",
+		"lesson.strip.gaveup.released":          ", và key của nó rời %s lúc t=%ss, bị chính lần nhả lock của nó xoá",
+		"lesson.strip.gaveup.expired":           ", và key của nó hết hạn trên %s lúc t=%ss",
+		"lesson.requirements":                   "Các yêu cầu của bài 42 mà bài này đề cập:",
+		"lesson.predict":                        "Hãy dự đoán trước khi xem:",
+		"lesson.takeaways":                      "Điều cần nhớ",
+		"lesson.caveats":                        "Lưu ý",
+		"lesson.seeds.one":                      "seed %d",
+		"lesson.seeds.range":                    "các seed %d–%d",
+		"lesson.evidence.broken":                "Kịch bản lỗi vi phạm ở %d trên %d lần chạy (%s).",
+		"lesson.evidence.fixed":                 "Bản sửa hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.partial":               "Bản sửa một phần vẫn vi phạm ở %d trên %d lần chạy (%s), đúng kỳ vọng.",
+		"lesson.evidence.control":               "Bản đối chứng hợp lệ trong %d trên %d lần chạy (%s).",
+		"lesson.evidence.rest":                  "Các lần còn lại: %s.",
+		"lesson.evidence.busy.one":              "Lần chạy đó chưa kết luận được vì máy quá bận trong mọi lần thử của nó (harness chạy quá trễ để giữ được thời gian nén), không phải vì điều gì lock đã làm: nó không cho thấy gì, theo chiều nào cũng vậy.",
+		"lesson.evidence.busy":                  "%d lần chạy đó chưa kết luận được vì máy quá bận trong mọi lần thử của chúng (harness chạy quá trễ để giữ được thời gian nén), không phải vì điều gì lock đã làm: chúng không cho thấy gì, theo chiều nào cũng vậy.",
+		"lesson.evidence.rerun.one":             "1 lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng lần thử trước; nó được tính theo lần thử cuối.",
+		"lesson.evidence.rerun":                 "%d lần chạy trong số này được chạy lại vì máy quá bận đã làm hỏng một lần thử; mỗi lần được tính theo lần thử cuối.",
+		"lesson.evidence.few":                   "Ít hơn %d seed thì chưa phải bằng chứng rằng bản sửa đúng: hãy chạy locksim run %s %s --count %d để xem nó đúng thường xuyên đến đâu.",
+		"lesson.evidence.scope":                 "Đây là bằng chứng với các lỗi này ở các seed này, không phải chứng minh: những lỗi khác vẫn có thể phá bản sửa.",
+		"lesson.evidence.few.contrast":          "Ít hơn %d seed chỉ cho thấy điều đã xảy ra trong các lần chạy này, không cho thấy bản đối chiếu luôn ra như vậy: hãy chạy locksim run %s %s --count %d để xem nó thường ra thế nào.",
 
 		"say.valid.lockfree":      "Không checker nào phát hiện vấn đề trong lần chạy này, vốn không dùng lock: chính bước atomic của tài nguyên đã giữ an toàn.",
 		"say.fenced.epoch":        "Kiểm tra epoch của leader đã giữ vững: lần %[2]s của %[1]s với tư cách leader nhiệm kỳ %[3]d bị từ chối vì tài nguyên đã thấy nhiệm kỳ %[4]d.",
@@ -416,6 +431,11 @@ var lessonMessages = map[Lang]map[string]string{
 		"diff.wait.one":            "một replica",
 		"diff.wait.all":            "mọi replica",
 		"diff.watchdog":            "Trong khi job chạy: gia hạn lease mỗi TTL/3, và dừng job khi một lần gia hạn thất bại.",
+		"diff.watchdoglost":        "Watchdog báo cho job khi một lần gia hạn thất bại, và job dừng; trước đây lỗi đó được báo ở nơi không ai nghe.",
+		"diff.twochanges":          "Bản sửa này thay đổi hai điều: lần dừng này, và fencing token bên dưới. Một lần chạy mà job đã dừng không ghi gì nữa thì chưa kiểm tra token (thẻ của lần chạy đó nói vậy).",
+		"diff.nowatchdog":          "Bản sửa bỏ watchdog: lease không còn được gia hạn, và hết theo TTL của nó.",
+		"diff.nowatchdog.fenced":   "Client giữ lock nào còn làm sau lúc đó sẽ gặp fencing token bên dưới.",
+		"code.unheard":             "được báo ở nơi không ai nghe: job vẫn chạy tiếp",
 		"diff.watchdogcap":         "Giới hạn số lần gia hạn: sau maxRenewals lần (ở đây là 3), watchdog dừng job và nhả lock, để một job bị treo không giữ lock mãi mãi.",
 		"diff.extendowned":         "Lần gia hạn chỉ kéo dài key khi key vẫn giữ owner token: key đã mất thì không được đặt lại, và lần gia hạn báo cho job biết lock đã mất (compare-and-pexpire; redlock-rb PR #37).",
 		"diff.deadline":            "Giữ một hạn chót lease cục bộ bên cạnh bộ gia hạn (renewer): khi thời điểm kết thúc của lease (tính từ lúc gửi lệnh SET hoặc lần gia hạn gần nhất), trừ đi một phần mười TTL, đã qua theo đồng hồ của chính client mà không có lần gia hạn nào kể từ đó, thì dừng job, dù bộ gia hạn có chạy hay không (abort signal của using() trong node-redlock).",

@@ -7,6 +7,7 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/why"
 	"github.com/locksim/locksim/internal/workload"
 )
 
@@ -97,6 +98,12 @@ const (
 	// its key (rq #1707): the lock did not come free by itself (reader 7,
 	// F3: scheduler-heartbeat-foreign-queue was marked "✔ kept").
 	NoteKeptByOthers = "kept-by-others"
+	// NoteInformational: liveness broken by the column's rule (a lease
+	// its TTL ended that its holder was not bounded by), though the
+	// liveness checker counts every such finding of the run as
+	// information, not a violation (teacher11 G4:
+	// fencing-random-nemesis seed 1009, valid, "✘ broken" bare).
+	NoteInformational = "informational"
 	// NoteTakesNoLock: not shown, and cannot be; the run takes no lock
 	// (lock-free: none at all; no-lock: an acquire that takes nothing),
 	// so it neither keeps nor breaks what a lock promises (teacher 3,
@@ -112,6 +119,10 @@ type Mark struct {
 	Note    string
 	Anomaly checker.Anomaly
 	Hold    claim.Claim
+	// NodeNotNeeded: fault tolerance kept by an invalid run that the
+	// same seed without each of its node faults left invalid (its
+	// experiments): the harm did not come from the node (teacher11 G8).
+	NodeNotNeeded bool
 }
 
 // Node-side ends of a key (account End kinds): the lock was lost because a
@@ -282,9 +293,9 @@ func MarkOf(r Results, req string) Mark {
 			if !planHas(slices.DeleteFunc(slices.Clone(nodeEffects), func(e string) bool { return e == history.EffectCutLinks })) {
 				return Mark{Showing: Kept, Note: NoteLinksOnly}
 			}
-			return Mark{Showing: Kept, Note: NoteSinglePoint}
+			return Mark{Showing: Kept, Note: NoteSinglePoint, NodeNotNeeded: nodeNotNeeded(r)}
 		}
-		return Mark{Showing: Kept}
+		return Mark{Showing: Kept, NodeNotNeeded: nodeNotNeeded(r)}
 	case ReqSafety:
 		if a, ok := first(func(a checker.Anomaly) bool { return !a.Informational && safetyKind(a.Kind) }); ok {
 			if !has(func(a checker.Anomaly) bool { return a.Kind == checker.KindMutexOverlap }) {
@@ -301,7 +312,10 @@ func MarkOf(r Results, req string) Mark {
 			return Mark{Showing: Kept}
 		}
 	case ReqLiveness:
-		if has(liveness) {
+		if a, ok := first(liveness); ok {
+			if !has(func(a checker.Anomaly) bool { return liveness(a) && !expiredInfo(a) }) {
+				return Mark{Showing: Broken, Note: NoteInformational, Anomaly: a}
+			}
 			return Mark{Showing: Broken}
 		}
 		if _, ran := r.Checkers[checker.CheckerLiveness]; ran {
@@ -318,6 +332,34 @@ func bounded(r Results) Mark {
 		return Mark{Showing: Kept, Note: NoteBounded, Anomaly: a}
 	}
 	return Mark{Showing: Kept}
+}
+
+// expiredInfo reports whether a is an orphaned lease its TTL ended that
+// the liveness checker counts as information, not a violation.
+func expiredInfo(a checker.Anomaly) bool {
+	return a.Kind == checker.KindOrphanedLease && a.Informational && a.Cause != nil && a.Cause.Kind == account.EndExpired
+}
+
+// nodeNotNeeded reports whether invalid run r was still invalid, by its
+// experiments (why.Without), without each of its node faults
+// (nodeEffects): the harm did not need the node's failure.
+func nodeNotNeeded(r Results) bool {
+	if r.Verdict != checker.Invalid {
+		return false
+	}
+	found := false
+	for _, st := range r.Plan {
+		if !slices.Contains(nodeEffects, st.Effect) {
+			continue
+		}
+		if !slices.ContainsFunc(r.Counterfactuals, func(c why.Counterfactual) bool {
+			return c.Change == why.Without && c.Step == st.ID && c.Verdict == checker.Invalid
+		}) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // sparedNote is why an informational overlap a did no harm: the resource

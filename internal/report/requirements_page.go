@@ -42,6 +42,15 @@ func markClass(s Showing) string {
 // definition where the mark alone would mislead (two believed holders
 // beside a kept mutual exclusion; a broken safety that did no harm).
 func markText(lang Lang, r Results, m Mark) string {
+	s := markWords(lang, r, m)
+	if m.NodeNotNeeded {
+		s += "; " + tr(lang, "lesson.strip.nodenotneeded")
+	}
+	return s
+}
+
+// markWords is markText without what the run's experiments add.
+func markWords(lang Lang, r Results, m Mark) string {
 	a := m.Anomaly
 	// A finding that names no roles still reads: "the stale holder".
 	if a.Stale == "" {
@@ -81,6 +90,12 @@ func markText(lang Lang, r Results, m Mark) string {
 		return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
 	case NoteGaveUp:
 		return "✔ " + gaveUpText(lang, r, m.Hold)
+	case NoteInformational:
+		key := "lesson.strip.informational"
+		if a.Cause.Unbelieved {
+			key += ".unbelieved"
+		}
+		return "✘ " + tr(lang, key, a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
 	case NoteKeptByOthers:
 		return "✘ " + tr(lang, "lesson.strip.keptbyothers", a.Owner, a.Key, span(a.EndS-a.StartS), a.Cause.ExtendedBy,
 			instant(float64(a.Cause.Extended)*r.TimeScale/1e9))

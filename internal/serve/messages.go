@@ -134,7 +134,7 @@ var messages = map[report.Lang]map[string]string{
 		"cat.expect":             "kỳ vọng %s",
 		"run.pace":               "Tốc độ",
 		"pace.own":               "theo tệp (×%s)",
-		"pace.real":              "thời gian thật (×1)",
+		"pace.real":              "wall time (×1)",
 		"pace.slow":              "chậm lại (×0,5)",
 		"run.predict":            "Hỏi cả lớp trước",
 		"run.start":              "Chạy trực tiếp",
