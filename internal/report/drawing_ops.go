@@ -614,8 +614,8 @@ func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64
 		return at(o.Complete) + ": " + text
 	}
 	when := o.Invoke
-	if c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0 {
-		when = c.At
+	if c.Kind == claim.Refusal {
+		when = refusedAt(c, o.Invoke)
 	}
 	msg := m.refusalKey(o)
 	switch {

@@ -439,19 +439,6 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 	n.add(at, 2, StepExtend, c, text)
 }
 
-// toldAt is when an operation's own line (an Op claim) is told: the
-// instant its claim gives (At: its completion when it is told by how it
-// ended, an error or no answer; else its invoke).
-func (n *narrator) toldAt(c claim.Claim) int64 {
-	switch {
-	case c.Kind == claim.Op && c.At > 0, c.Kind == claim.Refusal && c.What == claim.Met && c.At > 0, c.Kind == claim.Ungranted:
-		return c.At // a refusal is told when its SET met the key
-	case c.Kind == claim.Refusal && c.What == claim.Granted:
-		return c.End // refused by the lock when the acquire ended, however long it ran
-	}
-	return c.Start
-}
-
 // began adds to the line of an operation told when it ended (toldAt) when
 // it had begun, where the page's tenths tell the two apart (issue 27, a
 // fresh reader: an acquire begun at 0.06 s that ended at 12.35 s, across

@@ -216,3 +216,38 @@ func (n *narrator) steps() []Step {
 	}
 	return out
 }
+
+// toldAt is when an operation's own line (an Op claim) is told: the
+// instant its claim gives (At: its completion when it is told by how it
+// ended, an error or no answer; else its invoke). A refusal its SETs met
+// on several nodes is told when the last of them met its key (Holders'
+// At): the line names every one, and a key met later (set after a
+// partition healed) did not stand when the first was met (reader 12,
+// redlock-majority-partition: "t=20.3s … refused: … w2's on n4 and n5",
+// keys set at 20.8 s and 20.9 s, after the heal; issue 27, class 12).
+func (n *narrator) toldAt(c claim.Claim) int64 {
+	switch {
+	case c.Kind == claim.Op && c.At > 0, c.Kind == claim.Ungranted:
+		return c.At
+	case c.Kind == claim.Refusal && c.What == claim.Granted:
+		return c.End // refused by the lock when the acquire ended, however long it ran
+	case c.Kind == claim.Refusal:
+		return refusedAt(c, c.Start)
+	}
+	return c.Start
+}
+
+// refusedAt is when refusal claim c (not Granted) is told, by the story
+// and the timeline's tip alike: when its SET met the key (Met, At), else
+// from (its invoke), and never before the last of its Holders' keys met
+// later (Holder.At): the line names them all.
+func refusedAt(c claim.Claim, from int64) int64 {
+	at := from
+	if c.What == claim.Met && c.At > 0 {
+		at = c.At
+	}
+	for _, h := range c.Holders {
+		at = max(at, h.At)
+	}
+	return at
+}
