@@ -1,9 +1,7 @@
 package checker
 
 import (
-	"compress/gzip"
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -433,19 +431,7 @@ func TestTheLoadedFailoverWaitRunIsNotJudgedInvalid(t *testing.T) {
 	// before w1's charge. The old account called the key taken "for a
 	// reason the history does not show", a structural violation no
 	// lateness could excuse, and the run was invalid.
-	f, err := os.Open("testdata/loaded/failover-wait-seed32.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := history.Decode(z)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := loadedHistory(t, "failover-wait-seed32.jsonl.gz")
 	rep := Check(context.Background(), h, Options{})
 	if c, _ := Spoiled(rep.Verdict, rep.Results); rep.Verdict != Unknown || c != SpoiledMargin {
 		t.Errorf("verdict %s, spoiled %q; want unknown, spoiled %q", rep.Verdict, c, SpoiledMargin)
