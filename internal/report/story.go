@@ -388,10 +388,14 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 			cause = tr(lang, "n.gone.thawed", instant(m.sec(k.Deadline)), own.CauseNode, t)
 		}
 	}
-	// Who took the lock after ours ended, and how did theirs end? "Now" is
-	// when the release finished: its check of the key may have run after
-	// the next holder's own release began.
+	// Who took the lock after ours ended, and how did theirs end, when the
+	// node ran the release's lookup (the instant told; reader 13), else
+	// when the release finished?
 	now := opEnd(o, m.end)
+	lookupNode, lookupAt, lookedUp := m.ranAt(i)
+	if lookedUp {
+		now = lookupAt
+	}
 	idx := m.byKey[o.Key]
 	// Every client that took it in between is named (a fresh reader,
 	// issue 27: w3 had taken and released it too, after w2).
@@ -430,8 +434,8 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 	if holds != "" {
 		cause += tr(lang, "n.gone.taken.holds", holds)
 	}
-	if node, at, ok := m.ranAt(i); ok && chart.Tenths(m.sec(at)) != chart.Tenths(m.sec(o.Invoke)) {
-		return tr(lang, "n.release.gone.at", o.Client, o.Key, cause, instant(m.sec(at)), node)
+	if lookedUp && chart.Tenths(m.sec(lookupAt)) != chart.Tenths(m.sec(o.Invoke)) {
+		return tr(lang, "n.release.gone.at", o.Client, o.Key, cause, instant(m.sec(lookupAt)), lookupNode)
 	}
 	return tr(lang, "n.release.gone", o.Client, o.Key, cause)
 }
