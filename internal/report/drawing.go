@@ -23,8 +23,8 @@ type builder struct {
 	legend map[string]bool
 	// endWords are the words of the key-end ticks drawn, for the legend;
 	// quorumEnds those of the ticks of a lock whose quorum was lost
-	// (p.quorum.lost.how), and quorumWords their end words.
-	endWords, quorumEnds, quorumWords []string
+	// (p.quorum.lost.how).
+	endWords, quorumEnds []string
 	// refused are the refused acquires by client and key, in invoke
 	// order, and failed those and the acquires of unknown outcome no hold
 	// began with (attempts; made on first use).
@@ -410,7 +410,6 @@ func (b *builder) leases() {
 		word := endWord(lang, l.Cause)
 		quorum := len(l.Lives) > 1 && len(m.nodes) > 1
 		if quorum {
-			b.quorumWords = appendNew(b.quorumWords, word)
 			word = tr(lang, "p.quorum.lost.how", word, l.CauseNode)
 		}
 		x := m.sec(l.KeyEnd)

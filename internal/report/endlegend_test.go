@@ -39,21 +39,21 @@ func TestTheKeyEndLegendSaysEachEndOnce(t *testing.T) {
 		}
 	})
 	tests := []struct {
-		name                          string
-		ends, quorumEnds, quorumWords []string
-		want                          string
+		name             string
+		ends, quorumEnds []string
+		want             string
 	}{
 		{"a node's expiry and a lost quorum, each by its rows", []string{"expired"},
-			[]string{"quorum lost — n3: expired"}, []string{"expired"},
+			[]string{"quorum lost — n3: expired"},
 			"end tick — on a node's row, that node's key ended: expired; on a client's row, its lock ended: quorum lost — n3: expired"},
 		{"two lost quorums are told apart", []string{"expired", "lost in crash"},
-			[]string{"quorum lost — n3: expired", "quorum lost — n2: lost in crash"}, []string{"expired", "lost in crash"},
+			[]string{"quorum lost — n3: expired", "quorum lost — n2: lost in crash"},
 			"end tick — on a node's row, that node's key ended: expired, lost in crash; on a client's row, its lock ended: quorum lost — n3: expired; quorum lost — n2: lost in crash"},
-		{"without a lost quorum the ends are listed", []string{"expired", "released"}, nil, nil, "key ended: expired, released"},
+		{"without a lost quorum the ends are listed", []string{"expired", "released"}, nil, "key ended: expired, released"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &builder{lang: English, endWords: tt.ends, quorumEnds: tt.quorumEnds, quorumWords: tt.quorumWords}
+			b := &builder{lang: English, endWords: tt.ends, quorumEnds: tt.quorumEnds}
 			if got := b.endLegend(); got != tt.want {
 				t.Errorf("legend words %q, want %q", got, tt.want)
 			}
