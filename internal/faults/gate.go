@@ -24,6 +24,7 @@ type Gate struct {
 	mu      sync.Mutex
 	frozen  int           // freezes in force (steps may overlap)
 	thawed  chan struct{} // nil when not frozen; closed on the last thaw
+	atThaw  []func()      // PointThen checks waiting for the last thaw
 	crashed bool
 }
 
@@ -43,6 +44,48 @@ func (g *Gate) Point(ctx context.Context, point string) error {
 		g.atPoint(point)
 	}
 	return g.Wait(ctx)
+}
+
+// PointThen is Point for a client that checks its state the moment it
+// passes: check runs when the point is passed — at once when the client
+// is not frozen, else inside the thaw that ends the pause, before any of
+// the client's goroutines runs again. So the check sees the state as it
+// stood when the pause ended, however late a loaded machine schedules the
+// resumed goroutine: a watchdog released by the same thaw, whose overdue
+// renewal then finds the lease gone, cannot get ahead of a job that woke
+// to write (a stop-the-world pause resumes the job where it stopped). The
+// errors are Point's; check's result is meaningful only when it returns
+// nil.
+func (g *Gate) PointThen(ctx context.Context, point string, check func()) error {
+	if g.Crashed() {
+		return ErrCrashed
+	}
+	if g.atPoint != nil {
+		g.atPoint(point)
+	}
+	g.mu.Lock()
+	ch, crashed := g.thawed, g.crashed
+	if ch == nil && !crashed {
+		check()
+	} else if ch != nil {
+		g.atThaw = append(g.atThaw, check)
+	}
+	g.mu.Unlock()
+	if crashed {
+		return ErrCrashed
+	}
+	if ch == nil {
+		return ctx.Err()
+	}
+	select {
+	case <-ch:
+		if g.Crashed() {
+			return ErrCrashed
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Freeze stops the client's world until a matching Thaw: from now on its
@@ -65,6 +108,10 @@ func (g *Gate) Thaw() {
 	}
 	g.frozen--
 	if g.frozen == 0 {
+		for _, check := range g.atThaw {
+			check()
+		}
+		g.atThaw = nil
 		close(g.thawed)
 		g.thawed = nil
 	}

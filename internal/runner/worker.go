@@ -372,12 +372,16 @@ func (w *worker) job(ctx context.Context, l clients.Lease) error {
 // beforeWrite passes the before-write point and then checks the lease: a
 // client told its lease is gone stops acting; so does one whose lock, a
 // lock.Validator, does not confirm the lease is still its own (the check
-// is recorded as the lease lost at that moment).
+// is recorded as the lease lost at that moment). Whether it was told is
+// decided as the client passed the point — for a client paused there, as
+// the pause ended (Gate.PointThen) — so a watchdog released by the same
+// thaw cannot, on a loaded machine, tell it before it wakes to write.
 func (w *worker) beforeWrite(ctx context.Context, l clients.Lease) error {
-	if err := w.gate.Point(ctx, history.PointBeforeWrite); err != nil {
+	var told bool
+	if err := w.gate.PointThen(ctx, history.PointBeforeWrite, func() { told = lost(l) }); err != nil {
 		return err
 	}
-	if lost(l) {
+	if told {
 		return errLost
 	}
 	return w.validate(ctx, l)
