@@ -319,8 +319,14 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.missed", m.missedSteps(lang, r.Missed))
 		case r.OffPlan:
 			return tr(lang, "sum.offplan")
+		case r.HostClock:
+			return tr(lang, "sum.hostclock")
 		case r.TimingLost:
 			return tr(lang, "sum.busy")
+		case r.RaceLost:
+			return tr(lang, "sum.race")
+		case r.ShortOfGrants:
+			return tr(lang, "sum.shortofgrants")
 		case r.Untested > 0:
 			return tr(lang, "sum.untested", r.Untested)
 		case r.Verdict == checker.Unknown:
