@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bufio"
+	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -424,13 +424,14 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 			pg.FixedReport = rel
 		}
 	}
-	// Buffered: the template writes in hundreds of small pieces.
-	w := bufio.NewWriterSize(f, 64<<10)
-	if err := t.Execute(w, pg); err != nil {
+	// Whole in memory: the template writes in hundreds of small pieces,
+	// and the page's first use of a loanword is glossed (glossFirstUse).
+	var b bytes.Buffer
+	if err := t.Execute(&b, pg); err != nil {
 		f.Close()
 		return err
 	}
-	if err := w.Flush(); err != nil {
+	if _, err := f.Write(glossFirstUse(b.Bytes())); err != nil {
 		f.Close()
 		return err
 	}
