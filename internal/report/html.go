@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bufio"
+	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -319,8 +319,14 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.missed", m.missedSteps(lang, r.Missed))
 		case r.OffPlan:
 			return tr(lang, "sum.offplan")
+		case r.HostClock:
+			return tr(lang, "sum.hostclock")
 		case r.TimingLost:
 			return tr(lang, "sum.busy")
+		case r.RaceLost:
+			return tr(lang, "sum.race")
+		case r.ShortOfGrants:
+			return tr(lang, "sum.shortofgrants")
 		case r.Untested > 0:
 			return tr(lang, "sum.untested", r.Untested)
 		case r.Verdict == checker.Unknown:
@@ -418,13 +424,14 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 			pg.FixedReport = rel
 		}
 	}
-	// Buffered: the template writes in hundreds of small pieces.
-	w := bufio.NewWriterSize(f, 64<<10)
-	if err := t.Execute(w, pg); err != nil {
+	// Whole in memory: the template writes in hundreds of small pieces,
+	// and the page's first use of a loanword is glossed (glossFirstUse).
+	var b bytes.Buffer
+	if err := t.Execute(&b, pg); err != nil {
 		f.Close()
 		return err
 	}
-	if err := w.Flush(); err != nil {
+	if _, err := f.Write(glossFirstUse(b.Bytes())); err != nil {
 		f.Close()
 		return err
 	}

@@ -554,7 +554,7 @@ func writeTemplate(path string, t *template.Template, data any) error {
 	if err := t.Execute(&b, data); err != nil {
 		return fmt.Errorf("render %s: %w", filepath.Base(path), err)
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return os.WriteFile(path, glossFirstUse(b.Bytes()), 0o644)
 }
 
 // verdictMark is the shape that tells a verdict besides its colour.

@@ -103,28 +103,42 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.keptbyothers":             "broken: %[1]s's key %[2]s stayed %[3]s after its holder stopped, kept past its TTL by %[4]s's extends (the last at t=%[5]ss): it did not come free by itself", // owner, key, how long, extender, last extend
 		"lesson.strip.gaveup":                   "kept: the lock gave %[1]s's lease on %[2]s up before %[1]s left its critical section: %[3]s; at t=%[4]ss %[1]s was told its lease was lost%[5]s",              // client, key, lesson.strip.gaveup.{none,once,times}, t, lesson.strip.gaveup.{released,expired} or ""
 		"lesson.strip.gaveup.none":              "its renewer never renewed it",
-		"lesson.strip.gaveup.once":              "its renewer renewed it once, at t=%ss",                      // t
-		"lesson.strip.gaveup.times":             "its renewer renewed it %d times, the last at t=%ss",         // renewals, t of the last
-		"lesson.strip.gaveup.released":          ", and its key left %s at t=%ss, deleted by its own release", // node, t
-		"lesson.strip.gaveup.expired":           ", and its key expired on %s at t=%ss",                       // node, t
-		"lesson.requirements":                   "Lesson 42's requirements it bears on:",
-		"lesson.predict":                        "Predict before you look:",
-		"lesson.takeaways":                      "Takeaways",
-		"lesson.caveats":                        "Caveats",
-		"lesson.seeds.one":                      "seed %d",                                                               // seed
-		"lesson.seeds.range":                    "seeds %d–%d",                                                           // lowest, highest
-		"lesson.evidence.broken":                "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
-		"lesson.evidence.fixed":                 "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
-		"lesson.evidence.partial":               "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
-		"lesson.evidence.control":               "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
-		"lesson.evidence.rest":                  "The others: %s.",                                                       // counts by verdict
-		"lesson.evidence.busy.one":              "That run is unknown because the machine was too busy in every try of it (the harness ran too late to keep compressed time), not because of anything the lock did: it shows nothing either way.",
-		"lesson.evidence.busy":                  "Those %d runs are unknown because the machine was too busy in every try of them (the harness ran too late to keep compressed time), not because of anything the lock did: they show nothing either way.",
-		"lesson.evidence.rerun.one":             "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
-		"lesson.evidence.rerun":                 "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
-		"lesson.evidence.few":                   "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
-		"lesson.evidence.scope":                 "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
-		"lesson.evidence.few.contrast":          "Fewer than %d seeds show what happened in these runs, not that the contrast always comes out so: run locksim run %s %s --count %d to see how often it does.", // min, broken file, contrast file, min
+		"lesson.strip.gaveup.once":              "its renewer renewed it once, at t=%ss",                                                                                                                                           // t
+		"lesson.strip.gaveup.times":             "its renewer renewed it %d times, the last at t=%ss",                                                                                                                              // renewals, t of the last
+		"lesson.strip.gaveup.released":          ", and its key left %s at t=%ss, deleted by its own release",                                                                                                                      // node, t
+		"lesson.strip.gaveup.expired":           ", and its key expired on %s at t=%ss",                                                                                                                                            // node, t
+		"lesson.strip.bounded.unbelieved":       "kept: %[1]s's key %[2]s stayed %[3]s on its node though %[1]s never believed it held it (its acquire got no answer), and its TTL (%[4]s) ended it: the lock came free by itself", // owner, key, how long, TTL
+		// lesson.strip.node.*: fault tolerance broken without harm
+		// (NoteNodeSpared): args node(s), stale holder (cause); cause,
+		// fresh, stale holder, lesson.strip.node.fence or "" (the rest).
+		"lesson.strip.node.cause.clock":    "%[1]s's clock jumped and %[2]s's key there expired early",
+		"lesson.strip.node.cause.crashed":  "%[1]s crashed and lost %[2]s's key",
+		"lesson.strip.node.cause.failover": "a failover lost %[2]s's key from %[1]s",
+		"lesson.strip.node.cause.flushed":  "%[2]s's key was wiped from %[1]s",
+		"lesson.strip.node.cause":          "a fault of %[1]s lost %[2]s's key",
+		"lesson.strip.node.refused":        "broken, harm prevented: %[1]s, so the lock let %[2]s in while %[3]s still believed it held it (the node's fault broke the lock's safety); the resource refused %[3]s's stale write%[4]s",
+		"lesson.strip.node.fence":          " (its fencing token was older than one the resource had seen)",
+		"lesson.strip.node.in-order":       "broken, no harm: %[1]s, so the lock let %[2]s in while %[3]s still believed it held it (the node's fault broke the lock's safety); the resource took %[3]s's writes before the newer holder first used it, one holder at a time",
+		"lesson.strip.node.no-harm":        "broken, no harm: %[1]s, so the lock let %[2]s in while %[3]s still believed it held it (the node's fault broke the lock's safety); the resource accepted no write of %[3]s while both did",
+		"lesson.strip.node.waste":          "broken, no harm: %[1]s, so the lock let %[2]s in while %[3]s still believed it held it (the node's fault broke the lock's safety); it is an efficiency lock, so the overlap only duplicated work",
+		"lesson.requirements":              "Lesson 42's requirements it bears on:",
+		"lesson.predict":                   "Predict before you look:",
+		"lesson.takeaways":                 "Takeaways",
+		"lesson.caveats":                   "Caveats",
+		"lesson.seeds.one":                 "seed %d",                                                               // seed
+		"lesson.seeds.range":               "seeds %d–%d",                                                           // lowest, highest
+		"lesson.evidence.broken":           "The broken file was invalid in %d of %d runs (%s).",                    // invalid, runs, seeds
+		"lesson.evidence.fixed":            "The fix was valid in %d of %d runs (%s).",                              // valid, runs, seeds
+		"lesson.evidence.partial":          "The partial fix was still invalid in %d of %d runs (%s), as expected.", // invalid, runs, seeds
+		"lesson.evidence.control":          "The control was valid in %d of %d runs (%s).",                          // valid, runs, seeds
+		"lesson.evidence.rest":             "The others: %s.",                                                       // counts by verdict
+		"lesson.evidence.busy.one":         "That run is unknown because the machine was too busy in every try of it (the harness ran too late to keep compressed time), not because of anything the lock did: it shows nothing either way.",
+		"lesson.evidence.busy":             "Those %d runs are unknown because the machine was too busy in every try of them (the harness ran too late to keep compressed time), not because of anything the lock did: they show nothing either way.",
+		"lesson.evidence.rerun.one":        "1 of these runs was run again after the machine spoiled its try; it counts by its last try.",
+		"lesson.evidence.rerun":            "%d of these runs were run again after the machine spoiled a try; each counts by its last try.",                       // runs rerun
+		"lesson.evidence.few":              "Fewer than %d seeds are not evidence that the fix holds: run locksim run %s %s --count %d to see how often it does.", // min, broken file, fixed file, min
+		"lesson.evidence.scope":            "Evidence for these faults at these seeds, not a proof: other faults can still break the fix.",
+		"lesson.evidence.few.contrast":     "Fewer than %d seeds show what happened in these runs, not that the contrast always comes out so: run locksim run %s %s --count %d to see how often it does.", // min, broken file, contrast file, min
 
 		// A valid run's headline when a check at the resource refused a
 		// late write (report.go refusedHeadline), one per check.
@@ -273,6 +287,9 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.unknown":            "could not decide",
 		"sum.busy":               "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
 		"sum.offplan":            "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
+		"sum.race":               "the machine was too busy to keep the run's compressed time: a harness timer or a client's command ran late by more than a tenth of the shortest fault window of the plan, so the faults may have missed the operations they were planned around and the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
+		"sum.hostclock":          "the host's wall clock, on which Redis counts every TTL, ran apart from the run's own clock, so the nodes' keys did not live as the plan said and the run proves nothing; run it again",
+		"sum.shortofgrants":      "fewer acquires succeeded than the run needs while the harness's timers ran late: the machine, not the lock, may have kept the contenders out, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
 		"sum.missed":             "the run did not test what the scenario describes: %s never took effect",                                                                                   // steps
 		"sum.missed.stands":      "the run did not test what the scenario describes (%s never took effect), so a valid verdict would prove nothing, but the violations found still happened", // steps
 		"sum.busy.stands":        "the machine was too busy to keep the run's compressed time, so a valid verdict would prove nothing, but the violations found still happened",
@@ -387,6 +404,17 @@ var lessonMessages = map[Lang]map[string]string{
 		"lesson.strip.gaveup.times":             "bộ gia hạn của nó đã gia hạn %d lần, lần cuối lúc t=%ss",
 		"lesson.strip.gaveup.released":          ", và key của nó rời %s lúc t=%ss, bị chính lần nhả lock của nó xoá",
 		"lesson.strip.gaveup.expired":           ", và key của nó hết hạn trên %s lúc t=%ss",
+		"lesson.strip.bounded.unbelieved":       "được giữ: key %[2]s của %[1]s còn lại %[3]s trên node dù %[1]s chưa bao giờ tin mình giữ nó (lần lấy lock của nó không nhận được trả lời), rồi TTL (%[4]s) xoá nó: lock tự được giải phóng",
+		"lesson.strip.node.cause.clock":         "đồng hồ của %[1]s nhảy và key của %[2]s ở đó hết hạn sớm",
+		"lesson.strip.node.cause.crashed":       "%[1]s bị crash và mất key của %[2]s",
+		"lesson.strip.node.cause.failover":      "một lần failover làm mất key của %[2]s khỏi %[1]s",
+		"lesson.strip.node.cause.flushed":       "key của %[2]s bị xoá sạch khỏi %[1]s",
+		"lesson.strip.node.cause":               "một lỗi của %[1]s làm mất key của %[2]s",
+		"lesson.strip.node.refused":             "bị phá vỡ, tác hại được ngăn lại: %[1]s, nên lock cho %[2]s vào khi %[3]s vẫn tin mình giữ nó (lỗi của node đã phá vỡ an toàn của lock); tài nguyên đã từ chối lần ghi cũ của %[3]s%[4]s",
+		"lesson.strip.node.fence":               " (fencing token của nó cũ hơn một token tài nguyên đã thấy)",
+		"lesson.strip.node.in-order":            "bị phá vỡ, không có tác hại: %[1]s, nên lock cho %[2]s vào khi %[3]s vẫn tin mình giữ nó (lỗi của node đã phá vỡ an toàn của lock); tài nguyên nhận các lần ghi của %[3]s trước khi client giữ lock mới dùng nó lần đầu, từng client một",
+		"lesson.strip.node.no-harm":             "bị phá vỡ, không có tác hại: %[1]s, nên lock cho %[2]s vào khi %[3]s vẫn tin mình giữ nó (lỗi của node đã phá vỡ an toàn của lock); tài nguyên không chấp nhận lần ghi nào của %[3]s trong lúc cả hai cùng tin như vậy",
+		"lesson.strip.node.waste":               "bị phá vỡ, không có tác hại: %[1]s, nên lock cho %[2]s vào khi %[3]s vẫn tin mình giữ nó (lỗi của node đã phá vỡ an toàn của lock); đây là một efficiency lock, nên phần chồng lấn chỉ làm trùng công việc",
 		"lesson.requirements":                   "Các yêu cầu của bài 42 mà bài này đề cập:",
 		"lesson.predict":                        "Hãy dự đoán trước khi xem:",
 		"lesson.takeaways":                      "Điều cần nhớ",
@@ -543,6 +571,9 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.unknown":            "các checker không đủ dữ kiện để kết luận",
 		"sum.busy":               "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
 		"sum.offplan":            "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
+		"sum.race":               "máy quá bận nên không giữ được thời gian nén của lần chạy: một bộ hẹn giờ của harness hoặc một lệnh của client đã bị trễ hơn một phần mười khoảng thời gian ngắn nhất của một lỗi trong kế hoạch lỗi, nên các lỗi có thể đã không gặp các thao tác mà chúng được đặt quanh, và lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
+		"sum.hostclock":          "đồng hồ hệ thống của máy (host), theo đó Redis tính mọi TTL, đã chạy lệch khỏi đồng hồ riêng của lần chạy, nên các key trên node không sống đúng như kế hoạch và lần chạy không chứng minh được gì; hãy chạy lại",
+		"sum.shortofgrants":      "số lần lấy lock thành công ít hơn mức lần chạy cần trong lúc bộ hẹn giờ của harness bị trễ: có thể chính máy, chứ không phải lock, đã giữ các client tranh chấp ở ngoài, nên lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
 		"n.tries.permit.one":     "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
 		"n.tries.permit":         "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
 		"fix.fencing.wl":         "Fencing token, đăng ký token trước (claim): mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi client giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: client giữ lock cũ ghi trước lần ghi đầu tiên của client giữ mới vẫn lọt qua, trừ khi client mới đã đăng ký token trước (bài 46; lock-theory §7.2).",

@@ -104,6 +104,14 @@ const (
 	// information, not a violation (teacher11 G4:
 	// fencing-random-nemesis seed 1009, valid, "✘ broken" bare).
 	NoteInformational = "informational"
+	// NoteNodeSpared: fault tolerance broken, the node's fault having
+	// let a second client in while the first still believed it held the
+	// lock, though no harm was done (the finding is informational: a
+	// refused stale write, writes in order, none at all, or waste): the
+	// mark says what the node did and what spared the resource
+	// (teacher12 N-2: server-clock-step-fenced, a valid run, bare
+	// "✘ broken").
+	NoteNodeSpared = "node-spared"
 	// NoteTakesNoLock: not shown, and cannot be; the run takes no lock
 	// (lock-free: none at all; no-lock: an acquire that takes nothing),
 	// so it neither keeps nor breaks what a lock promises (teacher 3,
@@ -283,7 +291,10 @@ func MarkOf(r Results, req string) Mark {
 		if !planHas(nodeEffects) {
 			return Mark{}
 		}
-		if has(func(a checker.Anomaly) bool { return causeIn(a, nodeEnds) }) {
+		if a, ok := first(func(a checker.Anomaly) bool { return causeIn(a, nodeEnds) }); ok {
+			if a.Kind == checker.KindMutexOverlap && !has(func(a checker.Anomaly) bool { return causeIn(a, nodeEnds) && !a.Informational }) {
+				return Mark{Showing: Broken, Note: NoteNodeSpared, Anomaly: a}
+			}
 			return Mark{Showing: Broken}
 		}
 		if !slices.Contains(r.Traits, history.TraitMultiNode) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
@@ -87,15 +88,23 @@ func markWords(lang Lang, r Results, m Mark) string {
 	case NoteBounded:
 		// A lease outlived its holder; its TTL ended it: say by how
 		// much and what bound it.
-		return "✔ " + tr(lang, "lesson.strip.bounded", a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
+		key := "lesson.strip.bounded"
+		if a.Cause.Unbelieved {
+			key += ".unbelieved"
+		}
+		ttl := float64(a.Cause.TTL) * r.TimeScale / 1e9
+		return "✔ " + tr(lang, key, a.Owner, a.Key, stayBeside(a.EndS-a.StartS, ttl), span(ttl))
 	case NoteGaveUp:
 		return "✔ " + gaveUpText(lang, r, m.Hold)
+	case NoteNodeSpared:
+		return "✘ " + nodeSpared(lang, r, a)
 	case NoteInformational:
 		key := "lesson.strip.informational"
 		if a.Cause.Unbelieved {
 			key += ".unbelieved"
 		}
-		return "✘ " + tr(lang, key, a.Owner, a.Key, span(a.EndS-a.StartS), span(float64(a.Cause.TTL)*r.TimeScale/1e9))
+		ttl := float64(a.Cause.TTL) * r.TimeScale / 1e9
+		return "✘ " + tr(lang, key, a.Owner, a.Key, stayBeside(a.EndS-a.StartS, ttl), span(ttl))
 	case NoteKeptByOthers:
 		return "✘ " + tr(lang, "lesson.strip.keptbyothers", a.Owner, a.Key, span(a.EndS-a.StartS), a.Cause.ExtendedBy,
 			instant(float64(a.Cause.Extended)*r.TimeScale/1e9))
@@ -104,6 +113,38 @@ func markWords(lang Lang, r Results, m Mark) string {
 		return "✔ " + tr(lang, "req.kept")
 	}
 	return "✘ " + tr(lang, "req.broken")
+}
+
+// stayBeside is how long a key stayed, written beside its TTL's figure:
+// as a span, or to the millisecond when the span would round to the
+// TTL's own figure without being it (teacher12 N-3: 2.969 s written "3s"
+// beside "TTL (3s)" read as a key that lived exactly its TTL).
+func stayBeside(stay, ttl float64) any {
+	d := time.Duration(stay * 1e9).Round(time.Millisecond)
+	if spanDuration(stay) == spanDuration(ttl) && d != time.Duration(ttl*1e9).Round(time.Millisecond) {
+		return d
+	}
+	return span(stay)
+}
+
+// nodeSpared tells a fault tolerance broken without harm (NoteNodeSpared):
+// what the node's fault did to the stale holder's key (a.Cause), that the
+// lock then let the fresh holder in, and what spared the resource
+// (sparedNote), with the fencing token when it was what refused.
+func nodeSpared(lang Lang, r Results, a checker.Anomaly) string {
+	cause := "lesson.strip.node.cause." + a.Cause.Kind
+	if !hasOwn(English, cause) {
+		cause = "lesson.strip.node.cause"
+	}
+	what := tr(lang, cause, joinAnd(lang, a.Cause.Nodes), a.Stale)
+	how := sparedNote(r, a)
+	fence := ""
+	if how == NoteRefused && slices.ContainsFunc(r.Claims, func(c claim.Claim) bool {
+		return c.Kind == claim.Op && c.Client == a.Stale && c.Refusal == history.RefusalStaleFence
+	}) {
+		fence = tr(lang, "lesson.strip.node.fence")
+	}
+	return tr(lang, "lesson.strip.node."+how, what, a.Current, a.Stale, fence)
 }
 
 // gaveUpText tells a lease the lock gave up while its holder was inside
