@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
@@ -79,4 +80,51 @@ func (m *model) lastAcquireRefused(client string, t int64) bool {
 		}
 	}
 	return refused
+}
+
+// servedAgain is when a node restarted at end (a crash's window end) ran a
+// command again — the first command record of that node from end on —
+// and the clients whose requests naming it failed in between; ok only
+// when some did (reader 13, snapshot-lost-lock: "t=1.5s n1 restarted",
+// while w2's acquires got EOF and connection resets until 2.8 s, and n1
+// ran nothing until 3.1 s).
+func (m *model) servedAgain(node string, end int64) (at int64, clients []string, ok bool) {
+	at = -1
+	for _, op := range m.h.Ops {
+		if op.F == history.NodeCmd && op.Value.Node == node && op.Invoke >= end && (at < 0 || op.Invoke < at) {
+			at = op.Invoke
+		}
+	}
+	if at < 0 {
+		return -1, nil, false
+	}
+	for _, op := range m.h.Ops {
+		if op.Process < 0 || op.Invoke < end || op.Invoke >= at || op.Type == history.OK || op.Failure == "" ||
+			!strings.Contains(op.Error, node) || slices.Contains(clients, op.Client) {
+			continue
+		}
+		clients = append(clients, op.Client)
+	}
+	return at, clients, len(clients) > 0
+}
+
+// crashEnd is the words of nodes' restart at end: with when they served
+// again where clients' requests to them still failed (servedAgain).
+func (m *model) crashEnd(lang Lang, nodes []string, targets string, end int64) string {
+	at := int64(-1)
+	var clients []string
+	for _, n := range nodes {
+		if t, cs, ok := m.servedAgain(n, end); ok {
+			at = max(at, t)
+			for _, c := range cs {
+				if !slices.Contains(clients, c) {
+					clients = append(clients, c)
+				}
+			}
+		}
+	}
+	if at < 0 {
+		return tr(lang, "n.crash.end", targets)
+	}
+	return tr(lang, "n.crash.end.unreached", targets, instant(m.sec(at)), joinAnd(lang, clients))
 }

@@ -350,7 +350,8 @@ var messagesEN = map[string]string{
 	"n.crash.client.nolock":            "%s crashed, holding no lock then: it stops for good.",                                                                                // client                                                                                                // client
 	"n.delete.key":                     "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                             // key, nodes
 	"n.crash":                          "%s crashed and lost its keys; down for %s.",                                                                                          // nodes, duration
-	"n.crash.end":                      "%s restarted.",                                                                                                                       // nodes
+	"n.crash.end":                      "%s restarted.",
+	"n.crash.end.unreached":            "%s restarted, but clients could not reach it until t=%ss: %s's requests in between failed.", // nodes, t it ran a command again, clients                                                                                                                       // nodes
 	"n.crash.kept":                     "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":                     "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":                 "its append-only file",

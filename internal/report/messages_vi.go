@@ -345,6 +345,7 @@ var messagesVI = map[string]string{
 	"n.delete.key":                     "Một process dọn dẹp (janitor) đã xoá key lock %s trên %s (xoá theo key, không theo chủ sở hữu; client đang giữ không được báo).",
 	"n.crash":                          "%s bị crash và mất các key; ngừng hoạt động %s.",
 	"n.crash.end":                      "%s khởi động lại.",
+	"n.crash.end.unreached":            "%s khởi động lại, nhưng client không kết nối được tới nó cho đến t=%ss: các request của %s trong lúc đó đều lỗi.",
 	"n.crash.kept":                     "%s bị crash rồi khởi động lại, vẫn còn các key nhờ %[3]s; ngừng hoạt động %[2]s.",
 	"n.crash.some":                     "%s bị crash; ngừng hoạt động %s. Khi khởi động lại từ %s, nó còn %s nhưng mất %s.",
 	"n.crash.from.aof":                 "file append-only",
