@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -127,4 +128,29 @@ func (m *model) crashEnd(lang Lang, nodes []string, targets string, end int64) s
 		return tr(lang, "n.crash.end", targets)
 	}
 	return tr(lang, "n.crash.end.unreached", targets, instant(m.sec(at)), joinAnd(lang, clients))
+}
+
+// orphanLife is the key life an orphaned-lease finding a tells of: its
+// owner's key (one the lock derived from a.Key too) whose life spans the
+// finding's window.
+func (m *model) orphanLife(a checker.Anomaly) (account.KeyLife, bool) {
+	keys := m.a.LockKeysOf(a.Key)
+	for _, k := range m.a.Keys() {
+		if k.Owner == a.Owner && slices.Contains(keys, k.Key) && k.Start >= 0 && k.Start <= a.Start && (k.End < 0 || k.End >= a.End) {
+			return k, true
+		}
+	}
+	return account.KeyLife{}, false
+}
+
+// unbelievedOrphan tells an orphaned key whose owner never believed it
+// held it, dated by the node's SET, as the story and a stuck lock date
+// it, not by its owner's acquire's end (reader 13, setnx-expire-crash:
+// "from t=0.2s" of a key n1 set at t=0.139 s).
+func (m *model) unbelievedOrphan(lang Lang, a checker.Anomaly) string {
+	from := a.StartS
+	if k, ok := m.orphanLife(a); ok {
+		from = m.sec(k.Start)
+	}
+	return tr(lang, "a.orphaned-lease.unbelieved", a.Owner, a.Key, instant(from), instant(a.EndS), span(a.EndS-from))
 }

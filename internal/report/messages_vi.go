@@ -658,7 +658,7 @@ var messagesVI = map[string]string{
 	"c.taken":                     "%[2]s được cấp lock trên %[3]s trong khi %[1]s vẫn tin rằng mình đang giữ",
 	"c.restored":                  "%[3]s, khi khởi động lại, đã xoá key của %[1]s lúc t=%[4]ss (bước khôi phục của nó đưa mọi lease job tìm thấy trở lại hàng đợi) và %[2]s đã lấy được lock",
 	"c.deleted":                   "lệnh nhả lock của %[3]s lúc t=%[4]ss đã xoá key của %[1]s và %[2]s đã lấy được lock",
-	"c.janitor":                   "một lỗi delete-key đã xoá key của %[1]s trên %[3]s lúc t=%[4]ss và %[2]s đã lấy được lock",
+	"c.janitor":                   "một process dọn dẹp (janitor) đã xoá key của %[1]s trên %[3]s lúc t=%[4]ss và %[2]s đã lấy được lock",
 	"c.crashed":                   "%[3]s bị crash lúc t=%[4]ss và mất key của %[1]s, và %[2]s đã lấy được lock",
 	"c.clock":                     "đồng hồ của %[3]s nhảy và key của %[1]s ở đó expire sớm lúc t=%[4]ss, và %[2]s đã lấy được lock",
 	"c.clock.rate":                "đồng hồ của %[3]s chạy nhanh và key của %[1]s ở đó hết hạn sớm lúc t=%[4]ss, và %[2]s đã lấy được lock",
