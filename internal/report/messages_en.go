@@ -703,6 +703,7 @@ var messagesEN = map[string]string{
 	"p.purged":                    "purged",
 	"p.clock":                     "expired early (clock)",
 	"p.failover":                  "lost with its master",
+	"p.failover.copy":             "lost when %s, the replica that had acknowledged it, crashed", // replica
 	"p.fault.of":                  "%s: %s",
 	"p.held":                      "still held",
 

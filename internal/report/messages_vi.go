@@ -691,6 +691,7 @@ var messagesVI = map[string]string{
 	"p.purged":                    "bị dọn (purge)",
 	"p.clock":                     "expire sớm (đồng hồ)",
 	"p.failover":                  "mất cùng master",
+	"p.failover.copy":             "mất khi %s, replica đã xác nhận nó, bị crash",
 	"p.fault.of":                  "%s: %s",
 	"p.held":                      "vẫn còn giữ",
 
