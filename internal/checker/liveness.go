@@ -84,7 +84,7 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	}
 	sort.Strings(keys)
 	var anomalies []Anomaly
-	probes, probeFails, stretches, orphaned := 0, 0, 0, 0
+	probes, probeFails, stretches, orphaned, refused := 0, 0, 0, 0, 0
 	inferred := false           // a refusal was judged by the clients' outcomes, not the nodes' record
 	var lastOf map[string]int64 // latest instant per client, built on first use
 	lastInstant := func(client string) int64 {
@@ -99,6 +99,11 @@ func liveness(ctx context.Context, a *account.Account) Result {
 			return Result{Checker: CheckerLiveness, Verdict: Unknown, Summary: "not checked: " + err.Error()}
 		}
 		ko := per[k]
+		for _, i := range ko.lock {
+			if op := h.Ops[i]; op.F == history.Acquire && op.Type == history.Fail {
+				refused++
+			}
+		}
 		sortIdx(h, ko.lock, invokeOf)
 		_, maxTTL := leaseWindows(a, ko.lock, eoh, nil)
 		cover := newHeldCover(a, k, ko.lock, eoh, believed)
@@ -161,7 +166,11 @@ func liveness(ctx context.Context, a *account.Account) Result {
 	var parts []string
 	switch {
 	case probes == 0:
-		parts = append(parts, "no final probe")
+		// With no final probe, what liveness judges is the run's refused
+		// acquires alone (a stretch unavailable, an orphaned lease): the
+		// summary says so, never a bare "no final probe" beside VALID
+		// (reader 13, inventory-oversell).
+		parts = append(parts, fmt.Sprintf("the run's refused acquires alone were judged (%s): no final probe ran", plural(refused, "refused acquire", "refused acquires")))
 	case probeFails == 0:
 		parts = append(parts, fmt.Sprintf("%s succeeded", plural(probes, "final probe", "final probes")))
 	default:
@@ -184,9 +193,19 @@ func liveness(ctx context.Context, a *account.Account) Result {
 		summary += "; where the nodes were not observed, whether the lock was free is inferred from the clients' outcomes"
 	}
 	counts := map[string]int{claim.FinalProbes: probes, claim.FailedProbes: probeFails}
+	if probes == 0 {
+		counts[claim.RefusedAcquires] = refused
+	}
 	if expect && probes == 0 {
 		return Result{Checker: CheckerLiveness, Verdict: Unknown, Anomalies: anomalies,
 			Summary: "the scenario expects liveness but recorded no final probe", Counts: counts}
+	}
+	if probes == 0 && refused == 0 && len(anomalies) == 0 {
+		// No probe and no refusal: nothing of liveness was judged, and a
+		// VALID row would read as checked and fine (as fencing without
+		// tokens).
+		return Result{Checker: CheckerLiveness, Verdict: Valid, NotChecked: true, Counts: counts,
+			Summary: "not checked: no final probe, and no acquire was refused"}
 	}
 	return Result{Checker: CheckerLiveness, Verdict: verdictOf(anomalies), Summary: summary, Anomalies: anomalies, Counts: counts}
 }

@@ -257,7 +257,9 @@ const (
 	//     accepted writes that carried a fencing token (> 0);
 	//   - ok-acquires: the clients' completed ok acquires;
 	//     accepted-writes: their completed ok writes;
-	//   - faults: the fault operations the nemesis applied (not failed).
+	//   - faults: the fault operations the nemesis applied (not failed);
+	//   - refused-acquires: the clients' acquires typed fail (what
+	//     liveness judges during the run, with no final probe).
 	// A checker's findings are Anomaly claims of their own. Records: none.
 	Check Kind = "check"
 )
@@ -297,12 +299,13 @@ const (
 	NoPurge     = "purge"
 	NoCrashLoss = "crash-loss"
 	// The counts of a Check claim (Claim.Counts).
-	FinalProbes    = "final-probes"
-	FailedProbes   = "failed-probes"
-	FencedKeys     = "fenced-keys"
-	OKAcquires     = "ok-acquires"
-	AcceptedWrites = "accepted-writes"
-	Faults         = "faults"
+	FinalProbes     = "final-probes"
+	FailedProbes    = "failed-probes"
+	FencedKeys      = "fenced-keys"
+	OKAcquires      = "ok-acquires"
+	AcceptedWrites  = "accepted-writes"
+	Faults          = "faults"
+	RefusedAcquires = "refused-acquires"
 	// NotChecked is the How of a Check claim whose checker had nothing
 	// to check.
 	NotChecked = "notchecked"

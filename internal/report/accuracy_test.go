@@ -75,6 +75,12 @@ func pageSentences(in Input, lang Lang) []string {
 	for _, a := range allAnomalies(in.Results) {
 		out = append(out, m.describeAnomaly(lang, a), m.whyAnomaly(lang, a), a.Explain)
 	}
+	// The checkers table's rows, as "checker | VERDICT | summary" (reader
+	// 13: "liveness | VALID | no final probe" of a run with no probe).
+	for _, r := range in.Results {
+		row := m.checkerRow(lang, r)
+		out = append(out, row.Checker+" | "+tr(lang, "verdict."+row.Verdict)+" | "+row.Summary)
+	}
 	// history.html's verdict (a fresh reader, issue 27: "no order … not
 	// linearizable" of a valid check).
 	if in.Porcupine != nil && porcupineOps(in.History) <= MaxPorcupineOps {

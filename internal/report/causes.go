@@ -153,12 +153,15 @@ func (m *model) failoverLoss(lang Lang, id int) (fate, promoted, name string, ok
 // at its master, when the account knows one (a key life's Copy: it had
 // acknowledged the key, and its death is when the lock lost it; a sixth
 // reader, A15).
-func (m *model) copyLost(id int) (string, bool) {
+func (m *model) copyLost(id int) (string, bool) { return m.copyLostOf(id, "") }
+
+// copyLostOf is copyLost of owner's key (any owner's when "").
+func (m *model) copyLostOf(id int, owner string) (string, bool) {
 	if m.a == nil {
 		return "", false
 	}
 	for _, k := range m.a.Keys() {
-		if k.Ended.Kind == account.EndFailover && k.Ended.Step == id && k.Copy != nil {
+		if k.Ended.Kind == account.EndFailover && k.Ended.Step == id && k.Copy != nil && (owner == "" || k.Owner == owner) {
 			return k.Copy.Node, true
 		}
 	}

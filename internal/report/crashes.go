@@ -2,8 +2,10 @@ package report
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -79,4 +81,76 @@ func (m *model) lastAcquireRefused(client string, t int64) bool {
 		}
 	}
 	return refused
+}
+
+// servedAgain is when a node restarted at end (a crash's window end) ran a
+// command again — the first command record of that node from end on —
+// and the clients whose requests naming it failed in between; ok only
+// when some did (reader 13, snapshot-lost-lock: "t=1.5s n1 restarted",
+// while w2's acquires got EOF and connection resets until 2.8 s, and n1
+// ran nothing until 3.1 s).
+func (m *model) servedAgain(node string, end int64) (at int64, clients []string, ok bool) {
+	at = -1
+	for _, op := range m.h.Ops {
+		if op.F == history.NodeCmd && op.Value.Node == node && op.Invoke >= end && (at < 0 || op.Invoke < at) {
+			at = op.Invoke
+		}
+	}
+	if at < 0 {
+		return -1, nil, false
+	}
+	for _, op := range m.h.Ops {
+		if op.Process < 0 || op.Invoke < end || op.Invoke >= at || op.Type == history.OK || op.Failure == "" ||
+			!strings.Contains(op.Error, node) || slices.Contains(clients, op.Client) {
+			continue
+		}
+		clients = append(clients, op.Client)
+	}
+	return at, clients, len(clients) > 0
+}
+
+// crashEnd is the words of nodes' restart at end: with when they served
+// again where clients' requests to them still failed (servedAgain).
+func (m *model) crashEnd(lang Lang, nodes []string, targets string, end int64) string {
+	at := int64(-1)
+	var clients []string
+	for _, n := range nodes {
+		if t, cs, ok := m.servedAgain(n, end); ok {
+			at = max(at, t)
+			for _, c := range cs {
+				if !slices.Contains(clients, c) {
+					clients = append(clients, c)
+				}
+			}
+		}
+	}
+	if at < 0 {
+		return tr(lang, "n.crash.end", targets)
+	}
+	return tr(lang, "n.crash.end.unreached", targets, instant(m.sec(at)), joinAnd(lang, clients))
+}
+
+// orphanLife is the key life an orphaned-lease finding a tells of: its
+// owner's key (one the lock derived from a.Key too) whose life spans the
+// finding's window.
+func (m *model) orphanLife(a checker.Anomaly) (account.KeyLife, bool) {
+	keys := m.a.LockKeysOf(a.Key)
+	for _, k := range m.a.Keys() {
+		if k.Owner == a.Owner && slices.Contains(keys, k.Key) && k.Start >= 0 && k.Start <= a.Start && (k.End < 0 || k.End >= a.End) {
+			return k, true
+		}
+	}
+	return account.KeyLife{}, false
+}
+
+// unbelievedOrphan tells an orphaned key whose owner never believed it
+// held it, dated by the node's SET, as the story and a stuck lock date
+// it, not by its owner's acquire's end (reader 13, setnx-expire-crash:
+// "from t=0.2s" of a key n1 set at t=0.139 s).
+func (m *model) unbelievedOrphan(lang Lang, a checker.Anomaly) string {
+	from := a.StartS
+	if k, ok := m.orphanLife(a); ok {
+		from = m.sec(k.Start)
+	}
+	return tr(lang, "a.orphaned-lease.unbelieved", a.Owner, a.Key, instant(from), instant(a.EndS), span(a.EndS-from))
 }

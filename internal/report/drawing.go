@@ -541,6 +541,11 @@ func (b *builder) leaseTip(l lease) string {
 		}
 	} else if l.lost() && l.KeyEnd <= m.end {
 		why := endWord(lang, l.Cause)
+		if r, ok := m.copyLostOf(l.Cause.Step, l.Client); ok && l.Cause.Kind == account.EndFailover {
+			// Its last copy went with the replica that had acknowledged
+			// it, not with its master (reader 13, failover-wait-two-replicas).
+			why = tr(lang, "p.failover.copy", r)
+		}
 		if len(l.Lives) > 1 && len(m.nodes) > 1 {
 			why = tr(lang, "tip.quorum", len(m.nodes)/2+1)
 		}

@@ -343,6 +343,9 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 		}
 	}
 	switch {
+	case n == 0 && r.Checker == checker.CheckerLiveness && r.Counts[claim.FinalProbes] == 0:
+		// No final probe: the refused acquires alone were judged (reader 13).
+		return tr(lang, "sum.liveness.noprobe", r.Counts[claim.RefusedAcquires])
 	case n == 0:
 		return tr(lang, "sum.valid")
 	case info:

@@ -350,7 +350,8 @@ var messagesEN = map[string]string{
 	"n.crash.client.nolock":            "%s crashed, holding no lock then: it stops for good.",                                                                                // client                                                                                                // client
 	"n.delete.key":                     "A janitor deleted the lock key %s on %s (by key, not by owner; the holder is not told).",                                             // key, nodes
 	"n.crash":                          "%s crashed and lost its keys; down for %s.",                                                                                          // nodes, duration
-	"n.crash.end":                      "%s restarted.",                                                                                                                       // nodes
+	"n.crash.end":                      "%s restarted.",
+	"n.crash.end.unreached":            "%s restarted, but clients could not reach it until t=%ss: %s's requests in between failed.", // nodes, t it ran a command again, clients                                                                                                                       // nodes
 	"n.crash.kept":                     "%s crashed and came back with its keys from %[3]s; down for %[2]s.",
 	"n.crash.some":                     "%s crashed; down for %s. It came back from %s with %s but without %s.", // nodes, duration, source, kept keys, lost keys
 	"n.crash.from.aof":                 "its append-only file",
@@ -669,7 +670,7 @@ var messagesEN = map[string]string{
 	"c.taken":                     "%[2]s was granted the lock on %[3]s while %[1]s still believed it held it",                                                                                                                                                         // stale, current, nodes
 	"c.restored":                  "%[3]s, restarted, deleted %[1]s's key on start at t=%[4]ss (its restore re-queued every job lease it found) and %[2]s acquired it",                                                                                                 // stale, current, restorer, t
 	"c.deleted":                   "%[3]s's release at t=%[4]ss removed %[1]s's key and %[2]s acquired it",                                                                                                                                                             // stale, current, deleter, t
-	"c.janitor":                   "a delete-key fault removed %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                                                                                                                 // stale, current, nodes, t
+	"c.janitor":                   "a janitor deleted %[1]s's key on %[3]s at t=%[4]ss and %[2]s acquired it",                                                                                                                                                          // stale, current, nodes, t
 	"c.crashed":                   "%[3]s crashed at t=%[4]ss and lost %[1]s's key, and %[2]s acquired it",                                                                                                                                                             // stale, current, nodes, t
 	"c.clock":                     "%[3]s's clock jumped and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                                                                                                       // stale, current, nodes, t
 	"c.clock.rate":                "%[3]s's clock ran fast and %[1]s's key there expired early at t=%[4]ss, and %[2]s acquired it",                                                                                                                                     // stale, current, nodes, t
@@ -702,6 +703,7 @@ var messagesEN = map[string]string{
 	"p.purged":                    "purged",
 	"p.clock":                     "expired early (clock)",
 	"p.failover":                  "lost with its master",
+	"p.failover.copy":             "lost when %s, the replica that had acknowledged it, crashed", // replica
 	"p.fault.of":                  "%s: %s",
 	"p.held":                      "still held",
 

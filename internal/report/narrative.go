@@ -497,8 +497,9 @@ func (n *narrator) faults() {
 		n.add(at, 1, StepFault, told, byHand(lang, st, m.faultSentence(lang, w, dur)))
 		if !st.Instant() && !m.open(w) {
 			if st.Effect == history.EffectCrashNode {
-				// Its end is the restart's start (the account's window).
-				n.add(c.End, 0, StepHeal, c, tr(lang, "n.crash.end", targets))
+				// Its end is the restart's start (the account's window);
+				// and when it served again, if clients still failed.
+				n.add(c.End, 0, StepHeal, c, m.crashEnd(lang, st.Nodes, targets, c.End))
 				continue
 			}
 			n.add(c.End, 0, StepHeal, c, tr(lang, "n.fault.end", faultWord(lang, st), targets))

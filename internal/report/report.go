@@ -642,10 +642,13 @@ func (m *model) otherHeadline(in Input, cs []claim.Claim) said {
 
 // thawedLife returns the key life of key on one of nodes that ended at
 // end, an expiry whose deadline had passed while its node was stopped (the
-// KeyLife claim's Thawed: it left when the node resumed).
+// KeyLife claim's Thawed: it left when the node resumed). key is the
+// resource's: the node's key may be one a lock derived from it
+// (redis-semaphore's mutex:invoice-1, reader 13), as LockKeysOf has it.
 func (m *model) thawedLife(nodes []string, key string, end int64) (account.KeyLife, bool) {
+	keys := m.a.LockKeysOf(key)
 	for _, k := range m.a.Keys() {
-		if k.Key == key && k.End == end && slices.Contains(nodes, k.Node) && k.Observed &&
+		if slices.Contains(keys, k.Key) && k.End == end && slices.Contains(nodes, k.Node) && k.Observed &&
 			k.Ended.Kind == account.EndExpired && k.Deadline >= 0 && k.Deadline < k.End && !k.ExpiredAsKept() {
 			return k, true
 		}

@@ -595,7 +595,7 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), c.ExtendedBy, instant(m.sec(c.Extended)))
 		}
 		if c := a.Cause; a.Owner != "" && c != nil && c.Unbelieved {
-			return tr(lang, "a.orphaned-lease.unbelieved", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))
+			return m.unbelievedOrphan(lang, a)
 		}
 		if a.Owner != "" {
 			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))

@@ -49,6 +49,10 @@ func (v *verifier) count(k string) (int, []int, bool) {
 		match = func(op history.Op) bool {
 			return client(op) && op.F == history.Acquire && op.Type == history.OK && op.Complete >= 0
 		}
+	case claim.RefusedAcquires:
+		match = func(op history.Op) bool {
+			return client(op) && op.F == history.Acquire && op.Type == history.Fail
+		}
 	case claim.AcceptedWrites:
 		match = func(op history.Op) bool {
 			return client(op) && op.F == history.Write && op.Type == history.OK && op.Complete >= 0
