@@ -172,6 +172,8 @@ var messagesVI = map[string]string{
 	"a.fire.refused.by":         "%[1]s bị key của %[3]s từ chối lúc t=%[2]ss",
 	"a.fire.refused":            "%[1]s bị từ chối lúc t=%[2]ss",
 	"say.valid":                 "Không checker nào phát hiện vấn đề: lock đã giữ đúng cam kết trong lần chạy này.",
+	"say.valid.untested":        "Không lần ghi nào bị từ chối vì fencing token, nên fencing token chưa hề được thử trong lần chạy này.",
+	"say.valid.untested.lost":   "%[1]s được báo lúc t=%[2]ss rằng nó đã mất lock, và không lần ghi nào bị từ chối vì fencing token, nên fencing token chưa hề được thử trong lần chạy này.",
 	"say.valid.info":            "Không checker nào phát hiện vi phạm: lock đã giữ đúng cam kết trong lần chạy này; các phát hiện chỉ mang tính thông tin: %s (xem bên dưới).",
 	"say.valid.claim-order":     "Không gây hại, dù lock đã bị phá vỡ: %[1]s và %[2]s cùng tin rằng mình giữ %[3]s, nhưng tài nguyên nhận các lần ghi của %[1]s khi currlock của nó vẫn còn là token của %[1]s, trước lần đầu %[2]s dùng nó, nên nó thấy từng client giữ một, theo thứ tự đăng ký token.",
 	"say.valid.fenced-order":    "Không gây hại, dù lock đã bị phá vỡ: %[1]s và %[2]s cùng tin rằng mình giữ %[3]s, nhưng tài nguyên nhận các lần ghi của %[1]s trước lần đầu %[2]s dùng nó, nên nó thấy từng client giữ một, theo thứ tự token.",
