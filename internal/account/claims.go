@@ -685,7 +685,8 @@ func (a *Account) orphanClaims() []claim.Claim {
 }
 
 // absentClaims states what the run did not have that a remedy rests on
-// (claim.Absent): no client pause, no purge of a recorded sorted set's
+// (claim.Absent): no client pause, no write refused for its fencing token
+// (of a fenced lock whose resource enforces it), no purge of a recorded sorted set's
 // members, and, per node, no crash that lost writes (CrashLoses).
 func (a *Account) absentClaims() []claim.Claim {
 	var cs []claim.Claim
@@ -693,6 +694,12 @@ func (a *Account) absentClaims() []claim.Claim {
 		slices.ContainsFunc(a.H.Header.Plan, func(st history.FaultStep) bool { return st.Effect == history.EffectFreezeClient })
 	if !paused {
 		cs = append(cs, claim.Claim{Kind: claim.Absent, What: claim.NoPause, End: a.end})
+	}
+	refused := slices.ContainsFunc(a.H.Ops, func(op history.Op) bool {
+		return op.F == history.Write && op.Value.Refusal == history.RefusalStaleFence
+	})
+	if a.H.Header.LockFences() && a.H.Header.FencingEnforced && !refused {
+		cs = append(cs, claim.Claim{Kind: claim.Absent, What: claim.NoFenceRefusal, End: a.end})
 	}
 	var sets []MemberLife // the first member of each recorded sorted set
 	purged := map[string]bool{}

@@ -231,7 +231,10 @@ const (
 	// kept every write through each of its crashes (aof-always; an
 	// aof-everysec node killed without a power loss), and no failover of
 	// its group promoted a replica that lacked part of its stream (or
-	// promoted none). Records: none (an
+	// promoted none). What NoFenceRefusal: the run's lock issues fencing
+	// tokens (history.TraitFenced), its resource enforces them, and the
+	// resource refused no write for a stale fencing token: the token was
+	// never tested. Records: none (an
 	// absence rests on the whole history).
 	Absent Kind = "absent"
 	// Experiment: the run's scenario, changed as What says (package why:
@@ -294,10 +297,12 @@ const (
 	Unrecorded = "unrecorded"
 	// Open is the How of an Op claim about an operation never answered.
 	Open = "open"
-	// NoPause, NoPurge and NoCrashLoss are the What of an Absent claim.
-	NoPause     = "pause"
-	NoPurge     = "purge"
-	NoCrashLoss = "crash-loss"
+	// NoPause, NoPurge, NoCrashLoss and NoFenceRefusal are the What of
+	// an Absent claim.
+	NoPause        = "pause"
+	NoPurge        = "purge"
+	NoCrashLoss    = "crash-loss"
+	NoFenceRefusal = "fence-refusal"
 	// The counts of a Check claim (Claim.Counts).
 	FinalProbes     = "final-probes"
 	FailedProbes    = "failed-probes"

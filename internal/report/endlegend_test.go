@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/report/chart"
 )
 
@@ -58,5 +59,26 @@ func TestTheKeyEndLegendSaysEachEndOnce(t *testing.T) {
 				t.Errorf("legend words %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestVietnameseEndWordsSayHetHan: the Vietnamese timeline legend read
+// "key kết thúc: expire", a bare English verb where the glossary fixes
+// "hết hạn (expire)" (teacher14 T14-4). No end word a Vietnamese page
+// shows (the legend's, a tick's tip) leaves "expire" outside the
+// glossary's parenthesis.
+func TestVietnameseEndWordsSayHetHan(t *testing.T) {
+	keys := []string{"p.expired"}
+	for _, k := range endWords {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		w := tr(Vietnamese, k)
+		if strings.Contains(strings.ReplaceAll(w, "(expire)", ""), "expire") {
+			t.Errorf("%s: the Vietnamese end word %q says a bare \"expire\"", k, w)
+		}
+	}
+	if got, want := tr(Vietnamese, "p.ended", endWord(Vietnamese, account.End{Kind: account.EndExpired})), "key kết thúc: hết hạn (expire)"; got != want {
+		t.Errorf("legend %q, want %q", got, want)
 	}
 }

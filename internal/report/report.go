@@ -524,10 +524,33 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 			info = append(info, w)
 		}
 	}
+	out := one(tr(lang, "say.valid"))
 	if len(info) > 0 {
-		return one(tr(lang, "say.valid.info", strings.Join(info, ", ")))
+		out = one(tr(lang, "say.valid.info", strings.Join(info, ", ")))
 	}
-	return one(tr(lang, "say.valid"))
+	return append(out, m.untested(lang, cs)...)
+}
+
+// untested is the sentence a valid run of a fenced lock owes its reader
+// when no write was refused for its fencing token (its Absent claim): the
+// token was never tested, whatever the VALID seems to credit it with
+// (teacher14 T14-1: lesson 44 promised "its card says so"). The first
+// holder told it had lost its lock is named, with when.
+func (m *model) untested(lang Lang, cs []claim.Claim) []said {
+	i := slices.IndexFunc(cs, func(c claim.Claim) bool { return c.Kind == claim.Absent && c.What == claim.NoFenceRefusal })
+	if i < 0 {
+		return nil
+	}
+	var lost *claim.Claim
+	for j, c := range cs {
+		if c.Kind == claim.Hold && c.How == account.HoldLost && (lost == nil || c.End < lost.End) {
+			lost = &cs[j]
+		}
+	}
+	if lost == nil {
+		return []said{{Text: tr(lang, "say.valid.untested"), Claim: cs[i].ID}}
+	}
+	return []said{{Text: tr(lang, "say.valid.untested.lost", lost.Client, instantIn(lang, m.sec(lost.End))), Claim: joinIDs([]string{lost.ID, cs[i].ID})}}
 }
 
 // nthClaim is the id of the n-th (from 0) claim of kind k in cs; "" when

@@ -97,7 +97,7 @@ func TestABoundedOrphanItsOwnerNeverHeldSaysSo(t *testing.T) {
 		Anomalies: []checker.Anomaly{orphan}}
 	for lang, want := range map[Lang]string{
 		English:    "✔ kept: w3's key invoice-7 stayed 2.969s on its node though w3 never believed it held it (its acquire got no answer), and its TTL (3s) ended it: the lock came free by itself",
-		Vietnamese: "✔ được giữ: key invoice-7 của w3 còn lại 2,969 s trên node dù w3 chưa bao giờ tin mình giữ nó (lần lấy lock của nó không nhận được trả lời), rồi TTL (3 s) xoá nó: lock tự được giải phóng",
+		Vietnamese: "✔ được giữ: key invoice-7 của w3 còn lại 2,969 s trên node dù w3 chưa bao giờ tin mình giữ nó (lần lấy lock của nó không nhận được trả lời), rồi hết hạn theo TTL (3 s): lock tự được giải phóng",
 	} {
 		if got := markText(lang, r, MarkOf(r, ReqLiveness)); got != want {
 			t.Errorf("%s:\n got %q\nwant %q", lang, got, want)

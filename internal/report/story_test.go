@@ -628,7 +628,7 @@ func TestANodeClockThatJumpsBackIsToldAsKeysLivingLonger(t *testing.T) {
 	}{
 		{"a jump forward is told as keys expiring sooner", English, false, "n3's clock jumped +15s: keys on it expire that much sooner (locksim moves each key's expiry on it", "jumped back"},
 		{"a jump back is told as keys expiring later", English, true, "n3's clock jumped back 15s: keys on it expire that much later", "that much sooner"},
-		{"a jump back in Vietnamese", Vietnamese, true, "Đồng hồ của n3 lùi lại 15 s: các key trên đó expire muộn hơn", "sớm hơn"},
+		{"a jump back in Vietnamese", Vietnamese, true, "Đồng hồ của n3 lùi lại 15 s: các key trên đó hết hạn muộn hơn", "sớm hơn"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in := redlockClockJump()

@@ -74,6 +74,16 @@ func (v *verifier) absent(c claim.Claim) outcome {
 		return held
 	case claim.NoPurge:
 		return v.noPurge(c)
+	case claim.NoFenceRefusal:
+		if !v.h.Header.LockFences() || !v.h.Header.FencingEnforced {
+			return refuse(nil, "the run's lock issues no fencing tokens its resource enforces")
+		}
+		for i, op := range v.h.Ops {
+			if op.F == history.Write && op.Value.Refusal == history.RefusalStaleFence {
+				return refuse([]int{i}, "%s's write was refused for a stale fencing token", op.Client)
+			}
+		}
+		return held
 	}
 	return refuse(nil, "an absence of %q is not a claim", c.What)
 }

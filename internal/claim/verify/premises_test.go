@@ -80,6 +80,8 @@ func TestVerifierRefusesAnAbsenceTheRunHad(t *testing.T) {
 			adviceRun("power-loss-always"), adviceRun("power-loss-everysec")},
 		{"no lost writes are not claimed of a master whose failover promoted a replica that lacked its counter (fooler)", claim.NoCrashLoss,
 			adviceRun("power-loss-always"), adviceRun("failover-fence-regression")},
+		{"an untested fencing token is not claimed of a run whose resource refused a stale token (teacher14 T14-1)", claim.NoFenceRefusal,
+			corpus("c53a-fenced-valid-token-untested"), corpus("c37a-janitor-delete-at-the-nodes-del")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := tc.without(t)
