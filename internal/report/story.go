@@ -723,7 +723,7 @@ func (m *model) whyAnomaly(lang Lang, a checker.Anomaly) string {
 		// A correctness lock whose resource's own check prevented the
 		// harm: "efficiency only" is lesson 42's word for a lock that
 		// saves work, not for this (teacher 4, #21).
-		return tr(lang, "why.informational."+a.Harmless)
+		return m.harmPrevented(lang, a)
 	case a.Informational:
 		return tr(lang, "why.informational")
 	}
