@@ -75,3 +75,19 @@ func (b *builder) keySetLine(k account.KeyLife, server, owner, tok string) strin
 	}
 	return tr(b.lang, "tip.key", server, k.Key, owner, tok, b.at(k.Start))
 }
+
+// refusedWhen is when refused acquire o is drawn, as its tip and the
+// story tell it: at its end when the lock itself refused it (a Redlock
+// validity that ran out, a WAIT that heard too few replicas), when its
+// SET met a key by its refusal claim, else at its invoke (a reader of
+// redlock-pause-in-flight: a 12 s acquire refused at t=12.2 s was drawn
+// at t=0.2 s, where it began, beside its own fresh keys).
+func (m *model) refusedWhen(o history.Op, c claim.Claim) int64 {
+	switch {
+	case c.Kind == claim.Refusal && c.What == claim.Granted, c.Kind == claim.Op && c.Refusal == history.RefusalNotReplicated:
+		return o.Complete
+	case c.Kind == claim.Refusal:
+		return refusedAt(c, o.Invoke)
+	}
+	return o.Invoke
+}
