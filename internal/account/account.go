@@ -112,6 +112,11 @@ type KeyLife struct {
 	// group that still had the key when the master failed, and when it
 	// died (nil: none known; see lastCopy). The lock was lost only then.
 	Copy *Copy
+	// Shown (an inferred life): the refused acquire of another client,
+	// made while this life's own acquire was still in flight, that shows
+	// the key already stood then; Start is that refusal's end (nil: none,
+	// Start is the acquire's return). See inFlight.
+	Shown *Shown
 	// handedOver: its master failed over with nothing lost; its end comes
 	// from the clients' outcomes (see handOver).
 	handedOver bool

@@ -359,7 +359,10 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 			return c, true
 		}
 	}
-	return a.metRefusal(i)
+	if c, ok := a.metRefusal(i); ok {
+		return c, true
+	}
+	return a.inferredRefusal(i)
 }
 
 // nameNodes completes refusal c of acquire i on a lock of several nodes:

@@ -127,6 +127,9 @@ func (a *Account) inferLife(key, node string, i int, later []int) KeyLife {
 	g := &ops[i]
 	k := KeyLife{Node: node, Key: key, Value: g.Value.Token, Owner: g.Client, Start: g.Complete, Deadline: -1, TTL: -1,
 		End: a.end, Ended: End{Kind: EndHeld, Op: -1}, Set: i, Grant: i}
+	if r := a.shownBy(g, i, key, node); r >= 0 {
+		k.Start, k.Shown = ops[r].Complete, &Shown{Op: r, By: ops[r].Client}
+	}
 	if g.Value.TTL > 0 {
 		k.Deadline, k.TTL = k.Start+g.Value.TTL, g.Value.TTL
 	}

@@ -576,7 +576,7 @@ func (b *builder) keyTip(k account.KeyLife, l *lease) string {
 		tok = m.tokenText(lang, l.Fence, l.Token)
 	}
 	stints := m.a.ServersOf(k)
-	lines := []string{tr(lang, "tip.key", stints[0].Server, k.Key, owner, tok, b.at(k.Start))}
+	lines := []string{b.keySetLine(k, stints[0].Server, owner, tok)}
 	for _, st := range stints {
 		if st.Server != k.Node {
 			lines = append(lines, tr(lang, "tip.key.server", st.Server, k.Node, b.at(st.Start)))

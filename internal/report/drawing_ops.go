@@ -33,7 +33,7 @@ func (b *builder) tries() {
 		if li < 0 || m.laneOf(o.Client) < 0 {
 			continue
 		}
-		x := m.sec(o.Invoke)
+		x := m.sec(m.refusedWhen(o, c))
 		b.shape(chart.Shape{Kind: chart.ShTry, Lane: li, Lane2: li, X0: x, X1: x, Y0: 0.38, Y1: 0.38, Color: -1,
 			Tipf: func() string { return m.refusalTip(lang, o, c, b.at) }, Op: i + 1,
 			Ref: either(ref(claim.Refusal, i, ""), ref(claim.Outcome, i, ""))})
@@ -623,6 +623,9 @@ func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64
 		return at(when) + ": " + tr(lang, "n.tries.own.one", o.Client, o.Key)
 	case c.Kind == claim.Refusal && c.How == claim.Restarted:
 		return at(when) + ": " + tr(lang, "n.tries.restarted.one", o.Client, o.Key, c.By, c.Node)
+	case c.Kind == claim.Refusal && c.What == claim.Inferred && msg == "n.tries":
+		msg, by, node := m.refusedInferred(c)
+		return at(when) + ": " + tr(lang, msg+".one", o.Client, o.Key, by, node)
 	case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
 		msg, by, node, as := m.refusedOn(lang, c)
 		args := []any{o.Client, o.Key, by, node + m.wonText(lang, c)}

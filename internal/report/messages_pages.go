@@ -58,6 +58,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.belief.after":          "%s went on believing it held the lock for %s after it was lost.",                                                                                                                                // client, duration
 		"tip.crash.held":            "%[1]s lost its key in a crash at %[2]s; %[3]d of %[4]d nodes still held it, and %[1]s stayed down until %[5]s, so no other client could reach a quorum: %[6]s still held the lock in practice.", // nodes, at, left, total, up at, client
 		"tip.key":                   "Key %[2]s on %[1]s, set by %[3]s (%[4]s) at %[5]s.",                                                                                                                                             // node, key, client, token text, at
+		"tip.key.shown":             "Key %[2]s on %[1]s, set by %[3]s (%[4]s) by %[5]s at the latest: %[6]s's acquire was refused by it then, while %[3]s's acquire, begun at %[7]s, had not returned (it returned at %[8]s).",       // server, key, owner, token text, at, refused client, acquire began, returned
 		"tip.key.end":               "It left the node at %s: %s.",                                                                                                                                                                    // at, how
 		"tip.key.held":              "It was still there when the history ended.",
 		"tip.key.server":            "From %[3]s it was on %[1]s, the replica Sentinel had promoted to master of %[2]s.", // server, node, at
@@ -202,6 +203,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.belief.after":          "%s vẫn tin là mình giữ lock thêm %s sau khi lock đã mất.",
 		"tip.crash.held":            "%[1]s mất key của nó trong một lần crash lúc %[2]s; %[3]d trên %[4]d node vẫn giữ key, và %[1]s nằm im đến %[5]s, nên không client nào khác đạt được quorum: trên thực tế %[6]s vẫn giữ lock.",
 		"tip.key":                   "Key %[2]s trên %[1]s, do %[3]s đặt (%[4]s) lúc %[5]s.",
+		"tip.key.shown":             "Key %[2]s trên %[1]s, do %[3]s đặt (%[4]s) chậm nhất lúc %[5]s: lệnh lấy lock của %[6]s bị key này từ chối lúc đó, trong khi lệnh lấy lock của %[3]s, bắt đầu lúc %[7]s, chưa trả về (nó trả về lúc %[8]s).",
 		"tip.key.end":               "Nó rời node lúc %s: %s.",
 		"tip.key.held":              "Nó vẫn còn đó khi lịch sử kết thúc.",
 		"tip.key.server":            "Từ %[3]s nó nằm trên %[1]s, bản sao mà Sentinel đã nâng lên làm master của %[2]s.",

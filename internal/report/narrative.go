@@ -264,6 +264,8 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			msg = "n.tries.own" // its own key: an earlier acquire's SET ran, its reply was lost
 		case c.Kind == claim.Refusal && c.How == claim.Restarted:
 			msg, by, node = "n.tries.restarted", c.By, c.Node // the lease of its process a restart killed
+		case c.Kind == claim.Refusal && c.What == claim.Inferred && msg == "n.tries":
+			msg, by, node = m.refusedInferred(c) // whose key the clients' outcomes show
 		case c.Kind == claim.Refusal && msg == "n.tries" && c.By != "":
 			msg, by, node, as = m.refusedOn(lang, c) // whose key the nodes show, not "someone else held it"
 		case c.Kind == claim.QueueHead:
@@ -305,6 +307,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		if c.Kind == claim.Hold {
 			at = c.Start
 		}
+		n.inFlight(i, o)
 		if t := o.Value.Token; t != "" {
 			if _, ok := n.grantAt[holder{who, key, t}]; !ok {
 				n.grantAt[holder{who, key, t}] = at

@@ -170,6 +170,9 @@ func (v *verifier) keyLife(c claim.Claim) outcome {
 				}
 			}
 		}
+		if o := v.shownStart(c); o.reason != "" {
+			return o
+		}
 		return skip("key life inferred from the clients")
 	}
 	if !v.watched(c.Node, c.Start, c.End) {

@@ -23,6 +23,9 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if c.What == claim.Granted {
 		return v.grantedRefusal(c, a)
 	}
+	if c.What == claim.Inferred {
+		return v.inferredRefusal(c)
+	}
 	if o := v.nodeKey(c); o.reason != "" {
 		return o
 	}
