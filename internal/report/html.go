@@ -191,7 +191,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	add("run.scale", tr(lang, "run.scale.text", number(res.TimeScale)), false)
 	add("run.scenario.s", span(res.ScenarioSeconds).in(lang), false)
 	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
-	if t := lagText(lang, in.History); t != "" {
+	if t := loadRow(lang, in); t != "" {
 		add("run.lag", t, false)
 	}
 	add("run.wallrate", wallRateText(lang, h), false)
@@ -231,6 +231,12 @@ func lagText(lang Lang, h history.History) string {
 		return tr(lang, "run.lag.start", wall, scen, op.Client, float64(op.Complete-op.Invoke)/1e6, instant(h.Header.ScenarioSeconds(op.Invoke)), rule)
 	}
 	return tr(lang, "run.lag.text", wall, scen, rule)
+}
+
+// loadRow is the machine load row of the run in: lagText, and whether
+// this run's lateness crossed the bound it states.
+func loadRow(lang Lang, in Input) string {
+	return lagText(lang, in.History)
 }
 
 // lagRule is the machine load row's rule: the lateness at which a run
