@@ -130,6 +130,11 @@ type Result struct {
 	// valid verdict proves nothing, the findings stand, and a rerun with
 	// less load can settle it.
 	RaceLost bool `json:"race_lost,omitempty"`
+	// Stall is, when a client command that got no answer in time, with
+	// no fault to explain it, is what made TimingLost or RaceLost (not
+	// the harness's own lag), its history index (coverage only): the
+	// report names it beside a machine load under its bound (reader 14).
+	Stall *int `json:"stall,omitempty"`
 	// OffPlan: the run's topology moved without its plan (Sentinel
 	// promoted a replica no failover step asked for; coverage only). What
 	// the run shows then is the environment's doing, not the scenario's: the

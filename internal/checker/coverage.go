@@ -62,8 +62,9 @@ func Coverage(ctx context.Context, h history.History) Result { return coverage(c
 func coverage(ctx context.Context, a *account.Account) Result {
 	h := a.H
 	busy, lost := timingLost(h)
+	stall := -1
 	if !lost {
-		busy, lost = unexplainedStall(a)
+		busy, stall, lost = unexplainedStall(a)
 	}
 	if why, off := unplannedSwitch(a); off {
 		return unproven(Result{TimingLost: true, OffPlan: true}, why)
@@ -78,10 +79,10 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		return unproven(Result{TimingLost: lost, Exposure: &e}, exposureWhy(h, e))
 	}
 	if lost {
-		return unproven(Result{TimingLost: true}, busy)
+		return unproven(Result{TimingLost: true, Stall: stallAt(stall)}, busy)
 	}
-	if why, ok := raceLost(a); ok {
-		return unproven(Result{RaceLost: true}, why)
+	if why, at, ok := raceLost(a); ok {
+		return unproven(Result{RaceLost: true, Stall: stallAt(at)}, why)
 	}
 	faults, missed := planFaults(h)
 	if missed != nil {
@@ -393,13 +394,22 @@ const stallSlack = int64(500 * time.Millisecond)
 // machine, not the scenario, lost a timing race (a Redlock per-node
 // timeout is tens of ms of wall time; the shipped scenarios keep 100 ms on
 // the races they depend on), so a valid verdict proves nothing.
-func unexplainedStall(a *account.Account) (string, bool) {
+func unexplainedStall(a *account.Account) (string, int, bool) {
 	h := a.H
 	ops := unexplainedStalls(a)
 	if len(ops) == 0 {
-		return "", false
+		return "", -1, false
 	}
-	return stallSentence(h, ops[0], ""), true
+	return stallSentence(h, ops[0], ""), ops[0].Index, true
+}
+
+// stallAt is Result.Stall of the stalled command at history index i, nil
+// when i is negative (no stall spoiled the run).
+func stallAt(i int) *int {
+	if i < 0 {
+		return nil
+	}
+	return &i
 }
 
 // stallSentence says that op, a command no fault explains, stalled the
@@ -708,18 +718,18 @@ func LatenessBound(h history.History) LagBound {
 // were planned around, so a valid verdict proves nothing (Result.RaceLost).
 // Unlike TimingLost it leaves the run's findings as they are: a violation
 // or a liveness finding still happened.
-func raceLost(a *account.Account) (string, bool) {
+func raceLost(a *account.Account) (string, int, bool) {
 	h := a.H
 	bound := raceBound(h)
 	if bound >= timingBound(h) {
-		return "", false
+		return "", -1, false
 	}
 	lag := time.Duration(h.Header.MaxTimerLagNS)
 	if int64(lag) >= bound {
-		return fmt.Sprintf("the machine was too busy to keep compressed time: %s %v late (wall), over a tenth of the shortest fault window of the plan; run fewer at once (--parallel) or at a lower --time-scale", lateWhat(h, lag), lag.Round(time.Millisecond)), true
+		return fmt.Sprintf("the machine was too busy to keep compressed time: %s %v late (wall), over a tenth of the shortest fault window of the plan; run fewer at once (--parallel) or at a lower --time-scale", lateWhat(h, lag), lag.Round(time.Millisecond)), -1, true
 	}
 	if ops := unexplainedStallsOver(a, bound); len(ops) > 0 {
-		return stallSentence(h, ops[0], "a tenth of the shortest fault window of the plan"), true
+		return stallSentence(h, ops[0], "a tenth of the shortest fault window of the plan"), ops[0].Index, true
 	}
-	return "", false
+	return "", -1, false
 }

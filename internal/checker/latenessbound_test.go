@@ -41,7 +41,7 @@ func TestLatenessBoundIsTheBoundTheCheckerApplies(t *testing.T) {
 			for _, lag := range []int64{got.NS, got.NS - 1} {
 				h.Header.MaxTimerLagNS = lag
 				_, timing := timingLost(h)
-				_, race := raceLost(account.New(h))
+				_, _, race := raceLost(account.New(h))
 				if lost := timing || race; lost != (lag >= got.NS) {
 					t.Errorf("a lag of %d ns against a bound of %d: lost = %v", lag, got.NS, lost)
 				}

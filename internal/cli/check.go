@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/finding"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/scenario"
@@ -155,6 +156,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	in.WallSeconds, in.Counterfactuals = prev.WallSeconds, prev.Counterfactuals
+	storedSpoiled(in.Counterfactuals, dir)
 	storedFix(&in, sc, dir, prev.FixedBySide, lang)
 	stopProgress = checkProgress(log, "writing report", len(h.Ops))
 	r, err := report.Write(dir, in)
@@ -185,6 +187,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	return exitCode(r)
+}
+
+// storedSpoiled completes, for a report in dir written before the
+// experiments recorded it, each unknown experiment's Spoiled cause from
+// its own results.json: in the report's why/ (a copied report), else
+// where it was written.
+func storedSpoiled(cs []why.Counterfactual, dir string) {
+	for i, c := range cs {
+		if c.Verdict != finding.Unknown || c.Spoiled != "" || c.Report == "" {
+			continue
+		}
+		for _, d := range []string{filepath.Join(dir, "why", c.Name, filepath.Base(c.Report)), c.Report} {
+			var r struct {
+				Spoiled string `json:"spoiled"`
+			}
+			if b, err := os.ReadFile(filepath.Join(d, "results.json")); err == nil && json.Unmarshal(b, &r) == nil {
+				cs[i].Spoiled = r.Spoiled
+				break
+			}
+		}
+	}
 }
 
 // storedFix completes in.FixedBy for a stored report in dir: what the fix

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,6 +56,12 @@ type accuracyCase struct {
 	// refusal that names a holder's key comes after that holder's grant,
 	// reader9).
 	Order map[string][][2]string `yaml:"order"`
+	// FixedBy is the run's fixed_by scenario's name (its file
+	// scenarios/<name>.yaml) and Counterfactuals its experiments, written
+	// with results.json's keys, for a case about the advice's sentences on
+	// its fix (reader 14: a fix tried with this seed said "not tried").
+	FixedBy         string           `yaml:"fixed_by"`
+	Counterfactuals []map[string]any `yaml:"counterfactuals"`
 }
 
 // pageSentences are the sentences a report page in lang says about in.
@@ -86,9 +93,21 @@ func pageSentences(in Input, lang Lang) []string {
 	if in.Porcupine != nil && porcupineOps(in.History) <= MaxPorcupineOps {
 		out = append(out, historyPageDrawing(in, m, historyInfo{}).Headline)
 	}
-	if r := buildRemedy(in, lang); r != nil {
+	cs := runClaims(in, m)
+	if r := remedyOf(in, lang, cs); r != nil {
 		out = append(out, r.Texts()...)
 		out = append(out, r.Saved)
+		if r.Fixed != "" {
+			out = append(out, r.fixedText(lang))
+		}
+	}
+	// The fix's run with the same seed ("Tried: …") and the machine load
+	// row (reader 14: a row over its own bound beside an invalid verdict).
+	if s, _ := m.fixedRun(lang, in, cs); s != "" {
+		out = append(out, s)
+	}
+	if s := loadRow(lang, in); s != "" {
+		out = append(out, s)
 	}
 	return out
 }
@@ -117,6 +136,18 @@ func TestReportAccuracyCorpus(t *testing.T) {
 		}
 		rep := checker.Check(context.Background(), h, checker.Options{})
 		in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+		if want.FixedBy != "" {
+			in.FixedBy = &Fixed{Name: want.FixedBy, File: "scenarios/" + want.FixedBy + ".yaml"}
+		}
+		if want.Counterfactuals != nil {
+			b, err := json.Marshal(want.Counterfactuals)
+			if err == nil {
+				err = json.Unmarshal(b, &in.Counterfactuals)
+			}
+			if err != nil {
+				t.Fatalf("%s.yaml: counterfactuals: %v", name, err)
+			}
+		}
 		if l := rep.Linearization; l != nil {
 			in.Porcupine = &PorcupineView{Model: l.Model, Info: l.Info}
 		}

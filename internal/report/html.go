@@ -191,7 +191,7 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	add("run.scale", tr(lang, "run.scale.text", number(res.TimeScale)), false)
 	add("run.scenario.s", span(res.ScenarioSeconds).in(lang), false)
 	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
-	if t := lagText(lang, in.History); t != "" {
+	if t := loadRow(lang, in); t != "" {
 		add("run.lag", t, false)
 	}
 	add("run.wallrate", wallRateText(lang, h), false)
@@ -231,6 +231,53 @@ func lagText(lang Lang, h history.History) string {
 		return tr(lang, "run.lag.start", wall, scen, op.Client, float64(op.Complete-op.Invoke)/1e6, instant(h.Header.ScenarioSeconds(op.Invoke)), rule)
 	}
 	return tr(lang, "run.lag.text", wall, scen, rule)
+}
+
+// loadRow is the machine load row of the run in: lagText, and whether
+// this run's lateness crossed the bound it states.
+func loadRow(lang Lang, in Input) string {
+	row := lagText(lang, in.History)
+	h := in.History
+	if row == "" {
+		return ""
+	}
+	// Reader 14: a row over its own bound beside an invalid verdict, and
+	// one under it beside a run a stalled command spoiled, each read as
+	// the page contradicting itself.
+	if h.Header.MaxTimerLagNS >= checker.LatenessBound(h).NS {
+		switch in.Verdict {
+		case checker.Invalid:
+			return row + tr(lang, "run.lag.over.stands")
+		case checker.Unknown:
+			return row + tr(lang, "run.lag.over")
+		}
+		return row
+	}
+	for _, r := range in.Results {
+		if r.Checker == checker.CheckerCoverage && r.Stall != nil {
+			if w := stallWhat(lang, h, *r.Stall); w != "" {
+				return row + tr(lang, "run.lag.under.stall", w)
+			}
+		}
+	}
+	return row
+}
+
+// stallWhat names the client command at history index i that stalled
+// the run with no fault to explain it (coverage's Result.Stall): whose,
+// to which node, when, and how long it waited (wall); "" when i is not
+// one of h's operations.
+func stallWhat(lang Lang, h history.History, i int) string {
+	if i < 0 || i >= len(h.Ops) {
+		return ""
+	}
+	op := h.Ops[i]
+	key := "sum.stall.what"
+	if op.Type != history.Info {
+		key = "sum.stall.what.late"
+	}
+	took := float64(op.Complete-op.Invoke) / 1e6
+	return tr(lang, key, op.Client, strings.Join(op.Value.Cmd, " "), op.Value.Node, instantMs(h.Header.ScenarioSeconds(op.Invoke)), math.Round(took))
 }
 
 // lagRule is the machine load row's rule: the lateness at which a run
@@ -311,6 +358,8 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.exposure")
 		case r.ViolationsStand && len(r.Missed) > 0:
 			return tr(lang, "sum.missed.stands", m.missedSteps(lang, r.Missed))
+		case r.ViolationsStand && r.Stall != nil && stallWhat(lang, m.h, *r.Stall) != "":
+			return tr(lang, "sum.stall.stands", stallWhat(lang, m.h, *r.Stall))
 		case r.ViolationsStand && r.TimingLost:
 			return tr(lang, "sum.busy.stands")
 		case r.ViolationsStand:
@@ -321,6 +370,11 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.offplan")
 		case r.HostClock:
 			return tr(lang, "sum.hostclock")
+		case r.Stall != nil && stallWhat(lang, m.h, *r.Stall) != "":
+			// The command that stalled it, as English's checker words
+			// name it (reader 14, cat14vi: "too busy" beside a load
+			// under its bound).
+			return tr(lang, "sum.stall", stallWhat(lang, m.h, *r.Stall))
 		case r.TimingLost:
 			return tr(lang, "sum.busy")
 		case r.RaceLost:

@@ -207,10 +207,25 @@ type remedy struct {
 	// its own that its claim names (the run's without some steps, some
 	// changed), those faults: FixedKey "fix.fixed.own.as" names them.
 	FixedFaults string
-	Saved       string // for a valid fenced run: what saved it
+	// FixedWhy is, for a fix tried with this run's seed whose run proves
+	// nothing (FixedKey "fix.fixed.spoiled"), why it proves nothing.
+	FixedWhy string
+	Saved    string // for a valid fenced run: what saved it
 	// SavedClaim are the ids of the claims Saved renders: the overlap the
 	// checker found harmless and the stale writes the resource refused.
 	SavedClaim string
+}
+
+// fixedText is the sentence that names the fixed_by scenario, as the
+// page renders it (FixedKey with its arguments).
+func (r *remedy) fixedText(lang Lang) string {
+	switch {
+	case r.FixedFaults != "":
+		return tr(lang, r.FixedKey, r.Fixed, r.FixedFaults)
+	case r.FixedWhy != "":
+		return tr(lang, r.FixedKey, r.Fixed, r.FixedWhy)
+	}
+	return tr(lang, r.FixedKey, r.Fixed)
 }
 
 // Texts are the advice's words.
@@ -243,6 +258,9 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 	}
 	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
 		r.Fixed, r.FixedCmd, r.FixedKey = f.Name, "locksim run "+f.File, fixedKey(in, cs)
+		if r.FixedKey == "fix.fixed.spoiled" {
+			r.FixedWhy = fixSpoiled(lang, in)
+		}
 	}
 	return r
 }
@@ -278,6 +296,11 @@ func fixedKey(in Input, cs []claim.Claim) string {
 				return "fix.fixed.partial"
 			}
 			return "fix.fixed.invalid"
+		case ok && e.How == string(checker.Unknown):
+			// Tried with this run's seed, and that run proves nothing
+			// (reader 14: "not tried" of a fix whose run the machine
+			// spoiled).
+			return "fix.fixed.spoiled"
 		case !ok || e.How != string(checker.Valid):
 			// Not tried with this run's seed (a run with no fault has
 			// no experiment): what it changes, not that it made the
@@ -289,6 +312,21 @@ func fixedKey(in Input, cs []claim.Claim) string {
 		return "fix.fixed.own"
 	}
 	return "fix.fixed.named"
+}
+
+// fixSpoiled is why the run's fix, tried with this run's seed, proves
+// nothing: its experiment's Spoiled cause in words, or that it came out
+// unknown when no cause was recorded.
+func fixSpoiled(lang Lang, in Input) string {
+	for _, c := range in.Counterfactuals {
+		if (c.Change != why.FixedBy && c.Change != why.FixedByOwn) || c.Verdict != checker.Unknown {
+			continue
+		}
+		if _, ok := messages[English]["fix.spoiled."+c.Spoiled]; ok && c.Spoiled != "" {
+			return tr(lang, "fix.spoiled."+c.Spoiled)
+		}
+	}
+	return tr(lang, "fix.spoiled.unknown")
 }
 
 // fixClaim is the Experiment claim of the run's fixed_by scenario run

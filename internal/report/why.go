@@ -291,9 +291,21 @@ func (m *model) fired(lang Lang, e claim.Claim) string {
 		}
 		what := faultOf(lang, st)
 		at := instant(f.AtS)
+		// A fault the fix's plan makes last to the end of its run (a
+		// clock rate) covered every hold from then on: where its client
+		// stood when it began says nothing of whether it met the lock
+		// (reader 14, client-clock-skew-safe).
+		lasting := st.UntilEnd
+		for _, ch := range e.Changed {
+			if ch.Step == f.Step {
+				lasting = ch.To.UntilEnd
+			}
+		}
 		switch {
 		case f.Client == "":
 			out += " " + tr(lang, "why.fired.node", what, at)
+		case lasting:
+			out += " " + tr(lang, "why.fired.lasting", what, at, f.Client)
 		case f.State == claim.Holding:
 			out += " " + tr(lang, "why.fired.holding", what, at, f.Client)
 		case f.State == claim.Acquiring:

@@ -274,7 +274,7 @@ func counterfactuals(exps []Outcome) []why.Counterfactual {
 		if e.Results != nil {
 			c.Report = e.Results.ReportDir
 			if !e.Aborted && !e.Results.Aborted {
-				c.Verdict = e.Results.Verdict
+				c.Verdict, c.Spoiled = e.Results.Verdict, e.Results.Spoiled
 			}
 			c.Kinds = report.ViolationKinds(e.Results.Anomalies)
 			c.InfoKinds = report.InformationalKinds(e.Results.Anomalies)

@@ -82,7 +82,12 @@ type Counterfactual struct {
 	// Verdict is the experiment's verdict, "" when it got none (Error
 	// says why); Kinds its violation kinds (informational ones left out).
 	Verdict finding.Verdict `json:"verdict,omitempty"`
-	Kinds   []string        `json:"kinds,omitempty"`
+	// Spoiled is, for an unknown verdict the machine made, its cause
+	// (the experiment's Results.Spoiled, a checker.Spoiled* value): a fix
+	// tried with the run's seed whose run proves nothing is told as
+	// tried, with why (reader 14); "" otherwise or when not recorded.
+	Spoiled string   `json:"spoiled,omitempty"`
+	Kinds   []string `json:"kinds,omitempty"`
 	// InfoKinds are the kinds of its informational anomalies (an overlap
 	// the checker judged harmless: a fence refused the stale writes), so
 	// that a row with no violation does not read as "nothing happened".
