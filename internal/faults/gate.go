@@ -71,21 +71,7 @@ func (g *Gate) PointThen(ctx context.Context, point string, check func()) error 
 		g.atThaw = append(g.atThaw, check)
 	}
 	g.mu.Unlock()
-	if crashed {
-		return ErrCrashed
-	}
-	if ch == nil {
-		return ctx.Err()
-	}
-	select {
-	case <-ch:
-		if g.Crashed() {
-			return ErrCrashed
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return g.await(ctx, ch, crashed)
 }
 
 // Freeze stops the client's world until a matching Thaw: from now on its
@@ -139,14 +125,20 @@ func (g *Gate) Wait(ctx context.Context) error {
 	g.mu.Lock()
 	ch, crashed := g.thawed, g.crashed
 	g.mu.Unlock()
+	return g.await(ctx, ch, crashed)
+}
+
+// await blocks until thawed closes (nil: not frozen) or ctx ends, and
+// tells a crash, before or during the freeze, as ErrCrashed.
+func (g *Gate) await(ctx context.Context, thawed chan struct{}, crashed bool) error {
 	if crashed {
 		return ErrCrashed
 	}
-	if ch == nil {
+	if thawed == nil {
 		return ctx.Err()
 	}
 	select {
-	case <-ch:
+	case <-thawed:
 		if g.Crashed() {
 			return ErrCrashed
 		}

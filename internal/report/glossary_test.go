@@ -255,11 +255,7 @@ func TestEveryLessonFileSpeaksTheGlossaryInVietnamese(t *testing.T) {
 	}
 	forbidden := fieldWords()
 	for n, l := range all {
-		texts := append([]lesson.Text{l.Goal}, l.Takeaways...)
-		texts = append(texts, l.Caveats...)
-		for _, p := range l.Pairs {
-			texts = append(texts, p.Question)
-		}
+		texts := proseOf(l)
 		t.Run(fmt.Sprintf("lesson %d", n), func(t *testing.T) {
 			for _, tx := range texts {
 				doc, err := html.Parse(strings.NewReader("<p>" + html.EscapeString(tx.In("vi")) + "</p>"))
@@ -350,4 +346,15 @@ func glossesWallTimeOnce(t *testing.T, doc *html.Node) {
 	if glosses > 1 {
 		t.Errorf("wall time glossed %d times", glosses)
 	}
+}
+
+// proseOf is a lesson's prose: its goal, takeaways, caveats and each
+// pair's question.
+func proseOf(l *lesson.Lesson) []lesson.Text {
+	texts := append([]lesson.Text{l.Goal}, l.Takeaways...)
+	texts = append(texts, l.Caveats...)
+	for _, p := range l.Pairs {
+		texts = append(texts, p.Question)
+	}
+	return texts
 }

@@ -36,11 +36,7 @@ func TestALessonsOwnMeasurementSaysWhenItWasMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n, l := range all {
-		texts := append([]lesson.Text{l.Goal}, l.Takeaways...)
-		texts = append(texts, l.Caveats...)
-		for _, p := range l.Pairs {
-			texts = append(texts, p.Question)
-		}
+		texts := proseOf(l)
 		t.Run(fmt.Sprintf("lesson %d", n), func(t *testing.T) {
 			for _, tx := range texts {
 				for _, lang := range lesson.Languages {
