@@ -90,7 +90,7 @@ var afterMessages = map[Lang]map[string]string{
 		"n.renew.cut":                         "%[1]s's watchdog stopped waiting for its renewal of the lock on %[2]s: %[1]s was releasing the lock, which cancelled the wait, so it never learned whether the renewal went through.",
 		"n.renew.lib.cut":                     "%[1]s's lock library stopped waiting for its own renewal of the lock on %[2]s: %[1]s was releasing the lock, which cancelled the wait, so it never learned whether the renewal went through.",
 		"n.extend.cut":                        "%[1]s stopped waiting for its extend of the lock on %[2]s: it was releasing the lock, which cancelled the wait, so it never learned whether the extend went through.",
-		"why.informational.idempotent.window": "Harm prevented while both held it: the lock was broken, but the idempotency key let only one of the holders' charges through.",
+		"why.informational.idempotent.window": "Harm prevented for the charges: the lock was broken, but the idempotency key let only one of the holders' charges through.",
 		"why.informational.later":             "But afterwards the resource accepted a write of %s's to %s at t=%ss.", // stale client, key, t
 	},
 	"vi": {
@@ -99,7 +99,7 @@ var afterMessages = map[Lang]map[string]string{
 		"n.renew.cut":                         "Watchdog của %[1]s thôi chờ trả lời cho lần gia hạn lock trên %[2]s: %[1]s đang nhả lock nên việc chờ bị huỷ, và nó không biết lần gia hạn có thành công hay không.",
 		"n.renew.lib.cut":                     "Thư viện lock của %[1]s thôi chờ trả lời cho lần tự gia hạn lock trên %[2]s: %[1]s đang nhả lock nên việc chờ bị huỷ, và nó không biết lần gia hạn có thành công hay không.",
 		"n.extend.cut":                        "%[1]s thôi chờ trả lời cho lần gia hạn lock trên %[2]s: nó đang nhả lock nên việc chờ bị huỷ, và nó không biết lần gia hạn có thành công hay không.",
-		"why.informational.idempotent.window": "Đã ngăn được tác hại trong lúc cả hai cùng giữ: lock bị phá vỡ, nhưng idempotency key chỉ cho một lần trừ tiền của các client giữ lock đi qua.",
+		"why.informational.idempotent.window": "Đã ngăn được tác hại cho các lần trừ tiền: lock bị phá vỡ, nhưng idempotency key chỉ cho một lần trừ tiền của các client giữ lock đi qua.",
 		"why.informational.later":             "Nhưng sau đó tài nguyên đã nhận một lần ghi của %s vào %s lúc t=%ss.",
 	},
 }

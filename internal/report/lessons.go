@@ -283,6 +283,7 @@ type lessonPage struct {
 	// language: its goal, the requirements of lesson 42 it bears on,
 	// takeaways and caveats; Goal is "" when the lesson has no file.
 	Goal               string
+	RequirementsHead   string
 	Requirements       []reqName
 	Takeaways, Caveats []lessonNote
 	Nav                []navItem
@@ -422,6 +423,10 @@ func writeLessonPages(outDir string, lang Lang, runs []*suiteRun, made string) e
 		l := texts[n]
 		if l != nil {
 			pg.Goal = l.Goal.In(string(normLang(lang)))
+			pg.RequirementsHead = tr(lang, "lesson.requirements")
+			if n == requirementsLesson {
+				pg.RequirementsHead = tr(lang, "lesson.requirements.own")
+			}
 			for _, r := range l.Requirements {
 				pg.Requirements = append(pg.Requirements, reqNameOf(lang, reqCode(r)))
 			}

@@ -300,3 +300,23 @@ func TestAFixRunOnlyAsAnExperimentIsToldWhatItsOneRunShows(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonFortyTwoCallsItsRequirementsItsOwn: lesson 42 names the five
+// requirements, so its page read "Requirements (from lesson 42) this
+// lesson bears on" of itself (verify15); the later lessons keep it.
+func TestLessonFortyTwoCallsItsRequirementsItsOwn(t *testing.T) {
+	ok := true
+	valid := Results{Verdict: checker.Valid, Algorithm: "safe", Workload: "cache-rebuild", Seed: 3, ExpectationMet: &ok}
+	for _, lang := range []Lang{English, Vietnamese} {
+		t.Run("the "+string(lang)+" page of lesson 42 does not refer to lesson 42 as another", func(t *testing.T) {
+			out := t.TempDir()
+			runs := suiteOf(t, out, []lessonRun{{"cache-rebuild-waste.yaml", valid, []int{42, 43}}})
+			if page := writtenLesson(t, out, runs, lang, 42); !strings.Contains(page, tr(lang, "lesson.requirements.own")) || strings.Contains(page, tr(lang, "lesson.requirements")) {
+				t.Errorf("lesson 42 does not call its requirements its own")
+			}
+			if page := writtenLesson(t, out, runs, lang, 43); !strings.Contains(page, tr(lang, "lesson.requirements")) {
+				t.Errorf("lesson 43 does not say its requirements are lesson 42's")
+			}
+		})
+	}
+}

@@ -101,7 +101,7 @@ const lessonTemplate = `{{template "head" .}}{{template "css"}}
 <nav class="lessons" aria-label="{{t "lesson.nav"}}">{{range .Nav}}<a href="{{.Href}}"{{if .Current}} class="current" aria-current="page"{{end}}>{{.Label}}</a>{{end}}</nav>
 <h1>{{.Head}}</h1>
 {{if .Goal}}<section class="lesson-goal"><h2>{{t "lesson.goal"}}</h2><p>{{.Goal}}</p>
-<p class="desc">{{t "lesson.requirements"}} {{range $i, $r := .Requirements}}{{if $i}}, {{end}}<strong>{{template "reqname" $r}}</strong>{{end}}.</p></section>{{end}}
+<p class="desc">{{.RequirementsHead}} {{range $i, $r := .Requirements}}{{if $i}}, {{end}}<strong>{{template "reqname" $r}}</strong>{{end}}.</p></section>{{end}}
 {{if .Pairs}}<h2>{{t "lesson.pairs"}}</h2>{{end}}
 {{range .Pairs}}<div class="pair" data-broken="{{.Broken.Scenario}}" data-fixed="{{.Fixed.Scenario}}">
 {{if .Question}}<p class="question"><strong>{{t "lesson.predict"}}</strong> {{.Question}}</p>{{end}}

@@ -11,6 +11,10 @@ import (
 	"github.com/locksim/locksim/internal/workload"
 )
 
+// requirementsLesson is the lesson that names the five requirements
+// below; its own page calls them its own, not "from lesson 42".
+const requirementsLesson = 42
+
 // The five requirements of a distributed lock that lesson 42 names, in the
 // course's order.
 const (
