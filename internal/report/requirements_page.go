@@ -88,23 +88,13 @@ func markWords(lang Lang, r Results, m Mark) string {
 	case NoteBounded:
 		// A lease outlived its holder; its TTL ended it: say by how
 		// much and what bound it.
-		key := "lesson.strip.bounded"
-		if a.Cause.Unbelieved {
-			key += ".unbelieved"
-		}
-		ttl := float64(a.Cause.TTL) * r.TimeScale / 1e9
-		return "✔ " + tr(lang, key, a.Owner, a.Key, stayBeside(a.EndS-a.StartS, ttl), span(ttl))
+		return "✔ " + stayText(lang, r, a, "lesson.strip.bounded")
 	case NoteGaveUp:
 		return "✔ " + gaveUpText(lang, r, m.Hold)
 	case NoteNodeSpared:
 		return "✘ " + nodeSpared(lang, r, a)
 	case NoteInformational:
-		key := "lesson.strip.informational"
-		if a.Cause.Unbelieved {
-			key += ".unbelieved"
-		}
-		ttl := float64(a.Cause.TTL) * r.TimeScale / 1e9
-		return "✘ " + tr(lang, key, a.Owner, a.Key, stayBeside(a.EndS-a.StartS, ttl), span(ttl))
+		return "✘ " + stayText(lang, r, a, "lesson.strip.informational")
 	case NoteKeptByOthers:
 		return "✘ " + tr(lang, "lesson.strip.keptbyothers", a.Owner, a.Key, span(a.EndS-a.StartS), a.Cause.ExtendedBy,
 			instant(float64(a.Cause.Extended)*r.TimeScale/1e9))
@@ -113,6 +103,17 @@ func markWords(lang Lang, r Results, m Mark) string {
 		return "✔ " + tr(lang, "req.kept")
 	}
 	return "✘ " + tr(lang, "req.broken")
+}
+
+// stayText is a lesson strip's words (key, or key.unbelieved for a key
+// its owner never believed it held) for a lease that stayed after its
+// holder (a.Cause), with how long it stayed beside its TTL.
+func stayText(lang Lang, r Results, a checker.Anomaly, key string) string {
+	if a.Cause.Unbelieved {
+		key += ".unbelieved"
+	}
+	ttl := float64(a.Cause.TTL) * r.TimeScale / 1e9
+	return tr(lang, key, a.Owner, a.Key, stayBeside(a.EndS-a.StartS, ttl), span(ttl))
 }
 
 // stayBeside is how long a key stayed, written beside its TTL's figure:
