@@ -49,7 +49,8 @@ shipped = files=""; for f in scenarios/*.yaml scenarios/field/*.yaml; do \
 # internal/suite's tests run gc-pause's.
 scenarios: build adapters
 	@$(call shipped,scenarios); \
-	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --why=false --out $$out; status=$$?; rm -rf $$out; exit $$status
+	out=$$(mktemp -d -t locksim-scenarios-XXXXXX); ./locksim run $$files --parallel 4 --retry-unknown 2 --why=false --out $$out; status=$$?; \
+	if [ $$status -eq 0 ]; then rm -rf $$out; else echo "scenarios: the reports are kept in $$out"; fi; exit $$status
 
 # Issue 27: every claim a report makes is true (not part of `make test`;
 # .ci/run runs it after the tests, with claims-sweep; go test verifies the
