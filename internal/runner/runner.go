@@ -65,6 +65,15 @@ type Options struct {
 	// through it until the workload ends. It must not block.
 	Started func(*Control)
 
+	// SetUpDone, when set, is called once when the run's set-up is over
+	// (its nodes started or reset, its clients built and warmed up, its
+	// workload's resource set up), just before its clock starts; or when
+	// Run returns without getting there. A pool lets few runs set up at
+	// once with it: a set-up is a burst of CPU (redis-server and client
+	// processes starting) that makes the runs already racing their
+	// compressed time late (issue 32).
+	SetUpDone func()
+
 	// inspect, when set (tests), is called after the final heal and before
 	// the cluster is closed.
 	inspect func(*cluster.Cluster)
@@ -87,6 +96,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		log = slog.New(slog.DiscardHandler)
 	}
 	began := time.Now()
+	setUpDone := onceOrNothing(o.SetUpDone)
+	defer setUpDone()
 	names := make([]string, sc.Clients)
 	for i := range names {
 		names[i] = scenario.ClientName(i)
@@ -133,6 +144,7 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		return nil, err
 	}
 
+	setUpDone()
 	r.rec = history.NewRecorder(time.Now())
 	r.stalls.Store(&stallSink{rec: r.rec, log: r.rec.Log()})
 	for _, w := range r.workers {
@@ -179,12 +191,8 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	}
 	lag := watchTimerLag(r.rec)
 	var wg sync.WaitGroup
-	for i := range r.workers {
-		wg.Add(1)
-		go func(w *worker) {
-			defer wg.Done()
-			w.run(runCtx)
-		}(r.workers[i])
+	for _, w := range r.workers {
+		wg.Go(func() { w.run(runCtx) })
 	}
 	wg.Wait()
 	h.Header.MaxTimerLagNS = max(int64(lag()), r.startLate.Load())
@@ -230,6 +238,14 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)
 	}
 	return &Result{History: h, Wall: time.Since(began)}, nil
+}
+
+// onceOrNothing is f once (sync.OnceFunc), or a no-op for a nil f.
+func onceOrNothing(f func()) func() {
+	if f == nil {
+		return func() {}
+	}
+	return sync.OnceFunc(f)
 }
 
 // StreamPeriod is how often a streamed history is written (wall time): a

@@ -34,15 +34,23 @@ type Pool struct {
 	// its timers fire 40–190 ms late as its first runs finished, and
 	// reran 4 runs; with half, none).
 	finishing chan struct{}
-	mu        sync.Mutex
-	closed    bool
+	// setting bounds the runs setting up at once (runner.Options.SetUpDone:
+	// starting or resetting nodes, starting client processes): half the
+	// CPUs, so that the runs racing their scenario time keep the other
+	// half. The catalogue's 24 runs set up at once at its start made the
+	// timers of the first ones fire 100–160 ms late, and 9 runs were
+	// spoiled and ran again, one of them a 17 s Redlock run at its end.
+	setting chan struct{}
+	mu      sync.Mutex
+	closed  bool
 }
 
 // NewPool makes a pool of Options.Parallel (at least one) workers; no node
 // starts before a run needs it.
 func NewPool(o Options) *Pool {
 	n := max(o.Parallel, 1)
-	p := &Pool{o: o, envs: make(chan *reusable, n), gate: newGate(n), finishing: make(chan struct{}, max(1, runtime.NumCPU()/2))}
+	p := &Pool{o: o, envs: make(chan *reusable, n), gate: newGate(n), finishing: make(chan struct{}, max(1, runtime.NumCPU()/2)),
+		setting: make(chan struct{}, max(1, runtime.NumCPU()/2))}
 	for range n {
 		p.envs <- &reusable{}
 	}
@@ -86,7 +94,10 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 					p.gate.leave(started, -1)
 					return
 				}
-				out, finish := runJob(ctx, j, o, notes, env)
+				p.setting <- struct{}{}
+				setUpDone := sync.OnceFunc(func() { <-p.setting })
+				out, finish := runJob(ctx, j, o, notes, env, setUpDone)
+				setUpDone()
 				out.Parallel = level
 				p.gate.leave(started, out.late)
 				if finish == nil {

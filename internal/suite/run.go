@@ -20,7 +20,10 @@ import (
 // the scenario needs); its first log line has the seed and the reproduce
 // command. A run that got a history returns finish, which saves, checks
 // and reports it without the cluster; otherwise the outcome is final.
-func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable) (Outcome, func() Outcome) {
+//
+// setUpDone is called once the run's set-up is over (its cluster started
+// or reset, its clients started), or earlier when it fails.
+func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable, setUpDone func()) (Outcome, func() Outcome) {
 	log := o.log().With("scenario", j.Scenario.Name, "seed", j.Seed)
 	if j.exp != nil {
 		// An experiment's lines are its run's detail: the run's own first
@@ -36,7 +39,7 @@ func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable
 		log.Error("run failed; no verdict", "err", out.Err)
 		return out, nil
 	}
-	out, finish := runOne(ctx, j, o, notes, cl, repro, log)
+	out, finish := runOne(ctx, j, o, notes, cl, repro, log, setUpDone)
 	if finish == nil && out.Results == nil {
 		// Never carry a cluster that may be broken into the next run.
 		env.close()
@@ -96,7 +99,7 @@ func runnerOptions(o Options, seed int64, cl *cluster.Cluster, log *slog.Logger)
 // interrupted run keeps its partial history and a report marked aborted.
 // Once the run has its history, finish does the rest: save it whole,
 // check it, write the report.
-func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.Cluster, repro string, log *slog.Logger) (Outcome, func() Outcome) {
+func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.Cluster, repro string, log *slog.Logger, setUpDone func()) (Outcome, func() Outcome) {
 	sc, seed := j.Scenario, j.Seed
 	out := Outcome{Job: j, Reproduce: repro, late: -1}
 	fail := func(what string, err error) Outcome {
@@ -117,6 +120,7 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		return fail("open history", err), nil
 	}
 	ro := runnerOptions(o, seed, cl, log)
+	ro.SetUpDone = setUpDone
 	// The history streams into the report directory while the run goes: a
 	// run killed mid-way leaves it behind, and `locksim check` reads it
 	// back with History.Cut set.
