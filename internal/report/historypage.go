@@ -267,6 +267,18 @@ func historyPageDrawing(in Input, m *model, hist historyInfo) *chart.Drawing {
 
 // writeHistoryPage writes history.html: the drawing above, in the page's
 // language, self-contained like index.html.
+// historyHow is history.html's reading guide: how the bars read and, where
+// the model keeps one lease holder at a time, that a grant hands the lease
+// on (so grants may follow one another in an order: a fresh reader took
+// three grants in a row for three holders in the order, issue 27).
+func historyHow(lang Lang, h history.History) string {
+	how := tr(lang, "hist.how")
+	if freeModel(h) == "" {
+		how += " " + tr(lang, "hist.model")
+	}
+	return how
+}
+
 func writeHistoryPage(path string, in Input, m *model, hist historyInfo) error {
 	lang := normLang(in.Lang)
 	d := historyPageDrawing(in, m, hist)
@@ -281,7 +293,7 @@ func writeHistoryPage(path string, in Input, m *model, hist historyInfo) error {
 		return fmt.Errorf("write history page: %w", err)
 	}
 	fmt.Fprintf(w, "<style>body{font-family:\"Liberation Sans\",Arial,sans-serif;font-size:20px;line-height:1.45;color:#111;max-width:1500px;margin:0 auto;padding:24px 32px}h1{font-size:32px;margin:0 0 8px}.say{font-size:24px;font-weight:700}.desc{color:#444}</style>\n<style>%s</style>\n</head>\n<body>\n", chart.TimelineCSS())
-	fmt.Fprintf(w, "<h1>%s</h1>\n<p class=\"say\" id=\"porcupine-verdict\">%s</p>\n<p class=\"desc\">%s</p>\n", esc(d.Title), esc(d.Headline), esc(tr(lang, "hist.how")))
+	fmt.Fprintf(w, "<h1>%s</h1>\n<p class=\"say\" id=\"porcupine-verdict\">%s</p>\n<p class=\"desc\">%s</p>\n", esc(d.Title), esc(d.Headline), esc(historyHow(lang, in.History)))
 	if hist.Note != "" {
 		fmt.Fprintf(w, "<p class=\"desc\" id=\"history-window\">%s</p>\n", esc(hist.Note))
 	}

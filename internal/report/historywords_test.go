@@ -28,6 +28,14 @@ func TestTheHistoryPageSaysWhatPorcupinesModelChecked(t *testing.T) {
 				t.Errorf("freeModel = %q, want %q", got, c.want)
 			}
 			for _, lang := range Languages() {
+				// Where grants hand the lease on, the guide says so; where
+				// the model has no holder rule it does not talk of grants.
+				how := historyHow(lang, history.History{Header: c.header})
+				if got, want := strings.Contains(how, tr(lang, "hist.model")), c.want == ""; got != want {
+					t.Errorf("%s: the guide tells how a grant hands the lease on: %v, want %v", lang, got, want)
+				}
+			}
+			for _, lang := range Languages() {
 				if c.want == "" {
 					continue
 				}

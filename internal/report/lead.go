@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // leadAnomaly is the index into all of the finding an invalid run's
@@ -48,4 +49,35 @@ func leadAnomaly(all []checker.Anomaly) (int, bool) {
 		}
 	}
 	return n, true
+}
+
+// splitBrainText tells a split brain with its roles: the stale leader's
+// accepted write, the new leader's election and, when the new leader
+// wrote only after the stale write (the instant the split became true,
+// At), that write too. ok is false without the roles.
+func (m *model) splitBrainText(lang Lang, a checker.Anomaly, t0 instant) (string, bool) {
+	if a.Stale == "" || a.Current == "" {
+		return "", false
+	}
+	// The stale leader's accepted write (the first of the writes
+	// the checker names as the violation), not the instant the
+	// split became true (At: the later of the two leaders' writes).
+	stale := instant(a.AtS)
+	if len(a.Violating) > 0 && a.Violating[0] < len(m.h.Ops) {
+		stale = instant(m.sec(m.h.Ops[a.Violating[0]].Invoke))
+	}
+	var s0, s1 any = stale, t0
+	if chart.Tenths(float64(stale)) == chart.Tenths(float64(t0)) {
+		// Two instants that read alike to a tenth ("accepted at
+		// t=12.2s, after w3 was elected at t=12.2s") are told to
+		// the millisecond (teacher 4, #11).
+		s0, s1 = instantMs(stale), instantMs(t0)
+	}
+	if chart.Tenths(a.AtS) > chart.Tenths(float64(stale)) {
+		// The new leader wrote after the stale write: the story
+		// tells it at that instant (At), and says why (readers 14
+		// and 15: a step at t=18.6s told only of 13.6 and 15.1).
+		return tr(lang, "a.split-brain.roles.later", a.Stale, a.Current, a.Key, s0, s1, instant(a.AtS)), true
+	}
+	return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, s0, s1), true
 }

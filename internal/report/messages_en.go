@@ -59,7 +59,7 @@ var messagesEN = map[string]string{
 	"alt.timeline":           "Timeline: who held the lock when, faults and writes",
 	"charts.skipped":         "Charts not drawn for this run: a suite draws them only for its notable runs — every run that missed its expectation and, without an expectation, every run that is not valid; a sweep of one file (--count) also its first seed (--charts all draws every run). To draw them now: %s", // command
 	"alt.latency":            "Acquire latency, each attempt at the scenario time it began",
-	"alt.rate":               "Acquires granted, refused and of unknown outcome per second of scenario time, each counted in the second its answer came",
+	"alt.rate":               "Acquires granted, refused and of unknown outcome per second of scenario time, each counted in the time bin its answer came in",
 	"run.seed":               "Seed",
 	"run.reproduce":          "Reproduce",
 	"run.version":            "locksim version",
@@ -576,7 +576,7 @@ var messagesEN = map[string]string{
 	"p.x.invoked":             "scenario time the attempt began (s)",
 	"p.x.completed":           "scenario time the attempt was answered (s)",
 	"desc.latency":            "Each acquire attempt is drawn at the time it began (as in Jepsen's latency graph), at the height of how long its answer took.",
-	"desc.rate":               "Each acquire attempt is counted in the second its answer came (as in Jepsen's rate graph), not when it began: granted, refused, or of unknown outcome (an error or no reply; a dashed line, when the run had any).",
+	"desc.rate":               "Each acquire attempt is counted in the bin of scenario time its answer came in (one second; two or more in a run longer than 150 s, as the steps show), as in Jepsen's rate graph, not when it began: granted, refused, or of unknown outcome (an error or no reply; a dashed line, when the run had any).",
 	"p.hold":                  "%s holds the lock",   // client
 	"p.hold.permit":           "%s holds a permit",   // client
 	"p.hold.nolock":           "%s let in (no lock)", // client
@@ -683,18 +683,19 @@ var messagesEN = map[string]string{
 	"c.failover":                  "%[3]s failed over at t=%[4]ss to a replica that had not received %[1]s's key, and %[2]s acquired it",                                                                                                                               // stale, current, group, t
 	"c.failover.copy":             "%[3]s, the master holding %[1]s's key, %[5]s, and %[7]s, the replica that had acknowledged it, crashed at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock", // stale, current, group, t the replica died, fate, promoted, replica
 	"c.failover.fate":             "%[3]s, the master holding %[1]s's key, %[5]s at t=%[4]ss; the replica promoted in its place (%[6]s) had not received all %[3]s had written, and %[2]s acquired the lock",
-	"c.ended.flushed":             "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                                     // stale, current, nodes, t
-	"c.ended.overwritten":         "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                                                 // stale, current, nodes, t
-	"c.ended.purged":              "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                                       // stale, current, nodes, t
-	"c.possible":                  "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                                        // stale, current
-	"c.held":                      "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                                       // stale, current
-	"c.reentered":                 "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                                        // stale, current
-	"c.sharer-released":           "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",                                  // stale, current, remover, t
-	"c.other-key":                 "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",                                   // stale, current, stale's key, current's key
-	"a.mutex-overlap.cause":       "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                                        // stale, current, key, t0, t1, cause
-	"a.orphaned-lease.unbelieved": "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s), though %[1]s never believed it held it (its acquire got no answer), while others were refused.", // owner, key, t0, t1, duration
-	"a.orphaned-lease":            "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.",                        // owner, key, t0, t1, duration
-	"a.split-brain.roles":         "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",                      // stale, current, key, t1, t0
+	"c.ended.flushed":             "%[1]s's key on %[3]s was flushed at t=%[4]ss and %[2]s acquired it",                                                                                                                       // stale, current, nodes, t
+	"c.ended.overwritten":         "%[1]s's key on %[3]s was overwritten at t=%[4]ss and %[2]s acquired it",                                                                                                                   // stale, current, nodes, t
+	"c.ended.purged":              "%[1]s's permit on %[3]s was purged at t=%[4]ss and %[2]s entered",                                                                                                                         // stale, current, nodes, t
+	"c.possible":                  "%[1]s acted on a lease it may never have been granted while %[2]s held the lock",                                                                                                          // stale, current
+	"c.held":                      "%[2]s was granted the lock while %[1]s still believed it held it",                                                                                                                         // stale, current
+	"c.reentered":                 "%[2]s's acquire re-entered %[1]s's own key, presenting the same owner token, and was granted it",                                                                                          // stale, current
+	"c.sharer-released":           "%[3]s's release at t=%[4]ss removed the key %[1]s's grant rested on (its own, under the owner token they share) and %[2]s acquired it",                                                    // stale, current, remover, t
+	"c.other-key":                 "%[1]s locked %[3]s and %[2]s locked %[4]s: the two computed different lock keys for one resource, so neither lock excluded the other",                                                     // stale, current, stale's key, current's key
+	"a.mutex-overlap.cause":       "%[1]s and %[2]s both believed they held %[3]s from t=%[4]ss to t=%[5]ss: %[6]s.",                                                                                                          // stale, current, key, t0, t1, cause
+	"a.orphaned-lease.unbelieved": "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s), though %[1]s never believed it held it (its acquire got no answer), while others were refused.",                   // owner, key, t0, t1, duration
+	"a.orphaned-lease":            "%[1]s's key %[2]s stayed on its node from t=%[3]ss to t=%[4]ss (%[5]s) after %[1]s had stopped believing it held it, while others were refused.",                                          // owner, key, t0, t1, duration
+	"a.split-brain.roles":         "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss.",                                        // stale, current, key, t1, t0
+	"a.split-brain.roles.later":   "%[1]s and %[2]s both acted as leader (key %[3]s): %[1]s's write from an older term was accepted at t=%[4]ss, after %[2]s was elected at t=%[5]ss, and %[2]s wrote as leader at t=%[6]ss.", // stale, current, key, t1, t0, the new leader's write
 	"kind.orphaned-lease.kept":    "key kept for the minimum hold",
 	"a.orphaned-lease.kept":       "%[1]s's release kept its key %[2]s on its node for the lock's minimum hold, from t=%[3]ss to t=%[4]ss (%[5]s), while others were refused: kept on purpose, not orphaned.", // owner, key, t0, t1, duration
 	"why.min-hold":                "Informational: the lock keeps its key after a release until its minimum hold has passed (ShedLock's lockAtLeastFor), so the others waited out that hold by design; no key was orphaned.",

@@ -3,6 +3,7 @@ package report
 import (
 	"image/color"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/internal/history"
@@ -154,4 +155,18 @@ func TestRateCountsAnAttemptWhenItWasAnswered(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A fresh reader (reader 16, scheduler-mutex-90s: a 261 s run): rate.png's
+// caption said each attempt "is counted in the second its answer came",
+// while its bins were 2 s wide. The caption names the widths rateBin uses.
+func TestTheRateCaptionNamesTheBinsTheChartUses(t *testing.T) {
+	if rateBin(150) != 1 || rateBin(151) != 2 || rateBin(301) != 4 {
+		t.Errorf("bins for 150, 151 and 301 s: %v, %v, %v s; want 1, 2 and 4 s", rateBin(150), rateBin(151), rateBin(301))
+	}
+	for _, lang := range Languages() {
+		if s := tr(lang, "desc.rate"); !strings.Contains(s, "150 s") {
+			t.Errorf("%s: the caption does not say from which run length its bins widen: %q", lang, s)
+		}
+	}
 }

@@ -649,21 +649,8 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 			return tr(lang, "a.duplicate-run", a.Key, n, list)
 		}
 	case checker.KindSplitBrain:
-		if a.Stale != "" && a.Current != "" {
-			// The stale leader's accepted write (the first of the writes
-			// the checker names as the violation), not the instant the
-			// split became true (At: the later of the two leaders' writes).
-			stale := instant(a.AtS)
-			if len(a.Violating) > 0 && a.Violating[0] < len(m.h.Ops) {
-				stale = instant(m.sec(m.h.Ops[a.Violating[0]].Invoke))
-			}
-			if chart.Tenths(float64(stale)) == chart.Tenths(float64(t0)) {
-				// Two instants that read alike to a tenth ("accepted at
-				// t=12.2s, after w3 was elected at t=12.2s") are told to
-				// the millisecond (teacher 4, #11).
-				return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, instantMs(stale), instantMs(t0))
-			}
-			return tr(lang, "a.split-brain.roles", a.Stale, a.Current, a.Key, stale, t0)
+		if s, ok := m.splitBrainText(lang, a, t0); ok {
+			return s
 		}
 		return tr(lang, "a.split-brain", clients, a.Key, t1, t0)
 	case checker.KindOverAdmission:
