@@ -86,6 +86,12 @@ type Options struct {
 	// (snapshot.go).
 	SaveInterval    time.Duration
 	PowerLossWindow time.Duration
+	// Pooled takes the local nodes without persistence from the process's
+	// pool of idle nodes where it has some, and gives them back, flushed,
+	// when the cluster closes (pool.go; never a node of a cluster with
+	// replicas or sentinels). A suite sets it and drains the pool
+	// (DrainPool) when it ends.
+	Pooled bool
 }
 
 // Cluster is the environment of one run. Its methods are safe for concurrent
@@ -109,6 +115,9 @@ type Cluster struct {
 	// persistence and nodePersistence are the start options, for Fits.
 	persistence     string
 	nodePersistence map[string]string
+	// pooled: Close gives the nodes without persistence back to the
+	// idle pool (Options.Pooled); KillAll clears it.
+	pooled bool
 	// saveInterval and powerLossWindow are the background jobs' periods
 	// (Options.SaveInterval and PowerLossWindow with their defaults):
 	// a run that needs others cannot reuse the cluster.
@@ -166,6 +175,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	}
 
 	c := &Cluster{
+		pooled:      o.Pooled && o.Replicas == 0 && o.Sentinels == 0,
 		backend:     backend,
 		log:         log,
 		clients:     append([]string(nil), o.Clients...),
@@ -185,33 +195,18 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		}
 	}
 
-	for i := 0; i < o.Nodes; i++ {
-		name := "n" + strconv.Itoa(i+1)
-		persistence := persistence
-		if p, ok := o.NodePersistence[name]; ok && p != "" {
-			switch p {
-			case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways, PersistenceRDB:
-				persistence = p
-			default:
-				_ = c.Close()
-				return nil, fmt.Errorf("start cluster: node %s: unknown persistence %q (want none, aof-everysec, aof-always or rdb)", name, p)
-			}
-		}
-		var impl nodeImpl
-		if backend == BackendLocal {
-			impl = newLocalNode(name, bin, persistence, log)
-		} else if backend == BackendExternal {
-			impl = newExternalNode(name, c.ext.cfg.Nodes[i], c.ext.cfg.Commands[name], c.ext.cfg.ReadyTimeout, log)
-		} else {
-			impl = newEmbeddedNode(name, persistence, log)
-		}
-		c.nodes = append(c.nodes, &Node{name: name, index: i, impl: impl, log: log, persistence: persistence})
+	if err := c.newNodes(o, bin, persistence); err != nil {
+		_ = c.Close()
+		return nil, err
 	}
 	// Start the nodes at the same time: a redis-server takes ~80 ms to come
 	// up, and five in a row would cost most of a short run.
 	startErrs := make([]error, len(c.nodes))
 	var wg sync.WaitGroup
 	for i, n := range c.nodes {
+		if ln, ok := n.impl.(*localNode); ok && ln.running() {
+			continue // from the idle pool: started and flushed
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -266,6 +261,41 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		"nodes", len(c.nodes), "clients", len(c.clients), "persistence", persistence)
 	register(c)
 	return c, nil
+}
+
+// newNodes makes the cluster's o.Nodes nodes, not started yet — but for
+// those taken from the idle pool (Options.Pooled), already running.
+func (c *Cluster) newNodes(o Options, bin, persistence string) error {
+	log, backend := c.log, c.backend
+	for i := 0; i < o.Nodes; i++ {
+		name := "n" + strconv.Itoa(i+1)
+		persistence := persistence
+		if p, ok := o.NodePersistence[name]; ok && p != "" {
+			switch p {
+			case PersistenceNone, PersistenceAOFEverysec, PersistenceAOFAlways, PersistenceRDB:
+				persistence = p
+			default:
+				return fmt.Errorf("start cluster: node %s: unknown persistence %q (want none, aof-everysec, aof-always or rdb)", name, p)
+			}
+		}
+		var impl nodeImpl
+		if backend == BackendLocal && c.pooled && persistence == PersistenceNone {
+			if n := takeIdle(bin, name, log); n != nil {
+				impl = n // started and flushed (pool.go)
+			}
+		}
+		switch {
+		case impl != nil:
+		case backend == BackendLocal:
+			impl = newLocalNode(name, bin, persistence, log)
+		case backend == BackendExternal:
+			impl = newExternalNode(name, c.ext.cfg.Nodes[i], c.ext.cfg.Commands[name], c.ext.cfg.ReadyTimeout, log)
+		default:
+			impl = newEmbeddedNode(name, persistence, log)
+		}
+		c.nodes = append(c.nodes, &Node{name: name, index: i, impl: impl, log: log, persistence: persistence})
+	}
+	return nil
 }
 
 // resolveBackend picks the backend and, for local, the redis-server path.
@@ -419,6 +449,9 @@ func (c *Cluster) Close() error {
 	c.mu.Unlock()
 	defer unregister(c)
 
+	c.mu.Lock()
+	pooled := c.pooled
+	c.mu.Unlock()
 	errs := c.closeTopology()
 	for _, ls := range c.links {
 		for _, l := range ls {
@@ -426,6 +459,9 @@ func (c *Cluster) Close() error {
 		}
 	}
 	for _, n := range c.nodes {
+		if pooled && n.pool() {
+			continue
+		}
 		if err := n.close(); err != nil {
 			errs = append(errs, err)
 		}

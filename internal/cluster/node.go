@@ -263,6 +263,23 @@ func (n *Node) close() error {
 	return nil
 }
 
+// pool gives a master's redis-server without persistence back to the
+// process's idle pool, flushed, instead of stopping it (Options.Pooled);
+// false, the node untouched, when it cannot go there (giveBack).
+func (n *Node) pool() bool {
+	ln, ok := n.impl.(*localNode)
+	if !ok || n.role != "" {
+		return false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed || n.pauses > 0 || !giveBack(ln) {
+		return false
+	}
+	n.closed = true
+	return true
+}
+
 // shiftScript implements ShiftClock (lock-theory §6.3) over every key of the
 // selected database. ARGV[1] = delta in ms. Returns the number of volatile
 // keys touched. Time is frozen during a script, so the shift is atomic.

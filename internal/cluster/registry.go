@@ -40,7 +40,8 @@ func Live() int {
 const killAllWait = 5 * time.Second
 
 // KillAll closes every live cluster: every proxy stops, every node is killed
-// (SIGKILL on its process group for local nodes) and its temp dir removed.
+// (SIGKILL on its process group for local nodes) and its temp dir removed,
+// and so is every node of the idle pool (DrainPool).
 // It is meant for a second Ctrl-C, when locksim exits without waiting for
 // its runs to wind down. It is safe to call concurrently with Close (each
 // cluster is closed once; a cluster stays live until its Close returns, and
@@ -57,12 +58,18 @@ func KillAll() error {
 	live.mu.Unlock()
 	var errs []error
 	for _, c := range cs {
+		c.mu.Lock()
+		c.pooled = false // stopped, not kept idle
+		c.mu.Unlock()
 		if err := c.Close(); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	for deadline := time.Now().Add(killAllWait); Live() > 0 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
+	}
+	if err := DrainPool(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/locksim/locksim/internal/cluster"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/runner"
@@ -164,6 +165,10 @@ func (p *Pool) Close() {
 		env := <-p.envs
 		env.close()
 		p.envs <- env
+	}
+	// The idle nodes the clusters gave back as they closed.
+	if err := cluster.DrainPool(); err != nil {
+		p.o.log().Warn("stopping the idle nodes failed", "err", err)
 	}
 }
 

@@ -63,6 +63,10 @@ func (e *reusable) get(ctx context.Context, j Job, o Options, log *slog.Logger) 
 	if e.cl != nil && e.cl.Fits(co) {
 		return e.cl, nil
 	}
+	// Nodes of another shape's cluster go to the process's idle pool
+	// when it closes, and a new cluster takes them from there (the pool
+	// drains them when it closes).
+	co.Pooled = true
 	e.close()
 	cl, err := cluster.Start(ctx, co)
 	if err != nil {
