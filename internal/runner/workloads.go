@@ -113,7 +113,10 @@ func (c workClient) Job(ctx context.Context, l clients.Lease) error { return c.j
 func (c workClient) BeforeWrite(ctx context.Context, l clients.Lease) error {
 	return c.beforeWrite(ctx, l)
 }
-func (c workClient) Point(ctx context.Context, point string) error       { return c.gate.Point(ctx, point) }
+func (c workClient) Point(ctx context.Context, point string) error { return c.gate.Point(ctx, point) }
+func (c workClient) PointThen(ctx context.Context, point string, check func()) error {
+	return c.gate.PointThen(ctx, point, check)
+}
 func (c workClient) Sleep(ctx context.Context, d time.Duration) error    { return c.gate.Sleep(ctx, d) }
 func (c workClient) Validate(ctx context.Context, l clients.Lease) error { return c.validate(ctx, l) }
 func (c workClient) Release(ctx context.Context, l clients.Lease)        { c.release(ctx, l) }

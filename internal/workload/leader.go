@@ -243,7 +243,16 @@ func (r *leaders) leaderSet(ctx context.Context, c Client, keys []string) {
 		if c.Sleep(ctx, c.Wall(c.JobLength())) != nil {
 			return
 		}
-		if c.Point(ctx, history.PointBeforeWrite) != nil {
+		// Which leases the client was told it lost is decided as the pause
+		// at the point ended (PointThen): a watchdog thawed with it cannot
+		// get ahead of the leader that woke to write, as for before-write
+		// in the runner's own workloads.
+		told := map[string]bool{}
+		if c.PointThen(ctx, history.PointBeforeWrite, func() {
+			for k, t := range held {
+				told[k] = t != nil && Lost(t.lease)
+			}
+		}) != nil {
 			return
 		}
 		for _, k := range keys {
@@ -251,7 +260,7 @@ func (r *leaders) leaderSet(ctx context.Context, c Client, keys []string) {
 			if t == nil {
 				continue
 			}
-			if Lost(t.lease) || c.Validate(ctx, t.lease) != nil {
+			if told[k] || c.Validate(ctx, t.lease) != nil {
 				if ctx.Err() != nil {
 					return
 				}

@@ -82,6 +82,11 @@ type Client interface {
 	BeforeWrite(ctx context.Context, l lock.Lease) error
 	// Point passes one of the client's pause points (history.Point*).
 	Point(ctx context.Context, point string) error
+	// PointThen is Point with check run the moment the point is passed:
+	// at once when the client is not paused there, else as its pause ends,
+	// before any goroutine of the client runs again (faults.Gate.PointThen),
+	// so a check of its leases sees them as they stood when it woke.
+	PointThen(ctx context.Context, point string, check func()) error
 	// Sleep waits as the client does (pauses freeze it), d wall time.
 	Sleep(ctx context.Context, d time.Duration) error
 	// Wall turns a scenario duration into wall time.
