@@ -617,7 +617,7 @@ func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64
 	if c.Kind == claim.Refusal {
 		when = refusedAt(c, o.Invoke)
 	}
-	msg := m.refusalKey(o)
+	msg := m.refusalKey(o, c)
 	switch {
 	case c.Kind == claim.Refusal && c.Own:
 		return at(when) + ": " + tr(lang, "n.tries.own.one", o.Client, o.Key)

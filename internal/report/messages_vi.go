@@ -224,6 +224,8 @@ var messagesVI = map[string]string{
 	"n.tries.by.silent":                "; %s không trả lời lệnh SET của %s",
 	"n.tries.own.one":                  "%s thử lấy lock %s và bị chính key của nó từ chối: một lần lấy lock trước của nó đã đặt key, dù nó không bao giờ nhận được phản hồi.",
 	"n.tries.own":                      "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị chính key của nó từ chối: một lần lấy lock trước của nó đã đặt key, dù nó không bao giờ nhận được phản hồi.",
+	"n.tries.local.one":                "%s thử lấy lock %s và bị từ chối mà lệnh lấy lock không hề tới Redis: lock đang bị giữ ngay trong process của nó.",
+	"n.tries.local":                    "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối mà lệnh lấy lock không hề tới Redis: lock đang bị giữ ngay trong process của nó.",
 	"n.tries.free.one":                 "%s thử lấy lock %s và bị từ chối, dù khi đó không node nào giữ key của lock.",
 	"n.tries.free":                     "%s thử lấy lock %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối, dù khi đó không node nào giữ key của lock.",
 	"n.tries.queue.one":                "%[1]s thử lấy lock %[2]s và bị từ chối: key của lock đang trống, nhưng mục chờ của %[3]s đứng đầu hàng đợi %[4]s.",

@@ -257,7 +257,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			break
 		}
 		k := clientKey{who, key}
-		msg := m.refusalKey(o)
+		msg := m.refusalKey(o, c)
 		var by, node, as string
 		switch {
 		case c.Kind == claim.Refusal && c.Own:
