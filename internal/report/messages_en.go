@@ -333,6 +333,10 @@ var messagesEN = map[string]string{
 	"n.fault.end":                      "Fault healed: %s on %s.",                                                                                                                                   // fault word, targets
 	"n.partition":                      "Network partition: %s, for %s.",                                                                                                                            // cut sentences, duration
 	"n.cut.one":                        "%s cannot reach %s",                                                                                                                                        // from, to
+	"n.cut.one.replies":                "replies from %[2]s to %[1]s are lost (%[1]s's commands still reach %[2]s)",                                                                                 // client, nodes
+	"n.cut.one.requests":               "%[1]s's commands to %[2]s are lost",                                                                                                                        // client, nodes
+	"n.cut.heal.replies":               "replies from %[2]s reach %[1]s again",                                                                                                                      // client, nodes
+	"n.cut.heal.requests":              "%[1]s's commands reach %[2]s again",                                                                                                                        // client, nodes
 	"n.cut.heal":                       "%s can reach %s again",                                                                                                                                     // from, to
 	"n.cut.heal.down":                  "the cut between %s and %s was lifted, but %s was still down",                                                                                               // from, to, nodes down
 	"n.replag.stop":                    "Replication stopped: %s, for %s.",                                                                                                                          // stop sentences, duration
@@ -617,6 +621,10 @@ var messagesEN = map[string]string{
 	"p.repl.slow.master":      "stream to %s delayed",    // replicas
 	"p.repl.slow.replica":     "stream from %s late",     // masters
 	"p.slow":                  "slow link to %s",         // nodes or clients
+	"p.cut.replies.node":      "replies to %s lost",      // clients (a node's lane)
+	"p.cut.replies.client":    "replies from %s lost",    // nodes (a client's lane)
+	"p.cut.requests.node":     "commands from %s lost",   // clients (a node's lane)
+	"p.cut.requests.client":   "commands to %s lost",     // nodes (a client's lane)
 	"p.reset":                 "connections to %s reset", // nodes or clients
 	"p.owner":                 "owner %s",
 	"p.quorum.lost":           "quorum lost",
