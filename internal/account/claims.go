@@ -768,8 +768,14 @@ func (a *Account) indexSent() {
 	a.sentIndex.Do(func() {
 		a.sentBy = map[string][]int{}
 		for i, o := range a.H.Ops {
-			if o.F == history.NodeCmd {
+			switch o.F {
+			case history.NodeCmd:
 				a.sentBy[o.Client] = append(a.sentBy[o.Client], i)
+			case history.Stalled:
+				if a.stalledBy == nil {
+					a.stalledBy = map[string][]int{}
+				}
+				a.stalledBy[o.Client] = append(a.stalledBy[o.Client], i)
 			}
 		}
 		for _, v := range a.sentBy {

@@ -22,8 +22,8 @@ func (a *Account) RefusedLocally(i int) bool {
 	if len(a.sentIn("", from, to)) > 0 {
 		return false
 	}
-	for _, o := range a.H.Ops {
-		if o.F == history.Stalled && o.Client == op.Client && o.Invoke <= to && (o.Complete < 0 || o.Complete >= from) {
+	for _, j := range a.stalledBy[op.Client] { // indexed by Reached's indexSent
+		if o := a.H.Ops[j]; o.Invoke <= to && (o.Complete < 0 || o.Complete >= from) {
 			return false
 		}
 	}
