@@ -57,6 +57,7 @@ type Account struct {
 	removals     sync.Once
 	sentIndex    sync.Once
 	sentBy       map[string][]int    // client → its node events (positions in H.Ops), by node time (Reached)
+	stalledBy    map[string][]int    // client → its unanswered commands (Stalled records), built with sentBy
 	removedBy    map[int][]int       // client op index → positions in Keys it removed (RemovedBy)
 	keptBy       map[int]Keep        // release op index → what it kept (KeptBy)
 	restoreUntil map[restoreOf]int64 // a restore on start → when that client's work began again (restoring)

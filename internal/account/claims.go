@@ -334,6 +334,13 @@ func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 	if c, ok := a.grantedRefusal(i); ok {
 		return c, true
 	}
+	if a.RefusedLocally(i) {
+		// No key refused it, whatever key stood then: it never reached
+		// Redis (reader 15: "w1's key stood on n1" of w2's acquires its
+		// process's local lock refused).
+		return claim.Claim{Kind: claim.Refusal, What: claim.Local, Client: op.Client, Key: op.Key,
+			Start: op.Invoke, End: op.Complete, Records: []int{i}}, true
+	}
 	for _, key := range a.refusalKeys(i) {
 		var c claim.Claim
 		for _, n := range a.H.Header.Nodes {
@@ -761,8 +768,14 @@ func (a *Account) indexSent() {
 	a.sentIndex.Do(func() {
 		a.sentBy = map[string][]int{}
 		for i, o := range a.H.Ops {
-			if o.F == history.NodeCmd {
+			switch o.F {
+			case history.NodeCmd:
 				a.sentBy[o.Client] = append(a.sentBy[o.Client], i)
+			case history.Stalled:
+				if a.stalledBy == nil {
+					a.stalledBy = map[string][]int{}
+				}
+				a.stalledBy[o.Client] = append(a.stalledBy[o.Client], i)
 			}
 		}
 		for _, v := range a.sentBy {

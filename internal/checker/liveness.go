@@ -382,7 +382,9 @@ func orphanedLeases(a *account.Account, keys []string) []orphan {
 	holdEnd := beliefEnds(a)
 	refusals := map[string][]int{} // key → refused acquires (by invoke)
 	for i, op := range h.Ops {
-		if op.F == history.Acquire && op.Type == history.Fail && isClientOp(op) {
+		if op.F == history.Acquire && op.Type == history.Fail && isClientOp(op) && !a.RefusedLocally(i) {
+			// An acquire refused without reaching Redis (its process's
+			// local lock) was not refused by the key (reader 15).
 			refusals[op.Key] = append(refusals[op.Key], i)
 		}
 	}

@@ -11,7 +11,8 @@ import (
 // CauseRefusedLocally: a live client kept trying for a lock that sat free
 // in Redis and was refused every time without its acquire reaching any
 // node — the lock was held inside its own process (a process-local level
-// of a two-level lock left held; BR-35). Client is the starved client.
+// of a two-level lock left held; BR-35). Client is the starved client; At
+// when the key last left Redis before the stretch (freeSince).
 const CauseRefusedLocally = "refused-locally"
 
 // refusedLocally gives an unavailable stretch its cause when the account
@@ -41,12 +42,34 @@ func refusedLocally(a *account.Account, out []Anomaly) []Anomaly {
 		if len(starved) != 1 {
 			continue // none, or several: the stretch's own words say it
 		}
-		an.Cause = &Cause{Kind: CauseRefusedLocally, Client: starved[0], At: an.Start, Observed: true}
+		// The key sat free from when its last life before the stretch
+		// left Redis, not from the starved client's first refusal after
+		// it (reader 15: "free from t=21.1s" of a key deleted at 20.372).
+		free := freeSince(a, an.Key, an.Start)
+		an.Cause = &Cause{Kind: CauseRefusedLocally, Client: starved[0], At: free, Observed: true}
 		an.Clients = starved
 		an.Explain = fmt.Sprintf("%s sat free in Redis from %s to %s (%s), yet %s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process",
-			an.Key, at(h, an.Start), at(h, an.End), secs(h, an.End-an.Start), starved[0])
+			an.Key, at(h, free), at(h, an.End), secs(h, an.End-free), starved[0])
 	}
 	return out
+}
+
+// freeSince is when key last left Redis before instant t: the latest end
+// of a life of it on an observed node (the final probe's aside) that
+// ended by t; t itself when none did.
+func freeSince(a *account.Account, key string, t int64) int64 {
+	free := int64(-1)
+	for _, n := range a.H.Header.Observed {
+		for _, k := range a.LivesOf(n, key) {
+			if k.Owner != history.ProbeClient && k.End <= t && k.End > free {
+				free = k.End
+			}
+		}
+	}
+	if free < 0 {
+		return t
+	}
+	return free
 }
 
 // keyLivedIn reports whether a life of key existed on any observed node

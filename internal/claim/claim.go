@@ -112,6 +112,16 @@ const (
 	// clock drift allowance (Elapsed = End − Start ≥ TTL − Drift): the
 	// lease had run out before the grant came back. Records: the acquire,
 	// then the SETs. A line about it is told at End. [reader 2]
+	//
+	// What Local: no key refused it, and it never reached Redis: every
+	// node was recorded throughout the acquire, and no node ran a command
+	// of Client's (nor one whose sender the observer could not name) in
+	// its window, nor did Client send one that went unanswered (a Stalled
+	// record): the lock refused it inside Client's own process (a
+	// two-level lock's local level, BR-35). Records: the acquire. By, Node
+	// empty: no key stood in its way, whatever key stood on the nodes
+	// then. [reader 15: "refused: w1's key stood on n1" of an acquire
+	// refused by its process's local lock]
 	Refusal Kind = "refusal"
 	// Ungranted: Client's acquire [Start, End] of Key on several nodes
 	// (Redlock), answered info (the client recorded its outcome as
@@ -292,6 +302,7 @@ const (
 	// the How of a Granted one whose lease had run out.
 	Met        = "met"
 	Granted    = "granted"
+	Local      = "local"
 	Validity   = history.RefusalValidity
 	RecordedW  = "recorded"
 	Unrecorded = "unrecorded"

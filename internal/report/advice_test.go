@@ -73,6 +73,8 @@ func TestARemedyIsOfferedOnlyWhereItsPremisesHold(t *testing.T) {
 			[]string{"fix.unavailable.key"}, []string{"fix.unavailable", "fix.unavailable.queue", "fix.unavailable.kept"}, nil},
 		{"an outage whose key another client's extends kept is not told as lasting until its TTL (reader 7, F10)", "c19f-orphan-kept-by-another-heartbeat",
 			[]string{"fix.unavailable.kept"}, []string{"fix.unavailable.key", "fix.unavailable"}, []string{"extend/moved"}},
+		{"an outage its client's own process caused, no key standing, is not told as an orphaned key's TTL (reader 15)", "c57a-local-refusal-not-by-key",
+			[]string{"fix.unavailable.local"}, []string{"fix.unavailable.key", "fix.unavailable", "fix.unavailable.kept"}, []string{"refusal/local"}},
 		{"WAIT 1 is advised where the holder lost in the failover did not WAIT", "c19m-lock-lost-in-failover-advice",
 			[]string{"fix.wait.lock"}, []string{"fix.wait.all"}, []string{"hold/"}},
 		{"WAIT 1 is not advised where the holder already WAITed for 1 of 2 replicas: wait for all, with WAIT's limits", "failover-wait-two-replicas",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/workload"
 )
@@ -347,14 +348,17 @@ func (m *model) shortToken(t string) string {
 // refusalKey is the message of a refused acquire o ("n.tries", ".one" for
 // a single attempt): a semaphore refused a permit; a lock whose key no
 // node held then, by the account, refused it for a reason of its own
-// (a fair lock's queue); else the plain refusal, which names no one (a
-// claim names whose key refused it, when the nodes show one).
-func (m *model) refusalKey(o history.Op) string {
+// (a fair lock's queue); one its claim c says never reached Redis was
+// refused inside its own process; else the plain refusal, which names no
+// one (a claim names whose key refused it, when the nodes show one).
+func (m *model) refusalKey(o history.Op, c claim.Claim) string {
 	switch {
 	case workload.Of(m.h.Header).Permits:
 		return "n.tries.permit"
 	case m.h.Header.InProcess():
 		return "n.tries.mutex" // refused by the harness's mutex, which no node holds
+	case c.Kind == claim.Refusal && c.What == claim.Local:
+		return "n.tries.local" // it never reached Redis, whatever key stood then (reader 15)
 	case m.a.KeyFreeAt(o.Key, o.Invoke, o.Complete):
 		return "n.tries.free"
 	}

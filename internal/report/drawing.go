@@ -302,6 +302,11 @@ func (b *builder) faults() {
 		// whose stream it held back, the replica's where from; no one was
 		// cut off from anyone.
 		nodeWord, clientWord := linkWord, linkWord
+		if w := cutWay(st); st.Effect == history.EffectCutLinks && w != "" {
+			// One way only (reader 15: "cut from w1" of a cut that lost
+			// n1's replies, while w1's commands still ran on n1).
+			nodeWord, clientWord = "p.cut."+w+".node", "p.cut."+w+".client"
+		}
 		if replicationLinks(st) {
 			nodeWord, clientWord = "p.repl.stop.master", "p.repl.stop.replica"
 			if st.Effect == history.EffectSlowLinks {

@@ -382,7 +382,7 @@ func (b *builder) messages() {
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
 				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1, Ref: b.msgRef(i)})
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
-				Tip: tr(lang, "tip.msg.norep", o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
+				Tip: tr(lang, pick(m.a.NoScript(exec), "tip.msg.norep.noscript", "tip.msg.norep"), o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
 			cut++
 		case exec >= 0:
 			used[exec] = true
@@ -617,7 +617,7 @@ func (m *model) refusalTip(lang Lang, o history.Op, c claim.Claim, at func(int64
 	if c.Kind == claim.Refusal {
 		when = refusedAt(c, o.Invoke)
 	}
-	msg := m.refusalKey(o)
+	msg := m.refusalKey(o, c)
 	switch {
 	case c.Kind == claim.Refusal && c.Own:
 		return at(when) + ": " + tr(lang, "n.tries.own.one", o.Client, o.Key)

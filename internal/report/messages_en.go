@@ -124,6 +124,7 @@ var messagesEN = map[string]string{
 	"fix.orphan":               "A lock whose holder was gone kept the others out until its TTL ran out: size the TTL to the job, not to a generous safety bound, and renew it while the job runs, so that a dead holder blocks at most one short TTL (BR-34).",
 	"fix.ttl.atomic":           "Set the key and its TTL in one command, SET key token NX PX ttl: with SETNX then EXPIRE, a crash between the two leaves a key that never expires (lesson 42).",
 	"fix.unavailable.queue":    "The lock's key was free, yet no one could take the lock: %[1]s's entry stood at the head of the waiter queue %[2]s, and only the head may take a free lock, so every waiter behind it was refused until that entry's timeout; a waiter that dies keeps its place. This is a liveness problem, not a safety one: give each waiter a short timeout, not a multiple of the lease, and have a waiter that gives up remove its own entry (Redisson's RFairLock, BR-29).", // head's owner, queue key
+	"fix.unavailable.local":    "What held it was not a key in Redis: %[1]s's acquires never reached Redis, refused by a lock inside its own process, which has no TTL and which nothing frees. A lock of two levels must release both whatever Redis answers: give the process-local lock back in a finally block, even when the Redis release fails.",                                                                                                                                              // the starved client
 	"fix.unavailable.key":      "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL.",
 	"fix.unavailable.kept":     "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL runs out, unless something keeps extending it, as %s's extends did here.", // extender
 	"fix.unavailable":          "No client could get the lock for longer than the scenario allows: this is a liveness problem, not a safety one. See what held it: an orphaned key (a holder that crashed or stopped believing) lasts until its TTL; a lost quorum needs more nodes reachable (lesson 47).",
@@ -230,6 +231,8 @@ var messagesEN = map[string]string{
 	"n.inflight.wait":                  "The lock counts a grant only once a replica has acknowledged the key (WAIT), and the acquire waited for that.",
 	"n.tries.own.one":                  "%s tried to acquire %s and was refused by its own key: an earlier acquire of it had set the key, though it never got the reply.",                                                                      // client, key
 	"n.tries.own":                      "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time by its own key: an earlier acquire of it had set the key, though it never got the reply.",                          // client, key, n, t0, t1
+	"n.tries.local.one":                "%s tried to acquire %s and was refused without reaching Redis: the lock was held inside its own process.",                                                                                             // client, key
+	"n.tries.local":                    "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time without reaching Redis: the lock was held inside its own process.",                                                 // client, key, n, t0, t1
 	"n.tries.free.one":                 "%s tried to acquire %s and was refused, though no node held the lock's key then.",                                                                                                                     // client, key
 	"n.tries.free":                     "%s tried to acquire %s %d times between t=%ss and t=%ss and was refused every time, though no node held the lock's key then.",                                                                         // client, key, n, t0, t1
 	"n.tries.queue.one":                "%[1]s tried to acquire %[2]s and was refused: the lock's key was free, but %[3]s's entry headed the waiter queue %[4]s.",                                                                              // client, key, head's owner, queue key
@@ -331,6 +334,10 @@ var messagesEN = map[string]string{
 	"n.fault.end":                      "Fault healed: %s on %s.",                                                                                                                                   // fault word, targets
 	"n.partition":                      "Network partition: %s, for %s.",                                                                                                                            // cut sentences, duration
 	"n.cut.one":                        "%s cannot reach %s",                                                                                                                                        // from, to
+	"n.cut.one.replies":                "replies from %[2]s to %[1]s are lost (%[1]s's commands still reach %[2]s)",                                                                                 // client, nodes
+	"n.cut.one.requests":               "%[1]s's commands to %[2]s are lost",                                                                                                                        // client, nodes
+	"n.cut.heal.replies":               "replies from %[2]s reach %[1]s again",                                                                                                                      // client, nodes
+	"n.cut.heal.requests":              "%[1]s's commands reach %[2]s again",                                                                                                                        // client, nodes
 	"n.cut.heal":                       "%s can reach %s again",                                                                                                                                     // from, to
 	"n.cut.heal.down":                  "the cut between %s and %s was lifted, but %s was still down",                                                                                               // from, to, nodes down
 	"n.replag.stop":                    "Replication stopped: %s, for %s.",                                                                                                                          // stop sentences, duration
@@ -615,6 +622,10 @@ var messagesEN = map[string]string{
 	"p.repl.slow.master":      "stream to %s delayed",    // replicas
 	"p.repl.slow.replica":     "stream from %s late",     // masters
 	"p.slow":                  "slow link to %s",         // nodes or clients
+	"p.cut.replies.node":      "replies to %s lost",      // clients (a node's lane)
+	"p.cut.replies.client":    "replies from %s lost",    // nodes (a client's lane)
+	"p.cut.requests.node":     "commands from %s lost",   // clients (a node's lane)
+	"p.cut.requests.client":   "commands to %s lost",     // nodes (a client's lane)
 	"p.reset":                 "connections to %s reset", // nodes or clients
 	"p.owner":                 "owner %s",
 	"p.quorum.lost":           "quorum lost",

@@ -75,15 +75,16 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.num":                   "Value written: %d.",
 		"tip.write.lost":            "%s believed it held the lock, but the lock had been lost at %s.", // client, at
 		"tip.write.held":            "%s held the lock when it wrote.",
-		"tip.write.nolock":          "%s had been let in by the no-lock control when it wrote: no lock was held.",                                                                // client
-		"tip.write.lostduring":      "%s held the lock when it began, but the lock was lost at %s, before the write finished at %s.",                                             // client, key end, write's end
-		"tip.write.violation.stale": "A checker names this write as the one that should not have happened (%[1]s); it became a violation at %[2]s, when %[3]s's %[4]s came too.", // kind word, at, client, action
-		"tip.write.completes":       "This write completed the violation (%[1]s) that a checker pins on %[2]s's %[3]s at %[4]s.",                                                 // kind word, client, action, at
-		"tip.write.violation":       "A checker names this write as the violation (%s).",                                                                                         // kind word
-		"tip.msg.cmd":               "%s → %s: %s, run by the node at %s.",                                                                                                       // client, node, command, at
-		"tip.msg.late":              "%s → %s: %s — sent at %s, run by the node at %s, answered at %s (late).",                                                                   // client, node, command, sent, ran, answered
-		"tip.msg.norep":             "%[1]s → %[2]s: the reply to %[3]s did not reach %[2]s before it gave up at %[5]s; the command was sent at %[4]s and the node ran it.",      // node, client, command, sent, gave up
-		"tip.msg.lost":              "%s → %s: %s never reached the node: sent at %s, no answer by %s, and the node did not run it.",                                             // client, node, command, sent, gave up
+		"tip.write.nolock":          "%s had been let in by the no-lock control when it wrote: no lock was held.",                                                                                                                                               // client
+		"tip.write.lostduring":      "%s held the lock when it began, but the lock was lost at %s, before the write finished at %s.",                                                                                                                            // client, key end, write's end
+		"tip.write.violation.stale": "A checker names this write as the one that should not have happened (%[1]s); it became a violation at %[2]s, when %[3]s's %[4]s came too.",                                                                                // kind word, at, client, action
+		"tip.write.completes":       "This write completed the violation (%[1]s) that a checker pins on %[2]s's %[3]s at %[4]s.",                                                                                                                                // kind word, client, action, at
+		"tip.write.violation":       "A checker names this write as the violation (%s).",                                                                                                                                                                        // kind word
+		"tip.msg.cmd":               "%s → %s: %s, run by the node at %s.",                                                                                                                                                                                      // client, node, command, at
+		"tip.msg.late":              "%s → %s: %s — sent at %s, run by the node at %s, answered at %s (late).",                                                                                                                                                  // client, node, command, sent, ran, answered
+		"tip.msg.norep.noscript":    "%[1]s → %[2]s: the reply to %[3]s did not reach %[2]s before it gave up at %[5]s; the command was sent at %[4]s, and the node answered NOSCRIPT (the script was not loaded there), so it ran nothing and changed no key.", // node, client, command, sent, gave up
+		"tip.msg.norep":             "%[1]s → %[2]s: the reply to %[3]s did not reach %[2]s before it gave up at %[5]s; the command was sent at %[4]s and the node ran it.",                                                                                     // node, client, command, sent, gave up
+		"tip.msg.lost":              "%s → %s: %s never reached the node: sent at %s, no answer by %s, and the node did not run it.",                                                                                                                            // client, node, command, sent, gave up
 		"tip.msg.script":            "(the script ran: %s)",
 		"tip.msg.inner":             "%s at %s",                                                                                                                                                   // a command a script ran, when the node ran it
 		"tip.msg.part":              "Part of %[2]s's %[1]s of %[3]s at %[4]s (%[5]s).",                                                                                                           // op word, client, key, at, outcome
@@ -228,6 +229,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.write.violation":       "Một checker xác định lần ghi này chính là vi phạm (%s).",
 		"tip.msg.cmd":               "%s → %s: %s, node chạy lệnh lúc %s.",
 		"tip.msg.late":              "%s → %s: %s — gửi lúc %s, node chạy lúc %s, có phản hồi lúc %s (chậm).",
+		"tip.msg.norep.noscript":    "%[1]s → %[2]s: phản hồi cho %[3]s không tới được %[2]s trước khi nó bỏ cuộc lúc %[5]s; lệnh được gửi lúc %[4]s, và node trả lời NOSCRIPT (script chưa được nạp trên đó), nên nó không chạy gì và không key nào thay đổi.",
 		"tip.msg.norep":             "%[1]s → %[2]s: phản hồi cho %[3]s không tới được %[2]s trước khi nó bỏ cuộc lúc %[5]s; lệnh được gửi lúc %[4]s và node đã chạy lệnh.",
 		"tip.msg.lost":              "%s → %s: %s không bao giờ tới node: gửi lúc %s, không có phản hồi tới %s, và node không chạy lệnh đó.",
 		"tip.msg.script":            "(script đã chạy: %s)",

@@ -257,7 +257,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			break
 		}
 		k := clientKey{who, key}
-		msg := m.refusalKey(o)
+		msg := m.refusalKey(o, c)
 		var by, node, as string
 		switch {
 		case c.Kind == claim.Refusal && c.Own:
@@ -561,7 +561,7 @@ func (n *narrator) cut(w window, c claim.Claim, dur string) {
 			parts = append(parts, tr(lang, "n.cut.heal.down", f, joinAnd(lang, to[f]), joinAnd(lang, down)))
 			continue
 		}
-		parts = append(parts, tr(lang, "n.cut.heal", f, joinAnd(lang, to[f])))
+		parts = append(parts, tr(lang, cutKey("n.cut.heal", st), f, joinAnd(lang, to[f])))
 	}
 	n.add(c.End, 0, StepHeal, c, tr(lang, "n.partition.end", strings.Join(parts, "; ")))
 }

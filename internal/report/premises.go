@@ -149,6 +149,10 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 		if e, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Extend }); ok {
 			return []any{e.Client}
 		}
+	case "fix.unavailable.local":
+		if r, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Refusal && c.What == claim.Local }); ok {
+			return []any{r.Client}
+		}
 	case "fix.cron":
 		// The hold must cover the schedulers' clock spread, not one
 		// clock's skew (reader 4, finding 4).
@@ -302,6 +306,20 @@ func keptByOthers(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 			slices.ContainsFunc(e.Also, func(k claim.Holder) bool { return k.By == c.Client }))
 	})
 	return cs, len(cs) > 0
+}
+
+// refusedInProcess: the outage's client was refused inside its own
+// process while no key of the lock stood (checker.CauseRefusedLocally):
+// its Refusal claims Local in the stretch, each an acquire that never
+// reached Redis. No orphaned key held the lock, and no TTL frees it.
+func refusedInProcess(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	c := an.Cause
+	if an.Kind != checker.KindUnavailable || c == nil || c.Kind != checker.CauseRefusedLocally {
+		return nil, false
+	}
+	return f.found(func(r claim.Claim) bool {
+		return r.Kind == claim.Refusal && r.What == claim.Local && r.Client == c.Client && r.Key == an.Key && r.Start >= an.Start && r.Start <= an.End
+	})
 }
 
 // multiNode: the run's lock has more than one node (the header's; no

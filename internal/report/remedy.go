@@ -147,7 +147,9 @@ var offers = map[string][]offer{
 	// one node, an orphaned key (no quorum to lose).
 	// A key kept past its lease by others' extends did not last "until
 	// its TTL" (reader 7, F10).
-	"fix.unavailable": {{"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable.kept", []premise{keptByOthers}},
+	// A client refused inside its own process while no key stood: no
+	// orphaned key and no TTL held it (reader 15, local-lock-left-held).
+	"fix.unavailable": {{"fix.unavailable.local", []premise{refusedInProcess}}, {"fix.unavailable.queue", []premise{queueBlocked}}, {"fix.unavailable.kept", []premise{keptByOthers}},
 		{"fix.unavailable", []premise{multiNode}}, {"fix.unavailable.key", nil}},
 	// An owner-checked extend: another client's extends kept the key.
 	"fix.extend.owner": {{"fix.extend.owner", []premise{extendedByOther}}},
@@ -602,7 +604,7 @@ func adviceWords(lang Lang, a Advice, h history.Header) string {
 		if len(a.Args) == 3 {
 			return tr(lang, a.Key, a.Args[0], a.Args[1], a.Args[2])
 		}
-	case "fix.unavailable.kept":
+	case "fix.unavailable.kept", "fix.unavailable.local":
 		if len(a.Args) == 1 {
 			return tr(lang, a.Key, a.Args[0])
 		}

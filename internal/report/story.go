@@ -109,7 +109,7 @@ func (m *model) faultSentence(lang Lang, w window, dur string) string {
 		from, to := linkGroups(st.Links)
 		var parts []string
 		for _, f := range from {
-			parts = append(parts, tr(lang, "n.cut.one", f, joinAnd(lang, to[f])))
+			parts = append(parts, tr(lang, cutKey("n.cut.one", st), f, joinAnd(lang, to[f])))
 		}
 		return tr(lang, "n.partition", strings.Join(parts, "; "), dur)
 	case history.EffectSlowLinks:

@@ -10,6 +10,9 @@ func (m *model) unavailableText(lang Lang, a checker.Anomaly, t0, t1 instant) st
 	c := a.Cause
 	switch {
 	case c != nil && c.Kind == checker.CauseRefusedLocally:
+		if c.At > 0 && c.At < a.Start {
+			t0 = instant(m.sec(c.At)) // free from when its last key left Redis (reader 15)
+		}
 		return tr(lang, "a.unavailable.local", a.Key, t0, t1, c.Client)
 	case c != nil && c.Kind == checker.CauseKeptByOthers && len(c.Nodes) > 0:
 		return tr(lang, "a.unavailable.kept", a.Key, t0, t1, c.Client, instant(m.sec(c.LeaseEnd)), c.ExtendedBy, c.Nodes[0], instant(m.sec(c.At)))

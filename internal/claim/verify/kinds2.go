@@ -20,6 +20,12 @@ func (v *verifier) refusal(c claim.Claim) outcome {
 	if (c.Own || c.How == claim.Restarted) && c.By != c.Client {
 		return refuse(c.Records, "own is %t, how %q, but the holder named is %s", c.Own, c.How, c.By)
 	}
+	if c.What == claim.Local {
+		return v.localRefusal(c, a)
+	}
+	if o := v.unreachedByKey(c, a); o.reason != "" {
+		return o
+	}
 	if c.What == claim.Granted {
 		return v.grantedRefusal(c, a)
 	}

@@ -108,6 +108,20 @@ func TestRefusalCausesAreCheckedAgainstTheHistory(t *testing.T) {
 		{"a refusal by a library's own key is refused when it names a key name the lock never used", read("c28b-library-refresh-tells"),
 			func(c claim.Claim) bool { return c.NodeKey == "mutex:invoice-1" && c.By != c.Client },
 			func(c *claim.Claim) { c.NodeKey = "lock:invoice-1" }},
+		// Reader 15 (local-lock-left-held): w2's acquires, refused by its
+		// process's local lock, sent no command to n1 while w1's key stood
+		// there (its SET is record 1).
+		{"a refusal that never reached Redis is refused when it names the key that stood on the node then", read("c57a-local-refusal-not-by-key"),
+			func(c claim.Claim) bool { return c.What == claim.Local && c.Client == "w2" && c.Start < 19e8 },
+			func(c *claim.Claim) {
+				c.What, c.By, c.Node, c.Token = "", "w1", "n1", "9fa3301502229c14bb6257b7447fea39"
+				c.Records = append(c.Records, 1)
+			}},
+		{"a refusal said never to have reached Redis is refused when its client's SET ran on the node", read("c57a-local-refusal-not-by-key"),
+			func(c claim.Claim) bool { return c.What == claim.Local && c.Client == "w2" },
+			func(c *claim.Claim) { // w3's first refusal (record 10), whose SET NX n1 ran (record 12)
+				c.Client, c.Records, c.Start, c.End = "w3", []int{10}, 304624381, 306320167
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -83,6 +83,10 @@ type verifier struct {
 	gaps map[string][][2]int64
 	// waits: client → the WAIT commands it sent, in history order.
 	waits map[string][]history.Op
+	// sentAt: the node commands, by when they ran; stalledBy: client →
+	// its unanswered commands (indexSent).
+	sentAt    []int
+	stalledBy map[string][]int
 }
 
 func (v *verifier) index() {
