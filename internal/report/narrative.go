@@ -324,7 +324,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		case o.F == history.Probe && m.h.Header.NoLock():
 			n.add(at, 2, StepProbe, c, tr(lang, "n.probe.nolock", who, key, tt))
 		case o.F == history.Probe:
-			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt))
+			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt)+m.probeRewrote(lang, i))
 		case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
 			if g, ok := m.a.GrantOf(i); ok && g.Ended.Kind != account.EndHeld && g.End <= o.Complete {
 				// The reply came after the lock it reported had lost its
@@ -578,7 +578,7 @@ func (n *narrator) losses() {
 		ttl := n.m.sdur(l.TTL)
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
 			c := n.endedLife(l)
-			if n.rewrittenByRelease(c) {
+			if n.rewrittenByRelease(c) || n.rewrittenByProbe(l, c) {
 				continue // its client's release rewrote it: that release's step tells it
 			}
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {
