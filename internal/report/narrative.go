@@ -412,6 +412,9 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 // moved another client's key; every deadline command found no key), or,
 // where the nodes do not say, what the client was told.
 func (n *narrator) extend(o history.Op, c claim.Claim) {
+	if n.extendOwn(o, c) {
+		return
+	}
 	lang, key := n.lang, n.m.extendKey(o, "ok")
 	args := []any{c.Client, c.Key}
 	switch {
