@@ -301,7 +301,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, n.ungranted(c)))
 			break
 		}
-		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, tr(lang, infoKey("n.acquire.info", o), who, key)))
+		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, m.acquireInfo(lang, i, o, who, key)))
 	case history.OK:
 		at := c.End // the grant's return: a believed hold starts there, an operation ends there
 		if c.Kind == claim.Hold {

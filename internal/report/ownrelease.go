@@ -19,18 +19,33 @@ func (n *narrator) extendOwn(o history.Op, c claim.Claim) bool {
 	return true
 }
 
+// acquireInfo tells an acquire of unknown outcome: that it never reached
+// Redis when no node ran a command of its client while it was in flight
+// and every node it could reach was recorded throughout (as a release's
+// step says; reader 15, writer-token-check: "lost its connection before
+// the reply: outcome unknown" of an acquire whose SET a partition held
+// back), else how it ended with no answer.
+func (m *model) acquireInfo(lang Lang, i int, o history.Op, who, key string) string {
+	if ran, known := m.a.Reached(i); known && !ran {
+		return tr(lang, "n.acquire.notrun", who, key)
+	}
+	return tr(lang, infoKey("n.acquire.info", o), who, key)
+}
+
 // ownReleaseMessages are this file's sentences, merged into messages at
 // init.
 var ownReleaseMessages = map[Lang]map[string]string{
 	"en": {
-		"n.renew.own":     "%[1]s's watchdog's renewal of its lock on %[2]s, begun at t=%[3]ss, reached %[4]s only after %[1]s's own release had deleted the key: it found no key to renew, which did no harm (%[1]s had already let the lock go).",         // client, key, t, node
-		"n.renew.lib.own": "%[1]s's lock library's own renewal of its lock on %[2]s, begun at t=%[3]ss, reached %[4]s only after %[1]s's own release had deleted the key: it found no key to renew, which did no harm (%[1]s had already let the lock go).", // client, key, t, node
-		"n.extend.own":    "%[1]s's extend of its lock on %[2]s, begun at t=%[3]ss, reached %[4]s only after %[1]s's own release had deleted the key: it found no key to extend, which did no harm (%[1]s had already let the lock go).",                    // client, key, t, node
+		"n.acquire.notrun": "%[1]s's acquire of %[2]s never reached Redis (no node ran a command of %[1]s then): it set no key, though %[1]s, with no answer, could not know it.",                                                                            // client, key
+		"n.renew.own":      "%[1]s's watchdog's renewal of its lock on %[2]s, begun at t=%[3]ss, reached %[4]s only after %[1]s's own release had deleted the key: it found no key to renew, which did no harm (%[1]s had already let the lock go).",         // client, key, t, node
+		"n.renew.lib.own":  "%[1]s's lock library's own renewal of its lock on %[2]s, begun at t=%[3]ss, reached %[4]s only after %[1]s's own release had deleted the key: it found no key to renew, which did no harm (%[1]s had already let the lock go).", // client, key, t, node
+		"n.extend.own":     "%[1]s's extend of its lock on %[2]s, begun at t=%[3]ss, reached %[4]s only after %[1]s's own release had deleted the key: it found no key to extend, which did no harm (%[1]s had already let the lock go).",                    // client, key, t, node
 	},
 	"vi": {
-		"n.renew.own":     "Lần gia hạn lock trên %[2]s của watchdog của %[1]s, bắt đầu từ t=%[3]ss, chỉ tới %[4]s sau khi lệnh nhả lock của chính %[1]s đã xoá key: nó không thấy key nào để gia hạn, và điều đó vô hại (%[1]s đã nhả lock rồi).",
-		"n.renew.lib.own": "Lần tự gia hạn lock trên %[2]s của thư viện lock của %[1]s, bắt đầu từ t=%[3]ss, chỉ tới %[4]s sau khi lệnh nhả lock của chính %[1]s đã xoá key: nó không thấy key nào để gia hạn, và điều đó vô hại (%[1]s đã nhả lock rồi).",
-		"n.extend.own":    "Lần gia hạn lock trên %[2]s của %[1]s, bắt đầu từ t=%[3]ss, chỉ tới %[4]s sau khi lệnh nhả lock của chính %[1]s đã xoá key: nó không thấy key nào để gia hạn, và điều đó vô hại (%[1]s đã nhả lock rồi).",
+		"n.acquire.notrun": "Lệnh lấy lock %[2]s của %[1]s không bao giờ tới được Redis (không node nào chạy lệnh nào của %[1]s lúc đó): nó không đặt key nào, dù %[1]s, không nhận được trả lời, không thể biết điều đó.",
+		"n.renew.own":      "Lần gia hạn lock trên %[2]s của watchdog của %[1]s, bắt đầu từ t=%[3]ss, chỉ tới %[4]s sau khi lệnh nhả lock của chính %[1]s đã xoá key: nó không thấy key nào để gia hạn, và điều đó vô hại (%[1]s đã nhả lock rồi).",
+		"n.renew.lib.own":  "Lần tự gia hạn lock trên %[2]s của thư viện lock của %[1]s, bắt đầu từ t=%[3]ss, chỉ tới %[4]s sau khi lệnh nhả lock của chính %[1]s đã xoá key: nó không thấy key nào để gia hạn, và điều đó vô hại (%[1]s đã nhả lock rồi).",
+		"n.extend.own":     "Lần gia hạn lock trên %[2]s của %[1]s, bắt đầu từ t=%[3]ss, chỉ tới %[4]s sau khi lệnh nhả lock của chính %[1]s đã xoá key: nó không thấy key nào để gia hạn, và điều đó vô hại (%[1]s đã nhả lock rồi).",
 	},
 }
 
