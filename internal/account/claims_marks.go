@@ -110,6 +110,7 @@ func (a *Account) commandClaims() []claim.Claim {
 		}
 		c := claim.Claim{Kind: claim.Command, Client: op.Client, Node: op.Value.Node, Key: op.Key, What: strings.ToLower(op.Value.Cmd[0]),
 			How: claim.Ran, Start: op.Invoke, End: op.Invoke, Records: []int{i}}
+		a.existsFound(i, &c)
 		switch {
 		case op.F == history.Stalled && op.Type == history.OK:
 			c.How, c.End = claim.Late, a.endOf(op)

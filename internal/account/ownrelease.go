@@ -1,6 +1,8 @@
 package account
 
 import (
+	"strings"
+
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -44,5 +46,25 @@ func (a *Account) ownReleaseFirst(i int, c *claim.Claim) {
 		c.At, c.By, c.Own, c.Node = e.Invoke, op.Client, true, e.Value.Node
 		c.Records = append(c.Records, cmd, k.Ended.Op)
 		return
+	}
+}
+
+// existsFound completes the Command claim c of node event i, a bare
+// EXISTS its node ran, with the key it found there: By set it, Token is
+// its value, and Records add the command that set it. A check before a
+// write that any holder's key passes (exists-check-force-unlock) is told
+// with whose key passed it (reader 15, writer-exists-check: w1's check at
+// t=50.389 s passed on w2's key).
+func (a *Account) existsFound(i int, c *claim.Claim) {
+	e := a.H.Ops[i]
+	if e.F != history.NodeCmd || e.Value.Lua || len(e.Value.Cmd) != 2 || !strings.EqualFold(e.Value.Cmd[0], "exists") || !a.ObservedAt(e.Value.Node, e.Invoke) {
+		return
+	}
+	for _, k := range a.Keys() {
+		if k.Observed && k.Node == e.Value.Node && k.Key == e.Value.Cmd[1] && k.Start < e.Invoke && k.End > e.Invoke && k.Owner != "" && k.Set >= 0 {
+			c.By, c.Token = k.Owner, k.Value
+			c.Records = append(c.Records, k.Set)
+			return
+		}
 	}
 }

@@ -78,6 +78,7 @@ func narrative(in Input, m *model) []Step {
 	n.operations()
 	n.faults()
 	n.losses()
+	n.existsChecks()
 	n.permits()
 	n.keysWithoutTTL()
 	n.anomalies()

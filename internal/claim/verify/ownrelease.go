@@ -45,3 +45,24 @@ func (v *verifier) missedOwn(c claim.Claim) outcome {
 	}
 	return held
 }
+
+// foundKey: a command that ran (an EXISTS) found the key it asked about
+// standing on Node at Start, with value Token, created by By's command
+// Records[1].
+func (v *verifier) foundKey(c claim.Claim, op history.Op) outcome {
+	if len(op.Value.Cmd) < 2 || len(c.Records) < 2 {
+		return refuse(c.Records, "a command that found a key names the key and the command that set it")
+	}
+	if !v.watched(c.Node, c.Start, c.Start) {
+		return skip("command on a node not recorded")
+	}
+	for _, l := range v.m.lives {
+		if l.node == c.Node && l.key == op.Value.Cmd[1] && l.start < c.Start && l.end > c.Start {
+			if l.set != c.Records[1] || l.owner != c.By || l.value != c.Token {
+				return refuse([]int{l.set}, "the key standing at %d was set by %s's command at record %d (value %s)", c.Start, l.owner, l.set, l.value)
+			}
+			return held
+		}
+	}
+	return refuse(c.Records[:1], "no key %s stood on %s at %d", op.Value.Cmd[1], c.Node, c.Start)
+}

@@ -25,3 +25,20 @@ func TestVerifierRefusesFalseOwnReleaseMisses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
 	}
 }
+
+// TestVerifierRefusesFalseKeysAnExistsFound takes the EXISTS check a run
+// tells as passing on another client's key (a Command claim with By:
+// reader 15, writer-exists-check, w1's check on w2's key), checks that the
+// verifier accepts it, then makes it false and checks that it is refused.
+func TestVerifierRefusesFalseKeysAnExistsFound(t *testing.T) {
+	found := kind(claim.Command, func(c claim.Claim) bool { return c.What == "exists" && c.By == "w2" && c.Client == "w1" })
+	cases := []mutation{
+		{"the key an EXISTS found is the one standing", corpus("c58f-exists-check-passes-on-next-holders-key"), found,
+			func(c *claim.Claim) { c.By = "w1" }},
+		{"the key an EXISTS found holds the value its setter wrote", corpus("c58f-exists-check-passes-on-next-holders-key"), found,
+			func(c *claim.Claim) { c.Token = "37f41b9cf8b045368d257412c0e8921f" }}, // w1's own, expired at t=30.1s
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { tc.try(t) })
+	}
+}
