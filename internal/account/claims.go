@@ -320,6 +320,7 @@ func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 	}
 	if ran, known := a.Reached(i); ran && known {
 		c.What = claim.Missed
+		a.ownReleaseFirst(i, &c)
 		return c, true
 	}
 	return claim.Claim{}, false

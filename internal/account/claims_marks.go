@@ -43,7 +43,12 @@ func (a *Account) markClaims() []claim.Claim {
 // OpOf is the client operation node event (or stalled send) ev was part
 // of: an acquire, release, extend or probe of its client whose window
 // (invoke to completion, or the end of the history) holds its instant, on
-// its key when one does; -1 when none does.
+// its key when one does, and which sends such a command (sends); -1 when
+// none does. A client has two operations in flight when its watchdog
+// renews while its job runs: the job's EXISTS check before it writes and
+// its release's DEL, both inside the renewal's window, are not the
+// renewal's (reader 15, writer-exists-check: "del counter-1 … Part of
+// w3's renewal").
 func (a *Account) OpOf(ev int) int {
 	a.opsOnce.Do(func() {
 		a.opsOf = map[string][]int{}
@@ -64,7 +69,7 @@ func (a *Account) OpOf(ev int) int {
 	// for those of its other processes (a restarted client's).
 	for q := n - 1; q >= 0 && q >= n-8; q-- {
 		op := a.H.Ops[list[q]]
-		if e.Invoke > a.endOf(op) {
+		if e.Invoke > a.endOf(op) || !sends(op.F, e) {
 			continue
 		}
 		if e.Key == "" || op.Key == e.Key || op.Value.LockKey == e.Key {
@@ -75,6 +80,23 @@ func (a *Account) OpOf(ev int) int {
 		}
 	}
 	return other
+}
+
+// sends reports whether an operation of kind f can send node event e: no
+// lock operation sends a bare EXISTS (a Validator's check before a write,
+// exists-check-force-unlock's), and no extend a bare DEL or UNLINK (its
+// client's release does). Commands a script ran are its script's.
+func sends(f history.Func, e history.Op) bool {
+	if e.Value.Lua || len(e.Value.Cmd) == 0 {
+		return true
+	}
+	switch strings.ToLower(e.Value.Cmd[0]) {
+	case "exists":
+		return false
+	case "del", "unlink":
+		return f != history.Extend
+	}
+	return true
 }
 
 // commandClaims states every command a client sent outside its
@@ -88,6 +110,7 @@ func (a *Account) commandClaims() []claim.Claim {
 		}
 		c := claim.Claim{Kind: claim.Command, Client: op.Client, Node: op.Value.Node, Key: op.Key, What: strings.ToLower(op.Value.Cmd[0]),
 			How: claim.Ran, Start: op.Invoke, End: op.Invoke, Records: []int{i}}
+		a.existsFound(i, &c)
 		switch {
 		case op.F == history.Stalled && op.Type == history.OK:
 			c.How, c.End = claim.Late, a.endOf(op)

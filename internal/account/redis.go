@@ -505,15 +505,18 @@ func (s *sim) clientGrant(set *history.Op, val, by string) (took, ok bool) {
 	return false, false
 }
 
-// sentAgain reports whether set's sender sent another SET (or SETNX) of
-// set's key to set's node after it, by until.
+// sentAgain reports whether set's sender sent another SET NX (or SETNX)
+// of set's key to set's node after it, by until: a second try of the
+// acquire. A SET XX is no try: it rewrites a key that stands (a min-hold
+// release, SET … PX n XX, reader 16: a probe's release 4 ms after its
+// SET NX took the SET NX for refused, and its key for inferred).
 func (s *sim) sentAgain(set *history.Op, until int64) bool {
 	if set.Index < 0 || set.Index >= len(s.a.H.Ops) || &s.a.H.Ops[set.Index] != set {
 		return false
 	}
 	for _, o := range s.a.H.Ops[set.Index+1:] {
 		if o.F != history.NodeCmd || o.Invoke < set.Invoke || o.Invoke > until || o.Value.Node != set.Value.Node || len(o.Value.Cmd) < 3 ||
-			o.Value.Cmd[1] != set.Value.Cmd[1] || !(strings.EqualFold(o.Value.Cmd[0], "set") || strings.EqualFold(o.Value.Cmd[0], "setnx")) {
+			o.Value.Cmd[1] != set.Value.Cmd[1] || !(strings.EqualFold(o.Value.Cmd[0], "set") && hasWord(o.Value.Cmd[3:], "nx") || strings.EqualFold(o.Value.Cmd[0], "setnx")) {
 			continue
 		}
 		if o.Client == set.Client && (set.Client != "" || o.Value.Cmd[2] == set.Value.Cmd[2]) {

@@ -45,6 +45,12 @@ const (
 	// At (Moved): when Node ran the first command of Client's in the
 	// window that moved the key (its record's stamp, not the client's
 	// call). Records: the operation, then the node commands. [1]
+	//
+	// Own (Missed): the extend reached Node only after Client's own
+	// release had removed its key there — At is when Node ran the
+	// extend's first command (Records[1]), and Records[2] is the release's
+	// command that removed Client's key on Node between Start and At,
+	// inside a release of Client; no key of Client's stood there at At.
 	Extend Kind = "extend"
 	// KeyLife: Key on Node held the value Token (an owner token), set by
 	// Client at Start; it left the node at End, How (account End kinds:

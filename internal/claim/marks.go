@@ -16,7 +16,9 @@ const (
 	// outside any operation of Client's (a connection's handshake, a
 	// library's own timer): How "ran" — Node ran it at Start (= End); How
 	// "unanswered" — sent at Start, no answer reached Client by End; How
-	// "late" — sent at Start, answered only at End.
+	// "late" — sent at Start, answered only at End. By and Token (an
+	// EXISTS that ran): the key it asked about stood on Node at Start,
+	// with the value Token that By's command (Records[1]) had set.
 	// Records: the node event (or the stalled send).
 	Command Kind = "command"
 	// ClockOffset: the clock of Node (or of Client) ran Offset ns off true

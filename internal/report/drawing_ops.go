@@ -380,7 +380,7 @@ func (b *builder) messages() {
 			full := b.cmdText(ops[exec], inner[exec])
 			from, to := b.cutLanes(ci, ni, o)
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
-				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1, Ref: b.msgRef(i)})
+				Tip: tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(ops[exec].Invoke)) + b.parentTip(exec), Op: exec + 1, Ref: b.msgRef(i)})
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgNoRep, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
 				Tip: tr(lang, pick(m.a.NoScript(exec), "tip.msg.norep.noscript", "tip.msg.norep"), o.Value.Node, o.Client, full, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
 			cut++
@@ -390,7 +390,7 @@ func (b *builder) messages() {
 			full := b.cmdText(ops[exec], inner[exec])
 			from, to := b.msgLanes(ci, ni, ops[exec])
 			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgCmd, Lane: from, Lane2: to, X0: s, X1: x, Color: -1,
-				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(o.Client, ops[exec]), Op: exec + 1, Ref: b.msgRef(i)})
+				Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)) + b.parentTip(exec), Op: exec + 1, Ref: b.msgRef(i)})
 			if from != to {
 				b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgReply, Lane: to, Lane2: from, X0: x, X1: e, Color: -1,
 					Tip: tr(lang, "tip.msg.late", o.Client, o.Value.Node, full, b.at(o.Invoke), b.at(ops[exec].Invoke), b.at(end)), Op: exec + 1, Ref: b.msgRef(i)})
@@ -422,7 +422,7 @@ func (b *builder) messages() {
 			x := m.sec(o.Invoke)
 			full := b.cmdText(o, inner[j])
 			tip := func() string {
-				return tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(o.Client, o)
+				return tr(lang, "tip.msg.cmd", o.Client, o.Value.Node, full, b.at(o.Invoke)) + b.parentTip(j)
 			}
 			from, to := b.msgLanes(ci, ni, o)
 			r := b.msgRef(j)
@@ -468,25 +468,23 @@ func (b *builder) cmdText(o history.Op, inner []string) string {
 	return s
 }
 
-// parentTip names the client operation a node event was part of: the
-// client's acquire, release or extend whose window holds it.
-func (b *builder) parentTip(client string, ev history.Op) string {
+// parentTip names the client operation node event j was part of, per the
+// account (OpOf, the operation its arrow's claim states the outcome of):
+// the client's acquire, release, extend or probe of the event's key. Not
+// the first whose window holds it: a watchdog's renewal spans its job's
+// check and release (reader 15, writer-exists-check).
+func (b *builder) parentTip(j int) string {
 	m, lang := b.m, b.lang
-	for _, i := range m.opsByKey[ev.Key] {
-		o := m.h.Ops[i]
-		if o.Client != client || o.Process == history.NodeProcess {
-			continue
-		}
-		switch o.F {
-		case history.Acquire, history.Release, history.Extend, history.Probe:
-		default:
-			continue
-		}
-		if o.Invoke <= ev.Invoke && ev.Invoke <= opEnd(o, m.end) {
-			return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), outcomeWord(lang, o))
-		}
+	ev := m.h.Ops[j]
+	p := m.a.OpOf(j)
+	if p < 0 || ev.Key == "" {
+		return ""
 	}
-	return ""
+	o := m.h.Ops[p]
+	if o.Key != ev.Key && o.Value.LockKey != ev.Key {
+		return ""
+	}
+	return "\n" + tr(lang, "tip.msg.part", tr(lang, "f."+string(o.F)), o.Client, o.Key, b.at(o.Invoke), outcomeWord(lang, o))
 }
 
 // msgLanes are the lanes of an executed command's arrows between client

@@ -78,6 +78,7 @@ func narrative(in Input, m *model) []Step {
 	n.operations()
 	n.faults()
 	n.losses()
+	n.existsChecks()
 	n.permits()
 	n.keysWithoutTTL()
 	n.anomalies()
@@ -301,7 +302,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, n.ungranted(c)))
 			break
 		}
-		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, tr(lang, infoKey("n.acquire.info", o), who, key)))
+		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, m.acquireInfo(lang, i, o, who, key)))
 	case history.OK:
 		at := c.End // the grant's return: a believed hold starts there, an operation ends there
 		if c.Kind == claim.Hold {
@@ -324,7 +325,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		case o.F == history.Probe && m.h.Header.NoLock():
 			n.add(at, 2, StepProbe, c, tr(lang, "n.probe.nolock", who, key, tt))
 		case o.F == history.Probe:
-			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt))
+			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt)+m.probeRewrote(lang, i))
 		case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
 			if g, ok := m.a.GrantOf(i); ok && g.Ended.Kind != account.EndHeld && g.End <= o.Complete {
 				// The reply came after the lock it reported had lost its
@@ -412,6 +413,9 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 // moved another client's key; every deadline command found no key), or,
 // where the nodes do not say, what the client was told.
 func (n *narrator) extend(o history.Op, c claim.Claim) {
+	if n.extendOwn(o, c) {
+		return
+	}
 	lang, key := n.lang, n.m.extendKey(o, "ok")
 	args := []any{c.Client, c.Key}
 	switch {
@@ -578,7 +582,7 @@ func (n *narrator) losses() {
 		ttl := n.m.sdur(l.TTL)
 		if len(l.Lives) <= 1 || len(n.m.nodes) <= 1 {
 			c := n.endedLife(l)
-			if n.rewrittenByRelease(c) {
+			if n.rewrittenByRelease(c) || n.rewrittenByProbe(l, c) {
 				continue // its client's release rewrote it: that release's step tells it
 			}
 			if s, ok := n.m.lossSentence(n.lang, l, c, ttl); ok {

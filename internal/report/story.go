@@ -426,7 +426,7 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 		}
 	}
 	if len(released) > 0 {
-		cause += tr(lang, "n.gone.taken.released", joinAnd(lang, released))
+		cause += tr(lang, "n.gone.taken.released", joinAnd(lang, released)) + m.keptGone(lang, released, o.Key, own.KeyEnd, now)
 	}
 	if len(ended) > 0 {
 		cause += tr(lang, "n.gone.taken.ended", joinAnd(lang, ended))

@@ -130,6 +130,9 @@ func (v *verifier) extend(c claim.Claim) outcome {
 		if len(moved) > 0 {
 			return refuse(moved, "a deadline command of %s in the extend moved a key", c.Client)
 		}
+		if c.Own {
+			return v.missedOwn(c)
+		}
 	default:
 		return refuse(c.Records, "an extend is moved or missed, not %q", c.What)
 	}

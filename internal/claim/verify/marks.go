@@ -57,6 +57,9 @@ func (v *verifier) command(c claim.Claim) outcome {
 		if op.F != history.NodeCmd || op.Invoke != c.Start || c.End != c.Start {
 			return refuse(c.Records, "%s did not run it at %d (record %s at %d)", c.Node, c.Start, op.F, op.Invoke)
 		}
+		if c.By != "" {
+			return v.foundKey(c, op)
+		}
 	case claim.Unanswered:
 		if op.F != history.Stalled || op.Type == history.OK || op.Invoke != c.Start || v.end(op) != c.End {
 			return refuse(c.Records, "record %d is not a send at %d left unanswered to %d", c.Records[0], c.Start, c.End)
