@@ -301,34 +301,37 @@ func illegalAnomalies(h history.History, model porcupine.Model, parts [][]porcup
 		if p >= len(partials) {
 			break
 		}
-		var longest []int
+		// Name the first op (by invoke) a longest order could not place,
+		// as Knossos reports the op after its longest prefix: an op no
+		// partial order placed may only be one the search never got to (a
+		// second cron fire's acquires, where the first fire already had no
+		// order; lock-key-per-host seed 33 named the second). Of several
+		// longest orders (porcupine returns them in no fixed order), the
+		// one whose first unplaced op comes first, then the lowest index.
+		longest, first := []int(nil), -1
 		for _, seq := range partials[p] {
-			if len(seq) > len(longest) {
-				longest = seq
+			if len(seq) < len(longest) {
+				continue
+			}
+			f := frontier(part, seq)
+			if len(seq) > len(longest) || f >= 0 && (first < 0 || part[f].Call < part[first].Call || part[f].Call == part[first].Call && f < first) {
+				longest, first = seq, f
 			}
 		}
 		if len(longest) == len(part) {
 			continue // complete linearization: this key is fine
 		}
+		if first < 0 { // no partial order at all: not even its first op
+			first = frontier(part, longest)
+		}
 		inLongest := make([]bool, len(part))
 		for _, id := range longest {
 			inLongest[id] = true
 		}
-		// Name the first op (by invoke) the longest order could not
-		// place, as Knossos reports the op after its longest prefix: an op
-		// no partial order placed may only be one the search never got to
-		// (a second cron fire's acquires, where the first fire already had
-		// no order; lock-key-per-host seed 33 named the second).
-		skip := inLongest
-		first := -1
 		var unplaced []int
 		for i, op := range part {
-			if skip[i] {
-				continue
-			}
-			unplaced = append(unplaced, op.Metadata.(int))
-			if first < 0 || op.Call < part[first].Call {
-				first = i
+			if !inLongest[i] {
+				unplaced = append(unplaced, op.Metadata.(int))
 			}
 		}
 		if first < 0 {
@@ -362,6 +365,22 @@ func illegalAnomalies(h history.History, model porcupine.Model, parts [][]porcup
 		out = append(out, newAnomaly(h, KindNotLinearizable, in.Key, clients, fop.Invoke, end, explain, ops...))
 	}
 	return out
+}
+
+// frontier is the op of part that order seq leaves out with the earliest
+// call (the lowest index of equal calls), -1 when seq places every op.
+func frontier(part []porcupine.Operation, seq []int) int {
+	in := make([]bool, len(part))
+	for _, id := range seq {
+		in[id] = true
+	}
+	f := -1
+	for i, op := range part {
+		if !in[i] && (f < 0 || op.Call < part[f].Call) {
+			f = i
+		}
+	}
+	return f
 }
 
 func outcomeWord(op history.Op) string {
