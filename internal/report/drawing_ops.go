@@ -62,6 +62,7 @@ func (b *builder) writes() {
 	}
 	var actions []string // the effect actions drawn, for the legend
 	var others []string  // the other actions drawn
+	var unknown []string // the actions of writes of unknown outcome drawn
 	fenced := false
 	// Other writes (a claim, a mark-paid) are drawn under the effects: a
 	// mark-paid right after its charge must not hide the charge's mark.
@@ -103,6 +104,14 @@ func (b *builder) writes() {
 			}
 		case history.Fail:
 			kind, style, word = chart.ShWriteRef, chart.LbBad, tr(lang, "p.refused")
+		case history.Info:
+			// No answer came: it may or may not have happened (reader 16,
+			// scheduler-mutex-90s: a crashed scheduler's run drew nothing
+			// beside a headline that told it).
+			kind, style, word = chart.ShWriteUnk, chart.LbPlain, tr(lang, "p.act.unknown", actWord(lang, o))
+			if !containsStr(unknown, o.Value.Action) {
+				unknown = append(unknown, o.Value.Action)
+			}
 		default:
 			continue
 		}
@@ -128,7 +137,11 @@ func (b *builder) writes() {
 				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio, Ref: r})
 			}
 		}
-		if word != "" {
+		if kind == chart.ShWriteUnk {
+			// On the client's lane a short word, under its hold's label
+			// (the resource's lane says "outcome unknown").
+			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: tr(lang, "p.act.unknown.short", actWord(lang, o)), Style: style, Prio: chart.PrHold - 1, Ref: r})
+		} else if word != "" {
 			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1, Ref: r})
 		}
 	}
@@ -165,6 +178,9 @@ func (b *builder) writes() {
 		if s.Kind == chart.ShWriteRef {
 			b.legendOnce(chart.ShWriteRef, chart.Legend{Kind: chart.ShWriteRef, Color: -1, Text: tr(lang, "p.write.refused")})
 		}
+	}
+	if len(unknown) > 0 {
+		b.legendOnce(chart.ShWriteUnk, chart.Legend{Kind: chart.ShWriteUnk, Color: -1, Text: tr(lang, "p.effect.unknown", actionLegendWords(lang, unknown))})
 	}
 	if len(others) > 0 {
 		b.legendOnce(chart.ShWriteOth, chart.Legend{Kind: chart.ShWriteOth, Color: -1, Text: tr(lang, "p.other.accepted", actionLegendWords(lang, others))})
@@ -219,6 +235,12 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		lines = append(lines, tr(lang, "tip.write.ok", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceOf(o.Value.Action)))
 	case history.Fail:
 		lines = append(lines, tr(lang, "tip.write.refused", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceOf(o.Value.Action), refusalText(lang, o)))
+	case history.Info:
+		if at, ok := b.m.crashedIn(o.Client, o.Invoke, o.Complete); ok {
+			lines = append(lines, tr(lang, "tip.write.unknown.crash", b.at(o.Invoke), o.Client, act, o.Key, tok, b.at(at)))
+		} else {
+			lines = append(lines, tr(lang, "tip.write.unknown", b.at(o.Invoke), o.Client, act, o.Key, tok))
+		}
 	}
 	if o.Value.Num != nil {
 		lines = append(lines, tr(lang, "tip.num", *o.Value.Num))

@@ -174,8 +174,8 @@ var messagesEN = map[string]string{
 	"say.cron.fires":            "No checker found a problem: each fire time ran once, when a scheduler's own clock reached it: %s.",                                        // runs
 	"a.fire":                    "%s by %s at t=%ss (the schedule's t=%ss)",                                                                                                 // job key, client, t, due
 	"say.cron.fires.each":       "No checker found a problem, and no fire time ran twice: %s.",                                                                              // what became of each fire time, joined by "; "
-	"a.fire.cut":                "%[1]s by %[2]s from t=%[3]ss, cut short by %[2]s's crash at t=%[4]ss (outcome unknown)",                                                   // job key, client, t, crash t
-	"a.fire.unknown":            "%[1]s by %[2]s from t=%[3]ss (outcome unknown)",                                                                                           // job key, client, t
+	"a.fire.cut":                "%[1]s by %[2]s from t=%[3]ss (the schedule's t=%[5]ss), cut short by %[2]s's crash at t=%[4]ss (outcome unknown)",                         // job key, client, t, crash t, due
+	"a.fire.unknown":            "%[1]s by %[2]s from t=%[3]ss (the schedule's t=%[4]ss; outcome unknown)",                                                                  // job key, client, t, due
 	"a.fire.none":               "%s did not run",                                                                                                                           // job key
 	"a.fire.none.refused":       "%s did not run (%s)",                                                                                                                      // job key, the refusals (a.fire.refused*)
 	"a.fire.refused.by":         "%[1]s was refused at t=%[2]ss by %[3]s's key",                                                                                             // client, t, owner of the key
