@@ -71,6 +71,12 @@ func (m *model) crashedClients() []string {
 	return dead
 }
 
+// lockKeyUsed reports whether a client's acquire (not the probe's) stored
+// its lock under key k in Redis.
+func (m *model) lockKeyUsed(k string) bool {
+	return slices.ContainsFunc(m.h.Ops, func(o history.Op) bool { return o.F == history.Acquire && o.Value.LockKey == k })
+}
+
 // crashedIn is when a crash-client step killed client within [from, to]
 // (an operation of unknown outcome it cut short), as crashIn's Fault
 // claim dates it.

@@ -248,7 +248,7 @@ var pageMessages = map[Lang]map[string]string{
 		"f.acquire":                 "lấy lock",
 		"f.release":                 "nhả lock",
 		"f.extend":                  "gia hạn",
-		"f.probe":                   "lần thử cuối (final probe)",
+		"f.probe":                   "thử cuối (final probe)", // after "lần" (tip.msg.part)
 		"outcome.ok":                "thành công",
 		"outcome.ok.acquire":        "được cấp",
 		"outcome.ok.extend":         "được cấp",
