@@ -58,3 +58,26 @@ func TestAWriteOfUnknownOutcomeIsDrawnWithItsOwnMark(t *testing.T) {
 		}
 	}
 }
+
+// A Vietnamese tip of a probe's command says "lần thử cuối" once
+// (reader 15: "Thuộc lần lần thử cuối (final probe)").
+func TestAProbesCommandTipSaysItsOperationOnce(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("testdata", "accuracy", "c59a-unknown-job-run-drawn.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := drawingOf(t, Input{History: h, Lang: Vietnamese}.checked())
+	n := 0
+	for _, s := range d.Shapes {
+		tip := s.TipText()
+		if strings.Contains(tip, "lần lần") {
+			t.Errorf("tip %q", tip)
+		}
+		if strings.Contains(tip, "Thuộc lần thử cuối (final probe) của probe") {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no tip of the probe's commands")
+	}
+}
