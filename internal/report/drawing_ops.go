@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // The operations of a drawing: refused attempts, writes and the node
@@ -243,7 +244,13 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		}
 	}
 	if o.Value.Num != nil {
-		lines = append(lines, tr(lang, "tip.num", *o.Value.Num))
+		// A workload may name what its number is (a sale's stock left,
+		// not "Value written": reader 15, inventory-atomic-lua).
+		key := "tip.num"
+		if _, ok := messages[English]["tip.num."+o.Value.Action]; ok {
+			key = "tip.num." + o.Value.Action
+		}
+		lines = append(lines, tr(lang, key, *o.Value.Num))
 	}
 	if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
 		left := m.copiesAfter(l)
@@ -257,7 +264,7 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		case l.lost() && l.KeyEnd <= o.Invoke && len(left) > 0:
 			lines = append(lines, tr(lang, "tip.write.quorum", o.Client, b.at(l.KeyEnd), len(left), len(m.nodes), m.a.Quorum()))
 		case l.lost() && l.KeyEnd <= o.Invoke:
-			lines = append(lines, tr(lang, "tip.write.lost", o.Client, b.at(l.KeyEnd)))
+			lines = append(lines, tr(lang, pick(workload.Of(b.in.History.Header).Permits, "tip.write.lost.permit", "tip.write.lost"), o.Client, b.at(l.KeyEnd), l.Key))
 		case l.lost() && o.Complete > 0 && l.KeyEnd < o.Complete:
 			// A long write (a 45 s rebuild) that outlived the lease: held
 			// when it began, not when it was accepted.
@@ -265,6 +272,8 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		case b.in.History.Header.NoLock():
 			// Nothing was held: the control let every client in.
 			lines = append(lines, tr(lang, "tip.write.nolock", o.Client))
+		case workload.Of(b.in.History.Header).Permits:
+			lines = append(lines, tr(lang, "tip.write.held.permit", o.Client, l.Key))
 		default:
 			lines = append(lines, tr(lang, "tip.write.held", o.Client))
 		}

@@ -81,3 +81,37 @@ func TestAProbesCommandTipSaysItsOperationOnce(t *testing.T) {
 		t.Error("no tip of the probe's commands")
 	}
 }
+
+// A sale's number is the stock it left, and a semaphore's holder holds a
+// permit (reader 15: "Value written: 1" of a sale; reader 16, F5: "w1
+// held the lock on sem-1").
+func TestTipsNameASalesStockAndASemaphoresPermit(t *testing.T) {
+	for _, c := range []struct {
+		file, want string
+		not        []string
+	}{
+		{"c10-inventory-oversell.jsonl", "Stock left: ", []string{"Value written: "}},
+		{"c05-semaphore-over-admission.jsonl", "held a permit of sem-1", []string{"held the lock on sem-1", "held the lock when it wrote", "believed it held the lock, but"}},
+	} {
+		h, err := history.ReadFile(filepath.Join("testdata", "accuracy", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := drawingOf(t, Input{History: h}.checked())
+		n := 0
+		for _, s := range d.Shapes {
+			tip := s.TipText()
+			for _, not := range c.not {
+				if strings.Contains(tip, not) {
+					t.Errorf("%s: tip %q says %q", c.file, tip, not)
+				}
+			}
+			if strings.Contains(tip, c.want) {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no tip says %q", c.file, c.want)
+		}
+	}
+}

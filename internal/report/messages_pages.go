@@ -41,9 +41,12 @@ var pageMessages = map[Lang]map[string]string{
 		"act.write": "write",
 
 		// Tips: the whole operation and the fact behind it.
-		"tip.band":                  "Violation window t=%ss – t=%ss:",                     // t0, t1
-		"tip.hold":                  "%s held the lock on %s (%s, TTL %s), granted at %s.", // client, key, token text, ttl, at
-		"tip.hold.nodes":            "Granted by %s (%d of %d nodes).",                     // nodes, n, total
+		"tip.band":                  "Violation window t=%ss – t=%ss:",                                                   // t0, t1
+		"tip.hold":                  "%s held the lock on %s (%s, TTL %s), granted at %s.",                               // client, key, token text, ttl, at
+		"tip.hold.permit":           "%s held a permit of %s (%s, TTL %s), granted at %s.",                               // client, semaphore, token text, ttl, at
+		"tip.write.held.permit":     "%s held a permit of %s when it wrote.",                                             // client, semaphore
+		"tip.write.lost.permit":     "%[1]s believed it held a permit of %[3]s, but that permit had been lost at %[2]s.", // client, at, semaphore
+		"tip.hold.nodes":            "Granted by %s (%d of %d nodes).",                                                   // nodes, n, total
 		"tip.token":                 "Owner token in full: %s.",
 		"tip.quorum":                "fewer than %d nodes (a majority) still held its key", // quorum
 		"tip.lost":                  "Its key left Redis at %s: %s.",                       // at, why (released, expired, lost in a crash, …)
@@ -193,6 +196,9 @@ var pageMessages = map[Lang]map[string]string{
 
 		"tip.band":                  "Khoảng vi phạm t=%ss – t=%ss:",
 		"tip.hold":                  "%s giữ lock trên %s (%s, TTL %s), được cấp lúc %s.",
+		"tip.hold.permit":           "%s giữ một permit của %s (%s, TTL %s), được cấp lúc %s.",
+		"tip.write.held.permit":     "%s đang giữ một permit của %s khi ghi.",
+		"tip.write.lost.permit":     "%[1]s tin là mình giữ một permit của %[3]s, nhưng permit đó đã mất từ %[2]s.",
 		"tip.hold.nodes":            "Được cấp bởi %s (%d trên %d node).",
 		"tip.token":                 "Token chủ sở hữu đầy đủ: %s.",
 		"tip.quorum":                "chưa tới %d node (đa số) còn giữ key của nó",
