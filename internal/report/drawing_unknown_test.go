@@ -1,6 +1,7 @@
 package report
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,6 +113,28 @@ func TestTipsNameASalesStockAndASemaphoresPermit(t *testing.T) {
 		}
 		if n == 0 {
 			t.Errorf("%s: no tip says %q", c.file, c.want)
+		}
+	}
+}
+
+// A lock-free run (no worker acquired anything) says so where the
+// acquire charts go, in both languages, instead of two empty charts
+// (reader 15: idempotency-key, inventory-atomic-lua).
+func TestALockFreeRunSaysItHasNoAcquiresToChart(t *testing.T) {
+	for _, lang := range Languages() {
+		in := recorded(t, "inventory-atomic-lua")
+		in.Lang = lang
+		dir, _ := writeReport(t, in)
+		b, err := os.ReadFile(filepath.Join(dir, IndexFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[Lang]string{English: "No worker tried to acquire a lock in this run", Vietnamese: "Trong lần chạy này không worker nào thử lấy lock"}[lang]
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s: the page does not say %q", lang, want)
+		}
+		if strings.Contains(string(b), `src="latency.png"`) || strings.Contains(string(b), `src="rate.png"`) {
+			t.Errorf("%s: the page still shows the empty acquire charts", lang)
 		}
 	}
 }

@@ -50,14 +50,18 @@ type pageRun struct {
 
 // runPage is index.html's data.
 type runPage struct {
-	Lang                 Lang
-	Title, Description   string
-	DescriptionLang      string // "en" when a non-English page falls back to the English description
-	Aborted, Cut         bool
-	Emulated             bool
-	Fix                  *remedy
-	FixedReport          string // relative link to the fixed scenario's latest report, when present
-	Rate                 bool
+	Lang               Lang
+	Title, Description string
+	DescriptionLang    string // "en" when a non-English page falls back to the English description
+	Aborted, Cut       bool
+	Emulated           bool
+	Fix                *remedy
+	FixedReport        string // relative link to the fixed scenario's latest report, when present
+	Rate               bool
+	// NoAcquires says, in place of the acquire charts, that no worker
+	// tried to acquire a lock (a lock-free run: idempotency-key,
+	// inventory-atomic-lua drew two empty charts; reader 15).
+	NoAcquires           string
 	NoCharts             string // why the PNGs were not drawn; "" when they were
 	EmulatedText         string
 	Verdict, VerdictWord string
@@ -456,6 +460,9 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 			cmd += " --lang " + string(lang)
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
+	}
+	if !slices.ContainsFunc(in.History.Ops, func(o history.Op) bool { return o.F == history.Acquire }) {
+		pg.NoAcquires = tr(lang, "charts.noacquires")
 	}
 	pg.Why = m.whySection(lang, in, filepath.Dir(path), res.Claims)
 	pg.FixedRun, pg.FixedRunClaim = m.fixedRun(lang, in, res.Claims)

@@ -35,6 +35,7 @@ var messagesEN = map[string]string{
 	"h.timeline.how":         "One row per client (w1, w2, …), one per Redis node and one for the resource. A coloured bar is a lock held, labelled with its token; on a node's row it is the lock key as that node held it (a dashed outline where the node was not observed and the clients' outcomes tell it). Grey arrows are commands to a node and their replies (a refused attempt's command that would cross another row is a short arrow on the node's row instead); a red line ending in a cross is a message that never arrived. Shaded areas are faults; a red band is where a checker found a violation. Hover any mark for the operation in full.",
 	"h.latency":              "Acquire latency",
 	"h.rate":                 "Acquire rate",
+	"charts.noacquires":      "No worker tried to acquire a lock in this run, so there is no acquire latency or rate to draw.",
 	"h.history":              "Linearizability (porcupine)",
 	"h.scenario":             "Scenario",
 	"h.run":                  "Run",

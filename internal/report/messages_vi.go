@@ -32,6 +32,7 @@ var messagesVI = map[string]string{
 	"h.timeline":             "Dòng thời gian",
 	"h.timeline.how":         "Mỗi client (w1, w2, …) một hàng, mỗi node Redis một hàng và một hàng cho tài nguyên. Thanh màu là lock đang giữ, ghi kèm token; trên hàng của node, đó là key lock mà node đó giữ (viền nét đứt khi node không được quan sát và kết quả của client cho biết điều đó). Mũi tên xám là lệnh gửi tới node và phản hồi của nó (lệnh của một lần lấy lock bị từ chối mà lẽ ra cắt qua hàng khác được vẽ thành mũi tên ngắn trên hàng của node); đường đỏ kết thúc bằng dấu chéo là thông điệp không bao giờ tới nơi. Vùng tô là lỗi được chèn vào; dải đỏ là nơi một checker phát hiện vi phạm. Di chuột lên bất kỳ ký hiệu nào để xem đầy đủ thao tác.",
 	"h.latency":              "Độ trễ lấy lock",
+	"charts.noacquires":      "Trong lần chạy này không worker nào thử lấy lock, nên không có độ trễ hay tốc độ lấy lock nào để vẽ.",
 	"h.rate":                 "Tốc độ lấy lock",
 	"h.history":              "Linearizability (porcupine)",
 	"h.scenario":             "Kịch bản",
