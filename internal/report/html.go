@@ -404,6 +404,16 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 	case n == 0 && r.Checker == checker.CheckerLiveness && r.Counts[claim.FinalProbes] == 0:
 		// No final probe: the refused acquires alone were judged (reader 13).
 		return tr(lang, "sum.liveness.noprobe", r.Counts[claim.RefusedAcquires])
+	case n == 0 && r.Checker == checker.CheckerCoverage && r.Counts != nil && r.Counts[claim.Faults] == 0:
+		// What English says of a run with no faults (reader 15, 16:
+		// "không thấy vấn đề" beside "no faults in this run: nothing to
+		// cover; 3 ok acquires").
+		if w, ok := r.Counts[claim.AcceptedWrites]; ok {
+			return tr(lang, "sum.coverage.nofaults.writes", w)
+		}
+		return tr(lang, "sum.coverage.nofaults", r.Counts[claim.OKAcquires])
+	case n == 0 && r.Checker == checker.CheckerLiveness && r.Counts[claim.FinalProbes] > 0 && r.Counts[claim.FailedProbes] == 0:
+		return tr(lang, "sum.liveness.probes", r.Counts[claim.FinalProbes])
 	case n == 0:
 		return tr(lang, "sum.valid")
 	case info:
