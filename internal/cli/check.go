@@ -226,6 +226,7 @@ func storedFix(in *report.Input, sc scenario.Scenario, dir, side string, lang re
 			if c.Change == why.FixedByOwn && c.Name == in.FixedBy.Name {
 				if _, err := os.Stat(f); err == nil {
 					in.FixedBy.Faults, in.FixedBy.Side = suite.FixedFaults(sc, f)
+					in.FixedBy.Changes = suite.FixedChanges(sc, f)
 				}
 			}
 		}

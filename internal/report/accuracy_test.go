@@ -61,6 +61,8 @@ type accuracyCase struct {
 	// with results.json's keys, for a case about the advice's sentences on
 	// its fix (reader 14: a fix tried with this seed said "not tried").
 	FixedBy         string           `yaml:"fixed_by"`
+	FixedChanges    []FixChange      `yaml:"fixed_changes"`
+	FixedFaults     string           `yaml:"fixed_faults"` // Fixed.Faults
 	Counterfactuals []map[string]any `yaml:"counterfactuals"`
 }
 
@@ -137,7 +139,7 @@ func TestReportAccuracyCorpus(t *testing.T) {
 		rep := checker.Check(context.Background(), h, checker.Options{})
 		in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
 		if want.FixedBy != "" {
-			in.FixedBy = &Fixed{Name: want.FixedBy, File: "scenarios/" + want.FixedBy + ".yaml"}
+			in.FixedBy = &Fixed{Name: want.FixedBy, File: "scenarios/" + want.FixedBy + ".yaml", Changes: want.FixedChanges, Faults: want.FixedFaults}
 		}
 		if want.Counterfactuals != nil {
 			b, err := json.Marshal(want.Counterfactuals)

@@ -71,6 +71,24 @@ func (m *model) crashedClients() []string {
 	return dead
 }
 
+// lockKeyUsed reports whether a client's acquire (not the probe's) stored
+// its lock under key k in Redis.
+func (m *model) lockKeyUsed(k string) bool {
+	return slices.ContainsFunc(m.h.Ops, func(o history.Op) bool { return o.F == history.Acquire && o.Value.LockKey == k })
+}
+
+// crashedIn is when a crash-client step killed client within [from, to]
+// (an operation of unknown outcome it cut short), as crashIn's Fault
+// claim dates it.
+func (m *model) crashedIn(client string, from, to int64) (int64, bool) {
+	for _, w := range m.faults {
+		if w.Step.Effect == history.EffectCrashClient && slices.Contains(w.Step.Clients, client) && from <= w.Start && w.Start <= to {
+			return w.Start, true
+		}
+	}
+	return 0, false
+}
+
 // lastAcquireRefused reports whether client's last acquire invoked before
 // t was refused: it was still waiting for the lock.
 func (m *model) lastAcquireRefused(client string, t int64) bool {

@@ -519,7 +519,9 @@ func (b *builder) leaseTip(l lease) string {
 	if b.in.History.Header.KeepsNoKey() {
 		lines = append(lines, tr(lang, "tip.hold.nokey", l.Client, l.Key, tt, b.at(l.Start))) // no TTL stood for it
 	} else {
-		lines = append(lines, tr(lang, "tip.hold", l.Client, l.Key, tt, m.sdur(l.TTL), b.at(l.Start)))
+		// A semaphore's holder holds a permit, as its legend says
+		// (reader 16, F5: "w1 held the lock on sem-1").
+		lines = append(lines, tr(lang, pick(workload.Of(b.in.History.Header).Permits, "tip.hold.permit", "tip.hold"), l.Client, l.Key, tt, m.sdur(l.TTL), b.at(l.Start)))
 	}
 	if len(m.nodes) > 1 && len(l.Nodes) > 0 {
 		lines = append(lines, tr(lang, "tip.hold.nodes", joinAnd(lang, l.Nodes), len(l.Nodes), len(m.nodes)))

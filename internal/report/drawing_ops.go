@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/report/chart"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // The operations of a drawing: refused attempts, writes and the node
@@ -62,6 +63,7 @@ func (b *builder) writes() {
 	}
 	var actions []string // the effect actions drawn, for the legend
 	var others []string  // the other actions drawn
+	var unknown []string // the actions of writes of unknown outcome drawn
 	fenced := false
 	// Other writes (a claim, a mark-paid) are drawn under the effects: a
 	// mark-paid right after its charge must not hide the charge's mark.
@@ -103,6 +105,14 @@ func (b *builder) writes() {
 			}
 		case history.Fail:
 			kind, style, word = chart.ShWriteRef, chart.LbBad, tr(lang, "p.refused")
+		case history.Info:
+			// No answer came: it may or may not have happened (reader 16,
+			// scheduler-mutex-90s: a crashed scheduler's run drew nothing
+			// beside a headline that told it).
+			kind, style, word = chart.ShWriteUnk, chart.LbPlain, tr(lang, "p.act.unknown", actWord(lang, o))
+			if !containsStr(unknown, o.Value.Action) {
+				unknown = append(unknown, o.Value.Action)
+			}
 		default:
 			continue
 		}
@@ -128,7 +138,11 @@ func (b *builder) writes() {
 				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio, Ref: r})
 			}
 		}
-		if word != "" {
+		if kind == chart.ShWriteUnk {
+			// On the client's lane a short word, under its hold's label
+			// (the resource's lane says "outcome unknown").
+			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: tr(lang, "p.act.unknown.short", actWord(lang, o)), Style: style, Prio: chart.PrHold - 1, Ref: r})
+		} else if word != "" {
 			b.label(chart.Label{Lane: li, X: x, Dy: 0.3, Text: word, Style: style, Prio: prio - 1, Ref: r})
 		}
 	}
@@ -165,6 +179,9 @@ func (b *builder) writes() {
 		if s.Kind == chart.ShWriteRef {
 			b.legendOnce(chart.ShWriteRef, chart.Legend{Kind: chart.ShWriteRef, Color: -1, Text: tr(lang, "p.write.refused")})
 		}
+	}
+	if len(unknown) > 0 {
+		b.legendOnce(chart.ShWriteUnk, chart.Legend{Kind: chart.ShWriteUnk, Color: -1, Text: tr(lang, "p.effect.unknown", actionLegendWords(lang, unknown))})
 	}
 	if len(others) > 0 {
 		b.legendOnce(chart.ShWriteOth, chart.Legend{Kind: chart.ShWriteOth, Color: -1, Text: tr(lang, "p.other.accepted", actionLegendWords(lang, others))})
@@ -219,9 +236,21 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		lines = append(lines, tr(lang, "tip.write.ok", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceOf(o.Value.Action)))
 	case history.Fail:
 		lines = append(lines, tr(lang, "tip.write.refused", b.at(o.Invoke), o.Client, act, o.Key, tok, b.resourceOf(o.Value.Action), refusalText(lang, o)))
+	case history.Info:
+		if at, ok := b.m.crashedIn(o.Client, o.Invoke, o.Complete); ok {
+			lines = append(lines, tr(lang, "tip.write.unknown.crash", b.at(o.Invoke), o.Client, act, o.Key, tok, b.at(at)))
+		} else {
+			lines = append(lines, tr(lang, "tip.write.unknown", b.at(o.Invoke), o.Client, act, o.Key, tok))
+		}
 	}
 	if o.Value.Num != nil {
-		lines = append(lines, tr(lang, "tip.num", *o.Value.Num))
+		// A workload may name what its number is (a sale's stock left,
+		// not "Value written": reader 15, inventory-atomic-lua).
+		key := "tip.num"
+		if _, ok := messages[English]["tip.num."+o.Value.Action]; ok {
+			key = "tip.num." + o.Value.Action
+		}
+		lines = append(lines, tr(lang, key, *o.Value.Num))
 	}
 	if l, ok := m.leaseAt(o.Client, o.Key, o.Invoke); ok {
 		left := m.copiesAfter(l)
@@ -235,7 +264,7 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		case l.lost() && l.KeyEnd <= o.Invoke && len(left) > 0:
 			lines = append(lines, tr(lang, "tip.write.quorum", o.Client, b.at(l.KeyEnd), len(left), len(m.nodes), m.a.Quorum()))
 		case l.lost() && l.KeyEnd <= o.Invoke:
-			lines = append(lines, tr(lang, "tip.write.lost", o.Client, b.at(l.KeyEnd)))
+			lines = append(lines, tr(lang, pick(workload.Of(b.in.History.Header).Permits, "tip.write.lost.permit", "tip.write.lost"), o.Client, b.at(l.KeyEnd), l.Key))
 		case l.lost() && o.Complete > 0 && l.KeyEnd < o.Complete:
 			// A long write (a 45 s rebuild) that outlived the lease: held
 			// when it began, not when it was accepted.
@@ -243,6 +272,8 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		case b.in.History.Header.NoLock():
 			// Nothing was held: the control let every client in.
 			lines = append(lines, tr(lang, "tip.write.nolock", o.Client))
+		case workload.Of(b.in.History.Header).Permits:
+			lines = append(lines, tr(lang, "tip.write.held.permit", o.Client, l.Key))
 		default:
 			lines = append(lines, tr(lang, "tip.write.held", o.Client))
 		}

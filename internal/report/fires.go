@@ -44,10 +44,10 @@ func (m *model) firesHeadline(lang Lang, cs []claim.Claim) (said, bool) {
 				once = false
 				if crash, ok := crashIn(cs, o.Client, o.Invoke, o.Complete); ok {
 					ids = append(ids, crash.ID)
-					parts = append(parts, tr(lang, "a.fire.cut", o.Key, o.Client, instant(m.sec(o.Invoke)), instant(m.sec(crash.Start))))
+					parts = append(parts, tr(lang, "a.fire.cut", o.Key, o.Client, instant(m.sec(o.Invoke)), instant(m.sec(crash.Start)), instant(m.sec(f.Due))))
 					continue
 				}
-				parts = append(parts, tr(lang, "a.fire.unknown", o.Key, o.Client, instant(m.sec(o.Invoke))))
+				parts = append(parts, tr(lang, "a.fire.unknown", o.Key, o.Client, instant(m.sec(o.Invoke)), instant(m.sec(f.Due))))
 			}
 		}
 		if oks != 1 {

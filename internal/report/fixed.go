@@ -27,6 +27,9 @@ type Fixed struct {
 	// (FixSide: a harness control, the clock assumption holding, a
 	// crashed node kept down); "" for a fix, or when not known.
 	Side string
+	// Changes are the fields it changes against the run's scenario
+	// (FixChanges), beside the faults; nil when not known.
+	Changes []FixChange
 }
 
 // Fixed.Faults: the fixed scenario's faults against the run's.

@@ -50,14 +50,18 @@ type pageRun struct {
 
 // runPage is index.html's data.
 type runPage struct {
-	Lang                 Lang
-	Title, Description   string
-	DescriptionLang      string // "en" when a non-English page falls back to the English description
-	Aborted, Cut         bool
-	Emulated             bool
-	Fix                  *remedy
-	FixedReport          string // relative link to the fixed scenario's latest report, when present
-	Rate                 bool
+	Lang               Lang
+	Title, Description string
+	DescriptionLang    string // "en" when a non-English page falls back to the English description
+	Aborted, Cut       bool
+	Emulated           bool
+	Fix                *remedy
+	FixedReport        string // relative link to the fixed scenario's latest report, when present
+	Rate               bool
+	// NoAcquires says, in place of the acquire charts, that no worker
+	// tried to acquire a lock (a lock-free run: idempotency-key,
+	// inventory-atomic-lua drew two empty charts; reader 15).
+	NoAcquires           string
 	NoCharts             string // why the PNGs were not drawn; "" when they were
 	EmulatedText         string
 	Verdict, VerdictWord string
@@ -400,6 +404,16 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 	case n == 0 && r.Checker == checker.CheckerLiveness && r.Counts[claim.FinalProbes] == 0:
 		// No final probe: the refused acquires alone were judged (reader 13).
 		return tr(lang, "sum.liveness.noprobe", r.Counts[claim.RefusedAcquires])
+	case n == 0 && r.Checker == checker.CheckerCoverage && r.Counts != nil && r.Counts[claim.Faults] == 0:
+		// What English says of a run with no faults (reader 15, 16:
+		// "không thấy vấn đề" beside "no faults in this run: nothing to
+		// cover; 3 ok acquires").
+		if w, ok := r.Counts[claim.AcceptedWrites]; ok {
+			return tr(lang, "sum.coverage.nofaults.writes", w)
+		}
+		return tr(lang, "sum.coverage.nofaults", r.Counts[claim.OKAcquires])
+	case n == 0 && r.Checker == checker.CheckerLiveness && r.Counts[claim.FinalProbes] > 0 && r.Counts[claim.FailedProbes] == 0:
+		return tr(lang, "sum.liveness.probes", r.Counts[claim.FinalProbes])
 	case n == 0:
 		return tr(lang, "sum.valid")
 	case info:
@@ -456,6 +470,9 @@ func writeIndex(path string, in Input, m *model, res Results, hist historyInfo, 
 			cmd += " --lang " + string(lang)
 		}
 		pg.NoCharts = tr(lang, "charts.skipped", cmd)
+	}
+	if !slices.ContainsFunc(in.History.Ops, func(o history.Op) bool { return o.F == history.Acquire }) {
+		pg.NoAcquires = tr(lang, "charts.noacquires")
 	}
 	pg.Why = m.whySection(lang, in, filepath.Dir(path), res.Claims)
 	pg.FixedRun, pg.FixedRunClaim = m.fixedRun(lang, in, res.Claims)

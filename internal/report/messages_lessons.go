@@ -279,24 +279,27 @@ var lessonMessages = map[Lang]map[string]string{
 		"suite.pair.control":          "control, an in-process lock that tests the checkers, not a fix to deploy: %s",                            // scenario
 
 		// The checkers table's summary, rendered from the checker's data.
-		"sum.valid":               "no problem found",
-		"sum.notchecked":          "not checked: %s", // what it lacked (sum.notchecked.<checker>)
-		"sum.notchecked.fencing":  "no operation carried a fencing token",
-		"sum.notchecked.liveness": "no final probe, and no acquire was refused",
-		"sum.liveness.noprobe":    "the run's refused acquires alone were judged (%d): no final probe ran; none met a free lock for long",
-		"sum.invalid":             "%d finding(s): %s", // count, kinds
-		"sum.invalid.info":        "%d finding(s), all informational: %s",
-		"sum.untested":            "this run proves nothing: no fault (of %d) overlapped a believed lock hold or an in-flight lock operation of a client it affected, so the faults tested nothing", // faults
-		"sum.unknown":             "could not decide",
-		"sum.busy":                "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
-		"sum.offplan":             "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
-		"sum.race":                "the machine was too busy to keep the run's compressed time: a harness timer or a client's command ran late by more than a tenth of the shortest fault window of the plan, so the faults may have missed the operations they were planned around and the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
-		"sum.hostclock":           "the host's wall clock, on which Redis counts every TTL, ran apart from the run's own clock, so the nodes' keys did not live as the plan said and the run proves nothing; run it again",
-		"sum.shortofgrants":       "fewer acquires succeeded than the run needs while the harness's timers ran late: the machine, not the lock, may have kept the contenders out, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
-		"sum.missed":              "the run did not test what the scenario describes: %s never took effect",                                                                                   // steps
-		"sum.missed.stands":       "the run did not test what the scenario describes (%s never took effect), so a valid verdict would prove nothing, but the violations found still happened", // steps
-		"sum.busy.stands":         "the machine was too busy to keep the run's compressed time, so a valid verdict would prove nothing, but the violations found still happened",
-		"sum.unknown.stands":      "a valid verdict would prove nothing on this run, but the violations found still happened",
+		"sum.coverage.nofaults":        "no faults in this run: nothing to cover; %d ok acquires",     // ok acquires
+		"sum.coverage.nofaults.writes": "no faults in this run: nothing to cover; %d accepted writes", // accepted writes
+		"sum.liveness.probes":          "%d final probes succeeded",                                   // probes
+		"sum.valid":                    "no problem found",
+		"sum.notchecked":               "not checked: %s", // what it lacked (sum.notchecked.<checker>)
+		"sum.notchecked.fencing":       "no operation carried a fencing token",
+		"sum.notchecked.liveness":      "no final probe, and no acquire was refused",
+		"sum.liveness.noprobe":         "the run's refused acquires alone were judged (%d): no final probe ran; none met a free lock for long",
+		"sum.invalid":                  "%d finding(s): %s", // count, kinds
+		"sum.invalid.info":             "%d finding(s), all informational: %s",
+		"sum.untested":                 "this run proves nothing: no fault (of %d) overlapped a believed lock hold or an in-flight lock operation of a client it affected, so the faults tested nothing", // faults
+		"sum.unknown":                  "could not decide",
+		"sum.busy":                     "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
+		"sum.offplan":                  "the deployment changed without the fault plan (Sentinel promoted a replica no failover step asked for), so the run proves nothing",
+		"sum.race":                     "the machine was too busy to keep the run's compressed time: a harness timer or a client's command ran late by more than a tenth of the shortest fault window of the plan, so the faults may have missed the operations they were planned around and the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
+		"sum.hostclock":                "the host's wall clock, on which Redis counts every TTL, ran apart from the run's own clock, so the nodes' keys did not live as the plan said and the run proves nothing; run it again",
+		"sum.shortofgrants":            "fewer acquires succeeded than the run needs while the harness's timers ran late: the machine, not the lock, may have kept the contenders out, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
+		"sum.missed":                   "the run did not test what the scenario describes: %s never took effect",                                                                                   // steps
+		"sum.missed.stands":            "the run did not test what the scenario describes (%s never took effect), so a valid verdict would prove nothing, but the violations found still happened", // steps
+		"sum.busy.stands":              "the machine was too busy to keep the run's compressed time, so a valid verdict would prove nothing, but the violations found still happened",
+		"sum.unknown.stands":           "a valid verdict would prove nothing on this run, but the violations found still happened",
 		// A semaphore's refused acquires: no permit was free.
 		"n.tries.permit.one": "%s asked for a permit of %s and was refused (no permit was free).",                                             // client, key
 		"n.tries.permit":     "%s asked for a permit of %s %d times between t=%ss and t=%ss and was refused every time (no permit was free).", // client, key, n, t0, t1
@@ -566,30 +569,33 @@ var lessonMessages = map[Lang]map[string]string{
 		"suite.pair.contrast.restart": "đối chiếu, một câu trả lời về vận hành (node bị crash nằm im lâu hơn TTL), không phải bản sửa: %s",
 		"suite.pair.control":          "đối chứng, một lock trong process dùng để kiểm tra checker, không phải bản sửa để triển khai: %s",
 
-		"sum.valid":               "không thấy vấn đề",
-		"sum.notchecked":          "không kiểm tra: %s",
-		"sum.notchecked.fencing":  "không thao tác nào mang fencing token",
-		"sum.notchecked.liveness": "không có lần thử cuối (final probe), và không lần lấy lock nào bị từ chối",
-		"sum.liveness.noprobe":    "chỉ xét các lần lấy lock bị từ chối trong lúc chạy (%d): không có lần thử cuối (final probe); không lần nào gặp lock rảnh quá lâu",
-		"sum.invalid":             "%d phát hiện: %s",
-		"sum.invalid.info":        "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
-		"sum.untested":            "lần chạy này không chứng minh được gì: không lỗi nào (trong %d) trùng với lúc một client mà nó tác động đang tin mình giữ lock hoặc đang chạy một thao tác lock, nên các lỗi không kiểm tra được gì", // faults
-		"sum.unknown":             "các checker không đủ dữ kiện để kết luận",
-		"sum.busy":                "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
-		"sum.offplan":             "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
-		"sum.race":                "máy quá bận nên không giữ được thời gian nén của lần chạy: một bộ hẹn giờ của harness hoặc một lệnh của client đã bị trễ hơn một phần mười khoảng thời gian ngắn nhất của một lỗi trong kế hoạch lỗi, nên các lỗi có thể đã không gặp các thao tác mà chúng được đặt quanh, và lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
-		"sum.hostclock":           "đồng hồ hệ thống của máy (host), theo đó Redis tính mọi TTL, đã chạy lệch khỏi đồng hồ riêng của lần chạy, nên các key trên node không sống đúng như kế hoạch và lần chạy không chứng minh được gì; hãy chạy lại",
-		"sum.shortofgrants":       "số lần lấy lock thành công ít hơn mức lần chạy cần trong lúc bộ hẹn giờ của harness bị trễ: có thể chính máy, chứ không phải lock, đã giữ các client tranh chấp ở ngoài, nên lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
-		"n.tries.permit.one":      "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
-		"n.tries.permit":          "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
-		"fix.fencing.wl":          "Fencing token, đăng ký token trước (claim): mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi client giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: client giữ lock cũ ghi trước lần ghi đầu tiên của client giữ mới vẫn lọt qua, trừ khi client mới đã đăng ký token trước (bài 46; lock-theory §7.2).",
-		"fix.fencing.of":          "%s", // an action's resource (resource.of.*)
-		"act.claim":               "đăng ký token",
-		"act.write":               "ghi",
-		"sum.missed":              "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",
-		"sum.missed.stands":       "lần chạy không kiểm tra được điều kịch bản mô tả (%s không hề xảy ra), nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
-		"sum.busy.stands":         "máy quá bận để giữ thời gian nén của lần chạy, nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
-		"sum.unknown.stands":      "một kết luận hợp lệ sẽ không chứng minh được gì với lần chạy này, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.coverage.nofaults":        "không có lỗi nào trong lần chạy này: không có gì để phủ; %d lần lấy lock thành công",
+		"sum.coverage.nofaults.writes": "không có lỗi nào trong lần chạy này: không có gì để phủ; %d lần ghi được chấp nhận",
+		"sum.liveness.probes":          "%d lần thử cuối (final probe) thành công",
+		"sum.valid":                    "không thấy vấn đề",
+		"sum.notchecked":               "không kiểm tra: %s",
+		"sum.notchecked.fencing":       "không thao tác nào mang fencing token",
+		"sum.notchecked.liveness":      "không có lần thử cuối (final probe), và không lần lấy lock nào bị từ chối",
+		"sum.liveness.noprobe":         "chỉ xét các lần lấy lock bị từ chối trong lúc chạy (%d): không có lần thử cuối (final probe); không lần nào gặp lock rảnh quá lâu",
+		"sum.invalid":                  "%d phát hiện: %s",
+		"sum.invalid.info":             "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
+		"sum.untested":                 "lần chạy này không chứng minh được gì: không lỗi nào (trong %d) trùng với lúc một client mà nó tác động đang tin mình giữ lock hoặc đang chạy một thao tác lock, nên các lỗi không kiểm tra được gì", // faults
+		"sum.unknown":                  "các checker không đủ dữ kiện để kết luận",
+		"sum.busy":                     "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
+		"sum.offplan":                  "hệ thống đã thay đổi ngoài kế hoạch lỗi (Sentinel nâng một replica mà không bước failover nào yêu cầu), vì vậy lần chạy không chứng minh được gì",
+		"sum.race":                     "máy quá bận nên không giữ được thời gian nén của lần chạy: một bộ hẹn giờ của harness hoặc một lệnh của client đã bị trễ hơn một phần mười khoảng thời gian ngắn nhất của một lỗi trong kế hoạch lỗi, nên các lỗi có thể đã không gặp các thao tác mà chúng được đặt quanh, và lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
+		"sum.hostclock":                "đồng hồ hệ thống của máy (host), theo đó Redis tính mọi TTL, đã chạy lệch khỏi đồng hồ riêng của lần chạy, nên các key trên node không sống đúng như kế hoạch và lần chạy không chứng minh được gì; hãy chạy lại",
+		"sum.shortofgrants":            "số lần lấy lock thành công ít hơn mức lần chạy cần trong lúc bộ hẹn giờ của harness bị trễ: có thể chính máy, chứ không phải lock, đã giữ các client tranh chấp ở ngoài, nên lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",
+		"n.tries.permit.one":           "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
+		"n.tries.permit":               "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
+		"fix.fencing.wl":               "Fencing token, đăng ký token trước (claim): mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi client giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: client giữ lock cũ ghi trước lần ghi đầu tiên của client giữ mới vẫn lọt qua, trừ khi client mới đã đăng ký token trước (bài 46; lock-theory §7.2).",
+		"fix.fencing.of":               "%s", // an action's resource (resource.of.*)
+		"act.claim":                    "đăng ký token",
+		"act.write":                    "ghi",
+		"sum.missed":                   "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",
+		"sum.missed.stands":            "lần chạy không kiểm tra được điều kịch bản mô tả (%s không hề xảy ra), nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.busy.stands":              "máy quá bận để giữ thời gian nén của lần chạy, nên một kết luận hợp lệ sẽ không chứng minh được gì, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
+		"sum.unknown.stands":           "một kết luận hợp lệ sẽ không chứng minh được gì với lần chạy này, nhưng các vi phạm tìm thấy vẫn đã xảy ra",
 	},
 }
 

@@ -29,7 +29,10 @@ var pageMessages = map[Lang]map[string]string{
 		"p.seen.epoch.legend": "the highest epoch the resource has seen (the workload's own number: the lock issues no fencing token)",
 		"p.effect.accepted":   "accepted: %s", // action words
 		"p.effect.violation":  "accepted write that is the violation (as a checker names it)",
-		"p.other.accepted":    "other write accepted: %s", // action words
+		"p.other.accepted":    "other write accepted: %s",                                              // action words
+		"p.effect.unknown":    "outcome unknown (no answer came: it may or may not have happened): %s", // action words
+		"p.act.unknown":       "%s? (outcome unknown)",                                                 // action word
+		"p.act.unknown.short": "%s?",                                                                   // action word
 		"p.msg":               "a command to a node and its reply (drawn at the instant the node ran it)",
 		"p.msg.cut":           "a message that never arrived (cut)",
 
@@ -38,9 +41,12 @@ var pageMessages = map[Lang]map[string]string{
 		"act.write": "write",
 
 		// Tips: the whole operation and the fact behind it.
-		"tip.band":                  "Violation window t=%ss – t=%ss:",                     // t0, t1
-		"tip.hold":                  "%s held the lock on %s (%s, TTL %s), granted at %s.", // client, key, token text, ttl, at
-		"tip.hold.nodes":            "Granted by %s (%d of %d nodes).",                     // nodes, n, total
+		"tip.band":                  "Violation window t=%ss – t=%ss:",                                                   // t0, t1
+		"tip.hold":                  "%s held the lock on %s (%s, TTL %s), granted at %s.",                               // client, key, token text, ttl, at
+		"tip.hold.permit":           "%s held a permit of %s (%s, TTL %s), granted at %s.",                               // client, semaphore, token text, ttl, at
+		"tip.write.held.permit":     "%s held a permit of %s when it wrote.",                                             // client, semaphore
+		"tip.write.lost.permit":     "%[1]s believed it held a permit of %[3]s, but that permit had been lost at %[2]s.", // client, at, semaphore
+		"tip.hold.nodes":            "Granted by %s (%d of %d nodes).",                                                   // nodes, n, total
 		"tip.token":                 "Owner token in full: %s.",
 		"tip.quorum":                "fewer than %d nodes (a majority) still held its key", // quorum
 		"tip.lost":                  "Its key left Redis at %s: %s.",                       // at, why (released, expired, lost in a crash, …)
@@ -73,7 +79,9 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.write.ok":              "%s: %s's %s of %s%s, accepted by the %s.",                                                                                                    // at, client, action, key, token suffix, resource
 		"tip.write.refused":         "%s: %s's %s of %s%s, REFUSED by the %s: %s.",                                                                                                 // at, client, action, key, token suffix, resource, reason
 		"tip.num":                   "Value written: %d.",
-		"tip.write.lost":            "%s believed it held the lock, but the lock had been lost at %s.", // client, at
+		"tip.write.unknown":         "%s: %s's %s of %s%s began; its outcome is unknown: no answer came, so it may or may not have happened.",                                               // at, client, action, key, token suffix
+		"tip.write.unknown.crash":   "%[1]s: %[2]s's %[3]s of %[4]s%[5]s began; its outcome is unknown: %[2]s crashed at %[6]s, before an answer came, so it may or may not have happened.", // at, client, action, key, token suffix, the crash
+		"tip.write.lost":            "%s believed it held the lock, but the lock had been lost at %s.",                                                                                      // client, at
 		"tip.write.held":            "%s held the lock when it wrote.",
 		"tip.write.nolock":          "%s had been let in by the no-lock control when it wrote: no lock was held.",                                                                                                                                               // client
 		"tip.write.lostduring":      "%s held the lock when it began, but the lock was lost at %s, before the write finished at %s.",                                                                                                                            // client, key end, write's end
@@ -179,6 +187,9 @@ var pageMessages = map[Lang]map[string]string{
 		"p.effect.accepted":   "được chấp nhận: %s",
 		"p.effect.violation":  "lần ghi được chấp nhận chính là vi phạm (theo checker)",
 		"p.other.accepted":    "lần ghi khác được chấp nhận: %s",
+		"p.effect.unknown":    "không rõ kết quả (không có phản hồi: có thể đã xảy ra, có thể chưa): %s",
+		"p.act.unknown":       "%s? (không rõ kết quả)",
+		"p.act.unknown.short": "%s?",
 		"p.msg":               "một lệnh gửi tới node và phản hồi của nó (vẽ tại thời điểm node chạy lệnh)",
 		"p.msg.cut":           "một thông điệp không bao giờ tới nơi (bị cắt)",
 
@@ -187,6 +198,9 @@ var pageMessages = map[Lang]map[string]string{
 
 		"tip.band":                  "Khoảng vi phạm t=%ss – t=%ss:",
 		"tip.hold":                  "%s giữ lock trên %s (%s, TTL %s), được cấp lúc %s.",
+		"tip.hold.permit":           "%s giữ một permit của %s (%s, TTL %s), được cấp lúc %s.",
+		"tip.write.held.permit":     "%s đang giữ một permit của %s khi ghi.",
+		"tip.write.lost.permit":     "%[1]s tin là mình giữ một permit của %[3]s, nhưng permit đó đã mất từ %[2]s.",
 		"tip.hold.nodes":            "Được cấp bởi %s (%d trên %d node).",
 		"tip.token":                 "Token chủ sở hữu đầy đủ: %s.",
 		"tip.quorum":                "chưa tới %d node (đa số) còn giữ key của nó",
@@ -220,6 +234,8 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.write.ok":              "%s: %s thực hiện %s trên %s%s, được %s chấp nhận.",
 		"tip.write.refused":         "%s: %s thực hiện %s trên %s%s, bị %s TỪ CHỐI: %s.",
 		"tip.num":                   "Giá trị được ghi: %d.",
+		"tip.write.unknown":         "%s: %s bắt đầu %s trên %s%s; không rõ kết quả: không có phản hồi, nên có thể nó đã xảy ra, có thể chưa.",
+		"tip.write.unknown.crash":   "%[1]s: %[2]s bắt đầu %[3]s trên %[4]s%[5]s; không rõ kết quả: %[2]s crash lúc %[6]s, trước khi có phản hồi, nên có thể nó đã xảy ra, có thể chưa.",
 		"tip.write.lost":            "%s tin là mình giữ lock, nhưng lock đã mất từ %s.",
 		"tip.write.lostduring":      "%s giữ lock khi bắt đầu, nhưng lock đã mất lúc %s, trước khi lần ghi xong lúc %s.",
 		"tip.write.held":            "%s đang giữ lock khi ghi.",
@@ -241,7 +257,7 @@ var pageMessages = map[Lang]map[string]string{
 		"f.acquire":                 "lấy lock",
 		"f.release":                 "nhả lock",
 		"f.extend":                  "gia hạn",
-		"f.probe":                   "lần thử cuối (final probe)",
+		"f.probe":                   "thử cuối (final probe)", // after "lần" (tip.msg.part)
 		"outcome.ok":                "thành công",
 		"outcome.ok.acquire":        "được cấp",
 		"outcome.ok.extend":         "được cấp",

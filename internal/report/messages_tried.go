@@ -9,7 +9,7 @@ package report
 // into it: every key in both (TestEveryLanguageHasEveryKey).
 var triedMessages = map[Lang]map[string]string{
 	"en": {
-		"fix.fixed.spoiled":        "The scenario named as its fix, with the same faults and a changed lock: %s. It was tried with this run's seed, but that run proves nothing (%s), so this report does not show what it prevents.", // scenario, fix.spoiled.*
+		"fix.fixed.spoiled":        "The scenario named as its fix, %[3]s: %[1]s. It was tried with this run's seed, but that run proves nothing (%[2]s), so this report does not show what it prevents.", // scenario, fix.spoiled.*
 		"fix.spoiled.unknown":      "it came out unknown",
 		"fix.spoiled.busy":         "the machine was too busy to keep its compressed time",
 		"fix.spoiled.margin":       "every violation it found was within the harness's own lateness around it",
@@ -29,7 +29,7 @@ var triedMessages = map[Lang]map[string]string{
 		"why.fired.lasting":        "There %[1]s began at t=%[2]ss and lasted until the end of the run, over every hold of %[3]s from then on.",                                                            // fault (why.fault.short), seconds in the fix's run, client
 	},
 	"vi": {
-		"fix.fixed.spoiled":        "Kịch bản được nêu là cách sửa, cùng các lỗi nhưng đổi cách lock: %s. Nó đã được chạy thử với seed của lần chạy này, nhưng lần chạy đó không chứng minh được gì (%s), nên báo cáo này không cho thấy nó ngăn được gì.",
+		"fix.fixed.spoiled":        "Kịch bản được nêu là cách sửa, %[3]s: %[1]s. Nó đã được chạy thử với seed của lần chạy này, nhưng lần chạy đó không chứng minh được gì (%[2]s), nên báo cáo này không cho thấy nó ngăn được gì.",
 		"fix.spoiled.unknown":      "nó chưa kết luận được",
 		"fix.spoiled.busy":         "máy quá bận nên không giữ được thời gian nén của nó",
 		"fix.spoiled.margin":       "mọi vi phạm nó tìm thấy đều nằm trong độ trễ của chính harness quanh thời điểm đó",

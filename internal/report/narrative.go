@@ -325,7 +325,13 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		case o.F == history.Probe && m.h.Header.NoLock():
 			n.add(at, 2, StepProbe, c, tr(lang, "n.probe.nolock", who, key, tt))
 		case o.F == history.Probe:
-			n.add(at, 2, StepProbe, c, tr(lang, "n.probe", who, key, tt)+m.probeRewrote(lang, i))
+			line := tr(lang, "n.probe", who, key, tt)
+			if k := o.Value.LockKey; k != "" && !m.lockKeyUsed(k) {
+				// Per-host keys: the probe's own proves nothing of the
+				// workers' (reader 15, lock-key-per-host).
+				line += " " + tr(lang, "n.probe.ownkey", k)
+			}
+			n.add(at, 2, StepProbe, c, line+m.probeRewrote(lang, i))
 		case len(m.nodes) > 1 && len(o.Value.Nodes) > 0:
 			if g, ok := m.a.GrantOf(i); ok && g.Ended.Kind != account.EndHeld && g.End <= o.Complete {
 				// The reply came after the lock it reported had lost its

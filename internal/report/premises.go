@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/checker"
@@ -153,6 +154,16 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 		if r, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Refusal && c.What == claim.Local }); ok {
 			return []any{r.Client}
 		}
+	case "fix.cron.key":
+		// The keys the schedulers locked, each once, by name.
+		var keys []string
+		for _, c := range cs {
+			if !slices.Contains(keys, c.Key) {
+				keys = append(keys, c.Key)
+			}
+		}
+		slices.Sort(keys)
+		return []any{strings.Join(keys, ", ")}
 	case "fix.cron":
 		// The hold must cover the schedulers' clock spread, not one
 		// clock's skew (reader 4, finding 4).
@@ -338,6 +349,38 @@ func lockPerFire(f *runFacts, _ checker.Anomaly) ([]claim.Claim, bool) {
 func notLockPerFire(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
 	_, ok := lockPerFire(f, an)
 	return nil, !ok
+}
+
+// keysPerHost: the duplicate run's schedulers, acquiring the same lock
+// (one history key), stored it in Redis under names of their own (their
+// acquires' lock keys differ): none could refuse another. Its claims are
+// those keys' KeyLife claims.
+func keysPerHost(f *runFacts, an checker.Anomaly) ([]claim.Claim, bool) {
+	names := map[string]map[string]string{} // lock → client → key name
+	for _, o := range f.in.History.Ops {
+		if o.F != history.Acquire || o.Type != history.OK || o.Value.LockKey == "" || !slices.Contains(an.Clients, o.Client) {
+			continue
+		}
+		if names[o.Key] == nil {
+			names[o.Key] = map[string]string{}
+		}
+		names[o.Key][o.Client] = o.Value.LockKey
+	}
+	own := map[string]bool{}
+	for _, byClient := range names {
+		distinct := map[string]bool{}
+		for _, k := range byClient {
+			distinct[k] = true
+		}
+		if len(distinct) > 1 {
+			for k := range distinct {
+				own[k] = true
+			}
+		}
+	}
+	return f.found(func(c claim.Claim) bool {
+		return c.Kind == claim.KeyLife && own[c.Key] && slices.Contains(an.Clients, c.Client)
+	})
 }
 
 // skewPastTTL: the clients' clocks were further apart than the locks'

@@ -116,7 +116,12 @@ var offers = map[string][]offer{
 	// One lock per fire time is advice only for a run without it; with
 	// it, the schedulers' clock spread against the TTL is the story
 	// (issue 27, false statement 10).
-	"fix.cron": {{"fix.cron", []premise{notLockPerFire}}, {"fix.cron.skew", []premise{lockPerFire, skewPastTTL}}},
+	// Schedulers that each locked a key of their own (named after the
+	// host's release directory) ran together whatever they released or
+	// their clocks said: the lock's name is the story (reader 15,
+	// lock-key-per-host: "never released early, or lockAtLeastFor ≥ …"
+	// of a run with neither).
+	"fix.cron": {{"fix.cron.key", []premise{keysPerHost}}, {"fix.cron", []premise{notLockPerFire}}, {"fix.cron.skew", []premise{lockPerFire, skewPastTTL}}},
 	// WAIT 1 is advice only for a holder that did not WAIT; one that
 	// waited for fewer replicas than its master had is told to wait for
 	// all, and that WAIT still does not make Redis strongly consistent
@@ -212,7 +217,10 @@ type remedy struct {
 	// FixedWhy is, for a fix tried with this run's seed whose run proves
 	// nothing (FixedKey "fix.fixed.spoiled"), why it proves nothing.
 	FixedWhy string
-	Saved    string // for a valid fenced run: what saved it
+	// FixedWith is, for FixedKey "fix.fixed.untried" or
+	// "fix.fixed.spoiled", what the fix keeps and changes (fixWith).
+	FixedWith string
+	Saved     string // for a valid fenced run: what saved it
 	// SavedClaim are the ids of the claims Saved renders: the overlap the
 	// checker found harmless and the stale writes the resource refused.
 	SavedClaim string
@@ -224,6 +232,10 @@ func (r *remedy) fixedText(lang Lang) string {
 	switch {
 	case r.FixedFaults != "":
 		return tr(lang, r.FixedKey, r.Fixed, r.FixedFaults)
+	case r.FixedKey == "fix.fixed.untried":
+		return tr(lang, r.FixedKey, r.Fixed, r.FixedWith)
+	case r.FixedKey == "fix.fixed.spoiled":
+		return tr(lang, r.FixedKey, r.Fixed, r.FixedWhy, r.FixedWith)
 	case r.FixedWhy != "":
 		return tr(lang, r.FixedKey, r.Fixed, r.FixedWhy)
 	}
@@ -263,6 +275,7 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 		if r.FixedKey == "fix.fixed.spoiled" {
 			r.FixedWhy = fixSpoiled(lang, in)
 		}
+		r.FixedWith = fixWith(lang, in)
 	}
 	return r
 }
@@ -616,6 +629,10 @@ func adviceWords(lang Lang, a Advice, h history.Header) string {
 	case "fix.cron":
 		if len(a.Args) == 1 {
 			return tr(lang, "fix.cron.spread", a.Args[0])
+		}
+	case "fix.cron.key":
+		if len(a.Args) == 1 {
+			return tr(lang, a.Key, a.Args[0])
 		}
 	case "fix.cron.skew":
 		if len(a.Args) == 2 {

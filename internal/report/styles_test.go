@@ -31,7 +31,7 @@ func TestTimelineContrast(t *testing.T) {
 }
 
 func TestMarksDifferByShapeNotOnlyColour(t *testing.T) {
-	kinds := []string{chart.ShWriteOK, chart.ShWriteBad, chart.ShWriteRef, chart.ShWriteOth, chart.ShTry}
+	kinds := []string{chart.ShWriteOK, chart.ShWriteBad, chart.ShWriteRef, chart.ShWriteOth, chart.ShWriteUnk, chart.ShTry}
 	seen := map[string]string{}
 	for _, k := range kinds {
 		t.Run("the "+k+" mark has a shape of its own", func(t *testing.T) {

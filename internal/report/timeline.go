@@ -38,8 +38,10 @@ func windowText(lang Lang, a checker.Anomaly) string {
 
 // mergeBands merges the non-informational anomalies' windows that overlap
 // or touch (come within minW of each other: one title for windows a
-// reader sees as one) into bands, ordered by start; minW also widens
-// instants so they stay visible.
+// reader sees as one) into bands, ordered by start. A band ends where its
+// last window ends: an instant is not widened (reader 15, reader 16 F8: a
+// band drawn to 71.46 s for a window that ended at 70.4 s); the renderers
+// keep every band at least 2 px wide.
 func mergeBands(as []checker.Anomaly, minW float64) []band {
 	var bs []band
 	for _, a := range as {
@@ -47,15 +49,12 @@ func mergeBands(as []checker.Anomaly, minW float64) []band {
 			continue
 		}
 		s, e := violationWindow(a) // from when it became a violation
-		if e-s < minW {
-			e = s + minW
-		}
-		bs = append(bs, band{s, e, []string{anomalyLabel(a)}})
+		bs = append(bs, band{s, max(e, s), []string{anomalyLabel(a)}})
 	}
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].s < bs[j].s })
 	var out []band
 	for _, b := range bs {
-		if n := len(out); n > 0 && b.s <= out[n-1].e+minW {
+		if n := len(out); n > 0 && b.s <= max(out[n-1].e, out[n-1].s+minW)+minW {
 			last := &out[n-1]
 			last.e = max(last.e, b.e)
 			for _, k := range b.kinds {

@@ -69,6 +69,7 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 	if fixed != "" {
 		fb = &report.Fixed{Name: fixedName(fixed), File: fixed}
 		fb.Faults, fb.Side = fixedFaults(sc, fixed)
+		fb.Changes = fixedChanges(sc, fixed)
 	}
 	var library string
 	if sc.Process != nil {
@@ -137,6 +138,24 @@ func fixedFaults(sc scenario.Scenario, file string) (faults, side string) {
 		return faults, report.FixSideWithout
 	}
 	return faults, report.FixSide(fix.Algorithm, fields(sc), fields(fix))
+}
+
+// fixedChanges are the fields the fixed scenario in file changes against
+// sc's (report.FixChanges); nil when either is not at hand.
+func fixedChanges(sc scenario.Scenario, file string) []report.FixChange {
+	if sc.Clients == 0 {
+		return nil
+	}
+	fix, err := scenario.Load(file)
+	if err != nil {
+		return nil
+	}
+	return report.FixChanges(fields(sc), fields(fix))
+}
+
+// FixedChanges is fixedChanges for `locksim check` (as FixedFaults).
+func FixedChanges(sc scenario.Scenario, file string) []report.FixChange {
+	return fixedChanges(sc, file)
 }
 
 // FixedFaults is fixedFaults for `locksim check`, which may run where the

@@ -289,6 +289,7 @@ var inventoryWords = map[string]map[string]string{
 		"wl.resource.inventory":   "the stock",
 		"lane.resource.inventory": "stock",
 		"act.sell":                "sale",
+		"tip.num.sell":            "Stock left: %d.", // the stock the sale wrote back
 		"p.act.sell":              "sold",
 	},
 	"vi": {
@@ -304,6 +305,7 @@ var inventoryWords = map[string]map[string]string{
 		"wl.resource.inventory":   "tồn kho",
 		"lane.resource.inventory": "tồn kho",
 		"act.sell":                "bán hàng",
+		"tip.num.sell":            "Tồn kho còn lại: %d.",
 		"p.act.sell":              "đã bán",
 	},
 }

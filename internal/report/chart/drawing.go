@@ -78,6 +78,7 @@ const (
 	ShWriteBad = "w-bad"    // an accepted write a checker names as the violation
 	ShWriteRef = "w-ref"    // a write the resource refused
 	ShWriteOth = "w-oth"    // another accepted write (claim, mark-paid, exit)
+	ShWriteUnk = "w-unk"    // a write of unknown outcome (no answer came)
 	ShSeen     = "seen"     // the highest fencing token the resource has seen
 	ShMsg      = "msg"      // a command to a node and its reply (Sub: msgCmd …)
 )

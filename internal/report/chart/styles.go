@@ -98,6 +98,9 @@ func StyleOf(kind, sub string, c int) shapeStyle {
 		return shapeStyle{Stroke: colRefMark, Width: 4}
 	case ShWriteOth:
 		return shapeStyle{Fill: colOthMark, Stroke: Ink, Width: 1}
+	case ShWriteUnk:
+		// Hollow and dashed: it may or may not have happened.
+		return shapeStyle{Fill: White, Stroke: colOKMark, Width: 2, Dash: []float64{3, 2}}
 	case ShSeen:
 		return shapeStyle{Stroke: colSeen, Width: 1.5, Dash: []float64{3, 3}}
 	case ShMsg:
@@ -121,6 +124,8 @@ func markSize(kind string) float64 {
 		return 7
 	case ShWriteOth:
 		return 5
+	case ShWriteUnk:
+		return 8
 	case ShTry:
 		return 5
 	}
@@ -131,7 +136,7 @@ func markSize(kind string) float64 {
 // fixed size), not an interval.
 func isMark(kind string) bool {
 	switch kind {
-	case ShWriteOK, ShWriteBad, ShWriteRef, ShWriteOth, ShTry:
+	case ShWriteOK, ShWriteBad, ShWriteRef, ShWriteOth, ShWriteUnk, ShTry:
 		return true
 	}
 	return false
@@ -150,6 +155,9 @@ func MarkPath(kind string) string {
 		return fmt.Sprintf("M%s,%sL%s,%sM%s,%sL%s,%s", f(-r), f(-r), f(r), f(r), f(-r), f(r), f(r), f(-r))
 	case ShWriteOth:
 		return fmt.Sprintf("M%s,%sH%sV%sH%sZ", f(-r), f(-r), f(r), f(r), f(-r))
+	case ShWriteUnk:
+		// A triangle, point up (y grows downwards).
+		return fmt.Sprintf("M0,%sL%s,%sL%s,%sZ", f(-r), f(r), f(r*0.8), f(-r), f(r*0.8))
 	case ShTry:
 		return fmt.Sprintf("M%s,0H%sM0,%sV%s", f(-r), f(r), f(-r), f(r))
 	}
@@ -225,7 +233,7 @@ func TimelineCSS() string {
 		}
 		b.WriteString("}\n")
 	}
-	for _, k := range []string{ShBand, ShWaste, ShPause, ShBelieved, ShEnd, ShClock, ShTry, ShWriteOK, ShWriteBad, ShWriteRef, ShWriteOth, ShSeen} {
+	for _, k := range []string{ShBand, ShWaste, ShPause, ShBelieved, ShEnd, ShClock, ShTry, ShWriteOK, ShWriteBad, ShWriteRef, ShWriteOth, ShWriteUnk, ShSeen} {
 		rule(".lsm-tl .s-"+k, StyleOf(k, "", -1))
 	}
 	for _, e := range []string{history.EffectFreezeNode, history.EffectCutLinks, history.EffectSlowLinks, history.EffectResetLinks,

@@ -197,6 +197,12 @@ func (g markGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		path.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
 		path.Line(vg.Point{X: pt.X - r, Y: pt.Y + r})
 		path.Close()
+	case ShWriteUnk:
+		// As markPath's triangle, point up (the PNG's y grows upwards).
+		path.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+		path.Line(vg.Point{X: pt.X + r, Y: pt.Y - r*0.8})
+		path.Line(vg.Point{X: pt.X - r, Y: pt.Y - r*0.8})
+		path.Close()
 	case ShWriteRef:
 		path.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
 		path.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
@@ -214,7 +220,11 @@ func (g markGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		c.SetColor(st.Fill)
 		c.Fill(path)
 	}
-	c.SetLineStyle(draw.LineStyle{Color: st.Stroke, Width: Px(st.Width)})
+	ls := draw.LineStyle{Color: st.Stroke, Width: Px(st.Width)}
+	for _, d := range st.Dash {
+		ls.Dashes = append(ls.Dashes, Px(d))
+	}
+	c.SetLineStyle(ls)
 	c.Stroke(path)
 }
 

@@ -289,7 +289,7 @@
     if (!this.marks) {
       // The lanes' point marks (writes), which no other label may cover
       // (labelRoom.marks); the radius of each kind is markSize's.
-      var marks = this.marks = {}, radius = { "s-w-bad": 10, "s-w-ref": 8, "s-w-ok": 7, "s-w-oth": 5 };
+      var marks = this.marks = {}, radius = { "s-w-bad": 10, "s-w-ref": 8, "s-w-ok": 7, "s-w-oth": 5, "s-w-unk": 8 };
       this.shapes.forEach(function (e) {
         if (!e.classList.contains("m")) { return; }
         for (var k in radius) {
