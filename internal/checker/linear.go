@@ -37,6 +37,11 @@ type Linearization struct {
 	// Info has the partial linearizations plus one annotation per fault
 	// (FaultAnnotations); zero when porcupine did not finish.
 	Info porcupine.LinearizationInfo
+	// Order is, per history index, the operation's position (from 1) in
+	// the longest order of its key that the checker names its failure by
+	// (longestOf); absent when it is in none. history.html draws it, so
+	// that both pages tell of one order.
+	Order map[int]int
 }
 
 // Visualize writes porcupine's HTML visualisation of the check.
@@ -238,6 +243,7 @@ func linearizable(ctx context.Context, h history.History, o Options, rec nodeRec
 	lin.Result, lin.Info = a.res, a.info
 	lin.Info.AddAnnotations(FaultAnnotations(h))
 	parts := model.Partition(ops)
+	lin.Order = orderOf(parts, lin.Info)
 	switch a.res {
 	case porcupine.Ok:
 		return Result{Checker: CheckerLinearizable, Verdict: Valid,
@@ -301,28 +307,9 @@ func illegalAnomalies(h history.History, model porcupine.Model, parts [][]porcup
 		if p >= len(partials) {
 			break
 		}
-		// Name the first op (by invoke) a longest order could not place,
-		// as Knossos reports the op after its longest prefix: an op no
-		// partial order placed may only be one the search never got to (a
-		// second cron fire's acquires, where the first fire already had no
-		// order; lock-key-per-host seed 33 named the second). Of several
-		// longest orders (porcupine returns them in no fixed order), the
-		// one whose first unplaced op comes first, then the lowest index.
-		longest, first := []int(nil), -1
-		for _, seq := range partials[p] {
-			if len(seq) < len(longest) {
-				continue
-			}
-			f := frontier(part, seq)
-			if len(seq) > len(longest) || f >= 0 && (first < 0 || part[f].Call < part[first].Call || part[f].Call == part[first].Call && f < first) {
-				longest, first = seq, f
-			}
-		}
+		longest, first := longestOf(part, partials[p])
 		if len(longest) == len(part) {
 			continue // complete linearization: this key is fine
-		}
-		if first < 0 { // no partial order at all: not even its first op
-			first = frontier(part, longest)
 		}
 		inLongest := make([]bool, len(part))
 		for _, id := range longest {
@@ -360,9 +347,52 @@ func illegalAnomalies(h history.History, model porcupine.Model, parts [][]porcup
 		if end < fop.Invoke {
 			end = fop.Invoke
 		}
-		explain := fmt.Sprintf("porcupine found no order of %s's operations in which one lease at a time explains them: the first it could not place is %s's %s (%s at %s), while the longest valid order had %s holding the lease",
+		explain := fmt.Sprintf("porcupine found no order of %s's operations in which one lease at a time explains them: the first it could not place is %s's %s (%s; it returned at %s), while the longest valid order had %s holding the lease",
 			in.Key, fop.Client, actionName(fop), outcomeWord(fop), at(h, end), holder)
 		out = append(out, newAnomaly(h, KindNotLinearizable, in.Key, clients, fop.Invoke, end, explain, ops...))
+	}
+	return out
+}
+
+// longestOf picks, of porcupine's partial linearizations seqs of one
+// partition part (indices into part), the order a failure is named by:
+// the longest; of several (porcupine returns them in no fixed order), the
+// one whose first unplaced op (frontier) comes first, then the lowest
+// index. first is that op, -1 when the order places every op. As Knossos
+// reports the op after its longest prefix: an op no partial order placed
+// may only be one the search never got to (a second cron fire's acquires,
+// where the first fire already had no order; lock-key-per-host seed 33
+// named the second).
+func longestOf(part []porcupine.Operation, seqs [][]int) (longest []int, first int) {
+	first = -1
+	for _, seq := range seqs {
+		if len(seq) < len(longest) {
+			continue
+		}
+		f := frontier(part, seq)
+		if len(seq) > len(longest) || f >= 0 && (first < 0 || part[f].Call < part[first].Call || part[f].Call == part[first].Call && f < first) {
+			longest, first = seq, f
+		}
+	}
+	if first < 0 && len(longest) < len(part) { // no partial order at all
+		first = frontier(part, longest)
+	}
+	return longest, first
+}
+
+// orderOf is Linearization.Order: each partition's longestOf, by history
+// index (Metadata).
+func orderOf(parts [][]porcupine.Operation, info porcupine.LinearizationInfo) map[int]int {
+	out := map[int]int{}
+	partials := info.PartialLinearizations()
+	for p, part := range parts {
+		if p >= len(partials) {
+			break
+		}
+		longest, _ := longestOf(part, partials[p])
+		for i, id := range longest {
+			out[part[id].Metadata.(int)] = i + 1
+		}
 	}
 	return out
 }

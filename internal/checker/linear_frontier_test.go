@@ -19,7 +19,7 @@ func TestNotLinearizableNamesTheFirstOperationTheLongestOrderCouldNotPlace(t *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, _ := Linearizable(context.Background(), h, Options{})
+	res, lin := Linearizable(context.Background(), h, Options{})
 	var found *Anomaly
 	for i, a := range res.Anomalies {
 		if a.Kind == KindNotLinearizable {
@@ -34,6 +34,25 @@ func TestNotLinearizableNamesTheFirstOperationTheLongestOrderCouldNotPlace(t *te
 	t.Run("the operation it names is of the first fire, where the search stopped", func(t *testing.T) {
 		if first := found.Ops[0]; first > 14 {
 			t.Errorf("names history op %d (%s's %s), of the second fire: %s", first, h.Ops[first].Client, h.Ops[first].F, found.Explain)
+		}
+	})
+	t.Run("the order history.html draws leaves out the operation it names", func(t *testing.T) {
+		if pos, in := lin.Order[found.Ops[0]]; in {
+			t.Errorf("history op %d, which it names as not placeable, is at position %d of the order drawn", found.Ops[0], pos)
+		}
+		if len(lin.Order) == 0 {
+			t.Error("no order to draw")
+		}
+	})
+	t.Run("every check names the same operation", func(t *testing.T) {
+		// porcupine returns its longest orders in no fixed order.
+		for range 5 {
+			again, _ := Linearizable(context.Background(), h, Options{})
+			for _, a := range again.Anomalies {
+				if a.Kind == KindNotLinearizable && a.Ops[0] != found.Ops[0] {
+					t.Fatalf("names history op %d, then %d", found.Ops[0], a.Ops[0])
+				}
+			}
 		}
 	})
 	t.Run("its window starts in the first fire", func(t *testing.T) {

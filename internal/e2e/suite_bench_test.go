@@ -140,7 +140,7 @@ func BenchmarkReportWrite100k(b *testing.B) {
 	}
 	var pv *report.PorcupineView
 	if l := rep.Linearization; l != nil {
-		pv = &report.PorcupineView{Model: l.Model, Info: l.Info}
+		pv = &report.PorcupineView{Model: l.Model, Info: l.Info, Order: l.Order}
 	}
 	in := report.Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results,
 		ScenarioFile: "generated", Reproduce: "go test -bench ReportWrite100k ./internal/e2e", Version: "bench", Porcupine: pv, Lang: "en"}

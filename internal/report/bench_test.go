@@ -170,7 +170,7 @@ func benchInput(b *testing.B, h history.History) Input {
 	rep := checker.Check(context.Background(), h, checker.Options{Timeout: time.Minute})
 	var pv *PorcupineView
 	if l := rep.Linearization; l != nil {
-		pv = &PorcupineView{Model: l.Model, Info: l.Info}
+		pv = &PorcupineView{Model: l.Model, Info: l.Info, Order: l.Order}
 	}
 	return Input{History: h, Verdict: rep.Verdict, Results: rep.Results, ScenarioFile: "generated",
 		Reproduce: "go test -bench WriteReport ./internal/report", Version: "bench", Porcupine: pv, Lang: "en",

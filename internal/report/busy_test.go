@@ -86,7 +86,7 @@ func TestBusyReport(t *testing.T) {
 	rep := checker.Check(context.Background(), h, checker.Options{Timeout: time.Minute})
 	in := Input{History: h, Verdict: rep.Verdict, Results: rep.Results, Lang: "en"}
 	if l := rep.Linearization; l != nil {
-		in.Porcupine = &PorcupineView{Model: l.Model, Info: l.Info}
+		in.Porcupine = &PorcupineView{Model: l.Model, Info: l.Info, Order: l.Order}
 	}
 	if m := newModel(h, nil); len(m.leases) <= chart.MaxTimelineBars {
 		t.Fatalf("only %d leases: the timeline is not dense", len(m.leases))

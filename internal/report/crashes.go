@@ -192,5 +192,28 @@ func (m *model) unbelievedOrphan(lang Lang, a checker.Anomaly) string {
 	if k, ok := m.orphanLife(a); ok {
 		from = m.sec(k.Start)
 	}
-	return tr(lang, "a.orphaned-lease.unbelieved", a.Owner, a.Key, instant(from), instant(a.EndS), span(a.EndS-from))
+	return tr(lang, "a.orphaned-lease.unbelieved", a.Owner, a.Key, instant(from), instant(a.EndS), span(a.EndS-from), orphanWho(lang, a))
+}
+
+// orphanWho names who an orphaned key kept out: the anomaly's clients
+// but its owner, as the checker counted them (reader 17: "while others
+// were refused" where only the final probe was).
+func orphanWho(lang Lang, a checker.Anomaly) string {
+	var who []string
+	for _, c := range a.Clients {
+		switch {
+		case c == a.Owner:
+		case c == history.ProbeClient:
+			who = append(who, tr(lang, "a.orphan.probe"))
+		default:
+			who = append(who, c)
+		}
+	}
+	switch len(who) {
+	case 0:
+		return tr(lang, "a.orphan.who.none")
+	case 1:
+		return tr(lang, "a.orphan.who.one", who[0])
+	}
+	return tr(lang, "a.orphan.who", joinAnd(lang, who))
 }

@@ -264,7 +264,11 @@ func (b *builder) writeTip(o history.Op, fence int64, violation string) string {
 		case l.lost() && l.KeyEnd <= o.Invoke && len(left) > 0:
 			lines = append(lines, tr(lang, "tip.write.quorum", o.Client, b.at(l.KeyEnd), len(left), len(m.nodes), m.a.Quorum()))
 		case l.lost() && l.KeyEnd <= o.Invoke:
-			lines = append(lines, tr(lang, pick(workload.Of(b.in.History.Header).Permits, "tip.write.lost.permit", "tip.write.lost"), o.Client, b.at(l.KeyEnd), l.Key))
+			if workload.Of(b.in.History.Header).Permits {
+				lines = append(lines, tr(lang, "tip.write.lost.permit", o.Client, b.at(l.KeyEnd), l.Key))
+			} else {
+				lines = append(lines, tr(lang, "tip.write.lost", o.Client, b.at(l.KeyEnd)))
+			}
 		case l.lost() && o.Complete > 0 && l.KeyEnd < o.Complete:
 			// A long write (a 45 s rebuild) that outlived the lease: held
 			// when it began, not when it was accepted.

@@ -80,7 +80,7 @@ func linOf(results []checker.Result) linState {
 // order leaves out operations of unknown outcome says so, not that no
 // order was found (watchdog-orphan-unlock-lost: w1's unanswered release
 // was left out of a valid order; a fresh reader, issue 27).
-func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, lin linState) *chart.Drawing {
+func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, lin linState, order map[int]int) *chart.Drawing {
 	lang := normLang(in.Lang)
 	h := in.History.Header
 	end := max(m.sec(m.end), 1e-3)
@@ -104,7 +104,10 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, lin li
 	}
 	b.bands()
 	b.faults()
-	pos := linearized(info)
+	pos := order // the checker's (checker.Linearization.Order)
+	if pos == nil {
+		pos = linearized(info)
+	}
 	free := freeModel(in.History)
 	// Operations by their Index (a window keeps its ops' indices in the
 	// whole history).
@@ -252,9 +255,10 @@ func opShort(lang Lang, o history.Op) string {
 // re-checked, when hist has one), its headline porcupine's verdict: the
 // linearizable checker's of the whole run.
 func historyPageDrawing(in Input, m *model, hist historyInfo) *chart.Drawing {
-	info := in.Porcupine.Info
+	info, order := in.Porcupine.Info, in.Porcupine.Order
 	lin := linOf(in.Results)
 	if hist.Window != nil {
+		order = nil // the window's own check
 		model, ops := checker.Porcupine(*hist.Window)
 		var res porcupine.CheckResult
 		res, info = porcupine.CheckOperationsVerbose(model, ops, 0)
@@ -262,7 +266,7 @@ func historyPageDrawing(in Input, m *model, hist historyInfo) *chart.Drawing {
 		in.History = *hist.Window
 		m = newModel(in.History, nil) // the window's own account: its op indices are its own
 	}
-	return historyDrawing(in, m, info, lin)
+	return historyDrawing(in, m, info, lin, order)
 }
 
 // writeHistoryPage writes history.html: the drawing above, in the page's

@@ -130,7 +130,7 @@ var pageMessages = map[Lang]map[string]string{
 		"hist.free.efficiency":  "the lock only saves work: duplicate work is for the other checkers (see the report) to find",
 		"hist.out.free":         "It is not in the longest order porcupine found for %s.", // key
 		"hist.how":              "One row per client. Each bar is one operation porcupine checked, from its call to its return, in scenario seconds (t=0 is the start of the run). Solid: in the longest order porcupine found; dashed outline: not in it. Hover a bar for the operation in full.",
-		"hist.model":            "In porcupine's model a grant hands the lease to its client (the previous holder's lease may have run out by then), so grants may follow one another in an order; what no order explains is a write, a renewal or a release that removed a key by a client whose lease a later grant had taken.",
+		"hist.model":            "In porcupine's model a grant hands the lease to its client whether or not the previous holder's lease had run out (the model does not count time), so grants may follow one another in an order; what no order explains is a write, a renewal or a release that removed a key by a client whose lease a later grant had taken.",
 		"hist.back":             "Back to the report (index.html)",
 		"hist.op":               "%s → %s: %s's %s — %s.",                                                                 // from, to, client, op words, outcome
 		"hist.of":               "%s of %s",                                                                               // op word, key
@@ -282,7 +282,7 @@ var pageMessages = map[Lang]map[string]string{
 		"hist.free.efficiency":  "lock chỉ để tiết kiệm công việc: việc làm trùng là để các checker khác (xem báo cáo) phát hiện",
 		"hist.out.free":         "Nó không nằm trong thứ tự dài nhất mà porcupine tìm được cho %s.",
 		"hist.how":              "Mỗi client một hàng. Mỗi thanh là một thao tác porcupine đã kiểm tra, từ lúc gọi đến lúc trả về, theo giây của kịch bản (t=0 là lúc bắt đầu lần chạy). Tô đặc: nằm trong thứ tự dài nhất porcupine tìm được; viền nét đứt: không nằm trong đó. Di chuột lên một thanh để xem đầy đủ thao tác.",
-		"hist.model":            "Trong mô hình của porcupine, mỗi lần cấp lock trao lease cho client được cấp (lease của người giữ trước có thể đã hết hạn lúc đó), nên trong một thứ tự các lần cấp có thể nối tiếp nhau; điều không thứ tự nào giải thích được là một lần ghi, gia hạn hoặc nhả lock có xoá key của một client mà lease đã bị một lần cấp sau lấy mất.",
+		"hist.model":            "Trong mô hình của porcupine, mỗi lần cấp lock trao lease cho client được cấp, dù lease của người giữ trước đã hết hạn hay chưa (mô hình không tính thời gian), nên trong một thứ tự các lần cấp có thể nối tiếp nhau; điều không thứ tự nào giải thích được là một lần ghi, gia hạn hoặc nhả lock có xoá key của một client mà lease đã bị một lần cấp sau lấy mất.",
 		"hist.back":             "Quay lại báo cáo (index.html)",
 		"hist.op":               "%s → %s: %s thực hiện %s — %s.",
 		"hist.of":               "%s trên %s",

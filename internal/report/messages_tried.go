@@ -10,6 +10,7 @@ package report
 var triedMessages = map[Lang]map[string]string{
 	"en": {
 		"fix.fixed.spoiled":        "The scenario named as its fix, %[3]s: %[1]s. It was tried with this run's seed, but that run proves nothing (%[2]s), so this report does not show what it prevents.", // scenario, fix.spoiled.*
+		"fix.fixed.info":           "The same fault, with no violation: scenario %[1]s. Its run with this seed is valid, though not untouched: it still showed %[2]s, which the checkers count as informational, not as a safety violation (below).",           // scenario, informational kinds
 		"fix.spoiled.unknown":      "it came out unknown",
 		"fix.spoiled.busy":         "the machine was too busy to keep its compressed time",
 		"fix.spoiled.margin":       "every violation it found was within the harness's own lateness around it",
@@ -30,6 +31,7 @@ var triedMessages = map[Lang]map[string]string{
 	},
 	"vi": {
 		"fix.fixed.spoiled":        "Kịch bản được nêu là cách sửa, %[3]s: %[1]s. Nó đã được chạy thử với seed của lần chạy này, nhưng lần chạy đó không chứng minh được gì (%[2]s), nên báo cáo này không cho thấy nó ngăn được gì.",
+		"fix.fixed.info":           "Cùng lỗi đó, không có vi phạm: kịch bản %[1]s. Lần chạy của nó với seed này hợp lệ, nhưng không phải không có gì xảy ra: nó vẫn có %[2]s, mà các checker tính là thông tin, không phải vi phạm an toàn (xem bên dưới).",
 		"fix.spoiled.unknown":      "nó chưa kết luận được",
 		"fix.spoiled.busy":         "máy quá bận nên không giữ được thời gian nén của nó",
 		"fix.spoiled.margin":       "mọi vi phạm nó tìm thấy đều nằm trong độ trễ của chính harness quanh thời điểm đó",

@@ -24,8 +24,8 @@ var whyMessages = map[Lang]map[string]string{
 		"why.note":                    "Each row is a real run of the same seed with one change. A seed fixes the fault plan and every random choice, not which of two clients trying at the same instant the machine runs first, so an experiment may interleave such clients in another order. A fault was necessary when the same seed is valid without it.",
 		"why.col.change":              "Experiment",
 		"why.col.kinds":               "Anomalies",
-		"why.kinds.info.only":         "no violation; informational: %s (judged harmless)", // informational kinds
-		"why.kinds.info":              "%s; informational: %s (judged harmless)",           // violation kinds, informational kinds
+		"why.kinds.info.only":         "no violation; informational: %s (not a safety violation)", // informational kinds
+		"why.kinds.info":              "%s; informational: %s (not a safety violation)",           // violation kinds, informational kinds
 		"why.col.meaning":             "Meaning",
 		"why.col.reproduce":           "Reproduce",
 		"why.change.without":          "without %s",              // fault
@@ -109,8 +109,8 @@ var whyMessages = map[Lang]map[string]string{
 		"why.note":                    "Mỗi dòng là một lần chạy thật với cùng seed và đúng một thay đổi. Seed cố định kế hoạch lỗi và mọi lựa chọn ngẫu nhiên, nhưng không cố định việc máy chạy trước client nào khi hai client thử cùng một lúc, nên một thí nghiệm có thể xếp các client đó theo thứ tự khác. Một lỗi là điều kiện cần khi bỏ nó đi thì cùng seed đó hợp lệ.",
 		"why.col.change":              "Thực nghiệm",
 		"why.col.kinds":               "Bất thường",
-		"why.kinds.info.only":         "không có vi phạm; chỉ để tham khảo: %s (được đánh giá là vô hại)",
-		"why.kinds.info":              "%s; chỉ để tham khảo: %s (được đánh giá là vô hại)",
+		"why.kinds.info.only":         "không có vi phạm; chỉ để tham khảo: %s (không phải vi phạm an toàn)",
+		"why.kinds.info":              "%s; chỉ để tham khảo: %s (không phải vi phạm an toàn)",
 		"why.col.meaning":             "Ý nghĩa",
 		"why.col.reproduce":           "Chạy lại",
 		"why.change.without":          "không có %s",

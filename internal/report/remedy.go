@@ -272,8 +272,11 @@ func remedyOf(in Input, lang Lang, cs []claim.Claim) *remedy {
 	}
 	if f := in.FixedBy; f != nil && f.Name != h.Scenario {
 		r.Fixed, r.FixedCmd, r.FixedKey = f.Name, "locksim run "+f.File, fixedKey(in, cs)
-		if r.FixedKey == "fix.fixed.spoiled" {
+		switch r.FixedKey {
+		case "fix.fixed.spoiled":
 			r.FixedWhy = fixSpoiled(lang, in)
+		case "fix.fixed.info":
+			r.FixedWhy = fixInfoKinds(lang, in)
 		}
 		r.FixedWith = fixWith(lang, in)
 	}
@@ -322,11 +325,36 @@ func fixedKey(in Input, cs []claim.Claim) string {
 			// fault harmless (reader 10, finding 3).
 			return "fix.fixed.untried"
 		}
+		if fixInfoKinds(English, in) != "" {
+			// Valid, yet not untouched: a bounded orphan, a skipped fire
+			// the checkers judged harmless (reader 17: "made harmless" of
+			// a fix whose run still skipped job@2).
+			return "fix.fixed.info"
+		}
 		return "fix.fixed"
 	case FaultsOwn:
 		return "fix.fixed.own"
 	}
 	return "fix.fixed.named"
+}
+
+// fixInfoKinds names the informational findings of the run's fix, tried
+// with this run's seed and valid ("" when it had none): what its valid
+// run still showed, judged harmless.
+func fixInfoKinds(lang Lang, in Input) string {
+	for _, c := range in.Counterfactuals {
+		if c.Change != why.FixedBy || c.Verdict != checker.Valid || len(c.InfoKinds) == 0 {
+			continue
+		}
+		var words []string
+		for _, k := range c.InfoKinds {
+			if w := kindWord(lang, k); !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+		return joinAnd(lang, words)
+	}
+	return ""
 }
 
 // fixSpoiled is why the run's fix, tried with this run's seed, proves

@@ -94,6 +94,10 @@ type Input struct {
 type PorcupineView struct {
 	Model porcupine.Model
 	Info  porcupine.LinearizationInfo
+	// Order is the checker's longest order per key (Linearization.Order):
+	// history.html draws it; nil draws each key's first longest partial
+	// linearization.
+	Order map[int]int
 }
 
 // Results is results.json (and the --json line on stdout).

@@ -589,16 +589,16 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 		}
 	case checker.KindOrphanedLease:
 		if c := a.Cause; a.Owner != "" && c != nil && c.MinHold {
-			return tr(lang, "a.orphaned-lease.kept", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))
+			return tr(lang, "a.orphaned-lease.kept", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), orphanWho(lang, a))
 		}
 		if c := a.Cause; a.Owner != "" && c != nil && c.ExtendedBy != "" {
-			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), c.ExtendedBy, instant(m.sec(c.Extended)))
+			return tr(lang, "a.orphaned-lease.extended", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), c.ExtendedBy, instant(m.sec(c.Extended)), orphanWho(lang, a))
 		}
 		if c := a.Cause; a.Owner != "" && c != nil && c.Unbelieved {
 			return m.unbelievedOrphan(lang, a)
 		}
 		if a.Owner != "" {
-			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS))
+			return tr(lang, "a.orphaned-lease", a.Owner, a.Key, t0, t1, span(a.EndS-a.StartS), orphanWho(lang, a))
 		}
 	case checker.KindStaleWriteAccepted:
 		if a.Stale != "" && a.Current != "" {

@@ -556,11 +556,11 @@ func TestAnExperimentsInformationalOverlapIsNotAnEmptyCell(t *testing.T) {
 		want, not string
 	}{
 		{"a valid run with a harmless overlap says so", English, nil, []string{checker.KindMutexOverlap},
-			"no violation; informational: two holders at once (judged harmless)", ""},
+			"no violation; informational: two holders at once (not a safety violation)", ""},
 		{"the same in Vietnamese", Vietnamese, nil, []string{checker.KindMutexOverlap},
-			"không có vi phạm; chỉ để tham khảo: hai client cùng giữ lock (được đánh giá là vô hại)", ""},
+			"không có vi phạm; chỉ để tham khảo: hai client cùng giữ lock (không phải vi phạm an toàn)", ""},
 		{"an invalid run lists its violations, then the informational one", English, []string{checker.KindDoubleEffect}, []string{checker.KindMutexOverlap},
-			"charged more than once; informational: two holders at once (judged harmless)", "no violation"},
+			"charged more than once; informational: two holders at once (not a safety violation)", "no violation"},
 		{"a run with neither leaves the cell empty", English, nil, nil, "", "informational"},
 	}
 	for _, tt := range tests {

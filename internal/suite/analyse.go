@@ -55,7 +55,7 @@ func Analyse(ctx context.Context, sc scenario.Scenario, h history.History, o Ana
 	rep := checker.Check(ctx, h, checker.Options{})
 	var pv *report.PorcupineView
 	if l := rep.Linearization; l != nil {
-		pv = &report.PorcupineView{Model: l.Model, Info: l.Info}
+		pv = &report.PorcupineView{Model: l.Model, Info: l.Info, Order: l.Order}
 	}
 	verdict := rep.Verdict
 	if (o.Aborted || o.Cut) && verdict != checker.Invalid {
