@@ -9,8 +9,8 @@ package report
 // into it: every key in both (TestEveryLanguageHasEveryKey).
 var triedMessages = map[Lang]map[string]string{
 	"en": {
-		"fix.fixed.spoiled":        "The scenario named as its fix, %[3]s: %[1]s. It was tried with this run's seed, but that run proves nothing (%[2]s), so this report does not show what it prevents.", // scenario, fix.spoiled.*
-		"fix.fixed.info":           "The same fault, with no violation: scenario %[1]s. Its run with this seed is valid, though not untouched: it still showed %[2]s, which the checkers count as informational, not as a safety violation (below).",           // scenario, informational kinds
+		"fix.fixed.spoiled":        "The scenario named as its fix, %[3]s: %[1]s. It was tried with this run's seed, but that run proves nothing (%[2]s), so this report does not show what it prevents.",                                            // scenario, fix.spoiled.*
+		"fix.fixed.info":           "The same fault, with no violation: scenario %[1]s. Its run with this seed is valid, though not untouched: it still showed %[2]s, which the checkers count as informational, not as a safety violation (below).", // scenario, informational kinds
 		"fix.spoiled.unknown":      "it came out unknown",
 		"fix.spoiled.busy":         "the machine was too busy to keep its compressed time",
 		"fix.spoiled.margin":       "every violation it found was within the harness's own lateness around it",
