@@ -93,6 +93,15 @@ func (a *Account) opClaim(i int) claim.Claim {
 		c.Num = &n
 	}
 	c.At = op.Invoke
+	if op.F == history.Lost {
+		// A client told its lock was lost that went on writing under that
+		// lease did not stop: the write is the claim's second record
+		// (reader 14: "…was lost and stopped" of a client that charged 1 ms
+		// later). One record: it wrote nothing more under it.
+		if w := a.wroteAfterLost(i); w >= 0 {
+			c.Records = append(c.Records, w)
+		}
+	}
 	switch {
 	case op.Open():
 		c.How, c.End = claim.Open, a.end

@@ -7,32 +7,10 @@ import (
 	"github.com/locksim/locksim/internal/history"
 )
 
-// What a client did after a point the story tells as an end: a lost
-// record it went on writing after, a renewal its own release cut short,
-// a harmless overlap whose stale holder later had a write accepted
-// (reader 14).
-
-// wroteAfter reports whether the client of the lost record ops[i] went on
-// to write under the same lease: a write of it (any outcome) to the lost
-// key (any key, when the record names none) after the record, before its
-// next granted acquire of that key. Such a client did not stop (reader 14,
-// redis-semaphore-gc-pause-half-1: w1's lost record at 50.516 s, its charge
-// at 50.517 s).
-func wroteAfter(ops []history.Op, i int) bool {
-	lost := ops[i]
-	for _, o := range ops[i+1:] {
-		if o.Client != lost.Client || o.Process == history.NodeProcess || (lost.Key != "" && o.Key != lost.Key) {
-			continue
-		}
-		switch {
-		case o.F == history.Acquire && o.Type == history.OK:
-			return false
-		case o.F == history.Write && o.Invoke >= lost.Complete:
-			return true
-		}
-	}
-	return false
-}
+// What a client did after a point the story tells as an end: a renewal
+// its own release cut short, a harmless overlap whose stale holder later
+// had a write accepted (reader 14). (A lost record it went on writing
+// after is its Op claim's second record: Account.wroteAfterLost.)
 
 // cutByRelease reports whether extend o's wait for its reply was
 // cancelled by its client's own release: it ended in a cancelled context,

@@ -225,7 +225,8 @@ func (n *narrator) operations() {
 		case history.Extend:
 			n.extend(o, c)
 		case history.Lost, history.Done, history.Stopped:
-			n.ended(c, o.F == history.Lost && wroteAfter(n.in.History.Ops, i))
+			// Its claim's second record is the write it went on with.
+			n.ended(c, o.F == history.Lost && c.Kind == claim.Op && len(c.Records) > 1)
 		}
 	}
 	for k := range n.pending {

@@ -44,5 +44,39 @@ func (v *verifier) ownOp(c claim.Claim) outcome {
 		return refuse(c.Records[:1], "the %s's record carries token %q fence %d TTL %d seen %d result %q refusal %q action %q removed %t renewal %t",
 			o.F, w.Token, w.Fence, w.TTL, w.SeenFence, w.Result, w.Refusal, w.Action, w.Removed, w.Renewal)
 	}
+	if o.F == history.Lost {
+		return v.afterLost(c, o)
+	}
+	return held
+}
+
+// afterLost: a lost record told with a second record says its client went
+// on writing under that lease: the second record is a write of the same
+// client, to the lost key (any key when the record names none), invoked
+// at or after the record's end, with no granted acquire of it by that
+// client in between; a lost record with one record says the client wrote
+// nothing more under it, and no such write exists.
+func (v *verifier) afterLost(c claim.Claim, lost history.Op) outcome {
+	wrote := -1
+	for j := c.Records[0] + 1; j < len(v.h.Ops) && wrote < 0; j++ {
+		o := v.h.Ops[j]
+		if o.Client != lost.Client || o.Process < 0 || lost.Key != "" && o.Key != lost.Key {
+			continue
+		}
+		if o.F == history.Acquire && o.Type == history.OK {
+			break // a new lease: its writes are not under the lost one
+		}
+		if o.F == history.Write && o.Invoke >= lost.Complete {
+			wrote = j
+		}
+	}
+	switch {
+	case len(c.Records) > 1 && wrote < 0:
+		return refuse(c.Records, "%s wrote nothing under the lease after its lost record %d", lost.Client, c.Records[0])
+	case len(c.Records) > 1 && c.Records[1] != wrote:
+		return refuse(c.Records, "the first write %s made after its lost record is record %d, not %d", lost.Client, wrote, c.Records[1])
+	case len(c.Records) == 1 && wrote >= 0:
+		return refuse([]int{c.Records[0], wrote}, "%s went on writing after its lost record %d: record %d", lost.Client, c.Records[0], wrote)
+	}
 	return held
 }
