@@ -1,15 +1,8 @@
 package report
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -296,110 +289,6 @@ func buildResults(in Input, dir string, m *model) Results {
 	}
 	return r
 }
-
-// Write writes the report into dir, which must exist: scenario.yaml (from
-// in.ScenarioYAML, when given), results.json, index.html, timeline.png,
-// latency.png and, when in.Porcupine is set and the history is small
-// enough, history.html. It does not write history.jsonl. It writes every
-// file it can and returns the first error met together with the Results.
-//
-// The history is derived once (leases, faults, lanes) and shared by every
-// file; the three PNGs are drawn concurrently with history.html and
-// index.html.
-func Write(dir string, in Input) (Results, error) {
-	in.Lang = normLang(in.Lang)
-	m := newModel(in.History, in.Account)
-	res := buildResults(in, dir, m)
-	head := headlineOf(in, m, res.Claims)
-	plain := sayText(head)
-	say := m.sayWithCauses(in, head, res.Claims)
-	res.Headline = sayText(say)
-	res.HeadlineShort = m.withCausesShort(in, plain)
-	// One drawing for the page's SVG timeline and timeline.png; none when
-	// the charts are skipped (a sweep's unremarkable runs: the page says
-	// how to draw them), unless a suite's lesson page draws the run beside
-	// its pair (KeepDrawing): then the drawing is kept for that page alone
-	// and the run's own page still skips its charts.
-	var dr, pageDr *chart.Drawing
-	if !in.SkipCharts || in.KeepDrawing {
-		dr = buildDrawing(in, m, res.HeadlineShort)
-		markClaims(dr, res.Claims)
-	}
-	if !in.SkipCharts {
-		pageDr = dr
-	}
-	if in.KeepDrawing && dr != nil {
-		res.drawing = dr.Windowed(chart.MaxSVGShapes, focusOf(in, m))
-	}
-	var errs []error
-	if len(in.ScenarioYAML) > 0 {
-		if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), in.ScenarioYAML, 0o644); err != nil {
-			errs = append(errs, fmt.Errorf("write scenario.yaml: %w", err))
-		}
-	}
-	b, err := json.MarshalIndent(res, "", "  ")
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644)
-	}
-	if err != nil {
-		errs = append(errs, fmt.Errorf("write results.json: %w", err))
-	}
-	// The PNGs in the background (m is read-only from here on); errors
-	// keep the order of the files.
-	var wg sync.WaitGroup
-	pngErrs := make([]error, 3)
-	charts := []struct {
-		file string
-		draw func(string) error
-	}{
-		{TimelineFile, func(p string) error { return chart.WriteTimeline(p, dr) }},
-		{LatencyFile, func(p string) error { return writeLatency(p, in, m) }},
-		{RateFile, func(p string) error { return writeRate(p, in, m) }},
-	}
-	if in.SkipCharts {
-		charts = nil
-		for _, f := range []string{TimelineFile, LatencyFile, RateFile} {
-			_ = os.Remove(filepath.Join(dir, f)) // none of an earlier report's
-		}
-	}
-	for i, w := range charts {
-		slots := drawSlots
-		wg.Go(func() {
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			if err := w.draw(filepath.Join(dir, w.file)); err != nil {
-				pngErrs[i] = fmt.Errorf("write %s: %w", w.file, err)
-			}
-		})
-	}
-	var histErr, indexErr error
-	hist := historyStatus(in, m)
-	if hist.Written {
-		if err := writeHistoryPage(filepath.Join(dir, HistoryFile), in, m, hist); err != nil {
-			histErr = fmt.Errorf("write %s: %w", HistoryFile, err)
-			hist.Written = false
-			hist.Note = err.Error()
-		}
-	}
-	if err := writeIndex(filepath.Join(dir, IndexFile), in, m, res, hist, say, pageDr); err != nil {
-		indexErr = fmt.Errorf("write %s: %w", IndexFile, err)
-	}
-	wg.Wait()
-	errs = append(errs, pngErrs...)
-	errs = append(errs, histErr, indexErr)
-	return res, errors.Join(errs...)
-}
-
-// drawing bounds the charts drawn at once in this process, whatever the
-// number of reports being written (see LimitDrawing); one slot per CPU
-// until then.
-var drawSlots = make(chan struct{}, runtime.NumCPU())
-
-// LimitDrawing sets how many charts the process draws at once (at least
-// one). Call it before any report is written. Drawing a PNG is CPU-bound;
-// a suite whose runs are still racing their compressed scenario time while
-// other runs' reports are drawn should leave CPUs to the runs.
-func LimitDrawing(n int) { drawSlots = make(chan struct{}, max(1, n)) }
 
 // File names inside a report directory.
 const (

@@ -7,6 +7,7 @@ import (
 
 	"github.com/locksim/locksim/internal/history"
 	"github.com/locksim/locksim/internal/scenario"
+	"github.com/locksim/locksim/internal/why"
 )
 
 func TestThePoolStartsTheLongestRunsFirst(t *testing.T) {
@@ -45,6 +46,15 @@ func TestThePoolStartsTheLongestRunsFirst(t *testing.T) {
 				b2.N = 3
 				return []Job{a, a2, b, b2}
 			}(), []int{0, 2, 1, 3}},
+		{"a run's experiments start its fix first, then a halved fault, then one without a fault",
+			func() []Job {
+				exp := func(n int, c why.Change) Job {
+					j := job(n, 2*time.Minute, 50, 0)
+					j.exp = &experiment{variant: why.Variant{Change: c}}
+					return j
+				}
+				return []Job{job(0, 2*time.Minute, 50, 0), exp(1, why.Without), exp(2, why.Half), exp(3, why.FixedBy)}
+			}(), []int{0, 3, 2, 1}},
 		{"equal estimates keep the suite's order",
 			[]Job{job(0, 10*time.Second, 10, 0), job(1, 20*time.Second, 20, 0), job(2, 5*time.Second, 5, 0)}, []int{0, 1, 2}},
 	}

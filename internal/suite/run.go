@@ -193,6 +193,11 @@ func runOne(ctx context.Context, j Job, o Options, notes *notable, cl *cluster.C
 		if o.Why && j.exp == nil && wantsWhy(in, notes.explains(sc, seed, in)) {
 			// Its report waits for its experiments (explain).
 			out.pending = &pending{in: in, dir: dir}
+			if j.dir != "" {
+				// Its experiments started beside it and still run: the
+				// files they cannot change are drawn meanwhile.
+				out.pending.draft = report.Begin(dir, in)
+			}
 			return out
 		}
 		r, err := report.Write(dir, in)

@@ -34,10 +34,12 @@ type experiment struct {
 }
 
 // pending is a run whose report waits for its experiments: its report's
-// input, checked, and its report directory.
+// input, checked, and its report directory; draft, for a run whose
+// experiments run beside it, is its report begun while they run.
 type pending struct {
-	in  report.Input
-	dir string
+	in    report.Input
+	dir   string
+	draft *report.Draft
 }
 
 // wantsWhy reports whether a run judged as in, notable or not, gets its
@@ -198,8 +200,11 @@ func explain(ctx context.Context, p *Pool, outs []Outcome, early map[int][]Outco
 			defer func() { <-slots }()
 			out := &outs[i]
 			pd := out.pending
-			pd.in.Counterfactuals = counterfactuals(found[out.N])
-			r, err := report.Write(pd.dir, pd.in)
+			cf := counterfactuals(found[out.N])
+			if pd.draft == nil {
+				pd.draft = report.Begin(pd.dir, pd.in)
+			}
+			r, err := pd.draft.Finish(cf)
 			out.pending = nil
 			if err != nil {
 				o.log().Error("write report", "scenario", out.Scenario.Name, "seed", out.Seed, "err", err)

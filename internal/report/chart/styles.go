@@ -3,7 +3,9 @@ package chart
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/locksim/locksim/internal/history"
@@ -254,8 +256,8 @@ func TimelineCSS() string {
 	}
 	rule(".lsm-tl .s-msg", StyleOf(ShMsg, MsgCmd, -1))
 	rule(".lsm-tl .s-msg.m-lost,.lsm-tl .s-msg.m-norep", StyleOf(ShMsg, MsgLost, -1))
-	for st, c := range LabelColors {
-		fmt.Fprintf(&b, ".lsm-tl text.%s{fill:%s}\n", st, CSS(c))
+	for _, st := range slices.Sorted(maps.Keys(LabelColors)) { // the same page for the same run
+		fmt.Fprintf(&b, ".lsm-tl text.%s{fill:%s}\n", st, CSS(LabelColors[st]))
 	}
 	// Words moved out of the dark bar they name take the fault words' colour.
 	fmt.Fprintf(&b, ".lsm-tl text.%s.out{fill:%s}\n", LbOn, CSS(LabelColors[LbFault]))
