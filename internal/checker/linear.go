@@ -243,7 +243,8 @@ func linearizable(ctx context.Context, h history.History, o Options, rec nodeRec
 	lin.Result, lin.Info = a.res, a.info
 	lin.Info.AddAnnotations(FaultAnnotations(h))
 	parts := model.Partition(ops)
-	lin.Order = orderOf(parts, lin.Info)
+	longest := longestOrders(parts, lin.Info)
+	lin.Order = orderOf(parts, longest)
 	switch a.res {
 	case porcupine.Ok:
 		return Result{Checker: CheckerLinearizable, Verdict: Valid,
@@ -252,7 +253,7 @@ func linearizable(ctx context.Context, h history.History, o Options, rec nodeRec
 		return Result{Checker: CheckerLinearizable, Verdict: Unknown,
 			Summary: fmt.Sprintf("porcupine timed out after %s on %s", timeout, plural(len(ops), "operation", "operations"))}, lin
 	}
-	anomalies := illegalAnomalies(h, model, parts, a.info)
+	anomalies := illegalAnomalies(h, model, parts, longest)
 	if len(anomalies) == 0 { // should not happen; never report Valid for Illegal
 		anomalies = append(anomalies, newAnomaly(h, KindNotLinearizable, "", nil, 0, h.End(),
 			"porcupine found no order of the operations in which one lease at a time explains them"))
@@ -300,14 +301,13 @@ func partsWords(parts [][]porcupine.Operation, only []Anomaly) string {
 	return plural(locks, "lock key", "lock keys") + " and " + plural(resources, "resource", "resources")
 }
 
-func illegalAnomalies(h history.History, model porcupine.Model, parts [][]porcupine.Operation, info porcupine.LinearizationInfo) []Anomaly {
-	partials := info.PartialLinearizations()
+func illegalAnomalies(h history.History, model porcupine.Model, parts [][]porcupine.Operation, orders []partOrder) []Anomaly {
 	var out []Anomaly
 	for p, part := range parts {
-		if p >= len(partials) {
+		if p >= len(orders) {
 			break
 		}
-		longest, first := longestOf(part, partials[p])
+		longest, first := orders[p].longest, orders[p].first
 		if len(longest) == len(part) {
 			continue // complete linearization: this key is fine
 		}
@@ -380,18 +380,35 @@ func longestOf(part []porcupine.Operation, seqs [][]int) (longest []int, first i
 	return longest, first
 }
 
-// orderOf is Linearization.Order: each partition's longestOf, by history
-// index (Metadata).
-func orderOf(parts [][]porcupine.Operation, info porcupine.LinearizationInfo) map[int]int {
-	out := map[int]int{}
+// partOrder is a partition's longestOf: its longest order and the first
+// op that order could not place (-1: none).
+type partOrder struct {
+	longest []int
+	first   int
+}
+
+// longestOrders is each partition's longestOf, in partition order, as
+// far as info has partial linearizations.
+func longestOrders(parts [][]porcupine.Operation, info porcupine.LinearizationInfo) []partOrder {
 	partials := info.PartialLinearizations()
+	var out []partOrder
 	for p, part := range parts {
 		if p >= len(partials) {
 			break
 		}
-		longest, _ := longestOf(part, partials[p])
-		for i, id := range longest {
-			out[part[id].Metadata.(int)] = i + 1
+		longest, first := longestOf(part, partials[p])
+		out = append(out, partOrder{longest, first})
+	}
+	return out
+}
+
+// orderOf is Linearization.Order: each partition's longest order, by
+// history index (Metadata).
+func orderOf(parts [][]porcupine.Operation, orders []partOrder) map[int]int {
+	out := map[int]int{}
+	for p, o := range orders {
+		for i, id := range o.longest {
+			out[parts[p][id].Metadata.(int)] = i + 1
 		}
 	}
 	return out

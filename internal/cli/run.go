@@ -238,7 +238,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, paths []string,
 	fs.StringVar(&f.redisAddrs, "redis-addrs", "", "external backend: comma-separated host:port of the Redis nodes (n1, n2, …)")
 	fs.StringVar(&f.toxiproxy, "toxiproxy", "", "external backend: toxiproxy API host:port (e.g. 127.0.0.1:8474)")
 	fs.StringVar(&f.proxyHost, "proxy-host", "", "external backend: host the proxies listen on and locksim dials (default 127.0.0.1)")
-	fs.BoolVar(&f.reuse, "reuse", true, "reuse each worker's nodes and proxies between consecutive runs (FLUSHALL, toxics removed); false starts fresh ones per run")
+	fs.BoolVar(&f.reuse, "reuse", true, "reuse each worker's nodes and proxies between consecutive runs (FLUSHALL, toxics removed), and keep a closed cluster's nodes without persistence idle (up to 32) for the next cluster to take; false starts fresh ones per run")
 	fs.StringVar(&f.charts, "charts", string(suite.ChartsNotable), "which runs get timeline/latency/rate PNGs: notable (a single run; in a sweep of one scenario, its first seed; in any suite, every run that missed its expectation and, without an expectation, every run that is not valid) or all")
 	fs.BoolVar(&f.json, "json", false, "print one results object per run as JSON Lines on stdout (instead of the summary)")
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML file: one test case per run, a failure per unmet expectation")

@@ -325,7 +325,7 @@ func fixedKey(in Input, cs []claim.Claim) string {
 			// fault harmless (reader 10, finding 3).
 			return "fix.fixed.untried"
 		}
-		if fixInfoKinds(English, in) != "" {
+		if fixInfo(in) != nil {
 			// Valid, yet not untouched: a bounded orphan, a skipped fire
 			// the checkers judged harmless (reader 17: "made harmless" of
 			// a fix whose run still skipped job@2).
@@ -342,19 +342,28 @@ func fixedKey(in Input, cs []claim.Claim) string {
 // with this run's seed and valid ("" when it had none): what its valid
 // run still showed, judged harmless.
 func fixInfoKinds(lang Lang, in Input) string {
-	for _, c := range in.Counterfactuals {
-		if c.Change != why.FixedBy || c.Verdict != checker.Valid || len(c.InfoKinds) == 0 {
-			continue
-		}
-		var words []string
-		for _, k := range c.InfoKinds {
-			if w := kindWord(lang, k); !slices.Contains(words, w) {
-				words = append(words, w)
-			}
-		}
-		return joinAnd(lang, words)
+	c := fixInfo(in)
+	if c == nil {
+		return ""
 	}
-	return ""
+	var words []string
+	for _, k := range c.InfoKinds {
+		if w := kindWord(lang, k); !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	return joinAnd(lang, words)
+}
+
+// fixInfo is the run's fix experiment, tried with this run's seed, that
+// came out valid with informational findings; nil when there is none.
+func fixInfo(in Input) *why.Counterfactual {
+	for i, c := range in.Counterfactuals {
+		if c.Change == why.FixedBy && c.Verdict == checker.Valid && len(c.InfoKinds) > 0 {
+			return &in.Counterfactuals[i]
+		}
+	}
+	return nil
 }
 
 // fixSpoiled is why the run's fix, tried with this run's seed, proves
