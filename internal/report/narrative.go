@@ -1,6 +1,8 @@
 package report
 
 import (
+	"cmp"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -229,7 +231,12 @@ func (n *narrator) operations() {
 			n.ended(c, o.F == history.Lost && c.Kind == claim.Op && len(c.Records) > 1)
 		}
 	}
-	for k := range n.pending {
+	// In client and key order: runs told at the same instant keep one
+	// order from run to run (a map's would not).
+	keys := slices.SortedFunc(maps.Keys(n.pending), func(a, b clientKey) int {
+		return cmp.Or(cmp.Compare(a.client, b.client), cmp.Compare(a.key, b.key))
+	})
+	for _, k := range keys {
 		n.flush(k.client, k.key)
 	}
 }
