@@ -102,6 +102,9 @@ func (a *Account) opClaim(i int) claim.Claim {
 			c.Records = append(c.Records, w)
 		}
 	}
+	if j := a.CutBy(i); j >= 0 {
+		c.CutBy = &j // its own release cancelled its wait
+	}
 	switch {
 	case op.Open():
 		c.How, c.End = claim.Open, a.end
@@ -305,6 +308,9 @@ func (a *Account) opClaims() []claim.Claim {
 func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 	op := a.H.Ops[i]
 	c := claim.Claim{Kind: claim.Extend, Client: op.Client, Key: op.Key, Start: op.Invoke, End: op.Complete, Records: []int{i}}
+	if j := a.CutBy(i); j >= 0 {
+		c.CutBy = &j // its own release cancelled its wait
+	}
 	for _, k := range a.MovedOthers(i) {
 		// Told beside its own key: the same heartbeat kept another's key
 		// alive (reader 7, F4).

@@ -280,6 +280,7 @@ func Check(ctx context.Context, h history.History, o Options) Report {
 		vs = append(vs, r.Verdict)
 	}
 	busyLiveness(&rep, vs)
+	laterWrites(&rep, a)
 	rep.Verdict = Merge(vs...)
 	for _, r := range rep.Results {
 		if r.OffPlan || r.HostClock {

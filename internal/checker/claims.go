@@ -32,6 +32,12 @@ func Claims(results []Result) []claim.Claim {
 				// tells: the stale holder's, while the newer held it too.
 				c.Client, c.By, c.Accepted = an.Stale, an.Current, append([]int{}, an.Accepted...)
 			}
+			if an.Later != nil && an.Informational && an.Stale != "" {
+				// What its stale holder went on to have accepted: the
+				// harm it prevented was while both held it (reader 14).
+				later := *an.Later
+				c.Client, c.By, c.Later = an.Stale, an.Current, &later
+			}
 			cs = append(cs, c)
 			if an.Kind == KindForeignUnlock && an.Cause != nil && an.Cause.Observed && len(an.Cause.Nodes) == 1 {
 				cs = append(cs, claim.Claim{Kind: claim.ForeignDelete, Client: an.Owner, By: an.Deleter, Key: an.Key,

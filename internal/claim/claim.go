@@ -51,6 +51,13 @@ const (
 	// extend's first command (Records[1]), and Records[2] is the release's
 	// command that removed Client's key on Node between Start and At,
 	// inside a release of Client; no key of Client's stood there at At.
+	//
+	// CutBy (an Extend or an Op claim of an extend): the extend's wait for
+	// its reply was cancelled by Client's own release (or end of work) of
+	// Key, the record CutBy, invoked inside [Start, End]; the extend ended
+	// with an unknown outcome (info) for no timeout or lost connection
+	// (history.FailOther). Not a renewal the lock refused: its node may
+	// have run it (reader 14). Nil: no release of Client's cut it so.
 	Extend Kind = "extend"
 	// KeyLife: Key on Node held the value Token (an owner token), set by
 	// Client at Start; it left the node at End, How (account End kinds:
@@ -218,6 +225,15 @@ const (
 	// expired at End at the deadline a command of Client's own release had
 	// set (the lock's minimum hold), and the window starts no earlier than
 	// that command.
+	//
+	// Later (an informational finding with a stale holder; Client is
+	// that holder, By the newer one): the history index of the first write
+	// of Client to Key the resource accepted, invoked at or after End,
+	// before Client's next granted acquire of Key invoked then; -1: there
+	// is none. Nil: not told (the finding is no informational one with a
+	// stale holder). The harm it prevented was while both held it (reader
+	// 14: "so no data was harmed" of a run whose stale holder's later write
+	// was its violation).
 	Anomaly Kind = "anomaly"
 	// Op: Client's own operation What (a history.Func: acquire, probe,
 	// read, write, release, extend, lost, done, stopped) on Key was invoked
@@ -446,6 +462,12 @@ type Claim struct {
 	// Accepted are the history indices of an Anomaly claim's stale
 	// writes the resource accepted in its window (see Anomaly).
 	Accepted []int `json:"accepted,omitempty"`
+	// CutBy of an Extend (or extend's Op) claim: the history index of the
+	// release of Client's that cancelled its wait (see Extend).
+	CutBy *int `json:"cut_by,omitempty"`
+	// Later of an Anomaly claim: the history index of its stale holder's
+	// later accepted write, -1 none (see Anomaly).
+	Later *int `json:"later,omitempty"`
 	// Counts of a Check claim: what its checker's summary counted.
 	Counts map[string]int `json:"counts,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests

@@ -41,14 +41,20 @@ type Anomaly struct {
 	// window, in invoke order: the harm the overlap did, as Explain's "and
 	// the resource accepted …" tells it. Empty when it accepted none (two
 	// holders at once, no stale write let through).
-	Accepted []int   `json:"accepted,omitempty"`
-	Deleter  string  `json:"deleter,omitempty"`
-	Owner    string  `json:"owner,omitempty"`
-	Key      string  `json:"key"`
-	Start    int64   `json:"start_ns"`
-	End      int64   `json:"end_ns"`
-	StartS   float64 `json:"start_s"`
-	EndS     float64 `json:"end_s"`
+	Accepted []int `json:"accepted,omitempty"`
+	// Later (an informational anomaly with a Stale holder) is the history
+	// index of Stale's first write to Key the resource accepted after the
+	// anomaly's End, before Stale's next granted acquire of Key
+	// (account.LaterWrite); -1 when there is none, nil when not looked
+	// for.
+	Later   *int    `json:"later,omitempty"`
+	Deleter string  `json:"deleter,omitempty"`
+	Owner   string  `json:"owner,omitempty"`
+	Key     string  `json:"key"`
+	Start   int64   `json:"start_ns"`
+	End     int64   `json:"end_ns"`
+	StartS  float64 `json:"start_s"`
+	EndS    float64 `json:"end_s"`
 	// Cause is why it happened, as data (see Cause); nil when the kind
 	// needs none.
 	Cause *Cause `json:"cause,omitempty"`

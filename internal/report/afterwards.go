@@ -1,61 +1,52 @@
 package report
 
 import (
-	"strings"
-
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
 )
 
-// What a client did after a point the story tells as an end: a renewal
-// its own release cut short, a harmless overlap whose stale holder later
-// had a write accepted (reader 14). (A lost record it went on writing
-// after is its Op claim's second record: Account.wroteAfterLost.)
-
-// cutByRelease reports whether extend o's wait for its reply was
-// cancelled by its client's own release: it ended in a cancelled context,
-// and a release (or the end of the work) of the same client and key began
-// while it was in flight. Its node may well have run it: it is not a
-// renewal the lock refused (reader 14, stalled-job-failed-reason-half-1:
-// n1 ran w1's renewal while the key was still w1's).
-func cutByRelease(ops []history.Op, o history.Op) bool {
-	if o.Type == history.OK || !strings.Contains(o.Error, "context canceled") {
-		return false
-	}
-	for _, r := range ops {
-		if r.Client == o.Client && r.Key == o.Key && (r.F == history.Release || r.F == history.Done) &&
-			r.Invoke >= o.Invoke && r.Invoke <= o.Complete {
-			return true
-		}
-	}
-	return false
-}
+// What a client did after a point the story tells as an end, rendered
+// from claims (reader 14): a renewal its own release cut short (an extend
+// claim's CutBy), a harmless overlap whose stale holder later had a write
+// accepted (its Anomaly claim's Later, copied from the finding), a lost
+// record it went on writing after (its Op claim's second record).
 
 // harmPrevented says why an informational overlap did no harm, scoped to
-// the overlap where its stale holder later had a write to the same key
+// the overlap when its stale holder later had a write to the same key
 // accepted (reader 14, stalled-job-failed-reason: "so no data was harmed"
 // beside the same holder's failure record that overwrote the finished job
-// at t=40.270 s, the run's violation).
+// at t=40.270 s, the run's violation). It renders the finding's Anomaly
+// claim (checker.Claims: its Later, which the verifier checks), told at
+// the later write's completion.
 func (m *model) harmPrevented(lang Lang, a checker.Anomaly) string {
 	text := tr(lang, "why.informational."+a.Harmless)
-	if a.Stale == "" {
+	c := checker.Claims([]checker.Result{{Anomalies: []checker.Anomaly{a}}})[0]
+	if c.Later == nil || *c.Later < 0 || *c.Later >= len(m.h.Ops) {
 		return text
 	}
-	for _, o := range m.h.Ops {
-		if o.Client != a.Stale || o.Key != a.Key || o.Process == history.NodeProcess || o.Invoke < a.End {
-			continue
-		}
-		if o.F == history.Acquire && o.Type == history.OK {
-			break // a new lease: its writes are not the stale holder's
-		}
-		if o.F == history.Write && o.Type == history.OK {
-			if a.Harmless == checker.HarmlessIdempotent {
-				text = tr(lang, "why.informational.idempotent.window")
-			}
-			return text + " " + tr(lang, "why.informational.later", a.Stale, a.Key, instant(m.sec(o.Complete)))
-		}
+	if a.Harmless == checker.HarmlessIdempotent {
+		text = tr(lang, "why.informational.idempotent.window")
 	}
-	return text
+	return text + " " + tr(lang, "why.informational.later", c.Client, c.Key, instant(m.sec(m.h.Ops[*c.Later].Complete)))
+}
+
+// ended tells, from its claim, a client that lost its locks, finished, or
+// was stopped.
+func (n *narrator) ended(c claim.Claim, wrote bool) {
+	lang, lost := n.lang, pick(wrote, "n.lost.wrote", "n.lost") // it went on writing: it did not stop
+	switch {
+	case c.What == string(history.Lost) && c.Key == "":
+		n.add(c.Start, 2, StepLost, c, tr(lang, lost+".all", c.Client))
+	case c.What == string(history.Lost):
+		n.add(c.Start, 2, StepLost, c, tr(lang, lost, c.Client, c.Key))
+	case c.What == string(history.Done) && c.Key == "":
+		n.add(c.Start, 2, StepDone, c, tr(lang, "n.done.all", c.Client))
+	case c.What == string(history.Done):
+		n.add(c.Start, 2, StepDone, c, tr(lang, "n.done", c.Client, c.Key))
+	case c.What == string(history.Stopped):
+		n.add(c.Start, 2, StepDone, c, tr(lang, "n.stopped", c.Client, c.Key))
+	}
 }
 
 // afterMessages are this file's sentences, one table per language, merged

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"cmp"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -229,7 +231,12 @@ func (n *narrator) operations() {
 			n.ended(c, o.F == history.Lost && c.Kind == claim.Op && len(c.Records) > 1)
 		}
 	}
-	for k := range n.pending {
+	// In client and key order: runs told at the same instant keep one
+	// order from run to run (a map's would not).
+	keys := slices.SortedFunc(maps.Keys(n.pending), func(a, b clientKey) int {
+		return cmp.Or(cmp.Compare(a.client, b.client), cmp.Compare(a.key, b.key))
+	})
+	for _, k := range keys {
 		n.flush(k.client, k.key)
 	}
 }
@@ -429,12 +436,12 @@ func (n *narrator) extend(o history.Op, c claim.Claim) {
 	case c.Kind == claim.Extend && c.What == claim.Moved && c.By != "" && c.By != c.Client:
 		key, args = n.m.extendKey(o, "foreign"), append(args, c.By)
 	case c.Kind == claim.Extend && c.What == claim.Missed:
-		key = n.m.extendKey(o, pick(cutByRelease(n.in.History.Ops, o), "cut", "fail"))
+		key = n.m.extendKey(o, pick(c.CutBy != nil, "cut", "fail"))
 		if o.Type == history.OK {
 			key = n.m.extendKey(o, "missed") // answered ok, yet no command of it found a key
 		}
 	case o.Type != history.OK:
-		key = n.m.extendKey(o, pick(cutByRelease(n.in.History.Ops, o), "cut", "fail"))
+		key = n.m.extendKey(o, pick(c.CutBy != nil, "cut", "fail"))
 	}
 	if c.Kind == claim.Op {
 		n.add(n.toldAt(c), 2, StepExtend, c, n.began(c, tr(lang, key, args...)))
@@ -463,24 +470,6 @@ func (n *narrator) began(c claim.Claim, text string) string {
 		return text
 	}
 	return text + " " + tr(n.lang, "n.began", instant(n.m.sec(c.Start)))
-}
-
-// ended tells, from its claim, a client that lost its locks, finished, or
-// was stopped.
-func (n *narrator) ended(c claim.Claim, wrote bool) {
-	lang, lost := n.lang, pick(wrote, "n.lost.wrote", "n.lost") // it went on writing: it did not stop
-	switch {
-	case c.What == string(history.Lost) && c.Key == "":
-		n.add(c.Start, 2, StepLost, c, tr(lang, lost+".all", c.Client))
-	case c.What == string(history.Lost):
-		n.add(c.Start, 2, StepLost, c, tr(lang, lost, c.Client, c.Key))
-	case c.What == string(history.Done) && c.Key == "":
-		n.add(c.Start, 2, StepDone, c, tr(lang, "n.done.all", c.Client))
-	case c.What == string(history.Done):
-		n.add(c.Start, 2, StepDone, c, tr(lang, "n.done", c.Client, c.Key))
-	case c.What == string(history.Stopped):
-		n.add(c.Start, 2, StepDone, c, tr(lang, "n.stopped", c.Client, c.Key))
-	}
 }
 
 // faults tells each fault's start and end.

@@ -83,6 +83,9 @@ func (v *verifier) extend(c claim.Claim) outcome {
 	if !ok || e.F != history.Extend || e.Client != c.Client || e.Key != c.Key || e.Invoke != c.Start || e.Complete != c.End {
 		return refuse(c.Records, "record %v is not %s's extend of %s over [%d, %d]", c.Records, c.Client, c.Key, c.Start, c.End)
 	}
+	if o := v.cutBy(c); o.reason != "" {
+		return o
+	}
 	for _, n := range v.h.Header.Nodes {
 		if !v.watched(n, c.Start, c.End) {
 			return skip("extend on a node not recorded")

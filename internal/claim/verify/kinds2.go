@@ -625,6 +625,9 @@ func (v *verifier) restoring(client string, t int64) bool {
 // its fire time (an accepted run before it); without, At lies in its
 // window.
 func (v *verifier) anomaly(c claim.Claim) outcome {
+	if o := v.later(c); o.reason != "" {
+		return o
+	}
 	if c.How == claim.Kept {
 		if o := v.keptOrphan(c); o.reason != "" || o.skip != "" {
 			return o

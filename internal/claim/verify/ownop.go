@@ -44,6 +44,9 @@ func (v *verifier) ownOp(c claim.Claim) outcome {
 		return refuse(c.Records[:1], "the %s's record carries token %q fence %d TTL %d seen %d result %q refusal %q action %q removed %t renewal %t",
 			o.F, w.Token, w.Fence, w.TTL, w.SeenFence, w.Result, w.Refusal, w.Action, w.Removed, w.Renewal)
 	}
+	if r := v.cutBy(c); r.reason != "" {
+		return r
+	}
 	if o.F == history.Lost {
 		return v.afterLost(c, o)
 	}
