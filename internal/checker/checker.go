@@ -135,6 +135,11 @@ type Result struct {
 	// the harness's own lag), its history index (coverage only): the
 	// report names it beside a machine load under its bound (reader 14).
 	Stall *int `json:"stall,omitempty"`
+	// Late is, when a fault step that missed its plan by coverage's bound
+	// or more (it started late, or lasted longer than planned: a lock
+	// client process said nothing that long after its SIGCONT) is what
+	// made TimingLost, that step (coverage only): the report tells it.
+	Late *LateFault `json:"late_fault,omitempty"`
 	// OffPlan: the run's topology moved without its plan (Sentinel
 	// promoted a replica no failover step asked for; coverage only). What
 	// the run shows then is the environment's doing, not the scenario's: the

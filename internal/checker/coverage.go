@@ -72,14 +72,15 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if why, apart := hostClockApart(h); apart {
 		return unproven(Result{TimingLost: true, HostClock: true}, why)
 	}
+	var late *LateFault
 	if !lost {
-		busy, lost = lateFault(a)
+		busy, late, lost = lateFault(a)
 	}
 	if e, ok := untested(exposures(a)); ok {
 		return unproven(Result{TimingLost: lost, Exposure: &e}, exposureWhy(h, e))
 	}
 	if lost {
-		return unproven(Result{TimingLost: true, Stall: stallAt(stall)}, busy)
+		return unproven(Result{TimingLost: true, Stall: stallAt(stall), Late: late}, busy)
 	}
 	if why, at, ok := raceLost(a); ok {
 		return unproven(Result{RaceLost: true, Stall: stallAt(at)}, why)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
@@ -32,9 +33,26 @@ type LateFault struct {
 	// instant, a step until the end, a failover, whose length Sentinel
 	// decides).
 	StretchNS int64 `json:"stretch_ns,omitempty"`
-	// Start and End are the step's actual window.
+	// Start and End are the step's actual window: a pause of a lock
+	// client process's up to when the process ran again (ThawLateNS).
 	Start int64 `json:"start_ns"`
 	End   int64 `json:"end_ns"`
+	// PlannedNS is the step's planned duration (history FaultStep
+	// Duration; 0 for none).
+	PlannedNS int64 `json:"planned_ns,omitempty"`
+	// Of a pause of a lock client process whose thaw was heard (history
+	// Value.ThawHeard, ThawRTT): Client is the paused client; SilentNS
+	// how long the process said nothing after its SIGCONT (ThawHeard −
+	// the recorded window's end), RTTNS its round trip once running, and
+	// ThawLateNS = SilentNS − RTTNS (0 when not more): how long the
+	// machine left the process stopped past the SIGCONT, counted in the
+	// step's window and its stretch (a SIGCONT sent on time is not a
+	// process running on time: redis-semaphore-4-host-sleep beside CPU
+	// hogs). All 0 when not measured.
+	Client     string `json:"client,omitempty"`
+	SilentNS   int64  `json:"silent_ns,omitempty"`
+	RTTNS      int64  `json:"rtt_ns,omitempty"`
+	ThawLateNS int64  `json:"thaw_late_ns,omitempty"`
 
 	step history.FaultStep
 }
@@ -82,9 +100,14 @@ func LateFaults(h history.History) []LateFault {
 			continue
 		}
 		st := *op.Value.Fault
-		f := LateFault{Step: st.ID, Kind: st.Kind, Start: op.Invoke, End: op.Complete, step: st}
+		f := LateFault{Step: st.ID, Kind: st.Kind, Start: op.Invoke, End: op.Complete, PlannedNS: st.Duration, step: st}
 		if f.End < 0 {
 			f.End = end
+		}
+		if heard := op.Value.ThawHeard; heard > 0 && op.Complete >= 0 && st.Effect == history.EffectFreezeClient && len(st.Clients) > 0 {
+			f.Client, f.SilentNS, f.RTTNS = st.Clients[0], max(0, heard-op.Complete), op.Value.ThawRTT
+			f.ThawLateNS = max(0, f.SilentNS-f.RTTNS)
+			f.End += f.ThawLateNS
 		}
 		if planned, ok := plannedStart(h, st); ok && f.Start > planned {
 			f.LateStartNS = f.Start - planned
@@ -390,25 +413,34 @@ func staleGrant(a *account.Account, an Anomaly) int64 {
 // lateFault finds a fault step that started later or lasted longer than
 // planned by MaxTimerLag and a tenth of the shortest TTL or more (wall
 // time): a node that took that long to come back from a crash, a pause or
-// a partition that healed that late, a step at a time that fired that
+// a partition that healed that late, a lock client process that said
+// nothing that long after its SIGCONT, a step at a time that fired that
 // late. The harness, not the scenario, set the fault's timing then, and
 // the races the scenario keeps around it (a restart before the next
-// client's grant, the holder's job after it) went the machine's way.
-func lateFault(a *account.Account) (string, bool) {
+// client's grant, the holder's job after it) went the machine's way. It
+// returns coverage's reason and the step.
+func lateFault(a *account.Account) (string, *LateFault, bool) {
 	h := a.H
 	slack := timingBound(h)
 	for _, f := range LateFaults(h) {
 		sc := h.Header.ScenarioTime
 		switch {
+		case f.StretchNS >= slack && f.ThawLateNS > 0:
+			why := sprintf("step #%d (%s) lasted %v of scenario time for %s's process instead of its planned %v: the process said nothing for %v (wall) after its SIGCONT",
+				f.Step, f.Kind, sc(f.End-f.Start).Round(msRound), f.Client, sc(f.PlannedNS).Round(msRound), time.Duration(f.SilentNS).Round(msRound))
+			if f.RTTNS > 0 {
+				why += sprintf(", against a round trip of %v once it ran", time.Duration(f.RTTNS).Round(time.Microsecond))
+			}
+			return busyWhy(why), &f, true
 		case f.StretchNS >= slack:
 			return busyWhy(sprintf("step #%d (%s) lasted %v of scenario time instead of its planned %v",
-				f.Step, f.Kind, sc(f.End-f.Start).Round(msRound), sc(f.step.Duration).Round(msRound))), true
+				f.Step, f.Kind, sc(f.End-f.Start).Round(msRound), sc(f.PlannedNS).Round(msRound))), &f, true
 		case f.LateStartNS >= slack:
 			return busyWhy(sprintf("step #%d (%s) started %v of scenario time after its planned start",
-				f.Step, f.Kind, sc(f.LateStartNS).Round(msRound))), true
+				f.Step, f.Kind, sc(f.LateStartNS).Round(msRound))), &f, true
 		}
 	}
-	return "", false
+	return "", nil, false
 }
 
 // Why an unknown run's verdict is the machine's doing, not the scenario's

@@ -188,6 +188,8 @@ type proc struct {
 
 	stderr *tailBuffer
 	waited chan struct{} // closed when cmd.Wait returned
+
+	thaw thawEar // hears the process's first line after a thaw (thaw.go)
 }
 
 // procKey is the key of a simulated process's lock client process in its
@@ -209,6 +211,10 @@ type ProcessLock interface {
 	// Freeze sends SIGSTOP to the process group, Thaw SIGCONT.
 	Freeze()
 	Thaw()
+	// ThawHeard is Thaw that also hears when the process runs again
+	// (thaw.go): when it was first heard from after the SIGCONT, and its
+	// round trip once running (wall); ok false when not measured.
+	ThawHeard(ctx context.Context) (heard time.Time, rtt time.Duration, ok bool)
 	// Crash sends SIGKILL to the process group.
 	Crash()
 	// FakeClock is the process's clock as libfaketime moves it; nil when
@@ -526,6 +532,7 @@ func (p *proc) read(stdout io.Reader) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		p.thaw.heard(time.Now())
 		var r procReply
 		if err := json.Unmarshal(line, &r); err != nil {
 			p.fail(fmt.Errorf("broke the protocol: a line that is not a JSON object: %q", clipLine(line)))

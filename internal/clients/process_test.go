@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/clients/clientstest"
+	"github.com/locksim/locksim/lock"
+	"github.com/redis/go-redis/v9"
 )
 
 // repoRoot is the repository root, where the adapters' commands run from.
@@ -452,4 +455,71 @@ func TestAProcessMissingAModuleSaysSoOnItsErrorsFirstLine(t *testing.T) {
 	if !strings.Contains(first, "the Python module redis it imports is not installed") || !strings.Contains(first, "apt-get install python3-redis") {
 		t.Errorf("first line %q: want the missing module and the command that installs it", first)
 	}
+}
+
+// unreached is one node no fake adapter connects to.
+func unreached(t *testing.T) []clients.Node {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	t.Cleanup(func() { rdb.Close() })
+	return []clients.Node{{Name: "n1", Cmd: rdb}}
+}
+
+// Issue 32: a SIGCONT sent on time is not a process running on time.
+// ThawHeard hears when a thawed process says something again; a process
+// slow to run after its thaw (testdata/slow_thaw.py) is heard from that
+// much later.
+func TestAThawHearsWhenTheProcessRunsAgain(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3 for the fake adapter")
+	}
+	tests := []struct {
+		name         string
+		delay        string // s the process sleeps after each SIGCONT
+		least, most  time.Duration
+		wantRTTUnder time.Duration
+	}{
+		{"a process that runs at once is heard from sooner than one that sleeps 400 ms", "0", 0, 400 * time.Millisecond, time.Second},
+		{"a process that sleeps 400 ms after its SIGCONT is heard from no sooner", "0.4", 400 * time.Millisecond, 5 * time.Second, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lk, err := clients.New("process", clients.Config{Config: lock.Config{Client: "w1", TTL: time.Second, Nodes: unreached(t), Rand: rand.New(rand.NewPCG(1, 2))},
+				Process: &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/slow_thaw.py", tt.delay, "testdata/fake_adapter.py", "ok"},
+					Timeout: 3 * time.Second}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lk.(io.Closer).Close()
+			p := lk.(clients.ProcessLock)
+			p.Freeze()
+			time.Sleep(50 * time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			sent := time.Now()
+			heard, rtt, ok := p.ThawHeard(ctx)
+			if !ok {
+				t.Fatal("the thaw was not heard")
+			}
+			if silent := heard.Sub(sent); silent < tt.least || silent > tt.most {
+				t.Errorf("heard from %v after the SIGCONT, want between %v and %v", silent, tt.least, tt.most)
+			}
+			if rtt <= 0 || rtt > tt.wantRTTUnder {
+				t.Errorf("round trip once running %v, want (0, %v]", rtt, tt.wantRTTUnder)
+			}
+		})
+	}
+	t.Run("a process that never answers is not measured at its first thaw", func(t *testing.T) {
+		lk, err := clients.New("process", clients.Config{Config: lock.Config{Client: "w1", TTL: time.Second, Nodes: unreached(t), Rand: rand.New(rand.NewPCG(1, 2))},
+			Process: &clients.ProcessOptions{Command: []string{"/usr/bin/python3", "testdata/fake_adapter.py", "silent"},
+				Timeout: 200 * time.Millisecond}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lk.(io.Closer).Close()
+		p := lk.(clients.ProcessLock)
+		p.Freeze()
+		if _, _, ok := p.ThawHeard(context.Background()); ok {
+			t.Error("a process that never answered a thaw's request was measured")
+		}
+	})
 }

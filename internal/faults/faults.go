@@ -302,6 +302,17 @@ type Client interface {
 	Clock() Clock
 }
 
+// ThawHearer is a Client whose thaw can be heard taking effect: a lock
+// client process, which a busy machine may leave stopped for a while
+// after its SIGCONT (issue 32).
+type ThawHearer interface {
+	// ThawHeard ends one Freeze as Thaw does, and returns when the client
+	// was first heard from again and its round trip once running (wall
+	// time; history Value.ThawHeard, ThawRTT); ok false when not
+	// measured.
+	ThawHeard(ctx context.Context) (heard time.Time, rtt time.Duration, ok bool)
+}
+
 // Clock is a client's own clock as faults change it (wall time).
 type Clock interface {
 	Jump(d time.Duration)

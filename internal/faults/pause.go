@@ -71,7 +71,16 @@ func (f *pause) Apply(_ context.Context, env Env, s history.FaultStep) (Undo, er
 		return nil, err
 	}
 	c.Freeze()
-	return func(context.Context) error { c.Thaw(); return nil }, nil
+	return func(ctx context.Context) error {
+		if th, ok := c.(ThawHearer); ok {
+			if heard, rtt, ok := th.ThawHeard(ctx); ok {
+				recordThaw(ctx, heard, rtt)
+			}
+			return nil
+		}
+		c.Thaw()
+		return nil
+	}, nil
 }
 
 func (f *pause) Encode(e Encoder, s history.FaultStep) (err error) {

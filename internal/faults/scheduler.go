@@ -322,11 +322,7 @@ func (s *Scheduler) end(a *activeStep) {
 	}
 	delete(s.active, a.step.ID)
 	s.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
-	began := s.rec.Now()
-	err := a.undo(ctx)
-	cancel()
-	v := s.closeValue(a, began)
+	began, v, err := s.undo(a)
 	if healsAtOnce(a.step) {
 		a.pend.EndAt(began, history.OK, v, errText(err))
 	} else {
@@ -335,6 +331,24 @@ func (s *Scheduler) end(a *activeStep) {
 	if err != nil {
 		s.log.Warn("nemesis: undo failed", "step", a.step.ID, "fault", a.step.Kind, "err", err)
 	}
+}
+
+// undo undoes active step a, bounded by undoTimeout: when its undo began
+// (history ns), the value its operation closes with (closeValue, with
+// what the undo heard of a thawed lock client process: Value.ThawHeard,
+// ThawRTT) and the undo's error.
+func (s *Scheduler) undo(a *activeStep) (began int64, v history.Value, err error) {
+	var heard thawHeard
+	ctx, cancel := context.WithTimeout(withThaw(context.Background(), &heard), undoTimeout)
+	began = s.rec.Now()
+	err = a.undo(ctx)
+	cancel()
+	v = s.closeValue(a, began)
+	if !heard.at.IsZero() {
+		v.ThawHeard = max(int64(heard.at.Sub(s.rec.Start())), began)
+		v.ThawRTT = int64(heard.rtt)
+	}
+	return began, v, err
 }
 
 // healsAtOnce reports whether a step's undo takes effect as it begins: a
@@ -380,11 +394,14 @@ func (s *Scheduler) Finish() error {
 		if !mine {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
-		began := s.rec.Now()
-		err := a.undo(ctx)
-		cancel()
-		a.pend.End(history.OK, s.closeValue(a, began), errText(err))
+		began, v, err := s.undo(a)
+		if healsAtOnce(a.step) {
+			// Its window ends at the thaw, not after the undo heard the
+			// thawed process (Value.ThawHeard).
+			a.pend.EndAt(began, history.OK, v, errText(err))
+		} else {
+			a.pend.End(history.OK, v, errText(err))
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("step %d (%s): %w", a.step.ID, a.step.Kind, err))
 		}

@@ -30,6 +30,28 @@ func withOutcome(ctx context.Context, st *history.FaultStep) context.Context {
 	return context.WithValue(ctx, outcomeKey{}, st)
 }
 
+// thawHeard is what an undo heard of its client's thaw (recordThaw):
+// ThawHearer.ThawHeard's measure, for the step's operation.
+type thawHeard struct {
+	at  time.Time
+	rtt time.Duration
+}
+
+type thawKey struct{}
+
+// withThaw is ctx carrying the thawHeard recordThaw writes into.
+func withThaw(ctx context.Context, t *thawHeard) context.Context {
+	return context.WithValue(ctx, thawKey{}, t)
+}
+
+// recordThaw tells the scheduler undoing a step, through ctx, when its
+// thawed client was heard from again and its round trip (wall).
+func recordThaw(ctx context.Context, at time.Time, rtt time.Duration) {
+	if t, ok := ctx.Value(thawKey{}).(*thawHeard); ok {
+		t.at, t.rtt = at, rtt
+	}
+}
+
 // TopologyDecoder is implemented by a Decoder that knows the scenario's
 // replication topology, so a kind can refuse a step the topology cannot
 // carry out (a failover without sentinels).

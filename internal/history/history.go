@@ -207,6 +207,24 @@ type Value struct {
 	// ran nowhere (issue 33: judge from what the nodes did).
 	DeadFrom int64 `json:"dead_from_ns,omitempty"`
 	DeadTo   int64 `json:"dead_to_ns,omitempty"`
+	// ThawHeard and ThawRTT are set on the operation of a step that froze
+	// a lock client process (EffectFreezeClient of an algorithm: process
+	// client), once it ended (issue 32: SIGCONT sent on time is not the
+	// process running on time). The harness sent the process SIGCONT at
+	// the operation's Complete and, at once, a request (clock); ThawHeard
+	// is when the process was first heard from again — the first line it
+	// wrote after that SIGCONT — or, when none came within the harness's
+	// wait, the end of that wait: the process said nothing before it
+	// (wall ns since time zero). ThawRTT is the process's round trip for
+	// the same request once it was running, asked right after (wall ns;
+	// 0 when not measured). The process ran again no earlier than
+	// Complete and no later than ThawHeard − ThawRTT; how much later than
+	// Complete is how long the machine left it stopped past the step's
+	// window. Both 0: not measured (an in-process client; a process that
+	// has never answered a request after a thaw and said nothing in the
+	// wait; one that died).
+	ThawHeard int64 `json:"thaw_heard_ns,omitempty"`
+	ThawRTT   int64 `json:"thaw_rtt_ns,omitempty"`
 
 	// Node event fields (Func NodeCmd, Unobserved, Stalled, NodeHeld).
 	Node string    `json:"node,omitempty"`

@@ -4,6 +4,32 @@ import (
 	"github.com/locksim/locksim/internal/checker"
 )
 
+// lateWhat tells the fault step that missed its plan and so made a run's
+// timing lost (coverage's Result.Late), from the checker's data: a lock
+// client process that said nothing long after its SIGCONT, a step that
+// lasted longer than planned, or one that started late; "" when f is nil
+// or names no step of the plan.
+func (m *model) lateWhat(lang Lang, f *checker.LateFault) string {
+	if f == nil {
+		return ""
+	}
+	for _, st := range m.h.Header.Plan {
+		if st.ID != f.Step {
+			continue
+		}
+		sc := func(ns int64) span { return span(m.h.Header.ScenarioTime(ns).Seconds()) }
+		switch {
+		case f.ThawLateNS > 0:
+			return tr(lang, "sum.late.what.thaw", st.ID, faultWord(lang, st), sc(f.End-f.Start), f.Client, sc(f.PlannedNS), float64(f.SilentNS)/1e6)
+		case f.StretchNS > 0:
+			return tr(lang, "sum.late.what.stretch", st.ID, faultWord(lang, st), sc(f.End-f.Start), sc(f.PlannedNS))
+		case f.LateStartNS > 0:
+			return tr(lang, "sum.late.what.start", st.ID, faultWord(lang, st), sc(f.LateStartNS))
+		}
+	}
+	return ""
+}
+
 // busyHeadline is the headline of an unknown run whose verdict the
 // harness's lateness could have made (issue 32), from the coverage
 // checker's data: an exposure no contender tested ("w1's charge came

@@ -364,6 +364,8 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.missed.stands", m.missedSteps(lang, r.Missed))
 		case r.ViolationsStand && r.Stall != nil && stallWhat(lang, m.h, *r.Stall) != "":
 			return tr(lang, "sum.stall.stands", stallWhat(lang, m.h, *r.Stall))
+		case r.ViolationsStand && r.TimingLost && m.lateWhat(lang, r.Late) != "":
+			return tr(lang, "sum.stall.stands", m.lateWhat(lang, r.Late))
 		case r.ViolationsStand && r.TimingLost:
 			return tr(lang, "sum.busy.stands")
 		case r.ViolationsStand:
@@ -379,6 +381,11 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			// name it (reader 14, cat14vi: "too busy" beside a load
 			// under its bound).
 			return tr(lang, "sum.stall", stallWhat(lang, m.h, *r.Stall))
+		case r.TimingLost && m.lateWhat(lang, r.Late) != "":
+			// The step that missed its plan, as English's checker words
+			// name it (a process thawed on time that said nothing long
+			// after: issue 32).
+			return tr(lang, "sum.stall", m.lateWhat(lang, r.Late))
 		case r.TimingLost:
 			return tr(lang, "sum.busy")
 		case r.RaceLost:

@@ -60,6 +60,19 @@ func (w *worker) Thaw() {
 	}
 }
 
+// ThawHeard ends one Freeze as Thaw does and, for a lock client process,
+// hears when the process runs again (clients.ProcessLock.ThawHeard: when
+// it was first heard from after its SIGCONT, and its round trip once
+// running, wall time); ok false for an in-process client, whose thaw is
+// the harness's own gate.
+func (w *worker) ThawHeard(ctx context.Context) (heard time.Time, rtt time.Duration, ok bool) {
+	w.gate.Thaw()
+	if w.process == nil {
+		return time.Time{}, 0, false
+	}
+	return w.process.ThawHeard(ctx)
+}
+
 // Starve holds back the worker's lease renewer until Feed.
 func (w *worker) Starve() { w.starve.Shut() }
 
