@@ -341,6 +341,11 @@ func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 // such key (Holders).
 func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 	op := a.H.Ops[i]
+	if op.Value.Refusal == history.RefusalLoading {
+		// The node refused it unrun while loading its data: no key did,
+		// whatever key its dataset brought back (its Op claim tells it).
+		return claim.Claim{}, false
+	}
 	if c, ok := a.grantedRefusal(i); ok {
 		return c, true
 	}

@@ -218,6 +218,19 @@ const (
 	// expired at End at the deadline a command of Client's own release had
 	// set (the lock's minimum hold), and the window starts no earlier than
 	// that command.
+	//
+	// A stuck lock (What stuck-lock): Client's key still held Key when
+	// the final probe, Records[1], was refused. Client took the lock at
+	// Since, by its acquire Records[0] (its completion when answered ok;
+	// for one of unknown outcome, no earlier than its invoke). How (when
+	// set, a finding.Quit* word) is how Client stopped using the lock at
+	// Start, the window's start: release-lost, release-failed,
+	// release-kept — its release Records[2] of Key, invoked at Start,
+	// answered info (or never), fail, or ok, the first it invoked after
+	// Records[0] with no acquire of Key between, the key of Client's still
+	// on a node at the probe (release-lost: one its release did not
+	// remove); crashed — a fault killed Client at Start; done, lost — its
+	// done or lost op Records[2], at Start. Without How, Start is Since.
 	Anomaly Kind = "anomaly"
 	// Op: Client's own operation What (a history.Func: acquire, probe,
 	// read, write, release, extend, lost, done, stopped) on Key was invoked
@@ -436,6 +449,9 @@ type Claim struct {
 	// Fired of an Experiment claim: its changed steps as they fired in
 	// the experiment's run (see Fired).
 	Fired []Fired `json:"fired,omitempty"`
+	// Since of an Anomaly claim of a stuck lock: when its holder took
+	// the lock (see Anomaly), wall ns.
+	Since int64 `json:"since_ns,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.

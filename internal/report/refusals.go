@@ -32,6 +32,9 @@ func (m *model) refusedByLock(lang Lang, c claim.Claim) (string, bool) {
 		return tr(lang, "n.refused.granted", c.Client, c.Key, nodes, len(c.Nodes), len(m.nodes)), true
 	case c.Kind == claim.Op && c.Refusal == history.RefusalNotReplicated:
 		return tr(lang, "n.refused.not-replicated", c.Client, c.Key), true
+	case c.Kind == claim.Op && c.Refusal == history.RefusalLoading:
+		// A definite refusal: the node ran nothing (not "no definite answer").
+		return tr(lang, "n.refused.loading", c.Client, c.Key), true
 	}
 	return "", false
 }
