@@ -248,8 +248,11 @@ const (
 	// client's lost, done or stopped) renders it. At is the instant its
 	// line is told at: End for an operation answered info (its line tells
 	// how it ended: an error, no answer) and for a granted acquire or probe
-	// (told when it returned), Start for every other.
-	// Records: the operation.
+	// (told when it returned), Start for every other — but a granted probe
+	// whose SET the node recorded (its token's key, on its one node) is
+	// told when that SET ran, inside it: a probe returns only after its
+	// own release.
+	// Records: the operation (then, for a probe told at its SET, that SET).
 	Op Kind = "op"
 	// Absent: the run had no What, a fact a remedy rests on (package
 	// report's advice table). What NoPause: no fault step planned or

@@ -254,3 +254,17 @@ func refusedAt(c claim.Claim, from int64) int64 {
 	}
 	return at
 }
+
+// grantedAt is when the story tells ok operation o, whose claim is c: the
+// grant's return (an operation ends there), a believed hold's start, or,
+// for a probe told at its SET (claim.Op's second record), that SET — the
+// probe returned only after its own release.
+func grantedAt(c claim.Claim, o history.Op) int64 {
+	switch {
+	case c.Kind == claim.Hold:
+		return c.Start
+	case c.Kind == claim.Op && o.F == history.Probe && len(c.Records) > 1:
+		return c.At
+	}
+	return c.End
+}
