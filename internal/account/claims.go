@@ -117,8 +117,38 @@ func (a *Account) opClaim(i int) claim.Claim {
 		// and a refusal its record gives a reason for when it came (a WAIT
 		// that waited 15 s).
 		c.At = op.Complete
+		if k, ok := a.probeGrant(i); ok {
+			// A probe returns after its own release: its grant is when its
+			// SET ran (a fresh reader, issue 27: a probe step stamped at
+			// its completion), the claim's second record.
+			c.At, c.Records = k.Start, append(c.Records, k.Set)
+		}
 	}
 	return c
+}
+
+// probeGrant is the key an ok probe i's SET created — its token's, on its
+// one node, whose record shows the command (the lock's own key name
+// where it has one) — set between the probe's invoke and its completion,
+// which comes after the probe's release.
+func (a *Account) probeGrant(i int) (KeyLife, bool) {
+	op := a.H.Ops[i]
+	v := op.Value
+	if op.F != history.Probe || op.Type != history.OK || op.Complete < 0 || len(v.Nodes) != 1 || v.Token == "" {
+		return KeyLife{}, false
+	}
+	key := op.Key
+	if v.LockKey != "" {
+		key = v.LockKey
+	}
+	for _, j := range a.byKey[nk(v.Nodes[0], key)] {
+		k := a.keys[j]
+		if k.Observed && k.Value == v.Token && k.Set >= 0 && a.H.Ops[k.Set].F == history.NodeCmd &&
+			k.Start == a.H.Ops[k.Set].Invoke && op.Invoke <= k.Start && k.Start <= op.Complete {
+			return k, true
+		}
+	}
+	return KeyLife{}, false
 }
 
 // keyClaim states one key life.
@@ -347,6 +377,11 @@ func (a *Account) extendClaim(i int) (claim.Claim, bool) {
 // such key (Holders).
 func (a *Account) refusalClaim(i int) (claim.Claim, bool) {
 	op := a.H.Ops[i]
+	if op.Value.Refusal == history.RefusalLoading {
+		// The node refused it unrun while loading its data: no key did,
+		// whatever key its dataset brought back (its Op claim tells it).
+		return claim.Claim{}, false
+	}
 	if c, ok := a.grantedRefusal(i); ok {
 		return c, true
 	}

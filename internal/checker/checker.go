@@ -93,6 +93,16 @@ const (
 	HarmlessUncontended = finding.HarmlessUncontended
 )
 
+// How a stuck lock's holder stopped using it (Anomaly.Quit).
+const (
+	QuitReleaseLost   = finding.QuitReleaseLost
+	QuitReleaseFailed = finding.QuitReleaseFailed
+	QuitReleaseKept   = finding.QuitReleaseKept
+	QuitCrashed       = finding.QuitCrashed
+	QuitDone          = finding.QuitDone
+	QuitLost          = finding.QuitLost
+)
+
 // Result is one checker's judgement.
 type Result struct {
 	Checker   string    `json:"checker"`

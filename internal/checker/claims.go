@@ -24,6 +24,9 @@ func Claims(results []Result) []claim.Claim {
 			if an.Kind == KindOrphanedLease && an.Cause != nil && an.Cause.MinHold && len(an.Cause.Nodes) == 1 {
 				c.How, c.Node, c.Client = claim.Kept, an.Cause.Nodes[0], an.Owner // its owner's release kept it: see claim.Anomaly
 			}
+			if an.Kind == KindStuckLock {
+				c.Since, c.How = an.Since, an.Quit // how its holder stopped using it, at Start
+			}
 			if len(an.Fenceable) > 0 {
 				c.By, c.Fenceable = an.Current, append([]int{}, an.Fenceable...)
 			}

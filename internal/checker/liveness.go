@@ -796,7 +796,7 @@ func probeAnomaly(a *account.Account, lock []int, pr history.Op, eoh int64, last
 			}
 			explain := fmt.Sprintf("at the end of the run, the final probe %s %s at %s: %s still held it since %s (its last operation at %s) and %s",
 				what, pr.Key, at(h, pr.Invoke), g.Client, at(h, since), at(h, last), why)
-			an := newAnomaly(h, KindStuckLock, pr.Key, []string{g.Client}, since, end, explain, g.Index, pr.Index)
+			an := stuckAnomaly(a, g, pr, since, end, explain)
 			if ttl > 0 && renewed > 0 && renewed-granted >= ttl/3 {
 				an.Cause = &Cause{Kind: CauseRenewed, Client: g.Client, TTL: ttl, At: renewed, Renewed: renewed}
 			}

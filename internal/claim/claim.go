@@ -234,6 +234,19 @@ const (
 	// stale holder). The harm it prevented was while both held it (reader
 	// 14: "so no data was harmed" of a run whose stale holder's later write
 	// was its violation).
+	//
+	// A stuck lock (What stuck-lock): Client's key still held Key when
+	// the final probe, Records[1], was refused. Client took the lock at
+	// Since, by its acquire Records[0] (its completion when answered ok;
+	// for one of unknown outcome, no earlier than its invoke). How (when
+	// set, a finding.Quit* word) is how Client stopped using the lock at
+	// Start, the window's start: release-lost, release-failed,
+	// release-kept — its release Records[2] of Key, invoked at Start,
+	// answered info (or never), fail, or ok, the first it invoked after
+	// Records[0] with no acquire of Key between, the key of Client's still
+	// on a node at the probe (release-lost: one its release did not
+	// remove); crashed — a fault killed Client at Start; done, lost — its
+	// done or lost op Records[2], at Start. Without How, Start is Since.
 	Anomaly Kind = "anomaly"
 	// Op: Client's own operation What (a history.Func: acquire, probe,
 	// read, write, release, extend, lost, done, stopped) on Key was invoked
@@ -251,8 +264,11 @@ const (
 	// client's lost, done or stopped) renders it. At is the instant its
 	// line is told at: End for an operation answered info (its line tells
 	// how it ended: an error, no answer) and for a granted acquire or probe
-	// (told when it returned), Start for every other.
-	// Records: the operation.
+	// (told when it returned), Start for every other — but a granted probe
+	// whose SET the node recorded (its token's key, on its one node) is
+	// told when that SET ran, inside it: a probe returns only after its
+	// own release.
+	// Records: the operation (then, for a probe told at its SET, that SET).
 	Op Kind = "op"
 	// Absent: the run had no What, a fact a remedy rests on (package
 	// report's advice table). What NoPause: no fault step planned or
@@ -452,6 +468,9 @@ type Claim struct {
 	// Fired of an Experiment claim: its changed steps as they fired in
 	// the experiment's run (see Fired).
 	Fired []Fired `json:"fired,omitempty"`
+	// Since of an Anomaly claim of a stuck lock: when its holder took
+	// the lock (see Anomaly), wall ns.
+	Since int64 `json:"since_ns,omitempty"`
 	// Offset is a ClockOffset claim's offset from true time, wall ns.
 	Offset int64 `json:"offset_ns,omitempty"`
 	// Violating are the history indices of an anomaly's violating writes.

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/lock/lockkit"
 )
 
 // PointInAcquire is the pause point a Redlock client reaches after its SET
@@ -129,6 +130,9 @@ func (r *redlock) Acquire(ctx context.Context, key string) (Lease, error) {
 		ok, err := n.Cmd.SetNX(nctx, key, token, r.cfg.TTL).Result()
 		cancel()
 		switch {
+		case lockkit.NotRun(err):
+			// A node loading its data refused the SET unrun: it holds
+			// nothing of ours, as a refusal.
 		case err != nil:
 			silent++
 		case ok:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/locksim/locksim/lock"
+	"github.com/locksim/locksim/lock/lockkit"
 )
 
 // setnxExpire acquires with SETNX and then a separate PEXPIRE: the
@@ -38,6 +39,10 @@ func (s *setnxExpire) Acquire(ctx context.Context, key string) (Lease, error) {
 	start := s.cfg.Clock.Now()
 	ok, err := s.node.Cmd.SetNX(ctx, key, token, 0).Result()
 	switch {
+	case lockkit.NotRun(err):
+		// The node refused the SETNX unrun (loading its data). Not so a
+		// PEXPIRE refused after it: the SETNX ran, the outcome stays unknown.
+		return Lease{}, fmt.Errorf("%w: setnx on %s: %w", ErrNotAcquired, s.node.Name, err)
 	case err != nil:
 		return Lease{}, fmt.Errorf("setnx on %s: %w", s.node.Name, err)
 	case !ok:

@@ -86,6 +86,9 @@ func (s *single) Acquire(ctx context.Context, key string) (Lease, error) {
 	switch {
 	case errors.Is(err, redis.Nil):
 		return Lease{}, ErrNotAcquired
+	case lockkit.NotRun(err):
+		// The node refused the script unrun (loading its data).
+		return Lease{}, fmt.Errorf("%w: fenced acquire on %s: %w", ErrNotAcquired, s.node.Name, err)
 	case err != nil:
 		return Lease{}, fmt.Errorf("fenced acquire on %s: %w", s.node.Name, err)
 	}

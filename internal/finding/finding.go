@@ -55,6 +55,15 @@ type Anomaly struct {
 	End     int64   `json:"end_ns"`
 	StartS  float64 `json:"start_s"`
 	EndS    float64 `json:"end_s"`
+	// Since is, for a stuck lock, when its holder took the lock (its ok
+	// acquire's completion; for an acquire of unknown outcome, when the
+	// node set its key), true ns. Start is then when the holder stopped
+	// using the lock, as Quit says (Since itself when it never did).
+	Since int64 `json:"since_ns,omitempty"`
+	// Quit is, for a stuck lock, how its holder stopped using the lock at
+	// Start (Quit* below); "" when it never did (it still believed it held
+	// the lock when the run ended).
+	Quit string `json:"quit,omitempty"`
 	// Cause is why it happened, as data (see Cause); nil when the kind
 	// needs none.
 	Cause *Cause `json:"cause,omitempty"`
@@ -88,6 +97,24 @@ type Anomaly struct {
 	// Harmless says why an informational anomaly did no harm (Harmless*).
 	Harmless string `json:"harmless,omitempty"`
 }
+
+// How a stuck lock's holder stopped using it (Anomaly.Quit). The
+// release ones name the holder's release of the lock (the anomaly's
+// last op), invoked at the anomaly's Start: it got no answer (lost on
+// the way, or its reply lost: its outcome unknown), it was answered
+// fail (the node refused it), or answered ok though the key stayed.
+const (
+	QuitReleaseLost   = "release-lost"
+	QuitReleaseFailed = "release-failed"
+	QuitReleaseKept   = "release-kept"
+	// QuitCrashed: a crash-client fault killed the holder at Start.
+	QuitCrashed = "crashed"
+	// QuitDone and QuitLost: the holder left its critical section (done)
+	// or gave the lease up as lost at Start, its op the anomaly's last,
+	// and sent no release of it.
+	QuitDone = "done"
+	QuitLost = "lost"
+)
 
 // Why an informational anomaly did no harm (Anomaly.Harmless).
 const (

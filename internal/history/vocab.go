@@ -44,6 +44,10 @@ const (
 	// and the clock drift allowance) had run out (Redlock, redis.io
 	// distlock): the client gave the lock up.
 	RefusalValidity = "validity"
+	// RefusalLoading: the node answered -LOADING: it was still loading
+	// its dataset (AOF or RDB) after a restart and ran nothing, a
+	// definite refusal, not an unknown outcome.
+	RefusalLoading = "loading"
 )
 
 // Pause points of a client (design §5): where a point-triggered fault step

@@ -423,8 +423,14 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 		return tr(lang, "sum.liveness.probes", r.Counts[claim.FinalProbes])
 	case n == 0:
 		return tr(lang, "sum.valid")
+	case info && n == 1:
+		// One finding is not "all" of anything (a fresh reader, issue 27:
+		// "1 phát hiện, tất cả chỉ mang tính thông tin").
+		return tr(lang, "sum.invalid.info.one", n, strings.Join(words, ", "))
 	case info:
 		return tr(lang, "sum.invalid.info", n, strings.Join(words, ", "))
+	case n == 1:
+		return tr(lang, "sum.invalid.one", n, strings.Join(words, ", "))
 	}
 	return tr(lang, "sum.invalid", n, strings.Join(words, ", "))
 }

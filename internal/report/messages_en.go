@@ -408,6 +408,7 @@ var messagesEN = map[string]string{
 	"n.refused.granted.validity":       "%[1]s's acquire of %[2]s was refused by the lock itself, though its own SETs had set its key on %[3]s: the acquire took %[4]s, longer than the key's TTL of %[5]s, so its validity time had run out.",      // client, key, nodes, took, ttl
 	"n.refused.granted.not-replicated": "%[1]s's acquire of %[2]s was refused by the lock itself: %[3]s set its key, but too few replicas acknowledged it (WAIT), so the lock did not grant it.",                                                    // client, key, nodes
 	"n.refused.not-replicated":         "%[1]s's acquire of %[2]s was refused by the lock itself: too few replicas acknowledged its key (WAIT), so the lock did not grant it.",                                                                      // client, key
+	"n.refused.loading":                "%[1]s's acquire of %[2]s was refused: the node answered LOADING (it was still loading its data after a restart) and ran nothing, so the lock was not granted.",                                             // client, key
 
 	// Fault kinds.
 	"fault.pause":            "pause",
@@ -498,11 +499,11 @@ var messagesEN = map[string]string{
 	// A duplicate run told at its second run: key, the run before, the second run; n in all, the later runs.
 	"a.duplicate-run.second":      "%[1]s ran a second time for one fire time: %[2]s, then %[3]s. A scheduled job must run once per fire time.",
 	"a.duplicate-run.second.more": "%[1]s ran a second time for one fire time: %[2]s, then %[3]s; it ran %[4]d times in all (later: %[5]s). A scheduled job must run once per fire time.",
-	"a.split-brain":               "%s both acted as leader (key %s): the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.",                        // clients, key, t1, t0
-	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                                              // clients, key, t0, t1, permits
-	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                                            // clients, key, t0, t1
-	"a.stuck-lock.dead":           "With %[4]s dead (a crashed client does not come back), %[1]s was still held by %[2]s and the final probe could not take it (held since t=%[3]ss).", // key, clients, t0, crashed clients
-	"a.stuck-lock":                "After the faults healed, %s was still held by %s and the final probe could not take it (held since t=%ss).",                                        // key, clients, t0
+	"a.split-brain":               "%s both acted as leader (key %s): the old leader's write was accepted at t=%ss, after the new leader was elected at t=%ss.",                             // clients, key, t1, t0
+	"a.over-admission":            "%s were inside %s at once from t=%ss to t=%ss, with only %d permits.",                                                                                   // clients, key, t0, t1, permits
+	"a.duplicate-work":            "%s both rebuilt %s from t=%ss to t=%ss: wasted work, the data is fine.",                                                                                 // clients, key, t0, t1
+	"a.stuck-lock.dead":           "With %[4]s dead (a crashed client does not come back), %[1]s was still held by %[2]s%[5]s and the final probe could not take it (held since t=%[3]ss).", // key, clients, since, crashed clients, quit clause
+	"a.stuck-lock":                "After the faults healed, %[1]s was still held by %[2]s%[5]s and the final probe could not take it (held since t=%[3]ss).",                               // key, clients, since, -, quit clause
 	"a.unavailable":               "No client believed it held %s, yet no acquire of it succeeded from t=%ss to t=%ss.",
 	"a.unavailable.kept":          "No client believed it held %[1]s, yet no acquire of it succeeded from t=%[2]ss to t=%[3]ss: %[4]s's lease on it ran out at t=%[5]ss, but %[6]s's extends kept %[4]s's key on %[7]s until t=%[8]ss.", // key, t0, t1, owner, lease end, extender, node, key end
 	"a.unavailable.local":         "%[1]s sat free in Redis from t=%[2]ss to t=%[3]ss, yet %[4]s, alive and trying, was refused every time without its acquire reaching Redis: the lock was held inside its own process.",               // key, t0, t1, client
@@ -772,7 +773,17 @@ var messagesEN = map[string]string{
 	// A run with no fault: none healed (teacher 9, F3); renewals that kept
 	// a stuck lock say why it was still held.
 	"a.stuck-lock.renewed":         "After the faults healed, %[1]s was still held by %[2]s, whose renewals kept it (the last at t=%[4]ss); the final probe could not take it (held since t=%[3]ss).", // key, clients, t0, last renewal
-	"a.stuck-lock.nofault":         "At the end of the run, %s was still held by %s and the final probe could not take it (held since t=%ss).",                                                        // key, clients, t0
+	"a.stuck-lock.nofault":         "At the end of the run, %[1]s was still held by %[2]s%[5]s and the final probe could not take it (held since t=%[3]ss).",                                          // key, clients, since, -, quit clause
 	"a.stuck-lock.nofault.renewed": "At the end of the run, %[1]s was still held by %[2]s, whose renewals kept it (the last at t=%[4]ss); the final probe could not take it (held since t=%[3]ss).",   // key, clients, t0, last renewal
-	"n.probe.fail.nofault":         "Final probe: at the end of the run, %s could not acquire the lock on %s.",                                                                                        // client, key
+	// A stuck lock whose holder stopped using it at Start (finding.Quit*):
+	// the clause after its name, and the renewal sentences that carry it.
+	"a.stuck-lock.renewed.quit":         "After the faults healed, %[1]s was still held by %[2]s%[5]s and its renewals kept it (the last at t=%[4]ss); the final probe could not take it (held since t=%[3]ss).", // key, clients, since, last renewal, quit clause
+	"a.stuck-lock.nofault.renewed.quit": "At the end of the run, %[1]s was still held by %[2]s%[5]s and its renewals kept it (the last at t=%[4]ss); the final probe could not take it (held since t=%[3]ss).",   // key, clients, since, last renewal, quit clause
+	"a.stuck.quit.release-lost":         ", whose release at t=%ss got no answer and left it in place,",
+	"a.stuck.quit.release-failed":       ", whose release at t=%ss failed,",
+	"a.stuck.quit.release-kept":         ", whose release at t=%ss was answered ok but left it in place,",
+	"a.stuck.quit.crashed":              ", which crashed at t=%ss,",
+	"a.stuck.quit.done":                 ", which stopped using it at t=%ss without releasing it,",
+	"a.stuck.quit.lost":                 ", which gave it up as lost at t=%ss without releasing it,",
+	"n.probe.fail.nofault":              "Final probe: at the end of the run, %s could not acquire the lock on %s.", // client, key
 }

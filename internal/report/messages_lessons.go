@@ -287,8 +287,10 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.notchecked.fencing":       "no operation carried a fencing token",
 		"sum.notchecked.liveness":      "no final probe, and no acquire was refused",
 		"sum.liveness.noprobe":         "the run's refused acquires alone were judged (%d): no final probe ran; none met a free lock for long",
-		"sum.invalid":                  "%d finding(s): %s", // count, kinds
-		"sum.invalid.info":             "%d finding(s), all informational: %s",
+		"sum.invalid":                  "%d findings: %s", // count, kinds
+		"sum.invalid.info":             "%d findings, all informational: %s",
+		"sum.invalid.info.one":         "%d finding, informational: %s",
+		"sum.invalid.one":              "%d finding: %s",
 		"sum.untested":                 "this run proves nothing: no fault (of %d) overlapped a believed lock hold or an in-flight lock operation of a client it affected, so the faults tested nothing", // faults
 		"sum.unknown":                  "could not decide",
 		"sum.busy":                     "the machine was too busy to keep the run's compressed time, so the run proves nothing; run it again with fewer runs at once (--parallel) or a lower --time-scale",
@@ -579,6 +581,8 @@ var lessonMessages = map[Lang]map[string]string{
 		"sum.liveness.noprobe":         "chỉ xét các lần lấy lock bị từ chối trong lúc chạy (%d): không có lần thử cuối (final probe); không lần nào gặp lock rảnh quá lâu",
 		"sum.invalid":                  "%d phát hiện: %s",
 		"sum.invalid.info":             "%d phát hiện, tất cả chỉ mang tính thông tin: %s",
+		"sum.invalid.info.one":         "%d phát hiện, chỉ mang tính thông tin: %s",
+		"sum.invalid.one":              "%d phát hiện: %s",
 		"sum.untested":                 "lần chạy này không chứng minh được gì: không lỗi nào (trong %d) trùng với lúc một client mà nó tác động đang tin mình giữ lock hoặc đang chạy một thao tác lock, nên các lỗi không kiểm tra được gì", // faults
 		"sum.unknown":                  "các checker không đủ dữ kiện để kết luận",
 		"sum.busy":                     "máy quá bận nên không giữ được thời gian nén của lần chạy, vì vậy lần chạy không chứng minh được gì; hãy chạy lại với ít lần chạy cùng lúc hơn (--parallel) hoặc --time-scale thấp hơn",

@@ -312,10 +312,7 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 		}
 		n.add(n.toldAt(c), 2, StepAcquire, c, n.began(c, m.acquireInfo(lang, i, o, who, key)))
 	case history.OK:
-		at := c.End // the grant's return: a believed hold starts there, an operation ends there
-		if c.Kind == claim.Hold {
-			at = c.Start
-		}
+		at := grantedAt(c, o)
 		n.inFlight(i, o)
 		if t := o.Value.Token; t != "" {
 			if _, ok := n.grantAt[holder{who, key, t}]; !ok {

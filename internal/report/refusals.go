@@ -32,6 +32,9 @@ func (m *model) refusedByLock(lang Lang, c claim.Claim) (string, bool) {
 		return tr(lang, "n.refused.granted", c.Client, c.Key, nodes, len(c.Nodes), len(m.nodes)), true
 	case c.Kind == claim.Op && c.Refusal == history.RefusalNotReplicated:
 		return tr(lang, "n.refused.not-replicated", c.Client, c.Key), true
+	case c.Kind == claim.Op && c.Refusal == history.RefusalLoading:
+		// A definite refusal: the node ran nothing (not "no definite answer").
+		return tr(lang, "n.refused.loading", c.Client, c.Key), true
 	}
 	return "", false
 }
@@ -250,4 +253,18 @@ func refusedAt(c claim.Claim, from int64) int64 {
 		at = max(at, h.At)
 	}
 	return at
+}
+
+// grantedAt is when the story tells ok operation o, whose claim is c: the
+// grant's return (an operation ends there), a believed hold's start, or,
+// for a probe told at its SET (claim.Op's second record), that SET — the
+// probe returned only after its own release.
+func grantedAt(c claim.Claim, o history.Op) int64 {
+	switch {
+	case c.Kind == claim.Hold:
+		return c.Start
+	case c.Kind == claim.Op && o.F == history.Probe && len(c.Records) > 1:
+		return c.At
+	}
+	return c.End
 }

@@ -658,17 +658,25 @@ func (m *model) describeAnomaly(lang Lang, a checker.Anomaly) string {
 	case checker.KindDuplicateWork:
 		return tr(lang, "a.duplicate-work", clients, a.Key, t0, t1)
 	case checker.KindStuckLock:
+		// Held since the holder took it; stuck (nobody using it) from when
+		// it stopped using it, which the clause tells (issue 27: "held
+		// since t=0.2s" of a lock used until its release was lost at 3.2 s).
+		since, quit := t0, ""
+		if a.Quit != "" {
+			since, quit = instant(m.sec(a.Since)), tr(lang, "a.stuck.quit."+a.Quit, t0)
+		}
 		if dead := m.crashedClients(); len(dead) > 0 {
 			// A crashed client never comes back: not every fault healed.
-			return tr(lang, "a.stuck-lock.dead", a.Key, clients, t0, joinAnd(lang, dead))
+			// The sentence says it is dead: no clause tells its crash again.
+			return tr(lang, "a.stuck-lock.dead", a.Key, clients, since, joinAnd(lang, dead), pick(a.Quit == checker.QuitCrashed, "", quit))
 		}
 		// No fault in the plan: none healed (teacher 9, F3). Renewals that
 		// kept the key to the end say why it was still held.
 		k := pick(len(m.faults) == 0, "a.stuck-lock.nofault", "a.stuck-lock")
 		if c := a.Cause; c != nil && c.Kind == checker.CauseRenewed && c.Renewed > 0 {
-			return tr(lang, k+".renewed", a.Key, clients, t0, instant(m.sec(c.Renewed)))
+			return tr(lang, k+".renewed"+pick(quit != "", ".quit", ""), a.Key, clients, since, instant(m.sec(c.Renewed)), quit)
 		}
-		return tr(lang, k, a.Key, clients, t0)
+		return tr(lang, k, a.Key, clients, since, "", quit)
 	case checker.KindUnavailable:
 		return m.unavailableText(lang, a, t0, t1)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/internal/clients"
 	"github.com/locksim/locksim/internal/faults"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/lock/lockkit"
 )
 
 // worker is one lock client running the scenario's workload (workloads.go):
@@ -295,12 +296,7 @@ func (w *worker) acquire(ctx context.Context, key string) (clients.Lease, bool) 
 		w.r.brokeClient(err)
 	}
 	t := outcome(err)
-	switch {
-	case errors.Is(err, clients.ErrNotReplicated):
-		v.Refusal = history.RefusalNotReplicated
-	case errors.Is(err, clients.ErrValidityRanOut):
-		v.Refusal = history.RefusalValidity
-	}
+	v.Refusal = acquireRefusal(err)
 	if t == history.OK {
 		v.Token, v.Fence, v.Nodes = lease.Token, lease.Fence, lease.Nodes
 		if lease.Key != "" && lease.Key != key {
@@ -436,4 +432,21 @@ func (w *worker) release(ctx context.Context, l clients.Lease) {
 	if t == history.Info {
 		w.newProcess()
 	}
+}
+
+// acquireRefusal is why the lock refused an acquire that failed with err,
+// when the nodes alone do not say (history.Refusal*): too few replicas,
+// the validity run out, or a node that refused the command unrun while
+// loading its data (lockkit.NotRun: -LOADING, a definite refusal); "" for
+// any other error, and for none.
+func acquireRefusal(err error) string {
+	switch {
+	case errors.Is(err, clients.ErrNotReplicated):
+		return history.RefusalNotReplicated
+	case errors.Is(err, clients.ErrValidityRanOut):
+		return history.RefusalValidity
+	case outcome(err) == history.Fail && lockkit.NotRun(err):
+		return history.RefusalLoading
+	}
+	return ""
 }

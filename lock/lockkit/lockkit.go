@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -131,18 +132,31 @@ func NewSafe(name string, c lock.Config) (*Safe, error) {
 func (s *Safe) Name() string { return s.name }
 
 // Acquire sets key with a fresh owner token, NX PX TTL: lock.ErrNotAcquired
-// when the key was there, any other error unknown.
+// when the key was there or the node refused the SET unrun (NotRun: it was
+// loading its data), any other error unknown.
 func (s *Safe) Acquire(ctx context.Context, key string) (lock.Lease, error) {
 	token := NewToken(s.rnd)
 	start := s.clk.Now()
 	ok, err := s.node.Cmd.SetNX(ctx, key, token, s.ttl).Result()
 	switch {
+	case NotRun(err):
+		// The node refused the SET unrun (loading its data): not granted.
+		return lock.Lease{}, fmt.Errorf("%w: set nx on %s: %w", lock.ErrNotAcquired, s.node.Name, err)
 	case err != nil:
 		return lock.Lease{}, fmt.Errorf("set nx on %s: %w", s.node.Name, err)
 	case !ok:
 		return lock.Lease{}, lock.ErrNotAcquired
 	}
 	return lock.Lease{Key: key, Token: token, ValidUntil: start.Add(s.ttl), Nodes: []string{s.node.Name}}, nil
+}
+
+// NotRun reports whether err is a Redis error reply with which the node
+// refused a command without running it: -LOADING, a node still loading
+// its dataset (AOF or RDB) after a restart. Such a reply is a definite
+// answer, not an unknown outcome: the command changed nothing.
+func NotRun(err error) bool {
+	var re redis.Error
+	return errors.As(err, &re) && strings.HasPrefix(re.Error(), "LOADING")
 }
 
 // Release deletes the lease's key while it holds the lease's token:

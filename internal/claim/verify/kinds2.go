@@ -646,6 +646,9 @@ func (v *verifier) anomaly(c claim.Claim) outcome {
 		if c.What == history.AnomalyUnavailable {
 			return v.unavailable(c)
 		}
+		if c.What == history.AnomalyStuckLock {
+			return v.stuck(c)
+		}
 		return held
 	}
 	dup := c.What == history.AnomalyDuplicateRun

@@ -31,6 +31,9 @@ func (v *verifier) ownOp(c claim.Claim) outcome {
 	}
 	granted := o.Type == history.OK && (o.F == history.Acquire || o.F == history.Probe)
 	reasoned := o.Type == history.Fail && o.F == history.Acquire && o.Value.Refusal != ""
+	if o.F == history.Probe && granted && len(c.Records) > 1 {
+		return v.probeGranted(c, o)
+	}
 	switch atEnd := o.Complete >= 0 && (o.Type == history.Info || granted || reasoned); {
 	case atEnd && c.At != o.Complete:
 		return refuse(c.Records[:1], "the %s ended %s at %d: its line tells how it ended, so it is told then, not at %d", o.F, o.Type, o.Complete, c.At)
@@ -80,6 +83,27 @@ func (v *verifier) afterLost(c claim.Claim, lost history.Op) outcome {
 		return refuse(c.Records, "the first write %s made after its lost record is record %d, not %d", lost.Client, wrote, c.Records[1])
 	case len(c.Records) == 1 && wrote >= 0:
 		return refuse([]int{c.Records[0], wrote}, "%s went on writing after its lost record %d: record %d", lost.Client, c.Records[0], wrote)
+	}
+	return held
+}
+
+// probeGranted: an ok probe told at its grant names the node command that
+// granted it (Records[1]): a SET of the probe's key (the lock's own name
+// for it, where its record has one) with the probe's token, sent by the
+// probe's client on the probe's one node, run at At, inside the probe.
+func (v *verifier) probeGranted(c claim.Claim, o history.Op) outcome {
+	s, ok := v.rec(c, 1)
+	key := o.Key
+	if o.Value.LockKey != "" {
+		key = o.Value.LockKey
+	}
+	switch {
+	case !ok || s.F != history.NodeCmd || !setsKey(s, key) || s.Value.Cmd[2] != o.Value.Token || v.m.sender(c.Records[1]) != c.Client:
+		return refuse(c.Records, "record %d is no SET of %s with the probe's token by %s", c.Records[1], key, c.Client)
+	case len(o.Value.Nodes) != 1 || s.Value.Node != o.Value.Nodes[0]:
+		return refuse(c.Records, "the SET at record %d ran on %s, not on the probe's one node %v", c.Records[1], s.Value.Node, o.Value.Nodes)
+	case s.Invoke != c.At || s.Invoke < o.Invoke || s.Invoke > o.Complete:
+		return refuse(c.Records, "the probe's SET ran at %d, not at %d inside the probe [%d, %d]", s.Invoke, c.At, o.Invoke, o.Complete)
 	}
 	return held
 }
