@@ -301,7 +301,31 @@ func expectMet(t *testing.T, sc scenario.Scenario, rep checker.Report) {
 		for _, a := range rep.Anomalies() {
 			t.Logf("  %s: %s", a.Kind, a.Explain)
 		}
+		if rep.Account != nil {
+			logHistory(t, rep.Account.H)
+		}
 	}
+}
+
+// logHistory logs h's client and nemesis operations, one line each (at
+// most 300), and how many node commands it recorded: a run that missed its
+// expectation on a loaded machine can be read from the test's log alone.
+func logHistory(t *testing.T, h history.History) {
+	t.Helper()
+	nodeCmds, n := 0, 0
+	for _, o := range h.Ops {
+		if o.Process == history.NodeProcess {
+			nodeCmds++
+			continue
+		}
+		if n++; n > 300 {
+			continue
+		}
+		t.Logf("  #%d %s %s %s %s invoke=%.1fms complete=%.1fms %s", o.Index, o.Client, o.F, o.Key, o.Type,
+			float64(o.Invoke)/1e6, float64(o.Complete)/1e6, o.Error)
+	}
+	t.Logf("  %d client and nemesis operations, %d node commands; timer lag %.1fms, wall %.3fs",
+		n, nodeCmds, float64(h.Header.MaxTimerLagNS)/1e6, float64(h.End())/1e9)
 }
 
 func everyClientAcquires(t *testing.T, h history.History) {
