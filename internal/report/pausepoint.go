@@ -15,7 +15,7 @@ func (m *model) pausePoint(lang Lang, st history.FaultStep, c claim.Claim) strin
 	if st.Trigger.Kind != history.TriggerPoint {
 		return ""
 	}
-	words := pointWord(lang, st.Trigger.Point)
+	words := m.pointWord(lang, st.Trigger.Point)
 	if st.Trigger.Point == history.PointInAcquire && c.Client != "" {
 		total := len(m.h.Header.Nodes)
 		switch len(c.Nodes) {

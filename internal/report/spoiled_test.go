@@ -130,10 +130,32 @@ func TestEveryTriggerPointHasWordsInBothLanguages(t *testing.T) {
 	for _, p := range []string{history.PointAfterAcquire, history.PointBeforeWrite, history.PointBeforeRelease, history.PointInAcquire, history.PointInRenew} {
 		for _, lang := range []Lang{English, Vietnamese} {
 			t.Run(string(lang)+" names "+p+" in words", func(t *testing.T) {
-				if w := pointWord(lang, p); w == p {
+				if w := (&model{}).pointWord(lang, p); w == p {
 					t.Errorf("point %s is shown raw", p)
 				}
 			})
 		}
+	}
+}
+
+// Reader 18: "paused … just before its write" of a semaphore client whose
+// next write was giving its permit back.
+func TestAPausePointIsToldInTheWorkloadsOwnWords(t *testing.T) {
+	tests := []struct {
+		name, workload string
+		lang           Lang
+		want           string
+	}{
+		{"a semaphore's write is giving its permit back", "semaphore", English, "just before it gave its permit back"},
+		{"a semaphore's write is giving its permit back, in Vietnamese", "semaphore", Vietnamese, "ngay trước khi trả permit"},
+		{"a payment's write is its write", "payment", English, "just before its write"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &model{h: history.History{Header: history.Header{Workload: tt.workload}}}
+			if got := m.pointWord(tt.lang, history.PointBeforeWrite); got != tt.want {
+				t.Errorf("point words %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -280,7 +280,14 @@ func kindWord(lang Lang, kind string) string {
 	return kind
 }
 
-func pointWord(lang Lang, point string) string {
+// pointWord is the words of a fault's point in the run's workload: its
+// own (point.<point>.<workload>: a semaphore's write is giving its permit
+// back, a fresh reader's "just before its write" of w1's exit), else the
+// general ones.
+func (m *model) pointWord(lang Lang, point string) string {
+	if own := "point." + point + "." + workload.Of(m.h.Header).Name; messages["en"][own] != "" {
+		return tr(lang, own)
+	}
 	if _, ok := messages["en"]["point."+point]; ok {
 		return tr(lang, "point."+point)
 	}
@@ -757,9 +764,9 @@ func (m *model) whenText(lang Lang, t history.Trigger) string {
 	switch t.Kind {
 	case history.TriggerPoint:
 		if t.Occurrence <= 1 {
-			return tr(lang, "when.point", t.Client, pointWord(lang, t.Point))
+			return tr(lang, "when.point", t.Client, m.pointWord(lang, t.Point))
 		}
-		return tr(lang, "when.point.nth", ordinal(lang, t.Occurrence), t.Client, pointWord(lang, t.Point))
+		return tr(lang, "when.point.nth", ordinal(lang, t.Occurrence), t.Client, m.pointWord(lang, t.Point))
 	case history.TriggerEvent:
 		if t.Event == history.EventGrantedBy {
 			return tr(lang, "when.granted", m.sdur(t.Delay), t.Client, t.Node)

@@ -258,32 +258,34 @@ func clientKills(h history.History) []kill {
 // the comments say).
 var semaphoreWords = map[string]map[string]string{
 	"en": {
-		"question.semaphore":      "Will more clients hold a permit than there are permits?", // locksim serve asks it before a run
-		"n.write.enter":           "%s entered %s (%d of %d permits in use).",                // client, key, in use, permits
-		"n.write.enter.plain":     "%s entered %s (%d inside).",                              // client, key, in use
-		"n.write.exit":            "%s left %s (%d of %d permits in use).",                   // client, key, in use, permits
-		"n.write.exit.plain":      "%s left %s (%d inside).",                                 // client, key, in use
-		"wl.semaphore":            "permit",
-		"wl.write.semaphore":      "work under a permit",
-		"wl.resource.semaphore":   "the resource behind the semaphore",
-		"lane.resource.semaphore": "guarded resource",
-		"act.enter":               "entry (permit taken)",
-		"act.exit":                "exit (permit given back)",
-		"p.act.enter":             "entered",
+		"question.semaphore":           "Will more clients hold a permit than there are permits?", // locksim serve asks it before a run
+		"n.write.enter":                "%s entered %s (%d of %d permits in use).",                // client, key, in use, permits
+		"n.write.enter.plain":          "%s entered %s (%d inside).",                              // client, key, in use
+		"n.write.exit":                 "%s left %s (%d of %d permits in use).",                   // client, key, in use, permits
+		"n.write.exit.plain":           "%s left %s (%d inside).",                                 // client, key, in use
+		"wl.semaphore":                 "permit",
+		"wl.write.semaphore":           "work under a permit",
+		"wl.resource.semaphore":        "the resource behind the semaphore",
+		"lane.resource.semaphore":      "guarded resource",
+		"act.enter":                    "entry (permit taken)",
+		"act.exit":                     "exit (permit given back)",
+		"p.act.enter":                  "entered",
+		"point.before-write.semaphore": "just before it gave its permit back", // a pause's point: the write is the exit
 	},
 	"vi": {
-		"question.semaphore":      "Có nhiều client giữ permit hơn số permit không?",
-		"n.write.enter":           "%s vào %s (%d/%d permit đang dùng).",
-		"n.write.enter.plain":     "%s vào %s (%d client bên trong).",
-		"n.write.exit":            "%s rời %s (%d/%d permit đang dùng).",
-		"n.write.exit.plain":      "%s rời %s (%d client bên trong).",
-		"wl.semaphore":            "permit",
-		"wl.write.semaphore":      "phần việc dưới một permit",
-		"wl.resource.semaphore":   "tài nguyên sau semaphore",
-		"lane.resource.semaphore": "tài nguyên được giới hạn",
-		"act.enter":               "vào (lấy một permit)",
-		"act.exit":                "ra (trả permit)",
-		"p.act.enter":             "đã vào",
+		"question.semaphore":           "Có nhiều client giữ permit hơn số permit không?",
+		"n.write.enter":                "%s vào %s (%d/%d permit đang dùng).",
+		"n.write.enter.plain":          "%s vào %s (%d client bên trong).",
+		"n.write.exit":                 "%s rời %s (%d/%d permit đang dùng).",
+		"n.write.exit.plain":           "%s rời %s (%d client bên trong).",
+		"wl.semaphore":                 "permit",
+		"wl.write.semaphore":           "phần việc dưới một permit",
+		"wl.resource.semaphore":        "tài nguyên sau semaphore",
+		"lane.resource.semaphore":      "tài nguyên được giới hạn",
+		"act.enter":                    "vào (lấy một permit)",
+		"act.exit":                     "ra (trả permit)",
+		"p.act.enter":                  "đã vào",
+		"point.before-write.semaphore": "ngay trước khi trả permit",
 	},
 }
 
