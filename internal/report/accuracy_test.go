@@ -14,6 +14,7 @@ import (
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/report/chart"
 )
 
 // accuracyCase is a report-accuracy corpus case's expectation
@@ -76,9 +77,18 @@ func pageSentences(in Input, lang Lang) []string {
 	}
 	// The timeline's hover texts are statements too (a fresh reader read
 	// them against the history: issue 27).
-	for _, s := range buildDrawing(in, m, out[0]).Shapes {
+	d := buildDrawing(in, m, out[0])
+	for _, s := range d.Shapes {
 		if t := s.TipText(); t != "" {
 			out = append(out, t)
+		}
+	}
+	// So are the labels on its resource rows, as "row <row's label>: <label>"
+	// (reader 18: w1's failedReason drawn on a row labelled "payment
+	// gateway" told a class the gateway took the stale write).
+	for _, l := range d.Labels {
+		if l.Lane >= 0 && l.Lane < len(d.Lanes) && d.Lanes[l.Lane].Kind == chart.LaneResource {
+			out = append(out, "row "+d.Lanes[l.Lane].Label+": "+l.Text)
 		}
 	}
 	for _, a := range allAnomalies(in.Results) {

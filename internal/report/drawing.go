@@ -14,12 +14,15 @@ import (
 
 // builder accumulates a drawing.
 type builder struct {
-	m      *model
-	in     Input
-	lang   Lang
-	d      *chart.Drawing
-	lane   map[string]int // lane name (client or node) → lane
-	res    int            // the resource lane, -1 none
+	m    *model
+	in   Input
+	lang Lang
+	d    *chart.Drawing
+	lane map[string]int // lane name (client or node) → lane
+	// res is the lane of each resource a write went to, by its message
+	// key (workload.ResourceOf; "" the workload's resource): a job's
+	// failedReason is drawn on the job store's row, not the gateway's.
+	res    map[string]int
 	legend map[string]bool
 	// endWords are the words of the key-end ticks drawn, for the legend;
 	// quorumEnds those of the ticks of a lock whose quorum was lost
@@ -69,7 +72,7 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 		end = 1
 	}
 	d := &chart.Drawing{Say: sayer(lang), Comma: commaIn(lang), Title: title, Headline: headline, End: end}
-	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: -1, legend: map[string]bool{}}
+	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: map[string]int{}, legend: map[string]bool{}}
 	for i, c := range m.clients {
 		b.lane[c] = len(d.Lanes)
 		d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneClient, Name: c, Label: c, Color: i})
@@ -85,12 +88,9 @@ func buildDrawing(in Input, m *model, headline string) *chart.Drawing {
 			}
 		}
 	}
-	for _, o := range in.History.Ops {
-		if o.F == history.Write {
-			b.res = len(d.Lanes)
-			d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneResource, Name: "resource", Label: b.resourceName(), Color: -1})
-			break
-		}
+	for _, r := range writeResources(in.History) {
+		b.res[r] = len(d.Lanes)
+		d.Lanes = append(d.Lanes, chart.Lane{Kind: chart.LaneResource, Name: "resource " + r, Label: b.resourceLabel(r), Color: -1})
 	}
 	b.bands()
 	b.faults()
@@ -167,31 +167,7 @@ func timelineLanes(h history.History) int {
 	for _, rs := range replicaLanes(h, m.nodes) {
 		n += len(rs)
 	}
-	for _, o := range h.Ops {
-		if o.F == history.Write {
-			return n + 1
-		}
-	}
-	return n
-}
-
-// resourceName is the resource lane's name, by workload.
-func (b *builder) resourceName() string {
-	w := b.in.History.Header.Workload
-	if _, ok := messages[English]["lane.resource."+w]; ok {
-		return tr(b.lang, "lane.resource."+w)
-	}
-	return tr(b.lang, "lane.resource")
-}
-
-// resourceOf is what answered a write of action: the workload's word for
-// that action's resource when it has one (a payment job's failedReason
-// goes to the job store, not the gateway), else the resource lane's.
-func (b *builder) resourceOf(action string) string {
-	if _, ok := messages[English]["resource.of."+action]; ok {
-		return tr(b.lang, "resource.of."+action)
-	}
-	return b.resourceName()
+	return n + len(writeResources(h))
 }
 
 // at is "t=12.345s" in scenario time, in the drawing's language (a tip's

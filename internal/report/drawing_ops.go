@@ -132,10 +132,10 @@ func (b *builder) writes() {
 			r = fmt.Sprintf("violating#%d", i) + " " + r // the violation, and the write it was
 		}
 		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
-		if b.res >= 0 {
-			b.shape(chart.Shape{Kind: kind, Lane: b.res, Lane2: b.res, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
+		if rl := b.resLane(o.Value.Action); rl >= 0 {
+			b.shape(chart.Shape{Kind: kind, Lane: rl, Lane2: rl, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
 			if word != "" {
-				b.label(chart.Label{Lane: b.res, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio, Ref: r})
+				b.label(chart.Label{Lane: rl, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio, Ref: r})
 			}
 		}
 		if kind == chart.ShWriteUnk {
@@ -147,8 +147,9 @@ func (b *builder) writes() {
 		}
 	}
 	// The highest token seen, per key, as a line on the resource lane:
-	// the account's (FenceSeen), from each rise to the next.
-	if b.res >= 0 && fenced {
+	// the account's (FenceSeen), from each rise to the next, on the row
+	// of the resource the rising write went to.
+	if len(b.res) > 0 && fenced {
 		multiKey := len(m.keys) > 1
 		steps := m.a.FenceSeen()
 		for _, st := range steps {
@@ -160,10 +161,14 @@ func (b *builder) writes() {
 			if st.End >= m.end {
 				x1 = b.d.End
 			}
+			rl := b.resLane(m.h.Ops[st.Write].Value.Action)
+			if rl < 0 {
+				continue
+			}
 			r := ref(claim.FenceSeen, st.Write, "")
-			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: b.res, Lane2: b.res, X0: x0, X1: x1, Y0: 0.3, Y1: 0.3, Color: -1,
+			b.shape(chart.Shape{Kind: chart.ShSeen, Lane: rl, Lane2: rl, X0: x0, X1: x1, Y0: 0.3, Y1: 0.3, Color: -1,
 				Tip: tr(lang, seenTip(b.m.h.Header), st.Key, st.Value, "t="+instantMs(x0).in(lang)+"s"), Ref: r})
-			b.label(chart.Label{Lane: b.res, X: x0, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen, Ref: r})
+			b.label(chart.Label{Lane: rl, X: x0, Dy: 0.38, Text: text, Style: chart.LbSmall, Prio: chart.PrSeen, Ref: r})
 		}
 		if len(steps) > 0 {
 			b.legendOnce(chart.ShSeen, chart.Legend{Kind: chart.ShSeen, Color: -1, Text: tr(lang, pick(m.h.Header.LockFences(), "p.seen.legend", "p.seen.epoch.legend"))})

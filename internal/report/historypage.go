@@ -85,7 +85,7 @@ func historyDrawing(in Input, m *model, info porcupine.LinearizationInfo, lin li
 	h := in.History.Header
 	end := max(m.sec(m.end), 1e-3)
 	d := &chart.Drawing{Say: sayer(lang), Comma: commaIn(lang), Title: tr(lang, "hist.title", h.Scenario), End: end}
-	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: -1, legend: map[string]bool{}}
+	b := &builder{m: m, in: in, lang: lang, d: d, lane: map[string]int{}, res: map[string]int{}, legend: map[string]bool{}}
 	_, ops := checker.Porcupine(in.History)
 	has := map[string]bool{}
 	for _, o := range ops {

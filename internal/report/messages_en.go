@@ -257,6 +257,7 @@ var messagesEN = map[string]string{
 	"n.write.ok":                       "%s: %s of %s accepted%s.", // client, action, key, token suffix
 	"n.write.claim":                    "%s registered its token at the resource for %s%s: accepted.",
 	"n.write.refused":                  "%s's %s of %s%s was REFUSED by the resource: %s.", // client, action, key, token suffix, reason
+	"n.write.refused.by":               "%s's %s of %s%s was REFUSED by the %s: %s.",       // client, action, key, token suffix, the action's own resource (workload.ResourceOf), reason
 	"n.write.info.refused":             "%s's %s of %s%s could not connect (connection refused): recorded as unknown.",
 	"n.write.info.reset":               "%s's %s of %s%s lost its connection before the reply: it may or may not have happened.",
 	"n.write.info.error":               "%s's %s of %s%s ended in an error, with no definite answer: it may or may not have happened.",

@@ -307,7 +307,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"n.tries.permit":     "%s asked for a permit of %s %d times between t=%ss and t=%ss and was refused every time (no permit was free).", // client, key, n, t0, t1
 		// The protected resource, as the fencing advice names it.
 		"fix.fencing.wl": "Fencing token, claimed first: every grant carries a number that only grows; the resource (here %s) refuses any write with a token lower than one it has already seen, and each new holder presents its token to the resource as soon as it is granted, before anything slow. A token check refuses only a write older than a token the resource has seen: a stale holder that writes before the new holder's first write gets through unless the new holder claimed first (lesson 46; lock-theory §7.2).", // resource
-		"fix.fencing.of": "the %s",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   // an action's resource (resource.of.*)
+		"fix.fencing.of": "the %s",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   // an action's resource (workload.ResourceOf: resource.<name>)
 		// A write's action as the story names it (a workload's Action*): in
 		// English the action's own code, as the checkers write it.
 		"act.claim": "claim",
@@ -593,7 +593,7 @@ var lessonMessages = map[Lang]map[string]string{
 		"n.tries.permit.one":           "%s xin một permit của %s và bị từ chối (không còn permit nào trống).",
 		"n.tries.permit":               "%s xin một permit của %s %d lần từ t=%ss đến t=%ss và lần nào cũng bị từ chối (không còn permit nào trống).",
 		"fix.fencing.wl":               "Fencing token, đăng ký token trước (claim): mỗi lần cấp lock kèm một số chỉ tăng; tài nguyên (ở đây là %s) từ chối mọi lần ghi có token nhỏ hơn token đã thấy, và mỗi client giữ lock mới trình token của mình cho tài nguyên ngay khi được cấp, trước mọi việc chậm. Kiểm tra token chỉ từ chối lần ghi cũ hơn một token tài nguyên đã thấy: client giữ lock cũ ghi trước lần ghi đầu tiên của client giữ mới vẫn lọt qua, trừ khi client mới đã đăng ký token trước (bài 46; lock-theory §7.2).",
-		"fix.fencing.of":               "%s", // an action's resource (resource.of.*)
+		"fix.fencing.of":               "%s", // an action's resource (workload.ResourceOf: resource.<name>)
 		"act.claim":                    "đăng ký token",
 		"act.write":                    "ghi",
 		"sum.missed":                   "lần chạy không kiểm tra được điều kịch bản mô tả: %s không hề xảy ra",

@@ -251,6 +251,7 @@ var messagesVI = map[string]string{
 	"n.write.ok":                       "%s: %s %s được chấp nhận%s.",
 	"n.write.claim":                    "%s đăng ký token của mình tại tài nguyên cho %s%s: được chấp nhận.",
 	"n.write.refused":                  "Lần %[2]s %[3]s%[4]s của %[1]s bị tài nguyên TỪ CHỐI: %[5]s.",
+	"n.write.refused.by":               "Lần %[2]s %[3]s%[4]s của %[1]s bị %[5]s TỪ CHỐI: %[6]s.",
 	"n.write.info.refused":             "Lần %[2]s %[3]s%[4]s của %[1]s không kết nối được (connection refused): ghi nhận là không rõ kết quả.",
 	"n.write.info.reset":               "Lần %[2]s %[3]s%[4]s của %[1]s mất kết nối trước khi có trả lời: có thể đã xảy ra hoặc chưa.",
 	"n.write.info.error":               "Lần %[2]s %[3]s%[4]s của %[1]s kết thúc bằng lỗi, không có câu trả lời chắc chắn: có thể đã xảy ra hoặc chưa.",

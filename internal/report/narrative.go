@@ -407,7 +407,14 @@ func (n *narrator) write(o history.Op, c claim.Claim) {
 		}
 		n.add(c.Start, 2, StepWrite, c, s)
 	case string(history.Fail):
-		n.add(c.Start, 2, StepRefused, c, tr(lang, "n.write.refused", c.Client, act, c.Key, tok, refusalText(lang, o)))
+		s := tr(lang, "n.write.refused", c.Client, act, c.Key, tok, refusalText(lang, o))
+		if r := workload.ResourceOf(c.Action); r != "" {
+			// An action with a resource of its own names it (a job's
+			// completion is refused by the job store, not the gateway:
+			// reader 18).
+			s = tr(lang, "n.write.refused.by", c.Client, act, c.Key, tok, tr(lang, r), refusalText(lang, o))
+		}
+		n.add(c.Start, 2, StepRefused, c, s)
 	default:
 		if crash, ok := crashIn(n.claims.cs, c.Client, c.Start, c.End); ok && o.Type == history.Info {
 			// Killed with its client: cut short by the crash, not an error

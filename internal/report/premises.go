@@ -117,7 +117,7 @@ func (f *runFacts) args(key string, cs []claim.Claim) []any {
 		// A write of an action with a resource of its own (recordAccepted):
 		// the fence guards that resource.
 		for _, c := range cs {
-			if _, ok := messages[English]["resource.of."+c.Action]; ok && c.Kind == claim.Op && c.Action != "" {
+			if c.Kind == claim.Op && c.Action != "" && workload.ResourceOf(c.Action) != "" {
 				return []any{c.Action}
 			}
 		}

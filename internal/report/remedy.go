@@ -635,7 +635,9 @@ func adviceWords(lang Lang, a Advice, h history.Header) string {
 		if len(a.Args) == 1 {
 			// The write that was accepted went to a resource of its own
 			// (a job's failure record goes to the job store).
-			text = tr(lang, "fix.fencing.wl", tr(lang, "fix.fencing.of", tr(lang, fmt.Sprint("resource.of.", a.Args[0]))))
+			if r := workload.ResourceOf(fmt.Sprint(a.Args[0])); r != "" {
+				text = tr(lang, "fix.fencing.wl", tr(lang, "fix.fencing.of", tr(lang, r)))
+			}
 		}
 		if slices.Contains(h.Traits, history.TraitMultiNode) {
 			// Redlock's grants carry no token: say where one comes from.

@@ -57,9 +57,9 @@ func TestAViolatingWriteIsLabelledByTheWriteThatWasAccepted(t *testing.T) {
 			}
 			// Its tooltip said "accepted by the payment gateway": the
 			// failedReason goes to the job record (teacher finding 28).
-			b := &builder{m: newModel(in.History, in.Account), in: in, lang: tc.lang, d: d, lane: map[string]int{}, res: -1, legend: map[string]bool{}}
+			b := &builder{m: newModel(in.History, in.Account), in: in, lang: tc.lang, d: d, lane: map[string]int{}, res: map[string]int{}, legend: map[string]bool{}}
 			tip := b.writeTip(h.Ops[failureRecord], h.Ops[failureRecord].Value.Fence, "")
-			if strings.Contains(tip, tr(tc.lang, "lane.resource.payment")) || !strings.Contains(tip, tr(tc.lang, "resource.of.record-failure")) {
+			if strings.Contains(tip, tr(tc.lang, "lane.resource.payment")) || !strings.Contains(tip, tr(tc.lang, "resource.job-store")) {
 				t.Errorf("the failure record's tip %q names the gateway, not the job store", tip)
 			}
 		})

@@ -36,6 +36,10 @@ const (
 	ActionRecordFailure = "record-failure"
 )
 
+// ResourceJobStore is the resource of a job's completion and failure
+// record (Action.Resource): the job queue's record of the job.
+const ResourceJobStore = "job-store"
+
 // Results of a read of an invoice's status (Value.Result).
 const (
 	ResultPaid   = "paid"
@@ -55,8 +59,11 @@ func init() {
 		Name:  Payment,
 		About: "charge an invoice through a non-idempotent gateway; a second charge is a double charge (idempotency: true keys charges)",
 		Order: 10,
+		// The completion and the failure record write the job's record in
+		// the job store (Bull's moveToFinished and _saveAttempt), not the
+		// gateway: only the charge goes to the gateway.
 		Actions: []Action{{Name: ActionReadStatus}, {Name: ActionCharge, Effect: true}, {Name: ActionMarkPaid},
-			{Name: ActionComplete}, {Name: ActionRecordFailure}},
+			{Name: ActionComplete, Resource: ResourceJobStore}, {Name: ActionRecordFailure, Resource: ResourceJobStore}},
 		Object: "invoice",
 		Keyed:  true,
 		Fields: []string{"idempotency", "completion", "failure_record"},
@@ -527,7 +534,7 @@ var paymentWords = map[string]map[string]string{
 		"wl.write.payment":               "charge",
 		"wl.resource.payment":            "the payment gateway",
 		"lane.resource.payment":          "payment gateway",
-		"resource.of.record-failure":     "job store", // the failedReason write goes to the job record, not the gateway
+		"resource.job-store":             "job store", // the completion and failedReason writes go to the job record, not the gateway
 		"act.charge":                     "charge",
 		"act.mark-paid":                  "mark-paid",
 		"act.complete":                   "completion (token-checked)",
@@ -552,7 +559,7 @@ var paymentWords = map[string]map[string]string{
 		"wl.write.payment":               "lần trừ tiền",
 		"wl.resource.payment":            "cổng thanh toán",
 		"lane.resource.payment":          "cổng thanh toán",
-		"resource.of.record-failure":     "kho lưu job",
+		"resource.job-store":             "kho lưu job",
 		"act.charge":                     "trừ tiền",
 		"act.mark-paid":                  "đánh dấu đã thanh toán",
 		"act.complete":                   "hoàn thành job (kiểm tra token)",

@@ -354,6 +354,13 @@ type Action struct {
 	// Num: the write carries the number it wrote (Value.Num), shown with
 	// its timeline label ("set 3").
 	Num bool
+	// Resource names what answers the action's writes when that is not
+	// the workload's resource ("lane.resource.<workload>"): a job's
+	// completion and failure record go to the job store, its charge to
+	// the payment gateway. Its words are the workload's
+	// "resource.<Resource>" (a timeline row's label, a tooltip's "by the
+	// job store"); "" is the workload's resource.
+	Resource string
 }
 
 // ActionClaim is the claim every guarded workload may make right after
@@ -421,6 +428,16 @@ func Kinds() []Kind {
 
 // Names returns the registered workloads' names, in their Order.
 func Names() []string { return With(func(Kind) bool { return true }) }
+
+// ResourceOf is the message key of the resource that answers writes of
+// action: "resource.<Resource>" of an action with a resource of its own,
+// "" for the workload's resource (or an action not registered).
+func ResourceOf(action string) string {
+	if a, ok := ActionOf(action); ok && a.Resource != "" {
+		return "resource." + a.Resource
+	}
+	return ""
+}
 
 // ActionOf returns the registered action named name, and whether there is
 // one.
