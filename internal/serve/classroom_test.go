@@ -122,6 +122,11 @@ func TestTheClassroomInARealBrowser(t *testing.T) {
 		}
 	}
 	shot(t, ctx, "report-1400")
+	if r := readResults(t, run.dir); run.firedByHand() && r.Spoiled != "" {
+		// Every try was spoiled by the machine, rightly unknown: nothing
+		// of the application is shown either way.
+		t.Skipf("the machine spoiled all %d runs (the last: %s); run it on a quieter machine", maxAttempts, r.SpoiledWhy)
+	}
 
 	var res report.Results
 	t.Run("the fault fired by hand is in the history, as a nemesis operation with the trigger manual", func(t *testing.T) {
@@ -245,7 +250,10 @@ func readResults(t *testing.T, dir string) report.Results {
 // replay runs a scenario file once, as `locksim run` would.
 func replay(t *testing.T, sc scenario.Scenario) suite.Outcome {
 	t.Helper()
-	o := suite.Options{Out: t.TempDir(), Version: "test"}
+	// A replay the machine spoiled runs again, as `locksim run` does by
+	// default (a loaded make test's replay came out unknown beside an
+	// invalid live run).
+	o := suite.Options{Out: t.TempDir(), Version: "test", RetryUnknown: 2}
 	outs := suite.Run(context.Background(), suite.Plan([]scenario.Scenario{sc}, o), o)
 	if len(outs) != 1 {
 		t.Fatalf("%d outcomes", len(outs))
