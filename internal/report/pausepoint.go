@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
 )
 
 // pausePoint is the words of a freeze's pause point (", just before its
@@ -41,4 +42,18 @@ func (b *builder) faultClaim(w window) claim.Claim {
 		return c.Kind == claim.Fault && c.Step == w.Step.ID && len(c.Records) > 0 && c.Records[0] == w.Op
 	})
 	return c
+}
+
+// pointWord is the words of a fault's point in the run's workload: its
+// own (point.<point>.<workload>: a semaphore's write is giving its permit
+// back, a fresh reader's "just before its write" of w1's exit), else the
+// general ones.
+func (m *model) pointWord(lang Lang, point string) string {
+	if own := "point." + point + "." + workload.Of(m.h.Header).Name; messages["en"][own] != "" {
+		return tr(lang, own)
+	}
+	if _, ok := messages["en"]["point."+point]; ok {
+		return tr(lang, "point."+point)
+	}
+	return point
 }

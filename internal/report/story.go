@@ -280,20 +280,6 @@ func kindWord(lang Lang, kind string) string {
 	return kind
 }
 
-// pointWord is the words of a fault's point in the run's workload: its
-// own (point.<point>.<workload>: a semaphore's write is giving its permit
-// back, a fresh reader's "just before its write" of w1's exit), else the
-// general ones.
-func (m *model) pointWord(lang Lang, point string) string {
-	if own := "point." + point + "." + workload.Of(m.h.Header).Name; messages["en"][own] != "" {
-		return tr(lang, own)
-	}
-	if _, ok := messages["en"]["point."+point]; ok {
-		return tr(lang, "point."+point)
-	}
-	return point
-}
-
 // releaseRemoved tells client's release of key that removed a key: its
 // own, or — a plain DEL — another client's (the owner, By, of the key
 // lives its Release claims rs say it removed).
