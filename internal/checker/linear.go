@@ -63,8 +63,12 @@ var porcupineCheck = porcupine.CheckOperationsVerbose
 // linearize at any point after their invoke, including after everything
 // else (= never took effect). A key with no lock ops (a lock-free
 // algorithm) and every key of a workload whose lock is advisory
-// (workload.Kind.Advisory) are Free of the holder rules; effects the
-// resource deduplicates by an idempotency key are Unguarded. A
+// (workload.Kind.Advisory) are Free of the holder rules; the writes of a
+// run whose resource deduplicates by an idempotency key are Unguarded,
+// but for the workload's Unkeyed actions, which the key does not make
+// safe to repeat (payment's failure record: reader 18,
+// stalled-job-failed-reason, a stale failedReason write over a finished
+// run's record was taken for linearizable). A
 // multi-node lock's acquires and releases carry their nodes
 // (LeaseInput.Nodes: the release's own Value.Nodes here; the checker's
 // run gives the nodes' record where observed, see porcupineOf). In the
@@ -110,7 +114,7 @@ func porcupineOf(h history.History, rec nodeRecord) (porcupine.Model, []porcupin
 	}
 	kind := workload.Of(h.Header)
 	advisory := kind.Advisory()
-	unguarded := kind.Dedup(h.Header.Params) != ""
+	dedup := kind.Dedup(h.Header.Params)
 	multi := slices.Contains(h.Header.Traits, history.TraitMultiNode)
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for i, op := range h.Ops {
@@ -118,7 +122,7 @@ func porcupineOf(h history.History, rec nodeRecord) (porcupine.Model, []porcupin
 			continue
 		}
 		in := LeaseInput{F: op.F, Client: op.Client, Key: op.Key, Action: op.Value.Action, Fence: op.Value.Fence, Index: op.Index,
-			Free: advisory || !locked[op.Key], Unguarded: unguarded, MultiNode: multi, Fenced: h.Header.FencingEnforced,
+			Free: advisory || !locked[op.Key], Unguarded: dedup != "" && !slices.Contains(kind.Unkeyed, op.Value.Action), MultiNode: multi, Fenced: h.Header.FencingEnforced,
 			CheckAndSet: h.Header.CheckAndSet}
 		if multi && (op.F == history.Acquire || op.F == history.Release) {
 			nodes := op.Value.Nodes

@@ -452,6 +452,18 @@ func workloadCases() []workloadCase {
 			b, invalid(KindDoubleEffect, KindMutexOverlap, KindNotLinearizable, KindStaleWriteAccepted))
 	}
 	{
+		// The scenario's own settings: the gateway keys charges, so w1's
+		// second charge is refused; the unchecked failure record is not
+		// keyed, so it is still the holder's to write (reader 18: the
+		// key made every write exempt from the holder rule, and porcupine
+		// took w1's stale failedReason write for linearizable).
+		b := stalled(twoWrite(0, 1), false, func(b *hb) {
+			b.write("w1", inv1, workload.ActionRecordFailure, 40.3, 40.4, 0)
+		})
+		add(false, "an idempotency key exempts only the keyed charge, not the unchecked failure record, from the holder rule", "",
+			b, expectation{verdict: Invalid, kinds: []string{KindNotLinearizable, KindStaleWriteAccepted}, informational: []string{KindMutexOverlap}})
+	}
+	{
 		b := stalled(twoWrite(1, 1), false, func(b *hb) {
 			b.refused("w1", inv1, workload.ActionRecordFailure, 40.3, 40.4, 0, history.RefusalLockMismatch, 0)
 		})

@@ -24,9 +24,10 @@ type Input struct {
 	// ops (a lock-free algorithm), or the workload's lock is advisory for
 	// the resource (Kind.Advisory).
 	Free bool
-	// Unguarded drops only the holder rule of accepted writes: effects the
-	// resource deduplicates by an idempotency key (Kind.Deduplicates),
-	// whose key, not the lock, keeps them single. Acquire, extend, release
+	// Unguarded drops only the holder rule of accepted writes: those of a
+	// run whose resource deduplicates by an idempotency key
+	// (Kind.Deduplicates), whose key, not the lock, keeps the effect
+	// single, but for the workload's Kind.Unkeyed actions. Acquire, extend, release
 	// and fence refusals keep their rules: the key does not make the lock
 	// correct.
 	Unguarded bool

@@ -76,8 +76,12 @@ func init() {
 		Question:     history.AnomalyDoubleEffect,
 		Effects:      []Rule{doubleCharges, staleRecords},
 		Deduplicates: dedupCharges,
-		Words:        paymentWords,
-		Tell:         func(h history.History) Teller { return payTeller{h} },
+		// The key makes a repeated charge, mark-paid or completion
+		// harmless; a stale failure record still overwrites the finished
+		// run's record (reader 18, stalled-job-failed-reason).
+		Unkeyed: []string{ActionRecordFailure},
+		Words:   paymentWords,
+		Tell:    func(h history.History) Teller { return payTeller{h} },
 	})
 }
 

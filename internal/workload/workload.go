@@ -89,6 +89,13 @@ type Kind struct {
 	// charge, lock-theory S19), "" when it keys none: the key, not the
 	// lock, keeps that effect single.
 	Deduplicates func(params map[string]int64) string
+	// Unkeyed are the actions that a run whose resource deduplicates
+	// (Deduplicates) still leaves to the lock: writes that are not safe
+	// to repeat, which no idempotency key keeps single (payment's failure
+	// record overwrites whatever the job record holds, a newer run's
+	// finished record too). The lease model keeps the holder rule for
+	// them (Input.Unguarded false).
+	Unkeyed []string
 	// New returns a zero value of its own fields, to decode into.
 	New func() Workload
 	// Model is its part of the porcupine lease model (LeaseModel).
