@@ -548,8 +548,20 @@ func (a *Account) deriveGrants() {
 			// when its key (or its permit, a sorted-set member) was set,
 			// not the operation's end (after the release; a report gave
 			// the grant a millisecond after its key's end).
+			// Of several nodes, a lock held by a majority is held from
+			// the majority's last SET on (reader 19: "granted at t=16.96s
+			// … by n1, n2, n3, n4 and n5" when two had run it).
+			var sets []int64
 			for _, k := range g.Lives {
-				g.Start = min(g.Start, max(k.Start, op.Invoke))
+				sets = append(sets, max(k.Start, op.Invoke))
+			}
+			slices.Sort(sets)
+			q := 1
+			if len(h.Header.Nodes) > 1 && len(g.Nodes) >= quorum {
+				q = quorum
+			}
+			if len(sets) >= q {
+				g.Start = min(g.Start, sets[q-1])
 			}
 			for _, m := range g.Members {
 				g.Start = min(g.Start, max(m.Start, op.Invoke))

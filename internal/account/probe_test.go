@@ -17,25 +17,43 @@ func TestAProbesGrantIsNoLaterThanTheNodesRecordOfIt(t *testing.T) {
 		name      string
 		algorithm string
 		key       string
+		nodes     []string
 		cmds      func(r *run)
 		wantStart float64
 	}{
-		{"a probe's permit in a sorted set is granted when the node added it", "fair-semaphore", "sem-1", func(r *run) {
+		{"a probe's permit in a sorted set is granted when the node added it", "fair-semaphore", "sem-1", nil, func(r *run) {
 			r.cmd("n1", history.ProbeClient, 505, false, "evalsha", "sha1:acquire", "3", "sem-1", "sem-1:owner", "sem-1:counter", "99999", "500", "p", "2")
 			r.cmd("n1", history.ProbeClient, 506, true, "ZADD", "sem-1", "99999", "p")
 			r.cmd("n1", history.ProbeClient, 510, false, "evalsha", "sha1:release", "2", "sem-1", "sem-1:owner", "p")
 			r.cmd("n1", history.ProbeClient, 511, true, "ZREM", "sem-1", "p")
 		}, 506},
-		{"a probe's key is granted when the node set it", "safe", "invoice-1", func(r *run) {
+		// Reader 19 (node-redlock-clock-jump, redsync-clock-jump,
+		// redlock-majority-partition): "granted at t=16.96s … Granted by
+		// n1, n2, n3, n4 and n5" when only two nodes had run the probe's
+		// SET; a Redlock lock is held from its majority on.
+		{"a Redlock probe's lock is granted when the majority's last node set its key", "redlock", "invoice-1", []string{"n1", "n2", "n3", "n4", "n5"}, func(r *run) {
+			for i, n := range []string{"n2", "n1", "n5", "n3", "n4"} {
+				r.cmd(n, history.ProbeClient, 505+float64(2*i), false, "set", "invoice-1", "p", "px", "1000", "nx")
+			}
+			for _, n := range []string{"n1", "n2", "n3", "n4", "n5"} {
+				r.compareAndDelete(n, history.ProbeClient, "p", 516, true)
+			}
+		}, 509},
+		{"a probe's key is granted when the node set it", "safe", "invoice-1", nil, func(r *run) {
 			r.cmd("n1", history.ProbeClient, 505, false, "set", "invoice-1", "p", "px", "1000", "nx")
 			r.compareAndDelete("n1", history.ProbeClient, "p", 510, true)
 		}, 505},
 	}
+	for i := range tests {
+		if tests[i].nodes == nil {
+			tests[i].nodes = []string{"n1"}
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRun(tt.algorithm, "n1")
+			r := newRun(tt.algorithm, tt.nodes...)
 			p := r.add(history.Op{Process: 9, Client: history.ProbeClient, F: history.Probe, Key: tt.key, Type: history.OK,
-				Value: history.Value{Token: "p", TTL: ms(1000), Nodes: []string{"n1"}, Removed: true}, Invoke: ms(500), Complete: ms(520)})
+				Value: history.Value{Token: "p", TTL: ms(1000), Nodes: tt.nodes, Removed: true}, Invoke: ms(500), Complete: ms(520)})
 			tt.cmds(r)
 			a := account.New(r.h)
 			g, ok := a.GrantOf(p)
