@@ -34,6 +34,9 @@ type builder struct {
 	refused, failed map[[2]string][]history.Op
 	// held: the acquires the account's holds began with (holdRef).
 	held map[int]bool
+	// holdAt: the row of each hold drawn at its own height among its
+	// client's holds at once, by its acquire's index (holdRows).
+	holdAt map[int]holdRow
 }
 
 func (b *builder) shape(s chart.Shape) { b.d.Shapes = append(b.d.Shapes, s) }
@@ -335,34 +338,38 @@ func (b *builder) faults() {
 // after its lock was lost and the instant it was lost; then every life of
 // a lock key on the nodes (keyLives) and the pauses over the bars.
 func (b *builder) leases() {
-	m, lang, d := b.m, b.lang, b.d
+	m, lang := b.m, b.lang
 	multiKey := len(m.keys) > 1
 	believed := false
-	for _, l := range m.leases {
+	rows := b.holdRows()
+	for li, l := range m.leases {
 		ci := b.laneOf(l.Client)
 		if ci < 0 || m.laneOf(l.Client) < 0 {
 			continue
 		}
 		_, _, _, practice := m.heldInPractice(&l) // its crashed nodes stayed down: no quorum was lost to anyone
-		s, held := m.sec(l.Start), m.sec(min(l.KeyEnd, l.BelievedEnd))
-		if practice {
-			held = m.sec(l.BelievedEnd)
-		}
-		if l.KeyEnd > m.end && l.BelievedEnd >= m.end {
-			held = d.End
-		}
-		if held <= s {
-			held = s + d.End*0.003
-		}
+		s, held := b.holdSpan(l, practice)
 		name := m.tokenLabel(lang, l)
 		if multiKey {
 			name = l.Key + " " + name
 		}
 		tip := func() string { return b.leaseTip(l) }
 		hr := b.holdRef(l)
-		b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: l.Op + 1, Ref: hr})
-		// Pinned: slid along their row they read as a hold elsewhere (reader 11).
-		b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold, Pin: true, Ref: hr})
+		hy := rows[li]
+		b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: s, X1: held, Y0: hy.y0, Y1: hy.y1, Color: m.laneOf(l.Client), Tipf: tip, Op: l.Op + 1, Ref: hr})
+		switch {
+		case hy.rows > 1 && hy.row == hy.rows-1:
+			// The bottom one of a client's holds at once: its words
+			// under it, the top one's over it (holdRows).
+			b.label(chart.Label{Lane: ci, X: s, Dy: holdWordsUnder, Text: name, Style: chart.LbPlain, Prio: chart.PrWrite, Pin: true, Ref: hr})
+		case hy.rows > 1 && hy.row > 0:
+			// A middle one: its words on it, as a node row's keys (keyBars).
+			b.label(chart.Label{Lane: ci, X: s, Dy: hy.centre(), Text: name, Style: chart.LbSmall, Width: hy.e - s, Prio: chart.PrHold, Ref: hr})
+		default:
+			// Pinned: slid along their row they read as a hold elsewhere
+			// (reader 11). The top one of a client's holds at once too.
+			b.label(chart.Label{Lane: ci, X: s, Dy: -0.36, Text: name, Style: chart.LbPlain, Prio: chart.PrHold, Pin: true, Ref: hr})
+		}
 		b.legendOnce("hold:"+l.Client, chart.Legend{Kind: chart.ShHold, Color: m.laneOf(l.Client), Text: tr(lang, b.holdKey(), l.Client)})
 		if be := m.sec(l.BelievedEnd); l.BelievedEnd > l.KeyEnd && be > held {
 			believed = true
@@ -371,11 +378,11 @@ func (b *builder) leases() {
 				// Its token came back on the key (its own renewal or extend
 				// set it again): from then on the key is its own once more.
 				gone = max(m.sec(r.After.Start), held)
-				b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: gone, X1: be, Y0: -0.2, Y1: 0.2, Color: m.laneOf(l.Client), Tipf: tip, Op: r.After.Set + 1, Ref: hr})
+				b.shape(chart.Shape{Kind: chart.ShHold, Lane: ci, Lane2: ci, X0: gone, X1: be, Y0: hy.y0, Y1: hy.y1, Color: m.laneOf(l.Client), Tipf: tip, Op: r.After.Set + 1, Ref: hr})
 				b.label(chart.Label{Lane: ci, X: gone, Dy: -0.36, Text: tr(lang, "p.resurrected"), Style: chart.LbBad, Prio: chart.PrEnd,
 					Ref: ref(claim.KeyLife, r.After.Set, r.After.Node)})
 			}
-			b.shape(chart.Shape{Kind: chart.ShBelieved, Lane: ci, Lane2: ci, X0: held, X1: gone, Y0: -0.2, Y1: 0.2, Color: -1, Tipf: tip, Op: l.Op + 1, Ref: hr})
+			b.shape(chart.Shape{Kind: chart.ShBelieved, Lane: ci, Lane2: ci, X0: held, X1: gone, Y0: hy.y0, Y1: hy.y1, Color: -1, Tipf: tip, Op: l.Op + 1, Ref: hr})
 		}
 		// Where the client's lock was lost, on its own lane: only when the
 		// account's cause says its key was gone (expired, lost with its
@@ -395,7 +402,7 @@ func (b *builder) leases() {
 		}
 		x := m.sec(l.KeyEnd)
 		er := lostRef(l, hr)
-		b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ci, Lane2: ci, X0: x, X1: x, Y0: -0.32, Y1: 0.32, Color: -1, Tipf: tip, Op: l.Op + 1, Ref: er})
+		b.shape(chart.Shape{Kind: chart.ShEnd, Lane: ci, Lane2: ci, X0: x, X1: x, Y0: hy.t0, Y1: hy.t1, Color: -1, Tipf: tip, Op: l.Op + 1, Ref: er})
 		b.label(chart.Label{Lane: ci, X: x, Dy: -0.36, Text: word, Style: chart.LbPlain, Prio: chart.PrEnd, Ref: er})
 		if quorum {
 			b.quorumEnds = appendNew(b.quorumEnds, word)

@@ -131,9 +131,15 @@ func (b *builder) writes() {
 			prio = chart.PrViolWrite
 			r = fmt.Sprintf("violating#%d", i) + " " + r // the violation, and the write it was
 		}
-		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
+		// Under one of its client's holds at once: on its lock's bar
+		// (holdRows), and as high on the resource's row.
+		my := 0.0
+		if hr, ok := b.heldRow(o); ok {
+			my = hr.centre()
+		}
+		b.shape(chart.Shape{Kind: kind, Lane: li, Lane2: li, X0: x, X1: x, Y0: my, Y1: my, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
 		if rl := b.resLane(o.Value.Action); rl >= 0 {
-			b.shape(chart.Shape{Kind: kind, Lane: rl, Lane2: rl, X0: x, X1: x, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
+			b.shape(chart.Shape{Kind: kind, Lane: rl, Lane2: rl, X0: x, X1: x, Y0: my, Y1: my, Color: -1, Tipf: tip, Op: i + 1, Ref: r})
 			if word != "" {
 				b.label(chart.Label{Lane: rl, X: x, Dy: -0.3, Text: o.Client + " " + word, Style: style, Prio: prio, Ref: r})
 			}
