@@ -187,7 +187,8 @@ type Advice struct {
 	Key    string   `json:"key"`
 	Args   []any    `json:"args,omitempty"` // strings, and spans (written in English)
 	Claims []string `json:"claims"`
-	// Only are the kinds of the findings it was offered for when they
+	// Only are the kinds of the findings it was offered for (their
+	// labels: "token-regression.repeated"), when they
 	// leave out the headline's (leadFirst); empty when it was offered for
 	// the headline's finding. It says what the advice was offered for,
 	// never that it would not have prevented the headline's harm: that
@@ -474,11 +475,20 @@ func leadFirst(in Input, cs []claim.Claim, out []Advice) []Advice {
 	if lead == "" {
 		return out
 	}
+	// Each finding by its own word's name (anomalyLabel: a token repeated,
+	// not "went backwards"; reader 20): the n-th Anomaly claim is the n-th
+	// finding, as nthClaim reads them.
 	kinds := map[string]string{}
+	i := 0
 	for _, c := range cs {
-		if c.Kind == claim.Anomaly {
-			kinds[c.ID] = c.What
+		if c.Kind != claim.Anomaly {
+			continue
 		}
+		kinds[c.ID] = c.What
+		if i < len(all) && all[i].Kind == c.What {
+			kinds[c.ID] = anomalyLabel(all[i])
+		}
+		i++
 	}
 	var first, rest []Advice
 	for _, a := range out {
