@@ -140,6 +140,11 @@ type Result struct {
 	// valid verdict proves nothing, the findings stand, and a rerun with
 	// less load can settle it.
 	RaceLost bool `json:"race_lost,omitempty"`
+	// Edge is, when a stretch of the harness's lateness spanned a fault
+	// window's edge and a client's operation begun in it is what made
+	// RaceLost, that edge and stretch (coverage only; edgeCrossed): the
+	// report tells it.
+	Edge *EdgeCross `json:"edge,omitempty"`
 	// Stall is, when a client command that got no answer in time, with
 	// no fault to explain it, is what made TimingLost or RaceLost (not
 	// the harness's own lag), its history index (coverage only): the

@@ -85,6 +85,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if why, at, ok := raceLost(a); ok {
 		return unproven(Result{RaceLost: true, Stall: stallAt(at)}, why)
 	}
+	if e, ok := edgeCrossed(a); ok {
+		return unproven(Result{RaceLost: true, Edge: &e}, edgeWhy(h, e))
+	}
 	faults, missed := planFaults(h)
 	if missed != nil {
 		return *missed

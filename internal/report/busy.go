@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
 )
 
 // lateWhat tells the fault step that missed its plan and so made a run's
@@ -26,6 +27,27 @@ func (m *model) lateWhat(lang Lang, f *checker.LateFault) string {
 		case f.LateStartNS > 0:
 			return tr(lang, "sum.late.what.start", st.ID, faultWord(lang, st), sc(f.LateStartNS))
 		}
+	}
+	return ""
+}
+
+// edgeWhat is the "what" of sum.stall for a run of h whose harness
+// lateness spanned a fault edge with a client's operation begun in it
+// (coverage's Result.Edge), from its data; "" when e names no step or
+// operation of h.
+func edgeWhat(lang Lang, h history.History, e *checker.EdgeCross) string {
+	sec := h.Header.ScenarioSeconds
+	for _, st := range h.Header.Plan {
+		if st.ID != e.Step || e.Op < 0 || e.Op >= len(h.Ops) {
+			continue
+		}
+		edge := "sum.late.edge.start"
+		if e.End {
+			edge = "sum.late.edge.end"
+		}
+		op := h.Ops[e.Op]
+		return tr(lang, "sum.late.what.edge", instantMs(sec(e.LagFrom)), instantMs(sec(e.LagTo)), float64(e.LagTo-e.LagFrom)/1e6,
+			tr(lang, edge), st.ID, faultWord(lang, st), instantMs(sec(e.At)), op.Client, tr(lang, "f."+string(op.F)))
 	}
 	return ""
 }

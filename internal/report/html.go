@@ -263,6 +263,11 @@ func loadRow(lang Lang, in Input) string {
 				return row + tr(lang, "run.lag.under.stall", w)
 			}
 		}
+		if r.Checker == checker.CheckerCoverage && r.Edge != nil {
+			if w := edgeWhat(lang, h, r.Edge); w != "" {
+				return row + tr(lang, "run.lag.under.edge", w)
+			}
+		}
 	}
 	return row
 }
@@ -388,6 +393,8 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.stall", m.lateWhat(lang, r.Late))
 		case r.TimingLost:
 			return tr(lang, "sum.busy")
+		case r.Edge != nil && edgeWhat(lang, m.h, r.Edge) != "":
+			return tr(lang, "sum.stall", edgeWhat(lang, m.h, r.Edge))
 		case r.RaceLost:
 			return tr(lang, "sum.race")
 		case r.ShortOfGrants:
