@@ -26,7 +26,9 @@ type EdgeCross struct {
 	// End is true for the window's end (the fault healed or the paused
 	// process resumed), false for its start.
 	End bool `json:"end,omitempty"`
-	// At is the edge as applied.
+	// At is the edge as applied; for a crashed node's restart whose
+	// return (the node up again) came after the stretch, when the restart
+	// began (history Value.DeadTo): its timer fired in the stretch.
 	At int64 `json:"at_ns"`
 	// LagFrom and LagTo are the stretch: a harness timer due at LagFrom
 	// fired only at LagTo (history TimerLag spans, merged).
@@ -53,7 +55,13 @@ const EdgeLag = 40 * time.Millisecond
 // the operation after it; an operation begun before the edge was due).
 // A stretch spans an instant t when its timer was due before t and fired
 // at or after t less history.LagRecordNS (what fired just after the
-// stretch's end came from it too).
+// stretch's end came from it too); an edge due less than LagRecordNS
+// before the stretch's recorded start may have waited in it too (the
+// watch ticks every 5 ms and records only lags of LagRecordNS or more).
+// An edge's timer is due from when its step was applied (a crashed
+// node's, from its kill's return: Value.DeadFrom), and a crashed node's
+// restart fired when it began (Value.DeadTo), however long redis-server
+// then took to come back.
 func edgeCrossed(a *account.Account) (EdgeCross, bool) {
 	h := a.H
 	l := newLateness(h)
@@ -71,9 +79,10 @@ func edgeCrossed(a *account.Account) (EdgeCross, bool) {
 	for _, f := range l.faults {
 		st := f.step
 		// Each edge with the instant its timer was due (-1: not known).
+		// fired: when its timer fired, if not when it was applied.
 		type edge struct {
 			EdgeCross
-			due int64
+			due, fired int64
 		}
 		var edges []edge
 		if timedStart(st) {
@@ -81,29 +90,39 @@ func edgeCrossed(a *account.Account) (EdgeCross, bool) {
 			if !ok {
 				due = -1
 			}
-			edges = append(edges, edge{EdgeCross{Step: f.Step, Kind: f.Kind, At: f.Start}, due})
+			edges = append(edges, edge{EdgeCross{Step: f.Step, Kind: f.Kind, At: f.Start}, due, f.Start})
 		}
 		if !st.Instant() && !st.UntilEnd && st.Duration > 0 && st.Effect != history.EffectFailover && f.End < end {
-			// The undo's timer is set as the step starts.
-			edges = append(edges, edge{EdgeCross{Step: f.Step, Kind: f.Kind, End: true, At: f.End}, f.Start + st.Duration})
+			// The undo's timer is set once the step is applied.
+			ed := edge{EdgeCross{Step: f.Step, Kind: f.Kind, End: true, At: f.End}, f.Start + st.Duration, f.End}
+			if from, to, ok := deadWindow(h, f); ok {
+				ed.due, ed.fired = from+st.Duration, to
+			}
+			edges = append(edges, ed)
 		}
 		for _, ed := range edges {
-			e := ed.EdgeCross
+			applied := ed.At
 			for _, iv := range spans {
-				if !in(iv, e.At) {
-					continue
-				}
-				for i, op := range h.Ops {
-					// An edge due before the stretch began came first in
-					// the plan too (what began in the stretch was due in
-					// it): an operation that began after it kept the order.
-					// One that began before the edge was even due was due
-					// before it too, and kept it as well.
-					if ed.due >= 0 && (ed.due <= iv[0] && op.Invoke >= e.At || op.Invoke < ed.due) {
+				at := applied
+				if !in(iv, at) {
+					if !in(iv, ed.fired) {
 						continue
 					}
-					if isClientOp(op) && in(iv, op.Invoke) && bearsOn(st, op.Client) && !ordered(st, op.Client, e.End) {
-						e.LagFrom, e.LagTo, e.Op = iv[0], iv[1], i
+					at = ed.fired
+				}
+				for i, op := range h.Ops {
+					// An edge due before the stretch began (by
+					// LagRecordNS: see above) came first in the plan too
+					// (what began in the stretch was due in it): an
+					// operation that began after it kept the order. One
+					// that began before the edge was even due was due
+					// before it too, and kept it as well.
+					if ed.due >= 0 && (ed.due <= iv[0]-history.LagRecordNS && op.Invoke >= applied || op.Invoke < ed.due) {
+						continue
+					}
+					if isClientOp(op) && in(iv, op.Invoke) && bearsOn(st, op.Client) && !ordered(st, op.Client, ed.End) {
+						e := ed.EdgeCross
+						e.At, e.LagFrom, e.LagTo, e.Op = at, iv[0], iv[1], i
 						return e, true
 					}
 				}
@@ -126,6 +145,22 @@ func edgeWhy(h history.History, e EdgeCross) string {
 		sc(e.LagFrom), sc(e.LagTo), time.Duration(e.LagTo-e.LagFrom).Round(time.Millisecond), e.Step, e.Kind, edge, sc(e.At), op.Client, op.F)
 }
 
+// deadWindow is when the nodes of f, a crash of nodes, were certainly
+// not running (history Value.DeadFrom, DeadTo: from its kill's return to
+// its restart's start); ok is false for another step, or when the
+// history does not record it.
+func deadWindow(h history.History, f LateFault) (from, to int64, ok bool) {
+	if f.step.Effect != history.EffectCrashNode {
+		return 0, 0, false
+	}
+	for _, op := range h.Faults() {
+		if v := op.Value; v.Fault.ID == f.Step && op.Invoke == f.Start && v.DeadFrom > 0 && v.DeadTo >= v.DeadFrom {
+			return v.DeadFrom, v.DeadTo, true
+		}
+	}
+	return 0, 0, false
+}
+
 // timedStart reports whether step st's start came from a harness timer
 // that can fire late against the clients' own: a time in the run, or a
 // delay after a client's event, or a point a client reached (its own
@@ -143,13 +178,14 @@ func timedStart(st history.FaultStep) bool {
 
 // ordered reports an edge (end: the window's end, else its start) that
 // client's operations are ordered with by construction: the start of a
-// step fired at a point of client's own work, and the end of a pause of
-// client (frozen, it begins nothing until it runs again).
+// step fired at a point of client's own work, the end of a pause of
+// client (frozen, it begins nothing until it runs again) and the end of
+// its restart (its new incarnation begins only then).
 func ordered(st history.FaultStep, client string, end bool) bool {
 	if !end {
 		return st.Trigger.Kind == history.TriggerPoint && st.Trigger.Client == client
 	}
-	return st.Effect == history.EffectFreezeClient && slices.Contains(st.Clients, client)
+	return (st.Effect == history.EffectFreezeClient || st.Effect == history.EffectRestartClient) && slices.Contains(st.Clients, client)
 }
 
 // bearsOn reports whether the order of client's operations against step

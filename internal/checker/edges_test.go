@@ -122,3 +122,75 @@ func TestARunValidOnlyBecauseALateHarnessMovedTheReleasePastTheHealIsUnknownAndR
 		t.Errorf("spoiled %q, want %q: a rerun with less load can settle it", c, SpoiledBusy)
 	}
 }
+
+// crashed is a history in which n1 is crashed from 1 s for 2 s (a step at
+// a time): its kill returned at deadFrom, its restart began at deadTo and
+// returned (redis-server up again) at up; w1 holds the lock from 0.01 s.
+func crashed(deadFrom, deadTo, up float64) *hb {
+	b := newHB(false)
+	b.acquire("w1", inv1, 0, 0.01, 0)
+	f := b.fault("crash", []string{"n1"}, 1, up)
+	b.h.Ops[f].Value.DeadFrom, b.h.Ops[f].Value.DeadTo = ns(deadFrom), ns(deadTo)
+	st := b.h.Ops[f].Value.Fault
+	st.Trigger, st.Duration = history.Trigger{Kind: history.TriggerAt, At: ns(1)}, ns(2)
+	b.h.Header.Plan = append(b.h.Header.Plan, *st)
+	return b
+}
+
+func TestAStretchOverAFaultEdgeIsJudgedByWhenTheEdgeWasDueAndWhenItFired(t *testing.T) {
+	tests := []struct {
+		name    string
+		h       func() *hb
+		crossed bool
+		at      float64 // the edge named, scenario s
+	}{
+		{"an end due 5 ms before the stretch was recorded may have waited in it, and a release begun after it may have been due before it",
+			func() *hb {
+				b := leftHeld(history.Trigger{Kind: history.TriggerAt, At: ns(1)})
+				b.h.Ops[1].Complete = ns(3.05) // healed 50 ms late, due at 3 s
+				b.h.Ops[3].Invoke, b.h.Ops[3].Complete = ns(3.055), ns(3.06)
+				b.lag(3.005, 3.06) // the watch's tick before was on time at 3 s
+				return b
+			}, true, 3.05},
+		{"a restarted client's first operation after its restart came after it by construction",
+			func() *hb {
+				b := newHB(false)
+				b.acquire("w1", inv1, 0, 0.01, 0)
+				f := b.fault("restart-client", []string{"w1"}, 1, 3.001)
+				st := b.h.Ops[f].Value.Fault
+				st.Trigger, st.Duration = history.Trigger{Kind: history.TriggerAt, At: ns(1)}, ns(2)
+				b.h.Header.Plan = append(b.h.Header.Plan, *st)
+				b.acquireFail("w1", inv1, 3.005, 3.01) // the new incarnation's first acquire
+				b.lag(2.99, 3.05)
+				return b
+			}, false, 0},
+		{"an operation begun before a crashed node's restart was due, counted from its kill's return, kept the plan's order",
+			func() *hb {
+				b := crashed(1.03, 3.08, 3.085) // the kill took 30 ms: the restart was due at 3.03 s
+				b.acquireFail("w2", inv1, 3.025, 3.03)
+				b.release("w1", inv1, 3.3, 3.31, true)
+				b.lag(3.02, 3.08)
+				return b
+			}, false, 0},
+		{"a crashed node's restart that began in the stretch is over it, however long redis-server took to come back",
+			func() *hb {
+				b := crashed(1.001, 3.06, 3.12) // the restart fired at the stretch's end; the node was up 60 ms later
+				b.acquireFail("w2", inv1, 3.061, 3.065)
+				b.release("w1", inv1, 3.3, 3.31, true)
+				b.lag(2.95, 3.06)
+				return b
+			}, true, 3.06},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := tt.h()
+			e, ok := edgeCrossed(account.New(b.h))
+			if ok != tt.crossed {
+				t.Fatalf("crossed %v (%+v), want %v", ok, e, tt.crossed)
+			}
+			if ok && (!e.End || e.Step != 2 || e.At != ns(tt.at) || b.h.Ops[e.Op].Invoke <= e.LagFrom) {
+				t.Errorf("edge %+v, want step 2's end at %v s with an operation begun in the stretch", e, tt.at)
+			}
+		})
+	}
+}
