@@ -115,7 +115,7 @@ func TestARunValidOnlyBecauseALateHarnessMovedTheReleasePastTheHealIsUnknownAndR
 		t.Fatalf("verdict %s, want unknown: %+v", rep.Verdict, rep.Results)
 	}
 	cov := rep.Results[len(rep.Results)-1]
-	if cov.Edge == nil || !cov.RaceLost || !strings.Contains(cov.Summary, "step #2 (partition)'s end at t=3s, in which w1's release began") {
+	if cov.Edge == nil || !cov.RaceLost || !strings.Contains(cov.Summary, "step #2 (partition)'s end came at t=3s and w1's release began at t=3.01s") {
 		t.Errorf("coverage %q (edge %+v), want the partition's end and w1's release named", cov.Summary, cov.Edge)
 	}
 	if c, _ := Spoiled(rep.Verdict, rep.Results); c != SpoiledBusy {

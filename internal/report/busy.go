@@ -47,7 +47,7 @@ func edgeWhat(lang Lang, h history.History, e *checker.EdgeCross) string {
 		}
 		op := h.Ops[e.Op]
 		return tr(lang, "sum.late.what.edge", instantMs(sec(e.LagFrom)), instantMs(sec(e.LagTo)), float64(e.LagTo-e.LagFrom)/1e6,
-			tr(lang, edge), st.ID, faultWord(lang, st), instantMs(sec(e.At)), op.Client, tr(lang, "f."+string(op.F)))
+			tr(lang, edge), st.ID, faultWord(lang, st), instantMs(sec(e.At)), op.Client, opWord(lang, op.F), instantMs(sec(op.Invoke)), float64(history.LagRecordNS)/1e6)
 	}
 	return ""
 }
@@ -97,4 +97,15 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// opWord is the word of a client operation of kind f in lang: the
+// history page's ("write", "read", …), else the story's, else f itself.
+func opWord(lang Lang, f history.Func) string {
+	for _, key := range []string{"hist.f." + string(f), "f." + string(f)} {
+		if _, ok := messages[English][key]; ok {
+			return tr(lang, key)
+		}
+	}
+	return string(f)
 }
