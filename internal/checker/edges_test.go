@@ -18,10 +18,7 @@ import (
 func leftHeld(trigger history.Trigger) *hb {
 	b := newHB(false)
 	b.acquire("w1", inv1, 0, 0.01, 0)
-	f := b.fault("partition", []string{"w1→n1"}, 1, 3)
-	st := b.h.Ops[f].Value.Fault
-	st.Trigger, st.Duration = trigger, ns(2)
-	b.h.Header.Plan = append(b.h.Header.Plan, *st)
+	b.planned(b.fault("partition", []string{"w1→n1"}, 1, 3), trigger, 2)
 	b.acquireFail("w2", inv1, 1.5, 1.51)
 	b.release("w1", inv1, 3.01, 3.02, true)
 	b.acquire("w2", inv1, 3.1, 3.11, 0)
@@ -29,6 +26,19 @@ func leftHeld(trigger history.Trigger) *hb {
 	b.release("w2", inv1, 3.3, 3.31, true)
 	return b
 }
+
+// planned gives the fault at history index f the trigger and the
+// duration (scenario s at time scale 1) of its plan step, and adds the
+// step to the header's plan.
+func (b *hb) planned(f int, trigger history.Trigger, dur float64) {
+	st := b.h.Ops[f].Value.Fault
+	st.Trigger, st.Duration = trigger, ns(dur)
+	b.h.Header.Plan = append(b.h.Header.Plan, *st)
+}
+
+// releaseLater moves w1's release of leftHeld (history index 3) to 3.5 s,
+// out of every stretch of these cases.
+func releaseLater(b *hb) { b.h.Ops[3].Invoke, b.h.Ops[3].Complete = ns(3.5), ns(3.51) }
 
 func TestAStretchOfLatenessOverAFaultEdgeLosesTheOrderOfWhatCameInIt(t *testing.T) {
 	at1 := history.Trigger{Kind: history.TriggerAt, At: ns(1)}
@@ -55,7 +65,7 @@ func TestAStretchOfLatenessOverAFaultEdgeLosesTheOrderOfWhatCameInIt(t *testing.
 		{"an operation begun before the end was due kept the plan's order",
 			func() *hb {
 				b := leftHeld(at1)
-				b.h.Ops[3].Invoke, b.h.Ops[3].Complete = ns(3.5), ns(3.51) // w1's release, later
+				releaseLater(b)
 				b.acquireFail("w1", inv1, 2.95, 2.96)
 				b.lag(2.1, 3.0)
 				return b
@@ -63,7 +73,7 @@ func TestAStretchOfLatenessOverAFaultEdgeLosesTheOrderOfWhatCameInIt(t *testing.
 		{"a stretch over the end with only another client's operation in it is not crossed: the cut was w1's alone",
 			func() *hb {
 				b := leftHeld(at1)
-				b.h.Ops[3].Invoke, b.h.Ops[3].Complete = ns(3.5), ns(3.51) // w1's release, later
+				releaseLater(b)
 				b.acquireFail("w2", inv1, 3.005, 3.006)
 				b.lag(2.1, 3.0)
 				return b
@@ -131,9 +141,7 @@ func crashed(deadFrom, deadTo, up float64) *hb {
 	b.acquire("w1", inv1, 0, 0.01, 0)
 	f := b.fault("crash", []string{"n1"}, 1, up)
 	b.h.Ops[f].Value.DeadFrom, b.h.Ops[f].Value.DeadTo = ns(deadFrom), ns(deadTo)
-	st := b.h.Ops[f].Value.Fault
-	st.Trigger, st.Duration = history.Trigger{Kind: history.TriggerAt, At: ns(1)}, ns(2)
-	b.h.Header.Plan = append(b.h.Header.Plan, *st)
+	b.planned(f, history.Trigger{Kind: history.TriggerAt, At: ns(1)}, 2)
 	return b
 }
 
@@ -156,10 +164,7 @@ func TestAStretchOverAFaultEdgeIsJudgedByWhenTheEdgeWasDueAndWhenItFired(t *test
 			func() *hb {
 				b := newHB(false)
 				b.acquire("w1", inv1, 0, 0.01, 0)
-				f := b.fault("restart-client", []string{"w1"}, 1, 3.001)
-				st := b.h.Ops[f].Value.Fault
-				st.Trigger, st.Duration = history.Trigger{Kind: history.TriggerAt, At: ns(1)}, ns(2)
-				b.h.Header.Plan = append(b.h.Header.Plan, *st)
+				b.planned(b.fault("restart-client", []string{"w1"}, 1, 3.001), history.Trigger{Kind: history.TriggerAt, At: ns(1)}, 2)
 				b.acquireFail("w1", inv1, 3.005, 3.01) // the new incarnation's first acquire
 				b.lag(2.99, 3.05)
 				return b
