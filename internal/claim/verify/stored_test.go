@@ -31,6 +31,13 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"redsync-happy-s7-set-after-own-orphans-deadline": {
+			"w3's Redlock acquire, refused by w5's keys on n1–n3, took n5 with a SET NX 1.7 ms past the deadline of w3's own orphaned key there (its unlock script read its token and deleted it), which the replay cannot tell from the client's failed acquire",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Refusal && c.Client == "w3" && c.By == "w5" && c.Start == 1842455957
+			},
+			false,
+		},
 		"redlock-gc-pause-cas-s10-refused-set-at-deadline": {
 			"w1's key on n1 expired: w2's SET NX 0.4 ms before its deadline did not take, as w2's compare-and-delete read the key next and deleted nothing",
 			func(c claim.Claim) bool {
