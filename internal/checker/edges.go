@@ -64,7 +64,6 @@ const EdgeLag = 40 * time.Millisecond
 // then took to come back.
 func edgeCrossed(a *account.Account) (EdgeCross, bool) {
 	h := a.H
-	l := newLateness(h)
 	// One timer each, not merged: two shorter lags that touch are not a
 	// timer that late, and a client's late start is its own timer only.
 	var spans [][2]int64
@@ -78,7 +77,7 @@ func edgeCrossed(a *account.Account) (EdgeCross, bool) {
 	}
 	in := func(iv [2]int64, t int64) bool { return t > iv[0] && t <= iv[1]+history.LagRecordNS }
 	end := h.End()
-	for _, f := range l.faults {
+	for _, f := range LateFaults(h) {
 		st := f.step
 		// Each edge with the instant its timer was due (-1: not known).
 		// fired: when its timer fired, if not when it was applied.
