@@ -41,6 +41,28 @@ type Exposure struct {
 	// window and first after it (nil when there was none).
 	LastTry *Attempt `json:"last_try,omitempty"`
 	NextTry *Attempt `json:"next_try,omitempty"`
+	// Short, when no contender tested the window of a multi-node lock but
+	// one tried inside it, is the try that came closest to a quorum: its
+	// commands found the holder's key gone on too few nodes for a grant.
+	Short *ShortTry `json:"short_try,omitempty"`
+}
+
+// ShortTry is a contender's acquire of a multi-node lock inside an
+// exposure window that could not have been granted there: fewer than
+// Need (the quorum, N/2+1) of the nodes its commands reached were free of
+// the holder's key when they reached them (a busy machine: client-clock-
+// skew beside load, w2's SETs on n1–n4 came 10–25 ms (wall) before w1's
+// keys there expired and only its SET on n5 after, and its next try came
+// after w1's charge).
+type ShortTry struct {
+	Client string `json:"client"`
+	// At is when it began (its acquire's invoke, wall ns): before the
+	// window, or in it; one of its commands reached a node in it.
+	At int64 `json:"at_ns"`
+	// Met is how many nodes it found free of the holder's key
+	// (quorum.free), Need how many a grant needs.
+	Met  int `json:"met"`
+	Need int `json:"need"`
 }
 
 // Attempt is one contender's attempt to acquire, at an instant (wall ns).
@@ -102,10 +124,58 @@ func exposures(a *account.Account) []Exposure {
 		if by := g.Ended.By; by != "" && by != hd.Client && g.Ended.Op >= 0 && g.Ended.Op < len(h.Ops) {
 			cause = &Attempt{Client: by, At: h.Ops[g.Ended.Op].Invoke}
 		}
-		e.Tried, e.LastTry, e.NextTry = tries.around(hd.Client, hd.Key, e.From, e.To, cause)
+		q := quorum{need: 1}
+		if slices.Contains(h.Header.Traits, history.TraitMultiNode) && len(g.Lives) > 0 {
+			q = quorum{need: a.Quorum(), nodes: h.Header.Nodes, held: heldBy(g), down: a.DeadThroughout}
+		}
+		e.Tried, e.LastTry, e.NextTry, e.Short = tries.around(hd.Client, hd.Key, e.From, e.To, cause, q)
 		out = append(out, e)
 	}
 	return out
+}
+
+// quorum is what a multi-node lock's grant needs, for the exposure of one
+// holder's grant: need nodes (N/2+1; 1 for a lock on one node, which
+// leaves the rest unset) free of its key.
+type quorum struct {
+	need  int
+	nodes []string
+	// held says whether the holder's key was on node at some instant of
+	// [from, to] (wall ns); down whether node was down throughout it.
+	held func(node string, from, to int64) bool
+	down func(node string, from, to int64) bool
+}
+
+// free counts the nodes a contender's acquire of [from, to] found free of
+// the holder's key: a node its first command reached (sent: when) with
+// the key gone then, and a node down throughout the acquire whose key was
+// gone (a crashed node kept down: had it been up, empty, it could have
+// said yes). A node it could not reach otherwise counts for nothing.
+func (q quorum) free(sent map[string]int64, from, to int64) int {
+	n := 0
+	for _, node := range q.nodes {
+		if at, ok := sent[node]; ok {
+			if !q.held(node, at, at) {
+				n++
+			}
+		} else if q.down(node, from, to) && !q.held(node, from, to) {
+			n++
+		}
+	}
+	return n
+}
+
+// heldBy says whether grant g's key was on node at some instant of [from,
+// to] (wall ns): one of its key lives there overlaps it.
+func heldBy(g account.Grant) func(node string, from, to int64) bool {
+	return func(node string, from, to int64) bool {
+		for _, l := range g.Lives {
+			if l.Node == node && l.Start <= to && from < l.End {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // attempts indexes the contenders' acquire attempts per key — those with
@@ -132,7 +202,9 @@ type nodeEvent struct {
 type try struct {
 	client   string
 	from, to int64
-	granted  int64 // when its grant answered (wall ns), -1 when refused
+	// node is the node that showed it, "" for a whole window.
+	node    string
+	granted int64 // when its grant answered (wall ns), -1 when refused
 	// opFrom and opTo are the whole acquire's window, its invoke to its
 	// completion (the end of the history when it had none).
 	opFrom, opTo int64
@@ -177,12 +249,12 @@ func newAttempts(a *account.Account) *attempts {
 		if op.Type == history.OK {
 			granted = end
 		}
-		add := func(from, to int64) {
-			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, granted: granted, opFrom: op.Invoke, opTo: end})
+		add := func(from, to int64, node string) {
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end})
 		}
 		evs := sent[op.Client]
 		if len(evs) == 0 || !acquireWatched(a, op, end) {
-			add(op.Invoke, end)
+			add(op.Invoke, end, "")
 			continue
 		}
 		// Each node's first command of the acquire is its try there; the
@@ -191,7 +263,7 @@ func newAttempts(a *account.Account) *attempts {
 		for j := sort.Search(len(evs), func(j int) bool { return evs[j].at >= op.Invoke }); j < len(evs) && evs[j].at <= end; j++ {
 			if !tried[evs[j].node] {
 				tried[evs[j].node] = true
-				add(evs[j].at, evs[j].at)
+				add(evs[j].at, evs[j].at, evs[j].node)
 			}
 		}
 	}
@@ -228,20 +300,47 @@ func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 // granted by to (the lock let a contender in as the lease ended) or when
 // its own command ended the lease (cause: a fair semaphore's acquire
 // script purges the timed-out permit, then admits its caller).
-func (t *attempts) around(holder, key string, from, to int64, cause *Attempt) (tried bool, last, next *Attempt) {
+//
+// Of a lock on several nodes (q.need: the quorum, more than one), an
+// attempt the nodes showed tests the window only when, by to, it found
+// q.need nodes free of the holder's key (quorum.free); one that tried
+// inside the window with fewer could not have been granted there, and the
+// closest of those is short.
+func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q quorum) (tried bool, last, next *Attempt, short *ShortTry) {
+	type attempt struct {
+		client       string
+		opFrom, opTo int64
+	}
+	sent := map[attempt]map[string]int64{} // an attempt's first command on each node, by to
+	inside := map[attempt]bool{}           // an attempt with a node command inside the window
+	var order []attempt                    // those, as met
+	before := map[attempt]int64{}          // an attempt's last instant before the window
 	for _, tr := range t.byKey[key] {
 		spans := tr.opFrom <= from && from <= tr.opTo
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
+		byQuorum := q.need > 1 && tr.node != "" && tr.client != holder && (tr.granted < 0 || tr.granted <= to)
+		at := attempt{tr.client, tr.opFrom, tr.opTo}
+		if byQuorum && tr.from <= to {
+			if sent[at] == nil {
+				sent[at] = map[string]int64{}
+			}
+			sent[at][tr.node] = tr.from
+		}
 		switch {
 		case tr.client == holder:
 		case spans && tr.granted >= 0 && tr.granted <= to, caused:
 			tried = true
 		case tr.to < from:
-			if last == nil || tr.to >= last.At {
-				last = &Attempt{Client: tr.client, At: tr.to}
+			if b, ok := before[at]; !ok || tr.to > b {
+				before[at] = tr.to
 			}
 		case tr.from <= to && (tr.granted < 0 || tr.granted <= to):
-			tried = true
+			if !byQuorum {
+				tried = true
+			} else if !inside[at] {
+				inside[at] = true
+				order = append(order, at)
+			}
 		case tr.from <= to:
 			// Granted after the window: it is next from its grant on.
 			if next == nil || tr.granted < next.At {
@@ -251,7 +350,29 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt) (t
 			next = &Attempt{Client: tr.client, At: tr.from}
 		}
 	}
-	return tried, last, next
+	met := map[attempt]int{}
+	for at, s := range sent {
+		met[at] = q.free(s, at.opFrom, min(at.opTo, to))
+		if met[at] >= q.need {
+			tried = true
+		}
+	}
+	// The last try before the window is one that had no command inside
+	// it: the earlier commands of an attempt inside it are that attempt.
+	for at, b := range before {
+		if !inside[at] && (last == nil || b > last.At || b == last.At && at.client < last.Client) {
+			last = &Attempt{Client: at.client, At: b}
+		}
+	}
+	if tried {
+		return tried, last, next, nil
+	}
+	for _, at := range order {
+		if short == nil || met[at] > short.Met {
+			short = &ShortTry{Client: at.client, At: at.opFrom, Met: met[at], Need: q.need}
+		}
+	}
+	return tried, last, next, short
 }
 
 // untested is the first exposure of the run no contender tested, when no

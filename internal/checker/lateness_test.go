@@ -464,3 +464,73 @@ func TestAnOverlapHarmlessInOrderIsNotToldAsARefusal(t *testing.T) {
 		})
 	}
 }
+
+// quorumExposed is a 3-node Redlock run (quorum 2): w1 holds n1–n3 from
+// 0.005 s (PX 30 s), pauses, and charges at 31 s; w2 tries once from
+// 29.9 s, its SET NX reaching each node at the given instant (a missing
+// node: its command never reached it). (A node kept down counts as free
+// when its key went with it: the stored redlock-delayed-restart case.)
+func quorumExposed(sets map[string]float64) *hb {
+	b := newHB(false)
+	nodes := []string{"n1", "n2", "n3"}
+	b.h.Header.Nodes, b.h.Header.Observed = nodes, nodes
+	b.h.Header.Traits = []string{history.TraitMultiNode}
+	cmd := func(c, node string, at float64, args ...string) {
+		b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
+			Key: inv1, Value: history.Value{Node: node, Cmd: args}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
+	}
+	b.op("w1", history.Acquire, inv1, 0, 0.01, history.OK, history.Value{Token: "w1-tok", TTL: ns(30), Nodes: nodes})
+	for _, n := range nodes {
+		cmd("w1", n, 0.005, "SET", inv1, "w1-tok", "NX", "PX", "30000")
+	}
+	b.fault("pause", []string{"w1"}, 5, 31)
+	b.op("w2", history.Acquire, inv1, 29.9, 30.6, history.Fail, history.Value{})
+	for _, n := range nodes {
+		if at, ok := sets[n]; ok {
+			cmd("w2", n, at, "SET", inv1, "w2-tok", "NX", "PX", "30000")
+		}
+	}
+	b.write("w1", inv1, workload.ActionCharge, 31, 31.01, 0)
+	b.write("w1", inv1, workload.ActionMarkPaid, 31.02, 31.03, 0)
+	b.release("w1", inv1, 31.05, 31.06, false)
+	return b
+}
+
+func TestATryInsideTheExposureThatCouldNotReachAQuorumIsNoTest(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		sets  map[string]float64
+		tried bool
+		met   int
+	}{
+		{"a try whose SETs met w1's keys on two nodes and a free third is short of the quorum",
+			map[string]float64{"n1": 29.95, "n2": 29.96, "n3": 30.1}, false, 1},
+		{"a try that found two of the three nodes free tested the window",
+			map[string]float64{"n1": 29.95, "n2": 30.05, "n3": 30.1}, true, 0},
+		{"a try that reached one free node and no other is short of the quorum",
+			map[string]float64{"n3": 30.1}, false, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			es := exposures(account.New(quorumExposed(tt.sets).h))
+			if len(es) == 0 {
+				t.Fatal("no exposure")
+			}
+			e := es[0]
+			if e.Tried != tt.tried {
+				t.Fatalf("tried %v, want %v: %+v", e.Tried, tt.tried, e)
+			}
+			if tt.tried {
+				if e.Short != nil {
+					t.Errorf("short %+v on a tested window", e.Short)
+				}
+				return
+			}
+			if e.Short == nil || e.Short.Client != "w2" || e.Short.At != ns(29.9) || e.Short.Met != tt.met || e.Short.Need != 2 {
+				t.Errorf("short %+v, want w2's try from 29.9 s, %d of 2", e.Short, tt.met)
+			}
+			if e.LastTry != nil {
+				t.Errorf("last try %+v: the try inside the window is not one before it", e.LastTry)
+			}
+		})
+	}
+}

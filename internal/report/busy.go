@@ -86,7 +86,11 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 			if e.First < 0 || e.First >= len(ops) {
 				return "", false
 			}
-			s := tr(lang, "say.unknown.exposure", e.Client, actionWord(lang, e.Action), m.sec(ops[e.First].Invoke)-m.sec(e.LeaseEnd))
+			after := m.sec(ops[e.First].Invoke) - m.sec(e.LeaseEnd)
+			s := tr(lang, "say.unknown.exposure", e.Client, actionWord(lang, e.Action), after)
+			if t := e.Short; t != nil {
+				s = tr(lang, "say.unknown.exposure.short", e.Client, actionWord(lang, e.Action), after, t.Need, e.Client, t.Client, instant(m.sec(t.At)), t.Met)
+			}
 			if t := e.LastTry; t != nil {
 				s += tr(lang, "say.unknown.exposure.last", t.Client, instant(m.sec(t.At)))
 			}

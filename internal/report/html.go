@@ -363,6 +363,8 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 		switch {
 		case len(r.Marginal) > 0:
 			return tr(lang, "sum.margin")
+		case r.Exposure != nil && !r.ViolationsStand && r.Exposure.Short != nil:
+			return tr(lang, "sum.exposure.short")
 		case r.Exposure != nil && !r.ViolationsStand:
 			return tr(lang, "sum.exposure")
 		case r.ViolationsStand && len(r.Missed) > 0:

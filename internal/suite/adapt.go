@@ -113,14 +113,28 @@ func (g *gate) leave(started time.Time, late time.Duration) {
 	switch {
 	case late < 0:
 	case late >= Congested:
-		if started.After(g.cut) {
-			g.level = max(1, g.level/2)
-			g.cut = time.Now()
-		}
+		g.halve(started)
 	default:
 		g.level = min(float64(g.ceiling), g.level+1/g.level)
 	}
 	g.cond.Broadcast()
+}
+
+// spoiled halves the level for a run that started at started and that
+// the machine spoiled, once per window as leave does.
+func (g *gate) spoiled(started time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.halve(started)
+}
+
+// halve halves the level for a run that started at started, unless it
+// started before the last cut (once per window); the caller holds g.mu.
+func (g *gate) halve(started time.Time) {
+	if started.After(g.cut) {
+		g.level = max(1, g.level/2)
+		g.cut = time.Now()
+	}
 }
 
 // grow raises the level by one at now when runs wait for a place and

@@ -118,8 +118,12 @@ func TestAWorkerTakesAJobItsNodesFitFromThoseAboutToStart(t *testing.T) {
 			}
 			// Every job is still handed out, once.
 			seen := map[int]bool{j.N: true}
+			q.done()
 			for {
 				j, ok := q.take(context.Background(), tt.fits)
+				if ok {
+					q.done()
+				}
 				if !ok {
 					break
 				}
@@ -141,5 +145,50 @@ func TestAQueueHandsOutNothingOnceItsContextIsDone(t *testing.T) {
 	cancel()
 	if j, ok := q.take(ctx, nil); ok {
 		t.Fatalf("took job %d after cancel", j.N)
+	}
+}
+
+func TestAQueueWaitsForAHandedOutJobThatMayComeBackAndHandsItOutFirst(t *testing.T) {
+	q := newQueue([]Job{{N: 0}, {N: 1}}, 1)
+	first, _ := q.take(context.Background(), nil)
+	_, _ = q.take(context.Background(), nil) // the second
+	took := make(chan Job)
+	go func() {
+		j, ok := q.take(context.Background(), nil)
+		if !ok {
+			j.N = -1
+		}
+		took <- j
+	}()
+	q.done() // the second ended for good
+	again := first
+	again.Retry = 1
+	q.push(again) // the first comes back to run again
+	q.done()
+	if j := <-took; j.N != first.N || j.Retry != 1 {
+		t.Fatalf("took job %d try %d, want job %d's rerun", j.N, j.Retry, first.N)
+	}
+	q.done() // the rerun ended
+	if j, ok := q.take(context.Background(), nil); ok {
+		t.Fatalf("took job %d after every job ended", j.N)
+	}
+}
+
+func TestAQueueWaitingForAJobStopsWhenItsContextIsDone(t *testing.T) {
+	q := newQueue([]Job{{N: 0}}, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, q.wake)
+	defer stop()
+	if _, ok := q.take(ctx, nil); !ok {
+		t.Fatal("took nothing")
+	}
+	res := make(chan bool)
+	go func() {
+		_, ok := q.take(ctx, nil)
+		res <- ok
+	}()
+	cancel()
+	if <-res {
+		t.Fatal("took a job after cancel")
 	}
 }

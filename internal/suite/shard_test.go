@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/internal/checker"
 	"github.com/locksim/locksim/internal/clients/clientstest"
@@ -372,6 +373,30 @@ func TestARunTheMachineSpoiledIsRunAgainAndOneTheScenarioMadeUnknownIsNot(t *tes
 		}
 		if l := RetryLine(outs); !strings.Contains(l, "1 run rerun (2 exposure)") {
 			t.Errorf("retry line %q", l)
+		}
+	})
+	t.Run("a spoiled run's first rerun goes before the runs not started yet, its last after the pass", func(t *testing.T) {
+		alone := load("gc-pause.yaml")
+		alone.Clients, alone.Expect.Verdict, alone.Expect.Kinds = 1, "invalid", nil
+		both := load("gc-pause.yaml")     // same length: they start after it, in order
+		started := map[[2]int]time.Time{} // job, retry → when it began
+		opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
+			Done: func(o Outcome) {
+				if o.Results != nil {
+					started[[2]int{o.N, o.Retry}] = o.Results.Started
+				}
+			}}
+		Run(context.Background(), Plan([]scenario.Scenario{alone, both, both}, opts), opts)
+		// Job 1 starts while job 0 is being checked; job 0's first rerun
+		// is pushed then, so it goes before job 2, and its second after
+		// the pass (job 1 or 2 may be spoiled too on a busy machine and
+		// go again: only job 0's tries are compared).
+		first, second, last := started[[2]int{0, 1}], started[[2]int{0, 2}], started[[2]int{2, 0}]
+		if first.IsZero() || second.IsZero() || last.IsZero() {
+			t.Fatalf("tries begun %v, want job 0 three times and job 2", started)
+		}
+		if !first.Before(last) || !second.After(last) {
+			t.Errorf("job 0's reruns began at %v and %v, job 2 at %v: want the first before it, the second after", first, second, last)
 		}
 	})
 	t.Run("a fault that overlaps nothing is the scenario's unknown, which is not run again", func(t *testing.T) {

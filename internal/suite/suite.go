@@ -23,7 +23,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -95,11 +94,13 @@ type Options struct {
 	// for a cause that is the machine's (report.Results.Spoiled: its
 	// timing lost, its violations within the harness's lateness, an
 	// exposure no contender tested, a failover no step asked for), or
-	// no verdict at all (NoVerdict). A definite verdict is never rerun. The
-	// reruns go after the suite's first pass, together, at half the
-	// runs at once the pool was at; the rerun's outcome replaces the
-	// run's, its results list the earlier tries' causes (Retried), and
-	// the log says so.
+	// no verdict at all (NoVerdict). A definite verdict is never rerun.
+	// With two or more, the first rerun goes as soon as the spoiled run
+	// ends, before the runs not started yet, once the pool has halved
+	// its level; the others go after the suite's first pass, together,
+	// at half the runs at once the pool was at. The rerun's outcome
+	// replaces the run's, its results list the earlier tries' causes
+	// (Retried), and the log says so.
 	RetryUnknown int
 	// Why runs the experiments of package why for every notable run
 	// that came out invalid (a single run's, or a suite's notable ones;
@@ -142,7 +143,8 @@ func (o Options) reproduce(sc scenario.Scenario, seed int64) string {
 // catalogue of 137 files (nine Redlock files at time scale 0.5, 17–28 s
 // each, their runs' walls adding up to 460 s) took 44 s at six per CPU,
 // bound by the places (460 s / 12), and 35 s at twelve, bound by its
-// longest run.
+// longest run. (Sixteen per CPU, starting at twelve, measured 36–46 s
+// against 35–42 s at twelve for the catalogue of 142 files: no gain.)
 func DefaultParallel() int { return min(PerCPU*runtime.NumCPU(), 32) }
 
 // PerCPU is the default number of runs at once per CPU (DefaultParallel).
@@ -273,7 +275,7 @@ func Run(ctx context.Context, jobs []Job, o Options) []Outcome {
 	p := NewPool(o)
 	defer p.Close()
 	jobs = speculate(jobs, o)
-	outs, early := splitExperiments(p.Run(ctx, jobs))
+	outs, early := splitExperiments(p.runEach(ctx, jobs, o.Done, min(1, o.RetryUnknown-1)))
 	retrySpoiled(ctx, p, outs, o)
 	explain(ctx, p, outs, early, o)
 	linkFixed(outs, o)
@@ -350,7 +352,8 @@ func retrySpoiled(ctx context.Context, p *Pool, outs []Outcome, o Options) {
 	p.Rerun(ctx, outs, o.RetryUnknown, o.Done)
 }
 
-// Rerun runs again, with the same seed, up to tries times, each run of outs
+// Rerun runs again, with the same seed, until it has had tries reruns
+// (Job.Retry counts those it had), each run of outs
 // the machine spoiled (an unknown whose cause is the machine's, or nodes
 // that did not start; never a definite verdict, nor a run that did what
 // its scenario promised), replacing its outcome in outs (same position)
@@ -359,19 +362,17 @@ func retrySpoiled(ctx context.Context, p *Pool, outs []Outcome, o Options) {
 // before together, at half the pool's level then (at least one at a
 // time); done is called as each rerun finishes.
 func (p *Pool) Rerun(ctx context.Context, outs []Outcome, tries int, done func(Outcome)) {
-	for try := 1; try <= tries && ctx.Err() == nil; try++ {
+	for ctx.Err() == nil {
 		at := map[int]int{} // job N → position in outs
 		var jobs []Job
 		for i, out := range outs {
-			cause, ok := out.spoiled()
+			j, ok := rerunOf(out, tries)
 			if !ok {
 				continue
 			}
-			j := out.Job
-			j.Retry, j.retried = try, append(slices.Clone(j.retried), cause)
 			at[j.N] = i
 			jobs = append(jobs, j)
-			p.o.log().Info("running again a run the machine spoiled", "scenario", j.Scenario.Name, "seed", j.Seed, "try", try, "cause", cause)
+			p.o.log().Info("running again a run the machine spoiled", "scenario", j.Scenario.Name, "seed", j.Seed, "try", j.Retry, "cause", j.retried[len(j.retried)-1])
 		}
 		if len(jobs) == 0 {
 			return
