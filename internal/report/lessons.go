@@ -108,12 +108,26 @@ func sameFile(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
+	// Two paths both relative to the working directory, or both
+	// absolute, and neither climbing out with "..", are the same file
+	// exactly when they clean alike; filepath.Abs asks the OS for the
+	// working directory each time (a catalogue's suite page compared
+	// files some 100,000 times: 0.5 s of CPU).
+	ca, cb := filepath.Clean(a), filepath.Clean(b)
+	if filepath.IsAbs(ca) == filepath.IsAbs(cb) && !climbs(ca) && !climbs(cb) {
+		return ca == cb
+	}
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	if err1 != nil || err2 != nil {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return aa == bb
+}
+
+// climbs says whether the clean path p has a ".." element.
+func climbs(p string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "..")
 }
 
 // fixOf finds the run of r's fixed_by scenario: the one with r's seed if

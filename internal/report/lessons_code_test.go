@@ -276,3 +276,29 @@ func TestAPairsScenarioDiffNamesEveryHarnessFieldItLeavesOut(t *testing.T) {
 		}
 	}
 }
+
+func TestTwoPathsAreTheSameScenarioFileExactlyWhenTheyNameOneFile(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := filepath.Base(wd)
+	for _, tt := range []struct {
+		name string
+		a, b string
+		same bool
+	}{
+		{"one path written twice names one file", "scenarios/gc-pause.yaml", "scenarios/gc-pause.yaml", true},
+		{"paths that clean alike name one file", "scenarios/./gc-pause.yaml", "scenarios//gc-pause.yaml", true},
+		{"a relative path and its absolute one name one file", "scenarios/gc-pause.yaml", filepath.Join(wd, "scenarios", "gc-pause.yaml"), true},
+		{"a path that climbs out and back names the same file", filepath.Join("..", parent, "scenarios", "gc-pause.yaml"), "scenarios/gc-pause.yaml", true},
+		{"two files are two", "scenarios/gc-pause.yaml", "scenarios/gc-pause-fencing.yaml", false},
+		{"an empty path names no file", "", "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameFile(tt.a, tt.b); got != tt.same {
+				t.Errorf("sameFile(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.same)
+			}
+		})
+	}
+}
