@@ -72,12 +72,15 @@ func (p *Pool) RunEach(ctx context.Context, jobs []Job, done func(Outcome)) []Ou
 }
 
 // runEach is RunEach that runs again, up to inline times, each run the
-// machine spoiled (Outcome.spoiled) as soon as it comes back, before the
-// jobs not started yet, after halving the pool's level (a spoiled run
-// cuts as a late one does): its rerun overlaps the rest of the pass
-// instead of waiting for its end (the catalogue's reruns after its pass
-// ran 1 to 3 at once for 5 to 8 s of its 30 to 40). The outcome returned
-// for a job is its last try's; done is called for every try.
+// machine spoiled (Outcome.spoiled) once it comes back, after the jobs
+// not started yet, the pool's level halved first (a spoiled run cuts as
+// a late one does): its rerun starts as the pass's last runs start, not
+// after the slowest of them ends (the catalogue's reruns after its pass
+// ran 1 to 3 at once for 5 to 8 s of its 30 to 40), and not at once
+// either, into the load that spoiled it (fencing-random-nemesis --count
+// 1000 beside load: reruns pushed ahead of the waiting runs were
+// spoiled again). The outcome returned for a job is its last try's; done
+// is called for every try.
 func (p *Pool) runEach(ctx context.Context, jobs []Job, done func(Outcome), inline int) []Outcome {
 	o := p.o
 	if len(jobs) > 1 {
@@ -166,7 +169,7 @@ func (p *Pool) runEach(ctx context.Context, jobs []Job, done func(Outcome), inli
 	return outs
 }
 
-// again puts the rerun of out, a run that started at started, before the
+// again puts the rerun of out, a run that started at started, after the
 // jobs not started yet when the machine spoiled it and it has had fewer
 // than tries reruns (rerunOf), and halves the pool's level as a late run
 // does: a spoiled run's lateness may be under Congested (a violation
@@ -345,12 +348,12 @@ func newQueue(jobs []Job, window int) *queue {
 	return q
 }
 
-// push puts j before every job not taken yet (a spoiled run's rerun); the
+// push puts j after every job not taken yet (a spoiled run's rerun); the
 // caller pushes before it calls done for the run j reruns.
 func (q *queue) push(j Job) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.jobs = slices.Insert(q.jobs, 0, j)
+	q.jobs = append(q.jobs, j)
 	q.cond.Broadcast()
 }
 

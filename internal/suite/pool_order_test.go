@@ -148,7 +148,7 @@ func TestAQueueHandsOutNothingOnceItsContextIsDone(t *testing.T) {
 	}
 }
 
-func TestAQueueWaitsForAHandedOutJobThatMayComeBackAndHandsItOutFirst(t *testing.T) {
+func TestAQueueWaitsForAHandedOutJobThatMayComeBackAndHandsItOut(t *testing.T) {
 	q := newQueue([]Job{{N: 0}, {N: 1}}, 1)
 	first, _ := q.take(context.Background(), nil)
 	_, _ = q.take(context.Background(), nil) // the second

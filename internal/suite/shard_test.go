@@ -375,28 +375,30 @@ func TestARunTheMachineSpoiledIsRunAgainAndOneTheScenarioMadeUnknownIsNot(t *tes
 			t.Errorf("retry line %q", l)
 		}
 	})
-	t.Run("a spoiled run's first rerun goes before the runs not started yet, its last after the pass", func(t *testing.T) {
-		alone := load("gc-pause.yaml")
+	t.Run("a spoiled run's first rerun goes while the pass still runs, its last after the pass", func(t *testing.T) {
+		long := load("field/restart-restores-nothing.yaml") // about 5 s of wall time
+		alone := load("gc-pause.yaml")                      // about 1 s
 		alone.Clients, alone.Expect.Verdict, alone.Expect.Kinds = 1, "invalid", nil
-		both := load("gc-pause.yaml")     // same length: they start after it, in order
-		started := map[[2]int]time.Time{} // job, retry → when it began
-		opts := Options{Out: t.TempDir(), Parallel: 1, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
+		type span struct{ from, to time.Time }
+		ran := map[[2]int]span{} // job, retry → when it began and ended
+		opts := Options{Out: t.TempDir(), Parallel: 2, Backend: backend, Charts: ChartsNone, RetryUnknown: 2,
 			Done: func(o Outcome) {
-				if o.Results != nil {
-					started[[2]int{o.N, o.Retry}] = o.Results.Started
+				if r := o.Results; r != nil {
+					ran[[2]int{o.N, o.Retry}] = span{r.Started, r.Started.Add(time.Duration(r.WallSeconds * float64(time.Second)))}
 				}
 			}}
-		Run(context.Background(), Plan([]scenario.Scenario{alone, both, both}, opts), opts)
-		// Job 1 starts while job 0 is being checked; job 0's first rerun
-		// is pushed then, so it goes before job 2, and its second after
-		// the pass (job 1 or 2 may be spoiled too on a busy machine and
-		// go again: only job 0's tries are compared).
-		first, second, last := started[[2]int{0, 1}], started[[2]int{0, 2}], started[[2]int{2, 0}]
-		if first.IsZero() || second.IsZero() || last.IsZero() {
-			t.Fatalf("tries begun %v, want job 0 three times and job 2", started)
+		Run(context.Background(), Plan([]scenario.Scenario{long, alone}, opts), opts)
+		// The long run may itself be spoiled on a busy machine and go
+		// again: its first try is the pass's.
+		pass, first, second := ran[[2]int{0, 0}], ran[[2]int{1, 1}], ran[[2]int{1, 2}]
+		if pass.from.IsZero() || first.from.IsZero() || second.from.IsZero() {
+			t.Fatalf("tries run %v, want the long run's and the short one's three", ran)
 		}
-		if !first.Before(last) || !second.After(last) {
-			t.Errorf("job 0's reruns began at %v and %v, job 2 at %v: want the first before it, the second after", first, second, last)
+		if !first.from.Before(pass.to) {
+			t.Errorf("the first rerun began at %v, after the long run ended at %v: want it inside the pass", first.from, pass.to)
+		}
+		if second.from.Before(pass.to) {
+			t.Errorf("the second rerun began at %v, before the long run ended at %v: want it after the pass", second.from, pass.to)
 		}
 	})
 	t.Run("a fault that overlaps nothing is the scenario's unknown, which is not run again", func(t *testing.T) {

@@ -95,10 +95,10 @@ type Options struct {
 	// timing lost, its violations within the harness's lateness, an
 	// exposure no contender tested, a failover no step asked for), or
 	// no verdict at all (NoVerdict). A definite verdict is never rerun.
-	// With two or more, the first rerun goes as soon as the spoiled run
-	// ends, before the runs not started yet, once the pool has halved
-	// its level; the others go after the suite's first pass, together,
-	// at half the runs at once the pool was at. The rerun's outcome
+	// With two or more, the first rerun joins the first pass once the
+	// spoiled run is checked, after the runs not started yet, the pool's
+	// level halved; the others go after the pass, together, at half the
+	// runs at once the pool was at. The rerun's outcome
 	// replaces the run's, its results list the earlier tries' causes
 	// (Retried), and the log says so.
 	RetryUnknown int
