@@ -65,6 +65,13 @@ type ShortTry struct {
 	// (quorum.free), Need how many a grant needs.
 	Met  int `json:"met"`
 	Need int `json:"need"`
+	// GaveUp, when set, is why the try, though the nodes let it in, gave
+	// the lock up by its own guard (history.RefusalValidity: a quorum set
+	// its key, but the acquire took longer than its lease;
+	// RefusalNotReplicated: too few replicas acknowledged its key); Met
+	// and Need are then 0. Such a try is short of a lock on any number of
+	// nodes, and is named before one short of a quorum.
+	GaveUp string `json:"gave_up,omitempty"`
 }
 
 // Attempt is one contender's attempt to acquire, at an instant (wall ns).
@@ -220,6 +227,9 @@ type try struct {
 	// opFrom and opTo are the whole acquire's window, its invoke to its
 	// completion (the end of the history when it had none).
 	opFrom, opTo int64
+	// gaveUp is the refusal of an attempt its own guard refused
+	// (history.RefusalNotReplicated, RefusalValidity), "" for any other.
+	gaveUp string
 }
 
 func newAttempts(a *account.Account) *attempts {
@@ -251,20 +261,27 @@ func newAttempts(a *account.Account) *attempts {
 		// nodes that answered decided, and a lock that let n3 back in
 		// early would have granted it. It tests by its node events only.
 		partial := op.Type == history.Info && multi && len(sent[op.Client]) > 0 && acquireWatched(a, op, end)
-		if (op.Type == history.Info && !partial) || op.Value.Refusal == history.RefusalNotReplicated {
+		if op.Type == history.Info && !partial {
 			// No answer: the contender never knew itself granted, so it
-			// could not have acted. Refused by its own replication guard
-			// (WAIT short of acknowledgements): the node let it in, and
-			// with its replicas on time it would have been granted.
-			// Neither tested the exposure.
+			// could not have acted; it tested nothing.
 			continue
+		}
+		// Refused by its own guard — its replication guard (WAIT short of
+		// acknowledgements: the node let it in, and with its replicas on
+		// time it would have been granted) or its lease's validity (a
+		// quorum set its key, but the acquire took longer than the
+		// lease): the contender gave the lock up and could not have
+		// acted. It tests nothing, but a window it tried in is told by it.
+		gaveUp := ""
+		if r := op.Value.Refusal; r == history.RefusalNotReplicated || r == history.RefusalValidity {
+			gaveUp = r
 		}
 		granted := int64(-1)
 		if op.Type == history.OK {
 			granted = end
 		}
 		add := func(from, to int64, node string) {
-			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end})
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp})
 		}
 		evs := sent[op.Client]
 		if len(evs) == 0 || !acquireWatched(a, op, end) {
@@ -330,9 +347,10 @@ func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 //
 // Of a lock on several nodes (q.need: the quorum, more than one), an
 // attempt the nodes showed tests the window only when, by to, it found
-// q.need nodes free of the holder's key (quorum.free); one that tried
+// q.need nodes free of the lock's key (quorum.free); one that tried
 // inside the window with fewer could not have been granted there, and the
-// closest of those is short.
+// closest of those is short. An attempt its own guard refused (gaveUp)
+// tests nothing on any lock; one inside the window is short before them.
 func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q quorum) (tried bool, last, next *Attempt, short *ShortTry) {
 	type attempt struct {
 		client       string
@@ -340,7 +358,8 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	}
 	sent := map[attempt]map[string][]int64{} // an attempt's tries on each node, by to
 	inside := map[attempt]bool{}             // an attempt with a node command inside the window
-	var order []attempt                      // those, as met
+	gaveUp := map[attempt]string{}           // an attempt its own guard refused, inside the window
+	var order []attempt                      // those and the attempts that gave up, as met
 	before := map[attempt]int64{}            // an attempt's last instant before the window
 	after := map[attempt]int64{}             // an attempt's first instant after it (or its late grant)
 	for _, tr := range t.byKey[key] {
@@ -348,6 +367,13 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
 		byQuorum := q.need > 1 && tr.node != "" && tr.client != holder && (tr.granted < 0 || tr.granted <= to)
 		at := attempt{tr.client, tr.opFrom, tr.opTo}
+		if tr.gaveUp != "" {
+			if tr.client != holder && tr.from <= to && tr.to >= from && gaveUp[at] == "" {
+				gaveUp[at] = tr.gaveUp
+				order = append(order, at)
+			}
+			continue
+		}
 		if byQuorum && tr.from <= to {
 			if sent[at] == nil {
 				sent[at] = map[string][]int64{}
@@ -404,7 +430,12 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 		return tried, last, next, nil
 	}
 	for _, at := range order {
-		if short == nil || met[at] > short.Met {
+		switch {
+		case gaveUp[at] != "":
+			if short == nil || short.GaveUp == "" {
+				short = &ShortTry{Client: at.client, At: at.opFrom, GaveUp: gaveUp[at]}
+			}
+		case short == nil || short.GaveUp == "" && met[at] > short.Met:
 			short = &ShortTry{Client: at.client, At: at.opFrom, Met: met[at], Need: q.need}
 		}
 	}

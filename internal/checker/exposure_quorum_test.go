@@ -187,3 +187,38 @@ func TestARunWhoseOnlyContenderMetAThirdClientsKeysIsNotValid(t *testing.T) {
 		}
 	})
 }
+
+func TestATryThatGaveTheLockUpByItsOwnGuardIsNoTest(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		nodes  []string
+		refuse string
+	}{
+		{"a Redlock try that set its key on every node but outran its lease's validity is short, gave up", three, history.RefusalValidity},
+		{"a try its WAIT refused is short, gave up, on one node", nil, history.RefusalNotReplicated},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b *hb
+			if tt.nodes == nil {
+				b = exposed(1)
+				b.op("w2", history.Acquire, inv1, 30.2, 30.8, history.Fail, history.Value{Refusal: tt.refuse})
+			} else {
+				b = quorumRun(tt.nodes, tt.nodes, qtry{"w2", 30.1, 30.6, history.Fail,
+					append(sets("n1", 30.11, "n2", 30.12, "n3", 30.13), qcmd{"n1", 30.5, true}, qcmd{"n2", 30.51, true}, qcmd{"n3", 30.52, true})})
+				for i, op := range b.h.Ops {
+					if op.Client == "w2" && op.F == history.Acquire {
+						b.h.Ops[i].Value.Refusal = tt.refuse
+					}
+				}
+			}
+			rep := Check(context.Background(), b.h, Options{})
+			e := rep.Results[len(rep.Results)-1].Exposure
+			if rep.Verdict != Unknown || e == nil || e.Tried {
+				t.Fatalf("verdict %s, exposure %+v; want unknown, untried", rep.Verdict, e)
+			}
+			if e.Short == nil || e.Short.Client != "w2" || e.Short.GaveUp != tt.refuse {
+				t.Errorf("short %+v, want w2's try, gave up %s", e.Short, tt.refuse)
+			}
+		})
+	}
+}
