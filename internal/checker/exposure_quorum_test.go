@@ -11,7 +11,8 @@ import (
 
 // qtry is one contender's acquire in a quorum run: [from, to] (scenario
 // s; to < 0: no answer, an unknown outcome), its type, and its commands,
-// each a node and the instant it reached it (scenario s), in order.
+// each a node and the instant it reached it (scenario s), in order. With
+// no type it is no acquire: its client's SETs without NX alone.
 type qtry struct {
 	client   string
 	from, to float64
@@ -45,6 +46,14 @@ func quorumRun(nodes, w1On []string, tries ...qtry) *hb {
 	}
 	b.fault("pause", []string{"w1"}, 5, 31)
 	for _, tr := range tries {
+		if tr.typ == "" {
+			// No acquire: the client's key set again, no NX (a renewal
+			// that re-creates a missing key: redlock-rb #36).
+			for _, c := range tr.cmds {
+				cmd(tr.client, c.node, c.at, "SET", inv1, tr.client+"-tok", "PX", "30000")
+			}
+			continue
+		}
 		v := history.Value{}
 		if tr.typ == history.OK {
 			v = history.Value{Token: tr.client + "-tok", TTL: ns(30), Nodes: nodes}
@@ -107,6 +116,11 @@ func TestAQuorumTestOfAnExposureCountsOnlyNodesThatCouldHaveSaidYes(t *testing.T
 		{"a refused try whose unlocks reached the nodes after w1's keys expired is still short",
 			three, three, []qtry{
 				{"w2", 29.9, 30.6, history.Fail, append(sets("n1", 29.95, "n2", 29.96, "n3", 30.1), qcmd{"n1", 30.2, true}, qcmd{"n2", 30.21, true}, qcmd{"n3", 30.22, true})},
+			}, false, 1},
+		{"a try that met w1's keys its renewal set again after they expired found them taken, not free",
+			three, three, []qtry{
+				{"w1", 0, 0, "", sets("n1", 30.05, "n2", 30.06)},
+				{"w2", 30.1, 30.6, history.Fail, sets("n1", 30.11, "n2", 30.12, "n3", 30.13)},
 			}, false, 1},
 		{"a try wholly before the window tests nothing though w1 never held the nodes it reached",
 			five, three, []qtry{
