@@ -160,7 +160,8 @@ type quorum struct {
 // the lock's key — the holder's, and any other client's too (a third
 // client's key, granted only after the window, refuses it as well): a
 // node one of its tries there (sent: when its commands that asked reached
-// it, newAttempts) found free, and a node down throughout the acquire
+// it, newAttempts; unseenTry on a node not watched throughout, which
+// may have) found free, and a node down throughout the acquire
 // with no key on it (a crashed node kept down: had it been up, empty, it
 // could have said yes). A node it could not reach otherwise counts for
 // nothing.
@@ -168,7 +169,7 @@ func (q quorum) free(client string, sent map[string][]int64, from, to int64) int
 	n := 0
 	for _, node := range q.nodes {
 		if ats, ok := sent[node]; ok {
-			if slices.ContainsFunc(ats, func(at int64) bool { return !q.taken(node, at, at, client, from) }) {
+			if slices.ContainsFunc(ats, func(at int64) bool { return at == unseenTry || !q.taken(node, at, at, client, from) }) {
 				n++
 			}
 		} else if q.down(node, from, to) && !q.taken(node, from, to, client, from) {
@@ -202,9 +203,11 @@ func takenOn(a *account.Account, key string) func(node string, from, to int64, c
 // round of a library that retries inside one acquire; its other later
 // ones there, a refused Redlock's unlocks, ask the lock nothing), or,
 // where the nodes' record cannot tell (no node events of that client at
-// all, or a node not observed throughout), the acquire's whole window from
-// its invoke to its completion (it may have reached a node at any instant
-// of it).
+// all, or, of a lock on one node, the node not observed throughout), the
+// acquire's whole window from its invoke to its completion (it may have
+// reached a node at any instant of it); of a lock on several nodes, only
+// the nodes not observed throughout get that whole window (unseen), the
+// others their node events.
 type attempts struct {
 	byKey map[string][]try // sorted by from
 }
@@ -230,7 +233,14 @@ type try struct {
 	// gaveUp is the refusal of an attempt its own guard refused
 	// (history.RefusalNotReplicated, RefusalValidity), "" for any other.
 	gaveUp string
+	// unseen: node was not watched throughout the acquire, whose try
+	// there is its whole window (it may have found the node free).
+	unseen bool
 }
+
+// unseenTry is the instant quorum.free reads as a try on a node not
+// watched throughout the acquire: it counts as free.
+const unseenTry = int64(-1)
 
 func newAttempts(a *account.Account) *attempts {
 	h := a.H
@@ -284,9 +294,22 @@ func newAttempts(a *account.Account) *attempts {
 			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp})
 		}
 		evs := sent[op.Client]
-		if len(evs) == 0 || !acquireWatched(a, op, end) {
+		if len(evs) == 0 || !multi && !acquireWatched(a, op, end) {
 			add(op.Invoke, end, "")
 			continue
+		}
+		// Of a lock on several nodes, a node not watched throughout the
+		// acquire may have been reached, free, at any instant of it: an
+		// unseen try there (it counts free); the watched nodes still
+		// say what they ran.
+		nodes := op.Value.Nodes
+		if len(nodes) == 0 {
+			nodes = h.Header.Nodes
+		}
+		for _, n := range nodes {
+			if !watched(a, n, op.Invoke, end) && !a.DeadThroughout(n, op.Invoke, end) {
+				t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: op.Invoke, to: end, node: n, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp, unseen: true})
+			}
 		}
 		if !setKeysOf[op.Key] {
 			setKeysOf[op.Key] = true
@@ -378,7 +401,11 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 			if sent[at] == nil {
 				sent[at] = map[string][]int64{}
 			}
-			sent[at][tr.node] = append(sent[at][tr.node], tr.from)
+			inst := tr.from
+			if tr.unseen {
+				inst = unseenTry
+			}
+			sent[at][tr.node] = append(sent[at][tr.node], inst)
 		}
 		switch {
 		case tr.client == holder:

@@ -12,7 +12,9 @@ import (
 // qtry is one contender's acquire in a quorum run: [from, to] (scenario
 // s; to < 0: no answer, an unknown outcome), its type, and its commands,
 // each a node and the instant it reached it (scenario s), in order. With
-// no type it is no acquire: its client's SETs without NX alone.
+// no type it is no acquire: its client's SETs without NX alone; of the
+// client "unobserved", the gap [from, to] in the record of its one
+// command's node.
 type qtry struct {
 	client   string
 	from, to float64
@@ -46,6 +48,12 @@ func quorumRun(nodes, w1On []string, tries ...qtry) *hb {
 	}
 	b.fault("pause", []string{"w1"}, 5, 31)
 	for _, tr := range tries {
+		if tr.client == "unobserved" {
+			// The nodes' record of cmds[0].node missed [from, to].
+			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, F: history.Unobserved,
+				Value: history.Value{Node: tr.cmds[0].node}, Invoke: ns(tr.from), Complete: ns(tr.to), Type: history.OK})
+			continue
+		}
 		if tr.typ == "" {
 			// No acquire: the client's key set again, no NX (a renewal
 			// that re-creates a missing key: redlock-rb #36).
@@ -122,6 +130,16 @@ func TestAQuorumTestOfAnExposureCountsOnlyNodesThatCouldHaveSaidYes(t *testing.T
 				{"w1", 0, 0, "", sets("n1", 30.05, "n2", 30.06)},
 				{"w2", 30.1, 30.6, history.Fail, sets("n1", 30.11, "n2", 30.12, "n3", 30.13)},
 			}, false, 1},
+		{"a try that met w1's keys on two watched nodes is short though the third went unrecorded for a while",
+			three, three, []qtry{
+				{"w2", 29.9, 30.6, history.Fail, sets("n1", 29.95, "n2", 29.96, "n3", 30.1)},
+				{"unobserved", 30.05, 30.15, "", []qcmd{{node: "n3"}}},
+			}, false, 1},
+		{"a try whose SETs found two nodes free is no less a test when the third went unrecorded",
+			three, three, []qtry{
+				{"w2", 29.9, 30.6, history.Fail, sets("n1", 30.05, "n2", 30.06)},
+				{"unobserved", 30.05, 30.15, "", []qcmd{{node: "n3"}}},
+			}, true, 0},
 		{"a try wholly before the window tests nothing though w1 never held the nodes it reached",
 			five, three, []qtry{
 				{"w2", 20, 20.6, history.Fail, sets("n4", 20.1, "n5", 20.2, "n1", 20.3)},
