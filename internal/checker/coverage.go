@@ -537,9 +537,13 @@ func exposureWhy(h history.History, e Exposure) string {
 	sec := func(ns int64) float64 { return h.Header.ScenarioSeconds(ns) }
 	why := sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client tried to take the lock from then to %s",
 		e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To))
-	if t := e.Short; t != nil {
-		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try from then to %s could have been granted: the one %s began at %s found %s's key gone on %d nodes, short of the %d a grant needs",
-			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), e.Client, t.Met, t.Need)
+	switch t := e.Short; {
+	case t != nil && t.GaveUp != "":
+		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client could act on the lock from then to %s: the try %s began at %s gave the lock up by its own guard (%s)",
+			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), t.GaveUp)
+	case t != nil:
+		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try from then to %s could have been granted: the one %s began at %s found %d nodes free of the lock's key (%s's or any other client's), short of the %d a grant needs",
+			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), t.Met, e.Client, t.Need)
 	}
 	var around []string
 	if e.LastTry != nil {

@@ -43,14 +43,16 @@ type Exposure struct {
 	NextTry *Attempt `json:"next_try,omitempty"`
 	// Short, when no contender tested the window of a multi-node lock but
 	// one tried inside it, is the try that came closest to a quorum: its
-	// commands found the holder's key gone on too few nodes for a grant.
+	// commands found too few nodes free of the lock's key (the holder's
+	// or any other) for a grant.
 	Short *ShortTry `json:"short_try,omitempty"`
 }
 
 // ShortTry is a contender's acquire of a multi-node lock inside an
 // exposure window that could not have been granted there: fewer than
 // Need (the quorum, N/2+1) of the nodes its commands reached were free of
-// the holder's key when they reached them (a busy machine: client-clock-
+// the lock's key — the holder's, or a third client's — when they reached
+// them (a busy machine: client-clock-
 // skew beside load, w2's SETs on n1–n4 came 10–25 ms (wall) before w1's
 // keys there expired and only its SET on n5 after, and its next try came
 // after w1's charge).
@@ -59,10 +61,17 @@ type ShortTry struct {
 	// At is when it began (its acquire's invoke, wall ns): before the
 	// window, or in it; one of its commands reached a node in it.
 	At int64 `json:"at_ns"`
-	// Met is how many nodes it found free of the holder's key
+	// Met is how many nodes it found free of the lock's key
 	// (quorum.free), Need how many a grant needs.
 	Met  int `json:"met"`
 	Need int `json:"need"`
+	// GaveUp, when set, is why the try, though the nodes let it in, gave
+	// the lock up by its own guard (history.RefusalValidity: a quorum set
+	// its key, but the acquire took longer than its lease;
+	// RefusalNotReplicated: too few replicas acknowledged its key); Met
+	// and Need are then 0. Such a try is short of a lock on any number of
+	// nodes, and is named before one short of a quorum.
+	GaveUp string `json:"gave_up,omitempty"`
 }
 
 // Attempt is one contender's attempt to acquire, at an instant (wall ns).
@@ -126,7 +135,7 @@ func exposures(a *account.Account) []Exposure {
 		}
 		q := quorum{need: 1}
 		if slices.Contains(h.Header.Traits, history.TraitMultiNode) && len(g.Lives) > 0 {
-			q = quorum{need: a.Quorum(), nodes: h.Header.Nodes, held: heldBy(g), down: a.DeadThroughout}
+			q = quorum{need: a.Quorum(), nodes: h.Header.Nodes, taken: takenOn(a, hd.Key), down: a.DeadThroughout}
 		}
 		e.Tried, e.LastTry, e.NextTry, e.Short = tries.around(hd.Client, hd.Key, e.From, e.To, cause, q)
 		out = append(out, e)
@@ -136,42 +145,50 @@ func exposures(a *account.Account) []Exposure {
 
 // quorum is what a multi-node lock's grant needs, for the exposure of one
 // holder's grant: need nodes (N/2+1; 1 for a lock on one node, which
-// leaves the rest unset) free of its key.
+// leaves the rest unset) free of the lock's key.
 type quorum struct {
 	need  int
 	nodes []string
-	// held says whether the holder's key was on node at some instant of
-	// [from, to] (wall ns); down whether node was down throughout it.
-	held func(node string, from, to int64) bool
-	down func(node string, from, to int64) bool
+	// taken says whether a key of the lock was on node at some instant of
+	// [from, to] (wall ns), other than one client set there at or after
+	// since (its own acquire's); down whether node was down throughout it.
+	taken func(node string, from, to int64, client string, since int64) bool
+	down  func(node string, from, to int64) bool
 }
 
 // free counts the nodes a contender's acquire of [from, to] found free of
-// the holder's key: a node its first command reached (sent: when) with
-// the key gone then, and a node down throughout the acquire whose key was
-// gone (a crashed node kept down: had it been up, empty, it could have
-// said yes). A node it could not reach otherwise counts for nothing.
-func (q quorum) free(sent map[string]int64, from, to int64) int {
+// the lock's key — the holder's, and any other client's too (a third
+// client's key, granted only after the window, refuses it as well): a
+// node one of its tries there (sent: when its commands that asked reached
+// it, newAttempts; unseenTry on a node not watched throughout, which
+// may have) found free, and a node down throughout the acquire
+// with no key on it (a crashed node kept down: had it been up, empty, it
+// could have said yes). A node it could not reach otherwise counts for
+// nothing.
+func (q quorum) free(client string, sent map[string][]int64, from, to int64) int {
 	n := 0
 	for _, node := range q.nodes {
-		if at, ok := sent[node]; ok {
-			if !q.held(node, at, at) {
+		if ats, ok := sent[node]; ok {
+			if slices.ContainsFunc(ats, func(at int64) bool { return at == unseenTry || !q.taken(node, at, at, client, from) }) {
 				n++
 			}
-		} else if q.down(node, from, to) && !q.held(node, from, to) {
+		} else if q.down(node, from, to) && !q.taken(node, from, to, client, from) {
 			n++
 		}
 	}
 	return n
 }
 
-// heldBy says whether grant g's key was on node at some instant of [from,
-// to] (wall ns): one of its key lives there overlaps it.
-func heldBy(g account.Grant) func(node string, from, to int64) bool {
-	return func(node string, from, to int64) bool {
-		for _, l := range g.Lives {
-			if l.Node == node && l.Start <= to && from < l.End {
-				return true
+// takenOn says whether a key locked for the resource key (LockKeysOf) was
+// on node at some instant of [from, to] (wall ns): one of its lives there
+// overlaps it, other than client's own set at or after since.
+func takenOn(a *account.Account, key string) func(node string, from, to int64, client string, since int64) bool {
+	return func(node string, from, to int64, client string, since int64) bool {
+		for _, lk := range a.LockKeysOf(key) {
+			for _, l := range a.LivesOf(node, lk) {
+				if l.Start <= to && from < l.End && (l.Owner != client || l.Start < since) {
+					return true
+				}
 			}
 		}
 		return false
@@ -181,21 +198,26 @@ func heldBy(g account.Grant) func(node string, from, to int64) bool {
 // attempts indexes the contenders' acquire attempts per key — those with
 // an answer the lock's keys decided: granted, or refused, but not an
 // attempt of unknown outcome nor one its own replication guard refused —
-// as the instants the first command of each acquire reached each node
-// (node events; its later ones there, a refused Redlock's unlocks, ask the
-// lock nothing), or,
+// as the instants the first command of each acquire reached each node,
+// and each later command that set its key there (node events: a later
+// round of a library that retries inside one acquire; its other later
+// ones there, a refused Redlock's unlocks, ask the lock nothing), or,
 // where the nodes' record cannot tell (no node events of that client at
-// all, or a node not observed throughout), the acquire's whole window from
-// its invoke to its completion (it may have reached a node at any instant
-// of it).
+// all, or, of a lock on one node, the node not observed throughout), the
+// acquire's whole window from its invoke to its completion (it may have
+// reached a node at any instant of it); of a lock on several nodes, only
+// the nodes not observed throughout get that whole window (unseen), the
+// others their node events.
 type attempts struct {
 	byKey map[string][]try // sorted by from
 }
 
-// nodeEvent is one command a node recorded (wall ns, the node's name).
+// nodeEvent is one command a node recorded (wall ns, the node's name, its
+// history index).
 type nodeEvent struct {
 	at   int64
 	node string
+	op   int
 }
 
 // try is one attempt's span [from, to]: one instant when a node showed it.
@@ -208,16 +230,28 @@ type try struct {
 	// opFrom and opTo are the whole acquire's window, its invoke to its
 	// completion (the end of the history when it had none).
 	opFrom, opTo int64
+	// gaveUp is the refusal of an attempt its own guard refused
+	// (history.RefusalNotReplicated, RefusalValidity), "" for any other.
+	gaveUp string
+	// unseen: node was not watched throughout the acquire, whose try
+	// there is its whole window (it may have found the node free).
+	unseen bool
 }
+
+// unseenTry is the instant quorum.free reads as a try on a node not
+// watched throughout the acquire: it counts as free.
+const unseenTry = int64(-1)
 
 func newAttempts(a *account.Account) *attempts {
 	h := a.H
 	sent := map[string][]nodeEvent{} // client → its node events, by instant
-	for _, op := range h.Ops {
+	for i, op := range h.Ops {
 		if op.F == history.NodeCmd && op.Process == history.NodeProcess && op.Client != "" && !op.Value.Lua {
-			sent[op.Client] = append(sent[op.Client], nodeEvent{at: op.Invoke, node: op.Value.Node})
+			sent[op.Client] = append(sent[op.Client], nodeEvent{at: op.Invoke, node: op.Value.Node, op: i})
 		}
 	}
+	setKey := map[int]bool{} // the node events that set a lock key of their client's
+	setKeysOf := map[string]bool{}
 	for _, v := range sent {
 		slices.SortStableFunc(v, func(x, y nodeEvent) int { return cmp.Compare(x.at, y.at) })
 	}
@@ -237,33 +271,66 @@ func newAttempts(a *account.Account) *attempts {
 		// nodes that answered decided, and a lock that let n3 back in
 		// early would have granted it. It tests by its node events only.
 		partial := op.Type == history.Info && multi && len(sent[op.Client]) > 0 && acquireWatched(a, op, end)
-		if (op.Type == history.Info && !partial) || op.Value.Refusal == history.RefusalNotReplicated {
+		if op.Type == history.Info && !partial {
 			// No answer: the contender never knew itself granted, so it
-			// could not have acted. Refused by its own replication guard
-			// (WAIT short of acknowledgements): the node let it in, and
-			// with its replicas on time it would have been granted.
-			// Neither tested the exposure.
+			// could not have acted; it tested nothing.
 			continue
+		}
+		// Refused by its own guard — its replication guard (WAIT short of
+		// acknowledgements: the node let it in, and with its replicas on
+		// time it would have been granted) or its lease's validity (a
+		// quorum set its key, but the acquire took longer than the
+		// lease): the contender gave the lock up and could not have
+		// acted. It tests nothing, but a window it tried in is told by it.
+		gaveUp := ""
+		if r := op.Value.Refusal; r == history.RefusalNotReplicated || r == history.RefusalValidity {
+			gaveUp = r
 		}
 		granted := int64(-1)
 		if op.Type == history.OK {
 			granted = end
 		}
 		add := func(from, to int64, node string) {
-			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end})
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp})
 		}
 		evs := sent[op.Client]
-		if len(evs) == 0 || !acquireWatched(a, op, end) {
+		if len(evs) == 0 || !multi && !acquireWatched(a, op, end) {
 			add(op.Invoke, end, "")
 			continue
 		}
-		// Each node's first command of the acquire is its try there; the
-		// later ones (a refused Redlock's unlocks) ask the lock nothing.
+		// Of a lock on several nodes, a node not watched throughout the
+		// acquire may have been reached, free, at any instant of it: an
+		// unseen try there (it counts free); the watched nodes still
+		// say what they ran.
+		nodes := op.Value.Nodes
+		if len(nodes) == 0 {
+			nodes = h.Header.Nodes
+		}
+		for _, n := range nodes {
+			if !watched(a, n, op.Invoke, end) && !a.DeadThroughout(n, op.Invoke, end) {
+				t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: op.Invoke, to: end, node: n, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp, unseen: true})
+			}
+		}
+		if !setKeysOf[op.Key] {
+			setKeysOf[op.Key] = true
+			for _, n := range h.Header.Nodes {
+				for _, lk := range a.LockKeysOf(op.Key) {
+					for _, l := range a.LivesOf(n, lk) {
+						if l.Set >= 0 && l.Set < len(h.Ops) && h.Ops[l.Set].F == history.NodeCmd && h.Ops[l.Set].Client == l.Owner {
+							setKey[l.Set] = true
+						}
+					}
+				}
+			}
+		}
+		// Each node's first command of the acquire is its try there, and
+		// so is a later one that set its key (a library's next round);
+		// the others (a refused Redlock's unlocks) ask the lock nothing.
 		tried := map[string]bool{}
 		for j := sort.Search(len(evs), func(j int) bool { return evs[j].at >= op.Invoke }); j < len(evs) && evs[j].at <= end; j++ {
-			if !tried[evs[j].node] {
-				tried[evs[j].node] = true
-				add(evs[j].at, evs[j].at, evs[j].node)
+			if ev := evs[j]; !tried[ev.node] || setKey[ev.op] {
+				tried[ev.node] = true
+				add(ev.at, ev.at, ev.node)
 			}
 		}
 	}
@@ -303,28 +370,42 @@ func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 //
 // Of a lock on several nodes (q.need: the quorum, more than one), an
 // attempt the nodes showed tests the window only when, by to, it found
-// q.need nodes free of the holder's key (quorum.free); one that tried
+// q.need nodes free of the lock's key (quorum.free); one that tried
 // inside the window with fewer could not have been granted there, and the
-// closest of those is short.
+// closest of those is short. An attempt its own guard refused (gaveUp)
+// tests nothing on any lock; one inside the window is short before them.
 func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q quorum) (tried bool, last, next *Attempt, short *ShortTry) {
 	type attempt struct {
 		client       string
 		opFrom, opTo int64
 	}
-	sent := map[attempt]map[string]int64{} // an attempt's first command on each node, by to
-	inside := map[attempt]bool{}           // an attempt with a node command inside the window
-	var order []attempt                    // those, as met
-	before := map[attempt]int64{}          // an attempt's last instant before the window
+	sent := map[attempt]map[string][]int64{} // an attempt's tries on each node, by to
+	inside := map[attempt]bool{}             // an attempt with a node command inside the window
+	gaveUp := map[attempt]string{}           // an attempt its own guard refused, inside the window
+	var order []attempt                      // those and the attempts that gave up, as met
+	before := map[attempt]int64{}            // an attempt's last instant before the window
+	after := map[attempt]int64{}             // an attempt's first instant after it (or its late grant)
 	for _, tr := range t.byKey[key] {
 		spans := tr.opFrom <= from && from <= tr.opTo
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
 		byQuorum := q.need > 1 && tr.node != "" && tr.client != holder && (tr.granted < 0 || tr.granted <= to)
 		at := attempt{tr.client, tr.opFrom, tr.opTo}
+		if tr.gaveUp != "" {
+			if tr.client != holder && tr.from <= to && tr.to >= from && gaveUp[at] == "" {
+				gaveUp[at] = tr.gaveUp
+				order = append(order, at)
+			}
+			continue
+		}
 		if byQuorum && tr.from <= to {
 			if sent[at] == nil {
-				sent[at] = map[string]int64{}
+				sent[at] = map[string][]int64{}
 			}
-			sent[at][tr.node] = tr.from
+			inst := tr.from
+			if tr.unseen {
+				inst = unseenTry
+			}
+			sent[at][tr.node] = append(sent[at][tr.node], inst)
 		}
 		switch {
 		case tr.client == holder:
@@ -343,32 +424,45 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 			}
 		case tr.from <= to:
 			// Granted after the window: it is next from its grant on.
-			if next == nil || tr.granted < next.At {
-				next = &Attempt{Client: tr.client, At: tr.granted}
+			if a, ok := after[at]; !ok || tr.granted < a {
+				after[at] = tr.granted
 			}
-		case next == nil || tr.from < next.At:
-			next = &Attempt{Client: tr.client, At: tr.from}
+		default:
+			if a, ok := after[at]; !ok || tr.from < a {
+				after[at] = tr.from
+			}
 		}
 	}
 	met := map[attempt]int{}
 	for at, s := range sent {
-		met[at] = q.free(s, at.opFrom, min(at.opTo, to))
+		met[at] = q.free(at.client, s, at.opFrom, min(at.opTo, to))
 		if met[at] >= q.need {
 			tried = true
 		}
 	}
-	// The last try before the window is one that had no command inside
-	// it: the earlier commands of an attempt inside it are that attempt.
+	// The last try before the window and the next after it are ones that
+	// had no command inside it: the earlier and later commands of an
+	// attempt inside it are that attempt.
 	for at, b := range before {
 		if !inside[at] && (last == nil || b > last.At || b == last.At && at.client < last.Client) {
 			last = &Attempt{Client: at.client, At: b}
+		}
+	}
+	for at, n := range after {
+		if !inside[at] && (next == nil || n < next.At || n == next.At && at.client < next.Client) {
+			next = &Attempt{Client: at.client, At: n}
 		}
 	}
 	if tried {
 		return tried, last, next, nil
 	}
 	for _, at := range order {
-		if short == nil || met[at] > short.Met {
+		switch {
+		case gaveUp[at] != "":
+			if short == nil || short.GaveUp == "" {
+				short = &ShortTry{Client: at.client, At: at.opFrom, GaveUp: gaveUp[at]}
+			}
+		case short == nil || short.GaveUp == "" && met[at] > short.Met:
 			short = &ShortTry{Client: at.client, At: at.opFrom, Met: met[at], Need: q.need}
 		}
 	}

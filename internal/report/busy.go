@@ -88,7 +88,12 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 			}
 			after := m.sec(ops[e.First].Invoke) - m.sec(e.LeaseEnd)
 			s := tr(lang, "say.unknown.exposure", e.Client, actionWord(lang, e.Action), after)
-			if t := e.Short; t != nil {
+			switch t := e.Short; {
+			case t != nil && t.GaveUp != "":
+				// A try the nodes let in that its own guard gave up
+				// (history.RefusalValidity, RefusalNotReplicated).
+				s = tr(lang, "say.unknown.exposure.gaveup."+t.GaveUp, e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)))
+			case t != nil:
 				s = tr(lang, "say.unknown.exposure.short", e.Client, actionWord(lang, e.Action), after, t.Need, e.Client, t.Client, instant(m.sec(t.At)), t.Met)
 			}
 			if t := e.LastTry; t != nil {
