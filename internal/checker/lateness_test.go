@@ -465,35 +465,19 @@ func TestAnOverlapHarmlessInOrderIsNotToldAsARefusal(t *testing.T) {
 	}
 }
 
-// quorumExposed is a 3-node Redlock run (quorum 2): w1 holds n1–n3 from
-// 0.005 s (PX 30 s), pauses, and charges at 31 s; w2 tries once from
-// 29.9 s, its SET NX reaching each node at the given instant (a missing
-// node: its command never reached it). (A node kept down counts as free
-// when its key went with it: the stored redlock-delayed-restart case.)
-func quorumExposed(sets map[string]float64) *hb {
-	b := newHB(false)
-	nodes := []string{"n1", "n2", "n3"}
-	b.h.Header.Nodes, b.h.Header.Observed = nodes, nodes
-	b.h.Header.Traits = []string{history.TraitMultiNode}
-	cmd := func(c, node string, at float64, args ...string) {
-		b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
-			Key: inv1, Value: history.Value{Node: node, Cmd: args}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
-	}
-	b.op("w1", history.Acquire, inv1, 0, 0.01, history.OK, history.Value{Token: "w1-tok", TTL: ns(30), Nodes: nodes})
-	for _, n := range nodes {
-		cmd("w1", n, 0.005, "SET", inv1, "w1-tok", "NX", "PX", "30000")
-	}
-	b.fault("pause", []string{"w1"}, 5, 31)
-	b.op("w2", history.Acquire, inv1, 29.9, 30.6, history.Fail, history.Value{})
-	for _, n := range nodes {
-		if at, ok := sets[n]; ok {
-			cmd("w2", n, at, "SET", inv1, "w2-tok", "NX", "PX", "30000")
+// quorumExposed is quorumRun on three nodes (quorum 2), w1 on all three,
+// and w2 trying once from 29.9 s to 30.6 s (refused), its SET NX
+// reaching each node of sets at the instant given (a missing node: its
+// command never reached it). (A node kept down counts as free when its
+// key went with it: the stored redlock-delayed-restart case.)
+func quorumExposed(at map[string]float64) *hb {
+	var cmds []qcmd
+	for _, n := range three {
+		if x, ok := at[n]; ok {
+			cmds = append(cmds, qcmd{node: n, at: x})
 		}
 	}
-	b.write("w1", inv1, workload.ActionCharge, 31, 31.01, 0)
-	b.write("w1", inv1, workload.ActionMarkPaid, 31.02, 31.03, 0)
-	b.release("w1", inv1, 31.05, 31.06, false)
-	return b
+	return quorumRun(three, three, qtry{client: "w2", from: 29.9, to: 30.6, typ: history.Fail, cmds: cmds})
 }
 
 func TestATryInsideTheExposureThatCouldNotReachAQuorumIsNoTest(t *testing.T) {
