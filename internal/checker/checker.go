@@ -185,6 +185,10 @@ type Result struct {
 	// it affected (coverage only): the faults tested nothing, and the run
 	// is unknown.
 	Untested int `json:"untested_faults,omitempty"`
+	// IdleKills are the kills coverage counted though the killed client
+	// held nothing and had no operation in flight then (coverage only;
+	// see IdleKill): the summary says what each met, not an overlap.
+	IdleKills []IdleKill `json:"idle_kills,omitempty"`
 	// ShortOfGrants: fewer grants than the minimum ran while the
 	// harness's timers lagged (history.LagRecordNS or more), and the
 	// faults did meet a hold (coverage only): the machine may be what
