@@ -18,9 +18,9 @@ func TestNothingToFixSaysTheFenceCounterIsOnALockNode(t *testing.T) {
 		want        string // "" : the clause is absent
 	}{
 		{"in English the counter on n1 with no persistence is named", English, "none",
-			"Its counter, fence:{invoice-1}, is on n1 though, one of the lock's own nodes, with no persistence: a restart of n1 would start it again from 0 and reissue old tokens (see fencing-counter-lost)."},
+			"Its counter, fence:{invoice-1}, is on n1 though, a node that also holds the lock's keys, with no persistence: a restart of n1 would start it again from 0 and reissue old tokens (see fencing-counter-lost)."},
 		{"in Vietnamese too", Vietnamese, "none",
-			"Tuy vậy, bộ đếm của nó, fence:{invoice-1}, nằm trên n1, một trong các node của chính lock, và không có persistence: nếu n1 khởi động lại"},
+			"Tuy vậy, bộ đếm của nó, fence:{invoice-1}, nằm trên n1, một node cũng giữ các key của lock, và không có persistence: nếu n1 khởi động lại"},
 		{"a counter on a node that syncs every write is not blamed", English, "aof-always", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
