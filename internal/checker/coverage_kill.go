@@ -32,7 +32,8 @@ type IdleKill struct {
 // the kills counted though they met no hold or in-flight operation of the
 // killed client (IdleKill), one per killed client; and held the pauses
 // that met none but held back the operation their client invoked as it
-// thawed (within stallSlack of the pause's end): a release or a write
+// thawed (within MaxTimerLag, wall, of the pause's end: overdue timers
+// fire at once on a thaw, so later is not the pause's doing): a release or a write
 // that came late because of it (redis-py-stale-release's pause before
 // releasing, idempotency-key's before writing).
 func tested(a *account.Account, faults []history.Op, spans spanIndex, eoh int64, lockFree bool) (hit, lasting, held int, kills []IdleKill) {
@@ -78,7 +79,7 @@ func tested(a *account.Account, faults []history.Op, spans spanIndex, eoh int64,
 				break
 			}
 			after = after || persistsOnClient(st) && spans.by[c].meets(f.Invoke, eoh)
-			back = back || st.Effect == history.EffectFreezeClient && f.Complete >= 0 && spans.by[c].starts(f.Invoke, fEnd+stallSlack)
+			back = back || st.Effect == history.EffectFreezeClient && f.Complete >= 0 && spans.by[c].starts(f.Invoke, fEnd+int64(MaxTimerLag))
 		}
 		switch {
 		case during:
