@@ -185,6 +185,10 @@ type Result struct {
 	// it affected (coverage only): the faults tested nothing, and the run
 	// is unknown.
 	Untested int `json:"untested_faults,omitempty"`
+	// IdleKills are the kills coverage counted though the killed client
+	// held nothing and had no operation in flight then (coverage only;
+	// see IdleKill): the summary says what each met, not an overlap.
+	IdleKills []IdleKill `json:"idle_kills,omitempty"`
 	// ShortOfGrants: fewer grants than the minimum ran while the
 	// harness's timers lagged (history.LagRecordNS or more), and the
 	// faults did meet a hold (coverage only): the machine may be what
@@ -441,6 +445,6 @@ func Checkers() []About {
 		{CheckerFencing, "fencing tokens of grants strictly increase; accepted writes never go back to a lower token"},
 		{CheckerEffects, "what the resource accepted: no double charge, lost update, oversell, duplicate run, split brain or over-admission; duplicate work (cache-rebuild) is informational"},
 		{CheckerLiveness, "after faults heal the final probe acquire succeeds (stuck-lock, unavailable); a violation only when the scenario sets expect_live, else informational"},
-		{CheckerCoverage, "the faults overlapped a believed hold or an in-flight lock op (a client clock jump before one counts by the offset it left) and enough acquires succeeded, else unknown (a run that proves nothing must not pass)"},
+		{CheckerCoverage, "the faults overlapped a believed hold or an in-flight lock op of a client they affected (a client clock jump before one counts by the offset it left, a pause by the op it held back, a kill of a client that had tried the lock by what a dead contender leaves behind) and enough acquires succeeded, else unknown (a run that proves nothing must not pass)"},
 	}
 }

@@ -35,13 +35,17 @@ const DefaultMinAcquires = 2
 //     (crash-client, restart-client) tests something only when the killed
 //     client had invoked an operation (a lock operation; in a lock-free
 //     history a resource one) before it — a kill of a client that had
-//     done nothing leaves no hold, queued entry or call behind; any other
+//     done nothing leaves no hold, queued entry or call behind (a kill
+//     that met none of the client's holds or in-flight operations, after
+//     it had tried the lock, counts all the same, but the summary says
+//     what it met: Result.IdleKills); any other
 //     fault when its active window [Invoke, Complete] (an unhealed
 //     fault, and a jump of a client's clock, lasts to the end of the
 //     history; closed intervals, touching counts) meets any believed hold
 //     (see Holds) or any in-flight lock op (acquire, release, extend,
 //     [Invoke, Complete]) of a client the fault bears on (a fault on links
-//     only the clients of those links; see affects) — not one of unknown
+//     only the clients of those links, a fault on clients only those
+//     clients; see affects) — not one of unknown
 //     outcome that the nodes' record shows never reached them (it tested
 //     nothing on Redis; Account.Reached); in a lock-free history
 //     (no lock ops at all: atomic-lua, idempotency-key) any in-flight
@@ -135,48 +139,7 @@ func coverage(ctx context.Context, a *account.Account) Result {
 		return Result{Checker: CheckerCoverage, Verdict: Unknown, Summary: "not checked: " + err.Error()}
 	}
 	spans.index()
-	// hit counts the faults that bore on something; lasting those of them
-	// (a client's clock jump, instant) that did only by the offset the
-	// clock kept after the jump's own record had ended: the summary must
-	// not say such a jump overlapped a hold it came before (issue 27).
-	hit, lasting := 0, 0
-	for _, f := range faults {
-		fEnd := f.Complete
-		if fEnd < 0 {
-			fEnd = eoh
-		}
-		if kill(*f.Value.Fault) {
-			// Killing a client that had done nothing yet (no lock
-			// operation invoked before the kill: no hold, no queued
-			// entry, no in-flight call) leaves nothing behind for the
-			// others to meet: it tests nothing.
-			if slices.ContainsFunc(f.Value.Fault.Clients, func(c string) bool {
-				cs := spans.by[c]
-				return cs != nil && cs.start[0] <= f.Invoke
-			}) {
-				hit++
-			}
-			continue
-		}
-		during, after := false, false
-		for _, c := range spans.clients {
-			if !affects(*f.Value.Fault, c) {
-				continue
-			}
-			if spans.by[c].meets(f.Invoke, fEnd) {
-				during = true
-				break
-			}
-			after = after || persistsOnClient(*f.Value.Fault) && spans.by[c].meets(f.Invoke, eoh)
-		}
-		switch {
-		case during:
-			hit++
-		case after:
-			hit++
-			lasting++
-		}
-	}
+	hit, lasting, held, kills := tested(a, faults, spans, eoh, lockFree)
 	unit, units := "ok acquire", "ok acquires"
 	target := "a believed lock hold or an in-flight lock operation"
 	if lockFree {
@@ -193,7 +156,11 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if len(faults) == 0 {
 		return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: fmt.Sprintf("no faults in this run: nothing to cover; %s", plural(ran, unit, units)), Counts: counts}
 	}
-	return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: bore(hit, lasting, len(faults), target) + "; " + plural(ran, unit, units), Counts: counts}
+	summary := bore(hit, lasting, len(faults), target)
+	if len(kills) > 0 || held > 0 {
+		summary = boreKilled(h, hit, lasting, held, kills, len(faults), target, lockFree)
+	}
+	return Result{Checker: CheckerCoverage, Verdict: Valid, Summary: summary + "; " + plural(ran, unit, units), Counts: counts, IdleKills: kills}
 }
 
 // shortfall is coverage's unknown for a run whose nFaults faults hit
@@ -297,9 +264,12 @@ func planFaults(h history.History) ([]history.Op, *Result) {
 // affects reports whether fault f bears on client's operations. A fault on
 // links (a partition, latency, a reset) reaches only the clients of those
 // links: cutting w2 while only w1 holds the lock tests nothing. A fault on
-// nodes, or on a client itself (a pause, a crash, a clock step), bears on
-// everyone: while one client is frozen or wrong about the time, the others'
-// operations are what could conflict with it.
+// a client itself (a pause, a crash, a clock, its renewer starved) reaches
+// only that client: pausing w2 while w2 holds nothing and has no lock
+// operation in flight tests nothing, whoever else holds the lock then (a
+// pause of the holder is the holder's own: its hold spans the pause). A
+// fault on nodes bears on everyone: every client's operations go through
+// them.
 //
 // A replication link (a replica's link to its master: replication-lag) is
 // the node's, not a client's: it bears on everyone, as a node fault does.
@@ -307,7 +277,21 @@ func affects(f history.FaultStep, client string) bool {
 	if f.OnLinks() && !slices.ContainsFunc(f.Links, func(l history.Link) bool { return history.IsReplicaOf(l.Client, l.Node) }) {
 		return f.Touches(client)
 	}
+	if onClient(f) {
+		return slices.Contains(f.Clients, client)
+	}
 	return true
+}
+
+// onClient reports whether f acts on client processes alone (their
+// execution, clock or renewer), not on nodes or links.
+func onClient(f history.FaultStep) bool {
+	switch f.Effect {
+	case history.EffectFreezeClient, history.EffectCrashClient, history.EffectRestartClient,
+		history.EffectStarveRenewer, history.EffectClientClock:
+		return true
+	}
+	return false
 }
 
 // kill reports whether f kills client processes (crash-client,

@@ -100,7 +100,9 @@ func TestCoverageCountsOnlyTheClientsAFaultReaches(t *testing.T) {
 		{"a partition of w1 while w1 holds is covered", []string{"w1→n1"}, "partition", 1, 4, Valid},
 		{"a node fault reaches every client", []string{"n1"}, "pause-node", 1, 4, Valid},
 		{"a jump of w2's clock lasts until w2 holds the lock", []string{"w2"}, "clock-jump", 6, 6, Valid},
-		{"a pause of w2 while w1 holds bears on w1's hold", []string{"w2"}, "pause", 1, 4, Valid},
+		{"a pause of w2 while only w1 holds proves nothing", []string{"w2"}, "pause", 1, 4, Unknown},
+		{"a pause of w1 while w1 holds is covered", []string{"w1"}, "pause", 1, 4, Valid},
+		{"a jump of w1's clock after its last hold proves nothing", []string{"w1"}, "clock-jump", 6, 6, Unknown},
 		{"a jump of n1's clock between holds proves nothing", []string{"n1"}, "clock-jump", 6, 6, Unknown},
 	}
 	for _, tt := range tests {

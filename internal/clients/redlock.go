@@ -59,7 +59,7 @@ var redlockMonotonicAlgorithm = redlockVariant("redlock-monotonic",
 	lock.Traits{MonotonicClock: true}, redlock{checkValidity: true})
 
 var redlockFencedAlgorithm = redlockVariant("redlock-fenced",
-	"Redlock plus a fencing token from a separate counter: INCR on the first node after the grant (lock-theory §7.4)",
+	"Redlock plus a fencing token from a counter on one of the lock's own nodes: INCR on the first node after the grant (lock-theory §7.4)",
 	lock.Traits{Fenced: true}, redlock{checkValidity: true, fenced: true})
 
 var redlockNoCheckAlgorithm = redlockVariant("redlock-nocheck",

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/claim"
@@ -241,12 +240,9 @@ func (m *model) readFences() {
 	}
 }
 
-// counterOf reports whether counter is the fence counter of lock key key:
-// locksim's own (fence:{key}), or a library's that names the key whole
-// after a colon or inside braces.
-func counterOf(counter, key string) bool {
-	return strings.HasSuffix(counter, ":"+key) || strings.Contains(counter, "{"+key+"}")
-}
+// counterOf reports whether counter is the fence counter of lock key key
+// (account.CounterOf).
+func counterOf(counter, key string) bool { return account.CounterOf(counter, key) }
 
 // clientKey names the operations of one client on one key.
 type clientKey struct{ client, key string }

@@ -145,6 +145,7 @@ var messagesVI = map[string]string{
 	"fix.fixed.run":            "Chạy bằng lệnh",
 	"fix.fixed.report":         "mở báo cáo của nó",
 	"fix.saved.fencing":        "Không cần sửa gì: fencing token đã làm đúng việc của nó. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng tài nguyên đã từ chối client giữ lock cũ.",
+	"fix.saved.fencing.home":   "Tuy vậy, bộ đếm của nó, %[1]s, nằm trên %[2]s, một node cũng giữ các key của lock, và không có persistence: nếu %[2]s khởi động lại, bộ đếm sẽ đếm lại từ 0 và cấp lại các token cũ (xem fencing-counter-lost). Muốn có một thiết kế đáng làm theo, hãy lấy token từ một bộ đếm riêng còn nguyên qua các sự cố, không phải từ các node của lock (Kleppmann 2016).", // counter key, node
 	"fix.saved.no-write":       "Không có gì cần sửa trong lần chạy này: lock đã bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), nhưng trong lúc cả hai cùng giữ, client giữ lock cũ không có lần ghi nào được tài nguyên nhận hay bị từ chối, nên fencing token chưa hề được thử; lần chạy này không cho thấy nó từ chối một lần ghi cũ.",
 	"fix.saved.fencing.order":  "Không cần sửa gì: fencing token đã giữ tài nguyên theo đúng thứ tự token. Lock vẫn bị phá vỡ (xem phần chồng lấn chỉ để tham khảo), và tài nguyên đã nhận lần ghi của client giữ lock cũ, nhưng trước khi client giữ lock sau dùng đến nó lần đầu; client giữ mới sau đó thấy lần ghi ấy và không lặp lại (lock-theory §7.2, S03).",
 

@@ -442,7 +442,30 @@ func savedBy(in Input, lang Lang, cs []claim.Claim) *remedy {
 	case h.FencingEnforced:
 		key = "fix.saved.fencing"
 	}
-	return &remedy{Saved: tr(lang, key), SavedClaim: joinIDs(ids)}
+	saved := tr(lang, key)
+	if key == "fix.saved.fencing" || key == "fix.saved.fencing.order" {
+		saved += counterAtRisk(in, lang)
+	}
+	return &remedy{Saved: saved, SavedClaim: joinIDs(ids)}
+}
+
+// counterAtRisk is the sentence a fencing token's "nothing to fix" gets
+// when the token's counter lives on one of the lock's own nodes with no
+// persistence (account.CounterHomes): the run did not test that counter,
+// and its design is not the one to copy (reader 21,
+// redlock-gc-pause-fenced: INCR fence:{invoice-1} on n1 of five Redlock
+// nodes); "" otherwise.
+func counterAtRisk(in Input, lang Lang) string {
+	a := in.Account
+	if a == nil {
+		a = account.New(in.History)
+	}
+	for _, c := range a.CounterHomes() {
+		if c.LockNode && c.Persistence == "none" {
+			return " " + tr(lang, "fix.saved.fencing.home", c.Key, c.Node)
+		}
+	}
+	return ""
 }
 
 // adviceOf chooses the run's advice from the tables above, each with the
