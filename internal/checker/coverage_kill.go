@@ -129,7 +129,11 @@ func boreKilled(h history.History, hit, lasting, held int, kills []IdleKill, n i
 		opWord = "resource operation"
 	}
 	var parts []string
-	if over := hit - lasting - held - len(kills); over > 0 {
+	killing := map[int64]bool{} // the kill steps among the hit, by instant (one step may kill several clients)
+	for _, k := range kills {
+		killing[k.At] = true
+	}
+	if over := hit - lasting - held - len(killing); over > 0 {
 		parts = append(parts, fmt.Sprintf("%d overlapped %s", over, target))
 	}
 	if lasting > 0 {
