@@ -526,8 +526,8 @@ func exposureWhy(h history.History, e Exposure) string {
 		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client could act on the lock from then to %s: the try %s began at %s gave the lock up by its own guard (%s)",
 			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), t.GaveUp)
 	case t != nil:
-		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try from then to %s could have been granted: the one %s began at %s found %d nodes free of the lock's key (%s's or any other client's), short of the %d a grant needs",
-			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), t.Met, e.Client, t.Need)
+		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try from then to %s could have been granted: the one %s began at %s found %s free of the lock's key (%s's or any other client's) as its commands reached them, short of the %d a grant needs",
+			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), plural(t.Met, "node", "nodes"), e.Client, t.Need)
 	}
 	var around []string
 	if e.LastTry != nil {

@@ -35,7 +35,7 @@ var triedMessages = map[Lang]map[string]string{
 		"fix.spoiled.unknown":      "nó chưa kết luận được",
 		"fix.spoiled.busy":         "máy quá bận nên không giữ được thời gian nén của nó",
 		"fix.spoiled.margin":       "mọi vi phạm nó tìm thấy đều nằm trong độ trễ của chính harness quanh thời điểm đó",
-		"fix.spoiled.exposure":     "một client giữ lock đã tác động sau khi lease hết hạn trong lúc không lần thử nào của client khác có thể lấy được lock",
+		"fix.spoiled.exposure":     "một client từng giữ lock đã tác động sau khi lease của nó hết hạn trong lúc không lần thử nào của client khác có thể lấy được lock",
 		"fix.spoiled.off-plan":     "Sentinel đã promote một replica mà không bước nào yêu cầu",
 		"fix.spoiled.few-grants":   "quá ít lần lấy lock thành công trong lúc harness chạy trễ",
 		"fix.spoiled.fault-failed": "một bước trong kế hoạch lỗi của nó không áp dụng được",

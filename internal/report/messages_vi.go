@@ -208,6 +208,7 @@ var messagesVI = map[string]string{
 	"n.acquire.nodes.gone":             "Lần lấy lock %[2]s của %[1]s, bắt đầu lúc t=%[3]ss, giờ mới trả về, là được %[4]s cấp (%[5]d/%[6]d, quorum %[7]d) (%[8]s, TTL %[9]s); lock mà nó báo đã mất quorum từ lúc t=%[10]ss, nên %[1]s tin rằng mình giữ một lock mà nó không còn giữ.",
 	"n.acquire.nodes":                  "%s lấy được lock trên %s tại %s (%d/%d, quorum %d) (%s, TTL %s).",
 	"n.probe":                          "Lần thử cuối (final probe): %s lấy được lock trên %s (%s).",
+	"n.probe.ended":                    "Lần thử cuối (final probe) kết thúc: %s đã lấy được lock trên %s (%s) trước đó.",
 	"n.probe.ownkey":                   "Key của nó trong Redis là %s, một key không client nào khác lock: điều đó chỉ cho thấy key này trống, không nói gì về các key kia.",
 	"n.probe.nolock":                   "Lần thử cuối (final probe): %s được đối chứng không-lock cho vào %s; đối chứng này không lấy gì cả (%s).",
 	"n.probe.permit":                   "Lần thử cuối (final probe): %s lấy được một permit của %s (%s).",

@@ -331,6 +331,12 @@ func (n *narrator) acquire(i int, o history.Op, c claim.Claim) {
 			n.add(at, 2, StepProbe, c, tr(lang, "n.probe.nolock", who, key, tt))
 		case o.F == history.Probe:
 			line := tr(lang, "n.probe", who, key, tt)
+			if at == o.Complete {
+				// Told when it returned, after its own release: its grant
+				// came earlier (a fresh reader: a five-node probe "acquired
+				// the lock" at t=12.3s, after it had released it).
+				line = tr(lang, "n.probe.ended", who, key, tt)
+			}
 			if k := o.Value.LockKey; k != "" && !m.lockKeyUsed(k) {
 				// Per-host keys: the probe's own proves nothing of the
 				// workers' (reader 15, lock-key-per-host).
