@@ -22,6 +22,11 @@ elif [ ! -f node/node_modules/.package-lock.json ] || [ node/package-lock.json -
   echo "adapters: npm ci (adapters/node)"
   (cd node && npm ci --no-audit --no-fund --loglevel=error) || status=1
 fi
+# Each Node adapter as one file, dist/<adapter>.js, rebuilt when a source
+# is newer (node/bundle.js: a quarter less CPU at each start).
+if [ -d node/node_modules/esbuild ]; then
+  (cd node && node bundle.js) || status=1
+fi
 
 # Python adapter: redis-py's Lock from Debian's python3-redis.
 if ! /usr/bin/python3 -c 'import redis' >/dev/null 2>&1; then

@@ -52,13 +52,18 @@
 // unknown otherwise. (The library itself calls a release failed when fewer
 // than a quorum removed it, e.g. when the key had expired on some nodes.)
 'use strict';
+// Hand over to the one-file bundle `make adapters` built from this file
+// when it is fresh (bundle.js): the same code, started faster.
+if (require('./bundle').handOver(__filename)) return;
 
 const { serve, notify } = require('./protocol');
 const { connect, ready } = require('./redis');
 
+// Each release by its npm alias; the requires are written out, not built
+// from the name, so that the bundle holds them.
 const RELEASES = {
-  '4.2.0': 'redlock',
-  '5.0.0-beta.2': 'redlock-5',
+  '4.2.0': () => require('redlock'),
+  '5.0.0-beta.2': () => require('redlock-5'),
 };
 const args = process.argv.slice(2);
 const version = args.length === 0 ? '4.2.0' : args[0];
@@ -66,7 +71,7 @@ if (args.length > 1 || !RELEASES[version]) {
   process.stderr.write(`redlock.js: usage: redlock.js [${Object.keys(RELEASES).join('|')}] (got ${JSON.stringify(args)})\n`);
   process.exit(2);
 }
-const lib = require(RELEASES[version]);
+const lib = RELEASES[version]();
 
 // commandTimeout is the per-command timeout for the ioredis connections:
 // the hello's timeout_ms, or none (null) with option command_timeout: none.

@@ -67,16 +67,50 @@
 // on; 3.2.1's, unexported, is copied below verbatim and run through its
 // own createEval) to read the result: 1 ok, 0 or nil not-held.
 'use strict';
+// Hand over to the one-file bundle `make adapters` built from this file
+// when it is fresh (bundle.js): the same code, started faster.
+if (require('./bundle').handOver(__filename)) return;
 
 const { serve, notify } = require('./protocol');
 const { connect, ready } = require('./redis');
 
+// Each release by its npm alias: the library, its TimeoutError and its
+// delete script. The requires are written out, not built from the name,
+// so that the bundle holds them.
 const RELEASES = {
-  '5.8.0': 'redis-semaphore',
-  '5.3.1': 'redis-semaphore-531',
-  '5.3.0': 'redis-semaphore-530',
-  '4.1.0': 'redis-semaphore-4',
-  '3.2.1': 'redis-semaphore-3',
+  '5.8.0': () => ({
+    lib: require('redis-semaphore'),
+    TimeoutError: require('redis-semaphore/lib/errors/TimeoutError').default,
+    delIfEqualLua: () => require('redis-semaphore/lib/mutex/release').delIfEqualLua,
+  }),
+  '5.3.1': () => ({
+    lib: require('redis-semaphore-531'),
+    TimeoutError: require('redis-semaphore-531/lib/errors/TimeoutError').default,
+    delIfEqualLua: () => require('redis-semaphore-531/lib/mutex/release').delIfEqualLua,
+  }),
+  '5.3.0': () => ({
+    lib: require('redis-semaphore-530'),
+    TimeoutError: require('redis-semaphore-530/lib/errors/TimeoutError').default,
+    delIfEqualLua: () => require('redis-semaphore-530/lib/mutex/release').delIfEqualLua,
+  }),
+  '4.1.0': () => ({
+    lib: require('redis-semaphore-4'),
+    TimeoutError: require('redis-semaphore-4/lib/errors/TimeoutError').default,
+    delIfEqualLua: () => require('redis-semaphore-4/lib/mutex/release').delIfEqualLua,
+  }),
+  '3.2.1': () => ({
+    lib: require('redis-semaphore-3'),
+    TimeoutError: require('redis-semaphore-3/lib/errors/TimeoutError').default,
+    // redis-semaphore 3.2.1, lib/mutex/release.js, verbatim (unexported
+    // there), run through its own createEval.
+    delIfEqualLua: () => require('redis-semaphore-3/lib/utils').createEval(`
+  local key = KEYS[1]
+  local identifier = ARGV[1]
+
+  if redis.call('get', key) == identifier then
+    return redis.call('del', key)
+  end`, 1),
+  }),
 };
 const args = process.argv.slice(2);
 const version = args.length === 0 ? '5.8.0' : args[0];
@@ -84,27 +118,13 @@ if (args.length > 1 || !RELEASES[version]) {
   process.stderr.write(`semaphore.js: usage: semaphore.js [${Object.keys(RELEASES).join('|')}] (got ${JSON.stringify(args)})\n`);
   process.exit(2);
 }
-const pkg = RELEASES[version];
-const lib = require(pkg);
+const release = RELEASES[version]();
+const lib = release.lib;
 const Mutex = lib.Mutex;
-const TimeoutError = require(pkg + '/lib/errors/TimeoutError').default;
+const TimeoutError = release.TimeoutError;
 const hasTry = typeof Mutex.prototype.tryAcquire === 'function'; // 5.x
 const observable = version !== '3.2.1'; // onLockLost and isAcquired
-
-let delIfEqualLua;
-if (version === '3.2.1') {
-  const { createEval } = require(pkg + '/lib/utils');
-  // redis-semaphore 3.2.1, lib/mutex/release.js, verbatim.
-  delIfEqualLua = createEval(`
-  local key = KEYS[1]
-  local identifier = ARGV[1]
-
-  if redis.call('get', key) == identifier then
-    return redis.call('del', key)
-  end`, 1);
-} else {
-  delIfEqualLua = require(pkg + '/lib/mutex/release').delIfEqualLua;
-}
+const delIfEqualLua = release.delIfEqualLua();
 
 let client = null;
 let ttl = 0;

@@ -195,7 +195,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		}
 	}
 
-	if err := c.newNodes(o, bin, persistence); err != nil {
+	if err := c.newNodes(ctx, o, bin, persistence); err != nil {
 		_ = c.Close()
 		return nil, err
 	}
@@ -265,7 +265,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 
 // newNodes makes the cluster's o.Nodes nodes, not started yet — but for
 // those taken from the idle pool (Options.Pooled), already running.
-func (c *Cluster) newNodes(o Options, bin, persistence string) error {
+func (c *Cluster) newNodes(ctx context.Context, o Options, bin, persistence string) error {
 	log, backend := c.log, c.backend
 	for i := 0; i < o.Nodes; i++ {
 		name := "n" + strconv.Itoa(i+1)
@@ -280,7 +280,7 @@ func (c *Cluster) newNodes(o Options, bin, persistence string) error {
 		}
 		var impl nodeImpl
 		if backend == BackendLocal && c.pooled && persistence == PersistenceNone {
-			if n := takeIdle(bin, name, log); n != nil {
+			if n := takeIdle(ctx, bin, name, log); n != nil {
 				impl = n // started and flushed (pool.go)
 			}
 		}

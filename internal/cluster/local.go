@@ -186,7 +186,7 @@ func (n *localNode) args() []string {
 		// run checks waits on them (an expired key is gone to the next
 		// command that reads it, a blocked WAIT times out on its own
 		// clock), and an idle node at 100 cost twice the CPU (issue 32).
-		"--hz", "10",
+		"--hz", runHz,
 		"--daemonize", "no",
 		"--protected-mode", "yes",
 		"--logfile", filepath.Join(n.dataDir, logFile),

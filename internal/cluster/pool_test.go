@@ -45,6 +45,19 @@ func TestPooledClustersShareTheirNodesThroughTheIdlePool(t *testing.T) {
 			t.Errorf("%d idle nodes, want 2", got)
 		}
 	})
+	t.Run("an idle node ticks once a second", func(t *testing.T) {
+		idle.mu.Lock()
+		var ns []*localNode
+		for _, b := range idle.nodes {
+			ns = append(ns, b...)
+		}
+		idle.mu.Unlock()
+		for _, n := range ns {
+			if hz := configHz(ctx, t, n.addr()); hz != idleHz {
+				t.Errorf("idle node %s: hz %s, want %s", n.addr(), hz, idleHz)
+			}
+		}
+	})
 	// A cluster of another shape (one node, two clients) takes one.
 	second := start(Options{Backend: BackendLocal, Nodes: 1, Clients: []string{"w1", "w2"}, Pooled: true})
 	n := second.Nodes()[0]
@@ -52,6 +65,11 @@ func TestPooledClustersShareTheirNodesThroughTheIdlePool(t *testing.T) {
 	t.Run("the next pooled cluster takes an idle node instead of starting one", func(t *testing.T) {
 		if !pids[n.PID()] || IdleNodes() != 1 {
 			t.Errorf("node pid %d, idle %d; want one of %v and 1 idle", n.PID(), IdleNodes(), pids)
+		}
+	})
+	t.Run("it ticks again at Redis's default of 10 a second", func(t *testing.T) {
+		if hz := configHz(ctx, t, n.Addr()); hz != runHz {
+			t.Errorf("hz %s, want %s", hz, runHz)
 		}
 	})
 	t.Run("it comes empty: no key and no script of the run before", func(t *testing.T) {
@@ -110,4 +128,14 @@ func TestPooledClustersShareTheirNodesThroughTheIdlePool(t *testing.T) {
 			t.Errorf("redis-server %d: %v after DrainPool", idlePID, err)
 		}
 	})
+}
+
+// configHz is CONFIG GET hz of the node at addr.
+func configHz(ctx context.Context, t *testing.T, addr string) string {
+	t.Helper()
+	got, err := testClient(t, addr).ConfigGet(ctx, "hz").Result()
+	if err != nil {
+		t.Fatalf("CONFIG GET hz: %v", err)
+	}
+	return got["hz"]
 }
