@@ -92,6 +92,12 @@ type Options struct {
 	// replicas or sentinels). A suite sets it and drains the pool
 	// (DrainPool) when it ends.
 	Pooled bool
+	// Waiting, when set, is called before the start waits on processes
+	// already started and doing their own work (replicas syncing,
+	// sentinels learning their peers: 0.2–1.2 s, wall), and the function
+	// it returns after the wait. A suite lets another run set up
+	// meanwhile (suite.Pool.setting): the wait costs no CPU.
+	Waiting func() (resume func())
 }
 
 // Cluster is the environment of one run. Its methods are safe for concurrent

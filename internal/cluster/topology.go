@@ -227,7 +227,7 @@ func (c *Cluster) startTopology(ctx context.Context, o Options, bin string) erro
 			return fmt.Errorf("replicaof on %s: %w", r.name, err)
 		}
 	}
-	if err := c.waitReplicasOnline(ctx); err != nil {
+	if err := waiting(o, func() error { return c.waitReplicasOnline(ctx) }); err != nil {
 		return err
 	}
 	if o.Sentinels > 0 {
@@ -352,7 +352,7 @@ func (c *Cluster) startSentinels(ctx context.Context, o Options) error {
 			return fmt.Errorf("sentinel debug on %s: %w", s.name, err)
 		}
 	}
-	if err := c.waitSentinelsReady(ctx); err != nil {
+	if err := waiting(o, func() error { return c.waitSentinelsReady(ctx) }); err != nil {
 		return err
 	}
 	c.watchSwitches()
@@ -450,6 +450,15 @@ func sentinelBinary(path string) (string, error) {
 		return "", fmt.Errorf("redis-sentinel not found (%s): %w (apt-get install redis-sentinel)", name, err)
 	}
 	return p, nil
+}
+
+// waiting runs wait, a wait on processes doing their own work, between
+// o.Waiting and the function it returns (when o.Waiting is set).
+func waiting(o Options, wait func() error) error {
+	if o.Waiting != nil {
+		defer o.Waiting()()
+	}
+	return wait()
 }
 
 // waitSentinelsReady waits until every sentinel knows every group's

@@ -114,7 +114,13 @@ func (p *Pool) runEach(ctx context.Context, jobs []Job, done func(Outcome), inli
 				}
 				p.setting <- struct{}{}
 				setUpDone := sync.OnceFunc(func() { <-p.setting })
-				out, finish := runJob(ctx, j, o, notes, env, setUpDone)
+				// A set-up waiting on its processes (replicas syncing,
+				// sentinels learning their peers) lets another set up.
+				waiting := func() func() {
+					<-p.setting
+					return func() { p.setting <- struct{}{} }
+				}
+				out, finish := runJob(ctx, j, o, notes, env, setUpDone, waiting)
 				setUpDone()
 				out.Parallel = level
 				p.gate.leave(started, out.late)

@@ -22,8 +22,9 @@ import (
 // and reports it without the cluster; otherwise the outcome is final.
 //
 // setUpDone is called once the run's set-up is over (its cluster started
-// or reset, its clients started), or earlier when it fails.
-func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable, setUpDone func()) (Outcome, func() Outcome) {
+// or reset, its clients started), or earlier when it fails; waiting is
+// the cluster's Options.Waiting.
+func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable, setUpDone func(), waiting func() func()) (Outcome, func() Outcome) {
 	log := o.log().With("scenario", j.Scenario.Name, "seed", j.Seed)
 	if j.exp != nil {
 		// An experiment's lines are its run's detail: the run's own first
@@ -33,7 +34,7 @@ func runJob(ctx context.Context, j Job, o Options, notes *notable, env *reusable
 	repro := o.reproduce(j.Scenario, j.Seed)
 	// First line of every run: the seed and how to repeat it.
 	log.Info("locksim run", "time_scale", j.Scenario.TimeScale, "version", o.Version, "reproduce", repro)
-	cl, err := env.get(ctx, j, o, log)
+	cl, err := env.get(ctx, j, o, log, waiting)
 	if err != nil {
 		out := Outcome{Job: j, Reproduce: repro, Err: "start cluster: " + err.Error(), Aborted: ctx.Err() != nil, late: -1}
 		log.Error("run failed; no verdict", "err", out.Err)
@@ -55,7 +56,7 @@ type reusable struct{ cl *cluster.Cluster }
 
 // get returns the cluster for j, or nil without reuse (the run then starts
 // its own).
-func (e *reusable) get(ctx context.Context, j Job, o Options, log *slog.Logger) (*cluster.Cluster, error) {
+func (e *reusable) get(ctx context.Context, j Job, o Options, log *slog.Logger, waiting func() func()) (*cluster.Cluster, error) {
 	if !o.Reuse {
 		return nil, nil
 	}
@@ -66,7 +67,7 @@ func (e *reusable) get(ctx context.Context, j Job, o Options, log *slog.Logger) 
 	// Nodes of another shape's cluster go to the process's idle pool
 	// when it closes, and a new cluster takes them from there (the pool
 	// drains them when it closes).
-	co.Pooled = true
+	co.Pooled, co.Waiting = true, waiting
 	e.close()
 	cl, err := cluster.Start(ctx, co)
 	if err != nil {
