@@ -525,6 +525,17 @@ func exposureWhy(h history.History, e Exposure) string {
 	case t != nil && t.GaveUp != "":
 		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client could act on the lock from then to %s: the try %s began at %s gave the lock up by its own guard (%s)",
 			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), t.GaveUp)
+	case t != nil && t.Need == 1:
+		// A lock on one node: the key its command found there.
+		whose := t.KeyOwner + "'s"
+		switch t.KeyOwner {
+		case t.Client:
+			whose = "left by an earlier acquire of " + t.Client + "'s own"
+		case "":
+			whose = "whose owner the record does not name"
+		}
+		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try from then to %s could have been granted: when the commands of the one %s began at %s reached the node, a key of the lock was there, %s",
+			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), whose)
 	case t != nil:
 		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try from then to %s could have been granted: the one %s began at %s found %s free of the lock's key (%s's or any other client's) as its commands reached them, short of the %d a grant needs",
 			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), plural(t.Met, "node", "nodes"), e.Client, t.Need)

@@ -41,18 +41,18 @@ type Exposure struct {
 	// window and first after it (nil when there was none).
 	LastTry *Attempt `json:"last_try,omitempty"`
 	NextTry *Attempt `json:"next_try,omitempty"`
-	// Short, when no contender tested the window of a multi-node lock but
-	// one tried inside it, is the try that came closest to a quorum: its
-	// commands found too few nodes free of the lock's key (the holder's
-	// or any other) for a grant.
+	// Short, when no contender tested the window but one tried inside
+	// it, is the try that came closest to a grant: its commands found too
+	// few nodes free of the lock's key (the holder's or any other) for a
+	// grant — of a lock on one node, its node held a key.
 	Short *ShortTry `json:"short_try,omitempty"`
 }
 
-// ShortTry is a contender's acquire of a multi-node lock inside an
-// exposure window that could not have been granted there: fewer than
-// Need (the quorum, N/2+1) of the nodes its commands reached were free of
-// the lock's key — the holder's, or a third client's — when they reached
-// them (a busy machine: client-clock-
+// ShortTry is a contender's acquire inside an exposure window that could
+// not have been granted there: fewer than Need (the quorum, N/2+1; 1 of a
+// lock on one node) of the nodes its commands reached were free of the
+// lock's key — the holder's, a third client's, or its own left by an
+// earlier acquire — when they reached them (a busy machine: client-clock-
 // skew beside load, w2's SETs on n1–n4 came 10–25 ms (wall) before w1's
 // keys there expired and only its SET on n5 after, and its next try came
 // after w1's charge).
@@ -72,6 +72,12 @@ type ShortTry struct {
 	// and Need are then 0. Such a try is short of a lock on any number of
 	// nodes, and is named before one short of a quorum.
 	GaveUp string `json:"gave_up,omitempty"`
+	// KeyOwner, of a lock on one node (Need 1, Met 0), is the client whose
+	// key of the lock the try's command found on the node: the try's own
+	// client when an earlier acquire of its, of unknown outcome, had set
+	// it after all (a key no client held as its lease: redis-semaphore
+	// 3.2.1's SET timed out while the host slept and landed as n1 woke).
+	KeyOwner string `json:"key_owner,omitempty"`
 }
 
 // Attempt is one contender's attempt to acquire, at an instant (wall ns).
@@ -133,9 +139,18 @@ func exposures(a *account.Account) []Exposure {
 		if by := g.Ended.By; by != "" && by != hd.Client && g.Ended.Op >= 0 && g.Ended.Op < len(h.Ops) {
 			cause = &Attempt{Client: by, At: h.Ops[g.Ended.Op].Invoke}
 		}
+		// A try the nodes showed is judged by their record when the
+		// grant's key lived there (node events): of a lock on one node, a
+		// try refused while a key of the lock was on it — a third
+		// client's, or its own from an earlier acquire of unknown outcome
+		// — could not have been granted.
 		q := quorum{need: 1}
-		if slices.Contains(h.Header.Traits, history.TraitMultiNode) && len(g.Lives) > 0 {
-			q = quorum{need: a.Quorum(), nodes: h.Header.Nodes, taken: takenOn(a, hd.Key), down: a.DeadThroughout}
+		if len(g.Lives) > 0 {
+			need := 1
+			if slices.Contains(h.Header.Traits, history.TraitMultiNode) {
+				need = a.Quorum()
+			}
+			q = quorum{need: need, nodes: h.Header.Nodes, taken: takenOn(a, hd.Key), owner: ownerOn(a, hd.Key), down: a.DeadThroughout}
 		}
 		e.Tried, e.LastTry, e.NextTry, e.Short = tries.around(hd.Client, hd.Key, e.From, e.To, cause, q)
 		out = append(out, e)
@@ -153,6 +168,8 @@ type quorum struct {
 	// [from, to] (wall ns), other than one client set there at or after
 	// since (its own acquire's); down whether node was down throughout it.
 	taken func(node string, from, to int64, client string, since int64) bool
+	// owner is whose key taken found at instant at ("" when none).
+	owner func(node string, at int64, client string, since int64) string
 	down  func(node string, from, to int64) bool
 }
 
@@ -192,6 +209,22 @@ func takenOn(a *account.Account, key string) func(node string, from, to int64, c
 			}
 		}
 		return false
+	}
+}
+
+// ownerOn is takenOn's owner: the client whose key of the lock was on
+// node at instant at, other than client's own set at or after since; ""
+// when none was.
+func ownerOn(a *account.Account, key string) func(node string, at int64, client string, since int64) string {
+	return func(node string, at int64, client string, since int64) string {
+		for _, lk := range a.LockKeysOf(key) {
+			for _, l := range a.LivesOf(node, lk) {
+				if l.Start <= at && at < l.End && (l.Owner != client || l.Start < since) {
+					return l.Owner
+				}
+			}
+		}
+		return ""
 	}
 }
 
@@ -368,11 +401,12 @@ func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 // its own command ended the lease (cause: a fair semaphore's acquire
 // script purges the timed-out permit, then admits its caller).
 //
-// Of a lock on several nodes (q.need: the quorum, more than one), an
+// Where the nodes' record holds the grant's keys (q.nodes set), an
 // attempt the nodes showed tests the window only when, by to, it found
-// q.need nodes free of the lock's key (quorum.free); one that tried
-// inside the window with fewer could not have been granted there, and the
-// closest of those is short. An attempt its own guard refused (gaveUp)
+// q.need nodes free of the lock's key (quorum.free: the quorum of a lock
+// on several nodes, 1 of a lock on one); one that tried inside the window
+// with fewer could not have been granted there, and the closest of those
+// is short. An attempt its own guard refused (gaveUp)
 // tests nothing on any lock; one inside the window is short before them.
 func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q quorum) (tried bool, last, next *Attempt, short *ShortTry) {
 	type attempt struct {
@@ -388,7 +422,7 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	for _, tr := range t.byKey[key] {
 		spans := tr.opFrom <= from && from <= tr.opTo
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
-		byQuorum := q.need > 1 && tr.node != "" && tr.client != holder && (tr.granted < 0 || tr.granted <= to)
+		byQuorum := q.nodes != nil && tr.node != "" && tr.client != holder && (tr.granted < 0 || tr.granted <= to)
 		at := attempt{tr.client, tr.opFrom, tr.opTo}
 		if tr.gaveUp != "" {
 			if tr.client != holder && tr.from <= to && tr.to >= from && gaveUp[at] == "" {
@@ -464,9 +498,28 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 			}
 		case short == nil || short.GaveUp == "" && met[at] > short.Met:
 			short = &ShortTry{Client: at.client, At: at.opFrom, Met: met[at], Need: q.need}
+			if q.need == 1 {
+				short.KeyOwner = keyOwner(q, at.client, at.opFrom, sent[at])
+			}
 		}
 	}
 	return tried, last, next, short
+}
+
+// keyOwner is whose key of the lock the first of a try's commands on a
+// node found there (sent: its commands' instants, by node), "" when the
+// record cannot tell.
+func keyOwner(q quorum, client string, since int64, sent map[string][]int64) string {
+	for _, node := range q.nodes {
+		for _, at := range sent[node] {
+			if at != unseenTry {
+				if o := q.owner(node, at, client, since); o != "" {
+					return o
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // untested is the first exposure of the run no contender tested, when no

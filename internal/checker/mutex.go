@@ -310,20 +310,35 @@ func classifyOverlap(acc *account.Account, ix *writeIndex, a, b Hold) overlap {
 }
 
 // goneBefore reports whether x's lock was gone from its nodes (expired,
-// lost) at or before the first of y's keys was set, both grants known from
-// their key lives: x's grant is the older one, whenever each client's
-// acquire returned and whatever tokens they carry.
+// lost) at or before y's lock stood: the instant y's keys were on as many
+// nodes as a grant needs (the quorum of a lock on several nodes, its
+// first key of a lock on one), both grants known from their key lives:
+// x's grant is the older one, whenever each client's acquire returned and
+// whatever tokens they carry. Not y's first key: on a node x's key had
+// left, y's SET can land while x still holds its quorum on the others
+// (redlock-gc-pause-fenced-token-late seed 10: w2's key on n1 came 1 µs
+// before w1's on n3 expired, the third of its five; w2 stood on n1–n3
+// 0.6 ms later).
 func goneBefore(acc *account.Account, x, y Hold) bool {
 	gx, okx := acc.GrantOf(x.Acquire)
 	gy, oky := acc.GrantOf(y.Acquire)
 	if !okx || !oky || len(gx.Lives) == 0 || len(gy.Lives) == 0 || gx.Ended.Kind == account.EndHeld {
 		return false
 	}
-	first := gy.Lives[0].Start
-	for _, k := range gy.Lives[1:] {
-		first = min(first, k.Start)
+	starts := make([]int64, 0, len(gy.Lives))
+	for _, k := range gy.Lives {
+		starts = append(starts, k.Start)
 	}
-	return gx.End <= first
+	slices.Sort(starts)
+	need := 1
+	if slices.Contains(acc.H.Header.Traits, history.TraitMultiNode) {
+		need = acc.Quorum()
+	}
+	stood := starts[0] // fewer lives than a grant needs: its first key
+	if len(starts) >= need {
+		stood = starts[need-1]
+	}
+	return gx.End <= stood
 }
 
 // fenceable are the history indices of stale's writes the resource

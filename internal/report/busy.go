@@ -93,6 +93,14 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 				// A try the nodes let in that its own guard gave up
 				// (history.RefusalValidity, RefusalNotReplicated).
 				s = tr(lang, "say.unknown.exposure.gaveup."+t.GaveUp, e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)))
+			case t != nil && t.Need == 1 && t.KeyOwner == t.Client:
+				// A lock on one node, its key the try's own from an
+				// earlier acquire.
+				s = tr(lang, "say.unknown.exposure.taken.own", e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)))
+			case t != nil && t.Need == 1 && t.KeyOwner != "":
+				s = tr(lang, "say.unknown.exposure.taken", e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)), t.KeyOwner)
+			case t != nil && t.Need == 1:
+				s = tr(lang, "say.unknown.exposure.taken.someone", e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)))
 			case t != nil:
 				s = tr(lang, "say.unknown.exposure.short", e.Client, actionWord(lang, e.Action), after, t.Need, e.Client, t.Client, instant(m.sec(t.At)), t.Met)
 			}

@@ -30,6 +30,18 @@ func TestAShortTryIsToldByWhatStoppedItInEveryLanguage(t *testing.T) {
 				English:    {"a grant needs 3 nodes free of the lock's key, w1's or any other client's, and the try w2 began at t=30.1s found 1"},
 				Vietnamese: {"cần 3 node không còn key nào của lock, dù của w1 hay của client khác", "lần thử w2 bắt đầu lúc t=30,1s chỉ gặp 1 node"},
 			}},
+		{"a try on a lock of one node that met its own client's earlier key is told by that key",
+			checker.ShortTry{Client: "w2", At: 30.1e9, Met: 0, Need: 1, KeyOwner: "w2"},
+			map[Lang][]string{
+				English:    {"when the commands of the try w2 began at t=30.1s reached the node, a key of the lock was there, left by an earlier acquire of w2's own"},
+				Vietnamese: {"lần thử w2 bắt đầu lúc t=30,1s tới node", "do một lần lấy lock trước đó của chính w2 để lại"},
+			}},
+		{"a try on a lock of one node that met a third client's key names its owner",
+			checker.ShortTry{Client: "w2", At: 30.1e9, Met: 0, Need: 1, KeyOwner: "w3"},
+			map[Lang][]string{
+				English:    {"a key of the lock was there, w3's"},
+				Vietnamese: {"vẫn còn một key của lock, của w3"},
+			}},
 		{"a try that outran its lease's validity is told as given up",
 			checker.ShortTry{Client: "w2", At: 30.1e9, GaveUp: history.RefusalValidity},
 			map[Lang][]string{
