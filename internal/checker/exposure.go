@@ -2,6 +2,7 @@ package checker
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sort"
 
@@ -181,19 +182,33 @@ type quorum struct {
 // may have) found free, and a node down throughout the acquire
 // with no key on it (a crashed node kept down: had it been up, empty, it
 // could have said yes). A node it could not reach otherwise counts for
-// nothing.
-func (q quorum) free(client string, sent map[string][]int64, from, to int64) int {
+// nothing. A key of client's own is the acquire's when set at or after
+// since (ownSince).
+func (q quorum) free(client string, sent map[string][]int64, since, from, to int64) int {
 	n := 0
 	for _, node := range q.nodes {
 		if ats, ok := sent[node]; ok {
-			if slices.ContainsFunc(ats, func(at int64) bool { return at == unseenTry || !q.taken(node, at, at, client, from) }) {
+			if slices.ContainsFunc(ats, func(at int64) bool { return at == unseenTry || !q.taken(node, at, at, client, since) }) {
 				n++
 			}
-		} else if q.down(node, from, to) && !q.taken(node, from, to, client, from) {
+		} else if q.down(node, from, to) && !q.taken(node, from, to, client, since) {
 			n++
 		}
 	}
 	return n
+}
+
+// ownSince is the instant from which a key of an attempt's own client
+// (invoked at from) is the attempt's own, not taken: its invoke, but
+// never, of a lock on one node, for an attempt the lock refused — its
+// command found a key there, so a key of its client it met was set by an
+// earlier acquire of its, however late that SET landed (a SET NX stalled
+// while the node slept, run as it woke just after the next acquire began).
+func (q quorum) ownSince(from int64, refused bool) int64 {
+	if q.need == 1 && refused {
+		return math.MaxInt64
+	}
+	return from
 }
 
 // takenOn says whether a key locked for the resource key (LockKeysOf) was
@@ -419,6 +434,7 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	var order []attempt                      // those and the attempts that gave up, as met
 	before := map[attempt]int64{}            // an attempt's last instant before the window
 	after := map[attempt]int64{}             // an attempt's first instant after it (or its late grant)
+	refused := map[attempt]bool{}            // an attempt the nodes showed that the lock refused
 	for _, tr := range t.byKey[key] {
 		spans := tr.opFrom <= from && from <= tr.opTo
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
@@ -440,6 +456,7 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 				inst = unseenTry
 			}
 			sent[at][tr.node] = append(sent[at][tr.node], inst)
+			refused[at] = tr.granted < 0
 		}
 		switch {
 		case tr.client == holder:
@@ -469,7 +486,7 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	}
 	met := map[attempt]int{}
 	for at, s := range sent {
-		met[at] = q.free(at.client, s, at.opFrom, min(at.opTo, to))
+		met[at] = q.free(at.client, s, q.ownSince(at.opFrom, refused[at]), at.opFrom, min(at.opTo, to))
 		if met[at] >= q.need {
 			tried = true
 		}
@@ -499,7 +516,7 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 		case short == nil || short.GaveUp == "" && met[at] > short.Met:
 			short = &ShortTry{Client: at.client, At: at.opFrom, Met: met[at], Need: q.need}
 			if q.need == 1 {
-				short.KeyOwner = keyOwner(q, at.client, at.opFrom, sent[at])
+				short.KeyOwner = keyOwner(q, at.client, q.ownSince(at.opFrom, refused[at]), sent[at])
 			}
 		}
 	}
