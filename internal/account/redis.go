@@ -114,7 +114,11 @@ func (s *sim) revive(key string, j int) {
 // INCR of a fence counter, see scriptTook) was not refused, whichever
 // acquire the client was told about: a send stalled while the node was
 // stopped can run inside a later, refused acquire's window
-// (fencing-random-nemesis seed 1001).
+// (fencing-random-nemesis seed 1001). Nor was a plain SET NX that the
+// sender followed, inside that acquire's window, with a SET NX of another
+// value on the same node: the later one was the refused acquire's, and
+// this one a send of an earlier acquire's, stalled while the node was
+// stopped, whose key refused it.
 func (s *sim) refused(set *history.Op, val string) bool {
 	if len(s.a.H.Header.Nodes) != 1 {
 		return false
@@ -125,7 +129,36 @@ func (s *sim) refused(set *history.Op, val string) bool {
 		}
 	}
 	took, ok := s.clientGrant(set, val, s.by)
-	return ok && !took
+	return ok && !took && !s.sentOther(set, val)
+}
+
+// sentOther reports whether set's sender sent another SET NX (or SETNX) of
+// set's key to set's node, of a value other than val, after set and inside
+// the window of the sender's acquire around set.
+func (s *sim) sentOther(set *history.Op, val string) bool {
+	ops := s.a.H.Ops
+	if set.Value.Lua || set.Client == "" || set.Index < 0 || set.Index >= len(ops) || &ops[set.Index] != set {
+		return false
+	}
+	until := int64(-1)
+	for i := range ops {
+		o := &ops[i]
+		if o.F == history.Acquire && o.Client == set.Client && o.Complete >= 0 && lockKeyOf(o) == set.Value.Cmd[1] &&
+			o.Invoke-grantSlack <= set.Invoke && set.Invoke <= o.Complete+grantSlack {
+			until = o.Complete + grantSlack
+			break
+		}
+	}
+	for _, o := range ops[set.Index+1:] {
+		if o.F != history.NodeCmd || o.Client != set.Client || o.Value.Lua || o.Invoke < set.Invoke || o.Invoke > until ||
+			o.Value.Node != set.Value.Node || len(o.Value.Cmd) < 3 || o.Value.Cmd[1] != set.Value.Cmd[1] || o.Value.Cmd[2] == val {
+			continue
+		}
+		if strings.EqualFold(o.Value.Cmd[0], "set") && hasWord(o.Value.Cmd[3:], "nx") || strings.EqualFold(o.Value.Cmd[0], "setnx") {
+			return true
+		}
+	}
+	return false
 }
 
 // overrules reports whether the SET NX of val being replaced certainly took

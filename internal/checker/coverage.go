@@ -525,6 +525,9 @@ func exposureWhy(h history.History, e Exposure) string {
 	case t != nil && t.GaveUp != "":
 		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client could act on the lock from then to %s: the try %s began at %s gave the lock up by its own guard (%s)",
 			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), t.GaveUp)
+	case t != nil && t.Need == 1 && t.ScriptRefused:
+		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try from then to %s could have been granted: the node's record shows no key of the lock there when the script of the one %s began at %s reached it, and the lock refused it all the same (a reason of the lock's own, such as a fair lock's queue headed by another waiter, or a key the record missed)",
+			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At))
 	case t != nil && t.Need == 1:
 		// A lock on one node: the key its command found there.
 		whose := t.KeyOwner + "'s"

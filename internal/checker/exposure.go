@@ -2,8 +2,10 @@ package checker
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
@@ -78,6 +80,13 @@ type ShortTry struct {
 	// it after all (a key no client held as its lease: redis-semaphore
 	// 3.2.1's SET timed out while the host slept and landed as n1 woke).
 	KeyOwner string `json:"key_owner,omitempty"`
+	// ScriptRefused, of a lock on one node (Need 1, Met 0, no KeyOwner),
+	// is a try whose script reached the node while its record shows no
+	// key of the lock there, and that the lock refused all the same: for
+	// a reason of the lock's own — a fair lock's queue headed by another
+	// waiter (fair-lock-dead-waiter: a killed waiter's entry kept the free
+	// lock from everyone behind it) — or for a key the record missed.
+	ScriptRefused bool `json:"script_refused,omitempty"`
 }
 
 // Attempt is one contender's attempt to acquire, at an instant (wall ns).
@@ -181,19 +190,33 @@ type quorum struct {
 // may have) found free, and a node down throughout the acquire
 // with no key on it (a crashed node kept down: had it been up, empty, it
 // could have said yes). A node it could not reach otherwise counts for
-// nothing.
-func (q quorum) free(client string, sent map[string][]int64, from, to int64) int {
+// nothing. A key of client's own is the acquire's when set at or after
+// since (ownSince).
+func (q quorum) free(client string, sent map[string][]int64, since, from, to int64) int {
 	n := 0
 	for _, node := range q.nodes {
 		if ats, ok := sent[node]; ok {
-			if slices.ContainsFunc(ats, func(at int64) bool { return at == unseenTry || !q.taken(node, at, at, client, from) }) {
+			if slices.ContainsFunc(ats, func(at int64) bool { return at == unseenTry || !q.taken(node, at, at, client, since) }) {
 				n++
 			}
-		} else if q.down(node, from, to) && !q.taken(node, from, to, client, from) {
+		} else if q.down(node, from, to) && !q.taken(node, from, to, client, since) {
 			n++
 		}
 	}
 	return n
+}
+
+// ownSince is the instant from which a key of an attempt's own client
+// (invoked at from) is the attempt's own, not taken: its invoke, but
+// never, of a lock on one node, for an attempt the lock refused — its
+// command found a key there, so a key of its client it met was set by an
+// earlier acquire of its, however late that SET landed (a SET NX stalled
+// while the node slept, run as it woke just after the next acquire began).
+func (q quorum) ownSince(from int64, refused bool) int64 {
+	if q.need == 1 && refused {
+		return math.MaxInt64
+	}
+	return from
 }
 
 // takenOn says whether a key locked for the resource key (LockKeysOf) was
@@ -269,6 +292,8 @@ type try struct {
 	// unseen: node was not watched throughout the acquire, whose try
 	// there is its whole window (it may have found the node free).
 	unseen bool
+	// script: the command that showed it was a script (EVAL, EVALSHA).
+	script bool
 }
 
 // unseenTry is the instant quorum.free reads as a try on a node not
@@ -364,6 +389,10 @@ func newAttempts(a *account.Account) *attempts {
 			if ev := evs[j]; !tried[ev.node] || setKey[ev.op] {
 				tried[ev.node] = true
 				add(ev.at, ev.at, ev.node)
+				last := &t.byKey[op.Key][len(t.byKey[op.Key])-1]
+				if c := h.Ops[ev.op].Value.Cmd; len(c) > 0 {
+					last.script = strings.EqualFold(c[0], "eval") || strings.EqualFold(c[0], "evalsha")
+				}
 			}
 		}
 	}
@@ -419,6 +448,8 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	var order []attempt                      // those and the attempts that gave up, as met
 	before := map[attempt]int64{}            // an attempt's last instant before the window
 	after := map[attempt]int64{}             // an attempt's first instant after it (or its late grant)
+	refused := map[attempt]bool{}            // an attempt the nodes showed that the lock refused
+	scripted := map[attempt]bool{}           // such an attempt whose command was a script
 	for _, tr := range t.byKey[key] {
 		spans := tr.opFrom <= from && from <= tr.opTo
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
@@ -440,6 +471,8 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 				inst = unseenTry
 			}
 			sent[at][tr.node] = append(sent[at][tr.node], inst)
+			refused[at] = tr.granted < 0
+			scripted[at] = scripted[at] || tr.script
 		}
 		switch {
 		case tr.client == holder:
@@ -469,7 +502,13 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	}
 	met := map[attempt]int{}
 	for at, s := range sent {
-		met[at] = q.free(at.client, s, at.opFrom, min(at.opTo, to))
+		met[at] = q.free(at.client, s, q.ownSince(at.opFrom, refused[at]), at.opFrom, min(at.opTo, to))
+		if q.need == 1 && refused[at] && scripted[at] {
+			// Its script ran the lock's whole decision on a node the
+			// record shows free: the lock refused it for a reason of its
+			// own (a fair lock's queue), not for want of a free node.
+			met[at] = 0
+		}
 		if met[at] >= q.need {
 			tried = true
 		}
@@ -499,7 +538,8 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 		case short == nil || short.GaveUp == "" && met[at] > short.Met:
 			short = &ShortTry{Client: at.client, At: at.opFrom, Met: met[at], Need: q.need}
 			if q.need == 1 {
-				short.KeyOwner = keyOwner(q, at.client, at.opFrom, sent[at])
+				short.KeyOwner = keyOwner(q, at.client, q.ownSince(at.opFrom, refused[at]), sent[at])
+				short.ScriptRefused = short.KeyOwner == "" && refused[at] && scripted[at]
 			}
 		}
 	}

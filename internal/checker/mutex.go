@@ -231,12 +231,13 @@ type overlap struct {
 //
 // The stale holder is the one that may never have been granted when
 // exactly one hold is possible (it acted on an acquire whose outcome it
-// never learnt); else the one whose acquire returned later although its
-// lock was gone from its nodes before the other's keys were set
-// (goneBefore), whatever the tokens say: a token taken in a step of its
-// own after the grant (redlock-fenced) can come after a newer holder's
-// (Kleppmann 2016); else the lower fencing token
-// when both carry distinct ones; else the earlier start.
+// never learnt); else the one whose lock was gone from its nodes before
+// the other's stood (goneBefore; the one whose acquire returned later
+// first), whatever the tokens say and whichever acquire returned first: a
+// token taken in a step of its own after the grant (redlock-fenced) can
+// come after a newer holder's (Kleppmann 2016), whose answer can itself
+// come late; else the lower fencing token when both carry distinct ones;
+// else the earlier start.
 //
 // The overlap is informational when the resource kept the stale holder
 // out by its fence (FencingEnforced) and accepted no write of it in the
@@ -258,6 +259,12 @@ func classifyOverlap(acc *account.Account, ix *writeIndex, a, b Hold) overlap {
 		}
 	case a.Start > b.Start && goneBefore(acc, a, b):
 	case b.Start > a.Start && goneBefore(acc, b, a):
+		o.stale, o.fresh = b, a
+	case goneBefore(acc, a, b):
+		// Its acquire returned first, but its token came after the
+		// other's grant and the other's answer came late: still the
+		// older lock, gone before the other's stood.
+	case goneBefore(acc, b, a):
 		o.stale, o.fresh = b, a
 	case a.Fence > 0 && b.Fence > 0 && a.Fence != b.Fence:
 		if b.Fence < a.Fence {

@@ -93,6 +93,10 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 				// A try the nodes let in that its own guard gave up
 				// (history.RefusalValidity, RefusalNotReplicated).
 				s = tr(lang, "say.unknown.exposure.gaveup."+t.GaveUp, e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)))
+			case t != nil && t.Need == 1 && t.ScriptRefused:
+				// A lock on one node, free, whose script refused the try
+				// for a reason of its own (a fair lock's queue).
+				s = tr(lang, "say.unknown.exposure.refused.free", e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)))
 			case t != nil && t.Need == 1 && t.KeyOwner == t.Client:
 				// A lock on one node, its key the try's own from an
 				// earlier acquire.

@@ -36,6 +36,12 @@ func TestAShortTryIsToldByWhatStoppedItInEveryLanguage(t *testing.T) {
 				English:    {"when the commands of the try w2 began at t=30.1s reached the node, a key of the lock was there, left by an earlier acquire of w2's own"},
 				Vietnamese: {"lần thử w2 bắt đầu lúc t=30,1s tới node", "do một lần lấy lock trước đó của chính w2 để lại"},
 			}},
+		{"a try on a lock of one node whose script found the node free and was refused says the lock refused it for a reason of its own",
+			checker.ShortTry{Client: "w3", At: 30.2e9, Met: 0, Need: 1, ScriptRefused: true},
+			map[Lang][]string{
+				English:    {"when the script of the try w3 began at t=30.2s reached the node, the node's record shows no key of the lock there, but the lock refused it all the same"},
+				Vietnamese: {"khi script của lần thử w3 bắt đầu lúc t=30,2s tới node", "lock vẫn từ chối nó (vì một lý do riêng của lock"},
+			}},
 		{"a try on a lock of one node that met a third client's key names its owner",
 			checker.ShortTry{Client: "w2", At: 30.1e9, Met: 0, Need: 1, KeyOwner: "w3"},
 			map[Lang][]string{
