@@ -159,7 +159,7 @@ func exposures(a *account.Account) []Exposure {
 			if slices.Contains(h.Header.Traits, history.TraitMultiNode) {
 				need = a.Quorum()
 			}
-			q = quorum{need: need, nodes: h.Header.Nodes, taken: takenOn(a, hd.Key), owner: ownerOn(a, hd.Key), down: a.DeadThroughout}
+			q = quorum{need: need, nodes: h.Header.Nodes, key: keyOn(a, hd.Key), down: a.DeadThroughout}
 		}
 		e.Tried, e.LastTry, e.NextTry, e.Short = tries.around(hd.Client, hd.Key, e.From, e.To, cause, q)
 		out = append(out, e)
@@ -173,13 +173,17 @@ func exposures(a *account.Account) []Exposure {
 type quorum struct {
 	need  int
 	nodes []string
-	// taken says whether a key of the lock was on node at some instant of
-	// [from, to] (wall ns), other than one client set there at or after
-	// since (its own acquire's); down whether node was down throughout it.
-	taken func(node string, from, to int64, client string, since int64) bool
-	// owner is whose key taken found at instant at ("" when none).
-	owner func(node string, at int64, client string, since int64) string
-	down  func(node string, from, to int64) bool
+	// key is a key of the lock on node at some instant of [from, to]
+	// (wall ns), other than one client set there at or after since (its
+	// own acquire's), nil when none (keyOn); down whether node was down
+	// throughout [from, to].
+	key  func(node string, from, to int64, client string, since int64) *account.KeyLife
+	down func(node string, from, to int64) bool
+}
+
+// taken says whether q.key finds a key of the lock on node in [from, to].
+func (q quorum) taken(node string, from, to int64, client string, since int64) bool {
+	return q.key(node, from, to, client, since) != nil
 }
 
 // free counts the nodes a contender's acquire of [from, to] found free of
@@ -219,35 +223,19 @@ func (q quorum) ownSince(from int64, refused bool) int64 {
 	return from
 }
 
-// takenOn says whether a key locked for the resource key (LockKeysOf) was
-// on node at some instant of [from, to] (wall ns): one of its lives there
-// overlaps it, other than client's own set at or after since.
-func takenOn(a *account.Account, key string) func(node string, from, to int64, client string, since int64) bool {
-	return func(node string, from, to int64, client string, since int64) bool {
+// keyOn finds a key locked for the resource key (LockKeysOf) on node at
+// some instant of [from, to] (wall ns): a life of it there overlapping
+// it, other than client's own set at or after since; nil when none.
+func keyOn(a *account.Account, key string) func(node string, from, to int64, client string, since int64) *account.KeyLife {
+	return func(node string, from, to int64, client string, since int64) *account.KeyLife {
 		for _, lk := range a.LockKeysOf(key) {
 			for _, l := range a.LivesOf(node, lk) {
 				if l.Start <= to && from < l.End && (l.Owner != client || l.Start < since) {
-					return true
+					return &l
 				}
 			}
 		}
-		return false
-	}
-}
-
-// ownerOn is takenOn's owner: the client whose key of the lock was on
-// node at instant at, other than client's own set at or after since; ""
-// when none was.
-func ownerOn(a *account.Account, key string) func(node string, at int64, client string, since int64) string {
-	return func(node string, at int64, client string, since int64) string {
-		for _, lk := range a.LockKeysOf(key) {
-			for _, l := range a.LivesOf(node, lk) {
-				if l.Start <= at && at < l.End && (l.Owner != client || l.Start < since) {
-					return l.Owner
-				}
-			}
-		}
-		return ""
+		return nil
 	}
 }
 
@@ -553,8 +541,8 @@ func keyOwner(q quorum, client string, since int64, sent map[string][]int64) str
 	for _, node := range q.nodes {
 		for _, at := range sent[node] {
 			if at != unseenTry {
-				if o := q.owner(node, at, client, since); o != "" {
-					return o
+				if l := q.key(node, at, at, client, since); l != nil && l.Owner != "" {
+					return l.Owner
 				}
 			}
 		}

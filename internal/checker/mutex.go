@@ -232,8 +232,8 @@ type overlap struct {
 // The stale holder is the one that may never have been granted when
 // exactly one hold is possible (it acted on an acquire whose outcome it
 // never learnt); else the one whose lock was gone from its nodes before
-// the other's stood (goneBefore; the one whose acquire returned later
-// first), whatever the tokens say and whichever acquire returned first: a
+// the other's stood (goneBefore), whatever the tokens say
+// and whichever acquire returned first: a
 // token taken in a step of its own after the grant (redlock-fenced) can
 // come after a newer holder's (Kleppmann 2016), whose answer can itself
 // come late; else the lower fencing token when both carry distinct ones;
@@ -257,12 +257,9 @@ func classifyOverlap(acc *account.Account, ix *writeIndex, a, b Hold) overlap {
 		if b.Possible {
 			o.stale, o.fresh = b, a
 		}
-	case a.Start > b.Start && goneBefore(acc, a, b):
-	case b.Start > a.Start && goneBefore(acc, b, a):
-		o.stale, o.fresh = b, a
 	case goneBefore(acc, a, b):
-		// Its acquire returned first, but its token came after the
-		// other's grant and the other's answer came late: still the
+		// Whichever acquire returned first: a token taken after the
+		// other's grant, or the other's answer come late, leaves it the
 		// older lock, gone before the other's stood.
 	case goneBefore(acc, b, a):
 		o.stale, o.fresh = b, a

@@ -195,3 +195,33 @@ func TestASentinelWhosePortWasTakenStartsOnAnotherPort(t *testing.T) {
 		t.Fatalf("the sentinels started on their second ports do not find the master: %v", err)
 	}
 }
+
+// A start's waits on processes doing their own work (replicas syncing,
+// sentinels learning their peers) go between Options.Waiting and the
+// function it returns, once each, and the start is whole when it returns:
+// a suite lets another run set up meanwhile.
+func TestAStartHandsItsWaitsToWaiting(t *testing.T) {
+	requireSentinel(t)
+	var waits, resumes int
+	waiting := true // no two waits at once, and none open at the end
+	opts := Options{Backend: BackendLocal, Nodes: 1, Replicas: 1, Sentinels: 3, Clients: []string{"w1"},
+		Sentinel: SentinelOptions{DownAfter: 200 * time.Millisecond, FailoverTimeout: 3 * time.Second},
+		Waiting: func() func() {
+			if !waiting {
+				t.Error("a wait began inside another")
+			}
+			waits++
+			waiting = false
+			return func() { resumes++; waiting = true }
+		}}
+	c := startCluster(t, opts)
+	if waits != 2 || resumes != 2 || !waiting {
+		t.Errorf("%d waits, %d resumes (open: %v); want 2 of each, the replicas' and the sentinels', both closed", waits, resumes, !waiting)
+	}
+	if got := c.GroupReplicas("n1"); len(got) != 1 {
+		t.Errorf("replicas of n1 = %v, want one", got)
+	}
+	if len(c.Sentinels()) != 3 {
+		t.Errorf("%d sentinels, want 3", len(c.Sentinels()))
+	}
+}
