@@ -71,10 +71,11 @@ func TestObserverRecordsWhatTheNodeExecuted(t *testing.T) {
 	}
 	defer cl.Close()
 	rec := history.NewRecorder(time.Now())
-	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), rec.Log(), rec.Start(), nil)
+	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	o.Begin(rec.Log(), rec.Start())
 	w1 := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
 	defer w1.Close()
 	anon := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true})
@@ -194,10 +195,11 @@ func TestAfterARestartTheObserverRecordsWhatTheNodeCameBackWith(t *testing.T) {
 	}
 	defer cl.Close()
 	rec := history.NewRecorder(time.Now())
-	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), rec.Log(), rec.Start(), nil)
+	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	o.Begin(rec.Log(), rec.Start())
 	defer o.Stop()
 	c := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, MaxRetries: -1,
 		Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
@@ -240,4 +242,61 @@ func TestAfterARestartTheObserverRecordsWhatTheNodeCameBackWith(t *testing.T) {
 	if held.Invoke != held.Complete || held.Value.Node != "n1" {
 		t.Errorf("node-held event %+v: want one instant on n1", *held)
 	}
+}
+
+func TestAnObserverRecordsOnlyOnceBegunAndStopsEvenIfNever(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not on PATH: MONITOR needs the real thing")
+	}
+	ctx := context.Background()
+	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	w1 := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
+	defer w1.Close()
+	t.Run("a command run before Begin is recorded at the run's time zero", func(t *testing.T) {
+		o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w1.Set(ctx, "before", "1", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond) // the clock starts after the SET ran
+		rec := history.NewRecorder(time.Now())
+		o.Begin(rec.Log(), rec.Start())
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := o.Drain(dctx); err != nil {
+			t.Fatal(err)
+		}
+		o.Stop()
+		found := false
+		for _, op := range rec.Ops() {
+			if op.F == history.NodeCmd && strings.EqualFold(op.Value.Cmd[0], "set") {
+				found = true
+				if op.Invoke != 0 {
+					t.Errorf("the SET run before the clock started is at %d ns, want 0", op.Invoke)
+				}
+			}
+		}
+		if !found {
+			t.Error("the SET run between Start and Begin was not recorded")
+		}
+	})
+	t.Run("an observer never begun stops", func(t *testing.T) {
+		o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopped := make(chan struct{})
+		go func() { o.Stop(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Stop of an observer never begun did not return")
+		}
+	})
 }

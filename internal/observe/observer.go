@@ -68,17 +68,23 @@ type Observer struct {
 
 	// lastAt is the last stamp at gave (the read goroutine's own).
 	lastAt int64
+	// begin starts the read goroutine (Begin); nil once it has, or
+	// once Stop came first.
+	begin func(log *history.Log, start time.Time)
 }
 
-// Start connects to the node at addr (directly, 127.0.0.1) and records what
-// it executes into log, times relative to start (the run's time zero). It
-// returns once MONITOR is running, so every command sent after Start
-// returns is seen.
-func Start(ctx context.Context, node, addr string, log *history.Log, start time.Time, lg *slog.Logger) (*Observer, error) {
+// Start connects to the node at addr (directly, 127.0.0.1) and runs
+// MONITOR on it; it returns once MONITOR is running, so every command sent
+// after Start returns is seen. It records nothing until Begin: a run
+// starts its observers before its clock, so that connecting to its nodes
+// (two connections and three round trips a node: 40 to 90 ms of wall time
+// for five nodes as a catalogue's runs start together) is set-up, not
+// time its clients start late by.
+func Start(ctx context.Context, node, addr string, lg *slog.Logger) (*Observer, error) {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	o := &Observer{node: node, addr: addr, log: log, start: start, slog: lg, names: map[string]string{},
+	o := &Observer{node: node, addr: addr, slog: lg, names: map[string]string{},
 		drain: map[string]chan struct{}{}, dumps: map[string]chan int64{}, done: make(chan struct{})}
 	o.admin = redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, DisableIdentity: true, ClientName: observerName,
 		MaxRetries: -1, PoolSize: 1})
@@ -95,8 +101,24 @@ func Start(ctx context.Context, node, addr string, log *history.Log, start time.
 	o.learnNames(ctx)
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	o.cancel = cancel
-	go o.run(rctx, conn, br)
+	o.begin = func(log *history.Log, start time.Time) {
+		o.log, o.start = log, start
+		go o.run(rctx, conn, br)
+	}
 	return o, nil
+}
+
+// Begin records, from now on, what the node executes into log, times
+// relative to start (the run's time zero); a command the node ran between
+// Start and start is recorded at 0. Only the first call counts.
+func (o *Observer) Begin(log *history.Log, start time.Time) {
+	o.mu.Lock()
+	begin := o.begin
+	o.begin = nil
+	o.mu.Unlock()
+	if begin != nil {
+		begin(log, start)
+	}
 }
 
 // dial opens the MONITOR connection and waits for its +OK.
@@ -454,6 +476,10 @@ func (o *Observer) Stop() {
 	o.mu.Lock()
 	if o.conn != nil {
 		o.conn.Close()
+	}
+	if o.begin != nil { // never begun: no read goroutine to wait for
+		o.begin = nil
+		close(o.done)
 	}
 	o.mu.Unlock()
 	<-o.done

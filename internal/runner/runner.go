@@ -133,14 +133,10 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 	for _, line := range plan.Lines(sc.TimeScale) {
 		log.Info("fault plan", "step", line)
 	}
-	defer r.closeClients() // also the clients built before one failed
-	if err := r.setupClients(); err != nil {
-		return nil, err
-	}
-	if err := r.warmUp(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.res.Setup(ctx); err != nil {
+	defer r.closeClients()  // also the clients built before one failed
+	defer r.stopObservers() // also the observers started before one failed
+	observed, err := r.setUp(ctx)
+	if err != nil {
 		return nil, err
 	}
 
@@ -155,11 +151,9 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		schedOpts.Applied = func(s history.FaultStep) { o.applied(s, cl) }
 	}
 	r.sched = faults.NewScheduler(plan, env{r}, r.rec, schedOpts)
-	observed, err := r.observe(ctx)
-	if err != nil {
-		return nil, err
+	for _, o := range r.obs {
+		o.Begin(r.rec.Log(), r.rec.Start())
 	}
-	defer r.stopObservers()
 	h := history.History{Header: history.Header{
 		Scenario: sc.Name, Seed: o.Seed, TimeScale: sc.TimeScale,
 		Backend: cl.Backend(), Algorithm: sc.Algorithm, Traits: traits(algoTraits), Workload: sc.Workload.Kind,
@@ -238,6 +232,23 @@ func Run(ctx context.Context, sc scenario.Scenario, o Options) (*Result, error) 
 		return &Result{History: h, Wall: time.Since(began)}, fmt.Errorf("run interrupted: %w", err)
 	}
 	return &Result{History: h, Wall: time.Since(began)}, nil
+}
+
+// setUp builds and warms up the run's clients, sets up its workload's
+// resource and starts its observers, before the run's clock starts: the
+// observers' connecting is set-up, not time the clients start late by.
+// It returns the names of the observed nodes.
+func (r *run) setUp(ctx context.Context) ([]string, error) {
+	if err := r.setupClients(); err != nil {
+		return nil, err
+	}
+	if err := r.warmUp(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.res.Setup(ctx); err != nil {
+		return nil, err
+	}
+	return r.observe(ctx)
 }
 
 // onceOrNothing is f once (sync.OnceFunc), or a no-op for a nil f.
@@ -870,22 +881,31 @@ func (r *run) recordSwitches() {
 	}
 }
 
-// observe starts one observer per node (MONITOR on a direct connection) when
-// the scenario observes and the backend can: the embedded backend cannot
-// (miniredis has no MONITOR). It returns the names of the observed nodes.
+// observe starts one observer per node (MONITOR on a direct connection),
+// all at once, when the scenario observes and the backend can: the
+// embedded backend cannot (miniredis has no MONITOR). It returns the names
+// of the observed nodes. The observers record nothing until begun
+// (Observer.Begin), once the run's clock started.
 func (r *run) observe(ctx context.Context) ([]string, error) {
 	if !r.sc.Observed() || r.cl.Backend() == cluster.BackendEmbedded {
 		return nil, nil
 	}
-	var names []string
-	for i, n := range r.cl.NodeNames() {
-		o, err := observe.Start(ctx, n, r.cl.NodeAddr(i), r.rec.Log(), r.rec.Start(), r.log)
-		if err != nil {
-			r.stopObservers()
-			return nil, fmt.Errorf("observe the nodes: %w", err)
+	names := r.cl.NodeNames()
+	obs := make([]*observe.Observer, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		wg.Go(func() { obs[i], errs[i] = observe.Start(ctx, n, r.cl.NodeAddr(i), r.log) })
+	}
+	wg.Wait()
+	for _, o := range obs {
+		if o != nil {
+			r.obs = append(r.obs, o)
 		}
-		r.obs = append(r.obs, o)
-		names = append(names, n)
+	}
+	if err := errors.Join(errs...); err != nil {
+		r.stopObservers()
+		return nil, fmt.Errorf("observe the nodes: %w", err)
 	}
 	return names, nil
 }

@@ -73,8 +73,10 @@ func (w *worker) run(ctx context.Context) {
 	}
 	start := w.r.wall(w.r.sc.Start(w.name).D())
 	// The start timer alone, then the gate: a pause or crash fault that
-	// holds the client at its start is the scenario's, not lateness.
-	if err := sleepCtx(ctx, start); err != nil {
+	// holds the client at its start is the scenario's, not lateness. It
+	// is due at the planned start past the run's time zero, not past
+	// this goroutine's start.
+	if err := sleepCtx(ctx, time.Until(w.r.rec.Start().Add(start))); err != nil {
 		w.awaitRestart()
 		return
 	}

@@ -115,6 +115,10 @@ func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 		return history.Op{Process: history.NemesisProcess, Client: history.NemesisClient, F: history.Fault,
 			Value: history.Value{Fault: &st}, Invoke: start, Complete: end, Type: history.OK}
 	}
+	dead := func(op history.Op, from, to int64) history.Op {
+		op.Value.DeadFrom, op.Value.DeadTo = from, to
+		return op
+	}
 	tests := []struct {
 		name string
 		lag  int64
@@ -127,7 +131,11 @@ func TestARunsLatenessIsItsWorstTimerLagOrFaultMiss(t *testing.T) {
 		{"a fault on time leaves the lag", ms(12), []history.Op{pause(ms(100), ms(200), ms(101), ms(301))}, 12 * time.Millisecond},
 		{"a crash whose node took 60 ms to restart leaves the lag", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(190))}, 8 * time.Millisecond},
 		{"a crash that started 50 ms late counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(150), ms(180))}, 50 * time.Millisecond},
-		{"a crash whose node took 120 ms to restart counts", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(250))}, 120 * time.Millisecond},
+		{"a crash whose node took 120 ms to restart counts when its dead window is not recorded", ms(8), []history.Op{crash(ms(100), ms(30), ms(100), ms(250))}, 120 * time.Millisecond},
+		{"a crash whose node took 120 ms to restart after a dead window on time leaves the lag", ms(8),
+			[]history.Op{dead(crash(ms(100), ms(30), ms(100), ms(250)), ms(101), ms(131))}, 8 * time.Millisecond},
+		{"a crash whose dead window lasted 50 ms past its plan counts by that much", ms(8),
+			[]history.Op{dead(crash(ms(100), ms(30), ms(100), ms(250)), ms(101), ms(181))}, 50 * time.Millisecond},
 		{"a client that began its workload 60 ms late leaves the timer watch's lag", ms(60), []history.Op{
 			{Process: history.NodeProcess, F: history.TimerLag, Client: "w1", Invoke: 0, Complete: ms(60), Type: history.OK},
 			{Process: history.NodeProcess, F: history.TimerLag, Invoke: ms(500), Complete: ms(515), Type: history.OK},
@@ -153,21 +161,26 @@ func TestTheLevelGrowsOnTheClockWhileRunsWaitAndTheMachineIsQuiet(t *testing.T) 
 		level     float64
 		congested time.Time
 		cut       time.Time
+		wmax      float64
 		raised    time.Time
 		want      int
 	}{
-		{"a quiet second with runs waiting raises the level by one", 2, 6, long, long, long, 7},
-		{"a late timer within the last second holds it", 2, 6, recent, long, long, 6},
-		{"a cut within the last second holds it", 2, 6, long, recent, long, 6},
-		{"it rises at most once a second", 2, 6, long, long, recent, 6},
-		{"with no run waiting it stays, as TCP's window does when the sender has nothing to send", 0, 6, long, long, long, 6},
-		{"it never rises past the ceiling", 2, 12, long, long, long, 12},
-		{"a watch that never saw a late timer does not hold it", 1, 3, time.Time{}, time.Time{}, time.Time{}, 4},
+		{"a quiet second with runs waiting raises the level by one", 2, 6, long, long, 0, long, 7},
+		{"a late timer within the last second holds it", 2, 6, recent, long, 0, long, 6},
+		{"a cut within the last second holds it", 2, 6, long, recent, 12, long, 6},
+		{"it rises at most once a second", 2, 6, long, long, 0, recent, 6},
+		{"with no run waiting it stays, as TCP's window does when the sender has nothing to send", 0, 6, long, long, 0, long, 6},
+		{"it never rises past the ceiling", 2, 12, long, long, 0, long, 12},
+		{"a watch that never saw a late timer does not hold it", 1, 3, time.Time{}, time.Time{}, 0, time.Time{}, 4},
+		// CUBIC, Wmax 12: K = ∛(12/2/0.4) = 2.47 s; W(1 s) = 0.4(1-2.47)³+12 = 10.7.
+		{"a second after a cut from 12 to 6 it comes back to CUBIC's window", 2, 6, long, now.Add(-time.Second), 12, long, 10},
+		{"it rises by one where CUBIC's window is lower (a second after a cut from 4: 3.86)", 2, 3, long, now.Add(-time.Second), 4, long, 4},
+		{"CUBIC's window past the ceiling stops at the ceiling", 2, 8, long, long, 12, long, 12},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newGate(12)
-			g.level, g.waiting, g.cut, g.raised = tt.level, tt.waiting, tt.cut, tt.raised
+			g.level, g.waiting, g.cut, g.wmax, g.raised = tt.level, tt.waiting, tt.cut, tt.wmax, tt.raised
 			g.grow(now, tt.congested)
 			if got := g.Level(); got != tt.want {
 				t.Errorf("level %d, want %d", got, tt.want)

@@ -2,6 +2,8 @@ package suite
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -171,6 +173,35 @@ func TestAQueueWaitsForAHandedOutJobThatMayComeBackAndHandsItOut(t *testing.T) {
 	q.done() // the rerun ended
 	if j, ok := q.take(context.Background(), nil); ok {
 		t.Fatalf("took job %d after every job ended", j.N)
+	}
+}
+
+func TestARerunGoesBeforeTheShorterJobsNotStartedYet(t *testing.T) {
+	job := func(n int, dur time.Duration) Job {
+		return Job{N: n, Scenario: scenario.Scenario{Duration: scenario.Duration(dur), TimeScale: 1}}
+	}
+	exp := job(9, time.Minute)
+	exp.exp = &experiment{}
+	tests := []struct {
+		name  string
+		queue []Job
+		rerun Job
+		want  []int
+	}{
+		{"a long rerun goes before the shorter jobs", []Job{job(1, 20*time.Second), job(2, 5*time.Second)}, job(0, 10*time.Second), []int{1, 0, 2}},
+		{"a rerun goes after the jobs as long as it", []Job{job(1, 10*time.Second), job(2, 10*time.Second)}, job(0, 10*time.Second), []int{1, 2, 0}},
+		{"a rerun goes before the experiments, however long", []Job{job(1, 20*time.Second), exp}, job(0, time.Second), []int{1, 0, 9}},
+		{"a rerun into an empty queue is its only job", nil, job(0, time.Second), []int{0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := &queue{jobs: tt.queue}
+			q.cond = sync.NewCond(&q.mu)
+			q.push(tt.rerun)
+			if got := ns(q.jobs); !slices.Equal(got, tt.want) {
+				t.Errorf("queue %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 
