@@ -165,7 +165,7 @@ func benchList(sweepCount, shardCount int) []bench {
 	return []bench{
 		{"./internal/e2e", "BenchmarkGCPauseEndToEnd", 3, nil},
 		{"./internal/e2e", "BenchmarkFailoverEndToEnd", 5, nil},
-		{"./internal/e2e", "BenchmarkCatalogue", 1, nil},
+		{"./internal/e2e", "BenchmarkCatalogue", 3, nil},
 		{"./internal/e2e", "BenchmarkStressThroughput", 2, nil},
 		{"./internal/e2e", "BenchmarkStressProcess", 1, nil},
 		{"./internal/checker", "BenchmarkCheck1M", 2, nil},
@@ -192,7 +192,8 @@ func figureList(sweepCount, shardCount int) []figure {
 		{name: "failover-lost-lock.yaml end to end (wall per run)", bench: "BenchmarkFailoverEndToEnd", metric: "failover-lost-lock-wall-s/run", unit: "s", info: true},
 		{name: "  the failover's own time (median of 5; worst below)", bench: "BenchmarkFailoverEndToEnd", metric: "failover-lost-lock-own-median-s", unit: "s", info: true},
 		{name: "  the failover's own time, worst of 5", bench: "BenchmarkFailoverEndToEnd", metric: "failover-lost-lock-own-worst-s", unit: "s", info: true},
-		{name: "scenarios/ + scenarios/field/ catalogue, default parallelism, --why=false (wall)", bench: "BenchmarkCatalogue", metric: "wall-s", target: 30, atMost: true, unit: "s"},
+		{name: "scenarios/ + scenarios/field/ catalogue, default parallelism, --why=false (wall, median of 3)", bench: "BenchmarkCatalogue", metric: "wall-s", target: 30, atMost: true, unit: "s"},
+		{name: "  the catalogue's wall time, worst of 3", bench: "BenchmarkCatalogue", metric: "worst-wall-s", unit: "s", info: true},
 		{name: "catalogue compression factor (scenario s / wall s)", bench: "BenchmarkCatalogue", metric: "x-compression", unit: "x", info: true},
 		{name: "catalogue expectations met (after the reruns of runs the machine spoiled)", bench: "BenchmarkCatalogue", metric: "met-fraction", target: 1, unit: ""},
 		{name: "catalogue CPU per scenario file: locksim, redis-server, sentinels, adapters (user + system)", bench: "BenchmarkCatalogue", metric: "cpu-s/file", target: 0.295, atMost: true, unit: "CPU-s"},
