@@ -204,10 +204,10 @@ func (g *gate) limit(n int) int {
 // both on the harness's timers) the step counts only by how much longer
 // than planned that window was; where it does not, the stretch counts only
 // from checker.MaxTimerLag, where coverage takes the run's timing as
-// lost. (Counting the restart cut the quiet catalogue's level twice, from
-// 24 to 10, and its wall time went from about 25 s to 30–38 s.) A client
-// that began its workload late is not counted here either (its TimerLag
-// span names the client; the header's worst includes it, for the
+// lost. (Counting the restart cut a quiet catalogue's level twice, from
+// 24 to 10, at failover-wait-all's 125 ms and power-loss-always's 108.) A
+// client that began its workload late is not counted here either (its
+// TimerLag span names the client; the header's worst includes it, for the
 // verdict): runs started together start late together, at the burst of
 // their set-up, which says nothing of the machine during the runs (the
 // catalogue fell to 3 runs at once and doubled its wall time on it), so
