@@ -61,15 +61,8 @@ func TestParseLine(t *testing.T) {
 }
 
 func TestObserverRecordsWhatTheNodeExecuted(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not on PATH: MONITOR needs the real thing")
-	}
 	ctx := context.Background()
-	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := oneNode(t, "")
 	rec := history.NewRecorder(time.Now())
 	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), nil)
 	if err != nil {
@@ -131,14 +124,7 @@ func TestObserverRecordsWhatTheNodeExecuted(t *testing.T) {
 }
 
 func TestADialedConnectionIsNamedAndWorksAsUsual(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not on PATH")
-	}
-	cl, err := cluster.Start(context.Background(), cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := oneNode(t, "")
 	c := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
 	defer c.Close()
 	ctx := context.Background()
@@ -154,15 +140,8 @@ func TestADialedConnectionIsNamedAndWorksAsUsual(t *testing.T) {
 }
 
 func TestADialedConnectionSurvivesARestartedNode(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not on PATH")
-	}
 	ctx := context.Background()
-	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := oneNode(t, "")
 	// MaxRetries -1, as the runner's clients: a dead pooled connection must
 	// be found by the pool's health check, not by a failed command.
 	c := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, MaxRetries: -1,
@@ -184,16 +163,8 @@ func TestADialedConnectionSurvivesARestartedNode(t *testing.T) {
 }
 
 func TestAfterARestartTheObserverRecordsWhatTheNodeCameBackWith(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not on PATH: MONITOR needs the real thing")
-	}
 	ctx := context.Background()
-	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"},
-		Persistence: cluster.PersistenceAOFAlways})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := oneNode(t, cluster.PersistenceAOFAlways)
 	rec := history.NewRecorder(time.Now())
 	o, err := observe.Start(ctx, "n1", cl.NodeAddr(0), nil)
 	if err != nil {
@@ -245,15 +216,8 @@ func TestAfterARestartTheObserverRecordsWhatTheNodeCameBackWith(t *testing.T) {
 }
 
 func TestAnObserverRecordsOnlyOnceBegunAndStopsEvenIfNever(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not on PATH: MONITOR needs the real thing")
-	}
 	ctx := context.Background()
-	cl, err := cluster.Start(ctx, cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := oneNode(t, "")
 	w1 := redis.NewClient(&redis.Options{Addr: cl.NodeAddr(0), Protocol: 2, DisableIdentity: true, Dialer: observe.Dialer(observe.ClientName("w1", "n1"), time.Second)})
 	defer w1.Close()
 	t.Run("a command run before Begin is recorded at the run's time zero", func(t *testing.T) {
@@ -299,4 +263,21 @@ func TestAnObserverRecordsOnlyOnceBegunAndStopsEvenIfNever(t *testing.T) {
 			t.Fatal("Stop of an observer never begun did not return")
 		}
 	})
+}
+
+// oneNode starts one local redis-server with persistence ("" for none),
+// closed when t ends; t is skipped without redis-server on PATH (MONITOR
+// needs the real thing).
+func oneNode(t *testing.T, persistence string) *cluster.Cluster {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not on PATH: MONITOR needs the real thing")
+	}
+	cl, err := cluster.Start(context.Background(), cluster.Options{Backend: cluster.BackendLocal, Nodes: 1, Clients: []string{"w1"},
+		Persistence: persistence})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Close() })
+	return cl
 }
