@@ -151,9 +151,9 @@ func (g *gate) halve(started time.Time) {
 // to CUBIC's window if that is more (RFC 9438, §4.2: W(t) = C(t-K)³ +
 // Wmax, K = ∛(Wmax(1-β)/C), t the time since the last cut, Wmax the level
 // that cut halved, β = 1/2 as the cut halves): back near the level that
-// was last too many quickly, then slowly past it. One late timer cut the
-// quiet catalogue from 24 runs at once to 12, and one a second brought it
-// back only after 12 s, while 100 short runs waited.
+// was last too many quickly, then slowly past it. Cuts took a quiet
+// catalogue from 24 runs at once to 7 in its first 12 s, and one a second
+// brought it back to 19 only at its end, while 100 short runs waited.
 func (g *gate) grow(now, congested time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
