@@ -136,29 +136,21 @@ func (s *sim) refused(set *history.Op, val string) bool {
 // set's key to set's node, of a value other than val, after set and inside
 // the window of the sender's acquire around set.
 func (s *sim) sentOther(set *history.Op, val string) bool {
-	ops := s.a.H.Ops
-	if set.Value.Lua || set.Client == "" || set.Index < 0 || set.Index >= len(ops) || &ops[set.Index] != set {
+	if set.Value.Lua || set.Client == "" {
 		return false
 	}
 	until := int64(-1)
-	for i := range ops {
-		o := &ops[i]
+	for i := range s.a.H.Ops {
+		o := &s.a.H.Ops[i]
 		if o.F == history.Acquire && o.Client == set.Client && o.Complete >= 0 && lockKeyOf(o) == set.Value.Cmd[1] &&
 			o.Invoke-grantSlack <= set.Invoke && set.Invoke <= o.Complete+grantSlack {
 			until = o.Complete + grantSlack
 			break
 		}
 	}
-	for _, o := range ops[set.Index+1:] {
-		if o.F != history.NodeCmd || o.Client != set.Client || o.Value.Lua || o.Invoke < set.Invoke || o.Invoke > until ||
-			o.Value.Node != set.Value.Node || len(o.Value.Cmd) < 3 || o.Value.Cmd[1] != set.Value.Cmd[1] || o.Value.Cmd[2] == val {
-			continue
-		}
-		if strings.EqualFold(o.Value.Cmd[0], "set") && hasWord(o.Value.Cmd[3:], "nx") || strings.EqualFold(o.Value.Cmd[0], "setnx") {
-			return true
-		}
-	}
-	return false
+	return s.laterSetNX(set, until, func(o *history.Op) bool {
+		return o.Client == set.Client && !o.Value.Lua && o.Value.Cmd[2] != val
+	})
 }
 
 // overrules reports whether the SET NX of val being replaced certainly took
@@ -438,12 +430,18 @@ func (s *sim) scriptArg(p int) (string, bool) {
 	return "", false
 }
 
+// IsScript says whether cmd, a command as MONITOR recorded it, runs a Lua
+// script: EVAL or EVALSHA.
+func IsScript(cmd []string) bool {
+	return len(cmd) > 0 && (strings.EqualFold(cmd[0], "eval") || strings.EqualFold(cmd[0], "evalsha"))
+}
+
 // evalArg is ARGV[1] of an EVAL or EVALSHA command.
 func evalArg(cmd []string) (string, bool) {
 	if len(cmd) < 3 {
 		return "", false
 	}
-	if c := strings.ToLower(cmd[0]); c != "eval" && c != "evalsha" {
+	if !IsScript(cmd) {
 		return "", false
 	}
 	n, err := strconv.Atoi(cmd[2])
@@ -544,19 +542,31 @@ func (s *sim) clientGrant(set *history.Op, val, by string) (took, ok bool) {
 // release, SET … PX n XX, reader 16: a probe's release 4 ms after its
 // SET NX took the SET NX for refused, and its key for inferred).
 func (s *sim) sentAgain(set *history.Op, until int64) bool {
+	return s.laterSetNX(set, until, func(o *history.Op) bool {
+		return o.Client == set.Client && (set.Client != "" || o.Value.Cmd[2] == set.Value.Cmd[2])
+	})
+}
+
+// laterSetNX reports whether a command after set in the history, invoked
+// from set's invoke to until, is a SET NX (or SETNX) of set's key to
+// set's node for which match holds.
+func (s *sim) laterSetNX(set *history.Op, until int64, match func(o *history.Op) bool) bool {
 	if set.Index < 0 || set.Index >= len(s.a.H.Ops) || &s.a.H.Ops[set.Index] != set {
 		return false
 	}
-	for _, o := range s.a.H.Ops[set.Index+1:] {
-		if o.F != history.NodeCmd || o.Invoke < set.Invoke || o.Invoke > until || o.Value.Node != set.Value.Node || len(o.Value.Cmd) < 3 ||
-			o.Value.Cmd[1] != set.Value.Cmd[1] || !(strings.EqualFold(o.Value.Cmd[0], "set") && hasWord(o.Value.Cmd[3:], "nx") || strings.EqualFold(o.Value.Cmd[0], "setnx")) {
-			continue
-		}
-		if o.Client == set.Client && (set.Client != "" || o.Value.Cmd[2] == set.Value.Cmd[2]) {
+	for i := set.Index + 1; i < len(s.a.H.Ops); i++ {
+		o := &s.a.H.Ops[i]
+		if o.F == history.NodeCmd && set.Invoke <= o.Invoke && o.Invoke <= until && o.Value.Node == set.Value.Node &&
+			isSetNX(o.Value.Cmd) && o.Value.Cmd[1] == set.Value.Cmd[1] && match(o) {
 			return true
 		}
 	}
 	return false
+}
+
+// isSetNX says whether cmd is a SET … NX or a SETNX with a key and a value.
+func isSetNX(cmd []string) bool {
+	return len(cmd) >= 3 && (strings.EqualFold(cmd[0], "set") && hasWord(cmd[3:], "nx") || strings.EqualFold(cmd[0], "setnx"))
 }
 
 func hasWord(args []string, w string) bool {

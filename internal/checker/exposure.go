@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
@@ -378,9 +377,7 @@ func newAttempts(a *account.Account) *attempts {
 				tried[ev.node] = true
 				add(ev.at, ev.at, ev.node)
 				last := &t.byKey[op.Key][len(t.byKey[op.Key])-1]
-				if c := h.Ops[ev.op].Value.Cmd; len(c) > 0 {
-					last.script = strings.EqualFold(c[0], "eval") || strings.EqualFold(c[0], "evalsha")
-				}
+				last.script = account.IsScript(h.Ops[ev.op].Value.Cmd)
 			}
 		}
 	}
