@@ -127,6 +127,13 @@ type KeyLife struct {
 	// dumped: Deadline is a dump's reading (sim.held), not a command's
 	// own; the node's definite answers outweigh it (see sim.settle).
 	dumped bool
+	// ranEarlier: how long before Start the SET that made it may have
+	// run (0: within the stamps' slack). MONITOR stamps a command when it
+	// is fed, after the command ran, and the command ran after the line
+	// the node fed before it; when a node stop (freeze-node) ended
+	// between the two, the SET may have run before the stop and its
+	// deadline counts from there (see sim.earliest).
+	ranEarlier int64
 }
 
 // Move is one change of a key's deadline.

@@ -114,6 +114,7 @@ func (s *sim) cmdSet(c command) {
 		s.endKey(key, t, End{Kind: EndOverwritten, By: by, Op: c.i})
 	}
 	s.create(key, val, by, t, ttl, c.i)
+	s.a.keys[s.strs[key]].ranEarlier = s.stopEndedBefore(t)
 }
 
 // cmdSetNX is SETNX key value: a key with no TTL, when there is none.

@@ -129,6 +129,13 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"fencing-random-nemesis-s1166-script-stamped-after-stop": {
+			"w2's second acquire made its key with the SET NX at record 332, whose script's INCR followed, though the key of its first, stalled acquire is stamped 1.9 ms before it (record 318, just after n1's stop ended)",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.KeyLife && c.Client == "w2" && c.Token == "d7b43def6e9ceb01d095ac73424d0d27" && len(c.Records) > 0 && c.Records[0] == 332
+			},
+			true,
+		},
 		"unlock-checks-owner-s30-release-kept-after-window-start": {
 			"w2's key was kept for its minimum hold by its release, which began at the orphaned lease's window start; the release's PEXPIRE reached n1 7.8 ms later",
 			func(c claim.Claim) bool {
