@@ -128,11 +128,11 @@ type KeyLife struct {
 	// own; the node's definite answers outweigh it (see sim.settle).
 	dumped bool
 	// ranEarlier: how long before Start the SET that made it may have
-	// run (0: within the stamps' slack). MONITOR stamps a command when it
-	// is fed, after the command ran, and the command ran after the line
-	// the node fed before it; when a node stop (freeze-node) ended
-	// between the two, the SET may have run before the stop and its
-	// deadline counts from there (see sim.earliest).
+	// run (0: when it was stamped). MONITOR stamps a command when it is
+	// fed, after the command ran: a SET sent before a node stop
+	// (freeze-node) and stamped just after it may have run before the
+	// stop, its deadline counted from there (see sim.stopEndedBefore,
+	// sim.earliest).
 	ranEarlier int64
 }
 

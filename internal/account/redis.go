@@ -314,19 +314,59 @@ func (s *sim) earliest(k *KeyLife) int64 {
 }
 
 // stopEndedBefore is how long before t the node may have run the command
-// it stamped at t, when a node stop (freeze-node) ended between the line
-// the node fed before it and t: t less that line's stamp; 0 otherwise.
+// being replayed, stamped at t: MONITOR stamps a command after it ran, so
+// one the node was running, or had been sent, when a node stop
+// (freeze-node) began may be stamped just after the stop's end. That
+// holds only of a command stamped within expirySlack of a stop's end and
+// sent before the stop began: a script's line whose script's EVAL line
+// the node stamped by the stop's start, or a plain command whose sender's
+// latest operation before t began by then. It is then t less the later of
+// the line the node fed before it and that send (the command ran after
+// both); 0 otherwise — a command sent during or after the stop, or
+// stamped well after it, ran when it was stamped (helper fool-stop: a SET
+// NX sent during the stop and fed first on its end had the line before
+// it, 74 ms earlier, taken for the earliest it ran).
 func (s *sim) stopEndedBefore(t int64) int64 {
 	if s.p == 0 {
 		return 0
 	}
-	prev := s.a.H.Ops[s.ev[s.p-1]].Invoke
+	ops := s.a.H.Ops
+	op := &ops[s.ev[s.p]]
+	prev := ops[s.ev[s.p-1]].Invoke
 	for _, f := range s.a.Faults {
-		if f.Step.Effect == history.EffectFreezeNode && slices.Contains(f.Step.Nodes, s.node) && prev < f.End && f.End <= t {
-			return t - prev
+		if f.Step.Effect != history.EffectFreezeNode || !slices.Contains(f.Step.Nodes, s.node) || t < f.End || t-f.End > expirySlack {
+			continue
+		}
+		if sent, ok := s.sentBy(op, t); ok && sent <= f.Start {
+			return t - max(prev, sent)
 		}
 	}
 	return 0
+}
+
+// sentBy is when the command being replayed, stamped at t, was sent at
+// the latest known: for a script's line, its script's EVAL line's stamp
+// (every line between them the script's own); for a plain command, the
+// invoke of its sender's latest operation invoked by t. ok is false when
+// neither is found.
+func (s *sim) sentBy(op *history.Op, t int64) (int64, bool) {
+	ops := s.a.H.Ops
+	if op.Value.Lua {
+		for q := s.p - 1; q >= 0; q-- {
+			if o := &ops[s.ev[q]]; !o.Value.Lua {
+				return o.Invoke, IsScript(o.Value.Cmd)
+			}
+		}
+		return 0, false
+	}
+	sent, ok := int64(0), false
+	for i := range ops {
+		o := &ops[i]
+		if o.Process >= 0 && o.Client == s.by && s.by != "" && o.Invoke <= t && (!ok || o.Invoke > sent) {
+			sent, ok = o.Invoke, true
+		}
+	}
+	return sent, ok
 }
 
 // expireAt ends key's instance as expired at t (before its stamped

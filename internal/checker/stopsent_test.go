@@ -18,9 +18,9 @@ import (
 // during the stop, or after it, or 15 s after a stop the node sat idle
 // through, so its key stood for its whole TTL and w1's grant is one the
 // node contradicts (as TestAGrantTheNodeContradictsIsTwoOwners). Found by
-// the helper fool-stop; those three fail now: the account takes the line
+// the helper fool-stop; those three failed when the account took the line
 // n1 fed before the SET, at 0.01 s, as the earliest the SET ran
-// (KeyLife.ranEarlier), and lets w1's grant end w2's key. The last case is
+// (KeyLife.ranEarlier), and let w1's grant end w2's key. The last case is
 // the rule's own (sent before a stop longer than the TTL), which a fix must
 // keep.
 func TestAGrantBesideAKeySetAfterANodeStopIsTwoOwners(t *testing.T) {

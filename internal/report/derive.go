@@ -214,7 +214,11 @@ func (m *model) resurrectionOf(l lease) (account.Resurrection, bool) {
 // showed when it was granted: the counter write by the same client inside
 // the acquire's window, of the grant's own key's counter (a second reader:
 // the final probe, taking thirteen keys in a row, was told the counter of
-// the key before).
+// the key before) — the one that left the grant's fence, else the last:
+// the acquire's own comes after any of an earlier, stalled acquire of the
+// client's that the node ran inside this one's window (fencing-random-
+// nemesis seed 1166: w2's grant, fence 4, was told the 3 of the INCR its
+// earlier script ran when n1 resumed).
 func (m *model) readFences() {
 	m.fences = map[int]fenceReading{}
 	cs := slices.Clone(m.a.Counters())
@@ -234,7 +238,9 @@ func (m *model) readFences() {
 			}
 			if c.By == l.Client && counterOf(c.Key, l.Key) {
 				m.fences[l.Op] = fenceReading{Node: c.Node, Value: c.Value}
-				break
+				if c.Value == l.Fence {
+					break
+				}
 			}
 		}
 	}

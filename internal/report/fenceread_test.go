@@ -15,7 +15,7 @@ import (
 // new acquire's window (fencing-random-nemesis seed 1166: w2's first
 // script ran across n1's stop, its INCR, reading 3, stamped at 230.7 ms,
 // inside w2's second acquire, 210.8–233.4 ms, whose own INCR read 4 and
-// whose fence is 4). Found by the helper fool-stop; fails now: the line
+// whose fence is 4). Found by the helper fool-stop; it failed: the line
 // says "token 4 — the fence counter on n1 read 3".
 func TestAGrantsFenceReadingIsItsOwnAcquires(t *testing.T) {
 	h, err := history.ReadFile(filepath.Join("..", "claim", "verify", "testdata", "runs", "fencing-random-nemesis-s1166-script-stamped-after-stop.jsonl"))

@@ -34,6 +34,10 @@ type life struct {
 	rec int    // that command (-1: none)
 	// lastMoveBy is the sender of the last deadline change.
 	lastMoveBy string
+	// ranEarlier: how long before start the SET that made it may have
+	// run, its TTL counted from there (see ranFrom); 0 once a command
+	// moved its deadline.
+	ranEarlier int64
 }
 
 // move is what one deadline command did.
@@ -63,6 +67,10 @@ type model struct {
 	// not name it (its connection gone before it asked), told by the
 	// owner token it carried (unnamedSender).
 	senders map[int]string
+	// ranFrom: node command index → the earliest it may have run, for a
+	// command stamped just after a node stop that was sent before it
+	// (see ranFrom).
+	ranFrom map[int]int64
 }
 
 // sender is the client that sent node command i: its recorded sender, or
@@ -104,7 +112,7 @@ func (m *model) unnamedSender(op history.Op) string {
 // its node did not show it came back with (node-held), or every key when
 // the node came back unobserved with no persistence.
 func replay(h history.History) *model {
-	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End(), crashed: map[string]int64{}, unsure: map[*life]bool{}, senders: map[int]string{}}
+	m := &model{h: h, moves: map[int]move{}, removedAt: map[int][]*life{}, end: h.End(), crashed: map[string]int64{}, unsure: map[*life]bool{}, senders: map[int]string{}, ranFrom: map[int]int64{}}
 	type ev struct {
 		t     int64
 		i     int
@@ -140,10 +148,12 @@ func replay(h history.History) *model {
 			}
 		}
 	}
+	stops := freezes(h)
 	for node, evs := range byNode {
 		slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
 		live := map[string]*life{}
-		script := "" // the sender of the node's last command outside a script
+		script := ""                     // the sender of the node's last command outside a script
+		var prev, outside int64 = -1, -1 // the stamps of the node's last command, and of its last outside a script
 		for _, e := range evs {
 			op := &h.Ops[e.i]
 			if op.F == history.NodeCmd && len(op.Value.Cmd) > 0 {
@@ -154,8 +164,12 @@ func replay(h history.History) *model {
 					}
 				}
 				if !op.Value.Lua {
-					script = m.sender(e.i)
+					script, outside = m.sender(e.i), e.t
 				}
+				if from, ok := m.ranBeforeStop(node, e.i, e.t, prev, outside, stops); ok {
+					m.ranFrom[e.i] = from
+				}
+				prev = e.t
 			}
 			crashedAt, pending := m.crashed[node]
 			if pending {
@@ -273,7 +287,56 @@ func (m *model) expire(live map[string]*life, t int64) {
 // was still there: after t-slack and up to t+slack, that bound included,
 // as the account reads the node's stamps (its expirySlack).
 func vague(l *life, t int64) bool {
-	return l.deadline >= 0 && l.deadline-t <= slack && t-l.deadline < slack
+	return l.deadline >= 0 && l.deadline-l.ranEarlier-t <= slack && t-l.deadline < slack
+}
+
+// freezes are the freeze-node steps the nemesis applied (not failed).
+func freezes(h history.History) []history.Op {
+	var out []history.Op
+	for _, op := range h.Ops {
+		if st := op.Value.Fault; op.F == history.Fault && st != nil && st.Effect == history.EffectFreezeNode && op.Type != history.Fail && op.Complete >= 0 {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// ranBeforeStop says when, at the earliest, node command i, stamped at t,
+// may have run, when that is well before t: MONITOR stamps a command once
+// it has run, so a command the node had been sent, or was running, when a
+// freeze-node step of stops stopped it (SIGSTOP) is stamped when the node
+// resumes. That is so of a command stamped within slack of such a step's
+// end that was sent no later than the step began: a script's line whose
+// EVAL line (outside: the node's last line outside a script) the node
+// stamped by then, a plain command whose sender's last operation was
+// invoked by then. It ran after the node's line before it (prev) and its
+// sending. ok is false otherwise.
+func (m *model) ranBeforeStop(node string, i int, t, prev, outside int64, stops []history.Op) (int64, bool) {
+	for _, op := range stops {
+		if !slices.Contains(op.Value.Fault.Nodes, node) || op.Complete > t || t-op.Complete > slack {
+			continue
+		}
+		sent := outside
+		if !m.h.Ops[i].Value.Lua {
+			sent = m.lastSend(m.sender(i), t)
+		}
+		if sent >= 0 && sent <= op.Invoke {
+			return max(prev, sent), true
+		}
+	}
+	return 0, false
+}
+
+// lastSend is the invoke of client's last operation invoked by t; -1 when
+// there is none.
+func (m *model) lastSend(client string, t int64) int64 {
+	out := int64(-1)
+	for _, op := range m.h.Ops {
+		if op.Process >= 0 && client != "" && op.Client == client && op.Invoke <= t {
+			out = max(out, op.Invoke)
+		}
+	}
+	return out
 }
 
 // set applies a SET of args (key, value, options) sent by by at t, node
@@ -329,7 +392,7 @@ func (m *model) set(live map[string]*life, node string, i int, op *history.Op, a
 	if old != nil && old.value == val && old.owner == by && !nx {
 		// The same value set again (an extend by SET): one life, its
 		// deadline moved.
-		old.deadline = d
+		old.deadline, old.ranEarlier = d, 0
 		old.lastMoveBy = by
 		m.moves[i] = move{life: old}
 		return
@@ -341,6 +404,9 @@ func (m *model) set(live map[string]*life, node string, i int, op *history.Op, a
 		m.finish(old, t, "overwritten", by, i)
 	}
 	live[key] = m.create(node, key, val, by, t, d, i)
+	if from, ok := m.ranFrom[i]; ok {
+		live[key].ranEarlier = t - from
+	}
 	if unsure {
 		m.unsure[live[key]] = true
 	}
@@ -378,6 +444,7 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			return
 		}
 		mv := move{life: l, vague: vague(l, t)}
+		l.ranEarlier = 0
 		if name == "persist" {
 			l.deadline = -1
 		} else if len(args) >= 2 {

@@ -17,7 +17,8 @@ import (
 // verifier reads a SET NX that took past such a key only inside a script
 // whose INCR followed (s1057, s1166), so it keeps w1's key to its stamped
 // deadline and refuses three true claims (w1's key's end, w2's key, w2's
-// release). Found by the helper fool-stop; fails now.
+// release). Found by the helper fool-stop; the verifier now reads such a
+// SET as the account does (model.ranBeforeStop), independently.
 func TestClaimsOfAPlainSetStampedJustAfterANodeStopHold(t *testing.T) {
 	stop := history.FaultStep{ID: 1, Kind: "pause-node", Effect: history.EffectFreezeNode, Nodes: []string{"n1"},
 		Trigger: history.Trigger{Kind: history.TriggerAt, At: 100 * ms}, Duration: 200 * ms}
