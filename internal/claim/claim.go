@@ -320,7 +320,9 @@ const (
 	// Client's key — the token of its last granted acquire of Key invoked
 	// before the write — stood on fewer nodes than a grant needs (a
 	// quorum, N/2+1, of a lock on several nodes; its one node of any
-	// other) from then on. At is the invoke of Records[0], Client's first
+	// other) from then on, and on as many just before; a key of that token
+	// set again after Start (a renewal that recreates a missing key, as
+	// redis-semaphore's refresh did) does not continue the lease. At is the invoke of Records[0], Client's first
 	// write on Key invoked after Start, accepted (ok), doing Action. End
 	// is the window's end: the completion of Client's last such write on
 	// that lease (the history's end when it had none). Wall ns since the

@@ -99,9 +99,9 @@ func (v *verifier) recordsOf(c claim.Claim) outcome {
 }
 
 // leaseEnded: the lease of Client's granted acquire acq (its token's key)
-// stood on fewer nodes than a grant needs at Start (give or take slack),
-// and on as many as it needs just before (Start − slack): Start is the
-// lease's end. A grant needs a quorum (N/2+1) of a lock on several nodes
+// stood on fewer nodes than a grant needs at Start (give or take slack;
+// a key of the token set again after Start is no part of it), and on as
+// many as it needs just before (Start − slack): Start is the lease's end. A grant needs a quorum (N/2+1) of a lock on several nodes
 // whose acquire named that many, else 1. Where no node's record shows the
 // token's key, the lease is the clients': its TTL from the acquire.
 func (v *verifier) leaseEnded(c claim.Claim, acq int) outcome {
@@ -121,14 +121,16 @@ func (v *verifier) leaseEnded(c claim.Claim, acq int) outcome {
 	if len(lives) == 0 {
 		return v.inferredLease(c, a)
 	}
-	// stood counts the nodes whose record shows the key there at t, and
+	// stood counts the nodes whose record shows the key there at t, set
+	// by Start (a key of the token set again after the lease's end — a
+	// renewal that recreates a missing key — does not continue it), and
 	// those that may have had it (a life whose end the model cannot
 	// place, a node not recorded then).
 	stood := func(t int64) (sure, maybe int) {
 		for _, n := range nodes {
 			s, m := false, !v.watched(n, t, t)
 			for _, l := range lives {
-				if l.node != n || l.start > t || v.lifeEnd(l) <= t {
+				if l.node != n || l.start > min(t, c.Start) || v.lifeEnd(l) <= t {
 					continue
 				}
 				if l.how == "crash?" || l.how == "gone?" || v.m.unsure[l] {

@@ -150,9 +150,24 @@ func storedExposureRun(extra ...history.Op) history.History {
 // and tries around it, and leaves the short try not checkable, but still
 // refuses a lease's end moved before the key's.
 func TestAnExposureWithAShortTryIsCheckedUpToTheTry(t *testing.T) {
-	for _, name := range []string{"unknown-exposure-own-earlier-key-redis-semaphore-3-s707", "unknown-exposure-short-of-quorum-client-clock-skew-s16"} {
-		t.Run(name+" is not checkable as it is, and false with its lease's end moved earlier", func(t *testing.T) {
-			h := checkerCase(name)(t)
+	for _, tt := range []struct {
+		name string
+		hist func(*testing.T) history.History
+	}{
+		{"unknown-exposure-own-earlier-key-redis-semaphore-3-s707", checkerCase("unknown-exposure-own-earlier-key-redis-semaphore-3-s707")},
+		{"unknown-exposure-short-of-quorum-client-clock-skew-s16", checkerCase("unknown-exposure-short-of-quorum-client-clock-skew-s16")},
+		// w1's key expired while n1 was frozen; its refresh set it again
+		// 3 ms after n1 resumed: no continuation of the lease.
+		{"exposure-key-recreated-by-refresh", func(t *testing.T) history.History {
+			h, err := history.ReadFile("testdata/exposure-key-recreated-by-refresh.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return h
+		}},
+	} {
+		t.Run(tt.name+" is not checkable as it is, and false with its lease's end moved earlier", func(t *testing.T) {
+			h := tt.hist(t)
 			c := exposureOf(t, h)
 			if c.Short == nil {
 				t.Fatalf("claim %+v has no short try", c)
