@@ -357,26 +357,3 @@ func (v *verifier) around(c claim.Claim, t *claim.Try, before bool) outcome {
 	}
 	return held
 }
-
-// shortTry: the short try is another client's acquire of Key invoked at
-// At that overlaps the window; whether it, and every other try inside the
-// window, could have been granted (the nodes each found free of the
-// lock's key, its own guard's refusal) is the checker's reading of the
-// nodes, not checked here.
-func (v *verifier) shortTry(c claim.Claim) outcome {
-	s := c.Short
-	if s == nil {
-		return held
-	}
-	if s.Op < 0 || s.Op >= len(v.h.Ops) {
-		return refuse(c.Records, "the short try's record %d is not in the history", s.Op)
-	}
-	a := v.h.Ops[s.Op]
-	if a.F != history.Acquire || a.Key != c.Key || a.Client != s.Client || a.Client == c.Client || a.Invoke != s.At || a.Process < 0 {
-		return refuse([]int{s.Op}, "record %d is not an acquire of %s by %s, another client than %s, invoked at %d", s.Op, c.Key, s.Client, c.Client, s.At)
-	}
-	if a.Invoke > c.End || v.end(a) < c.Start {
-		return refuse([]int{s.Op}, "%s's acquire [%d, %d] does not overlap the window [%d, %d]", s.Client, a.Invoke, v.end(a), c.Start, c.End)
-	}
-	return skip("exposure: whether a try in the window could have been granted")
-}
