@@ -17,9 +17,9 @@ import (
 // long before it (leaseEnded); no other client tried the lock in the
 // window (untried); the tries around it are other clients' acquires of
 // Key at the stated instants, with none between them and the window
-// (around). A claim with a short try (Short) is checked up to the tries
-// inside the window, whose "could not have been granted" the history does
-// not decide here: not checkable (shortTry).
+// (around). Of a claim with a short try (Short), the tries inside the
+// window are read against the nodes' keys instead: none could have been
+// granted there (shortTry).
 func (v *verifier) exposure(c claim.Claim) outcome {
 	w, ok := v.rec(c, 0)
 	if !ok || w.F != history.Write || w.Client != c.Client || w.Key != c.Key || w.Process < 0 {
@@ -209,14 +209,14 @@ func (v *verifier) inferredLease(c claim.Claim, a history.Op) outcome {
 	return held
 }
 
-// untried: (of a claim with no short try) no other client's acquire of Key answered was invoked in the
-// window [Start, End] (one granted only after End is a try after it) nor
-// granted in it; one refused that overlaps it reached no node in it (its
-// nodes recorded throughout the window); and no command of another
-// client's on the lock's key reached a node in it. The short try (Short)
-// is left to shortTry; an acquire of unknown outcome that reached a node
-// in the window, and a command whose sender the record does not name,
-// leave the claim not checkable.
+// untried (of a claim with no short try): no other client's acquire of
+// Key answered was invoked in the window [Start, End] (one granted only
+// after End is a try after it) nor granted in it; one refused that
+// overlaps it reached no node in it (its nodes recorded throughout the
+// window); and no command of another client's on the lock's key reached a
+// node in it. An acquire of unknown outcome that reached a node in the
+// window, and a command whose sender the record does not name, leave the
+// claim not checkable.
 func (v *verifier) untried(c claim.Claim) outcome {
 	keys := []string{c.Key}
 	var unknown []history.Op // the others' acquires of unknown outcome
