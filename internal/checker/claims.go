@@ -7,7 +7,9 @@ import (
 // Claims returns what the checkers' findings state as claims (issue 27):
 // one Anomaly claim per finding (its kind, window, the instant it became
 // true and its violating writes) and, for a foreign unlock the nodes
-// showed, a ForeignDelete claim (who removed whose key, where, when).
+// showed, a ForeignDelete claim (who removed whose key, where, when); an
+// untested exposure a result reports (Result.Exposure), an Exposure
+// claim after its findings'.
 // Unnumbered, in the results' order. Each result also states a Check
 // claim, its verdict and its summary's counts: the claim of its row on the
 // page, made for every checker, one that found nothing too (issue 27);
@@ -48,6 +50,9 @@ func Claims(results []Result) []claim.Claim {
 					Step: an.Cause.Step, Records: append([]int{}, an.Ops...)})
 			}
 		}
+		if r.Exposure != nil {
+			cs = append(cs, exposureClaim(*r.Exposure))
+		}
 	}
 	for _, r := range results {
 		how := string(r.Verdict)
@@ -57,4 +62,24 @@ func Claims(results []Result) []claim.Claim {
 		cs = append(cs, claim.Claim{Kind: claim.Check, What: r.Checker, How: how, Counts: r.Counts, Records: []int{}})
 	}
 	return cs
+}
+
+// exposureClaim is the Exposure claim of an untested exposure e (see
+// claim.Exposure): its holder's first write after the lease's end, and the
+// contenders' tries around the window, from the coverage checker's data.
+func exposureClaim(e Exposure) claim.Claim {
+	c := claim.Claim{Kind: claim.Exposure, Client: e.Client, Key: e.Key, Action: e.Action, Start: e.From, End: e.To, At: e.FirstAt, Records: []int{e.First}}
+	if t := e.LastTry; t != nil && t.Op >= 0 {
+		c.LastTry = &claim.Try{Client: t.Client, At: t.At, Op: t.Op}
+		c.Records = append(c.Records, t.Op)
+	}
+	if t := e.NextTry; t != nil && t.Op >= 0 {
+		c.NextTry = &claim.Try{Client: t.Client, At: t.At, Op: t.Op}
+		c.Records = append(c.Records, t.Op)
+	}
+	if t := e.Short; t != nil {
+		c.Short = &claim.Short{Client: t.Client, At: t.At, Op: t.Op, Met: t.Met, Need: t.Need, GaveUp: t.GaveUp, KeyOwner: t.KeyOwner, ScriptRefused: t.ScriptRefused}
+		c.Records = append(c.Records, t.Op)
+	}
+	return c
 }

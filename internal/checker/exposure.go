@@ -31,6 +31,8 @@ type Exposure struct {
 	First  int    `json:"first"`
 	Last   int    `json:"last"`
 	Action string `json:"action"`
+	// FirstAt is the First write's invoke (wall ns).
+	FirstAt int64 `json:"first_at_ns"`
 	// From and To are the window: LeaseEnd to the Last write's completion.
 	From int64 `json:"from_ns"`
 	To   int64 `json:"to_ns"`
@@ -60,8 +62,10 @@ type Exposure struct {
 type ShortTry struct {
 	Client string `json:"client"`
 	// At is when it began (its acquire's invoke, wall ns): before the
-	// window, or in it; one of its commands reached a node in it.
+	// window, or in it; one of its commands reached a node in it. Op is
+	// the history index of that acquire.
 	At int64 `json:"at_ns"`
+	Op int   `json:"op"`
 	// Met is how many nodes it found free of the lock's key
 	// (quorum.free), Need how many a grant needs.
 	Met  int `json:"met"`
@@ -88,10 +92,13 @@ type ShortTry struct {
 	ScriptRefused bool `json:"script_refused,omitempty"`
 }
 
-// Attempt is one contender's attempt to acquire, at an instant (wall ns).
+// Attempt is one contender's attempt to acquire, at an instant (wall ns):
+// its acquire's invoke or completion, or when one of its commands reached
+// a node. Op is the history index of its acquire (-1: not told).
 type Attempt struct {
 	Client string `json:"client"`
 	At     int64  `json:"at_ns"`
+	Op     int    `json:"op"`
 }
 
 // exposures finds every exposure of the run, in the order of the holds. An
@@ -125,7 +132,7 @@ func exposures(a *account.Account) []Exposure {
 				continue
 			}
 			if e.First < 0 {
-				e.First, e.Action = i, actionName(op)
+				e.First, e.Action, e.FirstAt = i, actionName(op), op.Invoke
 			}
 			e.Last = i
 			if op.Complete >= 0 {
@@ -145,7 +152,7 @@ func exposures(a *account.Account) []Exposure {
 		// the lock at the lease's very end.
 		var cause *Attempt
 		if by := g.Ended.By; by != "" && by != hd.Client && g.Ended.Op >= 0 && g.Ended.Op < len(h.Ops) {
-			cause = &Attempt{Client: by, At: h.Ops[g.Ended.Op].Invoke}
+			cause = &Attempt{Client: by, At: h.Ops[g.Ended.Op].Invoke, Op: -1}
 		}
 		// A try the nodes showed is judged by their record when the
 		// grant's key lived there (node events): of a lock on one node, a
@@ -266,6 +273,7 @@ type nodeEvent struct {
 // try is one attempt's span [from, to]: one instant when a node showed it.
 type try struct {
 	client   string
+	op       int // the acquire's history index
 	from, to int64
 	// node is the node that showed it, "" for a whole window.
 	node    string
@@ -302,7 +310,7 @@ func newAttempts(a *account.Account) *attempts {
 	}
 	t := &attempts{byKey: map[string][]try{}}
 	multi := slices.Contains(h.Header.Traits, history.TraitMultiNode)
-	for _, op := range h.Ops {
+	for oi, op := range h.Ops {
 		if op.F != history.Acquire || !isClientOp(op) || op.Client == history.ProbeClient {
 			continue
 		}
@@ -336,7 +344,7 @@ func newAttempts(a *account.Account) *attempts {
 			granted = end
 		}
 		add := func(from, to int64, node string) {
-			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp})
+			t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, op: oi, from: from, to: to, node: node, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp})
 		}
 		evs := sent[op.Client]
 		if len(evs) == 0 || !multi && !acquireWatched(a, op, end) {
@@ -353,7 +361,7 @@ func newAttempts(a *account.Account) *attempts {
 		}
 		for _, n := range nodes {
 			if !watched(a, n, op.Invoke, end) && !a.DeadThroughout(n, op.Invoke, end) {
-				t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, from: op.Invoke, to: end, node: n, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp, unseen: true})
+				t.byKey[op.Key] = append(t.byKey[op.Key], try{client: op.Client, op: oi, from: op.Invoke, to: end, node: n, granted: granted, opFrom: op.Invoke, opTo: end, gaveUp: gaveUp, unseen: true})
 			}
 		}
 		if !setKeysOf[op.Key] {
@@ -425,6 +433,7 @@ func acquireWatched(a *account.Account, op history.Op, end int64) bool {
 func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q quorum) (tried bool, last, next *Attempt, short *ShortTry) {
 	type attempt struct {
 		client       string
+		op           int
 		opFrom, opTo int64
 	}
 	sent := map[attempt]map[string][]int64{} // an attempt's tries on each node, by to
@@ -439,7 +448,7 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 		spans := tr.opFrom <= from && from <= tr.opTo
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
 		byQuorum := q.nodes != nil && tr.node != "" && tr.client != holder && (tr.granted < 0 || tr.granted <= to)
-		at := attempt{tr.client, tr.opFrom, tr.opTo}
+		at := attempt{tr.client, tr.op, tr.opFrom, tr.opTo}
 		if tr.gaveUp != "" {
 			if tr.client != holder && tr.from <= to && tr.to >= from && gaveUp[at] == "" {
 				gaveUp[at] = tr.gaveUp
@@ -503,12 +512,12 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	// attempt inside it are that attempt.
 	for at, b := range before {
 		if !inside[at] && (last == nil || b > last.At || b == last.At && at.client < last.Client) {
-			last = &Attempt{Client: at.client, At: b}
+			last = &Attempt{Client: at.client, At: b, Op: at.op}
 		}
 	}
 	for at, n := range after {
 		if !inside[at] && (next == nil || n < next.At || n == next.At && at.client < next.Client) {
-			next = &Attempt{Client: at.client, At: n}
+			next = &Attempt{Client: at.client, At: n, Op: at.op}
 		}
 	}
 	if tried {
@@ -518,10 +527,10 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 		switch {
 		case gaveUp[at] != "":
 			if short == nil || short.GaveUp == "" {
-				short = &ShortTry{Client: at.client, At: at.opFrom, GaveUp: gaveUp[at]}
+				short = &ShortTry{Client: at.client, At: at.opFrom, Op: at.op, GaveUp: gaveUp[at]}
 			}
 		case short == nil || short.GaveUp == "" && met[at] > short.Met:
-			short = &ShortTry{Client: at.client, At: at.opFrom, Met: met[at], Need: q.need}
+			short = &ShortTry{Client: at.client, At: at.opFrom, Op: at.op, Met: met[at], Need: q.need}
 			if q.need == 1 {
 				short.KeyOwner = keyOwner(q, at.client, q.ownSince(at.opFrom, refused[at]), sent[at])
 				short.ScriptRefused = short.KeyOwner == "" && refused[at] && scripted[at]

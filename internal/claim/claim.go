@@ -313,11 +313,37 @@ const (
 	//     liveness judges during the run, with no final probe).
 	// A checker's findings are Anomaly claims of their own. Records: none.
 	Check Kind = "check"
+	// Exposure: Client (a holder) acted on the resource after its lease
+	// on Key had ended, and no other client tried to take the lock in that
+	// window (the coverage checker's untested exposure, issue 32: what an
+	// inconclusive run's headline tells). Start is when the lease ended:
+	// Client's key — the token of its last granted acquire of Key invoked
+	// before the write — stood on fewer nodes than a grant needs (a
+	// quorum, N/2+1, of a lock on several nodes; its one node of any
+	// other) from then on, and on as many just before; a key of that token
+	// set again after Start (a renewal that recreates a missing key, as
+	// redis-semaphore's refresh did) does not continue the lease. At is the invoke of Records[0], Client's first
+	// write on Key invoked after Start, accepted (ok), doing Action. End
+	// is the window's end: the completion of Client's last such write on
+	// that lease (the history's end when it had none). Wall ns since the
+	// run's start.
+	//
+	// No other client's acquire of Key answered (ok or fail) was invoked
+	// in [Start, End] or granted in it, and no command of another client's
+	// on the lock's key reached a node in it — unless Short is set: a try
+	// inside the window that could not have been granted there (see
+	// Short). LastTry and NextTry, when set, are the other clients' last
+	// try before the window and first after it: an acquire of Key (Op,
+	// its history index) at At — its invoke, its completion, or when one
+	// of its commands reached a node — with no other such acquire invoked
+	// between it and the window (but Short's). Records: Records[0], then
+	// LastTry.Op, NextTry.Op and Short.Op, each when set, in that order.
+	Exposure Kind = "exposure"
 )
 
 // Kinds lists every claim kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Ungranted, QueueHead, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check}
+	return []Kind{Hold, Extend, KeyLife, Permit, Refusal, Ungranted, QueueHead, Fault, Orphan, Release, Acquire, Recorded, ForeignDelete, Anomaly, Op, Absent, Experiment, Check, Exposure}
 }
 
 // Words of a claim's What.
@@ -489,6 +515,10 @@ type Claim struct {
 	Later *int `json:"later,omitempty"`
 	// Counts of a Check claim: what its checker's summary counted.
 	Counts map[string]int `json:"counts,omitempty"`
+	// LastTry, NextTry and Short of an Exposure claim (see Exposure).
+	LastTry *Try   `json:"last_try,omitempty"`
+	NextTry *Try   `json:"next_try,omitempty"`
+	Short   *Short `json:"short,omitempty"`
 	// Records are the history indices (history.Op.Index) the claim rests
 	// on, the one that starts it first.
 	Records []int `json:"records"`
@@ -508,6 +538,39 @@ type Holder struct {
 	// At, when set: the key did not stand through the acquire; the
 	// client's SET NX on Node met it at At (as a Refusal Met).
 	At int64 `json:"at_ns,omitempty"`
+}
+
+// Try is another client's try to take the lock around an Exposure
+// claim's window: Client's acquire of the claim's Key, Op (a history
+// index), at At (wall ns: its invoke, its completion, or the stamp of one
+// of its commands a node ran).
+type Try struct {
+	Client string `json:"client"`
+	At     int64  `json:"at_ns"`
+	Op     int    `json:"op"`
+}
+
+// Short is a try inside an Exposure claim's window that could not have
+// been granted there (the coverage checker's ShortTry): Client's acquire
+// Op (a history index) of the claim's Key, invoked at At (wall ns), one of
+// whose commands reached a node in the window, found Met of the nodes it
+// reached free of the lock's key, fewer than Need (a quorum; 1 of a lock
+// on one node). GaveUp, when set, is why the lock let it in but it gave
+// the lock up by its own guard (history.RefusalValidity,
+// RefusalNotReplicated; Met and Need 0). KeyOwner (Need 1): whose key of
+// the lock its command found on the node — Client's own, from an earlier
+// acquire of unknown outcome, or a third client's. ScriptRefused (Need 1,
+// no KeyOwner): its script reached the node while no key of the lock
+// stood there, and the lock refused it for a reason of its own.
+type Short struct {
+	Client        string `json:"client"`
+	At            int64  `json:"at_ns"`
+	Op            int    `json:"op"`
+	Met           int    `json:"met,omitempty"`
+	Need          int    `json:"need,omitempty"`
+	GaveUp        string `json:"gave_up,omitempty"`
+	KeyOwner      string `json:"key_owner,omitempty"`
+	ScriptRefused bool   `json:"script_refused,omitempty"`
 }
 
 // Back is a node of an Ungranted claim dead when the acquire began that

@@ -120,6 +120,18 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 	return "", false
 }
 
+// exposureTold reports whether busyHeadline tells the coverage checker's
+// exposure (not a host clock set mid-run, nor a marginal verdict, which
+// it tells first).
+func exposureTold(in Input) bool {
+	for _, r := range in.Results {
+		if r.Checker == checker.CheckerCoverage {
+			return !r.HostClock && len(r.Marginal) == 0 && r.Exposure != nil
+		}
+	}
+	return false
+}
+
 // opWord is the word of a client operation of kind f in lang: the
 // history page's ("write", "read", …), else the story's, else f itself.
 func opWord(lang Lang, f history.Func) string {

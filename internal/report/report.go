@@ -357,7 +357,14 @@ func headlineOf(in Input, m *model, cs []claim.Claim) []said {
 		return one(tr(lang, "say.cut"))
 	}
 	if s, ok := m.busyHeadline(lang, in); ok {
-		return []said{{Text: s, Claim: checks(func(r checker.Result) bool { return r.Checker == checker.CheckerCoverage })}}
+		// The coverage checker's verdict, and, of an exposure it tells,
+		// the exposure's own claim (the first Exposure claim: coverage
+		// reports one).
+		id := checks(func(r checker.Result) bool { return r.Checker == checker.CheckerCoverage })
+		if exposureTold(in) {
+			id = joinIDs([]string{nthClaim(cs, claim.Exposure, 0), id})
+		}
+		return []said{{Text: s, Claim: id}}
 	}
 	offPlan := false
 	for _, r := range in.Results {

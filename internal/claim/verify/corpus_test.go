@@ -38,7 +38,11 @@ func describe(r verify.Result) string {
 // runs whose claims were once false (redlock3-restart-dump-after-gap: a
 // counterfactual run of scenarios/redlock3-restart.yaml, seed 1, without
 // step 1, whose n2 showed after its restart a key of w2 whose SET fell in
-// the observer's gap — once claimed an orphan "from its SET").
+// the observer's gap — once claimed an orphan "from its SET";
+// exposure-key-recreated-by-refresh: redis-semaphore-4-host-sleep, seed
+// 707, at half of step 2, whose w1's key expired while n1 was frozen and
+// its refresh set it again 3 ms after n1 resumed — once read as the lease
+// standing past its claimed end).
 func TestEveryClaimOfTheAccuracyCorpusHolds(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", "report", "testdata", "accuracy", "*.jsonl"))
 	more, err2 := filepath.Glob(filepath.Join("..", "..", "checker", "testdata", "histories", "*.jsonl"))

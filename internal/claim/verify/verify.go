@@ -176,6 +176,8 @@ func (v *verifier) check(c claim.Claim) outcome {
 		return v.experiment(c)
 	case claim.Check:
 		return v.checkCounts(c)
+	case claim.Exposure:
+		return v.exposure(c)
 	}
 	if o, ok := v.markKind(c); ok {
 		return o

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/claim"
+	"github.com/locksim/locksim/internal/claim/verify"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// The headline of a run whose holder acted after its lease ended with no
+// contender trying ("w1's charge came 1.0 s after its lease ended; no
+// other client tried …") renders the run's Exposure claim, beside the
+// coverage checker's verdict, in every language; and that claim is not
+// refuted by the history.
+func TestAnExposureHeadlineRendersItsExposureClaim(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "checker", "testdata", "histories", "unknown-exposure-*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stored exposure run: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		t.Run(name+" marks its headline with its exposure claim", func(t *testing.T) {
+			h, err := history.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := checker.Check(context.Background(), h, checker.Options{})
+			in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+			m := newModel(in.History, in.Account)
+			cs := buildResults(in, "", m).Claims
+			c, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Exposure })
+			if !ok {
+				t.Fatal("the run makes no exposure claim")
+			}
+			if r := verify.Verify(h, []claim.Claim{c}); len(r.Failures) > 0 {
+				t.Fatalf("its exposure claim is false: %+v", r.Failures)
+			}
+			for _, lang := range []Lang{English, Vietnamese} {
+				in.Lang = lang
+				said := headlineOf(in, m, cs)
+				if len(said) != 1 || !slices.Contains(strings.Fields(said[0].Claim), c.ID) {
+					t.Errorf("%s: headline %+v does not render claim %s", lang, said, c.ID)
+				}
+			}
+		})
+	}
+}
