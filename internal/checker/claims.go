@@ -78,7 +78,7 @@ func exposureClaim(e Exposure) claim.Claim {
 		c.Records = append(c.Records, t.Op)
 	}
 	if t := e.Short; t != nil {
-		c.Short = &claim.Short{Client: t.Client, At: t.At, Op: t.Op, Met: t.Met, Need: t.Need, GaveUp: t.GaveUp, KeyOwner: t.KeyOwner, ScriptRefused: t.ScriptRefused}
+		c.Short = &claim.Short{Client: t.Client, At: t.At, Op: t.Op, Met: t.Met, Need: t.Need, GaveUp: t.GaveUp, KeyOwner: t.KeyOwner, ScriptRefused: t.ScriptRefused, Granted: t.Granted}
 		c.Records = append(c.Records, t.Op)
 	}
 	return c

@@ -522,6 +522,9 @@ func exposureWhy(h history.History, e Exposure) string {
 	why := sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client tried to take the lock from then to %s",
 		e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To))
 	switch t := e.Short; {
+	case t != nil && t.Granted > 0:
+		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client held the lock from then to %s: the try %s began at %s was granted only at %s, after it",
+			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), at(h, t.Granted))
 	case t != nil && t.GaveUp != "":
 		why = sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client could act on the lock from then to %s: the try %s began at %s gave the lock up by its own guard (%s)",
 			e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To), t.Client, at(h, t.At), t.GaveUp)

@@ -90,6 +90,14 @@ type ShortTry struct {
 	// waiter (fair-lock-dead-waiter: a killed waiter's entry kept the free
 	// lock from everyone behind it) — or for a key the record missed.
 	ScriptRefused bool `json:"script_refused,omitempty"`
+	// Granted, when not 0, is when the try was granted: after the window
+	// (wall ns). It was in flight in it — invoked by its end, granted
+	// after — so its client held nothing there (client-clock-skew seed 33
+	// beside load: w2's acquire, invoked 5 ms into the window, set its key
+	// on four of five nodes in it and was granted 26 ms after w1's
+	// charge). Met and Need are then 0. Named after a try that gave up,
+	// before one short of a quorum.
+	Granted int64 `json:"granted_ns,omitempty"`
 }
 
 // Attempt is one contender's attempt to acquire, at an instant (wall ns):
@@ -442,6 +450,7 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	var order []attempt                      // those and the attempts that gave up, as met
 	before := map[attempt]int64{}            // an attempt's last instant before the window
 	after := map[attempt]int64{}             // an attempt's first instant after it (or its late grant)
+	late := map[attempt]int64{}              // an attempt in flight in the window, granted after it: its grant
 	refused := map[attempt]bool{}            // an attempt the nodes showed that the lock refused
 	scripted := map[attempt]bool{}           // such an attempt whose command was a script
 	for _, tr := range t.byKey[key] {
@@ -494,6 +503,11 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 			}
 		}
 	}
+	for _, tr := range t.byKey[key] {
+		if at := (attempt{tr.client, tr.op, tr.opFrom, tr.opTo}); tr.client != holder && tr.gaveUp == "" && tr.granted > to && tr.opFrom <= to {
+			late[at] = tr.granted // in flight in the window: neither before it nor after
+		}
+	}
 	met := map[attempt]int{}
 	for at, s := range sent {
 		met[at] = q.free(at.client, s, q.ownSince(at.opFrom, refused[at]), at.opFrom, min(at.opTo, to))
@@ -511,17 +525,31 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 	// had no command inside it: the earlier and later commands of an
 	// attempt inside it are that attempt.
 	for at, b := range before {
-		if !inside[at] && (last == nil || b > last.At || b == last.At && at.client < last.Client) {
+		if _, l := late[at]; !inside[at] && !l && (last == nil || b > last.At || b == last.At && at.client < last.Client) {
 			last = &Attempt{Client: at.client, At: b, Op: at.op}
 		}
 	}
 	for at, n := range after {
-		if !inside[at] && (next == nil || n < next.At || n == next.At && at.client < next.Client) {
+		if _, l := late[at]; !inside[at] && !l && (next == nil || n < next.At || n == next.At && at.client < next.Client) {
 			next = &Attempt{Client: at.client, At: n, Op: at.op}
 		}
 	}
 	if tried {
 		return tried, last, next, nil
+	}
+	for _, at := range order {
+		if gaveUp[at] != "" {
+			short = &ShortTry{Client: at.client, At: at.opFrom, Op: at.op, GaveUp: gaveUp[at]}
+			return tried, last, next, short
+		}
+	}
+	for at, g := range late {
+		if short == nil || at.opFrom < short.At || at.opFrom == short.At && at.client < short.Client {
+			short = &ShortTry{Client: at.client, At: at.opFrom, Op: at.op, Granted: g}
+		}
+	}
+	if short != nil {
+		return tried, last, next, short
 	}
 	for _, at := range order {
 		switch {

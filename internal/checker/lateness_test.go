@@ -252,8 +252,8 @@ func TestExposureWithoutATestIsNotAPass(t *testing.T) {
 		if rep.Verdict != Unknown || e == nil || e.Tried {
 			t.Fatalf("verdict %s, exposure %+v; want unknown, untried", rep.Verdict, e)
 		}
-		if e.NextTry == nil || e.NextTry.At != ns(31.5) {
-			t.Errorf("next try %+v, want w2's grant at 31.5 s", e.NextTry)
+		if e.Short == nil || e.Short.Client != "w2" || e.Short.Granted != ns(31.5) || e.NextTry != nil {
+			t.Errorf("short try %+v, next %+v; want w2's try in flight in the window, granted at 31.5 s, and no next", e.Short, e.NextTry)
 		}
 	})
 	for _, tt := range []struct {

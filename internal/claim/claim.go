@@ -561,7 +561,10 @@ type Try struct {
 // the lock its command found on the node — Client's own, from an earlier
 // acquire of unknown outcome, or a third client's. ScriptRefused (Need 1,
 // no KeyOwner): its script reached the node while no key of the lock
-// stood there, and the lock refused it for a reason of its own.
+// stood there, and the lock refused it for a reason of its own. Granted,
+// when not 0, is when it was granted, after End (wall ns): it was in
+// flight in the window, invoked by End, and its client held nothing there
+// (Met and Need 0).
 type Short struct {
 	Client        string `json:"client"`
 	At            int64  `json:"at_ns"`
@@ -571,6 +574,7 @@ type Short struct {
 	GaveUp        string `json:"gave_up,omitempty"`
 	KeyOwner      string `json:"key_owner,omitempty"`
 	ScriptRefused bool   `json:"script_refused,omitempty"`
+	Granted       int64  `json:"granted_ns,omitempty"`
 }
 
 // Back is a node of an Ungranted claim dead when the acquire began that

@@ -89,6 +89,9 @@ func (m *model) busyHeadline(lang Lang, in Input) (string, bool) {
 			after := m.sec(ops[e.First].Invoke) - m.sec(e.LeaseEnd)
 			s := tr(lang, "say.unknown.exposure", e.Client, actionWord(lang, e.Action), after)
 			switch t := e.Short; {
+			case t != nil && t.Granted > 0:
+				// A try in flight in the window, granted after it.
+				s = tr(lang, "say.unknown.exposure.late", e.Client, actionWord(lang, e.Action), after, t.Client, instant(m.sec(t.At)), instant(m.sec(t.Granted)))
 			case t != nil && t.GaveUp != "":
 				// A try the nodes let in that its own guard gave up
 				// (history.RefusalValidity, RefusalNotReplicated).

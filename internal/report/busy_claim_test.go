@@ -51,3 +51,32 @@ func TestAnExposureHeadlineRendersItsExposureClaim(t *testing.T) {
 		})
 	}
 }
+
+// A contender's try in flight in the exposure window and granted only
+// after it is told as such: the headline never says no other client tried
+// (client-clock-skew seed 33 beside two CPU hogs: w2's acquire, invoked
+// 5 ms into the window, set its key on four nodes in it and was granted
+// 26 ms after w1's charge).
+func TestAnExposureWhoseContenderWasGrantedAfterItSaysSo(t *testing.T) {
+	h, err := history.ReadFile(filepath.Join("..", "checker", "testdata", "histories", "unknown-exposure-try-granted-after-client-clock-skew-s33.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+	m := newModel(in.History, in.Account)
+	cs := buildResults(in, "", m).Claims
+	for _, tt := range []struct {
+		lang      Lang
+		want, not string
+	}{
+		{English, "the try w2 began at t=10.1s was granted only at t=11.0s, after it", "no other client tried"},
+		{Vietnamese, "lần thử w2 bắt đầu lúc t=10,1s chỉ được cấp lock lúc t=11,0s", "không client nào khác thử lấy lock"},
+	} {
+		in.Lang = tt.lang
+		said := headlineOf(in, m, cs)
+		if len(said) != 1 || !strings.Contains(said[0].Text, tt.want) || strings.Contains(said[0].Text, tt.not) {
+			t.Errorf("%s: headline %+v, want it to say %q and not %q", tt.lang, said, tt.want, tt.not)
+		}
+	}
+}

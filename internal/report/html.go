@@ -363,6 +363,8 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 		switch {
 		case len(r.Marginal) > 0:
 			return tr(lang, "sum.margin")
+		case r.Exposure != nil && !r.ViolationsStand && r.Exposure.Short != nil && r.Exposure.Short.Granted > 0:
+			return tr(lang, "sum.exposure.late")
 		case r.Exposure != nil && !r.ViolationsStand && r.Exposure.Short != nil:
 			return tr(lang, "sum.exposure.short")
 		case r.Exposure != nil && !r.ViolationsStand:

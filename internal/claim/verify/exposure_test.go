@@ -160,6 +160,7 @@ func TestAnExposureWithAShortTryIsChecked(t *testing.T) {
 	}
 	own := checkerCase("unknown-exposure-own-earlier-key-redis-semaphore-3-s707")
 	quorum := checkerCase("unknown-exposure-short-of-quorum-client-clock-skew-s16")
+	late := checkerCase("unknown-exposure-try-granted-after-client-clock-skew-s33")
 	short := kind(claim.Exposure, func(c claim.Claim) bool { return c.Short != nil })
 	cases := []mutation{
 		{"a lease's end is not put before its key's (a try met w2's own earlier key)", own, short, func(c *claim.Claim) { c.Start -= 200 * ms }},
@@ -174,6 +175,16 @@ func TestAnExposureWithAShortTryIsChecked(t *testing.T) {
 		// w1's key expired while n1 was frozen; its refresh set it again
 		// 3 ms after n1 resumed: no continuation of the lease.
 		{"a lease its refresh set again is not told as ending earlier", stored, short, func(c *claim.Claim) { c.Start -= 200 * ms }},
+		// w2's acquire, in flight in the window, was granted 26 ms after
+		// w1's charge (client-clock-skew seed 33 beside two CPU hogs).
+		{"a try granted after the window is told with its grant", late, short, func(c *claim.Claim) { c.Short.Granted += ms }},
+		{"a try granted after the window is not told as granted inside it", late, short, func(c *claim.Claim) { c.Short.Granted = c.End - ms }},
+		{"a try granted after the window is not told as short of a quorum", late, short, func(c *claim.Claim) {
+			c.Short.Granted, c.Short.Met, c.Short.Need = 0, 2, 3
+		}},
+		{"a try short of a quorum is not told as granted after the window", quorum, short, func(c *claim.Claim) {
+			c.Short.Granted, c.Short.Met, c.Short.Need = c.End+ms, 0, 0
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.try(t) })

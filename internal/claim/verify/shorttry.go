@@ -15,7 +15,8 @@ import (
 // nothing; any other found fewer than a grant needs of the nodes free of
 // the lock's key (freeNodes) when its commands reached them. Short itself
 // is one of them, invoked at At, and found Met free of Need (or gave up
-// for GaveUp; or, of a lock on one node, met KeyOwner's key there). Where
+// for GaveUp; or, of a lock on one node, met KeyOwner's key there), or,
+// with Granted, was granted then, after End, invoked by it. Where
 // the record cannot tell (a node not recorded, a key's deadline or start
 // within slack of a command, a node down, a script the lock refused on a
 // free node: ScriptRefused), the claim is not checkable.
@@ -34,6 +35,13 @@ func (v *verifier) shortTry(c claim.Claim) outcome {
 	if a.Invoke > c.End || v.end(a) < c.Start {
 		return refuse([]int{s.Op}, "%s's acquire [%d, %d] does not overlap the window [%d, %d]", s.Client, a.Invoke, v.end(a), c.Start, c.End)
 	}
+	if s.Granted != 0 {
+		// In flight in the window, granted after it: its client held
+		// nothing there.
+		if a.Type != history.OK || v.end(a) != s.Granted || s.Granted <= c.End || s.Met != 0 || s.Need != 0 || s.GaveUp != "" {
+			return refuse([]int{s.Op}, "%s's acquire was answered %s at %d, not granted at %d, after the window's end %d", s.Client, a.Type, v.end(a), s.Granted, c.End)
+		}
+	}
 	if s.GaveUp != "" && (a.Type != history.Fail || a.Value.Refusal != s.GaveUp) {
 		return refuse([]int{s.Op}, "%s's acquire was answered %s (%s), not refused by its own guard (%s)", s.Client, a.Type, a.Value.Refusal, s.GaveUp)
 	}
@@ -41,7 +49,7 @@ func (v *verifier) shortTry(c claim.Claim) outcome {
 	if slices.Contains(v.h.Header.Traits, history.TraitMultiNode) {
 		need = len(v.h.Header.Nodes)/2 + 1
 	}
-	if s.GaveUp == "" && s.Need != need {
+	if s.GaveUp == "" && s.Granted == 0 && s.Need != need {
 		return refuse([]int{s.Op}, "a grant of this lock needs %d nodes, not %d", need, s.Need)
 	}
 	keys := []string{c.Key}
@@ -53,7 +61,7 @@ func (v *verifier) shortTry(c claim.Claim) outcome {
 	unsure := ""
 	for i, op := range v.h.Ops {
 		if op.F != history.Acquire || op.Key != c.Key || op.Client == c.Client || op.Process < 0 || op.Client == history.ProbeClient ||
-			op.Invoke > c.End || v.end(op) < c.Start || op.Type == history.Info || op.Type == history.OK && v.end(op) > c.End ||
+			op.Invoke > c.End || v.end(op) < c.Start || op.Type == history.Info || op.Type == history.OK && v.end(op) > c.End && (i != s.Op || s.Granted != 0) ||
 			op.Value.Refusal == history.RefusalValidity || op.Value.Refusal == history.RefusalNotReplicated {
 			continue
 		}
