@@ -127,12 +127,12 @@ type KeyLife struct {
 	// dumped: Deadline is a dump's reading (sim.held), not a command's
 	// own; the node's definite answers outweigh it (see sim.settle).
 	dumped bool
-	// ranEarlier: how long before Start the SET that made it may have
-	// run (0: when it was stamped). MONITOR stamps a command when it is
-	// fed, after the command ran: a SET sent before a node stop
-	// (freeze-node) and stamped just after it may have run before the
-	// stop, its deadline counted from there (see sim.stopEndedBefore,
-	// sim.earliest).
+	// ranEarlier: how long before its stamp the command that set its
+	// Deadline (its SET, or the last move) may have run (0: when it was
+	// stamped). MONITOR stamps a command when it is fed, after the
+	// command ran: one sent before a node stop (freeze-node) and stamped
+	// just after it may have run before the stop, its deadline counted
+	// from there (see sim.stopEndedBefore, sim.earliest).
 	ranEarlier int64
 }
 

@@ -66,6 +66,10 @@ func (s *sim) cmdSet(c command) {
 		return
 	}
 	key, val := args[1], args[2]
+	found := int64(-1) // the earliest deadline of the key the model held, if this SET finds it gone
+	if j, ok := s.strs[key]; ok && s.a.keys[j].Deadline >= 0 {
+		found = s.earliest(&s.a.keys[j])
+	}
 	s.settle(key, t)
 	nx, xx, ttl, keep := false, false, int64(-1), false
 	for j := 3; j < len(args); j++ {
@@ -104,7 +108,7 @@ func (s *sim) cmdSet(c command) {
 			if keep {
 				d = k.Deadline
 			}
-			k.Deadline, k.dumped = d, false
+			k.Deadline, k.dumped, k.ranEarlier = d, false, s.stopEndedBefore(t)
 			k.Moves = append(k.Moves, Move{At: t, Deadline: d, By: by, Op: c.i})
 			return
 		}
@@ -113,8 +117,11 @@ func (s *sim) cmdSet(c command) {
 		}
 		s.endKey(key, t, End{Kind: EndOverwritten, By: by, Op: c.i})
 	}
+	if _, ok := s.strs[key]; ok {
+		found = -1 // it replaces a key that stood: no bound from one gone
+	}
 	s.create(key, val, by, t, ttl, c.i)
-	s.a.keys[s.strs[key]].ranEarlier = s.stopEndedBefore(t)
+	s.a.keys[s.strs[key]].ranEarlier = s.ranSince(t, found)
 }
 
 // cmdSetNX is SETNX key value: a key with no TTL, when there is none.
@@ -207,7 +214,10 @@ func (s *sim) cmdExpire(c command) {
 		s.endKey(key, t, e)
 		return
 	}
-	k.Deadline, k.dumped = d, false
+	k.Deadline, k.dumped, k.ranEarlier = d, false, 0
+	if !mv.Clock {
+		k.ranEarlier = s.stopEndedBefore(t) // a move sent before a node stop may have run before it
+	}
 	k.Moves = append(k.Moves, mv)
 }
 
@@ -218,7 +228,7 @@ func (s *sim) cmdPersist(c command) {
 	}
 	s.expire(c.args[1], c.t)
 	if j, ok := s.strs[c.args[1]]; ok {
-		s.a.keys[j].Deadline, s.a.keys[j].dumped = -1, false
+		s.a.keys[j].Deadline, s.a.keys[j].dumped, s.a.keys[j].ranEarlier = -1, false, 0
 		s.a.keys[j].Moves = append(s.a.keys[j].Moves, Move{At: c.t, Deadline: -1, By: s.by, Op: c.i})
 	}
 }

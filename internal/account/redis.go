@@ -1,6 +1,7 @@
 package account
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -26,8 +27,9 @@ func (a *Account) replay() {
 	a.metBy = map[int]int{}
 	for _, node := range a.H.Header.Observed {
 		ev := per[node]
+		fed := fedBefore(a.H.Ops, ev) // in the history's order, the node's stream order
 		sort.SliceStable(ev, func(i, j int) bool { return a.H.Ops[ev[i]].Invoke < a.H.Ops[ev[j]].Invoke })
-		s := &sim{a: a, node: node, ev: ev, owners: owners, strs: map[string]int{}, zsets: map[string]map[string]int{}}
+		s := &sim{a: a, node: node, ev: ev, fed: fed, stops: a.stopsOf(node), owners: owners, strs: map[string]int{}, zsets: map[string]map[string]int{}}
 		crashes := a.crashesOf(node)
 		fos := failovers[node]
 		for p, i := range ev {
@@ -247,6 +249,8 @@ type sim struct {
 	a      *Account
 	node   string
 	ev     []int                     // the node's events (positions in a.H.Ops), in node order
+	fed    map[int]int               // a command's history index → that of the line the node fed before it
+	stops  []window                  // when the node was stopped (freeze-node steps, merged), by start
 	p      int                       // position in ev of the event being replayed
 	owners map[string]string         // owner token → the client it was drawn for
 	by     string                    // sender of the event being replayed
@@ -290,7 +294,7 @@ func (s *sim) settle(key string, t int64) {
 	if k.Deadline < 0 || s.earliest(k) > t+expirySlack {
 		return
 	}
-	if k.Deadline > t-expirySlack || k.dumped || s.earliest(k) < k.Deadline {
+	if k.Deadline > t-expirySlack || k.dumped {
 		if alive, known := s.evidence(key); known {
 			if !alive {
 				s.expireAt(key, min(k.Deadline, t))
@@ -303,14 +307,52 @@ func (s *sim) settle(key string, t int64) {
 	s.expire(key, t)
 }
 
-// earliest is the earliest deadline k may have: its deadline, or, while
-// no command has moved it, that less how long before its stamp its SET may
-// have run (ranEarlier).
-func (s *sim) earliest(k *KeyLife) int64 {
-	if len(k.Moves) > 0 {
-		return k.Deadline
+// earliest is the earliest deadline k may have: its deadline less how
+// long before its stamp the command that set it may have run
+// (ranEarlier).
+func (s *sim) earliest(k *KeyLife) int64 { return k.Deadline - k.ranEarlier }
+
+// window is a span of the run's clock, wall ns.
+type window struct{ from, to int64 }
+
+// stopsOf is when node was stopped: its freeze-node steps' windows, those
+// that overlap merged (pauses nest: a node paused twice runs again at the
+// later resume), by start.
+func (a *Account) stopsOf(node string) []window {
+	var ws []window
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectFreezeNode && slices.Contains(f.Step.Nodes, node) {
+			ws = append(ws, window{f.Start, f.End})
+		}
 	}
-	return k.Deadline - k.ranEarlier
+	slices.SortFunc(ws, func(x, y window) int { return cmp.Compare(x.from, y.from) })
+	var out []window
+	for _, w := range ws {
+		if n := len(out); n > 0 && w.from <= out[n-1].to {
+			out[n-1].to = max(out[n-1].to, w.to)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// fedBefore maps each node command of ev (history indices, in the
+// history's order: the order the node's stream gave them) to the one the
+// node fed before it.
+func fedBefore(ops []history.Op, ev []int) map[int]int {
+	out := map[int]int{}
+	last := -1
+	for _, i := range ev {
+		if ops[i].F != history.NodeCmd {
+			continue
+		}
+		if last >= 0 {
+			out[i] = last
+		}
+		last = i
+	}
+	return out
 }
 
 // stopEndedBefore is how long before t the node may have run the command
@@ -318,42 +360,68 @@ func (s *sim) earliest(k *KeyLife) int64 {
 // one the node was running, or had been sent, when a node stop
 // (freeze-node) began may be stamped just after the stop's end. That
 // holds only of a command stamped within expirySlack of a stop's end and
-// sent before the stop began: a script's line whose script's EVAL line
-// the node stamped by the stop's start, or a plain command whose sender's
-// latest operation before t began by then. It is then t less the later of
-// the line the node fed before it and that send (the command ran after
-// both); 0 otherwise — a command sent during or after the stop, or
-// stamped well after it, ran when it was stamped (helper fool-stop: a SET
-// NX sent during the stop and fed first on its end had the line before
-// it, 74 ms earlier, taken for the earliest it ran).
+// sent while the node ran, before the stop began: a script's line whose
+// script's EVAL line the node stamped by then, or a plain command whose
+// sender's latest operation before t began by then — a send while another
+// stop held the node counts from that stop's end (stops, merged). It is
+// then t less the later of the line the node fed before it, in its
+// stream's order, and that send (the command ran after both); 0 otherwise
+// — a command sent during or after the stop, or stamped well after it,
+// ran when it was stamped (helpers fool-stop and fool-stop2: a SET NX sent
+// during a stop and fed first on its end had the line before it, 74 ms
+// earlier, taken for the earliest it ran; a SET sent while an overlapping
+// step already had the node stopped).
 func (s *sim) stopEndedBefore(t int64) int64 {
-	if s.p == 0 {
+	ops := s.a.H.Ops
+	i := s.ev[s.p]
+	before, ok := s.fed[i]
+	if !ok {
 		return 0
 	}
-	ops := s.a.H.Ops
-	op := &ops[s.ev[s.p]]
-	prev := ops[s.ev[s.p-1]].Invoke
-	for _, f := range s.a.Faults {
-		if f.Step.Effect != history.EffectFreezeNode || !slices.Contains(f.Step.Nodes, s.node) || t < f.End || t-f.End > expirySlack {
+	for _, w := range s.stops {
+		if t < w.to || t-w.to > expirySlack {
 			continue
 		}
-		if sent, ok := s.sentBy(op, t); ok && sent <= f.Start {
-			return t - max(prev, sent)
+		sent, ok := s.sentBy(i, t)
+		if !ok {
+			return 0
+		}
+		for _, o := range s.stops {
+			if o.from <= sent && sent < o.to {
+				sent = o.to // it could run only once that stop ended
+			}
+		}
+		if sent <= w.from {
+			return t - max(ops[before].Invoke, sent)
 		}
 	}
 	return 0
 }
 
-// sentBy is when the command being replayed, stamped at t, was sent at
-// the latest known: for a script's line, its script's EVAL line's stamp
-// (every line between them the script's own); for a plain command, the
-// invoke of its sender's latest operation invoked by t. ok is false when
-// neither is found.
-func (s *sim) sentBy(op *history.Op, t int64) (int64, bool) {
+// ranSince is how long before t a command stamped at t that set a key may
+// have run (stopEndedBefore), found bounds: a SET NX that took after the
+// key it found gone, whose earliest deadline was found (-1: none), ran
+// after that deadline, and after the stop it fell in, if one did — a
+// stopped Redis expires nothing (helper fool-stop2: a key due inside the
+// stop, and the SET NX stamped 0.1 ms after it took the key).
+func (s *sim) ranSince(t, found int64) int64 {
+	d := s.stopEndedBefore(t)
+	if found >= 0 {
+		d = min(d, max(t-s.thawedAt(found), 0))
+	}
+	return d
+}
+
+// sentBy is when node command i, stamped at t, was sent at the latest
+// known: for a script's line, its script's EVAL line's stamp (every line
+// fed between them the script's own); for a plain command, the invoke of
+// its sender's latest operation invoked by t. ok is false when neither is
+// found.
+func (s *sim) sentBy(i int, t int64) (int64, bool) {
 	ops := s.a.H.Ops
-	if op.Value.Lua {
-		for q := s.p - 1; q >= 0; q-- {
-			if o := &ops[s.ev[q]]; !o.Value.Lua {
+	if ops[i].Value.Lua {
+		for q, ok := s.fed[i]; ok; q, ok = s.fed[q] {
+			if o := &ops[q]; !o.Value.Lua {
 				return o.Invoke, IsScript(o.Value.Cmd)
 			}
 		}
@@ -503,9 +571,18 @@ func (s *sim) scriptArg(p int) (string, bool) {
 }
 
 // IsScript says whether cmd, a command as MONITOR recorded it, runs a Lua
-// script: EVAL or EVALSHA.
+// script: EVAL, EVALSHA (or their _RO forms), or a function's FCALL
+// (FCALL_RO), whose arguments are laid out alike (name, numkeys, keys,
+// args).
 func IsScript(cmd []string) bool {
-	return len(cmd) > 0 && (strings.EqualFold(cmd[0], "eval") || strings.EqualFold(cmd[0], "evalsha"))
+	if len(cmd) == 0 {
+		return false
+	}
+	switch strings.ToLower(cmd[0]) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		return true
+	}
+	return false
 }
 
 // evalArg is ARGV[1] of an EVAL or EVALSHA command.

@@ -24,7 +24,8 @@ import (
 // stream's order (replay: each line at no earlier than the one before it)
 // and refuses the account's claims that w2's key expired at 29.95 s and
 // that w1's SET NX made a key (locksim check: 2 of 21 claims false).
-// Found by the helper fool-stop2; the first case fails now. The second is
+// Found by the helper fool-stop2; the first case failed until the account
+// took the line fed before the SET in the stream's order (fedBefore). The second is
 // the same with the stamps in the stream's order.
 func TestAGrantBesideAKeySetAfterALineFedAfterANodeStopIsTwoOwners(t *testing.T) {
 	build := func(setAt float64) history.History {

@@ -11,12 +11,13 @@ import (
 // TestAGrantAfterAKeyExtendedJustAfterANodeStopIsNone: w2 holds the key
 // from 15 s (SET NX PX 10000) and extends it at 19.85 s, before n1's stop
 // (freeze-node, 19.9–20.0499 s); n1 stamps the extend 0.1 ms after the
-// stop's end: a refresh script's GET and PEXPIRE 10000 whose EVALSHA it
-// stamped at 19.89 s, or a plain SET of w2's own token PX 10000 XX. w1's
-// SET NX at 29.96 s then takes, and w1 is granted. MONITOR stamps a
-// command after it ran, so the extend may have run before the stop, as
-// early as 19.89 s (the line n1 fed before it), w2's key then gone by
-// 29.89 s: n1's answer to w1 is one such a run gives, and there is no
+// stop's end: a refresh script's PEXPIRE 10000 whose EVALSHA and GET it
+// stamped at 19.89 and 19.895 s, or a plain SET of w2's own token PX 10000
+// XX. w1's SET NX at 29.96 s then takes, and w1 is granted. MONITOR stamps
+// a command after it ran, so the extend may have run before the stop, as
+// early as 19.895 s (the line n1 fed before it; 19.85 s, the extend's
+// invoke, for the plain SET), w2's key then gone by 29.96 s: n1's answer
+// to w1 is one such a run gives, and there is no
 // overlap, as there is none when the key's own SET was stamped so
 // (KeyLife.ranEarlier, the last case). The account reads a SET only when
 // it makes a key that way (cmdSet sets ranEarlier on a created key; an
@@ -25,7 +26,11 @@ import (
 // holds w2's key to 30.05 s and calls w1's grant one the node contradicts:
 // INVALID. The verifier reads the extend the same way (model.exec sets
 // ranEarlier to 0 on PEXPIRE and on a same-value SET) and confirms the
-// claims. Found by the helper fool-stop2; the first two cases fail now.
+// claims. Found by the helper fool-stop2; the first two cases failed
+// until a move's deadline got its own ranEarlier. (A script's line fed
+// after the stop whose script's earlier line was fed after it too ran
+// after the stop: MONITOR feeds a line once it ran, and the script's lines
+// run one after another.)
 func TestAGrantAfterAKeyExtendedJustAfterANodeStopIsNone(t *testing.T) {
 	const (
 		scripted = iota // a refresh script's PEXPIRE
@@ -53,7 +58,7 @@ func TestAGrantAfterAKeyExtendedJustAfterANodeStopIsNone(t *testing.T) {
 		case scripted:
 			b.op("w2", history.Extend, inv1, 19.85, 20.06, history.OK, ext)
 			node("w2", 19.89, false, "evalsha", "sha1:refresh", "1", inv1, "w2-tok", "10000")
-			node("w2", 20.05, true, "get", inv1)
+			node("w2", 19.895, true, "get", inv1) // fed before the stop: the PEXPIRE ran after it
 			node("w2", 20.05, true, "pexpire", inv1, "10000")
 		case plainSet:
 			b.op("w2", history.Extend, inv1, 19.85, 20.06, history.OK, ext)

@@ -24,7 +24,8 @@ import (
 // (model.replay: outside), so the two disagree: locksim check finds 4 of
 // the account's 24 claims false (w2's key deleted by w1, w1's key inferred,
 // w1's release and foreign delete of w2's key). Found by the helper
-// fool-stop2; the FCALL case fails now.
+// fool-stop2; the FCALL case failed until IsScript counted FCALL (and the
+// _RO forms) as a script call.
 func TestAGrantAfterAFunctionsKeySetAfterALongNodeStopIsNone(t *testing.T) {
 	build := func(call string) history.History {
 		b := newHB(true)

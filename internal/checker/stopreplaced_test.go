@@ -21,7 +21,8 @@ import (
 // met w3's key and set nothing, and lets w1's grant end w2's key at its
 // earliest deadline: VALID. The verifier reads it the same way
 // (ranBeforeStop) and confirms the account's claims. Found by the helper
-// fool-stop2; the first case fails now. In the second w3's key is due
+// fool-stop2; the first case failed until a created key's earliest run
+// was bounded by the key it found gone (sim.ranSince). In the second w3's key is due
 // before the stop (at 19.85 s), so w2's SET may have run before it, and
 // w1's grant ends w2's key as the rule means.
 func TestAGrantBesideAKeySetAfterAnotherExpiredInANodeStopIsTwoOwners(t *testing.T) {

@@ -23,8 +23,9 @@ import (
 // (stopEndedBefore: sent by that step's start, stamped within 5 ms of its
 // end) and the SET's sending, inside the first step, for the earliest it
 // ran (KeyLife.ranEarlier); w1's grant then ends w2's key from that earlier
-// deadline, and the run is VALID. Found by the helper fool-stop2; fails
-// now. In the first case the steps overlap (the second begins inside the
+// deadline, and the run was VALID. Found by the helper fool-stop2; fixed
+// by merging overlapping steps into one stop and counting a send inside a
+// stop from its end (account.stopsOf, stopEndedBefore). In the first case the steps overlap (the second begins inside the
 // first and ends 4 ms before it); in the second they are apart, w2 sending
 // in the first (n1 stopped 19.0–19.5 s) and n1 stamping just after the
 // second (19.9–20.05 s): the SET ran at 19.5 s at the earliest, its key

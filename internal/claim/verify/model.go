@@ -71,6 +71,8 @@ type model struct {
 	// command stamped just after a node stop that was sent before it
 	// (see ranFrom).
 	ranFrom map[int]int64
+	// stops: node → when freeze-node steps had it stopped (stopped).
+	stops map[string][]span
 }
 
 // sender is the client that sent node command i: its recorded sender, or
@@ -148,7 +150,8 @@ func replay(h history.History) *model {
 			}
 		}
 	}
-	stops := freezes(h)
+	stops := stopped(h)
+	m.stops = stops
 	for node, evs := range byNode {
 		slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
 		live := map[string]*life{}
@@ -166,7 +169,7 @@ func replay(h history.History) *model {
 				if !op.Value.Lua {
 					script, outside = m.sender(e.i), e.t
 				}
-				if from, ok := m.ranBeforeStop(node, e.i, e.t, prev, outside, stops); ok {
+				if from, ok := m.ranBeforeStop(stops[node], e.i, e.t, prev, outside); ok {
 					m.ranFrom[e.i] = from
 				}
 				prev = e.t
@@ -290,41 +293,95 @@ func vague(l *life, t int64) bool {
 	return l.deadline >= 0 && l.deadline-l.ranEarlier-t <= slack && t-l.deadline < slack
 }
 
-// freezes are the freeze-node steps the nemesis applied (not failed).
-func freezes(h history.History) []history.Op {
-	var out []history.Op
+// span is a stretch of the run's clock, wall ns.
+type span struct{ from, to int64 }
+
+// stopped is when each node was stopped by freeze-node steps the nemesis
+// applied (not failed), from each step's invoke to its completion; steps
+// that overlap are one stretch (a node paused twice runs again only at the
+// later resume), by start.
+func stopped(h history.History) map[string][]span {
+	per := map[string][]span{}
 	for _, op := range h.Ops {
 		if st := op.Value.Fault; op.F == history.Fault && st != nil && st.Effect == history.EffectFreezeNode && op.Type != history.Fail && op.Complete >= 0 {
-			out = append(out, op)
+			for _, n := range st.Nodes {
+				per[n] = append(per[n], span{op.Invoke, op.Complete})
+			}
+		}
+	}
+	out := map[string][]span{}
+	for n, ss := range per {
+		slices.SortFunc(ss, func(x, y span) int { return cmp.Compare(x.from, y.from) })
+		for _, s := range ss {
+			if k := len(out[n]); k > 0 && s.from <= out[n][k-1].to {
+				out[n][k-1].to = max(out[n][k-1].to, s.to)
+				continue
+			}
+			out[n] = append(out[n], s)
 		}
 	}
 	return out
 }
 
+// resumed is when a node stopped at t (stops) could next run a command:
+// t, or the end of the stretch that held it at t.
+func resumed(stops []span, t int64) int64 {
+	for _, s := range stops {
+		if s.from <= t && t < s.to {
+			return s.to
+		}
+	}
+	return t
+}
+
 // ranBeforeStop says when, at the earliest, node command i, stamped at t,
 // may have run, when that is well before t: MONITOR stamps a command once
 // it has run, so a command the node had been sent, or was running, when a
-// freeze-node step of stops stopped it (SIGSTOP) is stamped when the node
-// resumes. That is so of a command stamped within slack of such a step's
-// end that was sent no later than the step began: a script's line whose
-// EVAL line (outside: the node's last line outside a script) the node
-// stamped by then, a plain command whose sender's last operation was
-// invoked by then. It ran after the node's line before it (prev) and its
-// sending. ok is false otherwise.
-func (m *model) ranBeforeStop(node string, i int, t, prev, outside int64, stops []history.Op) (int64, bool) {
-	for _, op := range stops {
-		if !slices.Contains(op.Value.Fault.Nodes, node) || op.Complete > t || t-op.Complete > slack {
+// stretch of stops began (SIGSTOP) is stamped when the node resumes. That
+// is so of a command stamped within slack of such a stretch's end that
+// was sent while the node ran, no later than the stretch began: a script's
+// line whose EVAL line (outside: the node's last line outside a script)
+// the node stamped by then, a plain command whose sender's last operation
+// was invoked by then (a send inside an earlier stretch counts from its
+// end). It ran after the node's line before it (prev) and its sending. ok
+// is false otherwise.
+func (m *model) ranBeforeStop(stops []span, i int, t, prev, outside int64) (int64, bool) {
+	for _, s := range stops {
+		if s.to > t || t-s.to > slack {
 			continue
 		}
 		sent := outside
 		if !m.h.Ops[i].Value.Lua {
 			sent = m.lastSend(m.sender(i), t)
 		}
-		if sent >= 0 && sent <= op.Invoke {
+		if sent < 0 {
+			return 0, false
+		}
+		if sent = resumed(stops, sent); sent <= s.from {
 			return max(prev, sent), true
 		}
 	}
 	return 0, false
+}
+
+// ranEarlierOf is how long before its stamp t node command i may have run
+// (ranFrom); 0 when it ran when stamped.
+func (m *model) ranEarlierOf(i int, t int64) int64 {
+	if from, ok := m.ranFrom[i]; ok {
+		return max(t-from, 0)
+	}
+	return 0
+}
+
+// lastExpired is the life of key on node that expired last, by t; nil
+// when none did.
+func (m *model) lastExpired(node, key string, t int64) *life {
+	for j := len(m.lives) - 1; j >= 0; j-- {
+		if l := m.lives[j]; l.node == node && l.key == key && l.how == "expired" && l.end <= t {
+			return l
+		}
+	}
+	return nil
 }
 
 // lastSend is the invoke of client's last operation invoked by t; -1 when
@@ -392,7 +449,7 @@ func (m *model) set(live map[string]*life, node string, i int, op *history.Op, a
 	if old != nil && old.value == val && old.owner == by && !nx {
 		// The same value set again (an extend by SET): one life, its
 		// deadline moved.
-		old.deadline, old.ranEarlier = d, 0
+		old.deadline, old.ranEarlier = d, m.ranEarlierOf(i, t)
 		old.lastMoveBy = by
 		m.moves[i] = move{life: old}
 		return
@@ -405,7 +462,12 @@ func (m *model) set(live map[string]*life, node string, i int, op *history.Op, a
 	}
 	live[key] = m.create(node, key, val, by, t, d, i)
 	if from, ok := m.ranFrom[i]; ok {
-		live[key].ranEarlier = t - from
+		if g := m.lastExpired(node, key, t); nx && g != nil {
+			// A SET NX that took ran after the key it found gone had
+			// expired, and after the stop that deadline fell in.
+			from = max(from, resumed(m.stops[node], g.deadline-g.ranEarlier))
+		}
+		live[key].ranEarlier = max(t-from, 0)
 	}
 	if unsure {
 		m.unsure[live[key]] = true
@@ -444,7 +506,7 @@ func (m *model) exec(live map[string]*life, node string, i int, op *history.Op) 
 			return
 		}
 		mv := move{life: l, vague: vague(l, t)}
-		l.ranEarlier = 0
+		l.ranEarlier = m.ranEarlierOf(i, t)
 		if name == "persist" {
 			l.deadline = -1
 		} else if len(args) >= 2 {

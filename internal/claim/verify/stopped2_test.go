@@ -1,9 +1,11 @@
 package verify_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/claim"
 	"github.com/locksim/locksim/internal/claim/verify"
 	"github.com/locksim/locksim/internal/history"
 )
@@ -16,8 +18,9 @@ import (
 // and w2's grant say took, then claims the key. The account reads w1's
 // SET as one that may have run before the stop (KeyLife.ranEarlier) and
 // claims w1's key expired at 310 ms; the verifier reads it the same way
-// (model.ranBeforeStop) and accepts that false claim. Found by the helper
-// fool-stop2; both cases fail now.
+// (model.ranBeforeStop) and accepted that false claim. Found by the helper
+// fool-stop2; neither makes it now, and the verifier refuses it when it
+// is put to it.
 //
 //   - Overlapping stops: n1 is stopped by steps 100–300 ms and 150–297 ms
 //     (stops nest, cluster.Node.Pause: it runs again at 300 ms), and w1
@@ -76,6 +79,16 @@ func TestAKeyWhoseSetRanAfterANodeStopIsNotEndedEarly(t *testing.T) {
 				if c.Kind == "key-life" && c.Token == "tokA" && c.End < 400*ms && !strings.Contains(describe(r), string(c.ID)+" ") {
 					t.Errorf("the claim that w1's key (tokA) ended at %d ms, %s, before its 100 ms from n1's resume ran out, holds:%s", c.End/ms, c.How, describe(r))
 				}
+			}
+			// The verifier refuses that claim on its own reading, whatever
+			// the account now says.
+			rec := slices.IndexFunc(h.Ops, func(op history.Op) bool {
+				return op.F == history.NodeCmd && len(op.Value.Cmd) > 2 && op.Value.Cmd[2] == "tokA"
+			})
+			c := claim.Claim{ID: "key-life-1", Kind: claim.KeyLife, Client: "w1", Key: "k", Node: "n1", Token: "tokA",
+				Start: h.Ops[rec].Invoke, End: 310 * ms, How: "expired", Records: []int{rec}}
+			if r := verify.Verify(h, []claim.Claim{c}); len(r.Failures) == 0 {
+				t.Errorf("the claim that w1's key expired at 310 ms holds: %+v", c)
 			}
 		})
 	}
