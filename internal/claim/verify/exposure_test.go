@@ -45,7 +45,7 @@ func TestAnExposureClaimStatesTheRunsWindowAndTries(t *testing.T) {
 	h := exposureRun()
 	c := exposureOf(t, h)
 	want := claim.Claim{Kind: claim.Exposure, Client: "w1", Key: "k", Action: "charge", Start: 1105 * ms, At: 1500 * ms, End: 1530 * ms,
-		LastTry: &claim.Try{Client: "w2", At: 505 * ms, Op: 2}, NextTry: &claim.Try{Client: "w2", At: 2005 * ms, Op: 7}}
+		LastTry: &claim.Try{Client: "w2", At: 505 * ms, Op: 2}, NextTry: &claim.Try{Client: "w2", At: 2000 * ms, Op: 7}}
 	if c.Client != want.Client || c.Key != want.Key || c.Action != want.Action || c.Start != want.Start || c.At != want.At || c.End != want.End ||
 		c.LastTry == nil || *c.LastTry != *want.LastTry || c.NextTry == nil || *c.NextTry != *want.NextTry || c.Short != nil ||
 		!slices.Equal(c.Records, []int{4, 2, 7}) {

@@ -136,6 +136,20 @@ func TestClaimsOfStoredRunsHold(t *testing.T) {
 			},
 			true,
 		},
+		"fencing-random-nemesis-s1005-next-try-begun-first": {
+			"the next try after w1's exposure window is w2's acquire, invoked at 154.9 ms, the first begun after the window, not told at a later instant past w3's acquire invoked at 155.1 ms",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Exposure && c.Client == "w1" && c.NextTry != nil && c.NextTry.Client == "w2" && c.NextTry.At == 154906031
+			},
+			true,
+		},
+		"fencing-random-nemesis-s1011-lease-ended-by-clock-script": {
+			"w1's exposure window begins with the DEL a node clock step's shift script ran on its key (the harness's, record 219), which is no contender's try",
+			func(c claim.Claim) bool {
+				return c.Kind == claim.Exposure && c.Client == "w1" && c.Start == 160818903
+			},
+			true,
+		},
 		"unlock-checks-owner-s30-release-kept-after-window-start": {
 			"w2's key was kept for its minimum hold by its release, which began at the orphaned lease's window start; the release's PEXPIRE reached n1 7.8 ms later",
 			func(c claim.Claim) bool {
