@@ -106,3 +106,10 @@ func (b *hb) fault(kind string, targets []string, from, to float64) int {
 func stepOf(kind string, targets []string) history.FaultStep {
 	return historytest.Step(kind, targets...)
 }
+
+// n1Cmd records node command args of client c on inv1, run by n1 at at
+// (scenario seconds), inside a script when lua.
+func (b *hb) n1Cmd(c string, at float64, lua bool, args ...string) {
+	b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
+		Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
+}

@@ -115,10 +115,7 @@ func TestAGrantTheNodeContradictsIsTwoOwners(t *testing.T) {
 		b := newHB(false)
 		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
 		b.h.Header.WallRate = wallRate
-		node := func(c string, at float64, lua bool, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
-				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
-		}
+		node := b.n1Cmd
 		b.acquireTTL("w1", inv1, 0, 0.1, 0, 10)
 		node("w1", 0.05, false, "set", inv1, "w1-tok", "px", "10000", "nx")
 		b.release("w1", inv1, 1, 1.1, true)

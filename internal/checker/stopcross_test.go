@@ -31,10 +31,7 @@ func TestAGrantBesideAKeySetAfterALineFedAfterANodeStopIsTwoOwners(t *testing.T)
 	build := func(setAt float64) history.History {
 		b := newHB(false)
 		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
-		node := func(c string, at float64, lua bool, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
-				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
-		}
+		node := b.n1Cmd
 		node("w2", 0.01, false, "client", "setname", "locksim:w2:n1")
 		b.fault("pause-node", []string{"n1"}, 19.9, 20.0499)
 		b.acquireTTL("w2", inv1, 19.85, 20.1, 0, 10)

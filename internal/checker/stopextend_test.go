@@ -40,10 +40,7 @@ func TestAGrantAfterAKeyExtendedJustAfterANodeStopIsNone(t *testing.T) {
 	build := func(how int) history.History {
 		b := newHB(false)
 		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
-		node := func(c string, at float64, lua bool, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
-				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
-		}
+		node := b.n1Cmd
 		tok := history.Value{Token: "w2-tok", TTL: ns(10), Nodes: []string{"n1"}}
 		if how == created {
 			node("w2", 15.01, false, "client", "setname", "locksim:w2:n1")

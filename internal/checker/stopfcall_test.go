@@ -30,10 +30,7 @@ func TestAGrantAfterAFunctionsKeySetAfterALongNodeStopIsNone(t *testing.T) {
 	build := func(call string) history.History {
 		b := newHB(true)
 		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
-		node := func(c string, at float64, lua bool, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
-				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
-		}
+		node := b.n1Cmd
 		b.fault("pause-node", []string{"n1"}, 19.9, 30.0499)
 		b.op("w2", history.Acquire, inv1, 19.88, 30.06, history.OK, history.Value{Token: "w2-tok", Fence: 1, TTL: ns(10), Nodes: []string{"n1"}})
 		node("w2", 19.89, false, call, "acquire", "2", inv1, "fence", "w2-tok", "10000")

@@ -29,10 +29,7 @@ func TestAGrantBesideAKeySetAfterAnotherExpiredInANodeStopIsTwoOwners(t *testing
 	build := func(w3At float64) history.History {
 		b := newHB(false)
 		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
-		node := func(c string, at float64, lua bool, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
-				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
-		}
+		node := b.n1Cmd
 		b.acquireTTL("w3", inv1, w3At-0.01, w3At+0.01, 0, 10)
 		node("w3", w3At, false, "set", inv1, "w3-tok", "px", "10000", "nx")
 		b.done("w3", inv1, w3At+0.5) // and no release reaches n1

@@ -27,10 +27,7 @@ func TestAGrantBesideAKeySetAfterANodeStopIsTwoOwners(t *testing.T) {
 	build := func(stopFrom, stopTo, sentAt, setAt float64) history.History {
 		b := newHB(false)
 		b.h.Header.Nodes, b.h.Header.Observed = []string{"n1"}, []string{"n1"}
-		node := func(c string, at float64, lua bool, args ...string) {
-			b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
-				Key: inv1, Value: history.Value{Node: "n1", Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
-		}
+		node := b.n1Cmd
 		node("w2", 0.01, false, "client", "setname", "locksim:w2:n1")
 		if stopTo > 0 {
 			b.fault("pause-node", []string{"n1"}, stopFrom, stopTo)

@@ -493,7 +493,7 @@ func KeyOf(args []string) string {
 		return ""
 	}
 	switch strings.ToLower(args[0]) {
-	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall":
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
 		if len(args) > 3 {
 			if n, err := strconv.Atoi(args[2]); err == nil && n > 0 {
 				return args[3]

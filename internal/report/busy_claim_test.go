@@ -26,14 +26,7 @@ func TestAnExposureHeadlineRendersItsExposureClaim(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		t.Run(name+" marks its headline with its exposure claim", func(t *testing.T) {
-			h, err := history.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := checker.Check(context.Background(), h, checker.Options{})
-			in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
-			m := newModel(in.History, in.Account)
-			cs := buildResults(in, "", m).Claims
+			h, in, m, cs := checkedRun(t, f)
 			c, ok := claim.Find(cs, func(c claim.Claim) bool { return c.Kind == claim.Exposure })
 			if !ok {
 				t.Fatal("the run makes no exposure claim")
@@ -58,14 +51,7 @@ func TestAnExposureHeadlineRendersItsExposureClaim(t *testing.T) {
 // 5 ms into the window, set its key on four nodes in it and was granted
 // 26 ms after w1's charge).
 func TestAnExposureWhoseContenderWasGrantedAfterItSaysSo(t *testing.T) {
-	h, err := history.ReadFile(filepath.Join("..", "checker", "testdata", "histories", "unknown-exposure-try-granted-after-client-clock-skew-s33.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := checker.Check(context.Background(), h, checker.Options{})
-	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
-	m := newModel(in.History, in.Account)
-	cs := buildResults(in, "", m).Claims
+	_, in, m, cs := checkedRun(t, filepath.Join("..", "checker", "testdata", "histories", "unknown-exposure-try-granted-after-client-clock-skew-s33.jsonl"))
 	for _, tt := range []struct {
 		lang      Lang
 		want, not string
@@ -79,4 +65,18 @@ func TestAnExposureWhoseContenderWasGrantedAfterItSaysSo(t *testing.T) {
 			t.Errorf("%s: headline %+v, want it to say %q and not %q", tt.lang, said, tt.want, tt.not)
 		}
 	}
+}
+
+// checkedRun reads the stored history f and checks it as locksim check
+// does: the history, the report's input, its model and its claims.
+func checkedRun(t *testing.T, f string) (history.History, Input, *model, []claim.Claim) {
+	t.Helper()
+	h, err := history.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checker.Check(context.Background(), h, checker.Options{})
+	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results}
+	m := newModel(in.History, in.Account)
+	return h, in, m, buildResults(in, "", m).Claims
 }

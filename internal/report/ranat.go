@@ -3,6 +3,7 @@ package report
 import (
 	"strings"
 
+	"github.com/locksim/locksim/internal/account"
 	"github.com/locksim/locksim/internal/history"
 )
 
@@ -28,25 +29,11 @@ func (m *model) ranAt(i int) (node string, at int64, ok bool) {
 		if !ok {
 			node, at, ok = e.Value.Node, e.Invoke, true
 		}
-		if !scriptCall(e.Value.Cmd) {
+		if !account.IsScript(e.Value.Cmd) {
 			return e.Value.Node, e.Invoke, true
 		}
 	}
 	return node, at, ok
-}
-
-// scriptCall reports whether a node command calls a script or function
-// (EVAL, EVALSHA and their read-only forms, FCALL) rather than reading or
-// writing a key itself.
-func scriptCall(cmd []string) bool {
-	if len(cmd) == 0 {
-		return false
-	}
-	switch strings.ToLower(cmd[0]) {
-	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
-		return true
-	}
-	return false
 }
 
 // connCmd reports whether a node command only sets up or probes the

@@ -64,13 +64,8 @@ func TestAKeyWhoseSetRanAfterANodeStopIsNotEndedEarly(t *testing.T) {
 			ops = append(ops,
 				kOp(0, "w1", history.Acquire, history.Info, tt.sentAt, 290, history.Value{TTL: 100 * ms}),
 				set,
-				kOp(1, "w2", history.Acquire, history.OK, 305, 320, history.Value{Token: "tokC", TTL: 100 * ms, Nodes: []string{"n1"}}),
-				kCmdPlain("w2", 310, "set", "k", "tokC", "px", "100", "nx"),
-				kOp(1, "w2", history.Release, history.OK, 330, 340, history.Value{Token: "tokC", Removed: true, Nodes: []string{"n1"}}),
-				kCmdPlain("w2", 335, "evalsha", "cad", "1", "k", "tokC"),
-				kCmd("w2", 335, true, "GET", "k"),
-				kCmd("w2", 335, true, "DEL", "k"),
 			)
+			ops = append(ops, w2TakesKAt310()...)
 			h := handRun(ops)
 			h.Header.Plan = plan
 			cs := claimsOf(h)
