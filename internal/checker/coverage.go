@@ -519,7 +519,7 @@ func unplannedSwitch(a *account.Account) (string, bool) {
 // exposureWhy is coverage's sentence for an exposure no contender tested.
 func exposureWhy(h history.History, e Exposure) string {
 	sec := func(ns int64) float64 { return h.Header.ScenarioSeconds(ns) }
-	why := sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client tried to take the lock from then to %s",
+	why := sprintf("%s's %s came %.1f s after its lease on %s ended (%s at %s), and no other client's try to take the lock reached Redis from then to %s",
 		e.Client, e.Action, sec(h.Ops[e.First].Invoke-e.LeaseEnd), e.Key, e.Ended, at(h, e.LeaseEnd), at(h, e.To))
 	switch t := e.Short; {
 	case t != nil && t.Granted > 0:
@@ -548,10 +548,10 @@ func exposureWhy(h history.History, e Exposure) string {
 	}
 	var around []string
 	if e.LastTry != nil {
-		around = append(around, sprintf("the last try before: %s at %s", e.LastTry.Client, at(h, e.LastTry.At)))
+		around = append(around, sprintf("the last try before: %s's, last recorded at %s", e.LastTry.Client, at(h, e.LastTry.At)))
 	}
 	if e.NextTry != nil {
-		around = append(around, sprintf("the next: %s at %s", e.NextTry.Client, at(h, e.NextTry.At)))
+		around = append(around, sprintf("the next: %s's, first recorded at %s", e.NextTry.Client, at(h, e.NextTry.At)))
 	}
 	if len(around) > 0 {
 		why += " (" + strings.Join(around, "; ") + ")"

@@ -194,7 +194,11 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 	add("run.redis", redis, false)
 	add("run.scale", tr(lang, "run.scale.text", number(res.TimeScale)), false)
 	add("run.scenario.s", span(res.ScenarioSeconds).in(lang), false)
-	add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
+	if res.WallSeconds > 0 {
+		// Not known of a history checked on its own (locksim check of a
+		// history.jsonl with no results.json beside it): no row, not 0 s.
+		add("run.wall", tr(lang, "run.wall.text", res.WallSeconds), false)
+	}
 	if t := loadRow(lang, in); t != "" {
 		add("run.lag", t, false)
 	}

@@ -126,9 +126,10 @@ type Results struct {
 	NotChecked []string                   `json:"not_checked,omitempty"`
 	Anomalies  []checker.Anomaly          `json:"anomalies"`
 	// ScenarioSeconds is the scenario time the history covers (last
-	// instant, scenario s); WallSeconds the run's wall time (s).
+	// instant, scenario s); WallSeconds the run's wall time (s), absent
+	// where not known (a history checked with no results.json beside it).
 	ScenarioSeconds float64 `json:"scenario_seconds"`
-	WallSeconds     float64 `json:"wall_seconds"`
+	WallSeconds     float64 `json:"wall_seconds,omitempty"`
 	ReportDir       string  `json:"report_dir"`
 	Reproduce       string  `json:"reproduce"`
 	// Emulated is true when the nodes were miniredis, not redis-server.

@@ -29,8 +29,8 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 		lang Lang
 		want []string
 	}{
-		{English, []string{"Inconclusive: w1's charge came 6.0 s after its lease ended; no other client tried to take the lock in that window"}},
-		{Vietnamese, []string{"Chưa kết luận được: lần trừ tiền của w1 diễn ra 6,0 s sau khi lease của nó đã hết; không client nào khác thử lấy lock trong khoảng đó"}},
+		{English, []string{"Inconclusive: w1's charge came 6.0 s after its lease ended; no other client's try to take the lock reached Redis in that window"}},
+		{Vietnamese, []string{"Chưa kết luận được: lần trừ tiền của w1 diễn ra 6,0 s sau khi lease của nó đã hết; không lần thử lấy lock nào của client khác tới được Redis trong khoảng đó"}},
 	} {
 		t.Run("in "+string(tt.lang)+" an exposure no contender tested is told as what happened", func(t *testing.T) {
 			in := alone(tt.lang)
@@ -47,7 +47,7 @@ func TestARunTheHarnessSpoiledSaysWhatHappenedNotThatTheLockKeptItsPromise(t *te
 				t.Errorf("headline %q says the lock kept its promise", got)
 			}
 			r := buildResults(in, "dir", newModel(in.History, in.Account))
-			if r.Spoiled != checker.SpoiledExposure || !strings.Contains(r.SpoiledWhy, "no other client tried") {
+			if r.Spoiled != checker.SpoiledExposure || !strings.Contains(r.SpoiledWhy, "no other client's try to take the lock reached Redis") {
 				t.Errorf("results spoiled %q %q, want exposure and why", r.Spoiled, r.SpoiledWhy)
 			}
 		})

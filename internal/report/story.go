@@ -374,7 +374,16 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 		cause = tr(lang, "n.gone.sharer", t, own.Cause.By)
 	default:
 		cause = tr(lang, "n.gone.expired", t)
-		if k, ok := own.life(own.CauseNode); ok && k.End == own.KeyEnd && k.Deadline >= 0 && k.Deadline < k.End && k.Observed {
+		if node, at, ok := m.ranAt(i); ok && node != own.CauseNode {
+			// The node whose lookup is told found its own key gone: its
+			// expiry, not the lease's (a Redlock lease ends when its
+			// quorum is lost, on another node: a fresh reader of
+			// client-clock-skew s33, "n1 … had expired at t=10.1s" of n1's
+			// key that ran out at 10.0 s).
+			if k, ok := own.life(node); ok && k.Ended.Kind == account.EndExpired && k.End <= at {
+				cause = tr(lang, "n.gone.expired", instant(m.sec(k.End)))
+			}
+		} else if k, ok := own.life(own.CauseNode); ok && k.End == own.KeyEnd && k.Deadline >= 0 && k.Deadline < k.End && k.Observed {
 			// Its deadline passed while its node was stopped: the TTL ran
 			// out then, the node dropped the key when it woke (reader 8,
 			// F3: "expired at t=27.0s" after "had run out at t=17.5s").
