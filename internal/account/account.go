@@ -728,6 +728,15 @@ func (a *Account) Reached(op int) (ran, known bool) {
 		if !a.Observed[n] || slices.ContainsFunc(a.Gaps[n], func(g [2]int64) bool { return g[0] <= end && g[1] >= o.Invoke }) {
 			known = false
 		}
+		if _, stopped := a.StoppedAt(n, end); stopped {
+			// Stopped when the client gave up: the node may run the
+			// command when it wakes, with nothing in the record to tie
+			// it to op (an acquire of unknown outcome carries no token;
+			// a fresh reader of fencing-random-nemesis s1166: w3's
+			// acquire "never reached Redis … set no key", its script run
+			// as n1 woke).
+			known = false
+		}
 	}
 	evs := a.sentBy[o.Client]
 	from := sort.Search(len(evs), func(j int) bool { return a.H.Ops[evs[j]].Invoke >= o.Invoke-grantSlack })
@@ -785,6 +794,18 @@ func (a *Account) ranLate(op int, nodes []string) bool {
 		}
 	}
 	return false
+}
+
+// StoppedAt is the end of the node stop (freeze-node step) that had node
+// stopped at t (wall ns), if one did: a stopped Redis runs what it had
+// been sent when it wakes, after a client that gave up meanwhile.
+func (a *Account) StoppedAt(node string, t int64) (int64, bool) {
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectFreezeNode && slices.Contains(f.Step.Nodes, node) && f.Start <= t && t < f.End {
+			return f.End, true
+		}
+	}
+	return 0, false
 }
 
 // DeadThroughout reports whether node's process was certainly not running

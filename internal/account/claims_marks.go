@@ -62,6 +62,9 @@ func (a *Account) OpOf(ev int) int {
 		}
 	})
 	e := a.H.Ops[ev]
+	if a.ranOnWaking(e) {
+		return -1 // a send its client had given up on: outside its operations
+	}
 	list := a.opsOf[e.Client]
 	n := sort.Search(len(list), func(q int) bool { return a.H.Ops[list[q]].Invoke > e.Invoke })
 	other := -1
@@ -229,4 +232,35 @@ func (a *Account) FenceOf(op history.Op) int64 {
 		}
 	}
 	return f
+}
+
+// ranOnWaking reports whether node command e is one its node ran as it
+// woke from a stop (freeze-node), within 5 ms (wall) of the stop's end,
+// that its client had sent before and given up on: a stalled send
+// (history.Stalled, answered info) of the same client, node, command and
+// key, begun before the node woke and ended before e ran. A stopped Redis
+// runs what it had been sent when it wakes (a fresh reader of
+// fencing-random-nemesis s1166: w3's script of an acquire it had given up
+// on, run as n1 woke inside w3's next acquire, was told as part of that
+// one).
+func (a *Account) ranOnWaking(e history.Op) bool {
+	if e.F != history.NodeCmd || e.Value.Lua || len(e.Value.Cmd) == 0 {
+		return false
+	}
+	woke := int64(-1)
+	for _, f := range a.Faults {
+		if f.Step.Effect == history.EffectFreezeNode && slices.Contains(f.Step.Nodes, e.Value.Node) && f.End <= e.Invoke && e.Invoke-f.End <= 5e6 {
+			woke = f.End
+		}
+	}
+	if woke < 0 {
+		return false
+	}
+	for _, s := range a.H.Ops {
+		if s.F == history.Stalled && s.Type == history.Info && s.Client == e.Client && s.Value.Node == e.Value.Node && s.Invoke < woke &&
+			s.Complete >= 0 && s.Complete < e.Invoke && s.Key == e.Key && len(s.Value.Cmd) > 0 && strings.EqualFold(s.Value.Cmd[0], e.Value.Cmd[0]) {
+			return true
+		}
+	}
+	return false
 }

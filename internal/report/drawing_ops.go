@@ -445,10 +445,22 @@ func (b *builder) messages() {
 			key := "tip.msg.lost"
 			if !m.a.ObservedAt(o.Value.Node, o.Invoke) || !m.a.ObservedAt(o.Value.Node, end) {
 				key = "tip.msg.noanswer"
+			} else if _, stopped := m.a.StoppedAt(o.Value.Node, end); stopped {
+				// The node was stopped when the client gave up: it runs
+				// what it was sent when it wakes (a fresh reader of
+				// fencing-random-nemesis s1166: "never reached the node
+				// … did not run it" of scripts n1 ran as it woke).
+				key = "tip.msg.stopped"
 			}
 			from, to := b.cutLanes(ci, ni, o)
-			b.shape(chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: from, Lane2: to, X0: s, X1: s, Color: -1,
-				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)})
+			sh := chart.Shape{Kind: chart.ShMsg, Sub: chart.MsgLost, Lane: from, Lane2: to, X0: s, X1: s, Color: -1,
+				Tip: tr(lang, key, o.Client, o.Value.Node, cmdWords, b.at(o.Invoke), b.at(end)) + why, Op: i + 1, Ref: b.msgRef(i)}
+			if key == "tip.msg.stopped" {
+				// What never arrived is the reply: the node had the
+				// command, and ran it when it woke.
+				sh.Sub, sh.Lane, sh.Lane2, sh.X1 = chart.MsgNoRep, to, from, e
+			}
+			b.shape(sh)
 			cut++
 		default:
 			continue

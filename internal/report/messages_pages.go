@@ -94,10 +94,11 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.msg.norep":             "%[1]s → %[2]s: the reply to %[3]s did not reach %[2]s before it gave up at %[5]s; the command was sent at %[4]s and the node ran it.",                                                                                     // node, client, command, sent, gave up
 		"tip.msg.lost":              "%s → %s: %s never reached the node: sent at %s, no answer by %s, and the node did not run it.",                                                                                                                            // client, node, command, sent, gave up
 		"tip.msg.script":            "(the script ran: %s)",
-		"tip.msg.inner":             "%s at %s",                                                                                                                                                   // a command a script ran, when the node ran it
-		"tip.msg.part":              "Part of %[2]s's %[1]s of %[3]s at %[4]s (%[5]s).",                                                                                                           // op word, client, key, at, outcome
-		"tip.msg.noanswer":          "%s → %s: %s got no answer: sent at %s, the client gave up at %s (this node's commands were not recorded then, so whether it ran the command is not known).", // client, node, command, sent, gave up
-		"tip.msg.fault":             "A %s stood on this link from %s to %s.",                                                                                                                     // fault word, from, to
+		"tip.msg.inner":             "%s at %s",                                                                                                                                                                     // a command a script ran, when the node ran it
+		"tip.msg.part":              "Part of %[2]s's %[1]s of %[3]s at %[4]s (%[5]s).",                                                                                                                             // op word, client, key, at, outcome
+		"tip.msg.noanswer":          "%s → %s: %s got no answer: sent at %s, the client gave up at %s (this node's commands were not recorded then, so whether it ran the command is not known).",                   // client, node, command, sent, gave up
+		"tip.msg.stopped":           "%s → %s: %s got no answer: sent at %s; the node was stopped when the client gave up at %s, and a stopped node runs what it was sent when it wakes, after the client gave up.", // client, node, command, sent, gave up
+		"tip.msg.fault":             "A %s stood on this link from %s to %s.",                                                                                                                                       // fault word, from, to
 		"tip.msg.nofault":           "No fault stood on this link then: the machine may have been too busy.",
 		"f.acquire":                 "acquire",
 		"f.release":                 "release",
@@ -251,6 +252,7 @@ var pageMessages = map[Lang]map[string]string{
 		"tip.msg.script":            "(script đã chạy: %s)",
 		"tip.msg.inner":             "%s lúc %s",
 		"tip.msg.noanswer":          "%s → %s: %s không có phản hồi: gửi lúc %s, client bỏ cuộc lúc %s (lúc đó các lệnh trên node này không được ghi lại, nên không biết node có chạy lệnh hay không).",
+		"tip.msg.stopped":           "%s → %s: %s không có phản hồi: gửi lúc %s; node đang bị dừng khi client bỏ cuộc lúc %s, và một node bị dừng sẽ chạy những gì nó đã nhận khi chạy lại, sau khi client đã bỏ cuộc.",
 		"tip.msg.part":              "Thuộc lần %[1]s của %[2]s trên %[3]s lúc %[4]s (%[5]s).",
 		"tip.msg.fault":             "Một %s chặn đường kết nối này từ %s đến %s.",
 		"tip.msg.nofault":           "Lúc đó không có lỗi nào trên đường kết nối này: có thể máy đã quá bận.",
