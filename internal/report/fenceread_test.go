@@ -1,13 +1,9 @@
 package report
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/locksim/locksim/internal/checker"
-	"github.com/locksim/locksim/internal/history"
 )
 
 // A grant's story line names the value its own acquire's INCR read, not
@@ -18,13 +14,8 @@ import (
 // whose fence is 4). Found by the helper fool-stop; it failed: the line
 // says "token 4 — the fence counter on n1 read 3".
 func TestAGrantsFenceReadingIsItsOwnAcquires(t *testing.T) {
-	h, err := history.ReadFile(filepath.Join("..", "claim", "verify", "testdata", "runs", "fencing-random-nemesis-s1166-script-stamped-after-stop.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := checker.Check(context.Background(), h, checker.Options{})
-	in := Input{History: h, Account: rep.Account, Verdict: rep.Verdict, Results: rep.Results, Lang: English}
-	m := newModel(in.History, in.Account)
+	_, in, m, _ := checkedRun(t, filepath.Join("..", "claim", "verify", "testdata", "runs", "fencing-random-nemesis-s1166-script-stamped-after-stop.jsonl"))
+	in.Lang = English
 	want := "w2 acquired the lock on invoice-7 (token 4" + tr(English, "n.fence.seen", "n1", 4)
 	found := false
 	for _, s := range narrative(in, m) {
