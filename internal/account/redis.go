@@ -747,10 +747,8 @@ func (s *sim) expire(key string, t int64) {
 // end, when it resumed — a stopped Redis expires nothing, and overdue keys
 // go on resume.
 func (s *sim) thawedAt(t int64) int64 {
-	for _, f := range s.a.Faults {
-		if f.Step.Effect == history.EffectFreezeNode && slices.Contains(f.Step.Nodes, s.node) && f.Start <= t && t < f.End {
-			return f.End
-		}
+	if woke, ok := s.a.StoppedAt(s.node, t); ok {
+		return woke
 	}
 	return t
 }

@@ -458,6 +458,9 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 		caused := cause != nil && cause.Client == tr.client && tr.opFrom <= cause.At && cause.At <= tr.opTo
 		byQuorum := q.nodes != nil && tr.node != "" && tr.client != holder && (tr.granted < 0 || tr.granted <= to)
 		at := attempt{tr.client, tr.op, tr.opFrom, tr.opTo}
+		if tr.client != holder && tr.gaveUp == "" && tr.granted > to && tr.opFrom <= to {
+			late[at] = tr.granted // in flight in the window: neither before it nor after
+		}
 		if tr.gaveUp != "" {
 			if tr.client != holder && tr.from <= to && tr.to >= from && gaveUp[at] == "" {
 				gaveUp[at] = tr.gaveUp
@@ -509,11 +512,6 @@ func (t *attempts) around(holder, key string, from, to int64, cause *Attempt, q 
 			if a, ok := after[at]; !ok || inst < a {
 				after[at] = inst
 			}
-		}
-	}
-	for _, tr := range t.byKey[key] {
-		if at := (attempt{tr.client, tr.op, tr.opFrom, tr.opTo}); tr.client != holder && tr.gaveUp == "" && tr.granted > to && tr.opFrom <= to {
-			late[at] = tr.granted // in flight in the window: neither before it nor after
 		}
 	}
 	met := map[attempt]int{}

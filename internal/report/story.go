@@ -340,6 +340,13 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 	if own.Cause.Kind == account.EndPurged {
 		return tr(lang, "n.release.permit.gone", o.Client, o.Key, t)
 	}
+	// When the node ran the release's lookup (the instant told; reader
+	// 13), else when the release finished.
+	now := opEnd(o, m.end)
+	lookupNode, lookupAt, lookedUp := m.ranAt(i)
+	if lookedUp {
+		now = lookupAt
+	}
 	var cause string
 	switch own.Cause.Kind {
 	case account.EndDeleted:
@@ -374,13 +381,13 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 		cause = tr(lang, "n.gone.sharer", t, own.Cause.By)
 	default:
 		cause = tr(lang, "n.gone.expired", t)
-		if node, at, ok := m.ranAt(i); ok && node != own.CauseNode {
+		if lookedUp && lookupNode != own.CauseNode {
 			// The node whose lookup is told found its own key gone: its
 			// expiry, not the lease's (a Redlock lease ends when its
 			// quorum is lost, on another node: a fresh reader of
 			// client-clock-skew s33, "n1 … had expired at t=10.1s" of n1's
 			// key that ran out at 10.0 s).
-			if k, ok := own.life(node); ok && k.Ended.Kind == account.EndExpired && k.End <= at {
+			if k, ok := own.life(lookupNode); ok && k.Ended.Kind == account.EndExpired && k.End <= lookupAt {
 				cause = tr(lang, "n.gone.expired", instant(m.sec(k.End)))
 			}
 		} else if k, ok := own.life(own.CauseNode); ok && k.End == own.KeyEnd && k.Deadline >= 0 && k.Deadline < k.End && k.Observed {
@@ -390,14 +397,7 @@ func (m *model) releaseNothing(lang Lang, i int, o history.Op) string {
 			cause = tr(lang, "n.gone.thawed", instant(m.sec(k.Deadline)), own.CauseNode, t)
 		}
 	}
-	// Who took the lock after ours ended, and how did theirs end, when the
-	// node ran the release's lookup (the instant told; reader 13), else
-	// when the release finished?
-	now := opEnd(o, m.end)
-	lookupNode, lookupAt, lookedUp := m.ranAt(i)
-	if lookedUp {
-		now = lookupAt
-	}
+	// Who took the lock after ours ended, and how did theirs end, by now?
 	idx := m.byKey[o.Key]
 	// Every client that took it in between is named (a fresh reader,
 	// issue 27: w3 had taken and released it too, after w2).
