@@ -145,6 +145,11 @@ type Result struct {
 	// RaceLost, that edge and stretch (coverage only; edgeCrossed): the
 	// report tells it.
 	Edge *EdgeCross `json:"edge,omitempty"`
+	// Drift is, when a client's own operations ran so far behind their
+	// pace that a fault window's edge moved across one of them, what made
+	// RaceLost: that edge, client and operation (coverage only;
+	// driftCrossed): the report tells it.
+	Drift *DriftCross `json:"drift,omitempty"`
 	// Stall is, when a client command that got no answer in time, with
 	// no fault to explain it, is what made TimingLost or RaceLost (not
 	// the harness's own lag), its history index (coverage only): the

@@ -92,6 +92,9 @@ func coverage(ctx context.Context, a *account.Account) Result {
 	if e, ok := edgeCrossed(a); ok {
 		return unproven(Result{RaceLost: true, Edge: &e}, edgeWhy(h, e))
 	}
+	if d, ok := driftCrossed(a); ok {
+		return unproven(Result{RaceLost: true, Drift: &d}, driftWhy(h, d))
+	}
 	faults, missed := planFaults(h)
 	if missed != nil {
 		return *missed

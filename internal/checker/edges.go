@@ -76,32 +76,9 @@ func edgeCrossed(a *account.Account) (EdgeCross, bool) {
 		return EdgeCross{}, false
 	}
 	in := func(iv [2]int64, t int64) bool { return t > iv[0] && t <= iv[1]+history.LagRecordNS }
-	end := h.End()
 	for _, f := range LateFaults(h) {
 		st := f.step
-		// Each edge with the instant its timer was due (-1: not known).
-		// fired: when its timer fired, if not when it was applied.
-		type edge struct {
-			EdgeCross
-			due, fired int64
-		}
-		var edges []edge
-		if timedStart(st) {
-			due, ok := plannedStart(h, st)
-			if !ok {
-				due = -1
-			}
-			edges = append(edges, edge{EdgeCross{Step: f.Step, Kind: f.Kind, At: f.Start}, due, f.Start})
-		}
-		if !st.Instant() && !st.UntilEnd && st.Duration > 0 && st.Effect != history.EffectFailover && f.End < end {
-			// The undo's timer is set once the step is applied.
-			ed := edge{EdgeCross{Step: f.Step, Kind: f.Kind, End: true, At: f.End}, f.Start + st.Duration, f.End}
-			if from, to, ok := deadWindow(h, f); ok {
-				ed.due, ed.fired = from+st.Duration, to
-			}
-			edges = append(edges, ed)
-		}
-		for _, ed := range edges {
+		for _, ed := range faultEdges(h, f) {
 			applied := ed.At
 			for _, iv := range spans {
 				at := applied
@@ -131,6 +108,41 @@ func edgeCrossed(a *account.Account) (EdgeCross, bool) {
 		}
 	}
 	return EdgeCross{}, false
+}
+
+// faultEdge is one edge of an applied fault step's window: the
+// EdgeCross fields that name it (Step, Kind, End, At: as applied), the
+// instant its timer was due (-1: not known) and when it fired (if not
+// when it was applied).
+type faultEdge struct {
+	EdgeCross
+	due, fired int64
+}
+
+// faultEdges is the edges of f that a harness timer fired (wall ns): its
+// start when timedStart, its end when the step has a planned length that
+// ended before the history did (not a failover's: Sentinel decides it).
+// The undo's timer is set once the step is applied; a crashed node's end
+// is due from its kill's return and fired when its restart began
+// (deadWindow).
+func faultEdges(h history.History, f LateFault) []faultEdge {
+	st := f.step
+	var edges []faultEdge
+	if timedStart(st) {
+		due, ok := plannedStart(h, st)
+		if !ok {
+			due = -1
+		}
+		edges = append(edges, faultEdge{EdgeCross{Step: f.Step, Kind: f.Kind, At: f.Start}, due, f.Start})
+	}
+	if !st.Instant() && !st.UntilEnd && st.Duration > 0 && st.Effect != history.EffectFailover && f.End < h.End() {
+		ed := faultEdge{EdgeCross{Step: f.Step, Kind: f.Kind, End: true, At: f.End}, f.Start + st.Duration, f.End}
+		if from, to, ok := deadWindow(h, f); ok {
+			ed.due, ed.fired = from+st.Duration, to
+		}
+		edges = append(edges, ed)
+	}
+	return edges
 }
 
 // edgeWhy is coverage's sentence for an edge crossed (English; the

@@ -52,6 +52,31 @@ func edgeWhat(lang Lang, h history.History, e *checker.EdgeCross) string {
 	return ""
 }
 
+// driftWhat is the "what" of sum.stall for a run of h whose client's own
+// slowness moved a fault edge across one of its operations (coverage's
+// Result.Drift), from its data; "" when d names no step or operation of
+// h.
+func driftWhat(lang Lang, h history.History, d *checker.DriftCross) string {
+	sec := h.Header.ScenarioSeconds
+	for _, st := range h.Header.Plan {
+		if st.ID != d.Step || d.Op < 0 || d.Op >= len(h.Ops) {
+			continue
+		}
+		edge := "sum.late.edge.start"
+		if d.End {
+			edge = "sum.late.edge.end"
+		}
+		op := h.Ops[d.Op]
+		place := "sum.late.drift.after"
+		if d.InFlight {
+			place = "sum.late.drift.inflight"
+		}
+		return tr(lang, "sum.late.what.drift", d.Client, float64(d.DriftNS)/1e6, instantMs(sec(d.Since)), d.Slowed,
+			tr(lang, place, opWord(lang, op.F), instantMs(sec(op.Invoke)), tr(lang, edge), st.ID, faultWord(lang, st), instantMs(sec(d.At))))
+	}
+	return ""
+}
+
 // busyHeadline is the headline of an unknown run whose verdict the
 // harness's lateness could have made (issue 32), from the coverage
 // checker's data: an exposure no contender tested ("w1's charge came

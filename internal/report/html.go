@@ -272,6 +272,11 @@ func loadRow(lang Lang, in Input) string {
 				return row + tr(lang, "run.lag.under.edge", w)
 			}
 		}
+		if r.Checker == checker.CheckerCoverage && r.Drift != nil {
+			if w := driftWhat(lang, h, r.Drift); w != "" {
+				return row + tr(lang, "run.lag.under.drift", w)
+			}
+		}
 	}
 	return row
 }
@@ -403,6 +408,8 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 			return tr(lang, "sum.busy")
 		case r.Edge != nil && edgeWhat(lang, m.h, r.Edge) != "":
 			return tr(lang, "sum.stall", edgeWhat(lang, m.h, r.Edge))
+		case r.Drift != nil && driftWhat(lang, m.h, r.Drift) != "":
+			return tr(lang, "sum.stall", driftWhat(lang, m.h, r.Drift))
 		case r.RaceLost:
 			return tr(lang, "sum.race")
 		case r.ShortOfGrants:

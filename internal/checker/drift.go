@@ -1,0 +1,330 @@
+package checker
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// DriftCross is a fault window's edge that a client's own slowness moved
+// across one of its operations (issue 32): on a busy machine a client's
+// operations take longer than they do at its own pace (redis-semaphore
+// 4.1.0's refused acquires in its Node.js process beside two CPU hogs:
+// 10, 20 and 40 ms where the same run's quickest took 4.7 ms), its next
+// ones begin that much later, and an operation that at its pace would have
+// ended before a planned host sleep was in flight across it — the run
+// played another course (a SET sent on waking, a grant nobody believed
+// in) and came out valid where the plan plays an overlap, with the
+// harness's own timers 16 ms late, under every bound. Every value is wall
+// ns.
+type DriftCross struct {
+	// Step, Kind, End and At name the edge as EdgeCross does.
+	Step int    `json:"step"`
+	Kind string `json:"kind"`
+	End  bool   `json:"end,omitempty"`
+	At   int64  `json:"at_ns"`
+	// Client is the client whose operations drifted and Op the history
+	// index of its operation whose place against the edge moved.
+	Client string `json:"client"`
+	Op     int    `json:"op"`
+	// InFlight: Op was in flight at the edge where at the client's own
+	// pace it would have ended before it; otherwise Op began after the
+	// edge where at that pace it would have begun before it.
+	InFlight bool `json:"in_flight,omitempty"`
+	// DriftNS is how far behind its own pace the client ran at the edge:
+	// what its operations since Since took past the quickest of their
+	// kind and outcome in the run (DriftJitter each spared), and Op's own
+	// time past its kind's quickest up to the edge; Slowed counts those
+	// operations.
+	DriftNS int64 `json:"drift_ns"`
+	Slowed  int   `json:"slowed"`
+	// Since is where the client's pace was last set by the plan: its
+	// first operation, or the end of its pause or restart.
+	Since int64 `json:"since_ns"`
+}
+
+// DriftFloor is the least drift (wall) driftCrossed counts: EdgeLag, the
+// least stretch of the harness's own lateness that edgeCrossed counts
+// over a fault's edge, so that a client's slowness counts from where the
+// harness's own would.
+const DriftFloor = int64(EdgeLag)
+
+// DriftJitter is how much longer than the quickest of its kind and
+// outcome in the run (wall) an operation may take and count as on pace:
+// on a quiet machine the same refused acquire takes 0.3–2 ms in a Go
+// client and 4–6 ms in a Node.js one.
+const DriftJitter = int64(2 * time.Millisecond)
+
+// paceOp is one operation of a client, in the order it began, with what
+// its pace says of it.
+type paceOp struct {
+	i    int   // history index
+	s, c int64 // invoke and complete (the history's end when never completed)
+	// steps are the plan steps whose window it overlapped and that bear on
+	// its client (its length may be theirs), from is when each began.
+	steps, from []int64
+	// excess is how much longer than the quickest of its kind and outcome
+	// it took (DriftJitter spared), when it overlapped no fault and no
+	// other operation of its client; drift is the excess of the client's
+	// operations that ended before it began since its pace was last set
+	// (since), slowed how many of them had any.
+	excess, drift int64
+	slowed        int
+	since         int64
+	quick         int64 // the quickest of its kind, any outcome (-1: none)
+}
+
+// driftCrossed finds the earliest fault edge of a's history whose place
+// among a client's operations moved because the client ran behind its
+// own pace by DriftFloor or more: at its pace — each of its operations
+// since its pace was last set as long as the quickest of its kind and
+// outcome in the run (DriftJitter spared), one that overlapped a fault
+// step bearing on it as long as it was — an operation in flight at the
+// edge would have ended before it, or one begun after it would have begun
+// before it. The edge is set beside the client's pace shifted by its own
+// drift where a client's event or point fired the step (the edge moved
+// with that client). A client's pace is set by the plan at its first
+// operation and at the end of its pause or restart; orders the plan fixes
+// (ordered) and clients a step does not bear on (bearsOn) do not count,
+// nor does an operation that overlapped the step whose end is the edge (a
+// fault's end is what let it finish). Operations that overlapped other
+// operations of their client (a renewal beside the job) add no drift.
+func driftCrossed(a *account.Account) (DriftCross, bool) {
+	h := a.H
+	faults := LateFaults(h)
+	paces := clientPaces(h, faults)
+	type at struct {
+		f  LateFault
+		ed faultEdge
+	}
+	var edges []at
+	for _, f := range faults {
+		for _, ed := range faultEdges(h, f) {
+			edges = append(edges, at{f, ed})
+		}
+	}
+	slices.SortStableFunc(edges, func(x, y at) int { return cmp.Compare(x.ed.At, y.ed.At) })
+	clients := make([]string, 0, len(paces))
+	for c := range paces {
+		clients = append(clients, c)
+	}
+	slices.Sort(clients)
+	for _, e := range edges {
+		st := e.f.step
+		shift := int64(0)
+		if c := st.Trigger.Client; c != "" && (st.Trigger.Kind == history.TriggerEvent || st.Trigger.Kind == history.TriggerPoint) {
+			shift = driftAt(paces[c], e.f.Start)
+		}
+		for _, c := range clients {
+			if !bearsOn(st, c) || ordered(st, c, e.ed.End) {
+				continue
+			}
+			if d, ok := crossedAt(a, c, paces[c], e.f, e.ed, shift); ok {
+				d.Client = c
+				return d, true
+			}
+		}
+	}
+	return DriftCross{}, false
+}
+
+// crossedAt sets edge ed of fault f beside ops, client's operations at
+// their pace, each shifted earlier by its drift less shift (the edge's
+// own); see driftCrossed.
+func crossedAt(a *account.Account, client string, ops []paceOp, f LateFault, ed faultEdge, shift int64) (DriftCross, bool) {
+	e := ed.At
+	quietStart := func(o paceOp) int64 { return o.s - (o.drift - shift) }
+	quietEnd := func(o paceOp) int64 { return quietStart(o) + o.quick + DriftJitter }
+	// The client's place at the edge as it ran: the last operation begun
+	// by then (j), and whether it was still in flight; at its pace, the
+	// last one begun by then (k).
+	j := -1
+	for m, o := range ops {
+		if o.s <= e {
+			j = m
+		}
+	}
+	k := j
+	for m := j + 1; m < len(ops) && ops[m].drift-shift >= DriftFloor && quietStart(ops[m]) <= e; m++ {
+		k = m
+	}
+	cross := func(o paceOp, inFlight bool) (DriftCross, bool) {
+		return DriftCross{Step: ed.Step, Kind: ed.Kind, End: ed.End, At: e, Op: o.i, InFlight: inFlight, DriftNS: o.drift - shift, Slowed: o.slowed, Since: o.since}, true
+	}
+	if k > j {
+		// Begun after the edge, where at its pace it began before it —
+		// unless the client was between two tries of one loop of refused
+		// acquires either way: its next try would have been refused too
+		// (no one freed the lock in between), and what it did after that
+		// try as it ran (a grant the edge let through, and its job) is no
+		// part of its course at its pace.
+		if n := ops[j+1]; n.quick >= 0 && quietEnd(n) < e && (j < 0 || ops[j].c < e) && retrying(a, client, ops, j, n.i, f.Step, e) {
+			return DriftCross{}, false
+		}
+		return cross(ops[j+1], false)
+	}
+	if j < 0 {
+		return DriftCross{}, false
+	}
+	o := ops[j]
+	if o.c < e || o.quick < 0 || o.drift-shift < DriftFloor || quietEnd(o) >= e {
+		return DriftCross{}, false
+	}
+	for m, st := range o.steps {
+		// The fault whose end is the edge is what let it finish; another
+		// fault's window before the edge may be what it waited for.
+		if st == int64(f.Step) && ed.End || st != int64(f.Step) && o.from[m] <= e {
+			return DriftCross{}, false
+		}
+	}
+	// In flight at the edge: at its pace, it began drift earlier and took
+	// its kind's quickest (DriftJitter spared). Its own length counts for
+	// nothing: an operation may wait by design (a WAIT for replicas).
+	return cross(o, true)
+}
+
+// retrying reports whether client's operations ops[j] up to the one at
+// history index last are acquires, all refused but the last (whose
+// answer came after the edge at e), and no other client's hold on their
+// key, nor any key of the lock on a node but by the edge's own step,
+// ended between ops[j]'s answer and e: at the edge the client was between
+// two tries of one loop, at its pace as it ran.
+func retrying(a *account.Account, client string, ops []paceOp, j, last, step int, e int64) bool {
+	if j < 0 {
+		return false
+	}
+	h := a.H
+	key := h.Ops[ops[j].i].Key
+	for _, o := range ops[j:] {
+		op := h.Ops[o.i]
+		if op.F != history.Acquire || op.Key != key || o.i != last && op.Type == history.OK {
+			return false
+		}
+		if o.i == last {
+			break
+		}
+	}
+	from := ops[j].c
+	for _, hd := range a.Holds {
+		if hd.Client != client && hd.Key == key && hd.End >= from && hd.End <= e {
+			return false
+		}
+	}
+	keys := a.LockKeysOf(key)
+	for _, l := range a.Keys() {
+		if (l.Key == key || slices.Contains(keys, l.Key)) && l.End >= from && l.End <= e && l.Ended.Step != step {
+			return false
+		}
+	}
+	return true
+}
+
+// driftAt is how far behind its pace a client ran at t: the drift of its
+// operations that ended by then.
+func driftAt(ops []paceOp, t int64) int64 {
+	var d int64
+	for _, o := range ops {
+		if o.s <= t && o.c <= t {
+			d = o.drift + o.excess
+		}
+	}
+	return d
+}
+
+// clientPaces is each client's operations of h (finding's client
+// operations, probes aside) at their pace (paceOp), in the order they
+// began, given the run's applied faults.
+func clientPaces(h history.History, faults []LateFault) map[string][]paceOp {
+	end := h.End()
+	type group struct {
+		c     string
+		f     history.Func
+		t     history.Type
+		anyOf bool
+	}
+	paces := map[string][]paceOp{}
+	quick := map[group]int64{}
+	note := func(g group, d int64) {
+		if q, ok := quick[g]; !ok || d < q {
+			quick[g] = d
+		}
+	}
+	// Where each client's pace was set by the plan: the ends of its
+	// pauses and restarts.
+	resets := map[string][]int64{}
+	for _, f := range faults {
+		if f.step.Effect == history.EffectFreezeClient || f.step.Effect == history.EffectRestartClient {
+			for _, c := range f.step.Clients {
+				resets[c] = append(resets[c], f.End)
+			}
+		}
+	}
+	for i, op := range h.Ops {
+		if !isClientOp(op) || op.Client == history.ProbeClient {
+			continue
+		}
+		o := paceOp{i: i, s: op.Invoke, c: op.Complete}
+		if o.c < 0 {
+			o.c = end
+		}
+		for _, f := range faults {
+			if f.Start <= o.c && f.End >= o.s && bearsOn(f.step, op.Client) {
+				o.steps, o.from = append(o.steps, int64(f.Step)), append(o.from, f.Start)
+			}
+		}
+		if len(o.steps) == 0 && op.Complete >= 0 {
+			note(group{op.Client, op.F, op.Type, false}, o.c-o.s)
+			note(group{op.Client, op.F, "", true}, o.c-o.s)
+		}
+		paces[op.Client] = append(paces[op.Client], o)
+	}
+	for c, ops := range paces {
+		slices.SortStableFunc(ops, func(x, y paceOp) int { return cmp.Compare(x.s, y.s) })
+		for k := range ops {
+			o := &ops[k]
+			op := h.Ops[o.i]
+			o.quick = -1
+			if q, ok := quick[group{c, op.F, "", true}]; ok {
+				o.quick = q
+			}
+			alone := (k == 0 || ops[k-1].c <= o.s) && (k+1 == len(ops) || ops[k+1].s >= o.c)
+			if q, ok := quick[group{c, op.F, op.Type, false}]; ok && alone && len(o.steps) == 0 && op.Complete >= 0 {
+				o.excess = max(0, o.c-o.s-q-DriftJitter)
+			}
+			o.since = ops[0].s
+			for _, r := range resets[c] {
+				if r <= o.s {
+					o.since = max(o.since, r)
+				}
+			}
+			for _, p := range ops[:k] {
+				if p.s >= o.since && p.c <= o.s && p.excess > 0 {
+					o.drift += p.excess
+					o.slowed++
+				}
+			}
+		}
+	}
+	return paces
+}
+
+// driftWhy is coverage's sentence for a drift crossed (English; the
+// report tells it from the data in each language).
+func driftWhy(h history.History, d DriftCross) string {
+	sc := func(ns int64) time.Duration { return h.Header.ScenarioTime(ns).Round(time.Millisecond) }
+	edge := "start"
+	if d.End {
+		edge = "end"
+	}
+	op := h.Ops[d.Op]
+	place := fmt.Sprintf("its %s that began at t=%v was in flight at the %s of step #%d (%s) at t=%v, where at its own pace it would have ended before it", op.F, sc(op.Invoke), edge, d.Step, d.Kind, sc(d.At))
+	if !d.InFlight {
+		place = fmt.Sprintf("its %s began at t=%v, after the %s of step #%d (%s) at t=%v, where at its own pace it would have begun before it", op.F, sc(op.Invoke), edge, d.Step, d.Kind, sc(d.At))
+	}
+	return fmt.Sprintf("the machine was too busy to keep %s's own pace: from t=%v its operations ran %v (wall) behind it (%s slower than the quickest of their kind in the run), so %s: which came first was the machine's doing, not the plan's; run fewer at once (--parallel) or at a lower --time-scale",
+		d.Client, sc(d.Since), time.Duration(d.DriftNS).Round(100*time.Microsecond), plural(d.Slowed, "operation", "operations"), place)
+}

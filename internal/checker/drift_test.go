@@ -1,0 +1,163 @@
+package checker
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/account"
+	"github.com/locksim/locksim/internal/history"
+	"github.com/locksim/locksim/internal/workload"
+)
+
+// hostSleep is redis-semaphore-4-host-sleep as it ran beside two CPU hogs
+// in a loaded `make test` (times are its wall seconds, at time scale 1
+// here): w2's refused tries took tries[k] seconds each, where the run's
+// quickest took 4.7 ms, so its fourth began at 331.4 ms, just before the
+// host sleep froze it (333.9 ms), and hung through it; the SET it sent on
+// waking left w2's key behind, w1 lost its lock on waking and never
+// charged, and w2 charged alone: valid, where the plan plays an overlap.
+func hostSleep(tries ...float64) *hb {
+	b := newHB(false)
+	b.acquire("w1", inv1, 0.0002, 0.019, 0)
+	b.read("w1", inv1, 0.019, 0.0371, "unpaid")
+	at := 0.1338
+	for _, d := range tries {
+		b.acquireFail("w2", inv1, at, at+d)
+		at += d + 0.0427
+	}
+	b.op("w2", history.Acquire, inv1, 0.3314, 2.0174, history.Info, history.Value{Token: "w2-tok"})
+	b.planned(b.fault("pause", []string{"w1"}, 0.3336, 2.335), history.Trigger{Kind: history.TriggerAt, At: ns(0.3333)}, 2.0)
+	b.planned(b.fault("pause", []string{"w2"}, 0.3339, 2.0012), history.Trigger{Kind: history.TriggerAt, At: ns(0.3333)}, 1.6667)
+	b.planned(b.fault("pause-node", []string{"n1"}, 0.5005, 1.8366), history.Trigger{Kind: history.TriggerAt, At: ns(0.5)}, 1.3333)
+	b.acquireFail("w2", inv1, 2.2981, 2.3028)
+	b.lost("w1", inv1, 2.3516)
+	b.acquire("w2", inv1, 3.707, 3.715, 0)
+	b.write("w2", inv1, workload.ActionCharge, 4.426, 4.426, 0)
+	b.release("w2", inv1, 4.426, 4.4624, true)
+	b.acquire("w1", inv1, 4.4625, 4.4754, 0)
+	b.release("w1", inv1, 4.4924, 4.5223, true)
+	return b
+}
+
+// slowReader is w1 reading five times, the first in 5 ms, the next three
+// in 50 ms each (129 ms behind its pace, DriftJitter spared), the fifth in
+// flight at a pause of paused from 0.21 s to 0.3 s.
+func slowReader(paused string) *hb {
+	b := newHB(false)
+	b.acquire("w1", inv1, 0, 0.001, 0)
+	b.read("w1", inv1, 0.001, 0.006, "unpaid")
+	for k := range 3 {
+		at := 0.01 + 0.06*float64(k)
+		b.read("w1", inv1, at, at+0.05, "unpaid")
+	}
+	b.read("w1", inv1, 0.2, 0.32, "unpaid")
+	b.planned(b.fault("pause", []string{paused}, 0.21, 0.3), history.Trigger{Kind: history.TriggerAt, At: ns(0.21)}, 0.09)
+	b.acquireFail("w2", inv1, 0.4, 0.401)
+	return b
+}
+
+// opAt is the history index of c's operation invoked at inv (scenario
+// seconds) in b.
+func opAt(b *hb, c string, inv float64) int {
+	for i, op := range b.h.Ops {
+		if op.Client == c && op.Invoke == ns(inv) {
+			return i
+		}
+	}
+	panic("no such operation")
+}
+
+func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(t *testing.T) {
+	tests := []struct {
+		name     string
+		h        func() *hb
+		crossed  bool
+		inFlight bool
+		client   string
+	}{
+		{"w2's tries 53 ms behind their pace had one in flight at its host sleep, where at its pace it would have ended before it",
+			func() *hb { return hostSleep(0.0099, 0.0204, 0.040) }, true, true, "w2"},
+		{"the same tries at their quiet length kept the plan's course",
+			func() *hb { return hostSleep(0.0049, 0.0051, 0.0047) }, false, false, ""},
+		{"30 ms behind is under DriftFloor, the lateness the harness's own timers are allowed over an edge",
+			func() *hb { return hostSleep(0.0099, 0.0104, 0.020) }, false, false, ""},
+		{"slowness inside another fault's window is that fault's: a latency on w2's link over its slow tries",
+			func() *hb {
+				b := hostSleep(0.0099, 0.0204, 0.040)
+				b.planned(b.fault("latency", []string{"w2→n1"}, 0.13, 0.30), history.Trigger{Kind: history.TriggerAt, At: ns(0.13)}, 0.17)
+				return b
+			}, false, false, ""},
+		{"a try that began after a node's crash, where at its pace it would have been in flight at it, crossed the crash's start",
+			func() *hb {
+				b := hostSleep(0.0099, 0.0204, 0.0367)
+				b.planned(b.fault("crash", []string{"n1"}, 0.29, 0.30), history.Trigger{Kind: history.TriggerAt, At: ns(0.29)}, 0.01)
+				return b
+			}, true, false, "w2"},
+		{"a crash between two refused tries, at its pace as it ran, is the same place in one loop of tries",
+			func() *hb {
+				b := hostSleep(0.0099, 0.0204, 0.040)
+				b.h.Ops[opAt(b, "w2", 0.3314)].Complete = ns(0.3316) // no try in flight at the sleep
+				b.planned(b.fault("crash", []string{"n1"}, 0.31, 0.32), history.Trigger{Kind: history.TriggerAt, At: ns(0.31)}, 0.01)
+				return b
+			}, false, false, ""},
+		{"but not when another client's hold ended between them: the try at its pace could have been granted",
+			func() *hb {
+				b := hostSleep(0.0099, 0.0204, 0.040)
+				b.release("w1", inv1, 0.295, 0.296, true)
+				b.planned(b.fault("crash", []string{"n1"}, 0.31, 0.32), history.Trigger{Kind: history.TriggerAt, At: ns(0.31)}, 0.01)
+				return b
+			}, true, false, "w2"},
+		{"w1's slow reads, one in flight at a pause of w2 alone, do not count: the pause was not w1's",
+			func() *hb { return slowReader("w2") }, false, false, ""},
+		{"the same reads against a pause of w1 itself moved its edge",
+			func() *hb { return slowReader("w1") }, true, true, "w1"},
+		{"a slow renewal beside the job adds no drift",
+			func() *hb {
+				b := hostSleep(0.0049, 0.0051, 0.0047)
+				b.op("w2", history.Extend, inv1, 0.14, 0.30, history.OK, history.Value{})
+				return b
+			}, false, false, ""},
+		{"drift before w2's own pause counts for nothing after it: its pace is set again when it wakes",
+			func() *hb {
+				b := hostSleep(0.0099, 0.0204, 0.040)
+				b.h.Ops[opAt(b, "w2", 0.3314)].Complete = ns(0.3316) // no try in flight at the sleep
+				b.planned(b.fault("crash", []string{"n1"}, 2.30, 2.31), history.Trigger{Kind: history.TriggerAt, At: ns(2.30)}, 0.01)
+				return b
+			}, false, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := tt.h()
+			d, ok := driftCrossed(account.New(b.h))
+			if ok != tt.crossed {
+				t.Fatalf("crossed = %v (%+v), want %v", ok, d, tt.crossed)
+			}
+			if !ok {
+				return
+			}
+			if d.InFlight != tt.inFlight || d.Client != tt.client || d.DriftNS < DriftFloor {
+				t.Errorf("got %+v, want in flight %v, client %s, drift ≥ %d", d, tt.inFlight, tt.client, DriftFloor)
+			}
+			if op := b.h.Ops[d.Op]; op.Client != tt.client {
+				t.Errorf("op #%d is %s's %s, want one of %s's", d.Op, op.Client, op.F, tt.client)
+			}
+		})
+	}
+}
+
+func TestAValidRunWhoseClientDriftedAcrossAFaultEdgeIsUnknown(t *testing.T) {
+	b := hostSleep(0.0099, 0.0204, 0.040)
+	r := Coverage(context.Background(), b.h)
+	if r.Verdict != Unknown || !r.RaceLost || r.Drift == nil {
+		t.Fatalf("coverage = %s (race lost %v, drift %+v): %s; want unknown with the drift", r.Verdict, r.RaceLost, r.Drift, r.Summary)
+	}
+	for _, want := range []string{"w2's own pace", "in flight at the start of step #", "would have ended before it"} {
+		if !strings.Contains(r.Summary, want) {
+			t.Errorf("summary %q lacks %q", r.Summary, want)
+		}
+	}
+	if cause, _ := Spoiled(r.Verdict, []Result{r}); cause == "" {
+		t.Error("a drift crossed is not counted as the machine's doing: a suite would not rerun it")
+	}
+}

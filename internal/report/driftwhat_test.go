@@ -1,0 +1,53 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/checker"
+	"github.com/locksim/locksim/internal/history"
+)
+
+// Issue 32: redis-semaphore-4-host-sleep beside two CPU hogs, w2's
+// refused tries ran 50 ms (wall) behind their pace, so its fourth was in
+// flight at its host sleep (2 s, time scale 6). Every language tells
+// whose operations drifted, by how much, which operation and which edge,
+// with the history's numbers (scenario time for instants, wall for the
+// drift).
+func TestAClientsDriftIsToldInEveryLanguage(t *testing.T) {
+	wall := func(scenarioS float64) int64 { return int64(scenarioS * 1e9 / 6) }
+	st := history.FaultStep{ID: 3, Kind: "pause", Effect: history.EffectFreezeClient, Clients: []string{"w2"}, Cause: history.PauseSleep,
+		Trigger: history.Trigger{Kind: history.TriggerAt, At: wall(2)}, Duration: wall(10)}
+	h := history.History{Header: history.Header{TimeScale: 6, Plan: []history.FaultStep{st}}, Ops: []history.Op{
+		{Index: 0, Client: "w2", F: history.Acquire, Key: "invoice-1", Invoke: wall(1.988), Complete: wall(12.1), Type: history.Info},
+	}}
+	for _, tt := range []struct {
+		name string
+		d    checker.DriftCross
+		want map[Lang][]string
+	}{
+		{"an operation in flight at the edge", checker.DriftCross{Step: 3, Kind: "pause", At: wall(2), Client: "w2", Op: 0, InFlight: true, DriftNS: 50e6, Slowed: 3, Since: wall(0.8)},
+			map[Lang][]string{
+				English:    {"w2's own operations ran 50 ms (wall) behind their pace from t=0.8s (3 slower", "that began at t=1.988s was in flight at the start of step #3 (", "at t=2.0s, where at its pace it would have ended before it"},
+				Vietnamese: {"các thao tác của chính w2 chạy chậm hơn nhịp của nó 50 ms (wall time) kể từ t=0,8s (3 thao tác", "bắt đầu lúc t=1,988s vẫn đang chạy ở điểm bắt đầu của bước #3 (", "đã xong trước thời điểm ấy"},
+			}},
+		{"an operation begun after the edge", checker.DriftCross{Step: 3, Kind: "pause", End: true, At: wall(1.9), Client: "w2", Op: 0, DriftNS: 45e6, Slowed: 1, Since: wall(0.8)},
+			map[Lang][]string{
+				English:    {"ran 45 ms (wall) behind", "began at t=1.988s, after the end of step #3 (", "at t=1.9s, where at its pace it would have begun before it"},
+				Vietnamese: {"chỉ bắt đầu lúc t=1,988s, sau điểm kết thúc của bước #3 (", "đã bắt đầu trước thời điểm ấy"},
+			}},
+	} {
+		r := checker.Result{Checker: checker.CheckerCoverage, Verdict: checker.Unknown, RaceLost: true, Drift: &tt.d}
+		m := &model{h: h}
+		for _, lang := range []Lang{English, Vietnamese} {
+			t.Run(string(lang)+" tells "+tt.name, func(t *testing.T) {
+				got := m.dataSummary(lang, r)
+				for _, w := range tt.want[lang] {
+					if !strings.Contains(got, w) {
+						t.Errorf("%q lacks %q", got, w)
+					}
+				}
+			})
+		}
+	}
+}
