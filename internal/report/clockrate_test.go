@@ -60,3 +60,23 @@ func TestAClockRateKeepsEveryDigitThePlanGave(t *testing.T) {
 		})
 	}
 }
+
+// A clock that only ran fast sets no offset: the legend says what the
+// drawing shows of it (a fresh reader, stop 56).
+func TestTheLegendOfAClockRateSaysItRanAtAnotherRate(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		in        Input
+		want, not string
+	}{
+		{"a clock rate's entry says the clock ran fast or slow", redlockClockRate(), "running fast or slow", "clock offset"},
+		{"a clock jump's entry says the clock's offset", redlockClockJump(), "clock offset", "running fast or slow"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := drawingOf(t, c.in)
+			if !legendHas(d, c.want) || legendHas(d, c.not) {
+				t.Errorf("legend %v: want %q, not %q", d.Legend, c.want, c.not)
+			}
+		})
+	}
+}

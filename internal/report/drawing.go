@@ -716,7 +716,12 @@ func (b *builder) clocks() {
 			}
 			b.shape(chart.Shape{Kind: chart.ShClock, Lane: i, Lane2: i, X0: s, X1: e, Y0: 0.3, Y1: 0.46, Color: -1, Tip: tip, Op: w.Op + 1, Ref: r})
 			b.label(chart.Label{Lane: i, X: s, Dy: 0.38, Text: text, Style: chart.LbFault, Prio: chart.PrFault, Ref: r})
-			b.legendOnce(chart.ShClock, chart.Legend{Kind: chart.ShClock, Color: -1, Text: tr(lang, "p.clock.legend")})
+			// A rate alone sets no offset: its entry says what it drew.
+			id, legend := chart.ShClock, "p.clock.legend"
+			if st.Rate != 0 {
+				id, legend = chart.ShClock+"-rate", "p.clock.legend.rate"
+			}
+			b.legendOnce(id, chart.Legend{Kind: chart.ShClock, Color: -1, Text: tr(lang, legend)})
 		}
 	}
 }

@@ -21,6 +21,7 @@ var pageMessages = map[Lang]map[string]string{
 		"p.clock.rate":        "clock ×%s", // rate
 		"p.clock.offset":      "clock %s",  // signed offset
 		"p.clock.legend":      "a clock fault: the node's (or client's) clock offset",
+		"p.clock.legend.rate": "a clock fault: the node's (or client's) clock running fast or slow",
 		"p.token.short":       "· token %d",             // fence
 		"p.seen":              "highest token seen: %d", // fence
 		"p.seen.legend":       "the highest fencing token the resource has seen",
@@ -179,6 +180,7 @@ var pageMessages = map[Lang]map[string]string{
 		"p.clock.rate":        "đồng hồ ×%s",
 		"p.clock.offset":      "đồng hồ %s",
 		"p.clock.legend":      "lỗi đồng hồ: độ lệch đồng hồ của node (hoặc client)",
+		"p.clock.legend.rate": "lỗi đồng hồ: đồng hồ của node (hoặc client) chạy nhanh hoặc chậm",
 		"p.token.short":       "· token %d",
 		"p.seen":              "token lớn nhất đã thấy: %d",
 		"p.seen.legend":       "fencing token lớn nhất mà tài nguyên đã thấy",
