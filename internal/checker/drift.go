@@ -155,6 +155,9 @@ func crossedAt(a *account.Account, client string, ops []paceOp, f LateFault, ed 
 	cross := func(o paceOp, inFlight bool) (DriftCross, bool) {
 		return DriftCross{Step: ed.Step, Kind: ed.Kind, End: ed.End, At: e, Op: o.i, InFlight: inFlight, DriftNS: o.drift - shift, Slowed: o.slowed, Since: o.since}, true
 	}
+	if d, ok := inFlightAt(ops, j, f, ed, shift); ok {
+		return d, true
+	}
 	if k > j {
 		// Begun after the edge, where at its pace it began before it —
 		// unless the client was between two tries of one loop of refused
@@ -167,24 +170,33 @@ func crossedAt(a *account.Account, client string, ops []paceOp, f LateFault, ed 
 		}
 		return cross(ops[j+1], false)
 	}
+	return DriftCross{}, false
+}
+
+// inFlightAt reports ops[j], client's last operation begun by the edge
+// ed of fault f, in flight at the edge where at its pace (shifted by
+// shift, the edge's own drift) it would have ended before it, because of
+// the drift: as quick as its kind from where it began, it would still
+// have been in flight. Its own length counts for nothing (an operation
+// may wait by design: a WAIT for replicas), nor does one that a fault's
+// window before the edge overlapped (what it waited for may be that
+// fault's), nor one the edge's own step ended (the fault's end is what
+// let it finish).
+func inFlightAt(ops []paceOp, j int, f LateFault, ed faultEdge, shift int64) (DriftCross, bool) {
 	if j < 0 {
 		return DriftCross{}, false
 	}
-	o := ops[j]
-	if o.c < e || o.quick < 0 || o.drift-shift < DriftFloor || quietEnd(o) >= e {
+	e, o := ed.At, ops[j]
+	drift := o.drift - shift
+	if o.c < e || o.quick < 0 || drift < DriftFloor || o.s-drift+o.quick+DriftJitter >= e || o.s+o.quick+DriftJitter < e {
 		return DriftCross{}, false
 	}
 	for m, st := range o.steps {
-		// The fault whose end is the edge is what let it finish; another
-		// fault's window before the edge may be what it waited for.
 		if st == int64(f.Step) && ed.End || st != int64(f.Step) && o.from[m] <= e {
 			return DriftCross{}, false
 		}
 	}
-	// In flight at the edge: at its pace, it began drift earlier and took
-	// its kind's quickest (DriftJitter spared). Its own length counts for
-	// nothing: an operation may wait by design (a WAIT for replicas).
-	return cross(o, true)
+	return DriftCross{Step: ed.Step, Kind: ed.Kind, End: ed.End, At: e, Op: o.i, InFlight: true, DriftNS: drift, Slowed: o.slowed, Since: o.since}, true
 }
 
 // retrying reports whether client's operations ops[j] up to the one at
@@ -325,6 +337,6 @@ func driftWhy(h history.History, d DriftCross) string {
 	if !d.InFlight {
 		place = fmt.Sprintf("its %s began at t=%v, after the %s of step #%d (%s) at t=%v, where at its own pace it would have begun before it", op.F, sc(op.Invoke), edge, d.Step, d.Kind, sc(d.At))
 	}
-	return fmt.Sprintf("the machine was too busy to keep %s's own pace: from t=%v its operations ran %v (wall) behind it (%s slower than the quickest of their kind in the run), so %s: which came first was the machine's doing, not the plan's; run fewer at once (--parallel) or at a lower --time-scale",
-		d.Client, sc(d.Since), time.Duration(d.DriftNS).Round(100*time.Microsecond), plural(d.Slowed, "operation", "operations"), place)
+	return fmt.Sprintf("the machine was too busy for %[1]s to keep its own pace: from t=%[2]v, %[1]s's operations with no fault over them took %[3]v (wall) longer in all than the quickest of their kind in the run (%[4]d of them ran slow), which put its later operations that far behind their pace, so %[5]s: which came first was the machine's doing, not the plan's; run fewer at once (--parallel) or at a lower --time-scale",
+		d.Client, sc(d.Since), time.Duration(d.DriftNS).Round(100*time.Microsecond), d.Slowed, place)
 }

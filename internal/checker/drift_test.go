@@ -41,8 +41,9 @@ func hostSleep(tries ...float64) *hb {
 }
 
 // slowReader is w1 reading five times, the first in 5 ms, the next three
-// in 50 ms each (129 ms behind its pace, DriftJitter spared), the fifth in
-// flight at a pause of paused from 0.21 s to 0.3 s.
+// in 50 ms each (129 ms behind its pace, DriftJitter spared), the fifth
+// begun 5 ms before a pause of paused from 0.21 s to 0.3 s and in flight
+// at it.
 func slowReader(paused string) *hb {
 	b := newHB(false)
 	b.acquire("w1", inv1, 0, 0.001, 0)
@@ -51,7 +52,7 @@ func slowReader(paused string) *hb {
 		at := 0.01 + 0.06*float64(k)
 		b.read("w1", inv1, at, at+0.05, "unpaid")
 	}
-	b.read("w1", inv1, 0.2, 0.32, "unpaid")
+	b.read("w1", inv1, 0.205, 0.32, "unpaid")
 	b.planned(b.fault("pause", []string{paused}, 0.21, 0.3), history.Trigger{Kind: history.TriggerAt, At: ns(0.21)}, 0.09)
 	b.acquireFail("w2", inv1, 0.4, 0.401)
 	return b
@@ -80,6 +81,12 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 			func() *hb { return hostSleep(0.0099, 0.0204, 0.040) }, true, true, "w2"},
 		{"the same tries at their quiet length kept the plan's course",
 			func() *hb { return hostSleep(0.0049, 0.0051, 0.0047) }, false, false, ""},
+		{"a try in flight at the sleep only by its own length, begun 32 ms before it, is not the drift's doing",
+			func() *hb {
+				b := hostSleep(0.0099, 0.0204, 0.040)
+				b.h.Ops[opAt(b, "w2", 0.3314)].Invoke = ns(0.302)
+				return b
+			}, false, false, ""},
 		{"30 ms behind is under DriftFloor, the lateness the harness's own timers are allowed over an edge",
 			func() *hb { return hostSleep(0.0099, 0.0104, 0.020) }, false, false, ""},
 		{"slowness inside another fault's window is that fault's: a latency on w2's link over its slow tries",
@@ -152,7 +159,7 @@ func TestAValidRunWhoseClientDriftedAcrossAFaultEdgeIsUnknown(t *testing.T) {
 	if r.Verdict != Unknown || !r.RaceLost || r.Drift == nil {
 		t.Fatalf("coverage = %s (race lost %v, drift %+v): %s; want unknown with the drift", r.Verdict, r.RaceLost, r.Drift, r.Summary)
 	}
-	for _, want := range []string{"w2's own pace", "in flight at the start of step #", "would have ended before it"} {
+	for _, want := range []string{"too busy for w2 to keep its own pace", "w2's operations with no fault over them took 50.2ms (wall) longer in all", "(3 of them ran slow)", "in flight at the start of step #", "would have ended before it"} {
 		if !strings.Contains(r.Summary, want) {
 			t.Errorf("summary %q lacks %q", r.Summary, want)
 		}

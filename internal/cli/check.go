@@ -95,7 +95,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locksim check: %v\n", err)
 		return exitUsage
 	}
-	sc := scenario.Scenario{Name: h.Header.Scenario, TimeScale: h.Header.TimeScale, File: file}
+	// A history alone names no scenario file: the report shows none (the
+	// reproduce line names the history).
+	sc := scenario.Scenario{Name: h.Header.Scenario, TimeScale: h.Header.TimeScale}
 	if st, err := os.Stat(filepath.Join(dir, "scenario.yaml")); err == nil && !st.IsDir() {
 		// Parse, not Load: the stored copy lives away from the scenario's
 		// directory (its fixed_by comes from results.json).

@@ -71,7 +71,7 @@ func driftWhat(lang Lang, h history.History, d *checker.DriftCross) string {
 		if d.InFlight {
 			place = "sum.late.drift.inflight"
 		}
-		return tr(lang, "sum.late.what.drift", d.Client, float64(d.DriftNS)/1e6, instantMs(sec(d.Since)), d.Slowed,
+		return tr(lang, "sum.late.what.drift", instantMs(sec(d.Since)), d.Client, float64(d.DriftNS)/1e6, d.Slowed,
 			tr(lang, place, opWord(lang, op.F), instantMs(sec(op.Invoke)), tr(lang, edge), st.ID, faultWord(lang, st), instantMs(sec(d.At))))
 	}
 	return ""

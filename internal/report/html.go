@@ -142,6 +142,11 @@ func buildPage(in Input, m *model, res Results, hist historyInfo, say []said) ru
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.aborted", expect)
 	case in.Cut && in.Expect != "":
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.cut", expect)
+	case res.ExpectationMet == nil && len(in.ScenarioYAML) == 0 && in.ScenarioFile == "":
+		// A history checked alone: its scenario, and what it expects, are
+		// not known here (a fresh reader: "declares no expected verdict"
+		// of a scenario that expects valid).
+		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.none.history")
 	case res.ExpectationMet == nil:
 		p.ExpectClass, p.ExpectText = "none", tr(lang, "expect.none")
 	case *res.ExpectationMet:
@@ -409,7 +414,7 @@ func (m *model) dataSummary(lang Lang, r checker.Result) string {
 		case r.Edge != nil && edgeWhat(lang, m.h, r.Edge) != "":
 			return tr(lang, "sum.stall", edgeWhat(lang, m.h, r.Edge))
 		case r.Drift != nil && driftWhat(lang, m.h, r.Drift) != "":
-			return tr(lang, "sum.stall", driftWhat(lang, m.h, r.Drift))
+			return tr(lang, "sum.drift", r.Drift.Client, driftWhat(lang, m.h, r.Drift))
 		case r.RaceLost:
 			return tr(lang, "sum.race")
 		case r.ShortOfGrants:

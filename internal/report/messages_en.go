@@ -14,6 +14,7 @@ var messagesEN = map[string]string{
 	// A checker that found nothing to check (checker.Result.NotChecked).
 	"verdict.notchecked":     "NOT CHECKED",
 	"expect.none":            "This scenario declares no expected verdict.",
+	"expect.none.history":    "This history was checked without its scenario file, so no expected verdict is known to judge it by.",
 	"expect.aborted":         "Expected %s: not judged — the run was interrupted before it finished.",
 	"say.aborted":            "The run was interrupted before it finished; the partial history shows no violation so far.",
 	"expect.met":             "Expected %s, got %s: expectation met.", // expect, verdict
@@ -248,7 +249,7 @@ var messagesEN = map[string]string{
 	"n.ungranted.silent":               "; %s never ran its SET (no answer)",                                                                                                                                                                   // nodes
 	"n.ungranted.down.one":             "; %s was down",                                                                                                                                                                                        // node
 	"n.ungranted.down":                 "; %s were down",                                                                                                                                                                                       // nodes
-	"n.ungranted.back":                 "; %[1]s was down until t=%[2]ss and came back without its key",                                                                                                                                        // node, its restart
+	"n.ungranted.back":                 "; %[1]s was down, restarting from t=%[2]ss, and never took %[3]s's key",                                                                                                                               // node, its restart
 	"n.ungranted.removed.one":          "; %[1]s removed its key from %[2]s",                                                                                                                                                                   // client, node
 	"n.ungranted.removed":              "; %[1]s removed its keys from %[2]s",                                                                                                                                                                  // client, nodes
 	"n.acquire.info.refused":           "%s's acquire of %s could not connect (connection refused): recorded as unknown.",

@@ -41,7 +41,7 @@ func (n *narrator) ungranted(c claim.Claim) string {
 		parts.WriteString(tr(lang, "n.ungranted.down", joinAnd(lang, c.Down)))
 	}
 	for _, b := range c.Back {
-		parts.WriteString(tr(lang, "n.ungranted.back", b.Node, instant(m.sec(b.At))))
+		parts.WriteString(tr(lang, "n.ungranted.back", b.Node, instant(m.sec(b.At)), c.Client))
 	}
 	if c.Removed {
 		key := "n.ungranted.removed"
