@@ -313,12 +313,22 @@ func clientPaces(h history.History, faults []LateFault) map[string][]paceOp {
 					o.since = max(o.since, r)
 				}
 			}
-			for _, p := range ops[:k] {
-				if p.s >= o.since && p.c <= o.s && p.excess > 0 {
-					o.drift += p.excess
-					o.slowed++
-				}
+		}
+		// An operation with excess overlaps no other: it ended before the
+		// next one began, so every later one began after it. A drift is
+		// the excess of those begun since its pace was set (in order:
+		// prefix sums, one pass).
+		sum, slow := make([]int64, len(ops)+1), make([]int, len(ops)+1)
+		for k, o := range ops {
+			sum[k+1], slow[k+1] = sum[k]+o.excess, slow[k]
+			if o.excess > 0 {
+				slow[k+1]++
 			}
+		}
+		for k := range ops {
+			o := &ops[k]
+			lo, _ := slices.BinarySearchFunc(ops[:k], o.since, func(p paceOp, t int64) int { return cmp.Compare(p.s, t) })
+			o.drift, o.slowed = sum[k]-sum[lo], slow[k]-slow[lo]
 		}
 	}
 	return paces
