@@ -85,9 +85,10 @@ type paceOp struct {
 // outcome in the run (DriftJitter spared), one that overlapped a fault
 // step bearing on it as long as it was — an operation in flight at the
 // edge would have ended before it, or one begun after it would have begun
-// before it. The edge is set beside the client's pace shifted by its own
-// drift where a client's event or point fired the step (the edge moved
-// with that client). A client's pace is set by the plan at its first
+// before it. The edge is set beside the client's pace shifted by the
+// drift a client had at the event or point that fired the step (the edge
+// moved with that client up to then; the step's delay after it ran on
+// the harness's timer: firedBy). A client's pace is set by the plan at its first
 // operation and at the end of its pause or restart; orders the plan fixes
 // (ordered) and clients a step does not bear on (bearsOn) do not count,
 // nor does an operation that overlapped the step whose end is the edge (a
@@ -117,7 +118,7 @@ func driftCrossed(a *account.Account) (DriftCross, bool) {
 		st := e.f.step
 		shift := int64(0)
 		if c := st.Trigger.Client; c != "" && (st.Trigger.Kind == history.TriggerEvent || st.Trigger.Kind == history.TriggerPoint) {
-			shift = driftAt(paces[c], e.f.Start)
+			shift = driftAt(paces[c], firedBy(h, e.f))
 		}
 		for _, c := range clients {
 			if !bearsOn(st, c) || ordered(st, c, e.ed.End) {
@@ -233,6 +234,22 @@ func retrying(a *account.Account, client string, ops []paceOp, j, last, step int
 		}
 	}
 	return true
+}
+
+// firedBy is the instant (wall ns) of the client's event or point that
+// fired f's step: the event's own (plannedStart less the step's delay),
+// or f's start for a point, which fires inside the client. The client's
+// slowness after it moved the client, not the edge: the step's delay ran
+// on the harness's timer.
+func firedBy(h history.History, f LateFault) int64 {
+	t := f.step.Trigger
+	if t.Kind != history.TriggerEvent {
+		return f.Start
+	}
+	if due, ok := plannedStart(h, f.step); ok {
+		return due - t.Delay
+	}
+	return f.Start - t.Delay
 }
 
 // driftAt is how far behind its pace a client ran at t: the drift of its

@@ -58,6 +58,47 @@ func slowReader(paused string) *hb {
 	return b
 }
 
+// afterAcquired is w1 acquiring at 0–10 ms, a crash of n1 planned 150
+// ms after that acquire (at 0.16 s, for 50 ms), and w1's job reads: the
+// first in 5 ms, the next three in 50 ms each (DriftJitter spared, 129
+// ms behind its pace by its charge), the third in flight at the crash and
+// the charge after it, where at its pace it came before it. The crash
+// came on time after the event: w1's slowness after its acquire moved
+// w1, not the edge.
+func afterAcquired() *hb {
+	b := newHB(false)
+	b.acquire("w1", inv1, 0, 0.01, 0)
+	b.read("w1", inv1, 0.011, 0.016, "unpaid")
+	for k := range 3 {
+		at := 0.02 + 0.06*float64(k)
+		b.read("w1", inv1, at, at+0.05, "unpaid")
+	}
+	b.planned(b.fault("crash", []string{"n1"}, 0.16, 0.21), history.Trigger{Kind: history.TriggerEvent, Client: "w1", Event: history.EventAcquired, Delay: ns(0.15)}, 0.05)
+	b.write("w1", inv1, workload.ActionCharge, 0.2, 0.201, 0)
+	b.release("w1", inv1, 0.202, 0.203, true)
+	return b
+}
+
+// beforeAcquired is w1 refused four times before it acquires at 0.19 s,
+// the first in 5 ms, the next three in 50 ms each (129 ms behind its
+// pace), a crash of n1 planned 150 ms after that acquire, and w1's reads
+// after it, one begun after the crash: the acquire came as late as w1's
+// slowness made it, and the crash with it.
+func beforeAcquired() *hb {
+	b := newHB(false)
+	b.acquireFail("w1", inv1, 0, 0.005)
+	for k := range 3 {
+		at := 0.01 + 0.06*float64(k)
+		b.acquireFail("w1", inv1, at, at+0.05)
+	}
+	b.acquire("w1", inv1, 0.19, 0.195, 0)
+	b.planned(b.fault("crash", []string{"n1"}, 0.345, 0.395), history.Trigger{Kind: history.TriggerEvent, Client: "w1", Event: history.EventAcquired, Delay: ns(0.15)}, 0.05)
+	b.read("w1", inv1, 0.2, 0.205, "unpaid")
+	b.read("w1", inv1, 0.3, 0.305, "unpaid")
+	b.read("w1", inv1, 0.35, 0.355, "unpaid")
+	return b
+}
+
 // opAt is the history index of c's operation invoked at inv (scenario
 // seconds) in b.
 func opAt(b *hb, c string, inv float64) int {
@@ -125,6 +166,10 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 				b.op("w2", history.Extend, inv1, 0.14, 0.30, history.OK, history.Value{})
 				return b
 			}, false, false, ""},
+		{"an edge a client's event fired moves with that client's slowness before the event",
+			beforeAcquired, false, false, ""},
+		{"an edge a client's event fired moves with the drift it had at the event, not with its slowness after it",
+			afterAcquired, true, false, "w1"},
 		{"drift before w2's own pause counts for nothing after it: its pace is set again when it wakes",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.040)
