@@ -163,10 +163,11 @@ func crossedAt(a *account.Account, client string, ops []paceOp, f LateFault, ed 
 		// Begun after the edge, where at its pace it began before it —
 		// unless the client was between two tries of one loop of refused
 		// acquires either way: its next try would have been refused too
-		// (no one freed the lock in between), and what it did after that
-		// try as it ran (a grant the edge let through, and its job) is no
-		// part of its course at its pace.
-		if n := ops[j+1]; n.quick >= 0 && quietEnd(n) < e && (j < 0 || ops[j].c < e) && retrying(a, client, ops, j, n.i, f.Step, e) {
+		// (no one freed the lock from when the try before it asked, or
+		// from when the next began at its pace, if earlier, to the edge),
+		// and what it did after that try as it ran (a grant the edge let
+		// through, and its job) is no part of its course at its pace.
+		if n := ops[j+1]; n.quick >= 0 && quietEnd(n) < e && (j < 0 || ops[j].c < e) && retrying(a, client, ops, j, n.i, f.Step, min(ops[max(j, 0)].s, quietStart(n)), e) {
 			return DriftCross{}, false
 		}
 		return cross(ops[j+1], false)
@@ -203,10 +204,14 @@ func inFlightAt(ops []paceOp, j int, f LateFault, ed faultEdge, shift int64) (Dr
 // retrying reports whether client's operations ops[j] up to the one at
 // history index last are acquires, all refused but the last (whose
 // answer came after the edge at e), and no other client's hold on their
-// key, nor any key of the lock on a node but by the edge's own step,
-// ended between ops[j]'s answer and e: at the edge the client was between
-// two tries of one loop, at its pace as it ran.
-func retrying(a *account.Account, client string, ops []paceOp, j, last, step int, e int64) bool {
+// key, nor any key of the lock on a node but by the edge's own step or
+// one the client set since from and took back (a refused Redlock try's
+// unlock: the node is as it was), ended between from and e (wall ns): at
+// the edge the client was between two tries of one loop, at its pace as
+// it ran. From is when ops[j] began (a hold that ended while it was in
+// flight ended after it asked: it was refused, and the lock was free
+// after it) or when the last began at the client's pace, if earlier.
+func retrying(a *account.Account, client string, ops []paceOp, j, last, step int, from, e int64) bool {
 	if j < 0 {
 		return false
 	}
@@ -221,7 +226,6 @@ func retrying(a *account.Account, client string, ops []paceOp, j, last, step int
 			break
 		}
 	}
-	from := ops[j].c
 	for _, hd := range a.Holds {
 		if hd.Client != client && hd.Key == key && hd.End >= from && hd.End <= e {
 			return false
@@ -229,7 +233,7 @@ func retrying(a *account.Account, client string, ops []paceOp, j, last, step int
 	}
 	keys := a.LockKeysOf(key)
 	for _, l := range a.Keys() {
-		if (l.Key == key || slices.Contains(keys, l.Key)) && l.End >= from && l.End <= e && l.Ended.Step != step {
+		if !(l.Owner == client && l.Start >= from) && (l.Key == key || slices.Contains(keys, l.Key)) && l.End >= from && l.End <= e && l.Ended.Step != step {
 			return false
 		}
 	}

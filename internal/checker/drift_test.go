@@ -99,6 +99,43 @@ func beforeAcquired() *hb {
 	return b
 }
 
+// ownKeyTries is a Redlock run on n1–n3 in which w1 holds n1 and n2 and
+// w2 tries four times: the first in 5 ms, the next two in 50 ms each (86
+// ms behind its pace), each refused try setting w2's key on n3 and its
+// unlock taking it back (a Lua DEL), the third answered at 1.2 s; n1
+// crashes at 1.22 s, and w2's fourth try, at 1.25 s, is granted. With
+// left, w2's key on n3 is one it set at 0.5 s and never took back, which
+// expires at 1.19 s: its next try at its pace, after that, could have
+// had n3.
+func ownKeyTries(left bool) *hb {
+	b := newHB(false)
+	b.h.Header.Nodes = []string{"n1", "n2", "n3"}
+	b.h.Header.Observed = b.h.Header.Nodes
+	b.h.Header.Traits = []string{history.TraitMultiNode}
+	cmd := func(c, node string, at float64, lua bool, args ...string) {
+		b.h.Ops = append(b.h.Ops, history.Op{Index: len(b.h.Ops), Process: history.NodeProcess, Client: c, F: history.NodeCmd,
+			Key: inv1, Value: history.Value{Node: node, Cmd: args, Lua: lua}, Invoke: ns(at), Complete: ns(at), Type: history.OK})
+	}
+	b.op("w1", history.Acquire, inv1, 0, 0.01, history.OK, history.Value{Token: "w1-tok", TTL: ns(30), Nodes: []string{"n1", "n2"}})
+	cmd("w1", "n1", 0.005, false, "SET", inv1, "w1-tok", "NX", "PX", "30000")
+	cmd("w1", "n2", 0.005, false, "SET", inv1, "w1-tok", "NX", "PX", "30000")
+	if left {
+		cmd("w2", "n3", 0.5, false, "SET", inv1, "w2-old", "NX", "PX", "690")
+	}
+	for _, tr := range [][2]float64{{1.0, 1.005}, {1.05, 1.1}, {1.15, 1.2}} {
+		b.acquireFail("w2", inv1, tr[0], tr[1])
+		if !left {
+			cmd("w2", "n3", tr[0]+0.001, false, "SET", inv1, "w2-tok", "NX", "PX", "30000")
+			cmd("w2", "n3", tr[1]-0.001, true, "DEL", inv1)
+		}
+	}
+	b.planned(b.fault("crash", []string{"n1"}, 1.22, 1.23), history.Trigger{Kind: history.TriggerAt, At: ns(1.22)}, 0.01)
+	b.op("w2", history.Acquire, inv1, 1.25, 1.26, history.OK, history.Value{Token: "w2-tok", TTL: ns(30), Nodes: []string{"n1", "n3"}})
+	cmd("w2", "n1", 1.251, false, "SET", inv1, "w2-tok", "NX", "PX", "30000")
+	cmd("w2", "n3", 1.252, false, "SET", inv1, "w2-tok", "NX", "PX", "30000")
+	return b
+}
+
 // opAt is the history index of c's operation invoked at inv (scenario
 // seconds) in b.
 func opAt(b *hb, c string, inv float64) int {
@@ -156,6 +193,18 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 				b.planned(b.fault("crash", []string{"n1"}, 0.31, 0.32), history.Trigger{Kind: history.TriggerAt, At: ns(0.31)}, 0.01)
 				return b
 			}, true, false, "w2"},
+		{"nor when another client's hold ended while the refused try before the edge was in flight: the try read the lock before it was freed",
+			func() *hb {
+				b := hostSleep(0.0099, 0.0204, 0.040)
+				b.h.Ops[opAt(b, "w2", 0.3314)].Complete = ns(0.3316) // no try in flight at the sleep
+				b.release("w1", inv1, 0.26, 0.261, true)             // during w2's third try (0.2495–0.2895 s)
+				b.planned(b.fault("crash", []string{"n1"}, 0.31, 0.32), history.Trigger{Kind: history.TriggerAt, At: ns(0.31)}, 0.01)
+				return b
+			}, true, false, "w2"},
+		{"a refused Redlock try's own key, set and taken back within the try, freed nothing for the next",
+			func() *hb { return ownKeyTries(false) }, false, false, ""},
+		{"but a key the client left from before its tries, gone between them, may have",
+			func() *hb { return ownKeyTries(true) }, true, false, "w2"},
 		{"w1's slow reads, one in flight at a pause of w2 alone, do not count: the pause was not w1's",
 			func() *hb { return slowReader("w2") }, false, false, ""},
 		{"the same reads against a pause of w1 itself moved its edge",
