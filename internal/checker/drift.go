@@ -317,6 +317,7 @@ func clientPaces(h history.History, faults []LateFault) map[string][]paceOp {
 	}
 	for c, ops := range paces {
 		slices.SortStableFunc(ops, func(x, y paceOp) int { return cmp.Compare(x.s, y.s) })
+		before := int64(-1) // the latest end of an answered operation begun before ops[k]
 		for k := range ops {
 			o := &ops[k]
 			op := h.Ops[o.i]
@@ -324,7 +325,16 @@ func clientPaces(h history.History, faults []LateFault) map[string][]paceOp {
 			if q, ok := quick[group{c, op.F, "", true}]; ok {
 				o.quick = q
 			}
-			alone := (k == 0 || ops[k-1].c <= o.s) && (k+1 == len(ops) || ops[k+1].s >= o.c)
+			// No other operation of the client overlapped it: none begun
+			// before it ended after it began (a renewal begun two
+			// operations back may span it; of those never answered, the
+			// one just before it: a restarted client's new incarnation
+			// runs beside no one), none begun after it began before it
+			// ended.
+			alone := (k == 0 || ops[k-1].c <= o.s) && before <= o.s && (k+1 == len(ops) || ops[k+1].s >= o.c)
+			if op.Complete >= 0 {
+				before = max(before, o.c)
+			}
 			if q, ok := quick[group{c, op.F, op.Type, false}]; ok && alone && len(o.steps) == 0 && op.Complete >= 0 {
 				o.excess = max(0, o.c-o.s-q-DriftJitter)
 			}

@@ -219,6 +219,12 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 			beforeAcquired, false, false, ""},
 		{"an edge a client's event fired moves with the drift it had at the event, not with its slowness after it",
 			afterAcquired, true, false, "w1"},
+		{"reads a long renewal overlapped add no drift, though it began before the read before them",
+			func() *hb {
+				b := slowReader("w1")
+				b.op("w1", history.Extend, inv1, 0.0095, 0.2, history.OK, history.Value{}) // a renewal's WAIT on the reads' connection
+				return b
+			}, false, false, ""},
 		{"drift before w2's own pause counts for nothing after it: its pace is set again when it wakes",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.040)
