@@ -35,15 +35,18 @@ type DriftCross struct {
 	// pace it would have ended before it; otherwise Op began after the
 	// edge where at that pace it would have begun before it.
 	InFlight bool `json:"in_flight,omitempty"`
-	// DriftNS is how far behind its own pace the client ran at the edge:
-	// what its operations since Since took past the quickest of their
-	// kind and outcome in the run (DriftJitter each spared), and Op's own
-	// time past its kind's quickest up to the edge; Slowed counts those
+	// DriftNS is how far behind its own pace the client ran when Op
+	// began: what its operations since Since that ended by then took
+	// past the quickest of their kind and outcome in the run
+	// (DriftJitter each spared; Op's own length counts for nothing), less
+	// the drift an edge its event fired moved with; Slowed counts those
 	// operations.
 	DriftNS int64 `json:"drift_ns"`
 	Slowed  int   `json:"slowed"`
 	// Since is where the client's pace was last set by the plan: its
-	// first operation, or the end of its pause or restart.
+	// first operation, the end of its restart, or the end of its pause
+	// when it went on at the wake (else where the drift carried through
+	// the pause began: carried).
 	Since int64 `json:"since_ns"`
 }
 
@@ -88,11 +91,12 @@ type paceOp struct {
 // before it. The edge is set beside the client's pace shifted by the
 // drift a client had at the event or point that fired the step (the edge
 // moved with that client up to then; the step's delay after it ran on
-// the harness's timer: firedBy). A client's pace is set by the plan at its first
-// operation and at the end of its pause or restart; orders the plan fixes
-// (ordered) and clients a step does not bear on (bearsOn) do not count,
-// nor does an operation that overlapped the step whose end is the edge (a
-// fault's end is what let it finish). Operations that overlapped other
+// the harness's timer: firedBy). A client's pace is set by the plan at
+// its first operation, at the end of its restart, and at the end of its
+// pause, less the drift its own sleep carried through the pause
+// (carried); orders the plan fixes (ordered) and clients a step does not
+// bear on (bearsOn) do not count, nor does an operation that overlapped
+// the step whose end is the edge (a fault's end is what let it finish). Operations that overlapped other
 // operations of their client (a renewal beside the job) add no drift.
 func driftCrossed(a *account.Account) (DriftCross, bool) {
 	h := a.H
@@ -288,11 +292,11 @@ func clientPaces(h history.History, faults []LateFault) map[string][]paceOp {
 	}
 	// Where each client's pace was set by the plan: the ends of its
 	// pauses and restarts.
-	resets := map[string][]int64{}
+	resets := map[string][]pauseWindow{}
 	for _, f := range faults {
 		if f.step.Effect == history.EffectFreezeClient || f.step.Effect == history.EffectRestartClient {
 			for _, c := range f.step.Clients {
-				resets[c] = append(resets[c], f.End)
+				resets[c] = append(resets[c], pauseWindow{f.Start, f.End, f.step.Effect == history.EffectFreezeClient})
 			}
 		}
 	}
@@ -318,6 +322,17 @@ func clientPaces(h history.History, faults []LateFault) map[string][]paceOp {
 	for c, ops := range paces {
 		slices.SortStableFunc(ops, func(x, y paceOp) int { return cmp.Compare(x.s, y.s) })
 		before := int64(-1) // the latest end of an answered operation begun before ops[k]
+		// An operation with excess overlaps no other: it ended before the
+		// next one began, so every later one began after it. A drift is
+		// the excess of those begun since its pace was set, and what a
+		// pause carried (in order: prefix sums, one pass).
+		sum, slow := make([]int64, len(ops)+1), make([]int, len(ops)+1)
+		type carry struct {
+			d      int64
+			slowed int
+			since  int64
+		}
+		carries := map[int]carry{} // by index in resets[c]
 		for k := range ops {
 			o := &ops[k]
 			op := h.Ops[o.i]
@@ -339,30 +354,76 @@ func clientPaces(h history.History, faults []LateFault) map[string][]paceOp {
 				o.excess = max(0, o.c-o.s-q-DriftJitter)
 			}
 			o.since = ops[0].s
-			for _, r := range resets[c] {
-				if r <= o.s {
-					o.since = max(o.since, r)
+			last := -1
+			for m, r := range resets[c] {
+				if r.to <= o.s && (last < 0 || r.to > resets[c][last].to) {
+					last = m
 				}
 			}
-		}
-		// An operation with excess overlaps no other: it ended before the
-		// next one began, so every later one began after it. A drift is
-		// the excess of those begun since its pace was set (in order:
-		// prefix sums, one pass).
-		sum, slow := make([]int64, len(ops)+1), make([]int, len(ops)+1)
-		for k, o := range ops {
+			from := o.since
+			if last >= 0 {
+				w := resets[c][last]
+				from, o.since = w.to, w.to
+				cr, ok := carries[last]
+				if !ok && w.freeze {
+					cr.d, cr.slowed, cr.since = carried(ops[:k+1], w)
+					carries[last] = cr
+				}
+				if cr.d > 0 {
+					o.drift, o.slowed, o.since = cr.d, cr.slowed, cr.since
+				}
+			}
+			lo, _ := slices.BinarySearchFunc(ops[:k], from, func(p paceOp, t int64) int { return cmp.Compare(p.s, t) })
+			o.drift += sum[k] - sum[lo]
+			o.slowed += slow[k] - slow[lo]
 			sum[k+1], slow[k+1] = sum[k]+o.excess, slow[k]
 			if o.excess > 0 {
 				slow[k+1]++
 			}
 		}
-		for k := range ops {
-			o := &ops[k]
-			lo, _ := slices.BinarySearchFunc(ops[:k], o.since, func(p paceOp, t int64) int { return cmp.Compare(p.s, t) })
-			o.drift, o.slowed = sum[k]-sum[lo], slow[k]-slow[lo]
-		}
 	}
 	return paces
+}
+
+// pauseWindow is a pause (freeze) or restart of a client, from its
+// start to its end (wall ns).
+type pauseWindow struct {
+	from, to int64
+	freeze   bool
+}
+
+// carried is the drift a client whose operations up to one begun after
+// pause w are ops carried through it: what it ran behind its pace
+// when w began, but no more than how long after w's end that first
+// operation began. Frozen between two operations, the client was in a
+// sleep of its own (a job, a retry delay) whose timer ran through the
+// pause; at its pace that sleep began and ended as much earlier, and a
+// sleep that ended within the pause ended there either way — the client
+// went on at the wake, its pace set again. An operation in flight at the
+// pause carries nothing (at its pace it ended before the pause, and the
+// edge says so, or it too was in flight). Slowed and since are the
+// operations that drift counts and where it began.
+func carried(ops []paceOp, w pauseWindow) (d int64, slowed int, since int64) {
+	var before, next *paceOp
+	for m := range ops {
+		p := &ops[m]
+		switch {
+		case p.s < w.to && p.c > w.from:
+			return 0, 0, 0
+		case p.c <= w.from:
+			before = p
+		case p.s >= w.to && next == nil:
+			next = p
+		}
+	}
+	if before == nil || next == nil {
+		return 0, 0, 0
+	}
+	d, slowed = before.drift+before.excess, before.slowed
+	if before.excess > 0 {
+		slowed++
+	}
+	return min(d, next.s-w.to), slowed, before.since
 }
 
 // driftWhy is coverage's sentence for a drift crossed (English; the

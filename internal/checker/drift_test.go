@@ -136,6 +136,25 @@ func ownKeyTries(left bool) *hb {
 	return b
 }
 
+// pausedInJob is w1 reading five times, the first in 5 ms, the next
+// three in 50 ms each (129 ms behind its pace by 0.18 s), then sleeping
+// through its job, paused from 0.5 s to 0.7 s, and charging at charge
+// (its sleep's end, if after the wake); n1 crashes at crash.
+func pausedInJob(charge, crash float64) *hb {
+	b := newHB(false)
+	b.acquire("w1", inv1, 0, 0.001, 0)
+	b.read("w1", inv1, 0.001, 0.006, "unpaid")
+	for k := range 3 {
+		at := 0.01 + 0.06*float64(k)
+		b.read("w1", inv1, at, at+0.05, "unpaid")
+	}
+	b.planned(b.fault("pause", []string{"w1"}, 0.5, 0.7), history.Trigger{Kind: history.TriggerAt, At: ns(0.5)}, 0.2)
+	b.write("w1", inv1, workload.ActionCharge, charge, charge+0.001, 0)
+	b.release("w1", inv1, charge+0.002, charge+0.003, true)
+	b.planned(b.fault("crash", []string{"n1"}, crash, crash+0.01), history.Trigger{Kind: history.TriggerAt, At: ns(crash)}, 0.01)
+	return b
+}
+
 // opAt is the history index of c's operation invoked at inv (scenario
 // seconds) in b.
 func opAt(b *hb, c string, inv float64) int {
@@ -232,6 +251,10 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 				b.planned(b.fault("crash", []string{"n1"}, 2.30, 2.31), history.Trigger{Kind: history.TriggerAt, At: ns(2.30)}, 0.01)
 				return b
 			}, false, false, ""},
+		{"drift before a pause that fell in its job's sleep outlives it: the sleep ended after the wake, drift earlier at its pace",
+			func() *hb { return pausedInJob(1.0, 0.95) }, true, false, "w1"},
+		{"but not when the sleep ended within the pause: at its pace and as it ran, the client went on at the wake",
+			func() *hb { return pausedInJob(0.7, 0.7015) }, false, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
