@@ -255,6 +255,15 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 			func() *hb { return pausedInJob(1.0, 0.95) }, true, false, "w1"},
 		{"but not when the sleep ended within the pause: at its pace and as it ran, the client went on at the wake",
 			func() *hb { return pausedInJob(0.7, 0.7015) }, false, false, ""},
+		{"nor through a restart: the new incarnation begins its course anew",
+			func() *hb {
+				b := pausedInJob(1.0, 0.95)
+				st := b.h.Ops[opAt(b, "nemesis", 0.5)].Value.Fault
+				*st = stepOf("restart-client", []string{"w1"})
+				st.ID, st.Trigger, st.Duration = 6, history.Trigger{Kind: history.TriggerAt, At: ns(0.5)}, ns(0.2)
+				b.h.Header.Plan[0] = *st
+				return b
+			}, false, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
