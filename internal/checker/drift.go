@@ -439,6 +439,6 @@ func driftWhy(h history.History, d DriftCross) string {
 	if !d.InFlight {
 		place = fmt.Sprintf("its %s began at t=%v, after the %s of step #%d (%s) at t=%v, where at its own pace it would have begun before it", op.F, sc(op.Invoke), edge, d.Step, d.Kind, sc(d.At))
 	}
-	return fmt.Sprintf("the machine was too busy for %[1]s to keep its own pace: from t=%[2]v, %[1]s's operations with no fault over them took %[3]v (wall) longer in all than the quickest of their kind in the run (%[4]d of them ran slow), which put its later operations that far behind their pace, so %[5]s: which came first was the machine's doing, not the plan's; run fewer at once (--parallel) or at a lower --time-scale",
+	return fmt.Sprintf("the machine was too busy for %[1]s to keep its own pace: from t=%[2]v, %[1]s's operations with no fault over them ran slower than the quickest of their kind in the run (%[4]d of them), which put it %[3]v (wall) behind its own pace, so %[5]s: which came first was the machine's doing, not the plan's; run fewer at once (--parallel) or at a lower --time-scale",
 		d.Client, sc(d.Since), time.Duration(d.DriftNS).Round(100*time.Microsecond), d.Slowed, place)
 }

@@ -291,7 +291,7 @@ func TestAValidRunWhoseClientDriftedAcrossAFaultEdgeIsUnknown(t *testing.T) {
 	if r.Verdict != Unknown || !r.RaceLost || r.Drift == nil {
 		t.Fatalf("coverage = %s (race lost %v, drift %+v): %s; want unknown with the drift", r.Verdict, r.RaceLost, r.Drift, r.Summary)
 	}
-	for _, want := range []string{"too busy for w2 to keep its own pace", "w2's operations with no fault over them took 50.2ms (wall) longer in all", "(3 of them ran slow)", "in flight at the start of step #", "would have ended before it"} {
+	for _, want := range []string{"too busy for w2 to keep its own pace", "w2's operations with no fault over them ran slower than the quickest of their kind in the run (3 of them), which put it 50.2ms (wall) behind its own pace", "in flight at the start of step #", "would have ended before it"} {
 		if !strings.Contains(r.Summary, want) {
 			t.Errorf("summary %q lacks %q", r.Summary, want)
 		}

@@ -28,12 +28,12 @@ func TestAClientsDriftIsToldInEveryLanguage(t *testing.T) {
 	}{
 		{"an operation in flight at the edge", checker.DriftCross{Step: 3, Kind: "pause", At: wall(2), Client: "w2", Op: 0, InFlight: true, DriftNS: 50e6, Slowed: 3, Since: wall(0.8)},
 			map[Lang][]string{
-				English:    {"the machine was too busy for w2 to keep its own pace: from t=0.8s, w2's operations with no fault over them took 50 ms (wall) longer in all than the quickest of their kind in the run (3 of them ran slow), which put its later operations that far behind their pace, so its acquire", "that began at t=1.988s was in flight at the start of step #3 (", "at t=2.0s, where at its pace it would have ended before it"},
-				Vietnamese: {"máy quá bận nên w2 không giữ được nhịp của chính nó: từ t=0,8s, các thao tác của w2 không bị lỗi nào phủ lên đã chạy lâu hơn tổng cộng 50 ms (wall time)", "(3 thao tác chạy chậm)", "bắt đầu lúc t=1,988s vẫn đang chạy ở điểm bắt đầu của bước #3 (", "đã xong trước thời điểm ấy"},
+				English:    {"the machine was too busy for w2 to keep its own pace: from t=0.8s, w2's operations with no fault over them ran slower than the quickest of their kind in the run (3 of them), which put it 50 ms (wall) behind its own pace, so its acquire", "that began at t=1.988s was in flight at the start of step #3 (", "at t=2.0s, where at its pace it would have ended before it"},
+				Vietnamese: {"máy quá bận nên w2 không giữ được nhịp của chính nó: từ t=0,8s, các thao tác của w2 không bị lỗi nào phủ lên đã chạy chậm hơn thao tác nhanh nhất cùng loại trong lần chạy (3 thao tác), khiến nó trễ nhịp của chính nó 50 ms (wall time)", "bắt đầu lúc t=1,988s vẫn đang chạy ở điểm bắt đầu của bước #3 (", "đã xong trước thời điểm ấy"},
 			}},
 		{"an operation begun after the edge", checker.DriftCross{Step: 3, Kind: "pause", End: true, At: wall(1.9), Client: "w2", Op: 0, DriftNS: 45e6, Slowed: 1, Since: wall(0.8)},
 			map[Lang][]string{
-				English:    {"took 45 ms (wall) longer in all", "(1 of them ran slow)", "began at t=1.988s, after the end of step #3 (", "at t=1.9s, where at its pace it would have begun before it"},
+				English:    {"(1 of them), which put it 45 ms (wall) behind its own pace", "began at t=1.988s, after the end of step #3 (", "at t=1.9s, where at its pace it would have begun before it"},
 				Vietnamese: {"chỉ bắt đầu lúc t=1,988s, sau điểm kết thúc của bước #3 (", "đã bắt đầu trước thời điểm ấy"},
 			}},
 	} {
