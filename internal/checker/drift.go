@@ -430,11 +430,7 @@ func carried(ops []paceOp, w pauseWindow) (d int64, slowed int, since int64) {
 // report tells it from the data in each language).
 func driftWhy(h history.History, d DriftCross) string {
 	sc := func(ns int64) time.Duration { return h.Header.ScenarioTime(ns).Round(time.Millisecond) }
-	edge := "start"
-	if d.End {
-		edge = "end"
-	}
-	op := h.Ops[d.Op]
+	edge, op := edgeWord(d.End), h.Ops[d.Op]
 	place := fmt.Sprintf("its %s that began at t=%v was in flight at the %s of step #%d (%s) at t=%v, where at its own pace it would have ended before it", op.F, sc(op.Invoke), edge, d.Step, d.Kind, sc(d.At))
 	if !d.InFlight {
 		place = fmt.Sprintf("its %s began at t=%v, after the %s of step #%d (%s) at t=%v, where at its own pace it would have begun before it", op.F, sc(op.Invoke), edge, d.Step, d.Kind, sc(d.At))

@@ -129,7 +129,7 @@ func ownKeyTries(left bool) *hb {
 			cmd("w2", "n3", tr[1]-0.001, true, "DEL", inv1)
 		}
 	}
-	b.planned(b.fault("crash", []string{"n1"}, 1.22, 1.23), history.Trigger{Kind: history.TriggerAt, At: ns(1.22)}, 0.01)
+	crashN1(b, 1.22)
 	b.op("w2", history.Acquire, inv1, 1.25, 1.26, history.OK, history.Value{Token: "w2-tok", TTL: ns(30), Nodes: []string{"n1", "n3"}})
 	cmd("w2", "n1", 1.251, false, "SET", inv1, "w2-tok", "NX", "PX", "30000")
 	cmd("w2", "n3", 1.252, false, "SET", inv1, "w2-tok", "NX", "PX", "30000")
@@ -154,6 +154,15 @@ func pausedInJob(charge, crash float64) *hb {
 	b.planned(b.fault("crash", []string{"n1"}, crash, crash+0.01), history.Trigger{Kind: history.TriggerAt, At: ns(crash)}, 0.01)
 	return b
 }
+
+// crashN1 adds a crash of n1 planned at at (scenario seconds) for 10 ms.
+func crashN1(b *hb, at float64) {
+	b.planned(b.fault("crash", []string{"n1"}, at, at+0.01), history.Trigger{Kind: history.TriggerAt, At: ns(at)}, 0.01)
+}
+
+// noTryAtSleep ends hostSleep's fourth try of w2 at once: no try in
+// flight at its host sleep.
+func noTryAtSleep(b *hb) { b.h.Ops[opAt(b, "w2", 0.3314)].Complete = ns(0.3316) }
 
 // opAt is the history index of c's operation invoked at inv (scenario
 // seconds) in b.
@@ -195,29 +204,29 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 		{"a try that began after a node's crash, where at its pace it would have been in flight at it, crossed the crash's start",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.0367)
-				b.planned(b.fault("crash", []string{"n1"}, 0.29, 0.30), history.Trigger{Kind: history.TriggerAt, At: ns(0.29)}, 0.01)
+				crashN1(b, 0.29)
 				return b
 			}, true, false, "w2"},
 		{"a crash between two refused tries, at its pace as it ran, is the same place in one loop of tries",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.040)
-				b.h.Ops[opAt(b, "w2", 0.3314)].Complete = ns(0.3316) // no try in flight at the sleep
-				b.planned(b.fault("crash", []string{"n1"}, 0.31, 0.32), history.Trigger{Kind: history.TriggerAt, At: ns(0.31)}, 0.01)
+				noTryAtSleep(b)
+				crashN1(b, 0.31)
 				return b
 			}, false, false, ""},
 		{"but not when another client's hold ended between them: the try at its pace could have been granted",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.040)
 				b.release("w1", inv1, 0.295, 0.296, true)
-				b.planned(b.fault("crash", []string{"n1"}, 0.31, 0.32), history.Trigger{Kind: history.TriggerAt, At: ns(0.31)}, 0.01)
+				crashN1(b, 0.31)
 				return b
 			}, true, false, "w2"},
 		{"nor when another client's hold ended while the refused try before the edge was in flight: the try read the lock before it was freed",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.040)
-				b.h.Ops[opAt(b, "w2", 0.3314)].Complete = ns(0.3316) // no try in flight at the sleep
-				b.release("w1", inv1, 0.26, 0.261, true)             // during w2's third try (0.2495–0.2895 s)
-				b.planned(b.fault("crash", []string{"n1"}, 0.31, 0.32), history.Trigger{Kind: history.TriggerAt, At: ns(0.31)}, 0.01)
+				noTryAtSleep(b)
+				b.release("w1", inv1, 0.26, 0.261, true) // during w2's third try (0.2495–0.2895 s)
+				crashN1(b, 0.31)
 				return b
 			}, true, false, "w2"},
 		{"a refused Redlock try's own key, set and taken back within the try, freed nothing for the next",
@@ -247,8 +256,8 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 		{"drift before w2's own pause counts for nothing after it: its pace is set again when it wakes",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.040)
-				b.h.Ops[opAt(b, "w2", 0.3314)].Complete = ns(0.3316) // no try in flight at the sleep
-				b.planned(b.fault("crash", []string{"n1"}, 2.30, 2.31), history.Trigger{Kind: history.TriggerAt, At: ns(2.30)}, 0.01)
+				noTryAtSleep(b)
+				crashN1(b, 2.30)
 				return b
 			}, false, false, ""},
 		{"drift before a pause that fell in its job's sleep outlives it: the sleep ended after the wake, drift earlier at its pace",

@@ -149,13 +149,18 @@ func faultEdges(h history.History, f LateFault) []faultEdge {
 // report tells it from the data in each language).
 func edgeWhy(h history.History, e EdgeCross) string {
 	sc := func(ns int64) time.Duration { return h.Header.ScenarioTime(ns).Round(time.Millisecond) }
-	edge := "start"
-	if e.End {
-		edge = "end"
-	}
-	op := h.Ops[e.Op]
+	edge, op := edgeWord(e.End), h.Ops[e.Op]
 	return fmt.Sprintf("the machine was too busy to keep compressed time: a harness timer due at t=%v fired only at t=%v (%v late, wall); step #%d (%s)'s %s came at t=%v and %s's %s began at t=%v, each in that stretch or the %v (wall) after it, so which came first was the machine's doing, not the plan's; run fewer at once (--parallel) or at a lower --time-scale",
 		sc(e.LagFrom), sc(e.LagTo), time.Duration(e.LagTo-e.LagFrom).Round(time.Millisecond), e.Step, e.Kind, edge, sc(e.At), op.Client, op.F, sc(op.Invoke), time.Duration(history.LagRecordNS))
+}
+
+// edgeWord names a fault window's edge in coverage's sentences: its
+// "end" when end, else its "start".
+func edgeWord(end bool) string {
+	if end {
+		return "end"
+	}
+	return "start"
 }
 
 // deadWindow is when the nodes of f, a crash of nodes, were certainly

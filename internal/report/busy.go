@@ -36,20 +36,37 @@ func (m *model) lateWhat(lang Lang, f *checker.LateFault) string {
 // (coverage's Result.Edge), from its data; "" when e names no step or
 // operation of h.
 func edgeWhat(lang Lang, h history.History, e *checker.EdgeCross) string {
-	sec := h.Header.ScenarioSeconds
-	for _, st := range h.Header.Plan {
-		if st.ID != e.Step || e.Op < 0 || e.Op >= len(h.Ops) {
-			continue
-		}
-		edge := "sum.late.edge.start"
-		if e.End {
-			edge = "sum.late.edge.end"
-		}
-		op := h.Ops[e.Op]
-		return tr(lang, "sum.late.what.edge", instantMs(sec(e.LagFrom)), instantMs(sec(e.LagTo)), float64(e.LagTo-e.LagFrom)/1e6,
-			tr(lang, edge), st.ID, faultWord(lang, st), instantMs(sec(e.At)), op.Client, opWord(lang, op.F), instantMs(sec(op.Invoke)), float64(history.LagRecordNS)/1e6)
+	st, op, ok := edgeOf(h, e.Step, e.Op)
+	if !ok {
+		return ""
 	}
-	return ""
+	sec := h.Header.ScenarioSeconds
+	return tr(lang, "sum.late.what.edge", instantMs(sec(e.LagFrom)), instantMs(sec(e.LagTo)), float64(e.LagTo-e.LagFrom)/1e6,
+		edgeWordIn(lang, e.End), st.ID, faultWord(lang, st), instantMs(sec(e.At)), op.Client, opWord(lang, op.F), instantMs(sec(op.Invoke)), float64(history.LagRecordNS)/1e6)
+}
+
+// edgeOf is the plan step of h with id step and h's operation at index
+// op, both named by a coverage edge or drift; ok is false when either is
+// not h's.
+func edgeOf(h history.History, step, op int) (history.FaultStep, history.Op, bool) {
+	if op < 0 || op >= len(h.Ops) {
+		return history.FaultStep{}, history.Op{}, false
+	}
+	for _, st := range h.Header.Plan {
+		if st.ID == step {
+			return st, h.Ops[op], true
+		}
+	}
+	return history.FaultStep{}, history.Op{}, false
+}
+
+// edgeWordIn names a fault window's edge in lang: its end when end, else
+// its start.
+func edgeWordIn(lang Lang, end bool) string {
+	if end {
+		return tr(lang, "sum.late.edge.end")
+	}
+	return tr(lang, "sum.late.edge.start")
 }
 
 // driftWhat is the "what" of sum.stall for a run of h whose client's own
@@ -57,24 +74,17 @@ func edgeWhat(lang Lang, h history.History, e *checker.EdgeCross) string {
 // Result.Drift), from its data; "" when d names no step or operation of
 // h.
 func driftWhat(lang Lang, h history.History, d *checker.DriftCross) string {
-	sec := h.Header.ScenarioSeconds
-	for _, st := range h.Header.Plan {
-		if st.ID != d.Step || d.Op < 0 || d.Op >= len(h.Ops) {
-			continue
-		}
-		edge := "sum.late.edge.start"
-		if d.End {
-			edge = "sum.late.edge.end"
-		}
-		op := h.Ops[d.Op]
-		place := "sum.late.drift.after"
-		if d.InFlight {
-			place = "sum.late.drift.inflight"
-		}
-		return tr(lang, "sum.late.what.drift", instantMs(sec(d.Since)), d.Client, float64(d.DriftNS)/1e6, d.Slowed,
-			tr(lang, place, opWord(lang, op.F), instantMs(sec(op.Invoke)), tr(lang, edge), st.ID, faultWord(lang, st), instantMs(sec(d.At))))
+	st, op, ok := edgeOf(h, d.Step, d.Op)
+	if !ok {
+		return ""
 	}
-	return ""
+	sec := h.Header.ScenarioSeconds
+	place := "sum.late.drift.after"
+	if d.InFlight {
+		place = "sum.late.drift.inflight"
+	}
+	return tr(lang, "sum.late.what.drift", instantMs(sec(d.Since)), d.Client, float64(d.DriftNS)/1e6, d.Slowed,
+		tr(lang, place, opWord(lang, op.F), instantMs(sec(op.Invoke)), edgeWordIn(lang, d.End), st.ID, faultWord(lang, st), instantMs(sec(d.At))))
 }
 
 // busyHeadline is the headline of an unknown run whose verdict the

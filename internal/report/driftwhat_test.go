@@ -57,3 +57,32 @@ func TestAClientsDriftIsToldInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32: a stretch of the harness's own lateness over a fault's edge,
+// with a client's operation begun in it, is told with its numbers in
+// every language (local-lock-left-held's unlock past its partition's
+// heal).
+func TestAnEdgeTheHarnessLatenessSpannedIsToldInEveryLanguage(t *testing.T) {
+	wall := func(scenarioS float64) int64 { return int64(scenarioS * 1e9 / 10) }
+	st := history.FaultStep{ID: 2, Kind: "partition", Effect: history.EffectCutLinks, Links: []history.Link{{Client: "w1", Node: "n1"}},
+		Trigger: history.Trigger{Kind: history.TriggerAt, At: wall(8)}, Duration: wall(3.7)}
+	h := history.History{Header: history.Header{TimeScale: 10, Plan: []history.FaultStep{st}}, Ops: []history.Op{
+		{Index: 0, Client: "w1", F: history.Release, Key: "invoice-1", Invoke: wall(11.707), Complete: wall(11.72), Type: history.OK},
+	}}
+	e := checker.EdgeCross{Step: 2, Kind: "partition", End: true, At: wall(11.707), LagFrom: wall(8.904), LagTo: wall(11.731), Op: 0}
+	m := &model{h: h}
+	r := checker.Result{Checker: checker.CheckerCoverage, Verdict: checker.Unknown, RaceLost: true, Edge: &e}
+	for lang, want := range map[Lang][]string{
+		English:    {"a harness timer due at t=8.904s fired only at t=11.731s (283 ms late, wall); the end of step #2 (", "at t=11.707s and w1's"},
+		Vietnamese: {"một bộ hẹn giờ của harness đến hạn lúc t=8,904s chỉ chạy lúc t=11,731s (trễ 283 ms", "điểm kết thúc của bước #2 ("},
+	} {
+		t.Run(string(lang)+" tells the stretch, the edge and the operation", func(t *testing.T) {
+			got := m.dataSummary(lang, r)
+			for _, w := range want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q lacks %q", got, w)
+				}
+			}
+		})
+	}
+}
