@@ -253,11 +253,12 @@ func TestAClientsOwnSlownessThatMovedAFaultEdgeAcrossItsOperationsLosesTheOrder(
 				b.op("w1", history.Extend, inv1, 0.0095, 0.2, history.OK, history.Value{}) // a renewal's WAIT on the reads' connection
 				return b
 			}, false, false, ""},
-		{"drift before w2's own pause counts for nothing after it: its pace is set again when it wakes",
+		{"drift before w2's own pause counts for nothing after it: its pace is set again when it wakes and goes on at once",
 			func() *hb {
 				b := hostSleep(0.0099, 0.0204, 0.040)
 				noTryAtSleep(b)
-				crashN1(b, 2.30)
+				b.acquireFail("w2", inv1, 2.0025, 2.0072) // at the wake: the try in flight at the crash is the plan's
+				crashN1(b, 2.004)
 				return b
 			}, false, false, ""},
 		{"drift before a pause that fell in its job's sleep outlives it: the sleep ended after the wake, drift earlier at its pace",
